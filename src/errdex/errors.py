@@ -1,0 +1,34 @@
+"""errdex's own exceptions: one root, a few children; the CLI turns them into one line.
+
+    ErrdexError
+    ├── SourceError      a source that cannot be read (missing path, bad archive, unknown rev)
+    ├── StoreError       the database cannot be opened, migrated or written
+    ├── NotFoundError    an id, project or version that is not in the database
+    └── InputError       input that errdex will not take (empty, binary, too large)
+"""
+
+from __future__ import annotations
+
+
+class ErrdexError(Exception):
+    """The root of every error errdex raises on purpose."""
+
+    exit_code = 2
+
+
+class SourceError(ErrdexError):
+    """A source (directory, git revision, archive, package) cannot be read."""
+
+
+class StoreError(ErrdexError):
+    """The database cannot be opened, migrated or written."""
+
+
+class NotFoundError(ErrdexError):
+    """An error id, project or version that the database does not hold."""
+
+    exit_code = 1
+
+
+class InputError(ErrdexError):
+    """Input errdex refuses: empty, binary, or over a size limit."""

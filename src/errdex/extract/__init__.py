@@ -1,0 +1,90 @@
+"""Extraction: one file's bytes in, its facts out. Pure, so results cache by content hash."""
+
+from __future__ import annotations
+
+import ast
+import io
+import sys
+import tokenize
+import warnings
+
+from errdex.extract.module import collect_constants, collect_imports, module_name
+from errdex.extract.sites import SiteExtractor
+from errdex.extract.skeleton import build_skeleton
+from errdex.facts import FileFacts
+
+# Bump when extraction changes what it produces: cached facts of older versions are dropped.
+EXTRACTOR_VERSION = "1"
+
+__all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_file"]
+
+
+def decode_source(data: bytes) -> str:
+    """Decode Python source honouring its coding cookie; raise ValueError when it is not text."""
+    if b"\x00" in data[:8192]:
+        raise ValueError("binary file (NUL bytes)")
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding).replace("\r\n", "\n").replace("\r", "\n")
+    except (SyntaxError, LookupError, UnicodeDecodeError) as error:
+        raise ValueError(f"undecodable source ({error})") from error
+
+
+def _parse(text: str, path: str) -> ast.Module:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # SyntaxWarning for invalid escapes in indexed code
+        return ast.parse(text, filename=path, type_comments=False)
+
+
+def extract_file(path: str, data: bytes) -> FileFacts:
+    """Every site, class, helper, constant and import of one file; never raises on bad code."""
+    module, is_package = module_name(path)
+    try:
+        text = decode_source(data)
+    except ValueError as error:
+        return FileFacts(path=path, module=module, error=str(error))
+    try:
+        tree = _parse_fast(text, path)
+    except SyntaxError as error:
+        where = f"line {error.lineno}: " if error.lineno else ""
+        newer = (
+            f" (syntax newer than Python {sys.version_info.major}.{sys.version_info.minor}?)"
+            if _maybe_newer_syntax(error)
+            else ""
+        )
+        return FileFacts(path=path, module=module, error=f"syntax error, {where}{error.msg}{newer}")
+    except (RecursionError, MemoryError, ValueError) as error:
+        return FileFacts(path=path, module=module, error=f"cannot parse: {type(error).__name__}")
+    constants = collect_constants(tree)
+    extractor = SiteExtractor(text, constants)
+    try:
+        extractor.run(tree)
+    except RecursionError:
+        return FileFacts(path=path, module=module, error="too deeply nested to analyse")
+    return FileFacts(
+        path=path,
+        module=module,
+        sites=tuple(extractor.sites),
+        classes=tuple(extractor.classes),
+        helpers=tuple(extractor.helpers),
+        calls=tuple(extractor.calls),
+        reason_builders=extractor.reason_builders,
+        constants=constants,
+        imports=collect_imports(tree, module, is_package),
+    )
+
+
+def _parse_fast(text: str, path: str) -> ast.Module:
+    """Parse the skeleton (site-free bodies blanked) when it helps, else the whole text."""
+    reduced = build_skeleton(text)
+    if reduced is not None:
+        try:
+            return _parse(reduced, path)
+        except SyntaxError:
+            pass  # the line scan was fooled: the whole text decides
+    return _parse(text, path)
+
+
+def _maybe_newer_syntax(error: SyntaxError) -> bool:
+    line = (error.text or "").strip()
+    return line.startswith(("type ", "def ", "class ")) and "[" in line or 'f"' in line or "f'" in line

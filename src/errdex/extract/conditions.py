@@ -1,0 +1,91 @@
+"""Conditions on the path to a site: tests with polarity, negated in readable Python."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from errdex.facts import Condition, ConditionKind
+
+# Comparison operators and their negations, so `x is None` negates to `x is not None`.
+_NEGATED_OPS: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Lt: ast.GtE,
+    ast.GtE: ast.Lt,
+    ast.Gt: ast.LtE,
+    ast.LtE: ast.Gt,
+}
+
+
+def negate(test: ast.expr) -> ast.expr:
+    """The logical negation of `test`, simplified where it stays exact (De Morgan, `not not`)."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        op = _NEGATED_OPS.get(type(test.ops[0]))
+        if op is not None:
+            return ast.Compare(left=test.left, ops=[op()], comparators=test.comparators)
+    if isinstance(test, ast.BoolOp):
+        flipped: ast.boolop = ast.Or() if isinstance(test.op, ast.And) else ast.And()
+        return ast.BoolOp(op=flipped, values=[negate(v) for v in test.values])
+    return ast.UnaryOp(op=ast.Not(), operand=test)
+
+
+def dotted_names(node: ast.AST) -> list[str]:
+    """Names and attribute chains rooted at a name (`envs.VLLM_X`, `self.a.b`), in order."""
+    found: list[str] = []
+
+    def visit(n: ast.AST) -> None:
+        if isinstance(n, ast.Attribute | ast.Name):
+            dotted = dotted_name(n)
+            if dotted is not None:
+                found.append(dotted)
+                return
+        for child in ast.iter_child_nodes(n):
+            visit(child)
+
+    visit(node)
+    return list(dict.fromkeys(found))
+
+
+def dotted_name(node: ast.expr) -> str | None:
+    """`a.b.c` for a chain of attributes on a name, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+class ConditionMaker:
+    """Builds `Condition` records for one parsed text, keeping each test's source."""
+
+    def __init__(self, source_of: Callable[[ast.AST], str]) -> None:
+        self._source_of = source_of
+
+    def make(self, test: ast.expr, kind: ConditionKind, *, holds: bool = True) -> Condition:
+        source = self._source_of(test)
+        if holds:
+            text = source
+        else:
+            text = _unparse_normalized(negate(test))
+        return Condition(test=source, kind=kind, holds=holds, line=test.lineno, text=text)
+
+    def make_text(self, text: str, kind: ConditionKind, line: int) -> Condition:
+        """A condition that is not a single expression (a loop header, an except clause)."""
+        return Condition(test=text, kind=kind, holds=True, line=line, text=text)
+
+
+def _unparse_normalized(node: ast.expr) -> str:
+    try:
+        return ast.unparse(node)
+    except (ValueError, AttributeError, RecursionError):  # malformed synthetic nodes
+        return "not (...)"

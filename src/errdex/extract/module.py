@@ -1,0 +1,135 @@
+"""Module-level facts: the module's dotted name, its imports and its literal constants."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+# Constants bigger than this are left out: they are tables, not messages or settings.
+_MAX_CONSTANT_ITEMS = 256
+_MAX_CONSTANT_CHARS = 8_000
+
+
+def module_name(path: str) -> tuple[str, bool]:
+    """The dotted module name of a file path, and whether it is a package's `__init__`."""
+    parts = path.removesuffix(".pyi").removesuffix(".py").split("/")
+    if parts and parts[0] in ("src", "lib") and len(parts) > 1:
+        parts = parts[1:]
+    is_package = parts[-1] == "__init__"
+    if is_package:
+        parts = parts[:-1]
+    return ".".join(p for p in parts if p) or "__init__", is_package
+
+
+def collect_imports(tree: ast.Module, module: str, is_package: bool) -> dict[str, str]:
+    """Local name → imported dotted target, from module-level (and guarded) imports."""
+    imports: dict[str, str] = {}
+    package = module if is_package else module.rpartition(".")[0]
+    for stmt in _module_statements(tree.body):
+        if isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.asname:
+                    imports[alias.asname] = alias.name
+                else:
+                    root = alias.name.split(".")[0]
+                    imports[root] = root
+        elif isinstance(stmt, ast.ImportFrom):
+            base = _resolve_relative(package, stmt.module, stmt.level)
+            for alias in stmt.names:
+                if alias.name == "*":
+                    continue
+                imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+    return imports
+
+
+def _resolve_relative(package: str, module: str | None, level: int) -> str:
+    if level == 0:
+        return module or ""
+    parts = package.split(".") if package else []
+    if level > 1:
+        parts = parts[: len(parts) - (level - 1)]
+    if module:
+        parts.append(module)
+    return ".".join(parts)
+
+
+def collect_constants(tree: ast.Module) -> dict[str, Any]:
+    """Module-level names bound once to a literal value (str, number, containers of them)."""
+    constants: dict[str, Any] = {}
+    seen_twice: set[str] = set()
+    for stmt in _module_statements(tree.body):
+        target: ast.expr | None = None
+        value: ast.expr | None = None
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target, value = stmt.targets[0], stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            target, value = stmt.target, stmt.value
+        if not isinstance(target, ast.Name) or value is None:
+            continue
+        literal = literal_value(value)
+        if literal is _NOT_LITERAL:
+            continue
+        if target.id in constants:
+            seen_twice.add(target.id)
+        constants[target.id] = literal
+    for name in seen_twice:  # rebound under different conditions: not a constant
+        del constants[name]
+    return constants
+
+
+_NOT_LITERAL: Any = object()
+
+
+def literal_value(node: ast.expr) -> Any:
+    """The JSON-able value of a literal expression, or `_NOT_LITERAL`."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+        # frozenset({...}), set([...]), tuple(...) of literals are constants too
+        if node.func.id in ("frozenset", "set", "tuple", "list") and len(node.args) == 1:
+            node = node.args[0]
+        else:
+            return _NOT_LITERAL
+    try:
+        value = ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return _NOT_LITERAL
+    return _jsonable(value)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, str):
+        return value if len(value) <= _MAX_CONSTANT_CHARS else _NOT_LITERAL
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    if isinstance(value, tuple | list | set | frozenset):
+        if len(value) > _MAX_CONSTANT_ITEMS:
+            return _NOT_LITERAL
+        items = [_jsonable(v) for v in value]
+        if any(v is _NOT_LITERAL for v in items):
+            return _NOT_LITERAL
+        if isinstance(value, set | frozenset):
+            items.sort(key=repr)
+        return items
+    if isinstance(value, dict):
+        if len(value) > _MAX_CONSTANT_ITEMS or not all(isinstance(k, str) for k in value):
+            return _NOT_LITERAL
+        out = {k: _jsonable(v) for k, v in value.items()}
+        if any(v is _NOT_LITERAL for v in out.values()):
+            return _NOT_LITERAL
+        return out
+    return _NOT_LITERAL
+
+
+def _module_statements(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Module-level statements, looking inside `if`/`try` blocks (TYPE_CHECKING, fallbacks)."""
+    out: list[ast.stmt] = []
+    for stmt in body:
+        if isinstance(stmt, ast.If):
+            out.extend(_module_statements(stmt.body))
+            out.extend(_module_statements(stmt.orelse))
+        elif isinstance(stmt, ast.Try):
+            out.extend(_module_statements(stmt.body))
+            for handler in stmt.handlers:
+                out.extend(_module_statements(handler.body))
+        else:
+            out.append(stmt)
+    return out

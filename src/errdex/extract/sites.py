@@ -1,0 +1,749 @@
+"""Walk a module's statements and record its error sites with the path that leads to each.
+
+The walker dispatches on statement kind (as pyflakes does). It carries the conditions of the
+current path (if/elif/else, earlier early exits, loops, except clauses, match cases) down
+into blocks, and per function the local facts a site needs: messages built in a variable
+first, reasons lists, and the last assignment of each name.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from errdex.extract.conditions import ConditionMaker, dotted_name, dotted_names
+from errdex.extract.templates import TemplateBuilder, source_of
+from errdex.facts import (
+    Arg,
+    Binding,
+    CallFact,
+    ClassFact,
+    Condition,
+    ConditionKind,
+    ErrorSite,
+    HelperFact,
+    MessageTemplate,
+    Placeholder,
+    ReasonsCall,
+    ReasonsList,
+    SiteKind,
+    Variant,
+)
+
+LOG_LEVELS = frozenset({"warning", "warn", "error", "exception", "critical", "fatal"})
+_LOGGER_NAME = re.compile(r"^_*(?:[A-Za-z0-9]+_)*(?:log|logger|logging|LOG|LOGGER)$", re.I)
+_LOG_LEVEL_ARG = re.compile(r"(?:logging\.)?(WARNING|WARN|ERROR|CRITICAL|FATAL)$")
+_WARN_FUNCS = frozenset({"warnings.warn", "warn", "warnings.warn_explicit", "_warnings.warn"})
+_EXIT_FUNCS = frozenset({"sys.exit", "exit", "quit"})
+_MESSAGE_KEYWORDS = ("msg", "message", "detail", "reason", "text", "description", "error")
+_JOIN = re.compile(r"\.join\(\s*(?:sorted\(\s*)?([A-Za-z_]\w*)\s*\)?\s*\)")
+# Calls that take strings all day and never raise with them: not raising-helper candidates.
+_NOT_HELPERS = frozenset(
+    "print append extend add insert join format get pop setdefault startswith endswith split "
+    "replace strip lstrip rstrip write info debug encode decode register_buffer update "
+    "find index count lower upper getattr setattr hasattr isinstance open compile match "
+    "search sub fullmatch __init__ super dict list set tuple str repr len".split()
+)
+
+
+@dataclass
+class _Reasons:
+    variants: list[Variant] = field(default_factory=list)
+    calls: list[ReasonsCall] = field(default_factory=list)
+
+    def freeze(self) -> ReasonsList:
+        return ReasonsList(tuple(self.variants), tuple(self.calls))
+
+
+@dataclass
+class _Scope:
+    qualname: str  # "<module>", "Class", "Class.method", "f.<locals>.g"
+    class_name: str | None
+    is_function: bool
+    params: tuple[str, ...] = ()
+    messages: dict[str, tuple[MessageTemplate, int]] = field(default_factory=dict)
+    lists: dict[str, _Reasons] = field(default_factory=dict)
+    # name → (line, assigned expression); None for a parameter. Source is taken lazily.
+    assigns: dict[str, list[tuple[int, ast.expr | None]]] = field(default_factory=dict)
+    returned: _Reasons | None = None
+    handlers: list[tuple[str | None, str | None]] = field(default_factory=list)
+    raises: list[ErrorSite] = field(default_factory=list)
+
+
+class _Step:
+    """A condition on the current path, made into a `Condition` only when a site needs it.
+
+    Most tests guard no site at all, so their source text, negation and names are worked
+    out lazily and once.
+    """
+
+    __slots__ = ("_condition", "_names", "holds", "kind", "node", "subject")
+
+    def __init__(
+        self,
+        node: ast.AST,
+        kind: ConditionKind,
+        *,
+        holds: bool = True,
+        subject: ast.expr | None = None,
+    ) -> None:
+        self.node = node
+        self.kind = kind
+        self.holds = holds
+        self.subject = subject  # the match statement's subject, for case patterns
+        self._condition: Condition | None = None
+        self._names: tuple[str, ...] | None = None
+
+
+class SiteExtractor:
+    """Collects sites, classes, raising helpers, message-like calls and reason builders."""
+
+    def __init__(self, text: str, constants: dict[str, Any]) -> None:
+        self.text = text
+        self.constants = constants
+        self._source = lambda node: source_of(text, node)
+        self._conditions = ConditionMaker(self._source)
+        self.sites: list[ErrorSite] = []
+        self.classes: list[ClassFact] = []
+        self.helpers: list[HelperFact] = []
+        self.calls: list[CallFact] = []
+        self.reason_builders: dict[str, ReasonsList] = {}
+        self._depth = 0
+
+    # -- walking ---------------------------------------------------------------------------
+
+    def run(self, tree: ast.Module) -> None:
+        self._body(tree.body, _Scope("<module>", None, is_function=False), ())
+
+    def _body(self, stmts: Sequence[ast.stmt], scope: _Scope, path: tuple[_Step, ...]) -> None:
+        current = path
+        for stmt in stmts:
+            self._stmt(stmt, scope, current)
+            if isinstance(stmt, ast.If) and not stmt.orelse and _always_exits(stmt.body):
+                current = (*current, _Step(stmt.test, ConditionKind.EARLY_EXIT, holds=False))
+
+    def _stmt(self, stmt: ast.stmt, scope: _Scope, path: tuple[_Step, ...]) -> None:
+        handler = getattr(self, "_" + type(stmt).__name__, None)
+        if handler is not None:
+            handler(stmt, scope, path)
+
+    def _nested(self, stmts: Sequence[ast.stmt], scope: _Scope, path: tuple[_Step, ...]) -> None:
+        self._depth += 1
+        try:
+            self._body(stmts, scope, path)
+        finally:
+            self._depth -= 1
+
+    def _step(self, test: ast.expr, kind: ConditionKind, *, holds: bool = True) -> _Step:
+        return _Step(test, kind, holds=holds)
+
+    def _condition(self, step: _Step) -> Condition:
+        if step._condition is None:
+            node = step.node
+            make_text = self._conditions.make_text
+            if isinstance(node, ast.For | ast.AsyncFor):
+                header = f"for {self._source(node.target)} in {self._source(node.iter)}"
+                step._condition = make_text(header, step.kind, node.lineno)
+            elif isinstance(node, ast.ExceptHandler):
+                caught = f" {self._source(node.type)}" if node.type is not None else ""
+                named = f" as {node.name}" if node.name else ""
+                step._condition = make_text(f"except{caught}{named}", step.kind, node.lineno)
+            elif isinstance(node, ast.pattern):
+                assert step.subject is not None
+                text = f"{self._source(step.subject)} matches {self._source(node)}"
+                step._condition = make_text(text, step.kind, node.lineno)
+            else:
+                assert isinstance(node, ast.expr)
+                step._condition = self._conditions.make(node, step.kind, holds=step.holds)
+        return step._condition
+
+    def _names(self, step: _Step) -> tuple[str, ...]:
+        if step._names is None:
+            node = step.node
+            if isinstance(node, ast.For | ast.AsyncFor):
+                node = node.iter
+            elif isinstance(node, ast.ExceptHandler):
+                node = node.type if node.type is not None else ast.Pass()
+            elif isinstance(node, ast.pattern):
+                node = step.subject or ast.Pass()
+            step._names = tuple(dotted_names(node))
+        return step._names
+
+    def _conditions_of(self, path: tuple[_Step, ...]) -> tuple[Condition, ...]:
+        return tuple(self._condition(step) for step in path)
+
+    def _FunctionDef(
+        self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope, path: tuple[_Step, ...]
+    ) -> None:
+        if scope.is_function:
+            qualname = f"{scope.qualname}.<locals>.{stmt.name}"
+        elif scope.qualname == "<module>":
+            qualname = stmt.name
+        else:
+            qualname = f"{scope.qualname}.{stmt.name}"
+        args = stmt.args
+        params = tuple(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
+        if scope.class_name is not None and not scope.is_function and params:
+            params = params[1:] if params[0] in ("self", "cls") else params
+        inner = _Scope(qualname, scope.class_name, is_function=True, params=params)
+        for name in params:
+            inner.assigns.setdefault(name, []).append((stmt.lineno, None))
+        depth = self._depth
+        self._depth = 0
+        try:
+            self._body(stmt.body, inner, ())
+        finally:
+            self._depth = depth
+        if inner.returned is not None and (inner.returned.variants or inner.returned.calls):
+            self.reason_builders[qualname] = inner.returned.freeze()
+        self._find_helper(stmt, inner)
+
+    _AsyncFunctionDef = _FunctionDef
+
+    def _ClassDef(self, stmt: ast.ClassDef, scope: _Scope, path: tuple[_Step, ...]) -> None:
+        if scope.qualname == "<module>":
+            qualname = stmt.name
+        elif scope.is_function:
+            qualname = f"{scope.qualname}.<locals>.{stmt.name}"
+        else:
+            qualname = f"{scope.qualname}.{stmt.name}"
+        inner = _Scope(qualname, qualname, is_function=False)
+        self._body(stmt.body, inner, ())
+        self.classes.append(self._class_fact(stmt, qualname))
+
+    def _If(self, stmt: ast.If, scope: _Scope, path: tuple[_Step, ...]) -> None:
+        self._if(stmt, scope, path, ConditionKind.IF)
+
+    def _if(
+        self, stmt: ast.If, scope: _Scope, path: tuple[_Step, ...], kind: ConditionKind
+    ) -> None:
+        self._nested(stmt.body, scope, (*path, self._step(stmt.test, kind)))
+        if not stmt.orelse:
+            return
+        if len(stmt.orelse) == 1 and isinstance(stmt.orelse[0], ast.If):
+            negated = self._step(stmt.test, ConditionKind.ELIF, holds=False)
+            self._if(stmt.orelse[0], scope, (*path, negated), ConditionKind.ELIF)
+        else:
+            negated = self._step(stmt.test, ConditionKind.ELSE, holds=False)
+            self._nested(stmt.orelse, scope, (*path, negated))
+
+    def _For(self, stmt: ast.For | ast.AsyncFor, scope: _Scope, path: tuple[_Step, ...]) -> None:
+        self._nested(stmt.body, scope, (*path, _Step(stmt, ConditionKind.LOOP)))
+        self._nested(stmt.orelse, scope, path)
+
+    _AsyncFor = _For
+
+    def _While(self, stmt: ast.While, scope: _Scope, path: tuple[_Step, ...]) -> None:
+        self._nested(stmt.body, scope, (*path, self._step(stmt.test, ConditionKind.LOOP)))
+        self._nested(stmt.orelse, scope, path)
+
+    def _Try(self, stmt: ast.Try | ast.TryStar, scope: _Scope, path: tuple[_Step, ...]) -> None:
+        self._nested(stmt.body, scope, path)
+        for handler in stmt.handlers:
+            caught = self._source(handler.type) if handler.type is not None else None
+            step = _Step(handler, ConditionKind.EXCEPT)
+            scope.handlers.append((caught, handler.name))
+            try:
+                self._nested(handler.body, scope, (*path, step))
+            finally:
+                scope.handlers.pop()
+        self._nested(stmt.orelse, scope, path)
+        self._nested(stmt.finalbody, scope, path)
+
+    _TryStar = _Try
+
+    def _With(self, stmt: ast.With | ast.AsyncWith, scope: _Scope, path: tuple[_Step, ...]) -> None:
+        self._nested(stmt.body, scope, path)
+
+    _AsyncWith = _With
+
+    def _Match(self, stmt: ast.Match, scope: _Scope, path: tuple[_Step, ...]) -> None:
+        for case in stmt.cases:
+            steps: tuple[_Step, ...] = (
+                _Step(case.pattern, ConditionKind.MATCH, subject=stmt.subject),
+            )
+            if case.guard is not None:
+                steps = (*steps, self._step(case.guard, ConditionKind.IF))
+            self._nested(case.body, scope, (*path, *steps))
+
+    # -- sites -----------------------------------------------------------------------------
+
+    def _Raise(self, stmt: ast.Raise, scope: _Scope, path: tuple[_Step, ...]) -> None:
+        kind = SiteKind.RAISE
+        exception: str | None = None
+        message: MessageTemplate | None = None
+        args: tuple[Arg, ...] = ()
+        exc = stmt.exc
+        if exc is None:
+            kind = SiteKind.RERAISE
+            exception = scope.handlers[-1][0] if scope.handlers else None
+        elif isinstance(exc, ast.Call):
+            exception = self._source(exc.func)
+            message_node = _message_arg(exc)
+            if message_node is not None:
+                message = self._template(message_node, scope)
+            args = self._args(exc, scope)
+        elif isinstance(exc, ast.Name) and any(name == exc.id for _, name in scope.handlers):
+            kind = SiteKind.RERAISE
+            exception = next(c for c, name in reversed(scope.handlers) if name == exc.id)
+        else:
+            exception = self._source(exc)
+        cause = self._source(stmt.cause) if stmt.cause is not None else None
+        site = self._site(stmt, scope, path, kind, exception, message, args=args, cause=cause)
+        scope.raises.append(site)
+
+    def _Assert(self, stmt: ast.Assert, scope: _Scope, path: tuple[_Step, ...]) -> None:
+        message = self._template(stmt.msg, scope) if stmt.msg is not None else None
+        step = self._step(stmt.test, ConditionKind.ASSERT, holds=False)
+        self._site(stmt, scope, (*path, step), SiteKind.ASSERT, "AssertionError", message)
+
+    def _Expr(self, stmt: ast.Expr, scope: _Scope, path: tuple[_Step, ...]) -> None:
+        if isinstance(stmt.value, ast.Call):
+            self._call(stmt, stmt.value, scope, path)
+
+    def _Return(self, stmt: ast.Return, scope: _Scope, path: tuple[_Step, ...]) -> None:
+        value = stmt.value
+        if value is None or not scope.is_function:
+            return
+        if isinstance(value, ast.Name) and value.id in scope.lists:
+            returned = scope.returned or _Reasons()
+            found = scope.lists[value.id]
+            returned.variants.extend(found.variants)
+            returned.calls.extend(found.calls)
+            scope.returned = returned
+        elif isinstance(value, ast.List) and value.elts:
+            reasons = self._list_items(value.elts, scope, path)
+            if reasons:
+                scope.returned = scope.returned or _Reasons()
+                scope.returned.variants.extend(reasons)
+        elif isinstance(value, ast.Call):
+            self._call(stmt, value, scope, path)
+
+    def _call(
+        self, stmt: ast.stmt, call: ast.Call, scope: _Scope, path: tuple[_Step, ...]
+    ) -> None:
+        func = call.func
+        if not isinstance(func, ast.Name | ast.Attribute):
+            return
+        name = dotted_name(func) or ""
+        if name in _WARN_FUNCS:
+            self._warn(stmt, call, scope, path)
+            return
+        if name in _EXIT_FUNCS and call.args and _is_stringy(call.args[0]):
+            message = self._template(call.args[0], scope)
+            self._site(stmt, scope, path, SiteKind.EXIT, "SystemExit", message)
+            return
+        if isinstance(func, ast.Attribute):
+            level = _log_level(func, call)
+            if level is not None:
+                self._log(stmt, call, scope, path, level)
+                return
+            target = func.value
+            if isinstance(target, ast.Name) and target.id in scope.lists:
+                self._list_call(func.attr, call, scope.lists[target.id], scope, path)
+                return
+        self._helper_candidate(stmt, call, func, scope, path)
+
+    def _warn(
+        self, stmt: ast.stmt, call: ast.Call, scope: _Scope, path: tuple[_Step, ...]
+    ) -> None:
+        node = call.args[0] if call.args else _keyword(call, "message")
+        category = call.args[1] if len(call.args) > 1 else _keyword(call, "category")
+        message = self._template(node, scope) if node is not None else None
+        exception = self._source(category) if category is not None else "UserWarning"
+        self._site(stmt, scope, path, SiteKind.WARN, exception, message)
+
+    def _log(
+        self,
+        stmt: ast.stmt,
+        call: ast.Call,
+        scope: _Scope,
+        path: tuple[_Step, ...],
+        level: str,
+    ) -> None:
+        args = call.args[1:] if level_from_first_arg(call) else call.args
+        node = args[0] if args else _keyword(call, "msg")
+        message: MessageTemplate | None = None
+        if node is not None:
+            rest = [a for a in args[1:] if not isinstance(a, ast.Starred)]
+            if rest and isinstance(node, ast.Constant) and isinstance(node.value, str):
+                message = TemplateBuilder(
+                    self.text, constants=self.constants, locals=_locals(scope)
+                ).percent(node, rest)
+            else:
+                message = self._template(node, scope)
+        self._site(stmt, scope, path, SiteKind.LOG, None, message, level=level)
+
+    def _site(
+        self,
+        stmt: ast.stmt,
+        scope: _Scope,
+        path: tuple[_Step, ...],
+        kind: SiteKind,
+        exception: str | None,
+        message: MessageTemplate | None,
+        *,
+        args: tuple[Arg, ...] = (),
+        cause: str | None = None,
+        level: str | None = None,
+    ) -> ErrorSite:
+        names = tuple(dict.fromkeys(n for step in path for n in self._names(step)))
+        reasons, reasons_expr = self._reasons_for(message, scope)
+        site = ErrorSite(
+            kind=kind,
+            exception=exception,
+            message=message,
+            line=stmt.lineno,
+            end_line=stmt.end_lineno or stmt.lineno,
+            function=scope.qualname,
+            class_name=scope.class_name,
+            conditions=self._conditions_of(path),
+            bindings=self._bindings(names, scope, stmt.lineno),
+            cause=cause,
+            level=level,
+            args=args,
+            reasons=reasons,
+            reasons_expr=reasons_expr,
+            names=names,
+        )
+        self.sites.append(site)
+        return site
+
+    def _reasons_for(
+        self, message: MessageTemplate | None, scope: _Scope
+    ) -> tuple[ReasonsList | None, str | None]:
+        if message is None or not scope.lists:
+            return None, None
+        for placeholder in message.placeholders:
+            match = _JOIN.search(placeholder.expr)
+            name = match.group(1) if match else placeholder.expr
+            if name in scope.lists:
+                return scope.lists[name].freeze(), placeholder.expr
+        return None, None
+
+    def _bindings(self, names: tuple[str, ...], scope: _Scope, line: int) -> tuple[Binding, ...]:
+        out: list[Binding] = []
+        seen: set[str] = set()
+        for dotted in names:
+            root = dotted.split(".")[0]
+            if root in seen or root in ("self", "cls"):
+                continue
+            seen.add(root)
+            earlier = [a for a in scope.assigns.get(root, ()) if a[0] <= line]
+            if earlier and earlier[-1][1] is not None:
+                value = self._source(earlier[-1][1])
+                out.append(Binding(name=root, value=value, line=earlier[-1][0]))
+        return tuple(out)
+
+    # -- locals: messages in variables, reasons lists, assignments -------------------------
+
+    def _Assign(self, stmt: ast.Assign, scope: _Scope, path: tuple[_Step, ...]) -> None:
+        if len(stmt.targets) == 1:
+            self._assign(stmt.targets[0], stmt.value, stmt, scope, path)
+        if isinstance(stmt.value, ast.Call):
+            self._call(stmt, stmt.value, scope, path)
+
+    def _AnnAssign(self, stmt: ast.AnnAssign, scope: _Scope, path: tuple[_Step, ...]) -> None:
+        if stmt.value is not None:
+            self._assign(stmt.target, stmt.value, stmt, scope, path)
+
+    def _assign(
+        self,
+        target: ast.expr,
+        value: ast.expr,
+        stmt: ast.stmt,
+        scope: _Scope,
+        path: tuple[_Step, ...],
+    ) -> None:
+        if not isinstance(target, ast.Name) or not scope.is_function:
+            return
+        name = target.id
+        scope.assigns.setdefault(name, []).append((stmt.lineno, value))
+        scope.messages.pop(name, None)
+        scope.lists.pop(name, None)
+        if isinstance(value, ast.List):
+            items = self._list_items(value.elts, scope, path)
+            if items or not value.elts:
+                scope.lists[name] = _Reasons(variants=items)
+        elif isinstance(value, ast.Call) and _is_reasons_call(value):
+            callee = value.func
+            assert isinstance(callee, ast.Attribute | ast.Name)
+            scope.lists[name] = _Reasons(calls=[self._reasons_call(value, path)])
+        elif _is_stringy(value):
+            template = self._template(value, scope)
+            if template is not None:
+                scope.messages[name] = (template, self._depth)
+
+    def _AugAssign(self, stmt: ast.AugAssign, scope: _Scope, path: tuple[_Step, ...]) -> None:
+        target = stmt.target
+        if not isinstance(target, ast.Name) or not isinstance(stmt.op, ast.Add):
+            return
+        name = target.id
+        if name in scope.messages:
+            template, depth = scope.messages[name]
+            if self._depth > depth:
+                # Added under a condition: the text may be absent, so keep it open.
+                addition = MessageTemplate.of(Placeholder(self._source(stmt.value)))
+            else:
+                addition = self._template(stmt.value, scope) or MessageTemplate()
+            scope.messages[name] = (template + addition, depth)
+        elif name in scope.lists and isinstance(stmt.value, ast.List):
+            scope.lists[name].variants.extend(self._list_items(stmt.value.elts, scope, path))
+
+    def _list_call(
+        self,
+        method: str,
+        call: ast.Call,
+        reasons: _Reasons,
+        scope: _Scope,
+        path: tuple[_Step, ...],
+    ) -> None:
+        if not call.args:
+            return
+        arg = call.args[0]
+        if method == "append":
+            reasons.variants.extend(self._list_items([arg], scope, path))
+        elif method == "extend":
+            if isinstance(arg, ast.List | ast.Tuple):
+                reasons.variants.extend(self._list_items(arg.elts, scope, path))
+            elif isinstance(arg, ast.Call) and _is_reasons_call(arg):
+                reasons.calls.append(self._reasons_call(arg, path))
+
+    def _list_items(
+        self, items: Sequence[ast.expr], scope: _Scope, path: tuple[_Step, ...]
+    ) -> list[Variant]:
+        out = []
+        for item in items:
+            if not _is_stringy(item):
+                continue
+            template = self._template(item, scope)
+            if template is not None and template.literal_length:
+                out.append(
+                    Variant(
+                        reason=template,
+                        line=item.lineno,
+                        function=scope.qualname,
+                        conditions=self._conditions_of(path),
+                    )
+                )
+        return out
+
+    def _reasons_call(self, call: ast.Call, path: tuple[_Step, ...]) -> ReasonsCall:
+        func = call.func
+        if isinstance(func, ast.Attribute):
+            return ReasonsCall(
+                callee=func.attr,
+                receiver=self._source(func.value),
+                line=call.lineno,
+                conditions=self._conditions_of(path),
+            )
+        assert isinstance(func, ast.Name)
+        return ReasonsCall(func.id, None, call.lineno, self._conditions_of(path))
+
+    # -- raising helpers, their calls, and classes -----------------------------------------
+
+    def _helper_candidate(
+        self,
+        stmt: ast.stmt,
+        call: ast.Call,
+        func: ast.Name | ast.Attribute,
+        scope: _Scope,
+        path: tuple[_Step, ...],
+    ) -> None:
+        callee = func.attr if isinstance(func, ast.Attribute) else func.id
+        if callee in _NOT_HELPERS or not any(_is_stringy(a) for a in call.args):
+            return
+        self.calls.append(
+            CallFact(
+                callee=callee,
+                receiver=_receiver(func),
+                line=stmt.lineno,
+                end_line=stmt.end_lineno or stmt.lineno,
+                function=scope.qualname,
+                class_name=scope.class_name,
+                args=self._args(call, scope),
+                conditions=self._conditions_of(path),
+            )
+        )
+
+    def _find_helper(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> None:
+        """A function whose raise takes its message from a parameter is a raising helper."""
+        for site in scope.raises:
+            if site.message is None or site.kind is not SiteKind.RAISE:
+                continue
+            for placeholder in site.message.placeholders:
+                expr = placeholder.expr
+                param = expr[4:-1] if expr.startswith("str(") else expr
+                if param in scope.params:
+                    self.helpers.append(
+                        HelperFact(
+                            name=stmt.name,
+                            qualname=scope.qualname,
+                            line=stmt.lineno,
+                            params=scope.params,
+                            param=param,
+                            exception=site.exception,
+                            message=site.message,
+                        )
+                    )
+                    return
+
+    def _class_fact(self, stmt: ast.ClassDef, qualname: str) -> ClassFact:
+        init_params: tuple[str, ...] = ()
+        message: MessageTemplate | None = None
+        for item in stmt.body:
+            if not isinstance(item, ast.FunctionDef) or item.name not in ("__init__", "__str__"):
+                continue
+            params = tuple(a.arg for a in (*item.args.args[1:], *item.args.kwonlyargs))
+            if item.name == "__init__":
+                init_params = params
+            found = self._message_in(item, init_params or params)
+            if found is not None and (message is None or item.name == "__init__"):
+                message = found
+        return ClassFact(
+            name=stmt.name,
+            qualname=qualname,
+            line=stmt.lineno,
+            bases=tuple(self._source(b) for b in stmt.bases),
+            docstring=ast.get_docstring(stmt),
+            init_params=init_params,
+            message=message,
+        )
+
+    def _message_in(self, func: ast.FunctionDef, params: tuple[str, ...]) -> MessageTemplate | None:
+        """The message `__init__` passes up (or stores, or `__str__` returns), over params."""
+        scope = _Scope(func.name, None, is_function=True, params=params)
+        for node in ast.walk(func):
+            value: ast.expr | None = None
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                if node.func.attr == "__init__" and node.args:
+                    first = node.args[0]
+                    is_self = isinstance(first, ast.Name) and first.id == "self"
+                    value = node.args[1] if is_self and len(node.args) > 1 else first
+                    if is_self and len(node.args) == 1:
+                        value = None
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Attribute) and target.attr in ("message", "msg"):
+                    value = node.value
+            elif isinstance(node, ast.Return) and func.name == "__str__":
+                value = node.value
+            if value is not None and _is_stringy(value):
+                return self._template(value, scope)
+        return None
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _template(self, node: ast.expr | None, scope: _Scope) -> MessageTemplate | None:
+        if node is None:
+            return None
+        builder = TemplateBuilder(self.text, constants=self.constants, locals=_locals(scope))
+        return builder.build(node)
+
+    def _args(self, call: ast.Call, scope: _Scope) -> tuple[Arg, ...]:
+        out = [Arg(self._template(a, scope), self._source(a)) for a in call.args]
+        out.extend(
+            Arg(self._template(k.value, scope), self._source(k.value), name=k.arg)
+            for k in call.keywords
+            if k.arg is not None
+        )
+        return tuple(out)
+
+
+def _receiver(func: ast.Name | ast.Attribute) -> str | None:
+    if isinstance(func, ast.Name):
+        return None
+    return dotted_name(func.value) or "..."
+
+
+def _locals(scope: _Scope) -> dict[str, MessageTemplate]:
+    return {name: template for name, (template, _) in scope.messages.items()}
+
+
+def _message_arg(call: ast.Call) -> ast.expr | None:
+    if call.args and not isinstance(call.args[0], ast.Starred):
+        return call.args[0]
+    for name in _MESSAGE_KEYWORDS:
+        found = _keyword(call, name)
+        if found is not None:
+            return found
+    return None
+
+
+def _keyword(call: ast.Call, name: str) -> ast.expr | None:
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def _is_stringy(node: ast.expr) -> bool:
+    """Whether an expression plausibly evaluates to message text."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod | ast.Add):
+        return _is_stringy(node.left) or _is_stringy(node.right)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.attr in ("format", "join", "strip", "dedent") and (
+            _is_stringy(node.func.value) or bool(node.args and _is_stringy(node.args[0]))
+        )
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id in ("_", "gettext", "dedent") and bool(node.args) and (
+            _is_stringy(node.args[0])
+        )
+    return False
+
+
+def _is_reasons_call(call: ast.Call) -> bool:
+    func = call.func
+    return isinstance(func, ast.Name) or (
+        isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+    )
+
+
+def _log_level(func: ast.Attribute, call: ast.Call) -> str | None:
+    method = func.attr.removesuffix("_once")
+    receiver = func.value
+    name = receiver.attr if isinstance(receiver, ast.Attribute) else None
+    if isinstance(receiver, ast.Name):
+        name = receiver.id
+    elif isinstance(receiver, ast.Call):  # logging.getLogger(__name__).error(...)
+        callee = receiver.func
+        name = callee.attr if isinstance(callee, ast.Attribute) else None
+        name = "logger" if name == "getLogger" else None
+    if name is None or not _LOGGER_NAME.match(name):
+        return None
+    if method in LOG_LEVELS:
+        return "warning" if method == "warn" else method
+    if method == "log" and call.args:
+        return level_from_first_arg(call)
+    return None
+
+
+def level_from_first_arg(call: ast.Call) -> str | None:
+    """`logger.log(logging.ERROR, ...)`: the level when it is warning or above."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr.removesuffix("_once") == "log"):
+        return None
+    if not call.args:
+        return None
+    first = call.args[0]
+    if isinstance(first, ast.Constant) and isinstance(first.value, int) and first.value >= 30:
+        return {30: "warning", 40: "error", 50: "critical"}.get(first.value, "error")
+    text = ast.unparse(first) if isinstance(first, ast.Attribute | ast.Name) else ""
+    match = _LOG_LEVEL_ARG.search(text)
+    if match:
+        level = match.group(1).lower()
+        return {"warn": "warning", "fatal": "critical"}.get(level, level)
+    return None
+
+
+def _always_exits(body: list[ast.stmt]) -> bool:
+    last = body[-1] if body else None
+    if isinstance(last, ast.Return | ast.Raise | ast.Continue | ast.Break):
+        return True
+    if isinstance(last, ast.If) and last.orelse:
+        return _always_exits(last.body) and _always_exits(last.orelse)
+    return False

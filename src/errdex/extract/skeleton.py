@@ -1,0 +1,124 @@
+"""Blank out the bodies of functions that hold no error site, so parsing skips them.
+
+Most of a codebase's text sits in functions that never raise, log or warn. Parsing them
+only to throw their trees away dominates the cost of extraction, so before parsing we find
+function bodies whose text holds none of the words a site needs and replace them with
+`...`, keeping every line number. Finding them is a handful of regular-expression scans
+over the whole text, no Python loop per line. The result must still parse; when it does not
+(a layout fooled the scan, such as a docstring line at column 0), the caller parses the
+whole file instead, so the scan can only cost time, never facts.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+# Text that may start a site, or a fact a site needs (a reasons list item, a raising
+# helper's call): function bodies holding one are kept. Plain substrings, because `str.find`
+# scans far faster than a regular expression with alternatives; a false hit only keeps a
+# body that could have been blanked.
+SITE_WORDS = (
+    "raise",
+    "assert",
+    "warn",
+    ".error",
+    ".exception",
+    ".critical",
+    ".fatal",
+    ".log(",
+    "exit(",
+    ".fail(",
+    ".append(",
+    ".extend(",
+    "return [",
+)
+_DEF = re.compile(r"^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
+_CLASS = re.compile(r"^([ \t]*)class[ \t]+(\w+)[^\n]*", re.MULTILINE)
+_EXCEPTION_CLASS = re.compile(r"Error|Exception|Warning|Exc\b")
+_HEADER_END = re.compile(r":[ \t]*(?:#[^\n]*)?\n")
+# Exception classes often build their message in these without any site word.
+_MESSAGE_METHODS = frozenset({"__init__", "__str__", "__repr__", "message"})
+_block_ends: dict[int, re.Pattern[str]] = {}
+
+# Files smaller than this are parsed whole: the scan would cost more than it saves.
+MIN_SKELETON_BYTES = 12_000
+
+
+def _block_end(indent: int) -> re.Pattern[str]:
+    """A newline followed by a code line indented no deeper than `indent`."""
+    pattern = _block_ends.get(indent)
+    if pattern is None:
+        pattern = re.compile(r"\n(?=[ \t]{0,%d}[^ \t\r\n#)\]}])" % indent)
+        _block_ends[indent] = pattern
+    return pattern
+
+
+def build_skeleton(text: str) -> str | None:
+    """`text` with the bodies of site-free functions blanked, or None when nothing is saved."""
+    if len(text) < MIN_SKELETON_BYTES:
+        return None
+    hits = _find_all(text, SITE_WORDS)
+    classes = [
+        (m.start(), len(m.group(1)), bool(_EXCEPTION_CLASS.search(m.group(0))))
+        for m in _CLASS.finditer(text)
+    ]
+    class_starts = [c[0] for c in classes]
+    pieces: list[str] = []
+    done = 0  # text before this offset is already in `pieces`
+    blanked = 0
+    for match in _DEF.finditer(text):
+        start = match.start()
+        if start < done:
+            continue  # nested in a function already blanked
+        indent = len(match.group(1))
+        header = _HEADER_END.search(text, match.end())
+        if header is None:
+            continue
+        body = header.end()
+        ender = _block_end(indent).search(text, body)
+        end = ender.start() if ender else len(text)
+        if body >= end or text.count("\n", match.end(), body) > 30:
+            continue  # a one-line function, or a header we did not understand
+        first_hit = bisect.bisect_left(hits, start)
+        if first_hit < len(hits) and hits[first_hit] < end:
+            continue
+        if match.group(2) in _MESSAGE_METHODS and _in_exception_class(
+            classes, class_starts, start, indent
+        ):
+            continue
+        body_text = text[body:end]
+        pieces.append(text[done:body])
+        lead = body_text[: len(body_text) - len(body_text.lstrip(" \t"))]
+        pieces.append(lead + "..." + "\n" * body_text.count("\n"))
+        done = end
+        blanked += len(body_text)
+    if blanked < len(text) // 10:
+        return None
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+def _in_exception_class(
+    classes: list[tuple[int, int, bool]], starts: list[int], offset: int, indent: int
+) -> bool:
+    """Whether the nearest class above `offset` that encloses it looks like an exception."""
+    i = bisect.bisect_left(starts, offset) - 1
+    while i >= 0:
+        _, class_indent, looks_like_exception = classes[i]
+        if class_indent < indent:
+            return looks_like_exception
+        i -= 1
+    return False
+
+
+def _find_all(text: str, words: tuple[str, ...]) -> list[int]:
+    """Sorted offsets of every occurrence of each word."""
+    found: list[int] = []
+    for word in words:
+        at = text.find(word)
+        while at != -1:
+            found.append(at)
+            at = text.find(word, at + 1)
+    found.sort()
+    return found

@@ -1,0 +1,542 @@
+"""Expressions to `MessageTemplate`s: literal text kept, computed parts as source placeholders."""
+
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import io
+import keyword
+import re
+import string
+import textwrap
+import tokenize
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TypeAlias
+
+from errdex.facts import MessageTemplate, Part, Placeholder
+
+# One printf-style conversion; `%(key)s` keys with nested parentheses are not supported.
+_PERCENT = re.compile(
+    r"%(?:\((?P<key>[^)]*)\))?(?P<flags>[-#0 +]*)(?P<width>\*|\d+)?"
+    r"(?:\.(?P<prec>\*|\d*))?[hlL]?(?P<type>[diouxXeEfFgGcrsa%])"
+)
+# Lines as the parser counts them: only \n, \r\n and \r end a line (not \f or \x1c).
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+_FIELD_HEAD = re.compile(r"[^.\[]*")
+_INDEX = re.compile(r"\[([^\]]*)\]")
+# Placeholders travel through string operations as private-use characters.
+_SENTINEL_BASE, _SENTINEL_COUNT = 0xE000, 0x1900
+_SENTINEL = re.compile("([\ue000-\uf8ff])")
+_BIG_NUMBER = re.compile(r"\d{4,}")  # a width that would make format() build a huge string
+_CONVERSIONS = {115: "s", 114: "r", 97: "a"}
+_GETTEXT = {"_", "N_", "gettext", "ugettext", "gettext_lazy", "lazy_gettext", "ngettext"}
+_DEDENTS = {
+    "dedent": textwrap.dedent,
+    "cleandoc": inspect.cleandoc,
+}
+_DEDENTS |= {f"{f.__module__}.{name}": f for name, f in _DEDENTS.items()}
+# Methods that only trim or rewrite literal text apply around placeholders; the others
+# would change a placeholder's value too, so they apply to pure literals only.
+_EDGE_METHODS = {"strip", "lstrip", "rstrip", "replace", "removeprefix", "removesuffix"}
+_PURE_METHODS = {"upper", "lower", "capitalize", "title", "casefold", "swapcase"}
+_TEXT_FUNCTIONS = {"str", "repr", "ascii", "format", *_GETTEXT, *_DEDENTS}
+_TEXT_METHODS = {"format", "format_map", "join", *_EDGE_METHODS, *_PURE_METHODS}
+_ATOMIC = (ast.Name, ast.Attribute, ast.Subscript, ast.Call, ast.List, ast.Dict, ast.Constant)
+_SKIPPED_TOKENS = {tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.ENDMARKER}
+_SKIPPED_TOKENS |= {tokenize.INDENT, tokenize.DEDENT}
+_OPEN, _CLOSE = {"(", "[", "{"}, {")", "]", "}"}
+_FORMATTER = string.Formatter()
+_MISSING = object()
+
+Target: TypeAlias = ast.expr | str  # a node, or the source of an expression made up here
+Piece: TypeAlias = Part | MessageTemplate
+
+
+class TemplateBuilder:
+    """Builds templates from expressions of one source text.
+
+    `line_offset` is the number of lines of the parsed text that precede `source`: a node
+    at line `n` is on line `n - line_offset` of `source`. `constants` are module-level names
+    (dotted names allowed) bound to literals; `locals` are names already known to hold a
+    template. Both are inlined.
+    """
+
+    def __init__(
+        self,
+        source: str,
+        *,
+        line_offset: int = 0,
+        constants: Mapping[str, object] | None = None,
+        locals: Mapping[str, MessageTemplate] | None = None,
+    ) -> None:
+        self._source = source
+        self._line_offset = line_offset
+        self._constants: Mapping[str, object] = constants or {}
+        self._locals: Mapping[str, MessageTemplate] = locals or {}
+
+    def build(self, node: ast.expr) -> MessageTemplate | None:
+        """The template of `node`; None only for the constant `None` (no message at all)."""
+        if isinstance(node, ast.Constant) and node.value is None:
+            return None
+        try:
+            return self._tpl(node)
+        except RecursionError:  # absurdly deep expressions: keep the source, never crash
+            return MessageTemplate.of(Placeholder(self._src(node)))
+
+    def percent(self, fmt: ast.expr, args: Sequence[ast.expr]) -> MessageTemplate:
+        """Logging's lazy form `logger.error("x %s y %d", a, b)`."""
+        try:
+            if not args:  # logging formats only when given arguments: `%%` stays `%%`
+                return self._tpl(fmt)
+            # A lone mapping argument feeds `%(key)s`, as in logging.
+            result = self._percent(fmt, args, args[0] if len(args) == 1 else None)
+            return result if result is not None else self._tpl(fmt)
+        except RecursionError:
+            return MessageTemplate.of(Placeholder(self._src(fmt)))
+
+    # -- expressions ------------------------------------------------------------------------
+
+    def _tpl(self, node: ast.expr) -> MessageTemplate:
+        result: MessageTemplate | None = None
+        if isinstance(node, ast.Constant):
+            result = MessageTemplate.of(_constant_text(node.value))
+        elif isinstance(node, ast.JoinedStr):
+            result = _join(self._tpl(v) for v in node.values)
+        elif isinstance(node, ast.FormattedValue):
+            spec = None if node.format_spec is None else self._tpl(node.format_spec).text
+            result = self._field(node.value, _CONVERSIONS.get(node.conversion), spec, fstr=True)
+        elif isinstance(node, ast.Name | ast.Attribute):
+            result = self._named(_dotted(node))
+        elif isinstance(node, ast.BinOp):
+            result = self._binop(node)
+        elif isinstance(node, ast.Call):
+            result = self._call(node)
+        return result if result is not None else MessageTemplate.of(Placeholder(self._src(node)))
+
+    def _is_text(self, node: ast.expr) -> bool:
+        """Whether `node` evaluates to message text (so `+` concatenates and `%` formats)."""
+        if isinstance(node, ast.Constant | ast.JoinedStr):
+            return isinstance(node, ast.JoinedStr) or isinstance(node.value, str | bytes)
+        if isinstance(node, ast.Name | ast.Attribute):
+            name = _dotted(node)
+            return name in self._locals or isinstance(self._constants.get(name or ""), str)
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.Add):
+                return any(self._is_text(o) for o in _spine(node))
+            if isinstance(node.op, ast.Mult):
+                return self._is_text(node.left) or self._is_text(node.right)
+            return isinstance(node.op, ast.Mod) and self._is_text(node.left)
+        if isinstance(node, ast.Call):
+            if _dotted(node.func) in _TEXT_FUNCTIONS:
+                return True
+            if isinstance(node.func, ast.Attribute) and node.func.attr in _TEXT_METHODS:
+                recv = node.func.value
+                return _dotted(recv) == "str" or self._is_text(recv)
+        return False
+
+    def _named(self, name: str | None) -> MessageTemplate | None:
+        if name is not None and name in self._locals:
+            return self._locals[name]
+        value = self._constants.get(name or "", _MISSING)
+        return MessageTemplate.of(str(value)) if _is_scalar(value) else None
+
+    def _value(self, target: Target) -> object:
+        """The literal value behind `target` when it is known, else `_MISSING`."""
+        if isinstance(target, ast.Constant):
+            return target.value
+        name = target if isinstance(target, str) else _dotted(target)
+        if name is not None and name in self._locals:
+            local = self._locals[name]
+            return _MISSING if local.placeholders else local.text
+        value = self._constants.get(name or "", _MISSING)
+        return value if _is_scalar(value) else _MISSING
+
+    def _field(
+        self, target: Target, conv: str | None, spec: str | None, *, fstr: bool = False
+    ) -> MessageTemplate:
+        """One replacement field (`{x!r:>5}`, `%5r`): inlined when its value is known."""
+        value = self._value(target)
+        if value is not _MISSING and not _BIG_NUMBER.search(spec or ""):
+            try:
+                shown = repr(value) if conv == "r" else ascii(value) if conv == "a" else value
+                return MessageTemplate.of(format(shown, spec or ""))
+            except (ValueError, TypeError):
+                pass  # a spec that fits only the runtime value: keep a placeholder
+        if conv is None and not spec:
+            named = self._named(target) if isinstance(target, str) else self._tpl(target)
+            if named is not None:
+                return named
+        source = target if isinstance(target, str) else self._src(target, check=fstr)
+        return MessageTemplate.of(Placeholder(source, conv, spec or None))
+
+    def _binop(self, node: ast.BinOp) -> MessageTemplate | None:
+        if isinstance(node.op, ast.Add):
+            operands = _spine(node)
+            if any(self._is_text(o) for o in operands):
+                return _join(self._tpl(o) for o in operands)
+        elif isinstance(node.op, ast.Mod) and self._is_text(node.left):
+            if isinstance(node.right, ast.Tuple):
+                return self._percent(node.left, node.right.elts, None)
+            return self._percent(node.left, None, node.right)
+        elif isinstance(node.op, ast.Mult):
+            left, right = self._value(node.left), self._value(node.right)
+            if isinstance(right, str):
+                left, right = right, left
+            if isinstance(left, str) and type(right) is int and len(left) * right <= 10_000:
+                return MessageTemplate.of(left * right)
+        return None
+
+    def _call(self, node: ast.Call) -> MessageTemplate | None:
+        name, args, kws = _dotted(node.func), node.args, node.keywords
+        simple = not kws and not any(isinstance(a, ast.Starred) for a in args)
+        if name in {"str", "repr", "ascii"} and simple and len(args) == 1:
+            return self._field(args[0], {"str": None, "repr": "r"}.get(name, "a"), None)
+        if name == "format" and simple and 1 <= len(args) <= 2:
+            spec = self._value(args[1]) if len(args) == 2 else ""
+            return self._field(args[0], None, spec) if isinstance(spec, str) else None
+        if name in _GETTEXT and args and self._is_text(args[0]):
+            return self._tpl(args[0])  # `_("...")`: the untranslated text is what we know
+        if name in _DEDENTS and simple and len(args) == 1 and self._is_text(args[0]):
+            return self._transform(args[0], _DEDENTS[name], pure=False)
+        if not isinstance(node.func, ast.Attribute):
+            return None
+        attr, recv = node.func.attr, node.func.value
+        if attr in {"format", "format_map"} and _dotted(recv) == "str" and args:
+            recv, args = args[0], args[1:]  # `str.format(MSG, ...)`
+        if not self._is_text(recv):
+            return None
+        if attr == "format":
+            return self._format(recv, args, kws)
+        if attr == "format_map" and len(args) == 1:
+            return self._format(recv, [], [ast.keyword(arg=None, value=args[0])])
+        if attr in _EDGE_METHODS | _PURE_METHODS and not kws:
+            values = [self._value(a) for a in args]
+            if _MISSING in values:
+                return None
+            method: Callable[[str], object] = lambda text: getattr(text, attr)(*values)  # noqa: E731
+            return self._transform(recv, method, pure=attr in _PURE_METHODS)
+        return None
+
+    def _transform(
+        self, node: ast.expr, fn: Callable[[str], object], *, pure: bool
+    ) -> MessageTemplate | None:
+        """Apply a string function to a template, placeholders standing in as sentinels."""
+        base = self._tpl(node)
+        encoded = _encode(base)
+        if encoded is None or (pure and base.placeholders):
+            return None
+        try:
+            result = fn(encoded)
+        except (TypeError, ValueError):
+            return None
+        return _decode([result], base.placeholders) if isinstance(result, str) else None
+
+    # -- printf-style and str.format --------------------------------------------------------
+
+    def _percent(
+        self, fmt: ast.expr, items: Sequence[ast.expr] | None, whole: ast.expr | None
+    ) -> MessageTemplate | None:
+        """`fmt % args`: `items` are the separate arguments, `whole` the single right side."""
+        base = self._tpl(fmt)
+        text = _encode(base)
+        if text is None:
+            return None
+        matches = list(_PERCENT.finditer(text))
+        slots = sum(
+            (m["type"] != "%") + (m["width"] == "*") + (m["prec"] == "*")
+            for m in matches
+            if m["key"] is None
+        )
+        taken = iter(range(len(text)))
+
+        def take() -> Target | None:
+            index = next(taken)
+            if items is not None:
+                return self._nth(items, index)
+            if whole is None:
+                return None
+            # A lone right side is the argument itself, or a tuple held in a variable.
+            return whole if slots == 1 else f"{self._wrapped(whole)}[{index}]"
+
+        def star(token: str | None) -> str | None:
+            target = take() if token == "*" else None
+            return token if target is None else self._field(target, None, None).text
+
+        out: list[Piece] = []
+        pos = 0
+        for m in matches:
+            out.append(text[pos : m.start()])
+            pos = m.end()
+            if m["type"] == "%":
+                out.append("%")
+                continue
+            width, prec = star(m["width"]), star(m["prec"])
+            target: Target | None = take() if m["key"] is None else m["key"]
+            if m["key"] is not None and whole is not None:
+                target = self._lookup(whole, m["key"])
+            if target is None:  # more conversions than arguments: keep the spec itself
+                out.append(Placeholder(m[0]))
+                continue
+            conv, spec = _printf_spec(m["flags"], width, prec, m["type"])
+            out.append(self._field(target, conv, spec))
+        out.append(text[pos:])
+        return _decode(out, base.placeholders)
+
+    def _format(
+        self, fmt: ast.expr, args: Sequence[ast.expr], kws: Sequence[ast.keyword]
+    ) -> MessageTemplate | None:
+        base = self._tpl(fmt)
+        text = _encode(base)
+        if text is None:
+            return None
+        try:
+            pieces = self._format_pieces(text, args, kws, iter(range(len(text))))
+        except (ValueError, StopIteration):  # malformed: an unbalanced `{`, a bad field
+            return None
+        return _decode(pieces, base.placeholders)
+
+    def _format_pieces(
+        self, text: str, args: Sequence[ast.expr], kws: Sequence[ast.keyword], auto: Iterator[int]
+    ) -> list[Piece]:
+        out: list[Piece] = []
+        for literal, field, spec, conv in _FORMATTER.parse(text):
+            out.append(literal)
+            if field is None:
+                continue
+            head = _FIELD_HEAD.match(field)[0]  # type: ignore[index]  # always matches
+            target: Target | None
+            if not head or head.isdigit():
+                target = self._nth(args, int(head) if head else next(auto))
+            else:
+                target = self._keyword(kws, head)
+            if target is None:
+                target = field  # no such argument: keep the field as written
+            elif head != field:
+                target = self._wrapped(target) + _accessors(field[len(head) :])
+            if spec and "{" in spec:  # nested fields, numbered after the field's own
+                spec = _join(self._format_pieces(spec, args, kws, auto)).text
+            out.append(self._field(target, conv, spec))
+        return out
+
+    def _nth(self, items: Sequence[ast.expr], index: int) -> Target | None:
+        """The `index`th positional argument; past a `*args`, an index into it."""
+        for i, item in enumerate(items):
+            if isinstance(item, ast.Starred):
+                return f"{self._wrapped(item.value)}[{index - i}]"
+            if i == index:
+                return item
+        return None
+
+    def _keyword(self, kws: Sequence[ast.keyword], name: str) -> Target | None:
+        found = next((k.value for k in kws if k.arg == name), None)
+        splat = next((k.value for k in kws if k.arg is None), None)  # `**kwargs`
+        return found if found is not None or splat is None else self._lookup(splat, name)
+
+    def _lookup(self, mapping: ast.expr, key: str) -> Target:
+        """`mapping[key]` for `%(key)s` and `**mapping`."""
+        if isinstance(mapping, ast.Dict):
+            keys = [k.value if isinstance(k, ast.Constant) else None for k in mapping.keys]
+            return mapping.values[keys.index(key)] if key in keys else key
+        if isinstance(mapping, ast.Call):
+            func = _dotted(mapping.func)
+            if func in {"locals", "globals", "vars"} and not mapping.args:
+                return key  # the name itself, inlined when a local or constant
+            if func == "dict" and not mapping.args:
+                return self._keyword(mapping.keywords, key) or key
+        if isinstance(mapping, ast.Attribute) and mapping.attr == "__dict__":
+            return f"{self._wrapped(mapping.value)}.{key}"
+        return f"{self._wrapped(mapping)}[{key!r}]"
+
+    def _src(self, node: ast.AST, *, check: bool = False) -> str:
+        return _source_text(self._source, node, self._line_offset, check=check)
+
+    def _wrapped(self, target: Target) -> str:
+        """Source to put before `[i]` or `.attr`: parenthesized unless atomic."""
+        if isinstance(target, str):
+            return target
+        source = self._src(target)
+        return source if isinstance(target, _ATOMIC) else f"({source})"
+
+
+def source_of(source: str, node: ast.AST) -> str:
+    """The source of `node`, with multi-line expressions collapsed to single spaces."""
+    return _source_text(source, node, 0)
+
+
+def _source_text(source: str, node: ast.AST, line_offset: int, *, check: bool = False) -> str:
+    segment = _segment(source, node, line_offset)
+    # Older Pythons misplace some expressions inside f-strings: when asked, trust only a
+    # segment that parses back to the same tree.
+    if segment is None or (check and not _same(segment, node)):
+        try:
+            return ast.unparse(node)
+        except (ValueError, TypeError, AttributeError, RecursionError):
+            return "..."
+    return _normalize(segment)
+
+
+@functools.lru_cache(maxsize=16)
+def _lines(source: str) -> tuple[str, ...]:
+    # Builders are made per call site: the file is split once, not once per builder.
+    return tuple(_LINE.findall(source))
+
+
+def _segment(source: str, node: ast.AST, line_offset: int) -> str | None:
+    first, last = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+    start, end = getattr(node, "col_offset", None), getattr(node, "end_col_offset", None)
+    if first is None or last is None or start is None or end is None:
+        return None
+    lines = _lines(source)
+    first, last = first - 1 - line_offset, last - 1 - line_offset
+    if not 0 <= first <= last < len(lines):
+        return None
+    if first == last:
+        return _cols(lines[first], start, end)
+    middle = "".join(lines[first + 1 : last])
+    return _cols(lines[first], start, None) + middle + _cols(lines[last], 0, end)
+
+
+def _cols(line: str, start: int, end: int | None) -> str:
+    """Slice by the parser's columns, which count UTF-8 bytes."""
+    if line.isascii():
+        return line[start:end]
+    return line.encode()[start:end].decode(errors="replace")
+
+
+def _normalize(segment: str) -> str:
+    """Join a multi-line expression into one line, string literals untouched, comments out."""
+    if "\n" not in segment and "\r" not in segment:
+        return segment
+    text = f"({segment})"  # brackets make any line break inside legal
+    try:
+        readline = io.StringIO(text).readline
+        tokens = [t for t in tokenize.generate_tokens(readline) if t.type not in _SKIPPED_TOKENS]
+    except (tokenize.TokenError, SyntaxError):
+        return " ".join(segment.split())
+    starts = [0]
+    for line in _LINE.findall(text):
+        starts.append(starts[-1] + len(line))
+
+    def at(pos: tuple[int, int]) -> int:
+        return starts[pos[0] - 1] + pos[1]
+
+    out: list[str] = []
+    stack: list[list[int]] = []  # per open bracket: [commas, whether it is a tuple's]
+    tokens = tokens[1:-1]  # our own brackets
+    for prev, tok in zip([None, *tokens], tokens, strict=False):
+        if prev is not None and prev.end[0] == tok.start[0]:
+            out.append(text[at(prev.end) : at(tok.start)])
+        elif prev is not None and prev.string not in _OPEN and tok.string not in _CLOSE:
+            out.append(" ")
+        if tok.string in _OPEN:
+            call = prev is not None and (
+                prev.string in {")", "]"}
+                or (prev.type == tokenize.NAME and not keyword.iskeyword(prev.string))
+            )
+            stack.append([0, tok.string == "(" and not call])
+        elif tok.string == "," and stack:
+            stack[-1][0] += 1
+        elif tok.string in _CLOSE and stack:
+            commas, is_tuple = stack.pop()
+            # A magic trailing comma before a bracket on its own line goes, unless it is
+            # what makes a one-element tuple.
+            wrapped = prev is not None and prev.string == "," and prev.end[0] != tok.start[0]
+            if wrapped and (not is_tuple or commas >= 2):
+                out.pop()
+        out.append(text[at(tok.start) : at(tok.end)])
+    return "".join(out)
+
+
+def _same(segment: str, node: ast.AST) -> bool:
+    if isinstance(node, ast.Name):
+        return segment == node.id
+    try:
+        return ast.dump(ast.parse(f"({segment})", mode="eval").body) == ast.dump(node)
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+
+
+def _dotted(node: ast.AST) -> str | None:
+    """`a.b.c` for a chain of names, else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return None if base is None else f"{base}.{node.attr}"
+    return None
+
+
+def _spine(node: ast.BinOp) -> list[ast.expr]:
+    """The operands of a left-nested `a + b + c`, iteratively (chains can be very long)."""
+    operands: list[ast.expr] = []
+    current: ast.expr = node
+    while isinstance(current, ast.BinOp) and isinstance(current.op, ast.Add):
+        operands.append(current.right)
+        current = current.left
+    operands.append(current)
+    return operands[::-1]
+
+
+def _accessors(rest: str) -> str:
+    """A format field's `.attr[key][0]` as Python: `.attr['key'][0]`."""
+    return _INDEX.sub(lambda m: f"[{m[1] if m[1].isdigit() else repr(m[1])}]", rest)
+
+
+def _printf_spec(
+    flags: str, width: str | None, prec: str | None, kind: str
+) -> tuple[str | None, str | None]:
+    """A printf conversion as a conversion and a format spec: `%-10s` → `<10`, `%5r` → r, `>5`."""
+    textual = kind in "sra"
+    align = "<" if "-" in flags else ">" if width and textual else ""
+    sign = "+" if "+" in flags else " " if " " in flags else ""
+    alternate = "#" if "#" in flags else ""
+    zero = "0" if "0" in flags and not align and not textual else ""
+    precision = "" if prec is None else f".{prec or 0}"
+    code = "" if textual else "d" if kind in "iu" else kind
+    spec = f"{align}{sign}{alternate}{zero}{width or ''}{precision}{code}"
+    return (kind if kind in "ra" else None), spec or None
+
+
+def _is_scalar(value: object) -> bool:
+    return isinstance(value, str | int | float)
+
+
+def _constant_text(value: object) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "backslashreplace")
+    return value if isinstance(value, str) else str(value)
+
+
+def _join(pieces: Iterable[Piece]) -> MessageTemplate:
+    parts: list[Part] = []
+    for piece in pieces:
+        parts.extend(piece.parts if isinstance(piece, MessageTemplate) else (piece,))
+    return MessageTemplate.of(*parts)
+
+
+def _encode(template: MessageTemplate) -> str | None:
+    """The template's text with each placeholder as one private-use character."""
+    out: list[str] = []
+    count = 0
+    for part in template.parts:
+        if isinstance(part, Placeholder):
+            out.append(chr(_SENTINEL_BASE + count))
+            count += 1
+        elif _SENTINEL.search(part):
+            return None  # the text itself uses these characters: no safe stand-in
+        else:
+            out.append(part)
+    return "".join(out) if count < _SENTINEL_COUNT else None
+
+
+def _decode(pieces: Iterable[Piece], placeholders: Sequence[Placeholder]) -> MessageTemplate:
+    out: list[Piece] = []
+    for piece in pieces:
+        if not isinstance(piece, str):
+            out.append(piece)
+            continue
+        for chunk in _SENTINEL.split(piece):
+            index = ord(chunk) - _SENTINEL_BASE if len(chunk) == 1 else -1
+            out.append(placeholders[index] if 0 <= index < len(placeholders) else chunk)
+    return _join(out)

@@ -1,0 +1,254 @@
+"""Value records that extraction produces and every later stage reads.
+
+Extraction turns one file's bytes into a `FileFacts`; the linker joins the facts of all
+files of a version; the store keeps them. They are msgspec structs so that the per-file
+cache and the JSON output share one fast, typed encoding.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+import msgspec
+
+
+class SiteKind(enum.StrEnum):
+    """How an error site reports its error."""
+
+    RAISE = "raise"
+    RERAISE = "reraise"  # a bare `raise` (or `raise err` of a caught name)
+    ASSERT = "assert"
+    WARN = "warn"
+    LOG = "log"
+    EXIT = "exit"
+    HELPER = "helper"  # a call of a codebase function that raises with the given message
+
+
+class ConditionKind(enum.StrEnum):
+    """Where a condition on the path to a site comes from."""
+
+    IF = "if"
+    ELIF = "elif"
+    ELSE = "else"
+    EARLY_EXIT = "early_exit"  # an earlier `if X: return/raise/continue` in the same function
+    LOOP = "loop"  # a `for`/`while` header or comprehension
+    EXCEPT = "except"  # an except clause: what was caught
+    ASSERT = "assert"  # the assert's own condition (the site fires when it is false)
+    MATCH = "match"  # a `case` pattern
+    WITH = "with"  # e.g. `with pytest.raises(...)` / `warnings.catch_warnings()`
+    CALL = "call"  # the guard under which a helper was called (reasons from helpers)
+
+
+class Placeholder(msgspec.Struct, frozen=True, gc=False):
+    """A computed part of a message, keeping its expression's source text."""
+
+    expr: str
+    conversion: str | None = None  # "r", "s" or "a"
+    spec: str | None = None  # the format spec, e.g. ".2f"
+
+    def render(self) -> str:
+        conv = f"!{self.conversion}" if self.conversion else ""
+        spec = f":{self.spec}" if self.spec else ""
+        return "{" + self.expr + conv + spec + "}"
+
+
+Part = str | Placeholder
+
+
+class MessageTemplate(msgspec.Struct, frozen=True, gc=False):
+    """The text a user sees, with each computed part as a `Placeholder`."""
+
+    parts: tuple[Part, ...] = ()
+
+    @classmethod
+    def of(cls, *parts: Part) -> MessageTemplate:
+        """Build a template, merging adjacent literals and dropping empty ones."""
+        merged: list[Part] = []
+        for part in parts:
+            if isinstance(part, str):
+                if not part:
+                    continue
+                if merged and isinstance(merged[-1], str):
+                    merged[-1] = merged[-1] + part
+                    continue
+            merged.append(part)
+        return cls(tuple(merged))
+
+    @property
+    def text(self) -> str:
+        return "".join(p if isinstance(p, str) else p.render() for p in self.parts)
+
+    @property
+    def literal_text(self) -> str:
+        """The literal parts only, joined with spaces: what full-text search indexes."""
+        return " ".join(p for p in self.parts if isinstance(p, str))
+
+    @property
+    def placeholders(self) -> tuple[Placeholder, ...]:
+        return tuple(p for p in self.parts if isinstance(p, Placeholder))
+
+    @property
+    def literal_length(self) -> int:
+        return sum(len(p.strip()) for p in self.parts if isinstance(p, str))
+
+    def __add__(self, other: MessageTemplate) -> MessageTemplate:
+        return MessageTemplate.of(*self.parts, *other.parts)
+
+
+class Condition(msgspec.Struct, frozen=True, gc=False):
+    """One thing that holds on the path to a site."""
+
+    test: str  # the source text of the test as written
+    kind: ConditionKind
+    holds: bool  # polarity: True when the test is true on the path, False when it is false
+    line: int
+    text: str = ""  # the condition as it holds on the path: `x is not None` for `x is None`
+
+    @property
+    def statement(self) -> str:
+        """What holds, in words a reader expects (`text`, else the test with its polarity)."""
+        if self.text:
+            return self.text
+        return self.test if self.holds else f"not ({self.test})"
+
+
+class Binding(msgspec.Struct, frozen=True, gc=False):
+    """A name used in a condition and what it was assigned (a local, or a constant's value)."""
+
+    name: str
+    value: str  # source of the assigned expression, or the repr of a constant's literal value
+    line: int
+    origin: str = "local"  # "local", "constant" (module-level, resolved across imports)
+    file: str | None = None  # where a constant is defined, when not the site's own file
+
+
+class Variant(msgspec.Struct, frozen=True, gc=False):
+    """One reason collected into a reasons list, with the conditions under which it is added."""
+
+    reason: MessageTemplate
+    line: int
+    function: str
+    conditions: tuple[Condition, ...] = ()
+    file: str | None = None  # when the reason is added in another file than the site's
+
+
+class Arg(msgspec.Struct, frozen=True, gc=False):
+    """An argument of a call: positional (`name` None) or keyword, as a template."""
+
+    template: MessageTemplate | None
+    source: str
+    name: str | None = None
+
+
+class ReasonsCall(msgspec.Struct, frozen=True, gc=False):
+    """`reasons.extend(self._helper())`: reasons that a helper function returns."""
+
+    callee: str  # the called function's name (last attribute)
+    receiver: str | None  # `self`, a module alias, ... or None for a bare name
+    line: int
+    conditions: tuple[Condition, ...] = ()
+
+
+class ReasonsList(msgspec.Struct, frozen=True, gc=False):
+    """Items appended to a list variable in one function, and helpers that extend it."""
+
+    variants: tuple[Variant, ...] = ()
+    calls: tuple[ReasonsCall, ...] = ()
+
+
+class ErrorSite(msgspec.Struct, frozen=True, gc=False):
+    """A place that raises, asserts, warns, logs or exits, with its message and conditions."""
+
+    kind: SiteKind
+    exception: str | None  # as written: `ValueError`, `errors.ConfigError`; category for warn
+    message: MessageTemplate | None
+    line: int
+    end_line: int
+    function: str  # qualname inside the module; "<module>" at top level
+    class_name: str | None = None
+    conditions: tuple[Condition, ...] = ()
+    bindings: tuple[Binding, ...] = ()
+    variants: tuple[Variant, ...] = ()
+    cause: str | None = None  # the source of `from X`
+    level: str | None = None  # log level (`warning`, `error`, ...) for log sites
+    # Facts the linker still has to resolve:
+    args: tuple[Arg, ...] = ()  # the exception constructor's arguments
+    reasons: ReasonsList | None = None  # when the message joins a reasons list
+    reasons_expr: str | None = None  # the placeholder expression that joins the list
+    names: tuple[str, ...] = ()  # free (dotted) names in the conditions: constants, knobs
+
+
+class ClassFact(msgspec.Struct, frozen=True, gc=False):
+    """A class definition: enough to resolve exception classes and their messages."""
+
+    name: str
+    qualname: str
+    line: int
+    bases: tuple[str, ...] = ()  # as written
+    docstring: str | None = None
+    init_params: tuple[str, ...] = ()  # `__init__`'s parameters after self
+    message: MessageTemplate | None = None  # built by `__init__`/`__str__` from the params
+
+
+class HelperFact(msgspec.Struct, frozen=True, gc=False):
+    """A function that raises with a message taken from one of its parameters."""
+
+    name: str
+    qualname: str
+    line: int
+    params: tuple[str, ...]  # without self/cls
+    param: str  # the parameter the message comes from
+    exception: str | None
+    message: MessageTemplate  # in terms of the parameter: `{message}`, `Error: {message}`
+    kind: SiteKind = SiteKind.RAISE
+
+
+class CallFact(msgspec.Struct, frozen=True, gc=False):
+    """A call with a message-like argument: a raising helper's call, when the linker says so."""
+
+    callee: str
+    receiver: str | None
+    line: int
+    end_line: int
+    function: str
+    class_name: str | None
+    args: tuple[Arg, ...]
+    conditions: tuple[Condition, ...] = ()
+
+
+class FileFacts(msgspec.Struct, frozen=True, gc=False):
+    """Everything extraction learns from one file."""
+
+    path: str
+    module: str
+    sites: tuple[ErrorSite, ...] = ()
+    classes: tuple[ClassFact, ...] = ()
+    helpers: tuple[HelperFact, ...] = ()
+    calls: tuple[CallFact, ...] = ()
+    reason_builders: dict[str, ReasonsList] = {}  # function qualname → reasons it returns
+    constants: dict[str, Any] = {}  # module-level literal values (JSON-able)
+    imports: dict[str, str] = {}  # local name → "module.attr" or "module"
+    error: str | None = None  # why the file was skipped, when it was
+
+
+class ExceptionInfo(msgspec.Struct, frozen=True, gc=False):
+    """An exception class as written at a site and as resolved by the linker."""
+
+    name: str  # as written, last component: `ConfigError`
+    qualname: str  # resolved: `vllm.config.ConfigError`, `builtins.ValueError`, or as written
+    bases: tuple[str, ...] = ()  # resolved qualnames of the bases, nearest first
+    docstring: str | None = None
+    defined_in: str | None = None  # file path inside the version, when defined there
+    line: int | None = None
+
+
+class IndexedSite(msgspec.Struct, frozen=True, gc=False):
+    """A linked site of one version: what the store writes and every reader gets."""
+
+    id: str  # the 16-hex error id
+    file: str
+    module: str
+    site: ErrorSite  # with the message, conditions, bindings and variants resolved
+    exception: ExceptionInfo | None = None
+    callers: tuple[str, ...] = ()  # qualnames of functions that call the site's function

@@ -1,0 +1,95 @@
+"""Indexing: read a source, extract (cached, in parallel), link, and store one version."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+
+import msgspec
+
+from errdex.facts import FileFacts
+from errdex.indexing.cache import FactsCache, content_key
+from errdex.indexing.parallel import extract_many
+from errdex.link import link_version
+from errdex.sources.base import Skipped, Source
+from errdex.store.base import Store, VersionStats
+
+__all__ = ["IndexReport", "index_source"]
+
+_decoder = msgspec.msgpack.Decoder(FileFacts)
+_encoder = msgspec.msgpack.Encoder()
+
+
+class IndexReport(msgspec.Struct, kw_only=True):
+    """What one version's indexing did: counts, reuse of the cache, what was skipped."""
+
+    project: str
+    version: str
+    revision: str
+    files: int
+    parsed: int  # files extracted in this run
+    cached: int  # files whose facts came from the cache
+    sites: int
+    kinds: dict[str, int]
+    skipped: list[Skipped]
+    seconds: float
+    stored: VersionStats | None = None
+
+
+ProgressHook = Callable[[str, int, int], None]  # (stage, advance, total)
+
+
+def index_source(
+    source: Source,
+    store: Store,
+    *,
+    cache: FactsCache | None = None,
+    workers: int | None = None,
+    progress: ProgressHook | None = None,
+) -> IndexReport:
+    """Index one version into the store, in a single transaction."""
+    started = time.perf_counter()
+    cache = cache or FactsCache()
+    items = [(f.path, f.data) for f in source.files()]
+    keys = {path: content_key(path, data) for path, data in items}
+    cached = cache.get_many(keys.values())
+    todo = [(path, data) for path, data in items if keys[path] not in cached]
+    encoded: dict[str, bytes] = {}
+    if progress:
+        progress("extract", len(items) - len(todo), len(items))
+
+    def advance(n: int) -> None:
+        if progress:
+            progress("extract", n, len(items))
+
+    fresh: dict[str, bytes] = {}
+    for path, blob in extract_many(todo, workers=workers, progress=advance):
+        fresh[keys[path]] = blob
+    if fresh:
+        cache.put_many(fresh)
+    for path, _ in items:
+        key = keys[path]
+        encoded[path] = cached.get(key) or fresh[key]
+    facts = [_decoder.decode(encoded[path]) for path, _ in items]
+
+    skipped = list(source.skipped)
+    skipped.extend(Skipped(f.path, f.error) for f in facts if f.error is not None)
+    sites = link_version(source.info.project, facts)
+    holding = {s.file for s in sites}
+    files = {path: data for path, data in items if path in holding}
+    stored = store.write_version(source.info, sites, files)
+    kinds = Counter(str(s.site.kind) for s in sites)
+    return IndexReport(
+        project=source.info.project,
+        version=source.info.version,
+        revision=source.info.revision,
+        files=len(items),
+        parsed=len(todo),
+        cached=len(items) - len(todo),
+        sites=len(sites),
+        kinds=dict(kinds),
+        skipped=skipped,
+        seconds=time.perf_counter() - started,
+        stored=stored,
+    )

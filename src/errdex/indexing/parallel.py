@@ -1,0 +1,71 @@
+"""Extract files in worker processes: one task per batch, results as msgpack bytes."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+
+import msgspec
+
+from errdex.extract import extract_file
+
+# Below this many files a process pool costs more than it saves.
+_MIN_PARALLEL_FILES = 24
+_BATCH_BYTES = 1_500_000
+
+_encoder = msgspec.msgpack.Encoder()
+
+
+def extract_batch(batch: Sequence[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+    """Extract each (path, data) and encode its facts; runs in a worker process."""
+    return [(path, _encoder.encode(extract_file(path, data))) for path, data in batch]
+
+
+def _batches(items: Sequence[tuple[str, bytes]]) -> Iterator[list[tuple[str, bytes]]]:
+    batch: list[tuple[str, bytes]] = []
+    size = 0
+    # Big files first, so no worker is left with the largest one at the end.
+    for path, data in sorted(items, key=lambda item: -len(item[1])):
+        batch.append((path, data))
+        size += len(data)
+        if size >= _BATCH_BYTES or len(batch) >= 64:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
+
+
+def default_workers() -> int:
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+
+
+def extract_many(
+    items: Sequence[tuple[str, bytes]],
+    *,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[tuple[str, bytes]]:
+    """Yield (path, encoded facts) for every item, in parallel when it pays."""
+    workers = workers or default_workers()
+    if workers <= 1 or len(items) < _MIN_PARALLEL_FILES:
+        for path, data in items:
+            yield path, _encoder.encode(extract_file(path, data))
+            if progress:
+                progress(1)
+        return
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["errdex.extract", "errdex.indexing.parallel"])
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    try:
+        futures: list[Future[list[tuple[str, bytes]]]] = [
+            pool.submit(extract_batch, batch) for batch in _batches(items)
+        ]
+        for future in as_completed(futures):
+            results = future.result()
+            yield from results
+            if progress:
+                progress(len(results))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

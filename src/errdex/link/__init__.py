@@ -1,0 +1,187 @@
+"""Linking: join the facts of a version's files into complete, identified sites."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+
+import msgspec
+
+from errdex.facts import (
+    Binding,
+    CallFact,
+    ErrorSite,
+    ExceptionInfo,
+    FileFacts,
+    HelperFact,
+    IndexedSite,
+    SiteKind,
+)
+from errdex.ids import error_id
+from errdex.link.messages import bind_arguments, class_message, inline_constants, substitute
+from errdex.link.reasons import ReasonsIndex
+from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
+
+__all__ = ["link_version"]
+
+
+def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
+    """Resolve every site of one version and give it its stable error id."""
+    names = Namespace(files)
+    reasons = ReasonsIndex(files)
+    helpers = _helpers_by_name(files)
+    linked: list[IndexedSite] = []
+    for facts in files:
+        if facts.error is not None:
+            continue
+        sites = list(facts.sites)
+        sites.extend(_helper_sites(facts, helpers))
+        seen: dict[tuple[str | None, str, str], int] = defaultdict(int)
+        for site in sites:
+            exception, site = _resolve_exception(site, facts, names)
+            if site.message is not None:
+                site = msgspec.structs.replace(
+                    site, message=inline_constants(site.message, facts, names)
+                )
+            if site.reasons is not None:
+                site = msgspec.structs.replace(
+                    site,
+                    variants=reasons.expand(
+                        site.reasons, facts, site.class_name, site.conditions
+                    ),
+                    reasons=None,
+                )
+            site = msgspec.structs.replace(
+                site, bindings=site.bindings + _constant_bindings(site, facts, names)
+            )
+            identity = exception.name if exception else site.exception or _kind_label(site)
+            template = site.message.text if site.message is not None else None
+            key = (identity, template or "", site.function)
+            ordinal = seen[key]
+            seen[key] += 1
+            linked.append(
+                IndexedSite(
+                    id=error_id(project, identity, template, facts.module, site.function, ordinal),
+                    file=facts.path,
+                    module=facts.module,
+                    site=site,
+                    exception=exception,
+                )
+            )
+    return linked
+
+
+def _kind_label(site: ErrorSite) -> str:
+    return f"{site.kind}:{site.level}" if site.level else str(site.kind)
+
+
+def _resolve_exception(
+    site: ErrorSite, facts: FileFacts, names: Namespace
+) -> tuple[ExceptionInfo | None, ErrorSite]:
+    written = site.exception
+    if written is None:
+        return None, site
+    short = written.rsplit(".", 1)[-1]
+    resolved = names.resolve_class(facts, written)
+    if resolved is None:
+        if written in BUILTIN_EXCEPTIONS:
+            qualname = f"builtins.{written}"
+        elif written.split(".")[0] in facts.imports:
+            qualname = names.qualify(facts, written)
+        else:
+            qualname = written
+        return ExceptionInfo(name=short, qualname=qualname), site
+    info = ExceptionInfo(
+        name=resolved.fact.name,
+        qualname=resolved.qualname,
+        bases=names.bases(resolved),
+        docstring=resolved.fact.docstring,
+        defined_in=resolved.file.path,
+        line=resolved.fact.line,
+    )
+    built = class_message(resolved, names)
+    if built is not None and site.kind in (SiteKind.RAISE, SiteKind.HELPER):
+        template, params = built
+        bound = bind_arguments(params, site.args)
+        if bound or not site.args:
+            site = msgspec.structs.replace(site, message=substitute(template, bound))
+    return info, site
+
+
+def _constant_bindings(site: ErrorSite, facts: FileFacts, names: Namespace) -> tuple[Binding, ...]:
+    out: list[Binding] = []
+    for dotted in site.names:
+        if dotted.split(".")[0] in ("self", "cls"):
+            continue
+        found = names.resolve_constant(facts, dotted)
+        if found is None:
+            continue
+        value, where = found
+        out.append(
+            Binding(
+                name=dotted,
+                value=json.dumps(value, ensure_ascii=False)[:2000],
+                line=0,
+                origin="constant",
+                file=where.path if where is not facts else None,
+            )
+        )
+    return tuple(out)
+
+
+def _helpers_by_name(files: list[FileFacts]) -> dict[str, list[tuple[HelperFact, FileFacts]]]:
+    found: dict[str, list[tuple[HelperFact, FileFacts]]] = defaultdict(list)
+    for facts in files:
+        for helper in facts.helpers:
+            found[helper.name].append((helper, facts))
+    return found
+
+
+def _helper_sites(
+    facts: FileFacts, helpers: dict[str, list[tuple[HelperFact, FileFacts]]]
+) -> list[ErrorSite]:
+    """Calls of raising helpers with a message: each is a site of its own."""
+    out: list[ErrorSite] = []
+    for call in facts.calls:
+        candidates = helpers.get(call.callee)
+        if not candidates:
+            continue
+        helper = _pick_helper(call, facts, candidates)
+        if helper is None:
+            continue
+        bound = bind_arguments(helper.params, call.args)
+        given = bound.get(helper.param)
+        if given is None or not given.literal_length:
+            continue
+        out.append(
+            ErrorSite(
+                kind=SiteKind.HELPER,
+                exception=helper.exception,
+                message=substitute(helper.message, bound),
+                line=call.line,
+                end_line=call.end_line,
+                function=call.function,
+                class_name=call.class_name,
+                conditions=call.conditions,
+                args=call.args,
+            )
+        )
+    return out
+
+
+def _pick_helper(
+    call: CallFact, facts: FileFacts, candidates: list[tuple[HelperFact, FileFacts]]
+) -> HelperFact | None:
+    is_method = call.receiver is not None
+    fitting = [
+        (helper, where)
+        for helper, where in candidates
+        if ("." in helper.qualname) == is_method or where is facts
+    ]
+    if not fitting:
+        return None
+    same_file = [h for h, where in fitting if where is facts]
+    if same_file:
+        return same_file[0]
+    return fitting[0][0] if len({h.message.text for h, _ in fitting}) == 1 else None
+

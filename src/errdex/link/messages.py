@@ -1,0 +1,95 @@
+"""Complete a site's message with what other places know: constants, classes, helpers."""
+
+from __future__ import annotations
+
+import re
+
+from errdex.facts import Arg, FileFacts, MessageTemplate, Part, Placeholder
+from errdex.link.resolve import Namespace, ResolvedClass
+
+_SUBSCRIPT = re.compile(r"^([A-Za-z_][\w.]*)\[\s*(['\"])(.*?)\2\s*\]$")
+
+
+def inline_constants(
+    template: MessageTemplate, facts: FileFacts, names: Namespace
+) -> MessageTemplate:
+    """Replace placeholders that name string constants (or a constant dict's entry)."""
+    if not template.placeholders:
+        return template
+    parts: list[Part] = []
+    changed = False
+    for part in template.parts:
+        value = _constant_text(part, facts, names) if isinstance(part, Placeholder) else None
+        if value is None:
+            parts.append(part)
+        else:
+            parts.append(value)
+            changed = True
+    return MessageTemplate.of(*parts) if changed else template
+
+
+def _constant_text(placeholder: Placeholder, facts: FileFacts, names: Namespace) -> str | None:
+    if placeholder.conversion or placeholder.spec:
+        return None
+    expr = placeholder.expr
+    key: str | None = None
+    match = _SUBSCRIPT.match(expr)
+    if match:
+        expr, key = match.group(1), match.group(3)
+    if not expr.replace(".", "").replace("_", "").isalnum():
+        return None
+    found = names.resolve_constant(facts, expr)
+    if found is None:
+        return None
+    value = found[0]
+    if key is not None:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def substitute(template: MessageTemplate, values: dict[str, MessageTemplate]) -> MessageTemplate:
+    """Replace `{param}` placeholders with the templates of the arguments passed for them."""
+    parts: list[Part] = []
+    for part in template.parts:
+        if isinstance(part, Placeholder) and part.expr in values and not part.spec:
+            given = values[part.expr]
+            if part.conversion == "r" and given.parts and all(isinstance(p, str) for p in given.parts):
+                parts.append(repr("".join(p for p in given.parts if isinstance(p, str))))
+            else:
+                parts.extend(given.parts)
+        else:
+            parts.append(part)
+    return MessageTemplate.of(*parts)
+
+
+def bind_arguments(params: tuple[str, ...], args: tuple[Arg, ...]) -> dict[str, MessageTemplate]:
+    """Map a call's arguments onto parameter names, as templates (values become placeholders)."""
+    bound: dict[str, MessageTemplate] = {}
+    positional = [a for a in args if a.name is None]
+    for name, arg in zip(params, positional, strict=False):
+        bound[name] = arg.template or MessageTemplate.of(Placeholder(arg.source))
+    for arg in args:
+        if arg.name is not None and arg.name in params:
+            bound[arg.name] = arg.template or MessageTemplate.of(Placeholder(arg.source))
+    return bound
+
+
+def class_message(
+    cls: ResolvedClass, names: Namespace
+) -> tuple[MessageTemplate, tuple[str, ...]] | None:
+    """The message a codebase exception class builds in `__init__`/`__str__`, with its params.
+
+    Inherited from the nearest base that builds one when the class has no `__init__` of its own.
+    """
+    current: ResolvedClass | None = cls
+    for _ in range(6):
+        if current is None:
+            return None
+        fact = current.fact
+        if fact.message is not None:
+            return fact.message, fact.init_params
+        if fact.init_params:  # its own __init__, building no message we can see
+            return None
+        bases = [names.resolve_class(current.file, b) for b in fact.bases]
+        current = next((b for b in bases if b is not None), None)
+    return None

@@ -1,0 +1,109 @@
+"""Resolve names across a version's modules: imports, re-exports, classes and constants."""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass
+from typing import Any
+
+from errdex.facts import ClassFact, FileFacts
+
+BUILTIN_EXCEPTIONS = frozenset(
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+)
+_MAX_HOPS = 6  # re-export chains longer than this are not followed
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedClass:
+    qualname: str  # module.Class
+    fact: ClassFact
+    file: FileFacts
+
+
+class Namespace:
+    """Every module of one version, indexed for name resolution."""
+
+    def __init__(self, files: list[FileFacts]) -> None:
+        self.modules: dict[str, FileFacts] = {f.module: f for f in files if f.error is None}
+        self.classes: dict[str, ResolvedClass] = {}
+        for facts in self.modules.values():
+            for cls in facts.classes:
+                qualname = f"{facts.module}.{cls.qualname}"
+                self.classes[qualname] = ResolvedClass(qualname, cls, facts)
+
+    def qualify(self, facts: FileFacts, dotted: str) -> str:
+        """The dotted name as a fully qualified one, following the file's imports."""
+        root, _, rest = dotted.partition(".")
+        target = facts.imports.get(root)
+        if target is None:
+            local = f"{facts.module}.{root}"
+            return f"{local}.{rest}" if rest else local
+        return f"{target}.{rest}" if rest else target
+
+    def lookup(self, qualname: str) -> tuple[FileFacts, str] | None:
+        """The module holding `qualname`'s definition and the name inside it, across re-exports."""
+        for _ in range(_MAX_HOPS):
+            module, name = self._split(qualname)
+            if module is None:
+                return None
+            facts = self.modules[module]
+            head = name.split(".")[0]
+            if head in facts.constants or any(c.qualname == name for c in facts.classes):
+                return facts, name
+            target = facts.imports.get(head)
+            if target is None:
+                return facts, name
+            rest = name[len(head) :]
+            qualname = target + rest
+        return None
+
+    def _split(self, qualname: str) -> tuple[str | None, str]:
+        parts = qualname.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            module = ".".join(parts[:i])
+            if module in self.modules:
+                return module, ".".join(parts[i:])
+        return None, qualname
+
+    def resolve_class(self, facts: FileFacts, written: str) -> ResolvedClass | None:
+        found = self.lookup(self.qualify(facts, written))
+        if found is None:
+            return None
+        module, name = found
+        return self.classes.get(f"{module.module}.{name}")
+
+    def resolve_constant(self, facts: FileFacts, dotted: str) -> tuple[Any, FileFacts] | None:
+        """The literal value a (dotted) name is bound to, and the file that binds it."""
+        if dotted in facts.constants:
+            return facts.constants[dotted], facts
+        if "." not in dotted and dotted not in facts.imports:
+            return None
+        found = self.lookup(self.qualify(facts, dotted))
+        if found is None:
+            return None
+        module, name = found
+        if name in module.constants:
+            return module.constants[name], module
+        return None
+
+    def bases(self, cls: ResolvedClass, limit: int = 8) -> tuple[str, ...]:
+        """Qualified names of the class's bases, nearest first, through the codebase's classes."""
+        out: list[str] = []
+        queue = [(cls.file, base) for base in cls.fact.bases]
+        while queue and len(out) < limit:
+            facts, written = queue.pop(0)
+            base = written.split("[")[0]  # Generic[T] and the like
+            resolved = self.resolve_class(facts, base)
+            if resolved is not None:
+                if resolved.qualname in out:
+                    continue
+                out.append(resolved.qualname)
+                queue.extend((resolved.file, b) for b in resolved.fact.bases)
+            elif base in BUILTIN_EXCEPTIONS:
+                out.append(f"builtins.{base}")
+            else:
+                out.append(self.qualify(facts, base) if base in facts.imports else base)
+        return tuple(out)

@@ -1,0 +1,1 @@
+"""Rendering: the JSON records are the contract; the terminal draws the same records."""

@@ -1,0 +1,67 @@
+"""The JSON records of sites: what `errdex list --json` prints and the pages build on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from errdex.facts import Condition, Variant
+from errdex.store.base import StoredSite
+
+
+def condition_record(condition: Condition) -> dict[str, Any]:
+    return {
+        "text": condition.statement,
+        "test": condition.test,
+        "kind": str(condition.kind),
+        "holds": condition.holds,
+        "line": condition.line,
+    }
+
+
+def variant_record(variant: Variant, site_file: str) -> dict[str, Any]:
+    return {
+        "reason": variant.reason.text,
+        "file": variant.file or site_file,
+        "line": variant.line,
+        "function": variant.function,
+        "conditions": [condition_record(c) for c in variant.conditions],
+    }
+
+
+def site_record(stored: StoredSite) -> dict[str, Any]:
+    """One site as JSON: its identity, message, place, conditions and variants."""
+    site = stored.site
+    exception = stored.exception
+    return {
+        "id": stored.id,
+        "project": stored.project,
+        "version": stored.version,
+        "revision": stored.revision,
+        "kind": str(site.kind),
+        "exception": (
+            {
+                "name": exception.name,
+                "qualname": exception.qualname,
+                "bases": list(exception.bases),
+                "defined_in": exception.defined_in,
+            }
+            if exception is not None
+            else None
+        ),
+        "level": site.level,
+        "message": site.message.text if site.message is not None else None,
+        "file": stored.file,
+        "line": site.line,
+        "end_line": site.end_line,
+        "module": stored.module,
+        "function": site.function,
+        "class": site.class_name,
+        "url": stored.url,
+        "cause": site.cause,
+        "conditions": [condition_record(c) for c in site.conditions],
+        "bindings": [
+            {"name": b.name, "value": b.value, "line": b.line, "origin": b.origin, "file": b.file}
+            for b in site.bindings
+        ],
+        "variants": [variant_record(v, stored.file) for v in site.variants],
+    }

@@ -1,0 +1,119 @@
+"""Terminal rendering with rich: site tables, one site in full, index summaries."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.syntax import Syntax
+from rich.table import Table
+from rich.text import Text
+
+from errdex.indexing import IndexReport
+from errdex.store.base import StoredSite
+
+
+def _exception_label(stored: StoredSite) -> str:
+    site = stored.site
+    if stored.exception is not None:
+        return stored.exception.name
+    if site.level:
+        return f"log.{site.level}"
+    return site.exception or str(site.kind)
+
+
+def sites_table(sites: Sequence[StoredSite]) -> Table:
+    table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
+    table.add_column("id", style="cyan", no_wrap=True)
+    table.add_column("kind", no_wrap=True)
+    table.add_column("exception", style="magenta", no_wrap=True)
+    table.add_column("message", overflow="fold", ratio=3)
+    table.add_column("where", style="dim", overflow="fold", ratio=2)
+    for stored in sites:
+        site = stored.site
+        message = site.message.text if site.message is not None else ""
+        if len(message) > 160:
+            message = message[:157] + "..."
+        table.add_row(
+            stored.id,
+            str(site.kind),
+            _exception_label(stored),
+            Text(message),
+            f"{stored.file}:{site.line}",
+        )
+    return table
+
+
+def site_detail(stored: StoredSite, source_text: str | None) -> Group:
+    """One site in full: message, place, code, conditions, variants."""
+    site = stored.site
+    parts: list[object] = []
+    header = Text()
+    header.append(f"{stored.project} {stored.version}", style="bold")
+    header.append(f" · {site.kind} · ")
+    header.append(_exception_label(stored), style="bold magenta")
+    header.append(f"  [{stored.id}]", style="cyan")
+    parts.append(header)
+    if site.message is not None:
+        parts.append(Panel(Text(site.message.text), title="message", title_align="left"))
+    where = Text(f"{stored.file}:{site.line}", style="bold")
+    where.append(f" in {site.function}", style="dim")
+    parts.append(where)
+    if stored.url:
+        parts.append(Text(stored.url, style="dim underline"))
+    if source_text is not None:
+        first = max(1, site.line - 8)
+        last = site.end_line + 6
+        parts.append(
+            Syntax(
+                source_text,
+                "python",
+                line_numbers=True,
+                line_range=(first, last),
+                highlight_lines=set(range(site.line, site.end_line + 1)),
+                word_wrap=True,
+            )
+        )
+    if site.conditions:
+        conditions = Text("Happens when all of these hold:\n", style="bold")
+        for condition in site.conditions:
+            conditions.append(f"  • {condition.statement}", style="")
+            conditions.append(f"  ({condition.kind}, line {condition.line})\n", style="dim")
+        parts.append(conditions)
+    if site.bindings:
+        bindings = Text("Where:\n", style="bold")
+        for binding in site.bindings:
+            bindings.append(f"  {binding.name} = {binding.value}")
+            bindings.append(f"  ({binding.origin})\n", style="dim")
+        parts.append(bindings)
+    if site.variants:
+        variants = Text(f"Reasons ({len(site.variants)}):\n", style="bold")
+        for variant in site.variants:
+            variants.append(f"  • {variant.reason.text}", style="green")
+            where_text = f"{variant.file or stored.file}:{variant.line}"
+            variants.append(f"  {where_text}\n", style="dim")
+            for condition in variant.conditions:
+                variants.append(f"      when {condition.statement}\n", style="dim")
+        parts.append(variants)
+    return Group(*parts)  # type: ignore[arg-type]
+
+
+def index_summary(report: IndexReport, console: Console) -> None:
+    kinds = ", ".join(f"{n} {k}" for k, n in sorted(report.kinds.items(), key=lambda kv: -kv[1]))
+    console.print(
+        f"[bold]{report.project} {report.version}[/] ({report.revision[:12]}): "
+        f"{report.files} files ({report.parsed} parsed, {report.cached} from cache), "
+        f"{report.sites} sites: {kinds or 'none'}; {report.seconds:.2f} s"
+    )
+    if report.skipped:
+        reasons = Counter(_reason_class(s.reason) for s in report.skipped)
+        console.print(f"[yellow]skipped {len(report.skipped)} files:[/]")
+        for reason, count in reasons.most_common():
+            examples = [s.path for s in report.skipped if _reason_class(s.reason) == reason][:3]
+            console.print(f"  {count} × {reason}: {', '.join(examples)}", highlight=False)
+
+
+def _reason_class(reason: str) -> str:
+    return reason.split(",")[0].split(":")[0].strip()

@@ -1,0 +1,418 @@
+"""A wheel or sdist file as a source, read member by member without extracting anything."""
+
+from __future__ import annotations
+
+import bz2
+import contextlib
+import datetime as dt
+import gzip
+import hashlib
+import io
+import lzma
+import os
+import re
+import stat
+import tarfile
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple, Protocol
+
+from packaging.utils import (
+    InvalidSdistFilename,
+    InvalidWheelFilename,
+    parse_sdist_filename,
+    parse_wheel_filename,
+)
+from packaging.version import InvalidVersion
+
+from errdex.errors import SourceError
+from errdex.sources._common import (
+    clean_member_name,
+    github_link_template,
+    is_python,
+    iso_utc,
+    metadata_urls,
+    parse_metadata,
+    select_python,
+    too_large,
+    unsafe_reason,
+)
+from errdex.sources.base import MAX_FILE_BYTES, Skipped, SourceFile, VersionInfo
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
+
+ARCHIVE_SUFFIXES = (".whl", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".zip")
+
+# A member at least this large whose compression ratio exceeds MAX_RATIO is not read.
+RATIO_CHECK_BYTES = 1024 * 1024
+MAX_RATIO = 200
+# A tar stream may unpack to at most max(this, MAX_RATIO × the archive's size) in total.
+MIN_UNPACKED_LIMIT = 64 * 1024 * 1024
+
+_METADATA_LIMIT = 1024 * 1024
+_ERRORS = (
+    tarfile.TarError,
+    zipfile.BadZipFile,
+    zlib.error,
+    lzma.LZMAError,
+    EOFError,
+    OSError,
+    ValueError,
+    NotImplementedError,
+    RuntimeError,  # encrypted zip members
+)
+
+
+def is_archive(path: str | os.PathLike[str]) -> bool:
+    """Whether a file name ends in a suffix this source reads."""
+    return str(path).lower().endswith(ARCHIVE_SUFFIXES)
+
+
+class _Member(NamedTuple):
+    name: str  # as stored in the archive
+    path: str  # the path a SourceFile gets, "" when the member is unsafe
+    kind: str  # "file", "dir", "link" or "special"
+    size: int  # as declared in the member's header
+    compressed: int | None  # zip only
+    mtime: float | None
+
+
+class _Bomb(Exception):
+    """A tar stream that unpacks to more than its limit."""
+
+
+class _MemberError(Exception):
+    """One zip member that cannot be read; the others still can."""
+
+
+class _Readable(Protocol):
+    def read(self, size: int, /) -> bytes: ...
+
+
+class _BoundedStream(io.RawIOBase):
+    """A decompressed stream that refuses to yield more than `limit` bytes in total."""
+
+    def __init__(self, inner: _Readable, limit: int) -> None:
+        super().__init__()
+        self._inner = inner
+        self._limit = limit
+        self._count = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: WriteableBuffer, /) -> int:
+        view = memoryview(buffer).cast("B")
+        data = self._inner.read(len(view))
+        self._count += len(data)
+        if self._count > self._limit:
+            raise _Bomb(f"unpacks to more than {self._limit} bytes")
+        view[: len(data)] = data
+        return len(data)
+
+
+def _zip_mtime(info: zipfile.ZipInfo) -> float | None:
+    try:
+        return dt.datetime(*info.date_time, tzinfo=dt.UTC).timestamp()
+    except ValueError:
+        return None
+
+
+def _zip_kind(info: zipfile.ZipInfo) -> str:
+    if info.is_dir():
+        return "dir"
+    kind = stat.S_IFMT(info.external_attr >> 16)  # 0 when the zip tool stored no type
+    if kind == stat.S_IFLNK:
+        return "link"
+    if kind not in {0, stat.S_IFREG}:
+        return "special"
+    return "file"
+
+
+def _tar_kind(info: tarfile.TarInfo) -> str:
+    if info.isreg():
+        return "file"
+    if info.isdir():
+        return "dir"
+    if info.issym() or info.islnk():
+        return "link"
+    return "special"
+
+
+def name_version_from_filename(filename: str) -> tuple[str, str, bool] | None:
+    """`(name, version, is_wheel)` as an archive's file name spells them, or None."""
+    lower = filename.lower()
+    try:
+        if lower.endswith(".whl"):
+            wheel_name, wheel_version, _, _ = parse_wheel_filename(filename)
+            return str(wheel_name), str(wheel_version), True
+        if lower.endswith((".tar.gz", ".zip")):
+            sdist_name, sdist_version = parse_sdist_filename(filename)
+            return str(sdist_name), str(sdist_version), False
+    except (InvalidWheelFilename, InvalidSdistFilename, InvalidVersion):
+        pass
+    for suffix in ARCHIVE_SUFFIXES:
+        if lower.endswith(suffix) and suffix != ".whl":
+            name, sep, version = filename[: -len(suffix)].rpartition("-")
+            if sep and name and version:
+                return name, version, False
+    return None
+
+
+class ArchiveSource:
+    """The Python files of a wheel or an sdist, read from the archive in memory.
+
+    Members with absolute or `..` paths, links, devices, members over `MAX_FILE_BYTES` and
+    members that look like decompression bombs are skipped with a reason; a tar stream
+    that unpacks to more than its limit, or an archive that cannot be read, is a
+    `SourceError`.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        spec: str | None = None,
+        source_kind: str | None = None,
+        max_unpacked_bytes: int | None = None,
+    ) -> None:
+        self.path = Path(path)
+        if not self.path.exists():
+            raise SourceError(f"no such file or directory: {path}")
+        if not self.path.is_file():
+            raise SourceError(f"not an archive file: {path}")
+        if not is_archive(self.path):
+            raise SourceError(f"{path}: not a wheel or sdist (unknown suffix)")
+        self.wheel = self.path.name.lower().endswith(".whl")
+        self._label = "wheel" if self.wheel else "sdist"
+        self.skipped: list[Skipped] = []
+
+        digest = hashlib.sha256()
+        try:
+            with self.path.open("rb") as handle:
+                head = handle.read(6)
+                handle.seek(0)
+                for chunk in iter(lambda: handle.read(1 << 20), b""):
+                    digest.update(chunk)
+        except OSError as exc:
+            raise SourceError(f"cannot read {path}: {exc.strerror}") from exc
+        self._zip = head.startswith(b"PK")
+        if self.wheel and not self._zip:
+            raise self._invalid("not a zip file")
+        size = self.path.stat().st_size
+        self._unpacked_limit = (
+            max_unpacked_bytes
+            if max_unpacked_bytes is not None
+            else max(MIN_UNPACKED_LIMIT, MAX_RATIO * size)
+        )
+
+        metadata_files: dict[str, bytes] = {}
+        self._members = self._scan(metadata_files)
+        self._prefix = "" if self.wheel else self._common_folder()
+        self._paths: dict[str, str] = {}  # member name -> SourceFile path
+        for member in self._members:
+            if member.path and member.kind != "dir":
+                self._paths.setdefault(member.name, self._map(member.path))
+        self._selected = select_python(p for p in self._paths.values() if is_python(p))
+
+        meta_name = self._metadata_member(metadata_files)
+        meta = parse_metadata(metadata_files[meta_name]) if meta_name else None
+        from_file = name_version_from_filename(self.path.name)
+        project = (meta.get("Name") if meta else None) or (from_file[0] if from_file else None)
+        version = (meta.get("Version") if meta else None) or (from_file[1] if from_file else None)
+        urls = metadata_urls(meta.get_all) if meta is not None else None
+        project_name = str(project).strip() if project else self.path.name
+        version_label = str(version).strip() if version else "unknown"
+        template = None
+        if urls is not None and urls.repository and version:
+            tag = "v" + version_label.partition("+")[0]  # a local label is not in the tag
+            template = github_link_template(urls.repository, tag)
+        mtimes = [m.mtime for m in self._members if m.kind == "file" and m.mtime is not None]
+        self.info = VersionInfo(
+            project=project_name,
+            version=version_label,
+            revision=digest.hexdigest(),
+            date=iso_utc(max(mtimes)) if mtimes else None,
+            source_kind=source_kind or self._label,
+            source=spec if spec is not None else str(path),
+            link_template=template,
+            tracker_url=urls.tracker if urls else None,
+            homepage=(urls.homepage or urls.repository) if urls else None,
+        )
+
+    def files(self) -> Iterator[SourceFile]:
+        """Yield the archive's Python files in member order."""
+        self.skipped = []
+        seen: set[str] = set()
+        for member, read in self._walk():
+            if not is_python(member.name):
+                continue
+            if not member.path:
+                self.skipped.append(Skipped(member.name, unsafe_reason(member.name) or "unsafe"))
+                continue
+            path = self._paths.get(member.name, member.path)
+            if path not in self._selected or member.kind == "dir":
+                continue
+            if path in seen:
+                self.skipped.append(Skipped(path, "duplicate member"))
+                continue
+            seen.add(path)
+            reason = self._refusal(member)
+            if reason is not None:
+                self.skipped.append(Skipped(path, reason))
+                continue
+            try:
+                data = read(MAX_FILE_BYTES + 1)
+            except _MemberError as exc:
+                self.skipped.append(Skipped(path, f"unreadable member ({exc})"))
+                continue
+            if len(data) > MAX_FILE_BYTES:
+                reason = too_large(len(data), MAX_FILE_BYTES, exact=False)
+                self.skipped.append(Skipped(path, reason))
+                continue
+            yield SourceFile(path, data)
+
+    # -- reading -------------------------------------------------------------------------
+
+    def _scan(self, metadata_files: dict[str, bytes]) -> list[_Member]:
+        """List every member; keep the bytes of the files that may hold the metadata."""
+        members: list[_Member] = []
+        for member, read in self._walk():
+            members.append(member)
+            wanted = member.kind == "file" and member.size <= _METADATA_LIMIT
+            if wanted and member.path and self._may_be_metadata(member.path):
+                with contextlib.suppress(_MemberError):
+                    metadata_files[member.path] = read(_METADATA_LIMIT)
+        return members
+
+    def _walk(self) -> Iterator[tuple[_Member, Callable[[int], bytes]]]:
+        """Each member with a bounded reader of its bytes, in archive order.
+
+        A zip member's reader raises `_MemberError` (that member is skipped); a tar
+        member's reader raises `SourceError` (a broken stream cannot go on).
+        """
+        try:
+            if self._zip:
+                yield from self._walk_zip()
+            else:
+                yield from self._walk_tar()
+        except _Bomb as exc:
+            raise self._invalid(f"{exc}; possible decompression bomb") from exc
+        except _ERRORS as exc:
+            raise self._invalid(str(exc) or type(exc).__name__) from exc
+
+    def _walk_zip(self) -> Iterator[tuple[_Member, Callable[[int], bytes]]]:
+        with zipfile.ZipFile(self.path) as archive:
+            for info in archive.infolist():
+                name = clean_member_name(info.filename)
+                member = _Member(
+                    name=name or info.filename,
+                    path="" if unsafe_reason(info.filename) else name,
+                    kind=_zip_kind(info),
+                    size=info.file_size,
+                    compressed=info.compress_size,
+                    mtime=_zip_mtime(info),
+                )
+
+                def read(limit: int, info: zipfile.ZipInfo = info) -> bytes:
+                    try:
+                        with archive.open(info) as handle:
+                            return handle.read(limit)
+                    except _ERRORS as exc:
+                        raise _MemberError(str(exc) or type(exc).__name__) from exc
+
+                yield member, read
+
+    def _walk_tar(self) -> Iterator[tuple[_Member, Callable[[int], bytes]]]:
+        with contextlib.ExitStack() as stack:
+            raw = stack.enter_context(self.path.open("rb"))
+            head = raw.read(6)
+            raw.seek(0)
+            inner: _Readable = raw
+            if head.startswith(b"\x1f\x8b"):
+                inner = stack.enter_context(gzip.GzipFile(fileobj=raw, mode="rb"))
+            elif head.startswith(b"BZh"):
+                inner = stack.enter_context(bz2.BZ2File(raw, mode="rb"))
+            elif head.startswith(b"\xfd7zXZ\x00"):
+                inner = stack.enter_context(lzma.LZMAFile(raw, mode="rb"))
+            stream = io.BufferedReader(_BoundedStream(inner, self._unpacked_limit))
+            with tarfile.open(fileobj=stream, mode="r|") as archive:
+                for info in archive:
+                    name = clean_member_name(info.name)
+                    member = _Member(
+                        name=name or info.name,
+                        path="" if unsafe_reason(info.name) else name,
+                        kind=_tar_kind(info),
+                        size=info.size,
+                        compressed=None,
+                        mtime=float(info.mtime),
+                    )
+
+                    def read(limit: int, info: tarfile.TarInfo = info) -> bytes:
+                        try:
+                            handle = archive.extractfile(info)
+                            return handle.read(limit) if handle is not None else b""
+                        except _Bomb as exc:
+                            raise self._invalid(f"{exc}; possible decompression bomb") from exc
+                        except _ERRORS as exc:
+                            raise self._invalid(str(exc) or type(exc).__name__) from exc
+
+                    yield member, read
+
+    # -- deciding ------------------------------------------------------------------------
+
+    def _refusal(self, member: _Member) -> str | None:
+        """Why a member is not read, judged from its header alone (the read is bounded too)."""
+        if member.kind == "link":
+            return "link member"
+        if member.kind != "file":
+            return "not a regular file (device, fifo or other special member)"
+        if member.size > MAX_FILE_BYTES:
+            return too_large(member.size, MAX_FILE_BYTES)
+        if member.compressed is not None and member.size >= RATIO_CHECK_BYTES:
+            ratio = member.size / max(member.compressed, 1)
+            if ratio > MAX_RATIO:
+                return f"suspicious compression ratio ({ratio:.0f}:1; possible zip bomb)"
+        return None
+
+    def _may_be_metadata(self, path: str) -> bool:
+        if self.wheel:
+            return re.fullmatch(r"[^/]+\.dist-info/METADATA", path) is not None
+        return re.fullmatch(r"(?:[^/]+/)?PKG-INFO", path) is not None
+
+    def _metadata_member(self, found: dict[str, bytes]) -> str | None:
+        if self.wheel:
+            names = sorted(found)
+            return names[0] if names else None
+        wanted = f"{self._prefix}PKG-INFO"
+        if wanted in found:
+            return wanted
+        return "PKG-INFO" if "PKG-INFO" in found else None
+
+    def _common_folder(self) -> str:
+        """`name-version/` when every sdist member sits in that one top folder, else ""."""
+        tops: set[str] = set()
+        for member in self._members:
+            if not member.path:
+                continue
+            top, sep, _ = member.path.partition("/")
+            if not sep and member.kind != "dir":
+                return ""
+            tops.add(top)
+        return f"{tops.pop()}/" if len(tops) == 1 else ""
+
+    def _map(self, name: str) -> str:
+        """The SourceFile path of a member: sdist folder dropped, wheel `.data` unfolded."""
+        if self._prefix and name.startswith(self._prefix):
+            return name[len(self._prefix) :]
+        if self.wheel:
+            match = re.match(r"^[^/]+\.data/(?:purelib|platlib)/(.+)$", name)
+            if match:
+                return match.group(1)
+        return name
+
+    def _invalid(self, reason: str) -> SourceError:
+        return SourceError(f"{self.path}: not a valid {self._label} ({reason})")

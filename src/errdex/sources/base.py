@@ -1,0 +1,51 @@
+"""What every source yields: the files of one version, and that version's metadata."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Protocol
+
+import msgspec
+
+# Files larger than this are skipped with a reason: generated tables, vendored blobs.
+MAX_FILE_BYTES = 4 * 1024 * 1024
+
+
+class VersionInfo(msgspec.Struct, kw_only=True):
+    """The metadata of one indexed version of a project."""
+
+    project: str
+    version: str  # the label: "0.33.0", a tag, a branch, or a short sha
+    revision: str  # a git commit sha, or an archive's sha256
+    date: str | None = None  # ISO 8601: the commit date or the archive's newest member
+    source_kind: str  # "directory", "git", "wheel", "sdist", "pypi", "installed"
+    source: str  # the spec the user gave
+    # "view source" link with {path} and {line} (and {revision}) fields, or None
+    link_template: str | None = None
+    tracker_url: str | None = None  # the project's issue tracker, from its metadata
+    homepage: str | None = None
+
+
+class SourceFile(msgspec.Struct, frozen=True):
+    """One Python file of a version, as bytes; its path is relative and uses `/`."""
+
+    path: str
+    data: bytes
+
+
+class Skipped(msgspec.Struct, frozen=True):
+    """A file a source left out, and why."""
+
+    path: str
+    reason: str
+
+
+class Source(Protocol):
+    """A version of a codebase that can be read without importing or running it."""
+
+    info: VersionInfo
+    skipped: list[Skipped]  # filled while `files()` runs
+
+    def files(self) -> Iterator[SourceFile]:
+        """Yield every Python file of the version (`.py`, and `.pyi` only without a `.py`)."""
+        ...

@@ -1,0 +1,163 @@
+"""The store's contract: the records it returns and the `Store` every backend implements."""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterable, Mapping, Sequence
+from types import TracebackType
+
+import msgspec
+
+from errdex.facts import IndexedSite
+from errdex.sources.base import VersionInfo
+
+# A version is named by its row id, or by (project, label).
+VersionRef = int | tuple[str, str]
+
+
+class StoredSite(IndexedSite, frozen=True, kw_only=True):
+    """An `IndexedSite` as read back: with the version that holds it and its "view" link."""
+
+    project: str
+    version: str  # the version label
+    revision: str
+    version_id: int
+    url: str | None = None  # the link template filled in for this site's file and line
+
+
+class VersionStats(msgspec.Struct, frozen=True, kw_only=True):
+    """What one `write_version` stored."""
+
+    project: str
+    version: str
+    sites: int
+    errors: int  # distinct error ids
+    files: int  # source files kept for snippets (those that hold sites)
+    new_blobs: int  # file contents no other version had stored already
+    kinds: dict[str, int] = {}  # site kind → count
+    replaced: bool = False  # an earlier index of the same label was replaced
+    seconds: float = 0.0
+
+
+class ProjectRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """An indexed project."""
+
+    name: str
+    tracker_url: str | None = None
+    homepage: str | None = None
+    versions: int = 0
+
+
+class VersionRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """An indexed version of a project, with the stats of its last write."""
+
+    id: int
+    project: str
+    label: str
+    revision: str
+    date: str | None
+    source_kind: str
+    source: str
+    link_template: str | None
+    indexed_at: str  # ISO 8601, UTC
+    stats: VersionStats
+
+
+class Store(abc.ABC):
+    """Where indexed versions live. SQLite now; PostgreSQL later, behind the same methods.
+
+    Readers raise `NotFoundError` for a project, version or error id the store lacks, and
+    every backend failure surfaces as `StoreError`.
+    """
+
+    @property
+    @abc.abstractmethod
+    def location(self) -> str:
+        """Where the data lives (a file path or a URL without credentials), for messages."""
+
+    # Writing -----------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def write_version(
+        self,
+        info: VersionInfo,
+        sites: Iterable[IndexedSite],
+        files: Mapping[str, bytes],
+    ) -> VersionStats:
+        """Store one version in one transaction, replacing an earlier index of its label.
+
+        `files` maps paths to contents; only those that hold a site (or a variant, or the
+        definition of a site's exception) are kept. If anything fails, or the process
+        dies, the store keeps what it held before.
+        """
+
+    @abc.abstractmethod
+    def has_version(self, project: str, label: str, revision: str) -> bool:
+        """True when (project, label) is stored at exactly this revision."""
+
+    @abc.abstractmethod
+    def delete_version(self, project: str, label: str) -> None:
+        """Remove one version's sites and files; error identities stay."""
+
+    # Reading -----------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def projects(self) -> list[ProjectRecord]:
+        """Every project, by name."""
+
+    @abc.abstractmethod
+    def versions(self, project: str) -> list[VersionRecord]:
+        """The versions of a project, newest first."""
+
+    @abc.abstractmethod
+    def list_sites(
+        self,
+        project: str | None = None,
+        version: str | None = None,
+        file: str | None = None,
+        limit: int | None = None,
+    ) -> list[StoredSite]:
+        """Sites filtered by project, version label and file, by project, version, file, line."""
+
+    @abc.abstractmethod
+    def get_error(self, error_id: str) -> list[StoredSite]:
+        """The sites of one error id, one per version holding it, newest version first."""
+
+    @abc.abstractmethod
+    def file_text(self, version: VersionRef, path: str) -> str | None:
+        """A stored source file of a version, or None when it was not kept."""
+
+    @abc.abstractmethod
+    def search_candidates(
+        self,
+        terms: Sequence[str],
+        project: str | None = None,
+        version: str | None = None,
+        limit: int = 200,
+    ) -> list[StoredSite]:
+        """Sites whose message, reasons or exception share words with `terms`, best first.
+
+        Each term is matched as a quoted phrase (any term may match); terms are never
+        read as query syntax.
+        """
+
+    @abc.abstractmethod
+    def stats(self, project: str, version: str | None = None) -> VersionStats:
+        """The stats of a version (the newest when `version` is None)."""
+
+    # Lifetime ----------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def close(self) -> None:
+        """Release the connection; the store cannot be used afterwards."""
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

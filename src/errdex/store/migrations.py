@@ -1,0 +1,166 @@
+"""The SQLite schema as named migrations, applied in order and recorded in the database."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from typing import NamedTuple
+
+from errdex.errors import StoreError
+
+# Identifiers stay whole (`snake_case`), accents fold; measured against trigram on real
+# messages: as precise for whole words, half the size, twice as fast to query.
+FTS_TOKENIZER = "unicode61 remove_diacritics 2 tokenchars '_'"
+
+
+class Migration(NamedTuple):
+    """One schema change: a name recorded once applied, and its SQL statements."""
+
+    name: str
+    sql: str
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(
+        "0001_initial",
+        f"""
+        CREATE TABLE projects (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            tracker_url TEXT,
+            homepage TEXT
+        );
+        CREATE TABLE versions (
+            id INTEGER PRIMARY KEY,
+            project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+            label TEXT NOT NULL,
+            revision TEXT NOT NULL,
+            date TEXT,
+            source_kind TEXT NOT NULL,
+            source TEXT NOT NULL,
+            link_template TEXT,
+            indexed_at TEXT NOT NULL,
+            stats TEXT NOT NULL DEFAULT '{{}}' CHECK (json_valid(stats)),
+            UNIQUE (project_id, label)
+        );
+        -- The permanent identity of an error: kept when the versions holding it go.
+        CREATE TABLE errors (
+            id TEXT PRIMARY KEY CHECK (length(id) = 16),
+            project_id INTEGER NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,
+            exception TEXT,
+            template TEXT,
+            module TEXT NOT NULL,
+            function TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX errors_by_project ON errors(project_id);
+        -- The searchable text of sites, once per distinct text: versions that share an
+        -- error's message, reasons and exception share its row (key: hash of the text).
+        CREATE TABLE search_docs (
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE
+        );
+        CREATE VIRTUAL TABLE search_text USING fts5(
+            message, reasons, exception, tokenize = "{FTS_TOKENIZER}"
+        );
+        CREATE TRIGGER search_docs_forget AFTER DELETE ON search_docs BEGIN
+            DELETE FROM search_text WHERE rowid = old.id;
+        END;
+        -- One row per site per version; `data` is the msgpack-encoded IndexedSite.
+        CREATE TABLE sites (
+            id INTEGER PRIMARY KEY,
+            version_id INTEGER NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
+            error_id TEXT NOT NULL REFERENCES errors(id),
+            search_id INTEGER NOT NULL REFERENCES search_docs(id),
+            file TEXT NOT NULL,
+            line INTEGER NOT NULL,
+            end_line INTEGER NOT NULL,
+            function TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            exception TEXT,
+            message TEXT,
+            data BLOB NOT NULL
+        );
+        CREATE INDEX sites_by_location ON sites(version_id, file, line);
+        CREATE INDEX sites_by_error ON sites(error_id);
+        CREATE INDEX sites_by_search ON sites(search_id);
+        -- File contents, zlib-compressed, shared by every version that has them.
+        CREATE TABLE blobs (
+            hash TEXT PRIMARY KEY,
+            size INTEGER NOT NULL,
+            text BLOB NOT NULL
+        );
+        CREATE TABLE files (
+            version_id INTEGER NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
+            path TEXT NOT NULL,
+            hash TEXT NOT NULL REFERENCES blobs(hash),
+            PRIMARY KEY (version_id, path)
+        ) WITHOUT ROWID;
+        CREATE INDEX files_by_hash ON files(hash);
+        """,
+    ),
+)
+
+
+def split_statements(sql: str) -> list[str]:
+    """Cut a script into complete statements (a trigger body stays in one piece)."""
+    statements: list[str] = []
+    pending = ""
+    for line in sql.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statements.append(pending.strip())
+            pending = ""
+    if pending.strip():
+        statements.append(pending.strip())
+    return statements
+
+
+def applied_migrations(conn: sqlite3.Connection) -> list[str]:
+    """The names recorded in the database, in the order they were applied."""
+    rows = conn.execute("SELECT name FROM schema_migrations ORDER BY rowid").fetchall()
+    return [str(name) for (name,) in rows]
+
+
+def migrate(conn: sqlite3.Connection, migrations: tuple[Migration, ...] = MIGRATIONS) -> list[str]:
+    """Apply the pending migrations, each in its own transaction; return their names.
+
+    `conn` must be in autocommit mode (`isolation_level=None`). A database that records a
+    migration this errdex does not know was written by a newer errdex: refuse it.
+    """
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations ("
+        " name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+    )
+    known = {m.name for m in migrations}
+    applied = applied_migrations(conn)
+    unknown = [name for name in applied if name not in known]
+    if unknown:
+        raise StoreError(
+            f"the database was written by a newer errdex (unknown migrations: "
+            f"{', '.join(unknown)}); upgrade errdex to use it"
+        )
+    done: list[str] = []
+    for migration in migrations:
+        if migration.name in applied:
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Read again under the write lock: another process may have just applied it.
+            if conn.execute(
+                "SELECT 1 FROM schema_migrations WHERE name = ?", (migration.name,)
+            ).fetchone():
+                conn.execute("COMMIT")
+                continue
+            for statement in split_statements(migration.sql):
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
+                (migration.name, datetime.now(UTC).isoformat(timespec="seconds")),
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        done.append(migration.name)
+    return done

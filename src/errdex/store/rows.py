@@ -1,0 +1,148 @@
+"""Between records and rows: site coding, search text, FTS5 queries, "view" links."""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import msgspec
+
+from errdex.errors import StoreError
+from errdex.facts import IndexedSite
+from errdex.store.base import StoredSite, VersionStats
+
+ENCODER = msgspec.msgpack.Encoder()
+DECODER = msgspec.msgpack.Decoder(IndexedSite)
+_STATS = msgspec.json.Decoder(VersionStats)
+
+# Bounds on what one search may ask of the index.
+MAX_TERMS = 64
+MAX_TERM_CHARS = 200
+
+_LINK_FIELD = re.compile(r"\{(path|line|end_line|revision)\}")
+_WORD = re.compile(r"\w+")
+
+
+def exception_name(site: IndexedSite) -> str | None:
+    """The exception as resolved by the linker, else as written at the site."""
+    if site.exception is not None:
+        return site.exception.qualname
+    return site.site.exception
+
+
+def search_fields(site: IndexedSite) -> tuple[str, str, str]:
+    """What full-text search indexes: message literals, reason literals, exception names."""
+    message = site.site.message.literal_text if site.site.message else ""
+    reasons = "\n".join(v.reason.literal_text for v in site.site.variants)
+    names = [site.site.exception, site.exception.name if site.exception else None]
+    exception = " ".join(dict.fromkeys(name for name in names if name))
+    return message, reasons, exception
+
+
+def referenced_files(site: IndexedSite) -> Iterable[str]:
+    """Files a page about the site may quote: its own, its variants', its exception's."""
+    yield site.file
+    for variant in site.site.variants:
+        if variant.file:
+            yield variant.file
+    for binding in site.site.bindings:
+        if binding.file:
+            yield binding.file
+    if site.exception is not None and site.exception.defined_in:
+        yield site.exception.defined_in
+
+
+def match_expression(terms: Sequence[str]) -> str | None:
+    """An FTS5 query where each term is a quoted phrase and any may match; None if empty.
+
+    Quoting makes every character literal (`"` is doubled), so operators (`NEAR`, `OR`,
+    `*`, `^`, parentheses, column filters) in user text are just words. Terms without a
+    letter, digit or `_` would be empty phrases and are dropped.
+    """
+    phrases: list[str] = []
+    for term in terms:
+        clean = term.replace("\x00", " ")[:MAX_TERM_CHARS]
+        clean = clean.encode("utf-8", "replace").decode("utf-8")
+        if not any(ch.isalnum() or ch == "_" for ch in clean):
+            continue
+        phrase = '"' + clean.replace('"', '""') + '"'
+        if phrase not in phrases:
+            phrases.append(phrase)
+        if len(phrases) == MAX_TERMS:
+            break
+    return " OR ".join(phrases) or None
+
+
+def term_tokens(term: str) -> list[str]:
+    """The index tokens a term stands for, near enough: lower-cased runs of word characters."""
+    return _WORD.findall(term.lower())
+
+
+def informative_terms(terms: Sequence[str], doc_counts: Mapping[str, int], total: int) -> list[str]:
+    """Leave out terms that half or more of all texts contain, unless every term does.
+
+    bm25 gives such a term an inverse document frequency of zero (floored to 1e-6), so it
+    cannot change the ranking; it only makes the search score every text that has it.
+    A term counts as common when each of its tokens is (a token missing from
+    `doc_counts` is rare).
+    """
+
+    def common(term: str) -> bool:
+        tokens = term_tokens(term)
+        return bool(tokens) and all(2 * doc_counts.get(t, 0) >= total for t in tokens)
+
+    kept = [term for term in terms if not common(term)]
+    return kept or list(terms)
+
+
+def link_url(
+    template: str | None, path: str, line: int, end_line: int, revision: str
+) -> str | None:
+    """Fill a link template's `{path}`, `{line}`, `{end_line}` and `{revision}` fields.
+
+    Plain substitution, not `str.format`: a template is data and may hold other braces.
+    """
+    if not template:
+        return None
+    values = {"path": path, "line": str(line), "end_line": str(end_line), "revision": revision}
+    return _LINK_FIELD.sub(lambda m: values[m.group(1)], template)
+
+
+def stored_site(row: tuple[Any, ...]) -> StoredSite:
+    """A site read back: (data, project, label, revision, version id, link template, ...)."""
+    data, project, label, revision, version_id, link = row[:6]
+    try:
+        site = DECODER.decode(data)
+    except msgspec.MsgspecError as error:
+        raise StoreError(
+            f"a stored site of {project} {label} does not fit this errdex ({error});"
+            " index that version again"
+        ) from error
+    return StoredSite(
+        **msgspec.structs.asdict(site),
+        project=project,
+        version=label,
+        revision=revision,
+        version_id=version_id,
+        url=link_url(link, site.file, site.site.line, site.site.end_line, revision),
+    )
+
+
+def decode_stats(text: str) -> VersionStats:
+    """A version's stats as stored in JSON."""
+    try:
+        return _STATS.decode(text)
+    except msgspec.MsgspecError as error:
+        raise StoreError(f"unreadable version stats: {error}") from error
+
+
+def decode_source(data: bytes) -> str:
+    """Decode a Python file as Python would: BOM or coding cookie, else UTF-8."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding, errors="replace")
+    except (SyntaxError, LookupError):
+        return data.decode("utf-8", errors="replace")

@@ -1,0 +1,62 @@
+"""Installed distributions are read through their metadata and RECORD, never imported."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from errdex.errors import SourceError
+from errdex.sources.installed import installed_all, installed_source
+
+
+def test_an_installed_distribution_yields_its_record_python_files() -> None:
+    source = installed_source("click")
+    files = {f.path: f.data for f in source.files()}
+    dist = importlib.metadata.distribution("click")
+    assert "click/core.py" in files
+    assert all(path.endswith((".py", ".pyi")) and not path.startswith("/") for path in files)
+    core = Path(str(dist.locate_file("click/core.py")))
+    assert files["click/core.py"] == core.read_bytes()
+
+    info = source.info
+    assert (info.project, info.version, info.source_kind) == ("click", dist.version, "installed")
+    assert info.source == "installed:click"
+    assert info.homepage == "https://github.com/pallets/click"
+    assert info.date is not None
+    assert installed_source("Click").info.revision == info.revision  # stable, name-insensitive
+
+
+def test_tracker_and_homepage_come_from_the_metadata() -> None:
+    info = installed_source("msgspec").info
+    assert info.tracker_url == "https://github.com/msgspec/msgspec/issues"
+    assert info.homepage == "https://msgspec.dev"
+
+
+def test_reading_a_distribution_does_not_import_it() -> None:
+    script = (
+        "import sys\n"
+        "from errdex.sources.installed import installed_source\n"
+        "source = installed_source('click')\n"
+        "assert sum(1 for _ in source.files()) > 10\n"
+        "print('click' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "False"
+
+
+def test_every_distribution_of_the_environment_once() -> None:
+    sources = installed_all()
+    names = [s.info.project.lower() for s in sources]
+    assert {"click", "msgspec", "pytest"} <= set(names)
+    assert len(names) == len(set(names))
+
+
+def test_a_distribution_that_is_not_installed_is_a_source_error() -> None:
+    with pytest.raises(SourceError, match="not installed: no-such-dist-errdex"):
+        installed_source("no-such-dist-errdex")

@@ -1,0 +1,137 @@
+"""Full-text search for candidate sites: words, reasons, exception names, hostile input."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from store_samples import FILES, PIECEWISE, PROJECT, SITES, TOO_LONG, UNSUPPORTED, version_info
+
+from errdex.errors import NotFoundError
+from errdex.store import Store
+from errdex.store.rows import informative_terms, match_expression
+
+
+def ids(found: list) -> list[str]:  # type: ignore[type-arg]
+    return [s.id for s in found]
+
+
+def test_words_of_a_message_find_its_site(filled: Store) -> None:
+    pasted = "Model deepseek-v4 does not support PIECEWISE CUDA graphs"
+    found = filled.search_candidates(pasted.split())
+
+    assert found[0].id == PIECEWISE.id
+    assert found[0].version == "1.0"
+
+
+def test_words_of_a_reason_find_the_site_that_collects_it(filled: Store) -> None:
+    found = filled.search_candidates(["dual", "batch", "overlap", "LoRA"])
+
+    assert ids(found) == [UNSUPPORTED.id]
+
+
+def test_the_exception_name_is_searchable(filled: Store) -> None:
+    assert ids(filled.search_candidates(["NotImplementedError"])) == [UNSUPPORTED.id]
+
+
+def test_identifiers_stay_whole(filled: Store) -> None:
+    assert ids(filled.search_candidates(["max_model_len"])) == [TOO_LONG.id]
+    assert filled.search_candidates(["max"]) == []
+
+
+def test_case_and_accents_do_not_matter(filled: Store) -> None:
+    assert ids(filled.search_candidates(["piecewise", "GRÁPHS"]))[0] == PIECEWISE.id
+
+
+def test_search_is_scoped_by_project_and_version(filled: Store) -> None:
+    filled.write_version(version_info("2.0", "b" * 40), [TOO_LONG], FILES)
+
+    assert {s.version for s in filled.search_candidates(["larger"])} == {"1.0", "2.0"}
+    assert [s.version for s in filled.search_candidates(["larger"], PROJECT, "2.0")] == ["2.0"]
+    assert filled.search_candidates(["PIECEWISE"], version="2.0") == []
+    assert len(filled.search_candidates(["does", "larger"], limit=1)) == 1
+    with pytest.raises(NotFoundError):
+        filled.search_candidates(["larger"], "no-such-project")
+    with pytest.raises(NotFoundError):
+        filled.search_candidates(["larger"], PROJECT, "9.9")
+
+
+def test_no_usable_terms_find_nothing(filled: Store) -> None:
+    assert filled.search_candidates([]) == []
+    assert filled.search_candidates(["", "   ", "!!!", "😀"]) == []
+
+
+HOSTILE = [
+    '"',
+    '""',
+    '"unterminated',
+    "NEAR(Model support, 2)",
+    "NEAR",
+    "*",
+    "Model*",
+    "^Model",
+    "(",
+    ")",
+    "Model) OR (graphs",
+    "AND",
+    "OR",
+    "NOT",
+    "message:PIECEWISE",
+    "{message reasons}: LoRA",
+    "-",
+    "+",
+    "\x00",
+    "a\x00b",
+    "'; DROP TABLE sites; --",
+    "\ud800",
+    "日本語のエラー",
+    "Ünïcödé",
+    "x" * 10_000,
+]
+
+
+@pytest.mark.parametrize("term", HOSTILE)
+def test_hostile_terms_are_only_words(filled: Store, term: str) -> None:
+    filled.search_candidates([term])
+    filled.search_candidates([term, "PIECEWISE"])
+
+
+def test_operators_in_terms_are_searched_as_words(filled: Store) -> None:
+    assert ids(filled.search_candidates(["Model) OR (graphs"])) == []
+    assert ids(filled.search_candidates(["message:PIECEWISE"])) == []
+    assert ids(filled.search_candidates([*HOSTILE, "PIECEWISE"]))[0] == PIECEWISE.id
+    assert match_expression(['say "hi"', "NEAR"]) == '"say ""hi""" OR "NEAR"'
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(terms=st.lists(st.text(), max_size=8))
+def test_any_text_searches_without_error(filled: Store, terms: list[str]) -> None:
+    for site in filled.search_candidates(terms):
+        assert site.id in {s.id for s in SITES}
+
+
+def test_versions_share_the_search_text_of_an_unchanged_site(filled: Store) -> None:
+    conn = filled._conn  # type: ignore[attr-defined]
+    filled.write_version(version_info("1.1", "b" * 40), SITES, FILES)
+    assert conn.execute("SELECT count(*) FROM search_docs").fetchone() == (3,)
+    assert [s.version for s in filled.search_candidates(["PIECEWISE"])] == ["1.1", "1.0"]
+
+    filled.delete_version(PROJECT, "1.0")
+    assert [s.version for s in filled.search_candidates(["PIECEWISE"])] == ["1.1"]
+
+    filled.delete_version(PROJECT, "1.1")
+    assert conn.execute("SELECT count(*) FROM search_docs").fetchone() == (0,)
+    assert conn.execute("SELECT count(*) FROM search_text").fetchone() == (0,)
+    conn.execute("INSERT INTO search_text (search_text) VALUES ('integrity-check')")
+
+
+def test_terms_most_texts_hold_are_left_out_unless_all_are_common() -> None:
+    counts = {"does": 60, "not": 90, "support": 20, "max_model_len": 80}
+
+    assert informative_terms(["does", "not", "support"], counts, 100) == ["support"]
+    assert informative_terms(["does not", "Max_Model_Len"], counts, 100) == [
+        "does not",
+        "Max_Model_Len",
+    ]
+    assert informative_terms(["does", "unknown"], counts, 100) == ["unknown"]
+    assert informative_terms(["does", "not support"], counts, 100) == ["not support"]
