@@ -36,6 +36,7 @@ SITE_WORDS = (
 _DEF = re.compile(r"^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 _CLASS = re.compile(r"^([ \t]*)class[ \t]+(\w+)[^\n]*", re.MULTILINE)
 _EXCEPTION_CLASS = re.compile(r"Error|Exception|Warning|Exc\b")
+_FIRST_CODE = re.compile(r"^([ \t]*)\S", re.MULTILINE)
 _HEADER_END = re.compile(r":[ \t]*(?:#[^\n]*)?\n")
 # Exception classes often build their message in these without any site word.
 _MESSAGE_METHODS = frozenset({"__init__", "__str__", "__repr__", "message"})
@@ -89,7 +90,8 @@ def build_skeleton(text: str) -> str | None:
             continue
         body_text = text[body:end]
         pieces.append(text[done:body])
-        lead = body_text[: len(body_text) - len(body_text.lstrip(" \t"))]
+        first_code = _FIRST_CODE.search(body_text)
+        lead = first_code.group(1) if first_code else " " * (indent + 4)
         pieces.append(lead + "..." + "\n" * body_text.count("\n"))
         done = end
         blanked += len(body_text)

@@ -35,7 +35,7 @@ def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
         if facts.error is not None:
             continue
         sites = list(facts.sites)
-        sites.extend(_helper_sites(facts, helpers))
+        sites.extend(_helper_sites(facts, helpers, names))
         seen: dict[tuple[str | None, str, str], int] = defaultdict(int)
         for site in sites:
             exception, site = _resolve_exception(site, facts, names)
@@ -138,7 +138,9 @@ def _helpers_by_name(files: list[FileFacts]) -> dict[str, list[tuple[HelperFact,
 
 
 def _helper_sites(
-    facts: FileFacts, helpers: dict[str, list[tuple[HelperFact, FileFacts]]]
+    facts: FileFacts,
+    helpers: dict[str, list[tuple[HelperFact, FileFacts]]],
+    names: Namespace,
 ) -> list[ErrorSite]:
     """Calls of raising helpers with a message: each is a site of its own."""
     out: list[ErrorSite] = []
@@ -146,17 +148,21 @@ def _helper_sites(
         candidates = helpers.get(call.callee)
         if not candidates:
             continue
-        helper = _pick_helper(call, facts, candidates)
-        if helper is None:
+        picked = _pick_helper(call, facts, candidates)
+        if picked is None:
             continue
+        helper, helper_facts = picked
         bound = bind_arguments(helper.params, call.args)
         given = bound.get(helper.param)
         if given is None or not given.literal_length:
             continue
+        exception = helper.exception
+        if exception is not None and helper_facts is not facts:
+            exception = names.qualify(helper_facts, exception)
         out.append(
             ErrorSite(
                 kind=SiteKind.HELPER,
-                exception=helper.exception,
+                exception=exception,
                 message=substitute(helper.message, bound),
                 line=call.line,
                 end_line=call.end_line,
@@ -171,7 +177,7 @@ def _helper_sites(
 
 def _pick_helper(
     call: CallFact, facts: FileFacts, candidates: list[tuple[HelperFact, FileFacts]]
-) -> HelperFact | None:
+) -> tuple[HelperFact, FileFacts] | None:
     is_method = call.receiver is not None
     fitting = [
         (helper, where)
@@ -180,8 +186,8 @@ def _pick_helper(
     ]
     if not fitting:
         return None
-    same_file = [h for h, where in fitting if where is facts]
+    same_file = [pair for pair in fitting if pair[1] is facts]
     if same_file:
         return same_file[0]
-    return fitting[0][0] if len({h.message.text for h, _ in fitting}) == 1 else None
+    return fitting[0] if len({h.message.text for h, _ in fitting}) == 1 else None
 

@@ -51,10 +51,20 @@ def substitute(template: MessageTemplate, values: dict[str, MessageTemplate]) ->
     """Replace `{param}` placeholders with the templates of the arguments passed for them."""
     parts: list[Part] = []
     for part in template.parts:
-        if isinstance(part, Placeholder) and part.expr in values and not part.spec:
+        if isinstance(part, Placeholder) and part.expr in values:
             given = values[part.expr]
-            if part.conversion == "r" and given.parts and all(isinstance(p, str) for p in given.parts):
-                parts.append(repr("".join(p for p in given.parts if isinstance(p, str))))
+            only = given.parts[0] if len(given.parts) == 1 else None
+            if isinstance(only, Placeholder):
+                # `{name!r}` fed by `model_id` is `{model_id!r}` at the raise
+                parts.append(
+                    Placeholder(
+                        only.expr, part.conversion or only.conversion, part.spec or only.spec
+                    )
+                )
+            elif isinstance(only, str) and part.conversion == "r":
+                parts.append(repr(only))
+            elif part.conversion or part.spec:
+                parts.append(part)
             else:
                 parts.extend(given.parts)
         else:

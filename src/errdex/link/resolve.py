@@ -38,6 +38,8 @@ class Namespace:
         """The dotted name as a fully qualified one, following the file's imports."""
         root, _, rest = dotted.partition(".")
         target = facts.imports.get(root)
+        if target is None and rest and self._split(dotted)[0] is not None:
+            return dotted  # already absolute: `pkg.errors.Error`
         if target is None:
             local = f"{facts.module}.{root}"
             return f"{local}.{rest}" if rest else local

@@ -27,7 +27,9 @@ class Frame(msgspec.Struct, frozen=True):
 class ErrorEvidence(msgspec.Struct, frozen=True):
     """One error a paste shows: the exception as printed, its message, and where it came from."""
 
-    exception: str | None  # as printed: "ValueError", "pydantic_core._pydantic_core.ValidationError"
+    exception: (
+        str | None
+    )  # as printed: "ValueError", "pydantic_core._pydantic_core.ValidationError"
     message: str
     frames: tuple[Frame, ...] = ()  # innermost last
     truncated: bool = False
@@ -48,7 +50,9 @@ class Evidence(msgspec.Struct, frozen=True):
 _BRK = "\x00BRK"  # marks a block boundary (fence, HTML tag line); NUL never survives the guard
 _ERROR_LEVELS = frozenset({"WARNING", "ERROR", "CRITICAL"})
 _BINARY = re.compile(r"[\x01-\x08\x0e-\x1a\x1c-\x1f\x7f-\x9f\ufffd]")
-_ANSI = re.compile(r"\x1b(?:\[[0-?]{0,40}[ -/]{0,10}[@-~]|\][^\x07\x1b]{0,1000}(?:\x07|\x1b\\)?|[@-Z\\-_])")
+_ANSI = re.compile(
+    r"\x1b(?:\[[0-?]{0,40}[ -/]{0,10}[@-~]|\][^\x07\x1b]{0,1000}(?:\x07|\x1b\\)?|[@-Z\\-_])"
+)
 _ANSI_LOST = re.compile(r"\[\d{1,3}(?:;\d{1,3}){0,6}m")  # colour codes whose ESC a copy dropped
 _ENTITY = re.compile(r"&(?:lt|gt|amp|quot|apos|nbsp|#\d{1,7}|#x[0-9a-fA-F]{1,6});")
 _FENCE = re.compile(r"\s{0,3}(?:`{3,}|~{3,})[\w+.-]{0,30}\s*$")
@@ -60,7 +64,9 @@ _MDLINK = re.compile(r"\[([^\[\]\n]{1,1000})\]\((?:https?://|/|#)[^()\s]{0,1000}
 _BACKTICKED = re.compile(r"\s*`([^`\n]{1,100000})`\s*$")
 _QUOTED = re.compile(r"\s{0,3}>(?: |$)")
 _COMPOSE = re.compile(r"([A-Za-z0-9][\w.-]{0,62}?)\s{0,40}\| ")
-_NOWRAP = re.compile(r"[\s=_\-*#~+.]*$|[=_]{3,}.{0,300}[=_]{3,}\s*$|.{0,3000}\[\s{0,3}\d{1,3}%\]\s*$")
+_NOWRAP = re.compile(
+    r"[\s=_\-*#~+.]*$|[=_]{3,}.{0,300}[=_]{3,}\s*$|.{0,3000}\[\s{0,3}\d{1,3}%\]\s*$"
+)
 _RAWSTART = re.compile(
     r"\s*(?:Traceback \(|File \"|During handling|The above exception|\[rank|\(\w{0,40} ?pid="
     r"|\d{4}-\d\d-\d\d|\d\d-\d\d \d\d:|(?:ERROR|WARNING|INFO|DEBUG|CRITICAL)\b)"
@@ -73,18 +79,33 @@ _TOKEN_LIST = (
     ("tag", r"\[\d{1,6},\d{1,6}\]<std(?:out|err)>:"),  # mpirun
     ("tag", r"\([^()\n]{0,80}?\bpid=\d{1,10}[^()\n]{0,80}\)"),  # (VllmWorker rank=0 pid=1)
     ("tag", r"\[(?:Bug|BUG|Usage|Feature|Question|Installation|Performance|Doc|Misc|RFC)\]:?"),
-    ("time", r"\[?\d{4}-\d\d-\d\d[T ]\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?(?: ?(?:Z|UTC|[+-]\d\d:?\d\d))?\]?"),
+    (
+        "time",
+        r"\[?\d{4}-\d\d-\d\d[T ]\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?(?: ?(?:Z|UTC|[+-]\d\d:?\d\d))?\]?",
+    ),
     ("time", r"\[?\d{4}/\d\d/\d\d[ T]\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?\]?"),
     ("time", r"\[?\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d{1,9})?\]?"),  # vllm: MM-DD HH:MM:SS
-    ("time", rf"(?:{_MON}) [ \d]\d \d\d:\d\d:\d\d(?:\.\d{{1,9}})?"
-             rf"(?: [\w.-]{{1,64}} [\w./-]{{1,64}}(?:\[\d{{1,10}}\])?:)?"),  # syslog host prog[pid]:
+    (
+        "time",
+        rf"(?:{_MON}) [ \d]\d \d\d:\d\d:\d\d(?:\.\d{{1,9}})?"
+        rf"(?: [\w.-]{{1,64}} [\w./-]{{1,64}}(?:\[\d{{1,10}}\])?:)?",
+    ),  # syslog host prog[pid]:
     ("time", r"\[?\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?\]?"),
-    ("glog", r"\[?(?P<g>[IWEF])(?:\d{4} \d\d:\d\d:\d\d(?:\.\d{1,9})?(?: {1,3}\d{1,10})? | )"
-             r"(?P<file>[\w./-]{1,300}):(?P<line>\d{1,7})\]"),  # absl, torch C++: [W socket.cpp:1]
+    (
+        "glog",
+        r"\[?(?P<g>[IWEF])(?:\d{4} \d\d:\d\d:\d\d(?:\.\d{1,9})?(?: {1,3}\d{1,10})? | )"
+        r"(?P<file>[\w./-]{1,300}):(?P<line>\d{1,7})\]",
+    ),  # absl, torch C++: [W socket.cpp:1]
     ("level", rf"\[?(?P<level>{_LEVELS})\]?(?!\w)"),
-    ("level", r"(?:##)?\[(?P<level>(?i:critical|fatal|error|warning|warn|info|debug|trace"
-              r"|notice|exception)) {0,10}\]"),
-    ("hint", r"[\[{](?P<file>[^\[\]{}\s:]{1,300}\.pyx?):(?P<line>\d{1,7})(?::[\w<>.]{1,200})?[\]}]"),
+    (
+        "level",
+        r"(?:##)?\[(?P<level>(?i:critical|fatal|error|warning|warn|info|debug|trace"
+        r"|notice|exception)) {0,10}\]",
+    ),
+    (
+        "hint",
+        r"[\[{](?P<file>[^\[\]{}\s:]{1,300}\.pyx?):(?P<line>\d{1,7})(?::[\w<>.]{1,200})?[\]}]",
+    ),
     ("hint", r"(?P<file>[\w.-]{1,300}\.py):(?P<line>\d{1,7})\]"),  # old vllm `logger.py:37]`
 )
 # One alternation tried once per position (this runs on every line): alternative k is group
@@ -95,6 +116,10 @@ _TOKEN = re.compile(
         for k, (_, pattern) in enumerate(_TOKEN_LIST)
     )
 )
+_TOKEN_GROUPS = [
+    [(n.rsplit("_", 1)[0], n) for n in _TOKEN.groupindex if n.endswith(f"_{k}")]
+    for k in range(len(_TOKEN_LIST))
+]
 _HEAD_START = re.compile(  # what a line must start with to have a prefix: skips most lines fast
     rf"[\[(#\d]|(?:{_LEVELS}|{_MON})|[IWEF]\d{{4}} |[\w.-]{{1,300}}\.py:\d"
 )
@@ -107,7 +132,9 @@ _GLOG_LEVEL = {"I": "INFO", "W": "WARNING", "E": "ERROR", "F": "CRITICAL"}
 _LEVEL_NAME = {"WARN": "WARNING", "FATAL": "CRITICAL", "EXCEPTION": "ERROR"}
 
 _TB_HEAD = re.compile(r"\s*(?:\+ Exception Group )?Traceback \(most recent call last\):\s*$")
-_NB_HEAD = re.compile(r"(?P<exc>[A-Za-z_][\w.]{0,200})\s{2,}Traceback \(most recent call last\)\s*$")
+_NB_HEAD = re.compile(
+    r"(?P<exc>[A-Za-z_][\w.]{0,200})\s{2,}Traceback \(most recent call last\)\s*$"
+)
 _CHAIN = re.compile(
     r"\s*(?:During handling of the above exception, another exception occurred"
     r"|The above exception was the direct cause of the following exception):\s*$"
@@ -115,13 +142,19 @@ _CHAIN = re.compile(
 _GROUP_HEAD = re.compile(r"\s*\+ Exception Group Traceback")
 _GROUP_BAR = re.compile(r"\s*\| ?")
 _GROUP_SEP = re.compile(r"\s*\+[-+]{0,3}-{3,}(?: (?:\d{1,6}|\.\.\.) -{3,})?\s*$")
-_FRAME = re.compile(r'\s*File "(?P<path>[^"\n]{1,1000})", line (?P<line>\d{1,9})(?:, in (?P<fn>\S.{0,300}?))?\s*$')
-_NB_FILE = re.compile(r"\s*File (?P<path>[^\s\"].{0,1000}?):(?P<line>\d{1,9}), in (?P<fn>[^\s(]{1,300})")
+_FRAME = re.compile(
+    r'\s*File "(?P<path>[^"\n]{1,1000})", line (?P<line>\d{1,9})(?:, in (?P<fn>\S.{0,300}?))?\s*$'
+)
+_NB_FILE = re.compile(
+    r"\s*File (?P<path>[^\s\"].{0,1000}?):(?P<line>\d{1,9}), in (?P<fn>[^\s(]{1,300})"
+)
 _NB_CELL = re.compile(
     r"\s*(?P<path>(?:Cell|Input) In ?\[\d{1,6}\]), (?:line (?P<line>\d{1,9})(?:, in (?P<fn>[^\s(]{1,300}))?"
     r"|in (?P<fn2>[^(\n]{1,300})\()"
 )
-_NB_OLD = re.compile(r"\s*(?P<path>\S{1,1000}\.py[xw]?|<ipython-input-[\w-]{1,100}>) in (?P<fn>[^\s(]{1,300})")
+_NB_OLD = re.compile(
+    r"\s*(?P<path>\S{1,1000}\.py[xw]?|<ipython-input-[\w-]{1,100}>) in (?P<fn>[^\s(]{1,300})"
+)
 _RICH_FRAME = re.compile(
     r"\s*(?P<path>(?:[A-Za-z]:)?[^\s:]{1,1000}|<[^>\n]{1,200}>):(?P<line>\d{1,9}) in (?P<fn>\S{1,300})\s*$"
 )
@@ -138,8 +171,12 @@ _EXC_STRONG = re.compile(
     rf"(?P<name>(?:[A-Za-z_]\w{{0,80}}\.){{0,12}}(?:[A-Z]\w{{0,80}}?)?{_EXC_SUFFIX}(?:\([\w.]{{1,100}}\))?)"
     r"(?:: (?P<msg>.*)|:?\s*$)"
 )
-_EXC_LOOSE = re.compile(r"(?P<name>[A-Za-z_][\w.<>]{0,200}(?:\([\w.]{1,100}\))?)(?:: ?(?P<msg>.*)|:?\s*$)")
-_INNER = re.compile(rf"{_EXC_SUFFIX}(?=: |\(['\"])")  # `...: ValueError: msg`, `RuntimeError('msg')`
+_EXC_LOOSE = re.compile(
+    r"(?P<name>[A-Za-z_][\w.<>]{0,200}(?:\([\w.]{1,100}\))?)(?:: ?(?P<msg>.*)|:?\s*$)"
+)
+_INNER = re.compile(
+    rf"{_EXC_SUFFIX}(?=: |\(['\"])"
+)  # `...: ValueError: msg`, `RuntimeError('msg')`
 _PYTEST_E = re.compile(r"E(?: {2,}(?P<msg>.*))?\s*$")
 _PYTEST_LOC = re.compile(
     r"(?P<path>(?:[A-Za-z]:)?[^\s:]{1,1000}\.py):(?P<line>\d{1,9}):(?: in (?P<fn>\S{1,300})| (?P<exc>[\w.]{1,300}))?\s*$"
@@ -151,7 +188,9 @@ _WARN = re.compile(
     r"\s*(?P<path>(?:[A-Za-z]:)?[^\s:][^:\n]{0,1000}?|<[^>\n]{1,200}>):(?P<line>\d{1,9}): "
     r"(?P<cat>(?:[A-Za-z_]\w{0,80}\.){0,10}[A-Z]\w{0,80}?Warning): (?P<msg>.*)$"
 )
-_CODE_LIKE = re.compile(r"\s*(?:warnings\.warn|warn\(|logger\.|logging\.|raise |return |@|[\w.]{1,200}\s?=\s?[\w.]{1,200}\()")
+_CODE_LIKE = re.compile(
+    r"\s*(?:warnings\.warn|warn\(|logger\.|logging\.|raise |return |@|[\w.]{1,200}\s?=\s?[\w.]{1,200}\()"
+)
 _DID_YOU_MEAN = re.compile(r"\.? ?(?:Did you mean|Did you forget to import)\b[^\n]{0,300}\?\s*$")
 _TRUNC = ("...", "…", "[...]", "(truncated)", "[truncated]", "<truncated>")
 
@@ -216,7 +255,9 @@ def _unwrap(lines: list[str]) -> list[str]:
     width = max(map(len, lines), default=0)
     if width < 60:
         return lines
-    full = [len(x) == width and not _NOWRAP.match(x) and not re.search("[│╭╮╰╯─]", x) for x in lines]
+    full = [
+        len(x) == width and not _NOWRAP.match(x) and not re.search("[│╭╮╰╯─]", x) for x in lines
+    ]
     if sum(full) < 2:
         return lines
     out: list[str] = []
@@ -268,11 +309,14 @@ def _head(text: str) -> _Line:
         if m := _TOKEN.match(text, pos):
             k = int((m.lastgroup or "t0")[1:])
             kind = _TOKEN_LIST[k][0]
-            groups = {n.rsplit("_", 1)[0]: v for n, v in m.groupdict().items() if n.endswith(f"_{k}")}
+            groups = {name: m[full] for name, full in _TOKEN_GROUPS[k]}
             if kind in ("level", "glog") and "level" in got:
                 break
         elif "time" in got and "logger" not in got:
-            kind, m = "logger", (_LOGGER_AFTER if "level" in got else _LOGGER_BEFORE).match(text, pos)
+            kind, m = (
+                "logger",
+                (_LOGGER_AFTER if "level" in got else _LOGGER_BEFORE).match(text, pos),
+            )
             groups = m.groupdict() if m else {}
         if m is None:
             break
@@ -316,7 +360,9 @@ def _lines(raw: list[str]) -> list[_Line]:
         # `EngineCore hit an exception: Traceback (most recent call last):` holds two lines.
         k = ln.text.find("Traceback (most recent call last):")
         if k > 0 and ln.text[:k].strip() and not _TB_HEAD.match(ln.text):
-            lines.append(_Line(ln.text[:k].rstrip(), ln.key, ln.level, ln.logger, ln.hint_file, ln.hint_line))
+            lines.append(
+                _Line(ln.text[:k].rstrip(), ln.key, ln.level, ln.logger, ln.hint_file, ln.hint_line)
+            )
             ln.text = ln.text[k:]
         lines.append(ln)
     if any(_GROUP_HEAD.match(x.text) for x in lines):
@@ -402,7 +448,11 @@ def _frame(lines: list[_Line], i: int, in_tb: bool) -> tuple[Frame, int, str] | 
         if m := _NB_FILE.match(cand) or _NB_CELL.match(cand):
             fn = m["fn"] or m.groupdict().get("fn2")
             line = m["line"]
-            return Frame(m["path"], int(line) if line else None, fn and fn.strip(), None), nxt_i, "nb"
+            return (
+                Frame(m["path"], int(line) if line else None, fn and fn.strip(), None),
+                nxt_i,
+                "nb",
+            )
         if (m := _RICH_FRAME.match(cand)) and re.search(r"[/\\<]", m["path"]):
             return Frame(m["path"], int(m["line"]), m["fn"], None), nxt_i, "rich"
         if in_tb and (m := _NB_OLD.match(cand)):
@@ -513,7 +563,9 @@ class _Parser:
                 key = (ev.exception, ev.message[:5000])
                 if key in seen or (not ev.message and ev.exception is None):
                     continue
-                if ev.truncated and any(k[0] == ev.exception and k[1].startswith(ev.message) for k in seen):
+                if ev.truncated and any(
+                    k[0] == ev.exception and k[1].startswith(ev.message) for k in seen
+                ):
                     continue
                 seen.add(key)
                 out.append(ev)

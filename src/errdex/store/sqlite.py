@@ -7,7 +7,7 @@ import sqlite3
 import threading
 import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +89,7 @@ class SqliteStore(Store):
         self._conn.execute("PRAGMA synchronous = NORMAL")  # WAL: a crash loses no commit
         self._conn.execute("PRAGMA foreign_keys = ON")
         self._conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+        self._conn.execute(f"PRAGMA journal_size_limit = {CACHE_KIB * 1024}")
 
     @contextmanager
     def _guard(self) -> Iterator[sqlite3.Connection]:
@@ -266,6 +267,9 @@ class SqliteStore(Store):
 
     def close(self) -> None:
         with self._lock:
+            # Refresh planner statistics; a closed or read-only store has none to refresh.
+            with suppress(sqlite3.Error):
+                self._conn.execute("PRAGMA optimize")
             self._conn.close()
 
     # Helpers -----------------------------------------------------------------------------

@@ -1,0 +1,249 @@
+"""Which statements are error sites, and what each records."""
+
+from __future__ import annotations
+
+from errdex.facts import SiteKind
+
+from extract_samples import facts_of, messages, only_site, sites_of
+
+
+def test_raise_with_message_and_cause() -> None:
+    site = only_site(
+        """
+        def load(path):
+            try:
+                return open(path)
+            except OSError as err:
+                raise ConfigError(f"cannot read {path!r}") from err
+        """
+    )
+    assert site.kind is SiteKind.RAISE
+    assert site.exception == "ConfigError"
+    assert site.message is not None and site.message.text == "cannot read {path!r}"
+    assert site.cause == "err"
+    assert (site.function, site.line, site.end_line) == ("load", 6, 6)
+
+
+def test_bare_raise_is_a_reraise_of_what_was_caught() -> None:
+    site = only_site(
+        """
+        def f():
+            try:
+                g()
+            except (KeyError, IndexError):
+                cleanup()
+                raise
+        """
+    )
+    assert site.kind is SiteKind.RERAISE
+    assert site.exception == "(KeyError, IndexError)"
+
+
+def test_raise_of_the_caught_name_is_a_reraise() -> None:
+    site = only_site(
+        """
+        def f():
+            try:
+                g()
+            except ValueError as e:
+                raise e
+        """
+    )
+    assert site.kind is SiteKind.RERAISE
+    assert site.exception == "ValueError"
+
+
+def test_assert_message_and_negated_condition() -> None:
+    site = only_site(
+        """
+        def f(x):
+            assert x is not None, "x must be set"
+        """
+    )
+    assert site.kind is SiteKind.ASSERT
+    assert site.exception == "AssertionError"
+    assert site.message is not None and site.message.text == "x must be set"
+    (condition,) = site.conditions
+    assert (condition.test, condition.holds, condition.statement) == (
+        "x is not None",
+        False,
+        "x is None",
+    )
+
+
+def test_warnings_with_category() -> None:
+    sites = sites_of(
+        """
+        import warnings
+        def f(n):
+            warnings.warn(f"{n} is deprecated", DeprecationWarning, stacklevel=2)
+            warnings.warn("plain")
+        """
+    )
+    assert [(s.kind, s.exception) for s in sites] == [
+        (SiteKind.WARN, "DeprecationWarning"),
+        (SiteKind.WARN, "UserWarning"),
+    ]
+    assert sites[0].message is not None and sites[0].message.text == "{n} is deprecated"
+
+
+def test_logging_at_warning_and_above_with_lazy_args() -> None:
+    sites = sites_of(
+        """
+        import logging
+        logger = logging.getLogger(__name__)
+        def f(name, n):
+            logger.debug("not a site %s", name)
+            logger.info("not a site either")
+            logger.warning("model %s has %d layers", name, n)
+            logger.error_once("once: %r", name)
+            logging.critical("root logger")
+            self.log.exception("failed")
+            logger.log(logging.ERROR, "via log(): %s", name)
+            logger.log(logging.INFO, "info via log()")
+            catalog.error("not a logger")
+        """
+    )
+    assert [(s.level, s.message.text if s.message else None) for s in sites] == [
+        ("warning", "model {name} has {n:d} layers"),
+        ("error", "once: {name!r}"),
+        ("critical", "root logger"),
+        ("exception", "failed"),
+        ("error", "via log(): {name}"),
+    ]
+    assert all(s.kind is SiteKind.LOG for s in sites)
+
+
+def test_sys_exit_with_a_message_only() -> None:
+    sites = sites_of(
+        """
+        import sys
+        def main(code):
+            sys.exit(code)
+            sys.exit(f"fatal: {code}")
+        """
+    )
+    assert [(s.kind, s.message.text if s.message else None) for s in sites] == [
+        (SiteKind.EXIT, "fatal: {code}")
+    ]
+
+
+def test_message_built_in_a_local_variable() -> None:
+    site = only_site(
+        """
+        def check(self, level):
+            msg = "Invalid compilation level: "
+            msg += f"{level}. "
+            msg += "Expected one of 0, 1, 2, 3."
+            raise ValueError(msg)
+        """
+    )
+    assert site.message is not None
+    assert site.message.text == "Invalid compilation level: {level}. Expected one of 0, 1, 2, 3."
+
+
+def test_conditional_additions_to_a_message_stay_open() -> None:
+    site = only_site(
+        """
+        def check(extra):
+            msg = "bad input"
+            if extra:
+                msg += f" ({extra})"
+            raise ValueError(msg)
+        """
+    )
+    assert site.message is not None
+    assert site.message.text == 'bad input{f" ({extra})"}'
+
+
+def test_message_keyword_argument() -> None:
+    site = only_site(
+        """
+        def f(item_id):
+            raise HTTPException(status_code=404, detail=f"Item {item_id} not found")
+        """
+    )
+    assert site.message is not None and site.message.text == "Item {item_id} not found"
+
+
+def test_module_constant_message_is_inlined() -> None:
+    assert messages(
+        """
+        NOT_FOUND = "no such model: {}"
+        def f(name):
+            raise LookupError(NOT_FOUND.format(name))
+        """
+    ) == ["no such model: {name}"]
+
+
+def test_qualnames_of_methods_nested_functions_and_classes() -> None:
+    sites = sites_of(
+        """
+        class Outer:
+            class Inner:
+                def method(self):
+                    def helper():
+                        raise RuntimeError("deep")
+                    raise RuntimeError("method")
+        raise ImportError("module level")
+        """
+    )
+    assert [(s.function, s.class_name) for s in sites] == [
+        ("Outer.Inner.method.<locals>.helper", "Outer.Inner"),
+        ("Outer.Inner.method", "Outer.Inner"),
+        ("<module>", None),
+    ]
+
+
+def test_raising_helpers_are_found() -> None:
+    facts = facts_of(
+        """
+        class Context:
+            def fail(self, message):
+                raise UsageError(message, self)
+        def convert(value, param, ctx):
+            ctx.fail(f"{value!r} is not a valid integer.")
+        """
+    )
+    (helper,) = facts.helpers
+    assert (helper.name, helper.param, helper.exception) == ("fail", "message", "UsageError")
+    (call,) = facts.calls
+    assert (call.callee, call.receiver, call.function) == ("fail", "ctx", "convert")
+
+
+def test_exception_class_building_its_message() -> None:
+    facts = facts_of(
+        """
+        class ModelNotFound(Exception):
+            \"\"\"The model is not in the registry.\"\"\"
+            def __init__(self, name, hint=""):
+                super().__init__(f"Model {name!r} not found. {hint}")
+        """
+    )
+    (cls,) = facts.classes
+    assert cls.bases == ("Exception",)
+    assert cls.docstring == "The model is not in the registry."
+    assert cls.init_params == ("name", "hint")
+    assert cls.message is not None and cls.message.text == "Model {name!r} not found. {hint}"
+
+
+def test_module_constants_and_imports() -> None:
+    facts = facts_of(
+        """
+        from . import envs
+        from ..utils import helper as h
+        import os.path
+        UNSUPPORTED = {"DeepseekV4ForCausalLM"}
+        LIMIT: int = 8
+        TABLE = {"a": "alpha"}
+        computed = os.getcwd()
+        """,
+        path="vllm/config/vllm.py",
+    )
+    assert facts.module == "vllm.config.vllm"
+    assert facts.imports == {"envs": "vllm.config.envs", "h": "vllm.utils.helper", "os": "os"}
+    assert facts.constants == {
+        "UNSUPPORTED": ["DeepseekV4ForCausalLM"],
+        "LIMIT": 8,
+        "TABLE": {"a": "alpha"},
+    }

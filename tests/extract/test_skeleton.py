@@ -1,0 +1,74 @@
+"""Blanking site-free function bodies must never change what extraction finds."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import json
+import logging.handlers
+import argparse
+import subprocess
+import tarfile
+import textwrap
+import zipfile
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from errdex import extract
+from errdex.extract import extract_file
+from errdex.extract.skeleton import MIN_SKELETON_BYTES, build_skeleton
+
+# Real, large modules of the standard library: read as text, never run by this test.
+MODULES = [argparse, subprocess, tarfile, zipfile, logging.handlers, json.decoder]
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
+def test_same_facts_with_and_without_the_skeleton(
+    module: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = inspect.getsourcefile(module)
+    assert path is not None
+    data = Path(path).read_bytes()
+    fast = extract_file("lib/" + Path(path).name, data)
+    monkeypatch.setattr(extract, "build_skeleton", lambda text: None)
+    full = extract_file("lib/" + Path(path).name, data)
+    assert fast.sites == full.sites
+    assert fast.classes == full.classes
+    assert fast.helpers == full.helpers
+    assert fast.constants == full.constants
+
+
+def test_skeleton_keeps_line_numbers_and_parses() -> None:
+    text = Path(inspect.getsourcefile(argparse) or "").read_text()
+    reduced = build_skeleton(text)
+    assert reduced is not None
+    assert reduced.count("\n") == text.count("\n")
+    assert len(reduced) < len(text)
+    ast.parse(reduced)
+
+
+def test_small_files_are_parsed_whole() -> None:
+    assert build_skeleton("def f():\n    return 1\n") is None
+    assert MIN_SKELETON_BYTES > 1000
+
+
+def test_a_docstring_at_column_zero_falls_back_to_the_whole_text() -> None:
+    body = "\n".join(f"    x{i} = {i}" for i in range(2000))
+    source = textwrap.dedent(
+        '''
+        def quiet():
+            """Docstring whose second line sits at column zero:
+        like this one."""
+        {body}
+            return 1
+
+        def loud(x):
+            if x:
+                raise ValueError("loud")
+        '''
+    ).replace("{body}", body)
+    facts = extract_file("pkg/odd.py", source.encode())
+    assert facts.error is None
+    assert [s.message.text for s in facts.sites if s.message] == ["loud"]

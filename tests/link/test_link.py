@@ -1,0 +1,158 @@
+"""Linking joins files: classes, constants, helpers and reasons resolved across modules."""
+
+from __future__ import annotations
+
+import textwrap
+
+from errdex.extract import extract_file
+from errdex.facts import IndexedSite, SiteKind
+from errdex.link import link_version
+
+
+def link(files: dict[str, str], project: str = "demo") -> list[IndexedSite]:
+    """Extract and link a package given as {path: source}; sources are dedented."""
+    facts = [extract_file(path, textwrap.dedent(text).encode()) for path, text in files.items()]
+    return link_version(project, facts)
+
+
+def by_message(sites: list[IndexedSite]) -> dict[str, IndexedSite]:
+    return {s.site.message.text: s for s in sites if s.site.message is not None}
+
+
+PACKAGE = {
+    "demo/errors.py": """
+        class DemoError(Exception):
+            \"\"\"Base of demo's errors.\"\"\"
+
+        class ModelNotFound(DemoError):
+            def __init__(self, name):
+                super().__init__(f"Model {name!r} is not in the registry")
+
+        class StrictModelNotFound(ModelNotFound):
+            pass
+        """,
+    "demo/consts.py": """
+        SUPPORTED = ("llama", "qwen")
+        MESSAGES = {"empty": "the prompt is empty"}
+        """,
+    "demo/core.py": """
+        from demo.errors import ModelNotFound, StrictModelNotFound
+        from demo import consts
+        from .consts import SUPPORTED, MESSAGES
+
+        def load(model_id, strict):
+            if model_id not in SUPPORTED:
+                if strict:
+                    raise StrictModelNotFound(model_id)
+                raise ModelNotFound(model_id)
+            if not model_id:
+                raise ValueError(MESSAGES["empty"])
+        """,
+}
+
+
+def test_exception_classes_resolve_to_their_definition_and_bases() -> None:
+    site = by_message(link(PACKAGE))["Model {model_id!r} is not in the registry"]
+    assert site.exception is not None
+    assert site.exception.qualname == "demo.errors.ModelNotFound"
+    assert site.exception.bases == ("demo.errors.DemoError", "builtins.Exception")
+    assert site.exception.defined_in == "demo/errors.py"
+
+
+def test_messages_built_by_init_are_inherited_by_subclasses() -> None:
+    sites = link(PACKAGE)
+    strict = [s for s in sites if s.exception and s.exception.name == "StrictModelNotFound"]
+    assert [s.site.message.text for s in strict if s.site.message] == [
+        "Model {model_id!r} is not in the registry"
+    ]
+
+
+def test_constants_resolve_across_imports() -> None:
+    sites = by_message(link(PACKAGE))
+    assert "the prompt is empty" in sites
+    raise_site = sites["Model {model_id!r} is not in the registry"]
+    assert [(b.name, b.value, b.origin, b.file) for b in raise_site.site.bindings] == [
+        ("SUPPORTED", '["llama", "qwen"]', "constant", "demo/consts.py")
+    ]
+
+
+def test_ids_are_stable_across_line_moves_and_differ_across_functions() -> None:
+    before = {s.site.message.text: s.id for s in link(PACKAGE) if s.site.message}
+    moved = dict(PACKAGE)
+    moved["demo/core.py"] = "\n\n\n" + PACKAGE["demo/core.py"]  # every line moves down
+    after = {s.site.message.text: s.id for s in link(moved) if s.site.message}
+    assert before == after
+    assert all(len(i) == 16 and int(i, 16) >= 0 for i in before.values())
+    renamed = {"demo/core.py": PACKAGE["demo/core.py"].replace("def load", "def fetch")}
+    assert set(before.values()).isdisjoint(s.id for s in link({**PACKAGE, **renamed}))
+
+
+def test_reasons_from_helpers_two_levels_deep_carry_the_call_guard() -> None:
+    # the shape of vllm's VllmConfig._validate_v2_model_runner (vllm/config/vllm.py)
+    sites = link(
+        {
+            "demo/config.py": """
+            class Config:
+                def _dbo_features(self):
+                    unsupported = []
+                    if self.lora is not None:
+                        unsupported.append("dual batch overlap with LoRA")
+                    return unsupported
+
+                def _v2_features(self):
+                    unsupported = []
+                    if self.pp > 1:
+                        unsupported.append("pipeline parallelism")
+                    if self.use_ubatching:
+                        unsupported.extend(self._dbo_features())
+                    return unsupported
+
+                def validate(self):
+                    unsupported = self._v2_features()
+                    if unsupported:
+                        raise ValueError(
+                            f"V2 does not yet support: {', '.join(unsupported)}"
+                        )
+            """
+        }
+    )
+    (site,) = sites
+    assert [
+        (v.reason.text, v.function, [c.statement for c in v.conditions])
+        for v in site.site.variants
+    ] == [
+        ("pipeline parallelism", "Config._v2_features", ["self.pp > 1"]),
+        (
+            "dual batch overlap with LoRA",
+            "Config._dbo_features",
+            ["self.use_ubatching", "self.lora is not None"],
+        ),
+    ]
+
+
+def test_calls_of_raising_helpers_become_sites() -> None:
+    # click's Context.fail(message) and its callers in another module
+    sites = link(
+        {
+            "mini/core.py": """
+            class UsageError(Exception):
+                pass
+
+            class Context:
+                def fail(self, message):
+                    raise UsageError(message, self)
+            """,
+            "mini/types.py": """
+            def convert(value, param, ctx):
+                if not value.isdigit():
+                    ctx.fail(f"{value!r} is not a valid integer.")
+            """,
+        }
+    )
+    helper = [s for s in sites if s.site.kind is SiteKind.HELPER]
+    assert [(s.file, s.site.message.text, s.site.exception) for s in helper if s.site.message] == [
+        ("mini/types.py", "{value!r} is not a valid integer.", "mini.core.UsageError")
+    ]
+    assert [c.statement for c in helper[0].site.conditions] == ["not value.isdigit()"]
+    assert helper[0].exception is not None
+    assert helper[0].exception.qualname == "mini.core.UsageError"
