@@ -21,7 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from errdex.errors import ErrdexError, NotFoundError
 from errdex.indexing import IndexReport, index_source
 from errdex.render.records import site_record
-from errdex.render.terminal import index_summary, site_detail, sites_table
+from errdex.render.terminal import index_summary, site_detail, site_lines
 from errdex.sources import installed_all, open_sources
 from errdex.sources.base import Source
 from errdex.store import Store, open_store
@@ -167,7 +167,11 @@ def list_(
         return
     if not sites:
         raise NotFoundError("no sites match; index something first: errdex index SOURCE")
-    _out.print(sites_table(sites))
+    if _out.is_terminal:
+        _out.print(site_lines(sites), crop=True)
+    else:  # piped: whole lines, for grep and friends
+        for line in site_lines(sites).renderables:
+            sys.stdout.write(str(line) + "\n")
 
 
 @main.command()

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.syntax import Syntax
-from rich.table import Table
 from rich.text import Text
 
 from errdex.indexing import IndexReport
@@ -24,26 +23,19 @@ def _exception_label(stored: StoredSite) -> str:
     return site.exception or str(site.kind)
 
 
-def sites_table(sites: Sequence[StoredSite]) -> Table:
-    table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
-    table.add_column("id", style="cyan", no_wrap=True)
-    table.add_column("kind", no_wrap=True)
-    table.add_column("exception", style="magenta", no_wrap=True)
-    table.add_column("message", overflow="fold", ratio=3)
-    table.add_column("where", style="dim", overflow="fold", ratio=2)
+def site_lines(sites: Sequence[StoredSite]) -> Group:
+    """One line per site: id, kind, exception, place, message (cropped on a terminal)."""
+    lines = []
     for stored in sites:
         site = stored.site
-        message = site.message.text if site.message is not None else ""
-        if len(message) > 160:
-            message = message[:157] + "..."
-        table.add_row(
-            stored.id,
-            str(site.kind),
-            _exception_label(stored),
-            Text(message),
-            f"{stored.file}:{site.line}",
-        )
-    return table
+        line = Text(no_wrap=True, overflow="ellipsis")
+        line.append(stored.id, style="cyan")
+        line.append(f"  {site.kind:<7} ")
+        line.append(f"{_exception_label(stored):<18} ", style="magenta")
+        line.append(f"{stored.file}:{site.line}  ", style="dim")
+        line.append(site.message.text if site.message is not None else "")
+        lines.append(line)
+    return Group(*lines)
 
 
 def site_detail(stored: StoredSite, source_text: str | None) -> Group:

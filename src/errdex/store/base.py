@@ -138,7 +138,9 @@ class Store(abc.ABC):
         """Sites whose message, reasons or exception share words with `terms`, best first.
 
         Each term is matched as a quoted phrase (any term may match); terms are never
-        read as query syntax.
+        read as query syntax. Terms that half the indexed texts hold are left out unless
+        all are (they cannot change a bm25 ranking). Each version's copy of a site is its
+        own candidate, so without `version` one error may fill several places.
         """
 
     @abc.abstractmethod

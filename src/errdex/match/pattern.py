@@ -1,0 +1,343 @@
+"""Message templates compiled to linear-time matchers; the literal words of a pasted message."""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from dataclasses import dataclass
+
+import msgspec
+
+from errdex.facts import MessageTemplate, Placeholder
+
+__all__ = ["CompiledTemplate", "TemplateMatch", "compile_template", "literal_runs"]
+
+
+class TemplateMatch(msgspec.Struct, frozen=True):
+    """How a message matched a template."""
+
+    score: float  # 0..1: 1.0 only for an exact full match
+    values: dict[str, str]  # placeholder expression → the text it held
+    covered: float  # share of the message's (non-blank) characters explained by literal text
+
+
+# Quote styles a paste or a renderer may swap: all compare equal.
+_QUOTES = str.maketrans({'"': "'", "`": "'", "‘": "'", "’": "'", "“": "'", "”": "'", "´": "'"})
+_NONBLANK = re.compile(r"\S+")
+_MAX_RETRIES = 256  # occurrences of one literal tried before giving up (bounds adversarial input)
+_MAX_STARTS = 8  # where a wrapped message may begin: first-literal occurrences tried
+
+
+@dataclass(frozen=True, slots=True)
+class _Text:
+    """Text reduced for comparison (blank runs → one space, or none; quotes unified), with the
+    way back to offsets in the original."""
+
+    norm: str
+    starts: list[int]  # norm offset where each non-blank run begins
+    origins: list[int]  # that run's offset in the original
+    lengths: list[int]
+    compact: bool
+
+    def orig(self, k: int) -> int:
+        """The original offset of norm offset `k` (a gap maps to the end of the run before it)."""
+        i = bisect.bisect_right(self.starts, k) - 1
+        if i < 0:
+            return 0
+        return self.origins[i] + min(k - self.starts[i], self.lengths[i])
+
+    def solid(self, k: int, e: int) -> int:
+        """How many non-blank characters norm[k:e] holds."""
+        return e - k if self.compact else e - k - self.norm.count(" ", k, e)
+
+
+@functools.lru_cache(maxsize=64)
+def _reduce(text: str, compact: bool) -> _Text:
+    starts: list[int] = []
+    origins: list[int] = []
+    lengths: list[int] = []
+    pieces: list[str] = []
+    pos = 0
+    for m in _NONBLANK.finditer(text):
+        if pieces and not compact:
+            pieces.append(" ")
+            pos += 1
+        run = m.group()
+        starts.append(pos)
+        origins.append(m.start())
+        lengths.append(len(run))
+        pieces.append(run)
+        pos += len(run)
+    return _Text("".join(pieces).translate(_QUOTES), starts, origins, lengths, compact)
+
+
+@dataclass(frozen=True, slots=True)
+class _Lit:
+    """One literal part: its reduced text and whether blanks surrounded it in the template."""
+
+    core: str
+    compact: str
+    lead: bool  # blank before it: the message needs a word boundary there too
+    trail: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Slot:
+    placeholder: Placeholder
+    spaced: bool  # only blanks separate it from the placeholder before it
+
+
+def _word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+class CompiledTemplate:
+    """A template as literal segments and the placeholders between them, matched without regex.
+
+    Literals are found in order with `str.find` (leftmost, so placeholders are lazy; the last
+    literal of a full match sits at the end): a few passes over the message, never the
+    exponential backtracking a regex with many `.*?` groups can fall into.
+    """
+
+    def __init__(self, template: MessageTemplate) -> None:
+        self.template = template
+        self.lits: list[_Lit] = []
+        self.gaps: list[list[_Slot]] = []  # gaps[i]: placeholders before lits[i]; one more after
+        pending: list[_Slot] = []
+        blank = False  # a blank-only literal since the last part
+        for part in template.parts:
+            if isinstance(part, Placeholder):
+                pending.append(_Slot(part, blank))
+                blank = False
+                continue
+            core = " ".join(part.split()).translate(_QUOTES)
+            if not core:
+                blank = blank or bool(part)
+                continue
+            lead, trail = part[:1].isspace() or blank, part[-1:].isspace()
+            if self.lits and not pending:  # adjacent literals: one segment
+                prev = self.lits.pop()
+                core = prev.core + (" " if prev.trail or lead else "") + core
+                lead = prev.lead
+            else:
+                self.gaps.append(pending)
+            self.lits.append(_Lit(core, core.replace(" ", ""), lead, trail))
+            pending, blank = [], False
+        self.gaps.append(pending)
+        self.literal_chars = sum(len(x.compact) for x in self.lits)
+
+    def match(self, message: str, *, truncated: bool = False) -> TemplateMatch | None:
+        """Match `message` against the template; None when its literal text is not all there.
+
+        A full match scores highest; `truncated` lets the message be a prefix of the template;
+        a message an application wrapped (`Failed: <template> (retrying)`) matches as a
+        substring, scored lower. When blanks break words apart (a terminal wrapped the paste
+        mid-word) a second pass ignores blanks altogether, scored lower again.
+        """
+        for compact in (False, True):
+            if compact and self.literal_chars < 8:
+                break  # without blanks, short literals match almost anywhere
+            text = _reduce(message, compact)
+            if not text.norm:
+                return None
+            for mode in ("full", "prefix", "substring"):
+                if mode == "prefix" and not truncated:
+                    continue
+                if mode == "substring" and not (self._edge_literal() and self.lits):
+                    continue
+                found = self._place(text, mode, truncated)
+                if found is not None:
+                    return self._result(text, message, found, mode, compact)
+        return None
+
+    def _edge_literal(self) -> bool:
+        """True when a literal starts or ends the template (else a substring is a full match)."""
+        return not self.gaps[0] or not self.gaps[-1]
+
+    def _find(self, text: _Text, lit: _Lit, lo: int) -> tuple[int, int] | None:
+        """The leftmost occurrence of `lit` at or after `lo`, respecting word boundaries."""
+        hay, core = text.norm, lit.compact if text.compact else lit.core
+        for _ in range(_MAX_RETRIES):
+            k = hay.find(core, lo)
+            if k < 0:
+                return None
+            if text.compact or self._bounded(hay, k, k + len(core), lit):
+                return k, k + len(core)
+            lo = k + 1
+        return None
+
+    @staticmethod
+    def _bounded(hay: str, k: int, e: int, lit: _Lit) -> bool:
+        if lit.lead and 0 < k < len(hay) and _word(hay[k - 1]) and _word(hay[k]):
+            return False
+        return not (lit.trail and 0 < e < len(hay) and _word(hay[e]) and _word(hay[e - 1]))
+
+    def _place(self, text: _Text, mode: str, truncated: bool) -> list[tuple[int, int]] | None:
+        """Spans of the literals in `text.norm` (the last may be a partial one), or None."""
+        hay, n = text.norm, len(text.norm)
+        if not self.lits:
+            return []
+        cut = mode == "prefix" or (mode == "substring" and truncated)  # may end mid-template
+        firsts: list[tuple[int, int] | None] = [None]  # None: placed like any other literal
+        if mode == "substring":
+            firsts, lo = [], 0
+            while len(firsts) < _MAX_STARTS and (hit := self._find(text, self.lits[0], lo)):
+                firsts.append(hit)
+                lo = hit[0] + 1
+        elif not self.gaps[0]:  # the template starts with literal text: so must the message
+            lit = self.lits[0]
+            core = lit.compact if text.compact else lit.core
+            if hay.startswith(core) and (text.compact or self._bounded(hay, 0, len(core), lit)):
+                firsts = [(0, len(core))]
+            elif cut and core.startswith(hay):
+                return [(0, n)]  # cut short inside the first literal
+            else:
+                return None
+        for first in firsts:
+            spans = self._follow(text, first, mode, cut)
+            if spans is not None:
+                return spans
+        return None
+
+    def _follow(
+        self, text: _Text, first: tuple[int, int] | None, mode: str, cut: bool
+    ) -> list[tuple[int, int]] | None:
+        """Place the literals left to right after `first`; the last one of a full or prefix
+        match must end the message."""
+        hay, n = text.norm, len(text.norm)
+        spans = [] if first is None else [first]
+        last = len(self.lits) - 1
+        for i in range(len(spans), len(self.lits)):
+            lit, end, gap = self.lits[i], spans[-1][1] if spans else 0, bool(self.gaps[i])
+            core = lit.compact if text.compact else lit.core
+            hit: tuple[int, int] | None = None
+            if i == last and not self.gaps[-1] and mode != "substring":
+                k = n - len(core)
+                if (
+                    k >= end
+                    and hay.endswith(core)
+                    and (text.compact or self._bounded(hay, k, n, lit))
+                ):
+                    hit = (k, n)
+            else:
+                hit = (self._find(text, lit, end + 1) if gap else None) or self._find(
+                    text, lit, end
+                )
+            if hit is None:
+                if not cut:
+                    return None
+                # The message was cut short before this literal was complete.
+                k = _overlap(hay, end, core)
+                if k == 0 and not gap:
+                    return None
+                return [*spans, (n - k, n)] if k else spans
+            spans.append(hit)
+        return spans
+
+    def _result(
+        self, text: _Text, message: str, spans: list[tuple[int, int]], mode: str, compact: bool
+    ) -> TemplateMatch:
+        n = len(text.norm)
+        total = max(text.solid(0, n), 1)
+        literal = sum(text.solid(k, e) for k, e in spans)
+        values: dict[str, str] = {}
+        explained_values = 0
+        for i, gap in enumerate(self.gaps):
+            if not gap:
+                continue
+            k = spans[i - 1][1] if 0 < i <= len(spans) else 0
+            e = spans[i][0] if i < len(spans) else n
+            if i > len(spans) or e <= k:  # after the cut of a truncated message: held nothing
+                _assign(gap, "", values)
+                continue
+            explained_values += text.solid(k, e)
+            _assign(gap, message[text.orig(k) : text.orig(e)].strip(), values)
+        covered = literal / total
+        explained = min(1.0, (literal + 0.1 * explained_values) / total)
+        confidence = min(1.0, literal / 16)
+        if mode == "full" and literal == total and not compact:
+            score = 1.0  # exact: every character is literal text of the template
+        else:
+            score = 0.5 * explained + 0.45 * confidence
+            score *= {"full": 1.0, "prefix": 0.9, "substring": 0.6}[mode]
+            score *= 0.9 if compact else 1.0
+        return TemplateMatch(round(score, 4), values, round(covered, 4))
+
+
+def _assign(gap: list[_Slot], raw: str, values: dict[str, str]) -> None:
+    """Share a gap's text among its placeholders, splitting at blanks only where the template
+    has blanks between them; a repeated expression keeps its first non-empty value."""
+    pieces = [raw]
+    if len(gap) > 1 and all(slot.spaced for slot in gap[1:]):
+        pieces = raw.split(None, len(gap) - 1)
+    for idx, slot in enumerate(gap):
+        value = pieces[idx] if idx < len(pieces) else ""
+        quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "'\""
+        if slot.placeholder.conversion == "r" and quoted:
+            value = value[1:-1]  # `{name!r}` held a string's repr: its value is what matters
+        if not values.get(slot.placeholder.expr):
+            values[slot.placeholder.expr] = value
+
+
+def _overlap(hay: str, lo: int, core: str) -> int:
+    """The longest k such that `hay` ends with `core[:k]`, within `hay[lo:]` (KMP, linear)."""
+    tail = hay[max(lo, len(hay) - len(core)) :]
+    if not tail:
+        return 0
+    joined = core + "\x00" + tail
+    fail = [0] * len(joined)
+    for i in range(1, len(joined)):
+        k = fail[i - 1]
+        while k and joined[i] != joined[k]:
+            k = fail[k - 1]
+        fail[i] = k + 1 if joined[i] == joined[k] else 0
+    return fail[-1]
+
+
+@functools.lru_cache(maxsize=8192)
+def compile_template(template: MessageTemplate) -> CompiledTemplate:
+    """The compiled matcher of a template, cached (templates are hashable frozen structs)."""
+    return CompiledTemplate(template)
+
+
+# Spans that hold values rather than the template's text: quoted strings, reprs, URLs.
+_VALUE_SPANS = re.compile(
+    r"(?<!\w)['\"`‘“][^'\"`‘’“”\n]{0,200}['\"`’”](?!\w)|<[^<>\n]{0,200}>|\b\w{2,10}://\S{1,2000}"
+)
+_NUMBER = re.compile(r"[-+]?(?:\d[\d_,]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?%?|0[xX][0-9a-fA-F]+")
+_BREAKS = frozenset(":;,=()[]{}")
+_STRIP = "()[]{}<>,;:.!?'\"`‘’“”"
+
+
+def literal_runs(message: str) -> list[str]:
+    """The runs of words in `message` that are likely template text, for full-text search.
+
+    Drops what is most likely a value: numbers, hex and UUIDs, paths and URLs, quoted strings
+    and identifiers, `<...>` reprs, long tokens with digits. Runs break at dropped values and
+    at punctuation after which a value usually follows (`:`, `,`, `=`, brackets, a full stop).
+    """
+    runs: list[str] = []
+    current: list[str] = []
+
+    def flush() -> None:
+        run = " ".join(current)
+        if run and run not in runs:
+            runs.append(run)
+        current.clear()
+
+    for chunk in _VALUE_SPANS.sub(" \x00 ", message).split():
+        core = chunk.strip(_STRIP)
+        if (
+            chunk == "\x00" or not core or "/" in core or "\\" in core or len(core) > 40
+            or _NUMBER.fullmatch(core) is not None or (len(core) > 6 and any(c.isdigit() for c in core))
+        ):  # fmt: skip
+            flush()
+            continue
+        if chunk[0] in _BREAKS:
+            flush()
+        current.extend(re.findall(r"\w+", core))
+        if chunk[-1] in _BREAKS or (chunk[-1] == "." and len(core) > 1):
+            flush()
+    flush()
+    return runs
