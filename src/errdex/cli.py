@@ -89,7 +89,9 @@ def main() -> None:
 @click.option("--installed", is_flag=True, help="Index every distribution installed here.")
 @click.option("--project", help="The project name, overriding what metadata says.")
 @click.option("--version", "version_label", help="The version label, overriding metadata.")
-@click.option("--workers", type=click.IntRange(1, 256), help="Extraction processes (default: all cores).")
+@click.option(
+    "--workers", type=click.IntRange(1, 256), help="Extraction processes (default: all cores)."
+)
 @db_option
 @json_option
 @handle_errors
@@ -189,12 +191,16 @@ def show(error_id: str, version_label: str | None, db: str | None, as_json: bool
             matching = [s for s in sites if s.version == version_label]
             if not matching:
                 have = ", ".join(s.version for s in sites)
-                raise NotFoundError(f"error {error_id} is not in version {version_label} (it is in {have})")
+                raise NotFoundError(
+                    f"error {error_id} is not in version {version_label} (it is in {have})"
+                )
             chosen = matching[0]
         text = store.file_text(chosen.version_id, chosen.file)
     if as_json:
         record = site_record(chosen)
-        record["versions"] = [{"version": s.version, "file": s.file, "line": s.site.line} for s in sites]
+        record["versions"] = [
+            {"version": s.version, "file": s.file, "line": s.site.line} for s in sites
+        ]
         _print_json(record)
         return
     _out.print(site_detail(chosen, text))

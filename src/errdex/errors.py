@@ -1,10 +1,10 @@
 """errdex's own exceptions: one root, a few children; the CLI turns them into one line.
 
-    ErrdexError
-    ├── SourceError      a source that cannot be read (missing path, bad archive, unknown rev)
-    ├── StoreError       the database cannot be opened, migrated or written
-    ├── NotFoundError    an id, project or version that is not in the database
-    └── InputError       input that errdex will not take (empty, binary, too large)
+ErrdexError
+├── SourceError      a source that cannot be read (missing path, bad archive, unknown rev)
+├── StoreError       the database cannot be opened, migrated or written
+├── NotFoundError    an id, project or version that is not in the database
+└── InputError       input that errdex will not take (empty, binary, too large)
 """
 
 from __future__ import annotations

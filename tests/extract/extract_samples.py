@@ -26,4 +26,3 @@ def only_site(source: str) -> ErrorSite:
 
 def messages(source: str) -> list[str | None]:
     return [s.message.text if s.message else None for s in sites_of(source)]
-

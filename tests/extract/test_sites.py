@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from errdex.facts import SiteKind
-
 from extract_samples import facts_of, messages, only_site, sites_of
+
+from errdex.facts import SiteKind
 
 
 def test_raise_with_message_and_cause() -> None:

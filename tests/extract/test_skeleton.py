@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 import ast
 import inspect
 import json
 import logging.handlers
-import argparse
 import subprocess
 import tarfile
 import textwrap

@@ -118,8 +118,7 @@ def test_reasons_from_helpers_two_levels_deep_carry_the_call_guard() -> None:
     )
     (site,) = sites
     assert [
-        (v.reason.text, v.function, [c.statement for c in v.conditions])
-        for v in site.site.variants
+        (v.reason.text, v.function, [c.statement for c in v.conditions]) for v in site.site.variants
     ] == [
         ("pipeline parallelism", "Config._v2_features", ["self.pp > 1"]),
         (

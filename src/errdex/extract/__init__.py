@@ -87,4 +87,8 @@ def _parse_fast(text: str, path: str) -> ast.Module:
 
 def _maybe_newer_syntax(error: SyntaxError) -> bool:
     line = (error.text or "").strip()
-    return line.startswith(("type ", "def ", "class ")) and "[" in line or 'f"' in line or "f'" in line
+    return (
+        (line.startswith(("type ", "def ", "class ")) and "[" in line)
+        or 'f"' in line
+        or "f'" in line
+    )

@@ -43,9 +43,9 @@ _JOIN = re.compile(r"\.join\(\s*(?:sorted\(\s*)?([A-Za-z_]\w*)\s*\)?\s*\)")
 # Calls that take strings all day and never raise with them: not raising-helper candidates.
 _NOT_HELPERS = frozenset(
     "print append extend add insert join format get pop setdefault startswith endswith split "
-    "replace strip lstrip rstrip write info debug encode decode register_buffer update "
-    "find index count lower upper getattr setattr hasattr isinstance open compile match "
-    "search sub fullmatch __init__ super dict list set tuple str repr len".split()
+    "replace strip lstrip rstrip write info debug encode decode register_buffer update find "
+    "index count lower upper getattr setattr hasattr isinstance open compile match search sub "
+    "fullmatch __init__ super dict list set tuple str repr len".split()
 )
 
 
@@ -104,7 +104,6 @@ class SiteExtractor:
     def __init__(self, text: str, constants: dict[str, Any]) -> None:
         self.text = text
         self.constants = constants
-        self._source = lambda node: source_of(text, node)
         self._conditions = ConditionMaker(self._source)
         self.sites: list[ErrorSite] = []
         self.classes: list[ClassFact] = []
@@ -112,6 +111,9 @@ class SiteExtractor:
         self.calls: list[CallFact] = []
         self.reason_builders: dict[str, ReasonsList] = {}
         self._depth = 0
+
+    def _source(self, node: ast.AST) -> str:
+        return source_of(self.text, node)
 
     # -- walking ---------------------------------------------------------------------------
 
@@ -322,9 +324,7 @@ class SiteExtractor:
         elif isinstance(value, ast.Call):
             self._call(stmt, value, scope, path)
 
-    def _call(
-        self, stmt: ast.stmt, call: ast.Call, scope: _Scope, path: tuple[_Step, ...]
-    ) -> None:
+    def _call(self, stmt: ast.stmt, call: ast.Call, scope: _Scope, path: tuple[_Step, ...]) -> None:
         func = call.func
         if not isinstance(func, ast.Name | ast.Attribute):
             return
@@ -347,9 +347,7 @@ class SiteExtractor:
                 return
         self._helper_candidate(stmt, call, func, scope, path)
 
-    def _warn(
-        self, stmt: ast.stmt, call: ast.Call, scope: _Scope, path: tuple[_Step, ...]
-    ) -> None:
+    def _warn(self, stmt: ast.stmt, call: ast.Call, scope: _Scope, path: tuple[_Step, ...]) -> None:
         node = call.args[0] if call.args else _keyword(call, "message")
         category = call.args[1] if len(call.args) > 1 else _keyword(call, "category")
         message = self._template(node, scope) if node is not None else None
@@ -690,8 +688,10 @@ def _is_stringy(node: ast.expr) -> bool:
             _is_stringy(node.func.value) or bool(node.args and _is_stringy(node.args[0]))
         )
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        return node.func.id in ("_", "gettext", "dedent") and bool(node.args) and (
-            _is_stringy(node.args[0])
+        return (
+            node.func.id in ("_", "gettext", "dedent")
+            and bool(node.args)
+            and (_is_stringy(node.args[0]))
         )
     return False
 

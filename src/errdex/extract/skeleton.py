@@ -50,7 +50,7 @@ def _block_end(indent: int) -> re.Pattern[str]:
     """A newline followed by a code line indented no deeper than `indent`."""
     pattern = _block_ends.get(indent)
     if pattern is None:
-        pattern = re.compile(r"\n(?=[ \t]{0,%d}[^ \t\r\n#)\]}])" % indent)
+        pattern = re.compile(rf"\n(?=[ \t]{{0,{indent}}}[^ \t\r\n#)\]}}])")
         _block_ends[indent] = pattern
     return pattern
 

@@ -46,9 +46,7 @@ def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
             if site.reasons is not None:
                 site = msgspec.structs.replace(
                     site,
-                    variants=reasons.expand(
-                        site.reasons, facts, site.class_name, site.conditions
-                    ),
+                    variants=reasons.expand(site.reasons, facts, site.class_name, site.conditions),
                     reasons=None,
                 )
             site = msgspec.structs.replace(
@@ -190,4 +188,3 @@ def _pick_helper(
     if same_file:
         return same_file[0]
     return fitting[0] if len({h.message.text for h, _ in fitting}) == 1 else None
-

@@ -40,9 +40,7 @@ class ReasonsIndex:
         if not known:
             return tuple(out)
         return tuple(
-            msgspec.structs.replace(
-                v, conditions=tuple(c for c in v.conditions if c not in known)
-            )
+            msgspec.structs.replace(v, conditions=tuple(c for c in v.conditions if c not in known))
             for v in out
         )
 

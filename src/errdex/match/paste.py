@@ -27,9 +27,7 @@ class Frame(msgspec.Struct, frozen=True):
 class ErrorEvidence(msgspec.Struct, frozen=True):
     """One error a paste shows: the exception as printed, its message, and where it came from."""
 
-    exception: (
-        str | None
-    )  # as printed: "ValueError", "pydantic_core._pydantic_core.ValidationError"
+    exception: str | None  # as printed: "ValueError", "pkg.errors.ConfigError"
     message: str
     frames: tuple[Frame, ...] = ()  # innermost last
     truncated: bool = False
@@ -142,56 +140,42 @@ _CHAIN = re.compile(
 _GROUP_HEAD = re.compile(r"\s*\+ Exception Group Traceback")
 _GROUP_BAR = re.compile(r"\s*\| ?")
 _GROUP_SEP = re.compile(r"\s*\+[-+]{0,3}-{3,}(?: (?:\d{1,6}|\.\.\.) -{3,})?\s*$")
-_FRAME = re.compile(
-    r'\s*File "(?P<path>[^"\n]{1,1000})", line (?P<line>\d{1,9})(?:, in (?P<fn>\S.{0,300}?))?\s*$'
+_FRAME = re.compile(r'\s*File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<fn>.+))?$')
+_NB_FILE = re.compile(r'\s*File (?P<path>[^\s"].*?):(?P<line>\d+), in (?P<fn>[^\s(]+)')
+_NB_CELL = re.compile(  # Cell In[3], line 2 / Input In [1], in <cell line: 1>()
+    r"\s*(?P<path>(?:Cell|Input) In ?\[\d+\]), (?:line (?P<line>\d+)(?:, in (?P<fn>[^\s(]+))?"
+    r"|in (?P<fn2>[^(]+)\()"
 )
-_NB_FILE = re.compile(
-    r"\s*File (?P<path>[^\s\"].{0,1000}?):(?P<line>\d{1,9}), in (?P<fn>[^\s(]{1,300})"
-)
-_NB_CELL = re.compile(
-    r"\s*(?P<path>(?:Cell|Input) In ?\[\d{1,6}\]), (?:line (?P<line>\d{1,9})(?:, in (?P<fn>[^\s(]{1,300}))?"
-    r"|in (?P<fn2>[^(\n]{1,300})\()"
-)
-_NB_OLD = re.compile(
-    r"\s*(?P<path>\S{1,1000}\.py[xw]?|<ipython-input-[\w-]{1,100}>) in (?P<fn>[^\s(]{1,300})"
-)
-_RICH_FRAME = re.compile(
-    r"\s*(?P<path>(?:[A-Za-z]:)?[^\s:]{1,1000}|<[^>\n]{1,200}>):(?P<line>\d{1,9}) in (?P<fn>\S{1,300})\s*$"
-)
-_ARROW = re.compile(r"\s*-{0,10}> ?(?P<line>\d{1,9})(?: (?P<code>.*))?$")  # ----> 2 foo()
-_CONTEXT = re.compile(r"\s{1,20}\d{1,9}(?:\s.*)?$")  # '      1 import foo'
-_RICH_CODE = re.compile(r"\s*(?P<cur>❱)?\s*(?P<line>\d{1,9})(?: ?│| |$)(?P<code>.*)$")
+_NB_OLD = re.compile(r"\s*(?P<path>\S+\.py[xw]?|<ipython-input-[\w-]+>) in (?P<fn>[^\s(]+)")
+_RICH_FRAME = re.compile(r"\s*(?P<path>(?:\w:)?[^\s:]+|<[^>]+>):(?P<line>\d+) in (?P<fn>\S+)\s*$")
+_ARROW = re.compile(r"\s*-*> ?(?P<line>\d+)(?: (?P<code>.*))?$")  # ----> 2 foo()
+_CONTEXT = re.compile(r"\s+\d+(?:\s.*)?$")  # '      1 import foo'
+_RICH_CODE = re.compile(r"\s*(?P<cur>❱)?\s*(?P<line>\d+)(?: ?│| |$)(?P<code>.*)$")
 _CARET = re.compile(r"\s*[~^]+\s*$")
-_SKIP = re.compile(
+_SKIP = re.compile(  # elisions: by Python, notebooks, rich, or the user
     r"\s*(?:\[Previous line repeated \d+ more times?\]|\.\.\.<\d+ lines>\.\.\.|\d+ frames?"
     r"|\[\.\.\. .{0,80}\]|\.{3,}|…|<snip>|\(\.\.\.\))\s*$"
 )
-_EXC_SUFFIX = r"(?:Error|Exception|Warning|Exit|Interrupt|Iteration|Group|Failure|Fault|Timeout|Abort|Cancelled)"
+_SUFFIX = "(?:Error|Exception|Warning|Exit|Interrupt|Iteration|Group|Failure|Fault|Timeout|Abort)"
+# Bounded repeats: `(?:\w+\.)*` then `\w*?` would backtrack quadratically on `a.a.a.a...`.
 _EXC_STRONG = re.compile(
-    rf"(?P<name>(?:[A-Za-z_]\w{{0,80}}\.){{0,12}}(?:[A-Z]\w{{0,80}}?)?{_EXC_SUFFIX}(?:\([\w.]{{1,100}}\))?)"
+    rf"(?P<name>(?:[A-Za-z_]\w{{0,80}}\.){{0,12}}(?:[A-Z]\w{{0,80}}?)?{_SUFFIX}(?:\([\w.]+\))?)"
     r"(?:: (?P<msg>.*)|:?\s*$)"
 )
-_EXC_LOOSE = re.compile(
-    r"(?P<name>[A-Za-z_][\w.<>]{0,200}(?:\([\w.]{1,100}\))?)(?:: ?(?P<msg>.*)|:?\s*$)"
-)
-_INNER = re.compile(
-    rf"{_EXC_SUFFIX}(?=: |\(['\"])"
-)  # `...: ValueError: msg`, `RuntimeError('msg')`
+_EXC_LOOSE = re.compile(r"(?P<name>[A-Za-z_][\w.<>]*(?:\([\w.]+\))?)(?:: ?(?P<msg>.*)|:?\s*$)")
+_INNER = re.compile(rf"{_SUFFIX}(?=: |\(['\"])")  # `...: ValueError: msg`, `RuntimeError('msg')`
 _PYTEST_E = re.compile(r"E(?: {2,}(?P<msg>.*))?\s*$")
 _PYTEST_LOC = re.compile(
-    r"(?P<path>(?:[A-Za-z]:)?[^\s:]{1,1000}\.py):(?P<line>\d{1,9}):(?: in (?P<fn>\S{1,300})| (?P<exc>[\w.]{1,300}))?\s*$"
+    r"(?P<path>(?:\w:)?[^\s:]+\.py):(?P<line>\d+):(?: in (?P<fn>\S+)| (?P<exc>[\w.]+))?\s*$"
 )
-_PYTEST_SEP = re.compile(r"(?:_{3,}|={3,})")
 _PYTEST_CODE = re.compile(r">\s{2,}(?P<code>\S.*)$")
-_FAILED = re.compile(r"(?:FAILED|ERROR) \S{1,1000} - (?P<msg>.+)$")
+_FAILED = re.compile(r"(?:FAILED|ERROR) \S+ - (?P<msg>.+)$")
 _WARN = re.compile(
-    r"\s*(?P<path>(?:[A-Za-z]:)?[^\s:][^:\n]{0,1000}?|<[^>\n]{1,200}>):(?P<line>\d{1,9}): "
+    r"\s*(?P<path>(?:\w:)?[^\s:][^:]*?|<[^>]+>):(?P<line>\d+): "
     r"(?P<cat>(?:[A-Za-z_]\w{0,80}\.){0,10}[A-Z]\w{0,80}?Warning): (?P<msg>.*)$"
 )
-_CODE_LIKE = re.compile(
-    r"\s*(?:warnings\.warn|warn\(|logger\.|logging\.|raise |return |@|[\w.]{1,200}\s?=\s?[\w.]{1,200}\()"
-)
-_DID_YOU_MEAN = re.compile(r"\.? ?(?:Did you mean|Did you forget to import)\b[^\n]{0,300}\?\s*$")
+_CODE_LIKE = re.compile(r"\s*(?:warn|logger\.|logging\.|raise |return |@|[\w.]+ ?= ?[\w.]+\()")
+_DID_YOU_MEAN = re.compile(r"\.? ?Did you (?:mean|forget to import)\b[^\n]{0,300}\?\s*$")
 _TRUNC = ("...", "…", "[...]", "(truncated)", "[truncated]", "<truncated>")
 
 
@@ -444,7 +428,8 @@ def _frame(lines: list[_Line], i: int, in_tb: bool) -> tuple[Frame, int, str] | 
         candidates += [(text.rstrip() + nxt, i + 2), (text.rstrip() + " " + nxt, i + 2)]
     for cand, nxt_i in candidates:
         if m := _FRAME.match(cand):
-            return Frame(m["path"], int(m["line"]), m["fn"], None), nxt_i, "std"
+            fn = m["fn"] and m["fn"].strip()
+            return Frame(m["path"], int(m["line"]), fn, None), nxt_i, "std"
         if m := _NB_FILE.match(cand) or _NB_CELL.match(cand):
             fn = m["fn"] or m.groupdict().get("fn2")
             line = m["line"]

@@ -1,0 +1,157 @@
+"""Templates compiled to matchers: values, tolerance, prefixes, substrings, scores."""
+
+from __future__ import annotations
+
+from errdex.facts import MessageTemplate, Placeholder
+from errdex.match.pattern import CompiledTemplate, compile_template, literal_runs
+
+
+def tpl(*parts: str | Placeholder) -> CompiledTemplate:
+    return compile_template(MessageTemplate.of(*parts))
+
+
+P = Placeholder
+# vllm/config/model.py-style messages used throughout.
+NOT_SUPPORTED = tpl("Model ", P("model_id"), " is not supported on ", P("platform"), ".")
+REASONS = tpl("Model Runner V1 does not support: ", P("', '.join(unsupported)"))
+
+
+def test_values_extracted() -> None:
+    m = NOT_SUPPORTED.match("Model meta-llama/Llama-3-8B is not supported on cpu.")
+    assert m is not None
+    assert m.values == {"model_id": "meta-llama/Llama-3-8B", "platform": "cpu"}
+    assert 0 < m.covered < 1 and 0 < m.score < 1
+    m = REASONS.match("Model Runner V1 does not support: dual batch overlap with LoRA")
+    assert m is not None and m.values == {"', '.join(unsupported)": "dual batch overlap with LoRA"}
+
+
+def test_exact_match_scores_one() -> None:
+    m = tpl("CUDA out of memory.").match("CUDA out of memory.")
+    assert m is not None and (m.score, m.covered, m.values) == (1.0, 1.0, {})
+    assert tpl("CUDA out of memory.").match("CUDA out of memory. Tried") is None
+
+
+def test_repr_placeholder_absorbs_quotes() -> None:
+    t = tpl("Unsupported task: ", P("task", conversion="r"))
+    for message in ["Unsupported task: 'reward'", 'Unsupported task: "reward"']:
+        m = t.match(message)
+        assert m is not None and m.values == {"task": "reward"}
+    m = t.match("Unsupported task: ['a', 'b']")
+    assert m is not None and m.values == {"task": "['a', 'b']"}  # not a string: kept as printed
+
+
+def test_whitespace_insensitive() -> None:
+    m = NOT_SUPPORTED.match("Model  meta-llama/Llama-3-8B\n   is not\nsupported on\tcpu.")
+    assert m is not None and m.values == {"model_id": "meta-llama/Llama-3-8B", "platform": "cpu"}
+    t = tpl("expected one of:\n  - a\n  - b\ngot ", P("x"))
+    m = t.match("expected one of: - a - b got c")
+    assert m is not None and m.values == {"x": "c"}
+
+
+def test_quote_styles_tolerated_but_case_is_not() -> None:
+    t = tpl("Please set `trust_remote_code=True` for '", P("name"), "'")
+    for message in [
+        "Please set `trust_remote_code=True` for 'x/y'",
+        "Please set 'trust_remote_code=True' for \"x/y\"",
+        "Please set ‘trust_remote_code=True’ for “x/y”",
+    ]:
+        m = t.match(message)
+        assert m is not None and m.values == {"name": "x/y"}, message
+    assert t.match("please set `trust_remote_code=True` for 'x/y'") is None
+
+
+def test_multiline_message_and_values_spanning_lines() -> None:
+    t = tpl("1 validation error for ", P("title"), "\n", P("loc"), "\n  Field required")
+    m = t.match("1 validation error for ModelConfig\nmodel\n  Field required")
+    assert m is not None and m.values == {"title": "ModelConfig", "loc": "model"}
+    t = tpl("Error(s) in loading state_dict for ", P("name"), ":\n\t", P("errors"))
+    m = t.match("Error(s) in loading state_dict for OPT:\n\tsize mismatch for a\n\tsize mismatch for b")
+    assert m is not None and m.values["errors"] == "size mismatch for a\n\tsize mismatch for b"
+
+
+def test_truncated_message_matches_a_prefix() -> None:
+    cut = "Model meta-llama/Llama-3-8B is not supp"
+    assert NOT_SUPPORTED.match(cut) is None
+    m = NOT_SUPPORTED.match(cut, truncated=True)
+    assert m is not None and m.values == {"model_id": "meta-llama/Llama-3-8B", "platform": ""}
+    full = NOT_SUPPORTED.match("Model meta-llama/Llama-3-8B is not supported on cpu.")
+    assert full is not None and m.score < full.score
+    # Cut inside a value, and inside the first literal.
+    m = NOT_SUPPORTED.match("Model meta-lla", truncated=True)
+    assert m is not None and m.values["model_id"] == "meta-lla"
+    assert NOT_SUPPORTED.match("Mod", truncated=True) is not None
+    assert NOT_SUPPORTED.match("Modal x", truncated=True) is None
+    # More text after the whole template is not a prefix of it.
+    assert tpl("abc ", P("x"), " def").match("abc 1 def ghi", truncated=True) is None
+
+
+def test_wrapped_message_matches_as_substring_with_lower_score() -> None:
+    message = "Error generating audio: Model x is not supported on cpu. Retrying later"
+    m = NOT_SUPPORTED.match(message)
+    assert m is not None and m.values == {"model_id": "x", "platform": "cpu"}
+    direct = NOT_SUPPORTED.match("Model x is not supported on cpu.")
+    assert direct is not None and m.score < direct.score
+    assert m.covered < direct.covered
+
+
+def test_mid_word_wrap_matches_without_blanks() -> None:
+    m = NOT_SUPPORTED.match("Model x is not supp\norted on cpu.")
+    assert m is not None and m.values == {"model_id": "x", "platform": "cpu"}
+    clean = NOT_SUPPORTED.match("Model x is not supported on cpu.")
+    assert clean is not None and m.score < clean.score
+
+
+def test_word_boundaries_keep_lazy_placeholders_honest() -> None:
+    t = tpl("Invalid ", P("a"), " in ", P("b"))
+    m = t.match("Invalid einstein in berlin")
+    assert m is not None and m.values == {"a": "einstein", "b": "berlin"}
+
+
+def test_placeholders_at_the_edges_and_adjacent() -> None:
+    m = tpl(P("name"), " not found").match("a not found b not found")
+    assert m is not None and m.values == {"name": "a not found b"}
+    m = tpl(P("a"), " ", P("b"), " failed").match("x y failed")
+    assert m is not None and m.values == {"a": "x", "b": "y"}
+    m = tpl(P("msg")).match("anything at all")
+    assert m is not None and m.values == {"msg": "anything at all"} and m.covered == 0
+    assert m.score < 0.1
+
+
+def test_right_template_outranks_its_neighbours() -> None:
+    message = "The decoder prompt (length 9000) is longer than the maximum model length of 8192."
+    candidates = {
+        "right": tpl(
+            "The decoder prompt (length ", P("prompt_len"), ") is longer than the maximum model "
+            "length of ", P("max_model_len"), "."
+        ),
+        "generic": tpl(P("prefix"), " is longer than the maximum model length of ", P("n"), "."),
+        "other": tpl("The encoder prompt (length ", P("n"), ") is longer than ", P("m"), "."),
+        "catch-all": tpl(P("e")),
+    }
+    scores = {k: (m.score if (m := t.match(message)) else 0.0) for k, t in candidates.items()}
+    assert max(scores, key=lambda k: scores[k]) == "right"
+    assert scores["other"] == 0.0
+    assert scores["right"] > scores["generic"] > scores["catch-all"]
+
+
+def test_compile_template_is_cached() -> None:
+    t = MessageTemplate.of("a ", P("x"))
+    assert compile_template(t) is compile_template(MessageTemplate.of("a ", P("x")))
+
+
+def test_literal_runs_drop_values() -> None:
+    runs = literal_runs(
+        "Model 'meta-llama/Llama-3-8B' is not supported on cpu: got 1234 tokens from "
+        "/tmp/cache/x.py (request 3f2a9c1e-1111-2222-3333-444455556666, 0x7f3a2b, 1.5e-3)"
+    )
+    assert runs == ["Model", "is not supported on cpu", "got", "tokens from", "request"]
+    assert literal_runs("Model Runner V2 does not yet support: dual batch overlap with LoRA") == [
+        "Model Runner V2 does not yet support",
+        "dual batch overlap with LoRA",
+    ]
+    assert literal_runs("Object of type <class 'Foo'> is not `JSON` serializable") == [
+        "Object of type",
+        "is not",
+        "serializable",
+    ]
+    assert literal_runs("12345 0xdeadbeef /a/b") == []
