@@ -6,16 +6,21 @@ The public API is what this module exports; everything else is private to the pa
 from __future__ import annotations
 
 from errdex.errors import ErrdexError, InputError, NotFoundError, SourceError, StoreError
+from errdex.hook import install
 from errdex.indexing import IndexReport
+from errdex.match.lookup import Match
 
 __all__ = [
     "ErrdexError",
     "IndexReport",
+    "Match",
     "InputError",
     "NotFoundError",
     "SourceError",
     "StoreError",
     "index",
+    "install",
+    "lookup",
 ]
 
 
@@ -38,5 +43,24 @@ def index(
             index_source(s, store, workers=workers)
             for s in open_sources(source, project=project, version=version)
         ]
+    finally:
+        store.close()
+
+
+def lookup(
+    text: str,
+    *,
+    db: str | None = None,
+    project: str | None = None,
+    version: str | None = None,
+    limit: int = 5,
+) -> list[Match]:
+    """The sites that raised what `text` shows (a message, a traceback, a log line), best first."""
+    from errdex.match import lookup_text
+    from errdex.store import open_store
+
+    store = open_store(db)
+    try:
+        return lookup_text(store, text, project=project, version=version, limit=limit).matches
     finally:
         store.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
+from pathlib import Path
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -20,8 +21,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from errdex.errors import ErrdexError, NotFoundError
 from errdex.indexing import IndexReport, index_source
+from errdex.indexing.installed import index_missing
+from errdex.match.lookup import rank
+from errdex.match.paste import parse_paste
 from errdex.render.records import site_record
-from errdex.render.terminal import index_summary, site_detail, site_lines
+from errdex.render.terminal import (
+    index_summary,
+    lookup_view,
+    nearest_view,
+    site_detail,
+    site_lines,
+)
 from errdex.sources import installed_all, open_sources
 from errdex.sources.base import Source
 from errdex.store import Store, open_store
@@ -204,6 +214,102 @@ def show(error_id: str, version_label: str | None, db: str | None, as_json: bool
         _print_json(record)
         return
     _out.print(site_detail(chosen, text))
+
+
+_MAX_PASTE = 1_000_000  # the end of a paste holds the error: keep its last megabyte
+
+
+def _read_paste(text: str | None) -> str:
+    if text is not None and text != "-":
+        return text
+    if text is None and sys.stdin.isatty():
+        raise click.UsageError("give the error as TEXT, or pipe it in with -")
+    stream = sys.stdin.buffer
+    tail = b""
+    while chunk := stream.read(1 << 20):
+        tail = (tail + chunk)[-_MAX_PASTE:]
+    return tail.decode("utf-8", errors="replace")
+
+
+@main.command()
+@click.argument("text", required=False, metavar="[TEXT | -]")
+@click.option("--project", help="Only errors of this project.")
+@click.option("--version", "version_label", help="Only this version of the project.")
+@click.option("--limit", type=click.IntRange(1, 100), default=5, show_default=True)
+@click.option(
+    "--no-auto-index",
+    is_flag=True,
+    help="Do not index installed distributions that the traceback points into.",
+)
+@db_option
+@json_option
+@handle_errors
+def lookup(
+    text: str | None,
+    project: str | None,
+    version_label: str | None,
+    limit: int,
+    no_auto_index: bool,
+    db: str | None,
+    as_json: bool,
+) -> None:
+    """Find where an error comes from: paste a message, a traceback or a log line
+    (TEXT, or - to read standard input).
+
+    Exit status: 0 when a match was found, 1 when none was, 2 for bad input.
+    """
+    paste = _read_paste(text)
+    evidence = parse_paste(paste)
+    with _store(db) as store:
+        if not no_auto_index:
+            paths = [f.path for e in evidence.errors for f in e.frames]
+            index_missing(store, paths, announce=lambda m: _err.print(f"errdex: {m}"))
+        if not store.projects():
+            raise NotFoundError("the database is empty: index something first: errdex index SOURCE")
+        result = rank(store, evidence, project=project, version=version_label, limit=limit)
+        best = result.matches[0] if result.matches else None
+        text_of_best = (
+            store.file_text(best.site.version_id, best.file) if best and best.site else None
+        )
+    if as_json:
+        _print_json(
+            {
+                "matches": [m.record() for m in result.matches],
+                "nearest": [m.record() for m in result.nearest],
+            }
+        )
+    elif best is not None:
+        _out.print(lookup_view(result, text_of_best))
+    else:
+        _out.print(nearest_view(result))
+    if best is None:
+        sys.exit(1)
+
+
+@main.command(context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.argument("script", type=click.Path(exists=True, dir_okay=False))
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@db_option
+def run(script: str, args: tuple[str, ...], db: str | None) -> None:
+    """Run a Python SCRIPT; if it dies of an uncaught exception, show where that was raised."""
+    import runpy
+
+    from errdex.hook import install
+
+    install(db)
+    sys.argv = [script, *args]
+    try:
+        runpy.run_path(str(Path(script).resolve()), run_name="__main__")
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except BaseException as error:  # outside click's handling, as Python itself would
+        tb = error.__traceback__
+        target = str(Path(script).resolve())
+        while tb is not None and tb.tb_frame.f_code.co_filename != target:
+            tb = tb.tb_next  # drop errdex's and runpy's own frames
+        error.__traceback__ = tb or error.__traceback__
+        sys.excepthook(type(error), error, error.__traceback__)
+        sys.exit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover

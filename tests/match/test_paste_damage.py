@@ -1,4 +1,5 @@
 """parse_paste on the damage real pastes carry: prefixes, wrapping, markup, wrapped messages."""
+# ruff: noqa: E501  (pastes are kept as printed, long lines and all)
 
 from __future__ import annotations
 
@@ -24,7 +25,10 @@ def check(errors: list[ErrorEvidence]) -> None:
     assert err.exception == "ValueError"
     assert err.message == "Model meta-llama/Llama-3-8B is not supported on cpu"
     assert [f.line for f in err.frames] == [533, 611]
-    assert err.frames[1].code == 'raise ValueError(f"Model {self.model} is not supported on {platform}")'
+    assert (
+        err.frames[1].code
+        == 'raise ValueError(f"Model {self.model} is not supported on {platform}")'
+    )
 
 
 def prefixed(prefix: str) -> str:
@@ -76,7 +80,9 @@ def test_terminal_width_wrapping() -> None:
 def test_html_escapes_and_crlf() -> None:
     text = TRACEBACK.replace("'", "&#39;").replace('"', "&quot;").replace("\n", "\r\n")
     check(paste(text))
-    (err,) = paste("TypeError: &#x27;&lt;&#x27; not supported between &#39;str&#39; and &#39;int&#39;")
+    (err,) = paste(
+        "TypeError: &#x27;&lt;&#x27; not supported between &#39;str&#39; and &#39;int&#39;"
+    )
     assert err.message == "'<' not supported between 'str' and 'int'"
 
 
@@ -84,7 +90,10 @@ def test_quotes_and_backticks_around_the_message() -> None:
     (err,) = paste('"Model meta-llama/Llama-3-8B is not supported on cpu"')
     assert err.message == "Model meta-llama/Llama-3-8B is not supported on cpu"
     (err,) = paste("`ValueError: Model meta-llama/Llama-3-8B is not supported on cpu`")
-    assert (err.exception, err.message) == ("ValueError", "Model meta-llama/Llama-3-8B is not supported on cpu")
+    assert (err.exception, err.message) == (
+        "ValueError",
+        "Model meta-llama/Llama-3-8B is not supported on cpu",
+    )
     (err,) = paste("KeyError: 'model.layers.0.weight'")
     assert err.message == "'model.layers.0.weight'"  # a KeyError's message is the key's repr
 
@@ -92,7 +101,9 @@ def test_quotes_and_backticks_around_the_message() -> None:
 def test_did_you_mean_suffix() -> None:
     (err,) = paste("NameError: name 'pritn' is not defined. Did you mean: 'print'?")
     assert err.message == "name 'pritn' is not defined"
-    (err,) = paste("AttributeError: module 'torch' has no attribute 'compiles'. Did you mean: 'compile'?")
+    (err,) = paste(
+        "AttributeError: module 'torch' has no attribute 'compiles'. Did you mean: 'compile'?"
+    )
     assert err.message == "module 'torch' has no attribute 'compiles'"
     (err,) = paste("NameError: name 'sys' is not defined. Did you forget to import 'sys'?")
     assert err.message == "name 'sys' is not defined"
@@ -109,15 +120,19 @@ def test_message_wrapped_by_an_application() -> None:
         ("Exception", "ValueError: max_model_len must be positive"),
         ("ValueError", "max_model_len must be positive"),
     ]
-    errors = paste("""Request failed: RuntimeError('CUDA error: an illegal memory access was encountered')""")
+    errors = paste(
+        """Request failed: RuntimeError('CUDA error: an illegal memory access was encountered')"""
+    )
     assert errors[1].exception == "RuntimeError"
     assert errors[1].message == "CUDA error: an illegal memory access was encountered"
     errors = paste('ValueError("can\'t convert \\"x\\" to int")')
-    assert (errors[-1].exception, errors[-1].message) == ("ValueError", "can't convert \"x\" to int")
+    assert (errors[-1].exception, errors[-1].message) == ("ValueError", 'can\'t convert "x" to int')
 
 
 def test_log_line_holding_an_exception() -> None:
-    errors = paste("ERROR 01-23 12:34:56 [serving.py:88] vllm.v1.engine.exceptions.EngineDeadError: EngineCore died")
+    errors = paste(
+        "ERROR 01-23 12:34:56 [serving.py:88] vllm.v1.engine.exceptions.EngineDeadError: EngineCore died"
+    )
     assert [(e.exception, e.message, e.hint_file) for e in errors] == [
         (None, "vllm.v1.engine.exceptions.EngineDeadError: EngineCore died", "serving.py"),
         ("vllm.v1.engine.exceptions.EngineDeadError", "EngineCore died", None),
@@ -126,8 +141,13 @@ def test_log_line_holding_an_exception() -> None:
 
 def test_truncated_messages() -> None:
     (err,) = paste("ValueError: Model Runner V2 does not yet support: dual batch overlap with...")
-    assert err.truncated and err.message == "Model Runner V2 does not yet support: dual batch overlap with"
-    (err,) = paste("ValueError: The decoder prompt (length 9000) is longer than the maximum model length…")
+    assert (
+        err.truncated
+        and err.message == "Model Runner V2 does not yet support: dual batch overlap with"
+    )
+    (err,) = paste(
+        "ValueError: The decoder prompt (length 9000) is longer than the maximum model length…"
+    )
     assert err.truncated and err.message.endswith("maximum model length")
     # A GitHub issue title, tag and all, cut off inside a parenthesis.
     (err,) = paste("[Bug]: RuntimeError: Engine core initialization failed (see root cause")
@@ -137,7 +157,9 @@ def test_truncated_messages() -> None:
 
 
 def test_repeated_tracebacks_are_reported_once() -> None:
-    text = "\n".join([prefixed("(VllmWorker rank=0 pid=1) "), prefixed("(VllmWorker rank=1 pid=2) ")])
+    text = "\n".join(
+        [prefixed("(VllmWorker rank=0 pid=1) "), prefixed("(VllmWorker rank=1 pid=2) ")]
+    )
     errors = paste(text)
     assert len(errors) == 1
     check(errors)

@@ -1,4 +1,5 @@
 """parse_paste on the formats errors are printed in: tracebacks, notebooks, pytest, rich, logs."""
+# ruff: noqa: E501  (pastes are kept as printed, long lines and all)
 
 from __future__ import annotations
 
@@ -26,11 +27,16 @@ def test_bare_message_many_lines() -> None:
         """
     )
     assert err.exception is None
-    assert err.message.splitlines()[1] == "is not found. Make sure that vllm_flash_attn was built and installed"
+    assert (
+        err.message.splitlines()[1]
+        == "is not found. Make sure that vllm_flash_attn was built and installed"
+    )
 
 
 def test_exception_line_with_module_path() -> None:
-    (err,) = paste("pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig")
+    (err,) = paste(
+        "pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig"
+    )
     assert err.exception == "pydantic_core._pydantic_core.ValidationError"
     assert err.message == "1 validation error for ModelConfig"
 
@@ -67,7 +73,7 @@ def test_traceback_frames_and_final_exception() -> None:
             model, missing_keys, unexpected_keys, mismatched_keys, error_msgs = cls._load_pretrained_model(
                                                                                ^^^^^^^^^^^^^^^^^^^^^^^^^^^^
         RuntimeError: Error(s) in loading state_dict for OPTForCausalLM:
-        	size mismatch for model.decoder.embed_tokens.weight: copying a param with shape torch.Size([50272, 512])
+        \tsize mismatch for model.decoder.embed_tokens.weight: copying a param with shape torch.Size([50272, 512])
         """
     )
     assert err.exception == "RuntimeError"
@@ -195,7 +201,10 @@ def test_pytest_long_output() -> None:
     assert err.exception == "FileNotFoundError"
     assert err.message == "config file 'missing.toml' does not exist\nwhile loading the app"
     assert err.frames[-1] == Frame(
-        "src/app/config.py", 30, None, 'raise FileNotFoundError(f"config file {path!r} does not exist")'
+        "src/app/config.py",
+        30,
+        None,
+        'raise FileNotFoundError(f"config file {path!r} does not exist")',
     )
     assert err.frames[0].path == "tests/test_config.py"
     # The summary line repeats the error cut short: it adds nothing.
@@ -231,7 +240,7 @@ def test_jupyter_traceback_with_ansi_codes() -> None:
         "\n"
         f"File {esc}[0;32m~/work/foo.py:12{esc}[0m, in {esc}[0;36mbar{esc}[0;34m(a){esc}[0m\n"
         f"{esc}[1;32m     10{esc}[0m {esc}[38;5;28;01mdef{esc}[39;00m {esc}[38;5;21mbar{esc}[39m(a):\n"
-        f"{esc}[0;32m---> 12{esc}[0m     {esc}[38;5;28;01mraise{esc}[39;00m {esc}[38;5;167;01mValueError{esc}[39;00m(\"boom\")\n"
+        f'{esc}[0;32m---> 12{esc}[0m     {esc}[38;5;28;01mraise{esc}[39;00m {esc}[38;5;167;01mValueError{esc}[39;00m("boom")\n'
         "\n"
         f"{esc}[0;31mValueError{esc}[0m: boom\n"
     )
@@ -317,9 +326,12 @@ def test_rich_boxed_traceback() -> None:
         """
     )
     assert err.exception == "RuntimeError"
-    assert err.message.split() == (
-        "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!"
-    ).split()
+    assert (
+        err.message.split()
+        == (
+            "Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!"
+        ).split()
+    )
     assert [(f.path, f.line, f.function, f.code) for f in err.frames] == [
         ("/usr/local/bin/nemo", 8, "<module>", "sys.exit(app())"),
         (

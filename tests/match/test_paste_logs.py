@@ -1,4 +1,5 @@
 """parse_paste on log output and printed warnings."""
+# ruff: noqa: E501  (pastes are kept as printed, long lines and all)
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ def paste(text: str) -> list[ErrorEvidence]:
 
 
 def test_vllm_log_line_with_file_hint() -> None:
-    (err,) = paste("ERROR 01-23 12:34:56 [engine.py:123] Model architectures ['Foo'] are not supported")
+    (err,) = paste(
+        "ERROR 01-23 12:34:56 [engine.py:123] Model architectures ['Foo'] are not supported"
+    )
     assert err.exception is None
     assert err.message == "Model architectures ['Foo'] are not supported"
     assert (err.level, err.hint_file, err.hint_line) == ("ERROR", "engine.py", 123)
@@ -117,7 +120,9 @@ def test_many_timestamp_formats() -> None:
         (err, *_) = paste(line)
         assert err.message == message, line
         assert err.level in ("ERROR", "WARNING"), line
-    (err,) = paste("[2024-05-01 10:00:00,123] [WARNING] [real_accelerator.py:161:get_accelerator] x y")
+    (err,) = paste(
+        "[2024-05-01 10:00:00,123] [WARNING] [real_accelerator.py:161:get_accelerator] x y"
+    )
     assert (err.hint_file, err.hint_line) == ("real_accelerator.py", 161)
     (err,) = paste("[2024-02-27 21:05:18,670] {taskinstance.py:1234} ERROR - x y")
     assert (err.hint_file, err.hint_line) == ("taskinstance.py", 1234)
@@ -149,7 +154,11 @@ def test_warning_as_printed_by_python() -> None:
         """
     )
     assert [(e.exception, e.hint_file, e.hint_line) for e in errors] == [
-        ("FutureWarning", "/usr/local/lib/python3.10/dist-packages/xformers/ops/fmha/flash.py", 211),
+        (
+            "FutureWarning",
+            "/usr/local/lib/python3.10/dist-packages/xformers/ops/fmha/flash.py",
+            211,
+        ),
         ("UserWarning", "/home/u/train.py", 12),
     ]
     assert errors[0].message.startswith("`torch.library.impl_abstract` was renamed")

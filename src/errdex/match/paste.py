@@ -43,71 +43,49 @@ class Evidence(msgspec.Struct, frozen=True):
     errors: tuple[ErrorEvidence, ...]
 
 
-# Every pattern is anchored or bounded and has no nested unbounded repeats: a paste is
-# untrusted text, and one catastrophic backtrack would hang the lookup.
-_BRK = "\x00BRK"  # marks a block boundary (fence, HTML tag line); NUL never survives the guard
-_ERROR_LEVELS = frozenset({"WARNING", "ERROR", "CRITICAL"})
+# A paste is untrusted: every pattern is anchored (`match`, once per line) or bounded, with no
+# nested repeats that can backtrack over each other, so no line can make a pattern explode.
+_BRK = "\x00BRK"  # a block boundary (fence, HTML tag line); the guard refuses real NULs
 _BINARY = re.compile(r"[\x01-\x08\x0e-\x1a\x1c-\x1f\x7f-\x9f\ufffd]")
-_ANSI = re.compile(
-    r"\x1b(?:\[[0-?]{0,40}[ -/]{0,10}[@-~]|\][^\x07\x1b]{0,1000}(?:\x07|\x1b\\)?|[@-Z\\-_])"
-)
+_ANSI = re.compile(r"\x1b(?:\[[0-?]{0,40}[ -/]{0,10}[@-~]|\][^\x07\x1b]{0,999}\x07?|[@-Z\\-_])")
 _ANSI_LOST = re.compile(r"\[\d{1,3}(?:;\d{1,3}){0,6}m")  # colour codes whose ESC a copy dropped
 _ENTITY = re.compile(r"&(?:lt|gt|amp|quot|apos|nbsp|#\d{1,7}|#x[0-9a-fA-F]{1,6});")
 _FENCE = re.compile(r"\s{0,3}(?:`{3,}|~{3,})[\w+.-]{0,30}\s*$")
-_TAGLINE = re.compile(
-    r"\s*(?:</?(?:details|summary|pre|code|br|p|div|b|strong|em)\b[^<>\n]{0,200}>[^<>\n]{0,200}){1,6}$",
-    re.I,
-)
-_MDLINK = re.compile(r"\[([^\[\]\n]{1,1000})\]\((?:https?://|/|#)[^()\s]{0,1000}\)")
-_BACKTICKED = re.compile(r"\s*`([^`\n]{1,100000})`\s*$")
+_TAGLINE = re.compile(r"\s*(?:</?(?:details|summary|pre|code|br|p|div)\b[^<>]*>[^<>]*){1,6}$", re.I)
+_MDLINK = re.compile(r"\[([^\[\]\n]{1,999})\]\((?:https?://|/|#)[^()\s]{0,999}\)")  # Colab frames
+_BACKTICKED = re.compile(r"\s*`([^`]+)`\s*$")
 _QUOTED = re.compile(r"\s{0,3}>(?: |$)")
 _COMPOSE = re.compile(r"([A-Za-z0-9][\w.-]{0,62}?)\s{0,40}\| ")
-_NOWRAP = re.compile(
-    r"[\s=_\-*#~+.]*$|[=_]{3,}.{0,300}[=_]{3,}\s*$|.{0,3000}\[\s{0,3}\d{1,3}%\]\s*$"
-)
+_NOWRAP = re.compile(r"[\s=_\-*#~+.]*$|[=_]{3}.*[=_]{3}\s*$|.*\[\s*\d+%\]\s*$|.*[│╭╮╰╯─]")
 _RAWSTART = re.compile(
     r"\s*(?:Traceback \(|File \"|During handling|The above exception|\[rank|\(\w{0,40} ?pid="
     r"|\d{4}-\d\d-\d\d|\d\d-\d\d \d\d:|(?:ERROR|WARNING|INFO|DEBUG|CRITICAL)\b)"
 )
 
+# Log prefixes are read token by token; alternative k of `_TOKEN` is group `t{k}` and its own
+# groups get a `_{k}` suffix, so one `match` per position tries them all in order.
 _LEVELS = "CRITICAL|FATAL|ERROR|WARNING|WARN|INFO|DEBUG|TRACE|NOTICE|SUCCESS|EXCEPTION"
 _MON = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
+_TIME = r"\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?"
 _TOKEN_LIST = (
-    ("tag", r"\[(?:[Rr]ank|default|local_rank) ?\d{1,6}\]:?"),  # torchrun `[rank0]:`
-    ("tag", r"\[\d{1,6},\d{1,6}\]<std(?:out|err)>:"),  # mpirun
-    ("tag", r"\([^()\n]{0,80}?\bpid=\d{1,10}[^()\n]{0,80}\)"),  # (VllmWorker rank=0 pid=1)
+    ("tag", r"\[(?:[Rr]ank|default|local_rank) ?\d+\]:?"),  # torchrun `[rank0]:`
+    ("tag", r"\[\d+,\d+\]<std(?:out|err)>:"),  # mpirun
+    ("tag", r"\([^()\n]{0,80}?\bpid=\d+[^()\n]{0,80}\)"),  # (VllmWorker rank=0 pid=1)
     ("tag", r"\[(?:Bug|BUG|Usage|Feature|Question|Installation|Performance|Doc|Misc|RFC)\]:?"),
-    (
-        "time",
-        r"\[?\d{4}-\d\d-\d\d[T ]\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?(?: ?(?:Z|UTC|[+-]\d\d:?\d\d))?\]?",
-    ),
-    ("time", r"\[?\d{4}/\d\d/\d\d[ T]\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?\]?"),
-    ("time", r"\[?\d\d-\d\d \d\d:\d\d:\d\d(?:[.,]\d{1,9})?\]?"),  # vllm: MM-DD HH:MM:SS
-    (
-        "time",
-        rf"(?:{_MON}) [ \d]\d \d\d:\d\d:\d\d(?:\.\d{{1,9}})?"
-        rf"(?: [\w.-]{{1,64}} [\w./-]{{1,64}}(?:\[\d{{1,10}}\])?:)?",
-    ),  # syslog host prog[pid]:
-    ("time", r"\[?\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?\]?"),
+    ("time", rf"\[?\d{{4}}-\d\d-\d\d[T ]{_TIME}(?: ?(?:Z|UTC|[+-]\d\d:?\d\d))?\]?"),
+    ("time", rf"\[?\d{{4}}/\d\d/\d\d[ T]{_TIME}\]?"),
+    ("time", rf"\[?\d\d-\d\d {_TIME}\]?"),  # vllm: MM-DD HH:MM:SS
+    ("time", rf"(?:{_MON}) [ \d]\d {_TIME}(?: [\w.-]{{1,64}} [\w./-]{{1,64}}(?:\[\d+\])?:)?"),
+    ("time", rf"\[?{_TIME}\]?"),
     (
         "glog",
-        r"\[?(?P<g>[IWEF])(?:\d{4} \d\d:\d\d:\d\d(?:\.\d{1,9})?(?: {1,3}\d{1,10})? | )"
-        r"(?P<file>[\w./-]{1,300}):(?P<line>\d{1,7})\]",
-    ),  # absl, torch C++: [W socket.cpp:1]
+        rf"\[?(?P<g>[IWEF])(?:\d{{4}} {_TIME}(?: +\d+)? | )(?P<file>[\w./-]+):(?P<line>\d+)\]",
+    ),
     ("level", rf"\[?(?P<level>{_LEVELS})\]?(?!\w)"),
-    (
-        "level",
-        r"(?:##)?\[(?P<level>(?i:critical|fatal|error|warning|warn|info|debug|trace"
-        r"|notice|exception)) {0,10}\]",
-    ),
-    (
-        "hint",
-        r"[\[{](?P<file>[^\[\]{}\s:]{1,300}\.pyx?):(?P<line>\d{1,7})(?::[\w<>.]{1,200})?[\]}]",
-    ),
-    ("hint", r"(?P<file>[\w.-]{1,300}\.py):(?P<line>\d{1,7})\]"),  # old vllm `logger.py:37]`
+    ("level", rf"(?:##)?\[(?P<level>(?i:{_LEVELS})) *\]"),  # structlog `[error    ]`, CI
+    ("hint", r"[\[{](?P<file>[^\[\]{}\s:]+\.pyx?):(?P<line>\d+)(?::[\w<>.]+)?[\]}]"),
+    ("hint", r"(?P<file>[\w.-]+\.py):(?P<line>\d+)\]"),  # old vllm `logger.py:37]`
 )
-# One alternation tried once per position (this runs on every line): alternative k is group
-# `t{k}`, its own groups get a `_{k}` suffix.
 _TOKEN = re.compile(
     "|".join(
         f"(?P<t{k}>" + re.sub(r"\(\?P<(\w+)>", rf"(?P<\1_{k}>", pattern) + ")"
@@ -118,28 +96,23 @@ _TOKEN_GROUPS = [
     [(n.rsplit("_", 1)[0], n) for n in _TOKEN.groupindex if n.endswith(f"_{k}")]
     for k in range(len(_TOKEN_LIST))
 ]
-_HEAD_START = re.compile(  # what a line must start with to have a prefix: skips most lines fast
-    rf"[\[(#\d]|(?:{_LEVELS}|{_MON})|[IWEF]\d{{4}} |[\w.-]{{1,300}}\.py:\d"
-)
-_LOGGER_COLON = re.compile(r":(?P<logger>[\w.<>-]{1,200}):")  # WARNING:root:msg
-_LOGGER_BEFORE = re.compile(rf"(?P<logger>[\w.-]{{1,200}}) - (?=(?:{_LEVELS})\b)")
-_LOGGER_AFTER = re.compile(r"(?P<logger>[\w.-]{1,200})(?::[\w<>.-]{1,200}:\d{1,7})? [|-] ")
-_SEP = re.compile(r"[ \t]{0,40}(?:[-|:»][ \t]{0,40})?")
+_HEAD_START = re.compile(rf"[\[(#\d]|{_LEVELS}|{_MON}|[IWEF]\d{{4}} |[\w.-]+\.py:\d")  # fast no
+_LOGGER_COLON = re.compile(r":(?P<logger>[\w.<>-]+):")  # WARNING:root:msg
+_LOGGER_BEFORE = re.compile(rf"(?P<logger>[\w.-]+) - (?=(?:{_LEVELS})\b)")  # name - LEVEL - msg
+_LOGGER_AFTER = re.compile(r"(?P<logger>[\w.-]+)(?::[\w<>.-]+:\d+)? [|-] ")  # loguru, nonebot
+_SEP = re.compile(r"[ \t]*(?:[-|:»][ \t]*)?")
 _FINAL_SEP = re.compile(r" ?(?:[-|:»] ?)?")
-_GLOG_LEVEL = {"I": "INFO", "W": "WARNING", "E": "ERROR", "F": "CRITICAL"}
-_LEVEL_NAME = {"WARN": "WARNING", "FATAL": "CRITICAL", "EXCEPTION": "ERROR"}
+_GLOG = {"I": "INFO", "W": "WARNING", "E": "ERROR", "F": "CRITICAL"}
+_ALIAS = {"WARN": "WARNING", "FATAL": "CRITICAL", "EXCEPTION": "ERROR"}
 
 _TB_HEAD = re.compile(r"\s*(?:\+ Exception Group )?Traceback \(most recent call last\):\s*$")
-_NB_HEAD = re.compile(
-    r"(?P<exc>[A-Za-z_][\w.]{0,200})\s{2,}Traceback \(most recent call last\)\s*$"
-)
+_NB_HEAD = re.compile(r"(?P<exc>[A-Za-z_][\w.]*)\s{2,}Traceback \(most recent call last\)\s*$")
 _CHAIN = re.compile(
     r"\s*(?:During handling of the above exception, another exception occurred"
     r"|The above exception was the direct cause of the following exception):\s*$"
 )
 _GROUP_HEAD = re.compile(r"\s*\+ Exception Group Traceback")
-_GROUP_BAR = re.compile(r"\s*\| ?")
-_GROUP_SEP = re.compile(r"\s*\+[-+]{0,3}-{3,}(?: (?:\d{1,6}|\.\.\.) -{3,})?\s*$")
+_GROUP_SEP = re.compile(r"\s*\+[-+]{0,3}-{3,}(?: (?:\d+|\.\.\.) -{3,})?\s*$")
 _FRAME = re.compile(r'\s*File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<fn>.+))?$')
 _NB_FILE = re.compile(r'\s*File (?P<path>[^\s"].*?):(?P<line>\d+), in (?P<fn>[^\s(]+)')
 _NB_CELL = re.compile(  # Cell In[3], line 2 / Input In [1], in <cell line: 1>()
@@ -181,43 +154,34 @@ _TRUNC = ("...", "…", "[...]", "(truncated)", "[truncated]", "<truncated>")
 
 def parse_paste(text: str, *, max_bytes: int = 1_000_000) -> Evidence:
     """Find every error in pasted text; raise `InputError` for empty or binary input."""
-    lines = _lines(_prepare(_guard(text, max_bytes)))
-    errors = _Parser(lines).run()
+    errors = _Parser(_lines(_prepare(_guard(text, max_bytes)))).run()
     if not errors:
         raise InputError("nothing to look up: no text is left once markup is removed")
     return Evidence(tuple(errors))
 
 
 def _guard(text: str, max_bytes: int) -> str:
-    if len(text) * 4 > max_bytes:  # cheap test first: a char is at most 4 bytes
-        data = text.encode("utf-8", "replace")
-        if len(data) > max_bytes:
-            # The error is at the end of a log: keep the tail, from its first whole line.
-            text = data[-max_bytes:].decode("utf-8", "ignore")
-            cut = text.find("\n")
-            if 0 <= cut < len(text) - 1:
-                text = text[cut + 1 :]
+    if len(text) * 4 > max_bytes and len(data := text.encode("utf-8", "replace")) > max_bytes:
+        # The error is at the end of a log: keep the tail, from its first whole line.
+        text = data[-max_bytes:].decode("utf-8", "ignore")
+        if 0 <= (cut := text.find("\n")) < len(text) - 1:
+            text = text[cut + 1 :]
     if not text.strip():
         raise InputError("nothing to look up: the input is empty")
     if "\x00" in text:
         raise InputError("the input looks binary (it contains NUL bytes): paste the error text")
-    sample = text[-65536:]
-    if len(_BINARY.findall(sample)) > 0.1 * len(sample):
+    if len(_BINARY.findall(sample := text[-65536:])) > 0.1 * len(sample):
         raise InputError("the input looks binary (mostly control characters): paste the error text")
     return text
 
 
 def _prepare(text: str) -> list[str]:
-    """Undo what copying did to the text, and split it into lines without their prefixes."""
+    """Undo what copying did: line ends, colours, HTML escapes, markdown, quoting, wrapping."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").expandtabs(4)
-    if "\x1b" in text:
-        text = _ANSI.sub("", text)
-    if "[0m" in text or "[0;" in text:
-        text = _ANSI_LOST.sub("", text)
-    if "&" in text and _ENTITY.search(text):
-        text = html.unescape(text)
-    text = text.replace("\u00a0", " ").replace("\u200b", "").replace("\ufeff", "")
-    lines = text.split("\n")
+    text = _ANSI.sub("", text) if "\x1b" in text else text
+    text = _ANSI_LOST.sub("", text) if "[0m" in text or "[0;" in text else text
+    text = html.unescape(text) if "&" in text and _ENTITY.search(text) else text
+    lines = text.replace("\u00a0", " ").replace("\u200b", "").replace("\ufeff", "").split("\n")
     for _ in range(3):  # markdown quoting, possibly nested
         body = [x for x in lines if x.strip()]
         if not body or sum(1 for x in body if _QUOTED.match(x)) < 0.6 * len(body):
@@ -227,8 +191,7 @@ def _prepare(text: str) -> list[str]:
         if _FENCE.match(line) or (line.lstrip().startswith("<") and _TAGLINE.match(line)):
             lines[k] = _BRK
             continue
-        if "](" in line:
-            line = _MDLINK.sub(r"\1", line)
+        line = _MDLINK.sub(r"\1", line) if "](" in line else line
         m = _BACKTICKED.match(line) if "`" in line else None
         lines[k] = m[1] if m else line.rstrip()
     return _strip_compose(_unwrap(lines))
@@ -237,19 +200,16 @@ def _prepare(text: str) -> list[str]:
 def _unwrap(lines: list[str]) -> list[str]:
     """Join lines a terminal hard-wrapped: several lines exactly as long as the longest one."""
     width = max(map(len, lines), default=0)
-    if width < 60:
-        return lines
-    full = [
-        len(x) == width and not _NOWRAP.match(x) and not re.search("[│╭╮╰╯─]", x) for x in lines
-    ]
+    full = [len(x) == width >= 60 and not _NOWRAP.match(x) for x in lines]
     if sum(full) < 2:
         return lines
     out: list[str] = []
     i = 0
     while i < len(lines):
         parts = [lines[i]]
-        while full[i] and i + 1 < len(lines) and lines[i + 1].strip() and lines[i + 1] != _BRK:
-            if _RAWSTART.match(lines[i + 1]) or len(parts) > 100:
+        # A wrapped line's continuation lacks the prefix every real line starts with.
+        while full[i] and i + 1 < len(lines) and lines[i + 1].strip() and len(parts) < 100:
+            if lines[i + 1] == _BRK or _RAWSTART.match(lines[i + 1]):
                 break
             i += 1
             parts.append(lines[i])
@@ -259,11 +219,9 @@ def _unwrap(lines: list[str]) -> list[str]:
 
 
 def _strip_compose(lines: list[str]) -> list[str]:
-    """Remove a `docker compose` container prefix (`app-1  | `) that most lines carry."""
+    """Remove a `docker compose` container prefix (`app-1  | `) from the lines that carry it."""
     counts = Counter(m[1] for x in lines if (m := _COMPOSE.match(x)))
-    if not counts:
-        return lines
-    name, count = counts.most_common(1)[0]
+    name, count = counts.most_common(1)[0] if counts else ("", 0)
     if count < 3 and not re.search(r"[-_]\d+$", name):
         return lines
     return [x[m.end() :] if (m := _COMPOSE.match(x)) and m[1] == name else x for x in lines]
@@ -281,57 +239,43 @@ class _Line:
 
 
 def _head(text: str) -> _Line:
-    """Strip a line's log prefix (timestamps, level, logger, pid, `[file.py:12]`), keeping its facts."""
+    """Strip a line's log prefix (time, level, logger, pid, `[file.py:12]`), keeping its facts."""
     if not _HEAD_START.match(text):
         return _Line(text)
     got: dict[str, str] = {}
     tags: list[str] = []
     end = 0
     for _ in range(10):
-        pos = _SEP.match(text, end).end() if end else 0
-        kind, groups = "", {}
-        if m := _TOKEN.match(text, pos):
-            k = int((m.lastgroup or "t0")[1:])
-            kind = _TOKEN_LIST[k][0]
-            groups = {name: m[full] for name, full in _TOKEN_GROUPS[k]}
+        pos = m.end() if end and (m := _SEP.match(text, end)) else end
+        kind, groups = "logger", {}
+        if tm := _TOKEN.match(text, pos):
+            k = int((tm.lastgroup or "t0")[1:])
+            kind, groups = _TOKEN_LIST[k][0], {name: tm[full] for name, full in _TOKEN_GROUPS[k]}
             if kind in ("level", "glog") and "level" in got:
                 break
         elif "time" in got and "logger" not in got:
-            kind, m = (
-                "logger",
-                (_LOGGER_AFTER if "level" in got else _LOGGER_BEFORE).match(text, pos),
-            )
-            groups = m.groupdict() if m else {}
-        if m is None:
+            tm = (_LOGGER_AFTER if "level" in got else _LOGGER_BEFORE).match(text, pos)
+            groups = tm.groupdict() if tm else {}
+        if tm is None:
             break
-        end = m.end()
-        if kind == "tag":
-            tags.append(m[0])
-        elif kind == "time":
-            got["time"] = m[0]
-        elif groups.get("g"):
-            got["level"] = _GLOG_LEVEL[groups["g"]]
-        elif groups.get("level"):
-            got["level"] = _LEVEL_NAME.get(groups["level"].upper(), groups["level"].upper())
+        end = tm.end()
+        if kind in ("tag", "time"):
+            tags.append(tm[0]) if kind == "tag" else got.setdefault("time", tm[0])
+        elif level := groups.get("level") or _GLOG.get(groups.get("g") or ""):
+            got["level"] = _ALIAS.get(level.upper(), level.upper())
             if lm := _LOGGER_COLON.match(text, end):
                 got["logger"], end = lm["logger"], lm.end()
-        if groups.get("logger"):
-            got["logger"] = groups["logger"]
-        if groups.get("file"):
-            got["file"], got["line"] = groups["file"], groups["line"]
+        for name in ("logger", "file", "line"):
+            if groups.get(name):
+                got[name] = groups[name]
     if not end:
         return _Line(text)
-    rest = text[_FINAL_SEP.match(text, end).end() :]
+    final = _FINAL_SEP.match(text, end)
     ident = (got.get("level"), got.get("logger"), got.get("file"), got.get("line"), tuple(tags))
-    line = got.get("line")
     return _Line(
-        rest,
-        ident if any(ident[:4]) or tags else None,
-        got.get("level"),
-        got.get("logger"),
-        got.get("file"),
-        int(line) if line else None,
-    )
+        text[final.end() if final else end :], ident if any(ident) else None,
+        got.get("level"), got.get("logger"), got.get("file"), int(got.get("line") or 0) or None,
+    )  # fmt: skip
 
 
 def _lines(raw: list[str]) -> list[_Line]:
@@ -344,26 +288,19 @@ def _lines(raw: list[str]) -> list[_Line]:
         # `EngineCore hit an exception: Traceback (most recent call last):` holds two lines.
         k = ln.text.find("Traceback (most recent call last):")
         if k > 0 and ln.text[:k].strip() and not _TB_HEAD.match(ln.text):
-            lines.append(
-                _Line(ln.text[:k].rstrip(), ln.key, ln.level, ln.logger, ln.hint_file, ln.hint_line)
-            )
+            head = ln.text[:k].rstrip()
+            lines.append(_Line(head, ln.key, ln.level, ln.logger, ln.hint_file, ln.hint_line))
             ln.text = ln.text[k:]
         lines.append(ln)
     if any(_GROUP_HEAD.match(x.text) for x in lines):
-        lines = _ungroup(lines)
-    if any("╭" in x.text or "│" in x.text for x in lines):
-        lines = _unbox(lines)
-    return lines
-
-
-def _ungroup(lines: list[_Line]) -> list[_Line]:
-    """Exception groups: drop the `|` margins; each `+--- N ---` separator ends a block."""
-    for ln in lines:
-        if _GROUP_SEP.match(ln.text):
-            ln.text, ln.brk = "", True
-        elif m := _GROUP_BAR.match(ln.text):
-            ln.text = ln.text[m.end() :]
-    return lines
+        for ln in lines:  # exception groups: drop the `|` margin; `+--- 2 ---` ends a block
+            if _GROUP_SEP.match(ln.text):
+                ln.text, ln.brk = "", True
+            elif ln.text.lstrip().startswith("|"):
+                ln.text = (
+                    ln.text.lstrip()[2:] if ln.text.lstrip()[1:2] == " " else ln.text.lstrip()[1:]
+                )
+    return _unbox(lines) if any("╭" in x.text or "│" in x.text for x in lines) else lines
 
 
 def _unbox(lines: list[_Line]) -> list[_Line]:
@@ -371,26 +308,23 @@ def _unbox(lines: list[_Line]) -> list[_Line]:
     out: list[_Line] = []
     skip: int | None = None  # depth of a locals panel being skipped
     for ln in lines:
-        s, depth = ln.text.lstrip(), 0
+        s = ln.text.lstrip()
         if not s or s[0] not in "│╭╰":
             skip = None
             out.append(ln)
             continue
         body = s.lstrip(" │")
-        depth = s[: len(s) - len(body)].count("│")
-        s = body.rstrip(" │")
-        head = s.lstrip()[:1]
-        if head in ("╭", "╰"):
-            if head == "╭" and "locals" in s:
+        depth, s = s[: len(s) - len(body)].count("│"), body.rstrip(" │")
+        if s[:1] in ("╭", "╰"):
+            if s[0] == "╭" and "locals" in s:
                 skip = depth + 1
-            elif head == "╰" and skip is not None and depth < skip:
+            elif s[0] == "╰" and skip is not None and depth < skip:
                 skip = None
             elif "Traceback" in s:
                 out.append(_Line("Traceback (most recent call last):", ln.key))
             elif "Sub-exception" in s:
                 out.append(_Line("", brk=True))
-            continue
-        if skip is None or depth < skip:
+        elif skip is None or depth < skip:
             ln.text = s
             out.append(ln)
     return out
@@ -418,35 +352,29 @@ def _indent(text: str) -> int:
 
 
 def _frame(lines: list[_Line], i: int, in_tb: bool) -> tuple[Frame, int, str] | None:
-    """The frame header at line i (joining a header a terminal split): frame, next index, notebook?"""
+    """The frame header at line i, joining one a terminal split: frame, next index, style."""
     text = lines[i].text
     if len(text) > 2000:
         return None
-    candidates = [(text, i + 1)]
+    cands = [(text, i + 1)]
     nxt = lines[i + 1].text.strip() if i + 1 < len(lines) and not lines[i + 1].brk else ""
     if nxt and (text.lstrip().startswith('File "') or (in_tb and re.search(r"[/\\]", text))):
-        candidates += [(text.rstrip() + nxt, i + 2), (text.rstrip() + " " + nxt, i + 2)]
-    for cand, nxt_i in candidates:
+        cands += [(text.rstrip() + nxt, i + 2), (text.rstrip() + " " + nxt, i + 2)]
+    for cand, j in cands:
         if m := _FRAME.match(cand):
-            fn = m["fn"] and m["fn"].strip()
-            return Frame(m["path"], int(m["line"]), fn, None), nxt_i, "std"
+            return Frame(m["path"], int(m["line"]), m["fn"] and m["fn"].strip(), None), j, "std"
         if m := _NB_FILE.match(cand) or _NB_CELL.match(cand):
-            fn = m["fn"] or m.groupdict().get("fn2")
-            line = m["line"]
-            return (
-                Frame(m["path"], int(line) if line else None, fn and fn.strip(), None),
-                nxt_i,
-                "nb",
-            )
+            fn, line = m["fn"] or m.groupdict().get("fn2"), m["line"]
+            return Frame(m["path"], int(line) if line else None, fn and fn.strip(), None), j, "nb"
         if (m := _RICH_FRAME.match(cand)) and re.search(r"[/\\<]", m["path"]):
-            return Frame(m["path"], int(m["line"]), m["fn"], None), nxt_i, "rich"
+            return Frame(m["path"], int(m["line"]), m["fn"], None), j, "rich"
         if in_tb and (m := _NB_OLD.match(cand)):
-            return Frame(m["path"], None, m["fn"], None), nxt_i, "nb"
+            return Frame(m["path"], None, m["fn"], None), j, "nb"
     return None
 
 
 def _is_head(text: str) -> bool:
-    """A traceback header or chain marker (cheap string tests first: this runs on every line)."""
+    """A traceback header or chain marker (cheap tests first: this runs on every line)."""
     s = text.lstrip()
     if s.startswith(("Traceback", "+ Exception Group")):
         return _TB_HEAD.match(text) is not None
@@ -464,11 +392,10 @@ def _starts(text: str) -> bool:
     """True when a line clearly starts something new (so a message cannot continue over it)."""
     s = text.lstrip()
     return bool(
-        _is_head(text) or s.startswith('File "')
+        _is_head(text) or s.startswith('File "') or text.startswith(("___", "==="))
         or ("Warning: " in text and _WARN.match(text))
         or (text.startswith("E") and _PYTEST_E.match(text))
         or (".py:" in text and _PYTEST_LOC.match(text))
-        or text.startswith(("___", "==="))
         or (s is text and _EXC_STRONG.match(text))
     )  # fmt: skip
 
@@ -482,23 +409,20 @@ class _Parser:
         self.loose: list[list[str]] = [[]]  # paragraphs of unrecognised text: a bare message
 
     def run(self) -> list[ErrorEvidence]:
-        lines, n, i = self.lines, len(self.lines), 0
+        lines, i = self.lines, 0
         linked = False  # a chain marker was seen: the next traceback continues the chain
-        pyframes: list[Frame] = []
-        pycode: str | None = None
-        while i < n:
-            ln = lines[i]
+        pyframes: list[Frame] = []  # pytest's `path:line: in fn` lines of the current failure
+        pycode: str | None = None  # pytest's `>   failing line`
+        while i < len(lines):
+            ln, err = lines[i], None
             text = ln.text
-            err: _Err | None = None
             if ln.brk or not text.strip():
                 linked = linked and not ln.brk
                 self.loose.append([])
                 i += 1
-                continue
-            if _is_head(text) and _CHAIN.match(text):
+            elif _is_head(text) and _CHAIN.match(text):
                 linked, i = True, i + 1
-                continue
-            if _is_head(text) or (_maybe_frame(text) and _frame(lines, i, False)):
+            elif _is_head(text) or (_maybe_frame(text) and _frame(lines, i, False)):
                 i, err = self._traceback(i)
             elif text.startswith("E") and _PYTEST_E.match(text):
                 i, err = self._pytest(i, pyframes, pycode)
@@ -507,7 +431,7 @@ class _Parser:
                 pyframes.append(Frame(m["path"], int(m["line"]), m["fn"], None))
                 i += 1
             elif text.startswith(("___", "===", "_ _")):
-                if not text.startswith("_ _"):
+                if not text.startswith("_ _"):  # a new failure, not the next frame of this one
                     pyframes, pycode = [], None
                 i += 1
             elif text.startswith(">") and (m := _PYTEST_CODE.match(text)):
@@ -526,38 +450,33 @@ class _Parser:
                 self.loose[-1].append(text)
                 i += 1
             if err is not None:
-                if linked and self.chains:
-                    self.chains[-1].append(err)
-                else:
-                    self.chains.append([err])
+                self.chains[-1].append(err) if linked and self.chains else self.chains.append([err])
                 linked = False
         return self._assemble()
 
     def _assemble(self) -> list[ErrorEvidence]:
+        """Final exceptions before their causes, then the rest; each followed by the errors
+        its message wraps; duplicates (the same traceback from every worker) once."""
         found = [e for chain in self.chains for e in reversed(chain)] + self.others
         if not found:
             found = self.quiet[-20:] or [_Err(None, "\n".join(p)) for p in self.loose if p]
         out: list[ErrorEvidence] = []
-        seen: set[tuple[str | None, str]] = set()
         raw: set[tuple[str | None, str]] = set()
+        seen: set[tuple[str | None, str]] = set()
         for err in found:
             if (err.exception, err.message) in raw or len(out) >= 100:
                 continue
             raw.add((err.exception, err.message))
             for ev in [err.evidence(), *(e.evidence() for e in _inner(err))]:
-                key = (ev.exception, ev.message[:5000])
-                if key in seen or (not ev.message and ev.exception is None):
-                    continue
-                if ev.truncated and any(
-                    k[0] == ev.exception and k[1].startswith(ev.message) for k in seen
-                ):
-                    continue
-                seen.add(key)
-                out.append(ev)
+                key = (ev.exception, ev.message)
+                cut = ev.truncated and any(e == key[0] and m.startswith(key[1]) for e, m in seen)
+                if (ev.message or ev.exception) and key not in seen and not cut:
+                    seen.add(key)
+                    out.append(ev)
         return out[:100]
 
     def _continue(self, j: int, start: _Line) -> tuple[int, list[str]]:
-        """Lines that continue a message begun on `start`: same prefix, up to a blank or a new thing."""
+        """Lines continuing a message begun on `start`: same prefix, up to a blank or new thing."""
         out: list[str] = []
         while j < len(self.lines) and len(out) < 400:
             ln = self.lines[j]
@@ -572,15 +491,12 @@ class _Parser:
         return j, out
 
     def _traceback(self, i: int) -> tuple[int, _Err | None]:
-        lines, n, first = self.lines, len(self.lines), i
+        lines, first = self.lines, i
         nb = _NB_HEAD.match(lines[i].text) is not None
-        if nb or _TB_HEAD.match(lines[i].text):
-            i += 1
+        i += 1 if nb or _TB_HEAD.match(lines[i].text) else 0
         frames: list[Frame] = []
-        rich = False
-        findent = 0  # the last frame line's indentation: 0 in notebooks, or when it was lost
-        strays = 0
-        while i < n:
+        rich, findent, strays = False, 0, 0  # findent: 0 in notebooks, or when indents were lost
+        while i < len(lines):
             ln = lines[i]
             text, s = ln.text, ln.text.strip()
             if ln.brk or (_is_head(text) and not _NB_HEAD.match(text)):
@@ -589,36 +505,31 @@ class _Parser:
                 i += 1
                 continue
             if _maybe_frame(text, True) and (fr := _frame(lines, i, True)):
-                frame, i, style = fr
-                frames.append(frame)
-                nb, rich, findent = nb or style == "nb", style == "rich", _indent(text)
+                frames.append(fr[0])
+                i, nb, rich, findent = fr[1], nb or fr[2] == "nb", fr[2] == "rich", _indent(text)
                 continue
             last = frames[-1] if frames else None
-            code: str | None = None
-            m = None
+            code, m = None, None
             if (rich and (m := _RICH_CODE.match(text))) or (nb and (m := _ARROW.match(text))):
                 if "cur" in m.groupdict() and not m["cur"]:
-                    i += 1  # rich context line
+                    i += 1  # rich shows context lines around the current one
                     continue
                 code = (m["code"] or "").replace("│", " ").strip() or None
             elif nb and _CONTEXT.match(text):
                 i += 1
                 continue
-            elif last is not None and last.code is None and not last.path.startswith("<"):
+            elif (
                 # The code line under a frame: indented deeper, or, when indentation was lost,
                 # anything that does not read as the exception line.
-                if _indent(text) > findent if findent else not nb and not _EXC_STRONG.match(s):
-                    code = s
-            elif findent and _indent(text) > findent:
-                i += 1  # more lines of a multi-line statement (3.13), or pytest-style context
-                continue
+                last is not None and last.code is None and not last.path.startswith("<")
+                and (_indent(text) > findent if findent else not nb and not _EXC_STRONG.match(s))
+            ):  # fmt: skip
+                code = s
             if code is not None or (findent and _indent(text) > findent):
                 if last is not None and code is not None and last.code is None:
-                    line = last.line
-                    if line is None and m is not None and "line" in m.groupdict():
-                        line = int(m["line"])
+                    line = last.line if last.line is not None or m is None else int(m["line"])
                     frames[-1] = Frame(last.path, line, last.function, code)
-                i += 1
+                i += 1  # (deeper lines without a frame to fill: 3.13's multi-line statements)
                 continue
             if em := _EXC_STRONG.match(s) or _EXC_LOOSE.match(s):
                 j, cont = self._continue(i + 1, ln)
@@ -636,24 +547,22 @@ class _Parser:
             i += 1
         pad = min((_indent(x) for x in body if x.strip()), default=0)
         body = [x[pad:] for x in body]
-        exc, first = None, body[0] if body else ""
-        if m := _EXC_STRONG.match(first):
+        exc = None
+        if m := _EXC_STRONG.match(body[0]):
             exc, body[0] = m["name"], m["msg"] or ""
-        frames = list(frames)
-        j = i
+        frames, j = list(frames), i
         while j < len(self.lines) and not self.lines[j].text.strip():
             j += 1
         if j < len(self.lines) and (m := _PYTEST_LOC.match(self.lines[j].text)) and m["exc"]:
-            frames.append(Frame(m["path"], int(m["line"]), None, code))
+            frames.append(Frame(m["path"], int(m["line"]), None, code))  # `path:12: ValueError`
             exc, i = exc or m["exc"], j + 1
         elif frames and code:
             frames[-1] = Frame(frames[-1].path, frames[-1].line, frames[-1].function, code)
         return i, _Err(exc, "\n".join(body), frames)
 
     def _warning(self, i: int, m: re.Match[str]) -> int:
-        start = self.lines[i]
+        start, body = self.lines[i], [m["msg"]]
         indent = _indent(start.text)
-        body = [m["msg"]]
         i += 1
         while i < len(self.lines):
             ln = self.lines[i]
@@ -675,12 +584,12 @@ class _Parser:
         ln = self.lines[i]
         j, cont = self._continue(i + 1, ln)
         err = _Err(None, "\n".join([ln.text, *cont]), start=ln)
-        (self.others if ln.level in _ERROR_LEVELS else self.quiet).append(err)
+        (self.others if ln.level in ("WARNING", "ERROR", "CRITICAL") else self.quiet).append(err)
         return max(j, i + 1)
 
 
 def _inner(err: _Err) -> list[_Err]:
-    """Errors an application wrapped into a message: `Failed: ValueError: msg`, `ValueError('msg')`."""
+    """Errors an application wrapped into its message: `Failed: ValueError: x`, `KeyError('k')`."""
     out: list[_Err] = []
     msg = err.message
     for m in _INNER.finditer(msg):
@@ -688,9 +597,13 @@ def _inner(err: _Err) -> list[_Err]:
         while start > 0 and (msg[start - 1].isalnum() or msg[start - 1] in "_."):
             start -= 1
         name = msg[start : m.end()].lstrip(".")
-        if not (name[:1].isalpha() or name[:1] == "_") or not name.rsplit(".", 1)[-1][:1].isupper():
+        last = name.rsplit(".", 1)[-1]
+        # A bare `Error: ` inside prose ("404 Client Error: Not Found") is no class name.
+        if not (name[:1].isalpha() or name[:1] == "_") or not last[:1].isupper() or last == "Error":
             continue
         rest = msg[m.end() :]
+        if start and msg[start - 1] in "`'\"" and (close := rest.find(msg[start - 1])) > 0:
+            rest = rest[:close]  # quoted inside prose: I get `ValueError: x` when ...
         if rest.startswith(": "):
             out.append(_Err(name, rest[2:], truncated=err.truncated))
         elif (inner := _repr_string(rest[1:])) is not None:
@@ -706,14 +619,14 @@ def _repr_string(text: str) -> str | None:
     while j < min(len(text), 100_000):
         if text[j] == "\\":
             j += 2
-            continue
-        if text[j] == quote:
+        elif text[j] == quote:
             try:
                 value = ast.literal_eval(text[: j + 1])
             except (ValueError, SyntaxError):
                 return None
             return value if isinstance(value, str) else None
-        j += 1
+        else:
+            j += 1
     return None
 
 
@@ -728,11 +641,10 @@ def _clean(exception: str | None, message: str) -> tuple[str, bool]:
             break
     pairs = {"'": "'", '"': '"', "`": "`", "“": "”", "‘": "’"}
     if (
-        len(message) >= 2 and message[0] in pairs and message[-1] == pairs[message[0]]
+        len(message) >= 2 and pairs.get(message[0]) == message[-1]
         and message[0] not in message[1:-1] and not (exception or "").endswith("KeyError")
     ):  # fmt: skip
         message = message[1:-1].strip()
-    for opening, closing in ("()", "[]", "{}"):
-        # A message cut short mid-value leaves a bracket open.
-        truncated = truncated or message.count(opening) > message.count(closing)
+    # A message cut short mid-value leaves a bracket open.
+    truncated = truncated or any(message.count(a) > message.count(b) for a, b in ("()", "[]", "{}"))
     return message, truncated

@@ -6,6 +6,7 @@ import bisect
 import functools
 import re
 from dataclasses import dataclass
+from itertools import accumulate
 
 import msgspec
 
@@ -29,23 +30,31 @@ _MAX_RETRIES = 256  # occurrences of one literal tried before giving up (bounds 
 _MAX_STARTS = 8  # where a wrapped message may begin: first-literal occurrences tried
 
 
-@dataclass(frozen=True, slots=True)
 class _Text:
     """Text reduced for comparison (blank runs → one space, or none; quotes unified), with the
-    way back to offsets in the original."""
+    way back to offsets in the original, worked out only when a match needs it."""
 
-    norm: str
-    starts: list[int]  # norm offset where each non-blank run begins
-    origins: list[int]  # that run's offset in the original
-    lengths: list[int]
-    compact: bool
+    __slots__ = ("_map", "compact", "norm", "original", "total")
+
+    def __init__(self, original: str, compact: bool) -> None:
+        self.original, self.compact = original, compact
+        self.norm = ("" if compact else " ").join(_NONBLANK.findall(original)).translate(_QUOTES)
+        self._map: tuple[list[int], list[int], list[int]] | None = None
+        self.total = self.solid(0, len(self.norm))  # non-blank characters of the message
 
     def orig(self, k: int) -> int:
         """The original offset of norm offset `k` (a gap maps to the end of the run before it)."""
-        i = bisect.bisect_right(self.starts, k) - 1
-        if i < 0:
-            return 0
-        return self.origins[i] + min(k - self.starts[i], self.lengths[i])
+        if self._map is None:
+            spans = [m.span() for m in _NONBLANK.finditer(self.original)]
+            lengths = [e - s for s, e in spans]
+            step = 0 if self.compact else 1
+            starts = list(accumulate((n + step for n in lengths), initial=0))
+            self._map = (starts, [s for s, _ in spans], lengths)
+        starts, origins, lengths = self._map
+        i = bisect.bisect_right(starts, k) - 1
+        if i < 0 or i >= len(origins):
+            return len(self.original) if i >= len(origins) else 0
+        return origins[i] + min(k - starts[i], lengths[i])
 
     def solid(self, k: int, e: int) -> int:
         """How many non-blank characters norm[k:e] holds."""
@@ -54,22 +63,7 @@ class _Text:
 
 @functools.lru_cache(maxsize=64)
 def _reduce(text: str, compact: bool) -> _Text:
-    starts: list[int] = []
-    origins: list[int] = []
-    lengths: list[int] = []
-    pieces: list[str] = []
-    pos = 0
-    for m in _NONBLANK.finditer(text):
-        if pieces and not compact:
-            pieces.append(" ")
-            pos += 1
-        run = m.group()
-        starts.append(pos)
-        origins.append(m.start())
-        lengths.append(len(run))
-        pieces.append(run)
-        pos += len(run)
-    return _Text("".join(pieces).translate(_QUOTES), starts, origins, lengths, compact)
+    return _Text(text, compact)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,13 +207,13 @@ class CompiledTemplate:
             core = lit.compact if text.compact else lit.core
             hit: tuple[int, int] | None = None
             if i == last and not self.gaps[-1] and mode != "substring":
-                k = n - len(core)
-                if (
-                    k >= end
-                    and hay.endswith(core)
-                    and (text.compact or self._bounded(hay, k, n, lit))
-                ):
-                    hit = (k, n)
+                # A final full stop the paste dropped is forgiven (and costs the exact bonus).
+                for want in (core, core[:-1] if mode == "full" and core[-1] in ".!" else None):
+                    k = n - len(want or "")
+                    if want is not None and k >= end and hay.endswith(want):
+                        if text.compact or not want or self._bounded(hay, k, n, lit):
+                            hit = (k, n)
+                            break
             else:
                 hit = (self._find(text, lit, end + 1) if gap else None) or self._find(
                     text, lit, end
@@ -233,13 +227,15 @@ class CompiledTemplate:
                     return None
                 return [*spans, (n - k, n)] if k else spans
             spans.append(hit)
+        if mode != "substring" and not self.gaps[-1] and spans[-1][1] != n:
+            return None  # text after the template's last literal: only a substring match
         return spans
 
     def _result(
         self, text: _Text, message: str, spans: list[tuple[int, int]], mode: str, compact: bool
     ) -> TemplateMatch:
         n = len(text.norm)
-        total = max(text.solid(0, n), 1)
+        total = max(text.total, 1)
         literal = sum(text.solid(k, e) for k, e in spans)
         values: dict[str, str] = {}
         explained_values = 0
@@ -256,12 +252,13 @@ class CompiledTemplate:
         covered = literal / total
         explained = min(1.0, (literal + 0.1 * explained_values) / total)
         confidence = min(1.0, literal / 16)
-        if mode == "full" and literal == total and not compact:
+        whole = literal >= self.literal_chars  # no final full stop forgiven
+        if mode == "full" and literal == total and whole and not compact:
             score = 1.0  # exact: every character is literal text of the template
         else:
             score = 0.5 * explained + 0.45 * confidence
             score *= {"full": 1.0, "prefix": 0.9, "substring": 0.6}[mode]
-            score *= 0.9 if compact else 1.0
+            score *= (0.9 if compact else 1.0) * (1.0 if whole or mode != "full" else 0.97)
         return TemplateMatch(round(score, 4), values, round(covered, 4))
 
 
@@ -330,7 +327,8 @@ def literal_runs(message: str) -> list[str]:
         core = chunk.strip(_STRIP)
         if (
             chunk == "\x00" or not core or "/" in core or "\\" in core or len(core) > 40
-            or _NUMBER.fullmatch(core) is not None or (len(core) > 6 and any(c.isdigit() for c in core))
+            or _NUMBER.fullmatch(core) is not None
+            or (len(core) > 6 and any(c.isdigit() for c in core))
         ):  # fmt: skip
             flush()
             continue

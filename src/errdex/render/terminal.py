@@ -11,6 +11,7 @@ from rich.syntax import Syntax
 from rich.text import Text
 
 from errdex.indexing import IndexReport
+from errdex.match.lookup import LookupResult
 from errdex.store.base import StoredSite
 
 
@@ -109,3 +110,82 @@ def index_summary(report: IndexReport, console: Console) -> None:
 
 def _reason_class(reason: str) -> str:
     return reason.split(",")[0].split(":")[0].strip()
+
+
+def lookup_view(result: LookupResult, source_text: str | None) -> Group:
+    """The best match in full (message, place, code, values, why), runners-up on a line each."""
+    parts: list[object] = []
+    best = result.matches[0]
+    header = Text()
+    header.append(f"{best.project} {best.version}", style="bold")
+    header.append(f" · {best.kind} · ")
+    level = best.site.site.level if best.site else None
+    header.append(best.exception or f"logger.{level}", style="bold magenta")
+    header.append(f"  [{best.id}]  score {best.score:.2f}", style="cyan")
+    parts.append(header)
+    if best.message:
+        parts.append(Panel(Text(best.message), title="message", title_align="left"))
+    where = Text(f"{best.file}:{best.line}", style="bold")
+    where.append(f" in {best.function}", style="dim")
+    parts.append(where)
+    if best.url:
+        parts.append(Text(best.url, style="dim underline"))
+    site = best.site.site if best.site else None
+    if source_text is not None and site is not None:
+        parts.append(
+            Syntax(
+                source_text,
+                "python",
+                line_numbers=True,
+                line_range=(max(1, site.line - 6), site.end_line + 4),
+                highlight_lines=set(range(site.line, site.end_line + 1)),
+                word_wrap=True,
+            )
+        )
+    if best.values:
+        values = Text("Values in your message:\n", style="bold")
+        for expr, value in best.values.items():
+            values.append(f"  {{{expr}}}", style="cyan")
+            values.append(f" = {value}\n")
+        parts.append(values)
+    if best.variant is not None:
+        variant = Text("Reason: ", style="bold")
+        variant.append(best.variant.reason, style="green")
+        variant.append(f"  {best.variant.file}:{best.variant.line}\n", style="dim")
+        for condition in best.variant.conditions:
+            variant.append(f"  when {condition}\n", style="dim")
+        parts.append(variant)
+    if site is not None and site.conditions:
+        conditions = Text("Happens when all of these hold:\n", style="bold")
+        for condition in site.conditions:
+            conditions.append(f"  • {condition.statement}\n")
+        parts.append(conditions)
+    parts.append(Text("Why: " + "; ".join(best.why), style="dim"))
+    if len(result.matches) > 1:
+        others = Text("Also possible:\n", style="bold")
+        for match in result.matches[1:]:
+            others.append(f"  {match.score:5.2f} ", style="cyan")
+            others.append(f"{match.id} {match.file}:{match.line} ", style="dim")
+            others.append(f"{(match.message or '')[:100]}\n")
+        parts.append(others)
+    return Group(*parts)  # type: ignore[arg-type]
+
+
+def nearest_view(result: LookupResult) -> Group:
+    """Nothing matched: the nearest templates and what to index."""
+    lines: list[object] = [Text("No indexed error matches this text.", style="bold yellow")]
+    if result.nearest:
+        lines.append(Text("Nearest templates:"))
+        for match in result.nearest:
+            line = Text(f"  {match.score:5.2f} ", style="cyan")
+            line.append(f"{match.project} {match.version} {match.file}:{match.line} ", style="dim")
+            line.append((match.message or "")[:100])
+            lines.append(line)
+    lines.append(
+        Text(
+            "Hint: index the package the error comes from, e.g. `errdex index NAME==VERSION` "
+            "or `errdex index installed:NAME`, then look it up again.",
+            style="dim",
+        )
+    )
+    return Group(*lines)  # type: ignore[arg-type]

@@ -144,6 +144,17 @@ class Store(abc.ABC):
         """
 
     @abc.abstractmethod
+    def sites_in_files(
+        self,
+        paths: Sequence[str],
+        line: int | None = None,
+        project: str | None = None,
+        version: str | None = None,
+    ) -> list[StoredSite]:
+        """Sites whose file is one of `paths` (relative paths, as indexed), in any version;
+        with `line`, only the sites whose statement spans it."""
+
+    @abc.abstractmethod
     def stats(self, project: str, version: str | None = None) -> VersionStats:
         """The stats of a version (the newest when `version` is None)."""
 

@@ -99,6 +99,13 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX files_by_hash ON files(hash);
         """,
     ),
+    Migration(
+        "0002_sites_by_file",
+        """
+        -- Traceback frames name a file and a line: find sites there in any version.
+        CREATE INDEX sites_by_file ON sites(file, line);
+        """,
+    ),
 )
 
 

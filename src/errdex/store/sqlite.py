@@ -252,6 +252,33 @@ class SqliteStore(Store):
             rows = conn.execute(query, [*args, limit]).fetchall()
             return [stored_site(row) for row in rows]
 
+    def sites_in_files(
+        self,
+        paths: Sequence[str],
+        line: int | None = None,
+        project: str | None = None,
+        version: str | None = None,
+    ) -> list[StoredSite]:
+        wanted = list(dict.fromkeys(paths))[:200]
+        if not wanted:
+            return []
+        with self._guard() as conn:
+            marks = ",".join("?" * len(wanted))
+            query = f"SELECT {_SITE_COLUMNS} WHERE s.file IN ({marks})"
+            args: list[Any] = list(wanted)
+            if line is not None:
+                query += " AND s.line <= ? AND s.end_line >= ?"
+                args.extend((line, line))
+            if project is not None:
+                query += " AND p.id = ?"
+                args.append(self._project_id(project))
+            if version is not None:
+                self._check_label(project, version)
+                query += " AND v.label = ?"
+                args.append(version)
+            rows = conn.execute(query + " ORDER BY s.file, s.line", args).fetchall()
+            return [stored_site(row) for row in rows]
+
     def stats(self, project: str, version: str | None = None) -> VersionStats:
         if version is None:
             records = self.versions(project)

@@ -1,0 +1,292 @@
+"""From pasted text to ranked sites: candidates from the index, verified, scored, explained.
+
+Candidates come from three places: the full-text index (words of the message), traceback
+frames (a frame at an indexed file and a site's line pins it), and log or warning hints
+(`[file.py:123]`). Each candidate's template is then matched against the message; the score
+adds what else agrees (exception class, frames, hints, a reason variant) and every piece of
+agreement is named in `why`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+import msgspec
+
+from errdex.facts import MessageTemplate, Variant
+from errdex.match.paste import ErrorEvidence, Evidence, Frame
+from errdex.match.pattern import TemplateMatch, compile_template, literal_runs
+from errdex.store.base import Store, StoredSite
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+_MAX_TERMS = 40
+_FTS_LIMIT = 150
+_MIN_COVERED = 0.25  # below this much of the message explained, a match is only "near"
+
+
+class VariantMatch(msgspec.Struct, frozen=True):
+    """The reason of a reasons list that the message names."""
+
+    reason: str
+    file: str
+    line: int
+    function: str
+    conditions: list[str]
+
+
+class Match(msgspec.Struct, kw_only=True):
+    """One ranked answer: a site, how well it explains the paste, and why."""
+
+    id: str
+    project: str
+    version: str
+    kind: str
+    exception: str | None
+    message: str | None  # the template
+    file: str
+    line: int
+    function: str
+    url: str | None
+    score: float
+    values: dict[str, str]  # placeholder source → the text it held in the paste
+    variant: VariantMatch | None = None
+    why: list[str] = []
+    confident: bool = False  # the message's text or an exact frame pins it
+    site: StoredSite | None = None  # the full record, for pages; not part of the JSON
+
+    def record(self) -> dict[str, object]:
+        data = msgspec.to_builtins(self)
+        data.pop("site", None)
+        assert isinstance(data, dict)
+        return data
+
+
+class LookupResult(msgspec.Struct, kw_only=True):
+    matches: list[Match]  # confident answers, best first
+    nearest: list[Match]  # when nothing matched: the closest templates, with their scores
+    evidence: Evidence
+
+
+def frame_paths(path: str) -> list[str]:
+    """Relative paths a frame's path may be indexed under: its suffixes, longest last."""
+    parts = [p for p in path.replace("\\", "/").split("/") if p and p not in (".", "~")]
+    parts = parts[-8:]
+    return ["/".join(parts[i:]) for i in range(len(parts) - 1, -1, -1)]
+
+
+def search_terms(message: str) -> list[str]:
+    """Words of a message worth sending to full-text search, most telling first."""
+    words: list[str] = []
+    for run in literal_runs(message) or [message]:
+        words.extend(_WORD.findall(run))
+    unique = list(dict.fromkeys(words))
+    unique.sort(key=len, reverse=True)  # long words are rarer: keep them if we must cut
+    return unique[:_MAX_TERMS]
+
+
+class _Scorer:
+    """Scores candidate sites against one piece of evidence."""
+
+    def __init__(self, evidence: ErrorEvidence, weight: float) -> None:
+        self.evidence = evidence
+        self.weight = weight
+        self.exception = (evidence.exception or "").rsplit(".", 1)[-1] or None
+
+    def score(self, stored: StoredSite) -> Match | None:
+        site = stored.site
+        why: list[str] = []
+        total = 0.0
+        values: dict[str, str] = {}
+        variant: VariantMatch | None = None
+        matched = _match(site.message, self.evidence)
+        if matched is not None:
+            total += matched.score
+            values = matched.values
+            why.append(
+                f"message matches the template ({matched.covered:.0%} of it is literal text)"
+            )
+            variant = _variant(site.variants, matched, stored.file)
+            if variant is not None:
+                total += 0.1
+                why.append(f"names the reason {variant.reason!r}")
+        pinned = self._pinned(stored)
+        if pinned:
+            total += pinned[0]
+            why.append(pinned[1])
+        if matched is None and not pinned:
+            return None
+        total += self._exception_agreement(stored, why)
+        confident = (matched is not None and matched.covered >= _MIN_COVERED) or bool(
+            pinned and pinned[0] >= 0.3
+        )
+        return Match(
+            id=stored.id,
+            project=stored.project,
+            version=stored.version,
+            kind=str(site.kind),
+            exception=stored.exception.name if stored.exception else site.exception,
+            message=site.message.text if site.message else None,
+            file=stored.file,
+            line=site.line,
+            function=site.function,
+            url=stored.url,
+            score=round(total * self.weight, 4),
+            values=values,
+            variant=variant,
+            why=why,
+            confident=confident,
+            site=stored,
+        )
+
+    def _pinned(self, stored: StoredSite) -> tuple[float, str] | None:
+        site = stored.site
+        frames = self.evidence.frames
+        for depth, frame in enumerate(reversed(frames)):
+            if _at(frame, stored.file, site.line, site.end_line):
+                bonus = 0.6 if depth == 0 else 0.3
+                where = "the innermost frame" if depth == 0 else "a traceback frame"
+                return bonus, f"{where} is at {stored.file}:{frame.line}"
+        hint = self.evidence.hint_file
+        if hint is not None and stored.file.endswith(_basename(hint)):
+            line = self.evidence.hint_line
+            if line is not None and site.line <= line <= site.end_line:
+                return 0.5, f"the log line names {_basename(hint)}:{line}"
+            return 0.05, f"the log line names {_basename(hint)}"
+        return None
+
+    def _exception_agreement(self, stored: StoredSite, why: list[str]) -> float:
+        if self.exception is None:
+            if self.evidence.level and stored.site.level:
+                if self.evidence.level.lower().startswith(stored.site.level[:4]):
+                    why.append(f"logged at {stored.site.level}")
+                    return 0.1
+            return 0.0
+        info = stored.exception
+        name = info.name if info else (stored.site.exception or "").rsplit(".", 1)[-1]
+        if name == self.exception:
+            why.append(f"exception class {name}")
+            return 0.2
+        if info is not None and any(b.rsplit(".", 1)[-1] == self.exception for b in info.bases):
+            why.append(f"{self.exception} is a base of {name}")
+            return 0.1
+        return -0.1
+
+
+def _basename(path: str) -> str:
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def _at(frame: Frame, file: str, line: int, end_line: int) -> bool:
+    if frame.line is None or not (line <= frame.line <= end_line):
+        return False
+    path = frame.path.replace("\\", "/")
+    return path == file or path.endswith("/" + file)
+
+
+def _match(template: MessageTemplate | None, evidence: ErrorEvidence) -> TemplateMatch | None:
+    if template is None or not template.literal_length or not evidence.message:
+        return None
+    found = compile_template(template).match(evidence.message, truncated=evidence.truncated)
+    if found is None or found.covered < _MIN_COVERED * 0.5:
+        return None
+    return found
+
+
+def _variant(
+    variants: Sequence[Variant], matched: TemplateMatch, site_file: str
+) -> VariantMatch | None:
+    """The reason whose text the placeholders' values hold, best explained first."""
+    if not variants:
+        return None
+    held = " ".join(matched.values.values())
+    best: tuple[float, Variant] | None = None
+    for variant in variants:
+        found = compile_template(variant.reason).match(held)
+        if found is not None and (best is None or found.score > best[0]):
+            best = (found.score, variant)
+    if best is None:
+        return None
+    chosen = best[1]
+    return VariantMatch(
+        reason=chosen.reason.text,
+        file=chosen.file or site_file,
+        line=chosen.line,
+        function=chosen.function,
+        conditions=[c.statement for c in chosen.conditions],
+    )
+
+
+def candidates(
+    store: Store,
+    evidence: ErrorEvidence,
+    project: str | None,
+    version: str | None,
+) -> list[StoredSite]:
+    """Sites worth scoring: by the message's words, and at the frames' and hints' places."""
+    found: list[StoredSite] = []
+    terms = search_terms(evidence.message)
+    if terms:
+        found.extend(store.search_candidates(terms, project, version, limit=_FTS_LIMIT))
+    for frame in evidence.frames[-12:]:
+        if frame.line is not None:
+            found.extend(
+                store.sites_in_files(frame_paths(frame.path), frame.line, project, version)
+            )
+    if evidence.hint_file and evidence.hint_line:
+        found.extend(
+            store.sites_in_files(
+                frame_paths(evidence.hint_file), evidence.hint_line, project, version
+            )
+        )
+    return found
+
+
+def rank(
+    store: Store,
+    evidence: Evidence,
+    *,
+    project: str | None = None,
+    version: str | None = None,
+    limit: int = 5,
+) -> LookupResult:
+    """Score every candidate against every error in the paste; keep the best per error id."""
+    best: dict[str, Match] = {}
+    near: dict[str, Match] = {}
+    for index, item in enumerate(evidence.errors[:4]):
+        scorer = _Scorer(item, weight=1.0 - 0.15 * index)
+        for stored in candidates(store, item, project, version):
+            match = scorer.score(stored)
+            if match is None:
+                continue
+            target = best if match.confident else near
+            previous = target.get(match.id)
+            if previous is None or _better(match, previous):
+                target[match.id] = match
+    for key in best:
+        near.pop(key, None)
+    return LookupResult(
+        matches=_ordered(best.values())[:limit],
+        nearest=_ordered(near.values())[:limit] if not best else [],
+        evidence=evidence,
+    )
+
+
+def _is_confident(match: Match) -> bool:
+    return match.score >= 0.45 or any(
+        w.startswith(("the innermost", "the log line names ")) and ":" in w for w in match.why
+    )
+
+
+def _better(new: Match, old: Match) -> bool:
+    if new.score != old.score:
+        return new.score > old.score
+    return False  # same score: keep the first, which came from the newer version
+
+
+def _ordered(matches: Iterable[Match]) -> list[Match]:
+    def key(m: Match) -> tuple[float, int]:
+        literal = m.site.site.message.literal_length if m.site and m.site.site.message else 0
+        return (-m.score, -literal)
+
+    return sorted(matches, key=key)
