@@ -77,7 +77,11 @@ class MessageTemplate(msgspec.Struct, frozen=True, gc=False):
 
     @property
     def text(self) -> str:
-        return "".join(p if isinstance(p, str) else p.render() for p in self.parts)
+        """The template as one string: placeholders in braces, literal braces doubled."""
+        return "".join(
+            p.replace("{", "{{").replace("}", "}}") if isinstance(p, str) else p.render()
+            for p in self.parts
+        )
 
     @property
     def literal_text(self) -> str:
@@ -202,6 +206,7 @@ class HelperFact(msgspec.Struct, frozen=True, gc=False):
     exception: str | None
     message: MessageTemplate  # in terms of the parameter: `{message}`, `Error: {message}`
     kind: SiteKind = SiteKind.RAISE
+    conditions: tuple[Condition, ...] = ()  # the raise's guard inside the helper
 
 
 class CallFact(msgspec.Struct, frozen=True, gc=False):

@@ -119,8 +119,13 @@ def test_early_exits_by_raise_continue_and_nested_else() -> None:
                 assert x > 0
         """
     )
-    # `if strict: ... else: pass` does not always exit, so it adds nothing.
-    assert [c.statement for c in site.conditions] == ["for x in xs", "x is not None", "x <= 0"]
+    # `if strict: ... return` exits even with an `else: pass`: getting past it needs `not strict`.
+    assert [c.statement for c in site.conditions] == [
+        "for x in xs",
+        "x is not None",
+        "not strict",
+        "x <= 0",
+    ]
 
 
 def test_de_morgan_on_negated_boolean_tests() -> None:
@@ -143,3 +148,58 @@ def test_free_names_of_conditions_for_the_linker() -> None:
         """
     )
     assert site.names == ("envs.VLLM_USE_V2_MODEL_RUNNER", "LIMIT", "self.n")
+
+
+def test_if_elif_chains_of_early_returns() -> None:
+    # the shape the hand check found missing (bench/extraction_check, B2)
+    assert path_of(
+        """
+        def f(a, b, c):
+            if a:
+                return 1
+            elif b:
+                return 2
+            elif c:
+                pass
+            else:
+                return 3
+            raise ValueError("past the chain")
+        """
+    ) == [("early_exit", "not a"), ("early_exit", "not b"), ("early_exit", "c")]
+
+
+def test_early_exits_inside_with_and_try_blocks_hold_after_them() -> None:
+    # B3 of the hand check
+    *_, site = sites_of(
+        """
+        def f(ctx, n, h):
+            with ctx():
+                if not n:
+                    return
+            try:
+                if h is None:
+                    return
+            except KeyError:
+                raise
+            assert h.ok, "not ok"
+        """
+    )
+    assert [(str(c.kind), c.statement) for c in site.conditions] == [
+        ("early_exit", "n"),
+        ("early_exit", "h is not None"),
+        ("assert", "not h.ok"),
+    ]
+
+
+def test_a_variable_reassigned_in_a_branch_is_not_inlined() -> None:
+    # B1 of the hand check
+    site = only_site(
+        """
+        def f(c):
+            d = c.dtype
+            if c is None:
+                d = "auto"
+            raise ValueError(f"dtype {d}")
+        """
+    )
+    assert site.message is not None and site.message.text == "dtype {d}"

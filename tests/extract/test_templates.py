@@ -52,6 +52,7 @@ FSTRINGS = [
     ("f\"unsupported: {', '.join(items)}\"", "unsupported: {', '.join(items)}"),
     ("f\"{d['k']} and {d[0]}\"", "{d['k']} and {d[0]}"),
     ('f"{a if c else b}"', "{a if c else b}"),
+    ('f"{a, b}"', "{a, b}"),  # a tuple that Python 3.11 misplaces
     ('f"{{braces}} {x}"', "{braces} {x}"),
     ('f"{3:03d} {LIMIT} {LIMIT:>4}"', "003 10   10"),
     ('f"got {MSG!r}"', "got 'bad value {x}'"),
@@ -133,7 +134,6 @@ CONCAT_AND_CALLS = [
     ('"  padded  ".strip()', "padded"),
     ('f"  {x} padded  ".strip()', "{x} padded"),
     ('(f"{x}\\n" ).rstrip()', "{x}"),
-    ('"shout".upper()', "SHOUT"),
     ('f"{x} shout".upper()', '{f"{x} shout".upper()}'),
     ('"a\\nb".replace("\\n", " ")', "a b"),
     ('textwrap.dedent("""\n    hello\n      world\n""")', "\nhello\n  world\n"),

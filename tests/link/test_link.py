@@ -155,3 +155,41 @@ def test_calls_of_raising_helpers_become_sites() -> None:
     assert [c.statement for c in helper[0].site.conditions] == ["not value.isdigit()"]
     assert helper[0].exception is not None
     assert helper[0].exception.qualname == "mini.core.UsageError"
+
+
+def test_a_helpers_guard_is_bound_to_the_call_and_decided_when_literal() -> None:
+    # B4 of the hand check (bench/extraction_check): `check(ok, msg)` is an assert in
+    # disguise, and a renderer's final `else` is unreachable for the kinds it handles.
+    sites = link(
+        {
+            "demo/util.py": """
+            def check(ok, msg):
+                if not ok:
+                    raise ValueError(msg)
+
+            def render(kind, text):
+                if kind == "text":
+                    return text
+                elif kind == "thinking":
+                    return "..."
+                else:
+                    raise TypeError(f"unsupported part kind: {kind!r}")
+            """,
+            "demo/use.py": """
+            from demo.util import check, render
+
+            def run(n, part):
+                check(n > 0, "n must be positive")
+                render("thinking", part)
+                render("image", part)
+            """,
+        }
+    )
+    helper = [s for s in sites if s.site.kind is SiteKind.HELPER]
+    assert [
+        (s.site.message.text if s.site.message else None, [c.statement for c in s.site.conditions])
+        for s in helper
+    ] == [
+        ("n must be positive", ["not n > 0"]),
+        ("unsupported part kind: 'image'", []),
+    ]

@@ -163,3 +163,45 @@ def test_repeated_tracebacks_are_reported_once() -> None:
     errors = paste(text)
     assert len(errors) == 1
     check(errors)
+
+
+def test_error_quoted_inline_in_prose() -> None:
+    errors = paste("When I run it I get `ValueError: max_model_len must be positive` every time")
+    assert ("ValueError", "max_model_len must be positive") in [
+        (e.exception, e.message) for e in errors
+    ]
+
+
+def test_notebook_colours_whose_escape_character_was_lost() -> None:
+    # GitHub shows Jupyter output copied without the ESC bytes: `[0;31m` and friends remain.
+    (err,) = paste(
+        """
+        [0;31m---------------------------------------------------------------------------[0m
+        [0;31mValueError[0m                                Traceback (most recent call last)
+        Cell [0;32mIn[3], line 2[0m
+        [0;32m----> 2[0m foo[38;5;241m.[39mbar(1)
+
+        [0;31mValueError[0m: boom
+        """
+    )
+    assert (err.exception, err.message) == ("ValueError", "boom")
+    assert err.frames[0].code == "foo.bar(1)"
+
+
+def test_equal_length_lines_are_not_mistaken_for_wrapping() -> None:
+    # Two workers print the same traceback: its longest lines repeat, and nothing is wrapped.
+    errors = paste(TRACEBACK + "\n\n" + TRACEBACK.replace("cpu", "tpu"))
+    assert [e.message for e in errors] == [
+        "Model meta-llama/Llama-3-8B is not supported on cpu",
+        "Model meta-llama/Llama-3-8B is not supported on tpu",
+    ]
+    assert all(e.frames[0].function == "worker_main" for e in errors)
+
+
+def test_fixed_width_log_lines_are_not_mistaken_for_wrapping() -> None:
+    noise = "INFO 2024-01-01 12:00:00 worker heartbeat ok " * 2 + "\n"
+    errors = paste(noise * 50 + "ValueError: retries must be >= 0, got -2")
+    assert (errors[0].exception, errors[0].message) == (
+        "ValueError",
+        "retries must be >= 0, got -2",
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from errdex.errors import InputError
@@ -13,7 +13,12 @@ from errdex.match.paste import Evidence, parse_paste
 
 # A generous deadline catches a hang (catastrophic backtracking takes minutes), nothing finer:
 # tests never measure speed.
-HANG = settings(deadline=timedelta(seconds=30), max_examples=60)
+HANG = settings(
+    deadline=timedelta(seconds=30),
+    max_examples=60,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 # Pieces of every format the parser knows, to stitch into near-misses of all of them.
 FRAGMENTS = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from errdex.facts import MessageTemplate, Placeholder
@@ -12,7 +12,12 @@ from errdex.match.pattern import CompiledTemplate, compile_template, literal_run
 
 # A generous deadline catches a hang (exponential backtracking takes minutes), nothing finer:
 # tests never measure speed.
-HANG = settings(deadline=timedelta(seconds=20), max_examples=150)
+HANG = settings(
+    deadline=timedelta(seconds=20),
+    max_examples=150,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 # Literal text and values drawn from disjoint alphabets, so the intended split is the only one.
 literal = st.text(alphabet="abcdefgh :;,.()'\n", min_size=1, max_size=12).filter(str.strip)

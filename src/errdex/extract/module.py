@@ -54,10 +54,16 @@ def _resolve_relative(package: str, module: str | None, level: int) -> str:
 
 
 def collect_constants(tree: ast.Module) -> dict[str, Any]:
-    """Module-level names bound once to a literal value (str, number, containers of them)."""
+    """Module-level names bound exactly once, to a literal value (str, number, containers).
+
+    A name that is also imported, assigned something computed, or bound twice (a fallback
+    in `try`/`except ImportError`, a value chosen under `if`) is not a constant.
+    """
     constants: dict[str, Any] = {}
-    seen_twice: set[str] = set()
+    bindings: dict[str, int] = {}
     for stmt in _module_statements(tree.body):
+        for name in _bound_names(stmt):
+            bindings[name] = bindings.get(name, 0) + 1
         target: ast.expr | None = None
         value: ast.expr | None = None
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
@@ -67,14 +73,25 @@ def collect_constants(tree: ast.Module) -> dict[str, Any]:
         if not isinstance(target, ast.Name) or value is None:
             continue
         literal = literal_value(value)
-        if literal is _NOT_LITERAL:
-            continue
-        if target.id in constants:
-            seen_twice.add(target.id)
-        constants[target.id] = literal
-    for name in seen_twice:  # rebound under different conditions: not a constant
-        del constants[name]
-    return constants
+        if literal is not _NOT_LITERAL:
+            constants[target.id] = literal
+    return {name: value for name, value in constants.items() if bindings.get(name) == 1}
+
+
+def _bound_names(stmt: ast.stmt) -> list[str]:
+    """Every name a module-level statement binds."""
+    if isinstance(stmt, ast.Import | ast.ImportFrom):
+        return [(a.asname or a.name).split(".")[0] for a in stmt.names]
+    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return [stmt.name]
+    targets: list[ast.expr] = []
+    if isinstance(stmt, ast.Assign):
+        targets = list(stmt.targets)
+    elif isinstance(stmt, ast.AnnAssign | ast.AugAssign):
+        targets = [stmt.target]
+    elif isinstance(stmt, ast.For | ast.AsyncFor):
+        targets = [stmt.target]
+    return [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
 
 
 _NOT_LITERAL: Any = object()

@@ -64,7 +64,8 @@ class _Scope:
     class_name: str | None
     is_function: bool
     params: tuple[str, ...] = ()
-    messages: dict[str, tuple[MessageTemplate, int]] = field(default_factory=dict)
+    # message variables: name → (template, the blocks it was assigned in)
+    messages: dict[str, tuple[MessageTemplate, tuple[int, ...]]] = field(default_factory=dict)
     lists: dict[str, _Reasons] = field(default_factory=dict)
     # name → (line, assigned expression); None for a parameter. Source is taken lazily.
     assigns: dict[str, list[tuple[int, ast.expr | None]]] = field(default_factory=dict)
@@ -110,7 +111,8 @@ class SiteExtractor:
         self.helpers: list[HelperFact] = []
         self.calls: list[CallFact] = []
         self.reason_builders: dict[str, ReasonsList] = {}
-        self._depth = 0
+        self._blocks: list[int] = []  # the nested blocks being walked, innermost last
+        self._block_counter = 0
 
     def _source(self, node: ast.AST) -> str:
         return source_of(self.text, node)
@@ -120,24 +122,54 @@ class SiteExtractor:
     def run(self, tree: ast.Module) -> None:
         self._body(tree.body, _Scope("<module>", None, is_function=False), ())
 
-    def _body(self, stmts: Sequence[ast.stmt], scope: _Scope, path: tuple[_Step, ...]) -> None:
+    def _body(
+        self, stmts: Sequence[ast.stmt], scope: _Scope, path: tuple[_Step, ...]
+    ) -> tuple[_Step, ...]:
+        """Walk a block; return the path that holds after it (its early exits added)."""
         current = path
         for stmt in stmts:
-            self._stmt(stmt, scope, current)
-            if isinstance(stmt, ast.If) and not stmt.orelse and _always_exits(stmt.body):
-                current = (*current, _Step(stmt.test, ConditionKind.EARLY_EXIT, holds=False))
+            after = self._stmt(stmt, scope, current)
+            if after is not None:  # a `with`/`try` body's early exits hold after it
+                current = after
+            if isinstance(stmt, ast.If):
+                current = (*current, *self._fallthrough(stmt))
+        return current
 
-    def _stmt(self, stmt: ast.stmt, scope: _Scope, path: tuple[_Step, ...]) -> None:
+    def _stmt(
+        self, stmt: ast.stmt, scope: _Scope, path: tuple[_Step, ...]
+    ) -> tuple[_Step, ...] | None:
         handler = getattr(self, "_" + type(stmt).__name__, None)
-        if handler is not None:
-            handler(stmt, scope, path)
+        if handler is None:
+            return None
+        after: tuple[_Step, ...] | None = handler(stmt, scope, path)
+        return after
 
-    def _nested(self, stmts: Sequence[ast.stmt], scope: _Scope, path: tuple[_Step, ...]) -> None:
-        self._depth += 1
+    def _nested(
+        self, stmts: Sequence[ast.stmt], scope: _Scope, path: tuple[_Step, ...]
+    ) -> tuple[_Step, ...]:
+        self._block_counter += 1
+        self._blocks.append(self._block_counter)
         try:
-            self._body(stmts, scope, path)
+            return self._body(stmts, scope, path)
         finally:
-            self._depth -= 1
+            self._blocks.pop()
+
+    def _fallthrough(self, stmt: ast.If) -> list[_Step]:
+        """What must hold to get past an `if` whose branches may exit (return, raise, ...)."""
+        body_exits = _always_exits(stmt.body)
+        if not stmt.orelse:
+            return [_Step(stmt.test, ConditionKind.EARLY_EXIT, holds=False)] if body_exits else []
+        else_exits = _always_exits(stmt.orelse)
+        if body_exits and else_exits:
+            return []  # nothing after it runs
+        if body_exits:
+            steps = [_Step(stmt.test, ConditionKind.EARLY_EXIT, holds=False)]
+            if len(stmt.orelse) == 1 and isinstance(stmt.orelse[0], ast.If):
+                steps.extend(self._fallthrough(stmt.orelse[0]))  # `elif ...: return`
+            return steps
+        if else_exits:
+            return [_Step(stmt.test, ConditionKind.EARLY_EXIT, holds=True)]
+        return []
 
     def _step(self, test: ast.expr, kind: ConditionKind, *, holds: bool = True) -> _Step:
         return _Step(test, kind, holds=holds)
@@ -193,12 +225,11 @@ class SiteExtractor:
         inner = _Scope(qualname, scope.class_name, is_function=True, params=params)
         for name in params:
             inner.assigns.setdefault(name, []).append((stmt.lineno, None))
-        depth = self._depth
-        self._depth = 0
+        blocks, self._blocks = self._blocks, []
         try:
             self._body(stmt.body, inner, ())
         finally:
-            self._depth = depth
+            self._blocks = blocks
         if inner.returned is not None and (inner.returned.variants or inner.returned.calls):
             self.reason_builders[qualname] = inner.returned.freeze()
         self._find_helper(stmt, inner)
@@ -242,8 +273,10 @@ class SiteExtractor:
         self._nested(stmt.body, scope, (*path, self._step(stmt.test, ConditionKind.LOOP)))
         self._nested(stmt.orelse, scope, path)
 
-    def _Try(self, stmt: ast.Try | ast.TryStar, scope: _Scope, path: tuple[_Step, ...]) -> None:
-        self._nested(stmt.body, scope, path)
+    def _Try(
+        self, stmt: ast.Try | ast.TryStar, scope: _Scope, path: tuple[_Step, ...]
+    ) -> tuple[_Step, ...] | None:
+        after = self._nested(stmt.body, scope, path)
         for handler in stmt.handlers:
             caught = self._source(handler.type) if handler.type is not None else None
             step = _Step(handler, ConditionKind.EXCEPT)
@@ -252,13 +285,17 @@ class SiteExtractor:
                 self._nested(handler.body, scope, (*path, step))
             finally:
                 scope.handlers.pop()
-        self._nested(stmt.orelse, scope, path)
+        after = self._nested(stmt.orelse, scope, after)
         self._nested(stmt.finalbody, scope, path)
+        # The body's early exits hold after the statement unless a handler falls through.
+        return after if all(_always_exits(h.body) for h in stmt.handlers) else None
 
     _TryStar = _Try
 
-    def _With(self, stmt: ast.With | ast.AsyncWith, scope: _Scope, path: tuple[_Step, ...]) -> None:
-        self._nested(stmt.body, scope, path)
+    def _With(
+        self, stmt: ast.With | ast.AsyncWith, scope: _Scope, path: tuple[_Step, ...]
+    ) -> tuple[_Step, ...]:
+        return self._nested(stmt.body, scope, path)
 
     _AsyncWith = _With
 
@@ -369,7 +406,7 @@ class SiteExtractor:
             rest = [a for a in args[1:] if not isinstance(a, ast.Starred)]
             if rest and isinstance(node, ast.Constant) and isinstance(node.value, str):
                 message = TemplateBuilder(
-                    self.text, constants=self.constants, locals=_locals(scope)
+                    self.text, constants=self.constants, locals=_locals(scope, self._blocks)
                 ).percent(node, rest)
             else:
                 message = self._template(node, scope)
@@ -473,7 +510,7 @@ class SiteExtractor:
         elif _is_stringy(value):
             template = self._template(value, scope)
             if template is not None:
-                scope.messages[name] = (template, self._depth)
+                scope.messages[name] = (template, tuple(self._blocks))
 
     def _AugAssign(self, stmt: ast.AugAssign, scope: _Scope, path: tuple[_Step, ...]) -> None:
         target = stmt.target
@@ -481,13 +518,17 @@ class SiteExtractor:
             return
         name = target.id
         if name in scope.messages:
-            template, depth = scope.messages[name]
-            if self._depth > depth:
+            template, blocks = scope.messages[name]
+            here = tuple(self._blocks)
+            if here == blocks:
+                addition = self._template(stmt.value, scope) or MessageTemplate()
+            elif here[: len(blocks)] == blocks:
                 # Added under a condition: the text may be absent, so keep it open.
                 addition = MessageTemplate.of(Placeholder(self._source(stmt.value)))
             else:
-                addition = self._template(stmt.value, scope) or MessageTemplate()
-            scope.messages[name] = (template + addition, depth)
+                del scope.messages[name]  # changed in a branch the site may not follow
+                return
+            scope.messages[name] = (template + addition, blocks)
         elif name in scope.lists and isinstance(stmt.value, ast.List):
             scope.lists[name].variants.extend(self._list_items(stmt.value.elts, scope, path))
 
@@ -569,25 +610,29 @@ class SiteExtractor:
 
     def _find_helper(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> None:
         """A function whose raise takes its message from a parameter is a raising helper."""
+        seen: set[str] = set()
         for site in scope.raises:
             if site.message is None or site.kind is not SiteKind.RAISE:
                 continue
             for placeholder in site.message.placeholders:
                 expr = placeholder.expr
                 param = expr[4:-1] if expr.startswith("str(") else expr
-                if param in scope.params:
-                    self.helpers.append(
-                        HelperFact(
-                            name=stmt.name,
-                            qualname=scope.qualname,
-                            line=stmt.lineno,
-                            params=scope.params,
-                            param=param,
-                            exception=site.exception,
-                            message=site.message,
-                        )
+                if param not in scope.params or site.message.text in seen:
+                    continue
+                seen.add(site.message.text)
+                self.helpers.append(
+                    HelperFact(
+                        name=stmt.name,
+                        qualname=scope.qualname,
+                        line=site.line,
+                        params=scope.params,
+                        param=param,
+                        exception=site.exception,
+                        message=site.message,
+                        conditions=site.conditions,
                     )
-                    return
+                )
+                break
 
     def _class_fact(self, stmt: ast.ClassDef, qualname: str) -> ClassFact:
         init_params: tuple[str, ...] = ()
@@ -638,7 +683,7 @@ class SiteExtractor:
     def _template(self, node: ast.expr | None, scope: _Scope) -> MessageTemplate | None:
         if node is None:
             return None
-        builder = TemplateBuilder(self.text, constants=self.constants, locals=_locals(scope))
+        builder = TemplateBuilder(self.text, constants=self.constants, locals=_locals(scope, self._blocks))
         return builder.build(node)
 
     def _args(self, call: ast.Call, scope: _Scope) -> tuple[Arg, ...]:
@@ -657,8 +702,14 @@ def _receiver(func: ast.Name | ast.Attribute) -> str | None:
     return dotted_name(func.value) or "..."
 
 
-def _locals(scope: _Scope) -> dict[str, MessageTemplate]:
-    return {name: template for name, (template, _) in scope.messages.items()}
+def _locals(scope: _Scope, blocks: list[int]) -> dict[str, MessageTemplate]:
+    """Message variables whose assignment encloses the current block (so it surely ran)."""
+    here = tuple(blocks)
+    return {
+        name: template
+        for name, (template, where) in scope.messages.items()
+        if here[: len(where)] == where
+    }
 
 
 def _message_arg(call: ast.Call) -> ast.expr | None:
@@ -741,9 +792,25 @@ def level_from_first_arg(call: ast.Call) -> str | None:
 
 
 def _always_exits(body: list[ast.stmt]) -> bool:
+    """Whether a block never falls through to what follows it."""
     last = body[-1] if body else None
     if isinstance(last, ast.Return | ast.Raise | ast.Continue | ast.Break):
         return True
     if isinstance(last, ast.If) and last.orelse:
         return _always_exits(last.body) and _always_exits(last.orelse)
+    if isinstance(last, ast.With | ast.AsyncWith):
+        return _always_exits(last.body)
+    if isinstance(last, ast.Try | ast.TryStar):
+        if last.finalbody and _always_exits(last.finalbody):
+            return True
+        body_exits = _always_exits(last.body) or bool(last.orelse and _always_exits(last.orelse))
+        return body_exits and all(_always_exits(h.body) for h in last.handlers)
+    if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
+        return _is_exit_call(last.value)
     return False
+
+
+def _is_exit_call(call: ast.Call) -> bool:
+    """`sys.exit(...)`, `os._exit(...)`, `pytest.fail(...)`: calls that never return."""
+    name = dotted_name(call.func) if isinstance(call.func, ast.Name | ast.Attribute) else None
+    return name in ("sys.exit", "exit", "quit", "os._exit", "os.abort")

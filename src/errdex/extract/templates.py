@@ -36,15 +36,16 @@ _DEDENTS = {
     "cleandoc": inspect.cleandoc,
 }
 _DEDENTS |= {f"{f.__module__}.{name}": f for name, f in _DEDENTS.items()}
-# Methods that only trim or rewrite literal text apply around placeholders; the others
-# would change a placeholder's value too, so they apply to pure literals only.
+# Methods that only trim or rewrite literal text, so they apply around placeholders (not
+# `upper()` and the like, which would change a placeholder's value too).
 _EDGE_METHODS = {"strip", "lstrip", "rstrip", "replace", "removeprefix", "removesuffix"}
-_PURE_METHODS = {"upper", "lower", "capitalize", "title", "casefold", "swapcase"}
 _TEXT_FUNCTIONS = {"str", "repr", "ascii", "format", *_GETTEXT, *_DEDENTS}
-_TEXT_METHODS = {"format", "format_map", "join", *_EDGE_METHODS, *_PURE_METHODS}
+_TEXT_METHODS = {"format", "format_map", "join", *_EDGE_METHODS}
 _ATOMIC = (ast.Name, ast.Attribute, ast.Subscript, ast.Call, ast.List, ast.Dict, ast.Constant)
 _SKIPPED_TOKENS = {tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.ENDMARKER}
 _SKIPPED_TOKENS |= {tokenize.INDENT, tokenize.DEDENT}
+_FSTRING_START = getattr(tokenize, "FSTRING_START", -1)
+_FSTRING_END = getattr(tokenize, "FSTRING_END", -1)
 _OPEN, _CLOSE = {"(", "[", "{"}, {")", "]", "}"}
 _FORMATTER = string.Formatter()
 _MISSING = object()
@@ -97,7 +98,7 @@ class TemplateBuilder:
 
     # -- expressions ------------------------------------------------------------------------
 
-    def _tpl(self, node: ast.expr) -> MessageTemplate:
+    def _tpl(self, node: ast.expr, *, check: bool = False) -> MessageTemplate:
         result: MessageTemplate | None = None
         if isinstance(node, ast.Constant):
             result = MessageTemplate.of(_constant_text(node.value))
@@ -112,7 +113,9 @@ class TemplateBuilder:
             result = self._binop(node)
         elif isinstance(node, ast.Call):
             result = self._call(node)
-        return result if result is not None else MessageTemplate.of(Placeholder(self._src(node)))
+        if result is None:
+            result = MessageTemplate.of(Placeholder(self._src(node, check=check)))
+        return result
 
     def _is_text(self, node: ast.expr) -> bool:
         """Whether `node` evaluates to message text (so `+` concatenates and `%` formats)."""
@@ -139,7 +142,7 @@ class TemplateBuilder:
         if name is not None and name in self._locals:
             return self._locals[name]
         value = self._constants.get(name or "", _MISSING)
-        return MessageTemplate.of(str(value)) if _is_scalar(value) else None
+        return MessageTemplate.of(str(value)) if isinstance(value, str | int | float) else None
 
     def _value(self, target: Target) -> object:
         """The literal value behind `target` when it is known, else `_MISSING`."""
@@ -150,7 +153,7 @@ class TemplateBuilder:
             local = self._locals[name]
             return _MISSING if local.placeholders else local.text
         value = self._constants.get(name or "", _MISSING)
-        return value if _is_scalar(value) else _MISSING
+        return value if isinstance(value, str | int | float) else _MISSING
 
     def _field(
         self, target: Target, conv: str | None, spec: str | None, *, fstr: bool = False
@@ -164,7 +167,9 @@ class TemplateBuilder:
             except (ValueError, TypeError):
                 pass  # a spec that fits only the runtime value: keep a placeholder
         if conv is None and not spec:
-            named = self._named(target) if isinstance(target, str) else self._tpl(target)
+            if not isinstance(target, str):
+                return self._tpl(target, check=fstr)
+            named = self._named(target)
             if named is not None:
                 return named
         source = target if isinstance(target, str) else self._src(target, check=fstr)
@@ -198,7 +203,7 @@ class TemplateBuilder:
         if name in _GETTEXT and args and self._is_text(args[0]):
             return self._tpl(args[0])  # `_("...")`: the untranslated text is what we know
         if name in _DEDENTS and simple and len(args) == 1 and self._is_text(args[0]):
-            return self._transform(args[0], _DEDENTS[name], pure=False)
+            return self._transform(args[0], _DEDENTS[name])
         if not isinstance(node.func, ast.Attribute):
             return None
         attr, recv = node.func.attr, node.func.value
@@ -210,21 +215,19 @@ class TemplateBuilder:
             return self._format(recv, args, kws)
         if attr == "format_map" and len(args) == 1:
             return self._format(recv, [], [ast.keyword(arg=None, value=args[0])])
-        if attr in _EDGE_METHODS | _PURE_METHODS and not kws:
+        if attr in _EDGE_METHODS and not kws:
             values = [self._value(a) for a in args]
             if _MISSING in values:
                 return None
             method: Callable[[str], object] = lambda text: getattr(text, attr)(*values)  # noqa: E731
-            return self._transform(recv, method, pure=attr in _PURE_METHODS)
+            return self._transform(recv, method)
         return None
 
-    def _transform(
-        self, node: ast.expr, fn: Callable[[str], object], *, pure: bool
-    ) -> MessageTemplate | None:
+    def _transform(self, node: ast.expr, fn: Callable[[str], object]) -> MessageTemplate | None:
         """Apply a string function to a template, placeholders standing in as sentinels."""
         base = self._tpl(node)
         encoded = _encode(base)
-        if encoded is None or (pure and base.placeholders):
+        if encoded is None:
             return None
         try:
             result = fn(encoded)
@@ -349,7 +352,7 @@ class TemplateBuilder:
         return f"{self._wrapped(mapping)}[{key!r}]"
 
     def _src(self, node: ast.AST, *, check: bool = False) -> str:
-        return _source_text(self._source, node, self._line_offset, check=check)
+        return source_of(self._source, node, self._line_offset, check=check)
 
     def _wrapped(self, target: Target) -> str:
         """Source to put before `[i]` or `.attr`: parenthesized unless atomic."""
@@ -359,16 +362,15 @@ class TemplateBuilder:
         return source if isinstance(target, _ATOMIC) else f"({source})"
 
 
-def source_of(source: str, node: ast.AST) -> str:
+def source_of(source: str, node: ast.AST, line_offset: int = 0, *, check: bool = False) -> str:
     """The source of `node`, with multi-line expressions collapsed to single spaces."""
-    return _source_text(source, node, 0)
-
-
-def _source_text(source: str, node: ast.AST, line_offset: int, *, check: bool = False) -> str:
     segment = _segment(source, node, line_offset)
-    # Older Pythons misplace some expressions inside f-strings: when asked, trust only a
-    # segment that parses back to the same tree.
-    if segment is None or (check and not _same(segment, node)):
+    # Before 3.12 some expressions inside f-strings are misplaced (3.11 gives `{a, b}` for
+    # the tuple in f"{a, b}"): when asked, trust only a segment that parses to the same tree.
+    if segment is not None and check and not _same(segment, node):
+        inner = segment[1:-1] if segment[:1] == "{" and segment[-1:] == "}" else ""
+        segment = inner if inner and _same(inner, node) else None
+    if segment is None:
         try:
             return ast.unparse(node)
         except (ValueError, TypeError, AttributeError, RecursionError):
@@ -423,7 +425,7 @@ def _normalize(segment: str) -> str:
 
     out: list[str] = []
     stack: list[list[int]] = []  # per open bracket: [commas, whether it is a tuple's]
-    tokens = tokens[1:-1]  # our own brackets
+    tokens = _whole_fstrings(tokens[1:-1], text, at)  # without our own brackets
     for prev, tok in zip([None, *tokens], tokens, strict=False):
         if prev is not None and prev.end[0] == tok.start[0]:
             out.append(text[at(prev.end) : at(tok.start)])
@@ -446,6 +448,25 @@ def _normalize(segment: str) -> str:
                 out.pop()
         out.append(text[at(tok.start) : at(tok.end)])
     return "".join(out)
+
+
+def _whole_fstrings(
+    tokens: list[tokenize.TokenInfo], text: str, at: Callable[[tuple[int, int]], int]
+) -> list[tokenize.TokenInfo]:
+    """Since 3.12 an f-string is many tokens: make each one STRING again, kept as written."""
+    out: list[tokenize.TokenInfo] = []
+    depth, start = 0, (0, 0)
+    for tok in tokens:
+        if tok.type == _FSTRING_START:
+            depth, start = depth + 1, tok.start if depth == 0 else start
+        elif tok.type == _FSTRING_END and depth:
+            depth -= 1
+            if not depth:
+                whole = text[at(start) : at(tok.end)]
+                out.append(tokenize.TokenInfo(tokenize.STRING, whole, start, tok.end, ""))
+        elif not depth:
+            out.append(tok)
+    return out
 
 
 def _same(segment: str, node: ast.AST) -> bool:
@@ -496,10 +517,6 @@ def _printf_spec(
     code = "" if textual else "d" if kind in "iu" else kind
     spec = f"{align}{sign}{alternate}{zero}{width or ''}{precision}{code}"
     return (kind if kind in "ra" else None), spec or None
-
-
-def _is_scalar(value: object) -> bool:
-    return isinstance(value, str | int | float)
 
 
 def _constant_text(value: object) -> str:

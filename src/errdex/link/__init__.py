@@ -9,6 +9,7 @@ import msgspec
 
 from errdex.facts import (
     Binding,
+    Condition,
     CallFact,
     ErrorSite,
     ExceptionInfo,
@@ -18,6 +19,7 @@ from errdex.facts import (
     SiteKind,
 )
 from errdex.ids import error_id
+from errdex.link.guards import bind_guard
 from errdex.link.messages import bind_arguments, class_message, inline_constants, substitute
 from errdex.link.reasons import ReasonsIndex
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
@@ -154,6 +156,9 @@ def _helper_sites(
         given = bound.get(helper.param)
         if given is None or not given.literal_length:
             continue
+        guard = _bound_guard(helper, call)
+        if guard is None:
+            continue  # the helper cannot raise with these arguments
         exception = helper.exception
         if exception is not None and helper_facts is not facts:
             exception = names.qualify(helper_facts, exception)
@@ -166,11 +171,28 @@ def _helper_sites(
                 end_line=call.end_line,
                 function=call.function,
                 class_name=call.class_name,
-                conditions=call.conditions,
+                conditions=call.conditions + guard,
                 args=call.args,
             )
         )
     return out
+
+
+def _bound_guard(helper: HelperFact, call: CallFact) -> tuple[Condition, ...] | None:
+    """The helper's guard in the caller's terms; None when it is surely false."""
+    sources = {
+        name: arg.source
+        for name, arg in zip(helper.params, [a for a in call.args if a.name is None], strict=False)
+    }
+    sources.update({a.name: a.source for a in call.args if a.name in helper.params})
+    out: list[Condition] = []
+    for condition in helper.conditions:
+        bound, truth = bind_guard(condition, sources)
+        if truth is False:
+            return None
+        if truth is None:
+            out.append(bound)
+    return tuple(out)
 
 
 def _pick_helper(

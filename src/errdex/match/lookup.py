@@ -187,7 +187,13 @@ def _at(frame: Frame, file: str, line: int, end_line: int) -> bool:
 def _match(template: MessageTemplate | None, evidence: ErrorEvidence) -> TemplateMatch | None:
     if template is None or not template.literal_length or not evidence.message:
         return None
-    found = compile_template(template).match(evidence.message, truncated=evidence.truncated)
+    compiled = compile_template(template)
+    found = compiled.match(evidence.message, truncated=evidence.truncated)
+    if found is None and not evidence.truncated:
+        # Titles and copies get cut mid-word without a marker: try the message as a prefix.
+        cut = compiled.match(evidence.message, truncated=True)
+        if cut is not None:
+            found = msgspec.structs.replace(cut, score=cut.score * 0.9)
     if found is None or found.covered < _MIN_COVERED * 0.5:
         return None
     return found

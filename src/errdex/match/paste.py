@@ -198,24 +198,45 @@ def _prepare(text: str) -> list[str]:
 
 
 def _unwrap(lines: list[str]) -> list[str]:
-    """Join lines a terminal hard-wrapped: several lines exactly as long as the longest one."""
+    """Join lines a terminal hard-wrapped: lines exactly as long as the longest one, followed
+    by a line that does not start like a line of its own."""
     width = max(map(len, lines), default=0)
-    full = [len(x) == width >= 60 and not _NOWRAP.match(x) for x in lines]
-    if sum(full) < 2:
+    join = [
+        len(x) == width >= 60
+        and not _NOWRAP.match(x)
+        and i + 1 < len(lines)
+        and _cont(x, lines[i + 1])
+        for i, x in enumerate(lines)
+    ]
+    full = sum(len(x) == width for x in lines)
+    # Fixed-width logs have many longest lines and almost none continues: nothing was wrapped.
+    if sum(join) < max(2, full // 2):
         return lines
     out: list[str] = []
     i = 0
     while i < len(lines):
         parts = [lines[i]]
-        # A wrapped line's continuation lacks the prefix every real line starts with.
-        while full[i] and i + 1 < len(lines) and lines[i + 1].strip() and len(parts) < 100:
-            if lines[i + 1] == _BRK or _RAWSTART.match(lines[i + 1]):
-                break
+        while join[i] and len(parts) < 100:
             i += 1
             parts.append(lines[i])
         out.append("".join(parts))
         i += 1
     return out
+
+
+def _cont(line: str, nxt: str) -> bool:
+    """Could `nxt` be the rest of `line`? Not when it has the prefix or indentation real lines
+    have, or starts a line of its own."""
+    return (
+        bool(nxt.strip())
+        and nxt != _BRK
+        and not (
+            nxt.startswith("  ")
+            or nxt[:6] == line[:6]
+            or _RAWSTART.match(nxt)
+            or _EXC_STRONG.match(nxt)
+        )
+    )
 
 
 def _strip_compose(lines: list[str]) -> list[str]:
@@ -259,8 +280,10 @@ def _head(text: str) -> _Line:
         if tm is None:
             break
         end = tm.end()
-        if kind in ("tag", "time"):
-            tags.append(tm[0]) if kind == "tag" else got.setdefault("time", tm[0])
+        if kind == "tag":
+            tags.append(tm[0])
+        elif kind == "time":
+            got["time"] = tm[0]
         elif level := groups.get("level") or _GLOG.get(groups.get("g") or ""):
             got["level"] = _ALIAS.get(level.upper(), level.upper())
             if lm := _LOGGER_COLON.match(text, end):
@@ -438,7 +461,7 @@ class _Parser:
                 pycode, i = m["code"], i + 1
             elif "Warning: " in text and (m := _WARN.match(text)):
                 i = self._warning(i, m)
-            elif ln.level:
+            elif ln.level and not text[:1].isspace():  # (indented: a cut traceback's code line)
                 i = self._log(i)
             elif text.startswith(("FAILED ", "ERROR ")) and (m := _FAILED.match(text)):
                 self.others.append(_Err(None, m["msg"]))

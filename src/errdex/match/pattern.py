@@ -25,7 +25,7 @@ class TemplateMatch(msgspec.Struct, frozen=True):
 
 # Quote styles a paste or a renderer may swap: all compare equal.
 _QUOTES = str.maketrans({'"': "'", "`": "'", "‘": "'", "’": "'", "“": "'", "”": "'", "´": "'"})
-_NONBLANK = re.compile(r"\S+")
+_BLOCK = 4096  # `_Text.orig` counts non-blank characters block by block
 _MAX_RETRIES = 256  # occurrences of one literal tried before giving up (bounds adversarial input)
 _MAX_STARTS = 8  # where a wrapped message may begin: first-literal occurrences tried
 
@@ -34,27 +34,29 @@ class _Text:
     """Text reduced for comparison (blank runs → one space, or none; quotes unified), with the
     way back to offsets in the original, worked out only when a match needs it."""
 
-    __slots__ = ("_map", "compact", "norm", "original", "total")
+    __slots__ = ("_blocks", "compact", "norm", "original", "total")
 
     def __init__(self, original: str, compact: bool) -> None:
         self.original, self.compact = original, compact
-        self.norm = ("" if compact else " ").join(_NONBLANK.findall(original)).translate(_QUOTES)
-        self._map: tuple[list[int], list[int], list[int]] | None = None
-        self.total = self.solid(0, len(self.norm))  # non-blank characters of the message
+        self.norm = ("" if compact else " ").join(original.split()).translate(_QUOTES)
+        self._blocks: list[int] | None = None  # non-blank characters before each 4 KiB block
+        self.total = self.solid(0, len(self.norm))
 
     def orig(self, k: int) -> int:
-        """The original offset of norm offset `k` (a gap maps to the end of the run before it)."""
-        if self._map is None:
-            spans = [m.span() for m in _NONBLANK.finditer(self.original)]
-            lengths = [e - s for s, e in spans]
-            step = 0 if self.compact else 1
-            starts = list(accumulate((n + step for n in lengths), initial=0))
-            self._map = (starts, [s for s, _ in spans], lengths)
-        starts, origins, lengths = self._map
-        i = bisect.bisect_right(starts, k) - 1
-        if i < 0 or i >= len(origins):
-            return len(self.original) if i >= len(origins) else 0
-        return origins[i] + min(k - starts[i], lengths[i])
+        """The original offset of the non-blank character at norm offset `k` (or after it)."""
+        left = self.solid(0, k)
+        if self._blocks is None:
+            chunks = (self.original[i : i + _BLOCK] for i in range(0, len(self.original), _BLOCK))
+            counts = (len("".join(chunk.split())) for chunk in chunks)
+            self._blocks = list(accumulate(counts, initial=0))
+        block = max(0, min(bisect.bisect_right(self._blocks, left), len(self._blocks) - 1) - 1)
+        left -= self._blocks[block]
+        for j in range(block * _BLOCK, len(self.original)):
+            if not self.original[j].isspace():
+                if not left:
+                    return j
+                left -= 1
+        return len(self.original)
 
     def solid(self, k: int, e: int) -> int:
         """How many non-blank characters norm[k:e] holds."""
@@ -182,8 +184,10 @@ class CompiledTemplate:
         elif not self.gaps[0]:  # the template starts with literal text: so must the message
             lit = self.lits[0]
             core = lit.compact if text.compact else lit.core
-            if hay.startswith(core) and (text.compact or self._bounded(hay, 0, len(core), lit)):
-                firsts = [(0, len(core))]
+            dropped = core[:-1] if mode == "full" and len(self.lits) == 1 else core
+            want = core if hay.startswith(core) or core[-1] not in ".!" else dropped
+            if hay.startswith(want) and (text.compact or self._bounded(hay, 0, len(want), lit)):
+                firsts = [(0, len(want))]
             elif cut and core.startswith(hay):
                 return [(0, n)]  # cut short inside the first literal
             else:
@@ -210,10 +214,12 @@ class CompiledTemplate:
                 # A final full stop the paste dropped is forgiven (and costs the exact bonus).
                 for want in (core, core[:-1] if mode == "full" and core[-1] in ".!" else None):
                     k = n - len(want or "")
-                    if want is not None and k >= end and hay.endswith(want):
-                        if text.compact or not want or self._bounded(hay, k, n, lit):
-                            hit = (k, n)
-                            break
+                    if (
+                        want is not None and k >= end and hay.endswith(want)
+                        and (text.compact or not want or self._bounded(hay, k, n, lit))
+                    ):  # fmt: skip
+                        hit = (k, n)
+                        break
             else:
                 hit = (self._find(text, lit, end + 1) if gap else None) or self._find(
                     text, lit, end
@@ -323,7 +329,8 @@ def literal_runs(message: str) -> list[str]:
             runs.append(run)
         current.clear()
 
-    for chunk in _VALUE_SPANS.sub(" \x00 ", message).split():
+    # The start of a huge message is as good as all of it for a search query.
+    for chunk in _VALUE_SPANS.sub(" \x00 ", message[:20_000]).split():
         core = chunk.strip(_STRIP)
         if (
             chunk == "\x00" or not core or "/" in core or "\\" in core or len(core) > 40

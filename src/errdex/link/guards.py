@@ -1,0 +1,80 @@
+"""A helper's guard seen from one call: parameters replaced by the call's arguments.
+
+`def check(ok, msg): if not ok: raise ValueError(msg)` called as `check(n > 0, "...")`
+raises when `not n > 0`; `_render(kind="thinking")` never reaches a final `else` that only
+unknown kinds reach. Conditions that become comparisons of literals are decided here.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from errdex.facts import Condition
+
+_COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Is: operator.is_,
+    ast.IsNot: operator.is_not,
+    ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
+}
+_UNDECIDED = object()
+
+
+class _Replace(ast.NodeTransformer):
+    def __init__(self, values: dict[str, ast.expr]) -> None:
+        self.values = values
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        return self.values.get(node.id, node)
+
+
+def bind_guard(condition: Condition, arguments: dict[str, str]) -> tuple[Condition, bool | None]:
+    """The condition with parameters replaced by argument sources, and its truth if decided."""
+    try:
+        tree = ast.parse(condition.statement, mode="eval").body
+        values = {name: ast.parse(src, mode="eval").body for name, src in arguments.items()}
+    except (SyntaxError, ValueError, RecursionError):
+        return condition, None
+    bound = _Replace(values).visit(tree)
+    text = ast.unparse(bound)
+    truth = _decide(bound)
+    decided = None if truth is _UNDECIDED else bool(truth)
+    return msgspec.structs.replace(condition, text=text), decided
+
+
+def _decide(node: ast.expr) -> Any:
+    """Evaluate an expression made only of literals and comparisons; else `_UNDECIDED`."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        items = [_decide(e) for e in node.elts]
+        return _UNDECIDED if any(i is _UNDECIDED for i in items) else tuple(items)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        value = _decide(node.operand)
+        return _UNDECIDED if value is _UNDECIDED else not value
+    if isinstance(node, ast.BoolOp):
+        values = [_decide(v) for v in node.values]
+        if isinstance(node.op, ast.And):
+            if any(v is not _UNDECIDED and not v for v in values):
+                return False
+            return _UNDECIDED if any(v is _UNDECIDED for v in values) else True
+        if any(v is not _UNDECIDED and v for v in values):
+            return True
+        return _UNDECIDED if any(v is _UNDECIDED for v in values) else False
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        compare = _COMPARE.get(type(node.ops[0]))
+        left, right = _decide(node.left), _decide(node.comparators[0])
+        if compare is None or left is _UNDECIDED or right is _UNDECIDED:
+            return _UNDECIDED
+        try:
+            return compare(left, right)
+        except TypeError:
+            return _UNDECIDED
+    return _UNDECIDED

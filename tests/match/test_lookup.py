@@ -1,0 +1,138 @@
+"""Lookup end to end: a small package indexed into a real SQLite file, then pasted errors."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from errdex.indexing import index_source
+from errdex.indexing.cache import FactsCache
+from errdex.match import lookup_text
+from errdex.sources import open_source
+from errdex.store import open_store
+from errdex.store.base import Store
+
+PACKAGE = {
+    "shop/__init__.py": "",
+    "shop/errors.py": """
+        class ShopError(Exception):
+            pass
+
+        class OutOfStock(ShopError):
+            def __init__(self, item, left):
+                super().__init__(f"Only {left} of {item!r} left in stock")
+        """,
+    "shop/cart.py": """
+        import logging
+        from shop.errors import OutOfStock
+
+        logger = logging.getLogger(__name__)
+
+        def add(cart, item, count, stock):
+            if count <= 0:
+                raise ValueError(f"count must be positive, got {count}")
+            if stock[item] < count:
+                raise OutOfStock(item, stock[item])
+            if count > 100:
+                logger.warning("Large order of %d x %s", count, item)
+
+        def check(cart):
+            problems = []
+            if cart.expired:
+                problems.append("the cart expired")
+            if not cart.address:
+                problems.append("no shipping address")
+            if problems:
+                raise ValueError(f"Cannot check out: {', '.join(problems)}")
+
+        def remove(cart, item):
+            if item not in cart:
+                raise KeyError(f"count must be positive, got {item}")
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    root = tmp_path_factory.mktemp("shop")
+    for name, text in PACKAGE.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    db = open_store(root / "errdex.db")
+    cache = FactsCache(Path(root) / "facts.sqlite3")
+    index_source(open_source(str(root), project="shop", version="1.0"), db, cache=cache)
+    yield db
+    db.close()
+
+
+def best(store: Store, text: str) -> tuple[str, int, dict[str, str]]:
+    result = lookup_text(store, text)
+    assert result.matches, result.nearest
+    top = result.matches[0]
+    return top.file, top.line, top.values
+
+
+def test_bare_message_finds_every_site_with_that_text_and_the_values(store: Store) -> None:
+    matches = lookup_text(store, "count must be positive, got -3").matches
+    assert {(m.file, m.line) for m in matches[:2]} == {("shop/cart.py", 9), ("shop/cart.py", 26)}
+    assert {m.line: m.values for m in matches[:2]} == {9: {"count": "-3"}, 26: {"item": "-3"}}
+
+
+def test_the_exception_class_breaks_a_tie_between_same_text(store: Store) -> None:
+    assert best(store, "KeyError: 'count must be positive, got apple'")[:2] == ("shop/cart.py", 26)
+    assert best(store, "ValueError: count must be positive, got 0")[:2] == ("shop/cart.py", 9)
+
+
+def test_message_built_by_the_exception_class(store: Store) -> None:
+    file, line, values = best(store, "shop.errors.OutOfStock: Only 2 of 'apple' left in stock")
+    assert lookup_text(store, "Only 2 of 'apple' left").matches[0].message == (
+        "Only {stock[item]} of {item!r} left in stock"
+    )
+    assert (file, line) == ("shop/cart.py", 11)
+    assert values == {"stock[item]": "2", "item": "apple"}
+
+
+def test_traceback_frames_pin_the_site(store: Store) -> None:
+    paste = textwrap.dedent(
+        """\
+        Traceback (most recent call last):
+          File "/srv/app/main.py", line 3, in <module>
+            add(cart, "apple", 0, stock)
+          File "/usr/lib/python3.12/site-packages/shop/cart.py", line 9, in add
+            raise ValueError(f"count must be positive, got {count}")
+        ValueError: count must be positive, got 0
+        """
+    )
+    result = lookup_text(store, paste)
+    top = result.matches[0]
+    assert (top.file, top.line) == ("shop/cart.py", 9)
+    assert any("innermost frame" in why for why in top.why)
+
+
+def test_log_line_with_lazy_arguments(store: Store) -> None:
+    file, line, values = best(
+        store, "2024-05-01 10:00:00,123 - shop.cart - WARNING - Large order of 500 x apple"
+    )
+    assert (file, line) == ("shop/cart.py", 13)
+    assert values == {"count": "500", "item": "apple"}
+
+
+def test_a_reason_of_a_reasons_list_leads_to_its_variant(store: Store) -> None:
+    result = lookup_text(store, "ValueError: Cannot check out: no shipping address")
+    top = result.matches[0]
+    assert top.variant is not None
+    assert top.variant.reason == "no shipping address"
+    assert top.variant.conditions == ["not cart.address"]
+
+
+def test_a_truncated_message(store: Store) -> None:
+    assert best(store, "Cannot check out: the cart exp…")[:2] == ("shop/cart.py", 22)
+
+
+def test_nothing_matches_gives_the_nearest(store: Store) -> None:
+    result = lookup_text(store, "Completely unrelated failure of the flux capacitor")
+    assert result.matches == []
