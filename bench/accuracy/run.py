@@ -41,7 +41,9 @@ def load_cases(only: str | None) -> list[dict[str, Any]]:
     return [c for c in cases if only is None or c["package"] == only]
 
 
-def ensure_indexed(store: Store, cases: list[dict[str, Any]]) -> dict[str, dict[str, bytes]]:
+def ensure_indexed(
+    store: Store, cases: list[dict[str, Any]], *, reindex: bool
+) -> dict[str, dict[str, bytes]]:
     """Index every (package, version) the cases need; return their sources for grep."""
     sources: dict[str, dict[str, bytes]] = {}
     for spec in sorted({f"{c['package']}=={c['version']}" for c in cases}):
@@ -49,7 +51,7 @@ def ensure_indexed(store: Store, cases: list[dict[str, Any]]) -> dict[str, dict[
         files = {f.path: f.data for f in source.files()}
         sources[spec] = files
         label = source.info.version
-        if not store.has_version(source.info.project, label, source.info.revision):
+        if reindex or not store.has_version(source.info.project, label, source.info.revision):
             report = index_source(source, store)
             print(f"indexed {spec}: {report.sites} sites in {report.seconds:.1f} s", file=sys.stderr)
     return sources
@@ -94,11 +96,12 @@ def main() -> None:
     parser.add_argument("--db", default=str(HERE.parent / "out" / "accuracy.db"))
     parser.add_argument("--only", help="only the cases of this package")
     parser.add_argument("--verbose", action="store_true", help="print every miss")
+    parser.add_argument("--reindex", action="store_true", help="index every version again")
     args = parser.parse_args()
     Path(args.db).parent.mkdir(parents=True, exist_ok=True)
     cases = load_cases(args.only)
     store = open_store(args.db)
-    sources = ensure_indexed(store, cases)
+    sources = ensure_indexed(store, cases, reindex=args.reindex)
     errdex_ranks: list[int | None] = []
     grep_ranks: list[int | None] = []
     latencies: list[float] = []

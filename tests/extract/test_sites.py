@@ -247,3 +247,16 @@ def test_module_constants_and_imports() -> None:
         "LIMIT": 8,
         "TABLE": {"a": "alpha"},
     }
+
+
+def test_exception_built_by_a_factory_function() -> None:
+    # huggingface_hub/utils/_http.py: raise _format(GatedRepoError, message, response) from e
+    site = only_site(
+        """
+        def hf_raise_for_status(response):
+            message = f"{response.status_code} Client Error."
+            raise _format(GatedRepoError, message, response) from None
+        """
+    )
+    assert site.exception == "GatedRepoError"
+    assert site.message is not None and site.message.text == "{response.status_code} Client Error."

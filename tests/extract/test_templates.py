@@ -15,8 +15,17 @@ import pytest
 from errdex.extract.templates import TemplateBuilder, source_of
 from errdex.facts import MessageTemplate, Placeholder
 
-CONSTANTS = {"MSG": "bad value {x}", "PREFIX": "errdex: ", "LIMIT": 10, "cfg.NAME": "cfg"}
-LOCALS = {"msg": MessageTemplate.of("Model ", Placeholder("name"), " failed")}
+CONSTANTS = {
+    "MSG": "bad value {x}",
+    "PCT": "bad value %s",
+    "PREFIX": "errdex: ",
+    "LIMIT": 10,
+    "cfg.NAME": "cfg",
+}
+LOCALS = {
+    "msg": MessageTemplate.of("Model ", Placeholder("name"), " failed"),
+    "brace": MessageTemplate.of("{literal}"),
+}
 
 
 def build(expr: str) -> MessageTemplate | None:
@@ -53,9 +62,10 @@ FSTRINGS = [
     ("f\"{d['k']} and {d[0]}\"", "{d['k']} and {d[0]}"),
     ('f"{a if c else b}"', "{a if c else b}"),
     ('f"{a, b}"', "{a, b}"),  # a tuple that Python 3.11 misplaces
-    ('f"{{braces}} {x}"', "{braces} {x}"),
+    ('f"{{braces}} {x}"', "{{braces}} {x}"),  # literal braces stay doubled in the text
     ('f"{3:03d} {LIMIT} {LIMIT:>4}"', "003 10   10"),
-    ('f"got {MSG!r}"', "got 'bad value {x}'"),
+    ('f"got {MSG!r}"', "got 'bad value {{x}}'"),
+    ('f"{brace!r}"', "'{{literal}}'"),
     ('f"{msg}!"', "Model {name} failed!"),
     ('f"""multi\n{x}\nline"""', "multi\n{x}\nline"),
     ('"a " f"{x}" " b"', "a {x} b"),
@@ -87,7 +97,8 @@ PERCENT = [
     ('"%(name)s" % dict(name=n)', "{n}"),
     ('"trailing %" % x', "trailing %"),
     ('PREFIX + "%s" % x', "errdex: {x}"),
-    ("MSG % x", "bad value {x}"),
+    ("PCT % x", "bad value {x}"),
+    ("PCT % brace", "bad value {{literal}}"),
 ]
 
 FORMAT = [
@@ -97,7 +108,7 @@ FORMAT = [
     ('"{0.attr}".format(obj)', "{obj.attr}"),
     ('"{0[key]} {0[1]}".format(d)', "{d['key']} {d[1]}"),
     ('"{x!r:>5}".format(x=v)', "{v!r:>5}"),
-    ('"{{literal}} {}".format(a)', "{literal} {a}"),
+    ('"{{literal}} {}".format(a)', "{{literal}} {a}"),
     ('"{a} {b}".format(**kwargs)', "{kwargs['a']} {kwargs['b']}"),
     ('"{} {}".format(*args)', "{args[0]} {args[1]}"),
     ('"{} {:{}}".format(a, b, w)', "{a} {b:{w}}"),

@@ -134,8 +134,7 @@ def test_log_line_holding_an_exception() -> None:
         "ERROR 01-23 12:34:56 [serving.py:88] vllm.v1.engine.exceptions.EngineDeadError: EngineCore died"
     )
     assert [(e.exception, e.message, e.hint_file) for e in errors] == [
-        (None, "vllm.v1.engine.exceptions.EngineDeadError: EngineCore died", "serving.py"),
-        ("vllm.v1.engine.exceptions.EngineDeadError", "EngineCore died", None),
+        ("vllm.v1.engine.exceptions.EngineDeadError", "EngineCore died", "serving.py"),
     ]
 
 

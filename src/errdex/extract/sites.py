@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -319,6 +319,12 @@ class SiteExtractor:
         if exc is None:
             kind = SiteKind.RERAISE
             exception = scope.handlers[-1][0] if scope.handlers else None
+        elif isinstance(exc, ast.Call) and _is_factory(exc):
+            # `raise _format(GatedRepoError, message, response)`: a function building the
+            # exception from its class and a message.
+            exception = self._source(exc.args[0])
+            rest = [a for a in exc.args[1:] if self._stringy(a) or isinstance(a, ast.Name)]
+            message = self._template(rest[0], scope) if rest else None
         elif isinstance(exc, ast.Call):
             exception = self._source(exc.func)
             message_node = _message_arg(exc)
@@ -369,7 +375,7 @@ class SiteExtractor:
         if name in _WARN_FUNCS:
             self._warn(stmt, call, scope, path)
             return
-        if name in _EXIT_FUNCS and call.args and _is_stringy(call.args[0]):
+        if name in _EXIT_FUNCS and call.args and self._stringy(call.args[0]):
             message = self._template(call.args[0], scope)
             self._site(stmt, scope, path, SiteKind.EXIT, "SystemExit", message)
             return
@@ -507,7 +513,7 @@ class SiteExtractor:
             callee = value.func
             assert isinstance(callee, ast.Attribute | ast.Name)
             scope.lists[name] = _Reasons(calls=[self._reasons_call(value, path)])
-        elif _is_stringy(value):
+        elif self._stringy(value):
             template = self._template(value, scope)
             if template is not None:
                 scope.messages[name] = (template, tuple(self._blocks))
@@ -556,7 +562,7 @@ class SiteExtractor:
     ) -> list[Variant]:
         out = []
         for item in items:
-            if not _is_stringy(item):
+            if not self._stringy(item):
                 continue
             template = self._template(item, scope)
             if template is not None and template.literal_length:
@@ -593,7 +599,7 @@ class SiteExtractor:
         path: tuple[_Step, ...],
     ) -> None:
         callee = func.attr if isinstance(func, ast.Attribute) else func.id
-        if callee in _NOT_HELPERS or not any(_is_stringy(a) for a in call.args):
+        if callee in _NOT_HELPERS or not any(self._stringy(a) for a in call.args):
             return
         self.calls.append(
             CallFact(
@@ -674,11 +680,14 @@ class SiteExtractor:
                     value = node.value
             elif isinstance(node, ast.Return) and func.name == "__str__":
                 value = node.value
-            if value is not None and _is_stringy(value):
+            if value is not None and self._stringy(value):
                 return self._template(value, scope)
         return None
 
     # -- helpers ---------------------------------------------------------------------------
+
+    def _stringy(self, node: ast.expr) -> bool:
+        return _is_stringy(node, self.constants)
 
     def _template(self, node: ast.expr | None, scope: _Scope) -> MessageTemplate | None:
         if node is None:
@@ -712,6 +721,20 @@ def _locals(scope: _Scope, blocks: list[int]) -> dict[str, MessageTemplate]:
     }
 
 
+_CLASS_NAME = re.compile(r"(?:\w+\.)*[A-Z]\w*(?:Error|Exception|Warning)$")
+
+
+def _is_factory(call: ast.Call) -> bool:
+    """`make_error(SomeError, "...")`: a lower-case callee given an exception class first."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if not name or name[0].isupper() or not call.args:
+        return False
+    first = call.args[0]
+    written = dotted_name(first) if isinstance(first, ast.Name | ast.Attribute) else None
+    return written is not None and _CLASS_NAME.match(written) is not None
+
+
 def _message_arg(call: ast.Call) -> ast.expr | None:
     if call.args and not isinstance(call.args[0], ast.Starred):
         return call.args[0]
@@ -726,23 +749,26 @@ def _keyword(call: ast.Call, name: str) -> ast.expr | None:
     return next((k.value for k in call.keywords if k.arg == name), None)
 
 
-def _is_stringy(node: ast.expr) -> bool:
+def _is_stringy(node: ast.expr, constants: Mapping[str, Any]) -> bool:
     """Whether an expression plausibly evaluates to message text."""
     if isinstance(node, ast.Constant):
         return isinstance(node.value, str)
+    if isinstance(node, ast.Name):
+        return isinstance(constants.get(node.id), str)
     if isinstance(node, ast.JoinedStr):
         return True
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod | ast.Add):
-        return _is_stringy(node.left) or _is_stringy(node.right)
+        return _is_stringy(node.left, constants) or _is_stringy(node.right, constants)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         return node.func.attr in ("format", "join", "strip", "dedent") and (
-            _is_stringy(node.func.value) or bool(node.args and _is_stringy(node.args[0]))
+            _is_stringy(node.func.value, constants)
+            or bool(node.args and _is_stringy(node.args[0], constants))
         )
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         return (
             node.func.id in ("_", "gettext", "dedent")
             and bool(node.args)
-            and (_is_stringy(node.args[0]))
+            and _is_stringy(node.args[0], constants)
         )
     return False
 

@@ -105,7 +105,7 @@ class TemplateBuilder:
         elif isinstance(node, ast.JoinedStr):
             result = _join(self._tpl(v) for v in node.values)
         elif isinstance(node, ast.FormattedValue):
-            spec = None if node.format_spec is None else self._tpl(node.format_spec).text
+            spec = None if node.format_spec is None else _raw(self._tpl(node.format_spec))
             result = self._field(node.value, _CONVERSIONS.get(node.conversion), spec, fstr=True)
         elif isinstance(node, ast.Name | ast.Attribute):
             result = self._named(_dotted(node))
@@ -151,7 +151,7 @@ class TemplateBuilder:
         name = target if isinstance(target, str) else _dotted(target)
         if name is not None and name in self._locals:
             local = self._locals[name]
-            return _MISSING if local.placeholders else local.text
+            return _MISSING if local.placeholders else _raw(local)
         value = self._constants.get(name or "", _MISSING)
         return value if isinstance(value, str | int | float) else _MISSING
 
@@ -264,7 +264,7 @@ class TemplateBuilder:
 
         def star(token: str | None) -> str | None:
             target = take() if token == "*" else None
-            return token if target is None else self._field(target, None, None).text
+            return token if target is None else _raw(self._field(target, None, None))
 
         out: list[Piece] = []
         pos = 0
@@ -318,7 +318,7 @@ class TemplateBuilder:
             elif head != field:
                 target = self._wrapped(target) + _accessors(field[len(head) :])
             if spec and "{" in spec:  # nested fields, numbered after the field's own
-                spec = _join(self._format_pieces(spec, args, kws, auto)).text
+                spec = _raw(_join(self._format_pieces(spec, args, kws, auto)))
             out.append(self._field(target, conv, spec))
         return out
 
@@ -523,6 +523,11 @@ def _constant_text(value: object) -> str:
     if isinstance(value, bytes):
         return value.decode("utf-8", "backslashreplace")
     return value if isinstance(value, str) else str(value)
+
+
+def _raw(template: MessageTemplate) -> str:
+    """Literal text as is (`.text` doubles its braces), placeholders rendered: a spec's text."""
+    return "".join(p if isinstance(p, str) else p.render() for p in template.parts)
 
 
 def _join(pieces: Iterable[Piece]) -> MessageTemplate:

@@ -114,11 +114,20 @@ class _Scorer:
         if pinned:
             total += pinned[0]
             why.append(pinned[1])
-        if matched is None and not pinned:
+        by_class = matched is None and self._raised_as_is(stored)
+        if matched is None and not pinned and not by_class:
             return None
-        total += self._exception_agreement(stored, why)
-        confident = (matched is not None and matched.covered >= _MIN_COVERED) or bool(
-            pinned and pinned[0] >= 0.3
+        agreement = self._exception_agreement(stored, why)
+        total += agreement
+        if by_class:
+            # The message is whatever the raise was given (`raise ConnectionError(e)`):
+            # only the class, the frames and what the guard names can tell.
+            total += 0.3 + self._context(stored, why)
+            why.append("the message is computed at the raise; matched by its class")
+        confident = (
+            (matched is not None and matched.covered >= _MIN_COVERED)
+            or bool(pinned and pinned[0] >= 0.3)
+            or (by_class and agreement >= 0.2 and self.qualified(stored))
         )
         return Match(
             id=stored.id,
@@ -139,12 +148,48 @@ class _Scorer:
             site=stored,
         )
 
+    def _raised_as_is(self, stored: StoredSite) -> bool:
+        """A raise of the pasted class whose message cannot be compared: it has (almost) no
+        literal text, or the class is the project's own (the paste may wrap its message)."""
+        if self.exception is None:
+            return False
+        message = stored.site.message
+        info = stored.exception
+        name = info.name if info else stored.site.exception
+        if (name or "").rsplit(".", 1)[-1] != self.exception:
+            return False
+        literal = message.literal_length if message is not None else 0
+        return literal < 6 or (info is not None and info.defined_in is not None)
+
+    def qualified(self, stored: StoredSite) -> bool:
+        """The paste names the class with its module, and it is this site's class (or the
+        class is the project's own, not a builtin)."""
+        info = stored.exception
+        if info is None:
+            return False
+        pasted = (self.evidence.exception or "").lower()
+        qualname = info.qualname.lower()
+        if "." in pasted:
+            # `pkg.errors.Error` printed for `pkg.errors.Error`, or for a class re-exported
+            # from the package root (`pkg.Error`): the top-level package must agree.
+            return qualname == pasted or qualname.split(".")[0] == pasted.split(".")[0]
+        return info.defined_in is not None
+
+    def _context(self, stored: StoredSite, why: list[str]) -> float:
+        """Words of the site's guard (caught classes, tested names) that the message holds."""
+        words = set(_tokens(self.evidence.message))
+        guard = {t for c in stored.site.conditions for t in _tokens(c.statement)}
+        shared = sorted(words & guard)
+        if shared:
+            why.append("the guard mentions " + ", ".join(shared[:4]))
+        return min(0.15, 0.05 * len(shared))
+
     def _pinned(self, stored: StoredSite) -> tuple[float, str] | None:
         site = stored.site
         frames = self.evidence.frames
         for depth, frame in enumerate(reversed(frames)):
             if _at(frame, stored.file, site.line, site.end_line):
-                bonus = 0.6 if depth == 0 else 0.3
+                bonus = 0.8 if depth == 0 else 0.3
                 where = "the innermost frame" if depth == 0 else "a traceback frame"
                 return bonus, f"{where} is at {stored.file}:{frame.line}"
         hint = self.evidence.hint_file
@@ -164,13 +209,33 @@ class _Scorer:
             return 0.0
         info = stored.exception
         name = info.name if info else (stored.site.exception or "").rsplit(".", 1)[-1]
+        if not name[:1].isupper():
+            return 0.0  # `raise err`, `raise self._error(...)`: the class is not written here
         if name == self.exception:
+            if self.qualified(stored) and "." in (self.evidence.exception or ""):
+                why.append(f"exception class {info.qualname if info else name}")
+                return 0.35
             why.append(f"exception class {name}")
             return 0.2
         if info is not None and any(b.rsplit(".", 1)[-1] == self.exception for b in info.bases):
             why.append(f"{self.exception} is a base of {name}")
             return 0.1
         return -0.1
+
+
+_CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+_COMMON = frozenset(
+    "erro exce warn none self true fals isin call valu type the and for not with from".split()
+)
+
+
+def _tokens(text: str) -> list[str]:
+    """Stems of the words of a text: CamelCase and snake_case split (`MaxRetryError` →
+    `max`, `retr`), first four letters, so `retries` meets `Retry`; common words left out."""
+    stems = (w[:4].lower() for w in _CAMEL.findall(text) if len(w) >= 3)
+    return [s for s in stems if s not in _COMMON]
 
 
 def _basename(path: str) -> str:
@@ -234,6 +299,8 @@ def candidates(
     terms = search_terms(evidence.message)
     if terms:
         found.extend(store.search_candidates(terms, project, version, limit=_FTS_LIMIT))
+    if evidence.exception:
+        found.extend(store.sites_raising(evidence.exception, project, version, limit=60))
     for frame in evidence.frames[-12:]:
         if frame.line is not None:
             found.extend(
@@ -260,7 +327,9 @@ def rank(
     best: dict[str, Match] = {}
     near: dict[str, Match] = {}
     for index, item in enumerate(evidence.errors[:4]):
-        scorer = _Scorer(item, weight=1.0 - 0.15 * index)
+        # The parser puts the error that ended the program first; the rest (causes, log
+        # lines around it) count for less.
+        scorer = _Scorer(item, weight=1.0 if index == 0 else 0.6 - 0.05 * index)
         for stored in candidates(store, item, project, version):
             match = scorer.score(stored)
             if match is None:

@@ -69,6 +69,8 @@ _MON = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
 _TIME = r"\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?"
 _TOKEN_LIST = (
     ("tag", r"\[(?:[Rr]ank|default|local_rank) ?\d+\]:?"),  # torchrun `[rank0]:`
+    # `%(name)s - %(asctime)s - %(levelname)s - ...`: the logger's name before the time
+    ("logger", r"(?P<logger>[A-Za-z_][\w.-]{0,80}) - (?=\[?\d{4}-\d\d-\d\d)"),
     ("tag", r"\[\d+,\d+\]<std(?:out|err)>:"),  # mpirun
     ("tag", r"\([^()\n]{0,80}?\bpid=\d+[^()\n]{0,80}\)"),  # (VllmWorker rank=0 pid=1)
     ("tag", r"\[(?:Bug|BUG|Usage|Feature|Question|Installation|Performance|Doc|Misc|RFC)\]:?"),
@@ -96,7 +98,9 @@ _TOKEN_GROUPS = [
     [(n.rsplit("_", 1)[0], n) for n in _TOKEN.groupindex if n.endswith(f"_{k}")]
     for k in range(len(_TOKEN_LIST))
 ]
-_HEAD_START = re.compile(rf"[\[(#\d]|{_LEVELS}|{_MON}|[IWEF]\d{{4}} |[\w.-]+\.py:\d")  # fast no
+_HEAD_START = re.compile(  # a fast no
+    rf"[\[(#\d]|{_LEVELS}|{_MON}|[IWEF]\d{{4}} |[\w.-]+\.py:\d|[\w.-]{{1,80}} - \d{{4}}-"
+)
 _LOGGER_COLON = re.compile(r":(?P<logger>[\w.<>-]+):")  # WARNING:root:msg
 _LOGGER_BEFORE = re.compile(rf"(?P<logger>[\w.-]+) - (?=(?:{_LEVELS})\b)")  # name - LEVEL - msg
 _LOGGER_AFTER = re.compile(r"(?P<logger>[\w.-]+)(?::[\w<>.-]+:\d+)? [|-] ")  # loguru, nonebot
@@ -154,10 +158,59 @@ _TRUNC = ("...", "…", "[...]", "(truncated)", "[truncated]", "<truncated>")
 
 def parse_paste(text: str, *, max_bytes: int = 1_000_000) -> Evidence:
     """Find every error in pasted text; raise `InputError` for empty or binary input."""
-    errors = _Parser(_lines(_prepare(_guard(text, max_bytes)))).run()
+    lines = _prepare(_guard(text, max_bytes))
+    errors = _Parser(_lines(lines)).run()
     if not errors:
         raise InputError("nothing to look up: no text is left once markup is removed")
-    return Evidence(tuple(errors))
+    return Evidence(tuple(_refine(errors, lines)))
+
+
+# `MissingSchema: ...`, `pkg.mod.InvalidRequirement: ...`: a class name without a telling
+# suffix, trusted when dotted or CamelCase (two capitals), so `Note: ...` stays prose.
+_CLASS_HEAD = re.compile(
+    r"(?P<name>(?:[A-Za-z_]\w{0,80}\.){0,12}[A-Z]\w{1,80}?)(?::|: (?P<msg>\S.*))$",
+    re.DOTALL,
+)
+# `pkg.module.ClassName: ` anywhere in a line: module parts in lower case, then a class.
+_QUALIFIED_HEAD = re.compile(
+    r"(?<![\w.])(?P<name>(?:[a-z_][a-z0-9_]{0,40}\.){1,8}[A-Z][A-Za-z0-9_]{1,80}): (?=\S)"
+)
+# A frame line anywhere, in any quotes (word processors turn `"` into `“”`).
+_ANY_FRAME = re.compile(
+    r'\s*File ["\'](?P<path>[^"\'\n]{1,500})["\'], line (?P<line>\d{1,7})(?:, in (?P<fn>\S{1,200}))?'
+)
+
+
+def _refine(errors: list[ErrorEvidence], lines: list[str]) -> list[ErrorEvidence]:
+    """Second looks: a class name the parser did not trust, frames it did not attach."""
+    out: list[ErrorEvidence] = []
+    for error in errors:
+        if error.exception is None and (inner := _QUALIFIED_HEAD.search(error.message)):
+            # `raise X(e) from e pkg.mod.X: msg`: a code line glued to the error line
+            error = msgspec.structs.replace(
+                error, exception=inner["name"], message=error.message[inner.end() :]
+            )
+        if error.exception is None and (m := _CLASS_HEAD.match(error.message.strip())):
+            name = m["name"]
+            if "." in name or sum(c.isupper() for c in name) >= 2:
+                error = msgspec.structs.replace(error, exception=name, message=m["msg"] or "")
+                stem = error.message.rstrip(".…")
+                if any(e.exception == name and e.message.startswith(stem) for e in out):
+                    continue  # a summary line repeating an error already read in full
+        if any((e.exception, e.message) == (error.exception, error.message) for e in out):
+            continue  # the same error read twice (a log line and the exception it holds)
+        out.append(error)
+    if out and not any(e.frames for e in out):
+        # Frames printed after the message (Sentry, some loggers), or without a header.
+        frames = tuple(
+            Frame(m["path"], int(m["line"]), m["fn"], None)
+            for line in lines
+            if "File " in line and (m := _ANY_FRAME.match(line))
+        )
+        if frames:
+            first = next((i for i, e in enumerate(out) if e.exception), 0)
+            out[first] = msgspec.structs.replace(out[first], frames=frames)
+    return out
 
 
 def _guard(text: str, max_bytes: int) -> str:
@@ -175,9 +228,12 @@ def _guard(text: str, max_bytes: int) -> str:
     return text
 
 
+_CURLY = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"})
+
+
 def _prepare(text: str) -> list[str]:
     """Undo what copying did: line ends, colours, HTML escapes, markdown, quoting, wrapping."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n").expandtabs(4)
+    text = text.replace("\r\n", "\n").replace("\r", "\n").expandtabs(4).translate(_CURLY)
     text = _ANSI.sub("", text) if "\x1b" in text else text
     text = _ANSI_LOST.sub("", text) if "[0m" in text or "[0;" in text else text
     text = html.unescape(text) if "&" in text and _ENTITY.search(text) else text

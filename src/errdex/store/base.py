@@ -144,6 +144,16 @@ class Store(abc.ABC):
         """
 
     @abc.abstractmethod
+    def sites_raising(
+        self,
+        name: str,
+        project: str | None = None,
+        version: str | None = None,
+        limit: int = 200,
+    ) -> list[StoredSite]:
+        """Sites whose exception class is called `name` (its last component), newest first."""
+
+    @abc.abstractmethod
     def sites_in_files(
         self,
         paths: Sequence[str],

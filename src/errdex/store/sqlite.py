@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import re
 import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
@@ -36,6 +37,7 @@ from errdex.store.rows import (
 from errdex.store.writing import delete_version_rows, write_version
 
 BUSY_SECONDS = 30.0
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,200}")
 CACHE_KIB = 64 * 1024  # a version's write fits in the page cache; taken only as needed
 
 _SITE_COLUMNS = """
@@ -250,6 +252,33 @@ class SqliteStore(Store):
                 return []
             query += " ORDER BY hit.score, s.id DESC LIMIT ?"
             rows = conn.execute(query, [*args, limit]).fetchall()
+            return [stored_site(row) for row in rows]
+
+    def sites_raising(
+        self,
+        name: str,
+        project: str | None = None,
+        version: str | None = None,
+        limit: int = 200,
+    ) -> list[StoredSite]:
+        short = name.rsplit(".", 1)[-1]
+        if not _IDENTIFIER.fullmatch(short):
+            return []
+        with self._guard() as conn:
+            query = (
+                "WITH hit AS MATERIALIZED ("
+                " SELECT rowid AS doc FROM search_text WHERE search_text MATCH ?)"
+                f" SELECT {_SITE_COLUMNS} JOIN hit ON hit.doc = s.search_id WHERE 1"
+            )
+            args: list[Any] = [f'exception : "{short}"']
+            if project is not None:
+                query += " AND p.id = ?"
+                args.append(self._project_id(project))
+            if version is not None:
+                self._check_label(project, version)
+                query += " AND v.label = ?"
+                args.append(version)
+            rows = conn.execute(query + " ORDER BY s.id DESC LIMIT ?", [*args, limit]).fetchall()
             return [stored_site(row) for row in rows]
 
     def sites_in_files(
