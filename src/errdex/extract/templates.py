@@ -6,7 +6,6 @@ import ast
 import functools
 import inspect
 import io
-import keyword
 import re
 import string
 import textwrap
@@ -31,10 +30,7 @@ _SENTINEL = re.compile("([\ue000-\uf8ff])")
 _BIG_NUMBER = re.compile(r"\d{4,}")  # a width that would make format() build a huge string
 _CONVERSIONS = {115: "s", 114: "r", 97: "a"}
 _GETTEXT = {"_", "N_", "gettext", "ugettext", "gettext_lazy", "lazy_gettext", "ngettext"}
-_DEDENTS = {
-    "dedent": textwrap.dedent,
-    "cleandoc": inspect.cleandoc,
-}
+_DEDENTS = {"dedent": textwrap.dedent, "cleandoc": inspect.cleandoc}
 _DEDENTS |= {f"{f.__module__}.{name}": f for name, f in _DEDENTS.items()}
 # Methods that only trim or rewrite literal text, so they apply around placeholders (not
 # `upper()` and the like, which would change a placeholder's value too).
@@ -424,7 +420,7 @@ def _normalize(segment: str) -> str:
         return starts[pos[0] - 1] + pos[1]
 
     out: list[str] = []
-    stack: list[list[int]] = []  # per open bracket: [commas, whether it is a tuple's]
+    commas: list[int] = []  # per open bracket (2 for `[` and `{`: never a tuple)
     tokens = _whole_fstrings(tokens[1:-1], text, at)  # without our own brackets
     for prev, tok in zip([None, *tokens], tokens, strict=False):
         if prev is not None and prev.end[0] == tok.start[0]:
@@ -432,19 +428,14 @@ def _normalize(segment: str) -> str:
         elif prev is not None and prev.string not in _OPEN and tok.string not in _CLOSE:
             out.append(" ")
         if tok.string in _OPEN:
-            call = prev is not None and (
-                prev.string in {")", "]"}
-                or (prev.type == tokenize.NAME and not keyword.iskeyword(prev.string))
-            )
-            stack.append([0, tok.string == "(" and not call])
-        elif tok.string == "," and stack:
-            stack[-1][0] += 1
-        elif tok.string in _CLOSE and stack:
-            commas, is_tuple = stack.pop()
-            # A magic trailing comma before a bracket on its own line goes, unless it is
-            # what makes a one-element tuple.
+            commas.append(0 if tok.string == "(" else 2)
+        elif tok.string == "," and commas:
+            commas[-1] += 1
+        elif tok.string in _CLOSE and commas:
+            # A magic trailing comma before a bracket on its own line goes, unless it may
+            # be what makes a one-element tuple.
             wrapped = prev is not None and prev.string == "," and prev.end[0] != tok.start[0]
-            if wrapped and (not is_tuple or commas >= 2):
+            if commas.pop() >= 2 and wrapped:
                 out.pop()
         out.append(text[at(tok.start) : at(tok.end)])
     return "".join(out)

@@ -81,7 +81,9 @@ def term_tokens(term: str) -> list[str]:
     return _WORD.findall(term.lower())
 
 
-def informative_terms(terms: Sequence[str], doc_counts: Mapping[str, int], total: int) -> list[str]:
+def informative_terms(
+    terms: Sequence[str], doc_counts: Mapping[str, int], total: int, keep: int = 12
+) -> list[str]:
     """Leave out terms that half or more of all texts contain, unless every term does.
 
     bm25 gives such a term an inverse document frequency of zero (floored to 1e-6), so it
@@ -94,8 +96,14 @@ def informative_terms(terms: Sequence[str], doc_counts: Mapping[str, int], total
         tokens = term_tokens(term)
         return bool(tokens) and all(2 * doc_counts.get(t, 0) >= total for t in tokens)
 
-    kept = [term for term in terms if not common(term)]
-    return kept or list(terms)
+    def frequency(term: str) -> int:
+        return min((doc_counts.get(t, 0) for t in term_tokens(term)), default=0)
+
+    kept = [term for term in terms if not common(term)] or list(terms)
+    # Terms no text has cannot find anything; the rarest of the rest find the most telling
+    # texts and keep the work of scoring small.
+    present = [term for term in kept if frequency(term) > 0] or kept
+    return sorted(present, key=frequency)[:keep]
 
 
 def link_url(

@@ -234,13 +234,17 @@ class SqliteStore(Store):
             expression = match_expression(self._informative(terms))
             # Full-text hits first (materialized, so the planner cannot probe the index
             # once per site), then the sites that carry those texts, in scope.
+            # The best texts first (materialized, scored once), then the sites that carry
+            # them, in scope: a text is shared by every version that has the same message.
             query = (
                 "WITH hit AS MATERIALIZED ("
                 f" SELECT rowid AS doc, {_BM25} AS score FROM search_text"
-                " WHERE search_text MATCH ?)"
+                " WHERE search_text MATCH ? ORDER BY score LIMIT ?)"
                 f" SELECT {_SITE_COLUMNS} JOIN hit ON hit.doc = s.search_id WHERE 1"
             )
-            args: list[Any] = [expression]
+            # Scoped searches cannot know how many texts fall outside the scope: look wider.
+            texts = limit if project is None and version is None else limit * 20
+            args: list[Any] = [expression, texts]
             if project is not None:
                 query += " AND p.id = ?"
                 args.append(self._project_id(project))

@@ -1,0 +1,147 @@
+"""The page model: one error explained. JSON is its contract; terminal and HTML draw it.
+
+`Page` carries the keys of DESIGN.md: id, project, version, revision, exception, kind,
+message, source, conditions, what_it_means, when_it_happens, solutions, example_fix,
+related, versions, analysis; plus the facts they were made from (variants, callers, knobs).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+
+class ExceptionView(msgspec.Struct, kw_only=True):
+    name: str
+    qualname: str
+    bases: list[str] = []
+    docstring: str | None = None
+    defined_in: str | None = None  # file:line inside the project, when it is defined there
+
+
+class SourceView(msgspec.Struct, kw_only=True):
+    file: str
+    line: int
+    end_line: int
+    function: str
+    snippet: str  # about 40 lines around the site
+    snippet_start: int  # the line number of the snippet's first line
+    url: str | None = None  # "view source", pinned to the revision
+
+
+class ConditionView(msgspec.Struct, kw_only=True):
+    text: str  # what holds on the path, in Python
+    test: str  # the test as written
+    kind: str  # if, elif, else, early_exit, loop, except, assert, match, call
+    holds: bool
+    line: int
+    plain: str | None = None  # the same in words, when the explainer has them
+
+
+class VariantView(msgspec.Struct, kw_only=True):
+    reason: str
+    file: str
+    line: int
+    function: str
+    conditions: list[ConditionView] = []
+
+
+class Knob(msgspec.Struct, kw_only=True):
+    """A setting a user controls that a condition depends on."""
+
+    name: str  # VLLM_USE_V2_MODEL_RUNNER, --enforce-eager, use_v2_model_runner
+    kind: str  # "env", "flag", "property", "config"
+    reads: str | None = None  # how the code reads it: envs.VLLM_USE_V2_MODEL_RUNNER
+    file: str | None = None
+    line: int | None = None
+
+
+class Caller(msgspec.Struct, kw_only=True):
+    """A function that calls the raising function, with the guard of that call."""
+
+    function: str
+    file: str
+    line: int
+    guard: list[str] = []
+
+
+class Solution(msgspec.Struct, kw_only=True):
+    text: str
+    knob: str | None = None  # the knob it turns, when there is one
+    condition: str | None = None  # the condition it makes false
+
+
+class ExampleFix(msgspec.Struct, kw_only=True):
+    before: str
+    after: str
+    note: str | None = None
+
+
+class WhenItHappens(msgspec.Struct, kw_only=True):
+    trigger: str
+    situations: list[str] = []
+
+
+class RelatedError(msgspec.Struct, kw_only=True):
+    id: str
+    message: str | None
+    exception: str | None
+    relation: str  # "same function", "same guard", "same file", "similar message"
+    file: str
+    line: int
+
+
+class VersionEntry(msgspec.Struct, kw_only=True):
+    version: str
+    file: str
+    line: int
+    id: str  # the error id in that version (differs when the error was reworded)
+    status: str = "present"  # "present", "reworded", "moved", "removed"
+
+
+class Analysis(msgspec.Struct, kw_only=True):
+    by: str  # "rules" or "model"
+    model: str | None = None
+    at: str  # ISO 8601, when the page's prose was made
+    project: str
+    revision: str
+    date: str | None = None  # the revision's date
+
+    @property
+    def footer(self) -> str:
+        what = "AI-assisted analysis" if self.by == "model" else "Static analysis"
+        when = f" ({self.date[:10]})" if self.date else ""
+        return f"{what} of {self.project}@{self.revision[:10]}{when}"
+
+
+class Page(msgspec.Struct, kw_only=True):
+    id: str
+    project: str
+    version: str
+    revision: str
+    exception: ExceptionView | None
+    kind: str
+    level: str | None = None
+    message: str | None
+    source: SourceView
+    conditions: list[ConditionView] = []
+    variants: list[VariantView] = []
+    what_it_means: str
+    when_it_happens: WhenItHappens
+    solutions: list[Solution] = []
+    example_fix: ExampleFix | None = None
+    related: list[RelatedError] = []
+    versions: list[VersionEntry] = []
+    callers: list[Caller] = []
+    knobs: list[Knob] = []
+    analysis: Analysis
+    report_url: str | None = None  # the project's tracker, prefilled with the message
+
+
+def page_record(page: Page) -> dict[str, Any]:
+    """The JSON of a page: what `/api/errors/{id}` and `errdex show --json` return."""
+    record = msgspec.to_builtins(page)
+    assert isinstance(record, dict)
+    record["analysis"]["footer"] = page.analysis.footer
+    return record
