@@ -193,6 +193,8 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     docstring: str | None = None
     init_params: tuple[str, ...] = ()  # `__init__`'s parameters after self
     message: MessageTemplate | None = None  # built by `__init__`/`__str__` from the params
+    methods: tuple[str, ...] = ()  # names of the functions defined in its body
+    fields: dict[str, str] = {}  # annotated class-level names → annotation (`*Args` classes)
 
 
 class HelperFact(msgspec.Struct, frozen=True, gc=False):
@@ -222,6 +224,52 @@ class CallFact(msgspec.Struct, frozen=True, gc=False):
     conditions: tuple[Condition, ...] = ()
 
 
+class CallSite(msgspec.Struct, frozen=True, gc=False):
+    """A call that may be of a function of the codebase: how callers are found."""
+
+    callee: str  # the called name (last attribute)
+    receiver: str | None  # `self`, `cls`, a module or class name, or None for a bare name
+    line: int
+    function: str  # the calling function's qualname
+    class_name: str | None = None
+    conditions: tuple[Condition, ...] = ()  # the guard of the call
+
+
+class PropertyFact(msgspec.Struct, frozen=True, gc=False):
+    """A `@property` (or cached property): the names it reads and those it returns as is."""
+
+    qualname: str  # Class.name
+    line: int
+    end_line: int
+    reads: tuple[str, ...] = ()  # dotted names read in its body
+    returns: tuple[str, ...] = ()  # dotted names whose value it returns unchanged
+
+
+class EnvRead(msgspec.Struct, frozen=True, gc=False):
+    """A literal read of an environment variable."""
+
+    name: str  # the variable: VLLM_USE_V2_MODEL_RUNNER
+    line: int
+    source: str = ""  # the line (or getter) that reads it
+    binds: str | None = None  # a module-level name that holds the value (`envs.X`, `X = ...`)
+
+
+class FlagFact(msgspec.Struct, frozen=True, gc=False):
+    """A command-line flag declared with argparse's `add_argument`."""
+
+    flag: str  # --enforce-eager
+    line: int
+
+
+class TestRef(msgspec.Struct, frozen=True, gc=False):
+    """A test that expects an error: `pytest.raises(X, match=...)`, `assertRaisesRegex`."""
+
+    exception: str  # as written
+    match: str | None  # the pattern the message must match
+    line: int
+    function: str
+
+
 class FileFacts(msgspec.Struct, frozen=True, gc=False):
     """Everything extraction learns from one file."""
 
@@ -235,6 +283,13 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     constants: dict[str, Any] = {}  # module-level literal values (JSON-able)
     imports: dict[str, str] = {}  # local name → "module.attr" or "module"
     error: str | None = None  # why the file was skipped, when it was
+    defs: tuple[str, ...] = ()  # module-level function names
+    call_sites: tuple[CallSite, ...] = ()
+    properties: tuple[PropertyFact, ...] = ()
+    env_reads: tuple[EnvRead, ...] = ()
+    env_types: dict[str, str] = {}  # declared types of module-level names that read env vars
+    flags: tuple[FlagFact, ...] = ()
+    tests: tuple[TestRef, ...] = ()
 
 
 class ExceptionInfo(msgspec.Struct, frozen=True, gc=False):
@@ -248,6 +303,32 @@ class ExceptionInfo(msgspec.Struct, frozen=True, gc=False):
     line: int | None = None
 
 
+class CallerLink(msgspec.Struct, frozen=True, gc=False):
+    """A function that calls the site's function (or a caller of it), with that call's guard."""
+
+    function: str  # qualname inside its module
+    module: str
+    file: str
+    line: int  # the line of the call
+    calls: str  # the qualname of the function it calls
+    guard: tuple[Condition, ...] = ()  # what holds on the path to the call
+    depth: int = 1  # 1: calls the site's function; 2: calls a depth-1 caller; ...
+
+
+class KnobLink(msgspec.Struct, frozen=True, gc=False):
+    """A setting a user controls behind a name in a condition of the site (or of a caller)."""
+
+    name: str  # VLLM_USE_V2_MODEL_RUNNER, --enforce-eager
+    kind: str  # "env" or "flag"
+    behind: str  # the name as the condition writes it: self.use_v2_model_runner
+    reads: str | None = None  # how the code reads it: os.getenv("VLLM_X", None)
+    file: str | None = None  # where it is read (env) or declared (flag)
+    line: int | None = None
+    via: str | None = None  # what links the two: "property VllmConfig.use_v2_model_runner"
+    same_value: bool = False  # `behind` takes the knob's value as is
+    value_type: str | None = None  # the annotation, when the code gives one: bool | None
+
+
 class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     """A linked site of one version: what the store writes and every reader gets."""
 
@@ -257,3 +338,5 @@ class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     site: ErrorSite  # with the message, conditions, bindings and variants resolved
     exception: ExceptionInfo | None = None
     callers: tuple[str, ...] = ()  # qualnames of functions that call the site's function
+    caller_links: tuple[CallerLink, ...] = ()  # the same, with where and under which guard
+    knobs: tuple[KnobLink, ...] = ()  # settings behind the names in the conditions

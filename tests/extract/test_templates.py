@@ -8,6 +8,7 @@ import inspect
 import json.decoder
 import string
 import textwrap
+import warnings
 from pathlib import Path
 
 import pytest
@@ -120,6 +121,7 @@ FORMAT = [
     ('"{a}".format_map(m)', "{m['a']}"),
     ('"unbalanced {".format(x)', '{"unbalanced {".format(x)}'),
     ('"%s stays".format(x)', "%s stays"),
+    ('f"{{{x}}}".format(y)', '{f"{{{x}}}".format(y)}'),  # a field named by a placeholder
 ]
 
 CONCAT_AND_CALLS = [
@@ -223,6 +225,19 @@ def test_multi_line_placeholders_are_joined_but_keep_their_strings() -> None:
 def test_one_element_tuples_keep_their_comma() -> None:
     source = "show(\n    (\n        x,\n    )\n)"
     assert text(source) == "{show((x,))}"
+
+
+def test_checking_a_placeholder_does_not_warn_again() -> None:
+    # f-string fields are re-parsed to check their position; the file's own warnings (an
+    # invalid escape, legal inside f-string fields since 3.12) were reported already.
+    source = "re.sub('\\d', '', x)"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call = ast.parse(source, mode="eval").body
+        assert len(caught) == 1
+        field = ast.FormattedValue(call, conversion=ord("r"))
+        assert TemplateBuilder(source).build(field) == MessageTemplate.of(Placeholder(source, "r"))
+        assert len(caught) == 1
 
 
 def test_source_of() -> None:

@@ -55,6 +55,10 @@ class Knob(msgspec.Struct, kw_only=True):
     reads: str | None = None  # how the code reads it: envs.VLLM_USE_V2_MODEL_RUNNER
     file: str | None = None
     line: int | None = None
+    behind: str | None = None  # the name in a condition it sets: self.use_v2_model_runner
+    via: str | None = None  # what links the two: "property VllmConfig.use_v2_model_runner"
+    same_value: bool = False  # `behind` takes the knob's value as it is (not computed from it)
+    value_type: str | None = None  # the type the code declares for it: "bool | None"
 
 
 class Caller(msgspec.Struct, kw_only=True):
@@ -64,6 +68,8 @@ class Caller(msgspec.Struct, kw_only=True):
     file: str
     line: int
     guard: list[str] = []
+    calls: str | None = None  # the function it calls on the way to the site
+    depth: int = 1  # 1: calls the raising function; 2: calls a caller; ...
 
 
 class Solution(msgspec.Struct, kw_only=True):

@@ -8,13 +8,15 @@ import sys
 import tokenize
 import warnings
 
+from errdex.extract.calls import keep_calls
+from errdex.extract.knobs import env_annotations, env_getters, scan_settings
 from errdex.extract.module import collect_constants, collect_imports, module_name
 from errdex.extract.sites import SiteExtractor
 from errdex.extract.skeleton import build_skeleton
 from errdex.facts import FileFacts
 
 # Bump when extraction changes what it produces: cached facts of older versions are dropped.
-EXTRACTOR_VERSION = "2"
+EXTRACTOR_VERSION = "3"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_file"]
 
@@ -56,11 +58,17 @@ def extract_file(path: str, data: bytes) -> FileFacts:
     except (RecursionError, MemoryError, ValueError) as error:
         return FileFacts(path=path, module=module, error=f"cannot parse: {type(error).__name__}")
     constants = collect_constants(tree)
+    imports = collect_imports(tree, module, is_package)
     extractor = SiteExtractor(text, constants)
     try:
         extractor.run(tree)
     except RecursionError:
         return FileFacts(path=path, module=module, error="too deeply nested to analyse")
+    env_reads, flags = scan_settings(text)
+    if env_reads:
+        env_reads.extend(env_getters(tree, text))
+    classes = {c.qualname for c in extractor.classes}
+    methods = {m for c in extractor.classes for m in c.methods}
     return FileFacts(
         path=path,
         module=module,
@@ -70,7 +78,16 @@ def extract_file(path: str, data: bytes) -> FileFacts:
         calls=tuple(extractor.calls),
         reason_builders=extractor.reason_builders,
         constants=constants,
-        imports=collect_imports(tree, module, is_package),
+        imports=imports,
+        defs=tuple(extractor.defs),
+        call_sites=keep_calls(
+            extractor.call_sites, set(extractor.defs), classes, methods, imports
+        ),
+        properties=tuple(extractor.properties),
+        env_reads=tuple(env_reads),
+        env_types=env_annotations(tree, {r.binds or r.name for r in env_reads}) if env_reads else {},
+        flags=tuple(flags),
+        tests=tuple(extractor.tests),
     )
 
 

@@ -14,12 +14,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from errdex.extract.calls import call_target, expected_errors, is_property, property_fact
 from errdex.extract.conditions import ConditionMaker, dotted_name, dotted_names
 from errdex.extract.templates import TemplateBuilder, source_of
 from errdex.facts import (
     Arg,
     Binding,
     CallFact,
+    CallSite,
     ClassFact,
     Condition,
     ConditionKind,
@@ -27,9 +29,11 @@ from errdex.facts import (
     HelperFact,
     MessageTemplate,
     Placeholder,
+    PropertyFact,
     ReasonsCall,
     ReasonsList,
     SiteKind,
+    TestRef,
     Variant,
 )
 
@@ -111,6 +115,10 @@ class SiteExtractor:
         self.helpers: list[HelperFact] = []
         self.calls: list[CallFact] = []
         self.reason_builders: dict[str, ReasonsList] = {}
+        self.call_sites: list[CallSite] = []
+        self.properties: list[PropertyFact] = []
+        self.defs: list[str] = []
+        self.tests: list[TestRef] = []
         self._blocks: list[int] = []  # the nested blocks being walked, innermost last
         self._block_counter = 0
 
@@ -223,6 +231,10 @@ class SiteExtractor:
         if scope.class_name is not None and not scope.is_function and params:
             params = params[1:] if params[0] in ("self", "cls") else params
         inner = _Scope(qualname, scope.class_name, is_function=True, params=params)
+        if scope.qualname == "<module>":
+            self.defs.append(stmt.name)
+        elif scope.class_name is not None and not scope.is_function and is_property(stmt):
+            self.properties.append(property_fact(stmt, qualname))
         for name in params:
             inner.assigns.setdefault(name, []).append((stmt.lineno, None))
         blocks, self._blocks = self._blocks, []
@@ -295,6 +307,8 @@ class SiteExtractor:
     def _With(
         self, stmt: ast.With | ast.AsyncWith, scope: _Scope, path: tuple[_Step, ...]
     ) -> tuple[_Step, ...]:
+        if scope.is_function:
+            self.tests.extend(expected_errors(stmt, scope.qualname))
         return self._nested(stmt.body, scope, path)
 
     _AsyncWith = _With
@@ -346,8 +360,13 @@ class SiteExtractor:
         self._site(stmt, scope, (*path, step), SiteKind.ASSERT, "AssertionError", message)
 
     def _Expr(self, stmt: ast.Expr, scope: _Scope, path: tuple[_Step, ...]) -> None:
-        if isinstance(stmt.value, ast.Call):
-            self._call(stmt, stmt.value, scope, path)
+        value = stmt.value
+        if isinstance(value, ast.Await):
+            value = value.value
+            if isinstance(value, ast.Call):
+                self._note_call(stmt, value, scope, path)
+        elif isinstance(value, ast.Call):
+            self._call(stmt, value, scope, path)
 
     def _Return(self, stmt: ast.Return, scope: _Scope, path: tuple[_Step, ...]) -> None:
         value = stmt.value
@@ -367,7 +386,27 @@ class SiteExtractor:
         elif isinstance(value, ast.Call):
             self._call(stmt, value, scope, path)
 
+    def _note_call(
+        self, stmt: ast.stmt, call: ast.Call, scope: _Scope, path: tuple[_Step, ...]
+    ) -> None:
+        """Record a call that may be of the codebase's own function (for its callers)."""
+        target = call_target(call)
+        if target is None:
+            return
+        callee, receiver = target
+        self.call_sites.append(
+            CallSite(
+                callee=callee,
+                receiver=receiver,
+                line=stmt.lineno,
+                function=scope.qualname,
+                class_name=scope.class_name,
+                conditions=self._conditions_of(path),
+            )
+        )
+
     def _call(self, stmt: ast.stmt, call: ast.Call, scope: _Scope, path: tuple[_Step, ...]) -> None:
+        self._note_call(stmt, call, scope, path)
         func = call.func
         if not isinstance(func, ast.Name | ast.Attribute):
             return
@@ -486,10 +525,14 @@ class SiteExtractor:
             self._assign(stmt.targets[0], stmt.value, stmt, scope, path)
         if isinstance(stmt.value, ast.Call):
             self._call(stmt, stmt.value, scope, path)
+        elif isinstance(stmt.value, ast.Await) and isinstance(stmt.value.value, ast.Call):
+            self._note_call(stmt, stmt.value.value, scope, path)
 
     def _AnnAssign(self, stmt: ast.AnnAssign, scope: _Scope, path: tuple[_Step, ...]) -> None:
         if stmt.value is not None:
             self._assign(stmt.target, stmt.value, stmt, scope, path)
+            if isinstance(stmt.value, ast.Call):
+                self._note_call(stmt, stmt.value, scope, path)
 
     def _assign(
         self,
@@ -652,6 +695,16 @@ class SiteExtractor:
             found = self._message_in(item, init_params or params)
             if found is not None and (message is None or item.name == "__init__"):
                 message = found
+        methods = tuple(
+            item.name
+            for item in stmt.body
+            if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+        )
+        fields: dict[str, str] = {}
+        if _ARGS_CLASS.search(stmt.name):
+            for item in stmt.body:
+                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                    fields[item.target.id] = self._source(item.annotation)[:80]
         return ClassFact(
             name=stmt.name,
             qualname=qualname,
@@ -660,6 +713,8 @@ class SiteExtractor:
             docstring=ast.get_docstring(stmt),
             init_params=init_params,
             message=message,
+            methods=methods,
+            fields=fields,
         )
 
     def _message_in(self, func: ast.FunctionDef, params: tuple[str, ...]) -> MessageTemplate | None:
@@ -721,6 +776,8 @@ def _locals(scope: _Scope, blocks: list[int]) -> dict[str, MessageTemplate]:
     }
 
 
+# Dataclasses whose fields are command-line flags (`EngineArgs`, `TrainingArguments`).
+_ARGS_CLASS = re.compile(r"(?:Args|Arguments|CLIOptions)$")
 _CLASS_NAME = re.compile(r"(?:\w+\.)*[A-Z]\w*(?:Error|Exception|Warning)$")
 
 

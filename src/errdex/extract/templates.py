@@ -10,6 +10,7 @@ import re
 import string
 import textwrap
 import tokenize
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TypeAlias
 
@@ -43,6 +44,9 @@ _SKIPPED_TOKENS |= {tokenize.INDENT, tokenize.DEDENT}
 _FSTRING_START = getattr(tokenize, "FSTRING_START", -1)
 _FSTRING_END = getattr(tokenize, "FSTRING_END", -1)
 _OPEN, _CLOSE = {"(", "[", "{"}, {")", "]", "}"}
+_BREAK = re.compile(r"[ \t]*(?:\r\n|\r|\n)\s*")
+_AFTER_OPEN = re.compile(r"([(\[{]) ")
+_BEFORE_CLOSE = re.compile(r" ([)\]}])")
 _FORMATTER = string.Formatter()
 _MISSING = object()
 
@@ -270,6 +274,8 @@ class TemplateBuilder:
             if m["type"] == "%":
                 out.append("%")
                 continue
+            if m["key"] is not None and _SENTINEL.search(m["key"]):
+                return None  # a placeholder inside `%(...)s`
             width, prec = star(m["width"]), star(m["prec"])
             target: Target | None = take() if m["key"] is None else m["key"]
             if m["key"] is not None and whole is not None:
@@ -303,6 +309,8 @@ class TemplateBuilder:
             out.append(literal)
             if field is None:
                 continue
+            if _SENTINEL.search(field):  # a placeholder inside `{...}`: no field we can name
+                raise ValueError(field)
             head = _FIELD_HEAD.match(field)[0]  # type: ignore[index]  # always matches
             target: Target | None
             if not head or head.isdigit():
@@ -406,6 +414,10 @@ def _normalize(segment: str) -> str:
     """Join a multi-line expression into one line, string literals untouched, comments out."""
     if "\n" not in segment and "\r" not in segment:
         return segment
+    if not any(c in segment for c in "'\"#,"):
+        # No strings, comments or commas to keep apart: joining the lines is all there is.
+        joined = _BREAK.sub(" ", segment)
+        return _AFTER_OPEN.sub(r"\1", _BEFORE_CLOSE.sub(r"\1", joined))
     text = f"({segment})"  # brackets make any line break inside legal
     try:
         readline = io.StringIO(text).readline
@@ -463,10 +475,24 @@ def _whole_fstrings(
 def _same(segment: str, node: ast.AST) -> bool:
     if isinstance(node, ast.Name):
         return segment == node.id
+    dotted = _dotted(node)
+    if dotted is not None:  # the common case, decided without parsing
+        return "".join(segment.split()) == dotted
     try:
-        return ast.dump(ast.parse(f"({segment})", mode="eval").body) == ast.dump(node)
+        if _squash(ast.unparse(node)) == _squash(segment):
+            return True  # same text up to spacing and quotes: no need to parse
+    except (ValueError, TypeError, AttributeError, RecursionError):
+        pass
+    try:
+        with warnings.catch_warnings():  # e.g. an invalid escape: the file's, reported once
+            warnings.simplefilter("ignore")
+            return ast.dump(ast.parse(f"({segment})", mode="eval").body) == ast.dump(node)
     except (SyntaxError, ValueError, RecursionError):
         return False
+
+
+def _squash(text: str) -> str:
+    return "".join(text.split()).replace('"', "'")
 
 
 def _dotted(node: ast.AST) -> str | None:

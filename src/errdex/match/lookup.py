@@ -15,13 +15,14 @@ from collections.abc import Iterable, Sequence
 import msgspec
 
 from errdex.facts import MessageTemplate, Variant
+from errdex.link.resolve import BUILTIN_EXCEPTIONS
 from errdex.match.paste import ErrorEvidence, Evidence, Frame
 from errdex.match.pattern import TemplateMatch, compile_template, literal_runs
 from errdex.store.base import Store, StoredSite
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 _MAX_TERMS = 40
-_FTS_LIMIT = 150
+_FTS_LIMIT = 60
 _MIN_COVERED = 0.25  # below this much of the message explained, a match is only "near"
 
 
@@ -299,8 +300,10 @@ def candidates(
     terms = search_terms(evidence.message)
     if terms:
         found.extend(store.search_candidates(terms, project, version, limit=_FTS_LIMIT))
-    if evidence.exception:
-        found.extend(store.sites_raising(evidence.exception, project, version, limit=60))
+    short = (evidence.exception or "").rsplit(".", 1)[-1]
+    if short and (short not in BUILTIN_EXCEPTIONS or not evidence.message.strip()):
+        # The project's own classes are few and telling; a builtin class is neither.
+        found.extend(store.sites_raising(short, project, version, limit=40))
     for frame in evidence.frames[-12:]:
         if frame.line is not None:
             found.extend(

@@ -82,7 +82,7 @@ def term_tokens(term: str) -> list[str]:
 
 
 def informative_terms(
-    terms: Sequence[str], doc_counts: Mapping[str, int], total: int, keep: int = 12
+    terms: Sequence[str], doc_counts: Mapping[str, int], total: int, keep: int = 8
 ) -> list[str]:
     """Leave out terms that half or more of all texts contain, unless every term does.
 

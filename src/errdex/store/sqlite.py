@@ -269,12 +269,15 @@ class SqliteStore(Store):
         if not _IDENTIFIER.fullmatch(short):
             return []
         with self._guard() as conn:
+            # The newest texts naming the class (rowids grow with time), a bounded number.
             query = (
                 "WITH hit AS MATERIALIZED ("
-                " SELECT rowid AS doc FROM search_text WHERE search_text MATCH ?)"
+                " SELECT rowid AS doc FROM search_text WHERE search_text MATCH ?"
+                " ORDER BY rowid DESC LIMIT ?)"
                 f" SELECT {_SITE_COLUMNS} JOIN hit ON hit.doc = s.search_id WHERE 1"
             )
-            args: list[Any] = [f'exception : "{short}"']
+            scoped = project is not None or version is not None
+            args: list[Any] = [f'exception : "{short}"', limit * (20 if scoped else 1)]
             if project is not None:
                 query += " AND p.id = ?"
                 args.append(self._project_id(project))

@@ -1,0 +1,209 @@
+"""What to do with a knob to make one condition false: `set VLLM_X=1`, `pass --enforce-eager`.
+
+The action follows the condition's shape only where it is exact: the name alone (truthy),
+`not name`, a comparison of the name with a literal. A knob whose value the name does not
+take as it is (a property computing from it) gets no value, only its name.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from errdex.explain.page import ConditionView, Knob
+from errdex.explain.plain import code
+
+
+@dataclass(frozen=True)
+class KnobAction:
+    text: str
+    knob: str
+    before: str | None = None
+    after: str | None = None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """How a condition uses one name: truthy, falsy, or compared with a literal."""
+
+    op: str  # "true", "false", "is", "is not", "==", "!=", "in", "not in", "<", ...
+    value: object = None
+    has_value: bool = False
+
+
+def knob_action(condition: ConditionView, knobs: list[Knob]) -> KnobAction | None:
+    """The first knob behind a name of the condition, and how to turn it off."""
+    try:
+        node = ast.parse(condition.text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    for knob in knobs:
+        if knob.behind is None or knob.kind not in ("env", "flag"):
+            continue
+        shape = _shape(node, knob.behind)
+        if shape is None:
+            if knob.behind in _names(node):
+                return _generic(knob, condition)
+            continue
+        if not knob.same_value:
+            return _generic(knob, condition)
+        action = _env_action(knob, shape) if knob.kind == "env" else _flag_action(knob, shape)
+        return action or _generic(knob, condition)
+    return None
+
+
+def _names(node: ast.expr) -> set[str]:
+    found: set[str] = set()
+    for child in ast.walk(node):
+        if isinstance(child, ast.Name | ast.Attribute):
+            try:
+                found.add(ast.unparse(child))
+            except (ValueError, RecursionError):
+                continue
+    return found
+
+
+def _shape(node: ast.expr, name: str) -> _Shape | None:
+    if _is(node, name):
+        return _Shape("true")
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and _is(node.operand, name):
+        return _Shape("false")
+    if (
+        isinstance(node, ast.Compare)
+        and len(node.ops) == 1
+        and _is(node.left, name)
+        and isinstance(node.comparators[0], ast.Constant | ast.Tuple | ast.List | ast.Set)
+    ):
+        try:
+            value = ast.literal_eval(node.comparators[0])
+        except (ValueError, SyntaxError):
+            return None
+        op = {
+            ast.Is: "is",
+            ast.IsNot: "is not",
+            ast.Eq: "==",
+            ast.NotEq: "!=",
+            ast.In: "in",
+            ast.NotIn: "not in",
+            ast.Lt: "<",
+            ast.LtE: "<=",
+            ast.Gt: ">",
+            ast.GtE: ">=",
+        }.get(type(node.ops[0]))
+        return _Shape(op, value, has_value=True) if op else None
+    return None
+
+
+def _is(node: ast.expr, name: str) -> bool:
+    return isinstance(node, ast.Name | ast.Attribute) and ast.unparse(node) == name
+
+
+def _env_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return str(value)
+
+
+def _env_action(knob: Knob, shape: _Shape) -> KnobAction | None:
+    name = knob.name
+    off = f"unset {name}"
+
+    def setting(value: str, text: str) -> KnobAction:
+        return KnobAction(
+            text=text,
+            knob=name,
+            before=f"{name}={_env_value(shape.value) if shape.has_value else '...'} <command>",
+            after=f"{name}={value} <command>",
+        )
+
+    match shape.op:
+        case "true":
+            return KnobAction(f"Set `{name}=0` or leave it unset", name, note=None) if _boolish(
+                knob
+            ) else KnobAction(f"Leave `{name}` unset (or empty)", name)
+        case "false":
+            return KnobAction(
+                f"Set `{name}=1`", name, before=f"{name}=0 <command>", after=f"{name}=1 <command>"
+            )
+        case "is" | "==" if shape.value is None:
+            return KnobAction(f"Set `{name}` to a value", name)
+        case "is not" | "!=" if shape.value is None:
+            return KnobAction(
+                f"Unset `{name}`", name, before=f"{name}=... <command>", after=f"{off}; <command>"
+            )
+        case "is" | "==" if isinstance(shape.value, bool):
+            other = "0" if shape.value else "1"
+            return setting(other, f"Set `{name}={other}` or leave it unset")
+        case "is not" | "!=" if isinstance(shape.value, bool):
+            wanted = _env_value(shape.value)
+            return KnobAction(
+                f"Set `{name}={wanted}`",
+                name,
+                before=f"{off}; <command>",
+                after=f"{name}={wanted} <command>",
+            )
+        case "==":
+            return KnobAction(f"Set `{name}` to a value other than {shape.value!r}", name)
+        case "!=":
+            wanted = _env_value(shape.value)
+            return KnobAction(
+                f"Set `{name}={wanted}`", name, before=None, after=f"{name}={wanted} <command>"
+            )
+        case "in":
+            return KnobAction(f"Set `{name}` to a value outside {shape.value!r}", name)
+        case "not in":
+            return KnobAction(f"Set `{name}` to one of {shape.value!r}", name)
+        case ">" | ">=" | "<" | "<=":
+            opposite = {">": "at most", ">=": "below", "<": "at least", "<=": "above"}[shape.op]
+            return KnobAction(f"Set `{name}` to a value {opposite} {shape.value!r}", name)
+    return None
+
+
+def _flag_action(knob: Knob, shape: _Shape) -> KnobAction | None:
+    flag = knob.name
+    match shape.op:
+        case "true" if _boolish(knob):
+            return KnobAction(
+                f"Do not pass `{flag}`",
+                flag,
+                before=f"<command> {flag}",
+                after="<command>",
+            )
+        case "false" if _boolish(knob):
+            return KnobAction(
+                f"Pass `{flag}`", flag, before="<command>", after=f"<command> {flag}"
+            )
+        case "is" | "==" if shape.value is None:
+            return KnobAction(f"Pass `{flag} VALUE`", flag)
+        case "is not" | "!=" if shape.value is None:
+            return KnobAction(f"Do not pass `{flag}`", flag)
+        case "==" | "is":
+            return KnobAction(f"Pass `{flag}` with a value other than {shape.value!r}", flag)
+        case "!=" | "is not":
+            return KnobAction(
+                f"Pass `{flag} {shape.value}`",
+                flag,
+                before="<command>",
+                after=f"<command> {flag} {shape.value}",
+            )
+        case "not in":
+            return KnobAction(f"Pass `{flag}` with one of {shape.value!r}", flag)
+        case "in":
+            return KnobAction(f"Pass `{flag}` with a value outside {shape.value!r}", flag)
+    return None
+
+
+def _boolish(knob: Knob) -> bool:
+    # A knob's reads say how the code converts it; without that, names decide.
+    reads = (knob.reads or "").lower()
+    return "bool" in reads or knob.kind == "flag" or knob.name.startswith(("--no-", "--enable"))
+
+
+def _generic(knob: Knob, condition: ConditionView) -> KnobAction:
+    kind = "environment variable" if knob.kind == "env" else "flag"
+    via = f" through {knob.via}" if knob.via else ""
+    text = (
+        f"Change the {kind} `{knob.name}`, which sets {code(knob.behind or knob.name)}{via}"
+    )
+    return KnobAction(text=text, knob=knob.name)

@@ -1,0 +1,39 @@
+""""Report an issue": the project's tracker, prefilled with the error when it is known how."""
+
+from __future__ import annotations
+
+from urllib.parse import quote, urlencode, urlsplit
+
+from errdex.store.base import Store
+
+_MAX_TITLE = 120
+
+
+def report_url(store: Store, project: str, message: str | None, error_id: str) -> str | None:
+    """A "new issue" link on the project's tracker, with the message as the title."""
+    tracker = next((p.tracker_url for p in store.projects() if p.name == project), None)
+    return prefilled(tracker, message, error_id) if tracker else None
+
+
+def prefilled(tracker: str, message: str | None, error_id: str) -> str:
+    """GitHub and GitLab issue lists get a prefilled "new issue" form; others stay as given."""
+    parts = urlsplit(tracker)
+    if parts.scheme not in ("http", "https"):
+        return tracker
+    path = parts.path.rstrip("/")
+    title = " ".join((message or f"error {error_id}").split())[:_MAX_TITLE]
+    body = f"errdex error id: {error_id}\n\nMessage:\n\n    {message or ''}\n"
+    base = f"{parts.scheme}://{parts.netloc}"
+    if parts.netloc in ("github.com", "www.github.com"):
+        segments = [s for s in path.split("/") if s]
+        if len(segments) >= 2:
+            repo = "/".join(segments[:2])
+            query = urlencode({"title": title, "body": body}, quote_via=quote)
+            return f"{base}/{repo}/issues/new?{query}"
+    if "gitlab" in parts.netloc:
+        project = path.removesuffix("/-/issues").removesuffix("/issues")
+        query = urlencode(
+            {"issue[title]": title, "issue[description]": body}, quote_via=quote
+        )
+        return f"{base}{project}/-/issues/new?{query}"
+    return tracker

@@ -1,0 +1,95 @@
+"""From stored facts to the page's views: source snippet, conditions, variants, versions."""
+
+from __future__ import annotations
+
+from errdex.explain.page import ConditionView, ExceptionView, SourceView, VariantView, VersionEntry
+from errdex.explain.plain import plain_condition
+from errdex.facts import Condition
+from errdex.store.base import StoredSite
+
+SNIPPET_LINES = 40
+
+
+def snippet_around(text: str | None, line: int, end_line: int) -> tuple[str, int]:
+    """About 40 lines of `text` around lines `line`..`end_line`, and the first line's number."""
+    if not text:
+        return "", line
+    lines = text.splitlines()
+    span = end_line - line + 1
+    before = max(8, (SNIPPET_LINES - span) // 2)
+    first = max(1, line - before)
+    last = min(len(lines), max(end_line, first + SNIPPET_LINES - 1))
+    return "\n".join(lines[first - 1 : last]), first
+
+
+def source_view(stored: StoredSite, text: str | None) -> SourceView:
+    site = stored.site
+    snippet, start = snippet_around(text, site.line, site.end_line)
+    return SourceView(
+        file=stored.file,
+        line=site.line,
+        end_line=site.end_line,
+        function=site.function,
+        snippet=snippet,
+        snippet_start=start,
+        url=stored.url,
+    )
+
+
+def condition_view(condition: Condition) -> ConditionView:
+    return ConditionView(
+        text=condition.statement,
+        test=condition.test,
+        kind=str(condition.kind),
+        holds=condition.holds,
+        line=condition.line,
+        plain=plain_condition(condition),
+    )
+
+
+def exception_view(stored: StoredSite) -> ExceptionView | None:
+    info = stored.exception
+    if info is None:
+        return None
+    defined = f"{info.defined_in}:{info.line}" if info.defined_in and info.line else info.defined_in
+    return ExceptionView(
+        name=info.name,
+        qualname=info.qualname,
+        bases=list(info.bases),
+        docstring=info.docstring,
+        defined_in=defined,
+    )
+
+
+def variant_views(stored: StoredSite) -> list[VariantView]:
+    return [
+        VariantView(
+            reason=variant.reason.text,
+            file=variant.file or stored.file,
+            line=variant.line,
+            function=variant.function,
+            conditions=[condition_view(c) for c in variant.conditions],
+        )
+        for variant in stored.site.variants
+    ]
+
+
+def version_entries(sites: list[StoredSite], chosen: StoredSite) -> list[VersionEntry]:
+    """One entry per version holding the error, newest first."""
+    out: list[VersionEntry] = []
+    seen: set[int] = set()
+    for stored in sites:
+        if stored.version_id in seen:
+            continue
+        seen.add(stored.version_id)
+        moved = (stored.file, stored.site.line) != (chosen.file, chosen.site.line)
+        out.append(
+            VersionEntry(
+                version=stored.version,
+                file=stored.file,
+                line=stored.site.line,
+                id=stored.id,
+                status="moved" if moved else "present",
+            )
+        )
+    return out

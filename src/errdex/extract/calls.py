@@ -1,0 +1,124 @@
+"""Facts for the linker's callers and knobs: calls of the codebase's functions, properties,
+and tests that expect an error.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Mapping
+
+from errdex.extract.conditions import dotted_name, dotted_names
+from errdex.facts import CallSite, PropertyFact, TestRef
+
+_PROPERTY_DECORATORS = frozenset(
+    {"property", "cached_property", "functools.cached_property", "abc.abstractproperty"}
+)
+_RAISES = frozenset({"pytest.raises", "raises", "pytest.warns"})
+_ASSERT_RAISES = frozenset({"assertRaisesRegex", "assertRaisesRegexp", "assertWarnsRegex"})
+# Receivers whose calls are never of the codebase's own functions.
+_NOT_RECEIVERS = frozenset({"os", "sys", "re", "json", "math", "time", "logging", "logger"})
+_MAX_READS = 40
+
+
+def call_target(call: ast.Call) -> tuple[str, str | None] | None:
+    """(callee, receiver) of `f()`, `self.f()`, `mod.f()`, `Class.f()`; None for other shapes."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id, None
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        receiver = func.value.id
+        if receiver in _NOT_RECEIVERS:
+            return None
+        return func.attr, receiver
+    return None
+
+
+def keep_calls(
+    calls: Iterable[CallSite],
+    defs: set[str],
+    classes: set[str],
+    methods: set[str],
+    imports: Mapping[str, str],
+) -> tuple[CallSite, ...]:
+    """The calls that can reach a function of the codebase: its own defs and imports."""
+    kept: list[CallSite] = []
+    for call in calls:
+        receiver = call.receiver
+        if receiver is None:
+            ok = call.callee in defs or call.callee in classes or call.callee in imports
+        elif receiver in ("self", "cls"):
+            ok = call.callee in methods or not call.callee.startswith("__")
+        else:
+            ok = receiver in imports or receiver in classes
+        if ok:
+            kept.append(call)
+    return tuple(kept)
+
+
+def is_property(stmt: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    for decorator in stmt.decorator_list:
+        name = dotted_name(decorator) if isinstance(decorator, ast.Name | ast.Attribute) else None
+        if name in _PROPERTY_DECORATORS:
+            return True
+    return False
+
+
+def property_fact(stmt: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -> PropertyFact:
+    """The names a property reads, and those it returns unchanged (directly or via a local)."""
+    reads: list[str] = []
+    assigned: dict[str, str] = {}
+    returns: list[str] = []
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            value = node.value
+            if isinstance(target, ast.Name) and isinstance(value, ast.Name | ast.Attribute):
+                dotted = dotted_name(value)
+                if dotted:
+                    assigned[target.id] = dotted
+        elif isinstance(node, ast.Return) and isinstance(node.value, ast.Name | ast.Attribute):
+            dotted = dotted_name(node.value)
+            if dotted:
+                returns.append(dotted)
+    for child in stmt.body:
+        reads.extend(dotted_names(child))
+    return PropertyFact(
+        qualname=qualname,
+        line=stmt.lineno,
+        end_line=stmt.end_lineno or stmt.lineno,
+        reads=tuple(dict.fromkeys(reads))[:_MAX_READS],
+        returns=tuple(dict.fromkeys(assigned.get(r, r) for r in returns)),
+    )
+
+
+def expected_errors(stmt: ast.With | ast.AsyncWith, function: str) -> list[TestRef]:
+    """`with pytest.raises(X, match="...")` and `self.assertRaisesRegex(X, "...")`."""
+    out: list[TestRef] = []
+    for item in stmt.items:
+        call = item.context_expr
+        if not isinstance(call, ast.Call) or not call.args:
+            continue
+        name = dotted_name(call.func) if isinstance(call.func, ast.Name | ast.Attribute) else None
+        if name is None:
+            continue
+        exception = call.args[0]
+        written = dotted_name(exception) if isinstance(exception, ast.Name | ast.Attribute) else None
+        if written is None:
+            continue
+        match: ast.expr | None = None
+        if name in _RAISES:
+            match = next((k.value for k in call.keywords if k.arg == "match"), None)
+        elif name.rsplit(".", 1)[-1] in _ASSERT_RAISES and len(call.args) > 1:
+            match = call.args[1]
+        else:
+            continue
+        pattern = match.value if isinstance(match, ast.Constant) else None
+        out.append(
+            TestRef(
+                exception=written,
+                match=pattern if isinstance(pattern, str) else None,
+                line=stmt.lineno,
+                function=function,
+            )
+        )
+    return out

@@ -1,0 +1,122 @@
+"""Settings a file declares or reads: environment variables and command-line flags.
+
+Environment reads (`os.environ[...]`, `os.environ.get`, `os.getenv`) and argparse flags
+(`add_argument("--flag")`) are found by a scan of the text, which sees inside function
+bodies the skeleton blanks; modules of getters (vllm's `envs.py`, a dict of lambdas keyed
+by the variable's name) and module-level names bound to a read come from the tree.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import re
+
+from errdex.facts import EnvRead, FlagFact
+
+ENV_READ = re.compile(
+    r"""(?:\bos\.)?\b(?:environ\s*(?:\.get\s*\(|\.setdefault\s*\(|\[)|getenv\s*\()"""
+    r"""\s*(?:key\s*=\s*)?["']([A-Za-z_][A-Za-z0-9_]{1,100})["']"""
+)
+_FLAG = re.compile(
+    r"""add_argument\(\s*(?:["']-[A-Za-z0-9]["']\s*,\s*)?["'](--[A-Za-z0-9][\w-]{0,80})["']"""
+)
+_MAX_READS = 2_000
+_MAX_SOURCE = 160
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    at = text.find("\n")
+    while at != -1:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1)
+    return starts
+
+
+def scan_settings(text: str) -> tuple[list[EnvRead], list[FlagFact]]:
+    """Every literal environment read and argparse flag of a file, with its line."""
+    has_env = "environ" in text or "getenv" in text
+    has_flag = "add_argument" in text
+    if not has_env and not has_flag:
+        return [], []
+    starts = _line_starts(text)
+    reads: list[EnvRead] = []
+    flags: list[FlagFact] = []
+    if has_env:
+        for match in ENV_READ.finditer(text):
+            line = bisect.bisect_right(starts, match.start())
+            reads.append(EnvRead(name=match.group(1), line=line, source=_line(text, starts, line)))
+            if len(reads) >= _MAX_READS:
+                break
+    if has_flag:
+        for match in _FLAG.finditer(text):
+            line = bisect.bisect_right(starts, match.start())
+            flags.append(FlagFact(flag=match.group(1), line=line))
+    return reads, flags
+
+
+def _line(text: str, starts: list[int], line: int) -> str:
+    end = starts[line] - 1 if line < len(starts) else len(text)
+    return text[starts[line - 1] : end].strip()[:_MAX_SOURCE]
+
+
+def env_getters(tree: ast.Module, text: str) -> list[EnvRead]:
+    """Entries of module-level dicts keyed by a variable's name whose value reads it
+    (`"VLLM_X": lambda: os.getenv("VLLM_X")`), and names assigned a read (`X = getenv("Y")`).
+    """
+    found: list[EnvRead] = []
+    for stmt in tree.body:
+        value: ast.expr | None = None
+        target: ast.expr | None = None
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target, value = stmt.targets[0], stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            target, value = stmt.target, stmt.value
+        if value is None:
+            continue
+        if isinstance(value, ast.Dict):
+            for key, item in zip(value.keys, value.values, strict=False):
+                if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                    continue
+                source = ast.get_source_segment(text, item) or ""
+                if f'"{key.value}"' in source or f"'{key.value}'" in source:
+                    found.append(
+                        EnvRead(
+                            name=key.value,
+                            line=item.lineno,
+                            source=" ".join(source.split())[:_MAX_SOURCE],
+                            binds=key.value,
+                        )
+                    )
+        elif isinstance(target, ast.Name):
+            source = ast.get_source_segment(text, value) or ""
+            read = ENV_READ.search(source)
+            if read:
+                found.append(
+                    EnvRead(
+                        name=read.group(1),
+                        line=value.lineno,
+                        source=" ".join(source.split())[:_MAX_SOURCE],
+                        binds=target.id,
+                    )
+                )
+    return found
+
+
+def env_annotations(tree: ast.Module, names: set[str]) -> dict[str, str]:
+    """Declared types of module-level names (e.g. under `if TYPE_CHECKING:`) among `names`."""
+    out: dict[str, str] = {}
+    stack: list[ast.stmt] = list(tree.body)
+    while stack:
+        stmt = stack.pop()
+        if isinstance(stmt, ast.If):
+            stack.extend(stmt.body)
+            stack.extend(stmt.orelse)
+        elif (
+            isinstance(stmt, ast.AnnAssign)
+            and isinstance(stmt.target, ast.Name)
+            and stmt.target.id in names
+        ):
+            out[stmt.target.id] = ast.unparse(stmt.annotation)[:80]
+    return out

@@ -1,0 +1,124 @@
+"""The JSON API under `/api/`: the same data the pages draw, for programs."""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from errdex.errors import NotFoundError
+from errdex.explain.page import page_record
+from errdex.web import views
+from errdex.web.pool import StorePool
+from errdex.web.responses import JSONResponse, catalog_state, conditional, etag
+
+_OPENAPI = json.loads(files("errdex.web").joinpath("openapi.json").read_text("utf-8"))
+
+
+def pool(request: Request) -> StorePool:
+    found = request.app.state.pool
+    assert isinstance(found, StorePool)
+    return found
+
+
+def limit_of(request: Request, default: int = 5, most: int = 50) -> int:
+    raw = request.query_params.get("limit")
+    try:
+        return max(1, min(most, int(raw))) if raw else default
+    except ValueError:
+        return default
+
+
+async def query_of(request: Request) -> str:
+    """The pasted text: `q` of the query string, or of a POSTed form, or a text body."""
+    if request.method == "POST":
+        kind = request.headers.get("content-type", "")
+        if kind.startswith(("application/x-www-form-urlencoded", "multipart/form-data")):
+            form = await request.form(max_part_size=views.MAX_QUERY)
+            value = form.get("q")
+            return views.clean_query(value if isinstance(value, str) else None)
+        body = await request.body()
+        return views.clean_query(body[-views.MAX_QUERY :].decode("utf-8", "replace"))
+    return views.clean_query(request.query_params.get("q"))
+
+
+def projects(request: Request) -> Response:
+    with pool(request).store() as store:
+        tag = etag("projects", catalog_state(store))
+        return conditional(request, tag, lambda: JSONResponse(views.projects_view(store)))
+
+
+def project(request: Request) -> Response:
+    name = request.path_params["project"]
+    version = request.query_params.get("version")
+    with pool(request).store() as store:
+        tag = etag("project", name, version, catalog_state(store))
+        return conditional(
+            request, tag, lambda: JSONResponse(views.project_view(store, name, version))
+        )
+
+
+def split_file_path(rest: str) -> tuple[str, str]:
+    """`{version}/files/{path}`: a version label may hold `/` (a branch), a path too."""
+    version, sep, path = rest.partition("/files/")
+    if not sep or not version or not path:
+        raise NotFoundError(f"no such page: expected VERSION/files/PATH, got {rest!r}")
+    return version, path
+
+
+def file(request: Request) -> Response:
+    name = request.path_params["project"]
+    version, path = split_file_path(request.path_params["rest"])
+    with pool(request).store() as store:
+        tag = etag("file", name, version, path, catalog_state(store))
+        return conditional(
+            request, tag, lambda: JSONResponse(views.file_view(store, name, version, path))
+        )
+
+
+async def search(request: Request) -> Response:
+    text = await query_of(request)
+    project_name = request.query_params.get("project")
+    version = request.query_params.get("version")
+    limit = limit_of(request)
+
+    def answer() -> Response:
+        with pool(request).store() as store:
+            tag = etag("search", text, project_name, version, limit, catalog_state(store))
+            return conditional(
+                request,
+                tag,
+                lambda: JSONResponse(
+                    views.search_view(
+                        store, text, project=project_name, version=version, limit=limit
+                    )[0]
+                ),
+            )
+
+    return await run_in_threadpool(answer)
+
+
+def error(request: Request) -> Response:
+    version = request.query_params.get("version")
+    with pool(request).store() as store:
+        page, tag = views.error_page(store, request.path_params["error_id"], version)
+    return conditional(request, tag, lambda: JSONResponse(page_record(page)))
+
+
+def openapi(request: Request) -> Response:
+    return JSONResponse(_OPENAPI)
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/api/projects", projects),
+        Route("/api/projects/{project}", project),
+        Route("/api/projects/{project}/{rest:path}", file),
+        Route("/api/search", search, methods=["GET", "POST"]),
+        Route("/api/errors/{error_id}", error),
+        Route("/api/openapi.json", openapi),
+    ]
+

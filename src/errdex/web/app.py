@@ -1,0 +1,104 @@
+"""The ASGI app: routes for pages and the API, middleware, one error handler, a store pool.
+
+`create_app(db)` builds it; `serve(...)` runs it under uvicorn (what `errdex serve` calls).
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.routing import Mount
+from starlette.staticfiles import StaticFiles
+
+from errdex.web import api, pages
+from errdex.web.failures import HANDLERS
+from errdex.web.middleware import RequestLog, SecurityHeaders
+from errdex.web.pool import StorePool
+
+log = logging.getLogger("errdex.web")
+
+STATIC = Path(__file__).parent / "static"
+ENV_DB = "ERRDEX_DB"
+# A pasted traceback may arrive in the query string of a GET: allow 1 MiB of request head.
+MAX_REQUEST_HEAD = 1 << 20
+
+
+def create_app(store_url: str | None = None, *, pool_size: int = 4) -> Starlette:
+    """The web app on the database at `store_url` (default: `ERRDEX_DB`, else the user's).
+
+    The database is opened (and migrated) here, so a bad path fails before serving.
+    """
+    pool = StorePool(store_url, size=pool_size)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        log.info("serving %s", pool.location)
+        try:
+            yield
+        finally:
+            pool.close()
+
+    app = Starlette(
+        routes=[
+            *pages.routes(),
+            *api.routes(),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ],
+        middleware=[
+            Middleware(RequestLog),
+            Middleware(GZipMiddleware, minimum_size=512),
+            Middleware(SecurityHeaders),
+        ],
+        exception_handlers=HANDLERS,
+        lifespan=lifespan,
+    )
+    app.state.pool = pool
+    return app
+
+
+def app_from_environment() -> Starlette:
+    """The app factory uvicorn's workers call: the database comes from `ERRDEX_DB`."""
+    return create_app(os.environ.get(ENV_DB) or None)
+
+
+def log_config() -> dict[str, object]:
+    """uvicorn's logging, plus errdex's request log in the same format."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["loggers"]["errdex.web"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    return config
+
+
+def serve(
+    db: str | None = None,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    workers: int = 1,
+) -> None:
+    """Serve the catalog until interrupted; each worker process opens its own stores."""
+    import uvicorn
+
+    create_app(db).state.pool.close()  # open and migrate once, in this process: fail early
+    if db:
+        os.environ[ENV_DB] = db
+    uvicorn.run(
+        "errdex.web.app:app_from_environment",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        access_log=False,  # errdex.web logs each request
+        log_config=log_config(),
+        h11_max_incomplete_event_size=MAX_REQUEST_HEAD,
+        server_header=False,
+    )

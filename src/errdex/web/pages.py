@@ -1,0 +1,125 @@
+"""The HTML pages: each draws the data its JSON twin under `/api/` returns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from errdex.explain.page import Page, page_record
+from errdex.store.base import Store
+from errdex.web import views
+from errdex.web.api import limit_of, pool, query_of, split_file_path
+from errdex.web.present import highlight_python
+from errdex.web.responses import catalog_state, conditional, etag
+from errdex.web.templating import render
+
+
+def _html(request: Request, template: str, **context: Any) -> HTMLResponse:
+    return HTMLResponse(render(request, template, **context))
+
+
+def page_context(store: Store, page: Page) -> dict[str, Any]:
+    """An error page's template context: the page record, its snippet highlighted, and the
+    newest indexed version of its project (to say when the error is gone from it)."""
+    source = page.source
+    snippet = highlight_python(
+        source.snippet, source.snippet_start, range(source.line, source.end_line + 1)
+    )
+    versions = store.versions(page.project)
+    return {
+        "page": page_record(page),
+        "snippet": snippet,
+        "project_newest": versions[0].label if versions else None,
+    }
+
+
+def home(request: Request) -> Response:
+    with pool(request).store() as store:
+        tag = etag("home", catalog_state(store))
+        return conditional(
+            request, tag, lambda: _html(request, "index.html", **views.projects_view(store))
+        )
+
+
+async def search(request: Request) -> Response:
+    if request.method == "GET" and not request.query_params.get("q", "").strip():
+        return RedirectResponse(request.scope.get("root_path", "") + "/", status_code=303)
+    text = await query_of(request)
+    limit = limit_of(request)
+
+    def answer() -> Response:
+        with pool(request).store() as store:
+            tag = etag("search.html", text, limit, catalog_state(store))
+
+            def build() -> Response:
+                record, result = views.search_view(store, text, limit=limit)
+                best: dict[str, Any] | None = None
+                if result.matches:
+                    top = result.matches[0]
+                    page, _ = views.error_page(store, top.id, top.version)
+                    best = page_context(store, page)
+                return _html(request, "search.html", query=text, best=best, **record)
+
+            if request.method == "POST":
+                return build()
+            return conditional(request, tag, build)
+
+    return await run_in_threadpool(answer)
+
+
+def error(request: Request) -> Response:
+    version = request.query_params.get("version")
+    with pool(request).store() as store:
+        page, tag = views.error_page(store, request.path_params["error_id"], version)
+        newest = [v.label for v in store.versions(page.project)][:1]
+        return conditional(
+            request,
+            etag(tag, newest),
+            lambda: _html(request, "error.html", **page_context(store, page)),
+        )
+
+
+def project(request: Request) -> Response:
+    name = request.path_params["project"]
+    version = request.query_params.get("version")
+    with pool(request).store() as store:
+        tag = etag("project.html", name, version, catalog_state(store))
+        return conditional(
+            request,
+            tag,
+            lambda: _html(request, "project.html", **views.project_view(store, name, version)),
+        )
+
+
+def source_file(request: Request) -> Response:
+    name = request.path_params["project"]
+    version, path = split_file_path(request.path_params["rest"])
+    with pool(request).store() as store:
+        tag = etag("file.html", name, version, path, catalog_state(store))
+
+        def build() -> Response:
+            record = views.file_view(store, name, version, path)
+            text = store.file_text((name, record["version"]), path)
+            code = None
+            if text is not None:
+                marked = {
+                    n for s in record["sites"] for n in range(s["line"], s["end_line"] + 1)
+                }
+                code = highlight_python(text, 1, marked)
+            return _html(request, "file.html", code=code, **record)
+
+        return conditional(request, tag, build)
+
+
+def routes() -> list[Route]:
+    return [
+        Route("/", home),
+        Route("/search", search, methods=["GET", "POST"]),
+        Route("/errors/{error_id}", error),
+        Route("/projects/{project}", project),
+        Route("/projects/{project}/{rest:path}", source_file),
+    ]

@@ -1,0 +1,26 @@
+"""Jinja2 with autoescape on for every template: a message, code line or value is text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jinja2
+from starlette.requests import Request
+
+from errdex.web.links import Links, safe_href
+from errdex.web.present import KIND_WORDS, template_segments
+
+_env = jinja2.Environment(
+    loader=jinja2.PackageLoader("errdex.web", "templates"),
+    autoescape=True,  # every template, whatever its name
+    undefined=jinja2.StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+_env.globals.update(kind_words=KIND_WORDS, segments=template_segments, safe_href=safe_href)
+
+
+def render(request: Request, template: str, **context: Any) -> str:
+    """A page: the template drawn from `context`, with the site's links at hand."""
+    links = Links(request.scope.get("root_path", ""))
+    return _env.get_template(template).render(links=links, request_path=request.url.path, **context)
