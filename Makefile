@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 DB ?= $(CURDIR)/.demo/errdex.db
-DEMO_PACKAGE ?= click==8.1.7
+DEMO_PACKAGE ?= requests==2.28.1
 
 .PHONY: demo test lint venv bench clean
 

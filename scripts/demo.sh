@@ -1,23 +1,17 @@
 #!/usr/bin/env bash
 # The main job, end to end, on the embedded default (a SQLite file): index a real package
-# from the package index, show what was found, and look up a real error from it.
+# from the package index, look up a real traceback from it, and print the error's page.
 set -euo pipefail
-package="${1:-click==8.1.7}"
+package="${1:-requests==2.28.1}"
+paste="${2:-scripts/demo/requests-traceback.txt}"
 errdex=".venv/bin/errdex"
 mkdir -p "$(dirname "${ERRDEX_DB}")"
 
-echo "== errdex index ${package}  (downloaded, never installed or imported)"
+echo "== errdex index ${package}   (downloaded by pip, never installed or imported)"
 "$errdex" index "$package"
-project="${package%%==*}"
 echo
-echo "== errdex list --project ${project} --limit 12"
-"$errdex" list --project "$project" --limit 12
+echo "== a real traceback, as a user pasted it in a public issue (PaddlePaddle/PaddleNLP#3250):"
+cat "$paste"
 echo
-id=$("$errdex" list --project "$project" --json | .venv/bin/python -c '
-import json, sys
-sites = json.load(sys.stdin)
-# the site with the most conditions and a message makes the richest page
-best = max((s for s in sites if s["message"]), key=lambda s: (len(s["conditions"]), len(s["variants"])))
-print(best["id"])')
-echo "== errdex show ${id}"
-"$errdex" show "$id"
+echo "== errdex lookup - < ${paste}"
+"$errdex" lookup - < "$paste"

@@ -312,5 +312,20 @@ def run(script: str, args: tuple[str, ...], db: str | None) -> None:
         sys.exit(1)
 
 
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option(
+    "--workers", type=click.IntRange(1, 64), default=1, show_default=True, help="Server processes."
+)
+@db_option
+@handle_errors
+def serve(host: str, port: int, workers: int, db: str | None) -> None:
+    """Serve the catalog over HTTP: pages for people, JSON under /api/ for programs."""
+    from errdex.web import serve as serve_web
+
+    serve_web(db, host=host, port=port, workers=workers)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

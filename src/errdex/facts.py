@@ -329,6 +329,16 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     value_type: str | None = None  # the annotation, when the code gives one: bool | None
 
 
+class TestLink(msgspec.Struct, frozen=True, gc=False):
+    """A test of the version that expects this error (its pattern matches the message)."""
+
+    file: str
+    line: int
+    function: str
+    exception: str
+    match: str | None = None
+
+
 class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     """A linked site of one version: what the store writes and every reader gets."""
 
@@ -340,3 +350,4 @@ class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     callers: tuple[str, ...] = ()  # qualnames of functions that call the site's function
     caller_links: tuple[CallerLink, ...] = ()  # the same, with where and under which guard
     knobs: tuple[KnobLink, ...] = ()  # settings behind the names in the conditions
+    tests: tuple[TestLink, ...] = ()  # tests that expect this error

@@ -89,9 +89,10 @@ def search_terms(message: str) -> list[str]:
 class _Scorer:
     """Scores candidate sites against one piece of evidence."""
 
-    def __init__(self, evidence: ErrorEvidence, weight: float) -> None:
+    def __init__(self, evidence: ErrorEvidence, weight: float, *, cut: bool = False) -> None:
         self.evidence = evidence
         self.weight = weight
+        self.cut = cut
         self.exception = (evidence.exception or "").rsplit(".", 1)[-1] or None
 
     def score(self, stored: StoredSite) -> Match | None:
@@ -100,7 +101,7 @@ class _Scorer:
         total = 0.0
         values: dict[str, str] = {}
         variant: VariantMatch | None = None
-        matched = _match(site.message, self.evidence)
+        matched = _match(site.message, self.evidence, cut=self.cut)
         if matched is not None:
             total += matched.score
             values = matched.values
@@ -250,16 +251,19 @@ def _at(frame: Frame, file: str, line: int, end_line: int) -> bool:
     return path == file or path.endswith("/" + file)
 
 
-def _match(template: MessageTemplate | None, evidence: ErrorEvidence) -> TemplateMatch | None:
+def _match(
+    template: MessageTemplate | None, evidence: ErrorEvidence, *, cut: bool
+) -> TemplateMatch | None:
+    """Match the message against the template; with `cut`, also as a prefix of it (titles
+    and copies get cut mid-word without a marker), scored a little lower."""
     if template is None or not template.literal_length or not evidence.message:
         return None
     compiled = compile_template(template)
     found = compiled.match(evidence.message, truncated=evidence.truncated)
-    if found is None and not evidence.truncated:
-        # Titles and copies get cut mid-word without a marker: try the message as a prefix.
-        cut = compiled.match(evidence.message, truncated=True)
-        if cut is not None:
-            found = msgspec.structs.replace(cut, score=cut.score * 0.9)
+    if found is None and cut and not evidence.truncated:
+        prefix = compiled.match(evidence.message, truncated=True)
+        if prefix is not None:
+            found = msgspec.structs.replace(prefix, score=prefix.score * 0.9)
     if found is None or found.covered < _MIN_COVERED * 0.5:
         return None
     return found
@@ -329,30 +333,33 @@ def rank(
     """Score every candidate against every error in the paste; keep the best per error id."""
     best: dict[str, Match] = {}
     near: dict[str, Match] = {}
-    for index, item in enumerate(evidence.errors[:4]):
-        # The parser puts the error that ended the program first; the rest (causes, log
-        # lines around it) count for less.
-        scorer = _Scorer(item, weight=1.0 if index == 0 else 0.6 - 0.05 * index)
-        for stored in candidates(store, item, project, version):
-            match = scorer.score(stored)
-            if match is None:
-                continue
-            target = best if match.confident else near
-            previous = target.get(match.id)
-            if previous is None or _better(match, previous):
-                target[match.id] = match
+    found = [
+        (index, item, candidates(store, item, project, version))
+        for index, item in enumerate(evidence.errors[:4])
+    ]
+    # Exact readings first; only when none is confident, read messages as cut short too.
+    for cut in (False, True):
+        for index, item, sites in found:
+            # The parser puts the error that ended the program first; the rest (causes,
+            # log lines around it) count for less.
+            weight = 1.0 if index == 0 else 0.6 - 0.05 * index
+            scorer = _Scorer(item, weight, cut=cut)
+            for stored in sites:
+                match = scorer.score(stored)
+                if match is None:
+                    continue
+                target = best if match.confident else near
+                previous = target.get(match.id)
+                if previous is None or _better(match, previous):
+                    target[match.id] = match
+        if best:
+            break
     for key in best:
         near.pop(key, None)
     return LookupResult(
         matches=_ordered(best.values())[:limit],
         nearest=_ordered(near.values())[:limit] if not best else [],
         evidence=evidence,
-    )
-
-
-def _is_confident(match: Match) -> bool:
-    return match.score >= 0.45 or any(
-        w.startswith(("the innermost", "the log line names ")) and ":" in w for w in match.why
     )
 
 

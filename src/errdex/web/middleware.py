@@ -13,7 +13,7 @@ log = logging.getLogger("errdex.web")
 # No page runs a script: nothing injected into one could run either.
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
-        "default-src 'none'; style-src 'self'; img-src 'self' data:; "
+        "default-src 'none'; style-src 'self'; img-src 'self'; "
         "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
     ),
     "X-Content-Type-Options": "nosniff",

@@ -106,9 +106,7 @@ def source_file(request: Request) -> Response:
             text = store.file_text((name, record["version"]), path)
             code = None
             if text is not None:
-                marked = {
-                    n for s in record["sites"] for n in range(s["line"], s["end_line"] + 1)
-                }
+                marked = {n for s in record["sites"] for n in range(s["line"], s["end_line"] + 1)}
                 code = highlight_python(text, 1, marked)
             return _html(request, "file.html", code=code, **record)
 

@@ -14,26 +14,17 @@ class StorePool:
     """Up to `size` stores on one database, opened as needed and kept for reuse.
 
     A store serialises its own use; more than one lets SQLite answer several requests of
-    one process at a time (it releases the GIL while it reads).
+    one process at a time (it releases the GIL while it reads). `close` closes the open
+    stores; a later request opens new ones (an app may be started again, as tests do).
     """
 
     def __init__(self, url: str | None, size: int = 4) -> None:
         self._url = url
         self._idle: queue.SimpleQueue[Store] = queue.SimpleQueue()
         self._slots = threading.BoundedSemaphore(size)
-        self._all: list[Store] = []
-        self._lock = threading.Lock()
-        self._idle.put(self._open())  # fail now, not on the first request
-
-    def _open(self) -> Store:
-        store = open_store(self._url)
-        with self._lock:
-            self._all.append(store)
-        return store
-
-    @property
-    def location(self) -> str:
-        return self._all[0].location
+        first = open_store(url)  # fail now, not on the first request
+        self.location = first.location
+        self._idle.put(first)
 
     @contextmanager
     def store(self) -> Iterator[Store]:
@@ -41,14 +32,16 @@ class StorePool:
             try:
                 store = self._idle.get_nowait()
             except queue.Empty:
-                store = self._open()
+                store = open_store(self._url)
             try:
                 yield store
             finally:
                 self._idle.put(store)
 
     def close(self) -> None:
-        with self._lock:
-            stores, self._all = self._all, []
-        for store in stores:
-            store.close()
+        """Close the stores not in use (all of them once requests have finished)."""
+        while True:
+            try:
+                self._idle.get_nowait().close()
+            except queue.Empty:
+                return

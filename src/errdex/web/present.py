@@ -11,12 +11,13 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 
 _LEXER = PythonLexer(stripnl=False, ensurenl=True)
+_TICKS = re.compile(r"`([^`\n]+)`")
 _SUFFIX = re.compile(r"(?:![rsa])?(?::[^{}]*)?$")
 
 KIND_WORDS = {
@@ -53,9 +54,14 @@ def _highlight(code: str, first_line: int, marked: tuple[int, ...]) -> Markup:
 
 def style_css() -> str:
     """Pygments' colours: light by default, dark when the reader's system is."""
-    light = HtmlFormatter(style="default").get_style_defs(".highlight")
-    dark = HtmlFormatter(style="monokai").get_style_defs(".highlight")
+    light = HtmlFormatter(style="default").get_style_defs(".highlight")  # type: ignore[no-untyped-call]
+    dark = HtmlFormatter(style="monokai").get_style_defs(".highlight")  # type: ignore[no-untyped-call]
     return f"{light}\n@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n"
+
+
+def prose(text: str | None) -> Markup:
+    """Explanation text as HTML: escaped, then `backticked` names set as code."""
+    return Markup(_TICKS.sub(r"<code>\1</code>", str(escape(text or ""))))  # escaped first
 
 
 class Segment(NamedTuple):

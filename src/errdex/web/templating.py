@@ -8,7 +8,7 @@ import jinja2
 from starlette.requests import Request
 
 from errdex.web.links import Links, safe_href
-from errdex.web.present import KIND_WORDS, template_segments
+from errdex.web.present import KIND_WORDS, prose, template_segments
 
 _env = jinja2.Environment(
     loader=jinja2.PackageLoader("errdex.web", "templates"),
@@ -17,6 +17,7 @@ _env = jinja2.Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+_env.filters["prose"] = prose
 _env.globals.update(kind_words=KIND_WORDS, segments=template_segments, safe_href=safe_href)
 
 

@@ -1,0 +1,136 @@
+"""Callers: which functions call a site's function, under which guard, up a few levels.
+
+Each recorded call (`self._validate()`, `helper()`, `mod.helper()`, `Config(...)`) is
+resolved once to the function it reaches: `self`/`cls` calls through the caller's class and
+its bases, bare names through the module's definitions and imports, module attributes
+through imports. Calling a class reaches its `__init__` and `__post_init__`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from errdex.facts import CallerLink, CallSite, FileFacts
+from errdex.link.resolve import Namespace, ResolvedClass
+
+Target = tuple[str, str]  # (module, qualname)
+
+MAX_DEPTH = 3
+MAX_PER_LEVEL = 4  # callers kept for each function on the way up
+MAX_CALLERS = 10
+_CONSTRUCTORS = ("__init__", "__post_init__")
+
+
+class CallerIndex:
+    """Every resolved call of a version, by the function it reaches."""
+
+    def __init__(self, files: list[FileFacts], names: Namespace) -> None:
+        self._names = names
+        self._by_target: dict[Target, list[tuple[CallSite, FileFacts]]] = defaultdict(list)
+        self._memo: dict[Target, tuple[CallerLink, ...]] = {}
+        for facts in files:
+            if facts.error is not None:
+                continue
+            for call in facts.call_sites:
+                for target in self._resolve(call, facts):
+                    self._by_target[target].append((call, facts))
+
+    def callers(self, module: str, function: str) -> tuple[CallerLink, ...]:
+        """Callers of `module.function`, nearest first, each level's guards kept."""
+        key = (module, function)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._walk(key)
+            self._memo[key] = found
+        return found
+
+    def _walk(self, start: Target) -> tuple[CallerLink, ...]:
+        out: list[CallerLink] = []
+        seen = {start}
+        level = [start]
+        for depth in range(1, MAX_DEPTH + 1):
+            following: list[Target] = []
+            for target in level:
+                for call, facts in self._by_target.get(target, [])[:MAX_PER_LEVEL]:
+                    caller = (facts.module, call.function)
+                    if caller in seen or call.function == "<module>":
+                        continue
+                    seen.add(caller)
+                    following.append(caller)
+                    out.append(
+                        CallerLink(
+                            function=call.function,
+                            module=facts.module,
+                            file=facts.path,
+                            line=call.line,
+                            calls=f"{target[0]}.{target[1]}",
+                            guard=call.conditions,
+                            depth=depth,
+                        )
+                    )
+                    if len(out) >= MAX_CALLERS:
+                        return tuple(out)
+            level = following
+            if not level:
+                break
+        return tuple(out)
+
+    # -- resolution ------------------------------------------------------------------------
+
+    def _resolve(self, call: CallSite, facts: FileFacts) -> list[Target]:
+        receiver = call.receiver
+        if receiver in ("self", "cls"):
+            if call.class_name is None:
+                return []
+            found = self._method(facts, call.class_name, call.callee)
+            return [found] if found else []
+        if receiver is None:
+            if call.callee in facts.defs:
+                return [(facts.module, call.callee)]
+            dotted = call.callee
+        else:
+            dotted = f"{receiver}.{call.callee}"
+        local_class = self._names.classes.get(f"{facts.module}.{dotted}")
+        if local_class is not None:
+            return self._constructors(local_class)
+        if dotted.split(".")[0] not in facts.imports:
+            return []
+        found_in = self._names.lookup(self._names.qualify(facts, dotted))
+        if found_in is None:
+            return []
+        module, name = found_in
+        cls = self._names.classes.get(f"{module.module}.{name}")
+        if cls is not None:
+            return self._constructors(cls)
+        if "." in name:  # Class.method called on the class
+            owner, _, method = name.rpartition(".")
+            found = self._method(module, owner, method)
+            return [found] if found else []
+        return [(module.module, name)] if name in module.defs else []
+
+    def _constructors(self, cls: ResolvedClass) -> list[Target]:
+        module = cls.file.module
+        out: list[Target] = []
+        for method in _CONSTRUCTORS:
+            found = self._method(cls.file, cls.fact.qualname, method)
+            if found is not None:
+                out.append(found)
+        return out or [(module, f"{cls.fact.qualname}.__init__")]
+
+    def _method(self, facts: FileFacts, class_name: str, method: str) -> Target | None:
+        """The class (in `facts`) or nearest base that defines `method`."""
+        cls = self._names.classes.get(f"{facts.module}.{class_name}")
+        visited: set[str] = set()
+        queue = [cls] if cls is not None else []
+        while queue:
+            current = queue.pop(0)
+            if current.qualname in visited or len(visited) > 12:
+                continue
+            visited.add(current.qualname)
+            if method in current.fact.methods:
+                return (current.file.module, f"{current.fact.qualname}.{method}")
+            for base in current.fact.bases:
+                resolved = self._names.resolve_class(current.file, base.split("[")[0])
+                if resolved is not None:
+                    queue.append(resolved)
+        return None

@@ -1,0 +1,67 @@
+"""Tests that expect an error: `pytest.raises(X, match=...)` matched to the sites they hit."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import regex
+
+from errdex.facts import FileFacts, IndexedSite, TestLink, TestRef
+
+_TIMEOUT = 0.05  # seconds per pattern: test patterns are code, not trusted to be tame
+MAX_TESTS = 5
+
+
+class TestIndex:
+    """The version's expected-error tests, by the exception's last name."""
+
+    def __init__(self, files: list[FileFacts]) -> None:
+        self._by_name: dict[str, list[tuple[TestRef, FileFacts]]] = defaultdict(list)
+        self._patterns: dict[str, regex.Pattern[str] | None] = {}
+        for facts in files:
+            for test in facts.tests:
+                if test.match:
+                    self._by_name[test.exception.rsplit(".", 1)[-1]].append((test, facts))
+
+    def __bool__(self) -> bool:
+        return bool(self._by_name)
+
+    def tests_for(self, site: IndexedSite) -> tuple[TestLink, ...]:
+        message = site.site.message
+        if message is None or not self._by_name:
+            return ()
+        name = site.exception.name if site.exception else (site.site.exception or "")
+        candidates = self._by_name.get(name.rsplit(".", 1)[-1], [])
+        texts = (message.text, message.literal_text)
+        out: list[TestLink] = []
+        for test, facts in candidates:
+            pattern = self._compile(test.match or "")
+            if pattern is None or not any(_search(pattern, t) for t in texts):
+                continue
+            out.append(
+                TestLink(
+                    file=facts.path,
+                    line=test.line,
+                    function=test.function,
+                    exception=test.exception,
+                    match=test.match,
+                )
+            )
+            if len(out) >= MAX_TESTS:
+                break
+        return tuple(out)
+
+    def _compile(self, pattern: str) -> regex.Pattern[str] | None:
+        if pattern not in self._patterns:
+            try:
+                self._patterns[pattern] = regex.compile(pattern)
+            except (regex.error, ValueError, OverflowError):
+                self._patterns[pattern] = None
+        return self._patterns[pattern]
+
+
+def _search(pattern: regex.Pattern[str], text: str) -> bool:
+    try:
+        return pattern.search(text, timeout=_TIMEOUT) is not None
+    except TimeoutError:
+        return False
