@@ -9,9 +9,9 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from pathlib import Path
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -20,16 +20,19 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from errdex.errors import ErrdexError, NotFoundError
+from errdex.explain import build_page, page_record
+from errdex.explain.model.client import ChatClient
+from errdex.explain.model.enrich import EnrichReport, enrich_error, enrich_version
 from errdex.indexing import IndexReport, index_source
 from errdex.indexing.installed import index_missing
 from errdex.match.lookup import rank
 from errdex.match.paste import parse_paste
+from errdex.render.page_terminal import page_view
 from errdex.render.records import site_record
 from errdex.render.terminal import (
     index_summary,
     lookup_view,
     nearest_view,
-    site_detail,
     site_lines,
 )
 from errdex.sources import installed_all, open_sources
@@ -193,27 +196,96 @@ def list_(
 @json_option
 @handle_errors
 def show(error_id: str, version_label: str | None, db: str | None, as_json: bool) -> None:
-    """Show one error by its 16-hex id."""
+    """Show one error's page by its 16-hex id: what it means, the code, when it happens,
+    how to fix it."""
     with _store(db) as store:
-        sites = store.get_error(error_id.strip().lower())
-        chosen = sites[0]
-        if version_label is not None:
-            matching = [s for s in sites if s.version == version_label]
-            if not matching:
-                have = ", ".join(s.version for s in sites)
-                raise NotFoundError(
-                    f"error {error_id} is not in version {version_label} (it is in {have})"
-                )
-            chosen = matching[0]
-        text = store.file_text(chosen.version_id, chosen.file)
+        page = build_page(store, error_id, version_label)
     if as_json:
-        record = site_record(chosen)
-        record["versions"] = [
-            {"version": s.version, "file": s.file, "line": s.site.line} for s in sites
-        ]
-        _print_json(record)
+        _print_json(page_record(page))
         return
-    _out.print(site_detail(chosen, text))
+    _out.print(page_view(page))
+
+
+@main.command()
+@click.argument("error_id", required=False, metavar="[ID]")
+@click.option("--project", help="Explain every error of this project's version.")
+@click.option("--version", "version_label", help="The version (default: newest).")
+@click.option(
+    "--llm-url",
+    required=True,
+    envvar="ERRDEX_LLM_URL",
+    metavar="URL",
+    help="An OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1.",
+)
+@click.option("--llm-model", required=True, envvar="ERRDEX_LLM_MODEL", metavar="NAME")
+@click.option("--concurrency", type=click.IntRange(1, 64), default=4, show_default=True)
+@click.option("--limit", type=click.IntRange(1), help="At most this many errors in this run.")
+@click.option("--refresh", is_flag=True, help="Ask again even when an answer is cached.")
+@db_option
+@json_option
+@handle_errors
+def explain(
+    error_id: str | None,
+    project: str | None,
+    version_label: str | None,
+    llm_url: str,
+    llm_model: str,
+    concurrency: int,
+    limit: int | None,
+    refresh: bool,
+    db: str | None,
+    as_json: bool,
+) -> None:
+    """Let a model write the prose of one error's page (ID), or of every error of a
+    project (--project), from the facts; answers citing code the index lacks are rejected.
+    The key comes from $ERRDEX_LLM_API_KEY. Runs resume where they stopped."""
+    if (error_id is None) == (project is None):
+        raise click.UsageError("give an error ID or --project, not both")
+    with _store(db) as store, ChatClient(llm_url, llm_model) as chat:
+        if error_id is not None:
+            outcome = enrich_error(store, error_id, chat, version_label, refresh=refresh)
+            page = build_page(store, error_id, version_label, model=llm_model)
+            if as_json:
+                _print_json({"outcome": msgspec.to_builtins(outcome), "page": page_record(page)})
+                return
+            if outcome.status == "rejected":
+                _err.print(f"errdex: the answer was rejected: {'; '.join(outcome.reasons)}")
+            _out.print(page_view(page))
+            return
+        assert project is not None
+        report = _explain_project(store, project, version_label, chat, concurrency, limit, as_json)
+    if as_json:
+        _print_json(msgspec.to_builtins(report))
+    else:
+        _out.print(
+            f"{report.project} {report.version} with {report.model}: {report.accepted} accepted,"
+            f" {report.rejected} rejected ({report.rejected_for_citations} for unverifiable"
+            f" citations), {report.failed} failed, {report.skipped} done before;"
+            f" {report.errors} errors in all"
+        )
+
+
+def _explain_project(
+    store: Store,
+    project: str,
+    version: str | None,
+    chat: ChatClient,
+    concurrency: int,
+    limit: int | None,
+    quiet: bool,
+) -> EnrichReport:
+    if quiet or not _err.is_terminal:
+        return enrich_version(store, project, chat, version, concurrency=concurrency, limit=limit)
+    columns = (TextColumn("[bold]explain"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=_err, transient=True) as progress:
+        task = progress.add_task(project, total=None)
+
+        def advance(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        return enrich_version(
+            store, project, chat, version, concurrency=concurrency, limit=limit, progress=advance
+        )
 
 
 _MAX_PASTE = 1_000_000  # the end of a paste holds the error: keep its last megabyte
@@ -271,6 +343,7 @@ def lookup(
         text_of_best = (
             store.file_text(best.site.version_id, best.file) if best and best.site else None
         )
+        page_of_best = build_page(store, best.id, best.version) if best and not as_json else None
     if as_json:
         _print_json(
             {
@@ -280,6 +353,9 @@ def lookup(
         )
     elif best is not None:
         _out.print(lookup_view(result, text_of_best))
+        if page_of_best is not None:
+            _out.rule(style="dim")
+            _out.print(page_view(page_of_best))
     else:
         _out.print(nearest_view(result))
     if best is None:

@@ -4,7 +4,8 @@ ErrdexError
 ├── SourceError      a source that cannot be read (missing path, bad archive, unknown rev)
 ├── StoreError       the database cannot be opened, migrated or written
 ├── NotFoundError    an id, project or version that is not in the database
-└── InputError       input that errdex will not take (empty, binary, too large)
+├── InputError       input that errdex will not take (empty, binary, too large)
+└── ModelError       a model endpoint that cannot be reached or answers with no content
 """
 
 from __future__ import annotations
@@ -32,3 +33,7 @@ class NotFoundError(ErrdexError):
 
 class InputError(ErrdexError):
     """Input errdex refuses: empty, binary, or over a size limit."""
+
+
+class ModelError(ErrdexError):
+    """A model endpoint (OpenAI-compatible) failed: unreachable, refused, or no answer."""

@@ -243,6 +243,8 @@ class PropertyFact(msgspec.Struct, frozen=True, gc=False):
     end_line: int
     reads: tuple[str, ...] = ()  # dotted names read in its body
     returns: tuple[str, ...] = ()  # dotted names whose value it returns unchanged
+    env_reads: tuple[str, ...] = ()  # environment variables it reads itself
+    returns_env: tuple[str, ...] = ()  # those whose value it returns unchanged
 
 
 class EnvRead(msgspec.Struct, frozen=True, gc=False):

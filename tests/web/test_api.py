@@ -131,7 +131,9 @@ def test_bad_input_and_methods_have_the_same_shape(client: TestClient) -> None:
     assert wrong.json() == {"error": "Method Not Allowed", "status": 405}
 
 
-def test_an_unexpected_failure_is_a_plain_500(app: Starlette, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unexpected_failure_is_a_plain_500(
+    app: Starlette, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def explode(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret internals")
 

@@ -42,10 +42,20 @@ def test_error_page_has_the_seed_sections(client: TestClient, catalog: Catalog) 
     header = re.search(r'<p class="crumbs">(.*?)</p>', html, re.S)
     assert header is not None
     assert re.sub(r"<[^>]+>|\s+", " ", header.group(1)).split() == [
-        "shop", "·", "error", "·", "ValueError"
+        "shop",
+        "·",
+        "error",
+        "·",
+        "ValueError",
     ]
-    for section in ("Error message", "What it means", "Source", "When it happens",
-                    "Related errors", "Versions"):
+    for section in (
+        "Error message",
+        "What it means",
+        "Source",
+        "When it happens",
+        "Related errors",
+        "Versions",
+    ):
         assert f"<h2>{section}</h2>" in html
     assert '<span class="hll">' in html  # the raising line is marked
     assert 'id="L-9"' in html  # lines keep their numbers
@@ -64,7 +74,9 @@ def test_an_old_version_says_where_the_newest_is(client: TestClient, catalog: Ca
     assert 'id="L-7"' in html  # 1.0's line
 
 
-def test_an_error_gone_from_the_newest_version_says_so(client: TestClient, catalog: Catalog) -> None:
+def test_an_error_gone_from_the_newest_version_says_so(
+    client: TestClient, catalog: Catalog
+) -> None:
     gone = error_id(catalog, "at most 100", version="1.0")
     html = client.get(f"/errors/{gone}").text
     assert re.search(r"Not in shop 1.1, the newest indexed version", html)
@@ -84,10 +96,11 @@ def test_html_failures_draw_the_same_shape(client: TestClient, status_path: str)
     response = client.get(status_path)
     assert response.status_code == 404
     assert response.headers["content-type"].startswith("text/html")
-    assert '<h1>404</h1>' in response.text
+    assert "<h1>404</h1>" in response.text
 
 
 # Escaping ---------------------------------------------------------------------------------
+
 
 class Elements(HTMLParser):
     """The tags and attributes a browser would build from a page."""
@@ -120,14 +133,16 @@ def evil_pages(client: TestClient, catalog: Catalog) -> dict[str, str]:
         "file": f"/projects/{project}/6.6.6/files/evil/core.py",
         "search": "/search?q=" + quote(f'ValueError: bad name <b>{EVIL_NAME}</b> & "quotes"'),
         "search-nearest": "/search?q=" + quote("<script>nothing</script> at all here"),
-        "missing": "/errors/" + quote("<script>x</script>", safe=""),
+        "missing": "/errors/" + quote("<img src=x onerror=alert(1)>", safe=""),
     }
     for start in ("<script>", "bad name", "</pre>", "<iframe"):
         pages[start] = f"/errors/{error_id(catalog, start, version='6.6.6')}"
     return {name: client.get(path).text for name, path in pages.items()}
 
 
-def test_no_markup_from_the_indexed_code_reaches_a_page(client: TestClient, catalog: Catalog) -> None:
+def test_no_markup_from_the_indexed_code_reaches_a_page(
+    client: TestClient, catalog: Catalog
+) -> None:
     for name, html in evil_pages(client, catalog).items():
         found = elements(html)
         assert not found.tags & {"script", "img", "iframe", "b", "i"}, name
@@ -156,8 +171,12 @@ def test_only_http_links_leave_the_site() -> None:
 def test_links_quote_what_they_carry() -> None:
     links = Links("/root")
     assert links.project('a<b>"c') == "/root/projects/a%3Cb%3E%22c"
-    assert links.error("0123456789abcdef", "1.0 rc") == "/root/errors/0123456789abcdef?version=1.0+rc"
-    assert links.file("p", "main/x", "a b/c.py", 3) == "/root/projects/p/main%2Fx/files/a%20b/c.py#L-3"
+    assert (
+        links.error("0123456789abcdef", "1.0 rc") == "/root/errors/0123456789abcdef?version=1.0+rc"
+    )
+    assert (
+        links.file("p", "main/x", "a b/c.py", 3) == "/root/projects/p/main%2Fx/files/a%20b/c.py#L-3"
+    )
 
 
 def test_template_segments_mark_each_placeholder_with_its_value() -> None:

@@ -105,7 +105,9 @@ def build_catalog(root: Path, *, packaging: bool = False) -> Catalog:
     try:
         for version, files in SHOP_VERSIONS.items():
             source = write_package(root / f"shop-{version}", files)
-            index_source(open_source(str(source), project="shop", version=version), store, cache=cache)
+            index_source(
+                open_source(str(source), project="shop", version=version), store, cache=cache
+            )
         evil = write_package(root / "evil", EVIL)
         index_source(
             open_source(str(evil), project=EVIL_PROJECT, version="6.6.6"), store, cache=cache

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from errdex.errors import NotFoundError
-from errdex.explain.linked import caller_views, knob_views
+from errdex.explain.context import Explanation, Facts
+from errdex.explain.linked import binding_views, caller_views, knob_views, test_views
+from errdex.explain.model.answer import apply_analysis
+from errdex.explain.model.prompt import PROMPT_VERSION
 from errdex.explain.page import Analysis, Page
 from errdex.explain.related import related_errors
 from errdex.explain.report import report_url
-from errdex.explain.rules import Facts, explain
+from errdex.explain.rules import what_it_means, when_it_happens
+from errdex.explain.solutions import example_fix, solutions
 from errdex.explain.views import (
     condition_view,
     exception_view,
@@ -31,9 +35,18 @@ def choose_site(sites: list[StoredSite], error_id: str, version: str | None) -> 
     return matching[0]
 
 
-def build_page(store: Store, error_id: str, version: str | None = None) -> Page:
+def build_page(
+    store: Store,
+    error_id: str,
+    version: str | None = None,
+    *,
+    model: str | None = None,
+    use_model: bool = True,
+) -> Page:
     """The page of one error id, for one version (the newest holding it by default).
 
+    The prose is the deterministic explainer's, unless a model's accepted analysis of this
+    revision is cached (of `model` when given, else the newest) and `use_model` is true.
     Raises `NotFoundError` for an unknown id or a version that does not hold it.
     """
     error_id = error_id.strip().lower()
@@ -41,18 +54,10 @@ def build_page(store: Store, error_id: str, version: str | None = None) -> Page:
     chosen = choose_site(sites, error_id, version)
     text = store.file_text(chosen.version_id, chosen.file)
     record = _version_record(store, chosen)
-    conditions = [condition_view(c) for c in chosen.site.conditions]
-    facts = Facts(
-        stored=chosen,
-        conditions=conditions,
-        variants=variant_views(chosen),
-        callers=caller_views(chosen),
-        knobs=knob_views(chosen),
-        docstring=chosen.exception.docstring if chosen.exception else None,
-    )
+    facts = gather_facts(chosen)
     explanation = explain(facts)
     message = chosen.site.message.text if chosen.site.message is not None else None
-    return Page(
+    page = Page(
         id=chosen.id,
         project=chosen.project,
         version=chosen.version,
@@ -62,7 +67,7 @@ def build_page(store: Store, error_id: str, version: str | None = None) -> Page:
         level=chosen.site.level,
         message=message,
         source=source_view(chosen, text),
-        conditions=conditions,
+        conditions=facts.conditions,
         variants=facts.variants,
         what_it_means=explanation.what_it_means,
         when_it_happens=explanation.when_it_happens,
@@ -72,6 +77,8 @@ def build_page(store: Store, error_id: str, version: str | None = None) -> Page:
         versions=version_entries(sites, chosen),
         callers=facts.callers,
         knobs=facts.knobs,
+        bindings=facts.bindings,
+        tests=facts.tests,
         analysis=Analysis(
             by="rules",
             at=record.indexed_at if record else "",
@@ -80,6 +87,41 @@ def build_page(store: Store, error_id: str, version: str | None = None) -> Page:
             date=record.date if record else None,
         ),
         report_url=report_url(store, chosen.project, message, chosen.id),
+    )
+    if use_model:
+        cached = store.get_analysis(chosen.id, chosen.revision, model, PROMPT_VERSION)
+        if cached is not None:
+            page = apply_analysis(page, cached)
+    return page
+
+
+def gather_facts(stored: StoredSite) -> Facts:
+    """The site's facts as the page shows them: what the explainers read."""
+    callers = caller_views(stored)
+    guards = []
+    for caller, link in zip(callers, stored.caller_links, strict=True):
+        if caller.depth == 1:
+            views = [condition_view(c) for c in link.guard if c.statement in caller.guard]
+            guards.append((caller, views))
+    return Facts(
+        stored=stored,
+        conditions=[condition_view(c) for c in stored.site.conditions],
+        variants=variant_views(stored),
+        callers=callers,
+        caller_guards=guards,
+        knobs=knob_views(stored),
+        bindings=binding_views(stored),
+        tests=test_views(stored),
+    )
+
+
+def explain(facts: Facts) -> Explanation:
+    """The deterministic explanation: from the facts alone, offline."""
+    return Explanation(
+        what_it_means=what_it_means(facts),
+        when_it_happens=when_it_happens(facts),
+        solutions=solutions(facts),
+        example_fix=example_fix(facts),
     )
 
 

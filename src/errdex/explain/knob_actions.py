@@ -8,7 +8,7 @@ take as it is (a property computing from it) gets no value, only its name.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
@@ -21,6 +21,7 @@ class KnobAction:
     before: str | None = None
     after: str | None = None
     note: str | None = None
+    part: str | None = None  # the conjunct of an `and` it makes false, when not all of it
 
 
 @dataclass(frozen=True)
@@ -33,11 +34,29 @@ class _Shape:
 
 
 def knob_action(condition: ConditionView, knobs: list[Knob]) -> KnobAction | None:
-    """The first knob behind a name of the condition, and how to turn it off."""
+    """The first knob behind a name of the condition, and how to turn it off.
+
+    For `a and b`, making one conjunct false is enough: each is tried on its own.
+    """
     try:
         node = ast.parse(condition.text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+        fallback: KnobAction | None = None
+        for value in node.values:
+            action = _action(value, condition, knobs)
+            if action is None:
+                continue
+            action = replace(action, part=ast.unparse(value))
+            if action.before is not None or not action.text.startswith("Change"):
+                return action
+            fallback = fallback or action
+        return fallback
+    return _action(node, condition, knobs)
+
+
+def _action(node: ast.expr, condition: ConditionView, knobs: list[Knob]) -> KnobAction | None:
     for knob in knobs:
         if knob.behind is None or knob.kind not in ("env", "flag"):
             continue
@@ -96,7 +115,12 @@ def _shape(node: ast.expr, name: str) -> _Shape | None:
 
 
 def _is(node: ast.expr, name: str) -> bool:
-    return isinstance(node, ast.Name | ast.Attribute) and ast.unparse(node) == name
+    if not isinstance(node, ast.Name | ast.Attribute | ast.Call | ast.Subscript):
+        return False
+    try:
+        return ast.unparse(node) == name
+    except (ValueError, RecursionError):
+        return False
 
 
 def _env_value(value: object) -> str:
@@ -118,14 +142,18 @@ def _env_action(knob: Knob, shape: _Shape) -> KnobAction | None:
         )
 
     match shape.op:
+        case "true" if _boolish(knob):
+            return KnobAction(
+                f"Set `{name}=0`", name, before=f"{name}=1 <command>", after=f"{name}=0 <command>"
+            )
         case "true":
-            return KnobAction(f"Set `{name}=0` or leave it unset", name, note=None) if _boolish(
-                knob
-            ) else KnobAction(f"Leave `{name}` unset (or empty)", name)
-        case "false":
+            return KnobAction(f"Leave `{name}` unset or empty", name)
+        case "false" if _boolish(knob):
             return KnobAction(
                 f"Set `{name}=1`", name, before=f"{name}=0 <command>", after=f"{name}=1 <command>"
             )
+        case "false":
+            return KnobAction(f"Set `{name}` to a non-empty value", name)
         case "is" | "==" if shape.value is None:
             return KnobAction(f"Set `{name}` to a value", name)
         case "is not" | "!=" if shape.value is None:
@@ -163,21 +191,23 @@ def _env_action(knob: Knob, shape: _Shape) -> KnobAction | None:
 def _flag_action(knob: Knob, shape: _Shape) -> KnobAction | None:
     flag = knob.name
     match shape.op:
-        case "true" if _boolish(knob):
+        case "true" if _boolish(knob) and not _optional(knob):
             return KnobAction(
                 f"Do not pass `{flag}`",
                 flag,
                 before=f"<command> {flag}",
                 after="<command>",
             )
+        case "true" if _boolish(knob):
+            return KnobAction(f"Turn `{flag}` off", flag)
         case "false" if _boolish(knob):
-            return KnobAction(
-                f"Pass `{flag}`", flag, before="<command>", after=f"<command> {flag}"
-            )
+            return KnobAction(f"Pass `{flag}`", flag, before="<command>", after=f"<command> {flag}")
         case "is" | "==" if shape.value is None:
             return KnobAction(f"Pass `{flag} VALUE`", flag)
         case "is not" | "!=" if shape.value is None:
             return KnobAction(f"Do not pass `{flag}`", flag)
+        case "true":
+            return KnobAction(f"Do not pass `{flag}` (or pass an empty value)", flag)
         case "==" | "is":
             return KnobAction(f"Pass `{flag}` with a value other than {shape.value!r}", flag)
         case "!=" | "is not":
@@ -191,19 +221,27 @@ def _flag_action(knob: Knob, shape: _Shape) -> KnobAction | None:
             return KnobAction(f"Pass `{flag}` with one of {shape.value!r}", flag)
         case "in":
             return KnobAction(f"Pass `{flag}` with a value outside {shape.value!r}", flag)
+        case ">" | ">=" | "<" | "<=":
+            opposite = {">": "at most", ">=": "below", "<": "at least", "<=": "above"}[shape.op]
+            return KnobAction(f"Pass `{flag}` with a value {opposite} {shape.value!r}", flag)
     return None
 
 
+def _optional(knob: Knob) -> bool:
+    """`bool | None`: None lets the code choose, so leaving the flag out decides nothing."""
+    return "None" in (knob.value_type or "")
+
+
 def _boolish(knob: Knob) -> bool:
-    # A knob's reads say how the code converts it; without that, names decide.
+    """Whether the code declares or converts the knob as a boolean."""
+    declared = (knob.value_type or "").replace(" ", "")
+    if declared:
+        return declared in ("bool", "bool|None", "Optional[bool]", "None|bool")
     reads = (knob.reads or "").lower()
-    return "bool" in reads or knob.kind == "flag" or knob.name.startswith(("--no-", "--enable"))
+    return "bool" in reads or knob.name.startswith(("--no-", "--enable-", "--disable-"))
 
 
 def _generic(knob: Knob, condition: ConditionView) -> KnobAction:
     kind = "environment variable" if knob.kind == "env" else "flag"
-    via = f" through {knob.via}" if knob.via else ""
-    text = (
-        f"Change the {kind} `{knob.name}`, which sets {code(knob.behind or knob.name)}{via}"
-    )
+    text = f"Change the {kind} `{knob.name}`, which {code(knob.behind or knob.name)} follows"
     return KnobAction(text=text, knob=knob.name)

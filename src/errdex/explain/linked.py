@@ -1,18 +1,22 @@
-"""The linker's facts as the page shows them: callers with their guards, knobs."""
+"""The linker's facts as the page shows them: callers with their guards, knobs, bindings,
+tests that expect the error.
+"""
 
 from __future__ import annotations
 
-from errdex.explain.page import Caller, Knob
+from errdex.explain.page import BindingView, Caller, Knob, TestView
+from errdex.facts import ConditionKind, KnobLink
 from errdex.store.base import StoredSite
 
 
 def caller_views(stored: StoredSite) -> list[Caller]:
     return [
         Caller(
-            function=f"{link.module}.{link.function}",
+            function=link.function,
             file=link.file,
             line=link.line,
-            guard=[c.statement for c in link.guard],
+            guard=[c.statement for c in link.guard if c.kind is not ConditionKind.EARLY_EXIT],
+            passed=[c.statement for c in link.guard if c.kind is ConditionKind.EARLY_EXIT],
             calls=link.calls,
             depth=link.depth,
         )
@@ -21,17 +25,37 @@ def caller_views(stored: StoredSite) -> list[Caller]:
 
 
 def knob_views(stored: StoredSite) -> list[Knob]:
+    return [knob_view(link) for link in stored.knobs]
+
+
+def knob_view(link: KnobLink) -> Knob:
+    return Knob(
+        name=link.name,
+        kind=link.kind,
+        reads=link.reads,
+        file=link.file,
+        line=link.line,
+        behind=link.behind,
+        via=link.via,
+        same_value=link.same_value,
+        value_type=link.value_type,
+    )
+
+
+def binding_views(stored: StoredSite) -> list[BindingView]:
     return [
-        Knob(
-            name=link.name,
-            kind=link.kind,
-            reads=link.reads,
-            file=link.file,
-            line=link.line,
-            behind=link.behind,
-            via=link.via,
-            same_value=link.same_value,
-            value_type=link.value_type,
+        BindingView(
+            name=b.name,
+            value=b.value,
+            origin=b.origin,
+            file=b.file or stored.file,
+            line=b.line or None,
         )
-        for link in stored.knobs
+        for b in stored.site.bindings
+    ]
+
+
+def test_views(stored: StoredSite) -> list[TestView]:
+    return [
+        TestView(file=t.file, line=t.line, function=t.function, match=t.match) for t in stored.tests
     ]

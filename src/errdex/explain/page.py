@@ -67,9 +67,29 @@ class Caller(msgspec.Struct, kw_only=True):
     function: str
     file: str
     line: int
-    guard: list[str] = []
+    guard: list[str] = []  # the branch conditions the call sits under
+    passed: list[str] = []  # early exits of the caller that did not fire before the call
     calls: str | None = None  # the function it calls on the way to the site
     depth: int = 1  # 1: calls the raising function; 2: calls a caller; ...
+
+
+class BindingView(msgspec.Struct, kw_only=True):
+    """A name in a condition and what it holds: a local's assignment or a constant's value."""
+
+    name: str
+    value: str
+    origin: str  # "local" or "constant"
+    file: str
+    line: int | None = None
+
+
+class TestView(msgspec.Struct, kw_only=True):
+    """A test of the project that expects this error: a real reproduction."""
+
+    file: str
+    line: int
+    function: str
+    match: str | None = None
 
 
 class Solution(msgspec.Struct, kw_only=True):
@@ -141,6 +161,8 @@ class Page(msgspec.Struct, kw_only=True):
     versions: list[VersionEntry] = []
     callers: list[Caller] = []
     knobs: list[Knob] = []
+    bindings: list[BindingView] = []
+    tests: list[TestView] = []
     analysis: Analysis
     report_url: str | None = None  # the project's tracker, prefilled with the message
 

@@ -9,7 +9,9 @@ MAX_RELATED = 8
 _IGNORED_NAMES = frozenset({"self", "cls"})
 
 
-def related_errors(store: Store, stored: StoredSite, limit: int = MAX_RELATED) -> list[RelatedError]:
+def related_errors(
+    store: Store, stored: StoredSite, limit: int = MAX_RELATED
+) -> list[RelatedError]:
     """Other errors of the site's file, nearest in kind of relation first."""
     neighbours = store.list_sites(stored.project, stored.version, stored.file)
     names = _guard_names(stored)
@@ -31,7 +33,7 @@ def related_errors(store: Store, stored: StoredSite, limit: int = MAX_RELATED) -
 
 
 def _guard_names(stored: StoredSite) -> set[str]:
-    return {n for n in stored.site.names if n not in _IGNORED_NAMES and "." in n or len(n) > 3}
+    return {n for n in stored.site.names if n not in _IGNORED_NAMES and ("." in n or len(n) > 3)}
 
 
 def _related(other: StoredSite, relation: str) -> RelatedError:

@@ -1,17 +1,25 @@
-""""Report an issue": the project's tracker, prefilled with the error when it is known how."""
+""" "Report an issue": the project's tracker, prefilled with the error when it is known how."""
 
 from __future__ import annotations
 
 from urllib.parse import quote, urlencode, urlsplit
 
+from errdex.sources._common import github_repo
 from errdex.store.base import Store
 
 _MAX_TITLE = 120
 
 
 def report_url(store: Store, project: str, message: str | None, error_id: str) -> str | None:
-    """A "new issue" link on the project's tracker, with the message as the title."""
-    tracker = next((p.tracker_url for p in store.projects() if p.name == project), None)
+    """A "new issue" link on the project's tracker (or its GitHub repository's issues),
+    with the message as the title."""
+    record = next((p for p in store.projects() if p.name == project), None)
+    if record is None:
+        return None
+    tracker = record.tracker_url
+    if tracker is None and record.homepage:
+        repository = github_repo(record.homepage)
+        tracker = f"{repository}/issues" if repository else None
     return prefilled(tracker, message, error_id) if tracker else None
 
 
@@ -32,8 +40,6 @@ def prefilled(tracker: str, message: str | None, error_id: str) -> str:
             return f"{base}/{repo}/issues/new?{query}"
     if "gitlab" in parts.netloc:
         project = path.removesuffix("/-/issues").removesuffix("/issues")
-        query = urlencode(
-            {"issue[title]": title, "issue[description]": body}, quote_via=quote
-        )
+        query = urlencode({"issue[title]": title, "issue[description]": body}, quote_via=quote)
         return f"{base}{project}/-/issues/new?{query}"
     return tracker

@@ -1,177 +1,136 @@
-"""The deterministic explainer: what an error means, when it happens and how to avoid it,
-in sentences made only from the facts (conditions, callers, knobs, the exception class).
+"""The deterministic explainer: what an error means and when it happens, in sentences made
+only from the facts (conditions, bindings, callers, knobs, the exception class, tests).
 """
 
 from __future__ import annotations
 
-import ast
-from dataclasses import dataclass, field
-
-from errdex.explain.knob_actions import knob_action
-from errdex.explain.page import (
-    Caller,
-    ConditionView,
-    ExampleFix,
-    Knob,
-    Solution,
-    VariantView,
-    WhenItHappens,
-)
-from errdex.explain.plain import code, plain_condition
-from errdex.extract.conditions import negate
-from errdex.facts import Condition, ConditionKind, SiteKind
+from errdex.explain.context import Facts
+from errdex.explain.page import Caller, ConditionView, WhenItHappens
+from errdex.explain.plain import code
+from errdex.facts import SiteKind
 from errdex.store.base import StoredSite
 
-# Conditions a user cannot turn off: they say where the code is, not what went wrong.
-_CONTEXT_KINDS = frozenset({"loop", "except", "with"})
-_MAX_SOLUTIONS = 8
+_MAX_REASONS = 6
+_MAX_SITUATIONS = 6
 
 
-@dataclass
-class Explanation:
-    what_it_means: str
-    when_it_happens: WhenItHappens
-    solutions: list[Solution] = field(default_factory=list)
-    example_fix: ExampleFix | None = None
+def all_of(conditions: list[ConditionView]) -> str:
+    return "; ".join(c.plain or code(c.text) for c in conditions)
 
 
-@dataclass
-class Facts:
-    """What the explainer reads: the site and what the linker found around it."""
-
-    stored: StoredSite
-    conditions: list[ConditionView]
-    variants: list[VariantView] = field(default_factory=list)
-    callers: list[Caller] = field(default_factory=list)
-    knobs: list[Knob] = field(default_factory=list)
-    docstring: str | None = None
-
-
-def explain(facts: Facts) -> Explanation:
-    return Explanation(
-        what_it_means=what_it_means(facts),
-        when_it_happens=when_it_happens(facts),
-        solutions=solutions(facts),
-        example_fix=example_fix(facts),
-    )
-
-
-def _actor(stored: StoredSite) -> str:
-    site = stored.site
-    function = site.function
-    where = "at module level" if function == "<module>" else f"in {code(function)}"
-    return f"{where} ({stored.file}:{site.line})"
+def _where(stored: StoredSite) -> str:
+    function = stored.site.function
+    place = f"{stored.file}:{stored.site.line}"
+    if function == "<module>":
+        return f"The module {code(stored.module)} ({place})"
+    return f"{code(function)} ({place})"
 
 
 def _verb(stored: StoredSite) -> str:
     site = stored.site
     exception = stored.exception.name if stored.exception else site.exception
     match site.kind:
-        case SiteKind.RAISE | SiteKind.HELPER:
+        case SiteKind.RAISE:
             return f"raises {code(exception or 'an exception')}"
+        case SiteKind.HELPER:
+            return f"calls a helper that raises {code(exception or 'an exception')}"
         case SiteKind.RERAISE:
-            return f"re-raises the caught {code(exception)}" if exception else "re-raises"
+            return f"re-raises the {code(exception)} it caught" if exception else "re-raises"
         case SiteKind.ASSERT:
             return "fails an `assert` (AssertionError)"
         case SiteKind.WARN:
-            return f"warns ({code(exception or 'UserWarning')})"
+            return f"issues a warning ({code(exception or 'UserWarning')})"
         case SiteKind.LOG:
-            return f"logs at {site.level or 'error'} level"
+            return f"logs this message at {site.level or 'error'} level"
         case SiteKind.EXIT:
-            return "exits the program (SystemExit)"
-    return "reports this error"
+            return "exits the program with this message (SystemExit)"
+
+
+_KIND_NOTES = {
+    SiteKind.ASSERT: "Python skips `assert` statements when run with -O.",
+    SiteKind.WARN: "A warning does not stop the program unless warnings are turned into errors.",
+    SiteKind.LOG: "A log record is not an exception: the program goes on after it.",
+}
 
 
 def what_it_means(facts: Facts) -> str:
     stored = facts.stored
-    sentences = [f"The code {_actor(stored)} {_verb(stored)}"]
-    held = [c for c in facts.conditions if c.kind not in _CONTEXT_KINDS]
+    first = f"{_where(stored)} {_verb(stored)}"
+    held = facts.held
     if held:
-        words = "; ".join(c.plain or code(c.text) for c in held)
-        sentences[0] += f" when all of these hold: {words}."
+        first += f" when all of these hold: {all_of(held)}."
     else:
-        sentences[0] += " whenever it is reached; no condition guards it in its function."
+        first += "; nothing in its function guards it."
+    sentences = [first]
+    where = [b for b in facts.bindings if len(b.value) <= 200]
+    if where:
+        parts = [
+            f"{code(b.name)} is {code(b.value)}"
+            + (f" (line {b.line})" if b.origin == "local" and b.line else f" ({b.file})")
+            for b in where[:4]
+        ]
+        sentences.append("Here " + "; ".join(parts) + ".")
     if facts.variants:
-        reasons = ", ".join(code(v.reason) for v in facts.variants[:6])
-        more = f" and {len(facts.variants) - 6} more" if len(facts.variants) > 6 else ""
-        sentences.append(f"The message lists the reasons that apply, among: {reasons}{more}.")
-    if facts.docstring:
-        first = facts.docstring.strip().split("\n\n")[0].replace("\n", " ").strip()
-        name = stored.exception.name if stored.exception else "the exception"
-        sentences.append(f"{code(name)} is documented as: “{first}”")
+        reasons = ", ".join(f"“{v.reason}”" for v in facts.variants[:_MAX_REASONS])
+        more = len(facts.variants) - _MAX_REASONS
+        tail = f" and {more} more" if more > 0 else ""
+        sentences.append(f"The message lists each reason that applies, among {reasons}{tail}.")
+    note = _KIND_NOTES.get(stored.site.kind)
+    if note:
+        sentences.append(note)
+    info = stored.exception
+    if info is not None and info.docstring:
+        doc = info.docstring.strip().split("\n\n")[0]
+        doc = " ".join(doc.split())
+        bases = f", a subclass of {code(info.bases[0])}," if info.bases else ""
+        sentences.append(f"{code(info.name)}{bases} is documented as: “{doc[:400]}”")
     return " ".join(sentences)
 
 
 def when_it_happens(facts: Facts) -> WhenItHappens:
     stored = facts.stored
     function = stored.site.function
+    held = facts.held
+    raises = f"it {_verb(stored)}" + (f" when {all_of(held)}" if held else "")
+    direct = [c for c in facts.callers if c.depth == 1]
     if function == "<module>":
-        trigger = f"When the module {code(stored.module)} is imported"
+        trigger = f"When the module {code(stored.module)} is imported: {raises}."
+    elif direct:
+        first = direct[0]
+        guard = f" when {_guard_words(facts, first)}" if first.guard else ""
+        others = f" (and {len(direct) - 1} more callers)" if len(direct) > 1 else ""
+        trigger = (
+            f"{code(first.function)} calls {code(function)} ({first.file}:{first.line}){guard}"
+            f"{others}; {raises}."
+        )
     else:
-        trigger = f"When {code(function)} runs"
-    held = [c for c in facts.conditions if c.kind not in _CONTEXT_KINDS]
-    if held:
-        trigger += " and " + "; ".join(c.plain or code(c.text) for c in held)
-    trigger += "."
+        trigger = f"When {code(function)} runs, {raises}."
     situations: list[str] = []
     for caller in facts.callers:
+        if caller.depth == 1 and caller is direct[0]:
+            continue
+        target = (caller.calls or "").rsplit(".", 2)
+        callee = ".".join(target[-2:]) if len(target) >= 2 else caller.calls or ""
         guard = f" when {' and '.join(code(g) for g in caller.guard)}" if caller.guard else ""
         situations.append(
-            f"{code(caller.function)} calls it ({caller.file}:{caller.line}){guard}."
+            f"Reached from {code(caller.function)} ({caller.file}:{caller.line}), "
+            f"which calls {code(callee)}{guard}."
         )
     for knob in facts.knobs:
-        if knob.kind in ("env", "flag"):
-            kind = "environment variable" if knob.kind == "env" else "command-line flag"
-            situations.append(f"The {kind} {code(knob.name)} takes part in the conditions.")
+        kind = "environment variable" if knob.kind == "env" else "command-line flag"
+        behind = code(knob.behind or knob.name)
+        via = f" (through the {knob.via})" if knob.via and knob.via.startswith("property") else ""
+        situations.append(f"{behind} depends on the {kind} {code(knob.name)}{via}.")
+    situations = situations[:_MAX_SITUATIONS]
+    for test in facts.tests[:2]:
+        situations.append(
+            f"The test {code(test.function)} ({test.file}:{test.line}) reproduces it."
+        )
     return WhenItHappens(trigger=trigger, situations=situations)
 
 
-def negated(condition: ConditionView) -> Condition:
-    """The condition that avoids the site: the opposite of what holds on its path."""
-    try:
-        node = ast.parse(condition.text, mode="eval").body
-        text = ast.unparse(negate(node))
-    except (SyntaxError, ValueError, RecursionError):
-        text = f"not ({condition.text})"
-    return Condition(
-        test=condition.test,
-        kind=ConditionKind(condition.kind),
-        holds=not condition.holds,
-        line=condition.line,
-        text=text,
-    )
-
-
-def solutions(facts: Facts) -> list[Solution]:
-    out: list[Solution] = []
-    for condition in facts.conditions:
-        if condition.kind in _CONTEXT_KINDS:
-            continue
-        opposite = negated(condition)
-        words = plain_condition(opposite) or code(opposite.statement)
-        action = knob_action(condition, facts.knobs)
-        if action is not None:
-            out.append(
-                Solution(
-                    text=f"{action.text} (so that {words}).",
-                    knob=action.knob,
-                    condition=condition.text,
-                )
-            )
-        else:
-            out.append(
-                Solution(
-                    text=f"Make sure that {words} (line {condition.line}).",
-                    condition=condition.text,
-                )
-            )
-    out.sort(key=lambda s: s.knob is None)  # what a user can turn first
-    return out[:_MAX_SOLUTIONS]
-
-
-def example_fix(facts: Facts) -> ExampleFix | None:
-    for condition in facts.conditions:
-        action = knob_action(condition, facts.knobs)
-        if action is not None and action.before and action.after:
-            return ExampleFix(before=action.before, after=action.after, note=action.note)
-    return None
+def _guard_words(facts: Facts, caller: Caller) -> str:
+    for known, views in facts.caller_guards:
+        if known is caller and views:
+            return all_of(views)
+    return " and ".join(code(g) for g in caller.guard)

@@ -8,7 +8,7 @@ import sys
 import tokenize
 import warnings
 
-from errdex.extract.calls import keep_calls
+from errdex.extract.calls import CallFilter
 from errdex.extract.knobs import env_annotations, env_getters, scan_settings
 from errdex.extract.module import collect_constants, collect_imports, module_name
 from errdex.extract.sites import SiteExtractor
@@ -80,12 +80,14 @@ def extract_file(path: str, data: bytes) -> FileFacts:
         constants=constants,
         imports=imports,
         defs=tuple(extractor.defs),
-        call_sites=keep_calls(
-            extractor.call_sites, set(extractor.defs), classes, methods, imports
+        call_sites=extractor.call_sites(
+            CallFilter(set(extractor.defs), classes, methods, imports)
         ),
         properties=tuple(extractor.properties),
         env_reads=tuple(env_reads),
-        env_types=env_annotations(tree, {r.binds or r.name for r in env_reads}) if env_reads else {},
+        env_types=env_annotations(tree, {r.binds or r.name for r in env_reads})
+        if env_reads
+        else {},
         flags=tuple(flags),
         tests=tuple(extractor.tests),
     )

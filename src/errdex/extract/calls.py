@@ -5,9 +5,10 @@ and tests that expect an error.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from errdex.extract.conditions import dotted_name, dotted_names
+from errdex.extract.knobs import env_read_of
 from errdex.facts import CallSite, PropertyFact, TestRef
 
 _PROPERTY_DECORATORS = frozenset(
@@ -33,26 +34,25 @@ def call_target(call: ast.Call) -> tuple[str, str | None] | None:
     return None
 
 
-def keep_calls(
-    calls: Iterable[CallSite],
-    defs: set[str],
-    classes: set[str],
-    methods: set[str],
-    imports: Mapping[str, str],
-) -> tuple[CallSite, ...]:
-    """The calls that can reach a function of the codebase: its own defs and imports."""
-    kept: list[CallSite] = []
-    for call in calls:
+class CallFilter:
+    """Whether a call can reach a function of the codebase: its own defs and imports."""
+
+    def __init__(
+        self, defs: set[str], classes: set[str], methods: set[str], imports: Mapping[str, str]
+    ) -> None:
+        self.defs = defs
+        self.classes = classes
+        self.methods = methods
+        self.imports = imports
+
+    def __call__(self, call: CallSite) -> bool:
         receiver = call.receiver
         if receiver is None:
-            ok = call.callee in defs or call.callee in classes or call.callee in imports
-        elif receiver in ("self", "cls"):
-            ok = call.callee in methods or not call.callee.startswith("__")
-        else:
-            ok = receiver in imports or receiver in classes
-        if ok:
-            kept.append(call)
-    return tuple(kept)
+            name = call.callee
+            return name in self.defs or name in self.classes or name in self.imports
+        if receiver in ("self", "cls"):
+            return call.callee in self.methods or not call.callee.startswith("__")
+        return receiver in self.imports or receiver in self.classes
 
 
 def is_property(stmt: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -68,26 +68,39 @@ def property_fact(stmt: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -
     reads: list[str] = []
     assigned: dict[str, str] = {}
     returns: list[str] = []
+    env: list[str] = []
     for node in ast.walk(stmt):
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
             value = node.value
-            if isinstance(target, ast.Name) and isinstance(value, ast.Name | ast.Attribute):
+            if not isinstance(target, ast.Name):
+                continue
+            if isinstance(value, ast.Name | ast.Attribute):
                 dotted = dotted_name(value)
                 if dotted:
                     assigned[target.id] = dotted
-        elif isinstance(node, ast.Return) and isinstance(node.value, ast.Name | ast.Attribute):
-            dotted = dotted_name(node.value)
-            if dotted:
-                returns.append(dotted)
+            elif (read := env_read_of(value)) is not None:
+                assigned[target.id] = f"${read}"
+        elif isinstance(node, ast.Return) and node.value is not None:
+            if isinstance(node.value, ast.Name | ast.Attribute):
+                dotted = dotted_name(node.value)
+                if dotted:
+                    returns.append(dotted)
+            elif (read := env_read_of(node.value)) is not None:
+                returns.append(f"${read}")
+        elif isinstance(node, ast.Call | ast.Subscript) and (read := env_read_of(node)):
+            env.append(read)
     for child in stmt.body:
         reads.extend(dotted_names(child))
+    returned = [assigned.get(r, r) for r in returns]
     return PropertyFact(
         qualname=qualname,
         line=stmt.lineno,
         end_line=stmt.end_lineno or stmt.lineno,
         reads=tuple(dict.fromkeys(reads))[:_MAX_READS],
-        returns=tuple(dict.fromkeys(assigned.get(r, r) for r in returns)),
+        returns=tuple(dict.fromkeys(r for r in returned if not r.startswith("$"))),
+        env_reads=tuple(dict.fromkeys(env)),
+        returns_env=tuple(dict.fromkeys(r[1:] for r in returned if r.startswith("$"))),
     )
 
 
@@ -102,7 +115,9 @@ def expected_errors(stmt: ast.With | ast.AsyncWith, function: str) -> list[TestR
         if name is None:
             continue
         exception = call.args[0]
-        written = dotted_name(exception) if isinstance(exception, ast.Name | ast.Attribute) else None
+        written = (
+            dotted_name(exception) if isinstance(exception, ast.Name | ast.Attribute) else None
+        )
         if written is None:
             continue
         match: ast.expr | None = None

@@ -12,6 +12,7 @@ import ast
 import bisect
 import re
 
+from errdex.extract.templates import source_of
 from errdex.facts import EnvRead, FlagFact
 
 ENV_READ = re.compile(
@@ -21,6 +22,7 @@ ENV_READ = re.compile(
 _FLAG = re.compile(
     r"""add_argument\(\s*(?:["']-[A-Za-z0-9]["']\s*,\s*)?["'](--[A-Za-z0-9][\w-]{0,80})["']"""
 )
+_ENV_CALLS = frozenset({"os.getenv", "getenv", "os.environ.get", "environ.get"})
 _MAX_READS = 2_000
 _MAX_SOURCE = 160
 
@@ -79,7 +81,7 @@ def env_getters(tree: ast.Module, text: str) -> list[EnvRead]:
             for key, item in zip(value.keys, value.values, strict=False):
                 if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
                     continue
-                source = ast.get_source_segment(text, item) or ""
+                source = source_of(text, item)
                 if f'"{key.value}"' in source or f"'{key.value}'" in source:
                     found.append(
                         EnvRead(
@@ -90,7 +92,7 @@ def env_getters(tree: ast.Module, text: str) -> list[EnvRead]:
                         )
                     )
         elif isinstance(target, ast.Name):
-            source = ast.get_source_segment(text, value) or ""
+            source = source_of(text, value)
             read = ENV_READ.search(source)
             if read:
                 found.append(
@@ -120,3 +122,17 @@ def env_annotations(tree: ast.Module, names: set[str]) -> dict[str, str]:
         ):
             out[stmt.target.id] = ast.unparse(stmt.annotation)[:80]
     return out
+
+
+def env_read_of(node: ast.expr) -> str | None:
+    """The variable of `os.getenv("X")`, `os.environ.get("X")`, `os.environ["X"]`."""
+    if isinstance(node, ast.Call) and node.args:
+        func = ast.unparse(node.func)
+        first = node.args[0]
+        if func in _ENV_CALLS and isinstance(first, ast.Constant) and isinstance(first.value, str):
+            return first.value
+    if isinstance(node, ast.Subscript) and ast.unparse(node.value) in ("os.environ", "environ"):
+        key = node.slice
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            return key.value
+    return None

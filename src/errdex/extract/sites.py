@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from errdex.extract.calls import call_target, expected_errors, is_property, property_fact
 from errdex.extract.conditions import ConditionMaker, dotted_name, dotted_names
@@ -115,7 +117,7 @@ class SiteExtractor:
         self.helpers: list[HelperFact] = []
         self.calls: list[CallFact] = []
         self.reason_builders: dict[str, ReasonsList] = {}
-        self.call_sites: list[CallSite] = []
+        self._pending_calls: list[tuple[CallSite, tuple[_Step, ...]]] = []
         self.properties: list[PropertyFact] = []
         self.defs: list[str] = []
         self.tests: list[TestRef] = []
@@ -394,15 +396,16 @@ class SiteExtractor:
         if target is None:
             return
         callee, receiver = target
-        self.call_sites.append(
-            CallSite(
-                callee=callee,
-                receiver=receiver,
-                line=stmt.lineno,
-                function=scope.qualname,
-                class_name=scope.class_name,
-                conditions=self._conditions_of(path),
-            )
+        self._pending_calls.append(
+            (CallSite(callee, receiver, stmt.lineno, scope.qualname, scope.class_name), path)
+        )
+
+    def call_sites(self, keep: Callable[[CallSite], bool]) -> tuple[CallSite, ...]:
+        """The recorded calls that `keep` accepts, each with its guard (worked out now)."""
+        return tuple(
+            msgspec.structs.replace(call, conditions=self._conditions_of(path))
+            for call, path in self._pending_calls
+            if keep(call)
         )
 
     def _call(self, stmt: ast.stmt, call: ast.Call, scope: _Scope, path: tuple[_Step, ...]) -> None:
@@ -747,7 +750,9 @@ class SiteExtractor:
     def _template(self, node: ast.expr | None, scope: _Scope) -> MessageTemplate | None:
         if node is None:
             return None
-        builder = TemplateBuilder(self.text, constants=self.constants, locals=_locals(scope, self._blocks))
+        builder = TemplateBuilder(
+            self.text, constants=self.constants, locals=_locals(scope, self._blocks)
+        )
         return builder.build(node)
 
     def _args(self, call: ast.Call, scope: _Scope) -> tuple[Arg, ...]:

@@ -32,6 +32,10 @@ SITE_WORDS = (
     ".append(",
     ".extend(",
     "return [",
+    # Facts the linker's knobs need: environment reads (callers and properties are kept
+    # by the checks in `build_skeleton`).
+    "environ",
+    "getenv",
 )
 _DEF = re.compile(r"^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 _CLASS = re.compile(r"^([ \t]*)class[ \t]+(\w+)[^\n]*", re.MULTILINE)
@@ -88,6 +92,8 @@ def build_skeleton(text: str) -> str | None:
             classes, class_starts, start, indent
         ):
             continue
+        if _is_property(text, start):
+            continue  # what a property reads is where a condition's name comes from
         body_text = text[body:end]
         pieces.append(text[done:body])
         first_code = _FIRST_CODE.search(body_text)
@@ -99,6 +105,12 @@ def build_skeleton(text: str) -> str | None:
         return None
     pieces.append(text[done:])
     return "".join(pieces)
+
+
+def _is_property(text: str, start: int) -> bool:
+    """Whether the decorator line right above a `def` names a property."""
+    above = text.rfind("\n", 0, max(0, start - 1))
+    return "property" in text[above + 1 : start]
 
 
 def _in_exception_class(
@@ -114,13 +126,41 @@ def _in_exception_class(
     return False
 
 
+# What must follow a word for its hit to count: `self.assertEqual(` is no assert statement,
+# `self.error_count` no log call, `items.append(x)` no reason. Checked only at hits.
+_HIT_CHECKS: dict[str, re.Pattern[str]] = {
+    "raise": re.compile(r"raise\b"),
+    "assert": re.compile(r"assert\b"),
+    "warn": re.compile(r"warn(?:ings\.warn\w*|ing(?:_once)?|_once|_explicit)?\s*\("),
+    ".error": re.compile(r"\.error(?:_once)?\s*\("),
+    ".exception": re.compile(r"\.exception(?:_once)?\s*\("),
+    ".critical": re.compile(r"\.critical(?:_once)?\s*\("),
+    ".fatal": re.compile(r"\.fatal\s*\("),
+    ".append(": re.compile(r"\.append\(\s*[rRfFbBuU]{0,2}[\"']"),
+    ".extend(": re.compile(r"\.extend\(\s*(?:self\.|cls\.|\[|\(|\w+\()"),
+    "return [": re.compile(r"return \[\s*[rRfFuU]{0,2}[\"']"),
+}
+_STATEMENT_WORDS = frozenset({"raise", "assert"})  # keywords: only at a statement's start
+
+
 def _find_all(text: str, words: tuple[str, ...]) -> list[int]:
-    """Sorted offsets of every occurrence of each word."""
+    """Sorted offsets of every occurrence of each word that can start what it stands for."""
     found: list[int] = []
     for word in words:
+        check = _HIT_CHECKS.get(word)
         at = text.find(word)
         while at != -1:
-            found.append(at)
+            if (check is None or check.match(text, at)) and (
+                word not in _STATEMENT_WORDS or _starts_statement(text, at)
+            ):
+                found.append(at)
             at = text.find(word, at + 1)
     found.sort()
     return found
+
+
+def _starts_statement(text: str, at: int) -> bool:
+    """Whether only indentation, or a block opener's `:`, comes before `at` on its line."""
+    line_start = text.rfind("\n", 0, at) + 1
+    before = text[line_start:at]
+    return not before.strip() or before.rstrip().endswith(":")

@@ -9,8 +9,9 @@ import msgspec
 
 from errdex.facts import (
     Binding,
-    Condition,
     CallFact,
+    Condition,
+    ConditionKind,
     ErrorSite,
     ExceptionInfo,
     FileFacts,
@@ -19,10 +20,13 @@ from errdex.facts import (
     SiteKind,
 )
 from errdex.ids import error_id
+from errdex.link.callers import CallerIndex
 from errdex.link.guards import bind_guard
+from errdex.link.knobs import KnobIndex
 from errdex.link.messages import bind_arguments, class_message, inline_constants, substitute
 from errdex.link.reasons import ReasonsIndex
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
+from errdex.link.tests import TestIndex
 
 __all__ = ["link_version"]
 
@@ -68,7 +72,55 @@ def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
                     exception=exception,
                 )
             )
-    return linked
+    return _add_context(linked, files, names)
+
+
+def _add_context(
+    linked: list[IndexedSite], files: list[FileFacts], names: Namespace
+) -> list[IndexedSite]:
+    """Callers with their guards, knobs behind the conditions, tests expecting the error."""
+    callers = CallerIndex(files, names)
+    knobs = KnobIndex(files, names)
+    tests = TestIndex(files)
+    by_path = {f.path: f for f in names.modules.values()}
+    out: list[IndexedSite] = []
+    for indexed in linked:
+        site = indexed.site
+        facts = names.modules.get(indexed.module)
+        if facts is None:
+            out.append(indexed)
+            continue
+        links = callers.callers(indexed.module, site.function)
+        found = knobs.knobs(facts, site.class_name, site.conditions, site.bindings, site.names)
+        for variant in site.variants:
+            where = by_path.get(variant.file or indexed.file, facts)
+            owner = variant.function.rpartition(".")[0]
+            owner_class = owner if f"{where.module}.{owner}" in names.classes else None
+            found.extend(knobs.knobs(where, owner_class, variant.conditions))
+        for link in links:
+            caller_facts = names.modules.get(link.module)
+            branch = [c for c in link.guard if c.kind is not ConditionKind.EARLY_EXIT]
+            if caller_facts is None or link.depth > 1 or not branch:
+                continue
+            owner = link.function.rpartition(".")[0]
+            owner_class = owner if f"{link.module}.{owner}" in names.classes else None
+            found.extend(knobs.knobs(caller_facts, owner_class, branch))
+        unique = {(k.name, k.behind): k for k in reversed(found)}
+        env_names = {k.behind for k in found if k.kind == "env"}
+        bindings = tuple(
+            b for b in site.bindings if not (b.origin == "constant" and b.name in env_names)
+        )
+        out.append(
+            msgspec.structs.replace(
+                indexed,
+                site=msgspec.structs.replace(site, bindings=bindings),
+                callers=tuple(f"{c.module}.{c.function}" for c in links if c.depth == 1),
+                caller_links=links,
+                knobs=tuple(reversed(unique.values())),
+                tests=tests.tests_for(indexed) if tests else (),
+            )
+        )
+    return out
 
 
 def _kind_label(site: ErrorSite) -> str:

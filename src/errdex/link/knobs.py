@@ -16,12 +16,12 @@ import re
 from collections.abc import Iterable
 
 from errdex.extract.conditions import dotted_names
+from errdex.extract.knobs import env_read_of
 from errdex.facts import Binding, Condition, EnvRead, FileFacts, KnobLink, PropertyFact
 from errdex.link.resolve import Namespace
 
 # The receiver of an attribute that a flag may set: `self.model_config`, `args`, `opts`.
 _CONFIG_RECEIVER = re.compile(r"(?:config|args|arguments|options|opts|settings|cfg)$", re.I)
-_ENV_CALLS = frozenset({"os.getenv", "getenv", "os.environ.get", "environ.get"})
 _MAX_KNOBS = 12
 
 
@@ -131,7 +131,19 @@ class KnobIndex:
             return []
         prop, where = found
         owner = prop.qualname.rpartition(".")[0]
-        out: list[KnobLink] = []
+        via = f"property {prop.qualname} ({where.path}:{prop.line})"
+        out: list[KnobLink] = [
+            KnobLink(
+                name=name,
+                kind="env",
+                behind=dotted,
+                file=where.path,
+                line=prop.line,
+                via=f"{via} reads it",
+                same_value=name in prop.returns_env,
+            )
+            for name in prop.env_reads
+        ]
         for read in prop.reads:
             if read == dotted:
                 continue
@@ -144,8 +156,7 @@ class KnobIndex:
                         reads=knob.reads,
                         file=knob.file,
                         line=knob.line,
-                        via=f"property {prop.qualname} ({where.path}:{prop.line}) reads "
-                        f"{knob.behind}",
+                        via=f"{via} reads {knob.behind}",
                         same_value=knob.same_value and knob.behind in prop.returns,
                         value_type=knob.value_type,
                     )
@@ -178,7 +189,7 @@ class KnobIndex:
             value = ast.parse(binding.value, mode="eval").body
         except (SyntaxError, ValueError, RecursionError):
             return []
-        read = _env_read(value)
+        read = env_read_of(value)
         if read is not None:
             return [
                 KnobLink(
@@ -218,7 +229,9 @@ class KnobIndex:
         name = parts[-1]
         receiver = parts[-2]
         in_args_class = (
-            receiver == "self" and class_name is not None and name in self._fields
+            receiver == "self"
+            and class_name is not None
+            and name in self._fields
             and self._fields[name][0] == class_name
         )
         if not (in_args_class or _CONFIG_RECEIVER.search(receiver)):
@@ -262,7 +275,7 @@ class KnobIndex:
         for node in ast.walk(tree):
             if not isinstance(node, ast.expr):
                 continue
-            name = _env_read(node)
+            name = env_read_of(node)
             if name is not None:
                 out.append(
                     KnobLink(
@@ -276,20 +289,6 @@ class KnobIndex:
                     )
                 )
         return out
-
-
-def _env_read(node: ast.expr) -> str | None:
-    """The variable of `os.getenv("X")`, `os.environ.get("X")`, `os.environ["X"]`."""
-    if isinstance(node, ast.Call) and node.args:
-        func = ast.unparse(node.func)
-        first = node.args[0]
-        if func in _ENV_CALLS and isinstance(first, ast.Constant) and isinstance(first.value, str):
-            return first.value
-    if isinstance(node, ast.Subscript) and ast.unparse(node.value) in ("os.environ", "environ"):
-        key = node.slice
-        if isinstance(key, ast.Constant) and isinstance(key.value, str):
-            return key.value
-    return None
 
 
 def _names_of(conditions: Iterable[Condition]) -> list[str]:

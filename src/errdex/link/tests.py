@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-import regex
+import regex  # type: ignore[import-untyped]
 
 from errdex.facts import FileFacts, IndexedSite, TestLink, TestRef
 

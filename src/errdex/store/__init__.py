@@ -9,6 +9,7 @@ import platformdirs
 
 from errdex.errors import StoreError
 from errdex.store.base import (
+    AnalysisRecord,
     ProjectRecord,
     Store,
     StoredSite,
@@ -19,6 +20,7 @@ from errdex.store.base import (
 from errdex.store.sqlite import SqliteStore
 
 __all__ = [
+    "AnalysisRecord",
     "ProjectRecord",
     "SqliteStore",
     "Store",

@@ -63,6 +63,19 @@ class VersionRecord(msgspec.Struct, frozen=True, kw_only=True):
     stats: VersionStats
 
 
+class AnalysisRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """A model's explanation of one error at one revision, or why it was rejected."""
+
+    error_id: str
+    revision: str
+    model: str
+    prompt_version: str
+    status: str  # "ok" or "rejected"
+    body: str | None = None  # the validated answer as JSON, when ok
+    reason: str | None = None  # why it was rejected
+    created_at: str  # ISO 8601, UTC
+
+
 class Store(abc.ABC):
     """Where indexed versions live. SQLite now; PostgreSQL later, behind the same methods.
 
@@ -167,6 +180,28 @@ class Store(abc.ABC):
     @abc.abstractmethod
     def stats(self, project: str, version: str | None = None) -> VersionStats:
         """The stats of a version (the newest when `version` is None)."""
+
+    # Model analyses ----------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def put_analysis(self, record: AnalysisRecord) -> None:
+        """Keep a model's analysis (or its rejection), replacing one with the same key."""
+
+    @abc.abstractmethod
+    def get_analysis(
+        self,
+        error_id: str,
+        revision: str,
+        model: str | None = None,
+        prompt_version: str | None = None,
+    ) -> AnalysisRecord | None:
+        """The analysis of an error at a revision: for `model` and `prompt_version` when
+        given, else the newest accepted one of any model."""
+
+    @abc.abstractmethod
+    def analysed_errors(self, revision: str, model: str, prompt_version: str) -> set[str]:
+        """The error ids already analysed (accepted or rejected) for this key: what a
+        resumed run skips."""
 
     # Lifetime ----------------------------------------------------------------------------
 

@@ -106,6 +106,25 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX sites_by_file ON sites(file, line);
         """,
     ),
+    Migration(
+        "0003_analyses",
+        """
+        -- Model-written explanations, cached by (error id, revision, model, prompt version).
+        -- A rejected answer is kept too (with why), so a resumed run does not ask again.
+        CREATE TABLE analyses (
+            error_id TEXT NOT NULL,
+            revision TEXT NOT NULL,
+            model TEXT NOT NULL,
+            prompt_version TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('ok', 'rejected')),
+            body TEXT,
+            reason TEXT,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (error_id, revision, model, prompt_version)
+        ) WITHOUT ROWID;
+        CREATE INDEX analyses_by_revision ON analyses(revision, model, prompt_version);
+        """,
+    ),
 )
 
 

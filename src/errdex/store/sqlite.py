@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import threading
-import re
 import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
@@ -16,6 +16,7 @@ from errdex.errors import NotFoundError, StoreError
 from errdex.facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import (
+    AnalysisRecord,
     ProjectRecord,
     Store,
     StoredSite,
@@ -327,6 +328,59 @@ class SqliteStore(Store):
                 (self._version_id(project, version),),
             ).fetchone()
         return decode_stats(row[0])
+
+    def put_analysis(self, record: AnalysisRecord) -> None:
+        with self._guard() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO analyses (error_id, revision, model, prompt_version,"
+                " status, body, reason, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    record.error_id,
+                    record.revision,
+                    record.model,
+                    record.prompt_version,
+                    record.status,
+                    record.body,
+                    record.reason,
+                    record.created_at,
+                ),
+            )
+
+    def get_analysis(
+        self,
+        error_id: str,
+        revision: str,
+        model: str | None = None,
+        prompt_version: str | None = None,
+    ) -> AnalysisRecord | None:
+        query = (
+            "SELECT error_id, revision, model, prompt_version, status, body, reason, created_at"
+            " FROM analyses WHERE error_id = ? AND revision = ?"
+        )
+        args: list[Any] = [error_id, revision]
+        if model is not None:
+            query += " AND model = ?"
+            args.append(model)
+        else:
+            query += " AND status = 'ok'"
+        if prompt_version is not None:
+            query += " AND prompt_version = ?"
+            args.append(prompt_version)
+        with self._guard() as conn:
+            row = conn.execute(query + " ORDER BY created_at DESC LIMIT 1", args).fetchone()
+        if row is None:
+            return None
+        keys = ("error_id", "revision", "model", "prompt_version", "status", "body", "reason")
+        return AnalysisRecord(**dict(zip(keys, row[:7], strict=True)), created_at=row[7])
+
+    def analysed_errors(self, revision: str, model: str, prompt_version: str) -> set[str]:
+        with self._guard() as conn:
+            rows = conn.execute(
+                "SELECT error_id FROM analyses WHERE revision = ? AND model = ?"
+                " AND prompt_version = ?",
+                (revision, model, prompt_version),
+            ).fetchall()
+        return {row[0] for row in rows}
 
     def close(self) -> None:
         with self._lock:

@@ -1,0 +1,159 @@
+"""The page in the terminal: the seed's sections drawn with rich, from the `Page` alone."""
+
+from __future__ import annotations
+
+import re
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.syntax import Syntax
+from rich.text import Text
+
+from errdex.explain.page import Page
+
+_TICKS = re.compile(r"`([^`\n]+)`")
+_MAX_LIST = 8
+
+
+def prose(text: str, style: str = "") -> Text:
+    """Explanation text with `backticked` names set as code; never read as rich markup."""
+    out = Text(style=style)
+    at = 0
+    for match in _TICKS.finditer(text):
+        out.append(text[at : match.start()])
+        out.append(match.group(1), style="bold cyan")
+        at = match.end()
+    out.append(text[at:])
+    return out
+
+
+def _heading(title: str) -> Text:
+    return Text(f"\n{title}", style="bold underline")
+
+
+def page_view(page: Page) -> Group:
+    """Every section of the page, in the seed's order."""
+    parts: list[RenderableType] = [_header(page)]
+    if page.message is not None:
+        parts.append(Panel(Text(page.message), title="Error message", title_align="left"))
+    parts += [_heading("What it means"), prose(page.what_it_means)]
+    parts += _source(page)
+    if page.conditions:
+        parts.append(_heading("Raised when all of these hold"))
+        for condition in page.conditions:
+            line = prose(f"  • {condition.plain or '`' + condition.text + '`'}")
+            line.append(f"  ({condition.kind}, line {condition.line})", style="dim")
+            parts.append(line)
+    if page.solutions:
+        parts.append(_heading("Solutions"))
+        for number, solution in enumerate(page.solutions, 1):
+            parts.append(prose(f"{number}. {solution.text}"))
+    if page.example_fix is not None:
+        fix = page.example_fix
+        parts.append(_heading("Example fix"))
+        body = Text()
+        body.append("# before\n", style="dim")
+        body.append(fix.before + "\n", style="red")
+        body.append("# after\n", style="dim")
+        body.append(fix.after, style="green")
+        parts.append(body)
+        if fix.note:
+            parts.append(prose(fix.note, style="dim"))
+    parts += _when(page)
+    parts += _linked(page)
+    parts += _footer(page)
+    return Group(*parts)
+
+
+def _header(page: Page) -> Text:
+    header = Text()
+    header.append(f"{page.project} {page.version}", style="bold")
+    kind = f"{page.kind} ({page.level})" if page.level else page.kind
+    header.append(f" · {kind}")
+    if page.exception is not None:
+        header.append(" · ")
+        header.append(page.exception.name, style="bold magenta")
+    header.append(f"  [{page.id}]", style="cyan")
+    return header
+
+
+def _source(page: Page) -> list[RenderableType]:
+    source = page.source
+    parts: list[RenderableType] = [_heading("Source")]
+    where = Text(f"Thrown at {source.file}:{source.line}", style="bold")
+    where.append(f" in {source.function}", style="dim")
+    parts.append(where)
+    if source.snippet:
+        parts.append(
+            Syntax(
+                source.snippet,
+                "python",
+                line_numbers=True,
+                start_line=source.snippet_start,
+                highlight_lines=set(range(source.line, source.end_line + 1)),
+                word_wrap=True,
+            )
+        )
+    if source.url:
+        pinned = f"View source (pinned to {page.revision[:10]}): {source.url}"
+        parts.append(Text(pinned, style="dim"))
+    return parts
+
+
+def _when(page: Page) -> list[RenderableType]:
+    when = page.when_it_happens
+    parts: list[RenderableType] = [_heading("When it happens"), prose("Trigger: " + when.trigger)]
+    if when.situations:
+        parts.append(Text("Situations:"))
+        parts.extend(prose(f"  • {s}") for s in when.situations)
+    return parts
+
+
+def _linked(page: Page) -> list[RenderableType]:
+    parts: list[RenderableType] = []
+    if page.callers:
+        parts.append(_heading("Called from"))
+        for caller in page.callers[:_MAX_LIST]:
+            line = Text("  " * caller.depth + "← ")
+            line.append(caller.function, style="bold")
+            line.append(f"  {caller.file}:{caller.line}", style="dim")
+            if caller.guard:
+                line.append("  when ")
+                line.append(" and ".join(caller.guard), style="cyan")
+            parts.append(line)
+    if page.knobs:
+        parts.append(_heading("Settings involved"))
+        for knob in page.knobs[:_MAX_LIST]:
+            kind = "env" if knob.kind == "env" else "flag"
+            line = Text(f"  {kind:<5}")
+            line.append(knob.name, style="bold green")
+            line.append(f"  → {knob.behind}", style="cyan")
+            where = f"  {knob.file}:{knob.line}" if knob.file else ""
+            line.append(where, style="dim")
+            parts.append(line)
+    if page.tests:
+        parts.append(_heading("Tests that expect it"))
+        for test in page.tests:
+            parts.append(Text(f"  {test.function}  {test.file}:{test.line}", style="dim"))
+    if page.related:
+        parts.append(_heading("Related errors"))
+        for related in page.related[:_MAX_LIST]:
+            line = Text("  • ")
+            line.append(related.message or related.exception or "", style="")
+            line.append(f"  [{related.id}] {related.relation}", style="dim")
+            parts.append(line)
+    if len(page.versions) > 1:
+        parts.append(_heading("Versions"))
+        for entry in page.versions:
+            parts.append(
+                Text(f"  {entry.version}: {entry.file}:{entry.line} ({entry.status})", style="dim")
+            )
+    return parts
+
+
+def _footer(page: Page) -> list[RenderableType]:
+    footer = Text(f"\n{page.analysis.footer}. ", style="dim")
+    footer.append(f"Data as JSON: errdex show {page.id} --json", style="dim")
+    if page.report_url:
+        footer.append(f"\nReport an issue: {page.report_url}", style="dim")
+    return [footer]

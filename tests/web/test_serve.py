@@ -1,0 +1,107 @@
+"""`errdex serve` for real: a child process on a loopback port, asked over HTTP."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlencode
+
+from click.testing import CliRunner
+from test_api import error_id
+from web_samples import Catalog
+
+from errdex.cli import main
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+@contextmanager
+def serving(catalog: Catalog, *options: str) -> Iterator[str]:
+    """`errdex serve` on a free port until the block ends; yields its base URL."""
+    port = free_port()
+    log_path = catalog.root / f"serve-{port}.log"
+    with log_path.open("w") as log:
+        child = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "errdex",
+                "serve",
+                "--port",
+                str(port),
+                "--db",
+                catalog.db,
+                *options,
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    if get(base + "/api/projects")[0] == 200:
+                        break
+                except OSError:
+                    pass
+                if child.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(log_path.read_text())
+                time.sleep(0.1)
+            yield base
+        finally:
+            child.terminate()
+            child.wait(timeout=30)
+    assert " GET /api/projects 200 " in log_path.read_text()  # the request log
+
+
+def test_serve_answers_pages_and_json_with_workers(catalog: Catalog) -> None:
+    wanted = error_id(catalog, "count must be positive")
+    with serving(catalog, "--workers", "2") as base:
+        status, body = get(f"{base}/api/errors/{wanted}")
+        assert status == 200 and json.loads(body)["id"] == wanted
+        status, body = get(f"{base}/errors/{wanted}")
+        assert status == 200 and b"<h2>What it means</h2>" in body
+        status, body = get(f"{base}/api/errors/ffffffffffffffff")
+        assert status == 404 and json.loads(body)["status"] == 404
+        # A long traceback pasted into the box arrives in the query string of a GET.
+        paste = "  File 'x.py', line 1, in f\n" * 8000 + "ValueError: count must be positive, got 5"
+        status, body = get(f"{base}/api/search?" + urlencode({"q": paste}))
+        assert status == 200 and json.loads(body)["matches"][0]["values"] == {"count": "5"}
+
+
+def test_serve_fails_in_one_line_on_a_bad_database(tmp_path: Path) -> None:
+    folder = str(tmp_path)  # a directory is no SQLite file
+    result = CliRunner().invoke(main, ["serve", "--db", folder, "--port", str(free_port())])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("errdex: ")
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_serve_help_names_its_options() -> None:
+    result = CliRunner().invoke(main, ["serve", "--help"])
+    assert result.exit_code == 0
+    for option in ("--host", "--port", "--db", "--workers"):
+        assert option in result.stdout
