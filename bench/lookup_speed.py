@@ -48,7 +48,9 @@ def fill(template: MessageTemplate, rng: random.Random) -> str:
         value = rng.choice(VALUES)
         if isinstance(part, Placeholder) and part.spec and part.spec[-1:] in "dn":
             value = str(rng.randint(0, 4096))
-        out.append(repr(value) if isinstance(part, Placeholder) and part.conversion == "r" else value)
+        out.append(
+            repr(value) if isinstance(part, Placeholder) and part.conversion == "r" else value
+        )
     return "".join(out)
 
 
@@ -78,7 +80,9 @@ def main() -> None:
     Path(args.db).parent.mkdir(parents=True, exist_ok=True)
     store = open_store(args.db)
     ensure_indexed(store, args.packages)
-    total_sites = sum(store.stats(p.name, v.label).sites for p in store.projects() for v in store.versions(p.name))
+    total_sites = sum(
+        store.stats(p.name, v.label).sites for p in store.projects() for v in store.versions(p.name)
+    )
     rng = random.Random(20261130)
     sites = sample_sites(store, args.messages, rng)
     pastes = []
@@ -94,7 +98,11 @@ def main() -> None:
         started = time.perf_counter()
         matches = lookup_text(store, paste, limit=3).matches
         latencies.append(time.perf_counter() - started)
-        if matches and matches[0].message == stored.site.message.text if stored.site.message else False:
+        if (
+            matches and matches[0].message == stored.site.message.text
+            if stored.site.message
+            else False
+        ):
             first += 1
     noise = "INFO 2024-01-01 12:00:00 [engine.py:12] heartbeat: all workers alive\n"
     big = noise * (1_000_000 // len(noise)) + pastes[0][1] + "\n"
@@ -107,9 +115,14 @@ def main() -> None:
     def pct(p: float) -> float:
         return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
 
-    print(f"{total_sites} sites indexed ({len(args.packages)} package versions), {len(pastes)} lookups")
-    print(f"latency ms: p50 {pct(0.50):.2f}  p90 {pct(0.90):.2f}  p99 {pct(0.99):.2f}  "
-          f"mean {statistics.mean(latencies) * 1000:.2f}")
+    print(
+        f"{total_sites} sites indexed ({len(args.packages)} package versions), "
+        f"{len(pastes)} lookups"
+    )
+    print(
+        f"latency ms: p50 {pct(0.50):.2f}  p90 {pct(0.90):.2f}  p99 {pct(0.99):.2f}  "
+        f"mean {statistics.mean(latencies) * 1000:.2f}"
+    )
     print(f"the sampled template ranked first: {first}/{len(pastes)}")
     print(f"1 MB log paste: {big_seconds * 1000:.0f} ms")
     print(f"peak memory: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")

@@ -53,7 +53,9 @@ def ensure_indexed(
         label = source.info.version
         if reindex or not store.has_version(source.info.project, label, source.info.revision):
             report = index_source(source, store)
-            print(f"indexed {spec}: {report.sites} sites in {report.seconds:.1f} s", file=sys.stderr)
+            print(
+                f"indexed {spec}: {report.sites} sites in {report.seconds:.1f} s", file=sys.stderr
+            )
     return sources
 
 

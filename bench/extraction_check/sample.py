@@ -81,8 +81,13 @@ def main(db: str) -> None:
         }
         print(json.dumps(rec, ensure_ascii=False))
     print(
-        json.dumps({"total_sites": len(sites), "population": {k: len(v) for k, v in by_kind.items()},
-                    "sample": counts}),
+        json.dumps(
+            {
+                "total_sites": len(sites),
+                "population": {k: len(v) for k, v in by_kind.items()},
+                "sample": counts,
+            }
+        ),
         file=sys.stderr,
     )
     store.close()

@@ -13,8 +13,8 @@ from errdex.match.lookup import Match
 __all__ = [
     "ErrdexError",
     "IndexReport",
-    "Match",
     "InputError",
+    "Match",
     "NotFoundError",
     "SourceError",
     "StoreError",

@@ -99,25 +99,24 @@ def test_an_empty_database(tmp_path: Path) -> None:
 
 def test_a_100_megabyte_paste_answers(db: str) -> None:
     noise = ("INFO 2024-01-01 12:00:00 worker heartbeat ok " * 2 + "\n").encode()
-    proc = subprocess.Popen(
+    block = noise * ((1 << 20) // len(noise) + 1)
+    with subprocess.Popen(
         [sys.executable, "-m", "errdex", "lookup", "-", "--json"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, "ERRDEX_DB": db},
-    )
-    assert proc.stdin is not None
-    block = noise * ((1 << 20) // len(noise) + 1)
-    for _ in range(100):
-        proc.stdin.write(block)
-    proc.stdin.write(b"ValueError: retries must be >= 0, got -2\n")
-    proc.stdin.close()
-    assert proc.wait(timeout=120) == 0
-    assert proc.stdout is not None
-    assert json.loads(proc.stdout.read())["matches"][0]["line"] == 4
+    ) as proc:
+        # 100 MB of log with the error at its end: errdex keeps only the tail.
+        paste = block * 100 + b"ValueError: retries must be >= 0, got -2\n"
+        out, _ = proc.communicate(paste, timeout=120)
+    assert proc.returncode == 0
+    assert json.loads(out)["matches"][0]["line"] == 4
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.text(min_size=0, max_size=3000))
 def test_any_text_gets_an_answer_or_a_clear_refusal(db: str, text: str) -> None:
     code, _, err = lookup(db, "-", stdin=text)

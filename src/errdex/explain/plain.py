@@ -157,7 +157,7 @@ def _compare(left: ast.expr, op: ast.cmpop, right: ast.expr) -> str | None:
         return None
     if isinstance(op, ast.In | ast.NotIn):
         word = "is one of" if isinstance(op, ast.In) else "is not one of"
-        if isinstance(right, ast.Constant) and isinstance(right.value, str):
+        if isinstance(left, ast.Constant) and isinstance(left.value, str):
             word = "occurs in" if isinstance(op, ast.In) else "does not occur in"
     return f"{lhs} {word} {rhs}"
 

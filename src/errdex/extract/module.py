@@ -87,9 +87,7 @@ def _bound_names(stmt: ast.stmt) -> list[str]:
     targets: list[ast.expr] = []
     if isinstance(stmt, ast.Assign):
         targets = list(stmt.targets)
-    elif isinstance(stmt, ast.AnnAssign | ast.AugAssign):
-        targets = [stmt.target]
-    elif isinstance(stmt, ast.For | ast.AsyncFor):
+    elif isinstance(stmt, ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor):
         targets = [stmt.target]
     return [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
 

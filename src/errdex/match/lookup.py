@@ -204,10 +204,10 @@ class _Scorer:
 
     def _exception_agreement(self, stored: StoredSite, why: list[str]) -> float:
         if self.exception is None:
-            if self.evidence.level and stored.site.level:
-                if self.evidence.level.lower().startswith(stored.site.level[:4]):
-                    why.append(f"logged at {stored.site.level}")
-                    return 0.1
+            level = stored.site.level
+            if self.evidence.level and level and self.evidence.level.lower().startswith(level[:4]):
+                why.append(f"logged at {level}")
+                return 0.1
             return 0.0
         info = stored.exception
         name = info.name if info else (stored.site.exception or "").rsplit(".", 1)[-1]

@@ -177,7 +177,8 @@ _QUALIFIED_HEAD = re.compile(
 )
 # A frame line anywhere, in any quotes (word processors turn `"` into `“”`).
 _ANY_FRAME = re.compile(
-    r'\s*File ["\'](?P<path>[^"\'\n]{1,500})["\'], line (?P<line>\d{1,7})(?:, in (?P<fn>\S{1,200}))?'
+    r'\s*File ["\'](?P<path>[^"\'\n]{1,500})["\'], line (?P<line>\d{1,7})'
+    r"(?:, in (?P<fn>\S{1,200}))?"
 )
 
 

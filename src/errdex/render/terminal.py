@@ -152,8 +152,8 @@ def lookup_view(result: LookupResult, source_text: str | None) -> Group:
         variant = Text("Reason: ", style="bold")
         variant.append(best.variant.reason, style="green")
         variant.append(f"  {best.variant.file}:{best.variant.line}\n", style="dim")
-        for condition in best.variant.conditions:
-            variant.append(f"  when {condition}\n", style="dim")
+        for guard in best.variant.conditions:
+            variant.append(f"  when {guard}\n", style="dim")
         parts.append(variant)
     if site is not None and site.conditions:
         conditions = Text("Happens when all of these hold:\n", style="bold")

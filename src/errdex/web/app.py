@@ -27,7 +27,8 @@ log = logging.getLogger("errdex.web")
 
 STATIC = Path(__file__).parent / "static"
 ENV_DB = "ERRDEX_DB"
-# A pasted traceback may arrive in the query string of a GET: allow 1 MiB of request head.
+# A pasted traceback arrives in the query string of a GET (the paste box's form): allow a
+# request head of 1 MiB. h11 takes that limit; httptools stops near 80 KB whatever is set.
 MAX_REQUEST_HEAD = 1 << 20
 
 
@@ -99,6 +100,7 @@ def serve(
         workers=workers,
         access_log=False,  # errdex.web logs each request
         log_config=log_config(),
+        http="h11",
         h11_max_incomplete_event_size=MAX_REQUEST_HEAD,
         server_header=False,
     )

@@ -167,6 +167,8 @@ def enrich_version(
             if progress is not None:
                 progress(finished, len(todo))
     report.reasons = dict(reasons.most_common())
+    if report.failed and report.failed == len(todo):
+        raise ModelError(f"every request failed ({report.failed}): {last_failure}")
     return report
 
 

@@ -1,0 +1,39 @@
+"""Fixtures of the explain tests: the sample engine indexed into a real SQLite file."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from explain_samples import ENGINE, PYPROJECT
+
+from errdex.indexing import index_source
+from errdex.indexing.cache import FactsCache
+from errdex.sources import open_source
+from errdex.store import Store, open_store
+
+
+def write_tree(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+
+
+@pytest.fixture(scope="module")
+def db_path(tmp_path_factory: pytest.TempPathFactory) -> str:
+    root = tmp_path_factory.mktemp("engine")
+    write_tree(root / "src", {**ENGINE, "pyproject.toml": PYPROJECT})
+    path = root / "errdex.db"
+    with open_store(path) as store:
+        cache = FactsCache(root / "facts.sqlite3")
+        index_source(open_source(str(root / "src")), store, cache=cache)
+    return str(path)
+
+
+@pytest.fixture
+def store(db_path: str) -> Iterator[Store]:
+    with open_store(db_path) as opened:
+        yield opened

@@ -1,0 +1,106 @@
+"""A small engine in the shape of vllm: a module of env getters (vllm/envs.py), a config
+whose property reads one (VllmConfig.use_v2_model_runner) and whose `__post_init__` calls a
+validator only under a guard, an args dataclass with argparse flags (EngineArgs), a test."""
+
+from __future__ import annotations
+
+from errdex.store.base import Store, StoredSite
+
+PYPROJECT = """
+    [project]
+    name = "engine"
+    version = "1.0"
+
+    [project.urls]
+    Issues = "https://github.com/acme/engine/issues"
+    """
+
+ENGINE = {
+    "engine/__init__.py": "",
+    "engine/envs.py": """
+        import os
+        from typing import TYPE_CHECKING
+
+        if TYPE_CHECKING:
+            ENGINE_USE_V2: bool | None = None
+
+        environment_variables = {
+            "ENGINE_USE_V2": lambda: maybe_convert_bool(os.getenv("ENGINE_USE_V2", None)),
+        }
+
+        def __getattr__(name):
+            return environment_variables[name]()
+        """,
+    "engine/config.py": """
+        from engine import envs
+
+        class EngineConfig:
+            def __post_init__(self):
+                if self.use_v2:
+                    self._validate_v2()
+                else:
+                    self._validate_v1()
+
+            @property
+            def use_v2(self) -> bool:
+                if self.sparse_config is not None:
+                    if envs.ENGINE_USE_V2 is False:
+                        raise ValueError("Sparse requires runner V2; remove ENGINE_USE_V2=0.")
+                    return True
+                use_v2 = envs.ENGINE_USE_V2
+                if use_v2 is not None:
+                    return use_v2
+                return False
+
+            def _validate_v1(self):
+                unsupported = []
+                if self.model_config.enforce_eager:
+                    unsupported.append("eager mode")
+                if self.parallel_config.pipeline_size > 1:
+                    unsupported.append("pipeline parallelism")
+                if unsupported:
+                    raise ValueError(f"Runner V1 does not support: {', '.join(unsupported)}")
+
+            def _validate_v2(self):
+                if self.model_config.max_len is None:
+                    raise ValueError("Runner V2 needs a maximum length")
+        """,
+    "engine/args.py": """
+        from dataclasses import dataclass
+
+        from engine.config import EngineConfig
+
+        @dataclass
+        class EngineArgs:
+            enforce_eager: bool = False
+            pipeline_size: int = 1
+
+            @staticmethod
+            def add_cli_args(parser):
+                parser.add_argument("--enforce-eager", action="store_true")
+                parser.add_argument("--pipeline-size", type=int, default=1)
+                return parser
+
+            def create_config(self):
+                return EngineConfig()
+        """,
+    "tests/test_config.py": """
+        import pytest
+
+        def test_sparse_on_v1(monkeypatch):
+            monkeypatch.setenv("ENGINE_USE_V2", "0")
+            with pytest.raises(ValueError, match="Sparse requires runner V2"):
+                make_sparse_config()
+        """,
+}
+
+HISPARSE = "Sparse requires runner V2; remove ENGINE_USE_V2=0."
+V1 = "Runner V1 does not support: {', '.join(unsupported)}"
+V2 = "Runner V2 needs a maximum length"
+
+
+def site_with(store: Store, message: str) -> StoredSite:
+    (found,) = [
+        s for s in store.list_sites("engine") if s.site.message and s.site.message.text == message
+    ]
+    return found

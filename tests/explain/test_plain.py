@@ -1,0 +1,87 @@
+"""Conditions in plain words, and what a knob must be set to for a condition to be false."""
+
+from __future__ import annotations
+
+import pytest
+
+from errdex.explain.knob_actions import knob_action
+from errdex.explain.page import ConditionView, Knob
+from errdex.explain.plain import plain_condition
+from errdex.facts import Condition, ConditionKind
+
+
+def words(text: str, kind: ConditionKind = ConditionKind.IF) -> str | None:
+    return plain_condition(Condition(test=text, kind=kind, holds=True, line=1, text=text))
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        ("not self.use_v2_model_runner", "`self.use_v2_model_runner` is false"),
+        ("self.enforce_eager", "`self.enforce_eager` is true"),
+        ("unsupported", "`unsupported` is set (not empty, zero or None)"),
+        ("model_config is None", "`model_config` is None"),
+        ("x is not None", "`x` is not None"),
+        ("envs.VLLM_X is False", "`envs.VLLM_X` is False"),
+        ("size > 1", "`size` is greater than `1`"),
+        ("arch in SUPPORTED", "`arch` is one of `SUPPORTED`"),
+        ("'cuda' not in device", "`'cuda'` does not occur in `device`"),
+        ("len(items) == 0", "`items` is empty"),
+        ("not isinstance(x, int)", "`x` is not an instance of `int`"),
+        ("hasattr(m, 'forward')", "`m` has attribute `'forward'`"),
+        ("a and not b", "`a` is set (not empty, zero or None) and `b` is empty, zero or None"),
+        (
+            "any(arch in UNSUPPORTED for arch in architectures)",
+            "for some `arch` in `architectures`: `arch` is one of `UNSUPPORTED`",
+        ),
+        ("check()", "`check()` returns a true value"),
+    ],
+)
+def test_plain_words(text: str, plain: str) -> None:
+    assert words(text) == plain
+
+
+def test_loops_and_excepts_say_where_the_code_is() -> None:
+    assert words("for x in items", ConditionKind.LOOP) == "for an item `x` of `items`"
+    assert words("except OSError as e", ConditionKind.EXCEPT) == "an exception `OSError` was caught"
+
+
+def test_shapes_without_plain_words_keep_their_python() -> None:
+    assert words("a[0] + b") is None
+
+
+ENV = Knob(name="APP_X", kind="env", behind="envs.APP_X", same_value=True, value_type="bool")
+FLAG = Knob(name="--eager", kind="flag", behind="cfg.eager", same_value=True, value_type="bool")
+SIZE = Knob(name="--size", kind="flag", behind="cfg.size", same_value=True, value_type="int")
+
+
+def action(text: str, knob: Knob) -> str | None:
+    view = ConditionView(text=text, test=text, kind="if", holds=True, line=1)
+    found = knob_action(view, [knob])
+    return found.text if found else None
+
+
+@pytest.mark.parametrize(
+    ("text", "knob", "expected"),
+    [
+        ("not envs.APP_X", ENV, "Set `APP_X=1`"),
+        ("envs.APP_X", ENV, "Set `APP_X=0`"),
+        ("envs.APP_X is False", ENV, "Set `APP_X=1` or leave it unset"),
+        ("envs.APP_X is not None", ENV, "Unset `APP_X`"),
+        ("not cfg.eager", FLAG, "Pass `--eager`"),
+        ("cfg.eager", FLAG, "Do not pass `--eager`"),
+        ("cfg.size > 1", SIZE, "Pass `--size` with a value at most 1"),
+        ("cfg.size != 4", SIZE, "Pass `--size 4`"),
+        ("other > 1 and cfg.eager", FLAG, "Do not pass `--eager`"),
+        ("other > 1", FLAG, None),
+    ],
+)
+def test_knob_actions(text: str, knob: Knob, expected: str | None) -> None:
+    assert action(text, knob) == expected
+
+
+def test_a_knob_the_name_does_not_take_as_is_is_named_without_a_value() -> None:
+    computed = Knob(name="APP_X", kind="env", behind="self.fast", same_value=False)
+    assert action("not self.fast", computed) == (
+        "Change the environment variable `APP_X`, which `self.fast` follows"
+    )
