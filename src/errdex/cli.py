@@ -105,6 +105,7 @@ def main() -> None:
 @click.option(
     "--workers", type=click.IntRange(1, 256), help="Extraction processes (default: all cores)."
 )
+@click.option("--force", is_flag=True, help="Index a version again even if it is up to date.")
 @db_option
 @json_option
 @handle_errors
@@ -114,6 +115,7 @@ def index(
     project: str | None,
     version_label: str | None,
     workers: int | None,
+    force: bool,
     db: str | None,
     as_json: bool,
 ) -> None:
@@ -133,16 +135,18 @@ def index(
     reports: list[IndexReport] = []
     with _store(db) as store:
         for source in resolved:
-            reports.append(_index_one(source, store, workers, quiet=as_json))
+            reports.append(_index_one(source, store, workers, quiet=as_json, force=force))
             if not as_json:
                 index_summary(reports[-1], _err)
     if as_json:
         _print_json([msgspec.to_builtins(r) for r in reports])
 
 
-def _index_one(source: Source, store: Store, workers: int | None, *, quiet: bool) -> IndexReport:
+def _index_one(
+    source: Source, store: Store, workers: int | None, *, quiet: bool, force: bool
+) -> IndexReport:
     if quiet or not _err.is_terminal:
-        return index_source(source, store, workers=workers)
+        return index_source(source, store, workers=workers, force=force)
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -155,7 +159,7 @@ def _index_one(source: Source, store: Store, workers: int | None, *, quiet: bool
         def advance(stage: str, n: int, total: int) -> None:
             progress.update(task, advance=n, total=total)
 
-        return index_source(source, store, workers=workers, progress=advance)
+        return index_source(source, store, workers=workers, progress=advance, force=force)
 
 
 @main.command("list")

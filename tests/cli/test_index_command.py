@@ -82,8 +82,6 @@ def test_bad_files_are_skipped_with_their_reason(tmp_path: Path) -> None:
             "demo/fstring.py": 'x = f"{"nested"}"\n',
         },
     )
-    code, _, err = run("index", str(pkg), "--project", "demo", "--json")
-    assert code == 0, err
     (report,) = json.loads(_stdout_of("index", str(pkg), "--project", "demo", "--json"))
     reasons = {s["path"]: s["reason"] for s in report["skipped"]}
     assert reasons["demo/binary.py"].startswith("binary file")
@@ -185,3 +183,14 @@ def test_ctrl_c_mid_index_leaves_the_earlier_version(tmp_path: Path) -> None:
         check=True,
     )
     assert [r["file"] for r in json.loads(listed.stdout)] == ["demo/net.py"]
+
+
+def test_an_unchanged_version_is_up_to_date_unless_forced(tmp_path: Path) -> None:
+    pkg = make_package(tmp_path / "demo", {"demo/net.py": GOOD})
+    args = ("index", str(pkg), "--project", "demo", "--version", "1.0", "--json")
+    (first,) = json.loads(_stdout_of(*args))
+    (again,) = json.loads(_stdout_of(*args))
+    (forced,) = json.loads(_stdout_of(*args, "--force"))
+    assert (first["up_to_date"], again["up_to_date"], forced["up_to_date"]) == (False, True, False)
+    assert first["sites"] == again["sites"] == forced["sites"] == 1
+    assert (forced["parsed"], forced["cached"]) == (0, 1)

@@ -31,10 +31,12 @@ def fresh(db_path: str, tmp_path: Path) -> Iterator[Store]:
 
 def test_an_accepted_answer_becomes_the_page_prose_and_is_cached(fresh: Store) -> None:
     error = site_with(fresh, HISPARSE).id
-    with serve_model(lambda messages: answer()) as server:
-        with ChatClient(server.url, "tiny", api_key="sekrit") as chat:
-            outcome = enrich_error(fresh, error, chat)
-            again = enrich_error(fresh, error, chat)
+    with (
+        serve_model(lambda messages: answer()) as server,
+        ChatClient(server.url, "tiny", api_key="sekrit") as chat,
+    ):
+        outcome = enrich_error(fresh, error, chat)
+        again = enrich_error(fresh, error, chat)
     assert (outcome.status, again.status) == ("ok", "cached")
     assert len(server.requests) == 1
     assert server.headers[0]["Authorization"] == "Bearer sekrit"

@@ -16,7 +16,7 @@ DESIGN_KEYS = {
 
 def test_the_json_page_has_the_keys_of_the_design(store: Store) -> None:
     record = page_record(build_page(store, site_with(store, V2).id))
-    assert DESIGN_KEYS <= record.keys()
+    assert record.keys() >= DESIGN_KEYS
     assert record["exception"]["qualname"] == "builtins.ValueError"
     assert set(record["source"]) >= {"file", "line", "end_line", "function", "snippet", "url"}
     assert set(record["when_it_happens"]) == {"trigger", "situations"}
@@ -65,8 +65,9 @@ def test_the_caller_and_its_guard_are_on_the_page_and_in_the_solutions(store: St
         " only when `self.use_v2` is false)."
     )
     assert "If the message names “eager mode”: do not pass `--enforce-eager`" in texts[1]
-    assert "If the message names “pipeline parallelism”: pass `--pipeline-size` with a value" in (
-        texts[2]
+    assert (
+        "If the message names “pipeline parallelism”: pass `--pipeline-size` with a value"
+        in (texts[2])
     )
 
 

@@ -8,14 +8,18 @@ from collections.abc import Callable
 
 import msgspec
 
+from errdex.extract import EXTRACTOR_VERSION
 from errdex.facts import FileFacts
 from errdex.indexing.cache import FactsCache, content_key
 from errdex.indexing.parallel import extract_many
-from errdex.link import link_version
+from errdex.link import LINKER_VERSION, link_version
 from errdex.sources.base import Skipped, Source
 from errdex.store.base import Store, VersionStats
 
-__all__ = ["IndexReport", "index_source"]
+__all__ = ["PIPELINE_VERSION", "IndexReport", "index_source"]
+
+# Which extraction and linking made a version's sites: when it changes, re-indexing redoes it.
+PIPELINE_VERSION = f"extract-{EXTRACTOR_VERSION}.link-{LINKER_VERSION}"
 
 _decoder = msgspec.msgpack.Decoder(FileFacts)
 _encoder = msgspec.msgpack.Encoder()
@@ -35,6 +39,7 @@ class IndexReport(msgspec.Struct, kw_only=True):
     skipped: list[Skipped]
     seconds: float
     stored: VersionStats | None = None
+    up_to_date: bool = False  # the store already held this revision, made the same way
 
 
 ProgressHook = Callable[[str, int, int], None]  # (stage, advance, total)
@@ -47,9 +52,33 @@ def index_source(
     cache: FactsCache | None = None,
     workers: int | None = None,
     progress: ProgressHook | None = None,
+    force: bool = False,
 ) -> IndexReport:
-    """Index one version into the store, in a single transaction."""
+    """Index one version into the store, in a single transaction.
+
+    A version the store already holds at the same revision, made by the same pipeline, is
+    left as it is unless `force` is given.
+    """
     started = time.perf_counter()
+    info = source.info
+    info.pipeline = PIPELINE_VERSION
+    if not force:
+        held = _held(store, info.project, info.version, info.revision)
+        if held is not None:
+            return IndexReport(
+                project=info.project,
+                version=info.version,
+                revision=info.revision,
+                files=0,
+                parsed=0,
+                cached=0,
+                sites=held.sites,
+                kinds=held.kinds,
+                skipped=[],
+                seconds=time.perf_counter() - started,
+                stored=held,
+                up_to_date=True,
+            )
     cache = cache or FactsCache()
     items = [(f.path, f.data) for f in source.files()]
     keys = {path: content_key(path, data) for path, data in items}
@@ -93,3 +122,13 @@ def index_source(
         seconds=time.perf_counter() - started,
         stored=stored,
     )
+
+
+def _held(store: Store, project: str, label: str, revision: str) -> VersionStats | None:
+    """The stats of the stored version when it is this revision made by this pipeline."""
+    if not store.has_version(project, label, revision):
+        return None
+    for record in store.versions(project):
+        if record.label == label and record.stats.pipeline == PIPELINE_VERSION:
+            return record.stats
+    return None

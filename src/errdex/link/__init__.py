@@ -28,7 +28,10 @@ from errdex.link.reasons import ReasonsIndex
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
 from errdex.link.tests import TestIndex
 
-__all__ = ["link_version"]
+__all__ = ["LINKER_VERSION", "link_version"]
+
+# Bump when linking changes what it produces: stored versions made before are re-indexed.
+LINKER_VERSION = "1"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:

@@ -94,6 +94,12 @@ def site_detail(stored: StoredSite, source_text: str | None) -> Group:
 
 
 def index_summary(report: IndexReport, console: Console) -> None:
+    if report.up_to_date:
+        console.print(
+            f"[bold]{report.project} {report.version}[/] ({report.revision[:12]}): up to date, "
+            f"{report.sites} sites (use --force to index it again)"
+        )
+        return
     kinds = ", ".join(f"{n} {k}" for k, n in sorted(report.kinds.items(), key=lambda kv: -kv[1]))
     console.print(
         f"[bold]{report.project} {report.version}[/] ({report.revision[:12]}): "

@@ -23,6 +23,7 @@ class VersionInfo(msgspec.Struct, kw_only=True):
     # "view source" link with {path} and {line} (and {revision}) fields, or None
     link_template: str | None = None
     tracker_url: str | None = None  # the project's issue tracker, from its metadata
+    pipeline: str = ""  # set by the indexer: which extraction and linking made the sites
     homepage: str | None = None
 
 

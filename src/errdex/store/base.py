@@ -37,6 +37,7 @@ class VersionStats(msgspec.Struct, frozen=True, kw_only=True):
     kinds: dict[str, int] = {}  # site kind → count
     replaced: bool = False  # an earlier index of the same label was replaced
     seconds: float = 0.0
+    pipeline: str = ""  # the versions of extraction and linking that made these sites
 
 
 class ProjectRecord(msgspec.Struct, frozen=True, kw_only=True):

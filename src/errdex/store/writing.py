@@ -166,6 +166,7 @@ def _write(
         kinds=dict(sorted(writer.kinds.items())),
         replaced=old is not None,
         seconds=round(time.perf_counter() - started, 4),
+        pipeline=info.pipeline,
     )
     conn.execute(
         "UPDATE versions SET stats = ? WHERE id = ?",

@@ -1,0 +1,220 @@
+"""The pairing rules: which error of one version became which error of the next.
+
+Two versions' sites are paired in three passes, each over what the previous left:
+
+1. **same id**: the error is unchanged (its line may differ; its file too, then it moved);
+2. **moved**: the same kind, exception and message template in another function or file;
+3. **reworded**: the same function (qualname) in the same module, or the same qualname in
+   another module with the same exception, and a similar template (difflib ratio ≥ 0.6).
+
+Within a pass, candidate pairs are taken greedily, best first. What is left of the old
+version was removed; what is left of the new one was added. The same rules serve a whole
+diff and the cheap per-error questions of a page (over the sites of a few files only).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+import msgspec
+
+from errdex.store.base import StoredSite
+
+SIMILAR = 0.6  # the least difflib ratio of two templates for a rewording
+_WEAK = 8  # a template with fewer literal characters is too bland to follow across functions
+_TOP_LEVEL = "<module>"
+
+
+class Link(msgspec.Struct, frozen=True, kw_only=True):
+    """An error of the old version and what it is in the new one."""
+
+    status: str  # "unchanged", "moved" or "reworded"
+    old: StoredSite
+    new: StoredSite
+    similarity: float = 1.0  # the templates' difflib ratio (1.0 unless reworded)
+
+
+class Pairing(msgspec.Struct, kw_only=True):
+    """Every site of two versions, each in one place."""
+
+    unchanged: list[Link] = []  # the same id, in the same file
+    moved: list[Link] = []  # the same id in another file, or the same template elsewhere
+    reworded: list[Link] = []
+    removed: list[StoredSite] = []
+    added: list[StoredSite] = []
+
+    def link_of_old(self, error_id: str) -> Link | None:
+        """The link whose old side is `error_id`, if it has one."""
+        return next((x for x in self._links() if x.old.id == error_id), None)
+
+    def link_of_new(self, error_id: str) -> Link | None:
+        """The link whose new side is `error_id`, if it has one."""
+        return next((x for x in self._links() if x.new.id == error_id), None)
+
+    def _links(self) -> Iterable[Link]:
+        yield from self.moved
+        yield from self.reworded
+        yield from self.unchanged
+
+
+def template_text(site: StoredSite) -> str | None:
+    message = site.site.message
+    return message.text if message is not None else None
+
+
+def exception_name(site: StoredSite) -> str | None:
+    """The class's short name (resolution may move its module between versions)."""
+    if site.exception is not None:
+        return site.exception.name
+    written = site.site.exception
+    return written.rsplit(".", 1)[-1] if written else None
+
+
+def similarity(old: str, new: str) -> float:
+    """difflib's ratio of two templates, skipping the full count when the bounds rule it out."""
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    if matcher.real_quick_ratio() < SIMILAR or matcher.quick_ratio() < SIMILAR:
+        return 0.0
+    return matcher.ratio()
+
+
+def pair_sites(olds: Sequence[StoredSite], news: Sequence[StoredSite]) -> Pairing:
+    """Pair the sites of an old and a new version (or the same slice of both)."""
+    old_by_id = _by_id(olds)
+    new_by_id = _by_id(news)
+    pairing = Pairing()
+    for error_id, old in old_by_id.items():
+        new = new_by_id.get(error_id)
+        if new is not None:
+            status = "unchanged" if new.file == old.file else "moved"
+            target = pairing.unchanged if status == "unchanged" else pairing.moved
+            target.append(Link(status=status, old=old, new=new))
+    gone = [s for i, s in old_by_id.items() if i not in new_by_id]
+    came = [s for i, s in new_by_id.items() if i not in old_by_id]
+    moved = _greedy(_move_candidates(gone, came))
+    pairing.moved.extend(Link(status="moved", old=o, new=n) for _, o, n in moved)
+    gone, came = _rest(gone, came, moved)
+    reworded = _greedy(_reword_candidates(gone, came))
+    pairing.reworded.extend(
+        Link(status="reworded", old=o, new=n, similarity=round(_ratio_of(score), 4))
+        for score, o, n in reworded
+    )
+    gone, came = _rest(gone, came, reworded)
+    pairing.removed = gone
+    pairing.added = came
+    return pairing
+
+
+Candidate = tuple[float, StoredSite, StoredSite]
+
+
+def _by_id(sites: Iterable[StoredSite]) -> dict[str, StoredSite]:
+    found: dict[str, StoredSite] = {}
+    for site in sites:
+        found.setdefault(site.id, site)
+    return found
+
+
+def _place(old: StoredSite, new: StoredSite) -> float:
+    """How near two sites sit: same function, same name, same module, same class."""
+    score = 0.0
+    if old.site.function == new.site.function:
+        score += 4
+    elif old.site.function.rsplit(".", 1)[-1] == new.site.function.rsplit(".", 1)[-1]:
+        score += 2
+    if old.module == new.module:
+        score += 1
+    if old.site.class_name is not None and old.site.class_name == new.site.class_name:
+        score += 0.5
+    return score
+
+
+def _move_candidates(gone: Sequence[StoredSite], came: Sequence[StoredSite]) -> list[Candidate]:
+    def key(site: StoredSite) -> tuple[str, str | None, str | None]:
+        return (str(site.site.kind), exception_name(site), template_text(site))
+
+    by_key: dict[tuple[str, str | None, str | None], list[StoredSite]] = defaultdict(list)
+    for new in came:
+        by_key[key(new)].append(new)
+    candidates: list[Candidate] = []
+    for old in gone:
+        message = old.site.message
+        weak = message is None or message.literal_length < _WEAK
+        for new in by_key.get(key(old), ()):
+            if weak and old.site.function != new.site.function:
+                continue  # `raise` or `{e}`: only the same function in a moved file
+            candidates.append((_place(old, new), old, new))
+    return candidates
+
+
+def _reword_candidates(
+    gone: Sequence[StoredSite], came: Sequence[StoredSite]
+) -> list[Candidate]:
+    by_function: dict[str, list[StoredSite]] = defaultdict(list)
+    for new in came:
+        if new.site.message is not None and new.site.message.literal_length:
+            by_function[new.site.function].append(new)
+    candidates: list[Candidate] = []
+    for old in gone:
+        before = template_text(old)
+        if before is None or old.site.message is None or not old.site.message.literal_length:
+            continue
+        for new in by_function.get(old.site.function, ()):
+            if new.site.kind != old.site.kind:
+                continue
+            same_module = new.module == old.module
+            same_exception = exception_name(new) == exception_name(old)
+            if not same_module and (old.site.function == _TOP_LEVEL or not same_exception):
+                continue
+            after = template_text(new)
+            assert after is not None
+            ratio = similarity(before, after)
+            if ratio >= SIMILAR:
+                # The ratio decides; the module, then the class, break ties.
+                bonus = 0.02 * same_module + 0.01 * same_exception
+                candidates.append((_score_of(ratio, bonus), old, new))
+    return candidates
+
+
+# A reworded candidate's score keeps its ratio recoverable: ratio * 10 + bonus (< 0.1).
+def _score_of(ratio: float, bonus: float) -> float:
+    return ratio * 10 + bonus
+
+
+def _ratio_of(score: float) -> float:
+    return min(1.0, int(score * 10_000 / 10) / 10_000) if score < 10 else 1.0
+
+
+def _greedy(candidates: list[Candidate]) -> list[Candidate]:
+    """The best pairs first, each site in one pair at most; ties by place in the files."""
+    candidates.sort(
+        key=lambda c: (
+            -c[0],
+            abs(c[1].site.line - c[2].site.line),
+            c[1].file,
+            c[1].site.line,
+            c[2].file,
+            c[2].site.line,
+        )
+    )
+    taken_old: set[str] = set()
+    taken_new: set[str] = set()
+    chosen: list[Candidate] = []
+    for candidate in candidates:
+        _, old, new = candidate
+        if old.id in taken_old or new.id in taken_new:
+            continue
+        taken_old.add(old.id)
+        taken_new.add(new.id)
+        chosen.append(candidate)
+    return chosen
+
+
+def _rest(
+    gone: list[StoredSite], came: list[StoredSite], paired: list[Candidate]
+) -> tuple[list[StoredSite], list[StoredSite]]:
+    olds = {o.id for _, o, _ in paired}
+    news = {n.id for _, _, n in paired}
+    return [s for s in gone if s.id not in olds], [s for s in came if s.id not in news]
