@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 import msgspec
 
@@ -94,12 +95,12 @@ def pair_sites(olds: Sequence[StoredSite], news: Sequence[StoredSite]) -> Pairin
     gone = [s for i, s in old_by_id.items() if i not in new_by_id]
     came = [s for i, s in new_by_id.items() if i not in old_by_id]
     moved = _greedy(_move_candidates(gone, came))
-    pairing.moved.extend(Link(status="moved", old=o, new=n) for _, o, n in moved)
+    pairing.moved.extend(Link(status="moved", old=c.old, new=c.new) for c in moved)
     gone, came = _rest(gone, came, moved)
     reworded = _greedy(_reword_candidates(gone, came))
     pairing.reworded.extend(
-        Link(status="reworded", old=o, new=n, similarity=round(_ratio_of(score), 4))
-        for score, o, n in reworded
+        Link(status="reworded", old=c.old, new=c.new, similarity=round(c.ratio, 4))
+        for c in reworded
     )
     gone, came = _rest(gone, came, reworded)
     pairing.removed = gone
@@ -107,7 +108,11 @@ def pair_sites(olds: Sequence[StoredSite], news: Sequence[StoredSite]) -> Pairin
     return pairing
 
 
-Candidate = tuple[float, StoredSite, StoredSite]
+class Candidate(NamedTuple):
+    score: float  # higher first
+    ratio: float  # the templates' similarity
+    old: StoredSite
+    new: StoredSite
 
 
 def _by_id(sites: Iterable[StoredSite]) -> dict[str, StoredSite]:
@@ -145,7 +150,7 @@ def _move_candidates(gone: Sequence[StoredSite], came: Sequence[StoredSite]) -> 
         for new in by_key.get(key(old), ()):
             if weak and old.site.function != new.site.function:
                 continue  # `raise` or `{e}`: only the same function in a moved file
-            candidates.append((_place(old, new), old, new))
+            candidates.append(Candidate(_place(old, new), 1.0, old, new))
     return candidates
 
 
@@ -172,38 +177,29 @@ def _reword_candidates(
             assert after is not None
             ratio = similarity(before, after)
             if ratio >= SIMILAR:
-                # The ratio decides; the module, then the class, break ties.
-                bonus = 0.02 * same_module + 0.01 * same_exception
-                candidates.append((_score_of(ratio, bonus), old, new))
+                # The ratio decides; the same module, then the same class, break ties.
+                score = ratio + 0.002 * same_module + 0.001 * same_exception
+                candidates.append(Candidate(score, ratio, old, new))
     return candidates
-
-
-# A reworded candidate's score keeps its ratio recoverable: ratio * 10 + bonus (< 0.1).
-def _score_of(ratio: float, bonus: float) -> float:
-    return ratio * 10 + bonus
-
-
-def _ratio_of(score: float) -> float:
-    return min(1.0, int(score * 10_000 / 10) / 10_000) if score < 10 else 1.0
 
 
 def _greedy(candidates: list[Candidate]) -> list[Candidate]:
     """The best pairs first, each site in one pair at most; ties by place in the files."""
     candidates.sort(
         key=lambda c: (
-            -c[0],
-            abs(c[1].site.line - c[2].site.line),
-            c[1].file,
-            c[1].site.line,
-            c[2].file,
-            c[2].site.line,
+            -c.score,
+            abs(c.old.site.line - c.new.site.line),
+            c.old.file,
+            c.old.site.line,
+            c.new.file,
+            c.new.site.line,
         )
     )
     taken_old: set[str] = set()
     taken_new: set[str] = set()
     chosen: list[Candidate] = []
     for candidate in candidates:
-        _, old, new = candidate
+        old, new = candidate.old, candidate.new
         if old.id in taken_old or new.id in taken_new:
             continue
         taken_old.add(old.id)
@@ -215,6 +211,6 @@ def _greedy(candidates: list[Candidate]) -> list[Candidate]:
 def _rest(
     gone: list[StoredSite], came: list[StoredSite], paired: list[Candidate]
 ) -> tuple[list[StoredSite], list[StoredSite]]:
-    olds = {o.id for _, o, _ in paired}
-    news = {n.id for _, _, n in paired}
+    olds = {c.old.id for c in paired}
+    news = {c.new.id for c in paired}
     return [s for s in gone if s.id not in olds], [s for s in came if s.id not in news]

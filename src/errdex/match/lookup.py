@@ -304,9 +304,11 @@ def candidates(
     terms = search_terms(evidence.message)
     if terms:
         found.extend(store.search_candidates(terms, project, version, limit=_FTS_LIMIT))
-    short = (evidence.exception or "").rsplit(".", 1)[-1]
-    if short and (short not in BUILTIN_EXCEPTIONS or not evidence.message.strip()):
-        # The project's own classes are few and telling; a builtin class is neither.
+    pasted = evidence.exception or ""
+    short = pasted.rsplit(".", 1)[-1]
+    qualified = "." in pasted and not pasted.startswith("builtins.")
+    if short and (qualified or short not in BUILTIN_EXCEPTIONS or not evidence.message.strip()):
+        # The project's own classes are few and telling; a bare builtin class is neither.
         found.extend(store.sites_raising(short, project, version, limit=40))
     for frame in evidence.frames[-12:]:
         if frame.line is not None:
