@@ -19,14 +19,16 @@ import msgspec
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from errdex.errors import ErrdexError, NotFoundError
+from errdex.errors import ErrdexError, NotFoundError, SourceError
 from errdex.explain import build_page, page_record
 from errdex.explain.model.client import ChatClient
 from errdex.explain.model.enrich import EnrichReport, enrich_error, enrich_version
+from errdex.history import diff_markdown, diff_versions
 from errdex.indexing import IndexReport, index_source
 from errdex.indexing.installed import index_missing
 from errdex.match.lookup import rank
 from errdex.match.paste import parse_paste
+from errdex.render.diff_terminal import diff_view
 from errdex.render.page_terminal import page_view
 from errdex.render.records import site_record
 from errdex.render.terminal import (
@@ -35,7 +37,7 @@ from errdex.render.terminal import (
     nearest_view,
     site_lines,
 )
-from errdex.sources import installed_all, open_sources
+from errdex.sources import installed_all, list_tags, open_sources
 from errdex.sources.base import Source
 from errdex.store import Store, open_store
 
@@ -106,6 +108,13 @@ def main() -> None:
     "--workers", type=click.IntRange(1, 256), help="Extraction processes (default: all cores)."
 )
 @click.option("--force", is_flag=True, help="Index a version again even if it is up to date.")
+@click.option(
+    "--tags",
+    "tags",
+    metavar="PATTERN",
+    help="SOURCE is a git repository: index each tag matching PATTERN (a glob: 'v*'),"
+    " oldest first, each as its own version.",
+)
 @db_option
 @json_option
 @handle_errors
@@ -116,6 +125,7 @@ def index(
     version_label: str | None,
     workers: int | None,
     force: bool,
+    tags: str | None,
     db: str | None,
     as_json: bool,
 ) -> None:
@@ -123,13 +133,19 @@ def index(
     NAME==VERSION from the package index, or installed:NAME.
 
     Nothing of the indexed code is imported or run. Each version is written in one
-    transaction: an interrupted run leaves the database as it was.
+    transaction: an interrupted run leaves the database as it was. Files unchanged since
+    an earlier version are not parsed again.
     """
     if not sources and not installed:
         raise click.UsageError("give at least one SOURCE, or --installed")
+    if tags is not None and version_label is not None:
+        raise click.UsageError("--tags names each version by its tag: leave out --version")
     resolved: list[Source] = []
     for spec in sources:
-        resolved.extend(open_sources(spec, project=project, version=version_label))
+        if tags is not None:
+            resolved.extend(_tag_sources(spec, tags, project))
+        else:
+            resolved.extend(open_sources(spec, project=project, version=version_label))
     if installed:
         resolved.extend(installed_all())
     reports: list[IndexReport] = []
@@ -140,6 +156,14 @@ def index(
                 index_summary(reports[-1], _err)
     if as_json:
         _print_json([msgspec.to_builtins(r) for r in reports])
+
+
+def _tag_sources(repo: str, pattern: str, project: str | None) -> list[Source]:
+    """A source for each tag of the repository `repo` matching `pattern`, oldest first."""
+    tags = list_tags(repo, pattern)
+    if not tags:
+        raise SourceError(f"no tag of {repo} matches {pattern!r}")
+    return [s for tag in tags for s in open_sources(f"{repo}@{tag}", project=project)]
 
 
 def _index_one(
@@ -160,6 +184,32 @@ def _index_one(
             progress.update(task, advance=n, total=total)
 
         return index_source(source, store, workers=workers, progress=advance, force=force)
+
+
+@main.command()
+@click.argument("project")
+@click.argument("old")
+@click.argument("new")
+@click.option("--markdown", is_flag=True, help="Print Markdown to paste into release notes.")
+@db_option
+@json_option
+@handle_errors
+def diff(project: str, old: str, new: str, markdown: bool, db: str | None, as_json: bool) -> None:
+    """Compare the errors of two indexed versions of PROJECT: added, removed, reworded
+    (old and new message side by side) and moved to another function or file."""
+    if markdown and as_json:
+        raise click.UsageError("give --json or --markdown, not both")
+    with _store(db) as store:
+        result = diff_versions(store, project, old, new)
+    if as_json:
+        _print_json(result.record())
+    elif markdown:
+        sys.stdout.write(diff_markdown(result))
+    elif _out.is_terminal:
+        _out.print(diff_view(result), crop=True)
+    else:  # piped: whole lines
+        for line in diff_view(result).renderables:
+            sys.stdout.write(str(line) + "\n")
 
 
 @main.command("list")

@@ -1,4 +1,4 @@
-"""Errors across versions: what a release added, removed, reworded or moved, and each id's history."""
+"""Errors across versions: what a release added, removed, reworded, moved; each id's history."""
 
 from __future__ import annotations
 

@@ -124,9 +124,7 @@ def diff_versions(store: Store, project: str, old: str, new: str) -> VersionDiff
         project=project,
         old=old,
         new=new,
-        added=_order(
-            [DiffEntry(kind=str(s.site.kind), new=site_ref(s)) for s in pairing.added]
-        ),
+        added=_order([DiffEntry(kind=str(s.site.kind), new=site_ref(s)) for s in pairing.added]),
         removed=_order(
             [DiffEntry(kind=str(s.site.kind), old=site_ref(s)) for s in pairing.removed]
         ),

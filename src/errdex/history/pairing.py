@@ -154,9 +154,7 @@ def _move_candidates(gone: Sequence[StoredSite], came: Sequence[StoredSite]) -> 
     return candidates
 
 
-def _reword_candidates(
-    gone: Sequence[StoredSite], came: Sequence[StoredSite]
-) -> list[Candidate]:
+def _reword_candidates(gone: Sequence[StoredSite], came: Sequence[StoredSite]) -> list[Candidate]:
     by_function: dict[str, list[StoredSite]] = defaultdict(list)
     for new in came:
         if new.site.message is not None and new.site.message.literal_length:

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 import msgspec
 
 from errdex.facts import MessageTemplate, Variant
+from errdex.history.versions import NewestVersion, settle_versions
 from errdex.link.resolve import BUILTIN_EXCEPTIONS
 from errdex.match.paste import ErrorEvidence, Evidence, Frame
 from errdex.match.pattern import TemplateMatch, compile_template, literal_runs
@@ -24,6 +25,7 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 _MAX_TERMS = 40
 _FTS_LIMIT = 60
 _MIN_COVERED = 0.25  # below this much of the message explained, a match is only "near"
+_STRONG = 0.9  # a score this high from the narrow round needs no wider search
 
 
 class VariantMatch(msgspec.Struct, frozen=True):
@@ -54,6 +56,7 @@ class Match(msgspec.Struct, kw_only=True):
     variant: VariantMatch | None = None
     why: list[str] = []
     confident: bool = False  # the message's text or an exact frame pins it
+    newest: NewestVersion | None = None  # in an older version: the error in the newest one
     site: StoredSite | None = None  # the full record, for pages; not part of the JSON
 
     def record(self) -> dict[str, object]:
@@ -298,12 +301,20 @@ def candidates(
     evidence: ErrorEvidence,
     project: str | None,
     version: str | None,
+    *,
+    wide: bool = False,
 ) -> list[StoredSite]:
-    """Sites worth scoring: by the message's words, and at the frames' and hints' places."""
-    found: list[StoredSite] = []
+    """Sites worth scoring: by the message's words, and at the frames' and hints' places.
+
+    The first, narrow round asks for texts holding all of the message's three rarest words
+    (few, and nearly always the answer); the `wide` round, for texts holding any of them.
+    """
     terms = search_terms(evidence.message)
+    if wide:
+        return store.search_candidates(terms, project, version, limit=_FTS_LIMIT) if terms else []
+    found: list[StoredSite] = []
     if terms:
-        found.extend(store.search_candidates(terms, project, version, limit=_FTS_LIMIT))
+        found.extend(store.search_candidates(terms, project, version, limit=_FTS_LIMIT, rarest=3))
     pasted = evidence.exception or ""
     short = pasted.rsplit(".", 1)[-1]
     qualified = "." in pasted and not pasted.startswith("builtins.")
@@ -335,31 +346,39 @@ def rank(
     """Score every candidate against every error in the paste; keep the best per error id."""
     best: dict[str, Match] = {}
     near: dict[str, Match] = {}
-    found = [
-        (index, item, candidates(store, item, project, version))
-        for index, item in enumerate(evidence.errors[:4])
-    ]
-    # Exact readings first; only when none is confident, read messages as cut short too.
-    for cut in (False, True):
-        for index, item, sites in found:
-            # The parser puts the error that ended the program first; the rest (causes,
-            # log lines around it) count for less.
-            weight = 1.0 if index == 0 else 0.6 - 0.05 * index
-            scorer = _Scorer(item, weight, cut=cut)
-            for stored in sites:
-                match = scorer.score(stored)
-                if match is None:
-                    continue
-                target = best if match.confident else near
-                previous = target.get(match.id)
-                if previous is None or _better(match, previous):
-                    target[match.id] = match
-        if best:
-            break
+    items = list(enumerate(evidence.errors[:4]))
+
+    def score(index: int, item: ErrorEvidence, sites: list[StoredSite], cut: bool) -> None:
+        # The parser puts the error that ended the program first; the rest (causes, log
+        # lines around it) count for less.
+        scorer = _Scorer(item, 1.0 if index == 0 else 0.6 - 0.05 * index, cut=cut)
+        for stored in sites:
+            match = scorer.score(stored)
+            if match is None:
+                continue
+            target = best if match.confident else near
+            previous = target.get(match.id)
+            if previous is None or _better(match, previous):
+                target[match.id] = match
+
+    rounds = [(i, item, candidates(store, item, project, version)) for i, item in items]
+    for index, item, sites in rounds:
+        score(index, item, sites, cut=False)
+    if not any(m.score >= _STRONG for m in best.values()):
+        wide = [
+            (i, item, candidates(store, item, project, version, wide=True)) for i, item in items
+        ]
+        for index, item, sites in wide:
+            score(index, item, sites, cut=False)
+        rounds += wide
+    if not best:  # only when no exact reading is confident, read messages as cut short
+        for index, item, sites in rounds:
+            score(index, item, sites, cut=True)
     for key in best:
         near.pop(key, None)
+    frames = [frame for item in evidence.errors[:4] for frame in reversed(item.frames)]
     return LookupResult(
-        matches=_ordered(best.values())[:limit],
+        matches=settle_versions(store, _ordered(best.values())[:limit], frames, version=version),
         nearest=_ordered(near.values())[:limit] if not best else [],
         evidence=evidence,
     )

@@ -148,8 +148,12 @@ class Store(abc.ABC):
         project: str | None = None,
         version: str | None = None,
         limit: int = 200,
+        rarest: int | None = None,
     ) -> list[StoredSite]:
         """Sites whose message, reasons or exception share words with `terms`, best first.
+
+        With `rarest=k`, only texts that hold every one of the k rarest terms: a narrow,
+        fast search to try before the wide one.
 
         Each term is matched as a quoted phrase (any term may match); terms are never
         read as query syntax. Terms that half the indexed texts hold are left out unless

@@ -55,8 +55,9 @@ def referenced_files(site: IndexedSite) -> Iterable[str]:
         yield site.exception.defined_in
 
 
-def match_expression(terms: Sequence[str]) -> str | None:
-    """An FTS5 query where each term is a quoted phrase and any may match; None if empty.
+def match_expression(terms: Sequence[str], *, every: bool = False) -> str | None:
+    """An FTS5 query where each term is a quoted phrase and any (or, with `every`, each)
+    must match; None if empty.
 
     Quoting makes every character literal (`"` is doubled), so operators (`NEAR`, `OR`,
     `*`, `^`, parentheses, column filters) in user text are just words. Terms without a
@@ -73,7 +74,7 @@ def match_expression(terms: Sequence[str]) -> str | None:
             phrases.append(phrase)
         if len(phrases) == MAX_TERMS:
             break
-    return " OR ".join(phrases) or None
+    return (" AND " if every else " OR ").join(phrases) or None
 
 
 def term_tokens(term: str) -> list[str]:

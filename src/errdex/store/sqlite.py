@@ -230,11 +230,14 @@ class SqliteStore(Store):
         project: str | None = None,
         version: str | None = None,
         limit: int = 200,
+        rarest: int | None = None,
     ) -> list[StoredSite]:
         with self._guard() as conn:
-            expression = match_expression(self._informative(terms))
-            # Full-text hits first (materialized, so the planner cannot probe the index
-            # once per site), then the sites that carry those texts, in scope.
+            informative = self._informative(terms)
+            if rarest is not None:  # only texts holding each of the rarest terms
+                expression = match_expression(informative[:rarest], every=True)
+            else:
+                expression = match_expression(informative)
             # The best texts first (materialized, scored once), then the sites that carry
             # them, in scope: a text is shared by every version that has the same message.
             query = (
