@@ -53,9 +53,7 @@ def summary(match: Match) -> str:
     return "\n".join(lines)
 
 
-def _excepthook(
-    kind: type[BaseException], error: BaseException, tb: TracebackType | None
-) -> None:
+def _excepthook(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
     sys.__excepthook__(kind, error, tb)
     if isinstance(error, KeyboardInterrupt):
         return

@@ -80,9 +80,7 @@ def extract_file(path: str, data: bytes) -> FileFacts:
         constants=constants,
         imports=imports,
         defs=tuple(extractor.defs),
-        call_sites=extractor.call_sites(
-            CallFilter(set(extractor.defs), classes, methods, imports)
-        ),
+        call_sites=extractor.call_sites(CallFilter(set(extractor.defs), classes, methods, imports)),
         properties=tuple(extractor.properties),
         env_reads=tuple(env_reads),
         env_types=env_annotations(tree, {r.binds or r.name for r in env_reads})

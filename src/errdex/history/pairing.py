@@ -24,7 +24,7 @@ import msgspec
 from errdex.store.base import StoredSite
 
 SIMILAR = 0.6  # the least difflib ratio of two templates for a rewording
-_WEAK = 8  # a template with fewer literal characters is too bland to follow across functions
+WEAK = 8  # a template with fewer literal characters is too bland to follow across functions
 _TOP_LEVEL = "<module>"
 
 
@@ -136,6 +136,14 @@ def _place(old: StoredSite, new: StoredSite) -> float:
     return score
 
 
+def _same_guard(old: StoredSite, new: StoredSite) -> bool:
+    """False when both sites have conditions and share none: the same boilerplate message
+    (`module {__name__!r} has no attribute {name!r}`) under another guard is another error."""
+    before = {c.test for c in old.site.conditions}
+    after = {c.test for c in new.site.conditions}
+    return not before or not after or bool(before & after)
+
+
 def _move_candidates(gone: Sequence[StoredSite], came: Sequence[StoredSite]) -> list[Candidate]:
     def key(site: StoredSite) -> tuple[str, str | None, str | None]:
         return (str(site.site.kind), exception_name(site), template_text(site))
@@ -146,10 +154,12 @@ def _move_candidates(gone: Sequence[StoredSite], came: Sequence[StoredSite]) -> 
     candidates: list[Candidate] = []
     for old in gone:
         message = old.site.message
-        weak = message is None or message.literal_length < _WEAK
+        weak = message is None or message.literal_length < WEAK
         for new in by_key.get(key(old), ()):
             if weak and old.site.function != new.site.function:
                 continue  # `raise` or `{e}`: only the same function in a moved file
+            if not weak and not _same_guard(old, new):
+                continue
             candidates.append(Candidate(_place(old, new), 1.0, old, new))
     return candidates
 
@@ -169,7 +179,9 @@ def _reword_candidates(gone: Sequence[StoredSite], came: Sequence[StoredSite]) -
                 continue
             same_module = new.module == old.module
             same_exception = exception_name(new) == exception_name(old)
-            if not same_module and (old.site.function == _TOP_LEVEL or not same_exception):
+            if not same_module and (
+                old.site.function == _TOP_LEVEL or not same_exception or not _same_guard(old, new)
+            ):
                 continue
             after = template_text(new)
             assert after is not None

@@ -12,11 +12,12 @@ import re
 
 import msgspec
 
-from errdex.history.pairing import Link, Pairing, pair_sites, template_text
+from errdex.history.pairing import WEAK, Link, Pairing, pair_sites, template_text
 from errdex.store.base import Store, StoredSite
 
 _MAX_FILES = 8  # files paired to follow an error: its own and those with similar wording
-_SIMILAR_SITES = 20  # full-text hits that name those files
+_ANCHORS = 3  # messages searched for in the other version: the site's and its neighbours'
+_SIMILAR_SITES = 20  # full-text hits per message
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 
 
@@ -181,28 +182,53 @@ def predecessor(store: Store, site: StoredSite, labels: list[str]) -> Link | Non
 
 def _nearby(store: Store, site: StoredSite, old: str, new: str) -> Pairing:
     """The pairing of two adjacent versions over the site's file and the files where the
-    other version has messages with its words: where it would have gone, or come from."""
+    other version has the messages of the site or of its nearest neighbours (a bare
+    `raise` has no words; the function around it moves with its wordier siblings)."""
     other = new if site.version == old else old
-    files = [site.file]
-    terms = _terms(site)
-    if terms:
-        for hit in store.search_candidates(terms, site.project, other, limit=_SIMILAR_SITES):
-            if hit.file not in files and len(files) < _MAX_FILES:
-                files.append(hit.file)
-    olds = [s for path in files for s in store.list_sites(site.project, old, path)]
-    news = [s for path in files for s in store.list_sites(site.project, new, path)]
-    return pair_sites(olds, news)
+    own = store.list_sites(site.project, site.version, site.file)
+    votes: dict[str, int] = {}
+    for anchor in _anchors(site, own):
+        text = template_text(anchor)
+        for hit in store.search_candidates(
+            _terms(anchor), site.project, other, limit=_SIMILAR_SITES
+        ):
+            # The same message in the other version is the strongest sign of where it went.
+            votes[hit.file] = votes.get(hit.file, 0) + (3 if template_text(hit) == text else 1)
+    votes.pop(site.file, None)
+    ranked = sorted(votes, key=lambda path: -votes[path])  # stable: first seen wins ties
+    files = [site.file, *ranked[: _MAX_FILES - 1]]
+    theirs = [s for path in files for s in store.list_sites(site.project, other, path)]
+    mine = own + [
+        s for path in files[1:] for s in store.list_sites(site.project, site.version, path)
+    ]
+    return pair_sites(mine, theirs) if site.version == old else pair_sites(theirs, mine)
+
+
+def _anchors(site: StoredSite, own: list[StoredSite]) -> list[StoredSite]:
+    """The site, then its wordiest neighbours: same function, then same class, then nearest."""
+
+    def distance(other: StoredSite) -> tuple[bool, bool, int]:
+        return (
+            other.site.function != site.site.function,
+            other.site.class_name != site.site.class_name,
+            abs(other.site.line - site.site.line),
+        )
+
+    worded = [s for s in own if s.id != site.id and _worded(s)]
+    first = [site] if _worded(site) else []  # a bare `raise`'s words are everyone's
+    return [*first, *sorted(worded, key=distance)][:_ANCHORS]
+
+
+def _worded(site: StoredSite) -> bool:
+    message = site.site.message
+    return message is not None and message.literal_length >= WEAK
 
 
 def _terms(site: StoredSite) -> list[str]:
-    """Words to find the site's message by: its literal text's, longest first, else its
-    exception's name."""
+    """Words to find the site's message by: its literal text's, longest first."""
     message = site.site.message
     words = _WORD.findall(message.literal_text) if message is not None else []
-    unique = sorted(dict.fromkeys(words), key=len, reverse=True)[:12]
-    if not unique and site.exception is not None:
-        unique = [site.exception.name]
-    return unique
+    return sorted(dict.fromkeys(words), key=len, reverse=True)[:12]
 
 
 def _entry(site: StoredSite, status: str = "present", version: str | None = None) -> HistoryEntry:

@@ -22,6 +22,8 @@ from errdex.link.resolve import Namespace
 
 # The receiver of an attribute that a flag may set: `self.model_config`, `args`, `opts`.
 _CONFIG_RECEIVER = re.compile(r"(?:config|args|arguments|options|opts|settings|cfg)$", re.I)
+# Classes whose own fields a flag of the same name may set: `ModelConfig`, `EngineArgs`.
+_CONFIG_CLASS = re.compile(r"(?:Config|Args|Arguments|Options|Settings)$")
 _MAX_KNOBS = 12
 
 
@@ -228,13 +230,12 @@ class KnobIndex:
             return None
         name = parts[-1]
         receiver = parts[-2]
-        in_args_class = (
-            receiver == "self"
+        in_config_class = (
+            receiver in ("self", "cls")
             and class_name is not None
-            and name in self._fields
-            and self._fields[name][0] == class_name
+            and _CONFIG_CLASS.search(class_name.rsplit(".", 1)[-1]) is not None
         )
-        if not (in_args_class or _CONFIG_RECEIVER.search(receiver)):
+        if not (in_config_class or _CONFIG_RECEIVER.search(receiver)):
             return None
         flag = "--" + name.replace("_", "-")
         declared = self._flags.get(name)
