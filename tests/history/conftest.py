@@ -5,35 +5,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from history_samples import make_shop_repo
+from history_samples import Indexed, make_shop_repo
 
 from errdex.cli import main
 from errdex.store import Store, open_store
-
-
-class Indexed:
-    """The repository, its database, and what `errdex index --tags 'v*' --json` printed."""
-
-    def __init__(self, repo: Path, db: Path, reports: list[dict[str, Any]]) -> None:
-        self.repo = repo
-        self.db = db
-        self.reports = reports
-
-    def run(self, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
-        result = CliRunner().invoke(main, [*args, "--db", str(self.db)], input=stdin)
-        if result.exception and not isinstance(result.exception, SystemExit):
-            raise result.exception
-        return result.exit_code, result.stdout, result.stderr
-
-    def json(self, *args: str, stdin: str | None = None) -> Any:
-        code, out, err = self.run(*args, "--json", stdin=stdin)
-        assert code == 0, err
-        return json.loads(out)
 
 
 @pytest.fixture(scope="module")

@@ -15,10 +15,16 @@ v2.0  pay.py gains a helper above `charge` (its error sits lower); cart.py is un
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import textwrap
 from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from errdex.cli import main
 
 COMMIT_DATE = "2024-03-01T12:00:00+00:00"
 
@@ -165,3 +171,23 @@ def make_shop_repo(root: Path) -> Path:
     commit(root, {"shop/extra.py": "def f():\n    raise OSError('nightly only')\n"}, "wip")
     git(root, "tag", "nightly")
     return root
+
+
+class Indexed:
+    """The repository, its database, and what `errdex index --tags 'v*' --json` printed."""
+
+    def __init__(self, repo: Path, db: Path, reports: list[dict[str, Any]]) -> None:
+        self.repo = repo
+        self.db = db
+        self.reports = reports
+
+    def run(self, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
+        result = CliRunner().invoke(main, [*args, "--db", str(self.db)], input=stdin)
+        if result.exception and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        return result.exit_code, result.stdout, result.stderr
+
+    def json(self, *args: str, stdin: str | None = None) -> Any:
+        code, out, err = self.run(*args, "--json", stdin=stdin)
+        assert code == 0, err
+        return json.loads(out)

@@ -247,3 +247,23 @@ def test_tests_that_expect_the_message_are_linked() -> None:
         "test_zero",
         "must be positive",
     )
+
+
+def test_a_local_assigned_in_another_branch_is_not_what_the_site_sees() -> None:
+    # vllm/config/speculative.py: `if size is None: size = target.tp ... elif size not in ...`
+    sites = by_message(
+        link(
+            {
+                "spec/config.py": """
+                def verify(size, target):
+                    if size is None:
+                        size = target.tensor_parallel_size
+                    elif size not in (1, target.tensor_parallel_size):
+                        raise ValueError(f"size {size} must be 1 or the target's size")
+                """
+            }
+        )
+    )
+    site = sites["size {size} must be 1 or the target's size"]
+    assert site.site.bindings == ()
+    assert site.knobs == ()

@@ -202,9 +202,9 @@ def _flag_action(knob: Knob, shape: _Shape) -> KnobAction | None:
             return KnobAction(f"Turn `{flag}` off", flag)
         case "false" if _boolish(knob):
             return KnobAction(f"Pass `{flag}`", flag, before="<command>", after=f"<command> {flag}")
-        case "is" | "==" if shape.value is None:
+        case "is" | "==" if shape.value is None and _optional(knob):
             return KnobAction(f"Pass `{flag} VALUE`", flag)
-        case "is not" | "!=" if shape.value is None:
+        case "is not" | "!=" if shape.value is None and _optional(knob):
             return KnobAction(f"Do not pass `{flag}`", flag)
         case "true":
             return KnobAction(f"Do not pass `{flag}` (or pass an empty value)", flag)

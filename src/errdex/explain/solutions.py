@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ast
 
+import msgspec
+
 from errdex.explain.context import Facts
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.page import ConditionView, ExampleFix, Solution
@@ -54,7 +56,9 @@ def solutions(facts: Facts) -> list[Solution]:
     for condition in facts.held:
         if reasons_list and reasons_list in _names(condition.text):
             continue  # the list is non-empty: the reasons below say why
-        action = knob_action(condition, facts.knobs)
+        action = knob_action(condition, facts.knobs) or knob_action(
+            expanded(condition, facts), facts.knobs
+        )
         words = opposite_words(condition)
         if action is not None:
             add(_knob_solution(action, f"so that {words}", condition))
@@ -129,6 +133,37 @@ def example_fix(facts: Facts) -> ExampleFix | None:
             note = action.note or f"{code(action.knob)} decides {code(condition.text)}."
             return ExampleFix(before=action.before, after=action.after, note=note)
     return None
+
+
+class _Inline(ast.NodeTransformer):
+    def __init__(self, values: dict[str, ast.expr]) -> None:
+        self.values = values
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        return self.values.get(node.id, node)
+
+
+def expanded(condition: ConditionView, facts: Facts) -> ConditionView:
+    """The condition with its locals replaced by what they were assigned:
+    `has_graphs` becomes `mode != NONE and not config.enforce_eager`."""
+    values: dict[str, ast.expr] = {}
+    for binding in facts.bindings:
+        if binding.origin != "local":
+            continue
+        try:
+            values[binding.name] = ast.parse(binding.value, mode="eval").body
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+    if not values:
+        return condition
+    try:
+        tree = ast.parse(condition.text, mode="eval").body
+        text = ast.unparse(_Inline(values).visit(tree))
+    except (SyntaxError, ValueError, RecursionError):
+        return condition
+    if text == condition.text:
+        return condition
+    return msgspec.structs.replace(condition, text=text, plain=None)
 
 
 def _reasons_variable(facts: Facts) -> str | None:

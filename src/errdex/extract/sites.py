@@ -73,8 +73,11 @@ class _Scope:
     # message variables: name → (template, the blocks it was assigned in)
     messages: dict[str, tuple[MessageTemplate, tuple[int, ...]]] = field(default_factory=dict)
     lists: dict[str, _Reasons] = field(default_factory=dict)
-    # name → (line, assigned expression); None for a parameter. Source is taken lazily.
-    assigns: dict[str, list[tuple[int, ast.expr | None]]] = field(default_factory=dict)
+    # name → (line, assigned expression or None for a parameter, the blocks it is in).
+    # Source is taken lazily.
+    assigns: dict[str, list[tuple[int, ast.expr | None, tuple[int, ...]]]] = field(
+        default_factory=dict
+    )
     returned: _Reasons | None = None
     handlers: list[tuple[str | None, str | None]] = field(default_factory=list)
     raises: list[ErrorSite] = field(default_factory=list)
@@ -238,7 +241,7 @@ class SiteExtractor:
         elif scope.class_name is not None and not scope.is_function and is_property(stmt):
             self.properties.append(property_fact(stmt, qualname))
         for name in params:
-            inner.assigns.setdefault(name, []).append((stmt.lineno, None))
+            inner.assigns.setdefault(name, []).append((stmt.lineno, None, ()))
         blocks, self._blocks = self._blocks, []
         try:
             self._body(stmt.body, inner, ())
@@ -515,7 +518,13 @@ class SiteExtractor:
             if root in seen or root in ("self", "cls"):
                 continue
             seen.add(root)
-            earlier = [a for a in scope.assigns.get(root, ()) if a[0] <= line]
+            # Only assignments that surely ran: in a block that encloses the site.
+            here = tuple(self._blocks)
+            earlier = [
+                a
+                for a in scope.assigns.get(root, ())
+                if a[0] <= line and here[: len(a[2])] == a[2]
+            ]
             if earlier and earlier[-1][1] is not None:
                 value = self._source(earlier[-1][1])
                 out.append(Binding(name=root, value=value, line=earlier[-1][0]))
@@ -548,7 +557,7 @@ class SiteExtractor:
         if not isinstance(target, ast.Name) or not scope.is_function:
             return
         name = target.id
-        scope.assigns.setdefault(name, []).append((stmt.lineno, value))
+        scope.assigns.setdefault(name, []).append((stmt.lineno, value, tuple(self._blocks)))
         scope.messages.pop(name, None)
         scope.lists.pop(name, None)
         if isinstance(value, ast.List):
@@ -828,7 +837,7 @@ def _is_stringy(node: ast.expr, constants: Mapping[str, Any]) -> bool:
         )
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         return (
-            node.func.id in ("_", "gettext", "dedent")
+            node.func.id in ("_", "gettext", "ngettext", "dedent")
             and bool(node.args)
             and _is_stringy(node.args[0], constants)
         )

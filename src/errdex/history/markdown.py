@@ -46,8 +46,9 @@ def _reworded(entry: DiffEntry) -> list[str]:
     what = _what(entry.new, entry.kind)
     if entry.old.exception != entry.new.exception and entry.old.exception:
         what = f"{_what(entry.old, entry.kind)} → {what}"
+    was = f" (was {_place(entry.old)})" if entry.old.file != entry.new.file else ""
     return [
-        f"- {what} — {_place(entry.new)}",
+        f"- {what} — {_place(entry.new)}{was}",
         f"  - before: {_message(entry.old)}",
         f"  - after: {_message(entry.new)}",
     ]

@@ -1,16 +1,4 @@
-"""The pairing rules: which error of one version became which error of the next.
-
-Two versions' sites are paired in three passes, each over what the previous left:
-
-1. **same id**: the error is unchanged (its line may differ; its file too, then it moved);
-2. **moved**: the same kind, exception and message template in another function or file;
-3. **reworded**: the same function (qualname) in the same module, or the same qualname in
-   another module with the same exception, and a similar template (difflib ratio ≥ 0.6).
-
-Within a pass, candidate pairs are taken greedily, best first. What is left of the old
-version was removed; what is left of the new one was added. The same rules serve a whole
-diff and the cheap per-error questions of a page (over the sites of a few files only).
-"""
+"""The pairing rules: which error of one version became which error of the next."""
 
 from __future__ import annotations
 
@@ -82,7 +70,23 @@ def similarity(old: str, new: str) -> float:
 
 
 def pair_sites(olds: Sequence[StoredSite], news: Sequence[StoredSite]) -> Pairing:
-    """Pair the sites of an old and a new version (or the same slice of both)."""
+    """Pair the sites of an old and a new version (or the same slice of both).
+
+    Two versions' sites are paired in three passes, each over what the previous left:
+
+    1. **same id**: the error is unchanged (its line may differ; its file too, then it moved);
+    2. **moved**: the same kind, exception and message template in another function or file;
+    3. **reworded**: the same function (qualname) in the same module, or the same qualname in
+       another module with the same exception, and a similar template (difflib ratio ≥ 0.6).
+
+    Two sites under contradictory guards (one needs `X`, the other `not X`) are never paired;
+    in another function or file, two sites whose guards share no test are not either (the
+    same boilerplate message under another guard is another error).
+
+    Within a pass, candidate pairs are taken greedily, best first. What is left of the old
+    version was removed; what is left of the new one was added. The same rules serve a whole
+    diff and the cheap per-error questions of a page (over the sites of a few files only).
+    """
     old_by_id = _by_id(olds)
     new_by_id = _by_id(news)
     pairing = Pairing()
@@ -144,6 +148,13 @@ def _same_guard(old: StoredSite, new: StoredSite) -> bool:
     return not before or not after or bool(before & after)
 
 
+def _contradicts(old: StoredSite, new: StoredSite) -> bool:
+    """True when one site needs a test to hold and the other needs it not to: they sit on
+    different paths (`if qv is not None:` ... `else:`), so they are different errors."""
+    before = {(c.test, c.holds) for c in old.site.conditions}
+    return any((c.test, not c.holds) in before for c in new.site.conditions)
+
+
 def _move_candidates(gone: Sequence[StoredSite], came: Sequence[StoredSite]) -> list[Candidate]:
     def key(site: StoredSite) -> tuple[str, str | None, str | None]:
         return (str(site.site.kind), exception_name(site), template_text(site))
@@ -158,7 +169,7 @@ def _move_candidates(gone: Sequence[StoredSite], came: Sequence[StoredSite]) -> 
         for new in by_key.get(key(old), ()):
             if weak and old.site.function != new.site.function:
                 continue  # `raise` or `{e}`: only the same function in a moved file
-            if not weak and not _same_guard(old, new):
+            if (not weak and not _same_guard(old, new)) or _contradicts(old, new):
                 continue
             candidates.append(Candidate(_place(old, new), 1.0, old, new))
     return candidates
@@ -182,6 +193,8 @@ def _reword_candidates(gone: Sequence[StoredSite], came: Sequence[StoredSite]) -
             if not same_module and (
                 old.site.function == _TOP_LEVEL or not same_exception or not _same_guard(old, new)
             ):
+                continue
+            if _contradicts(old, new):
                 continue
             after = template_text(new)
             assert after is not None

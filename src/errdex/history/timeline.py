@@ -1,10 +1,4 @@
-"""Per error id: the versions that hold it, what it became after, and what it was before.
-
-Each question is answered from the id's own rows and, when the error changed between two
-adjacent versions, by pairing the sites of a few files of those two versions (its own file
-and the files whose messages share its words): the work per call stays bounded by those
-files, however large the project, so pages can ask on every view.
-"""
+"""Per error id: the versions that hold it, what it became after, and what it was before."""
 
 from __future__ import annotations
 
@@ -87,7 +81,13 @@ def error_history(store: Store, error_id: str) -> list[HistoryEntry]:
 
 def what_became(store: Store, error_id: str) -> Fate:
     """The error's id in the newest version, following rewordings and moves, or the last
-    version that had it. Raises `NotFoundError` for an unknown id."""
+    version that had it. Raises `NotFoundError` for an unknown id.
+
+    Each question is answered from the id's own rows and, when the error changed between two
+    adjacent versions, by pairing the sites of a few files of those two versions (its own file
+    and the files whose messages share its words): the work per call stays bounded by those
+    files, however large the project, so pages can ask on every view.
+    """
     sites = store.get_error(error_id.strip().lower())
     return fate_of(store, sites, version_labels(store, sites[0].project))
 

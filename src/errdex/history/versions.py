@@ -1,11 +1,4 @@
-"""Which version a lookup lands on, and what became of its error in the newest version.
-
-When several versions hold the same error id, the match goes to the version whose site
-sits at a traceback frame's line (the innermost frame first), else to the newest version
-that has the reason the message names, else to the newest. A lookup scoped to a version
-(`--version`) keeps it. Wording differences between versions are different ids: the
-template that explains the message best already won the ranking.
-"""
+"""Which version a lookup lands on, and what became of its error in the newest version."""
 
 from __future__ import annotations
 
@@ -75,8 +68,16 @@ def settle_versions(
     *,
     version: str | None = None,
 ) -> list[Match]:
-    """Put each match on its version (see the module) and say, for a match in an older
-    version, what the error is in the newest; equal scores put the newest first."""
+    """Put each match on its version (below) and say, for a match in an older
+    version, what the error is in the newest; equal scores put the newest first, and an
+    old id whose newest id matched as well is left out.
+
+    When several versions hold the same error id, the match goes to the version whose site
+    sits at a traceback frame's line (the innermost frame first), else to the newest version
+    that has the reason the message names, else to the newest. A lookup scoped to a version
+    (`--version`) keeps it. Wording differences between versions are different ids: the
+    template that explains the message best already won the ranking.
+    """
     labels: dict[str, list[str]] = {}
     settled: list[Match] = []
     for match in matches:
@@ -91,7 +92,16 @@ def settle_versions(
         if order and match.version != order[-1]:
             match.newest = newest_of(store, sites, order)
         settled.append(match)
+    # An old id whose error is also matched under its newest id, as well or better, is
+    # the same answer twice: keep the newest.
+    scores = {m.id: m.score for m in settled}
+    settled = [m for m in settled if not _superseded(m, scores)]
     return sorted(settled, key=lambda m: (-m.score, -_literal(m), _age(m, labels)))
+
+
+def _superseded(match: Match, scores: dict[str, float]) -> bool:
+    later = match.newest.id if match.newest is not None else None
+    return later is not None and later != match.id and scores.get(later, -1.0) >= match.score
 
 
 def newest_of(store: Store, sites: list[StoredSite], labels: list[str]) -> NewestVersion:

@@ -221,6 +221,12 @@ class KnobIndex:
                 )
                 for k in self._resolve(inner, facts, class_name, {}, depth + 1)
             ]
+        if depth < 2:
+            # A local computed from settings: the knobs behind the names it is made of.
+            out: list[KnobLink] = []
+            for inner in dotted_names(value):
+                out.extend(self._resolve(inner, facts, class_name, {}, depth + 1))
+            return out
         return []
 
     def _flag(

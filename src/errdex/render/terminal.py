@@ -10,6 +10,7 @@ from rich.panel import Panel
 from rich.syntax import Syntax
 from rich.text import Text
 
+from errdex.history.versions import NewestVersion
 from errdex.indexing import IndexReport
 from errdex.match.lookup import LookupResult
 from errdex.store.base import StoredSite
@@ -118,6 +119,17 @@ def _reason_class(reason: str) -> str:
     return reason.split(",")[0].split(":")[0].strip()
 
 
+def newest_line(newest: NewestVersion) -> str:
+    """What a match in an older version is in the newest one, in a line."""
+    if newest.status == "present":
+        return f"Still raised in the newest version, {newest.version}, with the same id."
+    if newest.status == "removed":
+        return f"Removed after {newest.removed_after}: {newest.version} no longer raises it."
+    return (
+        f"In the newest version, {newest.version}, it was {newest.status}: errdex show {newest.id}"
+    )
+
+
 def lookup_view(result: LookupResult, source_text: str | None) -> Group:
     """The best match in full (message, place, code, values, why), runners-up on a line each."""
     parts: list[object] = []
@@ -136,6 +148,8 @@ def lookup_view(result: LookupResult, source_text: str | None) -> Group:
     parts.append(where)
     if best.url:
         parts.append(Text(best.url, style="dim underline"))
+    if best.newest is not None:
+        parts.append(Text(newest_line(best.newest), style="yellow"))
     site = best.site.site if best.site else None
     if source_text is not None and site is not None:
         parts.append(
