@@ -64,6 +64,13 @@ ENGINE = {
             def _validate_v2(self):
                 if self.model_config.max_len is None:
                     raise ValueError("Runner V2 needs a maximum length")
+
+            def _validate_profiler(self):
+                has_graphs = self.graph_mode != "none" and not self.model_config.enforce_eager
+                if not has_graphs:
+                    return
+                if self.profiler == "pc":
+                    raise ValueError("PC sampling needs CUDA graphs off. Use --enforce-eager.")
         """,
     "engine/args.py": """
         from dataclasses import dataclass
@@ -97,6 +104,7 @@ ENGINE = {
 HISPARSE = "Sparse requires runner V2; remove ENGINE_USE_V2=0."
 V1 = "Runner V1 does not support: {', '.join(unsupported)}"
 V2 = "Runner V2 needs a maximum length"
+PROFILER = "PC sampling needs CUDA graphs off. Use --enforce-eager."
 
 
 def site_with(store: Store, message: str) -> StoredSite:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from explain_samples import HISPARSE, V1, V2, site_with
+from explain_samples import HISPARSE, PROFILER, V1, V2, site_with
 
 from errdex.explain import build_page, page_record
 from errdex.store import Store
@@ -92,6 +92,20 @@ def test_a_condition_without_a_knob_is_put_in_the_codes_own_terms(store: Store) 
         ),
         ("Make sure that `self.model_config.max_len` is not None (line 32).", None),
     ]
+
+
+def test_a_local_made_of_settings_is_seen_through(store: Store) -> None:
+    # vllm's _validate_profiler_config: `has_cuda_graphs = ... not enforce_eager`
+    page = build_page(store, site_with(store, PROFILER).id)
+    assert [c.text for c in page.conditions] == ["has_graphs", 'self.profiler == "pc"']
+    assert page.solutions[0].text == (
+        "Pass `--enforce-eager` (so that `self.model_config.enforce_eager` is true)."
+    )
+    assert page.example_fix is not None
+    assert (page.example_fix.before, page.example_fix.after) == (
+        "<command>",
+        "<command> --enforce-eager",
+    )
 
 
 def test_tests_that_expect_the_error_are_a_reproduction(store: Store) -> None:

@@ -122,7 +122,7 @@ def _knob_solution(
 
 def example_fix(facts: Facts) -> ExampleFix | None:
     """Before and after for the first knob a solution turns, when its values are known."""
-    candidates = [*facts.held]
+    candidates = [*facts.held, *(expanded(c, facts) for c in facts.held)]
     for _, guard in facts.caller_guards:
         candidates.extend(guard)
     for variant in facts.variants:

@@ -55,7 +55,7 @@ def create_app(store_url: str | None = None, *, pool_size: int = 4) -> Starlette
         ],
         middleware=[
             Middleware(RequestLog),
-            Middleware(GZipMiddleware, minimum_size=512),
+            Middleware(GZipMiddleware, minimum_size=512, compresslevel=6),
             Middleware(SecurityHeaders),
         ],
         exception_handlers=HANDLERS,
