@@ -10,14 +10,29 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
 
 from errdex.extract.calls import call_target, expected_errors, is_property, property_fact
 from errdex.extract.conditions import ConditionMaker, dotted_name, dotted_names
+from errdex.extract.scope import Reasons, Scope, Step, message_locals
+from errdex.extract.shapes import (
+    EXIT_FUNCS,
+    JOIN,
+    NOT_HELPERS,
+    WARN_FUNCS,
+    always_exits,
+    is_factory,
+    is_reasons_call,
+    is_stringy,
+    keyword,
+    level_from_first_arg,
+    log_level,
+    message_arg,
+    receiver,
+)
 from errdex.extract.templates import TemplateBuilder, source_of
 from errdex.facts import (
     Arg,
@@ -39,73 +54,8 @@ from errdex.facts import (
     Variant,
 )
 
-LOG_LEVELS = frozenset({"warning", "warn", "error", "exception", "critical", "fatal"})
-_LOGGER_NAME = re.compile(r"^_*(?:[A-Za-z0-9]+_)*(?:log|logger|logging|LOG|LOGGER)$", re.I)
-_LOG_LEVEL_ARG = re.compile(r"(?:logging\.)?(WARNING|WARN|ERROR|CRITICAL|FATAL)$")
-_WARN_FUNCS = frozenset({"warnings.warn", "warn", "warnings.warn_explicit", "_warnings.warn"})
-_EXIT_FUNCS = frozenset({"sys.exit", "exit", "quit"})
-_MESSAGE_KEYWORDS = ("msg", "message", "detail", "reason", "text", "description", "error")
-_JOIN = re.compile(r"\.join\(\s*(?:sorted\(\s*)?([A-Za-z_]\w*)\s*\)?\s*\)")
-# Calls that take strings all day and never raise with them: not raising-helper candidates.
-_NOT_HELPERS = frozenset(
-    "print append extend add insert join format get pop setdefault startswith endswith split "
-    "replace strip lstrip rstrip write info debug encode decode register_buffer update find "
-    "index count lower upper getattr setattr hasattr isinstance open compile match search sub "
-    "fullmatch __init__ super dict list set tuple str repr len".split()
-)
-
-
-@dataclass
-class _Reasons:
-    variants: list[Variant] = field(default_factory=list)
-    calls: list[ReasonsCall] = field(default_factory=list)
-
-    def freeze(self) -> ReasonsList:
-        return ReasonsList(tuple(self.variants), tuple(self.calls))
-
-
-@dataclass
-class _Scope:
-    qualname: str  # "<module>", "Class", "Class.method", "f.<locals>.g"
-    class_name: str | None
-    is_function: bool
-    params: tuple[str, ...] = ()
-    # message variables: name → (template, the blocks it was assigned in)
-    messages: dict[str, tuple[MessageTemplate, tuple[int, ...]]] = field(default_factory=dict)
-    lists: dict[str, _Reasons] = field(default_factory=dict)
-    # name → (line, assigned expression or None for a parameter, the blocks it is in).
-    # Source is taken lazily.
-    assigns: dict[str, list[tuple[int, ast.expr | None, tuple[int, ...]]]] = field(
-        default_factory=dict
-    )
-    returned: _Reasons | None = None
-    handlers: list[tuple[str | None, str | None]] = field(default_factory=list)
-    raises: list[ErrorSite] = field(default_factory=list)
-
-
-class _Step:
-    """A condition on the current path, made into a `Condition` only when a site needs it.
-
-    Most tests guard no site at all, so their source text, negation and names are worked
-    out lazily and once.
-    """
-
-    __slots__ = ("_condition", "_names", "holds", "kind", "node", "subject")
-
-    def __init__(
-        self,
-        node: ast.AST,
-        kind: ConditionKind,
-        *,
-        holds: bool = True,
-        subject: ast.expr | None = None,
-    ) -> None:
-        self.node = node
-        self.kind = kind
-        self.holds = holds
-        self.subject = subject  # the match statement's subject, for case patterns
-        self._condition: Condition | None = None
-        self._names: tuple[str, ...] | None = None
+# Dataclasses whose fields are command-line flags (`EngineArgs`, `TrainingArguments`).
+_ARGS_CLASS = re.compile(r"(?:Args|Arguments|CLIOptions)$")
 
 
 class SiteExtractor:
@@ -120,7 +70,7 @@ class SiteExtractor:
         self.helpers: list[HelperFact] = []
         self.calls: list[CallFact] = []
         self.reason_builders: dict[str, ReasonsList] = {}
-        self._pending_calls: list[tuple[CallSite, tuple[_Step, ...]]] = []
+        self._pending_calls: list[tuple[CallSite, tuple[Step, ...]]] = []
         self.properties: list[PropertyFact] = []
         self.defs: list[str] = []
         self.tests: list[TestRef] = []
@@ -133,11 +83,11 @@ class SiteExtractor:
     # -- walking ---------------------------------------------------------------------------
 
     def run(self, tree: ast.Module) -> None:
-        self._body(tree.body, _Scope("<module>", None, is_function=False), ())
+        self._body(tree.body, Scope("<module>", None, is_function=False), ())
 
     def _body(
-        self, stmts: Sequence[ast.stmt], scope: _Scope, path: tuple[_Step, ...]
-    ) -> tuple[_Step, ...]:
+        self, stmts: Sequence[ast.stmt], scope: Scope, path: tuple[Step, ...]
+    ) -> tuple[Step, ...]:
         """Walk a block; return the path that holds after it (its early exits added)."""
         current = path
         for stmt in stmts:
@@ -149,17 +99,17 @@ class SiteExtractor:
         return current
 
     def _stmt(
-        self, stmt: ast.stmt, scope: _Scope, path: tuple[_Step, ...]
-    ) -> tuple[_Step, ...] | None:
+        self, stmt: ast.stmt, scope: Scope, path: tuple[Step, ...]
+    ) -> tuple[Step, ...] | None:
         handler = getattr(self, "_" + type(stmt).__name__, None)
         if handler is None:
             return None
-        after: tuple[_Step, ...] | None = handler(stmt, scope, path)
+        after: tuple[Step, ...] | None = handler(stmt, scope, path)
         return after
 
     def _nested(
-        self, stmts: Sequence[ast.stmt], scope: _Scope, path: tuple[_Step, ...]
-    ) -> tuple[_Step, ...]:
+        self, stmts: Sequence[ast.stmt], scope: Scope, path: tuple[Step, ...]
+    ) -> tuple[Step, ...]:
         self._block_counter += 1
         self._blocks.append(self._block_counter)
         try:
@@ -167,27 +117,27 @@ class SiteExtractor:
         finally:
             self._blocks.pop()
 
-    def _fallthrough(self, stmt: ast.If) -> list[_Step]:
+    def _fallthrough(self, stmt: ast.If) -> list[Step]:
         """What must hold to get past an `if` whose branches may exit (return, raise, ...)."""
-        body_exits = _always_exits(stmt.body)
+        body_exits = always_exits(stmt.body)
         if not stmt.orelse:
-            return [_Step(stmt.test, ConditionKind.EARLY_EXIT, holds=False)] if body_exits else []
-        else_exits = _always_exits(stmt.orelse)
+            return [Step(stmt.test, ConditionKind.EARLY_EXIT, holds=False)] if body_exits else []
+        else_exits = always_exits(stmt.orelse)
         if body_exits and else_exits:
             return []  # nothing after it runs
         if body_exits:
-            steps = [_Step(stmt.test, ConditionKind.EARLY_EXIT, holds=False)]
+            steps = [Step(stmt.test, ConditionKind.EARLY_EXIT, holds=False)]
             if len(stmt.orelse) == 1 and isinstance(stmt.orelse[0], ast.If):
                 steps.extend(self._fallthrough(stmt.orelse[0]))  # `elif ...: return`
             return steps
         if else_exits:
-            return [_Step(stmt.test, ConditionKind.EARLY_EXIT, holds=True)]
+            return [Step(stmt.test, ConditionKind.EARLY_EXIT, holds=True)]
         return []
 
-    def _step(self, test: ast.expr, kind: ConditionKind, *, holds: bool = True) -> _Step:
-        return _Step(test, kind, holds=holds)
+    def _step(self, test: ast.expr, kind: ConditionKind, *, holds: bool = True) -> Step:
+        return Step(test, kind, holds=holds)
 
-    def _condition(self, step: _Step) -> Condition:
+    def _condition(self, step: Step) -> Condition:
         if step._condition is None:
             node = step.node
             make_text = self._conditions.make_text
@@ -207,7 +157,7 @@ class SiteExtractor:
                 step._condition = self._conditions.make(node, step.kind, holds=step.holds)
         return step._condition
 
-    def _names(self, step: _Step) -> tuple[str, ...]:
+    def _names(self, step: Step) -> tuple[str, ...]:
         if step._names is None:
             node = step.node
             if isinstance(node, ast.For | ast.AsyncFor):
@@ -219,11 +169,11 @@ class SiteExtractor:
             step._names = tuple(dotted_names(node))
         return step._names
 
-    def _conditions_of(self, path: tuple[_Step, ...]) -> tuple[Condition, ...]:
+    def _conditions_of(self, path: tuple[Step, ...]) -> tuple[Condition, ...]:
         return tuple(self._condition(step) for step in path)
 
     def _FunctionDef(
-        self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope, path: tuple[_Step, ...]
+        self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, path: tuple[Step, ...]
     ) -> None:
         if scope.is_function:
             qualname = f"{scope.qualname}.<locals>.{stmt.name}"
@@ -235,7 +185,7 @@ class SiteExtractor:
         params = tuple(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
         if scope.class_name is not None and not scope.is_function and params:
             params = params[1:] if params[0] in ("self", "cls") else params
-        inner = _Scope(qualname, scope.class_name, is_function=True, params=params)
+        inner = Scope(qualname, scope.class_name, is_function=True, params=params)
         if scope.qualname == "<module>":
             self.defs.append(stmt.name)
         elif scope.class_name is not None and not scope.is_function and is_property(stmt):
@@ -253,23 +203,21 @@ class SiteExtractor:
 
     _AsyncFunctionDef = _FunctionDef
 
-    def _ClassDef(self, stmt: ast.ClassDef, scope: _Scope, path: tuple[_Step, ...]) -> None:
+    def _ClassDef(self, stmt: ast.ClassDef, scope: Scope, path: tuple[Step, ...]) -> None:
         if scope.qualname == "<module>":
             qualname = stmt.name
         elif scope.is_function:
             qualname = f"{scope.qualname}.<locals>.{stmt.name}"
         else:
             qualname = f"{scope.qualname}.{stmt.name}"
-        inner = _Scope(qualname, qualname, is_function=False)
+        inner = Scope(qualname, qualname, is_function=False)
         self._body(stmt.body, inner, ())
         self.classes.append(self._class_fact(stmt, qualname))
 
-    def _If(self, stmt: ast.If, scope: _Scope, path: tuple[_Step, ...]) -> None:
+    def _If(self, stmt: ast.If, scope: Scope, path: tuple[Step, ...]) -> None:
         self._if(stmt, scope, path, ConditionKind.IF)
 
-    def _if(
-        self, stmt: ast.If, scope: _Scope, path: tuple[_Step, ...], kind: ConditionKind
-    ) -> None:
+    def _if(self, stmt: ast.If, scope: Scope, path: tuple[Step, ...], kind: ConditionKind) -> None:
         self._nested(stmt.body, scope, (*path, self._step(stmt.test, kind)))
         if not stmt.orelse:
             return
@@ -280,23 +228,23 @@ class SiteExtractor:
             negated = self._step(stmt.test, ConditionKind.ELSE, holds=False)
             self._nested(stmt.orelse, scope, (*path, negated))
 
-    def _For(self, stmt: ast.For | ast.AsyncFor, scope: _Scope, path: tuple[_Step, ...]) -> None:
-        self._nested(stmt.body, scope, (*path, _Step(stmt, ConditionKind.LOOP)))
+    def _For(self, stmt: ast.For | ast.AsyncFor, scope: Scope, path: tuple[Step, ...]) -> None:
+        self._nested(stmt.body, scope, (*path, Step(stmt, ConditionKind.LOOP)))
         self._nested(stmt.orelse, scope, path)
 
     _AsyncFor = _For
 
-    def _While(self, stmt: ast.While, scope: _Scope, path: tuple[_Step, ...]) -> None:
+    def _While(self, stmt: ast.While, scope: Scope, path: tuple[Step, ...]) -> None:
         self._nested(stmt.body, scope, (*path, self._step(stmt.test, ConditionKind.LOOP)))
         self._nested(stmt.orelse, scope, path)
 
     def _Try(
-        self, stmt: ast.Try | ast.TryStar, scope: _Scope, path: tuple[_Step, ...]
-    ) -> tuple[_Step, ...] | None:
+        self, stmt: ast.Try | ast.TryStar, scope: Scope, path: tuple[Step, ...]
+    ) -> tuple[Step, ...] | None:
         after = self._nested(stmt.body, scope, path)
         for handler in stmt.handlers:
             caught = self._source(handler.type) if handler.type is not None else None
-            step = _Step(handler, ConditionKind.EXCEPT)
+            step = Step(handler, ConditionKind.EXCEPT)
             scope.handlers.append((caught, handler.name))
             try:
                 self._nested(handler.body, scope, (*path, step))
@@ -305,23 +253,23 @@ class SiteExtractor:
         after = self._nested(stmt.orelse, scope, after)
         self._nested(stmt.finalbody, scope, path)
         # The body's early exits hold after the statement unless a handler falls through.
-        return after if all(_always_exits(h.body) for h in stmt.handlers) else None
+        return after if all(always_exits(h.body) for h in stmt.handlers) else None
 
     _TryStar = _Try
 
     def _With(
-        self, stmt: ast.With | ast.AsyncWith, scope: _Scope, path: tuple[_Step, ...]
-    ) -> tuple[_Step, ...]:
+        self, stmt: ast.With | ast.AsyncWith, scope: Scope, path: tuple[Step, ...]
+    ) -> tuple[Step, ...]:
         if scope.is_function:
             self.tests.extend(expected_errors(stmt, scope.qualname))
         return self._nested(stmt.body, scope, path)
 
     _AsyncWith = _With
 
-    def _Match(self, stmt: ast.Match, scope: _Scope, path: tuple[_Step, ...]) -> None:
+    def _Match(self, stmt: ast.Match, scope: Scope, path: tuple[Step, ...]) -> None:
         for case in stmt.cases:
-            steps: tuple[_Step, ...] = (
-                _Step(case.pattern, ConditionKind.MATCH, subject=stmt.subject),
+            steps: tuple[Step, ...] = (
+                Step(case.pattern, ConditionKind.MATCH, subject=stmt.subject),
             )
             if case.guard is not None:
                 steps = (*steps, self._step(case.guard, ConditionKind.IF))
@@ -329,7 +277,7 @@ class SiteExtractor:
 
     # -- sites -----------------------------------------------------------------------------
 
-    def _Raise(self, stmt: ast.Raise, scope: _Scope, path: tuple[_Step, ...]) -> None:
+    def _Raise(self, stmt: ast.Raise, scope: Scope, path: tuple[Step, ...]) -> None:
         kind = SiteKind.RAISE
         exception: str | None = None
         message: MessageTemplate | None = None
@@ -338,7 +286,7 @@ class SiteExtractor:
         if exc is None:
             kind = SiteKind.RERAISE
             exception = scope.handlers[-1][0] if scope.handlers else None
-        elif isinstance(exc, ast.Call) and _is_factory(exc):
+        elif isinstance(exc, ast.Call) and is_factory(exc):
             # `raise _format(GatedRepoError, message, response)`: a function building the
             # exception from its class and a message.
             exception = self._source(exc.args[0])
@@ -346,7 +294,7 @@ class SiteExtractor:
             message = self._template(rest[0], scope) if rest else None
         elif isinstance(exc, ast.Call):
             exception = self._source(exc.func)
-            message_node = _message_arg(exc)
+            message_node = message_arg(exc)
             if message_node is not None:
                 message = self._template(message_node, scope)
             args = self._args(exc, scope)
@@ -359,12 +307,12 @@ class SiteExtractor:
         site = self._site(stmt, scope, path, kind, exception, message, args=args, cause=cause)
         scope.raises.append(site)
 
-    def _Assert(self, stmt: ast.Assert, scope: _Scope, path: tuple[_Step, ...]) -> None:
+    def _Assert(self, stmt: ast.Assert, scope: Scope, path: tuple[Step, ...]) -> None:
         message = self._template(stmt.msg, scope) if stmt.msg is not None else None
         step = self._step(stmt.test, ConditionKind.ASSERT, holds=False)
         self._site(stmt, scope, (*path, step), SiteKind.ASSERT, "AssertionError", message)
 
-    def _Expr(self, stmt: ast.Expr, scope: _Scope, path: tuple[_Step, ...]) -> None:
+    def _Expr(self, stmt: ast.Expr, scope: Scope, path: tuple[Step, ...]) -> None:
         value = stmt.value
         if isinstance(value, ast.Await):
             value = value.value
@@ -373,12 +321,12 @@ class SiteExtractor:
         elif isinstance(value, ast.Call):
             self._call(stmt, value, scope, path)
 
-    def _Return(self, stmt: ast.Return, scope: _Scope, path: tuple[_Step, ...]) -> None:
+    def _Return(self, stmt: ast.Return, scope: Scope, path: tuple[Step, ...]) -> None:
         value = stmt.value
         if value is None or not scope.is_function:
             return
         if isinstance(value, ast.Name) and value.id in scope.lists:
-            returned = scope.returned or _Reasons()
+            returned = scope.returned or Reasons()
             found = scope.lists[value.id]
             returned.variants.extend(found.variants)
             returned.calls.extend(found.calls)
@@ -386,13 +334,13 @@ class SiteExtractor:
         elif isinstance(value, ast.List) and value.elts:
             reasons = self._list_items(value.elts, scope, path)
             if reasons:
-                scope.returned = scope.returned or _Reasons()
+                scope.returned = scope.returned or Reasons()
                 scope.returned.variants.extend(reasons)
         elif isinstance(value, ast.Call):
             self._call(stmt, value, scope, path)
 
     def _note_call(
-        self, stmt: ast.stmt, call: ast.Call, scope: _Scope, path: tuple[_Step, ...]
+        self, stmt: ast.stmt, call: ast.Call, scope: Scope, path: tuple[Step, ...]
     ) -> None:
         """Record a call that may be of the codebase's own function (for its callers)."""
         target = call_target(call)
@@ -411,21 +359,21 @@ class SiteExtractor:
             if keep(call)
         )
 
-    def _call(self, stmt: ast.stmt, call: ast.Call, scope: _Scope, path: tuple[_Step, ...]) -> None:
+    def _call(self, stmt: ast.stmt, call: ast.Call, scope: Scope, path: tuple[Step, ...]) -> None:
         self._note_call(stmt, call, scope, path)
         func = call.func
         if not isinstance(func, ast.Name | ast.Attribute):
             return
         name = dotted_name(func) or ""
-        if name in _WARN_FUNCS:
+        if name in WARN_FUNCS:
             self._warn(stmt, call, scope, path)
             return
-        if name in _EXIT_FUNCS and call.args and self._stringy(call.args[0]):
+        if name in EXIT_FUNCS and call.args and self._stringy(call.args[0]):
             message = self._template(call.args[0], scope)
             self._site(stmt, scope, path, SiteKind.EXIT, "SystemExit", message)
             return
         if isinstance(func, ast.Attribute):
-            level = _log_level(func, call)
+            level = log_level(func, call)
             if level is not None:
                 self._log(stmt, call, scope, path, level)
                 return
@@ -435,9 +383,9 @@ class SiteExtractor:
                 return
         self._helper_candidate(stmt, call, func, scope, path)
 
-    def _warn(self, stmt: ast.stmt, call: ast.Call, scope: _Scope, path: tuple[_Step, ...]) -> None:
-        node = call.args[0] if call.args else _keyword(call, "message")
-        category = call.args[1] if len(call.args) > 1 else _keyword(call, "category")
+    def _warn(self, stmt: ast.stmt, call: ast.Call, scope: Scope, path: tuple[Step, ...]) -> None:
+        node = call.args[0] if call.args else keyword(call, "message")
+        category = call.args[1] if len(call.args) > 1 else keyword(call, "category")
         message = self._template(node, scope) if node is not None else None
         exception = self._source(category) if category is not None else "UserWarning"
         self._site(stmt, scope, path, SiteKind.WARN, exception, message)
@@ -446,18 +394,18 @@ class SiteExtractor:
         self,
         stmt: ast.stmt,
         call: ast.Call,
-        scope: _Scope,
-        path: tuple[_Step, ...],
+        scope: Scope,
+        path: tuple[Step, ...],
         level: str,
     ) -> None:
         args = call.args[1:] if level_from_first_arg(call) else call.args
-        node = args[0] if args else _keyword(call, "msg")
+        node = args[0] if args else keyword(call, "msg")
         message: MessageTemplate | None = None
         if node is not None:
             rest = [a for a in args[1:] if not isinstance(a, ast.Starred)]
             if rest and isinstance(node, ast.Constant) and isinstance(node.value, str):
                 message = TemplateBuilder(
-                    self.text, constants=self.constants, locals=_locals(scope, self._blocks)
+                    self.text, constants=self.constants, locals=message_locals(scope, self._blocks)
                 ).percent(node, rest)
             else:
                 message = self._template(node, scope)
@@ -466,8 +414,8 @@ class SiteExtractor:
     def _site(
         self,
         stmt: ast.stmt,
-        scope: _Scope,
-        path: tuple[_Step, ...],
+        scope: Scope,
+        path: tuple[Step, ...],
         kind: SiteKind,
         exception: str | None,
         message: MessageTemplate | None,
@@ -499,18 +447,18 @@ class SiteExtractor:
         return site
 
     def _reasons_for(
-        self, message: MessageTemplate | None, scope: _Scope
+        self, message: MessageTemplate | None, scope: Scope
     ) -> tuple[ReasonsList | None, str | None]:
         if message is None or not scope.lists:
             return None, None
         for placeholder in message.placeholders:
-            match = _JOIN.search(placeholder.expr)
+            match = JOIN.search(placeholder.expr)
             name = match.group(1) if match else placeholder.expr
             if name in scope.lists:
                 return scope.lists[name].freeze(), placeholder.expr
         return None, None
 
-    def _bindings(self, names: tuple[str, ...], scope: _Scope, line: int) -> tuple[Binding, ...]:
+    def _bindings(self, names: tuple[str, ...], scope: Scope, line: int) -> tuple[Binding, ...]:
         out: list[Binding] = []
         seen: set[str] = set()
         for dotted in names:
@@ -521,9 +469,7 @@ class SiteExtractor:
             # Only assignments that surely ran: in a block that encloses the site.
             here = tuple(self._blocks)
             earlier = [
-                a
-                for a in scope.assigns.get(root, ())
-                if a[0] <= line and here[: len(a[2])] == a[2]
+                a for a in scope.assigns.get(root, ()) if a[0] <= line and here[: len(a[2])] == a[2]
             ]
             if earlier and earlier[-1][1] is not None:
                 value = self._source(earlier[-1][1])
@@ -532,7 +478,7 @@ class SiteExtractor:
 
     # -- locals: messages in variables, reasons lists, assignments -------------------------
 
-    def _Assign(self, stmt: ast.Assign, scope: _Scope, path: tuple[_Step, ...]) -> None:
+    def _Assign(self, stmt: ast.Assign, scope: Scope, path: tuple[Step, ...]) -> None:
         if len(stmt.targets) == 1:
             self._assign(stmt.targets[0], stmt.value, stmt, scope, path)
         if isinstance(stmt.value, ast.Call):
@@ -540,7 +486,7 @@ class SiteExtractor:
         elif isinstance(stmt.value, ast.Await) and isinstance(stmt.value.value, ast.Call):
             self._note_call(stmt, stmt.value.value, scope, path)
 
-    def _AnnAssign(self, stmt: ast.AnnAssign, scope: _Scope, path: tuple[_Step, ...]) -> None:
+    def _AnnAssign(self, stmt: ast.AnnAssign, scope: Scope, path: tuple[Step, ...]) -> None:
         if stmt.value is not None:
             self._assign(stmt.target, stmt.value, stmt, scope, path)
             if isinstance(stmt.value, ast.Call):
@@ -551,8 +497,8 @@ class SiteExtractor:
         target: ast.expr,
         value: ast.expr,
         stmt: ast.stmt,
-        scope: _Scope,
-        path: tuple[_Step, ...],
+        scope: Scope,
+        path: tuple[Step, ...],
     ) -> None:
         if not isinstance(target, ast.Name) or not scope.is_function:
             return
@@ -563,17 +509,17 @@ class SiteExtractor:
         if isinstance(value, ast.List):
             items = self._list_items(value.elts, scope, path)
             if items or not value.elts:
-                scope.lists[name] = _Reasons(variants=items)
-        elif isinstance(value, ast.Call) and _is_reasons_call(value):
+                scope.lists[name] = Reasons(variants=items)
+        elif isinstance(value, ast.Call) and is_reasons_call(value):
             callee = value.func
             assert isinstance(callee, ast.Attribute | ast.Name)
-            scope.lists[name] = _Reasons(calls=[self._reasons_call(value, path)])
+            scope.lists[name] = Reasons(calls=[self._reasons_call(value, path)])
         elif self._stringy(value):
             template = self._template(value, scope)
             if template is not None:
                 scope.messages[name] = (template, tuple(self._blocks))
 
-    def _AugAssign(self, stmt: ast.AugAssign, scope: _Scope, path: tuple[_Step, ...]) -> None:
+    def _AugAssign(self, stmt: ast.AugAssign, scope: Scope, path: tuple[Step, ...]) -> None:
         target = stmt.target
         if not isinstance(target, ast.Name) or not isinstance(stmt.op, ast.Add):
             return
@@ -597,9 +543,9 @@ class SiteExtractor:
         self,
         method: str,
         call: ast.Call,
-        reasons: _Reasons,
-        scope: _Scope,
-        path: tuple[_Step, ...],
+        reasons: Reasons,
+        scope: Scope,
+        path: tuple[Step, ...],
     ) -> None:
         if not call.args:
             return
@@ -609,11 +555,11 @@ class SiteExtractor:
         elif method == "extend":
             if isinstance(arg, ast.List | ast.Tuple):
                 reasons.variants.extend(self._list_items(arg.elts, scope, path))
-            elif isinstance(arg, ast.Call) and _is_reasons_call(arg):
+            elif isinstance(arg, ast.Call) and is_reasons_call(arg):
                 reasons.calls.append(self._reasons_call(arg, path))
 
     def _list_items(
-        self, items: Sequence[ast.expr], scope: _Scope, path: tuple[_Step, ...]
+        self, items: Sequence[ast.expr], scope: Scope, path: tuple[Step, ...]
     ) -> list[Variant]:
         out = []
         for item in items:
@@ -631,7 +577,7 @@ class SiteExtractor:
                 )
         return out
 
-    def _reasons_call(self, call: ast.Call, path: tuple[_Step, ...]) -> ReasonsCall:
+    def _reasons_call(self, call: ast.Call, path: tuple[Step, ...]) -> ReasonsCall:
         func = call.func
         if isinstance(func, ast.Attribute):
             return ReasonsCall(
@@ -650,16 +596,16 @@ class SiteExtractor:
         stmt: ast.stmt,
         call: ast.Call,
         func: ast.Name | ast.Attribute,
-        scope: _Scope,
-        path: tuple[_Step, ...],
+        scope: Scope,
+        path: tuple[Step, ...],
     ) -> None:
         callee = func.attr if isinstance(func, ast.Attribute) else func.id
-        if callee in _NOT_HELPERS or not any(self._stringy(a) for a in call.args):
+        if callee in NOT_HELPERS or not any(self._stringy(a) for a in call.args):
             return
         self.calls.append(
             CallFact(
                 callee=callee,
-                receiver=_receiver(func),
+                receiver=receiver(func),
                 line=stmt.lineno,
                 end_line=stmt.end_lineno or stmt.lineno,
                 function=scope.qualname,
@@ -669,7 +615,7 @@ class SiteExtractor:
             )
         )
 
-    def _find_helper(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> None:
+    def _find_helper(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> None:
         """A function whose raise takes its message from a parameter is a raising helper."""
         seen: set[str] = set()
         for site in scope.raises:
@@ -731,7 +677,7 @@ class SiteExtractor:
 
     def _message_in(self, func: ast.FunctionDef, params: tuple[str, ...]) -> MessageTemplate | None:
         """The message `__init__` passes up (or stores, or `__str__` returns), over params."""
-        scope = _Scope(func.name, None, is_function=True, params=params)
+        scope = Scope(func.name, None, is_function=True, params=params)
         for node in ast.walk(func):
             value: ast.expr | None = None
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
@@ -754,17 +700,17 @@ class SiteExtractor:
     # -- helpers ---------------------------------------------------------------------------
 
     def _stringy(self, node: ast.expr) -> bool:
-        return _is_stringy(node, self.constants)
+        return is_stringy(node, self.constants)
 
-    def _template(self, node: ast.expr | None, scope: _Scope) -> MessageTemplate | None:
+    def _template(self, node: ast.expr | None, scope: Scope) -> MessageTemplate | None:
         if node is None:
             return None
         builder = TemplateBuilder(
-            self.text, constants=self.constants, locals=_locals(scope, self._blocks)
+            self.text, constants=self.constants, locals=message_locals(scope, self._blocks)
         )
         return builder.build(node)
 
-    def _args(self, call: ast.Call, scope: _Scope) -> tuple[Arg, ...]:
+    def _args(self, call: ast.Call, scope: Scope) -> tuple[Arg, ...]:
         out = [Arg(self._template(a, scope), self._source(a)) for a in call.args]
         out.extend(
             Arg(self._template(k.value, scope), self._source(k.value), name=k.arg)
@@ -772,142 +718,3 @@ class SiteExtractor:
             if k.arg is not None
         )
         return tuple(out)
-
-
-def _receiver(func: ast.Name | ast.Attribute) -> str | None:
-    if isinstance(func, ast.Name):
-        return None
-    return dotted_name(func.value) or "..."
-
-
-def _locals(scope: _Scope, blocks: list[int]) -> dict[str, MessageTemplate]:
-    """Message variables whose assignment encloses the current block (so it surely ran)."""
-    here = tuple(blocks)
-    return {
-        name: template
-        for name, (template, where) in scope.messages.items()
-        if here[: len(where)] == where
-    }
-
-
-# Dataclasses whose fields are command-line flags (`EngineArgs`, `TrainingArguments`).
-_ARGS_CLASS = re.compile(r"(?:Args|Arguments|CLIOptions)$")
-_CLASS_NAME = re.compile(r"(?:\w+\.)*[A-Z]\w*(?:Error|Exception|Warning)$")
-
-
-def _is_factory(call: ast.Call) -> bool:
-    """`make_error(SomeError, "...")`: a lower-case callee given an exception class first."""
-    func = call.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-    if not name or name[0].isupper() or not call.args:
-        return False
-    first = call.args[0]
-    written = dotted_name(first) if isinstance(first, ast.Name | ast.Attribute) else None
-    return written is not None and _CLASS_NAME.match(written) is not None
-
-
-def _message_arg(call: ast.Call) -> ast.expr | None:
-    if call.args and not isinstance(call.args[0], ast.Starred):
-        return call.args[0]
-    for name in _MESSAGE_KEYWORDS:
-        found = _keyword(call, name)
-        if found is not None:
-            return found
-    return None
-
-
-def _keyword(call: ast.Call, name: str) -> ast.expr | None:
-    return next((k.value for k in call.keywords if k.arg == name), None)
-
-
-def _is_stringy(node: ast.expr, constants: Mapping[str, Any]) -> bool:
-    """Whether an expression plausibly evaluates to message text."""
-    if isinstance(node, ast.Constant):
-        return isinstance(node.value, str)
-    if isinstance(node, ast.Name):
-        return isinstance(constants.get(node.id), str)
-    if isinstance(node, ast.JoinedStr):
-        return True
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod | ast.Add):
-        return _is_stringy(node.left, constants) or _is_stringy(node.right, constants)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-        return node.func.attr in ("format", "join", "strip", "dedent") and (
-            _is_stringy(node.func.value, constants)
-            or bool(node.args and _is_stringy(node.args[0], constants))
-        )
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        return (
-            node.func.id in ("_", "gettext", "ngettext", "dedent")
-            and bool(node.args)
-            and _is_stringy(node.args[0], constants)
-        )
-    return False
-
-
-def _is_reasons_call(call: ast.Call) -> bool:
-    func = call.func
-    return isinstance(func, ast.Name) or (
-        isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-    )
-
-
-def _log_level(func: ast.Attribute, call: ast.Call) -> str | None:
-    method = func.attr.removesuffix("_once")
-    receiver = func.value
-    name = receiver.attr if isinstance(receiver, ast.Attribute) else None
-    if isinstance(receiver, ast.Name):
-        name = receiver.id
-    elif isinstance(receiver, ast.Call):  # logging.getLogger(__name__).error(...)
-        callee = receiver.func
-        name = callee.attr if isinstance(callee, ast.Attribute) else None
-        name = "logger" if name == "getLogger" else None
-    if name is None or not _LOGGER_NAME.match(name):
-        return None
-    if method in LOG_LEVELS:
-        return "warning" if method == "warn" else method
-    if method == "log" and call.args:
-        return level_from_first_arg(call)
-    return None
-
-
-def level_from_first_arg(call: ast.Call) -> str | None:
-    """`logger.log(logging.ERROR, ...)`: the level when it is warning or above."""
-    func = call.func
-    if not (isinstance(func, ast.Attribute) and func.attr.removesuffix("_once") == "log"):
-        return None
-    if not call.args:
-        return None
-    first = call.args[0]
-    if isinstance(first, ast.Constant) and isinstance(first.value, int) and first.value >= 30:
-        return {30: "warning", 40: "error", 50: "critical"}.get(first.value, "error")
-    text = ast.unparse(first) if isinstance(first, ast.Attribute | ast.Name) else ""
-    match = _LOG_LEVEL_ARG.search(text)
-    if match:
-        level = match.group(1).lower()
-        return {"warn": "warning", "fatal": "critical"}.get(level, level)
-    return None
-
-
-def _always_exits(body: list[ast.stmt]) -> bool:
-    """Whether a block never falls through to what follows it."""
-    last = body[-1] if body else None
-    if isinstance(last, ast.Return | ast.Raise | ast.Continue | ast.Break):
-        return True
-    if isinstance(last, ast.If) and last.orelse:
-        return _always_exits(last.body) and _always_exits(last.orelse)
-    if isinstance(last, ast.With | ast.AsyncWith):
-        return _always_exits(last.body)
-    if isinstance(last, ast.Try | ast.TryStar):
-        if last.finalbody and _always_exits(last.finalbody):
-            return True
-        body_exits = _always_exits(last.body) or bool(last.orelse and _always_exits(last.orelse))
-        return body_exits and all(_always_exits(h.body) for h in last.handlers)
-    if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
-        return _is_exit_call(last.value)
-    return False
-
-
-def _is_exit_call(call: ast.Call) -> bool:
-    """`sys.exit(...)`, `os._exit(...)`, `pytest.fail(...)`: calls that never return."""
-    name = dotted_name(call.func) if isinstance(call.func, ast.Name | ast.Attribute) else None
-    return name in ("sys.exit", "exit", "quit", "os._exit", "os.abort")

@@ -1,0 +1,79 @@
+"""The walker's state: the function being walked and the conditions of the current path."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from errdex.facts import (
+    Condition,
+    ConditionKind,
+    ErrorSite,
+    MessageTemplate,
+    ReasonsCall,
+    ReasonsList,
+    Variant,
+)
+
+
+@dataclass
+class Reasons:
+    variants: list[Variant] = field(default_factory=list)
+    calls: list[ReasonsCall] = field(default_factory=list)
+
+    def freeze(self) -> ReasonsList:
+        return ReasonsList(tuple(self.variants), tuple(self.calls))
+
+
+@dataclass
+class Scope:
+    qualname: str  # "<module>", "Class", "Class.method", "f.<locals>.g"
+    class_name: str | None
+    is_function: bool
+    params: tuple[str, ...] = ()
+    # message variables: name → (template, the blocks it was assigned in)
+    messages: dict[str, tuple[MessageTemplate, tuple[int, ...]]] = field(default_factory=dict)
+    lists: dict[str, Reasons] = field(default_factory=dict)
+    # name → (line, assigned expression or None for a parameter, the blocks it is in).
+    # Source is taken lazily.
+    assigns: dict[str, list[tuple[int, ast.expr | None, tuple[int, ...]]]] = field(
+        default_factory=dict
+    )
+    returned: Reasons | None = None
+    handlers: list[tuple[str | None, str | None]] = field(default_factory=list)
+    raises: list[ErrorSite] = field(default_factory=list)
+
+
+class Step:
+    """A condition on the current path, made into a `Condition` only when a site needs it.
+
+    Most tests guard no site at all, so their source text, negation and names are worked
+    out lazily and once.
+    """
+
+    __slots__ = ("_condition", "_names", "holds", "kind", "node", "subject")
+
+    def __init__(
+        self,
+        node: ast.AST,
+        kind: ConditionKind,
+        *,
+        holds: bool = True,
+        subject: ast.expr | None = None,
+    ) -> None:
+        self.node = node
+        self.kind = kind
+        self.holds = holds
+        self.subject = subject  # the match statement's subject, for case patterns
+        self._condition: Condition | None = None
+        self._names: tuple[str, ...] | None = None
+
+
+def message_locals(scope: Scope, blocks: list[int]) -> dict[str, MessageTemplate]:
+    """Message variables whose assignment encloses the current block (so it surely ran)."""
+    here = tuple(blocks)
+    return {
+        name: template
+        for name, (template, where) in scope.messages.items()
+        if here[: len(where)] == where
+    }

@@ -1,0 +1,152 @@
+"""What a statement or call looks like: the AST shapes that make (or feed) an error site."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from errdex.extract.conditions import dotted_name
+
+LOG_LEVELS = frozenset({"warning", "warn", "error", "exception", "critical", "fatal"})
+LOGGER_NAME = re.compile(r"^_*(?:[A-Za-z0-9]+_)*(?:log|logger|logging|LOG|LOGGER)$", re.I)
+LOG_LEVEL_ARG = re.compile(r"(?:logging\.)?(WARNING|WARN|ERROR|CRITICAL|FATAL)$")
+WARN_FUNCS = frozenset({"warnings.warn", "warn", "warnings.warn_explicit", "_warnings.warn"})
+EXIT_FUNCS = frozenset({"sys.exit", "exit", "quit"})
+MESSAGE_KEYWORDS = ("msg", "message", "detail", "reason", "text", "description", "error")
+JOIN = re.compile(r"\.join\(\s*(?:sorted\(\s*)?([A-Za-z_]\w*)\s*\)?\s*\)")
+# Calls that take strings all day and never raise with them: not raising-helper candidates.
+NOT_HELPERS = frozenset(
+    "print append extend add insert join format get pop setdefault startswith endswith split "
+    "replace strip lstrip rstrip write info debug encode decode register_buffer update find "
+    "index count lower upper getattr setattr hasattr isinstance open compile match search sub "
+    "fullmatch __init__ super dict list set tuple str repr len".split()
+)
+
+
+def receiver(func: ast.Name | ast.Attribute) -> str | None:
+    if isinstance(func, ast.Name):
+        return None
+    return dotted_name(func.value) or "..."
+
+
+_CLASS_NAME = re.compile(r"(?:\w+\.)*[A-Z]\w*(?:Error|Exception|Warning)$")
+
+
+def is_factory(call: ast.Call) -> bool:
+    """`make_error(SomeError, "...")`: a lower-case callee given an exception class first."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if not name or name[0].isupper() or not call.args:
+        return False
+    first = call.args[0]
+    written = dotted_name(first) if isinstance(first, ast.Name | ast.Attribute) else None
+    return written is not None and _CLASS_NAME.match(written) is not None
+
+
+def message_arg(call: ast.Call) -> ast.expr | None:
+    if call.args and not isinstance(call.args[0], ast.Starred):
+        return call.args[0]
+    for name in MESSAGE_KEYWORDS:
+        found = keyword(call, name)
+        if found is not None:
+            return found
+    return None
+
+
+def keyword(call: ast.Call, name: str) -> ast.expr | None:
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def is_stringy(node: ast.expr, constants: Mapping[str, Any]) -> bool:
+    """Whether an expression plausibly evaluates to message text."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, ast.Name):
+        return isinstance(constants.get(node.id), str)
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod | ast.Add):
+        return is_stringy(node.left, constants) or is_stringy(node.right, constants)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.attr in ("format", "join", "strip", "dedent") and (
+            is_stringy(node.func.value, constants)
+            or bool(node.args and is_stringy(node.args[0], constants))
+        )
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return (
+            node.func.id in ("_", "gettext", "ngettext", "dedent")
+            and bool(node.args)
+            and is_stringy(node.args[0], constants)
+        )
+    return False
+
+
+def is_reasons_call(call: ast.Call) -> bool:
+    func = call.func
+    return isinstance(func, ast.Name) or (
+        isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+    )
+
+
+def log_level(func: ast.Attribute, call: ast.Call) -> str | None:
+    method = func.attr.removesuffix("_once")
+    receiver = func.value
+    name = receiver.attr if isinstance(receiver, ast.Attribute) else None
+    if isinstance(receiver, ast.Name):
+        name = receiver.id
+    elif isinstance(receiver, ast.Call):  # logging.getLogger(__name__).error(...)
+        callee = receiver.func
+        name = callee.attr if isinstance(callee, ast.Attribute) else None
+        name = "logger" if name == "getLogger" else None
+    if name is None or not LOGGER_NAME.match(name):
+        return None
+    if method in LOG_LEVELS:
+        return "warning" if method == "warn" else method
+    if method == "log" and call.args:
+        return level_from_first_arg(call)
+    return None
+
+
+def level_from_first_arg(call: ast.Call) -> str | None:
+    """`logger.log(logging.ERROR, ...)`: the level when it is warning or above."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr.removesuffix("_once") == "log"):
+        return None
+    if not call.args:
+        return None
+    first = call.args[0]
+    if isinstance(first, ast.Constant) and isinstance(first.value, int) and first.value >= 30:
+        return {30: "warning", 40: "error", 50: "critical"}.get(first.value, "error")
+    text = ast.unparse(first) if isinstance(first, ast.Attribute | ast.Name) else ""
+    match = LOG_LEVEL_ARG.search(text)
+    if match:
+        level = match.group(1).lower()
+        return {"warn": "warning", "fatal": "critical"}.get(level, level)
+    return None
+
+
+def always_exits(body: list[ast.stmt]) -> bool:
+    """Whether a block never falls through to what follows it."""
+    last = body[-1] if body else None
+    if isinstance(last, ast.Return | ast.Raise | ast.Continue | ast.Break):
+        return True
+    if isinstance(last, ast.If) and last.orelse:
+        return always_exits(last.body) and always_exits(last.orelse)
+    if isinstance(last, ast.With | ast.AsyncWith):
+        return always_exits(last.body)
+    if isinstance(last, ast.Try | ast.TryStar):
+        if last.finalbody and always_exits(last.finalbody):
+            return True
+        body_exits = always_exits(last.body) or bool(last.orelse and always_exits(last.orelse))
+        return body_exits and all(always_exits(h.body) for h in last.handlers)
+    if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
+        return is_exit_call(last.value)
+    return False
+
+
+def is_exit_call(call: ast.Call) -> bool:
+    """`sys.exit(...)`, `os._exit(...)`, `pytest.fail(...)`: calls that never return."""
+    name = dotted_name(call.func) if isinstance(call.func, ast.Name | ast.Attribute) else None
+    return name in ("sys.exit", "exit", "quit", "os._exit", "os.abort")
