@@ -112,6 +112,25 @@ def pair_sites(olds: Sequence[StoredSite], news: Sequence[StoredSite]) -> Pairin
     return pairing
 
 
+def focus(
+    function: str, olds: Sequence[StoredSite], news: Sequence[StoredSite]
+) -> tuple[list[StoredSite], list[StoredSite]]:
+    """The sites that can change how a site of `function` (a qualname) pairs: those of a
+    function of that qualname, and those sharing a move key (kind, exception, template)
+    with one of them. Pairing them alone places that site as pairing everything would."""
+    keys = {_key(s) for s in [*olds, *news] if s.site.function == function}
+
+    def keep(site: StoredSite) -> bool:
+        return site.site.function == function or _key(site) in keys
+
+    return [s for s in olds if keep(s)], [s for s in news if keep(s)]
+
+
+def _key(site: StoredSite) -> tuple[str, str | None, str | None]:
+    """What a moved error keeps: its kind, exception and template."""
+    return (str(site.site.kind), exception_name(site), template_text(site))
+
+
 class Candidate(NamedTuple):
     score: float  # higher first
     ratio: float  # the templates' similarity
@@ -156,17 +175,14 @@ def _contradicts(old: StoredSite, new: StoredSite) -> bool:
 
 
 def _move_candidates(gone: Sequence[StoredSite], came: Sequence[StoredSite]) -> list[Candidate]:
-    def key(site: StoredSite) -> tuple[str, str | None, str | None]:
-        return (str(site.site.kind), exception_name(site), template_text(site))
-
     by_key: dict[tuple[str, str | None, str | None], list[StoredSite]] = defaultdict(list)
     for new in came:
-        by_key[key(new)].append(new)
+        by_key[_key(new)].append(new)
     candidates: list[Candidate] = []
     for old in gone:
         message = old.site.message
         weak = message is None or message.literal_length < WEAK
-        for new in by_key.get(key(old), ()):
+        for new in by_key.get(_key(old), ()):
             if weak and old.site.function != new.site.function:
                 continue  # `raise` or `{e}`: only the same function in a moved file
             if (not weak and not _same_guard(old, new)) or _contradicts(old, new):

@@ -6,12 +6,13 @@ import re
 
 import msgspec
 
-from errdex.history.pairing import WEAK, Link, Pairing, pair_sites, template_text
+from errdex.history.pairing import WEAK, Link, Pairing, focus, pair_sites, template_text
 from errdex.store.base import Store, StoredSite
 
 _MAX_FILES = 8  # files paired to follow an error: its own and those with similar wording
 _ANCHORS = 3  # messages searched for in the other version: the site's and its neighbours'
 _SIMILAR_SITES = 20  # full-text hits per message
+_RAREST = 3  # a hit holds each of the message's three rarest words (a narrow, fast search)
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 
 
@@ -181,27 +182,60 @@ def predecessor(store: Store, site: StoredSite, labels: list[str]) -> Link | Non
 
 
 def _nearby(store: Store, site: StoredSite, old: str, new: str) -> Pairing:
-    """The pairing of two adjacent versions over the site's file and the files where the
-    other version has the messages of the site or of its nearest neighbours (a bare
-    `raise` has no words; the function around it moves with its wordier siblings)."""
+    """The pairing of two adjacent versions around `site`: over its own file first; when
+    that does not place it, also over the files where the other version has the messages
+    of the site or of its nearest neighbours (a bare `raise` has no words; the function
+    around it moves with its wordier siblings). Only the sites that can compete with the
+    site's own pairs are paired (see `focus`)."""
     other = new if site.version == old else old
-    own = store.list_sites(site.project, site.version, site.file)
+
+    def pair(mine: list[StoredSite], theirs: list[StoredSite]) -> Pairing:
+        if site.version == old:
+            return pair_sites(*focus(site.site.function, mine, theirs))
+        theirs, mine = focus(site.site.function, theirs, mine)
+        return pair_sites(theirs, mine)
+
+    mine = store.sites_in_files([site.file], project=site.project, version=site.version)
+    theirs = store.sites_in_files([site.file], project=site.project, version=other)
+    pairing = pair(mine, theirs)
+    link = pairing.link_of_old(site.id) if site.version == old else pairing.link_of_new(site.id)
+    # A rewording here loses to a move when the exact text is in another file there.
+    if (
+        link is not None
+        and link.old.id != link.new.id
+        and (link.status == "moved" or not _copied_elsewhere(store, site, other))
+    ):
+        return pairing
+    files = _where_else(store, site, mine, other)
+    if not files:
+        return pairing
+    mine += store.sites_in_files(files, project=site.project, version=site.version)
+    theirs += store.sites_in_files(files, project=site.project, version=other)
+    return pair(mine, theirs)
+
+
+def _copied_elsewhere(store: Store, site: StoredSite, other: str) -> bool:
+    """The `other` version has the site's exact message in another file."""
+    text = template_text(site)
+    terms = _terms(site)
+    if text is None or not terms:
+        return False
+    hits = store.search_candidates(terms, site.project, other, limit=_SIMILAR_SITES, rarest=_RAREST)
+    return any(hit.file != site.file and template_text(hit) == text for hit in hits)
+
+
+def _where_else(store: Store, site: StoredSite, own: list[StoredSite], other: str) -> list[str]:
+    """Files of the `other` version holding the messages of the site and its neighbours,
+    the likeliest first (the same text counts three times a shared word)."""
     votes: dict[str, int] = {}
     for anchor in _anchors(site, own):
         text = template_text(anchor)
         for hit in store.search_candidates(
-            _terms(anchor), site.project, other, limit=_SIMILAR_SITES
+            _terms(anchor), site.project, other, limit=_SIMILAR_SITES, rarest=_RAREST
         ):
-            # The same message in the other version is the strongest sign of where it went.
             votes[hit.file] = votes.get(hit.file, 0) + (3 if template_text(hit) == text else 1)
     votes.pop(site.file, None)
-    ranked = sorted(votes, key=lambda path: -votes[path])  # stable: first seen wins ties
-    files = [site.file, *ranked[: _MAX_FILES - 1]]
-    theirs = [s for path in files for s in store.list_sites(site.project, other, path)]
-    mine = own + [
-        s for path in files[1:] for s in store.list_sites(site.project, site.version, path)
-    ]
-    return pair_sites(mine, theirs) if site.version == old else pair_sites(theirs, mine)
+    return sorted(votes, key=lambda path: -votes[path])[: _MAX_FILES - 1]  # stable on ties
 
 
 def _anchors(site: StoredSite, own: list[StoredSite]) -> list[StoredSite]:
