@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from errdex.errors import NotFoundError
 from errdex.explain.context import Explanation, Facts
 from errdex.explain.linked import binding_views, caller_views, knob_views, test_views
 from errdex.explain.model.answer import apply_analysis
 from errdex.explain.model.prompt import PROMPT_VERSION
-from errdex.explain.page import Analysis, Page
+from errdex.explain.page import Analysis, Page, VersionEntry
 from errdex.explain.related import related_errors
 from errdex.explain.report import report_url
 from errdex.explain.rules import what_it_means, when_it_happens
@@ -17,8 +19,8 @@ from errdex.explain.views import (
     exception_view,
     source_view,
     variant_views,
-    version_entries,
 )
+from errdex.history.timeline import lineage
 from errdex.store.base import Store, StoredSite, VersionRecord
 
 __all__ = ["build_page", "choose_site"]
@@ -74,7 +76,8 @@ def build_page(
         solutions=explanation.solutions,
         example_fix=explanation.example_fix,
         related=related_errors(store, chosen),
-        versions=version_entries(sites, chosen),
+        # every version the error is in, under whichever id it has there
+        versions=[VersionEntry(**msgspec.structs.asdict(e)) for e in lineage(store, chosen.id)],
         callers=facts.callers,
         knobs=facts.knobs,
         bindings=facts.bindings,

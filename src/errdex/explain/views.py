@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from errdex.explain.page import ConditionView, ExceptionView, SourceView, VariantView, VersionEntry
+from errdex.explain.page import ConditionView, ExceptionView, SourceView, VariantView
 from errdex.explain.plain import plain_condition
 from errdex.facts import Condition
 from errdex.store.base import StoredSite
@@ -72,24 +72,3 @@ def variant_views(stored: StoredSite) -> list[VariantView]:
         )
         for variant in stored.site.variants
     ]
-
-
-def version_entries(sites: list[StoredSite], chosen: StoredSite) -> list[VersionEntry]:
-    """One entry per version holding the error, newest first."""
-    out: list[VersionEntry] = []
-    seen: set[int] = set()
-    for stored in sites:
-        if stored.version_id in seen:
-            continue
-        seen.add(stored.version_id)
-        moved = (stored.file, stored.site.line) != (chosen.file, chosen.site.line)
-        out.append(
-            VersionEntry(
-                version=stored.version,
-                file=stored.file,
-                line=stored.site.line,
-                id=stored.id,
-                status="moved" if moved else "present",
-            )
-        )
-    return out
