@@ -4,7 +4,8 @@ Usage (from /work/main):  .venv/bin/python bench/extraction_check/repro-2.py [NA
 
 Each case is a small package given as {path: source}. It is run through `extract_file` and
 `link_version`, the same two steps the indexer uses, and the resulting sites are printed.
-B1-B6 are the bugs of the first check (RESULTS.md); B7-B10 are new.
+B1-B6 are the bugs of the first check (RESULTS.md); B6-global and B7-B11 show what still
+fails (B12 is visible in the B8 case `demo/layout.py`).
 """
 
 from __future__ import annotations
@@ -146,6 +147,48 @@ CASES: dict[str, dict[str, str]] = {
                 if MODE == "a":
                     raise ValueError(f"mode {MODE}")
             """
+    },
+    # B6, still open: a module name rebound through `global` inside a function.
+    "B6-global": {
+        "demo/backends.py": """
+            model_tag: str = "backbone"
+
+
+            def set_model_tag(tag):
+                global model_tag
+                assert tag != model_tag, f"Model tag {tag} is the current tag {model_tag}."
+                model_tag = tag
+            """
+    },
+    # A name declared only under `if TYPE_CHECKING:` (its value comes from `__getattr__`).
+    "B11": {
+        "demo/envs.py": """
+            import os
+            from typing import TYPE_CHECKING
+
+            if TYPE_CHECKING:
+                LOG_LEVEL: str = "DEBUG"
+
+            environment_variables = {"LOG_LEVEL": lambda: os.getenv("LOG_LEVEL", "DEBUG")}
+
+
+            def __getattr__(name):
+                return environment_variables[name]()
+            """,
+        "demo/use.py": """
+            import logging
+
+            from demo import envs
+
+            logger = logging.getLogger(__name__)
+
+
+            def level():
+                try:
+                    return logging.getLevelNamesMapping()[envs.LOG_LEVEL]
+                except KeyError:
+                    logger.warning("Invalid logging level: %s.", envs.LOG_LEVEL)
+            """,
     },
     # A helper defined in another module that raises a builtin exception.
     "B7": {

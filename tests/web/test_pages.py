@@ -69,17 +69,26 @@ def test_an_old_version_says_where_the_newest_is(client: TestClient, catalog: Ca
     html = client.get(f"/errors/{wanted}", params={"version": "1.0"}).text
     banner = re.search(r'<p class="banner old">(.*?)</p>', html, re.S)
     assert banner is not None
-    assert "appears in\n    1.1, 1.0" in banner.group(1)
+    assert "The error appears in 1.1, 1.0; the newest is" in " ".join(banner.group(1).split())
     assert f'<a href="/errors/{wanted}">shop 1.1</a>' in banner.group(1)
     assert 'id="L-7"' in html  # 1.0's line
 
 
-def test_an_error_gone_from_the_newest_version_says_so(
-    client: TestClient, catalog: Catalog
-) -> None:
-    gone = error_id(catalog, "at most 100", version="1.0")
+def test_a_reworded_error_links_its_new_wording(client: TestClient, catalog: Catalog) -> None:
+    old = error_id(catalog, "at most 100", version="1.0")
+    new = error_id(catalog, "orders hold at most 200", version="1.1")
+    html = client.get(f"/errors/{old}").text
+    banner = re.search(r'<p class="banner old">(.*?)</p>', html, re.S)
+    assert banner is not None
+    assert "In shop 1.1 the error is reworded:" in banner.group(1)
+    assert f'href="/errors/{new}?version=1.1"' in banner.group(1)
+
+
+def test_a_removed_error_says_where_it_went(client: TestClient, catalog: Catalog) -> None:
+    gone = error_id(catalog, "the cart is already empty", version="1.0")
     html = client.get(f"/errors/{gone}").text
-    assert re.search(r"Not in shop 1.1, the newest indexed version", html)
+    assert "The error is gone from shop 1.1; it appears in 1.0." in " ".join(html.split())
+    assert f'href="/errors/{gone}?version=1.1"' not in html  # no page where it is not
 
 
 def test_project_and_file_pages(client: TestClient) -> None:

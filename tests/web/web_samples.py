@@ -45,9 +45,19 @@ SHOP_CART = textwrap.dedent(
     """
 )
 
-# 1.1 moves everything two lines down and rewords the order limit.
+SHOP_LEGACY = """
+    def clear(cart):
+        if not cart:
+            raise RuntimeError("the cart is already empty")
+    """
+
+# 1.1 moves everything two lines down, rewords the order limit and drops `shop.legacy`.
 SHOP_VERSIONS = {
-    "1.0": {"shop/errors.py": SHOP_ERRORS, "shop/cart.py": "LIMIT = 100\n" + SHOP_CART},
+    "1.0": {
+        "shop/errors.py": SHOP_ERRORS,
+        "shop/cart.py": "LIMIT = 100\n" + SHOP_CART,
+        "shop/legacy.py": SHOP_LEGACY,
+    },
     "1.1": {
         "shop/errors.py": SHOP_ERRORS,
         "shop/cart.py": ("LIMIT = 200\n\n\n" + SHOP_CART).replace(
