@@ -260,3 +260,16 @@ def test_exception_built_by_a_factory_function() -> None:
     )
     assert site.exception == "GatedRepoError"
     assert site.message is not None and site.message.text == "{response.status_code} Client Error."
+
+
+def test_names_bound_only_for_type_checkers_are_not_constants() -> None:
+    # B11 of the second hand check: vllm/envs.py declares defaults under TYPE_CHECKING.
+    assert messages(
+        """
+        from typing import TYPE_CHECKING
+        if TYPE_CHECKING:
+            LOG_LEVEL = "DEBUG"
+        def f():
+            raise ValueError(f"Invalid logging level: {LOG_LEVEL}.")
+        """
+    ) == ["Invalid logging level: {LOG_LEVEL}."]

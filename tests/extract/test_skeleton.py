@@ -72,3 +72,24 @@ def test_a_docstring_at_column_zero_falls_back_to_the_whole_text() -> None:
     facts = extract_file("pkg/odd.py", source.encode())
     assert facts.error is None
     assert [s.message.text for s in facts.sites if s.message] == ["loud"]
+
+
+def test_a_one_line_stub_with_a_long_signature_keeps_the_next_function() -> None:
+    # B10 of the second hand check: `) -> int: ...` ends the stub on its own line.
+    stubs = "\n".join(f"x{i} = {i}" for i in range(3000))
+    source = stubs + textwrap.dedent(
+        """
+            class Spec:
+                def size(
+                    self, dim: int
+                ) -> int: ...
+
+                def check(self, n):
+                    if n is None:
+                        return
+                    raise ValueError("bad n")
+            """
+    )
+    facts = extract_file("pkg/spec.py", source.encode())
+    (site,) = facts.sites
+    assert [c.statement for c in site.conditions] == ["n is not None"]

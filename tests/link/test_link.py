@@ -193,3 +193,35 @@ def test_a_helpers_guard_is_bound_to_the_call_and_decided_when_literal() -> None
         ("n must be positive", ["not n > 0"]),
         ("unsupported part kind: 'image'", []),
     ]
+
+
+def test_every_raise_of_a_helper_in_another_module_is_a_site() -> None:
+    # B7 and B8 of the second hand check (bench/extraction_check/RESULTS-2.md): a helper
+    # with two raises that use its parameter, called from another module.
+    sites = link(
+        {
+            "demo/util.py": """
+            def get_items(value, name):
+                if value is None:
+                    raise RuntimeError(f"{name} is missing")
+                if not isinstance(value, list):
+                    raise TypeError(f"{name} must be a list")
+                return value
+            """,
+            "demo/use.py": """
+            from demo.util import get_items
+
+            def run(cfg):
+                get_items(cfg.items, "items")
+            """,
+        }
+    )
+    helper = sorted(
+        (s.site.message.text, s.site.exception, s.exception.qualname if s.exception else None)
+        for s in sites
+        if s.site.kind is SiteKind.HELPER and s.site.message
+    )
+    assert helper == [
+        ("items is missing", "RuntimeError", "builtins.RuntimeError"),
+        ("items must be a list", "TypeError", "builtins.TypeError"),
+    ]

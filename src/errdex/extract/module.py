@@ -138,7 +138,9 @@ def _module_statements(body: list[ast.stmt]) -> list[ast.stmt]:
     """Module-level statements, looking inside `if`/`try` blocks (TYPE_CHECKING, fallbacks)."""
     out: list[ast.stmt] = []
     for stmt in body:
-        if isinstance(stmt, ast.If):
+        if isinstance(stmt, ast.If) and _is_type_checking(stmt.test):
+            out.extend(_module_statements(stmt.orelse))  # the body only exists for checkers
+        elif isinstance(stmt, ast.If):
             out.extend(_module_statements(stmt.body))
             out.extend(_module_statements(stmt.orelse))
         elif isinstance(stmt, ast.Try):
@@ -148,3 +150,9 @@ def _module_statements(body: list[ast.stmt]) -> list[ast.stmt]:
         else:
             out.append(stmt)
     return out
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    """`if TYPE_CHECKING:` / `if typing.TYPE_CHECKING:`."""
+    name = test.attr if isinstance(test, ast.Attribute) else getattr(test, "id", None)
+    return name == "TYPE_CHECKING"

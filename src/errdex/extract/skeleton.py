@@ -41,6 +41,7 @@ _DEF = re.compile(r"^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 _CLASS = re.compile(r"^([ \t]*)class[ \t]+(\w+)[^\n]*", re.MULTILINE)
 _EXCEPTION_CLASS = re.compile(r"Error|Exception|Warning|Exc\b")
 _FIRST_CODE = re.compile(r"^([ \t]*)\S", re.MULTILINE)
+_DEF_OR_CLASS = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]", re.MULTILINE)
 _HEADER_END = re.compile(r":[ \t]*(?:#[^\n]*)?\n")
 # Exception classes often build their message in these without any site word.
 _MESSAGE_METHODS = frozenset({"__init__", "__str__", "__repr__", "message"})
@@ -81,6 +82,10 @@ def build_skeleton(text: str) -> str | None:
         if header is None:
             continue
         body = header.end()
+        if "\n" in text[match.end() : header.start()] and _DEF_OR_CLASS.search(
+            text, match.end(), header.start()
+        ):
+            continue  # a one-line stub (`) -> int: ...`): the `:` found is the next def's
         ender = _block_end(indent).search(text, body)
         end = ender.start() if ender else len(text)
         if body >= end or text.count("\n", match.end(), body) > 30:

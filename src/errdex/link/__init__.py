@@ -31,7 +31,7 @@ from errdex.link.tests import TestIndex
 __all__ = ["LINKER_VERSION", "link_version"]
 
 # Bump when linking changes what it produces: stored versions made before are re-indexed.
-LINKER_VERSION = "1"
+LINKER_VERSION = "2"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
@@ -203,34 +203,42 @@ def _helper_sites(
         candidates = helpers.get(call.callee)
         if not candidates:
             continue
-        picked = _pick_helper(call, facts, candidates)
-        if picked is None:
-            continue
-        helper, helper_facts = picked
-        bound = bind_arguments(helper.params, call.args)
-        given = bound.get(helper.param)
-        if given is None or not given.literal_length:
-            continue
-        guard = _bound_guard(helper, call)
-        if guard is None:
-            continue  # the helper cannot raise with these arguments
-        exception = helper.exception
-        if exception is not None and helper_facts is not facts:
-            exception = names.qualify(helper_facts, exception)
-        out.append(
-            ErrorSite(
-                kind=SiteKind.HELPER,
-                exception=exception,
-                message=substitute(helper.message, bound),
-                line=call.line,
-                end_line=call.end_line,
-                function=call.function,
-                class_name=call.class_name,
-                conditions=call.conditions + guard,
-                args=call.args,
-            )
-        )
+        for helper, helper_facts in _pick_helper(call, facts, candidates):
+            site = _helper_site(call, helper, helper_facts, facts, names)
+            if site is not None:
+                out.append(site)
     return out
+
+
+def _helper_site(
+    call: CallFact,
+    helper: HelperFact,
+    helper_facts: FileFacts,
+    facts: FileFacts,
+    names: Namespace,
+) -> ErrorSite | None:
+    """The site one raise of a helper makes at a call, or None when it cannot happen there."""
+    bound = bind_arguments(helper.params, call.args)
+    given = bound.get(helper.param)
+    if given is None or not given.literal_length:
+        return None
+    guard = _bound_guard(helper, call)
+    if guard is None:
+        return None  # the helper cannot raise with these arguments
+    exception = helper.exception
+    if exception is not None and helper_facts is not facts and exception not in BUILTIN_EXCEPTIONS:
+        exception = names.qualify(helper_facts, exception)
+    return ErrorSite(
+        kind=SiteKind.HELPER,
+        exception=exception,
+        message=substitute(helper.message, bound),
+        line=call.line,
+        end_line=call.end_line,
+        function=call.function,
+        class_name=call.class_name,
+        conditions=call.conditions + guard,
+        args=call.args,
+    )
 
 
 def _bound_guard(helper: HelperFact, call: CallFact) -> tuple[Condition, ...] | None:
@@ -252,16 +260,19 @@ def _bound_guard(helper: HelperFact, call: CallFact) -> tuple[Condition, ...] | 
 
 def _pick_helper(
     call: CallFact, facts: FileFacts, candidates: list[tuple[HelperFact, FileFacts]]
-) -> tuple[HelperFact, FileFacts] | None:
+) -> list[tuple[HelperFact, FileFacts]]:
+    """The raises of the one helper function a call reaches: one site each.
+
+    A helper of the caller's own file wins; else the name must lead to a single function
+    in the version (its several raises are all sites), or nothing is claimed.
+    """
     is_method = call.receiver is not None
     fitting = [
         (helper, where)
         for helper, where in candidates
         if ("." in helper.qualname) == is_method or where is facts
     ]
-    if not fitting:
-        return None
     same_file = [pair for pair in fitting if pair[1] is facts]
-    if same_file:
-        return same_file[0]
-    return fitting[0] if len({h.message.text for h, _ in fitting}) == 1 else None
+    chosen = same_file or fitting
+    functions = {(where.path, helper.qualname) for helper, where in chosen}
+    return chosen if len(functions) == 1 else []
