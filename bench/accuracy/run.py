@@ -6,7 +6,8 @@ Every package version the cases need is indexed into one database (downloaded wi
 errdex's cache, never installed), then each case's paste is looked up with no project or
 version given, as a user would. A case counts as found at rank k when one of the first k
 matches is the same error as the expected site in the case's version: the same file, with
-the statement spanning the expected line.
+the statement spanning the expected line; an error followed across versions (reworded or
+moved between releases, see `errdex.history`) counts by where it was in the case's version.
 
 The baseline greps the package's source at the case's version for the longest literal run
 of the pasted message (the message as errdex's paste parser reads it, so both start from the
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from errdex.errors import ErrdexError
+from errdex.history.timeline import lineage
 from errdex.indexing import index_source
 from errdex.match import lookup_text, parse_paste
 from errdex.match.pattern import literal_runs
@@ -60,13 +62,24 @@ def ensure_indexed(
 
 
 def found_at(store: Store, case: dict[str, Any], match_ids: list[str]) -> int | None:
-    """The rank (1-based) of the first match that is the expected site, or None."""
+    """The rank (1-based) of the first match that is the expected site, or None.
+
+    A match counts when its error, followed across versions (the same id, or the id it was
+    reworded or moved from), sits at the expected file and line in the case's version.
+    """
     expected = case["expected"]
     for rank, error_id in enumerate(match_ids, start=1):
         for stored in store.get_error(error_id):
             if stored.version != case["version"] or stored.file != expected["file"]:
                 continue
             if stored.site.line <= expected["line"] <= stored.site.end_line:
+                return rank
+        for entry in lineage(store, error_id):
+            if (entry.version, entry.file, entry.line) == (
+                case["version"],
+                expected["file"],
+                expected["line"],
+            ) and entry.status != "removed":
                 return rank
     return None
 

@@ -195,10 +195,10 @@ class _Scorer:
         for depth, frame in enumerate(reversed(frames)):
             if _at(frame, stored.file, site.line, site.end_line):
                 bonus = 0.8 if depth == 0 else 0.3
-                if depth == 0 and _computed(site.message):
-                    # `raise UsageError(message)` inside a helper: the frame that called the
-                    # helper with the text is the telling one, so this one pins less.
-                    bonus = 0.45
+                if depth > 0 and site.kind == "helper":
+                    # `ctx.fail("...")` one frame above the helper's own `raise X(message)`:
+                    # the call that gave the text is the site to show.
+                    bonus = 0.6
                 where = "the innermost frame" if depth == 0 else "a traceback frame"
                 return bonus, f"{where} is at {stored.file}:{frame.line}"
         hint = self.evidence.hint_file
@@ -245,11 +245,6 @@ def _tokens(text: str) -> list[str]:
     `max`, `retr`), first four letters, so `retries` meets `Retry`; common words left out."""
     stems = (w[:4].lower() for w in _CAMEL.findall(text) if len(w) >= 3)
     return [s for s in stems if s not in _COMMON]
-
-
-def _computed(message: MessageTemplate | None) -> bool:
-    """A message that is all placeholder: `{message}`, `{e}`, `str(err)`."""
-    return message is None or message.literal_length < 6
 
 
 def _basename(path: str) -> str:
