@@ -1,6 +1,6 @@
 """Minimal reproductions for the second extraction check (RESULTS-2.md).
 
-Usage (from /work/main):  .venv/bin/python bench/extraction_check/repro-2.py [NAME ...]
+Usage (from the repository root):  .venv/bin/python bench/extraction_check/repro-2.py [NAME ...]
 
 Each case is a small package given as {path: source}. It is run through `extract_file` and
 `link_version`, the same two steps the indexer uses, and the resulting sites are printed.
