@@ -382,7 +382,11 @@ def rank(
         near.pop(key, None)
     frames = [frame for item in evidence.errors[:4] for frame in reversed(item.frames)]
     return LookupResult(
-        matches=settle_versions(store, _ordered(best.values())[:limit], frames, version=version),
+        # Settling drops old versions of errors also matched in a newer one: take a few more
+        # first, so that `limit` answers remain.
+        matches=settle_versions(
+            store, _ordered(best.values())[: limit * 3], frames, version=version
+        )[:limit],
         nearest=_ordered(near.values())[:limit] if not best else [],
         evidence=evidence,
     )
