@@ -249,13 +249,9 @@ class SqliteStore(Store):
             # Scoped searches cannot know how many texts fall outside the scope: look wider.
             texts = limit if project is None and version is None else limit * 20
             args: list[Any] = [expression, texts]
-            if project is not None:
-                query += " AND p.id = ?"
-                args.append(self._project_id(project))
-            if version is not None:
-                self._check_label(project, version)
-                query += " AND v.label = ?"
-                args.append(version)
+            scope, scope_args = self._scope(project, version)
+            query += scope
+            args.extend(scope_args)
             if expression is None or limit <= 0:
                 return []
             query += " ORDER BY hit.score, s.id DESC LIMIT ?"
@@ -282,13 +278,9 @@ class SqliteStore(Store):
             )
             scoped = project is not None or version is not None
             args: list[Any] = [f'exception : "{short}"', limit * (20 if scoped else 1)]
-            if project is not None:
-                query += " AND p.id = ?"
-                args.append(self._project_id(project))
-            if version is not None:
-                self._check_label(project, version)
-                query += " AND v.label = ?"
-                args.append(version)
+            scope, scope_args = self._scope(project, version)
+            query += scope
+            args.extend(scope_args)
             rows = conn.execute(query + " ORDER BY s.id DESC LIMIT ?", [*args, limit]).fetchall()
             return [stored_site(row) for row in rows]
 
@@ -309,13 +301,9 @@ class SqliteStore(Store):
             if line is not None:
                 query += " AND s.line <= ? AND s.end_line >= ?"
                 args.extend((line, line))
-            if project is not None:
-                query += " AND p.id = ?"
-                args.append(self._project_id(project))
-            if version is not None:
-                self._check_label(project, version)
-                query += " AND v.label = ?"
-                args.append(version)
+            scope, scope_args = self._scope(project, version)
+            query += scope
+            args.extend(scope_args)
             rows = conn.execute(query + " ORDER BY s.file, s.line", args).fetchall()
             return [stored_site(row) for row in rows]
 
@@ -417,6 +405,19 @@ class SqliteStore(Store):
             is None
         ):
             raise NotFoundError(f"no version {label!r}")
+
+    def _scope(self, project: str | None, version: str | None) -> tuple[str, list[Any]]:
+        """SQL restricting sites to a project and a version label (NotFoundError if unknown)."""
+        sql = ""
+        args: list[Any] = []
+        if project is not None:
+            sql += " AND p.id = ?"
+            args.append(self._project_id(project))
+        if version is not None:
+            self._check_label(project, version)
+            sql += " AND v.label = ?"
+            args.append(version)
+        return sql, args
 
     def _informative(self, terms: Sequence[str]) -> list[str]:
         """Drop the terms too common to rank by (see `informative_terms`)."""
