@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterable
 
@@ -187,9 +188,8 @@ class KnobIndex:
     def _through_local(
         self, binding: Binding, dotted: str, facts: FileFacts, class_name: str | None, depth: int
     ) -> list[KnobLink]:
-        try:
-            value = ast.parse(binding.value, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
+        value = parse_expression(binding.value)
+        if value is None:
             return []
         read = env_read_of(value)
         if read is not None:
@@ -274,9 +274,8 @@ class KnobIndex:
         text = condition.statement
         if "environ" not in text and "getenv" not in text:
             return []
-        try:
-            tree = ast.parse(text, mode="eval")
-        except (SyntaxError, ValueError, RecursionError):
+        tree = parse_expression(text)
+        if tree is None:
             return []
         out: list[KnobLink] = []
         for node in ast.walk(tree):
@@ -301,8 +300,17 @@ class KnobIndex:
 def _names_of(conditions: Iterable[Condition]) -> list[str]:
     found: list[str] = []
     for condition in conditions:
-        try:
-            found.extend(dotted_names(ast.parse(condition.statement, mode="eval")))
-        except (SyntaxError, ValueError, RecursionError):
-            continue
+        tree = parse_expression(condition.statement)
+        if tree is not None:
+            found.extend(dotted_names(tree))
     return list(dict.fromkeys(found))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def parse_expression(text: str) -> ast.expr | None:
+    """The expression a condition or binding holds, parsed once per text (read-only: the
+    same tree is handed to every caller), or None when it does not parse."""
+    try:
+        return ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None

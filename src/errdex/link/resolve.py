@@ -33,6 +33,8 @@ class Namespace:
             for cls in facts.classes:
                 qualname = f"{facts.module}.{cls.qualname}"
                 self.classes[qualname] = ResolvedClass(qualname, cls, facts)
+        # The namespace never changes once built: each name is resolved once.
+        self._looked_up: dict[str, tuple[FileFacts, str] | None] = {}
 
     def qualify(self, facts: FileFacts, dotted: str) -> str:
         """The dotted name as a fully qualified one, following the file's imports."""
@@ -47,6 +49,11 @@ class Namespace:
 
     def lookup(self, qualname: str) -> tuple[FileFacts, str] | None:
         """The module holding `qualname`'s definition and the name inside it, across re-exports."""
+        if qualname not in self._looked_up:
+            self._looked_up[qualname] = self._lookup(qualname)
+        return self._looked_up[qualname]
+
+    def _lookup(self, qualname: str) -> tuple[FileFacts, str] | None:
         for _ in range(_MAX_HOPS):
             module, name = self._split(qualname)
             if module is None:
