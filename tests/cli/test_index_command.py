@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from errdex.cli import main
+from samples import write_package
 
 
 @pytest.fixture(autouse=True)
@@ -32,17 +33,6 @@ def run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def make_package(root: Path, files: dict[str, str | bytes]) -> Path:
-    for name, content in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(textwrap.dedent(content))
-    return root
-
-
 GOOD = """
     def connect(host, retries):
         if retries < 0:
@@ -51,7 +41,7 @@ GOOD = """
 
 
 def test_index_then_list_and_show_as_json(tmp_path: Path) -> None:
-    pkg = make_package(tmp_path / "demo", {"demo/net.py": GOOD})
+    pkg = write_package(tmp_path / "demo", {"demo/net.py": GOOD})
     code, _, err = run("index", str(pkg), "--project", "demo", "--version", "1.0")
     assert code == 0, err
     assert "1 sites" in err.replace("\n", " ")
@@ -71,7 +61,7 @@ def test_index_then_list_and_show_as_json(tmp_path: Path) -> None:
 
 
 def test_bad_files_are_skipped_with_their_reason(tmp_path: Path) -> None:
-    pkg = make_package(
+    pkg = write_package(
         tmp_path / "demo",
         {
             "demo/good.py": GOOD,
@@ -147,10 +137,10 @@ def test_a_database_that_is_not_one(tmp_path: Path) -> None:
 
 def test_ctrl_c_mid_index_leaves_the_earlier_version(tmp_path: Path) -> None:
     env = {**os.environ, "ERRDEX_DB": str(tmp_path / "errdex.db")}
-    small = make_package(tmp_path / "v1", {"demo/net.py": GOOD})
+    small = write_package(tmp_path / "v1", {"demo/net.py": GOOD})
     cli = [sys.executable, "-m", "errdex", "index", "--project", "demo", "--version", "1.0"]
     subprocess.run([*cli, str(small)], env=env, check=True, capture_output=True)
-    big = make_package(
+    big = write_package(
         tmp_path / "v2",
         {
             f"demo/mod{i}.py": "".join(
@@ -186,7 +176,7 @@ def test_ctrl_c_mid_index_leaves_the_earlier_version(tmp_path: Path) -> None:
 
 
 def test_an_unchanged_version_is_up_to_date_unless_forced(tmp_path: Path) -> None:
-    pkg = make_package(tmp_path / "demo", {"demo/net.py": GOOD})
+    pkg = write_package(tmp_path / "demo", {"demo/net.py": GOOD})
     args = ("index", str(pkg), "--project", "demo", "--version", "1.0", "--json")
     (first,) = json.loads(_stdout_of(*args))
     (again,) = json.loads(_stdout_of(*args))

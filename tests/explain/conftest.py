@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from explain_samples import ENGINE, PYPROJECT
@@ -13,19 +11,13 @@ from errdex.indexing import index_source
 from errdex.indexing.cache import FactsCache
 from errdex.sources import open_source
 from errdex.store import Store, open_store
-
-
-def write_tree(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
+from samples import write_package
 
 
 @pytest.fixture(scope="module")
 def db_path(tmp_path_factory: pytest.TempPathFactory) -> str:
     root = tmp_path_factory.mktemp("engine")
-    write_tree(root / "src", {**ENGINE, "pyproject.toml": PYPROJECT})
+    write_package(root / "src", {**ENGINE, "pyproject.toml": PYPROJECT})
     path = root / "errdex.db"
     with open_store(path) as store:
         cache = FactsCache(root / "facts.sqlite3")

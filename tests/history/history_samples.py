@@ -16,8 +16,6 @@ v2.0  pay.py gains a helper above `charge` (its error sits lower); cart.py is un
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -25,8 +23,7 @@ from typing import Any
 from click.testing import CliRunner
 
 from errdex.cli import main
-
-COMMIT_DATE = "2024-03-01T12:00:00+00:00"
+from samples import commit, git
 
 PYPROJECT = '[project]\nname = "shop"\nversion = "0"\n'
 
@@ -115,38 +112,6 @@ def line_of(text: str, needle: str) -> int:
         if needle in line:
             return number
     raise AssertionError(f"{needle!r} not in the sample")
-
-
-def git(repo: Path, *args: str) -> str:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "Test",
-        "GIT_AUTHOR_EMAIL": "test@example.invalid",
-        "GIT_COMMITTER_NAME": "Test",
-        "GIT_COMMITTER_EMAIL": "test@example.invalid",
-        "GIT_AUTHOR_DATE": COMMIT_DATE,
-        "GIT_COMMITTER_DATE": COMMIT_DATE,
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_CONFIG_NOSYSTEM": "1",
-    }
-    done = subprocess.run(
-        ["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", *args],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout.strip()
-
-
-def commit(repo: Path, files: dict[str, str], message: str) -> None:
-    for rel, text in files.items():
-        target = repo / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(textwrap.dedent(text))
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", message)
 
 
 def make_shop_repo(root: Path) -> Path:

@@ -14,6 +14,7 @@ from errdex.match import lookup_text
 from errdex.sources import open_source
 from errdex.store import open_store
 from errdex.store.base import Store
+from samples import write_package
 
 PACKAGE = {
     "shop/__init__.py": "",
@@ -57,11 +58,7 @@ PACKAGE = {
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    root = tmp_path_factory.mktemp("shop")
-    for name, text in PACKAGE.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
+    root = write_package(tmp_path_factory.mktemp("shop"), PACKAGE)
     db = open_store(root / "errdex.db")
     cache = FactsCache(Path(root) / "facts.sqlite3")
     index_source(open_source(str(root), project="shop", version="1.0"), db, cache=cache)

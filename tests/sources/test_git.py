@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -11,41 +9,7 @@ import pytest
 from errdex.errors import SourceError
 from errdex.sources.base import MAX_FILE_BYTES
 from errdex.sources.git import GitSource, list_tags, web_link_template
-
-COMMIT_DATE = "2024-03-01T12:00:00+00:00"
-
-
-def git(repo: Path, *args: str) -> str:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "Test",
-        "GIT_AUTHOR_EMAIL": "test@example.invalid",
-        "GIT_COMMITTER_NAME": "Test",
-        "GIT_COMMITTER_EMAIL": "test@example.invalid",
-        "GIT_AUTHOR_DATE": COMMIT_DATE,
-        "GIT_COMMITTER_DATE": COMMIT_DATE,
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_CONFIG_NOSYSTEM": "1",
-    }
-    done = subprocess.run(
-        ["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", *args],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout.strip()
-
-
-def commit(repo: Path, files: dict[str, str], message: str) -> str:
-    for rel, text in files.items():
-        target = repo / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", message)
-    return git(repo, "rev-parse", "HEAD")
+from samples import COMMIT_DATE, commit, git
 
 
 @pytest.fixture

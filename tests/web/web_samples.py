@@ -17,6 +17,7 @@ from errdex.indexing import index_source
 from errdex.indexing.cache import FactsCache
 from errdex.sources import open_source
 from errdex.store import open_store
+from samples import write_package
 
 SHOP_ERRORS = """
     class ShopError(Exception):
@@ -97,14 +98,6 @@ EVIL_NAME = "<script>window.pwned=5</script>"
 class Catalog:
     db: str
     root: Path
-
-
-def write_package(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-    return root
 
 
 def build_catalog(root: Path, *, packaging: bool = False) -> Catalog:

@@ -22,7 +22,6 @@ __all__ = ["PIPELINE_VERSION", "IndexReport", "index_source"]
 PIPELINE_VERSION = f"extract-{EXTRACTOR_VERSION}.link-{LINKER_VERSION}"
 
 _decoder = msgspec.msgpack.Decoder(FileFacts)
-_encoder = msgspec.msgpack.Encoder()
 
 
 class IndexReport(msgspec.Struct, kw_only=True):
@@ -84,7 +83,6 @@ def index_source(
     keys = {path: content_key(path, data) for path, data in items}
     cached = cache.get_many(keys.values())
     todo = [(path, data) for path, data in items if keys[path] not in cached]
-    encoded: dict[str, bytes] = {}
     if progress:
         progress("extract", len(items) - len(todo), len(items))
 
@@ -97,10 +95,8 @@ def index_source(
         fresh[keys[path]] = blob
     if fresh:
         cache.put_many(fresh)
-    for path, _ in items:
-        key = keys[path]
-        encoded[path] = cached.get(key) or fresh[key]
-    facts = [_decoder.decode(encoded[path]) for path, _ in items]
+    known = {**cached, **fresh}
+    facts = [_decoder.decode(known[keys[path]]) for path, _ in items]
 
     skipped = list(source.skipped)
     skipped.extend(Skipped(f.path, f.error) for f in facts if f.error is not None)

@@ -40,60 +40,6 @@ def site_lines(sites: Sequence[StoredSite]) -> Group:
     return Group(*lines)
 
 
-def site_detail(stored: StoredSite, source_text: str | None) -> Group:
-    """One site in full: message, place, code, conditions, variants."""
-    site = stored.site
-    parts: list[object] = []
-    header = Text()
-    header.append(f"{stored.project} {stored.version}", style="bold")
-    header.append(f" · {site.kind} · ")
-    header.append(_exception_label(stored), style="bold magenta")
-    header.append(f"  [{stored.id}]", style="cyan")
-    parts.append(header)
-    if site.message is not None:
-        parts.append(Panel(Text(site.message.text), title="message", title_align="left"))
-    where = Text(f"{stored.file}:{site.line}", style="bold")
-    where.append(f" in {site.function}", style="dim")
-    parts.append(where)
-    if stored.url:
-        parts.append(Text(stored.url, style="dim underline"))
-    if source_text is not None:
-        first = max(1, site.line - 8)
-        last = site.end_line + 6
-        parts.append(
-            Syntax(
-                source_text,
-                "python",
-                line_numbers=True,
-                line_range=(first, last),
-                highlight_lines=set(range(site.line, site.end_line + 1)),
-                word_wrap=True,
-            )
-        )
-    if site.conditions:
-        conditions = Text("Happens when all of these hold:\n", style="bold")
-        for condition in site.conditions:
-            conditions.append(f"  • {condition.statement}", style="")
-            conditions.append(f"  ({condition.kind}, line {condition.line})\n", style="dim")
-        parts.append(conditions)
-    if site.bindings:
-        bindings = Text("Where:\n", style="bold")
-        for binding in site.bindings:
-            bindings.append(f"  {binding.name} = {binding.value}")
-            bindings.append(f"  ({binding.origin})\n", style="dim")
-        parts.append(bindings)
-    if site.variants:
-        variants = Text(f"Reasons ({len(site.variants)}):\n", style="bold")
-        for variant in site.variants:
-            variants.append(f"  • {variant.reason.text}", style="green")
-            where_text = f"{variant.file or stored.file}:{variant.line}"
-            variants.append(f"  {where_text}\n", style="dim")
-            for condition in variant.conditions:
-                variants.append(f"      when {condition.statement}\n", style="dim")
-        parts.append(variants)
-    return Group(*parts)  # type: ignore[arg-type]
-
-
 def index_summary(report: IndexReport, console: Console) -> None:
     if report.up_to_date:
         console.print(

@@ -1,0 +1,55 @@
+"""Helpers every test folder shares: sample packages and real git repositories in tmp dirs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import textwrap
+from collections.abc import Mapping
+from pathlib import Path
+
+COMMIT_DATE = "2024-03-01T12:00:00+00:00"
+
+
+def write_package(root: Path, files: Mapping[str, str | bytes]) -> Path:
+    """Write {relative path: source} under `root`; text is dedented, bytes written as is."""
+    for name, content in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(textwrap.dedent(content))
+    return root
+
+
+def git(repo: Path, *args: str) -> str:
+    """Run git in `repo` with a fixed identity and date, ignoring the machine's config."""
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "Test",
+        "GIT_AUTHOR_EMAIL": "test@example.invalid",
+        "GIT_COMMITTER_NAME": "Test",
+        "GIT_COMMITTER_EMAIL": "test@example.invalid",
+        "GIT_AUTHOR_DATE": COMMIT_DATE,
+        "GIT_COMMITTER_DATE": COMMIT_DATE,
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+    done = subprocess.run(
+        ["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", *args],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+def commit(repo: Path, files: Mapping[str, str | bytes], message: str) -> str:
+    """Write the files, commit everything, and return the new commit's sha."""
+    write_package(repo, files)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+    return git(repo, "rev-parse", "HEAD")
