@@ -39,6 +39,7 @@ class IndexReport(msgspec.Struct, kw_only=True):
     seconds: float
     stored: VersionStats | None = None
     up_to_date: bool = False  # the store already held this revision, made the same way
+    timings: dict[str, float] = {}  # seconds per stage: read, extract, link, write
 
 
 ProgressHook = Callable[[str, int, int], None]  # (stage, advance, total)
@@ -79,12 +80,15 @@ def index_source(
                 up_to_date=True,
             )
     cache = cache or FactsCache()
+    timings: dict[str, float] = {}
+    clock = time.perf_counter()
     items = [(f.path, f.data) for f in source.files()]
     keys = {path: content_key(path, data) for path, data in items}
     cached = cache.get_many(keys.values())
     todo = [(path, data) for path, data in items if keys[path] not in cached]
     if progress:
         progress("extract", len(items) - len(todo), len(items))
+    timings["read"], clock = time.perf_counter() - clock, time.perf_counter()
 
     def advance(n: int) -> None:
         if progress:
@@ -97,13 +101,16 @@ def index_source(
         cache.put_many(fresh)
     known = {**cached, **fresh}
     facts = [_decoder.decode(known[keys[path]]) for path, _ in items]
+    timings["extract"], clock = time.perf_counter() - clock, time.perf_counter()
 
     skipped = list(source.skipped)
     skipped.extend(Skipped(f.path, f.error) for f in facts if f.error is not None)
     sites = link_version(source.info.project, facts)
+    timings["link"], clock = time.perf_counter() - clock, time.perf_counter()
     holding = {s.file for s in sites}
     files = {path: data for path, data in items if path in holding}
     stored = store.write_version(source.info, sites, files)
+    timings["write"] = time.perf_counter() - clock
     kinds = Counter(str(s.site.kind) for s in sites)
     return IndexReport(
         project=source.info.project,
@@ -117,6 +124,7 @@ def index_source(
         skipped=skipped,
         seconds=time.perf_counter() - started,
         stored=stored,
+        timings=timings,
     )
 
 
