@@ -103,12 +103,18 @@ def main() -> int:
     parser.add_argument("action", choices=["dump", "compare"])
     parser.add_argument("out", type=Path)
     parser.add_argument("packages", nargs="*")
+    parser.add_argument(
+        "--as-is",
+        action="store_true",
+        help="dump with the code as it is (skeleton on): a reference for changes that must "
+        "not change a single fact",
+    )
     args = parser.parse_args()
     facts_decoder = msgspec.msgpack.Decoder(FileFacts)
     if args.action == "dump":
         wheels = [download(*spec.split("==")) for spec in args.packages or _DEFAULT_PACKAGES]
         started = time.perf_counter()
-        reference = _run(wheels, reference=True)
+        reference = _run(wheels, reference=not args.as_is)
         args.out.write_bytes(
             _encoder.encode({"wheels": [str(w) for w in wheels], "facts": reference})
         )
