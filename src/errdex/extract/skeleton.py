@@ -37,8 +37,11 @@ SITE_WORDS = (
     "environ",
     "getenv",
 )
-_DEF = re.compile(r"^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
-_CLASS = re.compile(r"^([ \t]*)class[ \t]+(\w+)[^\n]*", re.MULTILINE)
+# Patterns that start with a literal, so the regex engine jumps from one `def`/`class` to
+# the next instead of trying every line; whether it starts a line is checked after.
+_DEF = re.compile(r"def[ \t]+(\w+)")
+_CLASS = re.compile(r"class[ \t]+\w+[^\n]*")
+_ASYNC = re.compile(r"[ \t]*async[ \t]+")
 _EXCEPTION_CLASS = re.compile(r"Error|Exception|Warning|Exc\b")
 _FIRST_CODE = re.compile(r"^([ \t]*)\S", re.MULTILINE)
 _DEF_OR_CLASS = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]", re.MULTILINE)
@@ -65,19 +68,21 @@ def build_skeleton(text: str) -> str | None:
     if len(text) < MIN_SKELETON_BYTES:
         return None
     hits = _find_all(text, SITE_WORDS)
-    classes = [
-        (m.start(), len(m.group(1)), bool(_EXCEPTION_CLASS.search(m.group(0))))
-        for m in _CLASS.finditer(text)
-    ]
+    classes = []
+    for match in _CLASS.finditer(text):
+        line = _line_start(text, match.start())
+        if line is not None:
+            looks_like_exception = bool(_EXCEPTION_CLASS.search(match.group(0)))
+            classes.append((line, match.start() - line, looks_like_exception))
     class_starts = [c[0] for c in classes]
     pieces: list[str] = []
     done = 0  # text before this offset is already in `pieces`
     blanked = 0
     for match in _DEF.finditer(text):
-        start = match.start()
-        if start < done:
-            continue  # nested in a function already blanked
-        indent = len(match.group(1))
+        start = _line_start(text, match.start(), _ASYNC)
+        if start is None or start < done:
+            continue  # not a definition, or nested in a function already blanked
+        indent = _indent(text, start)
         header = _HEADER_END.search(text, match.end())
         if header is None:
             continue
@@ -93,7 +98,7 @@ def build_skeleton(text: str) -> str | None:
         first_hit = bisect.bisect_left(hits, start)
         if first_hit < len(hits) and hits[first_hit] < end:
             continue
-        if match.group(2) in _MESSAGE_METHODS and _in_exception_class(
+        if match.group(1) in _MESSAGE_METHODS and _in_exception_class(
             classes, class_starts, start, indent
         ):
             continue
@@ -110,6 +115,22 @@ def build_skeleton(text: str) -> str | None:
         return None
     pieces.append(text[done:])
     return "".join(pieces)
+
+
+def _line_start(text: str, at: int, prefix: re.Pattern[str] | None = None) -> int | None:
+    """The start of `at`'s line when only indentation (or `prefix`) comes before `at`."""
+    start = text.rfind("\n", 0, at) + 1
+    before = text[start:at]
+    if not before or before.isspace() or (prefix is not None and prefix.fullmatch(before)):
+        return start
+    return None
+
+
+def _indent(text: str, start: int) -> int:
+    end = start
+    while end < len(text) and text[end] in " \t":
+        end += 1
+    return end - start
 
 
 def _is_property(text: str, start: int) -> bool:

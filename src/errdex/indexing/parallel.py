@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -20,7 +21,15 @@ _encoder = msgspec.msgpack.Encoder()
 
 def extract_batch(batch: Sequence[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
     """Extract each (path, data) and encode its facts; runs in a worker process."""
-    return [(path, _encoder.encode(extract_file(path, data))) for path, data in batch]
+    # Parsing makes millions of objects that the cyclic collector would scan again and
+    # again (a quarter of the parse time) though almost none are in cycles: collect once
+    # per batch instead, which also frees the few cycles the walker leaves.
+    gc.disable()
+    try:
+        return [(path, _encoder.encode(extract_file(path, data))) for path, data in batch]
+    finally:
+        gc.enable()
+        gc.collect()
 
 
 def _batches(items: Sequence[tuple[str, bytes]]) -> Iterator[list[tuple[str, bytes]]]:
@@ -50,10 +59,10 @@ def extract_many(
     """Yield (path, encoded facts) for every item, in parallel when it pays."""
     workers = workers or default_workers()
     if workers <= 1 or len(items) < _MIN_PARALLEL_FILES:
-        for path, data in items:
-            yield path, _encoder.encode(extract_file(path, data))
+        for batch in _batches(items):
+            yield from extract_batch(batch)
             if progress:
-                progress(1)
+                progress(len(batch))
         return
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["errdex.extract", "errdex.indexing.parallel"])
