@@ -11,7 +11,7 @@ import msgspec
 from errdex.extract import EXTRACTOR_VERSION
 from errdex.facts import FileFacts
 from errdex.indexing.cache import FactsCache, content_key
-from errdex.indexing.parallel import extract_many
+from errdex.indexing.parallel import MIN_PARALLEL_FILES, ExtractionPool
 from errdex.link import LINKER_VERSION, link_version
 from errdex.sources.base import Skipped, Source
 from errdex.store.base import Store, VersionStats
@@ -22,6 +22,7 @@ __all__ = ["PIPELINE_VERSION", "IndexReport", "index_source"]
 PIPELINE_VERSION = f"extract-{EXTRACTOR_VERSION}.link-{LINKER_VERSION}"
 
 _decoder = msgspec.msgpack.Decoder(FileFacts)
+_LOOKUP_CHUNK = 256  # files per cache lookup and per cache write
 
 
 class IndexReport(msgspec.Struct, kw_only=True):
@@ -82,25 +83,19 @@ def index_source(
     cache = cache or FactsCache()
     timings: dict[str, float] = {}
     clock = time.perf_counter()
-    items = [(f.path, f.data) for f in source.files()]
-    keys = {path: content_key(path, data) for path, data in items}
-    cached = cache.get_many(keys.values())
-    todo = [(path, data) for path, data in items if keys[path] not in cached]
-    if progress:
-        progress("extract", len(items) - len(todo), len(items))
-    timings["read"], clock = time.perf_counter() - clock, time.perf_counter()
-
-    def advance(n: int) -> None:
+    with ExtractionPool(workers) as pool:
+        items, keys, cached = _read(source, cache, pool)
+        todo = [(path, data) for path, data in items if keys[path] not in cached]
         if progress:
-            progress("extract", n, len(items))
+            progress("extract", len(items) - len(todo), len(items))
+        timings["read"], clock = time.perf_counter() - clock, time.perf_counter()
 
-    fresh: dict[str, bytes] = {}
-    for path, blob in extract_many(todo, workers=workers, progress=advance):
-        fresh[keys[path]] = blob
-    if fresh:
-        cache.put_many(fresh)
-    known = {**cached, **fresh}
-    facts = [_decoder.decode(known[keys[path]]) for path, _ in items]
+        def advance(n: int) -> None:
+            if progress:
+                progress("extract", n, len(items))
+
+        decoded = _extract(pool, todo, keys, cache, advance)
+    facts = [decoded.get(path) or _decoder.decode(cached[keys[path]]) for path, _ in items]
     timings["extract"], clock = time.perf_counter() - clock, time.perf_counter()
 
     skipped = list(source.skipped)
@@ -126,6 +121,65 @@ def index_source(
         stored=stored,
         timings=timings,
     )
+
+
+def _read(
+    source: Source, cache: FactsCache, pool: ExtractionPool
+) -> tuple[list[tuple[str, bytes]], dict[str, str], dict[str, bytes]]:
+    """Every file of the source, its cache key, and the facts the cache already holds.
+
+    The cache is asked a chunk of files at a time, so that once enough files are missing
+    the worker pool starts while the rest of the source is still being read.
+    """
+    items: list[tuple[str, bytes]] = []
+    keys: dict[str, str] = {}
+    cached: dict[str, bytes] = {}
+    chunk: list[str] = []
+    missing = 0
+    for file in source.files():
+        items.append((file.path, file.data))
+        keys[file.path] = content_key(file.path, file.data)
+        chunk.append(keys[file.path])
+        if len(chunk) >= _LOOKUP_CHUNK:
+            missing += _look_up(cache, chunk, cached)
+            if missing >= MIN_PARALLEL_FILES:
+                pool.start()
+    missing += _look_up(cache, chunk, cached)
+    return items, keys, cached
+
+
+def _look_up(cache: FactsCache, chunk: list[str], cached: dict[str, bytes]) -> int:
+    """Add what the cache holds for the chunk's keys to `cached`; empty the chunk; misses."""
+    found = cache.get_many(chunk)
+    cached.update(found)
+    missing = len(chunk) - len(found)
+    chunk.clear()
+    return missing
+
+
+def _extract(
+    pool: ExtractionPool,
+    todo: list[tuple[str, bytes]],
+    keys: dict[str, str],
+    cache: FactsCache,
+    advance: Callable[[int], None],
+) -> dict[str, FileFacts]:
+    """Extract the files the cache lacks; store and decode each result as it arrives.
+
+    The main process has nothing else to do while the workers parse, so the cache writes
+    and the decoding happen then rather than after.
+    """
+    decoded: dict[str, FileFacts] = {}
+    unsaved: dict[str, bytes] = {}
+    for path, blob in pool.run(todo, advance):
+        decoded[path] = _decoder.decode(blob)
+        unsaved[keys[path]] = blob
+        if len(unsaved) >= _LOOKUP_CHUNK:
+            cache.put_many(unsaved)
+            unsaved = {}
+    if unsaved:
+        cache.put_many(unsaved)
+    return decoded
 
 
 def _held(store: Store, project: str, label: str, revision: str) -> VersionStats | None:

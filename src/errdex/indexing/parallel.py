@@ -13,7 +13,7 @@ import msgspec
 from errdex.extract import extract_file
 
 # Below this many files a process pool costs more than it saves.
-_MIN_PARALLEL_FILES = 24
+MIN_PARALLEL_FILES = 24
 _BATCH_BYTES = 1_500_000
 
 _encoder = msgspec.msgpack.Encoder()
@@ -50,24 +50,42 @@ def default_workers() -> int:
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
 
 
-def extract_many(
-    items: Sequence[tuple[str, bytes]],
-    *,
-    workers: int | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> Iterator[tuple[str, bytes]]:
-    """Yield (path, encoded facts) for every item, in parallel when it pays."""
-    workers = workers or default_workers()
-    if workers <= 1 or len(items) < _MIN_PARALLEL_FILES:
-        for batch in _batches(items):
-            yield from extract_batch(batch)
-            if progress:
-                progress(len(batch))
-        return
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["errdex.extract", "errdex.indexing.parallel"])
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
-    try:
+class ExtractionPool:
+    """Worker processes for extraction, started as soon as work is known to be coming.
+
+    Starting them (a fork server importing the extractor, then the workers) takes a good
+    part of a second; `start` begins that in the background so it overlaps reading the
+    source, and `run` then hands out the files, biggest first.
+    """
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or default_workers()
+        self._pool: ProcessPoolExecutor | None = None
+
+    def start(self) -> None:
+        if self.workers <= 1 or self._pool is not None:
+            return
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["errdex.extract", "errdex.indexing.parallel"])
+        self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        for _ in range(self.workers):  # a worker process is only made for a task
+            self._pool.submit(_ready)
+
+    def run(
+        self,
+        items: Sequence[tuple[str, bytes]],
+        progress: Callable[[int], None] | None = None,
+    ) -> Iterator[tuple[str, bytes]]:
+        """Yield (path, encoded facts) for every item, in parallel when it pays."""
+        if self._pool is None and len(items) >= MIN_PARALLEL_FILES:
+            self.start()
+        pool = self._pool
+        if pool is None:
+            for batch in _batches(items):
+                yield from extract_batch(batch)
+                if progress:
+                    progress(len(batch))
+            return
         futures: list[Future[list[tuple[str, bytes]]]] = [
             pool.submit(extract_batch, batch) for batch in _batches(items)
         ]
@@ -76,5 +94,18 @@ def extract_many(
             yield from results
             if progress:
                 progress(len(results))
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def __enter__(self) -> ExtractionPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _ready() -> None:
+    """A task that only makes the pool start its worker."""
