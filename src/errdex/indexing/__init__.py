@@ -11,6 +11,7 @@ import msgspec
 from errdex.extract import EXTRACTOR_VERSION
 from errdex.facts import FileFacts
 from errdex.indexing.cache import FactsCache, content_key
+from errdex.indexing.gcpause import cyclic_gc_paused
 from errdex.indexing.parallel import MIN_PARALLEL_FILES, ExtractionPool
 from errdex.link import LINKER_VERSION, link_version
 from errdex.sources.base import Skipped, Source
@@ -100,12 +101,13 @@ def index_source(
 
     skipped = list(source.skipped)
     skipped.extend(Skipped(f.path, f.error) for f in facts if f.error is not None)
-    sites = link_version(source.info.project, facts)
-    timings["link"], clock = time.perf_counter() - clock, time.perf_counter()
-    holding = {s.file for s in sites}
-    files = {path: data for path, data in items if path in holding}
-    stored = store.write_version(source.info, sites, files)
-    timings["write"] = time.perf_counter() - clock
+    with cyclic_gc_paused():
+        sites = link_version(source.info.project, facts)
+        timings["link"], clock = time.perf_counter() - clock, time.perf_counter()
+        holding = {s.file for s in sites}
+        files = {path: data for path, data in items if path in holding}
+        stored = store.write_version(source.info, sites, files)
+        timings["write"] = time.perf_counter() - clock
     kinds = Counter(str(s.site.kind) for s in sites)
     return IndexReport(
         project=source.info.project,

@@ -9,6 +9,7 @@ import msgspec
 
 from errdex.facts import (
     Binding,
+    CallerLink,
     CallFact,
     Condition,
     ConditionKind,
@@ -17,6 +18,8 @@ from errdex.facts import (
     FileFacts,
     HelperFact,
     IndexedSite,
+    KnobLink,
+    MessageTemplate,
     SiteKind,
 )
 from errdex.ids import error_id
@@ -39,6 +42,8 @@ def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
     names = Namespace(files)
     reasons = ReasonsIndex(files)
     helpers = _helpers_by_name(files)
+    constants = _ConstantBindings(names)
+    exceptions = _Exceptions(names)
     linked: list[IndexedSite] = []
     for facts in files:
         if facts.error is not None:
@@ -47,7 +52,7 @@ def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
         sites.extend(_helper_sites(facts, helpers, names))
         seen: dict[tuple[str | None, str, str], int] = defaultdict(int)
         for site in sites:
-            exception, site = _resolve_exception(site, facts, names)
+            exception, site = exceptions.resolve(site, facts)
             if site.message is not None:
                 site = msgspec.structs.replace(
                     site, message=inline_constants(site.message, facts, names)
@@ -58,9 +63,7 @@ def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
                     variants=reasons.expand(site.reasons, facts, site.class_name, site.conditions),
                     reasons=None,
                 )
-            site = msgspec.structs.replace(
-                site, bindings=site.bindings + _constant_bindings(site, facts, names)
-            )
+            site = msgspec.structs.replace(site, bindings=site.bindings + constants.of(site, facts))
             identity = exception.name if exception else site.exception or _kind_label(site)
             template = site.message.text if site.message is not None else None
             key = (identity, template or "", site.function)
@@ -82,60 +85,110 @@ def _add_context(
     linked: list[IndexedSite], files: list[FileFacts], names: Namespace
 ) -> list[IndexedSite]:
     """Callers with their guards, knobs behind the conditions, tests expecting the error."""
-    callers = CallerIndex(files, names)
-    knobs = KnobIndex(files, names)
-    tests = TestIndex(files)
-    by_path = {f.path: f for f in names.modules.values()}
-    out: list[IndexedSite] = []
-    for indexed in linked:
+    context = _Context(files, names)
+    return [context.add(indexed) for indexed in linked]
+
+
+class _Context:
+    """What other places say about a site: its callers, the knobs behind it, its tests."""
+
+    def __init__(self, files: list[FileFacts], names: Namespace) -> None:
+        self.names = names
+        self.callers = CallerIndex(files, names)
+        self.knobs = KnobIndex(files, names)
+        self.tests = TestIndex(files)
+        self.by_path = {f.path: f for f in names.modules.values()}
+        # The sites of one function share its callers, so the knobs behind their guards.
+        self._caller_knobs: dict[tuple[str, str], list[KnobLink]] = {}
+
+    def add(self, indexed: IndexedSite) -> IndexedSite:
         site = indexed.site
-        facts = names.modules.get(indexed.module)
+        facts = self.names.modules.get(indexed.module)
         if facts is None:
-            out.append(indexed)
-            continue
-        links = callers.callers(indexed.module, site.function)
+            return indexed
+        links = self.callers.callers(indexed.module, site.function)
+        knobs = self.knobs
         found = knobs.knobs(facts, site.class_name, site.conditions, site.bindings, site.names)
         for variant in site.variants:
-            where = by_path.get(variant.file or indexed.file, facts)
-            owner = variant.function.rpartition(".")[0]
-            owner_class = owner if f"{where.module}.{owner}" in names.classes else None
+            where = self.by_path.get(variant.file or indexed.file, facts)
+            owner_class = self._owner_class(where.module, variant.function)
             found.extend(knobs.knobs(where, owner_class, variant.conditions))
-        for link in links:
-            caller_facts = names.modules.get(link.module)
-            branch = [c for c in link.guard if c.kind is not ConditionKind.EARLY_EXIT]
-            if caller_facts is None or link.depth > 1 or not branch:
-                continue
-            owner = link.function.rpartition(".")[0]
-            owner_class = owner if f"{link.module}.{owner}" in names.classes else None
-            found.extend(knobs.knobs(caller_facts, owner_class, branch))
+        found.extend(self._knobs_of_callers(indexed.module, site.function, links))
         unique = {(k.name, k.behind): k for k in reversed(found)}
         env_names = {k.behind for k in found if k.kind == "env"}
         bindings = tuple(
             b for b in site.bindings if not (b.origin == "constant" and b.name in env_names)
         )
-        out.append(
-            msgspec.structs.replace(
-                indexed,
-                site=msgspec.structs.replace(site, bindings=bindings),
-                callers=tuple(f"{c.module}.{c.function}" for c in links if c.depth == 1),
-                caller_links=links,
-                knobs=tuple(reversed(unique.values())),
-                tests=tests.tests_for(indexed) if tests else (),
-            )
+        return msgspec.structs.replace(
+            indexed,
+            site=msgspec.structs.replace(site, bindings=bindings),
+            callers=tuple(f"{c.module}.{c.function}" for c in links if c.depth == 1),
+            caller_links=links,
+            knobs=tuple(reversed(unique.values())),
+            tests=self.tests.tests_for(indexed) if self.tests else (),
         )
-    return out
+
+    def _knobs_of_callers(
+        self, module: str, function: str, links: tuple[CallerLink, ...]
+    ) -> list[KnobLink]:
+        """Knobs behind the branches the direct callers of `module.function` take."""
+        key = (module, function)
+        found = self._caller_knobs.get(key)
+        if found is not None:
+            return found
+        found = []
+        for link in links:
+            caller_facts = self.names.modules.get(link.module)
+            branch = [c for c in link.guard if c.kind is not ConditionKind.EARLY_EXIT]
+            if caller_facts is None or link.depth > 1 or not branch:
+                continue
+            owner_class = self._owner_class(link.module, link.function)
+            found.extend(self.knobs.knobs(caller_facts, owner_class, branch))
+        self._caller_knobs[key] = found
+        return found
+
+    def _owner_class(self, module: str, function: str) -> str | None:
+        """The class a method (`Class.method`) belongs to, None for a plain function."""
+        owner = function.rpartition(".")[0]
+        return owner if f"{module}.{owner}" in self.names.classes else None
 
 
 def _kind_label(site: ErrorSite) -> str:
     return f"{site.kind}:{site.level}" if site.level else str(site.kind)
 
 
-def _resolve_exception(
-    site: ErrorSite, facts: FileFacts, names: Namespace
-) -> tuple[ExceptionInfo | None, ErrorSite]:
-    written = site.exception
-    if written is None:
-        return None, site
+# A codebase exception class's message template and the parameters it is built from.
+_ClassMessage = tuple[MessageTemplate, tuple[str, ...]]
+
+
+class _Exceptions:
+    """The exception classes sites raise, resolved once per file and spelling."""
+
+    def __init__(self, names: Namespace) -> None:
+        self._names = names
+        self._found: dict[tuple[str, str], tuple[ExceptionInfo, _ClassMessage | None]] = {}
+
+    def resolve(self, site: ErrorSite, facts: FileFacts) -> tuple[ExceptionInfo | None, ErrorSite]:
+        """The site's exception, and the site with the message its class builds."""
+        written = site.exception
+        if written is None:
+            return None, site
+        key = (facts.path, written)
+        found = self._found.get(key)
+        if found is None:
+            found = self._found[key] = _exception_info(written, facts, self._names)
+        info, built = found
+        if built is not None and site.kind in (SiteKind.RAISE, SiteKind.HELPER):
+            template, params = built
+            bound = bind_arguments(params, site.args)
+            if bound or not site.args:
+                site = msgspec.structs.replace(site, message=substitute(template, bound))
+        return info, site
+
+
+def _exception_info(
+    written: str, facts: FileFacts, names: Namespace
+) -> tuple[ExceptionInfo, _ClassMessage | None]:
     short = written.rsplit(".", 1)[-1]
     resolved = names.resolve_class(facts, written)
     if resolved is None:
@@ -145,7 +198,7 @@ def _resolve_exception(
             qualname = names.qualify(facts, written)
         else:
             qualname = written
-        return ExceptionInfo(name=short, qualname=qualname), site
+        return ExceptionInfo(name=short, qualname=qualname), None
     info = ExceptionInfo(
         name=resolved.fact.name,
         qualname=resolved.qualname,
@@ -154,34 +207,46 @@ def _resolve_exception(
         defined_in=resolved.file.path,
         line=resolved.fact.line,
     )
-    built = class_message(resolved, names)
-    if built is not None and site.kind in (SiteKind.RAISE, SiteKind.HELPER):
-        template, params = built
-        bound = bind_arguments(params, site.args)
-        if bound or not site.args:
-            site = msgspec.structs.replace(site, message=substitute(template, bound))
-    return info, site
+    return info, class_message(resolved, names)
 
 
-def _constant_bindings(site: ErrorSite, facts: FileFacts, names: Namespace) -> tuple[Binding, ...]:
-    out: list[Binding] = []
-    for dotted in site.names:
+class _ConstantBindings:
+    """The constants behind the names of sites, as bindings.
+
+    The sites of one function name the same things: each name is resolved (and its value
+    dumped) once per file.
+    """
+
+    def __init__(self, names: Namespace) -> None:
+        self._names = names
+        self._found: dict[tuple[str, str], Binding | None] = {}
+
+    def of(self, site: ErrorSite, facts: FileFacts) -> tuple[Binding, ...]:
+        out: list[Binding] = []
+        for dotted in site.names:
+            key = (facts.path, dotted)
+            if key in self._found:
+                binding = self._found[key]
+            else:
+                binding = self._found[key] = self._binding(facts, dotted)
+            if binding is not None:
+                out.append(binding)
+        return tuple(out)
+
+    def _binding(self, facts: FileFacts, dotted: str) -> Binding | None:
         if dotted.split(".")[0] in ("self", "cls"):
-            continue
-        found = names.resolve_constant(facts, dotted)
+            return None
+        found = self._names.resolve_constant(facts, dotted)
         if found is None:
-            continue
+            return None
         value, where = found
-        out.append(
-            Binding(
-                name=dotted,
-                value=json.dumps(value, ensure_ascii=False)[:2000],
-                line=0,
-                origin="constant",
-                file=where.path if where is not facts else None,
-            )
+        return Binding(
+            name=dotted,
+            value=json.dumps(value, ensure_ascii=False)[:2000],
+            line=0,
+            origin="constant",
+            file=where.path if where is not facts else None,
         )
-    return tuple(out)
 
 
 def _helpers_by_name(files: list[FileFacts]) -> dict[str, list[tuple[HelperFact, FileFacts]]]:

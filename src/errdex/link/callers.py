@@ -31,8 +31,14 @@ class CallerIndex:
         for facts in files:
             if facts.error is not None:
                 continue
+            # A file calls the same functions many times: each callee is resolved once.
+            reached: dict[tuple[str | None, str | None, str], list[Target]] = {}
             for call in facts.call_sites:
-                for target in self._resolve(call, facts):
+                key = (call.receiver, call.class_name, call.callee)
+                targets = reached.get(key)
+                if targets is None:
+                    targets = reached[key] = self._resolve(call, facts)
+                for target in targets:
                     self._by_target[target].append((call, facts))
 
     def callers(self, module: str, function: str) -> tuple[CallerLink, ...]:

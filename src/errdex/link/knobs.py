@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import ast
 import functools
+import keyword
 import re
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from errdex.extract.conditions import dotted_names
 from errdex.extract.knobs import env_read_of
@@ -26,6 +28,11 @@ _CONFIG_RECEIVER = re.compile(r"(?:config|args|arguments|options|opts|settings|c
 # Classes whose own fields a flag of the same name may set: `ModelConfig`, `EngineArgs`.
 _CONFIG_CLASS = re.compile(r"(?:Config|Args|Arguments|Options|Settings)$")
 _MAX_KNOBS = 12
+# A plain name or attribute chain, as `ast.unparse` writes one.
+_DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+# What a knob lookup depends on: the name, the file and class asking, the depth of the
+# lookup, and the local binding of a bare name.
+_ResolveKey = tuple[str, str, str | None, int, Binding | None]
 
 
 class KnobIndex:
@@ -51,6 +58,9 @@ class KnobIndex:
                     self._fields.setdefault(field, (cls.qualname, annotation, facts.path, cls.line))
             for prop in facts.properties:
                 self._properties[(facts.module, prop.qualname)] = (prop, facts)
+        # The index never changes once built, and sites of one function (and functions of
+        # one class) ask about the same names again and again: each is resolved once.
+        self._resolved: dict[_ResolveKey, tuple[KnobLink, ...]] = {}
 
     def knobs(
         self,
@@ -66,7 +76,9 @@ class KnobIndex:
         local = {b.name: b for b in bindings if b.origin == "local"}
         wanted = list(names) if names is not None else _names_of(conditions)
         for condition in conditions:
-            out.extend(self._direct_reads(condition, facts))
+            reads = _env_reads_in(condition.statement)
+            if reads:
+                out.extend(_direct_reads(reads, condition, facts))
         for dotted in wanted:
             out.extend(self._resolve(dotted, facts, class_name, local, depth=0))
         unique: dict[tuple[str, str], KnobLink] = {}
@@ -77,6 +89,23 @@ class KnobIndex:
     # -- names -----------------------------------------------------------------------------
 
     def _resolve(
+        self,
+        dotted: str,
+        facts: FileFacts,
+        class_name: str | None,
+        local: dict[str, Binding],
+        depth: int,
+    ) -> tuple[KnobLink, ...]:
+        # Only a bare name's own local binding can change the answer: it is in the key.
+        binding = local.get(dotted) if local and "." not in dotted else None
+        key = (dotted, facts.path, class_name, depth, binding)
+        found = self._resolved.get(key)
+        if found is None:
+            found = tuple(self._resolve_once(dotted, facts, class_name, local, depth))
+            self._resolved[key] = found
+        return found
+
+    def _resolve_once(
         self,
         dotted: str,
         facts: FileFacts,
@@ -188,14 +217,13 @@ class KnobIndex:
     def _through_local(
         self, binding: Binding, dotted: str, facts: FileFacts, class_name: str | None, depth: int
     ) -> list[KnobLink]:
-        value = parse_expression(binding.value)
+        value = _local_value(binding.value)
         if value is None:
             return []
-        read = env_read_of(value)
-        if read is not None:
+        if value.env is not None:
             return [
                 KnobLink(
-                    name=read,
+                    name=value.env,
                     kind="env",
                     behind=dotted,
                     reads=binding.value[:160],
@@ -205,8 +233,9 @@ class KnobIndex:
                     same_value=True,
                 )
             ]
-        if isinstance(value, ast.Name | ast.Attribute) and depth < 2:
-            inner = ast.unparse(value)
+        if depth >= 2:
+            return []
+        if value.alias is not None:
             return [
                 KnobLink(
                     name=k.name,
@@ -215,19 +244,17 @@ class KnobIndex:
                     reads=k.reads,
                     file=k.file,
                     line=k.line,
-                    via=f"the local `{binding.name}` = `{inner}` (line {binding.line})",
+                    via=f"the local `{binding.name}` = `{value.alias}` (line {binding.line})",
                     same_value=k.same_value,
                     value_type=k.value_type,
                 )
-                for k in self._resolve(inner, facts, class_name, {}, depth + 1)
+                for k in self._resolve(value.alias, facts, class_name, {}, depth + 1)
             ]
-        if depth < 2:
-            # A local computed from settings: the knobs behind the names it is made of.
-            out: list[KnobLink] = []
-            for inner in dotted_names(value):
-                out.extend(self._resolve(inner, facts, class_name, {}, depth + 1))
-            return out
-        return []
+        # A local computed from settings: the knobs behind the names it is made of.
+        out: list[KnobLink] = []
+        for inner in value.names:
+            out.extend(self._resolve(inner, facts, class_name, {}, depth + 1))
+        return out
 
     def _flag(
         self, parts: list[str], dotted: str, facts: FileFacts, class_name: str | None
@@ -268,42 +295,87 @@ class KnobIndex:
             value_type=value_type,
         )
 
-    # -- reads written in the condition itself ---------------------------------------------
 
-    def _direct_reads(self, condition: Condition, facts: FileFacts) -> list[KnobLink]:
-        text = condition.statement
-        if "environ" not in text and "getenv" not in text:
-            return []
-        tree = parse_expression(text)
-        if tree is None:
-            return []
-        out: list[KnobLink] = []
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.expr):
-                continue
-            name = env_read_of(node)
-            if name is not None:
-                out.append(
-                    KnobLink(
-                        name=name,
-                        kind="env",
-                        behind=ast.unparse(node),
-                        reads=ast.unparse(node),
-                        file=facts.path,
-                        line=condition.line,
-                        same_value=True,
-                    )
-                )
-        return out
+def _direct_reads(
+    reads: tuple[tuple[str, str], ...], condition: Condition, facts: FileFacts
+) -> list[KnobLink]:
+    """The environment reads written in a condition itself, as knobs."""
+    return [
+        KnobLink(
+            name=name,
+            kind="env",
+            behind=source,
+            reads=source,
+            file=facts.path,
+            line=condition.line,
+            same_value=True,
+        )
+        for name, source in reads
+    ]
+
+
+# Conditions and bindings repeat across the sites of a function and the functions of a
+# module: what each text holds is worked out once per text, not once per site.
+
+
+class _LocalValue(NamedTuple):
+    """What the knobs behind a local can be, from the source of the value it is assigned."""
+
+    env: str | None  # the variable when the value reads one: `os.getenv("X")`
+    alias: str | None  # the source of a plain name or attribute chain: `self.config.x`
+    names: tuple[str, ...]  # otherwise, the dotted names the value is computed from
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _local_value(text: str) -> _LocalValue | None:
+    if _DOTTED.fullmatch(text) and not any(map(keyword.iskeyword, text.split("."))):
+        return _LocalValue(None, text, ())  # what parsing it would give, without the parse
+    value = parse_expression(text)
+    if value is None:
+        return None
+    read = env_read_of(value) if _may_read_env(text) else None
+    if read is not None:
+        return _LocalValue(read, None, ())
+    if isinstance(value, ast.Name | ast.Attribute):
+        return _LocalValue(None, ast.unparse(value), ())
+    return _LocalValue(None, None, tuple(dotted_names(value)))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _env_reads_in(text: str) -> tuple[tuple[str, str], ...]:
+    """(variable, source of the read) for each environment read written in a condition."""
+    if "environ" not in text and "getenv" not in text:
+        return ()
+    tree = parse_expression(text)
+    if tree is None:
+        return ()
+    out: list[tuple[str, str]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.expr):
+            continue
+        name = env_read_of(node)
+        if name is not None:
+            out.append((name, ast.unparse(node)))
+    return tuple(out)
+
+
+def _may_read_env(text: str) -> bool:
+    """False when `text` cannot hold an environment read (every way of reading one names
+    `getenv` or `environ`); non-ASCII text may spell them in other characters."""
+    return "environ" in text or "getenv" in text or not text.isascii()
 
 
 def _names_of(conditions: Iterable[Condition]) -> list[str]:
     found: list[str] = []
     for condition in conditions:
-        tree = parse_expression(condition.statement)
-        if tree is not None:
-            found.extend(dotted_names(tree))
+        found.extend(_condition_names(condition.statement))
     return list(dict.fromkeys(found))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _condition_names(text: str) -> tuple[str, ...]:
+    tree = parse_expression(text)
+    return tuple(dotted_names(tree)) if tree is not None else ()
 
 
 @functools.lru_cache(maxsize=1 << 16)
