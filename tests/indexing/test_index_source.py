@@ -1,0 +1,90 @@
+"""`index_source`: the worker pool, the facts cache and the stage timings, on a real folder."""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+
+import pytest
+
+from errdex.indexing import IndexReport, index_source
+from errdex.indexing.cache import FactsCache
+from errdex.indexing.gcpause import cyclic_gc_paused
+from errdex.indexing.parallel import MIN_PARALLEL_FILES, ExtractionPool
+from errdex.sources import open_source
+from errdex.store import open_store
+from samples import write_package
+
+# Enough modules that the pool is used, each with a site of its own.
+MODULES = {
+    f"pkg/mod{i}.py": f"""
+        def check_{i}(value):
+            if value < {i}:
+                raise ValueError(f"value {{value}} is below {i}")
+            return value
+        """
+    for i in range(MIN_PARALLEL_FILES + 6)
+}
+
+
+def _index(root: Path, tmp_path: Path, name: str, workers: int) -> tuple[IndexReport, list[str]]:
+    store = open_store(str(tmp_path / f"{name}.db"))
+    try:
+        report = index_source(
+            open_source(str(root)),
+            store,
+            cache=FactsCache(tmp_path / f"{name}-cache" / "facts.sqlite3"),
+            workers=workers,
+        )
+        sites = store.list_sites(project=report.project)
+        messages = sorted(s.site.message.text for s in sites if s.site.message)
+    finally:
+        store.close()
+    return report, messages
+
+
+def test_workers_find_what_one_process_finds(tmp_path: Path) -> None:
+    root = write_package(tmp_path / "src", {"pkg/__init__.py": "", **MODULES})
+    pooled, pooled_messages = _index(root, tmp_path, "pooled", workers=2)
+    alone, alone_messages = _index(root, tmp_path, "alone", workers=1)
+    assert pooled_messages == alone_messages
+    assert len(pooled_messages) == len(MODULES)
+    assert "value {value} is below 7" in pooled_messages
+    assert pooled.parsed == alone.parsed == len(MODULES) + 1
+    assert set(pooled.timings) == {"read", "extract", "link", "write"}
+
+
+def test_cached_files_are_not_parsed_again(tmp_path: Path) -> None:
+    root = write_package(tmp_path / "src", {"pkg/__init__.py": "", **MODULES})
+    cache = FactsCache(tmp_path / "cache" / "facts.sqlite3")
+    store = open_store(str(tmp_path / "errdex.db"))
+    try:
+        first = index_source(open_source(str(root)), store, cache=cache, workers=2)
+        (root / "pkg" / "mod3.py").write_text("def f():\n    raise KeyError('changed')\n")
+        second = index_source(open_source(str(root)), store, cache=cache, workers=2, force=True)
+    finally:
+        store.close()
+    assert first.parsed == len(MODULES) + 1
+    assert (second.parsed, second.cached) == (1, len(MODULES))
+
+
+def test_a_pool_started_early_serves_a_handful_of_files(tmp_path: Path) -> None:
+    items = [("a.py", b"raise ValueError('a')\n"), ("b.py", b"x = 1\n")]
+    with ExtractionPool(2) as pool:
+        pool.start()
+        results = dict(pool.run(items))
+    assert set(results) == {"a.py", "b.py"}
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_gc_pause_restores_the_collector(enabled: bool) -> None:
+    (gc.enable if enabled else gc.disable)()
+    try:
+        with cyclic_gc_paused(collect_after=True):
+            assert not gc.isenabled()
+        assert gc.isenabled() is enabled
+        with pytest.raises(RuntimeError), cyclic_gc_paused():
+            raise RuntimeError("boom")
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable()
