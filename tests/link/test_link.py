@@ -225,3 +225,30 @@ def test_every_raise_of_a_helper_in_another_module_is_a_site() -> None:
         ("items is missing", "RuntimeError", "builtins.RuntimeError"),
         ("items must be a list", "TypeError", "builtins.TypeError"),
     ]
+
+
+def test_a_helpers_compound_placeholder_is_written_in_the_callers_terms() -> None:
+    # B12 of the second hand check: `{len(shape)}` must read `{len(meta.shape)}` at the call,
+    # as the guard does; an expression that names no parameter stays as it was written.
+    sites = link(
+        {
+            "demo/layout.py": """
+            def validate(shape, dim, factor, context):
+                if dim >= len(shape):
+                    raise ValueError(
+                        f"{context} shards dim {dim}, but rank is {len(shape)} ({len(LIMITS)})"
+                    )
+
+            def expected(meta):
+                return validate(meta.shape, 0, 2, "parameter source layout")
+            """,
+        }
+    )
+    helper = [s for s in sites if s.site.kind is SiteKind.HELPER]
+    assert len(helper) == 1
+    message = helper[0].site.message
+    assert message is not None
+    assert message.text == (
+        "parameter source layout shards dim 0, but rank is {len(meta.shape)} ({len(LIMITS)})"
+    )
+    assert [c.text for c in helper[0].site.conditions][-1] == "0 >= len(meta.shape)"

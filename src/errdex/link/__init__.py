@@ -26,7 +26,13 @@ from errdex.ids import error_id
 from errdex.link.callers import CallerIndex
 from errdex.link.guards import bind_guard
 from errdex.link.knobs import KnobIndex
-from errdex.link.messages import bind_arguments, class_message, inline_constants, substitute
+from errdex.link.messages import (
+    argument_sources,
+    bind_arguments,
+    class_message,
+    inline_constants,
+    substitute,
+)
 from errdex.link.reasons import ReasonsIndex
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
 from errdex.link.tests import TestIndex
@@ -34,7 +40,7 @@ from errdex.link.tests import TestIndex
 __all__ = ["LINKER_VERSION", "link_version"]
 
 # Bump when linking changes what it produces: stored versions made before are re-indexed.
-LINKER_VERSION = "2"
+LINKER_VERSION = "3"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
@@ -182,7 +188,9 @@ class _Exceptions:
             template, params = built
             bound = bind_arguments(params, site.args)
             if bound or not site.args:
-                site = msgspec.structs.replace(site, message=substitute(template, bound))
+                sources = argument_sources(params, site.args)
+                message = substitute(template, bound, sources)
+                site = msgspec.structs.replace(site, message=message)
         return info, site
 
 
@@ -287,7 +295,8 @@ def _helper_site(
     given = bound.get(helper.param)
     if given is None or not given.literal_length:
         return None
-    guard = _bound_guard(helper, call)
+    sources = argument_sources(helper.params, call.args)
+    guard = _bound_guard(helper, sources)
     if guard is None:
         return None  # the helper cannot raise with these arguments
     exception = helper.exception
@@ -296,7 +305,7 @@ def _helper_site(
     return ErrorSite(
         kind=SiteKind.HELPER,
         exception=exception,
-        message=substitute(helper.message, bound),
+        message=substitute(helper.message, bound, sources),
         line=call.line,
         end_line=call.end_line,
         function=call.function,
@@ -306,13 +315,8 @@ def _helper_site(
     )
 
 
-def _bound_guard(helper: HelperFact, call: CallFact) -> tuple[Condition, ...] | None:
+def _bound_guard(helper: HelperFact, sources: dict[str, str]) -> tuple[Condition, ...] | None:
     """The helper's guard in the caller's terms; None when it is surely false."""
-    sources = {
-        name: arg.source
-        for name, arg in zip(helper.params, [a for a in call.args if a.name is None], strict=False)
-    }
-    sources.update({a.name: a.source for a in call.args if a.name in helper.params})
     out: list[Condition] = []
     for condition in helper.conditions:
         bound, truth = bind_guard(condition, sources)

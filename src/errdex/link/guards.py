@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import msgspec
@@ -35,18 +35,40 @@ class _Replace(ast.NodeTransformer):
         return self.values.get(node.id, node)
 
 
-def bind_guard(condition: Condition, arguments: dict[str, str]) -> tuple[Condition, bool | None]:
+def bind_guard(condition: Condition, arguments: Mapping[str, str]) -> tuple[Condition, bool | None]:
     """The condition with parameters replaced by argument sources, and its truth if decided."""
-    try:
-        tree = ast.parse(condition.statement, mode="eval").body
-        values = {name: ast.parse(src, mode="eval").body for name, src in arguments.items()}
-    except (SyntaxError, ValueError, RecursionError):
+    bound = _bind(condition.statement, arguments)
+    if bound is None:
         return condition, None
-    bound = _Replace(values).visit(tree)
-    text = ast.unparse(bound)
     truth = _decide(bound)
     decided = None if truth is _UNDECIDED else bool(truth)
-    return msgspec.structs.replace(condition, text=text), decided
+    return msgspec.structs.replace(condition, text=ast.unparse(bound)), decided
+
+
+def bind_expression(expression: str, arguments: Mapping[str, str]) -> str:
+    """`len(shape)` seen from a call that passes `meta.shape`: `len(meta.shape)`.
+
+    The expression as it was when it names no parameter (or cannot be parsed), so that
+    only a real substitution changes how it is written.
+    """
+    bound = _bind(expression, arguments, only_if_named=True)
+    return expression if bound is None else ast.unparse(bound)
+
+
+def _bind(
+    expression: str, arguments: Mapping[str, str], *, only_if_named: bool = False
+) -> ast.expr | None:
+    try:
+        tree = ast.parse(expression, mode="eval").body
+        if only_if_named and not any(
+            isinstance(node, ast.Name) and node.id in arguments for node in ast.walk(tree)
+        ):
+            return None
+        values = {name: ast.parse(src, mode="eval").body for name, src in arguments.items()}
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    bound: ast.expr = _Replace(values).visit(tree)
+    return bound
 
 
 def _decide(node: ast.expr) -> Any:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from errdex.facts import Arg, FileFacts, MessageTemplate, Part, Placeholder
+from errdex.link.guards import bind_expression
 from errdex.link.resolve import Namespace, ResolvedClass
 
 _SUBSCRIPT = re.compile(r"^([A-Za-z_][\w.]*)\[\s*(['\"])(.*?)\2\s*\]$")
@@ -47,8 +49,16 @@ def _constant_text(placeholder: Placeholder, facts: FileFacts, names: Namespace)
     return value if isinstance(value, str) else None
 
 
-def substitute(template: MessageTemplate, values: dict[str, MessageTemplate]) -> MessageTemplate:
-    """Replace `{param}` placeholders with the templates of the arguments passed for them."""
+def substitute(
+    template: MessageTemplate,
+    values: dict[str, MessageTemplate],
+    sources: Mapping[str, str] | None = None,
+) -> MessageTemplate:
+    """Replace `{param}` placeholders with the templates of the arguments passed for them.
+
+    With the arguments' `sources`, a placeholder that only uses a parameter, such as
+    `{len(shape)}`, is written in the caller's terms too: `{len(meta.shape)}`.
+    """
     parts: list[Part] = []
     for part in template.parts:
         if isinstance(part, Placeholder) and part.expr in values:
@@ -67,9 +77,22 @@ def substitute(template: MessageTemplate, values: dict[str, MessageTemplate]) ->
                 parts.append(part)
             else:
                 parts.extend(given.parts)
+        elif isinstance(part, Placeholder) and sources:
+            expr = bind_expression(part.expr, sources)
+            parts.append(
+                part if expr == part.expr else Placeholder(expr, part.conversion, part.spec)
+            )
         else:
             parts.append(part)
     return MessageTemplate.of(*parts)
+
+
+def argument_sources(params: tuple[str, ...], args: tuple[Arg, ...]) -> dict[str, str]:
+    """Map a call's arguments onto parameter names, as the source text passed."""
+    positional = [a for a in args if a.name is None]
+    sources = {name: arg.source for name, arg in zip(params, positional, strict=False)}
+    sources.update({a.name: a.source for a in args if a.name is not None and a.name in params})
+    return sources
 
 
 def bind_arguments(params: tuple[str, ...], args: tuple[Arg, ...]) -> dict[str, MessageTemplate]:
