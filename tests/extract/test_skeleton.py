@@ -93,3 +93,25 @@ def test_a_one_line_stub_with_a_long_signature_keeps_the_next_function() -> None
     facts = extract_file("pkg/spec.py", source.encode())
     (site,) = facts.sites
     assert [c.statement for c in site.conditions] == ["n is not None"]
+
+
+def test_a_call_of_a_raising_helper_of_the_same_file_keeps_its_function() -> None:
+    # B9 of the second hand check: `check_url(url, "...")` holds no site word, but the call
+    # of a raising helper is a site of its own once linked, so its body must be parsed.
+    filler = "\n".join(f"def quiet_{i}(x):\n    return x + {i}\n" for i in range(600))
+    source = filler + textwrap.dedent(
+        """
+        def check_url(url, what):
+            if not url.startswith("http"):
+                raise ValueError(f"{what} must be an http URL, got {url}")
+
+        def send(url):
+            check_url(url, "the endpoint")
+            return url
+        """
+    )
+    assert len(source) > MIN_SKELETON_BYTES
+    reduced = build_skeleton(source)
+    assert reduced is not None and "quiet_1(x):\n    ...\n" in reduced  # others still blanked
+    facts = extract_file("pkg/client.py", source.encode())
+    assert [(c.callee, c.function) for c in facts.calls] == [("check_url", "send")]

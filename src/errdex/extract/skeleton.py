@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
+from typing import NamedTuple
 
 # Text that may start a site, or a fact a site needs (a reasons list item, a raising
 # helper's call): function bodies holding one are kept. Plain substrings, because `str.find`
@@ -75,32 +77,22 @@ def build_skeleton(text: str) -> str | None:
             looks_like_exception = bool(_EXCEPTION_CLASS.search(match.group(0)))
             classes.append((line, match.start() - line, looks_like_exception))
     class_starts = [c[0] for c in classes]
+    functions = list(_functions(text))
+    helper_calls = _helper_calls(text, functions)
     pieces: list[str] = []
     done = 0  # text before this offset is already in `pieces`
     blanked = 0
-    for match in _DEF.finditer(text):
-        start = _line_start(text, match.start(), _ASYNC)
-        if start is None or start < done:
-            continue  # not a definition, or nested in a function already blanked
-        indent = _indent(text, start)
-        header = _HEADER_END.search(text, match.end())
-        if header is None:
-            continue
-        body = header.end()
-        if "\n" in text[match.end() : header.start()] and _DEF_OR_CLASS.search(
-            text, match.end(), header.start()
-        ):
-            continue  # a one-line stub (`) -> int: ...`): the `:` found is the next def's
-        ender = _block_end(indent).search(text, body)
-        end = ender.start() if ender else len(text)
-        if body >= end or text.count("\n", match.end(), body) > 30:
-            continue  # a one-line function, or a header we did not understand
+    for function in functions:
+        start, indent, name, body, end = function
+        if start < done:
+            continue  # nested in a function already blanked
         first_hit = bisect.bisect_left(hits, start)
         if first_hit < len(hits) and hits[first_hit] < end:
             continue
-        if match.group(1) in _MESSAGE_METHODS and _in_exception_class(
-            classes, class_starts, start, indent
-        ):
+        first_call = bisect.bisect_left(helper_calls, body)
+        if first_call < len(helper_calls) and helper_calls[first_call] < end:
+            continue  # a call of a raising helper is a site of its own
+        if name in _MESSAGE_METHODS and _in_exception_class(classes, class_starts, start, indent):
             continue
         if _is_property(text, start):
             continue  # what a property reads is where a condition's name comes from
@@ -115,6 +107,60 @@ def build_skeleton(text: str) -> str | None:
         return None
     pieces.append(text[done:])
     return "".join(pieces)
+
+
+class _Function(NamedTuple):
+    start: int  # the start of the `def` line
+    indent: int
+    name: str
+    body: int  # the start of the body's first line
+    end: int  # the end of the body
+
+
+def _functions(text: str) -> Iterator[_Function]:
+    """Every function with a body of its own lines, nested ones included, in text order."""
+    for match in _DEF.finditer(text):
+        start = _line_start(text, match.start(), _ASYNC)
+        if start is None:
+            continue  # `def` inside a line: not a definition
+        indent = _indent(text, start)
+        header = _HEADER_END.search(text, match.end())
+        if header is None:
+            continue
+        body = header.end()
+        if "\n" in text[match.end() : header.start()] and _DEF_OR_CLASS.search(
+            text, match.end(), header.start()
+        ):
+            continue  # a one-line stub (`) -> int: ...`): the `:` found is the next def's
+        ender = _block_end(indent).search(text, body)
+        end = ender.start() if ender else len(text)
+        if body >= end or text.count("\n", match.end(), body) > 30:
+            continue  # a one-line function, or a header we did not understand
+        yield _Function(start, indent, match.group(1), body, end)
+
+
+def _helper_calls(text: str, functions: list[_Function]) -> list[int]:
+    """Sorted offsets of calls of this file's functions that raise: raising helpers, maybe.
+
+    A helper's calls are sites only when their bodies are parsed; helpers of other files
+    are not known here (their calls are kept only when a site word is near).
+    """
+    raises = _find_all(text, ("raise",))
+    names = set()
+    for function in functions:
+        first = bisect.bisect_left(raises, function.body)
+        if first < len(raises) and raises[first] < function.end:
+            names.add(function.name)
+    found: list[int] = []
+    for name in names:
+        call = name + "("
+        at = text.find(call)
+        while at != -1:
+            if at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_"):
+                found.append(at)
+            at = text.find(call, at + 1)
+    found.sort()
+    return found
 
 
 def _line_start(text: str, at: int, prefix: re.Pattern[str] | None = None) -> int | None:
