@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
-from errdex.extract.conditions import dotted_name, dotted_names
+from errdex.extract.conditions import dotted_name, dotted_names, walk
 from errdex.extract.knobs import env_read_of
 from errdex.facts import CallSite, PropertyFact, TestRef
 
@@ -69,7 +69,7 @@ def property_fact(stmt: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -
     assigned: dict[str, str] = {}
     returns: list[str] = []
     env: list[str] = []
-    for node in ast.walk(stmt):
+    for node in walk(stmt):
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
             value = node.value

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from errdex.facts import Condition, ConditionKind
 
@@ -46,11 +46,59 @@ def dotted_names(node: ast.AST) -> list[str]:
             if dotted is not None:
                 found.append(dotted)
                 return
-        for child in ast.iter_child_nodes(n):
+        for child in child_nodes(n):
             visit(child)
 
     visit(node)
     return list(dict.fromkeys(found))
+
+
+# Fields that hold only operator and context leaves (`Add()`, `Load()`): nodes without
+# children, and never one that is looked for.
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops"})
+# The most common nodes' fields that can hold a node, by their grammar (the same in every
+# Python since 3.9): a name's `id` or an attribute's `attr` is a string, a constant's `value`
+# never a node.
+_NODE_FIELDS: dict[type[ast.AST], tuple[str, ...]] = {
+    ast.Name: (),
+    ast.Constant: (),
+    ast.Attribute: ("value",),
+    ast.keyword: ("value",),
+    ast.arg: ("annotation",),
+}
+
+
+def child_nodes(node: ast.AST) -> list[ast.AST]:
+    """`ast.iter_child_nodes(node)` in its order, without operator and context leaves.
+
+    A list rather than a generator, and field names worked out once per node type: the
+    walks over whole method bodies are much of the extraction's time.
+    """
+    fields = _NODE_FIELDS.get(type(node))
+    if fields is None:
+        fields = tuple(f for f in node._fields if f not in _LEAF_FIELDS)
+        _NODE_FIELDS[type(node)] = fields
+    out: list[ast.AST] = []
+    for name in fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            out.append(value)
+        elif isinstance(value, list):
+            out.extend(item for item in value if isinstance(item, ast.AST))
+    return out
+
+
+def walk(node: ast.AST, keep: Callable[[ast.AST], bool] | None = None) -> Iterator[ast.AST]:
+    """`ast.walk(node)`'s nodes in its order (breadth first), without the leaves above.
+
+    With `keep`, children it rejects are left out with all they hold; the others come in
+    the same order all the same.
+    """
+    queue = [node]
+    for current in queue:  # the queue grows as it is read
+        yield current
+        children = child_nodes(current)
+        queue.extend(children if keep is None else filter(keep, children))
 
 
 def dotted_name(node: ast.expr) -> str | None:

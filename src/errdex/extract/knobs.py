@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
+from collections.abc import Iterator
 
 from errdex.extract.templates import source_of
 from errdex.facts import EnvRead, FlagFact
@@ -46,7 +47,7 @@ def scan_settings(text: str) -> tuple[list[EnvRead], list[FlagFact]]:
     reads: list[EnvRead] = []
     flags: list[FlagFact] = []
     if has_env:
-        for match in ENV_READ.finditer(text):
+        for match in _env_matches(text):
             line = bisect.bisect_right(starts, match.start())
             reads.append(EnvRead(name=match.group(1), line=line, source=_line(text, starts, line)))
             if len(reads) >= _MAX_READS:
@@ -56,6 +57,36 @@ def scan_settings(text: str) -> tuple[list[EnvRead], list[FlagFact]]:
             line = bisect.bisect_right(starts, match.start())
             flags.append(FlagFact(flag=match.group(1), line=line))
     return reads, flags
+
+
+def _env_matches(text: str) -> Iterator[re.Match[str]]:
+    """What `ENV_READ.finditer(text)` yields, trying the pattern only where it can match.
+
+    The pattern starts with an optional group, so the regex engine would try it at every
+    offset of the text. A match starts at its keyword or at the `os.` right before it, and
+    `finditer` tries the earlier offset first and goes on after a match's end: the same.
+    """
+    end = 0
+    for at in _keyword_offsets(text):
+        if at < end:
+            continue  # inside the previous match (a variable named `getenv_...`)
+        match = ENV_READ.match(text, at - 3) if at - 3 >= end else None  # `os.environ`
+        match = match or ENV_READ.match(text, at)
+        if match is not None:
+            end = match.end()
+            yield match
+
+
+def _keyword_offsets(text: str) -> list[int]:
+    """Sorted offsets of every `environ` and `getenv` (neither word holds the other)."""
+    found: list[int] = []
+    for word in ("environ", "getenv"):
+        at = text.find(word)
+        while at != -1:
+            found.append(at)
+            at = text.find(word, at + 1)
+    found.sort()
+    return found
 
 
 def _line(text: str, starts: list[int], line: int) -> str:

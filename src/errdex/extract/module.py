@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from errdex.extract.conditions import walk
+
 # Constants bigger than this are left out: they are tables, not messages or settings.
 _MAX_CONSTANT_ITEMS = 256
 _MAX_CONSTANT_CHARS = 8_000
@@ -89,7 +91,7 @@ def _bound_names(stmt: ast.stmt) -> list[str]:
         targets = list(stmt.targets)
     elif isinstance(stmt, ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor):
         targets = [stmt.target]
-    return [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+    return [n.id for t in targets for n in walk(t) if isinstance(n, ast.Name)]
 
 
 _NOT_LITERAL: Any = object()

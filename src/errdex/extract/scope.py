@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from errdex.facts import (
@@ -19,10 +20,12 @@ from errdex.facts import (
 @dataclass
 class Reasons:
     variants: list[Variant] = field(default_factory=list)
-    calls: list[ReasonsCall] = field(default_factory=list)
+    # Each helper call is made into a `ReasonsCall` only when the list is used: most lists
+    # assigned a call's result (`x = f(...)`) never are, and a call's guard is costly.
+    calls: list[Callable[[], ReasonsCall]] = field(default_factory=list)
 
     def freeze(self) -> ReasonsList:
-        return ReasonsList(tuple(self.variants), tuple(self.calls))
+        return ReasonsList(tuple(self.variants), tuple(make() for make in self.calls))
 
 
 @dataclass
@@ -69,9 +72,8 @@ class Step:
         self._names: tuple[str, ...] | None = None
 
 
-def message_locals(scope: Scope, blocks: list[int]) -> dict[str, MessageTemplate]:
+def message_locals(scope: Scope, here: tuple[int, ...]) -> dict[str, MessageTemplate]:
     """Message variables whose assignment encloses the current block (so it surely ran)."""
-    here = tuple(blocks)
     return {
         name: template
         for name, (template, where) in scope.messages.items()

@@ -9,6 +9,7 @@ first, reasons lists, and the last assignment of each name.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 import msgspec
 
 from errdex.extract.calls import call_target, expected_errors, is_property, property_fact
-from errdex.extract.conditions import ConditionMaker, dotted_name, dotted_names
+from errdex.extract.conditions import ConditionMaker, dotted_name, dotted_names, walk
 from errdex.extract.scope import Reasons, Scope, Step, message_locals
 from errdex.extract.shapes import (
     EXIT_FUNCS,
@@ -33,7 +34,7 @@ from errdex.extract.shapes import (
     message_arg,
     receiver,
 )
-from errdex.extract.templates import TemplateBuilder, source_of
+from errdex.extract.templates import TemplateBuilder, line_span, source_of
 from errdex.facts import (
     Arg,
     Binding,
@@ -74,11 +75,19 @@ class SiteExtractor:
         self.properties: list[PropertyFact] = []
         self.defs: list[str] = []
         self.tests: list[TestRef] = []
-        self._blocks: list[int] = []  # the nested blocks being walked, innermost last
+        self._blocks: tuple[int, ...] = ()  # the nested blocks being walked, innermost last
         self._block_counter = 0
+        self._sources: dict[int, tuple[ast.AST, str]] = {}
 
     def _source(self, node: ast.AST) -> str:
-        return source_of(self.text, node)
+        # Tests, handlers' types and assigned values are asked for again and again. Keyed
+        # by identity: the node is kept alongside, so its id cannot be reused meanwhile.
+        known = self._sources.get(id(node))
+        if known is not None and known[0] is node:
+            return known[1]
+        text = source_of(self.text, node)
+        self._sources[id(node)] = (node, text)
+        return text
 
     # -- walking ---------------------------------------------------------------------------
 
@@ -101,21 +110,22 @@ class SiteExtractor:
     def _stmt(
         self, stmt: ast.stmt, scope: Scope, path: tuple[Step, ...]
     ) -> tuple[Step, ...] | None:
-        handler = getattr(self, "_" + type(stmt).__name__, None)
+        handler = _HANDLERS.get(type(stmt))
         if handler is None:
             return None
-        after: tuple[Step, ...] | None = handler(stmt, scope, path)
+        after: tuple[Step, ...] | None = handler(self, stmt, scope, path)
         return after
 
     def _nested(
         self, stmts: Sequence[ast.stmt], scope: Scope, path: tuple[Step, ...]
     ) -> tuple[Step, ...]:
         self._block_counter += 1
-        self._blocks.append(self._block_counter)
+        outer = self._blocks
+        self._blocks = (*outer, self._block_counter)
         try:
             return self._body(stmts, scope, path)
         finally:
-            self._blocks.pop()
+            self._blocks = outer
 
     def _fallthrough(self, stmt: ast.If) -> list[Step]:
         """What must hold to get past an `if` whose branches may exit (return, raise, ...)."""
@@ -192,7 +202,7 @@ class SiteExtractor:
             self.properties.append(property_fact(stmt, qualname))
         for name in params:
             inner.assigns.setdefault(name, []).append((stmt.lineno, None, ()))
-        blocks, self._blocks = self._blocks, []
+        blocks, self._blocks = self._blocks, ()
         try:
             self._body(stmt.body, inner, ())
         finally:
@@ -467,7 +477,7 @@ class SiteExtractor:
                 continue
             seen.add(root)
             # Only assignments that surely ran: in a block that encloses the site.
-            here = tuple(self._blocks)
+            here = self._blocks
             earlier = [
                 a for a in scope.assigns.get(root, ()) if a[0] <= line and here[: len(a[2])] == a[2]
             ]
@@ -503,7 +513,7 @@ class SiteExtractor:
         if not isinstance(target, ast.Name) or not scope.is_function:
             return
         name = target.id
-        scope.assigns.setdefault(name, []).append((stmt.lineno, value, tuple(self._blocks)))
+        scope.assigns.setdefault(name, []).append((stmt.lineno, value, self._blocks))
         scope.messages.pop(name, None)
         scope.lists.pop(name, None)
         if isinstance(value, ast.List):
@@ -513,11 +523,11 @@ class SiteExtractor:
         elif isinstance(value, ast.Call) and is_reasons_call(value):
             callee = value.func
             assert isinstance(callee, ast.Attribute | ast.Name)
-            scope.lists[name] = Reasons(calls=[self._reasons_call(value, path)])
+            scope.lists[name] = Reasons(calls=[functools.partial(self._reasons_call, value, path)])
         elif self._stringy(value):
             template = self._template(value, scope)
             if template is not None:
-                scope.messages[name] = (template, tuple(self._blocks))
+                scope.messages[name] = (template, self._blocks)
 
     def _AugAssign(self, stmt: ast.AugAssign, scope: Scope, path: tuple[Step, ...]) -> None:
         target = stmt.target
@@ -526,7 +536,7 @@ class SiteExtractor:
         name = target.id
         if name in scope.messages:
             template, blocks = scope.messages[name]
-            here = tuple(self._blocks)
+            here = self._blocks
             if here == blocks:
                 addition = self._template(stmt.value, scope) or MessageTemplate()
             elif here[: len(blocks)] == blocks:
@@ -556,7 +566,7 @@ class SiteExtractor:
             if isinstance(arg, ast.List | ast.Tuple):
                 reasons.variants.extend(self._list_items(arg.elts, scope, path))
             elif isinstance(arg, ast.Call) and is_reasons_call(arg):
-                reasons.calls.append(self._reasons_call(arg, path))
+                reasons.calls.append(functools.partial(self._reasons_call, arg, path))
 
     def _list_items(
         self, items: Sequence[ast.expr], scope: Scope, path: tuple[Step, ...]
@@ -678,7 +688,10 @@ class SiteExtractor:
     def _message_in(self, func: ast.FunctionDef, params: tuple[str, ...]) -> MessageTemplate | None:
         """The message `__init__` passes up (or stores, or `__str__` returns), over params."""
         scope = Scope(func.name, None, is_function=True, params=params)
-        for node in ast.walk(func):
+        # In `__init__` only statements with the words looked for are walked (`__str__`
+        # counts every `return`).
+        keep = self._may_pass_message if func.name == "__init__" else None
+        for node in walk(func, keep):
             value: ast.expr | None = None
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 if node.func.attr == "__init__" and node.args:
@@ -697,6 +710,21 @@ class SiteExtractor:
                 return self._template(value, scope)
         return None
 
+    def _may_pass_message(self, node: ast.AST) -> bool:
+        """Whether `node` (in `__init__`) may hold what `_message_in` looks for.
+
+        Walking a long `__init__` costs; the text of a statement is scanned far faster.
+        Every name in a statement's tree is written on its lines (the skeleton only blanks
+        lines), so a call of `.__init__` needs `__init__` there, and a `.message` or `.msg`
+        target that word. Identifiers are NFKC-normalized: text not ASCII is walked anyway.
+        """
+        if not isinstance(node, ast.stmt):
+            return True
+        decorators = getattr(node, "decorator_list", ())  # they are above a `def`'s line
+        first = min((d.lineno for d in decorators), default=node.lineno)
+        text = line_span(self.text, first, node.end_lineno or node.lineno)
+        return not text.isascii() or "__init__" in text or "msg" in text or "message" in text
+
     # -- helpers ---------------------------------------------------------------------------
 
     def _stringy(self, node: ast.expr) -> bool:
@@ -705,16 +733,29 @@ class SiteExtractor:
     def _template(self, node: ast.expr | None, scope: Scope) -> MessageTemplate | None:
         if node is None:
             return None
-        builder = TemplateBuilder(
+        return self._builder(scope).build(node)
+
+    def _builder(self, scope: Scope) -> TemplateBuilder:
+        return TemplateBuilder(
             self.text, constants=self.constants, locals=message_locals(scope, self._blocks)
         )
-        return builder.build(node)
 
     def _args(self, call: ast.Call, scope: Scope) -> tuple[Arg, ...]:
-        out = [Arg(self._template(a, scope), self._source(a)) for a in call.args]
+        builder = self._builder(scope)  # one for all arguments: nothing changes in between
+        out = [Arg(builder.build(a), self._source(a)) for a in call.args]
         out.extend(
-            Arg(self._template(k.value, scope), self._source(k.value), name=k.arg)
+            Arg(builder.build(k.value), self._source(k.value), name=k.arg)
             for k in call.keywords
             if k.arg is not None
         )
         return tuple(out)
+
+
+# Statement type → its handler (`_If` for `ast.If`), looked up once rather than by name per
+# statement.
+_HANDLERS: dict[type[ast.AST], Callable[..., tuple[Step, ...] | None]] = {
+    node_type: handler
+    for node_type in vars(ast).values()
+    if isinstance(node_type, type) and issubclass(node_type, ast.stmt) and node_type is not ast.stmt
+    if (handler := getattr(SiteExtractor, "_" + node_type.__name__, None)) is not None
+}
