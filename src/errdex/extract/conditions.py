@@ -39,18 +39,19 @@ def negate(test: ast.expr) -> ast.expr:
 def dotted_names(node: ast.AST) -> list[str]:
     """Names and attribute chains rooted at a name (`envs.VLLM_X`, `self.a.b`), in order."""
     found: list[str] = []
-
-    def visit(n: ast.AST) -> None:
-        if isinstance(n, ast.Attribute | ast.Name):
-            dotted = dotted_name(n)
-            if dotted is not None:
-                found.append(dotted)
-                return
-        for child in child_nodes(n):
-            visit(child)
-
-    visit(node)
+    _collect_dotted(node, found)
     return list(dict.fromkeys(found))
+
+
+def _collect_dotted(node: ast.AST, found: list[str]) -> None:
+    # A module-level function, not a closure: a recursive closure is a reference cycle.
+    if isinstance(node, ast.Attribute | ast.Name):
+        dotted = dotted_name(node)
+        if dotted is not None:
+            found.append(dotted)
+            return
+    for child in child_nodes(node):
+        _collect_dotted(child, found)
 
 
 # Fields that hold only operator and context leaves (`Add()`, `Load()`): nodes without

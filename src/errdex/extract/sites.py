@@ -59,12 +59,28 @@ from errdex.facts import (
 _ARGS_CLASS = re.compile(r"(?:Args|Arguments|CLIOptions)$")
 
 
+def _memoized_source(text: str, known: dict[int, tuple[ast.AST, str]], node: ast.AST) -> str:
+    """`source_of(text, node)`, remembered: tests, handlers' types and assigned values are
+    asked for again and again. Keyed by identity, with the node kept alongside so that its
+    id cannot be reused meanwhile."""
+    found = known.get(id(node))
+    if found is not None and found[0] is node:
+        return found[1]
+    source = source_of(text, node)
+    known[id(node)] = (node, source)
+    return source
+
+
 class SiteExtractor:
     """Collects sites, classes, raising helpers, message-like calls and reason builders."""
 
     def __init__(self, text: str, constants: dict[str, Any]) -> None:
         self.text = text
         self.constants = constants
+        # Plain functions and dicts, not bound methods: no reference cycle through `self`,
+        # so a file's tree is freed as soon as its extraction ends, without the cyclic GC.
+        self._sources: dict[int, tuple[ast.AST, str]] = {}
+        self._source = functools.partial(_memoized_source, text, self._sources)
         self._conditions = ConditionMaker(self._source)
         self.sites: list[ErrorSite] = []
         self.classes: list[ClassFact] = []
@@ -77,17 +93,6 @@ class SiteExtractor:
         self.tests: list[TestRef] = []
         self._blocks: tuple[int, ...] = ()  # the nested blocks being walked, innermost last
         self._block_counter = 0
-        self._sources: dict[int, tuple[ast.AST, str]] = {}
-
-    def _source(self, node: ast.AST) -> str:
-        # Tests, handlers' types and assigned values are asked for again and again. Keyed
-        # by identity: the node is kept alongside, so its id cannot be reused meanwhile.
-        known = self._sources.get(id(node))
-        if known is not None and known[0] is node:
-            return known[1]
-        text = source_of(self.text, node)
-        self._sources[id(node)] = (node, text)
-        return text
 
     # -- walking ---------------------------------------------------------------------------
 
