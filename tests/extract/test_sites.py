@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from extract_samples import facts_of, messages, only_site, sites_of
 
+from errdex.extract import extract_file
 from errdex.facts import SiteKind
 
 
@@ -273,3 +276,41 @@ def test_names_bound_only_for_type_checkers_are_not_constants() -> None:
             raise ValueError(f"Invalid logging level: {LOG_LEVEL}.")
         """
     ) == ["Invalid logging level: {LOG_LEVEL}."]
+
+
+def test_names_a_function_declares_global_are_not_constants() -> None:
+    # B6 of the hand checks: the name is rebound at run time, so its first value is no message.
+    assert messages(
+        """
+        model_tag: str = "backbone"
+        MODE = "fast"
+
+        def set_model_tag(tag):
+            global model_tag  # set by the caller
+            assert tag != model_tag, f"Model tag {tag} is the current tag {model_tag}."
+            model_tag = tag
+
+        def check():
+            raise ValueError(f"mode {MODE}")
+        """
+    ) == ["Model tag {tag} is the current tag {model_tag}.", "mode fast"]
+
+
+def test_a_global_declared_in_a_blanked_body_still_counts() -> None:
+    # The function that rebinds the name holds no site word, so the skeleton blanks it.
+    filler = "\n".join(f"def quiet_{i}(x):\n    return x + {i}\n" for i in range(600))
+    source = filler + textwrap.dedent(
+        """
+        LEVEL = "info"
+
+        def set_level(level):
+            global LEVEL, OTHER
+            LEVEL = level
+
+        def check(x):
+            if x:
+                raise ValueError(f"level {LEVEL}")
+        """
+    )
+    facts = extract_file("pkg/levels.py", source.encode())
+    assert [s.message.text for s in facts.sites if s.message] == ["level {LEVEL}"]

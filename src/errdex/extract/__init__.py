@@ -16,7 +16,7 @@ from errdex.extract.skeleton import build_skeleton
 from errdex.facts import FileFacts
 
 # Bump when extraction changes what it produces: cached facts of older versions are dropped.
-EXTRACTOR_VERSION = "8"
+EXTRACTOR_VERSION = "9"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_file"]
 
@@ -57,7 +57,7 @@ def extract_file(path: str, data: bytes) -> FileFacts:
         return FileFacts(path=path, module=module, error=f"syntax error, {where}{error.msg}{newer}")
     except (RecursionError, MemoryError, ValueError) as error:
         return FileFacts(path=path, module=module, error=f"cannot parse: {type(error).__name__}")
-    constants = collect_constants(tree)
+    constants = collect_constants(tree, text)
     imports = collect_imports(tree, module, is_package)
     extractor = SiteExtractor(text, constants)
     try:

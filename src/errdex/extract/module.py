@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 from errdex.extract.conditions import walk
@@ -55,11 +56,16 @@ def _resolve_relative(package: str, module: str | None, level: int) -> str:
     return ".".join(parts)
 
 
-def collect_constants(tree: ast.Module) -> dict[str, Any]:
+# What may follow `global `: names and commas up to the line's end or its comment.
+_GLOBAL_NAMES = re.compile(r"[ \t]*(\w+(?:[ \t]*,[ \t]*\w+)*)[ \t]*(?:#|;|$)")
+
+
+def collect_constants(tree: ast.Module, text: str = "") -> dict[str, Any]:
     """Module-level names bound exactly once, to a literal value (str, number, containers).
 
     A name that is also imported, assigned something computed, or bound twice (a fallback
-    in `try`/`except ImportError`, a value chosen under `if`) is not a constant.
+    in `try`/`except ImportError`, a value chosen under `if`), or that a function of `text`
+    declares `global` (it is rebound at run time), is not a constant.
     """
     constants: dict[str, Any] = {}
     bindings: dict[str, int] = {}
@@ -77,7 +83,27 @@ def collect_constants(tree: ast.Module) -> dict[str, Any]:
         literal = literal_value(value)
         if literal is not _NOT_LITERAL:
             constants[target.id] = literal
-    return {name: value for name, value in constants.items() if bindings.get(name) == 1}
+    rebound = _global_names(text) if constants else set()
+    return {
+        name: value
+        for name, value in constants.items()
+        if bindings.get(name) == 1 and name not in rebound
+    }
+
+
+def _global_names(text: str) -> set[str]:
+    """Names in `global` statements, read from the text: the bodies that hold them may
+    have been blanked before parsing (see `skeleton`)."""
+    names: set[str] = set()
+    at = text.find("global ")
+    while at != -1:
+        line_start = text.rfind("\n", 0, at) + 1
+        line_end = text.find("\n", at)
+        line = text[at + len("global ") : line_end if line_end != -1 else len(text)]
+        if text[line_start:at].isspace() and (declared := _GLOBAL_NAMES.match(line)):
+            names.update(n.strip() for n in declared.group(1).split(","))
+        at = text.find("global ", at + 1)
+    return names
 
 
 def _bound_names(stmt: ast.stmt) -> list[str]:
