@@ -18,6 +18,8 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
+import msgspec
+
 from errdex.extract.conditions import dotted_names
 from errdex.extract.knobs import env_read_of
 from errdex.facts import Binding, Condition, EnvRead, FileFacts, KnobLink, PropertyFact
@@ -181,16 +183,11 @@ class KnobIndex:
                 continue
             for knob in self._resolve(read, where, owner, {}, depth + 1):
                 out.append(
-                    KnobLink(
-                        name=knob.name,
-                        kind=knob.kind,
+                    msgspec.structs.replace(
+                        knob,
                         behind=dotted,
-                        reads=knob.reads,
-                        file=knob.file,
-                        line=knob.line,
                         via=f"{via} reads {knob.behind}",
                         same_value=knob.same_value and knob.behind in prop.returns,
-                        value_type=knob.value_type,
                     )
                 )
         return out
@@ -236,18 +233,9 @@ class KnobIndex:
         if depth >= 2:
             return []
         if value.alias is not None:
+            via = f"the local `{binding.name}` = `{value.alias}` (line {binding.line})"
             return [
-                KnobLink(
-                    name=k.name,
-                    kind=k.kind,
-                    behind=dotted,
-                    reads=k.reads,
-                    file=k.file,
-                    line=k.line,
-                    via=f"the local `{binding.name}` = `{value.alias}` (line {binding.line})",
-                    same_value=k.same_value,
-                    value_type=k.value_type,
-                )
+                msgspec.structs.replace(k, behind=dotted, via=via)
                 for k in self._resolve(value.alias, facts, class_name, {}, depth + 1)
             ]
         # A local computed from settings: the knobs behind the names it is made of.
