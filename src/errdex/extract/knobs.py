@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 
 from errdex.extract.templates import source_of
+from errdex.extract.textscan import find_all
 from errdex.facts import EnvRead, FlagFact
 
 ENV_READ = re.compile(
@@ -67,7 +68,7 @@ def _env_matches(text: str) -> Iterator[re.Match[str]]:
     `finditer` tries the earlier offset first and goes on after a match's end: the same.
     """
     end = 0
-    for at in _keyword_offsets(text):
+    for at in find_all(text, ("environ", "getenv")):  # neither word holds the other
         if at < end:
             continue  # inside the previous match (a variable named `getenv_...`)
         match = ENV_READ.match(text, at - 3) if at - 3 >= end else None  # `os.environ`
@@ -75,18 +76,6 @@ def _env_matches(text: str) -> Iterator[re.Match[str]]:
         if match is not None:
             end = match.end()
             yield match
-
-
-def _keyword_offsets(text: str) -> list[int]:
-    """Sorted offsets of every `environ` and `getenv` (neither word holds the other)."""
-    found: list[int] = []
-    for word in ("environ", "getenv"):
-        at = text.find(word)
-        while at != -1:
-            found.append(at)
-            at = text.find(word, at + 1)
-    found.sort()
-    return found
 
 
 def _line(text: str, starts: list[int], line: int) -> str:

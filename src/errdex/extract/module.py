@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from errdex.extract.conditions import walk
+from errdex.extract.textscan import occurrences
 
 # Constants bigger than this are left out: they are tables, not messages or settings.
 _MAX_CONSTANT_ITEMS = 256
@@ -95,14 +96,12 @@ def _global_names(text: str) -> set[str]:
     """Names in `global` statements, read from the text: the bodies that hold them may
     have been blanked before parsing (see `skeleton`)."""
     names: set[str] = set()
-    at = text.find("global ")
-    while at != -1:
+    for at in occurrences(text, "global "):
         line_start = text.rfind("\n", 0, at) + 1
         line_end = text.find("\n", at)
         line = text[at + len("global ") : line_end if line_end != -1 else len(text)]
         if text[line_start:at].isspace() and (declared := _GLOBAL_NAMES.match(line)):
             names.update(n.strip() for n in declared.group(1).split(","))
-        at = text.find("global ", at + 1)
     return names
 
 

@@ -16,6 +16,8 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from errdex.extract.textscan import after_word_boundary, find_all, occurrences
+
 # Text that may start a site, or a fact a site needs (a reasons list item, a raising
 # helper's call): function bodies holding one are kept. Plain substrings, because `str.find`
 # scans far faster than a regular expression with alternatives; a false hit only keeps a
@@ -39,6 +41,7 @@ SITE_WORDS = (
     "environ",
     "getenv",
 )
+_OTHER_SITE_WORDS = tuple(word for word in SITE_WORDS if word != "raise")
 # Patterns that start with a literal, so the regex engine jumps from one `def`/`class` to
 # the next instead of trying every line; whether it starts a line is checked after.
 _DEF = re.compile(r"def[ \t]+(\w+)")
@@ -69,7 +72,8 @@ def build_skeleton(text: str) -> str | None:
     """`text` with the bodies of site-free functions blanked, or None when nothing is saved."""
     if len(text) < MIN_SKELETON_BYTES:
         return None
-    hits = _find_all(text, SITE_WORDS)
+    raises = _find_all(text, ("raise",))
+    hits = sorted(raises + _find_all(text, _OTHER_SITE_WORDS))
     classes = []
     for match in _CLASS.finditer(text):
         line = _line_start(text, match.start())
@@ -78,7 +82,7 @@ def build_skeleton(text: str) -> str | None:
             classes.append((line, match.start() - line, looks_like_exception))
     class_starts = [c[0] for c in classes]
     functions = list(_functions(text))
-    helper_calls = _helper_calls(text, functions)
+    helper_calls = _helper_calls(text, functions, raises)
     pieces: list[str] = []
     done = 0  # text before this offset is already in `pieces`
     blanked = 0
@@ -139,28 +143,19 @@ def _functions(text: str) -> Iterator[_Function]:
         yield _Function(start, indent, match.group(1), body, end)
 
 
-def _helper_calls(text: str, functions: list[_Function]) -> list[int]:
+def _helper_calls(text: str, functions: list[_Function], raises: list[int]) -> list[int]:
     """Sorted offsets of calls of this file's functions that raise: raising helpers, maybe.
 
     A helper's calls are sites only when their bodies are parsed; helpers of other files
     are not known here (their calls are kept only when a site word is near).
     """
-    raises = _find_all(text, ("raise",))
     names = set()
     for function in functions:
         first = bisect.bisect_left(raises, function.body)
         if first < len(raises) and raises[first] < function.end:
             names.add(function.name)
-    found: list[int] = []
-    for name in names:
-        call = name + "("
-        at = text.find(call)
-        while at != -1:
-            if at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_"):
-                found.append(at)
-            at = text.find(call, at + 1)
-    found.sort()
-    return found
+    calls = find_all(text, (name + "(" for name in names))
+    return [at for at in calls if after_word_boundary(text, at)]
 
 
 def _line_start(text: str, at: int, prefix: re.Pattern[str] | None = None) -> int | None:
@@ -220,13 +215,12 @@ def _find_all(text: str, words: tuple[str, ...]) -> list[int]:
     found: list[int] = []
     for word in words:
         check = _HIT_CHECKS.get(word)
-        at = text.find(word)
-        while at != -1:
-            if (check is None or check.match(text, at)) and (
-                word not in _STATEMENT_WORDS or _starts_statement(text, at)
-            ):
-                found.append(at)
-            at = text.find(word, at + 1)
+        found.extend(
+            at
+            for at in occurrences(text, word)
+            if (check is None or check.match(text, at))
+            and (word not in _STATEMENT_WORDS or _starts_statement(text, at))
+        )
     found.sort()
     return found
 

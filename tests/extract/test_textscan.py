@@ -1,0 +1,20 @@
+"""The `str.find` scans the skeleton, the settings scan and the constants share."""
+
+from __future__ import annotations
+
+from errdex.extract.textscan import after_word_boundary, find_all, occurrences
+
+
+def test_occurrences_are_every_offset_overlaps_included() -> None:
+    assert list(occurrences("aaaa", "aa")) == [0, 1, 2]
+    assert list(occurrences("abc", "x")) == []
+
+
+def test_find_all_sorts_the_offsets_of_all_words() -> None:
+    text = "os.getenv('A') or os.environ['B'] or getenv('C')"
+    assert find_all(text, ("environ", "getenv")) == [3, 21, 37]
+
+
+def test_a_word_boundary_is_no_identifier_character_before() -> None:
+    text = "check(x); self.check(y); precheck(z)"
+    assert [at for at in occurrences(text, "check(") if after_word_boundary(text, at)] == [0, 15]
