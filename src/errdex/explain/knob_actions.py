@@ -33,6 +33,10 @@ class _Shape:
     has_value: bool = False
 
 
+# What a value must be to avoid `value <op> bound`: the words after "a value".
+_OUTSIDE_BOUND = {">": "at most", ">=": "below", "<": "at least", "<=": "above"}
+
+
 def knob_action(condition: ConditionView, knobs: list[Knob]) -> KnobAction | None:
     """The first knob behind a name of the condition, and how to turn it off.
 
@@ -183,7 +187,7 @@ def _env_action(knob: Knob, shape: _Shape) -> KnobAction | None:
         case "not in":
             return KnobAction(f"Set `{name}` to one of {shape.value!r}", name)
         case ">" | ">=" | "<" | "<=":
-            opposite = {">": "at most", ">=": "below", "<": "at least", "<=": "above"}[shape.op]
+            opposite = _OUTSIDE_BOUND[shape.op]
             return KnobAction(f"Set `{name}` to a value {opposite} {shape.value!r}", name)
     return None
 
@@ -222,7 +226,7 @@ def _flag_action(knob: Knob, shape: _Shape) -> KnobAction | None:
         case "in":
             return KnobAction(f"Pass `{flag}` with a value outside {shape.value!r}", flag)
         case ">" | ">=" | "<" | "<=":
-            opposite = {">": "at most", ">=": "below", "<": "at least", "<=": "above"}[shape.op]
+            opposite = _OUTSIDE_BOUND[shape.op]
             return KnobAction(f"Pass `{flag}` with a value {opposite} {shape.value!r}", flag)
     return None
 
