@@ -49,6 +49,32 @@ def test_skeleton_keeps_line_numbers_and_parses() -> None:
     ast.parse(reduced)
 
 
+def test_a_blanked_function_keeps_its_name_and_lines_but_not_its_signature() -> None:
+    filler = "\n".join(f"def quiet_{i}(x: int) -> int:\n    return x + {i}\n" for i in range(600))
+    source = filler + textwrap.dedent(
+        """
+        @functools.cache
+        async def fetch(
+            url: str,  # where from
+            timeout: float = 3.0,
+        ) -> bytes:
+            return b""
+
+        class Config:
+            def __init__(self, path: str, strict: bool = False) -> None:
+                self.path = path
+        """
+    )
+    reduced = build_skeleton(source)
+    assert reduced is not None
+    assert reduced.count("\n") == source.count("\n")
+    assert "@functools.cache\nasync def fetch():\n\n\n\n    ...\n" in reduced
+    # A constructor's parameters are facts of its class: its signature stays.
+    assert "def __init__(self, path: str, strict: bool = False) -> None:\n        ...\n" in reduced
+    fetch = next(n for n in ast.walk(ast.parse(reduced)) if isinstance(n, ast.AsyncFunctionDef))
+    assert (fetch.lineno, fetch.body[0].lineno) == (1802, 1806)
+
+
 def test_small_files_are_parsed_whole() -> None:
     assert build_skeleton("def f():\n    return 1\n") is None
     assert MIN_SKELETON_BYTES > 1000
@@ -112,6 +138,25 @@ def test_a_call_of_a_raising_helper_of_the_same_file_keeps_its_function() -> Non
     )
     assert len(source) > MIN_SKELETON_BYTES
     reduced = build_skeleton(source)
-    assert reduced is not None and "quiet_1(x):\n    ...\n" in reduced  # others still blanked
+    assert reduced is not None and "def quiet_1():\n    ...\n" in reduced  # others still blanked
     facts = extract_file("pkg/client.py", source.encode())
     assert [(c.callee, c.function) for c in facts.calls] == [("check_url", "send")]
+
+
+def test_a_def_in_a_docstring_example_is_left_as_it_is() -> None:
+    filler = "\n".join(f"def quiet_{i}(x):\n    return x + {i}\n" for i in range(600))
+    source = filler + textwrap.dedent(
+        '''
+        class Callback:
+            """Subclass it.
+
+        ```python
+        def on_log(args, state, logs=None):
+            print(logs)
+        ```
+            """
+        '''
+    )
+    facts = extract_file("pkg/callbacks.py", source.encode())
+    assert facts.classes[0].docstring is not None
+    assert "def on_log(args, state, logs=None):\n    print(logs)" in facts.classes[0].docstring

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from errdex.extract.textscan import after_word_boundary, find_all, occurrences
+from errdex.extract.textscan import (
+    after_word_boundary,
+    find_all,
+    inside_bounds,
+    occurrences,
+    triple_quoted_bounds,
+)
 
 
 def test_occurrences_are_every_offset_overlaps_included() -> None:
@@ -18,3 +24,12 @@ def test_find_all_sorts_the_offsets_of_all_words() -> None:
 def test_a_word_boundary_is_no_identifier_character_before() -> None:
     text = "check(x); self.check(y); precheck(z)"
     assert [at for at in occurrences(text, "check(") if after_word_boundary(text, at)] == [0, 15]
+
+
+def test_triple_quoted_strings_pair_each_opening_with_its_own_kind() -> None:
+    text = "a = \"\"\"x ''' y\"\"\"\nb = 1\nc = '''z'''\n"
+    bounds = triple_quoted_bounds(text)
+    assert bounds == [4, 14, 28, 32]
+    assert inside_bounds(bounds, text.index("y"))
+    assert not inside_bounds(bounds, text.index("b"))
+    assert inside_bounds(bounds, text.index("z"))

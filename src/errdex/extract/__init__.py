@@ -16,7 +16,7 @@ from errdex.extract.skeleton import build_skeleton
 from errdex.facts import FileFacts
 
 # Bump when extraction changes what it produces: cached facts of older versions are dropped.
-EXTRACTOR_VERSION = "9"
+EXTRACTOR_VERSION = "10"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_file"]
 

@@ -16,7 +16,13 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from errdex.extract.textscan import after_word_boundary, find_all, occurrences
+from errdex.extract.textscan import (
+    after_word_boundary,
+    find_all,
+    inside_bounds,
+    occurrences,
+    triple_quoted_bounds,
+)
 
 # Text that may start a site, or a fact a site needs (a reasons list item, a raising
 # helper's call): function bodies holding one are kept. Plain substrings, because `str.find`
@@ -53,6 +59,8 @@ _DEF_OR_CLASS = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]", re.MULT
 _HEADER_END = re.compile(r":[ \t]*(?:#[^\n]*)?\n")
 # Exception classes often build their message in these without any site word.
 _MESSAGE_METHODS = frozenset({"__init__", "__str__", "__repr__", "message"})
+# Methods whose parameters a class's facts record (what constructing it takes).
+_SIGNATURE_READ = frozenset({"__init__", "__new__", "__post_init__", "__str__"})
 _block_ends: dict[int, re.Pattern[str]] = {}
 
 # Files smaller than this are parsed whole: the scan would cost more than it saves.
@@ -82,14 +90,18 @@ def build_skeleton(text: str) -> str | None:
             classes.append((line, match.start() - line, looks_like_exception))
     class_starts = [c[0] for c in classes]
     functions = list(_functions(text))
+    # A `def` in a docstring's example is text: blanking it would change the docstring.
+    strings = triple_quoted_bounds(text)
     helper_calls = _helper_calls(text, functions, raises)
     pieces: list[str] = []
     done = 0  # text before this offset is already in `pieces`
     blanked = 0
     for function in functions:
-        start, indent, name, body, end = function
+        start, indent, name, _, body, end = function
         if start < done:
             continue  # nested in a function already blanked
+        if inside_bounds(strings, start):
+            continue
         first_hit = bisect.bisect_left(hits, start)
         if first_hit < len(hits) and hits[first_hit] < end:
             continue
@@ -101,7 +113,14 @@ def build_skeleton(text: str) -> str | None:
         if _is_property(text, start):
             continue  # what a property reads is where a condition's name comes from
         body_text = text[body:end]
-        pieces.append(text[done:body])
+        if name in _SIGNATURE_READ:
+            pieces.append(text[done:body])
+        else:
+            # Nothing reads a blanked function's parameters, and annotated signatures
+            # are a good part of what is left to parse.
+            header = text[function.head : body]
+            pieces.append(text[done : function.head])
+            pieces.append(f"def {name}():" + "\n" * header.count("\n"))
         first_code = _FIRST_CODE.search(body_text)
         lead = first_code.group(1) if first_code else " " * (indent + 4)
         pieces.append(lead + "..." + "\n" * body_text.count("\n"))
@@ -117,6 +136,7 @@ class _Function(NamedTuple):
     start: int  # the start of the `def` line
     indent: int
     name: str
+    head: int  # where `def` starts
     body: int  # the start of the body's first line
     end: int  # the end of the body
 
@@ -140,7 +160,7 @@ def _functions(text: str) -> Iterator[_Function]:
         end = ender.start() if ender else len(text)
         if body >= end or text.count("\n", match.end(), body) > 30:
             continue  # a one-line function, or a header we did not understand
-        yield _Function(start, indent, match.group(1), body, end)
+        yield _Function(start, indent, match.group(1), match.start(), body, end)
 
 
 def _helper_calls(text: str, functions: list[_Function], raises: list[int]) -> list[int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Iterator
 
 
@@ -21,3 +22,31 @@ def find_all(text: str, words: Iterable[str]) -> list[int]:
 def after_word_boundary(text: str, at: int) -> bool:
     """Whether no identifier character comes right before `at`."""
     return at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_")
+
+
+def triple_quoted_bounds(text: str) -> list[int]:
+    """Start and end offsets of the triple-quoted strings, flattened: `[s0, e0, s1, e1, ...]`.
+
+    Pairs each opening triple quote with the next closing one of the same kind. Quotes
+    inside one-line strings or comments can throw the pairing off; callers use it only to
+    avoid work, never to decide a fact.
+    """
+    bounds: list[int] = []
+    quotes = sorted(
+        [(at, '"""') for at in occurrences(text, '"""')]
+        + [(at, "'''") for at in occurrences(text, "'''")]
+    )
+    open_quote = ""
+    after = 0  # quotes before this offset belong to a pair already made
+    for at, quote in quotes:
+        if at < after or (open_quote and quote != open_quote):
+            continue
+        bounds.append(at)
+        open_quote = "" if open_quote else quote
+        after = at + 3
+    return bounds
+
+
+def inside_bounds(bounds: list[int], at: int) -> bool:
+    """Whether `at` lies inside one of the spans of `triple_quoted_bounds`."""
+    return bisect.bisect_right(bounds, at) % 2 == 1
