@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import msgspec
 
 from errdex.extract import EXTRACTOR_VERSION
-from errdex.facts import FileFacts
+from errdex.facts import FileFacts, IndexedSite
 from errdex.indexing.cache import FactsCache, content_key
 from errdex.indexing.gcpause import cyclic_gc_paused
+from errdex.indexing.overlap import produced_in_thread
 from errdex.indexing.parallel import MIN_PARALLEL_FILES, ExtractionPool
-from errdex.link import LINKER_VERSION, link_version
+from errdex.link import LINKER_VERSION, link_sites
 from errdex.sources.base import Skipped, Source
 from errdex.store.base import Store, VersionStats
 
@@ -41,7 +43,7 @@ class IndexReport(msgspec.Struct, kw_only=True):
     seconds: float
     stored: VersionStats | None = None
     up_to_date: bool = False  # the store already held this revision, made the same way
-    timings: dict[str, float] = {}  # seconds per stage: read, extract, link, write
+    timings: dict[str, float] = {}  # seconds per stage: read, extract, link, write (after link)
 
 
 ProgressHook = Callable[[str, int, int], None]  # (stage, advance, total)
@@ -101,14 +103,20 @@ def index_source(
 
     skipped = list(source.skipped)
     skipped.extend(Skipped(f.path, f.error) for f in facts if f.error is not None)
+    kinds: Counter[str] = Counter()
+
+    def linked() -> Iterator[IndexedSite]:
+        for site in link_sites(source.info.project, facts):
+            kinds[site.site.kind.value] += 1
+            yield site
+        timings["link"] = time.perf_counter() - clock
+
     with cyclic_gc_paused():
-        sites = link_version(source.info.project, facts)
-        timings["link"], clock = time.perf_counter() - clock, time.perf_counter()
-        holding = {s.file for s in sites}
-        files = {path: data for path, data in items if path in holding}
-        stored = store.write_version(source.info, sites, files)
-        timings["write"] = time.perf_counter() - clock
-    kinds = Counter(str(s.site.kind) for s in sites)
+        # Sites are linked in a thread while the store writes those already linked.
+        sites = produced_in_thread(linked)
+        with contextlib.closing(sites):  # a failed write stops the linking thread at once
+            stored = store.write_version(source.info, sites, dict(items))
+    timings["write"] = time.perf_counter() - clock - timings["link"]
     return IndexReport(
         project=source.info.project,
         version=source.info.version,
@@ -116,7 +124,7 @@ def index_source(
         files=len(items),
         parsed=len(todo),
         cached=len(items) - len(todo),
-        sites=len(sites),
+        sites=sum(kinds.values()),
         kinds=dict(kinds),
         skipped=skipped,
         seconds=time.perf_counter() - started,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Iterator
 
 import msgspec
 
@@ -37,7 +38,7 @@ from errdex.link.reasons import ReasonsIndex
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
 from errdex.link.tests import TestIndex
 
-__all__ = ["LINKER_VERSION", "link_version"]
+__all__ = ["LINKER_VERSION", "link_sites", "link_version"]
 
 # Bump when linking changes what it produces: stored versions made before are re-indexed.
 LINKER_VERSION = "3"
@@ -45,6 +46,12 @@ LINKER_VERSION = "3"
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
     """Resolve every site of one version and give it its stable error id."""
+    return list(link_sites(project, files))
+
+
+def link_sites(project: str, files: list[FileFacts]) -> Iterator[IndexedSite]:
+    """`link_version`'s sites one by one: the context of each (callers, knobs, tests) is
+    added as it is asked for, so that storing the first ones can start meanwhile."""
     names = Namespace(files)
     reasons = ReasonsIndex(files)
     helpers = _helpers_by_name(files)
@@ -84,15 +91,10 @@ def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
                     exception=exception,
                 )
             )
-    return _add_context(linked, files, names)
-
-
-def _add_context(
-    linked: list[IndexedSite], files: list[FileFacts], names: Namespace
-) -> list[IndexedSite]:
-    """Callers with their guards, knobs behind the conditions, tests expecting the error."""
+    # Callers with their guards, knobs behind the conditions, tests expecting the error.
     context = _Context(files, names)
-    return [context.add(indexed) for indexed in linked]
+    for indexed in linked:
+        yield context.add(indexed)
 
 
 class _Context:
