@@ -1,0 +1,116 @@
+"""Assignments in a function: the last value of each name, messages built in a variable
+(`msg = ...`, `msg += ...`), and reasons lists filled by literals, `+=`, `.append` and
+`.extend`.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from collections.abc import Sequence
+
+from errdex.extract.extractor_base import ExtractorBase
+from errdex.extract.scope import Reasons, Scope, Step
+from errdex.extract.shapes import is_reasons_call
+from errdex.facts import MessageTemplate, Placeholder, ReasonsCall, Variant
+
+
+class AssignmentTracker(ExtractorBase):
+    """Keeps a function's local facts up to date as its assignments are walked."""
+
+    def _assign(
+        self,
+        target: ast.expr,
+        value: ast.expr,
+        stmt: ast.stmt,
+        scope: Scope,
+        path: tuple[Step, ...],
+    ) -> None:
+        if not isinstance(target, ast.Name) or not scope.is_function:
+            return
+        name = target.id
+        scope.assigns.setdefault(name, []).append((stmt.lineno, value, self._blocks))
+        scope.messages.pop(name, None)
+        scope.lists.pop(name, None)
+        if isinstance(value, ast.List):
+            items = self._list_items(value.elts, scope, path)
+            if items or not value.elts:
+                scope.lists[name] = Reasons(variants=items)
+        elif isinstance(value, ast.Call) and is_reasons_call(value):
+            callee = value.func
+            assert isinstance(callee, ast.Attribute | ast.Name)
+            scope.lists[name] = Reasons(calls=[functools.partial(self._reasons_call, value, path)])
+        elif self._stringy(value):
+            template = self._template(value, scope)
+            if template is not None:
+                scope.messages[name] = (template, self._blocks)
+
+    def _AugAssign(self, stmt: ast.AugAssign, scope: Scope, path: tuple[Step, ...]) -> None:
+        target = stmt.target
+        if not isinstance(target, ast.Name) or not isinstance(stmt.op, ast.Add):
+            return
+        name = target.id
+        if name in scope.messages:
+            template, blocks = scope.messages[name]
+            here = self._blocks
+            if here == blocks:
+                addition = self._template(stmt.value, scope) or MessageTemplate()
+            elif here[: len(blocks)] == blocks:
+                # Added under a condition: the text may be absent, so keep it open.
+                addition = MessageTemplate.of(Placeholder(self._source(stmt.value)))
+            else:
+                del scope.messages[name]  # changed in a branch the site may not follow
+                return
+            scope.messages[name] = (template + addition, blocks)
+        elif name in scope.lists and isinstance(stmt.value, ast.List):
+            scope.lists[name].variants.extend(self._list_items(stmt.value.elts, scope, path))
+
+    def _list_call(
+        self,
+        method: str,
+        call: ast.Call,
+        reasons: Reasons,
+        scope: Scope,
+        path: tuple[Step, ...],
+    ) -> None:
+        if not call.args:
+            return
+        arg = call.args[0]
+        if method == "append":
+            reasons.variants.extend(self._list_items([arg], scope, path))
+        elif method == "extend":
+            if isinstance(arg, ast.List | ast.Tuple):
+                reasons.variants.extend(self._list_items(arg.elts, scope, path))
+            elif isinstance(arg, ast.Call) and is_reasons_call(arg):
+                reasons.calls.append(functools.partial(self._reasons_call, arg, path))
+
+    def _list_items(
+        self, items: Sequence[ast.expr], scope: Scope, path: tuple[Step, ...]
+    ) -> list[Variant]:
+        out = []
+        for item in items:
+            if not self._stringy(item):
+                continue
+            template = self._template(item, scope)
+            if template is not None and template.literal_length:
+                out.append(
+                    Variant(
+                        reason=template,
+                        line=item.lineno,
+                        function=scope.qualname,
+                        conditions=self._conditions_of(path),
+                    )
+                )
+        return out
+
+    def _reasons_call(self, call: ast.Call, path: tuple[Step, ...]) -> ReasonsCall:
+        func = call.func
+        if isinstance(func, ast.Attribute):
+            return ReasonsCall(
+                callee=func.attr,
+                receiver=self._source(func.value),
+                line=call.lineno,
+                conditions=self._conditions_of(path),
+            )
+        assert isinstance(func, ast.Name)
+        return ReasonsCall(func.id, None, call.lineno, self._conditions_of(path))

@@ -1,0 +1,132 @@
+"""Statements that may hold a call (expressions, assignments, returns): each call is noted
+for its callers, then made a warning, exit or log site, a change to a reasons list, or a
+candidate call of a raising helper. A returned reasons list makes the function a builder.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+import msgspec
+
+from errdex.extract.assignments import AssignmentTracker
+from errdex.extract.calls import call_target
+from errdex.extract.conditions import dotted_name
+from errdex.extract.error_sites import ErrorSiteRecorder
+from errdex.extract.scope import Reasons, Scope, Step
+from errdex.extract.shapes import EXIT_FUNCS, NOT_HELPERS, WARN_FUNCS, log_level, receiver
+from errdex.facts import CallFact, CallSite, SiteKind
+
+
+class CallRecorder(ErrorSiteRecorder, AssignmentTracker):
+    """Walks the statements that hold calls, and keeps the calls made."""
+
+    def _Expr(self, stmt: ast.Expr, scope: Scope, path: tuple[Step, ...]) -> None:
+        value = stmt.value
+        if isinstance(value, ast.Await):
+            value = value.value
+            if isinstance(value, ast.Call):
+                self._note_call(stmt, value, scope, path)
+        elif isinstance(value, ast.Call):
+            self._call(stmt, value, scope, path)
+
+    def _Assign(self, stmt: ast.Assign, scope: Scope, path: tuple[Step, ...]) -> None:
+        if len(stmt.targets) == 1:
+            self._assign(stmt.targets[0], stmt.value, stmt, scope, path)
+        if isinstance(stmt.value, ast.Call):
+            self._call(stmt, stmt.value, scope, path)
+        elif isinstance(stmt.value, ast.Await) and isinstance(stmt.value.value, ast.Call):
+            self._note_call(stmt, stmt.value.value, scope, path)
+
+    def _AnnAssign(self, stmt: ast.AnnAssign, scope: Scope, path: tuple[Step, ...]) -> None:
+        if stmt.value is not None:
+            self._assign(stmt.target, stmt.value, stmt, scope, path)
+            if isinstance(stmt.value, ast.Call):
+                self._note_call(stmt, stmt.value, scope, path)
+
+    def _Return(self, stmt: ast.Return, scope: Scope, path: tuple[Step, ...]) -> None:
+        value = stmt.value
+        if value is None or not scope.is_function:
+            return
+        if isinstance(value, ast.Name) and value.id in scope.lists:
+            returned = scope.returned or Reasons()
+            found = scope.lists[value.id]
+            returned.variants.extend(found.variants)
+            returned.calls.extend(found.calls)
+            scope.returned = returned
+        elif isinstance(value, ast.List) and value.elts:
+            reasons = self._list_items(value.elts, scope, path)
+            if reasons:
+                scope.returned = scope.returned or Reasons()
+                scope.returned.variants.extend(reasons)
+        elif isinstance(value, ast.Call):
+            self._call(stmt, value, scope, path)
+
+    def _call(self, stmt: ast.stmt, call: ast.Call, scope: Scope, path: tuple[Step, ...]) -> None:
+        self._note_call(stmt, call, scope, path)
+        func = call.func
+        if not isinstance(func, ast.Name | ast.Attribute):
+            return
+        name = dotted_name(func) or ""
+        if name in WARN_FUNCS:
+            self._warn(stmt, call, scope, path)
+            return
+        if name in EXIT_FUNCS and call.args and self._stringy(call.args[0]):
+            message = self._template(call.args[0], scope)
+            self._site(stmt, scope, path, SiteKind.EXIT, "SystemExit", message)
+            return
+        if isinstance(func, ast.Attribute):
+            level = log_level(func, call)
+            if level is not None:
+                self._log(stmt, call, scope, path, level)
+                return
+            target = func.value
+            if isinstance(target, ast.Name) and target.id in scope.lists:
+                self._list_call(func.attr, call, scope.lists[target.id], scope, path)
+                return
+        self._helper_candidate(stmt, call, func, scope, path)
+
+    def _note_call(
+        self, stmt: ast.stmt, call: ast.Call, scope: Scope, path: tuple[Step, ...]
+    ) -> None:
+        """Record a call that may be of the codebase's own function (for its callers)."""
+        target = call_target(call)
+        if target is None:
+            return
+        callee, receiver = target
+        self._pending_calls.append(
+            (CallSite(callee, receiver, stmt.lineno, scope.qualname, scope.class_name), path)
+        )
+
+    def call_sites(self, keep: Callable[[CallSite], bool]) -> tuple[CallSite, ...]:
+        """The recorded calls that `keep` accepts, each with its guard (worked out now)."""
+        return tuple(
+            msgspec.structs.replace(call, conditions=self._conditions_of(path))
+            for call, path in self._pending_calls
+            if keep(call)
+        )
+
+    def _helper_candidate(
+        self,
+        stmt: ast.stmt,
+        call: ast.Call,
+        func: ast.Name | ast.Attribute,
+        scope: Scope,
+        path: tuple[Step, ...],
+    ) -> None:
+        callee = func.attr if isinstance(func, ast.Attribute) else func.id
+        if callee in NOT_HELPERS or not any(self._stringy(a) for a in call.args):
+            return
+        self.calls.append(
+            CallFact(
+                callee=callee,
+                receiver=receiver(func),
+                line=stmt.lineno,
+                end_line=stmt.end_lineno or stmt.lineno,
+                function=scope.qualname,
+                class_name=scope.class_name,
+                args=self._args(call, scope),
+                conditions=self._conditions_of(path),
+            )
+        )

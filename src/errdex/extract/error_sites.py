@@ -1,0 +1,154 @@
+"""Error sites: a raise, an assert, a warning, an exit or a log call, recorded with the
+conditions of its path, the assignments of the names those conditions read, and the reasons
+list its message joins.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from errdex.extract.extractor_base import ExtractorBase
+from errdex.extract.scope import Scope, Step, message_locals
+from errdex.extract.shapes import JOIN, is_factory, keyword, level_from_first_arg, message_arg
+from errdex.extract.templates import TemplateBuilder
+from errdex.facts import (
+    Arg,
+    Binding,
+    ConditionKind,
+    ErrorSite,
+    MessageTemplate,
+    ReasonsList,
+    SiteKind,
+)
+
+
+class ErrorSiteRecorder(ExtractorBase):
+    """Records the error sites of `raise`, `assert`, and warning, exit and log calls."""
+
+    def _Raise(self, stmt: ast.Raise, scope: Scope, path: tuple[Step, ...]) -> None:
+        kind = SiteKind.RAISE
+        exception: str | None = None
+        message: MessageTemplate | None = None
+        args: tuple[Arg, ...] = ()
+        exc = stmt.exc
+        if exc is None:
+            kind = SiteKind.RERAISE
+            exception = scope.handlers[-1][0] if scope.handlers else None
+        elif isinstance(exc, ast.Call) and is_factory(exc):
+            # `raise _format(GatedRepoError, message, response)`: a function building the
+            # exception from its class and a message.
+            exception = self._source(exc.args[0])
+            rest = [a for a in exc.args[1:] if self._stringy(a) or isinstance(a, ast.Name)]
+            message = self._template(rest[0], scope) if rest else None
+        elif isinstance(exc, ast.Call):
+            exception = self._source(exc.func)
+            message_node = message_arg(exc)
+            if message_node is not None:
+                message = self._template(message_node, scope)
+            args = self._args(exc, scope)
+        elif isinstance(exc, ast.Name) and any(name == exc.id for _, name in scope.handlers):
+            kind = SiteKind.RERAISE
+            exception = next(c for c, name in reversed(scope.handlers) if name == exc.id)
+        else:
+            exception = self._source(exc)
+        cause = self._source(stmt.cause) if stmt.cause is not None else None
+        site = self._site(stmt, scope, path, kind, exception, message, args=args, cause=cause)
+        scope.raises.append(site)
+
+    def _Assert(self, stmt: ast.Assert, scope: Scope, path: tuple[Step, ...]) -> None:
+        message = self._template(stmt.msg, scope) if stmt.msg is not None else None
+        step = self._step(stmt.test, ConditionKind.ASSERT, holds=False)
+        self._site(stmt, scope, (*path, step), SiteKind.ASSERT, "AssertionError", message)
+
+    def _warn(self, stmt: ast.stmt, call: ast.Call, scope: Scope, path: tuple[Step, ...]) -> None:
+        node = call.args[0] if call.args else keyword(call, "message")
+        category = call.args[1] if len(call.args) > 1 else keyword(call, "category")
+        message = self._template(node, scope) if node is not None else None
+        exception = self._source(category) if category is not None else "UserWarning"
+        self._site(stmt, scope, path, SiteKind.WARN, exception, message)
+
+    def _log(
+        self,
+        stmt: ast.stmt,
+        call: ast.Call,
+        scope: Scope,
+        path: tuple[Step, ...],
+        level: str,
+    ) -> None:
+        args = call.args[1:] if level_from_first_arg(call) else call.args
+        node = args[0] if args else keyword(call, "msg")
+        message: MessageTemplate | None = None
+        if node is not None:
+            rest = [a for a in args[1:] if not isinstance(a, ast.Starred)]
+            if rest and isinstance(node, ast.Constant) and isinstance(node.value, str):
+                message = TemplateBuilder(
+                    self.text, constants=self.constants, locals=message_locals(scope, self._blocks)
+                ).percent(node, rest)
+            else:
+                message = self._template(node, scope)
+        self._site(stmt, scope, path, SiteKind.LOG, None, message, level=level)
+
+    def _site(
+        self,
+        stmt: ast.stmt,
+        scope: Scope,
+        path: tuple[Step, ...],
+        kind: SiteKind,
+        exception: str | None,
+        message: MessageTemplate | None,
+        *,
+        args: tuple[Arg, ...] = (),
+        cause: str | None = None,
+        level: str | None = None,
+    ) -> ErrorSite:
+        names = tuple(dict.fromkeys(n for step in path for n in self._names(step)))
+        reasons, reasons_expr = self._reasons_for(message, scope)
+        site = ErrorSite(
+            kind=kind,
+            exception=exception,
+            message=message,
+            line=stmt.lineno,
+            end_line=stmt.end_lineno or stmt.lineno,
+            function=scope.qualname,
+            class_name=scope.class_name,
+            conditions=self._conditions_of(path),
+            bindings=self._bindings(names, scope, stmt.lineno),
+            cause=cause,
+            level=level,
+            args=args,
+            reasons=reasons,
+            reasons_expr=reasons_expr,
+            names=names,
+        )
+        self.sites.append(site)
+        return site
+
+    def _reasons_for(
+        self, message: MessageTemplate | None, scope: Scope
+    ) -> tuple[ReasonsList | None, str | None]:
+        if message is None or not scope.lists:
+            return None, None
+        for placeholder in message.placeholders:
+            match = JOIN.search(placeholder.expr)
+            name = match.group(1) if match else placeholder.expr
+            if name in scope.lists:
+                return scope.lists[name].freeze(), placeholder.expr
+        return None, None
+
+    def _bindings(self, names: tuple[str, ...], scope: Scope, line: int) -> tuple[Binding, ...]:
+        out: list[Binding] = []
+        seen: set[str] = set()
+        for dotted in names:
+            root = dotted.split(".")[0]
+            if root in seen or root in ("self", "cls"):
+                continue
+            seen.add(root)
+            # Only assignments that surely ran: in a block that encloses the site.
+            here = self._blocks
+            earlier = [
+                a for a in scope.assigns.get(root, ()) if a[0] <= line and here[: len(a[2])] == a[2]
+            ]
+            if earlier and earlier[-1][1] is not None:
+                value = self._source(earlier[-1][1])
+                out.append(Binding(name=root, value=value, line=earlier[-1][0]))
+        return tuple(out)

@@ -1,0 +1,35 @@
+"""What a paste yields: each error it shows, with its message, frames and log facts."""
+
+from __future__ import annotations
+
+import msgspec
+
+__all__ = ["ErrorEvidence", "Evidence", "Frame"]
+
+
+class Frame(msgspec.Struct, frozen=True):
+    """One traceback frame as printed."""
+
+    path: str
+    line: int | None
+    function: str | None
+    code: str | None
+
+
+class ErrorEvidence(msgspec.Struct, frozen=True):
+    """One error a paste shows: the exception as printed, its message, and where it came from."""
+
+    exception: str | None  # as printed: "ValueError", "pkg.errors.ConfigError"
+    message: str
+    frames: tuple[Frame, ...] = ()  # innermost last
+    truncated: bool = False
+    level: str | None = None  # log lines only
+    logger: str | None = None
+    hint_file: str | None = None  # `[file.py:123]` log prefixes, `file.py:12: UserWarning: ...`
+    hint_line: int | None = None
+
+
+class Evidence(msgspec.Struct, frozen=True):
+    """Every error found in a paste, most relevant first."""
+
+    errors: tuple[ErrorEvidence, ...]

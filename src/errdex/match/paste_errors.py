@@ -1,0 +1,99 @@
+"""An error as read from a paste, and what makes it evidence: its message tidied (quotes,
+ellipses, `Did you mean` suffixes, a cut-off marked truncated) and the errors the message
+wraps (`Failed: ValueError: x`, `KeyError('k')`).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+
+from errdex.match.evidence import ErrorEvidence, Frame
+from errdex.match.paste_lines import Line
+from errdex.match.paste_patterns import SUFFIX
+
+_INNER = re.compile(rf"{SUFFIX}(?=: |\(['\"])")  # `...: ValueError: msg`, `RuntimeError('msg')`
+_DID_YOU_MEAN = re.compile(r"\.? ?Did you (?:mean|forget to import)\b[^\n]{0,300}\?\s*$")
+_TRUNC = ("...", "…", "[...]", "(truncated)", "[truncated]", "<truncated>")
+
+
+@dataclass(slots=True)
+class Err:
+    """An error as the parser read it, before its message is tidied."""
+
+    exception: str | None
+    message: str
+    frames: list[Frame] = field(default_factory=list)
+    start: Line | None = None  # a log line's prefix facts
+    truncated: bool = False
+
+    def evidence(self) -> ErrorEvidence:
+        message, truncated = _clean(self.exception, self.message)
+        ln = self.start or Line("")
+        return ErrorEvidence(
+            self.exception, message, tuple(self.frames), truncated or self.truncated,
+            ln.level, ln.logger, ln.hint_file, ln.hint_line,
+        )  # fmt: skip
+
+
+def inner_errors(err: Err) -> list[Err]:
+    """Errors an application wrapped into its message: `Failed: ValueError: x`, `KeyError('k')`."""
+    out: list[Err] = []
+    msg = err.message
+    for m in _INNER.finditer(msg):
+        start = m.start()
+        while start > 0 and (msg[start - 1].isalnum() or msg[start - 1] in "_."):
+            start -= 1
+        name = msg[start : m.end()].lstrip(".")
+        last = name.rsplit(".", 1)[-1]
+        # A bare `Error: ` inside prose ("404 Client Error: Not Found") is no class name.
+        if not (name[:1].isalpha() or name[:1] == "_") or not last[:1].isupper() or last == "Error":
+            continue
+        rest = msg[m.end() :]
+        if start and msg[start - 1] in "`'\"" and (close := rest.find(msg[start - 1])) > 0:
+            rest = rest[:close]  # quoted inside prose: I get `ValueError: x` when ...
+        if rest.startswith(": "):
+            out.append(Err(name, rest[2:], truncated=err.truncated))
+        elif (inner := _repr_string(rest[1:])) is not None:
+            out.append(Err(name, inner))
+        if len(out) >= 4:
+            break
+    return out
+
+
+def _repr_string(text: str) -> str | None:
+    """The value of the Python string literal `text` starts with (as in `ValueError('...')`)."""
+    quote, j = text[:1], 1
+    while j < min(len(text), 100_000):
+        if text[j] == "\\":
+            j += 2
+        elif text[j] == quote:
+            try:
+                value = ast.literal_eval(text[: j + 1])
+            except (ValueError, SyntaxError):
+                return None
+            return value if isinstance(value, str) else None
+        else:
+            j += 1
+    return None
+
+
+def _clean(exception: str | None, message: str) -> tuple[str, bool]:
+    """Tidy a message: trailing blanks, `Did you mean` suffixes, ellipses, quotes around it all."""
+    message = "\n".join(x.rstrip() for x in message.strip().split("\n"))
+    message = _DID_YOU_MEAN.sub("", message) if "Did you" in message else message
+    truncated = False
+    for mark in _TRUNC:
+        if message.endswith(mark):
+            message, truncated = message[: -len(mark)].rstrip(" .…"), True
+            break
+    pairs = {"'": "'", '"': '"', "`": "`", "“": "”", "‘": "’"}
+    if (
+        len(message) >= 2 and pairs.get(message[0]) == message[-1]
+        and message[0] not in message[1:-1] and not (exception or "").endswith("KeyError")
+    ):  # fmt: skip
+        message = message[1:-1].strip()
+    # A message cut short mid-value leaves a bracket open.
+    truncated = truncated or any(message.count(a) > message.count(b) for a, b in ("()", "[]", "{}"))
+    return message, truncated

@@ -1,0 +1,168 @@
+"""A cleaned paste's lines, each with its log prefix (time, level, logger, pid, `[file.py:12]`)
+read off into facts; exception-group margins and rich's boxes are removed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from errdex.match.paste_cleanup import BRK
+from errdex.match.paste_patterns import GROUP_HEAD, GROUP_SEP, TB_HEAD
+
+# A paste is untrusted: every pattern is anchored (`match`, once per line) or bounded, with no
+# nested repeats that can backtrack over each other, so no line can make a pattern explode.
+
+# Log prefixes are read token by token; alternative k of `_TOKEN` is group `t{k}` and its own
+# groups get a `_{k}` suffix, so one `match` per position tries them all in order.
+_LEVELS = "CRITICAL|FATAL|ERROR|WARNING|WARN|INFO|DEBUG|TRACE|NOTICE|SUCCESS|EXCEPTION"
+_MON = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
+_TIME = r"\d\d?:\d\d:\d\d(?:[.,]\d{1,9})?"
+_TOKEN_LIST = (
+    ("tag", r"\[(?:[Rr]ank|default|local_rank) ?\d+\]:?"),  # torchrun `[rank0]:`
+    # `%(name)s - %(asctime)s - %(levelname)s - ...`: the logger's name before the time
+    ("logger", r"(?P<logger>[A-Za-z_][\w.-]{0,80}) - (?=\[?\d{4}-\d\d-\d\d)"),
+    ("tag", r"\[\d+,\d+\]<std(?:out|err)>:"),  # mpirun
+    ("tag", r"\([^()\n]{0,80}?\bpid=\d+[^()\n]{0,80}\)"),  # (VllmWorker rank=0 pid=1)
+    ("tag", r"\[(?:Bug|BUG|Usage|Feature|Question|Installation|Performance|Doc|Misc|RFC)\]:?"),
+    ("time", rf"\[?\d{{4}}-\d\d-\d\d[T ]{_TIME}(?: ?(?:Z|UTC|[+-]\d\d:?\d\d))?\]?"),
+    ("time", rf"\[?\d{{4}}/\d\d/\d\d[ T]{_TIME}\]?"),
+    ("time", rf"\[?\d\d-\d\d {_TIME}\]?"),  # vllm: MM-DD HH:MM:SS
+    ("time", rf"(?:{_MON}) [ \d]\d {_TIME}(?: [\w.-]{{1,64}} [\w./-]{{1,64}}(?:\[\d+\])?:)?"),
+    ("time", rf"\[?{_TIME}\]?"),
+    (
+        "glog",
+        rf"\[?(?P<g>[IWEF])(?:\d{{4}} {_TIME}(?: +\d+)? | )(?P<file>[\w./-]+):(?P<line>\d+)\]",
+    ),
+    ("level", rf"\[?(?P<level>{_LEVELS})\]?(?!\w)"),
+    ("level", rf"(?:##)?\[(?P<level>(?i:{_LEVELS})) *\]"),  # structlog `[error    ]`, CI
+    ("hint", r"[\[{](?P<file>[^\[\]{}\s:]+\.pyx?):(?P<line>\d+)(?::[\w<>.]+)?[\]}]"),
+    ("hint", r"(?P<file>[\w.-]+\.py):(?P<line>\d+)\]"),  # old vllm `logger.py:37]`
+)
+_TOKEN = re.compile(
+    "|".join(
+        f"(?P<t{k}>" + re.sub(r"\(\?P<(\w+)>", rf"(?P<\1_{k}>", pattern) + ")"
+        for k, (_, pattern) in enumerate(_TOKEN_LIST)
+    )
+)
+_TOKEN_GROUPS = [
+    [(n.rsplit("_", 1)[0], n) for n in _TOKEN.groupindex if n.endswith(f"_{k}")]
+    for k in range(len(_TOKEN_LIST))
+]
+_HEAD_START = re.compile(  # a fast no
+    rf"[\[(#\d]|{_LEVELS}|{_MON}|[IWEF]\d{{4}} |[\w.-]+\.py:\d|[\w.-]{{1,80}} - \d{{4}}-"
+)
+_LOGGER_COLON = re.compile(r":(?P<logger>[\w.<>-]+):")  # WARNING:root:msg
+_LOGGER_BEFORE = re.compile(rf"(?P<logger>[\w.-]+) - (?=(?:{_LEVELS})\b)")  # name - LEVEL - msg
+_LOGGER_AFTER = re.compile(r"(?P<logger>[\w.-]+)(?::[\w<>.-]+:\d+)? [|-] ")  # loguru, nonebot
+_SEP = re.compile(r"[ \t]*(?:[-|:»][ \t]*)?")
+_FINAL_SEP = re.compile(r" ?(?:[-|:»] ?)?")
+_GLOG = {"I": "INFO", "W": "WARNING", "E": "ERROR", "F": "CRITICAL"}
+_ALIAS = {"WARN": "WARNING", "FATAL": "CRITICAL", "EXCEPTION": "ERROR"}
+
+
+@dataclass(slots=True)
+class Line:
+    """One line of a paste, its log prefix read off into facts."""
+
+    text: str
+    key: tuple[object, ...] | None = None  # the prefix's identity: what continuation lines share
+    level: str | None = None
+    logger: str | None = None
+    hint_file: str | None = None
+    hint_line: int | None = None
+    brk: bool = False
+
+
+def _head(text: str) -> Line:
+    """Strip a line's log prefix (time, level, logger, pid, `[file.py:12]`), keeping its facts."""
+    if not _HEAD_START.match(text):
+        return Line(text)
+    got: dict[str, str] = {}
+    tags: list[str] = []
+    end = 0
+    for _ in range(10):
+        pos = m.end() if end and (m := _SEP.match(text, end)) else end
+        kind, groups = "logger", {}
+        if tm := _TOKEN.match(text, pos):
+            k = int((tm.lastgroup or "t0")[1:])
+            kind, groups = _TOKEN_LIST[k][0], {name: tm[full] for name, full in _TOKEN_GROUPS[k]}
+            if kind in ("level", "glog") and "level" in got:
+                break
+        elif "time" in got and "logger" not in got:
+            tm = (_LOGGER_AFTER if "level" in got else _LOGGER_BEFORE).match(text, pos)
+            groups = tm.groupdict() if tm else {}
+        if tm is None:
+            break
+        end = tm.end()
+        if kind == "tag":
+            tags.append(tm[0])
+        elif kind == "time":
+            got["time"] = tm[0]
+        elif level := groups.get("level") or _GLOG.get(groups.get("g") or ""):
+            got["level"] = _ALIAS.get(level.upper(), level.upper())
+            if lm := _LOGGER_COLON.match(text, end):
+                got["logger"], end = lm["logger"], lm.end()
+        for name in ("logger", "file", "line"):
+            if groups.get(name):
+                got[name] = groups[name]
+    if not end:
+        return Line(text)
+    final = _FINAL_SEP.match(text, end)
+    ident = (got.get("level"), got.get("logger"), got.get("file"), got.get("line"), tuple(tags))
+    return Line(
+        text[final.end() if final else end :], ident if any(ident) else None,
+        got.get("level"), got.get("logger"), got.get("file"), int(got.get("line") or 0) or None,
+    )  # fmt: skip
+
+
+def read_lines(raw: list[str]) -> list[Line]:
+    lines: list[Line] = []
+    for text in raw:
+        if text == BRK:
+            lines.append(Line("", brk=True))
+            continue
+        ln = _head(text)
+        # `EngineCore hit an exception: Traceback (most recent call last):` holds two lines.
+        k = ln.text.find("Traceback (most recent call last):")
+        if k > 0 and ln.text[:k].strip() and not TB_HEAD.match(ln.text):
+            head = ln.text[:k].rstrip()
+            lines.append(Line(head, ln.key, ln.level, ln.logger, ln.hint_file, ln.hint_line))
+            ln.text = ln.text[k:]
+        lines.append(ln)
+    if any(GROUP_HEAD.match(x.text) for x in lines):
+        for ln in lines:  # exception groups: drop the `|` margin; `+--- 2 ---` ends a block
+            if GROUP_SEP.match(ln.text):
+                ln.text, ln.brk = "", True
+            elif ln.text.lstrip().startswith("|"):
+                ln.text = (
+                    ln.text.lstrip()[2:] if ln.text.lstrip()[1:2] == " " else ln.text.lstrip()[1:]
+                )
+    return _unbox(lines) if any("╭" in x.text or "│" in x.text for x in lines) else lines
+
+
+def _unbox(lines: list[Line]) -> list[Line]:
+    """rich's boxed tracebacks: strip the `│` margins, drop locals panels and borders."""
+    out: list[Line] = []
+    skip: int | None = None  # depth of a locals panel being skipped
+    for ln in lines:
+        s = ln.text.lstrip()
+        if not s or s[0] not in "│╭╰":
+            skip = None
+            out.append(ln)
+            continue
+        body = s.lstrip(" │")
+        depth, s = s[: len(s) - len(body)].count("│"), body.rstrip(" │")
+        if s[:1] in ("╭", "╰"):
+            if s[0] == "╭" and "locals" in s:
+                skip = depth + 1
+            elif s[0] == "╰" and skip is not None and depth < skip:
+                skip = None
+            elif "Traceback" in s:
+                out.append(Line("Traceback (most recent call last):", ln.key))
+            elif "Sub-exception" in s:
+                out.append(Line("", brk=True))
+        elif skip is None or depth < skip:
+            ln.text = s
+            out.append(ln)
+    return out

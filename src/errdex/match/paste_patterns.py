@@ -1,0 +1,53 @@
+"""What the lines of a traceback, a pytest report or a printed warning look like: headers
+and chain markers, frames in every style (plain, notebook, rich), code and elision lines,
+exception lines.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A paste is untrusted: every pattern is anchored (`match`, once per line) or bounded, with no
+# nested repeats that can backtrack over each other, so no line can make a pattern explode.
+TB_HEAD = re.compile(r"\s*(?:\+ Exception Group )?Traceback \(most recent call last\):\s*$")
+NB_HEAD = re.compile(r"(?P<exc>[A-Za-z_][\w.]*)\s{2,}Traceback \(most recent call last\)\s*$")
+CHAIN = re.compile(
+    r"\s*(?:During handling of the above exception, another exception occurred"
+    r"|The above exception was the direct cause of the following exception):\s*$"
+)
+GROUP_HEAD = re.compile(r"\s*\+ Exception Group Traceback")
+GROUP_SEP = re.compile(r"\s*\+[-+]{0,3}-{3,}(?: (?:\d+|\.\.\.) -{3,})?\s*$")
+FRAME = re.compile(r'\s*File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<fn>.+))?$')
+NB_FILE = re.compile(r'\s*File (?P<path>[^\s"].*?):(?P<line>\d+), in (?P<fn>[^\s(]+)')
+NB_CELL = re.compile(  # Cell In[3], line 2 / Input In [1], in <cell line: 1>()
+    r"\s*(?P<path>(?:Cell|Input) In ?\[\d+\]), (?:line (?P<line>\d+)(?:, in (?P<fn>[^\s(]+))?"
+    r"|in (?P<fn2>[^(]+)\()"
+)
+NB_OLD = re.compile(r"\s*(?P<path>\S+\.py[xw]?|<ipython-input-[\w-]+>) in (?P<fn>[^\s(]+)")
+RICH_FRAME = re.compile(r"\s*(?P<path>(?:\w:)?[^\s:]+|<[^>]+>):(?P<line>\d+) in (?P<fn>\S+)\s*$")
+ARROW = re.compile(r"\s*-*> ?(?P<line>\d+)(?: (?P<code>.*))?$")  # ----> 2 foo()
+CONTEXT = re.compile(r"\s+\d+(?:\s.*)?$")  # '      1 import foo'
+RICH_CODE = re.compile(r"\s*(?P<cur>❱)?\s*(?P<line>\d+)(?: ?│| |$)(?P<code>.*)$")
+CARET = re.compile(r"\s*[~^]+\s*$")
+SKIP = re.compile(  # elisions: by Python, notebooks, rich, or the user
+    r"\s*(?:\[Previous line repeated \d+ more times?\]|\.\.\.<\d+ lines>\.\.\.|\d+ frames?"
+    r"|\[\.\.\. .{0,80}\]|\.{3,}|…|<snip>|\(\.\.\.\))\s*$"
+)
+SUFFIX = "(?:Error|Exception|Warning|Exit|Interrupt|Iteration|Group|Failure|Fault|Timeout|Abort)"
+# Bounded repeats: `(?:\w+\.)*` then `\w*?` would backtrack quadratically on `a.a.a.a...`.
+EXC_STRONG = re.compile(
+    rf"(?P<name>(?:[A-Za-z_]\w{{0,80}}\.){{0,12}}(?:[A-Z]\w{{0,80}}?)?{SUFFIX}(?:\([\w.]+\))?)"
+    r"(?:: (?P<msg>.*)|:?\s*$)"
+)
+EXC_LOOSE = re.compile(r"(?P<name>[A-Za-z_][\w.<>]*(?:\([\w.]+\))?)(?:: ?(?P<msg>.*)|:?\s*$)")
+PYTEST_E = re.compile(r"E(?: {2,}(?P<msg>.*))?\s*$")
+PYTEST_LOC = re.compile(
+    r"(?P<path>(?:\w:)?[^\s:]+\.py):(?P<line>\d+):(?: in (?P<fn>\S+)| (?P<exc>[\w.]+))?\s*$"
+)
+PYTEST_CODE = re.compile(r">\s{2,}(?P<code>\S.*)$")
+FAILED = re.compile(r"(?:FAILED|ERROR) \S+ - (?P<msg>.+)$")
+WARN = re.compile(
+    r"\s*(?P<path>(?:\w:)?[^\s:][^:]*?|<[^>]+>):(?P<line>\d+): "
+    r"(?P<cat>(?:[A-Za-z_]\w{0,80}\.){0,10}[A-Z]\w{0,80}?Warning): (?P<msg>.*)$"
+)
+CODE_LIKE = re.compile(r"\s*(?:warn|logger\.|logging\.|raise |return |@|[\w.]+ ?= ?[\w.]+\()")
