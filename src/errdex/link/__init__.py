@@ -37,10 +37,11 @@ from errdex.link.reasons import ReasonsIndex
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
 from errdex.link.tests import TestIndex
 
-__all__ = ["LINKER_VERSION", "link_version"]
+__all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Bump when linking changes what it produces: stored versions made before are re-indexed.
-LINKER_VERSION = "3"
+# 4: calls of other files' raising helpers in site-free functions (the indexer's second round).
+LINKER_VERSION = "4"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
@@ -263,6 +264,21 @@ def _helpers_by_name(files: list[FileFacts]) -> dict[str, list[tuple[HelperFact,
         for helper in facts.helpers:
             found[helper.name].append((helper, facts))
     return found
+
+
+def cross_file_helper_names(files: list[FileFacts]) -> frozenset[str]:
+    """Names of the raising helpers that a call in another file can reach (`_pick_helper`):
+    the name of one method, or of one plain function, of the version.
+    """
+    methods: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    functions: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for facts in files:
+        for helper in facts.helpers:
+            kind = methods if "." in helper.qualname else functions
+            kind[helper.name].add((facts.path, helper.qualname))
+    return frozenset(
+        name for kind in (methods, functions) for name, where in kind.items() if len(where) == 1
+    )
 
 
 def _helper_sites(
