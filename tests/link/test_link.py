@@ -282,3 +282,29 @@ def test_the_helper_names_a_call_in_another_file_can_reach() -> None:
     }
     facts = [extract_file(path, textwrap.dedent(text).encode()) for path, text in files.items()]
     assert cross_file_helper_names(facts) == {"fail", "stop"}
+
+
+def test_a_call_on_a_module_imported_from_outside_reaches_no_helper() -> None:
+    # `unicodedata.normalize("NFC", text)` is the standard library's, not the codebase's
+    # `normalize` method, however alone that method is in the version.
+    sites = link(
+        {
+            "demo/args.py": """
+            class ArgumentHandler:
+                def normalize(self, item):
+                    raise ValueError(f"{item} argument needs to be a dict")
+            """,
+            "demo/text.py": """
+            import unicodedata
+
+            def clean(text, handler):
+                text = unicodedata.normalize("NFC", text)
+                handler.normalize("the question")
+                return text
+            """,
+        }
+    )
+    helper = [s for s in sites if s.site.kind is SiteKind.HELPER and s.site.message]
+    assert [s.site.message.text for s in helper if s.site.message] == [
+        "the question argument needs to be a dict"
+    ]

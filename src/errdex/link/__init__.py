@@ -292,7 +292,7 @@ def _helper_sites(
         candidates = helpers.get(call.callee)
         if not candidates:
             continue
-        for helper, helper_facts in _pick_helper(call, facts, candidates):
+        for helper, helper_facts in _pick_helper(call, facts, candidates, names):
             site = _helper_site(call, helper, helper_facts, facts, names)
             if site is not None:
                 out.append(site)
@@ -344,13 +344,20 @@ def _bound_guard(helper: HelperFact, sources: dict[str, str]) -> tuple[Condition
 
 
 def _pick_helper(
-    call: CallFact, facts: FileFacts, candidates: list[tuple[HelperFact, FileFacts]]
+    call: CallFact,
+    facts: FileFacts,
+    candidates: list[tuple[HelperFact, FileFacts]],
+    names: Namespace,
 ) -> list[tuple[HelperFact, FileFacts]]:
     """The raises of the one helper function a call reaches: one site each.
 
     A helper of the caller's own file wins; else the name must lead to a single function
-    in the version (its several raises are all sites), or nothing is claimed.
+    in the version (its several raises are all sites), or nothing is claimed. A call on an
+    import from outside the version (`unicodedata.normalize(...)`) reaches none.
     """
+    receiver = call.receiver
+    if receiver is not None and names.imported_from_outside(facts, receiver.split(".")[0]):
+        return []
     is_method = call.receiver is not None
     fitting = [
         (helper, where)
