@@ -249,6 +249,42 @@ def test_tests_that_expect_the_message_are_linked() -> None:
     )
 
 
+def test_plain_and_regex_test_patterns_are_both_matched() -> None:
+    # A pattern without regex syntax is a substring test; the others are searched as regexes.
+    sites = by_message(
+        link(
+            {
+                "shop/cart.py": """
+                def add(count):
+                    if count <= 0:
+                        raise ValueError(f"count must be positive (got {count})")
+                """,
+                "tests/test_cart.py": """
+                import pytest
+
+                def test_plain():
+                    with pytest.raises(ValueError, match="must be positive"):
+                        pass
+
+                def test_regex():
+                    with pytest.raises(ValueError, match=r"count must be \\w+ \\(got"):
+                        pass
+
+                def test_plain_elsewhere():
+                    with pytest.raises(ValueError, match="must be negative"):
+                        pass
+
+                def test_bad_regex():
+                    with pytest.raises(ValueError, match="must be positive ("):
+                        pass
+                """,
+            }
+        )
+    )
+    tests = sites["count must be positive (got {count})"].tests
+    assert [t.function for t in tests] == ["test_plain", "test_regex"]
+
+
 def test_a_local_assigned_in_another_branch_is_not_what_the_site_sees() -> None:
     # vllm/config/speculative.py: `if size is None: size = target.tp ... elif size not in ...`
     sites = by_message(
