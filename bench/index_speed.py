@@ -79,6 +79,8 @@ def stage_index(spec: str, db: str, cache: str, force: str = "") -> dict[str, An
         "files": report.files,
         "parsed": report.parsed,
         "cached": report.cached,
+        "rechecked": report.rechecked,
+        "reparsed": report.reparsed,
         "sites": report.sites,
         "kinds": report.kinds,
         "skipped": len(report.skipped),
@@ -155,6 +157,10 @@ def main() -> None:
         print(f"{label:44} {seconds:8.2f} {ratio:11.3f} {parsed:>7} {peak:>8}")
     stages = ", ".join(f"{k} {v:.2f} s" for k, v in cold["timings"].items())
     print(f"cold stages: {stages}; CPU {cold['cpu_seconds']:.1f} s in the main process")
+    print(
+        f"second round (cold): {cold['rechecked']} files looked at again for calls of other "
+        f"files' raising helpers, {cold['reparsed']} parsed again"
+    )
     print("sites by kind (cold):", json.dumps(cold["kinds"], sort_keys=True))
     print("files skipped:", cold["skipped"])
 

@@ -40,7 +40,10 @@ class IndexReport(msgspec.Struct, kw_only=True):
     files: int
     parsed: int  # files extracted in this run
     cached: int  # files whose facts came from the cache
-    reparsed: int = 0  # files extracted a second time, for calls of other files' helpers
+    # The second round, for calls of other files' raising helpers: files looked at again in
+    # this run, and those of them parsed again (a body the skeleton blanked calls a helper).
+    rechecked: int = 0
+    reparsed: int = 0
     sites: int
     kinds: dict[str, int]
     skipped: list[Skipped]
@@ -104,7 +107,7 @@ def index_source(
         decoded = _extract(pool.run(todo, advance), keys, cache)
         facts = [decoded.get(path) or _decoder.decode(cached[keys[path]]) for path, _ in items]
         timings["extract"], clock = time.perf_counter() - clock, time.perf_counter()
-        facts, reparsed = _extract_again(pool, items, keys, facts, cache)
+        facts, rechecked, reparsed = _extract_again(pool, items, keys, facts, cache)
         timings["again"], clock = time.perf_counter() - clock, time.perf_counter()
 
     skipped = list(source.skipped)
@@ -124,6 +127,7 @@ def index_source(
         files=len(items),
         parsed=len(todo),
         cached=len(items) - len(todo),
+        rechecked=rechecked,
         reparsed=reparsed,
         sites=len(sites),
         kinds=dict(kinds),
@@ -195,16 +199,17 @@ def _extract_again(
     keys: dict[str, str],
     facts: list[FileFacts],
     cache: FactsCache,
-) -> tuple[list[FileFacts], int]:
+) -> tuple[list[FileFacts], int, int]:
     """The second round (`helpercalls`): the facts with those of the files extracted again
-    in place of their first ones, and how many files were extracted again in this run.
+    in place of their first ones; how many files were looked at again in this run, and how
+    many of them were parsed again.
 
     A second extraction replaces the first, never adds to it, so the linker sees each call
     once. Empty bytes, cached like any facts, say that the first extraction stands.
     """
     wanted = names_to_keep(items, facts)
     if not wanted:
-        return facts, 0
+        return facts, 0, 0
     again_keys = {path: again_key(keys[path], names) for path, names in wanted.items()}
     blobs = cache.get_many(again_keys.values())
     found = {path: blobs[key] for path, key in again_keys.items() if key in blobs}
@@ -212,8 +217,9 @@ def _extract_again(
         (path, data, wanted[path]) for path, data in items if path in wanted and path not in found
     ]
     redone = _extract(pool.run_again(todo), again_keys, cache)
+    reparsed = sum(1 for changed in redone.values() if changed is not None)
     redone.update((path, _decoder.decode(blob)) for path, blob in found.items() if blob)
-    return [redone.get(f.path) or f for f in facts], len(todo)
+    return [redone.get(f.path) or f for f in facts], len(todo), reparsed
 
 
 def _held(store: Store, project: str, label: str, revision: str) -> VersionStats | None:
