@@ -79,6 +79,8 @@ def stage_index(spec: str, db: str, cache: str, force: str = "") -> dict[str, An
         "files": report.files,
         "parsed": report.parsed,
         "cached": report.cached,
+        "rechecked": report.rechecked,
+        "reparsed": report.reparsed,
         "sites": report.sites,
         "kinds": report.kinds,
         "skipped": len(report.skipped),
@@ -157,6 +159,10 @@ def main() -> None:
     print(
         f"cold stages: {stages} (write: what is left once linking, which runs beside it, "
         f"is done); CPU {cold['cpu_seconds']:.1f} s in the main process"
+    )
+    print(
+        f"second round (cold): {cold['rechecked']} files looked at again for calls of other "
+        f"files' raising helpers, {cold['reparsed']} parsed again"
     )
     print("sites by kind (cold):", json.dumps(cold["kinds"], sort_keys=True))
     print("files skipped:", cold["skipped"])

@@ -2,6 +2,7 @@
 
     python bench/extraction_check/equivalence.py dump OUT.msgpack [NAME==VERSION ...]
     python bench/extraction_check/equivalence.py compare OUT.msgpack
+    python bench/extraction_check/equivalence.py again OUT.msgpack
 
 `dump` extracts every `.py` file of each package's wheel (downloaded into errdex's cache)
 with the skeleton turned off (every file parsed whole: the reference) and writes the facts;
@@ -9,6 +10,10 @@ run it on the code before a change.
 `compare` extracts the same files with the code as it is now (skeleton on) and prints, per
 fact field, how many files differ and a few examples, with the site records compared one by
 one. Nothing is imported from the wheels: they are read as archives.
+`again` runs the indexer's second round on each wheel (the files that call another file's
+raising helper, extracted again with those calls kept) and checks that it only adds: every
+fact of the first extraction is still there, and every fact it has is in the whole-file
+parse of the dump (made without `--as-is`).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import msgspec
 
 import errdex.extract as extract
 from errdex.facts import FileFacts
+from errdex.indexing.helpercalls import names_to_keep
 from errdex.sources.pypi import download
 
 _DEFAULT_PACKAGES = (
@@ -53,7 +59,7 @@ def _extract(job: tuple[str, bytes, bool]) -> tuple[str, bytes]:
     key, data, reference = job
     path = key.split(":", 1)[1]
     if reference:
-        extract.build_skeleton = lambda text: None  # type: ignore[attr-defined]
+        extract.build_skeleton = lambda text, keep_calls=(): None  # type: ignore[attr-defined]
     return key, _encoder.encode(extract.extract_file(path, data))
 
 
@@ -61,6 +67,81 @@ def _run(wheels: list[Path], reference: bool) -> dict[str, bytes]:
     jobs = [(key, data, reference) for wheel in wheels for key, data in _files(wheel)]
     with ProcessPoolExecutor() as pool:
         return dict(pool.map(_extract, jobs, chunksize=16))
+
+
+def _extract_again(job: tuple[str, bytes, tuple[str, ...]]) -> tuple[str, bytes]:
+    key, data, names = job
+    facts = extract.extract_again(key.split(":", 1)[1], data, names)
+    return key, b"" if facts is None else _encoder.encode(facts)
+
+
+def _again(wheels: list[Path], first: dict[str, bytes]) -> dict[str, bytes]:
+    """The facts of the second round, as the indexer runs it per version, where they change."""
+    decoder = msgspec.msgpack.Decoder(FileFacts)
+    jobs = []
+    for wheel in wheels:
+        files = list(_files(wheel))
+        items = [(key.split(":", 1)[1], data) for key, data in files]
+        wanted = names_to_keep(items, [decoder.decode(first[key]) for key, _ in files])
+        for key, data in files:
+            path = key.split(":", 1)[1]
+            if path in wanted:
+                jobs.append((key, data, wanted[path]))
+    with ProcessPoolExecutor() as pool:
+        return {key: blob for key, blob in pool.map(_extract_again, jobs, chunksize=4) if blob}
+
+
+def _missing(small: FileFacts, big: FileFacts) -> list[str]:
+    """The fields in which `big` lacks something `small` has."""
+    return [field for field in small.__struct_fields__ if _added(big, small, field)]
+
+
+def _added(before: FileFacts, after: FileFacts, field: str) -> list[Any]:
+    """What `after` has in `field` that `before` has not: items, dict entries, or the value."""
+    old, new = getattr(before, field), getattr(after, field)
+    if isinstance(new, tuple):
+        return [item for item in new if item not in old]
+    if isinstance(new, dict):
+        return [(key, value) for key, value in new.items() if old.get(key) != value]
+    return [] if new == old else [new]
+
+
+def _invented(before: FileFacts, after: FileFacts, whole: FileFacts) -> list[str]:
+    """The fields in which `after` adds to `before` what the whole-file parse does not have."""
+    out = []
+    for field in after.__struct_fields__:
+        not_in_whole = _added(whole, after, field)
+        if any(item in not_in_whole for item in _added(before, after, field)):
+            out.append(field)
+    return out
+
+
+def _check_again(reference: dict[str, bytes], wheels: list[Path]) -> int:
+    decoder = msgspec.msgpack.Decoder(FileFacts)
+    started = time.perf_counter()
+    first = _run(wheels, reference=False)
+    second = _again(wheels, first)
+    lost: Counter[str] = Counter()
+    invented: Counter[str] = Counter()
+    added: Counter[str] = Counter()
+    for key, blob in second.items():
+        before, after = decoder.decode(first[key]), decoder.decode(blob)
+        whole = decoder.decode(reference[key])
+        lost.update(f"{field} ({key})" for field in _missing(before, after))
+        invented.update(f"{field} ({key})" for field in _invented(before, after, whole))
+        for field in after.__struct_fields__:
+            grown = len(getattr(after, field) or ()) - len(getattr(before, field) or ())
+            if grown and field not in ("path", "module", "error"):
+                added[field] += grown
+    print(
+        f"{len(first)} files, {len(second)} extracted again with facts added, "
+        f"{time.perf_counter() - started:.1f} s; added: {dict(added.most_common())}"
+    )
+    for title, found in (("lost", lost), ("not in the whole-file parse", invented)):
+        print(f"{title}: {sum(found.values())}")
+        for example in list(found)[:8]:
+            print("  " + example)
+    return 1 if lost or invented else 0
 
 
 def _site_key(site: Any) -> tuple[Any, ...]:
@@ -100,7 +181,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("action", choices=["dump", "compare"])
+    parser.add_argument("action", choices=["dump", "compare", "again"])
     parser.add_argument("out", type=Path)
     parser.add_argument("packages", nargs="*")
     parser.add_argument(
@@ -124,6 +205,8 @@ def main() -> int:
         return 0
     saved = msgspec.msgpack.decode(args.out.read_bytes())
     reference = saved["facts"]
+    if args.action == "again":
+        return _check_again(reference, [Path(w) for w in saved["wheels"]])
     started = time.perf_counter()
     current = _run([Path(w) for w in saved["wheels"]], reference=False)
     counts: Counter[str] = Counter()

@@ -5,8 +5,11 @@ from __future__ import annotations
 import ast
 import gc
 import textwrap
+from collections.abc import Callable
 
-from errdex.extract import extract_file
+from errdex.extract import extract_again, extract_file
+from errdex.extract.skeleton import MIN_SKELETON_BYTES
+from errdex.facts import FileFacts
 
 SOURCE = textwrap.dedent(
     """
@@ -39,17 +42,31 @@ SOURCE = textwrap.dedent(
 )
 
 
-def test_extraction_frees_its_trees_without_the_cyclic_gc() -> None:
+def _leaked_trees(extract: Callable[[], FileFacts | None]) -> list[ast.AST]:
+    """The syntax trees that only the cyclic GC could free after `extract` runs."""
     gc.collect()
     gc.disable()
     try:
-        facts = extract_file("pkg/config.py", SOURCE.encode())
-        assert len(facts.sites) == 3
+        facts = extract()
+        assert facts is not None and facts.sites
         gc.set_debug(gc.DEBUG_SAVEALL)
         gc.collect()
-        leaked = [o for o in gc.garbage if isinstance(o, ast.AST)]
+        return [o for o in gc.garbage if isinstance(o, ast.AST)]
     finally:
         gc.set_debug(0)
         gc.garbage.clear()
         gc.enable()
-    assert leaked == []
+
+
+def test_extraction_frees_its_trees_without_the_cyclic_gc() -> None:
+    assert len(extract_file("pkg/config.py", SOURCE.encode()).sites) == 3
+    assert _leaked_trees(lambda: extract_file("pkg/config.py", SOURCE.encode())) == []
+
+
+def test_a_second_extraction_frees_its_trees_too() -> None:
+    # Big enough for a skeleton, with a helper call that only the names keep.
+    quiet = "\n".join(f"def quiet_{i}(x):\n    return x + {i}\n" for i in range(600))
+    source = SOURCE + quiet + "\ndef send(url):\n    validate(url, 'the url')\n"
+    assert len(source) > MIN_SKELETON_BYTES
+    data = source.encode()
+    assert _leaked_trees(lambda: extract_again("pkg/config.py", data, {"validate"})) == []

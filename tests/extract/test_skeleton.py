@@ -17,7 +17,7 @@ from types import ModuleType
 import pytest
 
 from errdex import extract
-from errdex.extract import extract_file
+from errdex.extract import extract_again, extract_file
 from errdex.extract.skeleton import MIN_SKELETON_BYTES, build_skeleton
 
 # Real, large modules of the standard library: read as text, never run by this test.
@@ -32,7 +32,7 @@ def test_same_facts_with_and_without_the_skeleton(
     assert path is not None
     data = Path(path).read_bytes()
     fast = extract_file("lib/" + Path(path).name, data)
-    monkeypatch.setattr(extract, "build_skeleton", lambda text: None)
+    monkeypatch.setattr(extract, "build_skeleton", lambda text, keep_calls=(): None)
     full = extract_file("lib/" + Path(path).name, data)
     assert fast.sites == full.sites
     assert fast.classes == full.classes
@@ -160,3 +160,96 @@ def test_a_def_in_a_docstring_example_is_left_as_it_is() -> None:
     facts = extract_file("pkg/callbacks.py", source.encode())
     assert facts.classes[0].docstring is not None
     assert "def on_log(args, state, logs=None):\n    print(logs)" in facts.classes[0].docstring
+
+
+# A module big enough for a skeleton whose functions hold no site word: `validate` is a
+# raising helper of another file, which this file alone cannot know.
+_QUIET = "\n".join(f"def quiet_{i}(x):\n    return x + {i}\n" for i in range(600))
+CALLER = _QUIET + textwrap.dedent(
+    """
+    def load(path):
+        validate(path, "the config path")
+        return path
+
+    def reload(path):
+        validate(path)
+        return path
+
+    def measure(path):
+        size = validate(len(path), "a (short) path")
+        return size
+
+    class Loader:
+        def open(self, name):
+            self.ctx.validate(
+                name,
+                f"the file {name}",
+            )
+            return name
+    """
+)
+
+
+def test_a_call_of_a_helper_named_to_keep_keeps_its_function() -> None:
+    assert len(CALLER) > MIN_SKELETON_BYTES
+    plain = build_skeleton(CALLER)
+    kept = build_skeleton(CALLER, keep_calls={"validate"})
+    assert plain is not None and kept is not None
+    assert "the config path" not in plain
+    assert "the config path" in kept and "the file {name}" in kept
+    assert "def quiet_1():\n    ...\n" in kept  # the others are still blanked
+    assert "validate(path)\n" not in kept  # no literal argument: no site, no need to parse it
+    facts = extract_file("pkg/loader.py", CALLER.encode(), keep_calls={"validate"})
+    assert [(c.callee, c.function) for c in facts.calls] == [
+        ("validate", "load"),
+        ("validate", "measure"),
+        ("validate", "Loader.open"),
+    ]
+    assert not extract_file("pkg/loader.py", CALLER.encode()).calls
+
+
+def test_extracting_again_adds_calls_and_keeps_every_first_fact() -> None:
+    first = extract_file("pkg/loader.py", CALLER.encode())
+    again = extract_again("pkg/loader.py", CALLER.encode(), {"validate"})
+    assert again is not None
+    assert again.calls and not first.calls
+    for field in first.__struct_fields__:
+        before, after = getattr(first, field), getattr(again, field)
+        if isinstance(before, tuple):
+            assert all(fact in after for fact in before), field
+        elif isinstance(before, dict):
+            assert all(after.get(key) == value for key, value in before.items()), field
+        else:
+            assert before == after, field
+
+
+def test_extracting_again_is_none_when_no_blanked_body_calls_the_names() -> None:
+    data = CALLER.encode()
+    assert extract_again("pkg/loader.py", data, {"not_called"}) is None
+    # Called, but only where a site word keeps the body anyway.
+    kept_anyway = CALLER + "\ndef strict(p):\n    check(p, 'x')\n    raise ValueError(p)\n"
+    assert extract_again("pkg/loader.py", kept_anyway.encode(), {"check"}) is None
+    # Parsed whole: nothing was blanked.
+    small = "def load(path):\n    validate(path, 'the config path')\n"
+    assert extract_again("pkg/small.py", small.encode(), {"validate"}) is None
+    assert extract_again("pkg/bad.py", b"\x00binary", {"validate"}) is None
+
+
+def test_a_skeleton_that_does_not_parse_with_the_names_kept_falls_back_to_the_whole_text() -> None:
+    # A docstring line at column 0 fools the block scan: the whole text is parsed instead.
+    odd = textwrap.dedent(
+        '''
+        def odd(path):
+            """Docstring whose second line sits at column zero:
+        like this one."""
+            validate(path, "an odd path")
+        '''
+    )
+    source = CALLER + odd
+    reduced = build_skeleton(source, keep_calls={"validate"})
+    assert reduced is not None
+    with pytest.raises(SyntaxError):
+        ast.parse(reduced)
+    facts = extract_again("pkg/odd.py", source.encode(), {"validate"})
+    assert facts is not None and facts.error is None
+    assert [c.function for c in facts.calls] == ["load", "measure", "Loader.open", "odd"]

@@ -236,17 +236,27 @@ def test_tests_that_expect_the_message_are_linked() -> None:
                 def test_other():
                     with pytest.raises(ValueError, match="no such text"):
                         add(1)
+
+                def test_regex():
+                    with pytest.raises(ValueError, match=r"count must be \\w+, got"):
+                        add(-1)
+
+                def test_bad_regex():
+                    with pytest.raises(ValueError, match="must be positive ("):
+                        add(-2)
                 """,
             }
         )
     )
-    (test,) = sites["count must be positive, got {count}"].tests
-    assert (test.file, test.line, test.function, test.match) == (
+    # A plain pattern is a substring test, the others regex searches; a bad regex links none.
+    plain, pattern = sites["count must be positive, got {count}"].tests
+    assert (plain.file, plain.line, plain.function, plain.match) == (
         "tests/test_cart.py",
         6,
         "test_zero",
         "must be positive",
     )
+    assert (pattern.function, pattern.match) == ("test_regex", r"count must be \w+, got")
 
 
 def test_a_local_assigned_in_another_branch_is_not_what_the_site_sees() -> None:

@@ -6,7 +6,7 @@ import textwrap
 
 from errdex.extract import extract_file
 from errdex.facts import IndexedSite, SiteKind
-from errdex.link import link_version
+from errdex.link import cross_file_helper_names, link_version
 
 
 def link(files: dict[str, str], project: str = "demo") -> list[IndexedSite]:
@@ -252,3 +252,59 @@ def test_a_helpers_compound_placeholder_is_written_in_the_callers_terms() -> Non
         "parameter source layout shards dim 0, but rank is {len(meta.shape)} ({len(LIMITS)})"
     )
     assert [c.text for c in helper[0].site.conditions][-1] == "0 >= len(meta.shape)"
+
+
+def test_the_helper_names_a_call_in_another_file_can_reach() -> None:
+    # What the indexer's second round keeps: a name another file's call can tie to one
+    # helper function (one method, or one plain function, of the version).
+    files = {
+        "demo/a.py": """
+            def check(ok, msg):
+                if not ok:
+                    raise ValueError(msg)
+
+            class Context:
+                def fail(self, message):
+                    raise RuntimeError(message)
+            """,
+        "demo/b.py": """
+            def check(ok, msg):
+                if not ok:
+                    raise TypeError(msg)
+
+            def stop(why):
+                raise SystemExit(why)
+
+            class Job:
+                def stop(self, why):
+                    raise RuntimeError(why)
+            """,
+    }
+    facts = [extract_file(path, textwrap.dedent(text).encode()) for path, text in files.items()]
+    assert cross_file_helper_names(facts) == {"fail", "stop"}
+
+
+def test_a_call_on_a_module_imported_from_outside_reaches_no_helper() -> None:
+    # `unicodedata.normalize("NFC", text)` is the standard library's, not the codebase's
+    # `normalize` method, however alone that method is in the version.
+    sites = link(
+        {
+            "demo/args.py": """
+            class ArgumentHandler:
+                def normalize(self, item):
+                    raise ValueError(f"{item} argument needs to be a dict")
+            """,
+            "demo/text.py": """
+            import unicodedata
+
+            def clean(text, handler):
+                text = unicodedata.normalize("NFC", text)
+                handler.normalize("the question")
+                return text
+            """,
+        }
+    )
+    helper = [s for s in sites if s.site.kind is SiteKind.HELPER and s.site.message]
+    assert [s.site.message.text for s in helper if s.site.message] == [
+        "the question argument needs to be a dict"
+    ]

@@ -7,18 +7,19 @@ import io
 import sys
 import tokenize
 import warnings
+from collections.abc import Collection
 
 from errdex.extract.calls import CallFilter
 from errdex.extract.knobs import env_annotations, env_getters, scan_settings
 from errdex.extract.module import collect_constants, collect_imports, module_name
 from errdex.extract.sites import SiteExtractor
-from errdex.extract.skeleton import build_skeleton
+from errdex.extract.skeleton import build_skeleton, has_literal_call
 from errdex.facts import FileFacts
 
 # Bump when extraction changes what it produces: cached facts of older versions are dropped.
 EXTRACTOR_VERSION = "10"
 
-__all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_file"]
+__all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
 
 def decode_source(data: bytes) -> str:
@@ -38,15 +39,40 @@ def _parse(text: str, path: str) -> ast.Module:
         return ast.parse(text, filename=path, type_comments=False)
 
 
-def extract_file(path: str, data: bytes) -> FileFacts:
-    """Every site, class, helper, constant and import of one file; never raises on bad code."""
-    module, is_package = module_name(path)
+def extract_file(path: str, data: bytes, keep_calls: Collection[str] = ()) -> FileFacts:
+    """Every site, class, helper, constant and import of one file; never raises on bad code.
+
+    `keep_calls` names raising helpers of other files: the bodies that call them are parsed
+    even when they hold no site word, so those calls are recorded (see `extract_again`).
+    """
     try:
         text = decode_source(data)
     except ValueError as error:
-        return FileFacts(path=path, module=module, error=str(error))
+        return FileFacts(path=path, module=module_name(path)[0], error=str(error))
+    return _extract_text(path, text, build_skeleton(text, keep_calls))
+
+
+def extract_again(path: str, data: bytes, keep_calls: Collection[str]) -> FileFacts | None:
+    """`extract_file(path, data, keep_calls)`, or None when that finds what `extract_file`
+    without them found: no body the skeleton blanks calls one of `keep_calls`.
+    """
     try:
-        tree = _parse_fast(text, path)
+        text = decode_source(data)
+    except ValueError:
+        return None
+    if not has_literal_call(text, keep_calls):
+        return None  # the cheap answer for most files, which name a helper only elsewhere
+    reduced = build_skeleton(text, keep_calls)
+    if reduced == build_skeleton(text):
+        return None
+    return _extract_text(path, text, reduced)
+
+
+def _extract_text(path: str, text: str, reduced: str | None) -> FileFacts:
+    """The facts of one file's text, parsing `reduced` (its skeleton) when it parses."""
+    module, is_package = module_name(path)
+    try:
+        tree = _parse_fast(text, reduced, path)
     except SyntaxError as error:
         where = f"line {error.lineno}: " if error.lineno else ""
         newer = (
@@ -91,9 +117,8 @@ def extract_file(path: str, data: bytes) -> FileFacts:
     )
 
 
-def _parse_fast(text: str, path: str) -> ast.Module:
-    """Parse the skeleton (site-free bodies blanked) when it helps, else the whole text."""
-    reduced = build_skeleton(text)
+def _parse_fast(text: str, reduced: str | None, path: str) -> ast.Module:
+    """Parse the skeleton (site-free bodies blanked) when there is one, else the whole text."""
     if reduced is not None:
         try:
             return _parse(reduced, path)

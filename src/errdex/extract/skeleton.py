@@ -7,13 +7,17 @@ function bodies whose text holds none of the words a site needs and replace them
 over the whole text, no Python loop per line. The result must still parse; when it does not
 (a layout fooled the scan, such as a docstring line at column 0), the caller parses the
 whole file instead, so the scan can only cost time, never facts.
+
+A call of a raising helper is a site of its own once linked, so a body that calls one is
+kept. Helpers of the same file are found here; those of other files cannot be known from one
+file, so the indexer names them (`keep_calls`) in a second round for the files that call them.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import NamedTuple
 
 from errdex.extract.textscan import (
@@ -76,8 +80,11 @@ def _block_end(indent: int) -> re.Pattern[str]:
     return pattern
 
 
-def build_skeleton(text: str) -> str | None:
-    """`text` with the bodies of site-free functions blanked, or None when nothing is saved."""
+def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> str | None:
+    """`text` with the bodies of site-free functions blanked, or None when nothing is saved.
+
+    A body that calls one of `keep_calls` with a string literal among its arguments is kept.
+    """
     if len(text) < MIN_SKELETON_BYTES:
         return None
     raises = _find_all(text, ("raise",))
@@ -92,7 +99,7 @@ def build_skeleton(text: str) -> str | None:
     functions = list(_functions(text))
     # A `def` in a docstring's example is text: blanking it would change the docstring.
     strings = triple_quoted_bounds(text)
-    helper_calls = _helper_calls(text, functions, raises)
+    helper_calls = _helper_calls(text, functions, raises, keep_calls)
     pieces: list[str] = []
     done = 0  # text before this offset is already in `pieces`
     blanked = 0
@@ -163,19 +170,59 @@ def _functions(text: str) -> Iterator[_Function]:
         yield _Function(start, indent, match.group(1), match.start(), body, end)
 
 
-def _helper_calls(text: str, functions: list[_Function], raises: list[int]) -> list[int]:
-    """Sorted offsets of calls of this file's functions that raise: raising helpers, maybe.
+def _helper_calls(
+    text: str, functions: list[_Function], raises: list[int], keep_calls: Collection[str]
+) -> list[int]:
+    """Sorted offsets of calls of this file's functions that raise, and of `keep_calls`.
 
-    A helper's calls are sites only when their bodies are parsed; helpers of other files
-    are not known here (their calls are kept only when a site word is near).
+    A helper's calls are sites only when their bodies are parsed. A function of this file that
+    raises may be a raising helper; `keep_calls` are raising helpers of other files, whose
+    calls are kept only with a string literal among the arguments: a site needs message text,
+    and it is nearly always written there (a module constant's name is the exception).
     """
     names = set()
     for function in functions:
         first = bisect.bisect_left(raises, function.body)
         if first < len(raises) and raises[first] < function.end:
             names.add(function.name)
+    calls = _calls(text, names)
+    others = set(keep_calls) - names
+    if others:
+        calls.extend(at for at in _calls(text, others) if _literal_argument(text, at))
+        calls.sort()
+    return calls
+
+
+def has_literal_call(text: str, names: Collection[str]) -> bool:
+    """Whether `text` calls one of `names` with a string literal among the arguments."""
+    return any(_literal_argument(text, at) for at in _calls(text, names))
+
+
+def _calls(text: str, names: Collection[str]) -> list[int]:
+    """Sorted offsets of `name(` for each of `names`, where the name is a whole word."""
     calls = find_all(text, (name + "(" for name in names))
     return [at for at in calls if after_word_boundary(text, at)]
+
+
+_PAREN_OR_QUOTE = re.compile(r"""[()"']""")
+_ARGUMENTS_SCANNED = 2000  # characters; a longer argument list counts as having a literal
+
+
+def _literal_argument(text: str, call: int) -> bool:
+    """Whether a quote comes inside the parentheses of the call at `call` (a `name(`).
+
+    A quote in a comment fools it, which only keeps a body that could have been blanked.
+    """
+    depth = 0
+    limit = call + _ARGUMENTS_SCANNED
+    for match in _PAREN_OR_QUOTE.finditer(text, text.index("(", call), limit):
+        char = match.group()
+        if char in "\"'":
+            return True
+        depth += 1 if char == "(" else -1
+        if depth == 0:
+            return False
+    return True
 
 
 def _line_start(text: str, at: int, prefix: re.Pattern[str] | None = None) -> int | None:

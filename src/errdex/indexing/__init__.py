@@ -1,11 +1,15 @@
-"""Indexing: read a source, extract (cached, in parallel), link, and store one version."""
+"""Indexing: read a source, extract (cached, in parallel), link, and store one version.
+
+Extraction takes two rounds: every file, then the files that call a raising helper of
+another file, again with those calls kept (`helpercalls`).
+"""
 
 from __future__ import annotations
 
 import contextlib
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 import msgspec
 
@@ -13,6 +17,7 @@ from errdex.extract import EXTRACTOR_VERSION
 from errdex.facts import FileFacts, IndexedSite
 from errdex.indexing.cache import FactsCache, content_key
 from errdex.indexing.gcpause import cyclic_gc_paused
+from errdex.indexing.helpercalls import again_key, names_to_keep
 from errdex.indexing.overlap import produced_in_thread
 from errdex.indexing.parallel import MIN_PARALLEL_FILES, ExtractionPool
 from errdex.link import LINKER_VERSION, link_sites
@@ -37,6 +42,10 @@ class IndexReport(msgspec.Struct, kw_only=True):
     files: int
     parsed: int  # files extracted in this run
     cached: int  # files whose facts came from the cache
+    # The second round, for calls of other files' raising helpers: files looked at again in
+    # this run, and those of them parsed again (a body the skeleton blanked calls a helper).
+    rechecked: int = 0
+    reparsed: int = 0
     sites: int
     kinds: dict[str, int]
     skipped: list[Skipped]
@@ -97,9 +106,11 @@ def index_source(
             if progress:
                 progress("extract", n, len(items))
 
-        decoded = _extract(pool, todo, keys, cache, advance)
-    facts = [decoded.get(path) or _decoder.decode(cached[keys[path]]) for path, _ in items]
-    timings["extract"], clock = time.perf_counter() - clock, time.perf_counter()
+        decoded = _extract(pool.run(todo, advance), keys, cache)
+        facts = [decoded.get(path) or _decoder.decode(cached[keys[path]]) for path, _ in items]
+        timings["extract"], clock = time.perf_counter() - clock, time.perf_counter()
+        facts, rechecked, reparsed = _extract_again(pool, items, keys, facts, cache)
+        timings["again"], clock = time.perf_counter() - clock, time.perf_counter()
 
     skipped = list(source.skipped)
     skipped.extend(Skipped(f.path, f.error) for f in facts if f.error is not None)
@@ -124,6 +135,8 @@ def index_source(
         files=len(items),
         parsed=len(todo),
         cached=len(items) - len(todo),
+        rechecked=rechecked,
+        reparsed=reparsed,
         sites=sum(kinds.values()),
         kinds=dict(kinds),
         skipped=skipped,
@@ -168,21 +181,17 @@ def _look_up(cache: FactsCache, chunk: list[str], cached: dict[str, bytes]) -> i
 
 
 def _extract(
-    pool: ExtractionPool,
-    todo: list[tuple[str, bytes]],
-    keys: dict[str, str],
-    cache: FactsCache,
-    advance: Callable[[int], None],
-) -> dict[str, FileFacts]:
-    """Extract the files the cache lacks; store and decode each result as it arrives.
+    results: Iterator[tuple[str, bytes]], keys: Mapping[str, str], cache: FactsCache
+) -> dict[str, FileFacts | None]:
+    """Store and decode each worker result as it arrives (empty bytes decode to None).
 
     The main process has nothing else to do while the workers parse, so the cache writes
     and the decoding happen then rather than after.
     """
-    decoded: dict[str, FileFacts] = {}
+    decoded: dict[str, FileFacts | None] = {}
     unsaved: dict[str, bytes] = {}
-    for path, blob in pool.run(todo, advance):
-        decoded[path] = _decoder.decode(blob)
+    for path, blob in results:
+        decoded[path] = _decoder.decode(blob) if blob else None
         unsaved[keys[path]] = blob
         if len(unsaved) >= _LOOKUP_CHUNK:
             cache.put_many(unsaved)
@@ -190,6 +199,35 @@ def _extract(
     if unsaved:
         cache.put_many(unsaved)
     return decoded
+
+
+def _extract_again(
+    pool: ExtractionPool,
+    items: list[tuple[str, bytes]],
+    keys: dict[str, str],
+    facts: list[FileFacts],
+    cache: FactsCache,
+) -> tuple[list[FileFacts], int, int]:
+    """The second round (`helpercalls`): the facts with those of the files extracted again
+    in place of their first ones; how many files were looked at again in this run, and how
+    many of them were parsed again.
+
+    A second extraction replaces the first, never adds to it, so the linker sees each call
+    once. Empty bytes, cached like any facts, say that the first extraction stands.
+    """
+    wanted = names_to_keep(items, facts)
+    if not wanted:
+        return facts, 0, 0
+    again_keys = {path: again_key(keys[path], names) for path, names in wanted.items()}
+    blobs = cache.get_many(again_keys.values())
+    found = {path: blobs[key] for path, key in again_keys.items() if key in blobs}
+    todo = [
+        (path, data, wanted[path]) for path, data in items if path in wanted and path not in found
+    ]
+    redone = _extract(pool.run_again(todo), again_keys, cache)
+    reparsed = sum(1 for changed in redone.values() if changed is not None)
+    redone.update((path, _decoder.decode(blob)) for path, blob in found.items() if blob)
+    return [redone.get(f.path) or f for f in facts], len(todo), reparsed
 
 
 def _held(store: Store, project: str, label: str, revision: str) -> VersionStats | None:

@@ -6,10 +6,11 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from typing import TypeVar
 
 import msgspec
 
-from errdex.extract import extract_file
+from errdex.extract import extract_again, extract_file
 from errdex.indexing.gcpause import cyclic_gc_paused
 
 # Below this many files a process pool costs more than it saves.
@@ -18,8 +19,12 @@ _BATCH_BYTES = 1_500_000
 
 _encoder = msgspec.msgpack.Encoder()
 
+File = tuple[str, bytes]  # (path, data)
+Again = tuple[str, bytes, tuple[str, ...]]  # (path, data, names of raising helpers to keep)
+_Item = TypeVar("_Item", File, Again)
 
-def extract_batch(batch: Sequence[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+
+def extract_batch(batch: Sequence[File]) -> list[tuple[str, bytes]]:
     """Extract each (path, data) and encode its facts; runs in a worker process."""
     # The walker leaves no cycle of its own (the stdlib's `literal_eval` leaves a few):
     # one young collection per batch frees them.
@@ -27,13 +32,23 @@ def extract_batch(batch: Sequence[tuple[str, bytes]]) -> list[tuple[str, bytes]]
         return [(path, _encoder.encode(extract_file(path, data))) for path, data in batch]
 
 
-def _batches(items: Sequence[tuple[str, bytes]]) -> Iterator[list[tuple[str, bytes]]]:
-    batch: list[tuple[str, bytes]] = []
+def extract_again_batch(batch: Sequence[Again]) -> list[tuple[str, bytes]]:
+    """Extract each file again keeping its names' calls; empty bytes where nothing changes."""
+    with cyclic_gc_paused(collect_after=True):
+        out = []
+        for path, data, names in batch:
+            facts = extract_again(path, data, names)
+            out.append((path, b"" if facts is None else _encoder.encode(facts)))
+        return out
+
+
+def _batches(items: Sequence[_Item]) -> Iterator[list[_Item]]:
+    batch: list[_Item] = []
     size = 0
     # Big files first, so no worker is left with the largest one at the end.
-    for path, data in sorted(items, key=lambda item: -len(item[1])):
-        batch.append((path, data))
-        size += len(data)
+    for item in sorted(items, key=lambda item: -len(item[1])):
+        batch.append(item)
+        size += len(item[1])
         if size >= _BATCH_BYTES or len(batch) >= 64:
             yield batch
             batch, size = [], 0
@@ -68,21 +83,33 @@ class ExtractionPool:
 
     def run(
         self,
-        items: Sequence[tuple[str, bytes]],
+        items: Sequence[File],
         progress: Callable[[int], None] | None = None,
     ) -> Iterator[tuple[str, bytes]]:
         """Yield (path, encoded facts) for every item, in parallel when it pays."""
+        return self._map(extract_batch, items, progress)
+
+    def run_again(self, items: Sequence[Again]) -> Iterator[tuple[str, bytes]]:
+        """Yield (path, encoded facts, or empty bytes when they do not change) for every item."""
+        return self._map(extract_again_batch, items, None)
+
+    def _map(
+        self,
+        task: Callable[[Sequence[_Item]], list[tuple[str, bytes]]],
+        items: Sequence[_Item],
+        progress: Callable[[int], None] | None,
+    ) -> Iterator[tuple[str, bytes]]:
         if self._pool is None and len(items) >= MIN_PARALLEL_FILES:
             self.start()
         pool = self._pool
         if pool is None:
             for batch in _batches(items):
-                yield from extract_batch(batch)
+                yield from task(batch)
                 if progress:
                     progress(len(batch))
             return
         futures: list[Future[list[tuple[str, bytes]]]] = [
-            pool.submit(extract_batch, batch) for batch in _batches(items)
+            pool.submit(task, batch) for batch in _batches(items)
         ]
         for future in as_completed(futures):
             results = future.result()

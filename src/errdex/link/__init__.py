@@ -38,10 +38,11 @@ from errdex.link.reasons import ReasonsIndex
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
 from errdex.link.tests import TestIndex
 
-__all__ = ["LINKER_VERSION", "link_sites", "link_version"]
+__all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_version"]
 
 # Bump when linking changes what it produces: stored versions made before are re-indexed.
-LINKER_VERSION = "3"
+# 4: calls of other files' raising helpers in site-free functions (the indexer's second round).
+LINKER_VERSION = "4"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
@@ -267,6 +268,21 @@ def _helpers_by_name(files: list[FileFacts]) -> dict[str, list[tuple[HelperFact,
     return found
 
 
+def cross_file_helper_names(files: list[FileFacts]) -> frozenset[str]:
+    """Names of the raising helpers that a call in another file can reach (`_pick_helper`):
+    the name of one method, or of one plain function, of the version.
+    """
+    methods: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    functions: dict[str, set[tuple[str, str]]] = defaultdict(set)
+    for facts in files:
+        for helper in facts.helpers:
+            kind = methods if "." in helper.qualname else functions
+            kind[helper.name].add((facts.path, helper.qualname))
+    return frozenset(
+        name for kind in (methods, functions) for name, where in kind.items() if len(where) == 1
+    )
+
+
 def _helper_sites(
     facts: FileFacts,
     helpers: dict[str, list[tuple[HelperFact, FileFacts]]],
@@ -278,7 +294,7 @@ def _helper_sites(
         candidates = helpers.get(call.callee)
         if not candidates:
             continue
-        for helper, helper_facts in _pick_helper(call, facts, candidates):
+        for helper, helper_facts in _pick_helper(call, facts, candidates, names):
             site = _helper_site(call, helper, helper_facts, facts, names)
             if site is not None:
                 out.append(site)
@@ -330,13 +346,20 @@ def _bound_guard(helper: HelperFact, sources: dict[str, str]) -> tuple[Condition
 
 
 def _pick_helper(
-    call: CallFact, facts: FileFacts, candidates: list[tuple[HelperFact, FileFacts]]
+    call: CallFact,
+    facts: FileFacts,
+    candidates: list[tuple[HelperFact, FileFacts]],
+    names: Namespace,
 ) -> list[tuple[HelperFact, FileFacts]]:
     """The raises of the one helper function a call reaches: one site each.
 
     A helper of the caller's own file wins; else the name must lead to a single function
-    in the version (its several raises are all sites), or nothing is claimed.
+    in the version (its several raises are all sites), or nothing is claimed. A call on an
+    import from outside the version (`unicodedata.normalize(...)`) reaches none.
     """
+    receiver = call.receiver
+    if receiver is not None and names.imported_from_outside(facts, receiver.split(".")[0]):
+        return []
     is_method = call.receiver is not None
     fitting = [
         (helper, where)

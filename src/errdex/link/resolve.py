@@ -33,6 +33,9 @@ class Namespace:
             for cls in facts.classes:
                 qualname = f"{facts.module}.{cls.qualname}"
                 self.classes[qualname] = ResolvedClass(qualname, cls, facts)
+        # Every package and module name of the version, at any depth: an import whose top
+        # name is none of them comes from outside, whatever layout the source has.
+        self._own_names = {part for module in self.modules for part in module.split(".")}
         # The namespace never changes once built: each name is resolved once.
         self._looked_up: dict[str, tuple[FileFacts, str] | None] = {}
 
@@ -46,6 +49,11 @@ class Namespace:
             local = f"{facts.module}.{root}"
             return f"{local}.{rest}" if rest else local
         return f"{target}.{rest}" if rest else target
+
+    def imported_from_outside(self, facts: FileFacts, name: str) -> bool:
+        """Whether the file binds `name` by an import from outside the version (`import re`)."""
+        target = facts.imports.get(name)
+        return target is not None and target.split(".")[0] not in self._own_names
 
     def lookup(self, qualname: str) -> tuple[FileFacts, str] | None:
         """The module holding `qualname`'s definition and the name inside it, across re-exports."""

@@ -1,0 +1,127 @@
+"""The second extraction round: calls of another file's raising helper in site-free functions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from errdex.extract.skeleton import MIN_SKELETON_BYTES
+from errdex.facts import FileFacts
+from errdex.indexing import IndexReport, index_source
+from errdex.indexing.cache import FactsCache, content_key
+from errdex.indexing.helpercalls import again_key
+from errdex.indexing.parallel import ExtractionPool
+from errdex.sources import open_source
+from errdex.store import open_store
+from samples import write_package
+
+# Enough site-free functions that a module is reduced to a skeleton before parsing.
+QUIET = "\n".join(f"def quiet_{i}(x):\n    return x + {i}\n" for i in range(600))
+
+PACKAGE = {
+    "pkg/__init__.py": "",
+    # The raising helper: small, so parsed whole.
+    "pkg/checks.py": """
+        def require(ok, message):
+            if not ok:
+                raise ValueError(f"invalid: {message}")
+        """,
+    # Calls it in a function with no site word, which the skeleton blanks.
+    "pkg/client.py": QUIET
+    + """
+from pkg.checks import require
+
+def connect(url):
+    require(url.startswith("http"), "the url must start with http")
+    return url
+""",
+    # Names it only without a literal message: a second look finds nothing to keep.
+    "pkg/mention.py": QUIET
+    + """
+from pkg.checks import require
+
+def forward(ok, message):
+    require(ok, message)
+    return ok
+""",
+    # Never calls it.
+    "pkg/other.py": QUIET,
+}
+
+
+def _index(root: Path, tmp_path: Path, *, force: bool = False) -> tuple[IndexReport, list[str]]:
+    store = open_store(str(tmp_path / "errdex.db"))
+    try:
+        report = index_source(
+            open_source(str(root)),
+            store,
+            cache=FactsCache(tmp_path / "cache" / "facts.sqlite3"),
+            workers=1,
+            force=force,
+        )
+        sites = store.list_sites(project=report.project)
+        found = sorted(
+            f"{s.file}:{s.site.function}:{s.site.kind}:{s.site.message.text}"
+            for s in sites
+            if s.site.message
+        )
+    finally:
+        store.close()
+    return report, found
+
+
+@pytest.fixture
+def package(tmp_path: Path) -> Path:
+    root = write_package(tmp_path / "src", PACKAGE)
+    assert (root / "pkg" / "client.py").stat().st_size > MIN_SKELETON_BYTES
+    return root
+
+
+def test_a_helper_call_in_a_site_free_function_of_another_file_is_a_site(
+    package: Path, tmp_path: Path
+) -> None:
+    report, sites = _index(package, tmp_path)
+    assert sites == [
+        "pkg/checks.py:require:raise:invalid: {message}",
+        "pkg/client.py:connect:helper:invalid: the url must start with http",
+    ]
+    assert report.kinds == {"raise": 1, "helper": 1}
+    # client.py and mention.py name the helper (other.py does not); only client.py calls it
+    # with a message in a body the skeleton blanks.
+    assert (report.rechecked, report.reparsed) == (2, 1)
+
+
+def test_the_second_round_is_cached(package: Path, tmp_path: Path) -> None:
+    first, first_sites = _index(package, tmp_path)
+    again, again_sites = _index(package, tmp_path, force=True)
+    assert again_sites == first_sites
+    assert (first.parsed, first.rechecked, first.reparsed) == (5, 2, 1)
+    assert (again.parsed, again.rechecked, again.reparsed, again.cached) == (0, 0, 0, 5)
+
+
+def test_only_files_that_call_a_helper_are_looked_at_again(package: Path, tmp_path: Path) -> None:
+    _index(package, tmp_path)
+    cache = FactsCache(tmp_path / "cache" / "facts.sqlite3")
+    keys = {
+        name: again_key(content_key(name, (package / name).read_bytes()), ("require",))
+        for name in ("pkg/client.py", "pkg/mention.py", "pkg/other.py")
+    }
+    held = cache.get_many(keys.values())
+    assert held[keys["pkg/client.py"]]  # facts of its second extraction
+    assert held[keys["pkg/mention.py"]] == b""  # its first extraction stands
+    assert keys["pkg/other.py"] not in held
+
+
+def test_workers_extract_again(package: Path) -> None:
+    items = [
+        (name, (package / name).read_bytes(), ("require",))
+        for name in ("pkg/client.py", "pkg/mention.py")
+    ]
+    with ExtractionPool(2) as pool:
+        pool.start()
+        results = dict(pool.run_again(items))
+    assert results["pkg/mention.py"] == b""
+    facts = msgspec.msgpack.decode(results["pkg/client.py"], type=FileFacts)
+    assert [(c.callee, c.function) for c in facts.calls] == [("require", "connect")]
