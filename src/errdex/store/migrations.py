@@ -1,12 +1,16 @@
-"""The SQLite schema as named migrations, applied in order and recorded in the database."""
+"""The SQLite schema as named migrations, applied in order and recorded in the database.
+
+`Migration` and `refuse_unknown` serve the PostgreSQL schema too (`postgres/schema.py`),
+which carries the same migration names.
+"""
 
 from __future__ import annotations
 
 import sqlite3
-from datetime import UTC, datetime
 from typing import NamedTuple
 
 from errdex.errors import StoreError
+from errdex.store.rows import now
 
 # Identifiers stay whole (`snake_case`), accents fold; measured against trigram on real
 # messages: as precise for whole words, half the size, twice as fast to query.
@@ -128,6 +132,18 @@ MIGRATIONS: tuple[Migration, ...] = (
 )
 
 
+def refuse_unknown(applied: list[str], migrations: tuple[Migration, ...]) -> None:
+    """A database that records a migration this errdex does not know was written by a newer
+    errdex: refuse it rather than misread it."""
+    known = {m.name for m in migrations}
+    unknown = [name for name in applied if name not in known]
+    if unknown:
+        raise StoreError(
+            f"the database was written by a newer errdex (unknown migrations: "
+            f"{', '.join(unknown)}); upgrade errdex to use it"
+        )
+
+
 def split_statements(sql: str) -> list[str]:
     """Cut a script into complete statements (a trigger body stays in one piece)."""
     statements: list[str] = []
@@ -158,14 +174,8 @@ def migrate(conn: sqlite3.Connection, migrations: tuple[Migration, ...] = MIGRAT
         "CREATE TABLE IF NOT EXISTS schema_migrations ("
         " name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
     )
-    known = {m.name for m in migrations}
     applied = applied_migrations(conn)
-    unknown = [name for name in applied if name not in known]
-    if unknown:
-        raise StoreError(
-            f"the database was written by a newer errdex (unknown migrations: "
-            f"{', '.join(unknown)}); upgrade errdex to use it"
-        )
+    refuse_unknown(applied, migrations)
     done: list[str] = []
     for migration in migrations:
         if migration.name in applied:
@@ -182,7 +192,7 @@ def migrate(conn: sqlite3.Connection, migrations: tuple[Migration, ...] = MIGRAT
                 conn.execute(statement)
             conn.execute(
                 "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
-                (migration.name, datetime.now(UTC).isoformat(timespec="seconds")),
+                (migration.name, now()),
             )
             conn.execute("COMMIT")
         except BaseException:
