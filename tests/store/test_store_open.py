@@ -1,4 +1,4 @@
-"""Opening a store: where it lives, how SQLite is set up, and the recorded migrations."""
+"""Opening a SQLite store: where it lives, how SQLite is set up, and the recorded migrations."""
 
 from __future__ import annotations
 
@@ -107,11 +107,6 @@ def test_the_default_lives_in_the_user_data_folder(
     with open_store(None) as store:
         assert store.location == str(tmp_path / "data" / "errdex" / "errdex.db")
     assert (tmp_path / "data" / "errdex" / "errdex.db").is_file()
-
-
-def test_postgresql_is_not_supported_yet() -> None:
-    with pytest.raises(StoreError, match="PostgreSQL is not supported yet"):
-        open_store("postgresql://user@db.example.org/errdex")
 
 
 def test_other_urls_are_refused() -> None:

@@ -8,6 +8,7 @@ them). A backend supplies its connection (`_guard`), writing, search and its wor
 from __future__ import annotations
 
 import abc
+import re
 import threading
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
@@ -38,6 +39,8 @@ _VERSION_COLUMNS = """
     v.indexed_at, v.stats
     FROM versions v JOIN projects p ON p.id = v.project_id
 """
+# An exception class's name, as `sites_raising` takes it.
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,200}")
 _ANALYSIS_KEYS = ("error_id", "revision", "model", "prompt_version", "status", "body", "reason")
 # Both SQLite (3.24+) and PostgreSQL take this upsert.
 _PUT_ANALYSIS = """
@@ -308,13 +311,16 @@ class SqlStore(Store):
             args.append(version)
         return sql, args
 
-    def _informative(self, conn: Connection, terms: Sequence[str]) -> list[str]:
-        """Drop the terms too common to rank by (see `informative_terms`)."""
+    def _informative(
+        self, conn: Connection, terms: Sequence[str]
+    ) -> tuple[list[str], dict[str, int], int]:
+        """The terms without those too common to rank by (see `informative_terms`), with
+        the counts they were chosen by: texts holding each token, and all texts."""
         tokens = sorted({t for term in terms[:MAX_TERMS] for t in term_tokens(term)})
         if not tokens:
-            return list(terms)
+            return list(terms), {}, 0
         counts, total = self._doc_counts(conn, tokens)
-        return informative_terms(terms[:MAX_TERMS], counts, total)
+        return informative_terms(terms[:MAX_TERMS], counts, total), counts, total
 
 
 def _version_record(row: tuple[Any, ...]) -> VersionRecord:

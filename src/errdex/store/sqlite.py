@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
@@ -16,11 +15,10 @@ from errdex.sources.base import VersionInfo
 from errdex.store.base import StoredSite, VersionStats
 from errdex.store.migrations import migrate
 from errdex.store.rows import match_expression, stored_site
-from errdex.store.sqlbase import SITE_COLUMNS, Connection, SqlStore, text_limit
+from errdex.store.sqlbase import IDENTIFIER, SITE_COLUMNS, Connection, SqlStore, text_limit
 from errdex.store.writing import delete_version_rows, write_version
 
 BUSY_SECONDS = 30.0
-IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,200}")
 CACHE_KIB = 64 * 1024  # a version's write fits in the page cache; taken only as needed
 
 # bm25 weights of the search columns: message, reasons, exception.
@@ -108,7 +106,7 @@ class SqliteStore(SqlStore):
         rarest: int | None = None,
     ) -> list[StoredSite]:
         with self._guard() as conn:
-            informative = self._informative(conn, terms)
+            informative, _, _ = self._informative(conn, terms)
             if rarest is not None:  # only texts holding each of the rarest terms
                 expression = match_expression(informative[:rarest], every=True)
             else:

@@ -1,0 +1,163 @@
+"""The PostgreSQL store: the shared store for many processes and machines.
+
+The same tables and reads as the SQLite store (`store/sqlbase.py`); its own writing
+(`writing.py`, concurrent writers), schema (`schema.py`) and full-text search
+(`textsearch.py`). Needs psycopg 3 (`errdex[postgres]`) and PostgreSQL 12 or newer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+
+from errdex.errors import NotFoundError, StoreError
+from errdex.facts import IndexedSite
+from errdex.sources.base import VersionInfo
+from errdex.store.base import StoredSite, VersionStats
+from errdex.store.postgres import shared, writing
+from errdex.store.postgres.connect import QmarkConnection, connect, location, one_line
+from errdex.store.postgres.schema import migrate
+from errdex.store.postgres.textsearch import (
+    RANK_WEIGHTS,
+    exception_query,
+    idf,
+    phrase_query,
+)
+from errdex.store.rows import search_phrases, stored_site
+from errdex.store.sqlbase import IDENTIFIER, SITE_COLUMNS, Connection, SqlStore, text_limit
+
+__all__ = ["PostgresStore"]
+
+# The best texts first, scored once: each term's rank (weights per field, normalised by
+# the text's length) times its idf, summed; then the sites carrying them, in scope.
+_SEARCH = f"""
+    WITH hit AS MATERIALIZED (
+        SELECT d.key, d.added, (
+            SELECT sum(t.weight * ts_rank(?::float4[], d.words, t.query, 1))
+            FROM unnest(?::tsquery[], ?::float8[]) AS t(query, weight)
+        ) AS score
+        FROM search_docs d WHERE d.words @@ ?::tsquery
+        ORDER BY score DESC, d.added DESC LIMIT ?)
+    SELECT {SITE_COLUMNS} JOIN hit ON hit.key = s.search_key WHERE true
+"""
+# The newest texts naming the class, a bounded number.
+_RAISING = f"""
+    WITH hit AS MATERIALIZED (
+        SELECT d.key FROM search_docs d WHERE d.words @@ ?::tsquery
+        ORDER BY d.added DESC LIMIT ?)
+    SELECT {SITE_COLUMNS} JOIN hit ON hit.key = s.search_key WHERE true
+"""
+
+
+class PostgresStore(SqlStore):
+    """A `Store` in a PostgreSQL database; safe to share between the threads of one process.
+
+    The connection is in autocommit mode: each read stands alone, each write is one
+    transaction. A connection the server dropped is opened again on the next call.
+    """
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        self._url = url
+        self._location = location(url)
+        self._open()
+
+    def _open(self) -> None:
+        self._raw = connect(self._url)
+        self._conn = QmarkConnection(self._raw)
+        try:
+            with self._guard():
+                migrate(self._raw)
+        except BaseException:
+            self._raw.close()
+            raise
+
+    @property
+    def location(self) -> str:
+        return self._location
+
+    @contextmanager
+    def _guard(self) -> Iterator[QmarkConnection]:
+        """Serialise use of the connection and turn psycopg's errors into `StoreError`."""
+        with self._lock:
+            if self._raw.broken:
+                self._open()
+            try:
+                yield self._conn
+            except psycopg.Error as error:
+                raise StoreError(
+                    f"database {self._location}: {one_line(error, self._url)}"
+                ) from error
+
+    # Writing -----------------------------------------------------------------------------
+
+    def write_version(
+        self,
+        info: VersionInfo,
+        sites: Iterable[IndexedSite],
+        files: Mapping[str, bytes],
+    ) -> VersionStats:
+        with self._guard() as conn:
+            stats = writing.write_version(conn.raw, info, sites, files)
+            writing.refresh_statistics(conn.raw, stats.sites)
+            return stats
+
+    def delete_version(self, project: str, label: str) -> None:
+        with self._guard() as conn:
+            if not writing.delete_version(conn.raw, self._project_id(conn, project), label):
+                raise NotFoundError(f"no version {label!r} of {project}")
+
+    # Reading -----------------------------------------------------------------------------
+
+    def search_candidates(
+        self,
+        terms: Sequence[str],
+        project: str | None = None,
+        version: str | None = None,
+        limit: int = 200,
+        rarest: int | None = None,
+    ) -> list[StoredSite]:
+        with self._guard() as conn:
+            informative, counts, total = self._informative(conn, terms)
+            phrases = search_phrases(informative[:rarest] if rarest is not None else informative)
+            weighed = {q: idf(p, counts, total) for p in phrases if (q := phrase_query(p))}
+            scope, scope_args = self._scope(conn, project, version)
+            if not weighed or limit <= 0:
+                return []
+            joined = (" & " if rarest is not None else " | ").join(weighed)
+            args: list[Any] = [RANK_WEIGHTS, list(weighed), list(weighed.values()), joined]
+            args += [text_limit(limit, project, version), *scope_args, limit]
+            query = _SEARCH + scope + " ORDER BY hit.score DESC, s.id DESC LIMIT ?"
+            return [stored_site(row) for row in conn.execute(query, args).fetchall()]
+
+    def sites_raising(
+        self,
+        name: str,
+        project: str | None = None,
+        version: str | None = None,
+        limit: int = 200,
+    ) -> list[StoredSite]:
+        short = name.rsplit(".", 1)[-1]
+        if not IDENTIFIER.fullmatch(short):
+            return []
+        with self._guard() as conn:
+            scope, scope_args = self._scope(conn, project, version)
+            args = [exception_query(short), text_limit(limit, project, version), *scope_args]
+            query = _RAISING + scope + " ORDER BY s.id DESC LIMIT ?"
+            return [stored_site(row) for row in conn.execute(query, [*args, limit]).fetchall()]
+
+    def close(self) -> None:
+        with self._lock:
+            self._raw.close()
+
+    # Helpers -----------------------------------------------------------------------------
+
+    def _doc_counts(self, conn: Connection, tokens: list[str]) -> tuple[dict[str, int], int]:
+        rows = conn.execute(
+            "SELECT term, docs FROM search_vocab WHERE term = ANY(?)", ([*tokens, shared.TOTAL],)
+        ).fetchall()
+        counts = {str(term): int(docs) for term, docs in rows}
+        return counts, counts.pop(shared.TOTAL, 0)
