@@ -22,15 +22,29 @@ from errdex.store import Store, open_store  # noqa: E402
 BACKENDS = ["sqlite", "postgres"]
 
 
+def skip_or_fail(reason: str) -> None:
+    """Skip a PostgreSQL test that cannot run here, unless CI says they must all run
+    (ERRDEX_REQUIRE_POSTGRES=1): then fail it."""
+    if os.environ.get(REQUIRE) == "1":
+        pytest.fail(f"{reason} ({REQUIRE}=1: PostgreSQL tests must run)", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def pg_driver() -> None:
+    """psycopg can be imported (tests of failures that need no server)."""
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        skip_or_fail("psycopg is not installed (pip install -e '.[dev]')")
+
+
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[PostgresServer]:
-    """A PostgreSQL server for the session; skipped where none can run, unless CI says
-    one must (ERRDEX_REQUIRE_POSTGRES=1)."""
+    """A PostgreSQL server for the session."""
     reason = unavailable()
     if reason is not None:
-        if os.environ.get(REQUIRE) == "1":
-            pytest.fail(f"{reason} ({REQUIRE}=1: PostgreSQL tests must run)", pytrace=False)
-        pytest.skip(reason)
+        skip_or_fail(reason)
     server = PostgresServer()
     try:
         server.start()

@@ -60,6 +60,16 @@ def unavailable() -> str | None:
     return None
 
 
+def server_folder() -> Path:
+    """A new folder for the server's data and socket. As root it must be one the server's
+    user can reach, and a socket's path must stay short (about 100 bytes): else under /tmp."""
+    base = Path(tempfile.gettempdir())
+    reachable = all(folder.stat().st_mode & 0o001 for folder in [base, *base.parents])
+    if len(str(base)) > 60 or (os.geteuid() == 0 and not reachable):
+        base = Path("/tmp")
+    return Path(tempfile.mkdtemp(prefix="errdex-pg-", dir=base))
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -73,7 +83,7 @@ class PostgresServer:
         folder = bin_dir()
         assert folder is not None
         self.bin = folder
-        self.root = Path(tempfile.mkdtemp(prefix="errdex-pg-"))
+        self.root = server_folder()
         self.data = self.root / "data"
         self.log = self.root / "server.log"
         self.port = free_port()

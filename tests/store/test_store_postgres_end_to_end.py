@@ -5,11 +5,9 @@ the same from both, and `serve` answers from PostgreSQL."""
 from __future__ import annotations
 
 import json
-import traceback
 from pathlib import Path
 from typing import Any
 
-import click
 import pytest
 from click.testing import CliRunner
 from pg_server import PostgresServer
@@ -17,21 +15,7 @@ from starlette.testclient import TestClient
 
 from errdex.cli import main
 from errdex.web import create_app
-
-
-def real_click_traceback() -> str:
-    """A real traceback of click refusing an extra argument."""
-
-    @click.command()
-    @click.argument("name")
-    def hello(name: str) -> None:
-        raise AssertionError("not reached")
-
-    try:
-        hello.main(["a", "b"], standalone_mode=False)
-    except click.UsageError:
-        return traceback.format_exc()
-    raise AssertionError("click accepted an extra argument")
+from samples import real_click_traceback
 
 
 @pytest.fixture(scope="module")

@@ -1,12 +1,10 @@
-"""Opening a PostgreSQL store: URLs, the recorded migrations, and every way it can fail,
-each a one-line StoreError (exit code 2 from the command line)."""
+"""Opening a PostgreSQL store: URLs, and every way it can fail, each a one-line StoreError
+(exit code 2 from the command line). Migrations: see test_store_migrations.py."""
 
 from __future__ import annotations
 
 import sys
-from concurrent.futures import ThreadPoolExecutor
 
-import psycopg
 import pytest
 from click.testing import CliRunner
 from pg_server import PASSWORD, PostgresServer, free_port
@@ -15,10 +13,8 @@ from store_samples import FILES, PIECEWISE, PROJECT, SITES, version_info
 from errdex.cli import main
 from errdex.errors import StoreError
 from errdex.store import Store, open_store
-from errdex.store.migrations import MIGRATIONS as SQLITE_MIGRATIONS
-from errdex.store.migrations import Migration
-from errdex.store.postgres import PostgresStore
-from errdex.store.postgres.schema import MIGRATIONS, migrate
+
+pytestmark = pytest.mark.usefixtures("pg_driver")
 
 
 @pytest.fixture
@@ -27,64 +23,11 @@ def backend() -> str:
     return "postgres"
 
 
-def recorded(url: str) -> list[str]:
-    with psycopg.connect(url) as conn:
-        rows = conn.execute("SELECT name FROM schema_migrations ORDER BY position").fetchall()
-    return [name for (name,) in rows]
+def is_postgres(store: Store) -> bool:
+    # Imported here: without psycopg, the server fixture skips (or fails) with a reason.
+    from errdex.store.postgres import PostgresStore
 
-
-def test_a_new_database_records_the_migrations_sqlite_has(pg_url: str) -> None:
-    with open_store(pg_url) as store:
-        assert isinstance(store, PostgresStore)
-
-    assert recorded(pg_url) == [m.name for m in MIGRATIONS] == [m.name for m in SQLITE_MIGRATIONS]
-
-
-def test_opening_again_applies_nothing(pg_url: str) -> None:
-    open_store(pg_url).close()
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        assert migrate(conn) == []
-    assert recorded(pg_url) == [m.name for m in MIGRATIONS]
-
-
-def test_a_new_migration_is_applied_once_and_recorded(pg_url: str) -> None:
-    open_store(pg_url).close()
-    extra = (*MIGRATIONS, Migration("9000_notes", "CREATE TABLE notes (text text);"))
-
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        assert migrate(conn, extra) == ["9000_notes"]
-        assert migrate(conn, extra) == []
-        conn.execute("INSERT INTO notes VALUES ('works')")
-
-
-def test_a_failing_migration_leaves_no_trace(pg_url: str) -> None:
-    open_store(pg_url).close()
-    broken = (*MIGRATIONS, Migration("9001_broken", "CREATE TABLE half (a int); SELECT nonsense;"))
-
-    with psycopg.connect(pg_url, autocommit=True) as conn:
-        with pytest.raises(psycopg.errors.UndefinedColumn):
-            migrate(conn, broken)
-        assert conn.execute("SELECT to_regclass('half')").fetchone() == (None,)
-    assert "9001_broken" not in recorded(pg_url)
-
-
-def test_a_database_from_a_newer_errdex_is_refused(pg_url: str) -> None:
-    open_store(pg_url).close()
-    with psycopg.connect(pg_url) as conn:
-        conn.execute("INSERT INTO schema_migrations VALUES ('0999_from_the_future', '2099-01-01')")
-
-    with pytest.raises(StoreError, match=r"newer errdex.*0999_from_the_future"):
-        open_store(pg_url)
-
-
-def test_workers_starting_at_once_migrate_a_new_database_once(pg_url: str) -> None:
-    def opened(_: int) -> str:
-        with open_store(pg_url) as store:
-            return store.location
-
-    with ThreadPoolExecutor(6) as pool:
-        assert len(set(pool.map(opened, range(6)))) == 1
-    assert recorded(pg_url) == [m.name for m in MIGRATIONS]
+    return isinstance(store, PostgresStore)
 
 
 @pytest.mark.parametrize("scheme", ["postgres", "postgresql", "postgresql+psycopg"])
@@ -105,7 +48,7 @@ def test_the_environment_names_a_postgresql_database(
 ) -> None:
     monkeypatch.setenv("ERRDEX_DB", pg_url)
     with open_store(None) as store:
-        assert isinstance(store, PostgresStore)
+        assert is_postgres(store)
 
 
 def unreachable_url() -> str:
@@ -159,8 +102,9 @@ def test_the_command_line_says_one_line_and_exits_2(command: list[str]) -> None:
 
 
 def test_a_dropped_connection_is_opened_again(filled: Store, pg_server: PostgresServer) -> None:
-    assert isinstance(filled, PostgresStore)
-    (pid,) = filled._conn.execute("SELECT pg_backend_pid()").fetchone() or (0,)
+    assert is_postgres(filled)
+    conn = filled._conn  # type: ignore[attr-defined]
+    (pid,) = conn.execute("SELECT pg_backend_pid()").fetchone()
     pg_server.admin(f"SELECT pg_terminate_backend({pid})")
 
     with pytest.raises(StoreError, match=r"^database postgresql://"):

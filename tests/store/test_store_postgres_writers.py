@@ -12,7 +12,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import psycopg
 import pytest
 from pg_server import PostgresServer
 from store_checks import assert_sound
@@ -173,6 +172,8 @@ def test_a_text_dropped_as_unused_is_written_again_for_a_writer_using_it(
 
 
 def test_a_text_another_writer_holds_is_not_dropped(filled: Store, pg_url: str) -> None:
+    import psycopg  # here: without it, the server fixture skips (or fails) with a reason
+
     with psycopg.connect(pg_url) as holder:  # like a writer reusing every text, uncommitted
         holder.execute("SELECT key FROM search_docs FOR KEY SHARE")
         filled.write_version(version_info("1.0", "d" * 40), [TOO_LONG], FILES)

@@ -24,6 +24,39 @@ class Migration(NamedTuple):
     sql: str
 
 
+# The PostgreSQL schema (postgres/schema.py) takes these two as they are.
+SITES_BY_FILE = Migration(
+    "0002_sites_by_file",
+    """
+    -- Traceback frames name a file and a line: find sites there in any version.
+    CREATE INDEX sites_by_file ON sites(file, line);
+    """,
+)
+
+
+def analyses(table_options: str) -> Migration:
+    """The table of model analyses, with SQLite's or PostgreSQL's `table_options`."""
+    return Migration(
+        "0003_analyses",
+        f"""
+        -- Model-written explanations, cached by (error id, revision, model, prompt version).
+        -- A rejected answer is kept too (with why), so a resumed run does not ask again.
+        CREATE TABLE analyses (
+            error_id TEXT NOT NULL,
+            revision TEXT NOT NULL,
+            model TEXT NOT NULL,
+            prompt_version TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('ok', 'rejected')),
+            body TEXT,
+            reason TEXT,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (error_id, revision, model, prompt_version)
+        ) {table_options};
+        CREATE INDEX analyses_by_revision ON analyses(revision, model, prompt_version);
+        """,
+    )
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         "0001_initial",
@@ -103,32 +136,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX files_by_hash ON files(hash);
         """,
     ),
-    Migration(
-        "0002_sites_by_file",
-        """
-        -- Traceback frames name a file and a line: find sites there in any version.
-        CREATE INDEX sites_by_file ON sites(file, line);
-        """,
-    ),
-    Migration(
-        "0003_analyses",
-        """
-        -- Model-written explanations, cached by (error id, revision, model, prompt version).
-        -- A rejected answer is kept too (with why), so a resumed run does not ask again.
-        CREATE TABLE analyses (
-            error_id TEXT NOT NULL,
-            revision TEXT NOT NULL,
-            model TEXT NOT NULL,
-            prompt_version TEXT NOT NULL,
-            status TEXT NOT NULL CHECK (status IN ('ok', 'rejected')),
-            body TEXT,
-            reason TEXT,
-            created_at TEXT NOT NULL,
-            PRIMARY KEY (error_id, revision, model, prompt_version)
-        ) WITHOUT ROWID;
-        CREATE INDEX analyses_by_revision ON analyses(revision, model, prompt_version);
-        """,
-    ),
+    SITES_BY_FILE,
+    analyses("WITHOUT ROWID"),
 )
 
 

@@ -14,6 +14,7 @@ import msgspec
 
 from errdex.errors import StoreError
 from errdex.facts import IndexedSite
+from errdex.sources.base import VersionInfo
 from errdex.store.base import StoredSite, VersionStats
 
 ENCODER = msgspec.msgpack.Encoder()
@@ -44,6 +45,22 @@ _LATIN_FOLD = _latin_fold()
 def now() -> str:
     """The time of a write, as stored: ISO 8601, UTC, to the second."""
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def version_columns(
+    info: VersionInfo,
+) -> tuple[str, str, str | None, str, str, str | None, str]:
+    """A version's columns after its project: label, revision, date, source kind, source,
+    link template, and when it is indexed (now)."""
+    return (
+        info.version,
+        info.revision,
+        info.date,
+        info.source_kind,
+        info.source,
+        info.link_template,
+        now(),
+    )
 
 
 def exception_name(site: IndexedSite) -> str | None:

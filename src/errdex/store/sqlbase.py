@@ -79,6 +79,8 @@ class SqlStore(Store):
     Projects are named case-insensitively (the schema's collation of `projects.name`).
     """
 
+    _TEXT_KEY = "search_id"  # the column of `sites` naming its search text
+
     def __init__(self) -> None:
         self._lock = threading.RLock()
 
@@ -89,6 +91,19 @@ class SqlStore(Store):
     @abc.abstractmethod
     def _doc_counts(self, conn: Connection, tokens: list[str]) -> tuple[dict[str, int], int]:
         """How many search texts hold each token, and how many texts there are."""
+
+    @abc.abstractmethod
+    def _best_texts(
+        self, terms: list[str], every: bool, counts: dict[str, int], total: int
+    ) -> tuple[str, list[Any]] | None:
+        """A query of the search texts holding any (with `every`, each) of `terms` as quoted
+        phrases, as `doc` and `score` (lowest best), best first, and its arguments; None
+        when no term can match. `counts` and `total` are `_doc_counts`' answer."""
+
+    @abc.abstractmethod
+    def _texts_raising(self, name: str) -> tuple[str, list[Any]]:
+        """A query of the search texts whose exception names hold `name` (an identifier), as
+        `doc`, newest first, and its arguments."""
 
     # Writing -----------------------------------------------------------------------------
 
@@ -194,6 +209,43 @@ class SqlStore(Store):
         if row is None:
             return None
         return stored_text(bytes(row[0]))
+
+    def search_candidates(
+        self,
+        terms: Sequence[str],
+        project: str | None = None,
+        version: str | None = None,
+        limit: int = 200,
+        rarest: int | None = None,
+    ) -> list[StoredSite]:
+        with self._guard() as conn:
+            informative, counts, total = self._informative(conn, terms)
+            if rarest is not None:  # only texts holding each of the rarest terms
+                texts = self._best_texts(informative[:rarest], True, counts, total)
+            else:
+                texts = self._best_texts(informative, False, counts, total)
+            scope = self._scope(conn, project, version)
+            if texts is None or limit <= 0:
+                return []
+            query, args = texts
+            args.append(text_limit(limit, project, version))
+            return self._sites_of(conn, query, args, scope, "hit.score, s.id DESC", limit)
+
+    def sites_raising(
+        self,
+        name: str,
+        project: str | None = None,
+        version: str | None = None,
+        limit: int = 200,
+    ) -> list[StoredSite]:
+        short = name.rsplit(".", 1)[-1]
+        if not IDENTIFIER.fullmatch(short):
+            return []
+        with self._guard() as conn:
+            scope = self._scope(conn, project, version)
+            query, args = self._texts_raising(short)
+            args.append(text_limit(limit, project, version))
+            return self._sites_of(conn, query, args, scope, "s.id DESC", limit)
 
     def sites_in_files(
         self,
@@ -310,6 +362,26 @@ class SqlStore(Store):
             sql += " AND v.label = ?"
             args.append(version)
         return sql, args
+
+    def _sites_of(
+        self,
+        conn: Connection,
+        texts: str,
+        args: list[Any],
+        scope: tuple[str, list[Any]],
+        order: str,
+        limit: int,
+    ) -> list[StoredSite]:
+        """The sites carrying the texts `texts` selects (its LIMIT the last of `args`), in
+        `scope`. The texts are found (and scored) once, before any site: a text is shared
+        by every version that has the same message."""
+        query = (
+            f"WITH hit AS MATERIALIZED ({texts} LIMIT ?)"
+            f" SELECT {SITE_COLUMNS} JOIN hit ON hit.doc = s.{self._TEXT_KEY}"
+            f" WHERE 1 = 1{scope[0]} ORDER BY {order} LIMIT ?"
+        )
+        rows = conn.execute(query, [*args, *scope[1], limit]).fetchall()
+        return [stored_site(row) for row in rows]
 
     def _informative(
         self, conn: Connection, terms: Sequence[str]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
@@ -12,10 +12,10 @@ from typing import Any
 from errdex.errors import StoreError
 from errdex.facts import IndexedSite
 from errdex.sources.base import VersionInfo
-from errdex.store.base import StoredSite, VersionStats
+from errdex.store.base import VersionStats
 from errdex.store.migrations import migrate
-from errdex.store.rows import match_expression, stored_site
-from errdex.store.sqlbase import IDENTIFIER, SITE_COLUMNS, Connection, SqlStore, text_limit
+from errdex.store.rows import match_expression
+from errdex.store.sqlbase import Connection, SqlStore
 from errdex.store.writing import delete_version_rows, write_version
 
 BUSY_SECONDS = 30.0
@@ -95,66 +95,6 @@ class SqliteStore(SqlStore):
                     conn.execute("ROLLBACK")
                 raise
 
-    # Reading -----------------------------------------------------------------------------
-
-    def search_candidates(
-        self,
-        terms: Sequence[str],
-        project: str | None = None,
-        version: str | None = None,
-        limit: int = 200,
-        rarest: int | None = None,
-    ) -> list[StoredSite]:
-        with self._guard() as conn:
-            informative, _, _ = self._informative(conn, terms)
-            if rarest is not None:  # only texts holding each of the rarest terms
-                expression = match_expression(informative[:rarest], every=True)
-            else:
-                expression = match_expression(informative)
-            # The best texts first (materialized, scored once), then the sites that carry
-            # them, in scope: a text is shared by every version that has the same message.
-            query = (
-                "WITH hit AS MATERIALIZED ("
-                f" SELECT rowid AS doc, {_BM25} AS score FROM search_text"
-                " WHERE search_text MATCH ? ORDER BY score LIMIT ?)"
-                f" SELECT {SITE_COLUMNS} JOIN hit ON hit.doc = s.search_id WHERE 1"
-            )
-            # Scoped searches cannot know how many texts fall outside the scope: look wider.
-            args: list[Any] = [expression, text_limit(limit, project, version)]
-            scope, scope_args = self._scope(conn, project, version)
-            query += scope
-            args.extend(scope_args)
-            if expression is None or limit <= 0:
-                return []
-            query += " ORDER BY hit.score, s.id DESC LIMIT ?"
-            rows = conn.execute(query, [*args, limit]).fetchall()
-            return [stored_site(row) for row in rows]
-
-    def sites_raising(
-        self,
-        name: str,
-        project: str | None = None,
-        version: str | None = None,
-        limit: int = 200,
-    ) -> list[StoredSite]:
-        short = name.rsplit(".", 1)[-1]
-        if not IDENTIFIER.fullmatch(short):
-            return []
-        with self._guard() as conn:
-            # The newest texts naming the class (rowids grow with time), a bounded number.
-            query = (
-                "WITH hit AS MATERIALIZED ("
-                " SELECT rowid AS doc FROM search_text WHERE search_text MATCH ?"
-                " ORDER BY rowid DESC LIMIT ?)"
-                f" SELECT {SITE_COLUMNS} JOIN hit ON hit.doc = s.search_id WHERE 1"
-            )
-            args: list[Any] = [f'exception : "{short}"', text_limit(limit, project, version)]
-            scope, scope_args = self._scope(conn, project, version)
-            query += scope
-            args.extend(scope_args)
-            rows = conn.execute(query + " ORDER BY s.id DESC LIMIT ?", [*args, limit]).fetchall()
-            return [stored_site(row) for row in rows]
-
     def close(self) -> None:
         with self._lock:
             # Refresh planner statistics; a closed or read-only store has none to refresh.
@@ -180,3 +120,17 @@ class SqliteStore(SqlStore):
         )
         (total,) = conn.execute("SELECT count(*) FROM search_docs").fetchone()
         return counts, int(total)
+
+    def _best_texts(
+        self, terms: list[str], every: bool, counts: dict[str, int], total: int
+    ) -> tuple[str, list[Any]] | None:
+        expression = match_expression(terms, every=every)
+        if expression is None:
+            return None
+        query = f"SELECT rowid AS doc, {_BM25} AS score FROM search_text"
+        return query + " WHERE search_text MATCH ? ORDER BY score", [expression]
+
+    def _texts_raising(self, name: str) -> tuple[str, list[Any]]:
+        # Rowids grow with time: the highest are the newest texts.
+        query = "SELECT rowid AS doc FROM search_text WHERE search_text MATCH ?"
+        return query + " ORDER BY rowid DESC", [f'exception : "{name}"']

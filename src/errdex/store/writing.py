@@ -13,7 +13,13 @@ from errdex.facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import VersionStats
 from errdex.store.contents import compress, content_hashes
-from errdex.store.rows import error_columns, now, search_fields, site_columns, text_key
+from errdex.store.rows import (
+    error_columns,
+    search_fields,
+    site_columns,
+    text_key,
+    version_columns,
+)
 from errdex.store.tally import WriteTally
 
 CHUNK = 2_000  # sites per executemany batch
@@ -124,17 +130,7 @@ def _write(
         "SELECT id FROM versions WHERE project_id = ? AND label = ?", (project_id, info.version)
     ).fetchone()
     old_docs, old_hashes = forget_version(conn, old[0]) if old is not None else ([], [])
-    version_row = (
-        project_id,
-        info.version,
-        info.revision,
-        info.date,
-        info.source_kind,
-        info.source,
-        info.link_template,
-        now(),
-    )
-    (version_id,) = conn.execute(_INSERT_VERSION, version_row).fetchone()
+    (version_id,) = conn.execute(_INSERT_VERSION, (project_id, *version_columns(info))).fetchone()
 
     writer = _SiteWriter(conn, project_id, version_id)
     iterator = iter(sites)

@@ -7,7 +7,7 @@ The same tables and reads as the SQLite store (`store/sqlbase.py`); its own writ
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -16,7 +16,7 @@ import psycopg
 from errdex.errors import NotFoundError, StoreError
 from errdex.facts import IndexedSite
 from errdex.sources.base import VersionInfo
-from errdex.store.base import StoredSite, VersionStats
+from errdex.store.base import VersionStats
 from errdex.store.postgres import shared, writing
 from errdex.store.postgres.connect import QmarkConnection, connect, location, one_line
 from errdex.store.postgres.schema import migrate
@@ -26,29 +26,20 @@ from errdex.store.postgres.textsearch import (
     idf,
     phrase_query,
 )
-from errdex.store.rows import search_phrases, stored_site
-from errdex.store.sqlbase import IDENTIFIER, SITE_COLUMNS, Connection, SqlStore, text_limit
+from errdex.store.rows import search_phrases
+from errdex.store.sqlbase import Connection, SqlStore
 
 __all__ = ["PostgresStore"]
 
-# The best texts first, scored once: each term's rank (weights per field, normalised by
-# the text's length) times its idf, summed; then the sites carrying them, in scope.
-_SEARCH = f"""
-    WITH hit AS MATERIALIZED (
-        SELECT d.key, d.added, (
-            SELECT sum(t.weight * ts_rank(?::float4[], d.words, t.query, 1))
-            FROM unnest(?::tsquery[], ?::float8[]) AS t(query, weight)
-        ) AS score
-        FROM search_docs d WHERE d.words @@ ?::tsquery
-        ORDER BY score DESC, d.added DESC LIMIT ?)
-    SELECT {SITE_COLUMNS} JOIN hit ON hit.key = s.search_key WHERE true
-"""
-# The newest texts naming the class, a bounded number.
-_RAISING = f"""
-    WITH hit AS MATERIALIZED (
-        SELECT d.key FROM search_docs d WHERE d.words @@ ?::tsquery
-        ORDER BY d.added DESC LIMIT ?)
-    SELECT {SITE_COLUMNS} JOIN hit ON hit.key = s.search_key WHERE true
+# Each term's rank (weights per field, normalised by the text's length) times its idf,
+# summed; negated, so that the lowest score is the best, as bm25's in SQLite.
+_BEST_TEXTS = """
+    SELECT d.key AS doc, -(
+        SELECT sum(t.weight * ts_rank(?::float4[], d.words, t.query, 1))
+        FROM unnest(?::tsquery[], ?::float8[]) AS t(query, weight)
+    ) AS score
+    FROM search_docs d WHERE d.words @@ ?::tsquery
+    ORDER BY score, d.added DESC
 """
 
 
@@ -58,6 +49,8 @@ class PostgresStore(SqlStore):
     The connection is in autocommit mode: each read stands alone, each write is one
     transaction. A connection the server dropped is opened again on the next call.
     """
+
+    _TEXT_KEY = "search_key"
 
     def __init__(self, url: str) -> None:
         super().__init__()
@@ -110,45 +103,6 @@ class PostgresStore(SqlStore):
             if not writing.delete_version(conn.raw, self._project_id(conn, project), label):
                 raise NotFoundError(f"no version {label!r} of {project}")
 
-    # Reading -----------------------------------------------------------------------------
-
-    def search_candidates(
-        self,
-        terms: Sequence[str],
-        project: str | None = None,
-        version: str | None = None,
-        limit: int = 200,
-        rarest: int | None = None,
-    ) -> list[StoredSite]:
-        with self._guard() as conn:
-            informative, counts, total = self._informative(conn, terms)
-            phrases = search_phrases(informative[:rarest] if rarest is not None else informative)
-            weighed = {q: idf(p, counts, total) for p in phrases if (q := phrase_query(p))}
-            scope, scope_args = self._scope(conn, project, version)
-            if not weighed or limit <= 0:
-                return []
-            joined = (" & " if rarest is not None else " | ").join(weighed)
-            args: list[Any] = [RANK_WEIGHTS, list(weighed), list(weighed.values()), joined]
-            args += [text_limit(limit, project, version), *scope_args, limit]
-            query = _SEARCH + scope + " ORDER BY hit.score DESC, s.id DESC LIMIT ?"
-            return [stored_site(row) for row in conn.execute(query, args).fetchall()]
-
-    def sites_raising(
-        self,
-        name: str,
-        project: str | None = None,
-        version: str | None = None,
-        limit: int = 200,
-    ) -> list[StoredSite]:
-        short = name.rsplit(".", 1)[-1]
-        if not IDENTIFIER.fullmatch(short):
-            return []
-        with self._guard() as conn:
-            scope, scope_args = self._scope(conn, project, version)
-            args = [exception_query(short), text_limit(limit, project, version), *scope_args]
-            query = _RAISING + scope + " ORDER BY s.id DESC LIMIT ?"
-            return [stored_site(row) for row in conn.execute(query, [*args, limit]).fetchall()]
-
     def close(self) -> None:
         with self._lock:
             self._raw.close()
@@ -161,3 +115,18 @@ class PostgresStore(SqlStore):
         ).fetchall()
         counts = {str(term): int(docs) for term, docs in rows}
         return counts, counts.pop(shared.TOTAL, 0)
+
+    def _best_texts(
+        self, terms: list[str], every: bool, counts: dict[str, int], total: int
+    ) -> tuple[str, list[Any]] | None:
+        weighed = {
+            q: idf(p, counts, total) for p in search_phrases(terms) if (q := phrase_query(p))
+        }
+        if not weighed:
+            return None
+        joined = (" & " if every else " | ").join(weighed)
+        return _BEST_TEXTS, [RANK_WEIGHTS, list(weighed), list(weighed.values()), joined]
+
+    def _texts_raising(self, name: str) -> tuple[str, list[Any]]:
+        query = "SELECT d.key AS doc FROM search_docs d WHERE d.words @@ ?::tsquery"
+        return query + " ORDER BY d.added DESC", [exception_query(name)]

@@ -7,7 +7,7 @@ with a GIN index, and a table of how many texts hold each word (FTS5's `fts5voca
 
 from __future__ import annotations
 
-from errdex.store.migrations import Migration, refuse_unknown
+from errdex.store.migrations import SITES_BY_FILE, Migration, analyses, refuse_unknown
 from errdex.store.postgres.connect import RawConnection
 from errdex.store.rows import now
 
@@ -105,32 +105,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX files_by_hash ON files(hash);
         """,
     ),
-    Migration(
-        "0002_sites_by_file",
-        """
-        -- Traceback frames name a file and a line: find sites there in any version.
-        CREATE INDEX sites_by_file ON sites(file, line);
-        """,
-    ),
-    Migration(
-        "0003_analyses",
-        """
-        -- Model-written explanations, cached by (error id, revision, model, prompt version).
-        -- A rejected answer is kept too (with why), so a resumed run does not ask again.
-        CREATE TABLE analyses (
-            error_id text NOT NULL,
-            revision text NOT NULL,
-            model text NOT NULL,
-            prompt_version text NOT NULL,
-            status text NOT NULL CHECK (status IN ('ok', 'rejected')),
-            body text,
-            reason text,
-            created_at text NOT NULL,
-            PRIMARY KEY (error_id, revision, model, prompt_version)
-        );
-        CREATE INDEX analyses_by_revision ON analyses(revision, model, prompt_version);
-        """,
-    ),
+    SITES_BY_FILE,
+    analyses(""),
 )
 
 

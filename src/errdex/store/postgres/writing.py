@@ -21,7 +21,7 @@ from errdex.store.base import VersionStats
 from errdex.store.contents import content_hashes
 from errdex.store.postgres import shared
 from errdex.store.postgres.connect import RawConnection, pg_text
-from errdex.store.rows import now, search_fields, site_columns, text_key
+from errdex.store.rows import search_fields, site_columns, text_key, version_columns
 from errdex.store.tally import WriteTally
 
 CHUNK = 2_000  # sites per COPY batch
@@ -69,16 +69,7 @@ def write_version(
         _lock_version(conn, project_id, info.version)
         old = _version_id(conn, project_id, info.version)
         old_docs, old_hashes = _forget_version(conn, old) if old is not None else ([], [])
-        version_row = (
-            project_id,
-            info.version,
-            info.revision,
-            info.date,
-            info.source_kind,
-            info.source,
-            info.link_template,
-            now(),
-        )
+        version_row = (project_id, *version_columns(info))
         (version_id,) = conn.execute(_INSERT_VERSION, version_row).fetchone() or (None,)
 
         writer = _SiteWriter(conn, version_id)
