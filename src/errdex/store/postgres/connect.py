@@ -16,7 +16,7 @@ from errdex.errors import StoreError
 
 CONNECT_SECONDS = 10  # an unreachable host fails in this time, unless the URL says otherwise
 MIN_SERVER = 120000  # generated identity columns and nondeterministic collations: 12+
-_SECRET = re.compile(r"://[^/:@?#]*:([^/@?#]+)@|password=([^&\s]+)")
+_SECRET = re.compile(r"(?<=://)([^/:@?#]*:)[^/@?#]+(?=@)|(?<=password=)[^&\s]+")
 
 RawConnection = psycopg.Connection[TupleRow]
 
@@ -30,7 +30,7 @@ def libpq_url(url: str) -> str:
 def redact(text: str, url: str) -> str:
     """`text` without the password `url` holds (in its user part or a `password=` field)."""
     for match in _SECRET.finditer(url):
-        secret = match.group(1) or match.group(2)
+        secret = match.group(0).removeprefix(match.group(1) or "")
         text = text.replace(secret, "***")
     return text
 
@@ -39,8 +39,8 @@ def location(url: str) -> str:
     """Where the data lives, for messages: the URL without its password."""
     try:
         fields = conninfo_to_dict(libpq_url(url))
-    except psycopg.Error:
-        return redact(url, url)
+    except psycopg.Error:  # not a URL libpq reads: as given, its password blanked
+        return _SECRET.sub(lambda m: (m.group(1) or "") + "***", url)
     user = f"{fields['user']}@" if fields.get("user") else ""
     host = str(fields.get("host") or "")
     if host.startswith("/"):  # a unix socket folder

@@ -59,11 +59,8 @@ def write_version(
     sites: Iterable[IndexedSite],
     files: Mapping[str, bytes],
 ) -> VersionStats:
-    """Write a version in one transaction; roll back on any exception.
-
-    `sites` is consumed inside the transaction, so a generator that fails half-way, a
-    KeyboardInterrupt or a killed process leave the previous contents as they were.
-    """
+    """Write a version in one transaction that consumes `sites` (as the SQLite writer does):
+    on any exception, or if the process dies, the database keeps what it held before."""
     with conn.transaction():
         project_id = _project(conn, info)
         _lock_version(conn, project_id, info.version)
