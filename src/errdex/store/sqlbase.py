@@ -10,7 +10,7 @@ from __future__ import annotations
 import abc
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
@@ -81,8 +81,23 @@ class SqlStore(Store):
 
     _TEXT_KEY = "search_id"  # the column of `sites` naming its search text
 
-    def __init__(self) -> None:
+    def __init__(self, location: str) -> None:
         self._lock = threading.RLock()
+        self._location = location
+
+    @property
+    def location(self) -> str:
+        return self._location
+
+    def _set_up(self, steps: Callable[[], object], close: Callable[[], object]) -> None:
+        """Run `steps` (configure, migrate) on a new connection under the guard; if they fail,
+        `close` it before the error leaves."""
+        try:
+            with self._guard():
+                steps()
+        except BaseException:
+            close()
+            raise
 
     @abc.abstractmethod
     def _guard(self) -> AbstractContextManager[Connection]:

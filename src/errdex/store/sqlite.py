@@ -29,8 +29,7 @@ class SqliteStore(SqlStore):
     """A `Store` in one SQLite file; safe to share between the threads of one process."""
 
     def __init__(self, path: str) -> None:
-        super().__init__()
-        self._path = path
+        super().__init__(path)
         self._vocabulary = False  # temp.search_vocab made on this connection
         try:
             if path != ":memory:":
@@ -40,19 +39,10 @@ class SqliteStore(SqlStore):
             )
         except (OSError, sqlite3.Error) as error:
             raise StoreError(f"cannot open the database {path}: {error}") from error
-        try:
-            with self._guard():
-                self._configure()
-                migrate(self._conn)
-        except BaseException:
-            self._conn.close()
-            raise
-
-    @property
-    def location(self) -> str:
-        return self._path
+        self._set_up(self._configure, self._conn.close)
 
     def _configure(self) -> None:
+        """Check for FTS5, set the connection up (WAL, foreign keys, cache), migrate."""
         options = {row[0] for row in self._conn.execute("PRAGMA compile_options")}
         if "ENABLE_FTS5" not in options:
             raise StoreError(f"this SQLite ({sqlite3.sqlite_version}) lacks FTS5")
@@ -62,6 +52,7 @@ class SqliteStore(SqlStore):
         self._conn.execute("PRAGMA foreign_keys = ON")
         self._conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         self._conn.execute(f"PRAGMA journal_size_limit = {CACHE_KIB * 1024}")
+        migrate(self._conn)
 
     @contextmanager
     def _guard(self) -> Iterator[sqlite3.Connection]:
@@ -70,7 +61,7 @@ class SqliteStore(SqlStore):
             try:
                 yield self._conn
             except sqlite3.Error as error:
-                raise StoreError(f"database {self._path}: {error}") from error
+                raise StoreError(f"database {self._location}: {error}") from error
 
     # Writing -----------------------------------------------------------------------------
 

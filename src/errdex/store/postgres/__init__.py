@@ -53,24 +53,14 @@ class PostgresStore(SqlStore):
     _TEXT_KEY = "search_key"
 
     def __init__(self, url: str) -> None:
-        super().__init__()
+        super().__init__(location(url))
         self._url = url
-        self._location = location(url)
         self._open()
 
     def _open(self) -> None:
         self._raw = connect(self._url)
         self._conn = QmarkConnection(self._raw)
-        try:
-            with self._guard():
-                migrate(self._raw)
-        except BaseException:
-            self._raw.close()
-            raise
-
-    @property
-    def location(self) -> str:
-        return self._location
+        self._set_up(lambda: migrate(self._raw), self._raw.close)
 
     @contextmanager
     def _guard(self) -> Iterator[QmarkConnection]:
