@@ -1,12 +1,16 @@
-"""Helpers every test folder shares: sample packages and real git repositories in tmp dirs."""
+"""Helpers every test folder shares: sample packages and real git repositories in tmp dirs,
+and a real traceback of an installed package."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import textwrap
+import traceback
 from collections.abc import Mapping
 from pathlib import Path
+
+import click
 
 COMMIT_DATE = "2024-03-01T12:00:00+00:00"
 
@@ -53,3 +57,18 @@ def commit(repo: Path, files: Mapping[str, str | bytes], message: str) -> str:
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", message)
     return git(repo, "rev-parse", "HEAD")
+
+
+def real_click_traceback() -> str:
+    """A real traceback of a real click error, raised by click (errdex's own dependency)."""
+
+    @click.command()
+    @click.argument("name")
+    def hello(name: str) -> None:
+        raise AssertionError("not reached")
+
+    try:
+        hello.main(["a", "b"], standalone_mode=False)
+    except click.UsageError:
+        return traceback.format_exc()
+    raise AssertionError("click accepted an extra argument")

@@ -74,8 +74,9 @@ db_option = click.option(
     "--db",
     "db",
     envvar="ERRDEX_DB",
-    metavar="PATH",
-    help="The database: a SQLite file path (default: $ERRDEX_DB, else the user data folder).",
+    metavar="PATH|URL",
+    help="The database: a SQLite file path or a postgresql:// URL"
+    " (default: $ERRDEX_DB, else a SQLite file in the user data folder).",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
 

@@ -3,28 +3,12 @@
 from __future__ import annotations
 
 import json
-import traceback
 from pathlib import Path
 
-import click
 from click.testing import CliRunner
 
 from errdex.cli import main
-
-
-def real_click_traceback() -> str:
-    """A real traceback of a real click error, raised by click (errdex's own dependency)."""
-
-    @click.command()
-    @click.argument("name")
-    def hello(name: str) -> None:
-        raise AssertionError("not reached")
-
-    try:
-        hello.main(["a", "b"], standalone_mode=False)
-    except click.UsageError:
-        return traceback.format_exc()
-    raise AssertionError("click accepted an extra argument")
+from samples import real_click_traceback
 
 
 def test_lookup_indexes_the_installed_distribution_on_the_spot(tmp_path: Path) -> None:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from store_checks import assert_sound
 from store_samples import FILES, PIECEWISE, PROJECT, SITES, synthetic_sites, version_info
 
 from errdex.facts import IndexedSite
@@ -32,24 +32,17 @@ def assert_untouched(store: Store) -> None:
     assert store.search_candidates(["failure", "configuration"]) == []
 
 
-def assert_sound(path: Path) -> None:
-    with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
-        conn.execute("INSERT INTO search_text (search_text) VALUES ('integrity-check')")
-
-
-def test_an_exception_half_way_rolls_back(filled: Store, db_path: Path) -> None:
+def test_an_exception_half_way_rolls_back(filled: Store) -> None:
     with pytest.raises(RuntimeError, match="extractor broke"):
         filled.write_version(
             version_info("1.0", "e" * 40), failing_after(5_000, RuntimeError("extractor broke")), {}
         )
 
     assert_untouched(filled)
-    assert_sound(db_path)
+    assert_sound(filled)
 
 
-def test_ctrl_c_half_way_rolls_back(filled: Store, db_path: Path) -> None:
+def test_ctrl_c_half_way_rolls_back(filled: Store) -> None:
     with pytest.raises(KeyboardInterrupt):
         filled.write_version(
             version_info("1.0", "e" * 40), failing_after(5_000, KeyboardInterrupt()), {}
@@ -57,12 +50,12 @@ def test_ctrl_c_half_way_rolls_back(filled: Store, db_path: Path) -> None:
 
     assert_untouched(filled)
     filled.write_version(version_info("1.1"), SITES, FILES)  # the store still writes
-    assert_sound(db_path)
+    assert_sound(filled)
 
 
 # Writes a big version 1.0 over the sample one; says "mid" half-way, inside the
-# transaction, then waits to be killed. With a small page cache (argv[3]) SQLite has
-# already spilled uncommitted pages into the WAL file by then.
+# transaction, then waits to be killed. With a small SQLite page cache (argv[3]) uncommitted
+# pages have already been spilled into the WAL file by then.
 KILLED_WRITER = """
 import sys, time
 sys.path.insert(0, sys.argv[2])
@@ -77,15 +70,21 @@ def sites():
         yield site
 
 store = open_store(sys.argv[1])
-store._conn.execute(f"PRAGMA cache_size = {sys.argv[3]}")
+if sys.argv[3]:
+    store._conn.execute(f"PRAGMA cache_size = {sys.argv[3]}")
 store.write_version(version_info("1.0", "f" * 40), sites(), synthetic_files(400))
 """
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
-@pytest.mark.parametrize("spilled", [False, True], ids=["in-memory", "spilled-to-wal"])
+@pytest.mark.parametrize(
+    ("backend", "spilled"),
+    [("sqlite", False), ("sqlite", True), ("postgres", False)],
+    ids=["sqlite-in-memory", "sqlite-spilled-to-wal", "postgres"],
+    indirect=["backend"],
+)
 def test_a_killed_writer_leaves_the_previous_version(
-    filled: Store, db_path: Path, spilled: bool
+    filled: Store, backend: str, db_url: str, db_path: Path, spilled: bool
 ) -> None:
     filled.close()
     env = {
@@ -97,9 +96,9 @@ def test_a_killed_writer_leaves_the_previous_version(
             sys.executable,
             "-c",
             KILLED_WRITER,
-            str(db_path),
+            db_url,
             str(Path(__file__).parent),
-            "-500" if spilled else "-200000",
+            {"sqlite": "-200000", "postgres": ""}[backend] if not spilled else "-500",
         ],
         stdout=subprocess.PIPE,
         env=env,
@@ -117,6 +116,6 @@ def test_a_killed_writer_leaves_the_previous_version(
         writer.stdout.close()
     assert writer.returncode == -signal.SIGKILL
 
-    with open_store(str(db_path)) as store:
+    with open_store(db_url) as store:
         assert_untouched(store)
-    assert_sound(db_path)
+        assert_sound(store)

@@ -1,4 +1,5 @@
-"""Opening a store: where it lives, how SQLite is set up, and the recorded migrations."""
+"""Opening a SQLite store: where it lives and how SQLite is set up (migrations: see
+test_store_migrations.py)."""
 
 from __future__ import annotations
 
@@ -9,66 +10,6 @@ import pytest
 
 from errdex.errors import StoreError
 from errdex.store import open_store
-from errdex.store.migrations import MIGRATIONS, Migration, migrate
-
-
-def recorded(path: Path) -> list[tuple[str, str]]:
-    with sqlite3.connect(path) as conn:
-        return conn.execute(
-            "SELECT name, applied_at FROM schema_migrations ORDER BY rowid"
-        ).fetchall()
-
-
-def test_a_new_database_records_every_migration(db_path: Path) -> None:
-    open_store(str(db_path)).close()
-
-    rows = recorded(db_path)
-    assert [name for name, _ in rows] == [m.name for m in MIGRATIONS]
-    assert all(applied_at for _, applied_at in rows)
-
-
-def test_opening_again_applies_nothing(db_path: Path) -> None:
-    open_store(str(db_path)).close()
-    before = recorded(db_path)
-
-    open_store(str(db_path)).close()
-
-    assert recorded(db_path) == before
-    with sqlite3.connect(db_path, isolation_level=None) as conn:
-        assert migrate(conn) == []
-
-
-def test_a_new_migration_is_applied_once_and_recorded(db_path: Path) -> None:
-    open_store(str(db_path)).close()
-    extra = (*MIGRATIONS, Migration("9000_notes", "CREATE TABLE notes (text TEXT);"))
-
-    with sqlite3.connect(db_path, isolation_level=None) as conn:
-        assert migrate(conn, extra) == ["9000_notes"]
-        assert migrate(conn, extra) == []
-        conn.execute("INSERT INTO notes VALUES ('works')")
-
-
-def test_a_failing_migration_leaves_no_trace(db_path: Path) -> None:
-    open_store(str(db_path)).close()
-    broken = (*MIGRATIONS, Migration("9001_broken", "CREATE TABLE half (a);\nSELECT nonsense;"))
-
-    with sqlite3.connect(db_path, isolation_level=None) as conn:
-        with pytest.raises(sqlite3.OperationalError):
-            migrate(conn, broken)
-        tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master")}
-    assert "half" not in tables
-    assert "9001_broken" not in [name for name, _ in recorded(db_path)]
-
-
-def test_a_database_from_a_newer_errdex_is_refused(db_path: Path) -> None:
-    open_store(str(db_path)).close()
-    with sqlite3.connect(db_path) as conn:
-        conn.execute(
-            "INSERT INTO schema_migrations VALUES ('0999_from_the_future', '2099-01-01T00:00:00')"
-        )
-
-    with pytest.raises(StoreError, match=r"newer errdex.*0999_from_the_future"):
-        open_store(str(db_path))
 
 
 def test_sqlite_runs_in_wal_mode_with_foreign_keys(db_path: Path) -> None:
@@ -107,11 +48,6 @@ def test_the_default_lives_in_the_user_data_folder(
     with open_store(None) as store:
         assert store.location == str(tmp_path / "data" / "errdex" / "errdex.db")
     assert (tmp_path / "data" / "errdex" / "errdex.db").is_file()
-
-
-def test_postgresql_is_not_supported_yet() -> None:
-    with pytest.raises(StoreError, match="PostgreSQL is not supported yet"):
-        open_store("postgresql://user@db.example.org/errdex")
 
 
 def test_other_urls_are_refused() -> None:

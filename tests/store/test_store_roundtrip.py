@@ -16,6 +16,7 @@ from store_samples import (
 )
 
 from errdex.errors import NotFoundError
+from errdex.facts import MessageTemplate, Placeholder
 from errdex.store import Store
 
 
@@ -47,6 +48,30 @@ def test_projects_and_versions(filled: Store) -> None:
     assert project.tracker_url == "https://example.org/demo/issues"
     assert [v.label for v in filled.versions(PROJECT)] == ["1.10", "1.9", "1.0"]
     assert [v.label for v in filled.versions(PROJECT.upper())] == ["1.10", "1.9", "1.0"]
+
+
+def test_project_names_compare_without_case(filled: Store) -> None:
+    filled.write_version(version_info("2.0", project="DEMO"), SITES, FILES)
+
+    assert [(p.name, p.versions) for p in filled.projects()] == [(PROJECT, 2)]
+    assert filled.has_version("Demo", "2.0", "a" * 40)
+    assert [s.version for s in filled.search_candidates(["PIECEWISE"], "dEmO")] == ["2.0", "1.0"]
+
+
+def test_a_message_holding_nul_comes_back_whole(store: Store) -> None:
+    odd = msgspec.structs.replace(
+        TOO_LONG,
+        site=msgspec.structs.replace(
+            TOO_LONG.site, message=MessageTemplate.of("nul\x00inside ", Placeholder("x"))
+        ),
+    )
+    store.write_version(version_info(), [odd], FILES)
+
+    [back] = store.list_sites(PROJECT)
+    assert as_indexed(back) == odd
+    assert [s.id for s in store.search_candidates(["inside"])] == [odd.id]
+    with pytest.raises(NotFoundError):
+        store.list_sites("de\x00mo")
 
 
 def test_get_error_gives_one_site_per_version_newest_first(filled: Store) -> None:

@@ -1,4 +1,4 @@
-"""The store: indexed versions, their sites and files, in SQLite (PostgreSQL to come)."""
+"""The store: indexed versions, their sites and files, in SQLite or PostgreSQL."""
 
 from __future__ import annotations
 
@@ -44,7 +44,8 @@ def open_store(url_or_path: str | os.PathLike[str] | None = None) -> Store:
     """Open (creating and migrating as needed) the store at a path or URL.
 
     The argument wins, then the `ERRDEX_DB` environment variable, then the user data
-    directory. `postgresql://` URLs are recognised but not supported yet.
+    directory. A `postgresql://` URL (or `postgres://`, `postgresql+psycopg://`) opens a
+    PostgreSQL database, anything else without a scheme a SQLite file.
     """
     target = os.fspath(url_or_path) if url_or_path else os.environ.get(ENV_VAR, "")
     if not target:
@@ -52,8 +53,24 @@ def open_store(url_or_path: str | os.PathLike[str] | None = None) -> Store:
     scheme, sep, _ = target.partition("://")
     if sep:
         if scheme in ("postgresql", "postgres") or scheme.startswith("postgresql+"):
-            raise StoreError("PostgreSQL is not supported yet")
-        raise StoreError(f"unsupported database URL scheme {scheme!r}: give a SQLite file path")
+            return _open_postgres(target)
+        raise StoreError(
+            f"unsupported database URL scheme {scheme!r}: give a SQLite file path"
+            " or a postgresql:// URL"
+        )
     if target != ":memory:":
         target = os.fspath(Path(target).expanduser())
     return SqliteStore(target)
+
+
+def _open_postgres(url: str) -> Store:
+    """A `PostgresStore`, or a `StoreError` saying how to get the driver it needs."""
+    try:
+        import psycopg  # noqa: F401
+    except ImportError as error:
+        raise StoreError(
+            f"PostgreSQL needs the psycopg driver: install errdex[postgres] ({error})"
+        ) from error
+    from errdex.store.postgres import PostgresStore
+
+    return PostgresStore(url)

@@ -78,7 +78,7 @@ class AnalysisRecord(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Store(abc.ABC):
-    """Where indexed versions live. SQLite now; PostgreSQL later, behind the same methods.
+    """Where indexed versions live: SQLite or PostgreSQL, behind the same methods.
 
     Readers raise `NotFoundError` for a project, version or error id the store lacks, and
     every backend failure surfaces as `StoreError`.

@@ -1,12 +1,16 @@
-"""The SQLite schema as named migrations, applied in order and recorded in the database."""
+"""The SQLite schema as named migrations, applied in order and recorded in the database.
+
+`Migration` and `refuse_unknown` serve the PostgreSQL schema too (`postgres/schema.py`),
+which carries the same migration names.
+"""
 
 from __future__ import annotations
 
 import sqlite3
-from datetime import UTC, datetime
 from typing import NamedTuple
 
 from errdex.errors import StoreError
+from errdex.store.rows import now
 
 # Identifiers stay whole (`snake_case`), accents fold; measured against trigram on real
 # messages: as precise for whole words, half the size, twice as fast to query.
@@ -18,6 +22,39 @@ class Migration(NamedTuple):
 
     name: str
     sql: str
+
+
+# The PostgreSQL schema (postgres/schema.py) takes these two as they are.
+SITES_BY_FILE = Migration(
+    "0002_sites_by_file",
+    """
+    -- Traceback frames name a file and a line: find sites there in any version.
+    CREATE INDEX sites_by_file ON sites(file, line);
+    """,
+)
+
+
+def analyses(table_options: str) -> Migration:
+    """The table of model analyses, with SQLite's or PostgreSQL's `table_options`."""
+    return Migration(
+        "0003_analyses",
+        f"""
+        -- Model-written explanations, cached by (error id, revision, model, prompt version).
+        -- A rejected answer is kept too (with why), so a resumed run does not ask again.
+        CREATE TABLE analyses (
+            error_id TEXT NOT NULL,
+            revision TEXT NOT NULL,
+            model TEXT NOT NULL,
+            prompt_version TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('ok', 'rejected')),
+            body TEXT,
+            reason TEXT,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (error_id, revision, model, prompt_version)
+        ) {table_options};
+        CREATE INDEX analyses_by_revision ON analyses(revision, model, prompt_version);
+        """,
+    )
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -99,33 +136,21 @@ MIGRATIONS: tuple[Migration, ...] = (
         CREATE INDEX files_by_hash ON files(hash);
         """,
     ),
-    Migration(
-        "0002_sites_by_file",
-        """
-        -- Traceback frames name a file and a line: find sites there in any version.
-        CREATE INDEX sites_by_file ON sites(file, line);
-        """,
-    ),
-    Migration(
-        "0003_analyses",
-        """
-        -- Model-written explanations, cached by (error id, revision, model, prompt version).
-        -- A rejected answer is kept too (with why), so a resumed run does not ask again.
-        CREATE TABLE analyses (
-            error_id TEXT NOT NULL,
-            revision TEXT NOT NULL,
-            model TEXT NOT NULL,
-            prompt_version TEXT NOT NULL,
-            status TEXT NOT NULL CHECK (status IN ('ok', 'rejected')),
-            body TEXT,
-            reason TEXT,
-            created_at TEXT NOT NULL,
-            PRIMARY KEY (error_id, revision, model, prompt_version)
-        ) WITHOUT ROWID;
-        CREATE INDEX analyses_by_revision ON analyses(revision, model, prompt_version);
-        """,
-    ),
+    SITES_BY_FILE,
+    analyses("WITHOUT ROWID"),
 )
+
+
+def refuse_unknown(applied: list[str], migrations: tuple[Migration, ...]) -> None:
+    """A database that records a migration this errdex does not know was written by a newer
+    errdex: refuse it rather than misread it."""
+    known = {m.name for m in migrations}
+    unknown = [name for name in applied if name not in known]
+    if unknown:
+        raise StoreError(
+            f"the database was written by a newer errdex (unknown migrations: "
+            f"{', '.join(unknown)}); upgrade errdex to use it"
+        )
 
 
 def split_statements(sql: str) -> list[str]:
@@ -158,14 +183,8 @@ def migrate(conn: sqlite3.Connection, migrations: tuple[Migration, ...] = MIGRAT
         "CREATE TABLE IF NOT EXISTS schema_migrations ("
         " name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
     )
-    known = {m.name for m in migrations}
     applied = applied_migrations(conn)
-    unknown = [name for name in applied if name not in known]
-    if unknown:
-        raise StoreError(
-            f"the database was written by a newer errdex (unknown migrations: "
-            f"{', '.join(unknown)}); upgrade errdex to use it"
-        )
+    refuse_unknown(applied, migrations)
     done: list[str] = []
     for migration in migrations:
         if migration.name in applied:
@@ -182,7 +201,7 @@ def migrate(conn: sqlite3.Connection, migrations: tuple[Migration, ...] = MIGRAT
                 conn.execute(statement)
             conn.execute(
                 "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
-                (migration.name, datetime.now(UTC).isoformat(timespec="seconds")),
+                (migration.name, now()),
             )
             conn.execute("COMMIT")
         except BaseException:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-import io
+import hashlib
+import itertools
 import re
-import tokenize
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
 
 from errdex.errors import StoreError
 from errdex.facts import IndexedSite
+from errdex.sources.base import VersionInfo
 from errdex.store.base import StoredSite, VersionStats
 
 ENCODER = msgspec.msgpack.Encoder()
@@ -26,11 +29,72 @@ _LINK_FIELD = re.compile(r"\{(path|line|end_line|revision)\}")
 _WORD = re.compile(r"\w+")
 
 
+def _latin_fold() -> dict[int, str]:
+    """Latin letters with diacritics → their base letter (`é` → `e`, `ǖ` → `u`; not `ø`)."""
+    table = {}
+    for code in itertools.chain(range(0xC0, 0x250), range(0x1E00, 0x1F00)):
+        parts = unicodedata.normalize("NFD", chr(code))
+        if len(parts) > 1 and all(unicodedata.category(mark) == "Mn" for mark in parts[1:]):
+            table[code] = parts[0]
+    return table
+
+
+_LATIN_FOLD = _latin_fold()
+
+
+def now() -> str:
+    """The time of a write, as stored: ISO 8601, UTC, to the second."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def version_columns(
+    info: VersionInfo,
+) -> tuple[str, str, str | None, str, str, str | None, str]:
+    """A version's columns after its project: label, revision, date, source kind, source,
+    link template, and when it is indexed (now)."""
+    return (
+        info.version,
+        info.revision,
+        info.date,
+        info.source_kind,
+        info.source,
+        info.link_template,
+        now(),
+    )
+
+
 def exception_name(site: IndexedSite) -> str | None:
     """The exception as resolved by the linker, else as written at the site."""
     if site.exception is not None:
         return site.exception.qualname
     return site.site.exception
+
+
+def error_columns(site: IndexedSite) -> tuple[str, str | None, str | None, str, str]:
+    """An error identity's columns after its id and project: kind, exception, template,
+    module, function."""
+    error = site.site
+    template = error.message.text if error.message is not None else None
+    return error.kind.value, exception_name(site), template, site.module, error.function
+
+
+def site_columns(
+    site: IndexedSite,
+) -> tuple[str, int, int, str, str, str | None, str | None, bytes]:
+    """A site's own columns: file, line, end_line, function, kind, exception, message, data
+    (the msgpack-encoded site)."""
+    error = site.site
+    message = error.message.text if error.message is not None else None
+    return (
+        site.file,
+        error.line,
+        error.end_line,
+        error.function,
+        error.kind.value,
+        exception_name(site),
+        message,
+        ENCODER.encode(site),
+    )
 
 
 def search_fields(site: IndexedSite) -> tuple[str, str, str]:
@@ -40,6 +104,11 @@ def search_fields(site: IndexedSite) -> tuple[str, str, str]:
     names = [site.site.exception, site.exception.name if site.exception else None]
     exception = " ".join(dict.fromkeys(name for name in names if name))
     return message, reasons, exception
+
+
+def text_key(text: tuple[str, str, str]) -> str:
+    """The key of a search text: versions whose site has the same text share its row."""
+    return hashlib.blake2b("\x1f".join(text).encode("utf-8"), digest_size=12).hexdigest()
 
 
 def referenced_files(site: IndexedSite) -> Iterable[str]:
@@ -55,31 +124,38 @@ def referenced_files(site: IndexedSite) -> Iterable[str]:
         yield site.exception.defined_in
 
 
-def match_expression(terms: Sequence[str], *, every: bool = False) -> str | None:
-    """An FTS5 query where each term is a quoted phrase and any (or, with `every`, each)
-    must match; None if empty.
-
-    Quoting makes every character literal (`"` is doubled), so operators (`NEAR`, `OR`,
-    `*`, `^`, parentheses, column filters) in user text are just words. Terms without a
-    letter, digit or `_` would be empty phrases and are dropped.
-    """
+def search_phrases(terms: Sequence[str]) -> list[str]:
+    """The terms as a search may take them: distinct, at most `MAX_TERMS`, each cut to
+    `MAX_TERM_CHARS`, without NUL or unencodable characters; terms without a letter, digit
+    or `_` (which would be empty phrases) are dropped."""
     phrases: list[str] = []
     for term in terms:
         clean = term.replace("\x00", " ")[:MAX_TERM_CHARS]
         clean = clean.encode("utf-8", "replace").decode("utf-8")
         if not any(ch.isalnum() or ch == "_" for ch in clean):
             continue
-        phrase = '"' + clean.replace('"', '""') + '"'
-        if phrase not in phrases:
-            phrases.append(phrase)
+        if clean not in phrases:
+            phrases.append(clean)
         if len(phrases) == MAX_TERMS:
             break
+    return phrases
+
+
+def match_expression(terms: Sequence[str], *, every: bool = False) -> str | None:
+    """An FTS5 query where each term is a quoted phrase and any (or, with `every`, each)
+    must match; None if empty.
+
+    Quoting makes every character literal (`"` is doubled), so operators (`NEAR`, `OR`,
+    `*`, `^`, parentheses, column filters) in user text are just words.
+    """
+    phrases = ['"' + phrase.replace('"', '""') + '"' for phrase in search_phrases(terms)]
     return (" AND " if every else " OR ").join(phrases) or None
 
 
 def term_tokens(term: str) -> list[str]:
-    """The index tokens a term stands for, near enough: lower-cased runs of word characters."""
-    return _WORD.findall(term.lower())
+    """The index tokens of a text, as FTS5's `unicode61 remove_diacritics 2` with `_` as a
+    token character makes them: lower-cased runs of word characters, Latin accents folded."""
+    return _WORD.findall(term.lower().translate(_LATIN_FOLD))
 
 
 def informative_terms(
@@ -146,12 +222,3 @@ def decode_stats(text: str) -> VersionStats:
         return _STATS.decode(text)
     except msgspec.MsgspecError as error:
         raise StoreError(f"unreadable version stats: {error}") from error
-
-
-def decode_source(data: bytes) -> str:
-    """Decode a Python file as Python would: BOM or coding cookie, else UTF-8."""
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        return data.decode(encoding, errors="replace")
-    except (SyntaxError, LookupError):
-        return data.decode("utf-8", errors="replace")

@@ -2,27 +2,27 @@
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
-import os
 import sqlite3
-import time
-import zlib
-from collections import Counter
 from collections.abc import Iterable, Mapping
-from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
 
 import msgspec
 
 from errdex.facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import VersionStats
-from errdex.store.rows import ENCODER, exception_name, referenced_files, search_fields
+from errdex.store.contents import compress, content_hashes
+from errdex.store.rows import (
+    error_columns,
+    search_fields,
+    site_columns,
+    text_key,
+    version_columns,
+)
+from errdex.store.tally import WriteTally
 
 CHUNK = 2_000  # sites per executemany batch
-ZLIB_LEVEL = 1  # on Python sources: 3.3x smaller at less than half the time of level 6
 
 _UPSERT_PROJECT = """
     INSERT INTO projects (name, tracker_url, homepage) VALUES (?, ?, ?)
@@ -59,10 +59,9 @@ def write_version(
     `sites` is consumed inside the transaction, so a generator that fails half-way, a
     KeyboardInterrupt or a killed process leave the previous contents as they were.
     """
-    started = time.perf_counter()
     conn.execute("BEGIN IMMEDIATE")
     try:
-        stats = _write(conn, info, sites, files, started)
+        stats = _write(conn, info, sites, files)
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
@@ -118,16 +117,11 @@ def _present(conn: sqlite3.Connection, table: str, column: str, keys: Iterable[s
     return {key for (key,) in rows}
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
 def _write(
     conn: sqlite3.Connection,
     info: VersionInfo,
     sites: Iterable[IndexedSite],
     files: Mapping[str, bytes],
-    started: float,
 ) -> VersionStats:
     (project_id,) = conn.execute(
         _UPSERT_PROJECT, (info.project, info.tracker_url, info.homepage)
@@ -136,38 +130,18 @@ def _write(
         "SELECT id FROM versions WHERE project_id = ? AND label = ?", (project_id, info.version)
     ).fetchone()
     old_docs, old_hashes = forget_version(conn, old[0]) if old is not None else ([], [])
-    version_row = (
-        project_id,
-        info.version,
-        info.revision,
-        info.date,
-        info.source_kind,
-        info.source,
-        info.link_template,
-        _now(),
-    )
-    (version_id,) = conn.execute(_INSERT_VERSION, version_row).fetchone()
+    (version_id,) = conn.execute(_INSERT_VERSION, (project_id, *version_columns(info))).fetchone()
 
     writer = _SiteWriter(conn, project_id, version_id)
     iterator = iter(sites)
     while chunk := list(itertools.islice(iterator, CHUNK)):
         writer.write(chunk)
+    tally = writer.tally
     stored, new_blobs = _write_files(
-        conn, version_id, {p: files[p] for p in writer.wanted if p in files}
+        conn, version_id, {p: files[p] for p in tally.wanted if p in files}
     )
     _drop_unused(conn, old_docs, old_hashes)
-    stats = VersionStats(
-        project=info.project,
-        version=info.version,
-        sites=sum(writer.kinds.values()),
-        errors=len(writer.error_ids),
-        files=stored,
-        new_blobs=new_blobs,
-        kinds=dict(sorted(writer.kinds.items())),
-        replaced=old is not None,
-        seconds=round(time.perf_counter() - started, 4),
-        pipeline=info.pipeline,
-    )
+    stats = tally.stats(info, stored, new_blobs, replaced=old is not None)
     conn.execute(
         "UPDATE versions SET stats = ? WHERE id = ?",
         (msgspec.json.encode(stats).decode("utf-8"), version_id),
@@ -182,9 +156,7 @@ class _SiteWriter:
         self.conn = conn
         self.project_id = project_id
         self.version_id = version_id
-        self.kinds: Counter[str] = Counter()
-        self.error_ids: set[str] = set()
-        self.wanted: set[str] = set()  # files the sites refer to
+        self.tally = WriteTally()
         self.docs: dict[str, int] = {}  # search text key → search_docs.id
         (self.next_site,) = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM sites").fetchone()
         (self.next_doc,) = conn.execute(
@@ -193,32 +165,13 @@ class _SiteWriter:
 
     def write(self, chunk: list[IndexedSite]) -> None:
         texts = [search_fields(site) for site in chunk]
-        keys = [_text_key(text) for text in texts]
+        keys = [text_key(text) for text in texts]
         self._add_docs(keys, texts)
         self._add_errors(chunk)
         rows = []
         for site_id, site, key in zip(itertools.count(self.next_site), chunk, keys, strict=False):
-            error = site.site
-            kind = error.kind.value
-            self.kinds[kind] += 1
-            self.wanted.update(referenced_files(site))
-            message = error.message.text if error.message is not None else None
-            rows.append(
-                (
-                    site_id,
-                    self.version_id,
-                    site.id,
-                    self.docs[key],
-                    site.file,
-                    error.line,
-                    error.end_line,
-                    error.function,
-                    kind,
-                    exception_name(site),
-                    message,
-                    ENCODER.encode(site),
-                )
-            )
+            self.tally.add(site)
+            rows.append((site_id, self.version_id, site.id, self.docs[key], *site_columns(site)))
         self.next_site += len(chunk)
         self.conn.executemany(_INSERT_SITE, rows)
 
@@ -244,40 +197,22 @@ class _SiteWriter:
 
     def _add_errors(self, chunk: list[IndexedSite]) -> None:
         """Record the identities not seen before (the first version holding them wins)."""
-        new = {site.id: site for site in chunk if site.id not in self.error_ids}
-        self.error_ids.update(new)
-        rows = []
-        for error_id in sorted(new.keys() - _present(self.conn, "errors", "id", new)):
-            site = new[error_id]
-            message = site.site.message.text if site.site.message is not None else None
-            kind = site.site.kind.value
-            function = site.site.function
-            rows.append(
-                (
-                    error_id,
-                    self.project_id,
-                    kind,
-                    exception_name(site),
-                    message,
-                    site.module,
-                    function,
-                )
-            )
+        new = {site.id: site for site in chunk if site.id not in self.tally.error_ids}
+        rows = [
+            (error_id, self.project_id, *error_columns(new[error_id]))
+            for error_id in sorted(new.keys() - _present(self.conn, "errors", "id", new))
+        ]
         self.conn.executemany(_INSERT_ERROR, rows)
-
-
-def _text_key(text: tuple[str, str, str]) -> str:
-    return hashlib.blake2b("\x1f".join(text).encode("utf-8"), digest_size=12).hexdigest()
 
 
 def _write_files(
     conn: sqlite3.Connection, version_id: int, files: Mapping[str, bytes]
 ) -> tuple[int, int]:
     """Store the files of a version, compressing only contents not stored yet."""
-    hashed = {path: hashlib.sha256(data).hexdigest() for path, data in files.items()}
+    hashed = content_hashes(files)
     present = _present(conn, "blobs", "hash", set(hashed.values()))
     missing = {h: files[path] for path, h in hashed.items() if h not in present}
-    packed = _compress(list(missing.values()))
+    packed = compress(list(missing.values()))
     conn.executemany(
         "INSERT INTO blobs (hash, size, text) VALUES (?, ?, ?)",
         [(h, len(data), blob) for (h, data), blob in zip(missing.items(), packed, strict=True)],
@@ -287,19 +222,3 @@ def _write_files(
         [(version_id, path, h) for path, h in sorted(hashed.items())],
     )
     return len(hashed), len(missing)
-
-
-def _compress(contents: list[bytes]) -> list[bytes]:
-    """zlib-compress each content; zlib lets go of the GIL, so a thread per core helps."""
-    workers = min(os.cpu_count() or 1, 8)
-    if workers == 1 or len(contents) < 16:
-        return _compress_all(contents)
-    batches = [contents[start::workers] for start in range(workers)]
-    with ThreadPoolExecutor(workers) as pool:
-        packed = list(pool.map(_compress_all, batches))
-    # Interleave back: item i went to batch i % workers at position i // workers.
-    return [packed[i % workers][i // workers] for i in range(len(contents))]
-
-
-def _compress_all(contents: list[bytes]) -> list[bytes]:
-    return [zlib.compress(data, ZLIB_LEVEL) for data in contents]

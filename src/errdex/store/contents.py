@@ -1,0 +1,49 @@
+"""File contents as the stores keep them: named by sha256, zlib-compressed, decoded as
+Python would decode them."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import tokenize
+import zlib
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+
+ZLIB_LEVEL = 1  # on Python sources: 3.3x smaller at less than half the time of level 6
+
+
+def content_hashes(files: Mapping[str, bytes]) -> dict[str, str]:
+    """Each path's content hash (sha256, hex), the key a content is stored once under."""
+    return {path: hashlib.sha256(data).hexdigest() for path, data in files.items()}
+
+
+def compress(contents: list[bytes]) -> list[bytes]:
+    """zlib-compress each content; zlib lets go of the GIL, so a thread per core helps."""
+    workers = min(os.cpu_count() or 1, 8)
+    if workers == 1 or len(contents) < 16:
+        return _compress_all(contents)
+    batches = [contents[start::workers] for start in range(workers)]
+    with ThreadPoolExecutor(workers) as pool:
+        packed = list(pool.map(_compress_all, batches))
+    # Interleave back: item i went to batch i % workers at position i // workers.
+    return [packed[i % workers][i // workers] for i in range(len(contents))]
+
+
+def _compress_all(contents: list[bytes]) -> list[bytes]:
+    return [zlib.compress(data, ZLIB_LEVEL) for data in contents]
+
+
+def decode_source(data: bytes) -> str:
+    """Decode a Python file as Python would: BOM or coding cookie, else UTF-8."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding, errors="replace")
+    except (SyntaxError, LookupError):
+        return data.decode("utf-8", errors="replace")
+
+
+def stored_text(packed: bytes) -> str:
+    """A stored (compressed) file as text."""
+    return decode_source(zlib.decompress(packed))
