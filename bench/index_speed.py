@@ -156,10 +156,7 @@ def main() -> None:
         peak = f"{stats['peak_mb']:.0f}" if stats else ""
         print(f"{label:44} {seconds:8.2f} {ratio:11.3f} {parsed:>7} {peak:>8}")
     stages = ", ".join(f"{k} {v:.2f} s" for k, v in cold["timings"].items())
-    print(
-        f"cold stages: {stages} (write: what is left once linking, which runs beside it, "
-        f"is done); CPU {cold['cpu_seconds']:.1f} s in the main process"
-    )
+    print(f"cold stages: {stages}; CPU {cold['cpu_seconds']:.1f} s in the main process")
     print(
         f"second round (cold): {cold['rechecked']} files looked at again for calls of other "
         f"files' raising helpers, {cold['reparsed']} parsed again"

@@ -88,3 +88,36 @@ def test_the_gc_pause_restores_the_collector(enabled: bool) -> None:
         assert gc.isenabled() is enabled
     finally:
         gc.enable()
+
+
+def test_the_file_defining_a_sites_exception_is_stored_for_its_page(tmp_path: Path) -> None:
+    root = write_package(
+        tmp_path / "src",
+        {
+            "pkg/__init__.py": "",
+            "pkg/errors.py": """
+                class ConfigError(ValueError):
+                    '''The configuration cannot be used.'''
+                """,
+            "pkg/config.py": """
+                from pkg.errors import ConfigError
+
+                def load(path):
+                    if not path.endswith(".toml"):
+                        raise ConfigError(f"not a TOML file: {path}")
+                """,
+            "pkg/unrelated.py": "def add(a, b):\n    return a + b\n",
+        },
+    )
+    store = open_store(str(tmp_path / "errdex.db"))
+    try:
+        report = index_source(
+            open_source(str(root)), store, cache=FactsCache(tmp_path / "cache" / "facts.sqlite3")
+        )
+        (site,) = store.list_sites(project=report.project)
+        assert site.exception is not None and site.exception.defined_in == "pkg/errors.py"
+        version = (report.project, report.version)
+        assert "class ConfigError(ValueError)" in (store.file_text(version, "pkg/errors.py") or "")
+        assert store.file_text(version, "pkg/unrelated.py") is None  # nothing quotes it
+    finally:
+        store.close()

@@ -6,7 +6,6 @@ another file, again with those calls kept (`helpercalls`).
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
@@ -14,13 +13,12 @@ from collections.abc import Callable, Iterator, Mapping
 import msgspec
 
 from errdex.extract import EXTRACTOR_VERSION
-from errdex.facts import FileFacts, IndexedSite
+from errdex.facts import FileFacts
 from errdex.indexing.cache import FactsCache, content_key
 from errdex.indexing.gcpause import cyclic_gc_paused
 from errdex.indexing.helpercalls import again_key, names_to_keep
-from errdex.indexing.overlap import produced_in_thread
 from errdex.indexing.parallel import MIN_PARALLEL_FILES, ExtractionPool
-from errdex.link import LINKER_VERSION, link_sites
+from errdex.link import LINKER_VERSION, link_version
 from errdex.sources.base import Skipped, Source
 from errdex.store.base import Store, VersionStats
 
@@ -52,7 +50,7 @@ class IndexReport(msgspec.Struct, kw_only=True):
     seconds: float
     stored: VersionStats | None = None
     up_to_date: bool = False  # the store already held this revision, made the same way
-    timings: dict[str, float] = {}  # seconds per stage: read, extract, link, write (after link)
+    timings: dict[str, float] = {}  # seconds per stage: read, extract, again, link, write
 
 
 ProgressHook = Callable[[str, int, int], None]  # (stage, advance, total)
@@ -114,20 +112,14 @@ def index_source(
 
     skipped = list(source.skipped)
     skipped.extend(Skipped(f.path, f.error) for f in facts if f.error is not None)
-    kinds: Counter[str] = Counter()
-
-    def linked() -> Iterator[IndexedSite]:
-        for site in link_sites(source.info.project, facts):
-            kinds[site.site.kind.value] += 1
-            yield site
-        timings["link"] = time.perf_counter() - clock
-
     with cyclic_gc_paused():
-        # Sites are linked in a thread while the store writes those already linked.
-        sites = produced_in_thread(linked)
-        with contextlib.closing(sites):  # a failed write stops the linking thread at once
-            stored = store.write_version(source.info, sites, dict(items))
-    timings["write"] = time.perf_counter() - clock - timings["link"]
+        sites = link_version(source.info.project, facts)
+        timings["link"], clock = time.perf_counter() - clock, time.perf_counter()
+        # Every file is offered: the store keeps those a page may quote (a site's own, its
+        # variants', its exception's definition).
+        stored = store.write_version(source.info, sites, dict(items))
+        timings["write"] = time.perf_counter() - clock
+    kinds = Counter(s.site.kind.value for s in sites)
     return IndexReport(
         project=source.info.project,
         version=source.info.version,
@@ -137,7 +129,7 @@ def index_source(
         cached=len(items) - len(todo),
         rechecked=rechecked,
         reparsed=reparsed,
-        sites=sum(kinds.values()),
+        sites=len(sites),
         kinds=dict(kinds),
         skipped=skipped,
         seconds=time.perf_counter() - started,

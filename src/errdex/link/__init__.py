@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterator
 
 import msgspec
 
@@ -38,7 +37,7 @@ from errdex.link.reasons import ReasonsIndex
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
 from errdex.link.tests import TestIndex
 
-__all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_version"]
+__all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Bump when linking changes what it produces: stored versions made before are re-indexed.
 # 4: calls of other files' raising helpers in site-free functions (the indexer's second round).
@@ -47,12 +46,6 @@ LINKER_VERSION = "4"
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
     """Resolve every site of one version and give it its stable error id."""
-    return list(link_sites(project, files))
-
-
-def link_sites(project: str, files: list[FileFacts]) -> Iterator[IndexedSite]:
-    """`link_version`'s sites one by one: the context of each (callers, knobs, tests) is
-    added as it is asked for, so that storing the first ones can start meanwhile."""
     names = Namespace(files)
     reasons = ReasonsIndex(files)
     helpers = _helpers_by_name(files)
@@ -94,8 +87,7 @@ def link_sites(project: str, files: list[FileFacts]) -> Iterator[IndexedSite]:
             )
     # Callers with their guards, knobs behind the conditions, tests expecting the error.
     context = _Context(files, names)
-    for indexed in linked:
-        yield context.add(indexed)
+    return [context.add(indexed) for indexed in linked]
 
 
 class _Context:
