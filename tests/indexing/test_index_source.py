@@ -121,3 +121,14 @@ def test_the_file_defining_a_sites_exception_is_stored_for_its_page(tmp_path: Pa
         assert store.file_text(version, "pkg/unrelated.py") is None  # nothing quotes it
     finally:
         store.close()
+
+
+def test_a_lone_surrogate_in_a_literal_is_stored_as_the_source_spells_it(tmp_path: Path) -> None:
+    # `"\ud800"` is valid Python but has no UTF-8 form: msgpack and SQLite refuse it as is.
+    root = write_package(
+        tmp_path / "src",
+        {"pkg/text.py": 'def f(x):\n    if x:\n        raise ValueError("bad \\ud800 char")\n'},
+    )
+    report, messages = _index(root, tmp_path, "surrogate", workers=1)
+    assert messages == ["bad \\ud800 char"]
+    assert report.skipped == []

@@ -11,6 +11,7 @@ from typing import TypeVar
 import msgspec
 
 from errdex.extract import extract_again, extract_file
+from errdex.facts import FileFacts
 from errdex.indexing.gcpause import cyclic_gc_paused
 
 # Below this many files a process pool costs more than it saves.
@@ -24,12 +25,31 @@ Again = tuple[str, bytes, tuple[str, ...]]  # (path, data, names of raising help
 _Item = TypeVar("_Item", File, Again)
 
 
+def encode_facts(facts: FileFacts) -> bytes:
+    """A file's facts as msgpack, even when a string literal holds a lone surrogate."""
+    try:
+        return _encoder.encode(facts)
+    except UnicodeEncodeError:
+        # `"\ud800"` in the source has no UTF-8 form: write it as the source spells it.
+        return _encoder.encode(_escape_surrogates(msgspec.to_builtins(facts)))
+
+
+def _escape_surrogates(value: object) -> object:
+    if isinstance(value, str):
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, dict):
+        return {_escape_surrogates(k): _escape_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_escape_surrogates(item) for item in value]
+    return value
+
+
 def extract_batch(batch: Sequence[File]) -> list[tuple[str, bytes]]:
     """Extract each (path, data) and encode its facts; runs in a worker process."""
     # The walker leaves no cycle of its own (the stdlib's `literal_eval` leaves a few):
     # one young collection per batch frees them.
     with cyclic_gc_paused(collect_after=True):
-        return [(path, _encoder.encode(extract_file(path, data))) for path, data in batch]
+        return [(path, encode_facts(extract_file(path, data))) for path, data in batch]
 
 
 def extract_again_batch(batch: Sequence[Again]) -> list[tuple[str, bytes]]:
@@ -38,7 +58,7 @@ def extract_again_batch(batch: Sequence[Again]) -> list[tuple[str, bytes]]:
         out = []
         for path, data, names in batch:
             facts = extract_again(path, data, names)
-            out.append((path, b"" if facts is None else _encoder.encode(facts)))
+            out.append((path, b"" if facts is None else encode_facts(facts)))
         return out
 
 
