@@ -308,3 +308,55 @@ def test_a_call_on_a_module_imported_from_outside_reaches_no_helper() -> None:
     assert [s.site.message.text for s in helper if s.site.message] == [
         "the question argument needs to be a dict"
     ]
+
+
+def test_a_self_call_reaches_a_helper_only_through_the_callers_own_classes() -> None:
+    # Real shapes: a subclass calling its base's `fail` (click's ParamType), a class whose
+    # `__setattr__` is `nn.Module`'s, a decorator's wrapper whose `self` is anyone's, and
+    # an object kept in an attribute (vllm's `self._db.execute("PRAGMA ...")` on sqlite3).
+    sites = link(
+        {
+            "demo/types.py": """
+            class ParamType:
+                def fail(self, message):
+                    raise ValueError(f"Invalid value: {message}")
+
+            class Tokens:
+                def __setattr__(self, key, value):
+                    raise TypeError(f"cannot set {key}")
+
+            class Runner:
+                def execute(self, method):
+                    raise ValueError(f"Unknown execute method: {method}")
+            """,
+            "demo/uses.py": """
+            import sqlite3
+            from torch import nn
+            from demo.types import ParamType
+
+            class Choice(ParamType):
+                def convert(self, value):
+                    self.fail("not one of the choices")
+
+            class Layer(nn.Module):
+                def setup(self):
+                    self.__setattr__("weight", None)
+
+            def cached(func):
+                def wrapper(self):
+                    self.__setattr__("_cache", "not a string")
+                return wrapper
+
+            class DiskCache:
+                def __init__(self, path, runner):
+                    self._db = sqlite3.connect(path)
+                    self._db.execute("PRAGMA journal_mode=WAL")
+                    runner.execute("a runner's method")
+            """,
+        }
+    )
+    helper = [s for s in sites if s.site.kind is SiteKind.HELPER and s.site.message]
+    assert sorted(s.site.message.text for s in helper if s.site.message) == [
+        "Invalid value: not one of the choices",
+        "Unknown execute method: a runner's method",
+    ]

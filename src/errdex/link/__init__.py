@@ -41,7 +41,9 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Bump when linking changes what it produces: stored versions made before are re-indexed.
 # 4: calls of other files' raising helpers in site-free functions (the indexer's second round).
-LINKER_VERSION = "4"
+# 5: `self.x()` reaches a helper only through the caller's classes; an attribute's object only
+# a helper of the same file.
+LINKER_VERSION = "5"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
@@ -352,6 +354,23 @@ def _pick_helper(
     receiver = call.receiver
     if receiver is not None and names.imported_from_outside(facts, receiver.split(".")[0]):
         return []
+    if receiver in ("self", "cls"):
+        # `self.x(...)` reaches the method of the caller's class or of its nearest base
+        # that has one; a base from outside the version (`nn.Module.__setattr__`), or a
+        # `self` that is no method's (a decorator's wrapper), is no helper of ours.
+        if call.class_name is None:
+            return []
+        owner = names.method_owner(facts, call.class_name, call.callee)
+        return [
+            (helper, where)
+            for helper, where in candidates
+            if (where.module, helper.qualname) == owner
+        ]
+    if receiver is not None and receiver != "..." and "." in receiver:
+        # An object kept in an attribute (`self._db.execute(...)`, `config.ops.remove(...)`):
+        # its class is unknown, so only a helper of the same file is likely enough to
+        # claim. (`...` stands for any other receiver, such as a call's result.)
+        candidates = [pair for pair in candidates if pair[1] is facts]
     is_method = call.receiver is not None
     fitting = [
         (helper, where)

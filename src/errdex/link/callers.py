@@ -88,7 +88,7 @@ class CallerIndex:
         if receiver in ("self", "cls"):
             if call.class_name is None:
                 return []
-            found = self._method(facts, call.class_name, call.callee)
+            found = self._names.method_owner(facts, call.class_name, call.callee)
             return [found] if found else []
         if receiver is None:
             if call.callee in facts.defs:
@@ -110,7 +110,7 @@ class CallerIndex:
             return self._constructors(cls)
         if "." in name:  # Class.method called on the class
             owner, _, method = name.rpartition(".")
-            found = self._method(module, owner, method)
+            found = self._names.method_owner(module, owner, method)
             return [found] if found else []
         return [(module.module, name)] if name in module.defs else []
 
@@ -118,25 +118,7 @@ class CallerIndex:
         module = cls.file.module
         out: list[Target] = []
         for method in _CONSTRUCTORS:
-            found = self._method(cls.file, cls.fact.qualname, method)
+            found = self._names.method_owner(cls.file, cls.fact.qualname, method)
             if found is not None:
                 out.append(found)
         return out or [(module, f"{cls.fact.qualname}.__init__")]
-
-    def _method(self, facts: FileFacts, class_name: str, method: str) -> Target | None:
-        """The class (in `facts`) or nearest base that defines `method`."""
-        cls = self._names.classes.get(f"{facts.module}.{class_name}")
-        visited: set[str] = set()
-        queue = [cls] if cls is not None else []
-        while queue:
-            current = queue.pop(0)
-            if current.qualname in visited or len(visited) > 12:
-                continue
-            visited.add(current.qualname)
-            if method in current.fact.methods:
-                return (current.file.module, f"{current.fact.qualname}.{method}")
-            for base in current.fact.bases:
-                resolved = self._names.resolve_class(current.file, base.split("[")[0])
-                if resolved is not None:
-                    queue.append(resolved)
-        return None

@@ -124,3 +124,24 @@ class Namespace:
             else:
                 out.append(self.qualify(facts, base) if base in facts.imports else base)
         return tuple(out)
+
+    def method_owner(
+        self, facts: FileFacts, class_name: str, method: str
+    ) -> tuple[str, str] | None:
+        """(module, qualname) of `method` in the class (of `facts`) or the nearest base of
+        the version that defines it; None when none of those does."""
+        cls = self.classes.get(f"{facts.module}.{class_name}")
+        visited: set[str] = set()
+        queue = [cls] if cls is not None else []
+        while queue:
+            current = queue.pop(0)
+            if current.qualname in visited or len(visited) > 12:
+                continue
+            visited.add(current.qualname)
+            if method in current.fact.methods:
+                return (current.file.module, f"{current.fact.qualname}.{method}")
+            for base in current.fact.bases:
+                resolved = self.resolve_class(current.file, base.split("[")[0])
+                if resolved is not None:
+                    queue.append(resolved)
+        return None
