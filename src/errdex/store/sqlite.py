@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -47,12 +48,29 @@ class SqliteStore(SqlStore):
         if "ENABLE_FTS5" not in options:
             raise StoreError(f"this SQLite ({sqlite3.sqlite_version}) lacks FTS5")
         self._conn.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
-        self._conn.execute("PRAGMA journal_mode = WAL")
+        self._use_wal()
         self._conn.execute("PRAGMA synchronous = NORMAL")  # WAL: a crash loses no commit
         self._conn.execute("PRAGMA foreign_keys = ON")
         self._conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         self._conn.execute(f"PRAGMA journal_size_limit = {CACHE_KIB * 1024}")
         migrate(self._conn)
+
+    def _use_wal(self) -> None:
+        """Switch to WAL, waiting for others as busy_timeout would.
+
+        Changing the journal mode needs the database to itself, and SQLite answers
+        "locked" at once, without the busy handler, while another connection is opening
+        the same new file (workers starting together).
+        """
+        deadline = time.monotonic() + BUSY_SECONDS
+        while True:
+            try:
+                self._conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
 
     @contextmanager
     def _guard(self) -> Iterator[sqlite3.Connection]:
