@@ -360,3 +360,34 @@ def test_a_self_call_reaches_a_helper_only_through_the_callers_own_classes() -> 
         "Invalid value: not one of the choices",
         "Unknown execute method: a runner's method",
     ]
+
+
+def test_a_call_on_a_module_of_the_version_reaches_its_function() -> None:
+    sites = link(
+        {
+            "demo/__init__.py": "",
+            "demo/checks.py": """
+            def require(flag, what):
+                if not flag:
+                    raise ValueError(f"{what} is required")
+            """,
+            "demo/other.py": """
+            def require(flag, what):
+                if not flag:
+                    raise KeyError(f"missing {what}")
+            """,
+            "demo/cli.py": """
+            import demo.checks
+            from demo import checks
+
+            def main(args):
+                checks.require(args.model, "--model")
+                demo.checks.require(args.port, "--port")
+            """,
+        }
+    )
+    helper = [s for s in sites if s.site.kind is SiteKind.HELPER and s.site.message]
+    assert sorted((s.site.message.text, s.site.exception) for s in helper if s.site.message) == [
+        ("--model is required", "ValueError"),
+        ("--port is required", "ValueError"),
+    ]

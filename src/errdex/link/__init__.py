@@ -43,7 +43,8 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 # 4: calls of other files' raising helpers in site-free functions (the indexer's second round).
 # 5: `self.x()` reaches a helper only through the caller's classes; an attribute's object only
 # a helper of the same file.
-LINKER_VERSION = "5"
+# 6: `module.helper(...)` on a module of the version reaches that module's function.
+LINKER_VERSION = "6"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
@@ -347,13 +348,18 @@ def _pick_helper(
 ) -> list[tuple[HelperFact, FileFacts]]:
     """The raises of the one helper function a call reaches: one site each.
 
-    A helper of the caller's own file wins; else the name must lead to a single function
-    in the version (its several raises are all sites), or nothing is claimed. A call on an
-    import from outside the version (`unicodedata.normalize(...)`) reaches none.
+    A call on a module of the version reaches that module's function. A helper of the
+    caller's own file wins; else the name must lead to a single function in the version
+    (its several raises are all sites), or nothing is claimed. A call on an import from
+    outside the version (`unicodedata.normalize(...)`) reaches none.
     """
     receiver = call.receiver
     if receiver is not None and names.imported_from_outside(facts, receiver.split(".")[0]):
         return []
+    module = names.modules.get(names.qualify(facts, receiver)) if receiver else None
+    if module is not None:
+        # `utils.check(...)`, `pkg.utils.check(...)`: that module's own function.
+        return [(h, where) for h, where in candidates if where is module and "." not in h.qualname]
     if receiver in ("self", "cls"):
         # `self.x(...)` reaches the method of the caller's class or of its nearest base
         # that has one; a base from outside the version (`nn.Module.__setattr__`), or a
