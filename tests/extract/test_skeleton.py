@@ -32,7 +32,7 @@ def test_same_facts_with_and_without_the_skeleton(
     assert path is not None
     data = Path(path).read_bytes()
     fast = extract_file("lib/" + Path(path).name, data)
-    monkeypatch.setattr(extract, "build_skeleton", lambda text, keep_calls=(): None)
+    monkeypatch.setattr(extract, "blank_bodies", lambda text, keep_calls=(): None)
     full = extract_file("lib/" + Path(path).name, data)
     assert fast.sites == full.sites
     assert fast.classes == full.classes

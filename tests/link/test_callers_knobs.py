@@ -277,3 +277,32 @@ def test_a_local_assigned_in_another_branch_is_not_what_the_site_sees() -> None:
     site = sites["size {size} must be 1 or the target's size"]
     assert site.site.bindings == ()
     assert site.knobs == ()
+
+
+def test_a_caller_whose_body_the_skeleton_blanked_is_still_a_caller() -> None:
+    filler = "\n".join(f"def quiet_{i}(x):\n    return x + {i}\n" for i in range(600))
+    server = filler + textwrap.dedent(
+        """
+        from srv.config import load_config
+
+
+        def serve(path):
+            config = load_config(path)
+            return config
+        """
+    )
+    assert len(server) > MIN_SKELETON_BYTES
+    sites = link(
+        {
+            "srv/config.py": """
+            def load_config(path):
+                if not path.endswith(".toml"):
+                    raise ValueError(f"not a TOML file: {path}")
+                return path
+            """,
+            "srv/server.py": server,
+        }
+    )
+    site = by_message(sites)["not a TOML file: {path}"]
+    assert site.callers == ("srv.server.serve",)
+    assert site.caller_links[0].guard == ()  # read from the text: the guard is unknown

@@ -9,15 +9,16 @@ import tokenize
 import warnings
 from collections.abc import Collection
 
+from errdex.extract.blanked_calls import blanked_calls
 from errdex.extract.calls import CallFilter
 from errdex.extract.knobs import env_annotations, env_getters, scan_settings
 from errdex.extract.module import collect_constants, collect_imports, module_name
 from errdex.extract.sites import SiteExtractor
-from errdex.extract.skeleton import build_skeleton, has_literal_call
+from errdex.extract.skeleton import Skeleton, blank_bodies, has_literal_call
 from errdex.facts import FileFacts
 
 # Bump when extraction changes what it produces: cached facts of older versions are dropped.
-EXTRACTOR_VERSION = "10"
+EXTRACTOR_VERSION = "11"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -49,7 +50,7 @@ def extract_file(path: str, data: bytes, keep_calls: Collection[str] = ()) -> Fi
         text = decode_source(data)
     except ValueError as error:
         return FileFacts(path=path, module=module_name(path)[0], error=str(error))
-    return _extract_text(path, text, build_skeleton(text, keep_calls))
+    return _extract_text(path, text, blank_bodies(text, keep_calls))
 
 
 def extract_again(path: str, data: bytes, keep_calls: Collection[str]) -> FileFacts | None:
@@ -62,17 +63,18 @@ def extract_again(path: str, data: bytes, keep_calls: Collection[str]) -> FileFa
         return None
     if not has_literal_call(text, keep_calls):
         return None  # the cheap answer for most files, which name a helper only elsewhere
-    reduced = build_skeleton(text, keep_calls)
-    if reduced == build_skeleton(text):
+    reduced = blank_bodies(text, keep_calls)
+    first = blank_bodies(text)
+    if (reduced and reduced.text) == (first and first.text):
         return None
     return _extract_text(path, text, reduced)
 
 
-def _extract_text(path: str, text: str, reduced: str | None) -> FileFacts:
+def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
     """The facts of one file's text, parsing `reduced` (its skeleton) when it parses."""
     module, is_package = module_name(path)
     try:
-        tree = _parse_fast(text, reduced, path)
+        tree, reduced = _parse_fast(text, reduced, path)
     except SyntaxError as error:
         where = f"line {error.lineno}: " if error.lineno else ""
         newer = (
@@ -95,6 +97,12 @@ def _extract_text(path: str, text: str, reduced: str | None) -> FileFacts:
         env_reads.extend(env_getters(tree, text))
     classes = {c.qualname for c in extractor.classes}
     methods = {m for c in extractor.classes for m in c.methods}
+    keep = CallFilter(set(extractor.defs), classes, methods, imports)
+    call_sites = extractor.call_sites(keep)
+    if reduced is not None:
+        call_sites += tuple(
+            blanked_calls(text, reduced.blanked, extractor.functions_at, reduced.strings, keep)
+        )
     return FileFacts(
         path=path,
         module=module,
@@ -106,7 +114,7 @@ def _extract_text(path: str, text: str, reduced: str | None) -> FileFacts:
         constants=constants,
         imports=imports,
         defs=tuple(extractor.defs),
-        call_sites=extractor.call_sites(CallFilter(set(extractor.defs), classes, methods, imports)),
+        call_sites=call_sites,
         properties=tuple(extractor.properties),
         env_reads=tuple(env_reads),
         env_types=env_annotations(tree, {r.binds or r.name for r in env_reads})
@@ -117,14 +125,17 @@ def _extract_text(path: str, text: str, reduced: str | None) -> FileFacts:
     )
 
 
-def _parse_fast(text: str, reduced: str | None, path: str) -> ast.Module:
-    """Parse the skeleton (site-free bodies blanked) when there is one, else the whole text."""
+def _parse_fast(
+    text: str, reduced: Skeleton | None, path: str
+) -> tuple[ast.Module, Skeleton | None]:
+    """Parse the skeleton (site-free bodies blanked) when there is one, else the whole text;
+    with the skeleton that was parsed, or None."""
     if reduced is not None:
         try:
-            return _parse(reduced, path)
+            return _parse(reduced.text, path), reduced
         except SyntaxError:
             pass  # the line scan was fooled: the whole text decides
-    return _parse(text, path)
+    return _parse(text, path), None
 
 
 def _maybe_newer_syntax(error: SyntaxError) -> bool:

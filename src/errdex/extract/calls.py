@@ -17,7 +17,7 @@ _PROPERTY_DECORATORS = frozenset(
 _RAISES = frozenset({"pytest.raises", "raises", "pytest.warns"})
 _ASSERT_RAISES = frozenset({"assertRaisesRegex", "assertRaisesRegexp", "assertWarnsRegex"})
 # Receivers whose calls are never of the codebase's own functions.
-_NOT_RECEIVERS = frozenset({"os", "sys", "re", "json", "math", "time", "logging", "logger"})
+NOT_RECEIVERS = frozenset({"os", "sys", "re", "json", "math", "time", "logging", "logger"})
 _MAX_READS = 40
 
 
@@ -28,7 +28,7 @@ def call_target(call: ast.Call) -> tuple[str, str | None] | None:
         return func.id, None
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
         receiver = func.value.id
-        if receiver in _NOT_RECEIVERS:
+        if receiver in NOT_RECEIVERS:
             return None
         return func.attr, receiver
     return None
@@ -46,12 +46,13 @@ class CallFilter:
         self.imports = imports
 
     def __call__(self, call: CallSite) -> bool:
-        receiver = call.receiver
+        return self.accepts(call.callee, call.receiver)
+
+    def accepts(self, callee: str, receiver: str | None) -> bool:
         if receiver is None:
-            name = call.callee
-            return name in self.defs or name in self.classes or name in self.imports
+            return callee in self.defs or callee in self.classes or callee in self.imports
         if receiver in ("self", "cls"):
-            return call.callee in self.methods or not call.callee.startswith("__")
+            return callee in self.methods or not callee.startswith("__")
         return receiver in self.imports or receiver in self.classes
 
 

@@ -62,6 +62,9 @@ class ExtractorBase:
         self._pending_calls: list[tuple[CallSite, tuple[Step, ...]]] = []
         self.properties: list[PropertyFact] = []
         self.defs: list[str] = []
+        # (qualname, class) of every function by its `def` line: whose the calls read from
+        # a blanked body's text are.
+        self.functions_at: dict[int, tuple[str, str | None]] = {}
         self.tests: list[TestRef] = []
         self._blocks: tuple[int, ...] = ()  # the nested blocks being walked, innermost last
         self._block_counter = 0

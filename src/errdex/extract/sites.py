@@ -95,6 +95,7 @@ class SiteExtractor(CallRecorder, DefinitionRecorder):
         if scope.class_name is not None and not scope.is_function and params:
             params = params[1:] if params[0] in ("self", "cls") else params
         inner = Scope(qualname, scope.class_name, is_function=True, params=params)
+        self.functions_at[stmt.lineno] = (qualname, scope.class_name)
         if scope.qualname == "<module>":
             self.defs.append(stmt.name)
         elif scope.class_name is not None and not scope.is_function and is_property(stmt):

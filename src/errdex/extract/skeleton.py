@@ -80,11 +80,23 @@ def _block_end(indent: int) -> re.Pattern[str]:
     return pattern
 
 
+class Skeleton(NamedTuple):
+    text: str  # the source with site-free function bodies blanked, lines kept
+    blanked: list[tuple[int, int, int]]  # (`def` offset, body start, body end) of each
+    strings: list[int]  # the bounds of the triple-quoted strings (`triple_quoted_bounds`)
+
+
 def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> str | None:
     """`text` with the bodies of site-free functions blanked, or None when nothing is saved.
 
     A body that calls one of `keep_calls` with a string literal among its arguments is kept.
     """
+    skeleton = blank_bodies(text, keep_calls)
+    return skeleton.text if skeleton is not None else None
+
+
+def blank_bodies(text: str, keep_calls: Collection[str] = ()) -> Skeleton | None:
+    """`build_skeleton`, with where each blanked body was in `text`."""
     if len(text) < MIN_SKELETON_BYTES:
         return None
     raises = _find_all(text, ("raise",))
@@ -103,6 +115,7 @@ def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> str | None:
     pieces: list[str] = []
     done = 0  # text before this offset is already in `pieces`
     blanked = 0
+    spans: list[tuple[int, int, int]] = []
     for function in functions:
         start, indent, name, _, body, end = function
         if start < done:
@@ -133,10 +146,11 @@ def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> str | None:
         pieces.append(lead + "..." + "\n" * body_text.count("\n"))
         done = end
         blanked += len(body_text)
+        spans.append((function.head, body, end))
     if blanked < len(text) // 10:
         return None
     pieces.append(text[done:])
-    return "".join(pieces)
+    return Skeleton("".join(pieces), spans, strings)
 
 
 class _Function(NamedTuple):
