@@ -72,3 +72,8 @@ def real_click_traceback() -> str:
     except click.UsageError:
         return traceback.format_exc()
     raise AssertionError("click accepted an extra argument")
+
+
+# Site-free functions enough for a file to get a skeleton (`extract.skeleton`): a test puts
+# its own code after them and sees what the skeleton does to it.
+QUIET_FUNCTIONS = "\n".join(f"def quiet_{i}(x):\n    return x + {i}\n" for i in range(600))

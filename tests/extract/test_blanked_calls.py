@@ -7,9 +7,10 @@ import textwrap
 from errdex.extract import extract_file
 from errdex.extract.skeleton import MIN_SKELETON_BYTES, build_skeleton
 from errdex.facts import CallSite
+from samples import QUIET_FUNCTIONS
 
 # Enough site-free functions that the file gets a skeleton.
-_FILLER = "\n".join(f"def quiet_{i}(x):\n    return x + {i}\n" for i in range(600))
+_FILLER = QUIET_FUNCTIONS
 SOURCE = _FILLER + textwrap.dedent(
     '''
     import os

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from errdex.extract import extract_again, extract_file
 from errdex.extract.skeleton import MIN_SKELETON_BYTES
 from errdex.facts import FileFacts
+from samples import QUIET_FUNCTIONS
 
 SOURCE = textwrap.dedent(
     """
@@ -65,7 +66,7 @@ def test_extraction_frees_its_trees_without_the_cyclic_gc() -> None:
 
 def test_a_second_extraction_frees_its_trees_too() -> None:
     # Big enough for a skeleton, with a helper call that only the names keep.
-    quiet = "\n".join(f"def quiet_{i}(x):\n    return x + {i}\n" for i in range(600))
+    quiet = QUIET_FUNCTIONS
     source = SOURCE + quiet + "\ndef send(url):\n    validate(url, 'the url')\n"
     assert len(source) > MIN_SKELETON_BYTES
     data = source.encode()

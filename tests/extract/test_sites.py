@@ -8,6 +8,7 @@ from extract_samples import facts_of, messages, only_site, sites_of
 
 from errdex.extract import extract_file
 from errdex.facts import SiteKind
+from samples import QUIET_FUNCTIONS
 
 
 def test_raise_with_message_and_cause() -> None:
@@ -298,7 +299,7 @@ def test_names_a_function_declares_global_are_not_constants() -> None:
 
 def test_a_global_declared_in_a_blanked_body_still_counts() -> None:
     # The function that rebinds the name holds no site word, so the skeleton blanks it.
-    filler = "\n".join(f"def quiet_{i}(x):\n    return x + {i}\n" for i in range(600))
+    filler = QUIET_FUNCTIONS
     source = filler + textwrap.dedent(
         """
         LEVEL = "info"

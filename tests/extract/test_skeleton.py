@@ -19,6 +19,7 @@ import pytest
 from errdex import extract
 from errdex.extract import extract_again, extract_file
 from errdex.extract.skeleton import MIN_SKELETON_BYTES, build_skeleton
+from samples import QUIET_FUNCTIONS
 
 # Real, large modules of the standard library: read as text, never run by this test.
 MODULES = [argparse, subprocess, tarfile, zipfile, logging.handlers, json.decoder]
@@ -124,7 +125,7 @@ def test_a_one_line_stub_with_a_long_signature_keeps_the_next_function() -> None
 def test_a_call_of_a_raising_helper_of_the_same_file_keeps_its_function() -> None:
     # B9 of the second hand check: `check_url(url, "...")` holds no site word, but the call
     # of a raising helper is a site of its own once linked, so its body must be parsed.
-    filler = "\n".join(f"def quiet_{i}(x):\n    return x + {i}\n" for i in range(600))
+    filler = QUIET_FUNCTIONS
     source = filler + textwrap.dedent(
         """
         def check_url(url, what):
@@ -144,7 +145,7 @@ def test_a_call_of_a_raising_helper_of_the_same_file_keeps_its_function() -> Non
 
 
 def test_a_def_in_a_docstring_example_is_left_as_it_is() -> None:
-    filler = "\n".join(f"def quiet_{i}(x):\n    return x + {i}\n" for i in range(600))
+    filler = QUIET_FUNCTIONS
     source = filler + textwrap.dedent(
         '''
         class Callback:
@@ -164,7 +165,7 @@ def test_a_def_in_a_docstring_example_is_left_as_it_is() -> None:
 
 # A module big enough for a skeleton whose functions hold no site word: `validate` is a
 # raising helper of another file, which this file alone cannot know.
-_QUIET = "\n".join(f"def quiet_{i}(x):\n    return x + {i}\n" for i in range(600))
+_QUIET = QUIET_FUNCTIONS
 CALLER = _QUIET + textwrap.dedent(
     """
     def load(path):

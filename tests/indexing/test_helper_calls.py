@@ -15,10 +15,10 @@ from errdex.indexing.helpercalls import again_key
 from errdex.indexing.parallel import ExtractionPool
 from errdex.sources import open_source
 from errdex.store import open_store
-from samples import write_package
+from samples import QUIET_FUNCTIONS, write_package
 
 # Enough site-free functions that a module is reduced to a skeleton before parsing.
-QUIET = "\n".join(f"def quiet_{i}(x):\n    return x + {i}\n" for i in range(600))
+QUIET = QUIET_FUNCTIONS
 
 PACKAGE = {
     "pkg/__init__.py": "",

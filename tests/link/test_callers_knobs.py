@@ -8,6 +8,7 @@ from errdex.extract import extract_file
 from errdex.extract.skeleton import MIN_SKELETON_BYTES
 from errdex.facts import IndexedSite
 from errdex.link import link_version
+from samples import QUIET_FUNCTIONS
 
 
 def link(files: dict[str, str], project: str = "demo") -> list[IndexedSite]:
@@ -280,7 +281,7 @@ def test_a_local_assigned_in_another_branch_is_not_what_the_site_sees() -> None:
 
 
 def test_a_caller_whose_body_the_skeleton_blanked_is_still_a_caller() -> None:
-    filler = "\n".join(f"def quiet_{i}(x):\n    return x + {i}\n" for i in range(600))
+    filler = QUIET_FUNCTIONS
     server = filler + textwrap.dedent(
         """
         from srv.config import load_config
