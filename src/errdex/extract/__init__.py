@@ -64,8 +64,7 @@ def extract_again(path: str, data: bytes, keep_calls: Collection[str]) -> FileFa
     if not has_literal_call(text, keep_calls):
         return None  # the cheap answer for most files, which name a helper only elsewhere
     reduced = blank_bodies(text, keep_calls)
-    first = blank_bodies(text)
-    if (reduced and reduced.text) == (first and first.text):
+    if reduced == blank_bodies(text):
         return None
     return _extract_text(path, text, reduced)
 
