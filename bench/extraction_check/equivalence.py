@@ -59,7 +59,7 @@ def _extract(job: tuple[str, bytes, bool]) -> tuple[str, bytes]:
     key, data, reference = job
     path = key.split(":", 1)[1]
     if reference:
-        extract.blank_bodies = lambda text, keep_calls=(): None  # type: ignore[attr-defined]
+        extract.build_skeleton = lambda text, keep_calls=(): None  # type: ignore[attr-defined]
     return key, _encoder.encode(extract.extract_file(path, data))
 
 

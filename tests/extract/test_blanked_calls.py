@@ -46,7 +46,7 @@ def _calls_of(function: str) -> list[tuple[str, str | None, int]]:
 def test_the_calls_of_a_blanked_body_are_read_from_its_text() -> None:
     assert len(SOURCE) > MIN_SKELETON_BYTES
     reduced = build_skeleton(SOURCE)
-    assert reduced is not None and "validate(config)\n" not in reduced.split("def start")[1]
+    assert reduced is not None and "validate(config)\n" not in reduced.text.split("def start")[1]
     line = SOURCE[: SOURCE.index("    validate(config)\n")].count("\n") + 1
     # Not the docstring, the comment, the string, `os.getcwd()` (another library) nor the
     # nested `def`; the call inside the nested function counts for the blanked one.

@@ -14,7 +14,7 @@ from errdex.extract.calls import CallFilter
 from errdex.extract.knobs import env_annotations, env_getters, scan_settings
 from errdex.extract.module import collect_constants, collect_imports, module_name
 from errdex.extract.sites import SiteExtractor
-from errdex.extract.skeleton import Skeleton, blank_bodies, has_literal_call
+from errdex.extract.skeleton import Skeleton, build_skeleton, has_literal_call
 from errdex.facts import FileFacts
 
 # Bump when extraction changes what it produces: cached facts of older versions are dropped.
@@ -50,7 +50,7 @@ def extract_file(path: str, data: bytes, keep_calls: Collection[str] = ()) -> Fi
         text = decode_source(data)
     except ValueError as error:
         return FileFacts(path=path, module=module_name(path)[0], error=str(error))
-    return _extract_text(path, text, blank_bodies(text, keep_calls))
+    return _extract_text(path, text, build_skeleton(text, keep_calls))
 
 
 def extract_again(path: str, data: bytes, keep_calls: Collection[str]) -> FileFacts | None:
@@ -63,9 +63,11 @@ def extract_again(path: str, data: bytes, keep_calls: Collection[str]) -> FileFa
         return None
     if not has_literal_call(text, keep_calls):
         return None  # the cheap answer for most files, which name a helper only elsewhere
-    reduced = blank_bodies(text, keep_calls)
-    if reduced == blank_bodies(text):
-        return None
+    reduced = build_skeleton(text, keep_calls)
+    if reduced is not None and not reduced.kept_for_calls:
+        return None  # every call of theirs is in a body parsed anyway
+    if reduced is None and build_skeleton(text) is None:
+        return None  # parsed whole either way (a small file, or little to blank)
     return _extract_text(path, text, reduced)
 
 

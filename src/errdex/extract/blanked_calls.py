@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from errdex.extract.calls import NOT_RECEIVERS, CallFilter
-from errdex.extract.textscan import inside_bounds
+from errdex.extract.textscan import after_word_boundary, inside_bounds
 from errdex.facts import CallSite
 
 # A name or dotted name called; which of these are the shapes recorded is checked after,
@@ -45,7 +45,7 @@ def blanked_calls(
         qualname, class_name = owner
         for match in _CALL.finditer(text, body, end):
             start = match.start()
-            if text[start - 1] in _BEFORE_NO_CALL:
+            if text[start - 1] == "." or not after_word_boundary(text, start):
                 continue  # the tail of `a.b.c(`, `x().y(`, `1.5e3(`...
             receiver, _, callee = match.group()[:-1].rpartition(".")
             if "." in receiver or receiver in NOT_RECEIVERS:
@@ -62,6 +62,3 @@ def blanked_calls(
             at_line = start
             out.append(CallSite(callee, receiver or None, line, qualname, class_name))
     return out
-
-
-_BEFORE_NO_CALL = frozenset("._0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")

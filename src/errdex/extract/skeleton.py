@@ -84,19 +84,14 @@ class Skeleton(NamedTuple):
     text: str  # the source with site-free function bodies blanked, lines kept
     blanked: list[tuple[int, int, int]]  # (`def` offset, body start, body end) of each
     strings: list[int]  # the bounds of the triple-quoted strings (`triple_quoted_bounds`)
+    kept_for_calls: int  # bodies kept only because they call one of `keep_calls`
 
 
-def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> str | None:
+def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> Skeleton | None:
     """`text` with the bodies of site-free functions blanked, or None when nothing is saved.
 
     A body that calls one of `keep_calls` with a string literal among its arguments is kept.
     """
-    skeleton = blank_bodies(text, keep_calls)
-    return skeleton.text if skeleton is not None else None
-
-
-def blank_bodies(text: str, keep_calls: Collection[str] = ()) -> Skeleton | None:
-    """`build_skeleton`, with where each blanked body was in `text`."""
     if len(text) < MIN_SKELETON_BYTES:
         return None
     raises = _find_all(text, ("raise",))
@@ -111,27 +106,29 @@ def blank_bodies(text: str, keep_calls: Collection[str] = ()) -> Skeleton | None
     functions = list(_functions(text))
     # A `def` in a docstring's example is text: blanking it would change the docstring.
     strings = triple_quoted_bounds(text)
-    helper_calls = _helper_calls(text, functions, raises, keep_calls)
+    own_calls, named_calls = _helper_calls(text, functions, raises, keep_calls)
     pieces: list[str] = []
     done = 0  # text before this offset is already in `pieces`
     blanked = 0
     spans: list[tuple[int, int, int]] = []
+    kept_for_calls = 0
     for function in functions:
         start, indent, name, _, body, end = function
         if start < done:
             continue  # nested in a function already blanked
         if inside_bounds(strings, start):
             continue
-        first_hit = bisect.bisect_left(hits, start)
-        if first_hit < len(hits) and hits[first_hit] < end:
+        if _any_within(hits, start, end):
             continue
-        first_call = bisect.bisect_left(helper_calls, body)
-        if first_call < len(helper_calls) and helper_calls[first_call] < end:
+        if _any_within(own_calls, body, end):
             continue  # a call of a raising helper is a site of its own
         if name in _MESSAGE_METHODS and _in_exception_class(classes, class_starts, start, indent):
             continue
         if _is_property(text, start):
             continue  # what a property reads is where a condition's name comes from
+        if _any_within(named_calls, body, end):
+            kept_for_calls += 1  # last: only what would otherwise be blanked counts
+            continue
         body_text = text[body:end]
         if name in _SIGNATURE_READ:
             pieces.append(text[done:body])
@@ -150,7 +147,7 @@ def blank_bodies(text: str, keep_calls: Collection[str] = ()) -> Skeleton | None
     if blanked < len(text) // 10:
         return None
     pieces.append(text[done:])
-    return Skeleton("".join(pieces), spans, strings)
+    return Skeleton("".join(pieces), spans, strings, kept_for_calls)
 
 
 class _Function(NamedTuple):
@@ -186,7 +183,7 @@ def _functions(text: str) -> Iterator[_Function]:
 
 def _helper_calls(
     text: str, functions: list[_Function], raises: list[int], keep_calls: Collection[str]
-) -> list[int]:
+) -> tuple[list[int], list[int]]:
     """Sorted offsets of calls of this file's functions that raise, and of `keep_calls`.
 
     A helper's calls are sites only when their bodies are parsed. A function of this file that
@@ -199,12 +196,15 @@ def _helper_calls(
         first = bisect.bisect_left(raises, function.body)
         if first < len(raises) and raises[first] < function.end:
             names.add(function.name)
-    calls = _calls(text, names)
     others = set(keep_calls) - names
-    if others:
-        calls.extend(at for at in _calls(text, others) if _literal_argument(text, at))
-        calls.sort()
-    return calls
+    named = [at for at in _calls(text, others) if _literal_argument(text, at)] if others else []
+    return _calls(text, names), named
+
+
+def _any_within(offsets: list[int], start: int, end: int) -> bool:
+    """Whether one of the sorted `offsets` lies in [start, end)."""
+    first = bisect.bisect_left(offsets, start)
+    return first < len(offsets) and offsets[first] < end
 
 
 def has_literal_call(text: str, names: Collection[str]) -> bool:
