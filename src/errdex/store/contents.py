@@ -35,8 +35,9 @@ def _compress_all(contents: list[bytes]) -> list[bytes]:
     return [zlib.compress(data, ZLIB_LEVEL) for data in contents]
 
 
-def decode_source(data: bytes) -> str:
-    """Decode a Python file as Python would: BOM or coding cookie, else UTF-8."""
+def readable_source(data: bytes) -> str:
+    """A stored file as text to show: its BOM or coding cookie, else UTF-8; unlike the
+    extractor's `decode_source`, never refuses, since a page only quotes it."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         return data.decode(encoding, errors="replace")
@@ -46,4 +47,4 @@ def decode_source(data: bytes) -> str:
 
 def stored_text(packed: bytes) -> str:
     """A stored (compressed) file as text."""
-    return decode_source(zlib.decompress(packed))
+    return readable_source(zlib.decompress(packed))
