@@ -41,6 +41,13 @@ def test_exception_line_with_module_path() -> None:
     assert err.message == "1 validation error for ModelConfig"
 
 
+def test_exception_line_with_a_private_class() -> None:
+    # tomlkit 0.12.5: `raise _ConvertError(f"Invalid type {type(value)}")`
+    (err,) = paste("tomlkit.items._ConvertError: Invalid type <class 'NoneType'>")
+    assert err.exception == "tomlkit.items._ConvertError"
+    assert err.message == "Invalid type <class 'NoneType'>"
+
+
 def test_exception_message_spanning_lines_until_something_else() -> None:
     # Shape of pydantic v2's message, as in vllm-project/vllm-omni#2170.
     errors = paste(

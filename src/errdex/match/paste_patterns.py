@@ -36,7 +36,7 @@ SKIP = re.compile(  # elisions: by Python, notebooks, rich, or the user
 SUFFIX = "(?:Error|Exception|Warning|Exit|Interrupt|Iteration|Group|Failure|Fault|Timeout|Abort)"
 # Bounded repeats: `(?:\w+\.)*` then `\w*?` would backtrack quadratically on `a.a.a.a...`.
 EXC_STRONG = re.compile(
-    rf"(?P<name>(?:[A-Za-z_]\w{{0,80}}\.){{0,12}}(?:[A-Z]\w{{0,80}}?)?{SUFFIX}(?:\([\w.]+\))?)"
+    rf"(?P<name>(?:[A-Za-z_]\w{{0,80}}\.){{0,12}}(?:_{{0,2}}[A-Z]\w{{0,80}}?)?{SUFFIX}(?:\([\w.]+\))?)"
     r"(?:: (?P<msg>.*)|:?\s*$)"
 )
 EXC_LOOSE = re.compile(r"(?P<name>[A-Za-z_][\w.<>]*(?:\([\w.]+\))?)(?:: ?(?P<msg>.*)|:?\s*$)")
