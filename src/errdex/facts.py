@@ -195,6 +195,25 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     message: MessageTemplate | None = None  # built by `__init__`/`__str__` from the params
     methods: tuple[str, ...] = ()  # names of the functions defined in its body
     fields: dict[str, str] = {}  # annotated class-level names → annotation (`*Args` classes)
+    # What `__init__` passes to its base's `__init__` (`super().__init__(line, col, message=m)`),
+    # over its own parameters: a codebase base may build the message from them.
+    super_args: tuple[Arg, ...] = ()
+    # Tables of messages by key in its body (`default_error_messages = {"invalid": "..."}`).
+    tables: dict[str, dict[str, str]] = {}
+
+
+class KeyedHelper(msgspec.Struct, frozen=True, gc=False):
+    """A method making its exception from a class's message table by a key it is given:
+    `def make_error(self, key): msg = self.error_messages[key] ... return ValidationError(msg)`.
+    """
+
+    name: str
+    qualname: str
+    params: tuple[str, ...]  # without self
+    param: str  # the key's parameter
+    table: str  # the attribute looked up: `error_messages`
+    exception: str  # the class it makes, as written in its file
+    raises: bool  # it raises the exception itself (else it returns it)
 
 
 class HelperFact(msgspec.Struct, frozen=True, gc=False):
@@ -280,6 +299,7 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     sites: tuple[ErrorSite, ...] = ()
     classes: tuple[ClassFact, ...] = ()
     helpers: tuple[HelperFact, ...] = ()
+    keyed: tuple[KeyedHelper, ...] = ()
     calls: tuple[CallFact, ...] = ()
     reason_builders: dict[str, ReasonsList] = {}  # function qualname → reasons it returns
     constants: dict[str, Any] = {}  # module-level literal values (JSON-able)

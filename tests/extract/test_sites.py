@@ -231,6 +231,33 @@ def test_exception_class_building_its_message() -> None:
     assert cls.message is not None and cls.message.text == "Model {name!r} not found. {hint}"
 
 
+def test_exception_class_passing_its_message_up_from_a_local() -> None:
+    facts = facts_of(
+        """
+        class UnexpectedCharError(ParseError):
+            def __init__(self, line, col, char):
+                message = f"Unexpected character: {char!r}"
+                super().__init__(line, col, message=message)
+
+        class NonExistentKey(KeyError):
+            def __init__(self, key):
+                message = f'Key "{key}" does not exist.'
+                super().__init__(message)
+        """
+    )
+    unexpected, missing = facts.classes
+    # The base builds the message: the linker gets what is passed up, over the parameters.
+    assert unexpected.message is None
+    assert [(a.name, a.source) for a in unexpected.super_args] == [
+        (None, "line"),
+        (None, "col"),
+        ("message", "message"),
+    ]
+    passed = unexpected.super_args[2].template
+    assert passed is not None and passed.text == "Unexpected character: {char!r}"
+    assert missing.message is not None and missing.message.text == 'Key "{key}" does not exist.'
+
+
 def test_module_constants_and_imports() -> None:
     facts = facts_of(
         """

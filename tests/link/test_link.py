@@ -391,3 +391,153 @@ def test_a_call_on_a_module_of_the_version_reaches_its_function() -> None:
         ("--model is required", "ValueError"),
         ("--port is required", "ValueError"),
     ]
+
+
+# tomlkit 0.12.5's shapes: a message built in a local first, a base that decorates what its
+# subclasses pass up, and a factory method that makes the exception from its class.
+BUILT_IN_INIT = {
+    "demo/errors.py": """
+        class ParseError(ValueError):
+            def __init__(self, line, col, message=None):
+                self._line = line
+                if message is None:
+                    message = "TOML parse error"
+                super().__init__(f"{message} at line {line} col {col}")
+
+        class UnexpectedCharError(ParseError):
+            def __init__(self, line, col, char):
+                message = f"Unexpected character: {char!r}"
+                super().__init__(line, col, message=message)
+
+        class EmptyKeyError(ParseError):
+            def __init__(self, line, col):
+                super().__init__(line, col, "Empty key")
+
+        class NonExistentKey(KeyError):
+            def __init__(self, key):
+                message = f'Key "{key}" does not exist.'
+                super().__init__(message)
+        """,
+    "demo/parser.py": """
+        from demo.errors import EmptyKeyError, NonExistentKey, ParseError, UnexpectedCharError
+
+        class Parser:
+            def parse_error(self, exception=ParseError, *args):
+                return exception(self.line, self.col, *args)
+
+            def key(self, name, at):
+                if not name:
+                    raise EmptyKeyError(at, 0)
+                if name not in self.keys:
+                    raise NonExistentKey(name)
+                raise self.parse_error(UnexpectedCharError, self.current)
+
+            def fail(self, line):
+                raise ParseError(line, 0)
+
+            def bad_key(self, key):
+                raise self.parse_error(ParseError, f'Invalid key "{key}"')
+        """,
+}
+
+
+def test_a_message_built_in_init_through_a_local_and_a_decorating_base() -> None:
+    messages = {s.site.line: s.site.message.text for s in link(BUILT_IN_INIT) if s.site.message}
+    assert messages[10] == "Empty key at line {at} col 0"
+    assert messages[12] == 'Key "{name}" does not exist.'
+    # Made by a factory from its class: the class's message, over its own parameters.
+    assert messages[13] == "Unexpected character: {char!r} at line {line} col {col}"
+    # The default chosen under `if message is None` is no message of its own.
+    assert messages[16] == "{message} at line {line} col 0"
+    # A factory given a message: the class's message parameter gets it.
+    assert messages[19] == 'Invalid key "{key}" at line {line} col {col}'
+
+
+def test_a_raise_that_chooses_its_exception_raises_the_call_it_makes() -> None:
+    sites = link(
+        {
+            "demo/items.py": """
+                def one(iterable, too_short=None, strict=False):
+                    if not iterable:
+                        raise too_short or ValueError("too few items in iterable (expected 1)")
+                    raise KeyError(iterable) if strict else LookupError("no such item")
+                """
+        }
+    )
+    found = {(s.exception.name if s.exception else None, s.site.message.text) for s in sites}
+    assert found == {
+        ("ValueError", "too few items in iterable (expected 1)"),
+        ("KeyError", "{iterable}"),
+    }
+
+
+# Messages kept in class tables by key: marshmallow 3's `make_error`, Django REST framework's
+# `fail`, Django forms' `self.error_messages[...]`.
+MESSAGE_TABLES = {
+    "demo/fields.py": """
+        from gettext import gettext as _
+        from demo.errors import ValidationError
+
+        class Field:
+            default_error_messages = {
+                "required": "Missing data for required field.",
+                "null": _("Field may not be null."),
+            }
+
+            def make_error(self, key, **kwargs):
+                try:
+                    msg = self.error_messages[key]
+                except KeyError as error:
+                    raise AssertionError(f"error key `{key}` does not exist") from error
+                return ValidationError(msg.format(**kwargs))
+
+            def fail(self, key, **kwargs):
+                msg = self.error_messages[key]
+                raise ValidationError(msg.format(**kwargs), code=key)
+
+            def check(self, value):
+                if value is None:
+                    raise self.make_error("null")
+
+        class Integer(Field):
+            default_error_messages = {
+                "invalid": "Not a valid integer.",
+                "too_large": "Must be at most {max}.",
+                "too_small": "Ensure this value is at least %(limit_value)s.",
+            }
+
+            def load(self, value, strict):
+                if strict:
+                    self.fail("too_large", max=10)
+                if value == "":
+                    raise ValidationError(self.error_messages["too_small"], code="too_small")
+                raise self.make_error("invalid")
+        """,
+    "demo/errors.py": """
+        class ValidationError(ValueError):
+            pass
+        """,
+}
+
+
+def test_messages_from_class_tables_by_key() -> None:
+    sites = link(MESSAGE_TABLES)
+    found = {
+        (
+            s.site.line,
+            s.site.kind.value,
+            s.exception.qualname if s.exception else None,
+        ): s.site.message.text if s.site.message else None
+        for s in sites
+        if s.site.function != "Field.make_error"
+    }
+    assert found == {
+        (24, "raise", "demo.errors.ValidationError"): "Field may not be null.",
+        (35, "helper", "demo.errors.ValidationError"): "Must be at most {max}.",
+        (37, "raise", "demo.errors.ValidationError"): (
+            "Ensure this value is at least {limit_value}."
+        ),
+        (38, "raise", "demo.errors.ValidationError"): "Not a valid integer.",
+        # `fail` raises with what its caller chose: no site of its own we can word.
+        (20, "raise", "demo.errors.ValidationError"): "{msg.format(**kwargs)}",
+    }

@@ -18,7 +18,7 @@ from errdex.extract.skeleton import Skeleton, build_skeleton, has_literal_call
 from errdex.facts import FileFacts
 
 # Bump when extraction changes what it produces: cached facts of older versions are dropped.
-EXTRACTOR_VERSION = "11"
+EXTRACTOR_VERSION = "13"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -110,6 +110,7 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         sites=tuple(extractor.sites),
         classes=tuple(extractor.classes),
         helpers=tuple(extractor.helpers),
+        keyed=tuple(extractor.keyed),
         calls=tuple(extractor.calls),
         reason_builders=extractor.reason_builders,
         constants=constants,

@@ -8,14 +8,21 @@ from __future__ import annotations
 import ast
 import re
 
-from errdex.extract.conditions import walk
+from errdex.extract.conditions import dotted_name, walk
 from errdex.extract.extractor_base import ExtractorBase
 from errdex.extract.scope import Scope
+from errdex.extract.shapes import looks_like_exception_class
 from errdex.extract.templates import line_span
-from errdex.facts import ClassFact, HelperFact, MessageTemplate, SiteKind
+from errdex.facts import Arg, ClassFact, HelperFact, KeyedHelper, MessageTemplate, SiteKind
 
 # Dataclasses whose fields are command-line flags (`EngineArgs`, `TrainingArguments`).
 _ARGS_CLASS = re.compile(r"(?:Args|Arguments|CLIOptions)$")
+# Class attributes holding messages by key (`default_error_messages`, `ERRORS`).
+_TABLE_NAME = re.compile(r"(?i)message|error|msg")
+# Calls that mark a string for translation and give it back: `_("Enter a number.")`.
+_GETTEXT = frozenset(
+    {"_", "gettext", "gettext_lazy", "ugettext", "ugettext_lazy", "lazy_gettext", "N_"}
+)
 
 
 class DefinitionRecorder(ExtractorBase):
@@ -47,23 +54,79 @@ class DefinitionRecorder(ExtractorBase):
                 )
                 break
 
+    def _find_keyed(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> None:
+        """A method that makes its exception from `self.<table>[key]`, `key` a parameter."""
+        text = line_span(self.text, stmt.lineno, stmt.end_lineno or stmt.lineno)
+        keys = {p for p in scope.params if f"[{p}]" in text}
+        if not keys:
+            return  # the cheap answer for nearly every method
+        looked_up: tuple[str, str] | None = None  # (table, key's parameter)
+        made: tuple[int, str, bool] | None = None  # the last exception made: (line, class, raised)
+        for node in ast.walk(stmt):
+            if (
+                isinstance(node, ast.Subscript)
+                and isinstance(node.slice, ast.Name)
+                and node.slice.id in keys
+                and isinstance(node.value, ast.Attribute)
+                and isinstance(node.value.value, ast.Name)
+                and node.value.value.id == "self"
+                and _TABLE_NAME.search(node.value.attr)
+            ):
+                looked_up = (node.value.attr, node.slice.id)
+            elif isinstance(node, ast.Return | ast.Raise):
+                value = node.value if isinstance(node, ast.Return) else node.exc
+                name = dotted_name(value.func) if isinstance(value, ast.Call) else None
+                # The last one made is the one the method is for; those before it report
+                # a key missing from the table.
+                if (
+                    name
+                    and looks_like_exception_class(name)
+                    and (made is None or node.lineno >= made[0])
+                ):
+                    made = (node.lineno, name, isinstance(node, ast.Raise))
+        if looked_up is not None and made is not None:
+            self.keyed.append(
+                KeyedHelper(
+                    name=stmt.name,
+                    qualname=scope.qualname,
+                    params=scope.params,
+                    param=looked_up[1],
+                    table=looked_up[0],
+                    exception=made[1],
+                    raises=made[2],
+                )
+            )
+
     def _class_fact(self, stmt: ast.ClassDef, qualname: str) -> ClassFact:
         init_params: tuple[str, ...] = ()
         message: MessageTemplate | None = None
+        super_args: tuple[Arg, ...] = ()
         for item in stmt.body:
             if not isinstance(item, ast.FunctionDef) or item.name not in ("__init__", "__str__"):
                 continue
             params = tuple(a.arg for a in (*item.args.args[1:], *item.args.kwonlyargs))
             if item.name == "__init__":
                 init_params = params
-            found = self._message_in(item, init_params or params)
+            found, passed = self._message_in(item, init_params or params)
             if found is not None and (message is None or item.name == "__init__"):
                 message = found
+            if item.name == "__init__":
+                super_args = passed
         methods = tuple(
             item.name
             for item in stmt.body
             if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
         )
+        tables = {
+            item.targets[0].id: table
+            for item in stmt.body
+            if isinstance(item, ast.Assign)
+            and len(item.targets) == 1
+            and isinstance(item.targets[0], ast.Name)
+            and _TABLE_NAME.search(item.targets[0].id)
+            and isinstance(item.value, ast.Dict)
+            and (table := _message_table(item.value))
+        }
         fields: dict[str, str] = {}
         if _ARGS_CLASS.search(stmt.name):
             for item in stmt.body:
@@ -77,34 +140,62 @@ class DefinitionRecorder(ExtractorBase):
             docstring=ast.get_docstring(stmt),
             init_params=init_params,
             message=message,
+            super_args=super_args,
+            tables=tables,
             methods=methods,
             fields=fields,
         )
 
-    def _message_in(self, func: ast.FunctionDef, params: tuple[str, ...]) -> MessageTemplate | None:
-        """The message `__init__` passes up (or stores, or `__str__` returns), over params."""
+    def _message_in(
+        self, func: ast.FunctionDef, params: tuple[str, ...]
+    ) -> tuple[MessageTemplate | None, tuple[Arg, ...]]:
+        """The message `__init__` passes up (or stores, or `__str__` returns), over params;
+        and the arguments `__init__` passes to its base's `__init__`.
+
+        A base that builds its own message from what it is passed (`ParseError(line, col,
+        message)` adding ` at line {line}`) decorates this class's, and only the linker
+        knows the base: it gets the arguments.
+        """
         scope = Scope(func.name, None, is_function=True, params=params)
+        for stmt in func.body:
+            # `message = f"Key {key!r} does not exist"` then `super().__init__(message)`. Only
+            # unconditional assignments of names that are no parameter: `if message is None:
+            # message = "default"` chooses a default, and is not the message.
+            if (
+                isinstance(stmt, ast.Assign)
+                and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name)
+                and stmt.targets[0].id not in params
+                and self._stringy(stmt.value)
+            ):
+                template = self._template(stmt.value, scope)
+                if template is not None:
+                    scope.messages[stmt.targets[0].id] = (template, ())
         # In `__init__` only statements with the words looked for are walked (`__str__`
         # counts every `return`).
         keep = self._may_pass_message if func.name == "__init__" else None
+        passed: tuple[Arg, ...] = ()
         for node in walk(func, keep):
             value: ast.expr | None = None
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-                if node.func.attr == "__init__" and node.args:
-                    first = node.args[0]
+                if node.func.attr == "__init__" and (node.args or node.keywords):
+                    # `super().__init__(x)`, or `Base.__init__(self, x)`
+                    first = node.args[0] if node.args else None
                     is_self = isinstance(first, ast.Name) and first.id == "self"
-                    value = node.args[1] if is_self and len(node.args) > 1 else first
-                    if is_self and len(node.args) == 1:
-                        value = None
+                    positional = node.args[1:] if is_self else node.args
+                    passed = self._args(node, scope)[1 if is_self else 0 :]
+                    value = positional[0] if positional else None
             elif isinstance(node, ast.Assign) and len(node.targets) == 1:
                 target = node.targets[0]
                 if isinstance(target, ast.Attribute) and target.attr in ("message", "msg"):
                     value = node.value
             elif isinstance(node, ast.Return) and func.name == "__str__":
                 value = node.value
-            if value is not None and self._stringy(value):
-                return self._template(value, scope)
-        return None
+            if value is not None and (
+                self._stringy(value) or (isinstance(value, ast.Name) and value.id in scope.messages)
+            ):
+                return self._template(value, scope), passed
+        return None, passed
 
     def _may_pass_message(self, node: ast.AST) -> bool:
         """Whether `node` (in `__init__`) may hold what `_message_in` looks for.
@@ -120,3 +211,20 @@ class DefinitionRecorder(ExtractorBase):
         first = min((d.lineno for d in decorators), default=node.lineno)
         text = line_span(self.text, first, node.end_lineno or node.lineno)
         return not text.isascii() or "__init__" in text or "msg" in text or "message" in text
+
+
+def _message_table(node: ast.Dict) -> dict[str, str]:
+    """The entries of a dict literal that map a string to a message (maybe marked for
+    translation)."""
+    table: dict[str, str] = {}
+    for key, value in zip(node.keys, node.values, strict=True):
+        if isinstance(value, ast.Call) and value.args and dotted_name(value.func) in _GETTEXT:
+            value = value.args[0]
+        if (
+            isinstance(key, ast.Constant)
+            and isinstance(key.value, str)
+            and isinstance(value, ast.Constant)
+            and isinstance(value.value, str)
+        ):
+            table[key.value] = value.value
+    return table

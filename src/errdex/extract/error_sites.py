@@ -9,7 +9,14 @@ import ast
 
 from errdex.extract.extractor_base import ExtractorBase
 from errdex.extract.scope import Scope, Step, message_locals
-from errdex.extract.shapes import JOIN, is_factory, keyword, level_from_first_arg, message_arg
+from errdex.extract.shapes import (
+    JOIN,
+    is_factory,
+    keyword,
+    level_from_first_arg,
+    message_arg,
+    raised_call,
+)
 from errdex.extract.templates import TemplateBuilder
 from errdex.facts import (
     Arg,
@@ -30,7 +37,7 @@ class ErrorSiteRecorder(ExtractorBase):
         exception: str | None = None
         message: MessageTemplate | None = None
         args: tuple[Arg, ...] = ()
-        exc = stmt.exc
+        exc = raised_call(stmt.exc) if stmt.exc is not None else None
         if exc is None:
             kind = SiteKind.RERAISE
             exception = scope.handlers[-1][0] if scope.handlers else None

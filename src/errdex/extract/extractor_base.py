@@ -24,6 +24,7 @@ from errdex.facts import (
     ConditionKind,
     ErrorSite,
     HelperFact,
+    KeyedHelper,
     MessageTemplate,
     PropertyFact,
     ReasonsList,
@@ -57,6 +58,7 @@ class ExtractorBase:
         self.sites: list[ErrorSite] = []
         self.classes: list[ClassFact] = []
         self.helpers: list[HelperFact] = []
+        self.keyed: list[KeyedHelper] = []
         self.calls: list[CallFact] = []
         self.reason_builders: dict[str, ReasonsList] = {}
         self._pending_calls: list[tuple[CallSite, tuple[Step, ...]]] = []

@@ -34,6 +34,11 @@ def receiver(func: ast.Name | ast.Attribute) -> str | None:
 _CLASS_NAME = re.compile(r"(?:\w+\.)*[A-Z]\w*(?:Error|Exception|Warning)$")
 
 
+def looks_like_exception_class(written: str) -> bool:
+    """`ValidationError`, `errors.ConfigException`, `UserWarning`: named as exceptions are."""
+    return _CLASS_NAME.match(written) is not None
+
+
 def is_factory(call: ast.Call) -> bool:
     """`make_error(SomeError, "...")`: a lower-case callee given an exception class first."""
     func = call.func
@@ -42,7 +47,21 @@ def is_factory(call: ast.Call) -> bool:
         return False
     first = call.args[0]
     written = dotted_name(first) if isinstance(first, ast.Name | ast.Attribute) else None
-    return written is not None and _CLASS_NAME.match(written) is not None
+    return written is not None and looks_like_exception_class(written)
+
+
+def raised_call(node: ast.expr) -> ast.expr:
+    """What a `raise` that chooses its exception makes when it makes one: the call in
+    `raise error or ValueError("...")` (the fallback when none was given) and in
+    `raise A("...") if strict else B("...")` (the first). Anything else as it is."""
+    chosen = node
+    while True:
+        if isinstance(chosen, ast.BoolOp) and isinstance(chosen.op, ast.Or):
+            chosen = chosen.values[-1]
+        elif isinstance(chosen, ast.IfExp):
+            chosen = chosen.body if isinstance(chosen.body, ast.Call) else chosen.orelse
+        else:
+            return chosen if isinstance(chosen, ast.Call) else node
 
 
 def message_arg(call: ast.Call) -> ast.expr | None:

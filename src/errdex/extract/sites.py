@@ -110,6 +110,8 @@ class SiteExtractor(CallRecorder, DefinitionRecorder):
         if inner.returned is not None and (inner.returned.variants or inner.returned.calls):
             self.reason_builders[qualname] = inner.returned.freeze()
         self._find_helper(stmt, inner)
+        if scope.class_name is not None and not scope.is_function and params:
+            self._find_keyed(stmt, inner)
 
     _AsyncFunctionDef = _FunctionDef
 

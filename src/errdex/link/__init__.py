@@ -7,6 +7,7 @@ from collections import defaultdict
 
 import msgspec
 
+from errdex.extract.shapes import MESSAGE_KEYWORDS
 from errdex.facts import (
     Binding,
     CallerLink,
@@ -35,6 +36,7 @@ from errdex.link.messages import (
 )
 from errdex.link.reasons import ReasonsIndex
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
+from errdex.link.tables import MessageTables
 from errdex.link.tests import TestIndex
 
 __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
@@ -44,7 +46,9 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 # 5: `self.x()` reaches a helper only through the caller's classes; an attribute's object only
 # a helper of the same file.
 # 6: `module.helper(...)` on a module of the version reaches that module's function.
-LINKER_VERSION = "6"
+# 8: messages a base's `__init__` builds from what a subclass passes up; message tables by
+# key (`default_error_messages`) and the methods that raise from them.
+LINKER_VERSION = "8"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
@@ -54,18 +58,21 @@ def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
     helpers = _helpers_by_name(files)
     constants = _ConstantBindings(names)
     exceptions = _Exceptions(names)
+    tables = MessageTables(files, names)
     linked: list[IndexedSite] = []
     for facts in files:
         if facts.error is not None:
             continue
-        sites = list(facts.sites)
+        sites = [tables.raise_site(site, facts) for site in facts.sites]
         sites.extend(_helper_sites(facts, helpers, names))
+        sites.extend(tables.call_sites(facts, {site.line for site in facts.sites}))
         seen: dict[tuple[str | None, str, str], int] = defaultdict(int)
         for site in sites:
             exception, site = exceptions.resolve(site, facts)
             if site.message is not None:
+                entry = tables.entry_of(facts, site.class_name)
                 site = msgspec.structs.replace(
-                    site, message=inline_constants(site.message, facts, names)
+                    site, message=inline_constants(site.message, facts, names, entry)
                 )
             if site.reasons is not None:
                 site = msgspec.structs.replace(
@@ -185,6 +192,11 @@ class _Exceptions:
         if built is not None and site.kind in (SiteKind.RAISE, SiteKind.HELPER):
             template, params = built
             bound = bind_arguments(params, site.args)
+            if not site.args and site.message is not None:
+                # Made by a factory (`self.parse_error(ParseError, f"Invalid key {key}")`):
+                # the message it was given is what the class's message parameter gets.
+                param = next((p for p in params if p in MESSAGE_KEYWORDS), None)
+                bound = {param: site.message} if param is not None else {}
             if bound or not site.args:
                 sources = argument_sources(params, site.args)
                 message = substitute(template, bound, sources)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from errdex.facts import Arg, FileFacts, MessageTemplate, Part, Placeholder
 from errdex.link.guards import bind_expression
@@ -13,24 +13,44 @@ _SUBSCRIPT = re.compile(r"^([A-Za-z_][\w.]*)\[\s*(['\"])(.*?)\2\s*\]$")
 
 
 def inline_constants(
-    template: MessageTemplate, facts: FileFacts, names: Namespace
+    template: MessageTemplate,
+    facts: FileFacts,
+    names: Namespace,
+    class_entry: Callable[[str, str], MessageTemplate | None] | None = None,
 ) -> MessageTemplate:
-    """Replace placeholders that name string constants (or a constant dict's entry)."""
+    """Replace placeholders that name string constants (or a constant dict's entry), and,
+    with `class_entry` (table, key → the entry of the site's class), the entries of the
+    class's message tables (`self.error_messages["invalid"]`)."""
     if not template.placeholders:
         return template
     parts: list[Part] = []
     changed = False
     for part in template.parts:
-        value = _constant_text(part, facts, names) if isinstance(part, Placeholder) else None
-        if value is None:
+        found: tuple[Part, ...] | None = None
+        if isinstance(part, Placeholder):
+            found = _table_entry(part, class_entry) or _constant_text(part, facts, names)
+        if found is None:
             parts.append(part)
         else:
-            parts.append(value)
+            parts.extend(found)
             changed = True
     return MessageTemplate.of(*parts) if changed else template
 
 
-def _constant_text(placeholder: Placeholder, facts: FileFacts, names: Namespace) -> str | None:
+def _table_entry(
+    placeholder: Placeholder, class_entry: Callable[[str, str], MessageTemplate | None] | None
+) -> tuple[Part, ...] | None:
+    match = _SUBSCRIPT.match(placeholder.expr) if class_entry is not None else None
+    if class_entry is None or match is None or not match.group(1).startswith("self."):
+        return None
+    table = match.group(1).removeprefix("self.")
+    entry = class_entry(table, match.group(3)) if "." not in table else None
+    return entry.parts if entry is not None else None
+
+
+def _constant_text(
+    placeholder: Placeholder, facts: FileFacts, names: Namespace
+) -> tuple[str] | None:
     if placeholder.conversion or placeholder.spec:
         return None
     expr = placeholder.expr
@@ -46,7 +66,7 @@ def _constant_text(placeholder: Placeholder, facts: FileFacts, names: Namespace)
     value = found[0]
     if key is not None:
         value = value.get(key) if isinstance(value, dict) else None
-    return value if isinstance(value, str) else None
+    return (value,) if isinstance(value, str) else None
 
 
 def substitute(
@@ -112,17 +132,34 @@ def class_message(
 ) -> tuple[MessageTemplate, tuple[str, ...]] | None:
     """The message a codebase exception class builds in `__init__`/`__str__`, with its params.
 
-    Inherited from the nearest base that builds one when the class has no `__init__` of its own.
+    Inherited from the nearest base that builds one when the class has no `__init__` of its
+    own; when its `__init__` passes arguments to a base that builds its message from them
+    (`super().__init__(line, col, message=f"Bad {char!r}")` into `f"{message} at line
+    {line}"`), the base's message with those arguments put in.
     """
-    current: ResolvedClass | None = cls
-    for _ in range(6):
-        if current is None:
-            return None
-        fact = current.fact
-        if fact.message is not None:
-            return fact.message, fact.init_params
-        if fact.init_params:  # its own __init__, building no message we can see
-            return None
-        bases = [names.resolve_class(current.file, b) for b in fact.bases]
-        current = next((b for b in bases if b is not None), None)
-    return None
+    return _class_message(cls, names, depth=6)
+
+
+def _class_message(
+    cls: ResolvedClass, names: Namespace, depth: int
+) -> tuple[MessageTemplate, tuple[str, ...]] | None:
+    fact = cls.fact
+    base = _first_base(cls, names) if depth > 0 else None
+    if fact.super_args and base is not None:
+        above = _class_message(base, names, depth - 1)
+        if above is not None:
+            template, params = above
+            bound = bind_arguments(params, fact.super_args)
+            if bound:
+                return substitute(template, bound), fact.init_params
+    if fact.message is not None:
+        return fact.message, fact.init_params
+    if fact.init_params or base is None:  # its own __init__, building no message we can see
+        return None
+    return _class_message(base, names, depth - 1)
+
+
+def _first_base(cls: ResolvedClass, names: Namespace) -> ResolvedClass | None:
+    """The first base of the class that the version defines."""
+    bases = (names.resolve_class(cls.file, b) for b in cls.fact.bases)
+    return next((b for b in bases if b is not None), None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -130,6 +131,14 @@ class Namespace:
     ) -> tuple[str, str] | None:
         """(module, qualname) of `method` in the class (of `facts`) or the nearest base of
         the version that defines it; None when none of those does."""
+        for current in self.class_and_bases(facts, class_name):
+            if method in current.fact.methods:
+                return (current.file.module, f"{current.fact.qualname}.{method}")
+        return None
+
+    def class_and_bases(self, facts: FileFacts, class_name: str) -> Iterator[ResolvedClass]:
+        """The class (of `facts`), then its bases breadth first, as far as the version
+        defines them."""
         cls = self.classes.get(f"{facts.module}.{class_name}")
         visited: set[str] = set()
         queue = [cls] if cls is not None else []
@@ -138,10 +147,8 @@ class Namespace:
             if current.qualname in visited or len(visited) > 12:
                 continue
             visited.add(current.qualname)
-            if method in current.fact.methods:
-                return (current.file.module, f"{current.fact.qualname}.{method}")
+            yield current
             for base in current.fact.bases:
                 resolved = self.resolve_class(current.file, base.split("[")[0])
                 if resolved is not None:
                     queue.append(resolved)
-        return None
