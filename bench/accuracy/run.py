@@ -1,6 +1,10 @@
 """Lookup accuracy on real cases from public issues, beside a grep baseline, in one run.
 
-    python bench/accuracy/run.py [--db PATH] [--only PACKAGE] [--verbose]
+    python bench/accuracy/run.py [--db PATH] [--cases DIR] [--only PACKAGE] [--verbose]
+
+`--cases DIR` runs another set of cases: DIR/cases/*.json if DIR has a `cases` folder, else
+DIR/*.json (for example `--cases bench/accuracy/heldout`, the held-out set). The default is
+this folder's set.
 
 Every package version the cases need is indexed into one database (downloaded with pip into
 errdex's cache, never installed), then each case's paste is looked up with no project or
@@ -36,9 +40,15 @@ from errdex.store.base import Store
 HERE = Path(__file__).parent
 
 
-def load_cases(only: str | None) -> list[dict[str, Any]]:
+def case_files(folder: Path) -> list[Path]:
+    """The case files of a set: FOLDER/cases/*.json, or FOLDER/*.json when it has no `cases`."""
+    inner = folder / "cases"
+    return sorted((inner if inner.is_dir() else folder).glob("*.json"))
+
+
+def load_cases(folder: Path, only: str | None) -> list[dict[str, Any]]:
     cases: list[dict[str, Any]] = []
-    for path in sorted((HERE / "cases").glob("*.json")):
+    for path in case_files(folder):
         cases.extend(json.loads(path.read_text()))
     return [c for c in cases if only is None or c["package"] == only]
 
@@ -109,12 +119,20 @@ def grep_rank(case: dict[str, Any], files: dict[str, bytes]) -> int | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", default=str(HERE.parent / "out" / "accuracy.db"))
+    parser.add_argument(
+        "--cases",
+        type=Path,
+        default=HERE,
+        help="the set to run: a folder with cases/*.json (or *.json); default: this folder's",
+    )
     parser.add_argument("--only", help="only the cases of this package")
     parser.add_argument("--verbose", action="store_true", help="print every miss")
     parser.add_argument("--reindex", action="store_true", help="index every version again")
     args = parser.parse_args()
     Path(args.db).parent.mkdir(parents=True, exist_ok=True)
-    cases = load_cases(args.only)
+    cases = load_cases(args.cases, args.only)
+    if not cases:
+        parser.error(f"no cases in {args.cases}" + (f" for {args.only}" if args.only else ""))
     store = open_store(args.db)
     sources = ensure_indexed(store, cases, reindex=args.reindex)
     errdex_ranks: list[int | None] = []
