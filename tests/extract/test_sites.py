@@ -342,3 +342,31 @@ def test_a_global_declared_in_a_blanked_body_still_counts() -> None:
     )
     facts = extract_file("pkg/levels.py", source.encode())
     assert [s.message.text for s in facts.sites if s.message] == ["level {LEVEL}"]
+
+
+def test_a_raise_of_an_exception_made_earlier_in_a_local() -> None:
+    # marshmallow 3.22's Schema._do_load: `exc = ValidationError(errors, ...)` ... `raise exc`
+    site = only_site(
+        """
+        def load(errors, data):
+            exc = ValidationError(f"{len(errors)} errors", data=data)
+            handle(exc)
+            raise exc
+        """
+    )
+    assert site.exception == "ValidationError"
+    assert site.message is not None and site.message.text == "{len(errors)} errors"
+
+
+def test_the_message_after_leading_none_arguments() -> None:
+    # PyYAML 6.0.2: `raise ConstructorError(None, None, "could not ..." % node.tag, mark)`
+    site = only_site(
+        """
+        def construct_undefined(self, node):
+            raise ConstructorError(None, None,
+                "could not determine a constructor for the tag %r" % node.tag,
+                node.start_mark)
+        """
+    )
+    assert site.message is not None
+    assert site.message.text == "could not determine a constructor for the tag {node.tag!r}"

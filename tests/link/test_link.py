@@ -541,3 +541,28 @@ def test_messages_from_class_tables_by_key() -> None:
         # `fail` raises with what its caller chose: no site of its own we can word.
         (20, "raise", "demo.errors.ValidationError"): "{msg.format(**kwargs)}",
     }
+
+
+def test_a_class_message_naming_none_of_its_parameters_leaves_the_raise_its_own() -> None:
+    sites = link(
+        {
+            "demo/errors.py": """
+                class MarkedError(Exception):
+                    def __init__(self, context=None, mark=None, problem=None):
+                        self.context, self.mark, self.problem = context, mark, problem
+
+                    def __str__(self):
+                        lines = [x for x in (self.context, self.problem) if x]
+                        return "\\n".join(lines)
+                """,
+            "demo/load.py": """
+                from demo.errors import MarkedError
+
+                def load(node):
+                    raise MarkedError(None, None, "no constructor for the tag %r" % node.tag)
+                """,
+        }
+    )
+    (site,) = [s for s in sites if s.file == "demo/load.py"]
+    assert site.site.message is not None
+    assert site.site.message.text == "no constructor for the tag {node.tag!r}"

@@ -58,6 +58,25 @@ def test_markdown_quoting_fences_and_details() -> None:
     check(paste(f"<details><summary>Full log</summary>\n\n```\n{TRACEBACK}\n```\n</details>"))
 
 
+def test_markdown_quoting_without_a_space() -> None:
+    # An IPython traceback quoted with a bare `>` on each line (pallets/jinja#738's style).
+    (err,) = paste(
+        """
+        >/envs/venv35/lib/python3.5/site-packages/jinja2/loaders.py in get_source(self, environment, template)
+        >    185                     return False
+        >   186             return contents, filename, uptodate
+        >--> 187         raise TemplateNotFound(template)
+        >   188
+        >
+        >TemplateNotFound: mapping/index.html
+        """
+    )
+    assert (err.exception, err.message) == ("TemplateNotFound", "mapping/index.html")
+    (frame,) = err.frames
+    assert (frame.function, frame.line) == ("get_source", 187)
+    assert frame.path.endswith("jinja2/loaders.py")
+
+
 def test_lost_indentation() -> None:
     flat = "\n".join(line.strip() for line in TRACEBACK.splitlines())
     check(paste(flat))

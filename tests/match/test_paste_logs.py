@@ -69,6 +69,30 @@ def test_old_vllm_prefix_without_bracket() -> None:
     assert err.message == "Casting torch.bfloat16 to torch.float16."
 
 
+def test_home_assistant_format() -> None:
+    # Home Assistant's `%(asctime)s %(levelname)s (%(threadName)s) [%(name)s] %(message)s`,
+    # with a two-digit year (home-assistant/core#90231).
+    (err,) = paste(
+        "23-03-26 17:21:50 WARNING (raven-sentry.BackgroundWorker) [urllib3.connectionpool] "
+        "Retrying (Retry(total=0)) after connection broken by 'timeout': /api/5370612/envelope/"
+    )
+    assert (err.level, err.logger) == ("WARNING", "urllib3.connectionpool")
+    assert err.message.startswith("Retrying (Retry(total=0)) after")
+
+
+def test_records_of_one_logger_at_other_times_are_other_messages() -> None:
+    errors = paste(
+        """
+        23-03-26 17:21:50 WARNING (MainThread) [urllib3.connectionpool] Retrying (Retry(total=1)) after connection broken by 'timeout': /api/envelope/
+        23-03-26 17:22:40 WARNING (MainThread) [urllib3.connectionpool] Retrying (Retry(total=0)) after connection broken by 'timeout': /api/envelope/
+        """
+    )
+    assert [e.message.split(" after")[0] for e in errors] == [
+        "Retrying (Retry(total=1))",
+        "Retrying (Retry(total=0))",
+    ]
+
+
 def test_python_logging_default_format() -> None:
     # From tatsu-lab/alpaca_farm#72 and rstrudel/segmenter#51.
     errors = paste(

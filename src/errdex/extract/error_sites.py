@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.extract.conditions import dotted_name
 from errdex.extract.extractor_base import ExtractorBase
 from errdex.extract.scope import Scope, Step, message_locals
 from errdex.extract.shapes import (
@@ -38,6 +39,8 @@ class ErrorSiteRecorder(ExtractorBase):
         message: MessageTemplate | None = None
         args: tuple[Arg, ...] = ()
         exc = raised_call(stmt.exc) if stmt.exc is not None else None
+        if isinstance(exc, ast.Name) and not any(exc.id == name for _, name in scope.handlers):
+            exc = self._made_before(exc.id, scope, stmt.lineno) or exc
         if exc is None:
             kind = SiteKind.RERAISE
             exception = scope.handlers[-1][0] if scope.handlers else None
@@ -61,6 +64,18 @@ class ErrorSiteRecorder(ExtractorBase):
         cause = self._source(stmt.cause) if stmt.cause is not None else None
         site = self._site(stmt, scope, path, kind, exception, message, args=args, cause=cause)
         scope.raises.append(site)
+
+    def _made_before(self, name: str, scope: Scope, line: int) -> ast.Call | None:
+        """The exception a local was made as, when that surely ran before the raise:
+        `exc = ValidationError(errors, data=data)` ... `raise exc`."""
+        here = self._blocks
+        earlier = [
+            a for a in scope.assigns.get(name, ()) if a[0] <= line and here[: len(a[2])] == a[2]
+        ]
+        made = earlier[-1][1] if earlier else None
+        if isinstance(made, ast.Call) and (callee := dotted_name(made.func)) is not None:
+            return made if callee.rpartition(".")[2][:1].isupper() else None
+        return None
 
     def _Assert(self, stmt: ast.Assert, scope: Scope, path: tuple[Step, ...]) -> None:
         message = self._template(stmt.msg, scope) if stmt.msg is not None else None

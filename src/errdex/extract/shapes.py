@@ -50,6 +50,10 @@ def is_factory(call: ast.Call) -> bool:
     return written is not None and looks_like_exception_class(written)
 
 
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
 def raised_call(node: ast.expr) -> ast.expr:
     """What a `raise` that chooses its exception makes when it makes one: the call in
     `raise error or ValueError("...")` (the fallback when none was given) and in
@@ -65,8 +69,11 @@ def raised_call(node: ast.expr) -> ast.expr:
 
 
 def message_arg(call: ast.Call) -> ast.expr | None:
-    if call.args and not isinstance(call.args[0], ast.Starred):
-        return call.args[0]
+    # `ConstructorError(None, None, "could not determine ...", mark)`: leading Nones are
+    # the context a class's other arguments leave out.
+    first = next((a for a in call.args if not _is_none(a)), None)
+    if first is not None and not isinstance(first, ast.Starred):
+        return first
     for name in MESSAGE_KEYWORDS:
         found = keyword(call, name)
         if found is not None:

@@ -48,7 +48,8 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 # 6: `module.helper(...)` on a module of the version reaches that module's function.
 # 8: messages a base's `__init__` builds from what a subclass passes up; message tables by
 # key (`default_error_messages`) and the methods that raise from them.
-LINKER_VERSION = "8"
+# 9: a class message naming none of its parameters leaves a raise its own message.
+LINKER_VERSION = "9"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
@@ -197,7 +198,14 @@ class _Exceptions:
                 # the message it was given is what the class's message parameter gets.
                 param = next((p for p in params if p in MESSAGE_KEYWORDS), None)
                 bound = {param: site.message} if param is not None else {}
-            if bound or not site.args:
+            # A class message naming none of its parameters (`"\n".join(lines)` in
+            # `__str__`) says less than the raise's own message.
+            says_more = (
+                site.message is None
+                or template.literal_length > 0
+                or any(p.expr in params for p in template.placeholders)
+            )
+            if (bound or not site.args) and says_more:
                 sources = argument_sources(params, site.args)
                 message = substitute(template, bound, sources)
                 site = msgspec.structs.replace(site, message=message)

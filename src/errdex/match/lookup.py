@@ -24,7 +24,10 @@ from errdex.store.base import Store, StoredSite
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 _MAX_TERMS = 40
 _FTS_LIMIT = 60
-_MIN_COVERED = 0.25  # below this much of the message explained, a match is only "near"
+_MIN_COVERED = 0.25  # below this much of the message explained, a match is only "near"...
+# ...unless the template spans the whole message with this much literal text of its own: long
+# values (a URL, an exception's repr) make a short share of a template that surely matched.
+_MIN_LITERAL_WHOLE = 24
 _STRONG = 0.9  # a score this high from the narrow round needs no wider search
 
 
@@ -130,7 +133,13 @@ class _Scorer:
             total += 0.3 + self._context(stored, why)
             why.append("the message is computed at the raise; matched by its class")
         confident = (
-            (matched is not None and matched.covered >= _MIN_COVERED)
+            (
+                matched is not None
+                and (
+                    matched.covered >= _MIN_COVERED
+                    or (matched.whole and matched.literal >= _MIN_LITERAL_WHOLE)
+                )
+            )
             or bool(pinned and pinned[0] >= 0.3)
             or (by_class and agreement >= 0.2 and self.qualified(stored))
         )

@@ -22,7 +22,7 @@ _FENCE = re.compile(r"\s{0,3}(?:`{3,}|~{3,})[\w+.-]{0,30}\s*$")
 _TAGLINE = re.compile(r"\s*(?:</?(?:details|summary|pre|code|br|p|div)\b[^<>]*>[^<>]*){1,6}$", re.I)
 _MDLINK = re.compile(r"\[([^\[\]\n]{1,999})\]\((?:https?://|/|#)[^()\s]{0,999}\)")  # Colab frames
 _BACKTICKED = re.compile(r"\s*`([^`]+)`\s*$")
-_QUOTED = re.compile(r"\s{0,3}>(?: |$)")
+_QUOTED = re.compile(r"\s{0,3}> ?")
 _COMPOSE = re.compile(r"([A-Za-z0-9][\w.-]{0,62}?)\s{0,40}\| ")
 _NOWRAP = re.compile(r"[\s=_\-*#~+.]*$|[=_]{3}.*[=_]{3}\s*$|.*\[\s*\d+%\]\s*$|.*[│╭╮╰╯─]")
 _RAWSTART = re.compile(

@@ -27,6 +27,7 @@ _TOKEN_LIST = (
     ("tag", r"\[(?:Bug|BUG|Usage|Feature|Question|Installation|Performance|Doc|Misc|RFC)\]:?"),
     ("time", rf"\[?\d{{4}}-\d\d-\d\d[T ]{_TIME}(?: ?(?:Z|UTC|[+-]\d\d:?\d\d))?\]?"),
     ("time", rf"\[?\d{{4}}/\d\d/\d\d[ T]{_TIME}\]?"),
+    ("time", rf"\[?\d\d-\d\d-\d\d[T ]{_TIME}\]?"),  # Home Assistant: YY-MM-DD HH:MM:SS
     ("time", rf"\[?\d\d-\d\d {_TIME}\]?"),  # vllm: MM-DD HH:MM:SS
     ("time", rf"(?:{_MON}) [ \d]\d {_TIME}(?: [\w.-]{{1,64}} [\w./-]{{1,64}}(?:\[\d+\])?:)?"),
     ("time", rf"\[?{_TIME}\]?"),
@@ -37,6 +38,9 @@ _TOKEN_LIST = (
     ("level", rf"\[?(?P<level>{_LEVELS})\]?(?!\w)"),
     ("level", rf"(?:##)?\[(?P<level>(?i:{_LEVELS})) *\]"),  # structlog `[error    ]`, CI
     ("hint", r"[\[{](?P<file>[^\[\]{}\s:]+\.pyx?):(?P<line>\d+)(?::[\w<>.]+)?[\]}]"),
+    # `(MainThread) [urllib3.connectionpool]`: a thread's name, then a dotted logger name
+    ("tag", r"\([\w.-]{1,60}(?: [\w.-]{1,60})?\)(?= \[[A-Za-z_])"),
+    ("logger", r"\[(?P<logger>[A-Za-z_]\w{0,60}(?:\.\w{1,60}){1,8})\]"),
     ("hint", r"(?P<file>[\w.-]+\.py):(?P<line>\d+)\]"),  # old vllm `logger.py:37]`
 )
 _TOKEN = re.compile(
@@ -109,7 +113,17 @@ def _head(text: str) -> Line:
     if not end:
         return Line(text)
     final = _FINAL_SEP.match(text, end)
-    ident = (got.get("level"), got.get("logger"), got.get("file"), got.get("line"), tuple(tags))
+    # A record's time is part of what its lines share: two records of one logger at other
+    # times are two messages. (A time alone, as CI logs put on every line, is not.)
+    when = got.get("time") if "level" in got else None
+    ident = (
+        got.get("level"),
+        got.get("logger"),
+        got.get("file"),
+        got.get("line"),
+        tuple(tags),
+        when,
+    )
     return Line(
         text[final.end() if final else end :], ident if any(ident) else None,
         got.get("level"), got.get("logger"), got.get("file"), int(got.get("line") or 0) or None,

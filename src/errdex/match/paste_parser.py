@@ -60,6 +60,15 @@ def _frame(lines: list[Line], i: int, in_tb: bool) -> tuple[Frame, int, str] | N
     return None
 
 
+def _old_notebook_frame(lines: list[Line], i: int) -> bool:
+    """An old IPython frame (`/path/mod.py in fn(args)` over numbered lines and `--> 187`)
+    starting a traceback whose header was left out of the paste."""
+    m = NB_OLD.match(lines[i].text) if " in " in lines[i].text else None
+    if m is None or not re.search(r"[/\\]", m["path"]):
+        return False
+    return any(ARROW.match(ln.text) for ln in lines[i + 1 : i + 8] if not ln.brk)
+
+
 def _is_head(text: str) -> bool:
     """A traceback header or chain marker (cheap tests first: this runs on every line)."""
     s = text.lstrip()
@@ -111,7 +120,11 @@ class Parser:
                 i += 1
             elif _is_head(text) and CHAIN.match(text):
                 linked, i = True, i + 1
-            elif _is_head(text) or (_maybe_frame(text) and _frame(lines, i, False)):
+            elif (
+                _is_head(text)
+                or (_maybe_frame(text) and _frame(lines, i, False))
+                or _old_notebook_frame(lines, i)
+            ):
                 i, err = self._traceback(i)
             elif text.startswith("E") and PYTEST_E.match(text):
                 i, err = self._pytest(i, pyframes, pycode)

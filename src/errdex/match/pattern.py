@@ -21,6 +21,8 @@ class TemplateMatch(msgspec.Struct, frozen=True):
     score: float  # 0..1: 1.0 only for an exact full match
     values: dict[str, str]  # placeholder expression → the text it held
     covered: float  # share of the message's (non-blank) characters explained by literal text
+    literal: int = 0  # how many (non-blank) characters of the message are literal text
+    whole: bool = False  # the template spans the message from its start to its end
 
 
 # Quote styles a paste or a renderer may swap: all compare equal.
@@ -265,7 +267,9 @@ class CompiledTemplate:
             score = 0.5 * explained + 0.45 * confidence
             score *= {"full": 1.0, "prefix": 0.9, "substring": 0.6}[mode]
             score *= (0.9 if compact else 1.0) * (1.0 if whole or mode != "full" else 0.97)
-        return TemplateMatch(round(score, 4), values, round(covered, 4))
+        return TemplateMatch(
+            round(score, 4), values, round(covered, 4), literal=literal, whole=mode == "full"
+        )
 
 
 def _assign(gap: list[_Slot], raw: str, values: dict[str, str]) -> None:
