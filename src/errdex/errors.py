@@ -5,7 +5,8 @@ ErrdexError
 ├── StoreError       the database cannot be opened, migrated or written
 ├── NotFoundError    an id, project or version that is not in the database
 ├── InputError       input that errdex will not take (empty, binary, too large)
-└── ModelError       a model endpoint that cannot be reached or answers with no content
+├── ModelError       a model endpoint that cannot be reached or answers with no content
+└── ClusterError     a Dask cluster that cannot be reached or cannot be used as asked
 """
 
 from __future__ import annotations
@@ -37,3 +38,8 @@ class InputError(ErrdexError):
 
 class ModelError(ErrdexError):
     """A model endpoint (OpenAI-compatible) failed: unreachable, refused, or no answer."""
+
+
+class ClusterError(ErrdexError):
+    """A Dask scheduler that cannot be reached, has no workers, or cannot do what was asked
+    (a SQLite file that some worker cannot share)."""

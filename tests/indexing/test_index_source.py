@@ -90,6 +90,21 @@ def test_the_gc_pause_restores_the_collector(enabled: bool) -> None:
         gc.enable()
 
 
+def test_overlapping_pauses_restore_the_collector_when_the_last_one_ends() -> None:
+    # Threads of one process (a cluster's worker) pause and resume out of order.
+    gc.enable()
+    first, second = cyclic_gc_paused(), cyclic_gc_paused()
+    try:
+        first.__enter__()
+        second.__enter__()
+        first.__exit__(None, None, None)
+        assert not gc.isenabled()  # the second pause goes on
+        second.__exit__(None, None, None)
+        assert gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_the_file_defining_a_sites_exception_is_stored_for_its_page(tmp_path: Path) -> None:
     root = write_package(
         tmp_path / "src",

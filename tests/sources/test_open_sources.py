@@ -16,6 +16,7 @@ from errdex.sources import (
     DirectorySource,
     GitSource,
     InstalledSource,
+    absolute_spec,
     open_source,
     open_sources,
 )
@@ -102,3 +103,15 @@ def test_bad_specs_get_a_clear_source_error(tmp_path: Path) -> None:
         open_sources("  ")
     with pytest.raises(SourceError, match=r"names \d+ sources, not one"):
         open_source("installed:*")
+
+
+def test_absolute_spec_makes_a_local_path_absolute_and_leaves_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_repo(tmp_path / "repo")
+    monkeypatch.chdir(tmp_path)
+    assert absolute_spec("repo") == str(tmp_path / "repo")
+    assert absolute_spec("repo@v1") == f"{tmp_path / 'repo'}@v1"
+    assert absolute_spec(" six==1.16.0 ") == "six==1.16.0"
+    assert absolute_spec("installed:click") == "installed:click"
+    assert absolute_spec("missing/folder") == "missing/folder"

@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+# The collector is one per process, and a cluster's worker runs a task per thread: pauses
+# are counted, the first one in records the collector's state and the last one out restores
+# it, so that no thread turns it back on under another one's feet.
+_lock = threading.Lock()
+_pauses = 0
+_was_enabled = False
 
 
 @contextmanager
@@ -16,13 +24,19 @@ def cyclic_gc_paused(*, collect_after: bool = False) -> Iterator[None]:
     nothing, since the work makes few reference cycles and reference counting frees the
     rest. A quarter of the time of a parse goes there.
     """
-    enabled = gc.isenabled()
-    gc.disable()
+    global _pauses, _was_enabled
+    with _lock:
+        if _pauses == 0:
+            _was_enabled = gc.isenabled()
+            gc.disable()
+        _pauses += 1
     try:
         yield
     finally:
-        if enabled:
-            gc.enable()
+        with _lock:
+            _pauses -= 1
+            if _pauses == 0 and _was_enabled:
+                gc.enable()
         if collect_after:
             # The work's few cycles are all young: collecting the youngest generation frees
             # them without walking every older object of the process (a full collection

@@ -6,12 +6,14 @@ from collections import Counter
 from collections.abc import Sequence
 
 from rich.console import Console, Group
+from rich.markup import escape
 from rich.panel import Panel
 from rich.syntax import Syntax
 from rich.text import Text
 
 from errdex.history.versions import NewestVersion
 from errdex.indexing import IndexReport
+from errdex.indexing.cluster import VersionResult
 from errdex.match.lookup import LookupResult
 from errdex.store.base import StoredSite
 
@@ -59,6 +61,33 @@ def index_summary(report: IndexReport, console: Console) -> None:
         for reason, count in reasons.most_common():
             examples = [s.path for s in report.skipped if _reason_class(s.reason) == reason][:3]
             console.print(f"  {count} × {reason}: {', '.join(examples)}", highlight=False)
+
+
+def cluster_result(result: VersionResult, console: Console) -> None:
+    """One version indexed on a cluster: its summary, or why it failed (and where)."""
+    if result.report is not None:
+        index_summary(result.report, console)
+        return
+    where = f" (on {result.worker})" if result.worker else ""
+    console.print(
+        f"[bold red]failed[/] {escape(result.source)}{where}: {escape(result.error or '')}",
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+def cluster_total(results: Sequence[VersionResult], seconds: float, console: Console) -> None:
+    """The total of a run on a cluster: versions indexed, up to date, failed; sites; time."""
+    reports = [r.report for r in results if r.report is not None]
+    fresh = sum(1 for r in reports if r.up_to_date)
+    failed = len(results) - len(reports)
+    console.print(
+        f"[bold]{len(reports)} of {len(results)} versions[/] indexed on the cluster"
+        f" ({fresh} up to date), {failed} failed; {sum(r.sites for r in reports)} sites;"
+        f" {seconds:.1f} s",
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 def _reason_class(reason: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import msgspec
@@ -25,6 +26,7 @@ __all__ = [
     "Source",
     "SourceFile",
     "VersionInfo",
+    "absolute_spec",
     "cache_dir",
     "download",
     "installed_all",
@@ -97,6 +99,22 @@ def open_sources(
                 version=version if version is not None else source.info.version,
             )
     return sources
+
+
+def absolute_spec(spec: str) -> str:
+    """The spec with its local path made absolute (`./repo@v1.0` → `/home/me/repo@v1.0`), so
+    that a process working in another folder (a cluster's worker) reads the same files;
+    any other spec (`NAME==VERSION`, `installed:NAME`) as it is."""
+    spec = spec.strip()
+    if spec.startswith(INSTALLED_PREFIX):
+        return spec
+    path = Path(spec)
+    if path.exists():  # as `_dispatch` does: an existing path is a path, whatever it looks like
+        return os.fspath(path.absolute())
+    git = _git_spec(spec)
+    if git is not None:
+        return f"{Path(git[0]).absolute()}@{git[1]}"
+    return spec
 
 
 def open_source(spec: str, *, project: str | None = None, version: str | None = None) -> Source:

@@ -29,7 +29,9 @@ __all__ = [
     "VersionRef",
     "VersionStats",
     "default_location",
+    "is_postgres_url",
     "open_store",
+    "store_target",
 ]
 
 ENV_VAR = "ERRDEX_DB"
@@ -40,26 +42,44 @@ def default_location() -> Path:
     return Path(platformdirs.user_data_dir("errdex")) / "errdex.db"
 
 
-def open_store(url_or_path: str | os.PathLike[str] | None = None) -> Store:
-    """Open (creating and migrating as needed) the store at a path or URL.
+def store_target(url_or_path: str | os.PathLike[str] | None = None) -> str:
+    """The store `open_store` opens for this argument: a PostgreSQL URL as given, or the
+    path of a SQLite file (with `~` expanded), or `:memory:`.
 
     The argument wins, then the `ERRDEX_DB` environment variable, then the user data
-    directory. A `postgresql://` URL (or `postgres://`, `postgresql+psycopg://`) opens a
-    PostgreSQL database, anything else without a scheme a SQLite file.
+    directory.
     """
     target = os.fspath(url_or_path) if url_or_path else os.environ.get(ENV_VAR, "")
     if not target:
         target = os.fspath(default_location())
     scheme, sep, _ = target.partition("://")
     if sep:
-        if scheme in ("postgresql", "postgres") or scheme.startswith("postgresql+"):
-            return _open_postgres(target)
+        if is_postgres_url(target):
+            return target
         raise StoreError(
             f"unsupported database URL scheme {scheme!r}: give a SQLite file path"
             " or a postgresql:// URL"
         )
     if target != ":memory:":
         target = os.fspath(Path(target).expanduser())
+    return target
+
+
+def is_postgres_url(target: str) -> bool:
+    """`postgresql://`, `postgres://` or `postgresql+DRIVER://`."""
+    scheme, sep, _ = target.partition("://")
+    return bool(sep) and (scheme in ("postgresql", "postgres") or scheme.startswith("postgresql+"))
+
+
+def open_store(url_or_path: str | os.PathLike[str] | None = None) -> Store:
+    """Open (creating and migrating as needed) the store at a path or URL (`store_target`).
+
+    A `postgresql://` URL (or `postgres://`, `postgresql+psycopg://`) opens a PostgreSQL
+    database, anything else without a scheme a SQLite file.
+    """
+    target = store_target(url_or_path)
+    if is_postgres_url(target):
+        return _open_postgres(target)
     return SqliteStore(target)
 
 

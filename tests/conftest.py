@@ -1,0 +1,48 @@
+"""Fixtures every test folder shares: one real PostgreSQL server for the whole session
+(`pg_server.py`), and a store of its own on it for each test that asks."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from pg_server import REQUIRE, PostgresServer, unavailable
+
+
+def skip_or_fail(reason: str) -> None:
+    """Skip a PostgreSQL test that cannot run here, unless CI says they must all run
+    (ERRDEX_REQUIRE_POSTGRES=1): then fail it."""
+    if os.environ.get(REQUIRE) == "1":
+        pytest.fail(f"{reason} ({REQUIRE}=1: PostgreSQL tests must run)", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def pg_driver() -> None:
+    """psycopg can be imported (tests of failures that need no server)."""
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        skip_or_fail("psycopg is not installed (pip install -e '.[dev]')")
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PostgresServer]:
+    """A PostgreSQL server for the session."""
+    reason = unavailable()
+    if reason is not None:
+        skip_or_fail(reason)
+    server = PostgresServer()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server: PostgresServer) -> str:
+    """The URL of a new, empty PostgreSQL store (a schema of its own)."""
+    return pg_server.new_schema()
