@@ -228,6 +228,7 @@ class HelperFact(msgspec.Struct, frozen=True, gc=False):
     message: MessageTemplate  # in terms of the parameter: `{message}`, `Error: {message}`
     kind: SiteKind = SiteKind.RAISE
     conditions: tuple[Condition, ...] = ()  # the raise's guard inside the helper
+    defaults: dict[str, str] = {}  # parameters' literal defaults, for the guard of a call
 
 
 class CallFact(msgspec.Struct, frozen=True, gc=False):
@@ -241,6 +242,10 @@ class CallFact(msgspec.Struct, frozen=True, gc=False):
     class_name: str | None
     args: tuple[Arg, ...]
     conditions: tuple[Condition, ...] = ()
+    # The calling function's parameters (and their literal defaults), when the call passes
+    # one of its message parameters on: the function may be a helper of the helper it calls.
+    params: tuple[str, ...] = ()
+    defaults: dict[str, str] = {}
 
 
 class CallSite(msgspec.Struct, frozen=True, gc=False):

@@ -370,3 +370,37 @@ def test_the_message_after_leading_none_arguments() -> None:
     )
     assert site.message is not None
     assert site.message.text == "could not determine a constructor for the tag {node.tag!r}"
+
+
+def test_warning_helpers_and_calls_passing_a_message_on() -> None:
+    facts = facts_of(
+        """
+        def _warnings_warn(message, category=None, stacklevel=2):
+            if category is not None:
+                warnings.warn(message, category, stacklevel=stacklevel + 1)
+            else:
+                warnings.warn(message, stacklevel=stacklevel + 1)
+
+        def warn(msg, code=None):
+            if code:
+                _warnings_warn(exc.SAWarning(msg, code=code))
+            else:
+                _warnings_warn(msg, exc.SAWarning)
+            _other(count)
+        """
+    )
+    (helper,) = facts.helpers
+    assert (helper.qualname, helper.kind, helper.param) == (
+        "_warnings_warn",
+        SiteKind.WARN,
+        "message",
+    )
+    # The same message under either branch: made whichever holds, so no guard.
+    assert helper.conditions == ()
+    assert helper.defaults == {"category": "None", "stacklevel": "2"}
+    # Both calls pass the message on (as it is, or made into a warning first); `_other`
+    # passes no message parameter and says nothing here.
+    assert [(c.callee, c.line, c.params, c.defaults) for c in facts.calls] == [
+        ("_warnings_warn", 10, ("msg", "code"), {"code": "None"}),
+        ("_warnings_warn", 12, ("msg", "code"), {"code": "None"}),
+    ]

@@ -566,3 +566,57 @@ def test_a_class_message_naming_none_of_its_parameters_leaves_the_raise_its_own(
     (site,) = [s for s in sites if s.file == "demo/load.py"]
     assert site.site.message is not None
     assert site.site.message.text == "no constructor for the tag {node.tag!r}"
+
+
+# SQLAlchemy 2.0's shape: `util.warn(msg)` (re-exported by `util/__init__.py`) passes its
+# message on to `_warnings_warn(message, category)`, which calls `warnings.warn`.
+WARNING_HELPERS = {
+    "demo/__init__.py": "",
+    "demo/exc.py": """
+        class SAWarning(RuntimeWarning):
+            pass
+        """,
+    "demo/util/__init__.py": """
+        from .langhelpers import warn as warn
+        """,
+    "demo/util/langhelpers.py": """
+        import warnings
+        from demo import exc
+
+        def warn(msg, code=None):
+            if code:
+                _warnings_warn(exc.SAWarning(msg, code=code))
+            else:
+                _warnings_warn(msg, exc.SAWarning)
+
+        def _warnings_warn(message, category=None, stacklevel=2):
+            if category is not None:
+                warnings.warn(message, category, stacklevel=stacklevel + 1)
+            else:
+                warnings.warn(message, stacklevel=stacklevel + 1)
+        """,
+    "demo/orm.py": """
+        from demo import util
+
+        def setup(prop, other):
+            if other:
+                util.warn("relationship '%s' will copy column %s" % (prop, other))
+
+        def check(prop):
+            util.warn("relationship %s conflicts" % prop, code="qzyx")
+        """,
+}
+
+
+def test_a_call_of_a_helper_of_a_warning_helper_is_a_warning() -> None:
+    sites = [s for s in link(WARNING_HELPERS) if s.file == "demo/orm.py"]
+    assert [
+        (s.site.kind.value, s.exception.qualname if s.exception else None, s.site.message.text)
+        for s in sites
+        if s.site.message
+    ] == [
+        ("warn", "demo.exc.SAWarning", "relationship '{prop}' will copy column {other}"),
+        # with a code, `warn` passes on a warning made from the message
+        ("warn", "demo.exc.SAWarning", "relationship {prop} conflicts"),
+    ]
+    assert [c.text for c in sites[0].site.conditions][:1] == ["other"]

@@ -18,7 +18,7 @@ from errdex.extract.skeleton import Skeleton, build_skeleton, has_literal_call
 from errdex.facts import FileFacts
 
 # Bump when extraction changes what it produces: cached facts of older versions are dropped.
-EXTRACTOR_VERSION = "14"
+EXTRACTOR_VERSION = "16"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 

@@ -15,7 +15,14 @@ from errdex.extract.calls import call_target
 from errdex.extract.conditions import dotted_name
 from errdex.extract.error_sites import ErrorSiteRecorder
 from errdex.extract.scope import Reasons, Scope, Step
-from errdex.extract.shapes import EXIT_FUNCS, NOT_HELPERS, WARN_FUNCS, log_level, receiver
+from errdex.extract.shapes import (
+    EXIT_FUNCS,
+    MESSAGE_PARAMS,
+    NOT_HELPERS,
+    WARN_FUNCS,
+    log_level,
+    receiver,
+)
 from errdex.facts import CallFact, CallSite, SiteKind
 
 
@@ -116,7 +123,13 @@ class CallRecorder(ErrorSiteRecorder, AssignmentTracker):
         path: tuple[Step, ...],
     ) -> None:
         callee = func.attr if isinstance(func, ast.Attribute) else func.id
-        if callee in NOT_HELPERS or not any(self._stringy(a) for a in call.args):
+        if callee in NOT_HELPERS:
+            return
+        # A call passing on a message parameter of its function (`def warn(msg):
+        # _warnings_warn(msg, SAWarning)`) makes that function a helper too, when the
+        # linker finds the callee is one: it needs the function's parameters.
+        forwards = any(_passes_on(a, scope.params) for a in call.args)
+        if not forwards and not any(self._stringy(a) for a in call.args):
             return
         self.calls.append(
             CallFact(
@@ -128,5 +141,15 @@ class CallRecorder(ErrorSiteRecorder, AssignmentTracker):
                 class_name=scope.class_name,
                 args=self._args(call, scope),
                 conditions=self._conditions_of(path),
+                params=scope.params if forwards else (),
+                defaults=scope.defaults if forwards else {},
             )
         )
+
+
+def _passes_on(arg: ast.expr, params: tuple[str, ...]) -> bool:
+    """Whether the argument is a message parameter, or something made from one first
+    (`exc.SAWarning(msg, code=code)`)."""
+    if isinstance(arg, ast.Call) and arg.args:
+        arg = arg.args[0]
+    return isinstance(arg, ast.Name) and arg.id in params and arg.id in MESSAGE_PARAMS

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import Counter
 
 from errdex.extract.conditions import dotted_name, walk
 from errdex.extract.extractor_base import ExtractorBase
@@ -29,17 +30,25 @@ class DefinitionRecorder(ExtractorBase):
     """Makes the facts of raising helpers and classes."""
 
     def _find_helper(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> None:
-        """A function whose raise takes its message from a parameter is a raising helper."""
+        """A function whose raise takes its message from a parameter is a raising helper;
+        one whose warning does, a warning helper (`def warn(msg): warnings.warn(msg, ...)`)."""
+        signals = [
+            site
+            for site in scope.signals
+            if site.message is not None and site.kind in (SiteKind.RAISE, SiteKind.WARN)
+        ]
+        count = Counter(site.message.text for site in signals if site.message is not None)
         seen: set[str] = set()
-        for site in scope.raises:
-            if site.message is None or site.kind is not SiteKind.RAISE:
-                continue
+        for site in signals:
+            assert site.message is not None
             for placeholder in site.message.placeholders:
                 expr = placeholder.expr
                 param = expr[4:-1] if expr.startswith("str(") else expr
                 if param not in scope.params or site.message.text in seen:
                     continue
                 seen.add(site.message.text)
+                # One message under several guards (`warn(message, category)` if a category
+                # was given, else `warn(message)`): it is made whichever holds.
                 self.helpers.append(
                     HelperFact(
                         name=stmt.name,
@@ -49,7 +58,9 @@ class DefinitionRecorder(ExtractorBase):
                         param=param,
                         exception=site.exception,
                         message=site.message,
-                        conditions=site.conditions,
+                        kind=site.kind,
+                        conditions=site.conditions if count[site.message.text] == 1 else (),
+                        defaults=scope.defaults,
                     )
                 )
                 break

@@ -63,7 +63,7 @@ class ErrorSiteRecorder(ExtractorBase):
             exception = self._source(exc)
         cause = self._source(stmt.cause) if stmt.cause is not None else None
         site = self._site(stmt, scope, path, kind, exception, message, args=args, cause=cause)
-        scope.raises.append(site)
+        scope.signals.append(site)
 
     def _made_before(self, name: str, scope: Scope, line: int) -> ast.Call | None:
         """The exception a local was made as, when that surely ran before the raise:
@@ -87,7 +87,8 @@ class ErrorSiteRecorder(ExtractorBase):
         category = call.args[1] if len(call.args) > 1 else keyword(call, "category")
         message = self._template(node, scope) if node is not None else None
         exception = self._source(category) if category is not None else "UserWarning"
-        self._site(stmt, scope, path, SiteKind.WARN, exception, message)
+        site = self._site(stmt, scope, path, SiteKind.WARN, exception, message)
+        scope.signals.append(site)
 
     def _log(
         self,

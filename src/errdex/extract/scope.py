@@ -34,6 +34,7 @@ class Scope:
     class_name: str | None
     is_function: bool
     params: tuple[str, ...] = ()
+    defaults: dict[str, str] = field(default_factory=dict)  # param → a literal default's source
     # message variables: name → (template, the blocks it was assigned in)
     messages: dict[str, tuple[MessageTemplate, tuple[int, ...]]] = field(default_factory=dict)
     lists: dict[str, Reasons] = field(default_factory=dict)
@@ -44,7 +45,8 @@ class Scope:
     )
     returned: Reasons | None = None
     handlers: list[tuple[str | None, str | None]] = field(default_factory=list)
-    raises: list[ErrorSite] = field(default_factory=list)
+    # Its raises and warnings: what makes it a raising (or warning) helper.
+    signals: list[ErrorSite] = field(default_factory=list)
 
 
 class Step:

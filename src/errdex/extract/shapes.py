@@ -15,6 +15,8 @@ LOG_LEVEL_ARG = re.compile(r"(?:logging\.)?(WARNING|WARN|ERROR|CRITICAL|FATAL)$"
 WARN_FUNCS = frozenset({"warnings.warn", "warn", "warnings.warn_explicit", "_warnings.warn"})
 EXIT_FUNCS = frozenset({"sys.exit", "exit", "quit"})
 MESSAGE_KEYWORDS = ("msg", "message", "detail", "reason", "text", "description", "error")
+# Parameter names a message is passed on in (`def warn(msg): _warn(msg, SAWarning)`).
+MESSAGE_PARAMS = frozenset({*MESSAGE_KEYWORDS, "warning", "err_msg", "error_msg", "warn_msg"})
 JOIN = re.compile(r"\.join\(\s*(?:sorted\(\s*)?([A-Za-z_]\w*)\s*\)?\s*\)")
 # Calls that take strings all day and never raise with them: not raising-helper candidates.
 NOT_HELPERS = frozenset(

@@ -12,7 +12,6 @@ from errdex.facts import (
     Binding,
     CallerLink,
     CallFact,
-    Condition,
     ConditionKind,
     ErrorSite,
     ExceptionInfo,
@@ -25,7 +24,12 @@ from errdex.facts import (
 )
 from errdex.ids import error_id
 from errdex.link.callers import CallerIndex
-from errdex.link.guards import bind_guard
+from errdex.link.forwarding import (
+    Helpers,
+    add_forwarding_helpers,
+    bound_guard,
+    helper_exception,
+)
 from errdex.link.knobs import KnobIndex
 from errdex.link.messages import (
     argument_sources,
@@ -49,14 +53,15 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 # 8: messages a base's `__init__` builds from what a subclass passes up; message tables by
 # key (`default_error_messages`) and the methods that raise from them.
 # 9: a class message naming none of its parameters leaves a raise its own message.
-LINKER_VERSION = "9"
+# 10: warning helpers, helpers of helpers, and helpers a module re-exports.
+LINKER_VERSION = "10"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
     """Resolve every site of one version and give it its stable error id."""
     names = Namespace(files)
     reasons = ReasonsIndex(files)
-    helpers = _helpers_by_name(files)
+    helpers = _helpers_by_name(files, names)
     constants = _ConstantBindings(names)
     exceptions = _Exceptions(names)
     tables = MessageTables(files, names)
@@ -275,11 +280,15 @@ class _ConstantBindings:
         )
 
 
-def _helpers_by_name(files: list[FileFacts]) -> dict[str, list[tuple[HelperFact, FileFacts]]]:
-    found: dict[str, list[tuple[HelperFact, FileFacts]]] = defaultdict(list)
+def _helpers_by_name(files: list[FileFacts], names: Namespace) -> Helpers:
+    """The raising and warning helpers of the version by name, helpers of helpers included."""
+    found: Helpers = defaultdict(list)
     for facts in files:
         for helper in facts.helpers:
             found[helper.name].append((helper, facts))
+    add_forwarding_helpers(
+        files, found, lambda call, facts, found: _pick_helper(call, facts, found, names), names
+    )
     return found
 
 
@@ -289,10 +298,10 @@ def cross_file_helper_names(files: list[FileFacts]) -> frozenset[str]:
     """
     methods: dict[str, set[tuple[str, str]]] = defaultdict(set)
     functions: dict[str, set[tuple[str, str]]] = defaultdict(set)
-    for facts in files:
-        for helper in facts.helpers:
+    for name, found in _helpers_by_name(files, Namespace(files)).items():
+        for helper, facts in found:
             kind = methods if "." in helper.qualname else functions
-            kind[helper.name].add((facts.path, helper.qualname))
+            kind[name].add((facts.path, helper.qualname))
     return frozenset(
         name for kind in (methods, functions) for name, where in kind.items() if len(where) == 1
     )
@@ -329,15 +338,13 @@ def _helper_site(
     if given is None or not given.literal_length:
         return None
     sources = argument_sources(helper.params, call.args)
-    guard = _bound_guard(helper, sources)
+    guard = bound_guard(helper, sources)
     if guard is None:
         return None  # the helper cannot raise with these arguments
-    exception = helper.exception
-    if exception is not None and helper_facts is not facts and exception not in BUILTIN_EXCEPTIONS:
-        exception = names.qualify(helper_facts, exception)
     return ErrorSite(
-        kind=SiteKind.HELPER,
-        exception=exception,
+        # A warning helper's call warns: it reads, and is looked up, as a warning.
+        kind=SiteKind.WARN if helper.kind is SiteKind.WARN else SiteKind.HELPER,
+        exception=helper_exception(helper, helper_facts, facts, sources, names),
         message=substitute(helper.message, bound, sources),
         line=call.line,
         end_line=call.end_line,
@@ -346,18 +353,6 @@ def _helper_site(
         conditions=call.conditions + guard,
         args=call.args,
     )
-
-
-def _bound_guard(helper: HelperFact, sources: dict[str, str]) -> tuple[Condition, ...] | None:
-    """The helper's guard in the caller's terms; None when it is surely false."""
-    out: list[Condition] = []
-    for condition in helper.conditions:
-        bound, truth = bind_guard(condition, sources)
-        if truth is False:
-            return None
-        if truth is None:
-            out.append(bound)
-    return tuple(out)
 
 
 def _pick_helper(
@@ -378,8 +373,10 @@ def _pick_helper(
         return []
     module = names.modules.get(names.qualify(facts, receiver)) if receiver else None
     if module is not None:
-        # `utils.check(...)`, `pkg.utils.check(...)`: that module's own function.
-        return [(h, where) for h, where in candidates if where is module and "." not in h.qualname]
+        # `utils.check(...)`, `pkg.utils.check(...)`: that module's function, or the one it
+        # re-exports (`from .langhelpers import warn as warn` in `util/__init__.py`).
+        home, name = names.lookup(f"{module.module}.{call.callee}") or (module, call.callee)
+        return [(h, where) for h, where in candidates if where is home and h.qualname == name]
     if receiver in ("self", "cls"):
         # `self.x(...)` reaches the method of the caller's class or of its nearest base
         # that has one; a base from outside the version (`nn.Module.__setattr__`), or a

@@ -1,0 +1,118 @@
+"""Helpers of helpers: a function passing its message parameter on to a raising or warning
+helper is one itself, with that helper's message and exception in its own terms.
+
+SQLAlchemy 2.0's `util.warn(msg)` calls `_warnings_warn(msg, exc.SAWarning)`, which calls
+`warnings.warn(message, category)`; so each `util.warn("relationship '%s' will copy ...")`
+is a warning of its own, as a direct `warnings.warn` would be.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from errdex.extract.shapes import looks_like_exception_class
+from errdex.facts import CallFact, Condition, FileFacts, HelperFact, MessageTemplate, Placeholder
+from errdex.link.guards import bind_guard
+from errdex.link.messages import argument_sources, bind_arguments, substitute
+from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
+
+Helpers = dict[str, "Found"]
+# (call, its file, the helpers of its callee's name) → the helpers the call reaches
+Found = list[tuple[HelperFact, FileFacts]]
+Pick = Callable[[CallFact, FileFacts, Found], Found]
+_MAX_DEPTH = 4  # wrappers of wrappers of ...: each round adds one level
+# An exception or warning made from a name first: `exc.SAWarning(msg, code=code)`.
+_MADE_FROM = re.compile(r"([A-Za-z_][\w.]{0,200})\(\s*(\w+)\s*(?:,.*)?\)", re.DOTALL)
+
+
+def add_forwarding_helpers(
+    files: list[FileFacts], helpers: Helpers, pick: Pick, names: Namespace
+) -> None:
+    """Add to `helpers` the functions that pass a message parameter on to one of them."""
+    forwarding = [(call, facts) for facts in files for call in facts.calls if call.params]
+    done: set[tuple[str, int]] = set()  # (file, line) of the calls made into helpers
+    for _ in range(_MAX_DEPTH):
+        added = False
+        for call, facts in forwarding:
+            if (facts.path, call.line) in done or call.callee not in helpers:
+                continue
+            for helper, where in pick(call, facts, helpers[call.callee]):
+                derived = _passed_on(call, helper, where, facts, names)
+                if derived is not None:
+                    # Each call passing the message on is a way the function raises or
+                    # warns (`warn(msg, code)` has one per branch).
+                    helpers.setdefault(derived.name, []).append((derived, facts))
+                    done.add((facts.path, call.line))
+                    added = True
+                    break
+        if not added:
+            return
+
+
+def bound_guard(helper: HelperFact, sources: dict[str, str]) -> tuple[Condition, ...] | None:
+    """The helper's guard in the caller's terms (a parameter left out has its default);
+    None when it is surely false."""
+    given = {**helper.defaults, **sources}
+    out: list[Condition] = []
+    for condition in helper.conditions:
+        bound, truth = bind_guard(condition, given)
+        if truth is False:
+            return None
+        if truth is None:
+            out.append(bound)
+    return tuple(out)
+
+
+def helper_exception(
+    helper: HelperFact,
+    where: FileFacts,
+    facts: FileFacts,
+    sources: dict[str, str],
+    names: Namespace,
+) -> str | None:
+    """The exception (or warning category) a call of the helper makes, as `facts` names it:
+    the argument given for it when the helper takes it as a parameter (`category`)."""
+    exception = helper.exception
+    if exception is not None and exception in helper.params:
+        return sources.get(exception)
+    if exception is not None and where is not facts and exception not in BUILTIN_EXCEPTIONS:
+        exception = names.qualify(where, exception)
+    return exception
+
+
+def _passed_on(
+    call: CallFact, helper: HelperFact, where: FileFacts, facts: FileFacts, names: Namespace
+) -> HelperFact | None:
+    """The helper the calling function is when `call` passes its parameter on as the
+    helper's message; None when it passes something else."""
+    bound = bind_arguments(helper.params, call.args)
+    given = bound.get(helper.param)
+    only = given.parts[0] if given is not None and len(given.parts) == 1 else None
+    if not isinstance(only, Placeholder) or only.conversion:
+        return None
+    sources = argument_sources(helper.params, call.args)
+    exception = helper_exception(helper, where, facts, sources, names)
+    param = only.expr
+    # `_warnings_warn(exc.SAWarning(msg, code=code))`: the warning made from the message.
+    made = _MADE_FROM.fullmatch(param)
+    if made is not None and looks_like_exception_class(made[1]):
+        param, exception = made[2], made[1]
+        bound[helper.param] = MessageTemplate.of(Placeholder(param))
+    if param not in call.params:
+        return None
+    guard = bound_guard(helper, sources)
+    if guard is None:
+        return None
+    return HelperFact(
+        name=call.function.rpartition(".")[2],
+        qualname=call.function,
+        line=call.line,
+        params=call.params,
+        param=param,
+        exception=exception,
+        message=substitute(helper.message, bound, sources),
+        kind=helper.kind,
+        conditions=call.conditions + guard,
+        defaults=call.defaults,
+    )
