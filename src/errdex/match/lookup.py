@@ -61,10 +61,14 @@ class Match(msgspec.Struct, kw_only=True):
     confident: bool = False  # the message's text or an exact frame pins it
     newest: NewestVersion | None = None  # in an older version: the error in the newest one
     site: StoredSite | None = None  # the full record, for pages; not part of the JSON
+    # Matched by its class alone (its message is computed at the raise), with no frame
+    # pinning it: a guess, when another site's template explains the text. Not in the JSON.
+    guess: bool = False
 
     def record(self) -> dict[str, object]:
         data = msgspec.to_builtins(self)
         data.pop("site", None)
+        data.pop("guess", None)
         assert isinstance(data, dict)
         return data
 
@@ -160,6 +164,7 @@ class _Scorer:
             why=why,
             confident=confident,
             site=stored,
+            guess=by_class and not pinned,
         )
 
     def _raised_as_is(self, stored: StoredSite) -> bool:
@@ -389,6 +394,7 @@ def rank(
             score(index, item, sites, cut=True)
     for key in best:
         near.pop(key, None)
+    _demote_guesses(best)
     frames = [frame for item in evidence.errors[:4] for frame in reversed(item.frames)]
     return LookupResult(
         # Settling drops old versions of errors also matched in a newer one: take a few more
@@ -399,6 +405,18 @@ def rank(
         nearest=_ordered(near.values())[:limit] if not best else [],
         evidence=evidence,
     )
+
+
+def _demote_guesses(best: dict[str, Match]) -> None:
+    """Put the sites matched by their class alone after any that the text or a frame
+    pins (every answer in `best` is confident)."""
+    pinned = [m.score for m in best.values() if not m.guess]
+    if not pinned:
+        return
+    floor = max(pinned)
+    for key, match in best.items():
+        if match.guess and match.score >= floor:
+            best[key] = msgspec.structs.replace(match, score=round(floor * 0.95, 4))
 
 
 def _better(new: Match, old: Match) -> bool:
