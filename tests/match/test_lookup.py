@@ -6,6 +6,7 @@ import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from errdex.indexing import index_source
@@ -152,7 +153,45 @@ def test_raises_matched_by_class_alone_come_after_a_pinned_site() -> None:
     _demote_guesses(best)
     ranked = sorted(best.values(), key=lambda m: -m.score)
     assert [m.line for m in ranked] == [3167, 1796]
-    # With nothing pinned, guesses keep their scores.
+    # With nothing of their class pinned, guesses keep their scores.
     alone = {m.id: m for m in (match(1796, 0.65, True), match(2241, 0.6, True))}
+    other = match(700, 0.6, False)
+    alone[other.id] = msgspec.structs.replace(other, exception="MaxRetryError")
     _demote_guesses(alone)
-    assert sorted(m.score for m in alone.values()) == [0.6, 0.65]
+    assert sorted(m.score for m in alone.values()) == [0.6, 0.6, 0.65]
+
+
+def test_a_class_named_with_its_package_is_looked_for_in_that_project(tmp_path: Path) -> None:
+    # requests' `raise SSLError(e, request=request)` among urllib3's many `SSLError` raises:
+    # a paste of `requests.exceptions.SSLError: ...` must reach requests' raise even when
+    # more than a search's worth of other `SSLError` sites were indexed after it.
+    alpha = {
+        "alpha/__init__.py": "",
+        "alpha/exceptions.py": "class SSLError(OSError):\n    pass\n",
+        "alpha/adapters.py": """
+            from alpha.exceptions import SSLError
+
+            def send(request):
+                try:
+                    request.go()
+                except OSError as e:
+                    raise SSLError(e)
+            """,
+    }
+    many = "\n".join(f"def f{i}(e):\n    raise SSLError(e)\n" for i in range(60))
+    beta = {
+        "beta/__init__.py": "",
+        "beta/exceptions.py": "class SSLError(OSError):\n    pass\n",
+        "beta/util.py": "from beta.exceptions import SSLError\n\n" + many,
+    }
+    db = open_store(tmp_path / "errdex.db")
+    try:
+        for name, files in (("alpha", alpha), ("beta", beta)):
+            root = write_package(tmp_path / name, files)
+            index_source(open_source(str(root), project=name, version="1.0"), db)
+        result = lookup_text(
+            db, "alpha.exceptions.SSLError: HTTPSConnectionPool(host='x', port=443): failed"
+        )
+    finally:
+        db.close()
+    assert [(m.project, m.file) for m in result.matches][:1] == [("alpha", "alpha/adapters.py")]

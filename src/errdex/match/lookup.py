@@ -338,6 +338,11 @@ def candidates(
     qualified = "." in pasted and not pasted.startswith("builtins.")
     if short and (qualified or short not in BUILTIN_EXCEPTIONS or not evidence.message.strip()):
         # The project's own classes are few and telling; a bare builtin class is neither.
+        # A class named with its package (`requests.exceptions.SSLError`) is looked for in
+        # that project first: other projects may raise many classes of that name.
+        home = _project_named(store, pasted) if qualified and project is None else None
+        if home is not None:
+            found.extend(store.sites_raising(short, home, version, limit=40))
         found.extend(store.sites_raising(short, project, version, limit=40))
     for frame in evidence.frames[-12:]:
         if frame.line is not None:
@@ -351,6 +356,16 @@ def candidates(
             )
         )
     return found
+
+
+def _project_named(store: Store, qualified: str) -> str | None:
+    """The indexed project whose name is the top package of a qualified class name."""
+    top = _normalized(qualified.split(".", 1)[0])
+    return next((p.name for p in store.projects() if _normalized(p.name) == top), None)
+
+
+def _normalized(name: str) -> str:
+    return name.lower().replace("-", "").replace("_", "").replace(".", "")
 
 
 def rank(
@@ -408,14 +423,20 @@ def rank(
 
 
 def _demote_guesses(best: dict[str, Match]) -> None:
-    """Put the sites matched by their class alone after any that the text or a frame
-    pins (every answer in `best` is confident)."""
-    pinned = [m.score for m in best.values() if not m.guess]
-    if not pinned:
-        return
-    floor = max(pinned)
+    """Put the sites matched by their class alone after any of the same class that the
+    text or a frame pins (every answer in `best` is confident).
+
+    Only the same class: `requests.ConnectionError: ... Max retries exceeded ...` is
+    rightly requests' `raise ConnectionError(e)`, matched by its class, though urllib3's
+    `MaxRetryError` template explains the text.
+    """
+    floors: dict[str | None, float] = {}
+    for match in best.values():
+        if not match.guess:
+            floors[match.exception] = max(match.score, floors.get(match.exception, 0.0))
     for key, match in best.items():
-        if match.guess and match.score >= floor:
+        floor = floors.get(match.exception)
+        if match.guess and floor is not None and match.score >= floor:
             best[key] = msgspec.structs.replace(match, score=round(floor * 0.95, 4))
 
 
