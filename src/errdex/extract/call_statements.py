@@ -14,7 +14,7 @@ from errdex.extract.assignments import AssignmentTracker
 from errdex.extract.calls import call_target
 from errdex.extract.conditions import dotted_name
 from errdex.extract.error_sites import ErrorSiteRecorder
-from errdex.extract.scope import Reasons, Scope, Step
+from errdex.extract.scope import Reasons, Scope, Step, literal_defaults
 from errdex.extract.shapes import (
     EXIT_FUNCS,
     MESSAGE_PARAMS,
@@ -128,7 +128,9 @@ class CallRecorder(ErrorSiteRecorder, AssignmentTracker):
         # A call passing on a message parameter of its function (`def warn(msg):
         # _warnings_warn(msg, SAWarning)`) makes that function a helper too, when the
         # linker finds the callee is one: it needs the function's parameters.
-        forwards = any(_passes_on(a, scope.params) for a in call.args)
+        forwards = not MESSAGE_PARAMS.isdisjoint(scope.params) and any(
+            _passes_on(a, scope.params) for a in call.args
+        )
         if not forwards and not any(self._stringy(a) for a in call.args):
             return
         self.calls.append(
@@ -142,7 +144,7 @@ class CallRecorder(ErrorSiteRecorder, AssignmentTracker):
                 args=self._args(call, scope),
                 conditions=self._conditions_of(path),
                 params=scope.params if forwards else (),
-                defaults=scope.defaults if forwards else {},
+                defaults=literal_defaults(scope) if forwards else {},
             )
         )
 

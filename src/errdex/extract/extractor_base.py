@@ -59,6 +59,7 @@ class ExtractorBase:
         self.classes: list[ClassFact] = []
         self.helpers: list[HelperFact] = []
         self.keyed: list[KeyedHelper] = []
+        self._keyed_lookups: bool | None = None  # whether the text has `self.messages[k]`
         self.calls: list[CallFact] = []
         self.reason_builders: dict[str, ReasonsList] = {}
         self._pending_calls: list[tuple[CallSite, tuple[Step, ...]]] = []

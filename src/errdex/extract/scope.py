@@ -34,7 +34,7 @@ class Scope:
     class_name: str | None
     is_function: bool
     params: tuple[str, ...] = ()
-    defaults: dict[str, str] = field(default_factory=dict)  # param → a literal default's source
+    arguments: ast.arguments | None = None  # a function's, for `literal_defaults`
     # message variables: name → (template, the blocks it was assigned in)
     messages: dict[str, tuple[MessageTemplate, tuple[int, ...]]] = field(default_factory=dict)
     lists: dict[str, Reasons] = field(default_factory=dict)
@@ -72,6 +72,25 @@ class Step:
         self.subject = subject  # the match statement's subject, for case patterns
         self._condition: Condition | None = None
         self._names: tuple[str, ...] | None = None
+
+
+def literal_defaults(scope: Scope) -> dict[str, str]:
+    """The function's parameters whose default is a literal (`code=None`), with its source:
+    what a helper's guard reads when a call leaves them out. Worked out only for helpers."""
+    args = scope.arguments
+    if args is None:
+        return {}
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [
+        *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
+        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
+    ]
+    return {
+        param.arg: repr(default.value)
+        for param, default in pairs
+        if isinstance(default, ast.Constant)
+        and isinstance(default.value, bool | int | float | str | None)
+    }
 
 
 def message_locals(scope: Scope, here: tuple[int, ...]) -> dict[str, MessageTemplate]:

@@ -94,9 +94,7 @@ class SiteExtractor(CallRecorder, DefinitionRecorder):
         params = tuple(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
         if scope.class_name is not None and not scope.is_function and params:
             params = params[1:] if params[0] in ("self", "cls") else params
-        inner = Scope(
-            qualname, scope.class_name, is_function=True, params=params, defaults=_defaults(args)
-        )
+        inner = Scope(qualname, scope.class_name, is_function=True, params=params, arguments=args)
         self.functions_at[stmt.lineno] = (qualname, scope.class_name)
         if scope.qualname == "<module>":
             self.defs.append(stmt.name)
@@ -188,22 +186,6 @@ class SiteExtractor(CallRecorder, DefinitionRecorder):
             if case.guard is not None:
                 steps = (*steps, self._step(case.guard, ConditionKind.IF))
             self._nested(case.body, scope, (*path, *steps))
-
-
-def _defaults(args: ast.arguments) -> dict[str, str]:
-    """Parameters whose default is a literal (`code=None`), with its source: what a helper's
-    guard reads when a call leaves them out."""
-    positional = [*args.posonlyargs, *args.args]
-    pairs = [
-        *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
-        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
-    ]
-    return {
-        param.arg: repr(default.value)
-        for param, default in pairs
-        if isinstance(default, ast.Constant)
-        and isinstance(default.value, bool | int | float | str | None)
-    }
 
 
 # Statement type → its handler (`_If` for `ast.If`), looked up once rather than by name per
