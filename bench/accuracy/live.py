@@ -32,14 +32,14 @@ from typing import Any
 
 from errdex.errors import ErrdexError
 from errdex.indexing import index_source
-from errdex.match import lookup_text, parse_paste
-from errdex.match.pattern import literal_runs
+from errdex.match import lookup_text
 from errdex.sources import open_source
 from errdex.store import open_store
 from errdex.store.base import Store
 
 sys.path.insert(0, str(Path(__file__).parent))
 from live_harvest import MARK
+from run import grep_hits
 
 HERE = Path(__file__).parent
 OUT = HERE.parent / "out" / "live"
@@ -107,18 +107,7 @@ def found_at(store: Store, version: str, record: dict[str, Any], ids: list[str])
 
 
 def grep_rank(record: dict[str, Any], files: dict[str, bytes]) -> int | None:
-    evidence = parse_paste(record["last_line"])
-    message = evidence.errors[0].message if evidence.errors else record["last_line"]
-    runs = literal_runs(message) or [message.strip()]
-    needle = max(runs, key=len).encode()
-    hits: list[tuple[str, int]] = []
-    for path in sorted(files):
-        data = files[path]
-        at = data.find(needle)
-        while at != -1 and len(hits) < 3:
-            hits.append((path, data.count(b"\n", 0, at) + 1))
-            at = data.find(needle, at + 1)
-    for rank, (path, line) in enumerate(hits[:3], start=1):
+    for rank, (path, line) in enumerate(grep_hits(record["last_line"], files), start=1):
         # The message sits on the raise line or a few lines below it.
         if path == record["file"] and record["line"] <= line <= record["line"] + 5:
             return rank

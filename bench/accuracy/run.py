@@ -94,13 +94,13 @@ def found_at(store: Store, case: dict[str, Any], match_ids: list[str]) -> int | 
     return None
 
 
-def grep_rank(case: dict[str, Any], files: dict[str, bytes]) -> int | None:
-    evidence = parse_paste(case["paste"])
-    message = evidence.errors[0].message if evidence.errors else case["paste"]
+def grep_hits(paste: str, files: dict[str, bytes]) -> list[tuple[str, int]]:
+    """The baseline: the first three (path, line) holding the longest literal run of the
+    pasted message (as errdex's paste parser reads it), in path order."""
+    evidence = parse_paste(paste)
+    message = evidence.errors[0].message if evidence.errors else paste
     runs = literal_runs(message) or [message.strip()]
     needle = max(runs, key=len).encode()
-    expected = case["expected"]
-    span = len(expected["statement"].splitlines()) or 1
     hits: list[tuple[str, int]] = []
     for path in sorted(files):
         data = files[path]
@@ -110,7 +110,13 @@ def grep_rank(case: dict[str, Any], files: dict[str, bytes]) -> int | None:
             at = data.find(needle, at + 1)
         if len(hits) >= 3:
             break
-    for rank, (path, line) in enumerate(hits, start=1):
+    return hits
+
+
+def grep_rank(case: dict[str, Any], files: dict[str, bytes]) -> int | None:
+    expected = case["expected"]
+    span = len(expected["statement"].splitlines()) or 1
+    for rank, (path, line) in enumerate(grep_hits(case["paste"], files), start=1):
         if path == expected["file"] and expected["line"] <= line < expected["line"] + span:
             return rank
     return None

@@ -29,6 +29,7 @@ from errdex.link.forwarding import (
     add_forwarding_helpers,
     bound_guard,
     helper_exception,
+    site_at_call,
 )
 from errdex.link.knobs import KnobIndex
 from errdex.link.messages import (
@@ -341,18 +342,10 @@ def _helper_site(
     guard = bound_guard(helper, sources)
     if guard is None:
         return None  # the helper cannot raise with these arguments
-    return ErrorSite(
-        # A warning helper's call warns: it reads, and is looked up, as a warning.
-        kind=SiteKind.WARN if helper.kind is SiteKind.WARN else SiteKind.HELPER,
-        exception=helper_exception(helper, helper_facts, facts, sources, names),
-        message=substitute(helper.message, bound, sources),
-        line=call.line,
-        end_line=call.end_line,
-        function=call.function,
-        class_name=call.class_name,
-        conditions=call.conditions + guard,
-        args=call.args,
-    )
+    # A warning helper's call warns: it reads, and is looked up, as a warning.
+    kind = SiteKind.WARN if helper.kind is SiteKind.WARN else SiteKind.HELPER
+    exception = helper_exception(helper, helper_facts, facts, sources, names)
+    return site_at_call(call, kind, exception, substitute(helper.message, bound, sources), guard)
 
 
 def _pick_helper(

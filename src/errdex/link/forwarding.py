@@ -12,7 +12,16 @@ import re
 from collections.abc import Callable
 
 from errdex.extract.shapes import looks_like_exception_class
-from errdex.facts import CallFact, Condition, FileFacts, HelperFact, MessageTemplate, Placeholder
+from errdex.facts import (
+    CallFact,
+    Condition,
+    ErrorSite,
+    FileFacts,
+    HelperFact,
+    MessageTemplate,
+    Placeholder,
+    SiteKind,
+)
 from errdex.link.guards import bind_guard
 from errdex.link.messages import argument_sources, bind_arguments, substitute
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
@@ -48,6 +57,28 @@ def add_forwarding_helpers(
                     break
         if not added:
             return
+
+
+def site_at_call(
+    call: CallFact,
+    kind: SiteKind,
+    exception: str | None,
+    message: MessageTemplate,
+    guard: tuple[Condition, ...] = (),
+) -> ErrorSite:
+    """The site a call of a helper makes: at the call, under its conditions and the
+    helper's guard."""
+    return ErrorSite(
+        kind=kind,
+        exception=exception,
+        message=message,
+        line=call.line,
+        end_line=call.end_line,
+        function=call.function,
+        class_name=call.class_name,
+        conditions=call.conditions + guard,
+        args=call.args,
+    )
 
 
 def bound_guard(helper: HelperFact, sources: dict[str, str]) -> tuple[Condition, ...] | None:

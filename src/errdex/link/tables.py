@@ -24,7 +24,6 @@ import msgspec
 
 from errdex.facts import (
     Arg,
-    CallFact,
     ErrorSite,
     FileFacts,
     KeyedHelper,
@@ -33,6 +32,7 @@ from errdex.facts import (
     Placeholder,
     SiteKind,
 )
+from errdex.link.forwarding import site_at_call
 from errdex.link.messages import bind_arguments
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
 
@@ -107,7 +107,7 @@ class MessageTables:
                 continue
             made = self._made(facts, call.class_name, call.callee, call.args, raising=True)
             if made is not None:
-                yield _call_site(call, *made)
+                yield site_at_call(call, SiteKind.HELPER, *made)
 
     def _made(
         self,
@@ -144,17 +144,3 @@ def _literal_key(helper: KeyedHelper, args: tuple[Arg, ...]) -> str | None:
     if given is None or given.placeholders:
         return None
     return given.text
-
-
-def _call_site(call: CallFact, exception: str, message: MessageTemplate) -> ErrorSite:
-    return ErrorSite(
-        kind=SiteKind.HELPER,
-        exception=exception,
-        message=message,
-        line=call.line,
-        end_line=call.end_line,
-        function=call.function,
-        class_name=call.class_name,
-        conditions=call.conditions,
-        args=call.args,
-    )
