@@ -16,10 +16,14 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from click.testing import CliRunner
+from starlette.testclient import TestClient
 from test_api import error_id
-from web_samples import Catalog
+from web_samples import Catalog, build_catalog
 
 from errdex.cli import main
+from errdex.store import open_store
+from errdex.web import create_app
+from samples import rejected_analysis
 
 
 def free_port() -> int:
@@ -92,6 +96,37 @@ def test_serve_answers_pages_and_json_with_workers(catalog: Catalog) -> None:
         assert status == 200 and json.loads(body)["matches"][0]["values"] == {"count": "5"}
 
 
+def etag_of(url: str, holding: str | None = None) -> tuple[int, str]:
+    """The status and ETag of a GET, sent with `If-None-Match: holding` when given."""
+    request = urllib.request.Request(url, headers={"If-None-Match": holding} if holding else {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, response.headers["ETag"]
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers["ETag"]
+
+
+def test_every_worker_tags_as_this_process_does_and_follows_writes(tmp_path: Path) -> None:
+    catalog = build_catalog(tmp_path)
+    wanted = error_id(catalog, "count must be positive")
+    path = f"/api/errors/{wanted}"
+    app = create_app(catalog.db)
+    with TestClient(app) as client:
+        here = client.get(path).headers["etag"]
+    app.state.pool.close()
+    with serving(catalog, "--workers", "2", "--cache-mb", "8") as base:
+        # fresh connections: the workers take them as the kernel hands them out
+        assert {etag_of(base + path) for _ in range(8)} == {(200, here)}
+        with open_store(catalog.db) as store:  # this process writes
+            store.put_analysis(rejected_analysis(wanted, "r" * 40))
+        after = {etag_of(base + path) for _ in range(8)}
+        assert len(after) == 1
+        ((status, tag),) = after
+        assert status == 200 and tag != here
+        assert etag_of(base + path, tag) == (304, tag)
+        assert etag_of(base + path, here) == (200, tag)
+
+
 def test_serve_fails_in_one_line_on_a_bad_database(tmp_path: Path) -> None:
     folder = str(tmp_path)  # a directory is no SQLite file
     result = CliRunner().invoke(main, ["serve", "--db", folder, "--port", str(free_port())])
@@ -103,5 +138,5 @@ def test_serve_fails_in_one_line_on_a_bad_database(tmp_path: Path) -> None:
 def test_serve_help_names_its_options() -> None:
     result = CliRunner().invoke(main, ["serve", "--help"])
     assert result.exit_code == 0
-    for option in ("--host", "--port", "--db", "--workers"):
+    for option in ("--host", "--port", "--db", "--workers", "--cache-mb"):
         assert option in result.stdout
