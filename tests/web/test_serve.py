@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -18,11 +19,14 @@ from urllib.parse import urlencode
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 from test_api import error_id
+from uvicorn.importer import import_from_string
+from uvicorn.protocols.http.h11_impl import H11Protocol
 from web_samples import Catalog, build_catalog
 
 from errdex.cli import main
 from errdex.store import open_store
 from errdex.web import create_app
+from errdex.web.protocol import IMPORT_NAME, nagle_off
 from samples import rejected_analysis
 
 
@@ -140,3 +144,30 @@ def test_serve_help_names_its_options() -> None:
     assert result.exit_code == 0
     for option in ("--host", "--port", "--db", "--workers", "--cache-mb"):
         assert option in result.stdout
+
+
+def test_connections_of_a_socket_bound_as_for_workers_get_nagle_off() -> None:
+    """asyncio leaves Nagle on for a socket bound without a protocol number, as uvicorn binds
+    the one its workers share; `nagle_off` (what every worker's protocol calls) turns it off."""
+    found: dict[str, int] = {}
+
+    class Probe(asyncio.Protocol):
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            sock = transport.get_extra_info("socket")
+            found["asyncio"] = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+            nagle_off(transport)
+            found["errdex"] = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+            transport.close()
+
+    async def connect_once() -> None:
+        listener = socket.socket(family=socket.AF_INET)  # as uvicorn's Config.bind_socket
+        listener.bind(("127.0.0.1", 0))
+        server = await asyncio.get_running_loop().create_server(Probe, sock=listener)
+        async with server:
+            reader, writer = await asyncio.open_connection(*listener.getsockname()[:2])
+            await reader.read()  # until the probe closes the connection
+            writer.close()
+
+    asyncio.run(connect_once())
+    assert found == {"asyncio": 0, "errdex": 1}
+    assert issubclass(import_from_string(IMPORT_NAME), H11Protocol)  # what serve gives uvicorn

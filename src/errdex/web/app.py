@@ -105,6 +105,8 @@ def serve(
     keeps its own response cache of `cache_mb` MiB."""
     import uvicorn
 
+    from errdex.web import protocol
+
     # Open and migrate once, in this process: a bad database or setting fails early.
     create_app(db, cache_mb=cache_mb).state.pool.close()
     if db:
@@ -119,7 +121,7 @@ def serve(
         workers=workers,
         access_log=False,  # errdex.web logs each request
         log_config=log_config(),
-        http="h11",
+        http=protocol.IMPORT_NAME,  # h11, with Nagle off in every worker
         h11_max_incomplete_event_size=MAX_REQUEST_HEAD,
         server_header=False,
     )
