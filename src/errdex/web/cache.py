@@ -55,8 +55,6 @@ class ResponseCache:
         self.limit = max(0, limit)
         self.largest = self.limit // LARGEST_SHARE
         self.size = 0  # bytes held, by `cost`
-        self.hits = 0
-        self.misses = 0
         self._entries: OrderedDict[str, CachedBody] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -71,11 +69,8 @@ class ResponseCache:
     def get(self, key: str) -> CachedBody | None:
         with self._lock:
             entry = self._entries.get(key)
-            if entry is None:
-                self.misses += 1
-                return None
-            self._entries.move_to_end(key)
-            self.hits += 1
+            if entry is not None:
+                self._entries.move_to_end(key)
             return entry
 
     def put(self, key: str, entry: CachedBody) -> bool:
