@@ -12,6 +12,8 @@ from pathlib import Path
 
 import click
 
+from errdex.store import AnalysisRecord
+
 COMMIT_DATE = "2024-03-01T12:00:00+00:00"
 
 
@@ -57,6 +59,19 @@ def commit(repo: Path, files: Mapping[str, str | bytes], message: str) -> str:
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", message)
     return git(repo, "rev-parse", "HEAD")
+
+
+def rejected_analysis(error_id: str, revision: str, model: str = "tiny") -> AnalysisRecord:
+    """A model's answer kept as rejected: a write to the store that no page shows."""
+    return AnalysisRecord(
+        error_id=error_id,
+        revision=revision,
+        model=model,
+        prompt_version="1",
+        status="rejected",
+        reason="cites nothing",
+        created_at="2024-05-02T00:00:00+00:00",
+    )
 
 
 def real_click_traceback() -> str:

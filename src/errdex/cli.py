@@ -561,13 +561,19 @@ def run(script: str, args: tuple[str, ...], db: str | None) -> None:
 @click.option(
     "--workers", type=click.IntRange(1, 64), default=1, show_default=True, help="Server processes."
 )
+@click.option(
+    "--cache-mb",
+    type=click.IntRange(0),
+    default=None,
+    help="Response cache of each worker, in MiB (0: off)  [default: $ERRDEX_WEB_CACHE_MB, else 64]",
+)
 @db_option
 @handle_errors
-def serve(host: str, port: int, workers: int, db: str | None) -> None:
+def serve(host: str, port: int, workers: int, cache_mb: int | None, db: str | None) -> None:
     """Serve the catalog over HTTP: pages for people, JSON under /api/ for programs."""
     from errdex.web import serve as serve_web
 
-    serve_web(db, host=host, port=port, workers=workers)
+    serve_web(db, host=host, port=port, workers=workers, cache_mb=cache_mb)
 
 
 if __name__ == "__main__":  # pragma: no cover

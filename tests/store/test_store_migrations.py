@@ -7,6 +7,7 @@ import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, closing
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
@@ -120,3 +121,16 @@ def test_workers_starting_at_once_migrate_a_new_database_once(schema: Schema, db
     with ThreadPoolExecutor(6) as pool:
         assert len(set(pool.map(opened, range(6)))) == 1
     assert [name for name, _ in recorded(schema)] == [m.name for m in schema.migrations]
+
+
+def test_an_older_database_gains_the_generation(schema: Schema, db_url: str) -> None:
+    older = tuple(m for m in schema.migrations if m.name != "0004_catalog_generation")
+    if "://" not in db_url:
+        Path(db_url).parent.mkdir(parents=True)
+    with schema.connect() as conn:
+        schema.migrate(conn, older)
+
+    with open_store(db_url) as store:
+        token = store.generation()
+        assert token.endswith(".0")
+    assert [name for name, _ in recorded(schema)][-1] == "0004_catalog_generation"

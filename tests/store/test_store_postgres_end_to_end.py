@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from pg_server import PostgresServer
 from starlette.testclient import TestClient
 
 from errdex.cli import main
 from errdex.web import create_app
+from pg_server import PostgresServer
 from samples import real_click_traceback
 
 

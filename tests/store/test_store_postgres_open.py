@@ -7,12 +7,12 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from pg_server import PASSWORD, PostgresServer, free_port
 from store_samples import FILES, PIECEWISE, PROJECT, SITES, version_info
 
 from errdex.cli import main
 from errdex.errors import StoreError
 from errdex.store import Store, open_store
+from pg_server import PASSWORD, PostgresServer, free_port
 
 pytestmark = pytest.mark.usefixtures("pg_driver")
 

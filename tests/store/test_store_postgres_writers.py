@@ -13,11 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pg_server import PostgresServer
 from store_checks import assert_sound
 from store_samples import FILES, PIECEWISE, PROJECT, TOO_LONG, UNSUPPORTED, version_info
 
 from errdex.store import Store
+from pg_server import PostgresServer
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 SECONDS = 60  # no step of a writer takes nearly this long; past it, something hangs

@@ -138,6 +138,7 @@ def test_an_unexpected_failure_is_a_plain_500(
         raise RuntimeError("secret internals")
 
     monkeypatch.setattr(views, "projects_view", explode)
+    app.state.responses.clear()  # an answer kept by an earlier test would be served
     with TestClient(app, raise_server_exceptions=False) as client:
         response = client.get("/api/projects")
     assert response.status_code == 500

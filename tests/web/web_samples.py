@@ -10,13 +10,14 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from errdex.indexing import index_source
 from errdex.indexing.cache import FactsCache
 from errdex.sources import open_source
-from errdex.store import open_store
+from errdex.store import Store, open_store
 from samples import write_package
 
 SHOP_ERRORS = """
@@ -100,26 +101,36 @@ class Catalog:
     root: Path
 
 
-def build_catalog(root: Path, *, packaging: bool = False) -> Catalog:
-    """Index shop 1.0 and 1.1 and the evil package (and, asked, the installed `packaging`)."""
-    db = str(root / "errdex.db")
-    cache = FactsCache(root / "facts.sqlite3")
+def build_catalog(root: Path, *, packaging: bool = False, db: str | None = None) -> Catalog:
+    """Index shop 1.0 and 1.1 and the evil package (and, asked, the installed `packaging`)
+    into `db` (a PostgreSQL URL, say), else a SQLite file under `root`."""
+    db = db or str(root / "errdex.db")
     store = open_store(db)
     try:
         for version, files in SHOP_VERSIONS.items():
-            source = write_package(root / f"shop-{version}", files)
-            index_source(
-                open_source(str(source), project="shop", version=version), store, cache=cache
-            )
-        evil = write_package(root / "evil", EVIL)
-        index_source(
-            open_source(str(evil), project=EVIL_PROJECT, version="6.6.6"), store, cache=cache
-        )
+            index_package(store, root / f"shop-{version}", files, "shop", version)
+        index_package(store, root / "evil", EVIL, EVIL_PROJECT, "6.6.6")
         if packaging:
-            index_source(open_source("installed:packaging"), store, cache=cache)
+            index_source(open_source("installed:packaging"), store, cache=facts_cache(root))
     finally:
         store.close()
     return Catalog(db=db, root=root)
+
+
+def facts_cache(root: Path) -> FactsCache:
+    return FactsCache(root / "facts.sqlite3")
+
+
+def index_package(
+    store: Store, folder: Path, files: Mapping[str, str], project: str, version: str
+) -> None:
+    """Write `files` as a package in `folder` and index it as `project` `version`."""
+    source = write_package(folder, files)
+    index_source(
+        open_source(str(source), project=project, version=version),
+        store,
+        cache=facts_cache(folder.parent),
+    )
 
 
 def real_traceback(code: str, path: Path | None = None) -> str:

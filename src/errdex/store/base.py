@@ -186,6 +186,14 @@ class Store(abc.ABC):
     def stats(self, project: str, version: str | None = None) -> VersionStats:
         """The stats of a version (the newest when `version` is None)."""
 
+    @abc.abstractmethod
+    def generation(self) -> str:
+        """A token of what the store holds, read in one small query: every committed write
+        (a version indexed or removed, an analysis kept) gives a new one, and nothing else
+        does. The same in every process and on every machine using the database, and
+        across restarts. Each database draws an identity of its own when it is made, so
+        two never share a token (unless one is a copy of the other's file)."""
+
     # Model analyses ----------------------------------------------------------------------
 
     @abc.abstractmethod

@@ -24,7 +24,7 @@ class Migration(NamedTuple):
     sql: str
 
 
-# The PostgreSQL schema (postgres/schema.py) takes these two as they are.
+# The PostgreSQL schema (postgres/schema.py) takes these as they are.
 SITES_BY_FILE = Migration(
     "0002_sites_by_file",
     """
@@ -55,6 +55,31 @@ def analyses(table_options: str) -> Migration:
         CREATE INDEX analyses_by_revision ON analyses(revision, model, prompt_version);
         """,
     )
+
+
+def generation(random_id: str) -> Migration:
+    """The catalog's generation, with SQLite's or PostgreSQL's SQL for a `random_id`."""
+    return Migration(
+        "0004_catalog_generation",
+        f"""
+        -- What changed, in one small read: every write bumps `generation` inside its own
+        -- transaction (BUMP_GENERATION), so a reader in any process or on any machine sees
+        -- the new number exactly when it sees the new rows. `instance` is drawn once per
+        -- database: another database that counted as far has another token.
+        CREATE TABLE catalog_generation (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            instance TEXT NOT NULL,
+            generation BIGINT NOT NULL
+        );
+        INSERT INTO catalog_generation (id, instance, generation) VALUES (1, {random_id}, 0);
+        """,
+    )
+
+
+# Run last in a write's transaction: in PostgreSQL the row stays locked until the commit,
+# and concurrent writers of other versions wait for each other only that long.
+BUMP_GENERATION = "UPDATE catalog_generation SET generation = generation + 1 WHERE id = 1"
+READ_GENERATION = "SELECT instance, generation FROM catalog_generation WHERE id = 1"
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -138,6 +163,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     SITES_BY_FILE,
     analyses("WITHOUT ROWID"),
+    generation("lower(hex(randomblob(16)))"),
 )
 
 

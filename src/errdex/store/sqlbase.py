@@ -25,6 +25,7 @@ from errdex.store.base import (
     VersionStats,
 )
 from errdex.store.contents import stored_text
+from errdex.store.migrations import READ_GENERATION
 from errdex.store.ordering import newest_first, utc_date
 from errdex.store.rows import MAX_TERMS, decode_stats, informative_terms, stored_site, term_tokens
 
@@ -102,6 +103,11 @@ class SqlStore(Store):
     @abc.abstractmethod
     def _guard(self) -> AbstractContextManager[Connection]:
         """Hold the connection for one operation; backend errors leave as `StoreError`."""
+
+    @abc.abstractmethod
+    def _changing(self, conn: Connection) -> AbstractContextManager[None]:
+        """One write transaction on `conn` that bumps the generation as it commits, and
+        leaves nothing of itself (the bump included) when its block raises."""
 
     @abc.abstractmethod
     def _doc_counts(self, conn: Connection, tokens: list[str]) -> tuple[dict[str, int], int]:
@@ -298,11 +304,16 @@ class SqlStore(Store):
             ).fetchone()
         return decode_stats(row[0])
 
+    def generation(self) -> str:
+        with self._guard() as conn:
+            instance, number = conn.execute(READ_GENERATION).fetchone()
+        return f"{instance}.{number}"
+
     # Model analyses ----------------------------------------------------------------------
 
     def put_analysis(self, record: AnalysisRecord) -> None:
         values = [getattr(record, key) for key in _ANALYSIS_KEYS]
-        with self._guard() as conn:
+        with self._guard() as conn, self._changing(conn):
             conn.execute(_PUT_ANALYSIS, [*values, record.created_at])
 
     def get_analysis(

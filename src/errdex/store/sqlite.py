@@ -6,7 +6,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,7 @@ from errdex.store.base import VersionStats
 from errdex.store.migrations import migrate
 from errdex.store.rows import match_expression
 from errdex.store.sqlbase import Connection, SqlStore
-from errdex.store.writing import delete_version_rows, write_version
+from errdex.store.writing import changing, delete_version_rows, write_version
 
 BUSY_SECONDS = 30.0
 CACHE_KIB = 64 * 1024  # a version's write fits in the page cache; taken only as needed
@@ -95,14 +95,8 @@ class SqliteStore(SqlStore):
     def delete_version(self, project: str, label: str) -> None:
         with self._guard() as conn:
             version_id = self._version_id(conn, project, label)
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with changing(conn):
                 delete_version_rows(conn, version_id)
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
 
     def close(self) -> None:
         with self._lock:
@@ -112,6 +106,10 @@ class SqliteStore(SqlStore):
             self._conn.close()
 
     # Helpers -----------------------------------------------------------------------------
+
+    def _changing(self, conn: Connection) -> AbstractContextManager[None]:
+        assert conn is self._conn
+        return changing(self._conn)
 
     def _doc_counts(self, conn: Connection, tokens: list[str]) -> tuple[dict[str, int], int]:
         if not self._vocabulary:

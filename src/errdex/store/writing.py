@@ -5,7 +5,8 @@ from __future__ import annotations
 import itertools
 import json
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 
 import msgspec
 
@@ -13,6 +14,7 @@ from errdex.facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import VersionStats
 from errdex.store.contents import compress, content_hashes
+from errdex.store.migrations import BUMP_GENERATION
 from errdex.store.rows import (
     error_columns,
     search_fields,
@@ -48,26 +50,34 @@ _INSERT_SITE = """
 _INSERT_TEXT = "INSERT INTO search_text (rowid, message, reasons, exception) VALUES (?, ?, ?, ?)"
 
 
+@contextmanager
+def changing(conn: sqlite3.Connection) -> Iterator[None]:
+    """BEGIN IMMEDIATE ... COMMIT around the block, bumping the generation before the
+    commit; on any exception, ROLLBACK: the write and the bump are both or neither."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        conn.execute(BUMP_GENERATION)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
 def write_version(
     conn: sqlite3.Connection,
     info: VersionInfo,
     sites: Iterable[IndexedSite],
     files: Mapping[str, bytes],
 ) -> VersionStats:
-    """Write a version inside BEGIN IMMEDIATE ... COMMIT; roll back on any exception.
+    """Write a version in one transaction (`changing`).
 
     `sites` is consumed inside the transaction, so a generator that fails half-way, a
     KeyboardInterrupt or a killed process leave the previous contents as they were.
     """
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        stats = _write(conn, info, sites, files)
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    return stats
+    with changing(conn):
+        return _write(conn, info, sites, files)
 
 
 def delete_version_rows(conn: sqlite3.Connection, version_id: int) -> None:

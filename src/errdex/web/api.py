@@ -14,17 +14,11 @@ from starlette.routing import Route
 
 from errdex.errors import NotFoundError
 from errdex.explain.page import page_record
+from errdex.store.base import Store
 from errdex.web import views
-from errdex.web.pool import StorePool
-from errdex.web.responses import JSONResponse, catalog_state, conditional, etag
+from errdex.web.responses import JSONResponse, catalog_answer
 
 _OPENAPI = json.loads(files("errdex.web").joinpath("openapi.json").read_text("utf-8"))
-
-
-def pool(request: Request) -> StorePool:
-    found = request.app.state.pool
-    assert isinstance(found, StorePool)
-    return found
 
 
 def limit_of(request: Request, default: int = 5, most: int = 50) -> int:
@@ -60,19 +54,20 @@ async def query_of(request: Request) -> str:
 
 
 def projects(request: Request) -> Response:
-    with pool(request).store() as store:
-        tag = etag("projects", catalog_state(store))
-        return conditional(request, tag, lambda: JSONResponse(views.projects_view(store)))
+    return catalog_answer(
+        request, "projects", (), lambda store: JSONResponse(views.projects_view(store))
+    )
 
 
 def project(request: Request) -> Response:
     name = request.path_params["project"]
     version = request.query_params.get("version")
-    with pool(request).store() as store:
-        tag = etag("project", name, version, catalog_state(store))
-        return conditional(
-            request, tag, lambda: JSONResponse(views.project_view(store, name, version))
-        )
+    return catalog_answer(
+        request,
+        "project",
+        (name, version),
+        lambda store: JSONResponse(views.project_view(store, name, version)),
+    )
 
 
 def split_file_path(rest: str) -> tuple[str, str]:
@@ -86,11 +81,12 @@ def split_file_path(rest: str) -> tuple[str, str]:
 def file(request: Request) -> Response:
     name = request.path_params["project"]
     version, path = split_file_path(request.path_params["rest"])
-    with pool(request).store() as store:
-        tag = etag("file", name, version, path, catalog_state(store))
-        return conditional(
-            request, tag, lambda: JSONResponse(views.file_view(store, name, version, path))
-        )
+    return catalog_answer(
+        request,
+        "file",
+        (name, version, path),
+        lambda store: JSONResponse(views.file_view(store, name, version, path)),
+    )
 
 
 async def search(request: Request) -> Response:
@@ -99,27 +95,27 @@ async def search(request: Request) -> Response:
     version = request.query_params.get("version")
     limit = limit_of(request)
 
-    def answer() -> Response:
-        with pool(request).store() as store:
-            tag = etag("search", text, project_name, version, limit, catalog_state(store))
-            return conditional(
-                request,
-                tag,
-                lambda: JSONResponse(
-                    views.search_view(
-                        store, text, project=project_name, version=version, limit=limit
-                    )[0]
-                ),
-            )
+    def build(store: Store) -> Response:
+        record, _ = views.search_view(
+            store, text, project=project_name, version=version, limit=limit
+        )
+        return JSONResponse(record)
 
-    return await run_in_threadpool(answer)
+    # GET or POST, the same text has the same answer: a POSTed paste is kept under the
+    # hash of its text (the key holds no body), and a repeat of it is not looked up again.
+    params = (text, project_name, version, limit)
+    return await run_in_threadpool(catalog_answer, request, "search", params, build)
 
 
 def error(request: Request) -> Response:
+    error_id = views.error_id_of(request.path_params["error_id"])
     version = request.query_params.get("version")
-    with pool(request).store() as store:
-        page, tag = views.error_page(store, request.path_params["error_id"], version)
-    return conditional(request, tag, lambda: JSONResponse(page_record(page)))
+    return catalog_answer(
+        request,
+        "error",
+        (error_id, version),
+        lambda store: JSONResponse(page_record(views.error_page(store, error_id, version))),
+    )
 
 
 def openapi(request: Request) -> Response:

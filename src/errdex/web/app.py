@@ -1,4 +1,5 @@
-"""The ASGI app: routes for pages and the API, middleware, one error handler, a store pool.
+"""The ASGI app: routes for pages and the API, middleware, one error handler, a store pool
+and a response cache.
 
 `create_app(db)` builds it; `serve(...)` runs it under uvicorn (what `errdex serve` calls).
 """
@@ -19,6 +20,13 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 from errdex.web import api, pages
+from errdex.web.cache import (
+    ENV_CACHE_MB,
+    GZIP_LEVEL,
+    GZIP_MINIMUM,
+    ResponseCache,
+    cache_limit,
+)
 from errdex.web.failures import HANDLERS
 from errdex.web.middleware import RequestLog, SecurityHeaders
 from errdex.web.pool import StorePool
@@ -32,11 +40,15 @@ ENV_DB = "ERRDEX_DB"
 MAX_REQUEST_HEAD = 1 << 20
 
 
-def create_app(store_url: str | None = None, *, pool_size: int = 4) -> Starlette:
-    """The web app on the database at `store_url` (default: `ERRDEX_DB`, else the user's).
+def create_app(
+    store_url: str | None = None, *, pool_size: int = 4, cache_mb: int | None = None
+) -> Starlette:
+    """The web app on the database at `store_url` (default: `ERRDEX_DB`, else the user's),
+    with a response cache of `cache_mb` MiB (default: `ERRDEX_WEB_CACHE_MB`, else 64; 0: off).
 
     The database is opened (and migrated) here, so a bad path fails before serving.
     """
+    cache = ResponseCache(cache_limit(cache_mb))
     pool = StorePool(store_url, size=pool_size)
 
     @asynccontextmanager
@@ -55,18 +67,20 @@ def create_app(store_url: str | None = None, *, pool_size: int = 4) -> Starlette
         ],
         middleware=[
             Middleware(RequestLog),
-            Middleware(GZipMiddleware, minimum_size=512, compresslevel=6),
+            Middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL),
             Middleware(SecurityHeaders),
         ],
         exception_handlers=HANDLERS,
         lifespan=lifespan,
     )
     app.state.pool = pool
+    app.state.responses = cache
     return app
 
 
 def app_from_environment() -> Starlette:
-    """The app factory uvicorn's workers call: the database comes from `ERRDEX_DB`."""
+    """The app factory uvicorn's workers call: the database comes from `ERRDEX_DB`, the
+    cache's size from `ERRDEX_WEB_CACHE_MB`."""
     return create_app(os.environ.get(ENV_DB) or None)
 
 
@@ -85,13 +99,20 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
     workers: int = 1,
+    cache_mb: int | None = None,
 ) -> None:
-    """Serve the catalog until interrupted; each worker process opens its own stores."""
+    """Serve the catalog until interrupted; each worker process opens its own stores and
+    keeps its own response cache of `cache_mb` MiB."""
     import uvicorn
 
-    create_app(db).state.pool.close()  # open and migrate once, in this process: fail early
+    from errdex.web import protocol
+
+    # Open and migrate once, in this process: a bad database or setting fails early.
+    create_app(db, cache_mb=cache_mb).state.pool.close()
     if db:
         os.environ[ENV_DB] = db
+    if cache_mb is not None:
+        os.environ[ENV_CACHE_MB] = str(cache_mb)
     uvicorn.run(
         "errdex.web.app:app_from_environment",
         factory=True,
@@ -100,7 +121,7 @@ def serve(
         workers=workers,
         access_log=False,  # errdex.web logs each request
         log_config=log_config(),
-        http="h11",
+        http=protocol.IMPORT_NAME,  # h11, with Nagle off in every worker
         h11_max_incomplete_event_size=MAX_REQUEST_HEAD,
         server_header=False,
     )

@@ -12,9 +12,9 @@ from starlette.routing import Route
 from errdex.explain.page import Page, page_record
 from errdex.store.base import Store
 from errdex.web import views
-from errdex.web.api import limit_of, pool, query_of, split_file_path
+from errdex.web.api import limit_of, query_of, split_file_path
 from errdex.web.present import highlight_python
-from errdex.web.responses import catalog_state, conditional, etag
+from errdex.web.responses import catalog_answer
 from errdex.web.templating import render
 
 
@@ -38,11 +38,12 @@ def page_context(store: Store, page: Page) -> dict[str, Any]:
 
 
 def home(request: Request) -> Response:
-    with pool(request).store() as store:
-        tag = etag("home", catalog_state(store))
-        return conditional(
-            request, tag, lambda: _html(request, "index.html", **views.projects_view(store))
-        )
+    return catalog_answer(
+        request,
+        "home",
+        (),
+        lambda store: _html(request, "index.html", **views.projects_view(store)),
+    )
 
 
 async def search(request: Request) -> Response:
@@ -51,66 +52,64 @@ async def search(request: Request) -> Response:
     text = await query_of(request)
     limit = limit_of(request)
 
-    def answer() -> Response:
-        with pool(request).store() as store:
-            tag = etag("search.html", text, limit, catalog_state(store))
+    def build(store: Store) -> Response:
+        record, result = views.search_view(store, text, limit=limit)
+        best: dict[str, Any] | None = None
+        if result.matches:
+            top = result.matches[0]
+            best = page_context(store, views.error_page(store, top.id, top.version))
+        return _html(request, "search.html", query=text, best=best, **record)
 
-            def build() -> Response:
-                record, result = views.search_view(store, text, limit=limit)
-                best: dict[str, Any] | None = None
-                if result.matches:
-                    top = result.matches[0]
-                    page, _ = views.error_page(store, top.id, top.version)
-                    best = page_context(store, page)
-                return _html(request, "search.html", query=text, best=best, **record)
-
-            if request.method == "POST":
-                return build()
-            return conditional(request, tag, build)
-
-    return await run_in_threadpool(answer)
+    # A POSTed paste gets the page a GET of the same text gets, from the same cache entry,
+    # without an ETag: a POST is not revalidated.
+    return await run_in_threadpool(
+        catalog_answer,
+        request,
+        "search.html",
+        (text, limit),
+        build,
+        revalidate=request.method != "POST",
+    )
 
 
 def error(request: Request) -> Response:
+    error_id = views.error_id_of(request.path_params["error_id"])
     version = request.query_params.get("version")
-    with pool(request).store() as store:
-        page, tag = views.error_page(store, request.path_params["error_id"], version)
-        newest = [v.label for v in store.versions(page.project)][:1]
-        return conditional(
-            request,
-            etag(tag, newest),
-            lambda: _html(request, "error.html", **page_context(store, page)),
-        )
+    return catalog_answer(
+        request,
+        "error.html",
+        (error_id, version),
+        lambda store: _html(
+            request, "error.html", **page_context(store, views.error_page(store, error_id, version))
+        ),
+    )
 
 
 def project(request: Request) -> Response:
     name = request.path_params["project"]
     version = request.query_params.get("version")
-    with pool(request).store() as store:
-        tag = etag("project.html", name, version, catalog_state(store))
-        return conditional(
-            request,
-            tag,
-            lambda: _html(request, "project.html", **views.project_view(store, name, version)),
-        )
+    return catalog_answer(
+        request,
+        "project.html",
+        (name, version),
+        lambda store: _html(request, "project.html", **views.project_view(store, name, version)),
+    )
 
 
 def source_file(request: Request) -> Response:
     name = request.path_params["project"]
     version, path = split_file_path(request.path_params["rest"])
-    with pool(request).store() as store:
-        tag = etag("file.html", name, version, path, catalog_state(store))
 
-        def build() -> Response:
-            record = views.file_view(store, name, version, path)
-            text = store.file_text((name, record["version"]), path)
-            code = None
-            if text is not None:
-                marked = {n for s in record["sites"] for n in range(s["line"], s["end_line"] + 1)}
-                code = highlight_python(text, 1, marked)
-            return _html(request, "file.html", code=code, **record)
+    def build(store: Store) -> Response:
+        record = views.file_view(store, name, version, path)
+        text = store.file_text((name, record["version"]), path)
+        code = None
+        if text is not None:
+            marked = {n for s in record["sites"] for n in range(s["line"], s["end_line"] + 1)}
+            code = highlight_python(text, 1, marked)
+        return _html(request, "file.html", code=code, **record)
 
-        return conditional(request, tag, build)
+    return catalog_answer(request, "file.html", (name, version, path), build)
 
 
 def routes() -> list[Route]:

@@ -1,14 +1,19 @@
-"""Responses: JSON by msgspec, and ETags that let a client revalidate instead of re-download.
+"""Responses: JSON by msgspec, ETags that let a client revalidate instead of re-download,
+and answers drawn from the catalog, kept in the response cache.
 
-An ETag is a hash of what a response is made from (an error id, the revisions that hold
-it, the analysis that wrote its prose; or the catalog's versions), never of the time. It
-is weak (`W/`) because gzip gives the same content another encoding.
+An answer drawn from the catalog alone is named by its route, its parameters and the
+store's generation (`Store.generation`, one small query that every write changes). Its
+ETag is a hash of that name and errdex's release, never of a time or a process: the same
+in every worker, on every machine and after a restart. A client that holds it gets a 304
+before anything is built; anyone else gets the answer kept under that tag in the response
+cache, or built and kept. The tag is weak (`W/`): gzip gives the same content another
+encoding.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -17,6 +22,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from errdex.store.base import Store
+from errdex.web.cache import CachedBody, ResponseCache
+from errdex.web.pool import StorePool
 
 try:
     _RELEASE = version("errdex")
@@ -62,20 +69,57 @@ def _matches(header: str | None, tag: str) -> bool:
     return False
 
 
-def conditional(request: Request, tag: str, build: Callable[[], Response]) -> Response:
-    """`304 Not Modified` when the client holds `tag`, else the response `build` makes."""
-    headers = {"ETag": tag, "Cache-Control": CACHE_CONTROL}
-    if _matches(request.headers.get("if-none-match"), tag):
-        return Response(status_code=304, headers=headers)
-    response = build()
-    response.headers.update(headers)
-    return response
+def stores(request: Request) -> StorePool:
+    found = request.app.state.pool
+    assert isinstance(found, StorePool)
+    return found
 
 
-def catalog_state(store: Store) -> list[tuple[str, str, str, str]]:
-    """What every answer drawn from the whole catalog depends on: its versions as stored."""
-    return [
-        (record.project, record.label, record.revision, record.indexed_at)
-        for project in store.projects()
-        for record in store.versions(project.name)
-    ]
+def response_cache(request: Request) -> ResponseCache:
+    found = request.app.state.responses
+    assert isinstance(found, ResponseCache)
+    return found
+
+
+def catalog_answer(
+    request: Request,
+    route: str,
+    params: Sequence[object],
+    build: Callable[[Store], Response],
+    *,
+    revalidate: bool = True,
+) -> Response:
+    """The answer `build` draws from the catalog for `route` and its `params`: 304 when the
+    client holds its tag, else from the response cache, else built (and kept when 200).
+
+    Without `revalidate` (a POSTed search page) it carries no ETag and is never a 304, but
+    comes from the cache all the same.
+    """
+    with stores(request).store() as store:
+        # The generation is read before anything is built: an answer built across a later
+        # write is kept under the older tag, which no request names again; an answer is
+        # never older than its tag.
+        root = request.scope.get("root_path", "")
+        tag = etag(route, root, *params, store.generation())
+        headers = {"ETag": tag, "Cache-Control": CACHE_CONTROL} if revalidate else {}
+        if revalidate and _matches(request.headers.get("if-none-match"), tag):
+            return Response(status_code=304, headers=headers)
+        cache = response_cache(request)
+        kept = cache.get(tag)
+        if kept is None:
+            response = build(store)
+            if response.status_code != 200 or not response.media_type:
+                response.headers.update(headers)
+                return response
+            kept = CachedBody.of(bytes(response.body), response.media_type)
+            cache.put(tag, kept)
+    return kept_response(request, kept, headers)
+
+
+def kept_response(request: Request, kept: CachedBody, headers: dict[str, str]) -> Response:
+    """A kept answer, gzipped already when the client takes gzip, as GZipMiddleware would
+    have done it (it passes an encoded body on as it is); else plain, for the middleware."""
+    if kept.gzipped is not None and "gzip" in request.headers.get("accept-encoding", ""):
+        headers = {**headers, "Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+        return Response(kept.gzipped, media_type=kept.media_type, headers=headers)
+    return Response(kept.body, media_type=kept.media_type, headers=headers)

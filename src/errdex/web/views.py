@@ -18,7 +18,6 @@ from errdex.explain.page import Page
 from errdex.match import LookupResult, lookup_text
 from errdex.render.records import site_record
 from errdex.store.base import Store, StoredSite, VersionRecord
-from errdex.web.responses import etag
 
 T = TypeVar("T")
 
@@ -184,20 +183,14 @@ def search_view(
 _ERROR_ID = re.compile(r"[0-9a-f]{16}")
 
 
-def error_page(store: Store, error_id: str, version: str | None = None) -> tuple[Page, str]:
-    """`/api/errors/{id}`: the page of an error (at `version`, else its newest), and its ETag:
-    the id, the revisions that hold it and the analysis that wrote the prose."""
-    error_id = error_id.strip().lower()
+def error_id_of(address: str) -> str:
+    """The error id an address names, in lower case; NotFoundError when it names none."""
+    error_id = address.strip().lower()
     if not _ERROR_ID.fullmatch(error_id):
         raise NotFoundError(f"no error with id {error_id[:40]!r}: an id is 16 hex digits")
-    page = build_page(store, error_id, version)
-    analysis = page.analysis
-    tag = etag(
-        "error",
-        page.id,
-        page.version,
-        page.revision,
-        [(v.version, v.id, v.status) for v in page.versions],
-        (analysis.by, analysis.model, analysis.at, analysis.revision),
-    )
-    return page, tag
+    return error_id
+
+
+def error_page(store: Store, error_id: str, version: str | None = None) -> Page:
+    """`/api/errors/{id}`: the page of an error (at `version`, else its newest)."""
+    return build_page(store, error_id_of(error_id), version)

@@ -8,7 +8,7 @@ The same tables and reads as the SQLite store (`store/sqlbase.py`); its own writ
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import psycopg
@@ -98,6 +98,10 @@ class PostgresStore(SqlStore):
             self._raw.close()
 
     # Helpers -----------------------------------------------------------------------------
+
+    def _changing(self, conn: Connection) -> AbstractContextManager[None]:
+        assert conn is self._conn
+        return writing.changing(self._raw)
 
     def _doc_counts(self, conn: Connection, tokens: list[str]) -> tuple[dict[str, int], int]:
         rows = conn.execute(

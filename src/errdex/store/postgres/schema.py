@@ -7,7 +7,13 @@ with a GIN index, and a table of how many texts hold each word (FTS5's `fts5voca
 
 from __future__ import annotations
 
-from errdex.store.migrations import SITES_BY_FILE, Migration, analyses, refuse_unknown
+from errdex.store.migrations import (
+    SITES_BY_FILE,
+    Migration,
+    analyses,
+    generation,
+    refuse_unknown,
+)
 from errdex.store.postgres.connect import RawConnection
 from errdex.store.rows import now
 
@@ -107,6 +113,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     SITES_BY_FILE,
     analyses(""),
+    generation("md5(random()::text || clock_timestamp()::text)"),
 )
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 
 import msgspec
 
@@ -19,6 +20,7 @@ from errdex.facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import VersionStats
 from errdex.store.contents import content_hashes
+from errdex.store.migrations import BUMP_GENERATION
 from errdex.store.postgres import shared
 from errdex.store.postgres.connect import RawConnection, pg_text
 from errdex.store.rows import search_fields, site_columns, text_key, version_columns
@@ -60,8 +62,9 @@ def write_version(
     files: Mapping[str, bytes],
 ) -> VersionStats:
     """Write a version in one transaction that consumes `sites` (as the SQLite writer does):
-    on any exception, or if the process dies, the database keeps what it held before."""
-    with conn.transaction():
+    on any exception, or if the process dies, the database keeps what it held before. The
+    generation is bumped last, so concurrent writers wait for each other only at the end."""
+    with changing(conn):
         project_id = _project(conn, info)
         _lock_version(conn, project_id, info.version)
         old = _version_id(conn, project_id, info.version)
@@ -115,7 +118,17 @@ def delete_version(conn: RawConnection, project_id: int, label: str) -> bool:
             return False
         dropped = shared.drop_unused(conn, *_forget_version(conn, version_id))
         shared.count_words(conn, Counter(), dropped)
+        conn.execute(BUMP_GENERATION)  # as `changing` does; a version not there changes nothing
         return True
+
+
+@contextmanager
+def changing(conn: RawConnection) -> Iterator[None]:
+    """A transaction around the block that bumps the generation as it commits (the last
+    statement: the bump's row lock is held only until then)."""
+    with conn.transaction():
+        yield
+        conn.execute(BUMP_GENERATION)
 
 
 def _project(conn: RawConnection, info: VersionInfo) -> int:
