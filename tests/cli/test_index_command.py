@@ -157,7 +157,13 @@ def test_ctrl_c_mid_index_leaves_the_earlier_version(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(2.0)
+    # Interrupt once it is indexing (its facts cache exists), not while Python still
+    # imports: a fixed sleep raced the imports on a loaded machine.
+    started = tmp_path / "cold-cache" / "facts.sqlite3"
+    deadline = time.monotonic() + 60
+    while not started.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 2, err
