@@ -18,7 +18,8 @@ from errdex.extract.skeleton import Skeleton, build_skeleton, has_literal_call
 from errdex.facts import FileFacts
 
 # Bump when extraction changes what it produces: cached facts of older versions are dropped.
-EXTRACTOR_VERSION = "11"
+# callers-1: calls in blanked bodies credited to nested functions, with `guard_known`.
+EXTRACTOR_VERSION = "callers-1"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 

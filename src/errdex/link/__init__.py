@@ -44,7 +44,10 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 # 5: `self.x()` reaches a helper only through the caller's classes; an attribute's object only
 # a helper of the same file.
 # 6: `module.helper(...)` on a module of the version reaches that module's function.
-LINKER_VERSION = "6"
+# callers-1: a caller link says whether its guard was read (`CallerLink.guard_known`).
+# (Versions named after their branch until it is merged: the facts cache that branches share
+# must never take one branch's facts for another's.)
+LINKER_VERSION = "callers-1"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
