@@ -257,6 +257,9 @@ class CallSite(msgspec.Struct, frozen=True, gc=False):
     function: str  # the calling function's qualname
     class_name: str | None = None
     conditions: tuple[Condition, ...] = ()  # the guard of the call
+    # False when the guard was not read (a call in a body the skeleton blanked, after a
+    # branch): no conditions then means "unknown", not "none".
+    guard_known: bool = True
 
 
 class PropertyFact(msgspec.Struct, frozen=True, gc=False):
@@ -340,6 +343,7 @@ class CallerLink(msgspec.Struct, frozen=True, gc=False):
     calls: str  # the qualname of the function it calls
     guard: tuple[Condition, ...] = ()  # what holds on the path to the call
     depth: int = 1  # 1: calls the site's function; 2: calls a depth-1 caller; ...
+    guard_known: bool = True  # False: the call's guard was not read (see `CallSite`)
 
 
 class KnobLink(msgspec.Struct, frozen=True, gc=False):

@@ -290,6 +290,12 @@ def test_a_caller_whose_body_the_skeleton_blanked_is_still_a_caller() -> None:
         def serve(path):
             config = load_config(path)
             return config
+
+
+        def serve_checked(path):
+            if path is None:
+                return None
+            return load_config(path)
         """
     )
     assert len(server) > MIN_SKELETON_BYTES
@@ -305,5 +311,9 @@ def test_a_caller_whose_body_the_skeleton_blanked_is_still_a_caller() -> None:
         }
     )
     site = by_message(sites)["not a TOML file: {path}"]
-    assert site.callers == ("srv.server.serve",)
-    assert site.caller_links[0].guard == ()  # read from the text: the guard is unknown
+    assert site.callers == ("srv.server.serve", "srv.server.serve_checked")
+    straight, branched = site.caller_links
+    # Read from the text: the first call comes before any branch, so it has no condition;
+    # the second comes after one, and its guard is unknown rather than empty.
+    assert (straight.guard, straight.guard_known) == ((), True)
+    assert (branched.guard, branched.guard_known) == ((), False)

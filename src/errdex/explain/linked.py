@@ -19,6 +19,7 @@ def caller_views(stored: StoredSite) -> list[Caller]:
             passed=[c.statement for c in link.guard if c.kind is ConditionKind.EARLY_EXIT],
             calls=link.calls,
             depth=link.depth,
+            guard_known=link.guard_known,
         )
         for link in stored.caller_links
     ]

@@ -61,6 +61,10 @@ class Knob(msgspec.Struct, kw_only=True):
     value_type: str | None = None  # the type the code declares for it: "bool | None"
 
 
+# What a page says of a call whose conditions were not read (`Caller.guard_known`).
+GUARD_NOT_READ = "conditions not read"
+
+
 class Caller(msgspec.Struct, kw_only=True):
     """A function that calls the raising function, with the guard of that call."""
 
@@ -71,6 +75,9 @@ class Caller(msgspec.Struct, kw_only=True):
     passed: list[str] = []  # early exits of the caller that did not fire before the call
     calls: str | None = None  # the function it calls on the way to the site
     depth: int = 1  # 1: calls the raising function; 2: calls a caller; ...
+    # False when the conditions of the call were not read (the caller's body was read as
+    # text only): empty `guard` and `passed` then say nothing, not "always".
+    guard_known: bool = True
 
 
 class BindingView(msgspec.Struct, kw_only=True):

@@ -5,7 +5,7 @@ only from the facts (conditions, bindings, callers, knobs, the exception class, 
 from __future__ import annotations
 
 from errdex.explain.context import Facts
-from errdex.explain.page import Caller, ConditionView, WhenItHappens
+from errdex.explain.page import GUARD_NOT_READ, Caller, ConditionView, WhenItHappens
 from errdex.explain.plain import code
 from errdex.facts import SiteKind
 from errdex.store.base import StoredSite
@@ -97,7 +97,7 @@ def when_it_happens(facts: Facts) -> WhenItHappens:
         trigger = f"When the module {code(stored.module)} is imported: {raises}."
     elif direct:
         first = direct[0]
-        guard = f" when {_guard_words(facts, first)}" if first.guard else ""
+        guard = f" when {_guard_words(facts, first)}" if first.guard else _not_read(first)
         others = f" (and {len(direct) - 1} more callers)" if len(direct) > 1 else ""
         trigger = (
             f"{code(first.function)} calls {code(function)} ({first.file}:{first.line}){guard}"
@@ -112,6 +112,7 @@ def when_it_happens(facts: Facts) -> WhenItHappens:
         target = (caller.calls or "").rsplit(".", 2)
         callee = ".".join(target[-2:]) if len(target) >= 2 else caller.calls or ""
         guard = f" when {' and '.join(code(g) for g in caller.guard)}" if caller.guard else ""
+        guard = guard or _not_read(caller)
         situations.append(
             f"Reached from {code(caller.function)} ({caller.file}:{caller.line}), "
             f"which calls {code(callee)}{guard}."
@@ -127,6 +128,11 @@ def when_it_happens(facts: Facts) -> WhenItHappens:
             f"The test {code(test.function)} ({test.file}:{test.line}) reproduces it."
         )
     return WhenItHappens(trigger=trigger, situations=situations)
+
+
+def _not_read(caller: Caller) -> str:
+    """What a sentence says of a call with no guard: nothing, unless it was not read."""
+    return "" if caller.guard_known else f" ({GUARD_NOT_READ})"
 
 
 def _guard_words(facts: Facts, caller: Caller) -> str:

@@ -18,7 +18,8 @@ from errdex.extract.skeleton import Skeleton, build_skeleton, has_literal_call
 from errdex.facts import FileFacts
 
 # Bump when extraction changes what it produces: cached facts of older versions are dropped.
-EXTRACTOR_VERSION = "16"
+# 17: calls read from blanked bodies credited to nested functions, with `guard_known`.
+EXTRACTOR_VERSION = "17"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 

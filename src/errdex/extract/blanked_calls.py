@@ -3,15 +3,23 @@
 A blanked body is never parsed, yet its calls are how the callers of a site's function are
 found ("`LLM.__init__` calls `_validate`"). They are read here with one regular expression
 over each blanked body, in the shapes `calls.call_target` records (`f(...)`, `self.f(...)`,
-`mod.f(...)`), skipping strings, comments and nested `def`/`class` lines. What text
-cannot give is the guard of the call: these calls carry none.
+`mod.f(...)`), skipping strings, comments and `def`/`class` lines. A call inside a `def` or
+`class` nested in the body belongs to it (`outer.<locals>.inner`), as the walker has it.
+
+The guard of a call is what text alone cannot give cheaply: the walker's path holds the
+branches around the call and the earlier `if ...: return` of its block. A call that comes
+before the body's first compound statement (`if`, loop, `with`, `try`, nested `def`...)
+runs whenever the function does, so its guard is known to be empty; every other call's
+guard is marked unknown (`CallSite.guard_known`), never shown as "no condition".
 """
 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from errdex.extract.calls import NOT_RECEIVERS, CallFilter
+from errdex.extract.skeleton import block_end
 from errdex.extract.textscan import after_word_boundary, inside_bounds
 from errdex.facts import CallSite
 
@@ -19,6 +27,22 @@ from errdex.facts import CallSite
 # since a plain pattern lets the regex engine skip ahead far faster than one with context.
 _CALL = re.compile(r"[A-Za-z_][\w.]*\(")
 _DEFINES = ("def ", "async def ", "class ")
+# `def`/`class` names, each pattern starting with its literal so the scan skips ahead.
+_DEF_NAME = re.compile(r"def[ \t]+(\w+)")
+_CLASS_NAME = re.compile(r"class[ \t]+(\w+)")
+_FIRST_CODE = re.compile(r"^([ \t]*)\S", re.MULTILINE)
+_COMPOUND = "if|elif|else|for|while|with|try|except|finally|async|match|case|def|class"
+_compound_at: dict[int, re.Pattern[str]] = {}
+
+
+class _Scope(NamedTuple):
+    """A function or class: the calls between `start` and `end` are credited to it."""
+
+    start: int  # the start of its `def`/`class` line
+    end: int  # the end of its block
+    qualname: str
+    class_name: str | None  # the class whose `self` its calls see
+    is_function: bool
 
 
 def blanked_calls(
@@ -42,7 +66,9 @@ def blanked_calls(
         owner = functions_at.get(line)
         if owner is None:
             continue  # the skeleton and the tree disagree on this function: claim nothing
-        qualname, class_name = owner
+        outer = _Scope(head, end, owner[0], owner[1], is_function=True)
+        nested: list[_Scope] | None = None  # worked out at the first call kept
+        straight = end
         for match in _CALL.finditer(text, body, end):
             start = match.start()
             if text[start - 1] == "." or not after_word_boundary(text, start):
@@ -58,7 +84,78 @@ def blanked_calls(
                 continue
             if before.count('"') % 2 or before.count("'") % 2:
                 continue  # inside a one-line string: `f"Config({name=})"` calls nothing
+            if nested is None:
+                nested = _nested_scopes(text, body, end, strings, outer)
+                straight = _first_compound(text, body, end)
+            scope = outer
+            if nested:  # the innermost scope that holds the call: the last one opened before it
+                scope = next((s for s in reversed(nested) if s.start <= start < s.end), outer)
             line += text.count("\n", at_line, start)
             at_line = start
-            out.append(CallSite(callee, receiver or None, line, qualname, class_name))
+            out.append(
+                CallSite(
+                    callee,
+                    receiver or None,
+                    line,
+                    scope.qualname,
+                    scope.class_name,
+                    guard_known=start < straight,
+                )
+            )
     return out
+
+
+def _nested_scopes(
+    text: str, body: int, end: int, strings: list[int], outer: _Scope
+) -> list[_Scope]:
+    """The functions and classes defined in a blanked body, in text order, named as the
+    walker names them: `outer.<locals>.inner`, `outer.<locals>.Class.method`."""
+    found = sorted(
+        (m for pattern in (_DEF_NAME, _CLASS_NAME) for m in pattern.finditer(text, body, end)),
+        key=re.Match.start,
+    )
+    if not found:
+        return []
+    out: list[_Scope] = []
+    enclosing: list[_Scope] = []  # the scopes around the current definition, innermost last
+    for match in found:
+        line_start = text.rfind("\n", 0, match.start()) + 1
+        lead = text[line_start : match.start()]
+        if lead.strip() not in ("", "async") or inside_bounds(strings, match.start()):
+            continue  # not a definition: `x = "def f"`, a docstring's example...
+        indent = len(lead) - len(lead.lstrip())
+        ender = block_end(indent).search(text, match.end(), end)
+        while enclosing and enclosing[-1].end <= line_start:
+            enclosing.pop()
+        parent = enclosing[-1] if enclosing else outer
+        separator = ".<locals>." if parent.is_function else "."
+        qualname = f"{parent.qualname}{separator}{match.group(1)}"
+        is_function = match.re is _DEF_NAME
+        scope = _Scope(
+            line_start,
+            ender.start() if ender else end,
+            qualname,
+            parent.class_name if is_function else qualname,
+            is_function,
+        )
+        out.append(scope)
+        enclosing.append(scope)
+    return out
+
+
+def _first_compound(text: str, body: int, end: int) -> int:
+    """The offset of the body's first compound statement at its own level (`end` when it
+    has none): what comes before it is straight-line code, with no condition on its path."""
+    first = _FIRST_CODE.search(text, body, end)
+    if first is None:
+        return end
+    indent = len(first.group(1))
+    pattern = _compound_at.get(indent)
+    if pattern is None:
+        # Only what is indented as the body's first line: a deeper line is inside a block
+        # (whose header comes first) or continues a statement. A docstring line that starts
+        # with such a word only makes the guards after it unknown.
+        pattern = re.compile(rf"\n[ \t]{{{indent}}}(?:{_COMPOUND})\b")
+        _compound_at[indent] = pattern
+    found = pattern.search(text, body - 1, end)
+    return found.start() if found else end

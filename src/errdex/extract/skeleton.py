@@ -71,7 +71,7 @@ _block_ends: dict[int, re.Pattern[str]] = {}
 MIN_SKELETON_BYTES = 12_000
 
 
-def _block_end(indent: int) -> re.Pattern[str]:
+def block_end(indent: int) -> re.Pattern[str]:
     """A newline followed by a code line indented no deeper than `indent`."""
     pattern = _block_ends.get(indent)
     if pattern is None:
@@ -174,7 +174,7 @@ def _functions(text: str) -> Iterator[_Function]:
             text, match.end(), header.start()
         ):
             continue  # a one-line stub (`) -> int: ...`): the `:` found is the next def's
-        ender = _block_end(indent).search(text, body)
+        ender = block_end(indent).search(text, body)
         end = ender.start() if ender else len(text)
         if body >= end or text.count("\n", match.end(), body) > 30:
             continue  # a one-line function, or a header we did not understand

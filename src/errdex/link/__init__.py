@@ -55,7 +55,8 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 # key (`default_error_messages`) and the methods that raise from them.
 # 9: a class message naming none of its parameters leaves a raise its own message.
 # 10: warning helpers, helpers of helpers, and helpers a module re-exports.
-LINKER_VERSION = "10"
+# 11: a caller link says whether its guard was read (`CallerLink.guard_known`).
+LINKER_VERSION = "11"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:

@@ -72,6 +72,7 @@ class CallerIndex:
                             calls=f"{target[0]}.{target[1]}",
                             guard=call.conditions,
                             depth=depth,
+                            guard_known=call.guard_known,
                         )
                     )
                     if len(out) >= MAX_CALLERS:

@@ -9,7 +9,7 @@ from rich.panel import Panel
 from rich.syntax import Syntax
 from rich.text import Text
 
-from errdex.explain.page import Page
+from errdex.explain.page import GUARD_NOT_READ, Page
 
 _TICKS = re.compile(r"`([^`\n]+)`")
 _MAX_LIST = 8
@@ -120,6 +120,8 @@ def _linked(page: Page) -> list[RenderableType]:
             if caller.guard:
                 line.append("  when ")
                 line.append(" and ".join(caller.guard), style="cyan")
+            elif not caller.guard_known:
+                line.append(f"  ({GUARD_NOT_READ})", style="dim")
             parts.append(line)
     if page.knobs:
         parts.append(_heading("Settings involved"))

@@ -7,6 +7,7 @@ from typing import Any
 import jinja2
 from starlette.requests import Request
 
+from errdex.explain.page import GUARD_NOT_READ
 from errdex.web.links import Links, safe_href
 from errdex.web.present import KIND_WORDS, prose, template_segments
 
@@ -18,7 +19,12 @@ _env = jinja2.Environment(
     lstrip_blocks=True,
 )
 _env.filters["prose"] = prose
-_env.globals.update(kind_words=KIND_WORDS, segments=template_segments, safe_href=safe_href)
+_env.globals.update(
+    kind_words=KIND_WORDS,
+    segments=template_segments,
+    safe_href=safe_href,
+    guard_not_read=GUARD_NOT_READ,
+)
 
 
 def render(request: Request, template: str, **context: Any) -> str:

@@ -6,7 +6,7 @@ are keyed by it, so older ones are asked again.
 
 from __future__ import annotations
 
-from errdex.explain.page import Page
+from errdex.explain.page import GUARD_NOT_READ, Page
 
 PROMPT_VERSION = "1"
 
@@ -78,6 +78,8 @@ def facts_text(page: Page) -> str:
         out.append("\nCALLERS (who calls the raising function, with the guard of the call)")
         for caller in page.callers:
             guard = f" when {' and '.join(caller.guard)}" if caller.guard else ""
+            if not caller.guard_known:
+                guard = f" ({GUARD_NOT_READ})"
             place = f"[{caller.file}:{caller.line}]"
             out.append(f"- {caller.function} {place} calls {caller.calls}{guard}")
     if page.knobs:
