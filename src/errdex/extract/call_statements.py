@@ -15,7 +15,14 @@ from errdex.extract.calls import call_target
 from errdex.extract.conditions import dotted_name
 from errdex.extract.error_sites import ErrorSiteRecorder
 from errdex.extract.scope import Reasons, Scope, Step
-from errdex.extract.shapes import EXIT_FUNCS, NOT_HELPERS, WARN_FUNCS, log_level, receiver
+from errdex.extract.shapes import (
+    EXIT_FUNCS,
+    NOT_HELPERS,
+    WARN_FUNCS,
+    log_level,
+    names_imported_constant,
+    receiver,
+)
 from errdex.facts import CallFact, CallSite, SiteKind
 
 
@@ -99,6 +106,11 @@ class CallRecorder(ErrorSiteRecorder, AssignmentTracker):
             (CallSite(callee, receiver, stmt.lineno, scope.qualname, scope.class_name), path)
         )
 
+    def _message_like(self, node: ast.expr) -> bool:
+        """Whether an argument may be a raising helper's message: text, or the name of
+        another module's constant (`fail(NOT_FOUND)`, resolved by the linker)."""
+        return self._stringy(node) or names_imported_constant(node, self.imports)
+
     def call_sites(self, keep: Callable[[CallSite], bool]) -> tuple[CallSite, ...]:
         """The recorded calls that `keep` accepts, each with its guard (worked out now)."""
         return tuple(
@@ -116,7 +128,8 @@ class CallRecorder(ErrorSiteRecorder, AssignmentTracker):
         path: tuple[Step, ...],
     ) -> None:
         callee = func.attr if isinstance(func, ast.Attribute) else func.id
-        if callee in NOT_HELPERS or not any(self._stringy(a) for a in call.args):
+        arguments = (*call.args, *(keyword.value for keyword in call.keywords))
+        if callee in NOT_HELPERS or not any(self._message_like(a) for a in arguments):
             return
         self.calls.append(
             CallFact(

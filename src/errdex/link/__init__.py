@@ -45,9 +45,11 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 # a helper of the same file.
 # 6: `module.helper(...)` on a module of the version reaches that module's function.
 # callers-1: a caller link says whether its guard was read (`CallerLink.guard_known`).
+# callers-2: a helper's message may be a module constant's text (`fail(NOT_FOUND)`), and
+# an argument passed by name.
 # (Versions named after their branch until it is merged: the facts cache that branches share
 # must never take one branch's facts for another's.)
-LINKER_VERSION = "callers-1"
+LINKER_VERSION = "callers-2"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
@@ -309,6 +311,9 @@ def _helper_site(
     """The site one raise of a helper makes at a call, or None when it cannot happen there."""
     bound = bind_arguments(helper.params, call.args)
     given = bound.get(helper.param)
+    if given is not None and not given.literal_length:
+        # `fail(NOT_FOUND)`: the text of a module constant, of this file or imported.
+        given = bound[helper.param] = inline_constants(given, facts, names)
     if given is None or not given.literal_length:
         return None
     sources = argument_sources(helper.params, call.args)
