@@ -13,7 +13,8 @@ one. Nothing is imported from the wheels: they are read as archives.
 `again` runs the indexer's second round on each wheel (the files that call another file's
 raising helper, extracted again with those calls kept) and checks that it only adds: every
 fact of the first extraction is still there, and every fact it has is in the whole-file
-parse of the dump (made without `--as-is`).
+parse of the dump (made without `--as-is`); call sites excepted, which blanked bodies give
+read from their text.
 """
 
 from __future__ import annotations
@@ -91,9 +92,19 @@ def _again(wheels: list[Path], first: dict[str, bytes]) -> dict[str, bytes]:
         return {key: blob for key, blob in pool.map(_extract_again, jobs, chunksize=4) if blob}
 
 
+# The calls of a blanked body are read from its text (`extract.blanked_calls`): more of them
+# than the walker notes, and most with their guard not read. A body the second round parses
+# has the walker's calls instead, so this field changes both ways and is not compared.
+_READ_FROM_TEXT = frozenset({"call_sites"})
+
+
 def _missing(small: FileFacts, big: FileFacts) -> list[str]:
     """The fields in which `big` lacks something `small` has."""
-    return [field for field in small.__struct_fields__ if _added(big, small, field)]
+    return [
+        field
+        for field in small.__struct_fields__
+        if field not in _READ_FROM_TEXT and _added(big, small, field)
+    ]
 
 
 def _added(before: FileFacts, after: FileFacts, field: str) -> list[Any]:
@@ -110,6 +121,8 @@ def _invented(before: FileFacts, after: FileFacts, whole: FileFacts) -> list[str
     """The fields in which `after` adds to `before` what the whole-file parse does not have."""
     out = []
     for field in after.__struct_fields__:
+        if field in _READ_FROM_TEXT:
+            continue
         not_in_whole = _added(whole, after, field)
         if any(item in not_in_whole for item in _added(before, after, field)):
             out.append(field)

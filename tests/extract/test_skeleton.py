@@ -214,6 +214,36 @@ def test_a_call_of_a_helper_named_to_keep_keeps_its_function() -> None:
     assert not extract_file("pkg/loader.py", CALLER.encode()).calls
 
 
+def test_a_call_of_a_helper_named_to_keep_with_a_constant_message_keeps_its_function() -> None:
+    source = _QUIET + textwrap.dedent(
+        """
+        from pkg import messages
+        from pkg.messages import NOT_FOUND
+
+        def find(path):
+            validate(path, NOT_FOUND)
+            return path
+
+        def find_gone(path):
+            validate(path, message=messages.GONE)
+            return path
+
+        def find_any(path, size):
+            validate(path, size)
+            return path
+        """
+    )
+    kept = _text(build_skeleton(source, keep_calls={"validate"}))
+    assert kept is not None
+    assert "validate(path, NOT_FOUND)" in kept and "messages.GONE" in kept
+    assert "validate(path, size)" not in kept  # no text, no constant: no site to find there
+    facts = extract_file("pkg/finder.py", source.encode(), keep_calls={"validate"})
+    assert [(c.function, [a.source for a in c.args]) for c in facts.calls] == [
+        ("find", ["path", "NOT_FOUND"]),
+        ("find_gone", ["path", "messages.GONE"]),
+    ]
+
+
 def test_extracting_again_adds_calls_and_keeps_every_first_fact() -> None:
     first = extract_file("pkg/loader.py", CALLER.encode())
     again = extract_again("pkg/loader.py", CALLER.encode(), {"validate"})

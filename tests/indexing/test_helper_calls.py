@@ -125,3 +125,74 @@ def test_workers_extract_again(package: Path) -> None:
     assert results["pkg/mention.py"] == b""
     facts = msgspec.msgpack.decode(results["pkg/client.py"], type=FileFacts)
     assert [(c.callee, c.function) for c in facts.calls] == [("require", "connect")]
+
+
+# Messages kept in module constants, this file's or imported, passed by position or name.
+CONSTANTS = {
+    "pkg/__init__.py": "",
+    "pkg/messages.py": """
+        NOT_FOUND = "the item was not found"
+        GONE = "the item is gone"
+        LIMIT = 3
+        """,
+    "pkg/checks.py": PACKAGE["pkg/checks.py"],
+    "pkg/store.py": QUIET
+    + """
+import errno
+
+from pkg import messages
+from pkg.checks import require
+from pkg.messages import LIMIT, NOT_FOUND
+
+LOCAL = "a local message"
+
+
+def find(item):
+    require(item, NOT_FOUND)
+    return item
+
+
+def find_gone(item):
+    require(item, messages.GONE)
+    return item
+
+
+def find_here(item):
+    require(item, message=LOCAL)
+    return item
+
+
+def find_named(item):
+    require(ok=item, message="a message passed by name")
+    return item
+
+
+def find_limit(item):
+    require(item, LIMIT)  # not text: no site
+    require(item, errno.ENOENT)  # the standard library's: not looked up
+    return item
+
+
+def fail_here(message):
+    raise RuntimeError(message)
+
+
+def find_or_fail(item):
+    fail_here(NOT_FOUND)
+    return item
+""",
+}
+
+
+def test_a_helper_call_whose_message_is_a_module_constant_is_a_site(tmp_path: Path) -> None:
+    root = write_package(tmp_path / "src", CONSTANTS)
+    assert (root / "pkg" / "store.py").stat().st_size > MIN_SKELETON_BYTES
+    _, sites = _index(root, tmp_path)
+    assert [s for s in sites if s.startswith("pkg/store.py")] == [
+        "pkg/store.py:fail_here:raise:{message}",
+        "pkg/store.py:find:helper:invalid: the item was not found",
+        "pkg/store.py:find_gone:helper:invalid: the item is gone",
+        "pkg/store.py:find_here:helper:invalid: a local message",
+        "pkg/store.py:find_named:helper:invalid: a message passed by name",
+        "pkg/store.py:find_or_fail:helper:the item was not found",
+    ]

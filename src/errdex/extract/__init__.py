@@ -14,12 +14,15 @@ from errdex.extract.calls import CallFilter
 from errdex.extract.knobs import env_annotations, env_getters, scan_settings
 from errdex.extract.module import collect_constants, collect_imports, module_name
 from errdex.extract.sites import SiteExtractor
-from errdex.extract.skeleton import Skeleton, build_skeleton, has_literal_call
+from errdex.extract.skeleton import Skeleton, build_skeleton, has_message_call
 from errdex.facts import FileFacts
 
 # Bump when extraction changes what it produces: cached facts of older versions are dropped.
 # 17: calls read from blanked bodies credited to nested functions, with `guard_known`.
-EXTRACTOR_VERSION = "17"
+# 18: a call is a raising helper's candidate when an argument, passed by position or by name,
+# is text or another module's constant (`fail(NOT_FOUND)`); the second round keeps the
+# bodies that make one.
+EXTRACTOR_VERSION = "18"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -62,7 +65,7 @@ def extract_again(path: str, data: bytes, keep_calls: Collection[str]) -> FileFa
         text = decode_source(data)
     except ValueError:
         return None
-    if not has_literal_call(text, keep_calls):
+    if not has_message_call(text, keep_calls):
         return None  # the cheap answer for most files, which name a helper only elsewhere
     reduced = build_skeleton(text, keep_calls)
     if reduced is not None and not reduced.kept_for_calls:
@@ -89,7 +92,7 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         return FileFacts(path=path, module=module, error=f"cannot parse: {type(error).__name__}")
     constants = collect_constants(tree, text)
     imports = collect_imports(tree, module, is_package)
-    extractor = SiteExtractor(text, constants)
+    extractor = SiteExtractor(text, constants, imports)
     try:
         extractor.run(tree)
     except RecursionError:

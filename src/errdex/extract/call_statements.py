@@ -21,6 +21,7 @@ from errdex.extract.shapes import (
     NOT_HELPERS,
     WARN_FUNCS,
     log_level,
+    names_imported_constant,
     receiver,
 )
 from errdex.facts import CallFact, CallSite, SiteKind
@@ -106,6 +107,11 @@ class CallRecorder(ErrorSiteRecorder, AssignmentTracker):
             (CallSite(callee, receiver, stmt.lineno, scope.qualname, scope.class_name), path)
         )
 
+    def _message_like(self, node: ast.expr) -> bool:
+        """Whether an argument may be a raising helper's message: text, or the name of
+        another module's constant (`fail(NOT_FOUND)`, resolved by the linker)."""
+        return self._stringy(node) or names_imported_constant(node, self.imports)
+
     def call_sites(self, keep: Callable[[CallSite], bool]) -> tuple[CallSite, ...]:
         """The recorded calls that `keep` accepts, each with its guard (worked out now)."""
         return tuple(
@@ -131,7 +137,8 @@ class CallRecorder(ErrorSiteRecorder, AssignmentTracker):
         forwards = not MESSAGE_PARAMS.isdisjoint(scope.params) and any(
             _passes_on(a, scope.params) for a in call.args
         )
-        if not forwards and not any(self._stringy(a) for a in call.args):
+        arguments = (*call.args, *(keyword.value for keyword in call.keywords))
+        if not forwards and not any(self._message_like(a) for a in arguments):
             return
         self.calls.append(
             CallFact(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 from errdex.extract.conditions import ConditionMaker, dotted_names
@@ -47,9 +48,12 @@ def _memoized_source(text: str, known: dict[int, tuple[ast.AST, str]], node: ast
 class ExtractorBase:
     """The fact lists of one file, and the source, conditions and templates of its nodes."""
 
-    def __init__(self, text: str, constants: dict[str, Any]) -> None:
+    def __init__(
+        self, text: str, constants: dict[str, Any], imports: Mapping[str, str] | None = None
+    ) -> None:
         self.text = text
         self.constants = constants
+        self.imports: Mapping[str, str] = imports or {}  # local name → imported dotted target
         # Plain functions and dicts, not bound methods: no reference cycle through `self`,
         # so a file's tree is freed as soon as its extraction ends, without the cyclic GC.
         self._sources: dict[int, tuple[ast.AST, str]] = {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -109,6 +110,17 @@ def is_stringy(node: ast.expr, constants: Mapping[str, Any]) -> bool:
             and is_stringy(node.args[0], constants)
         )
     return False
+
+
+def names_imported_constant(node: ast.expr, imports: Mapping[str, str]) -> bool:
+    """Whether an expression names what is most likely another module's constant: a name
+    in capitals that an import from outside the standard library binds (`NOT_FOUND`,
+    `messages.NOT_FOUND`). Whether it holds text only the linker can say."""
+    name = dotted_name(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    if name is None or not name.rpartition(".")[2].isupper():
+        return False
+    target = imports.get(name.partition(".")[0])
+    return target is not None and target.partition(".")[0] not in sys.stdlib_module_names
 
 
 def is_reasons_call(call: ast.Call) -> bool:

@@ -90,7 +90,8 @@ class Skeleton(NamedTuple):
 def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> Skeleton | None:
     """`text` with the bodies of site-free functions blanked, or None when nothing is saved.
 
-    A body that calls one of `keep_calls` with a string literal among its arguments is kept.
+    A body that calls one of `keep_calls` with a message among its arguments (a string
+    literal or a constant's name) is kept.
     """
     if len(text) < MIN_SKELETON_BYTES:
         return None
@@ -188,8 +189,8 @@ def _helper_calls(
 
     A helper's calls are sites only when their bodies are parsed. A function of this file that
     raises may be a raising helper; `keep_calls` are raising helpers of other files, whose
-    calls are kept only with a string literal among the arguments: a site needs message text,
-    and it is nearly always written there (a module constant's name is the exception).
+    calls are kept only with message text among the arguments: a string literal, or the
+    name of a module constant (in capitals) that may hold it.
     """
     names = set()
     for function in functions:
@@ -197,7 +198,7 @@ def _helper_calls(
         if first < len(raises) and raises[first] < function.end:
             names.add(function.name)
     others = set(keep_calls) - names
-    named = [at for at in _calls(text, others) if _literal_argument(text, at)] if others else []
+    named = [at for at in _calls(text, others) if _message_argument(text, at)] if others else []
     return _calls(text, names), named
 
 
@@ -207,9 +208,10 @@ def _any_within(offsets: list[int], start: int, end: int) -> bool:
     return first < len(offsets) and offsets[first] < end
 
 
-def has_literal_call(text: str, names: Collection[str]) -> bool:
-    """Whether `text` calls one of `names` with a string literal among the arguments."""
-    return any(_literal_argument(text, at) for at in _calls(text, names))
+def has_message_call(text: str, names: Collection[str]) -> bool:
+    """Whether `text` calls one of `names` with a message among the arguments (see
+    `_message_argument`)."""
+    return any(_message_argument(text, at) for at in _calls(text, names))
 
 
 def _calls(text: str, names: Collection[str]) -> list[int]:
@@ -219,23 +221,27 @@ def _calls(text: str, names: Collection[str]) -> list[int]:
 
 
 _PAREN_OR_QUOTE = re.compile(r"""[()"']""")
-_ARGUMENTS_SCANNED = 2000  # characters; a longer argument list counts as having a literal
+_ARGUMENTS_SCANNED = 2000  # characters; a longer argument list counts as having a message
+# A name in capitals, as module constants are written (`NOT_FOUND`, `errors.NOT_FOUND`).
+_CONSTANT_NAME = re.compile(r"\b_*[A-Z][A-Z0-9_]*\b")
 
 
-def _literal_argument(text: str, call: int) -> bool:
-    """Whether a quote comes inside the parentheses of the call at `call` (a `name(`).
+def _message_argument(text: str, call: int) -> bool:
+    """Whether a quote, or a name in capitals (a module constant holding the message, most
+    likely), comes inside the parentheses of the call at `call` (a `name(`).
 
-    A quote in a comment fools it, which only keeps a body that could have been blanked.
+    A quote in a comment, or a constant that holds no text, fools it, which only keeps a
+    body that could have been blanked: the linker says whether a constant is text.
     """
+    opened = text.index("(", call)
     depth = 0
-    limit = call + _ARGUMENTS_SCANNED
-    for match in _PAREN_OR_QUOTE.finditer(text, text.index("(", call), limit):
+    for match in _PAREN_OR_QUOTE.finditer(text, opened, call + _ARGUMENTS_SCANNED):
         char = match.group()
         if char in "\"'":
             return True
         depth += 1 if char == "(" else -1
         if depth == 0:
-            return False
+            return _CONSTANT_NAME.search(text, opened, match.start()) is not None
     return True
 
 

@@ -1,6 +1,7 @@
 """Which files to extract a second time so that calls of other files' raising helpers count.
 
-A call of a raising helper with a literal message is a site of its own once linked. The
+A call of a raising helper with a message (a literal, or a module constant's name) is a site
+of its own once linked. The
 skeleton blanks the bodies that hold no site word, and one file alone cannot know that a call
 in such a body reaches a raising helper of another file. Once every file of a version is
 extracted, its raising helpers are known: a file that calls one of them by name is extracted

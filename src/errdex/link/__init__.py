@@ -56,7 +56,9 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 # 9: a class message naming none of its parameters leaves a raise its own message.
 # 10: warning helpers, helpers of helpers, and helpers a module re-exports.
 # 11: a caller link says whether its guard was read (`CallerLink.guard_known`).
-LINKER_VERSION = "11"
+# 12: a helper's message may be a module constant's text (`fail(NOT_FOUND)`), and an
+# argument passed by name.
+LINKER_VERSION = "12"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
@@ -337,6 +339,9 @@ def _helper_site(
     """The site one raise of a helper makes at a call, or None when it cannot happen there."""
     bound = bind_arguments(helper.params, call.args)
     given = bound.get(helper.param)
+    if given is not None and not given.literal_length:
+        # `fail(NOT_FOUND)`: the text of a module constant, of this file or imported.
+        given = bound[helper.param] = inline_constants(given, facts, names)
     if given is None or not given.literal_length:
         return None
     sources = argument_sources(helper.params, call.args)
