@@ -236,13 +236,7 @@ def _report_cluster(
                 if not as_json:
                     cluster_result(result, _err)
         else:
-            columns = (
-                TextColumn("[bold]cluster"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-            )
-            with Progress(*columns, console=_err, transient=True) as progress:
+            with _progress("cluster") as progress:
                 task = progress.add_task("versions", total=len(specs))
                 for result in results:
                     done.append(result)
@@ -267,6 +261,13 @@ def _report_cluster(
         _fail(f"{len(failed)} of {len(done)} versions failed", 2)
 
 
+def _progress(label: str) -> Progress:
+    """A progress bar on standard error: the label (rich markup), the bar, done of total,
+    time spent; gone once finished."""
+    columns = (TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=_err, transient=True)
+
+
 def _quiet_dask() -> None:
     """Keep Dask's own log (a lost scheduler, reconnecting: tracebacks) off the terminal:
     errdex reports each version's outcome itself, in a line."""
@@ -284,13 +285,7 @@ def _index_one(
 ) -> IndexReport:
     if quiet or not _err.is_terminal:
         return index_source(source, store, workers=workers, force=force)
-    columns = (
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    )
-    with Progress(*columns, console=_err, transient=True) as progress:
+    with _progress("{task.description}") as progress:
         task = progress.add_task(f"{source.info.project} {source.info.version}", total=None)
 
         def advance(stage: str, n: int, total: int) -> None:
@@ -443,8 +438,7 @@ def _explain_project(
 ) -> EnrichReport:
     if quiet or not _err.is_terminal:
         return enrich_version(store, project, chat, version, concurrency=concurrency, limit=limit)
-    columns = (TextColumn("[bold]explain"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=_err, transient=True) as progress:
+    with _progress("explain") as progress:
         task = progress.add_task(project, total=None)
 
         def advance(done: int, total: int) -> None:

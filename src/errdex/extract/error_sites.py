@@ -68,13 +68,19 @@ class ErrorSiteRecorder(ExtractorBase):
     def _made_before(self, name: str, scope: Scope, line: int) -> ast.Call | None:
         """The exception a local was made as, when that surely ran before the raise:
         `exc = ValidationError(errors, data=data)` ... `raise exc`."""
-        here = self._blocks
-        earlier = [
-            a for a in scope.assigns.get(name, ()) if a[0] <= line and here[: len(a[2])] == a[2]
-        ]
-        made = earlier[-1][1] if earlier else None
+        assigned = self._last_assignment(name, scope, line)
+        made = assigned[1] if assigned is not None else None
         if isinstance(made, ast.Call) and (callee := dotted_name(made.func)) is not None:
             return made if callee.rpartition(".")[2][:1].isupper() else None
+        return None
+
+    def _last_assignment(self, name: str, scope: Scope, line: int) -> tuple[int, ast.expr] | None:
+        """(line, value) of the last assignment of `name` that surely ran before `line`: in a
+        block enclosing the current one. None when it is a parameter's, or there is none."""
+        here = self._blocks
+        for at, value, blocks in reversed(scope.assigns.get(name, ())):
+            if at <= line and here[: len(blocks)] == blocks:
+                return (at, value) if value is not None else None
         return None
 
     def _Assert(self, stmt: ast.Assert, scope: Scope, path: tuple[Step, ...]) -> None:
@@ -166,12 +172,7 @@ class ErrorSiteRecorder(ExtractorBase):
             if root in seen or root in ("self", "cls"):
                 continue
             seen.add(root)
-            # Only assignments that surely ran: in a block that encloses the site.
-            here = self._blocks
-            earlier = [
-                a for a in scope.assigns.get(root, ()) if a[0] <= line and here[: len(a[2])] == a[2]
-            ]
-            if earlier and earlier[-1][1] is not None:
-                value = self._source(earlier[-1][1])
-                out.append(Binding(name=root, value=value, line=earlier[-1][0]))
+            assigned = self._last_assignment(root, scope, line)
+            if assigned is not None:
+                out.append(Binding(name=root, value=self._source(assigned[1]), line=assigned[0]))
         return tuple(out)

@@ -26,9 +26,9 @@ from errdex.link.guards import bind_guard
 from errdex.link.messages import argument_sources, bind_arguments, substitute
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
 
-Helpers = dict[str, "Found"]
+Found = list[tuple[HelperFact, FileFacts]]  # helpers, each with the file defining it
+Helpers = dict[str, Found]  # by name
 # (call, its file, the helpers of its callee's name) → the helpers the call reaches
-Found = list[tuple[HelperFact, FileFacts]]
 Pick = Callable[[CallFact, FileFacts, Found], Found]
 _MAX_DEPTH = 4  # wrappers of wrappers of ...: each round adds one level
 # An exception or warning made from a name first: `exc.SAWarning(msg, code=code)`.

@@ -321,11 +321,13 @@ def candidates(
     version: str | None,
     *,
     wide: bool = False,
+    projects: Sequence[str] = (),
 ) -> list[StoredSite]:
     """Sites worth scoring: by the message's words, and at the frames' and hints' places.
 
     The first, narrow round asks for texts holding all of the message's three rarest words
     (few, and nearly always the answer); the `wide` round, for texts holding any of them.
+    `projects` are the store's project names, where a qualified class name may point.
     """
     terms = search_terms(evidence.message)
     if wide:
@@ -340,7 +342,7 @@ def candidates(
         # The project's own classes are few and telling; a bare builtin class is neither.
         # A class named with its package (`requests.exceptions.SSLError`) is looked for in
         # that project first: other projects may raise many classes of that name.
-        home = _project_named(store, pasted) if qualified and project is None else None
+        home = _project_named(projects, pasted) if qualified and project is None else None
         if home is not None:
             found.extend(store.sites_raising(short, home, version, limit=40))
         found.extend(store.sites_raising(short, project, version, limit=40))
@@ -358,10 +360,10 @@ def candidates(
     return found
 
 
-def _project_named(store: Store, qualified: str) -> str | None:
-    """The indexed project whose name is the top package of a qualified class name."""
+def _project_named(projects: Sequence[str], qualified: str) -> str | None:
+    """The project whose name is the top package of a qualified class name."""
     top = _normalized(qualified.split(".", 1)[0])
-    return next((p.name for p in store.projects() if _normalized(p.name) == top), None)
+    return next((name for name in projects if _normalized(name) == top), None)
 
 
 def _normalized(name: str) -> str:
@@ -394,7 +396,12 @@ def rank(
             if previous is None or _better(match, previous):
                 target[match.id] = match
 
-    rounds = [(i, item, candidates(store, item, project, version)) for i, item in items]
+    # Read once per lookup, and only when a pasted class is named with its package.
+    qualified = project is None and any("." in (item.exception or "") for _, item in items)
+    projects = [p.name for p in store.projects()] if qualified else []
+    rounds = [
+        (i, item, candidates(store, item, project, version, projects=projects)) for i, item in items
+    ]
     for index, item, sites in rounds:
         score(index, item, sites, cut=False)
     if not any(m.score >= _STRONG for m in best.values()):
