@@ -191,9 +191,9 @@ def test_early_exits_inside_with_and_try_blocks_hold_after_them() -> None:
     ]
 
 
-def test_a_variable_reassigned_in_a_branch_is_not_inlined() -> None:
-    # B1 of the hand check
-    site = only_site(
+def test_a_variable_reassigned_in_a_branch_is_not_inlined_but_its_text_is_a_choice() -> None:
+    # B1 of the hand check: `d` is not `c.dtype` at the raise when `c is None`.
+    sites = sites_of(
         """
         def f(c):
             d = c.dtype
@@ -202,4 +202,9 @@ def test_a_variable_reassigned_in_a_branch_is_not_inlined() -> None:
             raise ValueError(f"dtype {d}")
         """
     )
-    assert site.message is not None and site.message.text == "dtype {d}"
+    assert [
+        (s.message.text if s.message else None, [c.statement for c in s.conditions]) for s in sites
+    ] == [
+        ("dtype {d}", []),
+        ("dtype auto", ["c is None"]),
+    ]

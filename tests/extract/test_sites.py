@@ -160,6 +160,83 @@ def test_conditional_additions_to_a_message_stay_open() -> None:
     assert site.message.text == 'bad input{f" ({extra})"}'
 
 
+def test_a_message_chosen_in_branches_is_a_site_per_message_with_its_branch() -> None:
+    # Jinja2 2.x's `Undefined._fail_with_undefined_error`, shortened.
+    sites = sites_of(
+        """
+        class Undefined:
+            def _fail(self):
+                if self._hint is None:
+                    if self._obj is missing:
+                        hint = "%r is undefined" % self._name
+                    elif not isinstance(self._name, str):
+                        hint = "%s has no element %r" % (type(self._obj), self._name)
+                    else:
+                        hint = f"{type(self._obj)!r} has no attribute {self._name!r}"
+                else:
+                    hint = self._hint
+                raise self._exception(hint)
+        """
+    )
+    assert [(s.line, s.message.text if s.message else None) for s in sites] == [
+        (13, "{self._name!r} is undefined"),
+        (13, "{type(self._obj)} has no element {self._name!r}"),
+        (13, "{type(self._obj)!r} has no attribute {self._name!r}"),
+        (13, "{hint}"),  # not text: the name it is raised as
+    ]
+    assert [c.statement for c in sites[1].conditions] == [
+        "self._hint is None",
+        "self._obj is not missing",
+        "not isinstance(self._name, str)",
+    ]
+    assert [c.statement for c in sites[3].conditions] == ["self._hint is not None"]
+
+
+def test_a_default_message_an_if_may_replace_is_a_site_per_message() -> None:
+    sites = sites_of(
+        """
+        def heads(script, message=None):
+            if message is None:
+                message = "Multiple heads are present"
+            raise CommandError(message)
+
+        def retried(items):
+            error = "nothing to retry"
+            for item in items:
+                if item.failed:
+                    error = f"{item} failed"
+            raise RetryError(error)
+        """
+    )
+    assert [(s.function, s.message.text if s.message else None) for s in sites] == [
+        ("heads", "{message}"),  # the parameter's own value
+        ("heads", "Multiple heads are present"),
+        ("retried", "nothing to retry"),
+        ("retried", "{item} failed"),
+    ]
+    assert [c.statement for c in sites[1].conditions] == ["message is None"]
+    assert [c.statement for c in sites[3].conditions] == ["for item in items", "item.failed"]
+
+
+def test_a_message_with_one_value_at_the_raise_is_one_site() -> None:
+    sites = sites_of(
+        """
+        def check(x, extra):
+            msg = "bad x"
+            if x:
+                raise ValueError(msg)
+            msg = "worse x"
+            if extra:
+                msg += f" ({extra})"  # added to: no longer a choice of whole messages
+            raise ValueError(msg)
+        """
+    )
+    assert [s.message.text if s.message else None for s in sites] == [
+        "bad x",
+        'worse x{f" ({extra})"}',
+    ]
+
+
 def test_message_keyword_argument() -> None:
     site = only_site(
         """

@@ -289,3 +289,110 @@ def test_a_skeleton_that_does_not_parse_with_the_names_kept_falls_back_to_the_wh
     facts = extract_again("pkg/odd.py", source.encode(), {"validate"})
     assert facts is not None and facts.error is None
     assert [c.function for c in facts.calls] == ["load", "measure", "Loader.open", "odd"]
+
+
+# A kept body's tail: the statements after the one that holds its last site word.
+TAILS = _QUIET + textwrap.dedent(
+    '''
+    from pkg.io import check, open_file, parse
+
+    def load(path, strict=False):
+        """Read a config file."""
+        if path is None:
+            return None
+        try:
+            handle = open_file(path)
+        except OSError:
+            raise ConfigError(f"cannot read {path}")
+        else:
+            handle.seek(0)
+        if strict:
+            check(handle)
+        data = parse(handle)
+        return data
+
+    def reasons(config):
+        found = []
+        if config.a:
+            found.append("a is set")
+        return found
+
+    class Tokenizer:
+        @property
+        # a comment between the decorator and the def
+        def mask(self):
+            if self._mask is None:
+                logger.error("no mask set")
+            return str(self._mask)
+
+    def test_load():
+        assert load("x")
+        with pytest.raises(ConfigError):
+            load("y")
+        cleanup()
+    '''
+)
+
+
+def test_a_kept_body_loses_its_tail_and_nothing_a_site_needs() -> None:
+    reduced = build_skeleton(TAILS)
+    assert reduced is not None
+    assert reduced.text.count("\n") == TAILS.count("\n")
+    ast.parse(reduced.text)
+    # The tail is the simple statements after the last compound statement; a compound
+    # statement after the last site stays, so that the branches around its calls are read.
+    assert "handle.seek(0)" in reduced.text and "check(handle)" in reduced.text
+    assert "parse(handle)" not in reduced.text and "return data" not in reduced.text
+    # Kept whole: a reasons builder (its return is read), a property (so is its return),
+    # and a test's tail that holds what it expects to be raised.
+    assert "return found" in reduced.text
+    assert "return str(self._mask)" in reduced.text
+    assert "with pytest.raises(ConfigError)" in reduced.text
+    assert "cleanup()" not in reduced.text
+    fast = extract_file("pkg/config.py", TAILS.encode())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(extract, "build_skeleton", lambda text, keep_calls=(): None)
+        whole = extract_file("pkg/config.py", TAILS.encode())
+    for field in ("sites", "classes", "helpers", "properties", "tests"):
+        assert getattr(fast, field) == getattr(whole, field), field
+    # A list of reasons is kept whole; `return parse(handle)` in a tail is not read as one,
+    # as it is not in a blanked body.
+    assert fast.reason_builders == {"reasons": whole.reason_builders["reasons"]}
+    assert set(whole.reason_builders) == {"reasons", "load"}
+
+
+def test_calls_in_a_blanked_tail_have_the_guard_that_holds_after_the_parsed_body() -> None:
+    calls = {(c.callee, c.function): c for c in extract_file("pkg/c.py", TAILS.encode()).call_sites}
+    # Parsed: its guard is read (the early exit before it).
+    assert calls["open_file", "load"].guard_known
+    assert [c.statement for c in calls["open_file", "load"].conditions] == ["path is not None"]
+    assert [c.statement for c in calls["check", "load"].conditions] == [
+        "path is not None",
+        "strict",
+    ]
+    # In the tail, read from the text: what held after the parsed statements holds.
+    tail_call = calls["parse", "load"]
+    assert tail_call.guard_known
+    assert tail_call.line == TAILS.splitlines().index("    data = parse(handle)") + 1
+    assert [c.statement for c in tail_call.conditions] == ["path is not None"]
+
+
+def test_a_call_of_a_helper_named_to_keep_keeps_a_tail() -> None:
+    source = _QUIET + textwrap.dedent(
+        """
+        def save(path):
+            if not path:
+                raise ValueError("no path")
+            write(path)
+            validate(path, "the saved path")
+            return path
+        """
+    )
+    plain = build_skeleton(source)
+    kept = build_skeleton(source, keep_calls={"validate"})
+    assert plain is not None and kept is not None
+    assert "the saved path" not in plain.text and "the saved path" in kept.text
+    assert kept.kept_for_calls == 1
+    again = extract_again("pkg/save.py", source.encode(), {"validate"})
+    assert again is not None
+    assert [(c.callee, c.function) for c in again.calls] == [("validate", "save")]

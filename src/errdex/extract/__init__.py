@@ -22,7 +22,9 @@ from errdex.facts import FileFacts
 # 18: a call is a raising helper's candidate when an argument, passed by position or by name,
 # is text or another module's constant (`fail(NOT_FOUND)`); the second round keeps the
 # bodies that make one.
-EXTRACTOR_VERSION = "18"
+# 19: a kept body's tail (its last simple statements, after its last site word) is blanked
+# too; a raise of a message chosen in branches is a site per message.
+EXTRACTOR_VERSION = "19"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -106,7 +108,15 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
     call_sites = extractor.call_sites(keep)
     if reduced is not None:
         call_sites += tuple(
-            blanked_calls(text, reduced.blanked, extractor.functions_at, reduced.strings, keep)
+            blanked_calls(
+                text,
+                reduced.blanked,
+                reduced.trimmed,
+                extractor.functions_at,
+                extractor.guard_after,
+                reduced.strings,
+                keep,
+            )
         )
     return FileFacts(
         path=path,

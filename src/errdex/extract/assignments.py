@@ -10,7 +10,7 @@ import functools
 from collections.abc import Sequence
 
 from errdex.extract.extractor_base import ExtractorBase
-from errdex.extract.scope import Reasons, Scope, Step
+from errdex.extract.scope import Choice, Reasons, Scope, Step
 from errdex.extract.shapes import is_reasons_call
 from errdex.facts import MessageTemplate, Placeholder, ReasonsCall, Variant
 
@@ -32,6 +32,7 @@ class AssignmentTracker(ExtractorBase):
         scope.assigns.setdefault(name, []).append((stmt.lineno, value, self._blocks))
         scope.messages.pop(name, None)
         scope.lists.pop(name, None)
+        choice = None
         if isinstance(value, ast.List):
             items = self._list_items(value.elts, scope, path)
             if items or not value.elts:
@@ -41,15 +42,20 @@ class AssignmentTracker(ExtractorBase):
             assert isinstance(callee, ast.Attribute | ast.Name)
             scope.lists[name] = Reasons(calls=[functools.partial(self._reasons_call, value, path)])
         elif self._stringy(value):
-            template = self._template(value, scope)
-            if template is not None:
-                scope.messages[name] = (template, self._blocks)
+            choice = self._template(value, scope)
+            if choice is not None:
+                scope.messages[name] = (choice, self._blocks)
+        if name not in scope.augmented:
+            scope.choices.setdefault(name, []).append(
+                Choice(stmt.lineno, choice, self._blocks, path)
+            )
 
     def _AugAssign(self, stmt: ast.AugAssign, scope: Scope, path: tuple[Step, ...]) -> None:
         target = stmt.target
         if not isinstance(target, ast.Name) or not isinstance(stmt.op, ast.Add):
             return
         name = target.id
+        scope.augmented.add(name)
         if name in scope.messages:
             template, blocks = scope.messages[name]
             here = self._blocks

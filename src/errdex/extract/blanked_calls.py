@@ -11,17 +11,22 @@ branches around the call and the earlier `if ...: return` of its block. A call t
 before the body's first compound statement (`if`, loop, `with`, `try`, nested `def`...)
 runs whenever the function does, so its guard is known to be empty; every other call's
 guard is marked unknown (`CallSite.guard_known`), never shown as "no condition".
+
+A kept body's blanked tail comes after statements that were parsed: a call before the
+tail's first compound statement has the guard that holds after them (the early exits the
+walker found), and the others are unknown.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import NamedTuple
 
 from errdex.extract.calls import NOT_RECEIVERS, CallFilter
-from errdex.extract.skeleton import block_end
+from errdex.extract.skeleton import block_end, compound_line
 from errdex.extract.textscan import after_word_boundary, inside_bounds
-from errdex.facts import CallSite
+from errdex.facts import CallSite, Condition
 
 # A name or dotted name called; which of these are the shapes recorded is checked after,
 # since a plain pattern lets the regex engine skip ahead far faster than one with context.
@@ -31,8 +36,6 @@ _DEFINES = ("def ", "async def ", "class ")
 _DEF_NAME = re.compile(r"def[ \t]+(\w+)")
 _CLASS_NAME = re.compile(r"class[ \t]+(\w+)")
 _FIRST_CODE = re.compile(r"^([ \t]*)\S", re.MULTILINE)
-_COMPOUND = "if|elif|else|for|while|with|try|except|finally|async|match|case|def|class"
-_compound_at: dict[int, re.Pattern[str]] = {}
 
 
 class _Scope(NamedTuple):
@@ -48,24 +51,32 @@ class _Scope(NamedTuple):
 def blanked_calls(
     text: str,
     spans: list[tuple[int, int, int]],
+    tails: list[tuple[int, int, int]],
     functions_at: dict[int, tuple[str, str | None]],
+    guard_after: Callable[[int], tuple[Condition, ...] | None],
     strings: list[int],
     keep: CallFilter,
 ) -> list[CallSite]:
-    """The calls in each blanked body `(def offset, body start, body end)` of `text` that
-    `keep` accepts.
+    """The calls in each blanked body `(def offset, body start, body end)` of `text`, and in
+    each blanked tail `(def offset, tail start, body end)`, that `keep` accepts.
 
-    `functions_at` gives the (qualname, class) of the function whose `def` is on a line;
+    `functions_at` gives the (qualname, class) of the function whose `def` is on a line, and
+    `guard_after` what holds after its parsed statements (the start of its tail);
     `strings` are the triple-quoted strings' bounds (`textscan.triple_quoted_bounds`).
     """
     out: list[CallSite] = []
-    at_line, line = 0, 1  # a line number known for an offset, counted forward from there
-    for head, body, end in spans:
-        line += text.count("\n", at_line, head)
-        at_line = head
-        owner = functions_at.get(line)
+    lines = _Lines(text)
+    # In text order of what is read: a tail's `def` may come before a blanked body's.
+    regions = sorted(
+        [(*span, False) for span in spans] + [(*tail, True) for tail in tails],
+        key=lambda region: region[1],
+    )
+    for head, body, end, is_tail in regions:
+        def_line = lines.at(head)
+        owner = functions_at.get(def_line)
         if owner is None:
             continue  # the skeleton and the tree disagree on this function: claim nothing
+        guard = guard_after(def_line) if is_tail else ()
         outer = _Scope(head, end, owner[0], owner[1], is_function=True)
         nested: list[_Scope] | None = None  # worked out at the first call kept
         straight = end
@@ -86,23 +97,40 @@ def blanked_calls(
                 continue  # inside a one-line string: `f"Config({name=})"` calls nothing
             if nested is None:
                 nested = _nested_scopes(text, body, end, strings, outer)
-                straight = _first_compound(text, body, end)
+                straight = body if guard is None else _first_compound(text, body, end)
             scope = outer
             if nested:  # the innermost scope that holds the call: the last one opened before it
                 scope = next((s for s in reversed(nested) if s.start <= start < s.end), outer)
-            line += text.count("\n", at_line, start)
-            at_line = start
             out.append(
                 CallSite(
                     callee,
                     receiver or None,
-                    line,
+                    lines.at(start),
                     scope.qualname,
                     scope.class_name,
+                    conditions=guard if guard and start < straight and scope is outer else (),
                     guard_known=start < straight,
                 )
             )
     return out
+
+
+class _Lines:
+    """Line numbers of offsets asked for mostly in increasing order: each is counted from
+    the last one asked, forward or back."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._offset = 0
+        self._line = 1
+
+    def at(self, offset: int) -> int:
+        if offset >= self._offset:
+            self._line += self._text.count("\n", self._offset, offset)
+        else:
+            self._line -= self._text.count("\n", offset, self._offset)
+        self._offset = offset
+        return self._line
 
 
 def _nested_scopes(
@@ -149,13 +177,6 @@ def _first_compound(text: str, body: int, end: int) -> int:
     first = _FIRST_CODE.search(text, body, end)
     if first is None:
         return end
-    indent = len(first.group(1))
-    pattern = _compound_at.get(indent)
-    if pattern is None:
-        # Only what is indented as the body's first line: a deeper line is inside a block
-        # (whose header comes first) or continues a statement. A docstring line that starts
-        # with such a word only makes the guards after it unknown.
-        pattern = re.compile(rf"\n[ \t]{{{indent}}}(?:{_COMPOUND})\b")
-        _compound_at[indent] = pattern
-    found = pattern.search(text, body - 1, end)
+    # A docstring line that starts with such a word only makes the guards after it unknown.
+    found = compound_line(len(first.group(1))).search(text, body - 1, end)
     return found.start() if found else end

@@ -9,7 +9,7 @@ import ast
 
 from errdex.extract.conditions import dotted_name
 from errdex.extract.extractor_base import ExtractorBase
-from errdex.extract.scope import Scope, Step, message_locals
+from errdex.extract.scope import Choice, Scope, Step, message_locals
 from errdex.extract.shapes import (
     JOIN,
     is_factory,
@@ -25,6 +25,7 @@ from errdex.facts import (
     ConditionKind,
     ErrorSite,
     MessageTemplate,
+    Placeholder,
     ReasonsList,
     SiteKind,
 )
@@ -54,6 +55,17 @@ class ErrorSiteRecorder(ExtractorBase):
             exception = self._source(exc.func)
             message_node = message_arg(exc)
             if message_node is not None:
+                chosen = self._chosen(message_node, scope, stmt.lineno, path)
+                if chosen:
+                    args = self._args(exc, scope)
+                    cause = self._source(stmt.cause) if stmt.cause is not None else None
+                    for template, steps in chosen:
+                        site = self._site(
+                            stmt, scope, steps, kind, exception, template, args=args, cause=cause
+                        )
+                        scope.signals.append(site)
+                    return
+            if message_node is not None:
                 message = self._template(message_node, scope)
             args = self._args(exc, scope)
         elif isinstance(exc, ast.Name) and any(name == exc.id for _, name in scope.handlers):
@@ -64,6 +76,64 @@ class ErrorSiteRecorder(ExtractorBase):
         cause = self._source(stmt.cause) if stmt.cause is not None else None
         site = self._site(stmt, scope, path, kind, exception, message, args=args, cause=cause)
         scope.signals.append(site)
+
+    def _chosen(
+        self, node: ast.expr, scope: Scope, line: int, path: tuple[Step, ...]
+    ) -> list[tuple[MessageTemplate, tuple[Step, ...]]]:
+        """The messages of a raise whose message (`node`) uses a local that branches before
+        it chose, one per value, each with the path of the raise and of the branch that
+        assigned it: `if ...: hint = "..." elif ...: hint = "..." else: ...`, or a default (a
+        value that surely ran, or the parameter's own) that an `if` may replace, whether
+        raised as it is or formatted (`hint % {...}`). Empty when no local it uses has more
+        than one value at the raise, or when one was added to (`+=`)."""
+        names = [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in scope.choices]
+        for name in dict.fromkeys(names):
+            values = self._values(name, scope, line, path)
+            if values:
+                known = message_locals(scope, self._blocks)
+                out = []
+                for template, steps in values:
+                    locals_ = {**known, name: template}
+                    built = TemplateBuilder(self.text, constants=self.constants, locals=locals_)
+                    message = built.build(node)
+                    if message is not None:
+                        out.append((message, steps))
+                return out
+        return []
+
+    def _values(
+        self, name: str, scope: Scope, line: int, path: tuple[Step, ...]
+    ) -> list[tuple[MessageTemplate, tuple[Step, ...]]]:
+        """Each value `name` may hold at `line` (see `_chosen`), or nothing when it has one."""
+        if name in scope.augmented:
+            return []
+        here = self._blocks
+        found: list[Choice] = []
+        surely = False
+        for choice in reversed(scope.choices[name]):
+            if choice.line > line:
+                continue
+            if here[: len(choice.blocks)] == choice.blocks:
+                surely = True  # every value assigned before it is replaced by it
+                if not found:
+                    return []  # what it holds at the raise is this one value
+                found.append(choice)
+                break
+            found.append(choice)
+        if not found:
+            return []
+        # Each message once: one that several branches give has the raise's own path.
+        out: dict[MessageTemplate, tuple[Step, ...]] = {}
+        if not surely and name in scope.params:
+            out[MessageTemplate.of(Placeholder(name))] = path
+        for choice in reversed(found):
+            # A value that is not text stays the name it is raised as (`{hint}`).
+            template = choice.template or MessageTemplate.of(Placeholder(name))
+            shared = 0
+            while shared < min(len(path), len(choice.path)) and path[shared] is choice.path[shared]:
+                shared += 1
+            out[template] = path if template in out else (*path, *choice.path[shared:])
+        return list(out.items())
 
     def _made_before(self, name: str, scope: Scope, line: int) -> ast.Call | None:
         """The exception a local was made as, when that surely ran before the raise:

@@ -72,6 +72,9 @@ class ExtractorBase:
         # (qualname, class) of every function by its `def` line: whose the calls read from
         # a blanked body's text are.
         self.functions_at: dict[int, tuple[str, str | None]] = {}
+        # The path that holds after each function's body, by its `def` line: the guard of a
+        # call in the straight code of a tail the skeleton blanked.
+        self._after_body: dict[int, tuple[Step, ...]] = {}
         self.tests: list[TestRef] = []
         self._blocks: tuple[int, ...] = ()  # the nested blocks being walked, innermost last
         self._block_counter = 0
@@ -115,6 +118,12 @@ class ExtractorBase:
 
     def _conditions_of(self, path: tuple[Step, ...]) -> tuple[Condition, ...]:
         return tuple(self._condition(step) for step in path)
+
+    def guard_after(self, def_line: int) -> tuple[Condition, ...] | None:
+        """What holds after the parsed body of the function whose `def` is on `def_line`
+        (its early exits), or None when no function's is."""
+        path = self._after_body.get(def_line)
+        return None if path is None else self._conditions_of(path)
 
     # -- messages and arguments ------------------------------------------------------------
 

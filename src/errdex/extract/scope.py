@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from errdex.facts import (
     Condition,
@@ -28,6 +29,13 @@ class Reasons:
         return ReasonsList(tuple(self.variants), tuple(make() for make in self.calls))
 
 
+class Choice(NamedTuple):
+    line: int
+    template: MessageTemplate | None  # None when the value is not text
+    blocks: tuple[int, ...]
+    path: tuple[Step, ...]
+
+
 @dataclass
 class Scope:
     qualname: str  # "<module>", "Class", "Class.method", "f.<locals>.g"
@@ -43,6 +51,10 @@ class Scope:
     assigns: dict[str, list[tuple[int, ast.expr | None, tuple[int, ...]]]] = field(
         default_factory=dict
     )
+    # Each value a name was given, for a message chosen in branches before its raise. A
+    # name added to with `+=` is left out (`augmented`): its values are no longer whole.
+    choices: dict[str, list[Choice]] = field(default_factory=dict)
+    augmented: set[str] = field(default_factory=set)
     returned: Reasons | None = None
     handlers: list[tuple[str | None, str | None]] = field(default_factory=list)
     # Its raises and warnings: what makes it a raising (or warning) helper.

@@ -104,7 +104,7 @@ class SiteExtractor(CallRecorder, DefinitionRecorder):
             inner.assigns.setdefault(name, []).append((stmt.lineno, None, ()))
         blocks, self._blocks = self._blocks, ()
         try:
-            self._body(stmt.body, inner, ())
+            self._after_body[stmt.lineno] = self._body(stmt.body, inner, ())
         finally:
             self._blocks = blocks
         if inner.returned is not None and (inner.returned.variants or inner.returned.calls):

@@ -8,6 +8,13 @@ over the whole text, no Python loop per line. The result must still parse; when 
 (a layout fooled the scan, such as a docstring line at column 0), the caller parses the
 whole file instead, so the scan can only cost time, never facts.
 
+A body that is kept loses its tail: the simple statements that end it, after its last site
+word and its last compound statement, are blanked too. Nothing after a site changes what
+leads to it, and the calls of a tail, read from its text, have the guard that holds after
+the statements parsed (an `if` left in the tail would leave its calls' guards unknown). A
+body whose return the facts read (a reasons list built with `.append`, a property, an
+exception's message method) is kept whole.
+
 A call of a raising helper is a site of its own once linked, so a body that calls one is
 kept. Helpers of the same file are found here; those of other files cannot be known from one
 file, so the indexer names them (`keep_calls`) in a second round for the files that call them.
@@ -51,7 +58,15 @@ SITE_WORDS = (
     "environ",
     "getenv",
 )
-_OTHER_SITE_WORDS = tuple(word for word in SITE_WORDS if word != "raise")
+# Words whose function's facts depend on what it returns: such a body keeps its tail.
+_RETURN_READ_WORDS = (".append(", ".extend(", "return [")
+# What a test expects to be raised (`pytest.raises(X)`, `assertRaisesRegex`): no reason to
+# keep a body, but a tail that holds one is kept.
+_TAIL_WORDS = ("raises(", "Raises", "warns(", "Warns")
+_DECORATORS_READ = 4  # decorator and comment lines looked at above a `def`
+_OTHER_SITE_WORDS = tuple(
+    word for word in SITE_WORDS if word != "raise" and word not in _RETURN_READ_WORDS
+)
 # Patterns that start with a literal, so the regex engine jumps from one `def`/`class` to
 # the next instead of trying every line; whether it starts a line is checked after.
 _DEF = re.compile(r"def[ \t]+(\w+)")
@@ -59,6 +74,9 @@ _CLASS = re.compile(r"class[ \t]+\w+[^\n]*")
 _ASYNC = re.compile(r"[ \t]*async[ \t]+")
 _EXCEPTION_CLASS = re.compile(r"Error|Exception|Warning|Exc\b")
 _FIRST_CODE = re.compile(r"^([ \t]*)\S", re.MULTILINE)
+_FIRST_STATEMENT = re.compile(r"^([ \t]*)[^\s#]", re.MULTILINE)
+# Lines that go on a compound statement rather than start one.
+_CLAUSE = re.compile(r"[ \t]*(?:else|elif|except|finally)\b")
 _DEF_OR_CLASS = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]", re.MULTILINE)
 _HEADER_END = re.compile(r":[ \t]*(?:#[^\n]*)?\n")
 # Exception classes often build their message in these without any site word.
@@ -69,6 +87,20 @@ _block_ends: dict[int, re.Pattern[str]] = {}
 
 # Files smaller than this are parsed whole: the scan would cost more than it saves.
 MIN_SKELETON_BYTES = 12_000
+
+
+_COMPOUND = "if|elif|else|for|while|with|try|except|finally|async|match|case|def|class"
+_compound_lines: dict[int, re.Pattern[str]] = {}
+
+
+def compound_line(indent: int) -> re.Pattern[str]:
+    """A newline followed by a compound statement's line indented by exactly `indent`: a
+    deeper line is inside a block, or continues a statement."""
+    pattern = _compound_lines.get(indent)
+    if pattern is None:
+        pattern = re.compile(rf"\n[ \t]{{{indent}}}(?:{_COMPOUND})\b")
+        _compound_lines[indent] = pattern
+    return pattern
 
 
 def block_end(indent: int) -> re.Pattern[str]:
@@ -83,8 +115,10 @@ def block_end(indent: int) -> re.Pattern[str]:
 class Skeleton(NamedTuple):
     text: str  # the source with site-free function bodies blanked, lines kept
     blanked: list[tuple[int, int, int]]  # (`def` offset, body start, body end) of each
+    # (`def` offset, tail start, body end) of each kept body whose tail was blanked
+    trimmed: list[tuple[int, int, int]]
     strings: list[int]  # the bounds of the triple-quoted strings (`triple_quoted_bounds`)
-    kept_for_calls: int  # bodies kept only because they call one of `keep_calls`
+    kept_for_calls: int  # bodies kept, or tails kept, only because they call `keep_calls`
 
 
 def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> Skeleton | None:
@@ -96,7 +130,8 @@ def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> Skeleton | No
     if len(text) < MIN_SKELETON_BYTES:
         return None
     raises = _find_all(text, ("raise",))
-    hits = sorted(raises + _find_all(text, _OTHER_SITE_WORDS))
+    returned = _find_all(text, _RETURN_READ_WORDS)
+    hits = sorted(raises + returned + _find_all(text, _OTHER_SITE_WORDS))
     classes = []
     for match in _CLASS.finditer(text):
         line = _line_start(text, match.start())
@@ -108,47 +143,139 @@ def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> Skeleton | No
     # A `def` in a docstring's example is text: blanking it would change the docstring.
     strings = triple_quoted_bounds(text)
     own_calls, named_calls = _helper_calls(text, functions, raises, keep_calls)
-    pieces: list[str] = []
-    done = 0  # text before this offset is already in `pieces`
+    edits: list[tuple[int, int, str]] = []  # (start, end, what replaces the text between)
+    done = 0  # the end of the last body blanked: functions before it are nested in one
     blanked = 0
     spans: list[tuple[int, int, int]] = []
+    tails = _Tails()
+    tests: list[int] | None = None  # `_TAIL_WORDS`, found once a body is kept
     kept_for_calls = 0
     for function in functions:
         start, indent, name, _, body, end = function
-        if start < done:
-            continue  # nested in a function already blanked
+        if start < done or tails.holds(start):
+            continue  # nested in a body or a tail already blanked
         if inside_bounds(strings, start):
             continue
-        if _any_within(hits, start, end):
+        whole = (
+            name in _MESSAGE_METHODS and _in_exception_class(classes, class_starts, start, indent)
+        ) or _is_property(text, start)  # a property's return is where a condition's name is
+        if _any_within(hits, start, end) or _any_within(own_calls, body, end):
+            # A call of a raising helper is a site of its own.
+            if not whole and not _any_within(returned, body, end):
+                if tests is None:
+                    tests = find_all(text, _TAIL_WORDS)
+                hit_lists = (hits, own_calls, tests)
+                cut, for_calls = _tail(text, function, strings, hit_lists, named_calls)
+                kept_for_calls += for_calls
+                if cut is not None:
+                    edits.append((cut, end, "\n" * text.count("\n", cut, end)))
+                    tails.add(function.head, cut, end)
+                    blanked += end - cut
             continue
-        if _any_within(own_calls, body, end):
-            continue  # a call of a raising helper is a site of its own
-        if name in _MESSAGE_METHODS and _in_exception_class(classes, class_starts, start, indent):
+        if whole:
             continue
-        if _is_property(text, start):
-            continue  # what a property reads is where a condition's name comes from
         if _any_within(named_calls, body, end):
             kept_for_calls += 1  # last: only what would otherwise be blanked counts
             continue
         body_text = text[body:end]
         if name in _SIGNATURE_READ:
-            pieces.append(text[done:body])
+            cut, header = body, ""
         else:
             # Nothing reads a blanked function's parameters, and annotated signatures
             # are a good part of what is left to parse.
-            header = text[function.head : body]
-            pieces.append(text[done : function.head])
-            pieces.append(f"def {name}():" + "\n" * header.count("\n"))
+            cut = function.head
+            header = f"def {name}():" + "\n" * text.count("\n", function.head, body)
         first_code = _FIRST_CODE.search(body_text)
         lead = first_code.group(1) if first_code else " " * (indent + 4)
-        pieces.append(lead + "..." + "\n" * body_text.count("\n"))
+        edits.append((cut, end, header + lead + "..." + "\n" * body_text.count("\n")))
         done = end
         blanked += len(body_text)
         spans.append((function.head, body, end))
     if blanked < len(text) // 10:
         return None
-    pieces.append(text[done:])
-    return Skeleton("".join(pieces), spans, strings, kept_for_calls)
+    pieces: list[str] = []
+    at = 0
+    for cut, end, replacement in sorted(edits):
+        pieces.append(text[at:cut])
+        pieces.append(replacement)
+        at = end
+    pieces.append(text[at:])
+    return Skeleton("".join(pieces), spans, tails.spans(), strings, kept_for_calls)
+
+
+class _Tails:
+    """The tails blanked so far, which never overlap: is an offset inside one?"""
+
+    def __init__(self) -> None:
+        self._starts: list[int] = []
+        self._spans: dict[int, tuple[int, int, int]] = {}  # start → (`def`, start, end)
+
+    def add(self, head: int, start: int, end: int) -> None:
+        bisect.insort(self._starts, start)
+        self._spans[start] = (head, start, end)
+
+    def holds(self, at: int) -> bool:
+        i = bisect.bisect_right(self._starts, at) - 1
+        return i >= 0 and at < self._spans[self._starts[i]][2]
+
+    def spans(self) -> list[tuple[int, int, int]]:
+        """(`def` offset, tail start, body end) of each tail, in text order."""
+        return [self._spans[start] for start in self._starts]
+
+
+def _tail(
+    text: str,
+    function: _Function,
+    strings: list[int],
+    hit_lists: tuple[list[int], ...],
+    named_calls: list[int],
+) -> tuple[int | None, int]:
+    """Where the tail of a kept body starts (None when it has none), and 1 when a call of
+    `keep_calls` (`named_calls`) alone keeps part of it, else 0.
+
+    The tail is the body's last run of simple statements, at its own level, after the one
+    that holds the body's last hit. Its calls are read from the text, and the guard of each
+    is what holds after the parsed statements (see `blanked_calls`); a compound statement
+    after the hit is parsed, as the branches around a call would be unknown otherwise.
+    """
+    first = _FIRST_STATEMENT.search(text, function.body, function.end)
+    if first is None:
+        return None, 0
+    indent = len(first.group(1))
+    last = max(
+        first.start(), *(_last_within(hits, function.start, function.end) for hits in hit_lists)
+    )
+    named = _last_within(named_calls, function.body, function.end)
+    cut = _straight_tail(text, function.end, indent, strings, last)
+    if named < 0 or cut is None or named < cut:
+        return cut, 0
+    return _straight_tail(text, function.end, indent, strings, named), 1
+
+
+def _straight_tail(text: str, end: int, indent: int, strings: list[int], at: int) -> int | None:
+    """The start of the simple statements, indented by `indent`, that end a block at `end`
+    after the statement that holds offset `at`: after the last compound statement."""
+    for compound in compound_line(indent).finditer(text, at, end):
+        if not inside_bounds(strings, compound.start()):
+            at = compound.start() + 1
+    ender = block_end(indent)
+    while True:
+        found = ender.search(text, at, end)
+        if found is None:
+            return None
+        line = found.start() + 1
+        if inside_bounds(strings, line):
+            at = line  # a line of a triple-quoted string: not a statement
+        elif _CLAUSE.match(text, line):
+            at = line  # goes on the compound statement before it
+        else:
+            return line
+
+
+def _last_within(offsets: list[int], start: int, end: int) -> int:
+    """The last of the sorted `offsets` in [start, end), or -1."""
+    i = bisect.bisect_left(offsets, end) - 1
+    return offsets[i] if i >= 0 and offsets[i] >= start else -1
 
 
 class _Function(NamedTuple):
@@ -262,9 +389,17 @@ def _indent(text: str, start: int) -> int:
 
 
 def _is_property(text: str, start: int) -> bool:
-    """Whether the decorator line right above a `def` names a property."""
-    above = text.rfind("\n", 0, max(0, start - 1))
-    return "property" in text[above + 1 : start]
+    """Whether one of the decorator (or comment) lines right above a `def` names a property."""
+    end = start
+    for _ in range(_DECORATORS_READ):
+        above = text.rfind("\n", 0, max(0, end - 1)) + 1
+        line = text[above:end].lstrip()
+        if not line.startswith(("@", "#")):
+            return False
+        if "property" in line and line[0] == "@":
+            return True
+        end = above
+    return False
 
 
 def _in_exception_class(
