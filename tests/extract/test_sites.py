@@ -218,6 +218,34 @@ def test_a_default_message_an_if_may_replace_is_a_site_per_message() -> None:
     assert [c.statement for c in sites[3].conditions] == ["for item in items", "item.failed"]
 
 
+def test_a_chosen_message_formatted_before_the_raise_is_a_site_per_message() -> None:
+    # alembic's `ScriptDirectory._catch_revision_errors`, shortened.
+    sites = sites_of(
+        """
+        def catch(self, multiple_heads=None, end=None):
+            try:
+                yield
+            except MultipleHeads as mh:
+                if not multiple_heads:
+                    multiple_heads = (
+                        "Multiple head revisions are present for given argument "
+                        "'%(head_arg)s'; please specify a specific target revision"
+                    )
+                multiple_heads = multiple_heads % {"head_arg": end or mh.argument}
+                raise CommandError(multiple_heads) from mh
+        """
+    )
+    assert [(s.message.text if s.message else None, len(s.conditions)) for s in sites] == [
+        ("{multiple_heads}", 1),  # the caller's own message, formatted
+        (
+            "Multiple head revisions are present for given argument '{end or mh.argument}'; "
+            "please specify a specific target revision",
+            2,
+        ),
+    ]
+    assert sites[1].conditions[-1].statement == "not multiple_heads"
+
+
 def test_a_message_with_one_value_at_the_raise_is_one_site() -> None:
     sites = sites_of(
         """

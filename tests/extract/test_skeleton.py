@@ -325,6 +325,16 @@ TAILS = _QUIET + textwrap.dedent(
                 logger.error("no mask set")
             return str(self._mask)
 
+    class Field:
+        def make_error(self, key, **kwargs):
+            try:
+                msg = self.error_messages[key]
+            except KeyError as error:
+                raise AssertionError(f"no error key {key}") from error
+            if isinstance(msg, str):
+                msg = msg.format(**kwargs)
+            return ValidationError(msg)
+
     def test_load():
         assert load("x")
         with pytest.raises(ConfigError):
@@ -347,13 +357,14 @@ def test_a_kept_body_loses_its_tail_and_nothing_a_site_needs() -> None:
     # and a test's tail that holds what it expects to be raised.
     assert "return found" in reduced.text
     assert "return str(self._mask)" in reduced.text
+    assert "return ValidationError(msg)" in reduced.text  # the exception `make_error` makes
     assert "with pytest.raises(ConfigError)" in reduced.text
     assert "cleanup()" not in reduced.text
     fast = extract_file("pkg/config.py", TAILS.encode())
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(extract, "build_skeleton", lambda text, keep_calls=(): None)
         whole = extract_file("pkg/config.py", TAILS.encode())
-    for field in ("sites", "classes", "helpers", "properties", "tests"):
+    for field in ("sites", "classes", "helpers", "keyed", "properties", "tests"):
         assert getattr(fast, field) == getattr(whole, field), field
     # A list of reasons is kept whole; `return parse(handle)` in a tail is not read as one,
     # as it is not in a blanked body.

@@ -11,8 +11,8 @@ import pytest
 
 from errdex.indexing import index_source
 from errdex.indexing.cache import FactsCache
-from errdex.match import lookup_text
-from errdex.match.lookup import Match, _demote_guesses
+from errdex.match import lookup_text, parse_paste
+from errdex.match.lookup import Match, _demote_guesses, candidates
 from errdex.sources import open_source
 from errdex.store import open_store
 from errdex.store.base import Store
@@ -195,3 +195,57 @@ def test_a_class_named_with_its_package_is_looked_for_in_that_project(tmp_path: 
     finally:
         db.close()
     assert [(m.project, m.file) for m in result.matches][:1] == [("alpha", "alpha/adapters.py")]
+
+
+def test_values_in_the_message_do_not_hide_its_site(tmp_path: Path) -> None:
+    # attrs' `No mandatory attributes allowed ... Attribute in question: %r`, pasted with a
+    # repr whose words (`converter`, `validator`, `mappingproxy`) are the rarest of the paste
+    # in the store, and held by no one text: the message's own words must still find it.
+    alpha = {
+        "alpha/__init__.py": "",
+        "alpha/make.py": """
+            def transform(attrs):
+                for a in attrs:
+                    if a.mandatory_after_default:
+                        raise ValueError(
+                            "No mandatory attributes allowed after an attribute with a "
+                            "default value.  Attribute in question: %r" % (a,)
+                        )
+
+            def other(a):
+                raise ValueError("mandatory attributes in question are not allowed: %r" % a)
+
+            def more(a):
+                raise TypeError("No mandatory attributes allowed with a default value %r" % a)
+            """,
+    }
+    beta = {
+        "beta/__init__.py": "",
+        "beta/fields.py": """
+            def a(x):
+                raise ValueError(f"bad converter {x}")
+
+            def b(x):
+                raise ValueError(f"bad validator {x}")
+
+            def c(x):
+                raise ValueError(f"bad mappingproxy {x}")
+            """,
+    }
+    paste = (
+        "ValueError: No mandatory attributes allowed after an attribute with a default "
+        "value.  Attribute in question: Attribute(name='y', validator=None, "
+        "converter=None, metadata=mappingproxy({}))"
+    )
+    db = open_store(tmp_path / "errdex.db")
+    try:
+        for name, files in (("alpha", alpha), ("beta", beta)):
+            root = write_package(tmp_path / name, files)
+            index_source(open_source(str(root), project=name, version="1.0"), db)
+        (evidence,) = parse_paste(paste).errors
+        narrow = candidates(db, evidence, None, None)
+        result = lookup_text(db, paste)
+    finally:
+        db.close()
+    assert ("alpha/make.py", 5) in [(s.file, s.site.line) for s in narrow]
+    assert [(m.file, m.line) for m in result.matches][:1] == [("alpha/make.py", 5)]

@@ -80,6 +80,16 @@ def test_home_assistant_format() -> None:
     assert err.message.startswith("Retrying (Retry(total=0)) after")
 
 
+def test_a_logger_name_inside_the_time_brackets() -> None:
+    # nonebot's `[%(asctime)s %(name)s] %(levelname)s: %(message)s` (Lanly109/headimg_generator#64).
+    (err,) = paste(
+        "[2025-05-20 22:20:41,375 nonebot] ERROR: could not determine a constructor for the tag "
+        "'tag:yaml.org,2002:python/object/apply:hoshino.MemeMode'"
+    )
+    assert (err.level, err.logger) == ("ERROR", "nonebot")
+    assert err.message.startswith("could not determine a constructor for the tag 'tag:")
+
+
 def test_records_of_one_logger_at_other_times_are_other_messages() -> None:
     errors = paste(
         """

@@ -24,7 +24,9 @@ from errdex.facts import FileFacts
 # bodies that make one.
 # 19: a kept body's tail (its last simple statements, after its last site word) is blanked
 # too; a raise of a message chosen in branches is a site per message.
-EXTRACTOR_VERSION = "19"
+# 20: so is one formatted before the raise (`msg = msg % {...}`).
+# 21: a method that returns the exception it makes keeps its tail (`make_error`).
+EXTRACTOR_VERSION = "21"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 

@@ -47,7 +47,7 @@ class AssignmentTracker(ExtractorBase):
                 scope.messages[name] = (choice, self._blocks)
         if name not in scope.augmented:
             scope.choices.setdefault(name, []).append(
-                Choice(stmt.lineno, choice, self._blocks, path)
+                Choice(stmt.lineno, choice, value, self._blocks, path)
             )
 
     def _AugAssign(self, stmt: ast.AugAssign, scope: Scope, path: tuple[Step, ...]) -> None:

@@ -12,7 +12,7 @@ from collections import Counter
 from errdex.extract.conditions import dotted_name, walk
 from errdex.extract.extractor_base import ExtractorBase
 from errdex.extract.scope import Scope, literal_defaults
-from errdex.extract.shapes import looks_like_exception_class
+from errdex.extract.shapes import KEYED_LOOKUP, looks_like_exception_class
 from errdex.extract.templates import line_span
 from errdex.facts import Arg, ClassFact, HelperFact, KeyedHelper, MessageTemplate, SiteKind
 
@@ -21,7 +21,6 @@ _ARGS_CLASS = re.compile(r"(?:Args|Arguments|CLIOptions)$")
 # Class attributes holding messages by key (`default_error_messages`, `ERRORS`).
 _TABLE_NAME = re.compile(r"(?i)message|error|msg")
 # `self.error_messages[key]`: a lookup in such a table by a name.
-_KEYED_LOOKUP = re.compile(r"self\.\w*(?i:message|error|msg)\w*\[\s*(\w+)\s*\]")
 # Calls that mark a string for translation and give it back: `_("Enter a number.")`.
 _GETTEXT = frozenset(
     {"_", "gettext", "gettext_lazy", "ugettext", "ugettext_lazy", "lazy_gettext", "N_"}
@@ -70,11 +69,11 @@ class DefinitionRecorder(ExtractorBase):
     def _find_keyed(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> None:
         """A method that makes its exception from `self.<table>[key]`, `key` a parameter."""
         if self._keyed_lookups is None:  # once per file: most files have none at all
-            self._keyed_lookups = _KEYED_LOOKUP.search(self.text) is not None
+            self._keyed_lookups = KEYED_LOOKUP.search(self.text) is not None
         if not self._keyed_lookups:
             return
         text = line_span(self.text, stmt.lineno, stmt.end_lineno or stmt.lineno)
-        keys = {m[1] for m in _KEYED_LOOKUP.finditer(text)} & set(scope.params)
+        keys = {m[1] for m in KEYED_LOOKUP.finditer(text)} & set(scope.params)
         if not keys:
             return  # the cheap answer for nearly every method
         looked_up: tuple[str, str] | None = None  # (table, key's parameter)

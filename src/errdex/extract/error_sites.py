@@ -88,52 +88,72 @@ class ErrorSiteRecorder(ExtractorBase):
         than one value at the raise, or when one was added to (`+=`)."""
         names = [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in scope.choices]
         for name in dict.fromkeys(names):
-            values = self._values(name, scope, line, path)
-            if values:
-                known = message_locals(scope, self._blocks)
-                out = []
-                for template, steps in values:
-                    locals_ = {**known, name: template}
-                    built = TemplateBuilder(self.text, constants=self.constants, locals=locals_)
-                    message = built.build(node)
-                    if message is not None:
-                        out.append((message, steps))
-                return out
+            values = self._values(name, scope, line, self._blocks, path)
+            if len(values) > 1:
+                return self._built(node, name, values, message_locals(scope, self._blocks))
         return []
 
     def _values(
-        self, name: str, scope: Scope, line: int, path: tuple[Step, ...]
+        self, name: str, scope: Scope, line: int, here: tuple[int, ...], path: tuple[Step, ...]
     ) -> list[tuple[MessageTemplate, tuple[Step, ...]]]:
-        """Each value `name` may hold at `line` (see `_chosen`), or nothing when it has one."""
+        """Each value `name` may hold at `line` in the blocks `here` with the path `path` (see
+        `_chosen`), each with that path and the branch's; none when it was added to."""
         if name in scope.augmented:
             return []
-        here = self._blocks
         found: list[Choice] = []
         surely = False
-        for choice in reversed(scope.choices[name]):
+        for choice in reversed(scope.choices.get(name, ())):
             if choice.line > line:
                 continue
+            found.append(choice)
             if here[: len(choice.blocks)] == choice.blocks:
                 surely = True  # every value assigned before it is replaced by it
-                if not found:
-                    return []  # what it holds at the raise is this one value
-                found.append(choice)
                 break
-            found.append(choice)
-        if not found:
-            return []
         # Each message once: one that several branches give has the raise's own path.
         out: dict[MessageTemplate, tuple[Step, ...]] = {}
         if not surely and name in scope.params:
             out[MessageTemplate.of(Placeholder(name))] = path
         for choice in reversed(found):
-            # A value that is not text stays the name it is raised as (`{hint}`).
-            template = choice.template or MessageTemplate.of(Placeholder(name))
             shared = 0
             while shared < min(len(path), len(choice.path)) and path[shared] is choice.path[shared]:
                 shared += 1
-            out[template] = path if template in out else (*path, *choice.path[shared:])
+            for template, steps in self._choice_values(name, choice, scope):
+                out[template] = path if template in out else (*path, *choice.path[shared:], *steps)
         return list(out.items())
+
+    def _choice_values(
+        self, name: str, choice: Choice, scope: Scope
+    ) -> list[tuple[MessageTemplate, tuple[Step, ...]]]:
+        """What one assignment gives `name`, with the steps beyond its own path: its text; or
+        the earlier values formatted, when it formats the name itself (`msg = msg % {...}`);
+        else the name (`{hint}`)."""
+        if choice.template is not None:
+            return [(choice.template, ())]
+        value = choice.value
+        if _formats(value, name):
+            earlier = self._values(name, scope, choice.line - 1, choice.blocks, choice.path)
+            if earlier:
+                deeper = [(t, steps[len(choice.path) :]) for t, steps in earlier]
+                return self._built(value, name, deeper, {})
+        return [(MessageTemplate.of(Placeholder(name)), ())]
+
+    def _built(
+        self,
+        node: ast.expr,
+        name: str,
+        values: list[tuple[MessageTemplate, tuple[Step, ...]]],
+        known: dict[str, MessageTemplate],
+    ) -> list[tuple[MessageTemplate, tuple[Step, ...]]]:
+        """`node`'s template for each value of the local `name`, with its steps."""
+        out = []
+        for template, steps in values:
+            builder = TemplateBuilder(
+                self.text, constants=self.constants, locals={**known, name: template}
+            )
+            message = builder.build(node)
+            if message is not None:
+                out.append((message, steps))
+        return out
 
     def _made_before(self, name: str, scope: Scope, line: int) -> ast.Call | None:
         """The exception a local was made as, when that surely ran before the raise:
@@ -246,3 +266,18 @@ class ErrorSiteRecorder(ExtractorBase):
             if assigned is not None:
                 out.append(Binding(name=root, value=self._source(assigned[1]), line=assigned[0]))
         return tuple(out)
+
+
+def _formats(value: ast.expr, name: str) -> bool:
+    """Whether `value` formats the text the local `name` holds: `name % ...`,
+    `name.format(...)`, or an f-string or `+` that uses it."""
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Mod | ast.Add):
+        return any(isinstance(n, ast.Name) and n.id == name for n in (value.left, value.right))
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute):
+        receiver = value.func.value
+        return (
+            value.func.attr == "format" and isinstance(receiver, ast.Name) and receiver.id == name
+        )
+    if isinstance(value, ast.JoinedStr):
+        return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(value))
+    return False

@@ -32,6 +32,7 @@ class Reasons:
 class Choice(NamedTuple):
     line: int
     template: MessageTemplate | None  # None when the value is not text
+    value: ast.expr
     blocks: tuple[int, ...]
     path: tuple[Step, ...]
 

@@ -26,6 +26,8 @@ NOT_HELPERS = frozenset(
     "index count lower upper getattr setattr hasattr isinstance open compile match search sub "
     "fullmatch __init__ super dict list set tuple str repr len".split()
 )
+# `self.error_messages[key]`: a message table looked up by a key (see `KeyedHelper`).
+KEYED_LOOKUP = re.compile(r"self\.\w*(?i:message|error|msg)\w*\[\s*(\w+)\s*\]")
 
 
 def receiver(func: ast.Name | ast.Attribute) -> str | None:

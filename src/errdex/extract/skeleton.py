@@ -13,7 +13,7 @@ word and its last compound statement, are blanked too. Nothing after a site chan
 leads to it, and the calls of a tail, read from its text, have the guard that holds after
 the statements parsed (an `if` left in the tail would leave its calls' guards unknown). A
 body whose return the facts read (a reasons list built with `.append`, a property, an
-exception's message method) is kept whole.
+exception's message method, a method that returns the exception it makes) is kept whole.
 
 A call of a raising helper is a site of its own once linked, so a body that calls one is
 kept. Helpers of the same file are found here; those of other files cannot be known from one
@@ -27,6 +27,7 @@ import re
 from collections.abc import Collection, Iterator
 from typing import NamedTuple
 
+from errdex.extract.shapes import KEYED_LOOKUP
 from errdex.extract.textscan import (
     after_word_boundary,
     find_all,
@@ -60,6 +61,8 @@ SITE_WORDS = (
 )
 # Words whose function's facts depend on what it returns: such a body keeps its tail.
 _RETURN_READ_WORDS = (".append(", ".extend(", "return [")
+# So does a method that makes its exception from a message table, or returns one it made.
+_RETURNS_EXCEPTION = re.compile(r"return[ \t]+[\w.]*(?:Error|Exception|Warning|Exc)\w*\(")
 # What a test expects to be raised (`pytest.raises(X)`, `assertRaisesRegex`): no reason to
 # keep a body, but a tail that holds one is kept.
 _TAIL_WORDS = ("raises(", "Raises", "warns(", "Warns")
@@ -132,6 +135,14 @@ def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> Skeleton | No
     raises = _find_all(text, ("raise",))
     returned = _find_all(text, _RETURN_READ_WORDS)
     hits = sorted(raises + returned + _find_all(text, _OTHER_SITE_WORDS))
+    returned = sorted(
+        returned
+        + [
+            m.start()
+            for pattern in (_RETURNS_EXCEPTION, KEYED_LOOKUP)
+            for m in pattern.finditer(text)
+        ]
+    )
     classes = []
     for match in _CLASS.finditer(text):
         line = _line_start(text, match.start())

@@ -86,6 +86,15 @@ def frame_paths(path: str) -> list[str]:
     return ["/".join(parts[i:]) for i in range(len(parts) - 1, -1, -1)]
 
 
+_VALUE_START = re.compile(r"""['"<({\[=]""")
+
+
+def _before_values(message: str) -> str:
+    """The message up to where a value seems to start: a quote, a bracket, `=` or `<`."""
+    found = _VALUE_START.search(message)
+    return message[: found.start()] if found else message
+
+
 def search_terms(message: str) -> list[str]:
     """Words of a message worth sending to full-text search, most telling first."""
     words: list[str] = []
@@ -334,7 +343,13 @@ def candidates(
         return store.search_candidates(terms, project, version, limit=_FTS_LIMIT) if terms else []
     found: list[StoredSite] = []
     if terms:
-        found.extend(store.search_candidates(terms, project, version, limit=_FTS_LIMIT, rarest=3))
+        narrow = store.search_candidates(terms, project, version, limit=_FTS_LIMIT, rarest=3)
+        head = search_terms(_before_values(evidence.message))
+        if not narrow and head and head != terms:
+            # The rarest words may be a value's (`Attribute(name='y', converter=None, ...)`)
+            # that no site's text holds: the words before the first value are the message's.
+            narrow = store.search_candidates(head, project, version, limit=_FTS_LIMIT, rarest=3)
+        found.extend(narrow)
     pasted = evidence.exception or ""
     short = pasted.rsplit(".", 1)[-1]
     qualified = "." in pasted and not pasted.startswith("builtins.")

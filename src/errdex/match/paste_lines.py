@@ -25,6 +25,8 @@ _TOKEN_LIST = (
     ("tag", r"\[\d+,\d+\]<std(?:out|err)>:"),  # mpirun
     ("tag", r"\([^()\n]{0,80}?\bpid=\d+[^()\n]{0,80}\)"),  # (VllmWorker rank=0 pid=1)
     ("tag", r"\[(?:Bug|BUG|Usage|Feature|Question|Installation|Performance|Doc|Misc|RFC)\]:?"),
+    # `[%(asctime)s %(name)s] %(levelname)s: ...` (nonebot): the logger inside the brackets
+    ("time", rf"\[\d{{4}}-\d\d-\d\d[T ]{_TIME} (?P<logger>[A-Za-z_][\w.-]{{0,60}})\]"),
     ("time", rf"\[?\d{{4}}-\d\d-\d\d[T ]{_TIME}(?: ?(?:Z|UTC|[+-]\d\d:?\d\d))?\]?"),
     ("time", rf"\[?\d{{4}}/\d\d/\d\d[ T]{_TIME}\]?"),
     ("time", rf"\[?\d\d-\d\d-\d\d[T ]{_TIME}\]?"),  # Home Assistant: YY-MM-DD HH:MM:SS
