@@ -312,6 +312,7 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     reason_builders: dict[str, ReasonsList] = {}  # function qualname → reasons it returns
     constants: dict[str, Any] = {}  # module-level literal values (JSON-able)
     imports: dict[str, str] = {}  # local name → "module.attr" or "module"
+    star_imports: tuple[str, ...] = ()  # modules imported with `from module import *`
     error: str | None = None  # why the file was skipped, when it was
     defs: tuple[str, ...] = ()  # module-level function names
     call_sites: tuple[CallSite, ...] = ()

@@ -246,6 +246,33 @@ def test_a_chosen_message_formatted_before_the_raise_is_a_site_per_message() -> 
     assert sites[1].conditions[-1].statement == "not multiple_heads"
 
 
+def test_a_closure_raises_the_message_its_enclosing_function_built() -> None:
+    # networkx's `not_implemented_for` decorator, shortened.
+    sites = sites_of(
+        """
+        def not_implemented_for(*graph_types):
+            errmsg = f"not implemented for {' '.join(graph_types)} type"
+
+            def _not_implemented_for(g):
+                if g.is_directed():
+                    raise NetworkXNotImplemented(errmsg)
+                return g
+
+            def own(errmsg):
+                raise ValueError(errmsg)  # its parameter, not the closure's
+
+            return _not_implemented_for
+        """
+    )
+    assert [(s.function, s.message.text if s.message else None) for s in sites] == [
+        (
+            "not_implemented_for.<locals>._not_implemented_for",
+            "not implemented for {' '.join(graph_types)} type",
+        ),
+        ("not_implemented_for.<locals>.own", "{errmsg}"),
+    ]
+
+
 def test_a_message_with_one_value_at_the_raise_is_one_site() -> None:
     sites = sites_of(
         """

@@ -76,6 +76,43 @@ def test_constants_resolve_across_imports() -> None:
     ]
 
 
+def test_names_from_star_imports_resolve_through_them() -> None:
+    # PyYAML's shape: `from .error import *` in every module, and a package that re-exports
+    # its modules' names with `*` in turn.
+    sites = link(
+        {
+            "yamlish/error.py": """
+                class MarkedError(Exception):
+                    pass
+
+                class ConstructorError(MarkedError):
+                    def __init__(self, context, problem):
+                        super().__init__(f"{context}: {problem}")
+                """,
+            "yamlish/messages.py": """
+                from .error import *
+                UNKNOWN = "could not determine a constructor"
+                """,
+            "yamlish/constructor.py": """
+                from .messages import *
+                from os.path import *
+
+                def construct_undefined(node):
+                    if node.tag is None:
+                        raise ConstructorError("while constructing", UNKNOWN)
+                    raise MarkedError(f"bad tag {node.tag}")
+                """,
+        }
+    )
+    messages = {s.site.message.text: s for s in sites if s.site.message}
+    made = messages["while constructing: could not determine a constructor"]
+    assert made.exception is not None
+    assert made.exception.qualname == "yamlish.error.ConstructorError"
+    assert made.exception.bases == ("yamlish.error.MarkedError", "builtins.Exception")
+    marked = messages["bad tag {node.tag}"]
+    assert marked.exception is not None and marked.exception.defined_in == "yamlish/error.py"
+
+
 def test_ids_are_stable_across_line_moves_and_differ_across_functions() -> None:
     before = {s.site.message.text: s.id for s in link(PACKAGE) if s.site.message}
     moved = dict(PACKAGE)

@@ -26,7 +26,8 @@ from errdex.facts import FileFacts
 # too; a raise of a message chosen in branches is a site per message.
 # 20: so is one formatted before the raise (`msg = msg % {...}`).
 # 21: a method that returns the exception it makes keeps its tail (`make_error`).
-EXTRACTOR_VERSION = "21"
+# 22: the modules a file imports with `*`; a closure reads its enclosing function's messages.
+EXTRACTOR_VERSION = "22"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -95,7 +96,7 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
     except (RecursionError, MemoryError, ValueError) as error:
         return FileFacts(path=path, module=module, error=f"cannot parse: {type(error).__name__}")
     constants = collect_constants(tree, text)
-    imports = collect_imports(tree, module, is_package)
+    imports, star_imports = collect_imports(tree, module, is_package)
     extractor = SiteExtractor(text, constants, imports)
     try:
         extractor.run(tree)
@@ -131,6 +132,7 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         reason_builders=extractor.reason_builders,
         constants=constants,
         imports=imports,
+        star_imports=star_imports,
         defs=tuple(extractor.defs),
         call_sites=call_sites,
         properties=tuple(extractor.properties),

@@ -25,9 +25,13 @@ def module_name(path: str) -> tuple[str, bool]:
     return ".".join(p for p in parts if p) or "__init__", is_package
 
 
-def collect_imports(tree: ast.Module, module: str, is_package: bool) -> dict[str, str]:
-    """Local name → imported dotted target, from module-level (and guarded) imports."""
+def collect_imports(
+    tree: ast.Module, module: str, is_package: bool
+) -> tuple[dict[str, str], tuple[str, ...]]:
+    """Local name → imported dotted target, from module-level (and guarded) imports; and the
+    modules imported with `*`, in order."""
     imports: dict[str, str] = {}
+    stars: list[str] = []
     package = module if is_package else module.rpartition(".")[0]
     for stmt in _module_statements(tree.body):
         if isinstance(stmt, ast.Import):
@@ -41,9 +45,10 @@ def collect_imports(tree: ast.Module, module: str, is_package: bool) -> dict[str
             base = _resolve_relative(package, stmt.module, stmt.level)
             for alias in stmt.names:
                 if alias.name == "*":
+                    stars.append(base)
                     continue
                 imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
-    return imports
+    return imports, tuple(dict.fromkeys(stars))
 
 
 def _resolve_relative(package: str, module: str | None, level: int) -> str:

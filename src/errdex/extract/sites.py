@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from errdex.extract.call_statements import CallRecorder
 from errdex.extract.calls import expected_errors, is_property, property_fact
 from errdex.extract.definitions import DefinitionRecorder
-from errdex.extract.scope import Scope, Step
+from errdex.extract.scope import Scope, Step, message_locals
 from errdex.extract.shapes import always_exits
 from errdex.facts import ConditionKind
 
@@ -95,6 +95,14 @@ class SiteExtractor(CallRecorder, DefinitionRecorder):
         if scope.class_name is not None and not scope.is_function and params:
             params = params[1:] if params[0] in ("self", "cls") else params
         inner = Scope(qualname, scope.class_name, is_function=True, params=params, arguments=args)
+        if scope.is_function:
+            # A closure reads the messages its enclosing function built before the `def`
+            # (`errmsg = f"..."; def check(g): raise Error(errmsg)`), unless it binds the name.
+            inner.messages = {
+                name: (template, ())
+                for name, template in message_locals(scope, self._blocks).items()
+                if name not in params
+            }
         self.functions_at[stmt.lineno] = (qualname, scope.class_name)
         if scope.qualname == "<module>":
             self.defs.append(stmt.name)

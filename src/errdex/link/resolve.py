@@ -39,6 +39,7 @@ class Namespace:
         self._own_names = {part for module in self.modules for part in module.split(".")}
         # The namespace never changes once built: each name is resolved once.
         self._looked_up: dict[str, tuple[FileFacts, str] | None] = {}
+        self._starred: dict[tuple[str, str], str | None] = {}
 
     def qualify(self, facts: FileFacts, dotted: str) -> str:
         """The dotted name as a fully qualified one, following the file's imports."""
@@ -47,9 +48,33 @@ class Namespace:
         if target is None and rest and self._split(dotted)[0] is not None:
             return dotted  # already absolute: `pkg.errors.Error`
         if target is None:
-            local = f"{facts.module}.{root}"
+            home = facts.module
+            if facts.star_imports and not _defines(facts, root):
+                home = self.star_source(facts, root) or home
+            local = f"{home}.{root}"
             return f"{local}.{rest}" if rest else local
         return f"{target}.{rest}" if rest else target
+
+    def star_source(self, facts: FileFacts, name: str, depth: int = 0) -> str | None:
+        """The module of the version that `name` comes from through the file's `from m
+        import *` (the last of them that has it, as Python binds them), or None. `__all__`
+        is not read: a name a module defines or imports counts as exported."""
+        key = (facts.module, name)
+        if key not in self._starred:
+            self._starred[key] = None  # a cycle of star imports ends here
+            found = None
+            for star in reversed(facts.star_imports):
+                module = self.modules.get(star)
+                if module is None:
+                    continue  # outside the version, or not a module of it
+                if _defines(module, name) or name in module.imports:
+                    found = star
+                elif depth < _MAX_HOPS and module.star_imports:
+                    found = self.star_source(module, name, depth + 1)
+                if found is not None:
+                    break
+            self._starred[key] = found
+        return self._starred[key]
 
     def imported_from_outside(self, facts: FileFacts, name: str) -> bool:
         """Whether the file binds `name` by an import from outside the version (`import re`)."""
@@ -72,6 +97,9 @@ class Namespace:
             if head in facts.constants or any(c.qualname == name for c in facts.classes):
                 return facts, name
             target = facts.imports.get(head)
+            if target is None and facts.star_imports and not _defines(facts, head):
+                source = self.star_source(facts, head)
+                target = f"{source}.{head}" if source is not None else None
             if target is None:
                 return facts, name
             rest = name[len(head) :]
@@ -97,7 +125,7 @@ class Namespace:
         """The literal value a (dotted) name is bound to, and the file that binds it."""
         if dotted in facts.constants:
             return facts.constants[dotted], facts
-        if "." not in dotted and dotted not in facts.imports:
+        if "." not in dotted and dotted not in facts.imports and not facts.star_imports:
             return None
         found = self.lookup(self.qualify(facts, dotted))
         if found is None:
@@ -152,3 +180,12 @@ class Namespace:
                 resolved = self.resolve_class(current.file, base.split("[")[0])
                 if resolved is not None:
                     queue.append(resolved)
+
+
+def _defines(facts: FileFacts, name: str) -> bool:
+    """Whether the module binds `name` itself: a class, a function or a constant."""
+    return (
+        name in facts.constants
+        or name in facts.defs
+        or any(c.qualname == name for c in facts.classes)
+    )
