@@ -167,11 +167,13 @@ def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> Skeleton | No
             continue  # nested in a body or a tail already blanked
         if inside_bounds(strings, start):
             continue
-        whole = (
-            name in _MESSAGE_METHODS and _in_exception_class(classes, class_starts, start, indent)
-        ) or _is_property(text, start)  # a property's return is where a condition's name is
+        is_property = _is_property(text, start)
         if _any_within(hits, start, end) or _any_within(own_calls, body, end):
-            # A call of a raising helper is a site of its own.
+            # Kept (a call of a raising helper is a site of its own), and whole when the facts
+            # read what it returns or passes on: a property's return is where a condition's
+            # name comes from, and a constructor's `super().__init__(...)` is what a class
+            # (an exception, even one whose name does not say so) gives its base.
+            whole = is_property or name in _MESSAGE_METHODS or name in _SIGNATURE_READ
             if not whole and not _any_within(returned, body, end):
                 if tests is None:
                     tests = find_all(text, _TAIL_WORDS)
@@ -183,7 +185,9 @@ def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> Skeleton | No
                     tails.add(function.head, cut, end)
                     blanked += end - cut
             continue
-        if whole:
+        if name in _MESSAGE_METHODS and _in_exception_class(classes, class_starts, start, indent):
+            continue  # exceptions often build their message there without any site word
+        if is_property:
             continue
         if _any_within(named_calls, body, end):
             kept_for_calls += 1  # last: only what would otherwise be blanked counts
