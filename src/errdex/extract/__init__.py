@@ -27,8 +27,9 @@ from errdex.facts import FileFacts
 # 20: so is one formatted before the raise (`msg = msg % {...}`).
 # 21: a method that returns the exception it makes keeps its tail (`make_error`).
 # 22: the modules a file imports with `*`; a closure reads its enclosing function's messages.
-# 23: a constructor keeps its tail (`super().__init__(...)`).
-EXTRACTOR_VERSION = "23"
+# 23: a constructor keeps its tail (`super().__init__(...)`); values chosen in branches make
+# sites only when they read as messages.
+EXTRACTOR_VERSION = "24"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 

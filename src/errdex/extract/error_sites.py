@@ -85,11 +85,12 @@ class ErrorSiteRecorder(ExtractorBase):
         assigned it: `if ...: hint = "..." elif ...: hint = "..." else: ...`, or a default (a
         value that surely ran, or the parameter's own) that an `if` may replace, whether
         raised as it is or formatted (`hint % {...}`). Empty when no local it uses has more
-        than one value at the raise, or when one was added to (`+=`)."""
+        than one value at the raise, none of which reads as a message, or when one was added
+        to (`+=`)."""
         names = [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in scope.choices]
         for name in dict.fromkeys(names):
             values = self._values(name, scope, line, self._blocks, path)
-            if len(values) > 1:
+            if len(values) > 1 and any(_prose(template) for template, _ in values):
                 return self._built(node, name, values, message_locals(scope, self._blocks))
         return []
 
@@ -266,6 +267,13 @@ class ErrorSiteRecorder(ExtractorBase):
             if assigned is not None:
                 out.append(Binding(name=root, value=self._source(assigned[1]), line=assigned[0]))
         return tuple(out)
+
+
+def _prose(template: MessageTemplate) -> bool:
+    """Whether a value's text reads as a message (`"%r is undefined"`), not as a value a
+    message shows (`provider = "auto"`): its branches are then other messages, not others
+    of the same message's values."""
+    return any(isinstance(part, str) and " " in part.strip() for part in template.parts)
 
 
 def _formats(value: ast.expr, name: str) -> bool:
