@@ -54,10 +54,10 @@ class ErrorSiteRecorder(ExtractorBase):
         elif isinstance(exc, ast.Call):
             exception = self._source(exc.func)
             message_node = message_arg(exc)
+            args = self._args(exc, scope)
             if message_node is not None:
                 chosen = self._chosen(message_node, scope, stmt.lineno, path)
-                if chosen:
-                    args = self._args(exc, scope)
+                if chosen:  # a site per message that branches chose
                     cause = self._source(stmt.cause) if stmt.cause is not None else None
                     for template, steps in chosen:
                         site = self._site(
@@ -65,9 +65,7 @@ class ErrorSiteRecorder(ExtractorBase):
                         )
                         scope.signals.append(site)
                     return
-            if message_node is not None:
                 message = self._template(message_node, scope)
-            args = self._args(exc, scope)
         elif isinstance(exc, ast.Name) and any(name == exc.id for _, name in scope.handlers):
             kind = SiteKind.RERAISE
             exception = next(c for c, name in reversed(scope.handlers) if name == exc.id)

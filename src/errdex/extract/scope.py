@@ -30,6 +30,8 @@ class Reasons:
 
 
 class Choice(NamedTuple):
+    """One assignment of a local: what a raise after it may take as its message."""
+
     line: int
     template: MessageTemplate | None  # None when the value is not text
     value: ast.expr
