@@ -10,7 +10,7 @@ import functools
 from collections.abc import Sequence
 
 from errdex.extract.extractor_base import ExtractorBase
-from errdex.extract.scope import Choice, Reasons, Scope, Step
+from errdex.extract.scope import Assignment, Reasons, Scope, Step
 from errdex.extract.shapes import is_reasons_call
 from errdex.facts import MessageTemplate, Placeholder, ReasonsCall, Variant
 
@@ -29,10 +29,9 @@ class AssignmentTracker(ExtractorBase):
         if not isinstance(target, ast.Name) or not scope.is_function:
             return
         name = target.id
-        scope.assigns.setdefault(name, []).append((stmt.lineno, value, self._blocks))
         scope.messages.pop(name, None)
         scope.lists.pop(name, None)
-        choice = None
+        template = None
         if isinstance(value, ast.List):
             items = self._list_items(value.elts, scope, path)
             if items or not value.elts:
@@ -42,13 +41,12 @@ class AssignmentTracker(ExtractorBase):
             assert isinstance(callee, ast.Attribute | ast.Name)
             scope.lists[name] = Reasons(calls=[functools.partial(self._reasons_call, value, path)])
         elif self._stringy(value):
-            choice = self._template(value, scope)
-            if choice is not None:
-                scope.messages[name] = (choice, self._blocks)
-        if name not in scope.augmented:
-            scope.choices.setdefault(name, []).append(
-                Choice(stmt.lineno, choice, value, self._blocks, path)
-            )
+            template = self._template(value, scope)
+            if template is not None:
+                scope.messages[name] = (template, self._blocks)
+        scope.assigns.setdefault(name, []).append(
+            Assignment(stmt.lineno, value, self._blocks, path, template)
+        )
 
     def _AugAssign(self, stmt: ast.AugAssign, scope: Scope, path: tuple[Step, ...]) -> None:
         target = stmt.target

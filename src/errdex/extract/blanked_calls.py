@@ -12,9 +12,9 @@ before the body's first compound statement (`if`, loop, `with`, `try`, nested `d
 runs whenever the function does, so its guard is known to be empty; every other call's
 guard is marked unknown (`CallSite.guard_known`), never shown as "no condition".
 
-A kept body's blanked tail comes after statements that were parsed: a call before the
-tail's first compound statement has the guard that holds after them (the early exits the
-walker found), and the others are unknown.
+A kept body's blanked tail is the simple statements that end it, after every statement
+that was parsed: each of its calls has the guard that holds after them (the early exits the
+walker found).
 """
 
 from __future__ import annotations
@@ -97,7 +97,10 @@ def blanked_calls(
                 continue  # inside a one-line string: `f"Config({name=})"` calls nothing
             if nested is None:
                 nested = _nested_scopes(text, body, end, strings, outer)
-                straight = body if guard is None else _first_compound(text, body, end)
+                if is_tail:  # straight code after the parsed statements, when they were
+                    straight = body if guard is None else end
+                else:
+                    straight = _first_compound(text, body, end)
             scope = outer
             if nested:  # the innermost scope that holds the call: the last one opened before it
                 scope = next((s for s in reversed(nested) if s.start <= start < s.end), outer)

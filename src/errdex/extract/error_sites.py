@@ -9,7 +9,7 @@ import ast
 
 from errdex.extract.conditions import dotted_name
 from errdex.extract.extractor_base import ExtractorBase
-from errdex.extract.scope import Choice, Scope, Step, message_locals
+from errdex.extract.scope import Assignment, Scope, Step, message_locals
 from errdex.extract.shapes import (
     JOIN,
     is_factory,
@@ -85,7 +85,7 @@ class ErrorSiteRecorder(ExtractorBase):
         raised as it is or formatted (`hint % {...}`). Empty when no local it uses has more
         than one value at the raise, none of which reads as a message, or when one was added
         to (`+=`)."""
-        names = [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in scope.choices]
+        names = [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in scope.assigns]
         for name in dict.fromkeys(names):
             values = self._values(name, scope, line, self._blocks, path)
             if len(values) > 1 and any(_prose(template) for template, _ in values):
@@ -99,19 +99,15 @@ class ErrorSiteRecorder(ExtractorBase):
         `_chosen`), each with that path and the branch's; none when it was added to."""
         if name in scope.augmented:
             return []
-        found: list[Choice] = []
-        surely = False
-        for choice in reversed(scope.choices.get(name, ())):
+        found: list[Assignment] = []
+        for choice in reversed(scope.assigns.get(name, ())):
             if choice.line > line:
                 continue
             found.append(choice)
             if here[: len(choice.blocks)] == choice.blocks:
-                surely = True  # every value assigned before it is replaced by it
-                break
+                break  # it surely ran: every value assigned before it is replaced by it
         # Each message once: one that several branches give has the raise's own path.
         out: dict[MessageTemplate, tuple[Step, ...]] = {}
-        if not surely and name in scope.params:
-            out[MessageTemplate.of(Placeholder(name))] = path
         for choice in reversed(found):
             shared = 0
             while shared < min(len(path), len(choice.path)) and path[shared] is choice.path[shared]:
@@ -121,15 +117,15 @@ class ErrorSiteRecorder(ExtractorBase):
         return list(out.items())
 
     def _choice_values(
-        self, name: str, choice: Choice, scope: Scope
+        self, name: str, choice: Assignment, scope: Scope
     ) -> list[tuple[MessageTemplate, tuple[Step, ...]]]:
         """What one assignment gives `name`, with the steps beyond its own path: its text; or
         the earlier values formatted, when it formats the name itself (`msg = msg % {...}`);
-        else the name (`{hint}`)."""
+        else the name (`{hint}`), as a parameter's own value is."""
         if choice.template is not None:
             return [(choice.template, ())]
         value = choice.value
-        if _formats(value, name):
+        if value is not None and _formats(value, name):
             earlier = self._values(name, scope, choice.line - 1, choice.blocks, choice.path)
             if earlier:
                 deeper = [(t, steps[len(choice.path) :]) for t, steps in earlier]
@@ -167,9 +163,10 @@ class ErrorSiteRecorder(ExtractorBase):
         """(line, value) of the last assignment of `name` that surely ran before `line`: in a
         block enclosing the current one. None when it is a parameter's, or there is none."""
         here = self._blocks
-        for at, value, blocks in reversed(scope.assigns.get(name, ())):
-            if at <= line and here[: len(blocks)] == blocks:
-                return (at, value) if value is not None else None
+        for assigned in reversed(scope.assigns.get(name, ())):
+            if assigned.line <= line and here[: len(assigned.blocks)] == assigned.blocks:
+                value = assigned.value
+                return (assigned.line, value) if value is not None else None
         return None
 
     def _Assert(self, stmt: ast.Assert, scope: Scope, path: tuple[Step, ...]) -> None:

@@ -29,14 +29,14 @@ class Reasons:
         return ReasonsList(tuple(self.variants), tuple(make() for make in self.calls))
 
 
-class Choice(NamedTuple):
-    """One assignment of a local: what a raise after it may take as its message."""
+class Assignment(NamedTuple):
+    """One assignment of a local, or a parameter's binding (`value` None)."""
 
     line: int
-    template: MessageTemplate | None  # None when the value is not text
-    value: ast.expr
-    blocks: tuple[int, ...]
-    path: tuple[Step, ...]
+    value: ast.expr | None
+    blocks: tuple[int, ...]  # the blocks it is in
+    path: tuple[Step, ...]  # the path that leads to it
+    template: MessageTemplate | None = None  # the value's, when it is text
 
 
 @dataclass
@@ -49,14 +49,9 @@ class Scope:
     # message variables: name → (template, the blocks it was assigned in)
     messages: dict[str, tuple[MessageTemplate, tuple[int, ...]]] = field(default_factory=dict)
     lists: dict[str, Reasons] = field(default_factory=dict)
-    # name → (line, assigned expression or None for a parameter, the blocks it is in).
-    # Source is taken lazily.
-    assigns: dict[str, list[tuple[int, ast.expr | None, tuple[int, ...]]]] = field(
-        default_factory=dict
-    )
-    # Each value a name was given, for a message chosen in branches before its raise. A
-    # name added to with `+=` is left out (`augmented`): its values are no longer whole.
-    choices: dict[str, list[Choice]] = field(default_factory=dict)
+    # Every assignment of each name, in order. Source is taken lazily.
+    assigns: dict[str, list[Assignment]] = field(default_factory=dict)
+    # Names added to with `+=`: their values are no longer whole messages.
     augmented: set[str] = field(default_factory=set)
     returned: Reasons | None = None
     handlers: list[tuple[str | None, str | None]] = field(default_factory=list)

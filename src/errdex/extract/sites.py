@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from errdex.extract.call_statements import CallRecorder
 from errdex.extract.calls import expected_errors, is_property, property_fact
 from errdex.extract.definitions import DefinitionRecorder
-from errdex.extract.scope import Scope, Step, message_locals
+from errdex.extract.scope import Assignment, Scope, Step, message_locals
 from errdex.extract.shapes import always_exits
 from errdex.facts import ConditionKind
 
@@ -109,7 +109,7 @@ class SiteExtractor(CallRecorder, DefinitionRecorder):
         elif scope.class_name is not None and not scope.is_function and is_property(stmt):
             self.properties.append(property_fact(stmt, qualname))
         for name in params:
-            inner.assigns.setdefault(name, []).append((stmt.lineno, None, ()))
+            inner.assigns.setdefault(name, []).append(Assignment(stmt.lineno, None, (), ()))
         blocks, self._blocks = self._blocks, ()
         try:
             self._after_body[stmt.lineno] = self._body(stmt.body, inner, ())

@@ -133,10 +133,10 @@ def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> Skeleton | No
     if len(text) < MIN_SKELETON_BYTES:
         return None
     raises = _find_all(text, ("raise",))
-    returned = _find_all(text, _RETURN_READ_WORDS)
-    hits = sorted(raises + returned + _find_all(text, _OTHER_SITE_WORDS))
-    returned = sorted(
-        returned
+    returns_read = _find_all(text, _RETURN_READ_WORDS)
+    hits = sorted(raises + returns_read + _find_all(text, _OTHER_SITE_WORDS))
+    returns_read = sorted(
+        returns_read
         + [
             m.start()
             for pattern in (_RETURNS_EXCEPTION, KEYED_LOOKUP)
@@ -174,7 +174,7 @@ def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> Skeleton | No
             # name comes from, and a constructor's `super().__init__(...)` is what a class
             # (an exception, even one whose name does not say so) gives its base.
             whole = is_property or name in _MESSAGE_METHODS or name in _SIGNATURE_READ
-            if not whole and not _any_within(returned, body, end):
+            if not whole and not _any_within(returns_read, body, end):
                 if tests is None:
                     tests = find_all(text, _TAIL_WORDS)
                 hit_lists = (hits, own_calls, tests)
