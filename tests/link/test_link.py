@@ -113,6 +113,48 @@ def test_names_from_star_imports_resolve_through_them() -> None:
     assert marked.exception is not None and marked.exception.defined_in == "yamlish/error.py"
 
 
+def test_star_imports_bind_only_what_a_module_exports() -> None:
+    # `from m import *` binds the names of m's literal `__all__`, else its public names:
+    # a later star import that defines a name without exporting it does not shadow it.
+    sites = link(
+        {
+            "pkg/errors.py": """
+                class ParseError(Exception):
+                    pass
+
+                class _Hidden(Exception):
+                    pass
+                """,
+            "pkg/compat.py": """
+                __all__ = ["shim"]
+
+                class ParseError(Exception):
+                    pass
+
+                class _Hidden(Exception):
+                    pass
+
+                def shim():
+                    pass
+                """,
+            "pkg/reader.py": """
+                from .errors import *
+                from .compat import *
+
+                def read(text):
+                    if not text:
+                        raise ParseError("empty input")
+                    raise _Hidden("hidden")
+                """,
+        }
+    )
+    messages = by_message(sites)
+    parse = messages["empty input"].exception
+    assert parse is not None and parse.qualname == "pkg.errors.ParseError"
+    hidden = messages["hidden"].exception
+    assert hidden is not None and hidden.defined_in is None
+
+
 def test_ids_are_stable_across_line_moves_and_differ_across_functions() -> None:
     before = {s.site.message.text: s.id for s in link(PACKAGE) if s.site.message}
     moved = dict(PACKAGE)

@@ -57,16 +57,17 @@ class Namespace:
 
     def star_source(self, facts: FileFacts, name: str, depth: int = 0) -> str | None:
         """The module of the version that `name` comes from through the file's `from m
-        import *` (the last of them that has it, as Python binds them), or None. `__all__`
-        is not read: a name a module defines or imports counts as exported."""
+        import *` (the last of them that has it, as Python binds them), or None. A module
+        exports what its `__all__` lists when that is a literal; else every name it defines or
+        imports that does not start with `_`."""
         key = (facts.module, name)
         if key not in self._starred:
             self._starred[key] = None  # a cycle of star imports ends here
             found = None
             for star in reversed(facts.star_imports):
                 module = self.modules.get(star)
-                if module is None:
-                    continue  # outside the version, or not a module of it
+                if module is None or not _exports(module, name):
+                    continue  # outside the version, not a module of it, or kept private
                 if _defines(module, name) or name in module.imports:
                     found = star
                 elif depth < _MAX_HOPS and module.star_imports:
@@ -180,6 +181,16 @@ class Namespace:
                 resolved = self.resolve_class(current.file, base.split("[")[0])
                 if resolved is not None:
                     queue.append(resolved)
+
+
+def _exports(module: FileFacts, name: str) -> bool:
+    """Whether `from module import *` can bind `name`, as far as the facts tell."""
+    listed = module.constants.get("__all__")
+    if isinstance(listed, list) and all(isinstance(item, str) for item in listed):
+        return name in listed
+    # An `__all__` built at run time (`__all__ += ...`) is no constant: assume it lists
+    # every public name.
+    return not name.startswith("_")
 
 
 def _defines(facts: FileFacts, name: str) -> bool:
