@@ -218,6 +218,30 @@ def test_a_default_message_an_if_may_replace_is_a_site_per_message() -> None:
     assert [c.statement for c in sites[3].conditions] == ["for item in items", "item.failed"]
 
 
+def test_a_default_every_branch_replaces_is_no_site() -> None:
+    # Every way to the raise assigns the message again (a branch that raises counts as one),
+    # so the first value never reaches it.
+    sites = sites_of(
+        """
+        def pick(kind, strict):
+            msg = "unknown failure here"
+            if kind == "a":
+                msg = "kind a is not supported"
+            elif strict:
+                msg = "strict mode needs kind a"
+            else:
+                raise KeyError(kind)
+            raise ValueError(msg)
+        """
+    )
+    assert [(s.line, s.message.text if s.message else None) for s in sites] == [
+        (9, "{kind}"),
+        (10, "kind a is not supported"),
+        (10, "strict mode needs kind a"),
+    ]
+    assert [c.statement for c in sites[2].conditions] == ["kind != 'a'", "strict"]
+
+
 def test_a_chosen_message_formatted_before_the_raise_is_a_site_per_message() -> None:
     # alembic's `ScriptDirectory._catch_revision_errors`, shortened.
     sites = sites_of(

@@ -100,9 +100,21 @@ class ErrorSiteRecorder(ExtractorBase):
         if name in scope.augmented:
             return []
         found: list[Assignment] = []
+        # An `if`/`else` before `line` whose every branch assigns the name replaces the
+        # values assigned before it.
+        replaced = max(
+            (
+                first
+                for first, last, blocks in scope.replaced.get(name, ())
+                if last < line and here[: len(blocks)] == blocks
+            ),
+            default=0,
+        )
         for choice in reversed(scope.assigns.get(name, ())):
             if choice.line > line:
                 continue
+            if choice.line < replaced:
+                break
             found.append(choice)
             if here[: len(choice.blocks)] == choice.blocks:
                 break  # it surely ran: every value assigned before it is replaced by it

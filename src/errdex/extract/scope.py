@@ -51,6 +51,9 @@ class Scope:
     lists: dict[str, Reasons] = field(default_factory=dict)
     # Every assignment of each name, in order. Source is taken lazily.
     assigns: dict[str, list[Assignment]] = field(default_factory=dict)
+    # Names every branch of an `if`/`else` assigns: (its first line, last line, its blocks)
+    # for each, as values assigned before it never reach what follows it.
+    replaced: dict[str, list[tuple[int, int, tuple[int, ...]]]] = field(default_factory=dict)
     # Names added to with `+=`: their values are no longer whole messages.
     augmented: set[str] = field(default_factory=set)
     returned: Reasons | None = None

@@ -188,6 +188,32 @@ def always_exits(body: list[ast.stmt]) -> bool:
     return False
 
 
+def surely_assigned(body: list[ast.stmt]) -> set[str] | None:
+    """The local names every way through a block assigns (`x = ...` in both branches of an
+    `if`/`else`), or None when no way falls through, which leaves nothing to replace."""
+    if always_exits(body):
+        return None
+    names: set[str] = set()
+    for stmt in body:
+        if isinstance(stmt, ast.Assign):
+            names.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            if isinstance(stmt.target, ast.Name):
+                names.add(stmt.target.id)
+        elif isinstance(stmt, ast.If) and stmt.orelse:
+            names |= branches_assign(stmt)
+    return names
+
+
+def branches_assign(stmt: ast.If) -> set[str]:
+    """The names each branch of an `if` with an `else` (or `elif` chain ending in one)
+    assigns, counting a branch that exits as assigning them all."""
+    body, orelse = surely_assigned(stmt.body), surely_assigned(stmt.orelse)
+    if body is None:
+        return orelse or set()
+    return body if orelse is None else body & orelse
+
+
 def is_exit_call(call: ast.Call) -> bool:
     """`sys.exit(...)`, `os._exit(...)`, `pytest.fail(...)`: calls that never return."""
     name = dotted_name(call.func) if isinstance(call.func, ast.Name | ast.Attribute) else None

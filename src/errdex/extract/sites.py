@@ -21,7 +21,7 @@ from errdex.extract.call_statements import CallRecorder
 from errdex.extract.calls import expected_errors, is_property, property_fact
 from errdex.extract.definitions import DefinitionRecorder
 from errdex.extract.scope import Assignment, Scope, Step, message_locals
-from errdex.extract.shapes import always_exits
+from errdex.extract.shapes import always_exits, branches_assign
 from errdex.facts import ConditionKind
 
 
@@ -42,6 +42,10 @@ class SiteExtractor(CallRecorder, DefinitionRecorder):
                 current = after
             if isinstance(stmt, ast.If):
                 current = (*current, *self._fallthrough(stmt))
+                if stmt.orelse and scope.is_function:
+                    for name in branches_assign(stmt):
+                        where = (stmt.lineno, stmt.end_lineno or stmt.lineno, self._blocks)
+                        scope.replaced.setdefault(name, []).append(where)
         return current
 
     def _stmt(
