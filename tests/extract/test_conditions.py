@@ -168,6 +168,28 @@ def test_if_elif_chains_of_early_returns() -> None:
     ) == [("early_exit", "not a"), ("early_exit", "not b"), ("early_exit", "c")]
 
 
+def test_past_a_chain_whose_else_alone_exits_one_of_its_tests_held() -> None:
+    # bench/extraction_check, B14: `a or b`, not nothing.
+    sites = sites_of(
+        """
+        def f(a, b, mode):
+            if a:
+                y = 1
+            elif b or mode == "x":
+                y = 2
+            elif (n := len(mode)) > 3 if mode else False:
+                y = n
+            else:
+                raise KeyError("neither")
+            raise ValueError(f"past the chain: {y}")
+        """
+    )
+    assert [(str(c.kind), c.statement) for c in sites[-1].conditions] == [
+        ("early_exit", 'a or b or mode == "x" or ((n := len(mode)) > 3 if mode else False)'),
+    ]
+    assert sites[-1].names == ("a", "b", "mode", "n", "len")
+
+
 def test_early_exits_inside_with_and_try_blocks_hold_after_them() -> None:
     # B3 of the hand check
     *_, site = sites_of(

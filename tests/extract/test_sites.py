@@ -214,8 +214,32 @@ def test_a_default_message_an_if_may_replace_is_a_site_per_message() -> None:
         ("retried", "nothing to retry"),
         ("retried", "{item} failed"),
     ]
+    # A value is raised when no later branch replaced it: the caller's message when it
+    # gave one. A loop's replacement needs more than one test to fail, so none is given.
+    assert [c.statement for c in sites[0].conditions] == ["message is not None"]
     assert [c.statement for c in sites[1].conditions] == ["message is None"]
+    assert [c.statement for c in sites[2].conditions] == []
     assert [c.statement for c in sites[3].conditions] == ["for item in items", "item.failed"]
+
+
+def test_a_none_the_raise_tests_for_is_no_message() -> None:
+    # bench/extraction_check, B15: vllm's `mono_decode.py` shape.
+    sites = sites_of(
+        """
+        def check(a, b):
+            why: str | None = None
+            if a:
+                why = "needs a"
+            elif b:
+                why = "needs b"
+            if why is not None:
+                raise ValueError(f"unsupported: {why}.")
+        """
+    )
+    assert [s.message.text if s.message else None for s in sites] == [
+        "unsupported: needs a.",
+        "unsupported: needs b.",
+    ]
 
 
 def test_a_default_every_branch_replaces_is_no_site() -> None:
@@ -239,7 +263,12 @@ def test_a_default_every_branch_replaces_is_no_site() -> None:
         (10, "kind a is not supported"),
         (10, "strict mode needs kind a"),
     ]
-    assert [c.statement for c in sites[2].conditions] == ["kind != 'a'", "strict"]
+    # Past the `if`, one of its tests held; then the branch that chose the message.
+    assert [c.statement for c in sites[2].conditions] == [
+        'kind == "a" or strict',
+        "kind != 'a'",
+        "strict",
+    ]
 
 
 def test_a_chosen_message_formatted_before_the_raise_is_a_site_per_message() -> None:
@@ -260,14 +289,33 @@ def test_a_chosen_message_formatted_before_the_raise_is_a_site_per_message() -> 
         """
     )
     assert [(s.message.text if s.message else None, len(s.conditions)) for s in sites] == [
-        ("{multiple_heads}", 1),  # the caller's own message, formatted
+        ("{multiple_heads}", 2),  # the caller's own message, formatted, when it gave one
         (
             "Multiple head revisions are present for given argument '{end or mh.argument}'; "
             "please specify a specific target revision",
             2,
         ),
     ]
+    assert sites[0].conditions[-1].statement == "multiple_heads"
     assert sites[1].conditions[-1].statement == "not multiple_heads"
+
+
+def test_a_raised_object_has_the_class_a_test_gives_it_or_none() -> None:
+    # bench/extraction_check, B18: `raise result` names no class.
+    sites = sites_of(
+        """
+        from errors import error
+
+        def gather(results, exc):
+            for result in results:
+                if isinstance(result, BaseException):
+                    raise result
+            if exc:
+                raise exc
+            raise error
+        """
+    )
+    assert [s.exception for s in sites] == ["BaseException", None, "error"]
 
 
 def test_a_closure_raises_the_message_its_enclosing_function_built() -> None:

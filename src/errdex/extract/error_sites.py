@@ -6,6 +6,7 @@ list its message joins.
 from __future__ import annotations
 
 import ast
+import builtins
 
 from errdex.extract.conditions import dotted_name
 from errdex.extract.extractor_base import ExtractorBase
@@ -69,6 +70,9 @@ class ErrorSiteRecorder(ExtractorBase):
         elif isinstance(exc, ast.Name) and any(name == exc.id for _, name in scope.handlers):
             kind = SiteKind.RERAISE
             exception = next(c for c, name in reversed(scope.handlers) if name == exc.id)
+        elif isinstance(exc, ast.Name) and self._is_variable(exc.id, scope):
+            # `raise result`: an exception object, whose class only a test may tell.
+            exception = self._narrowed(exc.id, path)
         else:
             exception = self._source(exc)
         cause = self._source(stmt.cause) if stmt.cause is not None else None
@@ -115,17 +119,28 @@ class ErrorSiteRecorder(ExtractorBase):
                 continue
             if choice.line < replaced:
                 break
+            if _is_none(choice.value) and any(name in self._names(step) for step in path):
+                continue  # `if why is not None: raise X(f"... {why}")`: never its None
             found.append(choice)
             if here[: len(choice.blocks)] == choice.blocks:
                 break  # it surely ran: every value assigned before it is replaced by it
+        found.reverse()
+        # The branch of each value, beyond the raise's path; a later value replaces it when
+        # its branch is taken, so it is raised when that branch's one test fails.
+        branches = [choice.path[_shared(path, choice.path) :] for choice in found]
         # Each message once: one that several branches give has the raise's own path.
         out: dict[MessageTemplate, tuple[Step, ...]] = {}
-        for choice in reversed(found):
-            shared = 0
-            while shared < min(len(path), len(choice.path)) and path[shared] is choice.path[shared]:
-                shared += 1
+        for i, choice in enumerate(found):
+            kept = [
+                _negated(later.path[-1])
+                for later, branch in zip(found[i + 1 :], branches[i + 1 :], strict=True)
+                if len(branch) == 1 and not _exclusive(choice.path, later.path)
+            ]
             for template, steps in self._choice_values(name, choice, scope):
-                out[template] = path if template in out else (*path, *choice.path[shared:], *steps)
+                if template in out:
+                    out[template] = path
+                else:
+                    out[template] = (*path, *branches[i], *filter(None, kept), *steps)
         return list(out.items())
 
     def _choice_values(
@@ -161,6 +176,29 @@ class ErrorSiteRecorder(ExtractorBase):
             if message is not None:
                 out.append((message, steps))
         return out
+
+    def _is_variable(self, name: str, scope: Scope) -> bool:
+        """Whether a raised name holds an exception object rather than naming a class: a
+        local, or a name in lower case (`exc`, `result`) that no import binds."""
+        if name in scope.assigns:
+            return True
+        return name[:1].islower() and name not in self.imports and name not in BUILTIN_NAMES
+
+    def _narrowed(self, name: str, path: tuple[Step, ...]) -> str | None:
+        """The class an `isinstance(name, X)` test on the path says the object is."""
+        for step in reversed(path):
+            test = step.node
+            if (
+                step.holds
+                and isinstance(test, ast.Call)
+                and isinstance(test.func, ast.Name)
+                and test.func.id == "isinstance"
+                and len(test.args) == 2
+                and isinstance(test.args[0], ast.Name)
+                and test.args[0].id == name
+            ):
+                return self._source(test.args[1])
+        return None
 
     def _made_before(self, name: str, scope: Scope, line: int) -> ast.Call | None:
         """The exception a local was made as, when that surely ran before the raise:
@@ -274,6 +312,38 @@ class ErrorSiteRecorder(ExtractorBase):
             if assigned is not None:
                 out.append(Binding(name=root, value=self._source(assigned[1]), line=assigned[0]))
         return tuple(out)
+
+
+BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def _shared(path: tuple[Step, ...], other: tuple[Step, ...]) -> int:
+    """How many steps the two paths share from their start."""
+    shared = 0
+    while shared < min(len(path), len(other)) and path[shared] is other[shared]:
+        shared += 1
+    return shared
+
+
+def _exclusive(path: tuple[Step, ...], other: tuple[Step, ...]) -> bool:
+    """Whether the two paths part at one test, taken one way and the other (`if`/`else`)."""
+    at = _shared(path, other)
+    return (
+        at < min(len(path), len(other))
+        and path[at].node is other[at].node
+        and path[at].holds != other[at].holds
+    )
+
+
+def _negated(step: Step) -> Step | None:
+    """The step that holds when `step`'s test fails, for an `if`'s own test."""
+    if step.kind in (ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE):
+        return Step(step.node, step.kind, holds=not step.holds)
+    return None
+
+
+def _is_none(value: ast.expr | None) -> bool:
+    return isinstance(value, ast.Constant) and value.value is None
 
 
 def _prose(template: MessageTemplate) -> bool:

@@ -78,12 +78,14 @@ class Step:
         *,
         holds: bool = True,
         subject: ast.expr | None = None,
+        condition: Condition | None = None,
     ) -> None:
         self.node = node
         self.kind = kind
         self.holds = holds
         self.subject = subject  # the match statement's subject, for case patterns
-        self._condition: Condition | None = None
+        # Given when the condition is no test of the source (`a or b` of an elif chain).
+        self._condition = condition
         self._names: tuple[str, ...] | None = None
 
 

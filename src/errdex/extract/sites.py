@@ -83,7 +83,18 @@ class SiteExtractor(CallRecorder, DefinitionRecorder):
             return steps
         if else_exits:
             return [Step(stmt.test, ConditionKind.EARLY_EXIT, holds=True)]
-        return []
+        tests = _chain_tests(stmt)
+        return [self._either(stmt, tests)] if tests else []
+
+    def _either(self, stmt: ast.If, tests: list[ast.expr]) -> Step:
+        """What holds after `if a: ... elif b: ... else: raise`: `a or b`, one condition."""
+        either = ast.BoolOp(op=ast.Or(), values=tests)
+        text = " or ".join(
+            f"({source})" if isinstance(test, _LOOSER_THAN_OR) else source
+            for test, source in zip(tests, map(self._source, tests), strict=True)
+        )
+        condition = self._conditions.make_text(text, ConditionKind.EARLY_EXIT, stmt.lineno)
+        return Step(either, ConditionKind.EARLY_EXIT, condition=condition)
 
     def _FunctionDef(
         self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, path: tuple[Step, ...]
@@ -198,6 +209,24 @@ class SiteExtractor(CallRecorder, DefinitionRecorder):
             if case.guard is not None:
                 steps = (*steps, self._step(case.guard, ConditionKind.IF))
             self._nested(case.body, scope, (*path, *steps))
+
+
+# Tests that need parentheses to be one operand of `or`.
+_LOOSER_THAN_OR = (ast.IfExp, ast.Lambda, ast.NamedExpr)
+
+
+def _chain_tests(stmt: ast.If) -> list[ast.expr] | None:
+    """The tests of an `if`/`elif` chain whose branches all fall through but its final
+    `else`, which exits: past it, one of them held. None for any other chain."""
+    tests = [stmt.test]
+    while not always_exits(stmt.body):
+        orelse = stmt.orelse
+        if len(orelse) == 1 and isinstance(orelse[0], ast.If):
+            stmt = orelse[0]
+            tests.append(stmt.test)
+            continue
+        return tests if len(tests) > 1 and orelse and always_exits(orelse) else None
+    return None
 
 
 # Statement type → its handler (`_If` for `ast.If`), looked up once rather than by name per
