@@ -274,6 +274,62 @@ def test_a_helpers_guard_is_bound_to_the_call_and_decided_when_literal() -> None
     ]
 
 
+def test_a_helper_raising_one_message_under_two_guards_keeps_either() -> None:
+    # bench/extraction_check, B13: vllm's `kv_cache_dtype_str_to_dtype` shape.
+    sites = link(
+        {
+            "demo/dtypes.py": """
+            def get_dtype(cache_dtype, model_dtype=None):
+                if isinstance(cache_dtype, str):
+                    if cache_dtype == "auto":
+                        return model_dtype
+                    elif cache_dtype == "fp8":
+                        return 8
+                    else:
+                        raise ValueError(f"Invalid kv cache dtype: {cache_dtype}")
+                elif isinstance(cache_dtype, int):
+                    return cache_dtype
+                else:
+                    raise ValueError(f"Invalid kv cache dtype: {cache_dtype}")
+
+            def pick(kind):
+                if kind == "a":
+                    return 1
+                elif kind == "b":
+                    raise KeyError(f"bad kind: {kind}")
+                else:
+                    raise KeyError(f"bad kind: {kind}")
+            """,
+            "demo/use.py": """
+            from demo.dtypes import get_dtype, pick
+
+            def run(model, bits):
+                get_dtype("auto", model)
+                get_dtype("fp16")
+                get_dtype(f"fp{bits}")
+                pick("c")
+            """,
+        }
+    )
+    helper = [s for s in sites if s.site.kind is SiteKind.HELPER]
+    assert [
+        (s.site.message.text if s.site.message else None, [c.statement for c in s.site.conditions])
+        for s in helper
+    ] == [
+        # "auto" takes neither raise; "fp16" surely takes the first.
+        ("Invalid kv cache dtype: fp16", []),
+        (
+            "Invalid kv cache dtype: fp{bits}",
+            [
+                "isinstance(f'fp{bits}', str) and f'fp{bits}' != 'auto' and (f'fp{bits}' != 'fp8')"
+                " or (not isinstance(f'fp{bits}', str) and (not isinstance(f'fp{bits}', int)))"
+            ],
+        ),
+        # `elif` and `else` raise it alike: what they share is the guard.
+        ("bad kind: c", []),
+    ]
+
+
 def test_every_raise_of_a_helper_in_another_module_is_a_site() -> None:
     # B7 and B8 of the second hand check (bench/extraction_check/RESULTS-2.md): a helper
     # with two raises that use its parameter, called from another module.

@@ -7,14 +7,22 @@ from __future__ import annotations
 
 import ast
 import re
-from collections import Counter
 
 from errdex.extract.conditions import dotted_name, walk
 from errdex.extract.extractor_base import ExtractorBase
 from errdex.extract.scope import Scope, literal_defaults
 from errdex.extract.shapes import KEYED_LOOKUP, looks_like_exception_class
 from errdex.extract.templates import line_span
-from errdex.facts import Arg, ClassFact, HelperFact, KeyedHelper, MessageTemplate, SiteKind
+from errdex.facts import (
+    Arg,
+    ClassFact,
+    Condition,
+    ConditionKind,
+    HelperFact,
+    KeyedHelper,
+    MessageTemplate,
+    SiteKind,
+)
 
 # Dataclasses whose fields are command-line flags (`EngineArgs`, `TrainingArguments`).
 _ARGS_CLASS = re.compile(r"(?:Args|Arguments|CLIOptions)$")
@@ -38,7 +46,10 @@ class DefinitionRecorder(ExtractorBase):
             for site in scope.signals
             if site.message is not None and site.kind in (SiteKind.RAISE, SiteKind.WARN)
         ]
-        count = Counter(site.message.text for site in signals if site.message is not None)
+        guards: dict[str, list[tuple[Condition, ...]]] = {}
+        for site in signals:
+            assert site.message is not None
+            guards.setdefault(site.message.text, []).append(site.conditions)
         seen: set[str] = set()
         for site in signals:
             assert site.message is not None
@@ -50,6 +61,7 @@ class DefinitionRecorder(ExtractorBase):
                 seen.add(site.message.text)
                 # One message under several guards (`warn(message, category)` if a category
                 # was given, else `warn(message)`): it is made whichever holds.
+                alternatives = guards[site.message.text]
                 self.helpers.append(
                     HelperFact(
                         name=stmt.name,
@@ -60,7 +72,7 @@ class DefinitionRecorder(ExtractorBase):
                         exception=site.exception,
                         message=site.message,
                         kind=site.kind,
-                        conditions=site.conditions if count[site.message.text] == 1 else (),
+                        conditions=_either(alternatives),
                         defaults=literal_defaults(scope),
                     )
                 )
@@ -244,3 +256,64 @@ def _message_table(node: ast.Dict) -> dict[str, str]:
         ):
             table[key.value] = value.value
     return table
+
+
+# Conditions whose statement is a Python expression, which `or` can join.
+_EXPRESSION_KINDS = frozenset(
+    {ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE, ConditionKind.EARLY_EXIT}
+)
+
+
+def _either(alternatives: list[tuple[Condition, ...]]) -> tuple[Condition, ...]:
+    """The guard of a message raised under any of several guards: the one guard, or all of
+    them joined with `or` (`(a and b) or c`), which a call's arguments may decide. None
+    when one is empty (it is raised whatever holds) or holds a loop or an except clause."""
+    alternatives = _merged(alternatives)
+    if len(alternatives) == 1:
+        return alternatives[0]
+    joined: list[ast.expr] = []
+    for conditions in alternatives:
+        if not conditions or any(c.kind not in _EXPRESSION_KINDS for c in conditions):
+            return ()
+        try:
+            tests = [ast.parse(c.statement, mode="eval").body for c in conditions]
+        except (SyntaxError, ValueError, RecursionError):
+            return ()
+        joined.append(tests[0] if len(tests) == 1 else ast.BoolOp(op=ast.And(), values=tests))
+    text = ast.unparse(ast.BoolOp(op=ast.Or(), values=joined))
+    line = alternatives[0][0].line
+    return (Condition(test=text, kind=ConditionKind.IF, holds=True, line=line, text=text),)
+
+
+def _merged(alternatives: list[tuple[Condition, ...]]) -> list[tuple[Condition, ...]]:
+    """The guards with each two that differ only in one test's polarity (`if x:` and its
+    `else:`) made one without it, until no two do: `(a and x) or (a and not x)` is `a`."""
+    merged = list(dict.fromkeys(alternatives))
+    i = 0
+    while i < len(merged):
+        for j in range(i + 1, len(merged)):
+            joined = _without_split(merged[i], merged[j])
+            if joined is not None:
+                merged[i] = joined
+                del merged[j]
+                i = -1  # look at every pair again
+                break
+        i += 1
+    return merged
+
+
+def _without_split(
+    first: tuple[Condition, ...], second: tuple[Condition, ...]
+) -> tuple[Condition, ...] | None:
+    """`first` without its one condition that `second` has the other way round, when they
+    are otherwise the same; else None."""
+    if len(first) != len(second):
+        return None
+    split = None
+    for at, (one, other) in enumerate(zip(first, second, strict=True)):
+        if (one.test, one.holds) == (other.test, other.holds):
+            continue
+        if split is not None or one.test != other.test:
+            return None
+        split = at
+    return None if split is None else first[:split] + first[split + 1 :]

@@ -58,7 +58,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 # 11: a caller link says whether its guard was read (`CallerLink.guard_known`).
 # 12: a helper's message may be a module constant's text (`fail(NOT_FOUND)`), and an
 # argument passed by name.
-LINKER_VERSION = "13"
+LINKER_VERSION = "14"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:

@@ -25,6 +25,10 @@ _COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
     ast.NotIn: lambda a, b: a not in b,
 }
 _UNDECIDED = object()
+# The builtin types a literal can be checked against (`isinstance("auto", str)`).
+_TYPES: dict[str, type] = {
+    t.__name__: t for t in (str, int, float, bool, bytes, complex, tuple, list, dict, set)
+}
 
 
 class _Replace(ast.NodeTransformer):
@@ -90,6 +94,12 @@ def _decide(node: ast.expr) -> Any:
         if any(v is not _UNDECIDED and v for v in values):
             return True
         return _UNDECIDED if any(v is _UNDECIDED for v in values) else False
+    if isinstance(node, ast.Call) and _is_isinstance(node):
+        # Only a plain literal: `_decide` gives a list literal as a tuple.
+        value, kinds = node.args[0], _types(node.args[1])
+        if not isinstance(value, ast.Constant) or kinds is None:
+            return _UNDECIDED
+        return isinstance(value.value, kinds)
     if isinstance(node, ast.Compare) and len(node.ops) == 1:
         compare = _COMPARE.get(type(node.ops[0]))
         left, right = _decide(node.left), _decide(node.comparators[0])
@@ -100,3 +110,15 @@ def _decide(node: ast.expr) -> Any:
         except TypeError:
             return _UNDECIDED
     return _UNDECIDED
+
+
+def _is_isinstance(call: ast.Call) -> bool:
+    func = call.func
+    return isinstance(func, ast.Name) and func.id == "isinstance" and len(call.args) == 2
+
+
+def _types(node: ast.expr) -> tuple[type, ...] | None:
+    """The builtin types `isinstance`'s second argument names, or None for any other."""
+    names = node.elts if isinstance(node, ast.Tuple) else [node]
+    found = [_TYPES.get(n.id) if isinstance(n, ast.Name) else None for n in names]
+    return None if None in found else tuple(t for t in found if t is not None)
