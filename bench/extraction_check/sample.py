@@ -16,7 +16,7 @@ import sys
 
 from errdex.store import open_store
 
-SEED = 20261130  # the first check; the second used --seed 20261201
+SEED = 20261130  # the first check; the second used --seed 20261201, the third 20261202
 N = 100
 MIN_PER_KIND = 3
 KINDS = ("raise", "reraise", "assert", "log", "warn", "helper", "exit")
