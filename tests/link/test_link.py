@@ -330,6 +330,41 @@ def test_a_helper_raising_one_message_under_two_guards_keeps_either() -> None:
     ]
 
 
+def test_a_method_helpers_guard_names_the_object_it_was_called_on() -> None:
+    # bench/extraction_check, B17: vllm's `mm_items.get_items("image")` and a backend
+    # registry's `Factory.register("cumem")`.
+    sites = link(
+        {
+            "demo/items.py": """
+            class Items:
+                def get_items(self, modality):
+                    if modality not in self:
+                        raise KeyError(f"Modality {modality!r} not found.")
+
+            class Factory:
+                _registry = {}
+
+                @classmethod
+                def register(cls, name):
+                    if name in cls._registry:
+                        raise ValueError(f"Backend '{name}' is already registered.")
+            """,
+            "demo/user.py": """
+            from demo.items import Factory, Items
+
+            def load(mm_items: Items):
+                mm_items.get_items("image")
+                Factory.register("cumem")
+            """,
+        }
+    )
+    helper = [s for s in sites if s.site.kind is SiteKind.HELPER]
+    assert [[c.statement for c in s.site.conditions] for s in helper] == [
+        ["'image' not in mm_items"],
+        ["'cumem' in Factory._registry"],
+    ]
+
+
 def test_every_raise_of_a_helper_in_another_module_is_a_site() -> None:
     # B7 and B8 of the second hand check (bench/extraction_check/RESULTS-2.md): a helper
     # with two raises that use its parameter, called from another module.

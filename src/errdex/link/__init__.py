@@ -345,6 +345,10 @@ def _helper_site(
     if given is None or not given.literal_length:
         return None
     sources = argument_sources(helper.params, call.args)
+    receiver = call.receiver
+    if receiver is not None and receiver not in _OWN_OBJECT and _is_dotted(receiver):
+        # `mm_items.get_items("image")`: the method's `self` is what it was called on.
+        sources.update(dict.fromkeys(_OWN_OBJECT, receiver))
     guard = bound_guard(helper, sources)
     if guard is None:
         return None  # the helper cannot raise with these arguments
@@ -352,6 +356,13 @@ def _helper_site(
     kind = SiteKind.WARN if helper.kind is SiteKind.WARN else SiteKind.HELPER
     exception = helper_exception(helper, helper_facts, facts, sources, names)
     return site_at_call(call, kind, exception, substitute(helper.message, bound, sources), guard)
+
+
+_OWN_OBJECT = ("self", "cls")
+
+
+def _is_dotted(name: str) -> bool:
+    return all(part.isidentifier() for part in name.split("."))
 
 
 def _pick_helper(
