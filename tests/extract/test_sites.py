@@ -334,6 +334,17 @@ def test_a_closure_raises_the_message_its_enclosing_function_built() -> None:
                 raise ValueError(errmsg)  # its parameter, not the closure's
 
             return _not_implemented_for
+
+        def outer(items):
+            hint = "first message"
+
+            def check(x):
+                if not x:
+                    raise ValueError(hint)  # read when called: after `hint` changed
+
+            hint = "second message"
+            for item in items:
+                check(item)
         """
     )
     assert [(s.function, s.message.text if s.message else None) for s in sites] == [
@@ -342,6 +353,7 @@ def test_a_closure_raises_the_message_its_enclosing_function_built() -> None:
             "not implemented for {' '.join(graph_types)} type",
         ),
         ("not_implemented_for.<locals>.own", "{errmsg}"),
+        ("outer.<locals>.check", "{hint}"),
     ]
 
 

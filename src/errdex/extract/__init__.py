@@ -29,7 +29,7 @@ from errdex.facts import FileFacts
 # 22: the modules a file imports with `*`; a closure reads its enclosing function's messages.
 # 23: a constructor keeps its tail (`super().__init__(...)`); values chosen in branches make
 # sites only when they read as messages.
-EXTRACTOR_VERSION = "26"
+EXTRACTOR_VERSION = "27"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 

@@ -46,6 +46,7 @@ class Scope:
     is_function: bool
     params: tuple[str, ...] = ()
     arguments: ast.arguments | None = None  # a function's, for `literal_defaults`
+    body: list[ast.stmt] = field(default_factory=list)  # a function's statements
     # message variables: name → (template, the blocks it was assigned in)
     messages: dict[str, tuple[MessageTemplate, tuple[int, ...]]] = field(default_factory=dict)
     lists: dict[str, Reasons] = field(default_factory=dict)

@@ -214,6 +214,20 @@ def branches_assign(stmt: ast.If) -> set[str]:
     return body if orelse is None else body & orelse
 
 
+def assigned_after(body: list[ast.stmt], line: int) -> set[str]:
+    """The names a function's statements bind after `line` (its nested functions' aside)."""
+    names: set[str] = set()
+    stack: list[ast.AST] = [stmt for stmt in body if (stmt.end_lineno or stmt.lineno) > line]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            if node.lineno > line:
+                names.add(node.id)
+        elif not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            stack.extend(ast.iter_child_nodes(node))
+    return names
+
+
 def is_exit_call(call: ast.Call) -> bool:
     """`sys.exit(...)`, `os._exit(...)`, `pytest.fail(...)`: calls that never return."""
     name = dotted_name(call.func) if isinstance(call.func, ast.Name | ast.Attribute) else None

@@ -21,7 +21,7 @@ from errdex.extract.call_statements import CallRecorder
 from errdex.extract.calls import expected_errors, is_property, property_fact
 from errdex.extract.definitions import DefinitionRecorder
 from errdex.extract.scope import Assignment, Scope, Step, message_locals
-from errdex.extract.shapes import always_exits, branches_assign
+from errdex.extract.shapes import always_exits, assigned_after, branches_assign
 from errdex.facts import ConditionKind
 
 
@@ -109,15 +109,26 @@ class SiteExtractor(CallRecorder, DefinitionRecorder):
         params = tuple(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
         if scope.class_name is not None and not scope.is_function and params:
             params = params[1:] if params[0] in ("self", "cls") else params
-        inner = Scope(qualname, scope.class_name, is_function=True, params=params, arguments=args)
+        inner = Scope(
+            qualname,
+            scope.class_name,
+            is_function=True,
+            params=params,
+            arguments=args,
+            body=stmt.body,
+        )
         if scope.is_function:
             # A closure reads the messages its enclosing function built before the `def`
-            # (`errmsg = f"..."; def check(g): raise Error(errmsg)`), unless it binds the name.
-            inner.messages = {
-                name: (template, ())
-                for name, template in message_locals(scope, self._blocks).items()
-                if name not in params
-            }
+            # (`errmsg = f"..."; def check(g): raise Error(errmsg)`), unless it binds the
+            # name, or the enclosing function binds it again after (it is read when called).
+            built = message_locals(scope, self._blocks)
+            if built:
+                later = assigned_after(scope.body, stmt.end_lineno or stmt.lineno)
+                inner.messages = {
+                    name: (template, ())
+                    for name, template in built.items()
+                    if name not in params and name not in later
+                }
         self.functions_at[stmt.lineno] = (qualname, scope.class_name)
         if scope.qualname == "<module>":
             self.defs.append(stmt.name)
