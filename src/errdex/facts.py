@@ -246,6 +246,11 @@ class CallFact(msgspec.Struct, frozen=True, gc=False):
     # one of its message parameters on: the function may be a helper of the helper it calls.
     params: tuple[str, ...] = ()
     defaults: dict[str, str] = {}
+    # What the code says the receiver is, as written: the class annotated for a name
+    # (`Context`), the call that made it (`get_config()`, `Config()`, `?.parse()` for a
+    # method of an object that is no name), or a method's parameter not annotated there
+    # (`Processor.apply(items)`: the method it overrides may say); None when unknown.
+    receiver_type: str | None = None
 
 
 class CallSite(msgspec.Struct, frozen=True, gc=False):
@@ -315,6 +320,8 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     star_imports: tuple[str, ...] = ()  # modules imported with `from module import *`
     error: str | None = None  # why the file was skipped, when it was
     defs: tuple[str, ...] = ()  # module-level function names
+    returns: dict[str, str] = {}  # function qualname → the class its return is annotated as
+    params: dict[str, dict[str, str]] = {}  # method qualname → parameter → its annotated class
     call_sites: tuple[CallSite, ...] = ()
     properties: tuple[PropertyFact, ...] = ()
     env_reads: tuple[EnvRead, ...] = ()

@@ -55,7 +55,7 @@ def test_skeleton_keeps_line_numbers_and_parses() -> None:
     ast.parse(reduced)
 
 
-def test_a_blanked_function_keeps_its_name_and_lines_but_not_its_signature() -> None:
+def test_a_blanked_function_keeps_its_name_return_class_and_lines_but_not_its_parameters() -> None:
     filler = "\n".join(f"def quiet_{i}(x: int) -> int:\n    return x + {i}\n" for i in range(600))
     source = filler + textwrap.dedent(
         """
@@ -63,8 +63,10 @@ def test_a_blanked_function_keeps_its_name_and_lines_but_not_its_signature() -> 
         async def fetch(
             url: str,  # where from
             timeout: float = 3.0,
-        ) -> bytes:
-            return b""
+        ) -> tuple[
+            bytes, int
+        ]:  # what it returns says what a method is called on
+            return b"", 0
 
         class Config:
             def __init__(self, path: str, strict: bool = False) -> None:
@@ -74,11 +76,32 @@ def test_a_blanked_function_keeps_its_name_and_lines_but_not_its_signature() -> 
     reduced = _text(build_skeleton(source))
     assert reduced is not None
     assert reduced.count("\n") == source.count("\n")
-    assert "@functools.cache\nasync def fetch():\n\n\n\n    ...\n" in reduced
+    blanked = "@functools.cache\nasync def fetch() -> tuple[ bytes, int ]:" + "\n" * 6 + "    ...\n"
+    assert blanked in reduced
     # A constructor's parameters are facts of its class: its signature stays.
     assert "def __init__(self, path: str, strict: bool = False) -> None:\n        ...\n" in reduced
     fetch = next(n for n in ast.walk(ast.parse(reduced)) if isinstance(n, ast.AsyncFunctionDef))
-    assert (fetch.lineno, fetch.body[0].lineno) == (1802, 1806)
+    assert (fetch.lineno, fetch.body[0].lineno) == (1802, 1808)
+
+
+def test_a_return_annotation_is_never_read_from_a_comment() -> None:
+    # A one-line stub, then a comment ending in `:` that the header scan takes for its end:
+    # `-> Group: ... # note: ...` on the blanked line would parse, and hide the scan's mistake.
+    source = QUIET_FUNCTIONS + textwrap.dedent(
+        """
+        @t.overload
+        def group(name: Callable) -> Group: ...
+
+
+        # variant: with a positional name:
+        @t.overload
+        def group(name: str) -> Callable: ...
+        """
+    )
+    reduced = _text(build_skeleton(source))
+    assert reduced is not None
+    assert "def group():" in reduced
+    assert "-> Group" not in reduced
 
 
 def test_small_files_are_parsed_whole() -> None:

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
+from errdex import extract
 from errdex.extract import extract_file
 from errdex.facts import IndexedSite, SiteKind
 from errdex.link import cross_file_helper_names, link_version
+from samples import QUIET_FUNCTIONS
 
 
 def link(files: dict[str, str], project: str = "demo") -> list[IndexedSite]:
@@ -221,7 +225,9 @@ def test_calls_of_raising_helpers_become_sites() -> None:
                     raise UsageError(message, self)
             """,
             "mini/types.py": """
-            def convert(value, param, ctx):
+            from mini.core import Context
+
+            def convert(value, param, ctx: Context | None):
                 if not value.isdigit():
                     ctx.fail(f"{value!r} is not a valid integer.")
             """,
@@ -467,7 +473,9 @@ def test_a_call_on_a_module_imported_from_outside_reaches_no_helper() -> None:
             "demo/text.py": """
             import unicodedata
 
-            def clean(text, handler):
+            from demo.args import ArgumentHandler
+
+            def clean(text, handler: ArgumentHandler):
                 text = unicodedata.normalize("NFC", text)
                 handler.normalize("the question")
                 return text
@@ -502,7 +510,7 @@ def test_a_self_call_reaches_a_helper_only_through_the_callers_own_classes() -> 
             "demo/uses.py": """
             import sqlite3
             from torch import nn
-            from demo.types import ParamType
+            from demo.types import ParamType, Runner
 
             class Choice(ParamType):
                 def convert(self, value):
@@ -518,7 +526,7 @@ def test_a_self_call_reaches_a_helper_only_through_the_callers_own_classes() -> 
                 return wrapper
 
             class DiskCache:
-                def __init__(self, path, runner):
+                def __init__(self, path, runner: Runner):
                     self._db = sqlite3.connect(path)
                     self._db.execute("PRAGMA journal_mode=WAL")
                     runner.execute("a runner's method")
@@ -790,3 +798,110 @@ def test_a_call_of_a_helper_of_a_warning_helper_is_a_warning() -> None:
         ("warn", "demo.exc.SAWarning", "relationship {prop} conflicts"),
     ]
     assert [c.text for c in sites[0].site.conditions][:1] == ["other"]
+
+
+# vllm's shape: `MultiModalDataItems.get_items` is the only `get_items` of the version.
+RECEIVERS = {
+    "media/items.py": """
+        class DataItems:
+            def get_items(self, modality):
+                raise KeyError(f"Modality {modality!r} not found")
+
+        def load() -> "DataItems":
+            return DataItems()
+
+        def load_any():
+            return DataItems()
+
+        class Parser:
+            def parse(self, data) -> DataItems | None:
+                return DataItems()
+
+        def make_parser():
+            return Parser()
+
+        class Processor:
+            def prompt_updates(self, mm_items: DataItems, kwargs):
+                raise NotImplementedError
+        """,
+    "media/models.py": """
+        from media.items import DataItems, Processor, load, load_any, make_parser
+
+        class Model:
+            def items(self) -> DataItems:
+                return DataItems()
+
+            def annotated(self, mm_items: DataItems):
+                mm_items.get_items("annotated")
+
+                def replacement(index):
+                    return mm_items.get_items("in a closure")
+
+                return replacement
+
+            def from_calls(self):
+                load().get_items("made by an annotated function")
+                DataItems().get_items("made by its class")
+                self.items().get_items("made by an annotated method")
+                self.info.parse(None).get_items("from a parse every parse annotates")
+                kept = load()
+                kept.get_items("kept in a local")
+                typed: DataItems = load_any()
+                typed.get_items("a local annotated")
+                make_parser().parse(None).get_items("from the parse of an object named nowhere")
+
+        class ModelProcessor(Processor):
+            def prompt_updates(self, mm_items, kwargs):
+                def replacement(index):
+                    return mm_items.get_items("a parameter the overridden method annotates")
+
+                return replacement
+
+            def unknown(self, pool, mismatched):
+                pool.get_items("a parameter of no known class")
+                load_any().get_items("made by a function not annotated")
+                mismatched = []
+                mismatched.get_items("a list")
+                self.cache[0].get_items("a subscript")
+        """,
+}
+
+
+def test_a_method_call_reaches_a_helper_only_when_its_object_is_known_to_be_of_its_class(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Whole files, whatever size of file gets a skeleton: the second round, which keeps
+    # blanked calls of other files' helpers, is the indexer's (tests/indexing).
+    monkeypatch.setattr(extract, "build_skeleton", lambda text, keep_calls=(): None)
+    sites = link(RECEIVERS)
+    found = sorted(
+        s.site.message.text
+        for s in sites
+        if s.site.kind is SiteKind.HELPER and s.site.message and s.file == "media/models.py"
+    )
+    assert found == [
+        "Modality 'a local annotated' not found",
+        "Modality 'a parameter the overridden method annotates' not found",
+        "Modality 'annotated' not found",
+        "Modality 'from a parse every parse annotates' not found",
+        "Modality 'from the parse of an object named nowhere' not found",
+        "Modality 'in a closure' not found",
+        "Modality 'kept in a local' not found",
+        "Modality 'made by an annotated function' not found",
+        "Modality 'made by an annotated method' not found",
+        "Modality 'made by its class' not found",
+    ]
+
+
+def test_a_blanked_function_still_says_what_it_returns(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The skeleton blanks `load` (no site in it): its return annotation is kept.
+    source = QUIET_FUNCTIONS + textwrap.dedent(RECEIVERS["media/items.py"])
+    skeleton = extract.build_skeleton(source)
+    assert skeleton is not None and 'def load() -> "DataItems":\n    ...' in skeleton.text
+    items = extract_file("media/items.py", source.encode())
+    assert items.returns == {"load": "DataItems", "Parser.parse": "DataItems"}
+    monkeypatch.setattr(extract, "build_skeleton", lambda text, keep_calls=(): None)
+    models = extract_file("media/models.py", textwrap.dedent(RECEIVERS["media/models.py"]).encode())
+    sites = link_version("demo", [items, models])
+    messages = {s.site.message.text for s in sites if s.site.message}
+    assert "Modality 'made by an annotated function' not found" in messages

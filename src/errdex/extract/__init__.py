@@ -27,9 +27,17 @@ from errdex.facts import FileFacts
 # 20: so is one formatted before the raise (`msg = msg % {...}`).
 # 21: a method that returns the exception it makes keeps its tail (`make_error`).
 # 22: the modules a file imports with `*`; a closure reads its enclosing function's messages.
-# 23: a constructor keeps its tail (`super().__init__(...)`); values chosen in branches make
-# sites only when they read as messages.
-EXTRACTOR_VERSION = "27"
+# 23: a constructor keeps its tail (`super().__init__(...)`).
+# 24: values chosen in branches make sites only when they read as messages.
+# 25: a message every branch of an if/else assigns again replaces the value before it.
+# 26: a helper raising one message under several guards keeps them joined with `or`.
+# 27: a closure's message the enclosing function binds again after the `def` is read when
+# called.
+# 28: what a method call's receiver is known to be (`CallFact.receiver_type`), the class each
+# function returns (`FileFacts.returns`, blanked functions' too) and each method's parameters
+# are annotated with (`FileFacts.params`); any method but `append`/`extend` of a name that may
+# hold a reasons list can be a helper's call.
+EXTRACTOR_VERSION = "28"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -136,6 +144,8 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         imports=imports,
         star_imports=star_imports,
         defs=tuple(extractor.defs),
+        returns=extractor.returns,
+        params=extractor.params,
         call_sites=call_sites,
         properties=tuple(extractor.properties),
         env_reads=tuple(env_reads),

@@ -20,6 +20,8 @@ from errdex.extract.shapes import (
     MESSAGE_PARAMS,
     NOT_HELPERS,
     WARN_FUNCS,
+    annotated_class,
+    call_shape,
     log_level,
     names_imported_constant,
     receiver,
@@ -48,6 +50,9 @@ class CallRecorder(ErrorSiteRecorder, AssignmentTracker):
             self._note_call(stmt, stmt.value.value, scope, path)
 
     def _AnnAssign(self, stmt: ast.AnnAssign, scope: Scope, path: tuple[Step, ...]) -> None:
+        annotated = annotated_class(stmt.annotation)
+        if annotated is not None and isinstance(stmt.target, ast.Name) and scope.is_function:
+            scope.types[stmt.target.id] = annotated
         if stmt.value is not None:
             self._assign(stmt.target, stmt.value, stmt, scope, path)
             if isinstance(stmt.value, ast.Call):
@@ -90,7 +95,13 @@ class CallRecorder(ErrorSiteRecorder, AssignmentTracker):
                 self._log(stmt, call, scope, path, level)
                 return
             target = func.value
-            if isinstance(target, ast.Name) and target.id in scope.lists:
+            if (
+                isinstance(target, ast.Name)
+                and target.id in scope.lists
+                and func.attr in ("append", "extend")
+            ):
+                # A reasons list growing. Any other method of a name that may hold one
+                # (`items = load()`: a list, or anything else) may be a helper's.
                 self._list_call(func.attr, call, scope.lists[target.id], scope, path)
                 return
         self._helper_candidate(stmt, call, func, scope, path)
@@ -152,6 +163,7 @@ class CallRecorder(ErrorSiteRecorder, AssignmentTracker):
                 conditions=self._conditions_of(path),
                 params=scope.params if forwards else (),
                 defaults=literal_defaults(scope) if forwards else {},
+                receiver_type=_receiver_type(func, scope),
             )
         )
 
@@ -162,3 +174,30 @@ def _passes_on(arg: ast.expr, params: tuple[str, ...]) -> bool:
     if isinstance(arg, ast.Call) and arg.args:
         arg = arg.args[0]
     return isinstance(arg, ast.Name) and arg.id in params and arg.id in MESSAGE_PARAMS
+
+
+def _receiver_type(func: ast.Name | ast.Attribute, scope: Scope) -> str | None:
+    """What the code says the object a method is called on is (`CallFact.receiver_type`):
+    the call that returned it, used at once (`get_config().check(...)`) or kept in a name,
+    or the class a name is annotated with, here or in the functions around this one."""
+    target = func.value if isinstance(func, ast.Attribute) else None
+    if isinstance(target, ast.Call):
+        return call_shape(target)
+    if not isinstance(target, ast.Name) or target.id in ("self", "cls"):
+        return None
+    name = target.id
+    around: Scope | None = scope
+    while around is not None:
+        if name in around.types:
+            return around.types[name]
+        assigned = around.assigns.get(name)
+        if assigned:  # its last assignment so far
+            value = assigned[-1].value
+            if isinstance(value, ast.Call):
+                return call_shape(value)
+            if value is None and around.class_name == around.qualname.rpartition(".")[0]:
+                # A method's parameter: what the method it overrides annotates it with.
+                return f"{around.qualname}({name})"
+            return None
+        around = around.outer
+    return None

@@ -69,6 +69,8 @@ class ExtractorBase:
         self._pending_calls: list[tuple[CallSite, tuple[Step, ...]]] = []
         self.properties: list[PropertyFact] = []
         self.defs: list[str] = []
+        self.returns: dict[str, str] = {}  # function qualname → the class its return is
+        self.params: dict[str, dict[str, str]] = {}  # method qualname → parameter → class
         # (qualname, class) of every function by its `def` line: whose the calls read from
         # a blanked body's text are.
         self.functions_at: dict[int, tuple[str, str | None]] = {}

@@ -58,6 +58,9 @@ class Scope:
     # Names added to with `+=`: their values are no longer whole messages.
     augmented: set[str] = field(default_factory=set)
     returned: Reasons | None = None
+    # name → the class annotated for it, as written (parameters, `x: Foo = ...`)
+    types: dict[str, str] = field(default_factory=dict)
+    outer: Scope | None = None  # the function this one is nested in: its names are seen
     handlers: list[tuple[str | None, str | None]] = field(default_factory=list)
     # Its raises and warnings: what makes it a raising (or warning) helper.
     signals: list[ErrorSite] = field(default_factory=list)

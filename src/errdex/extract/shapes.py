@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 import sys
 from collections.abc import Mapping
@@ -123,6 +124,43 @@ def names_imported_constant(node: ast.expr, imports: Mapping[str, str]) -> bool:
         return False
     target = imports.get(name.partition(".")[0])
     return target is not None and target.partition(".")[0] not in sys.stdlib_module_names
+
+
+def annotated_class(annotation: ast.expr | None) -> str | None:
+    """The one class an annotation names, as written: `Foo`, `mod.Foo`, also from
+    `Foo | None`, `Optional[Foo]` and `"Foo"`; None for anything else (`list[Foo]`, `int`)."""
+    node = annotation
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        node = _annotation_in(node.value)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        sides = [s for s in (node.left, node.right) if not _is_none(s)]
+        node = sides[0] if len(sides) == 1 else None
+    elif isinstance(node, ast.Subscript) and _OPTIONAL.match(dotted_name(node.value) or ""):
+        node = node.slice
+    name = dotted_name(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    return name if name not in _NO_CLASSES else None  # `int`, `Any`: never the version's
+
+
+_NO_CLASSES = frozenset(vars(builtins)) | {"Any", "NoReturn", "Never", "Self", "LiteralString"}
+_OPTIONAL = re.compile(r"(?:\w+\.)?Optional$")
+
+
+def _annotation_in(text: str) -> ast.expr | None:
+    """The annotation a string holds (a forward reference: `"Foo"`)."""
+    try:
+        return ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError):
+        return None
+
+
+def call_shape(call: ast.Call) -> str | None:
+    """`get_foo()`, `self.info.parse()`: the dotted name a call calls, with `()`; a method
+    of an object that is no name is `?.parse()` (`make_parser().parse(data)`)."""
+    func = call.func
+    name = dotted_name(func) if isinstance(func, ast.Name | ast.Attribute) else None
+    if name is None and isinstance(func, ast.Attribute):
+        name = f"?.{func.attr}"
+    return f"{name}()" if name is not None else None
 
 
 def is_reasons_call(call: ast.Call) -> bool:

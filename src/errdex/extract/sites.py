@@ -21,7 +21,7 @@ from errdex.extract.call_statements import CallRecorder
 from errdex.extract.calls import expected_errors, is_property, property_fact
 from errdex.extract.definitions import DefinitionRecorder
 from errdex.extract.scope import Assignment, Scope, Step, message_locals
-from errdex.extract.shapes import always_exits, assigned_after, branches_assign
+from errdex.extract.shapes import always_exits, annotated_class, assigned_after, branches_assign
 from errdex.facts import ConditionKind
 
 
@@ -106,7 +106,8 @@ class SiteExtractor(CallRecorder, DefinitionRecorder):
         else:
             qualname = f"{scope.qualname}.{stmt.name}"
         args = stmt.args
-        params = tuple(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
+        arguments = (*args.posonlyargs, *args.args, *args.kwonlyargs)
+        params = tuple(a.arg for a in arguments)
         if scope.class_name is not None and not scope.is_function and params:
             params = params[1:] if params[0] in ("self", "cls") else params
         inner = Scope(
@@ -116,6 +117,8 @@ class SiteExtractor(CallRecorder, DefinitionRecorder):
             params=params,
             arguments=args,
             body=stmt.body,
+            types={a.arg: found for a in arguments if (found := annotated_class(a.annotation))},
+            outer=scope if scope.is_function else None,
         )
         if scope.is_function:
             # A closure reads the messages its enclosing function built before the `def`
@@ -129,6 +132,11 @@ class SiteExtractor(CallRecorder, DefinitionRecorder):
                     for name, template in built.items()
                     if name not in params and name not in later
                 }
+        returned = annotated_class(stmt.returns)
+        if returned is not None:
+            self.returns[qualname] = returned
+        if inner.types and scope.class_name is not None and not scope.is_function:
+            self.params[qualname] = inner.types  # what an override's parameters are
         self.functions_at[stmt.lineno] = (qualname, scope.class_name)
         if scope.qualname == "<module>":
             self.defs.append(stmt.name)

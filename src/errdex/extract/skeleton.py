@@ -197,9 +197,11 @@ def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> Skeleton | No
             cut, header = body, ""
         else:
             # Nothing reads a blanked function's parameters, and annotated signatures
-            # are a good part of what is left to parse.
+            # are a good part of what is left to parse. Its return's class is read: it
+            # says what a method is called on (`get_config().check(...)`).
             cut = function.head
-            header = f"def {name}():" + "\n" * text.count("\n", function.head, body)
+            returns = _returns(text[function.head : body])
+            header = f"def {name}(){returns}:" + "\n" * text.count("\n", function.head, body)
         first_code = _FIRST_CODE.search(body_text)
         lead = first_code.group(1) if first_code else " " * (indent + 4)
         edits.append((cut, end, header + lead + "..." + "\n" * body_text.count("\n")))
@@ -291,6 +293,18 @@ def _last_within(offsets: list[int], start: int, end: int) -> int:
     """The last of the sorted `offsets` in [start, end), or -1."""
     i = bisect.bisect_left(offsets, end) - 1
     return offsets[i] if i >= 0 and offsets[i] >= start else -1
+
+
+# A header's return annotation: after the parameters' `)`, up to the header's last `:`. It
+# holds no `:` nor `#`: a "header" that runs on through a comment to its colon (a one-line
+# stub, `def f(x) -> T: ...`, then `# note:`) has none to give.
+_RETURNS = re.compile(r"\)\s*->\s*([^:#]+?)\s*:[ \t]*(?:#[^\n]*)?\n?\Z")
+
+
+def _returns(header: str) -> str:
+    """` -> T` of a function's header, on one line; empty when it has none."""
+    found = _RETURNS.search(header)
+    return f" -> {' '.join(found.group(1).split())}" if found else ""
 
 
 class _Function(NamedTuple):

@@ -40,6 +40,7 @@ from errdex.link.messages import (
     substitute,
 )
 from errdex.link.reasons import ReasonsIndex
+from errdex.link.receivers import ReceiverClasses
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
 from errdex.link.tables import MessageTables
 from errdex.link.tests import TestIndex
@@ -58,14 +59,20 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 # 11: a caller link says whether its guard was read (`CallerLink.guard_known`).
 # 12: a helper's message may be a module constant's text (`fail(NOT_FOUND)`), and an
 # argument passed by name.
-LINKER_VERSION = "14"
+# 13: star imports bind what a module exports (its literal `__all__`, else its public names).
+# 14: a helper raising one message under several guards keeps them joined with `or`; a method
+# helper's guard names the object it was called on.
+# 15: a method called on an object reaches another file's helper only when the code says the
+# object is of the helper's class (`link.receivers`), not because its name is unique.
+LINKER_VERSION = "15"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
     """Resolve every site of one version and give it its stable error id."""
     names = Namespace(files)
     reasons = ReasonsIndex(files)
-    helpers = _helpers_by_name(files, names)
+    receivers = ReceiverClasses(names)
+    helpers = _helpers_by_name(files, names, receivers)
     constants = _ConstantBindings(names)
     exceptions = _Exceptions(names)
     tables = MessageTables(files, names)
@@ -74,7 +81,7 @@ def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
         if facts.error is not None:
             continue
         sites = [tables.raise_site(site, facts) for site in facts.sites]
-        sites.extend(_helper_sites(facts, helpers, names))
+        sites.extend(_helper_sites(facts, helpers, names, receivers))
         sites.extend(tables.call_sites(facts, {site.line for site in facts.sites}))
         seen: dict[tuple[str | None, str, str], int] = defaultdict(int)
         for site in sites:
@@ -284,14 +291,19 @@ class _ConstantBindings:
         )
 
 
-def _helpers_by_name(files: list[FileFacts], names: Namespace) -> Helpers:
+def _helpers_by_name(
+    files: list[FileFacts], names: Namespace, receivers: ReceiverClasses
+) -> Helpers:
     """The raising and warning helpers of the version by name, helpers of helpers included."""
     found: Helpers = defaultdict(list)
     for facts in files:
         for helper in facts.helpers:
             found[helper.name].append((helper, facts))
     add_forwarding_helpers(
-        files, found, lambda call, facts, found: _pick_helper(call, facts, found, names), names
+        files,
+        found,
+        lambda call, facts, found: _pick_helper(call, facts, found, names, receivers),
+        names,
     )
     return found
 
@@ -302,7 +314,8 @@ def cross_file_helper_names(files: list[FileFacts]) -> frozenset[str]:
     """
     methods: dict[str, set[tuple[str, str]]] = defaultdict(set)
     functions: dict[str, set[tuple[str, str]]] = defaultdict(set)
-    for name, found in _helpers_by_name(files, Namespace(files)).items():
+    names = Namespace(files)
+    for name, found in _helpers_by_name(files, names, ReceiverClasses(names)).items():
         for helper, facts in found:
             kind = methods if "." in helper.qualname else functions
             kind[name].add((facts.path, helper.qualname))
@@ -315,6 +328,7 @@ def _helper_sites(
     facts: FileFacts,
     helpers: dict[str, list[tuple[HelperFact, FileFacts]]],
     names: Namespace,
+    receivers: ReceiverClasses,
 ) -> list[ErrorSite]:
     """Calls of raising helpers with a message: each is a site of its own."""
     out: list[ErrorSite] = []
@@ -322,7 +336,7 @@ def _helper_sites(
         candidates = helpers.get(call.callee)
         if not candidates:
             continue
-        for helper, helper_facts in _pick_helper(call, facts, candidates, names):
+        for helper, helper_facts in _pick_helper(call, facts, candidates, names, receivers):
             site = _helper_site(call, helper, helper_facts, facts, names)
             if site is not None:
                 out.append(site)
@@ -370,13 +384,15 @@ def _pick_helper(
     facts: FileFacts,
     candidates: list[tuple[HelperFact, FileFacts]],
     names: Namespace,
+    receivers: ReceiverClasses,
 ) -> list[tuple[HelperFact, FileFacts]]:
     """The raises of the one helper function a call reaches: one site each.
 
-    A call on a module of the version reaches that module's function. A helper of the
-    caller's own file wins; else the name must lead to a single function in the version
-    (its several raises are all sites), or nothing is claimed. A call on an import from
-    outside the version (`unicodedata.normalize(...)`) reaches none.
+    A call on a module of the version reaches that module's function, a method call that
+    of the object's class when the code says which it is. A helper of the caller's own
+    file wins; else the name must lead to a single function in the version (its several
+    raises are all sites), or nothing is claimed. A call on an import from outside the
+    version (`unicodedata.normalize(...)`) reaches none.
     """
     receiver = call.receiver
     if receiver is not None and names.imported_from_outside(facts, receiver.split(".")[0]):
@@ -393,16 +409,16 @@ def _pick_helper(
         # `self` that is no method's (a decorator's wrapper), is no helper of ours.
         if call.class_name is None:
             return []
-        owner = names.method_owner(facts, call.class_name, call.callee)
-        return [
-            (helper, where)
-            for helper, where in candidates
-            if (where.module, helper.qualname) == owner
-        ]
-    if receiver is not None and receiver != "..." and "." in receiver:
-        # An object kept in an attribute (`self._db.execute(...)`, `config.ops.remove(...)`):
-        # its class is unknown, so only a helper of the same file is likely enough to
-        # claim. (`...` stands for any other receiver, such as a call's result.)
+        return _methods_of(names.method_owner(facts, call.class_name, call.callee), candidates)
+    if receiver is not None:
+        # A method of an object: that of its class when the code says which class it is
+        # (`ReceiverClasses`). Otherwise (an attribute's object, a call's result, a name
+        # of no known class) only a helper of the same file is likely enough to claim: the
+        # only method of that name in the version is no evidence (`list.remove(...)`).
+        cls = receivers.class_of(call, facts)
+        if cls is not None:
+            owner = names.method_owner(cls.file, cls.fact.qualname, call.callee)
+            return _methods_of(owner, candidates)
         candidates = [pair for pair in candidates if pair[1] is facts]
     is_method = call.receiver is not None
     fitting = [
@@ -414,3 +430,12 @@ def _pick_helper(
     chosen = same_file or fitting
     functions = {(where.path, helper.qualname) for helper, where in chosen}
     return chosen if len(functions) == 1 else []
+
+
+def _methods_of(
+    owner: tuple[str, str] | None, candidates: list[tuple[HelperFact, FileFacts]]
+) -> list[tuple[HelperFact, FileFacts]]:
+    """The raises of the method `owner` (module, qualname) among the candidates."""
+    return [
+        (helper, where) for helper, where in candidates if (where.module, helper.qualname) == owner
+    ]
