@@ -72,7 +72,7 @@ class DefinitionRecorder(ExtractorBase):
                         exception=site.exception,
                         message=site.message,
                         kind=site.kind,
-                        conditions=_either(alternatives),
+                        conditions=_any_of(alternatives),
                         defaults=literal_defaults(scope),
                     )
                 )
@@ -264,9 +264,9 @@ _EXPRESSION_KINDS = frozenset(
 )
 
 
-def _either(alternatives: list[tuple[Condition, ...]]) -> tuple[Condition, ...]:
+def _any_of(alternatives: list[tuple[Condition, ...]]) -> tuple[Condition, ...]:
     """The guard of a message raised under any of several guards: the one guard, or all of
-    them joined with `or` (`(a and b) or c`), which a call's arguments may decide. None
+    them joined with `or` (`(a and b) or c`), which a call's arguments may decide. No guard
     when one is empty (it is raised whatever holds) or holds a loop or an except clause."""
     alternatives = _merged(alternatives)
     if len(alternatives) == 1:

@@ -14,6 +14,7 @@ from errdex.extract.scope import Assignment, Scope, Step, message_locals
 from errdex.extract.shapes import (
     JOIN,
     is_factory,
+    is_none,
     keyword,
     level_from_first_arg,
     message_arg,
@@ -119,7 +120,7 @@ class ErrorSiteRecorder(ExtractorBase):
                 continue
             if choice.line < replaced:
                 break
-            if _is_none(choice.value) and any(name in self._names(step) for step in path):
+            if is_none(choice.value) and any(name in self._names(step) for step in path):
                 continue  # `if why is not None: raise X(f"... {why}")`: never its None
             found.append(choice)
             if here[: len(choice.blocks)] == choice.blocks:
@@ -340,10 +341,6 @@ def _negated(step: Step) -> Step | None:
     if step.kind in (ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE):
         return Step(step.node, step.kind, holds=not step.holds)
     return None
-
-
-def _is_none(value: ast.expr | None) -> bool:
-    return isinstance(value, ast.Constant) and value.value is None
 
 
 def _prose(template: MessageTemplate) -> bool:

@@ -56,7 +56,8 @@ def is_factory(call: ast.Call) -> bool:
     return written is not None and looks_like_exception_class(written)
 
 
-def _is_none(node: ast.expr) -> bool:
+def is_none(node: ast.expr | None) -> bool:
+    """Whether `node` is the literal `None`."""
     return isinstance(node, ast.Constant) and node.value is None
 
 
@@ -77,7 +78,7 @@ def raised_call(node: ast.expr) -> ast.expr:
 def message_arg(call: ast.Call) -> ast.expr | None:
     # `ConstructorError(None, None, "could not determine ...", mark)`: leading Nones are
     # the context a class's other arguments leave out.
-    first = next((a for a in call.args if not _is_none(a)), None)
+    first = next((a for a in call.args if not is_none(a)), None)
     if first is not None and not isinstance(first, ast.Starred):
         return first
     for name in MESSAGE_KEYWORDS:
@@ -133,7 +134,7 @@ def annotated_class(annotation: ast.expr | None) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         node = _annotation_in(node.value)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        sides = [s for s in (node.left, node.right) if not _is_none(s)]
+        sides = [s for s in (node.left, node.right) if not is_none(s)]
         node = sides[0] if len(sides) == 1 else None
     elif isinstance(node, ast.Subscript) and _OPTIONAL.match(dotted_name(node.value) or ""):
         node = node.slice
