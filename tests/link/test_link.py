@@ -313,7 +313,7 @@ def test_a_helper_raising_one_message_under_two_guards_keeps_either() -> None:
                 get_dtype("auto", model)
                 get_dtype("fp16")
                 get_dtype(f"fp{bits}")
-                pick("c")
+                pick(f"k{bits}")
             """,
         }
     )
@@ -332,7 +332,7 @@ def test_a_helper_raising_one_message_under_two_guards_keeps_either() -> None:
             ],
         ),
         # `elif` and `else` raise it alike: what they share is the guard.
-        ("bad kind: c", []),
+        ("bad kind: k{bits}", ["f'k{bits}' != 'a'"]),
     ]
 
 

@@ -6,13 +6,14 @@ list its message joins.
 from __future__ import annotations
 
 import ast
-import builtins
 
 from errdex.extract.conditions import dotted_name
 from errdex.extract.extractor_base import ExtractorBase
 from errdex.extract.scope import Assignment, Scope, Step, message_locals
 from errdex.extract.shapes import (
+    BUILTIN_NAMES,
     JOIN,
+    branches_assign,
     is_factory,
     is_none,
     keyword,
@@ -109,9 +110,11 @@ class ErrorSiteRecorder(ExtractorBase):
         # values assigned before it.
         replaced = max(
             (
-                first
-                for first, last, blocks in scope.replaced.get(name, ())
-                if last < line and here[: len(blocks)] == blocks
+                branching.lineno
+                for branching, blocks in scope.branchings
+                if (branching.end_lineno or branching.lineno) < line
+                and here[: len(blocks)] == blocks
+                and name in branches_assign(branching)
             ),
             default=0,
         )
@@ -313,9 +316,6 @@ class ErrorSiteRecorder(ExtractorBase):
             if assigned is not None:
                 out.append(Binding(name=root, value=self._source(assigned[1]), line=assigned[0]))
         return tuple(out)
-
-
-BUILTIN_NAMES = frozenset(dir(builtins))
 
 
 def _shared(path: tuple[Step, ...], other: tuple[Step, ...]) -> int:

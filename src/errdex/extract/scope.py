@@ -52,9 +52,9 @@ class Scope:
     lists: dict[str, Reasons] = field(default_factory=dict)
     # Every assignment of each name, in order. Source is taken lazily.
     assigns: dict[str, list[Assignment]] = field(default_factory=dict)
-    # Names every branch of an `if`/`else` assigns: (its first line, last line, its blocks)
-    # for each, as values assigned before it never reach what follows it.
-    replaced: dict[str, list[tuple[int, int, tuple[int, ...]]]] = field(default_factory=dict)
+    # Each `if` with an `else`, and the blocks it is in: a name every branch of one assigns
+    # loses the values it had before (`branches_assign`, asked only for a chosen message).
+    branchings: list[tuple[ast.If, tuple[int, ...]]] = field(default_factory=list)
     # Names added to with `+=`: their values are no longer whole messages.
     augmented: set[str] = field(default_factory=set)
     returned: Reasons | None = None

@@ -142,7 +142,8 @@ def annotated_class(annotation: ast.expr | None) -> str | None:
     return name if name not in _NO_CLASSES else None  # `int`, `Any`: never the version's
 
 
-_NO_CLASSES = frozenset(vars(builtins)) | {"Any", "NoReturn", "Never", "Self", "LiteralString"}
+BUILTIN_NAMES = frozenset(vars(builtins))
+_NO_CLASSES = BUILTIN_NAMES | {"Any", "NoReturn", "Never", "Self", "LiteralString"}
 _OPTIONAL = re.compile(r"(?:\w+\.)?Optional$")
 
 

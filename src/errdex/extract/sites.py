@@ -21,7 +21,7 @@ from errdex.extract.call_statements import CallRecorder
 from errdex.extract.calls import expected_errors, is_property, property_fact
 from errdex.extract.definitions import DefinitionRecorder
 from errdex.extract.scope import Assignment, Scope, Step, message_locals
-from errdex.extract.shapes import always_exits, annotated_class, assigned_after, branches_assign
+from errdex.extract.shapes import always_exits, annotated_class, assigned_after
 from errdex.facts import ConditionKind
 
 
@@ -43,9 +43,7 @@ class SiteExtractor(CallRecorder, DefinitionRecorder):
             if isinstance(stmt, ast.If):
                 current = (*current, *self._fallthrough(stmt))
                 if stmt.orelse and scope.is_function:
-                    for name in branches_assign(stmt):
-                        where = (stmt.lineno, stmt.end_lineno or stmt.lineno, self._blocks)
-                        scope.replaced.setdefault(name, []).append(where)
+                    scope.branchings.append((stmt, self._blocks))
         return current
 
     def _stmt(
