@@ -28,6 +28,7 @@ class SourceView(msgspec.Struct, kw_only=True):
     snippet: str  # about 40 lines around the site
     snippet_start: int  # the line number of the snippet's first line
     url: str | None = None  # "view source", pinned to the revision
+    pinned: str | None = None  # what the link points at: "tag v0.33.0", "commit 4b6bdec4ab"
 
 
 class ConditionView(msgspec.Struct, kw_only=True):
@@ -142,13 +143,17 @@ class Analysis(msgspec.Struct, kw_only=True):
     at: str  # ISO 8601, when the page's prose was made
     project: str
     revision: str
-    date: str | None = None  # the revision's date
+    date: str | None = None  # the revision's date (a release's or a commit's)
+    pinned: str | None = None  # what the revision is: "tag v0.33.0", "commit 4b6bdec4ab"
 
     @property
     def footer(self) -> str:
-        what = "AI-assisted analysis" if self.by == "model" else "Static analysis"
-        when = f" ({self.date[:10]})" if self.date else ""
-        return f"{what} of {self.project}@{self.revision[:10]}{when}"
+        what = "AI-assisted analysis (written by a model)" if self.by == "model" else (
+            "Static analysis"
+        )
+        pin = self.pinned or self.revision[:10]
+        when = f", {self.date[:10]}" if self.date else ""
+        return f"{what} of {self.project} at {pin}{when}"
 
 
 class Page(msgspec.Struct, kw_only=True):
