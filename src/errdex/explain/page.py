@@ -148,8 +148,10 @@ class Analysis(msgspec.Struct, kw_only=True):
 
     @property
     def footer(self) -> str:
-        what = "AI-assisted analysis (written by a model)" if self.by == "model" else (
-            "Static analysis"
+        what = (
+            "AI-assisted analysis (written by a model)"
+            if self.by == "model"
+            else ("Static analysis")
         )
         pin = self.pinned or self.revision[:10]
         when = f", {self.date[:10]}" if self.date else ""
