@@ -48,8 +48,8 @@ def test_an_env_var_read_in_a_condition_is_the_solution(store: Store) -> None:
     assert first.text.startswith("Set `ENGINE_USE_V2=1` or leave it unset")
     assert page.example_fix is not None
     assert (page.example_fix.before, page.example_fix.after) == (
-        "ENGINE_USE_V2=0 <command>",
-        "ENGINE_USE_V2=1 <command>",
+        "export ENGINE_USE_V2=0",
+        "export ENGINE_USE_V2=1",
     )
     assert "`self.sparse_config` is not None" in page.what_it_means
 
@@ -109,8 +109,8 @@ def test_a_local_made_of_settings_is_seen_through(store: Store) -> None:
     )
     assert page.example_fix is not None
     assert (page.example_fix.before, page.example_fix.after) == (
-        "<command>",
-        "<command> --enforce-eager",
+        "from engine.llm import LLM\nLLM(model=MODEL)",
+        "from engine.llm import LLM\nLLM(model=MODEL, enforce_eager=True)",
     )
 
 

@@ -60,6 +60,9 @@ class Knob(msgspec.Struct, kw_only=True):
     via: str | None = None  # what links the two: "property VllmConfig.use_v2_model_runner"
     same_value: bool = False  # `behind` takes the knob's value as it is (not computed from it)
     value_type: str | None = None  # the type the code declares for it: "bool | None"
+    # the public constructor taking it as a keyword, with its first parameter:
+    # `vllm.entrypoints.llm.LLM(model)`
+    call: str | None = None
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).

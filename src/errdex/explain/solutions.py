@@ -191,7 +191,9 @@ def _add_advice(found: _Collector, facts: Facts) -> None:
 
 
 def example_fix(facts: Facts) -> ExampleFix | None:
-    """Before and after for the first knob a solution turns, when its values are known."""
+    """Before and after, in the form the user runs it, for the first setting a solution
+    turns: the shell line that sets an environment variable, or the Python call that takes
+    a flag's field as a keyword. Nothing when no runnable form is known."""
     candidates = [*ways_out(facts), *(expanded(c, facts) for c in ways_out(facts))]
     for _, guard in facts.caller_guards:
         candidates.extend(guard)
@@ -199,10 +201,31 @@ def example_fix(facts: Facts) -> ExampleFix | None:
         candidates.extend(variant.conditions)
     for condition in candidates:
         action = knob_action(condition, facts.knobs)
-        if action is not None and action.before and action.after:
-            note = action.note or f"{code(action.knob)} decides {code(condition.text)}."
+        if action is None:
+            continue
+        note = action.note or f"{code(action.knob)} decides {code(condition.text)}."
+        if action.before and action.after:
             return ExampleFix(before=action.before, after=action.after, note=note)
+        knob = next((k for k in facts.knobs if k.name == action.knob and k.call), None)
+        if knob is not None and action.keyword is not None and knob.call and knob.behind:
+            return _call_fix(knob.call, knob.behind.rsplit(".", 1)[-1], action.keyword, note)
     return None
+
+
+def _call_fix(call: str, keyword: str, value: str, note: str) -> ExampleFix:
+    """`LLM(model=MODEL)` → `LLM(model=MODEL, enforce_eager=True)`: the constructor that
+    takes the flag's field, with its first argument left as the user's own."""
+    target, _, first = call.partition("(")
+    first = first.rstrip(")")
+    module, _, name = target.rpartition(".")
+    head = f"from {module} import {name}\n" if module else ""
+    mine = f"{first}={first.upper()}" if first and first != keyword else ""
+    after_args = ", ".join(a for a in (mine, f"{keyword}={value}") if a)
+    return ExampleFix(
+        before=f"{head}{name}({mine})",
+        after=f"{head}{name}({after_args})",
+        note=f"{note} {first.upper()} stands for your own `{first}`." if mine else note,
+    )
 
 
 class _Inline(ast.NodeTransformer):

@@ -64,7 +64,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 # helper's guard names the object it was called on.
 # 15: a method called on an object reaches another file's helper only when the code says the
 # object is of the helper's class (`link.receivers`), not because its name is unique.
-LINKER_VERSION = "15"
+LINKER_VERSION = "16"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
