@@ -226,6 +226,13 @@ class _Exceptions:
                 or template.literal_length > 0
                 or any(p.expr in params for p in template.placeholders)
             )
+            # One reading the object's attributes (`f"{self.code} {self.name}: ..."` in
+            # `__str__`) is composed with them per raise (`IndexedSite.shown`); the raise's
+            # own message is the template.
+            if site.message is not None and any(
+                p.expr.startswith("self.") for p in template.placeholders
+            ):
+                says_more = False
             if (bound or not site.args) and says_more:
                 sources = argument_sources(params, site.args)
                 message = substitute(template, bound, sources)
