@@ -19,6 +19,7 @@ from errdex.explain.solutions import example_fix, solutions
 from errdex.explain.views import (
     condition_view,
     exception_view,
+    shown_views,
     source_view,
     variant_views,
 )
@@ -71,6 +72,7 @@ def build_page(
         kind=str(chosen.site.kind),
         level=chosen.site.level,
         message=message,
+        shown=shown_views(chosen),
         source=msgspec.structs.replace(source_view(chosen, text), pinned=pinned),
         conditions=facts.conditions,
         variants=facts.variants,
