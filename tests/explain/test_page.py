@@ -109,7 +109,7 @@ def test_a_local_made_of_settings_is_seen_through(store: Store) -> None:
     )
     assert page.example_fix is not None
     assert (page.example_fix.before, page.example_fix.after) == (
-        "from engine.llm import LLM\nLLM(model=MODEL)",
+        "from engine.llm import LLM\nLLM(model=MODEL, enforce_eager=False)",
         "from engine.llm import LLM\nLLM(model=MODEL, enforce_eager=True)",
     )
 

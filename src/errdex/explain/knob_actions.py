@@ -68,6 +68,8 @@ def _action(node: ast.expr, condition: ConditionView, knobs: list[Knob]) -> Knob
         if knob.behind is None or knob.kind not in ("env", "flag"):
             continue
         shape = _shape(node, knob.behind)
+        if shape is not None and _positive_count(shape):
+            continue  # `n > 0`: none of a thing is no setting to ask for
         if shape is None:
             field = _json_field_action(node, knob) if knob.kind == "flag" else None
             if field is not None:
@@ -297,3 +299,10 @@ def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
             text += f"; `{field}` may be any of {shape.value!r}"
         return KnobAction(text=text, knob=knob.name, keyword=repr({field: value}))
     return None
+
+
+def _positive_count(shape: _Shape) -> bool:
+    """`n > 0`, `n >= 1`, `n != 0`: the way out would be none of the thing counted."""
+    if not shape.has_value or isinstance(shape.value, bool):
+        return False
+    return (shape.op, shape.value) in ((">", 0), (">=", 1), ("!=", 0))

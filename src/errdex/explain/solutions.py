@@ -19,7 +19,7 @@ import msgspec
 
 from errdex.explain.advice import message_advice
 from errdex.explain.context import Facts
-from errdex.explain.inputs import input_action
+from errdex.explain.inputs import input_action, merged_type_checks
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code, plain_condition
@@ -129,10 +129,12 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
     earlier exit (`if color == "default": return`) is a special case the function handles
     first: taking it is a way out only when the check itself is not on the input."""
     checks = [c for c in conditions if c.kind != "early_exit"]
-    exits = [c for c in conditions if c.kind == "early_exit"]
+    # an exit for one value (`if color == "default": return`) is a special case, not a fix
+    exits = [c for c in conditions if c.kind == "early_exit" and " != " not in c.text]
+    merged = merged_type_checks(conditions)
     for group in (checks, exits):
         for condition in reversed(group):
-            given = input_action(condition, facts)
+            given = input_action(merged.get(condition.line, condition), facts)
             if given is not None:
                 found.add(Solution(text=given, condition=condition.text, kind="input"), 1)
                 return
@@ -220,9 +222,12 @@ def _call_fix(call: str, keyword: str, value: str, note: str) -> ExampleFix:
     module, _, name = target.rpartition(".")
     head = f"from {module} import {name}\n" if module else ""
     mine = f"{first}={first.upper()}" if first and first != keyword else ""
+    # a switch turned off was on before; any other value replaces what the user had
+    was = {"True": "False", "False": "True", "None": "VALUE"}.get(value)
+    before_args = ", ".join(a for a in (mine, f"{keyword}={was}" if was else "") if a)
     after_args = ", ".join(a for a in (mine, f"{keyword}={value}") if a)
     return ExampleFix(
-        before=f"{head}{name}({mine})",
+        before=f"{head}{name}({before_args})",
         after=f"{head}{name}({after_args})",
         note=f"{note} {first.upper()} stands for your own `{first}`." if mine else note,
     )
