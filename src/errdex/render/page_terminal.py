@@ -40,6 +40,13 @@ def page_view(page: Page) -> Group:
     if page.message is not None:
         message = Text(safe_text(page.message))
         parts.append(Panel(message, title="Error message", title_align="left", expand=False))
+    if page.shown:
+        seen = Text()
+        for number, shown in enumerate(page.shown):
+            seen.append("\n" if number else "")
+            seen.append(safe_line(shown.line or shown.text))
+            seen.append(f"  ({safe_line(shown.how)})", style="dim")
+        parts.append(Panel(seen, title="As the user sees it", title_align="left", expand=False))
     parts += [_heading("What it means"), prose(page.what_it_means)]
     parts += _source(page)
     if page.conditions:

@@ -129,6 +129,9 @@ def lookup_view(result: LookupResult, source_text: str | None) -> Group:
     if best.message:
         message = Text(safe_text(best.message))
         parts.append(Panel(message, title="message", title_align="left", expand=False))
+    if best.shown:
+        shown = Text(safe_text(best.shown))
+        parts.append(Panel(shown, title="as the user sees it", title_align="left", expand=False))
     where = Text(f"{safe_line(best.file)}:{best.line}", style="bold")
     where.append(f" in {safe_line(best.function)}", style="dim")
     parts.append(where)
