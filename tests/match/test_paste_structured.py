@@ -171,3 +171,56 @@ def test_frame_line_cut_inside_file() -> None:
     assert [(f.path, f.line) for f in err.frames] == [
         ("/usr/lib/python3/site-packages/requests/models.py", 440)
     ]
+
+
+def test_lines_of_several_processes_are_read_process_by_process() -> None:
+    # vllm-project/vllm#14095: two workers' tracebacks printed line between line.
+    from errdex.match.paste_cleanup import prepare
+    from errdex.match.paste_lines import read_lines
+
+    raw = textwrap.dedent(
+        """
+        (VllmWorkerProcess pid=185215) ERROR 03-02 17:57:30 [multiproc_worker_utils.py:242] output = run_method(worker, method, args, kwargs)
+        (VllmWorkerProcess pid=185215) ERROR 03-02 17:57:30 [multiproc_worker_utils.py:242] ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+        (VllmWorkerProcess pid=185215) ERROR 03-02 17:57:30 [multiproc_worker_utils.py:242] File "/home/uefi/vllm/source/vllm/vllm/utils.py", line 2232, in run_method
+        (VllmWorkerProcess pid=185216) ERROR 03-02 17:57:30 [multiproc_worker_utils.py:242] Exception in worker VllmWorkerProcess while processing method determine_num_available_blocks.
+        (VllmWorkerProcess pid=185215) ERROR 03-02 17:57:30 [multiproc_worker_utils.py:242] return func(*args, **kwargs)
+        (VllmWorkerProcess pid=185215) ERROR 03-02 17:57:30 [multiproc_worker_utils.py:242] ^^^^^^^^^^^^^^^^^^^^^
+        (VllmWorkerProcess pid=185215) ERROR 03-02 17:57:30 [multiproc_worker_utils.py:242] File "/home/uefi/.local/lib/python3.12/site-packages/torch/utils/_contextlib.py", line 116, in decorate_context
+        (VllmWorkerProcess pid=185216) ERROR 03-02 17:57:30 [multiproc_worker_utils.py:242] Traceback (most recent call last):
+        (VllmWorkerProcess pid=185215) ERROR 03-02 17:57:30 [multiproc_worker_utils.py:242] return func(*args, **kwargs)
+        """
+    ).strip()
+    texts = [ln.text for ln in read_lines(prepare(raw)) if not ln.brk]
+    assert texts == [
+        "output = run_method(worker, method, args, kwargs)",
+        "^" * 40,
+        'File "/home/uefi/vllm/source/vllm/vllm/utils.py", line 2232, in run_method',
+        "return func(*args, **kwargs)",
+        "^" * 21,
+        'File "/home/uefi/.local/lib/python3.12/site-packages/torch/utils/_contextlib.py", line 116, in decorate_context',
+        "return func(*args, **kwargs)",
+        "Exception in worker VllmWorkerProcess while processing method determine_num_available_blocks.",
+        "Traceback (most recent call last):",
+    ]
+
+
+def test_a_traceback_through_another_process_lines_is_whole() -> None:
+    # vllm's engine and API server printing at once (as in vllm-project/vllm#28910, whose
+    # engine error is shortened here to one frame).
+    errors = paste(
+        """
+        [1;36m(EngineCore_DP0 pid=975)[0;0m ERROR 11-14 08:06:26 [core.py:708] Traceback (most recent call last):
+        (APIServer pid=1) Traceback (most recent call last):
+        [1;36m(EngineCore_DP0 pid=975)[0;0m ERROR 11-14 08:06:26 [core.py:708]   File "/usr/local/lib/python3.12/dist-packages/vllm/v1/executor/multiproc_executor.py", line 509, in wait_for_ready
+        (APIServer pid=1)   File "/usr/local/bin/vllm", line 10, in <module>
+        [1;36m(EngineCore_DP0 pid=975)[0;0m ERROR 11-14 08:06:26 [core.py:708]     raise e from None
+        (APIServer pid=1)     sys.exit(main())
+        [1;36m(EngineCore_DP0 pid=975)[0;0m ERROR 11-14 08:06:26 [core.py:708] Exception: WorkerProc initialization failed due to an exception in a background process. See stack trace for root cause.
+        (APIServer pid=1) RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}
+        """
+    )
+    engine = next(e for e in errors if e.exception == "Exception")
+    assert [(f.line, f.code) for f in engine.frames] == [(509, "raise e from None")]
+    server = next(e for e in errors if e.exception == "RuntimeError")
+    assert [(f.line, f.code) for f in server.frames] == [(10, "sys.exit(main())")]
