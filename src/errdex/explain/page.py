@@ -28,6 +28,7 @@ class SourceView(msgspec.Struct, kw_only=True):
     snippet: str  # about 40 lines around the site
     snippet_start: int  # the line number of the snippet's first line
     url: str | None = None  # "view source", pinned to the revision
+    pinned: str | None = None  # what the link points at: "tag v0.33.0", "commit 4b6bdec4ab"
 
 
 class ConditionView(msgspec.Struct, kw_only=True):
@@ -47,6 +48,18 @@ class VariantView(msgspec.Struct, kw_only=True):
     conditions: list[ConditionView] = []
 
 
+class ShownView(msgspec.Struct, kw_only=True):
+    """A text the user sees for this error besides the template at the raise: composed
+    by the exception class, printed by a framework, or one class's entry of a table."""
+
+    text: str  # placeholders in braces, as in `message`
+    how: str  # "str(exc)", "format_message()", "printed by click", "Integer's ..."
+    # As a traceback's last line prints it (`BadRequest: 400 Bad Request: ...`); None for
+    # what a framework prints.
+    line: str | None = None
+    cls: str | None = None  # the class it is the text of, when it differs per class
+
+
 class Knob(msgspec.Struct, kw_only=True):
     """A setting a user controls that a condition depends on."""
 
@@ -59,6 +72,9 @@ class Knob(msgspec.Struct, kw_only=True):
     via: str | None = None  # what links the two: "property VllmConfig.use_v2_model_runner"
     same_value: bool = False  # `behind` takes the knob's value as it is (not computed from it)
     value_type: str | None = None  # the type the code declares for it: "bool | None"
+    # the public constructor taking it as a keyword, with its first parameter:
+    # `vllm.entrypoints.llm.LLM(model)`
+    call: str | None = None
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).
@@ -103,6 +119,9 @@ class Solution(msgspec.Struct, kw_only=True):
     text: str
     knob: str | None = None  # the knob it turns, when there is one
     condition: str | None = None  # the condition it makes false
+    # what it changes: "setting" (a flag, an environment variable), "input" (an argument),
+    # "environment" (a package, a platform); ranked in that order
+    kind: str | None = None
 
 
 class ExampleFix(msgspec.Struct, kw_only=True):
@@ -139,13 +158,19 @@ class Analysis(msgspec.Struct, kw_only=True):
     at: str  # ISO 8601, when the page's prose was made
     project: str
     revision: str
-    date: str | None = None  # the revision's date
+    date: str | None = None  # the revision's date (a release's or a commit's)
+    pinned: str | None = None  # what the revision is: "tag v0.33.0", "commit 4b6bdec4ab"
 
     @property
     def footer(self) -> str:
-        what = "AI-assisted analysis" if self.by == "model" else "Static analysis"
-        when = f" ({self.date[:10]})" if self.date else ""
-        return f"{what} of {self.project}@{self.revision[:10]}{when}"
+        what = (
+            "AI-assisted analysis (written by a model)"
+            if self.by == "model"
+            else ("Static analysis")
+        )
+        pin = self.pinned or self.revision[:10]
+        when = f", {self.date[:10]}" if self.date else ""
+        return f"{what} of {self.project} at {pin}{when}"
 
 
 class Page(msgspec.Struct, kw_only=True):
@@ -157,6 +182,7 @@ class Page(msgspec.Struct, kw_only=True):
     kind: str
     level: str | None = None
     message: str | None
+    shown: list[ShownView] = []  # the message as the user sees it, when that differs
     source: SourceView
     conditions: list[ConditionView] = []
     variants: list[VariantView] = []

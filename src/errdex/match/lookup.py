@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 
 import msgspec
 
-from errdex.facts import MessageTemplate, Variant
+from errdex.facts import MessageTemplate, ShownText, Variant
 from errdex.history.versions import NewestVersion, settle_versions
 from errdex.link.resolve import BUILTIN_EXCEPTIONS
 from errdex.match.paste import ErrorEvidence, Evidence, Frame
@@ -57,6 +57,7 @@ class Match(msgspec.Struct, kw_only=True):
     score: float
     values: dict[str, str]  # placeholder source → the text it held in the paste
     variant: VariantMatch | None = None
+    shown: str | None = None  # the text as the user sees it, when the paste matched that
     why: list[str] = []
     confident: bool = False  # the message's text or an exact frame pins it
     newest: NewestVersion | None = None  # in an older version: the error in the newest one
@@ -64,11 +65,14 @@ class Match(msgspec.Struct, kw_only=True):
     # Matched by its class alone (its message is computed at the raise), with no frame
     # pinning it: a guess, when another site's template explains the text. Not in the JSON.
     guess: bool = False
+    # The message read as a piece from inside the template. Not in the JSON.
+    piece: bool = False
 
     def record(self) -> dict[str, object]:
         data = msgspec.to_builtins(self)
         data.pop("site", None)
         data.pop("guess", None)
+        data.pop("piece", None)
         assert isinstance(data, dict)
         return data
 
@@ -121,12 +125,20 @@ class _Scorer:
         values: dict[str, str] = {}
         variant: VariantMatch | None = None
         matched = _match(site.message, self.evidence, cut=self.cut)
+        form, whole_line = _best_form(stored, self.evidence, matched, cut=self.cut)
+        if form is not None:
+            matched = form[0]
         if matched is not None:
             total += matched.score
             values = matched.values
-            why.append(
-                f"message matches the template ({matched.covered:.0%} of it is literal text)"
-            )
+            if matched.fragment:
+                why.append("the message is a piece of the template")
+            elif form is not None:
+                why.append(f"message matches the text {form[1].how} shows")
+            else:
+                why.append(
+                    f"message matches the template ({matched.covered:.0%} of it is literal text)"
+                )
             variant = _variant(site.variants, matched, stored.file)
             if variant is not None:
                 total += 0.1
@@ -138,7 +150,9 @@ class _Scorer:
         by_class = matched is None and self._raised_as_is(stored)
         if matched is None and not pinned and not by_class:
             return None
-        agreement = self._exception_agreement(stored, why)
+        # A printed form holding what the parser read as the class (`Error: ...`) says
+        # nothing of the class.
+        agreement = 0.0 if whole_line else self._exception_agreement(stored, why)
         total += agreement
         if by_class:
             # The message is whatever the raise was given (`raise ConnectionError(e)`):
@@ -170,10 +184,12 @@ class _Scorer:
             score=round(total * self.weight, 4),
             values=values,
             variant=variant,
+            shown=form[1].text.text if form is not None else None,
             why=why,
             confident=confident,
             site=stored,
             guess=by_class and not pinned,
+            piece=matched is not None and matched.fragment,
         )
 
     def _raised_as_is(self, stored: StoredSite) -> bool:
@@ -285,7 +301,8 @@ def _match(
     template: MessageTemplate | None, evidence: ErrorEvidence, *, cut: bool
 ) -> TemplateMatch | None:
     """Match the message against the template; with `cut`, also as a prefix of it (titles
-    and copies get cut mid-word without a marker), scored a little lower."""
+    and copies get cut mid-word without a marker), scored a little lower; else as a piece
+    from inside it (`No scheme supplied`), scored lower still."""
     if template is None or not template.literal_length or not evidence.message:
         return None
     compiled = compile_template(template)
@@ -294,9 +311,31 @@ def _match(
         prefix = compiled.match(evidence.message, truncated=True)
         if prefix is not None:
             found = msgspec.structs.replace(prefix, score=prefix.score * 0.9)
+    if found is None:
+        found = compiled.fragment(evidence.message)
     if found is None or found.covered < _MIN_COVERED * 0.5:
         return None
     return found
+
+
+def _best_form(
+    stored: StoredSite, evidence: ErrorEvidence, matched: TemplateMatch | None, *, cut: bool
+) -> tuple[tuple[TemplateMatch, ShownText] | None, bool]:
+    """The text a user sees of the site (`IndexedSite.shown`) that explains the paste
+    better than the template does, and whether it did so with the whole line: a printed
+    form's `Error: ` is what the parser took for a class name."""
+    best: tuple[TemplateMatch, ShownText] | None = None
+    whole_line = False
+    line = f"{evidence.exception}: {evidence.message}" if evidence.exception else None
+    for form in stored.shown:
+        for text, whole in ((evidence.message, False), (line, True)):
+            if text is None:
+                continue
+            found = _match(form.text, msgspec.structs.replace(evidence, message=text), cut=cut)
+            floor = best[0].score if best is not None else (matched.score if matched else 0.0)
+            if found is not None and found.score > floor:
+                best, whole_line = (found, form), whole
+    return best, whole_line
 
 
 def _variant(
@@ -398,6 +437,8 @@ def rank(
     near: dict[str, Match] = {}
     items = list(enumerate(evidence.errors[:4]))
 
+    read: set[int] = set()  # the errors a whole reading of their message explains
+
     def score(index: int, item: ErrorEvidence, sites: list[StoredSite], cut: bool) -> None:
         # The parser puts the error that ended the program first; the rest (causes, log
         # lines around it) count for less.
@@ -406,6 +447,8 @@ def rank(
             match = scorer.score(stored)
             if match is None:
                 continue
+            if match.confident and not match.piece:
+                read.add(index)
             target = best if match.confident else near
             previous = target.get(match.id)
             if previous is None or _better(match, previous):
@@ -426,8 +469,9 @@ def rank(
         for index, item, sites in wide:
             score(index, item, sites, cut=False)
         rounds += wide
-    if not best:  # only when no exact reading is confident, read messages as cut short
-        for index, item, sites in rounds:
+    # Messages no whole reading explains may have been cut short (without a marker).
+    for index, item, sites in rounds:
+        if index not in read:
             score(index, item, sites, cut=True)
     for key in best:
         near.pop(key, None)
