@@ -81,6 +81,7 @@ SUITES_PINNED = (
         "arrow==1.4.0",
         ("arrow",),
         ("pytest==9.0.2", "pytest-mock", "pytz", "simplejson", "dateparser"),
+        pytest_args=("-o", "addopts="),  # its coverage options need pytest-cov
     ),
     Suite("pyjwt==2.15.1", ("jwt",), ("pytest==8.4.2", "cryptography")),
     Suite("h11==0.16.0", ("h11",), ("pytest==9.0.2",), tests_inside=True),

@@ -1,7 +1,7 @@
 """Lookup accuracy per paste form on the test-suite set, beside grep; and every set in one catalog.
 
     python bench/accuracy/suites_run.py [--db PATH] [--packages NAME ...] [--verbose]
-    python bench/accuracy/suites_run.py --one-catalog [--neighbours 1] [--db PATH]
+    python bench/accuracy/suites_run.py --one-catalog [--neighbours N] [--db PATH]
 
 The default run takes the cases of `suites/` (built by `suites_harvest.py`), indexes the
 release each one came from, and looks each one up in every form it has (the message line,
@@ -14,11 +14,10 @@ Tuned and held-out packages are reported apart; `--verbose` prints the tuned mis
 
 `--one-catalog` runs every accuracy set: the issue cases (`cases/`), the held-out issue
 cases (`heldout/`), the live exceptions (`live.py`'s packages and sample) and this set,
-against ONE database holding every release any of them needs, plus, for each such
-release, the `--neighbours` releases of the same package before and after it (a hosted
-catalog holds many releases of a package; `--neighbours 0` holds only those the cases
-need). No version is ever passed to lookup: a case's release is reached only through the
-evidence in its paste.
+against ONE database holding every release any of them needs (a hosted catalog holds many
+releases of each package; `--neighbours N` adds the N releases of the same package before
+and after each needed one). No version is ever passed to lookup: a case's release is
+reached only through the evidence in its paste.
 """
 
 from __future__ import annotations
@@ -257,7 +256,7 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="print the tuned misses")
     parser.add_argument("--held-out-misses", action="store_true", help="and the held-out ones")
     parser.add_argument("--one-catalog", action="store_true", help="every set, one database")
-    parser.add_argument("--neighbours", type=int, default=1, help="releases each side, too")
+    parser.add_argument("--neighbours", type=int, default=0, help="releases each side, too")
     parser.add_argument("--live-per-package", type=int, default=40, help="as live.py's")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
