@@ -15,11 +15,11 @@ from errdex.extract.knobs import env_annotations, env_getters, scan_settings
 from errdex.extract.module import collect_constants, collect_imports, module_name
 from errdex.extract.skeleton import Skeleton, build_skeleton, has_message_call
 from errdex.extract.walker import Walker
-from errdex.facts import FileFacts
+from errdex.facts import CallSite, FileFacts
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "28"
+EXTRACTOR_VERSION = "29"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -98,22 +98,7 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
     if env_reads:
         env_reads.extend(env_getters(tree, text))
     definitions, calls = walker.definitions, walker.calls
-    classes = {c.qualname for c in definitions.classes}
-    methods = {m for c in definitions.classes for m in c.methods}
-    keep = CallFilter(set(definitions.defs), classes, methods, imports)
-    call_sites = calls.call_sites(keep)
-    if reduced is not None:
-        call_sites += tuple(
-            blanked_calls(
-                text,
-                reduced.blanked,
-                reduced.trimmed,
-                definitions.functions_at,
-                definitions.guard_after,
-                reduced.strings,
-                keep,
-            )
-        )
+    call_sites = _call_sites(walker, text, reduced, imports)
     return FileFacts(
         path=path,
         module=module,
@@ -138,6 +123,30 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         flags=tuple(flags),
         tests=tuple(calls.tests),
     )
+
+
+def _call_sites(
+    walker: Walker, text: str, reduced: Skeleton | None, imports: dict[str, str]
+) -> tuple[CallSite, ...]:
+    """The calls that may reach the codebase's own functions: those the walker noted, and
+    those read from the text of the bodies the skeleton blanked."""
+    definitions = walker.definitions
+    classes = {c.qualname for c in definitions.classes}
+    methods = {m for c in definitions.classes for m in c.methods}
+    keep = CallFilter(set(definitions.defs), classes, methods, imports)
+    found = walker.calls.call_sites(keep)
+    if reduced is None:
+        return found
+    blanked = blanked_calls(
+        text,
+        reduced.blanked,
+        reduced.trimmed,
+        definitions.functions_at,
+        definitions.guard_after,
+        reduced.strings,
+        keep,
+    )
+    return found + tuple(blanked)
 
 
 def _parse_fast(

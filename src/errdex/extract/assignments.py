@@ -46,7 +46,7 @@ class AssignmentRecorder:
         elif self.state.stringy(value):
             template = self.state.template(value, scope)
             if template is not None:
-                scope.messages[name] = (template, self.state.blocks)
+                scope.messages[name] = [(template, self.state.blocks)]
         scope.assigns.setdefault(name, []).append(
             Assignment(stmt.lineno, value, self.state.blocks, path, template)
         )
@@ -57,18 +57,21 @@ class AssignmentRecorder:
             return
         name = target.id
         scope.augmented.add(name)
-        if name in scope.messages:
-            template, blocks = scope.messages[name]
+        values = scope.messages.get(name)
+        if values is not None:
             here = self.state.blocks
-            if here == blocks:
-                addition = self.state.template(stmt.value, scope) or MessageTemplate()
-            elif here[: len(blocks)] == blocks:
-                # Added under a condition: the text may be absent, so keep it open.
-                addition = MessageTemplate.of(Placeholder(self.state.source(stmt.value)))
-            else:
+            enclosing = [
+                (template, blocks) for template, blocks in values if here[: len(blocks)] == blocks
+            ]
+            if not enclosing:
                 del scope.messages[name]  # changed in a branch the site may not follow
                 return
-            scope.messages[name] = (template + addition, blocks)
+            added = self.state.template(stmt.value, scope) or MessageTemplate()
+            outer = [(template, blocks) for template, blocks in enclosing if blocks != here]
+            if outer:  # outside this block the addition may be absent: there it stays open
+                maybe = MessageTemplate.of(Placeholder(self.state.source(stmt.value)))
+                outer = [(template + maybe, blocks) for template, blocks in outer]
+            scope.messages[name] = [*outer, (enclosing[-1][0] + added, here)]
         elif name in scope.lists and isinstance(stmt.value, ast.List):
             scope.lists[name].variants.extend(self.list_items(stmt.value.elts, scope, path))
 

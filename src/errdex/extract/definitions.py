@@ -261,7 +261,7 @@ class DefinitionRecorder:
             ):
                 template = self.state.template(stmt.value, scope)
                 if template is not None:
-                    scope.messages[stmt.targets[0].id] = (template, ())
+                    scope.messages[stmt.targets[0].id] = [(template, ())]
         # In `__init__` only statements with the words looked for are walked (`__str__`
         # counts every `return`).
         keep = self._may_pass_message if func.name == "__init__" else None

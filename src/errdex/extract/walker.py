@@ -173,7 +173,7 @@ class Walker:
             if built:
                 later = assigned_after(scope.body, stmt.end_lineno or stmt.lineno)
                 inner.messages = {
-                    name: (template, ())
+                    name: [(template, ())]
                     for name, template in built.items()
                     if name not in params and name not in later
                 }
