@@ -11,6 +11,7 @@ from collections.abc import Collection
 
 from errdex.extract.blanked_calls import blanked_calls
 from errdex.extract.calls import CallFilter
+from errdex.extract.exception_classes import class_texts
 from errdex.extract.knobs import env_annotations, env_getters, scan_settings
 from errdex.extract.module import collect_constants, collect_imports, module_name
 from errdex.extract.skeleton import Skeleton, build_skeleton, has_message_call
@@ -19,7 +20,7 @@ from errdex.facts import CallSite, FileFacts
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "29"
+EXTRACTOR_VERSION = "30"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -122,6 +123,7 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         else {},
         flags=tuple(flags),
         tests=tuple(calls.tests),
+        texts=class_texts(tree, text, constants),
     )
 
 
