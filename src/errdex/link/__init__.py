@@ -50,7 +50,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "16"
+LINKER_VERSION = "17"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
