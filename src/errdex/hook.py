@@ -14,8 +14,9 @@ from types import TracebackType
 from rich.console import Console
 
 from errdex.indexing.installed import index_missing
-from errdex.match.lookup import LookupResult, Match, rank
+from errdex.match.lookup import rank
 from errdex.match.paste import ErrorEvidence, Evidence, Frame
+from errdex.match.results import LookupResult, Match
 from errdex.store import open_store
 from errdex.store.base import Store
 
