@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
+from errdex.facts import KnobKind
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def knob_action(condition: ConditionView, knobs: list[Knob]) -> KnobAction | Non
 
 def _action(node: ast.expr, condition: ConditionView, knobs: list[Knob]) -> KnobAction | None:
     for knob in knobs:
-        if knob.behind is None or knob.kind not in ("env", "flag"):
+        if knob.behind is None or knob.kind not in (KnobKind.ENV, KnobKind.FLAG):
             continue
         shape = _shape(node, knob.behind)
         if shape is None:
@@ -71,7 +72,9 @@ def _action(node: ast.expr, condition: ConditionView, knobs: list[Knob]) -> Knob
             continue
         if not knob.same_value:
             return _generic(knob, condition)
-        action = _env_action(knob, shape) if knob.kind == "env" else _flag_action(knob, shape)
+        action = (
+            _env_action(knob, shape) if knob.kind == KnobKind.ENV else _flag_action(knob, shape)
+        )
         return action or _generic(knob, condition)
     return None
 
@@ -246,6 +249,6 @@ def _boolish(knob: Knob) -> bool:
 
 
 def _generic(knob: Knob, condition: ConditionView) -> KnobAction:
-    kind = "environment variable" if knob.kind == "env" else "flag"
+    kind = "environment variable" if knob.kind == KnobKind.ENV else "flag"
     text = f"Change the {kind} `{knob.name}`, which {code(knob.behind or knob.name)} follows"
     return KnobAction(text=text, knob=knob.name)

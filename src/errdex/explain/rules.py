@@ -7,7 +7,7 @@ from __future__ import annotations
 from errdex.explain.context import Facts
 from errdex.explain.page import GUARD_NOT_READ, Caller, ConditionView, WhenItHappens
 from errdex.explain.plain import code
-from errdex.facts import SiteKind
+from errdex.facts import KnobKind, SiteKind
 from errdex.store.base import StoredSite
 
 _MAX_REASONS = 6
@@ -118,7 +118,7 @@ def when_it_happens(facts: Facts) -> WhenItHappens:
             f"which calls {code(callee)}{guard}."
         )
     for knob in facts.knobs:
-        kind = "environment variable" if knob.kind == "env" else "command-line flag"
+        kind = "environment variable" if knob.kind == KnobKind.ENV else "command-line flag"
         behind = code(knob.behind or knob.name)
         via = f" (through the {knob.via})" if knob.via and knob.via.startswith("property") else ""
         situations.append(f"{behind} depends on the {kind} {code(knob.name)}{via}.")

@@ -11,12 +11,12 @@ import ast
 
 import msgspec
 
-from errdex.explain.context import Facts
+from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code, plain_condition
 from errdex.extract.conditions import negate
-from errdex.facts import Condition, ConditionKind
+from errdex.facts import Condition
 
 MAX_SOLUTIONS = 10
 _MAX_VARIANTS = 6
@@ -31,7 +31,7 @@ def negated(condition: ConditionView) -> Condition:
         text = f"not ({condition.text})"
     return Condition(
         test=condition.test,
-        kind=ConditionKind(condition.kind),
+        kind=condition.kind,
         holds=not condition.holds,
         line=condition.line,
         text=text,
@@ -86,7 +86,7 @@ def solutions(facts: Facts) -> list[Solution]:
                     )
                 )
     for variant in facts.variants[:_MAX_VARIANTS]:
-        held = [c for c in variant.conditions if c.kind not in ("loop", "except", "with")]
+        held = [c for c in variant.conditions if c.kind not in CONTEXT_KINDS]
         if not held:
             continue
         prefix = f"If the message names “{variant.reason}”: "

@@ -22,7 +22,7 @@ import msgspec
 
 from errdex.extract.conditions import dotted_names
 from errdex.extract.knobs import env_read_of
-from errdex.facts import Binding, Condition, EnvRead, FileFacts, KnobLink, PropertyFact
+from errdex.facts import Binding, Condition, EnvRead, FileFacts, KnobKind, KnobLink, PropertyFact
 from errdex.link.resolve import Namespace
 
 # The receiver of an attribute that a flag may set: `self.model_config`, `args`, `opts`.
@@ -148,7 +148,7 @@ class KnobIndex:
             return None
         return KnobLink(
             name=read.name,
-            kind="env",
+            kind=KnobKind.ENV,
             behind=dotted,
             reads=read.source or None,
             file=where.path,
@@ -169,7 +169,7 @@ class KnobIndex:
         out: list[KnobLink] = [
             KnobLink(
                 name=name,
-                kind="env",
+                kind=KnobKind.ENV,
                 behind=dotted,
                 file=where.path,
                 line=prop.line,
@@ -221,7 +221,7 @@ class KnobIndex:
             return [
                 KnobLink(
                     name=value.env,
-                    kind="env",
+                    kind=KnobKind.ENV,
                     behind=dotted,
                     reads=binding.value[:160],
                     file=facts.path,
@@ -274,7 +274,7 @@ class KnobIndex:
         value_type = field[1] if field is not None else None
         return KnobLink(
             name=declared[0] if declared else flag,
-            kind="flag",
+            kind=KnobKind.FLAG,
             behind=dotted,
             file=file,
             line=line,
@@ -291,7 +291,7 @@ def _direct_reads(
     return [
         KnobLink(
             name=name,
-            kind="env",
+            kind=KnobKind.ENV,
             behind=source,
             reads=source,
             file=facts.path,
