@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 
 import msgspec
 
-from errdex.facts import MessageTemplate, SiteKind, Variant
+from errdex.facts import MessageTemplate, ShownText, SiteKind, Variant
 from errdex.link.resolve import BUILTIN_EXCEPTIONS
 from errdex.match.evidence import ErrorEvidence, Evidence, at_lines
 from errdex.match.pattern import TemplateMatch, compile_template, literal_runs
@@ -70,12 +70,18 @@ class _Scorer:
         values: dict[str, str] = {}
         variant: VariantMatch | None = None
         matched = _match(site.message, self.evidence, cut=self.cut)
+        form, whole_line = _best_form(stored, self.evidence, matched, cut=self.cut)
+        if form is not None:
+            matched = form[0]
         if matched is not None:
             total += matched.score
             values = matched.values
-            why.append(
-                f"message matches the template ({matched.covered:.0%} of it is literal text)"
-            )
+            if form is not None:
+                why.append(f"message matches the text {form[1].how} shows")
+            else:
+                why.append(
+                    f"message matches the template ({matched.covered:.0%} of it is literal text)"
+                )
             variant = _variant(site.variants, matched, stored.file)
             if variant is not None:
                 total += W.reason
@@ -87,7 +93,9 @@ class _Scorer:
         by_class = matched is None and self._raised_as_is(stored)
         if matched is None and not pinned and not by_class:
             return None
-        agreement = self._exception_agreement(stored, why)
+        # A printed form holding what the parser read as the class (`Error: ...`) says
+        # nothing of the class.
+        agreement = 0.0 if whole_line else self._exception_agreement(stored, why)
         total += agreement
         if by_class:
             # The message is whatever the raise was given (`raise ConnectionError(e)`):
@@ -119,6 +127,7 @@ class _Scorer:
             score=round(total * self.weight, 4),
             values=values,
             variant=variant,
+            shown=form[1].text.text if form is not None else None,
             why=why,
             confident=confident,
             site=stored,
@@ -237,6 +246,26 @@ def _match(
     if found is None or found.covered < W.min_covered_any:
         return None
     return found
+
+
+def _best_form(
+    stored: StoredSite, evidence: ErrorEvidence, matched: TemplateMatch | None, *, cut: bool
+) -> tuple[tuple[TemplateMatch, ShownText] | None, bool]:
+    """The text a user sees of the site (`IndexedSite.shown`) that explains the paste
+    better than the template does, and whether it did so with the whole line: a printed
+    form's `Error: ` is what the parser took for a class name."""
+    best: tuple[TemplateMatch, ShownText] | None = None
+    whole_line = False
+    line = f"{evidence.exception}: {evidence.message}" if evidence.exception else None
+    for form in stored.shown:
+        for text, whole in ((evidence.message, False), (line, True)):
+            if text is None:
+                continue
+            found = _match(form.text, msgspec.structs.replace(evidence, message=text), cut=cut)
+            floor = best[0].score if best is not None else (matched.score if matched else 0.0)
+            if found is not None and found.score > floor:
+                best, whole_line = (found, form), whole
+    return best, whole_line
 
 
 def _variant(

@@ -37,6 +37,7 @@ class Match(msgspec.Struct, kw_only=True):
     score: float
     values: dict[str, str]  # placeholder source → the text it held in the paste
     variant: VariantMatch | None = None
+    shown: str | None = None  # the text as the user sees it, when the paste matched that
     why: list[str] = []
     confident: bool = False  # the message's text or an exact frame pins it
     newest: NewestVersion | None = None  # in an older version: the error in the newest one
