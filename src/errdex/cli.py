@@ -6,10 +6,12 @@ exit code (1: nothing found, 2: bad input or a failed run).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import logging
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager
@@ -26,6 +28,7 @@ from errdex.explain import build_page, page_record
 from errdex.explain.model.client import ChatClient
 from errdex.explain.model.enrich import EnrichReport, enrich_error, enrich_version
 from errdex.history import diff_markdown, diff_versions
+from errdex.history.gate import diff_revisions, parse_fail_on, tripped
 from errdex.indexing import IndexReport, index_source
 from errdex.indexing.cluster import CONNECT_SECONDS, VersionResult, index_on_cluster
 from errdex.indexing.installed import index_missing
@@ -296,20 +299,56 @@ def _index_one(
 
 
 @main.command()
-@click.argument("project")
-@click.argument("old")
-@click.argument("new")
+@click.argument("names", nargs=-1, required=True, metavar="PROJECT OLD NEW | OLD [NEW]")
+@click.option(
+    "--git",
+    "repo",
+    metavar="REPO",
+    help="Compare two revisions of this git repository (NEW left out: its working tree),"
+    " indexing them first; without --db, into a database of the run's own.",
+)
+@click.option(
+    "--fail-on",
+    "fail_on",
+    metavar="CHANGES",
+    help="Exit 3 when the diff holds any of these changes: a comma-separated list of"
+    " added, removed, reworded, moved, or any.",
+)
 @click.option("--markdown", is_flag=True, help="Print Markdown to paste into release notes.")
 @db_option
 @json_option
 @handle_errors
-def diff(project: str, old: str, new: str, markdown: bool, db: str | None, as_json: bool) -> None:
+def diff(
+    names: tuple[str, ...],
+    repo: str | None,
+    fail_on: str | None,
+    markdown: bool,
+    db: str | None,
+    as_json: bool,
+) -> None:
     """Compare the errors of two indexed versions of PROJECT: added, removed, reworded
-    (old and new message side by side) and moved to another function or file."""
+    (old and new message side by side) and moved to another function or file.
+
+    With --git REPO, OLD and NEW are revisions of that repository (a pull request's base
+    and head in CI; HEAD and the working tree in a pre-commit hook). With --fail-on, the
+    exit status is 3 when the diff holds one of the named changes, so that a change that
+    rewords or removes a message users search for is flagged.
+    """
     if markdown and as_json:
         raise click.UsageError("give --json or --markdown, not both")
-    with _store(db) as store:
-        result = diff_versions(store, project, old, new)
+    gate = parse_fail_on(fail_on) if fail_on is not None else ()
+    if repo is None and len(names) != 3:
+        raise click.UsageError("give PROJECT OLD NEW (or --git REPO OLD [NEW])")
+    if repo is not None and len(names) > 2:
+        raise click.UsageError("with --git, give OLD [NEW]: two revisions of the repository")
+    with contextlib.ExitStack() as stack:
+        if repo is not None and db is None:
+            db = str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "diff.db")
+        store = stack.enter_context(_store(db))
+        if repo is None:
+            result = diff_versions(store, *names)
+        else:
+            result = diff_revisions(store, repo, names[0], names[1] if len(names) > 1 else None)
     if as_json:
         _print_json(result.record())
     elif markdown:
@@ -319,6 +358,11 @@ def diff(project: str, old: str, new: str, markdown: bool, db: str | None, as_js
     else:  # piped: whole lines
         for line in diff_view(result).renderables:
             sys.stdout.write(str(line) + "\n")
+    flagged = tripped(result, gate)
+    if flagged:
+        said = ", ".join(f"{count} {kind}" for kind, count in flagged.items())
+        change = f"errors changed from {result.old} to {result.new}: {said} (--fail-on)"
+        _fail(change.replace("[", "\\["), 3)
 
 
 @main.command("list")
