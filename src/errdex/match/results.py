@@ -45,6 +45,8 @@ class Match(msgspec.Struct, kw_only=True):
     # Matched by its class alone (its message is computed at the raise), with no frame
     # pinning it: a guess, when another site's template explains the text. Not in the JSON.
     guess: bool = False
+    # The message read as a piece from inside the template. Not in the JSON.
+    piece: bool = False
 
     def literal_length(self) -> int:
         """The literal text of the site's template: of two equal scores, the message written
@@ -56,6 +58,7 @@ class Match(msgspec.Struct, kw_only=True):
         data = msgspec.to_builtins(self)
         data.pop("site", None)
         data.pop("guess", None)
+        data.pop("piece", None)
         assert isinstance(data, dict)
         return data
 
