@@ -18,6 +18,7 @@ from errdex.facts import (
     FileFacts,
     HelperFact,
     IndexedSite,
+    KnobKind,
     KnobLink,
     MessageTemplate,
     SiteKind,
@@ -132,7 +133,7 @@ class _Context:
             found.extend(knobs.knobs(where, owner_class, variant.conditions))
         found.extend(self._knobs_of_callers(indexed.module, site.function, links))
         unique = {(k.name, k.behind): k for k in reversed(found)}
-        env_names = {k.behind for k in found if k.kind == "env"}
+        env_names = {k.behind for k in found if k.kind == KnobKind.ENV}
         bindings = tuple(
             b for b in site.bindings if not (b.origin == "constant" and b.name in env_names)
         )
