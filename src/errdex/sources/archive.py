@@ -25,7 +25,7 @@ from packaging.utils import (
     parse_sdist_filename,
     parse_wheel_filename,
 )
-from packaging.version import InvalidVersion
+from packaging.version import InvalidVersion, Version
 
 from errdex.errors import SourceError
 from errdex.sources._common import (
@@ -160,6 +160,14 @@ def name_version_from_filename(filename: str) -> tuple[str, str, bool] | None:
             if sep and name and version:
                 return name, version, False
     return None
+
+
+def same_version(found: str, wanted: str) -> bool:
+    """Whether two version labels name the same version (`1.0` and `1.0.0` do)."""
+    try:
+        return Version(found) == Version(wanted)
+    except InvalidVersion:
+        return found == wanted
 
 
 class ArchiveSource:
