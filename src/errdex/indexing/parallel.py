@@ -26,21 +26,36 @@ _Item = TypeVar("_Item", File, Again)
 
 
 def encode_facts(facts: FileFacts) -> bytes:
-    """A file's facts as msgpack, even when a string literal holds a lone surrogate."""
+    """A file's facts as msgpack; facts that cannot be stored make an error for the file.
+
+    Two things msgpack cannot hold do occur in real code: a string literal with a lone
+    surrogate (a `\\ud800` escape), kept as the source spells it, and an int past 64 bits (numpy's
+    constants), kept as its decimal text, which is how a message shows it. Anything else
+    that will not encode skips this one file with the reason, never the whole version.
+    """
     try:
         return _encoder.encode(facts)
-    except UnicodeEncodeError:
-        # `"\ud800"` in the source has no UTF-8 form: write it as the source spells it.
-        return _encoder.encode(_escape_surrogates(msgspec.to_builtins(facts)))
+    except (ValueError, OverflowError, TypeError):
+        pass  # UnicodeEncodeError is a ValueError
+    try:
+        return _encoder.encode(_storable(msgspec.to_builtins(facts)))
+    except (TypeError, ValueError, OverflowError) as error:
+        reason = f"facts cannot be stored ({type(error).__name__}: {error})"
+    return _encoder.encode(FileFacts(path=facts.path, module=facts.module, error=reason))
 
 
-def _escape_surrogates(value: object) -> object:
+_INT_RANGE = range(-(2**63), 2**64)  # what msgpack (and JSON by msgspec) can hold
+
+
+def _storable(value: object) -> object:
     if isinstance(value, str):
         return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, int) and not isinstance(value, bool) and value not in _INT_RANGE:
+        return str(value)
     if isinstance(value, dict):
-        return {_escape_surrogates(k): _escape_surrogates(v) for k, v in value.items()}
+        return {_storable(k): _storable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_escape_surrogates(item) for item in value]
+        return [_storable(item) for item in value]
     return value
 
 
