@@ -153,8 +153,9 @@ def index(
     db: str | None,
     as_json: bool,
 ) -> None:
-    """Index SOURCE: a directory, PATH@REV of a git repository, a wheel or sdist,
-    NAME==VERSION from the package index, or installed:NAME.
+    """Index SOURCE: a directory, PATH@REV of a git repository, URL@REV of a remote one
+    (only that revision is fetched), a wheel or sdist, NAME==VERSION from the package index,
+    or installed:NAME.
 
     Nothing of the indexed code is imported or run. Each version is written in one
     transaction: an interrupted run leaves the database as it was. Files unchanged since

@@ -14,6 +14,7 @@ from errdex.sources.directory import DirectorySource
 from errdex.sources.git import GitSource, list_tags
 from errdex.sources.installed import InstalledSource, installed_all, installed_source
 from errdex.sources.pypi import cache_dir, download, parse_requirement, pypi_source
+from errdex.sources.remote_git import parse_remote, remote_git_source
 
 __all__ = [
     "ARCHIVE_SUFFIXES",
@@ -69,6 +70,9 @@ def _dispatch(spec: str) -> list[Source]:
             return [ArchiveSource(path, spec=spec)]
         suffixes = ", ".join(ARCHIVE_SUFFIXES)
         raise SourceError(f"not a directory or an archive ({suffixes}): {spec}")
+    remote = parse_remote(spec)
+    if remote is not None:
+        return [remote_git_source(spec, remote)]
     if parse_requirement(spec) is not None:
         return [pypi_source(spec)]
     if path.exists():
@@ -84,6 +88,7 @@ def open_sources(
     - an existing directory: its tree as it is now;
     - `PATH@REV` with PATH a git repository: that tag, branch or commit, read through git;
     - an existing `.whl`, `.tar.gz`, `.tgz`, `.tar.bz2`, `.tar.xz` or `.zip` file;
+    - `URL[@REV]`: a git repository by its address, only that revision fetched;
     - `NAME==VERSION`: downloaded from the package index into the cache;
     - `installed:NAME`: an installed distribution; `installed:*`: all of them.
     """

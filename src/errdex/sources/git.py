@@ -34,7 +34,7 @@ class _Blob(NamedTuple):
     size: int
 
 
-def _git_env() -> dict[str, str]:
+def git_env() -> dict[str, str]:
     """The environment for git: no prompts, stable messages, no inherited repository."""
     env = {
         key: value
@@ -51,7 +51,7 @@ def _git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProc
         done = subprocess.run(
             ["git", *args],
             cwd=repo,
-            env=_git_env(),
+            env=git_env(),
             stdin=subprocess.DEVNULL,
             capture_output=True,
             check=False,
@@ -186,7 +186,7 @@ class GitSource:
             process = subprocess.Popen(
                 ["git", "cat-file", "--batch"],
                 cwd=self.repo,
-                env=_git_env(),
+                env=git_env(),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
