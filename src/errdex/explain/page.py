@@ -103,6 +103,9 @@ class Solution(msgspec.Struct, kw_only=True):
     text: str
     knob: str | None = None  # the knob it turns, when there is one
     condition: str | None = None  # the condition it makes false
+    # what it changes: "setting" (a flag, an environment variable), "input" (an argument),
+    # "environment" (a package, a platform); ranked in that order
+    kind: str | None = None
 
 
 class ExampleFix(msgspec.Struct, kw_only=True):
