@@ -11,6 +11,8 @@ from typing import TypeVar
 import msgspec
 
 from errdex.extract import extract_again, extract_file
+from errdex.extract.budget import FileTimeout, time_limit
+from errdex.extract.module import module_name
 from errdex.facts import FileFacts
 from errdex.indexing.gcpause import cyclic_gc_paused
 
@@ -64,7 +66,16 @@ def extract_batch(batch: Sequence[File]) -> list[tuple[str, bytes]]:
     # The walker leaves no cycle of its own (the stdlib's `literal_eval` leaves a few):
     # one young collection per batch frees them.
     with cyclic_gc_paused(collect_after=True):
-        return [(path, encode_facts(extract_file(path, data))) for path, data in batch]
+        return [(path, encode_facts(_extract_in_time(path, data))) for path, data in batch]
+
+
+def _extract_in_time(path: str, data: bytes) -> FileFacts:
+    """`extract_file` within the per-file time limit; past it, an error for that file."""
+    try:
+        with time_limit():
+            return extract_file(path, data)
+    except FileTimeout as timeout:
+        return FileFacts(path=path, module=module_name(path)[0], error=timeout.reason)
 
 
 def extract_again_batch(batch: Sequence[Again]) -> list[tuple[str, bytes]]:
@@ -72,7 +83,11 @@ def extract_again_batch(batch: Sequence[Again]) -> list[tuple[str, bytes]]:
     with cyclic_gc_paused(collect_after=True):
         out = []
         for path, data, names in batch:
-            facts = extract_again(path, data, names)
+            try:
+                with time_limit():
+                    facts = extract_again(path, data, names)
+            except FileTimeout:
+                facts = None  # the first extraction stands
             out.append((path, b"" if facts is None else encode_facts(facts)))
         return out
 
