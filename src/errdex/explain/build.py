@@ -18,6 +18,7 @@ from errdex.explain.solutions import example_fix, solutions
 from errdex.explain.views import (
     condition_view,
     exception_view,
+    shown_views,
     source_view,
     variant_views,
 )
@@ -69,6 +70,7 @@ def build_page(
         kind=str(chosen.site.kind),
         level=chosen.site.level,
         message=message,
+        shown=shown_views(chosen),
         source=source_view(chosen, text),
         conditions=facts.conditions,
         variants=facts.variants,
