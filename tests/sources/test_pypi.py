@@ -14,6 +14,7 @@ import pytest
 
 from errdex.errors import SourceError
 from errdex.sources.pypi import cache_dir, find_cached, parse_requirement, pypi_source
+from errdex.sources.simple_index import IndexFile, newest_version
 from package_index import LocalIndex, write_sdist, write_wheel
 
 
@@ -196,6 +197,15 @@ def test_the_index_comes_from_pip_s_configuration_file(
             monkeypatch.delenv(name, raising=False)
         source = pypi_source("configured==1.0")
     assert [f.path for f in source.files()] == ["configured/a.py"]
+
+
+def test_the_newest_version_is_a_final_one_else_the_newest_pre_release() -> None:
+    def files(*names: str) -> list[IndexFile]:
+        return [IndexFile(n, f"https://index.invalid/{n}", {}, False) for n in names]
+
+    assert newest_version(files("a-1.0.tar.gz", "a-2.0b1-py3-none-any.whl", "a-1.1.zip")) == "1.1"
+    assert newest_version(files("a-0.5b0.tar.gz", "a-0.60b1-py3-none-any.whl")) == "0.60b1"
+    assert newest_version(files("a-1.0.egg")) is None
 
 
 def test_the_cache_folder_follows_errdex_cache(cache: Path) -> None:

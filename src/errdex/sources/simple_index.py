@@ -309,14 +309,14 @@ def choose(files: Iterable[IndexFile]) -> IndexFile | None:
 
 
 def newest_version(files: Iterable[IndexFile]) -> str | None:
-    """The newest final version among a project's wheels and sdists that are not yanked."""
+    """The newest version among a project's wheels and sdists that are not yanked: a final
+    one when there is any, else the newest pre-release (some projects publish only those)."""
     versions: set[Version] = set()
     for file in files:
         parsed = name_version_from_filename(file.filename)
         if parsed is None or file.yanked or not is_archive(file.filename):
             continue
         with contextlib.suppress(InvalidVersion):
-            version = Version(parsed[1])
-            if not version.is_prerelease and not version.is_devrelease:
-                versions.add(version)
-    return str(max(versions)) if versions else None
+            versions.add(Version(parsed[1]))
+    finals = {v for v in versions if not v.is_prerelease and not v.is_devrelease}
+    return str(max(finals or versions)) if versions else None
