@@ -18,6 +18,7 @@ from errdex.facts import (
     FileFacts,
     HelperFact,
     IndexedSite,
+    KnobKind,
     KnobLink,
     MessageTemplate,
     SiteKind,
@@ -66,7 +67,8 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 # 15: a method called on an object reaches another file's helper only when the code says the
 # object is of the helper's class (`link.receivers`), not because its name is unique.
 # 16: the texts a user sees, composed away from the raise (`IndexedSite.shown`).
-LINKER_VERSION = "16"
+# 17: a flag's field names the public constructor taking it as a keyword (`KnobLink.call`).
+LINKER_VERSION = "17"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
@@ -148,7 +150,7 @@ class _Context:
             found.extend(knobs.knobs(where, owner_class, variant.conditions))
         found.extend(self._knobs_of_callers(indexed.module, site.function, links))
         unique = {(k.name, k.behind): k for k in reversed(found)}
-        env_names = {k.behind for k in found if k.kind == "env"}
+        env_names = {k.behind for k in found if k.kind == KnobKind.ENV}
         bindings = tuple(
             b for b in site.bindings if not (b.origin == "constant" and b.name in env_names)
         )
