@@ -19,7 +19,7 @@ RELEASES = (
     "requests==2.30.0",
     "requests==2.31.0",
     "requests==2.32.3",
-    "urllib3==1.26.18",
+    "urllib3==1.26.6",
     "urllib3==2.2.2",
 )
 

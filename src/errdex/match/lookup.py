@@ -10,7 +10,7 @@ agreement is named in `why`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
 
@@ -135,6 +135,7 @@ class _Scorer:
             site=stored,
             guess=by_class and not pinned,
             piece=matched is not None and matched.fragment,
+            pinned=pinned is not None,
         )
 
     def _raised_as_is(self, stored: StoredSite) -> bool:
@@ -367,8 +368,14 @@ def rank(
     project: str | None = None,
     version: str | None = None,
     limit: int = 5,
+    installed: Mapping[str, str] | None = None,
 ) -> LookupResult:
-    """Score every candidate against every error in the paste; keep the best per error id."""
+    """Score every candidate against every error in the paste; keep the best per error id.
+
+    `installed` maps projects to the release installed where the paste came from, when
+    the caller knows it (a hook in the user's process): evidence of the release, used
+    when the paste itself does not tell.
+    """
     best: dict[str, Match] = {}
     near: dict[str, Match] = {}
     items = list(enumerate(evidence.errors[:4]))
@@ -415,7 +422,12 @@ def rank(
         # Settling drops old versions of errors also matched in a newer one: take a few more
         # first, so that `limit` answers remain.
         matches=settle_versions(
-            store, _ordered(best.values())[: limit * 3], frames, version=version
+            store,
+            _ordered(best.values())[: limit * 3],
+            frames,
+            version=version,
+            exception=evidence.errors[0].exception if evidence.errors else None,
+            installed=installed,
         )[:limit],
         nearest=_ordered(near.values())[:limit] if not best else [],
         evidence=evidence,

@@ -7,7 +7,8 @@ the function moved to another file). The paste tells them apart by what it shows
 2. the other frames of the project: a release whose file has the frame's printed code at
    the frame's line, in the frame's function, agrees with the paste;
 3. the exception's module, when the paste names the class with it and the class moved;
-4. the release installed where the lookup runs (read from distribution metadata, never by
+4. the reason of a reasons list the message names, where only some releases have it;
+5. the release installed where the lookup runs (read from distribution metadata, never by
    importing), when the caller says the lookup runs in the user's environment.
 
 Wording that changed between releases needs no step here: each wording is an error id of
@@ -17,10 +18,11 @@ its own, and the template that explains the message best already won the ranking
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 import msgspec
 
-from errdex.match.evidence import Frame
+from errdex.match.evidence import Frame, at_lines
 from errdex.store.base import Store, StoredSite
 
 __all__ = ["ReleaseChoice", "VersionSpan", "choose_release", "version_spans"]
@@ -54,19 +56,21 @@ def choose_release(
     frames: Sequence[Frame],
     *,
     exception: str | None = None,
+    reason: str | None = None,
     installed: Mapping[str, str] | None = None,
 ) -> ReleaseChoice:
     """The release to show of one error held by `sites` (one per release, newest first),
     narrowed step by step by the evidence; the newest of what is left."""
     left = list(sites[:_MAX_RELEASES])
     reasons: list[str] = []
-    for step in (_at_frame, _frame_code, _exception_module, _installed):
+    facts = _Facts(frames, exception, reason, installed or {})
+    for step in (_at_frame, _frame_code, _exception_module, _reason, _installed):
         if len(left) < 2:
             break
-        kept, reason = step(store, left, frames, exception, installed or {})
+        kept, said = step(store, left, facts)
         if kept and len(kept) < len(left):
             left = kept
-            reasons.append(reason)
+            reasons.append(said)
     chosen = left[0]
     decided = len(left) == 1 or _same_place(left)
     if reasons:
@@ -92,8 +96,10 @@ def version_spans(sites: Sequence[StoredSite], labels: Sequence[str]) -> list[Ve
             continue
         place = (site.id, site.file, site.site.line, site.site.function)
         last = spans[-1] if spans else None
-        if last is not None and (last.id, last.file, last.line, last.function) == place and (
-            labels.index(last.last) == labels.index(label) - 1
+        if (
+            last is not None
+            and (last.id, last.file, last.line, last.function) == place
+            and (labels.index(last.last) == labels.index(label) - 1)
         ):
             spans[-1] = msgspec.structs.replace(last, last=label)
             continue
@@ -113,39 +119,30 @@ def _same_place(sites: Sequence[StoredSite]) -> bool:
 _Step = tuple[list[StoredSite], str]
 
 
-def _at_frame(
-    store: Store,
-    sites: list[StoredSite],
-    frames: Sequence[Frame],
-    exception: str | None,
-    installed: Mapping[str, str],
-) -> _Step:
+class _Facts(NamedTuple):
+    """What the paste (and the place the lookup runs) says of the release."""
+
+    frames: Sequence[Frame]  # innermost first
+    exception: str | None  # the class as pasted
+    reason: str | None  # the reason of a reasons list the message names
+    installed: Mapping[str, str]  # project → the release installed here
+
+
+def _at_frame(store: Store, sites: list[StoredSite], facts: _Facts) -> _Step:
     """The releases whose site sits at a frame's line (the innermost such frame)."""
-    for depth, frame in enumerate(frames):
-        kept = [s for s in sites if _frame_at(frame, s.file, s.site.line, s.site.end_line)]
+    for depth, frame in enumerate(facts.frames):
+        kept = [s for s in sites if at_lines(frame, s.file, s.site.line, s.site.end_line)]
         if kept:
             where = "the innermost frame" if depth == 0 else "a traceback frame"
             return kept, f"{where} is at its line {kept[0].site.line}"
     return [], ""
 
 
-def _frame_at(frame: Frame, file: str, line: int, end_line: int) -> bool:
-    if frame.line is None or not (line <= frame.line <= end_line):
-        return False
-    path = frame.path.replace("\\", "/")
-    return path == file or path.endswith("/" + file)
-
-
-def _frame_code(
-    store: Store,
-    sites: list[StoredSite],
-    frames: Sequence[Frame],
-    exception: str | None,
-    installed: Mapping[str, str],
-) -> _Step:
+def _frame_code(store: Store, sites: list[StoredSite], facts: _Facts) -> _Step:
     """The releases whose files have the project's frames' printed code at their lines."""
     top = sites[0].file.split("/", 1)[0]
-    mine = [f for f in frames if f.line and f.code and _inside(f.path, top)][:_MAX_FRAMES]
+    mine = [f for f in facts.frames if f.line and f.code and _inside(f.path, top)]
+    mine = mine[:_MAX_FRAMES]
     if not mine:
         return [], ""
     texts: dict[tuple[int, str], list[str] | None] = {}
@@ -180,28 +177,24 @@ def _relative(path: str, top: str) -> str:
     return path[path.rindex(f"/{top}/") + 1 :]
 
 
-def _exception_module(
-    store: Store,
-    sites: list[StoredSite],
-    frames: Sequence[Frame],
-    exception: str | None,
-    installed: Mapping[str, str],
-) -> _Step:
+def _exception_module(store: Store, sites: list[StoredSite], facts: _Facts) -> _Step:
     """The releases where the pasted class, written with its module, is the site's class."""
-    if not exception or "." not in exception:
+    pasted = facts.exception
+    if not pasted or "." not in pasted:
         return [], ""
-    kept = [s for s in sites if s.exception is not None and s.exception.qualname == exception]
-    return kept, f"the class is {exception} there"
+    kept = [s for s in sites if s.exception is not None and s.exception.qualname == pasted]
+    return kept, f"the class is {pasted} there"
 
 
-def _installed(
-    store: Store,
-    sites: list[StoredSite],
-    frames: Sequence[Frame],
-    exception: str | None,
-    installed: Mapping[str, str],
-) -> _Step:
+def _reason(store: Store, sites: list[StoredSite], facts: _Facts) -> _Step:
+    """The releases whose reasons list has the reason the message names."""
+    named = facts.reason
+    kept = [s for s in sites if any(v.reason.text == named for v in s.site.variants)]
+    return kept, "its reasons list has the reason named"
+
+
+def _installed(store: Store, sites: list[StoredSite], facts: _Facts) -> _Step:
     """The release installed where the lookup runs."""
-    version = installed.get(sites[0].project)
+    version = facts.installed.get(sites[0].project)
     kept = [s for s in sites if version is not None and s.version == version]
     return kept, f"the installed release of {sites[0].project}"
