@@ -235,11 +235,11 @@ def _basename(path: str) -> str:
 
 
 def _match(
-    template: MessageTemplate | None, evidence: ErrorEvidence, *, cut: bool
+    template: MessageTemplate | None, evidence: ErrorEvidence, *, cut: bool, piece: bool = True
 ) -> TemplateMatch | None:
     """Match the message against the template; with `cut`, also as a prefix of it (titles
-    and copies get cut mid-word without a marker), scored a little lower; else as a piece
-    from inside it (`No scheme supplied`), scored lower still."""
+    and copies get cut mid-word without a marker), scored a little lower; with `piece`,
+    else as a piece from inside it (`No scheme supplied`), scored lower still."""
     if template is None or not template.literal_length or not evidence.message:
         return None
     compiled = compile_template(template)
@@ -248,7 +248,7 @@ def _match(
         prefix = compiled.match(evidence.message, truncated=True)
         if prefix is not None:
             found = msgspec.structs.replace(prefix, score=prefix.score * W.cut_short)
-    if found is None:
+    if found is None and piece:
         found = compiled.fragment(evidence.message)
     if found is None or found.covered < W.min_covered_any:
         return None
@@ -268,7 +268,10 @@ def _best_form(
         for text, whole in ((evidence.message, False), (line, True)):
             if text is None:
                 continue
-            found = _match(form.text, msgspec.structs.replace(evidence, message=text), cut=cut)
+            # (`Class: message` whole is no piece of a text: the message alone may be.)
+            found = _match(
+                form.text, msgspec.structs.replace(evidence, message=text), cut=cut, piece=not whole
+            )
             floor = best[0].score if best is not None else (matched.score if matched else 0.0)
             if found is not None and found.score > floor:
                 best, whole_line = (found, form), whole

@@ -13,7 +13,7 @@ from errdex.history.timeline import version_labels
 from errdex.match.releases import version_spans
 from errdex.match.results import Match
 from errdex.match.same_text import SiteRef, likeliest_first, preference_reason
-from errdex.store.base import Store
+from errdex.store.base import Store, StoredSite
 
 __all__ = ["merge_releases", "merge_same_text", "with_versions"]
 
@@ -53,10 +53,15 @@ def merge_releases(matches: Sequence[Match]) -> list[Match]:
     return [kept[key] for key in order]
 
 
-def with_versions(store: Store, matches: Sequence[Match]) -> list[Match]:
+def with_versions(
+    store: Store,
+    matches: Sequence[Match],
+    labels: dict[str, list[str]],
+    rows: dict[str, list[StoredSite]],
+) -> list[Match]:
     """Each match with its error's sites per run of releases (its own id and those merged
-    into it), newest run first; nothing for an error of one release."""
-    labels: dict[str, list[str]] = {}
+    into it), newest run first; nothing for an error of one release. `labels` (each
+    project's, oldest first) and `rows` (each id's sites) are what was read already."""
     out: list[Match] = []
     for match in matches:
         order = labels.get(match.project)
@@ -65,7 +70,11 @@ def with_versions(store: Store, matches: Sequence[Match]) -> list[Match]:
         if len(order) < 2:
             out.append(match)
             continue
-        sites = [s for error_id in (match.id, *match.merged) for s in store.get_error(error_id)]
+        sites: list[StoredSite] = []
+        for error_id in (match.id, *match.merged):
+            if error_id not in rows:
+                rows[error_id] = store.get_error(error_id)
+            sites += rows[error_id]
         spans = version_spans(sites, order)
         out.append(msgspec.structs.replace(match, versions=spans if len(spans) > 1 else []))
     return out

@@ -45,9 +45,10 @@ def settle_versions(
     what the error is in the newest one.
     """
     labels: dict[str, list[str]] = {}
+    rows: dict[str, list[StoredSite]] = {}  # each id's sites, read once
     settled: list[Match] = []
     for match in matches:
-        sites = store.get_error(match.id)
+        sites = rows[match.id] = store.get_error(match.id)
         if version is None and len({site.version for site in sites}) > 1:
             choice = choose_release(
                 store,
@@ -71,7 +72,7 @@ def settle_versions(
     scores = {m.id: m.score for m in settled}
     settled = [m for m in settled if not _superseded(m, scores)]
     settled.sort(key=lambda m: (-m.score, -m.literal_length(), _age(m, labels)))
-    return merge_same_text(with_versions(store, merge_releases(settled)))
+    return merge_same_text(with_versions(store, merge_releases(settled), labels, rows))
 
 
 def _one_per_release(sites: Sequence[StoredSite]) -> list[StoredSite]:
