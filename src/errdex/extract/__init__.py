@@ -155,7 +155,7 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         else {},
         flags=tuple(flags),
         tests=tuple(extractor.tests),
-        texts=class_texts(tree, text, constants),
+        texts=class_texts(tree, text, constants, extractor.sites),
     )
 
 

@@ -19,6 +19,7 @@ import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from errdex.extract.exception_classes import MEMBER
 from errdex.extract.templates import TemplateBuilder
 from errdex.facts import (
     Arg,
@@ -120,6 +121,32 @@ class Composer:
             for template in show[1].returns:
                 for filled in self._printed(template, instance, show):
                     yield ShownText(filled, f"printed by {chain[0].fact.name}.show()")
+
+    def member_forms(
+        self, facts: FileFacts, class_name: str, message: MessageTemplate
+    ) -> Iterator[ShownText]:
+        """A message that is a member of the raising object (`self._undefined_message`, a
+        property of the class the raise is in), once per text that member returns."""
+        members = [
+            (placeholder, found.group(1))
+            for placeholder in message.placeholders
+            if (found := MEMBER.fullmatch(placeholder.expr))
+        ]
+        resolved = self._names.classes.get(f"{facts.module}.{class_name}")
+        if not members or resolved is None:
+            return
+        chain = list(self._names.class_and_bases(facts, class_name))
+        instance = _Instance(chain, [self._texts.get(c.qualname) for c in chain])
+        placeholder, name = members[0]
+        owner = self._method(instance, name)
+        if owner is None:
+            return
+        for template in owner[1].returns:
+            filled = self.fill(template, _Frame(instance, owner[0], owner[1].locals), 0)
+            parts: list[Part] = []
+            for part in message.parts:
+                parts.extend(filled.parts if part is placeholder else (part,))
+            yield ShownText(MessageTemplate.of(*parts), f"{chain[0].fact.name}.{name}")
 
     def _printed(
         self, template: MessageTemplate, instance: _Instance, show: tuple[FileFacts, TextMethod]
@@ -223,7 +250,11 @@ class Composer:
                 parts.append(part)
                 continue
             value = self._eval(part.expr, frame, depth)
-            if isinstance(value, _Unknown):
+            if isinstance(value, _Unknown) and part.expr in frame.locals:
+                # What the local holds says more than its name: `{kind!r}` is
+                # `{type(self._obj).__name__!r}`.
+                parts.append(Placeholder(frame.locals[part.expr], part.conversion, part.spec))
+            elif isinstance(value, _Unknown):
                 parts.append(part)
             elif value is None:
                 parts.append("None")
