@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from errdex.extract.exception_classes import MEMBER
+from errdex.extract.shapes import MESSAGE_KEYWORDS
 from errdex.extract.templates import TemplateBuilder
 from errdex.facts import (
     Arg,
@@ -90,6 +91,7 @@ class Composer:
         self._names = names
         self._texts = {f"{facts.module}.{t.qualname}": t for facts in files for t in facts.texts}
         self._constants: dict[str, list[FileFacts]] | None = None
+        self._chains: dict[str, list[ResolvedClass]] = {}
 
     def forms(
         self, site: ErrorSite, cls: ResolvedClass, message: MessageTemplate | None
@@ -97,9 +99,11 @@ class Composer:
         """`str(exc)` (and `format_message()`, and what `show()` prints) of the codebase
         class `cls` as the site raises it; `message` is the site's own, for a raise whose
         arguments the facts do not hold (a helper's call, a factory)."""
-        chain = list(self._names.class_and_bases(cls.file, cls.fact.qualname))
-        instance = _Instance(chain, [self._texts.get(c.qualname) for c in chain])
+        instance = self._instance(cls.file, cls.fact.qualname)
+        if instance is None:
+            return
         self._construct(instance, site, message)
+        chain = instance.chain
         found_str = False
         for name, how in (("__str__", "str(exc)"), ("format_message", "format_message()")):
             owner = self._method(instance, name)
@@ -122,6 +126,17 @@ class Composer:
                 for filled in self._printed(template, instance, show):
                     yield ShownText(filled, f"printed by {chain[0].fact.name}.show()")
 
+    def _instance(self, facts: FileFacts, class_name: str) -> _Instance | None:
+        """A new object of the class (of `facts`): nothing set on it yet. Its chain of
+        classes is found once per class."""
+        key = f"{facts.module}.{class_name}"
+        chain = self._chains.get(key)
+        if chain is None:
+            if key not in self._names.classes:
+                return None
+            chain = self._chains[key] = list(self._names.class_and_bases(facts, class_name))
+        return _Instance(chain, [self._texts.get(c.qualname) for c in chain])
+
     def member_forms(
         self, facts: FileFacts, class_name: str, message: MessageTemplate
     ) -> Iterator[ShownText]:
@@ -132,11 +147,10 @@ class Composer:
             for placeholder in message.placeholders
             if (found := MEMBER.fullmatch(placeholder.expr))
         ]
-        resolved = self._names.classes.get(f"{facts.module}.{class_name}")
-        if not members or resolved is None:
+        instance = self._instance(facts, class_name) if members else None
+        if instance is None:
             return
-        chain = list(self._names.class_and_bases(facts, class_name))
-        instance = _Instance(chain, [self._texts.get(c.qualname) for c in chain])
+        chain = instance.chain
         placeholder, name = members[0]
         owner = self._method(instance, name)
         if owner is None:
@@ -189,7 +203,8 @@ class Composer:
         params = chain[at].fact.init_params
         bound: dict[str, MessageTemplate] = bind_arguments(params, given) if given else {}
         if not given and message is not None and params:
-            bound = {params[0]: message}
+            # Made by a helper or a factory with this message: the message parameter gets it.
+            bound = {next((p for p in params if p in MESSAGE_KEYWORDS), params[0]): message}
         for _ in range(_DEPTH):
             text = instance.texts[at]
             if text is not None:
