@@ -312,3 +312,31 @@ def test_a_property_of_the_raising_object_builds_the_message() -> None:
             "Undefined._undefined_message"
         ),
     }
+
+
+def test_str_that_adds_to_what_the_base_prints() -> None:
+    sites = link(
+        {
+            "svc/exceptions.py": """
+                class ClientError(ValueError):
+                    pass
+
+                class ValidationError(ClientError):
+                    def __init__(self, message, *, parameter=None, value=None):
+                        super().__init__(message)
+                        self.parameter = parameter
+
+                    def __str__(self):
+                        base = super().__str__()
+                        extras = []
+                        if self.parameter is not None:
+                            extras.append(f"parameter={self.parameter}")
+                        return f"{base} ({', '.join(extras)})" if extras else base
+
+                def check(tokens):
+                    if not tokens:
+                        raise ValidationError("Can't process an empty prompt.", parameter="prompt")
+                """
+        }
+    )
+    assert shown(sites, 19) == {"Can't process an empty prompt. ({', '.join(extras)})": "str(exc)"}

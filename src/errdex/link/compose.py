@@ -82,6 +82,7 @@ class _Frame:
     facts: FileFacts  # the file of the function, for its constants
     locals: dict[str, str] = field(default_factory=dict)
     params: dict[str, MessageTemplate | None] = field(default_factory=dict)
+    at: int = 0  # the class of the chain whose method this is (for `super()`)
 
 
 class Composer:
@@ -111,9 +112,7 @@ class Composer:
                 continue
             found_str = found_str or name == "__str__"
             for template in owner[1].returns:
-                yield ShownText(
-                    self.fill(template, _Frame(instance, owner[0], owner[1].locals), 0), how
-                )
+                yield ShownText(self.fill(template, _owned_frame(instance, owner), 0), how)
         if not found_str and instance.args is not None:
             root = _builtin_root(chain)
             if root is not None:
@@ -156,32 +155,35 @@ class Composer:
         if owner is None:
             return
         for template in owner[1].returns:
-            filled = self.fill(template, _Frame(instance, owner[0], owner[1].locals), 0)
+            if not any(isinstance(p, str) and " " in p.strip() for p in template.parts):
+                continue  # a value (`return 0`, `return self._role`), not a message
+            filled = self.fill(template, _owned_frame(instance, owner), 0)
             parts: list[Part] = []
             for part in message.parts:
                 parts.extend(filled.parts if part is placeholder else (part,))
             yield ShownText(MessageTemplate.of(*parts), f"{chain[0].fact.name}.{name}")
 
     def _printed(
-        self, template: MessageTemplate, instance: _Instance, show: tuple[FileFacts, TextMethod]
+        self,
+        template: MessageTemplate,
+        instance: _Instance,
+        show: tuple[FileFacts, TextMethod, int],
     ) -> Iterator[MessageTemplate]:
         """`show()`'s text, once for each text `format_message()` may return."""
         formats = self._method(instance, "format_message")
         asks = any(p.expr == "self.format_message()" for p in template.placeholders)
         if formats is None or not asks:
-            yield self.fill(template, _Frame(instance, show[0], show[1].locals), 0)
+            yield self.fill(template, _owned_frame(instance, show), 0)
             return
         for text in formats[1].returns:
-            filled = self.fill(text, _Frame(instance, formats[0], formats[1].locals), 0)
+            filled = self.fill(text, _owned_frame(instance, formats), 0)
             parts: list[Part] = []
             for part in template.parts:
                 if isinstance(part, Placeholder) and part.expr == "self.format_message()":
                     parts.extend(filled.parts)
                 else:
                     parts.append(part)
-            yield self.fill(
-                MessageTemplate.of(*parts), _Frame(instance, show[0], show[1].locals), 0
-            )
+            yield self.fill(MessageTemplate.of(*parts), _owned_frame(instance, show), 0)
 
     # -- building the instance ---------------------------------------------------------------
 
@@ -246,14 +248,34 @@ class Composer:
                     values[name] = literal
         return values
 
-    def _method(self, instance: _Instance, name: str) -> tuple[FileFacts, TextMethod] | None:
-        """The nearest class of the chain that defines the method: its file and returns."""
-        for cls, text in zip(instance.chain, instance.texts, strict=True):
+    def _method(
+        self, instance: _Instance, name: str, start: int = 0
+    ) -> tuple[FileFacts, TextMethod, int] | None:
+        """The nearest class of the chain (from `start`) that defines the method: its file,
+        its returns, and its place in the chain."""
+        for at in range(start, len(instance.chain)):
+            cls, text = instance.chain[at], instance.texts[at]
             if text is not None and name in text.methods:
-                return cls.file, text.methods[name]
+                return cls.file, text.methods[name], at
             if name in cls.fact.methods:
                 return None  # defined there, but it makes no text we can read
         return None
+
+    def super_str(self, frame: _Frame, depth: int) -> Value:
+        """`super().__str__()` in a method of the chain's class `frame.at`: the next
+        `__str__` of the chain, else `BaseException`'s (of what reached its `__init__`)."""
+        instance = frame.instance
+        if any("__str__" in c.fact.methods for c in instance.chain[frame.at + 1 :]):
+            owner = self._method(instance, "__str__", frame.at + 1)
+            if owner is None or len(owner[1].returns) != 1:
+                return UNKNOWN
+            return self.fill(owner[1].returns[0], _owned_frame(instance, owner), depth)
+        args = instance.args
+        if args is None:
+            return UNKNOWN
+        if len(args) == 1:
+            return _arg_template(args[0])
+        return builtin_str(_builtin_root(instance.chain) or "Exception", args) or UNKNOWN
 
     # -- evaluating ----------------------------------------------------------------------------
 
@@ -316,13 +338,12 @@ class Composer:
         return UNKNOWN
 
     def own_method(self, name: str, frame: _Frame, depth: int) -> Value:
-        """`self.name()` (or the property `self.name`): its first return's text."""
-        for cls, text in zip(frame.instance.chain, frame.instance.texts, strict=True):
-            if text is not None and name in text.methods:
-                method = text.methods[name]
-                inner = _Frame(frame.instance, cls.file, method.locals)
-                return self.fill(method.returns[0], inner, depth)
-        return UNKNOWN
+        """`self.name()` (or the property `self.name`): what it returns, when that is
+        one text (a choice among several returns is no value)."""
+        owner = self._method(frame.instance, name)
+        if owner is None or len(owner[1].returns) != 1:
+            return UNKNOWN
+        return self.fill(owner[1].returns[0], _owned_frame(frame.instance, owner), depth)
 
     def entry(self, mapping: ast.expr, key: Value, default: Value, frame: _Frame) -> Value:
         """`TABLE[key]` or `TABLE.get(key, default)` of a module constant."""
@@ -413,6 +434,12 @@ def _builtin_root(chain: list[ResolvedClass]) -> str | None:
     return None
 
 
+def _owned_frame(instance: _Instance, owner: tuple[FileFacts, TextMethod, int]) -> _Frame:
+    """Where a method of the chain is evaluated."""
+    file, method, at = owner
+    return _Frame(instance, file, method.locals, at=at)
+
+
 def _next_init(chain: list[ResolvedClass], start: int) -> int | None:
     """The index of the first class from `start` that defines `__init__`."""
     return next((i for i in range(start, len(chain)) if "__init__" in chain[i].fact.methods), None)
@@ -420,6 +447,15 @@ def _next_init(chain: list[ResolvedClass], start: int) -> int | None:
 
 def _arg_template(arg: Arg) -> MessageTemplate:
     return arg.template or MessageTemplate.of(Placeholder(arg.source))
+
+
+def _is_super(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "super"
+        and not node.args
+    )
 
 
 def _is_own_class(node: ast.expr) -> bool:
@@ -491,6 +527,8 @@ class _Evaluation:
         if not isinstance(func, ast.Attribute):
             return UNKNOWN
         owner = func.value
+        if func.attr == "__str__" and _is_super(owner) and not node.args:
+            return self._composer.super_str(self._frame, self._depth)
         if isinstance(owner, ast.Name) and owner.id == "self" and not node.args:
             return self._composer.own_method(func.attr, self._frame, self._depth)
         if func.attr == "get" and node.args:
