@@ -11,11 +11,11 @@ import sys
 import traceback
 from types import TracebackType
 
-from rich.console import Console
-
 from errdex.indexing.installed import index_missing
 from errdex.match.lookup import LookupResult, Match, rank
 from errdex.match.paste import ErrorEvidence, Evidence, Frame
+from errdex.render.console import InertConsole
+from errdex.render.safe_text import safe_line
 from errdex.store import open_store
 from errdex.store.base import Store
 
@@ -39,16 +39,17 @@ def match_exception(error: BaseException, store: Store) -> LookupResult:
 
 def summary(match: Match) -> str:
     lines = [
-        f"errdex: raised at {match.file}:{match.line} in {match.function} "
-        f"({match.project} {match.version}, error {match.id})",
+        f"errdex: raised at {safe_line(match.file)}:{match.line} in {safe_line(match.function)} "
+        f"({safe_line(match.project)} {safe_line(match.version)}, error {match.id})",
     ]
     if match.message:
-        lines.append(f"  message: {match.message}")
+        lines.append(f"  message: {safe_line(match.message)}")
     site = match.site.site if match.site else None
     if site is not None and site.conditions:
-        lines.append("  happens when: " + "; ".join(c.statement for c in site.conditions))
+        conditions = "; ".join(c.statement for c in site.conditions)
+        lines.append(f"  happens when: {safe_line(conditions)}")
     if match.url:
-        lines.append(f"  source: {match.url}")
+        lines.append(f"  source: {safe_line(match.url)}")
     lines.append(f"  more: errdex show {match.id}")
     return "\n".join(lines)
 
@@ -64,10 +65,10 @@ def _excepthook(kind: type[BaseException], error: BaseException, tb: TracebackTy
         finally:
             store.close()
     except Exception as failure:  # the user's error matters more than ours
-        print(f"errdex: could not look this error up ({failure})", file=sys.stderr)
+        print(f"errdex: could not look this error up ({safe_line(str(failure))})", file=sys.stderr)
         return
     if result.matches:
-        Console(stderr=True, highlight=False).print(summary(result.matches[0]), markup=False)
+        InertConsole(stderr=True).print(summary(result.matches[0]), markup=False)
 
 
 _db: str | None = None

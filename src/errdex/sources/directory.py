@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 from errdex.errors import SourceError
@@ -31,7 +31,14 @@ class DirectorySource:
     directories are never entered (no loops, no escape).
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, spec: str | None = None) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        spec: str | None = None,
+        keep: Collection[str] | None = None,
+    ) -> None:
+        """`keep`, when given, is the only relative paths to read (say, what git tracks)."""
         given = Path(path)
         if not given.exists():
             raise SourceError(f"no such file or directory: {path}")
@@ -40,7 +47,7 @@ class DirectorySource:
         self.root = given.resolve()
         self.skipped: list[Skipped] = []
         self._files: list[tuple[str, Path]] = []
-        self._scan()
+        self._scan(keep)
 
         hashes: list[tuple[str, str]] = []
         readable: list[tuple[str, Path]] = []
@@ -78,7 +85,7 @@ class DirectorySource:
             if data is not None:
                 yield SourceFile(rel, data)
 
-    def _scan(self) -> None:
+    def _scan(self, keep: Collection[str] | None) -> None:
         candidates: dict[str, Path] = {}
 
         def on_error(exc: OSError) -> None:
@@ -99,7 +106,9 @@ class DirectorySource:
             for name in filenames:
                 if is_python(name):
                     full = here / name
-                    candidates[full.relative_to(self.root).as_posix()] = full
+                    rel = full.relative_to(self.root).as_posix()
+                    if keep is None or rel in keep:
+                        candidates[rel] = full
 
         chosen = select_python(candidates)
         for rel in sorted(chosen):

@@ -125,6 +125,15 @@ def _version_key(tag: str) -> tuple[int, Version]:
     return (1, Version("0"))  # not a version: after the versions, in git's own order
 
 
+def worktree_files(path: str | os.PathLike[str]) -> tuple[Path, set[str]]:
+    """A repository's top folder, and the files of its working tree that git does not
+    ignore, tracked or not (relative to that folder, as a revision's paths are)."""
+    repo = _open_repo(path)
+    top = Path(_out(_git(repo, "rev-parse", "--show-toplevel")))
+    done = _git(top, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    return top, {name.decode("utf-8", "replace") for name in done.stdout.split(b"\0") if name}
+
+
 def list_tags(path: str | os.PathLike[str], pattern: str = "*") -> list[str]:
     """The repository's tags matching a glob `pattern`, oldest version first.
 
