@@ -158,10 +158,7 @@ class Composer:
             if not any(isinstance(p, str) and " " in p.strip() for p in template.parts):
                 continue  # a value (`return 0`, `return self._role`), not a message
             filled = self.fill(template, _owned_frame(instance, owner), 0)
-            parts: list[Part] = []
-            for part in message.parts:
-                parts.extend(filled.parts if part is placeholder else (part,))
-            yield ShownText(MessageTemplate.of(*parts), f"{chain[0].fact.name}.{name}")
+            yield ShownText(_put(message, placeholder.expr, filled), f"{chain[0].fact.name}.{name}")
 
     def _printed(
         self,
@@ -177,13 +174,8 @@ class Composer:
             return
         for text in formats[1].returns:
             filled = self.fill(text, _owned_frame(instance, formats), 0)
-            parts: list[Part] = []
-            for part in template.parts:
-                if isinstance(part, Placeholder) and part.expr == "self.format_message()":
-                    parts.extend(filled.parts)
-                else:
-                    parts.append(part)
-            yield self.fill(MessageTemplate.of(*parts), _owned_frame(instance, show), 0)
+            put = _put(template, "self.format_message()", filled)
+            yield self.fill(put, _owned_frame(instance, show), 0)
 
     # -- building the instance ---------------------------------------------------------------
 
@@ -432,6 +424,17 @@ def _builtin_root(chain: list[ResolvedClass]) -> str | None:
             if base in BUILTIN_EXCEPTIONS:
                 return base
     return None
+
+
+def _put(template: MessageTemplate, expr: str, text: MessageTemplate) -> MessageTemplate:
+    """The template with its placeholders of `expr` replaced by `text`."""
+    parts: list[Part] = []
+    for part in template.parts:
+        if isinstance(part, Placeholder) and part.expr == expr:
+            parts.extend(text.parts)
+        else:
+            parts.append(part)
+    return MessageTemplate.of(*parts)
 
 
 def _owned_frame(instance: _Instance, owner: tuple[FileFacts, TextMethod, int]) -> _Frame:
