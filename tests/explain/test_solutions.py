@@ -19,6 +19,8 @@ from samples import write_package
 SHOP = {
     "shop/__init__.py": "",
     "shop/client.py": """
+        import sys
+
         MODES = ("fast", "safe")
 
 
@@ -69,6 +71,11 @@ SHOP = {
                 raise ValueError("cannot take from a closed pool")
 
 
+        def console():
+            if sys.platform != "win32":
+                raise ImportError("this console works only on Windows")
+
+
         def find(items, key):
             for item in items:
                 if item == key:
@@ -102,7 +109,7 @@ def test_a_guard_whose_other_branch_raises_is_no_way_out(shop: Store) -> None:
     texts = [s.text for s in page.solutions]
     assert texts[0] == "Pass the argument `size` of `check_mode` at most `4096`."
     assert not any("mode" in t and "MODES" in t for t in texts)
-    assert "The guard at line 27 is no way out" in page.what_it_means
+    assert "The guard at line 29 is no way out" in page.what_it_means
 
 
 def test_the_message_says_what_to_do(shop: Store) -> None:
@@ -144,6 +151,17 @@ def test_a_chain_of_type_checks_asks_for_any_of_the_types(shop: Store) -> None:
 def test_none_of_a_counted_thing_is_no_way_out(shop: Store) -> None:
     page = page_of(shop, "cannot take from a closed pool")
     assert not any("at most `0`" in s.text for s in page.solutions)
+
+
+def test_a_platform_check_asks_for_that_platform(shop: Store) -> None:
+    page = page_of(shop, "this console works only on Windows")
+    assert [(s.kind, s.text) for s in page.solutions] == [
+        (
+            "environment",
+            "Run it where `sys.platform` equals `'win32'`: this checks the platform or the "
+            "Python version, not your input.",
+        )
+    ]
 
 
 def test_a_failed_import_asks_for_the_package_and_the_constructor_keyword(shop: Store) -> None:
