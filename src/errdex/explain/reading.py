@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import io
-import tokenize
 from dataclasses import dataclass, field
 
 _MAX_COMMENT = 400
@@ -142,7 +140,7 @@ def _read(text: str, line: int, function: str) -> SourceRead:
         params=params,
         init_params=init_params,
         other_side=other,
-        comments={k: v for k, v in _comments(text).items() if lo <= k <= hi},
+        comments=_comments(text, lo, hi),
         docstring=" ".join(doc.split())[:_MAX_DOC] if doc else None,
         tries=tries,
         placement=placement,
@@ -275,18 +273,23 @@ def _param_in(value: ast.expr, names: set[str]) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=64)
-def _comments(text: str) -> dict[int, str]:
-    """Every comment of a file: line → its text without `#` (tool directives left out)."""
+def _comments(text: str, lo: int, hi: int) -> dict[int, str]:
+    """The comments of lines `lo`..`hi` (a function): line → its text without `#`.
+
+    A line scan, not the tokenizer (which costs more than parsing the file): a `#` counts
+    when the quotes before it on its line are balanced, so a `#` inside a one-line string
+    is not taken; a comment-like line inside a multi-line string may be.
+    """
     out: dict[int, str] = {}
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.COMMENT:
-                words = token.string.lstrip("#").strip()
-                if words and not words.startswith(_DIRECTIVES):
-                    out[token.start[0]] = words
-    except (tokenize.TokenError, SyntaxError):
-        pass  # the comments read so far stand
+    for number, line in enumerate(text.splitlines()[lo - 1 : hi], lo):
+        at = line.find("#")
+        while at != -1 and (line.count('"', 0, at) % 2 or line.count("'", 0, at) % 2):
+            at = line.find("#", at + 1)
+        if at == -1:
+            continue
+        words = line[at:].lstrip("#").strip()
+        if words and not words.startswith(_DIRECTIVES):
+            out[number] = words
     return out
 
 
