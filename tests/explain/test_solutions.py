@@ -19,7 +19,10 @@ from samples import write_package
 SHOP = {
     "shop/__init__.py": "",
     "shop/client.py": """
+        import logging
         import sys
+
+        logger = logging.getLogger(__name__)
 
         MODES = ("fast", "safe")
 
@@ -76,6 +79,14 @@ SHOP = {
                 raise ImportError("this console works only on Windows")
 
 
+        def tune(dtype, size):
+            if dtype != "half":
+                logger.warning("tuning off: dtype %s", dtype)
+                return
+            if size > 64:
+                logger.warning("tuning off: size %s is too big", size)
+
+
         def find(items, key):
             for item in items:
                 if item == key:
@@ -109,7 +120,7 @@ def test_a_guard_whose_other_branch_raises_is_no_way_out(shop: Store) -> None:
     texts = [s.text for s in page.solutions]
     assert texts[0] == "Pass the argument `size` of `check_mode` at most `4096`."
     assert not any("mode" in t and "MODES" in t for t in texts)
-    assert "The guard at line 29 is no way out" in page.what_it_means
+    assert "The guard at line 32 is no way out" in page.what_it_means
 
 
 def test_the_message_says_what_to_do(shop: Store) -> None:
@@ -162,6 +173,12 @@ def test_a_platform_check_asks_for_that_platform(shop: Store) -> None:
             "Python version, not your input.",
         )
     ]
+
+
+def test_for_a_warning_a_branch_that_warns_too_is_no_way_out(shop: Store) -> None:
+    page = page_of(shop, "tuning off: size")
+    assert [s.text for s in page.solutions] == ["Pass the argument `size` of `tune` at most `64`."]
+    assert "is no way out: its other branch fails as well" in page.what_it_means
 
 
 def test_a_failed_import_asks_for_the_package_and_the_constructor_keyword(shop: Store) -> None:

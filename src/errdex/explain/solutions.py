@@ -25,7 +25,7 @@ from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code, plain_condition
 from errdex.extract.conditions import negate
-from errdex.facts import Condition, ConditionKind
+from errdex.facts import Condition, ConditionKind, SiteKind
 
 MAX_SOLUTIONS = 8
 _MAX_VARIANTS = 6
@@ -84,10 +84,12 @@ class _Collector:
 
 
 def no_way_out(condition: ConditionView, facts: Facts) -> bool:
-    """A guard whose other branch fails too (raises): taking it is another error."""
+    """A guard whose other branch fails too (raises; warns, for a warning): taking it is
+    another error."""
     if condition.kind not in ("if", "elif", "else", "early_exit"):
         return False
-    return facts.read.other_branch_fails(condition.line, condition.holds)
+    warning = facts.stored.site.kind in (SiteKind.LOG, SiteKind.WARN)
+    return facts.read.other_branch_fails(condition.line, condition.holds, warning)
 
 
 def ways_out(facts: Facts) -> list[ConditionView]:
