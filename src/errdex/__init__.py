@@ -8,7 +8,7 @@ from __future__ import annotations
 from errdex.errors import ErrdexError, InputError, NotFoundError, SourceError, StoreError
 from errdex.hook import install
 from errdex.indexing import IndexReport
-from errdex.match.lookup import Match
+from errdex.match.results import Match
 
 __all__ = [
     "ErrdexError",
