@@ -21,7 +21,7 @@ from errdex.facts import CallSite, FileFacts
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "30"
+EXTRACTOR_VERSION = "31"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -129,7 +129,7 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         else {},
         flags=tuple(flags),
         tests=tuple(calls.tests),
-        texts=class_texts(tree, text, constants),
+        texts=class_texts(tree, text, constants, walker.sites.sites),
     )
 
 
