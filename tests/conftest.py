@@ -10,6 +10,9 @@ import pytest
 
 from pg_server import REQUIRE, PostgresServer, unavailable
 
+# pytester drives the pytest plugin the way pytest itself loads it (tests/integrations).
+pytest_plugins = ["pytester"]
+
 
 def skip_or_fail(reason: str) -> None:
     """Skip a PostgreSQL test that cannot run here, unless CI says they must all run

@@ -568,6 +568,40 @@ def lookup(
         sys.exit(1)
 
 
+@main.group()
+def hook() -> None:
+    """Turn errdex's summary under uncaught tracebacks on or off for this whole Python
+    environment (every program it runs), without changing any code."""
+
+
+@hook.command("enable")
+def hook_enable() -> None:
+    """Write a .pth file into this environment's site-packages that installs the hook at
+    every start of Python (lazily: nothing is imported until an exception is uncaught).
+    ERRDEX_HOOK=0 turns it off for one run; ERRDEX_DB names the database."""
+    from errdex.integrations.startup import enable
+
+    try:
+        path = enable()
+    except OSError as error:
+        _fail(f"cannot write the hook's .pth file: {error}", 2)
+    else:
+        sys.stdout.write(f"errdex hook enabled: {path}\n")
+
+
+@hook.command("disable")
+def hook_disable() -> None:
+    """Remove the .pth file `errdex hook enable` wrote."""
+    from errdex.integrations.startup import disable
+
+    try:
+        path = disable()
+    except OSError as error:
+        _fail(f"cannot remove the hook's .pth file: {error}", 2)
+    else:
+        sys.stdout.write(f"errdex hook disabled: {path}\n" if path else "errdex hook was off\n")
+
+
 @main.command(context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
 @click.argument("script", type=click.Path(exists=True, dir_okay=False))
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
