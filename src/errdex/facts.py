@@ -202,6 +202,26 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     tables: dict[str, dict[str, str]] = {}
 
 
+class TextMethod(msgspec.Struct, frozen=True, gc=False):
+    """What a method of an exception class returns (for `show`, prints), in terms of
+    `self`'s attributes and its own locals."""
+
+    returns: tuple[MessageTemplate, ...] = ()
+    locals: dict[str, str] = {}  # a local name → the source of the value first assigned
+
+
+class ClassText(msgspec.Struct, frozen=True, gc=False):
+    """How an exception class writes the text a user sees: the literal class attributes its
+    subclasses override, what `__init__` stores, and what `__str__`, `format_message()`,
+    `show()` and its properties make of them."""
+
+    qualname: str
+    attrs: dict[str, str] = {}  # class attribute → the repr of its literal value
+    sets: dict[str, str] = {}  # `self.X = <expr>` in `__init__`: X → the expression's source
+    defaults: dict[str, str] = {}  # `__init__`'s parameters → their defaults' source
+    methods: dict[str, TextMethod] = {}  # `__str__`, `format_message`, `show`, properties
+
+
 class KeyedHelper(msgspec.Struct, frozen=True, gc=False):
     """A method making its exception from a class's message table by a key it is given:
     `def make_error(self, key): msg = self.error_messages[key] ... return ValidationError(msg)`.
@@ -328,6 +348,7 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     env_types: dict[str, str] = {}  # declared types of module-level names that read env vars
     flags: tuple[FlagFact, ...] = ()
     tests: tuple[TestRef, ...] = ()
+    texts: tuple[ClassText, ...] = ()  # how its exception classes write their text
 
 
 class ExceptionInfo(msgspec.Struct, frozen=True, gc=False):
@@ -378,6 +399,16 @@ class TestLink(msgspec.Struct, frozen=True, gc=False):
     match: str | None = None
 
 
+class ShownText(msgspec.Struct, frozen=True, gc=False):
+    """A text a user sees for a site other than the template at the raise: `str(exc)` as
+    the exception class composes it, what a framework prints, the tuple of several
+    arguments, or one concrete class's entry of a message table."""
+
+    text: MessageTemplate
+    how: str  # what makes it: "str(exc)", "format_message()", "printed by click", ...
+    cls: str | None = None  # the class it is the text of, when it differs per class
+
+
 class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     """A linked site of one version: what the store writes and every reader gets."""
 
@@ -390,3 +421,4 @@ class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     caller_links: tuple[CallerLink, ...] = ()  # the same, with where and under which guard
     knobs: tuple[KnobLink, ...] = ()  # settings behind the names in the conditions
     tests: tuple[TestLink, ...] = ()  # tests that expect this error
+    shown: tuple[ShownText, ...] = ()  # the texts a user sees, as composed away from the raise

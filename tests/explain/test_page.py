@@ -82,16 +82,17 @@ def test_reasons_and_their_knobs_are_listed(store: Store) -> None:
     }
 
 
-def test_a_condition_without_a_knob_is_put_in_the_codes_own_terms(store: Store) -> None:
+def test_a_condition_no_user_decides_is_context_not_a_solution(store: Store) -> None:
     page = build_page(store, site_with(store, V2).id)
-    assert [(s.text, s.knob) for s in page.solutions] == [
+    assert [(s.text, s.knob, s.kind) for s in page.solutions] == [
         (
             "Set `ENGINE_USE_V2=0` (`EngineConfig.__post_init__` calls "
             "`EngineConfig._validate_v2` only when `self.use_v2` is true).",
             "ENGINE_USE_V2",
+            "setting",
         ),
-        ("Make sure that `self.model_config.max_len` is not None (line 32).", None),
     ]
+    assert "The check applies only when `self.model_config.max_len` is None" in (page.what_it_means)
 
 
 def test_a_local_made_of_settings_is_seen_through(store: Store) -> None:

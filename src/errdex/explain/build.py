@@ -10,6 +10,7 @@ from errdex.explain.linked import binding_views, caller_views, knob_views, test_
 from errdex.explain.model.answer import apply_analysis
 from errdex.explain.model.prompt import PROMPT_VERSION
 from errdex.explain.page import Analysis, Page, VersionEntry
+from errdex.explain.reading import read_source
 from errdex.explain.related import related_errors
 from errdex.explain.report import report_url
 from errdex.explain.rules import what_it_means, when_it_happens
@@ -17,6 +18,7 @@ from errdex.explain.solutions import example_fix, solutions
 from errdex.explain.views import (
     condition_view,
     exception_view,
+    shown_views,
     source_view,
     variant_views,
 )
@@ -56,7 +58,7 @@ def build_page(
     chosen = choose_site(sites, error_id, version)
     text = store.file_text(chosen.version_id, chosen.file)
     record = _version_record(store, chosen)
-    facts = gather_facts(chosen)
+    facts = gather_facts(chosen, text)
     explanation = explain(facts)
     message = chosen.site.message.text if chosen.site.message is not None else None
     page = Page(
@@ -68,6 +70,7 @@ def build_page(
         kind=str(chosen.site.kind),
         level=chosen.site.level,
         message=message,
+        shown=shown_views(chosen),
         source=source_view(chosen, text),
         conditions=facts.conditions,
         variants=facts.variants,
@@ -98,8 +101,9 @@ def build_page(
     return page
 
 
-def gather_facts(stored: StoredSite) -> Facts:
-    """The site's facts as the page shows them: what the explainers read."""
+def gather_facts(stored: StoredSite, text: str | None = None) -> Facts:
+    """The site's facts as the page shows them: what the explainers read, with what the
+    source of its file (`text`, when kept) says around it."""
     callers = caller_views(stored)
     guards = []
     for caller, link in zip(callers, stored.caller_links, strict=True):
@@ -115,6 +119,7 @@ def gather_facts(stored: StoredSite) -> Facts:
         knobs=knob_views(stored),
         bindings=binding_views(stored),
         tests=test_views(stored),
+        read=read_source(text, stored.site.line, stored.site.function),
     )
 
 

@@ -15,6 +15,7 @@ from errdex.explain.page import (
     VariantView,
     WhenItHappens,
 )
+from errdex.explain.reading import SourceRead
 from errdex.store.base import StoredSite
 
 # Conditions that say where the code is rather than what went wrong.
@@ -42,6 +43,8 @@ class Facts:
     knobs: list[Knob] = field(default_factory=list)
     bindings: list[BindingView] = field(default_factory=list)
     tests: list[TestView] = field(default_factory=list)
+    # What the site's own source says around it (empty when the file was not kept).
+    read: SourceRead = field(default_factory=SourceRead)
 
     @property
     def held(self) -> list[ConditionView]:

@@ -8,6 +8,7 @@ take as it is (a property computing from it) gets no value, only its name.
 from __future__ import annotations
 
 import ast
+import json
 from dataclasses import dataclass, replace
 
 from errdex.explain.page import ConditionView, Knob
@@ -22,6 +23,7 @@ class KnobAction:
     after: str | None = None
     note: str | None = None
     part: str | None = None  # the conjunct of an `and` it makes false, when not all of it
+    after_args: str | None = None  # what to add to the command line, when no `after` is set
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,9 @@ def _action(node: ast.expr, condition: ConditionView, knobs: list[Knob]) -> Knob
             continue
         shape = _shape(node, knob.behind)
         if shape is None:
+            field = _json_field_action(node, knob) if knob.kind == "flag" else None
+            if field is not None:
+                return field
             if knob.behind in _names(node):
                 return _generic(knob, condition)
             continue
@@ -249,3 +254,51 @@ def _generic(knob: Knob, condition: ConditionView) -> KnobAction:
     kind = "environment variable" if knob.kind == "env" else "flag"
     text = f"Change the {kind} `{knob.name}`, which {code(knob.behind or knob.name)} follows"
     return KnobAction(text=text, knob=knob.name)
+
+
+def _json_valued(knob: Knob) -> bool:
+    """A flag whose value is a JSON object of fields (`--compilation-config '{...}'`): the
+    code declares it as a configuration class or a dict."""
+    declared = knob.value_type or ""
+    return "Config" in declared or declared.startswith(("dict", "Dict"))
+
+
+def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
+    """`config.field` tested against a literal, where `config` is a JSON-valued flag: the
+    field to put in the flag's JSON, with the value that avoids the site."""
+    if knob.behind is None or not _json_valued(knob):
+        return None
+    prefix = knob.behind + "."
+    fields = [
+        n[len(prefix) :]
+        for n in _names(node)
+        if n.startswith(prefix) and n[len(prefix) :].isidentifier()
+    ]
+    for field in fields:
+        shape = _shape(node, prefix + field)
+        if shape is None:
+            continue
+        value: object
+        match shape.op:
+            case "true":
+                value = False
+            case "false":
+                value = True
+            case "!=" | "is not" if shape.has_value:
+                value = shape.value
+            case "not in" if (
+                isinstance(shape.value, tuple | list | set | frozenset) and shape.value
+            ):
+                value = (
+                    sorted(shape.value, key=repr)[0]
+                    if isinstance(shape.value, set | frozenset)
+                    else shape.value[0]
+                )
+            case _:
+                continue
+        setting = json.dumps({field: value})
+        text = f"Pass `{knob.name} '{setting}'` (with the rest of your {knob.name} fields)"
+        if shape.op == "not in":
+            text += f"; `{field}` may be any of {shape.value!r}"
+        return KnobAction(text=text, knob=knob.name, after_args=f"{knob.name} '{setting}'")
+    return None

@@ -47,6 +47,18 @@ class VariantView(msgspec.Struct, kw_only=True):
     conditions: list[ConditionView] = []
 
 
+class ShownView(msgspec.Struct, kw_only=True):
+    """A text the user sees for this error besides the template at the raise: composed
+    by the exception class, printed by a framework, or one class's entry of a table."""
+
+    text: str  # placeholders in braces, as in `message`
+    how: str  # "str(exc)", "format_message()", "printed by click", "Integer's ..."
+    # As a traceback's last line prints it (`BadRequest: 400 Bad Request: ...`); None for
+    # what a framework prints.
+    line: str | None = None
+    cls: str | None = None  # the class it is the text of, when it differs per class
+
+
 class Knob(msgspec.Struct, kw_only=True):
     """A setting a user controls that a condition depends on."""
 
@@ -103,6 +115,9 @@ class Solution(msgspec.Struct, kw_only=True):
     text: str
     knob: str | None = None  # the knob it turns, when there is one
     condition: str | None = None  # the condition it makes false
+    # what it changes: "setting" (a flag, an environment variable), "input" (an argument),
+    # "environment" (a package, a platform); ranked in that order
+    kind: str | None = None
 
 
 class ExampleFix(msgspec.Struct, kw_only=True):
@@ -157,6 +172,7 @@ class Page(msgspec.Struct, kw_only=True):
     kind: str
     level: str | None = None
     message: str | None
+    shown: list[ShownView] = []  # the message as the user sees it, when that differs
     source: SourceView
     conditions: list[ConditionView] = []
     variants: list[VariantView] = []

@@ -7,11 +7,13 @@ from __future__ import annotations
 from errdex.explain.context import Facts
 from errdex.explain.page import GUARD_NOT_READ, Caller, ConditionView, WhenItHappens
 from errdex.explain.plain import code
+from errdex.explain.solutions import no_way_out, solutions
 from errdex.facts import SiteKind
 from errdex.store.base import StoredSite
 
 _MAX_REASONS = 6
 _MAX_SITUATIONS = 6
+_MAX_WHY = 2
 
 
 def all_of(conditions: list[ConditionView]) -> str:
@@ -59,9 +61,31 @@ def what_it_means(facts: Facts) -> str:
     held = facts.held
     if held:
         first += f" when all of these hold: {all_of(held)}."
+    elif facts.read.placement:
+        first += f"; it sits {facts.read.placement}."
+    elif facts.conditions:
+        first += f" {_placement(facts)}."
     else:
         first += "; nothing in its function guards it."
     sentences = [first]
+    sentences.extend(_except_sentences(facts))
+    context = _context(facts)
+    if context:
+        sentences.append(
+            f"The check applies only when {context}: errdex found no setting or argument "
+            "a user passes behind that."
+        )
+    blocked = [c for c in held if no_way_out(c, facts)]
+    if blocked:
+        lines = ", ".join(str(c.line) for c in blocked)
+        sentences.append(
+            f"The guard at line {lines} is no way out: its other branch fails as well."
+            if len(blocked) == 1
+            else f"The guards at lines {lines} are no way out: their other branches fail as well."
+        )
+    why = _why(facts)
+    if why:
+        sentences.append(why)
     where = [b for b in facts.bindings if len(b.value) <= 200]
     if where:
         parts = [
@@ -140,3 +164,67 @@ def _guard_words(facts: Facts, caller: Caller) -> str:
         if known is caller and views:
             return all_of(views)
     return " and ".join(code(g) for g in caller.guard)
+
+
+def _placement(facts: Facts) -> str:
+    """Where a site with no branch condition sits: in a loop, an except clause, a `with`."""
+    parts: list[str] = []
+    for condition in facts.conditions:
+        if condition.kind == "loop":
+            header = condition.text if condition.text.startswith(("for ", "while ")) else None
+            parts.append(
+                f"inside the loop {code(header)} (line {condition.line})"
+                if header
+                else f"inside a loop while {code(condition.text)} (line {condition.line})"
+            )
+        elif condition.kind == "except":
+            parts.append(f"in the clause {code(condition.text)} (line {condition.line})")
+        elif condition.kind == "with":
+            parts.append(f"inside {code('with ' + condition.text)} (line {condition.line})")
+    return "; it sits " + ", ".join(parts) if parts else "under the conditions listed below"
+
+
+def _except_sentences(facts: Facts) -> list[str]:
+    """What failed, for a site in an except clause: the calls or imports of its `try`."""
+    out: list[str] = []
+    for condition in facts.conditions:
+        if condition.kind != "except":
+            continue
+        tried = facts.read.tries.get(condition.line)
+        if tried is None:
+            continue
+        caught = condition.text.removeprefix("except").split(" as ")[0].strip() or "an exception"
+        if tried.imports:
+            what = "importing " + ", ".join(code(m) for m in tried.imports[:3])
+        elif tried.calls:
+            what = " or ".join(code(c) for c in tried.calls[:2])
+        else:
+            continue
+        out.append(
+            f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}; "
+            "the input of that call is what to check."
+            if not tried.imports
+            else f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}."
+        )
+    return out
+
+
+def _context(facts: Facts) -> str:
+    """The site's conditions that no solution changes: when the check applies."""
+    covered = {s.condition for s in solutions(facts) if s.condition}
+    rest = [c for c in facts.held if c.text not in covered and not no_way_out(c, facts)]
+    return all_of(rest) if rest else ""
+
+
+def _why(facts: Facts) -> str:
+    """The code's own words around the check: the comments by it, the function's docstring."""
+    lines = sorted({c.line for c in facts.held} | {facts.stored.site.line})
+    comments = facts.read.comments_near(lines)[:_MAX_WHY]
+    parts = [f"“{c}”" for c in comments]
+    doc = facts.read.docstring
+    if doc:
+        first = doc.split(". ")[0].rstrip(".")
+        parts.append(f"the docstring of {code(facts.stored.site.function)}: “{first}.”")
+    if not parts:
+        return ""
+    return "In the code's own words: " + "; ".join(parts)

@@ -1,25 +1,37 @@
-"""Solutions: each condition on the way to the site, negated, is a way out.
+"""Solutions: the ways out of an error that a user can take, ranked by how directly.
 
-The site's own conditions come first, then the guard under which its direct callers call
-it, then the conditions that add each reason to a reasons list. A way out that a knob
-controls names the knob and what to do with it; the others say what must hold instead.
+A way out changes what decides a condition on the path to the site: a **setting** (a flag
+or environment variable behind the condition's names), the **input** (an argument of the
+public function that raises, or of the constructor that set the attribute it tests), or
+the **environment** (a package whose import failed, what the message says to install).
+The message's own instructions are solutions too. What no user controls (internal state,
+a private helper's arguments) is no solution: it is context, said in "What it means". An
+earlier guard whose other branch fails as well is no way out: taking it leads to another
+error. No solution is the code's condition negated and nothing more.
 """
 
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 
 import msgspec
 
+from errdex.explain.advice import message_advice
 from errdex.explain.context import Facts
+from errdex.explain.inputs import input_action
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code, plain_condition
 from errdex.extract.conditions import negate
 from errdex.facts import Condition, ConditionKind
 
-MAX_SOLUTIONS = 10
+MAX_SOLUTIONS = 8
 _MAX_VARIANTS = 6
+# How directly each kind of way out acts: a setting first, then the input, then the
+# environment (what the message asks for ranks within its kind, after an exact setting).
+_RANK = {"setting": 0, "input": 1, "environment": 2}
+_IMPORT_ERRORS = ("ImportError", "ModuleNotFoundError")
 
 
 def negated(condition: ConditionView) -> Condition:
@@ -43,69 +55,92 @@ def opposite_words(condition: ConditionView) -> str:
     return plain_condition(opposite) or code(opposite.statement)
 
 
+@dataclass
+class _Ranked:
+    solution: Solution
+    rank: int
+    order: int
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.items: list[_Ranked] = []
+
+    def add(self, solution: Solution, tier: int = 0) -> None:
+        if any(i.solution.text == solution.text for i in self.items):
+            return
+        rank = _RANK.get(solution.kind or "input", 1) * 10 + tier
+        self.items.append(_Ranked(solution, rank, len(self.items)))
+
+    def ranked(self) -> list[Solution]:
+        return [i.solution for i in sorted(self.items, key=lambda i: (i.rank, i.order))]
+
+
+def no_way_out(condition: ConditionView, facts: Facts) -> bool:
+    """A guard whose other branch fails too (raises): taking it is another error."""
+    if condition.kind not in ("if", "elif", "else", "early_exit"):
+        return False
+    return facts.read.other_branch_fails(condition.line, condition.holds)
+
+
+def ways_out(facts: Facts) -> list[ConditionView]:
+    """The site's own conditions that a way out may change."""
+    return [c for c in facts.held if not no_way_out(c, facts)]
+
+
 def solutions(facts: Facts) -> list[Solution]:
-    with_knob: list[Solution] = []
-    without: list[Solution] = []
-
-    def add(solution: Solution) -> None:
-        bucket = with_knob if solution.knob else without
-        if all(s.text != solution.text for s in (*with_knob, *without)):
-            bucket.append(solution)
-
+    found = _Collector()
     reasons_list = _reasons_variable(facts)
-    for condition in facts.held:
+    open_conditions = ways_out(facts)
+    for condition in open_conditions:
         if reasons_list and reasons_list in _names(condition.text):
             continue  # the list is non-empty: the reasons below say why
         action = knob_action(condition, facts.knobs) or knob_action(
             expanded(condition, facts), facts.knobs
         )
-        words = opposite_words(condition)
         if action is not None:
-            add(_knob_solution(action, f"so that {words}", condition))
-        else:
-            add(
-                Solution(
-                    text=f"Make sure that {words} (line {condition.line}).",
-                    condition=condition.text,
-                )
-            )
+            reason = f"so that {opposite_words(condition)}"
+            found.add(_knob_solution(action, reason, condition), _tier(action))
+    _add_input(found, open_conditions, facts)
     for caller, guard in facts.caller_guards:
         callee = code(facts.stored.site.function)
         for condition in guard:
             action = knob_action(condition, facts.knobs)
-            when = condition.plain or code(condition.text)
-            reason = f"{code(caller.function)} calls {callee} only when {when}"
             if action is not None:
-                add(_knob_solution(action, reason, condition))
-            elif len(facts.caller_guards) == 1:
-                add(
-                    Solution(
-                        text=f"Make sure that {opposite_words(condition)}: {reason} "
-                        f"({caller.file}:{caller.line}).",
-                        condition=condition.text,
-                    )
-                )
+                when = condition.plain or code(condition.text)
+                reason = f"{code(caller.function)} calls {callee} only when {when}"
+                found.add(_knob_solution(action, reason, condition), _tier(action))
     for variant in facts.variants[:_MAX_VARIANTS]:
         held = [c for c in variant.conditions if c.kind not in ("loop", "except", "with")]
-        if not held:
-            continue
         prefix = f"If the message names “{variant.reason}”: "
         for condition in reversed(held):
             action = knob_action(condition, facts.knobs)
             if action is not None:
                 reason = f"so that {opposite_words(condition)}"
-                add(_knob_solution(action, reason, condition, prefix))
+                found.add(_knob_solution(action, reason, condition, prefix), _tier(action))
                 break
-        else:
-            last = held[-1]
-            add(
-                Solution(
-                    text=f"{prefix}make sure that {opposite_words(last)} "
-                    f"({variant.file}:{last.line}).",
-                    condition=last.text,
-                )
-            )
-    return (with_knob + without)[:MAX_SOLUTIONS]
+    _add_except(found, facts)
+    _add_advice(found, facts)
+    return found.ranked()[:MAX_SOLUTIONS]
+
+
+def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts) -> None:
+    """The input that avoids the check itself: the innermost condition on the input. An
+    earlier exit (`if color == "default": return`) is a special case the function handles
+    first: taking it is a way out only when the check itself is not on the input."""
+    checks = [c for c in conditions if c.kind != "early_exit"]
+    exits = [c for c in conditions if c.kind == "early_exit"]
+    for group in (checks, exits):
+        for condition in reversed(group):
+            given = input_action(condition, facts)
+            if given is not None:
+                found.add(Solution(text=given, condition=condition.text, kind="input"), 1)
+                return
+
+
+def _tier(action: KnobAction) -> int:
+    """An action with the value to set comes before one that only names the setting."""
+    return 0 if not action.text.startswith("Change") else 3
 
 
 def _knob_solution(
@@ -117,12 +152,47 @@ def _knob_solution(
         )
         reason = f"so that {opposite_words(part)}"
     text = action.text if not prefix else prefix + action.text[0].lower() + action.text[1:]
-    return Solution(text=f"{text} ({reason}).", knob=action.knob, condition=condition.text)
+    return Solution(
+        text=f"{text} ({reason}).", knob=action.knob, condition=condition.text, kind="setting"
+    )
+
+
+def _add_except(found: _Collector, facts: Facts) -> None:
+    """A raise under `except ImportError`: the import its `try` made failed."""
+    for condition in facts.conditions:
+        if condition.kind != "except" or not any(e in condition.text for e in _IMPORT_ERRORS):
+            continue
+        tried = facts.read.tries.get(condition.line)
+        if tried is None or not tried.imports:
+            continue
+        modules = ", ".join(code(m) for m in tried.imports[:3])
+        found.add(
+            Solution(
+                text=f"Install the package that provides {modules}: the import at line "
+                f"{tried.line} failed, and this is raised in its place.",
+                condition=condition.text,
+                kind="environment",
+            ),
+            2,
+        )
+
+
+def _add_advice(found: _Collector, facts: Facts) -> None:
+    message = facts.stored.site.message
+    named = {s.solution.knob for s in found.items if s.solution.knob}
+    for advice in message_advice(message.text if message is not None else None):
+        if any(knob in advice.text for knob in named if knob):
+            continue  # a solution already turns the setting it names
+        if advice.command is not None:
+            text = f"Run `{advice.command}`, as the message says: “{advice.text}”"
+        else:
+            text = f"Do what the message says: “{advice.text}”"
+        found.add(Solution(text=text, kind=advice.kind), 1)
 
 
 def example_fix(facts: Facts) -> ExampleFix | None:
     """Before and after for the first knob a solution turns, when its values are known."""
-    candidates = [*facts.held, *(expanded(c, facts) for c in facts.held)]
+    candidates = [*ways_out(facts), *(expanded(c, facts) for c in ways_out(facts))]
     for _, guard in facts.caller_guards:
         candidates.extend(guard)
     for variant in facts.variants:

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from errdex.explain.page import ConditionView, ExceptionView, SourceView, VariantView
+from errdex.explain.page import (
+    ConditionView,
+    ExceptionView,
+    ShownView,
+    SourceView,
+    VariantView,
+)
 from errdex.explain.plain import plain_condition
 from errdex.facts import Condition
 from errdex.store.base import StoredSite
@@ -59,6 +65,24 @@ def exception_view(stored: StoredSite) -> ExceptionView | None:
         docstring=info.docstring,
         defined_in=defined,
     )
+
+
+def shown_views(stored: StoredSite) -> list[ShownView]:
+    """The texts the user sees, each with the traceback line it makes when it is
+    `str(exc)` (a table's entry is the message of the exception raised)."""
+    name = stored.exception.name if stored.exception else stored.site.exception
+    views = []
+    for form in stored.shown:
+        is_str = form.how == "str(exc)" or form.cls is not None
+        views.append(
+            ShownView(
+                text=form.text.text,
+                how=form.how,
+                line=f"{name}: {form.text.text}" if is_str and name else None,
+                cls=form.cls,
+            )
+        )
+    return views
 
 
 def variant_views(stored: StoredSite) -> list[VariantView]:

@@ -11,6 +11,7 @@ from collections.abc import Collection
 
 from errdex.extract.blanked_calls import blanked_calls
 from errdex.extract.calls import CallFilter
+from errdex.extract.exception_classes import class_texts
 from errdex.extract.knobs import env_annotations, env_getters, scan_settings
 from errdex.extract.module import collect_constants, collect_imports, module_name
 from errdex.extract.sites import SiteExtractor
@@ -37,7 +38,7 @@ from errdex.facts import FileFacts
 # function returns (`FileFacts.returns`, blanked functions' too) and each method's parameters
 # are annotated with (`FileFacts.params`); any method but `append`/`extend` of a name that may
 # hold a reasons list can be a helper's call.
-EXTRACTOR_VERSION = "28"
+EXTRACTOR_VERSION = "29"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -154,6 +155,7 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         else {},
         flags=tuple(flags),
         tests=tuple(extractor.tests),
+        texts=class_texts(tree, text, constants),
     )
 
 

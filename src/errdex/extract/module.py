@@ -157,9 +157,15 @@ def _jsonable(value: Any) -> Any:
             items.sort(key=repr)
         return items
     if isinstance(value, dict):
-        if len(value) > _MAX_CONSTANT_ITEMS or not all(isinstance(k, str) for k in value):
+        # Integer keys (`HTTP_STATUS_CODES = {400: "Bad Request"}`) are kept as JSON keeps
+        # them, as text: a lookup by number reads them so.
+        if len(value) > _MAX_CONSTANT_ITEMS or not all(
+            isinstance(k, str) or (isinstance(k, int) and not isinstance(k, bool)) for k in value
+        ):
             return _NOT_LITERAL
-        out = {k: _jsonable(v) for k, v in value.items()}
+        if len({str(k) for k in value}) < len(value):
+            return _NOT_LITERAL  # `{1: ..., "1": ...}`: no text keys can tell them apart
+        out = {str(k): _jsonable(v) for k, v in value.items()}
         if any(v is _NOT_LITERAL for v in out.values()):
             return _NOT_LITERAL
         return out

@@ -83,7 +83,9 @@ _CLAUSE = re.compile(r"[ \t]*(?:else|elif|except|finally)\b")
 _DEF_OR_CLASS = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]", re.MULTILINE)
 _HEADER_END = re.compile(r":[ \t]*(?:#[^\n]*)?\n")
 # Exception classes often build their message in these without any site word.
-_MESSAGE_METHODS = frozenset({"__init__", "__str__", "__repr__", "message"})
+_MESSAGE_METHODS = frozenset(
+    {"__init__", "__str__", "__repr__", "message", "format_message", "show", "get_message"}
+)
 # Methods whose parameters a class's facts record (what constructing it takes).
 _SIGNATURE_READ = frozenset({"__init__", "__new__", "__post_init__", "__str__"})
 _block_ends: dict[int, re.Pattern[str]] = {}

@@ -42,6 +42,7 @@ from errdex.link.messages import (
 from errdex.link.reasons import ReasonsIndex
 from errdex.link.receivers import ReceiverClasses
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
+from errdex.link.shown import ShownTexts
 from errdex.link.tables import MessageTables
 from errdex.link.tests import TestIndex
 
@@ -64,7 +65,8 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 # helper's guard names the object it was called on.
 # 15: a method called on an object reaches another file's helper only when the code says the
 # object is of the helper's class (`link.receivers`), not because its name is unique.
-LINKER_VERSION = "15"
+# 16: the texts a user sees, composed away from the raise (`IndexedSite.shown`).
+LINKER_VERSION = "16"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
@@ -76,6 +78,7 @@ def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
     constants = _ConstantBindings(names)
     exceptions = _Exceptions(names)
     tables = MessageTables(files, names)
+    shown = ShownTexts(files, names)
     linked: list[IndexedSite] = []
     for facts in files:
         if facts.error is not None:
@@ -85,6 +88,7 @@ def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
         sites.extend(tables.call_sites(facts, {site.line for site in facts.sites}))
         seen: dict[tuple[str | None, str, str], int] = defaultdict(int)
         for site in sites:
+            raw = site
             exception, site = exceptions.resolve(site, facts)
             if site.message is not None:
                 entry = tables.entry_of(facts, site.class_name)
@@ -110,6 +114,7 @@ def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
                     module=facts.module,
                     site=site,
                     exception=exception,
+                    shown=shown.of(raw, site, facts, exception, tables.class_forms(raw, facts)),
                 )
             )
     # Callers with their guards, knobs behind the conditions, tests expecting the error.
@@ -221,6 +226,13 @@ class _Exceptions:
                 or template.literal_length > 0
                 or any(p.expr in params for p in template.placeholders)
             )
+            # One reading the object's attributes (`f"{self.code} {self.name}: ..."` in
+            # `__str__`) is composed with them per raise (`IndexedSite.shown`); the raise's
+            # own message is the template.
+            if site.message is not None and any(
+                p.expr.startswith("self.") for p in template.placeholders
+            ):
+                says_more = False
             if (bound or not site.args) and says_more:
                 sources = argument_sources(params, site.args)
                 message = substitute(template, bound, sources)

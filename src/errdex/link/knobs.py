@@ -247,10 +247,14 @@ class KnobIndex:
     def _flag(
         self, parts: list[str], dotted: str, facts: FileFacts, class_name: str | None
     ) -> KnobLink | None:
-        if len(parts) < 2 or "_" not in parts[-1]:
+        if len(parts) < 2:
             return None
         name = parts[-1]
         receiver = parts[-2]
+        # A one-word attribute (`model`, `seed`) is a flag only on an object named for
+        # configuration (`model_config.quantization`): on `self` it is too often internal.
+        if "_" not in name and not _CONFIG_RECEIVER.search(receiver):
+            return None
         in_config_class = (
             receiver in ("self", "cls")
             and class_name is not None

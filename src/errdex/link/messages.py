@@ -9,7 +9,7 @@ from errdex.facts import Arg, FileFacts, MessageTemplate, Part, Placeholder
 from errdex.link.guards import bind_expression
 from errdex.link.resolve import Namespace, ResolvedClass
 
-_SUBSCRIPT = re.compile(r"^([A-Za-z_][\w.]*)\[\s*(['\"])(.*?)\2\s*\]$")
+SUBSCRIPT = re.compile(r"^([A-Za-z_][\w.]*)\[\s*(['\"])(.*?)\2\s*\]$")
 
 
 def inline_constants(
@@ -40,7 +40,7 @@ def inline_constants(
 def _table_entry(
     placeholder: Placeholder, class_entry: Callable[[str, str], MessageTemplate | None] | None
 ) -> tuple[Part, ...] | None:
-    match = _SUBSCRIPT.match(placeholder.expr) if class_entry is not None else None
+    match = SUBSCRIPT.match(placeholder.expr) if class_entry is not None else None
     if class_entry is None or match is None or not match.group(1).startswith("self."):
         return None
     table = match.group(1).removeprefix("self.")
@@ -55,7 +55,7 @@ def _constant_text(
         return None
     expr = placeholder.expr
     key: str | None = None
-    match = _SUBSCRIPT.match(expr)
+    match = SUBSCRIPT.match(expr)
     if match:
         expr, key = match.group(1), match.group(3)
     if not expr.replace(".", "").replace("_", "").isalnum():

@@ -30,11 +30,12 @@ from errdex.facts import (
     MessageTemplate,
     Part,
     Placeholder,
+    ShownText,
     SiteKind,
 )
 from errdex.link.forwarding import site_at_call
-from errdex.link.messages import bind_arguments
-from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
+from errdex.link.messages import SUBSCRIPT, bind_arguments
+from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace, ResolvedClass
 
 _PERCENT_FIELD = re.compile(r"%\((\w+)\)[-#0 +]*\d*(?:\.\d+)?[sdirfgex]")
 
@@ -65,6 +66,9 @@ class MessageTables:
 
     def __init__(self, files: list[FileFacts], names: Namespace) -> None:
         self._names = names
+        # (file, line) → (class, table, key) of each site made from a table by key.
+        self._made_keys: dict[tuple[str, int], tuple[str, str, str]] = {}
+        self._children: dict[str, list[ResolvedClass]] | None = None
         self._keyed = {
             (facts.module, helper.qualname): (helper, facts)
             for facts in files
@@ -97,6 +101,7 @@ class MessageTables:
         made = self._made(facts, site.class_name, written.removeprefix("self."), site.args)
         if made is None:
             return site
+        self._remember(facts, site.line, site.class_name, written.removeprefix("self."), site.args)
         exception, message = made
         return msgspec.structs.replace(site, exception=exception, message=message, args=())
 
@@ -107,7 +112,71 @@ class MessageTables:
                 continue
             made = self._made(facts, call.class_name, call.callee, call.args, raising=True)
             if made is not None:
+                self._remember(facts, call.line, call.class_name, call.callee, call.args)
                 yield site_at_call(call, SiteKind.HELPER, *made)
+
+    def _remember(
+        self,
+        facts: FileFacts,
+        line: int,
+        class_name: str | None,
+        method: str,
+        args: tuple[Arg, ...],
+    ) -> None:
+        owner = self._names.method_owner(facts, class_name, method) if class_name else None
+        found = self._keyed.get(owner) if owner is not None else None
+        key = _literal_key(found[0], args) if found is not None else None
+        if class_name is not None and found is not None and key is not None:
+            self._made_keys[(facts.path, line)] = (class_name, found[0].table, key)
+
+    def class_forms(self, raw: ErrorSite, facts: FileFacts) -> list[ShownText]:
+        """Each subclass's own entry for the key the site raises by, when it overrides the
+        entry of the class the raise is written in: `Number` raises `"invalid"`, and an
+        `Integer` says `Not a valid integer.`"""
+        keyed = self._made_keys.get((facts.path, raw.line))
+        if keyed is None and raw.class_name is not None and raw.message is not None:
+            keyed = next(
+                (
+                    (raw.class_name, match.group(1).removeprefix("self."), match.group(3))
+                    for p in raw.message.placeholders
+                    if (match := SUBSCRIPT.match(p.expr)) and match.group(1).startswith("self.")
+                ),
+                None,
+            )
+        if keyed is None:
+            return []
+        class_name, table, key = keyed
+        own = self.entry(facts, class_name, table, key)
+        forms: list[ShownText] = []
+        seen = {own.text} if own is not None else set()
+        for below in self._descendants(f"{facts.module}.{class_name}"):
+            entry = self.entry(below.file, below.fact.qualname, table, key)
+            if entry is None or entry.text in seen:
+                continue
+            seen.add(entry.text)
+            forms.append(ShownText(entry, f"{below.fact.name}'s {table}[{key!r}]", below.qualname))
+        return forms
+
+    def _descendants(self, qualname: str) -> list[ResolvedClass]:
+        """The version's classes deriving from `qualname`, nearest first."""
+        if self._children is None:
+            self._children = {}
+            for cls in self._names.classes.values():
+                for base in cls.fact.bases:
+                    parent = self._names.resolve_class(cls.file, base.split("[")[0])
+                    if parent is not None and parent.qualname != cls.qualname:
+                        self._children.setdefault(parent.qualname, []).append(cls)
+        found: list[ResolvedClass] = []
+        queue = list(self._children.get(qualname, ()))
+        seen = {qualname}
+        while queue and len(found) < 64:
+            cls = queue.pop(0)
+            if cls.qualname in seen:
+                continue
+            seen.add(cls.qualname)
+            found.append(cls)
+            queue.extend(self._children.get(cls.qualname, ()))
+        return found
 
     def _made(
         self,

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 
 import msgspec
 
-from errdex.facts import MessageTemplate, Variant
+from errdex.facts import MessageTemplate, ShownText, Variant
 from errdex.history.versions import NewestVersion, settle_versions
 from errdex.link.resolve import BUILTIN_EXCEPTIONS
 from errdex.match.paste import ErrorEvidence, Evidence, Frame
@@ -57,6 +57,7 @@ class Match(msgspec.Struct, kw_only=True):
     score: float
     values: dict[str, str]  # placeholder source → the text it held in the paste
     variant: VariantMatch | None = None
+    shown: str | None = None  # the text as the user sees it, when the paste matched that
     why: list[str] = []
     confident: bool = False  # the message's text or an exact frame pins it
     newest: NewestVersion | None = None  # in an older version: the error in the newest one
@@ -121,12 +122,18 @@ class _Scorer:
         values: dict[str, str] = {}
         variant: VariantMatch | None = None
         matched = _match(site.message, self.evidence, cut=self.cut)
+        form, whole_line = _best_form(stored, self.evidence, matched, cut=self.cut)
+        if form is not None:
+            matched = form[0]
         if matched is not None:
             total += matched.score
             values = matched.values
-            why.append(
-                f"message matches the template ({matched.covered:.0%} of it is literal text)"
-            )
+            if form is not None:
+                why.append(f"message matches the text {form[1].how} shows")
+            else:
+                why.append(
+                    f"message matches the template ({matched.covered:.0%} of it is literal text)"
+                )
             variant = _variant(site.variants, matched, stored.file)
             if variant is not None:
                 total += 0.1
@@ -138,7 +145,9 @@ class _Scorer:
         by_class = matched is None and self._raised_as_is(stored)
         if matched is None and not pinned and not by_class:
             return None
-        agreement = self._exception_agreement(stored, why)
+        # A printed form holding what the parser read as the class (`Error: ...`) says
+        # nothing of the class.
+        agreement = 0.0 if whole_line else self._exception_agreement(stored, why)
         total += agreement
         if by_class:
             # The message is whatever the raise was given (`raise ConnectionError(e)`):
@@ -170,6 +179,7 @@ class _Scorer:
             score=round(total * self.weight, 4),
             values=values,
             variant=variant,
+            shown=form[1].text.text if form is not None else None,
             why=why,
             confident=confident,
             site=stored,
@@ -297,6 +307,26 @@ def _match(
     if found is None or found.covered < _MIN_COVERED * 0.5:
         return None
     return found
+
+
+def _best_form(
+    stored: StoredSite, evidence: ErrorEvidence, matched: TemplateMatch | None, *, cut: bool
+) -> tuple[tuple[TemplateMatch, ShownText] | None, bool]:
+    """The text a user sees of the site (`IndexedSite.shown`) that explains the paste
+    better than the template does, and whether it did so with the whole line: a printed
+    form's `Error: ` is what the parser took for a class name."""
+    best: tuple[TemplateMatch, ShownText] | None = None
+    whole_line = False
+    line = f"{evidence.exception}: {evidence.message}" if evidence.exception else None
+    for form in stored.shown:
+        for text, whole in ((evidence.message, False), (line, True)):
+            if text is None:
+                continue
+            found = _match(form.text, msgspec.structs.replace(evidence, message=text), cut=cut)
+            floor = best[0].score if best is not None else (matched.score if matched else 0.0)
+            if found is not None and found.score > floor:
+                best, whole_line = (found, form), whole
+    return best, whole_line
 
 
 def _variant(

@@ -36,6 +36,13 @@ def page_view(page: Page) -> Group:
     parts: list[RenderableType] = [_header(page)]
     if page.message is not None:
         parts.append(Panel(Text(page.message), title="Error message", title_align="left"))
+    if page.shown:
+        seen = Text()
+        for number, shown in enumerate(page.shown):
+            seen.append("\n" if number else "")
+            seen.append(shown.line or shown.text)
+            seen.append(f"  ({shown.how})", style="dim")
+        parts.append(Panel(seen, title="As the user sees it", title_align="left"))
     parts += [_heading("What it means"), prose(page.what_it_means)]
     parts += _source(page)
     if page.conditions:

@@ -118,6 +118,8 @@ def lookup_view(result: LookupResult, source_text: str | None) -> Group:
     parts.append(header)
     if best.message:
         parts.append(Panel(Text(best.message), title="message", title_align="left"))
+    if best.shown:
+        parts.append(Panel(Text(best.shown), title="as the user sees it", title_align="left"))
     where = Text(f"{best.file}:{best.line}", style="bold")
     where.append(f" in {best.function}", style="dim")
     parts.append(where)

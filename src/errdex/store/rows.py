@@ -25,6 +25,11 @@ _STATS = msgspec.json.Decoder(VersionStats)
 MAX_TERMS = 64
 MAX_TERM_CHARS = 200
 
+# Words a framework prints around a message (`Error: `, `WARNING:`, `[Errno 2]`): a form
+# that adds only these is found by the message's own words.
+_FRAME_WORDS = frozenset(
+    "error warning critical info debug errno invalid value for argument usage".split()
+)
 _LINK_FIELD = re.compile(r"\{(path|line|end_line|revision)\}")
 _WORD = re.compile(r"\w+")
 
@@ -98,9 +103,18 @@ def site_columns(
 
 
 def search_fields(site: IndexedSite) -> tuple[str, str, str]:
-    """What full-text search indexes: message literals, reason literals, exception names."""
+    """What full-text search indexes: message literals, the literals of reasons and of the
+    texts a user sees (those with words of their own), exception names."""
     message = site.site.message.literal_text if site.site.message else ""
-    reasons = "\n".join(v.reason.literal_text for v in site.site.variants)
+    texts = [v.reason.literal_text for v in site.site.variants]
+    known = set(term_tokens(message)) | _FRAME_WORDS
+    for form in site.shown:
+        literal = form.text.literal_text
+        tokens = set(term_tokens(literal))
+        if not tokens <= known:
+            texts.append(literal)
+            known |= tokens
+    reasons = "\n".join(texts)
     names = [site.site.exception, site.exception.name if site.exception else None]
     exception = " ".join(dict.fromkeys(name for name in names if name))
     return message, reasons, exception

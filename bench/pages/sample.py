@@ -1,0 +1,138 @@
+"""Dump a random sample of pages (solutions and example fix) for judging by hand.
+
+    python bench/pages/sample.py --db PATH --out FILE [--seed N] [--config-checks]
+
+The sample is 30 error pages of vllm 0.33.0 and 30 of the other indexed packages (as evenly
+spread across them as the count allows), drawn with `random.Random(seed)` from the error
+ids in path and line order, so the same seed and the same index give the same sample
+before and after a change. `--config-checks` instead dumps the vllm configuration checks
+of `CONFIG_CHECKS` (the kind of the seed page's error), found by their message.
+
+The output is Markdown, one section per page: what the page says a user can do, with the
+source line it comes from, for a person to judge against the source (see README.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+
+from errdex.explain.build import build_page
+from errdex.explain.page import Page
+from errdex.store import open_store
+from errdex.store.base import Store
+
+SEED = 15
+PER_SIDE = 30
+VLLM = ("vllm", "0.33.0")
+OTHERS = (
+    ("click", "8.1.7"),
+    ("httpx", "0.27.0"),
+    ("rich", "13.7.1"),
+    ("SQLAlchemy", "2.0.30"),
+    ("pydantic", "2.7.1"),
+)
+# Configuration checks of vllm 0.33.0 behind settings, the seed page's kind of error: a
+# fragment of each message, unique in the version.
+CONFIG_CHECKS = (
+    "AuxOutput Connector requires Model Runner V2",
+    "sampling distribution replay requires Model Runner V2",
+    "trace replay requires Model Runner V2",
+    "AuxOutput Connector requires prefix caching",
+    "is incompatible with pipeline parallelism (PP > 1)",
+    "Speculative decoding with watermarking requires draft_sample_method",
+    "Watermarking supports only dflash, dspark, eagle, eagle3 and",
+    "sampling distribution replay does not support custom logits processors",
+    "The quantization method {model_config.quantization} is not supported for the current",
+    "sampling distribution replay with speculative decoding requires fixed",
+)
+
+
+def error_ids(store: Store, project: str, version: str) -> list[str]:
+    """The distinct error ids of one version, in path and line order."""
+    sites = store.list_sites(project=project, version=version)
+    return list(dict.fromkeys(s.id for s in sites))
+
+
+def pick(store: Store, seed: int) -> list[tuple[str, str, str]]:
+    """(project, version, error id) of the sample: PER_SIDE of vllm, PER_SIDE of the rest."""
+    rng = random.Random(seed)
+    chosen = [(*VLLM, i) for i in rng.sample(error_ids(store, *VLLM), PER_SIDE)]
+    others = [(p, v) for p, v in OTHERS if error_ids(store, p, v)]
+    if len(others) < 3:
+        sys.exit("index at least three of the other packages first")
+    share, extra = divmod(PER_SIDE, len(others))
+    for n, (project, version) in enumerate(others):
+        count = share + (1 if n < extra else 0)
+        chosen += [
+            (project, version, i) for i in rng.sample(error_ids(store, project, version), count)
+        ]
+    return chosen
+
+
+def config_checks(store: Store) -> list[tuple[str, str, str]]:
+    found: list[tuple[str, str, str]] = []
+    sites = store.list_sites(project=VLLM[0], version=VLLM[1])
+    for fragment in CONFIG_CHECKS:
+        hits = [s for s in sites if s.site.message is not None and fragment in s.site.message.text]
+        if hits:
+            found.append((*VLLM, hits[0].id))
+        else:
+            print(f"no site says {fragment!r}", file=sys.stderr)
+    return found
+
+
+def section(n: int, page: Page) -> str:
+    lines = [
+        f"## {n}. {page.project} {page.version} · {page.id}",
+        "",
+        f"- site: `{page.source.file}:{page.source.line}` in `{page.source.function}`",
+        f"- message: {page.message!r}",
+        f"- pinned: {page.source.url}",
+        f"- footer: {page.analysis.footer}",
+        f"- what it means: {page.what_it_means}",
+    ]
+    if not page.solutions:
+        lines.append("- solutions: (none)")
+    for k, solution in enumerate(page.solutions, 1):
+        lines.append(f"- solution {k}: {solution.text}")
+    fix = page.example_fix
+    if fix is None:
+        lines.append("- example fix: (none)")
+    else:
+        lines += [
+            "- example fix:",
+            "  ```",
+            f"  # before\n  {fix.before}",
+            f"  # after\n  {fix.after}",
+            "  ```",
+        ]
+        if fix.note:
+            lines.append(f"  note: {fix.note}")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--out", required=True, type=Path)
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--config-checks", action="store_true")
+    args = parser.parse_args()
+    store = open_store(args.db)
+    try:
+        chosen = config_checks(store) if args.config_checks else pick(store, args.seed)
+        header = "config checks" if args.config_checks else f"seed {args.seed}"
+        parts = [f"# Pages sample ({header})\n"]
+        for n, (_, version, error_id) in enumerate(chosen, 1):
+            parts.append(section(n, build_page(store, error_id, version, use_model=False)))
+    finally:
+        store.close()
+    args.out.write_text("\n".join(parts), encoding="utf-8")
+    print(f"{len(chosen)} pages → {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,211 @@
+"""Ways out through the input: a condition on what the caller of a public function passed.
+
+A condition is on the input when every name it reads is an argument of the public function
+that raises (or an attribute its class's constructor set from an argument), a constant, or
+a builtin. The solution then says which argument to change and to what: an instance of the
+type it checks, one of the values it accepts (a constant's members when the index holds
+them), a value within the bound it compares with.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+
+from errdex.explain.context import Facts
+from errdex.explain.page import ConditionView
+from errdex.explain.plain import code
+
+_BUILTINS = frozenset(dir(builtins))
+_MAX_VALUES = 8
+
+
+def input_action(condition: ConditionView, facts: Facts) -> str | None:
+    """What to pass instead, when the condition is on the input of a public function."""
+    function = facts.stored.site.function
+    if not _public(function):
+        return None
+    try:
+        node = ast.parse(condition.text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    read = facts.read
+    constants = {b.name: b.value for b in facts.bindings if b.origin == "constant"}
+    inputs: dict[str, str] = {}
+    owner = function.rsplit(".", 1)[0] if "." in function else None
+    callee = function.removesuffix(".__init__")
+    for name in _free_names(node):
+        if name in read.params:
+            inputs[name] = f"the argument {code(name)} of {code(callee)}"
+        elif name.startswith("self.") and name[5:] in read.init_params and owner:
+            param = read.init_params[name[5:]]
+            inputs[name] = f"the argument {code(param)} of {code(owner)}"
+        elif name.split(".")[0] in read.params:
+            root = name.split(".")[0]
+            inputs[root] = f"the argument {code(root)} of {code(callee)}"
+        elif name in constants or name.split(".")[0] in _BUILTINS or name[:1].isupper():
+            continue
+        else:
+            return None  # a name the input does not decide
+    if not inputs:
+        return None
+    return _instead(node, inputs, constants)
+
+
+def _public(function: str) -> bool:
+    """A function a user calls: no part of its qualname is private (dunders are public)."""
+    parts = [p for p in function.split(".") if p != "<locals>"]
+    if "<locals>" in function or not parts:
+        return False
+    return all(not p.startswith("_") or (p.startswith("__") and p.endswith("__")) for p in parts)
+
+
+def _free_names(node: ast.expr) -> list[str]:
+    """The dotted names read (`self.x`, `url`, `MAX`), outermost chain only, and the
+    bare names of calls' functions skipped when builtins (`len`, `isinstance`)."""
+    out: list[str] = []
+
+    def visit(n: ast.AST) -> None:
+        if isinstance(n, ast.Attribute | ast.Name):
+            dotted = _dotted(n)
+            if dotted is not None:
+                out.append(dotted)
+                return
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+            visit(n.func.value)  # `x.startswith(...)`: the receiver is what is read
+            for arg in [*n.args, *(k.value for k in n.keywords)]:
+                visit(arg)
+            return
+        if isinstance(n, ast.comprehension | ast.Lambda | ast.GeneratorExp | ast.ListComp):
+            out.append("<comprehension>")  # its own names: not worked out here
+            return
+        for child in ast.iter_child_nodes(n):
+            visit(child)
+
+    visit(node)
+    return list(dict.fromkeys(out))
+
+
+def _dotted(node: ast.expr) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _instead(node: ast.expr, described: dict[str, str], constants: dict[str, str]) -> str | None:
+    """The sentence for one condition shape; None for shapes not put in words exactly."""
+    negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    inner = node.operand if isinstance(node, ast.UnaryOp) and negative else node
+    if isinstance(inner, ast.Call) and _is_call(inner, "isinstance") and len(inner.args) == 2:
+        target = _described(inner.args[0], described)
+        if target is None:
+            return None
+        types = _types(inner.args[1])
+        # `isinstance(x, T)` holding says which kind of input the check is for: leaving
+        # that kind is no fix for it, so only the negative shape is a way out
+        return f"Pass {target} as {types}." if negative else None
+    if isinstance(inner, ast.Compare) and len(inner.ops) == 1 and not negative:
+        target = _described(inner.left, described)
+        if target is None:
+            return None
+        op = inner.ops[0]
+        right = inner.comparators[0]
+        if isinstance(right, ast.Constant) and right.value is None:
+            if isinstance(op, ast.Is):
+                return f"Give {target} a value (it is None here)."
+            if isinstance(op, ast.IsNot):
+                return f"Leave {target} out, or None."
+        values = _values(right, constants)
+        if isinstance(op, ast.NotIn) and values:
+            return f"Pass {target} as one of {values}."
+        if isinstance(op, ast.In) and values:
+            return f"Pass {target} as a value other than {values}."
+        bound = _value(right, constants)
+        if bound is not None:
+            words = {
+                ast.Gt: "at most",
+                ast.GtE: "below",
+                ast.Lt: "at least",
+                ast.LtE: "above",
+                ast.NotEq: "equal to",
+                ast.Eq: "other than",
+            }.get(type(op))
+            if words:
+                return f"Pass {target} {words} {bound}."
+        return None
+    if isinstance(inner, ast.Name | ast.Attribute):
+        target = _described(inner, described)
+        if target is None:
+            return None
+        if negative:
+            return f"Pass a non-empty (true) value for {target}."
+        return f"Pass an empty (false) value for {target}, or leave it out."
+    return None
+
+
+def _is_call(node: ast.Call, name: str) -> bool:
+    return isinstance(node.func, ast.Name) and node.func.id == name
+
+
+def _described(node: ast.expr, described: dict[str, str]) -> str | None:
+    """The words for the input a node reads: `the argument url of urlparse`, or its length,
+    attribute or item."""
+    if isinstance(node, ast.Call) and _is_call(node, "len") and len(node.args) == 1:
+        inner = _described(node.args[0], described)
+        return f"{inner} with a length" if inner else None
+    dotted = _dotted(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    if dotted is None:
+        return None
+    if dotted in described:
+        return described[dotted]
+    root, _, rest = dotted.partition(".")
+    if root in described and rest:
+        return f"{described[root]} with a `.{rest}`"
+    return None
+
+
+def _types(node: ast.expr) -> str:
+    if isinstance(node, ast.Tuple):
+        names = [ast.unparse(e) for e in node.elts]
+        return "an instance of one of " + ", ".join(code(n) for n in names)
+    return f"an instance of {code(ast.unparse(node))}"
+
+
+def _value(node: ast.expr, constants: dict[str, str]) -> str | None:
+    if isinstance(node, ast.Constant):
+        return code(repr(node.value))
+    dotted = _dotted(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    if dotted is not None and dotted in constants:
+        return f"{code(dotted)} ({code(constants[dotted])})"
+    if dotted is not None:
+        return code(dotted)
+    return None
+
+
+def _values(node: ast.expr, constants: dict[str, str]) -> str | None:
+    """The members of a literal collection or of a constant, in words."""
+    source: ast.expr | None = node
+    name = _dotted(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    if name is not None:
+        if name not in constants:
+            return None
+        try:
+            source = ast.parse(constants[name], mode="eval").body
+        except (SyntaxError, ValueError, RecursionError):
+            return None
+    if isinstance(source, ast.Dict):
+        members = [k for k in source.keys if k is not None]
+    elif isinstance(source, ast.Tuple | ast.List | ast.Set):
+        members = list(source.elts)
+    else:
+        return None
+    if not members:
+        return None
+    shown = ", ".join(code(ast.unparse(m)) for m in members[:_MAX_VALUES])
+    more = f" (and {len(members) - _MAX_VALUES} more)" if len(members) > _MAX_VALUES else ""
+    return shown + more

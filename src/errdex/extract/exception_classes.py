@@ -1,0 +1,219 @@
+"""How exception classes write the text a user sees, read one class at a time.
+
+`str(exc)` is often not the message given at the raise: werkzeug's `HTTPException.__str__`
+returns `f"{code} {self.name}: {self.description}"`, each subclass overriding `code` and
+`description` with a class attribute; click's `BadParameter.format_message()` wraps the
+message in `Invalid value for {param_hint}: ...` and `show()` prints `Error: ...` around
+that. Here each class's own pieces are read in terms of `self`: its literal class
+attributes, what `__init__` stores on `self`, and what `__str__`, `format_message()`,
+`show()` and its properties return. Bases and subclasses may be in other files, so the
+linker composes the pieces per raise (`link.compose`).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator, Mapping
+
+from errdex.extract.conditions import dotted_name
+from errdex.extract.templates import TemplateBuilder, source_of
+from errdex.facts import ClassText, MessageTemplate, TextMethod
+
+# A class header naming an exception: its own name or a base's. A class of the same file
+# deriving from one so read is read too (`class NotFound(HTTPException)`, then
+# `class ClientDisconnected(BadRequest)`).
+_EXCEPTION_HEADER = re.compile(r"Error|Exception|Warning|Exc\b|Abort|Exit|Failure|Fault")
+# Methods whose return (or, for `show`, whose printed text) is the text a user sees, or a
+# part of it; properties are read too.
+_TEXT_METHODS = frozenset({"__str__", "format_message", "show", "get_message"})
+_GETTEXT = frozenset({"_", "gettext", "ngettext", "lazy_gettext", "gettext_lazy", "N_"})
+# Class attributes that exception classes combine into their text.
+_TEXT_ATTRS = frozenset(
+    {
+        "code",
+        "name",
+        "description",
+        "message",
+        "msg",
+        "status",
+        "status_code",
+        "title",
+        "detail",
+        "reason",
+        "errno",
+    }
+)
+_MAX_VALUE = 2000  # longer literals are not messages
+_MAX_SOURCE = 300  # a local's or an attribute's expression longer than this is not read
+_MAX_RETURNS = 4
+_MAX_METHODS = 16
+
+
+def class_texts(
+    tree: ast.Module, text: str, constants: Mapping[str, object]
+) -> tuple[ClassText, ...]:
+    """The `ClassText` of every exception class of a file that has anything to say."""
+    found: list[ClassText] = []
+    read: set[str] = set()  # names of the classes read, for their subclasses in the file
+    builder = TemplateBuilder(text, constants=constants)
+
+    def visit(body: list[ast.stmt], prefix: str) -> None:
+        for stmt in body:
+            if not isinstance(stmt, ast.ClassDef):
+                continue
+            qualname = prefix + stmt.name
+            bases = [dotted_name(base) or "" for base in stmt.bases]
+            if _EXCEPTION_HEADER.search(" ".join((stmt.name, *bases))) or any(
+                base.rsplit(".", 1)[-1] in read for base in bases
+            ):
+                read.add(stmt.name)
+                fact = _class_text(stmt, qualname, text, builder)
+                if fact.attrs or fact.sets or fact.methods:
+                    found.append(fact)
+            elif any(bases):
+                # A subclass of another file's exception may say so in no name
+                # (`class NotFound(BadRequest)`): its texts are kept, not its code.
+                attrs = _text_attrs(stmt)
+                if attrs:
+                    found.append(ClassText(qualname=qualname, attrs=attrs))
+            visit(stmt.body, qualname + ".")
+
+    visit(tree.body, "")
+    return tuple(found)
+
+
+def _class_text(
+    stmt: ast.ClassDef, qualname: str, text: str, builder: TemplateBuilder
+) -> ClassText:
+    attrs = dict(_literal_attributes(stmt))
+    sets: dict[str, str] = {}
+    defaults: dict[str, str] = {}
+    methods: dict[str, TextMethod] = {}
+    for item in stmt.body:
+        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+            if item.name == "__init__":
+                defaults = _defaults(item, text)
+                sets = _stored(item, text)
+            elif len(methods) < _MAX_METHODS and _reads_as_text(item):
+                method = _text_method(item, text, builder)
+                if method.returns:
+                    methods[item.name] = method
+    return ClassText(qualname=qualname, attrs=attrs, sets=sets, defaults=defaults, methods=methods)
+
+
+def _text_attrs(stmt: ast.ClassDef) -> dict[str, str]:
+    """The class attributes that read as texts (words with a space, or a name such as
+    `code`), not as enumerations' values."""
+    return {
+        name: value
+        for name, value in _literal_attributes(stmt)
+        if " " in value or name in _TEXT_ATTRS
+    }
+
+
+def _literal_attributes(stmt: ast.ClassDef) -> Iterator[tuple[str, str]]:
+    """(name, repr of the value) of each class attribute bound to a literal."""
+    for item in stmt.body:
+        if isinstance(item, ast.Assign) and len(item.targets) == 1:
+            target, node = item.targets[0], item.value
+        elif isinstance(item, ast.AnnAssign) and item.value is not None:
+            target, node = item.target, item.value
+        else:
+            continue
+        value = _literal(node)
+        if value is not None and isinstance(target, ast.Name):
+            yield target.id, value
+
+
+def _literal(node: ast.expr) -> str | None:
+    """The repr of a literal class attribute (a string maybe marked for translation, a
+    number), or None."""
+    if isinstance(node, ast.Call) and len(node.args) == 1 and dotted_name(node.func) in _GETTEXT:
+        node = node.args[0]
+    if not isinstance(node, ast.Constant) or isinstance(node.value, bytes | complex):
+        return None
+    if node.value is not None and not isinstance(node.value, str | int | float):
+        return None
+    value = repr(node.value)
+    return value if len(value) <= _MAX_VALUE else None
+
+
+def _reads_as_text(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A method that makes text: one of `_TEXT_METHODS`, or a property (not its setter)."""
+    if func.name in _TEXT_METHODS:
+        return True
+    for decorator in func.decorator_list:
+        name = dotted_name(decorator) or ""
+        if name.endswith("property"):
+            return len(func.args.args) == 1
+    return False
+
+
+def _defaults(func: ast.FunctionDef | ast.AsyncFunctionDef, text: str) -> dict[str, str]:
+    args = func.args
+    positional = [*args.posonlyargs, *args.args][1:]
+    found = {
+        param.arg: source_of(text, default)
+        for param, default in zip(positional[::-1], args.defaults[::-1], strict=False)
+    }
+    found.update(
+        (param.arg, source_of(text, default))
+        for param, default in zip(args.kwonlyargs, args.kw_defaults, strict=True)
+        if default is not None
+    )
+    return {name: source for name, source in found.items() if len(source) <= _MAX_SOURCE}
+
+
+def _stored(func: ast.FunctionDef | ast.AsyncFunctionDef, text: str) -> dict[str, str]:
+    """`self.X = <expr>` in `__init__`: the first expression stored in each attribute."""
+    sets: dict[str, str] = {}
+    for node in ast.walk(func):
+        if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            if (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+                and target.attr not in sets
+            ):
+                source = source_of(text, node.value)
+                if len(source) <= _MAX_SOURCE:
+                    sets[target.attr] = source
+    return sets
+
+
+def _text_method(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, text: str, builder: TemplateBuilder
+) -> TextMethod:
+    """What a method returns (what `show` prints: the texts it passes that read `self`),
+    and the first value of each of its locals."""
+    returns: list[MessageTemplate] = []
+    local_values: dict[str, str] = {}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name) and target.id not in local_values:
+                source = source_of(text, node.value)
+                if len(source) <= _MAX_SOURCE:
+                    local_values[target.id] = source
+        value: ast.expr | None = None
+        if func.name == "show":
+            if isinstance(node, ast.Call) and node.args:
+                value = node.args[0]
+        elif isinstance(node, ast.Return):
+            value = node.value
+        if value is None or (isinstance(value, ast.Constant) and value.value is None):
+            continue
+        template = builder.build(value)
+        if template is None or (func.name == "show" and not _reads_self(template)):
+            continue
+        if template not in returns and len(returns) < _MAX_RETURNS:
+            returns.append(template)
+    return TextMethod(returns=tuple(returns), locals=local_values)
+
+
+def _reads_self(template: MessageTemplate) -> bool:
+    return any("self" in p.expr for p in template.placeholders)

@@ -1,0 +1,466 @@
+"""The texts a user sees for a site, composed away from the raise by its exception class.
+
+The class actually raised, along its bases, decides what `str(exc)` is: its `__init__`
+binds the raise's arguments and stores them on `self`, and `__str__`, `format_message()`
+and properties combine those with class attributes each subclass overrides (werkzeug's
+`f"{code} {self.name}: {self.description}"` is `400 Bad Request: The browser ...` for
+`BadRequest`). Without a `__str__` of the codebase, Python's own rules apply to what reached
+`BaseException.__init__`: one argument is its `str()` (a `KeyError`'s is its `repr()`),
+several are their tuple, an `OSError`'s `(errno, strerror)` read `[Errno 2] No such file`.
+
+Everything is evaluated symbolically over the extracted source of expressions: a value that
+cannot be known stays a placeholder, so lookup still extracts it from a paste.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from errdex.extract.templates import TemplateBuilder
+from errdex.facts import (
+    Arg,
+    ClassText,
+    ErrorSite,
+    FileFacts,
+    MessageTemplate,
+    Part,
+    Placeholder,
+    ShownText,
+    SiteKind,
+    TextMethod,
+)
+from errdex.link.messages import bind_arguments, substitute
+from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace, ResolvedClass
+
+_DEPTH = 6  # how deep a property may read another, a local another local
+
+
+class _Unknown:
+    """A value the facts cannot tell: the placeholder stays."""
+
+
+UNKNOWN = _Unknown()
+# A value: text (a template, maybe with placeholders), Python's None, or unknown.
+Value = MessageTemplate | None | _Unknown
+
+# `OSError(errno, strerror[, filename])` and its subclasses print `[Errno N] strerror`.
+_OS_ERRORS = frozenset(
+    """OSError IOError EnvironmentError FileNotFoundError FileExistsError PermissionError
+    IsADirectoryError NotADirectoryError ConnectionError ConnectionRefusedError
+    ConnectionResetError ConnectionAbortedError BrokenPipeError TimeoutError
+    BlockingIOError ChildProcessError InterruptedError ProcessLookupError""".split()
+)
+# Builtins whose `str()` of one argument is its `repr()`.
+_REPR_ONE = frozenset({"KeyError"})
+# Builtins whose `str()` is none of the rules above (decoding errors build their own).
+_OWN_STR = frozenset(
+    {"UnicodeDecodeError", "UnicodeEncodeError", "UnicodeTranslateError", "SyntaxError"}
+)
+
+
+@dataclass
+class _Instance:
+    """An exception object as the raise built it."""
+
+    chain: list[ResolvedClass]  # the class raised, then its bases the version defines
+    texts: list[ClassText | None]  # each one's `ClassText`
+    attrs: dict[str, MessageTemplate | None] = field(default_factory=dict)  # set on `self`
+    # What reached `BaseException.__init__`, when the facts tell.
+    args: tuple[Arg, ...] | None = None
+
+
+@dataclass
+class _Frame:
+    """Where an expression is evaluated: an instance, and a function's locals and params."""
+
+    instance: _Instance
+    facts: FileFacts  # the file of the function, for its constants
+    locals: dict[str, str] = field(default_factory=dict)
+    params: dict[str, MessageTemplate | None] = field(default_factory=dict)
+
+
+class Composer:
+    """Composes `str(exc)` and `format_message()` of the version's exception classes."""
+
+    def __init__(self, files: list[FileFacts], names: Namespace) -> None:
+        self._names = names
+        self._texts = {f"{facts.module}.{t.qualname}": t for facts in files for t in facts.texts}
+        self._constants: dict[str, list[FileFacts]] | None = None
+
+    def forms(
+        self, site: ErrorSite, cls: ResolvedClass, message: MessageTemplate | None
+    ) -> Iterator[ShownText]:
+        """`str(exc)` (and `format_message()`, and what `show()` prints) of the codebase
+        class `cls` as the site raises it; `message` is the site's own, for a raise whose
+        arguments the facts do not hold (a helper's call, a factory)."""
+        chain = list(self._names.class_and_bases(cls.file, cls.fact.qualname))
+        instance = _Instance(chain, [self._texts.get(c.qualname) for c in chain])
+        self._construct(instance, site, message)
+        found_str = False
+        for name, how in (("__str__", "str(exc)"), ("format_message", "format_message()")):
+            owner = self._method(instance, name)
+            if owner is None:
+                continue
+            found_str = found_str or name == "__str__"
+            for template in owner[1].returns:
+                yield ShownText(
+                    self.fill(template, _Frame(instance, owner[0], owner[1].locals), 0), how
+                )
+        if not found_str and instance.args is not None:
+            root = _builtin_root(chain)
+            if root is not None:
+                text = builtin_str(root, instance.args)
+                if text is not None:
+                    yield ShownText(text, "str(exc)")
+        show = self._method(instance, "show")
+        if show is not None:
+            for template in show[1].returns:
+                for filled in self._printed(template, instance, show):
+                    yield ShownText(filled, f"printed by {chain[0].fact.name}.show()")
+
+    def _printed(
+        self, template: MessageTemplate, instance: _Instance, show: tuple[FileFacts, TextMethod]
+    ) -> Iterator[MessageTemplate]:
+        """`show()`'s text, once for each text `format_message()` may return."""
+        formats = self._method(instance, "format_message")
+        asks = any(p.expr == "self.format_message()" for p in template.placeholders)
+        if formats is None or not asks:
+            yield self.fill(template, _Frame(instance, show[0], show[1].locals), 0)
+            return
+        for text in formats[1].returns:
+            filled = self.fill(text, _Frame(instance, formats[0], formats[1].locals), 0)
+            parts: list[Part] = []
+            for part in template.parts:
+                if isinstance(part, Placeholder) and part.expr == "self.format_message()":
+                    parts.extend(filled.parts)
+                else:
+                    parts.append(part)
+            yield self.fill(
+                MessageTemplate.of(*parts), _Frame(instance, show[0], show[1].locals), 0
+            )
+
+    # -- building the instance ---------------------------------------------------------------
+
+    def _construct(
+        self, instance: _Instance, site: ErrorSite, message: MessageTemplate | None
+    ) -> None:
+        """Run the `__init__`s symbolically: what each stores on `self`, and what reaches
+        `BaseException`."""
+        chain = instance.chain
+        at = _next_init(chain, 0)
+        given = site.args if site.kind is SiteKind.RAISE else ()
+        if at is None:
+            positional = [a for a in given if a.name is None]
+            if positional:
+                instance.args = tuple(positional)
+            elif message is not None:
+                instance.args = (Arg(message, ""),)
+            return
+        params = chain[at].fact.init_params
+        bound: dict[str, MessageTemplate] = bind_arguments(params, given) if given else {}
+        if not given and message is not None and params:
+            bound = {params[0]: message}
+        for _ in range(_DEPTH):
+            text = instance.texts[at]
+            if text is not None:
+                frame = _Frame(instance, chain[at].file, params=self._params(params, bound, text))
+                for attr, source in text.sets.items():
+                    if attr in instance.attrs:
+                        continue  # a subclass's `__init__` set it after its base's
+                    value = self._eval(source, frame, 0)
+                    if isinstance(value, MessageTemplate):
+                        instance.attrs[attr] = value
+            passed = chain[at].fact.super_args
+            following = _next_init(chain, at + 1)
+            if following is None:
+                instance.args = tuple(
+                    Arg(substitute(_arg_template(a), bound), a.source)
+                    for a in passed
+                    if a.name is None
+                )
+                return
+            params = chain[following].fact.init_params
+            bound = bind_arguments(
+                params,
+                tuple(Arg(substitute(_arg_template(a), bound), a.source, a.name) for a in passed),
+            )
+            at = following
+
+    def _params(
+        self, params: tuple[str, ...], bound: dict[str, MessageTemplate], text: ClassText
+    ) -> dict[str, MessageTemplate | None]:
+        """The parameters' values: as passed, else their literal defaults (a None default
+        leaves the class attribute in place: `if description is not None: self.x = ...`)."""
+        values: dict[str, MessageTemplate | None] = {}
+        for name in params:
+            if name in bound:
+                values[name] = bound[name]
+            elif name in text.defaults:
+                literal = _literal(text.defaults[name])
+                if not isinstance(literal, _Unknown):
+                    values[name] = literal
+        return values
+
+    def _method(self, instance: _Instance, name: str) -> tuple[FileFacts, TextMethod] | None:
+        """The nearest class of the chain that defines the method: its file and returns."""
+        for cls, text in zip(instance.chain, instance.texts, strict=True):
+            if text is not None and name in text.methods:
+                return cls.file, text.methods[name]
+            if name in cls.fact.methods:
+                return None  # defined there, but it makes no text we can read
+        return None
+
+    # -- evaluating ----------------------------------------------------------------------------
+
+    def fill(self, template: MessageTemplate, frame: _Frame, depth: int) -> MessageTemplate:
+        """The template with each placeholder the facts can tell replaced by its value."""
+        parts: list[Part] = []
+        for part in template.parts:
+            if isinstance(part, str):
+                parts.append(part)
+                continue
+            value = self._eval(part.expr, frame, depth)
+            if isinstance(value, _Unknown):
+                parts.append(part)
+            elif value is None:
+                parts.append("None")
+            elif part.conversion == "r":
+                parts.extend(quoted(value).parts)
+            else:
+                parts.extend(value.parts)
+        return MessageTemplate.of(*parts)
+
+    def _eval(self, source: str, frame: _Frame, depth: int) -> Value:
+        source = source.strip()
+        node = _parsed(source)
+        if node is None or depth > _DEPTH:
+            return UNKNOWN
+        return _Evaluation(self, source, frame, depth + 1).value(node)
+
+    def name(self, name: str, frame: _Frame, depth: int) -> Value:
+        if name in frame.params:
+            return frame.params[name]
+        if name in frame.locals:
+            return self._eval(frame.locals[name], frame, depth)
+        constant = self._constant(frame.facts, name)
+        if isinstance(constant, str | int | float):
+            return MessageTemplate.of(str(constant))
+        return UNKNOWN
+
+    def attribute(self, node: ast.Attribute, frame: _Frame, depth: int) -> Value:
+        owner = node.value
+        instance = frame.instance
+        if node.attr == "__name__" and _is_own_class(owner):
+            return MessageTemplate.of(instance.chain[0].fact.name)
+        if not (isinstance(owner, ast.Name) and owner.id == "self"):
+            return UNKNOWN
+        attr = node.attr
+        if attr in instance.attrs:
+            return instance.attrs[attr]
+        for text in instance.texts:
+            if text is None:
+                continue
+            if attr in text.attrs:
+                return _literal(text.attrs[attr])
+            if attr in text.methods:
+                return self.own_method(attr, frame, depth)
+        return UNKNOWN
+
+    def own_method(self, name: str, frame: _Frame, depth: int) -> Value:
+        """`self.name()` (or the property `self.name`): its first return's text."""
+        for cls, text in zip(frame.instance.chain, frame.instance.texts, strict=True):
+            if text is not None and name in text.methods:
+                method = text.methods[name]
+                inner = _Frame(frame.instance, cls.file, method.locals)
+                return self.fill(method.returns[0], inner, depth)
+        return UNKNOWN
+
+    def entry(self, mapping: ast.expr, key: Value, default: Value, frame: _Frame) -> Value:
+        """`TABLE[key]` or `TABLE.get(key, default)` of a module constant."""
+        name = ast.unparse(mapping) if isinstance(mapping, ast.Name | ast.Attribute) else None
+        table = self._constant(frame.facts, name) if name else None
+        if not isinstance(table, dict) or not isinstance(key, MessageTemplate) or key.placeholders:
+            return UNKNOWN
+        text = key.text
+        value = table.get(text, table.get(int(text)) if text.lstrip("-").isdigit() else None)
+        if isinstance(value, str | int | float):
+            return MessageTemplate.of(str(value))
+        return default
+
+    def _constant(self, facts: FileFacts, name: str) -> object:
+        """A module constant by name: the file's (or what it imports), else the one module
+        of the version that defines it (a function may import it where it is used)."""
+        found = self._names.resolve_constant(facts, name)
+        if found is not None:
+            return found[0]
+        if "." in name:
+            return None
+        if self._constants is None:
+            self._constants = {}
+            for module in self._names.modules.values():
+                for constant in module.constants:
+                    self._constants.setdefault(constant, []).append(module)
+        holders = self._constants.get(name, [])
+        return holders[0].constants[name] if len(holders) == 1 else None
+
+
+def builtin_str(name: str, args: tuple[Arg, ...]) -> MessageTemplate | None:
+    """`str()` of a builtin exception made with `args` (positional), by Python's rules;
+    None when it is the one argument's own text (nothing to add) or a rule this does not
+    know."""
+    if name in _OWN_STR:
+        return None
+    if name in _OS_ERRORS and len(args) >= 2:
+        errno, strerror = _arg_template(args[0]), _arg_template(args[1])
+        text = MessageTemplate.of("[Errno ", *errno.parts, "] ", *strerror.parts)
+        return text + MessageTemplate.of(": ") + _repr(args[2]) if len(args) > 2 else text
+    if len(args) == 1:
+        return _repr(args[0]) if name in _REPR_ONE else None
+    if len(args) > 1:
+        parts: list[Part] = ["("]
+        for at, arg in enumerate(args):
+            parts.extend((", " if at else "", *_repr(arg).parts))
+        return MessageTemplate.of(*parts, ")")
+    return None
+
+
+def _repr(arg: Arg) -> MessageTemplate:
+    """`repr()` of an argument: a number or a constant written out is its own repr."""
+    template = _arg_template(arg)
+    if not template.placeholders and template.text == arg.source:
+        return template  # `3`, `None`, `True`: not text
+    return quoted(template)
+
+
+def quoted(template: MessageTemplate) -> MessageTemplate:
+    """`repr()` of a text: quoted as Python quotes it, its escapes written out. A value
+    alone (`{value}`) may be anything: it keeps its placeholder, as `{value!r}`."""
+    if len(template.parts) == 1 and isinstance(template.parts[0], Placeholder):
+        only = template.parts[0]
+        return MessageTemplate.of(Placeholder(only.expr, "r", only.spec))
+    literal = "".join(p for p in template.parts if isinstance(p, str))
+    quote = '"' if "'" in literal and '"' not in literal else "'"
+    parts: list[Part] = [quote]
+    for part in template.parts:
+        if isinstance(part, str):
+            parts.append(repr(part)[1:-1] if quote == "'" else _double_quoted(part))
+        else:
+            parts.append(part)
+    parts.append(quote)
+    return MessageTemplate.of(*parts)
+
+
+def _double_quoted(text: str) -> str:
+    escaped = repr(text + "'")[1:-2]  # repr picks `"` when the text holds a `'`
+    return escaped.replace('\\"', '"') if escaped else ""
+
+
+def _builtin_root(chain: list[ResolvedClass]) -> str | None:
+    """The builtin exception the class derives from, when the version says."""
+    for cls in chain:
+        for base in cls.fact.bases:
+            if base in BUILTIN_EXCEPTIONS:
+                return base
+    return None
+
+
+def _next_init(chain: list[ResolvedClass], start: int) -> int | None:
+    """The index of the first class from `start` that defines `__init__`."""
+    return next((i for i in range(start, len(chain)) if "__init__" in chain[i].fact.methods), None)
+
+
+def _arg_template(arg: Arg) -> MessageTemplate:
+    return arg.template or MessageTemplate.of(Placeholder(arg.source))
+
+
+def _is_own_class(node: ast.expr) -> bool:
+    """`type(self)` or `self.__class__`."""
+    if isinstance(node, ast.Call):
+        return (
+            isinstance(node.func, ast.Name)
+            and node.func.id == "type"
+            and len(node.args) == 1
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id == "self"
+        )
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "__class__"
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    )
+
+
+def _literal(source: str) -> Value:
+    """The value of a literal's source: its text, None, or unknown."""
+    try:
+        value = ast.literal_eval(source)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return UNKNOWN
+    if value is None:
+        return None
+    return MessageTemplate.of(str(value)) if isinstance(value, str | int | float) else UNKNOWN
+
+
+class _Evaluation:
+    """One expression's value, its nodes read against the source they were parsed from."""
+
+    def __init__(self, composer: Composer, source: str, frame: _Frame, depth: int) -> None:
+        self._composer = composer
+        self._source = source
+        self._frame = frame
+        self._depth = depth
+
+    def value(self, node: ast.expr) -> Value:
+        composer, frame, depth = self._composer, self._frame, self._depth
+        if isinstance(node, ast.Constant):
+            if node.value is None:
+                return None
+            if isinstance(node.value, str | int | float):
+                return MessageTemplate.of(str(node.value))
+            return UNKNOWN
+        if isinstance(node, ast.Name):
+            return composer.name(node.id, frame, depth)
+        if isinstance(node, ast.Attribute):
+            return composer.attribute(node, frame, depth)
+        if isinstance(node, ast.IfExp):
+            chosen = self.value(node.body)
+            return chosen if isinstance(chosen, MessageTemplate) else self.value(node.orelse)
+        if isinstance(node, ast.Subscript):
+            return composer.entry(node.value, self.value(node.slice), None, frame)
+        if isinstance(node, ast.Call):
+            return self._call(node)
+        if isinstance(node, ast.JoinedStr | ast.BinOp):
+            built = TemplateBuilder(self._source).build(node)
+            return composer.fill(built, frame, depth) if built is not None else UNKNOWN
+        return UNKNOWN
+
+    def _call(self, node: ast.Call) -> Value:
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in _TEXT_CALLS and len(node.args) == 1:
+            return self.value(node.args[0])
+        if not isinstance(func, ast.Attribute):
+            return UNKNOWN
+        owner = func.value
+        if isinstance(owner, ast.Name) and owner.id == "self" and not node.args:
+            return self._composer.own_method(func.attr, self._frame, self._depth)
+        if func.attr == "get" and node.args:
+            key = self.value(node.args[0])
+            default = self.value(node.args[1]) if len(node.args) > 1 else None
+            return self._composer.entry(owner, key, default, self._frame)
+        return UNKNOWN
+
+
+# Calls that give back the text they are given (`str(x)`, gettext's `_(x)`).
+_TEXT_CALLS = frozenset({"str", "_", "gettext", "gettext_lazy", "lazy_gettext"})
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed(source: str) -> ast.expr | None:
+    try:
+        return ast.parse(source.strip(), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None

@@ -1,0 +1,102 @@
+"""What the frameworks a package uses print around an error's text.
+
+A user pastes what the program printed, not what was raised: click's `Error: <message>`
+(under a usage line) and `Invalid value for '-f': ...` from `BadParameter.format_message()`,
+argparse's `prog: error: argument --x: <message>`, logging's default
+`LEVEL:logger:message`, the warnings module's `file:line: Category: message`. These are
+the frameworks' own rules, for classes and calls from outside the version (when the
+version is the framework itself, `link.compose` reads its classes instead).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from errdex.facts import Arg, ErrorSite, ExceptionInfo, MessageTemplate, Placeholder, SiteKind
+from errdex.link.compose import quoted
+
+# click's exceptions (and typer's re-exports of them) by name, with what
+# `format_message()` makes of the message; `show()` prints `Error: ` before it.
+_CLICK_PACKAGES = ("click.", "typer.")
+_CLICK_SHOWN = frozenset(
+    {
+        "ClickException",
+        "UsageError",
+        "BadParameter",
+        "MissingParameter",
+        "NoSuchOption",
+        "BadOptionUsage",
+        "BadArgumentUsage",
+        "FileError",
+    }
+)
+# Python's logging levels as `basicConfig`'s default format prints them.
+_LEVEL_NAMES = {
+    "warning": "WARNING",
+    "warn": "WARNING",
+    "error": "ERROR",
+    "exception": "ERROR",
+    "critical": "CRITICAL",
+    "fatal": "CRITICAL",
+}
+
+
+def printed_forms(
+    site: ErrorSite, info: ExceptionInfo | None, message: MessageTemplate | None
+) -> Iterator[tuple[MessageTemplate, str]]:
+    """(text, how) of each form a framework prints for the site."""
+    if message is None:
+        return
+    if site.kind is SiteKind.LOG and site.level:
+        level = _LEVEL_NAMES.get(site.level.lower())
+        if level is not None:
+            logger = Placeholder("logger.name")
+            yield MessageTemplate.of(f"{level}:", logger, ":") + message, "printed by logging"
+        return
+    if site.kind is SiteKind.WARN:
+        category = (info.name if info else site.exception) or "UserWarning"
+        where = (Placeholder("filename"), ":", Placeholder("lineno"), f": {category}: ")
+        yield MessageTemplate.of(*where) + message, "printed by warnings"
+        return
+    if info is None or info.defined_in is not None:
+        return
+    names = (info.qualname, *info.bases)
+    if any(name.startswith(_CLICK_PACKAGES) for name in names) and info.name in _CLICK_SHOWN:
+        yield from _click(info.name, site.args, message)
+    elif info.qualname in ("argparse.ArgumentTypeError", "argparse.ArgumentError"):
+        argument = MessageTemplate.of("argument ", Placeholder("argument"), ": ")
+        if info.name == "ArgumentError":
+            yield argument + message, "str(exc)"
+        prog = MessageTemplate.of(Placeholder("prog"), ": error: ")
+        yield prog + argument + message, "printed by argparse"
+
+
+def _click(
+    name: str, args: tuple[Arg, ...], message: MessageTemplate
+) -> Iterator[tuple[MessageTemplate, str]]:
+    error = MessageTemplate.of("Error: ")
+    texts = [message]
+    if name == "BadParameter":
+        texts = [
+            MessageTemplate.of("Invalid value for ", Placeholder("param_hint"), ": ") + message,
+            MessageTemplate.of("Invalid value: ") + message,
+        ]
+    elif name == "FileError":  # FileError(filename, hint): the message is the file's name
+        hint = _argument(args, 1, "hint") or MessageTemplate.of(Placeholder("hint"))
+        opening = MessageTemplate.of("Could not open file ") + quoted(message)
+        texts = [opening + MessageTemplate.of(": ") + hint]
+    for text in texts:
+        if text is not message:
+            yield text, "format_message()"
+        yield error + text, "printed by click"
+
+
+def _argument(args: tuple[Arg, ...], position: int, name: str) -> MessageTemplate | None:
+    """The template of the argument passed by `name` or at `position`."""
+    positional = [a for a in args if a.name is None]
+    given = next((a for a in args if a.name == name), None)
+    if given is None and len(positional) > position:
+        given = positional[position]
+    if given is None:
+        return None
+    return given.template or MessageTemplate.of(Placeholder(given.source))

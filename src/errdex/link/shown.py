@@ -1,0 +1,79 @@
+"""Every text a user may see for one site, besides the template at the raise.
+
+The exception class composes `str(exc)` (`link.compose`), Python's rules print several
+arguments as a tuple, frameworks print their own frame around it (`link.printed`), and a
+message table gives each concrete class its own entry (`link.tables`). Forms that say
+nothing the message does not are dropped, so most sites keep none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from errdex.facts import (
+    ErrorSite,
+    ExceptionInfo,
+    FileFacts,
+    MessageTemplate,
+    ShownText,
+    SiteKind,
+)
+from errdex.link.compose import Composer, builtin_str
+from errdex.link.printed import printed_forms
+from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
+
+_MAX_FORMS = 8
+_MAX_CLASS_FORMS = 24  # a message table's entries: one per subclass that overrides it
+
+
+class ShownTexts:
+    """The shown texts of a version's sites."""
+
+    def __init__(self, files: list[FileFacts], names: Namespace) -> None:
+        self._names = names
+        self._composer = Composer(files, names)
+
+    def of(
+        self,
+        raw: ErrorSite,
+        site: ErrorSite,
+        facts: FileFacts,
+        info: ExceptionInfo | None,
+        extra: Iterable[ShownText] = (),
+    ) -> tuple[ShownText, ...]:
+        """The forms of `site` (as linked) that `raw` (as extracted) raises; `extra` are the
+        forms found elsewhere (a message table's entries per class)."""
+        forms: list[ShownText] = list(extra)
+        message = site.message
+        if site.kind in (SiteKind.RAISE, SiteKind.HELPER) and raw.exception:
+            resolved = self._names.resolve_class(facts, raw.exception)
+            if resolved is not None:
+                forms.extend(self._composer.forms(site, resolved, raw.message))
+            elif raw.exception in BUILTIN_EXCEPTIONS and site.kind is SiteKind.RAISE:
+                args = tuple(a for a in site.args if a.name is None)
+                text = builtin_str(raw.exception, args) if args else None
+                if text is not None:
+                    forms.append(ShownText(text, "str(exc)"))
+        for text, how in printed_forms(site, info, message):
+            forms.append(ShownText(text, how))
+        return _distinct(forms, message)
+
+
+def _distinct(forms: list[ShownText], message: MessageTemplate | None) -> tuple[ShownText, ...]:
+    """Forms with literal text of their own, each once, none the message itself."""
+    seen = {message.text} if message is not None else set()
+    kept: list[ShownText] = []
+    per_class = 0
+    for form in forms:
+        text = form.text.text
+        if text in seen or not form.text.literal_length:
+            continue
+        if form.cls is not None:
+            per_class += 1
+            if per_class > _MAX_CLASS_FORMS:
+                continue
+        elif len(kept) - per_class >= _MAX_FORMS:
+            continue
+        seen.add(text)
+        kept.append(form)
+    return tuple(kept)

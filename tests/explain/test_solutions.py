@@ -1,0 +1,166 @@
+"""Solutions are ways out a user can take: a setting, the input, the environment; what no
+user decides is context in "What it means", and a guard whose other branch fails is none."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from errdex.explain import build_page
+from errdex.explain.knob_actions import knob_action
+from errdex.explain.page import ConditionView, Knob, Page
+from errdex.indexing import index_source
+from errdex.sources import open_source
+from errdex.store import Store, open_store
+from samples import write_package
+
+SHOP = {
+    "shop/__init__.py": "",
+    "shop/client.py": """
+        MODES = ("fast", "safe")
+
+
+        class Client:
+            def __init__(self, timeout=None, http2=False):
+                self.timeout = timeout
+                self.http2 = http2
+
+            def connect(self, url):
+                if not isinstance(url, str):
+                    raise TypeError(f"url must be a str, got {type(url)}")
+                return url
+
+            def open(self):
+                if self.http2:
+                    try:
+                        import h2
+                    except ImportError:
+                        raise ImportError(
+                            "Using http2=True, but h2 is not installed. "
+                            "Make sure to install it using `pip install shop[http2]`."
+                        )
+
+
+        def check_mode(mode, size):
+            if mode not in MODES:
+                raise ValueError("unknown mode")
+            # Sizes above a page are split by the caller: a bigger one is a bug upstream.
+            if size > 4096:
+                raise ValueError("size too big; use a size of at most 4096")
+
+
+        def _drain(state):
+            if state.ready:
+                raise RuntimeError("drained twice")
+
+
+        def find(items, key):
+            for item in items:
+                if item == key:
+                    break
+            else:
+                raise KeyError("no such key")
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    root: Path = tmp_path_factory.mktemp("shop")
+    write_package(root / "src", SHOP)
+    with open_store(root / "errdex.db") as store:
+        index_source(open_source(str(root / "src"), project="shop", version="1.0"), store)
+        yield store
+
+
+def page_of(store: Store, message: str) -> Page:
+    (site,) = [
+        s
+        for s in store.list_sites("shop")
+        if s.site.message is not None and s.site.message.text.startswith(message)
+    ]
+    return build_page(store, site.id)
+
+
+def test_a_guard_whose_other_branch_raises_is_no_way_out(shop: Store) -> None:
+    page = page_of(shop, "size too big")
+    texts = [s.text for s in page.solutions]
+    assert texts[0] == "Pass the argument `size` of `check_mode` at most `4096`."
+    assert not any("mode" in t and "MODES" in t for t in texts)
+    assert "The guard at line 27 is no way out" in page.what_it_means
+
+
+def test_the_message_says_what_to_do(shop: Store) -> None:
+    page = page_of(shop, "size too big")
+    assert "Do what the message says: “use a size of at most 4096”" in [
+        s.text for s in page.solutions
+    ]
+
+
+def test_the_comment_by_the_check_says_why(shop: Store) -> None:
+    page = page_of(shop, "size too big")
+    assert "“Sizes above a page are split by the caller: a bigger one is a bug upstream.”" in (
+        page.what_it_means
+    )
+
+
+def test_a_constant_gives_the_values_that_avoid_the_check(shop: Store) -> None:
+    page = page_of(shop, "unknown mode")
+    assert page.solutions[0].text == (
+        "Pass the argument `mode` of `check_mode` as one of `'fast'`, `'safe'`."
+    )
+    assert page.solutions[0].kind == "input"
+
+
+def test_a_type_check_on_an_argument_asks_for_that_type(shop: Store) -> None:
+    page = page_of(shop, "url must be a str")
+    assert [s.text for s in page.solutions] == [
+        "Pass the argument `url` of `Client.connect` as an instance of `str`."
+    ]
+
+
+def test_a_failed_import_asks_for_the_package_and_the_constructor_keyword(shop: Store) -> None:
+    page = page_of(shop, "Using http2=True")
+    kinds = [(s.kind, s.text) for s in page.solutions]
+    assert kinds[0] == (
+        "input",
+        "Pass an empty (false) value for the argument `http2` of `Client`, or leave it out.",
+    )
+    assert ("environment", "Run `pip install shop[http2]`, as the message says: “Make sure "
+            "to install it using `pip install shop[http2]`.”") in kinds  # fmt: skip
+    assert any(k == "environment" and "provides `h2`" in t for k, t in kinds)
+    assert "It runs when importing `h2`" in page.what_it_means
+
+
+def test_internal_state_is_context_not_a_solution(shop: Store) -> None:
+    page = page_of(shop, "drained twice")
+    assert page.solutions == []
+    assert "The check applies only when `state.ready` is set" in page.what_it_means
+
+
+def test_a_site_in_a_for_else_is_not_said_to_be_unguarded(shop: Store) -> None:
+    page = page_of(shop, "no such key")
+    assert "nothing in its function guards it" not in page.what_it_means
+    assert "in the `else` of the loop `for item in items`" in page.what_it_means
+
+
+def test_a_field_of_a_json_valued_flag_is_set_in_its_json() -> None:
+    knob = Knob(
+        name="--compilation-config",
+        kind="flag",
+        behind="self.compilation_config",
+        same_value=True,
+        value_type="CompilationConfig",
+    )
+    condition = ConditionView(
+        text="self.compilation_config.mode != 'none'",
+        test="self.compilation_config.mode == 'none'",
+        kind="early_exit",
+        holds=False,
+        line=3,
+    )
+    action = knob_action(condition, [knob])
+    assert action is not None
+    assert action.text.startswith('Pass `--compilation-config \'{"mode": "none"}\'`')

@@ -1,0 +1,275 @@
+"""The texts a user sees for a site, composed away from the raise, per concrete class."""
+
+from __future__ import annotations
+
+import textwrap
+
+from errdex.extract import extract_file
+from errdex.facts import IndexedSite
+from errdex.link import link_version
+
+
+def link(files: dict[str, str]) -> list[IndexedSite]:
+    facts = [extract_file(path, textwrap.dedent(text).encode()) for path, text in files.items()]
+    return link_version("demo", facts)
+
+
+def shown(sites: list[IndexedSite], line: int, file: str | None = None) -> dict[str, str]:
+    """{text: how} of the site at `line` (of `file`, else of the only file with sites)."""
+    [site] = [s for s in sites if s.site.line == line and (file is None or s.file == file)]
+    return {form.text.text: form.how for form in site.shown}
+
+
+HTTP = {
+    "web/http.py": """
+        HTTP_STATUS_CODES = {400: "Bad Request", 404: "Not Found"}
+        """,
+    "web/exceptions.py": """
+        class HTTPException(Exception):
+            code: int | None = None
+            description: str | None = None
+
+            def __init__(self, description=None, response=None):
+                super().__init__()
+                if description is not None:
+                    self.description = description
+                self.response = response
+
+            @property
+            def name(self):
+                from .http import HTTP_STATUS_CODES
+
+                return HTTP_STATUS_CODES.get(self.code, "Unknown Error")
+
+            def __str__(self):
+                code = self.code if self.code is not None else "???"
+                return f"{code} {self.name}: {self.description}"
+
+        class BadRequest(HTTPException):
+            code = 400
+            description = (
+                "The browser (or proxy) sent a request that this server could not understand."
+            )
+        """,
+    "web/errors.py": """
+        from .exceptions import BadRequest
+
+        class NotFound(BadRequest):
+            code = 404
+            description = "The requested URL was not found on the server."
+
+        class SecurityError(BadRequest):
+            pass
+        """,
+    "web/views.py": """
+        from .errors import NotFound, SecurityError
+        from .exceptions import BadRequest
+
+        def load(data, error):
+            if error is not None:
+                raise BadRequest(f"Failed to decode JSON object: {error}")
+            if not data:
+                raise NotFound()
+            raise SecurityError(description=f"Host {data!r} is not trusted")
+        """,
+}
+
+
+def test_str_through_the_class_raised_its_bases_and_arguments() -> None:
+    sites = link(HTTP)
+    assert shown(sites, 7) == {"400 Bad Request: Failed to decode JSON object: {error}": "str(exc)"}
+    # The subclass's own class attributes, across files; the name from a constant table
+    # that the property imports where it is used.
+    assert shown(sites, 9) == {
+        "404 Not Found: The requested URL was not found on the server.": "str(exc)"
+    }
+    # A keyword argument is bound to its parameter; an inherited code and name.
+    assert shown(sites, 10) == {"400 Bad Request: Host {data!r} is not trusted": "str(exc)"}
+
+
+CLICK = {
+    "cli/exceptions.py": """
+        class ClickException(Exception):
+            def __init__(self, message):
+                super().__init__(message)
+                self.message = message
+
+            def format_message(self):
+                return self.message
+
+            def show(self, file=None):
+                echo(_("Error: {message}").format(message=self.format_message()), file=file)
+
+        class BadParameter(ClickException):
+            def __init__(self, message, ctx=None, param=None, param_hint=None):
+                super().__init__(message)
+                self.param_hint = param_hint
+
+            def format_message(self):
+                if self.param_hint is None:
+                    return _("Invalid value: {message}").format(message=self.message)
+                return _("Invalid value for {param_hint}: {message}").format(
+                    param_hint=self.param_hint, message=self.message
+                )
+        """,
+    "cli/types.py": """
+        from .exceptions import BadParameter
+
+        class Path:
+            def fail(self, message, param=None, ctx=None):
+                raise BadParameter(message, ctx=ctx, param=param)
+
+            def convert(self, value, param, ctx):
+                if not exists(value):
+                    self.fail(f"Path {value!r} does not exist.", param, ctx)
+                raise BadParameter("must be a file", param_hint="'-f'")
+        """,
+}
+
+
+def test_format_message_and_what_show_prints_around_it() -> None:
+    sites = link(CLICK)
+    # Through a raising helper (`self.fail`): the message it was given is the message.
+    assert shown(sites, 10, "cli/types.py") == {
+        "Invalid value for {self.param_hint}: Path {value!r} does not exist.": "format_message()",
+        "Invalid value: Path {value!r} does not exist.": "format_message()",
+        "Error: Invalid value for {self.param_hint}: Path {value!r} does not exist.": (
+            "printed by BadParameter.show()"
+        ),
+        "Error: Invalid value: Path {value!r} does not exist.": "printed by BadParameter.show()",
+    }
+    # A keyword argument fills the hint in.
+    assert shown(sites, 11, "cli/types.py") == {
+        "Invalid value for '-f': must be a file": "format_message()",
+        "Invalid value: must be a file": "format_message()",
+        "Error: Invalid value for '-f': must be a file": "printed by BadParameter.show()",
+        "Error: Invalid value: must be a file": "printed by BadParameter.show()",
+    }
+
+
+def test_frameworks_from_outside_print_their_own_frame() -> None:
+    sites = link(
+        {
+            "app/cli.py": """
+                import argparse
+                import logging
+                import warnings
+
+                import click
+
+                logger = logging.getLogger(__name__)
+
+                def run(path, count):
+                    if not path:
+                        raise click.BadParameter(f"{path!r} is empty")
+                    if count < 0:
+                        raise argparse.ArgumentTypeError(f"{count} is negative")
+                    if count > 10:
+                        logger.warning("Counting past %d", count)
+                    warnings.warn("count is deprecated", DeprecationWarning)
+                """
+        }
+    )
+    assert shown(sites, 12) == {
+        "Invalid value for {param_hint}: {path!r} is empty": "format_message()",
+        "Error: Invalid value for {param_hint}: {path!r} is empty": "printed by click",
+        "Invalid value: {path!r} is empty": "format_message()",
+        "Error: Invalid value: {path!r} is empty": "printed by click",
+    }
+    assert shown(sites, 14) == {
+        "{prog}: error: argument {argument}: {count} is negative": "printed by argparse"
+    }
+    assert shown(sites, 16) == {
+        "WARNING:{logger.name}:Counting past {count:d}": "printed by logging"
+    }
+    assert shown(sites, 17) == {
+        "{filename}:{lineno}: DeprecationWarning: count is deprecated": "printed by warnings"
+    }
+
+
+def test_builtin_rules_for_several_arguments() -> None:
+    sites = link(
+        {
+            "app/checks.py": """
+                def check(attribute, instance, value, path):
+                    if value not in "abc":
+                        raise ValueError(f"'x' must be in 'abc' (got {value!r})", attribute, 3)
+                    if path is None:
+                        raise KeyError("no path given")
+                    if not path:
+                        raise FileNotFoundError(2, "No such file or directory", path)
+                    raise ValueError("one argument says what it says")
+
+                class AppError(Exception):
+                    pass
+
+                def fail(name):
+                    raise AppError("cannot load", name)
+                """
+        }
+    )
+    assert shown(sites, 4) == {
+        "(\"'x' must be in 'abc' (got {value!r})\", {attribute!r}, 3)": "str(exc)"
+    }
+    assert shown(sites, 6) == {"'no path given'": "str(exc)"}
+    assert shown(sites, 8) == {"[Errno 2] No such file or directory: {path!r}": "str(exc)"}
+    assert shown(sites, 9) == {}
+    # A class of the codebase with no `__init__` or `__str__` prints as its builtin base.
+    assert shown(sites, 15) == {"('cannot load', {name!r})": "str(exc)"}
+
+
+TABLES = {
+    "forms/fields.py": """
+        from .errors import ValidationError
+
+        class Field:
+            default_error_messages = {"required": "Missing data for required field."}
+
+            def make_error(self, key, **kwargs):
+                msg = self.error_messages[key]
+                return ValidationError(msg.format(**kwargs))
+
+            def deserialize(self, value):
+                if value is None:
+                    raise self.make_error("required")
+
+        class Number(Field):
+            default_error_messages = {"invalid": "Not a valid number."}
+
+            def _validated(self, value):
+                if not is_number(value):
+                    raise self.make_error("invalid")
+                raise ValidationError(self.error_messages["invalid"])
+        """,
+    "forms/more.py": """
+        from .fields import Number
+
+        class Integer(Number):
+            default_error_messages = {"invalid": "Not a valid integer."}
+
+        class StrictInteger(Integer):
+            pass
+
+        class Decimal(Number):
+            default_error_messages = {"special": "Special numeric values are not permitted."}
+        """,
+    "forms/errors.py": """
+        class ValidationError(Exception):
+            pass
+        """,
+}
+
+
+def test_a_message_table_gives_each_subclass_its_own_text() -> None:
+    sites = link(TABLES)
+    by_line = {s.site.line: s for s in sites if s.file == "forms/fields.py"}
+    raised = by_line[20]
+    assert raised.site.message is not None
+    assert raised.site.message.text == "Not a valid number."
+    # Integer overrides the entry (StrictInteger inherits Integer's: the same text once);
+    # Decimal keeps Number's.
+    assert [(f.text.text, f.cls, f.how) for f in raised.shown] == [
+        ("Not a valid integer.", "forms.more.Integer", "Integer's error_messages['invalid']")
+    ]
+    assert [f.text.text for f in by_line[21].shown] == ["Not a valid integer."]
+    assert by_line[13].shown == ()  # no subclass overrides "required"

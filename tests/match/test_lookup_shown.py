@@ -1,0 +1,142 @@
+"""Lookup of the text as the user saw it: composed by the exception class, printed by a
+framework, or a message table's entry for one class; indexed into a real SQLite file."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from errdex.indexing import index_source
+from errdex.indexing.cache import FactsCache
+from errdex.match import lookup_text
+from errdex.match.lookup import Match
+from errdex.sources import open_source
+from errdex.store import open_store
+from errdex.store.base import Store
+from samples import write_package
+
+PACKAGE = {
+    "site/__init__.py": "",
+    "site/exceptions.py": """
+        STATUS = {400: "Bad Request", 404: "Not Found"}
+
+        class HTTPException(Exception):
+            code = None
+            description = None
+
+            def __init__(self, description=None):
+                super().__init__()
+                if description is not None:
+                    self.description = description
+
+            def __str__(self):
+                return f"{self.code} {STATUS.get(self.code)}: {self.description}"
+
+        class BadRequest(HTTPException):
+            code = 400
+            description = (
+                "The browser (or proxy) sent a request that this server could not understand."
+            )
+
+        class NotFound(HTTPException):
+            code = 404
+            description = "The requested URL was not found on the server."
+
+        class UsageError(Exception):
+            def __init__(self, message):
+                super().__init__(message)
+                self.message = message
+
+            def show(self):
+                echo(f"Error: {self.format_message()}")
+
+            def format_message(self):
+                return f"Invalid value for option: {self.message}"
+        """,
+    "site/fields.py": """
+        class ValidationError(Exception):
+            pass
+
+        class Field:
+            default_error_messages = {"invalid": "Not a valid value."}
+
+            def make_error(self, key):
+                return ValidationError(self.error_messages[key])
+
+            def check(self, value):
+                if not value:
+                    raise self.make_error("invalid")
+
+        class Integer(Field):
+            default_error_messages = {"invalid": "Not a valid integer."}
+
+        class Email(Field):
+            default_error_messages = {"invalid": "Not a valid email address."}
+        """,
+    "site/views.py": """
+        from site.exceptions import BadRequest, NotFound, UsageError
+
+        def page(request, found):
+            if request.broken:
+                raise BadRequest()
+            if not found:
+                raise NotFound()
+            if request.bad_option:
+                raise UsageError(f"{request.option!r} is not a number")
+            raise ValueError("no handler for the request", request.path)
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    root = write_package(tmp_path_factory.mktemp("site"), PACKAGE)
+    db = open_store(root / "errdex.db")
+    cache = FactsCache(Path(root) / "facts.sqlite3")
+    index_source(open_source(str(root), project="site", version="1.0"), db, cache=cache)
+    yield db
+    db.close()
+
+
+def top(store: Store, text: str) -> Match:
+    result = lookup_text(store, textwrap.dedent(text).strip())
+    assert result.matches, result.nearest
+    return result.matches[0]
+
+
+def test_str_composed_by_the_class_finds_the_raise(store: Store) -> None:
+    found = top(
+        store,
+        "site.exceptions.NotFound: 404 Not Found: The requested URL was not found on the server.",
+    )
+    assert (found.file, found.line) == ("site/views.py", 8)
+    assert found.shown == "404 Not Found: The requested URL was not found on the server."
+    assert found.confident
+    found = top(
+        store,
+        "400 Bad Request: The browser (or proxy) sent a request that this server could not "
+        "understand.",
+    )
+    assert (found.file, found.line) == ("site/views.py", 6)
+
+
+def test_what_the_program_printed_with_its_values(store: Store) -> None:
+    found = top(store, "Error: Invalid value for option: 'ten' is not a number")
+    assert (found.file, found.line) == ("site/views.py", 10)
+    assert found.values == {"request.option": "ten"}
+
+
+def test_several_arguments_print_as_a_tuple(store: Store) -> None:
+    found = top(store, "ValueError: ('no handler for the request', '/about')")
+    assert (found.file, found.line) == ("site/views.py", 11)
+    assert found.values == {"request.path": "/about"}
+
+
+def test_a_subclass_entry_of_a_message_table(store: Store) -> None:
+    found = top(store, "site.fields.ValidationError: Not a valid email address.")
+    assert (found.file, found.line) == ("site/fields.py", 13)
+    assert found.shown == "Not a valid email address."
+    assert any("Email's error_messages['invalid']" in why for why in found.why)
