@@ -7,6 +7,7 @@ exit code (1: nothing found, 2: bad input or a failed run).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import json
 import logging
@@ -566,6 +567,50 @@ def lookup(
         _out.print(nearest_view(result))
     if best is None:
         sys.exit(1)
+
+
+@main.command()
+@click.argument("project")
+@click.argument("version", required=False)
+@click.option(
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The folder to write (new or empty).",
+)
+@click.option(
+    "--base-url",
+    metavar="URL",
+    help="Where the folder will be published, for the sitemap's absolute addresses.",
+)
+@db_option
+@json_option
+@handle_errors
+def export(
+    project: str,
+    version: str | None,
+    out: Path,
+    base_url: str | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
+    """Write PROJECT's catalog at VERSION (default: the newest) as static files: the pages
+    and JSON twins `errdex serve` answers, at the same paths (PATH/index.html, PATH.json),
+    with relative links, an index of every error and a sitemap, for any static host."""
+    from errdex.web.export import export_catalog
+
+    report = export_catalog(db, project, version, out, base_url=base_url)
+    if as_json:
+        data = dataclasses.asdict(report)
+        data["out"] = str(report.out)
+        _print_json(data)
+        return
+    sys.stdout.write(
+        f"{report.project} {report.version}: {len(report.errors)} errors, {report.pages} pages,"
+        f" {report.json_files} JSON files, {report.assets} assets,"
+        f" {report.bytes / 1e6:.1f} MB in {report.seconds:.1f} s: {report.out}\n"
+    )
 
 
 @main.group()
