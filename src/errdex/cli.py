@@ -21,7 +21,6 @@ from typing import Any, TypeVar
 
 import click
 import msgspec
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from errdex.errors import ErrdexError, NotFoundError, SourceError
@@ -35,15 +34,20 @@ from errdex.indexing.cluster import CONNECT_SECONDS, VersionResult, index_on_clu
 from errdex.indexing.installed import index_missing
 from errdex.match.lookup import rank
 from errdex.match.paste import parse_paste
+from errdex.render.console import InertConsole, write_lines
 from errdex.render.diff_terminal import diff_view
 from errdex.render.page_terminal import page_view
 from errdex.render.records import site_record
+from errdex.render.safe_text import safe_json, safe_line, safe_text
 from errdex.render.terminal import (
     cluster_result,
     cluster_total,
+    failure_line,
     index_summary,
     lookup_view,
     nearest_view,
+    note_line,
+    progress_label,
     site_lines,
 )
 from errdex.sources import installed_all, list_tags, open_sources
@@ -52,12 +56,12 @@ from errdex.store import Store, open_store
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_out = Console(highlight=False, soft_wrap=False)
-_err = Console(stderr=True, highlight=False)
+_out = InertConsole()
+_err = InertConsole(stderr=True)
 
 
 def _fail(message: str, code: int) -> None:
-    _err.print(f"[bold red]errdex:[/] {message}", markup=True, highlight=False, soft_wrap=True)
+    _err.print(failure_line(message), soft_wrap=True)
     sys.exit(code)
 
 
@@ -69,7 +73,7 @@ def handle_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except ErrdexError as error:
-            _fail(str(error).replace("[", "\\["), error.exit_code)
+            _fail(str(error), error.exit_code)
         except KeyboardInterrupt:
             _fail("interrupted; the database keeps what it held before this run", 2)
         except BrokenPipeError:
@@ -100,7 +104,7 @@ def _store(db: str | None) -> Iterator[Store]:
 
 
 def _print_json(value: Any) -> None:
-    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.write(safe_json(json.dumps(value, indent=2, ensure_ascii=False)) + "\n")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -291,7 +295,8 @@ def _index_one(
     if quiet or not _err.is_terminal:
         return index_source(source, store, workers=workers, force=force)
     with _progress("{task.description}") as progress:
-        task = progress.add_task(f"{source.info.project} {source.info.version}", total=None)
+        label = progress_label(f"{source.info.project} {source.info.version}")
+        task = progress.add_task(label, total=None)
 
         def advance(stage: str, n: int, total: int) -> None:
             progress.update(task, advance=n, total=total)
@@ -353,17 +358,15 @@ def diff(
     if as_json:
         _print_json(result.record())
     elif markdown:
-        sys.stdout.write(diff_markdown(result))
+        sys.stdout.write(safe_text(diff_markdown(result)))
     elif _out.is_terminal:
         _out.print(diff_view(result), crop=True)
     else:  # piped: whole lines
-        for line in diff_view(result).renderables:
-            sys.stdout.write(str(line) + "\n")
+        write_lines(diff_view(result).renderables)
     flagged = tripped(result, gate)
     if flagged:
         said = ", ".join(f"{count} {kind}" for kind, count in flagged.items())
-        change = f"errors changed from {result.old} to {result.new}: {said} (--fail-on)"
-        _fail(change.replace("[", "\\["), 3)
+        _fail(f"errors changed from {result.old} to {result.new}: {said} (--fail-on)", 3)
 
 
 @main.command("list")
@@ -393,8 +396,7 @@ def list_(
     if _out.is_terminal:
         _out.print(site_lines(sites), crop=True)
     else:  # piped: whole lines, for grep and friends
-        for line in site_lines(sites).renderables:
-            sys.stdout.write(str(line) + "\n")
+        write_lines(site_lines(sites).renderables)
 
 
 @main.command()
@@ -457,7 +459,7 @@ def explain(
                 _print_json({"outcome": msgspec.to_builtins(outcome), "page": page_record(page)})
                 return
             if outcome.status == "rejected":
-                _err.print(f"errdex: the answer was rejected: {'; '.join(outcome.reasons)}")
+                _err.print(note_line(f"the answer was rejected: {'; '.join(outcome.reasons)}"))
             _out.print(page_view(page))
             return
         assert project is not None
@@ -466,10 +468,13 @@ def explain(
         _print_json(msgspec.to_builtins(report))
     else:
         _out.print(
-            f"{report.project} {report.version} with {report.model}: {report.accepted} accepted,"
-            f" {report.rejected} rejected ({report.rejected_for_citations} for unverifiable"
-            f" citations), {report.failed} failed, {report.skipped} done before;"
-            f" {report.errors} errors in all"
+            safe_line(
+                f"{report.project} {report.version} with {report.model}: {report.accepted}"
+                f" accepted, {report.rejected} rejected ({report.rejected_for_citations} for"
+                f" unverifiable citations), {report.failed} failed, {report.skipped} done"
+                f" before; {report.errors} errors in all"
+            ),
+            markup=False,
         )
 
 
@@ -485,7 +490,7 @@ def _explain_project(
     if quiet or not _err.is_terminal:
         return enrich_version(store, project, chat, version, concurrency=concurrency, limit=limit)
     with _progress("explain") as progress:
-        task = progress.add_task(project, total=None)
+        task = progress.add_task(progress_label(project), total=None)
 
         def advance(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
@@ -542,7 +547,7 @@ def lookup(
     with _store(db) as store:
         if not no_auto_index:
             paths = [f.path for e in evidence.errors for f in e.frames]
-            index_missing(store, paths, announce=lambda m: _err.print(f"errdex: {m}"))
+            index_missing(store, paths, announce=lambda m: _err.print(note_line(m)))
         if not store.projects():
             raise NotFoundError("the database is empty: index something first: errdex index SOURCE")
         result = rank(store, evidence, project=project, version=version_label, limit=limit)

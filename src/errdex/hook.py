@@ -17,12 +17,13 @@ import traceback
 from types import TracebackType
 from typing import Any
 
-from rich.console import Console
 from rich.text import Text
 
 from errdex.indexing.installed import index_missing
 from errdex.match.lookup import LookupResult, Match, rank
 from errdex.match.paste import ErrorEvidence, Evidence, Frame
+from errdex.render.console import InertConsole, safe_link
+from errdex.render.safe_text import safe_line
 from errdex.store import open_store
 from errdex.store.base import Store
 
@@ -57,18 +58,23 @@ def _first_solution(store: Store, match: Match) -> str | None:
 def summary(match: Match, solution: str | None = None) -> Text:
     """The one-screen summary: where it was raised, the message, when, the first way out, the
     id. The place links to the source where the terminal shows links (OSC 8)."""
+    url = safe_link(match.url)
     text = Text("errdex: raised at ")
-    text.append(f"{match.file}:{match.line}", style=f"link {match.url}" if match.url else "")
-    text.append(f" in {match.function} ({match.project} {match.version}, error {match.id})")
+    text.append(f"{safe_line(match.file)}:{match.line}", style=f"link {url}" if url else "")
+    text.append(
+        f" in {safe_line(match.function)} ({safe_line(match.project)}"
+        f" {safe_line(match.version)}, error {match.id})"
+    )
     if match.message:
-        text.append(f"\n  message: {match.message}")
+        text.append(f"\n  message: {safe_line(match.message)}")
     site = match.site.site if match.site else None
     if site is not None and site.conditions:
-        text.append("\n  happens when: " + "; ".join(c.statement for c in site.conditions))
+        conditions = "; ".join(c.statement for c in site.conditions)
+        text.append(f"\n  happens when: {safe_line(conditions)}")
     if solution:
-        text.append(f"\n  try: {solution}")
+        text.append(f"\n  try: {safe_line(solution)}")
     if match.url:
-        text.append(f"\n  source: {match.url}")
+        text.append(f"\n  source: {safe_line(match.url)}")
     text.append(f"\n  more: errdex show {match.id}")
     return text
 
@@ -90,7 +96,7 @@ def explain_exception(error: BaseException, db: str | None = None) -> Text | Non
         finally:
             store.close()
     except Exception as failure:
-        return Text(f"errdex: could not look this error up ({failure})")
+        return Text(f"errdex: could not look this error up ({safe_line(str(failure))})")
 
 
 def print_summary(error: BaseException, db: str | None = None) -> None:
@@ -99,7 +105,7 @@ def print_summary(error: BaseException, db: str | None = None) -> None:
         return
     text = explain_exception(error, db)
     if text is not None:
-        Console(stderr=True, highlight=False).print(text, markup=False, soft_wrap=True)
+        InertConsole(stderr=True).print(text, markup=False)
 
 
 class _ChainedHooks:

@@ -10,13 +10,16 @@ from rich.syntax import Syntax
 from rich.text import Text
 
 from errdex.explain.page import GUARD_NOT_READ, Page
+from errdex.render.safe_text import safe_line, safe_text
 
 _TICKS = re.compile(r"`([^`\n]+)`")
 _MAX_LIST = 8
 
 
 def prose(text: str, style: str = "") -> Text:
-    """Explanation text with `backticked` names set as code; never read as rich markup."""
+    """Explanation text with `backticked` names set as code; never read as rich markup,
+    its control characters shown escaped."""
+    text = safe_text(text)
     out = Text(style=style)
     at = 0
     for match in _TICKS.finditer(text):
@@ -35,21 +38,22 @@ def page_view(page: Page) -> Group:
     """Every section of the page, in the seed's order."""
     parts: list[RenderableType] = [_header(page)]
     if page.message is not None:
-        parts.append(Panel(Text(page.message), title="Error message", title_align="left"))
+        message = Text(safe_text(page.message))
+        parts.append(Panel(message, title="Error message", title_align="left", expand=False))
     if page.shown:
         seen = Text()
         for number, shown in enumerate(page.shown):
             seen.append("\n" if number else "")
-            seen.append(shown.line or shown.text)
-            seen.append(f"  ({shown.how})", style="dim")
-        parts.append(Panel(seen, title="As the user sees it", title_align="left"))
+            seen.append(safe_line(shown.line or shown.text))
+            seen.append(f"  ({safe_line(shown.how)})", style="dim")
+        parts.append(Panel(seen, title="As the user sees it", title_align="left", expand=False))
     parts += [_heading("What it means"), prose(page.what_it_means)]
     parts += _source(page)
     if page.conditions:
         parts.append(_heading("Raised when all of these hold"))
         for condition in page.conditions:
             line = prose(f"  • {condition.plain or '`' + condition.text + '`'}")
-            line.append(f"  ({condition.kind}, line {condition.line})", style="dim")
+            line.append(f"  ({safe_line(condition.kind)}, line {condition.line})", style="dim")
             parts.append(line)
     if page.solutions:
         parts.append(_heading("Solutions"))
@@ -60,9 +64,9 @@ def page_view(page: Page) -> Group:
         parts.append(_heading("Example fix"))
         body = Text()
         body.append("# before\n", style="dim")
-        body.append(fix.before + "\n", style="red")
+        body.append(safe_text(fix.before) + "\n", style="red")
         body.append("# after\n", style="dim")
-        body.append(fix.after, style="green")
+        body.append(safe_text(fix.after), style="green")
         parts.append(body)
         if fix.note:
             parts.append(prose(fix.note, style="dim"))
@@ -74,12 +78,12 @@ def page_view(page: Page) -> Group:
 
 def _header(page: Page) -> Text:
     header = Text()
-    header.append(f"{page.project} {page.version}", style="bold")
+    header.append(f"{safe_line(page.project)} {safe_line(page.version)}", style="bold")
     kind = f"{page.kind} ({page.level})" if page.level else page.kind
-    header.append(f" · {kind}")
+    header.append(f" · {safe_line(kind)}")
     if page.exception is not None:
         header.append(" · ")
-        header.append(page.exception.name, style="bold magenta")
+        header.append(safe_line(page.exception.name), style="bold magenta")
     header.append(f"  [{page.id}]", style="cyan")
     return header
 
@@ -87,13 +91,13 @@ def _header(page: Page) -> Text:
 def _source(page: Page) -> list[RenderableType]:
     source = page.source
     parts: list[RenderableType] = [_heading("Source")]
-    where = Text(f"Thrown at {source.file}:{source.line}", style="bold")
-    where.append(f" in {source.function}", style="dim")
+    where = Text(f"Thrown at {safe_line(source.file)}:{source.line}", style="bold")
+    where.append(f" in {safe_line(source.function)}", style="dim")
     parts.append(where)
     if source.snippet:
         parts.append(
             Syntax(
-                source.snippet,
+                safe_text(source.snippet),
                 "python",
                 line_numbers=True,
                 start_line=source.snippet_start,
@@ -103,7 +107,7 @@ def _source(page: Page) -> list[RenderableType]:
         )
     if source.url:
         pinned = f"View source (pinned to {page.revision[:10]}): {source.url}"
-        parts.append(Text(pinned, style="dim"))
+        parts.append(Text(safe_line(pinned), style="dim"))
     return parts
 
 
@@ -122,11 +126,11 @@ def _linked(page: Page) -> list[RenderableType]:
         parts.append(_heading("Called from"))
         for caller in page.callers[:_MAX_LIST]:
             line = Text("  " * caller.depth + "← ")
-            line.append(caller.function, style="bold")
-            line.append(f"  {caller.file}:{caller.line}", style="dim")
+            line.append(safe_line(caller.function), style="bold")
+            line.append(f"  {safe_line(caller.file)}:{caller.line}", style="dim")
             if caller.guard:
                 line.append("  when ")
-                line.append(" and ".join(caller.guard), style="cyan")
+                line.append(safe_line(" and ".join(caller.guard)), style="cyan")
             elif not caller.guard_known:
                 line.append(f"  ({GUARD_NOT_READ})", style="dim")
             parts.append(line)
@@ -135,34 +139,34 @@ def _linked(page: Page) -> list[RenderableType]:
         for knob in page.knobs[:_MAX_LIST]:
             kind = "env" if knob.kind == "env" else "flag"
             line = Text(f"  {kind:<5}")
-            line.append(knob.name, style="bold green")
-            line.append(f"  → {knob.behind}", style="cyan")
-            where = f"  {knob.file}:{knob.line}" if knob.file else ""
+            line.append(safe_line(knob.name), style="bold green")
+            line.append(f"  → {safe_line(knob.behind or '')}", style="cyan")
+            where = f"  {safe_line(knob.file)}:{knob.line}" if knob.file else ""
             line.append(where, style="dim")
             parts.append(line)
     if page.tests:
         parts.append(_heading("Tests that expect it"))
         for test in page.tests:
-            parts.append(Text(f"  {test.function}  {test.file}:{test.line}", style="dim"))
+            shown = f"  {test.function}  {test.file}:{test.line}"
+            parts.append(Text(safe_line(shown), style="dim"))
     if page.related:
         parts.append(_heading("Related errors"))
         for related in page.related[:_MAX_LIST]:
             line = Text("  • ")
-            line.append(related.message or related.exception or "", style="")
-            line.append(f"  [{related.id}] {related.relation}", style="dim")
+            line.append(safe_line(related.message or related.exception or ""))
+            line.append(f"  [{related.id}] {safe_line(related.relation)}", style="dim")
             parts.append(line)
     if len(page.versions) > 1:
         parts.append(_heading("Versions"))
         for entry in page.versions:
-            parts.append(
-                Text(f"  {entry.version}: {entry.file}:{entry.line} ({entry.status})", style="dim")
-            )
+            shown = f"  {entry.version}: {entry.file}:{entry.line} ({entry.status})"
+            parts.append(Text(safe_line(shown), style="dim"))
     return parts
 
 
 def _footer(page: Page) -> list[RenderableType]:
-    footer = Text(f"\n{page.analysis.footer}. ", style="dim")
+    footer = Text(f"\n{safe_line(page.analysis.footer)}. ", style="dim")
     footer.append(f"Data as JSON: errdex show {page.id} --json", style="dim")
     if page.report_url:
-        footer.append(f"\nReport an issue: {page.report_url}", style="dim")
+        footer.append(f"\nReport an issue: {safe_line(page.report_url)}", style="dim")
     return [footer]

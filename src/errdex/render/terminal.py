@@ -15,16 +15,17 @@ from errdex.history.versions import NewestVersion
 from errdex.indexing import IndexReport
 from errdex.indexing.cluster import VersionResult
 from errdex.match.lookup import LookupResult
+from errdex.render.safe_text import safe_line, safe_text
 from errdex.store.base import StoredSite
 
 
 def _exception_label(stored: StoredSite) -> str:
     site = stored.site
     if stored.exception is not None:
-        return stored.exception.name
+        return safe_line(stored.exception.name)
     if site.level:
-        return f"log.{site.level}"
-    return site.exception or str(site.kind)
+        return safe_line(f"log.{site.level}")
+    return safe_line(site.exception or str(site.kind))
 
 
 def site_lines(sites: Sequence[StoredSite]) -> Group:
@@ -36,31 +37,39 @@ def site_lines(sites: Sequence[StoredSite]) -> Group:
         line.append(stored.id, style="cyan")
         line.append(f"  {site.kind:<7} ")
         line.append(f"{_exception_label(stored):<18} ", style="magenta")
-        line.append(f"{stored.file}:{site.line}  ", style="dim")
-        line.append(site.message.text if site.message is not None else "")
+        line.append(f"{safe_line(stored.file)}:{site.line}  ", style="dim")
+        line.append(safe_line(site.message.text) if site.message is not None else "")
         lines.append(line)
     return Group(*lines)
 
 
 def index_summary(report: IndexReport, console: Console) -> None:
+    name = Text(f"{safe_line(report.project)} {safe_line(report.version)}", style="bold")
+    revision = safe_line(report.revision[:12])
     if report.up_to_date:
         console.print(
-            f"[bold]{report.project} {report.version}[/] ({report.revision[:12]}): up to date, "
-            f"{report.sites} sites (use --force to index it again)"
+            Text.assemble(
+                name,
+                f" ({revision}): up to date, {report.sites} sites (use --force to index it again)",
+            )
         )
         return
     kinds = ", ".join(f"{n} {k}" for k, n in sorted(report.kinds.items(), key=lambda kv: -kv[1]))
     console.print(
-        f"[bold]{report.project} {report.version}[/] ({report.revision[:12]}): "
-        f"{report.files} files ({report.parsed} parsed, {report.cached} from cache), "
-        f"{report.sites} sites: {kinds or 'none'}; {report.seconds:.2f} s"
+        Text.assemble(
+            name,
+            f" ({revision}): {report.files} files ({report.parsed} parsed,"
+            f" {report.cached} from cache), {report.sites} sites: {safe_line(kinds or 'none')};"
+            f" {report.seconds:.2f} s",
+        )
     )
     if report.skipped:
         reasons = Counter(_reason_class(s.reason) for s in report.skipped)
-        console.print(f"[yellow]skipped {len(report.skipped)} files:[/]")
+        console.print(Text(f"skipped {len(report.skipped)} files:", style="yellow"))
         for reason, count in reasons.most_common():
             examples = [s.path for s in report.skipped if _reason_class(s.reason) == reason][:3]
-            console.print(f"  {count} × {reason}: {', '.join(examples)}", highlight=False)
+            shown = ", ".join(safe_line(e) for e in examples)
+            console.print(Text(f"  {count} × {safe_line(reason)}: {shown}"))
 
 
 def cluster_result(result: VersionResult, console: Console) -> None:
@@ -70,7 +79,8 @@ def cluster_result(result: VersionResult, console: Console) -> None:
         return
     where = f" (on {result.worker})" if result.worker else ""
     console.print(
-        f"[bold red]failed[/] {escape(result.source)}{where}: {escape(result.error or '')}",
+        f"[bold red]failed[/] {escape(safe_line(result.source))}{escape(safe_line(where))}:"
+        f" {escape(safe_line(result.error or ''))}",
         highlight=False,
         soft_wrap=True,
     )
@@ -96,13 +106,13 @@ def _reason_class(reason: str) -> str:
 
 def newest_line(newest: NewestVersion) -> str:
     """What a match in an older version is in the newest one, in a line."""
+    version = safe_line(newest.version)
     if newest.status == "present":
-        return f"Still raised in the newest version, {newest.version}, with the same id."
+        return f"Still raised in the newest version, {version}, with the same id."
     if newest.status == "removed":
-        return f"Removed after {newest.removed_after}: {newest.version} no longer raises it."
-    return (
-        f"In the newest version, {newest.version}, it was {newest.status}: errdex show {newest.id}"
-    )
+        removed_after = safe_line(newest.removed_after or "")
+        return f"Removed after {removed_after}: {version} no longer raises it."
+    return f"In the newest version, {version}, it was {newest.status}: errdex show {newest.id}"
 
 
 def lookup_view(result: LookupResult, source_text: str | None) -> Group:
@@ -110,28 +120,30 @@ def lookup_view(result: LookupResult, source_text: str | None) -> Group:
     parts: list[object] = []
     best = result.matches[0]
     header = Text()
-    header.append(f"{best.project} {best.version}", style="bold")
+    header.append(f"{safe_line(best.project)} {safe_line(best.version)}", style="bold")
     header.append(f" · {best.kind} · ")
     level = best.site.site.level if best.site else None
-    header.append(best.exception or f"logger.{level}", style="bold magenta")
+    header.append(safe_line(best.exception or f"logger.{level}"), style="bold magenta")
     header.append(f"  [{best.id}]  score {best.score:.2f}", style="cyan")
     parts.append(header)
     if best.message:
-        parts.append(Panel(Text(best.message), title="message", title_align="left"))
+        message = Text(safe_text(best.message))
+        parts.append(Panel(message, title="message", title_align="left", expand=False))
     if best.shown:
-        parts.append(Panel(Text(best.shown), title="as the user sees it", title_align="left"))
-    where = Text(f"{best.file}:{best.line}", style="bold")
-    where.append(f" in {best.function}", style="dim")
+        shown = Text(safe_text(best.shown))
+        parts.append(Panel(shown, title="as the user sees it", title_align="left", expand=False))
+    where = Text(f"{safe_line(best.file)}:{best.line}", style="bold")
+    where.append(f" in {safe_line(best.function)}", style="dim")
     parts.append(where)
     if best.url:
-        parts.append(Text(best.url, style="dim underline"))
+        parts.append(Text(safe_line(best.url), style="dim underline"))
     if best.newest is not None:
         parts.append(Text(newest_line(best.newest), style="yellow"))
     site = best.site.site if best.site else None
     if source_text is not None and site is not None:
         parts.append(
             Syntax(
-                source_text,
+                safe_text(source_text),
                 "python",
                 line_numbers=True,
                 line_range=(max(1, site.line - 6), site.end_line + 4),
@@ -142,28 +154,28 @@ def lookup_view(result: LookupResult, source_text: str | None) -> Group:
     if best.values:
         values = Text("Values in your message:\n", style="bold")
         for expr, value in best.values.items():
-            values.append(f"  {{{expr}}}", style="cyan")
-            values.append(f" = {value}\n")
+            values.append(f"  {{{safe_line(expr)}}}", style="cyan")
+            values.append(f" = {safe_line(value)}\n")
         parts.append(values)
     if best.variant is not None:
         variant = Text("Reason: ", style="bold")
-        variant.append(best.variant.reason, style="green")
-        variant.append(f"  {best.variant.file}:{best.variant.line}\n", style="dim")
+        variant.append(safe_line(best.variant.reason), style="green")
+        variant.append(f"  {safe_line(best.variant.file)}:{best.variant.line}\n", style="dim")
         for guard in best.variant.conditions:
-            variant.append(f"  when {guard}\n", style="dim")
+            variant.append(f"  when {safe_line(guard)}\n", style="dim")
         parts.append(variant)
     if site is not None and site.conditions:
         conditions = Text("Happens when all of these hold:\n", style="bold")
         for condition in site.conditions:
-            conditions.append(f"  • {condition.statement}\n")
+            conditions.append(f"  • {safe_line(condition.statement)}\n")
         parts.append(conditions)
-    parts.append(Text("Why: " + "; ".join(best.why), style="dim"))
+    parts.append(Text("Why: " + safe_line("; ".join(best.why)), style="dim"))
     if len(result.matches) > 1:
         others = Text("Also possible:\n", style="bold")
         for match in result.matches[1:]:
             others.append(f"  {match.score:5.2f} ", style="cyan")
-            others.append(f"{match.id} {match.file}:{match.line} ", style="dim")
-            others.append(f"{(match.message or '')[:100]}\n")
+            others.append(f"{match.id} {safe_line(match.file)}:{match.line} ", style="dim")
+            others.append(f"{safe_line((match.message or '')[:100])}\n")
         parts.append(others)
     return Group(*parts)  # type: ignore[arg-type]
 
@@ -175,8 +187,9 @@ def nearest_view(result: LookupResult) -> Group:
         lines.append(Text("Nearest templates:"))
         for match in result.nearest:
             line = Text(f"  {match.score:5.2f} ", style="cyan")
-            line.append(f"{match.project} {match.version} {match.file}:{match.line} ", style="dim")
-            line.append((match.message or "")[:100])
+            place = f"{match.project} {match.version} {match.file}:{match.line} "
+            line.append(safe_line(place), style="dim")
+            line.append(safe_line((match.message or "")[:100]))
             lines.append(line)
     lines.append(
         Text(
@@ -186,3 +199,18 @@ def nearest_view(result: LookupResult) -> Group:
         )
     )
     return Group(*lines)  # type: ignore[arg-type]
+
+
+def failure_line(message: str) -> Text:
+    """`errdex: message`, the one line a failed command prints on standard error."""
+    return Text.assemble(("errdex:", "bold red"), " ", safe_line(message))
+
+
+def note_line(message: str) -> Text:
+    """`errdex: message`, a remark on standard error that is no failure."""
+    return Text(f"errdex: {safe_line(message)}")
+
+
+def progress_label(label: str) -> str:
+    """A task's label for a progress bar, whose columns read rich markup."""
+    return escape(safe_line(label))

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 from importlib.resources import files
-from urllib.parse import parse_qs
 
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
@@ -16,6 +14,8 @@ from errdex.errors import NotFoundError
 from errdex.explain.page import page_record
 from errdex.store.base import Store
 from errdex.web import views
+from errdex.web.forms import form_field
+from errdex.web.lookups import lookups
 from errdex.web.responses import JSONResponse, catalog_answer
 
 _OPENAPI = json.loads(files("errdex.web").joinpath("openapi.json").read_text("utf-8"))
@@ -47,10 +47,8 @@ async def query_of(request: Request) -> str:
         return views.clean_query(request.query_params.get("q"))
     # A form encodes a byte in up to three: allow that much of a megabyte of paste.
     body = await read_body(request, 3 * views.MAX_QUERY + 1024)
-    if request.headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
-        fields = parse_qs(body.decode("ascii", "replace"), max_num_fields=100)
-        return views.clean_query((fields.get("q") or [""])[-1])
-    return views.clean_query(body.decode("utf-8", "replace"))
+    field = form_field(request.headers.get("content-type", ""), body, "q")
+    return views.clean_query(body.decode("utf-8", "replace") if field is None else field)
 
 
 def projects(request: Request) -> Response:
@@ -104,7 +102,7 @@ async def search(request: Request) -> Response:
     # GET or POST, the same text has the same answer: a POSTed paste is kept under the
     # hash of its text (the key holds no body), and a repeat of it is not looked up again.
     params = (text, project_name, version, limit)
-    return await run_in_threadpool(catalog_answer, request, "search", params, build)
+    return await lookups(request).run(catalog_answer, request, "search", params, build)
 
 
 def error(request: Request) -> Response:

@@ -28,6 +28,7 @@ from errdex.web.cache import (
     cache_limit,
 )
 from errdex.web.failures import HANDLERS
+from errdex.web.lookups import LookupGate
 from errdex.web.middleware import RequestLog, SecurityHeaders
 from errdex.web.pool import StorePool
 
@@ -41,10 +42,16 @@ MAX_REQUEST_HEAD = 1 << 20
 
 
 def create_app(
-    store_url: str | None = None, *, pool_size: int = 4, cache_mb: int | None = None
+    store_url: str | None = None,
+    *,
+    pool_size: int = 4,
+    cache_mb: int | None = None,
+    lookup_gate: LookupGate | None = None,
 ) -> Starlette:
     """The web app on the database at `store_url` (default: `ERRDEX_DB`, else the user's),
     with a response cache of `cache_mb` MiB (default: `ERRDEX_WEB_CACHE_MB`, else 64; 0: off).
+    Lookups run `lookup_gate`'s way (default: half the pool's stores at a time, 8 queued,
+    30 s each).
 
     The database is opened (and migrated) here, so a bad path fails before serving.
     """
@@ -75,6 +82,8 @@ def create_app(
     )
     app.state.pool = pool
     app.state.responses = cache
+    # Lookups never take every store: the rest answer cheap reads while they run.
+    app.state.lookups = lookup_gate or LookupGate(running=pool_size // 2)
     return app
 
 
@@ -89,6 +98,9 @@ def log_config() -> dict[str, object]:
     from uvicorn.config import LOGGING_CONFIG
 
     config = copy.deepcopy(LOGGING_CONFIG)
+    # A request's path and headers reach the log: its lines are made inert (log_format.py).
+    config["formatters"]["default"]["()"] = "errdex.web.log_format.InertFormatter"
+    config["formatters"]["access"]["()"] = "errdex.web.log_format.InertAccessFormatter"
     config["loggers"]["errdex.web"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
     return config
 

@@ -8,6 +8,8 @@ import time
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from errdex.render.safe_text import safe_line
+
 log = logging.getLogger("errdex.web")
 
 # No page runs a script: nothing injected into one could run either.
@@ -53,8 +55,8 @@ class RequestLog:
             log.info(
                 "%s %s %s %d %dB %.1fms",
                 client[0],
-                scope.get("method", "-"),
-                path,
+                safe_line(scope.get("method", "-")),
+                safe_line(path),  # decoded: a %0a or %1b in it must not reach the log raw
                 status,
                 size,
                 (time.perf_counter() - started) * 1000,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -13,6 +13,7 @@ from errdex.explain.page import Page, page_record
 from errdex.store.base import Store
 from errdex.web import views
 from errdex.web.api import limit_of, query_of, split_file_path
+from errdex.web.lookups import lookups
 from errdex.web.present import highlight_python
 from errdex.web.responses import catalog_answer
 from errdex.web.templating import render
@@ -62,14 +63,8 @@ async def search(request: Request) -> Response:
 
     # A POSTed paste gets the page a GET of the same text gets, from the same cache entry,
     # without an ETag: a POST is not revalidated.
-    return await run_in_threadpool(
-        catalog_answer,
-        request,
-        "search.html",
-        (text, limit),
-        build,
-        revalidate=request.method != "POST",
-    )
+    answer = functools.partial(catalog_answer, revalidate=request.method != "POST")
+    return await lookups(request).run(answer, request, "search.html", (text, limit), build)
 
 
 def error(request: Request) -> Response:
