@@ -8,6 +8,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
+import pytest
 from integration_samples import RAISE_IN_CLICK, isolated_env
 
 import errdex
@@ -75,3 +76,26 @@ def test_enable_turns_it_on_for_a_whole_environment_without_code(tmp_path: Path)
 
     subprocess.run([exe, "-m", "errdex", "hook", "disable"], check=True, capture_output=True)
     assert "errdex: raised at" not in python(RAISE_IN_CLICK, tmp_path, exe)
+
+
+def test_the_source_place_is_a_link_in_a_terminal_and_only_a_safe_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+
+    from rich.text import Text
+
+    from errdex.render.console import InertConsole
+
+    monkeypatch.setenv("FORCE_COLOR", "1")  # rich then takes the StringIO for a terminal
+
+    def shown(url: str) -> str:
+        out = io.StringIO()
+        console = InertConsole(file=out)
+        console.print(Text("click/types.py:12", style=f"link {url}"), markup=False)
+        return out.getvalue()
+
+    assert "\x1b]8;" in shown("https://github.com/pallets/click/blob/abc/src/click/types.py#L12")
+    for hostile in ("javascript:alert(1)", "https://x.test/\x07\x1b]52;c;aGk=\x07"):
+        assert "\x1b]8;" not in shown(hostile)
+        assert "\x07" not in shown(hostile)
