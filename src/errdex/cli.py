@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import json
 import logging
 import sys
 import tempfile
@@ -31,14 +30,12 @@ from errdex.history import diff_markdown, diff_versions
 from errdex.history.gate import diff_revisions, parse_fail_on, tripped
 from errdex.indexing import IndexReport, index_source
 from errdex.indexing.cluster import CONNECT_SECONDS, VersionResult, index_on_cluster
-from errdex.indexing.installed import index_missing
-from errdex.match.lookup import rank
-from errdex.match.paste import parse_paste
+from errdex.match.answer import answer_paste
 from errdex.render.console import InertConsole, write_lines
 from errdex.render.diff_terminal import diff_view
 from errdex.render.page_terminal import page_view
-from errdex.render.records import site_record
-from errdex.render.safe_text import safe_json, safe_line, safe_text
+from errdex.render.records import json_text, lookup_record, site_record
+from errdex.render.safe_text import safe_line, safe_text
 from errdex.render.terminal import (
     cluster_result,
     cluster_total,
@@ -104,7 +101,7 @@ def _store(db: str | None) -> Iterator[Store]:
 
 
 def _print_json(value: Any) -> None:
-    sys.stdout.write(safe_json(json.dumps(value, indent=2, ensure_ascii=False)) + "\n")
+    sys.stdout.write(json_text(value) + "\n")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -543,26 +540,23 @@ def lookup(
     Exit status: 0 when a match was found, 1 when none was, 2 for bad input.
     """
     paste = _read_paste(text)
-    evidence = parse_paste(paste)
     with _store(db) as store:
-        if not no_auto_index:
-            paths = [f.path for e in evidence.errors for f in e.frames]
-            index_missing(store, paths, announce=lambda m: _err.print(note_line(m)))
-        if not store.projects():
-            raise NotFoundError("the database is empty: index something first: errdex index SOURCE")
-        result = rank(store, evidence, project=project, version=version_label, limit=limit)
+        result = answer_paste(
+            store,
+            paste,
+            project=project,
+            version=version_label,
+            limit=limit,
+            auto_index=not no_auto_index,
+            announce=lambda m: _err.print(note_line(m)),
+        )
         best = result.matches[0] if result.matches else None
         text_of_best = (
             store.file_text(best.site.version_id, best.file) if best and best.site else None
         )
         page_of_best = build_page(store, best.id, best.version) if best and not as_json else None
     if as_json:
-        _print_json(
-            {
-                "matches": [m.record() for m in result.matches],
-                "nearest": [m.record() for m in result.nearest],
-            }
-        )
+        _print_json(lookup_record(result))
     elif best is not None:
         _out.print(lookup_view(result, text_of_best))
         if page_of_best is not None:
@@ -616,6 +610,19 @@ def export(
         f" {report.json_files} JSON files, {report.assets} assets,"
         f" {report.bytes / 1e6:.1f} MB in {report.seconds:.1f} s: {report.out}\n"
     )
+
+
+@main.command()
+@db_option
+def mcp(db: str | None) -> None:
+    """Serve errdex to coding agents over the Model Context Protocol (stdio): the tools
+    lookup, show, list, diff and index, each answering with the JSON of its command."""
+    try:
+        from errdex.integrations.mcp_server import run as run_mcp
+    except ImportError:
+        _fail("the MCP server needs the mcp package: pip install 'errdex[mcp]'", 2)
+    else:
+        run_mcp(db)
 
 
 @main.group()
