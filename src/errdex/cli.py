@@ -30,7 +30,7 @@ from errdex.history import diff_markdown, diff_versions
 from errdex.history.gate import diff_revisions, parse_fail_on, tripped
 from errdex.indexing import IndexReport, index_source
 from errdex.indexing.cluster import CONNECT_SECONDS, VersionResult, index_on_cluster
-from errdex.match.answer import answer_paste
+from errdex.match.answer import answer_paste, complete_answer
 from errdex.render.console import InertConsole, write_lines
 from errdex.render.diff_terminal import diff_view
 from errdex.render.page_terminal import page_view
@@ -541,29 +541,40 @@ def lookup(
     """
     paste = _read_paste(text)
     with _store(db) as store:
-        result = answer_paste(
+        answer = answer_paste(
             store,
             paste,
             project=project,
             version=version_label,
             limit=limit,
             auto_index=not no_auto_index,
+            first=True,
             announce=lambda m: _err.print(note_line(m)),
         )
+        result = answer.result
         best = result.matches[0] if result.matches else None
         text_of_best = (
             store.file_text(best.site.version_id, best.file) if best and best.site else None
         )
         page_of_best = build_page(store, best.id, best.version) if best and not as_json else None
-    if as_json:
-        _print_json(lookup_record(result))
-    elif best is not None:
-        _out.print(lookup_view(result, text_of_best))
-        if page_of_best is not None:
-            _out.rule(style="dim")
-            _out.print(page_view(page_of_best))
-    else:
-        _out.print(nearest_view(result))
+        if as_json:
+            _print_json(lookup_record(result, answer.partial))
+        elif best is not None:
+            _out.print(lookup_view(result, text_of_best))
+            if page_of_best is not None:
+                _out.rule(style="dim")
+                _out.print(page_view(page_of_best))
+        else:
+            _out.print(nearest_view(result))
+        sys.stdout.flush()
+        for report in answer.partial:
+            _err.print(
+                note_line(
+                    f"answered from {report.files} files of {report.project} {report.version};"
+                    " indexing the rest now (Ctrl-C leaves it for the next lookup)"
+                )
+            )
+        complete_answer(store, answer)
     if best is None:
         sys.exit(1)
 

@@ -62,8 +62,8 @@ def build_server(db: str | None = None) -> MCPServer:
         """Find where an error comes from: `text` is what was pasted or printed (a message,
         a traceback, log lines). Ranked matches, best first, with placeholder values."""
         with _store(db) as store:
-            result = answer_paste(store, text, project=project, version=version, limit=limit)
-            return json_text(lookup_record(result))
+            answer = answer_paste(store, text, project=project, version=version, limit=limit)
+            return json_text(lookup_record(answer.result))
 
     @server.tool(structured_output=False)
     def show(id: str, version: str | None = None) -> str:

@@ -4,11 +4,13 @@ pages build on."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from errdex.render.safe_text import safe_json
 
 if TYPE_CHECKING:
+    from errdex.indexing import IndexReport
     from errdex.match.lookup import LookupResult
 
 from errdex.facts import Condition, Variant
@@ -74,11 +76,15 @@ def site_record(stored: StoredSite) -> dict[str, Any]:
     }
 
 
-def lookup_record(result: LookupResult) -> dict[str, Any]:
-    """A lookup as JSON: the matches, best first, and the nearest sites when none matched."""
+def lookup_record(result: LookupResult, partial: Sequence[IndexReport] = ()) -> dict[str, Any]:
+    """A lookup as JSON: the matches, best first, the nearest sites when none matched, and
+    the versions answered from only some of their files (a first answer's)."""
     return {
         "matches": [m.record() for m in result.matches],
         "nearest": [m.record() for m in result.nearest],
+        "partial_index": [
+            {"project": r.project, "version": r.version, "files": r.files} for r in partial
+        ],
     }
 
 
