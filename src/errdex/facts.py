@@ -387,6 +387,9 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     via: str | None = None  # what links the two: "property VllmConfig.use_v2_model_runner"
     same_value: bool = False  # `behind` takes the knob's value as is
     value_type: str | None = None  # the annotation, when the code gives one: bool | None
+    # the public constructor that takes the flag's field as a keyword, with its first
+    # parameter: `vllm.entrypoints.llm.LLM(model)`
+    call: str | None = None
 
 
 class TestLink(msgspec.Struct, frozen=True, gc=False):

@@ -56,6 +56,19 @@ SHOP = {
                 raise RuntimeError("drained twice")
 
 
+        def to_text(data):
+            if isinstance(data, str):
+                return data
+            elif isinstance(data, bytes):
+                return data.decode()
+            raise TypeError("data must be text")
+
+
+        def take(count):
+            if count > 0:
+                raise ValueError("cannot take from a closed pool")
+
+
         def find(items, key):
             for item in items:
                 if item == key:
@@ -119,6 +132,18 @@ def test_a_type_check_on_an_argument_asks_for_that_type(shop: Store) -> None:
     assert [s.text for s in page.solutions] == [
         "Pass the argument `url` of `Client.connect` as an instance of `str`."
     ]
+
+
+def test_a_chain_of_type_checks_asks_for_any_of_the_types(shop: Store) -> None:
+    page = page_of(shop, "data must be text")
+    assert page.solutions[0].text == (
+        "Pass the argument `data` of `to_text` as an instance of one of `str`, `bytes`."
+    )
+
+
+def test_none_of_a_counted_thing_is_no_way_out(shop: Store) -> None:
+    page = page_of(shop, "cannot take from a closed pool")
+    assert not any("at most `0`" in s.text for s in page.solutions)
 
 
 def test_a_failed_import_asks_for_the_package_and_the_constructor_keyword(shop: Store) -> None:

@@ -19,7 +19,7 @@ import msgspec
 
 from errdex.explain.advice import message_advice
 from errdex.explain.context import Facts
-from errdex.explain.inputs import input_action
+from errdex.explain.inputs import input_action, merged_type_checks
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code, plain_condition
@@ -129,10 +129,12 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
     earlier exit (`if color == "default": return`) is a special case the function handles
     first: taking it is a way out only when the check itself is not on the input."""
     checks = [c for c in conditions if c.kind != "early_exit"]
-    exits = [c for c in conditions if c.kind == "early_exit"]
+    # an exit for one value (`if color == "default": return`) is a special case, not a fix
+    exits = [c for c in conditions if c.kind == "early_exit" and " != " not in c.text]
+    merged = merged_type_checks(conditions)
     for group in (checks, exits):
         for condition in reversed(group):
-            given = input_action(condition, facts)
+            given = input_action(merged.get(condition.line, condition), facts)
             if given is not None:
                 found.add(Solution(text=given, condition=condition.text, kind="input"), 1)
                 return
@@ -191,7 +193,9 @@ def _add_advice(found: _Collector, facts: Facts) -> None:
 
 
 def example_fix(facts: Facts) -> ExampleFix | None:
-    """Before and after for the first knob a solution turns, when its values are known."""
+    """Before and after, in the form the user runs it, for the first setting a solution
+    turns: the shell line that sets an environment variable, or the Python call that takes
+    a flag's field as a keyword. Nothing when no runnable form is known."""
     candidates = [*ways_out(facts), *(expanded(c, facts) for c in ways_out(facts))]
     for _, guard in facts.caller_guards:
         candidates.extend(guard)
@@ -199,10 +203,34 @@ def example_fix(facts: Facts) -> ExampleFix | None:
         candidates.extend(variant.conditions)
     for condition in candidates:
         action = knob_action(condition, facts.knobs)
-        if action is not None and action.before and action.after:
-            note = action.note or f"{code(action.knob)} decides {code(condition.text)}."
+        if action is None:
+            continue
+        note = action.note or f"{code(action.knob)} decides {code(condition.text)}."
+        if action.before and action.after:
             return ExampleFix(before=action.before, after=action.after, note=note)
+        knob = next((k for k in facts.knobs if k.name == action.knob and k.call), None)
+        if knob is not None and action.keyword is not None and knob.call and knob.behind:
+            return _call_fix(knob.call, knob.behind.rsplit(".", 1)[-1], action.keyword, note)
     return None
+
+
+def _call_fix(call: str, keyword: str, value: str, note: str) -> ExampleFix:
+    """`LLM(model=MODEL)` → `LLM(model=MODEL, enforce_eager=True)`: the constructor that
+    takes the flag's field, with its first argument left as the user's own."""
+    target, _, first = call.partition("(")
+    first = first.rstrip(")")
+    module, _, name = target.rpartition(".")
+    head = f"from {module} import {name}\n" if module else ""
+    mine = f"{first}={first.upper()}" if first and first != keyword else ""
+    # a switch turned off was on before; any other value replaces what the user had
+    was = {"True": "False", "False": "True", "None": "VALUE"}.get(value)
+    before_args = ", ".join(a for a in (mine, f"{keyword}={was}" if was else "") if a)
+    after_args = ", ".join(a for a in (mine, f"{keyword}={value}") if a)
+    return ExampleFix(
+        before=f"{head}{name}({before_args})",
+        after=f"{head}{name}({after_args})",
+        note=f"{note} {first.upper()} stands for your own `{first}`." if mine else note,
+    )
 
 
 class _Inline(ast.NodeTransformer):

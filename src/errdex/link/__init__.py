@@ -66,7 +66,8 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 # 15: a method called on an object reaches another file's helper only when the code says the
 # object is of the helper's class (`link.receivers`), not because its name is unique.
 # 16: the texts a user sees, composed away from the raise (`IndexedSite.shown`).
-LINKER_VERSION = "16"
+# 17: a flag's field names the public constructor taking it as a keyword (`KnobLink.call`).
+LINKER_VERSION = "17"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:

@@ -65,11 +65,14 @@ class Match(msgspec.Struct, kw_only=True):
     # Matched by its class alone (its message is computed at the raise), with no frame
     # pinning it: a guess, when another site's template explains the text. Not in the JSON.
     guess: bool = False
+    # The message read as a piece from inside the template. Not in the JSON.
+    piece: bool = False
 
     def record(self) -> dict[str, object]:
         data = msgspec.to_builtins(self)
         data.pop("site", None)
         data.pop("guess", None)
+        data.pop("piece", None)
         assert isinstance(data, dict)
         return data
 
@@ -128,7 +131,9 @@ class _Scorer:
         if matched is not None:
             total += matched.score
             values = matched.values
-            if form is not None:
+            if matched.fragment:
+                why.append("the message is a piece of the template")
+            elif form is not None:
                 why.append(f"message matches the text {form[1].how} shows")
             else:
                 why.append(
@@ -184,6 +189,7 @@ class _Scorer:
             confident=confident,
             site=stored,
             guess=by_class and not pinned,
+            piece=matched is not None and matched.fragment,
         )
 
     def _raised_as_is(self, stored: StoredSite) -> bool:
@@ -295,7 +301,8 @@ def _match(
     template: MessageTemplate | None, evidence: ErrorEvidence, *, cut: bool
 ) -> TemplateMatch | None:
     """Match the message against the template; with `cut`, also as a prefix of it (titles
-    and copies get cut mid-word without a marker), scored a little lower."""
+    and copies get cut mid-word without a marker), scored a little lower; else as a piece
+    from inside it (`No scheme supplied`), scored lower still."""
     if template is None or not template.literal_length or not evidence.message:
         return None
     compiled = compile_template(template)
@@ -304,6 +311,8 @@ def _match(
         prefix = compiled.match(evidence.message, truncated=True)
         if prefix is not None:
             found = msgspec.structs.replace(prefix, score=prefix.score * 0.9)
+    if found is None:
+        found = compiled.fragment(evidence.message)
     if found is None or found.covered < _MIN_COVERED * 0.5:
         return None
     return found
@@ -428,6 +437,8 @@ def rank(
     near: dict[str, Match] = {}
     items = list(enumerate(evidence.errors[:4]))
 
+    read: set[int] = set()  # the errors a whole reading of their message explains
+
     def score(index: int, item: ErrorEvidence, sites: list[StoredSite], cut: bool) -> None:
         # The parser puts the error that ended the program first; the rest (causes, log
         # lines around it) count for less.
@@ -436,6 +447,8 @@ def rank(
             match = scorer.score(stored)
             if match is None:
                 continue
+            if match.confident and not match.piece:
+                read.add(index)
             target = best if match.confident else near
             previous = target.get(match.id)
             if previous is None or _better(match, previous):
@@ -456,8 +469,9 @@ def rank(
         for index, item, sites in wide:
             score(index, item, sites, cut=False)
         rounds += wide
-    if not best:  # only when no exact reading is confident, read messages as cut short
-        for index, item, sites in rounds:
+    # Messages no whole reading explains may have been cut short (without a marker).
+    for index, item, sites in rounds:
+        if index not in read:
             score(index, item, sites, cut=True)
     for key in best:
         near.pop(key, None)
