@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from errdex.errors import ErrdexError, InputError, NotFoundError, SourceError, StoreError
+<<<<<<< HEAD
 
 if TYPE_CHECKING:
     from errdex.hook import install
@@ -33,6 +34,11 @@ def __getattr__(name: str) -> Any:
     globals()[name] = value
     return value
 
+=======
+from errdex.hook import install
+from errdex.indexing import IndexReport
+from errdex.match.results import Match
+>>>>>>> main
 
 __all__ = [
     "ErrdexError",

@@ -40,6 +40,13 @@ class ConditionKind(enum.StrEnum):
     CALL = "call"  # the guard under which a helper was called (reasons from helpers)
 
 
+class KnobKind(enum.StrEnum):
+    """How a user sets a knob."""
+
+    ENV = "env"  # an environment variable
+    FLAG = "flag"  # a command-line flag
+
+
 class Placeholder(msgspec.Struct, frozen=True, gc=False):
     """A computed part of a message, keeping its expression's source text."""
 
@@ -379,7 +386,7 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     """A setting a user controls behind a name in a condition of the site (or of a caller)."""
 
     name: str  # VLLM_USE_V2_MODEL_RUNNER, --enforce-eager
-    kind: str  # "env" or "flag"
+    kind: KnobKind
     behind: str  # the name as the condition writes it: self.use_v2_model_runner
     reads: str | None = None  # how the code reads it: os.getenv("VLLM_X", None)
     file: str | None = None  # where it is read (env) or declared (flag)

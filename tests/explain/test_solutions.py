@@ -11,6 +11,7 @@ import pytest
 from errdex.explain import build_page
 from errdex.explain.knob_actions import knob_action
 from errdex.explain.page import ConditionView, Knob, Page
+from errdex.facts import ConditionKind, KnobKind
 from errdex.indexing import index_source
 from errdex.sources import open_source
 from errdex.store import Store, open_store
@@ -174,7 +175,7 @@ def test_a_site_in_a_for_else_is_not_said_to_be_unguarded(shop: Store) -> None:
 def test_a_field_of_a_json_valued_flag_is_set_in_its_json() -> None:
     knob = Knob(
         name="--compilation-config",
-        kind="flag",
+        kind=KnobKind.FLAG,
         behind="self.compilation_config",
         same_value=True,
         value_type="CompilationConfig",
@@ -182,7 +183,7 @@ def test_a_field_of_a_json_valued_flag_is_set_in_its_json() -> None:
     condition = ConditionView(
         text="self.compilation_config.mode != 'none'",
         test="self.compilation_config.mode == 'none'",
-        kind="early_exit",
+        kind=ConditionKind.EARLY_EXIT,
         holds=False,
         line=3,
     )

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
+from errdex.facts import KnobKind
 
 
 @dataclass(frozen=True)
@@ -65,13 +66,13 @@ def knob_action(condition: ConditionView, knobs: list[Knob]) -> KnobAction | Non
 
 def _action(node: ast.expr, condition: ConditionView, knobs: list[Knob]) -> KnobAction | None:
     for knob in knobs:
-        if knob.behind is None or knob.kind not in ("env", "flag"):
+        if knob.behind is None or knob.kind not in (KnobKind.ENV, KnobKind.FLAG):
             continue
         shape = _shape(node, knob.behind)
         if shape is not None and _positive_count(shape):
             continue  # `n > 0`: none of a thing is no setting to ask for
         if shape is None:
-            field = _json_field_action(node, knob) if knob.kind == "flag" else None
+            field = _json_field_action(node, knob) if knob.kind == KnobKind.FLAG else None
             if field is not None:
                 return field
             if knob.behind in _names(node):
@@ -79,7 +80,9 @@ def _action(node: ast.expr, condition: ConditionView, knobs: list[Knob]) -> Knob
             continue
         if not knob.same_value:
             return _generic(knob, condition)
-        action = _env_action(knob, shape) if knob.kind == "env" else _flag_action(knob, shape)
+        action = (
+            _env_action(knob, shape) if knob.kind == KnobKind.ENV else _flag_action(knob, shape)
+        )
         return action or _generic(knob, condition)
     return None
 
@@ -248,7 +251,7 @@ def _boolish(knob: Knob) -> bool:
 
 
 def _generic(knob: Knob, condition: ConditionView) -> KnobAction:
-    kind = "environment variable" if knob.kind == "env" else "flag"
+    kind = "environment variable" if knob.kind == KnobKind.ENV else "flag"
     text = f"Change the {kind} `{knob.name}`, which {code(knob.behind or knob.name)} follows"
     return KnobAction(text=text, knob=knob.name)
 

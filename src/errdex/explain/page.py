@@ -11,6 +11,8 @@ from typing import Any
 
 import msgspec
 
+from errdex.facts import ConditionKind, KnobKind
+
 
 class ExceptionView(msgspec.Struct, kw_only=True):
     name: str
@@ -34,7 +36,7 @@ class SourceView(msgspec.Struct, kw_only=True):
 class ConditionView(msgspec.Struct, kw_only=True):
     text: str  # what holds on the path, in Python
     test: str  # the test as written
-    kind: str  # if, elif, else, early_exit, loop, except, assert, match, call
+    kind: ConditionKind
     holds: bool
     line: int
     plain: str | None = None  # the same in words, when the explainer has them
@@ -64,7 +66,7 @@ class Knob(msgspec.Struct, kw_only=True):
     """A setting a user controls that a condition depends on."""
 
     name: str  # VLLM_USE_V2_MODEL_RUNNER, --enforce-eager, use_v2_model_runner
-    kind: str  # "env", "flag", "property", "config"
+    kind: KnobKind
     reads: str | None = None  # how the code reads it: envs.VLLM_USE_V2_MODEL_RUNNER
     file: str | None = None
     line: int | None = None

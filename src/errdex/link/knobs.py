@@ -22,7 +22,7 @@ import msgspec
 
 from errdex.extract.conditions import dotted_names
 from errdex.extract.knobs import env_read_of
-from errdex.facts import Binding, Condition, EnvRead, FileFacts, KnobLink, PropertyFact
+from errdex.facts import Binding, Condition, EnvRead, FileFacts, KnobKind, KnobLink, PropertyFact
 from errdex.link.resolve import Namespace
 
 # The receiver of an attribute that a flag may set: `self.model_config`, `args`, `opts`.
@@ -160,7 +160,7 @@ class KnobIndex:
             return None
         return KnobLink(
             name=read.name,
-            kind="env",
+            kind=KnobKind.ENV,
             behind=dotted,
             reads=read.source or None,
             file=where.path,
@@ -181,7 +181,7 @@ class KnobIndex:
         out: list[KnobLink] = [
             KnobLink(
                 name=name,
-                kind="env",
+                kind=KnobKind.ENV,
                 behind=dotted,
                 file=where.path,
                 line=prop.line,
@@ -233,7 +233,7 @@ class KnobIndex:
             return [
                 KnobLink(
                     name=value.env,
-                    kind="env",
+                    kind=KnobKind.ENV,
                     behind=dotted,
                     reads=binding.value[:160],
                     file=facts.path,
@@ -294,7 +294,7 @@ class KnobIndex:
             call = entry[0] + "(" + ",".join(entry[1][:1]) + ")"
         return KnobLink(
             name=declared[0] if declared else flag,
-            kind="flag",
+            kind=KnobKind.FLAG,
             behind=dotted,
             file=file,
             line=line,
@@ -337,7 +337,7 @@ def _direct_reads(
     return [
         KnobLink(
             name=name,
-            kind="env",
+            kind=KnobKind.ENV,
             behind=source,
             reads=source,
             file=facts.path,
