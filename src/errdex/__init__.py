@@ -8,19 +8,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from errdex.errors import ErrdexError, InputError, NotFoundError, SourceError, StoreError
-<<<<<<< HEAD
 
 if TYPE_CHECKING:
     from errdex.hook import install
     from errdex.indexing import IndexReport
-    from errdex.match.lookup import Match
+    from errdex.match.results import Match
 
 # `import errdex` stays cheap (the environment-wide hook imports it at every start of
 # Python): these load on first use.
 _LAZY = {
     "install": ("errdex.hook", "install"),
     "IndexReport": ("errdex.indexing", "IndexReport"),
-    "Match": ("errdex.match.lookup", "Match"),
+    "Match": ("errdex.match.results", "Match"),
 }
 
 
@@ -34,11 +33,6 @@ def __getattr__(name: str) -> Any:
     globals()[name] = value
     return value
 
-=======
-from errdex.hook import install
-from errdex.indexing import IndexReport
-from errdex.match.results import Match
->>>>>>> main
 
 __all__ = [
     "ErrdexError",

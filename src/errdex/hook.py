@@ -22,12 +22,8 @@ from rich.text import Text
 from errdex.indexing.installed import index_missing
 from errdex.match.lookup import rank
 from errdex.match.paste import ErrorEvidence, Evidence, Frame
-<<<<<<< HEAD
-from errdex.render.console import InertConsole, safe_link
-=======
 from errdex.match.results import LookupResult, Match
-from errdex.render.console import InertConsole
->>>>>>> main
+from errdex.render.console import InertConsole, safe_link
 from errdex.render.safe_text import safe_line
 from errdex.store import open_store
 from errdex.store.base import Store

@@ -7,8 +7,9 @@ from collections.abc import Callable
 
 from errdex.errors import NotFoundError
 from errdex.indexing.installed import index_missing
-from errdex.match.lookup import LookupResult, rank
+from errdex.match.lookup import rank
 from errdex.match.paste import parse_paste
+from errdex.match.results import LookupResult
 from errdex.store.base import Store
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from errdex.render.safe_text import safe_json
 
 if TYPE_CHECKING:
-    from errdex.match.lookup import LookupResult
+    from errdex.match.results import LookupResult
 
 from errdex.facts import Condition, Variant
 from errdex.store.base import StoredSite
