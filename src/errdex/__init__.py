@@ -12,14 +12,14 @@ from errdex.errors import ErrdexError, InputError, NotFoundError, SourceError, S
 if TYPE_CHECKING:
     from errdex.hook import install
     from errdex.indexing import IndexReport
-    from errdex.match.lookup import Match
+    from errdex.match.results import Match
 
 # `import errdex` stays cheap (the environment-wide hook imports it at every start of
 # Python): these load on first use.
 _LAZY = {
     "install": ("errdex.hook", "install"),
     "IndexReport": ("errdex.indexing", "IndexReport"),
-    "Match": ("errdex.match.lookup", "Match"),
+    "Match": ("errdex.match.results", "Match"),
 }
 
 

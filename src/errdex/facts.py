@@ -40,6 +40,13 @@ class ConditionKind(enum.StrEnum):
     CALL = "call"  # the guard under which a helper was called (reasons from helpers)
 
 
+class KnobKind(enum.StrEnum):
+    """How a user sets a knob."""
+
+    ENV = "env"  # an environment variable
+    FLAG = "flag"  # a command-line flag
+
+
 class Placeholder(msgspec.Struct, frozen=True, gc=False):
     """A computed part of a message, keeping its expression's source text."""
 
@@ -379,7 +386,7 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     """A setting a user controls behind a name in a condition of the site (or of a caller)."""
 
     name: str  # VLLM_USE_V2_MODEL_RUNNER, --enforce-eager
-    kind: str  # "env" or "flag"
+    kind: KnobKind
     behind: str  # the name as the condition writes it: self.use_v2_model_runner
     reads: str | None = None  # how the code reads it: os.getenv("VLLM_X", None)
     file: str | None = None  # where it is read (env) or declared (flag)
@@ -387,6 +394,9 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     via: str | None = None  # what links the two: "property VllmConfig.use_v2_model_runner"
     same_value: bool = False  # `behind` takes the knob's value as is
     value_type: str | None = None  # the annotation, when the code gives one: bool | None
+    # the public constructor that takes the flag's field as a keyword, with its first
+    # parameter: `vllm.entrypoints.llm.LLM(model)`
+    call: str | None = None
 
 
 class TestLink(msgspec.Struct, frozen=True, gc=False):

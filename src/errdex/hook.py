@@ -20,8 +20,9 @@ from typing import Any
 from rich.text import Text
 
 from errdex.indexing.installed import index_missing
-from errdex.match.lookup import LookupResult, Match, rank
+from errdex.match.lookup import rank
 from errdex.match.paste import ErrorEvidence, Evidence, Frame
+from errdex.match.results import LookupResult, Match
 from errdex.render.console import InertConsole, safe_link
 from errdex.render.safe_text import safe_line
 from errdex.store import open_store

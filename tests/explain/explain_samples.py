@@ -91,6 +91,13 @@ ENGINE = {
             def create_config(self):
                 return EngineConfig()
         """,
+    "engine/llm.py": """
+        from engine.args import EngineArgs
+
+        class LLM:
+            def __init__(self, model, enforce_eager=False, pipeline_size=1):
+                self.args = EngineArgs(enforce_eager=enforce_eager, pipeline_size=pipeline_size)
+        """,
     "tests/test_config.py": """
         import pytest
 

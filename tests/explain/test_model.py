@@ -45,7 +45,8 @@ def test_an_accepted_answer_becomes_the_page_prose_and_is_cached(fresh: Store) -
     page = build_page(fresh, error)
     assert page.what_it_means == "The config refuses sparse attention on runner V1."
     assert (page.analysis.by, page.analysis.model) == ("model", "tiny")
-    assert page.analysis.footer.startswith("AI-assisted analysis of engine@")
+    footer = page.analysis.footer
+    assert footer.startswith("AI-assisted analysis (written by a model) of engine at ")
     assert [s.knob for s in page.solutions] == ["ENGINE_USE_V2"]
     # the facts stay those of the code
     assert [c.text for c in page.conditions][1] == "envs.ENGINE_USE_V2 is False"

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import msgspec
 from explain_samples import HISPARSE, PROFILER, V1, V2, site_with
 
 from errdex.explain import build_page, page_record
+from errdex.explain.pins import pin_label, revision_date
 from errdex.store import Store
+from errdex.store.base import VersionRecord, VersionStats
 
 DESIGN_KEYS = {
     "id", "project", "version", "revision", "exception", "kind", "message", "source",
@@ -21,7 +24,9 @@ def test_the_json_page_has_the_keys_of_the_design(store: Store) -> None:
     assert set(record["source"]) >= {"file", "line", "end_line", "function", "snippet", "url"}
     assert set(record["when_it_happens"]) == {"trigger", "situations"}
     assert record["analysis"]["by"] == "rules"
-    assert record["analysis"]["footer"].startswith("Static analysis of engine@")
+    assert record["analysis"]["footer"].startswith(
+        "Static analysis of engine at a folder with no known origin"
+    )
 
 
 def test_the_snippet_holds_the_site_and_about_forty_lines_around_it(store: Store) -> None:
@@ -43,8 +48,8 @@ def test_an_env_var_read_in_a_condition_is_the_solution(store: Store) -> None:
     assert first.text.startswith("Set `ENGINE_USE_V2=1` or leave it unset")
     assert page.example_fix is not None
     assert (page.example_fix.before, page.example_fix.after) == (
-        "ENGINE_USE_V2=0 <command>",
-        "ENGINE_USE_V2=1 <command>",
+        "export ENGINE_USE_V2=0",
+        "export ENGINE_USE_V2=1",
     )
     assert "`self.sparse_config` is not None" in page.what_it_means
 
@@ -104,8 +109,8 @@ def test_a_local_made_of_settings_is_seen_through(store: Store) -> None:
     )
     assert page.example_fix is not None
     assert (page.example_fix.before, page.example_fix.after) == (
-        "<command>",
-        "<command> --enforce-eager",
+        "from engine.llm import LLM\nLLM(model=MODEL, enforce_eager=False)",
+        "from engine.llm import LLM\nLLM(model=MODEL, enforce_eager=True)",
     )
 
 
@@ -137,3 +142,29 @@ def test_versions_list_where_the_error_sits(store: Store) -> None:
     assert [(v.version, v.file, v.status) for v in page.versions] == [
         ("1.0", "engine/config.py", "present")
     ]
+
+
+def test_a_release_is_pinned_to_its_tag_and_dated_by_its_revision() -> None:
+    record = VersionRecord(
+        id=1,
+        project="vllm",
+        label="0.33.0",
+        revision="4b6bdec4ab26" + "0" * 52,
+        date="2026-11-01T09:43:00+00:00",
+        source_kind="wheel",
+        source="vllm-0.33.0.whl",
+        link_template="https://github.com/vllm-project/vllm/blob/v0.33.0/{path}#L{line}",
+        indexed_at="2026-12-02T00:00:00+00:00",
+        stats=VersionStats(
+            project="vllm", version="0.33.0", sites=0, errors=0, files=0, new_blobs=0
+        ),
+    )
+    assert pin_label(record, record.revision) == "tag v0.33.0"
+    assert revision_date(record) == "2026-11-01T09:43:00+00:00"
+    git = msgspec.structs.replace(
+        record, source_kind="git", link_template="https://github.com/a/b/blob/{revision}/{path}"
+    )
+    assert pin_label(git, "c794754062" + "0" * 30) == "commit c794754062"
+    folder = msgspec.structs.replace(record, source_kind="directory", link_template=None)
+    assert pin_label(folder, record.revision).startswith("a folder with no known origin")
+    assert revision_date(folder) is None

@@ -7,7 +7,7 @@ import pytest
 from errdex.explain.knob_actions import knob_action
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import plain_condition
-from errdex.facts import Condition, ConditionKind
+from errdex.facts import Condition, ConditionKind, KnobKind
 
 
 def words(text: str, kind: ConditionKind = ConditionKind.IF) -> str | None:
@@ -50,13 +50,15 @@ def test_shapes_without_plain_words_keep_their_python() -> None:
     assert words("a[0] + b") is None
 
 
-ENV = Knob(name="APP_X", kind="env", behind="envs.APP_X", same_value=True, value_type="bool")
-FLAG = Knob(name="--eager", kind="flag", behind="cfg.eager", same_value=True, value_type="bool")
-SIZE = Knob(name="--size", kind="flag", behind="cfg.size", same_value=True, value_type="int")
+ENV = Knob(name="APP_X", kind=KnobKind.ENV, behind="envs.APP_X", same_value=True, value_type="bool")
+FLAG = Knob(
+    name="--eager", kind=KnobKind.FLAG, behind="cfg.eager", same_value=True, value_type="bool"
+)
+SIZE = Knob(name="--size", kind=KnobKind.FLAG, behind="cfg.size", same_value=True, value_type="int")
 
 
 def action(text: str, knob: Knob) -> str | None:
-    view = ConditionView(text=text, test=text, kind="if", holds=True, line=1)
+    view = ConditionView(text=text, test=text, kind=ConditionKind.IF, holds=True, line=1)
     found = knob_action(view, [knob])
     return found.text if found else None
 
@@ -81,7 +83,7 @@ def test_knob_actions(text: str, knob: Knob, expected: str | None) -> None:
 
 
 def test_a_knob_the_name_does_not_take_as_is_is_named_without_a_value() -> None:
-    computed = Knob(name="APP_X", kind="env", behind="self.fast", same_value=False)
+    computed = Knob(name="APP_X", kind=KnobKind.ENV, behind="self.fast", same_value=False)
     assert action("not self.fast", computed) == (
         "Change the environment variable `APP_X`, which `self.fast` follows"
     )

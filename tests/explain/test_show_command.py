@@ -40,7 +40,7 @@ def test_show_prints_the_sections_of_the_page(db_path: str) -> None:
         assert heading in out, heading
     assert "← EngineConfig.__post_init__  engine/config.py:9  when not self.use_v2" in out
     assert "1. Set ENGINE_USE_V2=1" in out
-    assert "Static analysis of engine@" in out
+    assert "Static analysis of engine at a folder with no known origin" in out
 
 
 def test_show_json_is_the_page_record(db_path: str) -> None:

@@ -11,6 +11,7 @@ import pytest
 from errdex.explain import build_page
 from errdex.explain.knob_actions import knob_action
 from errdex.explain.page import ConditionView, Knob, Page
+from errdex.facts import ConditionKind, KnobKind
 from errdex.indexing import index_source
 from errdex.sources import open_source
 from errdex.store import Store, open_store
@@ -54,6 +55,19 @@ SHOP = {
         def _drain(state):
             if state.ready:
                 raise RuntimeError("drained twice")
+
+
+        def to_text(data):
+            if isinstance(data, str):
+                return data
+            elif isinstance(data, bytes):
+                return data.decode()
+            raise TypeError("data must be text")
+
+
+        def take(count):
+            if count > 0:
+                raise ValueError("cannot take from a closed pool")
 
 
         def find(items, key):
@@ -121,6 +135,18 @@ def test_a_type_check_on_an_argument_asks_for_that_type(shop: Store) -> None:
     ]
 
 
+def test_a_chain_of_type_checks_asks_for_any_of_the_types(shop: Store) -> None:
+    page = page_of(shop, "data must be text")
+    assert page.solutions[0].text == (
+        "Pass the argument `data` of `to_text` as an instance of one of `str`, `bytes`."
+    )
+
+
+def test_none_of_a_counted_thing_is_no_way_out(shop: Store) -> None:
+    page = page_of(shop, "cannot take from a closed pool")
+    assert not any("at most `0`" in s.text for s in page.solutions)
+
+
 def test_a_failed_import_asks_for_the_package_and_the_constructor_keyword(shop: Store) -> None:
     page = page_of(shop, "Using http2=True")
     kinds = [(s.kind, s.text) for s in page.solutions]
@@ -149,7 +175,7 @@ def test_a_site_in_a_for_else_is_not_said_to_be_unguarded(shop: Store) -> None:
 def test_a_field_of_a_json_valued_flag_is_set_in_its_json() -> None:
     knob = Knob(
         name="--compilation-config",
-        kind="flag",
+        kind=KnobKind.FLAG,
         behind="self.compilation_config",
         same_value=True,
         value_type="CompilationConfig",
@@ -157,7 +183,7 @@ def test_a_field_of_a_json_valued_flag_is_set_in_its_json() -> None:
     condition = ConditionView(
         text="self.compilation_config.mode != 'none'",
         test="self.compilation_config.mode == 'none'",
-        kind="early_exit",
+        kind=ConditionKind.EARLY_EXIT,
         holds=False,
         line=3,
     )

@@ -171,3 +171,40 @@ def test_literal_runs_drop_values() -> None:
         "serializable",
     ]
     assert literal_runs("12345 0xdeadbeef /a/b") == []
+
+
+def test_a_placeholder_that_held_nothing_is_not_exact() -> None:
+    # `Unknown model` pasted: the template that is exactly it beats the longer one whose
+    # placeholder would have to hold nothing.
+    exact = tpl("Unknown model").match("Unknown model")
+    longer = tpl("Unknown model", P("name")).match("Unknown model")
+    assert exact is not None and exact.score == 1.0
+    assert longer is not None and longer.score < 0.9
+
+
+INVALID_URL = tpl(
+    "Invalid URL ", P("url", conversion="r"), ": No scheme supplied. Perhaps you meant https://",
+    P("url"), "?",
+)  # fmt: skip
+
+
+def test_a_piece_from_inside_a_template() -> None:
+    inside = INVALID_URL.fragment("No scheme supplied")
+    assert inside is not None and inside.fragment and inside.values == {}
+    across = INVALID_URL.fragment("No scheme supplied. Perhaps you meant https://local?")
+    assert across is not None and across.values == {"url": "local"}
+    # Cut short again at its end, mid-word.
+    assert INVALID_URL.fragment("scheme supplied. Perhaps you me") is not None
+    # A piece ranks below the whole message.
+    whole = INVALID_URL.match(
+        "Invalid URL 'local': No scheme supplied. Perhaps you meant https://local?"
+    )
+    assert whole is not None and whole.score > across.score > inside.score
+
+
+def test_what_is_not_a_piece() -> None:
+    assert INVALID_URL.fragment("scheme supplied") is None  # two words tell too little
+    assert INVALID_URL.fragment("No scheme supplied at all today") is None
+    assert INVALID_URL.fragment("cheme supplied. Perhaps") is None  # starts mid-word
+    # The template's start is a prefix, read by `match(..., truncated=True)`, not a piece.
+    assert INVALID_URL.fragment("Invalid URL 'x': No scheme") is None

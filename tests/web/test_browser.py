@@ -120,7 +120,7 @@ def test_paste_a_real_traceback_follow_a_related_error_open_its_json(
     page.wait_for_url(re.compile(rf"/api/errors/{second_id}"))
     record = json.loads(page.locator("body").inner_text())
     assert (record["id"], record["project"]) == (second_id, "packaging")
-    assert record["analysis"]["footer"].startswith("Static analysis of packaging@")
+    assert record["analysis"]["footer"].startswith("Static analysis of packaging at ")
 
 
 def test_html_in_messages_stays_text(page: sync_api.Page, server: str, catalog: Catalog) -> None:

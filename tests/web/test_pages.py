@@ -60,7 +60,7 @@ def test_error_page_has_the_seed_sections(client: TestClient, catalog: Catalog) 
     assert '<span class="hll">' in html  # the raising line is marked
     assert 'id="L-9"' in html  # lines keep their numbers
     assert f'href="/api/errors/{wanted}"' in html  # the footer links the JSON
-    assert "Static analysis of shop@" in html
+    assert "Static analysis of shop at " in html
     assert 'class="related-link" href="/errors/' in html
 
 

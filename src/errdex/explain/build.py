@@ -10,6 +10,7 @@ from errdex.explain.linked import binding_views, caller_views, knob_views, test_
 from errdex.explain.model.answer import apply_analysis
 from errdex.explain.model.prompt import PROMPT_VERSION
 from errdex.explain.page import Analysis, Page, VersionEntry
+from errdex.explain.pins import pin_label, revision_date
 from errdex.explain.reading import read_source
 from errdex.explain.related import related_errors
 from errdex.explain.report import report_url
@@ -59,6 +60,7 @@ def build_page(
     text = store.file_text(chosen.version_id, chosen.file)
     record = _version_record(store, chosen)
     facts = gather_facts(chosen, text)
+    pinned = pin_label(record, chosen.revision)
     explanation = explain(facts)
     message = chosen.site.message.text if chosen.site.message is not None else None
     page = Page(
@@ -71,7 +73,7 @@ def build_page(
         level=chosen.site.level,
         message=message,
         shown=shown_views(chosen),
-        source=source_view(chosen, text),
+        source=msgspec.structs.replace(source_view(chosen, text), pinned=pinned),
         conditions=facts.conditions,
         variants=facts.variants,
         what_it_means=explanation.what_it_means,
@@ -90,7 +92,8 @@ def build_page(
             at=record.indexed_at if record else "",
             project=chosen.project,
             revision=chosen.revision,
-            date=record.date if record else None,
+            date=revision_date(record),
+            pinned=pinned,
         ),
         report_url=report_url(store, chosen.project, message, chosen.id),
     )

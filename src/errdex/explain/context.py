@@ -16,10 +16,11 @@ from errdex.explain.page import (
     WhenItHappens,
 )
 from errdex.explain.reading import SourceRead
+from errdex.facts import ConditionKind
 from errdex.store.base import StoredSite
 
 # Conditions that say where the code is rather than what went wrong.
-CONTEXT_KINDS = frozenset({"loop", "except", "with"})
+CONTEXT_KINDS = frozenset({ConditionKind.LOOP, ConditionKind.EXCEPT, ConditionKind.WITH})
 
 
 @dataclass

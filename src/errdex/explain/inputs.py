@@ -52,6 +52,39 @@ def input_action(condition: ConditionView, facts: Facts) -> str | None:
     return _instead(node, inputs, constants)
 
 
+def merged_type_checks(conditions: list[ConditionView]) -> dict[int, ConditionView]:
+    """`not isinstance(x, str)` then `not isinstance(x, URL)` (an if/elif chain that
+    accepts either): the last of them as one check of all the types, by its line."""
+    types: dict[str, list[str]] = {}
+    last: dict[str, ConditionView] = {}
+    for condition in conditions:
+        try:
+            node = ast.parse(condition.text, mode="eval").body
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        if not (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
+            continue
+        call = node.operand
+        if not (
+            isinstance(call, ast.Call) and _is_call(call, "isinstance") and len(call.args) == 2
+        ):
+            continue
+        target = ast.unparse(call.args[0])
+        kinds = call.args[1]
+        elements = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+        types.setdefault(target, []).extend(ast.unparse(e) for e in elements)
+        last[target] = condition
+    out: dict[int, ConditionView] = {}
+    for target, condition in last.items():
+        every = list(dict.fromkeys(types[target]))
+        if len(every) > 1:
+            text = f"not isinstance({target}, ({', '.join(every)},))"
+            out[condition.line] = ConditionView(
+                text=text, test=text, kind=condition.kind, holds=True, line=condition.line
+            )
+    return out
+
+
 def _public(function: str) -> bool:
     """A function a user calls: no part of its qualname is private (dunders are public)."""
     parts = [p for p in function.split(".") if p != "<locals>"]
@@ -126,7 +159,11 @@ def _instead(node: ast.expr, described: dict[str, str], constants: dict[str, str
         if isinstance(op, ast.In) and values:
             return f"Pass {target} as a value other than {values}."
         bound = _value(right, constants)
-        if bound is not None:
+        positive = isinstance(right, ast.Constant) and (type(op), right.value) in (
+            (ast.Gt, 0),
+            (ast.GtE, 1),
+        )
+        if bound is not None and not positive:  # `n > 0`: none of a thing is no fix
             words = {
                 ast.Gt: "at most",
                 ast.GtE: "below",

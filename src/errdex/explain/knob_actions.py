@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
+from errdex.facts import KnobKind
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,8 @@ class KnobAction:
     after: str | None = None
     note: str | None = None
     part: str | None = None  # the conjunct of an `and` it makes false, when not all of it
-    after_args: str | None = None  # what to add to the command line, when no `after` is set
+    # the Python value a flag's keyword takes to the same effect (`True`, `1`), when one is
+    keyword: str | None = None
 
 
 @dataclass(frozen=True)
@@ -64,11 +66,13 @@ def knob_action(condition: ConditionView, knobs: list[Knob]) -> KnobAction | Non
 
 def _action(node: ast.expr, condition: ConditionView, knobs: list[Knob]) -> KnobAction | None:
     for knob in knobs:
-        if knob.behind is None or knob.kind not in ("env", "flag"):
+        if knob.behind is None or knob.kind not in (KnobKind.ENV, KnobKind.FLAG):
             continue
         shape = _shape(node, knob.behind)
+        if shape is not None and _positive_count(shape):
+            continue  # `n > 0`: none of a thing is no setting to ask for
         if shape is None:
-            field = _json_field_action(node, knob) if knob.kind == "flag" else None
+            field = _json_field_action(node, knob) if knob.kind == KnobKind.FLAG else None
             if field is not None:
                 return field
             if knob.behind in _names(node):
@@ -76,7 +80,9 @@ def _action(node: ast.expr, condition: ConditionView, knobs: list[Knob]) -> Knob
             continue
         if not knob.same_value:
             return _generic(knob, condition)
-        action = _env_action(knob, shape) if knob.kind == "env" else _flag_action(knob, shape)
+        action = (
+            _env_action(knob, shape) if knob.kind == KnobKind.ENV else _flag_action(knob, shape)
+        )
         return action or _generic(knob, condition)
     return None
 
@@ -146,29 +152,29 @@ def _env_action(knob: Knob, shape: _Shape) -> KnobAction | None:
         return KnobAction(
             text=text,
             knob=name,
-            before=f"{name}={_env_value(shape.value) if shape.has_value else '...'} <command>",
-            after=f"{name}={value} <command>",
+            before=f"export {name}={_env_value(shape.value)}"
+            if shape.has_value
+            else f"unset {name}",
+            after=f"export {name}={value}",
         )
 
     match shape.op:
         case "true" if _boolish(knob):
             return KnobAction(
-                f"Set `{name}=0`", name, before=f"{name}=1 <command>", after=f"{name}=0 <command>"
+                f"Set `{name}=0`", name, before=f"export {name}=1", after=f"export {name}=0"
             )
         case "true":
             return KnobAction(f"Leave `{name}` unset or empty", name)
         case "false" if _boolish(knob):
             return KnobAction(
-                f"Set `{name}=1`", name, before=f"{name}=0 <command>", after=f"{name}=1 <command>"
+                f"Set `{name}=1`", name, before=f"export {name}=0", after=f"export {name}=1"
             )
         case "false":
             return KnobAction(f"Set `{name}` to a non-empty value", name)
         case "is" | "==" if shape.value is None:
             return KnobAction(f"Set `{name}` to a value", name)
         case "is not" | "!=" if shape.value is None:
-            return KnobAction(
-                f"Unset `{name}`", name, before=f"{name}=... <command>", after=f"{off}; <command>"
-            )
+            return KnobAction(f"Unset `{name}`", name, before=f"export {name}=VALUE", after=off)
         case "is" | "==" if isinstance(shape.value, bool):
             other = "0" if shape.value else "1"
             return setting(other, f"Set `{name}={other}` or leave it unset")
@@ -177,15 +183,15 @@ def _env_action(knob: Knob, shape: _Shape) -> KnobAction | None:
             return KnobAction(
                 f"Set `{name}={wanted}`",
                 name,
-                before=f"{off}; <command>",
-                after=f"{name}={wanted} <command>",
+                before=off,
+                after=f"export {name}={wanted}",
             )
         case "==":
             return KnobAction(f"Set `{name}` to a value other than {shape.value!r}", name)
         case "!=":
             wanted = _env_value(shape.value)
             return KnobAction(
-                f"Set `{name}={wanted}`", name, before=None, after=f"{name}={wanted} <command>"
+                f"Set `{name}={wanted}`", name, before=None, after=f"export {name}={wanted}"
             )
         case "in":
             return KnobAction(f"Set `{name}` to a value outside {shape.value!r}", name)
@@ -201,38 +207,32 @@ def _flag_action(knob: Knob, shape: _Shape) -> KnobAction | None:
     flag = knob.name
     match shape.op:
         case "true" if _boolish(knob) and not _optional(knob):
-            return KnobAction(
-                f"Do not pass `{flag}`",
-                flag,
-                before=f"<command> {flag}",
-                after="<command>",
-            )
+            return KnobAction(f"Do not pass `{flag}`", flag, keyword="False")
         case "true" if _boolish(knob):
-            return KnobAction(f"Turn `{flag}` off", flag)
+            return KnobAction(f"Turn `{flag}` off", flag, keyword="False")
         case "false" if _boolish(knob):
-            return KnobAction(f"Pass `{flag}`", flag, before="<command>", after=f"<command> {flag}")
+            return KnobAction(f"Pass `{flag}`", flag, keyword="True")
         case "is" | "==" if shape.value is None and _optional(knob):
             return KnobAction(f"Pass `{flag} VALUE`", flag)
         case "is not" | "!=" if shape.value is None and _optional(knob):
-            return KnobAction(f"Do not pass `{flag}`", flag)
+            return KnobAction(f"Do not pass `{flag}`", flag, keyword="None")
         case "true":
             return KnobAction(f"Do not pass `{flag}` (or pass an empty value)", flag)
         case "==" | "is":
             return KnobAction(f"Pass `{flag}` with a value other than {shape.value!r}", flag)
         case "!=" | "is not":
-            return KnobAction(
-                f"Pass `{flag} {shape.value}`",
-                flag,
-                before="<command>",
-                after=f"<command> {flag} {shape.value}",
-            )
+            return KnobAction(f"Pass `{flag} {shape.value}`", flag, keyword=repr(shape.value))
         case "not in":
             return KnobAction(f"Pass `{flag}` with one of {shape.value!r}", flag)
         case "in":
             return KnobAction(f"Pass `{flag}` with a value outside {shape.value!r}", flag)
         case ">" | ">=" | "<" | "<=":
             opposite = _OUTSIDE_BOUND[shape.op]
-            return KnobAction(f"Pass `{flag}` with a value {opposite} {shape.value!r}", flag)
+            # `value > bound` is avoided by the bound itself; `value >= bound` by no one value
+            exact = repr(shape.value) if shape.op in (">", "<") else None
+            return KnobAction(
+                f"Pass `{flag}` with a value {opposite} {shape.value!r}", flag, keyword=exact
+            )
     return None
 
 
@@ -251,7 +251,7 @@ def _boolish(knob: Knob) -> bool:
 
 
 def _generic(knob: Knob, condition: ConditionView) -> KnobAction:
-    kind = "environment variable" if knob.kind == "env" else "flag"
+    kind = "environment variable" if knob.kind == KnobKind.ENV else "flag"
     text = f"Change the {kind} `{knob.name}`, which {code(knob.behind or knob.name)} follows"
     return KnobAction(text=text, knob=knob.name)
 
@@ -300,5 +300,12 @@ def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
         text = f"Pass `{knob.name} '{setting}'` (with the rest of your {knob.name} fields)"
         if shape.op == "not in":
             text += f"; `{field}` may be any of {shape.value!r}"
-        return KnobAction(text=text, knob=knob.name, after_args=f"{knob.name} '{setting}'")
+        return KnobAction(text=text, knob=knob.name, keyword=repr({field: value}))
     return None
+
+
+def _positive_count(shape: _Shape) -> bool:
+    """`n > 0`, `n >= 1`, `n != 0`: the way out would be none of the thing counted."""
+    if not shape.has_value or isinstance(shape.value, bool):
+        return False
+    return (shape.op, shape.value) in ((">", 0), (">=", 1), ("!=", 0))

@@ -40,6 +40,7 @@ def knob_view(link: KnobLink) -> Knob:
         via=link.via,
         same_value=link.same_value,
         value_type=link.value_type,
+        call=link.call,
     )
 
 

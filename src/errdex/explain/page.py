@@ -11,6 +11,8 @@ from typing import Any
 
 import msgspec
 
+from errdex.facts import ConditionKind, KnobKind
+
 
 class ExceptionView(msgspec.Struct, kw_only=True):
     name: str
@@ -28,12 +30,13 @@ class SourceView(msgspec.Struct, kw_only=True):
     snippet: str  # about 40 lines around the site
     snippet_start: int  # the line number of the snippet's first line
     url: str | None = None  # "view source", pinned to the revision
+    pinned: str | None = None  # what the link points at: "tag v0.33.0", "commit 4b6bdec4ab"
 
 
 class ConditionView(msgspec.Struct, kw_only=True):
     text: str  # what holds on the path, in Python
     test: str  # the test as written
-    kind: str  # if, elif, else, early_exit, loop, except, assert, match, call
+    kind: ConditionKind
     holds: bool
     line: int
     plain: str | None = None  # the same in words, when the explainer has them
@@ -63,7 +66,7 @@ class Knob(msgspec.Struct, kw_only=True):
     """A setting a user controls that a condition depends on."""
 
     name: str  # VLLM_USE_V2_MODEL_RUNNER, --enforce-eager, use_v2_model_runner
-    kind: str  # "env", "flag", "property", "config"
+    kind: KnobKind
     reads: str | None = None  # how the code reads it: envs.VLLM_USE_V2_MODEL_RUNNER
     file: str | None = None
     line: int | None = None
@@ -71,6 +74,9 @@ class Knob(msgspec.Struct, kw_only=True):
     via: str | None = None  # what links the two: "property VllmConfig.use_v2_model_runner"
     same_value: bool = False  # `behind` takes the knob's value as it is (not computed from it)
     value_type: str | None = None  # the type the code declares for it: "bool | None"
+    # the public constructor taking it as a keyword, with its first parameter:
+    # `vllm.entrypoints.llm.LLM(model)`
+    call: str | None = None
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).
@@ -154,13 +160,19 @@ class Analysis(msgspec.Struct, kw_only=True):
     at: str  # ISO 8601, when the page's prose was made
     project: str
     revision: str
-    date: str | None = None  # the revision's date
+    date: str | None = None  # the revision's date (a release's or a commit's)
+    pinned: str | None = None  # what the revision is: "tag v0.33.0", "commit 4b6bdec4ab"
 
     @property
     def footer(self) -> str:
-        what = "AI-assisted analysis" if self.by == "model" else "Static analysis"
-        when = f" ({self.date[:10]})" if self.date else ""
-        return f"{what} of {self.project}@{self.revision[:10]}{when}"
+        what = (
+            "AI-assisted analysis (written by a model)"
+            if self.by == "model"
+            else ("Static analysis")
+        )
+        pin = self.pinned or self.revision[:10]
+        when = f", {self.date[:10]}" if self.date else ""
+        return f"{what} of {self.project} at {pin}{when}"
 
 
 class Page(msgspec.Struct, kw_only=True):

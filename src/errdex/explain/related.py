@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from errdex.explain.page import RelatedError
+from errdex.facts import SiteKind
 from errdex.store.base import Store, StoredSite
 
 MAX_RELATED = 8
@@ -18,7 +19,7 @@ def related_errors(
     ranked: list[tuple[int, int, StoredSite, str]] = []
     seen = {stored.id}
     for other in neighbours:
-        if other.id in seen or other.site.kind == "reraise":
+        if other.id in seen or other.site.kind is SiteKind.RERAISE:
             continue
         seen.add(other.id)
         if other.site.function == stored.site.function:

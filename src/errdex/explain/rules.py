@@ -8,7 +8,7 @@ from errdex.explain.context import Facts
 from errdex.explain.page import GUARD_NOT_READ, Caller, ConditionView, WhenItHappens
 from errdex.explain.plain import code
 from errdex.explain.solutions import no_way_out, solutions
-from errdex.facts import SiteKind
+from errdex.facts import ConditionKind, KnobKind, SiteKind
 from errdex.store.base import StoredSite
 
 _MAX_REASONS = 6
@@ -142,7 +142,7 @@ def when_it_happens(facts: Facts) -> WhenItHappens:
             f"which calls {code(callee)}{guard}."
         )
     for knob in facts.knobs:
-        kind = "environment variable" if knob.kind == "env" else "command-line flag"
+        kind = "environment variable" if knob.kind == KnobKind.ENV else "command-line flag"
         behind = code(knob.behind or knob.name)
         via = f" (through the {knob.via})" if knob.via and knob.via.startswith("property") else ""
         situations.append(f"{behind} depends on the {kind} {code(knob.name)}{via}.")
@@ -170,16 +170,16 @@ def _placement(facts: Facts) -> str:
     """Where a site with no branch condition sits: in a loop, an except clause, a `with`."""
     parts: list[str] = []
     for condition in facts.conditions:
-        if condition.kind == "loop":
+        if condition.kind == ConditionKind.LOOP:
             header = condition.text if condition.text.startswith(("for ", "while ")) else None
             parts.append(
                 f"inside the loop {code(header)} (line {condition.line})"
                 if header
                 else f"inside a loop while {code(condition.text)} (line {condition.line})"
             )
-        elif condition.kind == "except":
+        elif condition.kind == ConditionKind.EXCEPT:
             parts.append(f"in the clause {code(condition.text)} (line {condition.line})")
-        elif condition.kind == "with":
+        elif condition.kind == ConditionKind.WITH:
             parts.append(f"inside {code('with ' + condition.text)} (line {condition.line})")
     return "; it sits " + ", ".join(parts) if parts else "under the conditions listed below"
 
@@ -188,7 +188,7 @@ def _except_sentences(facts: Facts) -> list[str]:
     """What failed, for a site in an except clause: the calls or imports of its `try`."""
     out: list[str] = []
     for condition in facts.conditions:
-        if condition.kind != "except":
+        if condition.kind != ConditionKind.EXCEPT:
             continue
         tried = facts.read.tries.get(condition.line)
         if tried is None:

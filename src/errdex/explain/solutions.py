@@ -18,8 +18,8 @@ from dataclasses import dataclass
 import msgspec
 
 from errdex.explain.advice import message_advice
-from errdex.explain.context import Facts
-from errdex.explain.inputs import input_action
+from errdex.explain.context import CONTEXT_KINDS, Facts
+from errdex.explain.inputs import input_action, merged_type_checks
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code, plain_condition
@@ -32,6 +32,10 @@ _MAX_VARIANTS = 6
 # environment (what the message asks for ranks within its kind, after an exact setting).
 _RANK = {"setting": 0, "input": 1, "environment": 2}
 _IMPORT_ERRORS = ("ImportError", "ModuleNotFoundError")
+# Conditions with another branch the code could take instead.
+_BRANCH_KINDS = frozenset(
+    {ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE, ConditionKind.EARLY_EXIT}
+)
 
 
 def negated(condition: ConditionView) -> Condition:
@@ -43,7 +47,7 @@ def negated(condition: ConditionView) -> Condition:
         text = f"not ({condition.text})"
     return Condition(
         test=condition.test,
-        kind=ConditionKind(condition.kind),
+        kind=condition.kind,
         holds=not condition.holds,
         line=condition.line,
         text=text,
@@ -78,7 +82,7 @@ class _Collector:
 
 def no_way_out(condition: ConditionView, facts: Facts) -> bool:
     """A guard whose other branch fails too (raises): taking it is another error."""
-    if condition.kind not in ("if", "elif", "else", "early_exit"):
+    if condition.kind not in _BRANCH_KINDS:
         return False
     return facts.read.other_branch_fails(condition.line, condition.holds)
 
@@ -111,7 +115,7 @@ def solutions(facts: Facts) -> list[Solution]:
                 reason = f"{code(caller.function)} calls {callee} only when {when}"
                 found.add(_knob_solution(action, reason, condition), _tier(action))
     for variant in facts.variants[:_MAX_VARIANTS]:
-        held = [c for c in variant.conditions if c.kind not in ("loop", "except", "with")]
+        held = [c for c in variant.conditions if c.kind not in CONTEXT_KINDS]
         prefix = f"If the message names “{variant.reason}”: "
         for condition in reversed(held):
             action = knob_action(condition, facts.knobs)
@@ -128,11 +132,13 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
     """The input that avoids the check itself: the innermost condition on the input. An
     earlier exit (`if color == "default": return`) is a special case the function handles
     first: taking it is a way out only when the check itself is not on the input."""
-    checks = [c for c in conditions if c.kind != "early_exit"]
-    exits = [c for c in conditions if c.kind == "early_exit"]
+    checks = [c for c in conditions if c.kind != ConditionKind.EARLY_EXIT]
+    # an exit for one value (`if color == "default": return`) is a special case, not a fix
+    exits = [c for c in conditions if c.kind == ConditionKind.EARLY_EXIT and " != " not in c.text]
+    merged = merged_type_checks(conditions)
     for group in (checks, exits):
         for condition in reversed(group):
-            given = input_action(condition, facts)
+            given = input_action(merged.get(condition.line, condition), facts)
             if given is not None:
                 found.add(Solution(text=given, condition=condition.text, kind="input"), 1)
                 return
@@ -160,7 +166,9 @@ def _knob_solution(
 def _add_except(found: _Collector, facts: Facts) -> None:
     """A raise under `except ImportError`: the import its `try` made failed."""
     for condition in facts.conditions:
-        if condition.kind != "except" or not any(e in condition.text for e in _IMPORT_ERRORS):
+        if condition.kind != ConditionKind.EXCEPT or not any(
+            e in condition.text for e in _IMPORT_ERRORS
+        ):
             continue
         tried = facts.read.tries.get(condition.line)
         if tried is None or not tried.imports:
@@ -191,7 +199,9 @@ def _add_advice(found: _Collector, facts: Facts) -> None:
 
 
 def example_fix(facts: Facts) -> ExampleFix | None:
-    """Before and after for the first knob a solution turns, when its values are known."""
+    """Before and after, in the form the user runs it, for the first setting a solution
+    turns: the shell line that sets an environment variable, or the Python call that takes
+    a flag's field as a keyword. Nothing when no runnable form is known."""
     candidates = [*ways_out(facts), *(expanded(c, facts) for c in ways_out(facts))]
     for _, guard in facts.caller_guards:
         candidates.extend(guard)
@@ -199,10 +209,34 @@ def example_fix(facts: Facts) -> ExampleFix | None:
         candidates.extend(variant.conditions)
     for condition in candidates:
         action = knob_action(condition, facts.knobs)
-        if action is not None and action.before and action.after:
-            note = action.note or f"{code(action.knob)} decides {code(condition.text)}."
+        if action is None:
+            continue
+        note = action.note or f"{code(action.knob)} decides {code(condition.text)}."
+        if action.before and action.after:
             return ExampleFix(before=action.before, after=action.after, note=note)
+        knob = next((k for k in facts.knobs if k.name == action.knob and k.call), None)
+        if knob is not None and action.keyword is not None and knob.call and knob.behind:
+            return _call_fix(knob.call, knob.behind.rsplit(".", 1)[-1], action.keyword, note)
     return None
+
+
+def _call_fix(call: str, keyword: str, value: str, note: str) -> ExampleFix:
+    """`LLM(model=MODEL)` → `LLM(model=MODEL, enforce_eager=True)`: the constructor that
+    takes the flag's field, with its first argument left as the user's own."""
+    target, _, first = call.partition("(")
+    first = first.rstrip(")")
+    module, _, name = target.rpartition(".")
+    head = f"from {module} import {name}\n" if module else ""
+    mine = f"{first}={first.upper()}" if first and first != keyword else ""
+    # a switch turned off was on before; any other value replaces what the user had
+    was = {"True": "False", "False": "True", "None": "VALUE"}.get(value)
+    before_args = ", ".join(a for a in (mine, f"{keyword}={was}" if was else "") if a)
+    after_args = ", ".join(a for a in (mine, f"{keyword}={value}") if a)
+    return ExampleFix(
+        before=f"{head}{name}({before_args})",
+        after=f"{head}{name}({after_args})",
+        note=f"{note} {first.upper()} stands for your own `{first}`." if mine else note,
+    )
 
 
 class _Inline(ast.NodeTransformer):

@@ -46,7 +46,7 @@ def condition_view(condition: Condition) -> ConditionView:
     return ConditionView(
         text=condition.statement,
         test=condition.test,
-        kind=str(condition.kind),
+        kind=condition.kind,
         holds=condition.holds,
         line=condition.line,
         plain=plain_condition(condition),

@@ -8,13 +8,14 @@ from errdex.history.pairing import Link, Pairing, pair_sites
 from errdex.history.timeline import (
     Fate,
     HistoryEntry,
+    NewestVersion,
     Step,
     error_history,
     lineage,
+    newest_of,
     what_became,
     what_was,
 )
-from errdex.history.versions import NewestVersion, choose_version, settle_versions
 
 __all__ = [
     "DiffEntry",
@@ -26,13 +27,12 @@ __all__ = [
     "SiteRef",
     "Step",
     "VersionDiff",
-    "choose_version",
     "diff_markdown",
     "diff_versions",
     "error_history",
     "lineage",
+    "newest_of",
     "pair_sites",
-    "settle_versions",
     "what_became",
     "what_was",
 ]

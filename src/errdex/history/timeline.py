@@ -56,6 +56,15 @@ class Fate(msgspec.Struct, frozen=True, kw_only=True):
     steps: list[Step] = []  # each change of id on the way, oldest first
 
 
+class NewestVersion(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """For a match in an older version: the error in the project's newest version."""
+
+    version: str  # the newest version
+    id: str | None  # the error's id there; None when it was removed
+    status: str  # "present", "reworded", "moved" or "removed"
+    removed_after: str | None = None  # the last version that had it, when removed
+
+
 def version_labels(store: Store, project: str) -> list[str]:
     """The project's version labels, oldest first."""
     return [record.label for record in reversed(store.versions(project))]
@@ -118,6 +127,17 @@ def fate_of(store: Store, sites: list[StoredSite], labels: list[str]) -> Fate:
         held = by_version(store.get_error(link.new.id))
     last = _last(held, labels)
     return Fate(status="removed", version=newest, id=None, last_version=last, steps=steps)
+
+
+def newest_of(store: Store, sites: list[StoredSite], labels: list[str]) -> NewestVersion:
+    """What the error of `sites` (one id's rows) is in the newest of `labels`."""
+    fate = fate_of(store, sites, labels)
+    return NewestVersion(
+        version=fate.version,
+        id=fate.id,
+        status=fate.status,
+        removed_after=fate.last_version if fate.status == "removed" else None,
+    )
 
 
 def what_was(store: Store, error_id: str) -> Step | None:

@@ -22,7 +22,7 @@ import msgspec
 
 from errdex.extract.conditions import dotted_names
 from errdex.extract.knobs import env_read_of
-from errdex.facts import Binding, Condition, EnvRead, FileFacts, KnobLink, PropertyFact
+from errdex.facts import Binding, Condition, EnvRead, FileFacts, KnobKind, KnobLink, PropertyFact
 from errdex.link.resolve import Namespace
 
 # The receiver of an attribute that a flag may set: `self.model_config`, `args`, `opts`.
@@ -30,6 +30,9 @@ _CONFIG_RECEIVER = re.compile(r"(?:config|args|arguments|options|opts|settings|c
 # Classes whose own fields a flag of the same name may set: `ModelConfig`, `EngineArgs`.
 _CONFIG_CLASS = re.compile(r"(?:Config|Args|Arguments|Options|Settings)$")
 _MAX_KNOBS = 12
+# A class is the Python entry point of an arguments dataclass when its constructor takes at
+# least this many of the dataclass's fields as keywords.
+_MIN_SHARED_KEYWORDS = 5
 # A plain name or attribute chain, as `ast.unparse` writes one.
 _DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 # What a knob lookup depends on: the name, the file and class asking, the depth of the
@@ -46,6 +49,10 @@ class KnobIndex:
         self._flags: dict[str, tuple[str, str, int]] = {}  # dest → (flag, file, line)
         self._fields: dict[str, tuple[str, str, str, int]] = {}  # name → (class, type, file, line)
         self._properties: dict[tuple[str, str], tuple[PropertyFact, FileFacts]] = {}
+        self._args_fields: dict[str, set[str]] = {}  # arguments class → its fields
+        # public classes whose constructor takes keywords: (module.Class, parameters)
+        self._constructors: list[tuple[str, tuple[str, ...]]] = []
+        self._entries: dict[str, tuple[str, tuple[str, ...]] | None] = {}
         for facts in files:
             if facts.error is not None:
                 continue
@@ -58,6 +65,11 @@ class KnobIndex:
             for cls in facts.classes:
                 for field, annotation in cls.fields.items():
                     self._fields.setdefault(field, (cls.qualname, annotation, facts.path, cls.line))
+                if cls.fields:
+                    self._args_fields.setdefault(cls.qualname, set(cls.fields))
+                elif _entry_class(cls.qualname, cls.init_params):
+                    entry = f"{facts.module}.{cls.qualname}"
+                    self._constructors.append((entry, cls.init_params))
             for prop in facts.properties:
                 self._properties[(facts.module, prop.qualname)] = (prop, facts)
         # The index never changes once built, and sites of one function (and functions of
@@ -148,7 +160,7 @@ class KnobIndex:
             return None
         return KnobLink(
             name=read.name,
-            kind="env",
+            kind=KnobKind.ENV,
             behind=dotted,
             reads=read.source or None,
             file=where.path,
@@ -169,7 +181,7 @@ class KnobIndex:
         out: list[KnobLink] = [
             KnobLink(
                 name=name,
-                kind="env",
+                kind=KnobKind.ENV,
                 behind=dotted,
                 file=where.path,
                 line=prop.line,
@@ -221,7 +233,7 @@ class KnobIndex:
             return [
                 KnobLink(
                     name=value.env,
-                    kind="env",
+                    kind=KnobKind.ENV,
                     behind=dotted,
                     reads=binding.value[:160],
                     file=facts.path,
@@ -276,16 +288,46 @@ class KnobIndex:
         else:
             return None
         value_type = field[1] if field is not None else None
+        entry = self._entry(field[0]) if field is not None else None
+        call = None
+        if entry is not None and name in entry[1]:
+            call = entry[0] + "(" + ",".join(entry[1][:1]) + ")"
         return KnobLink(
             name=declared[0] if declared else flag,
-            kind="flag",
+            kind=KnobKind.FLAG,
             behind=dotted,
             file=file,
             line=line,
             via=via,
             same_value=True,
             value_type=value_type,
+            call=call,
         )
+
+    def _entry(self, args_class: str) -> tuple[str, tuple[str, ...]] | None:
+        """The public class a user builds with the same keywords as an arguments dataclass's
+        fields (vllm's `LLM` for `EngineArgs`): the most fields taken, at least a few (all
+        of a small dataclass's)."""
+        if args_class not in self._entries:
+            fields = self._args_fields.get(args_class, set())
+            best: tuple[str, tuple[str, ...]] | None = None
+            best_shared = min(_MIN_SHARED_KEYWORDS, len(fields)) - 1
+            for entry, params in self._constructors:
+                shared = len(fields.intersection(params))
+                if shared > best_shared:
+                    best, best_shared = (entry, params), shared
+            self._entries[args_class] = best
+        return self._entries[args_class]
+
+
+def _entry_class(qualname: str, params: tuple[str, ...]) -> bool:
+    """A public class, not itself configuration, whose constructor takes keywords."""
+    return (
+        len(params) >= 2
+        and "." not in qualname
+        and not qualname.startswith("_")
+        and _CONFIG_CLASS.search(qualname) is None
+    )
 
 
 def _direct_reads(
@@ -295,7 +337,7 @@ def _direct_reads(
     return [
         KnobLink(
             name=name,
-            kind="env",
+            kind=KnobKind.ENV,
             behind=source,
             reads=source,
             file=facts.path,

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from errdex.match.lookup import LookupResult, Match, VariantMatch, rank
+from errdex.match.lookup import rank
 from errdex.match.paste import ErrorEvidence, Evidence, Frame, parse_paste
+from errdex.match.results import LookupResult, Match, VariantMatch
 from errdex.store.base import Store
 
 __all__ = [

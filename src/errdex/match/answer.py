@@ -11,9 +11,10 @@ import msgspec
 from errdex.errors import NotFoundError
 from errdex.indexing import IndexReport
 from errdex.indexing.installed import complete, index_missing
-from errdex.match.lookup import LookupResult, rank
+from errdex.match.lookup import rank
 from errdex.match.partial import first_subset
 from errdex.match.paste import parse_paste
+from errdex.match.results import LookupResult
 from errdex.sources.base import Source
 from errdex.store.base import Store
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-__all__ = ["ErrorEvidence", "Evidence", "Frame"]
+__all__ = ["ErrorEvidence", "Evidence", "Frame", "at_lines"]
 
 
 class Frame(msgspec.Struct, frozen=True):
@@ -14,6 +14,15 @@ class Frame(msgspec.Struct, frozen=True):
     line: int | None
     function: str | None
     code: str | None
+
+
+def at_lines(frame: Frame, file: str, line: int, end_line: int) -> bool:
+    """The frame points into lines `line`..`end_line` of `file` (a path inside the version);
+    the printed path may carry any prefix (site-packages, a checkout, a Windows drive)."""
+    if frame.line is None or not (line <= frame.line <= end_line):
+        return False
+    path = frame.path.replace("\\", "/")
+    return path == file or path.endswith("/" + file)
 
 
 class ErrorEvidence(msgspec.Struct, frozen=True):

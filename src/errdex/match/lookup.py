@@ -14,70 +14,18 @@ from collections.abc import Iterable, Sequence
 
 import msgspec
 
-from errdex.facts import MessageTemplate, ShownText, Variant
-from errdex.history.versions import NewestVersion, settle_versions
+from errdex.facts import MessageTemplate, ShownText, SiteKind, Variant
 from errdex.link.resolve import BUILTIN_EXCEPTIONS
-from errdex.match.paste import ErrorEvidence, Evidence, Frame
+from errdex.match.evidence import ErrorEvidence, Evidence, at_lines
 from errdex.match.pattern import TemplateMatch, compile_template, literal_runs
+from errdex.match.results import LookupResult, Match, VariantMatch
+from errdex.match.versions import settle_versions
+from errdex.match.weights import WEIGHTS as W
 from errdex.store.base import Store, StoredSite
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 _MAX_TERMS = 40
 _FTS_LIMIT = 60
-_MIN_COVERED = 0.25  # below this much of the message explained, a match is only "near"...
-# ...unless the template spans the whole message with this much literal text of its own: long
-# values (a URL, an exception's repr) make a short share of a template that surely matched.
-_MIN_LITERAL_WHOLE = 24
-_STRONG = 0.9  # a score this high from the narrow round needs no wider search
-
-
-class VariantMatch(msgspec.Struct, frozen=True):
-    """The reason of a reasons list that the message names."""
-
-    reason: str
-    file: str
-    line: int
-    function: str
-    conditions: list[str]
-
-
-class Match(msgspec.Struct, kw_only=True):
-    """One ranked answer: a site, how well it explains the paste, and why."""
-
-    id: str
-    project: str
-    version: str
-    kind: str
-    exception: str | None
-    message: str | None  # the template
-    file: str
-    line: int
-    function: str
-    url: str | None
-    score: float
-    values: dict[str, str]  # placeholder source → the text it held in the paste
-    variant: VariantMatch | None = None
-    shown: str | None = None  # the text as the user sees it, when the paste matched that
-    why: list[str] = []
-    confident: bool = False  # the message's text or an exact frame pins it
-    newest: NewestVersion | None = None  # in an older version: the error in the newest one
-    site: StoredSite | None = None  # the full record, for pages; not part of the JSON
-    # Matched by its class alone (its message is computed at the raise), with no frame
-    # pinning it: a guess, when another site's template explains the text. Not in the JSON.
-    guess: bool = False
-
-    def record(self) -> dict[str, object]:
-        data = msgspec.to_builtins(self)
-        data.pop("site", None)
-        data.pop("guess", None)
-        assert isinstance(data, dict)
-        return data
-
-
-class LookupResult(msgspec.Struct, kw_only=True):
-    matches: list[Match]  # confident answers, best first
-    nearest: list[Match]  # when nothing matched: the closest templates, with their scores
-    evidence: Evidence
 
 
 def frame_paths(path: str) -> list[str]:
@@ -128,7 +76,9 @@ class _Scorer:
         if matched is not None:
             total += matched.score
             values = matched.values
-            if form is not None:
+            if matched.fragment:
+                why.append("the message is a piece of the template")
+            elif form is not None:
                 why.append(f"message matches the text {form[1].how} shows")
             else:
                 why.append(
@@ -136,7 +86,7 @@ class _Scorer:
                 )
             variant = _variant(site.variants, matched, stored.file)
             if variant is not None:
-                total += 0.1
+                total += W.reason
                 why.append(f"names the reason {variant.reason!r}")
         pinned = self._pinned(stored)
         if pinned:
@@ -152,18 +102,18 @@ class _Scorer:
         if by_class:
             # The message is whatever the raise was given (`raise ConnectionError(e)`):
             # only the class, the frames and what the guard names can tell.
-            total += 0.3 + self._context(stored, why)
+            total += W.by_class + self._context(stored, why)
             why.append("the message is computed at the raise; matched by its class")
         confident = (
             (
                 matched is not None
                 and (
-                    matched.covered >= _MIN_COVERED
-                    or (matched.whole and matched.literal >= _MIN_LITERAL_WHOLE)
+                    matched.covered >= W.min_covered
+                    or (matched.whole and matched.literal >= W.min_literal_whole)
                 )
             )
-            or bool(pinned and pinned[0] >= 0.3)
-            or (by_class and agreement >= 0.2 and self.qualified(stored))
+            or bool(pinned and pinned[0] >= W.outer_frame)
+            or (by_class and agreement >= W.same_class and self.qualified(stored))
         )
         return Match(
             id=stored.id,
@@ -184,6 +134,7 @@ class _Scorer:
             confident=confident,
             site=stored,
             guess=by_class and not pinned,
+            piece=matched is not None and matched.fragment,
         )
 
     def _raised_as_is(self, stored: StoredSite) -> bool:
@@ -220,26 +171,24 @@ class _Scorer:
         shared = sorted(words & guard)
         if shared:
             why.append("the guard mentions " + ", ".join(shared[:4]))
-        return min(0.15, 0.05 * len(shared))
+        return min(W.guard_words_cap, W.guard_word * len(shared))
 
     def _pinned(self, stored: StoredSite) -> tuple[float, str] | None:
         site = stored.site
         frames = self.evidence.frames
         for depth, frame in enumerate(reversed(frames)):
-            if _at(frame, stored.file, site.line, site.end_line):
-                bonus = 0.8 if depth == 0 else 0.3
-                if depth > 0 and site.kind == "helper":
-                    # `ctx.fail("...")` one frame above the helper's own `raise X(message)`:
-                    # the call that gave the text is the site to show.
-                    bonus = 0.6
+            if at_lines(frame, stored.file, site.line, site.end_line):
+                bonus = W.innermost_frame if depth == 0 else W.outer_frame
+                if depth > 0 and site.kind is SiteKind.HELPER:
+                    bonus = W.helper_frame
                 where = "the innermost frame" if depth == 0 else "a traceback frame"
                 return bonus, f"{where} is at {stored.file}:{frame.line}"
         hint = self.evidence.hint_file
         if hint is not None and stored.file.endswith(_basename(hint)):
             line = self.evidence.hint_line
             if line is not None and site.line <= line <= site.end_line:
-                return 0.5, f"the log line names {_basename(hint)}:{line}"
-            return 0.05, f"the log line names {_basename(hint)}"
+                return W.log_line, f"the log line names {_basename(hint)}:{line}"
+            return W.log_file, f"the log line names {_basename(hint)}"
         return None
 
     def _exception_agreement(self, stored: StoredSite, why: list[str]) -> float:
@@ -247,7 +196,7 @@ class _Scorer:
             level = stored.site.level
             if self.evidence.level and level and self.evidence.level.lower().startswith(level[:4]):
                 why.append(f"logged at {level}")
-                return 0.1
+                return W.log_level
             return 0.0
         info = stored.exception
         name = info.name if info else (stored.site.exception or "").rsplit(".", 1)[-1]
@@ -256,13 +205,13 @@ class _Scorer:
         if name == self.exception:
             if self.qualified(stored) and "." in (self.evidence.exception or ""):
                 why.append(f"exception class {info.qualname if info else name}")
-                return 0.35
+                return W.qualified_class
             why.append(f"exception class {name}")
-            return 0.2
+            return W.same_class
         if info is not None and any(b.rsplit(".", 1)[-1] == self.exception for b in info.bases):
             why.append(f"{self.exception} is a base of {name}")
-            return 0.1
-        return -0.1
+            return W.base_class
+        return W.other_class
 
 
 _CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
@@ -284,18 +233,12 @@ def _basename(path: str) -> str:
     return path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
-def _at(frame: Frame, file: str, line: int, end_line: int) -> bool:
-    if frame.line is None or not (line <= frame.line <= end_line):
-        return False
-    path = frame.path.replace("\\", "/")
-    return path == file or path.endswith("/" + file)
-
-
 def _match(
     template: MessageTemplate | None, evidence: ErrorEvidence, *, cut: bool
 ) -> TemplateMatch | None:
     """Match the message against the template; with `cut`, also as a prefix of it (titles
-    and copies get cut mid-word without a marker), scored a little lower."""
+    and copies get cut mid-word without a marker), scored a little lower; else as a piece
+    from inside it (`No scheme supplied`), scored lower still."""
     if template is None or not template.literal_length or not evidence.message:
         return None
     compiled = compile_template(template)
@@ -303,8 +246,10 @@ def _match(
     if found is None and cut and not evidence.truncated:
         prefix = compiled.match(evidence.message, truncated=True)
         if prefix is not None:
-            found = msgspec.structs.replace(prefix, score=prefix.score * 0.9)
-    if found is None or found.covered < _MIN_COVERED * 0.5:
+            found = msgspec.structs.replace(prefix, score=prefix.score * W.cut_short)
+    if found is None:
+        found = compiled.fragment(evidence.message)
+    if found is None or found.covered < W.min_covered_any:
         return None
     return found
 
@@ -428,14 +373,16 @@ def rank(
     near: dict[str, Match] = {}
     items = list(enumerate(evidence.errors[:4]))
 
+    read: set[int] = set()  # the errors a whole reading of their message explains
+
     def score(index: int, item: ErrorEvidence, sites: list[StoredSite], cut: bool) -> None:
-        # The parser puts the error that ended the program first; the rest (causes, log
-        # lines around it) count for less.
-        scorer = _Scorer(item, 1.0 if index == 0 else 0.6 - 0.05 * index, cut=cut)
+        scorer = _Scorer(item, W.error_weight(index), cut=cut)
         for stored in sites:
             match = scorer.score(stored)
             if match is None:
                 continue
+            if match.confident and not match.piece:
+                read.add(index)
             target = best if match.confident else near
             previous = target.get(match.id)
             if previous is None or _better(match, previous):
@@ -449,15 +396,16 @@ def rank(
     ]
     for index, item, sites in rounds:
         score(index, item, sites, cut=False)
-    if not any(m.score >= _STRONG for m in best.values()):
+    if not any(m.score >= W.strong for m in best.values()):
         wide = [
             (i, item, candidates(store, item, project, version, wide=True)) for i, item in items
         ]
         for index, item, sites in wide:
             score(index, item, sites, cut=False)
         rounds += wide
-    if not best:  # only when no exact reading is confident, read messages as cut short
-        for index, item, sites in rounds:
+    # Messages no whole reading explains may have been cut short (without a marker).
+    for index, item, sites in rounds:
+        if index not in read:
             score(index, item, sites, cut=True)
     for key in best:
         near.pop(key, None)
@@ -489,7 +437,7 @@ def _demote_guesses(best: dict[str, Match]) -> None:
     for key, match in best.items():
         floor = floors.get(match.exception)
         if match.guess and floor is not None and match.score >= floor:
-            best[key] = msgspec.structs.replace(match, score=round(floor * 0.95, 4))
+            best[key] = msgspec.structs.replace(match, score=round(floor * W.guess_under_pinned, 4))
 
 
 def _better(new: Match, old: Match) -> bool:
@@ -499,8 +447,4 @@ def _better(new: Match, old: Match) -> bool:
 
 
 def _ordered(matches: Iterable[Match]) -> list[Match]:
-    def key(m: Match) -> tuple[float, int]:
-        literal = m.site.site.message.literal_length if m.site and m.site.site.message else 0
-        return (-m.score, -literal)
-
-    return sorted(matches, key=key)
+    return sorted(matches, key=lambda m: (-m.score, -m.literal_length()))

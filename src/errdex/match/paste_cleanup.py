@@ -1,5 +1,6 @@
 """Undo what copying did to a paste: size and binary checks, line ends, colours, HTML
-escapes, markdown fences, quotes and links, hard wrapping, `docker compose` prefixes.
+escapes, errors kept as JSON or logfmt, markdown fences, quotes and links, hard wrapping,
+`docker compose` prefixes.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections import Counter
 
 from errdex.errors import InputError
 from errdex.match.paste_patterns import EXC_STRONG
+from errdex.match.paste_structured import expand_structured
 
 # A paste is untrusted: every pattern is anchored (`match`, once per line) or bounded, with no
 # nested repeats that can backtrack over each other, so no line can make a pattern explode.
@@ -55,6 +57,7 @@ def prepare(text: str) -> list[str]:
     text = _ANSI.sub("", text) if "\x1b" in text else text
     text = _ANSI_LOST.sub("", text) if "[0m" in text or "[0;" in text else text
     text = html.unescape(text) if "&" in text and _ENTITY.search(text) else text
+    text = expand_structured(text)
     lines = text.replace("\u00a0", " ").replace("\u200b", "").replace("\ufeff", "").split("\n")
     for _ in range(3):  # markdown quoting, possibly nested
         body = [x for x in lines if x.strip()]

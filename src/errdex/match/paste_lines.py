@@ -146,6 +146,7 @@ def read_lines(raw: list[str]) -> list[Line]:
             lines.append(Line(head, ln.key, ln.level, ln.logger, ln.hint_file, ln.hint_line))
             ln.text = ln.text[k:]
         lines.append(ln)
+    lines = _by_process(lines)
     if any(GROUP_HEAD.match(x.text) for x in lines):
         for ln in lines:  # exception groups: drop the `|` margin; `+--- 2 ---` ends a block
             if GROUP_SEP.match(ln.text):
@@ -155,6 +156,30 @@ def read_lines(raw: list[str]) -> list[Line]:
                     ln.text.lstrip()[2:] if ln.text.lstrip()[1:2] == " " else ln.text.lstrip()[1:]
                 )
     return _unbox(lines) if any("╭" in x.text or "│" in x.text for x in lines) else lines
+
+
+def _by_process(lines: list[Line]) -> list[Line]:
+    """Lines of several processes printed at once (`(EngineCore_DP0 pid=975) ...` between
+    `(APIServer pid=1) ...`, `[rank0]:` between `[rank1]:`), each process's lines together
+    in the order they came, so that no traceback runs through another's. Untagged lines go
+    with the line before them."""
+    groups: dict[tuple[str, ...], list[Line]] = {}
+    order: list[tuple[str, ...]] = []  # the group of each line
+    current: tuple[str, ...] = ()
+    for ln in lines:
+        tags = ln.key[4] if ln.key is not None else None
+        if isinstance(tags, tuple) and tags:
+            current = tuple(map(str, tags))
+        order.append(current)
+        groups.setdefault(current, []).append(ln)
+    runs = sum(1 for k in range(1, len(order)) if order[k] != order[k - 1])
+    if len(groups) < 2 or runs < len(groups):  # one process, or each one's lines together
+        return lines
+    out: list[Line] = []
+    for group in groups.values():
+        out.extend(group)
+        out.append(Line("", brk=True))
+    return out
 
 
 def _unbox(lines: list[Line]) -> list[Line]:

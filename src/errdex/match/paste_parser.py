@@ -15,6 +15,7 @@ from errdex.match.paste_patterns import (
     CHAIN,
     CODE_LIKE,
     CONTEXT,
+    CUT_FRAME,
     EXC_LOOSE,
     EXC_STRONG,
     FAILED,
@@ -48,7 +49,7 @@ def _frame(lines: list[Line], i: int, in_tb: bool) -> tuple[Frame, int, str] | N
     if nxt and (text.lstrip().startswith('File "') or (in_tb and re.search(r"[/\\]", text))):
         cands += [(text.rstrip() + nxt, i + 2), (text.rstrip() + " " + nxt, i + 2)]
     for cand, j in cands:
-        if m := FRAME.match(cand):
+        if m := FRAME.match(cand) or CUT_FRAME.match(cand):
             return Frame(m["path"], int(m["line"]), m["fn"] and m["fn"].strip(), None), j, "std"
         if m := NB_FILE.match(cand) or NB_CELL.match(cand):
             fn, line = m["fn"] or m.groupdict().get("fn2"), m["line"]

@@ -18,6 +18,12 @@ CHAIN = re.compile(
 GROUP_HEAD = re.compile(r"\s*\+ Exception Group Traceback")
 GROUP_SEP = re.compile(r"\s*\+[-+]{0,3}-{3,}(?: (?:\d+|\.\.\.) -{3,})?\s*$")
 FRAME = re.compile(r'\s*File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<fn>.+))?$')
+# A frame line whose start the paste cut off (`/path/x.py", line 12, in f`, or `e "/path...`):
+# the path must still read as a Python file's.
+CUT_FRAME = re.compile(
+    r'\s*(?:(?:(?:(?:F?i)?l)?e)? ?")?(?P<path>[^"\s][^"]{0,500}?\.pyx?)", line (?P<line>\d+)'
+    r"(?:, in (?P<fn>.+))?$"
+)
 NB_FILE = re.compile(r'\s*File (?P<path>[^\s"].*?):(?P<line>\d+), in (?P<fn>[^\s(]+)')
 NB_CELL = re.compile(  # Cell In[3], line 2 / Input In [1], in <cell line: 1>()
     r"\s*(?P<path>(?:Cell|Input) In ?\[\d+\]), (?:line (?P<line>\d+)(?:, in (?P<fn>[^\s(]+))?"

@@ -23,6 +23,7 @@ class TemplateMatch(msgspec.Struct, frozen=True):
     covered: float  # share of the message's (non-blank) characters explained by literal text
     literal: int = 0  # how many (non-blank) characters of the message are literal text
     whole: bool = False  # the template spans the message from its start to its end
+    fragment: bool = False  # the message is a piece from inside the template
 
 
 # Quote styles a paste or a renderer may swap: all compare equal.
@@ -30,6 +31,8 @@ _QUOTES = str.maketrans({'"': "'", "`": "'", "‘": "'", "’": "'", "“": "'",
 _BLOCK = 4096  # `_Text.orig` counts non-blank characters block by block
 _MAX_RETRIES = 256  # occurrences of one literal tried before giving up (bounds adversarial input)
 _MAX_STARTS = 8  # where a wrapped message may begin: first-literal occurrences tried
+_MIN_FRAGMENT_WORDS = 3
+_FRAGMENT = 0.6  # a piece of a template: below any reading of the message from its start
 
 
 class _Text:
@@ -149,6 +152,62 @@ class CompiledTemplate:
                     return self._result(text, message, found, mode, compact)
         return None
 
+    def fragment(self, message: str) -> TemplateMatch | None:
+        """Match `message` as a piece from inside the template: it starts within a literal
+        (not at the template's start, which `match` reads) at a word's start, and runs on
+        through the placeholders and literals after it, possibly ending mid-way.
+
+        A piece of at least three words: fewer appear in too many messages to tell. Scored
+        below any full reading of the same length, the more so the less of the template
+        it holds.
+        """
+        text = _reduce(message, False)
+        hay = text.norm
+        if len(hay.split(" ")) < _MIN_FRAGMENT_WORDS or not self.lits:
+            return None
+        head = hay.split(" ", 1)[0]
+        for i, lit in enumerate(self.lits):
+            core = lit.core
+            for start in _word_starts(core, head, skip_first=i == 0 and not self.gaps[0]):
+                piece = core[start:]
+                if len(hay) <= len(piece):  # wholly inside this literal (it may end mid-word)
+                    if piece.startswith(hay):
+                        return self._fragment_result(text, message, [(0, len(hay))], i, start)
+                    continue
+                if not self.gaps[i + 1] or not hay.startswith(piece):
+                    continue  # (after the template's last literal, nothing may follow)
+                tail = self._tail(i, piece)
+                spans = tail._place(text, "prefix", True)
+                if spans is not None:
+                    return tail._fragment_result(text, message, spans, 0, 0, whole=self)
+        return None
+
+    def _tail(self, i: int, piece: str) -> CompiledTemplate:
+        """The template from `piece` (the end of literal i) on."""
+        tail = object.__new__(CompiledTemplate)
+        tail.template = self.template
+        tail.lits = [_Lit(piece, piece.replace(" ", ""), False, self.lits[i].trail)]
+        tail.lits += self.lits[i + 1 :]
+        tail.gaps = [[], *self.gaps[i + 1 :]]
+        tail.literal_chars = sum(len(x.compact) for x in tail.lits)
+        return tail
+
+    def _fragment_result(
+        self,
+        text: _Text,
+        message: str,
+        spans: list[tuple[int, int]],
+        i: int,
+        start: int,
+        whole: CompiledTemplate | None = None,
+    ) -> TemplateMatch:
+        found = self._result(text, message, spans, "prefix", False)
+        if i or start:  # wholly inside literal i: no placeholder was read
+            found = msgspec.structs.replace(found, values={})
+        share = found.literal / max((whole or self).literal_chars, 1)
+        score = found.score * _FRAGMENT * (0.6 + 0.4 * min(1.0, share))
+        return msgspec.structs.replace(found, score=round(score, 4), whole=False, fragment=True)
+
     def _edge_literal(self) -> bool:
         """True when a literal starts or ends the template (else a substring is a full match)."""
         return not self.gaps[0] or not self.gaps[-1]
@@ -247,12 +306,14 @@ class CompiledTemplate:
         literal = sum(text.solid(k, e) for k, e in spans)
         values: dict[str, str] = {}
         explained_values = 0
+        empty = False  # a placeholder held nothing: `Unknown model` read by `Unknown model{x}`
         for i, gap in enumerate(self.gaps):
             if not gap:
                 continue
             k = spans[i - 1][1] if 0 < i <= len(spans) else 0
             e = spans[i][0] if i < len(spans) else n
             if i > len(spans) or e <= k:  # after the cut of a truncated message: held nothing
+                empty = True
                 _assign(gap, "", values)
                 continue
             explained_values += text.solid(k, e)
@@ -261,7 +322,7 @@ class CompiledTemplate:
         explained = min(1.0, (literal + 0.1 * explained_values) / total)
         confidence = min(1.0, literal / 16)
         whole = literal >= self.literal_chars  # no final full stop forgiven
-        if mode == "full" and literal == total and whole and not compact:
+        if mode == "full" and literal == total and whole and not compact and not empty:
             score = 1.0  # exact: every character is literal text of the template
         else:
             score = 0.5 * explained + 0.45 * confidence
@@ -270,6 +331,17 @@ class CompiledTemplate:
         return TemplateMatch(
             round(score, 4), values, round(covered, 4), literal=literal, whole=mode == "full"
         )
+
+
+def _word_starts(core: str, head: str, *, skip_first: bool) -> list[int]:
+    """Where `head` (a pasted piece's first word) starts a word of a literal."""
+    starts: list[int] = []
+    k = core.find(head)
+    while k >= 0 and len(starts) < _MAX_RETRIES:
+        if k == 0 or not (_word(core[k - 1]) and _word(head[0])):
+            starts.append(k)
+        k = core.find(head, k + 1)
+    return starts[1:] if skip_first and starts[:1] == [0] else starts
 
 
 def _assign(gap: list[_Slot], raw: str, values: dict[str, str]) -> None:

@@ -106,7 +106,7 @@ def _source(page: Page) -> list[RenderableType]:
             )
         )
     if source.url:
-        pinned = f"View source (pinned to {page.revision[:10]}): {source.url}"
+        pinned = f"View source (at {source.pinned or page.revision[:10]}): {source.url}"
         parts.append(Text(safe_line(pinned), style="dim"))
     return parts
 
@@ -137,8 +137,7 @@ def _linked(page: Page) -> list[RenderableType]:
     if page.knobs:
         parts.append(_heading("Settings involved"))
         for knob in page.knobs[:_MAX_LIST]:
-            kind = "env" if knob.kind == "env" else "flag"
-            line = Text(f"  {kind:<5}")
+            line = Text(f"  {knob.kind:<5}")
             line.append(safe_line(knob.name), style="bold green")
             line.append(f"  → {safe_line(knob.behind or '')}", style="cyan")
             where = f"  {safe_line(knob.file)}:{knob.line}" if knob.file else ""

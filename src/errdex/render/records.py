@@ -11,7 +11,7 @@ from errdex.render.safe_text import safe_json
 
 if TYPE_CHECKING:
     from errdex.indexing import IndexReport
-    from errdex.match.lookup import LookupResult
+    from errdex.match.results import LookupResult
 
 from errdex.facts import Condition, Variant
 from errdex.store.base import StoredSite

@@ -11,10 +11,10 @@ from rich.panel import Panel
 from rich.syntax import Syntax
 from rich.text import Text
 
-from errdex.history.versions import NewestVersion
+from errdex.history.timeline import NewestVersion
 from errdex.indexing import IndexReport
 from errdex.indexing.cluster import VersionResult
-from errdex.match.lookup import LookupResult
+from errdex.match.results import LookupResult
 from errdex.render.safe_text import safe_line, safe_text
 from errdex.store.base import StoredSite
 

@@ -1,52 +1,36 @@
-"""Which version a lookup lands on, and what became of its error in the newest version."""
+"""The last ranking step: which version each match lands on, and what its error became.
+
+A store holding several versions of a project holds one error under each of them; ranking
+scored one of those rows. This step puts each match on the version the paste points at,
+says for an old version what the error is in the newest one, drops an old id whose newest
+id matched as well, and orders the result. It returns new records: the ranked matches it
+was given are left as they were.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
 
 import msgspec
 
-from errdex.history.timeline import fate_of, version_labels
+from errdex.history.timeline import newest_of, version_labels
+from errdex.match.evidence import Frame, at_lines
+from errdex.match.results import Match
 from errdex.store.base import Store, StoredSite
 
-if TYPE_CHECKING:
-    from errdex.match.lookup import Match
+__all__ = ["at_frame", "choose_version", "settle_versions"]
 
 
-class FrameLike(Protocol):
-    """A traceback frame: its file as printed and its line."""
-
-    @property
-    def path(self) -> str: ...
-
-    @property
-    def line(self) -> int | None: ...
-
-
-class NewestVersion(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """For a match in an older version: the error in the project's newest version."""
-
-    version: str  # the newest version
-    id: str | None  # the error's id there; None when it was removed
-    status: str  # "present", "reworded", "moved" or "removed"
-    removed_after: str | None = None  # the last version that had it, when removed
-
-
-def at_frame(site: StoredSite, frames: Sequence[FrameLike]) -> int | None:
+def at_frame(site: StoredSite, frames: Sequence[Frame]) -> int | None:
     """The position of the first frame (innermost first) at the site's lines, if any."""
     for index, frame in enumerate(frames):
-        line = frame.line
-        if line is None or not (site.site.line <= line <= site.site.end_line):
-            continue
-        path = frame.path.replace("\\", "/")
-        if path == site.file or path.endswith("/" + site.file):
+        if at_lines(frame, site.file, site.site.line, site.site.end_line):
             return index
     return None
 
 
 def choose_version(
-    sites: Sequence[StoredSite], frames: Sequence[FrameLike], reason: str | None = None
+    sites: Sequence[StoredSite], frames: Sequence[Frame], reason: str | None = None
 ) -> tuple[StoredSite, str]:
     """One error's site to show, and why: `sites` newest version first (as `get_error`
     gives them), `frames` innermost first, `reason` the reason the message names."""
@@ -63,14 +47,14 @@ def choose_version(
 
 def settle_versions(
     store: Store,
-    matches: list[Match],
-    frames: Sequence[FrameLike],
+    matches: Sequence[Match],
+    frames: Sequence[Frame],
     *,
     version: str | None = None,
 ) -> list[Match]:
-    """Put each match on its version (below) and say, for a match in an older
-    version, what the error is in the newest; equal scores put the newest first, and an
-    old id whose newest id matched as well is left out.
+    """Each match on its version (below) and, for a match in an older version, what the
+    error is in the newest; equal scores put the newest first, and an old id whose newest
+    id matched as well is left out.
 
     When several versions hold the same error id, the match goes to the version whose site
     sits at a traceback frame's line (the innermost frame first), else to the newest version
@@ -90,29 +74,18 @@ def settle_versions(
         if order is None:
             order = labels[match.project] = version_labels(store, match.project)
         if order and match.version != order[-1]:
-            match.newest = newest_of(store, sites, order)
+            match = msgspec.structs.replace(match, newest=newest_of(store, sites, order))
         settled.append(match)
     # An old id whose error is also matched under its newest id, as well or better, is
     # the same answer twice: keep the newest.
     scores = {m.id: m.score for m in settled}
     settled = [m for m in settled if not _superseded(m, scores)]
-    return sorted(settled, key=lambda m: (-m.score, -_literal(m), _age(m, labels)))
+    return sorted(settled, key=lambda m: (-m.score, -m.literal_length(), _age(m, labels)))
 
 
 def _superseded(match: Match, scores: dict[str, float]) -> bool:
     later = match.newest.id if match.newest is not None else None
     return later is not None and later != match.id and scores.get(later, -1.0) >= match.score
-
-
-def newest_of(store: Store, sites: list[StoredSite], labels: list[str]) -> NewestVersion:
-    """What the error of `sites` (one id's rows) is in the newest of `labels`."""
-    fate = fate_of(store, sites, labels)
-    return NewestVersion(
-        version=fate.version,
-        id=fate.id,
-        status=fate.status,
-        removed_after=fate.last_version if fate.status == "removed" else None,
-    )
 
 
 def _on(match: Match, site: StoredSite, why: str) -> Match:
@@ -135,11 +108,6 @@ def _on(match: Match, site: StoredSite, why: str) -> Match:
         variant=variant,
         why=[*match.why, why],
     )
-
-
-def _literal(match: Match) -> int:
-    message = match.site.site.message if match.site is not None else None
-    return message.literal_length if message is not None else 0
 
 
 def _age(match: Match, labels: dict[str, list[str]]) -> int:

@@ -1,0 +1,40 @@
+"""What a page's "view source" link and footer are pinned to, said as what it is.
+
+A release from an archive is linked at its tag; its revision is the archive's sha256, a
+content hash, not a pin of the repository. A git revision is its commit. A folder or an
+installed copy has no known origin: its hash names the indexed files, and the page says so.
+The date is the revision's (the commit's, or the release archive's newest file), never the
+day it was indexed; a folder's file times date nothing, so it has none.
+"""
+
+from __future__ import annotations
+
+import re
+
+from errdex.store.base import VersionRecord
+
+_REF = re.compile(r"/(?:-/)?blob/([^/{}]+)/")
+_DATED_KINDS = frozenset({"git", "wheel", "sdist", "pypi"})
+
+
+def pin_label(record: VersionRecord | None, revision: str) -> str:
+    """`tag v0.33.0`, `commit 4b6bdec4ab`, or what the revision is when nothing pins it."""
+    template = record.link_template if record is not None else None
+    kind = record.source_kind if record is not None else ""
+    if template and "{revision}" in template:
+        return f"commit {revision[:10]}"
+    ref = _REF.search(template) if template else None
+    if ref is not None:
+        return f"tag {ref.group(1)}"
+    if kind == "git":
+        return f"commit {revision[:10]}"
+    if kind in ("wheel", "sdist", "pypi"):
+        return f"archive sha256 {revision[:10]}"
+    return f"a folder with no known origin, content hash {revision[:10]}"
+
+
+def revision_date(record: VersionRecord | None) -> str | None:
+    """The date of the revision itself, when the source has one."""
+    if record is None or record.source_kind not in _DATED_KINDS:
+        return None
+    return record.date

@@ -1,0 +1,69 @@
+"""What a lookup answers: ranked matches, each a site with its score, values and reasons."""
+
+from __future__ import annotations
+
+import msgspec
+
+from errdex.history.timeline import NewestVersion
+from errdex.match.evidence import Evidence
+from errdex.store.base import StoredSite
+
+__all__ = ["LookupResult", "Match", "VariantMatch"]
+
+
+class VariantMatch(msgspec.Struct, frozen=True):
+    """The reason of a reasons list that the message names."""
+
+    reason: str
+    file: str
+    line: int
+    function: str
+    conditions: list[str]
+
+
+class Match(msgspec.Struct, kw_only=True):
+    """One ranked answer: a site, how well it explains the paste, and why."""
+
+    id: str
+    project: str
+    version: str
+    kind: str
+    exception: str | None
+    message: str | None  # the template
+    file: str
+    line: int
+    function: str
+    url: str | None
+    score: float
+    values: dict[str, str]  # placeholder source → the text it held in the paste
+    variant: VariantMatch | None = None
+    shown: str | None = None  # the text as the user sees it, when the paste matched that
+    why: list[str] = []
+    confident: bool = False  # the message's text or an exact frame pins it
+    newest: NewestVersion | None = None  # in an older version: the error in the newest one
+    site: StoredSite | None = None  # the full record, for pages; not part of the JSON
+    # Matched by its class alone (its message is computed at the raise), with no frame
+    # pinning it: a guess, when another site's template explains the text. Not in the JSON.
+    guess: bool = False
+    # The message read as a piece from inside the template. Not in the JSON.
+    piece: bool = False
+
+    def literal_length(self) -> int:
+        """The literal text of the site's template: of two equal scores, the message written
+        out at more length explains the paste with less left to chance."""
+        message = self.site.site.message if self.site is not None else None
+        return message.literal_length if message is not None else 0
+
+    def record(self) -> dict[str, object]:
+        data = msgspec.to_builtins(self)
+        data.pop("site", None)
+        data.pop("guess", None)
+        data.pop("piece", None)
+        assert isinstance(data, dict)
+        return data
+
+
+class LookupResult(msgspec.Struct, kw_only=True):
+    matches: list[Match]  # confident answers, best first
+    nearest: list[Match]  # when nothing matched: the closest templates, with their scores
+    evidence: Evidence

@@ -1,0 +1,93 @@
+"""The weights and thresholds that score a candidate site against a paste, in one place.
+
+A score adds what agrees between the paste and a site: how much of the message the site's
+template explains (0..1, from `pattern.py`), then bonuses for a traceback frame or a log
+line at the site, for the exception class, for a named reason. The values were set by
+hand against the accuracy set (`bench/accuracy/`) and checked on its held-out set; change
+one and run both. What each value must stay above or below, and why, is said beside it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["WEIGHTS", "Weights"]
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """Score parts, in units of a fully explained message (a template match scores ≤ 1)."""
+
+    # --- where the traceback or log line points ---
+    # A frame at the site's lines is near proof: the innermost frame outweighs any
+    # template match, so a site the traceback names beats one that only shares words.
+    innermost_frame: float = 0.8
+    # An outer frame at the site: the error passed through that line (a caller, or a
+    # re-raise); evidence, but weaker than the text. Also the least frame evidence that
+    # makes a match confident on its own.
+    outer_frame: float = 0.3
+    # A helper call (`ctx.fail("...")`) one frame above the helper's own raise: the call
+    # that gave the text is the answer to show, so it beats the helper's generic raise.
+    helper_frame: float = 0.6
+    # A log prefix naming the site's file and a line inside it (`[config.py:123]`).
+    log_line: float = 0.5
+    # A log prefix naming only the file: many sites share a file, so barely a tie-break.
+    log_file: float = 0.05
+
+    # --- the exception class ---
+    # The pasted class, written with its package, is this site's class: the module path
+    # pins the project, so it counts for more than the bare name.
+    qualified_class: float = 0.35
+    # The pasted class name equals the site's. Also the least class agreement that lets a
+    # raise matched by its class alone count as confident.
+    same_class: float = 0.2
+    # The pasted class is a base of the site's class (`except ValueError` catches it).
+    base_class: float = 0.1
+    # A different class is evidence against, not a veto: pastes get the class wrong
+    # (a wrapper re-raises, a framework prints its own).
+    other_class: float = -0.1
+    # A log record at the level the site logs at.
+    log_level: float = 0.1
+
+    # --- the message ---
+    # The message names one reason of a reasons list: that variant is the answer.
+    reason: float = 0.1
+    # A raise whose message is computed there (`raise ConnectionError(e)`) matched by its
+    # class alone: enough to list it, less than a frame or a fair template match, so a site
+    # whose own text explains the paste stays ahead.
+    by_class: float = 0.3
+    # Each word of the site's guard the message holds, up to a cap: context, never enough
+    # to outrank a template.
+    guard_word: float = 0.05
+    guard_words_cap: float = 0.15
+    # A message read as cut short (a title, a clipped copy) scores this share of the same
+    # match read whole: the whole reading wins a tie.
+    cut_short: float = 0.9
+    # A guess (matched by class alone) sits just under the best site of its class that
+    # the text or a frame pins: still listed, never first.
+    guess_under_pinned: float = 0.95
+
+    # --- which error of the paste ---
+    # The parser lists the error that ended the program first; causes and log lines
+    # around it count for less, each further one a little less again.
+    later_error: float = 0.6
+    later_error_step: float = 0.05
+
+    # --- thresholds ---
+    # Below this share of the message explained, a match is only "near" ...
+    min_covered: float = 0.25
+    # ... unless the template spans the whole message with this many literal characters of
+    # its own: long values (a URL, an exception's repr) make a short share of a template
+    # that surely matched.
+    min_literal_whole: int = 24
+    # A template match explaining less than this share is no match at all.
+    min_covered_any: float = 0.125
+    # A best score this high from the narrow search needs no wider one.
+    strong: float = 0.9
+
+    def error_weight(self, index: int) -> float:
+        """The weight of the paste's `index`-th error (0: the one that ended the program)."""
+        return 1.0 if index == 0 else self.later_error - self.later_error_step * index
+
+
+WEIGHTS = Weights()
