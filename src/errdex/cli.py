@@ -31,6 +31,7 @@ from errdex.history.gate import diff_revisions, parse_fail_on, tripped
 from errdex.indexing import IndexReport, index_source
 from errdex.indexing.cluster import CONNECT_SECONDS, VersionResult, index_on_cluster
 from errdex.match.answer import answer_paste, complete_answer
+from errdex.match.paste import parse_paste
 from errdex.render.console import InertConsole, write_lines
 from errdex.render.diff_terminal import diff_view
 from errdex.render.page_terminal import page_view
@@ -41,6 +42,7 @@ from errdex.render.terminal import (
     cluster_total,
     failure_line,
     index_summary,
+    interrupted_index,
     lookup_view,
     nearest_view,
     note_line,
@@ -71,8 +73,8 @@ def handle_errors(func: F) -> F:
             return func(*args, **kwargs)
         except ErrdexError as error:
             _fail(str(error), error.exit_code)
-        except KeyboardInterrupt:
-            _fail("interrupted; the database keeps what it held before this run", 2)
+        except KeyboardInterrupt:  # a write under way is one transaction: all or nothing
+            _fail("interrupted; whatever was being written was not, what was written stays", 2)
         except BrokenPipeError:
             sys.stderr.close()  # `errdex list | head`: the reader left, nothing to say
         return None
@@ -92,8 +94,9 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON f
 
 
 @contextmanager
-def _store(db: str | None) -> Iterator[Store]:
-    store = open_store(db)
+def _store(db: str | None, *, create: bool = False) -> Iterator[Store]:
+    """The store at `db`; only a command that writes versions (`create`) makes a new one."""
+    store = open_store(db, create=create)
     try:
         yield store
     finally:
@@ -205,11 +208,14 @@ def index(
     if installed:
         resolved.extend(installed_all())
     reports: list[IndexReport] = []
-    with _store(db) as store:
-        for source in resolved:
-            reports.append(_index_one(source, store, workers, quiet=as_json, force=force))
-            if not as_json:
-                index_summary(reports[-1], _err)
+    with _store(db, create=True) as store:
+        try:
+            for source in resolved:
+                reports.append(_index_one(source, store, workers, quiet=as_json, force=force))
+                if not as_json:
+                    index_summary(reports[-1], _err)
+        except KeyboardInterrupt:
+            _fail(interrupted_index(reports, resolved[len(reports)].info), 2)
     if as_json:
         _print_json([msgspec.to_builtins(r) for r in reports])
 
@@ -347,7 +353,7 @@ def diff(
     with contextlib.ExitStack() as stack:
         if repo is not None and db is None:
             db = str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "diff.db")
-        store = stack.enter_context(_store(db))
+        store = stack.enter_context(_store(db, create=repo is not None))  # --git indexes
         if repo is None:
             result = diff_versions(store, *names)
         else:
@@ -540,14 +546,18 @@ def lookup(
     Exit status: 0 when a match was found, 1 when none was, 2 for bad input.
     """
     paste = _read_paste(text)
-    with _store(db) as store:
+    evidence = parse_paste(paste)
+    # It may index (into a new database) when the paste names a package or --project does.
+    names_package = any(e.frames or (e.exception and "." in e.exception) for e in evidence.errors)
+    auto_index = not no_auto_index and (names_package or project is not None)
+    with _store(db, create=auto_index) as store:
         answer = answer_paste(
             store,
-            paste,
+            evidence,
             project=project,
             version=version_label,
             limit=limit,
-            auto_index=not no_auto_index,
+            auto_index=auto_index,
             first=True,
             announce=lambda m: _err.print(note_line(m)),
         )

@@ -11,6 +11,7 @@ import msgspec
 from errdex.errors import NotFoundError
 from errdex.indexing import IndexReport
 from errdex.indexing.installed import complete, index_missing
+from errdex.match.evidence import Evidence
 from errdex.match.lookup import rank
 from errdex.match.partial import first_subset
 from errdex.match.paste import parse_paste
@@ -33,7 +34,7 @@ class Answer(msgspec.Struct, kw_only=True):
 
 def answer_paste(
     store: Store,
-    paste: str,
+    paste: str | Evidence,
     *,
     project: str | None = None,
     version: str | None = None,
@@ -48,7 +49,7 @@ def answer_paste(
     from the files this paste needs only; `complete_answer` then indexes the rest.
     Raises `NotFoundError` when the store holds nothing to search.
     """
-    evidence = parse_paste(paste)
+    evidence = parse_paste(paste) if isinstance(paste, str) else paste
     indexed: list[IndexReport] = []
     if auto_index:
         paths = [f.path for e in evidence.errors for f in e.frames]
