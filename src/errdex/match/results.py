@@ -6,6 +6,8 @@ import msgspec
 
 from errdex.history.timeline import NewestVersion
 from errdex.match.evidence import Evidence
+from errdex.match.releases import VersionSpan
+from errdex.match.same_text import SiteRef
 from errdex.store.base import StoredSite
 
 __all__ = ["LookupResult", "Match", "VariantMatch"]
@@ -39,14 +41,24 @@ class Match(msgspec.Struct, kw_only=True):
     variant: VariantMatch | None = None
     shown: str | None = None  # the text as the user sees it, when the paste matched that
     why: list[str] = []
-    confident: bool = False  # the message's text or an exact frame pins it
+    # The paste pins this site: its text or a frame, and, where the error sits elsewhere in
+    # other releases, the evidence of which release it came from.
+    confident: bool = False
     newest: NewestVersion | None = None  # in an older version: the error in the newest one
+    versions: list[VersionSpan] = []  # where the error is, per run of releases, newest first
+    merged: list[str] = []  # the error's ids in other releases (reworded or moved), matched too
+    # The other sites that raise the very same text, when nothing in the paste tells them
+    # apart (this one is the likeliest; `why` says why).
+    others: list[SiteRef] = []
+    raised_at: int = 1  # how many sites raise this text: this one and `others`
     site: StoredSite | None = None  # the full record, for pages; not part of the JSON
     # Matched by its class alone (its message is computed at the raise), with no frame
     # pinning it: a guess, when another site's template explains the text. Not in the JSON.
     guess: bool = False
     # The message read as a piece from inside the template. Not in the JSON.
     piece: bool = False
+    # A traceback frame or a log line points at the site. Not in the JSON.
+    pinned: bool = False
 
     def literal_length(self) -> int:
         """The literal text of the site's template: of two equal scores, the message written
@@ -59,11 +71,12 @@ class Match(msgspec.Struct, kw_only=True):
         data.pop("site", None)
         data.pop("guess", None)
         data.pop("piece", None)
+        data.pop("pinned", None)
         assert isinstance(data, dict)
         return data
 
 
 class LookupResult(msgspec.Struct, kw_only=True):
-    matches: list[Match]  # confident answers, best first
+    matches: list[Match]  # what the text or a frame explains, best first
     nearest: list[Match]  # when nothing matched: the closest templates, with their scores
     evidence: Evidence
