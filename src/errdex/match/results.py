@@ -8,7 +8,7 @@ from errdex.history.timeline import NewestVersion
 from errdex.match.evidence import Evidence
 from errdex.store.base import StoredSite
 
-__all__ = ["LookupResult", "Match", "VariantMatch"]
+__all__ = ["LookupAnswer", "LookupResult", "Match", "MatchRecord", "VariantMatch"]
 
 
 class VariantMatch(msgspec.Struct, frozen=True):
@@ -21,8 +21,8 @@ class VariantMatch(msgspec.Struct, frozen=True):
     conditions: list[str]
 
 
-class Match(msgspec.Struct, kw_only=True):
-    """One ranked answer: a site, how well it explains the paste, and why."""
+class MatchRecord(msgspec.Struct, kw_only=True):
+    """One ranked answer as programs read it (`lookup --json`, `/api/search`)."""
 
     id: str
     project: str
@@ -41,11 +41,16 @@ class Match(msgspec.Struct, kw_only=True):
     why: list[str] = []
     confident: bool = False  # the message's text or an exact frame pins it
     newest: NewestVersion | None = None  # in an older version: the error in the newest one
-    site: StoredSite | None = None  # the full record, for pages; not part of the JSON
+
+
+class Match(MatchRecord, kw_only=True):
+    """One ranked answer: the record, and what ranking and pages need besides."""
+
+    site: StoredSite | None = None  # the full record, for pages
     # Matched by its class alone (its message is computed at the raise), with no frame
-    # pinning it: a guess, when another site's template explains the text. Not in the JSON.
+    # pinning it: a guess, when another site's template explains the text.
     guess: bool = False
-    # The message read as a piece from inside the template. Not in the JSON.
+    # The message read as a piece from inside the template.
     piece: bool = False
 
     def literal_length(self) -> int:
@@ -54,16 +59,26 @@ class Match(msgspec.Struct, kw_only=True):
         message = self.site.site.message if self.site is not None else None
         return message.literal_length if message is not None else 0
 
-    def record(self) -> dict[str, object]:
-        data = msgspec.to_builtins(self)
-        data.pop("site", None)
-        data.pop("guess", None)
-        data.pop("piece", None)
-        assert isinstance(data, dict)
-        return data
+    def public(self) -> MatchRecord:
+        """The record alone, as JSON carries it."""
+        return MatchRecord(**{name: getattr(self, name) for name in MatchRecord.__struct_fields__})
 
 
 class LookupResult(msgspec.Struct, kw_only=True):
     matches: list[Match]  # confident answers, best first
     nearest: list[Match]  # when nothing matched: the closest templates, with their scores
     evidence: Evidence
+
+    def answer(self) -> LookupAnswer:
+        """What programs read of a lookup: the matches and the nearest, as records."""
+        return LookupAnswer(
+            matches=[m.public() for m in self.matches],
+            nearest=[m.public() for m in self.nearest],
+        )
+
+
+class LookupAnswer(msgspec.Struct, kw_only=True):
+    """A lookup as programs read it (`lookup --json`, `/api/search`)."""
+
+    matches: list[MatchRecord]  # confident answers, best first
+    nearest: list[MatchRecord]  # when nothing matched: the closest templates
