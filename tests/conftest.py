@@ -8,7 +8,13 @@ from collections.abc import Iterator
 
 import pytest
 
+from errdex.extract.walker import ERROR_UNKNOWN_ENV
 from pg_server import REQUIRE, PostgresServer, unavailable
+
+# A statement kind the extraction walker has no handler for fails the tests (it is skipped
+# quietly in use), so new syntax is noticed. Set here, before any test runs, and inherited
+# by the indexer's worker processes.
+os.environ[ERROR_UNKNOWN_ENV] = "1"
 
 
 def skip_or_fail(reason: str) -> None:

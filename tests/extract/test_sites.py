@@ -160,6 +160,35 @@ def test_conditional_additions_to_a_message_stay_open() -> None:
     assert site.message.text == 'bad input{f" ({extra})"}'
 
 
+def test_an_addition_is_text_for_a_site_in_its_own_block() -> None:
+    # vllm 0.33.0 config/compilation.py: the raise is in the `if` that adds to the message,
+    # so the added text is surely there; after a nested `if` that adds more, that stays open.
+    sites = sites_of(
+        """
+        def check(mode, backend, support, strict):
+            msg = (
+                f"CUDAGraphMode.{mode.name} is not supported "
+                f"with {backend} backend (support: {support})"
+            )
+            if support == NEVER:
+                msg += (
+                    "; please try cudagraph_mode=PIECEWISE, and "
+                    "make sure compilation mode is VLLM_COMPILE"
+                )
+                if strict:
+                    msg += " in strict mode"
+                    warnings.warn(msg)
+                raise ValueError(msg)
+        """
+    )
+    head = "CUDAGraphMode.{mode.name} is not supported with {backend} backend (support: {support})"
+    added = "; please try cudagraph_mode=PIECEWISE, and make sure compilation mode is VLLM_COMPILE"
+    assert [s.message.text if s.message else None for s in sites] == [
+        f"{head}{added} in strict mode",
+        f'{head}{added}{{" in strict mode"}}',
+    ]
+
+
 def test_a_message_chosen_in_branches_is_a_site_per_message_with_its_branch() -> None:
     # Jinja2 2.x's `Undefined._fail_with_undefined_error`, shortened.
     sites = sites_of(

@@ -14,31 +14,13 @@ from errdex.extract.calls import CallFilter
 from errdex.extract.exception_classes import class_texts
 from errdex.extract.knobs import env_annotations, env_getters, scan_settings
 from errdex.extract.module import collect_constants, collect_imports, module_name
-from errdex.extract.sites import SiteExtractor
 from errdex.extract.skeleton import Skeleton, build_skeleton, has_message_call
-from errdex.facts import FileFacts
+from errdex.extract.walker import Walker
+from errdex.facts import CallSite, FileFacts
 
-# Bump when extraction changes what it produces: cached facts of older versions are dropped.
-# 17: calls read from blanked bodies credited to nested functions, with `guard_known`.
-# 18: a call is a raising helper's candidate when an argument, passed by position or by name,
-# is text or another module's constant (`fail(NOT_FOUND)`); the second round keeps the
-# bodies that make one.
-# 19: a kept body's tail (its last simple statements, after its last site word) is blanked
-# too; a raise of a message chosen in branches is a site per message.
-# 20: so is one formatted before the raise (`msg = msg % {...}`).
-# 21: a method that returns the exception it makes keeps its tail (`make_error`).
-# 22: the modules a file imports with `*`; a closure reads its enclosing function's messages.
-# 23: a constructor keeps its tail (`super().__init__(...)`).
-# 24: values chosen in branches make sites only when they read as messages.
-# 25: a message every branch of an if/else assigns again replaces the value before it.
-# 26: a helper raising one message under several guards keeps them joined with `or`.
-# 27: a closure's message the enclosing function binds again after the `def` is read when
-# called.
-# 28: what a method call's receiver is known to be (`CallFact.receiver_type`), the class each
-# function returns (`FileFacts.returns`, blanked functions' too) and each method's parameters
-# are annotated with (`FileFacts.params`); any method but `append`/`extend` of a name that may
-# hold a reasons list can be a helper's call.
-EXTRACTOR_VERSION = "29"
+# Cached facts made by another version are dropped: bump it when what extraction produces
+# changes.
+EXTRACTOR_VERSION = "30"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -108,55 +90,65 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         return FileFacts(path=path, module=module, error=f"cannot parse: {type(error).__name__}")
     constants = collect_constants(tree, text)
     imports, star_imports = collect_imports(tree, module, is_package)
-    extractor = SiteExtractor(text, constants, imports)
+    walker = Walker(text, constants, imports)
     try:
-        extractor.run(tree)
+        walker.run(tree)
     except RecursionError:
         return FileFacts(path=path, module=module, error="too deeply nested to analyse")
     env_reads, flags = scan_settings(text)
     if env_reads:
         env_reads.extend(env_getters(tree, text))
-    classes = {c.qualname for c in extractor.classes}
-    methods = {m for c in extractor.classes for m in c.methods}
-    keep = CallFilter(set(extractor.defs), classes, methods, imports)
-    call_sites = extractor.call_sites(keep)
-    if reduced is not None:
-        call_sites += tuple(
-            blanked_calls(
-                text,
-                reduced.blanked,
-                reduced.trimmed,
-                extractor.functions_at,
-                extractor.guard_after,
-                reduced.strings,
-                keep,
-            )
-        )
+    definitions, calls = walker.definitions, walker.calls
+    call_sites = _call_sites(walker, text, reduced, imports)
     return FileFacts(
         path=path,
         module=module,
-        sites=tuple(extractor.sites),
-        classes=tuple(extractor.classes),
-        helpers=tuple(extractor.helpers),
-        keyed=tuple(extractor.keyed),
-        calls=tuple(extractor.calls),
-        reason_builders=extractor.reason_builders,
+        sites=tuple(walker.sites.sites),
+        classes=tuple(definitions.classes),
+        helpers=tuple(definitions.helpers),
+        keyed=tuple(definitions.keyed),
+        calls=tuple(calls.calls),
+        reason_builders=definitions.reason_builders,
         constants=constants,
         imports=imports,
         star_imports=star_imports,
-        defs=tuple(extractor.defs),
-        returns=extractor.returns,
-        params=extractor.params,
+        defs=tuple(definitions.defs),
+        returns=definitions.returns,
+        params=definitions.params,
         call_sites=call_sites,
-        properties=tuple(extractor.properties),
+        properties=tuple(definitions.properties),
         env_reads=tuple(env_reads),
         env_types=env_annotations(tree, {r.binds or r.name for r in env_reads})
         if env_reads
         else {},
         flags=tuple(flags),
-        tests=tuple(extractor.tests),
+        tests=tuple(calls.tests),
         texts=class_texts(tree, text, constants),
     )
+
+
+def _call_sites(
+    walker: Walker, text: str, reduced: Skeleton | None, imports: dict[str, str]
+) -> tuple[CallSite, ...]:
+    """The calls that may reach the codebase's own functions: those the walker noted, and
+    those read from the text of the bodies the skeleton blanked."""
+    definitions = walker.definitions
+    classes = {c.qualname for c in definitions.classes}
+    methods = {m for c in definitions.classes for m in c.methods}
+    keep = CallFilter(set(definitions.defs), classes, methods, imports)
+    found = walker.calls.call_sites(keep)
+    if reduced is None:
+        return found
+    blanked = blanked_calls(
+        text,
+        reduced.blanked,
+        reduced.trimmed,
+        definitions.functions_at,
+        definitions.guard_after,
+        reduced.strings,
+        keep,
+    )
+    return found + tuple(blanked)
 
 
 def _parse_fast(

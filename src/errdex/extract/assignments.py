@@ -1,6 +1,6 @@
 """Assignments in a function: the last value of each name, messages built in a variable
 (`msg = ...`, `msg += ...`), and reasons lists filled by literals, `+=`, `.append` and
-`.extend`.
+`.extend`. What it learns lives in the function's `Scope`, where the other recorders read it.
 """
 
 from __future__ import annotations
@@ -9,16 +9,19 @@ import ast
 import functools
 from collections.abc import Sequence
 
-from errdex.extract.extractor_base import ExtractorBase
 from errdex.extract.scope import Assignment, Reasons, Scope, Step
 from errdex.extract.shapes import is_reasons_call
+from errdex.extract.walk_state import WalkState
 from errdex.facts import MessageTemplate, Placeholder, ReasonsCall, Variant
 
 
-class AssignmentTracker(ExtractorBase):
+class AssignmentRecorder:
     """Keeps a function's local facts up to date as its assignments are walked."""
 
-    def _assign(
+    def __init__(self, state: WalkState) -> None:
+        self.state = state
+
+    def assigned(
         self,
         target: ast.expr,
         value: ast.expr,
@@ -33,43 +36,60 @@ class AssignmentTracker(ExtractorBase):
         scope.lists.pop(name, None)
         template = None
         if isinstance(value, ast.List):
-            items = self._list_items(value.elts, scope, path)
+            items = self.list_items(value.elts, scope, path)
             if items or not value.elts:
                 scope.lists[name] = Reasons(variants=items)
         elif isinstance(value, ast.Call) and is_reasons_call(value):
             callee = value.func
             assert isinstance(callee, ast.Attribute | ast.Name)
             scope.lists[name] = Reasons(calls=[functools.partial(self._reasons_call, value, path)])
-        elif self._stringy(value):
-            template = self._template(value, scope)
+        elif self.state.stringy(value):
+            template = self.state.template(value, scope)
             if template is not None:
-                scope.messages[name] = (template, self._blocks)
+                scope.messages[name] = [(template, self.state.blocks)]
         scope.assigns.setdefault(name, []).append(
-            Assignment(stmt.lineno, value, self._blocks, path, template)
+            Assignment(stmt.lineno, value, self.state.blocks, path, template)
         )
 
-    def _AugAssign(self, stmt: ast.AugAssign, scope: Scope, path: tuple[Step, ...]) -> None:
+    def augmented(self, stmt: ast.AugAssign, scope: Scope, path: tuple[Step, ...]) -> None:
         target = stmt.target
         if not isinstance(target, ast.Name) or not isinstance(stmt.op, ast.Add):
             return
         name = target.id
         scope.augmented.add(name)
-        if name in scope.messages:
-            template, blocks = scope.messages[name]
-            here = self._blocks
-            if here == blocks:
-                addition = self._template(stmt.value, scope) or MessageTemplate()
-            elif here[: len(blocks)] == blocks:
-                # Added under a condition: the text may be absent, so keep it open.
-                addition = MessageTemplate.of(Placeholder(self._source(stmt.value)))
-            else:
+        values = scope.messages.get(name)
+        if values is not None:
+            here = self.state.blocks
+            enclosing = [
+                (template, blocks) for template, blocks in values if here[: len(blocks)] == blocks
+            ]
+            if not enclosing:
                 del scope.messages[name]  # changed in a branch the site may not follow
                 return
-            scope.messages[name] = (template + addition, blocks)
+            added = self.state.template(stmt.value, scope) or MessageTemplate()
+            outer = [(template, blocks) for template, blocks in enclosing if blocks != here]
+            if outer:  # outside this block the addition may be absent: there it stays open
+                maybe = MessageTemplate.of(Placeholder(self.state.source(stmt.value)))
+                outer = [(template + maybe, blocks) for template, blocks in outer]
+            scope.messages[name] = [*outer, (enclosing[-1][0] + added, here)]
         elif name in scope.lists and isinstance(stmt.value, ast.List):
-            scope.lists[name].variants.extend(self._list_items(stmt.value.elts, scope, path))
+            scope.lists[name].variants.extend(self.list_items(stmt.value.elts, scope, path))
 
-    def _list_call(
+    def returned(self, value: ast.expr, scope: Scope, path: tuple[Step, ...]) -> None:
+        """`return reasons` or `return [...]`: the function builds a reasons list."""
+        if isinstance(value, ast.Name) and value.id in scope.lists:
+            returned = scope.returned or Reasons()
+            found = scope.lists[value.id]
+            returned.variants.extend(found.variants)
+            returned.calls.extend(found.calls)
+            scope.returned = returned
+        elif isinstance(value, ast.List) and value.elts:
+            reasons = self.list_items(value.elts, scope, path)
+            if reasons:
+                scope.returned = scope.returned or Reasons()
+                scope.returned.variants.extend(reasons)
+
+    def list_call(
         self,
         method: str,
         call: ast.Call,
@@ -81,28 +101,28 @@ class AssignmentTracker(ExtractorBase):
             return
         arg = call.args[0]
         if method == "append":
-            reasons.variants.extend(self._list_items([arg], scope, path))
+            reasons.variants.extend(self.list_items([arg], scope, path))
         elif method == "extend":
             if isinstance(arg, ast.List | ast.Tuple):
-                reasons.variants.extend(self._list_items(arg.elts, scope, path))
+                reasons.variants.extend(self.list_items(arg.elts, scope, path))
             elif isinstance(arg, ast.Call) and is_reasons_call(arg):
                 reasons.calls.append(functools.partial(self._reasons_call, arg, path))
 
-    def _list_items(
+    def list_items(
         self, items: Sequence[ast.expr], scope: Scope, path: tuple[Step, ...]
     ) -> list[Variant]:
         out = []
         for item in items:
-            if not self._stringy(item):
+            if not self.state.stringy(item):
                 continue
-            template = self._template(item, scope)
+            template = self.state.template(item, scope)
             if template is not None and template.literal_length:
                 out.append(
                     Variant(
                         reason=template,
                         line=item.lineno,
                         function=scope.qualname,
-                        conditions=self._conditions_of(path),
+                        conditions=self.state.conditions_of(path),
                     )
                 )
         return out
@@ -112,9 +132,9 @@ class AssignmentTracker(ExtractorBase):
         if isinstance(func, ast.Attribute):
             return ReasonsCall(
                 callee=func.attr,
-                receiver=self._source(func.value),
+                receiver=self.state.source(func.value),
                 line=call.lineno,
-                conditions=self._conditions_of(path),
+                conditions=self.state.conditions_of(path),
             )
         assert isinstance(func, ast.Name)
-        return ReasonsCall(func.id, None, call.lineno, self._conditions_of(path))
+        return ReasonsCall(func.id, None, call.lineno, self.state.conditions_of(path))

@@ -1,6 +1,8 @@
-"""What a definition yields once walked: a raising helper (a function whose raise takes its
-message from a parameter), and a class's facts (bases, the message its `__init__` or
-`__str__` builds, the fields of an arguments dataclass).
+"""What a definition yields once walked: what a function is (its qualname by line, the class
+it returns and its parameters are annotated with, a property's reads, the reasons list it
+returns), a raising helper (a function whose raise takes its message from a parameter), and a
+class's facts (bases, the message its `__init__` or `__str__` builds, the fields of an
+arguments dataclass).
 """
 
 from __future__ import annotations
@@ -8,11 +10,12 @@ from __future__ import annotations
 import ast
 import re
 
+from errdex.extract.calls import is_property, property_fact
 from errdex.extract.conditions import dotted_name, walk
-from errdex.extract.extractor_base import ExtractorBase
-from errdex.extract.scope import Scope, literal_defaults
-from errdex.extract.shapes import KEYED_LOOKUP, looks_like_exception_class
+from errdex.extract.scope import Scope, Step, literal_defaults
+from errdex.extract.shapes import KEYED_LOOKUP, annotated_class, looks_like_exception_class
 from errdex.extract.templates import line_span
+from errdex.extract.walk_state import WalkState
 from errdex.facts import (
     Arg,
     ClassFact,
@@ -21,6 +24,8 @@ from errdex.facts import (
     HelperFact,
     KeyedHelper,
     MessageTemplate,
+    PropertyFact,
+    ReasonsList,
     SiteKind,
 )
 
@@ -35,8 +40,66 @@ _GETTEXT = frozenset(
 )
 
 
-class DefinitionRecorder(ExtractorBase):
-    """Makes the facts of raising helpers and classes."""
+class DefinitionRecorder:
+    """Makes the facts of functions, raising helpers and classes."""
+
+    def __init__(self, state: WalkState) -> None:
+        self.state = state
+        self.classes: list[ClassFact] = []
+        self.helpers: list[HelperFact] = []
+        self.keyed: list[KeyedHelper] = []
+        self._keyed_lookups: bool | None = None  # whether the text has `self.messages[k]`
+        self.reason_builders: dict[str, ReasonsList] = {}
+        self.properties: list[PropertyFact] = []
+        self.defs: list[str] = []  # the module's own functions
+        self.returns: dict[str, str] = {}  # function qualname → the class its return is
+        self.params: dict[str, dict[str, str]] = {}  # method qualname → parameter → class
+        # (qualname, class) of every function by its `def` line: whose the calls read from
+        # a blanked body's text are.
+        self.functions_at: dict[int, tuple[str, str | None]] = {}
+        # The path that holds after each function's body, by its `def` line: the guard of a
+        # call in the straight code of a tail the skeleton blanked.
+        self._after_body: dict[int, tuple[Step, ...]] = {}
+
+    def function_entered(
+        self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, inner: Scope
+    ) -> None:
+        """A `def` in `scope`, about to be walked as `inner`."""
+        qualname = inner.qualname
+        returned = annotated_class(stmt.returns)
+        if returned is not None:
+            self.returns[qualname] = returned
+        if inner.types and scope.class_name is not None and not scope.is_function:
+            self.params[qualname] = inner.types  # what an override's parameters are
+        self.functions_at[stmt.lineno] = (qualname, scope.class_name)
+        if scope.qualname == "<module>":
+            self.defs.append(stmt.name)
+        elif scope.class_name is not None and not scope.is_function and is_property(stmt):
+            self.properties.append(property_fact(stmt, qualname))
+
+    def function_walked(
+        self,
+        stmt: ast.FunctionDef | ast.AsyncFunctionDef,
+        scope: Scope,
+        inner: Scope,
+        after: tuple[Step, ...],
+    ) -> None:
+        """A `def` in `scope` walked as `inner`; `after` holds past its body."""
+        self._after_body[stmt.lineno] = after
+        if inner.returned is not None and (inner.returned.variants or inner.returned.calls):
+            self.reason_builders[inner.qualname] = inner.returned.freeze()
+        self._find_helper(stmt, inner)
+        if scope.class_name is not None and not scope.is_function and inner.params:
+            self._find_keyed(stmt, inner)
+
+    def class_walked(self, stmt: ast.ClassDef, qualname: str) -> None:
+        self.classes.append(self._class_fact(stmt, qualname))
+
+    def guard_after(self, def_line: int) -> tuple[Condition, ...] | None:
+        """What holds after the parsed body of the function whose `def` is on `def_line`
+        (its early exits), or None when no function's is."""
+        path = self._after_body.get(def_line)
+        return None if path is None else self.state.conditions_of(path)
 
     def _find_helper(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> None:
         """A function whose raise takes its message from a parameter is a raising helper;
@@ -81,10 +144,10 @@ class DefinitionRecorder(ExtractorBase):
     def _find_keyed(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> None:
         """A method that makes its exception from `self.<table>[key]`, `key` a parameter."""
         if self._keyed_lookups is None:  # once per file: most files have none at all
-            self._keyed_lookups = KEYED_LOOKUP.search(self.text) is not None
+            self._keyed_lookups = KEYED_LOOKUP.search(self.state.text) is not None
         if not self._keyed_lookups:
             return
-        text = line_span(self.text, stmt.lineno, stmt.end_lineno or stmt.lineno)
+        text = line_span(self.state.text, stmt.lineno, stmt.end_lineno or stmt.lineno)
         keys = {m[1] for m in KEYED_LOOKUP.finditer(text)} & set(scope.params)
         if not keys:
             return  # the cheap answer for nearly every method
@@ -159,12 +222,12 @@ class DefinitionRecorder(ExtractorBase):
         if _ARGS_CLASS.search(stmt.name):
             for item in stmt.body:
                 if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
-                    fields[item.target.id] = self._source(item.annotation)[:80]
+                    fields[item.target.id] = self.state.source(item.annotation)[:80]
         return ClassFact(
             name=stmt.name,
             qualname=qualname,
             line=stmt.lineno,
-            bases=tuple(self._source(b) for b in stmt.bases),
+            bases=tuple(self.state.source(b) for b in stmt.bases),
             docstring=ast.get_docstring(stmt),
             init_params=init_params,
             message=message,
@@ -194,11 +257,11 @@ class DefinitionRecorder(ExtractorBase):
                 and len(stmt.targets) == 1
                 and isinstance(stmt.targets[0], ast.Name)
                 and stmt.targets[0].id not in params
-                and self._stringy(stmt.value)
+                and self.state.stringy(stmt.value)
             ):
-                template = self._template(stmt.value, scope)
+                template = self.state.template(stmt.value, scope)
                 if template is not None:
-                    scope.messages[stmt.targets[0].id] = (template, ())
+                    scope.messages[stmt.targets[0].id] = [(template, ())]
         # In `__init__` only statements with the words looked for are walked (`__str__`
         # counts every `return`).
         keep = self._may_pass_message if func.name == "__init__" else None
@@ -211,7 +274,7 @@ class DefinitionRecorder(ExtractorBase):
                     first = node.args[0] if node.args else None
                     is_self = isinstance(first, ast.Name) and first.id == "self"
                     positional = node.args[1:] if is_self else node.args
-                    passed = self._args(node, scope)[1 if is_self else 0 :]
+                    passed = self.state.args(node, scope)[1 if is_self else 0 :]
                     value = positional[0] if positional else None
             elif isinstance(node, ast.Assign) and len(node.targets) == 1:
                 target = node.targets[0]
@@ -220,9 +283,10 @@ class DefinitionRecorder(ExtractorBase):
             elif isinstance(node, ast.Return) and func.name == "__str__":
                 value = node.value
             if value is not None and (
-                self._stringy(value) or (isinstance(value, ast.Name) and value.id in scope.messages)
+                self.state.stringy(value)
+                or (isinstance(value, ast.Name) and value.id in scope.messages)
             ):
-                return self._template(value, scope), passed
+                return self.state.template(value, scope), passed
         return None, passed
 
     def _may_pass_message(self, node: ast.AST) -> bool:
@@ -237,7 +301,7 @@ class DefinitionRecorder(ExtractorBase):
             return True
         decorators = getattr(node, "decorator_list", ())  # they are above a `def`'s line
         first = min((d.lineno for d in decorators), default=node.lineno)
-        text = line_span(self.text, first, node.end_lineno or node.lineno)
+        text = line_span(self.state.text, first, node.end_lineno or node.lineno)
         return not text.isascii() or "__init__" in text or "msg" in text or "message" in text
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import ast
 
 from errdex.extract.conditions import dotted_name
-from errdex.extract.extractor_base import ExtractorBase
 from errdex.extract.scope import Assignment, Scope, Step, message_locals
 from errdex.extract.shapes import (
     BUILTIN_NAMES,
@@ -22,6 +21,7 @@ from errdex.extract.shapes import (
     raised_call,
 )
 from errdex.extract.templates import TemplateBuilder
+from errdex.extract.walk_state import WalkState
 from errdex.facts import (
     Arg,
     Binding,
@@ -34,10 +34,14 @@ from errdex.facts import (
 )
 
 
-class ErrorSiteRecorder(ExtractorBase):
+class SiteRecorder:
     """Records the error sites of `raise`, `assert`, and warning, exit and log calls."""
 
-    def _Raise(self, stmt: ast.Raise, scope: Scope, path: tuple[Step, ...]) -> None:
+    def __init__(self, state: WalkState) -> None:
+        self.state = state
+        self.sites: list[ErrorSite] = []
+
+    def raised(self, stmt: ast.Raise, scope: Scope, path: tuple[Step, ...]) -> None:
         kind = SiteKind.RAISE
         exception: str | None = None
         message: MessageTemplate | None = None
@@ -51,24 +55,24 @@ class ErrorSiteRecorder(ExtractorBase):
         elif isinstance(exc, ast.Call) and is_factory(exc):
             # `raise _format(GatedRepoError, message, response)`: a function building the
             # exception from its class and a message.
-            exception = self._source(exc.args[0])
-            rest = [a for a in exc.args[1:] if self._stringy(a) or isinstance(a, ast.Name)]
-            message = self._template(rest[0], scope) if rest else None
+            exception = self.state.source(exc.args[0])
+            rest = [a for a in exc.args[1:] if self.state.stringy(a) or isinstance(a, ast.Name)]
+            message = self.state.template(rest[0], scope) if rest else None
         elif isinstance(exc, ast.Call):
-            exception = self._source(exc.func)
+            exception = self.state.source(exc.func)
             message_node = message_arg(exc)
-            args = self._args(exc, scope)
+            args = self.state.args(exc, scope)
             if message_node is not None:
                 chosen = self._chosen(message_node, scope, stmt.lineno, path)
                 if chosen:  # a site per message that branches chose
-                    cause = self._source(stmt.cause) if stmt.cause is not None else None
+                    cause = self.state.source(stmt.cause) if stmt.cause is not None else None
                     for template, steps in chosen:
-                        site = self._site(
+                        site = self.site(
                             stmt, scope, steps, kind, exception, template, args=args, cause=cause
                         )
                         scope.signals.append(site)
                     return
-                message = self._template(message_node, scope)
+                message = self.state.template(message_node, scope)
         elif isinstance(exc, ast.Name) and any(name == exc.id for _, name in scope.handlers):
             kind = SiteKind.RERAISE
             exception = next(c for c, name in reversed(scope.handlers) if name == exc.id)
@@ -76,9 +80,9 @@ class ErrorSiteRecorder(ExtractorBase):
             # `raise result`: an exception object, whose class only a test may tell.
             exception = self._narrowed(exc.id, path)
         else:
-            exception = self._source(exc)
-        cause = self._source(stmt.cause) if stmt.cause is not None else None
-        site = self._site(stmt, scope, path, kind, exception, message, args=args, cause=cause)
+            exception = self.state.source(exc)
+        cause = self.state.source(stmt.cause) if stmt.cause is not None else None
+        site = self.site(stmt, scope, path, kind, exception, message, args=args, cause=cause)
         scope.signals.append(site)
 
     def _chosen(
@@ -93,9 +97,9 @@ class ErrorSiteRecorder(ExtractorBase):
         to (`+=`)."""
         names = [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in scope.assigns]
         for name in dict.fromkeys(names):
-            values = self._values(name, scope, line, self._blocks, path)
+            values = self._values(name, scope, line, self.state.blocks, path)
             if len(values) > 1 and any(_prose(template) for template, _ in values):
-                return self._built(node, name, values, message_locals(scope, self._blocks))
+                return self._built(node, name, values, message_locals(scope, self.state.blocks))
         return []
 
     def _values(
@@ -123,7 +127,7 @@ class ErrorSiteRecorder(ExtractorBase):
                 continue
             if choice.line < replaced:
                 break
-            if is_none(choice.value) and any(name in self._names(step) for step in path):
+            if is_none(choice.value) and any(name in self.state.names(step) for step in path):
                 continue  # `if why is not None: raise X(f"... {why}")`: never its None
             found.append(choice)
             if here[: len(choice.blocks)] == choice.blocks:
@@ -174,7 +178,7 @@ class ErrorSiteRecorder(ExtractorBase):
         out = []
         for template, steps in values:
             builder = TemplateBuilder(
-                self.text, constants=self.constants, locals={**known, name: template}
+                self.state.text, constants=self.state.constants, locals={**known, name: template}
             )
             message = builder.build(node)
             if message is not None:
@@ -186,7 +190,7 @@ class ErrorSiteRecorder(ExtractorBase):
         local, or a name in lower case (`exc`, `result`) that no import binds."""
         if name in scope.assigns:
             return True
-        return name[:1].islower() and name not in self.imports and name not in BUILTIN_NAMES
+        return name[:1].islower() and name not in self.state.imports and name not in BUILTIN_NAMES
 
     def _narrowed(self, name: str, path: tuple[Step, ...]) -> str | None:
         """The class an `isinstance(name, X)` test on the path says the object is."""
@@ -201,7 +205,7 @@ class ErrorSiteRecorder(ExtractorBase):
                 and isinstance(test.args[0], ast.Name)
                 and test.args[0].id == name
             ):
-                return self._source(test.args[1])
+                return self.state.source(test.args[1])
         return None
 
     def _made_before(self, name: str, scope: Scope, line: int) -> ast.Call | None:
@@ -216,27 +220,32 @@ class ErrorSiteRecorder(ExtractorBase):
     def _last_assignment(self, name: str, scope: Scope, line: int) -> tuple[int, ast.expr] | None:
         """(line, value) of the last assignment of `name` that surely ran before `line`: in a
         block enclosing the current one. None when it is a parameter's, or there is none."""
-        here = self._blocks
+        here = self.state.blocks
         for assigned in reversed(scope.assigns.get(name, ())):
             if assigned.line <= line and here[: len(assigned.blocks)] == assigned.blocks:
                 value = assigned.value
                 return (assigned.line, value) if value is not None else None
         return None
 
-    def _Assert(self, stmt: ast.Assert, scope: Scope, path: tuple[Step, ...]) -> None:
-        message = self._template(stmt.msg, scope) if stmt.msg is not None else None
-        step = self._step(stmt.test, ConditionKind.ASSERT, holds=False)
-        self._site(stmt, scope, (*path, step), SiteKind.ASSERT, "AssertionError", message)
+    def asserted(self, stmt: ast.Assert, scope: Scope, path: tuple[Step, ...]) -> None:
+        message = self.state.template(stmt.msg, scope) if stmt.msg is not None else None
+        step = Step(stmt.test, ConditionKind.ASSERT, holds=False)
+        self.site(stmt, scope, (*path, step), SiteKind.ASSERT, "AssertionError", message)
 
-    def _warn(self, stmt: ast.stmt, call: ast.Call, scope: Scope, path: tuple[Step, ...]) -> None:
+    def warned(self, stmt: ast.stmt, call: ast.Call, scope: Scope, path: tuple[Step, ...]) -> None:
         node = call.args[0] if call.args else keyword(call, "message")
         category = call.args[1] if len(call.args) > 1 else keyword(call, "category")
-        message = self._template(node, scope) if node is not None else None
-        exception = self._source(category) if category is not None else "UserWarning"
-        site = self._site(stmt, scope, path, SiteKind.WARN, exception, message)
+        message = self.state.template(node, scope) if node is not None else None
+        exception = self.state.source(category) if category is not None else "UserWarning"
+        site = self.site(stmt, scope, path, SiteKind.WARN, exception, message)
         scope.signals.append(site)
 
-    def _log(
+    def exited(self, stmt: ast.stmt, call: ast.Call, scope: Scope, path: tuple[Step, ...]) -> None:
+        """`sys.exit("message")`: the text is printed and the process exits."""
+        message = self.state.template(call.args[0], scope)
+        self.site(stmt, scope, path, SiteKind.EXIT, "SystemExit", message)
+
+    def logged(
         self,
         stmt: ast.stmt,
         call: ast.Call,
@@ -250,14 +259,12 @@ class ErrorSiteRecorder(ExtractorBase):
         if node is not None:
             rest = [a for a in args[1:] if not isinstance(a, ast.Starred)]
             if rest and isinstance(node, ast.Constant) and isinstance(node.value, str):
-                message = TemplateBuilder(
-                    self.text, constants=self.constants, locals=message_locals(scope, self._blocks)
-                ).percent(node, rest)
+                message = self.state.builder(scope).percent(node, rest)
             else:
-                message = self._template(node, scope)
-        self._site(stmt, scope, path, SiteKind.LOG, None, message, level=level)
+                message = self.state.template(node, scope)
+        self.site(stmt, scope, path, SiteKind.LOG, None, message, level=level)
 
-    def _site(
+    def site(
         self,
         stmt: ast.stmt,
         scope: Scope,
@@ -270,7 +277,7 @@ class ErrorSiteRecorder(ExtractorBase):
         cause: str | None = None,
         level: str | None = None,
     ) -> ErrorSite:
-        names = tuple(dict.fromkeys(n for step in path for n in self._names(step)))
+        names = tuple(dict.fromkeys(n for step in path for n in self.state.names(step)))
         reasons, reasons_expr = self._reasons_for(message, scope)
         site = ErrorSite(
             kind=kind,
@@ -280,7 +287,7 @@ class ErrorSiteRecorder(ExtractorBase):
             end_line=stmt.end_lineno or stmt.lineno,
             function=scope.qualname,
             class_name=scope.class_name,
-            conditions=self._conditions_of(path),
+            conditions=self.state.conditions_of(path),
             bindings=self._bindings(names, scope, stmt.lineno),
             cause=cause,
             level=level,
@@ -314,7 +321,9 @@ class ErrorSiteRecorder(ExtractorBase):
             seen.add(root)
             assigned = self._last_assignment(root, scope, line)
             if assigned is not None:
-                out.append(Binding(name=root, value=self._source(assigned[1]), line=assigned[0]))
+                out.append(
+                    Binding(name=root, value=self.state.source(assigned[1]), line=assigned[0])
+                )
         return tuple(out)
 
 

@@ -17,6 +17,9 @@ from errdex.facts import (
     Variant,
 )
 
+# The nested blocks a statement is in, innermost last, each numbered once per file.
+Blocks = tuple[int, ...]
+
 
 @dataclass
 class Reasons:
@@ -47,8 +50,10 @@ class Scope:
     params: tuple[str, ...] = ()
     arguments: ast.arguments | None = None  # a function's, for `literal_defaults`
     body: list[ast.stmt] = field(default_factory=list)  # a function's statements
-    # message variables: name → (template, the blocks it was assigned in)
-    messages: dict[str, tuple[MessageTemplate, tuple[int, ...]]] = field(default_factory=dict)
+    # Message variables: name → what it holds, as (template, the blocks where it holds),
+    # outermost first. A statement reads the deepest whose blocks enclose its own: text added
+    # inside an `if` is there for a raise in that `if`, and may be absent after it.
+    messages: dict[str, list[tuple[MessageTemplate, Blocks]]] = field(default_factory=dict)
     lists: dict[str, Reasons] = field(default_factory=dict)
     # Every assignment of each name, in order. Source is taken lazily.
     assigns: dict[str, list[Assignment]] = field(default_factory=dict)
@@ -114,8 +119,9 @@ def literal_defaults(scope: Scope) -> dict[str, str]:
 
 def message_locals(scope: Scope, here: tuple[int, ...]) -> dict[str, MessageTemplate]:
     """Message variables whose assignment encloses the current block (so it surely ran)."""
-    return {
-        name: template
-        for name, (template, where) in scope.messages.items()
-        if here[: len(where)] == where
-    }
+    out: dict[str, MessageTemplate] = {}
+    for name, values in scope.messages.items():
+        for template, where in values:  # outermost first: the deepest that encloses wins
+            if here[: len(where)] == where:
+                out[name] = template
+    return out

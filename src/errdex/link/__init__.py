@@ -49,25 +49,8 @@ from errdex.link.tests import TestIndex
 
 __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
-# Bump when linking changes what it produces: stored versions made before are re-indexed.
-# 4: calls of other files' raising helpers in site-free functions (the indexer's second round).
-# 5: `self.x()` reaches a helper only through the caller's classes; an attribute's object only
-# a helper of the same file.
-# 6: `module.helper(...)` on a module of the version reaches that module's function.
-# 8: messages a base's `__init__` builds from what a subclass passes up; message tables by
-# key (`default_error_messages`) and the methods that raise from them.
-# 9: a class message naming none of its parameters leaves a raise its own message.
-# 10: warning helpers, helpers of helpers, and helpers a module re-exports.
-# 11: a caller link says whether its guard was read (`CallerLink.guard_known`).
-# 12: a helper's message may be a module constant's text (`fail(NOT_FOUND)`), and an
-# argument passed by name.
-# 13: star imports bind what a module exports (its literal `__all__`, else its public names).
-# 14: a helper raising one message under several guards keeps them joined with `or`; a method
-# helper's guard names the object it was called on.
-# 15: a method called on an object reaches another file's helper only when the code says the
-# object is of the helper's class (`link.receivers`), not because its name is unique.
-# 16: the texts a user sees, composed away from the raise (`IndexedSite.shown`).
-# 17: a flag's field names the public constructor taking it as a keyword (`KnobLink.call`).
+# Stored versions linked by another version are indexed again: bump it when what linking
+# produces changes.
 LINKER_VERSION = "17"
 
 

@@ -1,0 +1,133 @@
+"""The calls a file makes: each call that may be of the codebase's own function (for its
+callers), each candidate call of a raising helper (a call passing text or a message
+parameter on), and the tests that expect an error.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+import msgspec
+
+from errdex.extract.calls import call_target, expected_errors
+from errdex.extract.scope import Scope, Step, literal_defaults
+from errdex.extract.shapes import (
+    MESSAGE_PARAMS,
+    NOT_HELPERS,
+    call_shape,
+    names_imported_constant,
+    receiver,
+)
+from errdex.extract.walk_state import WalkState
+from errdex.facts import CallFact, CallSite, TestRef
+
+
+class CallRecorder:
+    """Keeps the calls made, and the tests that expect an error."""
+
+    def __init__(self, state: WalkState) -> None:
+        self.state = state
+        self.calls: list[CallFact] = []
+        self.tests: list[TestRef] = []
+        # Each call with its path: its guard is worked out only for the calls kept.
+        self._pending: list[tuple[CallSite, tuple[Step, ...]]] = []
+
+    def expecting(self, stmt: ast.With | ast.AsyncWith, scope: Scope) -> None:
+        """A `with` in a function: `pytest.raises(X, match=...)` and the like."""
+        if scope.is_function:
+            self.tests.extend(expected_errors(stmt, scope.qualname))
+
+    def noted(self, stmt: ast.stmt, call: ast.Call, scope: Scope, path: tuple[Step, ...]) -> None:
+        """Record a call that may be of the codebase's own function (for its callers)."""
+        target = call_target(call)
+        if target is None:
+            return
+        callee, receiver = target
+        self._pending.append(
+            (CallSite(callee, receiver, stmt.lineno, scope.qualname, scope.class_name), path)
+        )
+
+    def _message_like(self, node: ast.expr) -> bool:
+        """Whether an argument may be a raising helper's message: text, or the name of
+        another module's constant (`fail(NOT_FOUND)`, resolved by the linker)."""
+        return self.state.stringy(node) or names_imported_constant(node, self.state.imports)
+
+    def call_sites(self, keep: Callable[[CallSite], bool]) -> tuple[CallSite, ...]:
+        """The recorded calls that `keep` accepts, each with its guard (worked out now)."""
+        return tuple(
+            msgspec.structs.replace(call, conditions=self.state.conditions_of(path))
+            for call, path in self._pending
+            if keep(call)
+        )
+
+    def helper_candidate(
+        self,
+        stmt: ast.stmt,
+        call: ast.Call,
+        func: ast.Name | ast.Attribute,
+        scope: Scope,
+        path: tuple[Step, ...],
+    ) -> None:
+        callee = func.attr if isinstance(func, ast.Attribute) else func.id
+        if callee in NOT_HELPERS:
+            return
+        # A call passing on a message parameter of its function (`def warn(msg):
+        # _warnings_warn(msg, SAWarning)`) makes that function a helper too, when the
+        # linker finds the callee is one: it needs the function's parameters.
+        forwards = not MESSAGE_PARAMS.isdisjoint(scope.params) and any(
+            _passes_on(a, scope.params) for a in call.args
+        )
+        arguments = (*call.args, *(keyword.value for keyword in call.keywords))
+        if not forwards and not any(self._message_like(a) for a in arguments):
+            return
+        self.calls.append(
+            CallFact(
+                callee=callee,
+                receiver=receiver(func),
+                line=stmt.lineno,
+                end_line=stmt.end_lineno or stmt.lineno,
+                function=scope.qualname,
+                class_name=scope.class_name,
+                args=self.state.args(call, scope),
+                conditions=self.state.conditions_of(path),
+                params=scope.params if forwards else (),
+                defaults=literal_defaults(scope) if forwards else {},
+                receiver_type=_receiver_type(func, scope),
+            )
+        )
+
+
+def _passes_on(arg: ast.expr, params: tuple[str, ...]) -> bool:
+    """Whether the argument is a message parameter, or something made from one first
+    (`exc.SAWarning(msg, code=code)`)."""
+    if isinstance(arg, ast.Call) and arg.args:
+        arg = arg.args[0]
+    return isinstance(arg, ast.Name) and arg.id in params and arg.id in MESSAGE_PARAMS
+
+
+def _receiver_type(func: ast.Name | ast.Attribute, scope: Scope) -> str | None:
+    """What the code says the object a method is called on is (`CallFact.receiver_type`):
+    the call that returned it, used at once (`get_config().check(...)`) or kept in a name,
+    or the class a name is annotated with, here or in the functions around this one."""
+    target = func.value if isinstance(func, ast.Attribute) else None
+    if isinstance(target, ast.Call):
+        return call_shape(target)
+    if not isinstance(target, ast.Name) or target.id in ("self", "cls"):
+        return None
+    name = target.id
+    around: Scope | None = scope
+    while around is not None:
+        if name in around.types:
+            return around.types[name]
+        assigned = around.assigns.get(name)
+        if assigned:  # its last assignment so far
+            value = assigned[-1].value
+            if isinstance(value, ast.Call):
+                return call_shape(value)
+            if value is None and around.class_name == around.qualname.rpartition(".")[0]:
+                # A method's parameter: what the method it overrides annotates it with.
+                return f"{around.qualname}({name})"
+            return None
+        around = around.outer
+    return None

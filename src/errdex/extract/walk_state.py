@@ -1,0 +1,126 @@
+"""What every recorder reads while the walker walks one file: the source text of its nodes,
+the blocks being walked, the conditions a path's steps make, and the message template or
+call arguments an expression makes.
+
+The walker owns one `WalkState` per file and hands it to each recorder when it makes them;
+the function being walked (`Scope`) and the path to the current statement travel with each
+event instead, since they change at every block.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+from errdex.extract.conditions import ConditionMaker, dotted_names
+from errdex.extract.scope import Scope, Step, message_locals
+from errdex.extract.shapes import is_stringy
+from errdex.extract.templates import TemplateBuilder, source_of
+from errdex.facts import Arg, Condition, MessageTemplate
+
+
+def _memoized_source(text: str, known: dict[int, tuple[ast.AST, str]], node: ast.AST) -> str:
+    """`source_of(text, node)`, remembered: tests, handlers' types and assigned values are
+    asked for again and again. Keyed by identity, with the node kept alongside so that its
+    id cannot be reused meanwhile."""
+    found = known.get(id(node))
+    if found is not None and found[0] is node:
+        return found[1]
+    source = source_of(text, node)
+    known[id(node)] = (node, source)
+    return source
+
+
+class WalkState:
+    """One file's text, constants and imports, and where in its blocks the walk is."""
+
+    def __init__(
+        self, text: str, constants: dict[str, Any], imports: Mapping[str, str] | None = None
+    ) -> None:
+        self.text = text
+        self.constants = constants
+        self.imports: Mapping[str, str] = imports or {}  # local name → imported dotted target
+        # A plain function over a dict, not a bound method: nothing the recorders keep
+        # refers back to this object, so a file's tree is freed as soon as its extraction
+        # ends, without the cyclic GC.
+        self.source = functools.partial(_memoized_source, text, {})
+        self.conditions = ConditionMaker(self.source)
+        # The nested blocks being walked, innermost last: a value assigned in a block
+        # surely ran for a statement whose blocks start with that block's.
+        self.blocks: tuple[int, ...] = ()
+        self._block_counter = 0
+
+    def open_block(self) -> tuple[int, ...]:
+        """Enter a nested block (an `if`'s body, a loop's, a handler's); return the blocks to
+        restore when it ends."""
+        self._block_counter += 1
+        outer = self.blocks
+        self.blocks = (*outer, self._block_counter)
+        return outer
+
+    # -- paths -----------------------------------------------------------------------------
+
+    def condition(self, step: Step) -> Condition:
+        """The condition a step makes, worked out once."""
+        if step._condition is None:
+            node = step.node
+            make_text = self.conditions.make_text
+            if isinstance(node, ast.For | ast.AsyncFor):
+                header = f"for {self.source(node.target)} in {self.source(node.iter)}"
+                step._condition = make_text(header, step.kind, node.lineno)
+            elif isinstance(node, ast.ExceptHandler):
+                caught = f" {self.source(node.type)}" if node.type is not None else ""
+                named = f" as {node.name}" if node.name else ""
+                step._condition = make_text(f"except{caught}{named}", step.kind, node.lineno)
+            elif isinstance(node, ast.pattern):
+                assert step.subject is not None
+                text = f"{self.source(step.subject)} matches {self.source(node)}"
+                step._condition = make_text(text, step.kind, node.lineno)
+            else:
+                assert isinstance(node, ast.expr)
+                step._condition = self.conditions.make(node, step.kind, holds=step.holds)
+        return step._condition
+
+    def names(self, step: Step) -> tuple[str, ...]:
+        """The names and attribute chains a step's test reads, worked out once."""
+        if step._names is None:
+            node = step.node
+            if isinstance(node, ast.For | ast.AsyncFor):
+                node = node.iter
+            elif isinstance(node, ast.ExceptHandler):
+                node = node.type if node.type is not None else ast.Pass()
+            elif isinstance(node, ast.pattern):
+                node = step.subject or ast.Pass()
+            step._names = tuple(dotted_names(node))
+        return step._names
+
+    def conditions_of(self, path: tuple[Step, ...]) -> tuple[Condition, ...]:
+        return tuple(self.condition(step) for step in path)
+
+    # -- messages and arguments ------------------------------------------------------------
+
+    def stringy(self, node: ast.expr) -> bool:
+        return is_stringy(node, self.constants)
+
+    def template(self, node: ast.expr | None, scope: Scope) -> MessageTemplate | None:
+        """The message `node` makes, with the scope's messages built before it inlined."""
+        if node is None:
+            return None
+        return self.builder(scope).build(node)
+
+    def builder(self, scope: Scope) -> TemplateBuilder:
+        return TemplateBuilder(
+            self.text, constants=self.constants, locals=message_locals(scope, self.blocks)
+        )
+
+    def args(self, call: ast.Call, scope: Scope) -> tuple[Arg, ...]:
+        builder = self.builder(scope)  # one for all arguments: nothing changes in between
+        out = [Arg(builder.build(a), self.source(a)) for a in call.args]
+        out.extend(
+            Arg(builder.build(k.value), self.source(k.value), name=k.arg)
+            for k in call.keywords
+            if k.arg is not None
+        )
+        return tuple(out)
