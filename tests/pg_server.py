@@ -112,9 +112,19 @@ class PostgresServer:
             f"--pwfile={password}",
             "--no-sync",
         )
+        self._start()
+        self.admin(f"CREATE DATABASE {DATABASE}", database="postgres")
+
+    def _start(self) -> None:
         options = f"-k {self.root} -p {self.port} -h 127.0.0.1 {FAST}"
         self._run("pg_ctl", "-D", str(self.data), "-l", str(self.log), "-o", options, "-w", "start")
-        self.admin(f"CREATE DATABASE {DATABASE}", database="postgres")
+
+    def restart(self) -> None:
+        """Stop the server (its connections dropped, as by an upgrade or a failover) and
+        start it again with the same options, on the same port. (`pg_ctl restart` would
+        forget the log file and hold our captured output open.)"""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+        self._start()
 
     def stop(self) -> None:
         try:

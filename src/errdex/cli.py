@@ -42,6 +42,7 @@ from errdex.render.terminal import (
     cluster_total,
     failure_line,
     index_summary,
+    interrupted_index,
     lookup_view,
     nearest_view,
     note_line,
@@ -72,8 +73,8 @@ def handle_errors(func: F) -> F:
             return func(*args, **kwargs)
         except ErrdexError as error:
             _fail(str(error), error.exit_code)
-        except KeyboardInterrupt:
-            _fail("interrupted; the database keeps what it held before this run", 2)
+        except KeyboardInterrupt:  # a write under way is one transaction: all or nothing
+            _fail("interrupted; whatever was being written was not, what was written stays", 2)
         except BrokenPipeError:
             sys.stderr.close()  # `errdex list | head`: the reader left, nothing to say
         return None
@@ -93,8 +94,9 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON f
 
 
 @contextmanager
-def _store(db: str | None) -> Iterator[Store]:
-    store = open_store(db)
+def _store(db: str | None, *, create: bool = False) -> Iterator[Store]:
+    """The store at `db`; only a command that writes versions (`create`) makes a new one."""
+    store = open_store(db, create=create)
     try:
         yield store
     finally:
@@ -206,11 +208,14 @@ def index(
     if installed:
         resolved.extend(installed_all())
     reports: list[IndexReport] = []
-    with _store(db) as store:
-        for source in resolved:
-            reports.append(_index_one(source, store, workers, quiet=as_json, force=force))
-            if not as_json:
-                index_summary(reports[-1], _err)
+    with _store(db, create=True) as store:
+        try:
+            for source in resolved:
+                reports.append(_index_one(source, store, workers, quiet=as_json, force=force))
+                if not as_json:
+                    index_summary(reports[-1], _err)
+        except KeyboardInterrupt:
+            _fail(interrupted_index(reports, resolved[len(reports)].info), 2)
     if as_json:
         _print_json(reports)
 
@@ -348,7 +353,7 @@ def diff(
     with contextlib.ExitStack() as stack:
         if repo is not None and db is None:
             db = str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "diff.db")
-        store = stack.enter_context(_store(db))
+        store = stack.enter_context(_store(db, create=repo is not None))  # --git indexes
         if repo is None:
             result = errdex.diff(*names, db=store)
         else:
@@ -540,9 +545,10 @@ def lookup(
     """
     paste = _read_paste(text)
     evidence = parse_paste(paste)
-    with _store(db) as store:
-        if not no_auto_index:
-            paths = [f.path for e in evidence.errors for f in e.frames]
+    paths = [f.path for e in evidence.errors for f in e.frames]
+    auto_index = bool(paths) and not no_auto_index  # it may index, into a new database
+    with _store(db, create=auto_index) as store:
+        if auto_index:
             index_missing(store, paths, announce=lambda m: _err.print(note_line(m)))
         if not store.projects():
             raise NotFoundError("the database is empty: index something first: errdex index SOURCE")

@@ -3,6 +3,7 @@
 ErrdexError
 ├── SourceError      a source that cannot be read (missing path, bad archive, unknown rev)
 ├── StoreError       the database cannot be opened, migrated or written
+│   └── ConnectionLostError  the server dropped the connection (say, it restarted)
 ├── NotFoundError    an id, project or version that is not in the database
 ├── InputError       input that errdex will not take (empty, binary, too large)
 ├── ModelError       a model endpoint that cannot be reached or answers with no content
@@ -24,6 +25,11 @@ class SourceError(ErrdexError):
 
 class StoreError(ErrdexError):
     """The database cannot be opened, migrated or written."""
+
+
+class ConnectionLostError(StoreError):
+    """The database server dropped the connection mid-request (it restarted, say). The store
+    opens a new one on its next use, so the request may be tried again once."""
 
 
 class NotFoundError(ErrdexError):

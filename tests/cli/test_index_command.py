@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from errdex.cli import main
+from errdex.store import open_store
 from samples import write_package
 
 
@@ -118,13 +119,40 @@ def test_an_archive_with_escaping_paths_and_a_bomb(tmp_path: Path) -> None:
     assert {"../evil.py", "demo/bomb.py"} <= skipped
 
 
-def test_unknown_id_and_empty_database() -> None:
+def test_unknown_id_and_empty_database(tmp_path: Path) -> None:
+    open_store(tmp_path / "errdex.db").close()  # made, migrated, empty
     code, _, err = run("show", "0123456789abcdef")
     assert code == 1
     assert "0123456789abcdef" in err
     code, _, err = run("list")
     assert code == 1
     assert "index something first" in err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("list",),
+        ("show", "0123456789abcdef"),
+        ("diff", "demo", "1.0", "2.0"),
+        ("lookup", "--no-auto-index", "ValueError: x"),
+        ("lookup", "ValueError: no traceback, nothing to index"),
+        ("explain", "0123456789abcdef", "--llm-url", "http://127.0.0.1:9", "--llm-model", "m"),
+        ("serve", "--port", "0"),
+    ],
+)
+def test_reading_a_database_that_does_not_exist_makes_none(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    missing = tmp_path / "nowhere" / "errdex.db"
+    code, out, err = run(*command, "--db", str(missing))
+    assert code == 1 and out == ""
+    assert err.startswith(f"errdex: no database at {missing}: index something first")
+    assert err.count("\n") == 1
+    assert not missing.parent.exists()
+    pkg = write_package(tmp_path / "demo", {"demo/net.py": GOOD})
+    assert run("index", str(pkg), "--db", str(missing))[0] == 0  # indexing makes it
+    assert missing.is_file()
 
 
 def test_a_database_that_is_not_one(tmp_path: Path) -> None:
@@ -190,3 +218,37 @@ def test_an_unchanged_version_is_up_to_date_unless_forced(tmp_path: Path) -> Non
     assert (first["up_to_date"], again["up_to_date"], forced["up_to_date"]) == (False, True, False)
     assert first["sites"] == again["sites"] == forced["sites"] == 1
     assert (forced["parsed"], forced["cached"]) == (0, 1)
+
+
+def test_ctrl_c_after_a_version_was_written_says_the_database_holds_it(tmp_path: Path) -> None:
+    env = {**os.environ, "ERRDEX_DB": str(tmp_path / "errdex.db")}
+    env["ERRDEX_CACHE"] = str(tmp_path / "cache")
+    first = write_package(tmp_path / "alpha", {"alpha/net.py": GOOD})
+    second = write_package(
+        tmp_path / "beta",
+        {
+            f"beta/mod{i}.py": "".join(
+                f"def f{j}(x):\n    if x > {j}:\n        raise ValueError(f'{i}.{j} {{x}}')\n"
+                for j in range(100)
+            )
+            for i in range(300)
+        },
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "errdex", "index", "--workers", "1", str(first), str(second)],
+        env=env,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
+    assert proc.stderr is not None
+    summary = proc.stderr.readline()  # alpha is written: beta is under way
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert summary.startswith("alpha "), summary
+    assert proc.returncode == 2, err
+    assert "interrupted while indexing beta" in err
+    assert "the database now holds what this run indexed before: alpha" in err
+    assert "held before this run" not in err and "Traceback" not in err
+    listed = run("list", "--json", "--db", str(tmp_path / "errdex.db"))[1]
+    assert {r["project"] for r in json.loads(listed)} == {"alpha"}

@@ -169,3 +169,5 @@ def test_a_release_is_pinned_to_its_tag_and_dated_by_its_revision() -> None:
     folder = msgspec.structs.replace(record, source_kind="directory", link_template=None)
     assert pin_label(folder, record.revision).startswith("a folder with no known origin")
     assert revision_date(folder) is None
+    hatched = msgspec.structs.replace(record, date="2020-02-02T00:00:00+00:00")
+    assert revision_date(hatched) is None  # a reproducible build's fixed stamp

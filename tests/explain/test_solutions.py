@@ -20,6 +20,11 @@ from samples import write_package
 SHOP = {
     "shop/__init__.py": "",
     "shop/client.py": """
+        import logging
+        import sys
+
+        logger = logging.getLogger(__name__)
+
         MODES = ("fast", "safe")
 
 
@@ -70,6 +75,19 @@ SHOP = {
                 raise ValueError("cannot take from a closed pool")
 
 
+        def console():
+            if sys.platform != "win32":
+                raise ImportError("this console works only on Windows")
+
+
+        def tune(dtype, size):
+            if dtype != "half":
+                logger.warning("tuning off: dtype %s", dtype)
+                return
+            if size > 64:
+                logger.warning("tuning off: size %s is too big", size)
+
+
         def find(items, key):
             for item in items:
                 if item == key:
@@ -103,7 +121,7 @@ def test_a_guard_whose_other_branch_raises_is_no_way_out(shop: Store) -> None:
     texts = [s.text for s in page.solutions]
     assert texts[0] == "Pass the argument `size` of `check_mode` at most `4096`."
     assert not any("mode" in t and "MODES" in t for t in texts)
-    assert "The guard at line 27 is no way out" in page.what_it_means
+    assert "The guard at line 32 is no way out" in page.what_it_means
 
 
 def test_the_message_says_what_to_do(shop: Store) -> None:
@@ -145,6 +163,23 @@ def test_a_chain_of_type_checks_asks_for_any_of_the_types(shop: Store) -> None:
 def test_none_of_a_counted_thing_is_no_way_out(shop: Store) -> None:
     page = page_of(shop, "cannot take from a closed pool")
     assert not any("at most `0`" in s.text for s in page.solutions)
+
+
+def test_a_platform_check_asks_for_that_platform(shop: Store) -> None:
+    page = page_of(shop, "this console works only on Windows")
+    assert [(s.kind, s.text) for s in page.solutions] == [
+        (
+            "environment",
+            "Run it where `sys.platform` equals `'win32'`: this checks the platform or the "
+            "Python version, not your input.",
+        )
+    ]
+
+
+def test_for_a_warning_a_branch_that_warns_too_is_no_way_out(shop: Store) -> None:
+    page = page_of(shop, "tuning off: size")
+    assert [s.text for s in page.solutions] == ["Pass the argument `size` of `tune` at most `64`."]
+    assert "is no way out: its other branch fails as well" in page.what_it_means
 
 
 def test_a_failed_import_asks_for_the_package_and_the_constructor_keyword(shop: Store) -> None:

@@ -273,3 +273,70 @@ def test_a_message_table_gives_each_subclass_its_own_text() -> None:
     ]
     assert [f.text.text for f in by_line[21].shown] == ["Not a valid integer."]
     assert by_line[13].shown == ()  # no subclass overrides "required"
+
+
+def test_a_property_of_the_raising_object_builds_the_message() -> None:
+    sites = link(
+        {
+            "tpl/runtime.py": """
+                from .exceptions import UndefinedError
+
+                class Undefined:
+                    def __init__(self, hint=None, obj=None, name=None):
+                        self._undefined_hint = hint
+                        self._undefined_obj = obj
+                        self._undefined_name = name
+
+                    @property
+                    def _undefined_message(self):
+                        if self._undefined_hint:
+                            return self._undefined_hint
+                        if self._undefined_obj is None:
+                            return f"{self._undefined_name!r} is undefined"
+                        kind = type(self._undefined_obj).__name__
+                        return f"{kind!r} has no attribute {self._undefined_name!r}"
+
+                    def _fail_with_undefined_error(self, *args):
+                        raise UndefinedError(self._undefined_message)
+                """,
+            "tpl/exceptions.py": """
+                class UndefinedError(Exception):
+                    pass
+                """,
+        }
+    )
+    # Each return is a text of its own (the hint, any text at all, says nothing).
+    assert shown(sites, 20) == {
+        "{self._undefined_name!r} is undefined": "Undefined._undefined_message",
+        "{type(self._undefined_obj).__name__!r} has no attribute {self._undefined_name!r}": (
+            "Undefined._undefined_message"
+        ),
+    }
+
+
+def test_str_that_adds_to_what_the_base_prints() -> None:
+    sites = link(
+        {
+            "svc/exceptions.py": """
+                class ClientError(ValueError):
+                    pass
+
+                class ValidationError(ClientError):
+                    def __init__(self, message, *, parameter=None, value=None):
+                        super().__init__(message)
+                        self.parameter = parameter
+
+                    def __str__(self):
+                        base = super().__str__()
+                        extras = []
+                        if self.parameter is not None:
+                            extras.append(f"parameter={self.parameter}")
+                        return f"{base} ({', '.join(extras)})" if extras else base
+
+                def check(tokens):
+                    if not tokens:
+                        raise ValidationError("Can't process an empty prompt.", parameter="prompt")
+                """
+        }
+    )
+    assert shown(sites, 19) == {"Can't process an empty prompt. ({', '.join(extras)})": "str(exc)"}

@@ -1,15 +1,21 @@
-"""`NAME==VERSION` is downloaded by pip into the cache once, then read as an archive."""
+"""`NAME==VERSION` is fetched as a file from the configured index into the cache once, its hash
+checked, and read as an archive: nothing of it is ever built or run."""
 
 from __future__ import annotations
 
 import hashlib
+import os
+import sys
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from errdex.errors import SourceError
 from errdex.sources.pypi import cache_dir, find_cached, parse_requirement, pypi_source
+from errdex.sources.simple_index import IndexFile, newest_version
+from package_index import LocalIndex, write_sdist, write_wheel
 
 
 @pytest.fixture
@@ -35,6 +41,171 @@ def test_only_plain_name_equals_version_is_a_requirement(
     spec: str, expected: tuple[str, str] | None
 ) -> None:
     assert parse_requirement(spec) == expected
+
+
+@pytest.fixture
+def index(tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[LocalIndex]:
+    """A loopback index as the only one pip is configured with (no config file is read)."""
+    folder = tmp_path / "index"
+    folder.mkdir()
+    served = LocalIndex(folder)
+    with served.serving():
+        monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
+        monkeypatch.setenv("PIP_INDEX_URL", served.url)
+        for name in ("PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_NO_INDEX"):
+            monkeypatch.delenv(name, raising=False)
+        yield served
+
+
+@pytest.fixture
+def index_env_public(monkeypatch: pytest.MonkeyPatch) -> None:
+    """pip's configuration as the machine has it, but only the public index: the test
+    must fetch from the index itself, not from a local mirror's folder."""
+    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
+    for name in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_NO_INDEX"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def hostile_sdist(folder: Path, filename: str, marker: Path) -> Path:
+    """An sdist whose build code (setup.py, and an in-tree PEP 517 backend that needs nothing
+    installed) writes `marker` when anything builds or prepares it."""
+    write = f"open({str(marker)!r}, 'w').write('build code ran')\n"
+    return write_sdist(
+        folder,
+        filename,
+        {
+            "setup.py": write + "from setuptools import setup\nsetup()\n",
+            "pyproject.toml": '[build-system]\nrequires = []\nbuild-backend = "hostile_backend"\n'
+            'backend-path = ["."]\n',
+            "hostile_backend.py": write,
+            "hostile/__init__.py": "def check(x):\n    raise ValueError(f'bad {x}')\n",
+        },
+    )
+
+
+def test_an_sdist_only_release_is_read_without_running_its_build_code(
+    index: LocalIndex, cache: Path, tmp_path: Path
+) -> None:
+    marker = tmp_path / "marker"
+    sdist = hostile_sdist(index.folder, "hostile-1.0.tar.gz", marker)
+
+    source = pypi_source("hostile==1.0")
+
+    assert not marker.exists()
+    files = {f.path: f.data for f in source.files()}
+    assert b"raise ValueError" in files["hostile/__init__.py"]
+    assert b"build code ran" in files["setup.py"]  # read as bytes, never run
+    assert [p.name for p in cache.iterdir()] == ["hostile-1.0.tar.gz"]
+    assert source.info.revision == hashlib.sha256(sdist.read_bytes()).hexdigest()
+    assert (source.info.project, source.info.version) == ("hostile", "1.0")
+
+
+def test_a_pure_wheel_is_chosen_before_a_platform_wheel_and_the_sdist(
+    index: LocalIndex, cache: Path, tmp_path: Path
+) -> None:
+    hostile_sdist(index.folder, "choice-2.0.tar.gz", tmp_path / "marker")
+    write_wheel(index.folder, "choice-2.0-cp399-cp399-win_amd64.whl", {"choice/a.py": "# platform"})
+    write_wheel(index.folder, "choice-2.0-py3-none-any.whl", {"choice/a.py": "# pure"})
+    write_wheel(index.folder, "choice-1.0-py3-none-any.whl", {"choice/a.py": "# old"})
+
+    source = pypi_source("choice==2.0")
+
+    assert [f.data for f in source.files()] == [b"# pure"]
+    assert [p.name for p in cache.iterdir()] == ["choice-2.0-py3-none-any.whl"]
+
+
+def test_a_platform_wheel_is_chosen_before_the_sdist(
+    index: LocalIndex, cache: Path, tmp_path: Path
+) -> None:
+    marker = tmp_path / "marker"
+    hostile_sdist(index.folder, "native-2.0.tar.gz", marker)
+    write_wheel(index.folder, "native-2.0-cp399-cp399-win_amd64.whl", {"native/a.py": "# win"})
+
+    source = pypi_source("native==2.0")
+
+    assert [f.data for f in source.files()] == [b"# win"]
+    assert not marker.exists()
+
+
+def test_a_pep_503_html_index_is_read_too(index: LocalIndex, cache: Path) -> None:
+    index.html_only = True
+    write_wheel(index.folder, "plain-1.0-py3-none-any.whl", {"plain/a.py": "x = 1\n"})
+
+    source = pypi_source("Plain==1.0.0")
+
+    assert [f.path for f in source.files()] == ["plain/a.py"]
+    assert [p.name for p in cache.iterdir()] == ["plain-1.0-py3-none-any.whl"]
+
+
+def test_a_file_whose_hash_differs_from_the_index_is_refused_and_not_kept(
+    index: LocalIndex, cache: Path
+) -> None:
+    write_wheel(index.folder, "tampered-1.0-py3-none-any.whl", {"tampered/a.py": "x = 1\n"})
+    index.bad_hash.add("tampered-1.0-py3-none-any.whl")
+
+    with pytest.raises(SourceError, match="sha256 differs from the index's"):
+        pypi_source("tampered==1.0")
+    assert not cache.exists() or list(cache.iterdir()) == []
+
+
+def test_a_project_the_index_does_not_have_is_a_clear_error(index: LocalIndex, cache: Path) -> None:
+    with pytest.raises(SourceError) as caught:
+        pypi_source("nowhere==1.0")
+    assert str(caught.value) == "cannot download nowhere==1.0: no project nowhere on the index"
+
+
+def test_a_release_that_does_not_exist_is_a_clear_error(index: LocalIndex, cache: Path) -> None:
+    write_wheel(index.folder, "some-1.0-py3-none-any.whl", {"some/a.py": "x = 1\n"})
+    with pytest.raises(SourceError) as caught:
+        pypi_source("some==2.0")
+    assert str(caught.value) == "cannot download some==2.0: the index has no release 2.0 of some"
+
+
+def test_a_release_with_neither_a_wheel_nor_an_sdist_is_a_clear_error(
+    index: LocalIndex, cache: Path
+) -> None:
+    index.extra_names.append("eggy-1.0-py3.11.egg")
+    with pytest.raises(SourceError) as caught:
+        pypi_source("eggy==1.0")
+    assert str(caught.value) == (
+        "cannot download eggy==1.0: the index has neither a wheel nor an sdist of it"
+        " (only eggy-1.0-py3.11.egg)"
+    )
+
+
+def test_a_downloaded_release_is_read_again_from_the_cache(index: LocalIndex, cache: Path) -> None:
+    write_wheel(index.folder, "again-1.0-py3-none-any.whl", {"again/a.py": "x = 1\n"})
+    first = pypi_source("again==1.0")
+    asked = len(index.requests)
+    second = pypi_source("again==1.0")
+    assert second.info.revision == first.info.revision
+    assert len(index.requests) == asked  # the cache answered, not the index
+
+
+def test_the_index_comes_from_pip_s_configuration_file(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "index"
+    folder.mkdir()
+    write_wheel(folder, "configured-1.0-py3-none-any.whl", {"configured/a.py": "x = 1\n"})
+    served = LocalIndex(folder)
+    with served.serving():
+        config = tmp_path / "pip.conf"
+        config.write_text(f"[global]\nindex-url = {served.url}\n")
+        monkeypatch.setenv("PIP_CONFIG_FILE", str(config))
+        for name in ("PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL", "PIP_FIND_LINKS", "PIP_NO_INDEX"):
+            monkeypatch.delenv(name, raising=False)
+        source = pypi_source("configured==1.0")
+    assert [f.path for f in source.files()] == ["configured/a.py"]
+
+
+def test_the_newest_version_is_a_final_one_else_the_newest_pre_release() -> None:
+    def files(*names: str) -> list[IndexFile]:
+        return [IndexFile(n, f"https://index.invalid/{n}", {}, False) for n in names]
+
+    assert newest_version(files("a-1.0.tar.gz", "a-2.0b1-py3-none-any.whl", "a-1.1.zip")) == "1.1"
+    assert newest_version(files("a-0.5b0.tar.gz", "a-0.60b1-py3-none-any.whl")) == "0.60b1"
+    assert newest_version(files("a-1.0.egg")) is None
 
 
 def test_the_cache_folder_follows_errdex_cache(cache: Path) -> None:
@@ -99,6 +270,43 @@ def test_a_real_package_is_downloaded_once_and_read(cache: Path) -> None:
 def test_a_version_that_does_not_exist_is_a_clear_error(cache: Path) -> None:
     with pytest.raises(SourceError) as caught:
         pypi_source("six==9.9.9")
-    assert str(caught.value) == (
-        "cannot download six==9.9.9: No matching distribution found for six==9.9.9"
-    )
+    assert str(caught.value) == "cannot download six==9.9.9: the index has no release 9.9.9 of six"
+
+
+_AUDITED: list[str] = []
+_WATCHING: list[bool] = []
+
+
+def _audit(event: str, args: tuple[object, ...]) -> None:
+    """Record each process started and each code object run by `exec` (how a setup.py runs
+    in-process; imports run modules that way too, so the file each came from is kept)."""
+    if not _WATCHING:
+        return
+    if event == "subprocess.Popen":
+        _AUDITED.append(" ".join(map(str, args[1])))  # type: ignore[call-overload]
+    elif event in {"os.system", "os.posix_spawn"} or event.startswith("os.exec"):
+        _AUDITED.append(event)
+    elif event == "exec" and hasattr(args[0], "co_filename"):
+        _AUDITED.append(f"exec {args[0].co_filename}")
+
+
+@pytest.mark.network
+def test_a_real_sdist_only_release_is_fetched_with_no_process_started_and_nothing_run(
+    index_env_public: None, cache: Path
+) -> None:
+    # docopt 0.6.2 has only an sdist with a setup.py: pip would run it to prepare metadata.
+    sys.addaudithook(_audit)  # hooks cannot be removed: it records only while watching
+    _WATCHING.append(True)
+    try:
+        source = pypi_source("docopt==0.6.2")
+        files = {f.path: f.data for f in source.files()}
+    finally:
+        _WATCHING.clear()
+    # The one process is pip's reading of its own configuration; no code of docopt's ran.
+    assert [c for c in _AUDITED if not c.startswith("exec")] == [
+        f"{sys.executable} -m pip config list"
+    ]
+    assert not [c for c in _AUDITED if "docopt" in c or "setup.py" in c]
+    assert [p.name for p in cache.iterdir()] == ["docopt-0.6.2.tar.gz"]
+    assert b"class DocoptExit" in files["docopt.py"]
+    assert b"setup(" in files["setup.py"]

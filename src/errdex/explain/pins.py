@@ -4,7 +4,8 @@ A release from an archive is linked at its tag; its revision is the archive's sh
 content hash, not a pin of the repository. A git revision is its commit. A folder or an
 installed copy has no known origin: its hash names the indexed files, and the page says so.
 The date is the revision's (the commit's, or the release archive's newest file), never the
-day it was indexed; a folder's file times date nothing, so it has none.
+day it was indexed; a folder's file times date nothing, and neither does the fixed time a
+reproducible build gives every file, so those have none.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from errdex.store.base import VersionRecord
 
 _REF = re.compile(r"/(?:-/)?blob/([^/{}]+)/")
 _DATED_KINDS = frozenset({"git", "wheel", "sdist", "pypi"})
+_FIXED_BUILD_DATES = frozenset({"1980-01-01", "1980-01-02", "2016-01-01", "2020-02-02"})
 
 
 def pin_label(record: VersionRecord | None, revision: str) -> str:
@@ -34,7 +36,11 @@ def pin_label(record: VersionRecord | None, revision: str) -> str:
 
 
 def revision_date(record: VersionRecord | None) -> str | None:
-    """The date of the revision itself, when the source has one."""
-    if record is None or record.source_kind not in _DATED_KINDS:
+    """The date of the revision itself, when the source has one. Reproducible builds stamp
+    every member of an archive with one fixed time (zip's 1980-01-01, flit's 2016-01-01,
+    hatchling's 2020-02-02): that dates the build tool, not the release."""
+    if record is None or record.source_kind not in _DATED_KINDS or not record.date:
+        return None
+    if record.source_kind != "git" and record.date[:10] in _FIXED_BUILD_DATES:
         return None
     return record.date

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import ast
 import functools
-import io
-import tokenize
+import re
 from dataclasses import dataclass, field
 
 _MAX_COMMENT = 400
@@ -38,6 +37,9 @@ class SourceRead:
     init_params: dict[str, str] = field(default_factory=dict)
     # `if` line → whether its body, and its else branch, always fail (raise)
     other_side: dict[int, tuple[bool, bool]] = field(default_factory=dict)
+    # `if` line → whether its body, and its else branch, log a warning or warn: for a site
+    # that is itself a warning, such a branch is the same trouble said another way
+    warns: dict[int, tuple[bool, bool]] = field(default_factory=dict)
     comments: dict[int, str] = field(default_factory=dict)  # line → its comment
     docstring: str | None = None
     tries: dict[int, TryRead] = field(default_factory=dict)  # except line → its try
@@ -45,13 +47,17 @@ class SourceRead:
     # when the loop ends without `break`), an except clause
     placement: str | None = None
 
-    def other_branch_fails(self, line: int, holds: bool) -> bool:
+    def other_branch_fails(self, line: int, holds: bool, warning: bool = False) -> bool:
         """Whether making the `if` test at `line` come out the other way fails too (the
-        branch the path does not take raises): such a guard is no way out."""
+        branch the path does not take raises, or warns when the site is a warning): such
+        a guard is no way out."""
         sides = self.other_side.get(line)
         if sides is None:
             return False
         body_fails, else_fails = sides
+        if warning:
+            body_warns, else_warns = self.warns.get(line, (False, False))
+            body_fails, else_fails = body_fails or body_warns, else_fails or else_warns
         # `holds`: the test is true on the path, so the way out is the else branch.
         return else_fails if holds else body_fails
 
@@ -97,6 +103,7 @@ def _read(text: str, line: int, function: str) -> SourceRead:
     cls = next((n for n in reversed(chain) if isinstance(n, ast.ClassDef)), None)
     scope: list[ast.stmt] = func.body if func is not None else tree.body
     other: dict[int, tuple[bool, bool]] = {}
+    warns: dict[int, tuple[bool, bool]] = {}
     tries: dict[int, TryRead] = {}
     placement: str | None = None
     for node in _walk_scope(scope):
@@ -120,6 +127,8 @@ def _read(text: str, line: int, function: str) -> SourceRead:
             sides = (_fails(node.body), _fails(node.orelse))
             # a condition names the line of its `if`, or of its test when it starts later
             other[node.lineno] = other.setdefault(node.test.lineno, sides)
+            warned = (_warns(node.body), _warns(node.orelse))
+            warns[node.lineno] = warns.setdefault(node.test.lineno, warned)
         elif isinstance(node, ast.Try | ast.TryStar):
             read = _try_read(node.body)
             for handler in node.handlers:
@@ -142,7 +151,8 @@ def _read(text: str, line: int, function: str) -> SourceRead:
         params=params,
         init_params=init_params,
         other_side=other,
-        comments={k: v for k, v in _comments(text).items() if lo <= k <= hi},
+        warns=warns,
+        comments=_comments(text, lo, hi),
         docstring=" ".join(doc.split())[:_MAX_DOC] if doc else None,
         tries=tries,
         placement=placement,
@@ -220,6 +230,22 @@ def _fails(block: list[ast.stmt]) -> bool:
     return False
 
 
+_WARN_CALL = re.compile(r"(?:^|\.)(?:warn|warning|error|critical|exception)(?:_once)?$")
+
+
+def _warns(block: list[ast.stmt]) -> bool:
+    """Whether a branch's own statements log a warning (or worse) or issue a warning."""
+    for stmt in block:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            try:
+                name = ast.unparse(stmt.value.func)
+            except (ValueError, RecursionError):
+                continue
+            if _WARN_CALL.search(name):
+                return True
+    return False
+
+
 def _try_read(body: list[ast.stmt]) -> TryRead:
     imports: list[str] = []
     calls: list[str] = []
@@ -275,18 +301,23 @@ def _param_in(value: ast.expr, names: set[str]) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=64)
-def _comments(text: str) -> dict[int, str]:
-    """Every comment of a file: line → its text without `#` (tool directives left out)."""
+def _comments(text: str, lo: int, hi: int) -> dict[int, str]:
+    """The comments of lines `lo`..`hi` (a function): line → its text without `#`.
+
+    A line scan, not the tokenizer (which costs more than parsing the file): a `#` counts
+    when the quotes before it on its line are balanced, so a `#` inside a one-line string
+    is not taken; a comment-like line inside a multi-line string may be.
+    """
     out: dict[int, str] = {}
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.COMMENT:
-                words = token.string.lstrip("#").strip()
-                if words and not words.startswith(_DIRECTIVES):
-                    out[token.start[0]] = words
-    except (tokenize.TokenError, SyntaxError):
-        pass  # the comments read so far stand
+    for number, line in enumerate(text.splitlines()[lo - 1 : hi], lo):
+        at = line.find("#")
+        while at != -1 and (line.count('"', 0, at) % 2 or line.count("'", 0, at) % 2):
+            at = line.find("#", at + 1)
+        if at == -1:
+            continue
+        words = line[at:].lstrip("#").strip()
+        if words and not words.startswith(_DIRECTIVES):
+            out[number] = words
     return out
 
 

@@ -13,6 +13,7 @@ error. No solution is the code's condition negated and nothing more.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 import msgspec
@@ -24,7 +25,7 @@ from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code, plain_condition
 from errdex.extract.conditions import negate
-from errdex.facts import Condition, ConditionKind
+from errdex.facts import Condition, ConditionKind, SiteKind
 
 MAX_SOLUTIONS = 8
 _MAX_VARIANTS = 6
@@ -32,6 +33,12 @@ _MAX_VARIANTS = 6
 # environment (what the message asks for ranks within its kind, after an exact setting).
 _RANK = {"setting": 0, "input": 1, "environment": 2}
 _IMPORT_ERRORS = ("ImportError", "ModuleNotFoundError")
+# What names the interpreter or the machine: `sys.platform`, `os.name`, `platform.system()`,
+# `sys.version_info`, `sys.implementation`.
+_PLATFORM = re.compile(
+    r"\b(?:sys\.(?:platform|version_info|implementation|maxsize)|os\.name|"
+    r"platform\.(?:system|machine|python_implementation)\(\))"
+)
 # Conditions with another branch the code could take instead.
 _BRANCH_KINDS = frozenset(
     {ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE, ConditionKind.EARLY_EXIT}
@@ -81,10 +88,12 @@ class _Collector:
 
 
 def no_way_out(condition: ConditionView, facts: Facts) -> bool:
-    """A guard whose other branch fails too (raises): taking it is another error."""
+    """A guard whose other branch fails too (raises; warns, for a warning): taking it is
+    another error."""
     if condition.kind not in _BRANCH_KINDS:
         return False
-    return facts.read.other_branch_fails(condition.line, condition.holds)
+    warning = facts.stored.site.kind in (SiteKind.LOG, SiteKind.WARN)
+    return facts.read.other_branch_fails(condition.line, condition.holds, warning)
 
 
 def ways_out(facts: Facts) -> list[ConditionView]:
@@ -106,11 +115,14 @@ def solutions(facts: Facts) -> list[Solution]:
             reason = f"so that {opposite_words(condition)}"
             found.add(_knob_solution(action, reason, condition), _tier(action))
     _add_input(found, open_conditions, facts)
+    _add_platform(found, open_conditions)
     for caller, guard in facts.caller_guards:
         callee = code(facts.stored.site.function)
         for condition in guard:
             action = knob_action(condition, facts.knobs)
-            if action is not None:
+            # Not calling the function is a way out only when the setting's value is exact
+            # (`VLLM_USE_V2_MODEL_RUNNER=1`): "another backend" often reaches the same check.
+            if action is not None and _exact(action):
                 when = condition.plain or code(condition.text)
                 reason = f"{code(caller.function)} calls {callee} only when {when}"
                 found.add(_knob_solution(action, reason, condition), _tier(action))
@@ -142,6 +154,26 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
             if given is not None:
                 found.add(Solution(text=given, condition=condition.text, kind="input"), 1)
                 return
+
+
+def _exact(action: KnobAction) -> bool:
+    return bool(action.before and action.after) or action.keyword is not None
+
+
+def _add_platform(found: _Collector, conditions: list[ConditionView]) -> None:
+    """A condition on the interpreter or the platform: run it where the condition is false."""
+    for condition in conditions:
+        if not _PLATFORM.search(condition.text):
+            continue
+        found.add(
+            Solution(
+                text=f"Run it where {opposite_words(condition)}: this checks the platform "
+                "or the Python version, not your input.",
+                condition=condition.text,
+                kind="environment",
+            ),
+            1,
+        )
 
 
 def _tier(action: KnobAction) -> int:

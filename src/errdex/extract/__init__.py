@@ -10,6 +10,7 @@ import warnings
 from collections.abc import Collection
 
 from errdex.extract.blanked_calls import blanked_calls
+from errdex.extract.budget import over_budget
 from errdex.extract.calls import CallFilter
 from errdex.extract.exception_classes import class_texts
 from errdex.extract.knobs import env_annotations, env_getters, scan_settings
@@ -20,7 +21,7 @@ from errdex.facts import CallSite, FileFacts
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "30"
+EXTRACTOR_VERSION = "31"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -52,6 +53,9 @@ def extract_file(path: str, data: bytes, keep_calls: Collection[str] = ()) -> Fi
         text = decode_source(data)
     except ValueError as error:
         return FileFacts(path=path, module=module_name(path)[0], error=str(error))
+    refusal = over_budget(text)
+    if refusal is not None:
+        return FileFacts(path=path, module=module_name(path)[0], error=refusal)
     return _extract_text(path, text, build_skeleton(text, keep_calls))
 
 
@@ -63,6 +67,8 @@ def extract_again(path: str, data: bytes, keep_calls: Collection[str]) -> FileFa
         text = decode_source(data)
     except ValueError:
         return None
+    if over_budget(text) is not None:
+        return None  # its first extraction said why it is skipped
     if not has_message_call(text, keep_calls):
         return None  # the cheap answer for most files, which name a helper only elsewhere
     reduced = build_skeleton(text, keep_calls)
@@ -123,7 +129,7 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         else {},
         flags=tuple(flags),
         tests=tuple(calls.tests),
-        texts=class_texts(tree, text, constants),
+        texts=class_texts(tree, text, constants, walker.sites.sites),
     )
 
 

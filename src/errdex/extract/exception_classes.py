@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from errdex.extract.conditions import dotted_name
 from errdex.extract.templates import TemplateBuilder, source_of
-from errdex.facts import ClassText, MessageTemplate, TextMethod
+from errdex.facts import ClassText, ErrorSite, MessageTemplate, TextMethod
 
 # A class header naming an exception: its own name or a base's. A class of the same file
 # deriving from one so read is read too (`class NotFound(HTTPException)`, then
@@ -28,6 +28,8 @@ _EXCEPTION_HEADER = re.compile(r"Error|Exception|Warning|Exc\b|Abort|Exit|Failur
 # part of it; properties are read too.
 _TEXT_METHODS = frozenset({"__str__", "format_message", "show", "get_message"})
 _GETTEXT = frozenset({"_", "gettext", "ngettext", "lazy_gettext", "gettext_lazy", "N_"})
+# A member of the object read as a message: `self._undefined_message`, `self.describe()`.
+MEMBER = re.compile(r"self\.(\w+)(?:\(\))?")
 # Class attributes that exception classes combine into their text.
 _TEXT_ATTRS = frozenset(
     {
@@ -51,9 +53,15 @@ _MAX_METHODS = 16
 
 
 def class_texts(
-    tree: ast.Module, text: str, constants: Mapping[str, object]
+    tree: ast.Module,
+    text: str,
+    constants: Mapping[str, object],
+    sites: Iterable[ErrorSite] = (),
 ) -> tuple[ClassText, ...]:
-    """The `ClassText` of every exception class of a file that has anything to say."""
+    """The `ClassText` of every exception class of a file that has anything to say, and of
+    each class whose method or property builds the message of one of `sites`
+    (`raise UndefinedError(self._undefined_message)`)."""
+    raised = _members_raised(sites)
     found: list[ClassText] = []
     read: set[str] = set()  # names of the classes read, for their subclasses in the file
     builder = TemplateBuilder(text, constants=constants)
@@ -68,9 +76,13 @@ def class_texts(
                 base.rsplit(".", 1)[-1] in read for base in bases
             ):
                 read.add(stmt.name)
-                fact = _class_text(stmt, qualname, text, builder)
+                fact = _class_text(stmt, qualname, text, builder, raised.get(qualname, ()))
                 if fact.attrs or fact.sets or fact.methods:
                     found.append(fact)
+            elif qualname in raised:
+                methods = _members(stmt, raised[qualname], text, builder)
+                if methods:
+                    found.append(ClassText(qualname=qualname, methods=methods))
             elif any(bases):
                 # A subclass of another file's exception may say so in no name
                 # (`class NotFound(BadRequest)`): its texts are kept, not its code.
@@ -83,13 +95,48 @@ def class_texts(
     return tuple(found)
 
 
+def _members_raised(sites: Iterable[ErrorSite]) -> dict[str, set[str]]:
+    """Class → the members whose value a raise in it takes as its message, or in it:
+    `self._undefined_message`, `self.describe()`."""
+    raised: dict[str, set[str]] = {}
+    for site in sites:
+        if site.class_name is None or site.message is None:
+            continue
+        for placeholder in site.message.placeholders:
+            member = MEMBER.fullmatch(placeholder.expr)
+            if member is not None:
+                raised.setdefault(site.class_name, set()).add(member.group(1))
+    return raised
+
+
+def _members(
+    stmt: ast.ClassDef, names: Collection[str], text: str, builder: TemplateBuilder
+) -> dict[str, TextMethod]:
+    """What the methods (without parameters) or properties named `names` return."""
+    methods: dict[str, TextMethod] = {}
+    for item in stmt.body:
+        if (
+            isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+            and item.name in names
+            and len(item.args.args) == 1
+        ):
+            method = _text_method(item, text, builder)
+            if method.returns:
+                methods[item.name] = method
+    return methods
+
+
 def _class_text(
-    stmt: ast.ClassDef, qualname: str, text: str, builder: TemplateBuilder
+    stmt: ast.ClassDef,
+    qualname: str,
+    text: str,
+    builder: TemplateBuilder,
+    raised: Collection[str] = (),
 ) -> ClassText:
     attrs = dict(_literal_attributes(stmt))
     sets: dict[str, str] = {}
     defaults: dict[str, str] = {}
-    methods: dict[str, TextMethod] = {}
+    methods = _members(stmt, raised, text, builder)
     for item in stmt.body:
         if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
             if item.name == "__init__":

@@ -135,11 +135,19 @@ def literal_value(node: ast.expr) -> Any:
             node = node.args[0]
         else:
             return _NOT_LITERAL
+    if _too_many_items(node):
+        return _NOT_LITERAL  # never built, only to be dropped by `_jsonable`
     try:
         value = ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return _NOT_LITERAL
     return _jsonable(value)
+
+
+def _too_many_items(node: ast.expr) -> bool:
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        return len(node.elts) > _MAX_CONSTANT_ITEMS
+    return isinstance(node, ast.Dict) and len(node.keys) > _MAX_CONSTANT_ITEMS
 
 
 def _jsonable(value: Any) -> Any:

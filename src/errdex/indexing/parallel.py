@@ -11,6 +11,8 @@ from typing import TypeVar
 import msgspec
 
 from errdex.extract import extract_again, extract_file
+from errdex.extract.budget import FileTimeout, time_limit
+from errdex.extract.module import module_name
 from errdex.facts import FileFacts
 from errdex.indexing.gcpause import cyclic_gc_paused
 
@@ -26,21 +28,36 @@ _Item = TypeVar("_Item", File, Again)
 
 
 def encode_facts(facts: FileFacts) -> bytes:
-    """A file's facts as msgpack, even when a string literal holds a lone surrogate."""
+    """A file's facts as msgpack; facts that cannot be stored make an error for the file.
+
+    Two things msgpack cannot hold do occur in real code: a string literal with a lone
+    surrogate (a `\\ud800` escape), kept as the source spells it, and an int past 64 bits (numpy's
+    constants), kept as its decimal text, which is how a message shows it. Anything else
+    that will not encode skips this one file with the reason, never the whole version.
+    """
     try:
         return _encoder.encode(facts)
-    except UnicodeEncodeError:
-        # `"\ud800"` in the source has no UTF-8 form: write it as the source spells it.
-        return _encoder.encode(_escape_surrogates(msgspec.to_builtins(facts)))
+    except (ValueError, OverflowError, TypeError):
+        pass  # UnicodeEncodeError is a ValueError
+    try:
+        return _encoder.encode(_storable(msgspec.to_builtins(facts)))
+    except (TypeError, ValueError, OverflowError) as error:
+        reason = f"facts cannot be stored ({type(error).__name__}: {error})"
+    return _encoder.encode(FileFacts(path=facts.path, module=facts.module, error=reason))
 
 
-def _escape_surrogates(value: object) -> object:
+_INT_RANGE = range(-(2**63), 2**64)  # what msgpack (and JSON by msgspec) can hold
+
+
+def _storable(value: object) -> object:
     if isinstance(value, str):
         return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    if isinstance(value, int) and not isinstance(value, bool) and value not in _INT_RANGE:
+        return str(value)
     if isinstance(value, dict):
-        return {_escape_surrogates(k): _escape_surrogates(v) for k, v in value.items()}
+        return {_storable(k): _storable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_escape_surrogates(item) for item in value]
+        return [_storable(item) for item in value]
     return value
 
 
@@ -49,7 +66,16 @@ def extract_batch(batch: Sequence[File]) -> list[tuple[str, bytes]]:
     # The walker leaves no cycle of its own (the stdlib's `literal_eval` leaves a few):
     # one young collection per batch frees them.
     with cyclic_gc_paused(collect_after=True):
-        return [(path, encode_facts(extract_file(path, data))) for path, data in batch]
+        return [(path, encode_facts(_extract_in_time(path, data))) for path, data in batch]
+
+
+def _extract_in_time(path: str, data: bytes) -> FileFacts:
+    """`extract_file` within the per-file time limit; past it, an error for that file."""
+    try:
+        with time_limit():
+            return extract_file(path, data)
+    except FileTimeout as timeout:
+        return FileFacts(path=path, module=module_name(path)[0], error=timeout.reason)
 
 
 def extract_again_batch(batch: Sequence[Again]) -> list[tuple[str, bytes]]:
@@ -57,7 +83,11 @@ def extract_again_batch(batch: Sequence[Again]) -> list[tuple[str, bytes]]:
     with cyclic_gc_paused(collect_after=True):
         out = []
         for path, data, names in batch:
-            facts = extract_again(path, data, names)
+            try:
+                with time_limit():
+                    facts = extract_again(path, data, names)
+            except FileTimeout:
+                facts = None  # the first extraction stands
             out.append((path, b"" if facts is None else encode_facts(facts)))
         return out
 

@@ -19,6 +19,8 @@ import functools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from errdex.extract.exception_classes import MEMBER
+from errdex.extract.shapes import MESSAGE_KEYWORDS
 from errdex.extract.templates import TemplateBuilder
 from errdex.facts import (
     Arg,
@@ -80,6 +82,7 @@ class _Frame:
     facts: FileFacts  # the file of the function, for its constants
     locals: dict[str, str] = field(default_factory=dict)
     params: dict[str, MessageTemplate | None] = field(default_factory=dict)
+    at: int = 0  # the class of the chain whose method this is (for `super()`)
 
 
 class Composer:
@@ -89,6 +92,7 @@ class Composer:
         self._names = names
         self._texts = {f"{facts.module}.{t.qualname}": t for facts in files for t in facts.texts}
         self._constants: dict[str, list[FileFacts]] | None = None
+        self._chains: dict[str, list[ResolvedClass]] = {}
 
     def forms(
         self, site: ErrorSite, cls: ResolvedClass, message: MessageTemplate | None
@@ -96,9 +100,11 @@ class Composer:
         """`str(exc)` (and `format_message()`, and what `show()` prints) of the codebase
         class `cls` as the site raises it; `message` is the site's own, for a raise whose
         arguments the facts do not hold (a helper's call, a factory)."""
-        chain = list(self._names.class_and_bases(cls.file, cls.fact.qualname))
-        instance = _Instance(chain, [self._texts.get(c.qualname) for c in chain])
+        instance = self._instance(cls.file, cls.fact.qualname)
+        if instance is None:
+            return
         self._construct(instance, site, message)
+        chain = instance.chain
         found_str = False
         for name, how in (("__str__", "str(exc)"), ("format_message", "format_message()")):
             owner = self._method(instance, name)
@@ -106,9 +112,7 @@ class Composer:
                 continue
             found_str = found_str or name == "__str__"
             for template in owner[1].returns:
-                yield ShownText(
-                    self.fill(template, _Frame(instance, owner[0], owner[1].locals), 0), how
-                )
+                yield ShownText(self.fill(template, _owned_frame(instance, owner), 0), how)
         if not found_str and instance.args is not None:
             root = _builtin_root(chain)
             if root is not None:
@@ -121,26 +125,57 @@ class Composer:
                 for filled in self._printed(template, instance, show):
                     yield ShownText(filled, f"printed by {chain[0].fact.name}.show()")
 
+    def _instance(self, facts: FileFacts, class_name: str) -> _Instance | None:
+        """A new object of the class (of `facts`): nothing set on it yet. Its chain of
+        classes is found once per class."""
+        key = f"{facts.module}.{class_name}"
+        chain = self._chains.get(key)
+        if chain is None:
+            if key not in self._names.classes:
+                return None
+            chain = self._chains[key] = list(self._names.class_and_bases(facts, class_name))
+        return _Instance(chain, [self._texts.get(c.qualname) for c in chain])
+
+    def member_forms(
+        self, facts: FileFacts, class_name: str, message: MessageTemplate
+    ) -> Iterator[ShownText]:
+        """A message that is a member of the raising object (`self._undefined_message`, a
+        property of the class the raise is in), once per text that member returns."""
+        members = [
+            (placeholder, found.group(1))
+            for placeholder in message.placeholders
+            if (found := MEMBER.fullmatch(placeholder.expr))
+        ]
+        instance = self._instance(facts, class_name) if members else None
+        if instance is None:
+            return
+        chain = instance.chain
+        placeholder, name = members[0]
+        owner = self._method(instance, name)
+        if owner is None:
+            return
+        for template in owner[1].returns:
+            if not any(isinstance(p, str) and " " in p.strip() for p in template.parts):
+                continue  # a value (`return 0`, `return self._role`), not a message
+            filled = self.fill(template, _owned_frame(instance, owner), 0)
+            yield ShownText(_put(message, placeholder.expr, filled), f"{chain[0].fact.name}.{name}")
+
     def _printed(
-        self, template: MessageTemplate, instance: _Instance, show: tuple[FileFacts, TextMethod]
+        self,
+        template: MessageTemplate,
+        instance: _Instance,
+        show: tuple[FileFacts, TextMethod, int],
     ) -> Iterator[MessageTemplate]:
         """`show()`'s text, once for each text `format_message()` may return."""
         formats = self._method(instance, "format_message")
         asks = any(p.expr == "self.format_message()" for p in template.placeholders)
         if formats is None or not asks:
-            yield self.fill(template, _Frame(instance, show[0], show[1].locals), 0)
+            yield self.fill(template, _owned_frame(instance, show), 0)
             return
         for text in formats[1].returns:
-            filled = self.fill(text, _Frame(instance, formats[0], formats[1].locals), 0)
-            parts: list[Part] = []
-            for part in template.parts:
-                if isinstance(part, Placeholder) and part.expr == "self.format_message()":
-                    parts.extend(filled.parts)
-                else:
-                    parts.append(part)
-            yield self.fill(
-                MessageTemplate.of(*parts), _Frame(instance, show[0], show[1].locals), 0
-            )
+            filled = self.fill(text, _owned_frame(instance, formats), 0)
+            put = _put(template, "self.format_message()", filled)
+            yield self.fill(put, _owned_frame(instance, show), 0)
 
     # -- building the instance ---------------------------------------------------------------
 
@@ -162,7 +197,8 @@ class Composer:
         params = chain[at].fact.init_params
         bound: dict[str, MessageTemplate] = bind_arguments(params, given) if given else {}
         if not given and message is not None and params:
-            bound = {params[0]: message}
+            # Made by a helper or a factory with this message: the message parameter gets it.
+            bound = {next((p for p in params if p in MESSAGE_KEYWORDS), params[0]): message}
         for _ in range(_DEPTH):
             text = instance.texts[at]
             if text is not None:
@@ -204,14 +240,34 @@ class Composer:
                     values[name] = literal
         return values
 
-    def _method(self, instance: _Instance, name: str) -> tuple[FileFacts, TextMethod] | None:
-        """The nearest class of the chain that defines the method: its file and returns."""
-        for cls, text in zip(instance.chain, instance.texts, strict=True):
+    def _method(
+        self, instance: _Instance, name: str, start: int = 0
+    ) -> tuple[FileFacts, TextMethod, int] | None:
+        """The nearest class of the chain (from `start`) that defines the method: its file,
+        its returns, and its place in the chain."""
+        for at in range(start, len(instance.chain)):
+            cls, text = instance.chain[at], instance.texts[at]
             if text is not None and name in text.methods:
-                return cls.file, text.methods[name]
+                return cls.file, text.methods[name], at
             if name in cls.fact.methods:
                 return None  # defined there, but it makes no text we can read
         return None
+
+    def super_str(self, frame: _Frame, depth: int) -> Value:
+        """`super().__str__()` in a method of the chain's class `frame.at`: the next
+        `__str__` of the chain, else `BaseException`'s (of what reached its `__init__`)."""
+        instance = frame.instance
+        if any("__str__" in c.fact.methods for c in instance.chain[frame.at + 1 :]):
+            owner = self._method(instance, "__str__", frame.at + 1)
+            if owner is None or len(owner[1].returns) != 1:
+                return UNKNOWN
+            return self.fill(owner[1].returns[0], _owned_frame(instance, owner), depth)
+        args = instance.args
+        if args is None:
+            return UNKNOWN
+        if len(args) == 1:
+            return _arg_template(args[0])
+        return builtin_str(_builtin_root(instance.chain) or "Exception", args) or UNKNOWN
 
     # -- evaluating ----------------------------------------------------------------------------
 
@@ -223,7 +279,11 @@ class Composer:
                 parts.append(part)
                 continue
             value = self._eval(part.expr, frame, depth)
-            if isinstance(value, _Unknown):
+            if isinstance(value, _Unknown) and part.expr in frame.locals:
+                # What the local holds says more than its name: `{kind!r}` is
+                # `{type(self._obj).__name__!r}`.
+                parts.append(Placeholder(frame.locals[part.expr], part.conversion, part.spec))
+            elif isinstance(value, _Unknown):
                 parts.append(part)
             elif value is None:
                 parts.append("None")
@@ -270,13 +330,12 @@ class Composer:
         return UNKNOWN
 
     def own_method(self, name: str, frame: _Frame, depth: int) -> Value:
-        """`self.name()` (or the property `self.name`): its first return's text."""
-        for cls, text in zip(frame.instance.chain, frame.instance.texts, strict=True):
-            if text is not None and name in text.methods:
-                method = text.methods[name]
-                inner = _Frame(frame.instance, cls.file, method.locals)
-                return self.fill(method.returns[0], inner, depth)
-        return UNKNOWN
+        """`self.name()` (or the property `self.name`): what it returns, when that is
+        one text (a choice among several returns is no value)."""
+        owner = self._method(frame.instance, name)
+        if owner is None or len(owner[1].returns) != 1:
+            return UNKNOWN
+        return self.fill(owner[1].returns[0], _owned_frame(frame.instance, owner), depth)
 
     def entry(self, mapping: ast.expr, key: Value, default: Value, frame: _Frame) -> Value:
         """`TABLE[key]` or `TABLE.get(key, default)` of a module constant."""
@@ -367,6 +426,23 @@ def _builtin_root(chain: list[ResolvedClass]) -> str | None:
     return None
 
 
+def _put(template: MessageTemplate, expr: str, text: MessageTemplate) -> MessageTemplate:
+    """The template with its placeholders of `expr` replaced by `text`."""
+    parts: list[Part] = []
+    for part in template.parts:
+        if isinstance(part, Placeholder) and part.expr == expr:
+            parts.extend(text.parts)
+        else:
+            parts.append(part)
+    return MessageTemplate.of(*parts)
+
+
+def _owned_frame(instance: _Instance, owner: tuple[FileFacts, TextMethod, int]) -> _Frame:
+    """Where a method of the chain is evaluated."""
+    file, method, at = owner
+    return _Frame(instance, file, method.locals, at=at)
+
+
 def _next_init(chain: list[ResolvedClass], start: int) -> int | None:
     """The index of the first class from `start` that defines `__init__`."""
     return next((i for i in range(start, len(chain)) if "__init__" in chain[i].fact.methods), None)
@@ -374,6 +450,15 @@ def _next_init(chain: list[ResolvedClass], start: int) -> int | None:
 
 def _arg_template(arg: Arg) -> MessageTemplate:
     return arg.template or MessageTemplate.of(Placeholder(arg.source))
+
+
+def _is_super(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "super"
+        and not node.args
+    )
 
 
 def _is_own_class(node: ast.expr) -> bool:
@@ -445,6 +530,8 @@ class _Evaluation:
         if not isinstance(func, ast.Attribute):
             return UNKNOWN
         owner = func.value
+        if func.attr == "__str__" and _is_super(owner) and not node.args:
+            return self._composer.super_str(self._frame, self._depth)
         if isinstance(owner, ast.Name) and owner.id == "self" and not node.args:
             return self._composer.own_method(func.attr, self._frame, self._depth)
         if func.attr == "get" and node.args:

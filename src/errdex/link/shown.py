@@ -45,6 +45,8 @@ class ShownTexts:
         forms found elsewhere (a message table's entries per class)."""
         forms: list[ShownText] = list(extra)
         message = site.message
+        if raw.class_name is not None and raw.message is not None:
+            forms.extend(self._composer.member_forms(facts, raw.class_name, raw.message))
         if site.kind in (SiteKind.RAISE, SiteKind.HELPER) and raw.exception:
             resolved = self._names.resolve_class(facts, raw.exception)
             if resolved is not None:

@@ -262,8 +262,12 @@ def _best_form(
     form's `Error: ` is what the parser took for a class name."""
     best: tuple[TemplateMatch, ShownText] | None = None
     whole_line = False
-    line = f"{evidence.exception}: {evidence.message}" if evidence.exception else None
+    head = f"{evidence.exception}:" if evidence.exception else None
     for form in stored.shown:
+        first = form.text.parts[0] if form.text.parts else None
+        line = None
+        if head is not None and isinstance(first, str) and first.startswith(head):
+            line = f"{evidence.exception}: {evidence.message}"
         for text, whole in ((evidence.message, False), (line, True)):
             if text is None:
                 continue

@@ -17,6 +17,7 @@ from errdex.indexing.cluster import VersionResult
 from errdex.match.results import LookupResult
 from errdex.render.records import SiteRecord
 from errdex.render.safe_text import safe_line, safe_text
+from errdex.sources.base import VersionInfo
 
 
 def _exception_label(record: SiteRecord) -> str:
@@ -212,3 +213,16 @@ def note_line(message: str) -> Text:
 def progress_label(label: str) -> str:
     """A task's label for a progress bar, whose columns read rich markup."""
     return escape(safe_line(label))
+
+
+def interrupted_index(done: Sequence[IndexReport], under_way: VersionInfo) -> str:
+    """What the database holds after Ctrl-C stopped an index run: the versions this run
+    wrote (each whole), and nothing of the one under way (its transaction never committed)."""
+    written = [f"{r.project} {r.version}" for r in done if not r.up_to_date]
+    stopped = f"interrupted while indexing {under_way.project} {under_way.version}, of which"
+    if not written:
+        return f"{stopped} nothing was written; the database holds what it held before this run"
+    return (
+        f"{stopped} nothing was written; the database now holds what this run indexed"
+        f" before: {', '.join(written)}"
+    )

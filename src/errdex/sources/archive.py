@@ -12,6 +12,7 @@ import lzma
 import os
 import re
 import stat
+import struct
 import tarfile
 import zipfile
 import zlib
@@ -25,7 +26,7 @@ from packaging.utils import (
     parse_sdist_filename,
     parse_wheel_filename,
 )
-from packaging.version import InvalidVersion
+from packaging.version import InvalidVersion, Version
 
 from errdex.errors import SourceError
 from errdex.sources._common import (
@@ -46,13 +47,21 @@ if TYPE_CHECKING:
 
 ARCHIVE_SUFFIXES = (".whl", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".zip")
 
-# A member at least this large whose compression ratio exceeds MAX_RATIO is not read.
-RATIO_CHECK_BYTES = 1024 * 1024
+# A member at least this large whose compression ratio exceeds MAX_RATIO is not read (a
+# zip of many members just under a higher threshold once unpacked 2.3 MB into 2.1 GB).
+RATIO_CHECK_BYTES = 64 * 1024
 MAX_RATIO = 200
-# A tar stream may unpack to at most max(this, MAX_RATIO × the archive's size) in total.
+# What an archive may unpack to in total: max(this, MAX_RATIO × the archive's size). For a
+# tar that is its whole stream; for a zip, whose members are read one by one, the members
+# read. Past it a tar is refused (its stream cannot skip) and a zip's further members are
+# skipped with a reason.
 MIN_UNPACKED_LIMIT = 64 * 1024 * 1024
+# An archive of more members than this is refused: a zip's directory is read whole on
+# opening, so the count is checked before (a small zip can list a great many empty files).
+MAX_MEMBERS = 100_000
 
 _METADATA_LIMIT = 1024 * 1024
+_METADATA_CANDIDATES = 16  # files that may hold the metadata kept while listing members
 _ERRORS = (
     tarfile.TarError,
     zipfile.BadZipFile,
@@ -81,7 +90,7 @@ class _Member(NamedTuple):
 
 
 class _Bomb(Exception):
-    """A tar stream that unpacks to more than its limit."""
+    """An archive past a limit of the whole: unpacked bytes of a tar stream, members."""
 
 
 class _MemberError(Exception):
@@ -142,6 +151,38 @@ def _tar_kind(info: tarfile.TarInfo) -> str:
     return "special"
 
 
+_EOCD = struct.Struct("<4s4H2LH")  # a zip's end of central directory record
+_ZIP64_LOCATOR = struct.Struct("<4sLQL")
+_ZIP64_EOCD = struct.Struct("<4sQ2H2L4Q")
+
+
+def zip_member_count(path: Path) -> int | None:
+    """How many members a zip's directory declares, read from its end records alone (so a
+    directory of millions of entries is never loaded); None when they cannot be found."""
+    try:
+        with path.open("rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            tail_start = max(0, size - _EOCD.size - 0xFFFF)
+            handle.seek(tail_start)
+            tail = handle.read()
+            at = tail.rfind(b"PK\x05\x06")
+            if at == -1 or at + _EOCD.size > len(tail):
+                return None
+            entries = _EOCD.unpack_from(tail, at)[4]
+            if entries != 0xFFFF or at < _ZIP64_LOCATOR.size:
+                return int(entries)
+            locator = _ZIP64_LOCATOR.unpack_from(tail, at - _ZIP64_LOCATOR.size)
+            if locator[0] != b"PK\x06\x07":
+                return None
+            handle.seek(locator[2])
+            record = handle.read(_ZIP64_EOCD.size)
+            if len(record) < _ZIP64_EOCD.size or record[:4] != b"PK\x06\x06":
+                return None
+            return int(_ZIP64_EOCD.unpack(record)[7])
+    except OSError:
+        return None
+
+
 def name_version_from_filename(filename: str) -> tuple[str, str, bool] | None:
     """`(name, version, is_wheel)` as an archive's file name spells them, or None."""
     lower = filename.lower()
@@ -160,6 +201,14 @@ def name_version_from_filename(filename: str) -> tuple[str, str, bool] | None:
             if sep and name and version:
                 return name, version, False
     return None
+
+
+def same_version(found: str, wanted: str) -> bool:
+    """Whether two version labels name the same version (`1.0` and `1.0.0` do)."""
+    try:
+        return Version(found) == Version(wanted)
+    except InvalidVersion:
+        return found == wanted
 
 
 class ArchiveSource:
@@ -244,9 +293,10 @@ class ArchiveSource:
         )
 
     def files(self) -> Iterator[SourceFile]:
-        """Yield the archive's Python files in member order."""
+        """Yield the archive's Python files in member order, within the unpacked budget."""
         self.skipped = []
         seen: set[str] = set()
+        spent = 0
         for member, read in self._walk():
             if not is_python(member.name):
                 continue
@@ -260,20 +310,31 @@ class ArchiveSource:
                 self.skipped.append(Skipped(path, "duplicate member"))
                 continue
             seen.add(path)
+            left = self._unpacked_limit - spent
             reason = self._refusal(member)
+            if reason is None and member.size > left:
+                reason = self._spent()
             if reason is not None:
                 self.skipped.append(Skipped(path, reason))
                 continue
             try:
-                data = read(MAX_FILE_BYTES + 1)
+                # Never more than the budget left: a zip member's header may lie.
+                data = read(min(MAX_FILE_BYTES, left) + 1)
             except _MemberError as exc:
                 self.skipped.append(Skipped(path, f"unreadable member ({exc})"))
                 continue
+            spent += len(data)
             if len(data) > MAX_FILE_BYTES:
                 reason = too_large(len(data), MAX_FILE_BYTES, exact=False)
+            elif len(data) > left:
+                reason = self._spent()
+            if reason is not None:
                 self.skipped.append(Skipped(path, reason))
                 continue
             yield SourceFile(path, data)
+
+    def _spent(self) -> str:
+        return f"the archive's budget of {self._unpacked_limit} unpacked bytes is spent"
 
     # -- reading -------------------------------------------------------------------------
 
@@ -283,6 +344,7 @@ class ArchiveSource:
         for member, read in self._walk():
             members.append(member)
             wanted = member.kind == "file" and member.size <= _METADATA_LIMIT
+            wanted = wanted and len(metadata_files) < _METADATA_CANDIDATES
             if wanted and member.path and self._may_be_metadata(member.path):
                 with contextlib.suppress(_MemberError):
                     metadata_files[member.path] = read(_METADATA_LIMIT)
@@ -305,6 +367,9 @@ class ArchiveSource:
             raise self._invalid(str(exc) or type(exc).__name__) from exc
 
     def _walk_zip(self) -> Iterator[tuple[_Member, Callable[[int], bytes]]]:
+        declared = zip_member_count(self.path)
+        if declared is not None and declared > MAX_MEMBERS:
+            raise _Bomb(f"declares {declared} members; the limit is {MAX_MEMBERS}")
         with zipfile.ZipFile(self.path) as archive:
             for info in archive.infolist():
                 name = clean_member_name(info.filename)
@@ -340,7 +405,9 @@ class ArchiveSource:
                 inner = stack.enter_context(lzma.LZMAFile(raw, mode="rb"))
             stream = io.BufferedReader(_BoundedStream(inner, self._unpacked_limit))
             with tarfile.open(fileobj=stream, mode="r|") as archive:
-                for info in archive:
+                for count, info in enumerate(archive, 1):
+                    if count > MAX_MEMBERS:
+                        raise _Bomb(f"holds more than {MAX_MEMBERS} members")
                     name = clean_member_name(info.name)
                     member = _Member(
                         name=name or info.name,

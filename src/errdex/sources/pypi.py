@@ -1,21 +1,17 @@
-"""`NAME==VERSION` from the package index: downloaded by pip into a cache, read as an archive."""
+"""`NAME==VERSION` from the package index: fetched as a file into a cache, read as an archive."""
 
 from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 from packaging.utils import canonicalize_name
-from packaging.version import InvalidVersion, Version
 from platformdirs import user_cache_dir
 
 from errdex.errors import SourceError
-from errdex.sources.archive import ArchiveSource, name_version_from_filename
-
-PIP_TIMEOUT_SECONDS = 900
+from errdex.sources.archive import ArchiveSource, name_version_from_filename, same_version
+from errdex.sources.pip_config import index_settings
 
 _REQUIREMENT = re.compile(
     r"^\s*(?P<name>[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*==\s*"
@@ -35,13 +31,6 @@ def cache_dir() -> Path:
     return Path(root) / "downloads"
 
 
-def _same_version(found: str, wanted: str) -> bool:
-    try:
-        return Version(found) == Version(wanted)
-    except InvalidVersion:
-        return found == wanted
-
-
 def find_cached(directory: Path, name: str, version: str) -> Path | None:
     """An archive of `name==version` already in `directory` (a wheel before an sdist)."""
     if not directory.is_dir():
@@ -53,63 +42,38 @@ def find_cached(directory: Path, name: str, version: str) -> Path | None:
         if parsed is None:
             continue
         found_name, found_version, wheel = parsed
-        if canonicalize_name(found_name) == wanted and _same_version(found_version, version):
+        if canonicalize_name(found_name) == wanted and same_version(found_version, version):
             matches.append((not wheel, entry.name, entry))
     return min(matches)[2] if matches else None
 
 
-def _pip_message(output: str) -> str:
-    """The last line of pip's output that says what went wrong."""
-    lines = [line.strip() for line in output.splitlines() if line.strip()]
-    for line in reversed(lines):
-        if line.lower().startswith("error:"):
-            return line[len("error:") :].strip()
-    for line in reversed(lines):
-        if not line.lower().startswith(("warning", "hint:", "note:")):
-            return line
-    return "pip download failed"
+def fetch_release(name: str, version: str, directory: Path) -> Path:
+    """Ask the configured indexes for `name==version`, download the file `choose` picks into
+    `directory` and check its hash; a `SourceError` says why when there is nothing to read."""
+    # Imported here: the HTTP client is needed only for a download, not to read the cache.
+    from errdex.sources.simple_index import IndexClient, choose, release_files
 
-
-def _pip_download(requirement: str, directory: Path) -> tuple[bool, str]:
-    command = [
-        sys.executable,
-        "-m",
-        "pip",
-        "download",
-        "--no-deps",
-        "--no-input",
-        "--disable-pip-version-check",
-        "--progress-bar",
-        "off",
-        "--dest",
-        str(directory),
-        "--prefer-binary",  # a wheel of this version when there is one, else the sdist
-        requirement,
-    ]
-    try:
-        done = subprocess.run(
-            command,
-            capture_output=True,
-            text=True,
-            errors="replace",
-            stdin=subprocess.DEVNULL,
-            timeout=PIP_TIMEOUT_SECONDS,
-            check=False,
-        )
-    except subprocess.TimeoutExpired as exc:
-        raise SourceError(f"pip download {requirement}: timed out") from exc
-    except OSError as exc:
-        raise SourceError(f"pip download {requirement}: cannot run pip ({exc})") from exc
-    return done.returncode == 0, _pip_message(done.stdout + "\n" + done.stderr)
+    with IndexClient(index_settings()) as client:
+        files = client.project_files(name)
+        if files is None:
+            raise SourceError(f"no project {name} on the index")
+        release = release_files(files, name, version)
+        if not release:
+            raise SourceError(f"the index has no release {version} of {name}")
+        chosen = choose(release)
+        if chosen is None:
+            listed = ", ".join(sorted({f.filename for f in release})[:5])
+            raise SourceError(f"the index has neither a wheel nor an sdist of it (only {listed})")
+        return client.download(chosen, directory)
 
 
 def download(name: str, version: str, *, directory: Path | None = None) -> Path:
     """The wheel (or, when there is none, the sdist) of `name==version`, in the cache.
 
-    A file already in the cache is used without touching the network. A wheel for this
-    interpreter is preferred; when the index has none, pip fetches the sdist (note that
-    pip then prepares the sdist's metadata by running its build backend in an isolated
-    build environment, pypa/pip#1884; errdex itself never imports or runs it).
+    A file already in the cache is used without touching the network. Otherwise the file
+    is fetched from the index the user's pip is configured with, its hash checked against
+    the index's: it is only ever read as an archive, never built, installed or run (pip's
+    own download would prepare an sdist's metadata by running its build backend).
     """
     target = directory if directory is not None else cache_dir()
     cached = find_cached(target, name, version)
@@ -119,14 +83,10 @@ def download(name: str, version: str, *, directory: Path | None = None) -> Path:
         target.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise SourceError(f"cannot create the download cache {target}: {exc.strerror}") from exc
-    requirement = f"{name}=={version}"
-    ok, message = _pip_download(requirement, target)
-    if not ok:
-        raise SourceError(f"cannot download {requirement}: {message}")
-    found = find_cached(target, name, version)
-    if found is None:
-        raise SourceError(f"cannot download {requirement}: pip saved no wheel or sdist of it")
-    return found
+    try:
+        return fetch_release(name, version, target)
+    except SourceError as exc:
+        raise SourceError(f"cannot download {name}=={version}: {exc}") from exc
 
 
 def pypi_source(spec: str, *, directory: Path | None = None) -> ArchiveSource:

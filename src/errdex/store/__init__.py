@@ -7,7 +7,7 @@ from pathlib import Path
 
 import platformdirs
 
-from errdex.errors import StoreError
+from errdex.errors import NotFoundError, StoreError
 from errdex.store.base import (
     AnalysisRecord,
     ProjectRecord,
@@ -71,15 +71,21 @@ def is_postgres_url(target: str) -> bool:
     return bool(sep) and (scheme in ("postgresql", "postgres") or scheme.startswith("postgresql+"))
 
 
-def open_store(url_or_path: str | os.PathLike[str] | None = None) -> Store:
+def open_store(url_or_path: str | os.PathLike[str] | None = None, *, create: bool = True) -> Store:
     """Open (creating and migrating as needed) the store at a path or URL (`store_target`).
 
     A `postgresql://` URL (or `postgres://`, `postgresql+psycopg://`) opens a PostgreSQL
-    database, anything else without a scheme a SQLite file.
+    database, anything else without a scheme a SQLite file. Without `create`, a SQLite file
+    that does not exist is a `NotFoundError`: reading it would leave an empty one behind.
     """
     target = store_target(url_or_path)
     if is_postgres_url(target):
         return _open_postgres(target)
+    if not create and target != ":memory:" and not Path(target).exists():
+        raise NotFoundError(
+            f"no database at {target}: index something first (errdex index SOURCE),"
+            " or name another with --db"
+        )
     return SqliteStore(target)
 
 

@@ -7,8 +7,10 @@ and a response cache.
 from __future__ import annotations
 
 import copy
+import errno
 import logging
 import os
+import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,6 +21,8 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
+from errdex.errors import InputError
+from errdex.store import open_store
 from errdex.web import api, pages
 from errdex.web.cache import (
     ENV_CACHE_MB,
@@ -105,6 +109,22 @@ def log_config() -> dict[str, object]:
     return config
 
 
+def check_address(host: str, port: int) -> None:
+    """`InputError` unless a socket can listen at `host`:`port`, bound as uvicorn binds it
+    (an address with a `:` is IPv6; the address reusable, so a port in TIME_WAIT is free)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    where = f"[{host}]:{port}" if family == socket.AF_INET6 else f"{host}:{port}"
+    try:
+        with socket.socket(family=family) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as error:  # a name that does not resolve, a port in use, no permission
+        reason = error.strerror or str(error)
+        if error.errno == errno.EADDRINUSE:
+            reason = "the port is in use (another server?)"
+        raise InputError(f"cannot listen on {where}: {reason}") from error
+
+
 def serve(
     db: str | None = None,
     *,
@@ -119,8 +139,11 @@ def serve(
 
     from errdex.web import protocol
 
-    # Open and migrate once, in this process: a bad database or setting fails early.
+    # Open and migrate once, in this process: a bad database or setting fails early, and
+    # so does an address that cannot be listened on (else uvicorn logs it over 7 lines).
+    open_store(db, create=False).close()  # serving a new, empty database helps nobody
     create_app(db, cache_mb=cache_mb).state.pool.close()
+    check_address(host, port)
     if db:
         os.environ[ENV_DB] = db
     if cache_mb is not None:

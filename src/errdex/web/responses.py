@@ -21,6 +21,7 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from errdex.errors import ConnectionLostError
 from errdex.render.json import encode
 from errdex.store.base import Store
 from errdex.web.cache import CachedBody, ResponseCache
@@ -94,8 +95,23 @@ def catalog_answer(
     client holds its tag, else from the response cache, else built (and kept when 200).
 
     Without `revalidate` (a POSTed search page) it carries no ETag and is never a 304, but
-    comes from the cache all the same.
+    comes from the cache all the same. A database connection lost on the way (the server
+    restarted) is opened again and the answer tried once more: reads can be repeated.
     """
+    try:
+        return _catalog_answer(request, route, params, build, revalidate=revalidate)
+    except ConnectionLostError:
+        return _catalog_answer(request, route, params, build, revalidate=revalidate)
+
+
+def _catalog_answer(
+    request: Request,
+    route: str,
+    params: Sequence[object],
+    build: Callable[[Store], Response],
+    *,
+    revalidate: bool,
+) -> Response:
     with stores(request).store() as store:
         # The generation is read before anything is built: an answer built across a later
         # write is kept under the older tag, which no request names again; an answer is

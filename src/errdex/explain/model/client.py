@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 
 from errdex.errors import ModelError
+from errdex.redact import redact_passwords
 
 API_KEY_VAR = "ERRDEX_LLM_API_KEY"
 _RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504})
@@ -29,9 +30,7 @@ class ChatClient:
         retries: int = 2,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        if not url.startswith(("http://", "https://")):
-            raise ModelError(f"the model URL must start with http:// or https://, not {url!r}")
-        self.url = url.rstrip("/") + "/chat/completions"
+        self.url = _endpoint(url)
         self.model = model
         self.retries = retries
         key = api_key if api_key is not None else os.environ.get(API_KEY_VAR)
@@ -48,12 +47,16 @@ class ChatClient:
                 if attempt < self.retries:
                     time.sleep(0.5 * 2**attempt)
                     continue
-                raise ModelError(f"cannot reach the model at {self.url}: {error}") from error
+                raise ModelError(
+                    redact_passwords(f"cannot reach the model at {self.url}: {error}")
+                ) from error
             if response.status_code in _RETRY_STATUS and attempt < self.retries:
                 time.sleep(0.5 * 2**attempt)
                 continue
-            return _content(response, self.url)
-        raise ModelError(f"the model at {self.url} gave no answer")  # pragma: no cover
+            return _content(response, redact_passwords(self.url))
+        raise ModelError(  # pragma: no cover
+            f"the model at {redact_passwords(self.url)} gave no answer"
+        )
 
     def close(self) -> None:
         self._http.close()
@@ -63,6 +66,22 @@ class ChatClient:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _endpoint(url: str) -> str:
+    """The chat completions URL under `url`; a `ModelError` (without the password a URL's
+    userinfo may hold) when it is no http(s) URL with a host."""
+    shown = redact_passwords(url)
+    if not url.startswith(("http://", "https://")):
+        raise ModelError(f"the model URL must start with http:// or https://, not {shown!r}")
+    endpoint = url.rstrip("/") + "/chat/completions"
+    try:
+        host = httpx.URL(endpoint).host
+    except httpx.InvalidURL as error:
+        raise ModelError(f"the model URL {shown!r} cannot be read: {error}") from error
+    if not host:
+        raise ModelError(f"the model URL {shown!r} names no host")
+    return endpoint
 
 
 def _content(response: httpx.Response, url: str) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 import psycopg
 
-from errdex.errors import NotFoundError, StoreError
+from errdex.errors import ConnectionLostError, NotFoundError, StoreError
 from errdex.facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import VersionStats
@@ -71,9 +71,9 @@ class PostgresStore(SqlStore):
             try:
                 yield self._conn
             except psycopg.Error as error:
-                raise StoreError(
-                    f"database {self._location}: {one_line(error, self._url)}"
-                ) from error
+                # A dropped connection is broken now: the next use opens a new one.
+                kind = ConnectionLostError if self._raw.broken else StoreError
+                raise kind(f"database {self._location}: {one_line(error, self._url)}") from error
 
     # Writing -----------------------------------------------------------------------------
 

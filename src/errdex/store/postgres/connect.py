@@ -13,10 +13,11 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 from psycopg.rows import TupleRow
 
 from errdex.errors import StoreError
+from errdex.redact import HIDDEN, redact_passwords
 
 CONNECT_SECONDS = 10  # an unreachable host fails in this time, unless the URL says otherwise
 MIN_SERVER = 120000  # generated identity columns and nondeterministic collations: 12+
-_SECRET = re.compile(r"(?<=://)([^/:@?#]*:)[^/@?#]+(?=@)|(?<=password=)[^&\s]+")
+_RAW_PASSWORD = re.compile(r"://[^\s/@:]*:([^\s@]*)@")
 
 RawConnection = psycopg.Connection[TupleRow]
 
@@ -28,11 +29,24 @@ def libpq_url(url: str) -> str:
 
 
 def redact(text: str, url: str) -> str:
-    """`text` without the password `url` holds (in its user part or a `password=` field)."""
-    for match in _SECRET.finditer(url):
-        secret = match.group(0).removeprefix(match.group(1) or "")
-        text = text.replace(secret, "***")
+    """`text` without the password `url` holds: in a URL's userinfo or a `password=` field,
+    and where libpq quotes a value it cannot read (`invalid percent-encoded token: "..."`),
+    unless that value is the user's name too (then it is the name)."""
+    text = redact_passwords(text)
+    try:
+        fields = conninfo_to_dict(libpq_url(url))
+    except psycopg.Error:
+        fields = {}
+    password = str(fields.get("password") or _raw_password(url) or "")
+    if password and password != str(fields.get("user") or ""):
+        text = text.replace(f'"{password}"', f'"{HIDDEN}"')
     return text
+
+
+def _raw_password(url: str) -> str | None:
+    """The password as written in the URL's userinfo, when libpq cannot read the URL."""
+    match = _RAW_PASSWORD.search(url)
+    return match.group(1) if match else None
 
 
 def location(url: str) -> str:
@@ -40,7 +54,7 @@ def location(url: str) -> str:
     try:
         fields = conninfo_to_dict(libpq_url(url))
     except psycopg.Error:  # not a URL libpq reads: as given, its password blanked
-        return _SECRET.sub(lambda m: (m.group(1) or "") + "***", url)
+        return redact_passwords(url)
     user = f"{fields['user']}@" if fields.get("user") else ""
     host = str(fields.get("host") or "")
     if host.startswith("/"):  # a unix socket folder
