@@ -12,6 +12,7 @@ import traceback
 from types import TracebackType
 
 from errdex.indexing.installed import index_missing
+from errdex.match.installed import installed_versions
 from errdex.match.lookup import rank
 from errdex.match.paste import ErrorEvidence, Evidence, Frame
 from errdex.match.results import LookupResult, Match
@@ -35,7 +36,9 @@ def match_exception(error: BaseException, store: Store) -> LookupResult:
     """Rank the sites for a live exception, indexing the installed code it came from."""
     evidence = evidence_of(error)
     index_missing(store, [f.path for f in evidence.errors[0].frames])
-    return rank(store, evidence, limit=3)
+    # The hook runs in the process that raised: its installed releases are the paste's.
+    here = installed_versions(p.name for p in store.projects())
+    return rank(store, evidence, limit=3, installed=here)
 
 
 def summary(match: Match) -> str:

@@ -34,7 +34,7 @@ def test_a_traceback_from_an_older_tag_lands_on_that_tag(indexed: Indexed) -> No
     line = line_of(CART_V1, "empty cart")
     best = lookup(indexed, traceback("shop/cart.py", line, "checkout", EMPTY))[0]
     assert (best["version"], best["file"], best["line"]) == ("v1.0", "shop/cart.py", line)
-    assert any("version v1.0: a traceback frame is at its line" in why for why in best["why"])
+    assert any("version v1.0: the innermost frame is at its line" in why for why in best["why"])
     # The same error is in the newest version, under the same id.
     assert best["newest"] == {"version": "v2.0", "id": best["id"], "status": "present"}
 

@@ -1,36 +1,20 @@
 """Lookup of damaged and partial pastes from public issues, against real releases of
-requests (downloaded once, never installed) indexed into a real SQLite file."""
+requests (`conftest.py`)."""
 # ruff: noqa: E501  (pastes are kept as printed, long lines and all)
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from errdex.indexing import index_source
-from errdex.indexing.cache import FactsCache
 from errdex.match import lookup_text
-from errdex.sources import open_source
-from errdex.store import open_store
 from errdex.store.base import Store
 
 pytestmark = pytest.mark.network
 
-RELEASES = ("requests==2.28.1", "requests==2.32.3")
 
-
-@pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    root = tmp_path_factory.mktemp("requests")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("ERRDEX_CACHE", str(root / "cache"))
-        db = open_store(root / "errdex.db")
-        cache = FactsCache(root / "facts.sqlite3")
-        for spec in RELEASES:
-            index_source(open_source(spec), db, cache=cache, workers=1)
-    yield db
-    db.close()
+@pytest.fixture
+def store(releases: Store) -> Store:
+    return releases
 
 
 def top(store: Store, text: str) -> tuple[str, str, int, str]:

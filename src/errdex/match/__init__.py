@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from errdex.match.installed import installed_versions
 from errdex.match.lookup import rank
 from errdex.match.paste import ErrorEvidence, Evidence, Frame, parse_paste
 from errdex.match.results import LookupAnswer, LookupResult, Match, MatchRecord, VariantMatch
@@ -28,6 +29,14 @@ def lookup_text(
     project: str | None = None,
     version: str | None = None,
     limit: int = 5,
+    installed: bool = False,
 ) -> LookupResult:
-    """Find the sites that raised what `text` shows (a message, traceback or log line)."""
-    return rank(store, parse_paste(text), project=project, version=version, limit=limit)
+    """Find the sites that raised what `text` shows (a message, traceback or log line).
+
+    With `installed`, the lookup runs where the error happened: the releases installed
+    here (read from distribution metadata, nothing imported) tell which release a paste
+    came from when the paste itself does not.
+    """
+    evidence = parse_paste(text)
+    here = installed_versions(p.name for p in store.projects()) if installed else None
+    return rank(store, evidence, project=project, version=version, limit=limit, installed=here)

@@ -10,7 +10,7 @@ agreement is named in `why`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
 
@@ -135,6 +135,7 @@ class _Scorer:
             site=stored,
             guess=by_class and not pinned,
             piece=matched is not None and matched.fragment,
+            pinned=pinned is not None,
         )
 
     def _raised_as_is(self, stored: StoredSite) -> bool:
@@ -234,11 +235,11 @@ def _basename(path: str) -> str:
 
 
 def _match(
-    template: MessageTemplate | None, evidence: ErrorEvidence, *, cut: bool
+    template: MessageTemplate | None, evidence: ErrorEvidence, *, cut: bool, piece: bool = True
 ) -> TemplateMatch | None:
     """Match the message against the template; with `cut`, also as a prefix of it (titles
-    and copies get cut mid-word without a marker), scored a little lower; else as a piece
-    from inside it (`No scheme supplied`), scored lower still."""
+    and copies get cut mid-word without a marker), scored a little lower; with `piece`,
+    else as a piece from inside it (`No scheme supplied`), scored lower still."""
     if template is None or not template.literal_length or not evidence.message:
         return None
     compiled = compile_template(template)
@@ -247,7 +248,7 @@ def _match(
         prefix = compiled.match(evidence.message, truncated=True)
         if prefix is not None:
             found = msgspec.structs.replace(prefix, score=prefix.score * W.cut_short)
-    if found is None:
+    if found is None and piece:
         found = compiled.fragment(evidence.message)
     if found is None or found.covered < W.min_covered_any:
         return None
@@ -271,7 +272,10 @@ def _best_form(
         for text, whole in ((evidence.message, False), (line, True)):
             if text is None:
                 continue
-            found = _match(form.text, msgspec.structs.replace(evidence, message=text), cut=cut)
+            # (`Class: message` whole is no piece of a text: the message alone may be.)
+            found = _match(
+                form.text, msgspec.structs.replace(evidence, message=text), cut=cut, piece=not whole
+            )
             floor = best[0].score if best is not None else (matched.score if matched else 0.0)
             if found is not None and found.score > floor:
                 best, whole_line = (found, form), whole
@@ -371,8 +375,14 @@ def rank(
     project: str | None = None,
     version: str | None = None,
     limit: int = 5,
+    installed: Mapping[str, str] | None = None,
 ) -> LookupResult:
-    """Score every candidate against every error in the paste; keep the best per error id."""
+    """Score every candidate against every error in the paste; keep the best per error id.
+
+    `installed` maps projects to the release installed where the paste came from, when
+    the caller knows it (a hook in the user's process): evidence of the release, used
+    when the paste itself does not tell.
+    """
     best: dict[str, Match] = {}
     near: dict[str, Match] = {}
     items = list(enumerate(evidence.errors[:4]))
@@ -419,7 +429,12 @@ def rank(
         # Settling drops old versions of errors also matched in a newer one: take a few more
         # first, so that `limit` answers remain.
         matches=settle_versions(
-            store, _ordered(best.values())[: limit * 3], frames, version=version
+            store,
+            _ordered(best.values())[: limit * 3],
+            frames,
+            version=version,
+            exception=evidence.errors[0].exception if evidence.errors else None,
+            installed=installed,
         )[:limit],
         nearest=_ordered(near.values())[:limit] if not best else [],
         evidence=evidence,

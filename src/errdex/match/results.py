@@ -6,6 +6,8 @@ import msgspec
 
 from errdex.history.timeline import NewestVersion
 from errdex.match.evidence import Evidence
+from errdex.match.releases import VersionSpan
+from errdex.match.same_text import SiteRef
 from errdex.store.base import StoredSite
 
 __all__ = ["LookupAnswer", "LookupResult", "Match", "MatchRecord", "VariantMatch"]
@@ -39,8 +41,16 @@ class MatchRecord(msgspec.Struct, kw_only=True):
     variant: VariantMatch | None = None
     shown: str | None = None  # the text as the user sees it, when the paste matched that
     why: list[str] = []
-    confident: bool = False  # the message's text or an exact frame pins it
+    # The paste pins this site: its text or a frame, and, where the error sits elsewhere in
+    # other releases, the evidence of which release it came from.
+    confident: bool = False
     newest: NewestVersion | None = None  # in an older version: the error in the newest one
+    versions: list[VersionSpan] = []  # where the error is, per run of releases, newest first
+    merged: list[str] = []  # the error's ids in other releases (reworded or moved), matched too
+    # The other sites that raise the very same text, when nothing in the paste tells them
+    # apart (this one is the likeliest; `why` says why).
+    others: list[SiteRef] = []
+    raised_at: int = 1  # how many sites raise this text: this one and `others`
 
 
 class Match(MatchRecord, kw_only=True):
@@ -52,6 +62,8 @@ class Match(MatchRecord, kw_only=True):
     guess: bool = False
     # The message read as a piece from inside the template.
     piece: bool = False
+    # A traceback frame or a log line points at the site.
+    pinned: bool = False
 
     def literal_length(self) -> int:
         """The literal text of the site's template: of two equal scores, the message written
@@ -65,7 +77,7 @@ class Match(MatchRecord, kw_only=True):
 
 
 class LookupResult(msgspec.Struct, kw_only=True):
-    matches: list[Match]  # confident answers, best first
+    matches: list[Match]  # what the text or a frame explains, best first
     nearest: list[Match]  # when nothing matched: the closest templates, with their scores
     evidence: Evidence
 

@@ -2,47 +2,25 @@
 
 A store holding several versions of a project holds one error under each of them; ranking
 scored one of those rows. This step puts each match on the version the paste points at,
-says for an old version what the error is in the newest one, drops an old id whose newest
-id matched as well, and orders the result. It returns new records: the ranked matches it
-was given are left as they were.
+says for an old version what the error is in the newest one, makes one result of each
+error a user could have hit, and orders the result. It returns new records: the ranked
+matches it was given are left as they were.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
 from errdex.history.timeline import newest_of, version_labels
-from errdex.match.evidence import Frame, at_lines
+from errdex.match.evidence import Frame
+from errdex.match.one_result import merge_releases, merge_same_text, with_versions
+from errdex.match.releases import choose_release
 from errdex.match.results import Match
 from errdex.store.base import Store, StoredSite
 
-__all__ = ["at_frame", "choose_version", "settle_versions"]
-
-
-def at_frame(site: StoredSite, frames: Sequence[Frame]) -> int | None:
-    """The position of the first frame (innermost first) at the site's lines, if any."""
-    for index, frame in enumerate(frames):
-        if at_lines(frame, site.file, site.site.line, site.site.end_line):
-            return index
-    return None
-
-
-def choose_version(
-    sites: Sequence[StoredSite], frames: Sequence[Frame], reason: str | None = None
-) -> tuple[StoredSite, str]:
-    """One error's site to show, and why: `sites` newest version first (as `get_error`
-    gives them), `frames` innermost first, `reason` the reason the message names."""
-    pinned = [(index, site) for site in sites if (index := at_frame(site, frames)) is not None]
-    if pinned:
-        _, site = min(pinned, key=lambda pair: pair[0])  # `min` keeps the newest of equals
-        return site, f"version {site.version}: a traceback frame is at its line {site.site.line}"
-    if reason is not None:
-        for site in sites:
-            if any(variant.reason.text == reason for variant in site.site.variants):
-                return site, f"version {site.version}: the newest with this reason"
-    return sites[0], f"version {sites[0].version}: the newest holding it"
+__all__ = ["settle_versions"]
 
 
 def settle_versions(
@@ -51,25 +29,38 @@ def settle_versions(
     frames: Sequence[Frame],
     *,
     version: str | None = None,
+    exception: str | None = None,
+    installed: Mapping[str, str] | None = None,
 ) -> list[Match]:
-    """Each match on its version (below) and, for a match in an older version, what the
-    error is in the newest; equal scores put the newest first, and an old id whose newest
-    id matched as well is left out.
+    """Each match on the release the paste came from (`releases.py`), its error's sites
+    per run of releases, and one result per error a user could have hit (`one_result.py`).
 
-    When several versions hold the same error id, the match goes to the version whose site
-    sits at a traceback frame's line (the innermost frame first), else to the newest version
-    that has the reason the message names, else to the newest. A lookup scoped to a version
-    (`--version`) keeps it. Wording differences between versions are different ids: the
-    template that explains the message best already won the ranking.
+    When several releases hold the match's error, the evidence chooses among them: the
+    frames (`frames`, innermost first), the class's module (`exception`, as pasted), the
+    release installed where the lookup runs (`installed`). When it does not decide and the
+    sites differ, the newest is shown and the match is not `confident`. A lookup scoped to a
+    version (`--version`) keeps it. Wording that changed is a different id: the template
+    that explains the message best already won the ranking; ids of one error matched in
+    several wordings become one result. For a match in an older version, `newest` says
+    what the error is in the newest one.
     """
     labels: dict[str, list[str]] = {}
+    rows: dict[str, list[StoredSite]] = {}  # each id's sites, read once
     settled: list[Match] = []
     for match in matches:
-        sites = store.get_error(match.id)
+        sites = rows[match.id] = store.get_error(match.id)
         if version is None and len({site.version for site in sites}) > 1:
-            reason = match.variant.reason if match.variant is not None else None
-            chosen, why = choose_version(sites, frames, reason)
-            match = _on(match, chosen, why)
+            choice = choose_release(
+                store,
+                _one_per_release(sites),
+                frames,
+                exception=exception,
+                reason=match.variant.reason if match.variant is not None else None,
+                installed=installed,
+            )
+            match = _on(match, choice.site, choice.why)
+            if not choice.decided:
+                match = msgspec.structs.replace(match, confident=False)
         order = labels.get(match.project)
         if order is None:
             order = labels[match.project] = version_labels(store, match.project)
@@ -80,7 +71,16 @@ def settle_versions(
     # the same answer twice: keep the newest.
     scores = {m.id: m.score for m in settled}
     settled = [m for m in settled if not _superseded(m, scores)]
-    return sorted(settled, key=lambda m: (-m.score, -m.literal_length(), _age(m, labels)))
+    settled.sort(key=lambda m: (-m.score, -m.literal_length(), _age(m, labels)))
+    return merge_same_text(with_versions(store, merge_releases(settled), labels, rows))
+
+
+def _one_per_release(sites: Sequence[StoredSite]) -> list[StoredSite]:
+    """The first row of each release, in `get_error`'s order (newest release first)."""
+    held: dict[str, StoredSite] = {}
+    for site in sites:
+        held.setdefault(site.version, site)
+    return list(held.values())
 
 
 def _superseded(match: Match, scores: dict[str, float]) -> bool:

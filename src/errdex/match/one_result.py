@@ -1,0 +1,122 @@
+"""One result per error a user could have hit: the releases of one error merged into one
+result with its sites per run of releases, and the sites that raise the very same text,
+when nothing in the paste tells them apart, merged into one result that says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from errdex.history.timeline import version_labels
+from errdex.match.releases import version_spans
+from errdex.match.results import Match
+from errdex.match.same_text import SiteRef, likeliest_first, preference_reason
+from errdex.store.base import Store, StoredSite
+
+__all__ = ["merge_releases", "merge_same_text", "with_versions"]
+
+_TIE = 1e-6  # scores this close are the same evidence
+_WORDING_TIE = 0.02  # of two wordings' scores: a difference this small tells nothing
+
+
+def merge_releases(matches: Sequence[Match]) -> list[Match]:
+    """Matches of one error under several ids (reworded or moved between releases, see
+    `newest`) as one: the best-scoring id stays, the others' ids go to its `merged`.
+
+    Of equal scores the paste cannot tell the wordings apart: the newest stays, and the
+    answer is not `confident` unless the error sits in the same place in each.
+    """
+    kept: dict[str, Match] = {}  # the error's newest id → its result
+    order: list[str] = []
+    for match in matches:
+        key = match.newest.id if match.newest is not None and match.newest.id else match.id
+        held = kept.get(key)
+        if held is None:
+            kept[key] = match
+            order.append(key)
+            continue
+        best, other = (held, match) if held.score >= match.score else (match, held)
+        # Two wordings that explain the paste within a hair of each other: it cannot tell
+        # them apart (a piece of the message both hold, a value where they differ).
+        tie = abs(held.score - match.score) <= _WORDING_TIE * max(held.score, match.score)
+        if tie and other.newest is None:  # the newest wording of the two stays in front
+            best, other = other, best
+        merged = [*best.merged, other.id, *other.merged]
+        same = (best.file, best.line) == (other.file, other.line)
+        kept[key] = msgspec.structs.replace(
+            best,
+            merged=list(dict.fromkeys(m for m in merged if m != best.id)),
+            confident=best.confident and (not tie or same),
+        )
+    return [kept[key] for key in order]
+
+
+def with_versions(
+    store: Store,
+    matches: Sequence[Match],
+    labels: dict[str, list[str]],
+    rows: dict[str, list[StoredSite]],
+) -> list[Match]:
+    """Each match with its error's sites per run of releases (its own id and those merged
+    into it), newest run first; nothing for an error of one release. `labels` (each
+    project's, oldest first) and `rows` (each id's sites) are what was read already."""
+    out: list[Match] = []
+    for match in matches:
+        order = labels.get(match.project)
+        if order is None:
+            order = labels[match.project] = version_labels(store, match.project)
+        if len(order) < 2:
+            out.append(match)
+            continue
+        sites: list[StoredSite] = []
+        for error_id in (match.id, *match.merged):
+            if error_id not in rows:
+                rows[error_id] = store.get_error(error_id)
+            sites += rows[error_id]
+        spans = version_spans(sites, order)
+        out.append(msgspec.structs.replace(match, versions=spans if len(spans) > 1 else []))
+    return out
+
+
+def merge_same_text(matches: Sequence[Match]) -> list[Match]:
+    """Matches of the same template, tied in score and not pinned by a frame: one result,
+    the site a user most likely hit first (`same_text.py`), the others listed in it."""
+    out: list[Match] = []
+    used: set[int] = set()
+    for i, match in enumerate(matches):
+        if i in used:
+            continue
+        group = [match]
+        if match.message is not None and not match.pinned:
+            for j in range(i + 1, len(matches)):
+                other = matches[j]
+                if j in used or abs(other.score - match.score) > _TIE:
+                    continue
+                if other.message == match.message and not other.pinned:
+                    group.append(other)
+                    used.add(j)
+        if len(group) == 1:
+            out.append(match)
+            continue
+        refs = {_ref(m): m for m in group}
+        ranked = likeliest_first(list(refs))
+        first = refs[ranked[0]]
+        out.append(
+            msgspec.structs.replace(
+                first,
+                others=ranked[1:],
+                raised_at=len(ranked),
+                why=[*first.why, preference_reason(ranked[0], ranked[1:])],
+                confident=False,
+            )
+        )
+    return out
+
+
+def _ref(match: Match) -> SiteRef:
+    return SiteRef(
+        id=match.id, version=match.version, file=match.file, line=match.line,
+        function=match.function, callers=len(match.site.callers) if match.site else 0,
+    )  # fmt: skip

@@ -1,0 +1,78 @@
+"""Sites that raise the very same text, when the paste has nothing else to tell them apart:
+which one a user most likely hit, and why.
+
+A user calls a package's public functions; internal helpers raise too, but a paste
+without frames most often comes from the plainest path. So: public entry points before
+internal helpers (no part of the module path or qualified name private), fewer leading
+underscores, functions of their own before nested ones, then the function the package's
+own code calls from more places (more paths lead a user there), shallower modules, and
+file order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+__all__ = ["SiteRef", "likeliest_first", "preference_reason"]
+
+
+class SiteRef(msgspec.Struct, frozen=True, kw_only=True):
+    """Another site of one result: where it is, in which version, under which id."""
+
+    id: str
+    version: str
+    file: str
+    line: int
+    function: str
+    callers: int = 0  # functions of the project that call this site's function
+
+
+def _parts(file: str, function: str) -> list[str]:
+    """The module path's parts (without `.py`, `__init__` dropped) and the qualname's."""
+    module = file.replace("\\", "/").removesuffix(".py").split("/")
+    module = [p for p in module if p and p != "__init__"]
+    return module + [p for p in function.split(".") if p != "<locals>"]
+
+
+def _private(part: str) -> bool:
+    # `__init__`, `__call__`: a class's public entry points, not private names.
+    return part.startswith("_") and not (part.startswith("__") and part.endswith("__"))
+
+
+def likelihood(site: SiteRef) -> tuple[int, int, int, int, int]:
+    """Sorts the likeliest site first: private parts, leading underscores, nesting, fewer
+    callers, depth."""
+    parts = _parts(site.file, site.function)
+    private = [p for p in parts if _private(p)]
+    underscores = sum(len(p) - len(p.lstrip("_")) for p in private)
+    nested = site.function.count("<locals>")
+    return (len(private), underscores, nested, -site.callers, site.file.count("/"))
+
+
+def likeliest_first(sites: Sequence[SiteRef]) -> list[SiteRef]:
+    """`sites` in the order a user most likely hit them (stable: file order breaks ties)."""
+    return sorted(sites, key=lambda s: (likelihood(s), s.file, s.line))
+
+
+def preference_reason(chosen: SiteRef, others: Sequence[SiteRef]) -> str:
+    """Why `chosen` comes before `others`, said the way a user reads it."""
+    head = f"raised at {len(others) + 1} sites with this text"
+    mine = likelihood(chosen)
+    rest = [likelihood(s) for s in others]
+    if all(r == mine for r in rest):
+        return f"{head}; nothing tells them apart: the first in file order is shown"
+    if mine[0] == 0 and any(r[0] for r in rest):
+        why = "a public entry point, where the others include internal helpers"
+    elif any(r[:2] > mine[:2] for r in rest):
+        why = "the least private of them (fewer leading underscores)"
+    elif any(r[:3] > mine[:3] for r in rest):
+        why = "a function of its own, where others are nested in another"
+    elif any(r[:4] > mine[:4] for r in rest):
+        why = (
+            f"the package's own code calls it from {chosen.callers} place(s), more than the others"
+        )
+    else:
+        why = "the one in the shallowest module"
+    return f"{head}; {chosen.function} is shown first: {why}"

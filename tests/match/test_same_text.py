@@ -1,0 +1,52 @@
+"""Sites of the same text in the order a user most likely hit them, with the reason; the
+sites are urllib3 2.2.2's and requests 2.32.3's that share a message."""
+
+from __future__ import annotations
+
+from errdex.match.same_text import SiteRef, likeliest_first, preference_reason
+
+
+def ref(file: str, line: int, function: str, callers: int = 0) -> SiteRef:
+    return SiteRef(id=f"{line:016x}", version="1", file=file, line=line, function=function,
+                   callers=callers)  # fmt: skip
+
+
+def test_a_public_method_before_a_private_helper() -> None:
+    # `Calling read(decode_content=False) is not supported after ...`
+    helper = ref("urllib3/response.py", 473, "BaseHTTPResponse._decode", callers=3)
+    public = ref("urllib3/response.py", 964, "HTTPResponse.read")
+    assert likeliest_first([helper, public]) == [public, helper]
+    assert preference_reason(public, [helper]) == (
+        "raised at 2 sites with this text; HTTPResponse.read is shown first: "
+        "a public entry point, where the others include internal helpers"
+    )
+
+
+def test_a_shallower_module_before_a_deeper_one() -> None:
+    # `Content-Length contained multiple unmatching values ({content_length})`
+    deep = ref(
+        "urllib3/contrib/emscripten/response.py", 115, "EmscriptenHttpResponseWrapper._init_length"
+    )
+    shallow = ref("urllib3/response.py", 708, "HTTPResponse._init_length")
+    assert likeliest_first([deep, shallow]) == [shallow, deep]
+    assert preference_reason(shallow, [deep]).endswith("the one in the shallowest module")
+
+
+def test_the_function_called_from_more_places_first() -> None:
+    # `cannot encode objects that are not 2-tuples`: to_key_val_list has three callers.
+    lone = ref("requests/utils.py", 340, "from_key_val_list")
+    called = ref("requests/utils.py", 366, "to_key_val_list", callers=3)
+    assert likeliest_first([lone, called]) == [called, lone]
+
+
+def test_a_private_module_counts_as_private() -> None:
+    inner = ref("pkg/_internal/parse.py", 10, "parse")
+    outer = ref("pkg/parse.py", 20, "parse")
+    assert likeliest_first([inner, outer]) == [outer, inner]
+
+
+def test_nothing_to_tell_them_apart_keeps_file_order() -> None:
+    first = ref("urllib3/connectionpool.py", 273, "HTTPConnectionPool._get_conn")
+    second = ref("urllib3/connectionpool.py", 279, "HTTPConnectionPool._get_conn")
+    assert likeliest_first([second, first]) == [first, second]
+    assert "nothing tells them apart" in preference_reason(first, [second])
