@@ -55,15 +55,17 @@ __all__ = [
 
 
 @contextmanager
-def _opened(db: str | Store | None) -> Iterator[Store]:
-    """The store `db` names, closed after; an open store as it is, left open."""
+def _opened(db: str | Store | None, *, create: bool = False) -> Iterator[Store]:
+    """The store `db` names, closed after; an open store as it is, left open. Only what
+    writes versions (`create`) makes a new database: reading a missing one is a
+    `NotFoundError`, and leaves no empty file behind."""
     from errdex.store import open_store
     from errdex.store.base import Store
 
     if isinstance(db, Store):
         yield db
         return
-    store = open_store(db)
+    store = open_store(db, create=create)
     try:
         yield store
     finally:
@@ -83,7 +85,7 @@ def index(
     from errdex.indexing import index_source
     from errdex.sources import open_sources
 
-    with _opened(db) as store:
+    with _opened(db, create=True) as store:
         return [
             index_source(s, store, workers=workers, force=force)
             for s in open_sources(source, project=project, version=version)
