@@ -31,8 +31,10 @@ def test_the_public_names_are_pinned() -> None:
         "install",
         "list_projects",
         "list_sites",
+        "load_ipython_extension",
         "lookup",
         "show",
+        "unload_ipython_extension",
     ]
     assert all(hasattr(errdex, name) for name in errdex.__all__)
 

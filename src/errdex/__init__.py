@@ -17,18 +17,44 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from errdex.errors import ErrdexError, InputError, NotFoundError, SourceError, StoreError
-from errdex.explain.page import Page
-from errdex.history.diff import VersionDiff
-from errdex.hook import install
-from errdex.indexing import IndexReport
-from errdex.match.results import LookupAnswer, Match, MatchRecord
-from errdex.render.records import ProjectList, SiteRecord
 
 if TYPE_CHECKING:
+    from errdex.explain.page import Page
+    from errdex.history.diff import VersionDiff
+    from errdex.hook import install
+    from errdex.indexing import IndexReport
+    from errdex.match.results import LookupAnswer, Match, MatchRecord
+    from errdex.render.records import ProjectList, SiteRecord
     from errdex.store.base import Store
+
+# `import errdex` stays cheap (the environment-wide hook imports it at every start of
+# Python): these load on first use.
+_LAZY = {
+    "install": ("errdex.hook", "install"),
+    "IndexReport": ("errdex.indexing", "IndexReport"),
+    "LookupAnswer": ("errdex.match.results", "LookupAnswer"),
+    "Match": ("errdex.match.results", "Match"),
+    "MatchRecord": ("errdex.match.results", "MatchRecord"),
+    "Page": ("errdex.explain.page", "Page"),
+    "ProjectList": ("errdex.render.records", "ProjectList"),
+    "SiteRecord": ("errdex.render.records", "SiteRecord"),
+    "VersionDiff": ("errdex.history.diff", "VersionDiff"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'errdex' has no attribute {name!r}")
+    import importlib
+
+    module, attribute = _LAZY[name]
+    value = getattr(importlib.import_module(module), attribute)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ErrdexError",
@@ -49,8 +75,10 @@ __all__ = [
     "install",
     "list_projects",
     "list_sites",
+    "load_ipython_extension",
     "lookup",
     "show",
+    "unload_ipython_extension",
 ]
 
 
@@ -145,3 +173,17 @@ def diff(project: str, old: str, new: str, *, db: str | Store | None = None) -> 
 
     with _opened(db) as store:
         return diff_versions(store, project, old, new)
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """`%load_ext errdex`: the matched error's summary under every cell's traceback."""
+    from errdex.integrations.ipython import load
+
+    load(ipython)
+
+
+def unload_ipython_extension(ipython: Any) -> None:
+    """`%unload_ext errdex`."""
+    from errdex.integrations.ipython import unload
+
+    unload(ipython)

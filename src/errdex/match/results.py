@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import msgspec
 
 from errdex.history.timeline import NewestVersion
@@ -10,7 +13,10 @@ from errdex.match.releases import VersionSpan
 from errdex.match.same_text import SiteRef
 from errdex.store.base import StoredSite
 
-__all__ = ["LookupAnswer", "LookupResult", "Match", "MatchRecord", "VariantMatch"]
+if TYPE_CHECKING:
+    from errdex.indexing import IndexReport
+
+__all__ = ["LookupAnswer", "LookupResult", "Match", "MatchRecord", "PartialIndex", "VariantMatch"]
 
 
 class VariantMatch(msgspec.Struct, frozen=True):
@@ -81,11 +87,15 @@ class LookupResult(msgspec.Struct, kw_only=True):
     nearest: list[Match]  # when nothing matched: the closest templates, with their scores
     evidence: Evidence
 
-    def answer(self) -> LookupAnswer:
-        """What programs read of a lookup: the matches and the nearest, as records."""
+    def answer(self, partial: Sequence[IndexReport] = ()) -> LookupAnswer:
+        """What programs read of a lookup: the matches and the nearest, as records, and the
+        versions answered from only some of their files (`partial`, a first answer's)."""
         return LookupAnswer(
             matches=[m.public() for m in self.matches],
             nearest=[m.public() for m in self.nearest],
+            partial_index=[
+                PartialIndex(project=r.project, version=r.version, files=r.files) for r in partial
+            ],
         )
 
 
@@ -94,3 +104,13 @@ class LookupAnswer(msgspec.Struct, kw_only=True):
 
     matches: list[MatchRecord]  # confident answers, best first
     nearest: list[MatchRecord]  # when nothing matched: the closest templates
+    partial_index: list[PartialIndex] = []
+
+
+class PartialIndex(msgspec.Struct, kw_only=True):
+    """A version the answer read only part of (the files the traceback named first); the
+    rest is indexed after the answer."""
+
+    project: str
+    version: str
+    files: int
