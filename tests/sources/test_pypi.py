@@ -173,6 +173,16 @@ def test_a_release_with_neither_a_wheel_nor_an_sdist_is_a_clear_error(
     )
 
 
+def test_an_index_that_cannot_be_reached_does_not_hide_another_s_release(
+    index: LocalIndex, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_wheel(index.folder, "spread-1.0-py3-none-any.whl", {"spread/a.py": "x = 1\n"})
+    monkeypatch.setenv("PIP_EXTRA_INDEX_URL", "http://127.0.0.1:9/simple/")  # discard port
+    assert [f.path for f in pypi_source("spread==1.0").files()] == ["spread/a.py"]
+    with pytest.raises(SourceError, match=r"cannot read the index at http://127\.0\.0\.1:9/"):
+        pypi_source("elsewhere==1.0")
+
+
 def test_a_downloaded_release_is_read_again_from_the_cache(index: LocalIndex, cache: Path) -> None:
     write_wheel(index.folder, "again-1.0-py3-none-any.whl", {"again/a.py": "x = 1\n"})
     first = pypi_source("again==1.0")

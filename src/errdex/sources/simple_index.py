@@ -138,15 +138,26 @@ class IndexClient:
     # -- project pages ------------------------------------------------------------------
 
     def project_files(self, name: str) -> list[IndexFile] | None:
-        """Every file the indexes list for a project; None when no index knows it."""
+        """Every file the indexes list for a project; None when no index knows it.
+
+        As with pip, an index that cannot be read does not hide what the others list; its
+        error is raised only when no other index has the project.
+        """
         if self.settings.no_index:
             raise SourceError("pip is configured with no index (no-index)")
         found: list[IndexFile] | None = None
+        failure: SourceError | None = None
         for root in self.settings.urls:
             page_url = urljoin(root, f"{canonicalize_name(name)}/")
-            files = self._page(page_url)
+            try:
+                files = self._page(page_url)
+            except SourceError as exc:
+                failure = failure or exc
+                continue
             if files is not None:
                 found = (found or []) + files
+        if found is None and failure is not None:
+            raise failure
         return found
 
     def _page(self, page_url: str) -> list[IndexFile] | None:
