@@ -618,7 +618,15 @@ def export(
     with relative links, an index of every error and a sitemap, for any static host."""
     from errdex.web.export import export_catalog
 
-    report = export_catalog(db, project, version, out, base_url=base_url)
+    if as_json or not _err.is_terminal:
+        report = export_catalog(db, project, version, out, base_url=base_url)
+    else:
+        with _progress("{task.description}") as bar:
+            task = bar.add_task(f"exporting {safe_line(project)}", total=None)
+            report = export_catalog(
+                db, project, version, out, base_url=base_url,
+                progress=lambda n: bar.update(task, advance=n),
+            )  # fmt: skip
     if as_json:
         data = dataclasses.asdict(report)
         data["out"] = str(report.out)
