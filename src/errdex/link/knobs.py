@@ -156,14 +156,22 @@ class KnobIndex:
         flag = self._flag(parts, dotted, facts, class_name)
         if flag is not None:
             return [flag]
-        return self._through_sets(dotted, depth) if len(parts) >= 2 and depth < 2 else []
+        if len(parts) < 2 or depth >= 2:
+            return []
+        return self._through_sets(dotted, class_name, depth)
 
-    def _through_sets(self, dotted: str, depth: int) -> list[KnobLink]:
+    def _through_sets(self, dotted: str, class_name: str | None, depth: int) -> list[KnobLink]:
         """The settings behind the guard of an assignment of the attribute elsewhere in the
         version: `cudagraph_mode` is set to `NONE` when `self.model_config.enforce_eager`,
         which `--enforce-eager` sets."""
         out: list[KnobLink] = []
-        for found, where in self._sets.get(dotted.rsplit(".", 1)[-1], ())[:_MAX_SETS_PER_ATTR]:
+        receiver = _receiver(dotted, class_name)
+        sets = [
+            (found, where)
+            for found, where in self._sets.get(dotted.rsplit(".", 1)[-1], ())
+            if _receiver(found.target, found.class_name) == receiver
+        ]
+        for found, where in sets[:_MAX_SETS_PER_ATTR]:
             guard = parse_expression(found.guard)
             if guard is None:
                 continue
@@ -364,6 +372,17 @@ class KnobIndex:
                     best, best_shared = (entry, params), shared
             self._entries[args_class] = best
         return self._entries[args_class]
+
+
+def _receiver(dotted: str, class_name: str | None) -> str:
+    """What an attribute is of, by name: `compilation_config` for
+    `self.compilation_config.mode`, and for `self.mode` in `CompilationConfig` too."""
+    parts = dotted.split(".")
+    owner = parts[-2] if len(parts) >= 2 else ""
+    if owner in ("self", "cls") and class_name:
+        last = class_name.rsplit(".", 1)[-1]
+        owner = re.sub(r"(?<!^)(?=[A-Z][a-z])", "_", last).lower()
+    return owner
 
 
 def _entry_class(qualname: str, params: tuple[str, ...]) -> bool:
