@@ -13,7 +13,12 @@ from errdex.extract.blanked_calls import blanked_calls
 from errdex.extract.budget import over_budget
 from errdex.extract.calls import CallFilter
 from errdex.extract.exception_classes import class_texts
-from errdex.extract.knobs import env_annotations, env_getters, scan_settings
+from errdex.extract.knobs import (
+    attribute_settings,
+    env_annotations,
+    env_getters,
+    scan_settings,
+)
 from errdex.extract.module import collect_constants, collect_imports, module_name
 from errdex.extract.skeleton import Skeleton, build_skeleton, has_message_call
 from errdex.extract.walker import Walker
@@ -128,6 +133,7 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         if env_reads
         else {},
         flags=tuple(flags),
+        attr_sets=tuple(attribute_settings(text)),
         tests=tuple(calls.tests),
         texts=class_texts(tree, text, constants, walker.sites.sites),
     )
