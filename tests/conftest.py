@@ -11,6 +11,9 @@ import pytest
 from errdex.extract.walker import ERROR_UNKNOWN_ENV
 from pg_server import REQUIRE, PostgresServer, unavailable
 
+# pytester drives the pytest plugin the way pytest itself loads it (tests/integrations).
+pytest_plugins = ["pytester"]
+
 # A statement kind the extraction walker has no handler for fails the tests (it is skipped
 # quietly in use), so new syntax is noticed. Set here, before any test runs, and inherited
 # by the indexer's worker processes.

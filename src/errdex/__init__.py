@@ -5,10 +5,34 @@ The public API is what this module exports; everything else is private to the pa
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from errdex.errors import ErrdexError, InputError, NotFoundError, SourceError, StoreError
-from errdex.hook import install
-from errdex.indexing import IndexReport
-from errdex.match.results import Match
+
+if TYPE_CHECKING:
+    from errdex.hook import install
+    from errdex.indexing import IndexReport
+    from errdex.match.results import Match
+
+# `import errdex` stays cheap (the environment-wide hook imports it at every start of
+# Python): these load on first use.
+_LAZY = {
+    "install": ("errdex.hook", "install"),
+    "IndexReport": ("errdex.indexing", "IndexReport"),
+    "Match": ("errdex.match.results", "Match"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'errdex' has no attribute {name!r}")
+    import importlib
+
+    module, attribute = _LAZY[name]
+    value = getattr(importlib.import_module(module), attribute)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ErrdexError",
@@ -20,7 +44,9 @@ __all__ = [
     "StoreError",
     "index",
     "install",
+    "load_ipython_extension",
     "lookup",
+    "unload_ipython_extension",
 ]
 
 
@@ -64,3 +90,17 @@ def lookup(
         return lookup_text(store, text, project=project, version=version, limit=limit).matches
     finally:
         store.close()
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """`%load_ext errdex`: the matched error's summary under every cell's traceback."""
+    from errdex.integrations.ipython import load
+
+    load(ipython)
+
+
+def unload_ipython_extension(ipython: Any) -> None:
+    """`%unload_ext errdex`."""
+    from errdex.integrations.ipython import unload
+
+    unload(ipython)

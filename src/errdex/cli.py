@@ -7,8 +7,8 @@ exit code (1: nothing found, 2: bad input or a failed run).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
-import json
 import logging
 import sys
 import tempfile
@@ -30,14 +30,13 @@ from errdex.history import diff_markdown, diff_versions
 from errdex.history.gate import diff_revisions, parse_fail_on, tripped
 from errdex.indexing import IndexReport, index_source
 from errdex.indexing.cluster import CONNECT_SECONDS, VersionResult, index_on_cluster
-from errdex.indexing.installed import index_missing
-from errdex.match.lookup import rank
+from errdex.match.answer import answer_paste, complete_answer
 from errdex.match.paste import parse_paste
 from errdex.render.console import InertConsole, write_lines
 from errdex.render.diff_terminal import diff_view
 from errdex.render.page_terminal import page_view
-from errdex.render.records import site_record
-from errdex.render.safe_text import safe_json, safe_line, safe_text
+from errdex.render.records import json_text, lookup_record, site_record
+from errdex.render.safe_text import safe_line, safe_text
 from errdex.render.terminal import (
     cluster_result,
     cluster_total,
@@ -105,7 +104,7 @@ def _store(db: str | None, *, create: bool = False) -> Iterator[Store]:
 
 
 def _print_json(value: Any) -> None:
-    sys.stdout.write(safe_json(json.dumps(value, indent=2, ensure_ascii=False)) + "\n")
+    sys.stdout.write(json_text(value) + "\n")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -548,35 +547,137 @@ def lookup(
     """
     paste = _read_paste(text)
     evidence = parse_paste(paste)
-    paths = [f.path for e in evidence.errors for f in e.frames]
-    auto_index = bool(paths) and not no_auto_index  # it may index, into a new database
+    # It may index (into a new database) when the paste names a package or --project does.
+    names_package = any(e.frames or (e.exception and "." in e.exception) for e in evidence.errors)
+    auto_index = not no_auto_index and (names_package or project is not None)
     with _store(db, create=auto_index) as store:
-        if auto_index:
-            index_missing(store, paths, announce=lambda m: _err.print(note_line(m)))
-        if not store.projects():
-            raise NotFoundError("the database is empty: index something first: errdex index SOURCE")
-        result = rank(store, evidence, project=project, version=version_label, limit=limit)
+        answer = answer_paste(
+            store,
+            evidence,
+            project=project,
+            version=version_label,
+            limit=limit,
+            auto_index=auto_index,
+            first=True,
+            announce=lambda m: _err.print(note_line(m)),
+        )
+        result = answer.result
         best = result.matches[0] if result.matches else None
         text_of_best = (
             store.file_text(best.site.version_id, best.file) if best and best.site else None
         )
         page_of_best = build_page(store, best.id, best.version) if best and not as_json else None
-    if as_json:
-        _print_json(
-            {
-                "matches": [m.record() for m in result.matches],
-                "nearest": [m.record() for m in result.nearest],
-            }
-        )
-    elif best is not None:
-        _out.print(lookup_view(result, text_of_best))
-        if page_of_best is not None:
-            _out.rule(style="dim")
-            _out.print(page_view(page_of_best))
-    else:
-        _out.print(nearest_view(result))
+        if as_json:
+            _print_json(lookup_record(result, answer.partial))
+        elif best is not None:
+            _out.print(lookup_view(result, text_of_best))
+            if page_of_best is not None:
+                _out.rule(style="dim")
+                _out.print(page_view(page_of_best))
+        else:
+            _out.print(nearest_view(result))
+        sys.stdout.flush()
+        for report in answer.partial:
+            _err.print(
+                note_line(
+                    f"answered from {report.files} files of {report.project} {report.version};"
+                    " indexing the rest now (Ctrl-C leaves it for the next lookup)"
+                )
+            )
+        complete_answer(store, answer)
     if best is None:
         sys.exit(1)
+
+
+@main.command()
+@click.argument("project")
+@click.argument("version", required=False)
+@click.option(
+    "--out",
+    "out",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The folder to write (new or empty).",
+)
+@click.option(
+    "--base-url",
+    metavar="URL",
+    help="Where the folder will be published, for the sitemap's absolute addresses.",
+)
+@db_option
+@json_option
+@handle_errors
+def export(
+    project: str,
+    version: str | None,
+    out: Path,
+    base_url: str | None,
+    db: str | None,
+    as_json: bool,
+) -> None:
+    """Write PROJECT's catalog at VERSION (default: the newest) as static files: the pages
+    and JSON twins `errdex serve` answers, at the same paths (PATH/index.html, PATH.json),
+    with relative links, an index of every error and a sitemap, for any static host."""
+    from errdex.web.export import export_catalog
+
+    report = export_catalog(db, project, version, out, base_url=base_url)
+    if as_json:
+        data = dataclasses.asdict(report)
+        data["out"] = str(report.out)
+        _print_json(data)
+        return
+    sys.stdout.write(
+        f"{report.project} {report.version}: {len(report.errors)} errors, {report.pages} pages,"
+        f" {report.json_files} JSON files, {report.assets} assets,"
+        f" {report.bytes / 1e6:.1f} MB in {report.seconds:.1f} s: {report.out}\n"
+    )
+
+
+@main.command()
+@db_option
+def mcp(db: str | None) -> None:
+    """Serve errdex to coding agents over the Model Context Protocol (stdio): the tools
+    lookup, show, list, diff and index, each answering with the JSON of its command."""
+    try:
+        from errdex.integrations.mcp_server import run as run_mcp
+    except ImportError:
+        _fail("the MCP server needs the mcp package: pip install 'errdex[mcp]'", 2)
+    else:
+        run_mcp(db)
+
+
+@main.group()
+def hook() -> None:
+    """Turn errdex's summary under uncaught tracebacks on or off for this whole Python
+    environment (every program it runs), without changing any code."""
+
+
+@hook.command("enable")
+def hook_enable() -> None:
+    """Write a .pth file into this environment's site-packages that installs the hook at
+    every start of Python (lazily: nothing is imported until an exception is uncaught).
+    ERRDEX_HOOK=0 turns it off for one run; ERRDEX_DB names the database."""
+    from errdex.integrations.startup import enable
+
+    try:
+        path = enable()
+    except OSError as error:
+        _fail(f"cannot write the hook's .pth file: {error}", 2)
+    else:
+        sys.stdout.write(f"errdex hook enabled: {path}\n")
+
+
+@hook.command("disable")
+def hook_disable() -> None:
+    """Remove the .pth file `errdex hook enable` wrote."""
+    from errdex.integrations.startup import disable
+
+    try:
+        path = disable()
+    except OSError as error:
+        _fail(f"cannot remove the hook's .pth file: {error}", 2)
+    else:
+        sys.stdout.write(f"errdex hook disabled: {path}\n" if path else "errdex hook was off\n")
 
 
 @main.command(context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})

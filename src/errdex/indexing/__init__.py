@@ -22,10 +22,18 @@ from errdex.link import LINKER_VERSION, link_version
 from errdex.sources.base import Skipped, Source
 from errdex.store.base import Store, VersionStats
 
-__all__ = ["PIPELINE_VERSION", "IndexReport", "index_source"]
+__all__ = ["PIPELINE_VERSION", "IndexReport", "index_source", "is_partial"]
 
 # Which extraction and linking made a version's sites: when it changes, re-indexing redoes it.
 PIPELINE_VERSION = f"extract-{EXTRACTOR_VERSION}.link-{LINKER_VERSION}"
+# A version indexed from some of its files only (a first answer's); the next index completes it.
+PARTIAL_MARK = "+partial"
+
+
+def is_partial(pipeline: str) -> bool:
+    """Whether a stored version's pipeline says it holds only some of its files."""
+    return pipeline.endswith(PARTIAL_MARK)
+
 
 _decoder = msgspec.msgpack.Decoder(FileFacts)
 _LOOKUP_CHUNK = 256  # files per cache lookup and per cache write
@@ -50,6 +58,7 @@ class IndexReport(msgspec.Struct, kw_only=True):
     seconds: float
     stored: VersionStats | None = None
     up_to_date: bool = False  # the store already held this revision, made the same way
+    partial: bool = False  # only some of the version's files (a first answer's)
     timings: dict[str, float] = {}  # seconds per stage: read, extract, again, link, write
 
 
@@ -64,17 +73,20 @@ def index_source(
     workers: int | None = None,
     progress: ProgressHook | None = None,
     force: bool = False,
+    partial: bool = False,
 ) -> IndexReport:
     """Index one version into the store, in a single transaction.
 
     A version the store already holds at the same revision, made by the same pipeline, is
-    left as it is unless `force` is given.
+    left as it is unless `force` is given. With `partial`, the source holds only some of
+    the version's files: the version is stored marked so (unless the whole is held), and
+    the next index of the whole replaces it.
     """
     started = time.perf_counter()
     info = source.info
-    info.pipeline = PIPELINE_VERSION
+    info.pipeline = PIPELINE_VERSION + (PARTIAL_MARK if partial else "")
     if not force:
-        held = _held(store, info.project, info.version, info.revision)
+        held = _held(store, info.project, info.version, info.revision, partial=partial)
         if held is not None:
             return IndexReport(
                 project=info.project,
@@ -134,6 +146,7 @@ def index_source(
         skipped=skipped,
         seconds=time.perf_counter() - started,
         stored=stored,
+        partial=partial,
         timings=timings,
     )
 
@@ -222,8 +235,11 @@ def _extract_again(
     return [redone.get(f.path) or f for f in facts], len(todo), reparsed
 
 
-def _held(store: Store, project: str, label: str, revision: str) -> VersionStats | None:
-    """The stats of the stored version when it is this revision made by this pipeline."""
+def _held(
+    store: Store, project: str, label: str, revision: str, *, partial: bool = False
+) -> VersionStats | None:
+    """The stats of the stored version when it is this revision, whole, made by this
+    pipeline. A partial version is never enough: indexing again completes it."""
     if not store.has_version(project, label, revision):
         return None
     for record in store.versions(project):

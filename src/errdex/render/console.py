@@ -3,8 +3,9 @@ to a pipe, lines that are never wrapped.
 
 The renderers clean each field as they draw it (`safe_text`), so that widths are measured
 on what is shown; this console cleans again whatever reaches it, so a field a renderer
-forgot still cannot act on the terminal. Links (OSC 8) are never emitted: errdex draws
-none, and one from a string read as markup could point anywhere.
+forgot still cannot act on the terminal. Links (OSC 8) are emitted only to http(s)
+addresses of printable characters (errdex draws them to a site's source); any other is
+dropped, since one from a string read as markup could point anywhere.
 """
 
 from __future__ import annotations
@@ -54,13 +55,20 @@ class _Inert:
         return Measurement.get(console, options, self.inner)
 
 
+def safe_link(url: str | None) -> str | None:
+    """`url` when a terminal may show it as a link: http(s), printable, no spaces."""
+    if not url or not url.startswith(("https://", "http://")):
+        return None
+    return url if url.isprintable() and safe_line(url) == url and " " not in url else None
+
+
 def _cleaned(segments: Iterable[Segment]) -> Iterator[Segment]:
     for segment in segments:
         if segment.control:
             yield segment
             continue
         style = segment.style
-        if style is not None and style.link:
+        if style is not None and style.link and safe_link(style.link) is None:
             style = style.update_link(None)
         yield Segment(safe_text(segment.text), style)
 

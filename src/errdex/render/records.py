@@ -1,8 +1,17 @@
-"""The JSON records of sites: what `errdex list --json` prints and the pages build on."""
+"""The JSON records of sites and lookups: what `--json` prints, the MCP tools answer and the
+pages build on."""
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from errdex.render.safe_text import safe_json
+
+if TYPE_CHECKING:
+    from errdex.indexing import IndexReport
+    from errdex.match.results import LookupResult
 
 from errdex.facts import Condition, Variant
 from errdex.store.base import StoredSite
@@ -65,3 +74,20 @@ def site_record(stored: StoredSite) -> dict[str, Any]:
         ],
         "variants": [variant_record(v, stored.file) for v in site.variants],
     }
+
+
+def lookup_record(result: LookupResult, partial: Sequence[IndexReport] = ()) -> dict[str, Any]:
+    """A lookup as JSON: the matches, best first, the nearest sites when none matched, and
+    the versions answered from only some of their files (a first answer's)."""
+    return {
+        "matches": [m.record() for m in result.matches],
+        "nearest": [m.record() for m in result.nearest],
+        "partial_index": [
+            {"project": r.project, "version": r.version, "files": r.files} for r in partial
+        ],
+    }
+
+
+def json_text(value: Any) -> str:
+    """The JSON text every face emits: indented, UTF-8, nothing a terminal acts on."""
+    return safe_json(json.dumps(value, indent=2, ensure_ascii=False))

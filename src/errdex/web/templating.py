@@ -30,4 +30,9 @@ _env.globals.update(
 def render(request: Request, template: str, **context: Any) -> str:
     """A page: the template drawn from `context`, with the site's links at hand."""
     links = Links(request.scope.get("root_path", ""))
-    return _env.get_template(template).render(links=links, request_path=request.url.path, **context)
+    return render_page(template, links, request_path=request.url.path, **context)
+
+
+def render_page(template: str, links: Links, **context: Any) -> str:
+    """A page drawn with the given links (a static export draws its index with its own)."""
+    return _env.get_template(template).render(links=links, **context)

@@ -1,0 +1,61 @@
+"""The first answer's subset: the files a paste needs, found from its frames, its message's
+literal runs, its exception classes and what those files import."""
+
+from __future__ import annotations
+
+from errdex.match.evidence import ErrorEvidence, Evidence, Frame
+from errdex.match.partial import literal_runs, needed_files
+
+PACKAGE = {
+    "shop/__init__.py": b"from .cart import add\n",
+    "shop/cart.py": (
+        b"from .errors import CartError\n"
+        b"from . import limits\n"
+        b"def add(item, count):\n"
+        b"    if count > limits.MAX:\n"
+        b"        raise CartError(f'at most {limits.MAX} of one item, asked for {count}')\n"
+    ),
+    "shop/errors.py": b"from shop.base import ShopError\nclass CartError(ShopError):\n    pass\n",
+    "shop/base.py": b"class ShopError(Exception):\n    pass\n",
+    "shop/limits.py": b"MAX = 99\n",
+    "shop/pay.py": b"def pay():\n    raise RuntimeError('card declined by the bank')\n",
+    "shop/unrelated.py": b"import json\nVALUE = 1\n",
+}
+
+
+def test_literal_runs_are_the_words_between_values_longest_first() -> None:
+    runs = literal_runs(
+        "Invalid URL 'htp:/x': No scheme supplied. Perhaps you meant https://htp:/x?"
+    )
+    assert runs[0] == "No scheme supplied. Perhaps you meant"
+    assert "Invalid URL" not in runs  # too short to narrow anything down
+    assert literal_runs("at most 99 of one item, asked for 120") == ["of one item, asked for"]
+
+
+def test_a_traceback_needs_its_frames_files_and_what_they_import() -> None:
+    frame = Frame(path="/usr/lib/python3.11/site-packages/shop/cart.py", line=5, function="add",
+                  code=None)  # fmt: skip
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception="CartError", message="x", frames=(frame,)),)
+    )
+    assert needed_files(PACKAGE, evidence) == {
+        "shop/__init__.py",
+        "shop/cart.py",
+        "shop/errors.py",  # the exception class, imported one level down
+        "shop/base.py",  # its base, two levels down
+        "shop/limits.py",  # `from . import limits`: a module, not a name
+    }
+
+
+def test_a_bare_message_is_found_by_its_literal_runs() -> None:
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception=None, message="card declined by the bank"),)
+    )
+    assert needed_files(PACKAGE, evidence) == {"shop/__init__.py", "shop/pay.py"}
+
+
+def test_nothing_found_means_nothing_needed() -> None:
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception=None, message="no such text anywhere at all"),)
+    )
+    assert needed_files(PACKAGE, evidence) == set()
