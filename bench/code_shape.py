@@ -7,7 +7,7 @@ those under `TYPE_CHECKING` and inside functions: a cycle hidden from the interp
 still two modules a reader must understand together. Cycles are counted twice: between
 modules, and between packages (the pipeline stages `errdex.match`, `errdex.history`, ...;
 a top-level module such as `errdex.facts` is a package of its own). The root `errdex`
-package is the front door and imports everything; nothing in the package may import it.
+package is the library's front door: the pipeline never imports it, the faces (CLI, web) do.
 """
 
 from __future__ import annotations

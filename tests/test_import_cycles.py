@@ -47,12 +47,19 @@ def test_errdex_has_no_import_cycle_between_packages(shape: ModuleType) -> None:
     graph = shape.import_graph(shape.read_modules(ROOT / "src" / "errdex"))
     packages = shape.package_graph(graph)
     assert "errdex.history" in packages["errdex.match"]  # the one direction that remains
-    assert shape.cycles(packages) == []
+    # The front door (`errdex`) reaches every stage, and the faces call it: leave it out,
+    # the test below says who may import it.
+    stages = {p: t - {"errdex"} for p, t in packages.items() if p != "errdex"}
+    assert shape.cycles(stages) == []
 
 
-def test_nothing_inside_errdex_imports_its_front_door(shape: ModuleType) -> None:
+def test_only_the_faces_import_the_front_door(shape: ModuleType) -> None:
+    # `errdex` (the library API) calls the pipeline; the CLI, the web and the integrations
+    # (MCP, IPython, pytest) call `errdex`.
     graph = shape.import_graph(shape.read_modules(ROOT / "src" / "errdex"))
-    assert shape.importers_of_root(graph, "errdex") == []
+    importers = shape.importers_of_root(graph, "errdex")
+    faces = ("errdex.cli", "errdex.web", "errdex.integrations")
+    assert [m for m in importers if not m.startswith(faces)] == []
 
 
 def test_a_cycle_under_type_checking_or_in_a_function_is_found(

@@ -39,7 +39,7 @@ from errdex.store.base import Store
 
 sys.path.insert(0, str(Path(__file__).parent))
 from live_harvest import MARK
-from run import grep_hits
+from run import error_ids, grep_hits
 
 HERE = Path(__file__).parent
 OUT = HERE.parent / "out" / "live"
@@ -96,13 +96,16 @@ def harvest(spec: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in records.read_text().splitlines()]
 
 
-def found_at(store: Store, version: str, record: dict[str, Any], ids: list[str]) -> int | None:
-    for rank, error_id in enumerate(ids, start=1):
-        for stored in store.get_error(error_id):
-            if stored.version != version or stored.file != record["file"]:
-                continue
-            if stored.site.line <= record["line"] <= stored.site.end_line:
-                return rank
+def found_at(
+    store: Store, version: str, record: dict[str, Any], ids: list[list[str]]
+) -> int | None:
+    for rank, group in enumerate(ids, start=1):
+        for error_id in group:
+            for stored in store.get_error(error_id):
+                if stored.version != version or stored.file != record["file"]:
+                    continue
+                if stored.site.line <= record["line"] <= stored.site.end_line:
+                    return rank
     return None
 
 
@@ -146,7 +149,7 @@ def main() -> None:
             ):
                 started = time.perf_counter()
                 try:
-                    ids = [m.id for m in lookup_text(store, text, limit=3).matches]
+                    ids = [error_ids(m) for m in lookup_text(store, text, limit=3).matches]
                 except ErrdexError:
                     ids = []
                 latencies.append(time.perf_counter() - started)

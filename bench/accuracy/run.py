@@ -31,7 +31,7 @@ from typing import Any
 from errdex.errors import ErrdexError
 from errdex.history.timeline import lineage
 from errdex.indexing import index_source
-from errdex.match import lookup_text, parse_paste
+from errdex.match import Match, lookup_text, parse_paste
 from errdex.match.pattern import literal_runs
 from errdex.sources import open_source
 from errdex.store import open_store
@@ -71,26 +71,33 @@ def ensure_indexed(
     return sources
 
 
-def found_at(store: Store, case: dict[str, Any], match_ids: list[str]) -> int | None:
+def error_ids(match: Match) -> list[str]:
+    """The ids one result stands for: its own and its error's ids in other releases."""
+    return [match.id, *match.merged]
+
+
+def found_at(store: Store, case: dict[str, Any], match_ids: list[list[str]]) -> int | None:
     """The rank (1-based) of the first match that is the expected site, or None.
 
-    A match counts when its error, followed across versions (the same id, or the id it was
-    reworded or moved from), sits at the expected file and line in the case's version.
+    `match_ids` holds each match's ids (`error_ids`). A match counts when its error,
+    followed across versions (the same id, or the id it was reworded or moved from), sits
+    at the expected file and line in the case's version.
     """
     expected = case["expected"]
-    for rank, error_id in enumerate(match_ids, start=1):
-        for stored in store.get_error(error_id):
-            if stored.version != case["version"] or stored.file != expected["file"]:
-                continue
-            if stored.site.line <= expected["line"] <= stored.site.end_line:
-                return rank
-        for entry in lineage(store, error_id):
-            if (entry.version, entry.file, entry.line) == (
-                case["version"],
-                expected["file"],
-                expected["line"],
-            ) and entry.status != "removed":
-                return rank
+    for rank, ids in enumerate(match_ids, start=1):
+        for error_id in ids:
+            for stored in store.get_error(error_id):
+                if stored.version != case["version"] or stored.file != expected["file"]:
+                    continue
+                if stored.site.line <= expected["line"] <= stored.site.end_line:
+                    return rank
+            for entry in lineage(store, error_id):
+                if (entry.version, entry.file, entry.line) == (
+                    case["version"],
+                    expected["file"],
+                    expected["line"],
+                ) and entry.status != "removed":
+                    return rank
     return None
 
 
@@ -152,7 +159,7 @@ def main() -> None:
             matches = []
             print(f"{case['id']}: errdex error: {error}", file=sys.stderr)
         latencies.append(time.perf_counter() - started)
-        rank = found_at(store, case, [m.id for m in matches])
+        rank = found_at(store, case, [error_ids(m) for m in matches])
         errdex_ranks.append(rank)
         grep_ranks.append(grep_rank(case, sources[f"{case['package']}=={case['version']}"]))
         if args.verbose and rank != 1:

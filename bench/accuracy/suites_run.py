@@ -43,7 +43,7 @@ from errdex.store import open_store
 from errdex.store.base import Store
 
 sys.path.insert(0, str(Path(__file__).parent))
-from run import case_files, found_at, grep_hits
+from run import case_files, error_ids, found_at, grep_hits
 
 HERE = Path(__file__).parent
 OUT = HERE.parent / "out"
@@ -204,7 +204,7 @@ def evaluate(
             matches = []
         latencies.append(time.perf_counter() - started)
         case = {"version": trial.version, "expected": {"file": trial.file, "line": trial.line}}
-        rank = found_at(store, case, [m.id for m in matches])
+        rank = found_at(store, case, [error_ids(m) for m in matches])
         pair = (rank, grep_rank(trial, sources[trial.spec]))
         results[(trial.group, trial.form)].append(pair)
         if trial.group == "suites tuned":

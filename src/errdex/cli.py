@@ -19,14 +19,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
-import msgspec
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+import errdex
 from errdex.errors import ErrdexError, NotFoundError, SourceError
-from errdex.explain import build_page, page_record
+from errdex.explain import build_page
 from errdex.explain.model.client import ChatClient
 from errdex.explain.model.enrich import EnrichReport, enrich_error, enrich_version
-from errdex.history import diff_markdown, diff_versions
+from errdex.history import diff_markdown
 from errdex.history.gate import diff_revisions, parse_fail_on, tripped
 from errdex.indexing import IndexReport, index_source
 from errdex.indexing.cluster import CONNECT_SECONDS, VersionResult, index_on_cluster
@@ -34,8 +34,8 @@ from errdex.match.answer import answer_paste, complete_answer
 from errdex.match.paste import parse_paste
 from errdex.render.console import InertConsole, write_lines
 from errdex.render.diff_terminal import diff_view
+from errdex.render.json import encode_for_terminal
 from errdex.render.page_terminal import page_view
-from errdex.render.records import json_text, lookup_record, site_record
 from errdex.render.safe_text import safe_line, safe_text
 from errdex.render.terminal import (
     cluster_result,
@@ -103,8 +103,8 @@ def _store(db: str | None, *, create: bool = False) -> Iterator[Store]:
         store.close()
 
 
-def _print_json(value: Any) -> None:
-    sys.stdout.write(json_text(value) + "\n")
+def _print_json(record: Any) -> None:
+    sys.stdout.write(encode_for_terminal(record) + "\n")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -217,7 +217,7 @@ def index(
         except KeyboardInterrupt:
             _fail(interrupted_index(reports, resolved[len(reports)].info), 2)
     if as_json:
-        _print_json([msgspec.to_builtins(r) for r in reports])
+        _print_json(reports)
 
 
 def _tag_specs(repo: str, pattern: str) -> list[str]:
@@ -266,7 +266,7 @@ def _report_cluster(
     if as_json:  # in the order of the command line, not of completion
         order = {spec: i for i, spec in reversed(list(enumerate(specs)))}
         done.sort(key=lambda r: order[r.source])
-        _print_json([msgspec.to_builtins(r) for r in done])
+        _print_json(done)
     else:
         cluster_total(done, time.perf_counter() - started, _err)
     if failed:
@@ -355,11 +355,11 @@ def diff(
             db = str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "diff.db")
         store = stack.enter_context(_store(db, create=repo is not None))  # --git indexes
         if repo is None:
-            result = diff_versions(store, *names)
+            result = errdex.diff(*names, db=store)
         else:
             result = diff_revisions(store, repo, names[0], names[1] if len(names) > 1 else None)
     if as_json:
-        _print_json(result.record())
+        _print_json(result)
     elif markdown:
         sys.stdout.write(safe_text(diff_markdown(result)))
     elif _out.is_terminal:
@@ -389,10 +389,9 @@ def list_(
     as_json: bool,
 ) -> None:
     """List indexed error sites."""
-    with _store(db) as store:
-        sites = store.list_sites(project=project, version=version_label, file=file, limit=limit)
+    sites = errdex.list_sites(db=db, project=project, version=version_label, file=file, limit=limit)
     if as_json:
-        _print_json([site_record(s) for s in sites])
+        _print_json(sites)
         return
     if not sites:
         raise NotFoundError("no sites match; index something first: errdex index SOURCE")
@@ -411,10 +410,9 @@ def list_(
 def show(error_id: str, version_label: str | None, db: str | None, as_json: bool) -> None:
     """Show one error's page by its 16-hex id: what it means, the code, when it happens,
     how to fix it."""
-    with _store(db) as store:
-        page = build_page(store, error_id, version_label)
+    page = errdex.show(error_id, db=db, version=version_label)
     if as_json:
-        _print_json(page_record(page))
+        _print_json(page)
         return
     _out.print(page_view(page))
 
@@ -459,7 +457,7 @@ def explain(
             outcome = enrich_error(store, error_id, chat, version_label, refresh=refresh)
             page = build_page(store, error_id, version_label, model=llm_model)
             if as_json:
-                _print_json({"outcome": msgspec.to_builtins(outcome), "page": page_record(page)})
+                _print_json({"outcome": outcome, "page": page})
                 return
             if outcome.status == "rejected":
                 _err.print(note_line(f"the answer was rejected: {'; '.join(outcome.reasons)}"))
@@ -468,7 +466,7 @@ def explain(
         assert project is not None
         report = _explain_project(store, project, version_label, chat, concurrency, limit, as_json)
     if as_json:
-        _print_json(msgspec.to_builtins(report))
+        _print_json(report)
     else:
         _out.print(
             safe_line(
@@ -568,7 +566,7 @@ def lookup(
         )
         page_of_best = build_page(store, best.id, best.version) if best and not as_json else None
         if as_json:
-            _print_json(lookup_record(result, answer.partial))
+            _print_json(result.answer(answer.partial))
         elif best is not None:
             _out.print(lookup_view(result, text_of_best))
             if page_of_best is not None:
@@ -620,7 +618,15 @@ def export(
     with relative links, an index of every error and a sitemap, for any static host."""
     from errdex.web.export import export_catalog
 
-    report = export_catalog(db, project, version, out, base_url=base_url)
+    if as_json or not _err.is_terminal:
+        report = export_catalog(db, project, version, out, base_url=base_url)
+    else:
+        with _progress("{task.description}") as bar:
+            task = bar.add_task(f"exporting {safe_line(project)}", total=None)
+            report = export_catalog(
+                db, project, version, out, base_url=base_url,
+                progress=lambda n: bar.update(task, advance=n),
+            )  # fmt: skip
     if as_json:
         data = dataclasses.asdict(report)
         data["out"] = str(report.out)

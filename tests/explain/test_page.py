@@ -5,8 +5,9 @@ from __future__ import annotations
 import msgspec
 from explain_samples import HISPARSE, PROFILER, V1, V2, site_with
 
-from errdex.explain import build_page, page_record
+from errdex.explain import build_page
 from errdex.explain.pins import pin_label, revision_date
+from errdex.render.json import plain
 from errdex.store import Store
 from errdex.store.base import VersionRecord, VersionStats
 
@@ -18,7 +19,7 @@ DESIGN_KEYS = {
 
 
 def test_the_json_page_has_the_keys_of_the_design(store: Store) -> None:
-    record = page_record(build_page(store, site_with(store, V2).id))
+    record = plain(build_page(store, site_with(store, V2).id))
     assert record.keys() >= DESIGN_KEYS
     assert record["exception"]["qualname"] == "builtins.ValueError"
     assert set(record["source"]) >= {"file", "line", "end_line", "function", "snippet", "url"}

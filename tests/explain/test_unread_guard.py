@@ -9,9 +9,10 @@ from click.testing import CliRunner
 from starlette.testclient import TestClient
 
 from errdex.cli import main
-from errdex.explain import build_page, page_record
+from errdex.explain import build_page
 from errdex.indexing import index_source
 from errdex.indexing.cache import FactsCache
+from errdex.render.json import plain
 from errdex.sources import open_source
 from errdex.store import open_store
 from errdex.web import create_app
@@ -66,7 +67,7 @@ def test_the_page_says_the_conditions_of_the_call_were_not_read(tmp_path: Path) 
     assert page.when_it_happens.trigger.startswith(
         f"`serve` calls `load_config` ({CALL}) (conditions not read);"
     )
-    assert page_record(page)["callers"][0]["guard_known"] is False
+    assert plain(page)["callers"][0]["guard_known"] is False
 
     shown = CliRunner(env={"ERRDEX_DB": db, "COLUMNS": "200"}).invoke(main, ["show", error_id])
     assert f"serve  {CALL}  (conditions not read)" in shown.stdout

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from errdex.extract.templates import TemplateBuilder, source_of
+from errdex.extract.source_text import source_of
+from errdex.extract.templates import TemplateBuilder
 from errdex.facts import MessageTemplate, Placeholder
 
 CONSTANTS = {

@@ -224,3 +224,21 @@ def test_a_traceback_through_another_process_lines_is_whole() -> None:
     assert [(f.line, f.code) for f in engine.frames] == [(509, "raise e from None")]
     server = next(e for e in errors if e.exception == "RuntimeError")
     assert [(f.line, f.code) for f in server.frames] == [(10, "sys.exit(main())")]
+
+
+def test_a_warning_broken_after_its_place() -> None:
+    # simonw/datasette#2307: the warning's `file:line:` on a line of its own.
+    (err,) = paste(
+        """
+        ```
+          /opt/hostedtoolcache/Python/3.12.2/x64/lib/python3.12/site-packages/httpx/_client.py:1559:
+        DeprecationWarning: Setting per-request cookies=<...> is being deprecated, because the expected behaviour on cookie persistence is ambiguous. Set cookies directly on the client instance instead.
+        ```
+        """
+    )
+    assert err.exception == "DeprecationWarning"
+    assert err.message.startswith("Setting per-request cookies=<...> is being deprecated")
+    assert (err.hint_file, err.hint_line) == (
+        "/opt/hostedtoolcache/Python/3.12.2/x64/lib/python3.12/site-packages/httpx/_client.py",
+        1559,
+    )

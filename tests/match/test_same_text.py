@@ -6,9 +6,9 @@ from __future__ import annotations
 from errdex.match.same_text import SiteRef, likeliest_first, preference_reason
 
 
-def ref(file: str, line: int, function: str, callers: int = 0) -> SiteRef:
+def ref(file: str, line: int, function: str, callers: int = 0, conditions: int = 0) -> SiteRef:
     return SiteRef(id=f"{line:016x}", version="1", file=file, line=line, function=function,
-                   callers=callers)  # fmt: skip
+                   callers=callers, conditions=conditions)  # fmt: skip
 
 
 def test_a_public_method_before_a_private_helper() -> None:
@@ -50,3 +50,15 @@ def test_nothing_to_tell_them_apart_keeps_file_order() -> None:
     second = ref("urllib3/connectionpool.py", 279, "HTTPConnectionPool._get_conn")
     assert likeliest_first([second, first]) == [first, second]
     assert "nothing tells them apart" in preference_reason(first, [second])
+
+
+def test_the_common_path_before_a_special_case() -> None:
+    # requests 2.31.0's two `raise RequestsJSONDecodeError(...)` in Response.json: the first
+    # only when the encoding is guessed (three conditions), the second on every other path
+    # (GauravSingh9356/J.A.R.V.I.S#51 hit the second).
+    guessed = ref("requests/models.py", 968, "Response.json", conditions=3)
+    common = ref("requests/models.py", 975, "Response.json", conditions=1)
+    assert likeliest_first([guessed, common]) == [common, guessed]
+    assert preference_reason(common, [guessed]).endswith(
+        "it raises behind fewer conditions (the common path, not a special case)"
+    )

@@ -11,7 +11,8 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 from web_samples import EVIL_PROJECT, Catalog
 
-from errdex.explain import build_page, page_record
+from errdex.explain import build_page
+from errdex.render.json import plain
 from errdex.store import open_store
 from errdex.web import views
 
@@ -87,7 +88,7 @@ def test_error_is_the_page_model(client: TestClient, catalog: Catalog) -> None:
     wanted = error_id(catalog, "count must be positive")
     body = client.get(f"/api/errors/{wanted}").json()
     with open_store(catalog.db) as store:
-        assert body == json.loads(json.dumps(page_record(build_page(store, wanted))))
+        assert body == json.loads(json.dumps(plain(build_page(store, wanted))))
     assert (body["id"], body["version"], body["source"]["line"]) == (wanted, "1.1", 9)
     assert [v["version"] for v in body["versions"]] == ["1.1", "1.0"]
     old = client.get(f"/api/errors/{wanted}", params={"version": "1.0"}).json()
@@ -165,3 +166,34 @@ def test_openapi_file_is_valid_json_in_the_package() -> None:
 
     text = (Path(errdex.web.__file__).parent / "openapi.json").read_text()
     assert json.loads(text)["paths"]["/api/errors/{id}"]["get"]["responses"]["404"]
+
+
+def _refs(value: object) -> set[str]:
+    if isinstance(value, dict):
+        found = {value["$ref"]} if isinstance(value.get("$ref"), str) else set()
+        return found.union(*(_refs(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(_refs(v) for v in value))
+    return set()
+
+
+def test_openapi_schemas_are_the_records_the_routes_answer_with(
+    client: TestClient, catalog: Catalog
+) -> None:
+    spec = client.get("/api/openapi.json").json()
+    schemas = spec["components"]["schemas"]
+    for ref in _refs(spec):
+        section, name = ref.removeprefix("#/components/").split("/")
+        assert name in spec["components"][section], ref
+    # Generated from the structs: every field the answer carries is described, and the
+    # page's contract (DESIGN.md) is there.
+    page = client.get(f"/api/errors/{error_id(catalog, 'Only ')}").json()
+    assert set(page) <= set(schemas["Page"]["properties"])
+    assert {"id", "project", "version", "revision", "exception", "kind", "message"} <= set(
+        schemas["Page"]["required"]
+    )
+    sites = client.get("/api/projects/shop/1.1/files/shop/cart.py").json()["sites"]
+    assert set(sites[0]) == set(schemas["SiteRecord"]["properties"])
+    found = client.get("/api/search", params={"q": "ValueError: count must be positive, got 0"})
+    match = found.json()["matches"][0]
+    assert set(match) == set(schemas["MatchRecord"]["properties"])

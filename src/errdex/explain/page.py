@@ -7,8 +7,6 @@ related, versions, analysis; plus the facts they were made from (variants, calle
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
 from errdex.facts import ConditionKind, KnobKind
@@ -168,9 +166,11 @@ class Analysis(msgspec.Struct, kw_only=True):
     revision: str
     date: str | None = None  # the revision's date (a release's or a commit's)
     pinned: str | None = None  # what the revision is: "tag v0.33.0", "commit 4b6bdec4ab"
+    # The line under the page saying who wrote it, of what: made from the fields above, so
+    # every face prints the same words.
+    footer: str = ""
 
-    @property
-    def footer(self) -> str:
+    def __post_init__(self) -> None:
         what = (
             "AI-assisted analysis (written by a model)"
             if self.by == "model"
@@ -178,7 +178,7 @@ class Analysis(msgspec.Struct, kw_only=True):
         )
         pin = self.pinned or self.revision[:10]
         when = f", {self.date[:10]}" if self.date else ""
-        return f"{what} of {self.project} at {pin}{when}"
+        self.footer = f"{what} of {self.project} at {pin}{when}"
 
 
 class Page(msgspec.Struct, kw_only=True):
@@ -206,11 +206,3 @@ class Page(msgspec.Struct, kw_only=True):
     tests: list[TestView] = []
     analysis: Analysis
     report_url: str | None = None  # the project's tracker, prefilled with the message
-
-
-def page_record(page: Page) -> dict[str, Any]:
-    """The JSON of a page: what `/api/errors/{id}` and `errdex show --json` return."""
-    record = msgspec.to_builtins(page)
-    assert isinstance(record, dict)
-    record["analysis"]["footer"] = page.analysis.footer
-    return record

@@ -14,7 +14,7 @@ from errdex.extract.calls import is_property, property_fact
 from errdex.extract.conditions import dotted_name, walk
 from errdex.extract.scope import Scope, Step, literal_defaults
 from errdex.extract.shapes import KEYED_LOOKUP, annotated_class, looks_like_exception_class
-from errdex.extract.templates import line_span
+from errdex.extract.source_text import line_span
 from errdex.extract.walk_state import WalkState
 from errdex.facts import (
     Arg,

@@ -17,7 +17,8 @@ import re
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from errdex.extract.conditions import dotted_name
-from errdex.extract.templates import TemplateBuilder, source_of
+from errdex.extract.source_text import source_of
+from errdex.extract.templates import TemplateBuilder
 from errdex.facts import ClassText, ErrorSite, MessageTemplate, TextMethod
 
 # A class header naming an exception: its own name or a base's. A class of the same file

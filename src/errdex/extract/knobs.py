@@ -14,7 +14,7 @@ import bisect
 import re
 from collections.abc import Iterator
 
-from errdex.extract.templates import source_of
+from errdex.extract.source_text import source_of
 from errdex.extract.textscan import find_all
 from errdex.facts import AttrSet, EnvRead, FlagFact
 

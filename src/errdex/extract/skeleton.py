@@ -134,66 +134,115 @@ def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> Skeleton | No
     """
     if len(text) < MIN_SKELETON_BYTES:
         return None
-    raises = _find_all(text, ("raise",))
-    returns_read = _find_all(text, _RETURN_READ_WORDS)
-    hits = sorted(raises + returns_read + _find_all(text, _OTHER_SITE_WORDS))
-    returns_read = sorted(
-        returns_read
-        + [
-            m.start()
-            for pattern in (_RETURNS_EXCEPTION, KEYED_LOOKUP)
-            for m in pattern.finditer(text)
-        ]
-    )
-    classes = []
-    for match in _CLASS.finditer(text):
-        line = _line_start(text, match.start())
-        if line is not None:
-            looks_like_exception = bool(_EXCEPTION_CLASS.search(match.group(0)))
-            classes.append((line, match.start() - line, looks_like_exception))
+    words = _SiteWords.find(text)
+    classes = _classes(text)
     class_starts = [c[0] for c in classes]
     functions = list(_functions(text))
     # A `def` in a docstring's example is text: blanking it would change the docstring.
     strings = triple_quoted_bounds(text)
-    own_calls, named_calls = _helper_calls(text, functions, raises, keep_calls)
-    edits: list[tuple[int, int, str]] = []  # (start, end, what replaces the text between)
-    done = 0  # the end of the last body blanked: functions before it are nested in one
-    blanked = 0
-    spans: list[tuple[int, int, int]] = []
-    tails = _Tails()
-    tests: list[int] | None = None  # `_TAIL_WORDS`, found once a body is kept
-    kept_for_calls = 0
+    own_calls, named_calls = _helper_calls(text, functions, words.raises, keep_calls)
+    plan = _Plan(text)
     for function in functions:
         start, indent, name, _, body, end = function
-        if start < done or tails.holds(start):
+        if start < plan.done or plan.tails.holds(start):
             continue  # nested in a body or a tail already blanked
         if inside_bounds(strings, start):
             continue
         is_property = _is_property(text, start)
-        if _any_within(hits, start, end) or _any_within(own_calls, body, end):
+        if _any_within(words.hits, start, end) or _any_within(own_calls, body, end):
             # Kept (a call of a raising helper is a site of its own), and whole when the facts
             # read what it returns or passes on: a property's return is where a condition's
             # name comes from, and a constructor's `super().__init__(...)` is what a class
             # (an exception, even one whose name does not say so) gives its base.
             whole = is_property or name in _MESSAGE_METHODS or name in _SIGNATURE_READ
-            if not whole and not _any_within(returns_read, body, end):
-                if tests is None:
-                    tests = find_all(text, _TAIL_WORDS)
-                hit_lists = (hits, own_calls, tests)
-                cut, for_calls = _tail(text, function, strings, hit_lists, named_calls)
-                kept_for_calls += for_calls
-                if cut is not None:
-                    edits.append((cut, end, "\n" * text.count("\n", cut, end)))
-                    tails.add(function.head, cut, end)
-                    blanked += end - cut
+            if not whole and not _any_within(words.returns_read, body, end):
+                hit_lists = (words.hits, own_calls, words.tests())
+                plan.blank_tail(function, _tail(text, function, strings, hit_lists, named_calls))
             continue
         if name in _MESSAGE_METHODS and _in_exception_class(classes, class_starts, start, indent):
             continue  # exceptions often build their message there without any site word
         if is_property:
             continue
         if _any_within(named_calls, body, end):
-            kept_for_calls += 1  # last: only what would otherwise be blanked counts
+            plan.kept_for_calls += 1  # last: only what would otherwise be blanked counts
             continue
+        plan.blank_body(function)
+    if plan.blanked < len(text) // 10:
+        return None
+    return Skeleton(plan.applied(), plan.spans, plan.tails.spans(), strings, plan.kept_for_calls)
+
+
+class _SiteWords:
+    """Where a file's text holds the words that keep a body, found once per file."""
+
+    def __init__(self, text: str, raises: list[int], hits: list[int], returns_read: list[int]):
+        self._text = text
+        self.raises = raises
+        self.hits = hits  # any site word
+        self.returns_read = returns_read  # words whose function's return the facts read
+        self._tests: list[int] | None = None
+
+    @classmethod
+    def find(cls, text: str) -> _SiteWords:
+        raises = _find_all(text, ("raise",))
+        returns_read = _find_all(text, _RETURN_READ_WORDS)
+        hits = sorted(raises + returns_read + _find_all(text, _OTHER_SITE_WORDS))
+        made = [
+            m.start()
+            for pattern in (_RETURNS_EXCEPTION, KEYED_LOOKUP)
+            for m in pattern.finditer(text)
+        ]
+        return cls(text, raises, hits, sorted(returns_read + made))
+
+    def tests(self) -> list[int]:
+        """`_TAIL_WORDS`, found once a body is kept."""
+        if self._tests is None:
+            self._tests = find_all(self._text, _TAIL_WORDS)
+        return self._tests
+
+
+def _classes(text: str) -> list[tuple[int, int, bool]]:
+    """(line start, indent, whether it looks like an exception) of each `class` line."""
+    classes = []
+    for match in _CLASS.finditer(text):
+        line = _line_start(text, match.start())
+        if line is not None:
+            looks_like_exception = bool(_EXCEPTION_CLASS.search(match.group(0)))
+            classes.append((line, match.start() - line, looks_like_exception))
+    return classes
+
+
+class _Plan:
+    """What is blanked, decided function by function in text order."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.edits: list[tuple[int, int, str]] = []  # (start, end, what replaces the text)
+        self.done = 0  # the end of the last body blanked: functions before it are nested in one
+        self.blanked = 0  # characters blanked
+        self.spans: list[tuple[int, int, int]] = []  # (`def`, body start, end) of each body
+        self.tails = _Tails()
+        self.kept_for_calls = 0
+
+    def blank_tail(self, function: _Function, tail: tuple[int | None, int]) -> None:
+        """Blank a kept body's tail from its start (`_tail`), if it has one."""
+        cut, for_calls = tail
+        self.kept_for_calls += for_calls
+        if cut is not None:
+            end = function.end
+            self.edits.append((cut, end, "\n" * self.text.count("\n", cut, end)))
+            self.tails.add(function.head, cut, end)
+            self.blanked += end - cut
+
+    def blank_body(self, function: _Function) -> None:
+        """Blank a function's body to `...`, and its signature unless its parameters are read."""
+        text, indent, name, body, end = (
+            self.text,
+            function.indent,
+            function.name,
+            function.body,
+            function.end,
+        )
         body_text = text[body:end]
         if name in _SIGNATURE_READ:
             cut, header = body, ""
@@ -206,20 +255,21 @@ def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> Skeleton | No
             header = f"def {name}(){returns}:" + "\n" * text.count("\n", function.head, body)
         first_code = _FIRST_CODE.search(body_text)
         lead = first_code.group(1) if first_code else " " * (indent + 4)
-        edits.append((cut, end, header + lead + "..." + "\n" * body_text.count("\n")))
-        done = end
-        blanked += len(body_text)
-        spans.append((function.head, body, end))
-    if blanked < len(text) // 10:
-        return None
-    pieces: list[str] = []
-    at = 0
-    for cut, end, replacement in sorted(edits):
-        pieces.append(text[at:cut])
-        pieces.append(replacement)
-        at = end
-    pieces.append(text[at:])
-    return Skeleton("".join(pieces), spans, tails.spans(), strings, kept_for_calls)
+        self.edits.append((cut, end, header + lead + "..." + "\n" * body_text.count("\n")))
+        self.done = end
+        self.blanked += len(body_text)
+        self.spans.append((function.head, body, end))
+
+    def applied(self) -> str:
+        """The text with every edit made."""
+        pieces: list[str] = []
+        at = 0
+        for cut, end, replacement in sorted(self.edits):
+            pieces.append(self.text[at:cut])
+            pieces.append(replacement)
+            at = end
+        pieces.append(self.text[at:])
+        return "".join(pieces)
 
 
 class _Tails:

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import ast
-import functools
 import inspect
-import io
 import re
 import string
 import textwrap
-import tokenize
-import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TypeAlias
 
+from errdex.extract.conditions import dotted_name
+from errdex.extract.source_text import source_of
 from errdex.facts import MessageTemplate, Part, Placeholder
 
 # One printf-style conversion; `%(key)s` keys with nested parentheses are not supported.
@@ -21,8 +19,6 @@ _PERCENT = re.compile(
     r"%(?:\((?P<key>[^)]*)\))?(?P<flags>[-#0 +]*)(?P<width>\*|\d+)?"
     r"(?:\.(?P<prec>\*|\d*))?[hlL]?(?P<type>[diouxXeEfFgGcrsa%])"
 )
-# Lines as the parser counts them: only \n, \r\n and \r end a line (not \f or \x1c).
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _FIELD_HEAD = re.compile(r"[^.\[]*")
 _INDEX = re.compile(r"\[([^\]]*)\]")
 # Placeholders travel through string operations as private-use characters.
@@ -39,14 +35,6 @@ _EDGE_METHODS = {"strip", "lstrip", "rstrip", "replace", "removeprefix", "remove
 _TEXT_FUNCTIONS = {"str", "repr", "ascii", "format", *_GETTEXT, *_DEDENTS}
 _TEXT_METHODS = {"format", "format_map", "join", *_EDGE_METHODS}
 _ATOMIC = (ast.Name, ast.Attribute, ast.Subscript, ast.Call, ast.List, ast.Dict, ast.Constant)
-_SKIPPED_TOKENS = {tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.ENDMARKER}
-_SKIPPED_TOKENS |= {tokenize.INDENT, tokenize.DEDENT}
-_FSTRING_START = getattr(tokenize, "FSTRING_START", -1)
-_FSTRING_END = getattr(tokenize, "FSTRING_END", -1)
-_OPEN, _CLOSE = {"(", "[", "{"}, {")", "]", "}"}
-_BREAK = re.compile(r"[ \t]*(?:\r\n|\r|\n)\s*")
-_AFTER_OPEN = re.compile(r"([(\[{]) ")
-_BEFORE_CLOSE = re.compile(r" ([)\]}])")
 _FORMATTER = string.Formatter()
 _MISSING = object()
 
@@ -108,7 +96,7 @@ class TemplateBuilder:
             spec = None if node.format_spec is None else _raw(self._tpl(node.format_spec))
             result = self._field(node.value, _CONVERSIONS.get(node.conversion), spec, fstr=True)
         elif isinstance(node, ast.Name | ast.Attribute):
-            result = self._named(_dotted(node))
+            result = self._named(dotted_name(node))
         elif isinstance(node, ast.BinOp):
             result = self._binop(node)
         elif isinstance(node, ast.Call):
@@ -122,7 +110,7 @@ class TemplateBuilder:
         if isinstance(node, ast.Constant | ast.JoinedStr):
             return isinstance(node, ast.JoinedStr) or isinstance(node.value, str | bytes)
         if isinstance(node, ast.Name | ast.Attribute):
-            name = _dotted(node)
+            name = dotted_name(node)
             return name in self._locals or isinstance(self._constants.get(name or ""), str)
         if isinstance(node, ast.BinOp):
             if isinstance(node.op, ast.Add):
@@ -131,11 +119,11 @@ class TemplateBuilder:
                 return self._is_text(node.left) or self._is_text(node.right)
             return isinstance(node.op, ast.Mod) and self._is_text(node.left)
         if isinstance(node, ast.Call):
-            if _dotted(node.func) in _TEXT_FUNCTIONS:
+            if dotted_name(node.func) in _TEXT_FUNCTIONS:
                 return True
             if isinstance(node.func, ast.Attribute) and node.func.attr in _TEXT_METHODS:
                 recv = node.func.value
-                return _dotted(recv) == "str" or self._is_text(recv)
+                return dotted_name(recv) == "str" or self._is_text(recv)
         return False
 
     def _named(self, name: str | None) -> MessageTemplate | None:
@@ -148,7 +136,7 @@ class TemplateBuilder:
         """The literal value behind `target` when it is known, else `_MISSING`."""
         if isinstance(target, ast.Constant):
             return target.value
-        name = target if isinstance(target, str) else _dotted(target)
+        name = target if isinstance(target, str) else dotted_name(target)
         if name is not None and name in self._locals:
             local = self._locals[name]
             return _MISSING if local.placeholders else _raw(local)
@@ -193,7 +181,7 @@ class TemplateBuilder:
         return None
 
     def _call(self, node: ast.Call) -> MessageTemplate | None:
-        name, args, kws = _dotted(node.func), node.args, node.keywords
+        name, args, kws = dotted_name(node.func), node.args, node.keywords
         simple = not kws and not any(isinstance(a, ast.Starred) for a in args)
         if name in {"str", "repr", "ascii"} and simple and len(args) == 1:
             return self._field(args[0], {"str": None, "repr": "r"}.get(name, "a"), None)
@@ -207,7 +195,7 @@ class TemplateBuilder:
         if not isinstance(node.func, ast.Attribute):
             return None
         attr, recv = node.func.attr, node.func.value
-        if attr in {"format", "format_map"} and _dotted(recv) == "str" and args:
+        if attr in {"format", "format_map"} and dotted_name(recv) == "str" and args:
             recv, args = args[0], args[1:]  # `str.format(MSG, ...)`
         if not self._is_text(recv):
             return None
@@ -346,7 +334,7 @@ class TemplateBuilder:
             keys = [k.value if isinstance(k, ast.Constant) else None for k in mapping.keys]
             return mapping.values[keys.index(key)] if key in keys else key
         if isinstance(mapping, ast.Call):
-            func = _dotted(mapping.func)
+            func = dotted_name(mapping.func)
             if func in {"locals", "globals", "vars"} and not mapping.args:
                 return key  # the name itself, inlined when a local or constant
             if func == "dict" and not mapping.args:
@@ -364,158 +352,6 @@ class TemplateBuilder:
             return target
         source = self._src(target)
         return source if isinstance(target, _ATOMIC) else f"({source})"
-
-
-def source_of(source: str, node: ast.AST, line_offset: int = 0, *, check: bool = False) -> str:
-    """The source of `node`, with multi-line expressions collapsed to single spaces."""
-    segment = _segment(source, node, line_offset)
-    # Before 3.12 some expressions inside f-strings are misplaced (3.11 gives `{a, b}` for
-    # the tuple in f"{a, b}"): when asked, trust only a segment that parses to the same tree.
-    if segment is not None and check and not _same(segment, node):
-        inner = segment[1:-1] if segment[:1] == "{" and segment[-1:] == "}" else ""
-        segment = inner if inner and _same(inner, node) else None
-    if segment is None:
-        try:
-            return ast.unparse(node)
-        except (ValueError, TypeError, AttributeError, RecursionError):
-            return "..."
-    return _normalize(segment)
-
-
-@functools.lru_cache(maxsize=16)
-def _lines(source: str) -> tuple[str, ...]:
-    # Builders are made per call site: the file is split once, not once per builder.
-    lines = source.splitlines(keepends=True)
-    # `splitlines` also ends lines at `\r`, `\f`, `\x1c`, ...: when it found no more lines
-    # than the `\n`s make, it cut where the parser does (and far faster than `_LINE`).
-    if len(lines) == source.count("\n") + (bool(source) and not source.endswith("\n")):
-        return tuple(lines)
-    return tuple(_LINE.findall(source))
-
-
-def line_span(source: str, first: int, last: int) -> str:
-    """Lines `first` to `last` (counted from 1, as the parser does) of `source`."""
-    return "".join(_lines(source)[first - 1 : last])
-
-
-def _segment(source: str, node: ast.AST, line_offset: int) -> str | None:
-    try:
-        first, last = node.lineno, node.end_lineno  # type: ignore[attr-defined]
-        start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
-    except AttributeError:  # a node without a position (`arguments`, one made up)
-        return None
-    if first is None or last is None or start is None or end is None:
-        return None
-    lines = _lines(source)
-    first, last = first - 1 - line_offset, last - 1 - line_offset
-    if not 0 <= first <= last < len(lines):
-        return None
-    if first == last:
-        return _cols(lines[first], start, end)
-    middle = "".join(lines[first + 1 : last])
-    return _cols(lines[first], start, None) + middle + _cols(lines[last], 0, end)
-
-
-def _cols(line: str, start: int, end: int | None) -> str:
-    """Slice by the parser's columns, which count UTF-8 bytes."""
-    if line.isascii():
-        return line[start:end]
-    return line.encode()[start:end].decode(errors="replace")
-
-
-def _normalize(segment: str) -> str:
-    """Join a multi-line expression into one line, string literals untouched, comments out."""
-    if "\n" not in segment and "\r" not in segment:
-        return segment
-    if not any(c in segment for c in "'\"#,"):
-        # No strings, comments or commas to keep apart: joining the lines is all there is.
-        joined = _BREAK.sub(" ", segment)
-        return _AFTER_OPEN.sub(r"\1", _BEFORE_CLOSE.sub(r"\1", joined))
-    text = f"({segment})"  # brackets make any line break inside legal
-    try:
-        readline = io.StringIO(text).readline
-        tokens = [t for t in tokenize.generate_tokens(readline) if t.type not in _SKIPPED_TOKENS]
-    except (tokenize.TokenError, SyntaxError):
-        return " ".join(segment.split())
-    starts = [0]
-    for line in _LINE.findall(text):
-        starts.append(starts[-1] + len(line))
-
-    def at(pos: tuple[int, int]) -> int:
-        return starts[pos[0] - 1] + pos[1]
-
-    out: list[str] = []
-    commas: list[int] = []  # per open bracket (2 for `[` and `{`: never a tuple)
-    tokens = _whole_fstrings(tokens[1:-1], text, at)  # without our own brackets
-    for prev, tok in zip([None, *tokens], tokens, strict=False):
-        if prev is not None and prev.end[0] == tok.start[0]:
-            out.append(text[at(prev.end) : at(tok.start)])
-        elif prev is not None and prev.string not in _OPEN and tok.string not in _CLOSE:
-            out.append(" ")
-        if tok.string in _OPEN:
-            commas.append(0 if tok.string == "(" else 2)
-        elif tok.string == "," and commas:
-            commas[-1] += 1
-        elif tok.string in _CLOSE and commas:
-            # A magic trailing comma before a bracket on its own line goes, unless it may
-            # be what makes a one-element tuple.
-            wrapped = prev is not None and prev.string == "," and prev.end[0] != tok.start[0]
-            if commas.pop() >= 2 and wrapped:
-                out.pop()
-        out.append(text[at(tok.start) : at(tok.end)])
-    return "".join(out)
-
-
-def _whole_fstrings(
-    tokens: list[tokenize.TokenInfo], text: str, at: Callable[[tuple[int, int]], int]
-) -> list[tokenize.TokenInfo]:
-    """Since 3.12 an f-string is many tokens: make each one STRING again, kept as written."""
-    out: list[tokenize.TokenInfo] = []
-    depth, start = 0, (0, 0)
-    for tok in tokens:
-        if tok.type == _FSTRING_START:
-            depth, start = depth + 1, tok.start if depth == 0 else start
-        elif tok.type == _FSTRING_END and depth:
-            depth -= 1
-            if not depth:
-                whole = text[at(start) : at(tok.end)]
-                out.append(tokenize.TokenInfo(tokenize.STRING, whole, start, tok.end, ""))
-        elif not depth:
-            out.append(tok)
-    return out
-
-
-def _same(segment: str, node: ast.AST) -> bool:
-    if isinstance(node, ast.Name):
-        return segment == node.id
-    dotted = _dotted(node)
-    if dotted is not None:  # the common case, decided without parsing
-        return "".join(segment.split()) == dotted
-    try:
-        if _squash(ast.unparse(node)) == _squash(segment):
-            return True  # same text up to spacing and quotes: no need to parse
-    except (ValueError, TypeError, AttributeError, RecursionError):
-        pass
-    try:
-        with warnings.catch_warnings():  # e.g. an invalid escape: the file's, reported once
-            warnings.simplefilter("ignore")
-            return ast.dump(ast.parse(f"({segment})", mode="eval").body) == ast.dump(node)
-    except (SyntaxError, ValueError, RecursionError):
-        return False
-
-
-def _squash(text: str) -> str:
-    return "".join(text.split()).replace('"', "'")
-
-
-def _dotted(node: ast.AST) -> str | None:
-    """`a.b.c` for a chain of names, else None."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = _dotted(node.value)
-        return None if base is None else f"{base}.{node.attr}"
-    return None
 
 
 def _spine(node: ast.BinOp) -> list[ast.expr]:

@@ -17,7 +17,8 @@ from typing import Any
 from errdex.extract.conditions import ConditionMaker, dotted_names
 from errdex.extract.scope import Scope, Step, message_locals
 from errdex.extract.shapes import is_stringy
-from errdex.extract.templates import TemplateBuilder, source_of
+from errdex.extract.source_text import source_of
+from errdex.extract.templates import TemplateBuilder
 from errdex.facts import Arg, Condition, MessageTemplate
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
 from errdex.errors import NotFoundError
@@ -47,34 +45,27 @@ class VersionDiff(msgspec.Struct, kw_only=True):
     project: str
     old: str
     new: str
+    # How many errors are in each place: made from the lists, and from `unchanged` given
+    # here (`counts={"unchanged": n}`), for readers that only count.
+    counts: dict[str, int] = {}
     added: list[DiffEntry] = []
     removed: list[DiffEntry] = []
     reworded: list[DiffEntry] = []
     moved: list[DiffEntry] = []
-    unchanged: int = 0
 
-    @property
-    def counts(self) -> dict[str, int]:
-        return {
+    def __post_init__(self) -> None:
+        self.counts = {
             "added": len(self.added),
             "removed": len(self.removed),
             "reworded": len(self.reworded),
             "moved": len(self.moved),
-            "unchanged": self.unchanged,
+            "unchanged": self.counts.get("unchanged", 0),
         }
 
-    def record(self) -> dict[str, Any]:
-        """The JSON form: `project`, `old`, `new`, `counts`, then the four lists."""
-        data = msgspec.to_builtins(self)
-        assert isinstance(data, dict)
-        data.pop("unchanged")
-        return {
-            "project": self.project,
-            "old": self.old,
-            "new": self.new,
-            "counts": self.counts,
-            **{key: data[key] for key in ("added", "removed", "reworded", "moved")},
-        }
+    @property
+    def unchanged(self) -> int:
+        """How many errors are the same in both versions."""
+        return self.counts["unchanged"]
 
 
 def site_ref(stored: StoredSite) -> SiteRef:
@@ -130,5 +121,5 @@ def diff_versions(store: Store, project: str, old: str, new: str) -> VersionDiff
         ),
         reworded=_order([_link_entry(link) for link in pairing.reworded]),
         moved=_order([_link_entry(link) for link in pairing.moved]),
-        unchanged=len(pairing.unchanged),
+        counts={"unchanged": len(pairing.unchanged)},
     )

@@ -15,16 +15,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import msgspec
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
+import errdex
 from errdex.errors import ErrdexError
-from errdex.explain import build_page, page_record
-from errdex.history import diff_versions
 from errdex.indexing import index_source
 from errdex.match.answer import answer_paste
-from errdex.render.records import json_text, lookup_record, site_record
+from errdex.render.json import encode_for_terminal as json_text
 from errdex.render.safe_text import safe_line
 from errdex.sources import open_sources
 from errdex.store import Store, open_store
@@ -63,14 +61,14 @@ def build_server(db: str | None = None) -> MCPServer:
         a traceback, log lines). Ranked matches, best first, with placeholder values."""
         with _store(db) as store:
             answer = answer_paste(store, text, project=project, version=version, limit=limit)
-            return json_text(lookup_record(answer.result))
+            return json_text(answer.result.answer())
 
     @server.tool(structured_output=False)
     def show(id: str, version: str | None = None) -> str:
         """The page of one error by its 16-hex id: message, source, conditions, what it
         means, when it happens, solutions, example fix, related errors, versions."""
         with _store(db) as store:
-            return json_text(page_record(build_page(store, id, version)))
+            return json_text(errdex.show(id, db=store, version=version))
 
     @server.tool(name="list", structured_output=False)
     def list_sites(
@@ -81,14 +79,16 @@ def build_server(db: str | None = None) -> MCPServer:
     ) -> str:
         """The indexed error sites of a project (and version, and file inside it)."""
         with _store(db) as store:
-            sites = store.list_sites(project=project, version=version, file=file, limit=limit)
-        return json_text([site_record(s) for s in sites])
+            sites = errdex.list_sites(
+                db=store, project=project, version=version, file=file, limit=limit
+            )
+        return json_text(sites)
 
     @server.tool(structured_output=False)
     def diff(project: str, old: str, new: str) -> str:
         """The errors two indexed versions of a project added, removed, reworded and moved."""
         with _store(db) as store:
-            return json_text(diff_versions(store, project, old, new).record())
+            return json_text(errdex.diff(project, old, new, db=store))
 
     @server.tool(structured_output=False)
     def index(source: str) -> str:
@@ -99,7 +99,7 @@ def build_server(db: str | None = None) -> MCPServer:
         with _store(db) as store:
             for opened in open_sources(source):  # a bad source fails inside: a tool error
                 report = index_source(opened, store)
-                reports.append(msgspec.to_builtins(report))
+                reports.append(report)
         return json_text(reports)
 
     return server

@@ -5,15 +5,17 @@ from __future__ import annotations
 from errdex.match.installed import installed_versions
 from errdex.match.lookup import rank
 from errdex.match.paste import ErrorEvidence, Evidence, Frame, parse_paste
-from errdex.match.results import LookupResult, Match, VariantMatch
+from errdex.match.results import LookupAnswer, LookupResult, Match, MatchRecord, VariantMatch
 from errdex.store.base import Store
 
 __all__ = [
     "ErrorEvidence",
     "Evidence",
     "Frame",
+    "LookupAnswer",
     "LookupResult",
     "Match",
+    "MatchRecord",
     "VariantMatch",
     "lookup_text",
     "parse_paste",

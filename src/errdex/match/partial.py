@@ -24,6 +24,8 @@ from errdex.sources.base import Skipped, Source, SourceFile, VersionInfo
 # Past this many files, a subset saves too little to be worth a second pass.
 MAX_SUBSET_FILES = 400
 IMPORT_LEVELS = 2
+# The files holding a bare message's runs best, at most: its raise is in one of them.
+MAX_RUN_FILES = 12
 
 _IMPORT = re.compile(
     r"^[ \t]*(?:from[ \t]+(?P<from>\.*[\w.]*)[ \t]+import[ \t]+(?P<names>\(?[^#\n]*)"
@@ -84,6 +86,22 @@ def _imported(path: str, data: bytes, modules: Mapping[str, str]) -> Iterator[st
                     yield modules[f"{base}.{name}"]
 
 
+def _holding_runs(files: Mapping[str, bytes], runs: list[str]) -> set[str]:
+    """The files that hold the most of the message's literal runs (by length held): the one
+    that raised it holds them all, where a common phrase alone is in many files."""
+    score: dict[str, int] = {}
+    for run in runs:
+        needle = run.encode()
+        for path, data in files.items():
+            if needle in data:
+                score[path] = score.get(path, 0) + len(run)
+    if not score:
+        return set()
+    ranked = sorted(score.items(), key=lambda item: -item[1])
+    best = ranked[0][1]
+    return {path for path, held in ranked[:MAX_RUN_FILES] if held == best}
+
+
 def needed_files(files: Mapping[str, bytes], evidence: Evidence) -> set[str]:
     """The files a paste needs answered: its frames' files, those holding its message's
     literal runs, those defining its exception classes, and what they import."""
@@ -94,9 +112,7 @@ def needed_files(files: Mapping[str, bytes], evidence: Evidence) -> set[str]:
                 if candidate in files:
                     chosen.add(candidate)
                     break
-        for run in literal_runs(error.message)[:3]:
-            needle = run.encode()
-            chosen.update(path for path, data in files.items() if needle in data)
+        chosen.update(_holding_runs(files, literal_runs(error.message)[:4]))
         if error.exception:
             name = error.exception.rsplit(".", 1)[-1].encode()
             definition = re.compile(rb"^[ \t]*class[ \t]+" + re.escape(name) + rb"\b", re.M)

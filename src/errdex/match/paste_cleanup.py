@@ -71,7 +71,7 @@ def prepare(text: str) -> list[str]:
         line = _MDLINK.sub(r"\1", line) if "](" in line else line
         m = _BACKTICKED.match(line) if "`" in line else None
         lines[k] = m[1] if m else line.rstrip()
-    return _strip_compose(_unwrap(lines))
+    return _strip_compose(_join_warning_places(_unwrap(lines)))
 
 
 def _unwrap(lines: list[str]) -> list[str]:
@@ -114,6 +114,22 @@ def _cont(line: str, nxt: str) -> bool:
             or EXC_STRONG.match(nxt)
         )
     )
+
+
+# `path.py:12:` alone on a line, and `SomeWarning: message` on the next: a printed warning
+# whose line a terminal or an issue's formatting broke after its place.
+_PLACE_ALONE = re.compile(r"\s*(?:\w:)?[^\s:][^:]{0,500}\.pyx?:\d{1,7}:\s*$")
+_WARNING_HEAD = re.compile(r"\s*(?:[A-Za-z_]\w{0,80}\.){0,10}[A-Z]\w{0,80}Warning: ")
+
+
+def _join_warning_places(lines: list[str]) -> list[str]:
+    out: list[str] = []
+    for line in lines:
+        if out and _WARNING_HEAD.match(line) and ".py:" in out[-1] and _PLACE_ALONE.match(out[-1]):
+            out[-1] = f"{out[-1].rstrip()} {line.lstrip()}"
+            continue
+        out.append(line)
+    return out
 
 
 def _strip_compose(lines: list[str]) -> list[str]:

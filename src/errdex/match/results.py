@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import msgspec
 
 from errdex.history.timeline import NewestVersion
@@ -10,7 +13,10 @@ from errdex.match.releases import VersionSpan
 from errdex.match.same_text import SiteRef
 from errdex.store.base import StoredSite
 
-__all__ = ["LookupResult", "Match", "VariantMatch"]
+if TYPE_CHECKING:
+    from errdex.indexing import IndexReport
+
+__all__ = ["LookupAnswer", "LookupResult", "Match", "MatchRecord", "PartialIndex", "VariantMatch"]
 
 
 class VariantMatch(msgspec.Struct, frozen=True):
@@ -23,8 +29,8 @@ class VariantMatch(msgspec.Struct, frozen=True):
     conditions: list[str]
 
 
-class Match(msgspec.Struct, kw_only=True):
-    """One ranked answer: a site, how well it explains the paste, and why."""
+class MatchRecord(msgspec.Struct, kw_only=True):
+    """One ranked answer as programs read it (`lookup --json`, `/api/search`)."""
 
     id: str
     project: str
@@ -51,13 +57,18 @@ class Match(msgspec.Struct, kw_only=True):
     # apart (this one is the likeliest; `why` says why).
     others: list[SiteRef] = []
     raised_at: int = 1  # how many sites raise this text: this one and `others`
-    site: StoredSite | None = None  # the full record, for pages; not part of the JSON
+
+
+class Match(MatchRecord, kw_only=True):
+    """One ranked answer: the record, and what ranking and pages need besides."""
+
+    site: StoredSite | None = None  # the full record, for pages
     # Matched by its class alone (its message is computed at the raise), with no frame
-    # pinning it: a guess, when another site's template explains the text. Not in the JSON.
+    # pinning it: a guess, when another site's template explains the text.
     guess: bool = False
-    # The message read as a piece from inside the template. Not in the JSON.
+    # The message read as a piece from inside the template.
     piece: bool = False
-    # A traceback frame or a log line points at the site. Not in the JSON.
+    # A traceback frame or a log line points at the site.
     pinned: bool = False
 
     def literal_length(self) -> int:
@@ -66,17 +77,40 @@ class Match(msgspec.Struct, kw_only=True):
         message = self.site.site.message if self.site is not None else None
         return message.literal_length if message is not None else 0
 
-    def record(self) -> dict[str, object]:
-        data = msgspec.to_builtins(self)
-        data.pop("site", None)
-        data.pop("guess", None)
-        data.pop("piece", None)
-        data.pop("pinned", None)
-        assert isinstance(data, dict)
-        return data
+    def public(self) -> MatchRecord:
+        """The record alone, as JSON carries it."""
+        return MatchRecord(**{name: getattr(self, name) for name in MatchRecord.__struct_fields__})
 
 
 class LookupResult(msgspec.Struct, kw_only=True):
     matches: list[Match]  # what the text or a frame explains, best first
     nearest: list[Match]  # when nothing matched: the closest templates, with their scores
     evidence: Evidence
+
+    def answer(self, partial: Sequence[IndexReport] = ()) -> LookupAnswer:
+        """What programs read of a lookup: the matches and the nearest, as records, and the
+        versions answered from only some of their files (`partial`, a first answer's)."""
+        return LookupAnswer(
+            matches=[m.public() for m in self.matches],
+            nearest=[m.public() for m in self.nearest],
+            partial_index=[
+                PartialIndex(project=r.project, version=r.version, files=r.files) for r in partial
+            ],
+        )
+
+
+class LookupAnswer(msgspec.Struct, kw_only=True):
+    """A lookup as programs read it (`lookup --json`, `/api/search`)."""
+
+    matches: list[MatchRecord]  # confident answers, best first
+    nearest: list[MatchRecord]  # when nothing matched: the closest templates
+    partial_index: list[PartialIndex] = []
+
+
+class PartialIndex(msgspec.Struct, kw_only=True):
+    """A version the answer read only part of (the files the traceback named first); the
+    rest is indexed after the answer."""
+
+    project: str
+    version: str
+    files: int

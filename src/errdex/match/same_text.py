@@ -5,8 +5,8 @@ A user calls a package's public functions; internal helpers raise too, but a pas
 without frames most often comes from the plainest path. So: public entry points before
 internal helpers (no part of the module path or qualified name private), fewer leading
 underscores, functions of their own before nested ones, then the function the package's
-own code calls from more places (more paths lead a user there), shallower modules, and
-file order.
+own code calls from more places (more paths lead a user there), the site behind fewer
+conditions (the common path, not a special case), shallower modules, and file order.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ class SiteRef(msgspec.Struct, frozen=True, kw_only=True):
     line: int
     function: str
     callers: int = 0  # functions of the project that call this site's function
+    conditions: int = 0  # the conditions that must all hold for it to raise
 
 
 def _parts(file: str, function: str) -> list[str]:
@@ -41,14 +42,15 @@ def _private(part: str) -> bool:
     return part.startswith("_") and not (part.startswith("__") and part.endswith("__"))
 
 
-def likelihood(site: SiteRef) -> tuple[int, int, int, int, int]:
+def likelihood(site: SiteRef) -> tuple[int, int, int, int, int, int]:
     """Sorts the likeliest site first: private parts, leading underscores, nesting, fewer
-    callers, depth."""
+    callers, more conditions, depth."""
     parts = _parts(site.file, site.function)
     private = [p for p in parts if _private(p)]
     underscores = sum(len(p) - len(p.lstrip("_")) for p in private)
     nested = site.function.count("<locals>")
-    return (len(private), underscores, nested, -site.callers, site.file.count("/"))
+    depth = site.file.count("/")
+    return (len(private), underscores, nested, -site.callers, site.conditions, depth)
 
 
 def likeliest_first(sites: Sequence[SiteRef]) -> list[SiteRef]:
@@ -73,6 +75,8 @@ def preference_reason(chosen: SiteRef, others: Sequence[SiteRef]) -> str:
         why = (
             f"the package's own code calls it from {chosen.callers} place(s), more than the others"
         )
+    elif any(r[:5] > mine[:5] for r in rest):
+        why = "it raises behind fewer conditions (the common path, not a special case)"
     else:
         why = "the one in the shallowest module"
     return f"{head}; {chosen.function} is shown first: {why}"

@@ -15,31 +15,29 @@ from errdex.history.timeline import NewestVersion
 from errdex.indexing import IndexReport
 from errdex.indexing.cluster import VersionResult
 from errdex.match.results import LookupResult
+from errdex.render.records import SiteRecord
 from errdex.render.safe_text import safe_line, safe_text
 from errdex.sources.base import VersionInfo
-from errdex.store.base import StoredSite
 
 
-def _exception_label(stored: StoredSite) -> str:
-    site = stored.site
-    if stored.exception is not None:
-        return safe_line(stored.exception.name)
-    if site.level:
-        return safe_line(f"log.{site.level}")
-    return safe_line(site.exception or str(site.kind))
+def _exception_label(record: SiteRecord) -> str:
+    if record.exception is not None:
+        return safe_line(record.exception.name)
+    if record.level:
+        return safe_line(f"log.{record.level}")
+    return safe_line(record.raised or record.kind)
 
 
-def site_lines(sites: Sequence[StoredSite]) -> Group:
+def site_lines(sites: Sequence[SiteRecord]) -> Group:
     """One line per site: id, kind, exception, place, message (cropped on a terminal)."""
     lines = []
-    for stored in sites:
-        site = stored.site
+    for record in sites:
         line = Text(no_wrap=True, overflow="ellipsis")
-        line.append(stored.id, style="cyan")
-        line.append(f"  {site.kind:<7} ")
-        line.append(f"{_exception_label(stored):<18} ", style="magenta")
-        line.append(f"{safe_line(stored.file)}:{site.line}  ", style="dim")
-        line.append(safe_line(site.message.text) if site.message is not None else "")
+        line.append(record.id, style="cyan")
+        line.append(f"  {record.kind:<7} ")
+        line.append(f"{_exception_label(record):<18} ", style="magenta")
+        line.append(f"{safe_line(record.file)}:{record.line}  ", style="dim")
+        line.append(safe_line(record.message) if record.message is not None else "")
         lines.append(line)
     return Group(*lines)
 

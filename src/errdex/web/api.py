@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from importlib.resources import files
+from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -11,14 +12,30 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from errdex.errors import NotFoundError
-from errdex.explain.page import page_record
+from errdex.explain.page import Page
+from errdex.match import LookupAnswer
+from errdex.render.json import schemas
+from errdex.render.records import Failure, FilePage, ProjectList, ProjectPage
 from errdex.store.base import Store
 from errdex.web import views
 from errdex.web.forms import form_field
 from errdex.web.lookups import lookups
 from errdex.web.responses import JSONResponse, catalog_answer
 
-_OPENAPI = json.loads(files("errdex.web").joinpath("openapi.json").read_text("utf-8"))
+
+def openapi_description() -> dict[str, Any]:
+    """The OpenAPI description: routes from `openapi.json`, the schemas of their answers
+    generated from the record types the routes return, so the two cannot drift apart."""
+    spec: dict[str, Any] = json.loads(
+        files("errdex.web").joinpath("openapi.json").read_text("utf-8")
+    )
+    spec["components"]["schemas"] = schemas(
+        [ProjectList, ProjectPage, FilePage, LookupAnswer, Page, Failure]
+    )
+    return spec
+
+
+_OPENAPI = openapi_description()
 
 
 def limit_of(request: Request, default: int = 5, most: int = 50) -> int:
@@ -112,7 +129,7 @@ def error(request: Request) -> Response:
         request,
         "error",
         (error_id, version),
-        lambda store: JSONResponse(page_record(views.error_page(store, error_id, version))),
+        lambda store: JSONResponse(views.error_page(store, error_id, version)),
     )
 
 

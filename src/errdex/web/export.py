@@ -34,6 +34,7 @@ from errdex.web.links import Links
 _ATTRIBUTE = re.compile(r'(?P<name>\b(?:href|src|action))="(?P<value>[^"]*)"')
 _FORM = re.compile(r"<form\b.*?</form>", re.DOTALL)
 _HOST = "http://errdex.invalid"  # the in-process app answers any host
+_IN_FLIGHT = 8
 
 
 @dataclass
@@ -166,14 +167,17 @@ async def _crawl(
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url=_HOST) as client:
             while queue:
-                address = queue.pop(0)
-                found = await _fetch_one(client, address, scope, report, written)
-                for link in found:
+                # A few requests at once: the app builds pages in its thread pool.
+                batch, queue = queue[:_IN_FLIGHT], queue[_IN_FLIGHT:]
+                fetched = await asyncio.gather(
+                    *(_fetch_one(client, address, scope, report, written) for address in batch)
+                )
+                for link in (link for found in fetched for link in found):
                     if link not in seen:
                         seen.add(link)
                         queue.append(link)
                 if progress is not None:
-                    progress(1)
+                    progress(len(batch))
     finally:
         app.state.pool.close()
     _write_index(report, scope, errors, written)

@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from errdex.errors import ErrdexError, InputError, NotFoundError, StoreError
+from errdex.render.records import Failure
 from errdex.web.responses import JSONResponse
 from errdex.web.templating import render
 
@@ -35,8 +36,8 @@ def status_of(error: ErrdexError) -> int:
     return 400
 
 
-def error_body(message: str, status: int) -> dict[str, Any]:
-    return {"error": message, "status": status}
+def error_body(message: str, status: int) -> Failure:
+    return Failure(error=message, status=status)
 
 
 def failure_response(request: Request, message: str, status: int) -> Response:

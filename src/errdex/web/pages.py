@@ -9,7 +9,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from errdex.explain.page import Page, page_record
+from errdex.explain.page import Page
+from errdex.render.json import plain
 from errdex.store.base import Store
 from errdex.web import views
 from errdex.web.api import limit_of, query_of, split_file_path
@@ -32,7 +33,7 @@ def page_context(store: Store, page: Page) -> dict[str, Any]:
     )
     versions = store.versions(page.project)
     return {
-        "page": page_record(page),
+        "page": plain(page),
         "snippet": snippet,
         "project_newest": versions[0].label if versions else None,
     }
@@ -43,7 +44,7 @@ def home(request: Request) -> Response:
         request,
         "home",
         (),
-        lambda store: _html(request, "index.html", **views.projects_view(store)),
+        lambda store: _html(request, "index.html", **plain(views.projects_view(store))),
     )
 
 
@@ -59,7 +60,7 @@ async def search(request: Request) -> Response:
         if result.matches:
             top = result.matches[0]
             best = page_context(store, views.error_page(store, top.id, top.version))
-        return _html(request, "search.html", query=text, best=best, **record)
+        return _html(request, "search.html", query=text, best=best, **plain(record))
 
     # A POSTed paste gets the page a GET of the same text gets, from the same cache entry,
     # without an ETag: a POST is not revalidated.
@@ -87,7 +88,9 @@ def project(request: Request) -> Response:
         request,
         "project.html",
         (name, version),
-        lambda store: _html(request, "project.html", **views.project_view(store, name, version)),
+        lambda store: _html(
+            request, "project.html", **plain(views.project_view(store, name, version))
+        ),
     )
 
 
@@ -97,12 +100,12 @@ def source_file(request: Request) -> Response:
 
     def build(store: Store) -> Response:
         record = views.file_view(store, name, version, path)
-        text = store.file_text((name, record["version"]), path)
+        text = store.file_text((name, record.version), path)
         code = None
         if text is not None:
-            marked = {n for s in record["sites"] for n in range(s["line"], s["end_line"] + 1)}
+            marked = {n for s in record.sites for n in range(s.line, s.end_line + 1)}
             code = highlight_python(text, 1, marked)
-        return _html(request, "file.html", code=code, **record)
+        return _html(request, "file.html", code=code, **plain(record))
 
     return catalog_answer(request, "file.html", (name, version, path), build)
 

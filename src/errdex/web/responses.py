@@ -22,6 +22,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from errdex.errors import ConnectionLostError
+from errdex.render.json import encode
 from errdex.store.base import Store
 from errdex.web.cache import CachedBody, ResponseCache
 from errdex.web.pool import StorePool
@@ -39,7 +40,7 @@ class JSONResponse(Response):
     media_type = "application/json"
 
     def render(self, content: Any) -> bytes:
-        return msgspec.json.encode(content)
+        return encode(content)
 
 
 def etag(*parts: object) -> str:

@@ -1,0 +1,169 @@
+"""The source text of a node as a reader sees it: the lines it spans, sliced by the parser's
+columns, with a multi-line expression joined into one line (string literals untouched,
+comments out). Placeholders and conditions show this text.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import io
+import re
+import tokenize
+import warnings
+from collections.abc import Callable
+
+from errdex.extract.conditions import dotted_name
+
+# Lines as the parser counts them: only \n, \r\n and \r end a line (not \f or \x1c).
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+_SKIPPED_TOKENS = {tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.ENDMARKER}
+_SKIPPED_TOKENS |= {tokenize.INDENT, tokenize.DEDENT}
+_FSTRING_START = getattr(tokenize, "FSTRING_START", -1)
+_FSTRING_END = getattr(tokenize, "FSTRING_END", -1)
+_OPEN, _CLOSE = {"(", "[", "{"}, {")", "]", "}"}
+_BREAK = re.compile(r"[ \t]*(?:\r\n|\r|\n)\s*")
+_AFTER_OPEN = re.compile(r"([(\[{]) ")
+_BEFORE_CLOSE = re.compile(r" ([)\]}])")
+
+
+def source_of(source: str, node: ast.AST, line_offset: int = 0, *, check: bool = False) -> str:
+    """The source of `node`, with multi-line expressions collapsed to single spaces."""
+    segment = _segment(source, node, line_offset)
+    # Before 3.12 some expressions inside f-strings are misplaced (3.11 gives `{a, b}` for
+    # the tuple in f"{a, b}"): when asked, trust only a segment that parses to the same tree.
+    if segment is not None and check and not _same(segment, node):
+        inner = segment[1:-1] if segment[:1] == "{" and segment[-1:] == "}" else ""
+        segment = inner if inner and _same(inner, node) else None
+    if segment is None:
+        try:
+            return ast.unparse(node)
+        except (ValueError, TypeError, AttributeError, RecursionError):
+            return "..."
+    return _normalize(segment)
+
+
+@functools.lru_cache(maxsize=16)
+def _lines(source: str) -> tuple[str, ...]:
+    # Builders are made per call site: the file is split once, not once per builder.
+    lines = source.splitlines(keepends=True)
+    # `splitlines` also ends lines at `\r`, `\f`, `\x1c`, ...: when it found no more lines
+    # than the `\n`s make, it cut where the parser does (and far faster than `_LINE`).
+    if len(lines) == source.count("\n") + (bool(source) and not source.endswith("\n")):
+        return tuple(lines)
+    return tuple(_LINE.findall(source))
+
+
+def line_span(source: str, first: int, last: int) -> str:
+    """Lines `first` to `last` (counted from 1, as the parser does) of `source`."""
+    return "".join(_lines(source)[first - 1 : last])
+
+
+def _segment(source: str, node: ast.AST, line_offset: int) -> str | None:
+    try:
+        first, last = node.lineno, node.end_lineno  # type: ignore[attr-defined]
+        start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+    except AttributeError:  # a node without a position (`arguments`, one made up)
+        return None
+    if first is None or last is None or start is None or end is None:
+        return None
+    lines = _lines(source)
+    first, last = first - 1 - line_offset, last - 1 - line_offset
+    if not 0 <= first <= last < len(lines):
+        return None
+    if first == last:
+        return _cols(lines[first], start, end)
+    middle = "".join(lines[first + 1 : last])
+    return _cols(lines[first], start, None) + middle + _cols(lines[last], 0, end)
+
+
+def _cols(line: str, start: int, end: int | None) -> str:
+    """Slice by the parser's columns, which count UTF-8 bytes."""
+    if line.isascii():
+        return line[start:end]
+    return line.encode()[start:end].decode(errors="replace")
+
+
+def _normalize(segment: str) -> str:
+    """Join a multi-line expression into one line, string literals untouched, comments out."""
+    if "\n" not in segment and "\r" not in segment:
+        return segment
+    if not any(c in segment for c in "'\"#,"):
+        # No strings, comments or commas to keep apart: joining the lines is all there is.
+        joined = _BREAK.sub(" ", segment)
+        return _AFTER_OPEN.sub(r"\1", _BEFORE_CLOSE.sub(r"\1", joined))
+    text = f"({segment})"  # brackets make any line break inside legal
+    try:
+        readline = io.StringIO(text).readline
+        tokens = [t for t in tokenize.generate_tokens(readline) if t.type not in _SKIPPED_TOKENS]
+    except (tokenize.TokenError, SyntaxError):
+        return " ".join(segment.split())
+    starts = [0]
+    for line in _LINE.findall(text):
+        starts.append(starts[-1] + len(line))
+
+    def at(pos: tuple[int, int]) -> int:
+        return starts[pos[0] - 1] + pos[1]
+
+    out: list[str] = []
+    commas: list[int] = []  # per open bracket (2 for `[` and `{`: never a tuple)
+    tokens = _whole_fstrings(tokens[1:-1], text, at)  # without our own brackets
+    for prev, tok in zip([None, *tokens], tokens, strict=False):
+        if prev is not None and prev.end[0] == tok.start[0]:
+            out.append(text[at(prev.end) : at(tok.start)])
+        elif prev is not None and prev.string not in _OPEN and tok.string not in _CLOSE:
+            out.append(" ")
+        if tok.string in _OPEN:
+            commas.append(0 if tok.string == "(" else 2)
+        elif tok.string == "," and commas:
+            commas[-1] += 1
+        elif tok.string in _CLOSE and commas:
+            # A magic trailing comma before a bracket on its own line goes, unless it may
+            # be what makes a one-element tuple.
+            wrapped = prev is not None and prev.string == "," and prev.end[0] != tok.start[0]
+            if commas.pop() >= 2 and wrapped:
+                out.pop()
+        out.append(text[at(tok.start) : at(tok.end)])
+    return "".join(out)
+
+
+def _whole_fstrings(
+    tokens: list[tokenize.TokenInfo], text: str, at: Callable[[tuple[int, int]], int]
+) -> list[tokenize.TokenInfo]:
+    """Since 3.12 an f-string is many tokens: make each one STRING again, kept as written."""
+    out: list[tokenize.TokenInfo] = []
+    depth, start = 0, (0, 0)
+    for tok in tokens:
+        if tok.type == _FSTRING_START:
+            depth, start = depth + 1, tok.start if depth == 0 else start
+        elif tok.type == _FSTRING_END and depth:
+            depth -= 1
+            if not depth:
+                whole = text[at(start) : at(tok.end)]
+                out.append(tokenize.TokenInfo(tokenize.STRING, whole, start, tok.end, ""))
+        elif not depth:
+            out.append(tok)
+    return out
+
+
+def _same(segment: str, node: ast.AST) -> bool:
+    if isinstance(node, ast.Name):
+        return segment == node.id
+    dotted = dotted_name(node) if isinstance(node, ast.expr) else None
+    if dotted is not None:  # the common case, decided without parsing
+        return "".join(segment.split()) == dotted
+    try:
+        if _squash(ast.unparse(node)) == _squash(segment):
+            return True  # same text up to spacing and quotes: no need to parse
+    except (ValueError, TypeError, AttributeError, RecursionError):
+        pass
+    try:
+        with warnings.catch_warnings():  # e.g. an invalid escape: the file's, reported once
+            warnings.simplefilter("ignore")
+            return ast.dump(ast.parse(f"({segment})", mode="eval").body) == ast.dump(node)
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+
+
+def _squash(text: str) -> str:
+    return "".join(text.split()).replace('"', "'")
