@@ -322,6 +322,19 @@ class FlagFact(msgspec.Struct, frozen=True, gc=False):
     line: int
 
 
+class AttrSet(msgspec.Struct, frozen=True, gc=False):
+    """`X.attr = VALUE` (a plain value) right under an `if`: what a setting elsewhere
+    decides for an attribute that conditions test."""
+
+    attr: str  # cudagraph_mode
+    target: str  # self.compilation_config.cudagraph_mode
+    value: str  # CUDAGraphMode.NONE
+    line: int
+    guard: str  # the `if` test: self.model_config is not None and self.model_config.enforce_eager
+    class_name: str | None = None  # the class of the function that assigns it
+    note: str | None = None  # the text of a message logged beside it: "This is equivalent to ..."
+
+
 class TestRef(msgspec.Struct, frozen=True, gc=False):
     """A test that expects an error: `pytest.raises(X, match=...)`, `assertRaisesRegex`."""
 
@@ -354,6 +367,7 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     env_reads: tuple[EnvRead, ...] = ()
     env_types: dict[str, str] = {}  # declared types of module-level names that read env vars
     flags: tuple[FlagFact, ...] = ()
+    attr_sets: tuple[AttrSet, ...] = ()
     tests: tuple[TestRef, ...] = ()
     texts: tuple[ClassText, ...] = ()  # how its exception classes write their text
 
@@ -397,6 +411,13 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # the public constructor that takes the flag's field as a keyword, with its first
     # parameter: `vllm.entrypoints.llm.LLM(model)`
     call: str | None = None
+    # when the setting decides `behind` through an assignment elsewhere (`AttrSet`): the
+    # value assigned, the conjunct of its guard the setting decides and the name there it
+    # sets, and the message logged beside it
+    sets: str | None = None
+    when: str | None = None
+    when_behind: str | None = None
+    note: str | None = None
 
 
 class TestLink(msgspec.Struct, frozen=True, gc=False):

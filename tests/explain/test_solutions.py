@@ -19,6 +19,36 @@ from samples import write_package
 
 SHOP = {
     "shop/__init__.py": "",
+    "shop/args.py": """
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class ShopArgs:
+            enforce_eager: bool = False
+            workers: int = 1
+
+
+        class Shop:
+            def __init__(self, name, enforce_eager=False, workers=1):
+                self.args = ShopArgs(enforce_eager, workers)
+        """,
+    "shop/config.py": """
+        import logging
+
+        logger = logging.getLogger(__name__)
+
+
+        class ShopConfig:
+            def __post_init__(self):
+                if self.model_config.enforce_eager:
+                    self.compile_config.graph_mode = GraphMode.NONE
+                    logger.info("Eager mode is the same as setting graph_mode=none")
+
+            def check(self):
+                if self.compile_config.graph_mode != GraphMode.NONE:
+                    raise ValueError("profiling needs graphs off")
+        """,
     "shop/client.py": """
         import logging
         import sys
@@ -180,6 +210,21 @@ def test_for_a_warning_a_branch_that_warns_too_is_no_way_out(shop: Store) -> Non
     page = page_of(shop, "tuning off: size")
     assert [s.text for s in page.solutions] == ["Pass the argument `size` of `tune` at most `64`."]
     assert "is no way out: its other branch fails as well" in page.what_it_means
+
+
+def test_a_setting_that_assigns_the_attribute_elsewhere_is_the_way_out(shop: Store) -> None:
+    page = page_of(shop, "profiling needs graphs off")
+    first = page.solutions[0]
+    assert (first.kind, first.knob) == ("setting", "--enforce-eager")
+    assert first.text.startswith(
+        "Pass `--enforce-eager` (shop/config.py:10 sets `self.compile_config.graph_mode = "
+        "GraphMode.NONE` when `self.model_config.enforce_eager`; the code says: “Eager mode "
+        "is the same as setting graph_mode=none”)"
+    )
+    assert page.example_fix is not None
+    assert (
+        page.example_fix.after == "from shop.args import Shop\nShop(name=NAME, enforce_eager=True)"
+    )
 
 
 def test_a_failed_import_asks_for_the_package_and_the_constructor_keyword(shop: Store) -> None:

@@ -11,9 +11,11 @@ import ast
 import json
 from dataclasses import dataclass, replace
 
+from msgspec.structs import replace as replace_knob
+
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
-from errdex.facts import KnobKind
+from errdex.facts import ConditionKind, KnobKind
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,11 @@ def knob_action(condition: ConditionView, knobs: list[Knob]) -> KnobAction | Non
 def _action(node: ast.expr, condition: ConditionView, knobs: list[Knob]) -> KnobAction | None:
     for knob in knobs:
         if knob.behind is None or knob.kind not in (KnobKind.ENV, KnobKind.FLAG):
+            continue
+        if knob.sets is not None:
+            through = _set_action(node, knob)
+            if through is not None:
+                return through
             continue
         shape = _shape(node, knob.behind)
         if shape is not None and _positive_count(shape):
@@ -309,3 +316,52 @@ def _positive_count(shape: _Shape) -> bool:
     if not shape.has_value or isinstance(shape.value, bool):
         return False
     return (shape.op, shape.value) in ((">", 0), (">=", 1), ("!=", 0))
+
+
+def _set_action(node: ast.expr, knob: Knob) -> KnobAction | None:
+    """The setting that makes the code assign, elsewhere, the value that turns the
+    condition false: `--enforce-eager`, under which `cudagraph_mode = CUDAGraphMode.NONE`
+    makes `cudagraph_mode != CUDAGraphMode.NONE` false. Only where that is certain."""
+    if knob.behind is None or knob.sets is None or knob.when is None or knob.when_behind is None:
+        return None
+    if _after_assignment(node, knob.behind, knob.sets) is not False:
+        return None
+    guard = ConditionView(
+        text=f"not ({knob.when})", test=knob.when, kind=ConditionKind.IF, holds=True, line=0
+    )
+    inner = replace_knob(knob, sets=None, behind=knob.when_behind, same_value=True)
+    action = _action(ast.parse(guard.text, mode="eval").body, guard, [inner])
+    if action is None or action.text.startswith("Change"):
+        return None
+    said = f"; the code says: “{knob.note}”" if knob.note else ""
+    return replace(action, text=f"{action.text} ({knob.via}{said})", note=knob.note)
+
+
+def _after_assignment(node: ast.expr, name: str, value: str) -> bool | None:
+    """What the condition is once `name` holds `value`, when plain from the text: a
+    comparison with the same value, or membership in a literal; None when unsure."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = _after_assignment(node.operand, name, value)
+        return None if inner is None else not inner
+    if isinstance(node, ast.BoolOp):
+        results = [_after_assignment(v, name, value) for v in node.values]
+        if isinstance(node.op, ast.And) and False in results:
+            return False
+        if isinstance(node.op, ast.Or) and True in results:
+            return True
+        return None
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and _is(node.left, name)):
+        return None
+    right = ast.unparse(node.comparators[0])
+    op = node.ops[0]
+    if isinstance(op, ast.Eq | ast.Is):
+        return True if right == value else None
+    if isinstance(op, ast.NotEq | ast.IsNot):
+        return False if right == value else None
+    if isinstance(op, ast.In | ast.NotIn) and isinstance(
+        node.comparators[0], ast.Tuple | ast.List | ast.Set
+    ):
+        members = {ast.unparse(e) for e in node.comparators[0].elts}
+        inside = value in members
+        return inside if isinstance(op, ast.In) else not inside
+    return None

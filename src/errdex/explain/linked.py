@@ -41,6 +41,10 @@ def knob_view(link: KnobLink) -> Knob:
         same_value=link.same_value,
         value_type=link.value_type,
         call=link.call,
+        sets=link.sets,
+        when=link.when,
+        when_behind=link.when_behind,
+        note=link.note,
     )
 
 

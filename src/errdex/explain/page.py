@@ -75,6 +75,12 @@ class Knob(msgspec.Struct, kw_only=True):
     # the public constructor taking it as a keyword, with its first parameter:
     # `vllm.entrypoints.llm.LLM(model)`
     call: str | None = None
+    # when it decides `behind` through an assignment elsewhere (see `via`): the value
+    # assigned, the guard's conjunct it decides and the name there, the message logged there
+    sets: str | None = None
+    when: str | None = None
+    when_behind: str | None = None
+    note: str | None = None
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).

@@ -248,7 +248,8 @@ def example_fix(facts: Facts) -> ExampleFix | None:
             return ExampleFix(before=action.before, after=action.after, note=note)
         knob = next((k for k in facts.knobs if k.name == action.knob and k.call), None)
         if knob is not None and action.keyword is not None and knob.call and knob.behind:
-            return _call_fix(knob.call, knob.behind.rsplit(".", 1)[-1], action.keyword, note)
+            keyword = (knob.when_behind or knob.behind).rsplit(".", 1)[-1]
+            return _call_fix(knob.call, keyword, action.keyword, note)
     return None
 
 

@@ -13,7 +13,12 @@ from errdex.extract.blanked_calls import blanked_calls
 from errdex.extract.budget import over_budget
 from errdex.extract.calls import CallFilter
 from errdex.extract.exception_classes import class_texts
-from errdex.extract.knobs import env_annotations, env_getters, scan_settings
+from errdex.extract.knobs import (
+    attribute_settings,
+    env_annotations,
+    env_getters,
+    scan_settings,
+)
 from errdex.extract.module import collect_constants, collect_imports, module_name
 from errdex.extract.skeleton import Skeleton, build_skeleton, has_message_call
 from errdex.extract.walker import Walker
@@ -21,7 +26,7 @@ from errdex.facts import CallSite, FileFacts
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "31"
+EXTRACTOR_VERSION = "32"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -128,6 +133,7 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         if env_reads
         else {},
         flags=tuple(flags),
+        attr_sets=tuple(attribute_settings(text)),
         tests=tuple(calls.tests),
         texts=class_texts(tree, text, constants, walker.sites.sites),
     )

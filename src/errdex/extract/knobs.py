@@ -1,4 +1,5 @@
-"""Settings a file declares or reads: environment variables and command-line flags.
+"""Settings a file declares or reads: environment variables and command-line flags, and
+the attributes it sets under a condition (what a setting decides elsewhere).
 
 Environment reads (`os.environ[...]`, `os.environ.get`, `os.getenv`) and argparse flags
 (`add_argument("--flag")`) are found by a scan of the text, which sees inside function
@@ -15,7 +16,7 @@ from collections.abc import Iterator
 
 from errdex.extract.source_text import source_of
 from errdex.extract.textscan import find_all
-from errdex.facts import EnvRead, FlagFact
+from errdex.facts import AttrSet, EnvRead, FlagFact
 
 ENV_READ = re.compile(
     r"""(?:\bos\.)?\b(?:environ\s*(?:\.get\s*\(|\.setdefault\s*\(|\[)|getenv\s*\()"""
@@ -27,6 +28,8 @@ _FLAG = re.compile(
 _ENV_CALLS = frozenset({"os.getenv", "getenv", "os.environ.get", "environ.get"})
 _MAX_READS = 2_000
 _MAX_SOURCE = 160
+_MAX_SETS = 500
+_MAX_NOTE = 300
 
 
 def _line_starts(text: str) -> list[int]:
@@ -155,4 +158,97 @@ def env_read_of(node: ast.expr) -> str | None:
         key = node.slice
         if isinstance(key, ast.Constant) and isinstance(key.value, str):
             return key.value
+    return None
+
+
+# A one-line `if TEST:` (or `elif`) whose block opens with an attribute assignment or a
+# logged message, and the block's indentation; then `X.attr = VALUE` with a plain value (a
+# literal, a name, an enum member) among the block's own lines.
+_IF_BLOCK = re.compile(
+    r"if[ \t]+([^\n]*?):[ \t]*(?:#[^\n]*)?\n((?:[ \t]*\n)*)([ \t]+)"
+    r"(?=(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*[ \t]*=[^=]|(?:logger|logging|log|warnings)\.)"
+)
+_SET_LINE = re.compile(
+    r"((?:[A-Za-z_]\w*\.)+([A-Za-z_]\w*))[ \t]*=[ \t]*"
+    r"(-?\d[\w.]*|[A-Za-z_][\w.]*|'[^'\\]{0,80}'|\"[^\"\\]{0,80}\")[ \t]*(?:#.*)?"
+)
+_CLASS_LINE = re.compile(r"^([ \t]*)class[ \t]+([A-Za-z_]\w*)", re.M)
+_LOG_CALL = re.compile(r"\b(?:logger|logging|log|warnings)\.\w+\(")
+_LITERAL = re.compile(r"""(?:[rbfu]{0,2})(["'])((?:\\.|(?!\1).){0,400})\1""")
+_BLOCK_LINES = 40
+
+
+def attribute_settings(text: str) -> list[AttrSet]:
+    """What an `if` sets right under it: `if self.model_config.enforce_eager:` then
+    `self.compilation_config.cudagraph_mode = CUDAGraphMode.NONE`; what a setting decides
+    elsewhere for an attribute that conditions test, with the text of a message logged
+    beside it (vllm's "This is equivalent to setting -cc.mode=none"). A scan of the text:
+    the skeleton the extractor parses has blanked many function bodies."""
+    found: list[AttrSet] = []
+    starts: list[int] | None = None
+    classes: list[tuple[int, int, str]] = []
+    for head in _IF_BLOCK.finditer(text):
+        line_start = text.rfind("\n", 0, head.start()) + 1
+        lead = text[line_start : head.start()]
+        if lead.strip() not in ("", "el") or head.group(1).count("(") != head.group(1).count(")"):
+            continue
+        indent = len(lead) - len(lead.lstrip())
+        depth = len(head.group(3))
+        if depth <= indent:
+            continue
+        lines = text[head.end() - depth : head.end() + 2500].split("\n")[:_BLOCK_LINES]
+        block: list[tuple[int, str]] = []
+        for offset, line in enumerate(lines):
+            stripped = line.lstrip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            if len(line) - len(stripped) < depth:
+                break
+            block.append((offset, line))
+        sets = [
+            (offset, match)
+            for offset, line in block
+            if len(line) - len(line.lstrip()) == depth
+            and (match := _SET_LINE.fullmatch(line.strip())) is not None
+        ]
+        if not sets:
+            continue
+        if starts is None:
+            starts = _line_starts(text)
+            classes = [(m.start(), len(m.group(1)), m.group(2)) for m in _CLASS_LINE.finditer(text)]
+        body_line = bisect.bisect_right(starts, head.end() - 1)
+        owner = next(
+            (name for pos, level, name in reversed(classes) if pos < line_start and level < indent),
+            None,
+        )
+        note = _logged_text([line for _, line in block])
+        for offset, match in sets:
+            found.append(
+                AttrSet(
+                    attr=match.group(2),
+                    target=match.group(1),
+                    value=match.group(3),
+                    line=body_line + offset,
+                    guard=" ".join(head.group(1).split())[:_MAX_SOURCE],
+                    class_name=owner,
+                    note=note,
+                )
+            )
+        if len(found) >= _MAX_SETS:
+            break
+    return found[:_MAX_SETS]
+
+
+def _logged_text(lines: list[str]) -> str | None:
+    """The string literals of the first log or warning call among a block's lines."""
+    for number, line in enumerate(lines):
+        if _LOG_CALL.search(line) is None:
+            continue
+        parts: list[str] = []
+        for part in lines[number : number + 8]:
+            parts.extend(m.group(2) for m in _LITERAL.finditer(part))
+            if part.rstrip().endswith((")", "),")) and parts:
+                break
+        words = " ".join("".join(parts).split())
+        return words[:_MAX_NOTE] if words else None
     return None

@@ -6,7 +6,9 @@
   in the local a condition tests, are environment variables as they stand;
 - `self.name` is what the property `name` of the class (or a base) reads;
 - `config.some_name` / `args.some_name` is the flag `--some-name` when argparse declares
-  it, or when a `*Args` dataclass has a field of that name (fields become flags).
+  it, or when a `*Args` dataclass has a field of that name (fields become flags);
+- `x.attr` that no setting takes as it is follows the assignments of `attr` under an `if`
+  elsewhere (`AttrSet`) to the settings of their guards.
 """
 
 from __future__ import annotations
@@ -22,7 +24,16 @@ import msgspec
 
 from errdex.extract.conditions import dotted_names
 from errdex.extract.knobs import env_read_of
-from errdex.facts import Binding, Condition, EnvRead, FileFacts, KnobKind, KnobLink, PropertyFact
+from errdex.facts import (
+    AttrSet,
+    Binding,
+    Condition,
+    EnvRead,
+    FileFacts,
+    KnobKind,
+    KnobLink,
+    PropertyFact,
+)
 from errdex.link.resolve import Namespace
 
 # The receiver of an attribute that a flag may set: `self.model_config`, `args`, `opts`.
@@ -30,6 +41,7 @@ _CONFIG_RECEIVER = re.compile(r"(?:config|args|arguments|options|opts|settings|c
 # Classes whose own fields a flag of the same name may set: `ModelConfig`, `EngineArgs`.
 _CONFIG_CLASS = re.compile(r"(?:Config|Args|Arguments|Options|Settings)$")
 _MAX_KNOBS = 12
+_MAX_SETS_PER_ATTR = 4  # assignments of one attribute followed to their settings
 # A class is the Python entry point of an arguments dataclass when its constructor takes at
 # least this many of the dataclass's fields as keywords.
 _MIN_SHARED_KEYWORDS = 5
@@ -50,6 +62,7 @@ class KnobIndex:
         self._fields: dict[str, tuple[str, str, str, int]] = {}  # name → (class, type, file, line)
         self._properties: dict[tuple[str, str], tuple[PropertyFact, FileFacts]] = {}
         self._args_fields: dict[str, set[str]] = {}  # arguments class → its fields
+        self._sets: dict[str, list[tuple[AttrSet, FileFacts]]] = {}  # attribute → its sets
         # public classes whose constructor takes keywords: (module.Class, parameters)
         self._constructors: list[tuple[str, tuple[str, ...]]] = []
         self._entries: dict[str, tuple[str, tuple[str, ...]] | None] = {}
@@ -70,6 +83,8 @@ class KnobIndex:
                 elif _entry_class(cls.qualname, cls.init_params):
                     entry = f"{facts.module}.{cls.qualname}"
                     self._constructors.append((entry, cls.init_params))
+            for attr_set in facts.attr_sets:
+                self._sets.setdefault(attr_set.attr, []).append((attr_set, facts))
             for prop in facts.properties:
                 self._properties[(facts.module, prop.qualname)] = (prop, facts)
         # The index never changes once built, and sites of one function (and functions of
@@ -139,7 +154,46 @@ class KnobIndex:
         if env is not None:
             return [env]
         flag = self._flag(parts, dotted, facts, class_name)
-        return [flag] if flag is not None else []
+        if flag is not None:
+            return [flag]
+        if len(parts) < 2 or depth >= 2:
+            return []
+        return self._through_sets(dotted, class_name, depth)
+
+    def _through_sets(self, dotted: str, class_name: str | None, depth: int) -> list[KnobLink]:
+        """The settings behind the guard of an assignment of the attribute elsewhere in the
+        version: `cudagraph_mode` is set to `NONE` when `self.model_config.enforce_eager`,
+        which `--enforce-eager` sets."""
+        out: list[KnobLink] = []
+        receiver = _receiver(dotted, class_name)
+        sets = [
+            (found, where)
+            for found, where in self._sets.get(dotted.rsplit(".", 1)[-1], ())
+            if _receiver(found.target, found.class_name) == receiver
+        ]
+        for found, where in sets[:_MAX_SETS_PER_ATTR]:
+            guard = parse_expression(found.guard)
+            if guard is None:
+                continue
+            is_and = isinstance(guard, ast.BoolOp) and isinstance(guard.op, ast.And)
+            for conjunct in guard.values if isinstance(guard, ast.BoolOp) and is_and else [guard]:
+                for name in dotted_names(conjunct):
+                    for knob in self._resolve(name, where, found.class_name, {}, depth + 1):
+                        if knob.sets is not None or not knob.same_value:
+                            continue
+                        out.append(
+                            msgspec.structs.replace(
+                                knob,
+                                behind=dotted,
+                                via=f"{where.path}:{found.line} sets `{found.target} = "
+                                f"{found.value}` when `{found.guard}`",
+                                sets=found.value,
+                                when=ast.unparse(conjunct),
+                                when_behind=knob.behind,
+                                note=found.note,
+                            )
+                        )
+        return out
 
     def _module_env(self, dotted: str, facts: FileFacts) -> KnobLink | None:
         root = dotted.split(".")[0]
@@ -318,6 +372,17 @@ class KnobIndex:
                     best, best_shared = (entry, params), shared
             self._entries[args_class] = best
         return self._entries[args_class]
+
+
+def _receiver(dotted: str, class_name: str | None) -> str:
+    """What an attribute is of, by name: `compilation_config` for
+    `self.compilation_config.mode`, and for `self.mode` in `CompilationConfig` too."""
+    parts = dotted.split(".")
+    owner = parts[-2] if len(parts) >= 2 else ""
+    if owner in ("self", "cls") and class_name:
+        last = class_name.rsplit(".", 1)[-1]
+        owner = re.sub(r"(?<!^)(?=[A-Z][a-z])", "_", last).lower()
+    return owner
 
 
 def _entry_class(qualname: str, params: tuple[str, ...]) -> bool:
