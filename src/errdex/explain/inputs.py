@@ -15,6 +15,7 @@ import builtins
 from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView
 from errdex.explain.plain import code
+from errdex.extract.conditions import dotted_name
 
 _BUILTINS = frozenset(dir(builtins))
 _MAX_VALUES = 8
@@ -100,7 +101,7 @@ def _free_names(node: ast.expr) -> list[str]:
 
     def visit(n: ast.AST) -> None:
         if isinstance(n, ast.Attribute | ast.Name):
-            dotted = _dotted(n)
+            dotted = dotted_name(n)
             if dotted is not None:
                 out.append(dotted)
                 return
@@ -117,17 +118,6 @@ def _free_names(node: ast.expr) -> list[str]:
 
     visit(node)
     return list(dict.fromkeys(out))
-
-
-def _dotted(node: ast.expr) -> str | None:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def _instead(node: ast.expr, described: dict[str, str], constants: dict[str, str]) -> str | None:
@@ -195,7 +185,7 @@ def _described(node: ast.expr, described: dict[str, str]) -> str | None:
     if isinstance(node, ast.Call) and _is_call(node, "len") and len(node.args) == 1:
         inner = _described(node.args[0], described)
         return f"{inner} with a length" if inner else None
-    dotted = _dotted(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    dotted = dotted_name(node) if isinstance(node, ast.Name | ast.Attribute) else None
     if dotted is None:
         return None
     if dotted in described:
@@ -216,7 +206,7 @@ def _types(node: ast.expr) -> str:
 def _value(node: ast.expr, constants: dict[str, str]) -> str | None:
     if isinstance(node, ast.Constant):
         return code(repr(node.value))
-    dotted = _dotted(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    dotted = dotted_name(node) if isinstance(node, ast.Name | ast.Attribute) else None
     if dotted is not None and dotted in constants:
         return f"{code(dotted)} ({code(constants[dotted])})"
     if dotted is not None:
@@ -227,7 +217,7 @@ def _value(node: ast.expr, constants: dict[str, str]) -> str | None:
 def _values(node: ast.expr, constants: dict[str, str]) -> str | None:
     """The members of a literal collection or of a constant, in words."""
     source: ast.expr | None = node
-    name = _dotted(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    name = dotted_name(node) if isinstance(node, ast.Name | ast.Attribute) else None
     if name is not None:
         if name not in constants:
             return None
