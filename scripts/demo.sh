@@ -7,7 +7,7 @@ paste="${2:-scripts/demo/requests-traceback.txt}"
 errdex=".venv/bin/errdex"
 mkdir -p "$(dirname "${ERRDEX_DB}")"
 
-echo "== errdex index ${package}   (downloaded by pip, never installed or imported)"
+echo "== errdex index ${package}   (the archive downloaded from the package index: never built, installed or imported)"
 "$errdex" index "$package"
 echo
 echo "== a real traceback, as a user pasted it in a public issue (PaddlePaddle/PaddleNLP#3250):"
