@@ -30,7 +30,7 @@ from errdex.history import diff_markdown
 from errdex.history.gate import diff_revisions, parse_fail_on, tripped
 from errdex.indexing import IndexReport, index_source
 from errdex.indexing.cluster import CONNECT_SECONDS, VersionResult, index_on_cluster
-from errdex.match.answer import answer_paste, complete_answer
+from errdex.match.answer import answer_paste, complete_answer, may_index
 from errdex.match.paste import parse_paste
 from errdex.render.console import InertConsole, write_lines
 from errdex.render.diff_terminal import diff_view
@@ -546,8 +546,7 @@ def lookup(
     paste = _read_paste(text)
     evidence = parse_paste(paste)
     # It may index (into a new database) when the paste names a package or --project does.
-    names_package = any(e.frames or (e.exception and "." in e.exception) for e in evidence.errors)
-    auto_index = not no_auto_index and (names_package or project is not None)
+    auto_index = not no_auto_index and may_index(evidence, project)
     with _store(db, create=auto_index) as store:
         answer = answer_paste(
             store,

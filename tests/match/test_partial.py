@@ -59,3 +59,14 @@ def test_nothing_found_means_nothing_needed() -> None:
         errors=(ErrorEvidence(exception=None, message="no such text anywhere at all"),)
     )
     assert needed_files(PACKAGE, evidence) == set()
+
+
+def test_only_a_qualified_class_names_a_package_to_index() -> None:
+    from errdex.match.answer import may_index, named_modules
+
+    def errors(*names: str | None) -> Evidence:
+        return Evidence(errors=tuple(ErrorEvidence(exception=n, message="m") for n in names))
+
+    assert named_modules(errors("pygments.util.ClassNotFound", "ValueError", None)) == ["pygments"]
+    assert not may_index(errors("ValueError"), None)
+    assert may_index(errors("ValueError"), "requests")

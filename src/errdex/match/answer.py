@@ -32,6 +32,21 @@ class Answer(msgspec.Struct, kw_only=True):
         return [report for report in self.indexed if report.partial]
 
 
+def named_modules(evidence: Evidence) -> list[str]:
+    """The top-level modules a paste's qualified exception classes name: the package behind
+    `pygments.util.ClassNotFound` is known even with no frames to go on."""
+    tops = [
+        e.exception.split(".")[0] for e in evidence.errors if e.exception and "." in e.exception
+    ]
+    return [top for top in dict.fromkeys(tops) if top.isidentifier()]
+
+
+def may_index(evidence: Evidence, project: str | None) -> bool:
+    """Whether answering may index an installed package (into a new database, even)."""
+    named = any(e.frames for e in evidence.errors) or named_modules(evidence)
+    return bool(named) or project is not None
+
+
 def answer_paste(
     store: Store,
     paste: str | Evidence,
@@ -57,12 +72,10 @@ def answer_paste(
         def narrow(source: Source) -> Source | None:
             return first_subset(source, evidence)
 
-        # A qualified exception names its package even with no frames to go on.
-        modules = [e.exception.split(".")[0] for e in evidence.errors if e.exception]
         indexed = index_missing(
             store,
             paths,
-            modules=[m for m in modules if m.isidentifier()],
+            modules=named_modules(evidence),
             names=[project] if project else [],
             announce=announce,
             narrow=narrow if first else None,
