@@ -4,7 +4,7 @@ literal runs, its exception classes and what those files import."""
 from __future__ import annotations
 
 from errdex.match.evidence import ErrorEvidence, Evidence, Frame
-from errdex.match.partial import literal_runs, needed_files
+from errdex.match.partial import SourceFiles, literal_runs, needed_files
 
 PACKAGE = {
     "shop/__init__.py": b"from .cart import add\n",
@@ -70,3 +70,54 @@ def test_only_a_qualified_class_names_a_package_to_index() -> None:
     assert named_modules(errors("pygments.util.ClassNotFound", "ValueError", None)) == ["pygments"]
     assert not may_index(errors("ValueError"), None)
     assert may_index(errors("ValueError"), "requests")
+
+
+def _counting(files: dict[str, bytes]) -> tuple[SourceFiles, list[str]]:
+    read: list[str] = []
+
+    def reader(path: str) -> bytes | None:
+        read.append(path)
+        return files.get(path)
+
+    return SourceFiles(files, reader), read
+
+
+def test_a_traceback_whose_frame_holds_the_message_reads_only_what_it_needs() -> None:
+    frame = Frame(path="site-packages/shop/cart.py", line=5, function="add", code=None)
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception="CartError", message="at most 99 of one item, asked "
+                              "for 120", frames=(frame,)),)
+    )  # fmt: skip
+    files, read = _counting(PACKAGE)
+    assert "shop/cart.py" in needed_files(files, evidence)
+    assert "shop/pay.py" not in read and "shop/unrelated.py" not in read
+
+
+def test_a_message_split_over_two_literals_is_found_by_its_pieces() -> None:
+    package = {
+        **PACKAGE,
+        "shop/stock.py": (
+            b"def take(n):\n"
+            b"    raise ValueError(f'cannot take {n} items from the shelf. '\n"
+            b"                     'Restock the shelf before taking more.')\n"
+        ),
+        "shop/docs.py": b"HELP = 'cannot take items from an empty shelf'\n",
+    }
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception="ValueError", message="cannot take 3 items from the "
+                              "shelf. Restock the shelf before taking more."),)
+    )  # fmt: skip
+    assert needed_files(package, evidence) == {"shop/__init__.py", "shop/stock.py"}
+
+
+def test_an_exception_class_no_chosen_file_imports_is_found_in_every_file() -> None:
+    package = {
+        **PACKAGE,
+        "shop/late.py": b"class LateError(Exception):\n    pass\n",
+        "shop/run.py": b"def run(x):\n    raise x('the delivery came too late today')\n",
+    }
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception="shop.late.LateError",
+                              message="the delivery came too late today"),)
+    )  # fmt: skip
+    assert needed_files(package, evidence) == {"shop/__init__.py", "shop/late.py", "shop/run.py"}

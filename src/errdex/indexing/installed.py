@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from errdex.errors import SourceError
 from errdex.indexing import IndexReport, index_source, is_partial
@@ -22,14 +22,39 @@ def _normalized(name: str) -> str:
 def distributions_behind(paths: Iterable[str], modules: Iterable[str] = ()) -> list[str]:
     """Installed distributions that own the top-level modules these paths live in, and
     these top-level modules (`pygments` of `pygments.util.ClassNotFound`)."""
-    owners = importlib.metadata.packages_distributions()
-    found: list[str] = []
     tops = [m.group(1) for m in map(_SITE_PACKAGES.search, paths) if m is not None]
-    for top in [*tops, *modules]:
-        for dist in owners.get(top, []):
+    found: list[str] = []
+    owners: Mapping[str, list[str]] | None = None
+    for top in dict.fromkeys([*tops, *modules]):
+        named = _named_after(top)
+        if named is not None:
+            owned = [named]
+        else:
+            # Reading every distribution's file list takes a good part of a second: only
+            # for a module not shipped by a distribution of its own name.
+            owners = owners if owners is not None else importlib.metadata.packages_distributions()
+            owned = owners.get(top, [])
+        for dist in owned:
             if dist not in found:
                 found.append(dist)
     return found
+
+
+def _named_after(top: str) -> str | None:
+    """The installed distribution named as the top-level module `top` is (most are), when it
+    ships that module; found by name, without reading every distribution's files."""
+    try:
+        dist = importlib.metadata.distribution(top)
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return None
+    listed = dist.read_text("top_level.txt")
+    if listed is not None:
+        ships = top in listed.split()
+    else:
+        record = dist.read_text("RECORD") or ""
+        ships = f"\n{top}/" in f"\n{record}" or f"\n{top}.py," in f"\n{record}"
+    name = dist.metadata["Name"] if ships else None
+    return str(name) if name else None
 
 
 def index_missing(
