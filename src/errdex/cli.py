@@ -520,6 +520,13 @@ def _read_paste(text: str | None) -> str:
 @click.argument("text", required=False, metavar="[TEXT | -]")
 @click.option("--project", help="Only errors of this project.")
 @click.option("--version", "version_label", help="Only this version of the project.")
+@click.option(
+    "--package",
+    "release",
+    metavar="NAME==VERSION",
+    help="The release the error came from, indexed first if the database lacks it (read from"
+    " its archive, downloaded once; never installed).",
+)
 @click.option("--limit", type=click.IntRange(1, 100), default=5, show_default=True)
 @click.option(
     "--no-auto-index",
@@ -533,6 +540,7 @@ def lookup(
     text: str | None,
     project: str | None,
     version_label: str | None,
+    release: str | None,
     limit: int,
     no_auto_index: bool,
     db: str | None,
@@ -546,16 +554,18 @@ def lookup(
     paste = _read_paste(text)
     evidence = parse_paste(paste)
     # It may index (into a new database) when the paste names a package or --project does.
-    auto_index = not no_auto_index and may_index(evidence, project)
+    auto_index = not no_auto_index and may_index(evidence, project, release)
     with _store(db, create=auto_index) as store:
         answer = answer_paste(
             store,
             evidence,
             project=project,
             version=version_label,
+            release=release,
             limit=limit,
             auto_index=auto_index,
             first=True,
+            text=paste,
             announce=lambda m: _err.print(note_line(m)),
         )
         result = answer.result

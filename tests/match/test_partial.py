@@ -121,3 +121,22 @@ def test_an_exception_class_no_chosen_file_imports_is_found_in_every_file() -> N
                               message="the delivery came too late today"),)
     )  # fmt: skip
     assert needed_files(package, evidence) == {"shop/__init__.py", "shop/late.py", "shop/run.py"}
+
+
+def test_a_release_the_paste_states_is_named_for_download() -> None:
+    from errdex.match.answer import named_releases
+    from errdex.match.paste import parse_paste
+
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.11/site-packages/shop/cart.py", line 5, in add\n'
+        "    raise CartError(f'at most {limits.MAX} of one item, asked for {count}')\n"
+        '  File "/opt/venv/lib/python3.11/site-packages/pay_kit/card.py", line 9, in pay\n'
+        "    check()\n"
+        "shop.errors.CartError: at most 99 of one item, asked for 120\n"
+        "- `shop` version: 2.10.1\n"
+        "pay-kit==0.3.0rc1\n"
+        "other==1.0\n"
+    )
+    assert named_releases(paste, parse_paste(paste)) == ["shop==2.10.1", "pay_kit==0.3.0rc1"]
+    assert named_releases("shop: see 2.1.x", parse_paste(paste)) == []

@@ -7,16 +7,12 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 
 from errdex.errors import SourceError
-from errdex.indexing import IndexReport, index_source, is_partial
+from errdex.indexing import IndexReport
+from errdex.indexing.on_demand import Narrow, held_pipeline, index_wanted, normalized
 from errdex.sources import installed_source
-from errdex.sources.base import Source
 from errdex.store.base import Store
 
 _SITE_PACKAGES = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_][\w]*)")
-
-
-def _normalized(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def distributions_behind(paths: Iterable[str], modules: Iterable[str] = ()) -> list[str]:
@@ -62,7 +58,7 @@ def index_missing(
     paths: Iterable[str],
     *,
     announce: Callable[[str], None] | None = None,
-    narrow: Callable[[Source], Source | None] | None = None,
+    narrow: Narrow | None = None,
     modules: Iterable[str] = (),
     names: Iterable[str] = (),
 ) -> list[IndexReport]:
@@ -71,52 +67,19 @@ def index_missing(
 
     With `narrow`, a distribution not held at all is first indexed from the subset of its
     files `narrow` picks (a report marked `partial`; `complete` indexes the rest); one held
-    partly is completed now.
+    partly is completed now. A distribution held at another version is left as it is.
     """
     reports: list[IndexReport] = []
     wanted = distributions_behind(paths, modules)
-    wanted += [n for n in names if _normalized(n) not in {_normalized(w) for w in wanted}]
+    wanted += [n for n in names if normalized(n) not in {normalized(w) for w in wanted}]
     for dist in wanted:
         try:
             source = installed_source(dist)
         except SourceError:
             continue  # not installed here after all: the paste came from another machine
-        held = _held_pipeline(store, source)
-        if held is not None and not is_partial(held):
+        if held_pipeline(store, source) == "other version":
             continue
-        subset = narrow(source) if narrow is not None and held is None else None
-        if announce is not None:
-            what = "completing" if held is not None else "indexing"
-            part = f" (first the {subset_size(subset)} files this paste needs)" if subset else ""
-            announce(f"{what} installed {dist} {source.info.version}{part}")
-        if subset is not None:
-            reports.append(index_source(subset, store, partial=True))
-        else:
-            reports.append(index_source(source, store))
+        report = index_wanted(store, source, what="installed", narrow=narrow, announce=announce)
+        if report is not None:
+            reports.append(report)
     return reports
-
-
-def complete(store: Store, reports: Iterable[IndexReport]) -> list[IndexReport]:
-    """Index whole the installed distributions that `reports` indexed partly."""
-    done = []
-    for report in reports:
-        if report.partial:
-            done.append(index_source(installed_source(report.project), store))
-    return done
-
-
-def subset_size(source: Source | None) -> int:
-    return len(getattr(source, "files_kept", ()))
-
-
-def _held_pipeline(store: Store, source: Source) -> str | None:
-    """The pipeline of the stored version of this installed distribution, if one is held."""
-    info = source.info
-    for project in store.projects():
-        if _normalized(project.name) != _normalized(info.project):
-            continue
-        for record in store.versions(project.name):
-            if record.label == info.version:
-                return record.stats.pipeline
-        return "other version"  # the project is held at another version: as before, leave it
-    return None

@@ -23,6 +23,7 @@ import msgspec
 
 from errdex.link.resolve import BUILTIN_EXCEPTIONS
 from errdex.match.evidence import ErrorEvidence, Evidence
+from errdex.match.import_graph import module_files, with_imports
 from errdex.match.lookup import frame_paths
 from errdex.sources.base import Skipped, Source, SourceFile, VersionInfo
 
@@ -36,17 +37,13 @@ MAX_RUN_FILES = 12
 _SCANNED_PIECES = 3
 _SCORED_PIECES = 12
 
-_IMPORT = re.compile(
-    r"^[ \t]*(?:from[ \t]+(?P<from>\.*[\w.]*)[ \t]+import[ \t]+(?P<names>\(?[^#\n]*)"
-    r"|import[ \t]+(?P<modules>[\w., \t]+))",
-    re.MULTILINE,
-)
 # Where a value is likely to start in a printed message: quotes, brackets, digits, `=`.
 _VALUE = re.compile(r"""['"`<>(){}\[\]=]|\b\d[\w.:/-]*|\S*[/\\]\S*""")
 # Where source code often breaks a long literal in two (`"... architecture. " "This ..."`):
 # a piece of a run between such breaks is more likely to be in the source as it is.
 _PIECE_BREAK = re.compile(r"(?<=[.,;:!?])\s+")
 _WORD_RUN_MIN = 12  # characters: shorter runs are found in too many files
+_PIECE_WORDS = 4
 
 
 @runtime_checkable
@@ -118,54 +115,20 @@ def literal_runs(message: str) -> list[str]:
 
 
 def message_pieces(message: str) -> list[str]:
-    """The literal runs cut where source code tends to split a literal, longest first."""
-    pieces = (
-        piece.strip(" .,;:!?-")
-        for run in literal_runs(message)
-        for piece in _PIECE_BREAK.split(run)
-    )
-    return sorted({p for p in pieces if len(p) >= _WORD_RUN_MIN}, key=len, reverse=True)
-
-
-def _module_files(paths: Iterable[str]) -> dict[str, str]:
-    """Dotted module name → file, for every file of the source."""
-    modules: dict[str, str] = {}
-    for path in paths:
-        name = path.removesuffix(".pyi").removesuffix(".py").replace("/", ".")
-        modules[name.removesuffix(".__init__")] = path
-    return modules
-
-
-def _imported(path: str, data: bytes, modules: Mapping[str, str]) -> Iterator[str]:
-    """The files of the source that one file imports (absolute, relative, and `from pkg
-    import submodule`)."""
-    package = path.replace("/", ".").rsplit(".", 1)[0]
-    if not path.endswith("__init__.py"):
-        package = package.rsplit(".", 1)[0] if "." in package else ""
-    else:
-        package = package.removesuffix(".__init__")
-    text = data.decode("utf-8", "replace")
-    for match in _IMPORT.finditer(text):
-        if match["modules"]:
-            bases = [part.strip().split(" ")[0] for part in match["modules"].split(",")]
-            names: list[str] = []
-        else:
-            written = match["from"]
-            dots = len(written) - len(written.lstrip("."))
-            if dots:
-                parts = package.split(".") if package else []
-                parts = parts[: len(parts) - (dots - 1)] if dots > 1 else parts
-                base = ".".join([*parts, written.lstrip(".")] if written.lstrip(".") else parts)
-            else:
-                base = written
-            bases = [base]
-            names = [n.strip().split(" ")[0] for n in match["names"].strip("() \\").split(",")]
-        for base in bases:
-            if base in modules:
-                yield modules[base]
-            for name in names:
-                if f"{base}.{name}" in modules:
-                    yield modules[f"{base}.{name}"]
+    """Pieces of the message's literal runs that the source likely holds as they are,
+    longest first: runs cut where code tends to split a literal (after a full stop or a
+    comma), then into a few words each, as a literal may be wrapped at any word."""
+    pieces: set[str] = set()
+    for run in literal_runs(message):
+        for sentence in _PIECE_BREAK.split(run):
+            words = sentence.strip(" .,;:!?-").split()
+            for start in range(0, len(words), _PIECE_WORDS):
+                piece = " ".join(words[start : start + _PIECE_WORDS])
+                if start and len(piece) < _WORD_RUN_MIN:  # a short tail: with the words before
+                    piece = " ".join(words[max(0, start - 2) : start + _PIECE_WORDS])
+                if len(piece) >= _WORD_RUN_MIN:
+                    pieces.add(piece)
+    return sorted(pieces, key=lambda piece: (-len(piece), piece))
 
 
 def _holding_pieces(files: SourceFiles, pieces: list[str]) -> set[str]:
@@ -205,26 +168,13 @@ def _defines(data: bytes, name: str) -> bool:
     return definition.search(data) is not None
 
 
-def _with_imports(files: SourceFiles, chosen: set[str], modules: Mapping[str, str]) -> set[str]:
-    """The chosen files and what they import, `IMPORT_LEVELS` deep."""
-    chosen = set(chosen)
-    frontier = set(chosen)
-    for _ in range(IMPORT_LEVELS):
-        found = {
-            f for path in frontier if path in files for f in _imported(path, files[path], modules)
-        }
-        frontier = found - chosen
-        chosen |= found
-    return chosen
-
-
 def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -> set[str]:
     """The files a paste needs answered: its frames' files, those holding its message's
     literal runs (looked for in every file only when no frame holds the longest), those
     defining its exception classes (in every file only when what the others import does not
     define them), and what they import."""
     files = files if isinstance(files, SourceFiles) else SourceFiles.of(files)
-    modules = _module_files(files)
+    modules = module_files(files)
     chosen: set[str] = set()
     classes: list[str] = []
     for error in evidence.errors:
@@ -236,13 +186,13 @@ def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -
         name = error.exception.rsplit(".", 1)[-1] if error.exception else ""
         if name.isidentifier() and name not in BUILTIN_EXCEPTIONS:
             classes.append(name)
-    chosen = _with_imports(files, chosen, modules)
+    chosen = with_imports(files, chosen, modules, IMPORT_LEVELS)
     unseen = [
         name for name in classes if not any(_defines(files[p], name) for p in chosen if p in files)
     ]
     if unseen:
         defining = {path for path, data in files.every() if any(_defines(data, n) for n in unseen)}
-        chosen |= _with_imports(files, defining, modules)
+        chosen |= with_imports(files, defining, modules, IMPORT_LEVELS)
     # A package's `__init__` files hold what its modules re-export: linking resolves through them.
     for path in list(chosen):
         parts = path.split("/")[:-1]
