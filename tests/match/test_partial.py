@@ -13,7 +13,8 @@ PACKAGE = {
         b"from . import limits\n"
         b"def add(item, count):\n"
         b"    if count > limits.MAX:\n"
-        b"        raise CartError(f'at most {limits.MAX} of one item, asked for {count}')\n"
+        b"        raise CartError(f'at most {limits.MAX} of one item may be in a cart, '\n"
+        b"                        f'asked for {count}')\n"
     ),
     "shop/errors.py": b"from shop.base import ShopError\nclass CartError(ShopError):\n    pass\n",
     "shop/base.py": b"class ShopError(Exception):\n    pass\n",
@@ -85,8 +86,8 @@ def _counting(files: dict[str, bytes]) -> tuple[SourceFiles, list[str]]:
 def test_a_traceback_whose_frame_holds_the_message_reads_only_what_it_needs() -> None:
     frame = Frame(path="site-packages/shop/cart.py", line=5, function="add", code=None)
     evidence = Evidence(
-        errors=(ErrorEvidence(exception="CartError", message="at most 99 of one item, asked "
-                              "for 120", frames=(frame,)),)
+        errors=(ErrorEvidence(exception="CartError", message="at most 99 of one item may be "
+                              "in a cart, asked for 120", frames=(frame,)),)
     )  # fmt: skip
     files, read = _counting(PACKAGE)
     assert "shop/cart.py" in needed_files(files, evidence)
@@ -140,3 +141,38 @@ def test_a_release_the_paste_states_is_named_for_download() -> None:
     )
     assert named_releases(paste, parse_paste(paste)) == ["shop==2.10.1", "pay_kit==0.3.0rc1"]
     assert named_releases("shop: see 2.1.x", parse_paste(paste)) == []
+
+
+def test_a_message_with_nothing_literal_needs_the_files_raising_its_class() -> None:
+    package = {
+        **PACKAGE,
+        "shop/codec.py": (
+            b"import json\nfrom .errors import CartError as BadCart\n"
+            b"def load(text):\n    try:\n        return json.loads(text)\n"
+            b"    except ValueError as e:\n        raise BadCart(e.msg)\n"
+        ),
+    }
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception="shop.errors.CartError",
+                              message="Expecting value: line 1 column 1 (char 0)"),)
+    )  # fmt: skip
+    needed = needed_files(package, evidence)
+    assert {"shop/codec.py", "shop/cart.py"} <= needed  # both raise it, one as an alias
+    assert "shop/pay.py" not in needed
+
+
+def test_a_text_a_mixin_composes_needs_the_raises_of_its_subclasses() -> None:
+    package = {
+        **PACKAGE,
+        "shop/base.py": (
+            b"class ShopMixin:\n"
+            b"    def __str__(self):\n"
+            b"        return f'{self.text}. For help visit the shop desk'\n"
+            b"class ShopError(ShopMixin, Exception):\n    pass\n"
+        ),
+        "shop/desk.py": b"from .base import ShopError\ndef ask():\n    raise ShopError('closed')\n",
+    }
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception=None, message="closed. For help visit the shop desk"),)
+    )
+    assert {"shop/base.py", "shop/desk.py"} <= needed_files(package, evidence)

@@ -2,8 +2,10 @@
 (no parsing, no importing): what linking a few files' sites needs beside them.
 
 A package's `__init__` often imports every module of the package to re-export a few names
-from each; following all of it would pull in most of the package. An `__init__` reached for
-some names is followed only through the statements that bind those names.
+from each, and a module imports what all its functions use; following all of it would pull
+in most of the package. So a module reached for some names (`from .utils import a, b`) is
+followed only through the statements that bind those names or the names their definitions
+use.
 """
 
 from __future__ import annotations
@@ -12,11 +14,16 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import NamedTuple
 
+from errdex.extract.module import module_name
+
 _IMPORT = re.compile(
     r"^[ \t]*(?:from[ \t]+(?P<from>\.*[\w.]*)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^#\n]*)"
     r"|import[ \t]+(?P<modules>[\w., \t]+))",
     re.MULTILINE,
 )
+_DEFINITION = r"^(?:(?:async[ \t]+)?def|class)[ \t]+{name}\b|^{name}[ \t]*[:=]"
+_TOP_LEVEL = re.compile(r"^(?=[^\s#)\]}])", re.MULTILINE)  # the next top-level statement
+_NAME = re.compile(r"[A-Za-z_]\w*")
 _MAX_HOPS = 6  # re-export chains through `__init__` files longer than this are not followed
 
 
@@ -29,24 +36,19 @@ class Import(NamedTuple):
 
 
 def module_files(paths: Iterable[str]) -> dict[str, str]:
-    """Dotted module name → file, for every file of the package."""
-    modules: dict[str, str] = {}
-    for path in paths:
-        name = path.removesuffix(".pyi").removesuffix(".py").replace("/", ".")
-        modules[name.removesuffix(".__init__")] = path
-    return modules
+    """Dotted module name → file, for every file of the package (named as extraction names
+    them: a `src/` layout's folder is no part of the name)."""
+    return {module_name(path)[0]: path for path in paths}
 
 
 def _is_init(path: str) -> bool:
-    return path.endswith(("/__init__.py", "/__init__.pyi")) or path in {"__init__.py"}
+    return module_name(path)[1]
 
 
 def _package_of(path: str) -> str:
     """The dotted package a relative import in this file starts from."""
-    dotted = path.removesuffix(".pyi").removesuffix(".py").replace("/", ".")
-    if _is_init(path):
-        return dotted.removesuffix(".__init__")
-    return dotted.rsplit(".", 1)[0] if "." in dotted else ""
+    module, is_package = module_name(path)
+    return module if is_package else module.rpartition(".")[0]
 
 
 def _aliased(written: str) -> tuple[str, str]:
@@ -101,17 +103,32 @@ def _followed(
     hops: int = 0,
 ) -> Iterator[tuple[str, frozenset[str] | None]]:
     """(file, names wanted of it) for each import of `path` that matters: all of them, or
-    for an `__init__` reached for some names, those binding the names, and through the
-    `__init__` files they lead to, the modules that define them."""
+    for a module reached for some names, those binding the names or what their definitions
+    use; and through the `__init__` files they lead to, the modules that define them."""
     data = read.get(path)
     if data is None:
         return
+    relevant = None if wanted is None else _used_by(data, wanted)
     for found in imports_of(path, data, modules):
-        if wanted is not None and _is_init(path) and not _may_bind(read, found, wanted):
+        if relevant is not None and not _may_bind(read, found, relevant):
             continue
         yield found.file, found.names
         if _is_init(found.file) and found.names is not None and hops < _MAX_HOPS:
             yield from _followed(read, found.file, found.names, modules, hops + 1)
+
+
+def _used_by(data: bytes, wanted: frozenset[str]) -> frozenset[str]:
+    """The names wanted and every name their top-level definitions in this module use (a
+    class's bases, a function's helpers, a constant's parts): what importing them needs."""
+    text = data.decode("utf-8", "replace")
+    used = set(wanted)
+    for name in wanted:
+        start = re.search(_DEFINITION.format(name=re.escape(name)), text, re.MULTILINE)
+        if start is None:
+            continue
+        end = _TOP_LEVEL.search(text, start.end())
+        used.update(_NAME.findall(text, start.end(), end.start() if end else len(text)))
+    return frozenset(used)
 
 
 def _may_bind(read: Mapping[str, bytes], found: Import, wanted: frozenset[str]) -> bool:

@@ -32,6 +32,9 @@ MAX_SUBSET_FILES = 400
 IMPORT_LEVELS = 2
 # The files holding a bare message's runs best, at most: its raise is in one of them.
 MAX_RUN_FILES = 12
+# The files raising the paste's exception class, at most, when the message does not say
+# where it was raised: past this many, the message is what tells them apart.
+MAX_RAISING_FILES = 16
 # Pieces of the message searched in every file (each a pass over the package's bytes), and
 # in all searched among the files those found.
 _SCANNED_PIECES = 3
@@ -42,6 +45,8 @@ _VALUE = re.compile(r"""['"`<>(){}\[\]=]|\b\d[\w.:/-]*|\S*[/\\]\S*""")
 # Where source code often breaks a long literal in two (`"... architecture. " "This ..."`):
 # a piece of a run between such breaks is more likely to be in the source as it is.
 _PIECE_BREAK = re.compile(r"(?<=[.,;:!?])\s+")
+_TOP_LEVEL = re.compile(rb"^(?=[^\s#)\]}@])", re.MULTILINE)  # a statement at column 0
+_CLASS = re.compile(rb"class[ \t]+(\w+)")
 _WORD_RUN_MIN = 12  # characters: shorter runs are found in too many files
 _PIECE_WORDS = 4
 
@@ -168,11 +173,69 @@ def _defines(data: bytes, name: str) -> bool:
     return definition.search(data) is not None
 
 
+def _raises(data: bytes, name: str) -> bool:
+    """Whether the file's bytes raise the class `name` (or an alias it imports it as)."""
+    written = name.encode()
+    if written not in data:
+        return False
+    aliases = [written, *re.findall(rb"\b" + re.escape(written) + rb"[ \t]+as[ \t]+(\w+)", data)]
+    either = b"|".join(re.escape(alias) for alias in aliases)
+    return re.search(rb"raise[ \t]+(?:[\w.]+\.)?(?:" + either + rb")\b", data) is not None
+
+
+def _classes_holding(data: bytes, pieces: list[str]) -> set[str]:
+    """The top-level classes whose bodies hold one of the pieces: exception classes that
+    compose the text themselves (`__str__`, `__init__`, a message attribute)."""
+    found = set()
+    for piece in pieces[:_SCANNED_PIECES]:
+        at = data.find(piece.encode())
+        if at < 0:
+            continue
+        starts = list(_TOP_LEVEL.finditer(data, 0, at))
+        owner = _CLASS.match(data, starts[-1].start()) if starts else None
+        if owner is not None:
+            found.add(owner.group(1).decode())
+    return found
+
+
+def _subclasses(files: SourceFiles, names: set[str], depth: int = 2) -> set[str]:
+    """The classes of the package written with one of `names` among their bases, `depth`
+    generations down (a mixin that composes the text is raised through its subclasses)."""
+    found: set[str] = set()
+    parents = set(names)
+    for _ in range(depth):
+        if not parents:
+            break
+        either = b"|".join(re.escape(name.encode()) for name in sorted(parents))
+        pattern = re.compile(rb"^[ \t]*class[ \t]+(\w+)[ \t]*\([^)]*\b(?:" + either + rb")\b", re.M)
+        children = {
+            m.group(1).decode()
+            for _, data in files.every()
+            if any(p.encode() in data for p in parents)
+            for m in pattern.finditer(data)
+        }
+        parents = children - found - names
+        found |= children
+    return found
+
+
+def _raising(files: SourceFiles, names: Iterable[str], holding: set[str]) -> set[str]:
+    """Files that raise one of the classes, at most `MAX_RAISING_FILES` (those holding the
+    message's pieces first): a message the class composes, or one with nothing literal, is
+    shown by every raise of it."""
+    wanted = sorted(set(names))
+    if not wanted:
+        return set()
+    raising = [path for path, data in files.every() if any(_raises(data, n) for n in wanted)]
+    raising.sort(key=lambda path: path not in holding)
+    return set(raising[:MAX_RAISING_FILES])
+
+
 def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -> set[str]:
-    """The files a paste needs answered: its frames' files, those holding its message's
-    literal runs (looked for in every file only when no frame holds the longest), those
-    defining its exception classes (in every file only when what the others import does not
-    define them), and what they import."""
+    """The files a paste needs answered: its frames' files; when no frame holds the
+    message, those holding its message's pieces and those raising its exception class or
+    a class whose body composes the message; those defining its exception classes (in
+    every file only when what the others import does not define them); what they import."""
     files = files if isinstance(files, SourceFiles) else SourceFiles.of(files)
     modules = module_files(files)
     chosen: set[str] = set()
@@ -181,11 +244,15 @@ def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -
         framed = _frame_files(files, error)
         chosen.update(framed)
         pieces = message_pieces(error.message)
-        if pieces and not any(pieces[0].encode() in files[path] for path in framed):
-            chosen.update(_holding_pieces(files, pieces))
         name = error.exception.rsplit(".", 1)[-1] if error.exception else ""
-        if name.isidentifier() and name not in BUILTIN_EXCEPTIONS:
-            classes.append(name)
+        named = [name] if name.isidentifier() and name not in BUILTIN_EXCEPTIONS else []
+        classes.extend(named)
+        if pieces and any(pieces[0].encode() in files[path] for path in framed):
+            continue  # the frames hold the message: the raise is there
+        holding = _holding_pieces(files, pieces) if pieces else set()
+        composing = {cls for path in holding for cls in _classes_holding(files[path], pieces)}
+        composing |= _subclasses(files, composing)
+        chosen |= holding | _raising(files, [*named, *composing], holding)
     chosen = with_imports(files, chosen, modules, IMPORT_LEVELS)
     unseen = [
         name for name in classes if not any(_defines(files[p], name) for p in chosen if p in files)
