@@ -15,6 +15,8 @@ from __future__ import annotations
 import ast
 import re
 
+from errdex.extract.textscan import find_all
+
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 _MAX_TESTS = 200
 # A platform query, as calls and names write it.
@@ -24,12 +26,18 @@ PLATFORM_WORDS = re.compile(
     r"cuda\.is_available\(\)|mps\.is_available\(\)|sys\.platform\b|os\.name\b|"
     r"platform\.system\(\))"
 )
-_ONE_LINE_DEF = re.compile(
-    r"^([ \t]*)def[ \t]+(\w+)[ \t]*\(([^()]*)\)[^:\n]*:[ \t]*\n"
-    r"(?:[ \t]*(?:#[^\n]*)?\n)*"  # blank or comment lines
-    r"([ \t]+)return[ \t]+([^\n]+)\n",
-    re.M,
+_PLATFORM_ANCHORS = (
+    "capability",
+    "is_available",
+    "sys.platform",
+    "platform.system",
+    "os.name",
+    "is_cuda",
+    "is_rocm",
+    *(f"{n}()" for n in ("is_cpu", "is_tpu", "is_xpu", "is_hpu", "is_neuron", "is_mps")),
 )
+# `def name(params) -> T:` on one line (a method's `self` and defaults included).
+_ONE_LINE_DEF = re.compile(r"([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\([^()]*\)[^:]*:[ \t]*$")
 
 
 def optional_imports(tree: ast.Module) -> dict[str, str]:
@@ -50,22 +58,47 @@ def optional_imports(tree: ast.Module) -> dict[str, str]:
 
 def platform_tests(text: str) -> dict[str, str]:
     """Function name → the platform test it returns, for functions whose body is one
-    `return` of a platform query (module-level functions and methods alike, by name)."""
-    if PLATFORM_WORDS.search(text) is None:
-        return {}
+    `return` of a platform query (module-level functions and methods alike, by name).
+
+    Read from the lines around each platform word: the word's line must be the `return`
+    and the line before it (blank and comment lines aside) the one-line `def`."""
     out: dict[str, str] = {}
-    for match in _ONE_LINE_DEF.finditer(text):
-        returned = match.group(5).strip()
-        if len(match.group(4)) <= len(match.group(1)) or not PLATFORM_WORDS.search(returned):
+    seen: set[int] = set()
+    # `str.find` for the words' fixed parts: a regex search of every file is far slower
+    for at in find_all(text, _PLATFORM_ANCHORS):
+        start = text.rfind("\n", 0, at) + 1
+        if start in seen:
             continue
+        seen.add(start)
+        end = text.find("\n", at)
+        line = text[start : end if end != -1 else len(text)]
+        body = line.lstrip()
+        if not body.startswith("return ") or PLATFORM_WORDS.search(body) is None:
+            continue
+        head = _line_before(text, start)
+        found = _ONE_LINE_DEF.match(head) if head is not None else None
+        if found is None or len(found.group(1)) >= len(line) - len(body):
+            continue
+        returned = body[len("return ") :].split("  #")[0].strip()
         try:
             ast.parse(returned, mode="eval")
         except (SyntaxError, ValueError, RecursionError):
             continue  # a return continued on the next lines
-        out.setdefault(match.group(2), returned)
+        out.setdefault(found.group(2), returned)
         if len(out) >= _MAX_TESTS:
             break
     return out
+
+
+def _line_before(text: str, start: int) -> str | None:
+    """The line before the one at `start`, skipping blank and comment lines."""
+    while start > 0:
+        previous = text.rfind("\n", 0, start - 1) + 1
+        line = text[previous : start - 1]
+        if line.strip() and not line.lstrip().startswith("#"):
+            return line
+        start = previous
+    return None
 
 
 def _module_tries(body: list[ast.stmt]) -> list[ast.Try]:
