@@ -8,7 +8,7 @@ cache and the JSON output share one fast, typed encoding.
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import Any, Self
 
 import msgspec
 
@@ -124,6 +124,28 @@ class Condition(msgspec.Struct, frozen=True, gc=False):
         if self.text:
             return self.text
         return self.test if self.holds else f"not ({self.test})"
+
+
+class ConditionRecord(msgspec.Struct, kw_only=True):
+    """A condition on the path to a site: its text as it holds there, and the test written."""
+
+    text: str
+    test: str
+    kind: ConditionKind
+    holds: bool
+    line: int
+
+    @classmethod
+    def of(cls, condition: Condition, **more: Any) -> Self:
+        """The record of `condition`; `more` fills the fields a subclass adds."""
+        return cls(
+            text=condition.statement,
+            test=condition.test,
+            kind=condition.kind,
+            holds=condition.holds,
+            line=condition.line,
+            **more,
+        )
 
 
 class Binding(msgspec.Struct, frozen=True, gc=False):

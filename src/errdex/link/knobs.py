@@ -24,6 +24,7 @@ import msgspec
 
 from errdex.extract.conditions import dotted_names
 from errdex.extract.knobs import env_read_of
+from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import (
     AttrSet,
     Binding,
@@ -152,7 +153,7 @@ class KnobIndex:
     ) -> list[KnobLink]:
         parts = dotted.split(".")
         root = parts[0]
-        if root in ("self", "cls") and len(parts) == 2 and class_name and depth < 2:
+        if root in OWN_OBJECT and len(parts) == 2 and class_name and depth < 2:
             found = self._through_property(parts[1], dotted, facts, class_name, depth)
             if found:
                 return found
@@ -205,7 +206,7 @@ class KnobIndex:
 
     def _module_env(self, dotted: str, facts: FileFacts) -> KnobLink | None:
         root = dotted.split(".")[0]
-        if root in ("self", "cls"):
+        if root in OWN_OBJECT:
             return None
         if root not in facts.imports and "." not in dotted:
             read = self._env_binds.get((facts.module, dotted))
@@ -372,7 +373,7 @@ class KnobIndex:
         if "_" not in name and not _CONFIG_RECEIVER.search(receiver):
             return None
         in_config_class = (
-            receiver in ("self", "cls")
+            receiver in OWN_OBJECT
             and class_name is not None
             and _CONFIG_CLASS.search(class_name.rsplit(".", 1)[-1]) is not None
         )
@@ -429,7 +430,7 @@ def _receiver(dotted: str, class_name: str | None) -> str:
     `self.compilation_config.mode`, and for `self.mode` in `CompilationConfig` too."""
     parts = dotted.split(".")
     owner = parts[-2] if len(parts) >= 2 else ""
-    if owner in ("self", "cls") and class_name:
+    if owner in OWN_OBJECT and class_name:
         last = class_name.rsplit(".", 1)[-1]
         owner = re.sub(r"(?<!^)(?=[A-Z][a-z])", "_", last).lower()
     return owner
