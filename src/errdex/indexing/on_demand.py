@@ -3,8 +3,9 @@ paste needs, marked partial, and whole later (`complete`)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
+
+from packaging.utils import canonicalize_name
 
 from errdex.indexing import IndexReport, index_source, is_partial
 from errdex.sources import open_source
@@ -12,11 +13,6 @@ from errdex.sources.base import Source
 from errdex.store.base import Store
 
 Narrow = Callable[[Source], Source | None]
-
-
-def normalized(name: str) -> str:
-    """A project name as the package index compares them (`Foo_Bar` is `foo-bar`)."""
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def index_wanted(
@@ -68,7 +64,7 @@ def held_pipeline(store: Store, source: Source) -> str | None:
     "other version" when only another version of the project is."""
     info = source.info
     for project in store.projects():
-        if normalized(project.name) != normalized(info.project):
+        if canonicalize_name(project.name) != canonicalize_name(info.project):
             continue
         for record in store.versions(project.name):
             if record.label == info.version:

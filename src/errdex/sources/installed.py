@@ -17,6 +17,7 @@ from errdex.sources._common import (
     is_python,
     iso_utc,
     metadata_urls,
+    read_capped,
     select_python,
     sha256_hex,
     too_large,
@@ -59,7 +60,7 @@ class InstalledSource:
             if record_hash is not None:
                 content_hash = record_hash
             else:
-                data = self._read(rel, full)
+                data = read_capped(rel, full, self.skipped)
                 if data is None:
                     continue
                 content_hash = sha256_hex(data)
@@ -89,27 +90,15 @@ class InstalledSource:
     def read(self, path: str) -> bytes | None:
         """One file's bytes (None when it is not one of the source's files, or unreadable)."""
         full = self._where.get(path)
-        return self._read(path, full) if full is not None else None
+        return read_capped(path, full, self.skipped) if full is not None else None
 
     def files(self) -> Iterator[SourceFile]:
         """Yield the distribution's Python files in path order."""
         self.skipped = list(self._scan_skipped)
         for rel, full in self._files:
-            data = self._read(rel, full)
+            data = read_capped(rel, full, self.skipped)
             if data is not None:
                 yield SourceFile(rel, data)
-
-    def _read(self, rel: str, full: str) -> bytes | None:
-        try:
-            with open(full, "rb") as handle:
-                data = handle.read(MAX_FILE_BYTES + 1)
-        except OSError as exc:
-            self.skipped.append(Skipped(rel, f"unreadable ({exc.strerror})"))
-            return None
-        if len(data) > MAX_FILE_BYTES:
-            self.skipped.append(Skipped(rel, too_large(len(data), MAX_FILE_BYTES, exact=False)))
-            return None
-        return data
 
 
 def _listed(dist: metadata.Distribution) -> dict[str, tuple[str, str | None]]:
