@@ -145,6 +145,9 @@ CONCAT_AND_CALLS = [
     ("ascii(x)", "{x!a}"),
     ('_("translated %s") % x', "translated {x}"),
     ('gettext("hello")', "hello"),
+    # A translation object's method: wtforms' `self.gettext("Not a valid choice.")`.
+    ('self.gettext("Not a valid choice.")', "Not a valid choice."),
+    ('obj._("not gettext")', '{obj._("not gettext")}'),
     ('"  padded  ".strip()', "padded"),
     ('f"  {x} padded  ".strip()', "{x} padded"),
     ('(f"{x}\\n" ).rstrip()', "{x}"),
