@@ -102,7 +102,12 @@ def is_stringy(node: ast.expr, constants: Mapping[str, Any]) -> bool:
         return True
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod | ast.Add):
         return is_stringy(node.left, constants) or is_stringy(node.right, constants)
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+        return is_stringy(node.values[-1], constants)  # `self.message or _("...")`
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr in ("gettext", "ngettext", "lazy_gettext", "gettext_lazy"):
+            # A translation object's method (`field.gettext("...")`).
+            return bool(node.args) and is_stringy(node.args[0], constants)
         return node.func.attr in ("format", "join", "strip", "dedent") and (
             is_stringy(node.func.value, constants)
             or bool(node.args and is_stringy(node.args[0], constants))

@@ -101,6 +101,10 @@ class TemplateBuilder:
             result = self._binop(node)
         elif isinstance(node, ast.Call):
             result = self._call(node)
+        elif (last := _or_text(node)) is not None and self._is_text(last):
+            # `self.message or _("Not a valid choice.")`: the text a user sees unless the
+            # code was given one of its own (which only the values can tell).
+            result = self._tpl(last)
         if result is None:
             result = MessageTemplate.of(Placeholder(self._src(node, check=check)))
         return result
@@ -118,6 +122,8 @@ class TemplateBuilder:
             if isinstance(node.op, ast.Mult):
                 return self._is_text(node.left) or self._is_text(node.right)
             return isinstance(node.op, ast.Mod) and self._is_text(node.left)
+        if (last := _or_text(node)) is not None:
+            return self._is_text(last)
         if isinstance(node, ast.Call):
             if dotted_name(node.func) in _TEXT_FUNCTIONS or _is_gettext(node.func):
                 return True
@@ -353,6 +359,13 @@ class TemplateBuilder:
             return target
         source = self._src(target)
         return source if isinstance(target, _ATOMIC) else f"({source})"
+
+
+def _or_text(node: ast.expr) -> ast.expr | None:
+    """The last value of `a or b`: the fallback, when the others are empty or None."""
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+        return node.values[-1]
+    return None
 
 
 def _is_gettext(func: ast.expr) -> bool:
