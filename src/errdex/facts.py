@@ -226,6 +226,9 @@ class ClassText(msgspec.Struct, frozen=True, gc=False):
     attrs: dict[str, str] = {}  # class attribute → the repr of its literal value
     sets: dict[str, str] = {}  # `self.X = <expr>` in `__init__`: X → the expression's source
     defaults: dict[str, str] = {}  # `__init__`'s parameters → their defaults' source
+    # `if message is None: message = <expr>` (or `message = message or <expr>`) at the top
+    # of `__init__`: the parameter → the expression's source, what it holds when not given.
+    fallbacks: dict[str, str] = {}
     methods: dict[str, TextMethod] = {}  # `__str__`, `format_message`, `show`, properties
 
 

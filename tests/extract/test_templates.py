@@ -151,6 +151,7 @@ CONCAT_AND_CALLS = [
     # A value or a fallback text: the fallback is what is seen by default.
     ('self.message or _("Not a valid choice.")', "Not a valid choice."),
     ("self.message or other", "{self.message or other}"),
+    ('message or ""', '{message or ""}'),
     ('"  padded  ".strip()', "padded"),
     ('f"  {x} padded  ".strip()', "{x} padded"),
     ('(f"{x}\\n" ).rstrip()', "{x}"),

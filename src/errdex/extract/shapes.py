@@ -103,7 +103,10 @@ def is_stringy(node: ast.expr, constants: Mapping[str, Any]) -> bool:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod | ast.Add):
         return is_stringy(node.left, constants) or is_stringy(node.right, constants)
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
-        return is_stringy(node.values[-1], constants)  # `self.message or _("...")`
+        last = node.values[-1]  # `self.message or _("...")`, not `message or ""`
+        return is_stringy(last, constants) and not (
+            isinstance(last, ast.Constant) and not last.value
+        )
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         if node.func.attr in ("gettext", "ngettext", "lazy_gettext", "gettext_lazy"):
             # A translation object's method (`field.gettext("...")`).

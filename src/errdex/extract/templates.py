@@ -103,8 +103,9 @@ class TemplateBuilder:
             result = self._call(node)
         elif (last := _or_text(node)) is not None and self._is_text(last):
             # `self.message or _("Not a valid choice.")`: the text a user sees unless the
-            # code was given one of its own (which only the values can tell).
-            result = self._tpl(last)
+            # code was given one of its own (which only the values can tell); not `or ""`.
+            fallback = self._tpl(last)
+            result = fallback if fallback.literal_text.strip() else None
         if result is None:
             result = MessageTemplate.of(Placeholder(self._src(node, check=check)))
         return result
@@ -122,8 +123,8 @@ class TemplateBuilder:
             if isinstance(node.op, ast.Mult):
                 return self._is_text(node.left) or self._is_text(node.right)
             return isinstance(node.op, ast.Mod) and self._is_text(node.left)
-        if (last := _or_text(node)) is not None:
-            return self._is_text(last)
+        if (last := _or_text(node)) is not None:  # (`x or ""` may be anything)
+            return self._is_text(last) and not (isinstance(last, ast.Constant) and not last.value)
         if isinstance(node, ast.Call):
             if dotted_name(node.func) in _TEXT_FUNCTIONS or _is_gettext(node.func):
                 return True
