@@ -183,6 +183,9 @@ class ErrorSite(msgspec.Struct, frozen=True, gc=False):
     variants: tuple[Variant, ...] = ()
     cause: str | None = None  # the source of `from X`
     level: str | None = None  # log level (`warning`, `error`, ...) for log sites
+    # The framework that prints an exit's message its own way: "argparse" for
+    # `parser.error(msg)` (`prog: error: msg` under the usage line).
+    printer: str | None = None
     # Facts the linker still has to resolve:
     args: tuple[Arg, ...] = ()  # the exception constructor's arguments
     reasons: ReasonsList | None = None  # when the message joins a reasons list

@@ -687,3 +687,23 @@ def test_warning_helpers_and_calls_passing_a_message_on() -> None:
         ("_warnings_warn", 10, ("msg", "code"), {"code": "None"}),
         ("_warnings_warn", 12, ("msg", "code"), {"code": "None"}),
     ]
+
+
+def test_an_argument_parsers_error_is_an_exit_site_printed_by_argparse() -> None:
+    sites = sites_of(
+        """
+        def main(argv):
+            if not argv:
+                self.parser.error("no valid command or option passed.")
+            try:
+                run(argv)
+            except OptionError as err:
+                parser.error(str(err))
+            self.log.error("not a parser: %s", argv)
+        """
+    )
+    exits = [s for s in sites if s.kind is SiteKind.EXIT]
+    assert [(s.line, s.message.text if s.message else None, s.printer) for s in exits] == [
+        (4, "no valid command or option passed.", "argparse"),
+        (8, "{err}", "argparse"),
+    ]

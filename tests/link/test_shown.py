@@ -167,6 +167,8 @@ def test_frameworks_from_outside_print_their_own_frame() -> None:
                     if count > 10:
                         logger.warning("Counting past %d", count)
                     warnings.warn("count is deprecated", DeprecationWarning)
+                    if count == 3:
+                        parser.error(f"{count} is unlucky")
                 """
         }
     )
@@ -185,6 +187,7 @@ def test_frameworks_from_outside_print_their_own_frame() -> None:
     assert shown(sites, 17) == {
         "{filename}:{lineno}: DeprecationWarning: count is deprecated": "printed by warnings"
     }
+    assert shown(sites, 19) == {"{prog}: error: {count} is unlucky": "printed by argparse"}
 
 
 def test_builtin_rules_for_several_arguments() -> None:

@@ -173,6 +173,18 @@ def call_shape(call: ast.Call) -> str | None:
     return f"{name}()" if name is not None else None
 
 
+def is_parser_error(func: ast.expr) -> bool:
+    """`parser.error(...)`, `self.parser.error(...)`: argparse's and optparse's way to print
+    the usage and `prog: error: message`, then exit."""
+    if not isinstance(func, ast.Attribute) or func.attr != "error":
+        return False
+    receiver = func.value
+    name = receiver.attr if isinstance(receiver, ast.Attribute) else None
+    if isinstance(receiver, ast.Name):
+        name = receiver.id
+    return name is not None and name.lower().lstrip("_").endswith("parser")
+
+
 def is_reasons_call(call: ast.Call) -> bool:
     func = call.func
     return isinstance(func, ast.Name) or (
