@@ -89,12 +89,12 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
         if i in used:
             continue
         group = [match]
-        if match.message is not None and not match.pinned:
+        if _text(match) is not None and not match.pinned:
             for j in range(i + 1, len(matches)):
                 other = matches[j]
                 if j in used or abs(other.score - match.score) > _TIE:
                     continue
-                if other.message == match.message and not other.pinned:
+                if _text(other) == _text(match) and not other.pinned:
                     group.append(other)
                     used.add(j)
         if len(group) == 1:
@@ -113,6 +113,16 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
             )
         )
     return out
+
+
+def _text(match: Match) -> tuple[str, str | None] | None:
+    """What a user sees of the match's site: its template, or, for a raise given no message
+    (`raise Impossible()`), the class alone, which every such raise of the class prints."""
+    if match.message is not None:
+        return match.message, None
+    if match.kind == "raise" and match.exception:
+        return "", match.exception
+    return None
 
 
 def _ref(match: Match) -> SiteRef:
