@@ -12,6 +12,7 @@ from errdex.errors import NotFoundError
 from errdex.indexing import IndexReport
 from errdex.indexing.installed import complete, index_missing
 from errdex.match.evidence import Evidence
+from errdex.match.installed import InstalledHere
 from errdex.match.lookup import rank
 from errdex.match.partial import first_subset
 from errdex.match.paste import parse_paste
@@ -82,7 +83,10 @@ def answer_paste(
         )
     if not store.projects():
         raise NotFoundError("the database is empty: index something first: errdex index SOURCE")
-    result = rank(store, evidence, project=project, version=version, limit=limit)
+    # Where it may index what is installed here, this is the user's environment: the
+    # releases installed here are evidence of which release the paste came from.
+    here = InstalledHere() if auto_index else None
+    result = rank(store, evidence, project=project, version=version, limit=limit, installed=here)
     return Answer(result=result, indexed=indexed)
 
 

@@ -63,7 +63,7 @@ def choose_release(
     narrowed step by step by the evidence; the newest of what is left."""
     left = list(sites[:_MAX_RELEASES])
     reasons: list[str] = []
-    facts = _Facts(frames, exception, reason, installed or {})
+    facts = _Facts(frames, exception, reason, installed if installed is not None else {})
     for step in (_at_frame, _frame_code, _exception_module, _reason, _installed):
         if len(left) < 2:
             break
