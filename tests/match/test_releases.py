@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from errdex.match import lookup_text, parse_paste
+from errdex.match import Frame, lookup_text, parse_paste
 from errdex.match.installed import installed_versions
 from errdex.match.lookup import rank
 from errdex.match.releases import choose_release, version_spans
@@ -66,6 +66,29 @@ def test_the_other_frames_code_decides(releases: Store) -> None:
     choice = choose_release(releases, ca_bundle_sites(releases), outer)
     assert (choice.site.version, choice.decided) == ("2.30.0", True)
     assert "traceback line(s) of requests read as printed there" in choice.why
+
+
+def test_an_egg_folder_in_a_frame_path_names_the_release(releases: Store) -> None:
+    # Eggs (easy_install, `setup.py develop` dependencies) and wheels run in place keep the
+    # release in the folder's name, as old pastes show (`requests-2.7.0-py2.7.egg/requests/`).
+    frames = [
+        Frame("/Users/me/.venv/lib/python2.7/site-packages/requests-2.28.1-py2.7.egg/"
+              "requests/sessions.py", 9999, "send", None),
+        Frame("./test.py", 12, "main", "requests.Session().send(prepared)"),
+    ]  # fmt: skip
+    choice = choose_release(releases, ca_bundle_sites(releases), frames)
+    assert (choice.site.version, choice.decided) == ("2.28.1", True)
+    assert choice.why == "version 2.28.1: a traceback path names requests-2.28.1-py2.7.egg"
+    # Another project's folder says nothing of this one's release, nor does a pin of pip's.
+    others = [
+        Frame("/nix/store/0a1b-python3.11-urllib3-1.26.6/lib/python3.11/site-packages/"
+              "requests/sessions.py", 9999, "send", None),
+        Frame("/srv/requests==2.28.1/site/requests/api.py", 9999, "get", None),
+    ]  # fmt: skip
+    assert not choose_release(releases, ca_bundle_sites(releases), others).decided
+    nix = [Frame("/nix/store/0a1b-python3.11-requests-2.30.0/lib/python3.11/site-packages/"
+                 "requests/sessions.py", 9999, "send", None)]  # fmt: skip
+    assert choose_release(releases, ca_bundle_sites(releases), nix).site.version == "2.30.0"
 
 
 def test_nothing_decides_without_evidence(releases: Store) -> None:

@@ -4,11 +4,13 @@ An error held by several releases has a site in each; they often differ (a line 
 the function moved to another file). The paste tells them apart by what it shows:
 
 1. a traceback frame at the site's lines in that release;
-2. the other frames of the project: a release whose file has the frame's printed code at
+2. a frame's path naming the release: an egg's or a wheel's folder
+   (`requests-2.20.0-py3.9.egg/requests/models.py`), a Nix store entry;
+3. the other frames of the project: a release whose file has the frame's printed code at
    the frame's line, in the frame's function, agrees with the paste;
-3. the exception's module, when the paste names the class with it and the class moved;
-4. the reason of a reasons list the message names, where only some releases have it;
-5. the release installed where the lookup runs (read from distribution metadata, never by
+4. the exception's module, when the paste names the class with it and the class moved;
+5. the reason of a reasons list the message names, where only some releases have it;
+6. the release installed where the lookup runs (read from distribution metadata, never by
    importing), when the caller says the lookup runs in the user's environment.
 
 Wording that changed between releases needs no step here: each wording is an error id of
@@ -17,6 +19,7 @@ its own, and the template that explains the message best already won the ranking
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
@@ -64,7 +67,8 @@ def choose_release(
     left = list(sites[:_MAX_RELEASES])
     reasons: list[str] = []
     facts = _Facts(frames, exception, reason, installed if installed is not None else {})
-    for step in (_at_frame, _frame_code, _exception_module, _reason, _installed):
+    steps = (_at_frame, _path_release, _frame_code, _exception_module, _reason, _installed)
+    for step in steps:
         if len(left) < 2:
             break
         kept, said = step(store, left, facts)
@@ -136,6 +140,36 @@ def _at_frame(store: Store, sites: list[StoredSite], facts: _Facts) -> _Step:
             where = "the innermost frame" if depth == 0 else "a traceback frame"
             return kept, f"{where} is at its line {kept[0].site.line}"
     return [], ""
+
+
+# A folder named for a distribution and its release, as eggs, wheels run in place (pex,
+# zipapps) and Nix store entries are: `requests-2.20.0-py3.9.egg`, `<hash>-python3.11-
+# requests-2.31.0`. The name is the last run of words before the version.
+_RELEASE_DIR = re.compile(
+    r"(?:^|-)(?P<name>[A-Za-z][A-Za-z0-9_.]{0,80}?)-(?P<version>\d[\w.+!]{0,40}?)"
+    r"(?:-py\d?[\w.-]{0,60}|\.egg|\.dist-info)?$"
+)
+
+
+def _path_release(store: Store, sites: list[StoredSite], facts: _Facts) -> _Step:
+    """The releases a frame's path names in the folder that holds the project's files."""
+    top = sites[0].file.split("/", 1)[0]
+    names = {_normal(sites[0].project), _normal(top)}
+    for frame in facts.frames:
+        path = "/" + frame.path.replace("\\", "/")
+        if f"/{top}/" not in path:
+            continue
+        for folder in reversed(path[: path.rindex(f"/{top}/")].split("/")[-6:]):
+            found = _RELEASE_DIR.search(folder)
+            if found is None or _normal(found["name"]) not in names:
+                continue
+            kept = [s for s in sites if s.version == found["version"]]
+            return kept, f"a traceback path names {folder}"
+    return [], ""
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def _frame_code(store: Store, sites: list[StoredSite], facts: _Facts) -> _Step:
