@@ -395,7 +395,8 @@ def rank(
             match = scorer.score(stored)
             if match is None:
                 continue
-            if match.confident and not match.piece:
+            # A raise matched by its class alone read nothing of the message.
+            if match.confident and not match.piece and not match.guess:
                 read.add(index)
             target = best if match.confident else near
             previous = target.get(match.id)

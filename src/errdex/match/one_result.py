@@ -81,7 +81,7 @@ def with_versions(
 
 
 def merge_same_text(matches: Sequence[Match]) -> list[Match]:
-    """Matches of the same template, tied in score and not pinned by a frame: one result,
+    """Matches that print the same text, tied in score and not pinned by a frame: one result,
     the site a user most likely hit first (`same_text.py`), the others listed in it."""
     out: list[Match] = []
     used: set[int] = set()
@@ -89,12 +89,12 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
         if i in used:
             continue
         group = [match]
-        if _text(match) is not None and not match.pinned:
+        if not match.pinned:
             for j in range(i + 1, len(matches)):
                 other = matches[j]
                 if j in used or abs(other.score - match.score) > _TIE:
                     continue
-                if _text(other) == _text(match) and not other.pinned:
+                if _same_text(match, other) and not other.pinned:
                     group.append(other)
                     used.add(j)
         if len(group) == 1:
@@ -115,14 +115,25 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
     return out
 
 
-def _text(match: Match) -> tuple[str, str | None] | None:
-    """What a user sees of the match's site: its template, or, for a raise given no message
-    (`raise Impossible()`), the class alone, which every such raise of the class prints."""
-    if match.message is not None:
-        return match.message, None
-    if match.kind == "raise" and match.exception:
-        return "", match.exception
-    return None
+def _same_text(one: Match, other: Match) -> bool:
+    """The two sites print the same text: one template; or, of one class, templates whose
+    literal text is the same, each value a gap whatever expression fills it (`{n}` here,
+    `{count}` there print alike); or raises of one class given no message (`raise
+    Impossible()`), which all print the class alone."""
+    if one.message is not None and one.message == other.message:
+        return True
+    if one.exception is None or one.exception != other.exception:
+        return False
+    gaps = _gaps(one)
+    return gaps is not None and gaps == _gaps(other)
+
+
+def _gaps(match: Match) -> tuple[str | None, ...] | None:
+    """The template's literal parts and gaps; empty for a raise given no message."""
+    message = match.site.site.message if match.site is not None else None
+    if message is not None:
+        return tuple(p if isinstance(p, str) else None for p in message.parts)
+    return () if match.message is None and match.kind == "raise" else None
 
 
 def _ref(match: Match) -> SiteRef:

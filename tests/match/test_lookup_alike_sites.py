@@ -1,6 +1,7 @@
-"""Lookup of an exception printed without a message (`pkg.nodes.Impossible` alone, as
-Python prints a package's exception whose `str()` is empty): the raises of that class are
-the answer, one result when nothing tells them apart; indexed into a real SQLite file."""
+"""Sites that print alike, and pastes that say little: an exception printed without a
+message (`pkg.nodes.Impossible` alone, as Python prints a package's exception whose `str()`
+is empty), one text written with other names for its values, a message cut mid-word. The
+sites are one result when nothing tells them apart; indexed into a real SQLite file."""
 
 from __future__ import annotations
 
@@ -40,6 +41,25 @@ PACKAGE = {
             if node is None:
                 raise ValueError("no node to render")
             return node
+        """,
+    "tpl/graphs.py": """
+        class GraphError(Exception):
+            pass
+
+        def complete_graph(n):
+            if n < 0:
+                raise GraphError(f"Negative number of nodes not valid: {n}")
+            return n
+
+        def nodes_or_number(count):
+            if count < 0:
+                raise GraphError(f"Negative number of nodes not valid: {count}")
+            return count
+
+        def lookup(table, key):
+            if key not in table:
+                raise KeyError(f"Negative number of nodes not valid: {key}")
+            return table[key]
         """,
 }
 
@@ -84,3 +104,25 @@ tpl.nodes.Impossible"""
     best = lookup_text(store, paste).matches[0]
     assert (best.function, best.line, best.raised_at) == ("Filter.as_const", 14, 1)
     assert best.confident
+
+
+def test_one_text_with_other_names_for_its_values_is_one_result(store: Store) -> None:
+    best = lookup_text(store, "tpl.graphs.GraphError: Negative number of nodes not valid: -1")
+    first = best.matches[0]
+    assert first.raised_at == 2 and not first.confident
+    assert {first.function, *(o.function for o in first.others)} == {
+        "complete_graph",
+        "nodes_or_number",
+    }
+    # Another class prints another line: the KeyError's raise is no part of it.
+    assert all(m.function != "lookup" for m in [first, *first.others])
+
+
+def test_a_message_cut_mid_word_is_read_as_cut(store: Store) -> None:
+    # The class alone matches many raises of it; the cut text still finds its template.
+    first = lookup_text(store, "tpl.graphs.GraphError: Negative number of nodes not va").matches[0]
+    assert not first.guess  # the text, not the class alone, chose it
+    assert {first.function, *(o.function for o in first.others)} == {
+        "complete_graph",
+        "nodes_or_number",
+    }
