@@ -228,3 +228,42 @@ def test_a_class_that_re_raises_a_dependency_message_names_its_own_site(
         "requests/adapters.py",
         "HTTPAdapter.send",
     )
+
+
+def test_a_printed_warning_place_picks_the_release(releases: Store) -> None:
+    # The shape of requests' own issues: the warning printed at its `warnings.warn` line,
+    # 109 in 2.28.1 to 2.31.0, 113 in 2.32.3.
+    paste = (
+        ".\\site-packages\\requests\\__init__.py:109: RequestsDependencyWarning: urllib3 (1.26.13)"
+        " or chardet (None)/charset_normalizer (3.0.1) doesn't match a supported version!\n"
+        "  warnings.warn("
+    )
+    best = lookup_text(releases, paste).matches[0]
+    assert (best.file, best.line, best.confident) == ("requests/__init__.py", 109, True)
+    assert best.version in ("2.28.1", "2.30.0", "2.31.0")
+    assert "the innermost frame is at its line 109" in best.why[-1]
+
+
+def test_a_warning_printed_at_its_caller_agrees_by_its_code_line(releases: Store) -> None:
+    # A `stacklevel` names the caller's place, and Python prints the caller's line under it
+    # (here with the closing quote of the paste's markup): the release whose file has that
+    # line there is the one.
+    (error,) = parse_paste(
+        "/usr/local/lib/python3.11/site-packages/requests/sessions.py:701: UserWarning: x y z\n"
+        "  r = adapter.send(request, **kwargs)'"
+    ).errors
+    choice = choose_release(releases, ca_bundle_sites(releases), error.places())
+    # 2.31.0 and 2.32.3 have another line there; 2.28.1 has this one, its error elsewhere.
+    assert (choice.site.version, choice.decided) == ("2.30.0", False)
+    assert "1 traceback line(s) of requests read as printed there" in choice.why
+
+
+def test_a_log_prefix_naming_the_file_alone_is_a_place(releases: Store) -> None:
+    # vllm-style `[adapters.py:261]`: the file's name, not its path.
+    (error,) = parse_paste(
+        "ERROR 10-26 16:13:52 [adapters.py:261] Could not find a suitable TLS CA certificate "
+        "bundle, invalid path: x"
+    ).errors
+    choice = choose_release(releases, ca_bundle_sites(releases), error.places())
+    assert (choice.site.site.line, choice.decided) == (261, True)
+    assert choice.site.version in ("2.30.0", "2.31.0")

@@ -425,7 +425,7 @@ def rank(
     for key in best:
         near.pop(key, None)
     _demote_guesses(best)
-    frames = [frame for item in evidence.errors[:4] for frame in reversed(item.frames)]
+    frames = [frame for item in evidence.errors[:4] for frame in item.places()]
     return LookupResult(
         # Settling drops old versions of errors also matched in a newer one: take a few more
         # first, so that `limit` answers remain.

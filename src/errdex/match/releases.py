@@ -3,11 +3,13 @@
 An error held by several releases has a site in each; they often differ (a line moved,
 the function moved to another file). The paste tells them apart by what it shows:
 
-1. a traceback frame at the site's lines in that release;
+1. a traceback frame at the site's lines in that release, or the place a log line or a
+   printed warning names;
 2. a frame's path naming the release: an egg's or a wheel's folder
    (`requests-2.20.0-py3.9.egg/requests/models.py`), a Nix store entry;
 3. the other frames of the project: a release whose file has the frame's printed code at
-   the frame's line, in the frame's function, agrees with the paste;
+   the frame's line agrees with the paste (so does the code line a printed warning shows
+   under the place its `stacklevel` names, often a caller's);
 4. the exception's module, when the paste names the class with it and the class moved;
 5. the reason of a reasons list the message names, where only some releases have it;
 6. the release installed where the lookup runs (read from distribution metadata, never by
@@ -135,7 +137,7 @@ class _Facts(NamedTuple):
 def _at_frame(store: Store, sites: list[StoredSite], facts: _Facts) -> _Step:
     """The releases whose site sits at a frame's line (the innermost such frame)."""
     for depth, frame in enumerate(facts.frames):
-        kept = [s for s in sites if at_lines(frame, s.file, s.site.line, s.site.end_line)]
+        kept = [s for s in sites if _at(frame, s)]
         if kept:
             where = "the innermost frame" if depth == 0 else "a traceback frame"
             return kept, f"{where} is at its line {kept[0].site.line}"
@@ -172,6 +174,17 @@ def _normal(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+def _at(frame: Frame, site: StoredSite) -> bool:
+    """The frame points into the site's lines; a log prefix's place, printed with the
+    file's name alone (`[registry.py:267]`), is at the site when its file has that name (the
+    sites compared are one error's, in one project)."""
+    lines = site.site.line, site.site.end_line
+    if "/" not in frame.path and "\\" not in frame.path and frame.line is not None:
+        named = frame.path == site.file.rsplit("/", 1)[-1]
+        return named and lines[0] <= frame.line <= lines[1]
+    return at_lines(frame, site.file, *lines)
+
+
 def _frame_code(store: Store, sites: list[StoredSite], facts: _Facts) -> _Step:
     """The releases whose files have the project's frames' printed code at their lines."""
     top = sites[0].file.split("/", 1)[0]
@@ -193,7 +206,9 @@ def _frame_code(store: Store, sites: list[StoredSite], facts: _Facts) -> _Step:
             if lines is None or not frame.line or frame.line > len(lines):
                 continue
             shown = " ".join((frame.code or "").split())
-            votes += 1 if " ".join(lines[frame.line - 1].split()) == shown else -1
+            there = " ".join(lines[frame.line - 1].split())
+            # (A stray quote or backtick of the paste's markup may end the printed line.)
+            votes += 1 if there in (shown, shown.strip("`'\"")) else -1
         agree[index] = votes
     best = max(agree.values())
     if best <= 0 or all(v == best for v in agree.values()):
