@@ -1,0 +1,89 @@
+"""`errdex lookup`: find where a pasted error comes from."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+import errdex
+from errdex.answers import PasteAnswer
+from errdex.cli.output import db_option, err, handle_errors, json_option, out, print_json
+from errdex.render.page_terminal import page_view
+from errdex.render.terminal import lookup_view, nearest_view, note_line
+
+_MAX_PASTE = 1_000_000  # the end of a paste holds the error: keep its last megabyte
+
+
+def _read_paste(text: str | None) -> str:
+    if text is not None and text != "-":
+        return text
+    if text is None and sys.stdin.isatty():
+        raise click.UsageError("give the error as TEXT, or pipe it in with -")
+    stream = sys.stdin.buffer
+    tail = b""
+    while chunk := stream.read(1 << 20):
+        tail = (tail + chunk)[-_MAX_PASTE:]
+    return tail.decode("utf-8", errors="replace")
+
+
+@click.command()
+@click.argument("text", required=False, metavar="[TEXT | -]")
+@click.option("--project", help="Only errors of this project.")
+@click.option("--version", "version_label", help="Only this version of the project.")
+@click.option("--limit", type=click.IntRange(1, 100), default=5, show_default=True)
+@click.option(
+    "--no-auto-index",
+    is_flag=True,
+    help="Do not index installed distributions that the traceback points into.",
+)
+@db_option
+@json_option
+@handle_errors
+def lookup(
+    text: str | None,
+    project: str | None,
+    version_label: str | None,
+    limit: int,
+    no_auto_index: bool,
+    db: str | None,
+    as_json: bool,
+) -> None:
+    """Find where an error comes from: paste a message, a traceback or a log line
+    (TEXT, or - to read standard input).
+
+    Exit status: 0 when a match was found, 1 when none was, 2 for bad input.
+    """
+
+    def show(answer: PasteAnswer) -> None:
+        if as_json:
+            print_json(answer.record())
+        elif answer.best is not None:
+            out.print(lookup_view(answer.result, answer.file_text))
+            if answer.page is not None:
+                out.rule(style="dim")
+                out.print(page_view(answer.page))
+        else:
+            out.print(nearest_view(answer.result))
+        sys.stdout.flush()
+        for report in answer.partial:
+            err.print(
+                note_line(
+                    f"answered from {report.files} files of {report.project} {report.version};"
+                    " indexing the rest now (Ctrl-C leaves it for the next lookup)"
+                )
+            )
+
+    answer = errdex.answer(
+        _read_paste(text),
+        db=db,
+        project=project,
+        version=version_label,
+        limit=limit,
+        auto_index=not no_auto_index,
+        pages=not as_json,
+        announce=lambda m: err.print(note_line(m)),
+        answered=show,
+    )
+    if answer.best is None:
+        sys.exit(1)
