@@ -56,6 +56,17 @@ PACKAGE = {
                 raise GraphError(f"Negative number of nodes not valid: {count}")
             return count
 
+        def check_weights(weights, describe):
+            for weight in weights:
+                if weight < 0:
+                    raise GraphError(describe(weight))
+            return weights
+
+        def check_nodes(nodes, explain):
+            if not nodes:
+                raise GraphError(explain(nodes))
+            return nodes
+
         def lookup(table, key):
             if key not in table:
                 raise KeyError(f"Negative number of nodes not valid: {key}")
@@ -127,3 +138,11 @@ def test_a_message_cut_mid_word_is_read_as_cut(store: Store) -> None:
         "complete_graph",
         "nodes_or_number",
     }
+
+
+def test_a_class_raised_with_computed_messages_is_never_claimed(store: Store) -> None:
+    # The words of a guard rank one raise first; they are no evidence it is the one.
+    result = lookup_text(store, "tpl.graphs.GraphError: a weight below zero")
+    first = result.matches[0]
+    assert (first.function, first.guess, first.confident) == ("check_weights", True, False)
+    assert "check_nodes" in {m.function for m in result.matches}
