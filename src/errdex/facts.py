@@ -45,6 +45,8 @@ class KnobKind(enum.StrEnum):
 
     ENV = "env"  # an environment variable
     FLAG = "flag"  # a command-line flag
+    PACKAGE = "package"  # an optional package: installing it is the setting
+    PLATFORM = "platform"  # the machine or interpreter the program runs on
 
 
 class Placeholder(msgspec.Struct, frozen=True, gc=False):
@@ -392,6 +394,11 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     attr_sets: tuple[AttrSet, ...] = ()
     tests: tuple[TestRef, ...] = ()
     texts: tuple[ClassText, ...] = ()  # how its exception classes write their text
+    # module-level name → the module its `try` imports, when `except ImportError` binds
+    # the name to None/False: the name says whether an optional package is installed
+    optional_imports: dict[str, str] = {}
+    # function name → the platform test its body returns (`torch.cuda.is_available()`)
+    platform_tests: dict[str, str] = {}
 
 
 class ExceptionInfo(msgspec.Struct, frozen=True, gc=False):
