@@ -80,12 +80,12 @@ PACKAGE = {
                     raise FormError("This field is too long for its form.")
 
         class URL:
+            def __init__(self, message):
+                self.message = message
+
             def __call__(self, form, field):
-                message = self.message
-                if message is None:
-                    message = field.gettext("Invalid URL.")
                 if not field.data.startswith("http"):
-                    raise FormError(message)
+                    raise FormError(self.message)
         """,
     "forms/stream.py": """
         from forms.errors import ClientGone
@@ -164,12 +164,13 @@ def test_a_whole_template_with_long_values_is_an_answer(store: Store) -> None:
 
 
 def test_a_computed_text_before_a_site_that_writes_another(store: Store) -> None:
-    # `Length` writes its own text, which the paste does not show; `URL` raises whatever
-    # its message is, and the paste's words name it.
-    found = places(store, "FormError: Invalid URL.")
+    # `Length` writes its own text, which the paste does not show; `URL` raises the
+    # message its user gave it, and the paste's words name it.
+    text = "FormError: Enter the address of a URL page."
+    found = places(store, text)
     assert found[0] == ("forms/validators.py", "URL.__call__")
     assert found.index(("forms/validators.py", "Length.__call__")) > 0
-    urls = lookup_text(store, "FormError: Invalid URL.").matches[0]
+    urls = lookup_text(store, text).matches[0]
     assert "the message names URL.__call__ (url)" in urls.why
 
 
