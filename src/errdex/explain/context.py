@@ -15,8 +15,7 @@ from errdex.explain.page import (
     VariantView,
     WhenItHappens,
 )
-from errdex.explain.reading import SourceRead
-from errdex.facts import ConditionKind
+from errdex.facts import ConditionKind, SourceRead
 from errdex.store.base import StoredSite
 
 # Conditions that say where the code is rather than what went wrong.

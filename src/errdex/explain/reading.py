@@ -12,70 +12,11 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from dataclasses import dataclass, field
+
+from errdex.facts import SourceRead, TryRead
 
 _MAX_COMMENT = 400
 _MAX_DOC = 600
-
-
-@dataclass(frozen=True)
-class TryRead:
-    """What the `try` of an except clause did: the modules it imported, the calls it made."""
-
-    imports: tuple[str, ...] = ()
-    calls: tuple[str, ...] = ()
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class SourceRead:
-    """The facts of the site's function that only its source holds."""
-
-    function: str = ""
-    params: tuple[str, ...] = ()  # without self/cls
-    # `self.attr` → the parameter of the class's `__init__` assigned to it as it is
-    init_params: dict[str, str] = field(default_factory=dict)
-    # `if` line → whether its body, and its else branch, always fail (raise)
-    other_side: dict[int, tuple[bool, bool]] = field(default_factory=dict)
-    # `if` line → whether its body, and its else branch, log a warning or warn: for a site
-    # that is itself a warning, such a branch is the same trouble said another way
-    warns: dict[int, tuple[bool, bool]] = field(default_factory=dict)
-    comments: dict[int, str] = field(default_factory=dict)  # line → its comment
-    docstring: str | None = None
-    tries: dict[int, TryRead] = field(default_factory=dict)  # except line → its try
-    # where the site sits when no branch condition says it: the `else` of a loop (it runs
-    # when the loop ends without `break`), an except clause
-    placement: str | None = None
-
-    def other_branch_fails(self, line: int, holds: bool, warning: bool = False) -> bool:
-        """Whether making the `if` test at `line` come out the other way fails too (the
-        branch the path does not take raises, or warns when the site is a warning): such
-        a guard is no way out."""
-        sides = self.other_side.get(line)
-        if sides is None:
-            return False
-        body_fails, else_fails = sides
-        if warning:
-            body_warns, else_warns = self.warns.get(line, (False, False))
-            body_fails, else_fails = body_fails or body_warns, else_fails or else_warns
-        # `holds`: the test is true on the path, so the way out is the else branch.
-        return else_fails if holds else body_fails
-
-    def comments_near(self, lines: list[int]) -> list[str]:
-        """The comments just above each line (a block of `#` lines) and on it, in order."""
-        out: list[str] = []
-        for line in lines:
-            block: list[str] = []
-            above = line - 1
-            while above in self.comments and above not in lines:
-                block.insert(0, self.comments[above])
-                above -= 1
-            if line in self.comments:
-                block.append(self.comments[line])
-            text = " ".join(block).strip()
-            if text and text not in out:
-                out.append(text[:_MAX_COMMENT])
-        return out
 
 
 def read_source(text: str | None, line: int, function: str) -> SourceRead:
@@ -147,7 +88,6 @@ def _read(text: str, line: int, function: str) -> SourceRead:
     lo = func.lineno if func is not None else 1
     hi = (func.end_lineno or line) if func is not None else line
     return SourceRead(
-        function=function,
         params=params,
         init_params=init_params,
         other_side=other,
