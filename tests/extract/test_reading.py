@@ -39,7 +39,8 @@ def test_comments_docstring_params_and_failing_branches() -> None:
     )
     assert read.params == ("size", "strict")
     assert read.docstring == "Check the size. Twice."
-    assert read.comments_near([8, 9]) == ["sizes above the limit overflow the buffer the hard limit"]
+    near = read.comments_near([8, 9])
+    assert near == ["sizes above the limit overflow the buffer the hard limit"]
     # the `if` the raise is under: its other branch goes on, so it is a way out
     assert read.other_branch_fails(8, holds=True) is False
     # only the lines of the site's own conditions are kept

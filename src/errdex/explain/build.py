@@ -104,9 +104,10 @@ def build_page(
     return page
 
 
-def gather_facts(stored: StoredSite, read: SourceRead | None = None) -> Facts:
+def gather_facts(stored: StoredSite) -> Facts:
     """The site's facts as the page shows them: what the explainers read, with what the
-    source says around it (`read`, else as read at extraction)."""
+    source says around it as read at extraction (nothing when an older errdex indexed it:
+    indexing the version again reads it)."""
     callers = caller_views(stored)
     guards = []
     for caller, link in zip(callers, stored.caller_links, strict=True):
@@ -122,7 +123,7 @@ def gather_facts(stored: StoredSite, read: SourceRead | None = None) -> Facts:
         knobs=knob_views(stored),
         bindings=binding_views(stored),
         tests=test_views(stored),
-        read=read if read is not None else stored.reading or SourceRead(),
+        read=stored.reading or SourceRead(),
     )
 
 
