@@ -82,7 +82,9 @@ def build_page(
         example_fix=explanation.example_fix,
         related=related_errors(store, chosen),
         # every version the error is in, under whichever id it has there
-        versions=[VersionEntry(**msgspec.structs.asdict(e)) for e in lineage(store, chosen.id)],
+        versions=[
+            VersionEntry(**msgspec.structs.asdict(e)) for e in lineage(store, chosen.id, sites)
+        ],
         callers=facts.callers,
         knobs=facts.knobs,
         bindings=facts.bindings,
