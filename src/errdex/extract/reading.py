@@ -13,7 +13,8 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from collections.abc import Iterable, Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from errdex.facts import Binding, Condition, SourceRead, TryRead
@@ -22,7 +23,8 @@ __all__ = ["Wanted", "read_lines"]
 
 _MAX_DOC = 600
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
-_WARN_CALL = re.compile(r"(?:^|\.)(?:warn|warning|error|critical|exception)(?:_once)?$")
+_PLACES = (ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar)
+_WARN_NAME = re.compile(r"(?:warn|warning|error|critical|exception)(?:_once)?")
 _DIRECTIVES = ("noqa", "type:", "fmt:", "pragma", "pylint:", "mypy:", "ruff:")
 _WORD = re.compile(r"\w+")
 _NEITHER = (False, False)
@@ -77,7 +79,7 @@ class _Scope:
     """What one function (or the module, for a site outside any) says, read once."""
 
     func: ast.FunctionDef | ast.AsyncFunctionDef | None
-    nodes: list[ast.stmt]
+    places: list[ast.stmt]  # its loops and `try` statements, which may say where a line sits
     other: dict[int, tuple[bool, bool]]
     warns: dict[int, tuple[bool, bool]]
     handlers: dict[int, list[ast.stmt]]  # except line → the body of its try
@@ -101,7 +103,9 @@ class _FileReader:
         cls = next((n for n in reversed(chain) if isinstance(n, ast.ClassDef)), None)
         scope = self._scope(func)
         lines = want.lines
-        init_params = self._init_params(cls) if cls is not None else {}
+        # only a condition on `self.attr` asks where the attribute came from
+        asks = cls is not None and (want.words is None or "self" in want.words)
+        init_params = self._init_params(cls) if cls is not None and asks else {}
         lo = func.lineno if func is not None else 1
         hi = (func.end_lineno or line) if func is not None else line
         return SourceRead(
@@ -119,7 +123,7 @@ class _FileReader:
             comments=self._comments(lines, lo, hi),
             docstring=scope.docstring,
             tries={n: _try_read(b) for n, b in scope.handlers.items() if n in lines},
-            placement=_placement(scope.nodes, line),
+            placement=_placement(scope.places, line),
         )
 
     def _scope(self, func: ast.FunctionDef | ast.AsyncFunctionDef | None) -> _Scope:
@@ -151,7 +155,7 @@ class _FileReader:
             doc = ast.get_docstring(func)
         scope = _Scope(
             func=func,
-            nodes=nodes,
+            places=[n for n in nodes if isinstance(n, _PLACES)],
             other=other,
             warns=warns,
             handlers=handlers,
@@ -297,16 +301,36 @@ def _enclosing(tree: ast.Module, line: int) -> list[ast.AST]:
             chain.append(inner)
             body = inner.body
             continue
-        # a def nested in an `if`/`try` of the body: look inside the statement's blocks
-        nested = [
-            s
-            for s in ast.walk(inner)
-            if isinstance(s, (*_FUNCTIONS, ast.ClassDef)) and s is not inner
-        ]
-        holding = [s for s in nested if s.lineno <= line <= (s.end_lineno or s.lineno)]
+        # a def nested in an `if`/`try` of the body: the innermost one holding the line
+        holding = _defs_holding(inner, line)
         if not holding:
             return chain
         body = [min(holding, key=lambda s: (s.end_lineno or s.lineno) - s.lineno)]
+
+
+def _defs_holding(stmt: ast.stmt, line: int) -> list[ast.stmt]:
+    """The defs and classes inside `stmt` that hold `line`, outermost first: only blocks
+    of statements that hold the line are looked into (a def is a statement)."""
+    out: list[ast.stmt] = []
+    stack = [stmt]
+    while stack:
+        node = stack.pop()
+        if node is not stmt and isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+            out.append(node)
+        for block in _blocks(node):
+            stack.extend(
+                s for s in reversed(block) if s.lineno <= line <= (s.end_lineno or s.lineno)
+            )
+    return out
+
+
+def _blocks(stmt: ast.stmt) -> Iterable[list[ast.stmt]]:
+    for name in ("body", "orelse", "finalbody"):
+        block = getattr(stmt, name, None)
+        if isinstance(block, list):
+            yield block
+    for clause in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
+        yield clause.body
 
 
 def _walk_scope(body: list[ast.stmt]) -> list[ast.stmt]:
@@ -349,11 +373,10 @@ def _warns(block: list[ast.stmt]) -> bool:
     """Whether a branch's own statements log a warning (or worse) or issue a warning."""
     for stmt in block:
         if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-            try:
-                name = ast.unparse(stmt.value.func)
-            except (ValueError, RecursionError):
-                continue
-            if _WARN_CALL.search(name):
+            # the called name's last part: a call of a call or of a subscript names none
+            func = stmt.value.func
+            last = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            if isinstance(func, ast.Name | ast.Attribute) and _WARN_NAME.fullmatch(last or ""):
                 return True
     return False
 
@@ -367,7 +390,7 @@ def _try_read(body: list[ast.stmt]) -> TryRead:
                 imports.extend(a.name for a in node.names)
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 imports.append(node.module)
-            elif isinstance(node, ast.Call):
+            elif isinstance(node, ast.Call) and len(set(calls)) < 3:  # a page names three
                 try:
                     calls.append(" ".join(ast.unparse(node).split())[:120])
                 except (ValueError, RecursionError):
@@ -381,7 +404,7 @@ def _init_params(init: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]
     args = init.args
     names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)} - {"self"}
     out: dict[str, str] = {}
-    for node in ast.walk(init):
+    for node in _statements(init):
         if not isinstance(node, ast.Assign | ast.AnnAssign):
             continue
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -397,6 +420,19 @@ def _init_params(init: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]
             ):
                 out.setdefault(target.attr, source)
     return out
+
+
+def _statements(root: ast.AST) -> Iterator[ast.AST]:
+    """The statements under `root` in the order `ast.walk` gives them (breadth first),
+    without walking expressions, which hold none."""
+    queue = deque([root])
+    while queue:
+        node = queue.popleft()
+        queue.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, _STATEMENT_NODES))
+        yield node
+
+
+_STATEMENT_NODES = (ast.stmt, ast.excepthandler, ast.match_case)
 
 
 def _param_in(value: ast.expr, names: set[str]) -> str | None:
