@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from errdex.explain.page import RelatedError
+from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import SiteKind
 from errdex.store.base import Neighbour, Store, StoredSite
 
 MAX_RELATED = 8
-_IGNORED_NAMES = frozenset({"self", "cls"})
 
 
 def related_errors(
@@ -44,4 +44,4 @@ def related_errors(
 
 
 def _guard_names(names: tuple[str, ...]) -> set[str]:
-    return {n for n in names if n not in _IGNORED_NAMES and ("." in n or len(n) > 3)}
+    return {n for n in names if n not in OWN_OBJECT and ("." in n or len(n) > 3)}

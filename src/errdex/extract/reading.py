@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import Binding, Condition, SourceRead, TryRead
 
 __all__ = ["Wanted", "read_lines"]
@@ -151,7 +152,7 @@ class _FileReader:
             args = func.args
             every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
             every += [a for a in (args.vararg, args.kwarg) if a is not None]
-            params = tuple(a.arg for a in every if a.arg not in ("self", "cls"))
+            params = tuple(a.arg for a in every if a.arg not in OWN_OBJECT)
             doc = ast.get_docstring(func)
         scope = _Scope(
             func=func,

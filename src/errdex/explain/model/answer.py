@@ -20,6 +20,7 @@ from errdex.explain.page import (
     Solution,
     WhenItHappens,
 )
+from errdex.extract.shapes import OWN_OBJECT
 from errdex.store.base import AnalysisRecord
 
 _CITATION = re.compile(r"([A-Za-z0-9_.\-/]+\.pyi?):(\d+)")
@@ -130,7 +131,7 @@ def _known_name(name: str, corpus: str) -> bool:
         return True
     # `self.use_v2_model_runner` is known when the code writes `use_v2_model_runner`.
     tail = bare.rsplit(".", 1)[-1]
-    return "." in bare and bare.split(".")[0] in ("self", "cls") and tail in corpus
+    return "." in bare and bare.split(".")[0] in OWN_OBJECT and tail in corpus
 
 
 def _known_lines(page: Page) -> set[tuple[str, int]]:
