@@ -6,6 +6,7 @@ import msgspec
 
 from errdex.errors import NotFoundError
 from errdex.explain.context import Explanation, Facts
+from errdex.explain.example_fix import example_fix
 from errdex.explain.linked import binding_views, caller_views, knob_views, test_views
 from errdex.explain.model.answer import apply_analysis
 from errdex.explain.model.prompt import PROMPT_VERSION
@@ -15,7 +16,7 @@ from errdex.explain.reading import read_source
 from errdex.explain.related import related_errors
 from errdex.explain.report import report_url
 from errdex.explain.rules import what_it_means, when_it_happens
-from errdex.explain.solutions import example_fix, solutions
+from errdex.explain.solutions import solutions
 from errdex.explain.views import (
     condition_view,
     exception_view,

@@ -45,6 +45,7 @@ def knob_view(link: KnobLink) -> Knob:
         when=link.when,
         when_behind=link.when_behind,
         note=link.note,
+        command=link.command,
     )
 
 

@@ -81,6 +81,8 @@ class Knob(msgspec.Struct, kw_only=True):
     when: str | None = None
     when_behind: str | None = None
     note: str | None = None
+    # the command line that takes it, as the user types it: `vllm serve MODEL_TAG`
+    command: str | None = None
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).

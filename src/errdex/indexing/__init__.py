@@ -125,7 +125,7 @@ def index_source(
     skipped = list(source.skipped)
     skipped.extend(Skipped(f.path, f.error) for f in facts if f.error is not None)
     with cyclic_gc_paused():
-        sites = link_version(source.info.project, facts)
+        sites = link_version(source.info.project, facts, source.info.entry_points)
         timings["link"], clock = time.perf_counter() - clock, time.perf_counter()
         # Every file is offered: the store keeps those a page may quote (a site's own, its
         # variants', its exception's definition).

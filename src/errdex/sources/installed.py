@@ -20,7 +20,8 @@ from errdex.sources._common import (
     tree_revision,
     unsafe_reason,
 )
-from errdex.sources.base import MAX_FILE_BYTES, Skipped, SourceFile, VersionInfo
+from errdex.sources.base import MAX_FILE_BYTES, EntryPoint, Skipped, SourceFile, VersionInfo
+from errdex.sources.entry_points import entry_points_txt
 
 
 class InstalledSource:
@@ -76,6 +77,7 @@ class InstalledSource:
             link_template=None,
             tracker_url=urls.tracker,
             homepage=urls.homepage or urls.repository,
+            entry_points=_entry_points(dist),
         )
 
     def files(self) -> Iterator[SourceFile]:
@@ -97,6 +99,15 @@ class InstalledSource:
             self.skipped.append(Skipped(rel, too_large(len(data), MAX_FILE_BYTES, exact=False)))
             return None
         return data
+
+
+def _entry_points(dist: metadata.Distribution) -> tuple[EntryPoint, ...]:
+    """The scripts its `entry_points.txt` names, read as text (nothing is imported)."""
+    try:
+        text = dist.read_text("entry_points.txt")
+    except (OSError, UnicodeDecodeError):
+        return ()
+    return entry_points_txt(text.encode()) if text else ()
 
 
 def _first(dist: metadata.Distribution, field: str) -> str | None:

@@ -9,7 +9,7 @@ from types import TracebackType
 import msgspec
 
 from errdex.facts import IndexedSite
-from errdex.sources.base import VersionInfo
+from errdex.sources.base import EntryPoint, VersionInfo
 
 # A version is named by its row id, or by (project, label).
 VersionRef = int | tuple[str, str]
@@ -62,6 +62,7 @@ class VersionRecord(msgspec.Struct, frozen=True, kw_only=True):
     link_template: str | None
     indexed_at: str  # ISO 8601, UTC
     stats: VersionStats
+    entry_points: tuple[EntryPoint, ...] = ()  # the commands it installs
 
 
 class AnalysisRecord(msgspec.Struct, frozen=True, kw_only=True):

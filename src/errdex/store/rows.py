@@ -14,7 +14,7 @@ import msgspec
 
 from errdex.errors import StoreError
 from errdex.facts import IndexedSite
-from errdex.sources.base import VersionInfo
+from errdex.sources.base import EntryPoint, VersionInfo
 from errdex.store.base import StoredSite, VersionStats
 
 ENCODER = msgspec.msgpack.Encoder()
@@ -54,9 +54,9 @@ def now() -> str:
 
 def version_columns(
     info: VersionInfo,
-) -> tuple[str, str, str | None, str, str, str | None, str]:
+) -> tuple[str, str, str | None, str, str, str | None, str, str]:
     """A version's columns after its project: label, revision, date, source kind, source,
-    link template, and when it is indexed (now)."""
+    link template, when it is indexed (now), and its console scripts as JSON."""
     return (
         info.version,
         info.revision,
@@ -65,7 +65,17 @@ def version_columns(
         info.source,
         info.link_template,
         now(),
+        msgspec.json.encode([[e.group, e.name, e.target] for e in info.entry_points]).decode(),
     )
+
+
+def decode_scripts(raw: str | None) -> tuple[EntryPoint, ...]:
+    """The console scripts column read back (a database written before it holds `[]`)."""
+    try:
+        rows = msgspec.json.decode(raw or "[]", type=list[tuple[str, str, str]])
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return ()
+    return tuple(EntryPoint(group=g, name=n, target=t) for g, n, t in rows)
 
 
 def exception_name(site: IndexedSite) -> str | None:

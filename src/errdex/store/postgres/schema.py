@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from errdex.store.migrations import (
     SITES_BY_FILE,
+    VERSION_CONSOLE_SCRIPTS,
     Migration,
     analyses,
     generation,
@@ -114,6 +115,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     SITES_BY_FILE,
     analyses(""),
     generation("md5(random()::text || clock_timestamp()::text)"),
+    VERSION_CONSOLE_SCRIPTS,
 )
 
 
