@@ -24,6 +24,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 import errdex
 from errdex.errors import ErrdexError, NotFoundError, SourceError
 from errdex.explain import build_page
+from errdex.explain.advice import fill_values
 from errdex.explain.model.client import ChatClient
 from errdex.explain.model.enrich import EnrichReport, enrich_error, enrich_version
 from errdex.history import diff_markdown
@@ -563,7 +564,11 @@ def lookup(
         text_of_best = (
             store.file_text(best.site.version_id, best.file) if best and best.site else None
         )
-        page_of_best = build_page(store, best.id, best.version) if best and not as_json else None
+        page_of_best = (
+            fill_values(build_page(store, best.id, best.version), best.values)
+            if best and not as_json
+            else None
+        )
         if as_json:
             _print_json(result.answer(answer.partial))
         elif best is not None:

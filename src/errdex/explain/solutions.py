@@ -223,11 +223,7 @@ def _add_advice(found: _Collector, facts: Facts) -> None:
     for advice in message_advice(message.text if message is not None else None):
         if any(knob in advice.text for knob in named if knob):
             continue  # a solution already turns the setting it names
-        if advice.command is not None:
-            text = f"Run `{advice.command}`, as the message says: “{advice.text}”"
-        else:
-            text = f"Do what the message says: “{advice.text}”"
-        found.add(Solution(text=text, kind=advice.kind), 1)
+        found.add(Solution(text=advice.solution, kind=advice.kind), 1)
 
 
 class _Inline(ast.NodeTransformer):
