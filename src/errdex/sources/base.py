@@ -35,6 +35,9 @@ class VersionInfo(msgspec.Struct, kw_only=True):
     homepage: str | None = None
     # the commands it installs, from its packaging files (read, never run)
     entry_points: tuple[EntryPoint, ...] = ()
+    # set by the indexer: the names it defines (modules, classes, functions, constants,
+    # settings), what a model's prose about it is checked against
+    names: tuple[str, ...] = ()
 
 
 class SourceFile(msgspec.Struct, frozen=True):

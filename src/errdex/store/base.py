@@ -184,6 +184,10 @@ class Store(abc.ABC):
         with `line`, only the sites whose statement spans it."""
 
     @abc.abstractmethod
+    def defined_names(self, version_id: int) -> frozenset[str]:
+        """The names a version defines (empty when it was indexed before they were kept)."""
+
+    @abc.abstractmethod
     def stats(self, project: str, version: str | None = None) -> VersionStats:
         """The stats of a version (the newest when `version` is None)."""
 

@@ -87,6 +87,17 @@ VERSION_CONSOLE_SCRIPTS = Migration(
 )
 
 
+def version_names(blob_type: str) -> Migration:
+    """The names a version defines (what a model's prose is checked against), packed by
+    `contents.pack_names`; `blob_type` is SQLite's or PostgreSQL's type for bytes."""
+    return Migration(
+        "0006_version_defined_names",
+        f"""
+        ALTER TABLE versions ADD COLUMN defined_names {blob_type};
+        """,
+    )
+
+
 # Run last in a write's transaction: in PostgreSQL the row stays locked until the commit,
 # and concurrent writers of other versions wait for each other only that long.
 BUMP_GENERATION = "UPDATE catalog_generation SET generation = generation + 1 WHERE id = 1"
@@ -176,6 +187,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     analyses("WITHOUT ROWID"),
     generation("lower(hex(randomblob(16)))"),
     VERSION_CONSOLE_SCRIPTS,
+    version_names("BLOB"),
 )
 
 

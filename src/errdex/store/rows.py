@@ -16,6 +16,7 @@ from errdex.errors import StoreError
 from errdex.facts import IndexedSite
 from errdex.sources.base import EntryPoint, VersionInfo
 from errdex.store.base import StoredSite, VersionStats
+from errdex.store.contents import pack_names
 
 ENCODER = msgspec.msgpack.Encoder()
 DECODER = msgspec.msgpack.Decoder(IndexedSite)
@@ -54,9 +55,10 @@ def now() -> str:
 
 def version_columns(
     info: VersionInfo,
-) -> tuple[str, str, str | None, str, str, str | None, str, str]:
+) -> tuple[str, str, str | None, str, str, str | None, str, str, bytes | None]:
     """A version's columns after its project: label, revision, date, source kind, source,
-    link template, when it is indexed (now), and its console scripts as JSON."""
+    link template, when it is indexed (now), its console scripts as JSON, and the names it
+    defines (packed)."""
     return (
         info.version,
         info.revision,
@@ -66,6 +68,7 @@ def version_columns(
         info.link_template,
         now(),
         msgspec.json.encode([[e.group, e.name, e.target] for e in info.entry_points]).decode(),
+        pack_names(info.names) if info.names else None,
     )
 
 

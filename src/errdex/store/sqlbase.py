@@ -24,7 +24,7 @@ from errdex.store.base import (
     VersionRef,
     VersionStats,
 )
-from errdex.store.contents import stored_text
+from errdex.store.contents import stored_text, unpack_names
 from errdex.store.migrations import READ_GENERATION
 from errdex.store.ordering import newest_first, utc_date
 from errdex.store.rows import (
@@ -157,6 +157,13 @@ class SqlStore(Store):
             ProjectRecord(name=name, tracker_url=tracker, homepage=home, versions=count)
             for name, tracker, home, count in rows
         ]
+
+    def defined_names(self, version_id: int) -> frozenset[str]:
+        with self._guard() as conn:
+            row = conn.execute(
+                "SELECT defined_names FROM versions WHERE id = ?", (version_id,)
+            ).fetchone()
+        return unpack_names(row[0]) if row is not None else frozenset()
 
     def versions(self, project: str) -> list[VersionRecord]:
         with self._guard() as conn:

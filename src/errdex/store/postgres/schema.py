@@ -14,6 +14,7 @@ from errdex.store.migrations import (
     analyses,
     generation,
     refuse_unknown,
+    version_names,
 )
 from errdex.store.postgres.connect import RawConnection
 from errdex.store.rows import now
@@ -116,6 +117,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     analyses(""),
     generation("md5(random()::text || clock_timestamp()::text)"),
     VERSION_CONSOLE_SCRIPTS,
+    version_names("bytea"),
 )
 
 
