@@ -1,0 +1,220 @@
+"""`errdex index`: index sources into the database, here or on a Dask cluster."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Generator
+
+import click
+
+from errdex.cli.output import (
+    db_option,
+    err,
+    fail,
+    handle_errors,
+    json_option,
+    open_db,
+    print_json,
+    progress_bar,
+)
+from errdex.errors import SourceError
+from errdex.indexing import IndexReport, index_source
+from errdex.indexing.cluster import CONNECT_SECONDS, VersionResult, index_on_cluster
+from errdex.render.terminal import (
+    cluster_result,
+    cluster_total,
+    index_summary,
+    interrupted_index,
+    progress_label,
+)
+from errdex.sources import installed_all, list_tags, open_sources
+from errdex.sources.base import Source
+from errdex.store import Store
+
+
+@click.command()
+@click.argument("sources", nargs=-1, metavar="SOURCE...")
+@click.option("--installed", is_flag=True, help="Index every distribution installed here.")
+@click.option("--project", help="The project name, overriding what metadata says.")
+@click.option("--version", "version_label", help="The version label, overriding metadata.")
+@click.option(
+    "--workers", type=click.IntRange(1, 256), help="Extraction processes (default: all cores)."
+)
+@click.option("--force", is_flag=True, help="Index a version again even if it is up to date.")
+@click.option(
+    "--tags",
+    "tags",
+    metavar="PATTERN",
+    help="SOURCE is a git repository: index each tag matching PATTERN (a glob: 'v*'),"
+    " oldest first, each as its own version.",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Index on the Dask distributed cluster whose scheduler is at ADDRESS"
+    " (tcp://HOST:8786): each SOURCE is one task, whose worker writes its version to --db,"
+    " which every worker must reach (a postgresql:// URL; a SQLite file only when every"
+    " worker runs on this machine). Needs errdex[dask] here and on the workers.",
+)
+@click.option(
+    "--scheduler-timeout",
+    type=click.FloatRange(0.1, 3600),
+    default=CONNECT_SECONDS,
+    show_default=True,
+    metavar="SECONDS",
+    help="With --scheduler: how long to wait for the scheduler to answer and have a worker.",
+)
+@db_option
+@json_option
+@handle_errors
+def index(
+    sources: tuple[str, ...],
+    installed: bool,
+    project: str | None,
+    version_label: str | None,
+    workers: int | None,
+    force: bool,
+    tags: str | None,
+    scheduler: str | None,
+    scheduler_timeout: float,
+    db: str | None,
+    as_json: bool,
+) -> None:
+    """Index SOURCE: a directory, PATH@REV of a git repository, URL@REV of a remote one
+    (only that revision is fetched), a wheel or sdist, NAME==VERSION from the package index,
+    or installed:NAME.
+
+    Nothing of the indexed code is imported or run. Each version is written in one
+    transaction: an interrupted run leaves the database as it was. Files unchanged since
+    an earlier version are not parsed again.
+
+    With --scheduler, the versions are indexed on a Dask cluster, each reported as it
+    completes; a version that fails does not stop the others, and the exit status is 2
+    when any failed.
+    """
+    if not sources and not installed:
+        raise click.UsageError("give at least one SOURCE, or --installed")
+    if tags is not None and version_label is not None:
+        raise click.UsageError("--tags names each version by its tag: leave out --version")
+    if scheduler is not None:
+        if installed:
+            raise click.UsageError(
+                "--installed indexes what this machine has installed: leave out --scheduler"
+            )
+        if workers is not None:
+            raise click.UsageError(
+                "--workers counts this machine's extraction processes; on a cluster each"
+                " version is extracted in its task's thread: leave out --workers"
+            )
+        specs = [s for spec in sources for s in (_tag_specs(spec, tags) if tags else [spec])]
+        results = index_on_cluster(
+            specs,
+            scheduler,
+            db,
+            project=project,
+            version=version_label,
+            force=force,
+            connect_timeout=scheduler_timeout,
+        )
+        _report_cluster(specs, results, as_json)
+        return
+    resolved: list[Source] = []
+    for spec in sources:
+        if tags is not None:
+            resolved.extend(_tag_sources(spec, tags, project))
+        else:
+            resolved.extend(open_sources(spec, project=project, version=version_label))
+    if installed:
+        resolved.extend(installed_all())
+    reports: list[IndexReport] = []
+    with open_db(db, create=True) as store:
+        try:
+            for source in resolved:
+                reports.append(_index_one(source, store, workers, quiet=as_json, force=force))
+                if not as_json:
+                    index_summary(reports[-1], err)
+        except KeyboardInterrupt:
+            fail(interrupted_index(reports, resolved[len(reports)].info), 2)
+    if as_json:
+        print_json(reports)
+
+
+def _tag_specs(repo: str, pattern: str) -> list[str]:
+    """`REPO@TAG` for each tag of the repository `repo` matching `pattern`, oldest first."""
+    tags = list_tags(repo, pattern)
+    if not tags:
+        raise SourceError(f"no tag of {repo} matches {pattern!r}")
+    return [f"{repo}@{tag}" for tag in tags]
+
+
+def _tag_sources(repo: str, pattern: str, project: str | None) -> list[Source]:
+    """A source for each tag of the repository `repo` matching `pattern`, oldest first."""
+    return [s for spec in _tag_specs(repo, pattern) for s in open_sources(spec, project=project)]
+
+
+def _report_cluster(
+    specs: list[str], results: Generator[VersionResult, None, None], as_json: bool
+) -> None:
+    """Print each version's result as it comes (under a progress bar on a terminal), then
+    the total, or all of them as JSON; exit 2 when any version failed."""
+    started = time.perf_counter()
+    done: list[VersionResult] = []
+    try:
+        _quiet_dask()
+        if as_json or not err.is_terminal:
+            for result in results:
+                done.append(result)
+                if not as_json:
+                    cluster_result(result, err)
+        else:
+            with progress_bar("cluster") as progress:
+                task = progress.add_task("versions", total=len(specs))
+                for result in results:
+                    done.append(result)
+                    cluster_result(result, progress.console)
+                    progress.advance(task)
+    except KeyboardInterrupt:
+        fail(
+            "interrupted; versions not started yet are cancelled, those already running on a"
+            " worker finish (each is written whole or not at all)",
+            2,
+        )
+    finally:
+        results.close()  # the client, and with it the tasks not started
+    failed = [r for r in done if r.error is not None]
+    if as_json:  # in the order of the command line, not of completion
+        order = {spec: i for i, spec in reversed(list(enumerate(specs)))}
+        done.sort(key=lambda r: order[r.source])
+        print_json(done)
+    else:
+        cluster_total(done, time.perf_counter() - started, err)
+    if failed:
+        fail(f"{len(failed)} of {len(done)} versions failed", 2)
+
+
+def _quiet_dask() -> None:
+    """Keep Dask's own log (a lost scheduler, reconnecting: tracebacks) off the terminal:
+    errdex reports each version's outcome itself, in a line."""
+    try:
+        import distributed  # noqa: F401  (importing it sets its loggers up: quiet them after)
+    except ImportError:
+        return  # index_on_cluster says what to install
+    names = [n for n in logging.root.manager.loggerDict if n.partition(".")[0] == "distributed"]
+    for name in ["distributed", *names]:  # its config gives some children levels of their own
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def _index_one(
+    source: Source, store: Store, workers: int | None, *, quiet: bool, force: bool
+) -> IndexReport:
+    if quiet or not err.is_terminal:
+        return index_source(source, store, workers=workers, force=force)
+    with progress_bar("{task.description}") as progress:
+        label = progress_label(f"{source.info.project} {source.info.version}")
+        task = progress.add_task(label, total=None)
+
+        def advance(stage: str, n: int, total: int) -> None:
+            progress.update(task, advance=n, total=total)
+
+        return index_source(source, store, workers=workers, progress=advance, force=force)

@@ -1,0 +1,79 @@
+"""What every command shares: the consoles, the --db and --json options, and the turning of
+errdex's errors into one line on stderr and an exit code."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from errdex.errors import ErrdexError
+from errdex.render.console import InertConsole
+from errdex.render.json import encode_for_terminal
+from errdex.render.terminal import failure_line
+from errdex.store import Store, open_store
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+out = InertConsole()
+err = InertConsole(stderr=True)
+
+
+def fail(message: str, code: int) -> None:
+    err.print(failure_line(message), soft_wrap=True)
+    sys.exit(code)
+
+
+def handle_errors(func: F) -> F:
+    """Turn errdex's own errors and Ctrl-C into one line on stderr and an exit code."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except ErrdexError as error:
+            fail(str(error), error.exit_code)
+        except KeyboardInterrupt:  # a write under way is one transaction: all or nothing
+            fail("interrupted; whatever was being written was not, what was written stays", 2)
+        except BrokenPipeError:
+            sys.stderr.close()  # `errdex list | head`: the reader left, nothing to say
+        return None
+
+    return wrapper  # type: ignore[return-value]
+
+
+db_option = click.option(
+    "--db",
+    "db",
+    envvar="ERRDEX_DB",
+    metavar="PATH|URL",
+    help="The database: a SQLite file path or a postgresql:// URL"
+    " (default: $ERRDEX_DB, else a SQLite file in the user data folder).",
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON for programs.")
+
+
+@contextmanager
+def open_db(db: str | None, *, create: bool = False) -> Iterator[Store]:
+    """The store at `db`; only a command that writes versions (`create`) makes a new one."""
+    store = open_store(db, create=create)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def print_json(record: Any) -> None:
+    sys.stdout.write(encode_for_terminal(record) + "\n")
+
+
+def progress_bar(label: str) -> Progress:
+    """A progress bar on standard error: the label (rich markup), the bar, done of total,
+    time spent; gone once finished."""
+    columns = (TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    return Progress(*columns, console=err, transient=True)
