@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,9 @@ from samples import write_package
 
 def test_the_public_names_are_pinned() -> None:
     assert errdex.__all__ == [
+        "ClusterRun",
         "ErrdexError",
+        "FilePage",
         "IndexReport",
         "InputError",
         "LookupAnswer",
@@ -21,19 +24,28 @@ def test_the_public_names_are_pinned() -> None:
         "MatchRecord",
         "NotFoundError",
         "Page",
+        "PasteAnswer",
         "ProjectList",
+        "ProjectPage",
         "SiteRecord",
         "SourceError",
         "StoreError",
         "VersionDiff",
+        "answer",
         "diff",
         "index",
+        "index_cluster",
         "install",
         "list_projects",
         "list_sites",
         "load_ipython_extension",
         "lookup",
+        "newest_version",
+        "read_file",
+        "search",
         "show",
+        "show_file",
+        "show_project",
         "unload_ipython_extension",
     ]
     assert all(hasattr(errdex, name) for name in errdex.__all__)
@@ -68,3 +80,68 @@ def test_each_call_returns_records_and_raises_errdex_errors(tmp_path: Path) -> N
         errdex.show("0" * 16, db=db)
     with pytest.raises(errdex.NotFoundError):
         errdex.diff("tiny", "1.0", "9.9", db=db)
+
+
+def _two_versions(tmp_path: Path) -> tuple[str, list[Path]]:
+    roots = []
+    for label, limit in (("1.0", 2), ("1.1", 3)):
+        roots.append(
+            write_package(
+                tmp_path / label,
+                {
+                    "tiny/__init__.py": "",
+                    "tiny/core.py": f"""
+                        def take(n):
+                            if n > {limit}:
+                                raise ValueError(f"too many items: {{n}} (at most {limit})")
+                        """,
+                },
+            )
+        )
+    return str(tmp_path / "e.db"), roots
+
+
+def test_index_tells_of_each_version_and_opens_every_source_first(tmp_path: Path) -> None:
+    db, roots = _two_versions(tmp_path)
+    heard: list[tuple[str, str]] = []
+    stages: set[str] = set()
+
+    def started(info: errdex.sources.base.VersionInfo) -> Callable[[str, int, int], None]:
+        heard.append(("started", info.version))
+        return lambda stage, n, total: stages.add(stage)
+
+    reports = errdex.index(
+        [str(r) for r in roots],
+        db=db,
+        project="tiny",
+        started=started,
+        finished=lambda report: heard.append(("finished", report.version)),
+    )
+    assert len(reports) == 2
+    assert heard == [(e, r.version) for r in reports for e in ("started", "finished")]
+    assert stages  # the hook it gave was called
+    with pytest.raises(errdex.SourceError):  # the bad one is found before anything is written
+        errdex.index([str(roots[0]), str(tmp_path / "missing")], db=str(tmp_path / "f.db"))
+    assert not (tmp_path / "f.db").exists()
+
+
+def test_answer_and_search_give_the_best_page_and_file(tmp_path: Path) -> None:
+    db, roots = _two_versions(tmp_path)
+    for root, label in zip(roots, ("1.0", "1.1"), strict=True):
+        errdex.index(str(root), db=db, project="tiny", version=label)
+    paste = "ValueError: too many items: 9 (at most 3)"
+    shown: list[errdex.PasteAnswer] = []
+    answer = errdex.answer(paste, db=db, pages=True, answered=shown.append)
+    assert shown == [answer]
+    assert answer.best is not None and answer.page is not None
+    assert (answer.page.id, answer.page.version) == (answer.best.id, "1.1")
+    assert answer.file_text is not None and "at most 3" in answer.file_text
+    assert plain(answer.record()) == plain(errdex.search(paste, db=db).record())
+    found = errdex.search(paste, db=db, pages=True)
+    assert found.page == answer.page and found.file_text is None
+    assert errdex.read_file("tiny", "1.0", "tiny/core.py", db=db) is not None
+    assert errdex.newest_version("tiny", db=db) == "1.1"
+    assert errdex.show_project("tiny", db=db).version == "1.1"
+    assert [s.line for s in errdex.show_file("tiny", "1.0", "tiny/core.py", db=db).sites] == [4]
+    nothing = errdex.search("KeyError: 'nowhere'", db=db)
+    assert nothing.best is None and nothing.record().matches == []

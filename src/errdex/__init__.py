@@ -15,31 +15,38 @@ None: `$ERRDEX_DB`, else the user's data folder) and closes it again, or uses an
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from errdex.errors import ErrdexError, InputError, NotFoundError, SourceError, StoreError
 
 if TYPE_CHECKING:
+    from errdex.answers import PasteAnswer
     from errdex.explain.page import Page
     from errdex.history.diff import VersionDiff
     from errdex.hook import install
     from errdex.indexing import IndexReport
+    from errdex.indexing.cluster import ClusterRun
     from errdex.match.results import LookupAnswer, Match, MatchRecord
-    from errdex.render.records import ProjectList, SiteRecord
+    from errdex.render.records import FilePage, ProjectList, ProjectPage, SiteRecord
+    from errdex.sources.base import VersionInfo
     from errdex.store.base import Store
 
 # `import errdex` stays cheap (the environment-wide hook imports it at every start of
 # Python): these load on first use.
 _LAZY = {
     "install": ("errdex.hook", "install"),
+    "ClusterRun": ("errdex.indexing.cluster", "ClusterRun"),
+    "FilePage": ("errdex.render.records", "FilePage"),
     "IndexReport": ("errdex.indexing", "IndexReport"),
     "LookupAnswer": ("errdex.match.results", "LookupAnswer"),
     "Match": ("errdex.match.results", "Match"),
     "MatchRecord": ("errdex.match.results", "MatchRecord"),
     "Page": ("errdex.explain.page", "Page"),
+    "PasteAnswer": ("errdex.answers", "PasteAnswer"),
     "ProjectList": ("errdex.render.records", "ProjectList"),
+    "ProjectPage": ("errdex.render.records", "ProjectPage"),
     "SiteRecord": ("errdex.render.records", "SiteRecord"),
     "VersionDiff": ("errdex.history.diff", "VersionDiff"),
 }
@@ -57,7 +64,9 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "ClusterRun",
     "ErrdexError",
+    "FilePage",
     "IndexReport",
     "InputError",
     "LookupAnswer",
@@ -65,19 +74,28 @@ __all__ = [
     "MatchRecord",
     "NotFoundError",
     "Page",
+    "PasteAnswer",
     "ProjectList",
+    "ProjectPage",
     "SiteRecord",
     "SourceError",
     "StoreError",
     "VersionDiff",
+    "answer",
     "diff",
     "index",
+    "index_cluster",
     "install",
     "list_projects",
     "list_sites",
     "load_ipython_extension",
     "lookup",
+    "newest_version",
+    "read_file",
+    "search",
     "show",
+    "show_file",
+    "show_project",
     "unload_ipython_extension",
 ]
 
@@ -101,23 +119,66 @@ def _opened(db: str | Store | None, *, create: bool = False) -> Iterator[Store]:
 
 
 def index(
-    source: str,
+    source: str | Sequence[str] = (),
     *,
     db: str | Store | None = None,
     project: str | None = None,
     version: str | None = None,
     workers: int | None = None,
     force: bool = False,
+    tags: str | None = None,
+    installed: bool = False,
+    started: Callable[[VersionInfo], Callable[[str, int, int], None] | None] | None = None,
+    finished: Callable[[IndexReport], None] | None = None,
 ) -> list[IndexReport]:
-    """Index a source (directory, PATH@REV, archive, NAME==VERSION, installed:NAME)."""
-    from errdex.indexing import index_source
-    from errdex.sources import open_sources
+    """Index each source (directory, PATH@REV, URL@REV, archive, NAME==VERSION,
+    installed:NAME); with `tags`, each tag of the git repository `source` that matches that
+    glob, oldest first; with `installed`, every distribution installed here too. Every
+    source is opened before any is indexed. `started` hears of each version as it starts
+    and may give a progress hook for it, `(stage, advance, total)`; `finished` gets its
+    report."""
+    from errdex.indexing.runs import open_run, run_index
 
+    specs = [source] if isinstance(source, str) else list(source)
+    if tags is not None and version is not None:
+        raise InputError("tags name their versions: give tags or version, not both")
+    sources = open_run(specs, project=project, version=version, tags=tags, installed=installed)
     with _opened(db, create=True) as store:
-        return [
-            index_source(s, store, workers=workers, force=force)
-            for s in open_sources(source, project=project, version=version)
-        ]
+        return run_index(
+            store, sources, workers=workers, force=force, started=started, finished=finished
+        )
+
+
+def index_cluster(
+    source: str | Sequence[str],
+    scheduler: str,
+    *,
+    db: str | None = None,
+    project: str | None = None,
+    version: str | None = None,
+    force: bool = False,
+    tags: str | None = None,
+    connect_timeout: float = 10.0,
+) -> ClusterRun:
+    """Index each source (with `tags`, each matching tag of it) as one task on the Dask
+    cluster whose scheduler is at `scheduler`, into `db`, which every worker must reach;
+    the results come as the versions complete (a failed one is a result with its error)."""
+    from errdex.indexing.cluster import ClusterRun, index_on_cluster
+    from errdex.indexing.runs import tag_specs
+
+    specs = [source] if isinstance(source, str) else list(source)
+    if tags is not None:
+        specs = [spec for repo in specs for spec in tag_specs(repo, tags)]
+    results = index_on_cluster(
+        specs,
+        scheduler,
+        db,
+        project=project,
+        version=version,
+        force=force,
+        connect_timeout=connect_timeout,
+    )
+    return ClusterRun(sources=specs, results=results)
 
 
 def lookup(
@@ -133,6 +194,62 @@ def lookup(
 
     with _opened(db) as store:
         return lookup_text(store, text, project=project, version=version, limit=limit).matches
+
+
+def answer(
+    text: str,
+    *,
+    db: str | Store | None = None,
+    project: str | None = None,
+    version: str | None = None,
+    limit: int = 5,
+    auto_index: bool = True,
+    pages: bool = False,
+    announce: Callable[[str], None] | None = None,
+    answered: Callable[[PasteAnswer], None] | None = None,
+) -> PasteAnswer:
+    """A paste answered where the error happened: the installed packages its traceback or
+    --project names are indexed first (into a new database, even), from the files the paste
+    needs; `answered` gets the answer before the rest of those files are indexed. With
+    `pages`, the best match's page and source file come with it. `announce` hears of each
+    package indexed on the way. Raises `NotFoundError` when there is nothing to search."""
+    from errdex.answers import answer_for_reader
+    from errdex.match.answer import may_index
+    from errdex.match.paste import parse_paste
+
+    evidence = parse_paste(text)
+    auto_index = auto_index and may_index(evidence, project)
+    with _opened(db, create=auto_index) as store:
+        return answer_for_reader(
+            store,
+            evidence,
+            project=project,
+            version=version,
+            limit=limit,
+            auto_index=auto_index,
+            pages=pages,
+            announce=announce,
+            answered=answered,
+        )
+
+
+def search(
+    text: str,
+    *,
+    db: str | Store | None = None,
+    project: str | None = None,
+    version: str | None = None,
+    limit: int = 5,
+    pages: bool = False,
+) -> PasteAnswer:
+    """A paste searched in the catalog as it is (nothing indexed): the ranked matches, the
+    nearest templates when none, and with `pages` the best match's page and source file."""
+    from errdex.answers import search_catalog
+
+    with _opened(db) as store:
+        return search_catalog(
+            store, text, project=project, version=version, limit=limit, pages=pages
+        )
 
 
 def show(error_id: str, *, db: str | Store | None = None, version: str | None = None) -> Page:
@@ -165,6 +282,39 @@ def list_projects(*, db: str | Store | None = None) -> ProjectList:
 
     with _opened(db) as store:
         return projects_view(store)
+
+
+def show_project(
+    project: str, *, db: str | Store | None = None, version: str | None = None
+) -> ProjectPage:
+    """One project: its versions, and one version's errors counted (default: the newest)."""
+    from errdex.catalog import project_view
+
+    with _opened(db) as store:
+        return project_view(store, project, version)
+
+
+def show_file(project: str, version: str, path: str, *, db: str | Store | None = None) -> FilePage:
+    """The error sites of one file (its path inside the project) of a version."""
+    from errdex.catalog import file_view
+
+    with _opened(db) as store:
+        return file_view(store, project, version, path)
+
+
+def read_file(
+    project: str, version: str, path: str, *, db: str | Store | None = None
+) -> str | None:
+    """The text of one indexed file of a version, as it was indexed; None when not kept."""
+    with _opened(db) as store:
+        return store.file_text((project, version), path)
+
+
+def newest_version(project: str, *, db: str | Store | None = None) -> str | None:
+    """The label of the newest indexed version of `project`; None when it has none."""
+    with _opened(db) as store:
+        versions = store.versions(project)
+        return versions[0].label if versions else None
 
 
 def diff(project: str, old: str, new: str, *, db: str | Store | None = None) -> VersionDiff:

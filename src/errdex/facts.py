@@ -8,7 +8,7 @@ cache and the JSON output share one fast, typed encoding.
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import Any, Self
 
 import msgspec
 
@@ -45,6 +45,8 @@ class KnobKind(enum.StrEnum):
 
     ENV = "env"  # an environment variable
     FLAG = "flag"  # a command-line flag
+    PACKAGE = "package"  # an optional package: installing it is the setting
+    PLATFORM = "platform"  # the machine or interpreter the program runs on
 
 
 class Placeholder(msgspec.Struct, frozen=True, gc=False):
@@ -122,6 +124,28 @@ class Condition(msgspec.Struct, frozen=True, gc=False):
         if self.text:
             return self.text
         return self.test if self.holds else f"not ({self.test})"
+
+
+class ConditionRecord(msgspec.Struct, kw_only=True):
+    """A condition on the path to a site: its text as it holds there, and the test written."""
+
+    text: str
+    test: str
+    kind: ConditionKind
+    holds: bool
+    line: int
+
+    @classmethod
+    def of(cls, condition: Condition, **more: Any) -> Self:
+        """The record of `condition`; `more` fills the fields a subclass adds."""
+        return cls(
+            text=condition.statement,
+            test=condition.test,
+            kind=condition.kind,
+            holds=condition.holds,
+            line=condition.line,
+            **more,
+        )
 
 
 class Binding(msgspec.Struct, frozen=True, gc=False):
@@ -385,6 +409,11 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     attr_sets: tuple[AttrSet, ...] = ()
     tests: tuple[TestRef, ...] = ()
     texts: tuple[ClassText, ...] = ()  # how its exception classes write their text
+    # module-level name → the module its `try` imports, when `except ImportError` binds
+    # the name to None/False: the name says whether an optional package is installed
+    optional_imports: dict[str, str] = {}
+    # function name → the platform test its body returns (`torch.cuda.is_available()`)
+    platform_tests: dict[str, str] = {}
 
 
 class ExceptionInfo(msgspec.Struct, frozen=True, gc=False):

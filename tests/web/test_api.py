@@ -11,10 +11,10 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 from web_samples import EVIL_PROJECT, Catalog
 
+import errdex
 from errdex.explain import build_page
 from errdex.render.json import plain
 from errdex.store import open_store
-from errdex.web import views
 
 
 def error_id(catalog: Catalog, message_start: str, version: str = "1.1") -> str:
@@ -138,7 +138,7 @@ def test_an_unexpected_failure_is_a_plain_500(
     def explode(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(views, "projects_view", explode)
+    monkeypatch.setattr(errdex, "list_projects", explode)
     app.state.responses.clear()  # an answer kept by an earlier test would be served
     with TestClient(app, raise_server_exceptions=False) as client:
         response = client.get("/api/projects")

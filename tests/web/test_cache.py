@@ -19,10 +19,11 @@ from starlette.testclient import TestClient
 from test_api import error_id
 from web_samples import SHOP_VERSIONS, Catalog, build_catalog, index_package
 
+import errdex
 from errdex.cli import main
 from errdex.errors import InputError, NotFoundError
 from errdex.store import open_store
-from errdex.web import create_app, views
+from errdex.web import create_app
 from errdex.web.cache import ENV_CACHE_MB, MB, CachedBody, ResponseCache, cache_limit
 from samples import rejected_analysis
 
@@ -30,28 +31,36 @@ PASTE = "ValueError: count must be positive, got -3"
 
 # Every kind of address drawn from the catalog alone, with the builders it calls.
 ADDRESSES: dict[str, set[str]] = {
-    "/": {"projects_view"},
-    "/api/projects": {"projects_view"},
-    "/projects/shop": {"project_view"},
-    "/api/projects/shop?version=1.0": {"project_view"},
-    "/projects/shop/1.1/files/shop/cart.py": {"file_view"},
-    "/api/projects/shop/1.1/files/shop/cart.py": {"file_view"},
-    f"/search?q={PASTE}": {"lookup_text", "build_page"},
-    f"/api/search?q={PASTE}": {"lookup_text"},
-    "/errors/{id}": {"build_page"},
-    "/api/errors/{id}?version=1.0": {"build_page"},
+    "/": {"list_projects"},
+    "/api/projects": {"list_projects"},
+    "/projects/shop": {"show_project"},
+    "/api/projects/shop?version=1.0": {"show_project"},
+    "/projects/shop/1.1/files/shop/cart.py": {"show_file", "read_file"},
+    "/api/projects/shop/1.1/files/shop/cart.py": {"show_file"},
+    f"/search?q={PASTE}": {"search", "newest_version"},
+    f"/api/search?q={PASTE}": {"search"},
+    "/errors/{id}": {"show", "newest_version"},
+    "/api/errors/{id}?version=1.0": {"show"},
 }
 
 
 class Builds:
-    """Counts the calls of the functions the views build answers with."""
+    """Counts the calls of the library functions the views build answers with."""
 
-    NAMES = ("build_page", "lookup_text", "projects_view", "project_view", "file_view")
+    NAMES = (
+        "list_projects",
+        "newest_version",
+        "read_file",
+        "search",
+        "show",
+        "show_file",
+        "show_project",
+    )
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.calls: Counter[str] = Counter()
         for name in self.NAMES:
-            monkeypatch.setattr(views, name, self._counted(name, getattr(views, name)))
+            monkeypatch.setattr(errdex, name, self._counted(name, getattr(errdex, name)))
 
     def _counted(self, name: str, real: Callable[..., Any]) -> Callable[..., Any]:
         def counted(*args: Any, **kwargs: Any) -> Any:
@@ -206,12 +215,12 @@ def test_a_posted_paste_shares_the_answer_of_its_get(
     builds = Builds(monkeypatch)
     with client_on(fresh.db) as client:
         posted = client.post("/api/search", content=PASTE.encode())
-        assert builds.taken() == Counter(lookup_text=1)
+        assert builds.taken() == Counter(search=1)
         got = client.get("/api/search", params={"q": PASTE})
         assert (builds.taken(), got.json()) == (Counter(), posted.json())
 
         page = client.post("/search", data={"q": PASTE})
-        assert builds.taken() == Counter(lookup_text=1, build_page=1)
+        assert builds.taken() == Counter(search=1, newest_version=1)
         assert "etag" not in page.headers  # a POST is not revalidated
         again = client.post("/search", data={"q": PASTE})
         assert (builds.taken(), again.text) == (Counter(), page.text)
@@ -226,7 +235,7 @@ def test_failures_are_not_kept(fresh: Catalog, monkeypatch: pytest.MonkeyPatch) 
         for _ in range(2):
             response = client.get("/api/errors/0123456789abcdef")
             assert response.status_code == 404
-            assert builds.taken() == Counter(build_page=1)
+            assert builds.taken() == Counter(show=1)
         assert len(client.app.state.responses) == 0  # type: ignore[attr-defined]
 
 
@@ -244,7 +253,7 @@ def test_the_cache_keeps_to_its_bytes(fresh: Catalog, monkeypatch: pytest.Monkey
             client.get("/search", params={"q": f"{PASTE}39"})
             assert builds.taken() == Counter()  # the newest is kept
             client.get("/search", params={"q": f"{PASTE}0"})
-            assert builds.taken()["lookup_text"] == 1  # the oldest went first
+            assert builds.taken()["search"] == 1  # the oldest went first
     finally:
         app.state.pool.close()
 

@@ -4,23 +4,23 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 
 import click
+from rich.progress import Progress
 
+import errdex
 from errdex.cli.output import (
     db_option,
     err,
     fail,
     handle_errors,
     json_option,
-    open_db,
     print_json,
     progress_bar,
 )
-from errdex.errors import SourceError
-from errdex.indexing import IndexReport, index_source
-from errdex.indexing.cluster import CONNECT_SECONDS, VersionResult, index_on_cluster
+from errdex.indexing import IndexReport
+from errdex.indexing.cluster import CONNECT_SECONDS, VersionResult
 from errdex.render.terminal import (
     cluster_result,
     cluster_total,
@@ -28,9 +28,7 @@ from errdex.render.terminal import (
     interrupted_index,
     progress_label,
 )
-from errdex.sources import installed_all, list_tags, open_sources
-from errdex.sources.base import Source
-from errdex.store import Store
+from errdex.sources.base import VersionInfo
 
 
 @click.command()
@@ -107,50 +105,75 @@ def index(
                 "--workers counts this machine's extraction processes; on a cluster each"
                 " version is extracted in its task's thread: leave out --workers"
             )
-        specs = [s for spec in sources for s in (_tag_specs(spec, tags) if tags else [spec])]
-        results = index_on_cluster(
-            specs,
+        run = errdex.index_cluster(
+            sources,
             scheduler,
-            db,
+            db=db,
             project=project,
             version=version_label,
             force=force,
+            tags=tags,
             connect_timeout=scheduler_timeout,
         )
-        _report_cluster(specs, results, as_json)
+        _report_cluster(run.sources, run.results, as_json)
         return
-    resolved: list[Source] = []
-    for spec in sources:
-        if tags is not None:
-            resolved.extend(_tag_sources(spec, tags, project))
-        else:
-            resolved.extend(open_sources(spec, project=project, version=version_label))
-    if installed:
-        resolved.extend(installed_all())
-    reports: list[IndexReport] = []
-    with open_db(db, create=True) as store:
-        try:
-            for source in resolved:
-                reports.append(_index_one(source, store, workers, quiet=as_json, force=force))
-                if not as_json:
-                    index_summary(reports[-1], err)
-        except KeyboardInterrupt:
-            fail(interrupted_index(reports, resolved[len(reports)].info), 2)
+    shown = _IndexProgress(quiet=as_json)
+    try:
+        reports = errdex.index(
+            sources,
+            db=db,
+            project=project,
+            version=version_label,
+            workers=workers,
+            force=force,
+            tags=tags,
+            installed=installed,
+            started=shown.started,
+            finished=shown.finished,
+        )
+    except KeyboardInterrupt:
+        if shown.under_way is None:
+            raise  # before any version started: nothing of this run was written
+        fail(interrupted_index(shown.done, shown.under_way), 2)
+    finally:
+        shown.stop()
     if as_json:
         print_json(reports)
 
 
-def _tag_specs(repo: str, pattern: str) -> list[str]:
-    """`REPO@TAG` for each tag of the repository `repo` matching `pattern`, oldest first."""
-    tags = list_tags(repo, pattern)
-    if not tags:
-        raise SourceError(f"no tag of {repo} matches {pattern!r}")
-    return [f"{repo}@{tag}" for tag in tags]
+class _IndexProgress:
+    """Each version's progress bar (on a terminal), and its summary once it is done."""
 
+    def __init__(self, *, quiet: bool) -> None:
+        self.quiet = quiet
+        self.done: list[IndexReport] = []
+        self.under_way: VersionInfo | None = None
+        self._bar: Progress | None = None
 
-def _tag_sources(repo: str, pattern: str, project: str | None) -> list[Source]:
-    """A source for each tag of the repository `repo` matching `pattern`, oldest first."""
-    return [s for spec in _tag_specs(repo, pattern) for s in open_sources(spec, project=project)]
+    def started(self, info: VersionInfo) -> Callable[[str, int, int], None] | None:
+        self.under_way = info
+        if self.quiet or not err.is_terminal:
+            return None
+        self._bar = bar = progress_bar("{task.description}")
+        bar.start()
+        task = bar.add_task(progress_label(f"{info.project} {info.version}"), total=None)
+
+        def advance(stage: str, n: int, total: int) -> None:
+            bar.update(task, advance=n, total=total)
+
+        return advance
+
+    def finished(self, report: IndexReport) -> None:
+        self.stop()
+        self.done.append(report)
+        self.under_way = None
+        if not self.quiet:
+            index_summary(report, err)
+
+    def stop(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
 
 
 def _report_cluster(
@@ -203,18 +226,3 @@ def _quiet_dask() -> None:
     names = [n for n in logging.root.manager.loggerDict if n.partition(".")[0] == "distributed"]
     for name in ["distributed", *names]:  # its config gives some children levels of their own
         logging.getLogger(name).setLevel(logging.CRITICAL)
-
-
-def _index_one(
-    source: Source, store: Store, workers: int | None, *, quiet: bool, force: bool
-) -> IndexReport:
-    if quiet or not err.is_terminal:
-        return index_source(source, store, workers=workers, force=force)
-    with progress_bar("{task.description}") as progress:
-        label = progress_label(f"{source.info.project} {source.info.version}")
-        task = progress.add_task(label, total=None)
-
-        def advance(stage: str, n: int, total: int) -> None:
-            progress.update(task, advance=n, total=total)
-
-        return index_source(source, store, workers=workers, progress=advance, force=force)

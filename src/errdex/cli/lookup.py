@@ -6,11 +6,9 @@ import sys
 
 import click
 
-from errdex.cli.output import db_option, err, handle_errors, json_option, open_db, out, print_json
-from errdex.explain import build_page
-from errdex.explain.advice import fill_values
-from errdex.match.answer import answer_paste, complete_answer, may_index
-from errdex.match.paste import parse_paste
+import errdex
+from errdex.answers import PasteAnswer
+from errdex.cli.output import db_option, err, handle_errors, json_option, out, print_json
 from errdex.render.page_terminal import page_view
 from errdex.render.terminal import lookup_view, nearest_view, note_line
 
@@ -56,40 +54,17 @@ def lookup(
 
     Exit status: 0 when a match was found, 1 when none was, 2 for bad input.
     """
-    paste = _read_paste(text)
-    evidence = parse_paste(paste)
-    # It may index (into a new database) when the paste names a package or --project does.
-    auto_index = not no_auto_index and may_index(evidence, project)
-    with open_db(db, create=auto_index) as store:
-        answer = answer_paste(
-            store,
-            evidence,
-            project=project,
-            version=version_label,
-            limit=limit,
-            auto_index=auto_index,
-            first=True,
-            announce=lambda m: err.print(note_line(m)),
-        )
-        result = answer.result
-        best = result.matches[0] if result.matches else None
-        text_of_best = (
-            store.file_text(best.site.version_id, best.file) if best and best.site else None
-        )
-        page_of_best = (
-            fill_values(build_page(store, best.id, best.version), best.values)
-            if best and not as_json
-            else None
-        )
+
+    def show(answer: PasteAnswer) -> None:
         if as_json:
-            print_json(result.answer(answer.partial))
-        elif best is not None:
-            out.print(lookup_view(result, text_of_best))
-            if page_of_best is not None:
+            print_json(answer.record())
+        elif answer.best is not None:
+            out.print(lookup_view(answer.result, answer.file_text))
+            if answer.page is not None:
                 out.rule(style="dim")
-                out.print(page_view(page_of_best))
+                out.print(page_view(answer.page))
         else:
-            out.print(nearest_view(result))
+            out.print(nearest_view(answer.result))
         sys.stdout.flush()
         for report in answer.partial:
             err.print(
@@ -98,6 +73,17 @@ def lookup(
                     " indexing the rest now (Ctrl-C leaves it for the next lookup)"
                 )
             )
-        complete_answer(store, answer)
-    if best is None:
+
+    answer = errdex.answer(
+        _read_paste(text),
+        db=db,
+        project=project,
+        version=version_label,
+        limit=limit,
+        auto_index=not no_auto_index,
+        pages=not as_json,
+        announce=lambda m: err.print(note_line(m)),
+        answered=show,
+    )
+    if answer.best is None:
         sys.exit(1)

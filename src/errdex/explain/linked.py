@@ -30,23 +30,8 @@ def knob_views(stored: StoredSite) -> list[Knob]:
 
 
 def knob_view(link: KnobLink) -> Knob:
-    return Knob(
-        name=link.name,
-        kind=link.kind,
-        reads=link.reads,
-        file=link.file,
-        line=link.line,
-        behind=link.behind,
-        via=link.via,
-        same_value=link.same_value,
-        value_type=link.value_type,
-        call=link.call,
-        sets=link.sets,
-        when=link.when,
-        when_behind=link.when_behind,
-        note=link.note,
-        command=link.command,
-    )
+    """The page's record of a knob: every field of the page's is the link's, by name."""
+    return Knob(**{name: getattr(link, name) for name in Knob.__struct_fields__})
 
 
 def binding_views(stored: StoredSite) -> list[BindingView]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from errdex.facts import ConditionKind, KnobKind
+from errdex.facts import ConditionRecord, KnobKind
 
 
 class ExceptionView(msgspec.Struct, kw_only=True):
@@ -31,13 +31,8 @@ class SourceView(msgspec.Struct, kw_only=True):
     pinned: str | None = None  # what the link points at: "tag v0.33.0", "commit 4b6bdec4ab"
 
 
-class ConditionView(msgspec.Struct, kw_only=True):
-    text: str  # what holds on the path, in Python
-    test: str  # the test as written
-    kind: ConditionKind
-    holds: bool
-    line: int
-    plain: str | None = None  # the same in words, when the explainer has them
+class ConditionView(ConditionRecord, kw_only=True):
+    plain: str | None = None  # what holds, in words, when the explainer has them
 
 
 class VariantView(msgspec.Struct, kw_only=True):

@@ -14,6 +14,8 @@ import functools
 import re
 from dataclasses import dataclass, field
 
+from errdex.extract.shapes import OWN_OBJECT
+
 _MAX_COMMENT = 400
 _MAX_DOC = 600
 
@@ -139,7 +141,7 @@ def _read(text: str, line: int, function: str) -> SourceRead:
         args = func.args
         every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
         every += [a for a in (args.vararg, args.kwarg) if a is not None]
-        params = tuple(a.arg for a in every if a.arg not in ("self", "cls"))
+        params = tuple(a.arg for a in every if a.arg not in OWN_OBJECT)
         doc = ast.get_docstring(func)
     init_params: dict[str, str] = {}
     if cls is not None:

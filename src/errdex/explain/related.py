@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from errdex.explain.page import RelatedError
+from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import SiteKind
 from errdex.store.base import Store, StoredSite
 
 MAX_RELATED = 8
-_IGNORED_NAMES = frozenset({"self", "cls"})
 
 
 def related_errors(
@@ -34,7 +34,7 @@ def related_errors(
 
 
 def _guard_names(stored: StoredSite) -> set[str]:
-    return {n for n in stored.site.names if n not in _IGNORED_NAMES and ("." in n or len(n) > 3)}
+    return {n for n in stored.site.names if n not in OWN_OBJECT and ("." in n or len(n) > 3)}
 
 
 def _related(other: StoredSite, relation: str) -> RelatedError:

@@ -43,14 +43,7 @@ def source_view(stored: StoredSite, text: str | None) -> SourceView:
 
 
 def condition_view(condition: Condition) -> ConditionView:
-    return ConditionView(
-        text=condition.statement,
-        test=condition.test,
-        kind=condition.kind,
-        holds=condition.holds,
-        line=condition.line,
-        plain=plain_condition(condition),
-    )
+    return ConditionView.of(condition, plain=plain_condition(condition))
 
 
 def exception_view(stored: StoredSite) -> ExceptionView | None:

@@ -13,6 +13,7 @@ from errdex.extract.blanked_calls import blanked_calls
 from errdex.extract.budget import over_budget
 from errdex.extract.calls import CallFilter
 from errdex.extract.commands import scan_commands
+from errdex.extract.environment import optional_imports, platform_tests
 from errdex.extract.exception_classes import class_texts
 from errdex.extract.knobs import (
     attribute_settings,
@@ -27,7 +28,7 @@ from errdex.facts import CallSite, FileFacts
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "33-commands"
+EXTRACTOR_VERSION = "35-environment-commands"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -143,6 +144,8 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         attr_sets=tuple(attribute_settings(text)),
         tests=tuple(calls.tests),
         texts=class_texts(tree, text, constants, walker.sites.sites),
+        optional_imports=optional_imports(tree),
+        platform_tests=platform_tests(text),
     )
 
 

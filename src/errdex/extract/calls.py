@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 from errdex.extract.conditions import dotted_name, dotted_names, walk
 from errdex.extract.knobs import env_read_of
+from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import CallSite, PropertyFact, TestRef
 
 _PROPERTY_DECORATORS = frozenset(
@@ -51,7 +52,7 @@ class CallFilter:
     def accepts(self, callee: str, receiver: str | None) -> bool:
         if receiver is None:
             return callee in self.defs or callee in self.classes or callee in self.imports
-        if receiver in ("self", "cls"):
+        if receiver in OWN_OBJECT:
             return callee in self.methods or not callee.startswith("__")
         return receiver in self.imports or receiver in self.classes
 

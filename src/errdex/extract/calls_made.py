@@ -15,6 +15,7 @@ from errdex.extract.scope import Scope, Step, literal_defaults
 from errdex.extract.shapes import (
     MESSAGE_PARAMS,
     NOT_HELPERS,
+    OWN_OBJECT,
     call_shape,
     names_imported_constant,
     receiver,
@@ -113,7 +114,7 @@ def _receiver_type(func: ast.Name | ast.Attribute, scope: Scope) -> str | None:
     target = func.value if isinstance(func, ast.Attribute) else None
     if isinstance(target, ast.Call):
         return call_shape(target)
-    if not isinstance(target, ast.Name) or target.id in ("self", "cls"):
+    if not isinstance(target, ast.Name) or target.id in OWN_OBJECT:
         return None
     name = target.id
     around: Scope | None = scope

@@ -12,6 +12,7 @@ from errdex.extract.scope import Assignment, Scope, Step, message_locals
 from errdex.extract.shapes import (
     BUILTIN_NAMES,
     JOIN,
+    OWN_OBJECT,
     branches_assign,
     is_factory,
     is_none,
@@ -316,7 +317,7 @@ class SiteRecorder:
         seen: set[str] = set()
         for dotted in names:
             root = dotted.split(".")[0]
-            if root in seen or root in ("self", "cls"):
+            if root in seen or root in OWN_OBJECT:
                 continue
             seen.add(root)
             assigned = self._last_assignment(root, scope, line)

@@ -11,6 +11,9 @@ from typing import Any
 
 from errdex.extract.conditions import dotted_name
 
+# The names of a method's own object, its first parameter: the instance, or the class.
+OWN_OBJECT = ("self", "cls")
+
 LOG_LEVELS = frozenset({"warning", "warn", "error", "exception", "critical", "fatal"})
 LOGGER_NAME = re.compile(r"^_*(?:[A-Za-z0-9]+_)*(?:log|logger|logging|LOG|LOGGER)$", re.I)
 LOG_LEVEL_ARG = re.compile(r"(?:logging\.)?(WARNING|WARN|ERROR|CRITICAL|FATAL)$")

@@ -33,6 +33,7 @@ from errdex.extract.error_sites import SiteRecorder
 from errdex.extract.scope import Assignment, Scope, Step, message_locals
 from errdex.extract.shapes import (
     EXIT_FUNCS,
+    OWN_OBJECT,
     WARN_FUNCS,
     always_exits,
     annotated_class,
@@ -154,7 +155,7 @@ class Walker:
         arguments = (*args.posonlyargs, *args.args, *args.kwonlyargs)
         params = tuple(a.arg for a in arguments)
         if scope.class_name is not None and not scope.is_function and params:
-            params = params[1:] if params[0] in ("self", "cls") else params
+            params = params[1:] if params[0] in OWN_OBJECT else params
         inner = Scope(
             qualname,
             scope.class_name,

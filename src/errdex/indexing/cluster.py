@@ -11,6 +11,7 @@ into its own cache), paths on a folder every worker sees at the same place.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import socket
 import uuid
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CONNECT_SECONDS",
+    "ClusterRun",
     "VersionResult",
     "VersionTask",
     "index_on_cluster",
@@ -66,6 +68,16 @@ class VersionResult(msgspec.Struct, kw_only=True):
     report: IndexReport | None = None
     error: str | None = None
     worker: str | None = None  # the address of the worker that ran the task
+
+
+@dataclasses.dataclass(frozen=True)
+class ClusterRun:
+    """The versions a run sends to a cluster (a SOURCE spec each) and their results as they
+    complete; nothing is sent before `results` is first read, and closing it cancels the
+    tasks not started yet."""
+
+    sources: list[str]
+    results: Generator[VersionResult, None, None]
 
 
 def index_version(task: VersionTask) -> VersionResult:

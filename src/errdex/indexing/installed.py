@@ -6,6 +6,8 @@ import importlib.metadata
 import re
 from collections.abc import Callable, Iterable
 
+from packaging.utils import canonicalize_name
+
 from errdex.errors import SourceError
 from errdex.indexing import IndexReport, index_source, is_partial
 from errdex.sources import installed_source
@@ -13,10 +15,6 @@ from errdex.sources.base import Source
 from errdex.store.base import Store
 
 _SITE_PACKAGES = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_][\w]*)")
-
-
-def _normalized(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def distributions_behind(paths: Iterable[str], modules: Iterable[str] = ()) -> list[str]:
@@ -50,7 +48,9 @@ def index_missing(
     """
     reports: list[IndexReport] = []
     wanted = distributions_behind(paths, modules)
-    wanted += [n for n in names if _normalized(n) not in {_normalized(w) for w in wanted}]
+    wanted += [
+        n for n in names if canonicalize_name(n) not in {canonicalize_name(w) for w in wanted}
+    ]
     for dist in wanted:
         try:
             source = installed_source(dist)
@@ -88,7 +88,7 @@ def _held_pipeline(store: Store, source: Source) -> str | None:
     """The pipeline of the stored version of this installed distribution, if one is held."""
     info = source.info
     for project in store.projects():
-        if _normalized(project.name) != _normalized(info.project):
+        if canonicalize_name(project.name) != canonicalize_name(info.project):
             continue
         for record in store.versions(project.name):
             if record.label == info.version:

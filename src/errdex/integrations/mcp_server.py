@@ -13,18 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 import errdex
 from errdex.errors import ErrdexError
-from errdex.indexing import index_source
 from errdex.match.answer import answer_paste
 from errdex.render.json import encode_for_terminal as json_text
 from errdex.render.safe_text import safe_line
-from errdex.sources import open_sources
 from errdex.store import Store, open_store
 
 INSTRUCTIONS = """errdex indexes every error a Python codebase can raise. Give `lookup` the
@@ -95,12 +92,8 @@ def build_server(db: str | None = None) -> MCPServer:
         """Index a source: NAME==VERSION from the package index (downloaded as an archive,
         never built or run), a git repository's address URL@REV, a folder, PATH@REV, a wheel
         or sdist, or installed:NAME."""
-        reports: list[Any] = []
-        with _store(db) as store:
-            for opened in open_sources(source):  # a bad source fails inside: a tool error
-                report = index_source(opened, store)
-                reports.append(report)
-        return json_text(reports)
+        with _store(db) as store:  # a bad source fails inside: a tool error
+            return json_text(errdex.index(source, db=store))
 
     return server
 

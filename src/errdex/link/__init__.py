@@ -7,7 +7,7 @@ from collections import defaultdict
 
 import msgspec
 
-from errdex.extract.shapes import MESSAGE_KEYWORDS
+from errdex.extract.shapes import MESSAGE_KEYWORDS, OWN_OBJECT
 from errdex.facts import (
     Binding,
     CallerLink,
@@ -53,7 +53,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "19"
+LINKER_VERSION = "20"
 
 
 def link_version(
@@ -289,7 +289,7 @@ class _ConstantBindings:
         return tuple(out)
 
     def _binding(self, facts: FileFacts, dotted: str) -> Binding | None:
-        if dotted.split(".")[0] in ("self", "cls"):
+        if dotted.split(".")[0] in OWN_OBJECT:
             return None
         found = self._names.resolve_constant(facts, dotted)
         if found is None:
@@ -373,9 +373,9 @@ def _helper_site(
         return None
     sources = argument_sources(helper.params, call.args)
     receiver = call.receiver
-    if receiver is not None and receiver not in _OWN_OBJECT and _is_dotted(receiver):
+    if receiver is not None and receiver not in OWN_OBJECT and _is_dotted(receiver):
         # `mm_items.get_items("image")`: the method's `self` is what it was called on.
-        sources.update(dict.fromkeys(_OWN_OBJECT, receiver))
+        sources.update(dict.fromkeys(OWN_OBJECT, receiver))
     guard = bound_guard(helper, sources)
     if guard is None:
         return None  # the helper cannot raise with these arguments
@@ -383,9 +383,6 @@ def _helper_site(
     kind = SiteKind.WARN if helper.kind is SiteKind.WARN else SiteKind.HELPER
     exception = helper_exception(helper, helper_facts, facts, sources, names)
     return site_at_call(call, kind, exception, substitute(helper.message, bound, sources), guard)
-
-
-_OWN_OBJECT = ("self", "cls")
 
 
 def _is_dotted(name: str) -> bool:
@@ -416,7 +413,7 @@ def _pick_helper(
         # re-exports (`from .langhelpers import warn as warn` in `util/__init__.py`).
         home, name = names.lookup(f"{module.module}.{call.callee}") or (module, call.callee)
         return [(h, where) for h, where in candidates if where is home and h.qualname == name]
-    if receiver in ("self", "cls"):
+    if receiver in OWN_OBJECT:
         # `self.x(...)` reaches the method of the caller's class or of its nearest base
         # that has one; a base from outside the version (`nn.Module.__setattr__`), or a
         # `self` that is no method's (a decorator's wrapper), is no helper of ours.

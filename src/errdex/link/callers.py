@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import CallerLink, CallSite, FileFacts
 from errdex.link.resolve import Namespace, ResolvedClass
 
@@ -96,7 +97,7 @@ class CallerIndex:
 
     def _resolve(self, call: CallSite, facts: FileFacts) -> list[Target]:
         receiver = call.receiver
-        if receiver in ("self", "cls"):
+        if receiver in OWN_OBJECT:
             if call.class_name is None:
                 return []
             found = self._names.method_owner(facts, call.class_name, call.callee)

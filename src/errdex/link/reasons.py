@@ -6,6 +6,7 @@ from collections import defaultdict
 
 import msgspec
 
+from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import Condition, FileFacts, ReasonsCall, ReasonsList, Variant
 
 _MAX_DEPTH = 4  # helpers calling helpers: deeper chains are not followed
@@ -85,7 +86,7 @@ class ReasonsIndex:
     def _find(
         self, call: ReasonsCall, facts: FileFacts, class_name: str | None
     ) -> tuple[str, ReasonsList, FileFacts] | None:
-        if call.receiver in ("self", "cls") and class_name:
+        if call.receiver in OWN_OBJECT and class_name:
             qualname = f"{class_name}.{call.callee}"
             hit = self._by_qualname.get((facts.module, qualname))
             if hit is not None:

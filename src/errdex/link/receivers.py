@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from itertools import islice
 
+from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import CallFact, FileFacts
 from errdex.link.resolve import Namespace, ResolvedClass
 
@@ -71,7 +72,7 @@ class ReceiverClasses:
         """The class the function `called` (as the caller writes it) returns."""
         names = self._names
         head, _, name = called.rpartition(".")
-        if head in ("self", "cls"):
+        if head in OWN_OBJECT:
             owner = names.method_owner(facts, call.class_name, name) if call.class_name else None
             where = names.modules.get(owner[0]) if owner else None
             written = where.returns.get(owner[1]) if where and owner else None

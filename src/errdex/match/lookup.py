@@ -360,11 +360,14 @@ def candidates(
 
 def _project_named(projects: Sequence[str], qualified: str) -> str | None:
     """The project whose name is the top package of a qualified class name."""
-    top = _normalized(qualified.split(".", 1)[0])
-    return next((name for name in projects if _normalized(name) == top), None)
+    top = _without_separators(qualified.split(".", 1)[0])
+    return next((name for name in projects if _without_separators(name) == top), None)
 
 
-def _normalized(name: str) -> str:
+def _without_separators(name: str) -> str:
+    """The name lower-cased without `-`, `_` and `.`, so that a top module (`huggingface_hub`)
+    and its project (`huggingface-hub`) compare equal: looser than a project's canonical name
+    (PEP 503), which keeps one `-` where the separators were."""
     return name.lower().replace("-", "").replace("_", "").replace(".", "")
 
 

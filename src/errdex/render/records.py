@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
-from errdex.facts import Binding, Condition, ConditionKind, Variant
+from errdex.facts import Binding, ConditionRecord, Variant
 from errdex.store.base import StoredSite, VersionRecord
 
 __all__ = [
@@ -32,16 +32,6 @@ __all__ = [
     "site_record",
     "version_row",
 ]
-
-
-class ConditionRecord(msgspec.Struct, kw_only=True):
-    """A condition on the path to a site: its text as it holds there, and the test written."""
-
-    text: str
-    test: str
-    kind: ConditionKind
-    holds: bool
-    line: int
 
 
 class VariantRecord(msgspec.Struct, kw_only=True):
@@ -97,23 +87,13 @@ class SiteRecord(msgspec.Struct, kw_only=True):
     variants: list[VariantRecord]
 
 
-def _condition(condition: Condition) -> ConditionRecord:
-    return ConditionRecord(
-        text=condition.statement,
-        test=condition.test,
-        kind=condition.kind,
-        holds=condition.holds,
-        line=condition.line,
-    )
-
-
 def _variant(variant: Variant, site_file: str) -> VariantRecord:
     return VariantRecord(
         reason=variant.reason.text,
         file=variant.file or site_file,
         line=variant.line,
         function=variant.function,
-        conditions=[_condition(c) for c in variant.conditions],
+        conditions=[ConditionRecord.of(c) for c in variant.conditions],
     )
 
 
@@ -158,7 +138,7 @@ def site_record(stored: StoredSite) -> SiteRecord:
         class_name=site.class_name,
         url=stored.url,
         cause=site.cause,
-        conditions=[_condition(c) for c in site.conditions],
+        conditions=[ConditionRecord.of(c) for c in site.conditions],
         bindings=[_binding(b) for b in site.bindings],
         variants=[_variant(v, stored.file) for v in site.variants],
     )

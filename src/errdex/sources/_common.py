@@ -10,7 +10,10 @@ import tomllib
 from collections.abc import Callable, Iterable
 from email.message import Message
 from email.parser import BytesHeaderParser
+from pathlib import Path
 from typing import Any, NamedTuple
+
+from errdex.sources.base import MAX_FILE_BYTES, Skipped
 
 # Directories no source descends into: VCS data, caches, environments, build output.
 SKIP_DIRS = frozenset(
@@ -66,6 +69,21 @@ def too_large(size: int, limit: int, *, exact: bool = True) -> str:
     if not exact:
         return f"too large (more than {limit} bytes)"
     return f"too large ({size} bytes; the limit is {limit})"
+
+
+def read_capped(rel: str, full: Path, skipped: list[Skipped]) -> bytes | None:
+    """The bytes of a file on disk, or None with the reason added to `skipped`: unreadable,
+    or over `MAX_FILE_BYTES` (read no further than that, whatever its size claims)."""
+    try:
+        with full.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        skipped.append(Skipped(rel, f"unreadable ({exc.strerror})"))
+        return None
+    if len(data) > MAX_FILE_BYTES:
+        skipped.append(Skipped(rel, too_large(len(data), MAX_FILE_BYTES, exact=False)))
+        return None
+    return data
 
 
 def sha256_hex(data: bytes) -> str:

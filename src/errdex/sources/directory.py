@@ -12,6 +12,7 @@ from errdex.errors import SourceError
 from errdex.sources._common import (
     is_python,
     iso_utc,
+    read_capped,
     select_python,
     sha256_hex,
     skip_dir,
@@ -54,7 +55,7 @@ class DirectorySource:
         readable: list[tuple[str, Path]] = []
         newest: float | None = None
         for rel, full in self._files:
-            data = self._read(rel, full)
+            data = read_capped(rel, full, self.skipped)
             if data is None:
                 continue
             readable.append((rel, full))
@@ -83,7 +84,7 @@ class DirectorySource:
         """Yield the tree's Python files in path order, read from disk now."""
         self.skipped = list(self._scan_skipped)
         for rel, full in self._files:
-            data = self._read(rel, full)
+            data = read_capped(rel, full, self.skipped)
             if data is not None:
                 yield SourceFile(rel, data)
 
@@ -133,18 +134,6 @@ class DirectorySource:
         if info.st_size > MAX_FILE_BYTES:
             return too_large(info.st_size, MAX_FILE_BYTES)
         return None
-
-    def _read(self, rel: str, full: Path) -> bytes | None:
-        try:
-            with full.open("rb") as handle:
-                data = handle.read(MAX_FILE_BYTES + 1)
-        except OSError as exc:
-            self.skipped.append(Skipped(rel, f"unreadable ({exc.strerror})"))
-            return None
-        if len(data) > MAX_FILE_BYTES:
-            self.skipped.append(Skipped(rel, too_large(len(data), MAX_FILE_BYTES, exact=False)))
-            return None
-        return data
 
     def _read_packaging_file(self, name: str) -> bytes | None:
         full = self.root / name

@@ -14,6 +14,7 @@ from errdex.sources._common import (
     is_python,
     iso_utc,
     metadata_urls,
+    read_capped,
     select_python,
     sha256_hex,
     too_large,
@@ -57,7 +58,7 @@ class InstalledSource:
             if record_hash is not None:
                 content_hash = f"{record_hash.mode}={record_hash.value}"
             else:
-                data = self._read(rel, full)
+                data = read_capped(rel, full, self.skipped)
                 if data is None:
                     continue
                 content_hash = sha256_hex(data)
@@ -84,21 +85,9 @@ class InstalledSource:
         """Yield the distribution's Python files in path order."""
         self.skipped = list(self._scan_skipped)
         for rel, full in self._files:
-            data = self._read(rel, full)
+            data = read_capped(rel, full, self.skipped)
             if data is not None:
                 yield SourceFile(rel, data)
-
-    def _read(self, rel: str, full: Path) -> bytes | None:
-        try:
-            with full.open("rb") as handle:
-                data = handle.read(MAX_FILE_BYTES + 1)
-        except OSError as exc:
-            self.skipped.append(Skipped(rel, f"unreadable ({exc.strerror})"))
-            return None
-        if len(data) > MAX_FILE_BYTES:
-            self.skipped.append(Skipped(rel, too_large(len(data), MAX_FILE_BYTES, exact=False)))
-            return None
-        return data
 
 
 def _entry_points(dist: metadata.Distribution) -> tuple[EntryPoint, ...]:

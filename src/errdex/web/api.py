@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+import errdex
 from errdex.errors import NotFoundError
 from errdex.explain.page import Page
 from errdex.match import LookupAnswer
@@ -70,7 +71,7 @@ async def query_of(request: Request) -> str:
 
 def projects(request: Request) -> Response:
     return catalog_answer(
-        request, "projects", (), lambda store: JSONResponse(views.projects_view(store))
+        request, "projects", (), lambda store: JSONResponse(errdex.list_projects(db=store))
     )
 
 
@@ -81,7 +82,7 @@ def project(request: Request) -> Response:
         request,
         "project",
         (name, version),
-        lambda store: JSONResponse(views.project_view(store, name, version)),
+        lambda store: JSONResponse(errdex.show_project(name, db=store, version=version)),
     )
 
 
@@ -100,7 +101,7 @@ def file(request: Request) -> Response:
         request,
         "file",
         (name, version, path),
-        lambda store: JSONResponse(views.file_view(store, name, version, path)),
+        lambda store: JSONResponse(errdex.show_file(name, version, path, db=store)),
     )
 
 
@@ -111,10 +112,8 @@ async def search(request: Request) -> Response:
     limit = limit_of(request)
 
     def build(store: Store) -> Response:
-        record, _ = views.search_view(
-            store, text, project=project_name, version=version, limit=limit
-        )
-        return JSONResponse(record)
+        found = errdex.search(text, db=store, project=project_name, version=version, limit=limit)
+        return JSONResponse(found.record())
 
     # GET or POST, the same text has the same answer: a POSTed paste is kept under the
     # hash of its text (the key holds no body), and a repeat of it is not looked up again.
@@ -129,7 +128,7 @@ def error(request: Request) -> Response:
         request,
         "error",
         (error_id, version),
-        lambda store: JSONResponse(views.error_page(store, error_id, version)),
+        lambda store: JSONResponse(errdex.show(error_id, db=store, version=version)),
     )
 
 

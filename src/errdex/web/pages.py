@@ -9,6 +9,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+import errdex
 from errdex.explain.page import Page
 from errdex.render.json import plain
 from errdex.store.base import Store
@@ -31,11 +32,10 @@ def page_context(store: Store, page: Page) -> dict[str, Any]:
     snippet = highlight_python(
         source.snippet, source.snippet_start, range(source.line, source.end_line + 1)
     )
-    versions = store.versions(page.project)
     return {
         "page": plain(page),
         "snippet": snippet,
-        "project_newest": versions[0].label if versions else None,
+        "project_newest": errdex.newest_version(page.project, db=store),
     }
 
 
@@ -44,7 +44,7 @@ def home(request: Request) -> Response:
         request,
         "home",
         (),
-        lambda store: _html(request, "index.html", **plain(views.projects_view(store))),
+        lambda store: _html(request, "index.html", **plain(errdex.list_projects(db=store))),
     )
 
 
@@ -55,12 +55,9 @@ async def search(request: Request) -> Response:
     limit = limit_of(request)
 
     def build(store: Store) -> Response:
-        record, result = views.search_view(store, text, limit=limit)
-        best: dict[str, Any] | None = None
-        if result.matches:
-            top = result.matches[0]
-            best = page_context(store, views.error_page(store, top.id, top.version))
-        return _html(request, "search.html", query=text, best=best, **plain(record))
+        found = errdex.search(text, db=store, limit=limit, pages=True)
+        best = page_context(store, found.page) if found.page is not None else None
+        return _html(request, "search.html", query=text, best=best, **plain(found.record()))
 
     # A POSTed paste gets the page a GET of the same text gets, from the same cache entry,
     # without an ETag: a POST is not revalidated.
@@ -76,7 +73,9 @@ def error(request: Request) -> Response:
         "error.html",
         (error_id, version),
         lambda store: _html(
-            request, "error.html", **page_context(store, views.error_page(store, error_id, version))
+            request,
+            "error.html",
+            **page_context(store, errdex.show(error_id, db=store, version=version)),
         ),
     )
 
@@ -89,7 +88,7 @@ def project(request: Request) -> Response:
         "project.html",
         (name, version),
         lambda store: _html(
-            request, "project.html", **plain(views.project_view(store, name, version))
+            request, "project.html", **plain(errdex.show_project(name, db=store, version=version))
         ),
     )
 
@@ -99,8 +98,8 @@ def source_file(request: Request) -> Response:
     version, path = split_file_path(request.path_params["rest"])
 
     def build(store: Store) -> Response:
-        record = views.file_view(store, name, version, path)
-        text = store.file_text((name, record.version), path)
+        record = errdex.show_file(name, version, path, db=store)
+        text = errdex.read_file(name, record.version, path, db=store)
         code = None
         if text is not None:
             marked = {n for s in record.sites for n in range(s.line, s.end_line + 1)}

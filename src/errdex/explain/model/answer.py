@@ -23,6 +23,7 @@ from errdex.explain.page import (
     Solution,
     WhenItHappens,
 )
+from errdex.extract.shapes import OWN_OBJECT
 from errdex.store.base import AnalysisRecord
 
 _CITATION = re.compile(r"([A-Za-z0-9_.\-/]+\.pyi?):(\d+)")
@@ -174,7 +175,7 @@ def _known_name(name: str, corpus: str, defined: frozenset[str] = frozenset()) -
         return True
     parts = bare.split(".")
     # `self.use_v2_model_runner` is known when the code writes `use_v2_model_runner`.
-    if len(parts) > 1 and parts[0] in ("self", "cls") and parts[-1] in corpus:
+    if len(parts) > 1 and parts[0] in OWN_OBJECT and parts[-1] in corpus:
         return True
     # `engine.llm.LLM`: a module (or class) the version defines, then a name it defines
     return any(

@@ -1,0 +1,155 @@
+"""Index time and lookup speed of an older revision beside the code as it is, in one run.
+
+    python bench/before_after.py REV [--index vllm==0.33.0] [--rounds 2] [--packages ...]
+
+REV is any git revision of this repository (the "before"); the "after" is this working
+tree. The before's `src/` and `bench/lookup_speed.py` are taken from git (`git archive`)
+into a temporary folder; each tree runs in processes of its own with `PYTHONPATH` set to
+its `src/`, so nothing is installed. The two trees alternate within each round, so a load
+that comes and goes falls on both alike.
+
+- index: `errdex index SPEC --json` into a new database, with a facts cache of its own
+  (cold: every file extracted) but the downloads of errdex's cache (no network time); wall
+  and CPU seconds (the process and its extraction workers).
+- lookup: each tree's own `bench/lookup_speed.py` over `--packages` (default: its own list),
+  indexed anew by each tree; its p50/p90/p99 and 1 MB figures.
+
+Prints one table. On a loaded machine wall times are noise; the minimum over rounds
+says more. CPU seconds count the processes errdex waits for: with the default workers the
+forkserver's extraction processes may be left out; `--workers 1` counts all of it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import resource
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+
+def _export(rev: str, into: Path) -> Path:
+    """The revision's `src/` and `bench/lookup_speed.py` under `into`."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", rev, "src", "bench/lookup_speed.py"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def _downloads() -> Path:
+    configured = os.environ.get("ERRDEX_CACHE")
+    if configured:
+        return Path(configured) / "downloads"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("errdex")) / "downloads"
+
+
+def _env(tree: Path, cache: Path) -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(tree / "src"), "ERRDEX_CACHE": str(cache)}
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def index_once(tree: Path, spec: str, work: Path, workers: int | None) -> tuple[float, float, str]:
+    """Wall and CPU seconds of a cold `errdex index SPEC`, and its site count."""
+    cache = Path(tempfile.mkdtemp(prefix="cache-", dir=work))
+    (cache / "downloads").symlink_to(_downloads(), target_is_directory=True)
+    db = cache / "index.db"
+    command = [sys.executable, "-m", "errdex", "index", spec, "--db", str(db), "--json"]
+    if workers is not None:
+        command += ["--workers", str(workers)]
+    cpu, started = _children_cpu(), time.perf_counter()
+    done = subprocess.run(command, env=_env(tree, cache), capture_output=True, text=True)
+    wall, cpu = time.perf_counter() - started, _children_cpu() - cpu
+    if done.returncode != 0:
+        raise SystemExit(f"{tree}: errdex index failed: {done.stderr.strip()[-400:]}")
+    sites = done.stdout.split('"sites":', 1)[1].split(",", 1)[0].strip()
+    return wall, cpu, sites
+
+
+def lookup_once(tree: Path, packages: list[str], work: Path) -> list[str]:
+    """The figures `bench/lookup_speed.py` of that tree prints."""
+    db = Path(tempfile.mkdtemp(prefix="lookup-", dir=work)) / "speed.db"
+    command = [sys.executable, str(tree / "bench" / "lookup_speed.py"), "--db", str(db)]
+    env = {**os.environ, "PYTHONPATH": str(tree / "src")}
+    done = subprocess.run(
+        [*command, "--packages", *packages], env=env, capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{tree}: lookup_speed failed: {done.stderr.strip()[-400:]}")
+    return done.stdout.strip().splitlines()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("rev", help="the git revision to compare with (the before)")
+    parser.add_argument("--index", default="vllm==0.33.0", help="what to index cold")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument(
+        "--packages",
+        nargs="*",
+        default=None,
+        help="lookup_speed's packages (default: its own list)",
+    )
+    parser.add_argument(
+        "--workers", type=int, help="errdex index --workers (1: all CPU in one process)"
+    )
+    parser.add_argument("--skip-lookup", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="before-after-") as tmp:
+        work = Path(tmp)
+        trees = {"before": _export(args.rev, work / "before"), "after": ROOT}
+        index: dict[str, list[tuple[float, float, str]]] = {name: [] for name in trees}
+        for round_ in range(args.rounds):
+            for name, tree in trees.items() if round_ % 2 == 0 else reversed(trees.items()):
+                index[name].append(index_once(tree, args.index, work, args.workers))
+                wall, cpu, sites = index[name][-1]
+                print(
+                    f"round {round_ + 1} {name}: {wall:.1f} s wall, {cpu:.1f} s CPU, {sites} sites"
+                )
+        print(f"\nerrdex index {args.index} (cold facts cache), {args.rounds} rounds:")
+        for name, runs in index.items():
+            walls = ", ".join(f"{w:.1f}" for w, _, _ in runs)
+            cpus = ", ".join(f"{c:.1f}" for _, c, _ in runs)
+            print(
+                f"  {name:6} wall s: {walls} (min {min(w for w, _, _ in runs):.1f});"
+                f" CPU s: {cpus} (min {min(c for _, c, _ in runs):.1f}); sites {runs[0][2]}"
+            )
+        if args.skip_lookup:
+            return
+        for name, tree in trees.items():
+            packages = args.packages
+            if packages is None:
+                packages = _default_packages(tree)
+            print(f"\nlookup_speed, {name}:")
+            for line in lookup_once(tree, packages, work):
+                print(f"  {line}")
+
+
+def _default_packages(tree: Path) -> list[str]:
+    """The packages the tree's own lookup_speed.py indexes by default."""
+    text = (tree / "bench" / "lookup_speed.py").read_text()
+    block = text.split("DEFAULT_PACKAGES = [", 1)[1].split("]", 1)[0]
+    return [line.strip().strip(",").strip('"') for line in block.splitlines() if line.strip()]
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+"""An index run: the sources a command names, opened first, then indexed one after another
+into one store, each version in its own transaction, with events for whoever shows progress."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from errdex.errors import SourceError
+from errdex.indexing import IndexReport, ProgressHook, index_source
+from errdex.sources import installed_all, list_tags, open_sources
+from errdex.sources.base import Source, VersionInfo
+from errdex.store.base import Store
+
+__all__ = ["open_run", "run_index", "tag_specs"]
+
+# Called as each version starts (the progress hook for it, or None) and when it is done.
+Started = Callable[[VersionInfo], ProgressHook | None]
+Finished = Callable[[IndexReport], None]
+
+
+def tag_specs(repo: str, pattern: str) -> list[str]:
+    """`REPO@TAG` for each tag of the repository `repo` matching `pattern`, oldest first."""
+    tags = list_tags(repo, pattern)
+    if not tags:
+        raise SourceError(f"no tag of {repo} matches {pattern!r}")
+    return [f"{repo}@{tag}" for tag in tags]
+
+
+def open_run(
+    specs: Sequence[str],
+    *,
+    project: str | None = None,
+    version: str | None = None,
+    tags: str | None = None,
+    installed: bool = False,
+) -> list[Source]:
+    """Every source of the run, opened before any is indexed (a bad one fails the run
+    before anything is written): each spec (with `tags`, each of its tags matching that
+    glob, named by the tag), then with `installed` every distribution installed here."""
+    sources: list[Source] = []
+    for spec in specs:
+        if tags is not None:
+            sources.extend(
+                s for t in tag_specs(spec, tags) for s in open_sources(t, project=project)
+            )
+        else:
+            sources.extend(open_sources(spec, project=project, version=version))
+    if installed:
+        sources.extend(installed_all())
+    return sources
+
+
+def run_index(
+    store: Store,
+    sources: Sequence[Source],
+    *,
+    workers: int | None = None,
+    force: bool = False,
+    started: Started | None = None,
+    finished: Finished | None = None,
+) -> list[IndexReport]:
+    """Index each source in turn; `started` and `finished` hear of each version."""
+    reports: list[IndexReport] = []
+    for source in sources:
+        progress = started(source.info) if started is not None else None
+        reports.append(index_source(source, store, workers=workers, progress=progress, force=force))
+        if finished is not None:
+            finished(reports[-1])
+    return reports
