@@ -28,7 +28,7 @@ from errdex.facts import CallSite, FileFacts
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "35-environment-commands"
+EXTRACTOR_VERSION = "38-printed-commands"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
