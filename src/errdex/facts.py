@@ -207,6 +207,9 @@ class ErrorSite(msgspec.Struct, frozen=True, gc=False):
     variants: tuple[Variant, ...] = ()
     cause: str | None = None  # the source of `from X`
     level: str | None = None  # log level (`warning`, `error`, ...) for log sites
+    # The framework that prints an exit's message its own way: "argparse" for
+    # `parser.error(msg)` (`prog: error: msg` under the usage line).
+    printer: str | None = None
     # Facts the linker still has to resolve:
     args: tuple[Arg, ...] = ()  # the exception constructor's arguments
     reasons: ReasonsList | None = None  # when the message joins a reasons list
@@ -250,6 +253,9 @@ class ClassText(msgspec.Struct, frozen=True, gc=False):
     attrs: dict[str, str] = {}  # class attribute → the repr of its literal value
     sets: dict[str, str] = {}  # `self.X = <expr>` in `__init__`: X → the expression's source
     defaults: dict[str, str] = {}  # `__init__`'s parameters → their defaults' source
+    # `if message is None: message = <expr>` (or `message = message or <expr>`) at the top
+    # of `__init__`: the parameter → the expression's source, what it holds when not given.
+    fallbacks: dict[str, str] = {}
     methods: dict[str, TextMethod] = {}  # `__str__`, `format_message`, `show`, properties
 
 
@@ -342,8 +348,19 @@ class EnvRead(msgspec.Struct, frozen=True, gc=False):
 class FlagFact(msgspec.Struct, frozen=True, gc=False):
     """A command-line flag declared with argparse's `add_argument`."""
 
-    flag: str  # --enforce-eager
+    flag: str  # --enforce-eager (or a positional argument's name: model_tag)
     line: int
+    function: str | None = None  # the qualname of the function that declares it
+    required: bool = False  # a flag with `required=True`, a positional without a default
+
+
+class SubcommandFact(msgspec.Struct, frozen=True, gc=False):
+    """`subparsers.add_parser("serve")` (or `add_parser(self.name)` in a class whose `name`
+    is "serve"): a subcommand, and the function that adds it."""
+
+    name: str
+    line: int
+    function: str
 
 
 class AttrSet(msgspec.Struct, frozen=True, gc=False):
@@ -459,6 +476,10 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     env_reads: tuple[EnvRead, ...] = ()
     env_types: dict[str, str] = {}  # declared types of module-level names that read env vars
     flags: tuple[FlagFact, ...] = ()
+    positionals: tuple[FlagFact, ...] = ()  # argparse's positional arguments
+    subcommands: tuple[SubcommandFact, ...] = ()
+    # functions that add flags of computed names (`add_argument(f"--{name}")`)
+    computed_flags: tuple[str, ...] = ()
     attr_sets: tuple[AttrSet, ...] = ()
     tests: tuple[TestRef, ...] = ()
     texts: tuple[ClassText, ...] = ()  # how its exception classes write their text
@@ -516,6 +537,9 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     when: str | None = None
     when_behind: str | None = None
     note: str | None = None
+    # the command line that takes the flag (or, for a variable, the version's main
+    # command), from its console scripts and subcommands: `vllm serve MODEL_TAG`
+    command: str | None = None
 
 
 class TestLink(msgspec.Struct, frozen=True, gc=False):
