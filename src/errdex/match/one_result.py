@@ -5,6 +5,7 @@ when nothing in the paste tells them apart, merged into one result that says so.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import msgspec
@@ -81,7 +82,7 @@ def with_versions(
 
 
 def merge_same_text(matches: Sequence[Match]) -> list[Match]:
-    """Matches that print the same text, tied in score and not pinned by a frame: one result,
+    """Matches of the same template, tied in score and not pinned by a frame: one result,
     the site a user most likely hit first (`same_text.py`), the others listed in it."""
     out: list[Match] = []
     used: set[int] = set()
@@ -89,12 +90,15 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
         if i in used:
             continue
         group = [match]
-        if not match.pinned:
+        text = _seen_text(match)
+        if text is not None and not match.pinned:
             for j in range(i + 1, len(matches)):
                 other = matches[j]
                 if j in used or abs(other.score - match.score) > _TIE:
                     continue
-                if _same_text(match, other) and not other.pinned:
+                # Sites of one release: the same error in two releases is `merge_releases`'.
+                same_release = (other.project, other.version) == (match.project, match.version)
+                if same_release and _seen_text(other) == text and not other.pinned:
                     group.append(other)
                     used.add(j)
         if len(group) == 1:
@@ -129,32 +133,30 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
     return out
 
 
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def _seen_text(match: Match) -> tuple[str | None, str] | None:
+    """What a user sees of the match's site, as far as the site decides it: the text that
+    matched with each value left open (`Unsupported locale {name!r}.` and `... {locale!r}.`
+    read alike), or the class alone for a raise without a message. None for a text that is
+    all computed (`{msg}`): its sites do not raise the same text, they raise unknown ones."""
+    shown = match.shown if match.shown is not None else match.message
+    if shown is None or not shown.strip():
+        return (match.exception, "") if match.exception else None
+    if match.guess:
+        return None  # matched by its class: the text it raises is not what was compared
+    shape = _PLACEHOLDER.sub("{}", shown)
+    if not shape.replace("{}", "").strip(" :.,'\"()[]"):
+        return None
+    return (None, shape)
+
+
 def _after_reason(first: Match, count: int) -> str:
     return (
         f"raised at {count} sites with this text; {first.function} "
         f"({first.file}:{first.line}) is the likelier and comes first"
     )
-
-
-def _same_text(one: Match, other: Match) -> bool:
-    """The two sites print the same text: one template; or, of one class, templates whose
-    literal text is the same, each value a gap whatever expression fills it (`{n}` here,
-    `{count}` there print alike); or raises of one class given no message (`raise
-    Impossible()`), which all print the class alone."""
-    if one.message is not None and one.message == other.message:
-        return True
-    if one.exception is None or one.exception != other.exception:
-        return False
-    gaps = _gaps(one)
-    return gaps is not None and gaps == _gaps(other)
-
-
-def _gaps(match: Match) -> tuple[str | None, ...] | None:
-    """The template's literal parts and gaps; empty for a raise given no message."""
-    message = match.site.site.message if match.site is not None else None
-    if message is not None:
-        return tuple(p if isinstance(p, str) else None for p in message.parts)
-    return () if match.message is None and match.kind == "raise" else None
 
 
 def _ref(match: Match) -> SiteRef:
