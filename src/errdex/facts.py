@@ -302,6 +302,8 @@ class CallFact(msgspec.Struct, frozen=True, gc=False):
     # method of an object that is no name), or a method's parameter not annotated there
     # (`Processor.apply(items)`: the method it overrides may say); None when unknown.
     receiver_type: str | None = None
+    # what the locals its conditions read were assigned (`norm = value.strip().lower()`)
+    bindings: tuple[Binding, ...] = ()
 
 
 class CallSite(msgspec.Struct, frozen=True, gc=False):

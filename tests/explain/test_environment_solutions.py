@@ -115,6 +115,19 @@ LAB = {
             if norm in {"0", "false", "no"}:
                 return False
             raise ValueError(f"{value!r} is not a valid boolean")
+
+
+        def fail(message):
+            raise ValueError(message)
+
+
+        def to_switch(value):
+            norm = value.strip().lower()
+            if norm in {"on", "yes"}:
+                return True
+            if norm in {"off", "no"}:
+                return False
+            fail(f"{value!r} is not a valid switch")
         """,
 }
 
@@ -190,3 +203,10 @@ def test_a_package_among_either_part_says_what_else_the_check_asks(lab: Store) -
 def test_a_compiled_part_of_the_code_itself_is_no_package_to_install(lab: Store) -> None:
     page = page_of(lab, "the native extension is not built")
     assert not any(s.text.startswith("Install") for s in page.solutions)
+
+
+def test_the_locals_of_a_helper_call_lead_to_the_input(lab: Store) -> None:
+    _, text = first(page_of(lab, "{value!r} is not a valid switch"))
+    assert text == (
+        "Pass the argument `value` of `to_switch` as one of `'on'`, `'yes'`, `'off'`, `'no'`."
+    )
