@@ -80,6 +80,16 @@ LAB = {
                 raise RuntimeError("stores need a GPU and turbo")
 
 
+        class Engine:
+            @property
+            def fast(self):
+                return bool(HAS_TURBO) and self.enabled
+
+            def run(self):
+                if not self.fast:
+                    raise RuntimeError("the fast path is off")
+
+
         def native_call(n):
             if optional.native is None:
                 raise RuntimeError("the native extension is not built")
@@ -210,3 +220,8 @@ def test_the_locals_of_a_helper_call_lead_to_the_input(lab: Store) -> None:
     assert text == (
         "Pass the argument `value` of `to_switch` as one of `'on'`, `'yes'`, `'off'`, `'no'`."
     )
+
+
+def test_a_name_computed_from_an_optional_one_is_no_package_to_install(lab: Store) -> None:
+    page = page_of(lab, "the fast path is off")
+    assert not any(s.text.startswith("Install") for s in page.solutions)

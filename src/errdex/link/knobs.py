@@ -272,7 +272,9 @@ class KnobIndex:
             via = f"`{name}()` returns `{knob}`"
         else:
             return None
-        return KnobLink(name=knob, kind=kind, behind=dotted, file=file, via=via)
+        # `same_value`: a name that holds it as it is (a local alias, a property returning
+        # it) says the same; one computed from it says nothing exact
+        return KnobLink(name=knob, kind=kind, behind=dotted, file=file, via=via, same_value=True)
 
     def _through_property(
         self, attr: str, dotted: str, facts: FileFacts, class_name: str, depth: int
