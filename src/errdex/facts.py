@@ -396,7 +396,7 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     attr_sets: tuple[AttrSet, ...] = ()
     tests: tuple[TestRef, ...] = ()
     texts: tuple[ClassText, ...] = ()  # how its exception classes write their text
-    # module-level name → the module its `try` imports, when `except ImportError` binds
+    # module-level name → the modules its `try` imports, when `except ImportError` binds
     # the name to None/False: the name says whether an optional package is installed
     optional_imports: dict[str, str] = {}
     # function name → the platform test its body returns (`torch.cuda.is_available()`)

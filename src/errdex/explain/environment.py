@@ -41,11 +41,14 @@ def package_solution(condition: ConditionView, knobs: list[Knob]) -> tuple[str, 
         if knob.kind != KnobKind.PACKAGE or not knob.behind or not knob.same_value:
             continue
         if _missing(node, knob.behind):
-            module = knob.name.split(".")[0]
+            tops = list(dict.fromkeys(m.strip().split(".")[0] for m in knob.name.split(",")))
+            modules = ", ".join(code(t) for t in tops)
             text = (
-                f"Install the package that provides the module {code(module)}: "
-                f"{code(knob.behind)} says that `import {knob.name}` failed"
+                f"Install the package that provides the module {modules}"
+                if len(tops) == 1
+                else f"Install the packages that provide the modules {modules}"
             )
+            text += f" ({code(knob.behind)} is unset here: importing {code(knob.name)} failed)"
             return text, knob
     return None
 

@@ -266,7 +266,7 @@ class KnobIndex:
         own = optional is not None and optional[0].split(".")[0] == where.module.split(".")[0]
         if optional is not None and not own:
             kind, knob, file = KnobKind.PACKAGE, optional[0], optional[1]
-            via = f"`{name}` is None (or false) when `import {knob}` failed"
+            via = f"`{name}` is None (or false) when importing `{knob}` failed"
         elif (test := self._platform.get((where.module, name.rsplit(".", 1)[-1]))) is not None:
             kind, knob, file = KnobKind.PLATFORM, test[0], test[1]
             via = f"`{name}()` returns `{knob}`"
