@@ -207,6 +207,9 @@ class ErrorSite(msgspec.Struct, frozen=True, gc=False):
     variants: tuple[Variant, ...] = ()
     cause: str | None = None  # the source of `from X`
     level: str | None = None  # log level (`warning`, `error`, ...) for log sites
+    # The framework that prints an exit's message its own way: "argparse" for
+    # `parser.error(msg)` (`prog: error: msg` under the usage line).
+    printer: str | None = None
     # Facts the linker still has to resolve:
     args: tuple[Arg, ...] = ()  # the exception constructor's arguments
     reasons: ReasonsList | None = None  # when the message joins a reasons list
@@ -250,6 +253,9 @@ class ClassText(msgspec.Struct, frozen=True, gc=False):
     attrs: dict[str, str] = {}  # class attribute → the repr of its literal value
     sets: dict[str, str] = {}  # `self.X = <expr>` in `__init__`: X → the expression's source
     defaults: dict[str, str] = {}  # `__init__`'s parameters → their defaults' source
+    # `if message is None: message = <expr>` (or `message = message or <expr>`) at the top
+    # of `__init__`: the parameter → the expression's source, what it holds when not given.
+    fallbacks: dict[str, str] = {}
     methods: dict[str, TextMethod] = {}  # `__str__`, `format_message`, `show`, properties
 
 
