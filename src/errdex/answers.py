@@ -9,6 +9,7 @@ from collections.abc import Callable
 import msgspec
 
 from errdex.explain import build_page
+from errdex.explain.advice import fill_values
 from errdex.explain.page import Page
 from errdex.indexing import IndexReport
 from errdex.match import lookup_text
@@ -108,4 +109,4 @@ def _add_best_page(store: Store, answer: PasteAnswer, *, pages: bool, file_text:
     if file_text and best.site is not None:
         answer.file_text = store.file_text(best.site.version_id, best.file)
     if pages:
-        answer.page = build_page(store, best.id, best.version)
+        answer.page = fill_values(build_page(store, best.id, best.version), best.values)

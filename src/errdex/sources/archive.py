@@ -40,8 +40,9 @@ from errdex.sources._common import (
     too_large,
     unsafe_reason,
 )
-from errdex.sources.base import MAX_FILE_BYTES, Skipped, SourceFile, VersionInfo
+from errdex.sources.base import MAX_FILE_BYTES, EntryPoint, Skipped, SourceFile, VersionInfo
 from errdex.sources.digests import archive_sha256
+from errdex.sources.entry_points import entry_points_txt, tree_entry_points
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
@@ -273,7 +274,8 @@ class ArchiveSource:
         )
 
         metadata_files: dict[str, bytes] = {}
-        self._members = self._scan(metadata_files)
+        script_files: dict[str, bytes] = {}
+        self._members = self._scan(metadata_files, script_files)
         self._prefix = "" if self.wheel else self._common_folder()
         self._paths: dict[str, str] = {}  # member name -> SourceFile path
         for member in self._members:
@@ -304,6 +306,7 @@ class ArchiveSource:
             link_template=template,
             tracker_url=urls.tracker if urls else None,
             homepage=(urls.homepage or urls.repository) if urls else None,
+            entry_points=self._entry_points(script_files),
         )
 
     def files(self) -> Iterator[SourceFile]:
@@ -403,17 +406,46 @@ class ArchiveSource:
 
     # -- reading -------------------------------------------------------------------------
 
-    def _scan(self, metadata_files: dict[str, bytes]) -> list[_Member]:
-        """List every member; keep the bytes of the files that may hold the metadata."""
+    def _scan(
+        self, metadata_files: dict[str, bytes], script_files: dict[str, bytes]
+    ) -> list[_Member]:
+        """List every member; keep the bytes of the files that may hold the metadata, and
+        of those that may declare the scripts it installs."""
         members: list[_Member] = []
         for member, read in self._walk():
             members.append(member)
-            wanted = member.kind == "file" and member.size <= _METADATA_LIMIT
-            wanted = wanted and len(metadata_files) < _METADATA_CANDIDATES
-            if wanted and member.path and self._may_be_metadata(member.path):
-                with contextlib.suppress(_MemberError):
-                    metadata_files[member.path] = read(_METADATA_LIMIT)
+            small = member.kind == "file" and member.size <= _METADATA_LIMIT and member.path
+            if not small:
+                continue
+            for kept, wanted in (
+                (metadata_files, self._may_be_metadata),
+                (script_files, self._may_declare_scripts),
+            ):
+                if len(kept) < _METADATA_CANDIDATES and wanted(member.path):
+                    with contextlib.suppress(_MemberError):
+                        kept[member.path] = read(_METADATA_LIMIT)
         return members
+
+    def _may_declare_scripts(self, path: str) -> bool:
+        if self.wheel:
+            return re.fullmatch(r"[^/]+\.dist-info/entry_points\.txt", path) is not None
+        return (
+            re.fullmatch(
+                r"(?:[^/]+/)?(?:pyproject\.toml|setup\.cfg|setup\.py|"
+                r"(?:src/)?[^/]+\.egg-info/entry_points\.txt)",
+                path,
+            )
+            is not None
+        )
+
+    def _entry_points(self, found: dict[str, bytes]) -> tuple[EntryPoint, ...]:
+        """A wheel's `entry_points.txt`; an sdist's egg-info one, else its packaging files."""
+        for path in sorted(found):
+            if path.endswith("entry_points.txt"):
+                scripts = entry_points_txt(found[path])
+                if scripts:
+                    return scripts
+        return tree_entry_points(lambda name: found.get(self._prefix + name))
 
     def _walk(self) -> Iterator[tuple[_Member, Callable[[int], bytes]]]:
         """Each member with a bounded reader of its bytes, in archive order.

@@ -24,7 +24,8 @@ from errdex.sources._common import (
     tree_revision,
     unsafe_reason,
 )
-from errdex.sources.base import MAX_FILE_BYTES, Skipped, SourceFile, VersionInfo
+from errdex.sources.base import MAX_FILE_BYTES, EntryPoint, Skipped, SourceFile, VersionInfo
+from errdex.sources.entry_points import entry_points_txt
 
 
 class InstalledSource:
@@ -81,6 +82,7 @@ class InstalledSource:
             link_template=None,
             tracker_url=urls.tracker,
             homepage=urls.homepage or urls.repository,
+            entry_points=_entry_points(dist),
         )
 
     def paths(self) -> list[str]:
@@ -99,6 +101,15 @@ class InstalledSource:
             data = read_capped(rel, full, self.skipped)
             if data is not None:
                 yield SourceFile(rel, data)
+
+
+def _entry_points(dist: metadata.Distribution) -> tuple[EntryPoint, ...]:
+    """The scripts its `entry_points.txt` names, read as text (nothing is imported)."""
+    try:
+        text = dist.read_text("entry_points.txt")
+    except (OSError, UnicodeDecodeError):
+        return ()
+    return entry_points_txt(text.encode()) if text else ()
 
 
 def _listed(dist: metadata.Distribution) -> dict[str, tuple[str, str | None]]:
