@@ -16,6 +16,7 @@ def test_the_public_names_are_pinned() -> None:
     assert errdex.__all__ == [
         "ClusterRun",
         "ErrdexError",
+        "ExportReport",
         "FilePage",
         "IndexReport",
         "InputError",
@@ -33,6 +34,8 @@ def test_the_public_names_are_pinned() -> None:
         "VersionDiff",
         "answer",
         "diff",
+        "diff_git",
+        "export",
         "index",
         "index_cluster",
         "install",

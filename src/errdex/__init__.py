@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 from errdex.errors import ErrdexError, InputError, NotFoundError, SourceError, StoreError
 
 if TYPE_CHECKING:
+    import os
+
     from errdex.answers import PasteAnswer
     from errdex.explain.page import Page
     from errdex.history.diff import VersionDiff
@@ -32,12 +34,14 @@ if TYPE_CHECKING:
     from errdex.render.records import FilePage, ProjectList, ProjectPage, SiteRecord
     from errdex.sources.base import VersionInfo
     from errdex.store.base import Store
+    from errdex.web.export import ExportReport
 
 # `import errdex` stays cheap (the environment-wide hook imports it at every start of
 # Python): these load on first use.
 _LAZY = {
     "install": ("errdex.hook", "install"),
     "ClusterRun": ("errdex.indexing.cluster", "ClusterRun"),
+    "ExportReport": ("errdex.web.export", "ExportReport"),
     "FilePage": ("errdex.render.records", "FilePage"),
     "IndexReport": ("errdex.indexing", "IndexReport"),
     "LookupAnswer": ("errdex.match.results", "LookupAnswer"),
@@ -66,6 +70,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "ClusterRun",
     "ErrdexError",
+    "ExportReport",
     "FilePage",
     "IndexReport",
     "InputError",
@@ -83,6 +88,8 @@ __all__ = [
     "VersionDiff",
     "answer",
     "diff",
+    "diff_git",
+    "export",
     "index",
     "index_cluster",
     "install",
@@ -204,15 +211,17 @@ def answer(
     version: str | None = None,
     limit: int = 5,
     auto_index: bool = True,
+    partial_first: bool = True,
     pages: bool = False,
     announce: Callable[[str], None] | None = None,
     answered: Callable[[PasteAnswer], None] | None = None,
 ) -> PasteAnswer:
     """A paste answered where the error happened: the installed packages its traceback or
-    --project names are indexed first (into a new database, even), from the files the paste
-    needs; `answered` gets the answer before the rest of those files are indexed. With
-    `pages`, the best match's page and source file come with it. `announce` hears of each
-    package indexed on the way. Raises `NotFoundError` when there is nothing to search."""
+    `project` names are indexed first (into a new database, even); with `partial_first`,
+    from the files the paste needs, and `answered` gets the answer before the rest of those
+    files are indexed. With `pages`, the best match's page and source file come with it.
+    `announce` hears of each package indexed on the way. Raises `NotFoundError` when there
+    is nothing to search."""
     from errdex.answers import answer_for_reader
     from errdex.match.answer import may_index
     from errdex.match.paste import parse_paste
@@ -227,6 +236,7 @@ def answer(
             version=version,
             limit=limit,
             auto_index=auto_index,
+            partial_first=partial_first,
             pages=pages,
             announce=announce,
             answered=answered,
@@ -323,6 +333,45 @@ def diff(project: str, old: str, new: str, *, db: str | Store | None = None) -> 
 
     with _opened(db) as store:
         return diff_versions(store, project, old, new)
+
+
+def diff_git(
+    repo: str, old: str, new: str | None = None, *, db: str | Store | None = None
+) -> VersionDiff:
+    """The errors revision `new` of the git repository `repo` (None: its working tree) added,
+    removed, reworded and moved since revision `old`; both are indexed first, into `db`, or
+    with no `db` into a database of the call's own that is gone after."""
+    import contextlib
+    import tempfile
+    from pathlib import Path
+
+    from errdex.history.gate import diff_revisions
+
+    with contextlib.ExitStack() as stack:
+        if db is None:
+            db = str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "diff.db")
+        store = stack.enter_context(_opened(db, create=True))
+        return diff_revisions(store, repo, old, new)
+
+
+def export(
+    project: str,
+    out: str | os.PathLike[str],
+    *,
+    version: str | None = None,
+    db: str | None = None,
+    base_url: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> ExportReport:
+    """Write `project`'s catalog at `version` (default: the newest) into the new or empty
+    folder `out` as static files: the pages and JSON twins `errdex serve` answers, with an
+    index of every error and a sitemap (absolute under `base_url`). `progress` hears of
+    every few files written."""
+    from pathlib import Path
+
+    from errdex.web.export import export_catalog
+
+    return export_catalog(db, project, version, Path(out), base_url=base_url, progress=progress)
 
 
 def load_ipython_extension(ipython: Any) -> None:

@@ -51,13 +51,14 @@ def answer_for_reader(
     version: str | None = None,
     limit: int = 5,
     auto_index: bool = True,
+    partial_first: bool = True,
     pages: bool = False,
     announce: Callable[[str], None] | None = None,
     answered: Callable[[PasteAnswer], None] | None = None,
 ) -> PasteAnswer:
     """The paste's answer; `answered` is given it as soon as it stands, before the versions
-    first indexed from part of their files are indexed whole (Ctrl-C during that leaves
-    them for the next lookup)."""
+    first indexed from part of their files (with `partial_first`) are indexed whole (Ctrl-C
+    during that leaves them for the next lookup)."""
     first = answer_paste(
         store,
         evidence,
@@ -65,7 +66,7 @@ def answer_for_reader(
         version=version,
         limit=limit,
         auto_index=auto_index,
-        first=True,
+        first=partial_first,
         announce=announce,
     )
     answer = PasteAnswer(result=first.result, indexed=first.indexed)
