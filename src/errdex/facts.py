@@ -45,6 +45,8 @@ class KnobKind(enum.StrEnum):
 
     ENV = "env"  # an environment variable
     FLAG = "flag"  # a command-line flag
+    PACKAGE = "package"  # an optional package: installing it is the setting
+    PLATFORM = "platform"  # the machine or interpreter the program runs on
 
 
 class Placeholder(msgspec.Struct, frozen=True, gc=False):
@@ -205,6 +207,9 @@ class ErrorSite(msgspec.Struct, frozen=True, gc=False):
     variants: tuple[Variant, ...] = ()
     cause: str | None = None  # the source of `from X`
     level: str | None = None  # log level (`warning`, `error`, ...) for log sites
+    # The framework that prints an exit's message its own way: "argparse" for
+    # `parser.error(msg)` (`prog: error: msg` under the usage line).
+    printer: str | None = None
     # Facts the linker still has to resolve:
     args: tuple[Arg, ...] = ()  # the exception constructor's arguments
     reasons: ReasonsList | None = None  # when the message joins a reasons list
@@ -248,6 +253,9 @@ class ClassText(msgspec.Struct, frozen=True, gc=False):
     attrs: dict[str, str] = {}  # class attribute → the repr of its literal value
     sets: dict[str, str] = {}  # `self.X = <expr>` in `__init__`: X → the expression's source
     defaults: dict[str, str] = {}  # `__init__`'s parameters → their defaults' source
+    # `if message is None: message = <expr>` (or `message = message or <expr>`) at the top
+    # of `__init__`: the parameter → the expression's source, what it holds when not given.
+    fallbacks: dict[str, str] = {}
     methods: dict[str, TextMethod] = {}  # `__str__`, `format_message`, `show`, properties
 
 
@@ -392,6 +400,11 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     attr_sets: tuple[AttrSet, ...] = ()
     tests: tuple[TestRef, ...] = ()
     texts: tuple[ClassText, ...] = ()  # how its exception classes write their text
+    # module-level name → the module its `try` imports, when `except ImportError` binds
+    # the name to None/False: the name says whether an optional package is installed
+    optional_imports: dict[str, str] = {}
+    # function name → the platform test its body returns (`torch.cuda.is_available()`)
+    platform_tests: dict[str, str] = {}
 
 
 class ExceptionInfo(msgspec.Struct, frozen=True, gc=False):

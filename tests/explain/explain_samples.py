@@ -4,7 +4,17 @@ validator only under a guard, an args dataclass with argparse flags (EngineArgs)
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+from errdex.explain import build_page
+from errdex.explain.page import Page
+from errdex.indexing import index_source
+from errdex.indexing.cache import FactsCache
+from errdex.sources import open_source
+from errdex.store import open_store
 from errdex.store.base import Store, StoredSite
+from samples import write_package
 
 PYPROJECT = """
     [project]
@@ -119,3 +129,25 @@ def site_with(store: Store, message: str) -> StoredSite:
         s for s in store.list_sites("engine") if s.site.message and s.site.message.text == message
     ]
     return found
+
+
+def page_with_message(store: Store, project: str, message: str) -> Page:
+    """The page of the one site of `project` whose message starts with `message`."""
+    (site,) = [
+        s
+        for s in store.list_sites(project)
+        if s.site.message is not None and s.site.message.text.startswith(message)
+    ]
+    return build_page(store, site.id)
+
+
+def indexed_package(root: Path, project: str, files: Mapping[str, str]) -> Iterator[Store]:
+    """`files` written under `root` and indexed as `project` 1.0 into a real SQLite file,
+    with a facts cache of its own."""
+    write_package(root / "src", files)
+    with open_store(root / "errdex.db") as store:
+        cache = FactsCache(root / "facts.sqlite3")
+        index_source(
+            open_source(str(root / "src"), project=project, version="1.0"), store, cache=cache
+        )
+        yield store

@@ -4,18 +4,14 @@ user decides is context in "What it means", and a guard whose other branch fails
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
+from explain_samples import indexed_package, page_with_message
 
-from errdex.explain import build_page
 from errdex.explain.knob_actions import knob_action
 from errdex.explain.page import ConditionView, Knob, Page
 from errdex.facts import ConditionKind, KnobKind
-from errdex.indexing import index_source
-from errdex.sources import open_source
-from errdex.store import Store, open_store
-from samples import write_package
+from errdex.store import Store
 
 SHOP = {
     "shop/__init__.py": "",
@@ -130,20 +126,11 @@ SHOP = {
 
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    root: Path = tmp_path_factory.mktemp("shop")
-    write_package(root / "src", SHOP)
-    with open_store(root / "errdex.db") as store:
-        index_source(open_source(str(root / "src"), project="shop", version="1.0"), store)
-        yield store
+    yield from indexed_package(tmp_path_factory.mktemp("shop"), "shop", SHOP)
 
 
 def page_of(store: Store, message: str) -> Page:
-    (site,) = [
-        s
-        for s in store.list_sites("shop")
-        if s.site.message is not None and s.site.message.text.startswith(message)
-    ]
-    return build_page(store, site.id)
+    return page_with_message(store, "shop", message)
 
 
 def test_a_guard_whose_other_branch_raises_is_no_way_out(shop: Store) -> None:

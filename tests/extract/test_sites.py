@@ -221,6 +221,44 @@ def test_a_message_chosen_in_branches_is_a_site_per_message_with_its_branch() ->
     assert [c.statement for c in sites[3].conditions] == ["self._hint is not None"]
 
 
+def test_messages_chosen_in_branches_through_translation_calls() -> None:
+    # wtforms' `NumberRange.__call__`, shortened: each branch's text comes through the
+    # field's translations (`field.gettext`, `_`), which are text, not calls that may build
+    # a reasons list.
+    sites = sites_of(
+        """
+        class NumberRange:
+            def __call__(self, form, field):
+                if self.message is not None:
+                    message = self.message
+                elif max_value is None:
+                    message = field.gettext("Number must be at least %(min)s.")
+                else:
+                    message = _("Number must be between %(min)s and %(max)s.")
+                raise ValidationError(message % dict(min=min_value, max=max_value))
+        """
+    )
+    assert [s.message.text if s.message else None for s in sites] == [
+        "{message}",
+        "Number must be at least {min_value}.",
+        "Number must be between {min_value} and {max_value}.",
+    ]
+
+
+def test_a_configured_message_or_a_default_text_is_the_default_text() -> None:
+    # wtforms' fields: `raise ValueError(self.invalid_value_message or self.gettext("..."))`.
+    site = only_site(
+        """
+        class DateTimeField:
+            def process_formdata(self, valuelist):
+                raise ValueError(
+                    self.invalid_value_message or self.gettext("Not a valid datetime value.")
+                )
+        """
+    )
+    assert site.message is not None and site.message.text == "Not a valid datetime value."
+
+
 def test_a_default_message_an_if_may_replace_is_a_site_per_message() -> None:
     sites = sites_of(
         """
@@ -648,4 +686,24 @@ def test_warning_helpers_and_calls_passing_a_message_on() -> None:
     assert [(c.callee, c.line, c.params, c.defaults) for c in facts.calls] == [
         ("_warnings_warn", 10, ("msg", "code"), {"code": "None"}),
         ("_warnings_warn", 12, ("msg", "code"), {"code": "None"}),
+    ]
+
+
+def test_an_argument_parsers_error_is_an_exit_site_printed_by_argparse() -> None:
+    sites = sites_of(
+        """
+        def main(argv):
+            if not argv:
+                self.parser.error("no valid command or option passed.")
+            try:
+                run(argv)
+            except OptionError as err:
+                parser.error(str(err))
+            self.log.error("not a parser: %s", argv)
+        """
+    )
+    exits = [s for s in sites if s.kind is SiteKind.EXIT]
+    assert [(s.line, s.message.text if s.message else None, s.printer) for s in exits] == [
+        (4, "no valid command or option passed.", "argparse"),
+        (8, "{err}", "argparse"),
     ]

@@ -145,6 +145,13 @@ CONCAT_AND_CALLS = [
     ("ascii(x)", "{x!a}"),
     ('_("translated %s") % x', "translated {x}"),
     ('gettext("hello")', "hello"),
+    # A translation object's method: wtforms' `self.gettext("Not a valid choice.")`.
+    ('self.gettext("Not a valid choice.")', "Not a valid choice."),
+    ('obj._("not gettext")', '{obj._("not gettext")}'),
+    # A value or a fallback text: the fallback is what is seen by default.
+    ('self.message or _("Not a valid choice.")', "Not a valid choice."),
+    ("self.message or other", "{self.message or other}"),
+    ('message or ""', '{message or ""}'),
     ('"  padded  ".strip()', "padded"),
     ('f"  {x} padded  ".strip()', "{x} padded"),
     ('(f"{x}\\n" ).rstrip()', "{x}"),

@@ -167,6 +167,8 @@ def test_frameworks_from_outside_print_their_own_frame() -> None:
                     if count > 10:
                         logger.warning("Counting past %d", count)
                     warnings.warn("count is deprecated", DeprecationWarning)
+                    if count == 3:
+                        parser.error(f"{count} is unlucky")
                 """
         }
     )
@@ -185,6 +187,7 @@ def test_frameworks_from_outside_print_their_own_frame() -> None:
     assert shown(sites, 17) == {
         "{filename}:{lineno}: DeprecationWarning: count is deprecated": "printed by warnings"
     }
+    assert shown(sites, 19) == {"{prog}: error: {count} is unlucky": "printed by argparse"}
 
 
 def test_builtin_rules_for_several_arguments() -> None:
@@ -340,3 +343,46 @@ def test_str_that_adds_to_what_the_base_prints() -> None:
         }
     )
     assert shown(sites, 19) == {"Can't process an empty prompt. ({', '.join(extras)})": "str(exc)"}
+
+
+def test_a_parameter_given_none_takes_the_text_init_falls_back_to() -> None:
+    # click's `NoSuchOption` and `MissingParameter`, shortened: `if message is None:
+    # message = ...` before passing it on, and `message or ""` passed on.
+    sites = link(
+        {
+            "cli/errors.py": """
+                class UsageError(Exception):
+                    def __init__(self, message, ctx=None):
+                        super().__init__(message)
+                        self.message = message
+
+                    def format_message(self):
+                        return self.message
+
+                class NoSuchOption(UsageError):
+                    def __init__(self, option_name, message=None, possibilities=None):
+                        if message is None:
+                            message = f"No such option: {option_name}"
+                        super().__init__(message)
+                        self.possibilities = possibilities
+
+                class Missing(UsageError):
+                    def __init__(self, message=None, hint=None):
+                        super().__init__(message or self.gettext("Missing a value."))
+                """,
+            "cli/parser.py": """
+                from .errors import Missing, NoSuchOption
+
+                def match(opt, given):
+                    if opt not in given:
+                        raise NoSuchOption(opt, possibilities=given)
+                    if not given[opt]:
+                        raise Missing(hint=opt)
+                """,
+        }
+    )
+    assert shown(sites, 6, "cli/parser.py") == {"No such option: {opt}": "format_message()"}
+    # The fallback is what reaches the base: the class's message.
+    [missing] = [s for s in sites if s.site.line == 8]
+    assert missing.site.message is not None
+    assert missing.site.message.text == "Missing a value."

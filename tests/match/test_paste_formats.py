@@ -368,6 +368,50 @@ def test_rich_frame_with_wrapped_path() -> None:
     assert (err.frames[0].line, err.frames[0].function) == (30, "call_function")
 
 
+def test_rich_error_panel_after_usage() -> None:
+    # typer's (and rich-click's) printed usage error: the message wrapped inside a panel
+    # titled `Error`, made with rich at 60 columns.
+    (err,) = paste(
+        """
+        Usage: main [OPTIONS]
+        Try 'main --help' for help.
+        ╭─ Error ──────────────────────────────────────────────────╮
+        │ Got unexpected extra argument(s) (Camila) and a much     │
+        │ longer text that surely has to be wrapped inside the box │
+        ╰──────────────────────────────────────────────────────────╯
+        """
+    )
+    assert err.exception == "Error"
+    assert err.message == (
+        "Got unexpected extra argument(s) (Camila) and a much longer text that surely has"
+        " to be wrapped inside the box"
+    )
+
+
+def test_rich_traceback_then_error_panel() -> None:
+    # Two things rich printed one after the other: the panel is not part of the exception's
+    # message above it, and a panel cut before its bottom border still reads.
+    errors = paste(
+        """
+        ╭─────────── Traceback (most recent call last) ────────────╮
+        │ /tmp/app/gen.py:8 in                                     │
+        │ deep_function_with_a_rather_long_name                    │
+        │                                                          │
+        │ ❱  8 │   raise ValueError(f"Invalid configuration value  │
+        ╰──────────────────────────────────────────────────────────╯
+        ValueError: Invalid configuration value -5: expected a
+        positive integer
+        ╭─ Error ──────────────────────────────────────────────────╮
+        │ No such option: --foo                                    │
+        """
+    )
+    assert [(e.exception, " ".join(e.message.split())) for e in errors] == [
+        ("ValueError", "Invalid configuration value -5: expected a positive integer"),
+        ("Error", "No such option: --foo"),
+    ]
+    assert errors[0].frames[0].function == "deep_function_with_a_rather_long_name"
+
+
 def test_windows_paths() -> None:
     # Adapted from docker/compose#2135.
     (err,) = paste(

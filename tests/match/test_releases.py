@@ -174,7 +174,19 @@ def test_the_same_text_at_two_sites_is_one_result(releases: Store) -> None:
         "raised at 2 sites with this text; PoolManager.connection_from_host is shown first: "
         "the package's own code calls it from 2 place(s), more than the others"
     )
-    assert all(m.message != "No host specified." for m in result.matches[1:])
+    # The other site stays a candidate of its own, next: the order is a preference.
+    second = result.matches[1]
+    assert (second.function, second.raised_at, second.same_text_as, second.confident) == (
+        "ConnectionPool.__init__",
+        2,
+        best.id,
+        False,
+    )
+    assert second.why[-1] == (
+        "raised at 2 sites with this text; PoolManager.connection_from_host "
+        f"(urllib3/poolmanager.py:{best.line}) is the likelier and comes first"
+    )
+    assert all(m.message != "No host specified." for m in result.matches[2:])
 
 
 def test_a_frame_tells_the_same_text_apart(releases: Store) -> None:

@@ -18,7 +18,9 @@ from errdex.explain.plain import code
 from errdex.extract.conditions import dotted_name
 
 _BUILTINS = frozenset(dir(builtins))
-_MAX_VALUES = 8
+_MAX_VALUES = 12
+# Methods that give the same value normalised: a check of their result is one of the value.
+_NORMALIZERS = frozenset({"strip", "lower", "upper", "casefold", "lstrip", "rstrip"})
 
 
 def input_action(condition: ConditionView, facts: Facts) -> str | None:
@@ -30,6 +32,17 @@ def input_action(condition: ConditionView, facts: Facts) -> str | None:
         node = ast.parse(condition.text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+        # making one conjunct false avoids the check: the first on the input will do
+        for part in node.values:
+            found = _input_instead(part, facts, function)
+            if found is not None:
+                return found
+        return None
+    return _input_instead(node, facts, function)
+
+
+def _input_instead(node: ast.expr, facts: Facts, function: str) -> str | None:
     read = facts.read
     constants = {b.name: b.value for b in facts.bindings if b.origin == "constant"}
     inputs: dict[str, str] = {}
@@ -55,13 +68,21 @@ def input_action(condition: ConditionView, facts: Facts) -> str | None:
 
 def merged_type_checks(conditions: list[ConditionView]) -> dict[int, ConditionView]:
     """`not isinstance(x, str)` then `not isinstance(x, URL)` (an if/elif chain that
-    accepts either): the last of them as one check of all the types, by its line."""
+    accepts either), or `x not in {...}` then `x not in {...}`: the last of them as one
+    check of all the types or values, by its line."""
     types: dict[str, list[str]] = {}
+    values: dict[str, list[str]] = {}
     last: dict[str, ConditionView] = {}
     for condition in conditions:
         try:
             node = ast.parse(condition.text, mode="eval").body
         except (SyntaxError, ValueError, RecursionError):
+            continue
+        members = _not_in_literal(node)
+        if members is not None:
+            target = f"in:{members[0]}"
+            values.setdefault(target, []).extend(members[1])
+            last[target] = condition
             continue
         if not (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
             continue
@@ -77,13 +98,40 @@ def merged_type_checks(conditions: list[ConditionView]) -> dict[int, ConditionVi
         last[target] = condition
     out: dict[int, ConditionView] = {}
     for target, condition in last.items():
-        every = list(dict.fromkeys(types[target]))
-        if len(every) > 1:
+        if target.startswith("in:"):
+            every = list(dict.fromkeys(values[target]))
+            if len(every) == len(set(_not_in_literal_members(condition))):
+                continue  # one check: nothing merged
+            text = f"{target[3:]} not in ({', '.join(every)},)"
+        else:
+            every = list(dict.fromkeys(types[target]))
+            if len(every) <= 1:
+                continue
             text = f"not isinstance({target}, ({', '.join(every)},))"
-            out[condition.line] = ConditionView(
-                text=text, test=text, kind=condition.kind, holds=True, line=condition.line
-            )
+        out[condition.line] = ConditionView(
+            text=text, test=text, kind=condition.kind, holds=True, line=condition.line
+        )
     return out
+
+
+def _not_in_literal(node: ast.expr) -> tuple[str, list[str]] | None:
+    """`x not in {"a", "b"}`: (`x`, the members' sources)."""
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+        return None
+    right = node.comparators[0]
+    if not (
+        isinstance(node.ops[0], ast.NotIn) and isinstance(right, ast.Set | ast.Tuple | ast.List)
+    ):
+        return None
+    return ast.unparse(node.left), [ast.unparse(e) for e in right.elts]
+
+
+def _not_in_literal_members(condition: ConditionView) -> list[str]:
+    try:
+        found = _not_in_literal(ast.parse(condition.text, mode="eval").body)
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    return found[1] if found else []
 
 
 def _public(function: str) -> bool:
@@ -109,6 +157,9 @@ def _free_names(node: ast.expr) -> list[str]:
             visit(n.func.value)  # `x.startswith(...)`: the receiver is what is read
             for arg in [*n.args, *(k.value for k in n.keywords)]:
                 visit(arg)
+            return
+        if isinstance(n, ast.NamedExpr):
+            visit(n.value)  # `(x := data.get("x")) is not None` reads the field
             return
         if isinstance(n, ast.comprehension | ast.Lambda | ast.GeneratorExp | ast.ListComp):
             out.append("<comprehension>")  # its own names: not worked out here
@@ -165,7 +216,7 @@ def _instead(node: ast.expr, described: dict[str, str], constants: dict[str, str
             if words:
                 return f"Pass {target} {words} {bound}."
         return None
-    if isinstance(inner, ast.Name | ast.Attribute):
+    if isinstance(inner, ast.Name | ast.Attribute) or _field_key(inner) is not None:
         target = _described(inner, described)
         if target is None:
             return None
@@ -182,9 +233,24 @@ def _is_call(node: ast.Call, name: str) -> bool:
 def _described(node: ast.expr, described: dict[str, str]) -> str | None:
     """The words for the input a node reads: `the argument url of urlparse`, or its length,
     attribute or item."""
+    if isinstance(node, ast.NamedExpr):
+        return _described(node.value, described)
     if isinstance(node, ast.Call) and _is_call(node, "len") and len(node.args) == 1:
         inner = _described(node.args[0], described)
         return f"{inner} with a length" if inner else None
+    field = _field_key(node)
+    if field is not None:
+        inner = _described(field[0], described)
+        return f"the field {code(field[1])} of {inner}" if inner else None
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in _NORMALIZERS
+        and not node.args
+        and not node.keywords
+    ):
+        # `value.strip().lower() not in {...}`: the value as given, spaces and case aside
+        return _described(node.func.value, described)
     dotted = dotted_name(node) if isinstance(node, ast.Name | ast.Attribute) else None
     if dotted is None:
         return None
@@ -193,6 +259,27 @@ def _described(node: ast.expr, described: dict[str, str]) -> str | None:
     root, _, rest = dotted.partition(".")
     if root in described and rest:
         return f"{described[root]} with a `.{rest}`"
+    return None
+
+
+def _field_key(node: ast.expr) -> tuple[ast.expr, str] | None:
+    """`data.get("stream")` or `data["stream"]`: (`data`, `stream`), a field of a mapping
+    the caller passed (a request body, a config dict)."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ):
+        return node.func.value, node.args[0].value
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
+    ):
+        return node.value, node.slice.value
     return None
 
 

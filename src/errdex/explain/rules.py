@@ -142,8 +142,14 @@ def when_it_happens(facts: Facts) -> WhenItHappens:
             f"which calls {code(callee)}{guard}."
         )
     for knob in facts.knobs:
-        kind = "environment variable" if knob.kind == KnobKind.ENV else "command-line flag"
         behind = code(knob.behind or knob.name)
+        if knob.kind == KnobKind.PACKAGE:
+            situations.append(f"{behind} is None when the optional {code(knob.name)} is missing.")
+            continue
+        if knob.kind == KnobKind.PLATFORM:
+            situations.append(f"{behind} tests the machine: {code(knob.name)}.")
+            continue
+        kind = "environment variable" if knob.kind == KnobKind.ENV else "command-line flag"
         via = f" (through the {knob.via})" if knob.via and knob.via.startswith("property") else ""
         situations.append(f"{behind} depends on the {kind} {code(knob.name)}{via}.")
     situations = situations[:_MAX_SITUATIONS]

@@ -20,9 +20,10 @@ import msgspec
 
 from errdex.explain.advice import message_advice
 from errdex.explain.context import CONTEXT_KINDS, Facts
+from errdex.explain.environment import package_solution, platform_solution
 from errdex.explain.inputs import input_action, merged_type_checks
 from errdex.explain.knob_actions import KnobAction, knob_action
-from errdex.explain.page import ConditionView, ExampleFix, Solution
+from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code, plain_condition
 from errdex.extract.conditions import negate
 from errdex.facts import Condition, ConditionKind, SiteKind
@@ -115,6 +116,7 @@ def solutions(facts: Facts) -> list[Solution]:
             reason = f"so that {opposite_words(condition)}"
             found.add(_knob_solution(action, reason, condition), _tier(action))
     _add_input(found, open_conditions, facts)
+    _add_environment(found, open_conditions, facts)
     _add_platform(found, open_conditions)
     for caller, guard in facts.caller_guards:
         callee = code(facts.stored.site.function)
@@ -150,7 +152,8 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
     merged = merged_type_checks(conditions)
     for group in (checks, exits):
         for condition in reversed(group):
-            given = input_action(merged.get(condition.line, condition), facts)
+            check = merged.get(condition.line, condition)
+            given = input_action(check, facts) or input_action(expanded(check, facts), facts)
             if given is not None:
                 found.add(Solution(text=given, condition=condition.text, kind="input"), 1)
                 return
@@ -160,11 +163,60 @@ def _exact(action: KnobAction) -> bool:
     return bool(action.before and action.after) or action.keyword is not None
 
 
+def _add_environment(found: _Collector, conditions: list[ConditionView], facts: Facts) -> None:
+    """An optional package the path finds missing; a machine the check asks for."""
+    for condition in conditions:
+        package = package_solution(condition, facts.knobs)
+        also = ""
+        if package is None:
+            package, also = _package_among_either(condition, facts)
+        if package is not None:
+            text, knob = package
+            found.add(
+                Solution(
+                    text=f"{text}{also}.",
+                    knob=knob.name,
+                    condition=condition.text,
+                    kind="environment",
+                ),
+                0,
+            )
+            continue
+        machine = platform_solution(condition, facts.knobs)
+        if machine is not None:
+            found.add(Solution(text=f"{machine}.", condition=condition.text, kind="environment"), 0)
+
+
+def _package_among_either(
+    condition: ConditionView, facts: Facts
+) -> tuple[tuple[str, Knob] | None, str]:
+    """`not cache.is_cuda or not HAS_TRITON`: every part must be false to avoid the check,
+    so installing the package is a way out with the other parts said beside it."""
+    try:
+        node = ast.parse(condition.text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None, ""
+    if not (isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or)):
+        return None, ""
+    parts = [
+        msgspec.structs.replace(condition, text=ast.unparse(v), plain=None) for v in node.values
+    ]
+    for index, part in enumerate(parts):
+        package = package_solution(part, facts.knobs)
+        if package is None:
+            continue
+        others = [opposite_words(p) for i, p in enumerate(parts) if i != index]
+        return package, "; the check also asks that " + " and ".join(others)
+    return None, ""
+
+
 def _add_platform(found: _Collector, conditions: list[ConditionView]) -> None:
     """A condition on the interpreter or the platform: run it where the condition is false."""
     for condition in conditions:
         if not _PLATFORM.search(condition.text):
             continue
+        if any(i.solution.condition == condition.text for i in found.items):
+            continue  # put in words already
         found.add(
             Solution(
                 text=f"Run it where {opposite_words(condition)}: this checks the platform "

@@ -12,6 +12,7 @@ from collections.abc import Collection
 from errdex.extract.blanked_calls import blanked_calls
 from errdex.extract.budget import over_budget
 from errdex.extract.calls import CallFilter
+from errdex.extract.environment import optional_imports, platform_tests
 from errdex.extract.exception_classes import class_texts
 from errdex.extract.knobs import (
     attribute_settings,
@@ -26,7 +27,7 @@ from errdex.facts import CallSite, FileFacts
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "32"
+EXTRACTOR_VERSION = "37-printed"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -136,6 +137,8 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         attr_sets=tuple(attribute_settings(text)),
         tests=tuple(calls.tests),
         texts=class_texts(tree, text, constants, walker.sites.sites),
+        optional_imports=optional_imports(tree),
+        platform_tests=platform_tests(text),
     )
 
 

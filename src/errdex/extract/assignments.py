@@ -39,7 +39,10 @@ class AssignmentRecorder:
             items = self.list_items(value.elts, scope, path)
             if items or not value.elts:
                 scope.lists[name] = Reasons(variants=items)
-        elif isinstance(value, ast.Call) and is_reasons_call(value):
+        elif (
+            isinstance(value, ast.Call) and is_reasons_call(value) and not self.state.stringy(value)
+        ):
+            # (`msg = _("...")` is text, not a call that may build a reasons list)
             callee = value.func
             assert isinstance(callee, ast.Attribute | ast.Name)
             scope.lists[name] = Reasons(calls=[functools.partial(self._reasons_call, value, path)])

@@ -241,10 +241,18 @@ class SiteRecorder:
         site = self.site(stmt, scope, path, SiteKind.WARN, exception, message)
         scope.signals.append(site)
 
-    def exited(self, stmt: ast.stmt, call: ast.Call, scope: Scope, path: tuple[Step, ...]) -> None:
-        """`sys.exit("message")`: the text is printed and the process exits."""
+    def exited(
+        self,
+        stmt: ast.stmt,
+        call: ast.Call,
+        scope: Scope,
+        path: tuple[Step, ...],
+        printer: str | None = None,
+    ) -> None:
+        """`sys.exit("message")`, an argument parser's `parser.error("message")`: the text
+        is printed and the process exits."""
         message = self.state.template(call.args[0], scope)
-        self.site(stmt, scope, path, SiteKind.EXIT, "SystemExit", message)
+        self.site(stmt, scope, path, SiteKind.EXIT, "SystemExit", message, printer=printer)
 
     def logged(
         self,
@@ -277,6 +285,7 @@ class SiteRecorder:
         args: tuple[Arg, ...] = (),
         cause: str | None = None,
         level: str | None = None,
+        printer: str | None = None,
     ) -> ErrorSite:
         names = tuple(dict.fromkeys(n for step in path for n in self.state.names(step)))
         reasons, reasons_expr = self._reasons_for(message, scope)
@@ -292,6 +301,7 @@ class SiteRecorder:
             bindings=self._bindings(names, scope, stmt.lineno),
             cause=cause,
             level=level,
+            printer=printer,
             args=args,
             reasons=reasons,
             reasons_expr=reasons_expr,

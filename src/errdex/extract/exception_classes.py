@@ -78,7 +78,7 @@ def class_texts(
             ):
                 read.add(stmt.name)
                 fact = _class_text(stmt, qualname, text, builder, raised.get(qualname, ()))
-                if fact.attrs or fact.sets or fact.methods:
+                if fact.attrs or fact.sets or fact.methods or fact.fallbacks:
                     found.append(fact)
             elif qualname in raised:
                 methods = _members(stmt, raised[qualname], text, builder)
@@ -137,17 +137,26 @@ def _class_text(
     attrs = dict(_literal_attributes(stmt))
     sets: dict[str, str] = {}
     defaults: dict[str, str] = {}
+    fallbacks: dict[str, str] = {}
     methods = _members(stmt, raised, text, builder)
     for item in stmt.body:
         if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
             if item.name == "__init__":
                 defaults = _defaults(item, text)
                 sets = _stored(item, text)
+                fallbacks = _fallbacks(item, text)
             elif len(methods) < _MAX_METHODS and _reads_as_text(item):
                 method = _text_method(item, text, builder)
                 if method.returns:
                     methods[item.name] = method
-    return ClassText(qualname=qualname, attrs=attrs, sets=sets, defaults=defaults, methods=methods)
+    return ClassText(
+        qualname=qualname,
+        attrs=attrs,
+        sets=sets,
+        defaults=defaults,
+        fallbacks=fallbacks,
+        methods=methods,
+    )
 
 
 def _text_attrs(stmt: ast.ClassDef) -> dict[str, str]:
@@ -211,6 +220,64 @@ def _defaults(func: ast.FunctionDef | ast.AsyncFunctionDef, text: str) -> dict[s
         if default is not None
     )
     return {name: source for name, source in found.items() if len(source) <= _MAX_SOURCE}
+
+
+def _fallbacks(func: ast.FunctionDef | ast.AsyncFunctionDef, text: str) -> dict[str, str]:
+    """What a parameter holds when not given, set in the body's first statements:
+    `if message is None: message = f"No such option: {name}"`, `if not hint: hint = ...`,
+    `message = message or DEFAULT`."""
+    args = func.args
+    params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    found: dict[str, str] = {}
+    for stmt in func.body:
+        name, value = _fallback(stmt)
+        if name is None or value is None:
+            if isinstance(stmt, ast.Expr | ast.Assign | ast.AnnAssign | ast.If):
+                continue  # a docstring, another assignment, another test
+            break  # a loop, a `with`, a `try`: what follows is no longer the defaults
+        if name in params and name not in found:
+            source = source_of(text, value)
+            if len(source) <= _MAX_SOURCE:
+                found[name] = source
+    return found
+
+
+def _fallback(stmt: ast.stmt) -> tuple[str | None, ast.expr | None]:
+    """(parameter, value) of `if p is None: p = value` / `if not p: p = value` /
+    `p = p or value`."""
+    if isinstance(stmt, ast.If) and not stmt.orelse and len(stmt.body) == 1:
+        test, body = stmt.test, stmt.body[0]
+        tested = None
+        if (
+            isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Is)
+            and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value is None
+        ):
+            tested = test.left
+        elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            tested = test.operand
+        if (
+            isinstance(tested, ast.Name)
+            and isinstance(body, ast.Assign)
+            and len(body.targets) == 1
+            and isinstance(body.targets[0], ast.Name)
+            and body.targets[0].id == tested.id
+        ):
+            return tested.id, body.value
+    if (
+        isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+        and isinstance(stmt.value, ast.BoolOp)
+        and isinstance(stmt.value.op, ast.Or)
+        and len(stmt.value.values) == 2
+        and isinstance(stmt.value.values[0], ast.Name)
+        and stmt.value.values[0].id == stmt.targets[0].id
+    ):
+        return stmt.targets[0].id, stmt.value.values[1]
+    return None, None
 
 
 def _stored(func: ast.FunctionDef | ast.AsyncFunctionDef, text: str) -> dict[str, str]:

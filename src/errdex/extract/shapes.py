@@ -105,7 +105,15 @@ def is_stringy(node: ast.expr, constants: Mapping[str, Any]) -> bool:
         return True
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod | ast.Add):
         return is_stringy(node.left, constants) or is_stringy(node.right, constants)
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+        last = node.values[-1]  # `self.message or _("...")`, not `message or ""`
+        return is_stringy(last, constants) and not (
+            isinstance(last, ast.Constant) and not last.value
+        )
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr in ("gettext", "ngettext", "lazy_gettext", "gettext_lazy"):
+            # A translation object's method (`field.gettext("...")`).
+            return bool(node.args) and is_stringy(node.args[0], constants)
         return node.func.attr in ("format", "join", "strip", "dedent") and (
             is_stringy(node.func.value, constants)
             or bool(node.args and is_stringy(node.args[0], constants))
@@ -166,6 +174,18 @@ def call_shape(call: ast.Call) -> str | None:
     if name is None and isinstance(func, ast.Attribute):
         name = f"?.{func.attr}"
     return f"{name}()" if name is not None else None
+
+
+def is_parser_error(func: ast.expr) -> bool:
+    """`parser.error(...)`, `self.parser.error(...)`: argparse's and optparse's way to print
+    the usage and `prog: error: message`, then exit."""
+    if not isinstance(func, ast.Attribute) or func.attr != "error":
+        return False
+    receiver = func.value
+    name = receiver.attr if isinstance(receiver, ast.Attribute) else None
+    if isinstance(receiver, ast.Name):
+        name = receiver.id
+    return name is not None and name.lower().lstrip("_").endswith("parser")
 
 
 def is_reasons_call(call: ast.Call) -> bool:

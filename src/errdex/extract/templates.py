@@ -101,6 +101,11 @@ class TemplateBuilder:
             result = self._binop(node)
         elif isinstance(node, ast.Call):
             result = self._call(node)
+        elif (last := _or_text(node)) is not None and self._is_text(last):
+            # `self.message or _("Not a valid choice.")`: the text a user sees unless the
+            # code was given one of its own (which only the values can tell); not `or ""`.
+            fallback = self._tpl(last)
+            result = fallback if fallback.literal_text.strip() else None
         if result is None:
             result = MessageTemplate.of(Placeholder(self._src(node, check=check)))
         return result
@@ -118,8 +123,10 @@ class TemplateBuilder:
             if isinstance(node.op, ast.Mult):
                 return self._is_text(node.left) or self._is_text(node.right)
             return isinstance(node.op, ast.Mod) and self._is_text(node.left)
+        if (last := _or_text(node)) is not None:  # (`x or ""` may be anything)
+            return self._is_text(last) and not (isinstance(last, ast.Constant) and not last.value)
         if isinstance(node, ast.Call):
-            if dotted_name(node.func) in _TEXT_FUNCTIONS:
+            if dotted_name(node.func) in _TEXT_FUNCTIONS or _is_gettext(node.func):
                 return True
             if isinstance(node.func, ast.Attribute) and node.func.attr in _TEXT_METHODS:
                 recv = node.func.value
@@ -188,8 +195,9 @@ class TemplateBuilder:
         if name == "format" and simple and 1 <= len(args) <= 2:
             spec = self._value(args[1]) if len(args) == 2 else ""
             return self._field(args[0], None, spec) if isinstance(spec, str) else None
-        if name in _GETTEXT and args and self._is_text(args[0]):
-            return self._tpl(args[0])  # `_("...")`: the untranslated text is what we know
+        if _is_gettext(node.func) and args and self._is_text(args[0]):
+            # `_("...")`, `self.gettext("...")`: the untranslated text is what we know
+            return self._tpl(args[0])
         if name in _DEDENTS and simple and len(args) == 1 and self._is_text(args[0]):
             return self._transform(args[0], _DEDENTS[name])
         if not isinstance(node.func, ast.Attribute):
@@ -352,6 +360,21 @@ class TemplateBuilder:
             return target
         source = self._src(target)
         return source if isinstance(target, _ATOMIC) else f"({source})"
+
+
+def _or_text(node: ast.expr) -> ast.expr | None:
+    """The last value of `a or b`: the fallback, when the others are empty or None."""
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+        return node.values[-1]
+    return None
+
+
+def _is_gettext(func: ast.expr) -> bool:
+    """`_`, `gettext`, ... or a translation object's method of those names
+    (`self.gettext`, `field.ngettext`)."""
+    if isinstance(func, ast.Attribute):
+        return func.attr in _GETTEXT and func.attr != "_"
+    return isinstance(func, ast.Name) and func.id in _GETTEXT
 
 
 def _spine(node: ast.BinOp) -> list[ast.expr]:

@@ -38,6 +38,7 @@ from errdex.extract.shapes import (
     always_exits,
     annotated_class,
     assigned_after,
+    is_parser_error,
     log_level,
 )
 from errdex.extract.walk_state import WalkState
@@ -311,6 +312,9 @@ class Walker:
             return
         if name in EXIT_FUNCS and call.args and self.state.stringy(call.args[0]):
             self.sites.exited(stmt, call, scope, path)
+            return
+        if is_parser_error(func) and len(call.args) == 1:  # (its one argument is the message)
+            self.sites.exited(stmt, call, scope, path, printer="argparse")
             return
         if isinstance(func, ast.Attribute):
             level = log_level(func, call)

@@ -201,29 +201,38 @@ class Composer:
             bound = {next((p for p in params if p in MESSAGE_KEYWORDS), params[0]): message}
         for _ in range(_DEPTH):
             text = instance.texts[at]
+            frame = _Frame(instance, chain[at].file, params=dict(bound))
             if text is not None:
-                frame = _Frame(instance, chain[at].file, params=self._params(params, bound, text))
+                frame.params = self._params(params, bound, text)
+                for name, source in text.fallbacks.items():
+                    if frame.params.get(name) is None:  # not given, or given None
+                        value = self._eval(source, frame, 0)
+                        if isinstance(value, MessageTemplate):
+                            bound[name] = frame.params[name] = value
                 for attr, source in text.sets.items():
                     if attr in instance.attrs:
                         continue  # a subclass's `__init__` set it after its base's
                     value = self._eval(source, frame, 0)
                     if isinstance(value, MessageTemplate):
                         instance.attrs[attr] = value
-            passed = chain[at].fact.super_args
+            passed = tuple(self._passed(a, bound, frame) for a in chain[at].fact.super_args)
             following = _next_init(chain, at + 1)
             if following is None:
-                instance.args = tuple(
-                    Arg(substitute(_arg_template(a), bound), a.source)
-                    for a in passed
-                    if a.name is None
-                )
+                instance.args = tuple(a for a in passed if a.name is None)
                 return
             params = chain[following].fact.init_params
-            bound = bind_arguments(
-                params,
-                tuple(Arg(substitute(_arg_template(a), bound), a.source, a.name) for a in passed),
-            )
+            bound = bind_arguments(params, passed)
             at = following
+
+    def _passed(self, arg: Arg, bound: dict[str, MessageTemplate], frame: _Frame) -> Arg:
+        """An argument an `__init__` passes on, in terms of what it was given; one that
+        chooses (`message or ""`) is evaluated."""
+        node = _parsed(arg.source)
+        if isinstance(node, ast.BoolOp | ast.IfExp):
+            value = self._eval(arg.source, frame, 0)
+            if isinstance(value, MessageTemplate):
+                return Arg(value, arg.source, arg.name)
+        return Arg(substitute(_arg_template(arg), bound), arg.source, arg.name)
 
     def _params(
         self, params: tuple[str, ...], bound: dict[str, MessageTemplate], text: ClassText
@@ -513,7 +522,19 @@ class _Evaluation:
             return composer.attribute(node, frame, depth)
         if isinstance(node, ast.IfExp):
             chosen = self.value(node.body)
-            return chosen if isinstance(chosen, MessageTemplate) else self.value(node.orelse)
+            if isinstance(chosen, MessageTemplate):
+                return chosen
+            other = self.value(node.orelse)
+            # (`x.name if x else None` with x unknown: "None" is a guess, the value is not)
+            return UNKNOWN if other is None and isinstance(chosen, _Unknown) else other
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+            # `message or self.default_message`: the first value that is some text; one
+            # the facts cannot tell is taken as not given, so the fallback shows.
+            for operand in node.values[:-1]:
+                value = self.value(operand)
+                if isinstance(value, MessageTemplate) and (value.placeholders or value.text):
+                    return value
+            return self.value(node.values[-1])
         if isinstance(node, ast.Subscript):
             return composer.entry(node.value, self.value(node.slice), None, frame)
         if isinstance(node, ast.Call):
@@ -532,6 +553,8 @@ class _Evaluation:
         owner = func.value
         if func.attr == "__str__" and _is_super(owner) and not node.args:
             return self._composer.super_str(self._frame, self._depth)
+        if func.attr in _GETTEXT_METHODS and node.args:
+            return self.value(node.args[0])  # a translation object's `self.gettext("...")`
         if isinstance(owner, ast.Name) and owner.id == "self" and not node.args:
             return self._composer.own_method(func.attr, self._frame, self._depth)
         if func.attr == "get" and node.args:
@@ -543,6 +566,7 @@ class _Evaluation:
 
 # Calls that give back the text they are given (`str(x)`, gettext's `_(x)`).
 _TEXT_CALLS = frozenset({"str", "_", "gettext", "gettext_lazy", "lazy_gettext"})
+_GETTEXT_METHODS = frozenset({"gettext", "ngettext", "gettext_lazy", "lazy_gettext"})
 
 
 @functools.lru_cache(maxsize=4096)

@@ -67,6 +67,10 @@ class KnobIndex:
         # public classes whose constructor takes keywords: (module.Class, parameters)
         self._constructors: list[tuple[str, tuple[str, ...]]] = []
         self._entries: dict[str, tuple[str, tuple[str, ...]] | None] = {}
+        # (module, name) → (the optional module, file): see `extract.environment`
+        self._optional: dict[tuple[str, str], tuple[str, str]] = {}
+        # (module, function name) → (the platform test it returns, file)
+        self._platform: dict[tuple[str, str], tuple[str, str]] = {}
         for facts in files:
             if facts.error is not None:
                 continue
@@ -88,6 +92,10 @@ class KnobIndex:
                 self._sets.setdefault(attr_set.attr, []).append((attr_set, facts))
             for prop in facts.properties:
                 self._properties[(facts.module, prop.qualname)] = (prop, facts)
+            for name, module in facts.optional_imports.items():
+                self._optional[(facts.module, name)] = (module, facts.path)
+            for name, test in facts.platform_tests.items():
+                self._platform[(facts.module, name)] = (test, facts.path)
         # The index never changes once built, and sites of one function (and functions of
         # one class) ask about the same names again and again: each is resolved once.
         self._resolved: dict[_ResolveKey, tuple[KnobLink, ...]] = {}
@@ -151,7 +159,7 @@ class KnobIndex:
                 return found
         if root in local and len(parts) == 1:
             return self._through_local(local[root], dotted, facts, class_name, depth)
-        env = self._module_env(dotted, facts)
+        env = self._module_env(dotted, facts) or self._environment(dotted, facts)
         if env is not None:
             return [env]
         flag = self._flag(parts, dotted, facts, class_name)
@@ -223,6 +231,48 @@ class KnobIndex:
             same_value=True,
             value_type=where.env_types.get(read.binds or read.name),
         )
+
+    def _environment(self, dotted: str, facts: FileFacts) -> KnobLink | None:
+        """An optional package's name (`HAS_TRITON`, `nixl = None` after a failed import)
+        or a function that tests the platform (`_has_sm100_cuda()`), wherever defined."""
+        if not self._optional and not self._platform:
+            return None
+        root, _, rest = dotted.partition(".")
+        if root in ("self", "cls"):
+            if "." in rest:
+                return None
+            where: FileFacts | None = facts
+            name = rest
+        elif root not in facts.imports and not rest:
+            where, name = facts, dotted
+        elif root in facts.imports:
+            qualname = self._names.qualify(facts, dotted)
+            # an optional name is itself imported (`from pkg import X` in the `try`): it is
+            # found where the `try` is, before the lookup follows the import out of the code
+            module, _, name = qualname.rpartition(".")
+            if (module, name) in self._optional:
+                where = self._names.modules.get(module)
+            else:
+                found = self._names.lookup(qualname)
+                if found is None:
+                    return None
+                where, name = found
+        else:
+            return None
+        if where is None:
+            return None
+        optional = None if root in ("self", "cls") else self._optional.get((where.module, name))
+        # a compiled part of the codebase itself (`vllm._C`) is built, not installed apart
+        own = optional is not None and optional[0].split(".")[0] == where.module.split(".")[0]
+        if optional is not None and not own:
+            kind, knob, file = KnobKind.PACKAGE, optional[0], optional[1]
+            via = f"`{name}` is None (or false) when `import {knob}` failed"
+        elif (test := self._platform.get((where.module, name.rsplit(".", 1)[-1]))) is not None:
+            kind, knob, file = KnobKind.PLATFORM, test[0], test[1]
+            via = f"`{name}()` returns `{knob}`"
+        else:
+            return None
+        return KnobLink(name=knob, kind=kind, behind=dotted, file=file, via=via)
 
     def _through_property(
         self, attr: str, dotted: str, facts: FileFacts, class_name: str, depth: int

@@ -53,6 +53,10 @@ def printed_forms(
             logger = Placeholder("logger.name")
             yield MessageTemplate.of(f"{level}:", logger, ":") + message, "printed by logging"
         return
+    if site.kind is SiteKind.EXIT and site.printer == "argparse":
+        # `parser.error(msg)` prints the usage, then `prog: error: msg`.
+        yield MessageTemplate.of(Placeholder("prog"), ": error: ") + message, "printed by argparse"
+        return
     if site.kind is SiteKind.WARN:
         category = (info.name if info else site.exception) or "UserWarning"
         where = (Placeholder("filename"), ":", Placeholder("lineno"), f": {category}: ")

@@ -112,7 +112,28 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
                 confident=False,
             )
         )
+        # The other sites stay candidates of their own, next in the order a user most
+        # likely hit them: the first is a preference, not evidence, and a user whose paste
+        # came from the second needs it at rank 2, not inside rank 1's list.
+        for ref in ranked[1:]:
+            other = refs[ref]
+            out.append(
+                msgspec.structs.replace(
+                    other,
+                    raised_at=len(ranked),
+                    same_text_as=first.id if first.id != other.id else None,
+                    why=[*other.why, _after_reason(first, len(ranked))],
+                    confident=False,
+                )
+            )
     return out
+
+
+def _after_reason(first: Match, count: int) -> str:
+    return (
+        f"raised at {count} sites with this text; {first.function} "
+        f"({first.file}:{first.line}) is the likelier and comes first"
+    )
 
 
 def _ref(match: Match) -> SiteRef:

@@ -183,17 +183,29 @@ def _by_process(lines: list[Line]) -> list[Line]:
 
 
 def _unbox(lines: list[Line]) -> list[Line]:
-    """rich's boxed tracebacks: strip the `│` margins, drop locals panels and borders."""
+    """rich's boxes: tracebacks lose their `│` margins, locals panels and borders; any other
+    panel (typer's and rich-click's `╭─ Error ─╮`) is read as the text it holds."""
     out: list[Line] = []
     skip: int | None = None  # depth of a locals panel being skipped
+    panel: tuple[str, list[str], Line] | None = None  # a titled panel's title and lines so far
     for ln in lines:
         s = ln.text.lstrip()
+        if panel is not None and (not s or s[0] not in "│╰"):
+            out.extend(_panel_lines(*panel))  # a panel the paste cut before its bottom
+            panel = None
         if not s or s[0] not in "│╭╰":
             skip = None
             out.append(ln)
             continue
         body = s.lstrip(" │")
         depth, s = s[: len(s) - len(body)].count("│"), body.rstrip(" │")
+        if panel is not None:
+            if s[:1] == "╰" and depth == 0:
+                out.extend(_panel_lines(*panel))
+                panel = None
+            else:
+                panel[1].append(s)
+            continue
         if s[:1] in ("╭", "╰"):
             if s[0] == "╭" and "locals" in s:
                 skip = depth + 1
@@ -203,7 +215,28 @@ def _unbox(lines: list[Line]) -> list[Line]:
                 out.append(Line("Traceback (most recent call last):", ln.key))
             elif "Sub-exception" in s:
                 out.append(Line("", brk=True))
+            elif s[0] == "╭" and depth == 0:
+                panel = (s.strip("╭╮─━ ").strip(), [], ln)
         elif skip is None or depth < skip:
             ln.text = s
             out.append(ln)
+    if panel is not None:
+        out.extend(_panel_lines(*panel))
     return out
+
+
+def _panel_lines(title: str, body: list[str], start: Line) -> list[Line]:
+    """A panel's paragraphs, each one line again (rich wraps them to the box's width, at
+    spaces), the first after the panel's title as a printed error puts it (`Error: ...`)."""
+    paragraphs: list[str] = []
+    joined: list[str] = []
+    for text in [*body, ""]:
+        if text.strip():
+            joined.append(text.strip())
+        elif joined:
+            paragraphs.append(" ".join(joined))
+            joined = []
+    if title and paragraphs and " " not in title and len(title) <= 40:
+        paragraphs[0] = f"{title}: {paragraphs[0]}"
+    out = [Line(text, start.key, start.level, start.logger) for text in paragraphs]
+    return [*out, Line("", brk=True)]

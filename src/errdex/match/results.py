@@ -57,6 +57,9 @@ class MatchRecord(msgspec.Struct, kw_only=True):
     # apart (this one is the likeliest; `why` says why).
     others: list[SiteRef] = []
     raised_at: int = 1  # how many sites raise this text: this one and `others`
+    # Of a text raised at several sites, the likelier result ranked above this one (which
+    # lists this site among its `others`).
+    same_text_as: str | None = None
 
 
 class Match(MatchRecord, kw_only=True):

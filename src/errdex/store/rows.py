@@ -107,7 +107,10 @@ def search_fields(site: IndexedSite) -> tuple[str, str, str]:
     texts a user sees (those with words of their own), exception names."""
     message = site.site.message.literal_text if site.site.message else ""
     texts = [v.reason.literal_text for v in site.site.variants]
-    known = set(term_tokens(message)) | _FRAME_WORDS
+    known = set(term_tokens(message))
+    # A framework's own words (`Error: Invalid value for ...`) add nothing to a message
+    # with words of its own; for one made of values only they are all a paste can find.
+    known |= _FRAME_WORDS if known else set()
     for form in site.shown:
         literal = form.text.literal_text
         tokens = set(term_tokens(literal))

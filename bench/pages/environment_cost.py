@@ -1,0 +1,52 @@
+"""What the environment facts cost at extraction, over every file of a wheel.
+
+    python bench/pages/environment_cost.py WHEEL
+
+Times `optional_imports` (on the parsed tree, which extraction has anyway) and
+`platform_tests` (a scan of the text) over the wheel's Python files, beside the time to
+parse them, and counts what they find. Noisy on a shared machine: run it a few times.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+import time
+import warnings
+import zipfile
+
+from errdex.extract.environment import optional_imports, platform_tests
+
+
+def main(wheel: str) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        texts = [
+            archive.read(n).decode("utf-8", "replace")
+            for n in archive.namelist()
+            if n.endswith(".py")
+        ]
+    parse = optional = platform = 0.0
+    found_optional = found_platform = 0
+    for text in texts:
+        start = time.perf_counter()
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            continue
+        parsed = time.perf_counter()
+        found_optional += len(optional_imports(tree))
+        scanned = time.perf_counter()
+        found_platform += len(platform_tests(text))
+        done = time.perf_counter()
+        parse += parsed - start
+        optional += scanned - parsed
+        platform += done - scanned
+    print(f"{len(texts)} files: parse {parse:.2f} s (for scale)")
+    print(f"optional_imports {optional:.3f} s, {found_optional} names")
+    print(f"platform_tests {platform:.3f} s, {found_platform} functions")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,178 @@
+"""Ways out through the environment: the package to install, the platform to run on.
+
+A condition that finds an optional package's name None (the linker's `package` knob: its
+`try: import` failed) is avoided by installing that package. A condition on a platform
+test (`current_platform.is_cuda()`, `has_device_capability(100)`, a function that returns
+`torch.cuda.is_available()`) is avoided only on a machine where the test comes out the
+other way: the page names that machine in words, and says so only when every part of the
+test is put in words exactly.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from errdex.explain.page import ConditionView, Knob
+from errdex.explain.plain import code
+from errdex.facts import KnobKind
+
+# `<receiver>.is_<name>()`: the machine each names.
+_IS_PLATFORM = {
+    "is_cuda": "an NVIDIA GPU with CUDA",
+    "is_cuda_alike": "a CUDA or ROCm GPU",
+    "is_rocm": "an AMD GPU with ROCm",
+    "is_cpu": "the CPU backend",
+    "is_tpu": "a TPU",
+    "is_xpu": "an Intel GPU (XPU)",
+    "is_hpu": "an Intel Gaudi (HPU)",
+    "is_neuron": "AWS Neuron",
+    "is_mps": "an Apple GPU (MPS)",
+}
+_SYS_PLATFORMS = {"win32": "Windows", "linux": "Linux", "darwin": "macOS", "cygwin": "Cygwin"}
+
+
+def package_solution(condition: ConditionView, knobs: list[Knob]) -> tuple[str, Knob] | None:
+    """ "Install the package that provides `pkg`", when the condition finds the optional
+    name missing (`x is None`, `not HAS_X`) on the path to the site."""
+    node = _parse(condition.text)
+    if node is None:
+        return None
+    for knob in knobs:
+        if knob.kind != KnobKind.PACKAGE or not knob.behind:
+            continue
+        if _missing(node, knob.behind):
+            module = knob.name.split(".")[0]
+            text = (
+                f"Install the package that provides the module {code(module)}: "
+                f"{code(knob.behind)} says that `import {knob.name}` failed"
+            )
+            return text, knob
+    return None
+
+
+def platform_solution(condition: ConditionView, knobs: list[Knob]) -> str | None:
+    """ "Run it on <machine>", when the way out is the platform test coming out true."""
+    node = _parse(condition.text)
+    if node is None:
+        return None
+    tests = {k.behind: k.name for k in knobs if k.kind == KnobKind.PLATFORM and k.behind}
+    node = _Inline(tests).visit(node)
+    # the condition holds on the path to the site: the way out is its opposite
+    wanted = (
+        node.operand if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) else None
+    )
+    if wanted is None:
+        return None
+    words = machine_words(wanted)
+    if words is None:
+        return None
+    return (
+        f"Run it on {words}: the check at line {condition.line} tests the machine, not your input"
+    )
+
+
+def machine_words(node: ast.expr) -> str | None:
+    """A platform test in words (`an NVIDIA GPU with CUDA of compute capability 10.0 or
+    newer`), or None when any part of it is not a platform test put in words exactly."""
+    if isinstance(node, ast.BoolOp):
+        parts = [machine_words(v) for v in node.values]
+        if any(p is None for p in parts):
+            return None
+        joiner = " and " if isinstance(node.op, ast.And) else ", or "
+        return joiner.join(p for p in parts if p)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        name = node.func.attr
+        if name in _IS_PLATFORM and not node.args:
+            return _IS_PLATFORM[name]
+        if name == "is_available" and not node.args:
+            owner = ast.unparse(node.func.value)
+            if owner.endswith("cuda"):
+                return "an NVIDIA GPU with CUDA"
+            if owner.endswith("mps"):
+                return "an Apple GPU (MPS)"
+        capability = _capability(node.args[0]) if len(node.args) == 1 else None
+        if capability is not None:
+            if name == "has_device_capability":
+                return f"a GPU of compute capability {capability} or newer"
+            if name == "is_device_capability":
+                return f"a GPU of compute capability {capability} exactly"
+            if name == "is_device_capability_family":
+                return f"a GPU of the compute capability {capability.split('.')[0]}.x family"
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        return _compared(node)
+    return None
+
+
+def _compared(node: ast.Compare) -> str | None:
+    left, op, right = node.left, node.ops[0], node.comparators[0]
+    if not isinstance(right, ast.Constant):
+        return None
+    text = ast.unparse(left)
+    if text.endswith("get_device_capability()[0]") and isinstance(right.value, int):
+        lowest = {ast.GtE: right.value, ast.Gt: right.value + 1}.get(type(op))
+        if lowest is not None:
+            return f"a GPU of compute capability {lowest}.x or newer"
+        return f"a GPU of compute capability {right.value}.x" if isinstance(op, ast.Eq) else None
+    if text == "sys.platform" and isinstance(right.value, str):
+        name = _SYS_PLATFORMS.get(right.value, repr(right.value))
+        if isinstance(op, ast.Eq):
+            return name
+        if isinstance(op, ast.NotEq):
+            return f"a system other than {name}"
+    return None
+
+
+def _capability(node: ast.expr) -> str | None:
+    """`100` → `10.0`, `(9, 0)` → `9.0`: how vLLM and torch write a compute capability."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and node.value >= 10:
+        return f"{node.value // 10}.{node.value % 10}"
+    if isinstance(node, ast.Tuple) and len(node.elts) == 2:
+        major, minor = (e.value if isinstance(e, ast.Constant) else None for e in node.elts)
+        if isinstance(major, int) and isinstance(minor, int):
+            return f"{major}.{minor}"
+    return None
+
+
+def _missing(node: ast.expr, name: str) -> bool:
+    """`name is None` or `not name`: the shapes that say an optional import failed."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return _text(node.operand) == name
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        right = node.comparators[0]
+        return (
+            isinstance(node.ops[0], ast.Is | ast.Eq)
+            and isinstance(right, ast.Constant)
+            and right.value is None
+            and _text(node.left) == name
+        )
+    return False
+
+
+def _text(node: ast.expr) -> str | None:
+    try:
+        return ast.unparse(node)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _parse(text: str) -> ast.expr | None:
+    try:
+        return ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+
+
+class _Inline(ast.NodeTransformer):
+    """`_has_sm100_cuda()` → the test the function returns."""
+
+    def __init__(self, tests: dict[str, str]) -> None:
+        self.tests = tests
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        name = _text(node.func)
+        if name in self.tests and not node.args:
+            found = _parse(self.tests[name])
+            if found is not None:
+                return found
+        self.generic_visit(node)
+        return node

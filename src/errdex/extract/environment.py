@@ -1,0 +1,145 @@
+"""What a file says about the environment it runs in: optional imports and platform tests.
+
+- An **optional import**: a module-level `try: import pkg` whose `except ImportError` binds
+  a name to `None` or `False` (`pkg = None`, `HAS_PKG = False`, `Wrapper = None`). A
+  condition that finds the name `None` (or false) means the package is not installed.
+- A **platform test**: a function whose whole body is `return <test>` where the test asks
+  the machine (`torch.cuda.is_available()`, `current_platform.is_rocm()`,
+  `get_device_capability()[0] >= 10`, `sys.platform`). A condition calling it asks which
+  platform the program runs on. Found by a scan of the text: the skeleton the extractor
+  parses has blanked most function bodies.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from errdex.extract.textscan import find_all
+
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+_MAX_TESTS = 200
+# A platform query, as calls and names write it.
+PLATFORM_WORDS = re.compile(
+    r"\b(?:is_(?:cuda|rocm|cpu|tpu|xpu|hpu|neuron|cuda_alike|mps)\(\)|"
+    r"(?:has|is)_device_capability(?:_family)?\(|get_device_capability\(|"
+    r"cuda\.is_available\(\)|mps\.is_available\(\)|sys\.platform\b|os\.name\b|"
+    r"platform\.system\(\))"
+)
+_PLATFORM_ANCHORS = (
+    "capability",
+    "is_available",
+    "sys.platform",
+    "platform.system",
+    "os.name",
+    "is_cuda",
+    "is_rocm",
+    *(f"{n}()" for n in ("is_cpu", "is_tpu", "is_xpu", "is_hpu", "is_neuron", "is_mps")),
+)
+# `def name(params) -> T:` on one line (a method's `self` and defaults included).
+_ONE_LINE_DEF = re.compile(r"([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\([^()]*\)[^:]*:[ \t]*$")
+
+
+def optional_imports(tree: ast.Module) -> dict[str, str]:
+    """Module-level name → the module a `try` imports, for each name its `except
+    ImportError` binds to `None` or `False`."""
+    out: dict[str, str] = {}
+    for stmt in _module_tries(tree.body):
+        modules = [m for m in _imported(stmt.body) if m]
+        if not modules:
+            continue
+        for handler in stmt.handlers:
+            if not _catches_import_error(handler.type):
+                continue
+            for name in _bound_to_nothing(handler.body):
+                out.setdefault(name, modules[0])
+    return out
+
+
+def platform_tests(text: str) -> dict[str, str]:
+    """Function name → the platform test it returns, for functions whose body is one
+    `return` of a platform query (module-level functions and methods alike, by name).
+
+    Read from the lines around each platform word: the word's line must be the `return`
+    and the line before it (blank and comment lines aside) the one-line `def`."""
+    out: dict[str, str] = {}
+    seen: set[int] = set()
+    # `str.find` for the words' fixed parts: a regex search of every file is far slower
+    for at in find_all(text, _PLATFORM_ANCHORS):
+        start = text.rfind("\n", 0, at) + 1
+        if start in seen:
+            continue
+        seen.add(start)
+        end = text.find("\n", at)
+        line = text[start : end if end != -1 else len(text)]
+        body = line.lstrip()
+        if not body.startswith("return ") or PLATFORM_WORDS.search(body) is None:
+            continue
+        head = _line_before(text, start)
+        found = _ONE_LINE_DEF.match(head) if head is not None else None
+        if found is None or len(found.group(1)) >= len(line) - len(body):
+            continue
+        returned = body[len("return ") :].split("  #")[0].strip()
+        try:
+            ast.parse(returned, mode="eval")
+        except (SyntaxError, ValueError, RecursionError):
+            continue  # a return continued on the next lines
+        out.setdefault(found.group(2), returned)
+        if len(out) >= _MAX_TESTS:
+            break
+    return out
+
+
+def _line_before(text: str, start: int) -> str | None:
+    """The line before the one at `start`, skipping blank and comment lines."""
+    while start > 0:
+        previous = text.rfind("\n", 0, start - 1) + 1
+        line = text[previous : start - 1]
+        if line.strip() and not line.lstrip().startswith("#"):
+            return line
+        start = previous
+    return None
+
+
+def _module_tries(body: list[ast.stmt]) -> list[ast.Try]:
+    """The `try` statements at module level, also under a module-level `if`."""
+    out: list[ast.Try] = []
+    for stmt in body:
+        if isinstance(stmt, ast.Try):
+            out.append(stmt)
+        elif isinstance(stmt, ast.If):
+            out.extend(_module_tries(stmt.body))
+            out.extend(_module_tries(stmt.orelse))
+    return out
+
+
+def _imported(body: list[ast.stmt]) -> list[str]:
+    modules: list[str] = []
+    for stmt in body:
+        if isinstance(stmt, ast.Import):
+            modules.extend(a.name for a in stmt.names)
+        elif isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module:
+            modules.append(stmt.module)
+    return modules
+
+
+def _catches_import_error(node: ast.expr | None) -> bool:
+    if node is None:
+        return True
+    caught = node.elts if isinstance(node, ast.Tuple) else [node]
+    names = {c.attr if isinstance(c, ast.Attribute) else getattr(c, "id", "") for c in caught}
+    return bool(names & _IMPORT_ERRORS)
+
+
+def _bound_to_nothing(body: list[ast.stmt]) -> list[str]:
+    """Names a handler binds to `None` or `False` (`a = b = None` too)."""
+    names: list[str] = []
+    for stmt in body:
+        if not isinstance(stmt, ast.Assign | ast.AnnAssign) or stmt.value is None:
+            continue
+        value = stmt.value
+        if not (isinstance(value, ast.Constant) and (value.value is None or value.value is False)):
+            continue
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        names.extend(t.id for t in targets if isinstance(t, ast.Name))
+    return names

@@ -1,0 +1,192 @@
+"""Ways out through the environment and the input's fields: the optional package whose
+import failed, the machine a platform test asks for, a field of the mapping passed in."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_with_message
+
+from errdex.explain.page import Page
+from errdex.store import Store
+
+LAB = {
+    "lab/__init__.py": "",
+    "lab/optional.py": """
+        try:
+            from fastkern._api import agent as Agent
+        except ImportError:
+            Agent = None
+
+        try:
+            import turbo
+            HAS_TURBO = True
+        except ImportError:
+            HAS_TURBO = False
+
+        try:
+            import lab._native as native
+        except ImportError:
+            native = None
+        """,
+    "lab/platforms.py": """
+        import torch
+
+
+        class Platform:
+            def is_rocm(self):
+                return False
+
+            def has_device_capability(self, capability):
+                return True
+
+
+        current_platform = Platform()
+        """,
+    "lab/kernels.py": """
+        import torch
+
+        from lab import optional
+        from lab.optional import HAS_TURBO
+        from lab.platforms import current_platform
+
+
+        def _has_new_gpu() -> bool:
+            return torch.cuda.is_available() and torch.cuda.get_device_capability()[0] >= 10
+
+
+        def make_case(n):
+            if not _has_new_gpu():
+                raise RuntimeError("a new GPU is required")
+            return n
+
+
+        def start(n):
+            agent_cls = optional.Agent
+            if agent_cls is None:
+                raise RuntimeError("the kernel agent is unavailable")
+            return agent_cls(n)
+
+
+        def speed(n):
+            if not HAS_TURBO:
+                raise ImportError("turbo is missing")
+            return n
+
+
+        def store_rows(cache):
+            if not cache.is_cuda or not HAS_TURBO:
+                raise RuntimeError("stores need a GPU and turbo")
+
+
+        def native_call(n):
+            if optional.native is None:
+                raise RuntimeError("the native extension is not built")
+
+
+        def fp4(n):
+            if not current_platform.has_device_capability(100):
+                raise ValueError("fp4 needs a newer GPU")
+            return n
+
+
+        def on_rocm(n):
+            if current_platform.is_rocm():
+                raise ValueError("not on this platform")
+            return n
+        """,
+    "lab/requests.py": """
+        class CompletionRequest:
+            @classmethod
+            def check_logprobs(cls, data):
+                if (logprobs := data.get("prompt_logprobs")) is not None:
+                    if data.get("stream") and logprobs > 0:
+                        raise ValueError("prompt_logprobs are not available when stream=True")
+                return data
+
+
+        def to_bool(value):
+            if value in {True, False}:
+                return value
+            norm = value.strip().lower()
+            if norm in {"1", "true", "yes"}:
+                return True
+            if norm in {"0", "false", "no"}:
+                return False
+            raise ValueError(f"{value!r} is not a valid boolean")
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("lab"), "lab", LAB)
+
+
+def page_of(store: Store, message: str) -> Page:
+    return page_with_message(store, "lab", message)
+
+
+def first(page: Page) -> tuple[str | None, str]:
+    assert page.solutions, page.what_it_means
+    return page.solutions[0].kind, page.solutions[0].text
+
+
+def test_a_name_left_none_by_a_failed_import_asks_for_the_package(lab: Store) -> None:
+    kind, text = first(page_of(lab, "the kernel agent is unavailable"))
+    assert kind == "environment"
+    assert text.startswith("Install the package that provides the module `fastkern`")
+
+
+def test_a_flag_set_false_by_a_failed_import_asks_for_the_package(lab: Store) -> None:
+    kind, text = first(page_of(lab, "turbo is missing"))
+    assert (kind, text.split(":")[0]) == (
+        "environment",
+        "Install the package that provides the module `turbo`",
+    )
+
+
+def test_a_function_that_tests_the_machine_names_the_machine(lab: Store) -> None:
+    _, text = first(page_of(lab, "a new GPU is required"))
+    assert text.startswith(
+        "Run it on an NVIDIA GPU with CUDA and a GPU of compute capability 10.x or newer"
+    )
+
+
+def test_a_device_capability_is_put_in_words(lab: Store) -> None:
+    _, text = first(page_of(lab, "fp4 needs a newer GPU"))
+    assert text.startswith("Run it on a GPU of compute capability 10.0 or newer")
+
+
+def test_being_on_a_platform_is_no_way_out_to_offer(lab: Store) -> None:
+    page = page_of(lab, "not on this platform")
+    assert not any(s.text.startswith("Run it on") for s in page.solutions)
+
+
+def test_a_field_of_the_mapping_passed_in_is_the_input(lab: Store) -> None:
+    kind, text = first(page_of(lab, "prompt_logprobs are not available"))
+    assert kind == "input"
+    assert text == (
+        "Pass an empty (false) value for the field `stream` of the argument `data` of "
+        "`CompletionRequest.check_logprobs`, or leave it out."
+    )
+
+
+def test_membership_checks_in_a_row_give_every_accepted_value(lab: Store) -> None:
+    _, text = first(page_of(lab, "{value!r} is not a valid boolean"))
+    assert text == (
+        "Pass the argument `value` of `to_bool` as one of `'1'`, `'true'`, `'yes'`, `'0'`, "
+        "`'false'`, `'no'`."
+    )
+
+
+def test_a_package_among_either_part_says_what_else_the_check_asks(lab: Store) -> None:
+    _, text = first(page_of(lab, "stores need a GPU and turbo"))
+    assert text.startswith("Install the package that provides the module `turbo`")
+    assert "the check also asks that `cache.is_cuda`" in text
+
+
+def test_a_compiled_part_of_the_code_itself_is_no_package_to_install(lab: Store) -> None:
+    page = page_of(lab, "the native extension is not built")
+    assert not any(s.text.startswith("Install") for s in page.solutions)
