@@ -16,7 +16,6 @@ def test_the_public_names_are_pinned() -> None:
     assert errdex.__all__ == [
         "ClusterRun",
         "ErrdexError",
-        "ExportReport",
         "FilePage",
         "IndexReport",
         "InputError",
@@ -35,7 +34,6 @@ def test_the_public_names_are_pinned() -> None:
         "answer",
         "diff",
         "diff_git",
-        "export",
         "index",
         "index_cluster",
         "install",

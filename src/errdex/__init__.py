@@ -22,8 +22,6 @@ from typing import TYPE_CHECKING, Any
 from errdex.errors import ErrdexError, InputError, NotFoundError, SourceError, StoreError
 
 if TYPE_CHECKING:
-    import os
-
     from errdex.answers import PasteAnswer
     from errdex.explain.page import Page
     from errdex.history.diff import VersionDiff
@@ -34,14 +32,12 @@ if TYPE_CHECKING:
     from errdex.render.records import FilePage, ProjectList, ProjectPage, SiteRecord
     from errdex.sources.base import VersionInfo
     from errdex.store.base import Store
-    from errdex.web.export import ExportReport
 
 # `import errdex` stays cheap (the environment-wide hook imports it at every start of
 # Python): these load on first use.
 _LAZY = {
     "install": ("errdex.hook", "install"),
     "ClusterRun": ("errdex.indexing.cluster", "ClusterRun"),
-    "ExportReport": ("errdex.web.export", "ExportReport"),
     "FilePage": ("errdex.render.records", "FilePage"),
     "IndexReport": ("errdex.indexing", "IndexReport"),
     "LookupAnswer": ("errdex.match.results", "LookupAnswer"),
@@ -70,7 +66,6 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "ClusterRun",
     "ErrdexError",
-    "ExportReport",
     "FilePage",
     "IndexReport",
     "InputError",
@@ -89,7 +84,6 @@ __all__ = [
     "answer",
     "diff",
     "diff_git",
-    "export",
     "index",
     "index_cluster",
     "install",
@@ -135,15 +129,16 @@ def index(
     force: bool = False,
     tags: str | None = None,
     installed: bool = False,
+    planned: Callable[[list[VersionInfo]], None] | None = None,
     started: Callable[[VersionInfo], Callable[[str, int, int], None] | None] | None = None,
     finished: Callable[[IndexReport], None] | None = None,
 ) -> list[IndexReport]:
     """Index each source (directory, PATH@REV, URL@REV, archive, NAME==VERSION,
     installed:NAME); with `tags`, each tag of the git repository `source` that matches that
     glob, oldest first; with `installed`, every distribution installed here too. Every
-    source is opened before any is indexed. `started` hears of each version as it starts
-    and may give a progress hook for it, `(stage, advance, total)`; `finished` gets its
-    report."""
+    source is opened before any is indexed; `planned` gets the versions then. `started`
+    hears of each version as it starts and may give a progress hook for it, `(stage,
+    advance, total)`; `finished` gets its report."""
     from errdex.indexing.runs import open_run, run_index
 
     specs = [source] if isinstance(source, str) else list(source)
@@ -152,7 +147,13 @@ def index(
     sources = open_run(specs, project=project, version=version, tags=tags, installed=installed)
     with _opened(db, create=True) as store:
         return run_index(
-            store, sources, workers=workers, force=force, started=started, finished=finished
+            store,
+            sources,
+            workers=workers,
+            force=force,
+            planned=planned,
+            started=started,
+            finished=finished,
         )
 
 
@@ -352,26 +353,6 @@ def diff_git(
             db = str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "diff.db")
         store = stack.enter_context(_opened(db, create=True))
         return diff_revisions(store, repo, old, new)
-
-
-def export(
-    project: str,
-    out: str | os.PathLike[str],
-    *,
-    version: str | None = None,
-    db: str | None = None,
-    base_url: str | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> ExportReport:
-    """Write `project`'s catalog at `version` (default: the newest) into the new or empty
-    folder `out` as static files: the pages and JSON twins `errdex serve` answers, with an
-    index of every error and a sitemap (absolute under `base_url`). `progress` hears of
-    every few files written."""
-    from pathlib import Path
-
-    from errdex.web.export import export_catalog
-
-    return export_catalog(db, project, version, Path(out), base_url=base_url, progress=progress)
 
 
 def load_ipython_extension(ipython: Any) -> None:

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import click
 
-import errdex
 from errdex.cli.output import db_option, err, handle_errors, json_option, print_json, progress_bar
 from errdex.render.safe_text import safe_line
 
@@ -42,13 +41,15 @@ def export(
     """Write PROJECT's catalog at VERSION (default: the newest) as static files: the pages
     and JSON twins `errdex serve` answers, at the same paths (PATH/index.html, PATH.json),
     with relative links, an index of every error and a sitemap, for any static host."""
+    from errdex.web.export import export_catalog
+
     if as_json or not err.is_terminal:
-        report = errdex.export(project, out, version=version, db=db, base_url=base_url)
+        report = export_catalog(db, project, version, out, base_url=base_url)
     else:
         with progress_bar("{task.description}") as bar:
             task = bar.add_task(f"exporting {safe_line(project)}", total=None)
-            report = errdex.export(
-                project, out, version=version, db=db, base_url=base_url,
+            report = export_catalog(
+                db, project, version, out, base_url=base_url,
                 progress=lambda n: bar.update(task, advance=n),
             )  # fmt: skip
     if as_json:
