@@ -12,6 +12,7 @@ from collections.abc import Collection
 from errdex.extract.blanked_calls import blanked_calls
 from errdex.extract.budget import over_budget
 from errdex.extract.calls import CallFilter
+from errdex.extract.commands import scan_commands
 from errdex.extract.environment import optional_imports, platform_tests
 from errdex.extract.exception_classes import class_texts
 from errdex.extract.knobs import (
@@ -21,13 +22,14 @@ from errdex.extract.knobs import (
     scan_settings,
 )
 from errdex.extract.module import collect_constants, collect_imports, module_name
+from errdex.extract.reading import Wanted, read_lines
 from errdex.extract.skeleton import Skeleton, build_skeleton, has_message_call
 from errdex.extract.walker import Walker
-from errdex.facts import CallSite, FileFacts
+from errdex.facts import CallSite, FileFacts, SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "37-printed"
+EXTRACTOR_VERSION = "39-readings"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -111,6 +113,9 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
     if env_reads:
         env_reads.extend(env_getters(tree, text))
     definitions, calls = walker.definitions, walker.calls
+    subcommands, positionals, flags, computed_flags = scan_commands(
+        text, definitions.functions_at, definitions.classes, flags
+    )
     call_sites = _call_sites(walker, text, reduced, imports)
     return FileFacts(
         path=path,
@@ -134,12 +139,32 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         if env_reads
         else {},
         flags=tuple(flags),
+        positionals=tuple(positionals),
+        subcommands=tuple(subcommands),
+        computed_flags=tuple(computed_flags),
         attr_sets=tuple(attribute_settings(text)),
         tests=tuple(calls.tests),
         texts=class_texts(tree, text, constants, walker.sites.sites),
         optional_imports=optional_imports(tree),
         platform_tests=platform_tests(text),
+        readings=_readings(walker, tree, text, reduced),
     )
+
+
+def _readings(
+    walker: Walker, tree: ast.Module, text: str, reduced: Skeleton | None
+) -> dict[int, SourceRead]:
+    """What the source says around each site, and each call that may become one when
+    linked (a call of a raising helper)."""
+    wanted: dict[int, Wanted] = {}
+    for site in walker.sites.sites:
+        wanted.setdefault(site.line, Wanted()).add(site.line, site.conditions, site.bindings)
+    for call in walker.calls.calls:
+        wanted.setdefault(call.line, Wanted()).add(call.line, call.conditions, every_word=True)
+    try:
+        return read_lines(tree, text, wanted, reduced.blanked if reduced is not None else ())
+    except RecursionError:
+        return {}  # too deeply nested to unparse: the pages go without it
 
 
 def _call_sites(

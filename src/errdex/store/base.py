@@ -8,8 +8,8 @@ from types import TracebackType
 
 import msgspec
 
-from errdex.facts import IndexedSite
-from errdex.sources.base import VersionInfo
+from errdex.facts import IndexedSite, SiteKind
+from errdex.sources.base import EntryPoint, VersionInfo
 
 # A version is named by its row id, or by (project, label).
 VersionRef = int | tuple[str, str]
@@ -23,6 +23,19 @@ class StoredSite(IndexedSite, frozen=True, kw_only=True):
     revision: str
     version_id: int
     url: str | None = None  # the link template filled in for this site's file and line
+
+
+class Neighbour(msgspec.Struct, frozen=True, kw_only=True):
+    """A site as a list of the other errors of its file shows it: read without the rest of
+    its facts, since a page lists dozens."""
+
+    id: str
+    line: int
+    function: str
+    kind: SiteKind
+    exception: str | None  # the resolved class's name, else as written at the site
+    message: str | None  # the template's text
+    names: tuple[str, ...] = ()  # the free names of its conditions
 
 
 class VersionStats(msgspec.Struct, frozen=True, kw_only=True):
@@ -62,6 +75,7 @@ class VersionRecord(msgspec.Struct, frozen=True, kw_only=True):
     link_template: str | None
     indexed_at: str  # ISO 8601, UTC
     stats: VersionStats
+    entry_points: tuple[EntryPoint, ...] = ()  # the commands it installs
 
 
 class AnalysisRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -134,6 +148,10 @@ class Store(abc.ABC):
         """Sites filtered by project, version label and file, by project, version, file, line."""
 
     @abc.abstractmethod
+    def neighbours(self, version_id: int, file: str) -> list[Neighbour]:
+        """The sites of one file of a version, by line."""
+
+    @abc.abstractmethod
     def get_error(self, error_id: str) -> list[StoredSite]:
         """The sites of one error id, one per version holding it, newest version first."""
 
@@ -181,6 +199,10 @@ class Store(abc.ABC):
     ) -> list[StoredSite]:
         """Sites whose file is one of `paths` (relative paths, as indexed), in any version;
         with `line`, only the sites whose statement spans it."""
+
+    @abc.abstractmethod
+    def defined_names(self, version_id: int) -> frozenset[str]:
+        """The names a version defines (empty when it was indexed before they were kept)."""
 
     @abc.abstractmethod
     def stats(self, project: str, version: str | None = None) -> VersionStats:

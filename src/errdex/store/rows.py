@@ -13,9 +13,10 @@ from typing import Any
 import msgspec
 
 from errdex.errors import StoreError
-from errdex.facts import IndexedSite
-from errdex.sources.base import VersionInfo
-from errdex.store.base import StoredSite, VersionStats
+from errdex.facts import IndexedSite, SiteKind
+from errdex.sources.base import EntryPoint, VersionInfo
+from errdex.store.base import Neighbour, StoredSite, VersionStats
+from errdex.store.contents import pack_names
 
 ENCODER = msgspec.msgpack.Encoder()
 DECODER = msgspec.msgpack.Decoder(IndexedSite)
@@ -54,9 +55,10 @@ def now() -> str:
 
 def version_columns(
     info: VersionInfo,
-) -> tuple[str, str, str | None, str, str, str | None, str]:
+) -> tuple[str, str, str | None, str, str, str | None, str, str, bytes | None]:
     """A version's columns after its project: label, revision, date, source kind, source,
-    link template, and when it is indexed (now)."""
+    link template, when it is indexed (now), its console scripts as JSON, and the names it
+    defines (packed)."""
     return (
         info.version,
         info.revision,
@@ -65,7 +67,18 @@ def version_columns(
         info.source,
         info.link_template,
         now(),
+        msgspec.json.encode([[e.group, e.name, e.target] for e in info.entry_points]).decode(),
+        pack_names(info.names) if info.names else None,
     )
+
+
+def decode_scripts(raw: str | None) -> tuple[EntryPoint, ...]:
+    """The console scripts column read back (a database written before it holds `[]`)."""
+    try:
+        rows = msgspec.json.decode(raw or "[]", type=list[tuple[str, str, str]])
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return ()
+    return tuple(EntryPoint(group=g, name=n, target=t) for g, n, t in rows)
 
 
 def exception_name(site: IndexedSite) -> str | None:
@@ -230,6 +243,46 @@ def stored_site(row: tuple[Any, ...]) -> StoredSite:
         revision=revision,
         version_id=version_id,
         url=link_url(link, site.file, site.site.line, site.site.end_line, revision),
+    )
+
+
+class _BriefSite(msgspec.Struct, frozen=True, gc=False):
+    kind: SiteKind
+    exception: str | None
+    names: tuple[str, ...] = ()
+
+
+class _BriefException(msgspec.Struct, frozen=True, gc=False):
+    name: str
+
+
+class _Brief(msgspec.Struct, frozen=True, gc=False):
+    """The few fields of a stored site that a `Neighbour` needs: decoding skips the rest."""
+
+    id: str
+    site: _BriefSite
+    exception: _BriefException | None = None
+
+
+_BRIEF = msgspec.msgpack.Decoder(_Brief)
+
+
+def neighbour(row: tuple[Any, ...]) -> Neighbour:
+    """A site read back as a neighbour: (data, line, function, message)."""
+    data, line, function, message = row
+    try:
+        brief = _BRIEF.decode(data)
+    except msgspec.MsgspecError as error:
+        raise StoreError(f"a stored site does not fit this errdex ({error})") from error
+    site = brief.site
+    return Neighbour(
+        id=brief.id,
+        line=line,
+        function=function,
+        kind=site.kind,
+        exception=brief.exception.name if brief.exception else site.exception,
+        message=message,
+        names=site.names,
     )
 
 
