@@ -386,3 +386,45 @@ def test_a_parameter_given_none_takes_the_text_init_falls_back_to() -> None:
     [missing] = [s for s in sites if s.site.line == 8]
     assert missing.site.message is not None
     assert missing.site.message.text == "Missing a value."
+
+
+def test_an_http_status_given_no_detail_shows_its_reason_phrase() -> None:
+    # starlette's `HTTPException`, and the `HTTPStatus(code).phrase` spelling of the same.
+    sites = link(
+        {
+            "web/exceptions.py": """
+                import http.client
+                from http import HTTPStatus
+
+                class HTTPException(Exception):
+                    def __init__(self, status_code, detail=None):
+                        if detail is None:
+                            detail = http.client.responses.get(status_code, "")
+                        self.status_code = status_code
+                        self.detail = detail
+
+                    def __str__(self):
+                        return f"{self.status_code}: {self.detail}"
+
+                class Abort(Exception):
+                    def __init__(self, code):
+                        self.code = code
+
+                    def __str__(self):
+                        return f"{self.code} {HTTPStatus(self.code).phrase}"
+                """,
+            "web/endpoints.py": """
+                from .exceptions import Abort, HTTPException
+
+                def dispatch(method, status):
+                    if method == "TRACE":
+                        raise HTTPException(status_code=405)
+                    if method == "PUT":
+                        raise HTTPException(status)
+                    raise Abort(404)
+                """,
+        }
+    )
+    assert shown(sites, 6, "web/endpoints.py") == {"405: Method Not Allowed": "str(exc)"}
+    assert shown(sites, 8, "web/endpoints.py") == {"{status}: {self.detail}": "str(exc)"}
+    assert shown(sites, 9, "web/endpoints.py") == {"404 Not Found": "str(exc)"}

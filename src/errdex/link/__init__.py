@@ -52,7 +52,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
 # 18: an attribute follows its assignments elsewhere to the settings of their guards.
-LINKER_VERSION = "21-printed"
+LINKER_VERSION = "22-printed"
 
 
 def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
