@@ -428,3 +428,33 @@ def test_an_http_status_given_no_detail_shows_its_reason_phrase() -> None:
     assert shown(sites, 6, "web/endpoints.py") == {"405: Method Not Allowed": "str(exc)"}
     assert shown(sites, 8, "web/endpoints.py") == {"{status}: {self.detail}": "str(exc)"}
     assert shown(sites, 9, "web/endpoints.py") == {"404 Not Found": "str(exc)"}
+
+
+def test_the_raise_in_a_helper_shows_what_its_callers_give_it() -> None:
+    # click's `Context.fail(message)`: the raise is in `fail`, the text at its callers.
+    sites = link(
+        {
+            "cli/core.py": """
+                class UsageError(Exception):
+                    def __init__(self, message, ctx=None):
+                        super().__init__(message)
+                        self.message = message
+
+                    def format_message(self):
+                        return self.message
+
+                class Context:
+                    def fail(self, message):
+                        raise UsageError(message, self)
+
+                def parse_args(ctx, args):
+                    if args:
+                        ctx.fail(f"Got unexpected extra arguments ({' '.join(args)})")
+                    ctx.fail("Missing command.")
+                """
+        }
+    )
+    assert shown(sites, 12) == {
+        "Got unexpected extra arguments ({' '.join(args)})": "given by parse_args",
+        "Missing command.": "given by parse_args",
+    }
