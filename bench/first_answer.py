@@ -1,15 +1,29 @@
 """Zero-setup lookup: the time to the first answer from an empty database, beside a full index
 of the same package in the same run, and whether the first answer is the whole index's.
 
-Each package is installed without its dependencies into a folder of its own (never
-imported: errdex reads its files through its metadata), and each real case of the accuracy
-set for it (`bench/accuracy/cases/`) is looked up twice from an empty database and an empty
-facts cache: as pasted, and as its last line alone, both with `--project`, as a user who
-knows which library failed would. The first answer is timed when its JSON is out; the run
-then completes the package, and the same paste looked up again in that database gives the
-whole index's answer.
+    python bench/first_answer.py                      # timing on 5 packages, then accuracy
+    python bench/first_answer.py --timing-only        # or --accuracy-only
+    python bench/first_answer.py --packages vllm==0.33.0 --sampled 5
 
-    python bench/first_answer.py [--packages transformers==4.38.2 ...]
+**Timing.** Each package is installed without its dependencies into a folder of its own
+(never imported: errdex reads its files through its metadata). In the same run, `errdex
+index installed:NAME` times the whole index from an empty database and an empty facts
+cache; then each paste is looked up by `errdex lookup - --json --project NAME` from an empty
+database and an empty facts cache, timed to the end of its JSON (the process then goes on
+to complete the package; the bench stops it there). The pastes are the real cases of the
+accuracy sets for that package (`bench/accuracy/cases/`, as pasted and their last line),
+and `--sampled` sites of the package itself, each as a traceback (one frame at the site,
+the message with its values filled in) and as that message's last line alone, no frames.
+A package with a wheel in the download cache is also looked up as a release
+(`--package NAME==VERSION`), read from the wheel's members, never installed.
+Each first answer is compared with the same paste's answer from the whole index.
+
+**Accuracy.** Every case of the issue-based set, the held-out set and the test-suite set,
+in each form it has, looked up from an empty database in this process as a release named
+by the user (the case's own version, read from the download cache): the first answer's
+top-1 against the top-1 of the whole release indexed (one database per release, kept in
+`bench/out/first_answer/whole/`). A case counts the same when both give the same site (or
+both none).
 """
 
 from __future__ import annotations
@@ -17,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -26,25 +41,32 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-CASES = HERE / "accuracy" / "cases"
+SETS = HERE / "accuracy"
 OUT = HERE / "out" / "first_answer"
 DEFAULT = [
     "transformers==4.38.2",
     "vllm==0.33.0",
-    "pydantic==2.7.1",
-    "huggingface_hub==0.25.1",
-    "openai==1.61.0",
+    "sqlalchemy==2.1.9",
+    "sympy==1.14.0",
+    "pandas==3.1.1",
 ]
+SITE_PACKAGES = "/usr/lib/python3.11/site-packages"
+
+
+def downloads() -> Path:
+    from errdex.sources.pypi import cache_dir
+
+    return cache_dir()
 
 
 def install(spec: str) -> Path:
     """The package alone (no dependencies) in a folder of its own."""
-    from errdex.sources.pypi import cache_dir, find_cached
+    from errdex.sources.pypi import find_cached
 
     target = OUT / "site" / spec.replace("==", "-")
     if not any(target.glob("*.dist-info")):
         name, version = spec.split("==")
-        cached = find_cached(cache_dir(), name, version)  # errdex's own downloads (vllm's)
+        cached = find_cached(downloads(), name, version)
         wanted = str(cached) if cached is not None and cached.suffix == ".whl" else spec
         subprocess.run(
             [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-compile",
@@ -54,19 +76,24 @@ def install(spec: str) -> Path:
     return target
 
 
-def errdex(
-    site: Path, home: Path, *args: str, paste: str | None = None
-) -> tuple[float, float, str, int]:
-    """Run errdex; (seconds to the JSON on stdout, seconds to exit, that JSON, exit code)."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(site),
-        "ERRDEX_DB": str(home / "errdex.db"),
-        "ERRDEX_CACHE": str(home / "cache"),
-    }
+def environment(site: Path | None, home: Path) -> dict[str, str]:
+    """A cold errdex: its own database and facts cache, the shared download cache."""
+    (home / "cache").mkdir(parents=True, exist_ok=True)
+    shared = home / "cache" / "downloads"
+    if not shared.exists():
+        shared.symlink_to(downloads(), target_is_directory=True)
+    env = {**os.environ, "ERRDEX_DB": str(home / "errdex.db"), "ERRDEX_CACHE": str(home / "cache")}
+    if site is not None:
+        env["PYTHONPATH"] = str(site)
+    return env
+
+
+def first_answer(env: dict[str, str], args: list[str], paste: str) -> tuple[float, str]:
+    """Run `errdex lookup`; (seconds to the end of its JSON on stdout, that JSON). The process
+    is stopped once its answer is out: what it does after (completing) is not timed."""
     started = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, "-m", "errdex", *args],
+        [sys.executable, "-m", "errdex", "lookup", "-", "--json", *args],
         env=env,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -74,22 +101,20 @@ def errdex(
         text=True,
     )
     assert process.stdin is not None and process.stdout is not None
-    process.stdin.write(paste or "")
+    process.stdin.write(paste)
     process.stdin.close()
     lines: list[str] = []
-    first = 0.0
     for line in process.stdout:
         lines.append(line)
-        if line.rstrip() == "}" or line.rstrip() == "]":  # the JSON document's last line
-            first = time.perf_counter() - started
+        if line.rstrip() in {"}", "]"}:  # the JSON document's last line
             break
-    rest = process.stdout.read()
-    code = process.wait()
-    total = time.perf_counter() - started
-    return first or total, total, "".join(lines) + rest, code
+    seconds = time.perf_counter() - started
+    process.terminate()
+    process.wait()
+    return seconds, "".join(lines)
 
 
-def top(output: str) -> tuple[str, int] | None:
+def top_of_json(output: str) -> tuple[str, int] | None:
     try:
         matches = json.loads(output).get("matches") or []
     except json.JSONDecodeError:
@@ -97,72 +122,264 @@ def top(output: str) -> tuple[str, int] | None:
     return (matches[0]["file"], matches[0]["line"]) if matches else None
 
 
-def run_package(spec: str) -> dict[str, Any]:
-    name = spec.split("==")[0]
-    cases_file = CASES / f"{name}.json"
-    cases = json.loads(cases_file.read_text()) if cases_file.exists() else []
-    site = install(spec)
-    with tempfile.TemporaryDirectory() as scratch:
-        home = Path(scratch) / "full"
-        _, full_seconds, out, _ = errdex(site, home, "index", f"installed:{name}", "--json")
-        files = json.loads(out)[0]["files"]
-    rows = []
-    for case in cases:
-        for form, paste in (("as pasted", case["paste"]), ("last line", last_line(case["paste"]))):
-            with tempfile.TemporaryDirectory() as scratch:
-                home = Path(scratch)
-                first, total, out, _ = errdex(
-                    site, home, "lookup", "-", "--json", "--project", name, paste=paste
-                )
-                record = json.loads(out) if out.strip() else {}
-                partial = record.get("partial_index") or []
-                _, _, again, _ = errdex(
-                    site, home, "lookup", "-", "--json", "--project", name, paste=paste
-                )
-            rows.append(
-                {
-                    "case": case["id"],
-                    "form": form,
-                    "first": first,
-                    "total": total,
-                    "subset_files": partial[0]["files"] if partial else None,
-                    "same_top1": top(out) == top(again),
-                    "top1_found": top(out) is not None,
-                }
-            )
-    return {"package": spec, "files": files, "full_index": full_seconds, "rows": rows}
+def top_in(store: Any, paste: str, **options: Any) -> tuple[str, int] | None:
+    from errdex.errors import ErrdexError
+    from errdex.match.answer import answer_paste
+
+    try:
+        matches = answer_paste(store, paste, auto_index=False, **options).result.matches
+    except ErrdexError:
+        return None
+    return (matches[0].file, matches[0].line) if matches else None
 
 
 def last_line(paste: str) -> str:
-    lines = [line for line in paste.strip().splitlines() if line.strip()]
+    lines = [line.strip("`\n ") for line in paste.strip().splitlines()]
+    lines = [line for line in lines if line]
     return lines[-1] if lines else paste
+
+
+# -- pastes -------------------------------------------------------------------------------
+
+
+def case_pastes(name: str) -> list[tuple[str, str, str]]:
+    """(id, form, paste) of the issue-based cases of a package, as pasted and last line."""
+    found = []
+    for folder in (SETS / "cases", SETS / "heldout" / "cases"):
+        path = folder / f"{name}.json"
+        for case in json.loads(path.read_text()) if path.exists() else []:
+            found.append((case["id"], "as pasted", case["paste"]))
+            found.append((case["id"], "last line", last_line(case["paste"])))
+    return found
+
+
+def sampled_pastes(store: Any, name: str, count: int) -> list[tuple[str, str, str]]:
+    """`count` raise sites of the package, each as a one-frame traceback and as its message
+    alone: the values filled in with made-up words, as a user's paste has its own."""
+    from errdex.facts import Placeholder
+
+    sites = [
+        s
+        for s in store.list_sites(project=name)
+        if s.site.kind.value == "raise" and s.site.message is not None and s.exception
+        and sum(len(p) for p in s.site.message.parts if isinstance(p, str)) >= 24
+    ]  # fmt: skip
+    chosen = random.Random(19).sample(sites, min(count, len(sites)))
+    found = []
+    for number, indexed in enumerate(chosen, 1):
+        assert indexed.site.message is not None and indexed.exception is not None
+        message = "".join(
+            f"'value{n}'" if isinstance(part, Placeholder) else part
+            for n, part in enumerate(indexed.site.message.parts)
+        )
+        line = f"{indexed.exception.name}: {' '.join(message.split())}"
+        function = indexed.site.function.rsplit(".", 1)[-1]
+        traceback = (
+            "Traceback (most recent call last):\n"
+            f'  File "{SITE_PACKAGES}/{indexed.file}", line {indexed.site.line}, in {function}\n'
+            f"{line}\n"
+        )
+        found.append((f"{name}-site-{number}", "traceback", traceback))
+        found.append((f"{name}-site-{number}", "message", line))
+    return found
+
+
+# -- timing -------------------------------------------------------------------------------
+
+
+def time_package(spec: str, sampled: int, limit: int | None) -> dict[str, Any]:
+    site = install(spec)
+    with tempfile.TemporaryDirectory(prefix="whole-", dir=OUT) as scratch:
+        return _time_package(spec, site, Path(scratch), sampled, limit)
+
+
+def _time_package(
+    spec: str, site: Path, home: Path, sampled: int, limit: int | None
+) -> dict[str, Any]:
+    from errdex.sources.pypi import find_cached
+    from errdex.store import open_store
+
+    name = spec.split("==")[0]
+    env = environment(site, home)
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "errdex", "index", f"installed:{name}", "--json"],
+        env=env, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    full_seconds = time.perf_counter() - started
+    files = json.loads(done.stdout)[0]["files"]
+    wheel = find_cached(downloads(), *spec.split("=="))
+    rows = []
+    with open_store(home / "errdex.db") as whole:
+        project = whole.projects()[0].name
+        pastes = case_pastes(name) + sampled_pastes(whole, project, sampled)
+        for case, form, paste in pastes[:limit]:
+            ways = [("installed", ["--project", name])]
+            if wheel is not None and wheel.suffix == ".whl":
+                ways.append(("wheel", ["--package", spec]))
+            for way, args in ways:
+                with tempfile.TemporaryDirectory(dir=OUT) as scratch:
+                    seconds, out = first_answer(environment(site, Path(scratch)), args, paste)
+                partial = (json.loads(out).get("partial_index") or [{}])[0] if out else {}
+                rows.append({
+                    "case": case, "form": form, "way": way, "first": seconds,
+                    "subset_files": partial.get("files"),
+                    "same_top1": top_of_json(out) == top_in(whole, paste, project=project),
+                    "answered": top_of_json(out) is not None,
+                })  # fmt: skip
+    return {"package": spec, "files": files, "full_index": full_seconds, "rows": rows}
+
+
+def print_timing(results: list[dict[str, Any]]) -> None:
+    print(f"\n{'package':22} {'files':>6} {'full index':>10}  {'paste':10} {'way':9}"
+          f" {'n':>3} {'first p50':>9} {'first max':>9} {'<=2 s':>6} {'<=full/10':>9}"
+          f" {'same top-1':>10} {'subset p50':>10}")  # fmt: skip
+    for result in results:
+        groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for row in result["rows"]:
+            bare = row["form"] in {"last line", "message"}
+            groups.setdefault(("bare message" if bare else "traceback", row["way"]), []).append(row)
+        for (kind, way), rows in sorted(groups.items()):
+            firsts = [r["first"] for r in rows]
+            subsets = [r["subset_files"] for r in rows if r["subset_files"] is not None]
+            print(
+                f"{result['package']:22} {result['files']:>6} {result['full_index']:>9.1f}s"
+                f"  {kind:10.10} {way:9} {len(rows):>3} {statistics.median(firsts):>8.2f}s"
+                f" {max(firsts):>8.2f}s {sum(f <= 2.0 for f in firsts):>3}/{len(rows):<2}"
+                f" {sum(f <= result['full_index'] / 10 for f in firsts):>5}/{len(rows):<3}"
+                f" {sum(r['same_top1'] for r in rows):>6}/{len(rows):<3}"
+                f" {statistics.median(subsets) if subsets else '-':>10}"
+            )
+        for row in result["rows"]:
+            if not row["same_top1"]:
+                print(
+                    f"    differs from the whole index: {row['case']} ({row['form']}, {row['way']})"
+                )
+
+
+# -- accuracy -----------------------------------------------------------------------------
+
+
+def accuracy_cases(sets: list[str]) -> list[tuple[str, str, str, str]]:
+    """(release, id, form, paste) of every case of the chosen sets, in each form it has."""
+    found = []
+    folders = {"cases": [SETS / "cases"], "heldout": [SETS / "heldout" / "cases"],
+               "suites": [SETS / "suites"]}  # fmt: skip
+    for chosen in sets:
+        for folder in folders[chosen]:
+            for path in sorted(folder.glob("*.json")):
+                for case in json.loads(path.read_text()):
+                    spec = f"{case['package']}=={case['version']}"
+                    forms = case.get("forms") or {
+                        "as pasted": case["paste"], "last line": last_line(case["paste"])
+                    }  # fmt: skip
+                    for form, paste in forms.items():
+                        if paste:
+                            found.append((spec, case["id"], form, paste))
+    return found
+
+
+def whole_release(spec: str) -> Path:
+    """A database holding the release whole (kept between runs; redone when errdex's
+    extraction or linking changed)."""
+    from errdex.indexing import index_source
+    from errdex.sources import open_source
+    from errdex.store import open_store
+
+    path = OUT / "whole" / f"{spec.replace('==', '-')}.db"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open_store(path, create=True) as store:
+        index_source(open_source(spec), store)
+    return path
+
+
+def run_accuracy(sets: list[str], limit: int | None) -> dict[str, Any]:
+    from errdex.errors import ErrdexError
+    from errdex.match.answer import answer_paste
+    from errdex.store import open_store
+
+    cases = accuracy_cases(sets)[:limit]
+    rows = []
+    wholes: dict[str, Path | None] = {}
+    for number, (spec, case, form, paste) in enumerate(cases, 1):
+        if spec not in wholes:
+            try:
+                wholes[spec] = whole_release(spec)
+            except ErrdexError as error:
+                print(f"  {spec}: cannot index it whole ({error}); its cases are left out")
+                wholes[spec] = None
+        whole_path = wholes[spec]
+        if whole_path is None:
+            continue
+        with open_store(whole_path) as whole:
+            expected = top_in(whole, paste, project=whole.projects()[0].name)
+        with (
+            tempfile.TemporaryDirectory(dir=OUT) as scratch,
+            open_store(Path(scratch) / "first.db", create=True) as store,
+        ):
+            started = time.perf_counter()
+            try:
+                answer = answer_paste(store, paste, release=spec, first=True)
+                matches = answer.result.matches
+                got = (matches[0].file, matches[0].line) if matches else None
+                partial = bool(answer.partial)
+            except ErrdexError:
+                got, partial = None, False
+            seconds = time.perf_counter() - started
+        rows.append({"release": spec, "case": case, "form": form, "same_top1": got == expected,
+                     "partial": partial, "first": got, "whole": expected,
+                     "seconds": seconds})  # fmt: skip
+        if number % 50 == 0:
+            same = sum(r["same_top1"] for r in rows)
+            print(f"  {number}/{len(cases)} looked up, {same} the same top-1", flush=True)
+    return {"sets": sets, "rows": rows}
+
+
+def print_accuracy(result: dict[str, Any]) -> None:
+    rows = result["rows"]
+    partial = [r for r in rows if r["partial"]]
+    print(f"\naccuracy sets {', '.join(result['sets'])}: {len(rows)} pastes from empty databases,"
+          f" {len(partial)} answered from a partial index")  # fmt: skip
+    print(
+        f"  same top-1 as the whole release: {sum(r['same_top1'] for r in rows)}/{len(rows)}"
+        f" (of those answered partly: {sum(r['same_top1'] for r in partial)}/{len(partial)})"
+    )
+    for row in rows:
+        if not row["same_top1"]:
+            print(
+                f"    differs: {row['case']} ({row['form']}): first {row['first']},"
+                f" whole {row['whole']}"
+            )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--packages", nargs="*", default=DEFAULT)
+    parser.add_argument("--sampled", type=int, default=8, help="sites sampled per package")
+    parser.add_argument("--sets", nargs="*", default=["cases", "heldout", "suites"])
+    parser.add_argument("--limit", type=int, help="at most this many pastes per part (a trial)")
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument("--timing-only", action="store_true")
+    only.add_argument("--accuracy-only", action="store_true")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
-    print(f"{'package':28} {'files':>6} {'full index':>10} {'first p50':>9} {'first max':>9}"
-          f" {'≤2 s':>5} {'≤full/10':>8} {'same top-1':>10}")  # fmt: skip
-    results = []
-    for spec in args.packages:
-        result = run_package(spec)
-        results.append(result)
-        firsts = [r["first"] for r in result["rows"]]
-        if not firsts:
-            print(f"{spec:28} {result['files']:>6} {result['full_index']:>9.1f}s  (no cases)")
-            continue
-        within = sum(f <= 2.0 for f in firsts)
-        tenth = sum(f <= result["full_index"] / 10 for f in firsts)
-        same = sum(r["same_top1"] for r in result["rows"])
-        print(
-            f"{spec:28} {result['files']:>6} {result['full_index']:>9.1f}s"
-            f" {statistics.median(firsts):>8.2f}s {max(firsts):>8.2f}s"
-            f" {within:>2}/{len(firsts):<2} {tenth:>4}/{len(firsts):<3}"
-            f" {same:>6}/{len(firsts)}"
-        )
-    (OUT / "results.json").write_text(json.dumps(results, indent=2))
+    load = os.getloadavg()[0]
+    print(
+        f"load average {load:.1f} on {os.cpu_count()} cores"
+        f"{' (a loaded machine: times are high)' if load > (os.cpu_count() or 1) else ''}"
+    )
+    report: dict[str, Any] = {"load": load}
+    if not args.accuracy_only:
+        report["timing"] = []
+        for spec in args.packages:
+            report["timing"].append(time_package(spec, args.sampled, args.limit))
+            print_timing(report["timing"][-1:])
+        print("\nall packages:")
+        print_timing(report["timing"])
+    if not args.timing_only:
+        report["accuracy"] = run_accuracy(args.sets, args.limit)
+        print_accuracy(report["accuracy"])
+    (OUT / "results.json").write_text(json.dumps(report, indent=2))
 
 
 if __name__ == "__main__":

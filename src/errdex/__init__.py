@@ -202,6 +202,7 @@ def answer(
     db: str | Store | None = None,
     project: str | None = None,
     version: str | None = None,
+    release: str | None = None,
     limit: int = 5,
     auto_index: bool = True,
     pages: bool = False,
@@ -210,7 +211,9 @@ def answer(
 ) -> PasteAnswer:
     """A paste answered where the error happened: the installed packages its traceback or
     --project names are indexed first (into a new database, even), from the files the paste
-    needs; `answered` gets the answer before the rest of those files are indexed. With
+    needs; so is `release` (`NAME==VERSION`, read from its archive, downloaded once, never
+    installed), or a release the paste states that is not the one installed here.
+    `answered` gets the answer before the rest of those files are indexed. With
     `pages`, the best match's page and source file come with it. `announce` hears of each
     package indexed on the way. Raises `NotFoundError` when there is nothing to search."""
     from errdex.answers import answer_for_reader
@@ -218,13 +221,15 @@ def answer(
     from errdex.match.paste import parse_paste
 
     evidence = parse_paste(text)
-    auto_index = auto_index and may_index(evidence, project)
+    auto_index = auto_index and may_index(evidence, project, release)
     with _opened(db, create=auto_index) as store:
         return answer_for_reader(
             store,
             evidence,
+            text=text,
             project=project,
             version=version,
+            release=release,
             limit=limit,
             auto_index=auto_index,
             pages=pages,

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import msgspec
 
 from errdex.explain import build_page
+from errdex.explain.advice import fill_values
 from errdex.explain.page import Page
 from errdex.indexing import IndexReport
 from errdex.match import lookup_text
@@ -47,26 +48,31 @@ def answer_for_reader(
     store: Store,
     evidence: Evidence,
     *,
+    text: str | None = None,
     project: str | None = None,
     version: str | None = None,
+    release: str | None = None,
     limit: int = 5,
     auto_index: bool = True,
     pages: bool = False,
     announce: Callable[[str], None] | None = None,
     answered: Callable[[PasteAnswer], None] | None = None,
 ) -> PasteAnswer:
-    """The paste's answer; `answered` is given it as soon as it stands, before the versions
-    first indexed from part of their files are indexed whole (Ctrl-C during that leaves
-    them for the next lookup)."""
+    """The paste's answer (`text`: the paste as pasted, where a release may be stated);
+    `answered` is given it as soon as it stands, before the versions first indexed from
+    part of their files are indexed whole (Ctrl-C during that leaves them for the next
+    lookup)."""
     first = answer_paste(
         store,
         evidence,
         project=project,
         version=version,
+        release=release,
         limit=limit,
         auto_index=auto_index,
         first=True,
         announce=announce,
+        text=text,
     )
     answer = PasteAnswer(result=first.result, indexed=first.indexed)
     _add_best_page(store, answer, pages=pages, file_text=pages)
@@ -103,4 +109,4 @@ def _add_best_page(store: Store, answer: PasteAnswer, *, pages: bool, file_text:
     if file_text and best.site is not None:
         answer.file_text = store.file_text(best.site.version_id, best.file)
     if pages:
-        answer.page = build_page(store, best.id, best.version)
+        answer.page = fill_values(build_page(store, best.id, best.version), best.values)

@@ -348,8 +348,19 @@ class EnvRead(msgspec.Struct, frozen=True, gc=False):
 class FlagFact(msgspec.Struct, frozen=True, gc=False):
     """A command-line flag declared with argparse's `add_argument`."""
 
-    flag: str  # --enforce-eager
+    flag: str  # --enforce-eager (or a positional argument's name: model_tag)
     line: int
+    function: str | None = None  # the qualname of the function that declares it
+    required: bool = False  # a flag with `required=True`, a positional without a default
+
+
+class SubcommandFact(msgspec.Struct, frozen=True, gc=False):
+    """`subparsers.add_parser("serve")` (or `add_parser(self.name)` in a class whose `name`
+    is "serve"): a subcommand, and the function that adds it."""
+
+    name: str
+    line: int
+    function: str
 
 
 class AttrSet(msgspec.Struct, frozen=True, gc=False):
@@ -397,6 +408,10 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     env_reads: tuple[EnvRead, ...] = ()
     env_types: dict[str, str] = {}  # declared types of module-level names that read env vars
     flags: tuple[FlagFact, ...] = ()
+    positionals: tuple[FlagFact, ...] = ()  # argparse's positional arguments
+    subcommands: tuple[SubcommandFact, ...] = ()
+    # functions that add flags of computed names (`add_argument(f"--{name}")`)
+    computed_flags: tuple[str, ...] = ()
     attr_sets: tuple[AttrSet, ...] = ()
     tests: tuple[TestRef, ...] = ()
     texts: tuple[ClassText, ...] = ()  # how its exception classes write their text
@@ -453,6 +468,9 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     when: str | None = None
     when_behind: str | None = None
     note: str | None = None
+    # the command line that takes the flag (or, for a variable, the version's main
+    # command), from its console scripts and subcommands: `vllm serve MODEL_TAG`
+    command: str | None = None
 
 
 class TestLink(msgspec.Struct, frozen=True, gc=False):

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def real_pygments_traceback() -> str:
     """A real traceback out of pygments (343 files; installed wherever errdex is)."""
@@ -73,3 +75,25 @@ def test_a_bare_message_with_its_qualified_class_is_answered_first_too(tmp_path:
     answer = json.loads(first.stdout)
     assert [p["project"].lower() for p in answer["partial_index"]] == ["pygments"]
     assert answer["matches"][0]["file"] == "pygments/lexers/__init__.py"
+
+
+@pytest.mark.network
+def test_a_release_named_with_package_is_answered_from_its_wheel(tmp_path: Path) -> None:
+    paste = "no lexer for alias 'no-such-language' found"
+    first = errdex(tmp_path, "first.db", "lookup", "--package", "pygments==2.17.2", paste,
+                   "--json")  # fmt: skip
+    assert first.returncode == 0, first.stderr
+    answer = json.loads(first.stdout)
+    (partial,) = answer["partial_index"]
+    assert (partial["project"], partial["version"]) == ("Pygments", "2.17.2")
+    assert answer["matches"][0]["file"] == "pygments/lexers/__init__.py"
+    assert answer["matches"][0]["version"] == "2.17.2"
+    assert "indexing Pygments 2.17.2 (first the" in first.stderr
+
+
+def test_a_package_that_is_not_a_release_is_one_clear_line(tmp_path: Path) -> None:
+    done = errdex(tmp_path, "first.db", "lookup", "--package", "pygments>=2", "some error")
+    assert done.returncode != 0
+    assert done.stderr.strip().splitlines() == [
+        "errdex: not a NAME==VERSION requirement: pygments>=2"
+    ]

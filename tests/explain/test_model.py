@@ -46,7 +46,7 @@ def test_an_accepted_answer_becomes_the_page_prose_and_is_cached(fresh: Store) -
     assert page.what_it_means == "The config refuses sparse attention on runner V1."
     assert (page.analysis.by, page.analysis.model) == ("model", "tiny")
     footer = page.analysis.footer
-    assert footer.startswith("AI-assisted analysis (written by a model) of engine at ")
+    assert footer.startswith("AI-assisted analysis (written by the model tiny) of engine at ")
     assert [s.knob for s in page.solutions] == ["ENGINE_USE_V2"]
     # the facts stay those of the code
     assert [c.text for c in page.conditions][1] == "envs.ENGINE_USE_V2 is False"
@@ -58,10 +58,9 @@ def test_an_accepted_answer_becomes_the_page_prose_and_is_cached(fresh: Store) -
     [
         (answer(citations=["engine/config.py:9999"]), "cites engine/config.py:9999"),
         (answer(citations=["engine/nowhere.py:3"]), "cites engine/nowhere.py:3, not a file"),
-        (answer(what="It fails when `turbo_mode_enabled` is set."), "names `turbo_mode_enabled`"),
         (
             answer(solutions=[{"text": "Set it.", "knob": "ENGINE_TURBO"}]),
-            "turns the knob 'ENGINE_TURBO'",
+            "no solution left: solution turning 'ENGINE_TURBO' removed",
         ),
         ('{"what_it_means": "no trigger"}', "schema"),
         ("I think it is a config problem.", "schema"),
@@ -77,6 +76,35 @@ def test_an_answer_citing_what_the_code_lacks_is_rejected(
     assert any(r.startswith(reason) for r in outcome.reasons), outcome.reasons
     page = build_page(fresh, error, model="tiny")
     assert page.analysis.by == "rules"  # the page keeps the prose made from the facts
+
+
+def test_names_the_version_defines_are_kept_and_others_are_marked(fresh: Store) -> None:
+    # `EngineArgs.create_config` and `engine.llm.LLM` are defined in other files of the
+    # version than the error's, and are not in the facts the model was given
+    reply = answer(
+        what="Raised before `EngineArgs.create_config` returns; `engine.llm.LLM` is the "
+        "entry point. It never reads `turbo_mode_enabled`.",
+        solutions=[
+            {"text": "Unset `ENGINE_USE_V2`.", "knob": "ENGINE_USE_V2"},
+            {"text": "Set `ENGINE_TURBO=1`.", "knob": "ENGINE_TURBO"},
+        ],
+    )
+    error = site_with(fresh, HISPARSE).id
+    with serve_model(lambda messages: reply) as server, ChatClient(server.url, "tiny") as chat:
+        outcome = enrich_error(fresh, error, chat)
+    assert outcome.status == "ok"
+    prompt = server.requests[0]["messages"][1]["content"]
+    assert "engine.llm" not in prompt and "create_config" not in prompt
+    assert outcome.reasons == [
+        "not found in the index: solution turning 'ENGINE_TURBO' removed, turbo_mode_enabled"
+    ]
+    page = build_page(fresh, error)
+    assert page.what_it_means == (
+        "Raised before `EngineArgs.create_config` returns; `engine.llm.LLM` is the entry "
+        "point. It never reads `turbo_mode_enabled` (not found in the index)."
+    )
+    assert [s.text for s in page.solutions] == ["Unset `ENGINE_USE_V2`."]
+    assert page.analysis.footer.startswith("AI-assisted analysis (written by the model tiny)")
 
 
 def test_a_whole_version_runs_concurrently_and_resumes(fresh: Store) -> None:

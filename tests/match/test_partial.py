@@ -4,7 +4,7 @@ literal runs, its exception classes and what those files import."""
 from __future__ import annotations
 
 from errdex.match.evidence import ErrorEvidence, Evidence, Frame
-from errdex.match.partial import literal_runs, needed_files
+from errdex.match.partial import SourceFiles, literal_runs, needed_files
 
 PACKAGE = {
     "shop/__init__.py": b"from .cart import add\n",
@@ -13,7 +13,8 @@ PACKAGE = {
         b"from . import limits\n"
         b"def add(item, count):\n"
         b"    if count > limits.MAX:\n"
-        b"        raise CartError(f'at most {limits.MAX} of one item, asked for {count}')\n"
+        b"        raise CartError(f'at most {limits.MAX} of one item may be in a cart, '\n"
+        b"                        f'asked for {count}')\n"
     ),
     "shop/errors.py": b"from shop.base import ShopError\nclass CartError(ShopError):\n    pass\n",
     "shop/base.py": b"class ShopError(Exception):\n    pass\n",
@@ -70,3 +71,108 @@ def test_only_a_qualified_class_names_a_package_to_index() -> None:
     assert named_modules(errors("pygments.util.ClassNotFound", "ValueError", None)) == ["pygments"]
     assert not may_index(errors("ValueError"), None)
     assert may_index(errors("ValueError"), "requests")
+
+
+def _counting(files: dict[str, bytes]) -> tuple[SourceFiles, list[str]]:
+    read: list[str] = []
+
+    def reader(path: str) -> bytes | None:
+        read.append(path)
+        return files.get(path)
+
+    return SourceFiles(files, reader), read
+
+
+def test_a_traceback_whose_frame_holds_the_message_reads_only_what_it_needs() -> None:
+    frame = Frame(path="site-packages/shop/cart.py", line=5, function="add", code=None)
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception="CartError", message="at most 99 of one item may be "
+                              "in a cart, asked for 120", frames=(frame,)),)
+    )  # fmt: skip
+    files, read = _counting(PACKAGE)
+    assert "shop/cart.py" in needed_files(files, evidence)
+    assert "shop/pay.py" not in read and "shop/unrelated.py" not in read
+
+
+def test_a_message_split_over_two_literals_is_found_by_its_pieces() -> None:
+    package = {
+        **PACKAGE,
+        "shop/stock.py": (
+            b"def take(n):\n"
+            b"    raise ValueError(f'cannot take {n} items from the shelf. '\n"
+            b"                     'Restock the shelf before taking more.')\n"
+        ),
+        "shop/docs.py": b"HELP = 'cannot take items from an empty shelf'\n",
+    }
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception="ValueError", message="cannot take 3 items from the "
+                              "shelf. Restock the shelf before taking more."),)
+    )  # fmt: skip
+    assert needed_files(package, evidence) == {"shop/__init__.py", "shop/stock.py"}
+
+
+def test_an_exception_class_no_chosen_file_imports_is_found_in_every_file() -> None:
+    package = {
+        **PACKAGE,
+        "shop/late.py": b"class LateError(Exception):\n    pass\n",
+        "shop/run.py": b"def run(x):\n    raise x('the delivery came too late today')\n",
+    }
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception="shop.late.LateError",
+                              message="the delivery came too late today"),)
+    )  # fmt: skip
+    assert needed_files(package, evidence) == {"shop/__init__.py", "shop/late.py", "shop/run.py"}
+
+
+def test_a_release_the_paste_states_is_named_for_download() -> None:
+    from errdex.match.answer import named_releases
+    from errdex.match.paste import parse_paste
+
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.11/site-packages/shop/cart.py", line 5, in add\n'
+        "    raise CartError(f'at most {limits.MAX} of one item, asked for {count}')\n"
+        '  File "/opt/venv/lib/python3.11/site-packages/pay_kit/card.py", line 9, in pay\n'
+        "    check()\n"
+        "shop.errors.CartError: at most 99 of one item, asked for 120\n"
+        "- `shop` version: 2.10.1\n"
+        "pay-kit==0.3.0rc1\n"
+        "other==1.0\n"
+    )
+    assert named_releases(paste, parse_paste(paste)) == ["shop==2.10.1", "pay_kit==0.3.0rc1"]
+    assert named_releases("shop: see 2.1.x", parse_paste(paste)) == []
+
+
+def test_a_message_with_nothing_literal_needs_the_files_raising_its_class() -> None:
+    package = {
+        **PACKAGE,
+        "shop/codec.py": (
+            b"import json\nfrom .errors import CartError as BadCart\n"
+            b"def load(text):\n    try:\n        return json.loads(text)\n"
+            b"    except ValueError as e:\n        raise BadCart(e.msg)\n"
+        ),
+    }
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception="shop.errors.CartError",
+                              message="Expecting value: line 1 column 1 (char 0)"),)
+    )  # fmt: skip
+    needed = needed_files(package, evidence)
+    assert {"shop/codec.py", "shop/cart.py"} <= needed  # both raise it, one as an alias
+    assert "shop/pay.py" not in needed
+
+
+def test_a_text_a_mixin_composes_needs_the_raises_of_its_subclasses() -> None:
+    package = {
+        **PACKAGE,
+        "shop/base.py": (
+            b"class ShopMixin:\n"
+            b"    def __str__(self):\n"
+            b"        return f'{self.text}. For help visit the shop desk'\n"
+            b"class ShopError(ShopMixin, Exception):\n    pass\n"
+        ),
+        "shop/desk.py": b"from .base import ShopError\ndef ask():\n    raise ShopError('closed')\n",
+    }
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception=None, message="closed. For help visit the shop desk"),)
+    )
+    assert {"shop/base.py", "shop/desk.py"} <= needed_files(package, evidence)

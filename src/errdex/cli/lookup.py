@@ -31,6 +31,13 @@ def _read_paste(text: str | None) -> str:
 @click.argument("text", required=False, metavar="[TEXT | -]")
 @click.option("--project", help="Only errors of this project.")
 @click.option("--version", "version_label", help="Only this version of the project.")
+@click.option(
+    "--package",
+    "release",
+    metavar="NAME==VERSION",
+    help="The release the error came from, indexed first if the database lacks it (read from"
+    " its archive, downloaded once; never installed).",
+)
 @click.option("--limit", type=click.IntRange(1, 100), default=5, show_default=True)
 @click.option(
     "--no-auto-index",
@@ -44,6 +51,7 @@ def lookup(
     text: str | None,
     project: str | None,
     version_label: str | None,
+    release: str | None,
     limit: int,
     no_auto_index: bool,
     db: str | None,
@@ -79,6 +87,7 @@ def lookup(
         db=db,
         project=project,
         version=version_label,
+        release=release,
         limit=limit,
         auto_index=not no_auto_index,
         pages=not as_json,

@@ -1,16 +1,22 @@
 """What the error's own message tells the user to do: its authors' word on the way out.
 
 A message often says it: "Make sure to install httpx using `pip install httpx[http2]`",
-"use --quantization fp8_per_tensor", "set VLLM_USE_V2_MODEL_RUNNER=1". Each sentence of
-the template that gives an instruction is a solution, classed by what it changes: the
-environment (install, upgrade), a setting (a flag, an environment variable), or else the
-input. Placeholders stay as they are: the user's message holds their values.
+"use --quantization fp8_per_tensor", "set VLLM_USE_V2_MODEL_RUNNER=1", or it suggests the
+input it expected: "Perhaps you meant http://{url}?". Each sentence of the template that
+gives an instruction is a solution, classed by what it changes: the environment (install,
+upgrade), a setting (a flag, an environment variable), or else the input. Placeholders stay
+as they are on the page; `fill_values` puts the user's own values in (a lookup knows them).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+
+import msgspec
+
+from errdex.explain.page import ExampleFix, Page
 
 # A sentence that instructs: an imperative verb first (after "please"/"you can"/"try to"),
 # or an install command anywhere.
@@ -37,6 +43,13 @@ _ENVIRONMENT = re.compile(
 _SETTING = re.compile(
     r"(?:^|[\s`'\"(])--?[a-z][\w-]*|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\benv(?:ironment)?\b"
 )
+# "Perhaps you meant http://{url}?", "Did you mean 'utf-8'?": the input the code expected.
+_SUGGESTS = re.compile(
+    r"^(?:perhaps|maybe|probably)?,?\s*(?:did\s+you\s+mean|you\s+(?:probably\s+)?"
+    r"(?:meant|wanted))\s*:?\s*(?P<value>.+?)\s*\??$",
+    re.I,
+)
+_PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Za-z`'\"(])|\n+")
 _MAX_ADVICE = 3
 _MAX_CHARS = 300
@@ -47,6 +60,18 @@ class Advice:
     text: str  # the sentence, as the message says it
     kind: str  # "environment", "setting" or "input"
     command: str | None = None  # a command it quotes: `pip install httpx[http2]`
+    suggested: str | None = None  # the input it suggests instead: `http://{url}`
+
+    @property
+    def solution(self) -> str:
+        """The advice as a solution a user reads: what to run, pass or do."""
+        if self.command is not None:
+            return f"Run `{self.command}`, as the message says: “{self.text}”"
+        if self.suggested is not None:
+            given = _PLACEHOLDER.findall(self.suggested)
+            was = f" of `{{{given[0]}}}`" if len(given) == 1 and self.suggested != given[0] else ""
+            return f"Pass `{self.suggested}` instead{was}, as the message suggests: “{self.text}”"
+        return f"Do what the message says: “{self.text}”"
 
 
 def message_advice(message: str | None) -> list[Advice]:
@@ -57,12 +82,14 @@ def message_advice(message: str | None) -> list[Advice]:
     for sentence in _sentences(message):
         install = _INSTALL.search(sentence)
         command = install.group(0).strip().rstrip("`'\".,;") if install else None
-        if command is None and not _instructs(sentence):
+        suggested = _suggested(sentence) if command is None else None
+        if command is None and suggested is None and not _instructs(sentence):
             continue
         text = sentence.strip().strip("`'\" ")[:_MAX_CHARS]
         if len(text.split()) < 2 or _only_placeholder(text):
             continue
-        found.append(Advice(text=text, kind=_kind(text, command), command=command))
+        kind = "input" if suggested is not None else _kind(text, command)
+        found.append(Advice(text=text, kind=kind, command=command, suggested=suggested))
         if len(found) >= _MAX_ADVICE:
             break
     return found
@@ -79,6 +106,38 @@ def _sentences(message: str) -> list[str]:
             if clause.strip():
                 out.append(clause.strip())
     return out
+
+
+def _suggested(sentence: str) -> str | None:
+    """The value a "did you mean X?" sentence suggests, when it is one value."""
+    match = _SUGGESTS.match(sentence.strip())
+    if match is None:
+        return None
+    value = match.group("value").strip().strip("`'\"").rstrip(".")
+    if not value or len(value.split()) > 3:
+        return None
+    return value
+
+
+def fill_values(page: Page, values: Mapping[str, str]) -> Page:
+    """The page with the user's own values in its solutions and example fix: `{url}`
+    becomes the URL their message holds. Values are shown as they were pasted."""
+    if not values:
+        return page
+
+    def value(match: re.Match[str]) -> str:
+        # `{url!r}` and `{size:.2f}` name the value of `url` and `size`
+        expr = re.sub(r"(?:![rsa])?(?::[^{}]*)?$", "", match.group(1))
+        return values.get(match.group(1), values.get(expr, match.group(0)))
+
+    def fill(text: str) -> str:
+        return _PLACEHOLDER.sub(value, text)
+
+    solutions = [msgspec.structs.replace(s, text=fill(s.text)) for s in page.solutions]
+    fix = page.example_fix
+    if fix is not None:
+        fix = ExampleFix(before=fill(fix.before), after=fill(fix.after), note=fix.note)
+    return msgspec.structs.replace(page, solutions=solutions, example_fix=fix)
 
 
 def _instructs(sentence: str) -> bool:

@@ -6,16 +6,18 @@ import msgspec
 
 from errdex.errors import NotFoundError
 from errdex.explain.context import Explanation, Facts
+from errdex.explain.example_fix import example_fix
 from errdex.explain.linked import binding_views, caller_views, knob_views, test_views
 from errdex.explain.model.answer import apply_analysis
 from errdex.explain.model.prompt import PROMPT_VERSION
-from errdex.explain.page import Analysis, Page, VersionEntry
+from errdex.explain.page import Analysis, ConditionView, Page, VersionEntry
 from errdex.explain.pins import pin_label, revision_date
 from errdex.explain.reading import read_source
 from errdex.explain.related import related_errors
 from errdex.explain.report import report_url
 from errdex.explain.rules import what_it_means, when_it_happens
-from errdex.explain.solutions import example_fix, solutions
+from errdex.explain.solutions import solutions
+from errdex.explain.upgrades import upgrade_solutions
 from errdex.explain.views import (
     condition_view,
     exception_view,
@@ -63,6 +65,15 @@ def build_page(
     pinned = pin_label(record, chosen.revision)
     explanation = explain(facts)
     message = chosen.site.message.text if chosen.site.message is not None else None
+    # every version the error is in, under whichever id it has there
+    versions = [VersionEntry(**msgspec.structs.asdict(e)) for e in lineage(store, chosen.id)]
+    upgrades = upgrade_solutions(
+        chosen.project,
+        chosen.version,
+        versions,
+        facts.conditions,
+        lambda other, label: _conditions_of(store, other, label),
+    )
     page = Page(
         id=chosen.id,
         project=chosen.project,
@@ -78,11 +89,10 @@ def build_page(
         variants=facts.variants,
         what_it_means=explanation.what_it_means,
         when_it_happens=explanation.when_it_happens,
-        solutions=explanation.solutions,
+        solutions=[*explanation.solutions, *upgrades],
         example_fix=explanation.example_fix,
         related=related_errors(store, chosen),
-        # every version the error is in, under whichever id it has there
-        versions=[VersionEntry(**msgspec.structs.asdict(e)) for e in lineage(store, chosen.id)],
+        versions=versions,
         callers=facts.callers,
         knobs=facts.knobs,
         bindings=facts.bindings,
@@ -134,6 +144,14 @@ def explain(facts: Facts) -> Explanation:
         solutions=solutions(facts),
         example_fix=example_fix(facts),
     )
+
+
+def _conditions_of(store: Store, error_id: str, version: str) -> list[ConditionView] | None:
+    """The conditions of an error's site in another version (for an upgrade's way out)."""
+    for site in store.get_error(error_id):
+        if site.version == version:
+            return [condition_view(c) for c in site.site.conditions]
+    return None
 
 
 def _version_record(store: Store, stored: StoredSite) -> VersionRecord | None:

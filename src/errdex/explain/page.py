@@ -76,6 +76,8 @@ class Knob(msgspec.Struct, kw_only=True):
     when: str | None = None
     when_behind: str | None = None
     note: str | None = None
+    # the command line that takes it, as the user types it: `vllm serve MODEL_TAG`
+    command: str | None = None
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).
@@ -166,11 +168,11 @@ class Analysis(msgspec.Struct, kw_only=True):
     footer: str = ""
 
     def __post_init__(self) -> None:
-        what = (
-            "AI-assisted analysis (written by a model)"
-            if self.by == "model"
-            else ("Static analysis")
-        )
+        if self.by == "model":
+            by = f"the model {self.model}" if self.model else "a model"
+            what = f"AI-assisted analysis (written by {by})"
+        else:
+            what = "Static analysis"
         pin = self.pinned or self.revision[:10]
         when = f", {self.date[:10]}" if self.date else ""
         self.footer = f"{what} of {self.project} at {pin}{when}"

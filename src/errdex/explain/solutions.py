@@ -23,7 +23,7 @@ from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.environment import package_solution, platform_solution
 from errdex.explain.inputs import input_action, merged_type_checks
 from errdex.explain.knob_actions import KnobAction, knob_action
-from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
+from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.plain import code, plain_condition
 from errdex.extract.conditions import negate
 from errdex.facts import Condition, ConditionKind, SiteKind
@@ -275,53 +275,7 @@ def _add_advice(found: _Collector, facts: Facts) -> None:
     for advice in message_advice(message.text if message is not None else None):
         if any(knob in advice.text for knob in named if knob):
             continue  # a solution already turns the setting it names
-        if advice.command is not None:
-            text = f"Run `{advice.command}`, as the message says: “{advice.text}”"
-        else:
-            text = f"Do what the message says: “{advice.text}”"
-        found.add(Solution(text=text, kind=advice.kind), 1)
-
-
-def example_fix(facts: Facts) -> ExampleFix | None:
-    """Before and after, in the form the user runs it, for the first setting a solution
-    turns: the shell line that sets an environment variable, or the Python call that takes
-    a flag's field as a keyword. Nothing when no runnable form is known."""
-    candidates = [*ways_out(facts), *(expanded(c, facts) for c in ways_out(facts))]
-    for _, guard in facts.caller_guards:
-        candidates.extend(guard)
-    for variant in facts.variants:
-        candidates.extend(variant.conditions)
-    for condition in candidates:
-        action = knob_action(condition, facts.knobs)
-        if action is None:
-            continue
-        note = action.note or f"{code(action.knob)} decides {code(condition.text)}."
-        if action.before and action.after:
-            return ExampleFix(before=action.before, after=action.after, note=note)
-        knob = next((k for k in facts.knobs if k.name == action.knob and k.call), None)
-        if knob is not None and action.keyword is not None and knob.call and knob.behind:
-            keyword = (knob.when_behind or knob.behind).rsplit(".", 1)[-1]
-            return _call_fix(knob.call, keyword, action.keyword, note)
-    return None
-
-
-def _call_fix(call: str, keyword: str, value: str, note: str) -> ExampleFix:
-    """`LLM(model=MODEL)` → `LLM(model=MODEL, enforce_eager=True)`: the constructor that
-    takes the flag's field, with its first argument left as the user's own."""
-    target, _, first = call.partition("(")
-    first = first.rstrip(")")
-    module, _, name = target.rpartition(".")
-    head = f"from {module} import {name}\n" if module else ""
-    mine = f"{first}={first.upper()}" if first and first != keyword else ""
-    # a switch turned off was on before; any other value replaces what the user had
-    was = {"True": "False", "False": "True", "None": "VALUE"}.get(value)
-    before_args = ", ".join(a for a in (mine, f"{keyword}={was}" if was else "") if a)
-    after_args = ", ".join(a for a in (mine, f"{keyword}={value}") if a)
-    return ExampleFix(
-        before=f"{head}{name}({before_args})",
-        after=f"{head}{name}({after_args})",
-        note=f"{note} {first.upper()} stands for your own `{first}`." if mine else note,
-    )
+        found.add(Solution(text=advice.solution, kind=advice.kind), 1)
 
 
 class _Inline(ast.NodeTransformer):

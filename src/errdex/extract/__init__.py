@@ -12,6 +12,7 @@ from collections.abc import Collection
 from errdex.extract.blanked_calls import blanked_calls
 from errdex.extract.budget import over_budget
 from errdex.extract.calls import CallFilter
+from errdex.extract.commands import scan_commands
 from errdex.extract.environment import optional_imports, platform_tests
 from errdex.extract.exception_classes import class_texts
 from errdex.extract.knobs import (
@@ -27,7 +28,7 @@ from errdex.facts import CallSite, FileFacts
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "37-printed"
+EXTRACTOR_VERSION = "38-printed-commands"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -111,6 +112,9 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
     if env_reads:
         env_reads.extend(env_getters(tree, text))
     definitions, calls = walker.definitions, walker.calls
+    subcommands, positionals, flags, computed_flags = scan_commands(
+        text, definitions.functions_at, definitions.classes, flags
+    )
     call_sites = _call_sites(walker, text, reduced, imports)
     return FileFacts(
         path=path,
@@ -134,6 +138,9 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         if env_reads
         else {},
         flags=tuple(flags),
+        positionals=tuple(positionals),
+        subcommands=tuple(subcommands),
+        computed_flags=tuple(computed_flags),
         attr_sets=tuple(attribute_settings(text)),
         tests=tuple(calls.tests),
         texts=class_texts(tree, text, constants, walker.sites.sites),

@@ -19,6 +19,7 @@ from errdex.indexing.gcpause import cyclic_gc_paused
 from errdex.indexing.helpercalls import again_key, names_to_keep
 from errdex.indexing.parallel import MIN_PARALLEL_FILES, ExtractionPool
 from errdex.link import LINKER_VERSION, link_version
+from errdex.link.names import version_names
 from errdex.sources.base import Skipped, Source
 from errdex.store.base import Store, VersionStats
 
@@ -125,7 +126,8 @@ def index_source(
     skipped = list(source.skipped)
     skipped.extend(Skipped(f.path, f.error) for f in facts if f.error is not None)
     with cyclic_gc_paused():
-        sites = link_version(source.info.project, facts)
+        sites = link_version(source.info.project, facts, source.info.entry_points)
+        source.info.names = version_names(facts)
         timings["link"], clock = time.perf_counter() - clock, time.perf_counter()
         # Every file is offered: the store keeps those a page may quote (a site's own, its
         # variants', its exception's definition).

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import importlib.metadata
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from packaging.utils import canonicalize_name
 
 from errdex.errors import SourceError
-from errdex.indexing import IndexReport, index_source, is_partial
+from errdex.indexing import IndexReport
+from errdex.indexing.on_demand import Narrow, held_pipeline, index_wanted
 from errdex.sources import installed_source
-from errdex.sources.base import Source
 from errdex.store.base import Store
 
 _SITE_PACKAGES = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_][\w]*)")
@@ -20,14 +20,39 @@ _SITE_PACKAGES = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_][\w]*)")
 def distributions_behind(paths: Iterable[str], modules: Iterable[str] = ()) -> list[str]:
     """Installed distributions that own the top-level modules these paths live in, and
     these top-level modules (`pygments` of `pygments.util.ClassNotFound`)."""
-    owners = importlib.metadata.packages_distributions()
-    found: list[str] = []
     tops = [m.group(1) for m in map(_SITE_PACKAGES.search, paths) if m is not None]
-    for top in [*tops, *modules]:
-        for dist in owners.get(top, []):
+    found: list[str] = []
+    owners: Mapping[str, list[str]] | None = None
+    for top in dict.fromkeys([*tops, *modules]):
+        named = _named_after(top)
+        if named is not None:
+            owned = [named]
+        else:
+            # Reading every distribution's file list takes a good part of a second: only
+            # for a module not shipped by a distribution of its own name.
+            owners = owners if owners is not None else importlib.metadata.packages_distributions()
+            owned = owners.get(top, [])
+        for dist in owned:
             if dist not in found:
                 found.append(dist)
     return found
+
+
+def _named_after(top: str) -> str | None:
+    """The installed distribution named as the top-level module `top` is (most are), when it
+    ships that module; found by name, without reading every distribution's files."""
+    try:
+        dist = importlib.metadata.distribution(top)
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return None
+    listed = dist.read_text("top_level.txt")
+    if listed is not None:
+        ships = top in listed.split()
+    else:
+        record = dist.read_text("RECORD") or ""
+        ships = f"\n{top}/" in f"\n{record}" or f"\n{top}.py," in f"\n{record}"
+    name = dist.metadata["Name"] if ships else None
+    return str(name) if name else None
 
 
 def index_missing(
@@ -35,7 +60,7 @@ def index_missing(
     paths: Iterable[str],
     *,
     announce: Callable[[str], None] | None = None,
-    narrow: Callable[[Source], Source | None] | None = None,
+    narrow: Narrow | None = None,
     modules: Iterable[str] = (),
     names: Iterable[str] = (),
 ) -> list[IndexReport]:
@@ -44,7 +69,7 @@ def index_missing(
 
     With `narrow`, a distribution not held at all is first indexed from the subset of its
     files `narrow` picks (a report marked `partial`; `complete` indexes the rest); one held
-    partly is completed now.
+    partly is completed now. A distribution held at another version is left as it is.
     """
     reports: list[IndexReport] = []
     wanted = distributions_behind(paths, modules)
@@ -56,42 +81,9 @@ def index_missing(
             source = installed_source(dist)
         except SourceError:
             continue  # not installed here after all: the paste came from another machine
-        held = _held_pipeline(store, source)
-        if held is not None and not is_partial(held):
+        if held_pipeline(store, source) == "other version":
             continue
-        subset = narrow(source) if narrow is not None and held is None else None
-        if announce is not None:
-            what = "completing" if held is not None else "indexing"
-            part = f" (first the {subset_size(subset)} files this paste needs)" if subset else ""
-            announce(f"{what} installed {dist} {source.info.version}{part}")
-        if subset is not None:
-            reports.append(index_source(subset, store, partial=True))
-        else:
-            reports.append(index_source(source, store))
+        report = index_wanted(store, source, what="installed", narrow=narrow, announce=announce)
+        if report is not None:
+            reports.append(report)
     return reports
-
-
-def complete(store: Store, reports: Iterable[IndexReport]) -> list[IndexReport]:
-    """Index whole the installed distributions that `reports` indexed partly."""
-    done = []
-    for report in reports:
-        if report.partial:
-            done.append(index_source(installed_source(report.project), store))
-    return done
-
-
-def subset_size(source: Source | None) -> int:
-    return len(getattr(source, "files_kept", ()))
-
-
-def _held_pipeline(store: Store, source: Source) -> str | None:
-    """The pipeline of the stored version of this installed distribution, if one is held."""
-    info = source.info
-    for project in store.projects():
-        if canonicalize_name(project.name) != canonicalize_name(info.project):
-            continue
-        for record in store.versions(project.name):
-            if record.label == info.version:
-                return record.stats.pipeline
-        return "other version"  # the project is held at another version: as before, leave it
-    return None

@@ -25,6 +25,7 @@ from errdex.facts import (
 )
 from errdex.ids import error_id
 from errdex.link.callers import CallerIndex
+from errdex.link.commands import CommandIndex
 from errdex.link.forwarding import (
     Helpers,
     add_forwarding_helpers,
@@ -46,17 +47,20 @@ from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
 from errdex.link.shown import ShownTexts, with_callers
 from errdex.link.tables import MessageTables
 from errdex.link.tests import TestIndex
+from errdex.sources.base import EntryPoint
 
 __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-# 18: an attribute follows its assignments elsewhere to the settings of their guards.
-LINKER_VERSION = "23-printed"
+LINKER_VERSION = "24-printed-shown"
 
 
-def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
-    """Resolve every site of one version and give it its stable error id."""
+def link_version(
+    project: str, files: list[FileFacts], entry_points: tuple[EntryPoint, ...] = ()
+) -> list[IndexedSite]:
+    """Resolve every site of one version and give it its stable error id; `entry_points`
+    (the console scripts it installs) name the command line behind each setting."""
     names = Namespace(files)
     reasons = ReasonsIndex(files)
     receivers = ReceiverClasses(names)
@@ -114,16 +118,19 @@ def link_version(project: str, files: list[FileFacts]) -> list[IndexedSite]:
         for indexed in linked
     ]
     # Callers with their guards, knobs behind the conditions, tests expecting the error.
-    context = _Context(files, names)
+    context = _Context(files, names, entry_points)
     return [context.add(indexed) for indexed in linked]
 
 
 class _Context:
     """What other places say about a site: its callers, the knobs behind it, its tests."""
 
-    def __init__(self, files: list[FileFacts], names: Namespace) -> None:
+    def __init__(
+        self, files: list[FileFacts], names: Namespace, entry_points: tuple[EntryPoint, ...]
+    ) -> None:
         self.names = names
         self.callers = CallerIndex(files, names)
+        self.commands = CommandIndex(files, self.callers, entry_points)
         self.knobs = KnobIndex(files, names)
         self.tests = TestIndex(files)
         self.by_path = {f.path: f for f in names.modules.values()}
@@ -153,9 +160,17 @@ class _Context:
             site=msgspec.structs.replace(site, bindings=bindings),
             callers=tuple(f"{c.module}.{c.function}" for c in links if c.depth == 1),
             caller_links=links,
-            knobs=tuple(reversed(unique.values())),
+            knobs=tuple(self._with_command(k) for k in reversed(unique.values())),
             tests=self.tests.tests_for(indexed) if self.tests else (),
         )
+
+    def _with_command(self, knob: KnobLink) -> KnobLink:
+        """The knob with the command line a user types to set it."""
+        if knob.kind == KnobKind.FLAG:
+            command = self.commands.command(knob.name)
+        else:
+            command = self.commands.main_command()
+        return msgspec.structs.replace(knob, command=command) if command else knob
 
     def _knobs_of_callers(
         self, module: str, function: str, links: tuple[CallerLink, ...]

@@ -51,6 +51,16 @@ class CallerIndex:
             self._memo[key] = found
         return found
 
+    def direct_callers(self, module: str, function: str) -> list[tuple[str, str]]:
+        """Every function that calls `module.function` (no cap, no guards): for walks that
+        need all of them, such as from a flag up to the subcommands that parse it."""
+        found = dict.fromkeys(
+            (facts.module, call.function)
+            for call, facts in self._by_target.get((module, function), [])
+            if call.function != "<module>"
+        )
+        return list(found)
+
     def _walk(self, start: Target) -> tuple[CallerLink, ...]:
         out: list[CallerLink] = []
         seen = {start}
@@ -101,6 +111,11 @@ class CallerIndex:
         local_class = self._names.classes.get(f"{facts.module}.{dotted}")
         if local_class is not None:
             return self._constructors(local_class)
+        owner, _, method = dotted.rpartition(".")
+        if owner and f"{facts.module}.{owner}" in self._names.classes:
+            # `Base.method(...)` on a class of the same module (a subclass calling its base)
+            found = self._names.method_owner(facts, owner, method)
+            return [found] if found else []
         if dotted.split(".")[0] not in facts.imports:
             return []
         found_in = self._names.lookup(self._names.qualify(facts, dotted))

@@ -1,23 +1,27 @@
-"""A paste answered: its evidence read, the installed packages its frames name indexed on the
-spot (with `first`, only the files the paste needs, the rest after), its sites ranked. What
-every face that takes a paste calls."""
+"""A paste answered: its evidence read, the packages it needs indexed on the spot (installed
+ones its frames name, or a release the caller or the paste names, from the download cache or
+the package index), with `first` only the files the paste needs and the rest after, its sites
+ranked. What every face that takes a paste calls."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from errdex.errors import NotFoundError
+from errdex.errors import NotFoundError, SourceError
 from errdex.indexing import IndexReport
-from errdex.indexing.installed import complete, index_missing
 from errdex.match.evidence import Evidence
-from errdex.match.lookup import rank
-from errdex.match.partial import first_subset
 from errdex.match.paste import parse_paste
 from errdex.match.results import LookupResult
-from errdex.sources.base import Source
 from errdex.store.base import Store
+
+if TYPE_CHECKING:
+    from errdex.sources.base import Source
+
+_SITE_PACKAGES = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)")
 
 
 class Answer(msgspec.Struct, kw_only=True):
@@ -41,10 +45,30 @@ def named_modules(evidence: Evidence) -> list[str]:
     return [top for top in dict.fromkeys(tops) if top.isidentifier()]
 
 
-def may_index(evidence: Evidence, project: str | None) -> bool:
-    """Whether answering may index an installed package (into a new database, even)."""
+def may_index(evidence: Evidence, project: str | None, release: str | None = None) -> bool:
+    """Whether answering may index a package (into a new database, even)."""
     named = any(e.frames for e in evidence.errors) or named_modules(evidence)
-    return bool(named) or project is not None
+    return bool(named) or project is not None or release is not None
+
+
+def named_releases(text: str, evidence: Evidence) -> list[str]:
+    """`NAME==VERSION` for each package the paste's frames or classes point into whose
+    version the paste states (`vllm==0.10.2`, `transformers version: 4.38.2`, the
+    `name-version.dist-info` of a path), so one not installed here can be downloaded."""
+    frames = [f.path for e in evidence.errors for f in e.frames]
+    tops = [m.group(1) for m in map(_SITE_PACKAGES.search, frames) if m is not None]
+    found: list[str] = []
+    for top in dict.fromkeys([*tops, *named_modules(evidence)]):
+        name = re.escape(top).replace("_", "[-_.]")
+        stated = re.search(
+            rf"(?im)(?<![\w.-]){name}[`'\"]?"
+            r"(?:==|-(?=[\d.]+\.dist-info)|[ \t]+version:?[ \t]*|:[ \t]+v?)"
+            r"(?P<version>\d+(?:\.\d+)+(?:(?:a|b|rc|\.post|\.dev)\d+)?)(?!\w|\.\d)",
+            text,
+        )
+        if stated is not None:
+            found.append(f"{top}=={stated['version']}")
+    return found
 
 
 def answer_paste(
@@ -53,39 +77,126 @@ def answer_paste(
     *,
     project: str | None = None,
     version: str | None = None,
+    release: str | None = None,
     limit: int = 5,
     auto_index: bool = True,
     first: bool = False,
     announce: Callable[[str], None] | None = None,
+    text: str | None = None,
 ) -> Answer:
     """The sites that raised what `paste` shows, best first.
 
-    With `first`, an installed package the paste names that is not indexed yet is indexed
-    from the files this paste needs only; `complete_answer` then indexes the rest.
-    Raises `NotFoundError` when the store holds nothing to search.
+    Installed packages the paste points into are indexed when the store lacks them; so is
+    `release` (`NAME==VERSION`, read from the download cache or downloaded, never installed),
+    and a release the paste states for a package not installed here (`text` is the paste
+    as pasted, when `paste` is its evidence already). With `first`, a
+    package not indexed yet is indexed from the files this paste needs only;
+    `complete_answer` then indexes the rest.
+    Raises `NotFoundError` when the store holds nothing to search, `SourceError` when
+    `release` cannot be had.
     """
     evidence = parse_paste(paste) if isinstance(paste, str) else paste
     indexed: list[IndexReport] = []
+    named: Source | None = None
+    if release is not None:
+        from errdex.sources.pypi import pypi_source
+
+        named = pypi_source(release)
+        # As the release's metadata spells them, as they are stored (`SQLAlchemy`, `1.0`).
+        project = project or named.info.project
+        version = version or named.info.version
     if auto_index:
-        paths = [f.path for e in evidence.errors for f in e.frames]
-
-        def narrow(source: Source) -> Source | None:
-            return first_subset(source, evidence)
-
-        indexed = index_missing(
+        indexed = _index_needed(
             store,
-            paths,
-            modules=named_modules(evidence),
-            names=[project] if project else [],
+            evidence,
+            paste if isinstance(paste, str) else text or "",
+            project=project,
+            release=named,
+            first=first,
             announce=announce,
-            narrow=narrow if first else None,
         )
     if not store.projects():
         raise NotFoundError("the database is empty: index something first: errdex index SOURCE")
+    from errdex.match.lookup import rank
+
     result = rank(store, evidence, project=project, version=version, limit=limit)
     return Answer(result=result, indexed=indexed)
 
 
+def _index_needed(
+    store: Store,
+    evidence: Evidence,
+    text: str,
+    *,
+    project: str | None,
+    release: Source | None,
+    first: bool,
+    announce: Callable[[str], None] | None,
+) -> list[IndexReport]:
+    """Index what answering needs and the store lacks (see `answer_paste`)."""
+    # Imported here: a lookup into an indexed package needs none of the indexing machinery.
+    from errdex.indexing.installed import index_missing
+    from errdex.indexing.on_demand import index_wanted
+    from errdex.match.partial import first_subset
+    from errdex.sources.pypi import pypi_source
+
+    def narrow(source: Source) -> Source | None:
+        return first_subset(source, evidence)
+
+    chosen = narrow if first else None
+    if release is not None:
+        report = index_wanted(store, release, what="", narrow=chosen, announce=announce)
+        return [report] if report is not None else []
+    # A release the paste states, when it is not the one installed here, is what raised.
+    stated = {
+        spec.partition("==")[0]: spec
+        for spec in (named_releases(text, evidence) if text else [])
+        if not _installed_here(spec)
+    }
+    paths = [
+        f.path
+        for e in evidence.errors
+        for f in e.frames
+        if not ((top := _SITE_PACKAGES.search(f.path)) and top.group(1) in stated)
+    ]
+    reports = index_missing(
+        store,
+        paths,
+        modules=[m for m in named_modules(evidence) if m not in stated],
+        names=[project] if project else [],
+        announce=announce,
+        narrow=chosen,
+    )
+    for spec in stated.values():
+        try:
+            source = pypi_source(spec)
+        except SourceError:
+            continue  # a release the index does not have: answer from what is held
+        report = index_wanted(store, source, what="", narrow=chosen, announce=announce)
+        if report is not None:
+            reports.append(report)
+    return reports
+
+
+def _installed_here(spec: str) -> bool:
+    """Whether the release `NAME==VERSION` (NAME a top-level module) is the one installed."""
+    import importlib.metadata
+
+    from errdex.indexing.installed import distributions_behind
+    from errdex.sources.archive import same_version
+
+    top, _, label = spec.partition("==")
+    for dist in distributions_behind([], [top]):
+        try:
+            if same_version(importlib.metadata.version(dist), label):
+                return True
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return False
+
+
 def complete_answer(store: Store, answer: Answer) -> list[IndexReport]:
     """Index whole what the answer indexed partly."""
+    from errdex.indexing.on_demand import complete
+
     return complete(store, answer.partial)

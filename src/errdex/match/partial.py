@@ -8,16 +8,22 @@ and the files defining the exception classes the paste names make a subset that 
 a fraction of the package's time. It is stored as the version with a pipeline marked
 partial, so whatever reads it can say so, and the next index of the package, or the next
 lookup into it, completes it.
+
+Files are read when first needed: a traceback whose frames hold its message reads a few
+dozen files, not the package; only a message with nothing to go on scans every file.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Protocol, runtime_checkable
 
 import msgspec
 
-from errdex.match.evidence import Evidence
+from errdex.link.resolve import BUILTIN_EXCEPTIONS
+from errdex.match.evidence import ErrorEvidence, Evidence
+from errdex.match.import_graph import module_files, with_imports
 from errdex.match.lookup import frame_paths
 from errdex.sources.base import Skipped, Source, SourceFile, VersionInfo
 
@@ -26,15 +32,83 @@ MAX_SUBSET_FILES = 400
 IMPORT_LEVELS = 2
 # The files holding a bare message's runs best, at most: its raise is in one of them.
 MAX_RUN_FILES = 12
+# The files raising the paste's exception class, at most, when the message does not say
+# where it was raised: past this many, the message is what tells them apart.
+MAX_RAISING_FILES = 16
+# Pieces of the message searched in every file (each a pass over the package's bytes), and
+# in all searched among the files those found.
+_SCANNED_PIECES = 3
+_SCORED_PIECES = 12
 
-_IMPORT = re.compile(
-    r"^[ \t]*(?:from[ \t]+(?P<from>\.*[\w.]*)[ \t]+import[ \t]+(?P<names>\(?[^#\n]*)"
-    r"|import[ \t]+(?P<modules>[\w., \t]+))",
-    re.MULTILINE,
-)
 # Where a value is likely to start in a printed message: quotes, brackets, digits, `=`.
 _VALUE = re.compile(r"""['"`<>(){}\[\]=]|\b\d[\w.:/-]*|\S*[/\\]\S*""")
+# Where source code often breaks a long literal in two (`"... architecture. " "This ..."`):
+# a piece of a run between such breaks is more likely to be in the source as it is.
+_PIECE_BREAK = re.compile(r"(?<=[.,;:!?])\s+")
+_TOP_LEVEL = re.compile(rb"^(?=[^\s#)\]}@])", re.MULTILINE)  # a statement at column 0
+_CLASS = re.compile(rb"class[ \t]+(\w+)")
 _WORD_RUN_MIN = 12  # characters: shorter runs are found in too many files
+_PIECE_WORDS = 4
+
+
+@runtime_checkable
+class ReadableSource(Protocol):
+    """A source that lists its files' paths and reads one file on demand."""
+
+    def paths(self) -> list[str]: ...
+
+    def read(self, path: str) -> bytes | None: ...
+
+
+class SourceFiles(Mapping[str, bytes]):
+    """A source's files by path, each read when first asked for."""
+
+    def __init__(self, paths: Iterable[str], read: Callable[[str], bytes | None]) -> None:
+        self._paths = list(paths)
+        self._known = set(self._paths)
+        self._read = read
+        self._data: dict[str, bytes] = {}
+        self._missing: set[str] = set()
+
+    @classmethod
+    def of(cls, source: Source | Mapping[str, bytes]) -> SourceFiles:
+        """The files of a source (all read at once when it cannot read one file alone), or
+        of a mapping already in memory."""
+        if isinstance(source, Mapping):
+            return cls(source, source.get)
+        if isinstance(source, ReadableSource):
+            return cls(source.paths(), source.read)
+        every = {f.path: f.data for f in source.files()}
+        return cls(every, every.get)
+
+    def __getitem__(self, path: str) -> bytes:
+        data = self._data.get(path)
+        if data is not None:
+            return data
+        if path not in self._known or path in self._missing:
+            raise KeyError(path)
+        read = self._read(path)
+        if read is None:
+            self._missing.add(path)
+            raise KeyError(path)
+        self._data[path] = read
+        return read
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._known and path not in self._missing
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._paths)
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+    def every(self) -> Iterator[tuple[str, bytes]]:
+        """Every readable file's (path, bytes): a pass over the whole package."""
+        for path in self._paths:
+            data = self.get(path)
+            if data is not None:
+                yield path, data
 
 
 def literal_runs(message: str) -> list[str]:
@@ -45,56 +119,34 @@ def literal_runs(message: str) -> list[str]:
     return sorted({run for run in runs if len(run) >= _WORD_RUN_MIN}, key=len, reverse=True)
 
 
-def _module_files(files: Mapping[str, bytes]) -> dict[str, str]:
-    """Dotted module name → file, for every file of the source."""
-    modules: dict[str, str] = {}
-    for path in files:
-        name = path.removesuffix(".pyi").removesuffix(".py").replace("/", ".")
-        modules[name.removesuffix(".__init__")] = path
-    return modules
+def message_pieces(message: str) -> list[str]:
+    """Pieces of the message's literal runs that the source likely holds as they are,
+    longest first: runs cut where code tends to split a literal (after a full stop or a
+    comma), then into a few words each, as a literal may be wrapped at any word."""
+    pieces: set[str] = set()
+    for run in literal_runs(message):
+        for sentence in _PIECE_BREAK.split(run):
+            words = sentence.strip(" .,;:!?-").split()
+            for start in range(0, len(words), _PIECE_WORDS):
+                piece = " ".join(words[start : start + _PIECE_WORDS])
+                if start and len(piece) < _WORD_RUN_MIN:  # a short tail: with the words before
+                    piece = " ".join(words[max(0, start - 2) : start + _PIECE_WORDS])
+                if len(piece) >= _WORD_RUN_MIN:
+                    pieces.add(piece)
+    return sorted(pieces, key=lambda piece: (-len(piece), piece))
 
 
-def _imported(path: str, data: bytes, modules: Mapping[str, str]) -> Iterator[str]:
-    """The files of the source that one file imports (absolute, relative, and `from pkg
-    import submodule`)."""
-    package = path.replace("/", ".").rsplit(".", 1)[0]
-    if not path.endswith("__init__.py"):
-        package = package.rsplit(".", 1)[0] if "." in package else ""
-    else:
-        package = package.removesuffix(".__init__")
-    text = data.decode("utf-8", "replace")
-    for match in _IMPORT.finditer(text):
-        if match["modules"]:
-            bases = [part.strip().split(" ")[0] for part in match["modules"].split(",")]
-            names: list[str] = []
-        else:
-            written = match["from"]
-            dots = len(written) - len(written.lstrip("."))
-            if dots:
-                parts = package.split(".") if package else []
-                parts = parts[: len(parts) - (dots - 1)] if dots > 1 else parts
-                base = ".".join([*parts, written.lstrip(".")] if written.lstrip(".") else parts)
-            else:
-                base = written
-            bases = [base]
-            names = [n.strip().split(" ")[0] for n in match["names"].strip("() \\").split(",")]
-        for base in bases:
-            if base in modules:
-                yield modules[base]
-            for name in names:
-                if f"{base}.{name}" in modules:
-                    yield modules[f"{base}.{name}"]
+def _holding_pieces(files: SourceFiles, pieces: list[str]) -> set[str]:
+    """The files that hold the most of the message's pieces (by length held): the one that
+    raised it holds them all, where a common phrase alone is in many files.
 
-
-def _holding_runs(files: Mapping[str, bytes], runs: list[str]) -> set[str]:
-    """The files that hold the most of the message's literal runs (by length held): the one
-    that raised it holds them all, where a common phrase alone is in many files."""
-    score: dict[str, int] = {}
-    for run in runs:
-        needle = run.encode()
-        for path, data in files.items():
-            if needle in data:
-                score[path] = score.get(path, 0) + len(run)
+    Only the longest few pieces are looked for in every file; the rest only in the files
+    those found, which is where the message is."""
+    needles = [piece.encode() for piece in pieces[:_SCORED_PIECES]]
+    found: set[str] = set()
+    for needle in needles[:_SCANNED_PIECES]:
+        found.update(path for path, data in files.every() if needle in data)
+    score = {path: sum(len(n) for n in needles if n in files[path]) for path in found}
     if not score:
         return set()
     ranked = sorted(score.items(), key=lambda item: -item[1])
@@ -102,27 +154,112 @@ def _holding_runs(files: Mapping[str, bytes], runs: list[str]) -> set[str]:
     return {path for path, held in ranked[:MAX_RUN_FILES] if held == best}
 
 
-def needed_files(files: Mapping[str, bytes], evidence: Evidence) -> set[str]:
-    """The files a paste needs answered: its frames' files, those holding its message's
-    literal runs, those defining its exception classes, and what they import."""
+def _frame_files(files: SourceFiles, error: ErrorEvidence) -> list[str]:
+    """The files of the source the error's frames (and log hint) name."""
+    chosen = []
+    for where in [f.path for f in error.frames] + [error.hint_file or ""]:
+        for candidate in frame_paths(where) if where else []:
+            if candidate in files:
+                chosen.append(candidate)
+                break
+    return chosen
+
+
+def _defines(data: bytes, name: str) -> bool:
+    """Whether the file's bytes define a class of this name (checked cheaply first)."""
+    if b"class " + name.encode() not in data:
+        return False
+    definition = re.compile(rb"^[ \t]*class[ \t]+" + re.escape(name.encode()) + rb"\b", re.M)
+    return definition.search(data) is not None
+
+
+def _raises(data: bytes, name: str) -> bool:
+    """Whether the file's bytes raise the class `name` (or an alias it imports it as)."""
+    written = name.encode()
+    if written not in data:
+        return False
+    aliases = [written, *re.findall(rb"\b" + re.escape(written) + rb"[ \t]+as[ \t]+(\w+)", data)]
+    either = b"|".join(re.escape(alias) for alias in aliases)
+    return re.search(rb"raise[ \t]+(?:[\w.]+\.)?(?:" + either + rb")\b", data) is not None
+
+
+def _classes_holding(data: bytes, pieces: list[str]) -> set[str]:
+    """The top-level classes whose bodies hold one of the pieces: exception classes that
+    compose the text themselves (`__str__`, `__init__`, a message attribute)."""
+    found = set()
+    for piece in pieces[:_SCANNED_PIECES]:
+        at = data.find(piece.encode())
+        if at < 0:
+            continue
+        starts = list(_TOP_LEVEL.finditer(data, 0, at))
+        owner = _CLASS.match(data, starts[-1].start()) if starts else None
+        if owner is not None:
+            found.add(owner.group(1).decode())
+    return found
+
+
+def _subclasses(files: SourceFiles, names: set[str], depth: int = 2) -> set[str]:
+    """The classes of the package written with one of `names` among their bases, `depth`
+    generations down (a mixin that composes the text is raised through its subclasses)."""
+    found: set[str] = set()
+    parents = set(names)
+    for _ in range(depth):
+        if not parents:
+            break
+        either = b"|".join(re.escape(name.encode()) for name in sorted(parents))
+        pattern = re.compile(rb"^[ \t]*class[ \t]+(\w+)[ \t]*\([^)]*\b(?:" + either + rb")\b", re.M)
+        children = {
+            m.group(1).decode()
+            for _, data in files.every()
+            if any(p.encode() in data for p in parents)
+            for m in pattern.finditer(data)
+        }
+        parents = children - found - names
+        found |= children
+    return found
+
+
+def _raising(files: SourceFiles, names: Iterable[str], holding: set[str]) -> set[str]:
+    """Files that raise one of the classes, at most `MAX_RAISING_FILES` (those holding the
+    message's pieces first): a message the class composes, or one with nothing literal, is
+    shown by every raise of it."""
+    wanted = sorted(set(names))
+    if not wanted:
+        return set()
+    raising = [path for path, data in files.every() if any(_raises(data, n) for n in wanted)]
+    raising.sort(key=lambda path: path not in holding)
+    return set(raising[:MAX_RAISING_FILES])
+
+
+def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -> set[str]:
+    """The files a paste needs answered: its frames' files; when no frame holds the
+    message, those holding its message's pieces and those raising its exception class or
+    a class whose body composes the message; those defining its exception classes (in
+    every file only when what the others import does not define them); what they import."""
+    files = files if isinstance(files, SourceFiles) else SourceFiles.of(files)
+    modules = module_files(files)
     chosen: set[str] = set()
+    classes: list[str] = []
     for error in evidence.errors:
-        for where in [f.path for f in error.frames] + [error.hint_file or ""]:
-            for candidate in frame_paths(where) if where else []:
-                if candidate in files:
-                    chosen.add(candidate)
-                    break
-        chosen.update(_holding_runs(files, literal_runs(error.message)[:4]))
-        if error.exception:
-            name = error.exception.rsplit(".", 1)[-1].encode()
-            definition = re.compile(rb"^[ \t]*class[ \t]+" + re.escape(name) + rb"\b", re.M)
-            chosen.update(path for path, data in files.items() if definition.search(data))
-    modules = _module_files(files)
-    frontier = set(chosen)
-    for _ in range(IMPORT_LEVELS):
-        found = {f for path in frontier for f in _imported(path, files[path], modules)}
-        frontier = found - chosen
-        chosen |= found
+        framed = _frame_files(files, error)
+        chosen.update(framed)
+        pieces = message_pieces(error.message)
+        name = error.exception.rsplit(".", 1)[-1] if error.exception else ""
+        named = [name] if name.isidentifier() and name not in BUILTIN_EXCEPTIONS else []
+        classes.extend(named)
+        if pieces and any(pieces[0].encode() in files[path] for path in framed):
+            continue  # the frames hold the message: the raise is there
+        holding = _holding_pieces(files, pieces) if pieces else set()
+        composing = {cls for path in holding for cls in _classes_holding(files[path], pieces)}
+        composing |= _subclasses(files, composing)
+        chosen |= holding | _raising(files, [*named, *composing], holding)
+    chosen = with_imports(files, chosen, modules, IMPORT_LEVELS)
+    unseen = [
+        name for name in classes if not any(_defines(files[p], name) for p in chosen if p in files)
+    ]
+    if unseen:
+        defining = {path for path, data in files.every() if any(_defines(data, n) for n in unseen)}
+        chosen |= with_imports(files, defining, modules, IMPORT_LEVELS)
     # A package's `__init__` files hold what its modules re-export: linking resolves through them.
     for path in list(chosen):
         parts = path.split("/")[:-1]
@@ -149,8 +286,9 @@ class SubsetSource:
 def first_subset(source: Source, evidence: Evidence) -> SubsetSource | None:
     """The subset of `source` that answers `evidence`, or None when the whole is as cheap
     (nothing found to narrow it, or too much found)."""
-    every = {f.path: f for f in source.files()}
-    wanted = needed_files({path: f.data for path, f in every.items()}, evidence)
-    if not wanted or len(wanted) > min(MAX_SUBSET_FILES, len(every) // 2):
+    files = SourceFiles.of(source)
+    wanted = needed_files(files, evidence)
+    if not wanted or len(wanted) > min(MAX_SUBSET_FILES, len(files) // 2):
         return None
-    return SubsetSource(source, (every[path] for path in sorted(wanted)), len(every))
+    kept = (SourceFile(path, files[path]) for path in sorted(wanted) if path in files)
+    return SubsetSource(source, kept, len(files))

@@ -71,11 +71,11 @@ def too_large(size: int, limit: int, *, exact: bool = True) -> str:
     return f"too large ({size} bytes; the limit is {limit})"
 
 
-def read_capped(rel: str, full: Path, skipped: list[Skipped]) -> bytes | None:
+def read_capped(rel: str, full: str | Path, skipped: list[Skipped]) -> bytes | None:
     """The bytes of a file on disk, or None with the reason added to `skipped`: unreadable,
     or over `MAX_FILE_BYTES` (read no further than that, whatever its size claims)."""
     try:
-        with full.open("rb") as handle:
+        with open(full, "rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         skipped.append(Skipped(rel, f"unreadable ({exc.strerror})"))

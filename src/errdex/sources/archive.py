@@ -6,7 +6,6 @@ import bz2
 import contextlib
 import datetime as dt
 import gzip
-import hashlib
 import io
 import lzma
 import os
@@ -14,6 +13,7 @@ import re
 import stat
 import struct
 import tarfile
+import weakref
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
@@ -40,7 +40,9 @@ from errdex.sources._common import (
     too_large,
     unsafe_reason,
 )
-from errdex.sources.base import MAX_FILE_BYTES, Skipped, SourceFile, VersionInfo
+from errdex.sources.base import MAX_FILE_BYTES, EntryPoint, Skipped, SourceFile, VersionInfo
+from errdex.sources.digests import archive_sha256
+from errdex.sources.entry_points import entry_points_txt, tree_entry_points
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
@@ -141,6 +143,18 @@ def _zip_kind(info: zipfile.ZipInfo) -> str:
     return "file"
 
 
+def _zip_member(info: zipfile.ZipInfo) -> _Member:
+    name = clean_member_name(info.filename)
+    return _Member(
+        name=name or info.filename,
+        path="" if unsafe_reason(info.filename) else name,
+        kind=_zip_kind(info),
+        size=info.file_size,
+        compressed=info.compress_size,
+        mtime=_zip_mtime(info),
+    )
+
+
 def _tar_kind(info: tarfile.TarInfo) -> str:
     if info.isreg():
         return "file"
@@ -238,14 +252,15 @@ class ArchiveSource:
         self.wheel = self.path.name.lower().endswith(".whl")
         self._label = "wheel" if self.wheel else "sdist"
         self.skipped: list[Skipped] = []
+        self._read_all: dict[str, bytes] | None = None
+        self._read_spent = 0
+        self._members_by_path: dict[str, tuple[zipfile.ZipInfo, _Member]] | None = None
+        self._open_zip: zipfile.ZipFile | None = None
 
-        digest = hashlib.sha256()
         try:
             with self.path.open("rb") as handle:
                 head = handle.read(6)
-                handle.seek(0)
-                for chunk in iter(lambda: handle.read(1 << 20), b""):
-                    digest.update(chunk)
+            revision = archive_sha256(self.path)
         except OSError as exc:
             raise SourceError(f"cannot read {path}: {exc.strerror}") from exc
         self._zip = head.startswith(b"PK")
@@ -259,7 +274,8 @@ class ArchiveSource:
         )
 
         metadata_files: dict[str, bytes] = {}
-        self._members = self._scan(metadata_files)
+        script_files: dict[str, bytes] = {}
+        self._members = self._scan(metadata_files, script_files)
         self._prefix = "" if self.wheel else self._common_folder()
         self._paths: dict[str, str] = {}  # member name -> SourceFile path
         for member in self._members:
@@ -283,13 +299,14 @@ class ArchiveSource:
         self.info = VersionInfo(
             project=project_name,
             version=version_label,
-            revision=digest.hexdigest(),
+            revision=revision,
             date=iso_utc(max(mtimes)) if mtimes else None,
             source_kind=source_kind or self._label,
             source=spec if spec is not None else str(path),
             link_template=template,
             tracker_url=urls.tracker if urls else None,
             homepage=(urls.homepage or urls.repository) if urls else None,
+            entry_points=self._entry_points(script_files),
         )
 
     def files(self) -> Iterator[SourceFile]:
@@ -333,22 +350,102 @@ class ArchiveSource:
                 continue
             yield SourceFile(path, data)
 
+    def paths(self) -> list[str]:
+        """The paths `files` yields (some may yet be refused when read), without reading."""
+        return sorted(self._selected)
+
+    def read(self, path: str) -> bytes | None:
+        """One file's bytes, or None when it is not one of the archive's files or is refused.
+
+        A zip's member is read alone; a tar stream cannot seek, so its files are read all
+        at once, on the first call.
+        """
+        if not self._zip:
+            if self._read_all is None:
+                self._read_all = {f.path: f.data for f in self.files()}
+            return self._read_all.get(path)
+        try:
+            found = self._by_path().get(path)
+        except _ERRORS:
+            return None
+        if found is None or self._refusal(found[1]) is not None:
+            return None
+        info, member = found
+        left = self._unpacked_limit - self._read_spent
+        if member.size > left:
+            return None
+        try:
+            with self._zip_file().open(info) as handle:
+                data = handle.read(min(MAX_FILE_BYTES, left) + 1)
+        except (*_ERRORS, KeyError):
+            return None
+        self._read_spent += len(data)
+        return data if len(data) <= min(MAX_FILE_BYTES, left) else None
+
+    def _by_path(self) -> dict[str, tuple[zipfile.ZipInfo, _Member]]:
+        """Each selected path's zip member: the first of that path, as `files` reads them."""
+        if self._members_by_path is None:
+            found: dict[str, tuple[zipfile.ZipInfo, _Member]] = {}
+            # The open zip's directory, in the order `_scan` listed the members from it.
+            for info, member in zip(self._zip_file().infolist(), self._members, strict=True):
+                path = self._paths.get(member.name, member.path)
+                if member.path and member.kind != "dir" and path in self._selected:
+                    found.setdefault(path, (info, member))
+            self._members_by_path = found
+        return self._members_by_path
+
+    def _zip_file(self) -> zipfile.ZipFile:
+        """The zip, opened once for every `read` (its directory is read on opening)."""
+        if self._open_zip is None:
+            self._open_zip = zipfile.ZipFile(self.path)
+            weakref.finalize(self, self._open_zip.close)
+        return self._open_zip
+
     def _spent(self) -> str:
         return f"the archive's budget of {self._unpacked_limit} unpacked bytes is spent"
 
     # -- reading -------------------------------------------------------------------------
 
-    def _scan(self, metadata_files: dict[str, bytes]) -> list[_Member]:
-        """List every member; keep the bytes of the files that may hold the metadata."""
+    def _scan(
+        self, metadata_files: dict[str, bytes], script_files: dict[str, bytes]
+    ) -> list[_Member]:
+        """List every member; keep the bytes of the files that may hold the metadata, and
+        of those that may declare the scripts it installs."""
         members: list[_Member] = []
         for member, read in self._walk():
             members.append(member)
-            wanted = member.kind == "file" and member.size <= _METADATA_LIMIT
-            wanted = wanted and len(metadata_files) < _METADATA_CANDIDATES
-            if wanted and member.path and self._may_be_metadata(member.path):
-                with contextlib.suppress(_MemberError):
-                    metadata_files[member.path] = read(_METADATA_LIMIT)
+            small = member.kind == "file" and member.size <= _METADATA_LIMIT and member.path
+            if not small:
+                continue
+            for kept, wanted in (
+                (metadata_files, self._may_be_metadata),
+                (script_files, self._may_declare_scripts),
+            ):
+                if len(kept) < _METADATA_CANDIDATES and wanted(member.path):
+                    with contextlib.suppress(_MemberError):
+                        kept[member.path] = read(_METADATA_LIMIT)
         return members
+
+    def _may_declare_scripts(self, path: str) -> bool:
+        if self.wheel:
+            return re.fullmatch(r"[^/]+\.dist-info/entry_points\.txt", path) is not None
+        return (
+            re.fullmatch(
+                r"(?:[^/]+/)?(?:pyproject\.toml|setup\.cfg|setup\.py|"
+                r"(?:src/)?[^/]+\.egg-info/entry_points\.txt)",
+                path,
+            )
+            is not None
+        )
+
+    def _entry_points(self, found: dict[str, bytes]) -> tuple[EntryPoint, ...]:
+        """A wheel's `entry_points.txt`; an sdist's egg-info one, else its packaging files."""
+        for path in sorted(found):
+            if path.endswith("entry_points.txt"):
+                scripts = entry_points_txt(found[path])
+                if scripts:
+                    return scripts
+        return tree_entry_points(lambda name: found.get(self._prefix + name))
 
     def _walk(self) -> Iterator[tuple[_Member, Callable[[int], bytes]]]:
         """Each member with a bounded reader of its bytes, in archive order.
@@ -370,26 +467,18 @@ class ArchiveSource:
         declared = zip_member_count(self.path)
         if declared is not None and declared > MAX_MEMBERS:
             raise _Bomb(f"declares {declared} members; the limit is {MAX_MEMBERS}")
-        with zipfile.ZipFile(self.path) as archive:
-            for info in archive.infolist():
-                name = clean_member_name(info.filename)
-                member = _Member(
-                    name=name or info.filename,
-                    path="" if unsafe_reason(info.filename) else name,
-                    kind=_zip_kind(info),
-                    size=info.file_size,
-                    compressed=info.compress_size,
-                    mtime=_zip_mtime(info),
-                )
+        archive = self._zip_file()  # kept open: `read` takes members from it later
+        for info in archive.infolist():
+            member = _zip_member(info)
 
-                def read(limit: int, info: zipfile.ZipInfo = info) -> bytes:
-                    try:
-                        with archive.open(info) as handle:
-                            return handle.read(limit)
-                    except _ERRORS as exc:
-                        raise _MemberError(str(exc) or type(exc).__name__) from exc
+            def read(limit: int, info: zipfile.ZipInfo = info) -> bytes:
+                try:
+                    with archive.open(info) as handle:
+                        return handle.read(limit)
+                except _ERRORS as exc:
+                    raise _MemberError(str(exc) or type(exc).__name__) from exc
 
-                yield member, read
+            yield member, read
 
     def _walk_tar(self) -> Iterator[tuple[_Member, Callable[[int], bytes]]]:
         with contextlib.ExitStack() as stack:

@@ -11,6 +11,14 @@ import msgspec
 MAX_FILE_BYTES = 4 * 1024 * 1024
 
 
+class EntryPoint(msgspec.Struct, frozen=True):
+    """A command the distribution installs: `vllm = vllm.entrypoints.cli.main:main`."""
+
+    group: str  # "console_scripts" or "gui_scripts"
+    name: str  # the command: vllm
+    target: str  # module:function it runs
+
+
 class VersionInfo(msgspec.Struct, kw_only=True):
     """The metadata of one indexed version of a project."""
 
@@ -25,6 +33,11 @@ class VersionInfo(msgspec.Struct, kw_only=True):
     tracker_url: str | None = None  # the project's issue tracker, from its metadata
     pipeline: str = ""  # set by the indexer: which extraction and linking made the sites
     homepage: str | None = None
+    # the commands it installs, from its packaging files (read, never run)
+    entry_points: tuple[EntryPoint, ...] = ()
+    # set by the indexer: the names it defines (modules, classes, functions, constants,
+    # settings), what a model's prose about it is checked against
+    names: tuple[str, ...] = ()
 
 
 class SourceFile(msgspec.Struct, frozen=True):

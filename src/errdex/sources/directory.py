@@ -21,6 +21,7 @@ from errdex.sources._common import (
     tree_revision,
 )
 from errdex.sources.base import MAX_FILE_BYTES, Skipped, SourceFile, VersionInfo
+from errdex.sources.entry_points import tree_entry_points
 
 _PACKAGING_FILE_LIMIT = 1024 * 1024
 
@@ -76,6 +77,7 @@ class DirectorySource:
             link_template=None,
             tracker_url=project.urls.tracker,
             homepage=project.urls.homepage or project.urls.repository,
+            entry_points=tree_entry_points(self._read_packaging_file),
         )
 
     def files(self) -> Iterator[SourceFile]:

@@ -22,6 +22,7 @@ from errdex.sources._common import (
     unsafe_reason,
 )
 from errdex.sources.base import MAX_FILE_BYTES, Skipped, SourceFile, VersionInfo
+from errdex.sources.entry_points import tree_entry_points
 
 _PACKAGING_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
 _PACKAGING_FILE_LIMIT = 1024 * 1024
@@ -184,6 +185,7 @@ class GitSource:
             link_template=template,
             tracker_url=project.urls.tracker,
             homepage=homepage,
+            entry_points=tree_entry_points(self._read_packaging_file),
         )
 
     def files(self) -> Iterator[SourceFile]:

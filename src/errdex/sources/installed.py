@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import csv
 import importlib.metadata as metadata
+import os
 from collections.abc import Iterator
-from pathlib import Path
+from importlib.metadata import PackageMetadata
+from pathlib import PurePosixPath
 
 from packaging.utils import canonicalize_name
 
@@ -21,7 +24,8 @@ from errdex.sources._common import (
     tree_revision,
     unsafe_reason,
 )
-from errdex.sources.base import MAX_FILE_BYTES, Skipped, SourceFile, VersionInfo
+from errdex.sources.base import MAX_FILE_BYTES, EntryPoint, Skipped, SourceFile, VersionInfo
+from errdex.sources.entry_points import entry_points_txt
 
 
 class InstalledSource:
@@ -34,28 +38,28 @@ class InstalledSource:
     def __init__(self, dist: metadata.Distribution, *, spec: str | None = None) -> None:
         self.dist = dist
         self.skipped: list[Skipped] = []
-        name = _first(dist, "Name") or "unknown"
-        listed = {path.as_posix(): path for path in dist.files or []}
-        self._files: list[tuple[str, Path]] = []
+        meta = dist.metadata  # parsed anew on each access: once is enough
+        name = _first(meta, "Name") or "unknown"
+        self._files: list[tuple[str, str]] = []
         hashes: list[tuple[str, str]] = []
         newest: float | None = None
+        listed = _listed(dist)
         for rel in sorted(select_python(p for p in listed if is_python(p))):
             reason = unsafe_reason(rel)
             if reason is not None:
                 self.skipped.append(Skipped(rel, f"outside site-packages ({reason})"))
                 continue
-            full = Path(str(dist.locate_file(listed[rel])))
+            full, record_hash = listed[rel]
             try:
-                info = full.stat()
+                info = os.stat(full)  # noqa: PTH116 - no Path object per file (see _listed)
             except OSError:
                 self.skipped.append(Skipped(rel, "listed in RECORD but missing"))
                 continue
             if info.st_size > MAX_FILE_BYTES:
                 self.skipped.append(Skipped(rel, too_large(info.st_size, MAX_FILE_BYTES)))
                 continue
-            record_hash = listed[rel].hash
             if record_hash is not None:
-                content_hash = f"{record_hash.mode}={record_hash.value}"
+                content_hash = record_hash
             else:
                 data = read_capped(rel, full, self.skipped)
                 if data is None:
@@ -65,11 +69,12 @@ class InstalledSource:
             self._files.append((rel, full))
             newest = info.st_mtime if newest is None else max(newest, info.st_mtime)
         self._scan_skipped = list(self.skipped)
+        self._where = dict(self._files)
 
-        urls = metadata_urls(dist.metadata.get_all)
+        urls = metadata_urls(meta.get_all)
         self.info = VersionInfo(
             project=name,
-            version=_first(dist, "Version") or "unknown",
+            version=_first(meta, "Version") or "unknown",
             revision=tree_revision(hashes),
             date=iso_utc(newest) if newest is not None else None,
             source_kind="installed",
@@ -77,7 +82,17 @@ class InstalledSource:
             link_template=None,
             tracker_url=urls.tracker,
             homepage=urls.homepage or urls.repository,
+            entry_points=_entry_points(dist),
         )
+
+    def paths(self) -> list[str]:
+        """The paths `files` yields, without reading any file."""
+        return [rel for rel, _ in self._files]
+
+    def read(self, path: str) -> bytes | None:
+        """One file's bytes (None when it is not one of the source's files, or unreadable)."""
+        full = self._where.get(path)
+        return read_capped(path, full, self.skipped) if full is not None else None
 
     def files(self) -> Iterator[SourceFile]:
         """Yield the distribution's Python files in path order."""
@@ -88,9 +103,53 @@ class InstalledSource:
                 yield SourceFile(rel, data)
 
 
-def _first(dist: metadata.Distribution, field: str) -> str | None:
+def _entry_points(dist: metadata.Distribution) -> tuple[EntryPoint, ...]:
+    """The scripts its `entry_points.txt` names, read as text (nothing is imported)."""
+    try:
+        text = dist.read_text("entry_points.txt")
+    except (OSError, UnicodeDecodeError):
+        return ()
+    return entry_points_txt(text.encode()) if text else ()
+
+
+def _listed(dist: metadata.Distribution) -> dict[str, tuple[str, str | None]]:
+    """Each file RECORD lists: its posix path relative to site-packages → (its full path,
+    its RECORD hash as `mode=value`, or None).
+
+    RECORD is read as the CSV it is: the stdlib's `files` makes a path object per row,
+    which for a package of thousands of files costs more than the rest of a first answer.
+    Distributions without RECORD (old egg-info ones) go through `files`.
+    """
+    text = dist.read_text("RECORD")
+    if text is None:
+        return {
+            path.as_posix(): (
+                str(dist.locate_file(path)),
+                f"{path.hash.mode}={path.hash.value}" if path.hash is not None else None,
+            )
+            for path in dist.files or []
+        }
+    base = str(dist.locate_file(""))
+    listed: dict[str, tuple[str, str | None]] = {}
+    for row in csv.reader(text.splitlines()):
+        if not row or not row[0]:
+            continue
+        rel = _posix(row[0])
+        full = os.path.join(base, rel)  # noqa: PTH118 - thousands of rows: strings, not Paths
+        listed[rel] = (full, row[1] if len(row) > 1 and row[1] else None)
+    return listed
+
+
+def _posix(written: str) -> str:
+    """A RECORD path as the path objects spell it (no `./`, no doubled or trailing `/`)."""
+    if "//" in written or "/./" in written or written.startswith("./") or written.endswith("/"):
+        return PurePosixPath(written).as_posix()
+    return written
+
+
+def _first(meta: PackageMetadata, field: str) -> str | None:
     """One metadata field, or None when it is missing (no warning, no KeyError)."""
-    values = dist.metadata.get_all(field)
+    values = meta.get_all(field)
     if not values:
         return None
     return str(values[0]).strip() or None
@@ -112,7 +171,7 @@ def installed_all() -> list[InstalledSource]:
     seen: set[str] = set()
     sources: list[InstalledSource] = []
     for dist in metadata.distributions():
-        name = _first(dist, "Name")
+        name = _first(dist.metadata, "Name")
         if not name:
             continue  # a broken or empty metadata directory
         key = canonicalize_name(name)

@@ -9,7 +9,7 @@ from types import TracebackType
 import msgspec
 
 from errdex.facts import IndexedSite
-from errdex.sources.base import VersionInfo
+from errdex.sources.base import EntryPoint, VersionInfo
 
 # A version is named by its row id, or by (project, label).
 VersionRef = int | tuple[str, str]
@@ -62,6 +62,7 @@ class VersionRecord(msgspec.Struct, frozen=True, kw_only=True):
     link_template: str | None
     indexed_at: str  # ISO 8601, UTC
     stats: VersionStats
+    entry_points: tuple[EntryPoint, ...] = ()  # the commands it installs
 
 
 class AnalysisRecord(msgspec.Struct, frozen=True, kw_only=True):
@@ -181,6 +182,10 @@ class Store(abc.ABC):
     ) -> list[StoredSite]:
         """Sites whose file is one of `paths` (relative paths, as indexed), in any version;
         with `line`, only the sites whose statement spans it."""
+
+    @abc.abstractmethod
+    def defined_names(self, version_id: int) -> frozenset[str]:
+        """The names a version defines (empty when it was indexed before they were kept)."""
 
     @abc.abstractmethod
     def stats(self, project: str, version: str | None = None) -> VersionStats:

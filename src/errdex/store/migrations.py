@@ -76,6 +76,28 @@ def generation(random_id: str) -> Migration:
     )
 
 
+# The commands a version installs (its console scripts), as the JSON list of
+# `[group, name, target]` that `rows.version_columns` writes: examples of a fix are written
+# the way a user runs the program. Both SQLite and PostgreSQL take it as it is.
+VERSION_CONSOLE_SCRIPTS = Migration(
+    "0005_version_console_scripts",
+    """
+    ALTER TABLE versions ADD COLUMN console_scripts TEXT NOT NULL DEFAULT '[]';
+    """,
+)
+
+
+def version_names(blob_type: str) -> Migration:
+    """The names a version defines (what a model's prose is checked against), packed by
+    `contents.pack_names`; `blob_type` is SQLite's or PostgreSQL's type for bytes."""
+    return Migration(
+        "0006_version_defined_names",
+        f"""
+        ALTER TABLE versions ADD COLUMN defined_names {blob_type};
+        """,
+    )
+
+
 # Run last in a write's transaction: in PostgreSQL the row stays locked until the commit,
 # and concurrent writers of other versions wait for each other only that long.
 BUMP_GENERATION = "UPDATE catalog_generation SET generation = generation + 1 WHERE id = 1"
@@ -164,6 +186,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     SITES_BY_FILE,
     analyses("WITHOUT ROWID"),
     generation("lower(hex(randomblob(16)))"),
+    VERSION_CONSOLE_SCRIPTS,
+    version_names("BLOB"),
 )
 
 

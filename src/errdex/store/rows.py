@@ -14,8 +14,9 @@ import msgspec
 
 from errdex.errors import StoreError
 from errdex.facts import IndexedSite
-from errdex.sources.base import VersionInfo
+from errdex.sources.base import EntryPoint, VersionInfo
 from errdex.store.base import StoredSite, VersionStats
+from errdex.store.contents import pack_names
 
 ENCODER = msgspec.msgpack.Encoder()
 DECODER = msgspec.msgpack.Decoder(IndexedSite)
@@ -54,9 +55,10 @@ def now() -> str:
 
 def version_columns(
     info: VersionInfo,
-) -> tuple[str, str, str | None, str, str, str | None, str]:
+) -> tuple[str, str, str | None, str, str, str | None, str, str, bytes | None]:
     """A version's columns after its project: label, revision, date, source kind, source,
-    link template, and when it is indexed (now)."""
+    link template, when it is indexed (now), its console scripts as JSON, and the names it
+    defines (packed)."""
     return (
         info.version,
         info.revision,
@@ -65,7 +67,18 @@ def version_columns(
         info.source,
         info.link_template,
         now(),
+        msgspec.json.encode([[e.group, e.name, e.target] for e in info.entry_points]).decode(),
+        pack_names(info.names) if info.names else None,
     )
+
+
+def decode_scripts(raw: str | None) -> tuple[EntryPoint, ...]:
+    """The console scripts column read back (a database written before it holds `[]`)."""
+    try:
+        rows = msgspec.json.decode(raw or "[]", type=list[tuple[str, str, str]])
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return ()
+    return tuple(EntryPoint(group=g, name=n, target=t) for g, n, t in rows)
 
 
 def exception_name(site: IndexedSite) -> str | None:

@@ -24,10 +24,17 @@ from errdex.store.base import (
     VersionRef,
     VersionStats,
 )
-from errdex.store.contents import stored_text
+from errdex.store.contents import stored_text, unpack_names
 from errdex.store.migrations import READ_GENERATION
 from errdex.store.ordering import newest_first, utc_date
-from errdex.store.rows import MAX_TERMS, decode_stats, informative_terms, stored_site, term_tokens
+from errdex.store.rows import (
+    MAX_TERMS,
+    decode_scripts,
+    decode_stats,
+    informative_terms,
+    stored_site,
+    term_tokens,
+)
 
 SITE_COLUMNS = """
     s.data, p.name, v.label, v.revision, v.id, v.link_template, v.date, v.indexed_at
@@ -37,7 +44,7 @@ SITE_COLUMNS = """
 """
 _VERSION_COLUMNS = """
     v.id, p.name, v.label, v.revision, v.date, v.source_kind, v.source, v.link_template,
-    v.indexed_at, v.stats
+    v.indexed_at, v.stats, v.console_scripts
     FROM versions v JOIN projects p ON p.id = v.project_id
 """
 # An exception class's name, as `sites_raising` takes it.
@@ -150,6 +157,13 @@ class SqlStore(Store):
             ProjectRecord(name=name, tracker_url=tracker, homepage=home, versions=count)
             for name, tracker, home, count in rows
         ]
+
+    def defined_names(self, version_id: int) -> frozenset[str]:
+        with self._guard() as conn:
+            row = conn.execute(
+                "SELECT defined_names FROM versions WHERE id = ?", (version_id,)
+            ).fetchone()
+        return unpack_names(row[0]) if row is not None else frozenset()
 
     def versions(self, project: str) -> list[VersionRecord]:
         with self._guard() as conn:
@@ -422,7 +436,7 @@ class SqlStore(Store):
 
 
 def _version_record(row: tuple[Any, ...]) -> VersionRecord:
-    id_, project, label, revision, date, kind, source, link, indexed_at, stats = row
+    id_, project, label, revision, date, kind, source, link, indexed_at, stats, scripts = row
     return VersionRecord(
         id=id_,
         project=project,
@@ -434,4 +448,5 @@ def _version_record(row: tuple[Any, ...]) -> VersionRecord:
         link_template=link,
         indexed_at=indexed_at,
         stats=decode_stats(stats),
+        entry_points=decode_scripts(scripts),
     )

@@ -1,9 +1,12 @@
 """A model's answer: decoded against a schema, checked against the indexed code, applied.
 
 An answer is accepted only when every `file:line` it cites is a line of a file of the
-indexed revision, and every name it sets in backticks appears in the facts it was given or
-in the site's file. Otherwise it is rejected with the reasons, and the page keeps the
-rule-based prose.
+indexed revision; otherwise it is rejected with the reasons, and the page keeps the
+rule-based prose. A name it sets in backticks may be any the indexed version defines (a
+setting, a function, a class, a constant), not only those of the facts it was given: each
+is checked against the facts, the site's file and the version's names, and one found in
+none of them is marked on the page as not found in the index. A solution turning a setting
+the version does not have is removed.
 """
 
 from __future__ import annotations
@@ -59,6 +62,7 @@ class ModelAnswer(msgspec.Struct, kw_only=True):
 _decoder = msgspec.json.Decoder(ModelAnswer)
 _encoder = msgspec.json.Encoder()
 LineCount = Callable[[str], int | None]  # a file of the revision → its number of lines
+UNVERIFIED = " (not found in the index)"
 
 
 def decode_answer(content: str) -> ModelAnswer:
@@ -110,28 +114,74 @@ def unverifiable(answer: ModelAnswer, page: Page, corpus: str, lines: LineCount)
                 problems.append(f"cites {path}:{line}, not a file of the indexed revision")
         elif not 1 <= line <= count:
             problems.append(f"cites {path}:{line}, but the file has {count} lines")
-    for text in _texts(answer):
-        for span in _TICKS.findall(text):
-            for name in _NAME.findall(span):
-                if _known_name(name, corpus):
-                    continue
-                problems.append(f"names `{name}`, which the code does not show")
-    knobs = {k.name for k in page.knobs}
-    for solution in answer.solutions:
-        if solution.knob and solution.knob not in knobs and solution.knob not in corpus:
-            problems.append(f"turns the knob {solution.knob!r}, which the code does not show")
     return list(dict.fromkeys(problems))
 
 
-def _known_name(name: str, corpus: str) -> bool:
+def verify_names(
+    answer: ModelAnswer, page: Page, corpus: str, defined: frozenset[str] = frozenset()
+) -> tuple[ModelAnswer, list[str]]:
+    """The answer with each backticked name the index does not hold marked as such, and
+    its solutions that turn an unknown setting removed; with what was marked or removed."""
+    unknown: list[str] = []
+
+    def mark(text: str) -> str:
+        def marked(match: re.Match[str]) -> str:
+            span = match.group(1)
+            missing = [n for n in _NAME.findall(span) if not _known_name(n, corpus, defined)]
+            if not missing:
+                return match.group(0)
+            unknown.extend(missing)
+            return match.group(0) + UNVERIFIED
+
+        return _TICKS.sub(marked, text)
+
+    knobs = {k.name for k in page.knobs}
+    kept: list[AnswerSolution] = []
+    for solution in answer.solutions:
+        knob = solution.knob
+        if knob and knob not in knobs and knob not in corpus and knob not in defined:
+            unknown.append(f"solution turning {knob!r} removed")
+            continue
+        kept.append(AnswerSolution(text=mark(solution.text), knob=knob))
+    fix = answer.example_fix
+    checked = ModelAnswer(
+        what_it_means=mark(answer.what_it_means),
+        trigger=mark(answer.trigger),
+        solutions=kept,
+        situations=[mark(s) for s in answer.situations],
+        example_fix=AnswerFix(
+            before=fix.before,
+            after=fix.after,
+            note=mark(fix.note) if fix.note else fix.note,
+        )
+        if fix is not None
+        and not any(
+            not _known_name(n, corpus, defined)
+            for t in (fix.before, fix.after)
+            for n in _NAME.findall(t)
+            if n.isupper() and "_" in n  # a fix must not set a variable the code never reads
+        )
+        else None,
+        citations=answer.citations,
+    )
+    return checked, list(dict.fromkeys(unknown))
+
+
+def _known_name(name: str, corpus: str, defined: frozenset[str] = frozenset()) -> bool:
     bare = name.strip(".-")
     if not bare or bare in _COMMON or len(bare) <= 2 or bare.isdigit():
         return True
-    if bare in corpus:
+    if bare in corpus or bare in defined:
         return True
+    parts = bare.split(".")
     # `self.use_v2_model_runner` is known when the code writes `use_v2_model_runner`.
-    tail = bare.rsplit(".", 1)[-1]
-    return "." in bare and bare.split(".")[0] in OWN_OBJECT and tail in corpus
+    if len(parts) > 1 and parts[0] in OWN_OBJECT and parts[-1] in corpus:
+        return True
+    # `engine.llm.LLM`: a module (or class) the version defines, then a name it defines
+    return any(
+        ".".join(parts[:i]) in defined and ".".join(parts[i:]) in defined
+        for i in range(1, len(parts))
+    )
 
 
 def _known_lines(page: Page) -> set[tuple[str, int]]:

@@ -18,7 +18,12 @@ import msgspec
 
 from errdex.errors import ModelError, NotFoundError
 from errdex.explain.build import build_page
-from errdex.explain.model.answer import decode_answer, encode_answer, unverifiable
+from errdex.explain.model.answer import (
+    decode_answer,
+    encode_answer,
+    unverifiable,
+    verify_names,
+)
 from errdex.explain.model.prompt import PROMPT_VERSION, build_messages, facts_text
 from errdex.explain.page import Page
 from errdex.store.base import AnalysisRecord, Store
@@ -101,7 +106,12 @@ def _check(store: Store, page: Page, content: str) -> tuple[str, str | None, lis
     problems = unverifiable(answer, page, corpus, lines)
     if problems:
         return "rejected", encode_answer(answer), problems
-    return "ok", encode_answer(answer), []
+    defined = store.defined_names(version_id) if version_id is not None else frozenset()
+    checked, unknown = verify_names(answer, page, corpus, defined)
+    if not checked.solutions:
+        return "rejected", encode_answer(answer), ["no solution left: " + "; ".join(unknown)]
+    notes = [f"not found in the index: {', '.join(unknown)}"] if unknown else []
+    return "ok", encode_answer(checked), notes
 
 
 def enrich_version(

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from errdex.store.migrations import (
     SITES_BY_FILE,
+    VERSION_CONSOLE_SCRIPTS,
     Migration,
     analyses,
     generation,
     refuse_unknown,
+    version_names,
 )
 from errdex.store.postgres.connect import RawConnection
 from errdex.store.rows import now
@@ -114,6 +116,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     SITES_BY_FILE,
     analyses(""),
     generation("md5(random()::text || clock_timestamp()::text)"),
+    VERSION_CONSOLE_SCRIPTS,
+    version_names("bytea"),
 )
 
 

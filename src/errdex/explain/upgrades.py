@@ -1,0 +1,59 @@
+"""Upgrade solutions: a later release of the same project where the check is gone or changed.
+
+The page's version history (`history.timeline.lineage`, paired across the indexed releases)
+says what became of the error after the version the user has: no longer raised from its
+place ("removed"), or raised with other words under other conditions ("reworded"). Either
+is a way out of the environment kind: upgrade to that release. A release where only the
+words changed, under the same conditions, is no way out, and neither is one that merely
+moved the check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from errdex.explain.page import ConditionView, Solution, VersionEntry
+from errdex.explain.plain import code
+
+_MAX_SAID = 4  # conditions of the changed check said in the solution
+# The conditions of another version's site of a reworded error, read when needed.
+ConditionsOf = Callable[[str, str], list[ConditionView] | None]
+
+
+def upgrade_solutions(
+    project: str,
+    version: str,
+    versions: list[VersionEntry],
+    conditions: list[ConditionView],
+    conditions_of: ConditionsOf,
+) -> list[Solution]:
+    """At most one solution: the first release after `version` where the check is gone
+    or holds under other conditions. `versions` is newest first, as the page lists them."""
+    mine = next((i for i, e in enumerate(versions) if e.version == version), None)
+    if mine is None:
+        return []
+    later = list(reversed(versions[:mine]))  # oldest first, after the user's version
+    own = {c.text for c in conditions}
+    for entry in later:
+        if entry.status == "removed":
+            return [
+                Solution(
+                    text=f"Upgrade {project} to {entry.version} or later: errdex's index of "
+                    f"{entry.version} has no such check at {code(entry.file)}.",
+                    kind="environment",
+                )
+            ]
+        if entry.status != "reworded":
+            continue
+        theirs = conditions_of(entry.id, entry.version)
+        if theirs is None or {c.text for c in theirs} == own:
+            continue  # only the words changed: the same check stands
+        when = " and ".join(code(t.text) for t in theirs[:_MAX_SAID]) or "nothing guards it"
+        return [
+            Solution(
+                text=f"Upgrade {project} to {entry.version} or later, where the check changed: "
+                f"it is raised only when {when} ({code(entry.file)}:{entry.line}).",
+                kind="environment",
+            )
+        ]
+    return []

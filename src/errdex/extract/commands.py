@@ -1,0 +1,157 @@
+"""How a file builds a command line: the argparse subcommands it adds, the positional
+arguments and required flags it declares, and the function each sits in.
+
+The linker follows them from a flag up to the subcommand and console script that parse it,
+so an example fix reads as the user types it (`vllm serve MODEL_TAG --enforce-eager`).
+A text scan, gated on the words it needs: argparse calls hide in bodies the skeleton blanks.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from errdex.facts import ClassFact, FlagFact, SubcommandFact
+
+_ADD_PARSER = re.compile(
+    r"""\.add_parser\(\s*(?:["']([A-Za-z0-9][\w.-]{0,60})["']|(?:self|cls)\.(name|command)\b)"""
+)
+_POSITIONAL = re.compile(r"""\badd_argument\(\s*["']([A-Za-z_]\w{0,60})["']""")
+# `group.add_argument(f"--{name}", **kwargs)`: flags made from names the code computes,
+# such as an arguments dataclass's fields.
+_COMPUTED = re.compile(r"""\badd_argument\(\s*(?![\s"'])""")
+_FLAG_CALL = re.compile(r"""\badd_argument\(\s*(?:["']-[A-Za-z0-9]["']\s*,\s*)?["'](--[\w-]+)""")
+_OPTIONAL_NARGS = re.compile(r"""\bnargs\s*=\s*["'][?*]["']|\bdefault\s*=""")
+_REQUIRED = re.compile(r"\brequired\s*=\s*True\b")
+_CLASS_NAME = r"""^[ \t]+{attr}\s*(?::[^=\n]+)?=\s*["']([A-Za-z0-9][\w.-]{{0,60}})["']"""
+_WINDOW = 600  # characters of an `add_argument(` call read for its keywords
+_MAX_FOUND = 200
+
+
+class FunctionSpans:
+    """Which function a line sits in, from the `def` lines and their indentation."""
+
+    def __init__(self, text: str, defs: dict[int, tuple[str, str | None]]) -> None:
+        self._lines = text.splitlines()
+        self._starts = sorted(defs)
+        self._defs = defs
+        self._indent = {line: self._indent_of(line) for line in self._starts}
+
+    def _indent_of(self, line: int) -> int:
+        if not 0 < line <= len(self._lines):
+            return 0
+        raw = self._lines[line - 1]
+        return len(raw) - len(raw.lstrip())
+
+    def function_at(self, line: int) -> tuple[str, str | None] | None:
+        """The innermost function whose body holds `line`: the nearest `def` above it that
+        is indented less than the line."""
+        indent = self._indent_of(line)
+        at = bisect.bisect_left(self._starts, line) - 1
+        while at >= 0:
+            start = self._starts[at]
+            if self._indent[start] < indent:
+                return self._defs[start]
+            at -= 1
+        return None
+
+
+def _line_starts(text: str) -> list[int]:
+    return [0, *(m.end() for m in re.finditer("\n", text))]
+
+
+def scan_commands(
+    text: str,
+    defs: dict[int, tuple[str, str | None]],
+    classes: list[ClassFact],
+    flags: list[FlagFact],
+) -> tuple[list[SubcommandFact], list[FlagFact], list[FlagFact], list[str]]:
+    """The subcommands and positional arguments of a file, its flags with the function
+    that declares each (and whether argparse requires it), and the functions that declare
+    flags of computed names."""
+    has_parser = ".add_parser(" in text
+    has_argument = "add_argument(" in text
+    if not has_parser and not has_argument:
+        return [], [], flags, []
+    spans = FunctionSpans(text, defs)
+    starts = _line_starts(text)
+    subcommands: list[SubcommandFact] = []
+    if has_parser:
+        for match in _ADD_PARSER.finditer(text):
+            line = bisect.bisect_right(starts, match.start())
+            where = spans.function_at(line)
+            if where is None:
+                continue
+            name = match.group(1) or _class_attribute(text, classes, where[1], match.group(2))
+            if name:
+                subcommands.append(SubcommandFact(name=name, line=line, function=where[0]))
+            if len(subcommands) >= _MAX_FOUND:
+                break
+    positionals: list[FlagFact] = []
+    declared: dict[int, tuple[str | None, bool]] = {}
+    if has_argument:
+        for match in _POSITIONAL.finditer(text):
+            line = bisect.bisect_right(starts, match.start())
+            where = spans.function_at(line)
+            window = _call_text(text, match.end())
+            positionals.append(
+                FlagFact(
+                    flag=match.group(1),
+                    line=line,
+                    function=where[0] if where else None,
+                    required=_OPTIONAL_NARGS.search(window) is None,
+                )
+            )
+            if len(positionals) >= _MAX_FOUND:
+                break
+        for match in _FLAG_CALL.finditer(text):
+            line = bisect.bisect_right(starts, match.start())
+            where = spans.function_at(line)
+            window = _call_text(text, match.end())
+            declared[line] = (where[0] if where else None, _REQUIRED.search(window) is not None)
+    computed: list[str] = []
+    if has_argument:
+        for match in _COMPUTED.finditer(text):
+            where = spans.function_at(bisect.bisect_right(starts, match.start()))
+            if where is not None and where[0] not in computed:
+                computed.append(where[0])
+    placed = [
+        FlagFact(
+            flag=f.flag,
+            line=f.line,
+            function=declared.get(f.line, (None, False))[0],
+            required=declared.get(f.line, (None, False))[1],
+        )
+        for f in flags
+    ]
+    return subcommands, positionals, placed, computed
+
+
+def _call_text(text: str, start: int) -> str:
+    """The rest of one `add_argument(...)` call, near enough: up to the next call of it."""
+    window = text[start : start + _WINDOW]
+    nxt = window.find("add_argument(")
+    return window if nxt < 0 else window[:nxt]
+
+
+def _class_attribute(
+    text: str, classes: list[ClassFact], class_name: str | None, attr: str | None
+) -> str | None:
+    """`name = "serve"` in the body of the class whose method adds the parser."""
+    if class_name is None or attr is None:
+        return None
+    cls = next((c for c in classes if c.qualname == class_name), None)
+    if cls is None:
+        return None
+    lines = text.splitlines()
+    head = lines[cls.line - 1] if 0 < cls.line <= len(lines) else ""
+    indent = len(head) - len(head.lstrip())
+    pattern = re.compile(_CLASS_NAME.format(attr=attr))
+    for raw in lines[cls.line :]:
+        stripped = raw.strip()
+        if stripped and len(raw) - len(raw.lstrip()) <= indent:
+            break  # the class body ended
+        found = pattern.match(raw)
+        if found and len(raw) - len(raw.lstrip()) > indent:
+            return found.group(1)
+    return None

@@ -1,0 +1,73 @@
+"""Index, on the spot, the versions a lookup needs: first (when asked) only the files the
+paste needs, marked partial, and whole later (`complete`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from packaging.utils import canonicalize_name
+
+from errdex.indexing import IndexReport, index_source, is_partial
+from errdex.sources import open_source
+from errdex.sources.base import Source
+from errdex.store.base import Store
+
+Narrow = Callable[[Source], Source | None]
+
+
+def index_wanted(
+    store: Store,
+    source: Source,
+    *,
+    what: str,
+    narrow: Narrow | None = None,
+    announce: Callable[[str], None] | None = None,
+) -> IndexReport | None:
+    """Index `source` unless the store holds it whole (None then); with `narrow`, a version
+    not held at all is indexed from the subset `narrow` picks first (a report marked
+    `partial`), and one held partly is completed now. `what` says what it is, for `announce`
+    (`installed`)."""
+    held = held_pipeline(store, source)
+    if held is not None and not is_partial(held):
+        return None
+    subset = narrow(source) if narrow is not None and held is None else None
+    if announce is not None:
+        verb = "completing" if held is not None else "indexing"
+        name = f"{what} {source.info.project} {source.info.version}".strip()
+        part = f" (first the {subset_size(subset)} files this paste needs)" if subset else ""
+        announce(f"{verb} {name}{part}")
+    if subset is not None:
+        return index_source(subset, store, partial=True)
+    return index_source(source, store)
+
+
+def complete(store: Store, reports: Iterable[IndexReport]) -> list[IndexReport]:
+    """Index whole the versions that `reports` indexed partly, from the sources they were
+    read from (an installed distribution, a release in the download cache)."""
+    done = []
+    for report in reports:
+        if not report.partial:
+            continue
+        for record in store.versions(report.project):
+            if record.label == report.version and record.revision == report.revision:
+                done.append(index_source(open_source(record.source), store))
+                break
+    return done
+
+
+def subset_size(source: Source | None) -> int:
+    return len(getattr(source, "files_kept", ()))
+
+
+def held_pipeline(store: Store, source: Source) -> str | None:
+    """The pipeline of the stored version of this source's project and label, if one is held;
+    "other version" when only another version of the project is."""
+    info = source.info
+    for project in store.projects():
+        if canonicalize_name(project.name) != canonicalize_name(info.project):
+            continue
+        for record in store.versions(project.name):
+            if record.label == info.version:
+                return record.stats.pipeline
+        return "other version"
+    return None

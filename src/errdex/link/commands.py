@@ -1,0 +1,178 @@
+"""The command line a user types to reach a flag: console script, subcommand, positionals.
+
+From the function that declares a flag (`EngineArgs.add_cli_args` adds `--enforce-eager`),
+callers are followed up to a function that adds a subcommand (`ServeSubcommand.
+subparser_init` adds "serve") or to a console script's own function. The positional
+arguments declared on the way (`model_tag`) become placeholders for the user's values:
+`vllm serve MODEL_TAG`. When several subcommands reach a flag, the one that reaches the
+most flags of the version is the program's main command, and is chosen.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import NamedTuple
+
+from errdex.facts import FileFacts, FlagFact
+from errdex.link.callers import CallerIndex
+from errdex.sources.base import EntryPoint
+
+Function = tuple[str, str]  # (module, qualname)
+
+_MAX_DEPTH = 5
+_MAX_SEEN = 400  # functions visited from one flag's declarations
+
+
+class _Reach(NamedTuple):
+    """Where a walk up from a flag ends: a subcommand (or none, at the script's own
+    function), its module, and the positionals declared on the way."""
+
+    subcommand: str | None
+    module: str
+    positionals: tuple[str, ...]
+
+
+class CommandIndex:
+    """The commands of a version, for naming the command line behind each flag."""
+
+    def __init__(
+        self, files: list[FileFacts], callers: CallerIndex, entry_points: tuple[EntryPoint, ...]
+    ) -> None:
+        self._callers = callers
+        self._scripts = [e for e in entry_points if e.group == "console_scripts"]
+        self._origins: dict[str, list[Function]] = {}  # flag → functions declaring it
+        # functions that add the fields of their class as flags → how many fields
+        self._computed: dict[Function, int] = {}
+        self._subcommands: dict[Function, str] = {}
+        self._positionals: dict[Function, list[FlagFact]] = {}
+        self._targets: dict[Function, EntryPoint] = {}
+        for script in self._scripts:
+            module, _, function = script.target.partition(":")
+            if function:
+                self._targets[(module, function)] = script
+        for facts in files if self._scripts else ():
+            for flag in facts.flags:
+                if flag.function is not None:
+                    self._origins.setdefault(flag.flag, []).append((facts.module, flag.function))
+            fields = {c.qualname: len(c.fields) for c in facts.classes if c.fields}
+            for function in facts.computed_flags:
+                owner = function.rpartition(".")[0]
+                if fields.get(owner):
+                    self._computed[(facts.module, function)] = fields[owner]
+            for sub in facts.subcommands:
+                self._subcommands.setdefault((facts.module, sub.function), sub.name)
+            for positional in facts.positionals:
+                if positional.function is not None:
+                    where = (facts.module, positional.function)
+                    self._positionals.setdefault(where, []).append(positional)
+        self._reached: dict[str, list[_Reach]] = {}
+        self._popular: Counter[tuple[str | None, str]] | None = None
+        self._main: tuple[str | None] | None = None
+
+    def command(self, flag: str) -> str | None:
+        """`vllm serve MODEL_TAG` for `--enforce-eager`, or None when no script reaches it."""
+        reaches = self._reach(flag)
+        if not reaches:
+            return None
+        popular = self._popularity()
+        best = max(reaches, key=lambda r: (popular[(r.subcommand, r.module)], -len(r.positionals)))
+        return self._line(best)
+
+    def main_command(self) -> str | None:
+        """The command that reaches the most flags (what an environment variable is set
+        for), or the only console script when none is known."""
+        if self._main is None:
+            self._main = (self._find_main(),)
+        return self._main[0]
+
+    def _find_main(self) -> str | None:
+        popular = self._popularity()
+        if popular:
+            (subcommand, module), _ = popular.most_common(1)[0]
+            for flag in self._origins:
+                for reach in self._reach(flag):
+                    if (reach.subcommand, reach.module) == (subcommand, module):
+                        return self._line(reach)
+        if len(self._scripts) == 1:
+            return self._scripts[0].name
+        return None
+
+    def _popularity(self) -> Counter[tuple[str | None, str]]:
+        """How many flags each command reaches: those declared by name, and the fields of
+        an arguments class whose method adds them by computed names."""
+        if self._popular is None:
+            self._popular = Counter()
+            for flag in self._origins:
+                for key in {(r.subcommand, r.module) for r in self._reach(flag)}:
+                    self._popular[key] += 1
+            for origin, count in self._computed.items():
+                for key in {(r.subcommand, r.module) for r in self._walk(origin)}:
+                    self._popular[key] += count
+        return self._popular
+
+    def _line(self, reach: _Reach) -> str | None:
+        script = self._script_for(reach.module)
+        if script is None:
+            return None
+        words = [script.name]
+        if reach.subcommand:
+            words.append(reach.subcommand)
+        words.extend(p.upper() for p in reach.positionals)
+        return " ".join(words)
+
+    def _script_for(self, module: str) -> EntryPoint | None:
+        """The console script of the same package as `module`: the longest shared prefix."""
+        best: EntryPoint | None = None
+        best_shared = 0
+        parts = module.split(".")
+        for script in self._scripts:
+            theirs = script.target.partition(":")[0].split(".")
+            shared = 0
+            for mine, other in zip(parts, theirs, strict=False):
+                if mine != other:
+                    break
+                shared += 1
+            if shared > best_shared:
+                best, best_shared = script, shared
+        return best
+
+    def _reach(self, flag: str) -> list[_Reach]:
+        found = self._reached.get(flag)
+        if found is not None:
+            return found
+        found = []
+        for origin in self._origins.get(flag, []):
+            found.extend(self._walk(origin))
+        self._reached[flag] = found
+        return found
+
+    def _walk(self, origin: Function) -> list[_Reach]:
+        """Up the callers from `origin`, breadth first; a path ends at a subcommand or at a
+        console script's function."""
+        out: list[_Reach] = []
+        level: list[tuple[Function, tuple[Function, ...]]] = [(origin, (origin,))]
+        seen = {origin}
+        for _ in range(_MAX_DEPTH + 1):
+            following: list[tuple[Function, tuple[Function, ...]]] = []
+            for function, path in level:
+                name = self._subcommands.get(function)
+                if name is not None or function in self._targets:
+                    out.append(_Reach(name, function[0], self._path_positionals(path)))
+                    continue
+                for caller in self._callers.direct_callers(*function):
+                    if caller not in seen and len(seen) < _MAX_SEEN:
+                        seen.add(caller)
+                        following.append((caller, (*path, caller)))
+            level = following
+            if not level:
+                break
+        return out
+
+    def _path_positionals(self, path: tuple[Function, ...]) -> tuple[str, ...]:
+        """The positional arguments declared along the path, outermost first."""
+        names: list[str] = []
+        for function in reversed(path):
+            for positional in self._positionals.get(function, []):
+                if positional.flag not in names:
+                    names.append(positional.flag)
+        return tuple(names)

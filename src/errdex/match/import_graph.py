@@ -1,0 +1,163 @@
+"""Which files of a package a few files import, read from their import statements by pattern
+(no parsing, no importing): what linking a few files' sites needs beside them.
+
+A package's `__init__` often imports every module of the package to re-export a few names
+from each, and a module imports what all its functions use; following all of it would pull
+in most of the package. So a module reached for some names (`from .utils import a, b`) is
+followed only through the statements that bind those names or the names their definitions
+use.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import NamedTuple
+
+from errdex.extract.module import module_name
+
+_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+(?P<from>\.*[\w.]*)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^#\n]*)"
+    r"|import[ \t]+(?P<modules>[\w., \t]+))",
+    re.MULTILINE,
+)
+_DEFINITION = r"^(?:(?:async[ \t]+)?def|class)[ \t]+{name}\b|^{name}[ \t]*[:=]"
+_TOP_LEVEL = re.compile(r"^(?=[^\s#)\]}])", re.MULTILINE)  # the next top-level statement
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_MAX_HOPS = 6  # re-export chains through `__init__` files longer than this are not followed
+
+
+class Import(NamedTuple):
+    """One module a statement imports, as a file of the package."""
+
+    file: str
+    names: frozenset[str] | None  # the names taken from it; None: the module as a whole
+    binds: frozenset[str] | None  # the names the statement binds where it is; None: `*`
+
+
+def module_files(paths: Iterable[str]) -> dict[str, str]:
+    """Dotted module name → file, for every file of the package (named as extraction names
+    them: a `src/` layout's folder is no part of the name)."""
+    return {module_name(path)[0]: path for path in paths}
+
+
+def _is_init(path: str) -> bool:
+    return module_name(path)[1]
+
+
+def _package_of(path: str) -> str:
+    """The dotted package a relative import in this file starts from."""
+    module, is_package = module_name(path)
+    return module if is_package else module.rpartition(".")[0]
+
+
+def _aliased(written: str) -> tuple[str, str]:
+    """`name as alias` → (name, alias); `name` → (name, name)."""
+    parts = written.split()
+    if len(parts) == 3 and parts[1] == "as":
+        return parts[0], parts[2]
+    return (parts[0], parts[0]) if parts else ("", "")
+
+
+def imports_of(path: str, data: bytes, modules: Mapping[str, str]) -> Iterator[Import]:
+    """The package's files that one file imports (absolute, relative, `from pkg import
+    submodule`), with the names taken from each and bound by each statement."""
+    package = _package_of(path)
+    for match in _IMPORT.finditer(data.decode("utf-8", "replace")):
+        if match["modules"]:
+            for written in match["modules"].split(","):
+                name, alias = _aliased(written.strip())
+                if name in modules:
+                    bound = alias if alias != name else name.split(".")[0]
+                    yield Import(modules[name], None, frozenset({bound}))
+            continue
+        written = match["from"]
+        dots = len(written) - len(written.lstrip("."))
+        if dots:
+            parts = package.split(".") if package else []
+            parts = parts[: len(parts) - (dots - 1)] if dots > 1 else parts
+            rest = written.lstrip(".")
+            base = ".".join([*parts, rest] if rest else parts)
+        else:
+            base = written
+        names = re.sub(r"#[^\n]*", "", match["names"]).strip("() \\\n")
+        listed = [_aliased(n.strip()) for n in names.split(",")]
+        listed = [(name, alias) for name, alias in listed if name]
+        if any(name == "*" for name, _ in listed):
+            if base in modules:
+                yield Import(modules[base], None, None)
+            continue
+        if base in modules:
+            taken = frozenset(name for name, _ in listed)
+            yield Import(modules[base], taken, frozenset(alias for _, alias in listed))
+        for name, alias in listed:
+            if f"{base}.{name}" in modules:
+                yield Import(modules[f"{base}.{name}"], None, frozenset({alias}))
+
+
+def _followed(
+    read: Mapping[str, bytes],
+    path: str,
+    wanted: frozenset[str] | None,
+    modules: Mapping[str, str],
+    hops: int = 0,
+) -> Iterator[tuple[str, frozenset[str] | None]]:
+    """(file, names wanted of it) for each import of `path` that matters: all of them, or
+    for a module reached for some names, those binding the names or what their definitions
+    use; and through the `__init__` files they lead to, the modules that define them."""
+    data = read.get(path)
+    if data is None:
+        return
+    relevant = None if wanted is None else _used_by(data, wanted)
+    for found in imports_of(path, data, modules):
+        if relevant is not None and not _may_bind(read, found, relevant):
+            continue
+        yield found.file, found.names
+        if _is_init(found.file) and found.names is not None and hops < _MAX_HOPS:
+            yield from _followed(read, found.file, found.names, modules, hops + 1)
+
+
+def _used_by(data: bytes, wanted: frozenset[str]) -> frozenset[str]:
+    """The names wanted and every name their top-level definitions in this module use (a
+    class's bases, a function's helpers, a constant's parts): what importing them needs."""
+    text = data.decode("utf-8", "replace")
+    used = set(wanted)
+    for name in wanted:
+        start = re.search(_DEFINITION.format(name=re.escape(name)), text, re.MULTILINE)
+        if start is None:
+            continue
+        end = _TOP_LEVEL.search(text, start.end())
+        used.update(_NAME.findall(text, start.end(), end.start() if end else len(text)))
+    return frozenset(used)
+
+
+def _may_bind(read: Mapping[str, bytes], found: Import, wanted: frozenset[str]) -> bool:
+    """Whether the statement may bind one of the names wanted: it names one, or it is a `*`
+    import of a module whose text holds one."""
+    if found.binds is not None:
+        return bool(found.binds & wanted)
+    data = read.get(found.file)
+    return data is not None and any(name.encode() in data for name in wanted)
+
+
+def with_imports(
+    read: Mapping[str, bytes], chosen: Iterable[str], modules: Mapping[str, str], levels: int
+) -> set[str]:
+    """The chosen files and what they import, `levels` deep (a re-export through an
+    `__init__` is no level of its own)."""
+    kept = set(chosen)
+    frontier: dict[str, frozenset[str] | None] = dict.fromkeys(kept)
+    for _ in range(levels):
+        found: dict[str, frozenset[str] | None] = {}
+        for path, wanted in frontier.items():
+            for file, names in _followed(read, path, wanted, modules):
+                if file in kept:
+                    continue
+                if file not in found:
+                    found[file] = names
+                else:
+                    held = found[file]
+                    found[file] = None if held is None or names is None else held | names
+        kept |= found.keys()
+        frontier = found
+    return kept

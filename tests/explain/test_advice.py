@@ -1,0 +1,67 @@
+"""What the message itself tells the user to do, and the user's own values put into it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from errdex.explain import build_page
+from errdex.explain.advice import Advice, fill_values, message_advice
+from errdex.indexing import index_source
+from errdex.sources import open_source
+from errdex.store import open_store
+from samples import write_package
+
+
+def test_a_suggested_input_is_a_change_of_the_input() -> None:
+    (advice,) = message_advice(
+        "Invalid URL {url!r}: No scheme supplied. Perhaps you meant http://{url}?"
+    )
+    assert (advice.kind, advice.suggested) == ("input", "http://{url}")
+    assert advice.solution == (
+        "Pass `http://{url}` instead of `{url}`, as the message suggests: "
+        "“Perhaps you meant http://{url}?”"
+    )
+
+
+def test_did_you_mean_with_one_value() -> None:
+    (advice,) = message_advice("Unknown encoding {name!r}. Did you mean 'utf-8'?")
+    assert advice.suggested == "utf-8"
+    # a question that is no single value suggests nothing
+    assert message_advice("Did you mean to call the function with the right arguments?") == []
+
+
+def test_an_install_command_and_an_instruction_keep_their_forms() -> None:
+    advice = message_advice("h2 is missing. Make sure to install it using `pip install x[h2]`.")
+    assert [a.kind for a in advice] == ["environment"]
+    assert advice[0].solution.startswith("Run `pip install x[h2]`, as the message says")
+    assert Advice("Set X=1", "setting").solution == "Do what the message says: “Set X=1”"
+
+
+def test_the_users_values_fill_the_pages_solutions(tmp_path: Path) -> None:
+    write_package(
+        tmp_path / "src",
+        {
+            "web/__init__.py": "",
+            "web/models.py": """
+                def prepare_url(url):
+                    scheme = url.partition("://")[0] if "://" in url else None
+                    if not scheme:
+                        raise ValueError(
+                            f"Invalid URL {url!r}: No scheme supplied. "
+                            f"Perhaps you meant http://{url}?"
+                        )
+                """,
+        },
+    )
+    with open_store(tmp_path / "errdex.db") as store:
+        index_source(open_source(str(tmp_path / "src"), project="web", version="1"), store)
+        (site,) = store.list_sites("web")
+        page = build_page(store, site.id)
+    assert [s.kind for s in page.solutions][:1] == ["input"]
+    filled = fill_values(page, {"url": "example.org/a"})
+    assert filled.solutions[0].text == (
+        "Pass `http://example.org/a` instead of `example.org/a`, as the message suggests: "
+        "“Perhaps you meant http://example.org/a?”"
+    )
+    # a placeholder the message gave no value for stays as it is
+    assert fill_values(page, {"other": "x"}).solutions == page.solutions

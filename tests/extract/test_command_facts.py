@@ -1,0 +1,78 @@
+"""How a file builds a command line: subcommands, positionals, and where flags are declared."""
+
+from __future__ import annotations
+
+import textwrap
+
+from errdex.extract import extract_file
+from errdex.facts import FileFacts, FlagFact, SubcommandFact
+
+
+def facts_of(text: str, path: str = "demo/cli.py") -> FileFacts:
+    return extract_file(path, textwrap.dedent(text).encode())
+
+
+def test_a_subcommand_named_by_a_literal_or_by_its_class_name_attribute() -> None:
+    facts = facts_of("""
+        class Serve(Subcommand):
+            name = "serve"
+
+            def subparser_init(self, subparsers):
+                parser = subparsers.add_parser(self.name, help="Serve a model.")
+                return make_arg_parser(parser)
+
+        def add_tools(subparsers):
+            tools = subparsers.add_parser("tools")
+            tools.add_argument("--verbose", action="store_true")
+        """)
+    assert facts.subcommands == (
+        SubcommandFact(name="serve", line=6, function="Serve.subparser_init"),
+        SubcommandFact(name="tools", line=10, function="add_tools"),
+    )
+
+
+def test_positionals_flags_and_the_functions_declaring_them() -> None:
+    facts = facts_of("""
+        def make_arg_parser(parser):
+            parser.add_argument("model_tag", type=str, nargs="?")
+            parser.add_argument("source")
+            parser.add_argument("--config", required=True)
+            parser.add_argument("-q", "--quiet", action="store_true")
+            return parser
+        """)
+    assert facts.positionals == (
+        FlagFact(flag="model_tag", line=3, function="make_arg_parser", required=False),
+        FlagFact(flag="source", line=4, function="make_arg_parser", required=True),
+    )
+    assert facts.flags == (
+        FlagFact(flag="--config", line=5, function="make_arg_parser", required=True),
+        FlagFact(flag="--quiet", line=6, function="make_arg_parser", required=False),
+    )
+
+
+def test_a_method_adding_flags_of_computed_names_is_noted() -> None:
+    facts = facts_of("""
+        from dataclasses import dataclass
+
+        @dataclass
+        class FrontendArgs:
+            host: str | None = None
+            port: int = 8000
+
+            @classmethod
+            def add_cli_args(cls, parser):
+                for name, kwargs in get_kwargs(cls).items():
+                    parser.add_argument(f"--{name.replace('_', '-')}", **kwargs)
+                return parser
+        """)
+    assert facts.computed_flags == ("FrontendArgs.add_cli_args",)
+    assert facts.flags == ()
+
+
+def test_a_file_without_argparse_has_none() -> None:
+    facts = facts_of("""
+        def f(x):
+            if x:
+                raise ValueError("bad")
+        """)
+    assert (facts.subcommands, facts.positionals, facts.computed_flags) == ((), (), ())

@@ -1,0 +1,150 @@
+"""The command line behind a setting: console script, subcommand and positionals, found by
+following the flag's declaration up its callers (the shape of vllm's CLI)."""
+
+from __future__ import annotations
+
+import textwrap
+
+from errdex.extract import extract_file
+from errdex.facts import IndexedSite
+from errdex.link import link_version
+from errdex.sources.base import EntryPoint
+
+SCRIPTS = (EntryPoint("console_scripts", "eng", "eng.cli.main:main"),)
+
+CLI = {
+    "eng/envs.py": """
+        import os
+
+        ENG_USE_V2 = os.getenv("ENG_USE_V2", "0") == "1"
+        """,
+    "eng/config.py": """
+        from eng import envs
+
+        class Config:
+            def check(self):
+                if self.model_config.enforce_eager:
+                    raise ValueError("eager mode is not supported here")
+                if not envs.ENG_USE_V2:
+                    raise ValueError("needs the V2 runner")
+        """,
+    "eng/args.py": """
+        from dataclasses import dataclass
+
+        @dataclass
+        class EngineArgs:
+            enforce_eager: bool = False
+
+            @staticmethod
+            def add_cli_args(parser):
+                parser.add_argument("--enforce-eager", action="store_true")
+                return parser
+
+        @dataclass
+        class AsyncEngineArgs(EngineArgs):
+            @staticmethod
+            def add_cli_args(parser):
+                parser = EngineArgs.add_cli_args(parser)
+                parser.add_argument("--log-requests", action="store_true")
+                return parser
+        """,
+    "eng/cli/common.py": """
+        from dataclasses import dataclass
+
+        from eng.args import AsyncEngineArgs
+
+        @dataclass
+        class FrontendArgs:
+            host: str | None = None
+            port: int = 8000
+            root_path: str | None = None
+
+            @classmethod
+            def add_cli_args(cls, parser):
+                for name in ("host", "port", "root_path"):
+                    parser.add_argument(f"--{name.replace('_', '-')}")
+                return parser
+
+        def make_arg_parser(parser):
+            parser.add_argument("model_tag", nargs="?")
+            parser = FrontendArgs.add_cli_args(parser)
+            return AsyncEngineArgs.add_cli_args(parser)
+        """,
+    "eng/cli/serve.py": """
+        from eng.cli.common import make_arg_parser
+
+        class ServeSubcommand:
+            name = "serve"
+
+            def subparser_init(self, subparsers):
+                serve_parser = subparsers.add_parser(self.name)
+                return make_arg_parser(serve_parser)
+        """,
+    "eng/cli/preload.py": """
+        from eng.args import EngineArgs
+
+        class PreloadSubcommand:
+            name = "preload"
+
+            def subparser_init(self, subparsers):
+                parser = subparsers.add_parser(self.name)
+                parser.add_argument("--gpus", type=int)
+                return EngineArgs.add_cli_args(parser)
+        """,
+    "eng/cli/main.py": """
+        import argparse
+
+        def main():
+            parser = argparse.ArgumentParser(prog="eng")
+            parser.add_subparsers()
+        """,
+}
+
+
+def link(files: dict[str, str], scripts: tuple[EntryPoint, ...] = SCRIPTS) -> list[IndexedSite]:
+    facts = [extract_file(path, textwrap.dedent(text).encode()) for path, text in files.items()]
+    return link_version("eng", facts, scripts)
+
+
+def knobs_by_name(sites: list[IndexedSite], message: str) -> dict[str, str | None]:
+    (site,) = [s for s in sites if s.site.message and s.site.message.text == message]
+    return {k.name: k.command for k in site.knobs}
+
+
+def test_a_flag_gets_the_subcommand_reaching_the_most_flags_with_its_positionals() -> None:
+    # both subcommands parse --enforce-eager; `serve` reaches more flags (the frontend's
+    # fields among them) and takes the model as a positional
+    knobs = knobs_by_name(link(CLI), "eager mode is not supported here")
+    assert knobs == {"--enforce-eager": "eng serve MODEL_TAG"}
+
+
+def test_an_environment_variable_is_set_for_the_main_command() -> None:
+    knobs = knobs_by_name(link(CLI), "needs the V2 runner")
+    assert knobs["ENG_USE_V2"] == "eng serve MODEL_TAG"
+
+
+def test_without_console_scripts_there_is_no_command() -> None:
+    knobs = knobs_by_name(link(CLI, scripts=()), "eager mode is not supported here")
+    assert knobs == {"--enforce-eager": None}
+
+
+def test_a_script_without_subcommands_is_the_command_of_the_flags_it_parses() -> None:
+    files = {
+        "tool/config.py": CLI["eng/config.py"].replace("from eng import envs", "envs = None"),
+        "tool/main.py": """
+            import argparse
+
+            def build_parser():
+                parser = argparse.ArgumentParser()
+                parser.add_argument("path")
+                parser.add_argument("--enforce-eager", action="store_true")
+                return parser
+
+            def main():
+                parser = build_parser()
+                return parser.parse_args()
+            """,
+    }
+    scripts = (EntryPoint("console_scripts", "tool", "tool.main:main"),)
+    knobs = knobs_by_name(link(files, scripts), "eager mode is not supported here")
+    assert knobs == {"--enforce-eager": "tool PATH"}
