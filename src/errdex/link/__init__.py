@@ -53,7 +53,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "24-printed-shown"
+LINKER_VERSION = "25-printed-callers"
 
 
 def link_version(

@@ -96,14 +96,14 @@ def with_callers(indexed: IndexedSite, calls: Sequence[IndexedSite]) -> IndexedS
         seen.add(site.message.text)
     added: list[ShownText] = []
     for call in calls:
-        message = call.site.message
-        forms = [ShownText(message, f"given by {call.site.function}")] if message else []
+        message, caller = call.site.message, call.site.function
+        forms = [ShownText(message, f"given by {caller}")] if message else []
         for form in [*forms, *call.shown]:
             text = form.text.text
             if text in seen or not form.text.literal_length or len(added) >= _MAX_CALLER_FORMS:
                 continue
             seen.add(text)
-            added.append(form)
+            added.append(msgspec.structs.replace(form, caller=caller))
     if not added:
         return indexed
     return msgspec.structs.replace(indexed, shown=(*indexed.shown, *added))
