@@ -36,28 +36,28 @@ class Wanted:
     """A line whose reading a page will ask for, with what its pages look up in it."""
 
     lines: set[int] = field(default_factory=set)  # the conditions' lines and the site's own
-    # the words of its conditions and bindings; None for every word (a call that becomes a
-    # site adds the guard of the helper it calls, in its own terms, when linked)
-    words: set[str] | None = field(default_factory=set)
+    # the text of its conditions and bindings, whose words are the names its pages look up;
+    # None for every name (a call that becomes a site adds the guard of the helper it
+    # calls, in its own terms, when linked)
+    texts: list[str] | None = field(default_factory=list)
 
     def add(
         self,
         line: int,
-        conditions: Iterable[Condition],
+        conditions: Sequence[Condition],
         bindings: Sequence[Binding] = (),
         every_word: bool = False,
     ) -> None:
         self.lines.add(line)
         self.lines.update(c.line for c in conditions)
         if every_word:
-            self.words = None
-        if self.words is None:
-            return
-        for condition in conditions:
-            self.words.update(_WORD.findall(condition.test))
-            self.words.update(_WORD.findall(condition.text))
-        for binding in bindings:
-            self.words.update(_WORD.findall(binding.value))
+            self.texts = None
+        if self.texts is not None:
+            self.texts.extend(t for c in conditions for t in (c.test, c.text))
+            self.texts.extend(b.value for b in bindings)
+
+    def words(self) -> set[str] | None:
+        return set(_WORD.findall("\n".join(self.texts))) if self.texts is not None else None
 
 
 def read_lines(
@@ -86,6 +86,14 @@ class _Scope:
     handlers: dict[int, list[ast.stmt]]  # except line → the body of its try
     params: tuple[str, ...]
     docstring: str | None
+    _tries: dict[int, TryRead] = field(default_factory=dict)
+
+    def tried(self, line: int) -> TryRead:
+        """What the `try` of the except clause at `line` did, read once."""
+        found = self._tries.get(line)
+        if found is None:
+            found = self._tries[line] = _try_read(self.handlers[line])
+        return found
 
 
 class _FileReader:
@@ -103,27 +111,30 @@ class _FileReader:
         func = next((n for n in reversed(chain) if isinstance(n, _FUNCTIONS)), None)
         cls = next((n for n in reversed(chain) if isinstance(n, ast.ClassDef)), None)
         scope = self._scope(func)
-        lines = want.lines
-        # only a condition on `self.attr` asks where the attribute came from
-        asks = cls is not None and (want.words is None or "self" in want.words)
-        init_params = self._init_params(cls) if cls is not None and asks else {}
+        lines = sorted(want.lines)
+        init_params: dict[str, str] = {}
+        if cls is not None:
+            words = want.words()
+            # only a condition on `self.attr` asks where the attribute came from
+            if words is None or "self" in words:
+                found = self._init_params(cls)
+                init_params = {a: p for a, p in found.items() if words is None or a in words}
         lo = func.lineno if func is not None else 1
         hi = (func.end_lineno or line) if func is not None else line
+        other, warns = scope.other, scope.warns
         return SourceRead(
             params=scope.params,
-            init_params={
-                a: p for a, p in init_params.items() if want.words is None or a in want.words
-            },
+            init_params=init_params,
             # a test whose branches neither fail nor warn reads as no test at all
             other_side={
-                n: s
-                for n, s in scope.other.items()
-                if n in lines and (s != _NEITHER or scope.warns.get(n, _NEITHER) != _NEITHER)
+                n: other[n]
+                for n in lines
+                if n in other and (other[n] != _NEITHER or warns.get(n, _NEITHER) != _NEITHER)
             },
-            warns={n: s for n, s in scope.warns.items() if n in lines and s != _NEITHER},
+            warns={n: warns[n] for n in lines if warns.get(n, _NEITHER) != _NEITHER},
             comments=self._comments(lines, lo, hi),
             docstring=scope.docstring,
-            tries={n: _try_read(b) for n, b in scope.handlers.items() if n in lines},
+            tries={n: scope.tried(n) for n in lines if n in scope.handlers},
             placement=_placement(scope.places, line),
         )
 
@@ -199,7 +210,7 @@ class _FileReader:
             return first.body[0]
         return init
 
-    def _comments(self, lines: set[int], lo: int, hi: int) -> dict[int, str]:
+    def _comments(self, lines: list[int], lo: int, hi: int) -> dict[int, str]:
         """The comments on each of `lines` and in the block of comment lines just above it,
         within lines `lo`..`hi` (the function): all `SourceRead.comments_near` reads."""
         out: dict[int, str] = {}
@@ -341,17 +352,32 @@ def _walk_scope(body: list[ast.stmt]) -> list[ast.stmt]:
     while stack:
         stmt = stack.pop()
         out.append(stmt)
-        if isinstance(stmt, (*_FUNCTIONS, ast.ClassDef)):
-            continue
-        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
-            block = getattr(stmt, name, None)
-            if isinstance(block, list):
-                for child in reversed(block):
-                    if isinstance(child, ast.stmt):
-                        stack.append(child)
-                    elif isinstance(child, ast.ExceptHandler | ast.match_case):
-                        stack.extend(reversed(child.body))
+        for name in _SCOPE_BLOCKS.get(type(stmt), ()):
+            for child in reversed(getattr(stmt, name)):
+                if isinstance(child, ast.stmt):
+                    stack.append(child)
+                else:  # an except clause, a case of a match
+                    stack.extend(reversed(child.body))
     return out
+
+
+# The blocks of each compound statement, in the order a function body runs them; a nested
+# def or class is a scope of its own.
+_SCOPE_BLOCKS: dict[type, tuple[str, ...]] = {
+    kind: tuple(f for f in ("body", "orelse", "finalbody", "handlers", "cases") if f in fields)
+    for kind in (
+        ast.If,
+        ast.For,
+        ast.AsyncFor,
+        ast.While,
+        ast.With,
+        ast.AsyncWith,
+        ast.Try,
+        ast.TryStar,
+        ast.Match,
+    )
+    for fields in [kind._fields]
+}
 
 
 def _fails(block: list[ast.stmt]) -> bool:
