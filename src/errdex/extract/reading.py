@@ -29,6 +29,7 @@ _WARN_NAME = re.compile(r"(?:warn|warning|error|critical|exception)(?:_once)?")
 _DIRECTIVES = ("noqa", "type:", "fmt:", "pragma", "pylint:", "mypy:", "ruff:")
 _WORD = re.compile(r"\w+")
 _NEITHER = (False, False)
+_DEF_LINE = re.compile(r"^[ \t\f]*(?:async[ \t\f]+)?(?:def|class)\b", re.MULTILINE)
 
 
 @dataclass
@@ -103,11 +104,12 @@ class _FileReader:
         self.lines = text.splitlines()
         self.blanked = blanked
         self._blanked_lines: list[int] | None = None
+        self.enclosing = _Enclosing(tree, text)
         self._scopes: dict[int, _Scope] = {}
         self._inits: dict[int, dict[str, str]] = {}
 
     def read(self, line: int, want: Wanted) -> SourceRead:
-        chain = _enclosing(self.tree, line)
+        chain = self.enclosing.chain(line)
         func = next((n for n in reversed(chain) if isinstance(n, _FUNCTIONS)), None)
         cls = next((n for n in reversed(chain) if isinstance(n, ast.ClassDef)), None)
         scope = self._scope(func)
@@ -297,27 +299,52 @@ def _holds(block: list[ast.stmt], line: int) -> bool:
     return bool(block) and block[0].lineno <= line <= (block[-1].end_lineno or block[-1].lineno)
 
 
-def _enclosing(tree: ast.Module, line: int) -> list[ast.AST]:
-    """The classes and functions that hold `line`, outermost first."""
-    chain: list[ast.AST] = []
-    body: list[ast.stmt] = tree.body
-    while True:
-        inner = None
-        for stmt in body:
-            if stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno):
-                inner = stmt
-                break
-        if inner is None:
-            return chain
-        if isinstance(inner, (*_FUNCTIONS, ast.ClassDef)):
-            chain.append(inner)
-            body = inner.body
-            continue
-        # a def nested in an `if`/`try` of the body: the innermost one holding the line
-        holding = _defs_holding(inner, line)
-        if not holding:
-            return chain
-        body = [min(holding, key=lambda s: (s.end_lineno or s.lineno) - s.lineno)]
+class _Enclosing:
+    """The classes and functions that hold a line, for the lines of one file."""
+
+    def __init__(self, tree: ast.Module, text: str) -> None:
+        self.tree = tree
+        # the lines where a def or class starts: a statement that has none inside has no
+        # def inside to look for
+        self.def_lines = _line_numbers(text, [m.start() for m in _DEF_LINE.finditer(text)])
+        self._starts: dict[int, list[int]] = {}
+
+    def chain(self, line: int) -> list[ast.AST]:
+        """The classes and functions that hold `line`, outermost first."""
+        chain: list[ast.AST] = []
+        body: list[ast.stmt] = self.tree.body
+        while True:
+            inner = self._holding(body, line)
+            if inner is None:
+                return chain
+            if isinstance(inner, (*_FUNCTIONS, ast.ClassDef)):
+                chain.append(inner)
+                body = inner.body
+                continue
+            # a def nested in an `if`/`try` of the body: the innermost one holding the line
+            end = inner.end_lineno or inner.lineno
+            after = bisect.bisect_right(self.def_lines, inner.lineno)
+            if after == len(self.def_lines) or self.def_lines[after] > end:
+                return chain
+            holding = _defs_holding(inner, line)
+            if not holding:
+                return chain
+            nested = min(holding, key=lambda s: (s.end_lineno or s.lineno) - s.lineno)
+            chain.append(nested)
+            body = nested.body  # type: ignore[attr-defined]
+
+    def _holding(self, body: list[ast.stmt], line: int) -> ast.stmt | None:
+        """The first statement of `body` that holds `line` (statements of one line may
+        share it)."""
+        starts = self._starts.get(id(body))
+        if starts is None:
+            starts = self._starts[id(body)] = [s.lineno for s in body]
+        at = bisect.bisect_right(starts, line) - 1
+        if at < 0:
+            return None
+        at = bisect.bisect_left(starts, starts[at])
+        stmt = body[at]
+        return stmt if line <= (stmt.end_lineno or stmt.lineno) else None
 
 
 def _defs_holding(stmt: ast.stmt, line: int) -> list[ast.stmt]:
@@ -412,7 +439,7 @@ def _try_read(body: list[ast.stmt]) -> TryRead:
     imports: list[str] = []
     calls: list[str] = []
     for stmt in body:
-        for node in ast.walk(stmt):
+        for node in _run_by(stmt):
             if isinstance(node, ast.Import):
                 imports.extend(a.name for a in node.names)
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -424,6 +451,22 @@ def _try_read(body: list[ast.stmt]) -> TryRead:
                     continue
     line = body[0].lineno if body else 0
     return TryRead(tuple(dict.fromkeys(imports)), tuple(dict.fromkeys(calls))[:3], line)
+
+
+def _run_by(stmt: ast.stmt) -> Iterator[ast.AST]:
+    """The nodes of `stmt` in `ast.walk`'s order, but not the parts of a function it defines
+    that defining it does not run (its signature, its body; the decorators run)."""
+    queue: deque[ast.AST] = deque([stmt])
+    while queue:
+        node = queue.popleft()
+        if isinstance(node, _FUNCTIONS):
+            queue.extend(node.decorator_list)
+        elif isinstance(node, ast.Lambda):
+            queue.extend(node.args.defaults)
+            queue.extend(d for d in node.args.kw_defaults if d is not None)
+        else:
+            queue.extend(ast.iter_child_nodes(node))
+        yield node
 
 
 def _init_params(init: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
