@@ -238,7 +238,7 @@ class KnobIndex:
         if not self._optional and not self._platform:
             return None
         root, _, rest = dotted.partition(".")
-        if root in ("self", "cls"):
+        if root in OWN_OBJECT:
             if "." in rest:
                 return None
             where: FileFacts | None = facts
@@ -261,18 +261,20 @@ class KnobIndex:
             return None
         if where is None:
             return None
-        optional = None if root in ("self", "cls") else self._optional.get((where.module, name))
+        optional = None if root in OWN_OBJECT else self._optional.get((where.module, name))
         # a compiled part of the codebase itself (`vllm._C`) is built, not installed apart
         own = optional is not None and optional[0].split(".")[0] == where.module.split(".")[0]
         if optional is not None and not own:
             kind, knob, file = KnobKind.PACKAGE, optional[0], optional[1]
-            via = f"`{name}` is None (or false) when `import {knob}` failed"
+            via = f"`{name}` is None (or false) when importing `{knob}` failed"
         elif (test := self._platform.get((where.module, name.rsplit(".", 1)[-1]))) is not None:
             kind, knob, file = KnobKind.PLATFORM, test[0], test[1]
             via = f"`{name}()` returns `{knob}`"
         else:
             return None
-        return KnobLink(name=knob, kind=kind, behind=dotted, file=file, via=via)
+        # `same_value`: a name that holds it as it is (a local alias, a property returning
+        # it) says the same; one computed from it says nothing exact
+        return KnobLink(name=knob, kind=kind, behind=dotted, file=file, via=via, same_value=True)
 
     def _through_property(
         self, attr: str, dotted: str, facts: FileFacts, class_name: str, depth: int

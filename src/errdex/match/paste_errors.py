@@ -14,7 +14,9 @@ from errdex.match.paste_lines import Line
 from errdex.match.paste_patterns import SUFFIX
 
 _INNER = re.compile(rf"{SUFFIX}(?=: |\(['\"])")  # `...: ValueError: msg`, `RuntimeError('msg')`
-_DID_YOU_MEAN = re.compile(r"\.? ?Did you (?:mean|forget to import)\b[^\n]{0,300}\?\s*$")
+# Python's own suggestion (`... Did you mean: 'print'?`, `Did you forget to import 'sys'?`),
+# added after the message; a library's `Did you mean '0'?` is part of its message.
+_DID_YOU_MEAN = re.compile(r"\.? ?Did you (?:mean: |forget to import\b)[^\n]{0,300}\?\s*$")
 _TRUNC = ("...", "…", "[...]", "(truncated)", "[truncated]", "<truncated>")
 
 
@@ -27,13 +29,14 @@ class Err:
     frames: list[Frame] = field(default_factory=list)
     start: Line | None = None  # a log line's prefix facts
     truncated: bool = False
+    code: str | None = None  # the source line printed under a warning's place
 
     def evidence(self) -> ErrorEvidence:
         message, truncated = _clean(self.exception, self.message)
         ln = self.start or Line("")
         return ErrorEvidence(
             self.exception, message, tuple(self.frames), truncated or self.truncated,
-            ln.level, ln.logger, ln.hint_file, ln.hint_line,
+            ln.level, ln.logger, ln.hint_file, ln.hint_line, self.code,
         )  # fmt: skip
 
 
