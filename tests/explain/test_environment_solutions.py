@@ -141,6 +141,18 @@ LAB = {
             raise ValueError(f"{value!r} is not a valid boolean")
 
 
+        def check_default(default, nargs, multiple=False):
+            if nargs != 1:
+                try:
+                    iter(default)
+                except TypeError:
+                    if multiple:
+                        message = "'default' must be a list of lists when 'multiple' is true."
+                    else:
+                        message = "'default' must be a list when 'nargs' != 1."
+                    raise ValueError(message) from None
+
+
         def fail(message):
             raise ValueError(message)
 
@@ -250,3 +262,8 @@ def test_a_capability_read_into_locals_is_compared_with_the_bound(lab: Store) ->
 def test_one_part_on_the_machine_of_a_conjunction_is_a_way_out(lab: Store) -> None:
     texts = [s.text for s in page_of(lab, "sinks need a Hopper GPU").solutions]
     assert any(t.startswith("Run it on a GPU of compute capability 9.0 or newer") for t in texts)
+
+
+def test_a_test_that_only_chose_the_wording_is_no_way_out(lab: Store) -> None:
+    page = page_of(lab, "'default' must be a list when 'nargs' != 1.")
+    assert not any("multiple" in s.text for s in page.solutions)
