@@ -141,6 +141,11 @@ class _Scorer:
             site=stored,
             guess=by_class and not pinned,
             piece=matched is not None and matched.fragment,
+            partial=(
+                matched is not None
+                and not (matched.whole or matched.fragment or self.cut)
+                and not self.evidence.truncated
+            ),
             whole=matched is not None and matched.whole,
             pinned=pinned is not None,
         )
@@ -429,8 +434,9 @@ def rank(
             match = scorer.score(stored)
             if match is None:
                 continue
-            # A raise matched by its class alone read nothing of the message.
-            if match.confident and not match.piece and not match.guess:
+            # A raise matched by its class alone read nothing of the message; a template
+            # found inside it left some unread (the rest may be a longer template, cut).
+            if match.confident and not (match.piece or match.guess or match.partial):
                 read.add(index)
             target = best if match.confident else near
             previous = target.get(match.id)
