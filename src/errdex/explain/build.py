@@ -73,6 +73,7 @@ def build_page(
         versions,
         facts.conditions,
         lambda other, label: _conditions_of(store, other, label),
+        lambda label: _still_raised(store, chosen, label),
     )
     page = Page(
         id=chosen.id,
@@ -152,6 +153,20 @@ def _conditions_of(store: Store, error_id: str, version: str) -> list[ConditionV
         if site.version == version:
             return [condition_view(c) for c in site.site.conditions]
     return None
+
+
+def _still_raised(store: Store, stored: StoredSite, version: str) -> bool:
+    """Whether `version` has a site of the same function raising the same exception (for a
+    warning or a log line, with the same text): the words may differ, the check stays."""
+    site = stored.site
+    for other in store.list_sites(project=stored.project, version=version, file=stored.file):
+        if (other.site.function, other.site.kind) != (site.function, site.kind):
+            continue
+        if site.exception is not None and other.site.exception == site.exception:
+            return True
+        if site.exception is None and other.site.message == site.message:
+            return True
+    return False
 
 
 def _version_record(store: Store, stored: StoredSite) -> VersionRecord | None:
