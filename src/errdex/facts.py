@@ -308,6 +308,8 @@ class CallFact(msgspec.Struct, frozen=True, gc=False):
     # method of an object that is no name), or a method's parameter not annotated there
     # (`Processor.apply(items)`: the method it overrides may say); None when unknown.
     receiver_type: str | None = None
+    # what the locals its conditions read were assigned (`norm = value.strip().lower()`)
+    bindings: tuple[Binding, ...] = ()
 
 
 class CallSite(msgspec.Struct, frozen=True, gc=False):
@@ -385,6 +387,74 @@ class TestRef(msgspec.Struct, frozen=True, gc=False):
     function: str
 
 
+class TryRead(msgspec.Struct, frozen=True, gc=False):
+    """What the `try` of an except clause did: the modules it imported, the calls it made."""
+
+    imports: tuple[str, ...] = ()
+    calls: tuple[str, ...] = ()
+    line: int = 0
+
+
+class SourceRead(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
+    """What the source of a site's function says that its conditions do not: which guards
+    are no way out because their other branch fails too, which names are the function's
+    parameters (the caller's input) or were set from its class's constructor, what the `try`
+    of an `except` did, the comments and docstring that say why.
+
+    Read at extraction, where the file is parsed anyway, so a page reads no source. The
+    line-keyed maps hold only the lines of the site's own conditions (and the site's line
+    for comments), and `init_params` only the attributes its conditions or bindings name.
+    """
+
+    params: tuple[str, ...] = ()  # without self/cls
+    # `self.attr` → the parameter of the class's `__init__` assigned to it as it is
+    init_params: dict[str, str] = {}
+    # `if` line → whether its body, and its else branch, always fail (raise)
+    other_side: dict[int, tuple[bool, bool]] = {}
+    # `if` line → whether its body, and its else branch, log a warning or warn: for a site
+    # that is itself a warning, such a branch is the same trouble said another way
+    warns: dict[int, tuple[bool, bool]] = {}
+    comments: dict[int, str] = {}  # line → its comment
+    docstring: str | None = None
+    tries: dict[int, TryRead] = {}  # except line → its try
+    # where the site sits when no branch condition says it: the `else` of a loop (it runs
+    # when the loop ends without `break`), an except clause
+    placement: str | None = None
+
+    def other_branch_fails(self, line: int, holds: bool, warning: bool = False) -> bool:
+        """Whether making the `if` test at `line` come out the other way fails too (the
+        branch the path does not take raises, or warns when the site is a warning): such
+        a guard is no way out."""
+        sides = self.other_side.get(line)
+        if sides is None:
+            return False
+        body_fails, else_fails = sides
+        if warning:
+            body_warns, else_warns = self.warns.get(line, (False, False))
+            body_fails, else_fails = body_fails or body_warns, else_fails or else_warns
+        # `holds`: the test is true on the path, so the way out is the else branch.
+        return else_fails if holds else body_fails
+
+    def comments_near(self, lines: list[int]) -> list[str]:
+        """The comments just above each line (a block of `#` lines) and on it, in order."""
+        out: list[str] = []
+        for line in lines:
+            block: list[str] = []
+            above = line - 1
+            while above in self.comments and above not in lines:
+                block.insert(0, self.comments[above])
+                above -= 1
+            if line in self.comments:
+                block.append(self.comments[line])
+            text = " ".join(block).strip()
+            if text and text not in out:
+                out.append(text[:MAX_COMMENT])
+        return out
+
+
+MAX_COMMENT = 400  # characters of one comment block a page quotes
+
+
 class FileFacts(msgspec.Struct, frozen=True, gc=False):
     """Everything extraction learns from one file."""
 
@@ -415,11 +485,12 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     attr_sets: tuple[AttrSet, ...] = ()
     tests: tuple[TestRef, ...] = ()
     texts: tuple[ClassText, ...] = ()  # how its exception classes write their text
-    # module-level name → the module its `try` imports, when `except ImportError` binds
+    # module-level name → the modules its `try` imports, when `except ImportError` binds
     # the name to None/False: the name says whether an optional package is installed
     optional_imports: dict[str, str] = {}
     # function name → the platform test its body returns (`torch.cuda.is_available()`)
     platform_tests: dict[str, str] = {}
+    readings: dict[int, SourceRead] = {}  # line of a site or a call → what its source says
 
 
 class ExceptionInfo(msgspec.Struct, frozen=True, gc=False):
@@ -506,3 +577,4 @@ class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     knobs: tuple[KnobLink, ...] = ()  # settings behind the names in the conditions
     tests: tuple[TestLink, ...] = ()  # tests that expect this error
     shown: tuple[ShownText, ...] = ()  # the texts a user sees, as composed away from the raise
+    reading: SourceRead | None = None  # None when an older errdex indexed it

@@ -56,6 +56,7 @@ PIECEWISE = IndexedSite(
         conditions=(
             Condition(test="self.use_v2", kind=ConditionKind.EARLY_EXIT, holds=False, line=4),
         ),
+        names=("self.use_v2",),
     ),
     exception=ExceptionInfo(name="ValueError", qualname="builtins.ValueError"),
     callers=("demo.config.Config.__post_init__",),

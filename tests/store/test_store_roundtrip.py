@@ -29,6 +29,19 @@ def test_sites_come_back_as_written(filled: Store) -> None:
     assert first.url == f"https://example.org/demo/blob/{'a' * 40}/demo/config.py#L6-L6"
 
 
+def test_neighbours_are_the_sites_of_a_file_in_brief(filled: Store) -> None:
+    full = filled.list_sites(PROJECT, "1.0", "demo/config.py")
+    brief = filled.neighbours(full[0].version_id, "demo/config.py")
+    assert [(n.id, n.line, n.function, n.kind, n.names) for n in brief] == [
+        (s.id, s.site.line, s.site.function, s.site.kind, s.site.names) for s in full
+    ]
+    assert [n.message for n in brief] == [s.site.message and s.site.message.text for s in full]
+    assert [n.exception for n in brief] == [
+        s.exception.name if s.exception else s.site.exception for s in full
+    ]
+    assert filled.neighbours(full[0].version_id, "no/such.py") == []
+
+
 def test_list_sites_filters_by_file_and_limits(filled: Store) -> None:
     assert [s.id for s in filled.list_sites(file="demo/engine.py")] == [TOO_LONG.id]
     assert len(filled.list_sites(limit=2)) == 2

@@ -12,7 +12,6 @@ from errdex.explain.model.answer import apply_analysis
 from errdex.explain.model.prompt import PROMPT_VERSION
 from errdex.explain.page import Analysis, ConditionView, Page, VersionEntry
 from errdex.explain.pins import pin_label, revision_date
-from errdex.explain.reading import read_source
 from errdex.explain.related import related_errors
 from errdex.explain.report import report_url
 from errdex.explain.rules import what_it_means, when_it_happens
@@ -25,6 +24,7 @@ from errdex.explain.views import (
     source_view,
     variant_views,
 )
+from errdex.facts import SourceRead
 from errdex.history.timeline import lineage
 from errdex.store.base import Store, StoredSite, VersionRecord
 
@@ -61,12 +61,12 @@ def build_page(
     chosen = choose_site(sites, error_id, version)
     text = store.file_text(chosen.version_id, chosen.file)
     record = _version_record(store, chosen)
-    facts = gather_facts(chosen, text)
+    facts = gather_facts(chosen)
     pinned = pin_label(record, chosen.revision)
     explanation = explain(facts)
     message = chosen.site.message.text if chosen.site.message is not None else None
     # every version the error is in, under whichever id it has there
-    versions = [VersionEntry(**msgspec.structs.asdict(e)) for e in lineage(store, chosen.id)]
+    versions = [VersionEntry(**msgspec.structs.asdict(e)) for e in lineage(store, chosen.id, sites)]
     upgrades = upgrade_solutions(
         chosen.project,
         chosen.version,
@@ -115,9 +115,10 @@ def build_page(
     return page
 
 
-def gather_facts(stored: StoredSite, text: str | None = None) -> Facts:
+def gather_facts(stored: StoredSite) -> Facts:
     """The site's facts as the page shows them: what the explainers read, with what the
-    source of its file (`text`, when kept) says around it."""
+    source says around it as read at extraction (nothing when an older errdex indexed it:
+    indexing the version again reads it)."""
     callers = caller_views(stored)
     guards = []
     for caller, link in zip(callers, stored.caller_links, strict=True):
@@ -133,7 +134,7 @@ def gather_facts(stored: StoredSite, text: str | None = None) -> Facts:
         knobs=knob_views(stored),
         bindings=binding_views(stored),
         tests=test_views(stored),
-        read=read_source(text, stored.site.line, stored.site.function),
+        read=stored.reading or SourceRead(),
     )
 
 

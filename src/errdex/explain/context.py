@@ -15,8 +15,7 @@ from errdex.explain.page import (
     VariantView,
     WhenItHappens,
 )
-from errdex.explain.reading import SourceRead
-from errdex.facts import ConditionKind
+from errdex.facts import ConditionKind, SourceRead
 from errdex.store.base import StoredSite
 
 # Conditions that say where the code is rather than what went wrong.
@@ -44,8 +43,10 @@ class Facts:
     knobs: list[Knob] = field(default_factory=list)
     bindings: list[BindingView] = field(default_factory=list)
     tests: list[TestView] = field(default_factory=list)
-    # What the site's own source says around it (empty when the file was not kept).
+    # What the source says around the site, read at extraction (empty when an older errdex
+    # indexed the version).
     read: SourceRead = field(default_factory=SourceRead)
+    solved: list[Solution] | None = None  # `solutions(facts)`, once worked out
 
     @property
     def held(self) -> list[ConditionView]:

@@ -103,6 +103,13 @@ def ways_out(facts: Facts) -> list[ConditionView]:
 
 
 def solutions(facts: Facts) -> list[Solution]:
+    """The ways out, best first; worked out once per page (the prose reads them too)."""
+    if facts.solved is None:
+        facts.solved = _solutions(facts)
+    return facts.solved
+
+
+def _solutions(facts: Facts) -> list[Solution]:
     found = _Collector()
     reasons_list = _reasons_variable(facts)
     open_conditions = ways_out(facts)

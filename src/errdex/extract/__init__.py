@@ -22,13 +22,14 @@ from errdex.extract.knobs import (
     scan_settings,
 )
 from errdex.extract.module import collect_constants, collect_imports, module_name
+from errdex.extract.reading import Wanted, read_lines
 from errdex.extract.skeleton import Skeleton, build_skeleton, has_message_call
 from errdex.extract.walker import Walker
-from errdex.facts import CallSite, FileFacts
+from errdex.facts import CallSite, FileFacts, SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "38-printed-commands"
+EXTRACTOR_VERSION = "40-readings-environment"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -146,7 +147,24 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         texts=class_texts(tree, text, constants, walker.sites.sites),
         optional_imports=optional_imports(tree),
         platform_tests=platform_tests(text),
+        readings=_readings(walker, tree, text, reduced),
     )
+
+
+def _readings(
+    walker: Walker, tree: ast.Module, text: str, reduced: Skeleton | None
+) -> dict[int, SourceRead]:
+    """What the source says around each site, and each call that may become one when
+    linked (a call of a raising helper)."""
+    wanted: dict[int, Wanted] = {}
+    for site in walker.sites.sites:
+        wanted.setdefault(site.line, Wanted()).add(site.line, site.conditions, site.bindings)
+    for call in walker.calls.calls:
+        wanted.setdefault(call.line, Wanted()).add(call.line, call.conditions, every_word=True)
+    try:
+        return read_lines(tree, text, wanted, reduced.blanked if reduced is not None else ())
+    except RecursionError:
+        return {}  # too deeply nested to unparse: the pages go without it
 
 
 def _call_sites(

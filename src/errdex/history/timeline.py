@@ -150,14 +150,18 @@ def what_was(store: Store, error_id: str) -> Step | None:
     return _step(link) if link is not None else None
 
 
-def lineage(store: Store, error_id: str) -> list[HistoryEntry]:
+def lineage(
+    store: Store, error_id: str, sites: list[StoredSite] | None = None
+) -> list[HistoryEntry]:
     """Every version where the error is, newest first, under whichever id it has there.
 
     The id's own versions are "present"; versions where it had another id, after or
     before a change, are "reworded" or "moved" with that id; the first version after the
     error went is "removed". Entries map one to one onto the page's `VersionEntry`.
+    `sites` are the id's sites (`store.get_error`), when the caller has read them.
     """
-    sites = store.get_error(error_id.strip().lower())
+    if sites is None:
+        sites = store.get_error(error_id.strip().lower())
     labels = version_labels(store, sites[0].project)
     own = by_version(sites)
     entries = {label: _entry(site) for label, site in own.items()}

@@ -25,6 +25,8 @@ from errdex.store.base import Store, StoredSite
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 _MAX_TERMS = 40
+# Literal characters from which a site's template is a text of its own (not `{e}`, `: {e}`).
+_OWN_TEXT = 6
 _FTS_LIMIT = 60
 
 
@@ -103,6 +105,9 @@ class _Scorer:
             # The message is whatever the raise was given (`raise ConnectionError(e)`):
             # only the class, the frames and what the guard names can tell.
             total += W.by_class + self._context(stored, why)
+            if _shows_none_of(site.message, self.evidence.message):
+                # The site writes a text of its own, and the paste shows another.
+                total += W.other_text
             why.append("the message is computed at the raise; matched by its class")
         confident = (
             (
@@ -135,6 +140,7 @@ class _Scorer:
             site=stored,
             guess=by_class and not pinned,
             piece=matched is not None and matched.fragment,
+            whole=matched is not None and matched.whole,
             pinned=pinned is not None,
         )
 
@@ -166,13 +172,20 @@ class _Scorer:
         return info.defined_in is not None
 
     def _context(self, stored: StoredSite, why: list[str]) -> float:
-        """Words of the site's guard (caught classes, tested names) that the message holds."""
+        """Words of the site's guard (caught classes, tested names) that the message holds,
+        and words of the message's own text (not its values) that name the site's function
+        or class (`URL.__call__` for `Invalid URL.`)."""
         words = set(_tokens(self.evidence.message))
         guard = {t for c in stored.site.conditions for t in _tokens(c.statement)}
         shared = sorted(words & guard)
         if shared:
             why.append("the guard mentions " + ", ".join(shared[:4]))
-        return min(W.guard_words_cap, W.guard_word * len(shared))
+        prose = set(_tokens(" ".join(literal_runs(self.evidence.message))))
+        function = stored.site.function
+        named = sorted((prose & set(_tokens(function.replace("<locals>", "")))) - guard)
+        if named:
+            why.append(f"the message names {function} ({', '.join(named[:4])})")
+        return min(W.guard_words_cap, W.guard_word * (len(shared) + len(named)))
 
     def _pinned(self, stored: StoredSite) -> tuple[float, str] | None:
         site = stored.site
@@ -228,6 +241,23 @@ def _tokens(text: str) -> list[str]:
     `max`, `retr`), first four letters, so `retries` meets `Retry`; common words left out."""
     stems = (w[:4].lower() for w in _CAMEL.findall(text) if len(w) >= 3)
     return [s for s in stems if s not in _COMMON]
+
+
+def _shows_none_of(template: MessageTemplate | None, message: str) -> bool:
+    """The template writes a text of its own and the message holds no piece of it (two
+    words in a row): the paste shows another text than this site's, where a site whose
+    text is computed could have made it."""
+    if template is None or template.literal_length < _OWN_TEXT:
+        return False
+    held = " ".join(message.split()).lower()
+    for part in template.parts:
+        words = part.lower().split() if isinstance(part, str) else []
+        if len("".join(words)) < _OWN_TEXT:
+            continue
+        pieces = (" ".join(words[i : i + 2]) for i in range(max(1, len(words) - 1)))
+        if any(len(piece) >= _OWN_TEXT and piece in held for piece in pieces):
+            return False
+    return True
 
 
 def _basename(path: str) -> str:
@@ -388,7 +418,7 @@ def rank(
     """
     best: dict[str, Match] = {}
     near: dict[str, Match] = {}
-    items = list(enumerate(evidence.errors[:4]))
+    items = [(i, r) for i, e in enumerate(evidence.errors[:4]) for r in _readings(e)]
 
     read: set[int] = set()  # the errors a whole reading of their message explains
 
@@ -398,7 +428,7 @@ def rank(
             match = scorer.score(stored)
             if match is None:
                 continue
-            if match.confident and not match.piece:
+            if match.confident and not match.piece and not match.guess:
                 read.add(index)
             target = best if match.confident else near
             previous = target.get(match.id)
@@ -426,6 +456,7 @@ def rank(
             score(index, item, sites, cut=True)
     for key in best:
         near.pop(key, None)
+    _promote_text_matches(best, near)
     _demote_guesses(best)
     frames = [frame for item in evidence.errors[:4] for frame in reversed(item.frames)]
     return LookupResult(
@@ -442,6 +473,41 @@ def rank(
         nearest=_ordered(near.values())[:limit] if not best else [],
         evidence=evidence,
     )
+
+
+def _promote_text_matches(best: dict[str, Match], near: dict[str, Match]) -> None:
+    """Count as answers the matches whose template explains part of the message, though too
+    little of it to be sure, where they score above the answers matched by class alone
+    (`{path}: Error parsing TOML file: {e}` explains more of a paste than any raise of the
+    same class whose text is computed), or where nothing else answers."""
+    if not best:
+        # Nothing else answers: a template spanning the whole message is a match, though
+        # long values leave it a small share of the text (`File at path {path} does not
+        # exist.`); it stays not `confident`.
+        for key, match in list(near.items()):
+            if match.whole and not match.guess:
+                best[key] = near.pop(key)
+        return
+    guesses = [m.score for m in best.values() if m.guess]
+    if not guesses:
+        return
+    floor = max(guesses)
+    for key, match in list(near.items()):
+        if not match.guess and not match.piece and match.score > floor:
+            best[key] = near.pop(key)
+
+
+# A dotted name whose last part is a CamelCase class name: `ClientDisconnect`, `pkg.Error`.
+_CLASS_ALONE = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*\.)*_*[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9_]*")
+
+
+def _readings(item: ErrorEvidence) -> list[ErrorEvidence]:
+    """The error as read, and, when its message is a class name alone (a bare `raise
+    ClientDisconnect` prints just that, which reads as a message), as that class too."""
+    text = item.message.strip()
+    if item.exception is None and _CLASS_ALONE.fullmatch(text):
+        return [item, msgspec.structs.replace(item, exception=text, message="")]
+    return [item]
 
 
 def _demote_guesses(best: dict[str, Match]) -> None:

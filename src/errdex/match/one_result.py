@@ -5,6 +5,7 @@ when nothing in the paste tells them apart, merged into one result that says so.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import msgspec
@@ -89,12 +90,15 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
         if i in used:
             continue
         group = [match]
-        if match.message is not None and not match.pinned:
+        text = _seen_text(match)
+        if text is not None and not match.pinned:
             for j in range(i + 1, len(matches)):
                 other = matches[j]
                 if j in used or abs(other.score - match.score) > _TIE:
                     continue
-                if other.message == match.message and not other.pinned:
+                # Sites of one release: the same error in two releases is `merge_releases`'.
+                same_release = (other.project, other.version) == (match.project, match.version)
+                if same_release and _seen_text(other) == text and not other.pinned:
                     group.append(other)
                     used.add(j)
         if len(group) == 1:
@@ -127,6 +131,25 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
                 )
             )
     return out
+
+
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def _seen_text(match: Match) -> tuple[str | None, str] | None:
+    """What a user sees of the match's site, as far as the site decides it: the text that
+    matched with each value left open (`Unsupported locale {name!r}.` and `... {locale!r}.`
+    read alike), or the class alone for a raise without a message. None for a text that is
+    all computed (`{msg}`): its sites do not raise the same text, they raise unknown ones."""
+    shown = match.shown if match.shown is not None else match.message
+    if shown is None or not shown.strip():
+        return (match.exception, "") if match.exception else None
+    if match.guess:
+        return None  # matched by its class: the text it raises is not what was compared
+    shape = _PLACEHOLDER.sub("{}", shown)
+    if not shape.replace("{}", "").strip(" :.,'\"()[]"):
+        return None
+    return (None, shape)
 
 
 def _after_reason(first: Match, count: int) -> str:

@@ -14,7 +14,9 @@ from errdex.match.paste_lines import Line
 from errdex.match.paste_patterns import SUFFIX
 
 _INNER = re.compile(rf"{SUFFIX}(?=: |\(['\"])")  # `...: ValueError: msg`, `RuntimeError('msg')`
-_DID_YOU_MEAN = re.compile(r"\.? ?Did you (?:mean|forget to import)\b[^\n]{0,300}\?\s*$")
+# Python's own suggestion (`... Did you mean: 'print'?`, `Did you forget to import 'sys'?`),
+# added after the message; a library's `Did you mean '0'?` is part of its message.
+_DID_YOU_MEAN = re.compile(r"\.? ?Did you (?:mean: |forget to import\b)[^\n]{0,300}\?\s*$")
 _TRUNC = ("...", "…", "[...]", "(truncated)", "[truncated]", "<truncated>")
 
 

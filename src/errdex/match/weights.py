@@ -56,6 +56,9 @@ class Weights:
     # class alone: enough to list it, less than a frame or a fair template match, so a site
     # whose own text explains the paste stays ahead.
     by_class: float = 0.3
+    # ... less when the site writes a text of its own that the paste does not show (the
+    # class may compose another, but a site whose text is computed explains it better).
+    other_text: float = -0.05
     # Each word of the site's guard the message holds, up to a cap: context, never enough
     # to outrank a template.
     guard_word: float = 0.05

@@ -8,7 +8,7 @@ from types import TracebackType
 
 import msgspec
 
-from errdex.facts import IndexedSite
+from errdex.facts import IndexedSite, SiteKind
 from errdex.sources.base import EntryPoint, VersionInfo
 
 # A version is named by its row id, or by (project, label).
@@ -23,6 +23,19 @@ class StoredSite(IndexedSite, frozen=True, kw_only=True):
     revision: str
     version_id: int
     url: str | None = None  # the link template filled in for this site's file and line
+
+
+class Neighbour(msgspec.Struct, frozen=True, kw_only=True):
+    """A site as a list of the other errors of its file shows it: read without the rest of
+    its facts, since a page lists dozens."""
+
+    id: str
+    line: int
+    function: str
+    kind: SiteKind
+    exception: str | None  # the resolved class's name, else as written at the site
+    message: str | None  # the template's text
+    names: tuple[str, ...] = ()  # the free names of its conditions
 
 
 class VersionStats(msgspec.Struct, frozen=True, kw_only=True):
@@ -133,6 +146,10 @@ class Store(abc.ABC):
         limit: int | None = None,
     ) -> list[StoredSite]:
         """Sites filtered by project, version label and file, by project, version, file, line."""
+
+    @abc.abstractmethod
+    def neighbours(self, version_id: int, file: str) -> list[Neighbour]:
+        """The sites of one file of a version, by line."""
 
     @abc.abstractmethod
     def get_error(self, error_id: str) -> list[StoredSite]:

@@ -13,9 +13,9 @@ from typing import Any
 import msgspec
 
 from errdex.errors import StoreError
-from errdex.facts import IndexedSite
+from errdex.facts import IndexedSite, SiteKind
 from errdex.sources.base import EntryPoint, VersionInfo
-from errdex.store.base import StoredSite, VersionStats
+from errdex.store.base import Neighbour, StoredSite, VersionStats
 from errdex.store.contents import pack_names
 
 ENCODER = msgspec.msgpack.Encoder()
@@ -243,6 +243,46 @@ def stored_site(row: tuple[Any, ...]) -> StoredSite:
         revision=revision,
         version_id=version_id,
         url=link_url(link, site.file, site.site.line, site.site.end_line, revision),
+    )
+
+
+class _BriefSite(msgspec.Struct, frozen=True, gc=False):
+    kind: SiteKind
+    exception: str | None
+    names: tuple[str, ...] = ()
+
+
+class _BriefException(msgspec.Struct, frozen=True, gc=False):
+    name: str
+
+
+class _Brief(msgspec.Struct, frozen=True, gc=False):
+    """The few fields of a stored site that a `Neighbour` needs: decoding skips the rest."""
+
+    id: str
+    site: _BriefSite
+    exception: _BriefException | None = None
+
+
+_BRIEF = msgspec.msgpack.Decoder(_Brief)
+
+
+def neighbour(row: tuple[Any, ...]) -> Neighbour:
+    """A site read back as a neighbour: (data, line, function, message)."""
+    data, line, function, message = row
+    try:
+        brief = _BRIEF.decode(data)
+    except msgspec.MsgspecError as error:
+        raise StoreError(f"a stored site does not fit this errdex ({error})") from error
+    site = brief.site
+    return Neighbour(
+        id=brief.id,
+        line=line,
+        function=function,
+        kind=site.kind,
+        exception=brief.exception.name if brief.exception else site.exception,
+        message=message,
+        names=site.names,
     )
 
 

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from errdex.errors import NotFoundError
 from errdex.store.base import (
     AnalysisRecord,
+    Neighbour,
     ProjectRecord,
     Store,
     StoredSite,
@@ -32,6 +33,7 @@ from errdex.store.rows import (
     decode_scripts,
     decode_stats,
     informative_terms,
+    neighbour,
     stored_site,
     term_tokens,
 )
@@ -207,6 +209,15 @@ class SqlStore(Store):
                 rows = conn.execute(query, args).fetchall()
                 found.extend(stored_site(row) for row in rows)
         return found
+
+    def neighbours(self, version_id: int, file: str) -> list[Neighbour]:
+        with self._guard() as conn:
+            rows = conn.execute(
+                "SELECT s.data, s.line, s.function, s.message FROM sites s"
+                " WHERE s.version_id = ? AND s.file = ? ORDER BY s.line, s.id",
+                (version_id, file),
+            ).fetchall()
+        return [neighbour(row) for row in rows]
 
     def get_error(self, error_id: str) -> list[StoredSite]:
         with self._guard() as conn:

@@ -1,0 +1,447 @@
+"""What a site's function says around it, read from the parsed file at extraction.
+
+The conditions say which tests hold on the way to a site; a page also needs what only the
+source around it says (see `SourceRead`). The file is parsed for extraction anyway, so it
+is read here once, for every line that holds a site or a call that may become one, and a
+page reads none of it. The tree may be a skeleton (bodies without sites blanked to `...`):
+the functions that hold sites are whole, and a blanked `__init__` whose assignments say
+where attributes come from is parsed from the original text on its own.
+"""
+
+from __future__ import annotations
+
+import ast
+import bisect
+import re
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from errdex.extract.shapes import OWN_OBJECT
+from errdex.facts import Binding, Condition, SourceRead, TryRead
+
+__all__ = ["Wanted", "read_lines"]
+
+_MAX_DOC = 600
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_PLACES = (ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar)
+_WARN_NAME = re.compile(r"(?:warn|warning|error|critical|exception)(?:_once)?")
+_DIRECTIVES = ("noqa", "type:", "fmt:", "pragma", "pylint:", "mypy:", "ruff:")
+_WORD = re.compile(r"\w+")
+_NEITHER = (False, False)
+
+
+@dataclass
+class Wanted:
+    """A line whose reading a page will ask for, with what its pages look up in it."""
+
+    lines: set[int] = field(default_factory=set)  # the conditions' lines and the site's own
+    # the words of its conditions and bindings; None for every word (a call that becomes a
+    # site adds the guard of the helper it calls, in its own terms, when linked)
+    words: set[str] | None = field(default_factory=set)
+
+    def add(
+        self,
+        line: int,
+        conditions: Iterable[Condition],
+        bindings: Sequence[Binding] = (),
+        every_word: bool = False,
+    ) -> None:
+        self.lines.add(line)
+        self.lines.update(c.line for c in conditions)
+        if every_word:
+            self.words = None
+        if self.words is None:
+            return
+        for condition in conditions:
+            self.words.update(_WORD.findall(condition.test))
+            self.words.update(_WORD.findall(condition.text))
+        for binding in bindings:
+            self.words.update(_WORD.findall(binding.value))
+
+
+def read_lines(
+    tree: ast.Module,
+    text: str,
+    wanted: dict[int, Wanted],
+    blanked: Sequence[tuple[int, int, int]] = (),
+) -> dict[int, SourceRead]:
+    """The reading of each wanted line (a site's or a call's), keyed by that line.
+
+    `blanked` holds the (`def` offset, body start, body end) of each body the skeleton
+    blanked in `text`, to read a blanked `__init__` from the original.
+    """
+    reader = _FileReader(tree, text, blanked)
+    return {line: reader.read(line, want) for line, want in sorted(wanted.items())}
+
+
+@dataclass
+class _Scope:
+    """What one function (or the module, for a site outside any) says, read once."""
+
+    func: ast.FunctionDef | ast.AsyncFunctionDef | None
+    places: list[ast.stmt]  # its loops and `try` statements, which may say where a line sits
+    other: dict[int, tuple[bool, bool]]
+    warns: dict[int, tuple[bool, bool]]
+    handlers: dict[int, list[ast.stmt]]  # except line → the body of its try
+    params: tuple[str, ...]
+    docstring: str | None
+
+
+class _FileReader:
+    def __init__(self, tree: ast.Module, text: str, blanked: Sequence[tuple[int, int, int]]):
+        self.tree = tree
+        self.text = text
+        self.lines = text.splitlines()
+        self.blanked = blanked
+        self._blanked_lines: list[int] | None = None
+        self._scopes: dict[int, _Scope] = {}
+        self._inits: dict[int, dict[str, str]] = {}
+
+    def read(self, line: int, want: Wanted) -> SourceRead:
+        chain = _enclosing(self.tree, line)
+        func = next((n for n in reversed(chain) if isinstance(n, _FUNCTIONS)), None)
+        cls = next((n for n in reversed(chain) if isinstance(n, ast.ClassDef)), None)
+        scope = self._scope(func)
+        lines = want.lines
+        # only a condition on `self.attr` asks where the attribute came from
+        asks = cls is not None and (want.words is None or "self" in want.words)
+        init_params = self._init_params(cls) if cls is not None and asks else {}
+        lo = func.lineno if func is not None else 1
+        hi = (func.end_lineno or line) if func is not None else line
+        return SourceRead(
+            params=scope.params,
+            init_params={
+                a: p for a, p in init_params.items() if want.words is None or a in want.words
+            },
+            # a test whose branches neither fail nor warn reads as no test at all
+            other_side={
+                n: s
+                for n, s in scope.other.items()
+                if n in lines and (s != _NEITHER or scope.warns.get(n, _NEITHER) != _NEITHER)
+            },
+            warns={n: s for n, s in scope.warns.items() if n in lines and s != _NEITHER},
+            comments=self._comments(lines, lo, hi),
+            docstring=scope.docstring,
+            tries={n: _try_read(b) for n, b in scope.handlers.items() if n in lines},
+            placement=_placement(scope.places, line),
+        )
+
+    def _scope(self, func: ast.FunctionDef | ast.AsyncFunctionDef | None) -> _Scope:
+        key = id(func)
+        found = self._scopes.get(key)
+        if found is not None:
+            return found
+        nodes = _walk_scope(func.body if func is not None else self.tree.body)
+        other: dict[int, tuple[bool, bool]] = {}
+        warns: dict[int, tuple[bool, bool]] = {}
+        handlers: dict[int, list[ast.stmt]] = {}
+        for node in nodes:
+            if isinstance(node, ast.If):
+                sides = (_fails(node.body), _fails(node.orelse))
+                # a condition names the line of its `if`, or of its test when it starts later
+                other[node.lineno] = other.setdefault(node.test.lineno, sides)
+                warned = (_warns(node.body), _warns(node.orelse))
+                warns[node.lineno] = warns.setdefault(node.test.lineno, warned)
+            elif isinstance(node, ast.Try | ast.TryStar):
+                for handler in node.handlers:
+                    handlers[handler.lineno] = node.body
+        params: tuple[str, ...] = ()
+        doc = None
+        if func is not None:
+            args = func.args
+            every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+            every += [a for a in (args.vararg, args.kwarg) if a is not None]
+            params = tuple(a.arg for a in every if a.arg not in OWN_OBJECT)
+            doc = ast.get_docstring(func)
+        scope = _Scope(
+            func=func,
+            places=[n for n in nodes if isinstance(n, _PLACES)],
+            other=other,
+            warns=warns,
+            handlers=handlers,
+            params=params,
+            docstring=" ".join(doc.split())[:_MAX_DOC] if doc else None,
+        )
+        self._scopes[key] = scope
+        return scope
+
+    def _init_params(self, cls: ast.ClassDef) -> dict[str, str]:
+        found = self._inits.get(id(cls))
+        if found is None:
+            init = next(
+                (s for s in cls.body if isinstance(s, _FUNCTIONS) and s.name == "__init__"), None
+            )
+            found = _init_params(self._original(init)) if init is not None else {}
+            self._inits[id(cls)] = found
+        return found
+
+    def _original(
+        self, init: ast.FunctionDef | ast.AsyncFunctionDef
+    ) -> ast.FunctionDef | ast.AsyncFunctionDef:
+        """The `__init__` as written, when the skeleton blanked its body."""
+        if not self.blanked or not _is_blanked(init):
+            return init
+        if self._blanked_lines is None:
+            self._blanked_lines = _line_numbers(self.text, [head for head, _, _ in self.blanked])
+        at = bisect.bisect_left(self._blanked_lines, init.lineno)
+        if at == len(self._blanked_lines) or self._blanked_lines[at] != init.lineno:
+            return init
+        head, _, end = self.blanked[at]
+        start = self.text.rfind("\n", 0, head) + 1
+        try:
+            # indented, as it is in its class: under `if 1:` it parses as written
+            module = ast.parse("if 1:\n" + self.text[start:end])
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return init
+        first = module.body[0]
+        if isinstance(first, ast.If) and first.body and isinstance(first.body[0], _FUNCTIONS):
+            return first.body[0]
+        return init
+
+    def _comments(self, lines: set[int], lo: int, hi: int) -> dict[int, str]:
+        """The comments on each of `lines` and in the block of comment lines just above it,
+        within lines `lo`..`hi` (the function): all `SourceRead.comments_near` reads."""
+        out: dict[int, str] = {}
+        for line in lines:
+            words = self._comment(line) if lo <= line <= hi else None
+            if words is not None:
+                out[line] = words
+            above = line - 1
+            while lo <= above <= hi and above not in out:
+                words = self._comment(above)
+                if words is None:
+                    break
+                out[above] = words
+                above -= 1
+        return out
+
+    def _comment(self, number: int) -> str | None:
+        """The comment of a line, without `#`.
+
+        A line scan, not the tokenizer (which costs more than parsing the file): a `#` counts
+        when the quotes before it on its line are balanced, so a `#` inside a one-line string
+        is not taken; a comment-like line inside a multi-line string may be.
+        """
+        if not 1 <= number <= len(self.lines):
+            return None
+        line = self.lines[number - 1]
+        at = line.find("#")
+        while at != -1 and (line.count('"', 0, at) % 2 or line.count("'", 0, at) % 2):
+            at = line.find("#", at + 1)
+        if at == -1:
+            return None
+        words = line[at:].lstrip("#").strip()
+        if words and not words.startswith(_DIRECTIVES):
+            return words
+        return None
+
+
+def _line_numbers(text: str, offsets: list[int]) -> list[int]:
+    """The line of each of the sorted `offsets`, counting newlines once."""
+    out: list[int] = []
+    line, at = 1, 0
+    for offset in offsets:
+        line += text.count("\n", at, offset)
+        at = offset
+        out.append(line)
+    return out
+
+
+def _is_blanked(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    body = func.body
+    return (
+        len(body) == 1
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and body[0].value.value is Ellipsis
+    )
+
+
+def _placement(nodes: list[ast.stmt], line: int) -> str | None:
+    """Where the line sits when no branch condition says it: the `else` of a loop (the
+    innermost), else the first except clause holding it."""
+    placement: str | None = None
+    for node in nodes:
+        if isinstance(node, ast.For | ast.AsyncFor | ast.While) and _holds(node.orelse, line):
+            header = (
+                ast.unparse(node.target) + " in " + ast.unparse(node.iter)
+                if isinstance(node, ast.For | ast.AsyncFor)
+                else "while " + ast.unparse(node.test)
+            )
+            loop = f"for {header}" if not header.startswith("while ") else header
+            placement = (
+                f"in the `else` of the loop `{' '.join(loop.split())[:80]}` (line {node.lineno}): "
+                "it runs when the loop ends without a `break`"
+            )
+        elif isinstance(node, ast.Try | ast.TryStar):
+            for handler in node.handlers:
+                if _holds(handler.body, line) and placement is None:
+                    caught = ast.unparse(handler.type) if handler.type else "any exception"
+                    placement = f"in the clause `except {caught}` (line {handler.lineno})"
+    return placement
+
+
+def _holds(block: list[ast.stmt], line: int) -> bool:
+    return bool(block) and block[0].lineno <= line <= (block[-1].end_lineno or block[-1].lineno)
+
+
+def _enclosing(tree: ast.Module, line: int) -> list[ast.AST]:
+    """The classes and functions that hold `line`, outermost first."""
+    chain: list[ast.AST] = []
+    body: list[ast.stmt] = tree.body
+    while True:
+        inner = None
+        for stmt in body:
+            if stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno):
+                inner = stmt
+                break
+        if inner is None:
+            return chain
+        if isinstance(inner, (*_FUNCTIONS, ast.ClassDef)):
+            chain.append(inner)
+            body = inner.body
+            continue
+        # a def nested in an `if`/`try` of the body: the innermost one holding the line
+        holding = _defs_holding(inner, line)
+        if not holding:
+            return chain
+        body = [min(holding, key=lambda s: (s.end_lineno or s.lineno) - s.lineno)]
+
+
+def _defs_holding(stmt: ast.stmt, line: int) -> list[ast.stmt]:
+    """The defs and classes inside `stmt` that hold `line`, outermost first: only blocks
+    of statements that hold the line are looked into (a def is a statement)."""
+    out: list[ast.stmt] = []
+    stack = [stmt]
+    while stack:
+        node = stack.pop()
+        if node is not stmt and isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+            out.append(node)
+        for block in _blocks(node):
+            stack.extend(
+                s for s in reversed(block) if s.lineno <= line <= (s.end_lineno or s.lineno)
+            )
+    return out
+
+
+def _blocks(stmt: ast.stmt) -> Iterable[list[ast.stmt]]:
+    for name in ("body", "orelse", "finalbody"):
+        block = getattr(stmt, name, None)
+        if isinstance(block, list):
+            yield block
+    for clause in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
+        yield clause.body
+
+
+def _walk_scope(body: list[ast.stmt]) -> list[ast.stmt]:
+    """Every statement of a function body, not descending into nested defs and classes."""
+    out: list[ast.stmt] = []
+    stack = list(reversed(body))
+    while stack:
+        stmt = stack.pop()
+        out.append(stmt)
+        if isinstance(stmt, (*_FUNCTIONS, ast.ClassDef)):
+            continue
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            block = getattr(stmt, name, None)
+            if isinstance(block, list):
+                for child in reversed(block):
+                    if isinstance(child, ast.stmt):
+                        stack.append(child)
+                    elif isinstance(child, ast.ExceptHandler | ast.match_case):
+                        stack.extend(reversed(child.body))
+    return out
+
+
+def _fails(block: list[ast.stmt]) -> bool:
+    """Whether a branch always ends in a failure: a raise, `assert False`, an `if` whose
+    every branch fails."""
+    if not block:
+        return False
+    last = block[-1]
+    if isinstance(last, ast.Raise):
+        return True
+    if isinstance(last, ast.Assert):
+        test = last.test
+        return isinstance(test, ast.Constant) and not test.value
+    if isinstance(last, ast.If):
+        return _fails(last.body) and _fails(last.orelse)
+    return False
+
+
+def _warns(block: list[ast.stmt]) -> bool:
+    """Whether a branch's own statements log a warning (or worse) or issue a warning."""
+    for stmt in block:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            # the called name's last part: a call of a call or of a subscript names none
+            func = stmt.value.func
+            last = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            if isinstance(func, ast.Name | ast.Attribute) and _WARN_NAME.fullmatch(last or ""):
+                return True
+    return False
+
+
+def _try_read(body: list[ast.stmt]) -> TryRead:
+    imports: list[str] = []
+    calls: list[str] = []
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Import):
+                imports.extend(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                imports.append(node.module)
+            elif isinstance(node, ast.Call) and len(set(calls)) < 3:  # a page names three
+                try:
+                    calls.append(" ".join(ast.unparse(node).split())[:120])
+                except (ValueError, RecursionError):
+                    continue
+    line = body[0].lineno if body else 0
+    return TryRead(tuple(dict.fromkeys(imports)), tuple(dict.fromkeys(calls))[:3], line)
+
+
+def _init_params(init: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
+    """`self.attr = param` (or `param or default`, `Type(param)`) in a class's `__init__`."""
+    args = init.args
+    names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)} - {"self"}
+    out: dict[str, str] = {}
+    for node in _statements(init):
+        if not isinstance(node, ast.Assign | ast.AnnAssign):
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        value = node.value
+        source = _param_in(value, names) if value is not None else None
+        if source is None:
+            continue
+        for target in targets:
+            if (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+            ):
+                out.setdefault(target.attr, source)
+    return out
+
+
+def _statements(root: ast.AST) -> Iterator[ast.AST]:
+    """The statements under `root` in the order `ast.walk` gives them (breadth first),
+    without walking expressions, which hold none."""
+    queue = deque([root])
+    while queue:
+        node = queue.popleft()
+        queue.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, _STATEMENT_NODES))
+        yield node
+
+
+_STATEMENT_NODES = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def _param_in(value: ast.expr, names: set[str]) -> str | None:
+    """The parameter a value is as it is, or with a fallback or a conversion around it."""
+    if isinstance(value, ast.Name) and value.id in names:
+        return value.id
+    if isinstance(value, ast.BoolOp) and isinstance(value.values[0], ast.Name):
+        return value.values[0].id if value.values[0].id in names else None
+    if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
+        return _param_in(value.args[0], names)
+    return None

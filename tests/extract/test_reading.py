@@ -1,0 +1,118 @@
+"""What a site's function says around it, read at extraction for its page: the comments by
+the check, the docstring, the parameters, which branches fail, what a `try` did."""
+
+from __future__ import annotations
+
+import textwrap
+
+from errdex.extract import extract_file
+from errdex.extract.skeleton import build_skeleton
+from errdex.facts import SourceRead, TryRead
+from samples import QUIET_FUNCTIONS
+
+
+def reading(source: str, marker: str) -> SourceRead:
+    """The reading kept for the line holding `marker`."""
+    text = textwrap.dedent(source)
+    line = next(n for n, s in enumerate(text.splitlines(), 1) if marker in s)
+    facts = extract_file("pkg/mod.py", text.encode())
+    return facts.readings[line]
+
+
+def test_comments_docstring_params_and_failing_branches() -> None:
+    read = reading(
+        '''
+        LIMIT = 10
+
+        def check(size, *, strict=False):
+            """Check the size. Twice."""
+            # sizes above the limit
+            # overflow the buffer
+            if size > LIMIT:  # the hard limit
+                raise ValueError("too big")
+            if strict:
+                log("strict")
+            else:
+                raise ValueError("not strict")
+        ''',
+        '"too big"',
+    )
+    assert read.params == ("size", "strict")
+    assert read.docstring == "Check the size. Twice."
+    near = read.comments_near([8, 9])
+    assert near == ["sizes above the limit overflow the buffer the hard limit"]
+    # the `if` the raise is under: its other branch goes on, so it is a way out
+    assert read.other_branch_fails(8, holds=True) is False
+    # only the lines of the site's own conditions are kept
+    assert set(read.other_side) == {8}
+
+
+def test_a_guard_whose_other_branch_raises_too() -> None:
+    read = reading(
+        """
+        def pick(kind):
+            if kind == "a":
+                raise KeyError("no a")
+            else:
+                raise KeyError("no b")
+        """,
+        '"no b"',
+    )
+    assert read.other_branch_fails(3, holds=False) is True
+
+
+def test_what_the_try_of_an_except_did_and_where_the_site_sits() -> None:
+    read = reading(
+        """
+        def load():
+            try:
+                import yaml
+                yaml.safe_load(open("x"))
+            except ImportError:
+                raise RuntimeError("install pyyaml")
+        """,
+        '"install pyyaml"',
+    )
+    assert read.tries == {
+        6: TryRead(imports=("yaml",), calls=("yaml.safe_load(open('x'))", "open('x')"), line=4)
+    }
+    assert read.placement == "in the clause `except ImportError` (line 6)"
+
+
+def test_the_else_of_a_loop() -> None:
+    read = reading(
+        """
+        def find(items):
+            for item in items:
+                if item:
+                    break
+            else:
+                raise LookupError("none")
+        """,
+        '"none"',
+    )
+    assert read.placement == (
+        "in the `else` of the loop `for item in items` (line 3): "
+        "it runs when the loop ends without a `break`"
+    )
+
+
+def test_init_params_from_a_constructor_the_skeleton_blanks() -> None:
+    source = QUIET_FUNCTIONS + textwrap.dedent(
+        """
+        class Runner:
+            def __init__(self, mode, size):
+                self.mode = mode or "fast"
+                self.size = int(size)
+                self.other = 3
+
+            def run(self):
+                if self.mode == "slow":
+                    raise ValueError("slow mode")
+        """
+    )
+    skeleton = build_skeleton(source)
+    assert skeleton is not None and "self.mode = mode" not in skeleton.text
+    read = reading(source, '"slow mode"')
+    # only the attributes the site's conditions name are kept
+    assert read.init_params == {"mode": "mode"}

@@ -1,0 +1,181 @@
+"""The message line alone: which sites it finds and in what order, when the text does not
+decide. A small package indexed into a real SQLite file, then pasted last lines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from errdex.indexing import index_source
+from errdex.indexing.cache import FactsCache
+from errdex.match import lookup_text
+from errdex.sources import open_source
+from errdex.store import open_store
+from errdex.store.base import Store
+from samples import write_package
+
+PACKAGE = {
+    "forms/__init__.py": "",
+    "forms/errors.py": """
+        class FormError(Exception):
+            pass
+
+        class ConfigError(FormError):
+            pass
+
+        class ClientGone(Exception):
+            pass
+        """,
+    "forms/locales.py": """
+        def get_locale(name):
+            if name not in LOCALES:
+                raise ValueError(f"Unsupported locale {name!r}.")
+            return LOCALES[name]
+
+        def _locale_class(locale):
+            if locale not in LOCALES:
+                raise ValueError(f"Unsupported locale {locale!r}.")
+            return LOCALES[locale]
+        """,
+    "forms/numbers.py": """
+        from forms.errors import FormError
+
+        def parse_decimal(string, proper):
+            if string != proper:
+                raise FormError(
+                    f"{string!r} is not a properly formatted decimal number. "
+                    f"Did you mean {proper!r}?"
+                )
+        """,
+    "forms/config.py": """
+        from forms.errors import ConfigError
+
+        def read(filename, text):
+            try:
+                return parse(text)
+            except ValueError as e:
+                raise ConfigError(f"{filename}: Error parsing TOML file: {e}") from e
+
+        def check(section, message):
+            if not section:
+                raise ConfigError(message)
+            if section == "extract":
+                raise ConfigError("the extract section needs a mapping of methods")
+        """,
+    "forms/files.py": """
+        import os
+
+        def send(path):
+            if not os.path.exists(path):
+                raise RuntimeError(f"File at path {path} does not exist.")
+        """,
+    "forms/validators.py": """
+        from forms.errors import FormError
+
+        class Length:
+            def __call__(self, form, field):
+                if len(field.data) > 3:
+                    raise FormError("This field is too long for its form.")
+
+        class URL:
+            def __init__(self, message):
+                self.message = message
+
+            def __call__(self, form, field):
+                if not field.data.startswith("http"):
+                    raise FormError(self.message)
+        """,
+    "forms/stream.py": """
+        from forms.errors import ClientGone
+
+        def receive(channel):
+            if channel.closed:
+                raise ClientGone()
+
+        def _wait(channel):
+            if channel.closed:
+                raise ClientGone()
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    root = write_package(tmp_path_factory.mktemp("forms"), PACKAGE)
+    db = open_store(root / "errdex.db")
+    cache = FactsCache(Path(root) / "facts.sqlite3")
+    index_source(open_source(str(root), project="forms", version="1.0"), db, cache=cache)
+    yield db
+    db.close()
+
+
+def places(store: Store, text: str) -> list[tuple[str, str]]:
+    return [(m.file, m.function) for m in lookup_text(store, text).matches]
+
+
+def test_one_text_at_two_sites_says_so_and_keeps_both_as_candidates(store: Store) -> None:
+    # The values' expressions differ (`name`, `locale`); the text a user sees does not.
+    matches = lookup_text(store, "ValueError: Unsupported locale 'klingon'.").matches
+    first, second = matches[:2]
+    assert (first.function, first.raised_at, first.confident) == ("get_locale", 2, False)
+    assert [o.function for o in first.others] == ["_locale_class"]
+    assert first.why[-1] == (
+        "raised at 2 sites with this text; get_locale is shown first: "
+        "a public entry point, where the others include internal helpers"
+    )
+    assert (second.function, second.raised_at, second.same_text_as) == (
+        "_locale_class",
+        2,
+        first.id,
+    )
+    assert first.public().others[0].function == "_locale_class"  # in the JSON too
+
+
+def test_a_library_did_you_mean_is_part_of_its_message(store: Store) -> None:
+    matches = lookup_text(
+        store, "FormError: '0,,000' is not a properly formatted decimal number. Did you mean '0'?"
+    ).matches
+    assert (matches[0].function, matches[0].values) == (
+        "parse_decimal",
+        {"string": "0,,000", "proper": "0"},
+    )
+    assert "matched by its class" not in " ".join(matches[0].why)
+
+
+def test_some_text_of_the_template_beats_a_class_matched_alone(store: Store) -> None:
+    # A long path leaves the template a small share of the message, yet it explains more
+    # than `raise ConfigError(message)`, which only shares the class.
+    text = (
+        "ConfigError: /tmp/pytest-of-dev/pytest-98/test_cli_ignores_bad_pyproject0/"
+        "pyproject.toml: Error parsing TOML file: Invalid value (at end of document)"
+    )
+    assert places(store, text)[0] == ("forms/config.py", "read")
+
+
+def test_a_whole_template_with_long_values_is_an_answer(store: Store) -> None:
+    text = (
+        "RuntimeError: File at path /home/dev/project/build/tmp/pytest-of-dev/pytest-100/"
+        "test_file_response_with_missin0/404.txt does not exist."
+    )
+    result = lookup_text(store, text)
+    assert [(m.function, m.confident) for m in result.matches] == [("send", False)]
+
+
+def test_a_computed_text_before_a_site_that_writes_another(store: Store) -> None:
+    # `Length` writes its own text, which the paste does not show; `URL` raises the
+    # message its user gave it, and the paste's words name it.
+    text = "FormError: Enter the address of a URL page."
+    found = places(store, text)
+    assert found[0] == ("forms/validators.py", "URL.__call__")
+    assert found.index(("forms/validators.py", "Length.__call__")) > 0
+    urls = lookup_text(store, text).matches[0]
+    assert "the message names URL.__call__ (url)" in urls.why
+
+
+def test_a_class_name_alone_is_read_as_the_class(store: Store) -> None:
+    # A bare `raise ClientGone()` prints only the class name.
+    matches = lookup_text(store, "ClientGone").matches
+    assert [(m.function, m.raised_at) for m in matches] == [("receive", 2), ("_wait", 2)]
+    assert matches[0].why[-1].startswith("raised at 2 sites with this text; receive is shown")
