@@ -44,7 +44,7 @@ def main() -> None:
         spent = time.perf_counter() - started
     print(f"{len(chosen)} pages of {args.project} {args.old} in {spent:.1f} s")
     print(f"upgrade solutions: {len(gone)} (check gone), {len(changed)} (check changed)")
-    for line in [*gone[:5], *changed[:5]]:
+    for line in [*gone[:10], *changed[:10]]:
         print("-", line[:400])
 
 

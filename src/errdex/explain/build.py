@@ -157,15 +157,23 @@ def _conditions_of(store: Store, error_id: str, version: str) -> list[ConditionV
 
 
 def _still_raised(store: Store, stored: StoredSite, version: str) -> bool:
-    """Whether `version` has a site of the same function raising the same exception (for a
-    warning or a log line, with the same text): the words may differ, the check stays."""
+    """Whether `version` has a site of the same function raising the same exception with
+    the same text, or with no text known on one side (`raise EngineDeadError()`, whose
+    class composes its text in one release and not in the other). A file with no site
+    there counts as raising it still: moved elsewhere or dropped with its feature, an
+    upgrade is no sure way out."""
     site = stored.site
-    for other in store.list_sites(project=stored.project, version=version, file=stored.file):
-        if (other.site.function, other.site.kind) != (site.function, site.kind):
+    others = store.list_sites(project=stored.project, version=version, file=stored.file)
+    if not others:
+        return True
+    for other in others:
+        if (other.site.function, other.site.kind, other.site.exception) != (
+            site.function,
+            site.kind,
+            site.exception,
+        ):
             continue
-        if site.exception is not None and other.site.exception == site.exception:
-            return True
-        if site.exception is None and other.site.message == site.message:
+        if other.site.message == site.message or None in (other.site.message, site.message):
             return True
     return False
 
