@@ -33,6 +33,7 @@ def test_the_public_names_are_pinned() -> None:
         "VersionDiff",
         "answer",
         "diff",
+        "diff_git",
         "index",
         "index_cluster",
         "install",
