@@ -10,6 +10,7 @@ use.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import NamedTuple
@@ -21,9 +22,13 @@ _IMPORT = re.compile(
     r"|import[ \t]+(?P<modules>[\w., \t]+))",
     re.MULTILINE,
 )
-_DEFINITION = r"^(?:(?:async[ \t]+)?def|class)[ \t]+{name}\b|^{name}[ \t]*[:=]"
+_DEFINITION = re.compile(
+    r"^(?:(?:async[ \t]+)?def|class)[ \t]+(\w+)|^(\w+)[ \t]*[:=]", re.MULTILINE
+)
 _TOP_LEVEL = re.compile(r"^(?=[^\s#)\]}])", re.MULTILINE)  # the next top-level statement
 _NAME = re.compile(r"[A-Za-z_]\w*")
+_NAME_PATH = re.compile(r"[A-Za-z_][\w.]*")
+_CLASS_HEADER = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.MULTILINE)
 _MAX_HOPS = 6  # re-export chains through `__init__` files longer than this are not followed
 
 
@@ -31,7 +36,8 @@ class Import(NamedTuple):
     """One module a statement imports, as a file of the package."""
 
     file: str
-    names: frozenset[str] | None  # the names taken from it; None: the module as a whole
+    # The names taken from it, or read off it (`mod.name`); None: the module as a whole.
+    names: frozenset[str] | None
     binds: frozenset[str] | None  # the names the statement binds where it is; None: `*`
 
 
@@ -63,13 +69,16 @@ def imports_of(path: str, data: bytes, modules: Mapping[str, str]) -> Iterator[I
     """The package's files that one file imports (absolute, relative, `from pkg import
     submodule`), with the names taken from each and bound by each statement."""
     package = _package_of(path)
-    for match in _IMPORT.finditer(data.decode("utf-8", "replace")):
+    text = data.decode("utf-8", "replace")
+    for match in _IMPORT.finditer(text):
         if match["modules"]:
             for written in match["modules"].split(","):
                 name, alias = _aliased(written.strip())
                 if name in modules:
-                    bound = alias if alias != name else name.split(".")[0]
-                    yield Import(modules[name], None, frozenset({bound}))
+                    aliased = alias != name or "." not in name
+                    bound = alias if aliased else name.split(".")[0]
+                    used = _attributes(text, alias) if aliased else None
+                    yield Import(modules[name], used, frozenset({bound}))
             continue
         written = match["from"]
         dots = len(written) - len(written.lstrip("."))
@@ -91,8 +100,18 @@ def imports_of(path: str, data: bytes, modules: Mapping[str, str]) -> Iterator[I
             taken = frozenset(name for name, _ in listed)
             yield Import(modules[base], taken, frozenset(alias for _, alias in listed))
         for name, alias in listed:
-            if f"{base}.{name}" in modules:
-                yield Import(modules[f"{base}.{name}"], None, frozenset({alias}))
+            submodule = f"{base}.{name}" if base else name
+            if submodule in modules:
+                used = _attributes(text, alias)
+                yield Import(modules[submodule], used, frozenset({alias}))
+
+
+def _attributes(text: str, alias: str) -> frozenset[str] | None:
+    """The names a file reads off a module it imports whole (`util.warn` of `from .. import
+    util`), or None when it never reads one that way (it passes the module on, or uses it
+    some other way)."""
+    used = frozenset(re.findall(rf"(?<![\w.]){re.escape(alias)}\.(\w+)", text))
+    return used or None
 
 
 def _followed(
@@ -101,14 +120,17 @@ def _followed(
     wanted: frozenset[str] | None,
     modules: Mapping[str, str],
     hops: int = 0,
+    *,
+    uses: bool = True,
 ) -> Iterator[tuple[str, frozenset[str] | None]]:
     """(file, names wanted of it) for each import of `path` that matters: all of them, or
-    for a module reached for some names, those binding the names or what their definitions
-    use; and through the `__init__` files they lead to, the modules that define them."""
+    for a module reached for some names, those binding the names or (with `uses`) what
+    their definitions use; and through the `__init__` files they lead to, the modules that
+    define them."""
     data = read.get(path)
     if data is None:
         return
-    relevant = None if wanted is None else _used_by(data, wanted)
+    relevant = wanted if wanted is None or not uses else _used_by(data, wanted)
     for found in imports_of(path, data, modules):
         if relevant is not None and not _may_bind(read, found, relevant):
             continue
@@ -117,17 +139,37 @@ def _followed(
             yield from _followed(read, found.file, found.names, modules, hops + 1)
 
 
+class _Outline(NamedTuple):
+    """Where a module's top-level definitions are, and the bases of its classes."""
+
+    text: str
+    spans: dict[str, tuple[int, int]]  # name → where its definition's body is in `text`
+    bases: dict[str, frozenset[str]]  # class name → the names its class statement gives
+
+
+@functools.lru_cache(maxsize=64)
+def _outline(data: bytes) -> _Outline:
+    """The module's outline, made once per file (the same bytes are asked for many names)."""
+    text = data.decode("utf-8", "replace")
+    spans: dict[str, tuple[int, int]] = {}
+    for found in _DEFINITION.finditer(text):
+        end = _TOP_LEVEL.search(text, found.end())
+        spans.setdefault(found[1] or found[2], (found.end(), end.start() if end else len(text)))
+    bases: dict[str, frozenset[str]] = {}
+    for header in _CLASS_HEADER.finditer(text):
+        named = {part.split(".")[0] for part in _NAME_PATH.findall(header[2])}
+        bases.setdefault(header[1], frozenset(named - {"metaclass", "object"}))
+    return _Outline(text, spans, bases)
+
+
 def _used_by(data: bytes, wanted: frozenset[str]) -> frozenset[str]:
     """The names wanted and every name their top-level definitions in this module use (a
     class's bases, a function's helpers, a constant's parts): what importing them needs."""
-    text = data.decode("utf-8", "replace")
+    outline = _outline(data)
     used = set(wanted)
     for name in wanted:
-        start = re.search(_DEFINITION.format(name=re.escape(name)), text, re.MULTILINE)
-        if start is None:
-            continue
-        end = _TOP_LEVEL.search(text, start.end())
-        used.update(_NAME.findall(text, start.end(), end.start() if end else len(text)))
+        if name in outline.spans:
+            used.update(_NAME.findall(outline.text, *outline.spans[name]))
     return frozenset(used)
 
 
@@ -140,17 +182,33 @@ def _may_bind(read: Mapping[str, bytes], found: Import, wanted: frozenset[str]) 
     return data is not None and any(name.encode() in data for name in wanted)
 
 
+def _bases(data: bytes, names: frozenset[str]) -> frozenset[str]:
+    """The names the class statements of `names` in this module give as bases."""
+    bases = _outline(data).bases
+    return frozenset(base for name in names for base in bases.get(name, ()))
+
+
 def with_imports(
-    read: Mapping[str, bytes], chosen: Iterable[str], modules: Mapping[str, str], levels: int
+    read: Mapping[str, bytes],
+    chosen: Iterable[str],
+    modules: Mapping[str, str],
+    levels: int,
+    base_levels: int = 0,
 ) -> set[str]:
     """The chosen files and what they import, `levels` deep (a re-export through an
-    `__init__` is no level of its own)."""
+    `__init__` is no level of its own); then, `base_levels` further, the modules defining
+    the bases of the classes the last level was reached for (an exception's bases)."""
     kept = set(chosen)
     frontier: dict[str, frozenset[str] | None] = dict.fromkeys(kept)
-    for _ in range(levels):
+    for level in range(levels + base_levels):
         found: dict[str, frozenset[str] | None] = {}
         for path, wanted in frontier.items():
-            for file, names in _followed(read, path, wanted, modules):
+            if level >= levels:  # only the bases of the classes wanted
+                data = read.get(path)
+                if wanted is None or data is None:
+                    continue
+                wanted = _bases(data, wanted)
+            for file, names in _followed(read, path, wanted, modules, uses=level < levels):
                 if file in kept:
                     continue
                 if file not in found:
