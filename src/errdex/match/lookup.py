@@ -17,6 +17,7 @@ import msgspec
 from errdex.facts import MessageTemplate, ShownText, SiteKind, Variant
 from errdex.link.resolve import BUILTIN_EXCEPTIONS
 from errdex.match.evidence import ErrorEvidence, Evidence, at_lines
+from errdex.match.one_result import same_text_key
 from errdex.match.pattern import TemplateMatch, compile_template, literal_runs
 from errdex.match.results import LookupResult, Match, VariantMatch
 from errdex.match.versions import settle_versions
@@ -28,6 +29,7 @@ _MAX_TERMS = 40
 # Literal characters from which a site's template is a text of its own (not `{e}`, `: {e}`).
 _OWN_TEXT = 6
 _FTS_LIMIT = 60
+_MAX_SAME_TEXT = 100  # sites of one text counted into one result, at most
 
 
 def frame_paths(path: str) -> list[str]:
@@ -63,7 +65,7 @@ class _Scorer:
         self.evidence = evidence
         self.weight = weight
         self.cut = cut
-        self.exception = (evidence.exception or "").rsplit(".", 1)[-1] or None
+        self.exception = _printed_name(evidence.exception or "") or None
 
     def score(self, stored: StoredSite) -> Match | None:
         site = stored.site
@@ -77,6 +79,10 @@ class _Scorer:
             matched = form[0]
         if matched is not None:
             total += matched.score
+            if matched.whole and matched.score < W.whole_floor:
+                # The template spans the message, its values long (a path, a dict): it
+                # explains the text at least as well as any raise matched by its class.
+                total = W.whole_floor
             values = matched.values
             if matched.fragment:
                 why.append("the message is a piece of the template")
@@ -152,7 +158,7 @@ class _Scorer:
         message = stored.site.message
         info = stored.exception
         name = info.name if info else stored.site.exception
-        if (name or "").rsplit(".", 1)[-1] != self.exception:
+        if _printed_name(name or "") != self.exception:
             return False
         literal = message.literal_length if message is not None else 0
         return literal < 6 or (info is not None and info.defined_in is not None)
@@ -214,9 +220,9 @@ class _Scorer:
             return 0.0
         info = stored.exception
         name = info.name if info else (stored.site.exception or "").rsplit(".", 1)[-1]
-        if not name[:1].isupper():
+        if not name.lstrip("_")[:1].isupper():
             return 0.0  # `raise err`, `raise self._error(...)`: the class is not written here
-        if name == self.exception:
+        if _printed_name(name) == self.exception:
             if self.qualified(stored) and "." in (self.evidence.exception or ""):
                 why.append(f"exception class {info.qualname if info else name}")
                 return W.qualified_class
@@ -260,6 +266,17 @@ def _shows_none_of(template: MessageTemplate | None, message: str) -> bool:
     return True
 
 
+# Python's old names of OSError: `raise IOError(...)` prints as `OSError: ...`.
+_OLD_NAMES = {"OSError": ("IOError", "EnvironmentError")}
+_PRINTED = {old: new for new, olds in _OLD_NAMES.items() for old in olds}
+
+
+def _printed_name(name: str) -> str:
+    """A class's name as a traceback prints it: without its module, old aliases resolved."""
+    short = name.rsplit(".", 1)[-1]
+    return _PRINTED.get(short, short)
+
+
 def _basename(path: str) -> str:
     return path.replace("\\", "/").rsplit("/", 1)[-1]
 
@@ -280,7 +297,11 @@ def _match(
             found = msgspec.structs.replace(prefix, score=prefix.score * W.cut_short)
     if found is None and piece:
         found = compiled.fragment(evidence.message)
-    if found is None or found.covered < W.min_covered_any:
+    if found is None:
+        return None
+    if found.covered < W.min_covered_any and not (
+        found.whole and found.literal >= W.min_literal_long_values
+    ):
         return None
     return found
 
@@ -373,7 +394,8 @@ def candidates(
         home = _project_named(projects, pasted) if qualified and project is None else None
         if home is not None:
             found.extend(store.sites_raising(short, home, version, limit=40))
-        found.extend(store.sites_raising(short, project, version, limit=40))
+        for name in (short, *_OLD_NAMES.get(short, ())):
+            found.extend(store.sites_raising(name, project, version, limit=40))
     for frame in evidence.frames[-12:]:
         if frame.line is not None:
             found.extend(
@@ -456,7 +478,7 @@ def rank(
             score(index, item, sites, cut=True)
     for key in best:
         near.pop(key, None)
-    _promote_text_matches(best, near)
+    _promote_text_matches(best, near, bare=not any(item.message.strip() for _, item in items))
     _demote_guesses(best)
     frames = [frame for item in evidence.errors[:4] for frame in reversed(item.frames)]
     return LookupResult(
@@ -464,7 +486,7 @@ def rank(
         # first, so that `limit` answers remain.
         matches=settle_versions(
             store,
-            _ordered(best.values())[: limit * 3],
+            _with_same_text(_ordered(best.values()), limit * 3),
             frames,
             version=version,
             exception=evidence.errors[0].exception if evidence.errors else None,
@@ -475,17 +497,34 @@ def rank(
     )
 
 
-def _promote_text_matches(best: dict[str, Match], near: dict[str, Match]) -> None:
+def _with_same_text(ranked: list[Match], count: int) -> list[Match]:
+    """The first `count` matches, and the others tied with one of them on the same text of
+    the same release: one result counts every site that raises it (`raised at N sites`)."""
+    kept = ranked[:count]
+    keys = {(key, m.score) for m in kept if (key := same_text_key(m)) is not None}
+    for match in ranked[count:]:
+        if len(kept) >= _MAX_SAME_TEXT:
+            break
+        if (same_text_key(match), match.score) in keys:
+            kept.append(match)
+    return kept
+
+
+def _promote_text_matches(best: dict[str, Match], near: dict[str, Match], *, bare: bool) -> None:
     """Count as answers the matches whose template explains part of the message, though too
     little of it to be sure, where they score above the answers matched by class alone
     (`{path}: Error parsing TOML file: {e}` explains more of a paste than any raise of the
-    same class whose text is computed), or where nothing else answers."""
+    same class whose text is computed), or where nothing else answers.
+
+    `bare`: the paste is a class name without a message, which every raise of that class
+    without one prints alike: those raises are its answers (`raised at N sites`).
+    """
     if not best:
         # Nothing else answers: a template spanning the whole message is a match, though
         # long values leave it a small share of the text (`File at path {path} does not
         # exist.`); it stays not `confident`.
         for key, match in list(near.items()):
-            if match.whole and not match.guess:
+            if (match.whole and not match.guess) or (bare and match.message is None):
                 best[key] = near.pop(key)
         return
     guesses = [m.score for m in best.values() if m.guess]
@@ -501,12 +540,22 @@ def _promote_text_matches(best: dict[str, Match], near: dict[str, Match]) -> Non
 _CLASS_ALONE = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*\.)*_*[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9_]*")
 
 
+_CLASS_HEAD = re.compile(rf"(?P<name>{_CLASS_ALONE.pattern}): (?P<rest>.+)", re.DOTALL)
+
+
 def _readings(item: ErrorEvidence) -> list[ErrorEvidence]:
-    """The error as read, and, when its message is a class name alone (a bare `raise
-    ClientDisconnect` prints just that, which reads as a message), as that class too."""
+    """The error as read, and, where the parser found no class, with the class its message
+    starts with: a class name alone (a bare `raise ClientDisconnect` prints just that) or
+    before `: ` (`_Upgrade: <...>`, a private class the parser does not take for one)."""
+    if item.exception is not None:
+        return [item]
     text = item.message.strip()
-    if item.exception is None and _CLASS_ALONE.fullmatch(text):
+    if _CLASS_ALONE.fullmatch(text):
         return [item, msgspec.structs.replace(item, exception=text, message="")]
+    head = _CLASS_HEAD.match(text)
+    # A bare `Error: ` heads printed messages (click's `Error: ...`): no class of anyone's.
+    if head is not None and head["name"].rsplit(".", 1)[-1] != "Error":
+        return [item, msgspec.structs.replace(item, exception=head["name"], message=head["rest"])]
     return [item]
 
 
