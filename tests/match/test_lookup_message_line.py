@@ -49,6 +49,17 @@ PACKAGE = {
                     f"Did you mean {proper!r}?"
                 )
         """,
+    "forms/decimal_field.py": """
+        from forms.errors import FormError
+        from forms.numbers import parse_decimal
+
+        class DecimalField:
+            def process(self, value):
+                try:
+                    self.data = parse_decimal(value, "0")
+                except FormError as exc:
+                    raise ValueError("Not a valid decimal value.") from exc
+        """,
     "forms/config.py": """
         from forms.errors import ConfigError
 
@@ -222,3 +233,27 @@ def test_a_whole_template_around_a_long_value_beats_class_guesses(store: Store) 
     )
     first = lookup_text(store, text).matches[0]
     assert (first.file, first.line, first.confident) == ("forms/keys.py", 7, False)
+
+
+def test_the_raise_at_the_last_frame_before_its_cause_though_its_text_differs(
+    store: Store,
+) -> None:
+    # The cause's text matches its template; the error the program ended with shows another
+    # text than its raise writes (translated where it was raised), but its frame is there.
+    paste = """\
+Traceback (most recent call last):
+  File "/venv/lib/python3.11/site-packages/forms/numbers.py", line 6, in parse_decimal
+    raise FormError(
+forms.errors.FormError: '1.23.456' is not a properly formatted decimal number. Did you mean '123456'?
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "/venv/lib/python3.11/site-packages/forms/decimal_field.py", line 10, in process
+    raise ValueError("Not a valid decimal value.") from exc
+ValueError: Keine gültige Dezimalzahl
+"""
+    first, second = lookup_text(store, paste).matches[:2]
+    assert (first.function, first.line) == ("DecimalField.process", 10)
+    assert first.why[-1] == "the frame and the class name this raise; its text is another"
+    assert second.function == "parse_decimal"

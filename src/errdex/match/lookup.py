@@ -115,6 +115,12 @@ class _Scorer:
                 # The site writes a text of its own, and the paste shows another.
                 total += W.other_text
             why.append("the message is computed at the raise; matched by its class")
+        elif matched is None and pinned and pinned[0] >= W.innermost_frame:
+            if agreement >= W.same_class:
+                # The innermost frame and the class name this raise, its text another (a
+                # translation, a message its caller set): as sure as a computed text.
+                total += W.by_class
+                why.append("the frame and the class name this raise; its text is another")
         confident = (
             (
                 matched is not None
