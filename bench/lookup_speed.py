@@ -6,7 +6,13 @@ Indexes the packages (once; the database is kept under bench/out/), then looks u
 messages made from real templates of the index with their placeholders filled by values of
 the kinds users paste (numbers, model names, paths, quoted names), printed the way Python
 prints an uncaught exception. Prints p50/p90/p99 latency, how often the sampled site came
-first, the time for a 1 MB log paste, and the process's peak memory.
+first, the time for a 1 MB log paste, the process's peak memory and the index's size.
+
+To compare with another revision's index (its size, and lookups in it), run this file
+with that revision's `src` first on the import path, into a database of its own:
+
+    mkdir OLD && git archive REV src | tar -x -C OLD
+    PYTHONPATH=OLD/src python bench/lookup_speed.py --db bench/out/speed-REV.db
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import argparse
 import random
 import resource
+import sqlite3
 import statistics
 import sys
 import time
@@ -126,6 +133,28 @@ def main() -> None:
     print(f"the sampled template ranked first: {first}/{len(pastes)}")
     print(f"1 MB log paste: {big_seconds * 1000:.0f} ms")
     print(f"peak memory: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+    print(index_size(args.db))
+
+
+def index_size(db: str) -> str:
+    """The SQLite file's size, and the tables' and indexes' shares that hold the most, for
+    comparing an index built by another revision (run this file with that revision's
+    `src` first on `PYTHONPATH`, into another `--db`)."""
+    path = Path(db)
+    if not path.is_file():
+        return f"index size: not a file ({db})"
+    total = path.stat().st_size
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as con:
+            rows = con.execute(
+                "SELECT name, SUM(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 8"
+            ).fetchall()
+    except sqlite3.Error:
+        rows = []  # a build of SQLite without the dbstat table: the file's size alone
+    parts = ", ".join(f"{name} {size / 2**20:.1f}" for name, size in rows)
+    return f"index size: {total / 2**20:.1f} MB" + (
+        f" (MB by table or index: {parts})" if parts else ""
+    )
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ from packaging.version import InvalidVersion, Version
 from errdex.errors import ErrdexError
 from errdex.indexing import index_source
 from errdex.match import lookup_text
+from errdex.match.results import Match
 from errdex.sources import open_source
 from errdex.store import open_store
 from errdex.store.base import Store
@@ -188,6 +189,53 @@ def grep_rank(trial: Trial, files: dict[str, bytes]) -> int | None:
     return None
 
 
+@dataclass
+class Settled:
+    """How the first result settled a trial beyond its rank: what `run.py` does not count."""
+
+    listed: int = 0  # the first result shows the site, or lists it among its same-text sites
+    shown: int = 0  # of the top-1 hits, the site shown is the user's (file and line)
+    said_sure: int = 0  # of the top-1 hits, `confident`
+    wrongly_sure: int = 0  # the first result `confident`, yet its shown site is not the user's
+    trials: int = 0
+
+
+SETTLED: dict[tuple[str, str], Settled] = defaultdict(Settled)
+
+
+def settle(store: Store, trial: Trial, matches: list[Match], rank: int | None) -> None:
+    """Count what the first result says of the trial's site and release."""
+    tally = SETTLED[(trial.group, trial.form)]
+    tally.trials += 1
+    if not matches:
+        return
+    first = matches[0]
+    case = {"version": trial.version, "expected": {"file": trial.file, "line": trial.line}}
+    end = first.site.site.end_line if first.site is not None else first.line
+    at_site = first.file == trial.file and first.line <= trial.line <= end
+    if rank == 1 or found_at(store, case, [[ref.id] for ref in first.others]) is not None:
+        tally.listed += 1
+    if rank == 1:
+        tally.shown += at_site
+        tally.said_sure += first.confident
+    if first.confident and not at_site:
+        tally.wrongly_sure += 1
+
+
+def print_settled() -> None:
+    print(
+        "\n| set | form | first result lists the site | top-1 hits showing the user's line "
+        "| top-1 hits `confident` | `confident` yet another line |\n"
+        "| --- | --- | --- | --- | --- | --- |"
+    )
+    for (group, form), tally in sorted(SETTLED.items()):
+        n = tally.trials
+        print(
+            f"| {group} | {form} | {tally.listed}/{n} = {tally.listed / n:.1%} | {tally.shown} "
+            f"| {tally.said_sure} | {tally.wrongly_sure} |"
+        )
+
+
 def evaluate(
     store: Store, trials: list[Trial], sources: dict[str, dict[str, bytes]], verbose: set[str]
 ) -> dict[tuple[str, str], list[tuple[int | None, int | None]]]:
@@ -205,6 +253,7 @@ def evaluate(
         latencies.append(time.perf_counter() - started)
         case = {"version": trial.version, "expected": {"file": trial.file, "line": trial.line}}
         rank = found_at(store, case, [error_ids(m) for m in matches])
+        settle(store, trial, matches, rank)
         pair = (rank, grep_rank(trial, sources[trial.spec]))
         results[(trial.group, trial.form)].append(pair)
         if trial.group == "suites tuned":
@@ -288,6 +337,7 @@ def main() -> None:
         store.close()
     print(f"{len(needed)} releases needed by the cases, {len(extra)} more in the catalog")
     print_table(results)
+    print_settled()
 
 
 if __name__ == "__main__":

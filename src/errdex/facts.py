@@ -308,6 +308,8 @@ class CallFact(msgspec.Struct, frozen=True, gc=False):
     # method of an object that is no name), or a method's parameter not annotated there
     # (`Processor.apply(items)`: the method it overrides may say); None when unknown.
     receiver_type: str | None = None
+    # what the locals its conditions read were assigned (`norm = value.strip().lower()`)
+    bindings: tuple[Binding, ...] = ()
 
 
 class CallSite(msgspec.Struct, frozen=True, gc=False):
@@ -483,7 +485,7 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     attr_sets: tuple[AttrSet, ...] = ()
     tests: tuple[TestRef, ...] = ()
     texts: tuple[ClassText, ...] = ()  # how its exception classes write their text
-    # module-level name → the module its `try` imports, when `except ImportError` binds
+    # module-level name → the modules its `try` imports, when `except ImportError` binds
     # the name to None/False: the name says whether an optional package is installed
     optional_imports: dict[str, str] = {}
     # function name → the platform test its body returns (`torch.cuda.is_available()`)

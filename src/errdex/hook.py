@@ -20,7 +20,7 @@ from typing import Any
 from rich.text import Text
 
 from errdex.indexing.installed import index_missing
-from errdex.match.installed import installed_versions
+from errdex.match.installed import InstalledHere
 from errdex.match.lookup import rank
 from errdex.match.paste import ErrorEvidence, Evidence, Frame
 from errdex.match.results import LookupResult, Match
@@ -45,8 +45,7 @@ def match_exception(error: BaseException, store: Store) -> LookupResult:
     evidence = evidence_of(error)
     index_missing(store, [f.path for f in evidence.errors[0].frames])
     # The hook runs in the process that raised: its installed releases are the paste's.
-    here = installed_versions(p.name for p in store.projects())
-    return rank(store, evidence, limit=3, installed=here)
+    return rank(store, evidence, limit=3, installed=InstalledHere())
 
 
 def _first_solution(store: Store, match: Match) -> str | None:

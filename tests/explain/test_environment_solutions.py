@@ -21,6 +21,7 @@ LAB = {
 
         try:
             import turbo
+            import turbo_kernels.ops
             HAS_TURBO = True
         except ImportError:
             HAS_TURBO = False
@@ -80,6 +81,16 @@ LAB = {
                 raise RuntimeError("stores need a GPU and turbo")
 
 
+        class Engine:
+            @property
+            def fast(self):
+                return bool(HAS_TURBO) and self.enabled
+
+            def run(self):
+                if not self.fast:
+                    raise RuntimeError("the fast path is off")
+
+
         def native_call(n):
             if optional.native is None:
                 raise RuntimeError("the native extension is not built")
@@ -115,6 +126,19 @@ LAB = {
             if norm in {"0", "false", "no"}:
                 return False
             raise ValueError(f"{value!r} is not a valid boolean")
+
+
+        def fail(message):
+            raise ValueError(message)
+
+
+        def to_switch(value):
+            norm = value.strip().lower()
+            if norm in {"on", "yes"}:
+                return True
+            if norm in {"off", "no"}:
+                return False
+            fail(f"{value!r} is not a valid switch")
         """,
 }
 
@@ -141,9 +165,10 @@ def test_a_name_left_none_by_a_failed_import_asks_for_the_package(lab: Store) ->
 
 def test_a_flag_set_false_by_a_failed_import_asks_for_the_package(lab: Store) -> None:
     kind, text = first(page_of(lab, "turbo is missing"))
-    assert (kind, text.split(":")[0]) == (
+    assert (kind, text) == (
         "environment",
-        "Install the package that provides the module `turbo`",
+        "Install the packages that provide the modules `turbo`, `turbo_kernels` (`HAS_TURBO` "
+        "is unset here: importing `turbo, turbo_kernels.ops` failed).",
     )
 
 
@@ -183,10 +208,22 @@ def test_membership_checks_in_a_row_give_every_accepted_value(lab: Store) -> Non
 
 def test_a_package_among_either_part_says_what_else_the_check_asks(lab: Store) -> None:
     _, text = first(page_of(lab, "stores need a GPU and turbo"))
-    assert text.startswith("Install the package that provides the module `turbo`")
+    assert text.startswith("Install the packages that provide the modules `turbo`")
     assert "the check also asks that `cache.is_cuda`" in text
 
 
 def test_a_compiled_part_of_the_code_itself_is_no_package_to_install(lab: Store) -> None:
     page = page_of(lab, "the native extension is not built")
+    assert not any(s.text.startswith("Install") for s in page.solutions)
+
+
+def test_the_locals_of_a_helper_call_lead_to_the_input(lab: Store) -> None:
+    _, text = first(page_of(lab, "{value!r} is not a valid switch"))
+    assert text == (
+        "Pass the argument `value` of `to_switch` as one of `'on'`, `'yes'`, `'off'`, `'no'`."
+    )
+
+
+def test_a_name_computed_from_an_optional_one_is_no_package_to_install(lab: Store) -> None:
+    page = page_of(lab, "the fast path is off")
     assert not any(s.text.startswith("Install") for s in page.solutions)

@@ -216,3 +216,53 @@ def test_warning_in_pytest_summary_and_lost_indentation() -> None:
         """
     )
     assert (err.message, err.hint_file) == ("frobnication is slow", "C:\\Users\\me\\app\\main.py")
+
+
+def test_a_container_runtime_log() -> None:
+    # `kubectl logs` of a node's CRI files: `<time> <stream> <F|P> <line>` on every line
+    # (the shape of public k8s log-triage fixtures).
+    (err,) = paste(
+        """
+        2026-04-02T09:14:24.900000000Z stdout F INFO:root:Model loaded (2.1 GB). Ready.
+        2026-04-02T09:14:25.001000000Z stderr F Traceback (most recent call last):
+        2026-04-02T09:14:25.002000000Z stderr F   File "/app/worker.py", line 89, in _run
+        2026-04-02T09:14:25.002000000Z stderr F     task = load(path)
+        2026-04-02T09:14:25.002000000Z stderr F   File "/usr/local/lib/python3.11/site-packages/tomlkit/api.py", line 260, in value
+        2026-04-02T09:14:25.003000000Z stderr F     raise UnexpectedCharError(v, 0)
+        2026-04-02T09:14:25.004000000Z stderr F tomlkit.exceptions.UnexpectedCharError: Unexpected character: 'N' at line 1 col 0
+        """
+    )
+    assert (err.exception, err.message) == (
+        "tomlkit.exceptions.UnexpectedCharError",
+        "Unexpected character: 'N' at line 1 col 0",
+    )
+    assert [(f.path, f.line, f.code) for f in err.frames] == [
+        ("/app/worker.py", 89, "task = load(path)"),
+        (
+            "/usr/local/lib/python3.11/site-packages/tomlkit/api.py",
+            260,
+            "raise UnexpectedCharError(v, 0)",
+        ),
+    ]
+
+
+def test_a_heroku_log_whose_indentation_was_lost() -> None:
+    # The shape of public issues' `heroku logs` pastes: time, then `app[web.1]:`, and
+    # (here) the frames' indentation gone.
+    (err,) = paste(
+        """
+        2019-05-29T00:02:41.106136+00:00 app[web.1]: Internal Server Error: /
+        2019-05-29T00:02:41.106148+00:00 app[web.1]: Traceback (most recent call last):
+        2019-05-29T00:02:41.106151+00:00 app[web.1]: File "/app/.heroku/python/lib/python3.6/site-packages/django/template/base.py", line 898, in _resolve_lookup
+        2019-05-29T00:02:41.106153+00:00 app[web.1]: current = current[int(bit)]
+        2019-05-29T00:02:41.106155+00:00 app[web.1]: ValueError: invalid literal for int() with base 10: 'name'
+        2019-05-29T00:02:41.106157+00:00 heroku[router]: at=info method=GET path="/" status=500
+        """
+    )
+    assert (err.exception, err.message) == (
+        "ValueError",
+        "invalid literal for int() with base 10: 'name'",
+    )
+    assert [(f.line, f.function, f.code) for f in err.frames] == [
+        (898, "_resolve_lookup", "current = current[int(bit)]")
+    ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from errdex.match import lookup_text, parse_paste
+from errdex.match import Frame, lookup_text, parse_paste
 from errdex.match.installed import installed_versions
 from errdex.match.lookup import rank
 from errdex.match.releases import choose_release, version_spans
@@ -66,6 +66,29 @@ def test_the_other_frames_code_decides(releases: Store) -> None:
     choice = choose_release(releases, ca_bundle_sites(releases), outer)
     assert (choice.site.version, choice.decided) == ("2.30.0", True)
     assert "traceback line(s) of requests read as printed there" in choice.why
+
+
+def test_an_egg_folder_in_a_frame_path_names_the_release(releases: Store) -> None:
+    # Eggs (easy_install, `setup.py develop` dependencies) and wheels run in place keep the
+    # release in the folder's name, as old pastes show (`requests-2.7.0-py2.7.egg/requests/`).
+    frames = [
+        Frame("/Users/me/.venv/lib/python2.7/site-packages/requests-2.28.1-py2.7.egg/"
+              "requests/sessions.py", 9999, "send", None),
+        Frame("./test.py", 12, "main", "requests.Session().send(prepared)"),
+    ]  # fmt: skip
+    choice = choose_release(releases, ca_bundle_sites(releases), frames)
+    assert (choice.site.version, choice.decided) == ("2.28.1", True)
+    assert choice.why == "version 2.28.1: a traceback path names requests-2.28.1-py2.7.egg"
+    # Another project's folder says nothing of this one's release, nor does a pin of pip's.
+    others = [
+        Frame("/nix/store/0a1b-python3.11-urllib3-1.26.6/lib/python3.11/site-packages/"
+              "requests/sessions.py", 9999, "send", None),
+        Frame("/srv/requests==2.28.1/site/requests/api.py", 9999, "get", None),
+    ]  # fmt: skip
+    assert not choose_release(releases, ca_bundle_sites(releases), others).decided
+    nix = [Frame("/nix/store/0a1b-python3.11-requests-2.30.0/lib/python3.11/site-packages/"
+                 "requests/sessions.py", 9999, "send", None)]  # fmt: skip
+    assert choose_release(releases, ca_bundle_sites(releases), nix).site.version == "2.30.0"
 
 
 def test_nothing_decides_without_evidence(releases: Store) -> None:
@@ -217,3 +240,42 @@ def test_a_class_that_re_raises_a_dependency_message_names_its_own_site(
         "requests/adapters.py",
         "HTTPAdapter.send",
     )
+
+
+def test_a_printed_warning_place_picks_the_release(releases: Store) -> None:
+    # The shape of requests' own issues: the warning printed at its `warnings.warn` line,
+    # 109 in 2.28.1 to 2.31.0, 113 in 2.32.3.
+    paste = (
+        ".\\site-packages\\requests\\__init__.py:109: RequestsDependencyWarning: urllib3 (1.26.13)"
+        " or chardet (None)/charset_normalizer (3.0.1) doesn't match a supported version!\n"
+        "  warnings.warn("
+    )
+    best = lookup_text(releases, paste).matches[0]
+    assert (best.file, best.line, best.confident) == ("requests/__init__.py", 109, True)
+    assert best.version in ("2.28.1", "2.30.0", "2.31.0")
+    assert "the innermost frame is at its line 109" in best.why[-1]
+
+
+def test_a_warning_printed_at_its_caller_agrees_by_its_code_line(releases: Store) -> None:
+    # A `stacklevel` names the caller's place, and Python prints the caller's line under it
+    # (here with the closing quote of the paste's markup): the release whose file has that
+    # line there is the one.
+    (error,) = parse_paste(
+        "/usr/local/lib/python3.11/site-packages/requests/sessions.py:701: UserWarning: x y z\n"
+        "  r = adapter.send(request, **kwargs)'"
+    ).errors
+    choice = choose_release(releases, ca_bundle_sites(releases), error.places())
+    # 2.31.0 and 2.32.3 have another line there; 2.28.1 has this one, its error elsewhere.
+    assert (choice.site.version, choice.decided) == ("2.30.0", False)
+    assert "1 traceback line(s) of requests read as printed there" in choice.why
+
+
+def test_a_log_prefix_naming_the_file_alone_is_a_place(releases: Store) -> None:
+    # vllm-style `[adapters.py:261]`: the file's name, not its path.
+    (error,) = parse_paste(
+        "ERROR 10-26 16:13:52 [adapters.py:261] Could not find a suitable TLS CA certificate "
+        "bundle, invalid path: x"
+    ).errors
+    choice = choose_release(releases, ca_bundle_sites(releases), error.places())
+    assert (choice.site.site.line, choice.decided) == (261, True)
+    assert choice.site.version in ("2.30.0", "2.31.0")

@@ -38,14 +38,17 @@ def package_solution(condition: ConditionView, knobs: list[Knob]) -> tuple[str, 
     if node is None:
         return None
     for knob in knobs:
-        if knob.kind != KnobKind.PACKAGE or not knob.behind:
+        if knob.kind != KnobKind.PACKAGE or not knob.behind or not knob.same_value:
             continue
         if _missing(node, knob.behind):
-            module = knob.name.split(".")[0]
+            tops = list(dict.fromkeys(m.strip().split(".")[0] for m in knob.name.split(",")))
+            modules = ", ".join(code(t) for t in tops)
             text = (
-                f"Install the package that provides the module {code(module)}: "
-                f"{code(knob.behind)} says that `import {knob.name}` failed"
+                f"Install the package that provides the module {modules}"
+                if len(tops) == 1
+                else f"Install the packages that provide the modules {modules}"
             )
+            text += f" ({code(knob.behind)} is unset here: importing {code(knob.name)} failed)"
             return text, knob
     return None
 
@@ -55,7 +58,9 @@ def platform_solution(condition: ConditionView, knobs: list[Knob]) -> str | None
     node = _parse(condition.text)
     if node is None:
         return None
-    tests = {k.behind: k.name for k in knobs if k.kind == KnobKind.PLATFORM and k.behind}
+    tests = {
+        k.behind: k.name for k in knobs if k.kind == KnobKind.PLATFORM and k.behind and k.same_value
+    }
     node = _Inline(tests).visit(node)
     # the condition holds on the path to the site: the way out is its opposite
     wanted = (

@@ -144,10 +144,15 @@ def when_it_happens(facts: Facts) -> WhenItHappens:
     for knob in facts.knobs:
         behind = code(knob.behind or knob.name)
         if knob.kind == KnobKind.PACKAGE:
-            situations.append(f"{behind} is None when the optional {code(knob.name)} is missing.")
+            situations.append(
+                f"{behind} is None when the optional {code(knob.name)} is missing."
+                if knob.same_value
+                else f"{behind} depends on whether the optional {code(knob.name)} is installed."
+            )
             continue
         if knob.kind == KnobKind.PLATFORM:
-            situations.append(f"{behind} tests the machine: {code(knob.name)}.")
+            verb = "tests" if knob.same_value else "depends on"
+            situations.append(f"{behind} {verb} the machine: {code(knob.name)}.")
             continue
         kind = "environment variable" if knob.kind == KnobKind.ENV else "command-line flag"
         via = f" (through the {knob.via})" if knob.via and knob.via.startswith("property") else ""

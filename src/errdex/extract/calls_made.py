@@ -95,6 +95,7 @@ class CallRecorder:
                 params=scope.params if forwards else (),
                 defaults=literal_defaults(scope) if forwards else {},
                 receiver_type=_receiver_type(func, scope),
+                bindings=self.state.bindings_of(self.state.names_of(path), scope, stmt.lineno),
             )
         )
 

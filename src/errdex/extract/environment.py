@@ -41,8 +41,8 @@ _ONE_LINE_DEF = re.compile(r"([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\([^()]
 
 
 def optional_imports(tree: ast.Module) -> dict[str, str]:
-    """Module-level name → the module a `try` imports, for each name its `except
-    ImportError` binds to `None` or `False`."""
+    """Module-level name → the modules a `try` imports (joined by ", "), for each name
+    its `except ImportError` binds to `None` or `False`."""
     out: dict[str, str] = {}
     for stmt in _module_tries(tree.body):
         modules = [m for m in _imported(stmt.body) if m]
@@ -52,7 +52,7 @@ def optional_imports(tree: ast.Module) -> dict[str, str]:
             if not _catches_import_error(handler.type):
                 continue
             for name in _bound_to_nothing(handler.body):
-                out.setdefault(name, modules[0])
+                out.setdefault(name, ", ".join(dict.fromkeys(modules)))
     return out
 
 

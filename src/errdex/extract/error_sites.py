@@ -12,7 +12,6 @@ from errdex.extract.scope import Assignment, Scope, Step, message_locals
 from errdex.extract.shapes import (
     BUILTIN_NAMES,
     JOIN,
-    OWN_OBJECT,
     branches_assign,
     is_factory,
     is_none,
@@ -25,7 +24,6 @@ from errdex.extract.templates import TemplateBuilder
 from errdex.extract.walk_state import WalkState
 from errdex.facts import (
     Arg,
-    Binding,
     ConditionKind,
     ErrorSite,
     MessageTemplate,
@@ -212,20 +210,10 @@ class SiteRecorder:
     def _made_before(self, name: str, scope: Scope, line: int) -> ast.Call | None:
         """The exception a local was made as, when that surely ran before the raise:
         `exc = ValidationError(errors, data=data)` ... `raise exc`."""
-        assigned = self._last_assignment(name, scope, line)
+        assigned = self.state.last_assignment(name, scope, line)
         made = assigned[1] if assigned is not None else None
         if isinstance(made, ast.Call) and (callee := dotted_name(made.func)) is not None:
             return made if callee.rpartition(".")[2][:1].isupper() else None
-        return None
-
-    def _last_assignment(self, name: str, scope: Scope, line: int) -> tuple[int, ast.expr] | None:
-        """(line, value) of the last assignment of `name` that surely ran before `line`: in a
-        block enclosing the current one. None when it is a parameter's, or there is none."""
-        here = self.state.blocks
-        for assigned in reversed(scope.assigns.get(name, ())):
-            if assigned.line <= line and here[: len(assigned.blocks)] == assigned.blocks:
-                value = assigned.value
-                return (assigned.line, value) if value is not None else None
         return None
 
     def asserted(self, stmt: ast.Assert, scope: Scope, path: tuple[Step, ...]) -> None:
@@ -287,7 +275,7 @@ class SiteRecorder:
         level: str | None = None,
         printer: str | None = None,
     ) -> ErrorSite:
-        names = tuple(dict.fromkeys(n for step in path for n in self.state.names(step)))
+        names = self.state.names_of(path)
         reasons, reasons_expr = self._reasons_for(message, scope)
         site = ErrorSite(
             kind=kind,
@@ -298,7 +286,7 @@ class SiteRecorder:
             function=scope.qualname,
             class_name=scope.class_name,
             conditions=self.state.conditions_of(path),
-            bindings=self._bindings(names, scope, stmt.lineno),
+            bindings=self.state.bindings_of(names, scope, stmt.lineno),
             cause=cause,
             level=level,
             printer=printer,
@@ -321,21 +309,6 @@ class SiteRecorder:
             if name in scope.lists:
                 return scope.lists[name].freeze(), placeholder.expr
         return None, None
-
-    def _bindings(self, names: tuple[str, ...], scope: Scope, line: int) -> tuple[Binding, ...]:
-        out: list[Binding] = []
-        seen: set[str] = set()
-        for dotted in names:
-            root = dotted.split(".")[0]
-            if root in seen or root in OWN_OBJECT:
-                continue
-            seen.add(root)
-            assigned = self._last_assignment(root, scope, line)
-            if assigned is not None:
-                out.append(
-                    Binding(name=root, value=self.state.source(assigned[1]), line=assigned[0])
-                )
-        return tuple(out)
 
 
 def _shared(path: tuple[Step, ...], other: tuple[Step, ...]) -> int:

@@ -16,10 +16,10 @@ from typing import Any
 
 from errdex.extract.conditions import ConditionMaker, dotted_names
 from errdex.extract.scope import Scope, Step, message_locals
-from errdex.extract.shapes import is_stringy
+from errdex.extract.shapes import OWN_OBJECT, is_stringy
 from errdex.extract.source_text import source_of
 from errdex.extract.templates import TemplateBuilder
-from errdex.facts import Arg, Condition, MessageTemplate
+from errdex.facts import Arg, Binding, Condition, MessageTemplate
 
 
 def _memoized_source(text: str, known: dict[int, tuple[ast.AST, str]], node: ast.AST) -> str:
@@ -99,6 +99,34 @@ class WalkState:
 
     def conditions_of(self, path: tuple[Step, ...]) -> tuple[Condition, ...]:
         return tuple(self.condition(step) for step in path)
+
+    def names_of(self, path: tuple[Step, ...]) -> tuple[str, ...]:
+        """The names and attribute chains the tests of a path read, in order."""
+        return tuple(dict.fromkeys(n for step in path for n in self.names(step)))
+
+    def bindings_of(self, names: tuple[str, ...], scope: Scope, line: int) -> tuple[Binding, ...]:
+        """What the locals among `names` were last assigned before `line`."""
+        out: list[Binding] = []
+        seen: set[str] = set()
+        for dotted in names:
+            root = dotted.split(".")[0]
+            if root in seen or root in OWN_OBJECT:
+                continue
+            seen.add(root)
+            assigned = self.last_assignment(root, scope, line)
+            if assigned is not None:
+                out.append(Binding(name=root, value=self.source(assigned[1]), line=assigned[0]))
+        return tuple(out)
+
+    def last_assignment(self, name: str, scope: Scope, line: int) -> tuple[int, ast.expr] | None:
+        """(line, value) of the last assignment of `name` that surely ran before `line`: in a
+        block enclosing the current one. None when it is a parameter's, or there is none."""
+        here = self.blocks
+        for assigned in reversed(scope.assigns.get(name, ())):
+            if assigned.line <= line and here[: len(assigned.blocks)] == assigned.blocks:
+                value = assigned.value
+                return (assigned.line, value) if value is not None else None
+        return None
 
     # -- messages and arguments ------------------------------------------------------------
 

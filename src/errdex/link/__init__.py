@@ -53,7 +53,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "22-readings"
+LINKER_VERSION = "23-readings-environment"
 
 
 def link_version(
@@ -135,7 +135,9 @@ class _Context:
             return indexed
         links = self.callers.callers(indexed.module, site.function)
         knobs = self.knobs
-        found = knobs.knobs(facts, site.class_name, site.conditions, site.bindings, site.names)
+        # a helper's site has no names of its own: they are read from its conditions
+        names = site.names or None
+        found = knobs.knobs(facts, site.class_name, site.conditions, site.bindings, names)
         for variant in site.variants:
             where = self.by_path.get(variant.file or indexed.file, facts)
             owner_class = self._owner_class(where.module, variant.function)

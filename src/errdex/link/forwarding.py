@@ -77,6 +77,7 @@ def site_at_call(
         function=call.function,
         class_name=call.class_name,
         conditions=call.conditions + guard,
+        bindings=call.bindings,
         args=call.args,
     )
 

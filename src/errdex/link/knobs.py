@@ -266,13 +266,15 @@ class KnobIndex:
         own = optional is not None and optional[0].split(".")[0] == where.module.split(".")[0]
         if optional is not None and not own:
             kind, knob, file = KnobKind.PACKAGE, optional[0], optional[1]
-            via = f"`{name}` is None (or false) when `import {knob}` failed"
+            via = f"`{name}` is None (or false) when importing `{knob}` failed"
         elif (test := self._platform.get((where.module, name.rsplit(".", 1)[-1]))) is not None:
             kind, knob, file = KnobKind.PLATFORM, test[0], test[1]
             via = f"`{name}()` returns `{knob}`"
         else:
             return None
-        return KnobLink(name=knob, kind=kind, behind=dotted, file=file, via=via)
+        # `same_value`: a name that holds it as it is (a local alias, a property returning
+        # it) says the same; one computed from it says nothing exact
+        return KnobLink(name=knob, kind=kind, behind=dotted, file=file, via=via, same_value=True)
 
     def _through_property(
         self, attr: str, dotted: str, facts: FileFacts, class_name: str, depth: int

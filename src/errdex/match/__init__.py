@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from errdex.match.installed import installed_versions
+from errdex.match.installed import InstalledHere
 from errdex.match.lookup import rank
 from errdex.match.paste import ErrorEvidence, Evidence, Frame, parse_paste
 from errdex.match.results import LookupAnswer, LookupResult, Match, MatchRecord, VariantMatch
@@ -38,5 +38,5 @@ def lookup_text(
     came from when the paste itself does not.
     """
     evidence = parse_paste(text)
-    here = installed_versions(p.name for p in store.projects()) if installed else None
+    here = InstalledHere() if installed else None
     return rank(store, evidence, project=project, version=version, limit=limit, installed=here)

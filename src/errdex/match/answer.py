@@ -14,6 +14,7 @@ import msgspec
 from errdex.errors import NotFoundError, SourceError
 from errdex.indexing import IndexReport
 from errdex.match.evidence import Evidence
+from errdex.match.installed import InstalledHere
 from errdex.match.paste import parse_paste
 from errdex.match.results import LookupResult
 from errdex.store.base import Store
@@ -119,7 +120,10 @@ def answer_paste(
         raise NotFoundError("the database is empty: index something first: errdex index SOURCE")
     from errdex.match.lookup import rank
 
-    result = rank(store, evidence, project=project, version=version, limit=limit)
+    # Where it may index what is installed here, this is the user's environment: the
+    # releases installed here are evidence of which release the paste came from.
+    here = InstalledHere() if auto_index else None
+    result = rank(store, evidence, project=project, version=version, limit=limit, installed=here)
     return Answer(result=result, indexed=indexed)
 
 

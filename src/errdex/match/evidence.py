@@ -36,6 +36,16 @@ class ErrorEvidence(msgspec.Struct, frozen=True):
     logger: str | None = None
     hint_file: str | None = None  # `[file.py:123]` log prefixes, `file.py:12: UserWarning: ...`
     hint_line: int | None = None
+    hint_code: str | None = None  # the source line a printed warning shows under its place
+
+    def places(self) -> tuple[Frame, ...]:
+        """Where the paste says this error passed, innermost first: its traceback's frames,
+        then the place its log line or printed warning names (a warning's is often a
+        caller's, by its `stacklevel`; a log prefix may print the file's name alone)."""
+        hint: tuple[Frame, ...] = ()
+        if self.hint_file is not None and self.hint_line is not None:
+            hint = (Frame(self.hint_file, self.hint_line, None, self.hint_code),)
+        return (*self.frames[::-1], *hint)
 
 
 class Evidence(msgspec.Struct, frozen=True):

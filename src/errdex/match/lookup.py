@@ -10,6 +10,7 @@ agreement is named in `why`.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
@@ -456,6 +457,7 @@ def rank(
             match = scorer.score(stored)
             if match is None:
                 continue
+            # A raise matched by its class alone read nothing of the message.
             if match.confident and not match.piece and not match.guess:
                 read.add(index)
             target = best if match.confident else near
@@ -486,7 +488,7 @@ def rank(
         near.pop(key, None)
     _promote_text_matches(best, near, bare=not any(item.message.strip() for _, item in items))
     _demote_guesses(best)
-    frames = [frame for item in evidence.errors[:4] for frame in reversed(item.frames)]
+    frames = [frame for item in evidence.errors[:4] for frame in item.places()]
     return LookupResult(
         # Settling drops old versions of errors also matched in a newer one: take a few more
         # first, so that `limit` answers remain.
@@ -567,7 +569,7 @@ def _readings(item: ErrorEvidence) -> list[ErrorEvidence]:
 
 def _demote_guesses(best: dict[str, Match]) -> None:
     """Put the sites matched by their class alone after any of the same class that the
-    text or a frame pins (every answer in `best` is confident).
+    text or a frame pins, and claim none of them when others of its class are answers too.
 
     Only the same class: `requests.ConnectionError: ... Max retries exceeded ...` is
     rightly requests' `raise ConnectionError(e)`, matched by its class, though urllib3's
@@ -581,6 +583,12 @@ def _demote_guesses(best: dict[str, Match]) -> None:
         floor = floors.get(match.exception)
         if match.guess and floor is not None and match.score >= floor:
             best[key] = msgspec.structs.replace(match, score=round(floor * W.guess_under_pinned, 4))
+    # A guess among other answers of its class is a preference (the words of its guard), not
+    # evidence: listed, never claimed.
+    per_class = Counter(match.exception for match in best.values())
+    for key, match in best.items():
+        if match.guess and per_class[match.exception] > 1:
+            best[key] = msgspec.structs.replace(match, confident=False)
 
 
 def _better(new: Match, old: Match) -> bool:

@@ -39,6 +39,9 @@ _CLASS_HEAD = re.compile(
 _QUALIFIED_HEAD = re.compile(
     r"(?<![\w.])(?P<name>(?:[a-z_][a-z0-9_]{0,40}\.){1,8}[A-Z][A-Za-z0-9_]{1,80}): (?=\S)"
 )
+# `pkg.module.ClassName` alone: what Python prints for a package's exception whose message
+# is empty (a builtin's bare name, `NotImplementedError`, the parser reads already).
+_QUALIFIED_ALONE = re.compile(r"(?:[a-z_][a-z0-9_]{0,40}\.){1,8}[A-Z][A-Za-z0-9_]{1,80}")
 # A frame line anywhere, in any quotes (word processors turn `"` into `“”`).
 _ANY_FRAME = re.compile(
     r'\s*File ["\'](?P<path>[^"\'\n]{1,500})["\'], line (?P<line>\d{1,7})'
@@ -62,6 +65,8 @@ def _refine(errors: list[ErrorEvidence], lines: list[str]) -> list[ErrorEvidence
                 stem = error.message.rstrip(".…")
                 if any(e.exception == name and e.message.startswith(stem) for e in out):
                     continue  # a summary line repeating an error already read in full
+        if error.exception is None and _QUALIFIED_ALONE.fullmatch(error.message.strip()):
+            error = msgspec.structs.replace(error, exception=error.message.strip(), message="")
         if any((e.exception, e.message) == (error.exception, error.message) for e in out):
             continue  # the same error read twice (a log line and the exception it holds)
         out.append(error)

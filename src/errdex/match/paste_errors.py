@@ -29,13 +29,14 @@ class Err:
     frames: list[Frame] = field(default_factory=list)
     start: Line | None = None  # a log line's prefix facts
     truncated: bool = False
+    code: str | None = None  # the source line printed under a warning's place
 
     def evidence(self) -> ErrorEvidence:
         message, truncated = _clean(self.exception, self.message)
         ln = self.start or Line("")
         return ErrorEvidence(
             self.exception, message, tuple(self.frames), truncated or self.truncated,
-            ln.level, ln.logger, ln.hint_file, ln.hint_line,
+            ln.level, ln.logger, ln.hint_file, ln.hint_line, self.code,
         )  # fmt: skip
 
 

@@ -24,6 +24,10 @@ _TOKEN_LIST = (
     ("logger", r"(?P<logger>[A-Za-z_][\w.-]{0,80}) - (?=\[?\d{4}-\d\d-\d\d)"),
     ("tag", r"\[\d+,\d+\]<std(?:out|err)>:"),  # mpirun
     ("tag", r"\([^()\n]{0,80}?\bpid=\d+[^()\n]{0,80}\)"),  # (VllmWorker rank=0 pid=1)
+    # Container runtimes' logs (`kubectl logs`, CRI): `<time> stderr F <line>`
+    ("tag", r"std(?:out|err) [FP](?= |$)"),
+    # A source and its process after the time: Heroku's `app[web.1]:`, syslog's `python3[12]:`
+    ("tag", r"[a-z][\w.-]{0,40}\[[\w.-]{1,40}\]:(?= |$)"),
     ("tag", r"\[(?:Bug|BUG|Usage|Feature|Question|Installation|Performance|Doc|Misc|RFC)\]:?"),
     # `[%(asctime)s %(name)s] %(levelname)s: ...` (nonebot): the logger inside the brackets
     ("time", rf"\[\d{{4}}-\d\d-\d\d[T ]{_TIME} (?P<logger>[A-Za-z_][\w.-]{{0,60}})\]"),

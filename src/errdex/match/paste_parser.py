@@ -266,13 +266,15 @@ class Parser:
     def _warning(self, i: int, m: re.Match[str]) -> int:
         start, body = self.lines[i], [m["msg"]]
         indent = _indent(start.text)
+        code = None
         i += 1
         while i < len(self.lines):
             ln = self.lines[i]
             if ln.brk or not ln.text.strip() or ln.key != start.key:
                 break
             if _indent(ln.text) > indent or (indent == 0 and CODE_LIKE.match(ln.text)):
-                i += 1  # the code line `warnings.warn(` printed under the warning
+                code = ln.text.strip()  # the code line `warnings.warn(` printed under it
+                i += 1
                 break
             if _starts(ln.text):
                 break
@@ -280,7 +282,7 @@ class Parser:
             i += 1
         # The printed file:line is where the warning points (stacklevel), often the caller's code.
         hint = Line("", start.key, start.level, start.logger, m["path"], int(m["line"]))
-        self.others.append(Err(m["cat"], "\n".join(body), start=hint))
+        self.others.append(Err(m["cat"], "\n".join(body), start=hint, code=code))
         return i
 
     def _log(self, i: int) -> int:

@@ -3,12 +3,16 @@
 An error held by several releases has a site in each; they often differ (a line moved,
 the function moved to another file). The paste tells them apart by what it shows:
 
-1. a traceback frame at the site's lines in that release;
-2. the other frames of the project: a release whose file has the frame's printed code at
-   the frame's line, in the frame's function, agrees with the paste;
-3. the exception's module, when the paste names the class with it and the class moved;
-4. the reason of a reasons list the message names, where only some releases have it;
-5. the release installed where the lookup runs (read from distribution metadata, never by
+1. a traceback frame at the site's lines in that release, or the place a log line or a
+   printed warning names;
+2. a frame's path naming the release: an egg's or a wheel's folder
+   (`requests-2.20.0-py3.9.egg/requests/models.py`), a Nix store entry;
+3. the other frames of the project: a release whose file has the frame's printed code at
+   the frame's line agrees with the paste (so does the code line a printed warning shows
+   under the place its `stacklevel` names, often a caller's);
+4. the exception's module, when the paste names the class with it and the class moved;
+5. the reason of a reasons list the message names, where only some releases have it;
+6. the release installed where the lookup runs (read from distribution metadata, never by
    importing), when the caller says the lookup runs in the user's environment.
 
 Wording that changed between releases needs no step here: each wording is an error id of
@@ -17,6 +21,7 @@ its own, and the template that explains the message best already won the ranking
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
@@ -63,8 +68,9 @@ def choose_release(
     narrowed step by step by the evidence; the newest of what is left."""
     left = list(sites[:_MAX_RELEASES])
     reasons: list[str] = []
-    facts = _Facts(frames, exception, reason, installed or {})
-    for step in (_at_frame, _frame_code, _exception_module, _reason, _installed):
+    facts = _Facts(frames, exception, reason, installed if installed is not None else {})
+    steps = (_at_frame, _path_release, _frame_code, _exception_module, _reason, _installed)
+    for step in steps:
         if len(left) < 2:
             break
         kept, said = step(store, left, facts)
@@ -131,11 +137,52 @@ class _Facts(NamedTuple):
 def _at_frame(store: Store, sites: list[StoredSite], facts: _Facts) -> _Step:
     """The releases whose site sits at a frame's line (the innermost such frame)."""
     for depth, frame in enumerate(facts.frames):
-        kept = [s for s in sites if at_lines(frame, s.file, s.site.line, s.site.end_line)]
+        kept = [s for s in sites if _at(frame, s)]
         if kept:
             where = "the innermost frame" if depth == 0 else "a traceback frame"
             return kept, f"{where} is at its line {kept[0].site.line}"
     return [], ""
+
+
+# A folder named for a distribution and its release, as eggs, wheels run in place (pex,
+# zipapps) and Nix store entries are: `requests-2.20.0-py3.9.egg`, `<hash>-python3.11-
+# requests-2.31.0`. The name is the last run of words before the version.
+_RELEASE_DIR = re.compile(
+    r"(?:^|-)(?P<name>[A-Za-z][A-Za-z0-9_.]{0,80}?)-(?P<version>\d[\w.+!]{0,40}?)"
+    r"(?:-py\d?[\w.-]{0,60}|\.egg|\.dist-info)?$"
+)
+
+
+def _path_release(store: Store, sites: list[StoredSite], facts: _Facts) -> _Step:
+    """The releases a frame's path names in the folder that holds the project's files."""
+    top = sites[0].file.split("/", 1)[0]
+    names = {_normal(sites[0].project), _normal(top)}
+    for frame in facts.frames:
+        path = "/" + frame.path.replace("\\", "/")
+        if f"/{top}/" not in path:
+            continue
+        for folder in reversed(path[: path.rindex(f"/{top}/")].split("/")[-6:]):
+            found = _RELEASE_DIR.search(folder)
+            if found is None or _normal(found["name"]) not in names:
+                continue
+            kept = [s for s in sites if s.version == found["version"]]
+            return kept, f"a traceback path names {folder}"
+    return [], ""
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _at(frame: Frame, site: StoredSite) -> bool:
+    """The frame points into the site's lines; a log prefix's place, printed with the
+    file's name alone (`[registry.py:267]`), is at the site when its file has that name (the
+    sites compared are one error's, in one project)."""
+    lines = site.site.line, site.site.end_line
+    if "/" not in frame.path and "\\" not in frame.path and frame.line is not None:
+        named = frame.path == site.file.rsplit("/", 1)[-1]
+        return named and lines[0] <= frame.line <= lines[1]
+    return at_lines(frame, site.file, *lines)
 
 
 def _frame_code(store: Store, sites: list[StoredSite], facts: _Facts) -> _Step:
@@ -159,7 +206,9 @@ def _frame_code(store: Store, sites: list[StoredSite], facts: _Facts) -> _Step:
             if lines is None or not frame.line or frame.line > len(lines):
                 continue
             shown = " ".join((frame.code or "").split())
-            votes += 1 if " ".join(lines[frame.line - 1].split()) == shown else -1
+            there = " ".join(lines[frame.line - 1].split())
+            # (A stray quote or backtick of the paste's markup may end the printed line.)
+            votes += 1 if there in (shown, shown.strip("`'\"")) else -1
         agree[index] = votes
     best = max(agree.values())
     if best <= 0 or all(v == best for v in agree.values()):

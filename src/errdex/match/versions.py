@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from errdex.history.timeline import newest_of, version_labels
+from errdex.history.timeline import lineage, newest_of, version_labels
 from errdex.match.evidence import Frame
 from errdex.match.one_result import merge_releases, merge_same_text, with_versions
 from errdex.match.releases import choose_release
@@ -39,31 +39,44 @@ def settle_versions(
     frames (`frames`, innermost first), the class's module (`exception`, as pasted), the
     release installed where the lookup runs (`installed`). When it does not decide and the
     sites differ, the newest is shown and the match is not `confident`. A lookup scoped to a
-    version (`--version`) keeps it. Wording that changed is a different id: the template
-    that explains the message best already won the ranking; ids of one error matched in
-    several wordings become one result. For a match in an older version, `newest` says
-    what the error is in the newest one.
+    version (`--version`) keeps it. An error that moved (another function or file, the
+    same text) has another id in the releases before or after: those releases are among
+    the ones chosen from, the result takes the id of the release chosen, and the others go
+    to `merged`. Wording that changed is a different id: the template that explains the
+    message best already won the ranking; ids of one error matched in several wordings
+    become one result. For a match in an older version, `newest` says what the error is in
+    the newest one.
     """
     labels: dict[str, list[str]] = {}
     rows: dict[str, list[StoredSite]] = {}  # each id's sites, read once
     settled: list[Match] = []
-    for match in matches:
+    for rank, match in enumerate(matches):
         sites = rows[match.id] = store.get_error(match.id)
-        if version is None and len({site.version for site in sites}) > 1:
+        order = labels.get(match.project)
+        if order is None:
+            order = labels[match.project] = version_labels(store, match.project)
+        alike: list[str] = []
+        if version is None and rank < _ALIKE_RANKS and (match.confident or frames):
+            alike = _same_text_elsewhere(store, match.id, sites, order, rows)
+        pool = [*sites, *(site for other in alike for site in rows[other])]
+        if version is None and len({site.version for site in pool}) > 1:
             choice = choose_release(
                 store,
-                _one_per_release(sites),
+                _one_per_release(_newest_first(pool, order)),
                 frames,
                 exception=exception,
                 reason=match.variant.reason if match.variant is not None else None,
                 installed=installed,
             )
+            # The release chosen may hold the error under another id: the result is that
+            # id's, and the others go to `merged` (their sites are the error's too).
+            ids = dict.fromkeys([match.id, *alike, *match.merged])
+            sites = rows[choice.site.id]
+            merged = [i for i in ids if i != choice.site.id]
+            match = msgspec.structs.replace(match, id=choice.site.id, merged=merged)
             match = _on(match, choice.site, choice.why)
             if not choice.decided:
                 match = msgspec.structs.replace(match, confident=False)
-        order = labels.get(match.project)
-        if order is None:
-            order = labels[match.project] = version_labels(store, match.project)
         if order and match.version != order[-1]:
             match = msgspec.structs.replace(match, newest=newest_of(store, sites, order))
         settled.append(match)
@@ -73,6 +86,36 @@ def settle_versions(
     settled = [m for m in settled if not _superseded(m, scores)]
     settled.sort(key=lambda m: (-m.score, -m.literal_length(), _age(m, labels)))
     return merge_same_text(with_versions(store, merge_releases(settled), labels, rows))
+
+
+# Only the first few matches (those shown) look for their error under other ids: each look
+# reads the neighbouring releases' sites.
+_ALIKE_RANKS = 5
+
+
+def _same_text_elsewhere(
+    store: Store,
+    error_id: str,
+    sites: Sequence[StoredSite],
+    order: Sequence[str],
+    rows: dict[str, list[StoredSite]],
+) -> list[str]:
+    """The ids the error has in releases of the catalog that do not hold `error_id`, where
+    it moved (another function or file, the same text): a paste cannot tell those releases
+    apart by its text, only by the rest of its evidence. A reworded error is left out: the
+    wording that explains the paste best already won the ranking."""
+    if len(order) < 2 or len({site.version for site in sites}) >= len(order):
+        return []
+    found = [e.id for e in lineage(store, error_id) if e.status == "moved" and e.id != error_id]
+    for other in found:
+        if other not in rows:
+            rows[other] = store.get_error(other)
+    return list(dict.fromkeys(found))
+
+
+def _newest_first(sites: Sequence[StoredSite], order: Sequence[str]) -> list[StoredSite]:
+    place = {label: index for index, label in enumerate(order)}
+    return sorted(sites, key=lambda site: -place.get(site.version, -1))
 
 
 def _one_per_release(sites: Sequence[StoredSite]) -> list[StoredSite]:
