@@ -244,7 +244,7 @@ def test_the_raise_at_the_last_frame_before_its_cause_though_its_text_differs(
 Traceback (most recent call last):
   File "/venv/lib/python3.11/site-packages/forms/numbers.py", line 6, in parse_decimal
     raise FormError(
-forms.errors.FormError: '1.23.456' is not a properly formatted decimal number. Did you mean '123456'?
+forms.errors.FormError: '1.2.3' is not a properly formatted decimal number. Did you mean '123'?
 
 The above exception was the direct cause of the following exception:
 

@@ -20,6 +20,7 @@ from errdex.link.resolve import BUILTIN_EXCEPTIONS
 from errdex.match.evidence import ErrorEvidence, Evidence, at_lines
 from errdex.match.one_result import same_text_key
 from errdex.match.pattern import TemplateMatch, compile_template, literal_runs
+from errdex.match.readings import OLD_NAMES, printed_name, readings
 from errdex.match.results import LookupResult, Match, VariantMatch
 from errdex.match.versions import settle_versions
 from errdex.match.weights import WEIGHTS as W
@@ -66,7 +67,7 @@ class _Scorer:
         self.evidence = evidence
         self.weight = weight
         self.cut = cut
-        self.exception = _printed_name(evidence.exception or "") or None
+        self.exception = printed_name(evidence.exception or "") or None
 
     def score(self, stored: StoredSite) -> Match | None:
         site = stored.site
@@ -116,12 +117,16 @@ class _Scorer:
                 # The site writes a text of its own, and the paste shows another.
                 total += W.other_text
             why.append("the message is computed at the raise; matched by its class")
-        elif matched is None and pinned and pinned[0] >= W.innermost_frame:
-            if agreement >= W.same_class:
-                # The innermost frame and the class name this raise, its text another (a
-                # translation, a message its caller set): as sure as a computed text.
-                total += W.by_class
-                why.append("the frame and the class name this raise; its text is another")
+        elif (
+            matched is None
+            and pinned
+            and pinned[0] >= W.innermost_frame
+            and agreement >= W.same_class
+        ):
+            # The innermost frame and the class name this raise, its text another (a
+            # translation, a message its caller set): as sure as a computed text.
+            total += W.by_class
+            why.append("the frame and the class name this raise; its text is another")
         confident = (
             (
                 matched is not None
@@ -165,7 +170,7 @@ class _Scorer:
         message = stored.site.message
         info = stored.exception
         name = info.name if info else stored.site.exception
-        if _printed_name(name or "") != self.exception:
+        if printed_name(name or "") != self.exception:
             return False
         literal = message.literal_length if message is not None else 0
         return literal < 6 or (info is not None and info.defined_in is not None)
@@ -229,7 +234,7 @@ class _Scorer:
         name = info.name if info else (stored.site.exception or "").rsplit(".", 1)[-1]
         if not name.lstrip("_")[:1].isupper():
             return 0.0  # `raise err`, `raise self._error(...)`: the class is not written here
-        if _printed_name(name) == self.exception:
+        if printed_name(name) == self.exception:
             if self.qualified(stored) and "." in (self.evidence.exception or ""):
                 why.append(f"exception class {info.qualname if info else name}")
                 return W.qualified_class
@@ -271,17 +276,6 @@ def _shows_none_of(template: MessageTemplate | None, message: str) -> bool:
         if any(len(piece) >= _OWN_TEXT and piece in held for piece in pieces):
             return False
     return True
-
-
-# Python's old names of OSError: `raise IOError(...)` prints as `OSError: ...`.
-_OLD_NAMES = {"OSError": ("IOError", "EnvironmentError")}
-_PRINTED = {old: new for new, olds in _OLD_NAMES.items() for old in olds}
-
-
-def _printed_name(name: str) -> str:
-    """A class's name as a traceback prints it: without its module, old aliases resolved."""
-    short = name.rsplit(".", 1)[-1]
-    return _PRINTED.get(short, short)
 
 
 def _basename(path: str) -> str:
@@ -401,7 +395,7 @@ def candidates(
         home = _project_named(projects, pasted) if qualified and project is None else None
         if home is not None:
             found.extend(store.sites_raising(short, home, version, limit=40))
-        for name in (short, *_OLD_NAMES.get(short, ())):
+        for name in (short, *OLD_NAMES.get(short, ())):
             found.extend(store.sites_raising(name, project, version, limit=40))
     for frame in evidence.frames[-12:]:
         if frame.line is not None:
@@ -447,7 +441,7 @@ def rank(
     """
     best: dict[str, Match] = {}
     near: dict[str, Match] = {}
-    items = [(i, r) for i, e in enumerate(evidence.errors[:4]) for r in _readings(e)]
+    items = [(i, r) for i, e in enumerate(evidence.errors[:4]) for r in readings(e)]
 
     read: set[int] = set()  # the errors a whole reading of their message explains
 
@@ -542,29 +536,6 @@ def _promote_text_matches(best: dict[str, Match], near: dict[str, Match], *, bar
     for key, match in list(near.items()):
         if not match.guess and not match.piece and match.score > floor:
             best[key] = near.pop(key)
-
-
-# A dotted name whose last part is a CamelCase class name: `ClientDisconnect`, `pkg.Error`.
-_CLASS_ALONE = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*\.)*_*[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9_]*")
-
-
-_CLASS_HEAD = re.compile(rf"(?P<name>{_CLASS_ALONE.pattern}): (?P<rest>.+)", re.DOTALL)
-
-
-def _readings(item: ErrorEvidence) -> list[ErrorEvidence]:
-    """The error as read, and, where the parser found no class, with the class its message
-    starts with: a class name alone (a bare `raise ClientDisconnect` prints just that) or
-    before `: ` (`_Upgrade: <...>`, a private class the parser does not take for one)."""
-    if item.exception is not None:
-        return [item]
-    text = item.message.strip()
-    if _CLASS_ALONE.fullmatch(text):
-        return [item, msgspec.structs.replace(item, exception=text, message="")]
-    head = _CLASS_HEAD.match(text)
-    # A bare `Error: ` heads printed messages (click's `Error: ...`): no class of anyone's.
-    if head is not None and head["name"].rsplit(".", 1)[-1] != "Error":
-        return [item, msgspec.structs.replace(item, exception=head["name"], message=head["rest"])]
-    return [item]
 
 
 def _demote_guesses(best: dict[str, Match]) -> None:
