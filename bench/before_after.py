@@ -3,14 +3,15 @@
     python bench/before_after.py REV [--index vllm==0.33.0] [--rounds 2] [--packages ...]
 
 REV is any git revision of this repository (the "before"); the "after" is this working
-tree. The before's `src/` and `bench/lookup_speed.py` are taken from git (`git archive`)
-into a temporary folder; each tree runs in processes of its own with `PYTHONPATH` set to
-its `src/`, so nothing is installed. The two trees alternate within each round, so a load
-that comes and goes falls on both alike.
+tree, copied at the start (edits made during the run do not reach it). The before's `src/`
+and `bench/lookup_speed.py` are taken from git (`git archive`) into a temporary folder.
+Each tree runs in processes of its own with `PYTHONPATH` set to its `src/`, so nothing is
+installed. The two trees alternate within each round, so a load that comes and goes falls
+on both alike.
 
 - index: `errdex index SPEC --json` into a new database, with a facts cache of its own
   (cold: every file extracted) but the downloads of errdex's cache (no network time); wall
-  and CPU seconds (the process and its extraction workers).
+  and CPU seconds.
 - lookup: each tree's own `bench/lookup_speed.py` over `--packages` (default: its own list),
   indexed anew by each tree; its p50/p90/p99 and 1 MB figures.
 
@@ -25,6 +26,7 @@ import argparse
 import io
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -45,6 +47,14 @@ def _export(rev: str, into: Path) -> Path:
     ).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(into, filter="data")
+    return into
+
+
+def _copy_working_tree(into: Path) -> Path:
+    """This working tree's `src/` and `bench/lookup_speed.py` under `into`."""
+    shutil.copytree(ROOT / "src", into / "src", ignore=shutil.ignore_patterns("__pycache__"))
+    (into / "bench").mkdir(parents=True)
+    shutil.copy2(HERE / "lookup_speed.py", into / "bench" / "lookup_speed.py")
     return into
 
 
@@ -116,7 +126,10 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="before-after-") as tmp:
         work = Path(tmp)
-        trees = {"before": _export(args.rev, work / "before"), "after": ROOT}
+        trees = {
+            "before": _export(args.rev, work / "before"),
+            "after": _copy_working_tree(work / "after"),
+        }
         index: dict[str, list[tuple[float, float, str]]] = {name: [] for name in trees}
         for round_ in range(args.rounds):
             for name, tree in trees.items() if round_ % 2 == 0 else reversed(trees.items()):

@@ -23,6 +23,7 @@ from errdex.errors import ErrdexError, InputError, NotFoundError, SourceError, S
 
 if TYPE_CHECKING:
     from errdex.answers import PasteAnswer
+    from errdex.explain.model.enrich import EnrichReport, ExplainedError
     from errdex.explain.page import Page
     from errdex.history.diff import VersionDiff
     from errdex.hook import install
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
 _LAZY = {
     "install": ("errdex.hook", "install"),
     "ClusterRun": ("errdex.indexing.cluster", "ClusterRun"),
+    "EnrichReport": ("errdex.explain.model.enrich", "EnrichReport"),
+    "ExplainedError": ("errdex.explain.model.enrich", "ExplainedError"),
     "FilePage": ("errdex.render.records", "FilePage"),
     "IndexReport": ("errdex.indexing", "IndexReport"),
     "LookupAnswer": ("errdex.match.results", "LookupAnswer"),
@@ -65,7 +68,9 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "ClusterRun",
+    "EnrichReport",
     "ErrdexError",
+    "ExplainedError",
     "FilePage",
     "IndexReport",
     "InputError",
@@ -83,6 +88,9 @@ __all__ = [
     "VersionDiff",
     "answer",
     "diff",
+    "diff_git",
+    "explain_error",
+    "explain_project",
     "index",
     "index_cluster",
     "install",
@@ -128,15 +136,16 @@ def index(
     force: bool = False,
     tags: str | None = None,
     installed: bool = False,
+    planned: Callable[[list[VersionInfo]], None] | None = None,
     started: Callable[[VersionInfo], Callable[[str, int, int], None] | None] | None = None,
     finished: Callable[[IndexReport], None] | None = None,
 ) -> list[IndexReport]:
     """Index each source (directory, PATH@REV, URL@REV, archive, NAME==VERSION,
     installed:NAME); with `tags`, each tag of the git repository `source` that matches that
     glob, oldest first; with `installed`, every distribution installed here too. Every
-    source is opened before any is indexed. `started` hears of each version as it starts
-    and may give a progress hook for it, `(stage, advance, total)`; `finished` gets its
-    report."""
+    source is opened before any is indexed; `planned` gets the versions then. `started`
+    hears of each version as it starts and may give a progress hook for it, `(stage,
+    advance, total)`; `finished` gets its report."""
     from errdex.indexing.runs import open_run, run_index
 
     specs = [source] if isinstance(source, str) else list(source)
@@ -145,7 +154,13 @@ def index(
     sources = open_run(specs, project=project, version=version, tags=tags, installed=installed)
     with _opened(db, create=True) as store:
         return run_index(
-            store, sources, workers=workers, force=force, started=started, finished=finished
+            store,
+            sources,
+            workers=workers,
+            force=force,
+            planned=planned,
+            started=started,
+            finished=finished,
         )
 
 
@@ -205,17 +220,19 @@ def answer(
     release: str | None = None,
     limit: int = 5,
     auto_index: bool = True,
+    partial_first: bool = True,
     pages: bool = False,
     announce: Callable[[str], None] | None = None,
     answered: Callable[[PasteAnswer], None] | None = None,
 ) -> PasteAnswer:
     """A paste answered where the error happened: the installed packages its traceback or
-    --project names are indexed first (into a new database, even), from the files the paste
-    needs; so is `release` (`NAME==VERSION`, read from its archive, downloaded once, never
-    installed), or a release the paste states that is not the one installed here.
-    `answered` gets the answer before the rest of those files are indexed. With
-    `pages`, the best match's page and source file come with it. `announce` hears of each
-    package indexed on the way. Raises `NotFoundError` when there is nothing to search."""
+    `project` names are indexed first (into a new database, even); with `partial_first`,
+    from the files the paste needs, and `answered` gets the answer before the rest of those
+    files are indexed. So is `release` (`NAME==VERSION`, read from its archive, downloaded
+    once, never installed), or a release the paste states that is not the one installed
+    here. With `pages`, the best match's page and source file come with it. `announce`
+    hears of each package indexed on the way. Raises `NotFoundError` when there is nothing
+    to search."""
     from errdex.answers import answer_for_reader
     from errdex.match.answer import may_index
     from errdex.match.paste import parse_paste
@@ -232,6 +249,7 @@ def answer(
             release=release,
             limit=limit,
             auto_index=auto_index,
+            partial_first=partial_first,
             pages=pages,
             announce=announce,
             answered=answered,
@@ -328,6 +346,67 @@ def diff(project: str, old: str, new: str, *, db: str | Store | None = None) -> 
 
     with _opened(db) as store:
         return diff_versions(store, project, old, new)
+
+
+def diff_git(
+    repo: str, old: str, new: str | None = None, *, db: str | Store | None = None
+) -> VersionDiff:
+    """The errors revision `new` of the git repository `repo` (None: its working tree) added,
+    removed, reworded and moved since revision `old`; both are indexed first, into `db`, or
+    with no `db` into a database of the call's own that is gone after."""
+    import contextlib
+    import tempfile
+    from pathlib import Path
+
+    from errdex.history.gate import diff_revisions
+
+    with contextlib.ExitStack() as stack:
+        if db is None:
+            db = str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "diff.db")
+        store = stack.enter_context(_opened(db, create=True))
+        return diff_revisions(store, repo, old, new)
+
+
+def explain_error(
+    error_id: str,
+    *,
+    llm_url: str,
+    llm_model: str,
+    db: str | Store | None = None,
+    version: str | None = None,
+    refresh: bool = False,
+) -> ExplainedError:
+    """Let the model at the OpenAI-compatible `llm_url` write the prose of one error's page
+    from its facts (an answer citing code the index lacks is rejected); cached, unless
+    `refresh`. The key comes from `$ERRDEX_LLM_API_KEY`."""
+    from errdex.explain.model.client import ChatClient
+    from errdex.explain.model.enrich import explain_error
+
+    with _opened(db) as store, ChatClient(llm_url, llm_model) as chat:
+        return explain_error(store, error_id, chat, version, refresh=refresh)
+
+
+def explain_project(
+    project: str,
+    *,
+    llm_url: str,
+    llm_model: str,
+    db: str | Store | None = None,
+    version: str | None = None,
+    concurrency: int = 4,
+    limit: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> EnrichReport:
+    """`explain_error` for every error of a version of `project` (default: the newest),
+    `concurrency` at a time, at most `limit`; a run resumes where the last stopped.
+    `progress(done, total)` hears of each error."""
+    from errdex.explain.model.client import ChatClient
+    from errdex.explain.model.enrich import enrich_version
+
+    with _opened(db) as store, ChatClient(llm_url, llm_model) as chat:
+        return enrich_version(
+            store, project, chat, version, concurrency=concurrency, limit=limit, progress=progress
+        )
 
 
 def load_ipython_extension(ipython: Any) -> None:

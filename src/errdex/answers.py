@@ -54,14 +54,15 @@ def answer_for_reader(
     release: str | None = None,
     limit: int = 5,
     auto_index: bool = True,
+    partial_first: bool = True,
     pages: bool = False,
     announce: Callable[[str], None] | None = None,
     answered: Callable[[PasteAnswer], None] | None = None,
 ) -> PasteAnswer:
     """The paste's answer (`text`: the paste as pasted, where a release may be stated);
     `answered` is given it as soon as it stands, before the versions first indexed from
-    part of their files are indexed whole (Ctrl-C during that leaves them for the next
-    lookup)."""
+    part of their files (with `partial_first`) are indexed whole (Ctrl-C during that leaves
+    them for the next lookup)."""
     first = answer_paste(
         store,
         evidence,
@@ -70,7 +71,7 @@ def answer_for_reader(
         release=release,
         limit=limit,
         auto_index=auto_index,
-        first=True,
+        first=partial_first,
         announce=announce,
         text=text,
     )

@@ -42,6 +42,19 @@ PACKAGE = {
                 raise ValueError("no node to render")
             return node
         """,
+    "tpl/options.py": """
+        def check(value):
+            if value is None:
+                raise ValueError("Invalid value")
+            return value
+
+        def parse(name, value):
+            if not str(value).isdigit():
+                raise ValueError(
+                    f"Invalid value for the option {name}: expected a number, got {value!r}"
+                )
+            return int(value)
+        """,
     "tpl/graphs.py": """
         class GraphError(Exception):
             pass
@@ -146,3 +159,16 @@ def test_a_class_raised_with_computed_messages_is_never_claimed(store: Store) ->
     first = result.matches[0]
     assert (first.function, first.guess, first.confident) == ("check_weights", True, False)
     assert "check_nodes" in {m.function for m in result.matches}
+
+
+def test_a_short_message_and_a_longer_one_it_starts(store: Store) -> None:
+    # Exactly the short message: its own template, not the longer one it is a prefix of.
+    assert lookup_text(store, "ValueError: Invalid value").matches[0].function == "check"
+    # Cut at a word's end: the longer template read as cut beats the short one found
+    # inside the paste with text left over.
+    cut = lookup_text(store, "ValueError: Invalid value for the option").matches
+    assert [m.function for m in cut[:2]] == ["parse", "check"]
+    assert (
+        lookup_text(store, "Invalid value for the option port: expected a numb").matches[0].function
+        == "parse"
+    )

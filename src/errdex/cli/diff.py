@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 import sys
-import tempfile
-from pathlib import Path
 
 import click
 
 import errdex
-from errdex.cli.output import db_option, fail, handle_errors, json_option, open_db, out, print_json
+from errdex.cli.output import db_option, fail, handle_errors, json_option, out, print_json
 from errdex.history import diff_markdown
-from errdex.history.gate import diff_revisions, parse_fail_on, tripped
+from errdex.history.gate import parse_fail_on, tripped
 from errdex.render.console import write_lines
 from errdex.render.diff_terminal import diff_view
 from errdex.render.safe_text import safe_text
@@ -61,14 +58,10 @@ def diff(
         raise click.UsageError("give PROJECT OLD NEW (or --git REPO OLD [NEW])")
     if repo is not None and len(names) > 2:
         raise click.UsageError("with --git, give OLD [NEW]: two revisions of the repository")
-    with contextlib.ExitStack() as stack:
-        if repo is not None and db is None:
-            db = str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "diff.db")
-        store = stack.enter_context(open_db(db, create=repo is not None))  # --git indexes
-        if repo is None:
-            result = errdex.diff(*names, db=store)
-        else:
-            result = diff_revisions(store, repo, names[0], names[1] if len(names) > 1 else None)
+    if repo is None:
+        result = errdex.diff(*names, db=db)
+    else:
+        result = errdex.diff_git(repo, names[0], names[1] if len(names) > 1 else None, db=db)
     if as_json:
         print_json(result)
     elif markdown:

@@ -128,13 +128,15 @@ def index(
             force=force,
             tags=tags,
             installed=installed,
+            planned=shown.planned,
             started=shown.started,
             finished=shown.finished,
         )
     except KeyboardInterrupt:
-        if shown.under_way is None:
-            raise  # before any version started: nothing of this run was written
-        fail(interrupted_index(shown.done, shown.under_way), 2)
+        under_way = shown.under_way()
+        if under_way is None:
+            raise  # while the sources were opened, or after the last: the generic line
+        fail(interrupted_index(shown.done, under_way), 2)
     finally:
         shown.stop()
     if as_json:
@@ -146,12 +148,18 @@ class _IndexProgress:
 
     def __init__(self, *, quiet: bool) -> None:
         self.quiet = quiet
+        self.versions: list[VersionInfo] = []
         self.done: list[IndexReport] = []
-        self.under_way: VersionInfo | None = None
         self._bar: Progress | None = None
 
+    def under_way(self) -> VersionInfo | None:
+        """The version being indexed, or next to be: the first not done."""
+        return self.versions[len(self.done)] if len(self.done) < len(self.versions) else None
+
+    def planned(self, versions: list[VersionInfo]) -> None:
+        self.versions = versions
+
     def started(self, info: VersionInfo) -> Callable[[str, int, int], None] | None:
-        self.under_way = info
         if self.quiet or not err.is_terminal:
             return None
         self._bar = bar = progress_bar("{task.description}")
@@ -166,7 +174,6 @@ class _IndexProgress:
     def finished(self, report: IndexReport) -> None:
         self.stop()
         self.done.append(report)
-        self.under_way = None
         if not self.quiet:
             index_summary(report, err)
 

@@ -13,7 +13,9 @@ from errdex.store.base import Store
 
 __all__ = ["open_run", "run_index", "tag_specs"]
 
-# Called as each version starts (the progress hook for it, or None) and when it is done.
+# Called with every version of the run before any starts; as each version starts (giving
+# the progress hook for it, or None); and when it is done.
+Planned = Callable[[list[VersionInfo]], None]
 Started = Callable[[VersionInfo], ProgressHook | None]
 Finished = Callable[[IndexReport], None]
 
@@ -56,10 +58,14 @@ def run_index(
     *,
     workers: int | None = None,
     force: bool = False,
+    planned: Planned | None = None,
     started: Started | None = None,
     finished: Finished | None = None,
 ) -> list[IndexReport]:
-    """Index each source in turn; `started` and `finished` hear of each version."""
+    """Index each source in turn; `planned` hears of them all first, `started` and
+    `finished` of each version."""
+    if planned is not None:
+        planned([source.info for source in sources])
     reports: list[IndexReport] = []
     for source in sources:
         progress = started(source.info) if started is not None else None

@@ -19,7 +19,6 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 import errdex
 from errdex.errors import ErrdexError
-from errdex.match.answer import answer_paste
 from errdex.render.json import encode_for_terminal as json_text
 from errdex.render.safe_text import safe_line
 from errdex.store import Store, open_store
@@ -56,9 +55,11 @@ def build_server(db: str | None = None) -> MCPServer:
     ) -> str:
         """Find where an error comes from: `text` is what was pasted or printed (a message,
         a traceback, log lines). Ranked matches, best first, with placeholder values."""
-        with _store(db) as store:
-            answer = answer_paste(store, text, project=project, version=version, limit=limit)
-            return json_text(answer.result.answer())
+        with _store(db) as store:  # the whole of a package indexed first: one pass
+            found = errdex.answer(
+                text, db=store, project=project, version=version, limit=limit, partial_first=False
+            )
+            return json_text(found.record())
 
     @server.tool(structured_output=False)
     def show(id: str, version: str | None = None) -> str:

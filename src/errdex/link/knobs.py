@@ -238,7 +238,7 @@ class KnobIndex:
         if not self._optional and not self._platform:
             return None
         root, _, rest = dotted.partition(".")
-        if root in ("self", "cls"):
+        if root in OWN_OBJECT:
             if "." in rest:
                 return None
             where: FileFacts | None = facts
@@ -261,7 +261,7 @@ class KnobIndex:
             return None
         if where is None:
             return None
-        optional = None if root in ("self", "cls") else self._optional.get((where.module, name))
+        optional = None if root in OWN_OBJECT else self._optional.get((where.module, name))
         # a compiled part of the codebase itself (`vllm._C`) is built, not installed apart
         own = optional is not None and optional[0].split(".")[0] == where.module.split(".")[0]
         if optional is not None and not own:

@@ -158,6 +158,11 @@ class _Scorer:
             site=stored,
             guess=by_class and not pinned,
             piece=matched is not None and matched.fragment,
+            partial=(
+                matched is not None
+                and not (matched.whole or matched.fragment or self.cut)
+                and not self.evidence.truncated
+            ),
             whole=matched is not None and matched.whole,
             pinned=pinned is not None,
         )
@@ -328,6 +333,8 @@ def _best_form(
             found = _match(
                 form.text, msgspec.structs.replace(evidence, message=text), cut=cut, piece=not whole
             )
+            if found is not None and form.caller is not None:
+                found = msgspec.structs.replace(found, score=found.score * W.caller_form)
             floor = best[0].score if best is not None else (matched.score if matched else 0.0)
             if found is not None and found.score > floor:
                 best, whole_line = (found, form), whole
@@ -451,8 +458,9 @@ def rank(
             match = scorer.score(stored)
             if match is None:
                 continue
-            # A raise matched by its class alone read nothing of the message.
-            if match.confident and not match.piece and not match.guess:
+            # A raise matched by its class alone read nothing of the message; a template
+            # found inside it left some unread (the rest may be a longer template, cut).
+            if match.confident and not (match.piece or match.guess or match.partial):
                 read.add(index)
             target = best if match.confident else near
             previous = target.get(match.id)

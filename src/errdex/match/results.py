@@ -71,6 +71,8 @@ class Match(MatchRecord, kw_only=True):
     guess: bool = False
     # The message read as a piece from inside the template.
     piece: bool = False
+    # The template read inside a longer message: text of the message is left unexplained.
+    partial: bool = False
     # The template spans the message from its start to its end.
     whole: bool = False
     # A traceback frame or a log line points at the site.
