@@ -29,6 +29,10 @@ class Weights:
     # A helper call (`ctx.fail("...")`) one frame above the helper's own raise: the call
     # that gave the text is the answer to show, so it beats the helper's generic raise.
     helper_frame: float = 0.6
+    # A helper's raise matched by a text one of its callers gives it: that call's own site
+    # matches the same text and is the answer to show (see `helper_frame`); the raise
+    # stays near it, for a paste whose frames say the helper raised.
+    caller_form: float = 0.6
     # A log prefix naming the site's file and a line inside it (`[config.py:123]`).
     log_line: float = 0.5
     # A log prefix naming only the file: many sites share a file, so barely a tie-break.
@@ -83,8 +87,14 @@ class Weights:
     # its own: long values (a URL, an exception's repr) make a short share of a template
     # that surely matched.
     min_literal_whole: int = 24
-    # A template match explaining less than this share is no match at all.
+    # A template match explaining less than this share is no match at all ...
     min_covered_any: float = 0.125
+    # ... unless it spans the whole message with this many literal characters (more than a
+    # word or two: `unknown locale {name!r}` around a long path).
+    min_literal_long_values: int = 12
+    # A template spanning the whole message scores at least this: above a raise matched by
+    # its class alone with every guard word (`by_class` + `guard_words_cap`).
+    whole_floor: float = 0.5
     # A best score this high from the narrow search needs no wider one.
     strong: float = 0.9
 
