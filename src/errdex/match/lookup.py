@@ -467,6 +467,7 @@ def rank(
     _promote_text_matches(best, near)
     _demote_guesses(best)
     frames = [frame for item in evidence.errors[:4] for frame in item.places()]
+    frames += evidence.stray_frames
     return LookupResult(
         # Settling drops old versions of errors also matched in a newer one: take a few more
         # first, so that `limit` answers remain.
