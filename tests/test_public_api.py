@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import pkgutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,7 +18,9 @@ from samples import write_package
 def test_the_public_names_are_pinned() -> None:
     assert errdex.__all__ == [
         "ClusterRun",
+        "EnrichReport",
         "ErrdexError",
+        "ExplainedError",
         "FilePage",
         "IndexReport",
         "InputError",
@@ -34,6 +39,8 @@ def test_the_public_names_are_pinned() -> None:
         "answer",
         "diff",
         "diff_git",
+        "explain_error",
+        "explain_project",
         "index",
         "index_cluster",
         "install",
@@ -146,3 +153,12 @@ def test_answer_and_search_give_the_best_page_and_file(tmp_path: Path) -> None:
     assert [s.line for s in errdex.show_file("tiny", "1.0", "tiny/core.py", db=db).sites] == [4]
     nothing = errdex.search("KeyError: 'nowhere'", db=db)
     assert nothing.best is None and nothing.record().matches == []
+
+
+def test_no_public_name_is_hidden_by_a_subpackage() -> None:
+    # Importing `errdex.explain` sets the attribute `explain` of `errdex`: a function of
+    # that name would be replaced by the package.
+    for info in pkgutil.iter_modules(errdex.__path__):
+        if info.name != "__main__":  # it runs the command
+            importlib.import_module(f"errdex.{info.name}")
+    assert [n for n in errdex.__all__ if inspect.ismodule(getattr(errdex, n))] == []

@@ -23,6 +23,7 @@ from errdex.errors import ErrdexError, InputError, NotFoundError, SourceError, S
 
 if TYPE_CHECKING:
     from errdex.answers import PasteAnswer
+    from errdex.explain.model.enrich import EnrichReport, ExplainedError
     from errdex.explain.page import Page
     from errdex.history.diff import VersionDiff
     from errdex.hook import install
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
 _LAZY = {
     "install": ("errdex.hook", "install"),
     "ClusterRun": ("errdex.indexing.cluster", "ClusterRun"),
+    "EnrichReport": ("errdex.explain.model.enrich", "EnrichReport"),
+    "ExplainedError": ("errdex.explain.model.enrich", "ExplainedError"),
     "FilePage": ("errdex.render.records", "FilePage"),
     "IndexReport": ("errdex.indexing", "IndexReport"),
     "LookupAnswer": ("errdex.match.results", "LookupAnswer"),
@@ -65,7 +68,9 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "ClusterRun",
+    "EnrichReport",
     "ErrdexError",
+    "ExplainedError",
     "FilePage",
     "IndexReport",
     "InputError",
@@ -84,6 +89,8 @@ __all__ = [
     "answer",
     "diff",
     "diff_git",
+    "explain_error",
+    "explain_project",
     "index",
     "index_cluster",
     "install",
@@ -358,6 +365,48 @@ def diff_git(
             db = str(Path(stack.enter_context(tempfile.TemporaryDirectory())) / "diff.db")
         store = stack.enter_context(_opened(db, create=True))
         return diff_revisions(store, repo, old, new)
+
+
+def explain_error(
+    error_id: str,
+    *,
+    llm_url: str,
+    llm_model: str,
+    db: str | Store | None = None,
+    version: str | None = None,
+    refresh: bool = False,
+) -> ExplainedError:
+    """Let the model at the OpenAI-compatible `llm_url` write the prose of one error's page
+    from its facts (an answer citing code the index lacks is rejected); cached, unless
+    `refresh`. The key comes from `$ERRDEX_LLM_API_KEY`."""
+    from errdex.explain.model.client import ChatClient
+    from errdex.explain.model.enrich import explain_error
+
+    with _opened(db) as store, ChatClient(llm_url, llm_model) as chat:
+        return explain_error(store, error_id, chat, version, refresh=refresh)
+
+
+def explain_project(
+    project: str,
+    *,
+    llm_url: str,
+    llm_model: str,
+    db: str | Store | None = None,
+    version: str | None = None,
+    concurrency: int = 4,
+    limit: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> EnrichReport:
+    """`explain_error` for every error of a version of `project` (default: the newest),
+    `concurrency` at a time, at most `limit`; a run resumes where the last stopped.
+    `progress(done, total)` hears of each error."""
+    from errdex.explain.model.client import ChatClient
+    from errdex.explain.model.enrich import enrich_version
+
+    with _opened(db) as store, ChatClient(llm_url, llm_model) as chat:
+        return enrich_version(
+            store, project, chat, version, concurrency=concurrency, limit=limit, progress=progress
+        )
 
 
 def load_ipython_extension(ipython: Any) -> None:

@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
 
+import errdex
 from errdex.cli.output import (
     db_option,
     err,
     handle_errors,
     json_option,
-    open_db,
     out,
     print_json,
     progress_bar,
 )
-from errdex.explain import build_page
-from errdex.explain.model.client import ChatClient
-from errdex.explain.model.enrich import EnrichReport, enrich_error, enrich_version
+from errdex.explain.model.enrich import EnrichReport
 from errdex.render.page_terminal import page_view
 from errdex.render.safe_text import safe_line
 from errdex.render.terminal import note_line, progress_label
-from errdex.store import Store
 
 
 @click.command()
@@ -58,19 +57,27 @@ def explain(
     The key comes from $ERRDEX_LLM_API_KEY. Runs resume where they stopped."""
     if (error_id is None) == (project is None):
         raise click.UsageError("give an error ID or --project, not both")
-    with open_db(db) as store, ChatClient(llm_url, llm_model) as chat:
-        if error_id is not None:
-            outcome = enrich_error(store, error_id, chat, version_label, refresh=refresh)
-            page = build_page(store, error_id, version_label, model=llm_model)
-            if as_json:
-                print_json({"outcome": outcome, "page": page})
-                return
-            if outcome.status == "rejected":
-                err.print(note_line(f"the answer was rejected: {'; '.join(outcome.reasons)}"))
-            out.print(page_view(page))
+    if error_id is not None:
+        explained = errdex.explain_error(
+            error_id,
+            llm_url=llm_url,
+            llm_model=llm_model,
+            db=db,
+            version=version_label,
+            refresh=refresh,
+        )
+        if as_json:
+            print_json(explained)
             return
-        assert project is not None
-        report = _explain_project(store, project, version_label, chat, concurrency, limit, as_json)
+        if explained.outcome.status == "rejected":
+            reasons = "; ".join(explained.outcome.reasons)
+            err.print(note_line(f"the answer was rejected: {reasons}"))
+        out.print(page_view(explained.page))
+        return
+    assert project is not None
+    report = _explain_project(
+        project, version_label, llm_url, llm_model, db, concurrency, limit, as_json
+    )
     if as_json:
         print_json(report)
     else:
@@ -86,22 +93,29 @@ def explain(
 
 
 def _explain_project(
-    store: Store,
     project: str,
     version: str | None,
-    chat: ChatClient,
+    llm_url: str,
+    llm_model: str,
+    db: str | None,
     concurrency: int,
     limit: int | None,
     quiet: bool,
 ) -> EnrichReport:
-    if quiet or not err.is_terminal:
-        return enrich_version(store, project, chat, version, concurrency=concurrency, limit=limit)
-    with progress_bar("explain") as progress:
-        task = progress.add_task(progress_label(project), total=None)
-
-        def advance(done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total)
-
-        return enrich_version(
-            store, project, chat, version, concurrency=concurrency, limit=limit, progress=advance
+    def run(progress: Callable[[int, int], None] | None = None) -> EnrichReport:
+        return errdex.explain_project(
+            project,
+            llm_url=llm_url,
+            llm_model=llm_model,
+            db=db,
+            version=version,
+            concurrency=concurrency,
+            limit=limit,
+            progress=progress,
         )
+
+    if quiet or not err.is_terminal:
+        return run()
+    with progress_bar("explain") as bar:
+        task = bar.add_task(progress_label(project), total=None)
+        return run(lambda done, total: bar.update(task, completed=done, total=total))

@@ -24,6 +24,8 @@ _IMPORT = re.compile(
 _DEFINITION = r"^(?:(?:async[ \t]+)?def|class)[ \t]+{name}\b|^{name}[ \t]*[:=]"
 _TOP_LEVEL = re.compile(r"^(?=[^\s#)\]}])", re.MULTILINE)  # the next top-level statement
 _NAME = re.compile(r"[A-Za-z_]\w*")
+_NAME_PATH = re.compile(r"[A-Za-z_][\w.]*")
+_CLASS_HEADER = r"^[ \t]*class[ \t]+{name}[ \t]*\(([^)]*)\)"
 _MAX_HOPS = 6  # re-export chains through `__init__` files longer than this are not followed
 
 
@@ -31,7 +33,8 @@ class Import(NamedTuple):
     """One module a statement imports, as a file of the package."""
 
     file: str
-    names: frozenset[str] | None  # the names taken from it; None: the module as a whole
+    # The names taken from it, or read off it (`mod.name`); None: the module as a whole.
+    names: frozenset[str] | None
     binds: frozenset[str] | None  # the names the statement binds where it is; None: `*`
 
 
@@ -63,13 +66,16 @@ def imports_of(path: str, data: bytes, modules: Mapping[str, str]) -> Iterator[I
     """The package's files that one file imports (absolute, relative, `from pkg import
     submodule`), with the names taken from each and bound by each statement."""
     package = _package_of(path)
-    for match in _IMPORT.finditer(data.decode("utf-8", "replace")):
+    text = data.decode("utf-8", "replace")
+    for match in _IMPORT.finditer(text):
         if match["modules"]:
             for written in match["modules"].split(","):
                 name, alias = _aliased(written.strip())
                 if name in modules:
-                    bound = alias if alias != name else name.split(".")[0]
-                    yield Import(modules[name], None, frozenset({bound}))
+                    aliased = alias != name or "." not in name
+                    bound = alias if aliased else name.split(".")[0]
+                    used = _attributes(text, alias) if aliased else None
+                    yield Import(modules[name], used, frozenset({bound}))
             continue
         written = match["from"]
         dots = len(written) - len(written.lstrip("."))
@@ -91,8 +97,18 @@ def imports_of(path: str, data: bytes, modules: Mapping[str, str]) -> Iterator[I
             taken = frozenset(name for name, _ in listed)
             yield Import(modules[base], taken, frozenset(alias for _, alias in listed))
         for name, alias in listed:
-            if f"{base}.{name}" in modules:
-                yield Import(modules[f"{base}.{name}"], None, frozenset({alias}))
+            submodule = f"{base}.{name}" if base else name
+            if submodule in modules:
+                used = _attributes(text, alias)
+                yield Import(modules[submodule], used, frozenset({alias}))
+
+
+def _attributes(text: str, alias: str) -> frozenset[str] | None:
+    """The names a file reads off a module it imports whole (`util.warn` of `from .. import
+    util`), or None when it never reads one that way (it passes the module on, or uses it
+    some other way)."""
+    used = frozenset(re.findall(rf"(?<![\w.]){re.escape(alias)}\.(\w+)", text))
+    return used or None
 
 
 def _followed(
@@ -101,14 +117,17 @@ def _followed(
     wanted: frozenset[str] | None,
     modules: Mapping[str, str],
     hops: int = 0,
+    *,
+    uses: bool = True,
 ) -> Iterator[tuple[str, frozenset[str] | None]]:
     """(file, names wanted of it) for each import of `path` that matters: all of them, or
-    for a module reached for some names, those binding the names or what their definitions
-    use; and through the `__init__` files they lead to, the modules that define them."""
+    for a module reached for some names, those binding the names or (with `uses`) what
+    their definitions use; and through the `__init__` files they lead to, the modules that
+    define them."""
     data = read.get(path)
     if data is None:
         return
-    relevant = None if wanted is None else _used_by(data, wanted)
+    relevant = wanted if wanted is None or not uses else _used_by(data, wanted)
     for found in imports_of(path, data, modules):
         if relevant is not None and not _may_bind(read, found, relevant):
             continue
@@ -140,17 +159,38 @@ def _may_bind(read: Mapping[str, bytes], found: Import, wanted: frozenset[str]) 
     return data is not None and any(name.encode() in data for name in wanted)
 
 
+def _bases(data: bytes, names: frozenset[str]) -> frozenset[str]:
+    """The names the class statements of `names` in this module give as bases."""
+    text = data.decode("utf-8", "replace")
+    found: set[str] = set()
+    for name in names:
+        header = re.search(_CLASS_HEADER.format(name=re.escape(name)), text, re.MULTILINE)
+        if header is not None:
+            found.update(part.split(".")[0] for part in _NAME_PATH.findall(header.group(1)))
+    return frozenset(found - {"metaclass", "object"})
+
+
 def with_imports(
-    read: Mapping[str, bytes], chosen: Iterable[str], modules: Mapping[str, str], levels: int
+    read: Mapping[str, bytes],
+    chosen: Iterable[str],
+    modules: Mapping[str, str],
+    levels: int,
+    base_levels: int = 0,
 ) -> set[str]:
     """The chosen files and what they import, `levels` deep (a re-export through an
-    `__init__` is no level of its own)."""
+    `__init__` is no level of its own); then, `base_levels` further, the modules defining
+    the bases of the classes the last level was reached for (an exception's bases)."""
     kept = set(chosen)
     frontier: dict[str, frozenset[str] | None] = dict.fromkeys(kept)
-    for _ in range(levels):
+    for level in range(levels + base_levels):
         found: dict[str, frozenset[str] | None] = {}
         for path, wanted in frontier.items():
-            for file, names in _followed(read, path, wanted, modules):
+            if level >= levels:  # only the bases of the classes wanted
+                data = read.get(path)
+                if wanted is None or data is None:
+                    continue
+                wanted = _bases(data, wanted)
+            for file, names in _followed(read, path, wanted, modules, uses=level < levels):
                 if file in kept:
                     continue
                 if file not in found:

@@ -1,13 +1,14 @@
 """The first answer before the whole package: index only the files a paste needs, answer from
 them, then complete the package.
 
-A traceback names the files its frames ran in; a message holds literal runs that the file
-which raised it holds too (found by scanning bytes, as grep does). Those files, the modules
-they import (two levels, for the exception classes, constants and helpers linking needs)
-and the files defining the exception classes the paste names make a subset that indexes in
-a fraction of the package's time. It is stored as the version with a pipeline marked
-partial, so whatever reads it can say so, and the next index of the package, or the next
-lookup into it, completes it.
+A traceback names the files its frames ran in; a message holds pieces of text that the
+file which raised it holds too (found by scanning bytes, as grep does); a message that
+holds none, or one an exception class composes, is shown by the raises of that class. Those
+files, what they import (one level, followed by name: the exception classes, constants and
+helpers linking needs, and the bases of those classes) and the files defining the exception
+classes the paste names make a subset that indexes in a fraction of the package's time. It
+is stored as the version with a pipeline marked partial, so whatever reads it can say so,
+and the next index of the package, or the next lookup into it, completes it.
 
 Files are read when first needed: a traceback whose frames hold its message reads a few
 dozen files, not the package; only a message with nothing to go on scans every file.
@@ -29,7 +30,8 @@ from errdex.sources.base import Skipped, Source, SourceFile, VersionInfo
 
 # Past this many files, a subset saves too little to be worth a second pass.
 MAX_SUBSET_FILES = 400
-IMPORT_LEVELS = 2
+IMPORT_LEVELS = 1
+BASE_LEVELS = 3  # past the imports, the modules defining the bases of the classes used
 # The files holding a bare message's runs best, at most: its raise is in one of them.
 MAX_RUN_FILES = 12
 # The files raising the paste's exception class, at most, when the message does not say
@@ -253,13 +255,13 @@ def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -
         composing = {cls for path in holding for cls in _classes_holding(files[path], pieces)}
         composing |= _subclasses(files, composing)
         chosen |= holding | _raising(files, [*named, *composing], holding)
-    chosen = with_imports(files, chosen, modules, IMPORT_LEVELS)
+    chosen = with_imports(files, chosen, modules, IMPORT_LEVELS, BASE_LEVELS)
     unseen = [
         name for name in classes if not any(_defines(files[p], name) for p in chosen if p in files)
     ]
     if unseen:
         defining = {path for path, data in files.every() if any(_defines(data, n) for n in unseen)}
-        chosen |= with_imports(files, defining, modules, IMPORT_LEVELS)
+        chosen |= with_imports(files, defining, modules, IMPORT_LEVELS, BASE_LEVELS)
     # A package's `__init__` files hold what its modules re-export: linking resolves through them.
     for path in list(chosen):
         parts = path.split("/")[:-1]

@@ -193,3 +193,20 @@ def _count(report: EnrichReport, outcome: Outcome, reasons: Counter[str]) -> Non
             report.rejected_for_citations += 1
         for reason in outcome.reasons:
             reasons[reason.split(" ")[0]] += 1
+
+
+class ExplainedError(msgspec.Struct, kw_only=True):
+    """One error explained: what became of the model's answer, and the page with it."""
+
+    outcome: Outcome
+    page: Page
+
+
+def explain_error(
+    store: Store, error_id: str, chat: Chat, version: str | None = None, *, refresh: bool = False
+) -> ExplainedError:
+    """Ask for one error's explanation (`enrich_error`) and build its page with it."""
+    outcome = enrich_error(store, error_id, chat, version, refresh=refresh)
+    return ExplainedError(
+        outcome=outcome, page=build_page(store, error_id, version, model=chat.model)
+    )

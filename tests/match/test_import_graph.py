@@ -1,0 +1,51 @@
+"""Which files a few files of a package import, read from their import statements: followed
+by name through `__init__` re-exports and through the attributes read off a module, one
+level, then down the bases of the classes reached."""
+
+from __future__ import annotations
+
+from errdex.match.import_graph import module_files, with_imports
+
+PACKAGE = {
+    "orm/__init__.py": b"",
+    "orm/relations.py": (
+        b"from .. import util\n"
+        b"from ..errors import ConfigError\n"
+        b"def check(a, b):\n"
+        b"    if a is b:\n"
+        b"        util.warn('relationship %s will copy column %s' % (a, b))\n"
+        b"        raise ConfigError('same table')\n"
+    ),
+    "util/__init__.py": (
+        b"from .langhelpers import warn as warn\n"
+        b"from .langhelpers import memoized\n"
+        b"from .queues import Queue\n"
+        b"from .compat import *\n"
+    ),
+    "util/langhelpers.py": (
+        b"import warnings\nfrom .compat import py311\n"
+        b"def warn(msg):\n    warnings.warn(msg)\n"
+        b"def memoized(fn):\n    return fn\n"
+    ),
+    "util/queues.py": b"from .compat import py311\nclass Queue:\n    pass\n",
+    "util/compat.py": b"py311 = True\n",
+    "errors.py": b"from .base import BaseError\nclass ConfigError(BaseError):\n    pass\n",
+    "base.py": b"from .root import RootError\nclass BaseError(RootError):\n    pass\n",
+    "root.py": b"from .util import Queue\nclass RootError(Exception):\n    pass\n",
+    "__init__.py": b"",
+}
+
+
+def test_a_module_imported_whole_is_followed_for_the_names_read_off_it() -> None:
+    modules = module_files(PACKAGE)
+    kept = with_imports(PACKAGE, ["orm/relations.py"], modules, levels=1)
+    # `util.warn` leads through util's re-export to langhelpers, and nowhere else in util;
+    # the star import of compat is followed only if compat's text holds a name wanted.
+    assert kept == {"orm/relations.py", "util/__init__.py", "util/langhelpers.py", "errors.py"}
+
+
+def test_past_the_levels_only_the_bases_of_the_classes_reached_are_followed() -> None:
+    modules = module_files(PACKAGE)
+    kept = with_imports(PACKAGE, ["orm/relations.py"], modules, levels=1, base_levels=3)
+    assert {"base.py", "root.py"} <= kept  # ConfigError's base, and that one's
+    assert "util/queues.py" not in kept  # root.py imports it, but not for a base
