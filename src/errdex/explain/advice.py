@@ -22,12 +22,15 @@ from errdex.explain.page import ExampleFix, Page
 # or an install command anywhere.
 _INSTRUCTS = re.compile(
     r"^(?:please\s+|you\s+(?:can|should|must|may\s+need\s+to|need\s+to)\s+|try\s+(?:to\s+)?|"
-    r"consider\s+|instead,?\s+|alternatively,?\s+|or\s+|to\s+fix\s+this,?\s+)?"
-    r"(?:use|using|set|setting|pass|passing|install|installing|upgrade|upgrading|update|"
-    r"downgrade|enable|enabling|disable|disabling|remove|removing|specify|provide|add|"
-    r"increase|increasing|decrease|decreasing|reduce|reducing|lower|switch|run|call|choose|"
-    r"select|make\s+sure|ensure|export|unset|turn\s+(?:on|off)|rerun|re-run|restart|"
-    r"define|declare|replace|rename|change)\b",
+    r"instead,?\s+|alternatively,?\s+|or\s+|to\s+fix\s+this,?\s+)?"
+    r"(?:use|set|pass|install|upgrade|update|downgrade|enable|disable|remove|specify|provide|"
+    r"add|increase|decrease|reduce|lower|switch|run|call|choose|select|make\s+sure|ensure|"
+    r"export|unset|turn\s+(?:on|off)|rerun|re-run|restart|define|declare|replace|rename|"
+    r"change)\b"
+    # a gerund instructs only after "consider"/"try" ("Using real routing: ..." says what
+    # the program does, "consider using --x" what the user may do)
+    r"|^(?:please\s+)?(?:consider|try|recommend)\s+(?:using|setting|passing|installing|"
+    r"upgrading|enabling|disabling|removing|increasing|decreasing|reducing|switching)\b",
     re.I,
 )
 _INSTALL = re.compile(
@@ -49,6 +52,13 @@ _SUGGESTS = re.compile(
     r"(?:meant|wanted))\s*:?\s*(?P<value>.+?)\s*\??$",
     re.I,
 )
+# "Minimum capability: {min}.", "Required version: 3.10": a requirement of the machine or
+# the environment, stated with its value.
+_REQUIREMENT = re.compile(
+    r"^(?:the\s+)?(?:minimum|min\.?|required|least)\s+(?P<what>[A-Za-z][\w -]{0,40}?)\s*"
+    r"(?:is|:|=)\s*(?P<value>[^\s].{0,80}?)\.?$",
+    re.I,
+)
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Za-z`'\"(])|\n+")
 _MAX_ADVICE = 3
@@ -61,6 +71,8 @@ class Advice:
     kind: str  # "environment", "setting" or "input"
     command: str | None = None  # a command it quotes: `pip install httpx[http2]`
     suggested: str | None = None  # the input it suggests instead: `http://{url}`
+    # a requirement it states, as (what, least value): ("capability", "{min}")
+    requires: tuple[str, str] | None = None
 
     @property
     def solution(self) -> str:
@@ -71,6 +83,11 @@ class Advice:
             given = _PLACEHOLDER.findall(self.suggested)
             was = f" of `{{{given[0]}}}`" if len(given) == 1 and self.suggested != given[0] else ""
             return f"Pass `{self.suggested}` instead{was}, as the message suggests: “{self.text}”"
+        if self.requires is not None:
+            what, least = self.requires
+            return (
+                f"Run it where the {what} is at least `{least}`, as the message says: “{self.text}”"
+            )
         return f"Do what the message says: “{self.text}”"
 
 
@@ -83,13 +100,20 @@ def message_advice(message: str | None) -> list[Advice]:
         install = _INSTALL.search(sentence)
         command = install.group(0).strip().rstrip("`'\".,;") if install else None
         suggested = _suggested(sentence) if command is None else None
-        if command is None and suggested is None and not _instructs(sentence):
+        required = _REQUIREMENT.match(sentence.strip()) if command is None else None
+        requires = (required.group("what").strip(), required.group("value")) if required else None
+        offers = command is not None or suggested is not None or requires is not None
+        if not offers and not _instructs(sentence):
             continue
         text = sentence.strip().strip("`'\" ")[:_MAX_CHARS]
         if len(text.split()) < 2 or _only_placeholder(text):
             continue
         kind = "input" if suggested is not None else _kind(text, command)
-        found.append(Advice(text=text, kind=kind, command=command, suggested=suggested))
+        if requires is not None:
+            kind = "environment"
+        found.append(
+            Advice(text=text, kind=kind, command=command, suggested=suggested, requires=requires)
+        )
         if len(found) >= _MAX_ADVICE:
             break
     return found
