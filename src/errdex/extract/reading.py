@@ -29,7 +29,10 @@ _WARN_NAME = re.compile(r"(?:warn|warning|error|critical|exception)(?:_once)?")
 _DIRECTIVES = ("noqa", "type:", "fmt:", "pragma", "pylint:", "mypy:", "ruff:")
 _WORD = re.compile(r"\w+")
 _NEITHER = (False, False)
-_DEF_LINE = re.compile(r"^[ \t\f]*(?:async[ \t\f]+)?(?:def|class)\b", re.MULTILINE)
+# The keyword first, so the regex engine jumps from one to the next; whether it starts its
+# line (after `async`) is checked after.
+_DEF_WORD = re.compile(r"(?:def|class)\b")
+_LINE_HEAD = re.compile(r"[ \t\f]*(?:async[ \t\f]+)?")
 
 
 @dataclass
@@ -250,6 +253,17 @@ class _FileReader:
         return None
 
 
+def _def_starts(text: str) -> list[int]:
+    """Where each line that starts with `def`, `async def` or `class` starts."""
+    out: list[int] = []
+    for match in _DEF_WORD.finditer(text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        head = _LINE_HEAD.match(text, start)
+        if head is not None and head.end() == match.start():
+            out.append(start)
+    return out
+
+
 def _line_numbers(text: str, offsets: list[int]) -> list[int]:
     """The line of each of the sorted `offsets`, counting newlines once."""
     out: list[int] = []
@@ -306,7 +320,7 @@ class _Enclosing:
         self.tree = tree
         # the lines where a def or class starts: a statement that has none inside has no
         # def inside to look for
-        self.def_lines = _line_numbers(text, [m.start() for m in _DEF_LINE.finditer(text)])
+        self.def_lines = _line_numbers(text, _def_starts(text))
         self._starts: dict[int, list[int]] = {}
 
     def chain(self, line: int) -> list[ast.AST]:
