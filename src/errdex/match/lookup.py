@@ -491,6 +491,7 @@ def rank(
     _promote_text_matches(best, near, bare=not any(item.message.strip() for _, item in items))
     _demote_guesses(best)
     frames = [frame for item in evidence.errors[:4] for frame in item.places()]
+    frames += evidence.stray_frames
     return LookupResult(
         # Settling drops old versions of errors also matched in a newer one: take a few more
         # first, so that `limit` answers remain.
