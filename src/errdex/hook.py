@@ -13,52 +13,25 @@ from __future__ import annotations
 
 import sys
 import threading
-import traceback
 from types import TracebackType
 from typing import Any
 
 from rich.text import Text
 
-from errdex.indexing.installed import index_missing
-from errdex.match.installed import InstalledHere
-from errdex.match.lookup import rank
-from errdex.match.paste import ErrorEvidence, Evidence, Frame
-from errdex.match.results import LookupResult, Match
+import errdex
 from errdex.render.console import InertConsole, safe_link
 from errdex.render.safe_text import safe_line
-from errdex.store import open_store
-from errdex.store.base import Store
 
 
-def evidence_of(error: BaseException) -> Evidence:
-    """The evidence an exception object gives: its class, message and frames, exactly."""
-    frames = tuple(
-        Frame(path=f.filename, line=f.lineno, function=f.name, code=f.line)
-        for f in traceback.extract_tb(error.__traceback__)
-    )
-    exception = type(error).__qualname__
-    return Evidence(errors=(ErrorEvidence(exception=exception, message=str(error), frames=frames),))
-
-
-def match_exception(error: BaseException, store: Store) -> LookupResult:
-    """Rank the sites for a live exception, indexing the installed code it came from."""
-    evidence = evidence_of(error)
-    index_missing(store, [f.path for f in evidence.errors[0].frames])
-    # The hook runs in the process that raised: its installed releases are the paste's.
-    return rank(store, evidence, limit=3, installed=InstalledHere())
-
-
-def _first_solution(store: Store, match: Match) -> str | None:
-    from errdex.explain import build_page
-
+def _first_solution(match: errdex.Match, db: str | None) -> str | None:
     try:
-        page = build_page(store, match.id, match.version, use_model=False)
+        page = errdex.show(match.id, db=db, version=match.version, use_model=False)
     except Exception:  # a summary without its solution is still worth printing
         return None
     return page.solutions[0].text if page.solutions else None
 
 
-def summary(match: Match, solution: str | None = None) -> Text:
+def summary(match: errdex.Match, solution: str | None = None) -> Text:
     """The one-screen summary: where it was raised, the message, when, the first way out, the
     id. The place links to the source where the terminal shows links (OSC 8)."""
     url = safe_link(match.url)
@@ -89,15 +62,10 @@ def explain_exception(error: BaseException, db: str | None = None) -> Text | Non
     matters more than ours.
     """
     try:
-        store = open_store(db)
-        try:
-            result = match_exception(error, store)
-            if not result.matches:
-                return None
-            best = result.matches[0]
-            return summary(best, _first_solution(store, best))
-        finally:
-            store.close()
+        matches = errdex.lookup_exception(error, db=db, limit=3)
+        if not matches:
+            return None
+        return summary(matches[0], _first_solution(matches[0], db))
     except Exception as failure:
         return Text(f"errdex: could not look this error up ({safe_line(str(failure))})")
 
