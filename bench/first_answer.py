@@ -231,20 +231,20 @@ def _time_package(
 
 
 def print_timing(results: list[dict[str, Any]]) -> None:
-    print(f"\n{'package':22} {'files':>6} {'full index':>10}  {'paste':10} {'way':9}"
+    print(f"\n{'package':22} {'files':>6} {'full index':>10}  {'paste':9} {'way':9}"
           f" {'n':>3} {'first p50':>9} {'first max':>9} {'<=2 s':>6} {'<=full/10':>9}"
           f" {'same top-1':>10} {'subset p50':>10}")  # fmt: skip
     for result in results:
         groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
         for row in result["rows"]:
             bare = row["form"] in {"last line", "message"}
-            groups.setdefault(("bare message" if bare else "traceback", row["way"]), []).append(row)
+            groups.setdefault(("message" if bare else "traceback", row["way"]), []).append(row)
         for (kind, way), rows in sorted(groups.items()):
             firsts = [r["first"] for r in rows]
             subsets = [r["subset_files"] for r in rows if r["subset_files"] is not None]
             print(
                 f"{result['package']:22} {result['files']:>6} {result['full_index']:>9.1f}s"
-                f"  {kind:10.10} {way:9} {len(rows):>3} {statistics.median(firsts):>8.2f}s"
+                f"  {kind:9} {way:9} {len(rows):>3} {statistics.median(firsts):>8.2f}s"
                 f" {max(firsts):>8.2f}s {sum(f <= 2.0 for f in firsts):>3}/{len(rows):<2}"
                 f" {sum(f <= result['full_index'] / 10 for f in firsts):>5}/{len(rows):<3}"
                 f" {sum(r['same_top1'] for r in rows):>6}/{len(rows):<3}"

@@ -171,7 +171,7 @@ def harvest(suite: Suite, *, rerun: bool) -> list[dict[str, Any]]:
                    str(tests), *suite.pytest_args]  # fmt: skip
         done = subprocess.run(
             command, cwd=checkout, env=env, stdin=subprocess.DEVNULL, capture_output=True,
-            text=True, timeout=1500, check=False,
+            text=True, timeout=3600, check=False,
         )  # fmt: skip
         (folder / "pytest.log").write_text(done.stdout[-20000:] + done.stderr[-20000:])
         records.touch()

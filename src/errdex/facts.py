@@ -562,6 +562,9 @@ class ShownText(msgspec.Struct, frozen=True, gc=False):
     text: MessageTemplate
     how: str  # what makes it: "str(exc)", "format_message()", "printed by click", ...
     cls: str | None = None  # the class it is the text of, when it differs per class
+    # The function whose call gave the text to the helper this site raises in (`ctx.fail(
+    # "...")` for the raise in `fail`): that call's own site is the answer to show first.
+    caller: str | None = None
 
 
 class IndexedSite(msgspec.Struct, frozen=True, gc=False):

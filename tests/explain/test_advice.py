@@ -30,6 +30,23 @@ def test_did_you_mean_with_one_value() -> None:
     assert message_advice("Did you mean to call the function with the right arguments?") == []
 
 
+def test_a_stated_requirement_is_a_change_of_the_environment() -> None:
+    # vllm's check of a quantization method against the GPU (vllm/config/vllm.py)
+    (advice,) = message_advice(
+        "The quantization method {model_config.quantization} is not supported for the "
+        "current GPU. Minimum capability: {quant_config.get_min_capability()}. "
+        "Current capability: {capability}."
+    )
+    assert (advice.kind, advice.requires) == (
+        "environment",
+        ("capability", "{quant_config.get_min_capability()}"),
+    )
+    assert advice.solution == (
+        "Run it where the capability is at least `{quant_config.get_min_capability()}`, as "
+        "the message says: “Minimum capability: {quant_config.get_min_capability()}.”"
+    )
+
+
 def test_an_install_command_and_an_instruction_keep_their_forms() -> None:
     advice = message_advice("h2 is missing. Make sure to install it using `pip install x[h2]`.")
     assert [a.kind for a in advice] == ["environment"]

@@ -88,3 +88,13 @@ def test_a_check_under_other_conditions_is_an_upgrade_a_reworded_one_is_not(
         )
         upgrades = [t for _, t in solutions_of(store, "paths must be expanded", "v2.0")]
         assert not any("Upgrade" in t for t in upgrades)
+
+
+def test_a_check_moved_to_another_module_is_no_upgrade(tmp_path: Path) -> None:
+    # 2.0 moves the code to another module: gone from its file, not from the release
+    moved = {
+        "pkg/core.py": "",
+        "pkg/loader.py": V1["pkg/core.py"],
+    }
+    with indexed(tmp_path, V1, moved) as store:
+        assert not any("Upgrade" in t for _, t in solutions_of(store, "temporary", "v1.0"))

@@ -79,6 +79,22 @@ def test_what_the_try_of_an_except_did_and_where_the_site_sits() -> None:
     assert read.placement == "in the clause `except ImportError` (line 6)"
 
 
+def test_a_function_the_try_defines_runs_none_of_its_calls() -> None:
+    read = reading(
+        """
+        def setup(config):
+            try:
+                def reduce(obj):
+                    return pickle.dumps(obj)
+                register(Config, reduce)
+            except ImportError:
+                raise RuntimeError("no pickling")
+        """,
+        '"no pickling"',
+    )
+    assert read.tries[7].calls == ("register(Config, reduce)",)
+
+
 def test_the_else_of_a_loop() -> None:
     read = reading(
         """

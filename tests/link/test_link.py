@@ -80,6 +80,21 @@ def test_constants_resolve_across_imports() -> None:
     ]
 
 
+def test_the_modules_name_is_known() -> None:
+    # A module's `__getattr__` (babel's `messages/frontend.py`): `__name__` is the module's.
+    sites = link(
+        {
+            "pkg/messages/frontend.py": """
+                def __getattr__(name):
+                    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+                """
+        }
+    )
+    [site] = sites
+    assert site.site.message is not None
+    assert site.site.message.text == "module 'pkg.messages.frontend' has no attribute {name!r}"
+
+
 def test_names_from_star_imports_resolve_through_them() -> None:
     # PyYAML's shape: `from .error import *` in every module, and a package that re-exports
     # its modules' names with `*` in turn.

@@ -386,3 +386,75 @@ def test_a_parameter_given_none_takes_the_text_init_falls_back_to() -> None:
     [missing] = [s for s in sites if s.site.line == 8]
     assert missing.site.message is not None
     assert missing.site.message.text == "Missing a value."
+
+
+def test_an_http_status_given_no_detail_shows_its_reason_phrase() -> None:
+    # starlette's `HTTPException`, and the `HTTPStatus(code).phrase` spelling of the same.
+    sites = link(
+        {
+            "web/exceptions.py": """
+                import http.client
+                from http import HTTPStatus
+
+                class HTTPException(Exception):
+                    def __init__(self, status_code, detail=None):
+                        if detail is None:
+                            detail = http.client.responses.get(status_code, "")
+                        self.status_code = status_code
+                        self.detail = detail
+
+                    def __str__(self):
+                        return f"{self.status_code}: {self.detail}"
+
+                class Abort(Exception):
+                    def __init__(self, code):
+                        self.code = code
+
+                    def __str__(self):
+                        return f"{self.code} {HTTPStatus(self.code).phrase}"
+                """,
+            "web/endpoints.py": """
+                from .exceptions import Abort, HTTPException
+
+                def dispatch(method, status):
+                    if method == "TRACE":
+                        raise HTTPException(status_code=405)
+                    if method == "PUT":
+                        raise HTTPException(status)
+                    raise Abort(404)
+                """,
+        }
+    )
+    assert shown(sites, 6, "web/endpoints.py") == {"405: Method Not Allowed": "str(exc)"}
+    assert shown(sites, 8, "web/endpoints.py") == {"{status}: {self.detail}": "str(exc)"}
+    assert shown(sites, 9, "web/endpoints.py") == {"404 Not Found": "str(exc)"}
+
+
+def test_the_raise_in_a_helper_shows_what_its_callers_give_it() -> None:
+    # click's `Context.fail(message)`: the raise is in `fail`, the text at its callers.
+    sites = link(
+        {
+            "cli/core.py": """
+                class UsageError(Exception):
+                    def __init__(self, message, ctx=None):
+                        super().__init__(message)
+                        self.message = message
+
+                    def format_message(self):
+                        return self.message
+
+                class Context:
+                    def fail(self, message):
+                        raise UsageError(message, self)
+
+                def parse_args(ctx, args):
+                    if args:
+                        ctx.fail(f"Got unexpected extra arguments ({' '.join(args)})")
+                    ctx.fail("Missing command.")
+                """
+        }
+    )
+    assert shown(sites, 12) == {
+        "Got unexpected extra arguments ({' '.join(args)})": "given by parse_args",
+        "Missing command.": "given by parse_args",
+    }

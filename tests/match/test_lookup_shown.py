@@ -88,6 +88,17 @@ PACKAGE = {
                 raise UsageError(f"{request.option!r} is not a number")
             raise ValueError("no handler for the request", request.path)
         """,
+    "site/cli.py": """
+        from site.exceptions import UsageError
+
+        class Context:
+            def fail(self, message):
+                raise UsageError(message)
+
+        def parse_args(ctx, args):
+            if args:
+                ctx.fail(f"Got unexpected extra arguments ({' '.join(args)})")
+        """,
 }
 
 
@@ -140,3 +151,26 @@ def test_a_subclass_entry_of_a_message_table(store: Store) -> None:
     assert (found.file, found.line) == ("site/fields.py", 13)
     assert found.shown == "Not a valid email address."
     assert any("Email's error_messages['invalid']" in why for why in found.why)
+
+
+def test_a_boxed_panel_finds_the_helper_call_then_the_helpers_raise(store: Store) -> None:
+    # typer's error panel: the text inside the box, after `Error: `. The call that gave
+    # the text comes first, the raise inside the helper (which shows it too) next.
+    result = lookup_text(
+        store,
+        textwrap.dedent(
+            """
+            Usage: main [OPTIONS]
+            Try 'main --help' for help.
+            ╭─ Error ──────────────────────────────────────────────────╮
+            │ Invalid value for option: Got unexpected extra arguments │
+            │ (a b)                                                    │
+            ╰──────────────────────────────────────────────────────────╯
+            """
+        ),
+    )
+    assert [(m.file, m.line) for m in result.matches[:2]] == [
+        ("site/cli.py", 10),
+        ("site/cli.py", 6),
+    ]
+    assert result.matches[0].values == {"' '.join(args)": "a b"}

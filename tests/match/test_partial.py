@@ -52,7 +52,7 @@ def test_a_bare_message_is_found_by_its_literal_runs() -> None:
     evidence = Evidence(
         errors=(ErrorEvidence(exception=None, message="card declined by the bank"),)
     )
-    assert needed_files(PACKAGE, evidence) == {"shop/__init__.py", "shop/pay.py"}
+    assert needed_files(PACKAGE, evidence) == {"shop/pay.py"}
 
 
 def test_nothing_found_means_nothing_needed() -> None:
@@ -108,7 +108,7 @@ def test_a_message_split_over_two_literals_is_found_by_its_pieces() -> None:
         errors=(ErrorEvidence(exception="ValueError", message="cannot take 3 items from the "
                               "shelf. Restock the shelf before taking more."),)
     )  # fmt: skip
-    assert needed_files(package, evidence) == {"shop/__init__.py", "shop/stock.py"}
+    assert needed_files(package, evidence) == {"shop/stock.py"}
 
 
 def test_an_exception_class_no_chosen_file_imports_is_found_in_every_file() -> None:
@@ -121,7 +121,7 @@ def test_an_exception_class_no_chosen_file_imports_is_found_in_every_file() -> N
         errors=(ErrorEvidence(exception="shop.late.LateError",
                               message="the delivery came too late today"),)
     )  # fmt: skip
-    assert needed_files(package, evidence) == {"shop/__init__.py", "shop/late.py", "shop/run.py"}
+    assert needed_files(package, evidence) == {"shop/late.py", "shop/run.py"}
 
 
 def test_a_release_the_paste_states_is_named_for_download() -> None:

@@ -21,6 +21,12 @@ def test_vllm_log_line_with_file_hint() -> None:
     assert (err.level, err.hint_file, err.hint_line) == ("ERROR", "engine.py", 123)
 
 
+def test_uvicorn_padded_level() -> None:
+    # uvicorn's default format pads the level (`%(levelprefix)s %(message)s`).
+    (err,) = paste("WARNING:  Invalid HTTP request received.")
+    assert (err.level, err.message) == ("WARNING", "Invalid HTTP request received.")
+
+
 def test_vllm_traceback_inside_log_records() -> None:
     # Adapted from vllm-project/vllm#25840: every line carries the process and log prefix.
     errors = paste(

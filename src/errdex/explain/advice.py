@@ -49,6 +49,13 @@ _SUGGESTS = re.compile(
     r"(?:meant|wanted))\s*:?\s*(?P<value>.+?)\s*\??$",
     re.I,
 )
+# "Minimum capability: {min}.", "Required version: 3.10": a requirement of the machine or
+# the environment, stated with its value.
+_REQUIREMENT = re.compile(
+    r"^(?:the\s+)?(?:minimum|min\.?|required|least)\s+(?P<what>[A-Za-z][\w -]{0,40}?)\s*"
+    r"(?:is|:|=)\s*(?P<value>[^\s].{0,80}?)\.?$",
+    re.I,
+)
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Za-z`'\"(])|\n+")
 _MAX_ADVICE = 3
@@ -61,6 +68,8 @@ class Advice:
     kind: str  # "environment", "setting" or "input"
     command: str | None = None  # a command it quotes: `pip install httpx[http2]`
     suggested: str | None = None  # the input it suggests instead: `http://{url}`
+    # a requirement it states, as (what, least value): ("capability", "{min}")
+    requires: tuple[str, str] | None = None
 
     @property
     def solution(self) -> str:
@@ -71,6 +80,11 @@ class Advice:
             given = _PLACEHOLDER.findall(self.suggested)
             was = f" of `{{{given[0]}}}`" if len(given) == 1 and self.suggested != given[0] else ""
             return f"Pass `{self.suggested}` instead{was}, as the message suggests: “{self.text}”"
+        if self.requires is not None:
+            what, least = self.requires
+            return (
+                f"Run it where the {what} is at least `{least}`, as the message says: “{self.text}”"
+            )
         return f"Do what the message says: “{self.text}”"
 
 
@@ -83,13 +97,20 @@ def message_advice(message: str | None) -> list[Advice]:
         install = _INSTALL.search(sentence)
         command = install.group(0).strip().rstrip("`'\".,;") if install else None
         suggested = _suggested(sentence) if command is None else None
-        if command is None and suggested is None and not _instructs(sentence):
+        required = _REQUIREMENT.match(sentence.strip()) if command is None else None
+        requires = (required.group("what").strip(), required.group("value")) if required else None
+        offers = command is not None or suggested is not None or requires is not None
+        if not offers and not _instructs(sentence):
             continue
         text = sentence.strip().strip("`'\" ")[:_MAX_CHARS]
         if len(text.split()) < 2 or _only_placeholder(text):
             continue
         kind = "input" if suggested is not None else _kind(text, command)
-        found.append(Advice(text=text, kind=kind, command=command, suggested=suggested))
+        if requires is not None:
+            kind = "environment"
+        found.append(
+            Advice(text=text, kind=kind, command=command, suggested=suggested, requires=requires)
+        )
         if len(found) >= _MAX_ADVICE:
             break
     return found

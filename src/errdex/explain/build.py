@@ -73,6 +73,7 @@ def build_page(
         versions,
         facts.conditions,
         lambda other, label: _conditions_of(store, other, label),
+        lambda label: _still_raised(store, chosen, label),
     )
     page = Page(
         id=chosen.id,
@@ -153,6 +154,28 @@ def _conditions_of(store: Store, error_id: str, version: str) -> list[ConditionV
         if site.version == version:
             return [condition_view(c) for c in site.site.conditions]
     return None
+
+
+def _still_raised(store: Store, stored: StoredSite, version: str) -> bool:
+    """Whether `version` has a site of the same function raising the same exception with
+    the same text, or with no text known on one side (`raise EngineDeadError()`, whose
+    class composes its text in one release and not in the other). A file with no site
+    there counts as raising it still: moved elsewhere or dropped with its feature, an
+    upgrade is no sure way out."""
+    site = stored.site
+    others = store.list_sites(project=stored.project, version=version, file=stored.file)
+    if not others:
+        return True
+    for other in others:
+        if (other.site.function, other.site.kind, other.site.exception) != (
+            site.function,
+            site.kind,
+            site.exception,
+        ):
+            continue
+        if other.site.message == site.message or None in (other.site.message, site.message):
+            return True
+    return False
 
 
 def _version_record(store: Store, stored: StoredSite) -> VersionRecord | None:

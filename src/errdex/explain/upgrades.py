@@ -18,6 +18,10 @@ from errdex.explain.plain import code
 _MAX_SAID = 4  # conditions of the changed check said in the solution
 # The conditions of another version's site of a reworded error, read when needed.
 ConditionsOf = Callable[[str, str], list[ConditionView] | None]
+# Whether a version still raises the same error from the same function: the pairing of
+# releases may lose an error whose id changed (its ordinal among same-text sites), and an
+# upgrade that keeps the check is no way out.
+StillRaised = Callable[[str], bool]
 
 
 def upgrade_solutions(
@@ -26,6 +30,7 @@ def upgrade_solutions(
     versions: list[VersionEntry],
     conditions: list[ConditionView],
     conditions_of: ConditionsOf,
+    still_raised: StillRaised,
 ) -> list[Solution]:
     """At most one solution: the first release after `version` where the check is gone
     or holds under other conditions. `versions` is newest first, as the page lists them."""
@@ -36,6 +41,8 @@ def upgrade_solutions(
     own = {c.text for c in conditions}
     for entry in later:
         if entry.status == "removed":
+            if still_raised(entry.version):
+                return []
             return [
                 Solution(
                     text=f"Upgrade {project} to {entry.version} or later: errdex's index of "

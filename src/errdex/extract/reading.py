@@ -29,6 +29,7 @@ _WARN_NAME = re.compile(r"(?:warn|warning|error|critical|exception)(?:_once)?")
 _DIRECTIVES = ("noqa", "type:", "fmt:", "pragma", "pylint:", "mypy:", "ruff:")
 _WORD = re.compile(r"\w+")
 _NEITHER = (False, False)
+_DEF_LINE = re.compile(r"^[ \t\f]*(?:async[ \t\f]+)?(?:def|class)\b", re.MULTILINE)
 
 
 @dataclass
@@ -36,28 +37,28 @@ class Wanted:
     """A line whose reading a page will ask for, with what its pages look up in it."""
 
     lines: set[int] = field(default_factory=set)  # the conditions' lines and the site's own
-    # the words of its conditions and bindings; None for every word (a call that becomes a
-    # site adds the guard of the helper it calls, in its own terms, when linked)
-    words: set[str] | None = field(default_factory=set)
+    # the text of its conditions and bindings, whose words are the names its pages look up;
+    # None for every name (a call that becomes a site adds the guard of the helper it
+    # calls, in its own terms, when linked)
+    texts: list[str] | None = field(default_factory=list)
 
     def add(
         self,
         line: int,
-        conditions: Iterable[Condition],
+        conditions: Sequence[Condition],
         bindings: Sequence[Binding] = (),
         every_word: bool = False,
     ) -> None:
         self.lines.add(line)
         self.lines.update(c.line for c in conditions)
         if every_word:
-            self.words = None
-        if self.words is None:
-            return
-        for condition in conditions:
-            self.words.update(_WORD.findall(condition.test))
-            self.words.update(_WORD.findall(condition.text))
-        for binding in bindings:
-            self.words.update(_WORD.findall(binding.value))
+            self.texts = None
+        if self.texts is not None:
+            self.texts.extend(t for c in conditions for t in (c.test, c.text))
+            self.texts.extend(b.value for b in bindings)
+
+    def words(self) -> set[str] | None:
+        return set(_WORD.findall("\n".join(self.texts))) if self.texts is not None else None
 
 
 def read_lines(
@@ -86,6 +87,14 @@ class _Scope:
     handlers: dict[int, list[ast.stmt]]  # except line → the body of its try
     params: tuple[str, ...]
     docstring: str | None
+    _tries: dict[int, TryRead] = field(default_factory=dict)
+
+    def tried(self, line: int) -> TryRead:
+        """What the `try` of the except clause at `line` did, read once."""
+        found = self._tries.get(line)
+        if found is None:
+            found = self._tries[line] = _try_read(self.handlers[line])
+        return found
 
 
 class _FileReader:
@@ -95,35 +104,39 @@ class _FileReader:
         self.lines = text.splitlines()
         self.blanked = blanked
         self._blanked_lines: list[int] | None = None
+        self.enclosing = _Enclosing(tree, text)
         self._scopes: dict[int, _Scope] = {}
         self._inits: dict[int, dict[str, str]] = {}
 
     def read(self, line: int, want: Wanted) -> SourceRead:
-        chain = _enclosing(self.tree, line)
+        chain = self.enclosing.chain(line)
         func = next((n for n in reversed(chain) if isinstance(n, _FUNCTIONS)), None)
         cls = next((n for n in reversed(chain) if isinstance(n, ast.ClassDef)), None)
         scope = self._scope(func)
-        lines = want.lines
-        # only a condition on `self.attr` asks where the attribute came from
-        asks = cls is not None and (want.words is None or "self" in want.words)
-        init_params = self._init_params(cls) if cls is not None and asks else {}
+        lines = sorted(want.lines)
+        init_params: dict[str, str] = {}
+        if cls is not None:
+            words = want.words()
+            # only a condition on `self.attr` asks where the attribute came from
+            if words is None or "self" in words:
+                found = self._init_params(cls)
+                init_params = {a: p for a, p in found.items() if words is None or a in words}
         lo = func.lineno if func is not None else 1
         hi = (func.end_lineno or line) if func is not None else line
+        other, warns = scope.other, scope.warns
         return SourceRead(
             params=scope.params,
-            init_params={
-                a: p for a, p in init_params.items() if want.words is None or a in want.words
-            },
+            init_params=init_params,
             # a test whose branches neither fail nor warn reads as no test at all
             other_side={
-                n: s
-                for n, s in scope.other.items()
-                if n in lines and (s != _NEITHER or scope.warns.get(n, _NEITHER) != _NEITHER)
+                n: other[n]
+                for n in lines
+                if n in other and (other[n] != _NEITHER or warns.get(n, _NEITHER) != _NEITHER)
             },
-            warns={n: s for n, s in scope.warns.items() if n in lines and s != _NEITHER},
+            warns={n: warns[n] for n in lines if warns.get(n, _NEITHER) != _NEITHER},
             comments=self._comments(lines, lo, hi),
             docstring=scope.docstring,
-            tries={n: _try_read(b) for n, b in scope.handlers.items() if n in lines},
+            tries={n: scope.tried(n) for n in lines if n in scope.handlers},
             placement=_placement(scope.places, line),
         )
 
@@ -199,7 +212,7 @@ class _FileReader:
             return first.body[0]
         return init
 
-    def _comments(self, lines: set[int], lo: int, hi: int) -> dict[int, str]:
+    def _comments(self, lines: list[int], lo: int, hi: int) -> dict[int, str]:
         """The comments on each of `lines` and in the block of comment lines just above it,
         within lines `lo`..`hi` (the function): all `SourceRead.comments_near` reads."""
         out: dict[int, str] = {}
@@ -286,27 +299,52 @@ def _holds(block: list[ast.stmt], line: int) -> bool:
     return bool(block) and block[0].lineno <= line <= (block[-1].end_lineno or block[-1].lineno)
 
 
-def _enclosing(tree: ast.Module, line: int) -> list[ast.AST]:
-    """The classes and functions that hold `line`, outermost first."""
-    chain: list[ast.AST] = []
-    body: list[ast.stmt] = tree.body
-    while True:
-        inner = None
-        for stmt in body:
-            if stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno):
-                inner = stmt
-                break
-        if inner is None:
-            return chain
-        if isinstance(inner, (*_FUNCTIONS, ast.ClassDef)):
-            chain.append(inner)
-            body = inner.body
-            continue
-        # a def nested in an `if`/`try` of the body: the innermost one holding the line
-        holding = _defs_holding(inner, line)
-        if not holding:
-            return chain
-        body = [min(holding, key=lambda s: (s.end_lineno or s.lineno) - s.lineno)]
+class _Enclosing:
+    """The classes and functions that hold a line, for the lines of one file."""
+
+    def __init__(self, tree: ast.Module, text: str) -> None:
+        self.tree = tree
+        # the lines where a def or class starts: a statement that has none inside has no
+        # def inside to look for
+        self.def_lines = _line_numbers(text, [m.start() for m in _DEF_LINE.finditer(text)])
+        self._starts: dict[int, list[int]] = {}
+
+    def chain(self, line: int) -> list[ast.AST]:
+        """The classes and functions that hold `line`, outermost first."""
+        chain: list[ast.AST] = []
+        body: list[ast.stmt] = self.tree.body
+        while True:
+            inner = self._holding(body, line)
+            if inner is None:
+                return chain
+            if isinstance(inner, (*_FUNCTIONS, ast.ClassDef)):
+                chain.append(inner)
+                body = inner.body
+                continue
+            # a def nested in an `if`/`try` of the body: the innermost one holding the line
+            end = inner.end_lineno or inner.lineno
+            after = bisect.bisect_right(self.def_lines, inner.lineno)
+            if after == len(self.def_lines) or self.def_lines[after] > end:
+                return chain
+            holding = _defs_holding(inner, line)
+            if not holding:
+                return chain
+            nested = min(holding, key=lambda s: (s.end_lineno or s.lineno) - s.lineno)
+            chain.append(nested)
+            body = nested.body  # type: ignore[attr-defined]
+
+    def _holding(self, body: list[ast.stmt], line: int) -> ast.stmt | None:
+        """The first statement of `body` that holds `line` (statements of one line may
+        share it)."""
+        starts = self._starts.get(id(body))
+        if starts is None:
+            starts = self._starts[id(body)] = [s.lineno for s in body]
+        at = bisect.bisect_right(starts, line) - 1
+        if at < 0:
+            return None
+        at = bisect.bisect_left(starts, starts[at])
+        stmt = body[at]
+        return stmt if line <= (stmt.end_lineno or stmt.lineno) else None
 
 
 def _defs_holding(stmt: ast.stmt, line: int) -> list[ast.stmt]:
@@ -341,17 +379,32 @@ def _walk_scope(body: list[ast.stmt]) -> list[ast.stmt]:
     while stack:
         stmt = stack.pop()
         out.append(stmt)
-        if isinstance(stmt, (*_FUNCTIONS, ast.ClassDef)):
-            continue
-        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
-            block = getattr(stmt, name, None)
-            if isinstance(block, list):
-                for child in reversed(block):
-                    if isinstance(child, ast.stmt):
-                        stack.append(child)
-                    elif isinstance(child, ast.ExceptHandler | ast.match_case):
-                        stack.extend(reversed(child.body))
+        for name in _SCOPE_BLOCKS.get(type(stmt), ()):
+            for child in reversed(getattr(stmt, name)):
+                if isinstance(child, ast.stmt):
+                    stack.append(child)
+                else:  # an except clause, a case of a match
+                    stack.extend(reversed(child.body))
     return out
+
+
+# The blocks of each compound statement, in the order a function body runs them; a nested
+# def or class is a scope of its own.
+_SCOPE_BLOCKS: dict[type, tuple[str, ...]] = {
+    kind: tuple(f for f in ("body", "orelse", "finalbody", "handlers", "cases") if f in fields)
+    for kind in (
+        ast.If,
+        ast.For,
+        ast.AsyncFor,
+        ast.While,
+        ast.With,
+        ast.AsyncWith,
+        ast.Try,
+        ast.TryStar,
+        ast.Match,
+    )
+    for fields in [kind._fields]
+}
 
 
 def _fails(block: list[ast.stmt]) -> bool:
@@ -386,7 +439,7 @@ def _try_read(body: list[ast.stmt]) -> TryRead:
     imports: list[str] = []
     calls: list[str] = []
     for stmt in body:
-        for node in ast.walk(stmt):
+        for node in _run_by(stmt):
             if isinstance(node, ast.Import):
                 imports.extend(a.name for a in node.names)
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -398,6 +451,22 @@ def _try_read(body: list[ast.stmt]) -> TryRead:
                     continue
     line = body[0].lineno if body else 0
     return TryRead(tuple(dict.fromkeys(imports)), tuple(dict.fromkeys(calls))[:3], line)
+
+
+def _run_by(stmt: ast.stmt) -> Iterator[ast.AST]:
+    """The nodes of `stmt` in `ast.walk`'s order, but not the parts of a function it defines
+    that defining it does not run (its signature, its body; the decorators run)."""
+    queue: deque[ast.AST] = deque([stmt])
+    while queue:
+        node = queue.popleft()
+        if isinstance(node, _FUNCTIONS):
+            queue.extend(node.decorator_list)
+        elif isinstance(node, ast.Lambda):
+            queue.extend(node.args.defaults)
+            queue.extend(d for d in node.args.kw_defaults if d is not None)
+        else:
+            queue.extend(ast.iter_child_nodes(node))
+        yield node
 
 
 def _init_params(init: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:

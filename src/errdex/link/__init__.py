@@ -44,7 +44,7 @@ from errdex.link.messages import (
 from errdex.link.reasons import ReasonsIndex
 from errdex.link.receivers import ReceiverClasses
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
-from errdex.link.shown import ShownTexts
+from errdex.link.shown import ShownTexts, with_callers
 from errdex.link.tables import MessageTables
 from errdex.link.tests import TestIndex
 from errdex.sources.base import EntryPoint
@@ -53,7 +53,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "23-readings-environment"
+LINKER_VERSION = "26-printed-readings"
 
 
 def link_version(
@@ -70,11 +70,14 @@ def link_version(
     tables = MessageTables(files, names)
     shown = ShownTexts(files, names)
     linked: list[IndexedSite] = []
+    given: dict[tuple[str, int], list[IndexedSite]] = defaultdict(list)  # by the helper's raise
     for facts in files:
         if facts.error is not None:
             continue
         sites = [tables.raise_site(site, facts) for site in facts.sites]
-        sites.extend(_helper_sites(facts, helpers, names, receivers))
+        calls = _helper_sites(facts, helpers, names, receivers)
+        reaches = {id(site): where for site, where in calls}
+        sites.extend(site for site, _ in calls)
         sites.extend(tables.call_sites(facts, {site.line for site in facts.sites}))
         seen: dict[tuple[str | None, str, str], int] = defaultdict(int)
         for site in sites:
@@ -97,17 +100,24 @@ def link_version(
             key = (identity, template or "", site.function)
             ordinal = seen[key]
             seen[key] += 1
-            linked.append(
-                IndexedSite(
-                    id=error_id(project, identity, template, facts.module, site.function, ordinal),
-                    file=facts.path,
-                    module=facts.module,
-                    site=site,
-                    exception=exception,
-                    shown=shown.of(raw, site, facts, exception, tables.class_forms(raw, facts)),
-                    reading=facts.readings.get(site.line),
-                )
+            indexed = IndexedSite(
+                id=error_id(project, identity, template, facts.module, site.function, ordinal),
+                file=facts.path,
+                module=facts.module,
+                site=site,
+                exception=exception,
+                shown=shown.of(raw, site, facts, exception, tables.class_forms(raw, facts)),
+                reading=facts.readings.get(site.line),
             )
+            linked.append(indexed)
+            where = reaches.get(id(raw))
+            if where is not None and site.message is not None:
+                given[where].append(indexed)
+    # The raise inside a helper shows what its callers give it (`ctx.fail(f"Got ...")`).
+    linked = [
+        with_callers(indexed, given.get((indexed.file, indexed.site.line), ()))
+        for indexed in linked
+    ]
     # Callers with their guards, knobs behind the conditions, tests expecting the error.
     context = _Context(files, names, entry_points)
     return [context.add(indexed) for indexed in linked]
@@ -345,9 +355,10 @@ def _helper_sites(
     helpers: dict[str, list[tuple[HelperFact, FileFacts]]],
     names: Namespace,
     receivers: ReceiverClasses,
-) -> list[ErrorSite]:
-    """Calls of raising helpers with a message: each is a site of its own."""
-    out: list[ErrorSite] = []
+) -> list[tuple[ErrorSite, tuple[str, int]]]:
+    """Calls of raising helpers with a message: each is a site of its own, with the file
+    and line of the raise in the helper it reaches."""
+    out: list[tuple[ErrorSite, tuple[str, int]]] = []
     for call in facts.calls:
         candidates = helpers.get(call.callee)
         if not candidates:
@@ -355,7 +366,7 @@ def _helper_sites(
         for helper, helper_facts in _pick_helper(call, facts, candidates, names, receivers):
             site = _helper_site(call, helper, helper_facts, facts, names)
             if site is not None:
-                out.append(site)
+                out.append((site, (helper_facts.path, helper.line)))
     return out
 
 

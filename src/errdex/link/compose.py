@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import http
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -350,6 +351,10 @@ class Composer:
         """`TABLE[key]` or `TABLE.get(key, default)` of a module constant."""
         name = ast.unparse(mapping) if isinstance(mapping, ast.Name | ast.Attribute) else None
         table = self._constant(frame.facts, name) if name else None
+        if name is not None and self._names.qualify(frame.facts, name) in _STATUS_TABLES:
+            found = _phrase(key)
+            known = isinstance(key, MessageTemplate) and not key.placeholders
+            return found if isinstance(found, MessageTemplate) or not known else default
         if not isinstance(table, dict) or not isinstance(key, MessageTemplate) or key.placeholders:
             return UNKNOWN
         text = key.text
@@ -357,6 +362,9 @@ class Composer:
         if isinstance(value, str | int | float):
             return MessageTemplate.of(str(value))
         return default
+
+    def qualified(self, name: str, frame: _Frame) -> str:
+        return self._names.qualify(frame.facts, name) if name else ""
 
     def _constant(self, facts: FileFacts, name: str) -> object:
         """A module constant by name: the file's (or what it imports), else the one module
@@ -519,6 +527,10 @@ class _Evaluation:
         if isinstance(node, ast.Name):
             return composer.name(node.id, frame, depth)
         if isinstance(node, ast.Attribute):
+            if node.attr == "phrase" and self._status(node.value):
+                # `HTTPStatus(code).phrase`: Python's own table of reason phrases.
+                assert isinstance(node.value, ast.Call)
+                return _phrase(self.value(node.value.args[0]))
             return composer.attribute(node, frame, depth)
         if isinstance(node, ast.IfExp):
             chosen = self.value(node.body)
@@ -544,6 +556,13 @@ class _Evaluation:
             return composer.fill(built, frame, depth) if built is not None else UNKNOWN
         return UNKNOWN
 
+    def _status(self, node: ast.expr) -> bool:
+        """`HTTPStatus(code)` (or `http.HTTPStatus(code)`)."""
+        if not isinstance(node, ast.Call) or len(node.args) != 1 or node.keywords:
+            return False
+        name = ast.unparse(node.func) if isinstance(node.func, ast.Name | ast.Attribute) else ""
+        return self._composer.qualified(name, self._frame) == "http.HTTPStatus"
+
     def _call(self, node: ast.Call) -> Value:
         func = node.func
         if isinstance(func, ast.Name) and func.id in _TEXT_CALLS and len(node.args) == 1:
@@ -562,6 +581,22 @@ class _Evaluation:
             default = self.value(node.args[1]) if len(node.args) > 1 else None
             return self._composer.entry(owner, key, default, self._frame)
         return UNKNOWN
+
+
+# The standard library's HTTP reason phrases by status code (`http.client.responses`,
+# `HTTPStatus(code).phrase`): HTTP exceptions fall back to them when given no detail.
+_STATUS_PHRASES = {status.value: status.phrase for status in http.HTTPStatus}
+_STATUS_TABLES = frozenset(
+    {"http.client.responses", "http.server.BaseHTTPRequestHandler.responses"}
+)
+
+
+def _phrase(code: Value) -> Value:
+    """The reason phrase of a status code known as text."""
+    if not isinstance(code, MessageTemplate) or code.placeholders or not code.text.isdigit():
+        return UNKNOWN
+    phrase = _STATUS_PHRASES.get(int(code.text))
+    return MessageTemplate.of(phrase) if phrase else UNKNOWN
 
 
 # Calls that give back the text they are given (`str(x)`, gettext's `_(x)`).

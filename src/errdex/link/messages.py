@@ -51,6 +51,13 @@ def _table_entry(
 def _constant_text(
     placeholder: Placeholder, facts: FileFacts, names: Namespace
 ) -> tuple[str] | None:
+    if placeholder.expr == "__name__" and facts.module and not placeholder.spec:
+        # The module's own name, as imported (a module's `__getattr__`: `module
+        # {__name__!r} has no attribute {name!r}`).
+        conversion = placeholder.conversion
+        if conversion in (None, "s", "r"):
+            return (repr(facts.module) if conversion == "r" else facts.module,)
+        return None
     if placeholder.conversion or placeholder.spec:
         return None
     expr = placeholder.expr

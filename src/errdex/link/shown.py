@@ -8,12 +8,15 @@ nothing the message does not are dropped, so most sites keep none.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+
+import msgspec
 
 from errdex.facts import (
     ErrorSite,
     ExceptionInfo,
     FileFacts,
+    IndexedSite,
     MessageTemplate,
     ShownText,
     SiteKind,
@@ -24,6 +27,7 @@ from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
 
 _MAX_FORMS = 8
 _MAX_CLASS_FORMS = 24  # a message table's entries: one per subclass that overrides it
+_MAX_CALLER_FORMS = 24  # what a helper's callers give it, and the texts those make
 
 
 class ShownTexts:
@@ -79,3 +83,27 @@ def _distinct(forms: list[ShownText], message: MessageTemplate | None) -> tuple[
         seen.add(text)
         kept.append(form)
     return tuple(kept)
+
+
+def with_callers(indexed: IndexedSite, calls: Sequence[IndexedSite]) -> IndexedSite:
+    """The raise inside a helper (`def fail(self, message): raise UsageError(message)`)
+    with the texts its callers give it: each call's message and the forms it makes."""
+    site = indexed.site
+    if not calls or site.kind not in (SiteKind.RAISE, SiteKind.WARN):
+        return indexed
+    seen = {form.text.text for form in indexed.shown}
+    if site.message is not None:
+        seen.add(site.message.text)
+    added: list[ShownText] = []
+    for call in calls:
+        message, caller = call.site.message, call.site.function
+        forms = [ShownText(message, f"given by {caller}")] if message else []
+        for form in [*forms, *call.shown]:
+            text = form.text.text
+            if text in seen or not form.text.literal_length or len(added) >= _MAX_CALLER_FORMS:
+                continue
+            seen.add(text)
+            added.append(msgspec.structs.replace(form, caller=caller))
+    if not added:
+        return indexed
+    return msgspec.structs.replace(indexed, shown=(*indexed.shown, *added))

@@ -10,6 +10,7 @@ use.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import NamedTuple
@@ -21,11 +22,13 @@ _IMPORT = re.compile(
     r"|import[ \t]+(?P<modules>[\w., \t]+))",
     re.MULTILINE,
 )
-_DEFINITION = r"^(?:(?:async[ \t]+)?def|class)[ \t]+{name}\b|^{name}[ \t]*[:=]"
+_DEFINITION = re.compile(
+    r"^(?:(?:async[ \t]+)?def|class)[ \t]+(\w+)|^(\w+)[ \t]*[:=]", re.MULTILINE
+)
 _TOP_LEVEL = re.compile(r"^(?=[^\s#)\]}])", re.MULTILINE)  # the next top-level statement
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _NAME_PATH = re.compile(r"[A-Za-z_][\w.]*")
-_CLASS_HEADER = r"^[ \t]*class[ \t]+{name}[ \t]*\(([^)]*)\)"
+_CLASS_HEADER = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.MULTILINE)
 _MAX_HOPS = 6  # re-export chains through `__init__` files longer than this are not followed
 
 
@@ -136,17 +139,37 @@ def _followed(
             yield from _followed(read, found.file, found.names, modules, hops + 1)
 
 
+class _Outline(NamedTuple):
+    """Where a module's top-level definitions are, and the bases of its classes."""
+
+    text: str
+    spans: dict[str, tuple[int, int]]  # name → where its definition's body is in `text`
+    bases: dict[str, frozenset[str]]  # class name → the names its class statement gives
+
+
+@functools.lru_cache(maxsize=64)
+def _outline(data: bytes) -> _Outline:
+    """The module's outline, made once per file (the same bytes are asked for many names)."""
+    text = data.decode("utf-8", "replace")
+    spans: dict[str, tuple[int, int]] = {}
+    for found in _DEFINITION.finditer(text):
+        end = _TOP_LEVEL.search(text, found.end())
+        spans.setdefault(found[1] or found[2], (found.end(), end.start() if end else len(text)))
+    bases: dict[str, frozenset[str]] = {}
+    for header in _CLASS_HEADER.finditer(text):
+        named = {part.split(".")[0] for part in _NAME_PATH.findall(header[2])}
+        bases.setdefault(header[1], frozenset(named - {"metaclass", "object"}))
+    return _Outline(text, spans, bases)
+
+
 def _used_by(data: bytes, wanted: frozenset[str]) -> frozenset[str]:
     """The names wanted and every name their top-level definitions in this module use (a
     class's bases, a function's helpers, a constant's parts): what importing them needs."""
-    text = data.decode("utf-8", "replace")
+    outline = _outline(data)
     used = set(wanted)
     for name in wanted:
-        start = re.search(_DEFINITION.format(name=re.escape(name)), text, re.MULTILINE)
-        if start is None:
-            continue
-        end = _TOP_LEVEL.search(text, start.end())
-        used.update(_NAME.findall(text, start.end(), end.start() if end else len(text)))
+        if name in outline.spans:
+            used.update(_NAME.findall(outline.text, *outline.spans[name]))
     return frozenset(used)
 
 
@@ -161,13 +184,8 @@ def _may_bind(read: Mapping[str, bytes], found: Import, wanted: frozenset[str]) 
 
 def _bases(data: bytes, names: frozenset[str]) -> frozenset[str]:
     """The names the class statements of `names` in this module give as bases."""
-    text = data.decode("utf-8", "replace")
-    found: set[str] = set()
-    for name in names:
-        header = re.search(_CLASS_HEADER.format(name=re.escape(name)), text, re.MULTILINE)
-        if header is not None:
-            found.update(part.split(".")[0] for part in _NAME_PATH.findall(header.group(1)))
-    return frozenset(found - {"metaclass", "object"})
+    bases = _outline(data).bases
+    return frozenset(base for name in names for base in bases.get(name, ()))
 
 
 def with_imports(

@@ -312,6 +312,8 @@ def _best_form(
             found = _match(
                 form.text, msgspec.structs.replace(evidence, message=text), cut=cut, piece=not whole
             )
+            if found is not None and form.caller is not None:
+                found = msgspec.structs.replace(found, score=found.score * W.caller_form)
             floor = best[0].score if best is not None else (matched.score if matched else 0.0)
             if found is not None and found.score > floor:
                 best, whole_line = (found, form), whole

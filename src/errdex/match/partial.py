@@ -262,13 +262,6 @@ def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -
     if unseen:
         defining = {path for path, data in files.every() if any(_defines(data, n) for n in unseen)}
         chosen |= with_imports(files, defining, modules, IMPORT_LEVELS, BASE_LEVELS)
-    # A package's `__init__` files hold what its modules re-export: linking resolves through them.
-    for path in list(chosen):
-        parts = path.split("/")[:-1]
-        for depth in range(1, len(parts) + 1):
-            init = "/".join(parts[:depth]) + "/__init__.py"
-            if init in files:
-                chosen.add(init)
     return chosen
 
 

@@ -66,7 +66,7 @@ _LOGGER_COLON = re.compile(r":(?P<logger>[\w.<>-]+):")  # WARNING:root:msg
 _LOGGER_BEFORE = re.compile(rf"(?P<logger>[\w.-]+) - (?=(?:{_LEVELS})\b)")  # name - LEVEL - msg
 _LOGGER_AFTER = re.compile(r"(?P<logger>[\w.-]+)(?::[\w<>.-]+:\d+)? [|-] ")  # loguru, nonebot
 _SEP = re.compile(r"[ \t]*(?:[-|:»][ \t]*)?")
-_FINAL_SEP = re.compile(r" ?(?:[-|:»] ?)?")
+_FINAL_SEP = re.compile(r" {0,20}(?:[-|:»] {0,20})?")  # uvicorn pads: `WARNING:  msg`
 _GLOG = {"I": "INFO", "W": "WARNING", "E": "ERROR", "F": "CRITICAL"}
 _ALIAS = {"WARN": "WARNING", "FATAL": "CRITICAL", "EXCEPTION": "ERROR"}
 

@@ -29,6 +29,10 @@ class Weights:
     # A helper call (`ctx.fail("...")`) one frame above the helper's own raise: the call
     # that gave the text is the answer to show, so it beats the helper's generic raise.
     helper_frame: float = 0.6
+    # A helper's raise matched by a text one of its callers gives it: that call's own site
+    # matches the same text and is the answer to show (see `helper_frame`); the raise
+    # stays near it, for a paste whose frames say the helper raised.
+    caller_form: float = 0.6
     # A log prefix naming the site's file and a line inside it (`[config.py:123]`).
     log_line: float = 0.5
     # A log prefix naming only the file: many sites share a file, so barely a tie-break.
