@@ -48,7 +48,6 @@ def test_the_public_names_are_pinned() -> None:
         "list_sites",
         "load_ipython_extension",
         "lookup",
-        "lookup_exception",
         "newest_version",
         "read_file",
         "search",

@@ -98,7 +98,6 @@ __all__ = [
     "list_sites",
     "load_ipython_extension",
     "lookup",
-    "lookup_exception",
     "newest_version",
     "read_file",
     "search",
@@ -212,18 +211,6 @@ def lookup(
         return lookup_text(store, text, project=project, version=version, limit=limit).matches
 
 
-def lookup_exception(
-    error: BaseException, *, db: str | Store | None = None, limit: int = 3
-) -> list[Match]:
-    """The sites that may have raised the live exception `error`, best first: its frames are
-    read from the object, and the installed distributions they are in are indexed first
-    (into a new database, even), so the releases ranked are the ones of this process."""
-    from errdex.match.exception import match_exception
-
-    with _opened(db, create=True) as store:
-        return match_exception(error, store, limit=limit).matches
-
-
 def answer(
     text: str,
     *,
@@ -288,19 +275,12 @@ def search(
         )
 
 
-def show(
-    error_id: str,
-    *,
-    db: str | Store | None = None,
-    version: str | None = None,
-    use_model: bool = True,
-) -> Page:
-    """The page of one error by its 16-hex id: at `version`, else in its newest version. Its
-    prose is a model's cached analysis when there is one, unless `use_model` is false."""
+def show(error_id: str, *, db: str | Store | None = None, version: str | None = None) -> Page:
+    """The page of one error by its 16-hex id: at `version`, else in its newest version."""
     from errdex.explain import build_page
 
     with _opened(db) as store:
-        return build_page(store, error_id, version, use_model=use_model)
+        return build_page(store, error_id, version)
 
 
 def list_sites(

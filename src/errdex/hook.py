@@ -18,20 +18,25 @@ from typing import Any
 
 from rich.text import Text
 
-import errdex
+from errdex.match.exception import match_exception
+from errdex.match.results import Match
 from errdex.render.console import InertConsole, safe_link
 from errdex.render.safe_text import safe_line
+from errdex.store import open_store
+from errdex.store.base import Store
 
 
-def _first_solution(match: errdex.Match, db: str | None) -> str | None:
+def _first_solution(store: Store, match: Match) -> str | None:
+    from errdex.explain import build_page
+
     try:
-        page = errdex.show(match.id, db=db, version=match.version, use_model=False)
+        page = build_page(store, match.id, match.version, use_model=False)
     except Exception:  # a summary without its solution is still worth printing
         return None
     return page.solutions[0].text if page.solutions else None
 
 
-def summary(match: errdex.Match, solution: str | None = None) -> Text:
+def summary(match: Match, solution: str | None = None) -> Text:
     """The one-screen summary: where it was raised, the message, when, the first way out, the
     id. The place links to the source where the terminal shows links (OSC 8)."""
     url = safe_link(match.url)
@@ -62,10 +67,15 @@ def explain_exception(error: BaseException, db: str | None = None) -> Text | Non
     matters more than ours.
     """
     try:
-        matches = errdex.lookup_exception(error, db=db, limit=3)
-        if not matches:
-            return None
-        return summary(matches[0], _first_solution(matches[0], db))
+        store = open_store(db)
+        try:
+            result = match_exception(error, store, limit=3)
+            if not result.matches:
+                return None
+            best = result.matches[0]
+            return summary(best, _first_solution(store, best))
+        finally:
+            store.close()
     except Exception as failure:
         return Text(f"errdex: could not look this error up ({safe_line(str(failure))})")
 
