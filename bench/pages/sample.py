@@ -3,10 +3,10 @@
     python bench/pages/sample.py --db PATH --out FILE [--seed N] [--config-checks]
 
 The sample is 30 error pages of vllm 0.33.0 and 30 of the other indexed packages (as evenly
-spread across them as the count allows), drawn with `random.Random(seed)` from the error
-ids in path and line order, so the same seed and the same index give the same sample
-before and after a change. `--config-checks` instead dumps the vllm configuration checks
-of `CONFIG_CHECKS` (the kind of the seed page's error), found by their message.
+spread across them as the count allows), drawn by a hash of the seed and each error id, so
+an error stays in the sample whatever other errors the index gains or loses.
+`--config-checks` instead dumps the vllm configuration checks of `CONFIG_CHECKS` (the kind
+of the seed page's error), found by their message.
 
 The output is Markdown, one section per page: what the page says a user can do, with the
 source line it comes from, for a person to judge against the source (see README.md).
@@ -15,7 +15,7 @@ source line it comes from, for a person to judge against the source (see README.
 from __future__ import annotations
 
 import argparse
-import random
+import hashlib
 import sys
 from pathlib import Path
 
@@ -58,8 +58,7 @@ def error_ids(store: Store, project: str, version: str) -> list[str]:
 
 def pick(store: Store, seed: int) -> list[tuple[str, str, str]]:
     """(project, version, error id) of the sample: PER_SIDE of vllm, PER_SIDE of the rest."""
-    rng = random.Random(seed)
-    chosen = [(*VLLM, i) for i in rng.sample(error_ids(store, *VLLM), PER_SIDE)]
+    chosen = [(*VLLM, i) for i in draw(error_ids(store, *VLLM), PER_SIDE, seed)]
     others = [(p, v) for p, v in OTHERS if error_ids(store, p, v)]
     if len(others) < 3:
         sys.exit("index at least three of the other packages first")
@@ -67,9 +66,18 @@ def pick(store: Store, seed: int) -> list[tuple[str, str, str]]:
     for n, (project, version) in enumerate(others):
         count = share + (1 if n < extra else 0)
         chosen += [
-            (project, version, i) for i in rng.sample(error_ids(store, project, version), count)
+            (project, version, i) for i in draw(error_ids(store, project, version), count, seed)
         ]
     return chosen
+
+
+def draw(ids: list[str], count: int, seed: int) -> list[str]:
+    """`count` of `ids`, in their order: those whose hash with the seed sorts first. An id
+    stays drawn whatever other ids the index gains or loses (a draw by position would pick
+    other pages as soon as one error id before them changed)."""
+    ranked = sorted(ids, key=lambda i: hashlib.sha256(f"{seed}:{i}".encode()).hexdigest())
+    kept = set(ranked[:count])
+    return [i for i in ids if i in kept]
 
 
 def config_checks(store: Store) -> list[tuple[str, str, str]]:

@@ -102,6 +102,19 @@ LAB = {
             return n
 
 
+        def quantize(n, quant_min):
+            capability_tuple = current_platform.get_device_capability()
+            capability = capability_tuple.to_int()
+            if capability < quant_min:
+                raise ValueError("quantization not supported for the current GPU")
+
+
+        def sinks(has_sink):
+            device_capability = current_platform.get_device_capability()
+            if has_sink and device_capability < DeviceCapability(9, 0):
+                raise ValueError("sinks need a Hopper GPU")
+
+
         def on_rocm(n):
             if current_platform.is_rocm():
                 raise ValueError("not on this platform")
@@ -126,6 +139,18 @@ LAB = {
             if norm in {"0", "false", "no"}:
                 return False
             raise ValueError(f"{value!r} is not a valid boolean")
+
+
+        def check_default(default, nargs, multiple=False):
+            if nargs != 1:
+                try:
+                    iter(default)
+                except TypeError:
+                    if multiple:
+                        message = "'default' must be a list of lists when 'multiple' is true."
+                    else:
+                        message = "'default' must be a list when 'nargs' != 1."
+                    raise ValueError(message) from None
 
 
         def fail(message):
@@ -227,3 +252,18 @@ def test_the_locals_of_a_helper_call_lead_to_the_input(lab: Store) -> None:
 def test_a_name_computed_from_an_optional_one_is_no_package_to_install(lab: Store) -> None:
     page = page_of(lab, "the fast path is off")
     assert not any(s.text.startswith("Install") for s in page.solutions)
+
+
+def test_a_capability_read_into_locals_is_compared_with_the_bound(lab: Store) -> None:
+    _, text = first(page_of(lab, "quantization not supported for the current GPU"))
+    assert text.startswith("Run it on a GPU of compute capability at least `quant_min`")
+
+
+def test_one_part_on_the_machine_of_a_conjunction_is_a_way_out(lab: Store) -> None:
+    texts = [s.text for s in page_of(lab, "sinks need a Hopper GPU").solutions]
+    assert any(t.startswith("Run it on a GPU of compute capability 9.0 or newer") for t in texts)
+
+
+def test_a_test_that_only_chose_the_wording_is_no_way_out(lab: Store) -> None:
+    page = page_of(lab, "'default' must be a list when 'nargs' != 1.")
+    assert not any("multiple" in s.text for s in page.solutions)

@@ -187,8 +187,7 @@ def test_a_platform_check_asks_for_that_platform(shop: Store) -> None:
     assert [(s.kind, s.text) for s in page.solutions] == [
         (
             "environment",
-            "Run it where `sys.platform` equals `'win32'`: this checks the platform or the "
-            "Python version, not your input.",
+            "Run it on Windows: the check at line 58 tests the machine, not your input.",
         )
     ]
 
@@ -231,6 +230,13 @@ def test_internal_state_is_context_not_a_solution(shop: Store) -> None:
     page = page_of(shop, "drained twice")
     assert page.solutions == []
     assert "The check applies only when `state.ready` is set" in page.what_it_means
+    assert "So no solution is offered" in page.what_it_means
+
+
+def test_a_page_with_a_way_out_does_not_say_none_is_offered(shop: Store) -> None:
+    page = page_of(shop, "unknown mode")
+    assert page.solutions
+    assert "So no solution is offered" not in page.what_it_means
 
 
 def test_a_site_in_a_for_else_is_not_said_to_be_unguarded(shop: Store) -> None:

@@ -49,6 +49,17 @@ PACKAGE = {
                     f"Did you mean {proper!r}?"
                 )
         """,
+    "forms/decimal_field.py": """
+        from forms.errors import FormError
+        from forms.numbers import parse_decimal
+
+        class DecimalField:
+            def process(self, value):
+                try:
+                    self.data = parse_decimal(value, "0")
+                except FormError as exc:
+                    raise ValueError("Not a valid decimal value.") from exc
+        """,
     "forms/config.py": """
         from forms.errors import ConfigError
 
@@ -63,6 +74,16 @@ PACKAGE = {
                 raise ConfigError(message)
             if section == "extract":
                 raise ConfigError("the extract section needs a mapping of methods")
+        """,
+    "forms/keys.py": """
+        from forms.errors import FormError
+
+        class Key:
+            def __init__(self, data):
+                if "kty" not in data:
+                    raise FormError(f"kty is not found: {data}")
+                if "crv" not in data:
+                    raise FormError(f"crv is not found: {data}")
         """,
     "forms/files.py": """
         import os
@@ -97,6 +118,17 @@ PACKAGE = {
         def _wait(channel):
             if channel.closed:
                 raise ClientGone()
+
+        class _Upgrade(Exception):
+            pass
+
+        def connect(session):
+            if session.upgrade:
+                raise _Upgrade(session)
+
+        def load(path):
+            if not path:
+                raise IOError
         """,
 }
 
@@ -179,3 +211,49 @@ def test_a_class_name_alone_is_read_as_the_class(store: Store) -> None:
     matches = lookup_text(store, "ClientGone").matches
     assert [(m.function, m.raised_at) for m in matches] == [("receive", 2), ("_wait", 2)]
     assert matches[0].why[-1].startswith("raised at 2 sites with this text; receive is shown")
+
+
+def test_a_private_class_before_its_message_is_read_as_the_class(store: Store) -> None:
+    text = "_Upgrade: <forms.stream.Session object at 0x7ffa5cd6ac50>"
+    assert places(store, text)[0] == ("forms/stream.py", "connect")
+
+
+def test_an_old_name_of_oserror_prints_as_oserror(store: Store) -> None:
+    # `raise IOError` prints `OSError`: the alias is the same class.
+    assert places(store, "OSError") == [("forms/stream.py", "load")]
+
+
+def test_a_whole_template_around_a_long_value_beats_class_guesses(store: Store) -> None:
+    # The dict leaves `kty is not found: ` a tenth of the text, yet it is all of the
+    # template, which `crv is not found: ` and the validators' `raise FormError(message)`
+    # are not.
+    text = (
+        "FormError: kty is not found: {'kid': 'bilbo.baggins@hobbiton.example', 'use': 'sig', "
+        "'n': 'n4EPtAOCc9AlkeQHPzHStgAbgs7bTZLwUBZdR8_KuKPEHLd4rHVTeT-O-XV2jRo'}"
+    )
+    first = lookup_text(store, text).matches[0]
+    assert (first.file, first.line, first.confident) == ("forms/keys.py", 7, False)
+
+
+def test_the_raise_at_the_last_frame_before_its_cause_though_its_text_differs(
+    store: Store,
+) -> None:
+    # The cause's text matches its template; the error the program ended with shows another
+    # text than its raise writes (translated where it was raised), but its frame is there.
+    paste = """\
+Traceback (most recent call last):
+  File "/venv/lib/python3.11/site-packages/forms/numbers.py", line 6, in parse_decimal
+    raise FormError(
+forms.errors.FormError: '1.2.3' is not a properly formatted decimal number. Did you mean '123'?
+
+The above exception was the direct cause of the following exception:
+
+Traceback (most recent call last):
+  File "/venv/lib/python3.11/site-packages/forms/decimal_field.py", line 10, in process
+    raise ValueError("Not a valid decimal value.") from exc
+ValueError: Keine gültige Dezimalzahl
+"""
+    first, second = lookup_text(store, paste).matches[:2]
+    assert (first.function, first.line) == ("DecimalField.process", 10)
+    assert first.why[-1] == "the frame and the class name this raise; its text is another"
+    assert second.function == "parse_decimal"

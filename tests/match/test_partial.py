@@ -165,10 +165,10 @@ def test_a_text_a_mixin_composes_needs_the_raises_of_its_subclasses() -> None:
     package = {
         **PACKAGE,
         "shop/base.py": (
-            b"class ShopMixin:\n"
+            b"class ShopErrorMixin:\n"
             b"    def __str__(self):\n"
             b"        return f'{self.text}. For help visit the shop desk'\n"
-            b"class ShopError(ShopMixin, Exception):\n    pass\n"
+            b"class ShopError(ShopErrorMixin, Exception):\n    pass\n"
         ),
         "shop/desk.py": b"from .base import ShopError\ndef ask():\n    raise ShopError('closed')\n",
     }

@@ -279,3 +279,22 @@ def test_a_log_prefix_naming_the_file_alone_is_a_place(releases: Store) -> None:
     choice = choose_release(releases, ca_bundle_sites(releases), error.places())
     assert (choice.site.site.line, choice.decided) == (261, True)
     assert choice.site.version in ("2.30.0", "2.31.0")
+
+
+def test_a_traceback_cut_before_its_exception_line_still_picks_the_release(
+    releases: Store,
+) -> None:
+    # The shape of vllm-project/vllm's multi-process logs: the error's line printed by one
+    # process, the traceback of another cut off before its last line.
+    frames = CA_BUNDLE.splitlines()[:-1]
+    paste = "\n".join(
+        [
+            "[worker.py:492] " + CA_BUNDLE.splitlines()[-1],
+            "Traceback (most recent call last):",
+            *(("    " if i % 2 else "  ") + line for i, line in enumerate(frames[:2] + frames[3:])),
+        ]
+    )
+    evidence = parse_paste(paste)
+    assert [f.line for f in evidence.stray_frames] == [261, 458, 701]
+    best = lookup_text(releases, paste).matches[0]
+    assert (best.version, best.line, best.confident) == ("2.30.0", 261, True)

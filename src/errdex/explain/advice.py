@@ -22,12 +22,15 @@ from errdex.explain.page import ExampleFix, Page
 # or an install command anywhere.
 _INSTRUCTS = re.compile(
     r"^(?:please\s+|you\s+(?:can|should|must|may\s+need\s+to|need\s+to)\s+|try\s+(?:to\s+)?|"
-    r"consider\s+|instead,?\s+|alternatively,?\s+|or\s+|to\s+fix\s+this,?\s+)?"
-    r"(?:use|using|set|setting|pass|passing|install|installing|upgrade|upgrading|update|"
-    r"downgrade|enable|enabling|disable|disabling|remove|removing|specify|provide|add|"
-    r"increase|increasing|decrease|decreasing|reduce|reducing|lower|switch|run|call|choose|"
-    r"select|make\s+sure|ensure|export|unset|turn\s+(?:on|off)|rerun|re-run|restart|"
-    r"define|declare|replace|rename|change)\b",
+    r"instead,?\s+|alternatively,?\s+|or\s+|to\s+fix\s+this,?\s+)?"
+    r"(?:use|set|pass|install|upgrade|update|downgrade|enable|disable|remove|specify|provide|"
+    r"add|increase|decrease|reduce|lower|switch|run|call|choose|select|make\s+sure|ensure|"
+    r"export|unset|turn\s+(?:on|off)|rerun|re-run|restart|define|declare|replace|rename|"
+    r"change)\b"
+    # a gerund instructs only after "consider"/"try" ("Using real routing: ..." says what
+    # the program does, "consider using --x" what the user may do)
+    r"|^(?:please\s+)?(?:consider|try|recommend)\s+(?:using|setting|passing|installing|"
+    r"upgrading|enabling|disabling|removing|increasing|decreasing|reducing|switching)\b",
     re.I,
 )
 _INSTALL = re.compile(

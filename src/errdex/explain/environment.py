@@ -11,9 +11,11 @@ test is put in words exactly.
 from __future__ import annotations
 
 import ast
+import re
 
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
+from errdex.extract.conditions import negate
 from errdex.facts import KnobKind
 
 # `<receiver>.is_<name>()`: the machine each names.
@@ -28,6 +30,8 @@ _IS_PLATFORM = {
     "is_neuron": "AWS Neuron",
     "is_mps": "an Apple GPU (MPS)",
 }
+# What reads the device's compute capability, as written before a comparison.
+_DEVICE_CAPABILITY = re.compile(r"\bget_device_capability\(\)(?:\.to_int\(\)|\[0\])?$")
 _SYS_PLATFORMS = {"win32": "Windows", "linux": "Linux", "darwin": "macOS", "cygwin": "Cygwin"}
 
 
@@ -53,8 +57,12 @@ def package_solution(condition: ConditionView, knobs: list[Knob]) -> tuple[str, 
     return None
 
 
-def platform_solution(condition: ConditionView, knobs: list[Knob]) -> str | None:
-    """ "Run it on <machine>", when the way out is the platform test coming out true."""
+def platform_solution(
+    condition: ConditionView, knobs: list[Knob], locals_: dict[str, str] | None = None
+) -> str | None:
+    """ "Run it on <machine>", when the way out is the platform test coming out the other
+    way. `locals_` (a local → the source it was assigned) lets `capability < 90` be read
+    as the device's capability it was set from."""
     node = _parse(condition.text)
     if node is None:
         return None
@@ -62,13 +70,14 @@ def platform_solution(condition: ConditionView, knobs: list[Knob]) -> str | None
         k.behind: k.name for k in knobs if k.kind == KnobKind.PLATFORM and k.behind and k.same_value
     }
     node = _Inline(tests).visit(node)
-    # the condition holds on the path to the site: the way out is its opposite
-    wanted = (
-        node.operand if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) else None
+    for _ in range(2):  # `capability` = `capability_tuple.to_int()` = `...get_device_capability()`
+        node = _InlineLocals(locals_ or {}).visit(node)
+    # the condition holds on the path to the site: the way out is its opposite, or that
+    # of one of its parts when all must hold
+    parts = node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else []
+    words = next(
+        (w for w in (machine_words(negate(p)) for p in [node, *parts]) if w is not None), None
     )
-    if wanted is None:
-        return None
-    words = machine_words(wanted)
     if words is None:
         return None
     return (
@@ -110,14 +119,11 @@ def machine_words(node: ast.expr) -> str | None:
 
 def _compared(node: ast.Compare) -> str | None:
     left, op, right = node.left, node.ops[0], node.comparators[0]
+    text = ast.unparse(left)
+    if _DEVICE_CAPABILITY.search(text):
+        return _capability_bound(text, op, right)
     if not isinstance(right, ast.Constant):
         return None
-    text = ast.unparse(left)
-    if text.endswith("get_device_capability()[0]") and isinstance(right.value, int):
-        lowest = {ast.GtE: right.value, ast.Gt: right.value + 1}.get(type(op))
-        if lowest is not None:
-            return f"a GPU of compute capability {lowest}.x or newer"
-        return f"a GPU of compute capability {right.value}.x" if isinstance(op, ast.Eq) else None
     if text == "sys.platform" and isinstance(right.value, str):
         name = _SYS_PLATFORMS.get(right.value, repr(right.value))
         if isinstance(op, ast.Eq):
@@ -127,8 +133,34 @@ def _compared(node: ast.Compare) -> str | None:
     return None
 
 
+def _capability_bound(text: str, op: ast.cmpop, right: ast.expr) -> str | None:
+    """`get_device_capability()[0] >= 10`, `capability.to_int() >= 90`,
+    `capability >= min_capability`: the lowest capability that passes, in words."""
+    if not isinstance(op, ast.GtE | ast.Gt):
+        return None
+    if isinstance(right, ast.Constant) and isinstance(right.value, int):
+        if text.endswith("[0]"):  # the major version alone
+            lowest = right.value + (1 if isinstance(op, ast.Gt) else 0)
+            return f"a GPU of compute capability {lowest}.x or newer"
+        bound = _capability(right)
+        if bound is None or isinstance(op, ast.Gt):
+            return None
+        return f"a GPU of compute capability {bound} or newer"
+    bound = _capability(right)
+    if bound is not None and isinstance(op, ast.GtE):
+        return f"a GPU of compute capability {bound} or newer"
+    if isinstance(op, ast.GtE) and not isinstance(right, ast.Constant):
+        # the bound is computed (`quant_config.get_min_capability()`): the message often
+        # prints it
+        return f"a GPU of compute capability at least {code(ast.unparse(right))}"
+    return None
+
+
 def _capability(node: ast.expr) -> str | None:
-    """`100` → `10.0`, `(9, 0)` → `9.0`: how vLLM and torch write a compute capability."""
+    """`100` → `10.0`, `(9, 0)` → `9.0`, `DeviceCapability(9, 0)`: how vLLM and torch write
+    a compute capability."""
+    if isinstance(node, ast.Call) and len(node.args) == 2 and not node.keywords:
+        node = ast.Tuple(elts=list(node.args), ctx=ast.Load())
     if isinstance(node, ast.Constant) and isinstance(node.value, int) and node.value >= 10:
         return f"{node.value // 10}.{node.value % 10}"
     if isinstance(node, ast.Tuple) and len(node.elts) == 2:
@@ -165,6 +197,19 @@ def _parse(text: str) -> ast.expr | None:
         return ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
+
+
+class _InlineLocals(ast.NodeTransformer):
+    """A local name → the expression it was assigned, where that names the device."""
+
+    def __init__(self, values: dict[str, str]) -> None:
+        self.values = values
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        source = self.values.get(node.id)
+        if source is None or "capability" not in source:
+            return node
+        return _parse(source) or node
 
 
 class _Inline(ast.NodeTransformer):

@@ -75,6 +75,13 @@ def what_it_means(facts: Facts) -> str:
             f"The check applies only when {context}: errdex found no setting or argument "
             "a user passes behind that."
         )
+        if not solutions(facts):
+            # said rather than a condition negated: a way out no user can take is none
+            sentences.append(
+                "So no solution is offered: these conditions read as the program's own "
+                "state (or errdex could not follow them to a setting), and hitting the check "
+                "is worth reporting to the project."
+            )
     blocked = [c for c in held if no_way_out(c, facts)]
     if blocked:
         lines = ", ".join(str(c.line) for c in blocked)

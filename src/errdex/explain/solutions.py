@@ -189,7 +189,8 @@ def _add_environment(found: _Collector, conditions: list[ConditionView], facts: 
                 0,
             )
             continue
-        machine = platform_solution(condition, facts.knobs)
+        local = {b.name: b.value for b in facts.bindings if b.origin == "local"}
+        machine = platform_solution(condition, facts.knobs, local)
         if machine is not None:
             found.add(Solution(text=f"{machine}.", condition=condition.text, kind="environment"), 0)
 

@@ -29,7 +29,10 @@ _WARN_NAME = re.compile(r"(?:warn|warning|error|critical|exception)(?:_once)?")
 _DIRECTIVES = ("noqa", "type:", "fmt:", "pragma", "pylint:", "mypy:", "ruff:")
 _WORD = re.compile(r"\w+")
 _NEITHER = (False, False)
-_DEF_LINE = re.compile(r"^[ \t\f]*(?:async[ \t\f]+)?(?:def|class)\b", re.MULTILINE)
+# The keyword first, so the regex engine jumps from one to the next; whether it starts its
+# line (after `async`) is checked after.
+_DEF_WORD = re.compile(r"(?:def|class)\b")
+_LINE_HEAD = re.compile(r"[ \t\f]*(?:async[ \t\f]+)?")
 
 
 @dataclass
@@ -87,6 +90,9 @@ class _Scope:
     handlers: dict[int, list[ast.stmt]]  # except line → the body of its try
     params: tuple[str, ...]
     docstring: str | None
+    # `if` line → its last line, for an `if` neither of whose branches leaves the block
+    # (no return, raise, break, continue): it only chooses a value, both ways go on
+    passes: dict[int, int] = field(default_factory=dict)
     _tries: dict[int, TryRead] = field(default_factory=dict)
 
     def tried(self, line: int) -> TryRead:
@@ -127,11 +133,18 @@ class _FileReader:
         return SourceRead(
             params=scope.params,
             init_params=init_params,
-            # a test whose branches neither fail nor warn reads as no test at all
+            # a test whose branches neither fail nor warn reads as no test at all; one that
+            # ends before the site without leaving the block only chose a value (the
+            # message's wording): taken the other way, it reaches the site all the same
             other_side={
-                n: other[n]
+                n: (True, True) if scope.passes.get(n, line) < line else other[n]
                 for n in lines
-                if n in other and (other[n] != _NEITHER or warns.get(n, _NEITHER) != _NEITHER)
+                if n in other
+                and (
+                    other[n] != _NEITHER
+                    or warns.get(n, _NEITHER) != _NEITHER
+                    or scope.passes.get(n, line) < line
+                )
             },
             warns={n: warns[n] for n in lines if warns.get(n, _NEITHER) != _NEITHER},
             comments=self._comments(lines, lo, hi),
@@ -149,7 +162,10 @@ class _FileReader:
         other: dict[int, tuple[bool, bool]] = {}
         warns: dict[int, tuple[bool, bool]] = {}
         handlers: dict[int, list[ast.stmt]] = {}
+        passes: dict[int, int] = {}
         for node in nodes:
+            if isinstance(node, ast.If) and not _leaves(node.body) and not _leaves(node.orelse):
+                passes[node.lineno] = passes[node.test.lineno] = node.end_lineno or node.lineno
             if isinstance(node, ast.If):
                 sides = (_fails(node.body), _fails(node.orelse))
                 # a condition names the line of its `if`, or of its test when it starts later
@@ -173,6 +189,7 @@ class _FileReader:
             other=other,
             warns=warns,
             handlers=handlers,
+            passes=passes,
             params=params,
             docstring=" ".join(doc.split())[:_MAX_DOC] if doc else None,
         )
@@ -250,6 +267,17 @@ class _FileReader:
         return None
 
 
+def _def_starts(text: str) -> list[int]:
+    """Where each line that starts with `def`, `async def` or `class` starts."""
+    out: list[int] = []
+    for match in _DEF_WORD.finditer(text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        head = _LINE_HEAD.match(text, start)
+        if head is not None and head.end() == match.start():
+            out.append(start)
+    return out
+
+
 def _line_numbers(text: str, offsets: list[int]) -> list[int]:
     """The line of each of the sorted `offsets`, counting newlines once."""
     out: list[int] = []
@@ -306,7 +334,7 @@ class _Enclosing:
         self.tree = tree
         # the lines where a def or class starts: a statement that has none inside has no
         # def inside to look for
-        self.def_lines = _line_numbers(text, [m.start() for m in _DEF_LINE.finditer(text)])
+        self.def_lines = _line_numbers(text, _def_starts(text))
         self._starts: dict[int, list[int]] = {}
 
     def chain(self, line: int) -> list[ast.AST]:
@@ -386,6 +414,20 @@ def _walk_scope(body: list[ast.stmt]) -> list[ast.stmt]:
                 else:  # an except clause, a case of a match
                     stack.extend(reversed(child.body))
     return out
+
+
+def _leaves(block: list[ast.stmt]) -> bool:
+    """Whether a branch may leave its block: a return, raise, break or continue in it
+    (outside nested functions and classes)."""
+    stack: list[ast.AST] = list(block)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return | ast.Raise | ast.Break | ast.Continue):
+            return True
+        if isinstance(node, (*_FUNCTIONS, ast.ClassDef, ast.Lambda)):
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return False
 
 
 # The blocks of each compound statement, in the order a function body runs them; a nested

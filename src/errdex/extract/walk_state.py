@@ -108,14 +108,29 @@ class WalkState:
         """What the locals among `names` were last assigned before `line`."""
         out: list[Binding] = []
         seen: set[str] = set()
-        for dotted in names:
-            root = dotted.split(".")[0]
-            if root in seen or root in OWN_OBJECT:
-                continue
-            seen.add(root)
-            assigned = self.last_assignment(root, scope, line)
-            if assigned is not None:
-                out.append(Binding(name=root, value=self.source(assigned[1]), line=assigned[0]))
+        # the locals the conditions read, then those their values read (one level more:
+        # `capability = capability_tuple.to_int()` after `capability_tuple = ...`)
+        for depth in range(2):
+            found: list[Binding] = []
+            for dotted in names:
+                root = dotted.split(".")[0]
+                if root in seen or root in OWN_OBJECT:
+                    continue
+                seen.add(root)
+                assigned = self.last_assignment(root, scope, line)
+                if assigned is not None:
+                    value = assigned[1]
+                    found.append(Binding(name=root, value=self.source(value), line=assigned[0]))
+            out.extend(found)
+            if depth == 0 and found:
+                names = tuple(
+                    dict.fromkeys(
+                        n
+                        for b in found
+                        if (assigned := self.last_assignment(b.name, scope, line)) is not None
+                        for n in dotted_names(assigned[1])
+                    )
+                )
         return tuple(out)
 
     def last_assignment(self, name: str, scope: Scope, line: int) -> tuple[int, ast.expr] | None:

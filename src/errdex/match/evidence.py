@@ -52,3 +52,6 @@ class Evidence(msgspec.Struct, frozen=True):
     """Every error found in a paste, most relevant first."""
 
     errors: tuple[ErrorEvidence, ...]
+    # Frames of tracebacks the paste cut before their exception line, innermost first: they
+    # belong to no error read, yet tell which release the paste came from.
+    stray_frames: tuple[Frame, ...] = ()

@@ -18,7 +18,9 @@ import msgspec
 from errdex.facts import MessageTemplate, ShownText, SiteKind, Variant
 from errdex.link.resolve import BUILTIN_EXCEPTIONS
 from errdex.match.evidence import ErrorEvidence, Evidence, at_lines
+from errdex.match.one_result import same_text_key
 from errdex.match.pattern import TemplateMatch, compile_template, literal_runs
+from errdex.match.readings import OLD_NAMES, printed_name, readings
 from errdex.match.results import LookupResult, Match, VariantMatch
 from errdex.match.versions import settle_versions
 from errdex.match.weights import WEIGHTS as W
@@ -29,6 +31,7 @@ _MAX_TERMS = 40
 # Literal characters from which a site's template is a text of its own (not `{e}`, `: {e}`).
 _OWN_TEXT = 6
 _FTS_LIMIT = 60
+_MAX_SAME_TEXT = 100  # sites of one text counted into one result, at most
 
 
 def frame_paths(path: str) -> list[str]:
@@ -64,7 +67,7 @@ class _Scorer:
         self.evidence = evidence
         self.weight = weight
         self.cut = cut
-        self.exception = (evidence.exception or "").rsplit(".", 1)[-1] or None
+        self.exception = printed_name(evidence.exception or "") or None
 
     def score(self, stored: StoredSite) -> Match | None:
         site = stored.site
@@ -78,6 +81,10 @@ class _Scorer:
             matched = form[0]
         if matched is not None:
             total += matched.score
+            if matched.whole and matched.score < W.whole_floor:
+                # The template spans the message, its values long (a path, a dict): it
+                # explains the text at least as well as any raise matched by its class.
+                total = W.whole_floor
             values = matched.values
             if matched.fragment:
                 why.append("the message is a piece of the template")
@@ -110,6 +117,16 @@ class _Scorer:
                 # The site writes a text of its own, and the paste shows another.
                 total += W.other_text
             why.append("the message is computed at the raise; matched by its class")
+        elif (
+            matched is None
+            and pinned
+            and pinned[0] >= W.innermost_frame
+            and agreement >= W.same_class
+        ):
+            # The innermost frame and the class name this raise, its text another (a
+            # translation, a message its caller set): as sure as a computed text.
+            total += W.by_class
+            why.append("the frame and the class name this raise; its text is another")
         confident = (
             (
                 matched is not None
@@ -158,7 +175,7 @@ class _Scorer:
         message = stored.site.message
         info = stored.exception
         name = info.name if info else stored.site.exception
-        if (name or "").rsplit(".", 1)[-1] != self.exception:
+        if printed_name(name or "") != self.exception:
             return False
         literal = message.literal_length if message is not None else 0
         return literal < 6 or (info is not None and info.defined_in is not None)
@@ -220,9 +237,9 @@ class _Scorer:
             return 0.0
         info = stored.exception
         name = info.name if info else (stored.site.exception or "").rsplit(".", 1)[-1]
-        if not name[:1].isupper():
+        if not name.lstrip("_")[:1].isupper():
             return 0.0  # `raise err`, `raise self._error(...)`: the class is not written here
-        if name == self.exception:
+        if printed_name(name) == self.exception:
             if self.qualified(stored) and "." in (self.evidence.exception or ""):
                 why.append(f"exception class {info.qualname if info else name}")
                 return W.qualified_class
@@ -286,7 +303,11 @@ def _match(
             found = msgspec.structs.replace(prefix, score=prefix.score * W.cut_short)
     if found is None and piece:
         found = compiled.fragment(evidence.message)
-    if found is None or found.covered < W.min_covered_any:
+    if found is None:
+        return None
+    if found.covered < W.min_covered_any and not (
+        found.whole and found.literal >= W.min_literal_long_values
+    ):
         return None
     return found
 
@@ -381,7 +402,8 @@ def candidates(
         home = _project_named(projects, pasted) if qualified and project is None else None
         if home is not None:
             found.extend(store.sites_raising(short, home, version, limit=40))
-        found.extend(store.sites_raising(short, project, version, limit=40))
+        for name in (short, *OLD_NAMES.get(short, ())):
+            found.extend(store.sites_raising(name, project, version, limit=40))
     for frame in evidence.frames[-12:]:
         if frame.line is not None:
             found.extend(
@@ -426,7 +448,7 @@ def rank(
     """
     best: dict[str, Match] = {}
     near: dict[str, Match] = {}
-    items = [(i, r) for i, e in enumerate(evidence.errors[:4]) for r in _readings(e)]
+    items = [(i, r) for i, e in enumerate(evidence.errors[:4]) for r in readings(e)]
 
     read: set[int] = set()  # the errors a whole reading of their message explains
 
@@ -466,15 +488,16 @@ def rank(
             score(index, item, sites, cut=True)
     for key in best:
         near.pop(key, None)
-    _promote_text_matches(best, near)
+    _promote_text_matches(best, near, bare=not any(item.message.strip() for _, item in items))
     _demote_guesses(best)
     frames = [frame for item in evidence.errors[:4] for frame in item.places()]
+    frames += evidence.stray_frames
     return LookupResult(
         # Settling drops old versions of errors also matched in a newer one: take a few more
         # first, so that `limit` answers remain.
         matches=settle_versions(
             store,
-            _ordered(best.values())[: limit * 3],
+            _with_same_text(_ordered(best.values()), limit * 3),
             frames,
             version=version,
             exception=evidence.errors[0].exception if evidence.errors else None,
@@ -485,17 +508,34 @@ def rank(
     )
 
 
-def _promote_text_matches(best: dict[str, Match], near: dict[str, Match]) -> None:
+def _with_same_text(ranked: list[Match], count: int) -> list[Match]:
+    """The first `count` matches, and the others tied with one of them on the same text of
+    the same release: one result counts every site that raises it (`raised at N sites`)."""
+    kept = ranked[:count]
+    keys = {(key, m.score) for m in kept if (key := same_text_key(m)) is not None}
+    for match in ranked[count:]:
+        if len(kept) >= _MAX_SAME_TEXT:
+            break
+        if (same_text_key(match), match.score) in keys:
+            kept.append(match)
+    return kept
+
+
+def _promote_text_matches(best: dict[str, Match], near: dict[str, Match], *, bare: bool) -> None:
     """Count as answers the matches whose template explains part of the message, though too
     little of it to be sure, where they score above the answers matched by class alone
     (`{path}: Error parsing TOML file: {e}` explains more of a paste than any raise of the
-    same class whose text is computed), or where nothing else answers."""
+    same class whose text is computed), or where nothing else answers.
+
+    `bare`: the paste is a class name without a message, which every raise of that class
+    without one prints alike: those raises are its answers (`raised at N sites`).
+    """
     if not best:
         # Nothing else answers: a template spanning the whole message is a match, though
         # long values leave it a small share of the text (`File at path {path} does not
         # exist.`); it stays not `confident`.
         for key, match in list(near.items()):
-            if match.whole and not match.guess:
+            if (match.whole and not match.guess) or (bare and match.message is None):
                 best[key] = near.pop(key)
         return
     guesses = [m.score for m in best.values() if m.guess]
@@ -505,19 +545,6 @@ def _promote_text_matches(best: dict[str, Match], near: dict[str, Match]) -> Non
     for key, match in list(near.items()):
         if not match.guess and not match.piece and match.score > floor:
             best[key] = near.pop(key)
-
-
-# A dotted name whose last part is a CamelCase class name: `ClientDisconnect`, `pkg.Error`.
-_CLASS_ALONE = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*\.)*_*[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9_]*")
-
-
-def _readings(item: ErrorEvidence) -> list[ErrorEvidence]:
-    """The error as read, and, when its message is a class name alone (a bare `raise
-    ClientDisconnect` prints just that, which reads as a message), as that class too."""
-    text = item.message.strip()
-    if item.exception is None and _CLASS_ALONE.fullmatch(text):
-        return [item, msgspec.structs.replace(item, exception=text, message="")]
-    return [item]
 
 
 def _demote_guesses(best: dict[str, Match]) -> None:

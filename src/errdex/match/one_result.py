@@ -16,7 +16,7 @@ from errdex.match.results import Match
 from errdex.match.same_text import SiteRef, likeliest_first, preference_reason
 from errdex.store.base import Store, StoredSite
 
-__all__ = ["merge_releases", "merge_same_text", "with_versions"]
+__all__ = ["merge_releases", "merge_same_text", "same_text_key", "with_versions"]
 
 _TIE = 1e-6  # scores this close are the same evidence
 _WORDING_TIE = 0.02  # of two wordings' scores: a difference this small tells nothing
@@ -90,7 +90,7 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
         if i in used:
             continue
         group = [match]
-        text = _seen_text(match)
+        text = _seen_text_of(match)
         if text is not None and not match.pinned:
             for j in range(i + 1, len(matches)):
                 other = matches[j]
@@ -98,7 +98,7 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
                     continue
                 # Sites of one release: the same error in two releases is `merge_releases`'.
                 same_release = (other.project, other.version) == (match.project, match.version)
-                if same_release and _seen_text(other) == text and not other.pinned:
+                if same_release and _seen_text_of(other) == text and not other.pinned:
                     group.append(other)
                     used.add(j)
         if len(group) == 1:
@@ -136,7 +136,13 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 
 
-def _seen_text(match: Match) -> tuple[str | None, str] | None:
+def same_text_key(match: Match) -> tuple[str, str, str | None, str] | None:
+    """What makes matches of one release `raise the same text` (see `merge_same_text`)."""
+    text = _seen_text_of(match)
+    return None if text is None else (match.project, match.version, *text)
+
+
+def _seen_text_of(match: Match) -> tuple[str | None, str] | None:
     """What a user sees of the match's site, as far as the site decides it: the text that
     matched with each value left open (`Unsupported locale {name!r}.` and `... {locale!r}.`
     read alike), or the class alone for a raise without a message. None for a text that is

@@ -37,6 +37,7 @@ MAX_RUN_FILES = 12
 # The files raising the paste's exception class, at most, when the message does not say
 # where it was raised: past this many, the message is what tells them apart.
 MAX_RAISING_FILES = 16
+MAX_RAISED_CLASSES = 8  # classes whose raises are looked for (each a pass over the package)
 # Pieces of the message searched in every file (each a pass over the package's bytes), and
 # in all searched among the files those found.
 _SCANNED_PIECES = 3
@@ -48,7 +49,8 @@ _VALUE = re.compile(r"""['"`<>(){}\[\]=]|\b\d[\w.:/-]*|\S*[/\\]\S*""")
 # a piece of a run between such breaks is more likely to be in the source as it is.
 _PIECE_BREAK = re.compile(r"(?<=[.,;:!?])\s+")
 _TOP_LEVEL = re.compile(rb"^(?=[^\s#)\]}@])", re.MULTILINE)  # a statement at column 0
-_CLASS = re.compile(rb"class[ \t]+(\w+)")
+_CLASS = re.compile(rb"class[ \t]+(\w+)[^:\n]*")
+_ERRORISH = re.compile(rb"Error|Exception|Warning|Exit|Abort|Fail")
 _WORD_RUN_MIN = 12  # characters: shorter runs are found in too many files
 _PIECE_WORDS = 4
 
@@ -195,7 +197,9 @@ def _classes_holding(data: bytes, pieces: list[str]) -> set[str]:
             continue
         starts = list(_TOP_LEVEL.finditer(data, 0, at))
         owner = _CLASS.match(data, starts[-1].start()) if starts else None
-        if owner is not None:
+        # An exception class (or its mixin) composing its text, not a class whose method
+        # raises with it.
+        if owner is not None and _ERRORISH.search(owner.group(0)):
             found.add(owner.group(1).decode())
     return found
 
@@ -225,7 +229,7 @@ def _raising(files: SourceFiles, names: Iterable[str], holding: set[str]) -> set
     """Files that raise one of the classes, at most `MAX_RAISING_FILES` (those holding the
     message's pieces first): a message the class composes, or one with nothing literal, is
     shown by every raise of it."""
-    wanted = sorted(set(names))
+    wanted = sorted(set(names))[:MAX_RAISED_CLASSES]
     if not wanted:
         return set()
     raising = [path for path, data in files.every() if any(_raises(data, n) for n in wanted)]

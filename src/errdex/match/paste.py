@@ -23,10 +23,11 @@ __all__ = ["ErrorEvidence", "Evidence", "Frame", "parse_paste"]
 def parse_paste(text: str, *, max_bytes: int = 1_000_000) -> Evidence:
     """Find every error in pasted text; raise `InputError` for empty or binary input."""
     lines = prepare(guard(text, max_bytes))
-    errors = Parser(read_lines(lines)).run()
+    parser = Parser(read_lines(lines))
+    errors = parser.run()
     if not errors:
         raise InputError("nothing to look up: no text is left once markup is removed")
-    return Evidence(tuple(_refine(errors, lines)))
+    return Evidence(tuple(_refine(errors, lines)), stray_frames=tuple(parser.stray[:50]))
 
 
 # `MissingSchema: ...`, `pkg.mod.InvalidRequirement: ...`: a class name without a telling

@@ -106,6 +106,9 @@ class Parser:
         self.others: list[Err] = []  # warnings, error log lines, pytest summaries
         self.quiet: list[Err] = []  # info/debug log lines: used only when nothing else shows
         self.loose: list[list[str]] = [[]]  # paragraphs of unrecognised text: a bare message
+        # Frames of tracebacks cut before their exception line: no error of their own, still
+        # evidence of which release the paste came from.
+        self.stray: list[Frame] = []
 
     def run(self) -> list[ErrorEvidence]:
         lines, i = self.lines, 0
@@ -241,6 +244,7 @@ class Parser:
             if findent or strays > 3:
                 break
             i += 1
+        self.stray.extend(frames[::-1])  # innermost first
         return max(i, first + 1), None
 
     def _pytest(self, i: int, frames: list[Frame], code: str | None) -> tuple[int, Err]:

@@ -87,8 +87,14 @@ class Weights:
     # its own: long values (a URL, an exception's repr) make a short share of a template
     # that surely matched.
     min_literal_whole: int = 24
-    # A template match explaining less than this share is no match at all.
+    # A template match explaining less than this share is no match at all ...
     min_covered_any: float = 0.125
+    # ... unless it spans the whole message with this many literal characters (more than a
+    # word or two: `unknown locale {name!r}` around a long path).
+    min_literal_long_values: int = 12
+    # A template spanning the whole message scores at least this: above a raise matched by
+    # its class alone with every guard word (`by_class` + `guard_words_cap`).
+    whole_floor: float = 0.5
     # A best score this high from the narrow search needs no wider one.
     strong: float = 0.9
 
