@@ -121,12 +121,19 @@ class _Scorer:
             matched is None
             and pinned
             and pinned[0] >= W.innermost_frame
-            and agreement >= W.same_class
+            and (agreement >= W.same_class or not _class_written(stored))
         ):
-            # The innermost frame and the class name this raise, its text another (a
-            # translation, a message its caller set): as sure as a computed text.
-            total += W.by_class
-            why.append("the frame and the class name this raise; its text is another")
+            # The innermost frame names this raise and its class agrees or is not written
+            # there (`raise validation_error`): its text is another (a translation, a
+            # message its caller set) or computed, so it contradicts no message. An object
+            # made elsewhere may be of the pasted class: as good as the class agreeing,
+            # for a text the class composes is shared by every raise of it.
+            total += W.by_class + (0.0 if _class_written(stored) else W.same_class)
+            why.append(
+                "the frame and the class name this raise; its text is another"
+                if agreement >= W.same_class
+                else "the frame names this raise; its class and text are made elsewhere"
+            )
         confident = (
             (
                 matched is not None
@@ -236,9 +243,9 @@ class _Scorer:
                 return W.log_level
             return 0.0
         info = stored.exception
+        if not _class_written(stored):
+            return 0.0
         name = info.name if info else (stored.site.exception or "").rsplit(".", 1)[-1]
-        if not name.lstrip("_")[:1].isupper():
-            return 0.0  # `raise err`, `raise self._error(...)`: the class is not written here
         if printed_name(name) == self.exception:
             if self.qualified(stored) and "." in (self.evidence.exception or ""):
                 why.append(f"exception class {info.qualname if info else name}")
@@ -249,6 +256,14 @@ class _Scorer:
             why.append(f"{self.exception} is a base of {name}")
             return W.base_class
         return W.other_class
+
+
+def _class_written(stored: StoredSite) -> bool:
+    """The raise names its class (`raise ValueError(...)`), not an object made elsewhere
+    (`raise err`, `raise self._error(...)`)."""
+    info = stored.exception
+    name = info.name if info else (stored.site.exception or "").rsplit(".", 1)[-1]
+    return name.lstrip("_")[:1].isupper()
 
 
 _CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
