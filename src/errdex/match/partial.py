@@ -37,7 +37,7 @@ MAX_RUN_FILES = 12
 # The files raising the paste's exception class, at most, when the message does not say
 # where it was raised: past this many, the message is what tells them apart.
 MAX_RAISING_FILES = 16
-MAX_RAISED_CLASSES = 8  # classes whose raises are looked for (each a pass over the package)
+MAX_RAISED_CLASSES = 12  # classes whose raises are looked for (each a pass over the package)
 # Pieces of the message searched in every file (each a pass over the package's bytes), and
 # in all searched among the files those found.
 _SCANNED_PIECES = 3
@@ -204,10 +204,11 @@ def _classes_holding(data: bytes, pieces: list[str]) -> set[str]:
     return found
 
 
-def _subclasses(files: SourceFiles, names: set[str], depth: int = 2) -> set[str]:
+def _subclasses(files: SourceFiles, names: set[str], depth: int = 2) -> list[str]:
     """The classes of the package written with one of `names` among their bases, `depth`
-    generations down (a mixin that composes the text is raised through its subclasses)."""
-    found: set[str] = set()
+    generations down, nearest first (a mixin that composes the text is raised through its
+    subclasses)."""
+    found: list[str] = []
     parents = set(names)
     for _ in range(depth):
         if not parents:
@@ -220,8 +221,8 @@ def _subclasses(files: SourceFiles, names: set[str], depth: int = 2) -> set[str]
             if any(p.encode() in data for p in parents)
             for m in pattern.finditer(data)
         }
-        parents = children - found - names
-        found |= children
+        parents = children - set(found) - names
+        found.extend(sorted(parents))
     return found
 
 
@@ -229,10 +230,15 @@ def _raising(files: SourceFiles, names: Iterable[str], holding: set[str]) -> set
     """Files that raise one of the classes, at most `MAX_RAISING_FILES` (those holding the
     message's pieces first): a message the class composes, or one with nothing literal, is
     shown by every raise of it."""
-    wanted = sorted(set(names))[:MAX_RAISED_CLASSES]
+    wanted = list(dict.fromkeys(names))[:MAX_RAISED_CLASSES]  # nearest first
     if not wanted:
         return set()
-    raising = [path for path, data in files.every() if any(_raises(data, n) for n in wanted)]
+    mentioned = re.compile(b"|".join(re.escape(name.encode()) for name in wanted))
+    raising = [
+        path
+        for path, data in files.every()
+        if mentioned.search(data) and any(_raises(data, n) for n in wanted)
+    ]
     raising.sort(key=lambda path: path not in holding)
     return set(raising[:MAX_RAISING_FILES])
 
@@ -257,8 +263,9 @@ def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -
             continue  # the frames hold the message: the raise is there
         holding = _holding_pieces(files, pieces) if pieces else set()
         composing = {cls for path in holding for cls in _classes_holding(files[path], pieces)}
-        composing |= _subclasses(files, composing)
-        chosen |= holding | _raising(files, [*named, *composing], holding)
+        subclasses = _subclasses(files, composing)
+        raised = [*named, *sorted(composing), *subclasses]
+        chosen |= holding | _raising(files, raised, holding)
     chosen = with_imports(files, chosen, modules, IMPORT_LEVELS, BASE_LEVELS)
     unseen = [
         name for name in classes if not any(_defines(files[p], name) for p in chosen if p in files)
