@@ -13,39 +13,17 @@ from __future__ import annotations
 
 import sys
 import threading
-import traceback
 from types import TracebackType
 from typing import Any
 
 from rich.text import Text
 
-from errdex.indexing.installed import index_missing
-from errdex.match.installed import InstalledHere
-from errdex.match.lookup import rank
-from errdex.match.paste import ErrorEvidence, Evidence, Frame
-from errdex.match.results import LookupResult, Match
+from errdex.match.exception import match_exception
+from errdex.match.results import Match
 from errdex.render.console import InertConsole, safe_link
 from errdex.render.safe_text import safe_line
 from errdex.store import open_store
 from errdex.store.base import Store
-
-
-def evidence_of(error: BaseException) -> Evidence:
-    """The evidence an exception object gives: its class, message and frames, exactly."""
-    frames = tuple(
-        Frame(path=f.filename, line=f.lineno, function=f.name, code=f.line)
-        for f in traceback.extract_tb(error.__traceback__)
-    )
-    exception = type(error).__qualname__
-    return Evidence(errors=(ErrorEvidence(exception=exception, message=str(error), frames=frames),))
-
-
-def match_exception(error: BaseException, store: Store) -> LookupResult:
-    """Rank the sites for a live exception, indexing the installed code it came from."""
-    evidence = evidence_of(error)
-    index_missing(store, [f.path for f in evidence.errors[0].frames])
-    # The hook runs in the process that raised: its installed releases are the paste's.
-    return rank(store, evidence, limit=3, installed=InstalledHere())
 
 
 def _first_solution(store: Store, match: Match) -> str | None:
@@ -91,7 +69,7 @@ def explain_exception(error: BaseException, db: str | None = None) -> Text | Non
     try:
         store = open_store(db)
         try:
-            result = match_exception(error, store)
+            result = match_exception(error, store, limit=3)
             if not result.matches:
                 return None
             best = result.matches[0]

@@ -9,11 +9,12 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 
 import msgspec
 
 from errdex.extract import EXTRACTOR_VERSION
-from errdex.facts import FileFacts
+from errdex.facts import FileFacts, IndexedSite
 from errdex.indexing.cache import FactsCache, content_key
 from errdex.indexing.gcpause import cyclic_gc_paused
 from errdex.indexing.helpercalls import again_key, names_to_keep
@@ -89,29 +90,90 @@ def index_source(
     if not force:
         held = _held(store, info.project, info.version, info.revision, partial=partial)
         if held is not None:
-            return IndexReport(
-                project=info.project,
-                version=info.version,
-                revision=info.revision,
-                files=0,
-                parsed=0,
-                cached=0,
-                sites=held.sites,
-                kinds=held.kinds,
-                skipped=[],
-                seconds=time.perf_counter() - started,
-                stored=held,
-                up_to_date=True,
-            )
+            return _up_to_date(source, held, started)
     cache = cache or FactsCache()
-    timings: dict[str, float] = {}
-    clock = time.perf_counter()
+    laps = _Laps()
+    extracted = _extract_version(source, cache, workers, progress, laps)
+    skipped = list(source.skipped)
+    skipped.extend(Skipped(f.path, f.error) for f in extracted.facts if f.error is not None)
+    sites, stored = _link_and_write(source, store, extracted, laps)
+    kinds = Counter(s.site.kind.value for s in sites)
+    files = len(extracted.items)
+    return IndexReport(
+        project=source.info.project,
+        version=source.info.version,
+        revision=source.info.revision,
+        files=files,
+        parsed=extracted.parsed,
+        cached=files - extracted.parsed,
+        rechecked=extracted.rechecked,
+        reparsed=extracted.reparsed,
+        sites=len(sites),
+        kinds=dict(kinds),
+        skipped=skipped,
+        seconds=time.perf_counter() - started,
+        stored=stored,
+        partial=partial,
+        timings=laps.timings,
+    )
+
+
+def _up_to_date(source: Source, held: VersionStats, started: float) -> IndexReport:
+    """The report of a version the store already holds as this run would make it."""
+    return IndexReport(
+        project=source.info.project,
+        version=source.info.version,
+        revision=source.info.revision,
+        files=0,
+        parsed=0,
+        cached=0,
+        sites=held.sites,
+        kinds=held.kinds,
+        skipped=[],
+        seconds=time.perf_counter() - started,
+        stored=held,
+        up_to_date=True,
+    )
+
+
+class _Laps:
+    """Seconds per stage, each counted from the end of the stage before."""
+
+    def __init__(self) -> None:
+        self.timings: dict[str, float] = {}
+        self._clock = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.timings[stage] = now - self._clock
+        self._clock = now
+
+
+@dataclass(slots=True)
+class _Extracted:
+    """Every file of a version and its facts, after both rounds of extraction."""
+
+    items: list[tuple[str, bytes]]
+    facts: list[FileFacts]
+    parsed: int  # files extracted in this run (the rest came from the cache)
+    rechecked: int
+    reparsed: int
+
+
+def _extract_version(
+    source: Source,
+    cache: FactsCache,
+    workers: int | None,
+    progress: ProgressHook | None,
+    laps: _Laps,
+) -> _Extracted:
+    """Read the source, and extract the files the cache lacks, then the second round."""
     with ExtractionPool(workers) as pool:
         items, keys, cached = _read(source, cache, pool)
         todo = [(path, data) for path, data in items if keys[path] not in cached]
         if progress:
             progress("extract", len(items) - len(todo), len(items))
-        timings["read"], clock = time.perf_counter() - clock, time.perf_counter()
+        laps.lap("read")
 
         def advance(n: int) -> None:
             if progress:
@@ -119,38 +181,27 @@ def index_source(
 
         decoded = _extract(pool.run(todo, advance), keys, cache)
         facts = [decoded.get(path) or _decoder.decode(cached[keys[path]]) for path, _ in items]
-        timings["extract"], clock = time.perf_counter() - clock, time.perf_counter()
+        laps.lap("extract")
         facts, rechecked, reparsed = _extract_again(pool, items, keys, facts, cache)
-        timings["again"], clock = time.perf_counter() - clock, time.perf_counter()
+        laps.lap("again")
+    return _Extracted(
+        items=items, facts=facts, parsed=len(todo), rechecked=rechecked, reparsed=reparsed
+    )
 
-    skipped = list(source.skipped)
-    skipped.extend(Skipped(f.path, f.error) for f in facts if f.error is not None)
+
+def _link_and_write(
+    source: Source, store: Store, extracted: _Extracted, laps: _Laps
+) -> tuple[list[IndexedSite], VersionStats]:
+    """Link the version's sites and write them, with its files, in one transaction."""
     with cyclic_gc_paused():
-        sites = link_version(source.info.project, facts, source.info.entry_points)
-        source.info.names = version_names(facts)
-        timings["link"], clock = time.perf_counter() - clock, time.perf_counter()
+        sites = link_version(source.info.project, extracted.facts, source.info.entry_points)
+        source.info.names = version_names(extracted.facts)
+        laps.lap("link")
         # Every file is offered: the store keeps those a page may quote (a site's own, its
         # variants', its exception's definition).
-        stored = store.write_version(source.info, sites, dict(items))
-        timings["write"] = time.perf_counter() - clock
-    kinds = Counter(s.site.kind.value for s in sites)
-    return IndexReport(
-        project=source.info.project,
-        version=source.info.version,
-        revision=source.info.revision,
-        files=len(items),
-        parsed=len(todo),
-        cached=len(items) - len(todo),
-        rechecked=rechecked,
-        reparsed=reparsed,
-        sites=len(sites),
-        kinds=dict(kinds),
-        skipped=skipped,
-        seconds=time.perf_counter() - started,
-        stored=stored,
-        partial=partial,
-        timings=timings,
-    )
+        stored = store.write_version(source.info, sites, dict(extracted.items))
+        laps.lap("write")
+    return sites, stored
 
 
 def _read(

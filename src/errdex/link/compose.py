@@ -35,6 +35,7 @@ from errdex.facts import (
     SiteKind,
     TextMethod,
 )
+from errdex.link.builtin_text import arg_template, builtin_str, quoted
 from errdex.link.messages import bind_arguments, substitute
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace, ResolvedClass
 
@@ -48,20 +49,6 @@ class _Unknown:
 UNKNOWN = _Unknown()
 # A value: text (a template, maybe with placeholders), Python's None, or unknown.
 Value = MessageTemplate | None | _Unknown
-
-# `OSError(errno, strerror[, filename])` and its subclasses print `[Errno N] strerror`.
-_OS_ERRORS = frozenset(
-    """OSError IOError EnvironmentError FileNotFoundError FileExistsError PermissionError
-    IsADirectoryError NotADirectoryError ConnectionError ConnectionRefusedError
-    ConnectionResetError ConnectionAbortedError BrokenPipeError TimeoutError
-    BlockingIOError ChildProcessError InterruptedError ProcessLookupError""".split()
-)
-# Builtins whose `str()` of one argument is its `repr()`.
-_REPR_ONE = frozenset({"KeyError"})
-# Builtins whose `str()` is none of the rules above (decoding errors build their own).
-_OWN_STR = frozenset(
-    {"UnicodeDecodeError", "UnicodeEncodeError", "UnicodeTranslateError", "SyntaxError"}
-)
 
 
 @dataclass
@@ -233,7 +220,7 @@ class Composer:
             value = self._eval(arg.source, frame, 0)
             if isinstance(value, MessageTemplate):
                 return Arg(value, arg.source, arg.name)
-        return Arg(substitute(_arg_template(arg), bound), arg.source, arg.name)
+        return Arg(substitute(arg_template(arg), bound), arg.source, arg.name)
 
     def _params(
         self, params: tuple[str, ...], bound: dict[str, MessageTemplate], text: ClassText
@@ -276,7 +263,7 @@ class Composer:
         if args is None:
             return UNKNOWN
         if len(args) == 1:
-            return _arg_template(args[0])
+            return arg_template(args[0])
         return builtin_str(_builtin_root(instance.chain) or "Exception", args) or UNKNOWN
 
     # -- evaluating ----------------------------------------------------------------------------
@@ -383,57 +370,6 @@ class Composer:
         return holders[0].constants[name] if len(holders) == 1 else None
 
 
-def builtin_str(name: str, args: tuple[Arg, ...]) -> MessageTemplate | None:
-    """`str()` of a builtin exception made with `args` (positional), by Python's rules;
-    None when it is the one argument's own text (nothing to add) or a rule this does not
-    know."""
-    if name in _OWN_STR:
-        return None
-    if name in _OS_ERRORS and len(args) >= 2:
-        errno, strerror = _arg_template(args[0]), _arg_template(args[1])
-        text = MessageTemplate.of("[Errno ", *errno.parts, "] ", *strerror.parts)
-        return text + MessageTemplate.of(": ") + _repr(args[2]) if len(args) > 2 else text
-    if len(args) == 1:
-        return _repr(args[0]) if name in _REPR_ONE else None
-    if len(args) > 1:
-        parts: list[Part] = ["("]
-        for at, arg in enumerate(args):
-            parts.extend((", " if at else "", *_repr(arg).parts))
-        return MessageTemplate.of(*parts, ")")
-    return None
-
-
-def _repr(arg: Arg) -> MessageTemplate:
-    """`repr()` of an argument: a number or a constant written out is its own repr."""
-    template = _arg_template(arg)
-    if not template.placeholders and template.text == arg.source:
-        return template  # `3`, `None`, `True`: not text
-    return quoted(template)
-
-
-def quoted(template: MessageTemplate) -> MessageTemplate:
-    """`repr()` of a text: quoted as Python quotes it, its escapes written out. A value
-    alone (`{value}`) may be anything: it keeps its placeholder, as `{value!r}`."""
-    if len(template.parts) == 1 and isinstance(template.parts[0], Placeholder):
-        only = template.parts[0]
-        return MessageTemplate.of(Placeholder(only.expr, "r", only.spec))
-    literal = "".join(p for p in template.parts if isinstance(p, str))
-    quote = '"' if "'" in literal and '"' not in literal else "'"
-    parts: list[Part] = [quote]
-    for part in template.parts:
-        if isinstance(part, str):
-            parts.append(repr(part)[1:-1] if quote == "'" else _double_quoted(part))
-        else:
-            parts.append(part)
-    parts.append(quote)
-    return MessageTemplate.of(*parts)
-
-
-def _double_quoted(text: str) -> str:
-    escaped = repr(text + "'")[1:-2]  # repr picks `"` when the text holds a `'`
-    return escaped.replace('\\"', '"') if escaped else ""
-
-
 def _builtin_root(chain: list[ResolvedClass]) -> str | None:
     """The builtin exception the class derives from, when the version says."""
     for cls in chain:
@@ -463,10 +399,6 @@ def _owned_frame(instance: _Instance, owner: tuple[FileFacts, TextMethod, int]) 
 def _next_init(chain: list[ResolvedClass], start: int) -> int | None:
     """The index of the first class from `start` that defines `__init__`."""
     return next((i for i in range(start, len(chain)) if "__init__" in chain[i].fact.methods), None)
-
-
-def _arg_template(arg: Arg) -> MessageTemplate:
-    return arg.template or MessageTemplate.of(Placeholder(arg.source))
 
 
 def _is_super(node: ast.expr) -> bool:

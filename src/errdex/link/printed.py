@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from errdex.facts import Arg, ErrorSite, ExceptionInfo, MessageTemplate, Placeholder, SiteKind
-from errdex.link.compose import quoted
+from errdex.link.builtin_text import quoted
 
 # click's exceptions (and typer's re-exports of them) by name, with what
 # `format_message()` makes of the message; `show()` prints `Error: ` before it.

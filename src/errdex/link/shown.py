@@ -21,7 +21,8 @@ from errdex.facts import (
     ShownText,
     SiteKind,
 )
-from errdex.link.compose import Composer, builtin_str
+from errdex.link.builtin_text import builtin_str
+from errdex.link.compose import Composer
 from errdex.link.printed import printed_forms
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
 

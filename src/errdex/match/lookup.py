@@ -24,12 +24,11 @@ from errdex.match.readings import OLD_NAMES, printed_name, readings
 from errdex.match.results import LookupResult, Match, VariantMatch
 from errdex.match.versions import settle_versions
 from errdex.match.weights import WEIGHTS as W
+from errdex.match.words import shows_none_of, stems
 from errdex.store.base import Store, StoredSite
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 _MAX_TERMS = 40
-# Literal characters from which a site's template is a text of its own (not `{e}`, `: {e}`).
-_OWN_TEXT = 6
 _FTS_LIMIT = 60
 _MAX_SAME_TEXT = 100  # sites of one text counted into one result, at most
 
@@ -72,32 +71,12 @@ class _Scorer:
     def score(self, stored: StoredSite) -> Match | None:
         site = stored.site
         why: list[str] = []
-        total = 0.0
-        values: dict[str, str] = {}
-        variant: VariantMatch | None = None
         matched = _match(site.message, self.evidence, cut=self.cut)
         form, whole_line = _best_form(stored, self.evidence, matched, cut=self.cut)
         if form is not None:
             matched = form[0]
-        if matched is not None:
-            total += matched.score
-            if matched.whole and matched.score < W.whole_floor:
-                # The template spans the message, its values long (a path, a dict): it
-                # explains the text at least as well as any raise matched by its class.
-                total = W.whole_floor
-            values = matched.values
-            if matched.fragment:
-                why.append("the message is a piece of the template")
-            elif form is not None:
-                why.append(f"message matches the text {form[1].how} shows")
-            else:
-                why.append(
-                    f"message matches the template ({matched.covered:.0%} of it is literal text)"
-                )
-            variant = _variant(site.variants, matched, stored.file)
-            if variant is not None:
-                total += W.reason
-                why.append(f"names the reason {variant.reason!r}")
+        total, variant = self._text_score(stored, matched, form, why)
+        values = matched.values if matched is not None else {}
         pinned = self._pinned(stored)
         if pinned:
             total += pinned[0]
@@ -113,7 +92,7 @@ class _Scorer:
             # The message is whatever the raise was given (`raise ConnectionError(e)`):
             # only the class, the frames and what the guard names can tell.
             total += W.by_class + self._context(stored, why)
-            if _shows_none_of(site.message, self.evidence.message):
+            if shows_none_of(site.message, self.evidence.message):
                 # The site writes a text of its own, and the paste shows another.
                 total += W.other_text
             why.append("the message is computed at the raise; matched by its class")
@@ -174,6 +153,35 @@ class _Scorer:
             pinned=pinned is not None,
         )
 
+    def _text_score(
+        self,
+        stored: StoredSite,
+        matched: TemplateMatch | None,
+        form: tuple[TemplateMatch, ShownText] | None,
+        why: list[str],
+    ) -> tuple[float, VariantMatch | None]:
+        """How much of the message the site's text explains, and the reason it names."""
+        if matched is None:
+            return 0.0, None
+        total = matched.score
+        if matched.whole and matched.score < W.whole_floor:
+            # The template spans the message, its values long (a path, a dict): it
+            # explains the text at least as well as any raise matched by its class.
+            total = W.whole_floor
+        if matched.fragment:
+            why.append("the message is a piece of the template")
+        elif form is not None:
+            why.append(f"message matches the text {form[1].how} shows")
+        else:
+            why.append(
+                f"message matches the template ({matched.covered:.0%} of it is literal text)"
+            )
+        variant = _variant(stored.site.variants, matched, stored.file)
+        if variant is not None:
+            total += W.reason
+            why.append(f"names the reason {variant.reason!r}")
+        return total, variant
+
     def _raised_as_is(self, stored: StoredSite) -> bool:
         """A raise of the pasted class whose message cannot be compared: it has (almost) no
         literal text, or the class is the project's own (the paste may wrap its message)."""
@@ -205,14 +213,14 @@ class _Scorer:
         """Words of the site's guard (caught classes, tested names) that the message holds,
         and words of the message's own text (not its values) that name the site's function
         or class (`URL.__call__` for `Invalid URL.`)."""
-        words = set(_tokens(self.evidence.message))
-        guard = {t for c in stored.site.conditions for t in _tokens(c.statement)}
+        words = set(stems(self.evidence.message))
+        guard = {t for c in stored.site.conditions for t in stems(c.statement)}
         shared = sorted(words & guard)
         if shared:
             why.append("the guard mentions " + ", ".join(shared[:4]))
-        prose = set(_tokens(" ".join(literal_runs(self.evidence.message))))
+        prose = set(stems(" ".join(literal_runs(self.evidence.message))))
         function = stored.site.function
-        named = sorted((prose & set(_tokens(function.replace("<locals>", "")))) - guard)
+        named = sorted((prose & set(stems(function.replace("<locals>", "")))) - guard)
         if named:
             why.append(f"the message names {function} ({', '.join(named[:4])})")
         return min(W.guard_words_cap, W.guard_word * (len(shared) + len(named)))
@@ -264,38 +272,6 @@ def _class_written(stored: StoredSite) -> bool:
     info = stored.exception
     name = info.name if info else (stored.site.exception or "").rsplit(".", 1)[-1]
     return name.lstrip("_")[:1].isupper()
-
-
-_CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
-
-
-_COMMON = frozenset(
-    "erro exce warn none self true fals isin call valu type the and for not with from".split()
-)
-
-
-def _tokens(text: str) -> list[str]:
-    """Stems of the words of a text: CamelCase and snake_case split (`MaxRetryError` →
-    `max`, `retr`), first four letters, so `retries` meets `Retry`; common words left out."""
-    stems = (w[:4].lower() for w in _CAMEL.findall(text) if len(w) >= 3)
-    return [s for s in stems if s not in _COMMON]
-
-
-def _shows_none_of(template: MessageTemplate | None, message: str) -> bool:
-    """The template writes a text of its own and the message holds no piece of it (two
-    words in a row): the paste shows another text than this site's, where a site whose
-    text is computed could have made it."""
-    if template is None or template.literal_length < _OWN_TEXT:
-        return False
-    held = " ".join(message.split()).lower()
-    for part in template.parts:
-        words = part.lower().split() if isinstance(part, str) else []
-        if len("".join(words)) < _OWN_TEXT:
-            continue
-        pieces = (" ".join(words[i : i + 2]) for i in range(max(1, len(words) - 1)))
-        if any(len(piece) >= _OWN_TEXT and piece in held for piece in pieces):
-            return False
-    return True
 
 
 def _basename(path: str) -> str:
