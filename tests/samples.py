@@ -12,7 +12,11 @@ from pathlib import Path
 
 import click
 
-from errdex.store import AnalysisRecord
+from errdex.indexing import index_source
+from errdex.indexing.cache import FactsCache
+from errdex.sources import open_source
+from errdex.store import AnalysisRecord, open_store
+from errdex.store.base import Store
 
 COMMIT_DATE = "2024-03-01T12:00:00+00:00"
 
@@ -27,6 +31,19 @@ def write_package(root: Path, files: Mapping[str, str | bytes]) -> Path:
         else:
             path.write_text(textwrap.dedent(content))
     return root
+
+
+def indexed_store(
+    root: Path, project: str, releases: Mapping[str, Mapping[str, str | bytes]]
+) -> Store:
+    """A real SQLite store under `root` holding each release of `project` ({version: files}),
+    written out and indexed with a facts cache of its own. The caller closes it."""
+    store = open_store(root / "errdex.db")
+    cache = FactsCache(root / "facts.sqlite3")
+    for version, files in releases.items():
+        tree = write_package(root / version, files)
+        index_source(open_source(str(tree), project=project, version=version), store, cache=cache)
+    return store
 
 
 def git(repo: Path, *args: str) -> str:

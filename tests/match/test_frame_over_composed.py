@@ -7,12 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from errdex.indexing import index_source
-from errdex.indexing.cache import FactsCache
 from errdex.match import lookup_text
-from errdex.sources import open_source
-from errdex.store import open_store
-from samples import write_package
+from samples import indexed_store
 
 PACKAGE = {
     "shapes/__init__.py": "",
@@ -61,10 +57,7 @@ shapes.errors.ValidationError: 1 validation error for Settings
 
 
 def test_the_innermost_frame_beats_a_text_the_class_composes(tmp_path: Path) -> None:
-    root = write_package(tmp_path / "src", PACKAGE)
-    with open_store(str(tmp_path / "errdex.db")) as store:
-        source = open_source(str(root), project="shapes", version="1.0")
-        index_source(source, store, cache=FactsCache(tmp_path / "cache"))
+    with indexed_store(tmp_path, "shapes", {"1.0": PACKAGE}) as store:
         matches = lookup_text(store, PASTE).matches
     places = [(m.file, m.line) for m in matches]
     assert places[0] == ("shapes/main.py", 8), places

@@ -7,18 +7,13 @@ from __future__ import annotations
 
 import importlib.metadata
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from errdex.indexing import index_source
-from errdex.indexing.cache import FactsCache
 from errdex.match.answer import answer_paste
 from errdex.match.installed import InstalledHere
-from errdex.sources import open_source
-from errdex.store import open_store
 from errdex.store.base import Store
-from samples import write_package
+from samples import indexed_store
 
 HERE = importlib.metadata.version("pytest")
 OLD = """
@@ -43,13 +38,12 @@ MESSAGE = "ValueError: no path to load the plugin from"
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    root = tmp_path_factory.mktemp("installed")
-    db = open_store(root / "errdex.db")
-    cache = FactsCache(Path(root) / "facts.sqlite3")
     # The release installed here is the older one: a newer one is in the catalog too.
-    for version, source in ((HERE, OLD), ("9999.0", NEW)):
-        tree = write_package(root / version, {"plug/__init__.py": "", "plug/load.py": source})
-        index_source(open_source(str(tree), project="pytest", version=version), db, cache=cache)
+    releases = {
+        v: {"plug/__init__.py": "", "plug/load.py": src}
+        for v, src in ((HERE, OLD), ("9999.0", NEW))
+    }
+    db = indexed_store(tmp_path_factory.mktemp("installed"), "pytest", releases)
     yield db
     db.close()
 

@@ -10,14 +10,13 @@ import msgspec
 import pytest
 
 from errdex.indexing import index_source
-from errdex.indexing.cache import FactsCache
 from errdex.match import lookup_text, parse_paste
 from errdex.match.lookup import _demote_guesses, candidates
 from errdex.match.results import Match
 from errdex.sources import open_source
 from errdex.store import open_store
 from errdex.store.base import Store
-from samples import write_package
+from samples import indexed_store, write_package
 
 PACKAGE = {
     "shop/__init__.py": "",
@@ -61,10 +60,7 @@ PACKAGE = {
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    root = write_package(tmp_path_factory.mktemp("shop"), PACKAGE)
-    db = open_store(root / "errdex.db")
-    cache = FactsCache(Path(root) / "facts.sqlite3")
-    index_source(open_source(str(root), project="shop", version="1.0"), db, cache=cache)
+    db = indexed_store(tmp_path_factory.mktemp("shop"), "shop", {"1.0": PACKAGE})
     yield db
     db.close()
 

@@ -5,18 +5,13 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from errdex.indexing import index_source
-from errdex.indexing.cache import FactsCache
 from errdex.match import lookup_text
 from errdex.match.lookup import Match
-from errdex.sources import open_source
-from errdex.store import open_store
 from errdex.store.base import Store
-from samples import write_package
+from samples import indexed_store
 
 PACKAGE = {
     "site/__init__.py": "",
@@ -104,10 +99,7 @@ PACKAGE = {
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    root = write_package(tmp_path_factory.mktemp("site"), PACKAGE)
-    db = open_store(root / "errdex.db")
-    cache = FactsCache(Path(root) / "facts.sqlite3")
-    index_source(open_source(str(root), project="site", version="1.0"), db, cache=cache)
+    db = indexed_store(tmp_path_factory.mktemp("site"), "site", {"1.0": PACKAGE})
     yield db
     db.close()
 

@@ -6,17 +6,12 @@ Two releases of an inline package, indexed into a real SQLite file."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from errdex.indexing import index_source
-from errdex.indexing.cache import FactsCache
 from errdex.match import lookup_text
-from errdex.sources import open_source
-from errdex.store import open_store
 from errdex.store.base import Store
-from samples import write_package
+from samples import indexed_store
 
 OLD = {
     "plug/__init__.py": "",
@@ -49,12 +44,7 @@ MESSAGE = "ValueError: no path to load the plugin from"
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    root = tmp_path_factory.mktemp("moved")
-    db = open_store(root / "errdex.db")
-    cache = FactsCache(Path(root) / "facts.sqlite3")
-    for version, files in (("1.0", OLD), ("2.0", NEW)):
-        tree = write_package(root / version, files)
-        index_source(open_source(str(tree), project="plug", version=version), db, cache=cache)
+    db = indexed_store(tmp_path_factory.mktemp("moved"), "plug", {"1.0": OLD, "2.0": NEW})
     yield db
     db.close()
 
