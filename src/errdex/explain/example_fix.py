@@ -20,12 +20,14 @@ from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.page import ConditionView, ExampleFix, Knob
 from errdex.explain.plain import code
 from errdex.explain.solutions import expanded, ways_out
-from errdex.facts import KnobKind
+from errdex.facts import ConditionKind, KnobKind
 
 
 def example_fix(facts: Facts) -> ExampleFix | None:
     """Before and after for the first setting a solution turns that has a runnable form."""
-    candidates = [*ways_out(facts), *(expanded(c, facts) for c in ways_out(facts))]
+    # the check's own conditions before the earlier exits, as the solutions rank them
+    open_conditions = sorted(ways_out(facts), key=lambda c: c.kind == ConditionKind.EARLY_EXIT)
+    candidates = [*open_conditions, *(expanded(c, facts) for c in open_conditions)]
     for _, guard in facts.caller_guards:
         candidates.extend(guard)
     for variant in facts.variants:

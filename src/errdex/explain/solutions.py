@@ -25,6 +25,7 @@ from errdex.explain.inputs import input_action, merged_type_checks
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.plain import code, plain_condition
+from errdex.explain.selection import selection_solutions
 from errdex.extract.conditions import negate
 from errdex.facts import Condition, ConditionKind, SiteKind
 
@@ -33,6 +34,8 @@ _MAX_VARIANTS = 6
 # How directly each kind of way out acts: a setting first, then the input, then the
 # environment (what the message asks for ranks within its kind, after an exact setting).
 _RANK = {"setting": 0, "input": 1, "environment": 2}
+# Picking other code (another backend) comes after the settings that decide the check.
+_SELECTION_TIER = 5
 _IMPORT_ERRORS = ("ImportError", "ModuleNotFoundError")
 # What names the interpreter or the machine: `sys.platform`, `os.name`, `platform.system()`,
 # `sys.version_info`, `sys.implementation`.
@@ -121,7 +124,9 @@ def _solutions(facts: Facts) -> list[Solution]:
         )
         if action is not None:
             reason = f"so that {opposite_words(condition)}"
-            found.add(_knob_solution(action, reason, condition), _tier(action))
+            # an earlier exit turns the feature off: the check's own settings come first
+            exit_tier = 1 if condition.kind == ConditionKind.EARLY_EXIT else 0
+            found.add(_knob_solution(action, reason, condition), _tier(action) + exit_tier)
     _add_input(found, open_conditions, facts)
     _add_environment(found, open_conditions, facts)
     _add_platform(found, open_conditions)
@@ -146,6 +151,8 @@ def _solutions(facts: Facts) -> list[Solution]:
                 break
     _add_except(found, facts)
     _add_advice(found, facts)
+    for solution in selection_solutions(facts.stored):
+        found.add(solution, _SELECTION_TIER)
     return found.ranked()[:MAX_SOLUTIONS]
 
 
