@@ -42,6 +42,7 @@ from errdex.link.messages import (
     inline_constants,
     substitute,
 )
+from errdex.link.overrides import OverrideIndex
 from errdex.link.reasons import ReasonsIndex
 from errdex.link.receivers import ReceiverClasses
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
@@ -55,7 +56,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "27-selections"
+LINKER_VERSION = "28-overrides-selections"
 
 
 def link_version(
@@ -137,6 +138,7 @@ class _Context:
         self.knobs = KnobIndex(files, names)
         self.selection = SelectionIndex(files, names, self.knobs)
         self.tests = TestIndex(files)
+        self.overrides = OverrideIndex(names)
         self.by_path = {f.path: f for f in names.modules.values()}
         # The sites of one function share its callers, so the knobs behind their guards.
         self._caller_knobs: dict[tuple[str, str], list[KnobLink]] = {}
@@ -172,6 +174,7 @@ class _Context:
                 for s in self.selection.selections(facts, site.class_name)
             ),
             tests=self.tests.tests_for(indexed) if self.tests else (),
+            overrides=self.overrides.of(site, facts),
         )
 
     def _with_command(self, knob: KnobLink) -> KnobLink:
