@@ -320,12 +320,7 @@ def _first_literal(node: ast.expr, constants: dict[str, str]) -> str | None:
     if source is None:
         return None
     collection = ast.parse(source, mode="eval").body
-    if isinstance(collection, ast.Dict):
-        members = [k for k in collection.keys if k is not None]
-    elif isinstance(collection, ast.Tuple | ast.List | ast.Set):
-        members = list(collection.elts)
-    else:
-        return None
+    members = _members(collection)
     if not members:
         return None
     if isinstance(collection, ast.Set):
@@ -419,14 +414,18 @@ def _values(node: ast.expr, constants: dict[str, str]) -> str | None:
             source = ast.parse(constants[name], mode="eval").body
         except (SyntaxError, ValueError, RecursionError):
             return None
-    if isinstance(source, ast.Dict):
-        members = [k for k in source.keys if k is not None]
-    elif isinstance(source, ast.Tuple | ast.List | ast.Set):
-        members = list(source.elts)
-    else:
-        return None
+    members = _members(source) if source is not None else None
     if not members:
         return None
     shown = ", ".join(code(ast.unparse(m)) for m in members[:_MAX_VALUES])
     more = f" (and {len(members) - _MAX_VALUES} more)" if len(members) > _MAX_VALUES else ""
     return shown + more
+
+
+def _members(collection: ast.expr) -> list[ast.expr] | None:
+    """The members of a literal collection (a dict's keys), None for anything else."""
+    if isinstance(collection, ast.Dict):
+        return [k for k in collection.keys if k is not None]
+    if isinstance(collection, ast.Tuple | ast.List | ast.Set):
+        return list(collection.elts)
+    return None

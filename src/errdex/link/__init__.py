@@ -34,7 +34,6 @@ from errdex.link.forwarding import (
     site_at_call,
 )
 from errdex.link.knobs import KnobIndex
-from errdex.link.public import PublicPaths
 from errdex.link.messages import (
     argument_sources,
     bind_arguments,
@@ -42,6 +41,7 @@ from errdex.link.messages import (
     inline_constants,
     substitute,
 )
+from errdex.link.public import PublicPaths
 from errdex.link.reasons import ReasonsIndex
 from errdex.link.receivers import ReceiverClasses
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
