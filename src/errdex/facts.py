@@ -569,6 +569,19 @@ class ShownText(msgspec.Struct, frozen=True, gc=False):
     caller: str | None = None
 
 
+class Overrides(msgspec.Struct, frozen=True, gc=False):
+    """A method that raises whatever it is given, defined again by the version's own
+    subclasses of its class: the base's default, which a subclass is meant to replace."""
+
+    method: str  # the method's name: get_completion_args
+    base: str  # the class that raises, qualified: click.shell_completion.ShellComplete
+    by: tuple[str, ...] = ()  # qualified subclasses that define it, nearest first (a few)
+    count: int = 0  # how many subclasses define it
+    # every subclass of the version has it (defines or inherits it below the base): the
+    # package's own classes never reach the raise, so a user's subclass is what lacks it
+    every: bool = False
+
+
 class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     """A linked site of one version: what the store writes and every reader gets."""
 
@@ -587,3 +600,4 @@ class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     # (`httpx.AsyncClient.__init__`, `rich.console.Console.print_json`); None when no public
     # module reaches it
     public: str | None = None
+    overrides: Overrides | None = None  # when the site's method is a default subclasses replace
