@@ -15,7 +15,6 @@ from errdex.explain.pins import pin_label, revision_date
 from errdex.explain.related import related_errors
 from errdex.explain.report import report_url
 from errdex.explain.rules import what_it_means, when_it_happens
-from errdex.explain.selection import selection_fix
 from errdex.explain.solutions import solutions
 from errdex.explain.upgrades import upgrade_solutions
 from errdex.explain.views import (
@@ -145,7 +144,7 @@ def explain(facts: Facts) -> Explanation:
         what_it_means=what_it_means(facts),
         when_it_happens=when_it_happens(facts),
         solutions=solutions(facts),
-        example_fix=example_fix(facts) or selection_fix(facts.stored),
+        example_fix=example_fix(facts),
     )
 
 

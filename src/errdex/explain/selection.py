@@ -19,12 +19,12 @@ from errdex.store.base import StoredSite
 
 
 def selection_solutions(stored: StoredSite) -> list[Solution]:
-    """One solution per setting that picks the site's code, best first."""
+    """One solution per setting that picks the site's code, best first, each with its fix."""
     out: list[Solution] = []
     for link in stored.selections:
         text = _choose(link, stored) if link.how == "choose" else _exclude(link)
         if text is not None and all(s.text != text for s in out):
-            out.append(Solution(text=text, knob=link.setting, kind="setting"))
+            out.append(Solution(text=text, knob=link.setting, kind="setting", fix=_fix(link)))
     return out
 
 
@@ -66,22 +66,19 @@ def _exclude(link: SelectionLink) -> str:
     )
 
 
-def selection_fix(stored: StoredSite) -> ExampleFix | None:
-    """Before and after for the first selection: the command line with the other value."""
-    for link in stored.selections:
-        if link.how == "choose" and not link.others:
-            continue
-        value = link.others[0] if link.how == "choose" else link.value
-        note = f"{code(link.setting)} picks the code this check is in" + (
-            f"; {code(link.value)} runs it." if link.how == "choose" else "."
-        )
-        if link.command:
-            if link.kind == KnobKind.ENV:
-                after = f"{link.setting}={shlex.quote(value)} {link.command}"
-            else:
-                after = f"{link.command} {link.setting} {shlex.quote(value)}"
-            return ExampleFix(before=link.command, after=after, note=note + _placeholders(link))
-    return None
+def _fix(link: SelectionLink) -> ExampleFix | None:
+    """Before and after: the command line with the other value."""
+    if not link.command or (link.how == "choose" and not link.others):
+        return None
+    value = link.others[0] if link.how == "choose" else link.value
+    note = f"{code(link.setting)} picks the code this check is in" + (
+        f"; {code(link.value)} runs it." if link.how == "choose" else "."
+    )
+    if link.kind == KnobKind.ENV:
+        after = f"{link.setting}={shlex.quote(value)} {link.command}"
+    else:
+        after = f"{link.command} {link.setting} {shlex.quote(value)}"
+    return ExampleFix(before=link.command, after=after, note=note + _placeholders(link))
 
 
 def _placeholders(link: SelectionLink) -> str:

@@ -43,6 +43,7 @@ from errdex.link.messages import (
     substitute,
 )
 from errdex.link.overrides import OverrideIndex
+from errdex.link.public import PublicPaths
 from errdex.link.reasons import ReasonsIndex
 from errdex.link.receivers import ReceiverClasses
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
@@ -56,7 +57,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "28-overrides-selections"
+LINKER_VERSION = "29-public-selections"
 
 
 def link_version(
@@ -138,6 +139,7 @@ class _Context:
         self.knobs = KnobIndex(files, names)
         self.selection = SelectionIndex(files, names, self.knobs)
         self.tests = TestIndex(files)
+        self.public = PublicPaths(names.modules)
         self.overrides = OverrideIndex(names)
         self.by_path = {f.path: f for f in names.modules.values()}
         # The sites of one function share its callers, so the knobs behind their guards.
@@ -174,6 +176,7 @@ class _Context:
                 for s in self.selection.selections(facts, site.class_name)
             ),
             tests=self.tests.tests_for(indexed) if self.tests else (),
+            public=self.public.of(indexed.module, site.function),
             overrides=self.overrides.of(site, facts),
         )
 
