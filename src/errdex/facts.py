@@ -567,6 +567,19 @@ class ShownText(msgspec.Struct, frozen=True, gc=False):
     caller: str | None = None
 
 
+class Overrides(msgspec.Struct, frozen=True, gc=False):
+    """A method that raises whatever it is given, defined again by the version's own
+    subclasses of its class: the base's default, which a subclass is meant to replace."""
+
+    method: str  # the method's name: get_completion_args
+    base: str  # the class that raises, qualified: click.shell_completion.ShellComplete
+    by: tuple[str, ...] = ()  # qualified subclasses that define it, nearest first (a few)
+    count: int = 0  # how many subclasses define it
+    # every subclass of the version has it (defines or inherits it below the base): the
+    # package's own classes never reach the raise, so a user's subclass is what lacks it
+    every: bool = False
+
+
 class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     """A linked site of one version: what the store writes and every reader gets."""
 
@@ -581,3 +594,4 @@ class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     tests: tuple[TestLink, ...] = ()  # tests that expect this error
     shown: tuple[ShownText, ...] = ()  # the texts a user sees, as composed away from the raise
     reading: SourceRead | None = None  # None when an older errdex indexed it
+    overrides: Overrides | None = None  # when the site's method is a default subclasses replace

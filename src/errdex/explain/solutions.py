@@ -23,6 +23,7 @@ from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.environment import package_solution, platform_solution
 from errdex.explain.inputs import input_action, merged_type_checks
 from errdex.explain.knob_actions import KnobAction, knob_action
+from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.plain import code, plain_condition
 from errdex.extract.conditions import negate
@@ -123,6 +124,9 @@ def _solutions(facts: Facts) -> list[Solution]:
             reason = f"so that {opposite_words(condition)}"
             found.add(_knob_solution(action, reason, condition), _tier(action))
     _add_input(found, open_conditions, facts)
+    replaced = override_solution(facts.stored)
+    if replaced is not None:
+        found.add(Solution(text=replaced, kind="input"), 0)
     _add_environment(found, open_conditions, facts)
     _add_platform(found, open_conditions)
     for caller, guard in facts.caller_guards:

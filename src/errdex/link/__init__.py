@@ -41,6 +41,7 @@ from errdex.link.messages import (
     inline_constants,
     substitute,
 )
+from errdex.link.overrides import OverrideIndex
 from errdex.link.reasons import ReasonsIndex
 from errdex.link.receivers import ReceiverClasses
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
@@ -53,7 +54,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "26-printed-readings"
+LINKER_VERSION = "27-overrides"
 
 
 def link_version(
@@ -134,6 +135,7 @@ class _Context:
         self.commands = CommandIndex(files, self.callers, entry_points)
         self.knobs = KnobIndex(files, names)
         self.tests = TestIndex(files)
+        self.overrides = OverrideIndex(names)
         self.by_path = {f.path: f for f in names.modules.values()}
         # The sites of one function share its callers, so the knobs behind their guards.
         self._caller_knobs: dict[tuple[str, str], list[KnobLink]] = {}
@@ -165,6 +167,7 @@ class _Context:
             caller_links=links,
             knobs=tuple(self._with_command(k) for k in reversed(unique.values())),
             tests=self.tests.tests_for(indexed) if self.tests else (),
+            overrides=self.overrides.of(site, facts),
         )
 
     def _with_command(self, knob: KnobLink) -> KnobLink:
