@@ -22,9 +22,7 @@ import warnings
 from errdex.extract.textscan import occurrences
 from errdex.facts import ChoiceList, NameFilter
 
-_ENUM_CLASS = re.compile(r"^([ \t]*)class[ \t]+(\w+)[ \t]*\(([^)]*\b\w*Enum\b[^)]*)\)[ \t]*:", re.M)
-# `Backend.FLASH,` (an enum member) or `FastKernel,` (a class), alone on its line.
-_ITEM = re.compile(r"[ \t]*(\*?[A-Za-z_]\w*(?:\.[A-Z][A-Z0-9_]*)?),?[ \t]*(?:#.*)?")
+_ENUM_CLASS = re.compile(r"class[ \t]+(\w+)[ \t]*\(([^)]*\b\w*Enum\b[^)]*)\)[ \t]*:")
 _MEMBER = re.compile(r"[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*")
 _CLASS_NAME = re.compile(r"_?[A-Z][a-z0-9]+[A-Za-z0-9]*")
 # a one-line list of members: `[Backend.FLASH, Backend.TRITON]`
@@ -47,9 +45,12 @@ def enum_registries(text: str) -> dict[str, dict[str, str]]:
         return {}
     found: dict[str, dict[str, str]] = {}
     for head in _ENUM_CLASS.finditer(text):
-        members = _members(_body(text, head.end(), len(head.group(1))))
+        lead = text[text.rfind("\n", 0, head.start()) + 1 : head.start()]
+        if lead.strip():
+            continue  # `class` inside a line: no class statement
+        members = _members(_body(text, head.end(), len(lead)))
         if members:
-            found[head.group(2)] = members
+            found[head.group(1)] = members
     return found
 
 
@@ -103,38 +104,45 @@ def _members(body: str) -> dict[str, str]:
 
 def choice_lists(text: str) -> list[ChoiceList]:
     """Lists of candidates: enum members of one enum, or classes, one per line (two at
-    least) after an opening bracket that is no call, subscript or import; and one-line
-    lists of enum members."""
+    least, each with its comma) after an opening bracket that is no call, subscript or
+    import; and one-line lists of enum members. Cheap string tests come first: a regular
+    expression on every line costs seconds over a large codebase."""
     found: list[ChoiceList] = []
     lines = text.split("\n")
     run: list[str] = []
     start = 0
-    for number, line in enumerate(lines, 1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        match = _ITEM.fullmatch(line)
-        if match is not None:
-            if not run:
-                start = number
-            run.append(match.group(1))
-            continue
+    for number, line in enumerate(lines):
+        if line.endswith(","):
+            token = line.strip()[:-1]
+            if _is_item(token):
+                if not run:
+                    start = number
+                run.append(token)
+                continue
+        elif run and (not line or line.isspace() or line.lstrip().startswith("#")):
+            continue  # blank lines and comments inside a list
         if run:
-            _keep(found, run, lines, start)
+            _keep(found, run, lines, start + 1)
             run = []
-        if "[" in line and "." in line:
+        if "[" in line and "." in line and "," in line:
             for inline in _INLINE.finditer(line):
-                if re.search(r"\bin[ \t]*$", line[: inline.start()]) and not stripped.startswith(
-                    "for "
-                ):
+                head = line[: inline.start()]
+                if re.search(r"\bin[ \t]*$", head) and not head.lstrip().startswith("for "):
                     continue  # a membership test
                 items = [i.strip() for i in inline.group(1).split(",") if i.strip()]
-                _add_list(found, items, number)
+                _add_list(found, items, number + 1)
         if len(found) >= _MAX_LISTS:
             break
     if run:
-        _keep(found, run, lines, start)
+        _keep(found, run, lines, start + 1)
     return found[:_MAX_LISTS]
+
+
+def _is_item(token: str) -> bool:
+    """`Backend.FLASH`, `FastKernel` or `*extra`: one name (of a member), nothing more."""
+    name = token[1:] if token.startswith("*") else token
+    head, _, member = name.partition(".")
+    return head.isidentifier() and (not member or _MEMBER.fullmatch(name) is not None)
 
 
 def _keep(found: list[ChoiceList], run: list[str], lines: list[str], start: int) -> None:
@@ -182,26 +190,31 @@ def _add_list(found: list[ChoiceList], items: list[str], line: int) -> None:
 def name_filters(text: str) -> list[NameFilter]:
     """Settings that take classes out by name: an `if` testing `X.__name__ in SETTING` whose
     body skips (`continue`, `return False`), and `"Name" not in SETTING`."""
-    if "__name__" not in text and " not in " not in text:
-        return []
     found: list[NameFilter] = []
-    lines = text.split("\n")
+    lines: list[str] | None = None
     for at in occurrences(text, ".__name__"):
-        number = text.count("\n", 0, at) + 1
-        line = lines[number - 1]
-        match = _BY_NAME.search(line)
-        if match is None or match.group(1) or not line.lstrip().startswith(("if ", "elif ")):
+        begin = text.rfind("\n", 0, at) + 1
+        stop = text.find("\n", at)
+        line = text[begin : stop if stop != -1 else len(text)]
+        if not line.lstrip().startswith(("if ", "elif ")):
             continue
+        match = _BY_NAME.search(line)
+        if match is None or match.group(1):
+            continue
+        lines = lines or text.split("\n")
+        number = text.count("\n", 0, at) + 1
         if _skips(lines, number):
             found.append(NameFilter(setting=match.group(2), line=number))
         if len(found) >= _MAX_FILTERS:
             return found
-    for number, line in enumerate(lines, 1):
-        if " not in " not in line or ('"' not in line and "'" not in line):
+    for at in sorted([*occurrences(text, '" not in '), *occurrences(text, "' not in ")]):
+        begin = text.rfind("\n", 0, at) + 1
+        stop = text.find("\n", at)
+        match = _ONE_NAME.search(text, begin, stop if stop != -1 else len(text))
+        if match is None or not _CLASS_NAME.fullmatch(match.group(1)) or "." not in match.group(2):
             continue
-        for match in _ONE_NAME.finditer(line):
-            if _CLASS_NAME.fullmatch(match.group(1)) and "." in match.group(2):
-                found.append(NameFilter(setting=match.group(2), line=number, name=match.group(1)))
+        number = text.count("\n", 0, at) + 1
+        found.append(NameFilter(setting=match.group(2), line=number, name=match.group(1)))
         if len(found) >= _MAX_FILTERS:
             break
     return found
