@@ -63,12 +63,20 @@ SERVE = {
             pass
         """,
     "serve/backends/cutlass.py": """
+        import logging
+
+        logger = logging.getLogger(__name__)
+
         class CutlassBackend:
             pass
 
         class CutlassImpl:
             def _decode(self, blocks):
                 assert blocks > 0, f"block num must be positive, got {blocks}"
+
+            def _fused_output(self, nvfp4_cache):
+                if nvfp4_cache:
+                    logger.warning("the fused output is not registered with an NVFP4 cache")
         """,
     "serve/platforms.py": """
         from serve.backends.registry import AttentionBackendEnum

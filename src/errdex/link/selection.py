@@ -51,7 +51,8 @@ class SelectionIndex:
         self._member_module: dict[tuple[str, str], str] = {}  # (enum, member) → its module
         self._lists: dict[str, list[tuple[ChoiceList, FileFacts]]] = defaultdict(list)
         # (module, class) → the filters that take it out, with the lists naming it there
-        self._excluded: dict[_Target, list[tuple[NameFilter, FileFacts, list[str]]]] = {}
+        self._excluded: dict[_Target, list[tuple[NameFilter, FileFacts, list[str], int | None]]]
+        self._excluded = {}
         self._typed: dict[str, list[str]] = {}  # enum → the fields typed with it
         enums: set[str] = set()
         for facts in files:
@@ -77,8 +78,8 @@ class SelectionIndex:
         out: list[SelectionLink] = []
         if class_name is not None:
             top = class_name.split(".")[0]
-            for rule, where, listed in self._excluded.get((facts.module, top), []):
-                link = self._exclusion(rule, where, top, listed)
+            for rule, where, listed, line in self._excluded.get((facts.module, top), []):
+                link = self._exclusion(rule, where, top, listed, line)
                 if link is not None:
                     out.append(link)
         for enum, member, where in self._members.get(facts.module, []):
@@ -172,6 +173,7 @@ class SelectionIndex:
         """Each class a filter of `facts` can take out: the one it names, or those the
         file's candidate lists name when it filters by any class's name."""
         classes: dict[_Target, list[str]] = defaultdict(list)
+        first: dict[_Target, int] = {}  # the line of the first list naming the class
         for choice in facts.choices:
             if _MEMBER.fullmatch(choice.items[0]):
                 continue  # enum members, not classes
@@ -179,16 +181,17 @@ class SelectionIndex:
                 target = self._class_target(facts, item)
                 if target is not None:
                     classes[target].extend(i for i in choice.items if i != item)
+                    first.setdefault(target, choice.line)
         for rule in facts.name_filters:
             if rule.name is not None:
                 target = self._class_target(facts, rule.name)
                 if target is not None:
-                    self._excluded.setdefault(target, []).append((rule, facts, []))
+                    self._excluded.setdefault(target, []).append((rule, facts, [], None))
                 continue
             for target, listed in classes.items():
                 kept = self._excluded.setdefault(target, [])
-                if not any(r.setting == rule.setting and f is facts for r, f, _ in kept):
-                    kept.append((rule, facts, list(dict.fromkeys(listed))))
+                if not any(r.setting == rule.setting and f is facts for r, f, _, _ in kept):
+                    kept.append((rule, facts, list(dict.fromkeys(listed)), first[target]))
 
     def _class_target(self, facts: FileFacts, name: str) -> _Target | None:
         found = self._names.lookup(self._names.qualify(facts, name))
@@ -200,7 +203,7 @@ class SelectionIndex:
         return where.module, qualname
 
     def _exclusion(
-        self, rule: NameFilter, where: FileFacts, name: str, listed: list[str]
+        self, rule: NameFilter, where: FileFacts, name: str, listed: list[str], line: int | None
     ) -> SelectionLink | None:
         knob = self._setting(rule.setting, where)
         if knob is None:
@@ -217,6 +220,7 @@ class SelectionIndex:
             registry=None,
             file=where.path,
             line=rule.line,
+            listed=f"line {line}" if line is not None else None,
             separator=separator,
             call=knob.call,
         )
