@@ -57,6 +57,11 @@ SERVE = {
     "serve/backends/triton.py": """
         class TritonBackend:
             pass
+
+        class TritonImpl:
+            def __init__(self, alibi_slopes):
+                if alibi_slopes is not None:
+                    raise NotImplementedError("TritonImpl does not support alibi_slopes")
         """,
     "serve/backends/rocm.py": """
         class RocmBackend:
@@ -71,6 +76,10 @@ SERVE = {
             pass
 
         class CutlassImpl:
+            def __init__(self, alibi_slopes):
+                if alibi_slopes is not None:
+                    raise NotImplementedError("CutlassImpl does not support alibi_slopes")
+
             def _decode(self, blocks):
                 assert blocks > 0, f"block num must be positive, got {blocks}"
 

@@ -81,6 +81,13 @@ def test_a_backend_member_names_the_flag_typed_with_its_enum_and_the_stand_ins()
     assert chosen.listed == "serve/platforms.py:7"
 
 
+def test_code_that_makes_the_same_check_does_not_stand_in() -> None:
+    # TRITON refuses alibi slopes too (the message names its own class): choosing it
+    # leads into the same error
+    (chosen,) = site_of("CutlassImpl does not support alibi_slopes").selections
+    assert chosen.others == ("FLASH",)
+
+
 def test_a_kernel_in_a_list_filtered_by_name_is_taken_out_by_the_variable() -> None:
     site = site_of("FastKernel expects a 2-D weight")
     (excluded,) = site.selections

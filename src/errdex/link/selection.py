@@ -30,6 +30,16 @@ _MEMBER = re.compile(r"(\w+)\.(\w+)")
 _Target = tuple[str, str]  # (module, class qualname)
 
 
+# A class's own name in a message (`CutlassMLAImpl does not support ...`): what differs
+# between the same check made by each of several backends.
+_CLASS_WORD = re.compile(r"\b_?[A-Z][a-z0-9]*[A-Z]\w*")
+
+
+def _check_words(text: str) -> str:
+    """A message's literal text without class names: the same check in other code."""
+    return " ".join(_CLASS_WORD.sub("", text).split())
+
+
 def _words(name: str) -> set[str]:
     """The words of a name: `AttentionBackendEnum` and `attention_backend` share two."""
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name)
@@ -54,6 +64,7 @@ class SelectionIndex:
         self._excluded: dict[_Target, list[tuple[NameFilter, FileFacts, list[str], int | None]]]
         self._excluded = {}
         self._typed: dict[str, list[str]] = {}  # enum → the fields typed with it
+        self._module_checks: dict[str, frozenset[str]] = {}  # module → its messages' words
         enums: set[str] = set()
         for facts in files:
             if facts.error is not None:
@@ -73,18 +84,42 @@ class SelectionIndex:
         if enums:
             self._add_typed_fields(files, enums)
 
-    def selections(self, facts: FileFacts, class_name: str | None) -> list[SelectionLink]:
-        """The settings that pick the code of a site in `facts` (in class `class_name`)."""
+    def selections(
+        self, facts: FileFacts, class_name: str | None, message: str | None = None
+    ) -> list[SelectionLink]:
+        """The settings that pick the code of a site in `facts` (in class `class_name`),
+        with the other code that stands in for it; none of which makes the same check
+        (the literal text of `message`, class names aside): every MLA backend refuses
+        `alibi_slopes` with its own class name in the message."""
         out: list[SelectionLink] = []
+        same = _check_words(message) if message else None
         if class_name is not None:
             top = class_name.split(".")[0]
             for rule, where, listed, line in self._excluded.get((facts.module, top), []):
-                link = self._exclusion(rule, where, top, listed, line)
+                others = [o for o in listed if not self._checks(self._class_module(where, o), same)]
+                link = self._exclusion(rule, where, top, others, line)
                 if link is not None:
                     out.append(link)
         for enum, member, where in self._members.get(facts.module, []):
-            out.extend(self._choices(enum, member, where))
+            out.extend(self._choices(enum, member, where, same))
         return out
+
+    def _checks(self, module: str | None, words: str | None) -> bool:
+        """Whether a site of `module` makes the check whose message has `words`."""
+        if module is None or not words:
+            return False
+        if module not in self._module_checks:
+            facts = self._names.modules.get(module)
+            self._module_checks[module] = frozenset(
+                _check_words(site.message.literal_text)
+                for site in (facts.sites if facts is not None else ())
+                if site.message is not None
+            )
+        return words in self._module_checks[module]
+
+    def _class_module(self, facts: FileFacts, name: str) -> str | None:
+        target = self._class_target(facts, name)
+        return target[0] if target is not None else None
 
     # -- enum members ----------------------------------------------------------------------
 
@@ -109,8 +144,10 @@ class SelectionIndex:
                         if field not in self._typed[enum]:
                             self._typed[enum].append(field)
 
-    def _choices(self, enum: str, member: str, where: FileFacts) -> list[SelectionLink]:
-        others, listed = self._alternatives(enum, member)
+    def _choices(
+        self, enum: str, member: str, where: FileFacts, same: str | None
+    ) -> list[SelectionLink]:
+        others, listed = self._alternatives(enum, member, same)
         if not others:
             return []
         out: list[SelectionLink] = []
@@ -140,7 +177,9 @@ class SelectionIndex:
             )
         return out
 
-    def _alternatives(self, enum: str, member: str) -> tuple[tuple[str, ...], str | None]:
+    def _alternatives(
+        self, enum: str, member: str, same: str | None
+    ) -> tuple[tuple[str, ...], str | None]:
         """The members that stand in for `member`: listed with it in candidate lists (a
         platform's priority list), most often first. A list holding a member that names no
         class (`TORCH_SDPA = ""`, kept for an encoder) is of another use, and a member
@@ -158,7 +197,8 @@ class SelectionIndex:
                 continue
             listed = listed or f"{facts.path}:{choice.line}"
             for other in others:
-                if other != member and self._member_module[(enum, other)] != own:
+                module = self._member_module[(enum, other)]
+                if other != member and module != own and not self._checks(module, same):
                     counts[other] += 1
                     first.setdefault(other, len(first))
         # most often beside it first, then those in most lists (what runs most widely)
