@@ -53,6 +53,10 @@ SERVE = {
     "serve/backends/flash.py": """
         class FlashBackend:
             pass
+
+        class FlashImpl:
+            def _forward(self, heads):
+                assert heads % 8 == 0, "heads must be a multiple of 8"
         """,
     "serve/backends/triton.py": """
         class TritonBackend:

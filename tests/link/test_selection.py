@@ -81,6 +81,12 @@ def test_a_backend_member_names_the_flag_typed_with_its_enum_and_the_stand_ins()
     assert chosen.listed == "serve/platforms.py:7"
 
 
+def test_only_what_is_listed_wherever_the_code_is_stands_in() -> None:
+    # FLASH is listed with CUTLASS only for the newest devices, with TRITON everywhere
+    (chosen,) = site_of("heads must be a multiple of 8").selections
+    assert chosen.others == ("TRITON",)
+
+
 def test_code_that_makes_the_same_check_does_not_stand_in() -> None:
     # TRITON refuses alibi slopes too (the message names its own class): choosing it
     # leads into the same error

@@ -180,14 +180,15 @@ class SelectionIndex:
     def _alternatives(
         self, enum: str, member: str, same: str | None
     ) -> tuple[tuple[str, ...], str | None]:
-        """The members that stand in for `member`: listed with it in candidate lists (a
-        platform's priority list), most often first. A list holding a member that names no
+        """The members that stand in for `member`: listed with it in every candidate list
+        that holds it (a platform's priority list). A list holding a member that names no
         class (`TORCH_SDPA = ""`, kept for an encoder) is of another use, and a member
         naming a class of the same module would run the same code."""
         own = self._member_module.get((enum, member))
         counts: Counter[str] = Counter()
         first: dict[str, int] = {}
         listed: str | None = None
+        lists = 0
         for choice, facts in self._lists.get(f"{enum}.{member}", []):
             found = [_MEMBER.fullmatch(item) for item in choice.items]
             others = [m.group(2) for m in found if m is not None and m.group(1) == enum]
@@ -196,14 +197,18 @@ class SelectionIndex:
             ):
                 continue
             listed = listed or f"{facts.path}:{choice.line}"
+            lists += 1
             for other in others:
                 module = self._member_module[(enum, other)]
                 if other != member and module != own and not self._checks(module, same):
                     counts[other] += 1
                     first.setdefault(other, len(first))
-        # most often beside it first, then those in most lists (what runs most widely)
+        # Only those listed wherever it is (each list is a platform's or a device's): one
+        # missing from a list may not run where that list applies. Those in most lists
+        # (what runs most widely) first.
         ranked = sorted(
-            counts, key=lambda m: (-counts[m], -len(self._lists.get(f"{enum}.{m}", ())), first[m])
+            (m for m in counts if counts[m] == lists),
+            key=lambda m: (-len(self._lists.get(f"{enum}.{m}", ())), first[m]),
         )
         return tuple(ranked[:_MAX_OTHERS]), listed
 
