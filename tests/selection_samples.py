@@ -48,6 +48,7 @@ SERVE = {
             )
             TRITON = "serve.backends.triton.TritonBackend"
             ROCM = "serve.backends.rocm.RocmBackend"
+            FLASH_SPARSE = "serve.backends.flash_sparse.FlashSparseBackend"
             SDPA = ""  # only for the encoder
         """,
     "serve/backends/flash.py": """
@@ -57,6 +58,12 @@ SERVE = {
         class FlashImpl:
             def _forward(self, heads):
                 assert heads % 8 == 0, "heads must be a multiple of 8"
+        """,
+    "serve/backends/flash_sparse.py": """
+        class FlashSparseBackend:
+            def topk(self, k):
+                if k > 2048:
+                    raise ValueError(f"topk {k} is above 2048")
         """,
     "serve/backends/triton.py": """
         class TritonBackend:
@@ -104,6 +111,12 @@ SERVE = {
             return [
                 AttentionBackendEnum.FLASH,
                 AttentionBackendEnum.TRITON,
+            ]
+
+        def newest_priorities():
+            return [
+                AttentionBackendEnum.TRITON,
+                AttentionBackendEnum.FLASH_SPARSE,
             ]
 
         def rocm_priorities():

@@ -28,7 +28,7 @@ def test_a_backend_check_offers_the_backends_that_stand_in_for_it(serve: Store) 
     assert solution.kind == "setting"
     assert solution.text == (
         "Choose another attention backend: `--attention-backend TRITON` (or `FLASH`). This "
-        "code runs only for `CUTLASS` (`AttentionBackendEnum.CUTLASS` names a class of this "
+        "code runs for `CUTLASS` (`AttentionBackendEnum.CUTLASS` names a class of this "
         "file), set with `--attention-backend` or picked by default from the list at "
         "serve/platforms.py:7."
     )

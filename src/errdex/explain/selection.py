@@ -47,7 +47,7 @@ def _choose(link: SelectionLink, stored: StoredSite) -> str | None:
     default = f" or picked by default from the list at {link.listed}" if link.listed else ""
     return (
         f"Choose another {_noun(link.setting)}: {code(f'{link.setting} {first}')}{also}. This "
-        f"code runs only for {code(link.value)} ({named} names a class of {where}), set with "
+        f"code runs for {code(link.value)} ({named} names a class of {where}), set with "
         f"{code(link.setting)}{default}."
     )
 

@@ -206,8 +206,12 @@ class SelectionIndex:
         # Only those listed wherever it is (each list is a platform's or a device's): one
         # missing from a list may not run where that list applies. Those in most lists
         # (what runs most widely) first.
+        # A member's name after its first word says what kind of code it is (`_MLA`,
+        # `_SPARSE`, `_SM120`): one that does not say as much is another kind (a dense
+        # backend cannot serve a sparse model).
+        kind = member.split("_")[1:]
         ranked = sorted(
-            (m for m in counts if counts[m] == lists),
+            (m for m in counts if counts[m] == lists and all(k in m for k in kind)),
             key=lambda m: (-len(self._lists.get(f"{enum}.{m}", ())), first[m]),
         )
         return tuple(ranked[:_MAX_OTHERS]), listed
