@@ -27,8 +27,8 @@ _MEMBER = re.compile(r"[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*")
 _CLASS_NAME = re.compile(r"_?[A-Z][a-z0-9]+[A-Za-z0-9]*")
 # a one-line list of members: `[Backend.FLASH, Backend.TRITON]`
 _INLINE = re.compile(
-    r"[\[(]((?:[ \t]*[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*[ \t]*,)+[ \t]*"
-    r"[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*[ \t]*,?[ \t]*)[\])]"
+    r"\[((?:[ \t]*[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*[ \t]*,)+[ \t]*"
+    r"[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*[ \t]*,?[ \t]*)\]"
 )
 _BY_NAME = re.compile(r"[\w.\]\[()]+\.__name__[ \t]+(not[ \t]+)?in[ \t]+([A-Za-z_][\w.]*)")
 _ONE_NAME = re.compile(r"""["']([A-Za-z_]\w*)["'][ \t]+not[ \t]+in[ \t]+([A-Za-z_][\w.]*)""")
@@ -105,44 +105,70 @@ def _members(body: str) -> dict[str, str]:
 def choice_lists(text: str) -> list[ChoiceList]:
     """Lists of candidates: enum members of one enum, or classes, one per line (two at
     least, each with its comma) after an opening bracket that is no call, subscript or
-    import; and one-line lists of enum members. Cheap string tests come first: a regular
-    expression on every line costs seconds over a large codebase."""
+    import; and one-line lists of enum members. Only the lines ending in a comma are
+    looked at, found with `str.find`: a test of every line costs seconds over a large
+    codebase."""
     found: list[ChoiceList] = []
-    lines = text.split("\n")
+    lines: list[str] | None = None
     run: list[str] = []
-    start = 0
-    for number, line in enumerate(lines):
-        if line.endswith(","):
-            token = line.strip()[:-1]
-            if _is_item(token):
-                if not run:
-                    start = number
-                run.append(token)
-                continue
-        elif run and (not line or line.isspace() or line.lstrip().startswith("#")):
-            continue  # blank lines and comments inside a list
-        if run:
-            _keep(found, run, lines, start + 1)
+    run_start = after = 0  # where the run's first line starts; where its last line ends
+    for at in occurrences(text, ",\n"):
+        begin = text.rfind("\n", 0, at) + 1
+        token = text[begin:at].strip()
+        if not _is_item(token):
+            continue  # a line such as `f(a,` breaks no run: a run's lines are checked below
+        if run and not _only_comments(text[after:begin]):
+            lines = _flush(found, run, text, run_start, lines)
             run = []
-        if "[" in line and "." in line and "," in line:
-            for inline in _INLINE.finditer(line):
-                head = line[: inline.start()]
-                if re.search(r"\bin[ \t]*$", head) and not head.lstrip().startswith("for "):
-                    continue  # a membership test
-                items = [i.strip() for i in inline.group(1).split(",") if i.strip()]
-                _add_list(found, items, number + 1)
+        if not run:
+            run_start = begin
+        run.append(token)
+        after = at + 2
         if len(found) >= _MAX_LISTS:
-            break
+            return found
     if run:
-        _keep(found, run, lines, start + 1)
+        _flush(found, run, text, run_start, lines)
+    if "[" in text:
+        for inline in _INLINE.finditer(text):
+            head = text[text.rfind("\n", 0, inline.start()) + 1 : inline.start()]
+            if re.search(r"\bin[ \t]*$", head) and not head.lstrip().startswith("for "):
+                continue  # a membership test
+            items = [i.strip() for i in inline.group(1).split(",") if i.strip()]
+            _add_list(found, items, text.count("\n", 0, inline.start()) + 1)
     return found[:_MAX_LISTS]
 
 
+def _flush(
+    found: list[ChoiceList], run: list[str], text: str, begin: int, lines: list[str] | None
+) -> list[str] | None:
+    """Keep the run of items whose first line starts at `begin`, when it may be a list;
+    the file's lines, split when first needed."""
+    if len(run) < 2:
+        return lines
+    lines = lines if lines is not None else text.split("\n")
+    _keep(found, run, lines, text.count("\n", 0, begin) + 1)
+    return lines
+
+
+def _only_comments(between: str) -> bool:
+    """Whether the text between two item lines holds nothing but blank lines and comments."""
+    return all(not line.strip() or line.lstrip().startswith("#") for line in between.split("\n"))
+
+
 def _is_item(token: str) -> bool:
-    """`Backend.FLASH`, `FastKernel` or `*extra`: one name (of a member), nothing more."""
-    name = token[1:] if token.startswith("*") else token
-    head, _, member = name.partition(".")
-    return head.isidentifier() and (not member or _MEMBER.fullmatch(name) is not None)
+    """`Backend.FLASH`, `FastKernel` or `*extra`: a member or a class, nothing more (the
+    arguments of a call spread over lines, `x,`, are neither)."""
+    if token[:1] == "*":
+        return token[1:].isidentifier()
+    if "." in token:
+        return _MEMBER.fullmatch(token) is not None
+    bare = token.lstrip("_")
+    return (
+        bare[:1].isupper()
+        and not bare.isupper()
+        and token.isidentifier()
+        and token not in ("None", "True", "False")
+    )
 
 
 def _keep(found: list[ChoiceList], run: list[str], lines: list[str], start: int) -> None:
@@ -176,7 +202,8 @@ def _keep(found: list[ChoiceList], run: list[str], lines: list[str], start: int)
 
 
 def _add_list(found: list[ChoiceList], items: list[str], line: int) -> None:
-    items = [i for i in items if not i.startswith("*")]  # a list spliced in is not a name
+    # a list spliced in is not a name; an item twice is one candidate
+    items = list(dict.fromkeys(i for i in items if not i.startswith("*")))
     if len(items) < 2:
         return
     if all(_MEMBER.fullmatch(i) for i in items):
@@ -184,7 +211,7 @@ def _add_list(found: list[ChoiceList], items: list[str], line: int) -> None:
             return  # members of one enum
     elif not all(_CLASS_NAME.fullmatch(i) for i in items):
         return
-    found.append(ChoiceList(items=tuple(dict.fromkeys(items))[:_MAX_ITEMS], line=line))
+    found.append(ChoiceList(items=tuple(items[:_MAX_ITEMS]), line=line))
 
 
 def name_filters(text: str) -> list[NameFilter]:
