@@ -55,7 +55,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "28-public-paths"
+LINKER_VERSION = "29-docs-beside-names"
 
 
 def link_version(
@@ -314,12 +314,14 @@ class _ConstantBindings:
         if found is None:
             return None
         value, where = found
+        name = dotted.rsplit(".", 1)[-1] if where is not facts else dotted
         return Binding(
             name=dotted,
             value=json.dumps(value, ensure_ascii=False)[:2000],
             line=0,
             origin="constant",
             file=where.path if where is not facts else None,
+            doc=where.constant_docs.get(name),
         )
 
 
