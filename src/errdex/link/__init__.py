@@ -174,12 +174,20 @@ class _Context:
         )
 
     def _with_command(self, knob: KnobLink) -> KnobLink:
-        """The knob with the command line a user types to set it."""
+        """The knob with the command line a user types to set it, and the public path of
+        the class that takes it as a keyword (`vllm.LLM`, not the module defining it)."""
         if knob.kind == KnobKind.FLAG:
             command = self.commands.command(knob.name)
         else:
             command = self.commands.main_command()
-        return msgspec.structs.replace(knob, command=command) if command else knob
+        call = knob.call
+        if call is not None:
+            path, paren, first = call.partition("(")
+            module, _, name = path.rpartition(".")
+            call = (self.public.of(module, name) or path) + paren + first
+        if command is None and call == knob.call:
+            return knob
+        return msgspec.structs.replace(knob, command=command or knob.command, call=call)
 
     def _knobs_of_callers(
         self, module: str, function: str, links: tuple[CallerLink, ...]
