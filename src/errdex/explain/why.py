@@ -35,15 +35,20 @@ def code_words(facts: Facts) -> str:
         parts.append(f"of {code(binding.name)}: {_quote(binding.doc or '')}")
     if not parts:
         return ""
-    return "In the code's own words: " + "; ".join(parts) + "."
+    said = "In the code's own words: " + "; ".join(parts)
+    # a quote that ends its own sentence ends this one too
+    return said if said.endswith((".”", "!”", "?”", "…”")) else said + "."
 
 
 def _settings(facts: Facts) -> list[str]:
-    """What the settings the solutions turn (then the others the conditions name) are
+    """What the settings the solutions turn (or else those the conditions name) are
     documented as, and what the code logs where one takes effect."""
     turned = [s.knob for s in solutions(facts) if s.knob]
     settings = [k for k in facts.knobs if k.kind in (KnobKind.ENV, KnobKind.FLAG)]
-    settings.sort(key=lambda k: turned.index(k.name) if k.name in turned else len(turned))
+    # the settings a solution turns, when any of them says something; else those the
+    # conditions name
+    chosen = [k for k in settings if k.name in turned and (k.doc or k.note)]
+    settings = sorted(chosen, key=lambda k: turned.index(k.name)) if chosen else settings
     out: list[str] = []
     seen: set[str] = set()
     for knob in settings:
