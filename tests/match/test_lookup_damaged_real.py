@@ -20,7 +20,7 @@ from errdex.store.base import Store
 from samples import first_match, indexed_store, write_package
 
 # vllm's KV cache checks; the message's wording changed between the two releases.
-KV_CACHE = '''
+KV_CACHE = """
 GiB_bytes = 1 << 30
 
 
@@ -47,7 +47,7 @@ def _check_enough_kv_cache_memory(needed_memory, available_memory, max_model_len
             f"Try increasing `gpu_memory_utilization` or decreasing "
             f"`max_model_len` when initializing the engine."
         )
-'''
+"""
 WORKER = """
 class Worker:
     def raise_if_cache_size_invalid(self, num_gpu_blocks, block_size, max_model_len):
