@@ -74,6 +74,8 @@ def _quoted(prose: str) -> list[Err]:
     """Messages quoted inside prose, of three words or more: each may be the start of a
     message (users quote what they remember of it), so it is read as possibly cut short."""
     out: list[Err] = []
+    if prose.lstrip()[:1] in "{[" or '": ' in prose:
+        return out  # a JSON document, not prose: its strings are fields, read as such
     for m in _QUOTED.finditer(prose[:20_000]):
         span = m["span"].strip()
         if len(span.split()) >= 3 and len(span) < len(prose.strip()) - 2:
