@@ -16,6 +16,7 @@ from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView
 from errdex.explain.plain import code
 from errdex.extract.conditions import dotted_name
+from errdex.facts import ConditionKind, Setter
 
 _BUILTINS = frozenset(dir(builtins))
 _MAX_VALUES = 12
@@ -26,44 +27,180 @@ _NORMALIZERS = frozenset({"strip", "lower", "upper", "casefold", "lstrip", "rstr
 def input_action(condition: ConditionView, facts: Facts) -> str | None:
     """What to pass instead, when the condition is on the input of a public function."""
     function = facts.stored.site.function
-    if not _public(function):
+    # a private method of a public class: its own arguments come from the class's code,
+    # the attributes its constructor set from the user's keywords
+    public = _public(function)
+    if not public and not _public_method_owner(function, facts.stored.site.class_name):
+        return None
+    if not public and condition.kind is ConditionKind.EARLY_EXIT:
+        # an exit of a method the user does not call is a mode it handles first (a quiet
+        # console writes nothing), no fix of what the check is about
         return None
     try:
         node = ast.parse(condition.text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+        keys = _input_instead(node, facts, function, public)
+        if keys is not None:
+            return keys
         # making one conjunct false avoids the check: the first on the input will do
         for part in node.values:
-            found = _input_instead(part, facts, function)
+            found = _input_instead(part, facts, function, public)
             if found is not None:
                 return found
         return None
-    return _input_instead(node, facts, function)
+    return _input_instead(node, facts, function, public)
 
 
-def _input_instead(node: ast.expr, facts: Facts, function: str) -> str | None:
+def _input_instead(node: ast.expr, facts: Facts, function: str, public: bool) -> str | None:
     read = facts.read
     constants = {b.name: b.value for b in facts.bindings if b.origin == "constant"}
     inputs: dict[str, str] = {}
     owner = function.rsplit(".", 1)[0] if "." in function else None
     callee = function.removesuffix(".__init__")
+    params = read.params if public else ()
+    others: set[str] = set()
     for name in _free_names(node):
-        if name in read.params:
+        if name in params:
             inputs[name] = f"the argument {code(name)} of {code(callee)}"
         elif name.startswith("self.") and name[5:] in read.init_params and owner:
             param = read.init_params[name[5:]]
             inputs[name] = f"the argument {code(param)} of {code(owner)}"
-        elif name.split(".")[0] in read.params:
+        elif name.split(".")[0] in params:
             root = name.split(".")[0]
             inputs[root] = f"the argument {code(root)} of {code(callee)}"
         elif name in constants or name.split(".")[0] in _BUILTINS or name[:1].isupper():
             continue
         else:
-            return None  # a name the input does not decide
+            others.add(name)  # a name the input does not decide
     if not inputs:
         return None
+    if others:
+        return _bound_by_other(node, inputs, constants, others)
     return _instead(node, inputs, constants)
+
+
+def _bound_by_other(
+    node: ast.expr, inputs: dict[str, str], constants: dict[str, str], others: set[str]
+) -> str | None:
+    """`len(history) > self.max_redirects`: a limit the constructor set from the user's
+    keyword on one side, a value it does not decide on the other: the limit can be set
+    past it."""
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+        return None
+    if not all(name.startswith("self.") for name in inputs):
+        # a limit the user set on the object (`Client(max_redirects=...)`); an argument
+        # compared with what the machine or the code computed is the code's own bound
+        return None
+    flipped = _FLIPPED.get(type(node.ops[0]))
+    left, right = node.left, node.comparators[0]
+    read = {n for n in _free_names(left) if n.split(".")[0] not in _BUILTINS}
+    if flipped is None or not read <= others | set(constants):
+        return None
+    if set(_free_names(right)) & others:
+        return None  # both sides read what the input does not decide
+    return _instead(ast.Compare(left=right, ops=[flipped()], comparators=[left]), inputs, constants)
+
+
+_FLIPPED: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Gt: ast.Lt,
+    ast.GtE: ast.LtE,
+    ast.Lt: ast.Gt,
+    ast.LtE: ast.GtE,
+}
+
+
+def _public_method_owner(function: str, class_name: str | None) -> bool:
+    """A method (of any name) of a class a user makes: `Client._send_handling_redirects`."""
+    owner = function.rpartition(".")[0]
+    return bool(owner) and owner == class_name and _public(owner)
+
+
+def setter_action(condition: ConditionView, facts: Facts) -> str | None:
+    """A public method of the site's public class that sets the attribute the condition
+    tests to a value that makes it false: "Call `set_alt_screen()` on your `Console`"."""
+    class_name = facts.stored.site.class_name
+    if not facts.read.setters or class_name is None or not _public(class_name):
+        return None
+    try:
+        node = ast.parse(condition.text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    shape = _attribute_test(node)
+    if shape is None:
+        return None
+    attr, wanted = shape
+    own = facts.stored.site.function.rpartition(".")[2]
+    for setter in facts.read.setters:
+        if setter.attr != attr or setter.method == own:
+            continue
+        call = _setter_call(setter, wanted)
+        if call is None:
+            continue
+        if setter.default is not None:
+            value = f"from its argument {code(setter.value)} ({code(setter.default)} by default)"
+        else:
+            value = f"to {code(setter.value)}"
+        only = f", when {code(setter.guard)}" if setter.guard else ""
+        return (
+            f"Call {code(call)} on your {code(class_name.rpartition('.')[2])} first: it "
+            f"sets {code('self.' + setter.target)} {value}{only}."
+        )
+    return None
+
+
+def _attribute_test(node: ast.expr) -> tuple[str, str] | None:
+    """(`X`, the value `self.X` needs to avoid the check: "true", "false", "none" or
+    "some") for `not self.X`, `self.X`, `self.X is None`, `self.X is not None`."""
+    negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    inner = node.operand if isinstance(node, ast.UnaryOp) and negative else node
+    attr = _own_attribute(inner)
+    if attr is not None:
+        return attr, "true" if negative else "false"
+    if negative or not (isinstance(inner, ast.Compare) and len(inner.ops) == 1):
+        return None
+    attr = _own_attribute(inner.left)
+    right = inner.comparators[0]
+    if attr is None or not (isinstance(right, ast.Constant) and right.value is None):
+        return None
+    if isinstance(inner.ops[0], ast.Is):
+        return attr, "some"
+    return (attr, "none") if isinstance(inner.ops[0], ast.IsNot) else None
+
+
+def _own_attribute(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return node.attr if node.value.id == "self" else None
+    return None
+
+
+def _setter_call(setter: Setter, wanted: str) -> str | None:
+    """How to call the setter so the attribute gets the wanted kind of value, or None."""
+    try:
+        value = ast.literal_eval(setter.value)
+    except (ValueError, SyntaxError, RecursionError, MemoryError, TypeError):
+        # a parameter: its default does it, or the value to pass it
+        if setter.default is not None and _gives(_kind_of(setter.default), wanted):
+            return f"{setter.method}()"
+        given = {"true": "True", "false": "False", "none": "None"}.get(wanted)
+        return f"{setter.method}({setter.value}={given})" if given else None
+    return f"{setter.method}()" if _gives(_kind_of(repr(value)), wanted) else None
+
+
+def _gives(kind: str | None, wanted: str) -> bool:
+    return kind == wanted or (wanted == "some" and kind in ("true", "false"))
+
+
+def _kind_of(source: str) -> str | None:
+    """Whether a literal's source is None, true or false."""
+    try:
+        value = ast.literal_eval(source)
+    except (ValueError, SyntaxError, RecursionError, MemoryError, TypeError):
+        return None
+    if value is None:
+        return "none"
+    return "true" if value else "false"
 
 
 def merged_type_checks(conditions: list[ConditionView]) -> dict[int, ConditionView]:
@@ -173,6 +310,8 @@ def _free_names(node: ast.expr) -> list[str]:
 
 def _instead(node: ast.expr, described: dict[str, str], constants: dict[str, str]) -> str | None:
     """The sentence for one condition shape; None for shapes not put in words exactly."""
+    if isinstance(node, ast.BoolOp):
+        return _missing_keys(node, described) if isinstance(node.op, ast.And) else None
     negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
     inner = node.operand if isinstance(node, ast.UnaryOp) and negative else node
     if isinstance(inner, ast.Call) and _is_call(inner, "isinstance") and len(inner.args) == 2:
@@ -184,6 +323,14 @@ def _instead(node: ast.expr, described: dict[str, str], constants: dict[str, str
         # that kind is no fix for it, so only the negative shape is a way out
         return f"Pass {target} as {types}." if negative else None
     if isinstance(inner, ast.Compare) and len(inner.ops) == 1 and not negative:
+        key = _key_test(inner)
+        if key is not None:
+            holder = _described(key[1], described)
+            if holder is None:
+                return None
+            if isinstance(inner.ops[0], ast.NotIn):
+                return f"Give {holder} the key {code(repr(key[0]))}."
+            return f"Leave the key {code(repr(key[0]))} out of {holder}."
         target = _described(inner.left, described)
         if target is None:
             return None
@@ -224,6 +371,39 @@ def _instead(node: ast.expr, described: dict[str, str], constants: dict[str, str
             return f"Pass a non-empty (true) value for {target}."
         return f"Pass an empty (false) value for {target}, or leave it out."
     return None
+
+
+def _key_test(node: ast.Compare) -> tuple[str, ast.expr] | None:
+    """`"prompt" not in data` (or `in`): the key and the mapping the input holds."""
+    left = node.left
+    if (
+        isinstance(node.ops[0], ast.In | ast.NotIn)
+        and isinstance(left, ast.Constant)
+        and isinstance(left.value, str)
+    ):
+        return left.value, node.comparators[0]
+    return None
+
+
+def _missing_keys(node: ast.BoolOp, described: dict[str, str]) -> str | None:
+    """`"prompt" not in p and "prompt_token_ids" not in p`: every key is missing, so any
+    one of them avoids the check."""
+    keys: list[str] = []
+    holders: dict[str, ast.expr] = {}
+    for part in node.values:
+        if not (isinstance(part, ast.Compare) and len(part.ops) == 1):
+            return None
+        key = _key_test(part)
+        if key is None or not isinstance(part.ops[0], ast.NotIn):
+            return None
+        keys.append(code(repr(key[0])))
+        holders[ast.unparse(key[1])] = key[1]
+    if len(holders) != 1 or len(keys) < 2:
+        return None
+    holder = _described(next(iter(holders.values())), described)
+    if holder is None:
+        return None
+    return f"Give {holder} one of the keys {', '.join(keys)}."
 
 
 def _is_call(node: ast.Call, name: str) -> bool:
@@ -298,6 +478,8 @@ def _value(node: ast.expr, constants: dict[str, str]) -> str | None:
         return f"{code(dotted)} ({code(constants[dotted])})"
     if dotted is not None:
         return code(dotted)
+    if isinstance(node, ast.Call):
+        return code(ast.unparse(node))  # `len(history)`: the value the input must pass
     return None
 
 

@@ -21,7 +21,7 @@ import msgspec
 from errdex.explain.advice import message_advice
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.environment import package_solution, platform_solution
-from errdex.explain.inputs import input_action, merged_type_checks
+from errdex.explain.inputs import input_action, merged_type_checks, setter_action
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, Knob, Solution
@@ -168,6 +168,11 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
             if given is not None:
                 found.add(Solution(text=given, condition=condition.text, kind="input"), 1)
                 return
+    for condition in reversed(checks):
+        called = setter_action(condition, facts)
+        if called is not None:
+            found.add(Solution(text=called, condition=condition.text, kind="input"), 1)
+            return
 
 
 def _exact(action: KnobAction) -> bool:
