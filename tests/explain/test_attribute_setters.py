@@ -97,6 +97,17 @@ TERM = {
             raise TypeError("Prompt dictionary must contain text or tokens")
 
 
+        def _parse_dec_prompt(prompt):
+            if "prompt" in prompt or "prompt_token_ids" in prompt:
+                return prompt
+            raise TypeError("Decoder prompt must contain text or tokens")
+
+
+        def _scaled(size, factor):
+            if size > factor:
+                raise ValueError("size above the factor")
+
+
         def render(options):
             if "color" not in options:
                 raise KeyError("options need a color")
@@ -155,6 +166,15 @@ def test_the_keys_a_mapping_the_user_passes_must_hold(term: Store) -> None:
         "input",
         "Give the argument `prompt` of `parse_prompt` one of the keys `'text'`, `'tokens'`.",
     )
+    # a private function's mapping: whatever passes it on, its keys are the data given
+    assert solutions_of(term, "Decoder prompt must contain") == [
+        (
+            "input",
+            "Give the mapping passed as `prompt` (it reaches `_parse_dec_prompt`) one of the "
+            "keys `'prompt'`, `'prompt_token_ids'`.",
+        )
+    ]
+    assert solutions_of(term, "size above the factor") == []
     assert solutions_of(term, "options need a color") == [
         ("input", "Give the argument `options` of `render` the key `'color'`.")
     ]

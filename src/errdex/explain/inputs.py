@@ -27,49 +27,71 @@ _NORMALIZERS = frozenset({"strip", "lower", "upper", "casefold", "lstrip", "rstr
 def input_action(condition: ConditionView, facts: Facts) -> str | None:
     """What to pass instead, when the condition is on the input of a public function."""
     function = facts.stored.site.function
-    # a private method of a public class: its own arguments come from the class's code,
-    # the attributes its constructor set from the user's keywords
-    public = _public(function)
-    if not public and not _public_method_owner(function, facts.stored.site.class_name):
-        return None
-    if not public and condition.kind is ConditionKind.EARLY_EXIT:
-        # an exit of a method the user does not call is a mode it handles first (a quiet
-        # console writes nothing), no fix of what the check is about
-        return None
     try:
         node = ast.parse(condition.text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
+    # a private method of a public class: its own arguments come from the class's code,
+    # the attributes its constructor set from the user's keywords
+    public = _public(function)
+    method = _public_method_owner(function, facts.stored.site.class_name)
+    # the keys a private function wants of a mapping it is given: such a mapping is
+    # data passed in (a prompt, a request body), whatever calls pass it on
+    keyed = not public and not method and _keys_only(node)
+    if not (public or method or keyed):
+        return None
+    if method and not public and condition.kind is ConditionKind.EARLY_EXIT:
+        # an exit of a method the user does not call is a mode it handles first (a quiet
+        # console writes nothing), no fix of what the check is about
+        return None
+    mode = "public" if public else "keyed" if keyed else "method"
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
-        keys = _input_instead(node, facts, function, public)
-        if keys is not None:
+        keys = _input_instead(node, facts, function, mode)
+        if keys is not None or keyed:
             return keys
         # making one conjunct false avoids the check: the first on the input will do
         for part in node.values:
-            found = _input_instead(part, facts, function, public)
+            found = _input_instead(part, facts, function, mode)
             if found is not None:
                 return found
         return None
-    return _input_instead(node, facts, function, public)
+    return _input_instead(node, facts, function, mode)
 
 
-def _input_instead(node: ast.expr, facts: Facts, function: str, public: bool) -> str | None:
+def _keys_only(node: ast.expr) -> bool:
+    """`"k" not in x`, or several of them joined by `and`."""
+    parts = node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
+    return all(
+        isinstance(p, ast.Compare) and len(p.ops) == 1 and _key_test(p) is not None for p in parts
+    )
+
+
+def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> str | None:
+    """The sentence for one condition whose names the input decides; `mode` says which
+    names are the input: a public function's arguments ("public"), the keyword its class's
+    constructor took ("method", a private method), a mapping's keys ("keyed")."""
     read = facts.read
     constants = {b.name: b.value for b in facts.bindings if b.origin == "constant"}
     inputs: dict[str, str] = {}
     owner = function.rsplit(".", 1)[0] if "." in function else None
     callee = function.removesuffix(".__init__")
-    params = read.params if public else ()
+    params = read.params if mode != "method" else ()
+
+    def argument(name: str) -> str:
+        if mode == "keyed":
+            return f"the mapping passed as {code(name)} (it reaches {code(callee)})"
+        return f"the argument {code(name)} of {code(callee)}"
+
     others: set[str] = set()
     for name in _free_names(node):
         if name in params:
-            inputs[name] = f"the argument {code(name)} of {code(callee)}"
+            inputs[name] = argument(name)
         elif name.startswith("self.") and name[5:] in read.init_params and owner:
             param = read.init_params[name[5:]]
             inputs[name] = f"the argument {code(param)} of {code(owner)}"
         elif name.split(".")[0] in params:
             root = name.split(".")[0]
-            inputs[root] = f"the argument {code(root)} of {code(callee)}"
+            inputs[root] = argument(root)
         elif name in constants or name.split(".")[0] in _BUILTINS or name[:1].isupper():
             continue
         else:
