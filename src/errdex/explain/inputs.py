@@ -61,8 +61,14 @@ def input_action(condition: ConditionView, facts: Facts) -> str | None:
 def _keys_only(node: ast.expr) -> bool:
     """`"k" not in x`, or several of them joined by `and`."""
     parts = node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
+    # a key present (`"video" in items`) chooses what the code does with it: only a key
+    # missing is the mapping lacking what the check asks for
     return all(
-        isinstance(p, ast.Compare) and len(p.ops) == 1 and _key_test(p) is not None for p in parts
+        isinstance(p, ast.Compare)
+        and len(p.ops) == 1
+        and isinstance(p.ops[0], ast.NotIn)
+        and _key_test(p) is not None
+        for p in parts
     )
 
 
@@ -79,7 +85,7 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> st
 
     def argument(name: str) -> str:
         if mode == "keyed":
-            return f"the mapping passed as {code(name)} (it reaches {code(callee)})"
+            return f"the value passed as {code(name)} (it reaches {code(callee)})"
         return f"the argument {code(name)} of {code(callee)}"
 
     others: set[str] = set()
@@ -100,6 +106,10 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> st
         return None
     if others:
         return _bound_by_other(node, inputs, constants, others)
+    if mode == "method":
+        # a private method's check of what the constructor took is the class's own
+        # bookkeeping, unless it bounds what the user made happen (above)
+        return None
     return _instead(node, inputs, constants)
 
 
@@ -114,6 +124,11 @@ def _bound_by_other(
     if not all(name.startswith("self.") for name in inputs):
         # a limit the user set on the object (`Client(max_redirects=...)`); an argument
         # compared with what the machine or the code computed is the code's own bound
+        return None
+    counted = node.left
+    if not (isinstance(counted, ast.Call) and _is_call(counted, "len")):
+        # a count of what the use made (redirects followed, tokens of a prompt) is what a
+        # limit bounds; an index or a size the code computed is its own consistency
         return None
     flipped = _FLIPPED.get(type(node.ops[0]))
     left, right = node.left, node.comparators[0]
@@ -143,8 +158,8 @@ def setter_action(condition: ConditionView, facts: Facts) -> str | None:
     """A public method of the site's public class that sets the attribute the condition
     tests to a value that makes it false: "Call `set_alt_screen()` on your `Console`"."""
     class_name = facts.stored.site.class_name
-    if not facts.read.setters or class_name is None or not _public(class_name):
-        return None
+    if not facts.read.setters or class_name is None or not _public(facts.stored.site.function):
+        return None  # a method the user calls, of a class the user makes
     try:
         node = ast.parse(condition.text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
@@ -155,7 +170,7 @@ def setter_action(condition: ConditionView, facts: Facts) -> str | None:
     attr, wanted = shape
     own = facts.stored.site.function.rpartition(".")[2]
     for setter in facts.read.setters:
-        if setter.attr != attr or setter.method == own:
+        if setter.attr != attr or setter.method == own or not _sets_for_itself(setter):
             continue
         call = _setter_call(setter, wanted)
         if call is None:
@@ -170,6 +185,20 @@ def setter_action(condition: ConditionView, facts: Facts) -> str | None:
             f"sets {code('self.' + setter.target)} {value}{only}."
         )
     return None
+
+
+def _sets_for_itself(setter: Setter) -> bool:
+    """A method whose job is to set the attribute: it takes the value as an argument
+    (`set_alt_screen(enable)`), or it is named for it (`clear_live` for `_live`). One that
+    sets it on the way to something else (`shutdown` dropping `speculator`) is no fix."""
+    if setter.value.isidentifier() and setter.value not in ("None", "True", "False"):
+        return True
+    words = {w for w in setter.target.lower().split("_") if len(w) > 2} - _SETTER_WORDS
+    return bool(words & set(setter.method.lower().split("_")))
+
+
+# words of an attribute's name that say nothing of what it is
+_SETTER_WORDS = frozenset({"is", "has", "set", "get", "the", "use", "enable", "enabled"})
 
 
 def _attribute_test(node: ast.expr) -> tuple[str, str] | None:
@@ -203,10 +232,13 @@ def _setter_call(setter: Setter, wanted: str) -> str | None:
         value = ast.literal_eval(setter.value)
     except (ValueError, SyntaxError, RecursionError, MemoryError, TypeError):
         # a parameter: its default does it, or the value to pass it
+        if wanted not in ("true", "some"):
+            # a method that takes the value turns something on; passing it None or False
+            # to undo what the check wants done (`mark_published(None)`) is no fix
+            return None
         if setter.default is not None and _gives(_kind_of(setter.default), wanted):
             return f"{setter.method}()"
-        given = {"true": "True", "false": "False", "none": "None"}.get(wanted)
-        return f"{setter.method}({setter.value}={given})" if given else None
+        return f"{setter.method}({setter.value}=True)" if wanted == "true" else None
     return f"{setter.method}()" if _gives(_kind_of(repr(value)), wanted) else None
 
 
@@ -350,9 +382,10 @@ def _instead(node: ast.expr, described: dict[str, str], constants: dict[str, str
             holder = _described(key[1], described)
             if holder is None:
                 return None
+            # "contain": a key of a mapping, a part of a string, a member of a list alike
             if isinstance(inner.ops[0], ast.NotIn):
-                return f"Give {holder} the key {code(repr(key[0]))}."
-            return f"Leave the key {code(repr(key[0]))} out of {holder}."
+                return f"Make {holder} contain {code(repr(key[0]))}."
+            return f"Leave {code(repr(key[0]))} out of {holder}."
         target = _described(inner.left, described)
         if target is None:
             return None
@@ -408,7 +441,7 @@ def _key_test(node: ast.Compare) -> tuple[str, ast.expr] | None:
 
 
 def _missing_keys(node: ast.BoolOp, described: dict[str, str]) -> str | None:
-    """`"prompt" not in p and "prompt_token_ids" not in p`: every key is missing, so any
+    """`"prompt" not in p and "prompt_token_ids" not in p`: every one is missing, so any
     one of them avoids the check."""
     keys: list[str] = []
     holders: dict[str, ast.expr] = {}
@@ -425,7 +458,7 @@ def _missing_keys(node: ast.BoolOp, described: dict[str, str]) -> str | None:
     holder = _described(next(iter(holders.values())), described)
     if holder is None:
         return None
-    return f"Give {holder} one of the keys {', '.join(keys)}."
+    return f"Make {holder} contain one of {', '.join(keys)}."
 
 
 def _is_call(node: ast.Call, name: str) -> bool:

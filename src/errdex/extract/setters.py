@@ -20,7 +20,7 @@ from errdex.extract.shapes import own_attributes_set
 from errdex.facts import Setter
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
-_MAX_SETTERS = 4
+_MAX_SETTERS = 6
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
