@@ -428,6 +428,8 @@ class SourceRead(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     warns: dict[int, tuple[bool, bool]] = {}
     comments: dict[int, str] = {}  # line → its comment
     docstring: str | None = None
+    # the parameters a call cannot pass by keyword: positional-only, `*args`, `**kwargs`
+    positional: tuple[str, ...] = ()
     tries: dict[int, TryRead] = {}  # except line → its try
     # where the site sits when no branch condition says it: the `else` of a loop (it runs
     # when the loop ends without `break`), an except clause
@@ -608,4 +610,8 @@ class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     tests: tuple[TestLink, ...] = ()  # tests that expect this error
     shown: tuple[ShownText, ...] = ()  # the texts a user sees, as composed away from the raise
     reading: SourceRead | None = None  # None when an older errdex indexed it
+    # How a user of the package reaches the site's function, by its public import path
+    # (`httpx.AsyncClient.__init__`, `rich.console.Console.print_json`); None when no public
+    # module reaches it
+    public: str | None = None
     overrides: Overrides | None = None  # when the site's method is a default subclasses replace

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import ast
 import builtins
+from dataclasses import dataclass
 
 from errdex.explain.context import Facts
-from errdex.explain.page import ConditionView
+from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
+from errdex.explain.user_call import user_call
 from errdex.extract.conditions import dotted_name
-from errdex.facts import ConditionKind, Setter
+from errdex.facts import ConditionKind
 
 _BUILTINS = frozenset(dir(builtins))
 _MAX_VALUES = 12
@@ -24,7 +26,26 @@ _MAX_VALUES = 12
 _NORMALIZERS = frozenset({"strip", "lower", "upper", "casefold", "lstrip", "rstrip"})
 
 
-def input_action(condition: ConditionView, facts: Facts) -> str | None:
+@dataclass(frozen=True)
+class Given:
+    """What to pass instead: the sentence, and the argument's change as data when the
+    value to pass is exact (for the example fix)."""
+
+    text: str
+    change: Change | None = None
+
+
+@dataclass(frozen=True)
+class _Instead:
+    text: str
+    # the name of the input it changes, and the argument's value before and after as
+    # Python source (None: left out); no name when the value is not exact
+    name: str | None = None
+    before: str | None = None
+    after: str | None = None
+
+
+def input_action(condition: ConditionView, facts: Facts) -> Given | None:
     """What to pass instead, when the condition is on the input of a public function."""
     function = facts.stored.site.function
     try:
@@ -33,7 +54,7 @@ def input_action(condition: ConditionView, facts: Facts) -> str | None:
         return None
     # a private method of a public class: its own arguments come from the class's code,
     # the attributes its constructor set from the user's keywords
-    public = _public(function)
+    public = public_name(function)
     method = _public_method_owner(function, facts.stored.site.class_name)
     # the keys a private function wants of a mapping it is given: such a mapping is
     # data passed in (a prompt, a request body), whatever calls pass it on
@@ -72,13 +93,16 @@ def _keys_only(node: ast.expr) -> bool:
     )
 
 
-def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> str | None:
-    """The sentence for one condition whose names the input decides; `mode` says which
+def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Given | None:
+    """What to pass for one condition whose names the input decides; `mode` says which
     names are the input: a public function's arguments ("public"), the keyword its class's
     constructor took ("method", a private method), a mapping's keys ("keyed")."""
     read = facts.read
     constants = {b.name: b.value for b in facts.bindings if b.origin == "constant"}
     inputs: dict[str, str] = {}
+    # the input's name → (whether the constructor takes it, the parameter), for the call
+    # a user writes
+    passed: dict[str, tuple[bool, str]] = {}
     owner = function.rsplit(".", 1)[0] if "." in function else None
     callee = function.removesuffix(".__init__")
     params = read.params if mode != "method" else ()
@@ -92,9 +116,12 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> st
     for name in _free_names(node):
         if name in params:
             inputs[name] = argument(name)
+            if name not in read.positional:
+                passed[name] = (False, name)
         elif name.startswith("self.") and name[5:] in read.init_params and owner:
             param = read.init_params[name[5:]]
             inputs[name] = f"the argument {code(param)} of {code(owner)}"
+            passed[name] = (True, param)
         elif name.split(".")[0] in params:
             root = name.split(".")[0]
             inputs[root] = argument(root)
@@ -105,17 +132,41 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> st
     if not inputs:
         return None
     if others:
-        return _bound_by_other(node, inputs, constants, others)
-    if mode == "method":
+        instead = _bound_by_other(node, inputs, constants, others)
+    elif mode == "method":
         # a private method's check of what the constructor took is the class's own
         # bookkeeping, unless it bounds what the user made happen (above)
         return None
-    return _instead(node, inputs, constants)
+    else:
+        instead = _instead(node, inputs, constants)
+    if instead is None:
+        return None
+    return Given(instead.text, _change(instead, passed, facts))
+
+
+def _change(instead: _Instead, passed: dict[str, tuple[bool, str]], facts: Facts) -> Change | None:
+    """The argument's change as data: the call, the parameter and its values, when the
+    package's public modules reach the function (`httpx.AsyncClient`)."""
+    if instead.name is None or instead.name not in passed:
+        return None
+    constructor, param = passed[instead.name]
+    call = user_call(facts, constructor)
+    if call is None:
+        return None
+    target, method = call
+    return Change(
+        form="call",
+        target=target,
+        method=method,
+        argument=param,
+        before=instead.before,
+        after=instead.after,
+    )
 
 
 def _bound_by_other(
     node: ast.expr, inputs: dict[str, str], constants: dict[str, str], others: set[str]
-) -> str | None:
+) -> _Instead | None:
     """`len(history) > self.max_redirects`: a limit the constructor set from the user's
     keyword on one side, a value it does not decide on the other: the limit can be set
     past it."""
@@ -151,110 +202,7 @@ _FLIPPED: dict[type[ast.cmpop], type[ast.cmpop]] = {
 def _public_method_owner(function: str, class_name: str | None) -> bool:
     """A method (of any name) of a class a user makes: `Client._send_handling_redirects`."""
     owner = function.rpartition(".")[0]
-    return bool(owner) and owner == class_name and _public(owner)
-
-
-def setter_action(condition: ConditionView, facts: Facts) -> str | None:
-    """A public method of the site's public class that sets the attribute the condition
-    tests to a value that makes it false: "Call `set_alt_screen()` on your `Console`"."""
-    class_name = facts.stored.site.class_name
-    if not facts.read.setters or class_name is None or not _public(facts.stored.site.function):
-        return None  # a method the user calls, of a class the user makes
-    try:
-        node = ast.parse(condition.text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    shape = _attribute_test(node)
-    if shape is None:
-        return None
-    attr, wanted = shape
-    own = facts.stored.site.function.rpartition(".")[2]
-    for setter in facts.read.setters:
-        if setter.attr != attr or setter.method == own or not _sets_for_itself(setter):
-            continue
-        call = _setter_call(setter, wanted)
-        if call is None:
-            continue
-        if setter.default is not None:
-            value = f"from its argument {code(setter.value)} ({code(setter.default)} by default)"
-        else:
-            value = f"to {code(setter.value)}"
-        only = f", when {code(setter.guard)}" if setter.guard else ""
-        return (
-            f"Call {code(call)} on your {code(class_name.rpartition('.')[2])} first: it "
-            f"sets {code('self.' + setter.target)} {value}{only}."
-        )
-    return None
-
-
-def _sets_for_itself(setter: Setter) -> bool:
-    """A method whose job is to set the attribute: it takes the value as an argument
-    (`set_alt_screen(enable)`), or it is named for it (`clear_live` for `_live`). One that
-    sets it on the way to something else (`shutdown` dropping `speculator`) is no fix."""
-    if setter.value.isidentifier() and setter.value not in ("None", "True", "False"):
-        return True
-    words = {w for w in setter.target.lower().split("_") if len(w) > 2} - _SETTER_WORDS
-    return bool(words & set(setter.method.lower().split("_")))
-
-
-# words of an attribute's name that say nothing of what it is
-_SETTER_WORDS = frozenset({"is", "has", "set", "get", "the", "use", "enable", "enabled"})
-
-
-def _attribute_test(node: ast.expr) -> tuple[str, str] | None:
-    """(`X`, the value `self.X` needs to avoid the check: "true", "false", "none" or
-    "some") for `not self.X`, `self.X`, `self.X is None`, `self.X is not None`."""
-    negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
-    inner = node.operand if isinstance(node, ast.UnaryOp) and negative else node
-    attr = _own_attribute(inner)
-    if attr is not None:
-        return attr, "true" if negative else "false"
-    if negative or not (isinstance(inner, ast.Compare) and len(inner.ops) == 1):
-        return None
-    attr = _own_attribute(inner.left)
-    right = inner.comparators[0]
-    if attr is None or not (isinstance(right, ast.Constant) and right.value is None):
-        return None
-    if isinstance(inner.ops[0], ast.Is):
-        return attr, "some"
-    return (attr, "none") if isinstance(inner.ops[0], ast.IsNot) else None
-
-
-def _own_attribute(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-        return node.attr if node.value.id == "self" else None
-    return None
-
-
-def _setter_call(setter: Setter, wanted: str) -> str | None:
-    """How to call the setter so the attribute gets the wanted kind of value, or None."""
-    try:
-        value = ast.literal_eval(setter.value)
-    except (ValueError, SyntaxError, RecursionError, MemoryError, TypeError):
-        # a parameter: its default does it, or the value to pass it
-        if wanted not in ("true", "some"):
-            # a method that takes the value turns something on; passing it None or False
-            # to undo what the check wants done (`mark_published(None)`) is no fix
-            return None
-        if setter.default is not None and _gives(_kind_of(setter.default), wanted):
-            return f"{setter.method}()"
-        return f"{setter.method}({setter.value}=True)" if wanted == "true" else None
-    return f"{setter.method}()" if _gives(_kind_of(repr(value)), wanted) else None
-
-
-def _gives(kind: str | None, wanted: str) -> bool:
-    return kind == wanted or (wanted == "some" and kind in ("true", "false"))
-
-
-def _kind_of(source: str) -> str | None:
-    """Whether a literal's source is None, true or false."""
-    try:
-        value = ast.literal_eval(source)
-    except (ValueError, SyntaxError, RecursionError, MemoryError, TypeError):
-        return None
-    if value is None:
-        return "none"
-    return "true" if value else "false"
+    return bool(owner) and owner == class_name and public_name(owner)
 
 
 def merged_type_checks(conditions: list[ConditionView]) -> dict[int, ConditionView]:
@@ -325,7 +273,7 @@ def _not_in_literal_members(condition: ConditionView) -> list[str]:
     return found[1] if found else []
 
 
-def _public(function: str) -> bool:
+def public_name(function: str) -> bool:
     """A function a user calls: no part of its qualname is private (dunders are public)."""
     parts = [p for p in function.split(".") if p != "<locals>"]
     if "<locals>" in function or not parts:
@@ -362,7 +310,9 @@ def _free_names(node: ast.expr) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _instead(node: ast.expr, described: dict[str, str], constants: dict[str, str]) -> str | None:
+def _instead(
+    node: ast.expr, described: dict[str, str], constants: dict[str, str]
+) -> _Instead | None:
     """The sentence for one condition shape; None for shapes not put in words exactly."""
     if isinstance(node, ast.BoolOp):
         return _missing_keys(node, described) if isinstance(node.op, ast.And) else None
@@ -375,7 +325,7 @@ def _instead(node: ast.expr, described: dict[str, str], constants: dict[str, str
         types = _types(inner.args[1])
         # `isinstance(x, T)` holding says which kind of input the check is for: leaving
         # that kind is no fix for it, so only the negative shape is a way out
-        return f"Pass {target} as {types}." if negative else None
+        return _Instead(f"Pass {target} as {types}.") if negative else None
     if isinstance(inner, ast.Compare) and len(inner.ops) == 1 and not negative:
         key = _key_test(inner)
         if key is not None:
@@ -384,23 +334,28 @@ def _instead(node: ast.expr, described: dict[str, str], constants: dict[str, str
                 return None
             # "contain": a key of a mapping, a part of a string, a member of a list alike
             if isinstance(inner.ops[0], ast.NotIn):
-                return f"Make {holder} contain {code(repr(key[0]))}."
-            return f"Leave {code(repr(key[0]))} out of {holder}."
+                return _Instead(f"Make {holder} contain {code(repr(key[0]))}.")
+            return _Instead(f"Leave {code(repr(key[0]))} out of {holder}.")
         target = _described(inner.left, described)
         if target is None:
             return None
+        name = _passed_name(inner.left, described)
+        mine = name.rsplit(".", 1)[-1].upper() if name else None
         op = inner.ops[0]
         right = inner.comparators[0]
         if isinstance(right, ast.Constant) and right.value is None:
             if isinstance(op, ast.Is):
-                return f"Give {target} a value (it is None here)."
+                return _Instead(f"Give {target} a value (it is None here).", name, None, mine)
             if isinstance(op, ast.IsNot):
-                return f"Leave {target} out, or None."
+                return _Instead(f"Leave {target} out, or None.", name, mine, None)
         values = _values(right, constants)
         if isinstance(op, ast.NotIn) and values:
-            return f"Pass {target} as one of {values}."
+            first = _first_literal(right, constants)
+            return _Instead(
+                f"Pass {target} as one of {values}.", name if first else None, mine, first
+            )
         if isinstance(op, ast.In) and values:
-            return f"Pass {target} as a value other than {values}."
+            return _Instead(f"Pass {target} as a value other than {values}.")
         bound = _value(right, constants)
         positive = isinstance(right, ast.Constant) and (type(op), right.value) in (
             (ast.Gt, 0),
@@ -415,17 +370,62 @@ def _instead(node: ast.expr, described: dict[str, str], constants: dict[str, str
                 ast.NotEq: "equal to",
                 ast.Eq: "other than",
             }.get(type(op))
+            # the bound itself avoids `>`, `<` and `!=`; `>=`, `<=` and `==` name no value
+            exact = (
+                _literal(right, constants) if isinstance(op, ast.Gt | ast.Lt | ast.NotEq) else None
+            )
             if words:
-                return f"Pass {target} {words} {bound}."
+                return _Instead(
+                    f"Pass {target} {words} {bound}.", name if exact else None, mine, exact
+                )
         return None
     if isinstance(inner, ast.Name | ast.Attribute) or _field_key(inner) is not None:
         target = _described(inner, described)
         if target is None:
             return None
         if negative:
-            return f"Pass a non-empty (true) value for {target}."
-        return f"Pass an empty (false) value for {target}, or leave it out."
+            return _Instead(f"Pass a non-empty (true) value for {target}.")
+        name = _passed_name(inner, described)
+        mine = name.rsplit(".", 1)[-1].upper() if name else None
+        return _Instead(
+            f"Pass an empty (false) value for {target}, or leave it out.", name, mine, None
+        )
     return None
+
+
+def _passed_name(node: ast.expr, described: dict[str, str]) -> str | None:
+    """The input a node is as it stands (`proxy`, `self.nargs`), not a part of one (its
+    length, an attribute, a field): only then is its value the argument's."""
+    dotted = dotted_name(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    return dotted if dotted is not None and dotted in described else None
+
+
+def _literal(node: ast.expr, constants: dict[str, str]) -> str | None:
+    """The Python source of a literal value, or of a constant's literal value."""
+    dotted = dotted_name(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    source = constants.get(dotted) if dotted is not None else ast.unparse(node)
+    if source is None:
+        return None
+    try:
+        ast.literal_eval(source)
+    except (ValueError, SyntaxError, RecursionError, TypeError, MemoryError):
+        return None
+    return source
+
+
+def _first_literal(node: ast.expr, constants: dict[str, str]) -> str | None:
+    """The first member of a literal collection (or a constant's), as Python source,
+    when it is itself a literal."""
+    source = _literal(node, constants)
+    if source is None:
+        return None
+    collection = ast.parse(source, mode="eval").body
+    members = _members(collection)
+    if not members:
+        return None
+    if isinstance(collection, ast.Set):
+        members.sort(key=ast.unparse)  # a set has no order: the same one on every page
+    return ast.unparse(members[0])
 
 
 def _key_test(node: ast.Compare) -> tuple[str, ast.expr] | None:
@@ -440,7 +440,7 @@ def _key_test(node: ast.Compare) -> tuple[str, ast.expr] | None:
     return None
 
 
-def _missing_keys(node: ast.BoolOp, described: dict[str, str]) -> str | None:
+def _missing_keys(node: ast.BoolOp, described: dict[str, str]) -> _Instead | None:
     """`"prompt" not in p and "prompt_token_ids" not in p`: every one is missing, so any
     one of them avoids the check."""
     keys: list[str] = []
@@ -458,7 +458,7 @@ def _missing_keys(node: ast.BoolOp, described: dict[str, str]) -> str | None:
     holder = _described(next(iter(holders.values())), described)
     if holder is None:
         return None
-    return f"Make {holder} contain one of {', '.join(keys)}."
+    return _Instead(f"Make {holder} contain one of {', '.join(keys)}.")
 
 
 def _is_call(node: ast.Call, name: str) -> bool:
@@ -549,14 +549,18 @@ def _values(node: ast.expr, constants: dict[str, str]) -> str | None:
             source = ast.parse(constants[name], mode="eval").body
         except (SyntaxError, ValueError, RecursionError):
             return None
-    if isinstance(source, ast.Dict):
-        members = [k for k in source.keys if k is not None]
-    elif isinstance(source, ast.Tuple | ast.List | ast.Set):
-        members = list(source.elts)
-    else:
-        return None
+    members = _members(source) if source is not None else None
     if not members:
         return None
     shown = ", ".join(code(ast.unparse(m)) for m in members[:_MAX_VALUES])
     more = f" (and {len(members) - _MAX_VALUES} more)" if len(members) > _MAX_VALUES else ""
     return shown + more
+
+
+def _members(collection: ast.expr) -> list[ast.expr] | None:
+    """The members of a literal collection (a dict's keys), None for anything else."""
+    if isinstance(collection, ast.Dict):
+        return [k for k in collection.keys if k is not None]
+    if isinstance(collection, ast.Tuple | ast.List | ast.Set):
+        return list(collection.elts)
+    return None

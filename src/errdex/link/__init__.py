@@ -42,6 +42,7 @@ from errdex.link.messages import (
     substitute,
 )
 from errdex.link.overrides import OverrideIndex
+from errdex.link.public import PublicPaths
 from errdex.link.reasons import ReasonsIndex
 from errdex.link.receivers import ReceiverClasses
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
@@ -54,7 +55,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "27-overrides"
+LINKER_VERSION = "28-public-paths"
 
 
 def link_version(
@@ -135,6 +136,7 @@ class _Context:
         self.commands = CommandIndex(files, self.callers, entry_points)
         self.knobs = KnobIndex(files, names)
         self.tests = TestIndex(files)
+        self.public = PublicPaths(names.modules)
         self.overrides = OverrideIndex(names)
         self.by_path = {f.path: f for f in names.modules.values()}
         # The sites of one function share its callers, so the knobs behind their guards.
@@ -167,6 +169,7 @@ class _Context:
             caller_links=links,
             knobs=tuple(self._with_command(k) for k in reversed(unique.values())),
             tests=self.tests.tests_for(indexed) if self.tests else (),
+            public=self.public.of(indexed.module, site.function),
             overrides=self.overrides.of(site, facts),
         )
 
