@@ -378,6 +378,25 @@ class AttrSet(msgspec.Struct, frozen=True, gc=False):
     note: str | None = None  # the text of a message logged beside it: "This is equivalent to ..."
 
 
+class ChoiceList(msgspec.Struct, frozen=True, gc=False):
+    """Candidates written one after another in a list: `[Backend.FLASH, Backend.TRITON]`, or
+    `[FastKernel, SlowKernel]`: the alternatives the code tries in turn (a platform's
+    priority list), so code that stands in for each other."""
+
+    items: tuple[str, ...]  # as written: `Backend.FLASH`, `FastKernel`
+    line: int
+
+
+class NameFilter(msgspec.Struct, frozen=True, gc=False):
+    """A setting that takes classes out of a selection by name:
+    `if kernel.__name__ in envs.DISABLED_KERNELS: continue`, or for one class,
+    `"FastKernel" not in envs.DISABLED_KERNELS`."""
+
+    setting: str  # the dotted name read: envs.DISABLED_KERNELS
+    line: int
+    name: str | None = None  # the one class it names, when it names one
+
+
 class TestRef(msgspec.Struct, frozen=True, gc=False):
     """A test that expects an error: `pytest.raises(X, match=...)`, `assertRaisesRegex`."""
 
@@ -507,6 +526,11 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     # function name → the platform test its body returns (`torch.cuda.is_available()`)
     platform_tests: dict[str, str] = {}
     readings: dict[int, SourceRead] = {}  # line of a site or a call → what its source says
+    # `Enum` classes whose members name classes: enum → member → the class named, as
+    # written (`pkg.backends.flash.FlashBackend` in a string, or a name)
+    enums: dict[str, dict[str, str]] = {}
+    choices: tuple[ChoiceList, ...] = ()
+    name_filters: tuple[NameFilter, ...] = ()
 
 
 class ExceptionInfo(msgspec.Struct, frozen=True, gc=False):
@@ -560,6 +584,26 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     command: str | None = None
 
 
+class SelectionLink(msgspec.Struct, frozen=True, gc=False):
+    """A setting whose value picks the code a site sits in: a backend named by an enum
+    member (`--attention-backend CUTLASS_MLA` names the class of the site's module), or a
+    class that a setting takes out of a selection by name (`VLLM_DISABLED_KERNELS`). The way
+    out is another value: one of `others`, or `value` added to the list."""
+
+    setting: str  # --attention-backend, VLLM_DISABLED_KERNELS
+    kind: KnobKind
+    how: str  # "choose": set it to one of `others`; "exclude": add `value` to it
+    value: str  # the value that picks this code (a member), or the class to take out
+    others: tuple[str, ...] = ()  # the values that pick other code, best first
+    registry: str | None = None  # the enum member or the list that names the code
+    file: str | None = None  # where the registry (or the filter) is
+    line: int | None = None
+    listed: str | None = None  # `file:line` of a list that picks it by default
+    separator: str | None = None  # how the variable's getter splits a list of names
+    command: str | None = None  # the command line that takes the flag
+    call: str | None = None  # the public constructor that takes the flag's field
+
+
 class TestLink(msgspec.Struct, frozen=True, gc=False):
     """A test of the version that expects this error (its pattern matches the message)."""
 
@@ -610,6 +654,7 @@ class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     tests: tuple[TestLink, ...] = ()  # tests that expect this error
     shown: tuple[ShownText, ...] = ()  # the texts a user sees, as composed away from the raise
     reading: SourceRead | None = None  # None when an older errdex indexed it
+    selections: tuple[SelectionLink, ...] = ()  # settings that pick the code it sits in
     # How a user of the package reaches the site's function, by its public import path
     # (`httpx.AsyncClient.__init__`, `rich.console.Console.print_json`); None when no public
     # module reaches it

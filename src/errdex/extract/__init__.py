@@ -23,13 +23,14 @@ from errdex.extract.knobs import (
 )
 from errdex.extract.module import collect_constants, collect_imports, module_name
 from errdex.extract.reading import Wanted, read_lines
+from errdex.extract.registries import choice_lists, enum_registries, name_filters
 from errdex.extract.skeleton import Skeleton, build_skeleton, has_message_call
 from errdex.extract.walker import Walker
 from errdex.facts import CallSite, FileFacts, SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "45-attribute-setters"
+EXTRACTOR_VERSION = "46-attribute-setters"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -148,6 +149,9 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         optional_imports=optional_imports(tree),
         platform_tests=platform_tests(text),
         readings=_readings(walker, tree, text, reduced),
+        enums=enum_registries(text),
+        choices=tuple(choice_lists(text)),
+        name_filters=tuple(name_filters(text)),
     )
 
 
