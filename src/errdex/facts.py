@@ -418,6 +418,18 @@ class TryRead(msgspec.Struct, frozen=True, gc=False):
     line: int = 0
 
 
+class Setter(msgspec.Struct, frozen=True, gc=False):
+    """A public method of the site's class that sets an attribute its conditions test:
+    `set_alt_screen(enable=True)` assigns `self._is_alt_screen = enable`."""
+
+    attr: str  # the name the condition reads: is_alt_screen (a property returning target)
+    target: str  # the attribute assigned: _is_alt_screen
+    method: str  # set_alt_screen
+    value: str  # the source assigned: a parameter (`enable`) or a literal (`True`)
+    default: str | None = None  # the parameter's default, when the value is a parameter
+    guard: str | None = None  # the `if` test the assignment sits under, in the method
+
+
 class SourceRead(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     """What the source of a site's function says that its conditions do not: which guards
     are no way out because their other branch fails too, which names are the function's
@@ -445,6 +457,8 @@ class SourceRead(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     # where the site sits when no branch condition says it: the `else` of a loop (it runs
     # when the loop ends without `break`), an except clause
     placement: str | None = None
+    # public methods of the class that set a `self.X` the conditions test
+    setters: tuple[Setter, ...] = ()
 
     def other_branch_fails(self, line: int, holds: bool, warning: bool = False) -> bool:
         """Whether making the `if` test at `line` come out the other way fails too (the
