@@ -6,9 +6,10 @@ without frames most often comes from the plainest path. So: public entry points 
 internal helpers (no part of the module path or qualified name private), fewer leading
 underscores, functions of their own before nested ones; then a raise that writes the text
 itself before one reached through a helper's call (`validate(value, "bad length")`, shown at
-the helper's raise, see `helper_raise.py`); the site behind fewer conditions (the common path, not a special case: within
-one function an input meets the earlier, less guarded check first); then the function the
-package's own code calls from more places, shallower modules, and file order.
+the helper's raise, see `helper_raise.py`); the site behind fewer conditions (the common
+path, not a special case: within one function an input meets the earlier, less guarded
+check first); then the function the package's own code calls from more places, shallower
+modules, and file order.
 
 Measured on real exceptions (the test-suite and live accuracy sets), the count of callers
 tells less than the conditions: a function called from many places inside the package is
