@@ -13,6 +13,7 @@ from errdex.extract.shapes import (
     BUILTIN_NAMES,
     JOIN,
     branches_assign,
+    formatted_name,
     is_factory,
     is_none,
     keyword,
@@ -97,7 +98,12 @@ class SiteRecorder:
         names = [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in scope.assigns]
         for name in dict.fromkeys(names):
             values = self._values(name, scope, line, self.state.blocks, path)
-            if len(values) > 1 and any(_prose(template) for template, _ in values):
+            # A parameter formatted on one path (`if args: msg = msg.format(*args)`) makes a
+            # helper of another shape on each: its callers' texts are formatted on one.
+            formatted = name in scope.params and any(
+                _formats_param(template, name) for template, _ in values
+            )
+            if len(values) > 1 and (formatted or any(_prose(t) for t, _ in values)):
                 return self._built(node, name, values, message_locals(scope, self.state.blocks))
         return []
 
@@ -159,12 +165,22 @@ class SiteRecorder:
         if choice.template is not None:
             return [(choice.template, ())]
         value = choice.value
+        own = MessageTemplate.of(Placeholder(name))
         if value is not None and _formats(value, name):
             earlier = self._values(name, scope, choice.line - 1, choice.blocks, choice.path)
             if earlier:
                 deeper = [(t, steps[len(choice.path) :]) for t, steps in earlier]
-                return self._built(value, name, deeper, {})
-        return [(MessageTemplate.of(Placeholder(name)), ())]
+                out: list[tuple[MessageTemplate, tuple[Step, ...]]] = []
+                for template, steps in deeper:
+                    if template == own and name in scope.params:
+                        # The parameter's text is the caller's: the formatting stays an
+                        # expression of it (`{msg.format(*args)}`), applied at each call.
+                        kept = MessageTemplate.of(Placeholder(self.state.source(value)))
+                        out.append((kept, steps))
+                    else:
+                        out.extend(self._built(value, name, [(template, steps)], {}))
+                return out
+        return [(own, ())]
 
     def _built(
         self,
@@ -341,6 +357,13 @@ def _prose(template: MessageTemplate) -> bool:
     message shows (`provider = "auto"`): its branches are then other messages, not others
     of the same message's values."""
     return any(isinstance(part, str) and " " in part.strip() for part in template.parts)
+
+
+def _formats_param(template: MessageTemplate, name: str) -> bool:
+    """Whether the template is the parameter `name` formatted (`{name.format(...)}`,
+    `{name % ...}`)."""
+    only = template.parts[0] if len(template.parts) == 1 else None
+    return isinstance(only, Placeholder) and formatted_name(only.expr) == name
 
 
 def _formats(value: ast.expr, name: str) -> bool:

@@ -48,6 +48,33 @@ def looks_like_exception_class(written: str) -> bool:
     return _CLASS_NAME.match(written) is not None
 
 
+# `name.format(...)`, `name.format_map(...)`, `name % ...` as written in a placeholder.
+_FORMATTED = re.compile(r"([A-Za-z_]\w*)\s*(?:\.\s*format(?:_map)?\s*\(|%)")
+
+
+def formatted_name(expr: str) -> str | None:
+    """The name whose text the expression formats (`msg.format(*args)`, `msg % args`:
+    `msg`), or None."""
+    found = _FORMATTED.match(expr)
+    if found is None:
+        return None
+    try:
+        node = ast.parse(expr, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        target: ast.expr = node.left
+    elif (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("format", "format_map")
+    ):
+        target = node.func.value
+    else:
+        return None
+    return target.id if isinstance(target, ast.Name) else None
+
+
 def is_factory(call: ast.Call) -> bool:
     """`make_error(SomeError, "...")`: a lower-case callee given an exception class first."""
     func = call.func

@@ -29,6 +29,7 @@ from errdex.link.commands import CommandIndex
 from errdex.link.forwarding import (
     Helpers,
     add_forwarding_helpers,
+    args_at_call,
     bound_guard,
     helper_exception,
     site_at_call,
@@ -38,6 +39,7 @@ from errdex.link.messages import (
     argument_sources,
     bind_arguments,
     class_message,
+    format_given,
     inline_constants,
     substitute,
 )
@@ -53,7 +55,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "26-printed-readings"
+LINKER_VERSION = "27-helper-raise-texts"
 
 
 def link_version(
@@ -386,6 +388,14 @@ def _helper_site(
     if given is None or not given.literal_length:
         return None
     sources = argument_sources(helper.params, call.args)
+    if helper.varargs is not None:
+        # What the helper's `*args` holds at this call: empty, or not (a test of it is
+        # decided; `(...,)` stands for arguments of any value).
+        extra = len([a for a in call.args if a.name is None]) > len(helper.params)
+        sources[helper.varargs] = "(...,)" if extra else "()"
+    # `raise LocalProtocolError(msg.format(*args))`: the call's text formatted with its
+    # own arguments.
+    formatted = format_given(helper.message, helper.param, helper.params, call.args)
     receiver = call.receiver
     if receiver is not None and receiver not in OWN_OBJECT and _is_dotted(receiver):
         # `mm_items.get_items("image")`: the method's `self` is what it was called on.
@@ -396,7 +406,9 @@ def _helper_site(
     # A warning helper's call warns: it reads, and is looked up, as a warning.
     kind = SiteKind.WARN if helper.kind is SiteKind.WARN else SiteKind.HELPER
     exception = helper_exception(helper, helper_facts, facts, sources, names)
-    return site_at_call(call, kind, exception, substitute(helper.message, bound, sources), guard)
+    message = substitute(formatted, bound, sources)
+    args = args_at_call(helper, bound, sources, message) if helper.kind is SiteKind.RAISE else None
+    return site_at_call(call, kind, exception, message, guard, args)
 
 
 def _is_dotted(name: str) -> bool:

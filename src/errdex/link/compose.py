@@ -174,7 +174,7 @@ class Composer:
         `BaseException`."""
         chain = instance.chain
         at = _next_init(chain, 0)
-        given = site.args if site.kind is SiteKind.RAISE else ()
+        given = site.args if site.kind in (SiteKind.RAISE, SiteKind.HELPER) else ()
         if at is None:
             positional = [a for a in given if a.name is None]
             if positional:
