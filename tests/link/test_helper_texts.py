@@ -103,3 +103,51 @@ def test_a_helper_formatting_its_text_with_named_fields() -> None:
         }
     )
     assert calls(sites) == [(14, "Can't extend {args['name']} as it wasn't defined")]
+
+
+def test_a_caught_exceptions_text_raised_again_shows_the_texts_of_its_raises() -> None:
+    # starlette's `except MultiPartException as exc: raise HTTPException(400, exc.message)`:
+    # the user sees the caught exception's text inside the new one's `__str__`.
+    sites = link(
+        {
+            "web/exceptions.py": """
+                class HTTPException(Exception):
+                    def __init__(self, status_code, detail=None):
+                        self.status_code = status_code
+                        self.detail = detail
+
+                    def __str__(self):
+                        return f"{self.status_code}: {self.detail}"
+                """,
+            "web/forms.py": """
+                class MultiPartException(Exception):
+                    def __init__(self, message):
+                        self.message = message
+
+                def parse(fields, limit):
+                    if len(fields) > limit:
+                        raise MultiPartException(f"Too many fields. Maximum is {limit}.")
+                """,
+            "web/requests.py": """
+                from .exceptions import HTTPException
+                from .forms import MultiPartException, parse
+
+                def form(fields):
+                    try:
+                        return parse(fields, 10)
+                    except MultiPartException as exc:
+                        raise HTTPException(status_code=400, detail=exc.message)
+                    except ValueError as exc:
+                        raise HTTPException(status_code=422, detail=str(exc))
+                """,
+        }
+    )
+    [outer] = [s for s in sites if s.file == "web/requests.py" and s.site.line == 9]
+    assert {form.text.text for form in outer.shown} == {
+        "400: {exc.message}",
+        "Too many fields. Maximum is {limit}.",
+        "400: Too many fields. Maximum is {limit}.",
+    }
+    # A builtin class caught: the interpreter raises it too, the version's raises say little.
+    [builtin] = [s for s in sites if s.file == "web/requests.py" and s.site.line == 11]
+    assert {form.text.text for form in builtin.shown} == {"422: {exc}"}

@@ -25,6 +25,7 @@ from errdex.facts import (
 )
 from errdex.ids import error_id
 from errdex.link.callers import CallerIndex
+from errdex.link.caught import CaughtTexts
 from errdex.link.commands import CommandIndex
 from errdex.link.forwarding import (
     Helpers,
@@ -71,6 +72,7 @@ def link_version(
     exceptions = _Exceptions(names)
     tables = MessageTables(files, names)
     shown = ShownTexts(files, names)
+    caught = CaughtTexts(names, shown)
     linked: list[IndexedSite] = []
     given: dict[tuple[str, int], list[IndexedSite]] = defaultdict(list)  # by the helper's raise
     for facts in files:
@@ -112,6 +114,7 @@ def link_version(
                 reading=facts.readings.get(site.line),
             )
             linked.append(indexed)
+            caught.note(len(linked) - 1, raw, facts)
             where = reaches.get(id(raw))
             if where is not None and site.message is not None:
                 given[where].append(indexed)
@@ -120,6 +123,8 @@ def link_version(
         with_callers(indexed, given.get((indexed.file, indexed.site.line), ()))
         for indexed in linked
     ]
+    # `raise HTTPException(400, exc.message)`: the texts of the raises of what it caught.
+    linked = caught.add(linked)
     # Callers with their guards, knobs behind the conditions, tests expecting the error.
     context = _Context(files, names, entry_points)
     return [context.add(indexed) for indexed in linked]
