@@ -12,6 +12,7 @@ from errdex.extract.scope import Assignment, Scope, Step, message_locals
 from errdex.extract.shapes import (
     BUILTIN_NAMES,
     JOIN,
+    MESSAGE_MEMBER,
     branches_assign,
     formatted_name,
     is_factory,
@@ -292,6 +293,7 @@ class SiteRecorder:
         printer: str | None = None,
     ) -> ErrorSite:
         names = self.state.names_of(path)
+        held = self._member_locals(message, scope, stmt.lineno) if scope.class_name else ()
         reasons, reasons_expr = self._reasons_for(message, scope)
         site = ErrorSite(
             kind=kind,
@@ -302,7 +304,7 @@ class SiteRecorder:
             function=scope.qualname,
             class_name=scope.class_name,
             conditions=self.state.conditions_of(path),
-            bindings=self.state.bindings_of(names, scope, stmt.lineno),
+            bindings=self.state.bindings_of((*names, *held), scope, stmt.lineno),
             cause=cause,
             level=level,
             printer=printer,
@@ -313,6 +315,21 @@ class SiteRecorder:
         )
         self.sites.append(site)
         return site
+
+    def _member_locals(
+        self, message: MessageTemplate | None, scope: Scope, line: int
+    ) -> tuple[str, ...]:
+        """The locals of the message that hold a message member of the object (`message =
+        self.message or self.default_message`): the linker reads the object for them."""
+        if message is None:
+            return ()
+        roots = {p.expr.split(" ")[0].split(".")[0] for p in message.placeholders}
+        held = []
+        for name in roots & scope.assigns.keys():
+            assigned = self.state.last_assignment(name, scope, line)
+            if assigned is not None and MESSAGE_MEMBER.search(self.state.source(assigned[1])):
+                held.append(name)
+        return tuple(sorted(held))
 
     def _reasons_for(
         self, message: MessageTemplate | None, scope: Scope

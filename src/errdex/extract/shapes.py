@@ -30,6 +30,8 @@ NOT_HELPERS = frozenset(
     "index count lower upper getattr setattr hasattr isinstance open compile match search sub "
     "fullmatch __init__ super dict list set tuple str repr len".split()
 )
+# A member of the object that holds a message (`self.message`, `self.default_msg`).
+MESSAGE_MEMBER = re.compile(r"\bself\.\w*(?:message|msg)\w*")
 # `self.error_messages[key]`: a message table looked up by a key (see `KeyedHelper`).
 KEYED_LOOKUP = re.compile(r"self\.\w*(?i:message|error|msg)\w*\[\s*(\w+)\s*\]")
 

@@ -169,6 +169,43 @@ class _Spread(ast.NodeTransformer):
         return node
 
 
+def formatted_receiver(node: ast.expr) -> ast.expr | None:
+    """What `node` formats, when it formats text (`message % dict(max=self.max)`,
+    `msg.format(x)`): the receiver, else None."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        return node.left
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("format", "format_map")
+    ):
+        return node.func.value
+    return None
+
+
+def format_text(node: ast.expr, text: MessageTemplate) -> MessageTemplate | None:
+    """`node`, which formats its receiver (`formatted_receiver`), built with `text` for the
+    receiver's value; None when it cannot be."""
+    given = ast.Name(_GIVEN, ast.Load())
+    if isinstance(node, ast.BinOp):
+        rebuilt: ast.expr = ast.BinOp(given, node.op, node.right)
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        rebuilt = ast.Call(
+            ast.Attribute(given, node.func.attr, ast.Load()), node.args, node.keywords
+        )
+    else:
+        return None
+    try:
+        source = ast.unparse(rebuilt)
+        bound = ast.parse(source, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    built = TemplateBuilder(source, locals={_GIVEN: text}).build(bound)
+    if built is None or any(_GIVEN in p.expr for p in built.placeholders):
+        return None
+    return built
+
+
 def _formatted(
     expr: str, param: str, text: MessageTemplate, given: dict[str, Arg], extra: list[Arg]
 ) -> MessageTemplate | None:

@@ -52,6 +52,7 @@ class ShownTexts:
         message = site.message
         if raw.class_name is not None and raw.message is not None:
             forms.extend(self._composer.member_forms(facts, raw.class_name, raw.message))
+            forms.extend(self._composer.own_forms(facts, raw.class_name, raw.message, raw.bindings))
         if site.kind in (SiteKind.RAISE, SiteKind.HELPER) and raw.exception:
             resolved = self._names.resolve_class(facts, raw.exception)
             if resolved is not None:
