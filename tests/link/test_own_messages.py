@@ -51,8 +51,8 @@ def link(text: str) -> list[IndexedSite]:
 
 
 def shown(sites: list[IndexedSite], line: int) -> set[str]:
-    [site] = [s for s in sites if s.site.line == line]
-    return {form.text.text for form in site.shown}
+    """The texts shown for the site at `line` (each of its messages, when it has several)."""
+    return {form.text.text for s in sites if s.site.line == line for form in s.shown}
 
 
 def test_the_message_an_object_keeps_is_what_it_raises_when_given_none() -> None:
@@ -64,3 +64,39 @@ def test_the_message_an_object_keeps_is_what_it_raises_when_given_none() -> None
     assert shown(sites, 25) == {"This field is required."}
     # The parameter's default, formatted in `__call__`.
     assert shown(sites, 34) == {"Invalid value, must be one of: {self.values}."}
+
+
+def test_a_subclass_passing_its_message_to_its_bases_method() -> None:
+    # wtforms' `MacAddress.__call__` chooses its message, then `super().__call__(form,
+    # field, message)`: the base's raise shows it, and the call is a site of its own.
+    sites = link(
+        """
+        class ValidationError(ValueError):
+            def __init__(self, message="", *args, **kwargs):
+                ValueError.__init__(self, message, *args, **kwargs)
+
+        class Regexp:
+            def __call__(self, form, field, message=None):
+                if not self.regex.match(field.data):
+                    if message is None:
+                        message = "Invalid input."
+                    raise ValidationError(message)
+
+        class MacAddress(Regexp):
+            def __call__(self, form, field):
+                message = self.message
+                if message is None:
+                    message = "Invalid Mac address."
+                super().__call__(form, field, message)
+        """
+    )
+    # (and `*args` passed on to the base is empty: no tuple of arguments is shown)
+    assert shown(sites, 11) == {"Invalid Mac address."}
+    [call] = [s for s in sites if s.site.line == 18]
+    assert call.site.message is not None
+    assert call.site.message.text == "Invalid Mac address."
+    # (its own choice, and the base's test; the base's `if message is None` is decided)
+    assert [c.statement for c in call.site.conditions] == [
+        "message is None",
+        "not self.regex.match(field.data)",
+    ]

@@ -86,6 +86,20 @@ class SiteRecorder:
         site = self.site(stmt, scope, path, kind, exception, message, args=args, cause=cause)
         scope.signals.append(site)
 
+    def chosen_argument(
+        self, call: ast.Call, scope: Scope, line: int, path: tuple[Step, ...]
+    ) -> tuple[int, list[tuple[MessageTemplate, tuple[Step, ...]]]] | None:
+        """The first argument of a call that is a local holding one of several messages
+        (as a raise's is, `_chosen`): its position among the recorded arguments (the
+        positional ones, then the named), and each message with its path."""
+        named = [k.value for k in call.keywords if k.arg is not None]
+        for at, arg in enumerate((*call.args, *named)):
+            if isinstance(arg, ast.Name) and arg.id in scope.assigns:
+                chosen = self._chosen(arg, scope, line, path)
+                if chosen:
+                    return at, chosen
+        return None
+
     def _chosen(
         self, node: ast.expr, scope: Scope, line: int, path: tuple[Step, ...]
     ) -> list[tuple[MessageTemplate, tuple[Step, ...]]]:

@@ -39,7 +39,18 @@ KEYED_LOOKUP = re.compile(r"self\.\w*(?i:message|error|msg)\w*\[\s*(\w+)\s*\]")
 def receiver(func: ast.Name | ast.Attribute) -> str | None:
     if isinstance(func, ast.Name):
         return None
-    return dotted_name(func.value) or "..."
+    target = func.value
+    if (
+        isinstance(target, ast.Call)
+        and isinstance(target.func, ast.Name)
+        and target.func.id == "super"
+        and not target.args
+    ):
+        return SUPER  # the method of a base of the caller's class
+    return dotted_name(target) or "..."
+
+
+SUPER = "super()"
 
 
 _CLASS_NAME = re.compile(r"(?:\w+\.)*[A-Z]\w*(?:Error|Exception|Warning)$")

@@ -7,7 +7,7 @@ from collections import defaultdict
 
 import msgspec
 
-from errdex.extract.shapes import MESSAGE_KEYWORDS, OWN_OBJECT
+from errdex.extract.shapes import MESSAGE_KEYWORDS, OWN_OBJECT, SUPER
 from errdex.facts import (
     Binding,
     CallerLink,
@@ -444,6 +444,12 @@ def _pick_helper(
         # re-exports (`from .langhelpers import warn as warn` in `util/__init__.py`).
         home, name = names.lookup(f"{module.module}.{call.callee}") or (module, call.callee)
         return [(h, where) for h, where in candidates if where is home and h.qualname == name]
+    if receiver == SUPER:
+        # `super().__call__(form, field, message)`: the method of a base of the class.
+        if call.class_name is None:
+            return []
+        owner = names.method_owner(facts, call.class_name, call.callee, bases_only=True)
+        return _methods_of(owner, candidates)
     if receiver in OWN_OBJECT:
         # `self.x(...)` reaches the method of the caller's class or of its nearest base
         # that has one; a base from outside the version (`nn.Module.__setattr__`), or a

@@ -233,7 +233,11 @@ class Composer:
             passed = tuple(self._passed(a, bound, frame) for a in chain[at].fact.super_args)
             following = _next_init(chain, at + 1)
             if following is None:
-                instance.args = tuple(a for a in passed if a.name is None)
+                # (`*args` passed on is empty unless the raise gave more than the
+                # parameters: it adds nothing to what `str()` shows)
+                instance.args = tuple(
+                    a for a in passed if a.name is None and not a.source.startswith("*")
+                )
                 return
             params = chain[following].fact.init_params
             bound = bind_arguments(params, passed)
