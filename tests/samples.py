@@ -14,6 +14,8 @@ import click
 
 from errdex.indexing import index_source
 from errdex.indexing.cache import FactsCache
+from errdex.match import lookup_text
+from errdex.match.results import Match
 from errdex.sources import open_source
 from errdex.store import AnalysisRecord, open_store
 from errdex.store.base import Store
@@ -44,6 +46,13 @@ def indexed_store(
         tree = write_package(root / version, files)
         index_source(open_source(str(tree), project=project, version=version), store, cache=cache)
     return store
+
+
+def first_match(store: Store, text: str) -> Match:
+    """The first match of a lookup of `text` (dedented), failing the test when none."""
+    result = lookup_text(store, textwrap.dedent(text).strip())
+    assert result.matches, result.nearest
+    return result.matches[0]
 
 
 def git(repo: Path, *args: str) -> str:

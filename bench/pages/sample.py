@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from errdex.explain.build import build_page
-from errdex.explain.page import Page
+from errdex.explain.page import ExampleFix, Page
 from errdex.store import open_store
 from errdex.store.base import Store
 
@@ -106,20 +106,30 @@ def section(n: int, page: Page) -> str:
         lines.append("- solutions: (none)")
     for k, solution in enumerate(page.solutions, 1):
         lines.append(f"- solution {k}: {solution.text}")
-    fix = page.example_fix
-    if fix is None:
+        if solution.fix is not None and solution.fix != page.example_fix:
+            lines += fix_lines(solution.fix, f"  - fix of solution {k}:", "    ")
+    if page.example_fix is None:
         lines.append("- example fix: (none)")
     else:
-        lines += [
-            "- example fix:",
-            "  ```",
-            f"  # before\n  {fix.before}",
-            f"  # after\n  {fix.after}",
-            "  ```",
-        ]
-        if fix.note:
-            lines.append(f"  note: {fix.note}")
+        lines += fix_lines(page.example_fix, "- example fix:", "  ")
+    why = page.what_it_means.find("In the code's own words:")
+    lines.append(f"- why: {page.what_it_means[why:] if why >= 0 else '(none)'}")
     return "\n".join(lines) + "\n"
+
+
+def fix_lines(fix: ExampleFix, title: str, indent: str) -> list[str]:
+    """A fix as a fenced block: before and after (the after alone when nothing is undone)."""
+
+    def block(text: str) -> str:
+        return "\n".join(indent + line for line in text.split("\n"))
+
+    lines = [title, f"{indent}```"]
+    if fix.before:
+        lines += [f"{indent}# before", block(fix.before), f"{indent}# after"]
+    lines += [block(fix.after), f"{indent}```"]
+    if fix.note:
+        lines.append(f"{indent}note: {fix.note}")
+    return lines
 
 
 def main() -> None:

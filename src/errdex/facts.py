@@ -420,6 +420,8 @@ class SourceRead(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     warns: dict[int, tuple[bool, bool]] = {}
     comments: dict[int, str] = {}  # line → its comment
     docstring: str | None = None
+    # the parameters a call cannot pass by keyword: positional-only, `*args`, `**kwargs`
+    positional: tuple[str, ...] = ()
     tries: dict[int, TryRead] = {}  # except line → its try
     # where the site sits when no branch condition says it: the `else` of a loop (it runs
     # when the loop ends without `break`), an except clause
@@ -571,6 +573,19 @@ class ShownText(msgspec.Struct, frozen=True, gc=False):
     caller: str | None = None
 
 
+class Overrides(msgspec.Struct, frozen=True, gc=False):
+    """A method that raises whatever it is given, defined again by the version's own
+    subclasses of its class: the base's default, which a subclass is meant to replace."""
+
+    method: str  # the method's name: get_completion_args
+    base: str  # the class that raises, qualified: click.shell_completion.ShellComplete
+    by: tuple[str, ...] = ()  # qualified subclasses that define it, nearest first (a few)
+    count: int = 0  # how many subclasses define it
+    # every subclass of the version has it (defines or inherits it below the base): the
+    # package's own classes never reach the raise, so a user's subclass is what lacks it
+    every: bool = False
+
+
 class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     """A linked site of one version: what the store writes and every reader gets."""
 
@@ -585,3 +600,8 @@ class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     tests: tuple[TestLink, ...] = ()  # tests that expect this error
     shown: tuple[ShownText, ...] = ()  # the texts a user sees, as composed away from the raise
     reading: SourceRead | None = None  # None when an older errdex indexed it
+    # How a user of the package reaches the site's function, by its public import path
+    # (`httpx.AsyncClient.__init__`, `rich.console.Console.print_json`); None when no public
+    # module reaches it
+    public: str | None = None
+    overrides: Overrides | None = None  # when the site's method is a default subclasses replace

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from errdex.explain import build_page
-from errdex.explain.example_fix import command_fix
+from errdex.explain.fix_forms import command_fix
 from errdex.explain.page import Knob, Page
 from errdex.facts import KnobKind
 from errdex.indexing import index_source

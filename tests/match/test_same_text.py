@@ -62,3 +62,22 @@ def test_the_common_path_before_a_special_case() -> None:
     assert preference_reason(common, [guessed]).endswith(
         "it raises behind fewer conditions (the common path, not a special case)"
     )
+
+
+def test_a_raise_of_its_own_before_a_helper_call() -> None:
+    # `bad Content-Length`: written at a call of a validating helper and at a raise.
+    call = SiteRef(id="1" * 16, version="1", file="h11/_headers.py", line=177,
+                   function="normalize_and_validate", kind="helper")  # fmt: skip
+    raised = ref("h11/_headers.py", 179, "normalize_and_validate")
+    assert likeliest_first([call, raised]) == [raised, call]
+    assert preference_reason(raised, [call]).endswith(
+        "it raises the error itself, where others call a helper that raises it"
+    )
+
+
+def test_fewer_conditions_count_before_more_callers() -> None:
+    # The function called from more places is as often an inner step as a way in: the site
+    # behind fewer conditions, reached by more inputs, comes first.
+    guarded = ref("pkg/parse.py", 10, "parse", callers=3, conditions=3)
+    plain = ref("pkg/parse.py", 40, "load", conditions=1)
+    assert likeliest_first([guarded, plain]) == [plain, guarded]

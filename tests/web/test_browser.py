@@ -159,3 +159,21 @@ def test_an_error_page_fits_a_phone(browser: sync_api.Browser, server: str) -> N
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     assert page.locator("article.error-page h1").is_visible()
     context.close()
+
+
+def test_an_example_fix_is_drawn_as_the_user_writes_the_call(
+    page: sync_api.Page, server: str
+) -> None:
+    paste(page, server, "ValueError: at most 100 of apple per order")
+    page.locator("ol.matches li.best a.match-head").click()
+    page.wait_for_url(re.compile(r"/errors/[0-9a-f]{16}"))
+    fix = page.locator("article.error-page pre.fix").first.inner_text()
+    assert fix.splitlines() == [
+        "# before",
+        "from shop.cart import add",
+        "add(count=COUNT)",
+        "# after",
+        "from shop.cart import add",
+        "add(count=100)",
+    ]
+    assert "`COUNT`" not in page.locator("article.error-page p.note").first.inner_text()

@@ -10,13 +10,15 @@ as they are on the page; `fill_values` puts the user's own values in (a lookup k
 
 from __future__ import annotations
 
+import ast
 import re
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 import msgspec
 
-from errdex.explain.page import ExampleFix, Page
+from errdex.explain.page import Change, ExampleFix, Page
 
 # A sentence that instructs: an imperative verb first (after "please"/"you can"/"try to"),
 # or an install command anywhere.
@@ -60,6 +62,8 @@ _REQUIREMENT = re.compile(
     re.I,
 )
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+# `VLLM_ROCM_USE_AITER=1` in a sentence: the variable and the value it says to give it.
+_ENV_ASSIGNMENT = re.compile(r"\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=([\w.:/-]*\w)")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Za-z`'\"(])|\n+")
 _MAX_ADVICE = 3
 _MAX_CHARS = 300
@@ -89,6 +93,23 @@ class Advice:
                 f"Run it where the {what} is at least `{least}`, as the message says: “{self.text}”"
             )
         return f"Do what the message says: “{self.text}”"
+
+    @property
+    def change(self) -> Change | None:
+        """What it changes, as data, when the message says it exactly: the install
+        command it quotes, or the value it gives an environment variable."""
+        if "{" in self.text:
+            return None  # a value only the user's message holds: not runnable as written
+        if self.command is not None:
+            try:
+                words = shlex.split(self.command)
+            except ValueError:
+                return None
+            return Change(form="install", target=shlex.join(words))
+        assignment = _ENV_ASSIGNMENT.search(self.text) if self.kind == "setting" else None
+        if assignment is not None:
+            return Change(form="env", target=assignment.group(1), after=assignment.group(2))
+        return None
 
 
 def message_advice(message: str | None) -> list[Advice]:
@@ -157,11 +178,36 @@ def fill_values(page: Page, values: Mapping[str, str]) -> Page:
     def fill(text: str) -> str:
         return _PLACEHOLDER.sub(value, text)
 
-    solutions = [msgspec.structs.replace(s, text=fill(s.text)) for s in page.solutions]
-    fix = page.example_fix
-    if fix is not None:
-        fix = ExampleFix(before=fill(fix.before), after=fill(fix.after), note=fix.note)
-    return msgspec.structs.replace(page, solutions=solutions, example_fix=fix)
+    def fill_fix(fix: ExampleFix | None) -> ExampleFix | None:
+        if fix is None:
+            return None
+        before, after = fill(fix.before), fill(fix.after)
+        for word, placeholder in fix.fills.items():
+            given = _PLACEHOLDER.sub(value, placeholder)
+            if given == placeholder:
+                continue  # not in the paste
+            # the match keeps a repr's text without its quotes: a string unless the text
+            # is a Python literal as it stands (`5`, `{'a': 1}`)
+            given = given if _python_literal(given) else repr(given)
+            pattern = re.compile(rf"\b{word}\b")
+            before = pattern.sub(given.replace("\\", "\\\\"), before)
+            after = pattern.sub(given.replace("\\", "\\\\"), after)
+        return msgspec.structs.replace(fix, before=before, after=after)
+
+    solutions = [
+        msgspec.structs.replace(s, text=fill(s.text), fix=fill_fix(s.fix)) for s in page.solutions
+    ]
+    return msgspec.structs.replace(
+        page, solutions=solutions, example_fix=fill_fix(page.example_fix)
+    )
+
+
+def _python_literal(text: str) -> bool:
+    try:
+        ast.literal_eval(text)
+    except (ValueError, SyntaxError, RecursionError, TypeError, MemoryError):
+        return False
+    return True
 
 
 def _instructs(sentence: str) -> bool:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import ast
 import builtins
+from dataclasses import dataclass
 
 from errdex.explain.context import Facts
-from errdex.explain.page import ConditionView
+from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
+from errdex.explain.user_call import user_call
 from errdex.extract.conditions import dotted_name
 
 _BUILTINS = frozenset(dir(builtins))
@@ -23,7 +25,26 @@ _MAX_VALUES = 12
 _NORMALIZERS = frozenset({"strip", "lower", "upper", "casefold", "lstrip", "rstrip"})
 
 
-def input_action(condition: ConditionView, facts: Facts) -> str | None:
+@dataclass(frozen=True)
+class Given:
+    """What to pass instead: the sentence, and the argument's change as data when the
+    value to pass is exact (for the example fix)."""
+
+    text: str
+    change: Change | None = None
+
+
+@dataclass(frozen=True)
+class _Instead:
+    text: str
+    # the name of the input it changes, and the argument's value before and after as
+    # Python source (None: left out); no name when the value is not exact
+    name: str | None = None
+    before: str | None = None
+    after: str | None = None
+
+
+def input_action(condition: ConditionView, facts: Facts) -> Given | None:
     """What to pass instead, when the condition is on the input of a public function."""
     function = facts.stored.site.function
     if not _public(function):
@@ -42,18 +63,24 @@ def input_action(condition: ConditionView, facts: Facts) -> str | None:
     return _input_instead(node, facts, function)
 
 
-def _input_instead(node: ast.expr, facts: Facts, function: str) -> str | None:
+def _input_instead(node: ast.expr, facts: Facts, function: str) -> Given | None:
     read = facts.read
     constants = {b.name: b.value for b in facts.bindings if b.origin == "constant"}
     inputs: dict[str, str] = {}
+    # the input's name → (whether the constructor takes it, the parameter), for the call
+    # a user writes
+    passed: dict[str, tuple[bool, str]] = {}
     owner = function.rsplit(".", 1)[0] if "." in function else None
     callee = function.removesuffix(".__init__")
     for name in _free_names(node):
         if name in read.params:
             inputs[name] = f"the argument {code(name)} of {code(callee)}"
+            if name not in read.positional:
+                passed[name] = (False, name)
         elif name.startswith("self.") and name[5:] in read.init_params and owner:
             param = read.init_params[name[5:]]
             inputs[name] = f"the argument {code(param)} of {code(owner)}"
+            passed[name] = (True, param)
         elif name.split(".")[0] in read.params:
             root = name.split(".")[0]
             inputs[root] = f"the argument {code(root)} of {code(callee)}"
@@ -63,7 +90,30 @@ def _input_instead(node: ast.expr, facts: Facts, function: str) -> str | None:
             return None  # a name the input does not decide
     if not inputs:
         return None
-    return _instead(node, inputs, constants)
+    instead = _instead(node, inputs, constants)
+    if instead is None:
+        return None
+    return Given(instead.text, _change(instead, passed, facts))
+
+
+def _change(instead: _Instead, passed: dict[str, tuple[bool, str]], facts: Facts) -> Change | None:
+    """The argument's change as data: the call, the parameter and its values, when the
+    package's public modules reach the function (`httpx.AsyncClient`)."""
+    if instead.name is None or instead.name not in passed:
+        return None
+    constructor, param = passed[instead.name]
+    call = user_call(facts, constructor)
+    if call is None:
+        return None
+    target, method = call
+    return Change(
+        form="call",
+        target=target,
+        method=method,
+        argument=param,
+        before=instead.before,
+        after=instead.after,
+    )
 
 
 def merged_type_checks(conditions: list[ConditionView]) -> dict[int, ConditionView]:
@@ -171,7 +221,9 @@ def _free_names(node: ast.expr) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _instead(node: ast.expr, described: dict[str, str], constants: dict[str, str]) -> str | None:
+def _instead(
+    node: ast.expr, described: dict[str, str], constants: dict[str, str]
+) -> _Instead | None:
     """The sentence for one condition shape; None for shapes not put in words exactly."""
     negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
     inner = node.operand if isinstance(node, ast.UnaryOp) and negative else node
@@ -182,23 +234,28 @@ def _instead(node: ast.expr, described: dict[str, str], constants: dict[str, str
         types = _types(inner.args[1])
         # `isinstance(x, T)` holding says which kind of input the check is for: leaving
         # that kind is no fix for it, so only the negative shape is a way out
-        return f"Pass {target} as {types}." if negative else None
+        return _Instead(f"Pass {target} as {types}.") if negative else None
     if isinstance(inner, ast.Compare) and len(inner.ops) == 1 and not negative:
         target = _described(inner.left, described)
         if target is None:
             return None
+        name = _passed_name(inner.left, described)
+        mine = name.rsplit(".", 1)[-1].upper() if name else None
         op = inner.ops[0]
         right = inner.comparators[0]
         if isinstance(right, ast.Constant) and right.value is None:
             if isinstance(op, ast.Is):
-                return f"Give {target} a value (it is None here)."
+                return _Instead(f"Give {target} a value (it is None here).", name, None, mine)
             if isinstance(op, ast.IsNot):
-                return f"Leave {target} out, or None."
+                return _Instead(f"Leave {target} out, or None.", name, mine, None)
         values = _values(right, constants)
         if isinstance(op, ast.NotIn) and values:
-            return f"Pass {target} as one of {values}."
+            first = _first_literal(right, constants)
+            return _Instead(
+                f"Pass {target} as one of {values}.", name if first else None, mine, first
+            )
         if isinstance(op, ast.In) and values:
-            return f"Pass {target} as a value other than {values}."
+            return _Instead(f"Pass {target} as a value other than {values}.")
         bound = _value(right, constants)
         positive = isinstance(right, ast.Constant) and (type(op), right.value) in (
             (ast.Gt, 0),
@@ -213,17 +270,62 @@ def _instead(node: ast.expr, described: dict[str, str], constants: dict[str, str
                 ast.NotEq: "equal to",
                 ast.Eq: "other than",
             }.get(type(op))
+            # the bound itself avoids `>`, `<` and `!=`; `>=`, `<=` and `==` name no value
+            exact = (
+                _literal(right, constants) if isinstance(op, ast.Gt | ast.Lt | ast.NotEq) else None
+            )
             if words:
-                return f"Pass {target} {words} {bound}."
+                return _Instead(
+                    f"Pass {target} {words} {bound}.", name if exact else None, mine, exact
+                )
         return None
     if isinstance(inner, ast.Name | ast.Attribute) or _field_key(inner) is not None:
         target = _described(inner, described)
         if target is None:
             return None
         if negative:
-            return f"Pass a non-empty (true) value for {target}."
-        return f"Pass an empty (false) value for {target}, or leave it out."
+            return _Instead(f"Pass a non-empty (true) value for {target}.")
+        name = _passed_name(inner, described)
+        mine = name.rsplit(".", 1)[-1].upper() if name else None
+        return _Instead(
+            f"Pass an empty (false) value for {target}, or leave it out.", name, mine, None
+        )
     return None
+
+
+def _passed_name(node: ast.expr, described: dict[str, str]) -> str | None:
+    """The input a node is as it stands (`proxy`, `self.nargs`), not a part of one (its
+    length, an attribute, a field): only then is its value the argument's."""
+    dotted = dotted_name(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    return dotted if dotted is not None and dotted in described else None
+
+
+def _literal(node: ast.expr, constants: dict[str, str]) -> str | None:
+    """The Python source of a literal value, or of a constant's literal value."""
+    dotted = dotted_name(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    source = constants.get(dotted) if dotted is not None else ast.unparse(node)
+    if source is None:
+        return None
+    try:
+        ast.literal_eval(source)
+    except (ValueError, SyntaxError, RecursionError, TypeError, MemoryError):
+        return None
+    return source
+
+
+def _first_literal(node: ast.expr, constants: dict[str, str]) -> str | None:
+    """The first member of a literal collection (or a constant's), as Python source,
+    when it is itself a literal."""
+    source = _literal(node, constants)
+    if source is None:
+        return None
+    collection = ast.parse(source, mode="eval").body
+    members = _members(collection)
+    if not members:
+        return None
+    if isinstance(collection, ast.Set):
+        members.sort(key=ast.unparse)  # a set has no order: the same one on every page
+    return ast.unparse(members[0])
 
 
 def _is_call(node: ast.Call, name: str) -> bool:
@@ -312,14 +414,18 @@ def _values(node: ast.expr, constants: dict[str, str]) -> str | None:
             source = ast.parse(constants[name], mode="eval").body
         except (SyntaxError, ValueError, RecursionError):
             return None
-    if isinstance(source, ast.Dict):
-        members = [k for k in source.keys if k is not None]
-    elif isinstance(source, ast.Tuple | ast.List | ast.Set):
-        members = list(source.elts)
-    else:
-        return None
+    members = _members(source) if source is not None else None
     if not members:
         return None
     shown = ", ".join(code(ast.unparse(m)) for m in members[:_MAX_VALUES])
     more = f" (and {len(members) - _MAX_VALUES} more)" if len(members) > _MAX_VALUES else ""
     return shown + more
+
+
+def _members(collection: ast.expr) -> list[ast.expr] | None:
+    """The members of a literal collection (a dict's keys), None for anything else."""
+    if isinstance(collection, ast.Dict):
+        return [k for k in collection.keys if k is not None]
+    if isinstance(collection, ast.Tuple | ast.List | ast.Set):
+        return list(collection.elts)
+    return None

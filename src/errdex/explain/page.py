@@ -118,6 +118,40 @@ class TestView(msgspec.Struct, kw_only=True):
     match: str | None = None
 
 
+class ExampleFix(msgspec.Struct, kw_only=True):
+    before: str  # empty when there is nothing to undo (a package to install)
+    after: str
+    note: str | None = None
+    # An upper-case word of the fix → the message placeholder whose value, when a lookup
+    # has it from the user's paste, stands in its place: `JSON` → `{json!r}`.
+    fills: dict[str, str] = {}
+
+
+class Change(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """What a solution changes, as data: what its example fix is drawn from, whichever
+    explainer found the solution.
+
+    - `call`: an argument of a Python call. `target` is how the user reaches the callable:
+      a public import path (`httpx.AsyncClient`, `rich.console.Console.print_json`);
+      `argument` the parameter; `before`/`after` its value as Python source, None when the
+      call leaves it out.
+      With `method`, `target` is the class and the call is on an instance of it; with
+      `keyword`, the value moves to that keyword (`print_json(data=...)`).
+    - `install`: a package. `target` is the command that installs it (`pip install
+      'httpx[http2]'`).
+    - `env`: an environment variable. `target` is its name; `before`/`after` its value,
+      None when unset.
+    """
+
+    form: str  # "call", "install" or "env"
+    target: str
+    method: str | None = None  # call: the method called on an instance of `target`
+    argument: str | None = None
+    before: str | None = None
+    after: str | None = None
+    keyword: str | None = None  # call: the keyword the value is passed as after, if another
+
+
 class Solution(msgspec.Struct, kw_only=True):
     text: str
     knob: str | None = None  # the knob it turns, when there is one
@@ -125,12 +159,8 @@ class Solution(msgspec.Struct, kw_only=True):
     # what it changes: "setting" (a flag, an environment variable), "input" (an argument),
     # "environment" (a package, a platform); ranked in that order
     kind: str | None = None
-
-
-class ExampleFix(msgspec.Struct, kw_only=True):
-    before: str
-    after: str
-    note: str | None = None
+    change: Change | None = None  # what it changes, as data, when that is exact
+    fix: ExampleFix | None = None  # the solution as the user runs it, drawn from `change`
 
 
 class WhenItHappens(msgspec.Struct, kw_only=True):

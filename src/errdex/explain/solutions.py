@@ -21,12 +21,15 @@ import msgspec
 from errdex.explain.advice import message_advice
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.environment import package_solution, platform_solution
+from errdex.explain.fix_forms import change_fix, setting_fix
 from errdex.explain.inputs import input_action, merged_type_checks
 from errdex.explain.knob_actions import KnobAction, knob_action
-from errdex.explain.page import ConditionView, Knob, Solution
+from errdex.explain.overrides import override_solution
+from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code, plain_condition
+from errdex.explain.user_call import suggested_call
 from errdex.extract.conditions import negate
-from errdex.facts import Condition, ConditionKind, SiteKind
+from errdex.facts import Condition, ConditionKind, KnobKind, SiteKind
 
 MAX_SOLUTIONS = 8
 _MAX_VARIANTS = 6
@@ -121,8 +124,11 @@ def _solutions(facts: Facts) -> list[Solution]:
         )
         if action is not None:
             reason = f"so that {opposite_words(condition)}"
-            found.add(_knob_solution(action, reason, condition), _tier(action))
+            found.add(_knob_solution(action, reason, condition, facts.knobs), _tier(action))
     _add_input(found, open_conditions, facts)
+    replaced = override_solution(facts.stored)
+    if replaced is not None:
+        found.add(Solution(text=replaced, kind="input"), 0)
     _add_environment(found, open_conditions, facts)
     _add_platform(found, open_conditions)
     for caller, guard in facts.caller_guards:
@@ -134,7 +140,7 @@ def _solutions(facts: Facts) -> list[Solution]:
             if action is not None and _exact(action):
                 when = condition.plain or code(condition.text)
                 reason = f"{code(caller.function)} calls {callee} only when {when}"
-                found.add(_knob_solution(action, reason, condition), _tier(action))
+                found.add(_knob_solution(action, reason, condition, facts.knobs), _tier(action))
     for variant in facts.variants[:_MAX_VARIANTS]:
         held = [c for c in variant.conditions if c.kind not in CONTEXT_KINDS]
         prefix = f"If the message names “{variant.reason}”: "
@@ -142,11 +148,38 @@ def _solutions(facts: Facts) -> list[Solution]:
             action = knob_action(condition, facts.knobs)
             if action is not None:
                 reason = f"so that {opposite_words(condition)}"
-                found.add(_knob_solution(action, reason, condition, prefix), _tier(action))
+                solution = _knob_solution(action, reason, condition, facts.knobs, prefix)
+                found.add(solution, _tier(action))
                 break
     _add_except(found, facts)
     _add_advice(found, facts)
-    return found.ranked()[:MAX_SOLUTIONS]
+    return [_with_fix(s, facts) for s in found.ranked()[:MAX_SOLUTIONS]]
+
+
+def _with_fix(solution: Solution, facts: Facts) -> Solution:
+    """The solution with the fix its change draws, when it has a change and no fix yet."""
+    if solution.fix is not None or solution.change is None:
+        return solution
+    command = next((k.command for k in facts.knobs if k.kind == KnobKind.ENV and k.command), None)
+    fix = change_fix(solution.change, command)
+    if fix is None:
+        return solution
+    return msgspec.structs.replace(solution, fix=_with_fills(fix, facts))
+
+
+def _with_fills(fix: ExampleFix, facts: Facts) -> ExampleFix:
+    """The fix with each placeholder the message prints as Python source (`{json!r}`)
+    marked, so that a lookup puts the value from the user's paste in its place."""
+    message = facts.stored.site.message
+    if message is None:
+        return fix
+    fills = {}
+    for placeholder in message.placeholders:
+        word = placeholder.expr.upper()
+        printed = placeholder.conversion == "r" and placeholder.expr.isidentifier()
+        if printed and re.search(rf"\b{word}\b", fix.before + "\n" + fix.after):
+            fills[word] = f"{{{placeholder.expr}!r}}"
+    return msgspec.structs.replace(fix, fills=fills) if fills else fix
 
 
 def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts) -> None:
@@ -162,7 +195,15 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
             check = merged.get(condition.line, condition)
             given = input_action(check, facts) or input_action(expanded(check, facts), facts)
             if given is not None:
-                found.add(Solution(text=given, condition=condition.text, kind="input"), 1)
+                found.add(
+                    Solution(
+                        text=given.text,
+                        condition=condition.text,
+                        kind="input",
+                        change=given.change,
+                    ),
+                    1,
+                )
                 return
 
 
@@ -242,7 +283,11 @@ def _tier(action: KnobAction) -> int:
 
 
 def _knob_solution(
-    action: KnobAction, reason: str, condition: ConditionView, prefix: str = ""
+    action: KnobAction,
+    reason: str,
+    condition: ConditionView,
+    knobs: list[Knob],
+    prefix: str = "",
 ) -> Solution:
     if action.part is not None and reason.startswith("so that"):
         part = ConditionView(
@@ -251,7 +296,11 @@ def _knob_solution(
         reason = f"so that {opposite_words(part)}"
     text = action.text if not prefix else prefix + action.text[0].lower() + action.text[1:]
     return Solution(
-        text=f"{text} ({reason}).", knob=action.knob, condition=condition.text, kind="setting"
+        text=f"{text} ({reason}).",
+        knob=action.knob,
+        condition=condition.text,
+        kind="setting",
+        fix=setting_fix(action, condition, knobs),
     )
 
 
@@ -283,7 +332,10 @@ def _add_advice(found: _Collector, facts: Facts) -> None:
     for advice in message_advice(message.text if message is not None else None):
         if any(knob in advice.text for knob in named if knob):
             continue  # a solution already turns the setting it names
-        found.add(Solution(text=advice.solution, kind=advice.kind), 1)
+        change = advice.change
+        if change is None and advice.suggested is not None:
+            change = suggested_call(advice.suggested, facts)
+        found.add(Solution(text=advice.solution, kind=advice.kind, change=change), 1)
 
 
 class _Inline(ast.NodeTransformer):

@@ -29,7 +29,7 @@ from errdex.facts import CallSite, FileFacts, SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "44-helper-texts-own-messages-super-calls"
+EXTRACTOR_VERSION = "45-helper-texts-own-messages-super-calls"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 

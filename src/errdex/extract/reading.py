@@ -89,6 +89,7 @@ class _Scope:
     warns: dict[int, tuple[bool, bool]]
     handlers: dict[int, list[ast.stmt]]  # except line → the body of its try
     params: tuple[str, ...]
+    positional: tuple[str, ...]
     docstring: str | None
     # `if` line → its last line, for an `if` neither of whose branches leaves the block
     # (no return, raise, break, continue): it only chooses a value, both ways go on
@@ -132,6 +133,7 @@ class _FileReader:
         other, warns = scope.other, scope.warns
         return SourceRead(
             params=scope.params,
+            positional=scope.positional,
             init_params=init_params,
             # a test whose branches neither fail nor warn reads as no test at all; one that
             # ends before the site without leaving the block only chose a value (the
@@ -176,12 +178,15 @@ class _FileReader:
                 for handler in node.handlers:
                     handlers[handler.lineno] = node.body
         params: tuple[str, ...] = ()
+        positional: tuple[str, ...] = ()
         doc = None
         if func is not None:
             args = func.args
             every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
             every += [a for a in (args.vararg, args.kwarg) if a is not None]
             params = tuple(a.arg for a in every if a.arg not in OWN_OBJECT)
+            starred = [*args.posonlyargs, *(a for a in (args.vararg, args.kwarg) if a)]
+            positional = tuple(a.arg for a in starred if a.arg not in OWN_OBJECT)
             doc = ast.get_docstring(func)
         scope = _Scope(
             func=func,
@@ -191,6 +196,7 @@ class _FileReader:
             handlers=handlers,
             passes=passes,
             params=params,
+            positional=positional,
             docstring=" ".join(doc.split())[:_MAX_DOC] if doc else None,
         )
         self._scopes[key] = scope

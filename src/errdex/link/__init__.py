@@ -44,6 +44,8 @@ from errdex.link.messages import (
     inline_constants,
     substitute,
 )
+from errdex.link.overrides import OverrideIndex
+from errdex.link.public import PublicPaths
 from errdex.link.reasons import ReasonsIndex
 from errdex.link.receivers import ReceiverClasses
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
@@ -56,7 +58,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "27-helper-raise-texts"
+LINKER_VERSION = "29-helper-texts-caught-own-messages"
 
 
 def link_version(
@@ -141,6 +143,8 @@ class _Context:
         self.commands = CommandIndex(files, self.callers, entry_points)
         self.knobs = KnobIndex(files, names)
         self.tests = TestIndex(files)
+        self.public = PublicPaths(names.modules)
+        self.overrides = OverrideIndex(names)
         self.by_path = {f.path: f for f in names.modules.values()}
         # The sites of one function share its callers, so the knobs behind their guards.
         self._caller_knobs: dict[tuple[str, str], list[KnobLink]] = {}
@@ -172,6 +176,8 @@ class _Context:
             caller_links=links,
             knobs=tuple(self._with_command(k) for k in reversed(unique.values())),
             tests=self.tests.tests_for(indexed) if self.tests else (),
+            public=self.public.of(indexed.module, site.function),
+            overrides=self.overrides.of(site, facts),
         )
 
     def _with_command(self, knob: KnobLink) -> KnobLink:

@@ -66,7 +66,7 @@ class Namespace:
             found = None
             for star in reversed(facts.star_imports):
                 module = self.modules.get(star)
-                if module is None or not _exports(module, name):
+                if module is None or not exports(module, name):
                     continue  # outside the version, not a module of it, or kept private
                 if _defines(module, name) or name in module.imports:
                     found = star
@@ -186,7 +186,7 @@ class Namespace:
                     queue.append(resolved)
 
 
-def _exports(module: FileFacts, name: str) -> bool:
+def exports(module: FileFacts, name: str) -> bool:
     """Whether `from module import *` can bind `name`, as far as the facts tell."""
     listed = module.constants.get("__all__")
     if isinstance(listed, list) and all(isinstance(item, str) for item in listed):

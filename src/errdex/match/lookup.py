@@ -17,7 +17,8 @@ import msgspec
 
 from errdex.facts import MessageTemplate, ShownText, SiteKind, Variant
 from errdex.link.resolve import BUILTIN_EXCEPTIONS
-from errdex.match.evidence import ErrorEvidence, Evidence, at_lines
+from errdex.match.evidence import ErrorEvidence, Evidence, at_lines, printed_call
+from errdex.match.logged import logged_by, project_named, spanning
 from errdex.match.one_result import same_text_key
 from errdex.match.pattern import TemplateMatch, compile_template, literal_runs
 from errdex.match.readings import OLD_NAMES, printed_name, readings
@@ -25,6 +26,7 @@ from errdex.match.results import LookupResult, Match, VariantMatch
 from errdex.match.versions import settle_versions
 from errdex.match.weights import WEIGHTS as W
 from errdex.match.words import shows_none_of, stems
+from errdex.match.wrapped import Inner, inner_texts, wrapped_match, wrapper_candidates
 from errdex.store.base import Store, StoredSite
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
@@ -62,25 +64,45 @@ def search_terms(message: str) -> list[str]:
 class _Scorer:
     """Scores candidate sites against one piece of evidence."""
 
-    def __init__(self, evidence: ErrorEvidence, weight: float, *, cut: bool = False) -> None:
+    def __init__(
+        self,
+        evidence: ErrorEvidence,
+        weight: float,
+        *,
+        cut: bool = False,
+        inner: Sequence[Inner] = (),
+        logged: bool = False,
+    ) -> None:
         self.evidence = evidence
         self.weight = weight
         self.cut = cut
+        self.inner = inner  # texts of other sites the message may hold (`wrapped.py`)
+        # The candidates are the pasted logger's own calls at the pasted level: a template
+        # spanning the whole line is a reading, however little of it is literal text.
+        self.logged = logged
         self.exception = printed_name(evidence.exception or "") or None
 
     def score(self, stored: StoredSite) -> Match | None:
         site = stored.site
         why: list[str] = []
         matched = _match(site.message, self.evidence, cut=self.cut)
+        if matched is None and self.logged:
+            matched = spanning(site.message, self.evidence.message)
         form, whole_line = _best_form(stored, self.evidence, matched, cut=self.cut)
         if form is not None:
             matched = form[0]
+        if wrapping := wrapped_match(stored, self.evidence.message, self.inner, matched):
+            matched, form = wrapping.match, wrapping.form
         total, variant = self._text_score(stored, matched, form, why)
+        why += [wrapping.reason] if wrapping else []
         values = matched.values if matched is not None else {}
         pinned = self._pinned(stored)
         if pinned:
             total += pinned[0]
             why.append(pinned[1])
+        elif (call := printed_call(self.evidence.hint_code, site.function, stored.file)) > 0:
+            total += W.printed_call * call
+            why.append(f"the line printed under the warning calls {site.function}")
         by_class = matched is None and self._raised_as_is(stored)
         if matched is None and not pinned and not by_class:
             return None
@@ -390,7 +412,7 @@ def candidates(
         # The project's own classes are few and telling; a bare builtin class is neither.
         # A class named with its package (`requests.exceptions.SSLError`) is looked for in
         # that project first: other projects may raise many classes of that name.
-        home = _project_named(projects, pasted) if qualified and project is None else None
+        home = project_named(projects, pasted) if qualified and project is None else None
         if home is not None:
             found.extend(store.sites_raising(short, home, version, limit=40))
         for name in (short, *OLD_NAMES.get(short, ())):
@@ -407,19 +429,6 @@ def candidates(
             )
         )
     return found
-
-
-def _project_named(projects: Sequence[str], qualified: str) -> str | None:
-    """The project whose name is the top package of a qualified class name."""
-    top = _without_separators(qualified.split(".", 1)[0])
-    return next((name for name in projects if _without_separators(name) == top), None)
-
-
-def _without_separators(name: str) -> str:
-    """The name lower-cased without `-`, `_` and `.`, so that a top module (`huggingface_hub`)
-    and its project (`huggingface-hub`) compare equal: looser than a project's canonical name
-    (PEP 503), which keeps one `-` where the separators were."""
-    return name.lower().replace("-", "").replace("_", "").replace(".", "")
 
 
 def rank(
@@ -443,8 +452,15 @@ def rank(
 
     read: set[int] = set()  # the errors a whole reading of their message explains
 
-    def score(index: int, item: ErrorEvidence, sites: list[StoredSite], cut: bool) -> None:
-        scorer = _Scorer(item, W.error_weight(index), cut=cut)
+    def score(
+        index: int,
+        item: ErrorEvidence,
+        sites: list[StoredSite],
+        cut: bool,
+        inner: Sequence[Inner] = (),
+        logged: bool = False,
+    ) -> None:
+        scorer = _Scorer(item, W.error_weight(index), cut=cut, inner=inner, logged=logged)
         for stored in sites:
             match = scorer.score(stored)
             if match is None:
@@ -477,6 +493,17 @@ def rank(
     for index, item, sites in rounds:
         if index not in read:
             score(index, item, sites, cut=True)
+    # A line printed around another site's text: the wrapper printed it (`wrapped.py`).
+    for index, item in items:
+        if inner := inner_texts([*best.values(), *near.values()], item.message):
+            score(index, item, wrapper_candidates(store, item.message, inner), False, inner)
+    if not best and not near:
+        # Too few words to search for (`WARNING:lark: * <as : >`): the logger's name says
+        # whose log lines to read.
+        for index, item in items:
+            if item.logger and item.level:
+                sites = logged_by(store, item, project, version)
+                score(index, item, sites, cut=False, logged=True)
     for key in best:
         near.pop(key, None)
     _promote_text_matches(best, near, bare=not any(item.message.strip() for _, item in items))

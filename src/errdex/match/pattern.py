@@ -12,7 +12,7 @@ import msgspec
 
 from errdex.facts import MessageTemplate, Placeholder
 
-__all__ = ["CompiledTemplate", "TemplateMatch", "compile_template", "literal_runs"]
+__all__ = ["CompiledTemplate", "TemplateMatch", "compile_template", "literal_runs", "text_score"]
 
 
 class TemplateMatch(msgspec.Struct, frozen=True):
@@ -319,18 +319,28 @@ class CompiledTemplate:
             explained_values += text.solid(k, e)
             _assign(gap, message[text.orig(k) : text.orig(e)].strip(), values)
         covered = literal / total
-        explained = min(1.0, (literal + 0.1 * explained_values) / total)
-        confidence = min(1.0, literal / 16)
         whole = literal >= self.literal_chars  # no final full stop forgiven
         if mode == "full" and literal == total and whole and not compact and not empty:
             score = 1.0  # exact: every character is literal text of the template
         else:
-            score = 0.5 * explained + 0.45 * confidence
-            score *= {"full": 1.0, "prefix": 0.9, "substring": 0.6}[mode]
+            score = text_score(literal, explained_values, total, mode)
             score *= (0.9 if compact else 1.0) * (1.0 if whole or mode != "full" else 0.97)
         return TemplateMatch(
             round(score, 4), values, round(covered, 4), literal=literal, whole=mode == "full"
         )
+
+
+def text_score(literal: int, values: int, total: int, mode: str) -> float:
+    """A reading's score from the message's non-blank characters: `literal` of them the
+    template's text, `values` held by its placeholders, of `total`; a reading from the
+    message's start to its end (`full`) counts most."""
+    total = max(total, 1)
+    explained = min(1.0, (literal + 0.1 * values) / total)
+    confidence = min(1.0, literal / 16)
+    return (0.5 * explained + 0.45 * confidence) * _MODE_SHARE[mode]
+
+
+_MODE_SHARE = {"full": 1.0, "prefix": 0.9, "substring": 0.6}
 
 
 def _word_starts(core: str, head: str, *, skip_first: bool) -> list[int]:

@@ -35,6 +35,11 @@ class Weights:
     caller_form: float = 0.6
     # A log prefix naming the site's file and a line inside it (`[config.py:123]`).
     log_line: float = 0.5
+    # The code line a printed warning shows under its place (a caller's, by `stacklevel`)
+    # calls the site's function, once by its name, twice with a receiver naming its class
+    # (`jws.encode(` for `PyJWS.encode`): of sites warning the same text, the one the user's
+    # line reached; a tie-break, far below any difference in how well the text matches.
+    printed_call: float = 0.03
     # A log prefix naming only the file: many sites share a file, so barely a tie-break.
     log_file: float = 0.05
 

@@ -9,7 +9,7 @@ from rich.panel import Panel
 from rich.syntax import Syntax
 from rich.text import Text
 
-from errdex.explain.page import GUARD_NOT_READ, Page
+from errdex.explain.page import GUARD_NOT_READ, ExampleFix, Page
 from errdex.render.safe_text import safe_line, safe_text
 
 _TICKS = re.compile(r"`([^`\n]+)`")
@@ -59,21 +59,33 @@ def page_view(page: Page) -> Group:
         parts.append(_heading("Solutions"))
         for number, solution in enumerate(page.solutions, 1):
             parts.append(prose(f"{number}. {solution.text}"))
+            if solution.fix is not None and solution.fix != page.example_fix:
+                parts += _fix(solution.fix, indent="   ")
     if page.example_fix is not None:
-        fix = page.example_fix
         parts.append(_heading("Example fix"))
-        body = Text()
-        body.append("# before\n", style="dim")
-        body.append(safe_text(fix.before) + "\n", style="red")
-        body.append("# after\n", style="dim")
-        body.append(safe_text(fix.after), style="green")
-        parts.append(body)
-        if fix.note:
-            parts.append(prose(fix.note, style="dim"))
+        parts += _fix(page.example_fix)
     parts += _when(page)
     parts += _linked(page)
     parts += _footer(page)
     return Group(*parts)
+
+
+def _fix(fix: ExampleFix, indent: str = "") -> list[RenderableType]:
+    """Before and after (the after alone when there is nothing to undo), then the note."""
+    body = Text()
+    if fix.before:
+        body.append(f"{indent}# before\n", style="dim")
+        body.append(_indented(safe_text(fix.before), indent) + "\n", style="red")
+        body.append(f"{indent}# after\n", style="dim")
+    body.append(_indented(safe_text(fix.after), indent), style="green")
+    parts: list[RenderableType] = [body]
+    if fix.note:
+        parts.append(prose(indent + fix.note, style="dim"))
+    return parts
+
+
+def _indented(text: str, indent: str) -> str:
+    return "\n".join(indent + line for line in text.split("\n"))
 
 
 def _header(page: Page) -> Text:

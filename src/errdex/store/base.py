@@ -190,6 +190,12 @@ class Store(abc.ABC):
         """Sites whose exception class is called `name` (its last component), newest first."""
 
     @abc.abstractmethod
+    def sites_of_kind(
+        self, kind: str, project: str, version: str | None = None, limit: int = 2000
+    ) -> list[StoredSite]:
+        """Sites of one kind (`log`, `warn`, ...) of a project, in any version or in one."""
+
+    @abc.abstractmethod
     def sites_in_files(
         self,
         paths: Sequence[str],

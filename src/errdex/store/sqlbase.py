@@ -293,6 +293,17 @@ class SqlStore(Store):
             args.append(text_limit(limit, project, version))
             return self._sites_of(conn, query, args, scope, "s.id DESC", limit)
 
+    def sites_of_kind(
+        self, kind: str, project: str, version: str | None = None, limit: int = 2000
+    ) -> list[StoredSite]:
+        with self._guard() as conn:
+            scope, args = self._scope(conn, project, version)
+            rows = conn.execute(
+                f"SELECT {SITE_COLUMNS} WHERE s.kind = ?{scope} ORDER BY s.id DESC LIMIT ?",
+                [kind, *args, limit],
+            ).fetchall()
+            return [stored_site(row) for row in rows]
+
     def sites_in_files(
         self,
         paths: Sequence[str],

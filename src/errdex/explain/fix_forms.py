@@ -1,0 +1,212 @@
+"""Example fixes drawn from what a solution changes, in the form the user runs it.
+
+Each form is drawn from data, whichever explainer found the solution: a setting's flag on
+the package's own command line (`vllm serve MODEL_TAG --enforce-eager`, from the console
+script and subcommand the index found behind the flag), an environment variable set for
+that command (`VLLM_USE_V2_MODEL_RUNNER=1 vllm serve MODEL_TAG`) or alone (`export X=1`),
+the Python call with the keyword (`AsyncClient(proxy=PROXY)` → `AsyncClient()`, imported
+by its public path), or the command that installs a package. Upper-case placeholders stand
+only for the user's own values, and the note names each; a form that cannot be written
+runnable is not drawn (never a `<command>` placeholder).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import shlex
+from keyword import iskeyword
+
+from errdex.explain.knob_actions import KnobAction
+from errdex.explain.page import Change, ConditionView, ExampleFix, Knob
+from errdex.explain.plain import code
+from errdex.facts import KnobKind
+
+_SNAKE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def change_fix(change: Change, command: str | None = None) -> ExampleFix | None:
+    """The fix a `Change` draws; `command` is the program's own command line, for an
+    environment variable set for it."""
+    match change.form:
+        case "call":
+            return _call_fix(change)
+        case "install":
+            return ExampleFix(
+                before="",
+                after=change.target,
+                note="Install it into the environment the program runs in, then run it again.",
+            )
+        case "env":
+            return _env_fix(change, command)
+    return None
+
+
+def _env_fix(change: Change, command: str | None) -> ExampleFix | None:
+    """`X=1 vllm serve MODEL_TAG` for the program's own command, else `export X=1`; a
+    variable that was not set before shows the command alone (or nothing) before."""
+    name = change.target
+    if change.before == change.after:
+        return None
+
+    def line(value: str | None) -> str:
+        if value is None:
+            return f"unset {name}" if not command else f"env -u {name} {command}"
+        setting = f"{name}={shlex.quote(value)}"
+        return f"{setting} {command}" if command else f"export {setting}"
+
+    before = line(change.before) if change.before is not None or command else ""
+    if change.before is None and command:
+        before = command
+    note = f"{code(name)} is read by the program as it runs."
+    return ExampleFix(
+        before=before, after=line(change.after), note=note + _placeholders(command or "")
+    )
+
+
+def _call_fix(change: Change) -> ExampleFix | None:
+    """`from httpx import AsyncClient` / `AsyncClient(proxy=PROXY)` → `AsyncClient()`; a
+    method on an instance of its class: `console.print_json(json=JSON)`."""
+    module, _, name = change.target.rpartition(".")
+    argument = change.argument
+    if not module or argument is None or not argument.isidentifier():
+        return None
+    notes = []
+    if change.method is None:
+        head, callee = f"from {module} import {name}\n", name
+    elif change.method == "__call__" or not change.method.startswith("__"):
+        head = ""
+        instance = _instance_name(name)
+        callee = instance if change.method == "__call__" else f"{instance}.{change.method}"
+        notes.append(f"`{instance}` is your {code(name)} object ({code(change.target)}).")
+    else:
+        return None  # an operator's method (`__getitem__`): not called by name
+
+    def call(value: str | None, keyword: str) -> str:
+        return f"{head}{callee}({'' if value is None else f'{keyword}={value}'})"
+
+    before = call(change.before, argument)
+    after = call(change.after, change.keyword or argument)
+    if before == after:
+        return None
+    mine = [v for v in dict.fromkeys((change.before, change.after)) if v and _placeholder(v)]
+    if mine:
+        named = ", ".join(f"`{v}`" for v in mine)
+        notes.append(
+            f"{named} stands for your own value."
+            if len(mine) == 1
+            else f"{named} stand for your own values."
+        )
+    notes.append("Keep the call's other arguments as they are.")
+    return ExampleFix(before=before, after=after, note=" ".join(notes))
+
+
+def _placeholder(value: str) -> bool:
+    return value.isidentifier() and value.isupper() and value not in ("True", "False", "None")
+
+
+def _instance_name(cls: str) -> str:
+    """`Console` → `console`, `BaseModel` → `base_model`: what a user's object is called."""
+    name = _SNAKE.sub("_", cls).lower().lstrip("_") or "obj"
+    return f"{name}_" if iskeyword(name) else name
+
+
+def setting_fix(
+    action: KnobAction, condition: ConditionView, knobs: list[Knob]
+) -> ExampleFix | None:
+    """Before and after for a setting a solution turns, when a runnable form is known."""
+    knob = next((k for k in knobs if k.name == action.knob), None)
+    note = action.note or f"{code(action.knob)} decides {code(condition.text)}."
+    if knob is None:
+        return None
+    if knob.kind == KnobKind.ENV and action.before and action.after:
+        if knob.command:
+            return envcommand_fix(knob.command, action.before, action.after, note)
+        return ExampleFix(before=action.before, after=action.after, note=note)
+    if knob.kind != KnobKind.FLAG or action.keyword is None:
+        return None
+    if knob.command:
+        fix = command_fix(knob, action.keyword, note)
+        if fix is not None:
+            return fix
+    if knob.call and knob.behind:
+        keyword_name = (knob.when_behind or knob.behind).rsplit(".", 1)[-1]
+        return call_fix(knob.call, keyword_name, action.keyword, note)
+    return None
+
+
+def _placeholders(command: str) -> str:
+    words = [w for w in command.split()[1:] if w.isupper()]
+    if not words:
+        return ""
+    named = ", ".join(f"`{w}`" for w in words)
+    return (
+        f" {named} stands for your own value."
+        if len(words) == 1
+        else f" {named} stand for your own values."
+    )
+
+
+def envcommand_fix(command: str, before: str, after: str, note: str) -> ExampleFix | None:
+    """`export X=1` → `X=1 vllm serve MODEL_TAG`; `unset X` → the command alone."""
+
+    def line(shell: str) -> str:
+        if shell.startswith("export "):
+            return f"{shell[len('export ') :]} {command}"
+        if shell.startswith("unset "):
+            return f"env -u {shell[len('unset ') :]} {command}"
+        return f"{shell}\n{command}"
+
+    return ExampleFix(before=line(before), after=line(after), note=note + _placeholders(command))
+
+
+def command_fix(knob: Knob, keyword: str, note: str) -> ExampleFix | None:
+    """The command line with the flag as the action wants it, and as it was before."""
+    command = knob.command or ""
+    flag = knob.name
+    try:
+        value = ast.literal_eval(keyword)
+    except (ValueError, SyntaxError, RecursionError):
+        return None
+    before_args: str | None
+    after_args: str | None
+    if value is True:
+        before_args, after_args = "", flag
+    elif value is False:
+        if "None" in (knob.value_type or ""):
+            return None  # leaving it out lets the code choose: no line turns it off for sure
+        before_args, after_args = flag, ""
+    elif value is None:
+        before_args, after_args = f"{flag} VALUE", ""
+    elif isinstance(value, dict):
+        before_args = f"{flag} {shlex.quote(json.dumps(dict.fromkeys(value, 'VALUE')))}"
+        after_args = f"{flag} {shlex.quote(json.dumps(value))}"
+    elif isinstance(value, str | int | float):
+        before_args, after_args = f"{flag} VALUE", f"{flag} {shlex.quote(str(value))}"
+    else:
+        return None
+    before = f"{command} {before_args}".strip()
+    after = f"{command} {after_args}".strip()
+    if before == after:
+        return None
+    return ExampleFix(before=before, after=after, note=note + _placeholders(command))
+
+
+def call_fix(call: str, keyword: str, value: str, note: str) -> ExampleFix:
+    """`LLM(model=MODEL)` → `LLM(model=MODEL, enforce_eager=True)`: the constructor that
+    takes the flag's field as a keyword, with its first argument left as the user's own."""
+    target, _, first = call.partition("(")
+    first = first.rstrip(")")
+    module, _, name = target.rpartition(".")
+    head = f"from {module} import {name}\n" if module else ""
+    mine = f"{first}={first.upper()}" if first and first != keyword else ""
+    # a switch turned off was on before; any other value replaces what the user had
+    was = {"True": "False", "False": "True", "None": "VALUE"}.get(value, "VALUE")
+    before_args = ", ".join(a for a in (mine, f"{keyword}={was}") if a)
+    after_args = ", ".join(a for a in (mine, f"{keyword}={value}") if a)
+    return ExampleFix(
+        before=f"{head}{name}({before_args})",
+        after=f"{head}{name}({after_args})",
+        note=f"{note} {first.upper()} stands for your own `{first}`." if mine else note,
+    )

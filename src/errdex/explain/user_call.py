@@ -1,0 +1,78 @@
+"""How a user calls the function that raises: by the public path of its class or function.
+
+A constructor (`Class.__init__`), or a method whose check reads what the constructor set,
+is called as the class itself (`httpx.AsyncClient(...)`); another method on an instance of
+its class (`console.print_json(...)`); a module function by its own path. A method of a
+nested class, or a function no public module reaches, has no call a user writes as such.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from errdex.explain.context import Facts
+from errdex.explain.page import Change
+
+_PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+
+
+def user_call(facts: Facts, constructor: bool = False) -> tuple[str, str | None] | None:
+    """(the public path of the class or function, the method called on an instance or
+    None for the class or function itself); `constructor` asks for the class's call."""
+    public = facts.stored.public
+    function = facts.stored.site.function
+    depth = function.count(".")
+    if public is None or depth > 1:
+        return None
+    if depth == 0:
+        return public, None
+    method = function.rsplit(".", 1)[-1]
+    return public.rsplit(".", 1)[0], None if constructor or method == "__init__" else method
+
+
+def suggested_call(suggested: str, facts: Facts) -> Change | None:
+    """The call a message suggests instead (`Did you mean print_json(data={json!r})?`), as
+    a change of the user's call: the value they gave one parameter, passed as another
+    keyword of the same function."""
+    marks: dict[str, str] = {}
+
+    def mark(match: re.Match[str]) -> str:
+        name = f"_errdex_value_{len(marks)}"
+        marks[name] = re.sub(r"(?:![rsa])?(?::[^{}]*)?$", "", match.group(1))
+        return name
+
+    try:
+        node = ast.parse(_PLACEHOLDER.sub(mark, suggested), mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    function = facts.stored.site.function.rsplit(".", 1)[-1]
+    if not (isinstance(node, ast.Call) and not node.args and len(node.keywords) == 1):
+        return None
+    called = node.func.attr if isinstance(node.func, ast.Attribute) else None
+    if isinstance(node.func, ast.Name):
+        called = node.func.id
+    given = node.keywords[0]
+    value = given.value
+    if called != function or given.arg is None or not isinstance(value, ast.Name):
+        return None
+    param = marks.get(value.id)
+    read = facts.read
+    if param is None or param == given.arg or param not in read.params:
+        return None
+    if param in read.positional:
+        return None
+    call = user_call(facts)
+    if call is None:
+        return None
+    target, method = call
+    mine = param.upper()
+    return Change(
+        form="call",
+        target=target,
+        method=method,
+        argument=param,
+        before=mine,
+        after=mine,
+        keyword=given.arg,
+    )

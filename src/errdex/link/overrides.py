@@ -1,0 +1,80 @@
+"""Defaults that subclasses replace: a method that raises whatever it is given, defined again
+by the version's own subclasses of its class.
+
+`raise NotImplementedError` in `ShellComplete.get_completion_args` is no check of anything:
+the base class leaves the method to its subclasses, and `BashComplete`, `ZshComplete` and
+`FishComplete` define it. When every subclass of the version has the method, none of the
+package's own classes reaches the raise: a user's subclass that lacks it does. A default
+that raises a message of its own (`SQLCompiler.visit_regexp_replace_op_binary`: "... dialect
+does not support regular expression replacements") is what every subclass without it
+gives: the subclasses that define it are the ones that support it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from errdex.facts import ErrorSite, FileFacts, Overrides, SiteKind
+from errdex.link.resolve import Namespace, ResolvedClass
+
+_MAX_SHOWN = 6  # subclasses a site keeps by name
+_MAX_WALKED = 4000  # subclasses walked below one class
+
+
+class OverrideIndex:
+    """The version's classes by their bases, built on the first site that asks."""
+
+    def __init__(self, names: Namespace) -> None:
+        self._names = names
+        self._children: dict[str, list[ResolvedClass]] | None = None
+
+    def of(self, site: ErrorSite, facts: FileFacts) -> Overrides | None:
+        """The subclasses that define the site's method again, when the site is such a
+        default: an unguarded raise directly in a method of a class."""
+        if site.kind is not SiteKind.RAISE or site.conditions or site.class_name is None:
+            return None
+        owner, _, method = site.function.rpartition(".")
+        if owner != site.class_name or "<locals>" in owner:
+            return None
+        base = f"{facts.module}.{owner}"
+        if base not in self._names.classes:
+            return None
+        return self._overrides(base, method)
+
+    def _overrides(self, base: str, method: str) -> Overrides | None:
+        children = self._subclasses()
+        defining: list[str] = []
+        every = True
+        seen = {base}
+        # (class, whether a class between it and the base defines the method)
+        queue = [(child, False) for child in children.get(base, ())]
+        while queue and len(seen) < _MAX_WALKED:
+            cls, inherited = queue.pop(0)
+            if cls.qualname in seen:
+                continue
+            seen.add(cls.qualname)
+            defines = method in cls.fact.methods
+            if defines:
+                defining.append(cls.qualname)
+            below = children.get(cls.qualname, ())
+            if not below and not (defines or inherited):
+                every = False  # a class of the version that reaches the base's raise
+            queue.extend((c, defines or inherited) for c in below)
+        if not defining:
+            return None
+        public = [q for q in defining if not q.rpartition(".")[2].startswith("_")]
+        shown = (public or defining)[:_MAX_SHOWN]
+        return Overrides(
+            method=method, base=base, by=tuple(shown), count=len(defining), every=every
+        )
+
+    def _subclasses(self) -> dict[str, list[ResolvedClass]]:
+        if self._children is None:
+            children: dict[str, list[ResolvedClass]] = defaultdict(list)
+            for cls in self._names.classes.values():
+                for written in cls.fact.bases:
+                    resolved = self._names.resolve_class(cls.file, written.split("[")[0])
+                    if resolved is not None and resolved.qualname != cls.qualname:
+                        children[resolved.qualname].append(cls)
+            self._children = dict(children)
+        return self._children

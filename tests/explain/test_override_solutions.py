@@ -1,0 +1,123 @@
+"""Defaults that subclasses replace: a base method that only raises, defined again by the
+package's own subclasses. The way out is the user's subclass, or a class that defines it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package
+
+from errdex.explain import build_page
+from errdex.explain.page import Page
+from errdex.store import Store
+
+SHELLS = {
+    "shells/__init__.py": "",
+    "shells/complete.py": """
+        class ShellComplete:
+            name = ""
+
+            def source(self):
+                return self.name
+
+            def get_completion_args(self):
+                raise NotImplementedError
+
+            def format_completion(self, item):
+                raise NotImplementedError
+
+
+        class BashComplete(ShellComplete):
+            def get_completion_args(self):
+                return [], ""
+
+            def format_completion(self, item):
+                return item
+
+
+        class ZshComplete(ShellComplete):
+            def get_completion_args(self):
+                return [], ""
+
+
+        class _Internal(ShellComplete):
+            def get_completion_args(self):
+                return [], ""
+        """,
+    "shells/compiler.py": """
+        class CompileError(Exception):
+            pass
+
+
+        class Compiler:
+            def visit_replace(self, binary):
+                raise CompileError(f"{self.name} does not support replacements")
+
+            def visit_plain(self, binary):
+                raise CompileError("never replaced")
+
+
+        class _Helper:
+            def visit_hidden(self):
+                raise NotImplementedError
+        """,
+    "shells/dialects.py": """
+        from shells.compiler import Compiler, _Helper
+
+
+        class PGCompiler(Compiler):
+            def visit_replace(self, binary):
+                return "REGEXP_REPLACE"
+
+
+        class LiteCompiler(Compiler):
+            pass
+
+
+        class Hidden(_Helper):
+            def visit_hidden(self):
+                return 1
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def shells(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("shells"), "shells", SHELLS)
+
+
+def page_in(store: Store, function: str) -> Page:
+    (site,) = [s for s in store.list_sites("shells") if s.site.function == function]
+    return build_page(store, site.id)
+
+
+def test_a_default_every_subclass_defines_is_for_the_users_subclass(shells: Store) -> None:
+    page = page_in(shells, "ShellComplete.get_completion_args")
+    assert [(s.kind, s.text) for s in page.solutions] == [
+        (
+            "input",
+            "Define `get_completion_args` in your subclass of `ShellComplete` "
+            "(`shells.complete`): the base class leaves it to its subclasses and raises "
+            "here; the package's own `BashComplete`, `ZshComplete` and 1 more each define it.",
+        )
+    ]
+
+
+def test_a_default_some_subclasses_lack_names_those_that_define_it(shells: Store) -> None:
+    # `ZshComplete` has no `format_completion`: the package's own class reaches the raise
+    (solution,) = page_in(shells, "ShellComplete.format_completion").solutions
+    assert solution.text.startswith(
+        "Use a subclass of `ShellComplete` that defines `format_completion`: `BashComplete` "
+    )
+    (solution,) = page_in(shells, "Compiler.visit_replace").solutions
+    assert solution.text == (
+        "Use a subclass of `Compiler` that defines `visit_replace`: `PGCompiler` "
+        "(`shells.dialects`) (the base class raises this for every subclass without it), "
+        "or define it in your own subclass."
+    )
+
+
+def test_no_way_out_when_no_subclass_defines_it_or_the_class_is_private(shells: Store) -> None:
+    assert page_in(shells, "Compiler.visit_plain").solutions == []
+    assert page_in(shells, "_Helper.visit_hidden").solutions == []

@@ -1,0 +1,189 @@
+"""Lookup of what a program printed around an error: a log line or a parser error holding
+another site's text, a log line with almost no words of its own, and a printed warning whose
+code line says which of two sites warned. Each shape is one the test-suite set
+(`bench/accuracy/suites`) has, written here as a small package of its own."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from errdex.match import lookup_text
+from errdex.match.evidence import printed_call
+from errdex.store.base import Store
+from samples import first_match, indexed_store
+
+# Two classes whose `decode` warns the same text (pyjwt's `PyJWT.decode` and `PyJWS.decode`).
+DECODER = """
+    import warnings
+
+    class Owner:
+        def decode(self, token, **kwargs):
+            if kwargs:
+                warnings.warn(
+                    f"passing extra arguments to decode() is deprecated: {tuple(kwargs)}",
+                    DeprecationWarning,
+                    stacklevel=2,
+                )
+            return token
+"""
+
+PACKAGE = {
+    "kit/__init__.py": "",
+    "kit/checks.py": """
+        class CheckError(Exception):
+            pass
+
+        def check_name(name):
+            if not name.isidentifier():
+                raise CheckError(f"unknown named placeholder {name!r}")
+
+        def check_path(path):
+            if not path:
+                raise CheckError(f"Input path: {path} does not exist")
+    """,
+    "kit/cli.py": """
+        import logging
+        import optparse
+
+        from kit.checks import CheckError, check_name, check_path
+
+        log = logging.getLogger("kit")
+
+        def compile_all(path, entries):
+            for lineno, name in entries:
+                try:
+                    check_name(name)
+                except CheckError as error:
+                    log.error("error: %s:%d: %s", path, lineno, error)
+
+        def main(argv):
+            parser = optparse.OptionParser()
+            options, args = parser.parse_args(argv)
+            try:
+                check_path(args[0])
+            except CheckError as err:
+                parser.error(str(err))
+
+        def report(conflicts):
+            for rule in conflicts:
+                log.warning(" * %s", rule)
+    """,
+    "kit/keys.py": """
+        import warnings
+
+        class ShortKeyWarning(UserWarning):
+            pass
+
+        def key_problem(key):
+            if len(key) < 32:
+                return f"The key is {len(key)} bytes long, below the minimum of 32 bytes."
+            return None
+
+        class Signer:
+            def sign(self, payload, key):
+                problem = key_problem(key)
+                if problem:
+                    warnings.warn(problem, ShortKeyWarning, stacklevel=2)
+                return payload
+
+            def _check(self, payload, key):
+                problem = key_problem(key)
+                if problem:
+                    warnings.warn(problem, ShortKeyWarning, stacklevel=4)
+                return payload
+    """,
+    "kit/tokens.py": DECODER.replace("Owner", "Tokens"),
+    "kit/parts.py": DECODER.replace("Owner", "Parts"),
+}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    db = indexed_store(tmp_path_factory.mktemp("kit"), "kit", {"1.0": PACKAGE})
+    yield db
+    db.close()
+
+
+def test_a_log_line_around_a_caught_error_is_the_log_call(store: Store) -> None:
+    # babel's `log.error('error: %s:%d: %s', po_file, lineno, error)`, as logging prints it
+    # and as the message alone.
+    for paste in (
+        "ERROR:kit:error: i18n/fi/LC_MESSAGES/messages.po:4: unknown named placeholder 'merkki'",
+        "error: i18n/fi/LC_MESSAGES/messages.po:4: unknown named placeholder 'merkki'",
+    ):
+        found = first_match(store, paste)
+        assert (found.file, found.function) == ("kit/cli.py", "compile_all")
+        assert "its {error} holds the text raised at kit/checks.py:7" in found.why
+        assert found.confident
+    # The inner text alone is the raise's.
+    found = first_match(store, "CheckError: unknown named placeholder 'merkki'")
+    assert (found.file, found.function) == ("kit/checks.py", "check_name")
+
+
+def test_a_parser_error_printing_a_caught_error(store: Store) -> None:
+    # `parser.error(str(err))`: optparse prints the usage, then `prog: error: <the text>`.
+    found = first_match(
+        store,
+        """
+        Usage: __main__.py extract [options] <input-paths>
+
+        __main__.py: error: Input path: babel does not exist
+        """,
+    )
+    assert (found.file, found.function) == ("kit/cli.py", "main")
+    assert found.shown == "{prog}: error: {err}"
+    assert "its {err} holds the text raised at kit/checks.py:11" in found.why
+
+
+def test_a_log_line_of_few_words_found_by_its_logger(store: Store) -> None:
+    # lark's `logger.warning(' * %s', rule)`: no word to search for; the logger is `kit`.
+    for paste in ("WARNING:kit: * <as : >", "WARNING:kit: * <as : __as_star_0>"):
+        found = first_match(store, paste)
+        assert (found.file, found.function) == ("kit/cli.py", "report")
+        assert not found.confident
+    # Another logger's line is not this package's.
+    assert not lookup_text(store, "WARNING:other: * <as : >").matches
+
+
+def test_the_warning_line_calls_the_function_that_warned(store: Store) -> None:
+    # pyjwt's key-length warning is warned in `encode` and in `_verify_signature`: the line
+    # printed under the place (stacklevel=2: the caller's) calls `sign`.
+    found = first_match(
+        store,
+        """
+        /home/dev/app/tests/test_keys.py:589: ShortKeyWarning: The key is 1 bytes long, below the minimum of 32 bytes.
+          signed = signer.sign(payload, secret)
+        """,  # noqa: E501
+    )
+    assert (found.file, found.function) == ("kit/keys.py", "Signer.sign")
+    assert "the line printed under the warning calls Signer.sign" in found.why
+
+
+def test_the_receiver_names_the_class_of_two_alike_methods(store: Store) -> None:
+    found = first_match(
+        store,
+        """
+        /home/dev/app/main.py:12: DeprecationWarning: passing extra arguments to decode() is deprecated: ('foo',)
+          tokens.decode(raw, foo="bar")
+        """,  # noqa: E501
+    )
+    assert (found.file, found.function) == ("kit/tokens.py", "Tokens.decode")
+    found = first_match(
+        store,
+        """
+        /home/dev/app/main.py:14: DeprecationWarning: passing extra arguments to decode() is deprecated: ('foo',)
+          self._parts.decode(raw, foo="bar")
+        """,  # noqa: E501
+    )
+    assert (found.file, found.function) == ("kit/parts.py", "Parts.decode")
+
+
+def test_printed_call_reads_the_call_not_the_words() -> None:
+    assert printed_call("jws_message = jws.encode(payload, secret)", "PyJWS.encode", "a.py") == 2
+    assert printed_call("return self._jws.encode(", "PyJWS.encode", "jwt/api_jws.py") == 2
+    assert printed_call("jwt.decode(token)", "PyJWT.decode", "jwt/api_jwt.py") == 2
+    assert printed_call("jwt.decode(token)", "PyJWS.decode", "jwt/api_jws.py") == 1
+    assert printed_call("encode = 3", "PyJWS.encode", "a.py") == 0
+    assert printed_call(None, "encode", "a.py") == 0
