@@ -100,3 +100,29 @@ def test_a_subclass_passing_its_message_to_its_bases_method() -> None:
         "message is None",
         "not self.regex.match(field.data)",
     ]
+
+
+def test_an_object_raised_as_the_message_shows_pythons_own_repr() -> None:
+    # lark's `raise EOFError(self)` in a lexer: `EOFError: <lark.lexer.BasicLexer object at
+    # 0x7f...>`, unless a class of its chain writes its own `repr()`.
+    sites = link(
+        """
+        from abc import ABC
+
+        class Lexer(ABC):
+            pass
+
+        class BasicLexer(Lexer):
+            def next_token(self):
+                raise EOFError(self)
+
+        class Named(Lexer):
+            def __repr__(self):
+                return "Named()"
+
+            def next_token(self):
+                raise EOFError(self)
+        """
+    )
+    assert shown(sites, 9) == {"<forms.validators.BasicLexer object at {hex(id(self))}>"}
+    assert shown(sites, 16) == set()

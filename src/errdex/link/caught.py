@@ -102,11 +102,12 @@ class CaughtTexts:
         for other in inner:
             text = other.site.message
             assert text is not None  # (`_raises_by_class` keeps only those with a text)
-            where = f"the text of {other.site.exception} raised at {other.file}:{other.site.line}"
+            # (read in a result's reasons as "the text <how> shows")
+            where = f"its {{{name}}} as raised at {other.file}:{other.site.line}"
             site = _put_site(indexed.site, name, text)
             forms = [ShownText(site.message, where)] if site.message is not None else []
             forms.extend(
-                msgspec.structs.replace(form, how=f"{form.how}, {where}")
+                msgspec.structs.replace(form, how=f"{form.how} with {where}")
                 for form in self._shown.of(
                     _put_site(raw, name, text), site, facts, indexed.exception
                 )

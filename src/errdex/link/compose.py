@@ -175,6 +175,23 @@ class Composer:
         if filled.literal_length > message.literal_length:
             yield ShownText(filled, f"{instance.chain[0].fact.name}()'s own message")
 
+    def default_repr(self, facts: FileFacts, class_name: str) -> MessageTemplate | None:
+        """`repr()` of an object of the class (of `facts`) as Python writes it when no
+        class of its chain says otherwise: `<lark.lexer.BasicLexer object at 0x7f...>`;
+        None when one may (it defines `__repr__` or `__str__`, or has a base the version
+        does not hold)."""
+        chain = list(self._names.class_and_bases(facts, class_name))
+        if not chain:
+            return None
+        known = {c.fact.name for c in chain} | _PLAIN_BASES
+        for cls in chain:
+            if "__repr__" in cls.fact.methods or "__str__" in cls.fact.methods:
+                return None
+            if any(base.split("[")[0].rsplit(".", 1)[-1] not in known for base in cls.fact.bases):
+                return None
+        where = f"{chain[0].file.module}.{chain[0].fact.qualname}"
+        return MessageTemplate.of(f"<{where} object at ", Placeholder("hex(id(self))"), ">")
+
     def _printed(
         self,
         template: MessageTemplate,
@@ -399,6 +416,10 @@ class Composer:
                     self._constants.setdefault(constant, []).append(module)
         holders = self._constants.get(name, [])
         return holders[0].constants[name] if len(holders) == 1 else None
+
+
+# Bases that write no `repr()` of their own.
+_PLAIN_BASES = frozenset({"object", "ABC", "Generic", "Protocol"})
 
 
 def _prose(text: MessageTemplate) -> bool:
