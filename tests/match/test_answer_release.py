@@ -88,3 +88,20 @@ def test_a_bare_message_into_a_named_release(tmp_path: Path, whole: Store) -> No
         top = answer.result.matches[0]
         assert (top.file, top.line) == best(whole, BARE, project="Pygments")
         assert top.file == "pygments/lexers/__init__.py"
+
+
+@pytest.mark.usefixtures("cache")
+def test_a_text_no_file_holds_is_answered_at_once_as_the_whole_answers_it(
+    tmp_path: Path, whole: Store
+) -> None:
+    paste = "pygments.util.Whatever: the river rose above the old stone bridge"
+    said: list[str] = []
+    with open_store(tmp_path / "first.db") as store:
+        answer = answer_paste(store, paste, release=RELEASE, first=True, announce=said.append)
+        (partial,) = answer.partial
+        assert partial.files == 0
+        assert "no file of it holds this paste's text" in said[0]
+        assert answer.result.matches == []
+        assert answer_paste(whole, paste, auto_index=False).result.matches == []
+        (completed,) = complete_answer(store, answer)
+        assert not completed.partial and completed.files > 300

@@ -55,6 +55,40 @@ def test_a_bare_message_is_found_by_its_literal_runs() -> None:
     assert needed_files(PACKAGE, evidence) == {"shop/pay.py"}
 
 
+def test_a_frame_needs_what_its_own_definition_uses_not_all_its_file_imports() -> None:
+    package = {
+        **PACKAGE,
+        "shop/cart.py": PACKAGE["shop/cart.py"].replace(
+            b"from . import limits\n", b"from . import limits\nfrom .pay import pay\n"
+        )
+        + b"def checkout():\n    pay()\n",
+    }
+    at_add = Frame(path="site-packages/shop/cart.py", line=6, function="add", code=None)
+    at_checkout = Frame(path="site-packages/shop/cart.py", line=9, function="checkout", code=None)
+
+    def needed(*frames: Frame) -> set[str]:
+        error = ErrorEvidence(exception="CartError", message="x", frames=frames)
+        return needed_files(package, Evidence(errors=(error,)))
+
+    assert "shop/pay.py" not in needed(at_add)  # `add` uses nothing of it
+    assert {"shop/errors.py", "shop/base.py", "shop/limits.py"} <= needed(at_add)
+    assert "shop/pay.py" in needed(at_add, at_checkout)
+
+
+def test_a_class_named_with_its_package_is_looked_for_though_a_builtin_has_its_name() -> None:
+    package = {
+        **PACKAGE,
+        "shop/net.py": b"class ConnectionError(OSError):\n    pass\n",
+        "shop/fetch.py": b"from .net import ConnectionError\ndef get(e):\n"
+        b"    raise ConnectionError(e)\n",
+    }
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception="shop.net.ConnectionError",
+                              message="Max retries exceeded with url: /"),)
+    )  # fmt: skip
+    assert {"shop/fetch.py", "shop/net.py"} <= needed_files(package, evidence)
+
+
 def test_nothing_found_means_nothing_needed() -> None:
     evidence = Evidence(
         errors=(ErrorEvidence(exception=None, message="no such text anywhere at all"),)

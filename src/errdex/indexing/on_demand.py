@@ -34,7 +34,14 @@ def index_wanted(
     if announce is not None:
         verb = "completing" if held is not None else "indexing"
         name = f"{what} {source.info.project} {source.info.version}".strip()
-        part = f" (first the {subset_size(subset)} files this paste needs)" if subset else ""
+        part = ""
+        if subset is not None:
+            size = subset_size(subset)
+            part = (
+                f" (first the {size} files this paste needs)"
+                if size
+                else " (after answering: no file of it holds this paste's text)"
+            )
         announce(f"{verb} {name}{part}")
     if subset is not None:
         return index_source(subset, store, partial=True)

@@ -145,6 +145,8 @@ class _Outline(NamedTuple):
     text: str
     spans: dict[str, tuple[int, int]]  # name → where its definition's body is in `text`
     bases: dict[str, frozenset[str]]  # class name → the names its class statement gives
+    # (first line, last line, name) of each top-level definition, statement lines included
+    lines: tuple[tuple[int, int, str], ...]
 
 
 @functools.lru_cache(maxsize=64)
@@ -152,24 +154,49 @@ def _outline(data: bytes) -> _Outline:
     """The module's outline, made once per file (the same bytes are asked for many names)."""
     text = data.decode("utf-8", "replace")
     spans: dict[str, tuple[int, int]] = {}
+    lines: list[tuple[int, int, str]] = []
+    line, counted = 1, 0
     for found in _DEFINITION.finditer(text):
         end = _TOP_LEVEL.search(text, found.end())
-        spans.setdefault(found[1] or found[2], (found.end(), end.start() if end else len(text)))
+        stop = end.start() if end else len(text)
+        spans.setdefault(found[1] or found[2], (found.end(), stop))
+        line += text.count("\n", counted, found.start())
+        last = line + text.count("\n", found.start(), max(found.start(), stop - 1))
+        lines.append((line, last, found[1] or found[2]))
+        counted = found.start()
     bases: dict[str, frozenset[str]] = {}
     for header in _CLASS_HEADER.finditer(text):
         named = {part.split(".")[0] for part in _NAME_PATH.findall(header[2])}
         bases.setdefault(header[1], frozenset(named - {"metaclass", "object"}))
-    return _Outline(text, spans, bases)
+    return _Outline(text, spans, bases, tuple(lines))
+
+
+def definitions_at(data: bytes, lines: Iterable[int]) -> frozenset[str] | None:
+    """The names of the module's top-level definitions holding these lines (a raise's, a
+    frame's), or None when one is in none of them (code at module level, which may use
+    anything the module imports)."""
+    places = _outline(data).lines
+    held: set[str] = set()
+    for line in lines:
+        names = [name for first, last, name in places if first <= line <= last]
+        if not names:
+            return None
+        held.update(names)
+    return frozenset(held)
 
 
 def _used_by(data: bytes, wanted: frozenset[str]) -> frozenset[str]:
     """The names wanted and every name their top-level definitions in this module use (a
-    class's bases, a function's helpers, a constant's parts): what importing them needs."""
+    class's bases, a function's helpers, a constant's parts), and what the module's own
+    classes among those use in turn (an exception class raised where it is defined: its
+    bases, what composes its text): what importing them needs."""
     outline = _outline(data)
     used = set(wanted)
-    for name in wanted:
-        if name in outline.spans:
-            used.update(_NAME.findall(outline.text, *outline.spans[name]))
+    todo = [name for name in wanted if name in outline.spans]
+    while todo:
+        found = set(_NAME.findall(outline.text, *outline.spans[todo.pop()]))
+        todo.extend(n for n in found - used if n in outline.bases and n in outline.spans)
+        used |= found
     return frozenset(used)
 
 
@@ -190,16 +217,22 @@ def _bases(data: bytes, names: frozenset[str]) -> frozenset[str]:
 
 def with_imports(
     read: Mapping[str, bytes],
-    chosen: Iterable[str],
+    chosen: Iterable[str] | Mapping[str, frozenset[str] | None],
     modules: Mapping[str, str],
     levels: int,
     base_levels: int = 0,
 ) -> set[str]:
     """The chosen files and what they import, `levels` deep (a re-export through an
     `__init__` is no level of its own); then, `base_levels` further, the modules defining
-    the bases of the classes the last level was reached for (an exception's bases)."""
-    kept = set(chosen)
-    frontier: dict[str, frozenset[str] | None] = dict.fromkeys(kept)
+    the bases of the classes the last level was reached for (an exception's bases).
+
+    A mapping gives, for each chosen file, the names of its definitions that matter (those
+    holding a frame's line or a raise): only what they use is followed; None, everything
+    the file imports."""
+    frontier: dict[str, frozenset[str] | None] = (
+        dict(chosen) if isinstance(chosen, Mapping) else dict.fromkeys(chosen)
+    )
+    kept = set(frontier)
     for level in range(levels + base_levels):
         found: dict[str, frozenset[str] | None] = {}
         for path, wanted in frontier.items():

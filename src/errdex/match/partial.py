@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from itertools import islice
 from typing import Protocol, runtime_checkable
 
 import msgspec
 
 from errdex.link.resolve import BUILTIN_EXCEPTIONS
 from errdex.match.evidence import ErrorEvidence, Evidence
-from errdex.match.import_graph import module_files, with_imports
+from errdex.match.import_graph import definitions_at, module_files, with_imports
 from errdex.match.lookup import frame_paths
 from errdex.sources.base import Skipped, Source, SourceFile, VersionInfo
 
@@ -32,8 +33,9 @@ from errdex.sources.base import Skipped, Source, SourceFile, VersionInfo
 MAX_SUBSET_FILES = 400
 IMPORT_LEVELS = 1
 BASE_LEVELS = 3  # past the imports, the modules defining the bases of the classes used
-# The files holding a bare message's runs best, at most: its raise is in one of them.
-MAX_RUN_FILES = 12
+# The files holding a bare message's runs best, at most: its raise is in one of them (or
+# in each, the same text raised at several sites).
+MAX_RUN_FILES = 24
 # The files raising the paste's exception class, at most, when the message does not say
 # where it was raised: past this many, the message is what tells them apart.
 MAX_RAISING_FILES = 16
@@ -153,20 +155,56 @@ def _holding_pieces(files: SourceFiles, pieces: list[str]) -> set[str]:
     score = {path: sum(len(n) for n in needles if n in files[path]) for path in found}
     if not score:
         return set()
-    ranked = sorted(score.items(), key=lambda item: -item[1])
-    best = ranked[0][1]
-    return {path for path, held in ranked[:MAX_RUN_FILES] if held == best}
+    best = max(score.values())
+    # Files holding the message alike raise the same text at several sites: the answer is
+    # the site a user most likely hit, so those the ranker puts first are kept.
+    tied = sorted((path for path, held in score.items() if held == best), key=_plainest)
+    return set(tied[:MAX_RUN_FILES])
 
 
-def _frame_files(files: SourceFiles, error: ErrorEvidence) -> list[str]:
-    """The files of the source the error's frames (and log hint) name."""
-    chosen = []
-    for where in [f.path for f in error.frames] + [error.hint_file or ""]:
-        for candidate in frame_paths(where) if where else []:
+def _plainest(path: str) -> tuple[int, int, int, str]:
+    """Sorts the modules a user's call most likely reaches first, as the ranker does sites
+    of the same text (by what the path tells: private parts, underscores, depth)."""
+    parts = [p for p in path.removesuffix(".py").split("/") if p != "__init__"]
+    private = [p for p in parts if p.startswith("_") and not p.endswith("__")]
+    underscores = sum(len(p) - len(p.lstrip("_")) for p in private)
+    return (len(private), underscores, path.count("/"), path)
+
+
+def _frame_files(files: SourceFiles, error: ErrorEvidence) -> dict[str, set[int] | None]:
+    """The files of the source the error's frames (and log hint) name, with the lines they
+    name (None: a frame without its line)."""
+    places = [(f.path, f.line) for f in error.frames]
+    if error.hint_file:
+        places.append((error.hint_file, error.hint_line))
+    chosen: dict[str, set[int] | None] = {}
+    for where, line in places:
+        for candidate in frame_paths(where):
             if candidate in files:
-                chosen.append(candidate)
+                _add_lines(chosen, candidate, None if line is None else [line])
                 break
     return chosen
+
+
+def _add_lines(chosen: dict[str, set[int] | None], path: str, lines: Iterable[int] | None) -> None:
+    """Note that `path` is needed for these lines (None: for all of it)."""
+    if lines is None:
+        chosen[path] = None
+    elif path not in chosen:
+        chosen[path] = set(lines)
+    elif (held := chosen[path]) is not None:
+        held.update(lines)
+
+
+def _lines_of(data: bytes, needles: Iterable[bytes], most: int = 16) -> list[int]:
+    """The lines where the needles occur in the file (at most `most` of them)."""
+    lines: list[int] = []
+    for needle in needles:
+        at = data.find(needle)
+        while at >= 0 and len(lines) < most:
+            lines.append(data.count(b"\n", 0, at) + 1)
+            at = data.find(needle, at + len(needle))
+    return lines
 
 
 def _defines(data: bytes, name: str) -> bool:
@@ -177,14 +215,16 @@ def _defines(data: bytes, name: str) -> bool:
     return definition.search(data) is not None
 
 
-def _raises(data: bytes, name: str) -> bool:
-    """Whether the file's bytes raise the class `name` (or an alias it imports it as)."""
+def _raise_lines(data: bytes, name: str) -> list[int]:
+    """The lines where the file's bytes raise the class `name` (or an alias it imports it
+    as), at most a few dozen."""
     written = name.encode()
     if written not in data:
-        return False
+        return []
     aliases = [written, *re.findall(rb"\b" + re.escape(written) + rb"[ \t]+as[ \t]+(\w+)", data)]
     either = b"|".join(re.escape(alias) for alias in aliases)
-    return re.search(rb"raise[ \t]+(?:[\w.]+\.)?(?:" + either + rb")\b", data) is not None
+    raises = re.finditer(rb"raise[ \t]+(?:[\w.]+\.)?(?:" + either + rb")\b", data)
+    return [data.count(b"\n", 0, found.start()) + 1 for found in islice(raises, 32)]
 
 
 def _classes_holding(data: bytes, pieces: list[str]) -> set[str]:
@@ -226,54 +266,82 @@ def _subclasses(files: SourceFiles, names: set[str], depth: int = 2) -> list[str
     return found
 
 
-def _raising(files: SourceFiles, names: Iterable[str], holding: set[str]) -> set[str]:
+def _raising(
+    files: SourceFiles, names: Iterable[str], holding: Iterable[str]
+) -> dict[str, list[int]]:
     """Files that raise one of the classes, at most `MAX_RAISING_FILES` (those holding the
-    message's pieces first): a message the class composes, or one with nothing literal, is
-    shown by every raise of it."""
+    message's pieces first), with the lines of those raises: a message the class composes,
+    or one with nothing literal, is shown by every raise of it."""
     wanted = list(dict.fromkeys(names))[:MAX_RAISED_CLASSES]  # nearest first
     if not wanted:
-        return set()
+        return {}
     mentioned = re.compile(b"|".join(re.escape(name.encode()) for name in wanted))
-    raising = [
-        path
-        for path, data in files.every()
-        if mentioned.search(data) and any(_raises(data, n) for n in wanted)
-    ]
-    raising.sort(key=lambda path: path not in holding)
-    return set(raising[:MAX_RAISING_FILES])
+    raising: dict[str, list[int]] = {}
+    for path, data in files.every():
+        if mentioned.search(data):
+            lines = [line for name in wanted for line in _raise_lines(data, name)]
+            if lines:
+                raising[path] = lines
+    first = sorted(raising, key=lambda path: path not in holding)[:MAX_RAISING_FILES]
+    return {path: raising[path] for path in first}
 
 
 def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -> set[str]:
     """The files a paste needs answered: its frames' files; when no frame holds the
     message, those holding its message's pieces and those raising its exception class or
     a class whose body composes the message; those defining its exception classes (in
-    every file only when what the others import does not define them); what they import."""
+    every file only when what the others import does not define them); and what the
+    definitions holding those frames, messages and raises use from the files they import."""
     files = files if isinstance(files, SourceFiles) else SourceFiles.of(files)
     modules = module_files(files)
-    chosen: set[str] = set()
+    chosen: dict[str, set[int] | None] = {}
     classes: list[str] = []
     for error in evidence.errors:
         framed = _frame_files(files, error)
-        chosen.update(framed)
+        for path, framed_lines in framed.items():
+            _add_lines(chosen, path, framed_lines)
         pieces = message_pieces(error.message)
-        name = error.exception.rsplit(".", 1)[-1] if error.exception else ""
-        named = [name] if name.isidentifier() and name not in BUILTIN_EXCEPTIONS else []
+        named = _own_class(error.exception or "")
         classes.extend(named)
         if pieces and any(pieces[0].encode() in files[path] for path in framed):
             continue  # the frames hold the message: the raise is there
         holding = _holding_pieces(files, pieces) if pieces else set()
+        needles = [piece.encode() for piece in pieces[:_SCORED_PIECES]]
+        for path in holding:
+            _add_lines(chosen, path, _lines_of(files[path], needles) or None)
         composing = {cls for path in holding for cls in _classes_holding(files[path], pieces)}
         subclasses = _subclasses(files, composing)
         raised = [*named, *sorted(composing), *subclasses]
-        chosen |= holding | _raising(files, raised, holding)
-    chosen = with_imports(files, chosen, modules, IMPORT_LEVELS, BASE_LEVELS)
+        for path, raise_lines in _raising(files, raised, holding).items():
+            _add_lines(chosen, path, raise_lines)
+    wanted = {path: _definitions(files, path, lines) for path, lines in chosen.items()}
+    found = with_imports(files, wanted, modules, IMPORT_LEVELS, BASE_LEVELS)
     unseen = [
-        name for name in classes if not any(_defines(files[p], name) for p in chosen if p in files)
+        name for name in classes if not any(_defines(files[p], name) for p in found if p in files)
     ]
     if unseen:
-        defining = {path for path, data in files.every() if any(_defines(data, n) for n in unseen)}
-        chosen |= with_imports(files, defining, modules, IMPORT_LEVELS, BASE_LEVELS)
-    return chosen
+        defining = {
+            path: frozenset(unseen)
+            for path, data in files.every()
+            if any(_defines(data, n) for n in unseen)
+        }
+        found |= with_imports(files, defining, modules, IMPORT_LEVELS, BASE_LEVELS)
+    return found
+
+
+def _own_class(pasted: str) -> list[str]:
+    """The pasted class's name, when it may be the package's own: not a builtin, unless the
+    paste names its package (`requests.exceptions.ConnectionError`), as the ranker reads it."""
+    name = pasted.rsplit(".", 1)[-1]
+    qualified = "." in pasted and not pasted.startswith("builtins.")
+    return [name] if name.isidentifier() and (qualified or name not in BUILTIN_EXCEPTIONS) else []
+
+
+def _definitions(files: SourceFiles, path: str, lines: set[int] | None) -> frozenset[str] | None:
+    """The names of the file's top-level definitions that hold the lines (None: the whole
+    file matters)."""
+    data = files.get(path)
+    return None if lines is None or data is None else definitions_at(data, lines)
 
 
 class SubsetSource:
@@ -291,10 +359,15 @@ class SubsetSource:
 
 def first_subset(source: Source, evidence: Evidence) -> SubsetSource | None:
     """The subset of `source` that answers `evidence`, or None when the whole is as cheap
-    (nothing found to narrow it, or too much found)."""
+    (too much found).
+
+    Nothing found is an empty subset: no frame names a file of the package and no file holds
+    a piece of the message or raises its class, so the whole would match it by its place or
+    class nowhere, and by its text only through a template of short literals around long
+    values; rare enough that the answer (none) does not wait for the whole."""
     files = SourceFiles.of(source)
     wanted = needed_files(files, evidence)
-    if not wanted or len(wanted) > min(MAX_SUBSET_FILES, len(files) // 2):
+    if len(wanted) > min(MAX_SUBSET_FILES, len(files) // 2):
         return None
     kept = (SourceFile(path, files[path]) for path in sorted(wanted) if path in files)
     return SubsetSource(source, kept, len(files))
