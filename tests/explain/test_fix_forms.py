@@ -18,7 +18,8 @@ from errdex.answers import search_catalog
 from errdex.explain import build_page
 from errdex.explain.advice import message_advice
 from errdex.explain.fix_forms import change_fix
-from errdex.explain.page import Change, Page, Solution
+from errdex.explain.page import Change, Page, Solution, VersionEntry
+from errdex.explain.upgrades import upgrade_solutions
 from errdex.render.page_terminal import page_view
 from errdex.store import Store
 from samples import indexed_store, write_package
@@ -213,3 +214,22 @@ def test_the_terminal_draws_each_solutions_fix(net: Store) -> None:
     install = out.index("pip install 'net[http2]'")
     assert "# before" not in out[install - 40 : install]
     assert out.index("Solutions") < install
+
+
+def test_an_upgrade_of_a_released_distribution_is_a_pip_line() -> None:
+    versions = [
+        VersionEntry(version="2.0", file="pkg/core.py", line=3, id="b" * 16, status="removed"),
+        VersionEntry(version="1.0", file="pkg/core.py", line=3, id="a" * 16),
+    ]
+
+    def upgrades(installable: bool) -> list[Solution]:
+        return upgrade_solutions(
+            "pkg", "1.0", versions, [], lambda *_: None, lambda _: False, installable=installable
+        )
+
+    (upgrade,) = upgrades(installable=True)
+    assert upgrade.fix is not None
+    assert (upgrade.fix.before, upgrade.fix.after) == ("", "pip install --upgrade 'pkg>=2.0'")
+    # a folder's or a git repository's labels are no releases pip knows
+    (unreleased,) = upgrades(installable=False)
+    assert unreleased.fix is None
