@@ -32,6 +32,7 @@ NET = {
         """,
     "net/__init__.py": """
         from ._client import Client
+        from ._screen import Screen
         from .render import *
         """,
     "net/_client.py": """
@@ -56,6 +57,18 @@ NET = {
             def show(self, json=None, *, data=None):
                 if json is not None and not isinstance(json, str):
                     raise TypeError(f"json must be str. Did you mean show(data={json!r}) ?")
+        """,
+    "net/_screen.py": """
+        class Screen:
+            def __init__(self):
+                self._alt = False
+
+            def set_alt(self, enable=True):
+                self._alt = enable
+
+            def update(self, lines):
+                if not self._alt:
+                    raise ValueError("the alt screen must be on to update")
         """,
     "net/render.py": """
         __all__ = ["render"]
@@ -175,6 +188,14 @@ def test_a_package_the_message_names_in_quotes_is_installed_with_pip() -> None:
     assert advice.change == Change(form="install", target="pip install ipywidgets")
     (vague,) = message_advice("install a newer driver for this GPU")
     assert vague.change is None
+
+
+def test_a_method_to_call_first_on_the_users_object(net: Store) -> None:
+    page = page_of(net, "the alt screen must be on")
+    fix = page.example_fix
+    assert fix is not None
+    assert (fix.before, fix.after) == ("", "screen.set_alt()")
+    assert "call it before `update`" in (fix.note or "")
 
 
 def test_an_environment_variable_the_message_names() -> None:

@@ -40,7 +40,23 @@ def change_fix(change: Change, command: str | None = None) -> ExampleFix | None:
             )
         case "env":
             return _env_fix(change, command)
+        case "first":
+            return _first_fix(change)
     return None
+
+
+def _first_fix(change: Change) -> ExampleFix | None:
+    """`console.set_alt_screen(True)`, to run before the call that raised."""
+    if change.method is None or change.keyword is None or change.after is None:
+        return None
+    name = change.target.rpartition(".")[2]
+    instance = _instance_name(name)
+    return ExampleFix(
+        before="",
+        after=f"{instance}.{change.method}({change.after})",
+        note=f"`{instance}` is your {code(name)} object ({code(change.target)}): call it "
+        f"before {code(change.keyword)}.",
+    )
 
 
 def _env_fix(change: Change, command: str | None) -> ExampleFix | None:

@@ -140,13 +140,16 @@ class Change(msgspec.Struct, kw_only=True, omit_defaults=True):
       call leaves it out.
       With `method`, `target` is the class and the call is on an instance of it; with
       `keyword`, the value moves to that keyword (`print_json(data=...)`).
+    - `first`: a method to call on the user's object before the one that raises.
+      `target` is the class, `method` the method to call with the arguments `after`
+      (source, "" for none), `keyword` the method that raises.
     - `install`: a package. `target` is the command that installs it (`pip install
       'httpx[http2]'`).
     - `env`: an environment variable. `target` is its name; `before`/`after` its value,
       None when unset.
     """
 
-    form: str  # "call", "install" or "env"
+    form: str  # "call", "first", "install" or "env"
     target: str
     method: str | None = None  # call: the method called on an instance of `target`
     argument: str | None = None

@@ -218,7 +218,15 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
     for condition in reversed(checks):
         called = setter_action(condition, facts)
         if called is not None:
-            found.add(Solution(text=called, condition=condition.text, kind="input"), 1)
+            found.add(
+                Solution(
+                    text=called.text,
+                    condition=condition.text,
+                    kind="input",
+                    change=called.change,
+                ),
+                1,
+            )
             return
 
 
