@@ -230,7 +230,9 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     message: MessageTemplate | None = None  # built by `__init__`/`__str__` from the params
     methods: tuple[str, ...] = ()  # names of the functions defined in its body
     fields: dict[str, str] = {}  # annotated class-level names → annotation (`*Args` classes)
-    # class-level names → their docstring (the string after the field) or comment above
+    # class-level names → their docstring (the string after the field) or comment above;
+    # for an arguments dataclass's field that defaults to another class's (`x: int =
+    # Config.x`), `extract.docs.DOC_OF` + that field's `Class.attr`
     field_docs: dict[str, str] = {}
     # What `__init__` passes to its base's `__init__` (`super().__init__(line, col, message=m)`),
     # over its own parameters: a codebase base may build the message from them.
