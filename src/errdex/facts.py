@@ -509,6 +509,8 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     reason_builders: dict[str, ReasonsList] = {}  # function qualname → reasons it returns
     constants: dict[str, Any] = {}  # module-level literal values (JSON-able)
     constant_docs: dict[str, str] = {}  # a constant → its docstring or the comment above it
+    # the flag that names a config file whose keys are flags (`--config`) → its format
+    config_flags: dict[str, str] = {}
     imports: dict[str, str] = {}  # local name → "module.attr" or "module"
     star_imports: tuple[str, ...] = ()  # modules imported with `from module import *`
     error: str | None = None  # why the file was skipped, when it was
@@ -592,6 +594,9 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # what its authors wrote where it is declared: the config field's docstring, the
     # comment above the variable's read
     doc: str | None = None
+    # the flag of `command` that reads a config file of flags, and the file's format:
+    # ("--config", "yaml")
+    config: tuple[str, str] | None = None
 
 
 class SelectionLink(msgspec.Struct, frozen=True, gc=False):

@@ -80,6 +80,8 @@ class Knob(msgspec.Struct, kw_only=True):
     command: str | None = None
     # what its authors wrote where it is declared (a config field's docstring)
     doc: str | None = None
+    # the flag of `command` that reads a config file of flags, and its format
+    config: tuple[str, str] | None = None
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).
@@ -128,6 +130,9 @@ class ExampleFix(msgspec.Struct, kw_only=True):
     # An upper-case word of the fix → the message placeholder whose value, when a lookup
     # has it from the user's paste, stands in its place: `JSON` → `{json!r}`.
     fills: dict[str, str] = {}
+    # The same setting in the config file the program reads, and the line that reads it:
+    # "# config.yaml\nenforce-eager: true\n\nvllm serve MODEL_TAG --config config.yaml".
+    config: str | None = None
 
 
 class Change(msgspec.Struct, kw_only=True, omit_defaults=True):
