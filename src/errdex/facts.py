@@ -291,6 +291,10 @@ class HelperFact(msgspec.Struct, frozen=True, gc=False):
     kind: SiteKind = SiteKind.RAISE
     conditions: tuple[Condition, ...] = ()  # the raise's guard inside the helper
     defaults: dict[str, str] = {}  # parameters' literal defaults, for the guard of a call
+    # The exception's arguments at the raise, in terms of the parameters: what its class
+    # binds (`raise PoFileError(msg, self.catalog, line, lineno)`), not the call's own.
+    args: tuple[Arg, ...] = ()
+    varargs: str | None = None  # its `*args` parameter: empty unless a call passes more
 
 
 class CallFact(msgspec.Struct, frozen=True, gc=False):
