@@ -57,6 +57,10 @@ def test_what_the_message_says_is_missing_is_what_to_give() -> None:
     )
     (advice,) = message_advice("page_size must be provided when paged_kv=True")
     assert advice.missing == ("Provide", "page_size when paged_kv=True")
+    (advice,) = message_advice(
+        "The 'tasks' parameter was not provided to build_app and will be required later."
+    )
+    assert advice.missing == ("Provide", "the 'tasks' parameter to build_app")
     (advice,) = message_advice("Either x or y must be specified.")
     assert advice.missing == ("Specify", "either x or y")
     # what follows says how it is missing, or who lacks it: no instruction

@@ -198,7 +198,10 @@ def _missing(sentence: str) -> tuple[str, str] | None:
     first = what.split()[0]
     if first[:1].isupper() and first[1:].islower():
         what = what[0].lower() + what[1:]  # "Either x or y" after the verb
-    return verb, (what + match.group("rest")).strip()
+    # the clause that says what it is for, not what follows it ("... and will be required
+    # in a future version")
+    rest = re.split(r";|,\s|\s(?:and|but|so|because|which)\s", match.group("rest"), maxsplit=1)[0]
+    return verb, (what + rest).strip()
 
 
 def _suggested(sentence: str) -> str | None:
