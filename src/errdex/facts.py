@@ -156,6 +156,7 @@ class Binding(msgspec.Struct, frozen=True, gc=False):
     line: int
     origin: str = "local"  # "local", "constant" (module-level, resolved across imports)
     file: str | None = None  # where a constant is defined, when not the site's own file
+    doc: str | None = None  # a constant's docstring or the comment above it, where defined
 
 
 class Variant(msgspec.Struct, frozen=True, gc=False):
@@ -229,6 +230,8 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     message: MessageTemplate | None = None  # built by `__init__`/`__str__` from the params
     methods: tuple[str, ...] = ()  # names of the functions defined in its body
     fields: dict[str, str] = {}  # annotated class-level names → annotation (`*Args` classes)
+    # class-level names → their docstring (the string after the field) or comment above
+    field_docs: dict[str, str] = {}
     # What `__init__` passes to its base's `__init__` (`super().__init__(line, col, message=m)`),
     # over its own parameters: a codebase base may build the message from them.
     super_args: tuple[Arg, ...] = ()
@@ -345,6 +348,7 @@ class EnvRead(msgspec.Struct, frozen=True, gc=False):
     line: int
     source: str = ""  # the line (or getter) that reads it
     binds: str | None = None  # a module-level name that holds the value (`envs.X`, `X = ...`)
+    doc: str | None = None  # the comment block above the read (or its dictionary entry)
 
 
 class FlagFact(msgspec.Struct, frozen=True, gc=False):
@@ -502,6 +506,7 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     calls: tuple[CallFact, ...] = ()
     reason_builders: dict[str, ReasonsList] = {}  # function qualname → reasons it returns
     constants: dict[str, Any] = {}  # module-level literal values (JSON-able)
+    constant_docs: dict[str, str] = {}  # a constant → its docstring or the comment above it
     imports: dict[str, str] = {}  # local name → "module.attr" or "module"
     star_imports: tuple[str, ...] = ()  # modules imported with `from module import *`
     error: str | None = None  # why the file was skipped, when it was
@@ -582,6 +587,9 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # the command line that takes the flag (or, for a variable, the version's main
     # command), from its console scripts and subcommands: `vllm serve MODEL_TAG`
     command: str | None = None
+    # what its authors wrote where it is declared: the config field's docstring, the
+    # comment above the variable's read
+    doc: str | None = None
 
 
 class SelectionLink(msgspec.Struct, frozen=True, gc=False):

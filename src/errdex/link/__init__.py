@@ -57,7 +57,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "29-public-selections"
+LINKER_VERSION = "30-docs-beside-names"
 
 
 def link_version(
@@ -181,9 +181,17 @@ class _Context:
         )
 
     def _with_command(self, knob: KnobLink) -> KnobLink:
-        """The knob with the command line a user types to set it."""
+        """The knob with the command line a user types to set it, and the public path of
+        the class that takes it as a keyword (`vllm.LLM`, not the module defining it)."""
         command = self._command(knob.kind, knob.name)
-        return msgspec.structs.replace(knob, command=command) if command else knob
+        call = knob.call
+        if call is not None:
+            path, paren, first = call.partition("(")
+            module, _, name = path.rpartition(".")
+            call = (self.public.of(module, name) or path) + paren + first
+        if command is None and call == knob.call:
+            return knob
+        return msgspec.structs.replace(knob, command=command or knob.command, call=call)
 
     def _selection_command(self, selection: SelectionLink) -> SelectionLink:
         """The selection with the command line a user types to give the setting."""
@@ -329,12 +337,14 @@ class _ConstantBindings:
         if found is None:
             return None
         value, where = found
+        name = dotted.rsplit(".", 1)[-1] if where is not facts else dotted
         return Binding(
             name=dotted,
             value=json.dumps(value, ensure_ascii=False)[:2000],
             line=0,
             origin="constant",
             file=where.path if where is not facts else None,
+            doc=where.constant_docs.get(name),
         )
 
 
