@@ -22,12 +22,13 @@ from errdex.explain.advice import message_advice
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.environment import package_solution, platform_solution
 from errdex.explain.fix_forms import change_fix, setting_fix
-from errdex.explain.inputs import input_action, merged_type_checks
+from errdex.explain.inputs import Given, input_action, merged_type_checks
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.selection import selection_solutions
+from errdex.explain.setters import setter_action
 from errdex.explain.user_call import suggested_call
 from errdex.extract.conditions import negate
 from errdex.facts import Condition, ConditionKind, KnobKind, SiteKind
@@ -204,16 +205,17 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
             check = merged.get(condition.line, condition)
             given = input_action(check, facts) or input_action(expanded(check, facts), facts)
             if given is not None:
-                found.add(
-                    Solution(
-                        text=given.text,
-                        condition=condition.text,
-                        kind="input",
-                        change=given.change,
-                    ),
-                    1,
-                )
+                found.add(_input_solution(given, condition), 1)
                 return
+    for condition in reversed(checks):
+        called = setter_action(condition, facts)
+        if called is not None:
+            found.add(_input_solution(called, condition), 1)
+            return
+
+
+def _input_solution(given: Given, condition: ConditionView) -> Solution:
+    return Solution(text=given.text, condition=condition.text, kind="input", change=given.change)
 
 
 def _exact(action: KnobAction) -> bool:
