@@ -96,6 +96,12 @@ def test_nothing_found_means_nothing_needed() -> None:
     assert needed_files(PACKAGE, evidence) == set()
 
 
+def test_nothing_to_look_for_needs_the_whole() -> None:
+    for message in ("by must be 'value' or 'name', got 'bogus'", ""):  # short runs, none
+        evidence = Evidence(errors=(ErrorEvidence(exception="ValueError", message=message),))
+        assert needed_files(PACKAGE, evidence) is None
+
+
 def test_only_a_qualified_class_names_a_package_to_index() -> None:
     from errdex.match.answer import may_index, named_modules
 
