@@ -15,8 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
 
-from errdex.facts import MessageTemplate, ShownText, SiteKind, Variant
-from errdex.link.resolve import BUILTIN_EXCEPTIONS
+from errdex.facts import BUILTIN_EXCEPTIONS, MessageTemplate, ShownText, SiteKind, Variant
 from errdex.match.evidence import ErrorEvidence, Evidence, at_lines, printed_call
 from errdex.match.logged import logged_by, project_named, spanning
 from errdex.match.one_result import same_text_key

@@ -23,7 +23,7 @@ from typing import Protocol, runtime_checkable
 
 import msgspec
 
-from errdex.link.resolve import BUILTIN_EXCEPTIONS
+from errdex.facts import BUILTIN_EXCEPTIONS
 from errdex.match.evidence import ErrorEvidence, Evidence
 from errdex.match.import_graph import definitions_at, module_files, with_imports
 from errdex.match.lookup import frame_paths
