@@ -197,14 +197,18 @@ def _add_lines(chosen: dict[str, set[int] | None], path: str, lines: Iterable[in
 
 
 def _lines_of(data: bytes, needles: Iterable[bytes], most: int = 16) -> list[int]:
-    """The lines where the needles occur in the file (at most `most` of them)."""
-    lines: list[int] = []
+    """The lines where the longest needle the file holds occurs (at most `most` of them):
+    where the message is raised. (A shorter piece, a name such as `past_key_values`, may
+    be anywhere in the file.)"""
     for needle in needles:
         at = data.find(needle)
+        lines: list[int] = []
         while at >= 0 and len(lines) < most:
             lines.append(data.count(b"\n", 0, at) + 1)
             at = data.find(needle, at + len(needle))
-    return lines
+        if lines:
+            return lines
+    return []
 
 
 def _defines(data: bytes, name: str) -> bool:
