@@ -165,6 +165,7 @@ class Binding(msgspec.Struct, frozen=True, gc=False):
     line: int
     origin: str = "local"  # "local", "constant" (module-level, resolved across imports)
     file: str | None = None  # where a constant is defined, when not the site's own file
+    doc: str | None = None  # a constant's docstring or the comment above it, where defined
 
 
 class Variant(msgspec.Struct, frozen=True, gc=False):
@@ -238,6 +239,8 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     message: MessageTemplate | None = None  # built by `__init__`/`__str__` from the params
     methods: tuple[str, ...] = ()  # names of the functions defined in its body
     fields: dict[str, str] = {}  # annotated class-level names → annotation (`*Args` classes)
+    # class-level names → their docstring (the string after the field) or comment above
+    field_docs: dict[str, str] = {}
     # What `__init__` passes to its base's `__init__` (`super().__init__(line, col, message=m)`),
     # over its own parameters: a codebase base may build the message from them.
     super_args: tuple[Arg, ...] = ()
@@ -354,6 +357,7 @@ class EnvRead(msgspec.Struct, frozen=True, gc=False):
     line: int
     source: str = ""  # the line (or getter) that reads it
     binds: str | None = None  # a module-level name that holds the value (`envs.X`, `X = ...`)
+    doc: str | None = None  # the comment block above the read (or its dictionary entry)
 
 
 class FlagFact(msgspec.Struct, frozen=True, gc=False):
@@ -387,6 +391,25 @@ class AttrSet(msgspec.Struct, frozen=True, gc=False):
     note: str | None = None  # the text of a message logged beside it: "This is equivalent to ..."
 
 
+class ChoiceList(msgspec.Struct, frozen=True, gc=False):
+    """Candidates written one after another in a list: `[Backend.FLASH, Backend.TRITON]`, or
+    `[FastKernel, SlowKernel]`: the alternatives the code tries in turn (a platform's
+    priority list), so code that stands in for each other."""
+
+    items: tuple[str, ...]  # as written: `Backend.FLASH`, `FastKernel`
+    line: int
+
+
+class NameFilter(msgspec.Struct, frozen=True, gc=False):
+    """A setting that takes classes out of a selection by name:
+    `if kernel.__name__ in envs.DISABLED_KERNELS: continue`, or for one class,
+    `"FastKernel" not in envs.DISABLED_KERNELS`."""
+
+    setting: str  # the dotted name read: envs.DISABLED_KERNELS
+    line: int
+    name: str | None = None  # the one class it names, when it names one
+
+
 class TestRef(msgspec.Struct, frozen=True, gc=False):
     """A test that expects an error: `pytest.raises(X, match=...)`, `assertRaisesRegex`."""
 
@@ -402,6 +425,18 @@ class TryRead(msgspec.Struct, frozen=True, gc=False):
     imports: tuple[str, ...] = ()
     calls: tuple[str, ...] = ()
     line: int = 0
+
+
+class Setter(msgspec.Struct, frozen=True, gc=False):
+    """A public method of the site's class that sets an attribute its conditions test:
+    `set_alt_screen(enable=True)` assigns `self._is_alt_screen = enable`."""
+
+    attr: str  # the name the condition reads: is_alt_screen (a property returning target)
+    target: str  # the attribute assigned: _is_alt_screen
+    method: str  # set_alt_screen
+    value: str  # the source assigned: a parameter (`enable`) or a literal (`True`)
+    default: str | None = None  # the parameter's default, when the value is a parameter
+    guard: str | None = None  # the `if` test the assignment sits under, in the method
 
 
 class SourceRead(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
@@ -431,6 +466,8 @@ class SourceRead(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     # where the site sits when no branch condition says it: the `else` of a loop (it runs
     # when the loop ends without `break`), an except clause
     placement: str | None = None
+    # public methods of the class that set a `self.X` the conditions test
+    setters: tuple[Setter, ...] = ()
 
     def other_branch_fails(self, line: int, holds: bool, warning: bool = False) -> bool:
         """Whether making the `if` test at `line` come out the other way fails too (the
@@ -478,6 +515,7 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     calls: tuple[CallFact, ...] = ()
     reason_builders: dict[str, ReasonsList] = {}  # function qualname → reasons it returns
     constants: dict[str, Any] = {}  # module-level literal values (JSON-able)
+    constant_docs: dict[str, str] = {}  # a constant → its docstring or the comment above it
     imports: dict[str, str] = {}  # local name → "module.attr" or "module"
     star_imports: tuple[str, ...] = ()  # modules imported with `from module import *`
     error: str | None = None  # why the file was skipped, when it was
@@ -502,6 +540,11 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     # function name → the platform test its body returns (`torch.cuda.is_available()`)
     platform_tests: dict[str, str] = {}
     readings: dict[int, SourceRead] = {}  # line of a site or a call → what its source says
+    # `Enum` classes whose members name classes: enum → member → the class named, as
+    # written (`pkg.backends.flash.FlashBackend` in a string, or a name)
+    enums: dict[str, dict[str, str]] = {}
+    choices: tuple[ChoiceList, ...] = ()
+    name_filters: tuple[NameFilter, ...] = ()
 
 
 class ExceptionInfo(msgspec.Struct, frozen=True, gc=False):
@@ -553,6 +596,29 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # the command line that takes the flag (or, for a variable, the version's main
     # command), from its console scripts and subcommands: `vllm serve MODEL_TAG`
     command: str | None = None
+    # what its authors wrote where it is declared: the config field's docstring, the
+    # comment above the variable's read
+    doc: str | None = None
+
+
+class SelectionLink(msgspec.Struct, frozen=True, gc=False):
+    """A setting whose value picks the code a site sits in: a backend named by an enum
+    member (`--attention-backend CUTLASS_MLA` names the class of the site's module), or a
+    class that a setting takes out of a selection by name (`VLLM_DISABLED_KERNELS`). The way
+    out is another value: one of `others`, or `value` added to the list."""
+
+    setting: str  # --attention-backend, VLLM_DISABLED_KERNELS
+    kind: KnobKind
+    how: str  # "choose": set it to one of `others`; "exclude": add `value` to it
+    value: str  # the value that picks this code (a member), or the class to take out
+    others: tuple[str, ...] = ()  # the values that pick other code, best first
+    registry: str | None = None  # the enum member or the list that names the code
+    file: str | None = None  # where the registry (or the filter) is
+    line: int | None = None
+    listed: str | None = None  # `file:line` of a list that picks it by default
+    separator: str | None = None  # how the variable's getter splits a list of names
+    command: str | None = None  # the command line that takes the flag
+    call: str | None = None  # the public constructor that takes the flag's field
 
 
 class TestLink(msgspec.Struct, frozen=True, gc=False):
@@ -605,6 +671,7 @@ class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     tests: tuple[TestLink, ...] = ()  # tests that expect this error
     shown: tuple[ShownText, ...] = ()  # the texts a user sees, as composed away from the raise
     reading: SourceRead | None = None  # None when an older errdex indexed it
+    selections: tuple[SelectionLink, ...] = ()  # settings that pick the code it sits in
     # How a user of the package reaches the site's function, by its public import path
     # (`httpx.AsyncClient.__init__`, `rich.console.Console.print_json`); None when no public
     # module reaches it

@@ -202,6 +202,19 @@ def test_a_piece_from_inside_a_template() -> None:
     assert whole is not None and whole.score > across.score > inside.score
 
 
+def test_a_piece_starting_inside_a_value_or_a_word() -> None:
+    # Copied from the middle of a printed message: the first word is a value's end or a
+    # word's end; the rest is the template's text.
+    after_value = INVALID_URL.fragment("'local': No scheme supplied. Perhaps you meant")
+    assert after_value is not None and after_value.fragment
+    mid_word = INVALID_URL.fragment("heme supplied. Perhaps you meant")
+    assert mid_word is not None
+    whole_words = INVALID_URL.fragment("No scheme supplied. Perhaps you meant")
+    assert whole_words is not None and whole_words.score > mid_word.score
+    # Two words left unread at most.
+    assert INVALID_URL.fragment("a b c supplied. Perhaps you meant") is None
+
+
 def test_what_is_not_a_piece() -> None:
     assert INVALID_URL.fragment("scheme supplied") is None  # two words tell too little
     assert INVALID_URL.fragment("No scheme supplied at all today") is None

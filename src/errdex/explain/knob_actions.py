@@ -67,31 +67,40 @@ def knob_action(condition: ConditionView, knobs: list[Knob]) -> KnobAction | Non
 
 
 def _action(node: ast.expr, condition: ConditionView, knobs: list[Knob]) -> KnobAction | None:
+    """The first exact action of a knob behind the node; one that only names the knob
+    (`_generic`) when no knob gives more (a name computed from several settings follows
+    each of them, and the one it takes as it is says what to set)."""
+    fallback: KnobAction | None = None
     for knob in knobs:
-        if knob.behind is None or knob.kind not in (KnobKind.ENV, KnobKind.FLAG):
+        action = _knob_action(node, condition, knob)
+        if action is None:
             continue
-        if knob.sets is not None:
-            through = _set_action(node, knob)
-            if through is not None:
-                return through
+        if action.text.startswith("Change"):
+            fallback = fallback or action
             continue
-        shape = _shape(node, knob.behind)
-        if shape is not None and _positive_count(shape):
-            continue  # `n > 0`: none of a thing is no setting to ask for
-        if shape is None:
-            field = _json_field_action(node, knob) if knob.kind == KnobKind.FLAG else None
-            if field is not None:
-                return field
-            if knob.behind in _names(node):
-                return _generic(knob, condition)
-            continue
-        if not knob.same_value:
+        return action
+    return fallback
+
+
+def _knob_action(node: ast.expr, condition: ConditionView, knob: Knob) -> KnobAction | None:
+    if knob.behind is None or knob.kind not in (KnobKind.ENV, KnobKind.FLAG):
+        return None
+    if knob.sets is not None:
+        return _set_action(node, knob)
+    shape = _shape(node, knob.behind)
+    if shape is not None and _positive_count(shape):
+        return None  # `n > 0`: none of a thing is no setting to ask for
+    if shape is None:
+        field = _json_field_action(node, knob) if knob.kind == KnobKind.FLAG else None
+        if field is not None:
+            return field
+        if knob.behind in _names(node):
             return _generic(knob, condition)
-        action = (
-            _env_action(knob, shape) if knob.kind == KnobKind.ENV else _flag_action(knob, shape)
-        )
-        return action or _generic(knob, condition)
-    return None
+        return None
+    if not knob.same_value:
+        return _generic(knob, condition)
+    action = _env_action(knob, shape) if knob.kind == KnobKind.ENV else _flag_action(knob, shape)
+    return action or _generic(knob, condition)
 
 
 def _names(node: ast.expr) -> set[str]:

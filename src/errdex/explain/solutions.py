@@ -27,6 +27,8 @@ from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code, plain_condition
+from errdex.explain.selection import selection_solutions
+from errdex.explain.setters import setter_action
 from errdex.explain.user_call import suggested_call
 from errdex.extract.conditions import negate
 from errdex.facts import Condition, ConditionKind, KnobKind, SiteKind
@@ -36,6 +38,8 @@ _MAX_VARIANTS = 6
 # How directly each kind of way out acts: a setting first, then the input, then the
 # environment (what the message asks for ranks within its kind, after an exact setting).
 _RANK = {"setting": 0, "input": 1, "environment": 2}
+# Picking other code (another backend) comes after the settings that decide the check.
+_SELECTION_TIER = 5
 _IMPORT_ERRORS = ("ImportError", "ModuleNotFoundError")
 # What names the interpreter or the machine: `sys.platform`, `os.name`, `platform.system()`,
 # `sys.version_info`, `sys.implementation`.
@@ -124,7 +128,11 @@ def _solutions(facts: Facts) -> list[Solution]:
         )
         if action is not None:
             reason = f"so that {opposite_words(condition)}"
-            found.add(_knob_solution(action, reason, condition, facts.knobs), _tier(action))
+            # an earlier exit turns the feature off: the check's own settings come first
+            exit_tier = 1 if condition.kind == ConditionKind.EARLY_EXIT else 0
+            found.add(
+                _knob_solution(action, reason, condition, facts.knobs), _tier(action) + exit_tier
+            )
     _add_input(found, open_conditions, facts)
     replaced = override_solution(facts.stored)
     if replaced is not None:
@@ -153,6 +161,8 @@ def _solutions(facts: Facts) -> list[Solution]:
                 break
     _add_except(found, facts)
     _add_advice(found, facts)
+    for solution in selection_solutions(facts.stored):
+        found.add(solution, _SELECTION_TIER)
     return [_with_fix(s, facts) for s in found.ranked()[:MAX_SOLUTIONS]]
 
 
@@ -205,6 +215,11 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
                     1,
                 )
                 return
+    for condition in reversed(checks):
+        called = setter_action(condition, facts)
+        if called is not None:
+            found.add(Solution(text=called, condition=condition.text, kind="input"), 1)
+            return
 
 
 def _exact(action: KnobAction) -> bool:

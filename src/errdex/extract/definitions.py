@@ -12,6 +12,7 @@ import re
 
 from errdex.extract.calls import is_property, property_fact
 from errdex.extract.conditions import dotted_name, walk
+from errdex.extract.docs import attribute_docs
 from errdex.extract.scope import Scope, Step, literal_defaults
 from errdex.extract.shapes import KEYED_LOOKUP, annotated_class, looks_like_exception_class
 from errdex.extract.source_text import line_span
@@ -45,6 +46,7 @@ class DefinitionRecorder:
 
     def __init__(self, state: WalkState) -> None:
         self.state = state
+        self._text_lines: list[str] | None = None
         self.classes: list[ClassFact] = []
         self.helpers: list[HelperFact] = []
         self.keyed: list[KeyedHelper] = []
@@ -60,6 +62,12 @@ class DefinitionRecorder:
         # The path that holds after each function's body, by its `def` line: the guard of a
         # call in the straight code of a tail the skeleton blanked.
         self._after_body: dict[int, tuple[Step, ...]] = {}
+
+    def _lines(self) -> list[str]:
+        """The file's lines, split once when a class first asks (for comments above)."""
+        if self._text_lines is None:
+            self._text_lines = self.state.text.split("\n")
+        return self._text_lines
 
     def function_entered(
         self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, inner: Scope
@@ -223,6 +231,7 @@ class DefinitionRecorder:
             for item in stmt.body:
                 if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
                     fields[item.target.id] = self.state.source(item.annotation)[:80]
+        field_docs = attribute_docs(stmt.body, self._lines())
         return ClassFact(
             name=stmt.name,
             qualname=qualname,
@@ -235,6 +244,7 @@ class DefinitionRecorder:
             tables=tables,
             methods=methods,
             fields=fields,
+            field_docs=field_docs,
         )
 
     def _message_in(

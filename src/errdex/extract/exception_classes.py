@@ -17,6 +17,7 @@ import re
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from errdex.extract.conditions import dotted_name
+from errdex.extract.shapes import own_attributes_set
 from errdex.extract.source_text import source_of
 from errdex.extract.templates import TemplateBuilder
 from errdex.facts import ClassText, ErrorSite, MessageTemplate, TextMethod
@@ -284,19 +285,13 @@ def _stored(func: ast.FunctionDef | ast.AsyncFunctionDef, text: str) -> dict[str
     """`self.X = <expr>` in `__init__`: the first expression stored in each attribute."""
     sets: dict[str, str] = {}
     for node in ast.walk(func):
-        if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
+        if not isinstance(node, ast.stmt):
             continue
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        for target in targets:
-            if (
-                isinstance(target, ast.Attribute)
-                and isinstance(target.value, ast.Name)
-                and target.value.id == "self"
-                and target.attr not in sets
-            ):
-                source = source_of(text, node.value)
+        for attr, value in own_attributes_set(node):
+            if attr not in sets:
+                source = source_of(text, value)
                 if len(source) <= _MAX_SOURCE:
-                    sets[target.attr] = source
+                    sets[attr] = source
     return sets
 
 

@@ -295,3 +295,18 @@ def is_exit_call(call: ast.Call) -> bool:
     """`sys.exit(...)`, `os._exit(...)`, `pytest.fail(...)`: calls that never return."""
     name = dotted_name(call.func) if isinstance(call.func, ast.Name | ast.Attribute) else None
     return name in ("sys.exit", "exit", "quit", "os._exit", "os.abort")
+
+
+def own_attributes_set(stmt: ast.stmt) -> list[tuple[str, ast.expr]]:
+    """`self.X = value` (or annotated): each attribute of the instance the statement
+    assigns, with the value; nothing for any other statement."""
+    if not isinstance(stmt, ast.Assign | ast.AnnAssign) or stmt.value is None:
+        return []
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    return [
+        (target.attr, stmt.value)
+        for target in targets
+        if isinstance(target, ast.Attribute)
+        and isinstance(target.value, ast.Name)
+        and target.value.id == "self"
+    ]

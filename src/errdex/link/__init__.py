@@ -21,6 +21,7 @@ from errdex.facts import (
     KnobKind,
     KnobLink,
     MessageTemplate,
+    SelectionLink,
     SiteKind,
 )
 from errdex.ids import error_id
@@ -46,6 +47,7 @@ from errdex.link.public import PublicPaths
 from errdex.link.reasons import ReasonsIndex
 from errdex.link.receivers import ReceiverClasses
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
+from errdex.link.selection import SelectionIndex
 from errdex.link.shown import ShownTexts, with_callers
 from errdex.link.tables import MessageTables
 from errdex.link.tests import TestIndex
@@ -55,7 +57,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "28-public-paths"
+LINKER_VERSION = "30-docs-beside-names"
 
 
 def link_version(
@@ -135,6 +137,7 @@ class _Context:
         self.callers = CallerIndex(files, names)
         self.commands = CommandIndex(files, self.callers, entry_points)
         self.knobs = KnobIndex(files, names)
+        self.selection = SelectionIndex(files, names, self.knobs)
         self.tests = TestIndex(files)
         self.public = PublicPaths(names.modules)
         self.overrides = OverrideIndex(names)
@@ -168,18 +171,38 @@ class _Context:
             callers=tuple(f"{c.module}.{c.function}" for c in links if c.depth == 1),
             caller_links=links,
             knobs=tuple(self._with_command(k) for k in reversed(unique.values())),
+            selections=tuple(
+                self._selection_command(s)
+                for s in self.selection.selections(facts, site.class_name)
+            ),
             tests=self.tests.tests_for(indexed) if self.tests else (),
             public=self.public.of(indexed.module, site.function),
             overrides=self.overrides.of(site, facts),
         )
 
     def _with_command(self, knob: KnobLink) -> KnobLink:
-        """The knob with the command line a user types to set it."""
-        if knob.kind == KnobKind.FLAG:
-            command = self.commands.command(knob.name)
-        else:
-            command = self.commands.main_command()
-        return msgspec.structs.replace(knob, command=command) if command else knob
+        """The knob with the command line a user types to set it, and the public path of
+        the class that takes it as a keyword (`vllm.LLM`, not the module defining it)."""
+        command = self._command(knob.kind, knob.name)
+        call = knob.call
+        if call is not None:
+            path, paren, first = call.partition("(")
+            module, _, name = path.rpartition(".")
+            call = (self.public.of(module, name) or path) + paren + first
+        if command is None and call == knob.call:
+            return knob
+        return msgspec.structs.replace(knob, command=command or knob.command, call=call)
+
+    def _selection_command(self, selection: SelectionLink) -> SelectionLink:
+        """The selection with the command line a user types to give the setting."""
+        command = self._command(selection.kind, selection.setting)
+        return msgspec.structs.replace(selection, command=command) if command else selection
+
+    def _command(self, kind: KnobKind, name: str) -> str | None:
+        """The command that takes a flag; for a variable, the version's main command."""
+        return (
+            self.commands.command(name) if kind == KnobKind.FLAG else self.commands.main_command()
+        )
 
     def _knobs_of_callers(
         self, module: str, function: str, links: tuple[CallerLink, ...]
@@ -314,12 +337,14 @@ class _ConstantBindings:
         if found is None:
             return None
         value, where = found
+        name = dotted.rsplit(".", 1)[-1] if where is not facts else dotted
         return Binding(
             name=dotted,
             value=json.dumps(value, ensure_ascii=False)[:2000],
             line=0,
             origin="constant",
             file=where.path if where is not facts else None,
+            doc=where.constant_docs.get(name),
         )
 
 

@@ -29,6 +29,7 @@ from errdex.facts import (
     AttrSet,
     Binding,
     Condition,
+    ConditionKind,
     EnvRead,
     FileFacts,
     KnobKind,
@@ -41,6 +42,8 @@ from errdex.link.resolve import Namespace
 _CONFIG_RECEIVER = re.compile(r"(?:config|args|arguments|options|opts|settings|cfg)$", re.I)
 # Classes whose own fields a flag of the same name may set: `ModelConfig`, `EngineArgs`.
 _CONFIG_CLASS = re.compile(r"(?:Config|Args|Arguments|Options|Settings)$")
+# Classes whose fields are command-line flags as they are named: `EngineArgs`.
+_ARGS_CLASS = re.compile(r"(?:Args|Arguments)$")
 _MAX_KNOBS = 12
 _MAX_SETS_PER_ATTR = 4  # assignments of one attribute followed to their settings
 # A class is the Python entry point of an arguments dataclass when its constructor takes at
@@ -71,16 +74,24 @@ class KnobIndex:
         self._optional: dict[tuple[str, str], tuple[str, str]] = {}
         # (module, function name) → (the platform test it returns, file)
         self._platform: dict[tuple[str, str], tuple[str, str]] = {}
+        # what authors wrote where a setting is declared: a variable → the comment above
+        # its read; a field name → (its class, its docstring) for every class documenting it
+        self._env_docs: dict[str, str] = {}
+        self._field_docs: dict[str, list[tuple[str, str]]] = {}
         for facts in files:
             if facts.error is not None:
                 continue
             for read in facts.env_reads:
                 if read.binds is not None:
                     self._env_binds[(facts.module, read.binds)] = read
+                if read.doc is not None:
+                    self._env_docs.setdefault(read.name, read.doc)
             for flag in facts.flags:
                 dest = flag.flag[2:].replace("-", "_")
                 self._flags.setdefault(dest, (flag.flag, facts.path, flag.line))
             for cls in facts.classes:
+                for field, doc in cls.field_docs.items():
+                    self._field_docs.setdefault(field, []).append((cls.qualname, doc))
                 for field, annotation in cls.fields.items():
                     self._fields.setdefault(field, (cls.qualname, annotation, facts.path, cls.line))
                 if cls.fields:
@@ -113,6 +124,10 @@ class KnobIndex:
         conditions = list(conditions)
         local = {b.name: b for b in bindings if b.origin == "local"}
         wanted = list(names) if names is not None else _names_of(conditions)
+        # the names of the check's own branches first, those of earlier exits after: past
+        # the cap, an exit far up a long function says less of this check
+        near = set(_names_of(c for c in conditions if c.kind is not ConditionKind.EARLY_EXIT))
+        wanted = [n for n in wanted if n in near] + [n for n in wanted if n not in near]
         for condition in conditions:
             reads = _env_reads_in(condition.statement)
             if reads:
@@ -122,7 +137,37 @@ class KnobIndex:
         unique: dict[tuple[str, str], KnobLink] = {}
         for knob in out:
             unique.setdefault((knob.name, knob.behind), knob)
-        return list(unique.values())[:_MAX_KNOBS]
+        return [self._documented(k, class_name) for k in list(unique.values())[:_MAX_KNOBS]]
+
+    def _documented(self, knob: KnobLink, class_name: str | None) -> KnobLink:
+        """The knob with what its authors wrote where it is declared, when they did."""
+        doc: str | None = None
+        if knob.kind == KnobKind.ENV:
+            doc = self._env_docs.get(knob.name)
+        elif knob.kind == KnobKind.FLAG:
+            doc = self._field_doc(knob.name[2:].replace("-", "_"), knob.behind, class_name)
+        return msgspec.structs.replace(knob, doc=doc) if doc else knob
+
+    def _field_doc(self, field: str, behind: str, class_name: str | None) -> str | None:
+        """The docstring of the configuration field a flag sets: of the class the condition
+        is in (`self.field`), or of the class named like the object it is read from
+        (`model_config.field` → `ModelConfig`), else the one the classes agree on."""
+        found = self._field_docs.get(field)
+        if not found:
+            return None
+        parts = behind.split(".")
+        receiver = parts[-2] if len(parts) >= 2 else ""
+        owner = class_name.rsplit(".", 1)[-1] if class_name and receiver in OWN_OBJECT else None
+        wanted = receiver.replace("_", "").lower()
+        for qualname, doc in found:
+            name = qualname.rsplit(".", 1)[-1]
+            if name == owner or (wanted and name.lower() == wanted):
+                return doc
+        docs = {doc for _, doc in found}
+        if len(docs) == 1:
+            return found[0][1]
+        configs = [doc for qualname, doc in found if _CONFIG_CLASS.search(qualname)]
+        return configs[0] if len(set(configs)) == 1 else None
 
     # -- names -----------------------------------------------------------------------------
 
@@ -162,7 +207,7 @@ class KnobIndex:
         env = self._module_env(dotted, facts) or self._environment(dotted, facts)
         if env is not None:
             return [env]
-        flag = self._flag(parts, dotted, facts, class_name)
+        flag = self._flag(parts, dotted, class_name)
         if flag is not None:
             return [flag]
         if len(parts) < 2 or depth >= 2:
@@ -363,13 +408,35 @@ class KnobIndex:
             out.extend(self._resolve(inner, facts, class_name, {}, depth + 1))
         return out
 
-    def _flag(
-        self, parts: list[str], dotted: str, facts: FileFacts, class_name: str | None
-    ) -> KnobLink | None:
+    def field_flag(self, name: str) -> KnobLink | None:
+        """The flag that sets the field `name` of an arguments class (`EngineArgs`), or that
+        argparse declares with that destination: how a user gives a value a field of that
+        name holds elsewhere (a registry's member)."""
+        if name not in self._flags and not any(
+            _ARGS_CLASS.search(cls) and name in fields for cls, fields in self._args_fields.items()
+        ):
+            return None
+        return self._flag(["args", name], f"args.{name}", None)
+
+    def _json_flag_field(self, name: str) -> bool:
+        """Whether `name` is a field of an arguments class whose flag takes a JSON object
+        (declared as a configuration class or a dict)."""
+        field = self._fields.get(name)
+        if field is None or not ("Config" in field[1] or field[1].startswith(("dict", "Dict"))):
+            return False
+        return any(
+            _ARGS_CLASS.search(cls) and name in fields for cls, fields in self._args_fields.items()
+        )
+
+    def _flag(self, parts: list[str], dotted: str, class_name: str | None) -> KnobLink | None:
         if len(parts) < 2:
             return None
         name = parts[-1]
         receiver = parts[-2]
+        if receiver not in OWN_OBJECT and self._json_flag_field(receiver):
+            # `attention_config.backend`, where `--attention-config` takes a JSON object of
+            # fields: that flag sets it (a `--backend` of another parser does not)
+            return self._flag(["args", receiver], ".".join(parts[:-1]), None)
         # A one-word attribute (`model`, `seed`) is a flag only on an object named for
         # configuration (`model_config.quantization`): on `self` it is too often internal.
         if "_" not in name and not _CONFIG_RECEIVER.search(receiver):

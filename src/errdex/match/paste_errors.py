@@ -18,6 +18,9 @@ _INNER = re.compile(rf"{SUFFIX}(?=: |\(['\"])")  # `...: ValueError: msg`, `Runt
 # added after the message; a library's `Did you mean '0'?` is part of its message.
 _DID_YOU_MEAN = re.compile(r"\.? ?Did you (?:mean: |forget to import\b)[^\n]{0,300}\?\s*$")
 _TRUNC = ("...", "…", "[...]", "(truncated)", "[truncated]", "<truncated>")
+# A message quoted inside prose (`I keep getting "No available memory for ..." when ...`):
+# quotes at word edges, so that an apostrophe (`don't`, `model's`) opens or closes nothing.
+_QUOTED = re.compile(r"""(?<!\w)["`“‘'](?P<span>[^\n"`“”‘’]{8,500}?)["`”’'](?!\w)""")
 
 
 @dataclass(slots=True)
@@ -61,6 +64,23 @@ def inner_errors(err: Err) -> list[Err]:
         elif (inner := _repr_string(rest[1:])) is not None:
             out.append(Err(name, inner))
         if len(out) >= 4:
+            break
+    if err.exception is None and not err.frames and not out:
+        out += _quoted(msg)
+    return out
+
+
+def _quoted(prose: str) -> list[Err]:
+    """Messages quoted inside prose, of three words or more: each may be the start of a
+    message (users quote what they remember of it), so it is read as possibly cut short."""
+    out: list[Err] = []
+    if prose.lstrip()[:1] in "{[" or '": ' in prose:
+        return out  # a JSON document, not prose: its strings are fields, read as such
+    for m in _QUOTED.finditer(prose[:20_000]):
+        span = m["span"].strip()
+        if len(span.split()) >= 3 and len(span) < len(prose.strip()) - 2:
+            out.append(Err(None, span, truncated=True))
+        if len(out) >= 2:
             break
     return out
 

@@ -33,6 +33,11 @@ _MAX_RETRIES = 256  # occurrences of one literal tried before giving up (bounds 
 _MAX_STARTS = 8  # where a wrapped message may begin: first-literal occurrences tried
 _MIN_FRAGMENT_WORDS = 3
 _FRAGMENT = 0.6  # a piece of a template: below any reading of the message from its start
+_MAX_SKIPPED = 2  # leading words of a piece that may be left unread (a value, a cut word)
+_SKIPPED = 0.9  # the score kept per word left unread
+# ... and the template's text the rest must hold: a short run (`is not a valid`, `does not
+# exist`) is in too many messages to tell once the words before it are not read.
+_MIN_UNREAD_LITERAL = 20
 
 
 class _Text:
@@ -159,8 +164,41 @@ class CompiledTemplate:
 
         A piece of at least three words: fewer appear in too many messages to tell. Scored
         below any full reading of the same length, the more so the less of the template
-        it holds.
+        it holds. A piece copied from anywhere may begin inside a value (`4.26 GiB KV cache
+        is needed`) or mid-word (`ger than the available`): up to two leading words that are
+        no word of the template's text are left unread, each costing a share of the score.
         """
+        found = self._fragment_from(message)
+        rest = message
+        for skipped in range(1, _MAX_SKIPPED + 1):
+            if found is not None and (skipped == 1 or found.literal >= _MIN_UNREAD_LITERAL):
+                return found if skipped == 1 else _unread(found, skipped - 1, message)
+            words = rest.split(None, 1)
+            if len(words) < 2 or len(words[1].split()) < _MIN_FRAGMENT_WORDS:
+                return None
+            head = _reduce(words[0], False).norm
+            if any(_word_starts(lit.core, head, skip_first=False) for lit in self.lits):
+                return None  # a word of the template's own: read where it stands, or not at all
+            rest = words[1]
+            found = self._fragment_from(rest) or self._started(rest)
+        if found is None or found.literal < _MIN_UNREAD_LITERAL:
+            return None
+        return _unread(found, _MAX_SKIPPED, message)
+
+    def _started(self, message: str) -> TemplateMatch | None:
+        """`message` as the template's start, possibly cut short, scored as a piece: what is
+        left after words of other text (`Qwen3-VL-8B No available memory for the ...`)."""
+        if self.gaps[0]:
+            return None  # a template opening with a value reads any words before it
+        found = self.match(message, truncated=True)
+        if found is None:
+            return None
+        share = found.literal / max(self.literal_chars, 1)
+        score = found.score * _FRAGMENT * (0.6 + 0.4 * min(1.0, share))
+        return msgspec.structs.replace(found, score=round(score, 4), whole=False, fragment=True)
+
+    def _fragment_from(self, message: str) -> TemplateMatch | None:
+        """`fragment`, with the piece's first word starting a word of a literal."""
         text = _reduce(message, False)
         hay = text.norm
         if len(hay.split(" ")) < _MIN_FRAGMENT_WORDS or not self.lits:
@@ -328,6 +366,17 @@ class CompiledTemplate:
         return TemplateMatch(
             round(score, 4), values, round(covered, 4), literal=literal, whole=mode == "full"
         )
+
+
+def _unread(found: TemplateMatch, words: int, message: str) -> TemplateMatch:
+    """A piece read after `words` leading words of `message` left unread: a share of its
+    score, and of the whole message's text, not only of what was read, explained."""
+    total = max(len("".join(message.split())), 1)
+    return msgspec.structs.replace(
+        found,
+        score=round(found.score * _SKIPPED**words, 4),
+        covered=round(found.literal / total, 4),
+    )
 
 
 def text_score(literal: int, values: int, total: int, mode: str) -> float:

@@ -1,0 +1,86 @@
+"""Ways out through the setting that picked the code: another backend, a kernel taken out.
+
+A check on state no user sets (a kernel's shapes, a backend's invariants) runs only in the
+code a setting picked. Picking other code avoids it, and is said with the real values the
+registry holds: the members that stand in for the one that picked this code (listed with it
+in the same candidate lists), or the class to name in the variable that takes classes out.
+These come after the settings that decide the check itself: they change more than the
+check, and the code picked instead may ask things of its own.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from errdex.explain.page import ExampleFix, Solution
+from errdex.explain.plain import code
+from errdex.facts import KnobKind, SelectionLink
+from errdex.store.base import StoredSite
+
+
+def selection_solutions(stored: StoredSite) -> list[Solution]:
+    """One solution per setting that picks the site's code, best first, each with its fix."""
+    out: list[Solution] = []
+    for link in stored.selections:
+        text = _choose(link, stored) if link.how == "choose" else _exclude(link)
+        if text is not None and all(s.text != text for s in out):
+            out.append(Solution(text=text, knob=link.setting, kind="setting", fix=_fix(link)))
+    return out
+
+
+def _noun(setting: str) -> str:
+    return setting.lstrip("-").replace("-", " ").replace("_", " ").lower()
+
+
+def _choose(link: SelectionLink, stored: StoredSite) -> str | None:
+    if not link.others:
+        return None
+    first, *rest = link.others
+    also = f" (or {', '.join(code(o) for o in rest)})" if rest else ""
+    named = code(link.registry) if link.registry else code(link.value)
+    where = "this file" if link.file != stored.file else code(stored.file)
+    default = f" or picked by default from the list at {link.listed}" if link.listed else ""
+    return (
+        f"Choose another {_noun(link.setting)}: {code(f'{link.setting} {first}')}{also}. This "
+        f"code runs only for {code(link.value)} ({named} names a class of {where}), set with "
+        f"{code(link.setting)}{default}."
+    )
+
+
+def _exclude(link: SelectionLink) -> str:
+    if link.kind == KnobKind.ENV:
+        how = f"set {code(f'{link.setting}={link.value}')}"
+        if link.separator:
+            how += f" (names already there stay, separated by {code(link.separator)})"
+    else:
+        how = f"pass {code(f'{link.setting} {link.value}')}"
+    where = f"{link.file}:{link.line}" if link.file else "the selection"
+    then = (
+        f" and tries the next candidate ({', '.join(code(o) for o in link.others)})"
+        if link.others
+        else ""
+    )
+    return (
+        f"Take {code(link.value)} out of the selection: {how}. The code at {where} skips "
+        f"the classes named there{then}."
+    )
+
+
+def _fix(link: SelectionLink) -> ExampleFix | None:
+    """Before and after: the command line with the other value."""
+    if not link.command or (link.how == "choose" and not link.others):
+        return None
+    value = link.others[0] if link.how == "choose" else link.value
+    note = f"{code(link.setting)} picks the code this check is in" + (
+        f"; {code(link.value)} runs it." if link.how == "choose" else "."
+    )
+    if link.kind == KnobKind.ENV:
+        after = f"{link.setting}={shlex.quote(value)} {link.command}"
+    else:
+        after = f"{link.command} {link.setting} {shlex.quote(value)}"
+    return ExampleFix(before=link.command, after=after, note=note + _placeholders(link))
+
+
+def _placeholders(link: SelectionLink) -> str:
+    words = [w for w in (link.command or "").split()[1:] if w.isupper()]
+    return f" {', '.join(code(w) for w in words)} stands for your own value." if words else ""

@@ -1,0 +1,228 @@
+"""Selection: the settings whose value picks the code a site sits in.
+
+Much of a large codebase runs only when a setting chose it: a backend class named by a
+member of an enum (`--attention-backend CUTLASS_MLA` names `CutlassMLABackend` of the site's
+file), a kernel class a platform's list tries in turn unless a variable takes it out by name
+(`if kernel.__name__ in envs.DISABLED_KERNELS: continue`). A check inside such code tests
+state no user sets (a tensor's shape, an internal op's argument), yet a user escapes it by
+picking other code: another member, the one that stands in for it in the same lists, or
+the class taken out of the selection.
+
+Only what the code states is linked: the member's class must be defined in the site's
+module (or the filter must sit beside a list naming the site's class), and the setting must
+be one a user passes (a field of an arguments class typed with the enum, or the variable or
+flag the filter reads).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+
+from errdex.facts import ChoiceList, FileFacts, KnobKind, KnobLink, NameFilter, SelectionLink
+from errdex.link.knobs import KnobIndex
+from errdex.link.resolve import Namespace
+
+_MAX_OTHERS = 3
+# an enum member as a candidate list writes it: `Backend.FLASH`
+_MEMBER = re.compile(r"(\w+)\.(\w+)")
+
+_Target = tuple[str, str]  # (module, class qualname)
+
+
+def _words(name: str) -> set[str]:
+    """The words of a name: `AttentionBackendEnum` and `attention_backend` share two."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name)
+    return {w.lower() for w in spaced.split("_") if w}
+
+
+def _shared_words(enum: str, field: str) -> int:
+    return len(_words(enum) & _words(field))
+
+
+class SelectionIndex:
+    """The version's registries, candidate lists and name filters, by the code they pick."""
+
+    def __init__(self, files: list[FileFacts], names: Namespace, knobs: KnobIndex) -> None:
+        self._names = names
+        self._knobs = knobs
+        # module → (enum name, member, the enum's file) for each member naming a class there
+        self._members: dict[str, list[tuple[str, str, FileFacts]]] = defaultdict(list)
+        self._member_module: dict[tuple[str, str], str] = {}  # (enum, member) → its module
+        self._lists: dict[str, list[tuple[ChoiceList, FileFacts]]] = defaultdict(list)
+        # (module, class) → the filters that take it out, with the lists naming it there
+        self._excluded: dict[_Target, list[tuple[NameFilter, FileFacts, list[str]]]] = {}
+        self._typed: dict[str, list[str]] = {}  # enum → the fields typed with it
+        enums: set[str] = set()
+        for facts in files:
+            if facts.error is not None:
+                continue
+            for enum, members in facts.enums.items():
+                enums.add(enum)
+                for member, named in members.items():
+                    module = self._module_of(facts, named)
+                    if module is not None:
+                        self._members[module].append((enum, member, facts))
+                        self._member_module[(enum, member)] = module
+            for choice in facts.choices:
+                for item in choice.items:
+                    self._lists[item].append((choice, facts))
+            if facts.name_filters:
+                self._add_filters(facts)
+        if enums:
+            self._add_typed_fields(files, enums)
+
+    def selections(self, facts: FileFacts, class_name: str | None) -> list[SelectionLink]:
+        """The settings that pick the code of a site in `facts` (in class `class_name`)."""
+        out: list[SelectionLink] = []
+        if class_name is not None:
+            top = class_name.split(".")[0]
+            for rule, where, listed in self._excluded.get((facts.module, top), []):
+                link = self._exclusion(rule, where, top, listed)
+                if link is not None:
+                    out.append(link)
+        for enum, member, where in self._members.get(facts.module, []):
+            out.extend(self._choices(enum, member, where))
+        return out
+
+    # -- enum members ----------------------------------------------------------------------
+
+    def _module_of(self, facts: FileFacts, named: str) -> str | None:
+        """The module of the version defining the class an enum member names."""
+        qualname = named if "." in named and named.split(".")[0] not in facts.imports else None
+        if qualname is None:
+            qualname = self._names.qualify(facts, named)
+        found = self._names.lookup(qualname)
+        if found is None:
+            return None
+        where, name = found
+        return where.module if any(c.qualname == name for c in where.classes) else None
+
+    def _add_typed_fields(self, files: list[FileFacts], enums: set[str]) -> None:
+        words = re.compile(r"\b(" + "|".join(sorted(map(re.escape, enums))) + r")\b")
+        for facts in files:
+            for cls in facts.classes:
+                for field, annotation in cls.fields.items():
+                    for enum in set(words.findall(annotation)):
+                        self._typed.setdefault(enum, [])
+                        if field not in self._typed[enum]:
+                            self._typed[enum].append(field)
+
+    def _choices(self, enum: str, member: str, where: FileFacts) -> list[SelectionLink]:
+        others, listed = self._alternatives(enum, member)
+        if not others:
+            return []
+        out: list[SelectionLink] = []
+        flags = [
+            (field, flag)
+            for field in self._typed.get(enum, [])
+            if (flag := self._knobs.field_flag(field)) is not None
+        ]
+        # Several flags may take the enum (the model's attention and a multimodal encoder's):
+        # the one named most like the enum is the one it is for.
+        best = max((_shared_words(enum, field) for field, _ in flags), default=0)
+        for field, flag in flags:
+            if _shared_words(enum, field) < best:
+                continue
+            out.append(
+                SelectionLink(
+                    setting=flag.name,
+                    kind=KnobKind.FLAG,
+                    how="choose",
+                    value=member,
+                    others=others,
+                    registry=f"{enum}.{member}",
+                    file=where.path,
+                    listed=listed,
+                    call=flag.call,
+                )
+            )
+        return out
+
+    def _alternatives(self, enum: str, member: str) -> tuple[tuple[str, ...], str | None]:
+        """The members that stand in for `member`: listed with it in candidate lists (a
+        platform's priority list), most often first. A list holding a member that names no
+        class (`TORCH_SDPA = ""`, kept for an encoder) is of another use, and a member
+        naming a class of the same module would run the same code."""
+        own = self._member_module.get((enum, member))
+        counts: Counter[str] = Counter()
+        first: dict[str, int] = {}
+        listed: str | None = None
+        for choice, facts in self._lists.get(f"{enum}.{member}", []):
+            found = [_MEMBER.fullmatch(item) for item in choice.items]
+            others = [m.group(2) for m in found if m is not None and m.group(1) == enum]
+            if len(others) != len(choice.items) or any(
+                (enum, other) not in self._member_module for other in others
+            ):
+                continue
+            listed = listed or f"{facts.path}:{choice.line}"
+            for other in others:
+                if other != member and self._member_module[(enum, other)] != own:
+                    counts[other] += 1
+                    first.setdefault(other, len(first))
+        # most often beside it first, then those in most lists (what runs most widely)
+        ranked = sorted(
+            counts, key=lambda m: (-counts[m], -len(self._lists.get(f"{enum}.{m}", ())), first[m])
+        )
+        return tuple(ranked[:_MAX_OTHERS]), listed
+
+    # -- classes taken out by name ---------------------------------------------------------
+
+    def _add_filters(self, facts: FileFacts) -> None:
+        """Each class a filter of `facts` can take out: the one it names, or those the
+        file's candidate lists name when it filters by any class's name."""
+        classes: dict[_Target, list[str]] = defaultdict(list)
+        for choice in facts.choices:
+            if _MEMBER.fullmatch(choice.items[0]):
+                continue  # enum members, not classes
+            for item in choice.items:
+                target = self._class_target(facts, item)
+                if target is not None:
+                    classes[target].extend(i for i in choice.items if i != item)
+        for rule in facts.name_filters:
+            if rule.name is not None:
+                target = self._class_target(facts, rule.name)
+                if target is not None:
+                    self._excluded.setdefault(target, []).append((rule, facts, []))
+                continue
+            for target, listed in classes.items():
+                kept = self._excluded.setdefault(target, [])
+                if not any(r.setting == rule.setting and f is facts for r, f, _ in kept):
+                    kept.append((rule, facts, list(dict.fromkeys(listed))))
+
+    def _class_target(self, facts: FileFacts, name: str) -> _Target | None:
+        found = self._names.lookup(self._names.qualify(facts, name))
+        if found is None:
+            return None
+        where, qualname = found
+        if not any(c.qualname == qualname for c in where.classes):
+            return None
+        return where.module, qualname
+
+    def _exclusion(
+        self, rule: NameFilter, where: FileFacts, name: str, listed: list[str]
+    ) -> SelectionLink | None:
+        knob = self._setting(rule.setting, where)
+        if knob is None:
+            return None
+        separator = None
+        if knob.reads and (split := re.search(r"\.split\(\s*[\"']([^\"']+)[\"']", knob.reads)):
+            separator = split.group(1)
+        return SelectionLink(
+            setting=knob.name,
+            kind=knob.kind,
+            how="exclude",
+            value=name,
+            others=tuple(listed[:_MAX_OTHERS]),
+            registry=None,
+            file=where.path,
+            line=rule.line,
+            separator=separator,
+            call=knob.call,
+        )
+
+    def _setting(self, dotted: str, where: FileFacts) -> KnobLink | None:
+        for knob in self._knobs.knobs(where, None, (), (), names=[dotted]):
+            if knob.kind in (KnobKind.ENV, KnobKind.FLAG) and knob.same_value:
+                return knob
+        return None

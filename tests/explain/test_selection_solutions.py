@@ -1,0 +1,53 @@
+"""A check on state no user sets, inside code a setting picked: the way out is other code
+(another backend, the kernel taken out), with the real values, after direct settings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_with_message
+
+from errdex.explain.page import Page
+from errdex.store import Store
+from selection_samples import SERVE
+
+
+@pytest.fixture(scope="module")
+def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("serve"), "serve", SERVE)
+
+
+def page_of(store: Store, message: str) -> Page:
+    return page_with_message(store, "serve", message)
+
+
+def test_a_backend_check_offers_the_backends_that_stand_in_for_it(serve: Store) -> None:
+    page = page_of(serve, "block num must be positive")
+    (solution,) = page.solutions
+    assert solution.kind == "setting"
+    assert solution.text == (
+        "Choose another attention backend: `--attention-backend TRITON` (or `FLASH`). This "
+        "code runs only for `CUTLASS` (`AttentionBackendEnum.CUTLASS` names a class of this "
+        "file), set with `--attention-backend` or picked by default from the list at "
+        "serve/platforms.py:7."
+    )
+    assert "no solution is offered" not in page.what_it_means
+    assert page.example_fix is not None
+    assert (page.example_fix.before, page.example_fix.after) == (
+        "serve run MODEL_TAG",
+        "serve run MODEL_TAG --attention-backend TRITON",
+    )
+
+
+def test_a_kernel_check_offers_to_take_the_kernel_out(serve: Store) -> None:
+    page = page_of(serve, "FastKernel expects a 2-D weight")
+    texts = [s.text for s in page.solutions]
+    assert texts[0] == (
+        "Take `FastKernel` out of the selection: set `SERVE_DISABLED_KERNELS=FastKernel` "
+        "(names already there stay, separated by `,`). The code at "
+        "serve/kernels/__init__.py:16 skips the classes named there and tries the next "
+        "candidate (`SlowKernel`, `SafeKernel`)."
+    )
+    assert page.example_fix is not None
+    assert page.example_fix.after == "SERVE_DISABLED_KERNELS=FastKernel serve run MODEL_TAG"

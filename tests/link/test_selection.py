@@ -1,0 +1,105 @@
+"""The settings that pick the code a site sits in: a backend named by an enum member that a
+flag takes, a kernel class a variable takes out of a platform's list (the shapes of vllm's
+attention backend registry and its linear kernel selection)."""
+
+from __future__ import annotations
+
+import textwrap
+
+from errdex.extract import extract_file
+from errdex.extract.registries import choice_lists, enum_registries, name_filters
+from errdex.facts import IndexedSite
+from errdex.link import link_version
+from selection_samples import SERVE
+
+
+def link(files: dict[str, str]) -> list[IndexedSite]:
+    facts = [
+        extract_file(path, textwrap.dedent(text).encode())
+        for path, text in files.items()
+        if path.endswith(".py")
+    ]
+    return link_version("serve", facts)
+
+
+def site_of(message: str) -> IndexedSite:
+    (site,) = [
+        s
+        for s in link(SERVE)
+        if s.site.message is not None and s.site.message.text.startswith(message)
+    ]
+    return site
+
+
+def test_an_enum_member_naming_a_class_is_a_registry_entry() -> None:
+    enums = enum_registries(textwrap.dedent(SERVE["serve/backends/registry.py"]))
+    assert enums == {
+        "AttentionBackendEnum": {
+            "FLASH": "serve.backends.flash.FlashBackend",
+            "CUTLASS": "serve.backends.cutlass.CutlassBackend",
+            "TRITON": "serve.backends.triton.TritonBackend",
+            "ROCM": "serve.backends.rocm.RocmBackend",
+        }
+    }
+
+
+def test_lists_that_try_candidates_in_turn_are_kept_and_membership_tests_are_not() -> None:
+    lists = choice_lists(textwrap.dedent(SERVE["serve/platforms.py"]))
+    assert [c.items for c in lists] == [
+        (
+            "AttentionBackendEnum.CUTLASS",
+            "AttentionBackendEnum.FLASH",
+            "AttentionBackendEnum.TRITON",
+        ),
+        ("AttentionBackendEnum.FLASH", "AttentionBackendEnum.TRITON"),
+        ("AttentionBackendEnum.ROCM", "AttentionBackendEnum.TRITON"),
+        ("AttentionBackendEnum.CUTLASS", "AttentionBackendEnum.ROCM", "AttentionBackendEnum.SDPA"),
+    ]
+    imports = "from serve.kernels.slow import (\n    SlowKernel,\n    SafeKernel,\n)\n"
+    assert choice_lists(imports) == []
+
+
+def test_a_filter_by_class_name_that_skips_the_class_is_found() -> None:
+    (found,) = name_filters(textwrap.dedent(SERVE["serve/kernels/__init__.py"]))
+    assert (found.setting, found.name) == ("envs.SERVE_DISABLED_KERNELS", None)
+    kept = "def ok(kernel):\n    if kernel.__name__ in envs.KEEP:\n        return kernel\n"
+    assert name_filters(kept) == []
+
+
+def test_a_backend_member_names_the_flag_typed_with_its_enum_and_the_stand_ins() -> None:
+    site = site_of("block num must be positive")
+    (chosen,) = site.selections
+    assert (chosen.setting, chosen.how, chosen.value, chosen.registry) == (
+        "--attention-backend",
+        "choose",
+        "CUTLASS",
+        "AttentionBackendEnum.CUTLASS",
+    )
+    # listed beside it in a priority list, the one in more lists first; never ROCM, listed
+    # with it only where a member names no class (an encoder's list) or in a membership test
+    assert chosen.others == ("TRITON", "FLASH")
+    assert chosen.listed == "serve/platforms.py:7"
+
+
+def test_a_kernel_in_a_list_filtered_by_name_is_taken_out_by_the_variable() -> None:
+    site = site_of("FastKernel expects a 2-D weight")
+    (excluded,) = site.selections
+    assert (excluded.setting, excluded.kind, excluded.how, excluded.value) == (
+        "SERVE_DISABLED_KERNELS",
+        "env",
+        "exclude",
+        "FastKernel",
+    )
+    assert excluded.others == ("SlowKernel", "SafeKernel")
+    assert (excluded.file, excluded.line, excluded.separator) == (
+        "serve/kernels/__init__.py",
+        16,
+        ",",
+    )
+
+
+def test_code_no_setting_picks_has_no_selection() -> None:
+    facts = {k: v for k, v in SERVE.items() if k != "serve/kernels/__init__.py"}
+    sites = link(facts)
+    fast = [s for s in sites if s.file == "serve/kernels/fast.py"]
+    assert fast and all(s.selections == () for s in fast)

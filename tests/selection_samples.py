@@ -1,0 +1,157 @@
+"""A package whose code a setting picks: an attention backend named by an enum member that
+a flag takes, a kernel class a variable takes out of a platform's list (the shapes of vllm's
+backend registry and its linear kernel selection), with a console script."""
+
+SERVE = {
+    "pyproject.toml": """
+        [project]
+        name = "serve"
+        version = "1.0"
+        [project.scripts]
+        serve = "serve.cli:main"
+        """,
+    "serve/__init__.py": "",
+    "serve/cli.py": """
+        import argparse
+
+        from serve.args import EngineArgs
+
+
+        def main():
+            parser = argparse.ArgumentParser(prog="serve")
+            sub = parser.add_subparsers().add_parser("run")
+            sub.add_argument("model_tag")
+            EngineArgs.add_cli_args(sub)
+        """,
+    "serve/envs.py": """
+        import os
+
+        environment_variables = {
+            "SERVE_DISABLED_KERNELS": lambda: (
+                []
+                if "SERVE_DISABLED_KERNELS" not in os.environ
+                else os.environ["SERVE_DISABLED_KERNELS"].split(",")
+            ),
+        }
+
+        def __getattr__(name):
+            return environment_variables[name]()
+        """,
+    "serve/backends/registry.py": """
+        from enum import Enum
+
+        class AttentionBackendEnum(Enum):
+            FLASH = "serve.backends.flash.FlashBackend"
+            CUTLASS = (
+                "serve.backends.cutlass."
+                "CutlassBackend"
+            )
+            TRITON = "serve.backends.triton.TritonBackend"
+            ROCM = "serve.backends.rocm.RocmBackend"
+            SDPA = ""  # only for the encoder
+        """,
+    "serve/backends/flash.py": """
+        class FlashBackend:
+            pass
+        """,
+    "serve/backends/triton.py": """
+        class TritonBackend:
+            pass
+        """,
+    "serve/backends/rocm.py": """
+        class RocmBackend:
+            pass
+        """,
+    "serve/backends/cutlass.py": """
+        class CutlassBackend:
+            pass
+
+        class CutlassImpl:
+            def _decode(self, blocks):
+                assert blocks > 0, f"block num must be positive, got {blocks}"
+        """,
+    "serve/platforms.py": """
+        from serve.backends.registry import AttentionBackendEnum
+
+        def priorities(capability):
+            if capability >= 100:
+                return [
+                    AttentionBackendEnum.CUTLASS,
+                    AttentionBackendEnum.FLASH,
+                    AttentionBackendEnum.TRITON,
+                ]
+            return [
+                AttentionBackendEnum.FLASH,
+                AttentionBackendEnum.TRITON,
+            ]
+
+        def rocm_priorities():
+            return [
+                AttentionBackendEnum.ROCM,
+                AttentionBackendEnum.TRITON,
+            ]
+
+        def encoder_backends():
+            return [
+                AttentionBackendEnum.CUTLASS,
+                AttentionBackendEnum.ROCM,
+                AttentionBackendEnum.SDPA,
+            ]
+
+        def supported(backend):
+            return backend in (
+                AttentionBackendEnum.CUTLASS,
+                AttentionBackendEnum.ROCM,
+            )
+        """,
+    "serve/args.py": """
+        from dataclasses import dataclass
+
+        from serve.backends.registry import AttentionBackendEnum
+
+        @dataclass
+        class EngineArgs:
+            attention_backend: AttentionBackendEnum | None = None
+            encoder_attn_backend: AttentionBackendEnum | None = None
+
+            @staticmethod
+            def add_cli_args(parser):
+                parser.add_argument("--attention-backend")
+                parser.add_argument("--encoder-attn-backend")
+                return parser
+        """,
+    "serve/kernels/__init__.py": """
+        from serve import envs
+        from serve.kernels.fast import FastKernel
+        from serve.kernels.slow import SlowKernel, SafeKernel
+
+        _POSSIBLE = {
+            "cuda": [
+                FastKernel,
+                SlowKernel,
+                SafeKernel,
+            ],
+        }
+
+        def choose(platform, config):
+            for kernel in _POSSIBLE[platform]:
+                if kernel.__name__ in envs.SERVE_DISABLED_KERNELS:
+                    continue
+                if kernel.can_implement(config):
+                    return kernel
+            raise ValueError("no kernel")
+        """,
+    "serve/kernels/fast.py": """
+        class FastKernel:
+            def process(self, weight):
+                if weight.ndim != 2:
+                    raise ValueError(f"FastKernel expects a 2-D weight, got {weight.ndim}")
+        """,
+    "serve/kernels/slow.py": """
+        class SlowKernel:
+            pass
+
+        class SafeKernel:
+            pass
+        """,
+}
