@@ -12,9 +12,14 @@ import re
 
 from errdex.extract.calls import is_property, property_fact
 from errdex.extract.conditions import dotted_name, walk
-from errdex.extract.docs import attribute_docs
+from errdex.extract.docs import DOC_OF, attribute_docs
 from errdex.extract.scope import Scope, Step, literal_defaults
-from errdex.extract.shapes import KEYED_LOOKUP, annotated_class, looks_like_exception_class
+from errdex.extract.shapes import (
+    KEYED_LOOKUP,
+    annotated_class,
+    formatted_name,
+    looks_like_exception_class,
+)
 from errdex.extract.source_text import line_span
 from errdex.extract.walk_state import WalkState
 from errdex.facts import (
@@ -126,7 +131,9 @@ class DefinitionRecorder:
             assert site.message is not None
             for placeholder in site.message.placeholders:
                 expr = placeholder.expr
-                param = expr[4:-1] if expr.startswith("str(") else expr
+                # `{msg}`, `{str(msg)}`, or the parameter formatted (`{msg.format(**args)}`:
+                # the linker formats each caller's text with the caller's arguments).
+                param = expr[4:-1] if expr.startswith("str(") else formatted_name(expr) or expr
                 if param not in scope.params or site.message.text in seen:
                     continue
                 seen.add(site.message.text)
@@ -145,6 +152,8 @@ class DefinitionRecorder:
                         kind=site.kind,
                         conditions=_any_of(alternatives),
                         defaults=literal_defaults(scope),
+                        args=site.args,
+                        varargs=_varargs(scope),
                     )
                 )
                 break
@@ -227,11 +236,20 @@ class DefinitionRecorder:
             and (table := _message_table(item.value))
         }
         fields: dict[str, str] = {}
+        field_docs = attribute_docs(stmt.body, self._lines())
         if _ARGS_CLASS.search(stmt.name):
             for item in stmt.body:
                 if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
                     fields[item.target.id] = self.state.source(item.annotation)[:80]
-        field_docs = attribute_docs(stmt.body, self._lines())
+                    # `enable_mm_embeds: bool = MultiModalConfig.enable_mm_embeds`: the
+                    # field documented where its default is (a dataclass-to-flags generator)
+                    default = item.value
+                    if (
+                        item.target.id not in field_docs
+                        and isinstance(default, ast.Attribute)
+                        and isinstance(default.value, ast.Name)
+                    ):
+                        field_docs[item.target.id] = f"{DOC_OF}{default.value.id}.{default.attr}"
         return ClassFact(
             name=stmt.name,
             qualname=qualname,
@@ -391,3 +409,9 @@ def _without_split(
             return None
         split = at
     return None if split is None else first[:split] + first[split + 1 :]
+
+
+def _varargs(scope: Scope) -> str | None:
+    """The name of the function's `*args` parameter, if it has one."""
+    vararg = scope.arguments.vararg if scope.arguments is not None else None
+    return vararg.arg if vararg is not None else None

@@ -7,7 +7,7 @@ from collections import defaultdict
 
 import msgspec
 
-from errdex.extract.shapes import MESSAGE_KEYWORDS, OWN_OBJECT
+from errdex.extract.shapes import MESSAGE_KEYWORDS, OWN_OBJECT, SUPER
 from errdex.facts import (
     Binding,
     CallerLink,
@@ -26,10 +26,12 @@ from errdex.facts import (
 )
 from errdex.ids import error_id
 from errdex.link.callers import CallerIndex
+from errdex.link.caught import CaughtTexts
 from errdex.link.commands import CommandIndex
 from errdex.link.forwarding import (
     Helpers,
     add_forwarding_helpers,
+    args_at_call,
     bound_guard,
     helper_exception,
     site_at_call,
@@ -39,6 +41,7 @@ from errdex.link.messages import (
     argument_sources,
     bind_arguments,
     class_message,
+    format_given,
     inline_constants,
     substitute,
 )
@@ -57,7 +60,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "30-docs-beside-names"
+LINKER_VERSION = "33-config-files"
 
 
 def link_version(
@@ -73,6 +76,7 @@ def link_version(
     exceptions = _Exceptions(names)
     tables = MessageTables(files, names)
     shown = ShownTexts(files, names)
+    caught = CaughtTexts(names, shown)
     linked: list[IndexedSite] = []
     given: dict[tuple[str, int], list[IndexedSite]] = defaultdict(list)  # by the helper's raise
     for facts in files:
@@ -114,6 +118,7 @@ def link_version(
                 reading=facts.readings.get(site.line),
             )
             linked.append(indexed)
+            caught.note(len(linked) - 1, raw, facts)
             where = reaches.get(id(raw))
             if where is not None and site.message is not None:
                 given[where].append(indexed)
@@ -122,6 +127,8 @@ def link_version(
         with_callers(indexed, given.get((indexed.file, indexed.site.line), ()))
         for indexed in linked
     ]
+    # `raise HTTPException(400, exc.message)`: the texts of the raises of what it caught.
+    linked = caught.add(linked)
     # Callers with their guards, knobs behind the conditions, tests expecting the error.
     context = _Context(files, names, entry_points)
     return [context.add(indexed) for indexed in linked]
@@ -140,6 +147,11 @@ class _Context:
         self.selection = SelectionIndex(files, names, self.knobs)
         self.tests = TestIndex(files)
         self.public = PublicPaths(names.modules)
+        # a config file of flags the version's parser reads (`--config` YAML), if any
+        self.config_file = next(
+            (item for f in files if f.error is None for item in sorted(f.config_flags.items())),
+            None,
+        )
         self.overrides = OverrideIndex(names)
         self.by_path = {f.path: f for f in names.modules.values()}
         # The sites of one function share its callers, so the knobs behind their guards.
@@ -191,7 +203,11 @@ class _Context:
             call = (self.public.of(module, name) or path) + paren + first
         if command is None and call == knob.call:
             return knob
-        return msgspec.structs.replace(knob, command=command or knob.command, call=call)
+        # a command line of the version's own parser takes its config file too
+        config = self.config_file if command and knob.kind == KnobKind.FLAG else None
+        return msgspec.structs.replace(
+            knob, command=command or knob.command, call=call, config=config
+        )
 
     def _selection_command(self, selection: SelectionLink) -> SelectionLink:
         """The selection with the command line a user types to give the setting."""
@@ -417,6 +433,14 @@ def _helper_site(
     if given is None or not given.literal_length:
         return None
     sources = argument_sources(helper.params, call.args)
+    if helper.varargs is not None:
+        # What the helper's `*args` holds at this call: empty, or not (a test of it is
+        # decided; `(...,)` stands for arguments of any value).
+        extra = len([a for a in call.args if a.name is None]) > len(helper.params)
+        sources[helper.varargs] = "(...,)" if extra else "()"
+    # `raise LocalProtocolError(msg.format(*args))`: the call's text formatted with its
+    # own arguments.
+    formatted = format_given(helper.message, helper.param, helper.params, call.args)
     receiver = call.receiver
     if receiver is not None and receiver not in OWN_OBJECT and _is_dotted(receiver):
         # `mm_items.get_items("image")`: the method's `self` is what it was called on.
@@ -427,7 +451,9 @@ def _helper_site(
     # A warning helper's call warns: it reads, and is looked up, as a warning.
     kind = SiteKind.WARN if helper.kind is SiteKind.WARN else SiteKind.HELPER
     exception = helper_exception(helper, helper_facts, facts, sources, names)
-    return site_at_call(call, kind, exception, substitute(helper.message, bound, sources), guard)
+    message = substitute(formatted, bound, sources)
+    args = args_at_call(helper, bound, sources, message) if helper.kind is SiteKind.RAISE else None
+    return site_at_call(call, kind, exception, message, guard, args)
 
 
 def _is_dotted(name: str) -> bool:
@@ -458,6 +484,12 @@ def _pick_helper(
         # re-exports (`from .langhelpers import warn as warn` in `util/__init__.py`).
         home, name = names.lookup(f"{module.module}.{call.callee}") or (module, call.callee)
         return [(h, where) for h, where in candidates if where is home and h.qualname == name]
+    if receiver == SUPER:
+        # `super().__call__(form, field, message)`: the method of a base of the class.
+        if call.class_name is None:
+            return []
+        owner = names.method_owner(facts, call.class_name, call.callee, bases_only=True)
+        return _methods_of(owner, candidates)
     if receiver in OWN_OBJECT:
         # `self.x(...)` reaches the method of the caller's class or of its nearest base
         # that has one; a base from outside the version (`nn.Module.__setattr__`), or a
