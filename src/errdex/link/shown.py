@@ -23,7 +23,7 @@ from errdex.facts import (
 )
 from errdex.link.builtin_text import builtin_str
 from errdex.link.compose import Composer
-from errdex.link.printed import printed_forms
+from errdex.link.printed import in_panels, printed_forms, prints_panels
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
 
 _MAX_FORMS = 8
@@ -37,6 +37,7 @@ class ShownTexts:
     def __init__(self, files: list[FileFacts], names: Namespace) -> None:
         self._names = names
         self._composer = Composer(files, names)
+        self._panels = prints_panels(files)
 
     def of(
         self,
@@ -63,7 +64,7 @@ class ShownTexts:
                     forms.append(ShownText(text, "str(exc)"))
         for text, how in printed_forms(site, info, message):
             forms.append(ShownText(text, how))
-        return _distinct(forms, message)
+        return _distinct(in_panels(forms) if self._panels else forms, message)
 
 
 def _distinct(forms: list[ShownText], message: MessageTemplate | None) -> tuple[ShownText, ...]:
