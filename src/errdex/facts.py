@@ -156,6 +156,7 @@ class Binding(msgspec.Struct, frozen=True, gc=False):
     line: int
     origin: str = "local"  # "local", "constant" (module-level, resolved across imports)
     file: str | None = None  # where a constant is defined, when not the site's own file
+    doc: str | None = None  # a constant's docstring or the comment above it, where defined
 
 
 class Variant(msgspec.Struct, frozen=True, gc=False):
@@ -229,6 +230,8 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     message: MessageTemplate | None = None  # built by `__init__`/`__str__` from the params
     methods: tuple[str, ...] = ()  # names of the functions defined in its body
     fields: dict[str, str] = {}  # annotated class-level names → annotation (`*Args` classes)
+    # class-level names → their docstring (the string after the field) or comment above
+    field_docs: dict[str, str] = {}
     # What `__init__` passes to its base's `__init__` (`super().__init__(line, col, message=m)`),
     # over its own parameters: a codebase base may build the message from them.
     super_args: tuple[Arg, ...] = ()
@@ -286,6 +289,10 @@ class HelperFact(msgspec.Struct, frozen=True, gc=False):
     kind: SiteKind = SiteKind.RAISE
     conditions: tuple[Condition, ...] = ()  # the raise's guard inside the helper
     defaults: dict[str, str] = {}  # parameters' literal defaults, for the guard of a call
+    # The exception's arguments at the raise, in terms of the parameters: what its class
+    # binds (`raise PoFileError(msg, self.catalog, line, lineno)`), not the call's own.
+    args: tuple[Arg, ...] = ()
+    varargs: str | None = None  # its `*args` parameter: empty unless a call passes more
 
 
 class CallFact(msgspec.Struct, frozen=True, gc=False):
@@ -345,6 +352,7 @@ class EnvRead(msgspec.Struct, frozen=True, gc=False):
     line: int
     source: str = ""  # the line (or getter) that reads it
     binds: str | None = None  # a module-level name that holds the value (`envs.X`, `X = ...`)
+    doc: str | None = None  # the comment block above the read (or its dictionary entry)
 
 
 class FlagFact(msgspec.Struct, frozen=True, gc=False):
@@ -414,6 +422,18 @@ class TryRead(msgspec.Struct, frozen=True, gc=False):
     line: int = 0
 
 
+class Setter(msgspec.Struct, frozen=True, gc=False):
+    """A public method of the site's class that sets an attribute its conditions test:
+    `set_alt_screen(enable=True)` assigns `self._is_alt_screen = enable`."""
+
+    attr: str  # the name the condition reads: is_alt_screen (a property returning target)
+    target: str  # the attribute assigned: _is_alt_screen
+    method: str  # set_alt_screen
+    value: str  # the source assigned: a parameter (`enable`) or a literal (`True`)
+    default: str | None = None  # the parameter's default, when the value is a parameter
+    guard: str | None = None  # the `if` test the assignment sits under, in the method
+
+
 class SourceRead(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     """What the source of a site's function says that its conditions do not: which guards
     are no way out because their other branch fails too, which names are the function's
@@ -441,6 +461,8 @@ class SourceRead(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     # where the site sits when no branch condition says it: the `else` of a loop (it runs
     # when the loop ends without `break`), an except clause
     placement: str | None = None
+    # public methods of the class that set a `self.X` the conditions test
+    setters: tuple[Setter, ...] = ()
 
     def other_branch_fails(self, line: int, holds: bool, warning: bool = False) -> bool:
         """Whether making the `if` test at `line` come out the other way fails too (the
@@ -488,6 +510,7 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     calls: tuple[CallFact, ...] = ()
     reason_builders: dict[str, ReasonsList] = {}  # function qualname → reasons it returns
     constants: dict[str, Any] = {}  # module-level literal values (JSON-able)
+    constant_docs: dict[str, str] = {}  # a constant → its docstring or the comment above it
     imports: dict[str, str] = {}  # local name → "module.attr" or "module"
     star_imports: tuple[str, ...] = ()  # modules imported with `from module import *`
     error: str | None = None  # why the file was skipped, when it was
@@ -568,6 +591,9 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # the command line that takes the flag (or, for a variable, the version's main
     # command), from its console scripts and subcommands: `vllm serve MODEL_TAG`
     command: str | None = None
+    # what its authors wrote where it is declared: the config field's docstring, the
+    # comment above the variable's read
+    doc: str | None = None
 
 
 class SelectionLink(msgspec.Struct, frozen=True, gc=False):

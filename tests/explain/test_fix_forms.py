@@ -16,6 +16,7 @@ from rich.console import Console
 
 from errdex.answers import search_catalog
 from errdex.explain import build_page
+from errdex.explain.advice import message_advice
 from errdex.explain.fix_forms import change_fix
 from errdex.explain.page import Change, Page, Solution
 from errdex.render.page_terminal import page_view
@@ -166,6 +167,13 @@ def test_the_call_the_message_suggests_moves_the_value_to_its_keyword(net: Store
     fix = suggested(answer.page).fix
     assert fix is not None
     assert (fix.before, fix.after) == ("client.show(json={'a': 1})", "client.show(data={'a': 1})")
+
+
+def test_a_package_the_message_names_in_quotes_is_installed_with_pip() -> None:
+    (advice,) = message_advice('install "ipywidgets" for Jupyter support')
+    assert advice.change == Change(form="install", target="pip install ipywidgets")
+    (vague,) = message_advice("install a newer driver for this GPU")
+    assert vague.change is None
 
 
 def test_an_environment_variable_the_message_names() -> None:

@@ -356,7 +356,8 @@ def test_a_chosen_message_formatted_before_the_raise_is_a_site_per_message() -> 
         """
     )
     assert [(s.message.text if s.message else None, len(s.conditions)) for s in sites] == [
-        ("{multiple_heads}", 2),  # the caller's own message, formatted, when it gave one
+        # the caller's own message, formatted, when it gave one (at each call, by the linker)
+        ('{multiple_heads % {"head_arg": end or mh.argument}}', 2),
         (
             "Multiple head revisions are present for given argument '{end or mh.argument}'; "
             "please specify a specific target revision",

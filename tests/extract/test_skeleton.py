@@ -430,3 +430,26 @@ def test_a_call_of_a_helper_named_to_keep_keeps_a_tail() -> None:
     again = extract_again("pkg/save.py", source.encode(), {"validate"})
     assert again is not None
     assert [(c.callee, c.function) for c in again.calls] == [("validate", "save")]
+
+
+def test_a_constructor_that_keeps_a_message_is_parsed() -> None:
+    # A validator keeps its message in `__init__` (no site word there) for `__call__` to
+    # raise: the linker reads what `__init__` stores, so its body must be parsed.
+    source = QUIET_FUNCTIONS + textwrap.dedent(
+        """
+        class InputRequired:
+            field_flags = {"required": True}
+
+            def __init__(self, message=None):
+                self.message = message or "Please fill in this field."
+
+            def __call__(self, form, field):
+                if not field.raw_data:
+                    raise StopValidation(self.message)
+        """
+    )
+    assert len(source) > MIN_SKELETON_BYTES
+    reduced = _text(build_skeleton(source))
+    assert reduced is not None and '"Please fill in this field."' in reduced
+    [text] = extract_file("forms/validators.py", source.encode()).texts
+    assert text.sets == {"message": 'message or "Please fill in this field."'}

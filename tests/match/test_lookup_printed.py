@@ -115,7 +115,9 @@ def test_a_log_line_around_a_caught_error_is_the_log_call(store: Store) -> None:
     ):
         found = first_match(store, paste)
         assert (found.file, found.function) == ("kit/cli.py", "compile_all")
-        assert "its {error} holds the text raised at kit/checks.py:7" in found.why
+        # (the caught text's raise is named, whether the index holds the wrapped text or
+        # lookup found it inside the line)
+        assert any("{error}" in why and "kit/checks.py:7" in why for why in found.why)
         assert found.confident
     # The inner text alone is the raise's.
     found = first_match(store, "CheckError: unknown named placeholder 'merkki'")
@@ -133,8 +135,8 @@ def test_a_parser_error_printing_a_caught_error(store: Store) -> None:
         """,
     )
     assert (found.file, found.function) == ("kit/cli.py", "main")
-    assert found.shown == "{prog}: error: {err}"
-    assert "its {err} holds the text raised at kit/checks.py:11" in found.why
+    assert found.shown is not None and found.shown.startswith("{prog}: error: ")
+    assert any("{err}" in why and "kit/checks.py:11" in why for why in found.why)
 
 
 def test_a_log_line_of_few_words_found_by_its_logger(store: Store) -> None:

@@ -62,6 +62,11 @@ _REQUIREMENT = re.compile(
     re.I,
 )
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+# "install \"ipywidgets\"", "install `flashinfer`": a distribution named, quoted, after the
+# verb (a bare word after it is as often a thing as a package: "install a newer driver").
+_INSTALL_NAMED = re.compile(
+    r"\binstall\s+(?:the\s+)?[`'\"](?P<name>[A-Za-z0-9][\w.\-]*(?:\[[\w,\-]+\])?)[`'\"]", re.I
+)
 # `VLLM_ROCM_USE_AITER=1` in a sentence: the variable and the value it says to give it.
 _ENV_ASSIGNMENT = re.compile(r"\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=([\w.:/-]*\w)")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Za-z`'\"(])|\n+")
@@ -106,6 +111,9 @@ class Advice:
             except ValueError:
                 return None
             return Change(form="install", target=shlex.join(words))
+        named = _INSTALL_NAMED.search(self.text) if self.kind == "environment" else None
+        if named is not None:
+            return Change(form="install", target=shlex.join(["pip", "install", named["name"]]))
         assignment = _ENV_ASSIGNMENT.search(self.text) if self.kind == "setting" else None
         if assignment is not None:
             return Change(form="env", target=assignment.group(1), after=assignment.group(2))

@@ -18,6 +18,7 @@ from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
 from errdex.explain.user_call import user_call
 from errdex.extract.conditions import dotted_name
+from errdex.facts import ConditionKind
 
 _BUILTINS = frozenset(dir(builtins))
 _MAX_VALUES = 12
@@ -47,23 +48,55 @@ class _Instead:
 def input_action(condition: ConditionView, facts: Facts) -> Given | None:
     """What to pass instead, when the condition is on the input of a public function."""
     function = facts.stored.site.function
-    if not _public(function):
-        return None
     try:
         node = ast.parse(condition.text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
+    # a private method of a public class: its own arguments come from the class's code,
+    # the attributes its constructor set from the user's keywords
+    public = public_name(function)
+    method = _public_method_owner(function, facts.stored.site.class_name)
+    # the keys a private function wants of a mapping it is given: such a mapping is
+    # data passed in (a prompt, a request body), whatever calls pass it on
+    keyed = not public and not method and _keys_only(node)
+    if not (public or method or keyed):
+        return None
+    if method and not public and condition.kind is ConditionKind.EARLY_EXIT:
+        # an exit of a method the user does not call is a mode it handles first (a quiet
+        # console writes nothing), no fix of what the check is about
+        return None
+    mode = "public" if public else "keyed" if keyed else "method"
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+        keys = _input_instead(node, facts, function, mode)
+        if keys is not None or keyed:
+            return keys
         # making one conjunct false avoids the check: the first on the input will do
         for part in node.values:
-            found = _input_instead(part, facts, function)
+            found = _input_instead(part, facts, function, mode)
             if found is not None:
                 return found
         return None
-    return _input_instead(node, facts, function)
+    return _input_instead(node, facts, function, mode)
 
 
-def _input_instead(node: ast.expr, facts: Facts, function: str) -> Given | None:
+def _keys_only(node: ast.expr) -> bool:
+    """`"k" not in x`, or several of them joined by `and`."""
+    parts = node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
+    # a key present (`"video" in items`) chooses what the code does with it: only a key
+    # missing is the mapping lacking what the check asks for
+    return all(
+        isinstance(p, ast.Compare)
+        and len(p.ops) == 1
+        and isinstance(p.ops[0], ast.NotIn)
+        and _key_test(p) is not None
+        for p in parts
+    )
+
+
+def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Given | None:
+    """What to pass for one condition whose names the input decides; `mode` says which
+    names are the input: a public function's arguments ("public"), the keyword its class's
+    constructor took ("method", a private method), a mapping's keys ("keyed")."""
     read = facts.read
     constants = {b.name: b.value for b in facts.bindings if b.origin == "constant"}
     inputs: dict[str, str] = {}
@@ -72,25 +105,40 @@ def _input_instead(node: ast.expr, facts: Facts, function: str) -> Given | None:
     passed: dict[str, tuple[bool, str]] = {}
     owner = function.rsplit(".", 1)[0] if "." in function else None
     callee = function.removesuffix(".__init__")
+    params = read.params if mode != "method" else ()
+
+    def argument(name: str) -> str:
+        if mode == "keyed":
+            return f"the value passed as {code(name)} (it reaches {code(callee)})"
+        return f"the argument {code(name)} of {code(callee)}"
+
+    others: set[str] = set()
     for name in _free_names(node):
-        if name in read.params:
-            inputs[name] = f"the argument {code(name)} of {code(callee)}"
+        if name in params:
+            inputs[name] = argument(name)
             if name not in read.positional:
                 passed[name] = (False, name)
         elif name.startswith("self.") and name[5:] in read.init_params and owner:
             param = read.init_params[name[5:]]
             inputs[name] = f"the argument {code(param)} of {code(owner)}"
             passed[name] = (True, param)
-        elif name.split(".")[0] in read.params:
+        elif name.split(".")[0] in params:
             root = name.split(".")[0]
-            inputs[root] = f"the argument {code(root)} of {code(callee)}"
+            inputs[root] = argument(root)
         elif name in constants or name.split(".")[0] in _BUILTINS or name[:1].isupper():
             continue
         else:
-            return None  # a name the input does not decide
+            others.add(name)  # a name the input does not decide
     if not inputs:
         return None
-    instead = _instead(node, inputs, constants)
+    if others:
+        instead = _bound_by_other(node, inputs, constants, others)
+    elif mode == "method":
+        # a private method's check of what the constructor took is the class's own
+        # bookkeeping, unless it bounds what the user made happen (above)
+        return None
+    else:
+        instead = _instead(node, inputs, constants)
     if instead is None:
         return None
     return Given(instead.text, _change(instead, passed, facts))
@@ -114,6 +162,47 @@ def _change(instead: _Instead, passed: dict[str, tuple[bool, str]], facts: Facts
         before=instead.before,
         after=instead.after,
     )
+
+
+def _bound_by_other(
+    node: ast.expr, inputs: dict[str, str], constants: dict[str, str], others: set[str]
+) -> _Instead | None:
+    """`len(history) > self.max_redirects`: a limit the constructor set from the user's
+    keyword on one side, a value it does not decide on the other: the limit can be set
+    past it."""
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+        return None
+    if not all(name.startswith("self.") for name in inputs):
+        # a limit the user set on the object (`Client(max_redirects=...)`); an argument
+        # compared with what the machine or the code computed is the code's own bound
+        return None
+    counted = node.left
+    if not (isinstance(counted, ast.Call) and _is_call(counted, "len")):
+        # a count of what the use made (redirects followed, tokens of a prompt) is what a
+        # limit bounds; an index or a size the code computed is its own consistency
+        return None
+    flipped = _FLIPPED.get(type(node.ops[0]))
+    left, right = node.left, node.comparators[0]
+    read = {n for n in _free_names(left) if n.split(".")[0] not in _BUILTINS}
+    if flipped is None or not read <= others | set(constants):
+        return None
+    if set(_free_names(right)) & others:
+        return None  # both sides read what the input does not decide
+    return _instead(ast.Compare(left=right, ops=[flipped()], comparators=[left]), inputs, constants)
+
+
+_FLIPPED: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Gt: ast.Lt,
+    ast.GtE: ast.LtE,
+    ast.Lt: ast.Gt,
+    ast.LtE: ast.GtE,
+}
+
+
+def _public_method_owner(function: str, class_name: str | None) -> bool:
+    """A method (of any name) of a class a user makes: `Client._send_handling_redirects`."""
+    owner = function.rpartition(".")[0]
+    return bool(owner) and owner == class_name and public_name(owner)
 
 
 def merged_type_checks(conditions: list[ConditionView]) -> dict[int, ConditionView]:
@@ -184,7 +273,7 @@ def _not_in_literal_members(condition: ConditionView) -> list[str]:
     return found[1] if found else []
 
 
-def _public(function: str) -> bool:
+def public_name(function: str) -> bool:
     """A function a user calls: no part of its qualname is private (dunders are public)."""
     parts = [p for p in function.split(".") if p != "<locals>"]
     if "<locals>" in function or not parts:
@@ -225,6 +314,8 @@ def _instead(
     node: ast.expr, described: dict[str, str], constants: dict[str, str]
 ) -> _Instead | None:
     """The sentence for one condition shape; None for shapes not put in words exactly."""
+    if isinstance(node, ast.BoolOp):
+        return _missing_keys(node, described) if isinstance(node.op, ast.And) else None
     negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
     inner = node.operand if isinstance(node, ast.UnaryOp) and negative else node
     if isinstance(inner, ast.Call) and _is_call(inner, "isinstance") and len(inner.args) == 2:
@@ -236,6 +327,15 @@ def _instead(
         # that kind is no fix for it, so only the negative shape is a way out
         return _Instead(f"Pass {target} as {types}.") if negative else None
     if isinstance(inner, ast.Compare) and len(inner.ops) == 1 and not negative:
+        key = _key_test(inner)
+        if key is not None:
+            holder = _described(key[1], described)
+            if holder is None:
+                return None
+            # "contain": a key of a mapping, a part of a string, a member of a list alike
+            if isinstance(inner.ops[0], ast.NotIn):
+                return _Instead(f"Make {holder} contain {code(repr(key[0]))}.")
+            return _Instead(f"Leave {code(repr(key[0]))} out of {holder}.")
         target = _described(inner.left, described)
         if target is None:
             return None
@@ -328,6 +428,39 @@ def _first_literal(node: ast.expr, constants: dict[str, str]) -> str | None:
     return ast.unparse(members[0])
 
 
+def _key_test(node: ast.Compare) -> tuple[str, ast.expr] | None:
+    """`"prompt" not in data` (or `in`): the key and the mapping the input holds."""
+    left = node.left
+    if (
+        isinstance(node.ops[0], ast.In | ast.NotIn)
+        and isinstance(left, ast.Constant)
+        and isinstance(left.value, str)
+    ):
+        return left.value, node.comparators[0]
+    return None
+
+
+def _missing_keys(node: ast.BoolOp, described: dict[str, str]) -> _Instead | None:
+    """`"prompt" not in p and "prompt_token_ids" not in p`: every one is missing, so any
+    one of them avoids the check."""
+    keys: list[str] = []
+    holders: dict[str, ast.expr] = {}
+    for part in node.values:
+        if not (isinstance(part, ast.Compare) and len(part.ops) == 1):
+            return None
+        key = _key_test(part)
+        if key is None or not isinstance(part.ops[0], ast.NotIn):
+            return None
+        keys.append(code(repr(key[0])))
+        holders[ast.unparse(key[1])] = key[1]
+    if len(holders) != 1 or len(keys) < 2:
+        return None
+    holder = _described(next(iter(holders.values())), described)
+    if holder is None:
+        return None
+    return _Instead(f"Make {holder} contain one of {', '.join(keys)}.")
+
+
 def _is_call(node: ast.Call, name: str) -> bool:
     return isinstance(node.func, ast.Name) and node.func.id == name
 
@@ -400,6 +533,8 @@ def _value(node: ast.expr, constants: dict[str, str]) -> str | None:
         return f"{code(dotted)} ({code(constants[dotted])})"
     if dotted is not None:
         return code(dotted)
+    if isinstance(node, ast.Call):
+        return code(ast.unparse(node))  # `len(history)`: the value the input must pass
     return None
 
 

@@ -42,6 +42,7 @@ def binding_views(stored: StoredSite) -> list[BindingView]:
             origin=b.origin,
             file=b.file or stored.file,
             line=b.line or None,
+            doc=b.doc,
         )
         for b in stored.site.bindings
     ]

@@ -10,10 +10,18 @@ are the ones that support what was asked for.
 
 from __future__ import annotations
 
+import re
+
 from errdex.explain.plain import code
 from errdex.store.base import StoredSite
 
 _SHOWN = 4  # subclasses named in the sentence
+# A message that says the method is the subclasses' to write ("must be implemented in
+# subclasses", "Subclasses should implement this method").
+_ABSTRACT = re.compile(
+    r"\b(?:implement(?:ed)?\s+(?:it\s+)?(?:in|by)\s+subclass|subclass(?:es)?\s+(?:must|should)\s+(?:implement|override|define)|abstract\s+method)",
+    re.I,
+)
 
 
 def override_solution(stored: StoredSite) -> str | None:
@@ -29,13 +37,19 @@ def override_solution(stored: StoredSite) -> str | None:
         named.append(f"{more} more")
     listed = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
     method = code(found.method)
-    if found.every:
+    message = stored.site.message.text if stored.site.message is not None else ""
+    if found.every or _ABSTRACT.search(message):
         each = "each define" if found.count > 1 else "defines"
         return (
             f"Define {method} in your subclass of {code(base)} ({code(module)}): the base "
             f"class leaves it to its subclasses and raises here; the package's own "
             f"{listed} {each} it."
         )
+    if stored.site.message is None or found.method.startswith("_"):
+        # a bare `raise NotImplementedError` some of the package's own classes reach is an
+        # internal path it does not support; a message of its own ("... dialect does not
+        # support ...") on a public method says what a user asked for that this class lacks
+        return None
     return (
         f"Use a subclass of {code(base)} that defines {method}: {listed} (the base class "
         f"raises this for every subclass without it), or define it in your own subclass."

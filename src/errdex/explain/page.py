@@ -78,6 +78,8 @@ class Knob(msgspec.Struct, kw_only=True):
     note: str | None = None
     # the command line that takes it, as the user types it: `vllm serve MODEL_TAG`
     command: str | None = None
+    # what its authors wrote where it is declared (a config field's docstring)
+    doc: str | None = None
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).
@@ -107,6 +109,7 @@ class BindingView(msgspec.Struct, kw_only=True):
     origin: str  # "local" or "constant"
     file: str
     line: int | None = None
+    doc: str | None = None  # a constant's docstring or the comment above it
 
 
 class TestView(msgspec.Struct, kw_only=True):

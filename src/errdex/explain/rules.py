@@ -8,12 +8,12 @@ from errdex.explain.context import Facts
 from errdex.explain.page import GUARD_NOT_READ, Caller, ConditionView, WhenItHappens
 from errdex.explain.plain import code
 from errdex.explain.solutions import no_way_out, solutions
+from errdex.explain.why import code_words
 from errdex.facts import ConditionKind, KnobKind, SiteKind
 from errdex.store.base import StoredSite
 
 _MAX_REASONS = 6
 _MAX_SITUATIONS = 6
-_MAX_WHY = 2
 
 
 def all_of(conditions: list[ConditionView]) -> str:
@@ -90,7 +90,7 @@ def what_it_means(facts: Facts) -> str:
             if len(blocked) == 1
             else f"The guards at lines {lines} are no way out: their other branches fail as well."
         )
-    why = _why(facts)
+    why = code_words(facts)
     if why:
         sentences.append(why)
     where = [b for b in facts.bindings if len(b.value) <= 200]
@@ -232,17 +232,3 @@ def _context(facts: Facts) -> str:
     covered = {s.condition for s in solutions(facts) if s.condition}
     rest = [c for c in facts.held if c.text not in covered and not no_way_out(c, facts)]
     return all_of(rest) if rest else ""
-
-
-def _why(facts: Facts) -> str:
-    """The code's own words around the check: the comments by it, the function's docstring."""
-    lines = sorted({c.line for c in facts.held} | {facts.stored.site.line})
-    comments = facts.read.comments_near(lines)[:_MAX_WHY]
-    parts = [f"“{c}”" for c in comments]
-    doc = facts.read.docstring
-    if doc:
-        first = doc.split(". ")[0].rstrip(".")
-        parts.append(f"the docstring of {code(facts.stored.site.function)}: “{first}.”")
-    if not parts:
-        return ""
-    return "In the code's own words: " + "; ".join(parts)

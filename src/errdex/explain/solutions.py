@@ -28,6 +28,7 @@ from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.selection import selection_solutions
+from errdex.explain.setters import setter_action
 from errdex.explain.user_call import suggested_call
 from errdex.extract.conditions import negate
 from errdex.facts import Condition, ConditionKind, KnobKind, SiteKind
@@ -214,6 +215,11 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
                     1,
                 )
                 return
+    for condition in reversed(checks):
+        called = setter_action(condition, facts)
+        if called is not None:
+            found.add(Solution(text=called, condition=condition.text, kind="input"), 1)
+            return
 
 
 def _exact(action: KnobAction) -> bool:

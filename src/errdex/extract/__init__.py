@@ -13,6 +13,7 @@ from errdex.extract.blanked_calls import blanked_calls
 from errdex.extract.budget import over_budget
 from errdex.extract.calls import CallFilter
 from errdex.extract.commands import scan_commands
+from errdex.extract.docs import attribute_docs
 from errdex.extract.environment import optional_imports, platform_tests
 from errdex.extract.exception_classes import class_texts
 from errdex.extract.knobs import (
@@ -30,7 +31,7 @@ from errdex.facts import CallSite, FileFacts, SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "45-positional-registries"
+EXTRACTOR_VERSION = "49-helper-texts-own-messages-super-calls"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -111,8 +112,9 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
     except RecursionError:
         return FileFacts(path=path, module=module, error="too deeply nested to analyse")
     env_reads, flags = scan_settings(text)
+    lines = text.split("\n")
     if env_reads:
-        env_reads.extend(env_getters(tree, text))
+        env_reads.extend(env_getters(tree, text, lines))
     definitions, calls = walker.definitions, walker.calls
     subcommands, positionals, flags, computed_flags = scan_commands(
         text, definitions.functions_at, definitions.classes, flags
@@ -128,6 +130,7 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         calls=tuple(calls.calls),
         reason_builders=definitions.reason_builders,
         constants=constants,
+        constant_docs=attribute_docs(tree.body, lines, constants) if constants else {},
         imports=imports,
         star_imports=star_imports,
         defs=tuple(definitions.defs),

@@ -21,7 +21,11 @@ from errdex.extract.shapes import (
     receiver,
 )
 from errdex.extract.walk_state import WalkState
-from errdex.facts import CallFact, CallSite, TestRef
+from errdex.facts import CallFact, CallSite, MessageTemplate, TestRef
+
+# An argument (its position among a call's recorded arguments) and the messages a local
+# passed in it may hold, each with its path.
+Chosen = tuple[int, list[tuple[MessageTemplate, tuple[Step, ...]]]]
 
 
 class CallRecorder:
@@ -69,7 +73,12 @@ class CallRecorder:
         func: ast.Name | ast.Attribute,
         scope: Scope,
         path: tuple[Step, ...],
+        choose: Callable[[], Chosen | None] = lambda: None,
     ) -> None:
+        """A call that may be of a raising helper. `choose` tells the argument (by position
+        in `args`) that a local chose among messages, with each message and its path: a
+        call is recorded for each (`message = self.message; if message is None: message =
+        "..."; super().__call__(form, field, message)`)."""
         callee = func.attr if isinstance(func, ast.Attribute) else func.id
         if callee in NOT_HELPERS:
             return
@@ -80,24 +89,41 @@ class CallRecorder:
             _passes_on(a, scope.params) for a in call.args
         )
         arguments = (*call.args, *(keyword.value for keyword in call.keywords))
-        if not forwards and not any(self._message_like(a) for a in arguments):
+        chosen = choose()
+        if not forwards and chosen is None and not any(self._message_like(a) for a in arguments):
             return
-        self.calls.append(
-            CallFact(
-                callee=callee,
-                receiver=receiver(func),
-                line=stmt.lineno,
-                end_line=stmt.end_lineno or stmt.lineno,
-                function=scope.qualname,
-                class_name=scope.class_name,
-                args=self.state.args(call, scope),
-                conditions=self.state.conditions_of(path),
-                params=scope.params if forwards else (),
-                defaults=literal_defaults(scope) if forwards else {},
-                receiver_type=_receiver_type(func, scope),
-                bindings=self.state.bindings_of(self.state.names_of(path), scope, stmt.lineno),
-            )
+        args = self.state.args(call, scope)
+        fact = CallFact(
+            callee=callee,
+            receiver=receiver(func),
+            line=stmt.lineno,
+            end_line=stmt.end_lineno or stmt.lineno,
+            function=scope.qualname,
+            class_name=scope.class_name,
+            args=args,
+            conditions=self.state.conditions_of(path),
+            params=scope.params if forwards else (),
+            defaults=literal_defaults(scope) if forwards else {},
+            receiver_type=_receiver_type(func, scope),
+            bindings=self.state.bindings_of(self.state.names_of(path), scope, stmt.lineno),
         )
+        if chosen is None:
+            self.calls.append(fact)
+            return
+        at, choices = chosen
+        for template, steps in choices:
+            # On its path the local holds the text itself, which decides the helper's tests
+            # of it (`if message is None:`).
+            literal = "".join(p for p in template.parts if isinstance(p, str))
+            source = repr(literal) if not template.placeholders else args[at].source
+            given = msgspec.structs.replace(args[at], template=template, source=source)
+            self.calls.append(
+                msgspec.structs.replace(
+                    fact,
+                    args=(*args[:at], given, *args[at + 1 :]),
+                    conditions=self.state.conditions_of(steps),
+                )
+            )
 
 
 def _passes_on(arg: ast.expr, params: tuple[str, ...]) -> bool:

@@ -12,8 +12,14 @@ import re
 
 from errdex.extract.calls import is_property, property_fact
 from errdex.extract.conditions import dotted_name, walk
+from errdex.extract.docs import attribute_docs
 from errdex.extract.scope import Scope, Step, literal_defaults
-from errdex.extract.shapes import KEYED_LOOKUP, annotated_class, looks_like_exception_class
+from errdex.extract.shapes import (
+    KEYED_LOOKUP,
+    annotated_class,
+    formatted_name,
+    looks_like_exception_class,
+)
 from errdex.extract.source_text import line_span
 from errdex.extract.walk_state import WalkState
 from errdex.facts import (
@@ -45,6 +51,7 @@ class DefinitionRecorder:
 
     def __init__(self, state: WalkState) -> None:
         self.state = state
+        self._text_lines: list[str] | None = None
         self.classes: list[ClassFact] = []
         self.helpers: list[HelperFact] = []
         self.keyed: list[KeyedHelper] = []
@@ -60,6 +67,12 @@ class DefinitionRecorder:
         # The path that holds after each function's body, by its `def` line: the guard of a
         # call in the straight code of a tail the skeleton blanked.
         self._after_body: dict[int, tuple[Step, ...]] = {}
+
+    def _lines(self) -> list[str]:
+        """The file's lines, split once when a class first asks (for comments above)."""
+        if self._text_lines is None:
+            self._text_lines = self.state.text.split("\n")
+        return self._text_lines
 
     def function_entered(
         self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, inner: Scope
@@ -118,7 +131,9 @@ class DefinitionRecorder:
             assert site.message is not None
             for placeholder in site.message.placeholders:
                 expr = placeholder.expr
-                param = expr[4:-1] if expr.startswith("str(") else expr
+                # `{msg}`, `{str(msg)}`, or the parameter formatted (`{msg.format(**args)}`:
+                # the linker formats each caller's text with the caller's arguments).
+                param = expr[4:-1] if expr.startswith("str(") else formatted_name(expr) or expr
                 if param not in scope.params or site.message.text in seen:
                     continue
                 seen.add(site.message.text)
@@ -137,6 +152,8 @@ class DefinitionRecorder:
                         kind=site.kind,
                         conditions=_any_of(alternatives),
                         defaults=literal_defaults(scope),
+                        args=site.args,
+                        varargs=_varargs(scope),
                     )
                 )
                 break
@@ -223,6 +240,7 @@ class DefinitionRecorder:
             for item in stmt.body:
                 if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
                     fields[item.target.id] = self.state.source(item.annotation)[:80]
+        field_docs = attribute_docs(stmt.body, self._lines())
         return ClassFact(
             name=stmt.name,
             qualname=qualname,
@@ -235,6 +253,7 @@ class DefinitionRecorder:
             tables=tables,
             methods=methods,
             fields=fields,
+            field_docs=field_docs,
         )
 
     def _message_in(
@@ -381,3 +400,9 @@ def _without_split(
             return None
         split = at
     return None if split is None else first[:split] + first[split + 1 :]
+
+
+def _varargs(scope: Scope) -> str | None:
+    """The name of the function's `*args` parameter, if it has one."""
+    vararg = scope.arguments.vararg if scope.arguments is not None else None
+    return vararg.arg if vararg is not None else None

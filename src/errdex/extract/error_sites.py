@@ -12,7 +12,9 @@ from errdex.extract.scope import Assignment, Scope, Step, message_locals
 from errdex.extract.shapes import (
     BUILTIN_NAMES,
     JOIN,
+    MESSAGE_MEMBER,
     branches_assign,
+    formatted_name,
     is_factory,
     is_none,
     keyword,
@@ -84,6 +86,20 @@ class SiteRecorder:
         site = self.site(stmt, scope, path, kind, exception, message, args=args, cause=cause)
         scope.signals.append(site)
 
+    def chosen_argument(
+        self, call: ast.Call, scope: Scope, line: int, path: tuple[Step, ...]
+    ) -> tuple[int, list[tuple[MessageTemplate, tuple[Step, ...]]]] | None:
+        """The first argument of a call that is a local holding one of several messages
+        (as a raise's is, `_chosen`): its position among the recorded arguments (the
+        positional ones, then the named), and each message with its path."""
+        named = [k.value for k in call.keywords if k.arg is not None]
+        for at, arg in enumerate((*call.args, *named)):
+            if isinstance(arg, ast.Name) and arg.id in scope.assigns:
+                chosen = self._chosen(arg, scope, line, path)
+                if chosen:
+                    return at, chosen
+        return None
+
     def _chosen(
         self, node: ast.expr, scope: Scope, line: int, path: tuple[Step, ...]
     ) -> list[tuple[MessageTemplate, tuple[Step, ...]]]:
@@ -97,7 +113,12 @@ class SiteRecorder:
         names = [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in scope.assigns]
         for name in dict.fromkeys(names):
             values = self._values(name, scope, line, self.state.blocks, path)
-            if len(values) > 1 and any(_prose(template) for template, _ in values):
+            # A parameter formatted on one path (`if args: msg = msg.format(*args)`) makes a
+            # helper of another shape on each: its callers' texts are formatted on one.
+            formatted = name in scope.params and any(
+                _formats_param(template, name) for template, _ in values
+            )
+            if len(values) > 1 and (formatted or any(_prose(t) for t, _ in values)):
                 return self._built(node, name, values, message_locals(scope, self.state.blocks))
         return []
 
@@ -159,12 +180,22 @@ class SiteRecorder:
         if choice.template is not None:
             return [(choice.template, ())]
         value = choice.value
+        own = MessageTemplate.of(Placeholder(name))
         if value is not None and _formats(value, name):
             earlier = self._values(name, scope, choice.line - 1, choice.blocks, choice.path)
             if earlier:
                 deeper = [(t, steps[len(choice.path) :]) for t, steps in earlier]
-                return self._built(value, name, deeper, {})
-        return [(MessageTemplate.of(Placeholder(name)), ())]
+                out: list[tuple[MessageTemplate, tuple[Step, ...]]] = []
+                for template, steps in deeper:
+                    if template == own and name in scope.params:
+                        # The parameter's text is the caller's: the formatting stays an
+                        # expression of it (`{msg.format(*args)}`), applied at each call.
+                        kept = MessageTemplate.of(Placeholder(self.state.source(value)))
+                        out.append((kept, steps))
+                    else:
+                        out.extend(self._built(value, name, [(template, steps)], {}))
+                return out
+        return [(own, ())]
 
     def _built(
         self,
@@ -276,6 +307,7 @@ class SiteRecorder:
         printer: str | None = None,
     ) -> ErrorSite:
         names = self.state.names_of(path)
+        held = self._member_locals(message, scope, stmt.lineno) if scope.class_name else ()
         reasons, reasons_expr = self._reasons_for(message, scope)
         site = ErrorSite(
             kind=kind,
@@ -286,7 +318,7 @@ class SiteRecorder:
             function=scope.qualname,
             class_name=scope.class_name,
             conditions=self.state.conditions_of(path),
-            bindings=self.state.bindings_of(names, scope, stmt.lineno),
+            bindings=self.state.bindings_of((*names, *held), scope, stmt.lineno),
             cause=cause,
             level=level,
             printer=printer,
@@ -297,6 +329,21 @@ class SiteRecorder:
         )
         self.sites.append(site)
         return site
+
+    def _member_locals(
+        self, message: MessageTemplate | None, scope: Scope, line: int
+    ) -> tuple[str, ...]:
+        """The locals of the message that hold a message member of the object (`message =
+        self.message or self.default_message`): the linker reads the object for them."""
+        if message is None:
+            return ()
+        roots = {p.expr.split(" ")[0].split(".")[0] for p in message.placeholders}
+        held = []
+        for name in roots & scope.assigns.keys():
+            assigned = self.state.last_assignment(name, scope, line)
+            if assigned is not None and MESSAGE_MEMBER.search(self.state.source(assigned[1])):
+                held.append(name)
+        return tuple(sorted(held))
 
     def _reasons_for(
         self, message: MessageTemplate | None, scope: Scope
@@ -341,6 +388,13 @@ def _prose(template: MessageTemplate) -> bool:
     message shows (`provider = "auto"`): its branches are then other messages, not others
     of the same message's values."""
     return any(isinstance(part, str) and " " in part.strip() for part in template.parts)
+
+
+def _formats_param(template: MessageTemplate, name: str) -> bool:
+    """Whether the template is the parameter `name` formatted (`{name.format(...)}`,
+    `{name % ...}`)."""
+    only = template.parts[0] if len(template.parts) == 1 else None
+    return isinstance(only, Placeholder) and formatted_name(only.expr) == name
 
 
 def _formats(value: ast.expr, name: str) -> bool:

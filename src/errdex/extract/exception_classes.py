@@ -17,6 +17,7 @@ import re
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from errdex.extract.conditions import dotted_name
+from errdex.extract.shapes import MESSAGE_MEMBER, own_attributes_set
 from errdex.extract.source_text import source_of
 from errdex.extract.templates import TemplateBuilder
 from errdex.facts import ClassText, ErrorSite, MessageTemplate, TextMethod
@@ -81,9 +82,11 @@ def class_texts(
                 if fact.attrs or fact.sets or fact.methods or fact.fallbacks:
                     found.append(fact)
             elif qualname in raised:
-                methods = _members(stmt, raised[qualname], text, builder)
-                if methods:
-                    found.append(ClassText(qualname=qualname, methods=methods))
+                # The object's own members make the message (a validator's `self.message`,
+                # kept by `__init__` with a default): read as an exception class is.
+                fact = _class_text(stmt, qualname, text, builder, raised[qualname])
+                if fact.attrs or fact.sets or fact.methods or fact.fallbacks:
+                    found.append(fact)
             elif any(bases):
                 # A subclass of another file's exception may say so in no name
                 # (`class NotFound(BadRequest)`): its texts are kept, not its code.
@@ -98,15 +101,20 @@ def class_texts(
 
 def _members_raised(sites: Iterable[ErrorSite]) -> dict[str, set[str]]:
     """Class → the members whose value a raise in it takes as its message, or in it:
-    `self._undefined_message`, `self.describe()`."""
+    `self._undefined_message`, `self.describe()`; and the classes whose raise reads a member
+    otherwise (`self.message % dict(max=self.max)`, or a local that holds one)."""
     raised: dict[str, set[str]] = {}
     for site in sites:
         if site.class_name is None or site.message is None:
             continue
+        if any(b.origin == "local" and MESSAGE_MEMBER.search(b.value) for b in site.bindings):
+            raised.setdefault(site.class_name, set())
         for placeholder in site.message.placeholders:
             member = MEMBER.fullmatch(placeholder.expr)
             if member is not None:
                 raised.setdefault(site.class_name, set()).add(member.group(1))
+            elif MESSAGE_MEMBER.search(placeholder.expr):
+                raised.setdefault(site.class_name, set())
     return raised
 
 
@@ -284,19 +292,13 @@ def _stored(func: ast.FunctionDef | ast.AsyncFunctionDef, text: str) -> dict[str
     """`self.X = <expr>` in `__init__`: the first expression stored in each attribute."""
     sets: dict[str, str] = {}
     for node in ast.walk(func):
-        if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
+        if not isinstance(node, ast.stmt):
             continue
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        for target in targets:
-            if (
-                isinstance(target, ast.Attribute)
-                and isinstance(target.value, ast.Name)
-                and target.value.id == "self"
-                and target.attr not in sets
-            ):
-                source = source_of(text, node.value)
+        for attr, value in own_attributes_set(node):
+            if attr not in sets:
+                source = source_of(text, value)
                 if len(source) <= _MAX_SOURCE:
-                    sets[target.attr] = source
+                    sets[attr] = source
     return sets
 
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
+from errdex.extract.docs import comment_above
 from errdex.extract.source_text import source_of
 from errdex.extract.textscan import find_all
 from errdex.facts import AttrSet, EnvRead, FlagFact
@@ -86,9 +87,10 @@ def _line(text: str, starts: list[int], line: int) -> str:
     return text[starts[line - 1] : end].strip()[:_MAX_SOURCE]
 
 
-def env_getters(tree: ast.Module, text: str) -> list[EnvRead]:
+def env_getters(tree: ast.Module, text: str, lines: Sequence[str] = ()) -> list[EnvRead]:
     """Entries of module-level dicts keyed by a variable's name whose value reads it
-    (`"VLLM_X": lambda: os.getenv("VLLM_X")`), and names assigned a read (`X = getenv("Y")`).
+    (`"VLLM_X": lambda: os.getenv("VLLM_X")`), and names assigned a read (`X = getenv("Y")`),
+    each with the comment block above it (of `lines`, the text's), which says what it does.
     """
     found: list[EnvRead] = []
     for stmt in tree.body:
@@ -112,6 +114,7 @@ def env_getters(tree: ast.Module, text: str) -> list[EnvRead]:
                             line=item.lineno,
                             source=" ".join(source.split())[:_MAX_SOURCE],
                             binds=key.value,
+                            doc=comment_above(lines, key.lineno) if lines else None,
                         )
                     )
         elif isinstance(target, ast.Name):
@@ -124,6 +127,7 @@ def env_getters(tree: ast.Module, text: str) -> list[EnvRead]:
                         line=value.lineno,
                         source=" ".join(source.split())[:_MAX_SOURCE],
                         binds=target.id,
+                        doc=comment_above(lines, stmt.lineno) if lines else None,
                     )
                 )
     return found

@@ -17,8 +17,9 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from errdex.extract.setters import class_setters, init_params, param_names
 from errdex.extract.shapes import OWN_OBJECT
-from errdex.facts import Binding, Condition, SourceRead, TryRead
+from errdex.facts import Binding, Condition, Setter, SourceRead, TryRead
 
 __all__ = ["Wanted", "read_lines"]
 
@@ -29,6 +30,8 @@ _WARN_NAME = re.compile(r"(?:warn|warning|error|critical|exception)(?:_once)?")
 _DIRECTIVES = ("noqa", "type:", "fmt:", "pragma", "pylint:", "mypy:", "ruff:")
 _WORD = re.compile(r"\w+")
 _NEITHER = (False, False)
+_MAX_BASES = 4  # bases followed for the constructor that sets an attribute
+_SELF_ATTR = re.compile(r"\bself\.(\w+)")
 # The keyword first, so the regex engine jumps from one to the next; whether it starts its
 # line (after `async`) is checked after.
 _DEF_WORD = re.compile(r"(?:def|class)\b")
@@ -62,6 +65,10 @@ class Wanted:
 
     def words(self) -> set[str] | None:
         return set(_WORD.findall("\n".join(self.texts))) if self.texts is not None else None
+
+    def own_attributes(self) -> set[str]:
+        """The `self.X` its conditions read (none for a call's line, which names every word)."""
+        return set(_SELF_ATTR.findall("\n".join(self.texts))) if self.texts is not None else set()
 
 
 def read_lines(
@@ -114,6 +121,8 @@ class _FileReader:
         self.enclosing = _Enclosing(tree, text)
         self._scopes: dict[int, _Scope] = {}
         self._inits: dict[int, dict[str, str]] = {}
+        self._top_classes: dict[str, ast.ClassDef] | None = None
+        self._set_by: dict[tuple[int, frozenset[str]], tuple[Setter, ...]] = {}
 
     def read(self, line: int, want: Wanted) -> SourceRead:
         chain = self.enclosing.chain(line)
@@ -128,6 +137,8 @@ class _FileReader:
             if words is None or "self" in words:
                 found = self._init_params(cls)
                 init_params = {a: p for a, p in found.items() if words is None or a in words}
+        own = want.own_attributes() if cls is not None else set()
+        setters = self._setters(cls, own) if cls is not None and own else ()
         lo = func.lineno if func is not None else 1
         hi = (func.end_lineno or line) if func is not None else line
         other, warns = scope.other, scope.warns
@@ -153,6 +164,7 @@ class _FileReader:
             docstring=scope.docstring,
             tries={n: scope.tried(n) for n in lines if n in scope.handlers},
             placement=_placement(scope.places, line),
+            setters=setters,
         )
 
     def _scope(self, func: ast.FunctionDef | ast.AsyncFunctionDef | None) -> _Scope:
@@ -202,29 +214,69 @@ class _FileReader:
         self._scopes[key] = scope
         return scope
 
-    def _init_params(self, cls: ast.ClassDef) -> dict[str, str]:
+    def _init_params(self, cls: ast.ClassDef, depth: int = 0) -> dict[str, str]:
+        """`self.attr` → the constructor's parameter assigned to it: in the class's own
+        `__init__`, or in that of a base of the same file whose parameter of that name the
+        class's `__init__` takes too (and passes on), or inherits."""
         found = self._inits.get(id(cls))
         if found is None:
+            self._inits[id(cls)] = {}  # a cycle of bases ends here
             init = next(
                 (s for s in cls.body if isinstance(s, _FUNCTIONS) and s.name == "__init__"), None
             )
-            found = _init_params(self._original(init)) if init is not None else {}
+            whole = self._original(init) if init is not None else None
+            found = init_params(whole) if whole is not None else {}
+            takes = param_names(whole) if whole is not None else None
+            for base in self._file_classes(cls) if depth < _MAX_BASES else ():
+                for attr, param in self._init_params(base, depth + 1).items():
+                    if takes is None or param in takes:
+                        found.setdefault(attr, param)
             self._inits[id(cls)] = found
         return found
+
+    def _file_classes(self, cls: ast.ClassDef) -> list[ast.ClassDef]:
+        """The bases of `cls` that the file defines at its top level, by their plain name."""
+        if self._top_classes is None:
+            self._top_classes = {s.name: s for s in self.tree.body if isinstance(s, ast.ClassDef)}
+        named = [b.id for b in cls.bases if isinstance(b, ast.Name)]
+        return [self._top_classes[n] for n in named if n in self._top_classes]
+
+    def _setters(self, cls: ast.ClassDef, attrs: set[str]) -> tuple[Setter, ...]:
+        key = (id(cls), frozenset(attrs))
+        found = self._set_by.get(key)
+        if found is None:
+            found = self._set_by[key] = class_setters(cls, attrs, self._original, self._text_of)
+        return found
+
+    def _text_of(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
+        """A function's text as written, its body whole even when the skeleton blanked it."""
+        span = self._blanked_span(func) if _is_blanked(func) else None
+        if span is not None:
+            return self.text[span[0] : span[1]]
+        return "\n".join(self.lines[func.lineno - 1 : func.end_lineno or func.lineno])
+
+    def _blanked_span(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int] | None:
+        """Where the original text of a function the skeleton blanked starts and ends."""
+        if not self.blanked:
+            return None
+        if self._blanked_lines is None:
+            self._blanked_lines = _line_numbers(self.text, [head for head, _, _ in self.blanked])
+        at = bisect.bisect_left(self._blanked_lines, func.lineno)
+        if at == len(self._blanked_lines) or self._blanked_lines[at] != func.lineno:
+            return None
+        head, _, end = self.blanked[at]
+        return self.text.rfind("\n", 0, head) + 1, end
 
     def _original(
         self, init: ast.FunctionDef | ast.AsyncFunctionDef
     ) -> ast.FunctionDef | ast.AsyncFunctionDef:
-        """The `__init__` as written, when the skeleton blanked its body."""
+        """A function (an `__init__`, a setter) as written, when the skeleton blanked its body."""
         if not self.blanked or not _is_blanked(init):
             return init
-        if self._blanked_lines is None:
-            self._blanked_lines = _line_numbers(self.text, [head for head, _, _ in self.blanked])
-        at = bisect.bisect_left(self._blanked_lines, init.lineno)
-        if at == len(self._blanked_lines) or self._blanked_lines[at] != init.lineno:
+        span = self._blanked_span(init)
+        if span is None:
             return init
-        head, _, end = self.blanked[at]
-        start = self.text.rfind("\n", 0, head) + 1
+        start, end = span
         try:
             # indented, as it is in its class: under `if 1:` it parses as written
             module = ast.parse("if 1:\n" + self.text[start:end])
@@ -515,50 +567,3 @@ def _run_by(stmt: ast.stmt) -> Iterator[ast.AST]:
         else:
             queue.extend(ast.iter_child_nodes(node))
         yield node
-
-
-def _init_params(init: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
-    """`self.attr = param` (or `param or default`, `Type(param)`) in a class's `__init__`."""
-    args = init.args
-    names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)} - {"self"}
-    out: dict[str, str] = {}
-    for node in _statements(init):
-        if not isinstance(node, ast.Assign | ast.AnnAssign):
-            continue
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        value = node.value
-        source = _param_in(value, names) if value is not None else None
-        if source is None:
-            continue
-        for target in targets:
-            if (
-                isinstance(target, ast.Attribute)
-                and isinstance(target.value, ast.Name)
-                and target.value.id == "self"
-            ):
-                out.setdefault(target.attr, source)
-    return out
-
-
-def _statements(root: ast.AST) -> Iterator[ast.AST]:
-    """The statements under `root` in the order `ast.walk` gives them (breadth first),
-    without walking expressions, which hold none."""
-    queue = deque([root])
-    while queue:
-        node = queue.popleft()
-        queue.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, _STATEMENT_NODES))
-        yield node
-
-
-_STATEMENT_NODES = (ast.stmt, ast.excepthandler, ast.match_case)
-
-
-def _param_in(value: ast.expr, names: set[str]) -> str | None:
-    """The parameter a value is as it is, or with a fallback or a conversion around it."""
-    if isinstance(value, ast.Name) and value.id in names:
-        return value.id
-    if isinstance(value, ast.BoolOp) and isinstance(value.values[0], ast.Name):
-        return value.values[0].id if value.values[0].id in names else None
-    if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
-        return _param_in(value.args[0], names)
-    return None

@@ -30,6 +30,8 @@ NOT_HELPERS = frozenset(
     "index count lower upper getattr setattr hasattr isinstance open compile match search sub "
     "fullmatch __init__ super dict list set tuple str repr len".split()
 )
+# A member of the object that holds a message (`self.message`, `self.default_msg`).
+MESSAGE_MEMBER = re.compile(r"\bself\.\w*(?:message|msg)\w*")
 # `self.error_messages[key]`: a message table looked up by a key (see `KeyedHelper`).
 KEYED_LOOKUP = re.compile(r"self\.\w*(?i:message|error|msg)\w*\[\s*(\w+)\s*\]")
 
@@ -37,7 +39,18 @@ KEYED_LOOKUP = re.compile(r"self\.\w*(?i:message|error|msg)\w*\[\s*(\w+)\s*\]")
 def receiver(func: ast.Name | ast.Attribute) -> str | None:
     if isinstance(func, ast.Name):
         return None
-    return dotted_name(func.value) or "..."
+    target = func.value
+    if (
+        isinstance(target, ast.Call)
+        and isinstance(target.func, ast.Name)
+        and target.func.id == "super"
+        and not target.args
+    ):
+        return SUPER  # the method of a base of the caller's class
+    return dotted_name(target) or "..."
+
+
+SUPER = "super()"
 
 
 _CLASS_NAME = re.compile(r"(?:\w+\.)*[A-Z]\w*(?:Error|Exception|Warning)$")
@@ -46,6 +59,33 @@ _CLASS_NAME = re.compile(r"(?:\w+\.)*[A-Z]\w*(?:Error|Exception|Warning)$")
 def looks_like_exception_class(written: str) -> bool:
     """`ValidationError`, `errors.ConfigException`, `UserWarning`: named as exceptions are."""
     return _CLASS_NAME.match(written) is not None
+
+
+# `name.format(...)`, `name.format_map(...)`, `name % ...` as written in a placeholder.
+_FORMATTED = re.compile(r"([A-Za-z_]\w*)\s*(?:\.\s*format(?:_map)?\s*\(|%)")
+
+
+def formatted_name(expr: str) -> str | None:
+    """The name whose text the expression formats (`msg.format(*args)`, `msg % args`:
+    `msg`), or None."""
+    found = _FORMATTED.match(expr)
+    if found is None:
+        return None
+    try:
+        node = ast.parse(expr, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        target: ast.expr = node.left
+    elif (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("format", "format_map")
+    ):
+        target = node.func.value
+    else:
+        return None
+    return target.id if isinstance(target, ast.Name) else None
 
 
 def is_factory(call: ast.Call) -> bool:
@@ -295,3 +335,18 @@ def is_exit_call(call: ast.Call) -> bool:
     """`sys.exit(...)`, `os._exit(...)`, `pytest.fail(...)`: calls that never return."""
     name = dotted_name(call.func) if isinstance(call.func, ast.Name | ast.Attribute) else None
     return name in ("sys.exit", "exit", "quit", "os._exit", "os.abort")
+
+
+def own_attributes_set(stmt: ast.stmt) -> list[tuple[str, ast.expr]]:
+    """`self.X = value` (or annotated): each attribute of the instance the statement
+    assigns, with the value; nothing for any other statement."""
+    if not isinstance(stmt, ast.Assign | ast.AnnAssign) or stmt.value is None:
+        return []
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    return [
+        (target.attr, stmt.value)
+        for target in targets
+        if isinstance(target, ast.Attribute)
+        and isinstance(target.value, ast.Name)
+        and target.value.id == "self"
+    ]

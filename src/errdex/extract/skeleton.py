@@ -86,6 +86,8 @@ _HEADER_END = re.compile(r":[ \t]*(?:#[^\n]*)?\n")
 _MESSAGE_METHODS = frozenset(
     {"__init__", "__str__", "__repr__", "message", "format_message", "show", "get_message"}
 )
+# `self.message = ...` in a constructor: the object keeps a message its methods raise.
+_KEEPS_MESSAGE = re.compile(r"self\.\w*(?:message|msg)\w*[ \t]*(?::[^=\n]*)?=[^=]")
 # Methods whose parameters a class's facts record (what constructing it takes).
 _SIGNATURE_READ = frozenset({"__init__", "__new__", "__post_init__", "__str__"})
 _block_ends: dict[int, re.Pattern[str]] = {}
@@ -161,6 +163,8 @@ def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> Skeleton | No
             continue
         if name in _MESSAGE_METHODS and _in_exception_class(classes, class_starts, start, indent):
             continue  # exceptions often build their message there without any site word
+        if name == "__init__" and _KEEPS_MESSAGE.search(text, body, end):
+            continue  # a validator's message, kept for the raise of another method
         if is_property:
             continue
         if _any_within(named_calls, body, end):

@@ -331,7 +331,14 @@ class Walker:
                 # (`items = load()`: a list, or anything else) may be a helper's.
                 self.assignments.list_call(func.attr, call, scope.lists[target.id], scope, path)
                 return
-        self.calls.helper_candidate(stmt, call, func, scope, path)
+        self.calls.helper_candidate(
+            stmt,
+            call,
+            func,
+            scope,
+            path,
+            lambda: self.sites.chosen_argument(call, scope, stmt.lineno, path),
+        )
 
     def _no_facts(self, stmt: ast.stmt, scope: Scope, path: tuple[Step, ...]) -> None:
         """Statements that hold no site, call or assignment the recorders follow."""

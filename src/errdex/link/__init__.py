@@ -7,7 +7,7 @@ from collections import defaultdict
 
 import msgspec
 
-from errdex.extract.shapes import MESSAGE_KEYWORDS, OWN_OBJECT
+from errdex.extract.shapes import MESSAGE_KEYWORDS, OWN_OBJECT, SUPER
 from errdex.facts import (
     Binding,
     CallerLink,
@@ -26,10 +26,12 @@ from errdex.facts import (
 )
 from errdex.ids import error_id
 from errdex.link.callers import CallerIndex
+from errdex.link.caught import CaughtTexts
 from errdex.link.commands import CommandIndex
 from errdex.link.forwarding import (
     Helpers,
     add_forwarding_helpers,
+    args_at_call,
     bound_guard,
     helper_exception,
     site_at_call,
@@ -39,6 +41,7 @@ from errdex.link.messages import (
     argument_sources,
     bind_arguments,
     class_message,
+    format_given,
     inline_constants,
     substitute,
 )
@@ -57,7 +60,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "30-rich-panels"
+LINKER_VERSION = "32-rich-panels"
 
 
 def link_version(
@@ -73,6 +76,7 @@ def link_version(
     exceptions = _Exceptions(names)
     tables = MessageTables(files, names)
     shown = ShownTexts(files, names)
+    caught = CaughtTexts(names, shown)
     linked: list[IndexedSite] = []
     given: dict[tuple[str, int], list[IndexedSite]] = defaultdict(list)  # by the helper's raise
     for facts in files:
@@ -114,6 +118,7 @@ def link_version(
                 reading=facts.readings.get(site.line),
             )
             linked.append(indexed)
+            caught.note(len(linked) - 1, raw, facts)
             where = reaches.get(id(raw))
             if where is not None and site.message is not None:
                 given[where].append(indexed)
@@ -122,6 +127,8 @@ def link_version(
         with_callers(indexed, given.get((indexed.file, indexed.site.line), ()))
         for indexed in linked
     ]
+    # `raise HTTPException(400, exc.message)`: the texts of the raises of what it caught.
+    linked = caught.add(linked)
     # Callers with their guards, knobs behind the conditions, tests expecting the error.
     context = _Context(files, names, entry_points)
     return [context.add(indexed) for indexed in linked]
@@ -181,9 +188,17 @@ class _Context:
         )
 
     def _with_command(self, knob: KnobLink) -> KnobLink:
-        """The knob with the command line a user types to set it."""
+        """The knob with the command line a user types to set it, and the public path of
+        the class that takes it as a keyword (`vllm.LLM`, not the module defining it)."""
         command = self._command(knob.kind, knob.name)
-        return msgspec.structs.replace(knob, command=command) if command else knob
+        call = knob.call
+        if call is not None:
+            path, paren, first = call.partition("(")
+            module, _, name = path.rpartition(".")
+            call = (self.public.of(module, name) or path) + paren + first
+        if command is None and call == knob.call:
+            return knob
+        return msgspec.structs.replace(knob, command=command or knob.command, call=call)
 
     def _selection_command(self, selection: SelectionLink) -> SelectionLink:
         """The selection with the command line a user types to give the setting."""
@@ -329,12 +344,14 @@ class _ConstantBindings:
         if found is None:
             return None
         value, where = found
+        name = dotted.rsplit(".", 1)[-1] if where is not facts else dotted
         return Binding(
             name=dotted,
             value=json.dumps(value, ensure_ascii=False)[:2000],
             line=0,
             origin="constant",
             file=where.path if where is not facts else None,
+            doc=where.constant_docs.get(name),
         )
 
 
@@ -407,6 +424,14 @@ def _helper_site(
     if given is None or not given.literal_length:
         return None
     sources = argument_sources(helper.params, call.args)
+    if helper.varargs is not None:
+        # What the helper's `*args` holds at this call: empty, or not (a test of it is
+        # decided; `(...,)` stands for arguments of any value).
+        extra = len([a for a in call.args if a.name is None]) > len(helper.params)
+        sources[helper.varargs] = "(...,)" if extra else "()"
+    # `raise LocalProtocolError(msg.format(*args))`: the call's text formatted with its
+    # own arguments.
+    formatted = format_given(helper.message, helper.param, helper.params, call.args)
     receiver = call.receiver
     if receiver is not None and receiver not in OWN_OBJECT and _is_dotted(receiver):
         # `mm_items.get_items("image")`: the method's `self` is what it was called on.
@@ -417,7 +442,9 @@ def _helper_site(
     # A warning helper's call warns: it reads, and is looked up, as a warning.
     kind = SiteKind.WARN if helper.kind is SiteKind.WARN else SiteKind.HELPER
     exception = helper_exception(helper, helper_facts, facts, sources, names)
-    return site_at_call(call, kind, exception, substitute(helper.message, bound, sources), guard)
+    message = substitute(formatted, bound, sources)
+    args = args_at_call(helper, bound, sources, message) if helper.kind is SiteKind.RAISE else None
+    return site_at_call(call, kind, exception, message, guard, args)
 
 
 def _is_dotted(name: str) -> bool:
@@ -448,6 +475,12 @@ def _pick_helper(
         # re-exports (`from .langhelpers import warn as warn` in `util/__init__.py`).
         home, name = names.lookup(f"{module.module}.{call.callee}") or (module, call.callee)
         return [(h, where) for h, where in candidates if where is home and h.qualname == name]
+    if receiver == SUPER:
+        # `super().__call__(form, field, message)`: the method of a base of the class.
+        if call.class_name is None:
+            return []
+        owner = names.method_owner(facts, call.class_name, call.callee, bases_only=True)
+        return _methods_of(owner, candidates)
     if receiver in OWN_OBJECT:
         # `self.x(...)` reaches the method of the caller's class or of its nearest base
         # that has one; a base from outside the version (`nn.Module.__setattr__`), or a

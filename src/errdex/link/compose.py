@@ -21,10 +21,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from errdex.extract.exception_classes import MEMBER
-from errdex.extract.shapes import MESSAGE_KEYWORDS
+from errdex.extract.shapes import MESSAGE_KEYWORDS, MESSAGE_MEMBER
 from errdex.extract.templates import TemplateBuilder
 from errdex.facts import (
     Arg,
+    Binding,
     ClassText,
     ErrorSite,
     FileFacts,
@@ -36,7 +37,7 @@ from errdex.facts import (
     TextMethod,
 )
 from errdex.link.builtin_text import arg_template, builtin_str, quoted
-from errdex.link.messages import bind_arguments, substitute
+from errdex.link.messages import bind_arguments, format_text, formatted_receiver, substitute
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace, ResolvedClass
 
 _DEPTH = 6  # how deep a property may read another, a local another local
@@ -148,6 +149,49 @@ class Composer:
             filled = self.fill(template, _owned_frame(instance, owner), 0)
             yield ShownText(_put(message, placeholder.expr, filled), f"{chain[0].fact.name}.{name}")
 
+    def own_forms(
+        self,
+        facts: FileFacts,
+        class_name: str,
+        message: MessageTemplate,
+        bindings: tuple[Binding, ...],
+    ) -> Iterator[ShownText]:
+        """A message a method takes from its own object (a validator's `self.message`, kept
+        by `__init__`, or its class's default), as an object made with no arguments holds
+        it: the text a user sees who gave it no message of their own. Only texts are taken
+        from the defaults; a value (`max=-1`) is the caller's, and stays a placeholder."""
+        held = {b.name: b.value for b in bindings if b.origin == "local"}
+        if not any(
+            MESSAGE_MEMBER.search(p.expr) or MESSAGE_MEMBER.search(held.get(p.expr, ""))
+            for p in message.placeholders
+        ) and not any(MESSAGE_MEMBER.search(source) for source in held.values()):
+            return
+        instance = self._instance(facts, class_name)
+        if instance is None:
+            return
+        self._construct(instance, None, None)
+        instance.attrs = {k: v for k, v in instance.attrs.items() if v is None or _prose(v)}
+        filled = self.fill(message, _Frame(instance, facts, held), 0)
+        if filled.literal_length > message.literal_length:
+            yield ShownText(filled, f"{instance.chain[0].fact.name}()'s own message")
+
+    def default_repr(self, facts: FileFacts, class_name: str) -> MessageTemplate | None:
+        """`repr()` of an object of the class (of `facts`) as Python writes it when no
+        class of its chain says otherwise: `<lark.lexer.BasicLexer object at 0x7f...>`;
+        None when one may (it defines `__repr__` or `__str__`, or has a base the version
+        does not hold)."""
+        chain = list(self._names.class_and_bases(facts, class_name))
+        if not chain:
+            return None
+        known = {c.fact.name for c in chain} | _PLAIN_BASES
+        for cls in chain:
+            if "__repr__" in cls.fact.methods or "__str__" in cls.fact.methods:
+                return None
+            if any(base.split("[")[0].rsplit(".", 1)[-1] not in known for base in cls.fact.bases):
+                return None
+        where = f"{chain[0].file.module}.{chain[0].fact.qualname}"
+        return MessageTemplate.of(f"<{where} object at ", Placeholder("hex(id(self))"), ">")
+
     def _printed(
         self,
         template: MessageTemplate,
@@ -168,13 +212,13 @@ class Composer:
     # -- building the instance ---------------------------------------------------------------
 
     def _construct(
-        self, instance: _Instance, site: ErrorSite, message: MessageTemplate | None
+        self, instance: _Instance, site: ErrorSite | None, message: MessageTemplate | None
     ) -> None:
         """Run the `__init__`s symbolically: what each stores on `self`, and what reaches
-        `BaseException`."""
+        `BaseException`; with no site, made with no arguments."""
         chain = instance.chain
         at = _next_init(chain, 0)
-        given = site.args if site.kind is SiteKind.RAISE else ()
+        given = site.args if site and site.kind in (SiteKind.RAISE, SiteKind.HELPER) else ()
         if at is None:
             positional = [a for a in given if a.name is None]
             if positional:
@@ -206,7 +250,11 @@ class Composer:
             passed = tuple(self._passed(a, bound, frame) for a in chain[at].fact.super_args)
             following = _next_init(chain, at + 1)
             if following is None:
-                instance.args = tuple(a for a in passed if a.name is None)
+                # (`*args` passed on is empty unless the raise gave more than the
+                # parameters: it adds nothing to what `str()` shows)
+                instance.args = tuple(
+                    a for a in passed if a.name is None and not a.source.startswith("*")
+                )
                 return
             params = chain[following].fact.init_params
             bound = bind_arguments(params, passed)
@@ -370,6 +418,15 @@ class Composer:
         return holders[0].constants[name] if len(holders) == 1 else None
 
 
+# Bases that write no `repr()` of their own.
+_PLAIN_BASES = frozenset({"object", "ABC", "Generic", "Protocol"})
+
+
+def _prose(text: MessageTemplate) -> bool:
+    """Text that reads as words (`"Invalid input."`), not a value (`-1`, `"utf-8"`)."""
+    return any(isinstance(part, str) and " " in part.strip() for part in text.parts)
+
+
 def _builtin_root(chain: list[ResolvedClass]) -> str | None:
     """The builtin exception the class derives from, when the version says."""
     for cls in chain:
@@ -481,6 +538,12 @@ class _Evaluation:
             return self.value(node.values[-1])
         if isinstance(node, ast.Subscript):
             return composer.entry(node.value, self.value(node.slice), None, frame)
+        receiver = formatted_receiver(node)
+        if receiver is not None and not isinstance(receiver, ast.Constant | ast.JoinedStr):
+            # `self.message % dict(max=self.max)`: the text the receiver holds, formatted.
+            text = self.value(receiver)
+            built = format_text(node, text) if isinstance(text, MessageTemplate) else None
+            return composer.fill(built, frame, depth) if built is not None else UNKNOWN
         if isinstance(node, ast.Call):
             return self._call(node)
         if isinstance(node, ast.JoinedStr | ast.BinOp):

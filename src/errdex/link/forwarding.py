@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from errdex.extract.shapes import looks_like_exception_class
 from errdex.facts import (
+    Arg,
     CallFact,
     Condition,
     ErrorSite,
@@ -22,7 +23,8 @@ from errdex.facts import (
     Placeholder,
     SiteKind,
 )
-from errdex.link.guards import bind_guard
+from errdex.link.builtin_text import arg_template
+from errdex.link.guards import bind_expression, bind_guard
 from errdex.link.messages import argument_sources, bind_arguments, substitute
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
 
@@ -65,9 +67,10 @@ def site_at_call(
     exception: str | None,
     message: MessageTemplate,
     guard: tuple[Condition, ...] = (),
+    args: tuple[Arg, ...] | None = None,
 ) -> ErrorSite:
     """The site a call of a helper makes: at the call, under its conditions and the
-    helper's guard."""
+    helper's guard; `args` are the exception's (`args_at_call`), else the call's own."""
     return ErrorSite(
         kind=kind,
         exception=exception,
@@ -78,7 +81,30 @@ def site_at_call(
         class_name=call.class_name,
         conditions=call.conditions + guard,
         bindings=call.bindings,
-        args=call.args,
+        args=call.args if args is None else args,
+    )
+
+
+def args_at_call(
+    helper: HelperFact,
+    bound: dict[str, MessageTemplate],
+    sources: dict[str, str],
+    message: MessageTemplate | None = None,
+) -> tuple[Arg, ...]:
+    """The arguments the helper's raise gives its exception, in the caller's terms: what
+    the class binds is those, not the helper's parameters in the order of the call. The
+    message parameter passed as it is holds the call's `message` (formatted, when the
+    helper formats it first)."""
+    own = MessageTemplate.of(Placeholder(helper.param))
+    return tuple(
+        Arg(
+            message
+            if message is not None and arg.template == own
+            else substitute(arg_template(arg), bound, sources),
+            bind_expression(arg.source, sources),
+            arg.name,
+        )
+        for arg in helper.args
     )
 
 
@@ -147,4 +173,5 @@ def _passed_on(
         kind=helper.kind,
         conditions=call.conditions + guard,
         defaults=call.defaults,
+        args=args_at_call(helper, bound, sources),
     )

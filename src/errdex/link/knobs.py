@@ -74,16 +74,24 @@ class KnobIndex:
         self._optional: dict[tuple[str, str], tuple[str, str]] = {}
         # (module, function name) → (the platform test it returns, file)
         self._platform: dict[tuple[str, str], tuple[str, str]] = {}
+        # what authors wrote where a setting is declared: a variable → the comment above
+        # its read; a field name → (its class, its docstring) for every class documenting it
+        self._env_docs: dict[str, str] = {}
+        self._field_docs: dict[str, list[tuple[str, str]]] = {}
         for facts in files:
             if facts.error is not None:
                 continue
             for read in facts.env_reads:
                 if read.binds is not None:
                     self._env_binds[(facts.module, read.binds)] = read
+                if read.doc is not None:
+                    self._env_docs.setdefault(read.name, read.doc)
             for flag in facts.flags:
                 dest = flag.flag[2:].replace("-", "_")
                 self._flags.setdefault(dest, (flag.flag, facts.path, flag.line))
             for cls in facts.classes:
+                for field, doc in cls.field_docs.items():
+                    self._field_docs.setdefault(field, []).append((cls.qualname, doc))
                 for field, annotation in cls.fields.items():
                     self._fields.setdefault(field, (cls.qualname, annotation, facts.path, cls.line))
                 if cls.fields:
@@ -129,7 +137,37 @@ class KnobIndex:
         unique: dict[tuple[str, str], KnobLink] = {}
         for knob in out:
             unique.setdefault((knob.name, knob.behind), knob)
-        return list(unique.values())[:_MAX_KNOBS]
+        return [self._documented(k, class_name) for k in list(unique.values())[:_MAX_KNOBS]]
+
+    def _documented(self, knob: KnobLink, class_name: str | None) -> KnobLink:
+        """The knob with what its authors wrote where it is declared, when they did."""
+        doc: str | None = None
+        if knob.kind == KnobKind.ENV:
+            doc = self._env_docs.get(knob.name)
+        elif knob.kind == KnobKind.FLAG:
+            doc = self._field_doc(knob.name[2:].replace("-", "_"), knob.behind, class_name)
+        return msgspec.structs.replace(knob, doc=doc) if doc else knob
+
+    def _field_doc(self, field: str, behind: str, class_name: str | None) -> str | None:
+        """The docstring of the configuration field a flag sets: of the class the condition
+        is in (`self.field`), or of the class named like the object it is read from
+        (`model_config.field` → `ModelConfig`), else the one the classes agree on."""
+        found = self._field_docs.get(field)
+        if not found:
+            return None
+        parts = behind.split(".")
+        receiver = parts[-2] if len(parts) >= 2 else ""
+        owner = class_name.rsplit(".", 1)[-1] if class_name and receiver in OWN_OBJECT else None
+        wanted = receiver.replace("_", "").lower()
+        for qualname, doc in found:
+            name = qualname.rsplit(".", 1)[-1]
+            if name == owner or (wanted and name.lower() == wanted):
+                return doc
+        docs = {doc for _, doc in found}
+        if len(docs) == 1:
+            return found[0][1]
+        configs = [doc for qualname, doc in found if _CONFIG_CLASS.search(qualname)]
+        return configs[0] if len(set(configs)) == 1 else None
 
     # -- names -----------------------------------------------------------------------------
 

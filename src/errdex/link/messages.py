@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Mapping
 
+from errdex.extract.shapes import formatted_name
+from errdex.extract.templates import TemplateBuilder
 from errdex.facts import Arg, FileFacts, MessageTemplate, Part, Placeholder
 from errdex.link.guards import bind_expression
 from errdex.link.resolve import Namespace, ResolvedClass
@@ -112,6 +115,117 @@ def substitute(
         else:
             parts.append(part)
     return MessageTemplate.of(*parts)
+
+
+def format_given(
+    template: MessageTemplate, param: str, params: tuple[str, ...], args: tuple[Arg, ...]
+) -> MessageTemplate:
+    """A helper's message that formats the text given for `param` (`{msg.format(*args)}`,
+    `{msg.format(**fields)}`, `{msg % values}`) as one call formats it: with the call's text
+    for the parameter and its sources for the other parameters; a `*args` parameter takes
+    the positional arguments past the named ones."""
+    positional = [a for a in args if a.name is None]
+    given = dict(zip(params, positional, strict=False))
+    given.update((a.name, a) for a in args if a.name is not None and a.name in params)
+    text = given.get(param)
+    if text is None or text.template is None:
+        return template
+    extra = positional[len(params) :]
+    parts: list[Part] = []
+    for part in template.parts:
+        built = None
+        if isinstance(part, Placeholder) and formatted_name(part.expr) == param:
+            built = _formatted(part.expr, param, text.template, given, extra)
+        parts.extend(built.parts if built is not None else (part,))
+    return MessageTemplate.of(*parts)
+
+
+_GIVEN = "__given_text"  # the parameter's text, while it is formatted
+
+
+class _Spread(ast.NodeTransformer):
+    """A helper's expression in a call's terms: the parameter named `_GIVEN`, the others
+    replaced by the arguments' sources, a `*args` by the positional arguments past them."""
+
+    def __init__(self, param: str, sources: dict[str, ast.expr], extra: list[ast.expr]) -> None:
+        self.param = param
+        self.sources = sources
+        self.extra = extra
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        if node.id == self.param:
+            return ast.Name(_GIVEN, ast.Load())
+        return self.sources.get(node.id, node)
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        self.generic_visit(node)
+        spread: list[ast.expr] = []
+        for arg in node.args:
+            if isinstance(arg, ast.Starred) and isinstance(arg.value, ast.Name):
+                spread.extend(self.extra)
+            else:
+                spread.append(arg)
+        node.args = spread
+        return node
+
+
+def formatted_receiver(node: ast.expr) -> ast.expr | None:
+    """What `node` formats, when it formats text (`message % dict(max=self.max)`,
+    `msg.format(x)`): the receiver, else None."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        return node.left
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("format", "format_map")
+    ):
+        return node.func.value
+    return None
+
+
+def format_text(node: ast.expr, text: MessageTemplate) -> MessageTemplate | None:
+    """`node`, which formats its receiver (`formatted_receiver`), built with `text` for the
+    receiver's value; None when it cannot be."""
+    given = ast.Name(_GIVEN, ast.Load())
+    if isinstance(node, ast.BinOp):
+        rebuilt: ast.expr = ast.BinOp(given, node.op, node.right)
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        rebuilt = ast.Call(
+            ast.Attribute(given, node.func.attr, ast.Load()), node.args, node.keywords
+        )
+    else:
+        return None
+    try:
+        source = ast.unparse(rebuilt)
+        bound = ast.parse(source, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    built = TemplateBuilder(source, locals={_GIVEN: text}).build(bound)
+    if built is None or any(_GIVEN in p.expr for p in built.placeholders):
+        return None
+    return built
+
+
+def _formatted(
+    expr: str, param: str, text: MessageTemplate, given: dict[str, Arg], extra: list[Arg]
+) -> MessageTemplate | None:
+    """`expr` built with `text` for `param` and the call's arguments for the rest."""
+    try:
+        node = ast.parse(expr, mode="eval").body
+        sources = {
+            name: ast.parse(arg.source, mode="eval").body
+            for name, arg in given.items()
+            if name != param
+        }
+        spread = [ast.parse(arg.source, mode="eval").body for arg in extra]
+        source = ast.unparse(_Spread(param, sources, spread).visit(node))
+        bound = ast.parse(source, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    built = TemplateBuilder(source, locals={_GIVEN: text}).build(bound)
+    if built is None or any(_GIVEN in p.expr for p in built.placeholders):
+        return None  # a shape the builder could not format
+    return built
 
 
 def argument_sources(params: tuple[str, ...], args: tuple[Arg, ...]) -> dict[str, str]:

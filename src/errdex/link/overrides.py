@@ -17,7 +17,7 @@ from collections import defaultdict
 from errdex.facts import ErrorSite, FileFacts, Overrides, SiteKind
 from errdex.link.resolve import Namespace, ResolvedClass
 
-_MAX_SHOWN = 6  # subclasses a site keeps by name
+_MAX_SHOWN = 4  # subclasses a site keeps by name
 _MAX_WALKED = 4000  # subclasses walked below one class
 
 

@@ -156,11 +156,14 @@ class Namespace:
         return tuple(out)
 
     def method_owner(
-        self, facts: FileFacts, class_name: str, method: str
+        self, facts: FileFacts, class_name: str, method: str, *, bases_only: bool = False
     ) -> tuple[str, str] | None:
         """(module, qualname) of `method` in the class (of `facts`) or the nearest base of
-        the version that defines it; None when none of those does."""
-        for current in self.class_and_bases(facts, class_name):
+        the version that defines it (only a base's, for `super().method()`); None when none
+        of those does."""
+        for at, current in enumerate(self.class_and_bases(facts, class_name)):
+            if bases_only and at == 0:
+                continue
             if method in current.fact.methods:
                 return (current.file.module, f"{current.fact.qualname}.{method}")
         return None

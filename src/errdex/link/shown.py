@@ -18,6 +18,7 @@ from errdex.facts import (
     FileFacts,
     IndexedSite,
     MessageTemplate,
+    Placeholder,
     ShownText,
     SiteKind,
 )
@@ -53,6 +54,7 @@ class ShownTexts:
         message = site.message
         if raw.class_name is not None and raw.message is not None:
             forms.extend(self._composer.member_forms(facts, raw.class_name, raw.message))
+            forms.extend(self._composer.own_forms(facts, raw.class_name, raw.message, raw.bindings))
         if site.kind in (SiteKind.RAISE, SiteKind.HELPER) and raw.exception:
             resolved = self._names.resolve_class(facts, raw.exception)
             if resolved is not None:
@@ -64,7 +66,18 @@ class ShownTexts:
                     forms.append(ShownText(text, "str(exc)"))
         for text, how in printed_forms(site, info, message):
             forms.append(ShownText(text, how))
+        if raw.class_name is not None and message is not None and _raises_self(message):
+            # `raise EOFError(self)`: the object's own `repr()`.
+            shown = self._composer.default_repr(facts, raw.class_name)
+            if shown is not None:
+                forms.append(ShownText(shown, "repr(self)"))
         return _distinct(in_panels(forms) if self._panels else forms, message)
+
+
+def _raises_self(message: MessageTemplate) -> bool:
+    """The message is the raising method's object itself (`raise EOFError(self)`)."""
+    only = message.parts[0] if len(message.parts) == 1 else None
+    return isinstance(only, Placeholder) and only.expr == "self" and only.conversion in (None, "s")
 
 
 def _distinct(forms: list[ShownText], message: MessageTemplate | None) -> tuple[ShownText, ...]:

@@ -1,0 +1,71 @@
+"""Why the check is there, in the code's own words, as read at index time.
+
+The comments next to the check and the docstring of its function say what it guards; the
+docstrings of the constants it tests and of the settings behind its names (a config
+field's docstring, the comment above an environment variable's read) say what they are
+for; a message logged where a setting is applied says what it amounts to (vllm logs "This
+is equivalent to setting -cc.mode=none -cc.cudagraph_mode=none" where `enforce_eager`
+takes effect). Each is quoted as written, briefly; nothing here reads a file.
+"""
+
+from __future__ import annotations
+
+from errdex.explain.context import Facts
+from errdex.explain.plain import code
+from errdex.explain.solutions import solutions
+from errdex.facts import KnobKind
+
+_MAX_COMMENTS = 2
+_MAX_SETTINGS = 2
+_MAX_CONSTANTS = 2
+_MAX_QUOTE = 300
+
+
+def code_words(facts: Facts) -> str:
+    """One sentence quoting the code around the check, or "" when it says nothing."""
+    lines = sorted({c.line for c in facts.held} | {facts.stored.site.line})
+    parts = [_quote(c) for c in facts.read.comments_near(lines)[:_MAX_COMMENTS]]
+    doc = facts.read.docstring
+    if doc:
+        first = doc.split(". ")[0].rstrip(".")
+        parts.append(f"the docstring of {code(facts.stored.site.function)}: {_quote(first + '.')}")
+    parts.extend(_settings(facts))
+    quoted = [b for b in facts.bindings if b.origin == "constant" and b.doc]
+    for binding in quoted[:_MAX_CONSTANTS]:
+        parts.append(f"of {code(binding.name)}: {_quote(binding.doc or '')}")
+    if not parts:
+        return ""
+    said = "In the code's own words: " + "; ".join(parts)
+    # a quote that ends its own sentence ends this one too
+    return said if said.endswith((".”", "!”", "?”", "…”")) else said + "."
+
+
+def _settings(facts: Facts) -> list[str]:
+    """What the settings the solutions turn (or else those the conditions name) are
+    documented as, and what the code logs where one takes effect."""
+    turned = [s.knob for s in solutions(facts) if s.knob]
+    settings = [k for k in facts.knobs if k.kind in (KnobKind.ENV, KnobKind.FLAG)]
+    # the settings a solution turns, when any of them says something; else those the
+    # conditions name
+    chosen = [k for k in settings if k.name in turned and (k.doc or k.note)]
+    settings = sorted(chosen, key=lambda k: turned.index(k.name)) if chosen else settings
+    out: list[str] = []
+    seen: set[str] = set()
+    for knob in settings:
+        if knob.name in seen or not (knob.doc or knob.note):
+            continue
+        seen.add(knob.name)
+        if knob.doc:
+            out.append(f"of {code(knob.name)}: {_quote(knob.doc)}")
+        if knob.note and knob.name in turned:
+            out.append(f"where {code(knob.name)} takes effect, the code logs {_quote(knob.note)}")
+        if len(seen) >= _MAX_SETTINGS:
+            break
+    return out
+
+
+def _quote(text: str) -> str:
+    text = " ".join(text.split())
+    if len(text) > _MAX_QUOTE:
+        text = text[: _MAX_QUOTE - 1].rsplit(" ", 1)[0] + "…"
+    return f"“{text}”"

@@ -1,0 +1,80 @@
+"""What a module's authors wrote beside a name: its attribute docstring or comment block.
+
+A setting or a constant is often explained where it is declared, not where it is tested:
+the string right after a dataclass field (`enforce_eager: bool = False`, then the string
+"Whether to always use eager-mode PyTorch..."), the comment block above a dictionary entry that
+reads an environment variable, the docstring after a module constant. A page quotes them as
+the code's own words on why the check is there; each is kept short, its first paragraph.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Sequence
+
+MAX_DOC = 300
+# A comment line that draws a rule (`# =====`) or a section's heading between rules
+# (`# ==== Runtime ====`): no words on the name below it.
+_RULE = re.compile(r"^(?:[\W_]*|[=\-*#~_]{3,}.*[=\-*#~_]{3,})$")
+
+
+def doc_text(text: str) -> str | None:
+    """The first paragraph of a docstring or comment, on one line, at most `MAX_DOC`."""
+    first = text.strip().split("\n\n")[0]
+    words = " ".join(first.split())
+    return words[:MAX_DOC] or None
+
+
+def comment_above(lines: Sequence[str], line: int) -> str | None:
+    """The block of `#` lines right above `line` (1-based), without rules and blank ones."""
+    block: list[str] = []
+    at = line - 2
+    while at >= 0:
+        stripped = lines[at].strip()
+        if not stripped.startswith("#"):
+            break
+        words = stripped.lstrip("#").strip()
+        if words and not _RULE.match(words):
+            block.insert(0, words)
+        elif block:
+            break  # a rule or an empty `#` line closes the block that explains this line
+        at -= 1
+    return doc_text(" ".join(block)) if block else None
+
+
+def attribute_docs(
+    body: Sequence[ast.stmt], lines: Sequence[str], names: Iterable[str] | None = None
+) -> dict[str, str]:
+    """Name → its docstring (the string statement right after its assignment), else the
+    comment block above it; among `names` when given."""
+    wanted = set(names) if names is not None else None
+    out: dict[str, str] = {}
+    for index, stmt in enumerate(body):
+        target = _assigned_name(stmt)
+        if target is None or (wanted is not None and target not in wanted):
+            continue
+        following = body[index + 1] if index + 1 < len(body) else None
+        doc: str | None = None
+        if (
+            isinstance(following, ast.Expr)
+            and isinstance(following.value, ast.Constant)
+            and isinstance(following.value.value, str)
+        ):
+            doc = doc_text(following.value.value)
+        doc = doc or comment_above(lines, stmt.lineno)
+        if doc:
+            out[target] = doc
+    return out
+
+
+def _assigned_name(stmt: ast.stmt) -> str | None:
+    if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+        return stmt.target.id
+    if (
+        isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+    ):
+        return stmt.targets[0].id
+    return None

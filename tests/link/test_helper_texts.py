@@ -1,0 +1,153 @@
+"""The texts a raising helper's callers give it, as the helper's raise makes them."""
+
+from __future__ import annotations
+
+import textwrap
+
+from errdex.extract import extract_file
+from errdex.facts import IndexedSite, SiteKind
+from errdex.link import link_version
+
+
+def link(files: dict[str, str]) -> list[IndexedSite]:
+    facts = [extract_file(path, textwrap.dedent(text).encode()) for path, text in files.items()]
+    return link_version("demo", facts)
+
+
+def calls(sites: list[IndexedSite]) -> list[tuple[int, str]]:
+    """(line, message) of each helper call, in order."""
+    return sorted(
+        (s.site.line, s.site.message.text)
+        for s in sites
+        if s.site.kind is SiteKind.HELPER and s.site.message is not None
+    )
+
+
+def given(sites: list[IndexedSite], line: int) -> set[str]:
+    """The texts the helper's raise at `line` (each of its variants) shows for its callers."""
+    raises = [s for s in sites if s.site.line == line and s.site.kind is SiteKind.RAISE]
+    return {form.text.text for site in raises for form in site.shown if form.caller is not None}
+
+
+def test_the_exception_gets_the_helpers_arguments_not_the_calls() -> None:
+    # The class builds its text from its own parameters: the message is the helper's
+    # third parameter, but the exception's first argument.
+    sites = link(
+        {
+            "po/parser.py": """
+                class PoFileError(Exception):
+                    def __init__(self, message, catalog, line, lineno):
+                        super().__init__(f"{message} on {lineno}")
+
+                class Parser:
+                    def _invalid(self, line, lineno, msg):
+                        raise PoFileError(msg, self.catalog, line, lineno)
+
+                    def keyword(self, line, lineno):
+                        if not line:
+                            self._invalid(line, lineno, "Unknown or misformatted keyword")
+                """
+        }
+    )
+    assert calls(sites) == [(12, "Unknown or misformatted keyword on {lineno}")]
+    assert given(sites, 8) == {"Unknown or misformatted keyword on {lineno}"}
+
+
+def test_a_helper_formatting_its_text_with_the_callers_arguments() -> None:
+    # h11's `validate(regex, data, msg, *format_args)`: the text is formatted only when the
+    # call gives it arguments; a call that gives none raises its text as it is.
+    sites = link(
+        {
+            "proto/util.py": """
+                class ProtocolError(Exception):
+                    pass
+
+                def validate(regex, data, msg="malformed data", *format_args):
+                    match = regex.fullmatch(data)
+                    if not match:
+                        if format_args:
+                            msg = msg.format(*format_args)
+                        raise ProtocolError(msg)
+                    return match
+
+                def headers(name, value):
+                    validate(NAME_RE, name, "Illegal header name {!r}", name)
+                    validate(LENGTH_RE, value, "bad Content-Length")
+                """
+        }
+    )
+    assert calls(sites) == [(14, "Illegal header name {name!r}"), (15, "bad Content-Length")]
+    assert given(sites, 10) >= {"Illegal header name {name!r}", "bad Content-Length"}
+
+
+def test_a_helper_formatting_its_text_with_named_fields() -> None:
+    # lark's `_grammar_error(is_term, msg, *names)`: `msg.format(**args)`, the fields of a
+    # dict it builds.
+    sites = link(
+        {
+            "grammar/load.py": """
+                class GrammarError(Exception):
+                    pass
+
+                class Builder:
+                    def _error(self, is_term, msg, *names):
+                        args = {}
+                        for i, name in enumerate(names, start=1):
+                            args["name"] = name
+                        raise GrammarError(msg.format(**args))
+
+                    def extend(self, name, is_term):
+                        if name not in self.rules:
+                            self._error(is_term, "Can't extend {name} as it wasn't defined", name)
+                """
+        }
+    )
+    assert calls(sites) == [(14, "Can't extend {args['name']} as it wasn't defined")]
+
+
+def test_a_caught_exceptions_text_raised_again_shows_the_texts_of_its_raises() -> None:
+    # starlette's `except MultiPartException as exc: raise HTTPException(400, exc.message)`:
+    # the user sees the caught exception's text inside the new one's `__str__`.
+    sites = link(
+        {
+            "web/exceptions.py": """
+                class HTTPException(Exception):
+                    def __init__(self, status_code, detail=None):
+                        self.status_code = status_code
+                        self.detail = detail
+
+                    def __str__(self):
+                        return f"{self.status_code}: {self.detail}"
+                """,
+            "web/forms.py": """
+                class MultiPartException(Exception):
+                    def __init__(self, message):
+                        self.message = message
+
+                def parse(fields, limit):
+                    if len(fields) > limit:
+                        raise MultiPartException(f"Too many fields. Maximum is {limit}.")
+                """,
+            "web/requests.py": """
+                from .exceptions import HTTPException
+                from .forms import MultiPartException, parse
+
+                def form(fields):
+                    try:
+                        return parse(fields, 10)
+                    except MultiPartException as exc:
+                        raise HTTPException(status_code=400, detail=exc.message)
+                    except ValueError as exc:
+                        raise HTTPException(status_code=422, detail=str(exc))
+                """,
+        }
+    )
+    [outer] = [s for s in sites if s.file == "web/requests.py" and s.site.line == 9]
+    assert {form.text.text for form in outer.shown} == {
+        "400: {exc.message}",
+        "Too many fields. Maximum is {limit}.",
+        "400: Too many fields. Maximum is {limit}.",
+    }
+    # A builtin class caught: the interpreter raises it too, the version's raises say little.
+    [builtin] = [s for s in sites if s.file == "web/requests.py" and s.site.line == 11]
+    assert {form.text.text for form in builtin.shown} == {"422: {exc}"}
