@@ -15,8 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
 
-from errdex.facts import MessageTemplate, ShownText, SiteKind, Variant
-from errdex.link.resolve import BUILTIN_EXCEPTIONS
+from errdex.facts import BUILTIN_EXCEPTIONS, MessageTemplate, ShownText, SiteKind, Variant
 from errdex.match.clues import printed_clues
 from errdex.match.evidence import ErrorEvidence, Evidence, at_lines
 from errdex.match.helper_raise import raise_inside_helpers
