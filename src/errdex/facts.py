@@ -509,6 +509,9 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     keyed: tuple[KeyedHelper, ...] = ()
     calls: tuple[CallFact, ...] = ()
     reason_builders: dict[str, ReasonsList] = {}  # function qualname → reasons it returns
+    # function qualname → the messages it returns (`return f"The key is {n} bytes long"`),
+    # for a site whose message is a local the function's call gave
+    returned_texts: dict[str, tuple[MessageTemplate, ...]] = {}
     constants: dict[str, Any] = {}  # module-level literal values (JSON-able)
     constant_docs: dict[str, str] = {}  # a constant → its docstring or the comment above it
     imports: dict[str, str] = {}  # local name → "module.attr" or "module"

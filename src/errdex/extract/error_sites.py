@@ -307,7 +307,7 @@ class SiteRecorder:
         printer: str | None = None,
     ) -> ErrorSite:
         names = self.state.names_of(path)
-        held = self._member_locals(message, scope, stmt.lineno) if scope.class_name else ()
+        held = self._member_locals(message, scope, stmt.lineno)
         reasons, reasons_expr = self._reasons_for(message, scope)
         site = ErrorSite(
             kind=kind,
@@ -334,14 +334,19 @@ class SiteRecorder:
         self, message: MessageTemplate | None, scope: Scope, line: int
     ) -> tuple[str, ...]:
         """The locals of the message that hold a message member of the object (`message =
-        self.message or self.default_message`): the linker reads the object for them."""
+        self.message or self.default_message`), or what a call returned (`msg =
+        alg.check_key_length(key)`): the linker reads the object, or the function, for
+        them."""
         if message is None:
             return ()
         roots = {p.expr.split(" ")[0].split(".")[0] for p in message.placeholders}
         held = []
         for name in roots & scope.assigns.keys():
             assigned = self.state.last_assignment(name, scope, line)
-            if assigned is not None and MESSAGE_MEMBER.search(self.state.source(assigned[1])):
+            if assigned is None:
+                continue
+            value = assigned[1]
+            if isinstance(value, ast.Call) or MESSAGE_MEMBER.search(self.state.source(value)):
                 held.append(name)
         return tuple(sorted(held))
 

@@ -26,6 +26,7 @@ from errdex.link.builtin_text import builtin_str
 from errdex.link.compose import Composer
 from errdex.link.printed import printed_forms
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
+from errdex.link.returned import ReturnedTexts
 
 _MAX_FORMS = 8
 _MAX_CLASS_FORMS = 24  # a message table's entries: one per subclass that overrides it
@@ -38,6 +39,7 @@ class ShownTexts:
     def __init__(self, files: list[FileFacts], names: Namespace) -> None:
         self._names = names
         self._composer = Composer(files, names)
+        self._returned = ReturnedTexts(files, names)
 
     def of(
         self,
@@ -63,8 +65,14 @@ class ShownTexts:
                 text = builtin_str(raw.exception, args) if args else None
                 if text is not None:
                     forms.append(ShownText(text, "str(exc)"))
+        # `msg = alg.check_key_length(key)`, then `raise InvalidKeyError(msg)`.
+        returned = list(self._returned.forms(raw, facts))
+        forms.extend(returned)
         for text, how in printed_forms(site, info, message):
             forms.append(ShownText(text, how))
+        for form in returned:
+            for text, how in printed_forms(site, info, form.text):
+                forms.append(ShownText(text, f"{how} of {form.how}"))
         if raw.class_name is not None and message is not None and _raises_self(message):
             # `raise EOFError(self)`: the object's own `repr()`.
             shown = self._composer.default_repr(facts, raw.class_name)
