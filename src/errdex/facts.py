@@ -154,7 +154,9 @@ class Binding(msgspec.Struct, frozen=True, gc=False):
     name: str
     value: str  # source of the assigned expression, or the repr of a constant's literal value
     line: int
-    origin: str = "local"  # "local", "constant" (module-level, resolved across imports)
+    # "local", "constant" (module-level, resolved across imports), or "default": a parameter
+    # of an enclosing function, and its literal default (`def requires(status_code=403)`)
+    origin: str = "local"
     file: str | None = None  # where a constant is defined, when not the site's own file
     doc: str | None = None  # a constant's docstring or the comment above it, where defined
 
