@@ -126,7 +126,10 @@ def fix_lines(fix: ExampleFix, title: str, indent: str) -> list[str]:
     lines = [title, f"{indent}```"]
     if fix.before:
         lines += [f"{indent}# before", block(fix.before), f"{indent}# after"]
-    lines += [block(fix.after), f"{indent}```"]
+    lines.append(block(fix.after))
+    if fix.config:
+        lines += [f"{indent}# or, in the config file it reads:", block(fix.config)]
+    lines.append(f"{indent}```")
     if fix.note:
         lines.append(f"{indent}note: {fix.note}")
     return lines

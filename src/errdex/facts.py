@@ -232,7 +232,9 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     message: MessageTemplate | None = None  # built by `__init__`/`__str__` from the params
     methods: tuple[str, ...] = ()  # names of the functions defined in its body
     fields: dict[str, str] = {}  # annotated class-level names → annotation (`*Args` classes)
-    # class-level names → their docstring (the string after the field) or comment above
+    # class-level names → their docstring (the string after the field) or comment above;
+    # for an arguments dataclass's field that defaults to another class's (`x: int =
+    # Config.x`), `extract.docs.DOC_OF` + that field's `Class.attr`
     field_docs: dict[str, str] = {}
     # What `__init__` passes to its base's `__init__` (`super().__init__(line, col, message=m)`),
     # over its own parameters: a codebase base may build the message from them.
@@ -516,6 +518,8 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     returned_texts: dict[str, tuple[MessageTemplate, ...]] = {}
     constants: dict[str, Any] = {}  # module-level literal values (JSON-able)
     constant_docs: dict[str, str] = {}  # a constant → its docstring or the comment above it
+    # the flag that names a config file whose keys are flags (`--config`) → its format
+    config_flags: dict[str, str] = {}
     imports: dict[str, str] = {}  # local name → "module.attr" or "module"
     star_imports: tuple[str, ...] = ()  # modules imported with `from module import *`
     error: str | None = None  # why the file was skipped, when it was
@@ -599,6 +603,9 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # what its authors wrote where it is declared: the config field's docstring, the
     # comment above the variable's read
     doc: str | None = None
+    # the flag of `command` that reads a config file of flags, and the file's format:
+    # ("--config", "yaml")
+    config: tuple[str, str] | None = None
 
 
 class SelectionLink(msgspec.Struct, frozen=True, gc=False):

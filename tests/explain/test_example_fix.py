@@ -81,6 +81,22 @@ ENG = {
             parser = argparse.ArgumentParser(prog="eng")
             ServeSubcommand().subparser_init(parser.add_subparsers())
         """,
+    "eng/parser.py": """
+        import json
+
+
+        def expand_config(args):
+            \"\"\"The flags of the JSON file `--config` names, put in its place.\"\"\"
+            if "--config" not in args:
+                return args
+            index = args.index("--config")
+            with open(args[index + 1]) as file:
+                config = json.load(file)
+            given = []
+            for key, value in config.items():
+                given += ["--" + key] if value is True else ["--" + key, str(value)]
+            return args[:index] + given + args[index + 2 :]
+        """,
     "eng/config.py": """
         from eng import envs
 
@@ -156,6 +172,23 @@ def test_a_field_of_a_json_valued_flag_is_quoted_for_the_shell() -> None:
     assert fix.before == """eng serve MODEL_TAG --speculative-config '{"method": "VALUE"}'"""
 
 
+def test_a_config_file_of_flags_takes_the_setting_too(eng: Store, tmp_path: Path) -> None:
+    """The program reads its flags from the JSON file `--config` names: the fix says the
+    same setting as a line of that file, and the program's own code accepts it (run in a
+    subprocess of its own)."""
+    fix = page_of(eng, "replay is incompatible").example_fix
+    assert fix is not None
+    assert fix.config is not None
+    assert fix.config == (
+        '# config.json\n{"pipeline-parallel-size": 1}\n\neng serve MODEL_TAG --config config.json'
+    )
+    # a setting turned off by leaving its flag out has no line in the file to write
+    off = page_of(eng, "tracing does not work").example_fix
+    assert off is not None and off.config is None
+    (tmp_path / "config.json").write_text(fix.config.split("\n")[1])
+    assert "pipeline_parallel_size=1" in parsed(tmp_path, fix.config.split("\n")[-1])
+
+
 def test_an_environment_variable_is_set_for_the_command(eng: Store) -> None:
     assert fix_of(eng, "replay requires the V2 runner") == (
         "ENG_USE_V2=0 eng serve MODEL_TAG",
@@ -168,21 +201,29 @@ def test_the_command_line_after_the_fix_parses(eng: Store, tmp_path: Path) -> No
     parser is built from the same sample source, here in a subprocess of its own (the
     indexed code itself is never run by errdex)."""
     _, after = fix_of(eng, "tracing does not work")
-    write_package(tmp_path, {k: v for k, v in ENG.items() if k.startswith("eng/")})
-    words = after.replace("MODEL_TAG", "my-model").split()[1:]
+    out = parsed(tmp_path, after)
+    assert "model_tag='my-model'" in out and "enforce_eager=False" in out
+
+
+def parsed(folder: Path, line: str) -> str:
+    """What the sample's own parser makes of a command line (its config file read as the
+    sample reads it), run in a subprocess of its own: errdex never runs indexed code."""
+    write_package(folder, {k: v for k, v in ENG.items() if k.startswith("eng/")})
+    words = line.replace("MODEL_TAG", "my-model").split()[1:]
     script = (
-        "import argparse, json, sys\n"
+        "import argparse, sys\n"
         "from eng.cli import ServeSubcommand\n"
+        "from eng.parser import expand_config\n"
         "parser = argparse.ArgumentParser()\n"
         "ServeSubcommand().subparser_init(parser.add_subparsers(dest='cmd'))\n"
-        "print(parser.parse_args(sys.argv[1:]))\n"
+        "print(parser.parse_args(expand_config(sys.argv[1:])))\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", script, *words],
-        cwd=tmp_path,
+        cwd=folder,
         capture_output=True,
         text=True,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "model_tag='my-model'" in done.stdout and "enforce_eager=False" in done.stdout
+    return done.stdout

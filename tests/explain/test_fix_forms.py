@@ -18,7 +18,8 @@ from errdex.answers import search_catalog
 from errdex.explain import build_page
 from errdex.explain.advice import message_advice
 from errdex.explain.fix_forms import change_fix
-from errdex.explain.page import Change, Page, Solution
+from errdex.explain.page import Change, Page, Solution, VersionEntry
+from errdex.explain.upgrades import upgrade_solutions
 from errdex.render.page_terminal import page_view
 from errdex.store import Store
 from samples import indexed_store, write_package
@@ -31,6 +32,7 @@ NET = {
         """,
     "net/__init__.py": """
         from ._client import Client
+        from ._screen import Screen
         from .render import *
         """,
     "net/_client.py": """
@@ -55,6 +57,18 @@ NET = {
             def show(self, json=None, *, data=None):
                 if json is not None and not isinstance(json, str):
                     raise TypeError(f"json must be str. Did you mean show(data={json!r}) ?")
+        """,
+    "net/_screen.py": """
+        class Screen:
+            def __init__(self):
+                self._alt = False
+
+            def set_alt(self, enable=True):
+                self._alt = enable
+
+            def update(self, lines):
+                if not self._alt:
+                    raise ValueError("the alt screen must be on to update")
         """,
     "net/render.py": """
         __all__ = ["render"]
@@ -176,6 +190,14 @@ def test_a_package_the_message_names_in_quotes_is_installed_with_pip() -> None:
     assert vague.change is None
 
 
+def test_a_method_to_call_first_on_the_users_object(net: Store) -> None:
+    page = page_of(net, "the alt screen must be on")
+    fix = page.example_fix
+    assert fix is not None
+    assert (fix.before, fix.after) == ("", "screen.set_alt()")
+    assert "call it before `update`" in (fix.note or "")
+
+
 def test_an_environment_variable_the_message_names() -> None:
     change = Change(form="env", target="ENG_USE_AITER", after="1")
     alone = change_fix(change)
@@ -213,3 +235,22 @@ def test_the_terminal_draws_each_solutions_fix(net: Store) -> None:
     install = out.index("pip install 'net[http2]'")
     assert "# before" not in out[install - 40 : install]
     assert out.index("Solutions") < install
+
+
+def test_an_upgrade_of_a_released_distribution_is_a_pip_line() -> None:
+    versions = [
+        VersionEntry(version="2.0", file="pkg/core.py", line=3, id="b" * 16, status="removed"),
+        VersionEntry(version="1.0", file="pkg/core.py", line=3, id="a" * 16),
+    ]
+
+    def upgrades(installable: bool) -> list[Solution]:
+        return upgrade_solutions(
+            "pkg", "1.0", versions, [], lambda *_: None, lambda _: False, installable=installable
+        )
+
+    (upgrade,) = upgrades(installable=True)
+    assert upgrade.fix is not None
+    assert (upgrade.fix.before, upgrade.fix.after) == ("", "pip install --upgrade 'pkg>=2.0'")
+    # a folder's or a git repository's labels are no releases pip knows
+    (unreleased,) = upgrades(installable=False)
+    assert unreleased.fix is None

@@ -33,10 +33,17 @@ ENG = {
         from dataclasses import dataclass
 
 
+        from eng.config import ModelConfig
+
+
         @dataclass
         class EngineArgs:
             enforce_eager: bool = False
-            workers: int = 1
+            num_workers: int = ModelConfig.num_workers
+
+            def check_workers(self):
+                if self.num_workers > 8:
+                    raise ValueError("too many workers")
         """,
     "eng/config.py": """
         import logging
@@ -56,6 +63,14 @@ ENG = {
             \"\"\"Whether to always run eagerly. If True, no graphs are captured.
 
             A second paragraph the page leaves out.\"\"\"
+            num_workers: int = 1
+            \"\"\"Processes that run the model.\"\"\"
+
+
+        @dataclass
+        class DraftConfig:
+            num_workers: int = 1
+            \"\"\"Processes that run the draft model.\"\"\"
 
 
         class EngineConfig:
@@ -101,6 +116,10 @@ def test_the_docstring_of_the_config_field_behind_a_flag(eng: Store) -> None:
     )
 
 
+def test_a_generated_flags_field_is_documented_where_its_default_is(eng: Store) -> None:
+    assert "of `--num-workers`: “Processes that run the model.”" in why(eng, "too many workers")
+
+
 def test_the_comment_above_an_environment_variables_read(eng: Store) -> None:
     assert "of `ENG_USE_V2`: “Use the V2 runner, which replays sampled traces.”" in why(
         eng, "replay requires the V2 runner"
@@ -125,7 +144,8 @@ def test_docs_are_read_at_extraction_without_rules_or_later_paragraphs() -> None
     assert facts.constant_docs == {"V2_ONLY": "Architectures whose kernels only the V2 runner has."}
     (model,) = [c for c in facts.classes if c.name == "ModelConfig"]
     assert model.field_docs == {
-        "enforce_eager": "Whether to always run eagerly. If True, no graphs are captured."
+        "enforce_eager": "Whether to always run eagerly. If True, no graphs are captured.",
+        "num_workers": "Processes that run the model.",
     }
     envs = extract_file("eng/envs.py", ENG["eng/envs.py"].replace("\n        ", "\n").encode())
     docs = {r.doc for r in envs.env_reads if r.doc}

@@ -30,6 +30,10 @@ from errdex.store.base import Store, StoredSite, VersionRecord
 
 __all__ = ["build_page", "choose_site"]
 
+# How versions of releases a package index serves are indexed (the package index, a wheel
+# or sdist, an environment): pip installs a later one by the project's name.
+_RELEASES = frozenset({"pypi", "wheel", "sdist", "installed"})
+
 
 def choose_site(sites: list[StoredSite], error_id: str, version: str | None) -> StoredSite:
     """The site of `version` (the newest version holding the error when None)."""
@@ -74,6 +78,7 @@ def build_page(
         facts.conditions,
         lambda other, label: _conditions_of(store, other, label),
         lambda label: _still_raised(store, chosen, label),
+        installable=record is not None and record.source_kind in _RELEASES,
     )
     page = Page(
         id=chosen.id,
@@ -91,7 +96,7 @@ def build_page(
         what_it_means=explanation.what_it_means,
         when_it_happens=explanation.when_it_happens,
         solutions=[*explanation.solutions, *upgrades],
-        example_fix=explanation.example_fix,
+        example_fix=explanation.example_fix or next((s.fix for s in upgrades if s.fix), None),
         related=related_errors(store, chosen),
         versions=versions,
         callers=facts.callers,

@@ -40,7 +40,23 @@ def change_fix(change: Change, command: str | None = None) -> ExampleFix | None:
             )
         case "env":
             return _env_fix(change, command)
+        case "first":
+            return _first_fix(change)
     return None
+
+
+def _first_fix(change: Change) -> ExampleFix | None:
+    """`console.set_alt_screen(True)`, to run before the call that raised."""
+    if change.method is None or change.keyword is None or change.after is None:
+        return None
+    name = change.target.rpartition(".")[2]
+    instance = _instance_name(name)
+    return ExampleFix(
+        before="",
+        after=f"{instance}.{change.method}({change.after})",
+        note=f"`{instance}` is your {code(name)} object ({code(change.target)}): call it "
+        f"before {code(change.keyword)}.",
+    )
 
 
 def _env_fix(change: Change, command: str | None) -> ExampleFix | None:
@@ -190,7 +206,32 @@ def command_fix(knob: Knob, keyword: str, note: str) -> ExampleFix | None:
     after = f"{command} {after_args}".strip()
     if before == after:
         return None
-    return ExampleFix(before=before, after=after, note=note + _placeholders(command))
+    return ExampleFix(
+        before=before,
+        after=after,
+        note=note + _placeholders(command),
+        config=config_form(knob, value) if after_args else None,
+    )
+
+
+def config_form(knob: Knob, value: object) -> str | None:
+    """The setting as a line of the config file the program reads in place of its flags
+    (`enforce-eager: true` in `config.yaml`), then the command that reads the file. Only a
+    setting given a value is written: a flag left out has no line to write."""
+    if knob.config is None or not knob.command or value is None or value is False:
+        return None
+    flag, form = knob.config
+    key = knob.name.lstrip("-")
+    if form == "toml":
+        if isinstance(value, dict):
+            return None  # an inline table has its own syntax: not written here
+        line = f"{key} = {json.dumps(value)}"
+    elif form == "json":
+        line = json.dumps({key: value})
+    else:
+        line = f"{key}: {json.dumps(value)}"  # JSON's scalars and mappings are YAML too
+    name = f"config.{form}"
+    return f"# {name}\n{line}\n\n{knob.command} {flag} {name}"
 
 
 def call_fix(call: str, keyword: str, value: str, note: str) -> ExampleFix:

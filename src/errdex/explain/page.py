@@ -80,6 +80,8 @@ class Knob(msgspec.Struct, kw_only=True):
     command: str | None = None
     # what its authors wrote where it is declared (a config field's docstring)
     doc: str | None = None
+    # the flag of `command` that reads a config file of flags, and its format
+    config: tuple[str, str] | None = None
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).
@@ -128,6 +130,9 @@ class ExampleFix(msgspec.Struct, kw_only=True):
     # An upper-case word of the fix → the message placeholder whose value, when a lookup
     # has it from the user's paste, stands in its place: `JSON` → `{json!r}`.
     fills: dict[str, str] = {}
+    # The same setting in the config file the program reads, and the line that reads it:
+    # "# config.yaml\nenforce-eager: true\n\nvllm serve MODEL_TAG --config config.yaml".
+    config: str | None = None
 
 
 class Change(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -140,13 +145,16 @@ class Change(msgspec.Struct, kw_only=True, omit_defaults=True):
       call leaves it out.
       With `method`, `target` is the class and the call is on an instance of it; with
       `keyword`, the value moves to that keyword (`print_json(data=...)`).
+    - `first`: a method to call on the user's object before the one that raises.
+      `target` is the class, `method` the method to call with the arguments `after`
+      (source, "" for none), `keyword` the method that raises.
     - `install`: a package. `target` is the command that installs it (`pip install
       'httpx[http2]'`).
     - `env`: an environment variable. `target` is its name; `before`/`after` its value,
       None when unset.
     """
 
-    form: str  # "call", "install" or "env"
+    form: str  # "call", "first", "install" or "env"
     target: str
     method: str | None = None  # call: the method called on an instance of `target`
     argument: str | None = None

@@ -12,13 +12,14 @@ from __future__ import annotations
 import ast
 
 from errdex.explain.context import Facts
-from errdex.explain.inputs import public_name
-from errdex.explain.page import ConditionView
+from errdex.explain.inputs import Given, public_name
+from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
+from errdex.explain.user_call import user_call
 from errdex.facts import Setter
 
 
-def setter_action(condition: ConditionView, facts: Facts) -> str | None:
+def setter_action(condition: ConditionView, facts: Facts) -> Given | None:
     """A public method of the site's public class that sets the attribute the condition
     tests to a value that makes it false: "Call `set_alt_screen()` on your `Console`"."""
     class_name = facts.stored.site.class_name
@@ -44,11 +45,27 @@ def setter_action(condition: ConditionView, facts: Facts) -> str | None:
         else:
             value = f"to {code(setter.value)}"
         only = f", when {code(setter.guard)}" if setter.guard else ""
-        return (
+        text = (
             f"Call {code(call)} on your {code(class_name.rpartition('.')[2])} first: it "
             f"sets {code('self.' + setter.target)} {value}{only}."
         )
+        return Given(text, _first_call(call, setter, facts))
     return None
+
+
+def _first_call(call: str, setter: Setter, facts: Facts) -> Change | None:
+    """The setter's call as data: made on the user's object before the method that
+    raises, when the package's public modules reach the class."""
+    reached = user_call(facts)
+    if reached is None or reached[1] is None:
+        return None
+    return Change(
+        form="first",
+        target=reached[0],
+        method=setter.method,
+        after=call[len(setter.method) + 1 : -1],
+        keyword=reached[1],
+    )
 
 
 def _sets_for_itself(setter: Setter) -> bool:

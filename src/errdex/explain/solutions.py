@@ -22,7 +22,7 @@ from errdex.explain.advice import message_advice
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.environment import package_solution, platform_solution
 from errdex.explain.fix_forms import change_fix, setting_fix
-from errdex.explain.inputs import input_action, merged_type_checks
+from errdex.explain.inputs import Given, input_action, merged_type_checks
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
@@ -205,21 +205,17 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
             check = merged.get(condition.line, condition)
             given = input_action(check, facts) or input_action(expanded(check, facts), facts)
             if given is not None:
-                found.add(
-                    Solution(
-                        text=given.text,
-                        condition=condition.text,
-                        kind="input",
-                        change=given.change,
-                    ),
-                    1,
-                )
+                found.add(_input_solution(given, condition), 1)
                 return
     for condition in reversed(checks):
         called = setter_action(condition, facts)
         if called is not None:
-            found.add(Solution(text=called, condition=condition.text, kind="input"), 1)
+            found.add(_input_solution(called, condition), 1)
             return
+
+
+def _input_solution(given: Given, condition: ConditionView) -> Solution:
+    return Solution(text=given.text, condition=condition.text, kind="input", change=given.change)
 
 
 def _exact(action: KnobAction) -> bool:

@@ -10,9 +10,14 @@ moved the check.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 
-from errdex.explain.page import ConditionView, Solution, VersionEntry
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.version import InvalidVersion, Version
+
+from errdex.explain.fix_forms import change_fix
+from errdex.explain.page import Change, ConditionView, Solution, VersionEntry
 from errdex.explain.plain import code
 
 _MAX_SAID = 4  # conditions of the changed check said in the solution
@@ -31,9 +36,12 @@ def upgrade_solutions(
     conditions: list[ConditionView],
     conditions_of: ConditionsOf,
     still_raised: StillRaised,
+    installable: bool = False,
 ) -> list[Solution]:
     """At most one solution: the first release after `version` where the check is gone
-    or holds under other conditions. `versions` is newest first, as the page lists them."""
+    or holds under other conditions. `versions` is newest first, as the page lists them;
+    `installable` says they are releases of a distribution pip installs by the project's
+    name (not tags of a git repository or labels of a folder)."""
     mine = next((i for i, e in enumerate(versions) if e.version == version), None)
     if mine is None:
         return []
@@ -44,10 +52,11 @@ def upgrade_solutions(
             if still_raised(entry.version):
                 return []
             return [
-                Solution(
-                    text=f"Upgrade {project} to {entry.version} or later: errdex's index of "
+                _upgrade(
+                    project if installable else None,
+                    entry.version,
+                    f"Upgrade {project} to {entry.version} or later: errdex's index of "
                     f"{entry.version} has no such check at {code(entry.file)}.",
-                    kind="environment",
                 )
             ]
         if entry.status != "reworded":
@@ -57,10 +66,25 @@ def upgrade_solutions(
             continue  # only the words changed: the same check stands
         when = " and ".join(code(t.text) for t in theirs[:_MAX_SAID]) or "nothing guards it"
         return [
-            Solution(
-                text=f"Upgrade {project} to {entry.version} or later, where the check changed: "
+            _upgrade(
+                project if installable else None,
+                entry.version,
+                f"Upgrade {project} to {entry.version} or later, where the check changed: "
                 f"it is raised only when {when} ({code(entry.file)}:{entry.line}).",
-                kind="environment",
             )
         ]
     return []
+
+
+def _upgrade(project: str | None, version: str, text: str) -> Solution:
+    """The solution, with the pip line that upgrades `project` (the distribution, when the
+    versions are its releases) to the release."""
+    if project is None:
+        return Solution(text=text, kind="environment")
+    try:
+        Version(version)
+        requirement = str(Requirement(f"{project}>={version}"))
+    except (InvalidVersion, InvalidRequirement):
+        return Solution(text=text, kind="environment")
+    change = Change(form="install", target=shlex.join(["pip", "install", "--upgrade", requirement]))
+    return Solution(text=text, kind="environment", change=change, fix=change_fix(change))

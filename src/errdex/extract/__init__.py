@@ -13,6 +13,7 @@ from errdex.extract.blanked_calls import blanked_calls
 from errdex.extract.budget import over_budget
 from errdex.extract.calls import CallFilter
 from errdex.extract.commands import scan_commands
+from errdex.extract.config_files import config_file_flags
 from errdex.extract.docs import attribute_docs
 from errdex.extract.environment import optional_imports, platform_tests
 from errdex.extract.exception_classes import class_texts
@@ -31,7 +32,7 @@ from errdex.facts import CallSite, FileFacts, SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "50-returned-texts-enclosing-defaults"
+EXTRACTOR_VERSION = "51-returned-texts-enclosing-defaults"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -132,6 +133,7 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         returned_texts={k: tuple(v) for k, v in definitions.returned_texts.items()},
         constants=constants,
         constant_docs=attribute_docs(tree.body, lines, constants) if constants else {},
+        config_flags=config_file_flags(text),
         imports=imports,
         star_imports=star_imports,
         defs=tuple(definitions.defs),

@@ -12,7 +12,7 @@ import re
 
 from errdex.extract.calls import is_property, property_fact
 from errdex.extract.conditions import dotted_name, walk
-from errdex.extract.docs import attribute_docs
+from errdex.extract.docs import DOC_OF, attribute_docs
 from errdex.extract.scope import Scope, Step, literal_defaults
 from errdex.extract.shapes import (
     KEYED_LOOKUP,
@@ -254,11 +254,20 @@ class DefinitionRecorder:
             and (table := _message_table(item.value))
         }
         fields: dict[str, str] = {}
+        field_docs = attribute_docs(stmt.body, self._lines())
         if _ARGS_CLASS.search(stmt.name):
             for item in stmt.body:
                 if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
                     fields[item.target.id] = self.state.source(item.annotation)[:80]
-        field_docs = attribute_docs(stmt.body, self._lines())
+                    # `enable_mm_embeds: bool = MultiModalConfig.enable_mm_embeds`: the
+                    # field documented where its default is (a dataclass-to-flags generator)
+                    default = item.value
+                    if (
+                        item.target.id not in field_docs
+                        and isinstance(default, ast.Attribute)
+                        and isinstance(default.value, ast.Name)
+                    ):
+                        field_docs[item.target.id] = f"{DOC_OF}{default.value.id}.{default.attr}"
         return ClassFact(
             name=stmt.name,
             qualname=qualname,

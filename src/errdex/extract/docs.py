@@ -14,6 +14,9 @@ import re
 from collections.abc import Iterable, Sequence
 
 MAX_DOC = 300
+# A field documented where its default comes from: `DOC_OF` + `Class.attr` in place of a
+# docstring (an arguments dataclass whose field defaults to a config class's field).
+DOC_OF = "=doc-of:"
 # A comment line that draws a rule (`# =====`) or a section's heading between rules
 # (`# ==== Runtime ====`): no words on the name below it.
 _RULE = re.compile(r"^(?:[\W_]*|[=\-*#~_]{3,}.*[=\-*#~_]{3,})$")

@@ -60,7 +60,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "32-returned-texts"
+LINKER_VERSION = "34-returned-texts-config-files"
 
 
 def link_version(
@@ -147,6 +147,11 @@ class _Context:
         self.selection = SelectionIndex(files, names, self.knobs)
         self.tests = TestIndex(files)
         self.public = PublicPaths(names.modules)
+        # a config file of flags the version's parser reads (`--config` YAML), if any
+        self.config_file = next(
+            (item for f in files if f.error is None for item in sorted(f.config_flags.items())),
+            None,
+        )
         self.overrides = OverrideIndex(names)
         self.by_path = {f.path: f for f in names.modules.values()}
         # The sites of one function share its callers, so the knobs behind their guards.
@@ -198,7 +203,11 @@ class _Context:
             call = (self.public.of(module, name) or path) + paren + first
         if command is None and call == knob.call:
             return knob
-        return msgspec.structs.replace(knob, command=command or knob.command, call=call)
+        # a command line of the version's own parser takes its config file too
+        config = self.config_file if command and knob.kind == KnobKind.FLAG else None
+        return msgspec.structs.replace(
+            knob, command=command or knob.command, call=call, config=config
+        )
 
     def _selection_command(self, selection: SelectionLink) -> SelectionLink:
         """The selection with the command line a user types to give the setting."""

@@ -23,6 +23,7 @@ from typing import NamedTuple
 import msgspec
 
 from errdex.extract.conditions import dotted_names
+from errdex.extract.docs import DOC_OF
 from errdex.extract.knobs import env_read_of
 from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import (
@@ -151,7 +152,9 @@ class KnobIndex:
     def _field_doc(self, field: str, behind: str, class_name: str | None) -> str | None:
         """The docstring of the configuration field a flag sets: of the class the condition
         is in (`self.field`), or of the class named like the object it is read from
-        (`model_config.field` → `ModelConfig`), else the one the classes agree on."""
+        (`model_config.field` → `ModelConfig`); an arguments dataclass's field documented
+        where its default is (`= AttentionConfig.backend`) is followed there. A field of
+        another object takes the one doc the classes agree on; none is guessed for `self`."""
         found = self._field_docs.get(field)
         if not found:
             return None
@@ -162,12 +165,24 @@ class KnobIndex:
         for qualname, doc in found:
             name = qualname.rsplit(".", 1)[-1]
             if name == owner or (wanted and name.lower() == wanted):
-                return doc
-        docs = {doc for _, doc in found}
-        if len(docs) == 1:
-            return found[0][1]
-        configs = [doc for qualname, doc in found if _CONFIG_CLASS.search(qualname)]
-        return configs[0] if len(set(configs)) == 1 else None
+                return self._followed(doc)
+        for qualname, doc in found:
+            if doc.startswith(DOC_OF) and qualname in self._args_fields:
+                return self._followed(doc)
+        if owner is not None:
+            return None
+        docs = {doc for _, doc in found if not doc.startswith(DOC_OF)}
+        return docs.pop() if len(docs) == 1 else None
+
+    def _followed(self, doc: str) -> str | None:
+        """A doc as it is, or the doc of the field `DOC_OF` points to."""
+        if not doc.startswith(DOC_OF):
+            return doc
+        owner, _, attr = doc[len(DOC_OF) :].rpartition(".")
+        for qualname, target in self._field_docs.get(attr, ()):
+            if qualname.rsplit(".", 1)[-1] == owner and not target.startswith(DOC_OF):
+                return target
+        return None
 
     # -- names -----------------------------------------------------------------------------
 

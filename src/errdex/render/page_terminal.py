@@ -78,6 +78,9 @@ def _fix(fix: ExampleFix, indent: str = "") -> list[RenderableType]:
         body.append(_indented(safe_text(fix.before), indent) + "\n", style="red")
         body.append(f"{indent}# after\n", style="dim")
     body.append(_indented(safe_text(fix.after), indent), style="green")
+    if fix.config:
+        body.append(f"\n{indent}# or, in the config file it reads:\n", style="dim")
+        body.append(_indented(safe_text(fix.config), indent), style="green")
     parts: list[RenderableType] = [body]
     if fix.note:
         parts.append(prose(indent + fix.note, style="dim"))
