@@ -27,7 +27,7 @@ from errdex.facts import (
 )
 from errdex.link.builtin_text import builtin_str
 from errdex.link.compose import Composer
-from errdex.link.printed import printed_forms
+from errdex.link.printed import in_panels, printed_forms, prints_panels
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
 from errdex.link.returned import ReturnedTexts
 
@@ -43,6 +43,7 @@ class ShownTexts:
         self._names = names
         self._composer = Composer(files, names)
         self._returned = ReturnedTexts(files, names)
+        self._panels = prints_panels(files)
 
     def of(
         self,
@@ -86,7 +87,7 @@ class ShownTexts:
             shown = self._composer.default_repr(facts, raw.class_name)
             if shown is not None:
                 forms.append(ShownText(shown, "repr(self)"))
-        return _distinct(forms, message)
+        return _distinct(in_panels(forms) if self._panels else forms, message)
 
 
 def _with_defaults(site: ErrorSite, bindings: tuple[Binding, ...]) -> ErrorSite | None:
