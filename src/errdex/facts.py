@@ -459,6 +459,8 @@ class SourceRead(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     docstring: str | None = None
     # the parameters a call cannot pass by keyword: positional-only, `*args`, `**kwargs`
     positional: tuple[str, ...] = ()
+    # the parameters a call must give (no default), in order
+    required: tuple[str, ...] = ()
     tries: dict[int, TryRead] = {}  # except line → its try
     # where the site sits when no branch condition says it: the `else` of a loop (it runs
     # when the loop ends without `break`), an except clause

@@ -139,9 +139,8 @@ def test_the_comment_on_a_constant_the_check_tests(eng: Store) -> None:
 
 
 def test_the_comment_above_the_loop_the_check_is_in(eng: Store) -> None:
-    assert (
-        "“An item of the wrong kind means a loader bug: name it rather than skip.”"
-        in why(eng, "raw bytes reached")
+    assert "“An item of the wrong kind means a loader bug: name it rather than skip.”" in why(
+        eng, "raw bytes reached"
     )
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from errdex.explain.context import Facts
 from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
-from errdex.explain.user_call import user_call
+from errdex.explain.user_call import required_arguments, user_call
 from errdex.extract.conditions import dotted_name
 from errdex.facts import ConditionKind
 
@@ -161,7 +161,13 @@ def _change(instead: _Instead, passed: dict[str, tuple[bool, str]], facts: Facts
         argument=param,
         before=instead.before,
         after=instead.after,
+        # the constructor's own signature is not read when the check is in another method
+        required=() if constructor and not _in_init(facts) else required_arguments(facts, param),
     )
+
+
+def _in_init(facts: Facts) -> bool:
+    return facts.stored.site.function.endswith(".__init__")
 
 
 def _bound_by_other(

@@ -31,6 +31,17 @@ def user_call(facts: Facts, constructor: bool = False) -> tuple[str, str | None]
     return public.rsplit(".", 1)[0], None if constructor or method == "__init__" else method
 
 
+def required_arguments(facts: Facts, besides: str) -> tuple[str, ...]:
+    """The arguments a call of the site's function must give besides `besides`, as source
+    with the user's value named: `url=URL`, or `URL` for a positional-only parameter."""
+    read = facts.read
+    return tuple(
+        (name.upper() if name in read.positional else f"{name}={name.upper()}")
+        for name in read.required
+        if name != besides
+    )
+
+
 def suggested_call(suggested: str, facts: Facts) -> Change | None:
     """The call a message suggests instead (`Did you mean print_json(data={json!r})?`), as
     a change of the user's call: the value they gave one parameter, passed as another
@@ -75,4 +86,5 @@ def suggested_call(suggested: str, facts: Facts) -> Change | None:
         before=mine,
         after=mine,
         keyword=given.arg,
+        required=required_arguments(facts, param),
     )

@@ -97,6 +97,7 @@ class _Scope:
     handlers: dict[int, list[ast.stmt]]  # except line → the body of its try
     params: tuple[str, ...]
     positional: tuple[str, ...]
+    required: tuple[str, ...]
     docstring: str | None
     # `if` line → its last line, for an `if` neither of whose branches leaves the block
     # (no return, raise, break, continue): it only chooses a value, both ways go on
@@ -145,6 +146,7 @@ class _FileReader:
         return SourceRead(
             params=scope.params,
             positional=scope.positional,
+            required=scope.required,
             init_params=init_params,
             # a test whose branches neither fail nor warn reads as no test at all; one that
             # ends before the site without leaving the block only chose a value (the
@@ -191,6 +193,7 @@ class _FileReader:
                     handlers[handler.lineno] = node.body
         params: tuple[str, ...] = ()
         positional: tuple[str, ...] = ()
+        required: tuple[str, ...] = ()
         doc = None
         if func is not None:
             args = func.args
@@ -199,6 +202,12 @@ class _FileReader:
             params = tuple(a.arg for a in every if a.arg not in OWN_OBJECT)
             starred = [*args.posonlyargs, *(a for a in (args.vararg, args.kwarg) if a)]
             positional = tuple(a.arg for a in starred if a.arg not in OWN_OBJECT)
+            # the parameters a call must give: positional ones before the first default,
+            # keyword-only ones without a default
+            ordered = [*args.posonlyargs, *args.args]
+            plain = ordered[: len(ordered) - len(args.defaults)]
+            bare = [a for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is None]
+            required = tuple(a.arg for a in (*plain, *bare) if a.arg not in OWN_OBJECT)
             doc = ast.get_docstring(func)
         scope = _Scope(
             func=func,
@@ -209,6 +218,7 @@ class _FileReader:
             passes=passes,
             params=params,
             positional=positional,
+            required=required,
             docstring=" ".join(doc.split())[:_MAX_DOC] if doc else None,
         )
         self._scopes[key] = scope
