@@ -72,8 +72,10 @@ def ensure_indexed(
 
 
 def error_ids(match: Match) -> list[str]:
-    """The ids one result stands for: its own and its error's ids in other releases."""
-    return [match.id, *match.merged]
+    """The ids one result stands for: its own, its error's ids in other releases, and the
+    call that gave the helper it is raised in its text (`called_at`: the result names it)."""
+    call = [match.called_at.id] if match.called_at is not None else []
+    return [match.id, *match.merged, *call]
 
 
 def found_at(store: Store, case: dict[str, Any], match_ids: list[list[str]]) -> int | None:

@@ -4,7 +4,7 @@
 
 Extracts every Python file of the wheel (vllm 0.33.0 from the download cache by default)
 as indexing does, timing the part that reads what sets the attributes conditions test
-(`class_setters`: the public methods that assign them), then links the version's classes
+(`_FileReader._setters`: the public methods that assign them), then links the version's classes
 by their bases and times the defaults subclasses replace (`OverrideIndex`) over every site.
 Counts what each finds. Single process; noisy on a shared machine: run it a few times.
 """
@@ -26,23 +26,23 @@ DEFAULT = Path.home() / ".cache/errdex/downloads/vllm-0.33.0-cp38-abi3-manylinux
 
 def main(wheel: str) -> None:
     spent = [0.0, 0]
-    timed = reading.class_setters
+    timed = reading._FileReader._setters
 
-    def class_setters(*args: Any) -> Any:
+    def setters(*args: Any) -> Any:
         start = time.perf_counter()
         found = timed(*args)
         spent[0] += time.perf_counter() - start
         spent[1] += len(found)
         return found
 
-    reading.class_setters = class_setters  # type: ignore[assignment]
+    reading._FileReader._setters = setters  # type: ignore[method-assign]
     with zipfile.ZipFile(wheel) as archive:
         names = [n for n in archive.namelist() if n.endswith(".py")]
         start = time.perf_counter()
         files = [extract_file(n, archive.read(n)) for n in names]
         extraction = time.perf_counter() - start
     print(f"{len(files)} files extracted in {extraction:.1f} s (for scale)")
-    print(f"class_setters {spent[0]:.3f} s, {spent[1]} setters on site readings")
+    print(f"setters {spent[0]:.3f} s, {spent[1]} setters on site readings")
     start = time.perf_counter()
     names_of = Namespace(files)
     built = time.perf_counter()

@@ -681,3 +681,6 @@ class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     # module reaches it
     public: str | None = None
     overrides: Overrides | None = None  # when the site's method is a default subclasses replace
+    # A call of a helper that raises with the text the call gives it (`ctx.fail("...")`): the
+    # file and line of the raise inside the helper, the statement that raises it.
+    helper_raise: tuple[str, int] | None = None

@@ -21,9 +21,11 @@ def test_lookup_indexes_the_installed_distribution_on_the_spot(tmp_path: Path) -
     best = json.loads(result.stdout)["matches"][0]
     assert best["project"] == "click"
     assert best["file"] == "click/core.py"
-    # the call of the raising helper `ctx.fail(...)` with the text, not `fail`'s own raise
-    assert best["kind"] == "helper"
-    assert best["message"].startswith("Got unexpected extra argument (")
+    # the raise inside the helper `Context.fail`, naming the call `ctx.fail(...)` in
+    # `parse_args` that gives it the text
+    assert (best["kind"], best["function"]) == ("raise", "Context.fail")
+    assert best["called_at"]["function"] == "Command.parse_args"
+    assert best["shown"].startswith("Got unexpected extra argument (")
     assert list(best["values"].values()) == ["b"]
     # Once indexed, the next lookup needs no indexing.
     again = runner.invoke(main, ["lookup", "-", "--json"], input=paste)

@@ -47,6 +47,27 @@ def test_a_stated_requirement_is_a_change_of_the_environment() -> None:
     )
 
 
+def test_what_the_message_says_is_missing_is_what_to_give() -> None:
+    # pydantic's check of a Discriminator's choices (pydantic/types.py)
+    (advice,) = message_advice("`Tag` not provided for choice {choice} used with `Discriminator`")
+    assert (advice.kind, advice.solution) == (
+        "input",
+        "Provide `Tag` for choice {choice} used with `Discriminator`, as the message says: "
+        "“`Tag` not provided for choice {choice} used with `Discriminator`”",
+    )
+    (advice,) = message_advice("page_size must be provided when paged_kv=True")
+    assert advice.missing == ("Provide", "page_size when paged_kv=True")
+    (advice,) = message_advice(
+        "The 'tasks' parameter was not provided to build_app and will be required later."
+    )
+    assert advice.missing == ("Provide", "the 'tasks' parameter to build_app")
+    (advice,) = message_advice("Either x or y must be specified.")
+    assert advice.missing == ("Specify", "either x or y")
+    # what follows says how it is missing, or who lacks it: no instruction
+    assert message_advice("The value is not set correctly because of x") == []
+    assert message_advice("Model is not provided by this plugin") == []
+
+
 def test_an_install_command_and_an_instruction_keep_their_forms() -> None:
     advice = message_advice("h2 is missing. Make sure to install it using `pip install x[h2]`.")
     assert [a.kind for a in advice] == ["environment"]

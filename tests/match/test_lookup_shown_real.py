@@ -55,11 +55,13 @@ def test_werkzeug_str_from_class_attributes(store: Store) -> None:
 
 def test_click_prints_error_and_format_message(store: Store) -> None:
     found = top(store, "Error: Invalid value for '-f': Path 'x.txt' does not exist.")
+    # `self.fail(...)` in `Path.convert` makes `ParamType.fail` raise: the raise, naming the call
     assert (found.project, found.file, found.function) == (
         "click",
         "click/types.py",
-        "Path.convert",
+        "ParamType.fail",
     )
+    assert found.called_at is not None and found.called_at.function == "Path.convert"
     assert found.shown is not None and found.shown.startswith("Error: Invalid value for ")
 
 

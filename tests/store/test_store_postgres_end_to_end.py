@@ -81,8 +81,10 @@ def test_lookup_is_the_same(databases: dict[str, str], what: str) -> None:
 
     assert sqlite == postgres
     best = postgres["matches"][0]
-    assert (best["project"], best["file"], best["kind"]) == ("click", "click/core.py", "helper")
-    assert best["message"].startswith("Got unexpected extra argument (")
+    # the raise inside `Context.fail`, naming the call `ctx.fail(...)` that gave it the text
+    assert (best["project"], best["file"], best["kind"]) == ("click", "click/core.py", "raise")
+    assert best["called_at"]["function"] == "Command.parse_args"
+    assert best["shown"].startswith("Got unexpected extra argument (")
     assert list(best["values"].values()) == ["b"]
 
 

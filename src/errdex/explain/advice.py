@@ -62,6 +62,15 @@ _REQUIREMENT = re.compile(
     re.I,
 )
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+# "`Tag` not provided for choice {choice}", "page_size must be provided when paged_kv=True":
+# what the input lacks, and the verb that gives it.
+_MISSING = re.compile(
+    r"^(?P<what>[\w`'\"{}.\[\]]+(?:\s+[\w`'\"{}.\[\]]+){0,3}?)\s+(?:(?:was|were|is|are)\s+)?"
+    r"(?:not\s+(?P<verb>provided|given|specified|set)|must\s+be\s+(?P<must>provided|given|"
+    r"specified|set))\b(?P<rest>(?:\s*[,:(]|\s+(?:for|when|in|to|with|if|on)\b).*?|)\.?$",
+    re.I,
+)
+_VERBS = {"provided": "Provide", "given": "Give", "specified": "Specify", "set": "Set"}
 # "install \"ipywidgets\"", "install `flashinfer`": a distribution named, quoted, after the
 # verb (a bare word after it is as often a thing as a package: "install a newer driver").
 _INSTALL_NAMED = re.compile(
@@ -82,6 +91,9 @@ class Advice:
     suggested: str | None = None  # the input it suggests instead: `http://{url}`
     # a requirement it states, as (what, least value): ("capability", "{min}")
     requires: tuple[str, str] | None = None
+    # what it says is missing, as (the verb to give it, the rest of the sentence):
+    # ("Provide", "`Tag` for choice {choice} used with `Discriminator`")
+    missing: tuple[str, str] | None = None
 
     @property
     def solution(self) -> str:
@@ -92,6 +104,9 @@ class Advice:
             given = _PLACEHOLDER.findall(self.suggested)
             was = f" of `{{{given[0]}}}`" if len(given) == 1 and self.suggested != given[0] else ""
             return f"Pass `{self.suggested}` instead{was}, as the message suggests: “{self.text}”"
+        if self.missing is not None:
+            verb, what = self.missing
+            return f"{verb} {what}, as the message says: “{self.text}”"
         if self.requires is not None:
             what, least = self.requires
             return (
@@ -131,17 +146,28 @@ def message_advice(message: str | None) -> list[Advice]:
         suggested = _suggested(sentence) if command is None else None
         required = _REQUIREMENT.match(sentence.strip()) if command is None else None
         requires = (required.group("what").strip(), required.group("value")) if required else None
+        missing = _missing(sentence) if command is None and suggested is None else None
         offers = command is not None or suggested is not None or requires is not None
+        offers = offers or missing is not None
         if not offers and not _instructs(sentence):
             continue
-        text = sentence.strip().strip("`'\" ")[:_MAX_CHARS]
+        text = _unquoted(sentence.strip())[:_MAX_CHARS]
         if len(text.split()) < 2 or _only_placeholder(text):
             continue
         kind = "input" if suggested is not None else _kind(text, command)
         if requires is not None:
             kind = "environment"
+        elif missing is not None:
+            kind = "input"
         found.append(
-            Advice(text=text, kind=kind, command=command, suggested=suggested, requires=requires)
+            Advice(
+                text=text,
+                kind=kind,
+                command=command,
+                suggested=suggested,
+                requires=requires,
+                missing=missing,
+            )
         )
         if len(found) >= _MAX_ADVICE:
             break
@@ -159,6 +185,31 @@ def _sentences(message: str) -> list[str]:
             if clause.strip():
                 out.append(clause.strip())
     return out
+
+
+def _unquoted(sentence: str) -> str:
+    """The sentence without quotes around it; a quote that closes a name inside it
+    (`` `Tag` not provided ``) stays."""
+    text = sentence.strip(" ")
+    while len(text) > 1 and text[0] == text[-1] and text[0] in "`'\"" and text.count(text[0]) == 2:
+        text = text[1:-1].strip(" ")
+    return text.strip(" ")
+
+
+def _missing(sentence: str) -> tuple[str, str] | None:
+    """(the verb, what to give) for a sentence that says what the input lacks."""
+    match = _MISSING.match(sentence.strip())
+    if match is None:
+        return None
+    verb = _VERBS[(match.group("verb") or match.group("must")).lower()]
+    what = match.group("what")
+    first = what.split()[0]
+    if first[:1].isupper() and first[1:].islower():
+        what = what[0].lower() + what[1:]  # "Either x or y" after the verb
+    # the clause that says what it is for, not what follows it ("... and will be required
+    # in a future version")
+    rest = re.split(r";|,\s|\s(?:and|but|so|because|which)\s", match.group("rest"), maxsplit=1)[0]
+    return verb, (what + rest).strip()
 
 
 def _suggested(sentence: str) -> str | None:

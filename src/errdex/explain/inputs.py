@@ -65,6 +65,13 @@ def input_action(condition: ConditionView, facts: Facts) -> Given | None:
         # an exit of a method the user does not call is a mode it handles first (a quiet
         # console writes nothing), no fix of what the check is about
         return None
+    # `if "strategy" in kwargs: return ...` taken earlier is another use of the function;
+    # only the exit right before the site (`if "prompt" in p: return p`, then the raise)
+    # is the check itself
+    nearest = max((c.line for c in facts.held), default=condition.line)
+    earlier_exit = condition.kind is ConditionKind.EARLY_EXIT and condition.line < nearest
+    if earlier_exit and _has_key_test(node):
+        return None
     mode = "public" if public else "keyed" if keyed else "method"
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
         keys = _input_instead(node, facts, function, mode)
@@ -77,6 +84,13 @@ def input_action(condition: ConditionView, facts: Facts) -> Given | None:
                 return found
         return None
     return _input_instead(node, facts, function, mode)
+
+
+def _has_key_test(node: ast.expr) -> bool:
+    return any(
+        isinstance(n, ast.Compare) and len(n.ops) == 1 and _key_test(n) is not None
+        for n in ast.walk(node)
+    )
 
 
 def _keys_only(node: ast.expr) -> bool:

@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from errdex.extract.setters import class_setters, init_params, param_names
+from errdex.extract.setters import ClassSetters, init_params, param_names
 from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import Binding, Condition, Setter, SourceRead, TryRead
 
@@ -123,7 +123,7 @@ class _FileReader:
         self._scopes: dict[int, _Scope] = {}
         self._inits: dict[int, dict[str, str]] = {}
         self._top_classes: dict[str, ast.ClassDef] | None = None
-        self._set_by: dict[tuple[int, frozenset[str]], tuple[Setter, ...]] = {}
+        self._set_by: dict[int, ClassSetters] = {}
 
     def read(self, line: int, want: Wanted) -> SourceRead:
         chain = self.enclosing.chain(line)
@@ -252,11 +252,10 @@ class _FileReader:
         return [self._top_classes[n] for n in named if n in self._top_classes]
 
     def _setters(self, cls: ast.ClassDef, attrs: set[str]) -> tuple[Setter, ...]:
-        key = (id(cls), frozenset(attrs))
-        found = self._set_by.get(key)
+        found = self._set_by.get(id(cls))
         if found is None:
-            found = self._set_by[key] = class_setters(cls, attrs, self._original, self._text_of)
-        return found
+            found = self._set_by[id(cls)] = ClassSetters(cls, self._original, self._text_of)
+        return found.of(attrs)
 
     def _text_of(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
         """A function's text as written, its body whole even when the skeleton blanked it."""

@@ -21,57 +21,67 @@ from errdex.facts import Setter
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _MAX_SETTERS = 6
+# `self.X = ...` (or annotated) in a method's text; not `self.X == ...`
+_ASSIGNS = re.compile(r"\bself\.(\w+)[ \t]*(?::[^=\n]*)?=(?!=)")
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
-def class_setters(
-    cls: ast.ClassDef,
-    attrs: set[str],
-    original: Callable[[Function], Function],
-    text_of: Callable[[Function], str],
-) -> tuple[Setter, ...]:
-    """The public methods of `cls` that set the attributes `attrs` name (`self.X`, or the
-    attribute the property `X` returns), with what they assign and under which test."""
-    methods = [s for s in cls.body if isinstance(s, _FUNCTIONS)]
-    behind: dict[str, str] = {}  # the attribute assigned → the name the condition reads
-    for attr in attrs:
-        behind.setdefault(attr, attr)
-    for method in methods:
-        if method.name in attrs and _is_property(method):
-            returned = _returned_attribute(original(method))
+class ClassSetters:
+    """The public methods of one class that assign attributes of the instance, indexed by
+    the attribute once (their text scanned, not parsed), each parsed when a condition asks
+    for an attribute it assigns."""
+
+    def __init__(
+        self,
+        cls: ast.ClassDef,
+        original: Callable[[Function], Function],
+        text_of: Callable[[Function], str],
+    ) -> None:
+        self._original = original
+        methods = [s for s in cls.body if isinstance(s, _FUNCTIONS)]
+        self._properties = {m.name: m for m in methods if _is_property(m)}
+        self._assigning: dict[str, list[Function]] = {}
+        for method in methods:
+            if method.name.startswith("_") or method.name in self._properties:
+                continue
+            for attr in dict.fromkeys(_ASSIGNS.findall(text_of(method))):
+                self._assigning.setdefault(attr, []).append(method)
+
+    def of(self, attrs: set[str]) -> tuple[Setter, ...]:
+        """The setters of the attributes `attrs` name (`self.X`, or the attribute the
+        property `X` returns), with what they assign and under which test."""
+        behind: dict[str, str] = {}  # the attribute assigned → the name the condition reads
+        for attr in sorted(attrs):
+            behind.setdefault(attr, attr)
+            prop = self._properties.get(attr)
+            returned = _returned_attribute(self._original(prop)) if prop is not None else None
             if returned is not None:
-                behind.setdefault(returned, method.name)
-    if not behind:
-        return ()
-    assigns = re.compile(r"\bself\.(" + "|".join(map(re.escape, behind)) + r")\s*(?::[^=]*)?=[^=]")
-    out: list[Setter] = []
-    for method in methods:
-        name = method.name
-        if name.startswith("_") or _is_property(method) or not assigns.search(text_of(method)):
-            continue
-        whole = original(method)
-        defaults = _defaults(whole)
-        for target, value, guard in _assignments(whole, set(behind)):
-            source = ast.unparse(value)
-            if isinstance(value, ast.Name) and value.id in defaults:
-                default = defaults[value.id]
-            elif isinstance(value, ast.Constant):
-                default = None
-            else:
-                continue  # a computed value: what to pass is not said exactly
-            out.append(
-                Setter(
-                    attr=behind[target],
-                    target=target,
-                    method=name,
-                    value=source,
-                    default=default,
-                    guard=guard,
+                behind.setdefault(returned, attr)
+        methods = [m for a in behind for m in self._assigning.get(a, ())]
+        out: list[Setter] = []
+        for method in dict.fromkeys(methods):
+            whole = self._original(method)
+            defaults = _defaults(whole)
+            for target, value, guard in _assignments(whole, set(behind)):
+                if isinstance(value, ast.Name) and value.id in defaults:
+                    default = defaults[value.id]
+                elif isinstance(value, ast.Constant):
+                    default = None
+                else:
+                    continue  # a computed value: what to pass is not said exactly
+                out.append(
+                    Setter(
+                        attr=behind[target],
+                        target=target,
+                        method=method.name,
+                        value=ast.unparse(value),
+                        default=default,
+                        guard=guard,
+                    )
                 )
-            )
-            if len(out) >= _MAX_SETTERS:
-                return tuple(out)
-    return tuple(out)
+                if len(out) >= _MAX_SETTERS:
+                    return tuple(out)
+        return tuple(out)
 
 
 def _test_text(test: ast.expr) -> str:

@@ -60,7 +60,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "33-config-files"
+LINKER_VERSION = "35-helper-raise-rich-panels"
 
 
 def link_version(
@@ -108,6 +108,7 @@ def link_version(
             key = (identity, template or "", site.function)
             ordinal = seen[key]
             seen[key] += 1
+            where = reaches.get(id(raw))
             indexed = IndexedSite(
                 id=error_id(project, identity, template, facts.module, site.function, ordinal),
                 file=facts.path,
@@ -116,10 +117,10 @@ def link_version(
                 exception=exception,
                 shown=shown.of(raw, site, facts, exception, tables.class_forms(raw, facts)),
                 reading=facts.readings.get(site.line),
+                helper_raise=where,
             )
             linked.append(indexed)
             caught.note(len(linked) - 1, raw, facts)
-            where = reaches.get(id(raw))
             if where is not None and site.message is not None:
                 given[where].append(indexed)
     # The raise inside a helper shows what its callers give it (`ctx.fail(f"Got ...")`).

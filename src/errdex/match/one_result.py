@@ -170,4 +170,5 @@ def _ref(match: Match) -> SiteRef:
         id=match.id, version=match.version, file=match.file, line=match.line,
         function=match.function, callers=len(match.site.callers) if match.site else 0,
         conditions=len(match.site.site.conditions) if match.site else 0, kind=match.kind,
+        through_helper=match.called_at is not None,
     )  # fmt: skip

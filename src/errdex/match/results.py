@@ -60,6 +60,9 @@ class MatchRecord(msgspec.Struct, kw_only=True):
     # Of a text raised at several sites, the likelier result ranked above this one (which
     # lists this site among its `others`).
     same_text_as: str | None = None
+    # The result is the raise inside a helper, and this is the call that gave the helper the
+    # text (`ctx.fail("...")`): its conditions say when it happens.
+    called_at: SiteRef | None = None
 
 
 class Match(MatchRecord, kw_only=True):

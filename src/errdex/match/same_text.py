@@ -4,11 +4,12 @@ which one a user most likely hit, and why.
 A user calls a package's public functions; internal helpers raise too, but a paste
 without frames most often comes from the plainest path. So: public entry points before
 internal helpers (no part of the module path or qualified name private), fewer leading
-underscores, functions of their own before nested ones; then a raise written at the site
-before a call of a helper that raises the same text (the helper's own raise is the other
-site's page); the site behind fewer conditions (the common path, not a special case: within
-one function an input meets the earlier, less guarded check first); then the function the
-package's own code calls from more places, shallower modules, and file order.
+underscores, functions of their own before nested ones; then a raise that writes the text
+itself before one reached through a helper's call (`validate(value, "bad length")`, shown at
+the helper's raise, see `helper_raise.py`); the site behind fewer conditions (the common
+path, not a special case: within one function an input meets the earlier, less guarded
+check first); then the function the package's own code calls from more places, shallower
+modules, and file order.
 
 Measured on real exceptions (the test-suite and live accuracy sets), the count of callers
 tells less than the conditions: a function called from many places inside the package is
@@ -35,6 +36,7 @@ class SiteRef(msgspec.Struct, frozen=True, kw_only=True):
     callers: int = 0  # functions of the project that call this site's function
     conditions: int = 0  # the conditions that must all hold for it to raise
     kind: str = "raise"  # the site's kind: "helper" for a call of a function that raises
+    through_helper: bool = False  # a raise inside a helper, shown for the call that reaches it
 
 
 def _parts(file: str, function: str) -> list[str]:
@@ -56,7 +58,7 @@ def likelihood(site: SiteRef) -> tuple[int, int, int, int, int, int, int]:
     private = [p for p in parts if _private(p)]
     underscores = sum(len(p) - len(p.lstrip("_")) for p in private)
     nested = site.function.count("<locals>")
-    helper = int(site.kind == "helper")
+    helper = int(site.kind == "helper" or site.through_helper)
     depth = site.file.count("/")
     return (len(private), underscores, nested, helper, site.conditions, -site.callers, depth)
 

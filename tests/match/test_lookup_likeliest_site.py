@@ -1,0 +1,158 @@
+"""Which site a paste of a message is shown at: of sites that raise the very same text, the
+one a user most likely hit first, with the reason said; a helper's call matched by its text
+shown as the raise inside the helper (where a traceback's innermost frame points), naming
+the call that gives it the text. Indexed into a real SQLite file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from errdex.match import lookup_text
+from errdex.store.base import Store
+from samples import indexed_store
+
+PACKAGE = {
+    "conf/__init__.py": "",
+    "conf/reader.py": """
+        def parse(text, strict, nested):
+            if strict:
+                if nested:
+                    if not text.strip():
+                        raise ValueError("empty input")
+            return text
+
+        def load(text):
+            if not text:
+                raise ValueError("empty input")
+            return parse(text, False, False)
+
+        def load_file(path):
+            return parse(open(path).read(), True, False)
+
+        def load_nested(text):
+            return parse(text, True, True)
+
+        def validate(value, message):
+            if value is None:
+                raise TypeError(message)
+            return value
+
+        def check_port(port):
+            validate(port, "a port is required")
+            return port
+
+        def read_port(port):
+            if port is None:
+                raise TypeError("a port is required")
+            return port
+        """,
+    "cli/__init__.py": "",
+    "cli/core.py": """
+        import warnings
+
+
+        class UsageError(Exception):
+            pass
+
+
+        class Context:
+            def fail(self, message):
+                raise UsageError(message)
+
+
+        def parse_args(ctx, args):
+            if args:
+                ctx.fail(f"Got unexpected extra argument(s) ({' '.join(args)})")
+            return args
+
+
+        def _deprecated(name):
+            warnings.warn(
+                f"`cli.core.{name}` is an implementation detail; it will be removed.",
+                DeprecationWarning,
+            )
+
+
+        def get_rules():
+            _deprecated("get_rules")
+            return []
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    root: Path = tmp_path_factory.mktemp("likeliest-site")
+    opened = indexed_store(root, "conf", {"1.0": PACKAGE})
+    yield opened
+    opened.close()
+
+
+def test_the_site_behind_fewer_conditions_before_the_one_called_more(store: Store) -> None:
+    matches = lookup_text(store, "ValueError: empty input").matches
+    assert [(m.function, m.raised_at) for m in matches[:2]] == [("load", 2), ("parse", 2)]
+    assert (
+        matches[0]
+        .why[-1]
+        .endswith(
+            "load is shown first: it raises behind fewer conditions (the common path, not a "
+            "special case)"
+        )
+    )
+
+
+def test_a_raise_of_its_own_before_a_call_of_a_raising_helper(store: Store) -> None:
+    matches = lookup_text(store, "TypeError: a port is required").matches
+    first = matches[0]
+    assert (first.function, first.kind) == ("read_port", "raise")
+    # The other is the raise inside `validate`, shown for the call in `check_port`.
+    assert [(r.function, r.through_helper) for r in first.others] == [("validate", True)]
+    assert first.why[-1].endswith(
+        "read_port is shown first: it raises the error itself, where others call a helper "
+        "that raises it"
+    )
+
+
+def test_the_message_line_shows_the_raise_and_names_the_call(store: Store) -> None:
+    matches = lookup_text(store, "UsageError: Got unexpected extra argument(s) (a b)").matches
+    first = matches[0]
+    assert (first.file, first.line, first.function, first.kind) == (
+        "cli/core.py", 11, "Context.fail", "raise"
+    )  # fmt: skip
+    assert first.called_at is not None
+    assert (first.called_at.function, first.called_at.line) == ("parse_args", 16)
+    assert first.shown == "Got unexpected extra argument(s) ({' '.join(args)})"
+    assert first.why[-1] == (
+        "raised inside the helper Context.fail (cli/core.py:11) with the text the call in "
+        "parse_args (cli/core.py:16) gives it"
+    )
+    # One result for the raise: the call is named in it, not listed again.
+    assert [m.function for m in matches].count("parse_args") == 0
+
+
+def test_a_traceback_through_the_call_says_the_same(store: Store) -> None:
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/app/main.py", line 3, in <module>\n'
+        "    parse_args(ctx, ['a'])\n"
+        '  File "/venv/lib/python3.12/site-packages/cli/core.py", line 16, in parse_args\n'
+        "    ctx.fail(f\"Got unexpected extra argument(s) ({' '.join(args)})\")\n"
+        '  File "/venv/lib/python3.12/site-packages/cli/core.py", line 11, in fail\n'
+        "    raise UsageError(message)\n"
+        "cli.core.UsageError: Got unexpected extra argument(s) (a)\n"
+    )
+    first = lookup_text(store, paste).matches[0]
+    assert (first.function, first.line) == ("Context.fail", 11)
+    assert first.called_at is not None and first.called_at.function == "parse_args"
+
+
+def test_a_warning_helper_shows_its_warn(store: Store) -> None:
+    text = (
+        "DeprecationWarning: `cli.core.get_rules` is an implementation detail; it will be removed."
+    )
+    first = lookup_text(store, text).matches[0]
+    assert (first.function, first.kind) == ("_deprecated", "warn")
+    assert first.called_at is not None and first.called_at.function == "get_rules"
