@@ -31,7 +31,7 @@ NET = {
         version = "1.0"
         """,
     "net/__init__.py": """
-        from ._client import Client
+        from ._client import Client, Pool
         from ._screen import Screen
         from .render import *
         """,
@@ -57,6 +57,15 @@ NET = {
             def show(self, json=None, *, data=None):
                 if json is not None and not isinstance(json, str):
                     raise TypeError(f"json must be str. Did you mean show(data={json!r}) ?")
+
+
+        class Pool:
+            def __init__(self, size, timeout=None, *, name):
+                self.timeout = timeout
+
+            def acquire(self):
+                if self.timeout is not None:
+                    raise ValueError("pool timeouts are not supported")
         """,
     "net/_screen.py": """
         class Screen:
@@ -139,6 +148,13 @@ def test_a_bound_is_passed_as_the_bound_itself(net: Store) -> None:
     assert fix is not None
     assert fix.after == "client.send(request=REQUEST, retries=5)"
     assert "`REQUEST`, `RETRIES` stand for your own values" in (fix.note or "")
+
+
+def test_the_constructor_arguments_a_call_must_give_are_named(net: Store) -> None:
+    fix = first_input(page_of(net, "pool timeouts")).fix
+    assert fix is not None
+    assert fix.before == "from net import Pool\nPool(size=SIZE, name=NAME, timeout=TIMEOUT)"
+    assert fix.after == "from net import Pool\nPool(size=SIZE, name=NAME)"
 
 
 def test_a_function_re_exported_by_a_star_import(net: Store) -> None:

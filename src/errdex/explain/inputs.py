@@ -168,20 +168,21 @@ def _change(instead: _Instead, passed: dict[str, tuple[bool, str]], facts: Facts
     if call is None:
         return None
     target, method = call
+    of_init = constructor and not facts.stored.site.function.endswith(".__init__")
+    required = required_arguments(facts, param, constructor=of_init)
+    names = facts.read.init_required if of_init else facts.read.required
+    # a parameter is left out only where it has a default: else it is passed as None
+    must = names is None or param in names
+    before, after = instead.before, instead.after
     return Change(
         form="call",
         target=target,
         method=method,
         argument=param,
-        before=instead.before,
-        after=instead.after,
-        # the constructor's own signature is not read when the check is in another method
-        required=() if constructor and not _in_init(facts) else required_arguments(facts, param),
+        before="None" if before is None and must else before,
+        after="None" if after is None and must else after,
+        required=required or (),
     )
-
-
-def _in_init(facts: Facts) -> bool:
-    return facts.stored.site.function.endswith(".__init__")
 
 
 def _bound_by_other(
