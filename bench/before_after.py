@@ -1,6 +1,6 @@
 """Index time and lookup speed of an older revision beside the code as it is, in one run.
 
-    python bench/before_after.py REV [--index vllm==0.33.0] [--rounds 2] [--packages ...]
+    python bench/before_after.py REV [--index vllm==0.33.0] [--rounds 2] [--lookup [--packages ...]]
 
 REV is any git revision of this repository (the "before"); the "after" is this working
 tree, copied at the start (edits made during the run do not reach it). The before's `src/`
@@ -12,12 +12,16 @@ on both alike.
 - index: `errdex index SPEC --json` into a new database, with a facts cache of its own
   (cold: every file extracted) but the downloads of errdex's cache (no network time); wall
   and CPU seconds.
-- lookup: each tree's own `bench/lookup_speed.py` over `--packages` (default: its own list),
-  indexed anew by each tree; its p50/p90/p99 and 1 MB figures.
+- with `--lookup`: each tree's own `bench/lookup_speed.py` over `--packages` (default: its
+  own list), indexed anew by each tree; its p50/p90/p99 and 1 MB figures (it indexes
+  several large packages per tree: a long run).
 
-Prints one table. On a loaded machine wall times are noise; the minimum over rounds
-says more. CPU seconds count the processes errdex waits for: with the default workers the
-forkserver's extraction processes may be left out; `--workers 1` counts all of it.
+Prints each round as it ends, then one comparison: the minimum wall time of each tree over
+the rounds and their ratio (on a loaded machine wall times are noise; the minimum says
+more, and the load average before and after is printed beside it), and whether both made
+the same number of sites. CPU seconds count the processes errdex waits for: with the
+default workers the forkserver's extraction processes are left out; `--workers 1` counts
+all of it.
 """
 
 from __future__ import annotations
@@ -122,8 +126,12 @@ def main() -> None:
     parser.add_argument(
         "--workers", type=int, help="errdex index --workers (1: all CPU in one process)"
     )
-    parser.add_argument("--skip-lookup", action="store_true")
+    parser.add_argument(
+        "--lookup", action="store_true", help="also compare bench/lookup_speed.py (long)"
+    )
     args = parser.parse_args()
+    load = os.getloadavg()[0]
+    print(f"load average {load:.1f} on {os.cpu_count()} cores; {args.rounds} rounds", flush=True)
     with tempfile.TemporaryDirectory(prefix="before-after-") as tmp:
         work = Path(tmp)
         trees = {
@@ -136,17 +144,11 @@ def main() -> None:
                 index[name].append(index_once(tree, args.index, work, args.workers))
                 wall, cpu, sites = index[name][-1]
                 print(
-                    f"round {round_ + 1} {name}: {wall:.1f} s wall, {cpu:.1f} s CPU, {sites} sites"
+                    f"round {round_ + 1} {name}: {wall:.1f} s wall, {cpu:.1f} s CPU, {sites} sites",
+                    flush=True,
                 )
-        print(f"\nerrdex index {args.index} (cold facts cache), {args.rounds} rounds:")
-        for name, runs in index.items():
-            walls = ", ".join(f"{w:.1f}" for w, _, _ in runs)
-            cpus = ", ".join(f"{c:.1f}" for _, c, _ in runs)
-            print(
-                f"  {name:6} wall s: {walls} (min {min(w for w, _, _ in runs):.1f});"
-                f" CPU s: {cpus} (min {min(c for _, c, _ in runs):.1f}); sites {runs[0][2]}"
-            )
-        if args.skip_lookup:
+        _print_index_comparison(args.rev, args.index, index)
+        if not args.lookup:
             return
         for name, tree in trees.items():
             packages = args.packages
@@ -155,6 +157,29 @@ def main() -> None:
             print(f"\nlookup_speed, {name}:")
             for line in lookup_once(tree, packages, work):
                 print(f"  {line}")
+
+
+def _print_index_comparison(
+    rev: str, spec: str, index: dict[str, list[tuple[float, float, str]]]
+) -> None:
+    """One table: each tree's wall and CPU seconds per round, their minimum, and the ratio."""
+    print(f"\nerrdex index {spec}, cold facts cache (before: {rev}; after: this working tree)")
+    print(f"  {'':6} {'wall s per round':>24} {'min':>7} {'CPU s min':>10} {'sites':>7}")
+    for name, runs in index.items():
+        walls = ", ".join(f"{w:.1f}" for w, _, _ in runs)
+        print(
+            f"  {name:6} {walls:>24} {min(w for w, _, _ in runs):>7.1f}"
+            f" {min(c for _, c, _ in runs):>10.1f} {runs[0][2]:>7}"
+        )
+    before = min(w for w, _, _ in index["before"])
+    after = min(w for w, _, _ in index["after"])
+    same = {runs[0][2] for runs in index.values()}
+    print(
+        f"  after/before (min wall): {after / before:.2f}"
+        f" ({'faster' if after < before else 'slower'} by {abs(after - before):.1f} s);"
+        f" {'the same site count' if len(same) == 1 else 'site counts differ'};"
+        f" load average now {os.getloadavg()[0]:.1f}"
+    )
 
 
 def _default_packages(tree: Path) -> list[str]:

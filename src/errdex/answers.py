@@ -5,18 +5,19 @@ answer is shown). `errdex.answer` and `errdex.search` open the store and call th
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from errdex.explain import build_page
-from errdex.explain.advice import fill_values
-from errdex.explain.page import Page
 from errdex.indexing import IndexReport
 from errdex.match import lookup_text
 from errdex.match.answer import answer_paste, complete_answer
 from errdex.match.evidence import Evidence
 from errdex.match.results import LookupAnswer, LookupResult, Match
 from errdex.store.base import Store
+
+if TYPE_CHECKING:  # a page is built only when asked for: `lookup --json` needs no explainer
+    from errdex.explain.page import Page
 
 __all__ = ["PasteAnswer", "answer_for_reader", "search_catalog"]
 
@@ -110,4 +111,7 @@ def _add_best_page(store: Store, answer: PasteAnswer, *, pages: bool, file_text:
     if file_text and best.site is not None:
         answer.file_text = store.file_text(best.site.version_id, best.file)
     if pages:
+        from errdex.explain import build_page
+        from errdex.explain.advice import fill_values
+
         answer.page = fill_values(build_page(store, best.id, best.version), best.values)

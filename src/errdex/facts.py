@@ -7,10 +7,19 @@ cache and the JSON output share one fast, typed encoding.
 
 from __future__ import annotations
 
+import builtins
 import enum
 from typing import Any, Self
 
 import msgspec
+
+# The exception classes Python itself defines: a site raising one names no class of the
+# codebase, and a paste naming one tells nothing of which codebase raised it.
+BUILTIN_EXCEPTIONS = frozenset(
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+)
 
 
 class SiteKind(enum.StrEnum):

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from errdex.match import lookup_text
-from errdex.match.evidence import printed_call
+from errdex.match.clues import printed_call
 from errdex.store.base import Store
 from samples import first_match, indexed_store
 
@@ -189,3 +189,62 @@ def test_printed_call_reads_the_call_not_the_words() -> None:
     assert printed_call("jwt.decode(token)", "PyJWS.decode", "jwt/api_jws.py") == 1
     assert printed_call("encode = 3", "PyJWS.encode", "a.py") == 0
     assert printed_call(None, "encode", "a.py") == 0
+
+
+# A command-line framework, and a program that ships its own copy of it and draws its errors
+# in rich panels (typer's `typer/_click` and `rich_utils`, beside click itself).
+FRAMEWORK = """
+    import sys
+
+    class UsageError(Exception):
+        def __init__(self, message):
+            super().__init__(message)
+            self.message = message
+
+        def show(self):
+            print(f"Error: {self.message}", file=sys.stderr)
+
+    def parse(args):
+        if not args:
+            raise UsageError(f"Missing argument {'NAME'!r}.")
+        return args
+"""
+
+
+@pytest.fixture(scope="module")
+def programs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    root = tmp_path_factory.mktemp("programs")
+    db = indexed_store(root / "framework", "clack", {"8.0": {"clack/__init__.py": FRAMEWORK}})
+    db.close()
+    program = {
+        "tyro/__init__.py": "",
+        "tyro/_clack.py": FRAMEWORK,
+        "tyro/panels.py": """
+            from rich.panel import Panel
+
+            def show_error(error):
+                return Panel(str(error), title="Error")
+        """,
+    }
+    db = indexed_store(root / "framework", "tyro", {"0.9": program})
+    yield db
+    db.close()
+
+
+def test_an_error_in_a_rich_panel_is_the_program_s_that_draws_panels(programs: Store) -> None:
+    # typer's output (the suites set's typer-50), where click 8 raises the same text.
+    found = first_match(
+        programs,
+        """
+        Usage: main [OPTIONS] NAME
+        Try 'main --help' for help.
+        ╭─ Error ──────────────────────────────────────────────────────────────────────╮
+        │ Missing argument 'NAME'.                                                     │
+        ╰──────────────────────────────────────────────────────────────────────────────╯
+        """,
+    )
+    assert (found.project, found.file) == ("tyro", "tyro/_clack.py")
+    assert "printed in a rich panel, as this release draws its errors" in found.why
+    # Plain `Error: ...` is no panel: nothing prefers the program then.
+    plain = lookup_text(programs, "Error: Missing argument 'NAME'.").matches
+    assert {m.project for m in plain[:2]} == {"clack", "tyro"}

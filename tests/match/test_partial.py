@@ -75,6 +75,27 @@ def test_a_frame_needs_what_its_own_definition_uses_not_all_its_file_imports() -
     assert "shop/pay.py" in needed(at_add, at_checkout)
 
 
+def test_a_frame_in_a_method_needs_what_that_method_uses_not_its_class() -> None:
+    package = {
+        **PACKAGE,
+        "shop/till.py": (
+            b"from .errors import CartError\n"
+            b"from .pay import pay\n"
+            b"class Till:\n"
+            b"    def open(self):\n"
+            b"        raise CartError('the till is stuck')\n"
+            b"\n"
+            b"    def close(self):\n"
+            b"        pay()\n"
+        ),
+    }
+    at_open = Frame(path="site-packages/shop/till.py", line=5, function="Till.open", code=None)
+    error = ErrorEvidence(exception="CartError", message="x", frames=(at_open,))
+    needed = needed_files(package, Evidence(errors=(error,)))
+    assert needed is not None and "shop/errors.py" in needed
+    assert "shop/pay.py" not in needed  # only `close` uses it
+
+
 def test_a_class_named_with_its_package_is_looked_for_though_a_builtin_has_its_name() -> None:
     package = {
         **PACKAGE,
@@ -94,6 +115,12 @@ def test_nothing_found_means_nothing_needed() -> None:
         errors=(ErrorEvidence(exception=None, message="no such text anywhere at all"),)
     )
     assert needed_files(PACKAGE, evidence) == set()
+
+
+def test_nothing_to_look_for_needs_the_whole() -> None:
+    for message in ("by must be 'value' or 'name', got 'bogus'", ""):  # short runs, none
+        evidence = Evidence(errors=(ErrorEvidence(exception="ValueError", message=message),))
+        assert needed_files(PACKAGE, evidence) is None
 
 
 def test_only_a_qualified_class_names_a_package_to_index() -> None:

@@ -135,3 +135,11 @@ def test_terms_most_texts_hold_are_left_out_unless_all_are_common() -> None:
     ]
     assert informative_terms(["does", "unknown"], counts, 100) == ["unknown"]
     assert informative_terms(["does", "not support"], counts, 100) == ["not support"]
+
+
+def test_in_a_store_of_a_few_texts_a_common_term_present_beats_one_absent() -> None:
+    counts = {"render_option": 1, "signature": 1}  # one text of two holds the message
+    terms = ["render_option", "signature", "StrictLegacySelect"]
+    assert informative_terms(terms, counts, 2) == ["render_option", "signature"]
+    many = {"render_option": 600, "signature": 700}  # common in a large store: left out
+    assert informative_terms(terms, many, 1000) == ["StrictLegacySelect"]

@@ -7,25 +7,45 @@ exit code (1: nothing found, 2: bad input or a failed run). One module a command
 
 from __future__ import annotations
 
-import click
+import importlib
 
-from errdex.cli.catalog import list_, show
-from errdex.cli.diff import diff
-from errdex.cli.explain import explain
-from errdex.cli.export import export
-from errdex.cli.hook import hook, run
-from errdex.cli.index import index
-from errdex.cli.lookup import lookup
-from errdex.cli.serve import mcp, serve
+import click
 
 __all__ = ["main"]
 
+# Each command's module, imported only when that command runs (or help lists them all):
+# `errdex lookup` need not import the server, the exporter or the indexer's progress bars.
+_COMMANDS = {
+    "diff": ("errdex.cli.diff", "diff"),
+    "explain": ("errdex.cli.explain", "explain"),
+    "export": ("errdex.cli.export", "export"),
+    "hook": ("errdex.cli.hook", "hook"),
+    "index": ("errdex.cli.index", "index"),
+    "list": ("errdex.cli.catalog", "list_"),
+    "lookup": ("errdex.cli.lookup", "lookup"),
+    "mcp": ("errdex.cli.serve", "mcp"),
+    "run": ("errdex.cli.hook", "run"),
+    "serve": ("errdex.cli.serve", "serve"),
+    "show": ("errdex.cli.catalog", "show"),
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class _Commands(click.Group):
+    """A group whose commands are imported by name when asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        where = _COMMANDS.get(cmd_name)
+        if where is None:
+            return None
+        command = getattr(importlib.import_module(where[0]), where[1])
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="errdex")
 def main() -> None:
     """errdex: an index of every error a Python codebase can raise."""
-
-
-for _command in (diff, explain, export, hook, index, list_, lookup, mcp, run, serve, show):
-    main.add_command(_command)

@@ -9,7 +9,6 @@ import click
 import errdex
 from errdex.answers import PasteAnswer
 from errdex.cli.output import db_option, err, handle_errors, json_option, out, print_json
-from errdex.render.page_terminal import page_view
 from errdex.render.terminal import lookup_view, nearest_view, note_line
 
 _MAX_PASTE = 1_000_000  # the end of a paste holds the error: keep its last megabyte
@@ -69,6 +68,9 @@ def lookup(
         elif answer.best is not None:
             out.print(lookup_view(answer.result, answer.file_text))
             if answer.page is not None:
+                # Imported here: `--json` draws no page.
+                from errdex.render.page_terminal import page_view
+
                 out.rule(style="dim")
                 out.print(page_view(answer.page))
         else:

@@ -7,16 +7,18 @@ import functools
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from errdex.errors import ErrdexError
 from errdex.render.console import InertConsole
 from errdex.render.json import encode_for_terminal
 from errdex.render.terminal import failure_line
 from errdex.store import Store, open_store
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -75,5 +77,8 @@ def print_json(record: Any) -> None:
 def progress_bar(label: str) -> Progress:
     """A progress bar on standard error: the label (rich markup), the bar, done of total,
     time spent; gone once finished."""
+    # Imported here: only the commands that index draw one, and it takes a while to import.
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     columns = (TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     return Progress(*columns, console=err, transient=True)

@@ -7,8 +7,7 @@ from collections.abc import Callable, Iterable
 
 from packaging.utils import canonicalize_name
 
-from errdex.indexing import IndexReport, index_source, is_partial
-from errdex.sources import open_source
+from errdex.indexing import IndexReport, is_partial
 from errdex.sources.base import Source
 from errdex.store.base import Store
 
@@ -30,6 +29,9 @@ def index_wanted(
     held = held_pipeline(store, source)
     if held is not None and not is_partial(held):
         return None
+    # Imported only to index: a lookup into what is held need not load the pipeline.
+    from errdex.indexing import index_source
+
     subset = narrow(source) if narrow is not None and held is None else None
     if announce is not None:
         verb = "completing" if held is not None else "indexing"
@@ -51,10 +53,14 @@ def index_wanted(
 def complete(store: Store, reports: Iterable[IndexReport]) -> list[IndexReport]:
     """Index whole the versions that `reports` indexed partly, from the sources they were
     read from (an installed distribution, a release in the download cache)."""
+    partial = [report for report in reports if report.partial]
+    if not partial:
+        return []
+    from errdex.indexing import index_source
+    from errdex.sources import open_source
+
     done = []
-    for report in reports:
-        if not report.partial:
-            continue
+    for report in partial:
         for record in store.versions(report.project):
             if record.label == report.version and record.revision == report.revision:
                 done.append(index_source(open_source(record.source), store))

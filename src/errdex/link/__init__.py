@@ -60,7 +60,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "34-config-files-helper-raise"
+LINKER_VERSION = "35-helper-raise-rich-panels"
 
 
 def link_version(

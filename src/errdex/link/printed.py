@@ -10,9 +10,20 @@ version is the framework itself, `link.compose` reads its classes instead).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
-from errdex.facts import Arg, ErrorSite, ExceptionInfo, MessageTemplate, Placeholder, SiteKind
+import msgspec
+
+from errdex.facts import (
+    Arg,
+    ErrorSite,
+    ExceptionInfo,
+    FileFacts,
+    MessageTemplate,
+    Placeholder,
+    ShownText,
+    SiteKind,
+)
 from errdex.link.builtin_text import quoted
 
 # click's exceptions (and typer's re-exports of them) by name, with what
@@ -73,6 +84,30 @@ def printed_forms(
             yield argument + message, "str(exc)"
         prog = MessageTemplate.of(Placeholder("prog"), ": error: ")
         yield prog + argument + message, "printed by argparse"
+
+
+# What a printed form's `how` ends with when the version draws its errors in rich panels.
+IN_PANEL = " in a rich panel"
+
+
+def prints_panels(files: Iterable[FileFacts]) -> bool:
+    """The version imports rich's panels: a command line that draws its errors in one
+    (typer's `╭─ Error ─╮`, rich-click's), where plain click prints `Error: ...`."""
+    return any(
+        target.startswith("rich.panel") for facts in files for target in facts.imports.values()
+    )
+
+
+def in_panels(forms: Iterable[ShownText]) -> list[ShownText]:
+    """The forms a program prints as `Error: <text>`, marked as drawn in a rich panel."""
+    out: list[ShownText] = []
+    for form in forms:
+        head = form.text.parts[0] if form.text.parts else None
+        printed = form.how.startswith("printed by") and not form.how.endswith(IN_PANEL)
+        if printed and isinstance(head, str) and head.startswith("Error: "):
+            form = msgspec.structs.replace(form, how=form.how + IN_PANEL)
+        out.append(form)
+    return out
 
 
 def _click(

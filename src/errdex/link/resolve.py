@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import builtins
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from errdex.facts import BUILTIN_EXCEPTIONS as BUILTIN_EXCEPTIONS  # re-exported for the linker
 from errdex.facts import ClassFact, FileFacts
 
-BUILTIN_EXCEPTIONS = frozenset(
-    name
-    for name, value in vars(builtins).items()
-    if isinstance(value, type) and issubclass(value, BaseException)
-)
 _MAX_HOPS = 6  # re-export chains longer than this are not followed
 
 

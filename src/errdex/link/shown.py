@@ -24,7 +24,7 @@ from errdex.facts import (
 )
 from errdex.link.builtin_text import builtin_str
 from errdex.link.compose import Composer
-from errdex.link.printed import printed_forms
+from errdex.link.printed import in_panels, printed_forms, prints_panels
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
 
 _MAX_FORMS = 8
@@ -38,6 +38,7 @@ class ShownTexts:
     def __init__(self, files: list[FileFacts], names: Namespace) -> None:
         self._names = names
         self._composer = Composer(files, names)
+        self._panels = prints_panels(files)
 
     def of(
         self,
@@ -70,7 +71,7 @@ class ShownTexts:
             shown = self._composer.default_repr(facts, raw.class_name)
             if shown is not None:
                 forms.append(ShownText(shown, "repr(self)"))
-        return _distinct(forms, message)
+        return _distinct(in_panels(forms) if self._panels else forms, message)
 
 
 def _raises_self(message: MessageTemplate) -> bool:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 import msgspec
 
-__all__ = ["ErrorEvidence", "Evidence", "Frame", "at_lines", "printed_call"]
+__all__ = ["ErrorEvidence", "Evidence", "Frame", "at_lines"]
 
 
 class Frame(msgspec.Struct, frozen=True):
@@ -39,6 +37,9 @@ class ErrorEvidence(msgspec.Struct, frozen=True):
     hint_file: str | None = None  # `[file.py:123]` log prefixes, `file.py:12: UserWarning: ...`
     hint_line: int | None = None
     hint_code: str | None = None  # the source line a printed warning shows under its place
+    # Printed inside a rich panel (`╭─ Error ─╮`): a program that draws its errors so (typer,
+    # rich-click), not plain click's `Error: ...`.
+    boxed: bool = False
 
     def places(self) -> tuple[Frame, ...]:
         """Where the paste says this error passed, innermost first: its traceback's frames,
@@ -57,35 +58,3 @@ class Evidence(msgspec.Struct, frozen=True):
     # Frames of tracebacks the paste cut before their exception line, innermost first: they
     # belong to no error read, yet tell which release the paste came from.
     stray_frames: tuple[Frame, ...] = ()
-
-
-# `name(` or `receiver.name(` in a printed code line; bounded, as every pattern on a paste.
-_CALL = re.compile(
-    r"(?:(?P<receiver>[A-Za-z_]\w{0,80})\s{0,4}\.\s{0,4})?(?P<name>[A-Za-z_]\w{0,80})\s{0,4}\("
-)
-
-
-def printed_call(code: str | None, function: str, file: str) -> int:
-    """How the code line a printed warning shows under its place calls the site's function:
-    2 when the call's receiver also names its class or module (`jws.encode(` for
-    `PyJWS.encode`), 1 by the function's name alone, 0 not at all.
-
-    A warning's `stacklevel` points past the function that warns, at the line that called
-    it: a line calling `encode(` came through an `encode` (the one a user called).
-    """
-    parts = [p for p in function.split(".") if p != "<locals>"]
-    if not code or not parts or parts[-1].startswith("<"):
-        return 0
-    best = 0
-    for found in _CALL.finditer(code[:2000]):
-        if found["name"] != parts[-1]:
-            continue
-        best = max(best, 1)
-        receiver = (found["receiver"] or "").strip("_").lower()
-        owners = [p.lower() for p in parts[:-1]]
-        owners.append(file.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".py").lower())
-        if len(receiver) >= 3 and any(
-            owner == receiver or owner.endswith(receiver) for owner in owners
-        ):
-            return 2
-    return best

@@ -147,6 +147,8 @@ class _Outline(NamedTuple):
     bases: dict[str, frozenset[str]]  # class name → the names its class statement gives
     # (first line, last line, name) of each top-level definition, statement lines included
     lines: tuple[tuple[int, int, str], ...]
+    line_starts: tuple[int, ...]  # where each line begins in `text` (line 1 at index 0)
+    classes: frozenset[str]  # the names of its top-level classes
 
 
 @functools.lru_cache(maxsize=64)
@@ -155,6 +157,7 @@ def _outline(data: bytes) -> _Outline:
     text = data.decode("utf-8", "replace")
     spans: dict[str, tuple[int, int]] = {}
     lines: list[tuple[int, int, str]] = []
+    classes: set[str] = set()
     line, counted = 1, 0
     for found in _DEFINITION.finditer(text):
         end = _TOP_LEVEL.search(text, found.end())
@@ -163,26 +166,83 @@ def _outline(data: bytes) -> _Outline:
         line += text.count("\n", counted, found.start())
         last = line + text.count("\n", found.start(), max(found.start(), stop - 1))
         lines.append((line, last, found[1] or found[2]))
+        if text.startswith("class", found.start()):
+            classes.add(found[1])
         counted = found.start()
     bases: dict[str, frozenset[str]] = {}
     for header in _CLASS_HEADER.finditer(text):
         named = {part.split(".")[0] for part in _NAME_PATH.findall(header[2])}
         bases.setdefault(header[1], frozenset(named - {"metaclass", "object"}))
-    return _Outline(text, spans, bases, tuple(lines))
+    starts = (0, *(found.end() for found in re.finditer("\n", text)))
+    return _Outline(text, spans, bases, tuple(lines), starts, frozenset(classes))
 
 
 def definitions_at(data: bytes, lines: Iterable[int]) -> frozenset[str] | None:
-    """The names of the module's top-level definitions holding these lines (a raise's, a
-    frame's), or None when one is in none of them (code at module level, which may use
-    anything the module imports)."""
-    places = _outline(data).lines
+    """The names that matter at these lines (a raise's, a frame's): the top-level definition
+    holding each, or, in a class, the names its method holding the line uses (a class's
+    other methods use what they will; a method of a large class is what raised); None when
+    one is in no definition (code at module level may use anything the module imports)."""
+    outline = _outline(data)
     held: set[str] = set()
     for line in lines:
-        names = [name for first, last, name in places if first <= line <= last]
+        names = [name for first, last, name in outline.lines if first <= line <= last]
         if not names:
             return None
-        held.update(names)
+        for first, last, name in outline.lines:
+            if first <= line <= last:
+                method = _method_at(outline, first, last, line) if name in outline.classes else None
+                if method is None:
+                    held.add(name)
+                else:
+                    held.update(_code_names(outline.text, *method))
     return frozenset(held)
+
+
+_METHOD = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+\w+", re.MULTILINE)
+
+
+def _method_at(outline: _Outline, first: int, last: int, line: int) -> tuple[int, int] | None:
+    """Where in `outline.text` the method of the class on lines `first`..`last` that holds
+    `line` is (its header through its body), or None when the line is in none."""
+    starts = outline.line_starts
+    start, end = starts[first - 1], starts[min(last, len(starts) - 1)]
+    methods = list(_METHOD.finditer(outline.text, start, end))
+    if not methods:
+        return None
+    indent = min(len(m[1]) for m in methods)  # the class body's own methods, not nested ones
+    own = [m for m in methods if len(m[1]) == indent]
+    at = starts[line - 1] if line <= len(starts) else end
+    for method, after in zip(own, [*own[1:], None], strict=False):
+        stop = _dedent(outline.text, method.end(), end, indent)
+        if after is not None:
+            stop = min(stop, after.start())
+        if method.start() <= at < stop:
+            return method.start(), stop
+    return None
+
+
+def _dedent(text: str, start: int, end: int, indent: int) -> int:
+    """Where the first line after `start` indented `indent` or less (not blank, not a
+    comment) begins: the end of a block whose header is indented `indent`."""
+    for found in re.finditer(r"^([ \t]*)(?=[^\s#])", text[start:end], re.MULTILINE):
+        if found.start() and len(found[1]) <= indent:
+            return start + found.start()
+    return end
+
+
+# Text that names nothing the code uses: comments, and triple-quoted strings that are not
+# f-strings (docstrings, which list whole APIs: `pipeline()`'s names every pipeline class).
+# One-line strings are matched only so that a `#` inside one starts no comment.
+_PROSE = re.compile(
+    r"""(?P<doc>(?<![fF\w])[rRbBuU]{0,2}(?:\"\"\"[\s\S]*?\"\"\"|'\'\'[\s\S]*?'\'\'))"""
+    r"""|(?P<line>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|(?P<comment>#[^\n]*)"""
+)
+
+
+def _code_names(text: str, start: int, end: int) -> set[str]:
+    """The names the code between `start` and `end` uses, leaving out its prose."""
+    code = _PROSE.sub(lambda m: m["line"] or " ", text[start:end])
+    return set(_NAME.findall(code))
 
 
 def _used_by(data: bytes, wanted: frozenset[str]) -> frozenset[str]:
@@ -194,8 +254,8 @@ def _used_by(data: bytes, wanted: frozenset[str]) -> frozenset[str]:
     used = set(wanted)
     todo = [name for name in wanted if name in outline.spans]
     while todo:
-        found = set(_NAME.findall(outline.text, *outline.spans[todo.pop()]))
-        todo.extend(n for n in found - used if n in outline.bases and n in outline.spans)
+        found = _code_names(outline.text, *outline.spans[todo.pop()])
+        todo.extend(n for n in found - used if n in outline.classes and n in outline.spans)
         used |= found
     return frozenset(used)
 

@@ -15,9 +15,9 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
 
-from errdex.facts import MessageTemplate, ShownText, SiteKind, Variant
-from errdex.link.resolve import BUILTIN_EXCEPTIONS
-from errdex.match.evidence import ErrorEvidence, Evidence, at_lines, printed_call
+from errdex.facts import BUILTIN_EXCEPTIONS, MessageTemplate, ShownText, SiteKind, Variant
+from errdex.match.clues import printed_clues
+from errdex.match.evidence import ErrorEvidence, Evidence, at_lines
 from errdex.match.helper_raise import raise_inside_helpers
 from errdex.match.logged import logged_by, project_named, spanning
 from errdex.match.one_result import same_text_key
@@ -101,9 +101,8 @@ class _Scorer:
         if pinned:
             total += pinned[0]
             why.append(pinned[1])
-        elif (call := printed_call(self.evidence.hint_code, site.function, stored.file)) > 0:
-            total += W.printed_call * call
-            why.append(f"the line printed under the warning calls {site.function}")
+        for bonus, reason in printed_clues(self.evidence, stored, bool(pinned)):
+            total, why = total + bonus, [*why, reason]
         by_class = matched is None and self._raised_as_is(stored)
         if matched is None and not pinned and not by_class:
             return None

@@ -23,7 +23,7 @@ from typing import Protocol, runtime_checkable
 
 import msgspec
 
-from errdex.link.resolve import BUILTIN_EXCEPTIONS
+from errdex.facts import BUILTIN_EXCEPTIONS
 from errdex.match.evidence import ErrorEvidence, Evidence
 from errdex.match.import_graph import definitions_at, module_files, with_imports
 from errdex.match.lookup import frame_paths
@@ -197,14 +197,18 @@ def _add_lines(chosen: dict[str, set[int] | None], path: str, lines: Iterable[in
 
 
 def _lines_of(data: bytes, needles: Iterable[bytes], most: int = 16) -> list[int]:
-    """The lines where the needles occur in the file (at most `most` of them)."""
-    lines: list[int] = []
+    """The lines where the longest needle the file holds occurs (at most `most` of them):
+    where the message is raised. (A shorter piece, a name such as `past_key_values`, may
+    be anywhere in the file.)"""
     for needle in needles:
         at = data.find(needle)
+        lines: list[int] = []
         while at >= 0 and len(lines) < most:
             lines.append(data.count(b"\n", 0, at) + 1)
             at = data.find(needle, at + len(needle))
-    return lines
+        if lines:
+            return lines
+    return []
 
 
 def _defines(data: bytes, name: str) -> bool:
@@ -217,13 +221,17 @@ def _defines(data: bytes, name: str) -> bool:
 
 def _raise_lines(data: bytes, name: str) -> list[int]:
     """The lines where the file's bytes raise the class `name` (or an alias it imports it
-    as), at most a few dozen."""
+    as), or warn with it as the category, at most a few dozen."""
     written = name.encode()
     if written not in data:
         return []
     aliases = [written, *re.findall(rb"\b" + re.escape(written) + rb"[ \t]+as[ \t]+(\w+)", data)]
-    either = b"|".join(re.escape(alias) for alias in aliases)
-    raises = re.finditer(rb"raise[ \t]+(?:[\w.]+\.)?(?:" + either + rb")\b", data)
+    either = rb"(?:[\w.]+\.)?\b(?:" + b"|".join(re.escape(alias) for alias in aliases) + rb")\b"
+    # `warnings.warn(msg, Category)`: the arguments before it may hold one level of calls
+    # (bounded: a file is hostile input).
+    raises = re.finditer(
+        rb"raise[ \t]+" + either + rb"|\bwarn\w*\((?:[^()]|\([^()]{0,200}\)){0,400}?" + either, data
+    )
     return [data.count(b"\n", 0, found.start()) + 1 for found in islice(raises, 32)]
 
 
@@ -286,16 +294,20 @@ def _raising(
     return {path: raising[path] for path in first}
 
 
-def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -> set[str]:
+def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -> set[str] | None:
     """The files a paste needs answered: its frames' files; when no frame holds the
     message, those holding its message's pieces and those raising its exception class or
     a class whose body composes the message; those defining its exception classes (in
     every file only when what the others import does not define them); and what the
-    definitions holding those frames, messages and raises use from the files they import."""
+    definitions holding those frames, messages and raises use from the files they import.
+
+    None when the paste gives nothing to look for (no frame into the package, no piece of
+    text long enough, no class of its own): the whole may still match its short words."""
     files = files if isinstance(files, SourceFiles) else SourceFiles.of(files)
     modules = module_files(files)
     chosen: dict[str, set[int] | None] = {}
     classes: list[str] = []
+    searched = False
     for error in evidence.errors:
         framed = _frame_files(files, error)
         for path, framed_lines in framed.items():
@@ -303,6 +315,7 @@ def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -
         pieces = message_pieces(error.message)
         named = _own_class(error.exception or "")
         classes.extend(named)
+        searched = searched or bool(framed or pieces or named)
         if pieces and any(pieces[0].encode() in files[path] for path in framed):
             continue  # the frames hold the message: the raise is there
         holding = _holding_pieces(files, pieces) if pieces else set()
@@ -314,6 +327,8 @@ def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -
         raised = [*named, *sorted(composing), *subclasses]
         for path, raise_lines in _raising(files, raised, holding).items():
             _add_lines(chosen, path, raise_lines)
+    if not searched:
+        return None
     wanted = {path: _definitions(files, path, lines) for path, lines in chosen.items()}
     found = with_imports(files, wanted, modules, IMPORT_LEVELS, BASE_LEVELS)
     unseen = [
@@ -359,7 +374,7 @@ class SubsetSource:
 
 def first_subset(source: Source, evidence: Evidence) -> SubsetSource | None:
     """The subset of `source` that answers `evidence`, or None when the whole is as cheap
-    (too much found).
+    (nothing to look for, or too much found).
 
     Nothing found is an empty subset: no frame names a file of the package and no file holds
     a piece of the message or raises its class, so the whole would match it by its place or
@@ -367,7 +382,9 @@ def first_subset(source: Source, evidence: Evidence) -> SubsetSource | None:
     values; rare enough that the answer (none) does not wait for the whole."""
     files = SourceFiles.of(source)
     wanted = needed_files(files, evidence)
-    if len(wanted) > min(MAX_SUBSET_FILES, len(files) // 2):
+    if wanted is None or len(wanted) > min(MAX_SUBSET_FILES, len(files) // 2):
         return None
-    kept = (SourceFile(path, files[path]) for path in sorted(wanted) if path in files)
+    # In the source's own order, as the whole is written: sites that tie are then met in
+    # the same order as in the whole.
+    kept = (SourceFile(path, files[path]) for path in files if path in wanted and path in files)
     return SubsetSource(source, kept, len(files))

@@ -33,13 +33,14 @@ class Err:
     start: Line | None = None  # a log line's prefix facts
     truncated: bool = False
     code: str | None = None  # the source line printed under a warning's place
+    boxed: bool = False  # printed inside a rich panel
 
     def evidence(self) -> ErrorEvidence:
         message, truncated = _clean(self.exception, self.message)
         ln = self.start or Line("")
         return ErrorEvidence(
             self.exception, message, tuple(self.frames), truncated or self.truncated,
-            ln.level, ln.logger, ln.hint_file, ln.hint_line, self.code,
+            ln.level, ln.logger, ln.hint_file, ln.hint_line, self.code, self.boxed,
         )  # fmt: skip
 
 

@@ -82,6 +82,7 @@ class Line:
     hint_file: str | None = None
     hint_line: int | None = None
     brk: bool = False
+    boxed: bool = False  # the text of a titled rich panel (typer's `╭─ Error ─╮`)
 
 
 def _head(text: str) -> Line:
@@ -242,5 +243,5 @@ def _panel_lines(title: str, body: list[str], start: Line) -> list[Line]:
             joined = []
     if title and paragraphs and " " not in title and len(title) <= 40:
         paragraphs[0] = f"{title}: {paragraphs[0]}"
-    out = [Line(text, start.key, start.level, start.logger) for text in paragraphs]
+    out = [Line(text, start.key, start.level, start.logger, boxed=True) for text in paragraphs]
     return [*out, Line("", brk=True)]

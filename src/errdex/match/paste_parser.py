@@ -151,7 +151,7 @@ class Parser:
                 i += 1
             elif m := EXC_STRONG.match(text.strip()):
                 i, cont = self._continue(i + 1, ln)
-                err = Err(m["name"], "\n".join([m["msg"] or "", *cont]))
+                err = Err(m["name"], "\n".join([m["msg"] or "", *cont]), boxed=ln.boxed)
             else:
                 self.loose[-1].append(text)
                 i += 1

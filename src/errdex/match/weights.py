@@ -40,6 +40,10 @@ class Weights:
     # (`jws.encode(` for `PyJWS.encode`): of sites warning the same text, the one the user's
     # line reached; a tie-break, far below any difference in how well the text matches.
     printed_call: float = 0.03
+    # The paste is a rich panel (`╭─ Error ─╮`) and the site's release draws its errors in
+    # one: of one text in a program and in the framework it copies (typer's own click), the
+    # program; a tie-break, as `printed_call`.
+    rich_panel: float = 0.05
     # A log prefix naming only the file: many sites share a file, so barely a tie-break.
     log_file: float = 0.05
 

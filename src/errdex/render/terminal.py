@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Console, Group
 from rich.markup import escape
@@ -11,13 +12,15 @@ from rich.panel import Panel
 from rich.syntax import Syntax
 from rich.text import Text
 
-from errdex.history.timeline import NewestVersion
-from errdex.indexing import IndexReport
-from errdex.indexing.cluster import VersionResult
-from errdex.match.results import LookupResult
-from errdex.render.records import SiteRecord
 from errdex.render.safe_text import safe_line, safe_text
-from errdex.sources.base import VersionInfo
+
+if TYPE_CHECKING:  # only named in annotations: a lookup need not import indexing
+    from errdex.history.timeline import NewestVersion
+    from errdex.indexing import IndexReport
+    from errdex.indexing.cluster import VersionResult
+    from errdex.match.results import LookupResult
+    from errdex.render.records import SiteRecord
+    from errdex.sources.base import VersionInfo
 
 
 def _exception_label(record: SiteRecord) -> str:

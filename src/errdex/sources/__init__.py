@@ -2,19 +2,50 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from errdex.errors import SourceError
-from errdex.sources.archive import ARCHIVE_SUFFIXES, ArchiveSource, is_archive
 from errdex.sources.base import MAX_FILE_BYTES, Skipped, Source, SourceFile, VersionInfo
-from errdex.sources.directory import DirectorySource
-from errdex.sources.git import GitSource, list_tags
-from errdex.sources.installed import InstalledSource, installed_all, installed_source
-from errdex.sources.pypi import cache_dir, download, parse_requirement, pypi_source
-from errdex.sources.remote_git import parse_remote, remote_git_source
+
+if TYPE_CHECKING:
+    from errdex.sources.archive import ARCHIVE_SUFFIXES, ArchiveSource, is_archive
+    from errdex.sources.directory import DirectorySource
+    from errdex.sources.git import GitSource, list_tags
+    from errdex.sources.installed import InstalledSource, installed_all, installed_source
+    from errdex.sources.pypi import cache_dir, download, parse_requirement, pypi_source
+
+# The kinds of source, each imported when first named: whatever only reads `base`'s records
+# (a lookup into what is indexed) need not import archives, git and the package index.
+_LAZY = {
+    "ARCHIVE_SUFFIXES": "errdex.sources.archive",
+    "ArchiveSource": "errdex.sources.archive",
+    "is_archive": "errdex.sources.archive",
+    "DirectorySource": "errdex.sources.directory",
+    "GitSource": "errdex.sources.git",
+    "list_tags": "errdex.sources.git",
+    "InstalledSource": "errdex.sources.installed",
+    "installed_all": "errdex.sources.installed",
+    "installed_source": "errdex.sources.installed",
+    "cache_dir": "errdex.sources.pypi",
+    "download": "errdex.sources.pypi",
+    "parse_requirement": "errdex.sources.pypi",
+    "pypi_source": "errdex.sources.pypi",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ARCHIVE_SUFFIXES",
@@ -54,6 +85,13 @@ def _git_spec(spec: str) -> tuple[str, str] | None:
 
 
 def _dispatch(spec: str) -> list[Source]:
+    from errdex.sources.archive import ARCHIVE_SUFFIXES, ArchiveSource, is_archive
+    from errdex.sources.directory import DirectorySource
+    from errdex.sources.git import GitSource
+    from errdex.sources.installed import installed_all, installed_source
+    from errdex.sources.pypi import parse_requirement, pypi_source
+    from errdex.sources.remote_git import parse_remote, remote_git_source
+
     if spec.startswith(INSTALLED_PREFIX):
         name = spec[len(INSTALLED_PREFIX) :].strip()
         if name == "*":

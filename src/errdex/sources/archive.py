@@ -351,8 +351,9 @@ class ArchiveSource:
             yield SourceFile(path, data)
 
     def paths(self) -> list[str]:
-        """The paths `files` yields (some may yet be refused when read), without reading."""
-        return sorted(self._selected)
+        """The paths `files` yields (some may yet be refused when read), in the same order
+        (member order), without reading."""
+        return [p for p in dict.fromkeys(self._paths.values()) if p in self._selected]
 
     def read(self, path: str) -> bytes | None:
         """One file's bytes, or None when it is not one of the archive's files or is refused.

@@ -188,6 +188,9 @@ def term_tokens(term: str) -> list[str]:
     return _WORD.findall(term.lower().translate(_LATIN_FOLD))
 
 
+_FEW_TEXTS = 60  # a store holding no more texts than this is scored whole at no cost
+
+
 def informative_terms(
     terms: Sequence[str], doc_counts: Mapping[str, int], total: int, keep: int = 8
 ) -> list[str]:
@@ -208,8 +211,13 @@ def informative_terms(
 
     kept = [term for term in terms if not common(term)] or list(terms)
     # Terms no text has cannot find anything; the rarest of the rest find the most telling
-    # texts and keep the work of scoring small.
-    present = [term for term in kept if frequency(term) > 0] or kept
+    # texts and keep the work of scoring small. In a store of a few texts (a first answer's
+    # few files) the one text holding the message is half of them: its terms are common
+    # there, yet the only ones that can find it, and scoring every text costs nothing.
+    present = [term for term in kept if frequency(term) > 0]
+    if not present and total <= _FEW_TEXTS:
+        present = [term for term in terms if frequency(term) > 0]
+    present = present or kept
     return sorted(present, key=frequency)[:keep]
 
 

@@ -1,0 +1,267 @@
+"""Indexing one version: read a source, extract (cached, in parallel), link, and store it.
+
+Extraction takes two rounds: every file, then the files that call a raising helper of
+another file, again with those calls kept (`helpercalls`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+import msgspec
+
+from errdex.extract import EXTRACTOR_VERSION
+from errdex.facts import FileFacts, IndexedSite
+from errdex.indexing.cache import FactsCache, content_key
+from errdex.indexing.gcpause import cyclic_gc_paused
+from errdex.indexing.helpercalls import again_key, names_to_keep
+from errdex.indexing.parallel import MIN_PARALLEL_FILES, ExtractionPool
+from errdex.indexing.report import PARTIAL_MARK, IndexReport, ProgressHook
+from errdex.link import LINKER_VERSION, link_version
+from errdex.link.names import version_names
+from errdex.sources.base import Skipped, Source
+from errdex.store.base import Store, VersionStats
+
+__all__ = ["PIPELINE_VERSION", "index_source"]
+
+# Which extraction and linking made a version's sites: when it changes, re-indexing redoes it.
+PIPELINE_VERSION = f"extract-{EXTRACTOR_VERSION}.link-{LINKER_VERSION}"
+_decoder = msgspec.msgpack.Decoder(FileFacts)
+_LOOKUP_CHUNK = 256  # files per cache lookup and per cache write
+
+
+def index_source(
+    source: Source,
+    store: Store,
+    *,
+    cache: FactsCache | None = None,
+    workers: int | None = None,
+    progress: ProgressHook | None = None,
+    force: bool = False,
+    partial: bool = False,
+) -> IndexReport:
+    """Index one version into the store, in a single transaction.
+
+    A version the store already holds at the same revision, made by the same pipeline, is
+    left as it is unless `force` is given. With `partial`, the source holds only some of
+    the version's files: the version is stored marked so (unless the whole is held), and
+    the next index of the whole replaces it.
+    """
+    started = time.perf_counter()
+    info = source.info
+    info.pipeline = PIPELINE_VERSION + (PARTIAL_MARK if partial else "")
+    if not force:
+        held = _held(store, info.project, info.version, info.revision, partial=partial)
+        if held is not None:
+            return _up_to_date(source, held, started)
+    cache = cache or FactsCache()
+    laps = _Laps()
+    extracted = _extract_version(source, cache, workers, progress, laps)
+    skipped = list(source.skipped)
+    skipped.extend(Skipped(f.path, f.error) for f in extracted.facts if f.error is not None)
+    sites, stored = _link_and_write(source, store, extracted, laps)
+    kinds = Counter(s.site.kind.value for s in sites)
+    files = len(extracted.items)
+    return IndexReport(
+        project=source.info.project,
+        version=source.info.version,
+        revision=source.info.revision,
+        files=files,
+        parsed=extracted.parsed,
+        cached=files - extracted.parsed,
+        rechecked=extracted.rechecked,
+        reparsed=extracted.reparsed,
+        sites=len(sites),
+        kinds=dict(kinds),
+        skipped=skipped,
+        seconds=time.perf_counter() - started,
+        stored=stored,
+        partial=partial,
+        timings=laps.timings,
+    )
+
+
+def _up_to_date(source: Source, held: VersionStats, started: float) -> IndexReport:
+    """The report of a version the store already holds as this run would make it."""
+    return IndexReport(
+        project=source.info.project,
+        version=source.info.version,
+        revision=source.info.revision,
+        files=0,
+        parsed=0,
+        cached=0,
+        sites=held.sites,
+        kinds=held.kinds,
+        skipped=[],
+        seconds=time.perf_counter() - started,
+        stored=held,
+        up_to_date=True,
+    )
+
+
+class _Laps:
+    """Seconds per stage, each counted from the end of the stage before."""
+
+    def __init__(self) -> None:
+        self.timings: dict[str, float] = {}
+        self._clock = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.timings[stage] = now - self._clock
+        self._clock = now
+
+
+@dataclass(slots=True)
+class _Extracted:
+    """Every file of a version and its facts, after both rounds of extraction."""
+
+    items: list[tuple[str, bytes]]
+    facts: list[FileFacts]
+    parsed: int  # files extracted in this run (the rest came from the cache)
+    rechecked: int
+    reparsed: int
+
+
+def _extract_version(
+    source: Source,
+    cache: FactsCache,
+    workers: int | None,
+    progress: ProgressHook | None,
+    laps: _Laps,
+) -> _Extracted:
+    """Read the source, and extract the files the cache lacks, then the second round."""
+    with ExtractionPool(workers) as pool:
+        items, keys, cached = _read(source, cache, pool)
+        todo = [(path, data) for path, data in items if keys[path] not in cached]
+        if progress:
+            progress("extract", len(items) - len(todo), len(items))
+        laps.lap("read")
+
+        def advance(n: int) -> None:
+            if progress:
+                progress("extract", n, len(items))
+
+        decoded = _extract(pool.run(todo, advance), keys, cache)
+        facts = [decoded.get(path) or _decoder.decode(cached[keys[path]]) for path, _ in items]
+        laps.lap("extract")
+        facts, rechecked, reparsed = _extract_again(pool, items, keys, facts, cache)
+        laps.lap("again")
+    return _Extracted(
+        items=items, facts=facts, parsed=len(todo), rechecked=rechecked, reparsed=reparsed
+    )
+
+
+def _link_and_write(
+    source: Source, store: Store, extracted: _Extracted, laps: _Laps
+) -> tuple[list[IndexedSite], VersionStats]:
+    """Link the version's sites and write them, with its files, in one transaction."""
+    with cyclic_gc_paused():
+        sites = link_version(source.info.project, extracted.facts, source.info.entry_points)
+        source.info.names = version_names(extracted.facts)
+        laps.lap("link")
+        # Every file is offered: the store keeps those a page may quote (a site's own, its
+        # variants', its exception's definition).
+        stored = store.write_version(source.info, sites, dict(extracted.items))
+        laps.lap("write")
+    return sites, stored
+
+
+def _read(
+    source: Source, cache: FactsCache, pool: ExtractionPool
+) -> tuple[list[tuple[str, bytes]], dict[str, str], dict[str, bytes]]:
+    """Every file of the source, its cache key, and the facts the cache already holds.
+
+    The cache is asked a chunk of files at a time, so that once enough files are missing
+    the worker pool starts while the rest of the source is still being read.
+    """
+    items: list[tuple[str, bytes]] = []
+    keys: dict[str, str] = {}
+    cached: dict[str, bytes] = {}
+    chunk: list[str] = []
+    missing = 0
+    for file in source.files():
+        items.append((file.path, file.data))
+        keys[file.path] = content_key(file.path, file.data)
+        chunk.append(keys[file.path])
+        if len(chunk) >= _LOOKUP_CHUNK:
+            missing += _look_up(cache, chunk, cached)
+            if missing >= MIN_PARALLEL_FILES:
+                pool.start()
+    missing += _look_up(cache, chunk, cached)
+    return items, keys, cached
+
+
+def _look_up(cache: FactsCache, chunk: list[str], cached: dict[str, bytes]) -> int:
+    """Add what the cache holds for the chunk's keys to `cached`; empty the chunk; misses."""
+    found = cache.get_many(chunk)
+    cached.update(found)
+    missing = len(chunk) - len(found)
+    chunk.clear()
+    return missing
+
+
+def _extract(
+    results: Iterator[tuple[str, bytes]], keys: Mapping[str, str], cache: FactsCache
+) -> dict[str, FileFacts | None]:
+    """Store and decode each worker result as it arrives (empty bytes decode to None).
+
+    The main process has nothing else to do while the workers parse, so the cache writes
+    and the decoding happen then rather than after.
+    """
+    decoded: dict[str, FileFacts | None] = {}
+    unsaved: dict[str, bytes] = {}
+    for path, blob in results:
+        decoded[path] = _decoder.decode(blob) if blob else None
+        unsaved[keys[path]] = blob
+        if len(unsaved) >= _LOOKUP_CHUNK:
+            cache.put_many(unsaved)
+            unsaved = {}
+    if unsaved:
+        cache.put_many(unsaved)
+    return decoded
+
+
+def _extract_again(
+    pool: ExtractionPool,
+    items: list[tuple[str, bytes]],
+    keys: dict[str, str],
+    facts: list[FileFacts],
+    cache: FactsCache,
+) -> tuple[list[FileFacts], int, int]:
+    """The second round (`helpercalls`): the facts with those of the files extracted again
+    in place of their first ones; how many files were looked at again in this run, and how
+    many of them were parsed again.
+
+    A second extraction replaces the first, never adds to it, so the linker sees each call
+    once. Empty bytes, cached like any facts, say that the first extraction stands.
+    """
+    wanted = names_to_keep(items, facts)
+    if not wanted:
+        return facts, 0, 0
+    again_keys = {path: again_key(keys[path], names) for path, names in wanted.items()}
+    blobs = cache.get_many(again_keys.values())
+    found = {path: blobs[key] for path, key in again_keys.items() if key in blobs}
+    todo = [
+        (path, data, wanted[path]) for path, data in items if path in wanted and path not in found
+    ]
+    redone = _extract(pool.run_again(todo), again_keys, cache)
+    reparsed = sum(1 for changed in redone.values() if changed is not None)
+    redone.update((path, _decoder.decode(blob)) for path, blob in found.items() if blob)
+    return [redone.get(f.path) or f for f in facts], len(todo), reparsed
+
+
+def _held(
+    store: Store, project: str, label: str, revision: str, *, partial: bool = False
+) -> VersionStats | None:
+    """The stats of the stored version when it is this revision, whole, made by this
+    pipeline. A partial version is never enough: indexing again completes it."""
+    if not store.has_version(project, label, revision):
+        return None
+    for record in store.versions(project):
+        if record.label == label and record.stats.pipeline == PIPELINE_VERSION:
+            return record.stats
+    return None
