@@ -55,6 +55,7 @@ _CLASS = re.compile(rb"class[ \t]+(\w+)[^:\n]*")
 _ERRORISH = re.compile(rb"Error|Exception|Warning|Exit|Abort|Fail")
 _WORD_RUN_MIN = 12  # characters: shorter runs are found in too many files
 _PIECE_WORDS = 4
+_SHORT_PIECE_MIN = 8  # characters of a piece of two or three words
 
 
 @runtime_checkable
@@ -139,6 +140,22 @@ def message_pieces(message: str) -> list[str]:
                     piece = " ".join(words[max(0, start - 2) : start + _PIECE_WORDS])
                 if len(piece) >= _WORD_RUN_MIN:
                     pieces.add(piece)
+    return sorted(pieces, key=lambda piece: (-len(piece), piece))
+
+
+def short_pieces(message: str) -> list[str]:
+    """Shorter pieces, for a message whose pieces no file holds: a value may sit inside a
+    run of words (`Input path: babel does not exist`), so the words either side of it are
+    looked for, two or three at a time, longest first."""
+    pieces: set[str] = set()
+    for run in _VALUE.split(message):
+        for sentence in _PIECE_BREAK.split(" ".join(run.split())):
+            words = sentence.strip(" .,;:!?-").split()
+            for size in (3, 2):
+                for start in range(len(words) - size + 1):
+                    piece = " ".join(words[start : start + size])
+                    if len(piece) >= _SHORT_PIECE_MIN:
+                        pieces.add(piece)
     return sorted(pieces, key=lambda piece: (-len(piece), piece))
 
 
@@ -319,6 +336,9 @@ def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -
         if pieces and any(pieces[0].encode() in files[path] for path in framed):
             continue  # the frames hold the message: the raise is there
         holding = _holding_pieces(files, pieces) if pieces else set()
+        if pieces and not holding:
+            pieces = short_pieces(error.message)
+            holding = _holding_pieces(files, pieces)
         needles = [piece.encode() for piece in pieces[:_SCORED_PIECES]]
         for path in holding:
             _add_lines(chosen, path, _lines_of(files[path], needles) or None)
