@@ -113,7 +113,9 @@ def test_a_class_named_with_its_package_is_looked_for_though_a_builtin_has_its_n
 def test_a_value_inside_a_run_of_words_leaves_the_words_either_side_to_find() -> None:
     package = {
         **PACKAGE,
-        "shop/files.py": b"def read(path):\n    raise OSError(f'Input path: {path} does not exist')\n",
+        "shop/files.py": (
+            b"def read(path):\n    raise OSError(f'Input path: {path} does not exist')\n"
+        ),
         "shop/other.py": b"def get(key):\n    raise KeyError(f'{key} does not exist')\n",
     }
     evidence = Evidence(
