@@ -48,27 +48,55 @@ SERVE = {
             )
             TRITON = "serve.backends.triton.TritonBackend"
             ROCM = "serve.backends.rocm.RocmBackend"
+            FLASH_SPARSE = "serve.backends.flash_sparse.FlashSparseBackend"
             SDPA = ""  # only for the encoder
         """,
     "serve/backends/flash.py": """
         class FlashBackend:
             pass
+
+        class FlashImpl:
+            def _forward(self, heads):
+                assert heads % 8 == 0, "heads must be a multiple of 8"
+        """,
+    "serve/backends/flash_sparse.py": """
+        class FlashSparseBackend:
+            def topk(self, k):
+                if k > 2048:
+                    raise ValueError(f"topk {k} is above 2048")
         """,
     "serve/backends/triton.py": """
         class TritonBackend:
             pass
+
+        class TritonImpl:
+            def __init__(self, alibi_slopes):
+                if alibi_slopes is not None:
+                    raise NotImplementedError("TritonImpl does not support alibi_slopes")
         """,
     "serve/backends/rocm.py": """
         class RocmBackend:
             pass
         """,
     "serve/backends/cutlass.py": """
+        import logging
+
+        logger = logging.getLogger(__name__)
+
         class CutlassBackend:
             pass
 
         class CutlassImpl:
+            def __init__(self, alibi_slopes):
+                if alibi_slopes is not None:
+                    raise NotImplementedError("CutlassImpl does not support alibi_slopes")
+
             def _decode(self, blocks):
                 assert blocks > 0, f"block num must be positive, got {blocks}"
+
+            def _fused_output(self, nvfp4_cache):
+                if nvfp4_cache:
+                    logger.warning("the fused output is not registered with an NVFP4 cache")
         """,
     "serve/platforms.py": """
         from serve.backends.registry import AttentionBackendEnum
@@ -83,6 +111,12 @@ SERVE = {
             return [
                 AttentionBackendEnum.FLASH,
                 AttentionBackendEnum.TRITON,
+            ]
+
+        def newest_priorities():
+            return [
+                AttentionBackendEnum.TRITON,
+                AttentionBackendEnum.FLASH_SPARSE,
             ]
 
         def rocm_priorities():

@@ -6,7 +6,9 @@ The sample is 30 error pages of vllm 0.33.0 and 30 of the other indexed packages
 spread across them as the count allows), drawn by a hash of the seed and each error id, so
 an error stays in the sample whatever other errors the index gains or loses.
 `--config-checks` instead dumps the vllm configuration checks of `CONFIG_CHECKS` (the kind
-of the seed page's error), found by their message.
+of the seed page's error), found by their message; `--selected N` draws N vllm errors whose
+code a setting picks (a backend, a kernel: the sites with a selection link), by the same
+hash of the seed.
 
 The output is Markdown, one section per page: what the page says a user can do, with the
 source line it comes from, for a person to judge against the source (see README.md).
@@ -80,6 +82,13 @@ def draw(ids: list[str], count: int, seed: int) -> list[str]:
     return [i for i in ids if i in kept]
 
 
+def selected(store: Store, count: int, seed: int) -> list[tuple[str, str, str]]:
+    """`count` vllm errors whose code a setting picks, drawn by the hash of the seed."""
+    sites = store.list_sites(project=VLLM[0], version=VLLM[1])
+    ids = list(dict.fromkeys(s.id for s in sites if s.selections))
+    return [(*VLLM, i) for i in draw(ids, count, seed)]
+
+
 def config_checks(store: Store) -> list[tuple[str, str, str]]:
     found: list[tuple[str, str, str]] = []
     sites = store.list_sites(project=VLLM[0], version=VLLM[1])
@@ -141,11 +150,17 @@ def main() -> None:
     parser.add_argument("--out", required=True, type=Path)
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--config-checks", action="store_true")
+    parser.add_argument("--selected", type=int, default=0, metavar="N")
     args = parser.parse_args()
     store = open_store(args.db)
     try:
-        chosen = config_checks(store) if args.config_checks else pick(store, args.seed)
-        header = "config checks" if args.config_checks else f"seed {args.seed}"
+        if args.config_checks:
+            chosen, header = config_checks(store), "config checks"
+        elif args.selected:
+            chosen = selected(store, args.selected, args.seed)
+            header = f"{args.selected} errors whose code a setting picks, seed {args.seed}"
+        else:
+            chosen, header = pick(store, args.seed), f"seed {args.seed}"
         parts = [f"# Pages sample ({header})\n"]
         for n, (_, version, error_id) in enumerate(chosen, 1):
             parts.append(section(n, build_page(store, error_id, version, use_model=False)))

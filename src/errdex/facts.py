@@ -163,7 +163,9 @@ class Binding(msgspec.Struct, frozen=True, gc=False):
     name: str
     value: str  # source of the assigned expression, or the repr of a constant's literal value
     line: int
-    origin: str = "local"  # "local", "constant" (module-level, resolved across imports)
+    # "local", "constant" (module-level, resolved across imports), or "default": a parameter
+    # of an enclosing function, and its literal default (`def requires(status_code=403)`)
+    origin: str = "local"
     file: str | None = None  # where a constant is defined, when not the site's own file
     doc: str | None = None  # a constant's docstring or the comment above it, where defined
 
@@ -468,6 +470,10 @@ class SourceRead(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     docstring: str | None = None
     # the parameters a call cannot pass by keyword: positional-only, `*args`, `**kwargs`
     positional: tuple[str, ...] = ()
+    # the parameters a call must give (no default), in order
+    required: tuple[str, ...] = ()
+    # those of the class's own `__init__` (when `init_params` names any); None: not read
+    init_required: tuple[str, ...] | None = None
     tries: dict[int, TryRead] = {}  # except line → its try
     # where the site sits when no branch condition says it: the `else` of a loop (it runs
     # when the loop ends without `break`), an except clause
@@ -520,6 +526,9 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     keyed: tuple[KeyedHelper, ...] = ()
     calls: tuple[CallFact, ...] = ()
     reason_builders: dict[str, ReasonsList] = {}  # function qualname → reasons it returns
+    # function qualname → the messages it returns (`return f"The key is {n} bytes long"`),
+    # for a site whose message is a local the function's call gave
+    returned_texts: dict[str, tuple[MessageTemplate, ...]] = {}
     constants: dict[str, Any] = {}  # module-level literal values (JSON-able)
     constant_docs: dict[str, str] = {}  # a constant → its docstring or the comment above it
     # the flag that names a config file whose keys are flags (`--config`) → its format

@@ -28,7 +28,7 @@ def test_a_backend_check_offers_the_backends_that_stand_in_for_it(serve: Store) 
     assert solution.kind == "setting"
     assert solution.text == (
         "Choose another attention backend: `--attention-backend TRITON` (or `FLASH`). This "
-        "code runs only for `CUTLASS` (`AttentionBackendEnum.CUTLASS` names a class of this "
+        "code runs for `CUTLASS` (`AttentionBackendEnum.CUTLASS` names a class of this "
         "file), set with `--attention-backend` or picked by default from the list at "
         "serve/platforms.py:7."
     )
@@ -45,9 +45,15 @@ def test_a_kernel_check_offers_to_take_the_kernel_out(serve: Store) -> None:
     texts = [s.text for s in page.solutions]
     assert texts[0] == (
         "Take `FastKernel` out of the selection: set `SERVE_DISABLED_KERNELS=FastKernel` "
-        "(names already there stay, separated by `,`). The code at "
-        "serve/kernels/__init__.py:16 skips the classes named there and tries the next "
-        "candidate (`SlowKernel`, `SafeKernel`)."
+        "(names already there stay, separated by `,`). The selection in "
+        "serve/kernels/__init__.py lists it at line 8 and skips the classes named there, then "
+        "tries the next candidate (`SlowKernel`, `SafeKernel`)."
     )
     assert page.example_fix is not None
     assert page.example_fix.after == "SERVE_DISABLED_KERNELS=FastKernel serve run MODEL_TAG"
+
+
+def test_a_warning_in_picked_code_offers_no_other_code(serve: Store) -> None:
+    # the program goes on after a warning, and other code may not take what the user runs
+    page = page_of(serve, "the fused output is not registered")
+    assert page.solutions == []

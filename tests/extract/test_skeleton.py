@@ -453,3 +453,24 @@ def test_a_constructor_that_keeps_a_message_is_parsed() -> None:
     assert reduced is not None and '"Please fill in this field."' in reduced
     [text] = extract_file("forms/validators.py", source.encode()).texts
     assert text.sets == {"message": 'message or "Please fill in this field."'}
+
+
+def test_a_function_returning_a_message_is_parsed() -> None:
+    # `return f"The key is {n} bytes long ..."` holds no site word, but a raise elsewhere
+    # may take its message from the call (`msg = check_key_length(key); raise X(msg)`).
+    source = QUIET_FUNCTIONS + textwrap.dedent(
+        """
+        def check_key_length(key):
+            if len(key) < 32:
+                return (
+                    f"The key is {len(key)} bytes long, "
+                    "below the minimum of 32 bytes."
+                )
+            return None
+        """
+    )
+    assert len(source) > MIN_SKELETON_BYTES
+    facts = extract_file("jwt/keys.py", source.encode())
+    assert {k: [t.text for t in v] for k, v in facts.returned_texts.items()} == {
+        "check_key_length": ["The key is {len(key)} bytes long, below the minimum of 32 bytes."]
+    }

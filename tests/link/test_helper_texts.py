@@ -151,3 +151,41 @@ def test_a_caught_exceptions_text_raised_again_shows_the_texts_of_its_raises() -
     # A builtin class caught: the interpreter raises it too, the version's raises say little.
     [builtin] = [s for s in sites if s.file == "web/requests.py" and s.site.line == 11]
     assert {form.text.text for form in builtin.shown} == {"422: {exc}"}
+
+
+def test_a_message_a_called_function_returns() -> None:
+    # pyjwt's `key_length_msg = alg_obj.check_key_length(key)`, then raised or warned: the
+    # text is what each algorithm's method of that name returns.
+    sites = link(
+        {
+            "jwt/algorithms.py": """
+                class HMACAlgorithm:
+                    def check_key_length(self, key):
+                        if len(key) < 32:
+                            return f"The HMAC key is {len(key)} bytes long, below 32 bytes."
+                        return None
+
+                class NoneAlgorithm:
+                    def check_key_length(self, key):
+                        return "none"
+                """,
+            "jwt/api.py": """
+                import warnings
+
+                class InvalidKeyError(Exception):
+                    pass
+
+                def sign(alg_obj, key, strict):
+                    key_length_msg = alg_obj.check_key_length(key)
+                    if strict:
+                        raise InvalidKeyError(key_length_msg)
+                """,
+        }
+    )
+    [site] = [s for s in sites if s.file == "jwt/api.py"]
+    # (`return "none"` is a value, not a message)
+    assert {form.text.text: form.how for form in site.shown} == {
+        "The HMAC key is {len(key)} bytes long, below 32 bytes.": (
+            "HMACAlgorithm.check_key_length()"
+        )
+    }

@@ -126,3 +126,37 @@ def test_an_object_raised_as_the_message_shows_pythons_own_repr() -> None:
     )
     assert shown(sites, 9) == {"<forms.validators.BasicLexer object at {hex(id(self))}>"}
     assert shown(sites, 16) == set()
+
+
+def test_a_parameter_of_the_enclosing_function_shows_its_default() -> None:
+    # starlette's `requires(scopes, status_code=403)`: its wrapper raises
+    # `HTTPException(status_code=status_code)`, `403: Forbidden` when left out.
+    sites = link(
+        """
+        import http
+
+        class HTTPException(Exception):
+            def __init__(self, status_code, detail=None):
+                if detail is None:
+                    detail = http.HTTPStatus(status_code).phrase
+                self.status_code = status_code
+                self.detail = detail
+
+            def __str__(self):
+                return f"{self.status_code}: {self.detail}"
+
+        def requires(scopes, status_code=403):
+            def decorator(func):
+                def wrapper(request):
+                    if not set(scopes) <= request.scopes:
+                        raise HTTPException(status_code=status_code)
+                    return func(request)
+                return wrapper
+            return decorator
+        """
+    )
+    assert shown(sites, 18) == {"{status_code}: {self.detail}", "403: Forbidden"}
+    [site] = [s for s in sites if s.site.line == 18]
+    assert [(b.name, b.value, b.origin) for b in site.site.bindings] == [
+        ("status_code", "403", "default")
+    ]

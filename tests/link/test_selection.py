@@ -39,6 +39,7 @@ def test_an_enum_member_naming_a_class_is_a_registry_entry() -> None:
             "CUTLASS": "serve.backends.cutlass.CutlassBackend",
             "TRITON": "serve.backends.triton.TritonBackend",
             "ROCM": "serve.backends.rocm.RocmBackend",
+            "FLASH_SPARSE": "serve.backends.flash_sparse.FlashSparseBackend",
         }
     }
 
@@ -52,6 +53,7 @@ def test_lists_that_try_candidates_in_turn_are_kept_and_membership_tests_are_not
             "AttentionBackendEnum.TRITON",
         ),
         ("AttentionBackendEnum.FLASH", "AttentionBackendEnum.TRITON"),
+        ("AttentionBackendEnum.TRITON", "AttentionBackendEnum.FLASH_SPARSE"),
         ("AttentionBackendEnum.ROCM", "AttentionBackendEnum.TRITON"),
         ("AttentionBackendEnum.CUTLASS", "AttentionBackendEnum.ROCM", "AttentionBackendEnum.SDPA"),
     ]
@@ -79,6 +81,24 @@ def test_a_backend_member_names_the_flag_typed_with_its_enum_and_the_stand_ins()
     # with it only where a member names no class (an encoder's list) or in a membership test
     assert chosen.others == ("TRITON", "FLASH")
     assert chosen.listed == "serve/platforms.py:7"
+
+
+def test_only_what_is_listed_wherever_the_code_is_stands_in() -> None:
+    # FLASH is listed with CUTLASS only for the newest devices, with TRITON everywhere
+    (chosen,) = site_of("heads must be a multiple of 8").selections
+    assert chosen.others == ("TRITON",)
+
+
+def test_a_backend_of_another_kind_does_not_stand_in() -> None:
+    # TRITON is listed with FLASH_SPARSE, but it serves no sparse model
+    assert site_of("topk {k} is above 2048").selections == ()
+
+
+def test_code_that_makes_the_same_check_does_not_stand_in() -> None:
+    # TRITON refuses alibi slopes too (the message names its own class): choosing it
+    # leads into the same error
+    (chosen,) = site_of("CutlassImpl does not support alibi_slopes").selections
+    assert chosen.others == ("FLASH",)
 
 
 def test_a_kernel_in_a_list_filtered_by_name_is_taken_out_by_the_variable() -> None:

@@ -97,7 +97,13 @@ def what_it_means(facts: Facts) -> str:
     if where:
         parts = [
             f"{code(b.name)} is {code(b.value)}"
-            + (f" (line {b.line})" if b.origin == "local" and b.line else f" ({b.file})")
+            + (
+                f" (line {b.line})"
+                if b.origin == "local" and b.line
+                else " (its default)"
+                if b.origin == "default"
+                else f" ({b.file})"
+            )
             for b in where[:4]
         ]
         sentences.append("Here " + "; ".join(parts) + ".")

@@ -14,13 +14,18 @@ import shlex
 
 from errdex.explain.page import ExampleFix, Solution
 from errdex.explain.plain import code
-from errdex.facts import KnobKind, SelectionLink
+from errdex.facts import KnobKind, SelectionLink, SiteKind
 from errdex.store.base import StoredSite
 
 
 def selection_solutions(stored: StoredSite) -> list[Solution]:
-    """One solution per setting that picks the site's code, best first, each with its fix."""
+    """One solution per setting that picks the site's code, best first, each with its fix.
+
+    None for a warning or a log record: the program goes on after it, and other code
+    (another backend) may not take what the user runs (a cache type only this one has)."""
     out: list[Solution] = []
+    if stored.site.kind in (SiteKind.LOG, SiteKind.WARN):
+        return out
     for link in stored.selections:
         text = _choose(link, stored) if link.how == "choose" else _exclude(link)
         if text is not None and all(s.text != text for s in out):
@@ -42,7 +47,7 @@ def _choose(link: SelectionLink, stored: StoredSite) -> str | None:
     default = f" or picked by default from the list at {link.listed}" if link.listed else ""
     return (
         f"Choose another {_noun(link.setting)}: {code(f'{link.setting} {first}')}{also}. This "
-        f"code runs only for {code(link.value)} ({named} names a class of {where}), set with "
+        f"code runs for {code(link.value)} ({named} names a class of {where}), set with "
         f"{code(link.setting)}{default}."
     )
 
@@ -54,15 +59,17 @@ def _exclude(link: SelectionLink) -> str:
             how += f" (names already there stay, separated by {code(link.separator)})"
     else:
         how = f"pass {code(f'{link.setting} {link.value}')}"
-    where = f"{link.file}:{link.line}" if link.file else "the selection"
+    # the file, not the filter's line: a file may filter by name in several functions
+    where = f" in {link.file}" if link.file else ""
+    listed = f"lists it at {link.listed} and " if link.listed else ""
     then = (
-        f" and tries the next candidate ({', '.join(code(o) for o in link.others)})"
+        f", then tries the next candidate ({', '.join(code(o) for o in link.others)})"
         if link.others
         else ""
     )
     return (
-        f"Take {code(link.value)} out of the selection: {how}. The code at {where} skips "
-        f"the classes named there{then}."
+        f"Take {code(link.value)} out of the selection: {how}. The selection{where} "
+        f"{listed}skips the classes named there{then}."
     )
 
 

@@ -32,7 +32,7 @@ from errdex.facts import CallSite, FileFacts, SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "51-config-files"
+EXTRACTOR_VERSION = "54-required-parameters"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -130,6 +130,7 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         keyed=tuple(definitions.keyed),
         calls=tuple(calls.calls),
         reason_builders=definitions.reason_builders,
+        returned_texts={k: tuple(v) for k, v in definitions.returned_texts.items()},
         constants=constants,
         constant_docs=attribute_docs(tree.body, lines, constants) if constants else {},
         config_flags=config_file_flags(text),

@@ -46,6 +46,9 @@ _GETTEXT = frozenset(
 )
 
 
+_MAX_RETURNED = 4  # messages kept per function
+
+
 class DefinitionRecorder:
     """Makes the facts of functions, raising helpers and classes."""
 
@@ -67,6 +70,21 @@ class DefinitionRecorder:
         # The path that holds after each function's body, by its `def` line: the guard of a
         # call in the straight code of a tail the skeleton blanked.
         self._after_body: dict[int, tuple[Step, ...]] = {}
+        self.returned_texts: dict[str, list[MessageTemplate]] = {}
+
+    def returned_text(self, value: ast.expr, scope: Scope) -> None:
+        """A message the function returns (`return f"The key is {n} bytes long"`): the
+        text of a site whose message is a local that a call of it gave."""
+        if not self.state.stringy(value):
+            return
+        template = self.state.template(value, scope)
+        if template is None or not any(
+            isinstance(part, str) and " " in part.strip() for part in template.parts
+        ):
+            return  # a value (`return "utf-8"`), not a message
+        found = self.returned_texts.setdefault(scope.qualname, [])
+        if template not in found and len(found) < _MAX_RETURNED:
+            found.append(template)
 
     def _lines(self) -> list[str]:
         """The file's lines, split once when a class first asks (for comments above)."""

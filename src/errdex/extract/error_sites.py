@@ -8,7 +8,7 @@ from __future__ import annotations
 import ast
 
 from errdex.extract.conditions import dotted_name
-from errdex.extract.scope import Assignment, Scope, Step, message_locals
+from errdex.extract.scope import Assignment, Scope, Step, literal_defaults, message_locals
 from errdex.extract.shapes import (
     BUILTIN_NAMES,
     JOIN,
@@ -26,6 +26,7 @@ from errdex.extract.templates import TemplateBuilder
 from errdex.extract.walk_state import WalkState
 from errdex.facts import (
     Arg,
+    Binding,
     ConditionKind,
     ErrorSite,
     MessageTemplate,
@@ -307,7 +308,7 @@ class SiteRecorder:
         printer: str | None = None,
     ) -> ErrorSite:
         names = self.state.names_of(path)
-        held = self._member_locals(message, scope, stmt.lineno) if scope.class_name else ()
+        held = self._member_locals(message, scope, stmt.lineno)
         reasons, reasons_expr = self._reasons_for(message, scope)
         site = ErrorSite(
             kind=kind,
@@ -318,7 +319,8 @@ class SiteRecorder:
             function=scope.qualname,
             class_name=scope.class_name,
             conditions=self.state.conditions_of(path),
-            bindings=self.state.bindings_of((*names, *held), scope, stmt.lineno),
+            bindings=self.state.bindings_of((*names, *held), scope, stmt.lineno)
+            + _enclosing_defaults(message, args, scope),
             cause=cause,
             level=level,
             printer=printer,
@@ -334,14 +336,19 @@ class SiteRecorder:
         self, message: MessageTemplate | None, scope: Scope, line: int
     ) -> tuple[str, ...]:
         """The locals of the message that hold a message member of the object (`message =
-        self.message or self.default_message`): the linker reads the object for them."""
+        self.message or self.default_message`), or what a call returned (`msg =
+        alg.check_key_length(key)`): the linker reads the object, or the function, for
+        them."""
         if message is None:
             return ()
         roots = {p.expr.split(" ")[0].split(".")[0] for p in message.placeholders}
         held = []
         for name in roots & scope.assigns.keys():
             assigned = self.state.last_assignment(name, scope, line)
-            if assigned is not None and MESSAGE_MEMBER.search(self.state.source(assigned[1])):
+            if assigned is None:
+                continue
+            value = assigned[1]
+            if isinstance(value, ast.Call) or MESSAGE_MEMBER.search(self.state.source(value)):
                 held.append(name)
         return tuple(sorted(held))
 
@@ -388,6 +395,29 @@ def _prose(template: MessageTemplate) -> bool:
     message shows (`provider = "auto"`): its branches are then other messages, not others
     of the same message's values."""
     return any(isinstance(part, str) and " " in part.strip() for part in template.parts)
+
+
+def _enclosing_defaults(
+    message: MessageTemplate | None, args: tuple[Arg, ...], scope: Scope
+) -> tuple[Binding, ...]:
+    """The names the message or the exception's arguments read that are parameters of an
+    enclosing function with a literal default (a decorator's `status_code=403`, read by
+    its wrapper's `raise HTTPException(status_code=status_code)`)."""
+    outer = scope.outer
+    if outer is None:
+        return ()
+    read = {a.source for a in args if a.source.isidentifier()}
+    if message is not None:
+        read.update(p.expr for p in message.placeholders if p.expr.isidentifier())
+    read -= set(scope.params) | scope.assigns.keys()
+    found: list[Binding] = []
+    while outer is not None and read:
+        defaults = literal_defaults(outer)
+        for name in sorted(read & defaults.keys()):
+            found.append(Binding(name=name, value=defaults[name], line=0, origin="default"))
+        read -= set(outer.params) | outer.assigns.keys()
+        outer = outer.outer
+    return tuple(found)
 
 
 def _formats_param(template: MessageTemplate, name: str) -> bool:

@@ -22,15 +22,13 @@ import warnings
 from errdex.extract.textscan import occurrences
 from errdex.facts import ChoiceList, NameFilter
 
-_ENUM_CLASS = re.compile(r"^([ \t]*)class[ \t]+(\w+)[ \t]*\(([^)]*\b\w*Enum\b[^)]*)\)[ \t]*:", re.M)
-# `Backend.FLASH,` (an enum member) or `FastKernel,` (a class), alone on its line.
-_ITEM = re.compile(r"[ \t]*(\*?[A-Za-z_]\w*(?:\.[A-Z][A-Z0-9_]*)?),?[ \t]*(?:#.*)?")
+_ENUM_CLASS = re.compile(r"class[ \t]+(\w+)[ \t]*\(([^)]*\b\w*Enum\b[^)]*)\)[ \t]*:")
 _MEMBER = re.compile(r"[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*")
 _CLASS_NAME = re.compile(r"_?[A-Z][a-z0-9]+[A-Za-z0-9]*")
 # a one-line list of members: `[Backend.FLASH, Backend.TRITON]`
 _INLINE = re.compile(
-    r"[\[(]((?:[ \t]*[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*[ \t]*,)+[ \t]*"
-    r"[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*[ \t]*,?[ \t]*)[\])]"
+    r"\[((?:[ \t]*[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*[ \t]*,)+[ \t]*"
+    r"[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*[ \t]*,?[ \t]*)\]"
 )
 _BY_NAME = re.compile(r"[\w.\]\[()]+\.__name__[ \t]+(not[ \t]+)?in[ \t]+([A-Za-z_][\w.]*)")
 _ONE_NAME = re.compile(r"""["']([A-Za-z_]\w*)["'][ \t]+not[ \t]+in[ \t]+([A-Za-z_][\w.]*)""")
@@ -47,9 +45,12 @@ def enum_registries(text: str) -> dict[str, dict[str, str]]:
         return {}
     found: dict[str, dict[str, str]] = {}
     for head in _ENUM_CLASS.finditer(text):
-        members = _members(_body(text, head.end(), len(head.group(1))))
+        lead = text[text.rfind("\n", 0, head.start()) + 1 : head.start()]
+        if lead.strip():
+            continue  # `class` inside a line: no class statement
+        members = _members(_body(text, head.end(), len(lead)))
         if members:
-            found[head.group(2)] = members
+            found[head.group(1)] = members
     return found
 
 
@@ -103,38 +104,71 @@ def _members(body: str) -> dict[str, str]:
 
 def choice_lists(text: str) -> list[ChoiceList]:
     """Lists of candidates: enum members of one enum, or classes, one per line (two at
-    least) after an opening bracket that is no call, subscript or import; and one-line
-    lists of enum members."""
+    least, each with its comma) after an opening bracket that is no call, subscript or
+    import; and one-line lists of enum members. Only the lines ending in a comma are
+    looked at, found with `str.find`: a test of every line costs seconds over a large
+    codebase."""
     found: list[ChoiceList] = []
-    lines = text.split("\n")
+    lines: list[str] | None = None
     run: list[str] = []
-    start = 0
-    for number, line in enumerate(lines, 1):
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        match = _ITEM.fullmatch(line)
-        if match is not None:
-            if not run:
-                start = number
-            run.append(match.group(1))
-            continue
-        if run:
-            _keep(found, run, lines, start)
+    run_start = after = 0  # where the run's first line starts; where its last line ends
+    for at in occurrences(text, ",\n"):
+        begin = text.rfind("\n", 0, at) + 1
+        token = text[begin:at].strip()
+        if not _is_item(token):
+            continue  # a line such as `f(a,` breaks no run: a run's lines are checked below
+        if run and not _only_comments(text[after:begin]):
+            lines = _flush(found, run, text, run_start, lines)
             run = []
-        if "[" in line and "." in line:
-            for inline in _INLINE.finditer(line):
-                if re.search(r"\bin[ \t]*$", line[: inline.start()]) and not stripped.startswith(
-                    "for "
-                ):
-                    continue  # a membership test
-                items = [i.strip() for i in inline.group(1).split(",") if i.strip()]
-                _add_list(found, items, number)
+        if not run:
+            run_start = begin
+        run.append(token)
+        after = at + 2
         if len(found) >= _MAX_LISTS:
-            break
+            return found
     if run:
-        _keep(found, run, lines, start)
+        _flush(found, run, text, run_start, lines)
+    if "[" in text:
+        for inline in _INLINE.finditer(text):
+            head = text[text.rfind("\n", 0, inline.start()) + 1 : inline.start()]
+            if re.search(r"\bin[ \t]*$", head) and not head.lstrip().startswith("for "):
+                continue  # a membership test
+            items = [i.strip() for i in inline.group(1).split(",") if i.strip()]
+            _add_list(found, items, text.count("\n", 0, inline.start()) + 1)
     return found[:_MAX_LISTS]
+
+
+def _flush(
+    found: list[ChoiceList], run: list[str], text: str, begin: int, lines: list[str] | None
+) -> list[str] | None:
+    """Keep the run of items whose first line starts at `begin`, when it may be a list;
+    the file's lines, split when first needed."""
+    if len(run) < 2:
+        return lines
+    lines = lines if lines is not None else text.split("\n")
+    _keep(found, run, lines, text.count("\n", 0, begin) + 1)
+    return lines
+
+
+def _only_comments(between: str) -> bool:
+    """Whether the text between two item lines holds nothing but blank lines and comments."""
+    return all(not line.strip() or line.lstrip().startswith("#") for line in between.split("\n"))
+
+
+def _is_item(token: str) -> bool:
+    """`Backend.FLASH`, `FastKernel` or `*extra`: a member or a class, nothing more (the
+    arguments of a call spread over lines, `x,`, are neither)."""
+    if token[:1] == "*":
+        return token[1:].isidentifier()
+    if "." in token:
+        return _MEMBER.fullmatch(token) is not None
+    bare = token.lstrip("_")
+    return (
+        bare[:1].isupper()
+        and not bare.isupper()
+        and token.isidentifier()
+        and token not in ("None", "True", "False")
+    )
 
 
 def _keep(found: list[ChoiceList], run: list[str], lines: list[str], start: int) -> None:
@@ -168,7 +202,8 @@ def _keep(found: list[ChoiceList], run: list[str], lines: list[str], start: int)
 
 
 def _add_list(found: list[ChoiceList], items: list[str], line: int) -> None:
-    items = [i for i in items if not i.startswith("*")]  # a list spliced in is not a name
+    # a list spliced in is not a name; an item twice is one candidate
+    items = list(dict.fromkeys(i for i in items if not i.startswith("*")))
     if len(items) < 2:
         return
     if all(_MEMBER.fullmatch(i) for i in items):
@@ -176,32 +211,37 @@ def _add_list(found: list[ChoiceList], items: list[str], line: int) -> None:
             return  # members of one enum
     elif not all(_CLASS_NAME.fullmatch(i) for i in items):
         return
-    found.append(ChoiceList(items=tuple(dict.fromkeys(items))[:_MAX_ITEMS], line=line))
+    found.append(ChoiceList(items=tuple(items[:_MAX_ITEMS]), line=line))
 
 
 def name_filters(text: str) -> list[NameFilter]:
     """Settings that take classes out by name: an `if` testing `X.__name__ in SETTING` whose
     body skips (`continue`, `return False`), and `"Name" not in SETTING`."""
-    if "__name__" not in text and " not in " not in text:
-        return []
     found: list[NameFilter] = []
-    lines = text.split("\n")
+    lines: list[str] | None = None
     for at in occurrences(text, ".__name__"):
-        number = text.count("\n", 0, at) + 1
-        line = lines[number - 1]
-        match = _BY_NAME.search(line)
-        if match is None or match.group(1) or not line.lstrip().startswith(("if ", "elif ")):
+        begin = text.rfind("\n", 0, at) + 1
+        stop = text.find("\n", at)
+        line = text[begin : stop if stop != -1 else len(text)]
+        if not line.lstrip().startswith(("if ", "elif ")):
             continue
+        match = _BY_NAME.search(line)
+        if match is None or match.group(1):
+            continue
+        lines = lines or text.split("\n")
+        number = text.count("\n", 0, at) + 1
         if _skips(lines, number):
             found.append(NameFilter(setting=match.group(2), line=number))
         if len(found) >= _MAX_FILTERS:
             return found
-    for number, line in enumerate(lines, 1):
-        if " not in " not in line or ('"' not in line and "'" not in line):
+    for at in sorted([*occurrences(text, '" not in '), *occurrences(text, "' not in ")]):
+        begin = text.rfind("\n", 0, at) + 1
+        stop = text.find("\n", at)
+        match = _ONE_NAME.search(text, begin, stop if stop != -1 else len(text))
+        if match is None or not _CLASS_NAME.fullmatch(match.group(1)) or "." not in match.group(2):
             continue
-        for match in _ONE_NAME.finditer(line):
-            if _CLASS_NAME.fullmatch(match.group(1)) and "." in match.group(2):
-                found.append(NameFilter(setting=match.group(2), line=number, name=match.group(1)))
+        number = text.count("\n", 0, at) + 1
+        found.append(NameFilter(setting=match.group(2), line=number, name=match.group(1)))
         if len(found) >= _MAX_FILTERS:
             break
     return found

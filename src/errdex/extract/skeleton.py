@@ -63,6 +63,8 @@ SITE_WORDS = (
 _RETURN_READ_WORDS = (".append(", ".extend(", "return [")
 # So does a method that makes its exception from a message table, or returns one it made.
 _RETURNS_EXCEPTION = re.compile(r"return[ \t]+[\w.]*(?:Error|Exception|Warning|Exc)\w*\(")
+# `return f"The HMAC key is {n} bytes long, ..."`: a string of words returned.
+_RETURNS_TEXT = re.compile(r"return[ \t]*\(?\s*[rRbBuUfF]{0,2}(?:\"[^\"\n]* |'[^'\n]* )")
 # What a test expects to be raised (`pytest.raises(X)`, `assertRaisesRegex`): no reason to
 # keep a body, but a tail that holds one is kept.
 _TAIL_WORDS = ("raises(", "Raises", "warns(", "Warns")
@@ -196,7 +198,9 @@ class _SiteWords:
             for pattern in (_RETURNS_EXCEPTION, KEYED_LOOKUP)
             for m in pattern.finditer(text)
         ]
-        return cls(text, raises, hits, sorted(returns_read + made))
+        # A function returning a message: a site's local may take it from its call.
+        texts = [m.start() for m in _RETURNS_TEXT.finditer(text)]
+        return cls(text, raises, sorted(hits + texts), sorted(returns_read + made + texts))
 
     def tests(self) -> list[int]:
         """`_TAIL_WORDS`, found once a body is kept."""

@@ -294,6 +294,7 @@ class Walker:
         value = stmt.value
         if value is None or not scope.is_function:
             return
+        self.definitions.returned_text(value, scope)
         if isinstance(value, ast.Call):
             self._call(stmt, value, scope, path)
         else:

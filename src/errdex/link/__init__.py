@@ -60,7 +60,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "35-helper-raise-rich-panels"
+LINKER_VERSION = "37-returned-texts-selection-kinds"
 
 
 def link_version(
@@ -186,7 +186,11 @@ class _Context:
             knobs=tuple(self._with_command(k) for k in reversed(unique.values())),
             selections=tuple(
                 self._selection_command(s)
-                for s in self.selection.selections(facts, site.class_name)
+                for s in self.selection.selections(
+                    facts,
+                    site.class_name,
+                    site.message.literal_text if site.message is not None else None,
+                )
             ),
             tests=self.tests.tests_for(indexed) if self.tests else (),
             public=self.public.of(indexed.module, site.function),

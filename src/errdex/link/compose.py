@@ -147,7 +147,9 @@ class Composer:
             if not any(isinstance(p, str) and " " in p.strip() for p in template.parts):
                 continue  # a value (`return 0`, `return self._role`), not a message
             filled = self.fill(template, _owned_frame(instance, owner), 0)
-            yield ShownText(_put(message, placeholder.expr, filled), f"{chain[0].fact.name}.{name}")
+            yield ShownText(
+                put_text(message, placeholder.expr, filled), f"{chain[0].fact.name}.{name}"
+            )
 
     def own_forms(
         self,
@@ -206,7 +208,7 @@ class Composer:
             return
         for text in formats[1].returns:
             filled = self.fill(text, _owned_frame(instance, formats), 0)
-            put = _put(template, "self.format_message()", filled)
+            put = put_text(template, "self.format_message()", filled)
             yield self.fill(put, _owned_frame(instance, show), 0)
 
     # -- building the instance ---------------------------------------------------------------
@@ -436,7 +438,7 @@ def _builtin_root(chain: list[ResolvedClass]) -> str | None:
     return None
 
 
-def _put(template: MessageTemplate, expr: str, text: MessageTemplate) -> MessageTemplate:
+def put_text(template: MessageTemplate, expr: str, text: MessageTemplate) -> MessageTemplate:
     """The template with its placeholders of `expr` replaced by `text`."""
     parts: list[Part] = []
     for part in template.parts:

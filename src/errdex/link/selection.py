@@ -30,6 +30,16 @@ _MEMBER = re.compile(r"(\w+)\.(\w+)")
 _Target = tuple[str, str]  # (module, class qualname)
 
 
+# A class's own name in a message (`CutlassMLAImpl does not support ...`): what differs
+# between the same check made by each of several backends.
+_CLASS_WORD = re.compile(r"\b_?[A-Z][a-z0-9]*[A-Z]\w*")
+
+
+def _check_words(text: str) -> str:
+    """A message's literal text without class names: the same check in other code."""
+    return " ".join(_CLASS_WORD.sub("", text).split())
+
+
 def _words(name: str) -> set[str]:
     """The words of a name: `AttentionBackendEnum` and `attention_backend` share two."""
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name)
@@ -51,8 +61,10 @@ class SelectionIndex:
         self._member_module: dict[tuple[str, str], str] = {}  # (enum, member) → its module
         self._lists: dict[str, list[tuple[ChoiceList, FileFacts]]] = defaultdict(list)
         # (module, class) → the filters that take it out, with the lists naming it there
-        self._excluded: dict[_Target, list[tuple[NameFilter, FileFacts, list[str]]]] = {}
+        self._excluded: dict[_Target, list[tuple[NameFilter, FileFacts, list[str], int | None]]]
+        self._excluded = {}
         self._typed: dict[str, list[str]] = {}  # enum → the fields typed with it
+        self._module_checks: dict[str, frozenset[str]] = {}  # module → its messages' words
         enums: set[str] = set()
         for facts in files:
             if facts.error is not None:
@@ -72,18 +84,42 @@ class SelectionIndex:
         if enums:
             self._add_typed_fields(files, enums)
 
-    def selections(self, facts: FileFacts, class_name: str | None) -> list[SelectionLink]:
-        """The settings that pick the code of a site in `facts` (in class `class_name`)."""
+    def selections(
+        self, facts: FileFacts, class_name: str | None, message: str | None = None
+    ) -> list[SelectionLink]:
+        """The settings that pick the code of a site in `facts` (in class `class_name`),
+        with the other code that stands in for it; none of which makes the same check
+        (the literal text of `message`, class names aside): every MLA backend refuses
+        `alibi_slopes` with its own class name in the message."""
         out: list[SelectionLink] = []
+        same = _check_words(message) if message else None
         if class_name is not None:
             top = class_name.split(".")[0]
-            for rule, where, listed in self._excluded.get((facts.module, top), []):
-                link = self._exclusion(rule, where, top, listed)
+            for rule, where, listed, line in self._excluded.get((facts.module, top), []):
+                others = [o for o in listed if not self._checks(self._class_module(where, o), same)]
+                link = self._exclusion(rule, where, top, others, line)
                 if link is not None:
                     out.append(link)
         for enum, member, where in self._members.get(facts.module, []):
-            out.extend(self._choices(enum, member, where))
+            out.extend(self._choices(enum, member, where, same))
         return out
+
+    def _checks(self, module: str | None, words: str | None) -> bool:
+        """Whether a site of `module` makes the check whose message has `words`."""
+        if module is None or not words:
+            return False
+        if module not in self._module_checks:
+            facts = self._names.modules.get(module)
+            self._module_checks[module] = frozenset(
+                _check_words(site.message.literal_text)
+                for site in (facts.sites if facts is not None else ())
+                if site.message is not None
+            )
+        return words in self._module_checks[module]
+
+    def _class_module(self, facts: FileFacts, name: str) -> str | None:
+        target = self._class_target(facts, name)
+        return target[0] if target is not None else None
 
     # -- enum members ----------------------------------------------------------------------
 
@@ -108,8 +144,10 @@ class SelectionIndex:
                         if field not in self._typed[enum]:
                             self._typed[enum].append(field)
 
-    def _choices(self, enum: str, member: str, where: FileFacts) -> list[SelectionLink]:
-        others, listed = self._alternatives(enum, member)
+    def _choices(
+        self, enum: str, member: str, where: FileFacts, same: str | None
+    ) -> list[SelectionLink]:
+        others, listed = self._alternatives(enum, member, same)
         if not others:
             return []
         out: list[SelectionLink] = []
@@ -139,15 +177,18 @@ class SelectionIndex:
             )
         return out
 
-    def _alternatives(self, enum: str, member: str) -> tuple[tuple[str, ...], str | None]:
-        """The members that stand in for `member`: listed with it in candidate lists (a
-        platform's priority list), most often first. A list holding a member that names no
+    def _alternatives(
+        self, enum: str, member: str, same: str | None
+    ) -> tuple[tuple[str, ...], str | None]:
+        """The members that stand in for `member`: listed with it in every candidate list
+        that holds it (a platform's priority list). A list holding a member that names no
         class (`TORCH_SDPA = ""`, kept for an encoder) is of another use, and a member
         naming a class of the same module would run the same code."""
         own = self._member_module.get((enum, member))
         counts: Counter[str] = Counter()
         first: dict[str, int] = {}
         listed: str | None = None
+        lists = 0
         for choice, facts in self._lists.get(f"{enum}.{member}", []):
             found = [_MEMBER.fullmatch(item) for item in choice.items]
             others = [m.group(2) for m in found if m is not None and m.group(1) == enum]
@@ -156,13 +197,22 @@ class SelectionIndex:
             ):
                 continue
             listed = listed or f"{facts.path}:{choice.line}"
+            lists += 1
             for other in others:
-                if other != member and self._member_module[(enum, other)] != own:
+                module = self._member_module[(enum, other)]
+                if other != member and module != own and not self._checks(module, same):
                     counts[other] += 1
                     first.setdefault(other, len(first))
-        # most often beside it first, then those in most lists (what runs most widely)
+        # Only those listed wherever it is (each list is a platform's or a device's): one
+        # missing from a list may not run where that list applies. Those in most lists
+        # (what runs most widely) first.
+        # A member's name after its first word says what kind of code it is (`_MLA`,
+        # `_SPARSE`, `_SM120`): one that does not say as much is another kind (a dense
+        # backend cannot serve a sparse model).
+        kind = member.split("_")[1:]
         ranked = sorted(
-            counts, key=lambda m: (-counts[m], -len(self._lists.get(f"{enum}.{m}", ())), first[m])
+            (m for m in counts if counts[m] == lists and all(k in m for k in kind)),
+            key=lambda m: (-len(self._lists.get(f"{enum}.{m}", ())), first[m]),
         )
         return tuple(ranked[:_MAX_OTHERS]), listed
 
@@ -172,6 +222,7 @@ class SelectionIndex:
         """Each class a filter of `facts` can take out: the one it names, or those the
         file's candidate lists name when it filters by any class's name."""
         classes: dict[_Target, list[str]] = defaultdict(list)
+        first: dict[_Target, int] = {}  # the line of the first list naming the class
         for choice in facts.choices:
             if _MEMBER.fullmatch(choice.items[0]):
                 continue  # enum members, not classes
@@ -179,16 +230,17 @@ class SelectionIndex:
                 target = self._class_target(facts, item)
                 if target is not None:
                     classes[target].extend(i for i in choice.items if i != item)
+                    first.setdefault(target, choice.line)
         for rule in facts.name_filters:
             if rule.name is not None:
                 target = self._class_target(facts, rule.name)
                 if target is not None:
-                    self._excluded.setdefault(target, []).append((rule, facts, []))
+                    self._excluded.setdefault(target, []).append((rule, facts, [], None))
                 continue
             for target, listed in classes.items():
                 kept = self._excluded.setdefault(target, [])
-                if not any(r.setting == rule.setting and f is facts for r, f, _ in kept):
-                    kept.append((rule, facts, list(dict.fromkeys(listed))))
+                if not any(r.setting == rule.setting and f is facts for r, f, _, _ in kept):
+                    kept.append((rule, facts, list(dict.fromkeys(listed)), first[target]))
 
     def _class_target(self, facts: FileFacts, name: str) -> _Target | None:
         found = self._names.lookup(self._names.qualify(facts, name))
@@ -200,7 +252,7 @@ class SelectionIndex:
         return where.module, qualname
 
     def _exclusion(
-        self, rule: NameFilter, where: FileFacts, name: str, listed: list[str]
+        self, rule: NameFilter, where: FileFacts, name: str, listed: list[str], line: int | None
     ) -> SelectionLink | None:
         knob = self._setting(rule.setting, where)
         if knob is None:
@@ -217,6 +269,7 @@ class SelectionIndex:
             registry=None,
             file=where.path,
             line=rule.line,
+            listed=f"line {line}" if line is not None else None,
             separator=separator,
             call=knob.call,
         )

@@ -8,11 +8,14 @@ nothing the message does not are dropped, so most sites keep none.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable, Sequence
 
 import msgspec
 
 from errdex.facts import (
+    Arg,
+    Binding,
     ErrorSite,
     ExceptionInfo,
     FileFacts,
@@ -26,6 +29,7 @@ from errdex.link.builtin_text import builtin_str
 from errdex.link.compose import Composer
 from errdex.link.printed import in_panels, printed_forms, prints_panels
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
+from errdex.link.returned import ReturnedTexts
 
 _MAX_FORMS = 8
 _MAX_CLASS_FORMS = 24  # a message table's entries: one per subclass that overrides it
@@ -38,6 +42,7 @@ class ShownTexts:
     def __init__(self, files: list[FileFacts], names: Namespace) -> None:
         self._names = names
         self._composer = Composer(files, names)
+        self._returned = ReturnedTexts(files, names)
         self._panels = prints_panels(files)
 
     def of(
@@ -59,19 +64,51 @@ class ShownTexts:
             resolved = self._names.resolve_class(facts, raw.exception)
             if resolved is not None:
                 forms.extend(self._composer.forms(site, resolved, raw.message))
+                defaulted = _with_defaults(site, raw.bindings)
+                if defaulted is not None:
+                    # The enclosing function's default (`requires(status_code=403)`): what a
+                    # user who left it out sees, `403: Forbidden`.
+                    forms.extend(self._composer.forms(defaulted, resolved, raw.message))
             elif raw.exception in BUILTIN_EXCEPTIONS and site.kind is SiteKind.RAISE:
                 args = tuple(a for a in site.args if a.name is None)
                 text = builtin_str(raw.exception, args) if args else None
                 if text is not None:
                     forms.append(ShownText(text, "str(exc)"))
+        # `msg = alg.check_key_length(key)`, then `raise InvalidKeyError(msg)`.
+        returned = list(self._returned.forms(raw, facts))
+        forms.extend(returned)
         for text, how in printed_forms(site, info, message):
             forms.append(ShownText(text, how))
+        for form in returned:
+            for text, how in printed_forms(site, info, form.text):
+                forms.append(ShownText(text, f"{how} of {form.how}"))
         if raw.class_name is not None and message is not None and _raises_self(message):
             # `raise EOFError(self)`: the object's own `repr()`.
             shown = self._composer.default_repr(facts, raw.class_name)
             if shown is not None:
                 forms.append(ShownText(shown, "repr(self)"))
         return _distinct(in_panels(forms) if self._panels else forms, message)
+
+
+def _with_defaults(site: ErrorSite, bindings: tuple[Binding, ...]) -> ErrorSite | None:
+    """The site with each argument that is a parameter of an enclosing function given
+    that parameter's literal default; None when no argument is one."""
+    defaults = {b.name: b.value for b in bindings if b.origin == "default"}
+    if not defaults or not any(a.source in defaults for a in site.args):
+        return None
+    args = []
+    for arg in site.args:
+        value = _literal_text(defaults[arg.source]) if arg.source in defaults else None
+        args.append(arg if value is None else Arg(value, defaults[arg.source], arg.name))
+    return msgspec.structs.replace(site, args=tuple(args))
+
+
+def _literal_text(source: str) -> MessageTemplate | None:
+    try:
+        value = ast.literal_eval(source)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return MessageTemplate.of(str(value)) if isinstance(value, str | int | float) else None
 
 
 def _raises_self(message: MessageTemplate) -> bool:
