@@ -18,7 +18,9 @@ def logged_by(
 ) -> list[StoredSite]:
     """The log calls at the pasted level of the project the logger's name starts with
     (`babel`, `vllm.engine`): loggers are named for their package or module."""
-    home = project or project_named([p.name for p in store.projects()], item.logger or "")
+    if not item.logger or not item.level:
+        return []
+    home = project or project_named([p.name for p in store.projects()], item.logger)
     if home is None:
         return []
     level = (item.level or "").lower()[:4]

@@ -497,13 +497,9 @@ def rank(
     for index, item in items:
         if inner := inner_texts([*best.values(), *near.values()], item.message):
             score(index, item, wrapper_candidates(store, item.message, inner), False, inner)
-    if not best and not near:
-        # Too few words to search for (`WARNING:lark: * <as : >`): the logger's name says
-        # whose log lines to read.
-        for index, item in items:
-            if item.logger and item.level:
-                sites = logged_by(store, item, project, version)
-                score(index, item, sites, cut=False, logged=True)
+    # Too few words to search for (`WARNING:lark: * <as : >`): the logger's own log calls.
+    for index, item in items if not best and not near else ():
+        score(index, item, logged_by(store, item, project, version), cut=False, logged=True)
     for key in best:
         near.pop(key, None)
     _promote_text_matches(best, near, bare=not any(item.message.strip() for _, item in items))

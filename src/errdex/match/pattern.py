@@ -33,6 +33,7 @@ _MAX_RETRIES = 256  # occurrences of one literal tried before giving up (bounds 
 _MAX_STARTS = 8  # where a wrapped message may begin: first-literal occurrences tried
 _MIN_FRAGMENT_WORDS = 3
 _FRAGMENT = 0.6  # a piece of a template: below any reading of the message from its start
+_WORDS = re.compile(r"\w+")
 _MAX_SKIPPED = 2  # leading words of a piece that may be left unread (a value, a cut word)
 _SKIPPED = 0.9  # the score kept per word left unread
 # ... and the template's text the rest must hold: a short run (`is not a valid`, `does not
@@ -132,6 +133,8 @@ class CompiledTemplate:
             pending, blank = [], False
         self.gaps.append(pending)
         self.literal_chars = sum(len(x.compact) for x in self.lits)
+        # The words of its text: where a piece may start once the words before it are not read.
+        self.words = frozenset(w for x in self.lits for w in _WORDS.findall(x.core))
 
     def match(self, message: str, *, truncated: bool = False) -> TemplateMatch | None:
         """Match `message` against the template; None when its literal text is not all there.
@@ -169,6 +172,8 @@ class CompiledTemplate:
         no word of the template's text are left unread, each costing a share of the score.
         """
         found = self._fragment_from(message)
+        if found is not None or self.literal_chars < _MIN_UNREAD_LITERAL:
+            return found  # (too little text of its own to be read after unread words)
         rest = message
         for skipped in range(1, _MAX_SKIPPED + 1):
             if found is not None and (skipped == 1 or found.literal >= _MIN_UNREAD_LITERAL):
@@ -180,6 +185,9 @@ class CompiledTemplate:
             if any(_word_starts(lit.core, head, skip_first=False) for lit in self.lits):
                 return None  # a word of the template's own: read where it stands, or not at all
             rest = words[1]
+            start = _WORDS.match(rest)
+            if start is not None and start[0] not in self.words:
+                continue  # the next word is no word of the template's either
             found = self._fragment_from(rest) or self._started(rest)
         if found is None or found.literal < _MIN_UNREAD_LITERAL:
             return None
@@ -190,6 +198,9 @@ class CompiledTemplate:
         left after words of other text (`Qwen3-VL-8B No available memory for the ...`)."""
         if self.gaps[0]:
             return None  # a template opening with a value reads any words before it
+        head, first = _reduce(message, False).norm.split(" ", 1)[0], self.lits[0].core
+        if not (first.startswith(head) or head.startswith(first)):
+            return None
         found = self.match(message, truncated=True)
         if found is None:
             return None
@@ -228,6 +239,7 @@ class CompiledTemplate:
         tail.lits += self.lits[i + 1 :]
         tail.gaps = [[], *self.gaps[i + 1 :]]
         tail.literal_chars = sum(len(x.compact) for x in tail.lits)
+        tail.words = self.words
         return tail
 
     def _fragment_result(
