@@ -619,6 +619,10 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # the flag of `command` that reads a config file of flags, and the file's format:
     # ("--config", "yaml")
     config: tuple[str, str] | None = None
+    # for a flag taking a JSON object of fields: the attributes of `behind` the condition
+    # reads that are no field of that object (a property, a method), each with the field to
+    # set instead ('' when none): the object forbids keys that are not fields
+    json_fields: tuple[tuple[str, str], ...] = ()
 
 
 class SelectionLink(msgspec.Struct, frozen=True, gc=False):

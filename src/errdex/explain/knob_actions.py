@@ -290,9 +290,12 @@ def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
         for n in _names(node)
         if n.startswith(prefix) and n[len(prefix) :].isidentifier()
     ]
-    for field in fields:
-        shape = _shape(node, prefix + field)
-        if shape is None:
+    instead = dict(knob.json_fields)
+    for attr in fields:
+        shape = _shape(node, prefix + attr)
+        # a property or method is no key of the object: the field it returns, or nothing
+        field = instead.get(attr, attr)
+        if shape is None or not field:
             continue
         value: object
         match shape.op:

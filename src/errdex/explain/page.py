@@ -82,6 +82,9 @@ class Knob(msgspec.Struct, kw_only=True):
     doc: str | None = None
     # the flag of `command` that reads a config file of flags, and its format
     config: tuple[str, str] | None = None
+    # a JSON-valued flag's attributes that are no field of its object: the field to set
+    # instead of each ('' when none)
+    json_fields: tuple[tuple[str, str], ...] = ()
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).

@@ -79,6 +79,9 @@ class KnobIndex:
         # its read; a field name → (its class, its docstring) for every class documenting it
         self._env_docs: dict[str, str] = {}
         self._field_docs: dict[str, list[tuple[str, str]]] = {}
+        # a class's short name → its module-qualified names and the functions of its body
+        # (properties and methods: no key of a JSON object validated against its fields)
+        self._members: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         for facts in files:
             if facts.error is not None:
                 continue
@@ -91,6 +94,10 @@ class KnobIndex:
                 dest = flag.flag[2:].replace("-", "_")
                 self._flags.setdefault(dest, (flag.flag, facts.path, flag.line))
             for cls in facts.classes:
+                if cls.methods:
+                    self._members.setdefault(cls.name, []).append(
+                        (f"{facts.module}.{cls.qualname}", cls.methods)
+                    )
                 for field, doc in cls.field_docs.items():
                     self._field_docs.setdefault(field, []).append((cls.qualname, doc))
                 for field, annotation in cls.fields.items():
@@ -137,7 +144,11 @@ class KnobIndex:
             out.extend(self._resolve(dotted, facts, class_name, local, depth=0))
         unique: dict[tuple[str, str], KnobLink] = {}
         for knob in out:
-            unique.setdefault((knob.name, knob.behind), knob)
+            kept = unique.setdefault((knob.name, knob.behind), knob)
+            if kept is not knob and knob.json_fields:
+                # one JSON flag behind several attributes: what each of them is, together
+                merged = tuple(dict.fromkeys(kept.json_fields + knob.json_fields))
+                unique[(knob.name, knob.behind)] = msgspec.structs.replace(kept, json_fields=merged)
         return [self._documented(k, class_name) for k in list(unique.values())[:_MAX_KNOBS]]
 
     def _documented(self, knob: KnobLink, class_name: str | None) -> KnobLink:
@@ -443,6 +454,37 @@ class KnobIndex:
             _ARGS_CLASS.search(cls) and name in fields for cls, fields in self._args_fields.items()
         )
 
+    def _json_key(self, receiver: str, attr: str) -> str | None:
+        """None when `attr` of the JSON-valued field `receiver` is a key of its object as far
+        as the code shows; else the field to set instead: the one a property returns as is
+        (`enabled` → `return self.enable_return_routed_experts`), '' for any other property
+        or method (the object forbids keys that are not fields)."""
+        declared = self._fields.get(receiver)
+        if declared is None:
+            return None
+        classes = [
+            member
+            for word in re.findall(r"[A-Za-z_]\w*", declared[1])
+            for member in self._members.get(word, ())
+        ]
+        owners = [qualname for qualname, methods in classes if attr in methods]
+        if len(classes) != 1 or not owners:
+            return None
+        qualname, methods = classes[0]
+        module, _, cls = qualname.rpartition(".")
+        while module and (module, f"{cls}.{attr}") not in self._properties:
+            # a nested class: the module is the part before its outer class
+            module, _, outer = module.rpartition(".")
+            cls = f"{outer}.{cls}"
+        found = self._properties.get((module, f"{cls}.{attr}"))
+        if found is None:
+            return ""
+        prop = found[0]
+        returned = prop.returns[0] if len(prop.returns) == 1 else ""
+        field = returned.removeprefix("self.")
+        plain = returned.startswith("self.") and field.isidentifier() and field not in methods
+        return field if plain and set(prop.reads) <= {returned} else ""
+
     def _flag(self, parts: list[str], dotted: str, class_name: str | None) -> KnobLink | None:
         if len(parts) < 2:
             return None
@@ -451,7 +493,11 @@ class KnobIndex:
         if receiver not in OWN_OBJECT and self._json_flag_field(receiver):
             # `attention_config.backend`, where `--attention-config` takes a JSON object of
             # fields: that flag sets it (a `--backend` of another parser does not)
-            return self._flag(["args", receiver], ".".join(parts[:-1]), None)
+            knob = self._flag(["args", receiver], ".".join(parts[:-1]), None)
+            instead = self._json_key(receiver, name)
+            if knob is None or instead is None:
+                return knob
+            return msgspec.structs.replace(knob, json_fields=((name, instead),))
         # A one-word attribute (`model`, `seed`) is a flag only on an object named for
         # configuration (`model_config.quantization`): on `self` it is too often internal.
         if "_" not in name and not _CONFIG_RECEIVER.search(receiver):
