@@ -180,6 +180,13 @@ SERVE = {
             def process(self, weight):
                 if weight.ndim != 2:
                     raise ValueError(f"FastKernel expects a 2-D weight, got {weight.ndim}")
+
+            def scales(self, weight, scale):
+                if scale.shape != (weight.shape[0], 4):
+                    raise ValueError("FastKernel expects four scales a row")
+
+            def apply(self, x):
+                assert x.is_contiguous(), "FastKernel needs a contiguous input"
         """,
     "serve/kernels/slow.py": """
         class SlowKernel:

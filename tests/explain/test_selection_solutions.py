@@ -57,6 +57,21 @@ def test_a_kernel_check_offers_to_take_the_kernel_out(serve: Store) -> None:
     assert page.example_fix.after == "SERVE_DISABLED_KERNELS=FastKernel serve run MODEL_TAG"
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        # a shape that must match another's: every candidate gets the same input
+        "FastKernel expects four scales a row",
+        # an assert states an invariant, not what this kernel supports
+        "FastKernel needs a contiguous input",
+    ],
+)
+def test_an_invariant_on_the_input_offers_no_kernel_taken_out(serve: Store, message: str) -> None:
+    page = page_of(serve, message)
+    assert not any("SERVE_DISABLED_KERNELS" in s.text for s in page.solutions)
+    assert "candidates a selection tries" not in page.what_it_means
+
+
 def test_a_warning_in_picked_code_offers_no_other_code(serve: Store) -> None:
     # the program goes on after a warning, and other code may not take what the user runs
     page = page_of(serve, "the fused output is not registered")

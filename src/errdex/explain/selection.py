@@ -10,11 +10,12 @@ check, and the code picked instead may ask things of its own.
 
 from __future__ import annotations
 
+import ast
 import shlex
 
 from errdex.explain.page import ExampleFix, Solution
 from errdex.explain.plain import code
-from errdex.facts import KnobKind, SelectionLink, SiteKind
+from errdex.facts import ConditionKind, KnobKind, SelectionLink, SiteKind
 from errdex.store.base import StoredSite
 
 
@@ -26,7 +27,10 @@ def selection_solutions(stored: StoredSite) -> list[Solution]:
     out: list[Solution] = []
     if stored.site.kind in (SiteKind.LOG, SiteKind.WARN):
         return out
+    invariant = _input_invariant(stored)
     for link in stored.selections:
+        if link.how != "choose" and invariant:
+            continue
         text = _choose(link, stored) if link.how == "choose" else _exclude(link)
         if text is not None and all(s.text != text for s in out):
             out.append(Solution(text=text, knob=link.setting, kind="setting", fix=_fix(link)))
@@ -49,6 +53,47 @@ def selection_context(stored: StoredSite, offered: list[Solution]) -> str | None
             f"candidates a selection tries, and {code(link.setting)} takes it out."
         )
     return None
+
+
+def _input_invariant(stored: StoredSite) -> bool:
+    """Whether the check may be one every candidate of a selection shares, so that taking
+    this one out only ends in "no kernel can implement": an `assert` (an invariant as the
+    author states it), or a shape that must match another (`scale.shape != (N, K // 32)`),
+    which is the input's consistency, not what this class supports. Nothing here says the
+    next candidate accepts the same input, so no way out is better than a wrong one."""
+    if stored.site.kind == SiteKind.ASSERT:
+        return True
+    for condition in stored.site.conditions:
+        if condition.kind == ConditionKind.EARLY_EXIT:
+            continue
+        try:
+            tree = ast.parse(condition.test, mode="eval")
+        except SyntaxError:
+            continue
+        if any(_shape_match(node) for node in ast.walk(tree)):
+            return True
+    return False
+
+
+def _shape_match(node: ast.AST) -> bool:
+    """`a.shape == b.shape`, `w.shape != (n, k)`: a shape compared with another shape."""
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+        return False
+    if not isinstance(node.ops[0], ast.Eq | ast.NotEq):
+        return False
+    sides = (node.left, node.comparators[0])
+    shapes = sum(_is_shape(side) for side in sides)
+    return shapes == 2 or (shapes == 1 and any(isinstance(s, ast.Tuple | ast.List) for s in sides))
+
+
+def _is_shape(node: ast.expr) -> bool:
+    """`x.shape`, `x.shape[0]`, `x.size()`, `x.size(1)`."""
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Call):
+        node = node.func
+        return isinstance(node, ast.Attribute) and node.attr == "size"
+    return isinstance(node, ast.Attribute) and node.attr == "shape"
 
 
 def _noun(setting: str) -> str:
