@@ -28,7 +28,7 @@ from pathlib import Path
 
 from errdex.facts import MessageTemplate, Placeholder
 from errdex.indexing import index_source
-from errdex.match import lookup_text
+from errdex.match import Match, lookup_text
 from errdex.sources import open_source
 from errdex.store import open_store
 from errdex.store.base import Store, StoredSite
@@ -78,6 +78,13 @@ def sample_sites(store: Store, n: int, rng: random.Random) -> list[StoredSite]:
     return rng.sample(usable, min(n, len(usable)))
 
 
+def _shows(match: Match, template: str) -> bool:
+    """The first match is a site of the sampled template, or the raise inside a helper
+    shown for a call of that text (`called_at`: the call is named in the result)."""
+    through = getattr(match, "called_at", None) is not None  # older revisions lack it
+    return match.message == template or (through and match.shown == template)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", default=str(HERE / "out" / "speed.db"))
@@ -105,11 +112,7 @@ def main() -> None:
         started = time.perf_counter()
         matches = lookup_text(store, paste, limit=3).matches
         latencies.append(time.perf_counter() - started)
-        if (
-            matches and matches[0].message == stored.site.message.text
-            if stored.site.message
-            else False
-        ):
+        if matches and stored.site.message and _shows(matches[0], stored.site.message.text):
             first += 1
     noise = "INFO 2024-01-01 12:00:00 [engine.py:12] heartbeat: all workers alive\n"
     big = noise * (1_000_000 // len(noise)) + pastes[0][1] + "\n"

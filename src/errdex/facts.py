@@ -470,6 +470,10 @@ class SourceRead(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     docstring: str | None = None
     # the parameters a call cannot pass by keyword: positional-only, `*args`, `**kwargs`
     positional: tuple[str, ...] = ()
+    # the parameters a call must give (no default), in order
+    required: tuple[str, ...] = ()
+    # those of the class's own `__init__` (when `init_params` names any); None: not read
+    init_required: tuple[str, ...] | None = None
     tries: dict[int, TryRead] = {}  # except line → its try
     # where the site sits when no branch condition says it: the `else` of a loop (it runs
     # when the loop ends without `break`), an except clause

@@ -31,7 +31,7 @@ NET = {
         version = "1.0"
         """,
     "net/__init__.py": """
-        from ._client import Client
+        from ._client import Client, Pool
         from ._screen import Screen
         from .render import *
         """,
@@ -57,6 +57,15 @@ NET = {
             def show(self, json=None, *, data=None):
                 if json is not None and not isinstance(json, str):
                     raise TypeError(f"json must be str. Did you mean show(data={json!r}) ?")
+
+
+        class Pool:
+            def __init__(self, size, timeout=None, *, name):
+                self.timeout = timeout
+
+            def acquire(self):
+                if self.timeout is not None:
+                    raise ValueError("pool timeouts are not supported")
         """,
     "net/_screen.py": """
         class Screen:
@@ -126,7 +135,10 @@ def test_a_keyword_left_out_of_a_constructor_imported_by_its_public_path(net: St
 def test_a_method_on_the_users_object_with_the_accepted_value(net: Store) -> None:
     fix = first_input(page_of(net, "unknown mode")).fix
     assert fix is not None
-    assert (fix.before, fix.after) == ("client.send(mode=MODE)", "client.send(mode='fast')")
+    assert (fix.before, fix.after) == (
+        "client.send(request=REQUEST, mode=MODE)",
+        "client.send(request=REQUEST, mode='fast')",
+    )
     assert "`client` is your `Client` object (`net.Client`)" in (fix.note or "")
     assert fix.fills == {"MODE": "{mode!r}"}
 
@@ -134,14 +146,22 @@ def test_a_method_on_the_users_object_with_the_accepted_value(net: Store) -> Non
 def test_a_bound_is_passed_as_the_bound_itself(net: Store) -> None:
     fix = first_input(page_of(net, "too many retries")).fix
     assert fix is not None
-    assert fix.after == "client.send(retries=5)"
+    assert fix.after == "client.send(request=REQUEST, retries=5)"
+    assert "`REQUEST`, `RETRIES` stand for your own values" in (fix.note or "")
+
+
+def test_the_constructor_arguments_a_call_must_give_are_named(net: Store) -> None:
+    fix = first_input(page_of(net, "pool timeouts")).fix
+    assert fix is not None
+    assert fix.before == "from net import Pool\nPool(size=SIZE, name=NAME, timeout=TIMEOUT)"
+    assert fix.after == "from net import Pool\nPool(size=SIZE, name=NAME)"
 
 
 def test_a_function_re_exported_by_a_star_import(net: Store) -> None:
     fix = first_input(page_of(net, "render needs a width")).fix
     assert fix is not None
-    assert fix.before == "from net import render\nrender()"
-    assert fix.after == "from net import render\nrender(width=WIDTH)"
+    assert fix.before == "from net import render\nrender(text=TEXT)"
+    assert fix.after == "from net import render\nrender(text=TEXT, width=WIDTH)"
 
 
 def test_no_keyword_fix_for_star_arguments_or_private_functions(net: Store) -> None:
@@ -163,8 +183,8 @@ def test_the_users_value_from_their_paste_fills_the_fix(net: Store) -> None:
     assert answer.page is not None
     fix = answer.page.example_fix
     assert fix is not None
-    assert fix.before == "client.send(mode='quick')"
-    assert fix.after == "client.send(mode='fast')"
+    assert fix.before == "client.send(request=REQUEST, mode='quick')"
+    assert fix.after == "client.send(request=REQUEST, mode='fast')"
 
 
 def test_the_call_the_message_suggests_moves_the_value_to_its_keyword(net: Store) -> None:

@@ -33,6 +33,10 @@ def test_a_backend_check_offers_the_backends_that_stand_in_for_it(serve: Store) 
         "serve/platforms.py:7."
     )
     assert "no solution is offered" not in page.what_it_means
+    assert (
+        "But a setting picks the code it is in: it runs when `--attention-backend` is "
+        "`CUTLASS` (given or picked by default), so another value avoids it."
+    ) in page.what_it_means
     assert page.example_fix is not None
     assert (page.example_fix.before, page.example_fix.after) == (
         "serve run MODEL_TAG",

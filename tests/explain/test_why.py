@@ -91,6 +91,12 @@ ENG = {
                 if arch in V2_ONLY:
                     raise ValueError("this architecture needs the V2 runner")
 
+            def check_items(self, items):
+                # An item of the wrong kind means a loader bug: name it rather than skip.
+                for item in items:
+                    if isinstance(item, bytes):
+                        raise TypeError("raw bytes reached the loader")
+
             def check_graphs(self):
                 if self.compile_config.graph_mode != GraphMode.NONE:
                     raise ValueError("profiling needs graphs off")
@@ -129,6 +135,12 @@ def test_the_comment_above_an_environment_variables_read(eng: Store) -> None:
 def test_the_comment_on_a_constant_the_check_tests(eng: Store) -> None:
     assert "of `V2_ONLY`: “Architectures whose kernels only the V2 runner has.”" in why(
         eng, "this architecture needs"
+    )
+
+
+def test_the_comment_above_the_loop_the_check_is_in(eng: Store) -> None:
+    assert "“An item of the wrong kind means a loader bug: name it rather than skip.”" in why(
+        eng, "raw bytes reached"
     )
 
 

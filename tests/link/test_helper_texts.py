@@ -189,3 +189,28 @@ def test_a_message_a_called_function_returns() -> None:
             "HMACAlgorithm.check_key_length()"
         )
     }
+
+
+def test_a_raise_of_joined_messages_shows_each_message_alone() -> None:
+    # lark's LALR analysis: each collision's message built, appended, then all of them
+    # joined; one collision, the usual case, reads as its own message.
+    sites = link(
+        {
+            "grammar/lalr.py": """
+                class GrammarError(Exception):
+                    pass
+
+                def check(reduce_reduce):
+                    msgs = []
+                    for la, rules in reduce_reduce:
+                        msg = "Reduce/Reduce collision in %s between rules: %s" % (la, rules)
+                        msgs.append(msg)
+                    if msgs:
+                        raise GrammarError("\\n\\n".join(msgs))
+                """
+        }
+    )
+    [site] = [s for s in sites if s.site.line == 11]
+    assert {form.text.text for form in site.shown} == {
+        "Reduce/Reduce collision in {la} between rules: {rules}"
+    }

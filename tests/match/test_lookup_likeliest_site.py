@@ -80,6 +80,17 @@ PACKAGE = {
             _deprecated("get_rules")
             return []
         """,
+    "cli/segments.py": """
+        def _segment(data, name):
+            if data.endswith("==="):
+                raise ValueError(f"Invalid {name} padding")
+            if len(data) % 4 == 1:
+                raise ValueError(f"Invalid {name} padding")
+            return data
+
+        def load(token):
+            return _segment(token, "crypto")
+        """,
 }
 
 
@@ -156,3 +167,27 @@ def test_a_warning_helper_shows_its_warn(store: Store) -> None:
     first = lookup_text(store, text).matches[0]
     assert (first.function, first.kind) == ("_deprecated", "warn")
     assert first.called_at is not None and first.called_at.function == "get_rules"
+
+
+def test_a_helper_raising_the_text_at_two_places_raises_it_at_either(store: Store) -> None:
+    matches = lookup_text(store, "ValueError: Invalid crypto padding").matches
+    assert [(m.function, m.line, m.raised_at) for m in matches[:2]] == [
+        ("_segment", 4, 2),
+        ("_segment", 6, 2),
+    ]
+    assert all(m.called_at is not None and m.called_at.function == "load" for m in matches[:2])
+
+
+def test_a_frame_in_the_helper_says_which_of_its_raises(store: Store) -> None:
+    paste = (
+        "Traceback (most recent call last):\n"
+        '  File "/venv/lib/python3.12/site-packages/cli/segments.py", line 10, in load\n'
+        '    return _segment(token, "crypto")\n'
+        '  File "/venv/lib/python3.12/site-packages/cli/segments.py", line 6, in _segment\n'
+        '    raise ValueError(f"Invalid {name} padding")\n'
+        "ValueError: Invalid crypto padding\n"
+    )
+    matches = lookup_text(store, paste).matches
+    assert (matches[0].line, matches[0].called_at is not None) == (6, True)
+    # (the other raise of the text is no longer shown through the call: the frame decides)
+    assert all(m.called_at is None for m in matches[1:] if m.line == 4)

@@ -110,6 +110,20 @@ def test_a_class_named_with_its_package_is_looked_for_though_a_builtin_has_its_n
     assert {"shop/fetch.py", "shop/net.py"} <= needed_files(package, evidence)
 
 
+def test_a_value_inside_a_run_of_words_leaves_the_words_either_side_to_find() -> None:
+    package = {
+        **PACKAGE,
+        "shop/files.py": (
+            b"def read(path):\n    raise OSError(f'Input path: {path} does not exist')\n"
+        ),
+        "shop/other.py": b"def get(key):\n    raise KeyError(f'{key} does not exist')\n",
+    }
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception=None, message="Input path: babel does not exist"),)
+    )
+    assert needed_files(package, evidence) == {"shop/files.py"}  # holds the most of it
+
+
 def test_nothing_found_means_nothing_needed() -> None:
     evidence = Evidence(
         errors=(ErrorEvidence(exception=None, message="no such text anywhere at all"),)

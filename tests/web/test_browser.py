@@ -171,9 +171,9 @@ def test_an_example_fix_is_drawn_as_the_user_writes_the_call(
     assert fix.splitlines() == [
         "# before",
         "from shop.cart import add",
-        "add(count=COUNT)",
+        "add(cart=CART, item=ITEM, stock=STOCK, count=COUNT)",
         "# after",
         "from shop.cart import add",
-        "add(count=100)",
+        "add(cart=CART, item=ITEM, stock=STOCK, count=100)",
     ]
     assert "`COUNT`" not in page.locator("article.error-page p.note").first.inner_text()

@@ -100,19 +100,22 @@ def _call_fix(change: Change) -> ExampleFix | None:
         return None  # an operator's method (`__getitem__`): not called by name
 
     def call(value: str | None, keyword: str) -> str:
-        return f"{head}{callee}({'' if value is None else f'{keyword}={value}'})"
+        given = [*change.required, *([] if value is None else [f"{keyword}={value}"])]
+        return f"{head}{callee}({', '.join(given)})"
 
     before = call(change.before, argument)
     after = call(change.after, change.keyword or argument)
     if before == after:
         return None
-    mine = [v for v in dict.fromkeys((change.before, change.after)) if v and _placeholder(v)]
+    named = [a.rpartition("=")[2] for a in change.required]
+    values = (*named, change.before, change.after)
+    mine = [v for v in dict.fromkeys(values) if v and _placeholder(v)]
     if mine:
-        named = ", ".join(f"`{v}`" for v in mine)
+        listed = ", ".join(f"`{v}`" for v in mine)
         notes.append(
-            f"{named} stands for your own value."
+            f"{listed} stands for your own value."
             if len(mine) == 1
-            else f"{named} stand for your own values."
+            else f"{listed} stand for your own values."
         )
     notes.append("Keep the call's other arguments as they are.")
     return ExampleFix(before=before, after=after, note=" ".join(notes))

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from errdex.explain.context import Facts
 from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
-from errdex.explain.user_call import user_call
+from errdex.explain.user_call import required_arguments, user_call
 from errdex.extract.conditions import dotted_name
 from errdex.facts import ConditionKind
 
@@ -168,13 +168,20 @@ def _change(instead: _Instead, passed: dict[str, tuple[bool, str]], facts: Facts
     if call is None:
         return None
     target, method = call
+    of_init = constructor and not facts.stored.site.function.endswith(".__init__")
+    required = required_arguments(facts, param, constructor=of_init)
+    names = facts.read.init_required if of_init else facts.read.required
+    # a parameter is left out only where it has a default: else it is passed as None
+    must = names is None or param in names
+    before, after = instead.before, instead.after
     return Change(
         form="call",
         target=target,
         method=method,
         argument=param,
-        before=instead.before,
-        after=instead.after,
+        before="None" if before is None and must else before,
+        after="None" if after is None and must else after,
+        required=required or (),
     )
 
 

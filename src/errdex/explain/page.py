@@ -161,6 +161,9 @@ class Change(msgspec.Struct, kw_only=True, omit_defaults=True):
     before: str | None = None
     after: str | None = None
     keyword: str | None = None  # call: the keyword the value is passed as after, if another
+    # call: the arguments the call must give besides this one, as source with the user's
+    # values named (`url=URL`); unknown when the callable's signature was not read
+    required: tuple[str, ...] = ()
 
 
 class Solution(msgspec.Struct, kw_only=True):

@@ -7,6 +7,7 @@ from __future__ import annotations
 from errdex.explain.context import Facts
 from errdex.explain.page import GUARD_NOT_READ, Caller, ConditionView, WhenItHappens
 from errdex.explain.plain import code
+from errdex.explain.selection import selection_context
 from errdex.explain.solutions import no_way_out, solutions
 from errdex.explain.why import code_words
 from errdex.facts import ConditionKind, KnobKind, SiteKind
@@ -75,7 +76,10 @@ def what_it_means(facts: Facts) -> str:
             f"The check applies only when {context}: errdex found no setting or argument "
             "a user passes behind that."
         )
-        if not solutions(facts):
+        picked = selection_context(facts.stored, solutions(facts))
+        if picked:
+            sentences.append(picked)
+        elif not solutions(facts):
             # said rather than a condition negated: a way out no user can take is none
             sentences.append(
                 "So no solution is offered: these conditions read as the program's own "

@@ -33,6 +33,24 @@ def selection_solutions(stored: StoredSite) -> list[Solution]:
     return out
 
 
+def selection_context(stored: StoredSite, offered: list[Solution]) -> str | None:
+    """What "What it means" says when the way out offered is other code: the check itself
+    is on internal state, but a setting picked the code it is in."""
+    for link in stored.selections:
+        if not any(s.knob == link.setting and s.kind == "setting" for s in offered):
+            continue
+        if link.how == "choose":
+            return (
+                f"But a setting picks the code it is in: it runs when {code(link.setting)} is "
+                f"{code(link.value)} (given or picked by default), so another value avoids it."
+            )
+        return (
+            f"But a setting picks the code it is in: {code(link.value)} is one of the "
+            f"candidates a selection tries, and {code(link.setting)} takes it out."
+        )
+    return None
+
+
 def _noun(setting: str) -> str:
     return setting.lstrip("-").replace("-", " ").replace("_", " ").lower()
 

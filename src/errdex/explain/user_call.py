@@ -31,6 +31,24 @@ def user_call(facts: Facts, constructor: bool = False) -> tuple[str, str | None]
     return public.rsplit(".", 1)[0], None if constructor or method == "__init__" else method
 
 
+def required_arguments(
+    facts: Facts, besides: str, constructor: bool = False
+) -> tuple[str, ...] | None:
+    """The arguments a call must give besides `besides`, as source with the user's value
+    named: `url=URL`, or `URL` for a positional-only parameter. Of the site's function, or
+    with `constructor` of its class's `__init__`; None when that signature was not read."""
+    read = facts.read
+    names = read.init_required if constructor else read.required
+    if names is None:
+        return None
+    positional = () if constructor else read.positional
+    return tuple(
+        (name.upper() if name in positional else f"{name}={name.upper()}")
+        for name in names
+        if name != besides
+    )
+
+
 def suggested_call(suggested: str, facts: Facts) -> Change | None:
     """The call a message suggests instead (`Did you mean print_json(data={json!r})?`), as
     a change of the user's call: the value they gave one parameter, passed as another
@@ -75,4 +93,5 @@ def suggested_call(suggested: str, facts: Facts) -> Change | None:
         before=mine,
         after=mine,
         keyword=given.arg,
+        required=required_arguments(facts, param) or (),
     )

@@ -23,7 +23,9 @@ _MAX_QUOTE = 300
 
 def code_words(facts: Facts) -> str:
     """One sentence quoting the code around the check, or "" when it says nothing."""
-    lines = sorted({c.line for c in facts.held} | {facts.stored.site.line})
+    # every condition's line: a comment above the loop or `with` the check sits in says
+    # what it is for as often as one above an `if`
+    lines = sorted({c.line for c in facts.conditions} | {facts.stored.site.line})
     parts = [_quote(c) for c in facts.read.comments_near(lines)[:_MAX_COMMENTS]]
     doc = facts.read.docstring
     if doc:

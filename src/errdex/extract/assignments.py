@@ -9,7 +9,7 @@ import ast
 import functools
 from collections.abc import Sequence
 
-from errdex.extract.scope import Assignment, Reasons, Scope, Step
+from errdex.extract.scope import Assignment, Reasons, Scope, Step, message_locals
 from errdex.extract.shapes import is_reasons_call
 from errdex.extract.walk_state import WalkState
 from errdex.facts import MessageTemplate, Placeholder, ReasonsCall, Variant
@@ -115,8 +115,12 @@ class AssignmentRecorder:
         self, items: Sequence[ast.expr], scope: Scope, path: tuple[Step, ...]
     ) -> list[Variant]:
         out = []
+        built = message_locals(scope, self.state.blocks)
         for item in items:
-            if not self.state.stringy(item):
+            # a text, or a message built first (`msg = "... %s" % (la,)`, then appended)
+            if not self.state.stringy(item) and not (
+                isinstance(item, ast.Name) and item.id in built
+            ):
                 continue
             template = self.state.template(item, scope)
             if template is not None and template.literal_length:

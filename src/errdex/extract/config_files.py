@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+_LOADER_WORDS = ("yaml.safe_load(", "yaml.load(", "json.load(", "tomllib.load(", "toml.load(")
 _LOADER = re.compile(r"\b(?:(yaml)\.(?:safe_)?load|(json)\.load|(tomllib|toml)\.load)\(")
 # `"--" + key`, `f"--{key}"`: a key of the loaded mapping written as a flag
 _KEY_AS_FLAG = re.compile(r"""["']--["']\s*\+\s*[A-Za-z_]\w*|\bf["']--\{[A-Za-z_]\w*\}""")
@@ -21,7 +22,8 @@ _FILE_FLAG = re.compile(
 
 def config_file_flags(text: str) -> dict[str, str]:
     """The flag that names a config file of flags → its format (`yaml`, `json`, `toml`)."""
-    if "--" not in text or "load(" not in text:
+    # the loaders' names, found by `str.find` before any pattern runs over the text
+    if "--" not in text or not any(word in text for word in _LOADER_WORDS):
         return {}
     loader = _LOADER.search(text)
     if loader is None or _KEY_AS_FLAG.search(text) is None:

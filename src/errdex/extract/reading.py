@@ -97,6 +97,7 @@ class _Scope:
     handlers: dict[int, list[ast.stmt]]  # except line → the body of its try
     params: tuple[str, ...]
     positional: tuple[str, ...]
+    required: tuple[str, ...]
     docstring: str | None
     # `if` line → its last line, for an `if` neither of whose branches leaves the block
     # (no return, raise, break, continue): it only chooses a value, both ways go on
@@ -145,7 +146,9 @@ class _FileReader:
         return SourceRead(
             params=scope.params,
             positional=scope.positional,
+            required=scope.required,
             init_params=init_params,
+            init_required=self._init_required(cls) if init_params and cls is not None else None,
             # a test whose branches neither fail nor warn reads as no test at all; one that
             # ends before the site without leaving the block only chose a value (the
             # message's wording): taken the other way, it reaches the site all the same
@@ -191,14 +194,14 @@ class _FileReader:
                     handlers[handler.lineno] = node.body
         params: tuple[str, ...] = ()
         positional: tuple[str, ...] = ()
+        required: tuple[str, ...] = ()
         doc = None
         if func is not None:
             args = func.args
             every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
             every += [a for a in (args.vararg, args.kwarg) if a is not None]
             params = tuple(a.arg for a in every if a.arg not in OWN_OBJECT)
-            starred = [*args.posonlyargs, *(a for a in (args.vararg, args.kwarg) if a)]
-            positional = tuple(a.arg for a in starred if a.arg not in OWN_OBJECT)
+            positional, required = _call_shape(func)
             doc = ast.get_docstring(func)
         scope = _Scope(
             func=func,
@@ -209,6 +212,7 @@ class _FileReader:
             passes=passes,
             params=params,
             positional=positional,
+            required=required,
             docstring=" ".join(doc.split())[:_MAX_DOC] if doc else None,
         )
         self._scopes[key] = scope
@@ -221,10 +225,7 @@ class _FileReader:
         found = self._inits.get(id(cls))
         if found is None:
             self._inits[id(cls)] = {}  # a cycle of bases ends here
-            init = next(
-                (s for s in cls.body if isinstance(s, _FUNCTIONS) and s.name == "__init__"), None
-            )
-            whole = self._original(init) if init is not None else None
+            whole = self._own_init(cls)
             found = init_params(whole) if whole is not None else {}
             takes = param_names(whole) if whole is not None else None
             for base in self._file_classes(cls) if depth < _MAX_BASES else ():
@@ -233,6 +234,19 @@ class _FileReader:
                         found.setdefault(attr, param)
             self._inits[id(cls)] = found
         return found
+
+    def _init_required(self, cls: ast.ClassDef) -> tuple[str, ...] | None:
+        """The parameters the class's own `__init__` must be given, None when it has none
+        of its own (what it inherits is not read here)."""
+        whole = self._own_init(cls)
+        return _call_shape(whole)[1] if whole is not None else None
+
+    def _own_init(self, cls: ast.ClassDef) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The class's own `__init__`, whole (a skeleton may have blanked its body)."""
+        init = next(
+            (s for s in cls.body if isinstance(s, _FUNCTIONS) and s.name == "__init__"), None
+        )
+        return self._original(init) if init is not None else None
 
     def _file_classes(self, cls: ast.ClassDef) -> list[ast.ClassDef]:
         """The bases of `cls` that the file defines at its top level, by their plain name."""
@@ -322,6 +336,21 @@ class _FileReader:
         if words and not words.startswith(_DIRECTIVES):
             return words
         return None
+
+
+def _call_shape(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[str, ...], ...]:
+    """(the parameters a call cannot pass by keyword: positional-only, `*args`,
+    `**kwargs`; those it must give: positional ones before the first default, keyword-only
+    ones without a default), without `self`/`cls`."""
+    args = func.args
+    starred = [*args.posonlyargs, *(a for a in (args.vararg, args.kwarg) if a)]
+    ordered = [*args.posonlyargs, *args.args]
+    plain = ordered[: len(ordered) - len(args.defaults)]
+    bare = [a for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is None]
+    return (
+        tuple(a.arg for a in starred if a.arg not in OWN_OBJECT),
+        tuple(a.arg for a in (*plain, *bare) if a.arg not in OWN_OBJECT),
+    )
 
 
 def _def_starts(text: str) -> list[int]:

@@ -74,6 +74,10 @@ class ShownTexts:
                 text = builtin_str(raw.exception, args) if args else None
                 if text is not None:
                     forms.append(ShownText(text, "str(exc)"))
+        if message is not None and _only_joined(message, site.reasons_expr):
+            # `raise GrammarError("\n\n".join(msgs))`: one message collected, as it
+            # most often is, is the text itself.
+            forms.extend(ShownText(v.reason, "one of the messages it joins") for v in site.variants)
         # `msg = alg.check_key_length(key)`, then `raise InvalidKeyError(msg)`.
         returned = list(self._returned.forms(raw, facts))
         forms.extend(returned)
@@ -109,6 +113,12 @@ def _literal_text(source: str) -> MessageTemplate | None:
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return None
     return MessageTemplate.of(str(value)) if isinstance(value, str | int | float) else None
+
+
+def _only_joined(message: MessageTemplate, joined: str | None) -> bool:
+    """The message is nothing but the list of messages it joins."""
+    only = message.parts[0] if len(message.parts) == 1 else None
+    return joined is not None and isinstance(only, Placeholder) and only.expr == joined
 
 
 def _raises_self(message: MessageTemplate) -> bool:

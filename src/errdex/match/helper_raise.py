@@ -29,56 +29,85 @@ _RAISES = (SiteKind.RAISE, SiteKind.WARN)
 def raise_inside_helpers(store: Store, matches: Sequence[Match], count: int) -> list[Match]:
     """`matches` (best first) with each helper's call among the first `count` shown as the
     raise inside the helper, naming the call; one result per raise (the call's text that
-    explains the paste best names it)."""
+    explains the paste best names it).
+
+    A helper that raises the same text at several places (`raise DecodeError(f"Invalid
+    {name} padding")` on each way a segment is bad) raises it at any of them for the call:
+    each is a result, with the call's score, and the same text makes them one result of
+    several sites (`one_result.merge_same_text`)."""
     out: list[Match] = []
     at: dict[str, int] = {}  # error id → its place in `out`
     used: set[int] = set()  # places in `matches` shown through a call
+    files: dict[tuple[str, str, str], list[StoredSite]] = {}  # a file's sites, read once
     for i, match in enumerate(matches):
         if i in used:
             continue
         target = match.site.helper_raise if match.site is not None else None
-        raised: StoredSite | None = None
-        if target is not None and i < count:
-            j = _matched_at(matches, target, match)
+        raises = _raises(store, files, target, match) if target is not None and i < count else []
+        if not raises:
+            if match.id not in at:
+                at[match.id] = len(out)
+                out.append(match)
+            continue
+        # A traceback's frame that pins one of them says which raised.
+        pinned = [r for r in raises if _pinned(matches, r, match)]
+        for raised in pinned or raises:
+            shown = match
+            j = _matched_at(matches, raised, match)
             if j is not None:
                 used.add(j)
-                raised = matches[j].site
-                match = msgspec.structs.replace(match, score=max(match.score, matches[j].score))
-            else:
-                raised = _stored(store, target, match)
-        if raised is not None:
+                shown = msgspec.structs.replace(match, score=max(match.score, matches[j].score))
             held = at.get(raised.id)
             if held is not None:  # already shown, through a frame or a better call
                 if out[held].called_at is None:
                     out[held] = _naming(out[held], match)
                 continue
-            match = _through(match, raised)
-        if match.id in at:
-            continue
-        at[match.id] = len(out)
-        out.append(match)
+            at[raised.id] = len(out)
+            out.append(_through(shown, raised))
     return out
 
 
-def _matched_at(matches: Sequence[Match], target: tuple[str, int], call: Match) -> int | None:
+def _raises(
+    store: Store,
+    files: dict[tuple[str, str, str], list[StoredSite]],
+    target: tuple[str, int],
+    call: Match,
+) -> list[StoredSite]:
+    """The raise inside the helper that the call makes happen, then the helper's other
+    raises of the very same text, in file order."""
+    file, line = target
+    key = (call.project, call.version, file)
+    if key not in files:
+        files[key] = store.sites_in_files([file], None, call.project, call.version)
+    sites = [s for s in files[key] if s.site.kind in _RAISES]
+    first = next((s for s in sites if s.site.line == line), None)
+    if first is None:
+        return []
+    text = first.site.message.text if first.site.message is not None else None
+    same = [
+        s
+        for s in sites
+        if s is not first
+        and text is not None
+        and s.site.function == first.site.function
+        and s.site.message is not None
+        and s.site.message.text == text
+    ]
+    return [first, *sorted(same, key=lambda s: s.site.line)]
+
+
+def _pinned(matches: Sequence[Match], raised: StoredSite, call: Match) -> bool:
+    j = _matched_at(matches, raised, call)
+    return j is not None and matches[j].pinned
+
+
+def _matched_at(matches: Sequence[Match], raised: StoredSite, call: Match) -> int | None:
     for j, other in enumerate(matches):
-        site = other.site
-        if (
-            site is not None
-            and (other.project, other.version) == (call.project, call.version)
-            and (site.file, site.site.line) == target
-            and site.site.kind in _RAISES
+        if other.id == raised.id and (other.project, other.version) == (
+            call.project,
+            call.version,
         ):
             return j
-    return None
-
-
-def _stored(store: Store, target: tuple[str, int], call: Match) -> StoredSite | None:
-    """The raise inside the helper, as stored with the call's release."""
-    file, line = target
-    for site in store.sites_in_files([file], line, call.project, call.version):
-        if site.site.line == line and site.site.kind in _RAISES:
-            return site
     return None
 
 

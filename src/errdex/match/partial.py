@@ -31,6 +31,10 @@ from errdex.sources.base import Skipped, Source, SourceFile, VersionInfo
 
 # Past this many files, a subset saves too little to be worth a second pass.
 MAX_SUBSET_FILES = 400
+# A package of fewer files is indexed whole within the time a first answer may take, and
+# what the whole knows of itself (a text composed from several files, every site raising
+# the same text) then needs no subset to hold it.
+MIN_PACKAGE_FILES = 150
 IMPORT_LEVELS = 1
 BASE_LEVELS = 3  # past the imports, the modules defining the bases of the classes used
 # The files holding a bare message's runs best, at most: its raise is in one of them (or
@@ -53,8 +57,12 @@ _PIECE_BREAK = re.compile(r"(?<=[.,;:!?])\s+")
 _TOP_LEVEL = re.compile(rb"^(?=[^\s#)\]}@])", re.MULTILINE)  # a statement at column 0
 _CLASS = re.compile(rb"class[ \t]+(\w+)[^:\n]*")
 _ERRORISH = re.compile(rb"Error|Exception|Warning|Exit|Abort|Fail")
+_RICH_PANEL = re.compile(
+    rb"^[ \t]*(?:from|import)[ \t]+rich(?:\.panel\b|[ \t]+import[^\n]*\bpanel\b)", re.M
+)
 _WORD_RUN_MIN = 12  # characters: shorter runs are found in too many files
 _PIECE_WORDS = 4
+_SHORT_PIECE_MIN = 8  # characters of a piece of two or three words
 
 
 @runtime_checkable
@@ -139,6 +147,22 @@ def message_pieces(message: str) -> list[str]:
                     piece = " ".join(words[max(0, start - 2) : start + _PIECE_WORDS])
                 if len(piece) >= _WORD_RUN_MIN:
                     pieces.add(piece)
+    return sorted(pieces, key=lambda piece: (-len(piece), piece))
+
+
+def short_pieces(message: str) -> list[str]:
+    """Shorter pieces, for a message whose pieces no file holds: a value may sit inside a
+    run of words (`Input path: babel does not exist`), so the words either side of it are
+    looked for, two or three at a time, longest first."""
+    pieces: set[str] = set()
+    for run in _VALUE.split(message):
+        for sentence in _PIECE_BREAK.split(" ".join(run.split())):
+            words = sentence.strip(" .,;:!?-").split()
+            for size in (3, 2):
+                for start in range(len(words) - size + 1):
+                    piece = " ".join(words[start : start + size])
+                    if len(piece) >= _SHORT_PIECE_MIN:
+                        pieces.add(piece)
     return sorted(pieces, key=lambda piece: (-len(piece), piece))
 
 
@@ -319,6 +343,9 @@ def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -
         if pieces and any(pieces[0].encode() in files[path] for path in framed):
             continue  # the frames hold the message: the raise is there
         holding = _holding_pieces(files, pieces) if pieces else set()
+        if pieces and not holding:
+            pieces = short_pieces(error.message)
+            holding = _holding_pieces(files, pieces)
         needles = [piece.encode() for piece in pieces[:_SCORED_PIECES]]
         for path in holding:
             _add_lines(chosen, path, _lines_of(files[path], needles) or None)
@@ -330,6 +357,12 @@ def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -
     if not searched:
         return None
     wanted = {path: _definitions(files, path, lines) for path, lines in chosen.items()}
+    if any(error.boxed for error in evidence.errors):
+        # Whether the release draws its errors in rich panels is read off its imports: one
+        # file importing rich's panels tells it, as the whole would.
+        panels = next((p for p, data in files.every() if _RICH_PANEL.search(data)), None)
+        if panels is not None:
+            wanted.setdefault(panels, frozenset())
     found = with_imports(files, wanted, modules, IMPORT_LEVELS, BASE_LEVELS)
     unseen = [
         name for name in classes if not any(_defines(files[p], name) for p in found if p in files)
@@ -374,13 +407,15 @@ class SubsetSource:
 
 def first_subset(source: Source, evidence: Evidence) -> SubsetSource | None:
     """The subset of `source` that answers `evidence`, or None when the whole is as cheap
-    (nothing to look for, or too much found).
+    (a small package, nothing to look for, or too much found).
 
     Nothing found is an empty subset: no frame names a file of the package and no file holds
     a piece of the message or raises its class, so the whole would match it by its place or
     class nowhere, and by its text only through a template of short literals around long
     values; rare enough that the answer (none) does not wait for the whole."""
     files = SourceFiles.of(source)
+    if len(files) < MIN_PACKAGE_FILES:
+        return None
     wanted = needed_files(files, evidence)
     if wanted is None or len(wanted) > min(MAX_SUBSET_FILES, len(files) // 2):
         return None
