@@ -91,6 +91,25 @@ PACKAGE = {
         def load(token):
             return _segment(token, "crypto")
         """,
+    "conf/rows.py": """
+        def _lookup(rows, key):
+            if key not in rows:
+                raise ValueError("no such row")
+
+        class Table:
+            def __getitem__(self, key):
+                if key not in self.rows:
+                    raise ValueError("no such row")
+
+        def fetch(rows, key, strict):
+            if strict:
+                if key not in rows:
+                    raise ValueError("no such row")
+
+        def get(rows, key):
+            if key not in rows:
+                raise ValueError("no such row")
+        """,
 }
 
 
@@ -191,3 +210,10 @@ def test_a_frame_in_the_helper_says_which_of_its_raises(store: Store) -> None:
     assert (matches[0].line, matches[0].called_at is not None) == (6, True)
     # (the other raise of the text is no longer shown through the call: the frame decides)
     assert all(m.called_at is None for m in matches[1:] if m.line == 4)
+
+
+def test_of_a_text_raised_at_four_sites_the_first_three_are_the_likeliest(store: Store) -> None:
+    matches = lookup_text(store, "ValueError: no such row", limit=3).matches
+    assert [m.function for m in matches] == ["Table.__getitem__", "get", "fetch"]
+    assert matches[0].raised_at == 4
+    assert [r.function for r in matches[0].others] == ["get", "fetch", "_lookup"]
