@@ -693,10 +693,17 @@ class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     reading: SourceRead | None = None  # None when an older errdex indexed it
     selections: tuple[SelectionLink, ...] = ()  # settings that pick the code it sits in
     # How a user of the package reaches the site's function, by its public import path
-    # (`httpx.AsyncClient.__init__`, `rich.console.Console.print_json`); None when no public
-    # module reaches it
+    # (`httpx.AsyncClient.__init__`, `rich.console.Console.print_json`); "" when that is the
+    # path it is defined at (most sites: kept short), None when no public module reaches it.
+    # Read it with `public_path()`.
     public: str | None = None
     overrides: Overrides | None = None  # when the site's method is a default subclasses replace
     # A call of a helper that raises with the text the call gives it (`ctx.fail("...")`): the
     # file and line of the raise inside the helper, the statement that raises it.
     helper_raise: tuple[str, int] | None = None
+
+    def public_path(self) -> str | None:
+        """The public import path of the site's function, or None when there is none."""
+        if self.public == "":
+            return f"{self.module}.{self.site.function}"
+        return self.public

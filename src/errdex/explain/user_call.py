@@ -20,7 +20,7 @@ _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 def user_call(facts: Facts, constructor: bool = False) -> tuple[str, str | None] | None:
     """(the public path of the class or function, the method called on an instance or
     None for the class or function itself); `constructor` asks for the class's call."""
-    public = facts.stored.public
+    public = facts.stored.public_path()
     function = facts.stored.site.function
     depth = function.count(".")
     if public is None or depth > 1:

@@ -60,7 +60,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "37-returned-texts-selection-kinds"
+LINKER_VERSION = "38-public-paths-short"
 
 
 def link_version(
@@ -193,9 +193,15 @@ class _Context:
                 )
             ),
             tests=self.tests.tests_for(indexed) if self.tests else (),
-            public=self.public.of(indexed.module, site.function),
+            public=self._public(indexed.module, site.function),
             overrides=self.overrides.of(site, facts),
         )
+
+    def _public(self, module: str, function: str) -> str | None:
+        """The site's public path, "" when it is the one it is defined at (see
+        `IndexedSite.public`)."""
+        found = self.public.of(module, function)
+        return "" if found == f"{module}.{function}" else found
 
     def _with_command(self, knob: KnobLink) -> KnobLink:
         """The knob with the command line a user types to set it, and the public path of

@@ -11,6 +11,7 @@ both templates.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 import msgspec
@@ -23,8 +24,9 @@ from errdex.store.base import Store, StoredSite
 __all__ = ["Inner", "Wrapping", "inner_texts", "wrapped_match", "wrapper_candidates"]
 
 _MAX_INNER = 3  # partial matches tried as the inner text, best first
-_MAX_WRAPPERS = 20  # wrapper candidates per inner text
+_MAX_WRAPPERS = 100  # wrapper candidates per inner text (a common word: `error`)
 _MIN_OWN_LITERAL = 3  # a wrapper writes at least this much text of its own (`error: `)
+_WORD = re.compile(r"\w+")
 
 
 class Inner(msgspec.Struct, frozen=True):
@@ -35,6 +37,7 @@ class Inner(msgspec.Struct, frozen=True):
     version: str
     place: str  # `file:line`, for the reason a wrapper gives
     id: str
+    words: frozenset[str] = frozenset()  # of its text, literal and values, lower-cased
 
 
 def inner_texts(matches: Iterable[Match], message: str) -> list[Inner]:
@@ -50,10 +53,10 @@ def inner_texts(matches: Iterable[Match], message: str) -> list[Inner]:
         texts += [f.text for f in site.shown if f.text.text == match.shown]
         if not any(compile_template(t).match(message) for t in texts):
             continue  # a partial match of another error of the paste
-        found.append(
-            Inner(tuple(texts), match.project, match.version, f"{site.file}:{site.site.line}",
-                  match.id)
-        )  # fmt: skip
+        held = [run for t in texts for run in literal_runs(t.text)] + list(match.values.values())
+        words = frozenset(w.lower() for text in held for w in _WORD.findall(text))
+        place = f"{site.file}:{site.site.line}"
+        found.append(Inner(tuple(texts), match.project, match.version, place, match.id, words))
     return found
 
 
@@ -61,12 +64,13 @@ def wrapper_candidates(store: Store, message: str, inner: Sequence[Inner]) -> li
     """Sites of each inner text's release whose texts hold the words it leaves unexplained."""
     found: list[StoredSite] = []
     for item in inner:
-        own = {w.lower() for t in item.texts for run in literal_runs(t.text) for w in run.split()}
+        # The words the inner text leaves: the wrapper's own (its values' words are the
+        # inner's too: `Input path: babel does not exist` leaves `error`, not `babel`).
         terms = [
             word
             for run in literal_runs(message)
             for word in run.split()
-            if len(word) >= 3 and word.lower() not in own
+            if len(word) >= 3 and word.lower() not in item.words
         ]
         if terms:
             found += store.search_candidates(
