@@ -98,7 +98,7 @@ def test_either_flag_left_out_is_a_way_out(eng: Store) -> None:
     page = page_with_message(eng, "eng", "attention_backend and attention_config.backend")
     texts = [s.text for s in page.solutions]
     assert texts[:2] == [
-        "Do not pass `--attention-backend` (so that `self.attention_backend` is None).",
+        "Do not pass `--attention-backend` in any form (so that `self.attention_backend` is None).",
         "Pass `--attention-config '{\"backend\": null}'` (with the rest of your "
         "--attention-config fields) (so that `attention_config.backend` is None).",
     ]

@@ -365,10 +365,15 @@ def _instead(
         op = inner.ops[0]
         right = inner.comparators[0]
         if isinstance(right, ast.Constant) and right.value is None:
+            part = _attribute_of(inner.left, described)
+            if part is not None and isinstance(op, ast.Is | ast.IsNot):
+                held = "set (not None)" if isinstance(op, ast.Is) else "None"
+                return _Instead(f"Pass for {part[0]} a value whose {code(part[1])} is {held}.")
             if isinstance(op, ast.Is):
                 return _Instead(f"Give {target} a value (it is None here).", name, None, mine)
             if isinstance(op, ast.IsNot):
-                return _Instead(f"Leave {target} out, or None.", name, mine, None)
+                # the parameter's default is not known: leaving it out may keep the value
+                return _Instead(f"Pass None for {target}.", name, mine, "None")
         values = _values(right, constants)
         if isinstance(op, ast.NotIn) and values:
             first = _first_literal(right, constants)
@@ -404,13 +409,22 @@ def _instead(
         target = _described(inner, described)
         if target is None:
             return None
+        part = _attribute_of(inner, described)
+        if part is not None:
+            # a condition on an attribute of the argument: passing None or nothing instead
+            # of the object fails on the attribute (or the call), the attribute is the fix
+            held = "true (not empty)" if negative else "false (empty)"
+            return _Instead(f"Pass for {part[0]} a value whose {code(part[1])} is {held}.")
         if negative:
             return _Instead(f"Pass a non-empty (true) value for {target}.")
         name = _passed_name(inner, described)
         mine = name.rsplit(".", 1)[-1].upper() if name else None
-        return _Instead(
-            f"Pass an empty (false) value for {target}, or leave it out.", name, mine, None
-        )
+        # a field read with `.get(key)` is None when missing; a parameter's default is not
+        # known, so leaving it out may keep the very value that fails
+        field = _field_key(inner)
+        missing = isinstance(inner, ast.Call) and field is not None and len(inner.args) == 1
+        out = ", or leave it out" if missing else ""
+        return _Instead(f"Pass an empty (false) value for {target}{out}.", name, mine, "None")
     return None
 
 
@@ -516,6 +530,16 @@ def _described(node: ast.expr, described: dict[str, str]) -> str | None:
     if root in described and rest:
         return f"{described[root]} with a `.{rest}`"
     return None
+
+
+def _attribute_of(node: ast.expr, described: dict[str, str]) -> tuple[str, str] | None:
+    """`parallel_config.enable_elastic_ep` where only `parallel_config` is the input: the
+    words for the argument and the attribute's dotted rest."""
+    dotted = dotted_name(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    if dotted is None or dotted in described:
+        return None
+    root, _, rest = dotted.partition(".")
+    return (described[root], rest) if root in described and rest else None
 
 
 def _field_key(node: ast.expr) -> tuple[ast.expr, str] | None:

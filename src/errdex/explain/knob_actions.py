@@ -230,8 +230,11 @@ def _flag_action(knob: Knob, shape: _Shape) -> KnobAction | None:
             return KnobAction(f"Pass `{flag}`", flag, keyword="True")
         case "is" | "==" if shape.value is None and _optional(knob):
             return KnobAction(f"Pass `{flag} VALUE`", flag)
-        case "is not" | "!=" if shape.value is None and _optional(knob):
-            return KnobAction(f"Do not pass `{flag}`", flag, keyword="None")
+        case "is not" | "!=" if shape.value is None:
+            # a command line gives no flag the value None: only its default is, so the
+            # flag is left out (a flag like `store_true` takes no value to write anyway),
+            # its negative form too where it has one (`--no-x` gives False, not None)
+            return KnobAction(f"Do not pass `{flag}` in any form", flag, keyword="None")
         case "true":
             return KnobAction(f"Do not pass `{flag}` (or pass an empty value)", flag)
         case "==" | "is":
