@@ -6,8 +6,8 @@ import textwrap
 
 from errdex.extract import extract_file
 from errdex.extract.skeleton import MIN_SKELETON_BYTES
-from errdex.facts import IndexedSite
 from errdex.link import link_version
+from errdex.linked_facts import IndexedSite
 from samples import QUIET_FUNCTIONS
 
 

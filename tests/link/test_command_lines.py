@@ -6,8 +6,8 @@ from __future__ import annotations
 import textwrap
 
 from errdex.extract import extract_file
-from errdex.facts import IndexedSite
 from errdex.link import link_version
+from errdex.linked_facts import IndexedSite
 from errdex.sources.base import EntryPoint
 
 SCRIPTS = (EntryPoint("console_scripts", "eng", "eng.cli.main:main"),)

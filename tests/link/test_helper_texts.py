@@ -5,8 +5,9 @@ from __future__ import annotations
 import textwrap
 
 from errdex.extract import extract_file
-from errdex.facts import IndexedSite, SiteKind
+from errdex.facts import SiteKind
 from errdex.link import link_version
+from errdex.linked_facts import IndexedSite
 
 
 def link(files: dict[str, str]) -> list[IndexedSite]:

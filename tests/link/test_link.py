@@ -8,8 +8,9 @@ import pytest
 
 from errdex import extract
 from errdex.extract import extract_file
-from errdex.facts import IndexedSite, SiteKind
+from errdex.facts import SiteKind
 from errdex.link import cross_file_helper_names, link_version
+from errdex.linked_facts import IndexedSite
 from samples import QUIET_FUNCTIONS
 
 

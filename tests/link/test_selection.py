@@ -8,8 +8,8 @@ import textwrap
 
 from errdex.extract import extract_file
 from errdex.extract.registries import choice_lists, enum_registries, name_filters
-from errdex.facts import IndexedSite
 from errdex.link import link_version
+from errdex.linked_facts import IndexedSite
 from selection_samples import SERVE
 
 

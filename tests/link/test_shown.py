@@ -5,8 +5,8 @@ from __future__ import annotations
 import textwrap
 
 from errdex.extract import extract_file
-from errdex.facts import IndexedSite
 from errdex.link import link_version
+from errdex.linked_facts import IndexedSite
 
 
 def link(files: dict[str, str]) -> list[IndexedSite]:

@@ -8,14 +8,13 @@ from errdex.facts import (
     Condition,
     ConditionKind,
     ErrorSite,
-    ExceptionInfo,
-    IndexedSite,
     MessageTemplate,
     Placeholder,
     SiteKind,
     Variant,
 )
 from errdex.ids import error_id
+from errdex.linked_facts import ExceptionInfo, IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store import StoredSite
 

@@ -13,7 +13,7 @@ import pytest
 from store_checks import assert_sound
 from store_samples import FILES, PIECEWISE, PROJECT, SITES, synthetic_sites, version_info
 
-from errdex.facts import IndexedSite
+from errdex.linked_facts import IndexedSite
 from errdex.store import Store, open_store
 
 SRC = Path(__file__).resolve().parents[2] / "src"

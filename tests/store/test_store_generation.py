@@ -13,7 +13,7 @@ import pytest
 from store_samples import FILES, PIECEWISE, PROJECT, SITES, synthetic_sites, version_info
 
 from errdex.errors import NotFoundError
-from errdex.facts import IndexedSite
+from errdex.linked_facts import IndexedSite
 from errdex.store import AnalysisRecord, Store, open_store
 from samples import rejected_analysis
 

@@ -5,7 +5,8 @@ tests that expect the error.
 from __future__ import annotations
 
 from errdex.explain.page import BindingView, Caller, Knob, TestView
-from errdex.facts import ConditionKind, KnobLink
+from errdex.facts import ConditionKind
+from errdex.linked_facts import KnobLink
 from errdex.store.base import StoredSite
 
 

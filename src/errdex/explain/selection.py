@@ -15,7 +15,8 @@ import shlex
 
 from errdex.explain.page import ExampleFix, Solution
 from errdex.explain.plain import code
-from errdex.facts import ConditionKind, KnobKind, SelectionLink, SiteKind
+from errdex.facts import ConditionKind, KnobKind, SiteKind
+from errdex.linked_facts import SelectionLink
 from errdex.store.base import StoredSite
 
 

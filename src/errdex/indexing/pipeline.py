@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import msgspec
 
 from errdex.extract import EXTRACTOR_VERSION
-from errdex.facts import FileFacts, IndexedSite
+from errdex.facts import FileFacts
 from errdex.indexing.cache import FactsCache, content_key
 from errdex.indexing.gcpause import cyclic_gc_paused
 from errdex.indexing.helpercalls import again_key, names_to_keep
@@ -22,6 +22,7 @@ from errdex.indexing.parallel import MIN_PARALLEL_FILES, ExtractionPool
 from errdex.indexing.report import PARTIAL_MARK, IndexReport, ProgressHook
 from errdex.link import LINKER_VERSION, link_version
 from errdex.link.names import version_names
+from errdex.linked_facts import IndexedSite
 from errdex.sources.base import Skipped, Source
 from errdex.store.base import Store, VersionStats
 

@@ -10,18 +10,13 @@ import msgspec
 from errdex.extract.shapes import MESSAGE_KEYWORDS, OWN_OBJECT, SUPER
 from errdex.facts import (
     Binding,
-    CallerLink,
     CallFact,
     ConditionKind,
     ErrorSite,
-    ExceptionInfo,
     FileFacts,
     HelperFact,
-    IndexedSite,
     KnobKind,
-    KnobLink,
     MessageTemplate,
-    SelectionLink,
     SiteKind,
 )
 from errdex.ids import error_id
@@ -54,6 +49,7 @@ from errdex.link.selection import SelectionIndex
 from errdex.link.shown import ShownTexts, with_callers
 from errdex.link.tables import MessageTables
 from errdex.link.tests import TestIndex
+from errdex.linked_facts import CallerLink, ExceptionInfo, IndexedSite, KnobLink, SelectionLink
 from errdex.sources.base import EntryPoint
 
 __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]

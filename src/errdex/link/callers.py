@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from errdex.extract.shapes import OWN_OBJECT
-from errdex.facts import CallerLink, CallSite, FileFacts
+from errdex.facts import CallSite, FileFacts
 from errdex.link.resolve import Namespace, ResolvedClass
+from errdex.linked_facts import CallerLink
 
 Target = tuple[str, str]  # (module, qualname)
 

@@ -23,15 +23,14 @@ from errdex.facts import (
     ConditionKind,
     ErrorSite,
     FileFacts,
-    IndexedSite,
     MessageTemplate,
     Part,
     Placeholder,
-    ShownText,
     SiteKind,
 )
 from errdex.link.resolve import Namespace
 from errdex.link.shown import ShownTexts
+from errdex.linked_facts import IndexedSite, ShownText
 
 __all__ = ["CaughtTexts"]
 

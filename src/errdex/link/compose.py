@@ -32,13 +32,13 @@ from errdex.facts import (
     MessageTemplate,
     Part,
     Placeholder,
-    ShownText,
     SiteKind,
     TextMethod,
 )
 from errdex.link.builtin_text import arg_template, builtin_str, quoted
 from errdex.link.messages import bind_arguments, format_text, formatted_receiver, substitute
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace, ResolvedClass
+from errdex.linked_facts import ShownText
 
 _DEPTH = 6  # how deep a property may read another, a local another local
 

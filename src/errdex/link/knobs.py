@@ -34,10 +34,10 @@ from errdex.facts import (
     EnvRead,
     FileFacts,
     KnobKind,
-    KnobLink,
     PropertyFact,
 )
 from errdex.link.resolve import Namespace
+from errdex.linked_facts import KnobLink
 
 # The receiver of an attribute that a flag may set: `self.model_config`, `args`, `opts`.
 _CONFIG_RECEIVER = re.compile(r"(?:config|args|arguments|options|opts|settings|cfg)$", re.I)

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from errdex.facts import ErrorSite, FileFacts, Overrides, SiteKind
+from errdex.facts import ErrorSite, FileFacts, SiteKind
 from errdex.link.resolve import Namespace, ResolvedClass
+from errdex.linked_facts import Overrides
 
 _MAX_SHOWN = 4  # subclasses a site keeps by name
 _MAX_WALKED = 4000  # subclasses walked below one class

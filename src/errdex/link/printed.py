@@ -14,17 +14,9 @@ from collections.abc import Iterable, Iterator
 
 import msgspec
 
-from errdex.facts import (
-    Arg,
-    ErrorSite,
-    ExceptionInfo,
-    FileFacts,
-    MessageTemplate,
-    Placeholder,
-    ShownText,
-    SiteKind,
-)
+from errdex.facts import Arg, ErrorSite, FileFacts, MessageTemplate, Placeholder, SiteKind
 from errdex.link.builtin_text import quoted
+from errdex.linked_facts import ExceptionInfo, ShownText
 
 # click's exceptions (and typer's re-exports of them) by name, with what
 # `format_message()` makes of the message; `show()` prints `Error: ` before it.

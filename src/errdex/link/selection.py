@@ -19,9 +19,10 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 
-from errdex.facts import ChoiceList, FileFacts, KnobKind, KnobLink, NameFilter, SelectionLink
+from errdex.facts import ChoiceList, FileFacts, KnobKind, NameFilter
 from errdex.link.knobs import KnobIndex
 from errdex.link.resolve import Namespace
+from errdex.linked_facts import KnobLink, SelectionLink
 
 _MAX_OTHERS = 3
 # an enum member as a candidate list writes it: `Backend.FLASH`

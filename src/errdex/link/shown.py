@@ -13,23 +13,13 @@ from collections.abc import Iterable, Sequence
 
 import msgspec
 
-from errdex.facts import (
-    Arg,
-    Binding,
-    ErrorSite,
-    ExceptionInfo,
-    FileFacts,
-    IndexedSite,
-    MessageTemplate,
-    Placeholder,
-    ShownText,
-    SiteKind,
-)
+from errdex.facts import Arg, Binding, ErrorSite, FileFacts, MessageTemplate, Placeholder, SiteKind
 from errdex.link.builtin_text import builtin_str
 from errdex.link.compose import Composer
 from errdex.link.printed import in_panels, printed_forms, prints_panels
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
 from errdex.link.returned import ReturnedTexts
+from errdex.linked_facts import ExceptionInfo, IndexedSite, ShownText
 
 _MAX_FORMS = 8
 _MAX_CLASS_FORMS = 24  # a message table's entries: one per subclass that overrides it

@@ -30,12 +30,12 @@ from errdex.facts import (
     MessageTemplate,
     Part,
     Placeholder,
-    ShownText,
     SiteKind,
 )
 from errdex.link.forwarding import site_at_call
 from errdex.link.messages import SUBSCRIPT, bind_arguments
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace, ResolvedClass
+from errdex.linked_facts import ShownText
 
 _PERCENT_FIELD = re.compile(r"%\((\w+)\)[-#0 +]*\d*(?:\.\d+)?[sdirfgex]")
 

@@ -7,7 +7,8 @@ from collections import defaultdict
 
 import regex  # type: ignore[import-untyped]
 
-from errdex.facts import FileFacts, IndexedSite, TestLink, TestRef
+from errdex.facts import FileFacts, TestRef
+from errdex.linked_facts import IndexedSite, TestLink
 
 _TIMEOUT = 0.05  # seconds per pattern: test patterns are code, not trusted to be tame
 MAX_TESTS = 5

@@ -15,7 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
 
-from errdex.facts import BUILTIN_EXCEPTIONS, MessageTemplate, ShownText, SiteKind, Variant
+from errdex.facts import BUILTIN_EXCEPTIONS, MessageTemplate, SiteKind, Variant
+from errdex.linked_facts import ShownText
 from errdex.match.clues import printed_clues
 from errdex.match.evidence import ErrorEvidence, Evidence, at_lines
 from errdex.match.helper_raise import raise_inside_helpers

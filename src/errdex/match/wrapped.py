@@ -16,7 +16,8 @@ from collections.abc import Iterable, Sequence
 
 import msgspec
 
-from errdex.facts import MessageTemplate, ShownText
+from errdex.facts import MessageTemplate
+from errdex.linked_facts import ShownText
 from errdex.match.pattern import TemplateMatch, compile_template, literal_runs, text_score
 from errdex.match.results import Match
 from errdex.store.base import Store, StoredSite

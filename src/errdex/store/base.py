@@ -8,7 +8,8 @@ from types import TracebackType
 
 import msgspec
 
-from errdex.facts import IndexedSite, SiteKind
+from errdex.facts import SiteKind
+from errdex.linked_facts import IndexedSite
 from errdex.sources.base import EntryPoint, VersionInfo
 
 # A version is named by its row id, or by (project, label).

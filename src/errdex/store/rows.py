@@ -13,7 +13,8 @@ from typing import Any
 import msgspec
 
 from errdex.errors import StoreError
-from errdex.facts import IndexedSite, SiteKind
+from errdex.facts import SiteKind
+from errdex.linked_facts import IndexedSite
 from errdex.sources.base import EntryPoint, VersionInfo
 from errdex.store.base import Neighbour, StoredSite, VersionStats
 from errdex.store.contents import pack_names

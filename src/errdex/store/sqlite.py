@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from errdex.errors import StoreError
-from errdex.facts import IndexedSite
+from errdex.linked_facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import VersionStats
 from errdex.store.migrations import migrate

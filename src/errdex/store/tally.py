@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 
-from errdex.facts import IndexedSite
+from errdex.linked_facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import VersionStats
 from errdex.store.rows import referenced_files

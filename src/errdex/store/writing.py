@@ -10,7 +10,7 @@ from contextlib import contextmanager
 
 import msgspec
 
-from errdex.facts import IndexedSite
+from errdex.linked_facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import VersionStats
 from errdex.store.contents import compress, content_hashes

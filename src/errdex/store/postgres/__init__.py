@@ -14,7 +14,7 @@ from typing import Any
 import psycopg
 
 from errdex.errors import ConnectionLostError, NotFoundError, StoreError
-from errdex.facts import IndexedSite
+from errdex.linked_facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import VersionStats
 from errdex.store.postgres import shared, writing

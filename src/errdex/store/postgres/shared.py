@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping
 
-from errdex.facts import IndexedSite
+from errdex.linked_facts import IndexedSite
 from errdex.store.contents import compress
 from errdex.store.postgres.connect import RawConnection, text_array
 from errdex.store.postgres.textsearch import document

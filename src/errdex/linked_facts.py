@@ -1,0 +1,165 @@
+"""Records the linker adds to a version's sites: the exception class resolved, the callers,
+the settings and selections behind a condition, the tests, the texts shown, the subclasses
+that define a method again, and the indexed site that carries them all to the store.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from errdex.facts import (
+    Condition,
+    ErrorSite,
+    KnobKind,
+    MessageTemplate,
+    SourceRead,
+)
+
+
+class ExceptionInfo(msgspec.Struct, frozen=True, gc=False):
+    """An exception class as written at a site and as resolved by the linker."""
+
+    name: str  # as written, last component: `ConfigError`
+    qualname: str  # resolved: `vllm.config.ConfigError`, `builtins.ValueError`, or as written
+    bases: tuple[str, ...] = ()  # resolved qualnames of the bases, nearest first
+    docstring: str | None = None
+    defined_in: str | None = None  # file path inside the version, when defined there
+    line: int | None = None
+
+
+class CallerLink(msgspec.Struct, frozen=True, gc=False):
+    """A function that calls the site's function (or a caller of it), with that call's guard."""
+
+    function: str  # qualname inside its module
+    module: str
+    file: str
+    line: int  # the line of the call
+    calls: str  # the qualname of the function it calls
+    guard: tuple[Condition, ...] = ()  # what holds on the path to the call
+    depth: int = 1  # 1: calls the site's function; 2: calls a depth-1 caller; ...
+    guard_known: bool = True  # False: the call's guard was not read (see `CallSite`)
+
+
+class KnobLink(msgspec.Struct, frozen=True, gc=False):
+    """A setting a user controls behind a name in a condition of the site (or of a caller)."""
+
+    name: str  # VLLM_USE_V2_MODEL_RUNNER, --enforce-eager
+    kind: KnobKind
+    behind: str  # the name as the condition writes it: self.use_v2_model_runner
+    reads: str | None = None  # how the code reads it: os.getenv("VLLM_X", None)
+    file: str | None = None  # where it is read (env) or declared (flag)
+    line: int | None = None
+    via: str | None = None  # what links the two: "property VllmConfig.use_v2_model_runner"
+    same_value: bool = False  # `behind` takes the knob's value as is
+    value_type: str | None = None  # the annotation, when the code gives one: bool | None
+    # the public constructor that takes the flag's field as a keyword, with its first
+    # parameter: `vllm.entrypoints.llm.LLM(model)`
+    call: str | None = None
+    # when the setting decides `behind` through an assignment elsewhere (`AttrSet`): the
+    # value assigned, the conjunct of its guard the setting decides and the name there it
+    # sets, and the message logged beside it
+    sets: str | None = None
+    when: str | None = None
+    when_behind: str | None = None
+    note: str | None = None
+    # the command line that takes the flag (or, for a variable, the version's main
+    # command), from its console scripts and subcommands: `vllm serve MODEL_TAG`
+    command: str | None = None
+    # what its authors wrote where it is declared: the config field's docstring, the
+    # comment above the variable's read
+    doc: str | None = None
+    # the flag of `command` that reads a config file of flags, and the file's format:
+    # ("--config", "yaml")
+    config: tuple[str, str] | None = None
+    # for a flag taking a JSON object of fields: the attributes of `behind` the condition
+    # reads that are no field of that object (a property, a method), each with the field to
+    # set instead ('' when none): the object forbids keys that are not fields
+    json_fields: tuple[tuple[str, str], ...] = ()
+
+
+class SelectionLink(msgspec.Struct, frozen=True, gc=False):
+    """A setting whose value picks the code a site sits in: a backend named by an enum
+    member (`--attention-backend CUTLASS_MLA` names the class of the site's module), or a
+    class that a setting takes out of a selection by name (`VLLM_DISABLED_KERNELS`). The way
+    out is another value: one of `others`, or `value` added to the list."""
+
+    setting: str  # --attention-backend, VLLM_DISABLED_KERNELS
+    kind: KnobKind
+    how: str  # "choose": set it to one of `others`; "exclude": add `value` to it
+    value: str  # the value that picks this code (a member), or the class to take out
+    others: tuple[str, ...] = ()  # the values that pick other code, best first
+    registry: str | None = None  # the enum member or the list that names the code
+    file: str | None = None  # where the registry (or the filter) is
+    line: int | None = None
+    listed: str | None = None  # `file:line` of a list that picks it by default
+    separator: str | None = None  # how the variable's getter splits a list of names
+    command: str | None = None  # the command line that takes the flag
+    call: str | None = None  # the public constructor that takes the flag's field
+
+
+class TestLink(msgspec.Struct, frozen=True, gc=False):
+    """A test of the version that expects this error (its pattern matches the message)."""
+
+    file: str
+    line: int
+    function: str
+    exception: str
+    match: str | None = None
+
+
+class ShownText(msgspec.Struct, frozen=True, gc=False):
+    """A text a user sees for a site other than the template at the raise: `str(exc)` as
+    the exception class composes it, what a framework prints, the tuple of several
+    arguments, or one concrete class's entry of a message table."""
+
+    text: MessageTemplate
+    how: str  # what makes it: "str(exc)", "format_message()", "printed by click", ...
+    cls: str | None = None  # the class it is the text of, when it differs per class
+    # The function whose call gave the text to the helper this site raises in (`ctx.fail(
+    # "...")` for the raise in `fail`): that call's own site is the answer to show first.
+    caller: str | None = None
+
+
+class Overrides(msgspec.Struct, frozen=True, gc=False):
+    """A method that raises whatever it is given, defined again by the version's own
+    subclasses of its class: the base's default, which a subclass is meant to replace."""
+
+    method: str  # the method's name: get_completion_args
+    base: str  # the class that raises, qualified: click.shell_completion.ShellComplete
+    by: tuple[str, ...] = ()  # qualified subclasses that define it, nearest first (a few)
+    count: int = 0  # how many subclasses define it
+    # every subclass of the version has it (defines or inherits it below the base): the
+    # package's own classes never reach the raise, so a user's subclass is what lacks it
+    every: bool = False
+
+
+class IndexedSite(msgspec.Struct, frozen=True, gc=False):
+    """A linked site of one version: what the store writes and every reader gets."""
+
+    id: str  # the 16-hex error id
+    file: str
+    module: str
+    site: ErrorSite  # with the message, conditions, bindings and variants resolved
+    exception: ExceptionInfo | None = None
+    callers: tuple[str, ...] = ()  # qualnames of functions that call the site's function
+    caller_links: tuple[CallerLink, ...] = ()  # the same, with where and under which guard
+    knobs: tuple[KnobLink, ...] = ()  # settings behind the names in the conditions
+    tests: tuple[TestLink, ...] = ()  # tests that expect this error
+    shown: tuple[ShownText, ...] = ()  # the texts a user sees, as composed away from the raise
+    reading: SourceRead | None = None  # None when an older errdex indexed it
+    selections: tuple[SelectionLink, ...] = ()  # settings that pick the code it sits in
+    # How a user of the package reaches the site's function, by its public import path
+    # (`httpx.AsyncClient.__init__`, `rich.console.Console.print_json`); "" when that is the
+    # path it is defined at (most sites: kept short), None when no public module reaches it.
+    # Read it with `public_path()`.
+    public: str | None = None
+    overrides: Overrides | None = None  # when the site's method is a default subclasses replace
+    # A call of a helper that raises with the text the call gives it (`ctx.fail("...")`): the
+    # file and line of the raise inside the helper, the statement that raises it.
+    helper_raise: tuple[str, int] | None = None
+
+    def public_path(self) -> str | None:
+        """The public import path of the site's function, or None when there is none."""
+        if self.public == "":
+            return f"{self.module}.{self.site.function}"
+        return self.public
