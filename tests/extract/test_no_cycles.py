@@ -71,3 +71,29 @@ def test_a_second_extraction_frees_its_trees_too() -> None:
     assert len(source) > MIN_SKELETON_BYTES
     data = source.encode()
     assert _leaked_trees(lambda: extract_again("pkg/config.py", data, {"validate"})) == []
+
+
+def test_a_class_whose_setters_are_read_frees_its_trees() -> None:
+    # A condition on `self.X` has the class's setters read (each holding the file reader).
+    source = textwrap.dedent(
+        """
+        class Stream:
+            def __init__(self):
+                self._closed = False
+
+            @property
+            def closed(self):
+                return self._closed
+
+            def close(self):
+                self._closed = True
+
+            def read(self):
+                if self.closed:
+                    raise ValueError("read of a closed stream")
+        """
+    )
+    assert len(extract_file("pkg/stream.py", source.encode()).sites) == 1
+    leaked = _leaked_trees(lambda: extract_file("pkg/stream.py", source.encode()))
+    # The file's tree, not a constant a template builder's closure keeps for a while.
+    assert [n for n in leaked if isinstance(n, ast.Module | ast.stmt)] == []

@@ -83,7 +83,13 @@ def read_lines(
     blanked in `text`, to read a blanked `__init__` from the original.
     """
     reader = _FileReader(tree, text, blanked)
-    return {line: reader.read(line, want) for line, want in sorted(wanted.items())}
+    try:
+        return {line: reader.read(line, want) for line, want in sorted(wanted.items())}
+    finally:
+        # Each class's setters hold the reader's bound method, and the reader holds them: a
+        # cycle that would keep the file's whole tree alive until the cyclic collector runs,
+        # which extraction pauses (collecting it after each batch cost seconds on vllm).
+        reader.set_by.clear()
 
 
 @dataclass
@@ -123,7 +129,7 @@ class _FileReader:
         self._scopes: dict[int, _Scope] = {}
         self._inits: dict[int, dict[str, str]] = {}
         self._top_classes: dict[str, ast.ClassDef] | None = None
-        self._set_by: dict[int, ClassSetters] = {}
+        self.set_by: dict[int, ClassSetters] = {}
 
     def read(self, line: int, want: Wanted) -> SourceRead:
         chain = self.enclosing.chain(line)
@@ -256,9 +262,9 @@ class _FileReader:
         return [self._top_classes[n] for n in named if n in self._top_classes]
 
     def _setters(self, cls: ast.ClassDef, attrs: set[str]) -> tuple[Setter, ...]:
-        found = self._set_by.get(id(cls))
+        found = self.set_by.get(id(cls))
         if found is None:
-            found = self._set_by[id(cls)] = ClassSetters(cls, self._original, self._text_of)
+            found = self.set_by[id(cls)] = ClassSetters(cls, self._original, self._text_of)
         return found.of(attrs)
 
     def _text_of(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> str:
