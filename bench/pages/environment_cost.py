@@ -9,31 +9,22 @@ parse them, and counts what they find. Noisy on a shared machine: run it a few t
 
 from __future__ import annotations
 
-import ast
 import sys
 import time
-import warnings
-import zipfile
+
+from wheel_source import parse_quietly, python_texts
 
 from errdex.extract.environment import optional_imports, platform_tests
 
 
 def main(wheel: str) -> None:
-    with zipfile.ZipFile(wheel) as archive:
-        texts = [
-            archive.read(n).decode("utf-8", "replace")
-            for n in archive.namelist()
-            if n.endswith(".py")
-        ]
+    texts = python_texts(wheel)
     parse = optional = platform = 0.0
     found_optional = found_platform = 0
     for text in texts:
         start = time.perf_counter()
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                tree = ast.parse(text)
-        except (SyntaxError, ValueError):
+        tree = parse_quietly(text)
+        if tree is None:
             continue
         parsed = time.perf_counter()
         found_optional += len(optional_imports(tree))

@@ -16,8 +16,8 @@ from __future__ import annotations
 import ast
 import sys
 import time
-import warnings
-import zipfile
+
+from wheel_source import parse_quietly, python_texts
 
 from errdex.extract.config_files import config_file_flags
 from errdex.extract.docs import attribute_docs, comment_above
@@ -26,21 +26,13 @@ from errdex.store import open_store
 
 
 def extraction(wheel: str) -> None:
-    with zipfile.ZipFile(wheel) as archive:
-        texts = [
-            archive.read(n).decode("utf-8", "replace")
-            for n in archive.namelist()
-            if n.endswith(".py")
-        ]
+    texts = python_texts(wheel)
     parse = docs = env = config = 0.0
     found_docs = found_env = found_config = 0
     for text in texts:
         start = time.perf_counter()
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                tree = ast.parse(text)
-        except (SyntaxError, ValueError):
+        tree = parse_quietly(text)
+        if tree is None:
             continue
         parsed = time.perf_counter()
         lines = text.split("\n")

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import sys
 import time
-import zipfile
 from pathlib import Path
 from typing import Any
+
+from wheel_source import python_files
 
 from errdex.extract import extract_file, reading
 from errdex.link.overrides import OverrideIndex
@@ -36,11 +37,10 @@ def main(wheel: str) -> None:
         return found
 
     reading._FileReader._setters = setters  # type: ignore[method-assign]
-    with zipfile.ZipFile(wheel) as archive:
-        names = [n for n in archive.namelist() if n.endswith(".py")]
-        start = time.perf_counter()
-        files = [extract_file(n, archive.read(n)) for n in names]
-        extraction = time.perf_counter() - start
+    members = python_files(wheel)
+    start = time.perf_counter()
+    files = [extract_file(n, data) for n, data in members.items()]
+    extraction = time.perf_counter() - start
     print(f"{len(files)} files extracted in {extraction:.1f} s (for scale)")
     print(f"setters {spent[0]:.3f} s, {spent[1]} setters on site readings")
     start = time.perf_counter()

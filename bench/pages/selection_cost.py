@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import sys
 import time
-import zipfile
 from pathlib import Path
+
+from wheel_source import python_files
 
 from errdex.extract import extract_file
 from errdex.extract.registries import choice_lists, enum_registries, name_filters
@@ -27,8 +28,7 @@ WHEEL = Path.home() / ".cache/errdex/downloads/vllm-0.33.0-cp38-abi3-manylinux_2
 
 
 def main(wheel: str) -> None:
-    with zipfile.ZipFile(wheel) as archive:
-        files = {n: archive.read(n) for n in archive.namelist() if n.endswith(".py")}
+    files = python_files(wheel)
     texts = [data.decode("utf-8", "replace") for data in files.values()]
     timings = {"enums": 0.0, "choices": 0.0, "filters": 0.0}
     counts = dict.fromkeys(timings, 0)
