@@ -19,9 +19,11 @@ from dataclasses import dataclass
 import msgspec
 
 from errdex.explain.advice import message_advice
+from errdex.explain.audience import command_line_solution, for_author
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.environment import package_solution, platform_solution
 from errdex.explain.fix_forms import change_fix, setting_fix
+from errdex.explain.given_values import given_value_solution
 from errdex.explain.inputs import Given, input_action
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.overrides import override_solution
@@ -135,6 +137,9 @@ def _solutions(facts: Facts) -> list[Solution]:
                 _knob_solution(action, reason, condition, facts.knobs), _tier(action) + exit_tier
             )
     _add_input(found, open_conditions, facts)
+    given = given_value_solution(facts)
+    if given is not None and not any(i.solution.kind == "input" for i in found.items):
+        found.add(Solution(text=given, kind="input"), 1)
     replaced = override_solution(facts.stored)
     if replaced is not None:
         found.add(Solution(text=replaced, kind="input"), 0)
@@ -164,7 +169,13 @@ def _solutions(facts: Facts) -> list[Solution]:
     _add_advice(found, facts)
     for solution in selection_solutions(facts.stored):
         found.add(solution, _SELECTION_TIER)
-    return [_with_fix(s, facts) for s in found.ranked()[:MAX_SOLUTIONS]]
+    ranked = found.ranked()
+    command_line = command_line_solution(facts)
+    if command_line is not None:
+        # most who see a usage error typed the command: their way out first, the author's
+        # ways out through the code said to be theirs
+        ranked = [command_line, *(for_author(s) if s.kind == "input" else s for s in ranked)]
+    return [_with_fix(s, facts) for s in ranked[:MAX_SOLUTIONS]]
 
 
 def _with_fix(solution: Solution, facts: Facts) -> Solution:
