@@ -23,13 +23,14 @@ from errdex.explain.advice_names import keyword_solution, retired_solution, warn
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.environment import package_solution, platform_solution
 from errdex.explain.fix_forms import change_fix, setting_fix
-from errdex.explain.inputs import Given, input_action, merged_type_checks
+from errdex.explain.inputs import Given, input_action
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
+from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_call import suggested_call
 from errdex.extract.conditions import negate
 from errdex.facts import Condition, ConditionKind, KnobKind, SiteKind
