@@ -42,6 +42,14 @@ GATE = {
             return url
 
 
+        def render(text, links=True, wrap=False):
+            if not links:
+                raise ValueError("render needs links here")
+            if not wrap:
+                raise ValueError("render needs wrapping here")
+            return text
+
+
         class Engram:
             def verify(self, parallel_config):
                 if parallel_config.elastic:
@@ -137,3 +145,13 @@ def test_a_flag_is_never_given_the_value_none(gate: Store) -> None:
     page = page_of(gate, "--self-timed/--no-self-timed")
     assert not any("None`" in t for t in texts(page))
     assert any(t.startswith("Do not pass `--self-timed` in any form") for t in texts(page))
+
+
+def test_a_value_wanted_true_is_left_out_only_where_the_default_is_true(gate: Store) -> None:
+    assert texts(page_of(gate, "render needs links")) == [
+        "Pass a non-empty (true) value for the argument `links` of `render`, or leave it out "
+        "(it is `True` by default)."
+    ]
+    assert texts(page_of(gate, "render needs wrapping")) == [
+        "Pass a non-empty (true) value for the argument `wrap` of `render`."
+    ]

@@ -124,7 +124,9 @@ def what_to_pass(
         name = _passed_name(inner, described)
         default = _default_value(name, defaults, constants) if name is not None else _UNKNOWN
         if negative:
-            out = ", or leave it out" if default is not _UNKNOWN and default else ""
+            out = ""
+            if default is not _UNKNOWN and default:
+                out = f", or leave it out (it is {code(repr(default))} by default)"
             return Instead(f"Pass a non-empty (true) value for {target}{out}.")
         mine = name.rsplit(".", 1)[-1].upper() if name else None
         if default is not _UNKNOWN and not default:
