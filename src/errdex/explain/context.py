@@ -47,6 +47,8 @@ class Facts:
     # indexed the version).
     read: SourceRead = field(default_factory=SourceRead)
     solved: list[Solution] | None = None  # `solutions(facts)`, once worked out
+    # ways out a comment beside the check warns against (set with `solved`), each with it
+    refused: list[tuple[Solution, str]] = field(default_factory=list)
 
     @property
     def held(self) -> list[ConditionView]:

@@ -79,7 +79,7 @@ def what_it_means(facts: Facts) -> str:
         picked = selection_context(facts.stored, solutions(facts))
         if picked:
             sentences.append(picked)
-        elif not solutions(facts):
+        elif not solutions(facts) and not facts.refused:
             # said rather than a condition negated: a way out no user can take is none
             sentences.append(
                 "So no solution is offered: these conditions read as the program's own "
@@ -95,6 +95,12 @@ def what_it_means(facts: Facts) -> str:
             else f"The guards at lines {lines} are no way out: their other branches fail as well."
         )
     why = code_words(facts)
+    for solution, comment in facts.refused[:2]:
+        quoted = "(quoted below)" if comment in why else f"(“{comment}”)"
+        sentences.append(
+            f"{code(solution.knob or '')} would skip the check, but the comment beside it "
+            f"{quoted} warns against that way out: it is not offered."
+        )
     if why:
         sentences.append(why)
     where = [b for b in facts.bindings if len(b.value) <= 200]
@@ -240,5 +246,6 @@ def _except_sentences(facts: Facts) -> list[str]:
 def _context(facts: Facts) -> str:
     """The site's conditions that no solution changes: when the check applies."""
     covered = {s.condition for s in solutions(facts) if s.condition}
+    covered |= {s.condition for s, _ in facts.refused if s.condition}
     rest = [c for c in facts.held if c.text not in covered and not no_way_out(c, facts)]
     return all_of(rest) if rest else ""
