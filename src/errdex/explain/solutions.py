@@ -177,12 +177,21 @@ def _solutions(facts: Facts) -> list[Solution]:
             kept.append(solution)
         else:
             facts.refused.append((solution, warning))
+    kept = [_with_fallback(s, facts) for s in kept]
     command_line = command_line_solution(facts)
     if command_line is not None:
         # most who see a usage error typed the command: their way out first, the author's
         # ways out through the code said to be theirs
         kept = [command_line, *(for_author(s) if s.kind == "input" else s for s in kept)]
     return [_with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
+
+
+def _with_fallback(solution: Solution, facts: Facts) -> Solution:
+    """A setting the code falls back from on its own: when setting it is the way out."""
+    note = facts.fallbacks.get(solution.knob or "")
+    if note is None or solution.kind != "setting":
+        return solution
+    return msgspec.structs.replace(solution, text=f"{solution.text} {note}")
 
 
 def _with_fix(solution: Solution, facts: Facts) -> Solution:
