@@ -68,6 +68,7 @@ def build_page(
     record = _version_record(store, chosen)
     facts = gather_facts(chosen)
     facts.fallbacks = setting_fallbacks(store, chosen, facts.knobs)
+    facts.source_text = text
     pinned = pin_label(record, chosen.revision)
     explanation = explain(facts)
     message = chosen.site.message.text if chosen.site.message is not None else None

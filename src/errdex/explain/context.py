@@ -52,6 +52,7 @@ class Facts:
     # a variable's name → when setting it is the way out, for a variable the code falls
     # back from on its own when unset (`explain/fallbacks.py`; needs the store)
     fallbacks: dict[str, str] = field(default_factory=dict)
+    source_text: str | None = None  # the site's file, for rules that read its function
 
     @property
     def held(self) -> list[ConditionView]:

@@ -27,6 +27,7 @@ from errdex.explain.fix_forms import change_fix, setting_fix
 from errdex.explain.given_values import given_value_solution
 from errdex.explain.inputs import Given, input_action
 from errdex.explain.knob_actions import KnobAction, knob_action
+from errdex.explain.left_out import left_out_solution
 from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code, plain_condition
@@ -137,6 +138,9 @@ def _solutions(facts: Facts) -> list[Solution]:
             found.add(
                 _knob_solution(action, reason, condition, facts.knobs), _tier(action) + exit_tier
             )
+    left_out = left_out_solution(facts)
+    if left_out is not None:
+        found.add(left_out, 0)
     _add_input(found, open_conditions, facts)
     given = given_value_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
