@@ -27,6 +27,7 @@ from errdex.explain.fix_forms import change_fix, setting_fix
 from errdex.explain.given_values import given_value_solution
 from errdex.explain.inputs import Given, input_action
 from errdex.explain.knob_actions import KnobAction, knob_action
+from errdex.explain.left_out import left_out_solution
 from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code, plain_condition
@@ -137,6 +138,9 @@ def _solutions(facts: Facts) -> list[Solution]:
             found.add(
                 _knob_solution(action, reason, condition, facts.knobs), _tier(action) + exit_tier
             )
+    left_out = left_out_solution(facts)
+    if left_out is not None:
+        found.add(left_out, 0)
     _add_input(found, open_conditions, facts)
     given = given_value_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
@@ -177,12 +181,21 @@ def _solutions(facts: Facts) -> list[Solution]:
             kept.append(solution)
         else:
             facts.refused.append((solution, warning))
+    kept = [_with_fallback(s, facts) for s in kept]
     command_line = command_line_solution(facts)
     if command_line is not None:
         # most who see a usage error typed the command: their way out first, the author's
         # ways out through the code said to be theirs
         kept = [command_line, *(for_author(s) if s.kind == "input" else s for s in kept)]
     return [_with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
+
+
+def _with_fallback(solution: Solution, facts: Facts) -> Solution:
+    """A setting the code falls back from on its own: when setting it is the way out."""
+    note = facts.fallbacks.get(solution.knob or "")
+    if note is None or solution.kind != "setting":
+        return solution
+    return msgspec.structs.replace(solution, text=f"{solution.text} {note}")
 
 
 def _with_fix(solution: Solution, facts: Facts) -> Solution:
