@@ -4,14 +4,9 @@ caught one next. Indexed into a real SQLite file."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
 from errdex.match import lookup_text
 from errdex.store.base import Store
-from samples import indexed_store
+from samples import indexed_fixture
 
 PACKAGE = {
     "signing/__init__.py": "",
@@ -79,12 +74,7 @@ PACKAGE = {
 }
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    root: Path = tmp_path_factory.mktemp("reraised")
-    opened = indexed_store(root, "signing", {"1.0": PACKAGE})
-    yield opened
-    opened.close()
+store = indexed_fixture("reraised", "signing", {"1.0": PACKAGE})
 
 
 def test_an_error_kept_and_raised_again_under_its_subclass(store: Store) -> None:
