@@ -474,6 +474,10 @@ class SourceRead(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     required: tuple[str, ...] = ()
     # those of the class's own `__init__` (when `init_params` names any); None: not read
     init_required: tuple[str, ...] | None = None
+    # what an input a condition reads holds when the call leaves it out: a parameter of the
+    # function (`proxy`) or an attribute set from the constructor's (`self.is_topk_gather`)
+    # → its default's source; only where nothing rebinds the parameter first
+    defaults: dict[str, str] = {}
     tries: dict[int, TryRead] = {}  # except line → its try
     # where the site sits when no branch condition says it: the `else` of a loop (it runs
     # when the loop ends without `break`), an except clause

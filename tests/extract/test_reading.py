@@ -132,3 +132,41 @@ def test_init_params_from_a_constructor_the_skeleton_blanks() -> None:
     read = reading(source, '"slow mode"')
     # only the attributes the site's conditions name are kept
     assert read.init_params == {"mode": "mode"}
+
+
+def test_defaults_of_the_inputs_a_condition_reads() -> None:
+    read = reading(
+        """
+        def send(data, *, proxy=None, retries=3, timeout=None):
+            if timeout is None:
+                timeout = 5
+            if proxy is not None and retries and timeout:
+                raise ValueError("proxy")
+        """,
+        '"proxy"',
+    )
+    # `timeout` is rebound before the check: its default is not what it holds there
+    assert read.defaults == {"proxy": "None", "retries": "3"}
+
+
+def test_defaults_of_attributes_the_constructor_sets_as_given() -> None:
+    read = reading(
+        """
+        class Base:
+            def __init__(self, limit=20, gather=True, name=None):
+                self.limit = limit
+                self.gather = gather
+                self.name = name or "x"
+
+        class Forward(Base):
+            def __init__(self, limit=10, gather=True, name=None):
+                super().__init__(limit=limit, gather=gather, name=name)
+
+            def run(self):
+                assert self.limit > 4 or not self.gather or self.name, "no"
+        """,
+        '"no"',
+    )
+    # the subclass's own defaults are what a call leaving them out gives; `name or "x"`
+    # is not the parameter as it is
+    assert read.defaults == {"self.limit": "10", "self.gather": "True"}

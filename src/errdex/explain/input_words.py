@@ -28,9 +28,15 @@ class Instead:
 
 
 def what_to_pass(
-    node: ast.expr, described: dict[str, str], constants: dict[str, str]
+    node: ast.expr,
+    described: dict[str, str],
+    constants: dict[str, str],
+    defaults: dict[str, str] | None = None,
 ) -> Instead | None:
-    """The sentence for one condition shape; None for shapes not put in words exactly."""
+    """The sentence for one condition shape; None for shapes not put in words exactly.
+    `defaults` holds what an input is when the call leaves it out (its default's source):
+    "or leave it out" is said only where that value makes the condition false."""
+    defaults = defaults or {}
     if isinstance(node, ast.BoolOp):
         return _missing_keys(node, described) if isinstance(node.op, ast.And) else None
     negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
@@ -68,7 +74,11 @@ def what_to_pass(
             if isinstance(op, ast.Is):
                 return Instead(f"Give {target} a value (it is None here).", name, None, mine)
             if isinstance(op, ast.IsNot):
-                # the parameter's default is not known: leaving it out may keep the value
+                if name is not None and _default_value(name, defaults, constants) is None:
+                    # a default of None: a call that leaves it out gives it None
+                    text = f"Leave {target} out (it is None by default), or pass None."
+                    return Instead(text, name, mine, None)
+                # a default that is not None (or not known) keeps the value that fails
                 return Instead(f"Pass None for {target}.", name, mine, "None")
         values = _values(right, constants)
         if isinstance(op, ast.NotIn) and values:
@@ -111,10 +121,22 @@ def what_to_pass(
             # of the object fails on the attribute (or the call), the attribute is the fix
             held = "true (not empty)" if negative else "false (empty)"
             return Instead(f"Pass for {part[0]} a value whose {code(part[1])} is {held}.")
-        if negative:
-            return Instead(f"Pass a non-empty (true) value for {target}.")
         name = _passed_name(inner, described)
+        default = _default_value(name, defaults, constants) if name is not None else _UNKNOWN
+        if negative:
+            out = ""
+            if default is not _UNKNOWN and default:
+                out = f", or leave it out (it is {code(repr(default))} by default)"
+            return Instead(f"Pass a non-empty (true) value for {target}{out}.")
         mine = name.rsplit(".", 1)[-1].upper() if name else None
+        if default is not _UNKNOWN and not default:
+            text = f"Pass an empty (false) value for {target}, or leave it out"
+            return Instead(f"{text} (it is {code(repr(default))} by default).", name, mine, None)
+        if default is True:
+            # a flag that is on by default: the value that turns it off is `False`
+            return Instead(
+                f"Pass {code('False')} for {target} (it is on by default).", name, mine, "False"
+            )
         # a field read with `.get(key)` is None when missing; a parameter's default is not
         # known, so leaving it out may keep the very value that fails
         field = field_key(inner)
@@ -122,6 +144,22 @@ def what_to_pass(
         out = ", or leave it out" if missing else ""
         return Instead(f"Pass an empty (false) value for {target}{out}.", name, mine, "None")
     return None
+
+
+_UNKNOWN = object()
+
+
+def _default_value(name: str, defaults: dict[str, str], constants: dict[str, str]) -> object:
+    """The value an input holds when the call leaves it out, when its default is a literal
+    (or a constant's literal); `_UNKNOWN` when it has none, or none that is known."""
+    source = defaults.get(name)
+    if source is None:
+        return _UNKNOWN
+    source = constants.get(source, source)
+    try:
+        return ast.literal_eval(source)
+    except (ValueError, SyntaxError, RecursionError, TypeError, MemoryError):
+        return _UNKNOWN
 
 
 def _passed_name(node: ast.expr, described: dict[str, str]) -> str | None:

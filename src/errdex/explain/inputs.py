@@ -140,7 +140,7 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Gi
         # bookkeeping, unless it bounds what the user made happen (above)
         return None
     else:
-        instead = what_to_pass(node, inputs, constants)
+        instead = what_to_pass(node, inputs, constants, read.defaults)
     if instead is None:
         return None
     return Given(instead.text, _change(instead, passed, facts))

@@ -17,7 +17,8 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from errdex.extract.setters import ClassSetters, init_params, param_names
+from errdex.extract.param_defaults import parameter_defaults
+from errdex.extract.setters import ClassSetters, init_params, param_names, plain_init_params
 from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import Binding, Condition, Setter, SourceRead, TryRead
 
@@ -128,6 +129,8 @@ class _FileReader:
         self.enclosing = _Enclosing(tree, text)
         self._scopes: dict[int, _Scope] = {}
         self._inits: dict[int, dict[str, str]] = {}
+        # class → the attributes its constructor assigns a parameter as it is
+        self._plain_init: dict[int, set[str]] = {}
         self._top_classes: dict[str, ast.ClassDef] | None = None
         self.set_by: dict[int, ClassSetters] = {}
 
@@ -144,6 +147,7 @@ class _FileReader:
             if words is None or "self" in words:
                 found = self._init_params(cls)
                 init_params = {a: p for a, p in found.items() if words is None or a in words}
+        defaults = self._defaults(func, cls, want.words(), init_params)
         own = want.own_attributes() if cls is not None else set()
         setters = self._setters(cls, own) if cls is not None and own else ()
         lo = func.lineno if func is not None else 1
@@ -155,6 +159,7 @@ class _FileReader:
             required=scope.required,
             init_params=init_params,
             init_required=self._init_required(cls) if init_params and cls is not None else None,
+            defaults=defaults,
             # a test whose branches neither fail nor warn reads as no test at all; one that
             # ends before the site without leaving the block only chose a value (the
             # message's wording): taken the other way, it reaches the site all the same
@@ -233,13 +238,46 @@ class _FileReader:
             self._inits[id(cls)] = {}  # a cycle of bases ends here
             whole = self._own_init(cls)
             found = init_params(whole) if whole is not None else {}
+            plain = plain_init_params(whole) if whole is not None else set()
             takes = param_names(whole) if whole is not None else None
             for base in self._file_classes(cls) if depth < _MAX_BASES else ():
                 for attr, param in self._init_params(base, depth + 1).items():
-                    if takes is None or param in takes:
-                        found.setdefault(attr, param)
+                    if (takes is None or param in takes) and attr not in found:
+                        found[attr] = param
+                        if attr in self._plain_init.get(id(base), ()):
+                            plain.add(attr)
+            self._plain_init[id(cls)] = plain
             self._inits[id(cls)] = found
         return found
+
+    def _defaults(
+        self,
+        func: ast.FunctionDef | ast.AsyncFunctionDef | None,
+        cls: ast.ClassDef | None,
+        words: set[str] | None,
+        init_params: dict[str, str],
+    ) -> dict[str, str]:
+        """The defaults of the inputs the conditions read: the function's parameters, and
+        `self.attr` assigned a constructor parameter as it is (`self.x = x`, not `x or y`)."""
+        out = parameter_defaults(self._original(func), words) if func is not None else {}
+        assigned = self._plain_init.get(id(cls), set())
+        plain = {a: p for a, p in init_params.items() if a in assigned}
+        if plain and cls is not None:
+            init = self._init_defaults(cls)
+            out.update({f"self.{a}": init[p] for a, p in plain.items() if p in init})
+        return out
+
+    def _init_defaults(self, cls: ast.ClassDef, depth: int = 0) -> dict[str, str]:
+        """The constructor's parameters a user may leave out → their defaults: its own
+        `__init__`'s, else those of the bases of the same file it inherits."""
+        whole = self._own_init(cls)
+        if whole is not None:
+            return parameter_defaults(whole, None)
+        for base in self._file_classes(cls) if depth < _MAX_BASES else ():
+            found = self._init_defaults(base, depth + 1)
+            if found:
+                return found
+        return {}
 
     def _init_required(self, cls: ast.ClassDef) -> tuple[str, ...] | None:
         """The parameters the class's own `__init__` must be given, None when it has none

@@ -24,6 +24,7 @@ from errdex.match.logged import logged_by, project_named, spanning
 from errdex.match.one_result import same_text_key
 from errdex.match.pattern import TemplateMatch, compile_template, literal_runs
 from errdex.match.readings import OLD_NAMES, printed_name, readings
+from errdex.match.reraised import reraised_texts
 from errdex.match.results import LookupResult, Match, VariantMatch
 from errdex.match.versions import settle_versions
 from errdex.match.weights import WEIGHTS as W
@@ -504,6 +505,7 @@ def rank(
     for key in best:
         near.pop(key, None)
     _promote_text_matches(best, near, bare=not any(item.message.strip() for _, item in items))
+    reraised_texts(best, near)  # `raise Wrapper(str(err))`: a caught error's text passed on
     _demote_guesses(best)
     frames = [frame for item in evidence.errors[:4] for frame in item.places()]
     frames += evidence.stray_frames

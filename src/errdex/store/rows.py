@@ -14,7 +14,7 @@ import msgspec
 
 from errdex.errors import StoreError
 from errdex.facts import SiteKind
-from errdex.linked_facts import IndexedSite
+from errdex.linked_facts import NAMED_IN_MESSAGE, IndexedSite
 from errdex.sources.base import EntryPoint, VersionInfo
 from errdex.store.base import Neighbour, StoredSite, VersionStats
 from errdex.store.contents import pack_names
@@ -153,6 +153,9 @@ def referenced_files(site: IndexedSite) -> Iterable[str]:
             yield binding.file
     if site.exception is not None and site.exception.defined_in:
         yield site.exception.defined_in
+    for knob in site.knobs:
+        if knob.via == NAMED_IN_MESSAGE and knob.file:
+            yield knob.file  # the class of a field the message names: its declared type
 
 
 def search_phrases(terms: Sequence[str]) -> list[str]:
