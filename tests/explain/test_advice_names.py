@@ -110,6 +110,12 @@ def test_an_aside_that_instructs_is_advice() -> None:
     assert message_advice("Bad fields: {x} (a model field)") == []
 
 
+def test_consider_with_a_gerund_is_advice() -> None:
+    (advice,) = message_advice("This causes a spike; consider extending warmup to cover it.")
+    assert advice.text == "consider extending warmup to cover it."
+    assert message_advice("Extending warmup to cover it.") == []
+
+
 def test_the_one_value_supported_is_a_keyword_of_the_public_call(store: Store) -> None:
     page = page_with_message(store, "kit", "kit.dataclasses.dataclass only supports")
     first = page.solutions[0]

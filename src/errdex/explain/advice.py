@@ -33,7 +33,8 @@ _INSTRUCTS = re.compile(
     # a gerund instructs only after "consider"/"try" ("Using real routing: ..." says what
     # the program does, "consider using --x" what the user may do)
     r"|^(?:please\s+)?(?:consider|try|recommend)\s+(?:using|setting|passing|installing|"
-    r"upgrading|enabling|disabling|removing|increasing|decreasing|reducing|switching)\b",
+    r"upgrading|enabling|disabling|removing|increasing|decreasing|reducing|switching|"
+    r"extending|raising|lowering|adding|changing|running|limiting)\b",
     re.I,
 )
 _INSTALL = re.compile(
@@ -158,7 +159,7 @@ def message_advice(message: str | None) -> list[Advice]:
     if not message:
         return []
     found: list[Advice] = []
-    for sentence in _sentences(message):
+    for sentence in sentences(message):
         install = _INSTALL.search(sentence)
         command = install.group(0).strip().rstrip("`'\".,;") if install else None
         suggested = _suggested(sentence) if command is None else None
@@ -197,7 +198,8 @@ def message_advice(message: str | None) -> list[Advice]:
     return found
 
 
-def _sentences(message: str) -> list[str]:
+def sentences(message: str) -> list[str]:
+    """The message's sentences, and the clauses and asides of them that instruct."""
     out: list[str] = []
     asides: list[str] = []
 
