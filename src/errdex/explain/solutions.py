@@ -196,7 +196,12 @@ def _solutions(facts: Facts) -> list[Solution]:
 def _with_fallback(solution: Solution, facts: Facts) -> Solution:
     """A setting the code falls back from on its own: when setting it is the way out."""
     note = facts.fallbacks.get(solution.knob or "")
-    if note is None or solution.kind != "setting":
+    if note is None or solution.kind != "setting" or solution.fix is None:
+        return solution
+    # only where it turns the variable on (the property's own value when unset): the note
+    # says when that is the way out
+    turned_on = rf"\b{re.escape(solution.knob or '')}=(?:1|true|True|yes)\b"
+    if not re.search(turned_on, solution.fix.after):
         return solution
     return msgspec.structs.replace(solution, text=f"{solution.text} {note}")
 
