@@ -19,9 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from wheel_source import python_files
+from wheel_source import extracted
 
-from errdex.extract import extract_file, reading
+from errdex.extract import reading
 from errdex.link import link_version
 from errdex.link.knobs import KnobIndex
 
@@ -49,11 +49,7 @@ def main(wheel: str) -> None:
     _timed(reading._FileReader, "_defaults", defaults)
     _timed(reading._FileReader, "_init_values", values)
     _timed(KnobIndex, "_through_init", through)
-    members = python_files(wheel)
-    start = time.perf_counter()
-    files = [extract_file(n, data) for n, data in members.items()]
-    extraction = time.perf_counter() - start
-    print(f"{len(files)} files extracted in {extraction:.1f} s (for scale)")
+    files = extracted(wheel)
     print(f"defaults {defaults[0]:.3f} s, {defaults[1]} defaults on site readings")
     print(f"constructor values {values[0]:.3f} s, {values[1]} on site readings")
     start = time.perf_counter()
