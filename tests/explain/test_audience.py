@@ -40,6 +40,14 @@ FILES = {
                     raise MissingParameter(f"Missing parameter: {self.name}")
                 return value
 
+            def parse(self, args):
+                try:
+                    return self.process_value(args)
+                except MissingParameter:
+                    if self.name != "quiet":
+                        raise
+                    return None
+
             def convert(self, value):
                 if not isinstance(value, str):
                     raise ClickException(f"Cannot convert {value!r}")
@@ -72,3 +80,10 @@ def test_a_usage_error_speaks_to_whoever_ran_the_command_then_to_its_author(cli:
 def test_an_error_that_is_no_usage_error_keeps_its_solutions_as_they_are(cli: Store) -> None:
     texts = [s.text for s in page_of(cli, "Parameter.convert").solutions]
     assert texts and not any(t.startswith("If you") for t in texts)
+
+
+def test_a_bare_raise_that_passes_a_usage_error_on_is_no_command_line_of_its_own(
+    cli: Store,
+) -> None:
+    texts = [s.text for s in page_of(cli, "Parameter.parse").solutions]
+    assert not any(t.startswith("If you ran a command") for t in texts)

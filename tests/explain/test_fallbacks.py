@@ -72,6 +72,10 @@ CONFIG = """
             if self.replay and not self.use_v2:
                 raise ValueError("Replay requires runner V2")
 
+        def _verify_legacy(self):
+            if self.legacy and self.use_v2:
+                raise ValueError("Legacy mode needs runner V1")
+
         def _verify_fast(self):
             if self.replay and not self.use_fast:
                 raise ValueError("Replay requires fast mode")
@@ -105,4 +109,10 @@ def test_no_note_when_the_property_is_false_by_default(run: Store) -> None:
     # unset, `use_fast` is false anyway: setting the variable is the way out, no fallback
     texts = setting_texts(page_with_message(run, "run", "Replay requires fast mode"))
     assert texts
+    assert not any("falls back" in t for t in texts)
+
+
+def test_no_note_on_turning_the_variable_off(run: Store) -> None:
+    texts = setting_texts(page_with_message(run, "run", "Legacy mode needs runner V1"))
+    assert any(t.startswith("Set `RUN_V2=0`") for t in texts)
     assert not any("falls back" in t for t in texts)

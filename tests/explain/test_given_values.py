@@ -56,6 +56,12 @@ FILES = {
 
         def load(rows):
             return list(rows)
+
+
+        def pick(table, name):
+            if name not in table:
+                raise ValueError(f"Unknown {name!r}: {len(table)} are known")
+            return table[name]
         """,
 }
 
@@ -108,3 +114,7 @@ def test_a_value_not_among_those_the_message_lists(kv: Store) -> None:
     assert "available (['ttft', 'itl']) instead of 'tps':" in filled.solutions[0].text
     # a message that lists nothing gives nothing to choose from
     assert page_of(kv, "_plot_fig", "var_x").solutions == []
+
+
+def test_a_count_of_the_collection_is_no_list_to_choose_from(kv: Store) -> None:
+    assert page_of(kv, "pick").solutions == []

@@ -33,7 +33,8 @@ _INSTRUCTS = re.compile(
     # a gerund instructs only after "consider"/"try" ("Using real routing: ..." says what
     # the program does, "consider using --x" what the user may do)
     r"|^(?:please\s+)?(?:consider|try|recommend)\s+(?:using|setting|passing|installing|"
-    r"upgrading|enabling|disabling|removing|increasing|decreasing|reducing|switching)\b",
+    r"upgrading|enabling|disabling|removing|increasing|decreasing|reducing|switching|"
+    r"extending|raising|lowering|adding|changing|running|limiting)\b",
     re.I,
 )
 _INSTALL = re.compile(
@@ -91,7 +92,13 @@ _RETIRES = re.compile(
     r"\bis\s+deprecated\b|\bwill\s+be\s+removed\b",
     re.I,
 )
-_QUOTED_NAME = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)(?:\(\))?`")
+# The subject of such a sentence: "The private method `_iter`", "`parse_obj_as`", "The
+# `dict` method" (not "Using extra keyword arguments on `Field`").
+_RETIRED_SUBJECT = re.compile(
+    r"^(?:the\s+)?(?:(?:private|public|deprecated)\s+)?(?:(?:method|function|attribute|class|"
+    r"property|decorator)\s+)?`(?P<name>[A-Za-z_][\w.]*)(?:\(\))?`",
+    re.I,
+)
 # A parenthesised aside that instructs: "... fields: x.y (use check_fields=False if ...)".
 _ASIDE = re.compile(r"\s*\((?P<inner>[^()]{4,})\)")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Za-z`'\"(])|\n+")
@@ -158,7 +165,7 @@ def message_advice(message: str | None) -> list[Advice]:
     if not message:
         return []
     found: list[Advice] = []
-    for sentence in _sentences(message):
+    for sentence in sentences(message):
         install = _INSTALL.search(sentence)
         command = install.group(0).strip().rstrip("`'\".,;") if install else None
         suggested = _suggested(sentence) if command is None else None
@@ -197,7 +204,8 @@ def message_advice(message: str | None) -> list[Advice]:
     return found
 
 
-def _sentences(message: str) -> list[str]:
+def sentences(message: str) -> list[str]:
+    """The message's sentences, and the clauses and asides of them that instruct."""
     out: list[str] = []
     asides: list[str] = []
 
@@ -247,7 +255,7 @@ def _retired(sentence: str) -> str | None:
     """The quoted name a sentence says is retired (will be removed, no longer to use)."""
     if _RETIRES.search(sentence) is None:
         return None
-    named = _QUOTED_NAME.search(sentence)
+    named = _RETIRED_SUBJECT.match(sentence.strip())
     return named.group("name") if named is not None else None
 
 

@@ -16,6 +16,7 @@ import msgspec
 
 from errdex.explain.context import Facts
 from errdex.explain.page import Solution
+from errdex.facts import SiteKind
 
 # The base every usage error of a command-line framework derives from (click, and typer on
 # top of it; `docopt`'s `DocoptExit` is printed the same way but is no subclass of one).
@@ -27,8 +28,8 @@ _FRAMEWORK_PREFIX = re.compile(r"^Error:\s*")
 def is_usage_error(facts: Facts) -> bool:
     """Whether the site raises a framework's usage error: what the command line caused."""
     info = facts.stored.exception
-    if info is None:
-        return False
+    if info is None or facts.stored.site.kind == SiteKind.RERAISE:
+        return False  # a bare `raise` passes on what another site raised
     names = [info.qualname, *info.bases]
     return any(n.rpartition(".")[2] in _USAGE_ERRORS for n in names)
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 
 from errdex.explain.context import Facts
-from errdex.explain.input_nodes import free_names
 from errdex.explain.plain import code
 from errdex.facts import Placeholder
 
@@ -21,6 +20,8 @@ from errdex.facts import Placeholder
 # first parameter is the key the user wrote.
 _SUBSCRIPTS = {"__getitem__": "look up", "__delitem__": "delete"}
 _KEY_ERRORS = frozenset({"KeyError", "LookupError"})
+# Calls that print a collection's members as they are.
+_LISTING = frozenset({"list", "sorted", "set", "tuple", "str", "repr"})
 
 
 def given_value_solution(facts: Facts) -> str | None:
@@ -96,13 +97,29 @@ def _not_among_listed(facts: Facts) -> str | None:
 
 
 def _reads(expression: str, collection: str) -> bool:
-    """Whether a placeholder's expression reads the collection as it stands (or is it)."""
-    if expression == collection:
-        return True
+    """Whether a placeholder prints the members of the collection: the collection itself,
+    or it through `list()`, `sorted()`, `set()`, `tuple()`, `", ".join()`, `.keys()`,
+    `.tolist()` or a generator over it (not its length, not one of its items)."""
     try:
         node = ast.parse(expression, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return False
-    return collection in free_names(node) or any(
-        ast.unparse(n) == collection for n in ast.walk(node) if isinstance(n, ast.expr)
-    )
+    while True:
+        if ast.unparse(node) == collection:
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id not in _LISTING or len(node.args) != 1:
+                return False
+            node = node.args[0]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            method = node.func
+            if method.attr == "join" and len(node.args) == 1:
+                node = node.args[0]
+            elif method.attr in ("keys", "tolist") and not node.args:
+                node = method.value
+            else:
+                return False
+        elif isinstance(node, ast.GeneratorExp | ast.ListComp) and len(node.generators) == 1:
+            node = node.generators[0].iter
+        else:
+            return False

@@ -16,6 +16,7 @@ from msgspec.structs import replace as replace_knob
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, KnobKind
+from errdex.linked_facts import NAMED_IN_MESSAGE
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,8 @@ def _action(node: ast.expr, condition: ConditionView, knobs: list[Knob]) -> Knob
 def _knob_action(node: ast.expr, condition: ConditionView, knob: Knob) -> KnobAction | None:
     if knob.behind is None or knob.kind not in (KnobKind.ENV, KnobKind.FLAG):
         return None
+    if knob.via == NAMED_IN_MESSAGE:
+        return None  # the message names it: it decides no condition
     if knob.sets is not None:
         return _set_action(node, knob)
     shape = _shape(node, knob.behind)

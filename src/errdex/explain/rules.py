@@ -11,6 +11,7 @@ from errdex.explain.selection import selection_context
 from errdex.explain.solutions import no_way_out, solutions
 from errdex.explain.why import code_words
 from errdex.facts import ConditionKind, KnobKind, SiteKind
+from errdex.linked_facts import NAMED_IN_MESSAGE
 from errdex.store.base import StoredSite
 
 _MAX_REASONS = 6
@@ -178,6 +179,13 @@ def when_it_happens(facts: Facts) -> WhenItHappens:
             situations.append(f"{behind} {verb} the machine: {code(knob.name)}.")
             continue
         kind = "environment variable" if knob.kind == KnobKind.ENV else "command-line flag"
+        if knob.via == NAMED_IN_MESSAGE:
+            if knob.behind and knob.behind != knob.name:
+                situations.append(
+                    f"The message names {behind}, a field of the JSON object the {kind} "
+                    f"{code(knob.name)} takes."
+                )
+            continue
         via = f" (through the {knob.via})" if knob.via and knob.via.startswith("property") else ""
         situations.append(f"{behind} depends on the {kind} {code(knob.name)}{via}.")
     situations = situations[:_MAX_SITUATIONS]

@@ -28,6 +28,7 @@ from errdex.explain.given_values import given_value_solution
 from errdex.explain.inputs import Given, input_action
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.left_out import left_out_solution
+from errdex.explain.named_settings import named_setting_solutions
 from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code, plain_condition
@@ -171,6 +172,8 @@ def _solutions(facts: Facts) -> list[Solution]:
                 found.add(solution, _tier(action))
                 break
     _add_except(found, facts)
+    for solution in named_setting_solutions(facts):
+        found.add(solution, 1)
     _add_advice(found, facts)
     for solution in selection_solutions(facts.stored):
         found.add(solution, _SELECTION_TIER)
@@ -193,7 +196,12 @@ def _solutions(facts: Facts) -> list[Solution]:
 def _with_fallback(solution: Solution, facts: Facts) -> Solution:
     """A setting the code falls back from on its own: when setting it is the way out."""
     note = facts.fallbacks.get(solution.knob or "")
-    if note is None or solution.kind != "setting":
+    if note is None or solution.kind != "setting" or solution.fix is None:
+        return solution
+    # only where it turns the variable on (the property's own value when unset): the note
+    # says when that is the way out
+    turned_on = rf"\b{re.escape(solution.knob or '')}=(?:1|true|True|yes)\b"
+    if not re.search(turned_on, solution.fix.after):
         return solution
     return msgspec.structs.replace(solution, text=f"{solution.text} {note}")
 
@@ -250,6 +258,16 @@ def refused(knob_name: str | None, facts: Facts) -> bool:
     """Whether a comment beside the check (above the site or one of its conditions) warns
     against what the setting does: such a way out is one the code refuses."""
     return _warning(knob_name, facts) is not None
+
+
+def _short(text: str) -> str:
+    """A message quoted whole when short, else its first sentence."""
+    return text if len(text) <= 240 else text.split(". ")[0][:240]
+
+
+def _declared_env(name: str, facts: Facts) -> bool:
+    """Whether the version reads the environment variable (a knob of the site names it)."""
+    return any(k.kind == KnobKind.ENV and k.name == name for k in facts.knobs)
 
 
 def _warning(knob_name: str | None, facts: Facts) -> str | None:
@@ -387,8 +405,10 @@ def _add_advice(found: _Collector, facts: Facts) -> None:
     for advice in message_advice(message.text if message is not None else None):
         if any(knob in advice.text for knob in named if knob):
             continue  # a solution already turns the setting it names
-        if advice.retired is not None:
-            retired = retired_solution(advice.retired, advice.text, facts)
+        if any(advice.text in i.solution.text for i in found.items):
+            continue  # quoted whole by a solution already
+        if advice.retired is not None and message is not None:
+            retired = retired_solution(advice.retired, _short(message.text), facts)
             if retired is not None:
                 found.add(retired, 1)
             continue  # a name that is not this code's: the message speaks of another
@@ -397,6 +417,8 @@ def _add_advice(found: _Collector, facts: Facts) -> None:
             found.add(keyword, 1)
             continue
         change = advice.change
+        if change is not None and change.form == "env" and not _declared_env(change.target, facts):
+            change = None  # a variable the version does not read: quoted, not set
         if change is None and advice.suggested is not None:
             change = suggested_call(advice.suggested, facts)
         found.add(Solution(text=advice.solution, kind=advice.kind, change=change), 1)

@@ -40,6 +40,7 @@ from errdex.link.messages import (
     inline_constants,
     substitute,
 )
+from errdex.link.named import NamedSettings
 from errdex.link.overrides import OverrideIndex
 from errdex.link.public import PublicPaths
 from errdex.link.reasons import ReasonsIndex
@@ -141,6 +142,7 @@ class _Context:
         self.callers = CallerIndex(files, names)
         self.commands = CommandIndex(files, self.callers, entry_points)
         self.knobs = KnobIndex(files, names)
+        self.named = NamedSettings(files, self.knobs.flags)
         self.selection = SelectionIndex(files, names, self.knobs)
         self.tests = TestIndex(files)
         self.public = PublicPaths(names.modules)
@@ -169,6 +171,11 @@ class _Context:
             owner_class = self._owner_class(where.module, variant.function)
             found.extend(knobs.knobs(where, owner_class, variant.conditions))
         found.extend(self._knobs_of_callers(indexed.module, site.function, links))
+        linked = {k.name for k in found}
+        for named in self.named.named(site.message.text if site.message is not None else None):
+            # a setting a condition already links is that knob; a field is its own
+            if named.name not in linked or named.behind != named.name:
+                found.append(named)
         unique = {(k.name, k.behind): k for k in reversed(found)}
         env_names = {k.behind for k in found if k.kind == KnobKind.ENV}
         bindings = tuple(
