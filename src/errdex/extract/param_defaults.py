@@ -54,11 +54,42 @@ def declared_defaults(func: Function) -> dict[str, str]:
 
 
 def rebound_names(func: Function) -> set[str]:
-    """The plain names the function's body assigns, deletes or binds (in its own scope and
-    the functions nested in it, whose `nonlocal` may rebind a parameter)."""
+    """The plain names the function's statements bind (in its own scope and the functions
+    nested in it, whose `nonlocal` may rebind a parameter): assignment and loop targets,
+    `with ... as`, `except ... as`, `del`, imports, nested definitions, and `:=` in the
+    tests of `if` and `while`. Only statements are visited, not every expression: a
+    function read for its defaults may be thousands of lines long."""
     out: set[str] = set()
-    for stmt in func.body:
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                out.add(node.id)
+    stack: list[ast.AST] = list(func.body)
+    while stack:
+        node = stack.pop()
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign | ast.For | ast.AsyncFor):
+            targets = [node.target]
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
+        elif isinstance(node, ast.Delete):
+            targets = node.targets
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            out.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            out.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            out.add(node.name)
+        elif isinstance(node, ast.match_case):
+            out.update(
+                n.name
+                for n in ast.walk(node.pattern)
+                if isinstance(n, ast.MatchAs | ast.MatchStar) and n.name
+            )
+        if isinstance(node, ast.If | ast.While):
+            targets = [n.target for n in ast.walk(node.test) if isinstance(n, ast.NamedExpr)]
+        for target in targets:
+            out.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+        stack.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, _BLOCKS))
     return out
+
+
+_BLOCKS = (ast.stmt, ast.excepthandler, ast.match_case)

@@ -34,15 +34,15 @@ _WORD = re.compile(r"\w+")
 _NEITHER = (False, False)
 _MAX_BASES = 4  # bases followed for the constructor that sets an attribute
 _SELF_ATTR = re.compile(r"\bself\.(\w+)")
-# `self.X = `, `self.X: T = `, `self.X += ` (not `==`): an assignment of the attribute
+# Each assignment of an attribute in a text: `self.X = `, `self.X: T = `, `self.X += `
+# (not `==`), and `self.X, ...` before an `=` on its line (a tuple target; a call passing a
+# keyword after it counts too, which only makes the attribute look assigned more often).
+# No `\b` before `self`: a literal start lets the engine jump from one to the next.
 _SELF_ASSIGNED = re.compile(
-    r"\bself\.(\w+)(?=[ \t]*(?::[^=\n]*)?(?:[-+*/%|&^@]|//|\*\*|<<|>>)?=(?!=))"
+    r"self\.(\w+)(?=[ \t]*(?::[^=\n]*)?(?:[-+*/%|&^@]|//|\*\*|<<|>>)?=(?!=)"
+    r"|[ \t]*,[^\n]*?(?<![=!<>])=(?!=))"
 )
-# `self.a, self.b = ...` and `for self.x in`: the attributes of a tuple target or a loop's
-_SELF_TARGETS = re.compile(
-    r"^[ \t]*(?:for[ \t]+)?\(?((?:self\.\w+[ \t]*,[ \t]*)+self\.\w+|self\.\w+(?=[ \t]+in\b))",
-    re.M,
-)
+_SELF_LOOPED = re.compile(r"for[ \t]+\(?self\.(\w+)")  # `for self.x in ...`
 # The keyword first, so the regex engine jumps from one to the next; whether it starts its
 # line (after `async`) is checked after.
 _DEF_WORD = re.compile(r"(?:def|class)\b")
@@ -356,8 +356,7 @@ class _FileReader:
         end = body[at + 1].lineno - 1 if at + 1 < len(body) else len(self.lines)
         text = "\n".join(self.lines[cls.lineno - 1 : end])
         counted: dict[str, int] = {}
-        targets = [a for t in _SELF_TARGETS.findall(text) for a in _SELF_ATTR.findall(t)]
-        for attr in [*_SELF_ASSIGNED.findall(text), *targets]:
+        for attr in [*_SELF_ASSIGNED.findall(text), *_SELF_LOOPED.findall(text)]:
             counted[attr] = counted.get(attr, 0) + 1
         self._assigned[id(cls)] = counted
         return counted
