@@ -49,13 +49,24 @@ _WARNS = re.compile(
     re.I,
 )
 _COMMENT_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
+# What comes right before a keyword the message advises: the verb or "option" that gives it.
+_ADVISED = re.compile(
+    r"\b(?:use|set|pass|specify|add|provide|option|supports?|accepts?|allows?|using|setting|"
+    r"passing)\s+[`'\"]?$",
+    re.I,
+)
 
 
 def keyword_solution(text: str, facts: Facts) -> Solution | None:
     """The advice's `name=value` as a way out, when the name resolves (see the module's
     docstring); None when the sentence gives none or its name resolves to nothing."""
     for match in _KEYWORD.finditer(text):
+        if _ADVISED.search(text[: match.start()]) is None:
+            continue  # `when paged_kv=True`, `with head_dim=256`: a case, not the advice
         name, value = match.group("name"), match.group("value")
+        tested = _tested_attribute(name, value, facts)
+        if tested is None:
+            continue
         said = f"as the message says: “{text}”"
         call = _call_keyword(name, value, facts)
         if call is not None:
@@ -63,16 +74,15 @@ def keyword_solution(text: str, facts: Facts) -> Solution | None:
             return Solution(
                 text=f"Pass `{name}={value}` to {code(target)}, {said}",
                 kind="input",
+                condition=tested.text,
                 change=call,
             )
-        tested = _tested_attribute(name, value, facts)
-        if tested is not None:
-            return Solution(
-                text=f"Pass `{name}={value}` (the check tests {code(tested.text)}, "
-                f"which is then false), {said}",
-                kind="input",
-                condition=tested.text,
-            )
+        return Solution(
+            text=f"Use `{name}={value}` (the check tests {code(tested.text)}, which is then "
+            f"false), {said}",
+            kind="input",
+            condition=tested.text,
+        )
     return None
 
 
@@ -86,6 +96,13 @@ def _call_keyword(name: str, value: str, facts: Facts) -> Change | None:
     keyword is one of its parameters a call may pass by name."""
     read = facts.read
     if name not in read.params or name in read.positional:
+        return None
+    # the message names the function (or its class) it is a keyword of: not a keyword of
+    # a helper that happens to share the name of an option given elsewhere
+    message = facts.stored.site.message
+    parts = facts.stored.site.function.split(".")
+    said = message.text if message is not None else ""
+    if not any(re.search(rf"\b{re.escape(p)}\b", said) for p in parts if p != "__init__"):
         return None
     call = user_call(facts)
     if call is None:
@@ -160,16 +177,17 @@ def _constant_truth(node: ast.AST) -> bool | None:
     return None
 
 
-def retired_solution(name: str, text: str, facts: Facts) -> Solution | None:
-    """`The private method `_iter` will be removed and should no longer be used`: stop
-    calling it, when the name is the raising function (or its class)."""
+def retired_solution(name: str, message: str, facts: Facts) -> Solution | None:
+    """`The `dict` method is deprecated; use `model_dump` instead`: stop using it, when
+    the name is the raising function (or its class); the whole message is quoted, with the
+    replacement it names."""
     function = facts.stored.site.function
     parts = function.split(".")
     if name not in (function, parts[-1], *parts[:-1]):
         return None
     what = function if name in (function, parts[-1]) else name
     return Solution(
-        text=f"Stop calling {code(what)} in your code, as the message says: “{text}”",
+        text=f"Stop using {code(what)} in your code, as the message says: “{message}”",
         kind="input",
     )
 

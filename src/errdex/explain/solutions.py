@@ -260,6 +260,11 @@ def refused(knob_name: str | None, facts: Facts) -> bool:
     return _warning(knob_name, facts) is not None
 
 
+def _short(text: str) -> str:
+    """A message quoted whole when short, else its first sentence."""
+    return text if len(text) <= 240 else text.split(". ")[0][:240]
+
+
 def _declared_env(name: str, facts: Facts) -> bool:
     """Whether the version reads the environment variable (a knob of the site names it)."""
     return any(k.kind == KnobKind.ENV and k.name == name for k in facts.knobs)
@@ -400,8 +405,10 @@ def _add_advice(found: _Collector, facts: Facts) -> None:
     for advice in message_advice(message.text if message is not None else None):
         if any(knob in advice.text for knob in named if knob):
             continue  # a solution already turns the setting it names
-        if advice.retired is not None:
-            retired = retired_solution(advice.retired, advice.text, facts)
+        if any(advice.text in i.solution.text for i in found.items):
+            continue  # quoted whole by a solution already
+        if advice.retired is not None and message is not None:
+            retired = retired_solution(advice.retired, _short(message.text), facts)
             if retired is not None:
                 found.add(retired, 1)
             continue  # a name that is not this code's: the message speaks of another

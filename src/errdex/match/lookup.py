@@ -75,6 +75,7 @@ class _Scorer:
         cut: bool = False,
         inner: Sequence[Inner] = (),
         logged: bool = False,
+        memo: _Readings | None = None,
     ) -> None:
         self.evidence = evidence
         self.weight = weight
@@ -84,14 +85,17 @@ class _Scorer:
         # spanning the whole line is a reading, however little of it is literal text.
         self.logged = logged
         self.exception = printed_name(evidence.exception or "") or None
+        # The readings of texts already tried in this lookup: the releases of a package share
+        # most of their templates and composed texts, and rounds meet the same ones again.
+        self.memo: _Readings = {} if memo is None else memo
 
     def score(self, stored: StoredSite) -> Match | None:
         site = stored.site
         why: list[str] = []
-        matched = _match(site.message, self.evidence, cut=self.cut)
+        matched = _match(site.message, self.evidence, cut=self.cut, memo=self.memo)
         if matched is None and self.logged:
             matched = spanning(site.message, self.evidence.message)
-        form, whole_line = _best_form(stored, self.evidence, matched, cut=self.cut)
+        form, whole_line = _best_form(stored, self.evidence, matched, cut=self.cut, memo=self.memo)
         if form is not None:
             matched = form[0]
         if wrapping := wrapped_match(stored, self.evidence.message, self.inner, matched):
@@ -302,14 +306,36 @@ def _basename(path: str) -> str:
     return path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
+# A text's reading of a message: (template, message, truncated, cut, piece) → the match.
+_Readings = dict[tuple[MessageTemplate, str, bool, bool, bool], TemplateMatch | None]
+
+
 def _match(
-    template: MessageTemplate | None, evidence: ErrorEvidence, *, cut: bool, piece: bool = True
+    template: MessageTemplate | None,
+    evidence: ErrorEvidence,
+    *,
+    cut: bool,
+    piece: bool = True,
+    memo: _Readings | None = None,
 ) -> TemplateMatch | None:
     """Match the message against the template; with `cut`, also as a prefix of it (titles
     and copies get cut mid-word without a marker), scored a little lower; with `piece`,
-    else as a piece from inside it (`No scheme supplied`), scored lower still."""
+    else as a piece from inside it (`No scheme supplied`), scored lower still. `memo`
+    keeps the readings made, for the same text met again."""
     if template is None or not template.literal_length or not evidence.message:
         return None
+    if memo is None:
+        return _read(template, evidence, cut=cut, piece=piece)
+    key = (template, evidence.message, evidence.truncated, cut, piece)
+    if key not in memo:
+        memo[key] = _read(template, evidence, cut=cut, piece=piece)
+    return memo[key]
+
+
+def _read(
+    template: MessageTemplate, evidence: ErrorEvidence, *, cut: bool, piece: bool
+) -> TemplateMatch | None:
+    """`_match`, worked out."""
     compiled = compile_template(template)
     found = compiled.match(evidence.message, truncated=evidence.truncated)
     if found is None and cut and not evidence.truncated:
@@ -328,7 +354,12 @@ def _match(
 
 
 def _best_form(
-    stored: StoredSite, evidence: ErrorEvidence, matched: TemplateMatch | None, *, cut: bool
+    stored: StoredSite,
+    evidence: ErrorEvidence,
+    matched: TemplateMatch | None,
+    *,
+    cut: bool,
+    memo: _Readings | None = None,
 ) -> tuple[tuple[TemplateMatch, ShownText] | None, bool]:
     """The text a user sees of the site (`IndexedSite.shown`) that explains the paste
     better than the template does, and whether it did so with the whole line: a printed
@@ -346,7 +377,11 @@ def _best_form(
                 continue
             # (`Class: message` whole is no piece of a text: the message alone may be.)
             found = _match(
-                form.text, msgspec.structs.replace(evidence, message=text), cut=cut, piece=not whole
+                form.text,
+                msgspec.structs.replace(evidence, message=text),
+                cut=cut,
+                piece=not whole,
+                memo=memo,
             )
             if found is not None and form.caller is not None:
                 found = msgspec.structs.replace(found, score=found.score * W.caller_form)
@@ -453,6 +488,11 @@ def rank(
     items = [(i, r) for i, e in enumerate(evidence.errors[:4]) for r in readings(e)]
 
     read: set[int] = set()  # the errors a whole reading of their message explains
+    memo: _Readings = {}
+    # The sites each reading has been scored against, without inner texts: the same row met
+    # again (a text's hits and its class's raises, the narrow and the wide round) scores the
+    # same, and an equal score changes nothing. The records are kept: their ids stay theirs.
+    scored: dict[tuple[int, int, bool, bool], dict[int, StoredSite]] = {}
 
     def score(
         index: int,
@@ -462,8 +502,14 @@ def rank(
         inner: Sequence[Inner] = (),
         logged: bool = False,
     ) -> None:
-        scorer = _Scorer(item, W.error_weight(index), cut=cut, inner=inner, logged=logged)
+        scorer = _Scorer(
+            item, W.error_weight(index), cut=cut, inner=inner, logged=logged, memo=memo
+        )
+        done = scored.setdefault((index, id(item), cut, logged), {}) if not inner else {}
         for stored in sites:
+            if id(stored) in done:
+                continue
+            done[id(stored)] = stored
             match = scorer.score(stored)
             if match is None:
                 continue
