@@ -19,7 +19,12 @@ from dataclasses import dataclass
 import msgspec
 
 from errdex.explain.advice import message_advice
-from errdex.explain.advice_names import keyword_solution, retired_solution, warned_against
+from errdex.explain.advice_names import (
+    failed_load_solution,
+    keyword_solution,
+    retired_solution,
+    warned_against,
+)
 from errdex.explain.audience import command_line_solution, for_author
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.environment import package_solution, platform_solution
@@ -173,6 +178,9 @@ def _solutions(facts: Facts) -> list[Solution]:
                 found.add(solution, _tier(action))
                 break
     _add_except(found, facts)
+    loaded = failed_load_solution(facts)
+    if loaded is not None:
+        found.add(loaded, 1)
     for solution in named_setting_solutions(facts):
         found.add(solution, 1)
     _add_advice(found, facts)
