@@ -40,6 +40,19 @@ def check_decorator_fields_exist(decorators, fields):
                 )
 
 
+def make_tiles(tile=64, paged=False, page_size=None):
+    if paged and page_size is None:
+        raise ValueError("page_size must be provided when paged=True")
+    if tile != 128:
+        raise ValueError("this kernel only supports tile=128")
+
+
+def can_return(dialect, *, is_update_from=False):
+    if is_update_from:
+        return False
+    raise ValueError("please add the additional execution option 'is_update_from=True'")
+
+
 def check_strict(options):
     if options.mode is not True:
         raise ValueError("strict mode only supports validate=True")
@@ -62,6 +75,11 @@ class Model:
 
     def copy(self):
         warnings.warn("`other_thing` is deprecated", DeprecationWarning)
+
+    def dict(self, **extra):
+        if extra:
+            warnings.warn("Using extra keyword arguments on `dict` is deprecated.")
+        warnings.warn("The `dict` method is deprecated; use `model_dump` instead.")
 """,
     "kit/envs.py": """
 import os
@@ -93,6 +111,13 @@ class Communicator:
 
 def load_library(path):
     return path
+
+
+def load_codec(path):
+    try:
+        return load_library(path)
+    except ImportError:
+        raise RuntimeError("failed to load the codec: its package is missing") from None
 """,
 }
 
@@ -127,7 +152,7 @@ def test_the_one_value_supported_is_a_keyword_of_the_public_call(store: Store) -
 def test_a_keyword_the_check_tests_is_offered_with_that_test(store: Store) -> None:
     page = page_with_message(store, "kit", "Decorators defined with incorrect fields")
     assert page.solutions[0].text.startswith(
-        "Pass `check_fields=False` (the check tests `dec.info.check_fields is not False`, "
+        "Use `check_fields=False` (the check tests `dec.info.check_fields is not False`, "
         "which is then false), as the message says: “use check_fields=False if"
     )
 
@@ -139,12 +164,36 @@ def test_a_keyword_that_resolves_to_nothing_is_no_setting(store: Store) -> None:
     assert all(s.change is None for s in page.solutions if "validate=True" in s.text)
 
 
+def test_a_keyword_that_names_the_case_is_not_the_advice(store: Store) -> None:
+    page = page_with_message(store, "kit", "page_size must be provided when paged=True")
+    assert not any("`paged=True`" in s.text.split(",")[0] for s in page.solutions)
+    page = page_with_message(store, "kit", "this kernel only supports tile=128")
+    # the message does not name `make_tiles`: the keyword, not the call
+    assert any(
+        s.text.startswith("Use `tile=128` (the check tests `tile != 128`") for s in page.solutions
+    )
+
+
+def test_a_keyword_of_a_helper_the_message_does_not_name_is_no_call(store: Store) -> None:
+    page = page_with_message(store, "kit", "please add the additional execution option")
+    assert all(s.change is None for s in page.solutions)
+
+
 def test_a_retired_method_is_one_to_stop_calling(store: Store) -> None:
     page = page_with_message(store, "kit", "The private method `_iter` will be removed")
-    assert page.solutions[0].text.startswith("Stop calling `Model._iter` in your code")
+    assert page.solutions[0].text.startswith("Stop using `Model._iter` in your code")
     # a name the message retires that is not the function warning: no solution from it
     other = page_with_message(store, "kit", "`other_thing` is deprecated")
-    assert not any("Stop calling" in s.text for s in other.solutions)
+    assert not any("Stop using" in s.text for s in other.solutions)
+    # what is retired is the use of extra keywords, not the method they are passed to
+    extra = page_with_message(store, "kit", "Using extra keyword arguments on `dict`")
+    assert not any("Stop using" in s.text for s in extra.solutions)
+    # the replacement the message names is quoted with it, once
+    (whole,) = page_with_message(store, "kit", "The `dict` method is deprecated").solutions
+    assert whole.text == (
+        "Stop using `Model.dict` in your code, as the message says: “The `dict` method is "
+        "deprecated; use `model_dump` instead.”"
+    )
 
 
 def test_a_comment_beside_the_raise_vetoes_the_setting_it_warns_against(store: Store) -> None:
@@ -155,3 +204,14 @@ def test_a_comment_beside_the_raise_vetoes_the_setting_it_warns_against(store: S
     # the same setting before a check with no such comment is a way out
     other = page_with_message(store, "kit", "fast comm is not available")
     assert any(s.knob == "KIT_DISABLE_FAST_COMM" for s in other.solutions)
+
+
+def test_a_failed_load_of_the_callers_path_asks_for_a_path_that_loads(store: Store) -> None:
+    page = page_with_message(store, "kit", "failed to load the library for rendezvous")
+    assert page.solutions[0].text.startswith(
+        "Pass for `library_path` of `Communicator.join` a path that `load_library` loads: "
+        "`load_library(library_path)` in the `try` at line"
+    )
+    # under `except ImportError` what failed is a package, not the path
+    codec = page_with_message(store, "kit", "failed to load the codec")
+    assert not any("a path that" in s.text for s in codec.solutions)

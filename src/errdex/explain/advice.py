@@ -92,7 +92,13 @@ _RETIRES = re.compile(
     r"\bis\s+deprecated\b|\bwill\s+be\s+removed\b",
     re.I,
 )
-_QUOTED_NAME = re.compile(r"`(?P<name>[A-Za-z_][\w.]*)(?:\(\))?`")
+# The subject of such a sentence: "The private method `_iter`", "`parse_obj_as`", "The
+# `dict` method" (not "Using extra keyword arguments on `Field`").
+_RETIRED_SUBJECT = re.compile(
+    r"^(?:the\s+)?(?:(?:private|public|deprecated)\s+)?(?:(?:method|function|attribute|class|"
+    r"property|decorator)\s+)?`(?P<name>[A-Za-z_][\w.]*)(?:\(\))?`",
+    re.I,
+)
 # A parenthesised aside that instructs: "... fields: x.y (use check_fields=False if ...)".
 _ASIDE = re.compile(r"\s*\((?P<inner>[^()]{4,})\)")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Za-z`'\"(])|\n+")
@@ -249,7 +255,7 @@ def _retired(sentence: str) -> str | None:
     """The quoted name a sentence says is retired (will be removed, no longer to use)."""
     if _RETIRES.search(sentence) is None:
         return None
-    named = _QUOTED_NAME.search(sentence)
+    named = _RETIRED_SUBJECT.match(sentence.strip())
     return named.group("name") if named is not None else None
 
 

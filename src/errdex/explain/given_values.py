@@ -14,7 +14,7 @@ import ast
 
 from errdex.explain.context import Facts
 from errdex.explain.plain import code
-from errdex.facts import Placeholder
+from errdex.facts import Placeholder, SiteKind
 
 # Dunder methods a user reaches by subscription (`headers[key]`, `del cookies[name]`): their
 # first parameter is the key the user wrote.
@@ -61,6 +61,8 @@ def _missing_key(facts: Facts) -> str | None:
 def _not_among_listed(facts: Facts) -> str | None:
     """`var_y not in df.columns`, with a message that prints both `var_y` and the columns:
     the value given is not one of those listed, and one of them avoids the check."""
+    if facts.stored.site.kind == SiteKind.ASSERT:
+        return None  # an assertion states what the code holds true, not what it accepts
     params = set(facts.read.params)
     placeholders = _placeholders(facts)
     printed = {p.expr: p for p in placeholders}

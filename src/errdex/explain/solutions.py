@@ -19,7 +19,12 @@ from dataclasses import dataclass
 import msgspec
 
 from errdex.explain.advice import message_advice
-from errdex.explain.advice_names import keyword_solution, retired_solution, warned_against
+from errdex.explain.advice_names import (
+    failed_load_solution,
+    keyword_solution,
+    retired_solution,
+    warned_against,
+)
 from errdex.explain.audience import command_line_solution, for_author
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.environment import package_solution, platform_solution
@@ -172,6 +177,9 @@ def _solutions(facts: Facts) -> list[Solution]:
                 found.add(solution, _tier(action))
                 break
     _add_except(found, facts)
+    loaded = failed_load_solution(facts)
+    if loaded is not None:
+        found.add(loaded, 1)
     for solution in named_setting_solutions(facts):
         found.add(solution, 1)
     _add_advice(found, facts)
@@ -258,6 +266,11 @@ def refused(knob_name: str | None, facts: Facts) -> bool:
     """Whether a comment beside the check (above the site or one of its conditions) warns
     against what the setting does: such a way out is one the code refuses."""
     return _warning(knob_name, facts) is not None
+
+
+def _short(text: str) -> str:
+    """A message quoted whole when short, else its first sentence."""
+    return text if len(text) <= 240 else text.split(". ")[0][:240]
 
 
 def _declared_env(name: str, facts: Facts) -> bool:
@@ -400,8 +413,10 @@ def _add_advice(found: _Collector, facts: Facts) -> None:
     for advice in message_advice(message.text if message is not None else None):
         if any(knob in advice.text for knob in named if knob):
             continue  # a solution already turns the setting it names
-        if advice.retired is not None:
-            retired = retired_solution(advice.retired, advice.text, facts)
+        if any(advice.text in i.solution.text for i in found.items):
+            continue  # quoted whole by a solution already
+        if advice.retired is not None and message is not None:
+            retired = retired_solution(advice.retired, _short(message.text), facts)
             if retired is not None:
                 found.add(retired, 1)
             continue  # a name that is not this code's: the message speaks of another

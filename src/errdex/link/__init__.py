@@ -57,7 +57,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "39-public-paths-short-json-flag-fields"
+LINKER_VERSION = "40-constructor-values"
 
 
 def link_version(
@@ -165,7 +165,10 @@ class _Context:
         knobs = self.knobs
         # a helper's site has no names of its own: they are read from its conditions
         names = site.names or None
-        found = knobs.knobs(facts, site.class_name, site.conditions, site.bindings, names)
+        values = indexed.reading.init_values if indexed.reading is not None else None
+        found = knobs.knobs(
+            facts, site.class_name, site.conditions, site.bindings, names, init_values=values
+        )
         for variant in site.variants:
             where = self.by_path.get(variant.file or indexed.file, facts)
             owner_class = self._owner_class(where.module, variant.function)

@@ -107,6 +107,20 @@ class FlagIndex:
 
     # -- names -----------------------------------------------------------------------------
 
+    def declares(self, receiver: str, attr: str) -> bool:
+        """Whether the class an object is named for declares the field: `model_config` →
+        `ModelConfig.max_model_len`. A flag matched by name alone on an object of another
+        kind (a checkpoint's `config.hidden_size`) says nothing of it."""
+        owner = "".join(word.capitalize() for word in receiver.split("_"))
+        if attr in self._args_fields.get(owner, ()):
+            return True
+        # a documented field of that class, or one an arguments class's field defaults to
+        # (`max_model_len: int = ModelConfig.max_model_len`)
+        return any(
+            qualname.rsplit(".", 1)[-1] == owner or doc == f"{DOC_OF}{owner}.{attr}"
+            for qualname, doc in self._field_docs.get(attr, ())
+        )
+
     def field_flag(self, name: str) -> KnobLink | None:
         """The flag that sets the field `name` of an arguments class (`EngineArgs`), or that
         argparse declares with that destination: how a user gives a value a field of that

@@ -68,8 +68,11 @@ class KnobIndex:
         conditions: Iterable[Condition],
         bindings: Iterable[Binding] = (),
         names: Iterable[str] | None = None,
+        init_values: dict[str, str] | None = None,
     ) -> list[KnobLink]:
-        """Knobs behind the names of `conditions`, as seen from a function of `facts`."""
+        """Knobs behind the names of `conditions`, as seen from a function of `facts`;
+        `init_values` holds what the class's constructor assigns `self.X` (see
+        `SourceRead.init_values`)."""
         out: list[KnobLink] = []
         conditions = list(conditions)
         local = {b.name: b for b in bindings if b.origin == "local"}
@@ -83,6 +86,8 @@ class KnobIndex:
             if reads:
                 out.extend(direct_reads(reads, condition, facts))
         for dotted in wanted:
+            if init_values:
+                out.extend(self._through_init(dotted, facts, class_name, init_values))
             out.extend(self._resolve(dotted, facts, class_name, local, depth=0))
         unique: dict[tuple[str, str], KnobLink] = {}
         for knob in out:
@@ -148,6 +153,30 @@ class KnobIndex:
         if len(parts) < 2 or depth >= 2:
             return []
         return self._through_sets(dotted, class_name, depth)
+
+    def _through_init(
+        self, dotted: str, facts: FileFacts, class_name: str | None, values: dict[str, str]
+    ) -> list[KnobLink]:
+        """The settings behind `self.X` that the constructor set to another object's
+        attribute as it is: `self.max_model_len = model_config.max_model_len` is what
+        `--max-model-len` sets. Not cached with `_resolve`: the value is the site's fact."""
+        root, _, attr = dotted.partition(".")
+        value = values.get(attr) if root in OWN_OBJECT else None
+        if value is None or value == dotted:
+            return []
+        via = f"`{dotted}` is `{value}` (set in `{class_name}.__init__`)"
+        # only a setting that gives the value itself: not one behind a part of it (a JSON
+        # flag's key), nor a flag whose value is a whole configuration object
+        return [
+            msgspec.structs.replace(knob, behind=dotted, via=via)
+            for knob in self._resolve(value, facts, class_name, {}, depth=1)
+            if knob.same_value
+            and knob.sets is None
+            and knob.behind == value
+            and not knob.json_fields
+            and not _whole_object(knob.value_type)
+            and (knob.kind != KnobKind.FLAG or self.flags.declares(*_last_two(value)))
+        ]
 
     def _through_sets(self, dotted: str, class_name: str | None, depth: int) -> list[KnobLink]:
         """The settings behind the guard of an assignment of the attribute elsewhere in the
@@ -275,6 +304,18 @@ class KnobIndex:
         """The flag that sets the field `name` of an arguments class (`EngineArgs`), or that
         argparse declares with that destination."""
         return self.flags.field_flag(name)
+
+
+def _last_two(dotted: str) -> tuple[str, str]:
+    """The object and the attribute read of it: `model_config`, `max_model_len`."""
+    parts = dotted.split(".")
+    return (parts[-2] if len(parts) >= 2 else "", parts[-1])
+
+
+def _whole_object(declared: str | None) -> bool:
+    """A field declared as a configuration class or a dict: its flag takes a JSON object."""
+    declared = declared or ""
+    return "Config" in declared or declared.startswith(("dict", "Dict"))
 
 
 def _receiver(dotted: str, class_name: str | None) -> str:
