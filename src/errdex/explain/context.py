@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
 from errdex.explain.page import (
@@ -53,8 +54,28 @@ class Facts:
     # back from on its own when unset (`explain/fallbacks.py`; needs the store)
     fallbacks: dict[str, str] = field(default_factory=dict)
     source_text: str | None = None  # the site's file, for rules that read its function
+    _tree: ast.Module | None = field(default=None, repr=False)
+
+    def source_tree(self) -> ast.Module | None:
+        """The site's file parsed, once per page (None when unknown or unparsable)."""
+        if self._tree is None and self.source_text is not None:
+            self._tree = parse_module(self.source_text)
+            if self._tree is None:
+                self.source_text = None  # unparsable: not tried again
+        return self._tree
 
     @property
     def held(self) -> list[ConditionView]:
         """The site's own conditions that a user may change."""
         return [c for c in self.conditions if c.kind not in CONTEXT_KINDS]
+
+
+def parse_module(text: str | None) -> ast.Module | None:
+    """A file's text parsed for a rule that reads code around the site; None when it does
+    not parse (newer syntax, a huge file)."""
+    if text is None:
+        return None
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None

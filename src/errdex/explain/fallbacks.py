@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import re
 
+from errdex.explain.context import parse_module
 from errdex.explain.linked import binding_views
 from errdex.explain.page import Knob
 from errdex.explain.plain import code
@@ -109,13 +110,8 @@ def _refused_by(sites: list[StoredSite], fallback: StoredSite, prop: str) -> Sto
 
 
 def _function(text: str | None, name: str) -> ast.FunctionDef | None:
-    if text is None:
-        return None
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    for node in ast.walk(tree):
+    tree = parse_module(text)
+    for node in ast.walk(tree) if tree is not None else ():
         if isinstance(node, ast.FunctionDef) and node.name == name:
             return node
     return None

@@ -52,12 +52,8 @@ def iterated_solution(facts: Facts) -> Solution | None:
 
 def _iterated_argument(facts: Facts, except_line: int) -> tuple[str, bool] | None:
     """(the parameter the `try` iterates, whether a string is refused too)."""
-    text = facts.source_text
-    if text is None:
-        return None
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = facts.source_tree()
+    if tree is None:
         return None
     handled = next(
         (

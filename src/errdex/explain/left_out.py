@@ -30,13 +30,9 @@ class Filled:
     guards: tuple[str, ...] = ()  # the tests of the `if`s inside the None test, as source
 
 
-def filled_when_none(text: str | None, function: str, line: int) -> list[Filled]:
+def filled_when_none(tree: ast.Module | None, function: str, line: int) -> list[Filled]:
     """The arguments the site's function fills in when None, before the site's line."""
-    if text is None or "<locals>" in function:
-        return []
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    if tree is None or "<locals>" in function:
         return []
     found = _function_at(tree, function.rpartition(".")[2], line)
     if found is None:
@@ -80,7 +76,7 @@ def left_out_solution(facts: Facts) -> Solution | None:
     params = set(facts.read.params)
     if not any(param in params for param, _, _ in compared):
         return None  # nothing to read the function's source for
-    filled = filled_when_none(facts.source_text, function, facts.stored.site.line)
+    filled = filled_when_none(facts.source_tree(), function, facts.stored.site.line)
     callee = code(function.removesuffix(".__init__"))
     for param, value, tested in compared:
         for fill in filled:
