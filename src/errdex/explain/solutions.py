@@ -151,7 +151,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     _add_input(found, open_conditions, facts)
     given = given_value_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
-        found.add(Solution(text=given, kind="input"), 1)
+        found.add(given, 1)
     replaced = override_solution(facts.stored)
     if replaced is not None:
         found.add(Solution(text=replaced, kind="input"), 0)
