@@ -111,6 +111,13 @@ class Communicator:
 
 def load_library(path):
     return path
+
+
+def load_codec(path):
+    try:
+        return load_library(path)
+    except ImportError:
+        raise RuntimeError("failed to load the codec: its package is missing") from None
 """,
 }
 
@@ -197,3 +204,14 @@ def test_a_comment_beside_the_raise_vetoes_the_setting_it_warns_against(store: S
     # the same setting before a check with no such comment is a way out
     other = page_with_message(store, "kit", "fast comm is not available")
     assert any(s.knob == "KIT_DISABLE_FAST_COMM" for s in other.solutions)
+
+
+def test_a_failed_load_of_the_callers_path_asks_for_a_path_that_loads(store: Store) -> None:
+    page = page_with_message(store, "kit", "failed to load the library for rendezvous")
+    assert page.solutions[0].text.startswith(
+        "Pass for `library_path` of `Communicator.join` a path that `load_library` loads: "
+        "`load_library(library_path)` in the `try` at line"
+    )
+    # under `except ImportError` what failed is a package, not the path
+    codec = page_with_message(store, "kit", "failed to load the codec")
+    assert not any("a path that" in s.text for s in codec.solutions)

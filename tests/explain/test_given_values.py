@@ -58,6 +58,11 @@ FILES = {
             return list(rows)
 
 
+        def in_(a, b):
+            assert a not in b, f"{a!r} in {b!r}"
+            assert a in b, f"{a!r} not in {b!r}"
+
+
         def pick(table, name):
             if name not in table:
                 raise ValueError(f"Unknown {name!r}: {len(table)} are known")
@@ -118,3 +123,9 @@ def test_a_value_not_among_those_the_message_lists(kv: Store) -> None:
 
 def test_a_count_of_the_collection_is_no_list_to_choose_from(kv: Store) -> None:
     assert page_of(kv, "pick").solutions == []
+
+
+def test_an_assertion_states_what_holds_and_lists_nothing_to_choose_from(kv: Store) -> None:
+    for site in kv.list_sites("kv"):
+        if site.site.function == "in_":
+            assert build_page(kv, site.id).solutions == []

@@ -11,7 +11,9 @@ used``). Each is offered as a way out only when it resolves to something the use
 
 A name that resolves to nothing is quoted as the message says it, never made a setting.
 Comments beside the check are read too: one that warns against a way out (`silently
-disabling here leaves the peer blocked`) vetoes the setting it names.
+disabling here leaves the peer blocked`) vetoes the setting it names. The way out such code
+wants is often in the message: "failed to load the NCCL library" raised where the `try`
+called `NCCLLibrary(library_path)` with the caller's own path: a path that loads.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from errdex.explain.context import Facts
 from errdex.explain.page import Change, ConditionView, Knob, Solution
 from errdex.explain.plain import code
 from errdex.explain.user_call import required_arguments, user_call
+from errdex.facts import ConditionKind
 
 # `name=value` in a sentence: a lower-case keyword and a Python literal (an upper-case name
 # is an environment variable, said by `advice.Advice.change`).
@@ -49,6 +52,11 @@ _WARNS = re.compile(
     re.I,
 )
 _COMMENT_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
+# A message that says something could not be loaded or opened, and a parameter that names
+# where it is: the caller's path is what the failed call read.
+_FAILED_LOAD = re.compile(r"\b(?:load|open|read|find|locate)(?:ed|ing)?\b", re.I)
+_IMPORT_ERROR = re.compile(r"\b(?:ImportError|ModuleNotFoundError)\b")
+_PATH_PARAM = re.compile(r"(?:^|_)(?:path|file|filename|dir|directory|so_file)$")
 # What comes right before a keyword the message advises: the verb or "option" that gives it.
 _ADVISED = re.compile(
     r"\b(?:use|set|pass|specify|add|provide|option|supports?|accepts?|allows?|using|setting|"
@@ -209,4 +217,34 @@ def warned_against(knob: Knob, facts: Facts, lines: list[int]) -> str | None:
             lowered = sentence.lower()
             if _WARNS.search(sentence) and any(re.search(rf"\b{s}", lowered) for s in stems):
                 return comment
+    return None
+
+
+def failed_load_solution(facts: Facts) -> Solution | None:
+    """A raise under `except` whose message says loading failed, where the `try` made one
+    call, whose first argument is a path parameter of the public function: pass a path
+    that loads."""
+    message = facts.stored.site.message
+    if message is None or _FAILED_LOAD.search(message.text) is None or user_call(facts) is None:
+        return None
+    read = facts.read
+    # the innermost `except`: the one whose `try` made the call that failed; one for an
+    # import says a package is missing, not that the path is wrong
+    excepts = [c for c in facts.conditions if c.kind is ConditionKind.EXCEPT]
+    for condition in excepts[-1:]:
+        tried = read.tries.get(condition.line)
+        if tried is None or len(tried.calls) != 1 or _IMPORT_ERROR.search(condition.text):
+            continue  # with another call in the `try`, that one may be what failed
+        (call,) = tried.calls
+        callee, _, args = call.partition("(")
+        param = re.split(r"[,)]", args, maxsplit=1)[0].strip()
+        if param not in read.params or param in read.positional or not _PATH_PARAM.search(param):
+            continue
+        return Solution(
+            text=f"Pass for {code(param)} of {code(facts.stored.site.function)} a path that "
+            f"{code(callee)} loads: {code(call)} in the `try` at line {tried.line} failed, "
+            f"and this is raised in its place (“{message.text}”).",
+            kind="input",
+            condition=condition.text,
+        )
     return None

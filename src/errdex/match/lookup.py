@@ -21,7 +21,7 @@ from errdex.match.clues import printed_clues
 from errdex.match.evidence import ErrorEvidence, Evidence, at_lines
 from errdex.match.helper_raise import raise_inside_helpers
 from errdex.match.logged import logged_by, project_named, spanning
-from errdex.match.one_result import same_text_key
+from errdex.match.one_result import with_same_text
 from errdex.match.pattern import TemplateMatch, compile_template, literal_runs
 from errdex.match.readings import OLD_NAMES, printed_name, readings
 from errdex.match.reraised import reraised_texts
@@ -35,7 +35,6 @@ from errdex.store.base import Store, StoredSite
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 _MAX_TERMS = 40
 _FTS_LIMIT = 60
-_MAX_SAME_TEXT = 100  # sites of one text counted into one result, at most
 
 
 def frame_paths(path: str) -> list[str]:
@@ -123,6 +122,9 @@ class _Scorer:
             if shows_none_of(site.message, self.evidence.message):
                 # The site writes a text of its own, and the paste shows another.
                 total += W.other_text
+            elif _spans(site.message, self.evidence.message):
+                total += W.short_text
+                why.append("its text spans the message, though little of it is written out")
             why.append("the message is computed at the raise; matched by its class")
         elif (
             matched is None
@@ -300,6 +302,14 @@ def _class_written(stored: StoredSite) -> bool:
     info = stored.exception
     name = info.name if info else (stored.site.exception or "").rsplit(".", 1)[-1]
     return name.lstrip("_")[:1].isupper()
+
+
+def _spans(template: MessageTemplate | None, message: str) -> bool:
+    """The template's text is all in the message, in order, from its start to its end."""
+    if template is None or not template.literal_length or not message:
+        return False
+    found = compile_template(template).match(message)
+    return found is not None and found.whole and found.literal >= template.literal_length // 2
 
 
 def _basename(path: str) -> str:
@@ -560,7 +570,7 @@ def rank(
         # first, so that `limit` answers remain.
         matches=settle_versions(
             store,
-            _with_same_text(
+            with_same_text(
                 raise_inside_helpers(store, _ordered(best.values()), limit * 3), limit * 3
             ),
             frames,
@@ -571,19 +581,6 @@ def rank(
         nearest=_ordered(near.values())[:limit] if not best else [],
         evidence=evidence,
     )
-
-
-def _with_same_text(ranked: list[Match], count: int) -> list[Match]:
-    """The first `count` matches, and the others tied with one of them on the same text of
-    the same release: one result counts every site that raises it (`raised at N sites`)."""
-    kept = ranked[:count]
-    keys = {(key, m.score) for m in kept if (key := same_text_key(m)) is not None}
-    for match in ranked[count:]:
-        if len(kept) >= _MAX_SAME_TEXT:
-            break
-        if (same_text_key(match), match.score) in keys:
-            kept.append(match)
-    return kept
 
 
 def _promote_text_matches(best: dict[str, Match], near: dict[str, Match], *, bare: bool) -> None:
