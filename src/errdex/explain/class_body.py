@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 
 from errdex.explain.context import Facts
+from errdex.explain.input_nodes import free_names
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 
@@ -63,10 +64,9 @@ def _reads_own_key(value: str, key: str) -> bool:
 
 def _names(text: str) -> set[str]:
     try:
-        tree = ast.parse(text, mode="eval")
+        return set(free_names(ast.parse(text, mode="eval").body))
     except (SyntaxError, ValueError, RecursionError):
         return set()
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
 
 
 def _preparing_metaclass(facts: Facts, owner: str) -> str | None:
