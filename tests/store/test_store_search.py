@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -33,6 +34,29 @@ def test_words_of_a_reason_find_the_site_that_collects_it(filled: Store) -> None
 
 def test_the_exception_name_is_searchable(filled: Store) -> None:
     assert ids(filled.search_candidates(["NotImplementedError"])) == [UNSUPPORTED.id]
+
+
+def test_raises_of_a_class_without_a_message_come_from_every_version(store: Store) -> None:
+    # `raise NotImplementedError` in a version indexed before one whose raises of it all
+    # have a message: a paste of the class alone reaches it, and only it.
+    bare = msgspec.structs.replace(
+        UNSUPPORTED,
+        id="0" * 16,
+        site=msgspec.structs.replace(UNSUPPORTED.site, message=None, variants=(), line=20),
+    )
+    store.write_version(version_info("0.9", "c" * 40), [bare], FILES)
+    store.write_version(version_info("1.1", "b" * 40), SITES, FILES)
+
+    assert ids(store.sites_raising("NotImplementedError", limit=1)) == [UNSUPPORTED.id]
+    found = store.sites_raising("NotImplementedError", limit=1, bare=True)
+    assert [(s.id, s.version) for s in found] == [(bare.id, "0.9")]
+    assert store.sites_raising("NotImplementedError", version="1.1", bare=True) == []
+
+    # A newer version with two such raises: the first of each version comes first.
+    again = [msgspec.structs.replace(bare, id=f"{n}" * 16) for n in (1, 2)]
+    store.write_version(version_info("1.2", "d" * 40), again, FILES)
+    found = store.sites_raising("NotImplementedError", limit=2, bare=True)
+    assert [s.version for s in found] == ["1.2", "0.9"]
 
 
 def test_identifiers_stay_whole(filled: Store) -> None:

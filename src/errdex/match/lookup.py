@@ -17,6 +17,7 @@ import msgspec
 
 from errdex.facts import BUILTIN_EXCEPTIONS, MessageTemplate, SiteKind, Variant
 from errdex.linked_facts import ShownText
+from errdex.match.across_projects import order_tied_projects
 from errdex.match.clues import printed_clues
 from errdex.match.evidence import ErrorEvidence, Evidence, at_lines
 from errdex.match.helper_raise import raise_inside_helpers
@@ -118,7 +119,11 @@ class _Scorer:
             if shows_none_of(site.message, self.evidence.message):
                 # The site writes a text of its own, and the paste shows another.
                 total += W.other_text
-            why.append("the message is computed at the raise; matched by its class")
+            why.append(
+                "matched by its class: raised without a message, as pasted"
+                if site.message is None and not self.evidence.message.strip()
+                else "the message is computed at the raise; matched by its class"
+            )
         elif (
             matched is None
             and pinned
@@ -418,6 +423,10 @@ def candidates(
             found.extend(store.sites_raising(short, home, version, limit=40))
         for name in (short, *OLD_NAMES.get(short, ())):
             found.extend(store.sites_raising(name, project, version, limit=40))
+            if not evidence.message.strip():
+                # The class alone: its raises without a message, where the newest texts
+                # of a common class (`NotImplementedError`) all have one.
+                found.extend(store.sites_raising(name, project, version, limit=40, bare=True))
     for frame in evidence.frames[-12:]:
         if frame.line is not None:
             found.extend(
@@ -513,7 +522,10 @@ def rank(
         matches=settle_versions(
             store,
             _with_same_text(
-                raise_inside_helpers(store, _ordered(best.values()), limit * 3), limit * 3
+                raise_inside_helpers(
+                    store, order_tied_projects(_ordered(best.values()), say=False), limit * 3
+                ),
+                limit * 3,
             ),
             frames,
             version=version,

@@ -137,7 +137,8 @@ class SqliteStore(SqlStore):
         query = f"SELECT rowid AS doc, {_BM25} AS score FROM search_text"
         return query + " WHERE search_text MATCH ? ORDER BY score", [expression]
 
-    def _texts_raising(self, name: str) -> tuple[str, list[Any]]:
+    def _texts_raising(self, name: str, *, bare: bool = False) -> tuple[str, list[Any]]:
         # Rowids grow with time: the highest are the newest texts.
         query = "SELECT rowid AS doc FROM search_text WHERE search_text MATCH ?"
+        query += " AND message = ''" if bare else ""
         return query + " ORDER BY rowid DESC", [f'exception : "{name}"']
