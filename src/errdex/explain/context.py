@@ -47,6 +47,12 @@ class Facts:
     # indexed the version).
     read: SourceRead = field(default_factory=SourceRead)
     solved: list[Solution] | None = None  # `solutions(facts)`, once worked out
+    # ways out a comment beside the check warns against (set with `solved`), each with it
+    refused: list[tuple[Solution, str]] = field(default_factory=list)
+    # a variable's name → when setting it is the way out, for a variable the code falls
+    # back from on its own when unset (`explain/fallbacks.py`; needs the store)
+    fallbacks: dict[str, str] = field(default_factory=dict)
+    source_text: str | None = None  # the site's file, for rules that read its function
 
     @property
     def held(self) -> list[ConditionView]:
