@@ -41,6 +41,13 @@ APPLICATION = {
     "app/__init__.py": "",
     "app/_optlib/__init__.py": "",
     "app/_optlib/parser.py": LIBRARY["optlib/parser.py"],
+    # The application also raises the library's own class, with the same text.
+    "app/cli.py": """
+        from optlib.parser import NoSuchOption
+
+        def reject(name):
+            raise NoSuchOption(f"No such option: {name}")
+        """,
     # More raises of the class with a message than a lookup reads of a class's raises.
     "app/steps.py": "".join(
         f"def step_{n}():\n    raise NotImplementedError('step {n} is not written yet')\n"
@@ -71,15 +78,25 @@ def store(
 
 def test_a_text_of_two_projects_is_said_to_be_either(store: Store) -> None:
     matches = lookup_text(store, "NoSuchOption: No such option: --verbose").matches
-    assert [m.project for m in matches[:2]] == ["optlib", "app"]  # whichever was indexed last
-    assert not any(m.confident for m in matches[:2])
+    # Whichever was indexed last: the library before its private copy.
+    files = [m.file for m in matches]
+    assert files.index("optlib/parser.py") < files.index("app/_optlib/parser.py")
+    assert not any(m.confident for m in matches[:3])
     assert "nothing in it tells which project" in matches[0].why[-1]
-    assert "app 1.0 (app/_optlib/parser.py:7)" in matches[0].why[-1]
+    assert matches[files.index("optlib/parser.py")].why[-1].startswith("the paste fits app 1.0")
 
 
 def test_the_class_with_its_module_still_decides(store: Store) -> None:
     first = lookup_text(store, "app._optlib.parser.NoSuchOption: No such option: -x").matches[0]
     assert (first.project, first.file) == ("app", "app/_optlib/parser.py")
+
+
+def test_a_class_named_with_its_package_prefers_that_package(store: Store) -> None:
+    # The application raises the library's class too, on a plainer path; the paste names
+    # the library's module, and the library comes first.
+    matches = lookup_text(store, "optlib.parser.NoSuchOption: No such option: -x").matches
+    assert [m.file for m in matches[:2]] == ["optlib/parser.py", "app/cli.py"]
+    assert matches[0].why[-1].endswith("the class is written with its package")
 
 
 def test_a_frame_still_decides(store: Store) -> None:

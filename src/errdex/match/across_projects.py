@@ -9,10 +9,10 @@ the class with its module, the printed form, a log prefix) chose between them: w
 first is then a stated preference, not the order the projects were indexed in, and none of
 them is `confident`.
 
-The preference is `same_text.py`'s, applied to each project's first result of the tie: a
-public entry point before an internal helper (a package's private copy of another,
-`typer/_click/...`, counts as internal), a function of its own before a nested one, fewer
-conditions, then file order.
+The preference: the project whose package the pasted class is written with
+(`jinja2.exceptions.TemplateNotFound` is jinja2's own, though Flask raises it too); then
+`same_text.py`'s, the one that orders the sites of one text in one release, applied to the
+projects' results in turn (each project's own stay in their order).
 """
 
 from __future__ import annotations
@@ -30,20 +30,24 @@ _TIE = 1e-6  # scores this close are the same evidence (as `one_result.py`'s)
 _NAMED = 3  # projects named in the reason, at most
 
 
-def order_tied_projects(matches: Sequence[Match], *, say: bool = True) -> list[Match]:
+def order_tied_projects(
+    matches: Sequence[Match], exception: str | None = None, *, say: bool = True
+) -> list[Match]:
     """`matches` (ranked) with each run of tied results that spans several projects put in
     the order of the likeliest result of each project; with `say`, every one of them not
     `confident` and the reason in its `why`. A project's own results keep their order.
+    `exception` is the class as pasted.
 
     Ranking calls it without `say` before it cuts the candidates to the few it settles, so
     that the cut keeps the likeliest of a tie, not the projects indexed last."""
+    home = _package_of(exception)
     out: list[Match] = []
     start = 0
     while start < len(matches):
         end = start + 1
         while end < len(matches) and _tied(matches[start], matches[end]):
             end += 1
-        out.extend(_ordered_run(matches[start:end], say))
+        out.extend(_ordered_run(matches[start:end], home, say))
         start = end
     return out
 
@@ -54,24 +58,46 @@ def _tied(first: Match, other: Match) -> bool:
     )
 
 
-def _ordered_run(run: Sequence[Match], say: bool) -> list[Match]:
-    projects: dict[str, list[Match]] = {}
+def _package_of(exception: str | None) -> str | None:
+    """The top-level package a pasted class is written with (`jinja2` of
+    `jinja2.exceptions.TemplateNotFound`); None for a bare or builtin name."""
+    if not exception or "." not in exception or exception.startswith("builtins."):
+        return None
+    return exception.split(".", 1)[0]
+
+
+def _home(match: Match, home: str | None) -> bool:
+    return home is not None and match.file.replace("\\", "/").split("/", 1)[0] == home
+
+
+def _ordered_run(run: Sequence[Match], home: str | None, say: bool) -> list[Match]:
+    """The run's results, each project's in its own order, the projects interleaved: the
+    likelier of the projects' next results comes next."""
+    queues: dict[str, list[Match]] = {}
     for match in run:
-        projects.setdefault(match.project, []).append(match)
-    if len(projects) < 2:
+        queues.setdefault(match.project, []).append(match)
+    if len(queues) < 2:
         return list(run)
-    blocks = sorted(projects.values(), key=lambda block: _preference(block[0]))
+    key = {id(m): (not _home(m, home), _preference(m)) for m in run}
+    ordered: list[Match] = []
+    while queues:
+        project = min(queues, key=lambda name: key[id(queues[name][0])])
+        ordered.append(queues[project].pop(0))
+        if not queues[project]:
+            del queues[project]
     if not say:
-        return [match for block in blocks for match in block]
-    heads = [block[0] for block in blocks]
+        return ordered
+    firsts: dict[str, Match] = {}
+    for match in ordered:
+        firsts.setdefault(match.project, match)
+    heads = list(firsts.values())
+    decided_by_home = _home(heads[0], home)
     out: list[Match] = []
-    for block in blocks:
-        others = [head for head in heads if head.project != block[0].project]
-        reason = _reason(block[0], others, first=block is blocks[0])
-        out.extend(
-            msgspec.structs.replace(match, confident=False, why=[*match.why, reason])
-            for match in block
-        )
+    for match in ordered:
+        others = [head for head in heads if head.project != match.project]
+        first = match.project == heads[0].project
+        reason = _reason(match, others, first=first, home=decided_by_home)
+        out.append(msgspec.structs.replace(match, confident=False, why=[*match.why, reason]))
     return out
 
 
@@ -85,10 +111,10 @@ def _preference(match: Match) -> tuple[tuple[int, ...], str, int]:
     return likelihood(ref), match.file, match.line
 
 
-def _reason(match: Match, others: Sequence[Match], *, first: bool) -> str:
+def _reason(match: Match, others: Sequence[Match], *, first: bool, home: bool) -> str:
     named = ", ".join(f"{o.project} {o.version} ({o.file}:{o.line})" for o in others[:_NAMED])
     more = f" and {len(others) - _NAMED} more" if len(others) > _NAMED else ""
     head = f"the paste fits {named}{more} as well: nothing in it tells which project raised it"
-    if first:
-        return f"{head}; {match.function} is shown first, the likelier way in"
-    return f"{head}; {others[0].project}'s {others[0].function} is shown first, the likelier way in"
+    shown = match if first else others[0]  # (the first result is its project's first)
+    why = "the class is written with its package" if home else "the likelier way in"
+    return f"{head}; {shown.project}'s {shown.function} is shown first: {why}"

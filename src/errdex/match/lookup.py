@@ -574,6 +574,7 @@ def rank(
     _demote_guesses(best)
     frames = [frame for item in evidence.errors[:4] for frame in item.places()]
     frames += evidence.stray_frames
+    pasted = evidence.errors[0].exception if evidence.errors else None
     return LookupResult(
         # Settling drops old versions of errors also matched in a newer one: take a few more
         # first, so that `limit` answers remain.
@@ -581,13 +582,15 @@ def rank(
             store,
             with_same_text(
                 raise_inside_helpers(
-                    store, order_tied_projects(_ordered(best.values()), say=False), limit * 3
+                    store,
+                    order_tied_projects(_ordered(best.values()), pasted, say=False),
+                    limit * 3,
                 ),
                 limit * 3,
             ),
             frames,
             version=version,
-            exception=evidence.errors[0].exception if evidence.errors else None,
+            exception=pasted,
             installed=installed,
         )[:limit],
         nearest=_ordered(near.values())[:limit] if not best else [],

@@ -88,7 +88,7 @@ def settle_versions(
     settled = [m for m in settled if not _superseded(m, scores)]
     settled.sort(key=lambda m: (-m.score, -m.literal_length(), _age(m, labels)))
     results = merge_same_text(with_versions(store, merge_releases(settled), labels, rows))
-    return order_tied_projects(results)
+    return order_tied_projects(results, exception)
 
 
 # Only the first few matches (those shown) look for their error under other ids: each look
