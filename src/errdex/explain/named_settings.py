@@ -23,7 +23,7 @@ from dataclasses import replace
 import msgspec
 
 from errdex.explain.advice import sentences
-from errdex.explain.context import Facts
+from errdex.explain.context import Facts, parse_module
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.page import ConditionView, Knob, Solution
@@ -142,19 +142,10 @@ def typed_fields(store: Store, stored: StoredSite, knobs: list[Knob]) -> list[Kn
             out.append(knob)
             continue
         if knob.file not in trees:
-            trees[knob.file] = _parsed(store.file_text(stored.version_id, knob.file))
+            trees[knob.file] = parse_module(store.file_text(stored.version_id, knob.file))
         declared = _declared(trees[knob.file], knob.line, (knob.behind or "").rsplit(".", 1)[1])
         out.append(msgspec.structs.replace(knob, value_type=declared))
     return out
-
-
-def _parsed(text: str | None) -> ast.Module | None:
-    if text is None:
-        return None
-    try:
-        return ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
 
 
 def _declared(tree: ast.Module | None, line: int, field: str) -> str | None:

@@ -31,6 +31,7 @@ from errdex.explain.environment import package_solution, platform_solution
 from errdex.explain.fix_forms import change_fix, setting_fix
 from errdex.explain.given_values import given_value_solution
 from errdex.explain.inputs import Given, input_action
+from errdex.explain.iterated import iterated_solution
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.left_out import left_out_solution
 from errdex.explain.named_settings import named_setting_solutions
@@ -144,13 +145,13 @@ def _solutions(facts: Facts) -> list[Solution]:
             found.add(
                 _knob_solution(action, reason, condition, facts.knobs), _tier(action) + exit_tier
             )
-    left_out = left_out_solution(facts)
-    if left_out is not None:
-        found.add(left_out, 0)
+    for usual in (left_out_solution(facts), iterated_solution(facts)):
+        if usual is not None:
+            found.add(usual, 0)
     _add_input(found, open_conditions, facts)
     given = given_value_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
-        found.add(Solution(text=given, kind="input"), 1)
+        found.add(given, 1)
     replaced = override_solution(facts.stored)
     if replaced is not None:
         found.add(Solution(text=replaced, kind="input"), 0)
