@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import re
+import textwrap
 from dataclasses import dataclass, field
 
 from errdex.explain.page import (
@@ -79,3 +81,37 @@ def parse_module(text: str | None) -> ast.Module | None:
         return ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+
+
+def function_at(text: str | None, name: str, line: int) -> ast.FunctionDef | None:
+    """The function `name` whose body holds `line` (or that starts there), parsed alone: a
+    rule reading one function of a 3,000-line file need not parse all of it."""
+    if text is None:
+        return None
+    lines = text.splitlines()
+    header = re.compile(rf"^(\s*)(?:async\s+)?def\s+{re.escape(name)}\s*\(")
+    start = None
+    for index in range(min(line, len(lines)) - 1, -1, -1):
+        if header.match(lines[index]):
+            start = index
+            break
+    if start is None:
+        return None
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    end = start + 1
+    # the body: every line up to the first non-blank one indented no deeper than `def`
+    # (a closing bracket of a multi-line signature is part of it)
+    while end < len(lines):
+        current = lines[end]
+        stripped = current.strip()
+        if stripped and len(current) - len(current.lstrip()) <= indent and stripped[0] not in ")]":
+            break
+        end += 1
+    source = textwrap.dedent("\n".join(lines[start:end]))
+    tree = parse_module(source)
+    if tree is None or not tree.body or not isinstance(tree.body[0], ast.FunctionDef):
+        return None
+    found = tree.body[0]
+    # line numbers as in the file
+    ast.increment_lineno(found, start)
+    return found if found.lineno <= line <= (found.end_lineno or found.lineno) else None

@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import re
 
-from errdex.explain.context import parse_module
+from errdex.explain.context import function_at
 from errdex.explain.linked import binding_views
 from errdex.explain.page import Knob
 from errdex.explain.plain import code
@@ -36,14 +36,16 @@ def setting_fallbacks(store: Store, stored: StoredSite, knobs: list[Knob]) -> di
         match = _VIA.match(knob.via or "") if knob.kind == KnobKind.ENV else None
         if match is None or knob.name in out:
             continue
-        sentence = _fallback_sentence(store, stored, knob.name, match["prop"], match["file"])
+        sentence = _fallback_sentence(
+            store, stored, knob.name, match["prop"], match["file"], int(match["line"])
+        )
         if sentence is not None:
             out[knob.name] = sentence
     return out
 
 
 def _fallback_sentence(
-    store: Store, stored: StoredSite, variable: str, prop: str, file: str
+    store: Store, stored: StoredSite, variable: str, prop: str, file: str, line: int
 ) -> str | None:
     sites = store.list_sites(project=stored.project, version=stored.version, file=file)
     logged = [
@@ -56,7 +58,8 @@ def _fallback_sentence(
     ]
     if not logged:
         return None
-    tree = _function(store.file_text(logged[0].version_id, file), prop.rpartition(".")[2])
+    text = store.file_text(logged[0].version_id, file)
+    tree = function_at(text, prop.rpartition(".")[2], line)
     if tree is None or not _returns_true_last(tree):
         return None
     falls = [s for s in logged if _returns_false_after(tree, s.site.line)]
@@ -106,14 +109,6 @@ def _refused_by(sites: list[StoredSite], fallback: StoredSite, prop: str) -> Sto
                 binding.name in c.text for c in other.site.conditions
             ):
                 return other
-    return None
-
-
-def _function(text: str | None, name: str) -> ast.FunctionDef | None:
-    tree = parse_module(text)
-    for node in ast.walk(tree) if tree is not None else ():
-        if isinstance(node, ast.FunctionDef) and node.name == name:
-            return node
     return None
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 
 from errdex.explain.context import Facts
+from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.facts import Placeholder, SiteKind
 
@@ -24,10 +25,14 @@ _KEY_ERRORS = frozenset({"KeyError", "LookupError"})
 _LISTING = frozenset({"list", "sorted", "set", "tuple", "str", "repr"})
 
 
-def given_value_solution(facts: Facts) -> str | None:
-    """The sentence for a check that fails on a value the user gave and the message prints,
+def given_value_solution(facts: Facts) -> Solution | None:
+    """The way out of a check that fails on a value the user gave and the message prints,
     or None."""
-    return _missing_key(facts) or _not_among_listed(facts)
+    found = _missing_key(facts) or _not_among_listed(facts)
+    if found is None:
+        return None
+    text, condition = found
+    return Solution(text=text, condition=condition, kind="input")
 
 
 def _placeholders(facts: Facts) -> list[Placeholder]:
@@ -35,7 +40,7 @@ def _placeholders(facts: Facts) -> list[Placeholder]:
     return list(message.placeholders) if message is not None else []
 
 
-def _missing_key(facts: Facts) -> str | None:
+def _missing_key(facts: Facts) -> tuple[str, str | None] | None:
     """`raise KeyError(key)` in a public class's `__getitem__`/`__delitem__`: the key the
     user wrote is not in the object."""
     site = facts.stored.site
@@ -52,13 +57,15 @@ def _missing_key(facts: Facts) -> str | None:
     key = facts.read.params[0]
     if printed.expr != key:
         return None
+    held = facts.held
     return (
         f"The key {printed.render()} is not in the {code(owner)}: {verb} only a key it "
-        f"holds (check the key's spelling against those it has)."
+        f"holds (check the key's spelling against those it has).",
+        held[-1].text if held else None,
     )
 
 
-def _not_among_listed(facts: Facts) -> str | None:
+def _not_among_listed(facts: Facts) -> tuple[str, str | None] | None:
     """`var_y not in df.columns`, with a message that prints both `var_y` and the columns:
     the value given is not one of those listed, and one of them avoids the check."""
     if facts.stored.site.kind == SiteKind.ASSERT:
@@ -93,7 +100,8 @@ def _not_among_listed(facts: Facts) -> str | None:
         return (
             f"Give for {code(name)} one of the values the message lists as available "
             f"({listed.render()}) instead of {printed[name].render()}: the check at line "
-            f"{condition.line} tests {code(condition.text)}."
+            f"{condition.line} tests {code(condition.text)}.",
+            condition.text,
         )
     return None
 

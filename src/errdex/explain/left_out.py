@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from errdex.explain.context import Facts
+from errdex.explain.context import Facts, function_at
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
@@ -30,11 +30,8 @@ class Filled:
     guards: tuple[str, ...] = ()  # the tests of the `if`s inside the None test, as source
 
 
-def filled_when_none(tree: ast.Module | None, function: str, line: int) -> list[Filled]:
-    """The arguments the site's function fills in when None, before the site's line."""
-    if tree is None or "<locals>" in function:
-        return []
-    found = _function_at(tree, function.rpartition(".")[2], line)
+def filled_when_none(found: ast.FunctionDef | None, line: int) -> list[Filled]:
+    """The arguments a function fills in when None, before `line`."""
     if found is None:
         return []
     params = {a.arg for a in [*found.args.args, *found.args.kwonlyargs]}
@@ -76,7 +73,10 @@ def left_out_solution(facts: Facts) -> Solution | None:
     params = set(facts.read.params)
     if not any(param in params for param, _, _ in compared):
         return None  # nothing to read the function's source for
-    filled = filled_when_none(facts.source_tree(), function, facts.stored.site.line)
+    line = facts.stored.site.line
+    name = function.rpartition(".")[2]
+    found = None if "<locals>" in function else function_at(facts.source_text, name, line)
+    filled = filled_when_none(found, line)
     callee = code(function.removesuffix(".__init__"))
     for param, value, tested in compared:
         for fill in filled:
@@ -90,17 +90,6 @@ def left_out_solution(facts: Facts) -> Solution | None:
                     condition=tested,
                     kind="input",
                 )
-    return None
-
-
-def _function_at(tree: ast.Module, name: str, line: int) -> ast.FunctionDef | None:
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.FunctionDef)
-            and node.name == name
-            and node.lineno <= line <= (node.end_lineno or node.lineno)
-        ):
-            return node
     return None
 
 
