@@ -42,10 +42,17 @@ class Import(NamedTuple):
     binds: frozenset[str] | None  # the names the statement binds where it is; None: `*`
 
 
-def module_files(paths: Iterable[str]) -> dict[str, str]:
+class ModuleFiles(dict[str, str]):
+    """Dotted module name → file, for every file of a package; hashed by identity, so that
+    what is read of one package's files can be kept for it."""
+
+    __hash__ = object.__hash__  # type: ignore[assignment]
+
+
+def module_files(paths: Iterable[str]) -> ModuleFiles:
     """Dotted module name → file, for every file of the package (named as extraction names
     them: a `src/` layout's folder is no part of the name)."""
-    return {module_name(path)[0]: path for path in paths}
+    return ModuleFiles((module_name(path)[0], path) for path in paths)
 
 
 def _is_init(path: str) -> bool:
@@ -107,6 +114,13 @@ def imports_of(path: str, data: bytes, modules: Mapping[str, str]) -> Iterator[I
                 yield Import(modules[submodule], used, frozenset({alias}))
 
 
+@functools.lru_cache(maxsize=256)
+def _imports_once(path: str, data: bytes, modules: ModuleFiles) -> tuple[Import, ...]:
+    """`imports_of`, read once per file of a package however often re-exports through its
+    `__init__` files lead to it."""
+    return tuple(imports_of(path, data, modules))
+
+
 def _attributes(text: str, alias: str) -> frozenset[str] | None:
     """The names a file reads off a module it imports whole (`util.warn` of `from .. import
     util`), or None when it never reads one that way (it passes the module on, or uses it
@@ -132,7 +146,8 @@ def _followed(
     if data is None:
         return
     relevant = wanted if wanted is None or not uses else _used_by(data, wanted)
-    for found in imports_of(path, data, modules):
+    known = modules if isinstance(modules, ModuleFiles) else ModuleFiles(modules)
+    for found in _imports_once(path, data, known):
         if relevant is not None and not _may_bind(read, found, relevant):
             continue
         names = found.names
