@@ -7,10 +7,12 @@ import os
 import subprocess
 import textwrap
 import traceback
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 import click
+import pytest
 
 from errdex.indexing import index_source
 from errdex.indexing.cache import FactsCache
@@ -45,6 +47,21 @@ def indexed_store(
     for version, files in releases.items():
         tree = write_package(root / version, files)
         index_source(open_source(str(tree), project=project, version=version), store, cache=cache)
+    return store
+
+
+def indexed_fixture(
+    name: str, project: str, releases: Mapping[str, Mapping[str, str | bytes]]
+) -> Any:
+    """A module-scoped `store` fixture: `indexed_store` of the releases in a tmp folder named
+    `name`, closed after the module's tests (assign it: `store = indexed_fixture(...)`)."""
+
+    @pytest.fixture(scope="module")
+    def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+        opened = indexed_store(tmp_path_factory.mktemp(name), project, releases)
+        yield opened
+        opened.close()
+
     return store
 
 

@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from wheel_source import python_files
+from wheel_source import extracted
 
-from errdex.extract import extract_file, reading
+from errdex.extract import reading
 from errdex.link.overrides import OverrideIndex
 from errdex.link.resolve import Namespace
 
@@ -37,11 +37,7 @@ def main(wheel: str) -> None:
         return found
 
     reading._FileReader._setters = setters  # type: ignore[method-assign]
-    members = python_files(wheel)
-    start = time.perf_counter()
-    files = [extract_file(n, data) for n, data in members.items()]
-    extraction = time.perf_counter() - start
-    print(f"{len(files)} files extracted in {extraction:.1f} s (for scale)")
+    files = extracted(wheel)
     print(f"setters {spent[0]:.3f} s, {spent[1]} setters on site readings")
     start = time.perf_counter()
     names_of = Namespace(files)

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import ast
+import time
 import warnings
 import zipfile
+
+from errdex.extract import extract_file
+from errdex.facts import FileFacts
 
 
 def python_files(wheel: str) -> dict[str, bytes]:
@@ -26,3 +30,13 @@ def parse_quietly(text: str) -> ast.Module | None:
             return ast.parse(text)
     except (SyntaxError, ValueError):
         return None
+
+
+def extracted(wheel: str) -> list[FileFacts]:
+    """The facts of every Python file of the wheel, extracted in this process as indexing
+    does (no facts cache), with the time it took printed for scale."""
+    members = python_files(wheel)
+    start = time.perf_counter()
+    files = [extract_file(n, data) for n, data in members.items()]
+    print(f"{len(files)} files extracted in {time.perf_counter() - start:.1f} s (for scale)")
+    return files

@@ -474,6 +474,14 @@ class SourceRead(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     required: tuple[str, ...] = ()
     # those of the class's own `__init__` (when `init_params` names any); None: not read
     init_required: tuple[str, ...] | None = None
+    # `self.attr` → the attribute chain the constructor assigns it, as written
+    # (`vllm_config.model_config.max_model_len`): at the top of `__init__`, and the only
+    # assignment of the attribute in its class, so the attribute is that value
+    init_values: dict[str, str] = {}
+    # what an input a condition reads holds when the call leaves it out: a parameter of the
+    # function (`proxy`) or an attribute set from the constructor's (`self.is_topk_gather`)
+    # → its default's source; only where nothing rebinds the parameter first
+    defaults: dict[str, str] = {}
     tries: dict[int, TryRead] = {}  # except line → its try
     # where the site sits when no branch condition says it: the `else` of a loop (it runs
     # when the loop ends without `break`), an except clause

@@ -40,6 +40,10 @@ class CallerLink(msgspec.Struct, frozen=True, gc=False):
     guard_known: bool = True  # False: the call's guard was not read (see `CallSite`)
 
 
+# The `via` of a knob the site's message names (`link.named`): it decides no condition.
+NAMED_IN_MESSAGE = "named in the message"
+
+
 class KnobLink(msgspec.Struct, frozen=True, gc=False):
     """A setting a user controls behind a name in a condition of the site (or of a caller)."""
 

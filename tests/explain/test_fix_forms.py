@@ -122,13 +122,13 @@ def first_input(page: Page) -> Solution:
 def test_a_keyword_of_a_constructor_imported_by_its_public_path(net: Store) -> None:
     page = page_of(net, "Use either proxy")
     solution = first_input(page)
-    # the default is not known to the page: None is passed, not the keyword left out
+    # `proxy` is None by default: the keyword is left out
     assert solution.change == Change(
-        form="call", target="net.Client", argument="proxy", before="PROXY", after="None"
+        form="call", target="net.Client", argument="proxy", before="PROXY", after=None
     )
     assert solution.fix is not None
     assert solution.fix.before == "from net import Client\nClient(proxy=PROXY)"
-    assert solution.fix.after == "from net import Client\nClient(proxy=None)"
+    assert solution.fix.after == "from net import Client\nClient()"
     assert "`PROXY` stands for your own value" in (solution.fix.note or "")
     assert page.example_fix == solution.fix
 
@@ -155,7 +155,7 @@ def test_the_constructor_arguments_a_call_must_give_are_named(net: Store) -> Non
     fix = first_input(page_of(net, "pool timeouts")).fix
     assert fix is not None
     assert fix.before == "from net import Pool\nPool(size=SIZE, name=NAME, timeout=TIMEOUT)"
-    assert fix.after == "from net import Pool\nPool(size=SIZE, name=NAME, timeout=None)"
+    assert fix.after == "from net import Pool\nPool(size=SIZE, name=NAME)"
 
 
 def test_a_function_re_exported_by_a_star_import(net: Store) -> None:

@@ -1,6 +1,7 @@
 """A solution never says to leave out what may keep the check failing: a parameter whose
-default errdex does not know, a required argument whose attribute the check reads, or a
-flag's value None (no command line gives one)."""
+default does not make the condition false (or is not known), a required argument whose
+attribute the check reads, or a flag's value None (no command line gives one); it does
+where the default avoids the check."""
 
 from __future__ import annotations
 
@@ -27,6 +28,26 @@ GATE = {
             if mode is not None:
                 raise ValueError("pick takes no mode here")
             return name
+
+
+        def fetch(url, proxy=None, verify=False, timeout=None):
+            if timeout is None:
+                timeout = 5.0
+            if proxy is not None:
+                raise ValueError("fetch takes no proxy here")
+            if verify:
+                raise ValueError("fetch cannot verify here")
+            if timeout is not None:
+                raise ValueError("fetch takes no timeout here")
+            return url
+
+
+        def render(text, links=True, wrap=False):
+            if not links:
+                raise ValueError("render needs links here")
+            if not wrap:
+                raise ValueError("render needs wrapping here")
+            return text
 
 
         class Engram:
@@ -67,14 +88,36 @@ def texts(page: Page) -> list[str]:
     return [s.text for s in page.solutions]
 
 
-def test_a_parameter_whose_default_is_not_known_is_not_left_out(gate: Store) -> None:
+def test_a_parameter_on_by_default_is_turned_off_not_left_out(gate: Store) -> None:
     # `is_gather` defaults to True: leaving it out fails the same check
     page = page_of(gate, "topk length must be")
-    assert "Pass an empty (false) value for the argument `is_gather` of `Forward`." in texts(page)
-    assert not any("leave it out" in t for t in texts(page))
+    assert texts(page) == [
+        "Pass `False` for the argument `is_gather` of `Forward` (it is on by default)."
+    ]
     assert page.example_fix is not None
-    assert "is_gather=None" in page.example_fix.after
+    assert "is_gather=False" in page.example_fix.after
     assert page.example_fix.after != page.example_fix.before
+
+
+def test_a_default_that_avoids_the_check_is_left_out(gate: Store) -> None:
+    proxy = page_of(gate, "fetch takes no proxy")
+    assert texts(proxy) == [
+        "Leave the argument `proxy` of `fetch` out (it is None by default), or pass None."
+    ]
+    assert proxy.example_fix is not None
+    assert "proxy=" not in proxy.example_fix.after
+    assert "proxy=PROXY" in proxy.example_fix.before
+    verify = page_of(gate, "fetch cannot verify")
+    assert texts(verify) == [
+        "Pass an empty (false) value for the argument `verify` of `fetch`, or leave it out "
+        "(it is `False` by default)."
+    ]
+
+
+def test_a_parameter_rebound_before_the_check_has_no_default_to_lean_on(gate: Store) -> None:
+    # `timeout` is set to 5.0 when left out: its written default says nothing
+    for text in texts(page_of(gate, "fetch takes no timeout")):
+        assert "leave it out" not in text and "by default" not in text
 
 
 def test_a_value_not_none_asks_for_none_not_for_leaving_out(gate: Store) -> None:
@@ -102,3 +145,13 @@ def test_a_flag_is_never_given_the_value_none(gate: Store) -> None:
     page = page_of(gate, "--self-timed/--no-self-timed")
     assert not any("None`" in t for t in texts(page))
     assert any(t.startswith("Do not pass `--self-timed` in any form") for t in texts(page))
+
+
+def test_a_value_wanted_true_is_left_out_only_where_the_default_is_true(gate: Store) -> None:
+    assert texts(page_of(gate, "render needs links")) == [
+        "Pass a non-empty (true) value for the argument `links` of `render`, or leave it out "
+        "(it is `True` by default)."
+    ]
+    assert texts(page_of(gate, "render needs wrapping")) == [
+        "Pass a non-empty (true) value for the argument `wrap` of `render`."
+    ]

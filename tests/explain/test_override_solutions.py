@@ -119,3 +119,67 @@ def test_no_way_out_when_no_subclass_defines_it_or_the_class_is_private(shells: 
     assert page_in(shells, "ShellComplete.format_completion").solutions == []
     assert page_in(shells, "Compiler.visit_plain").solutions == []
     assert page_in(shells, "_Helper.visit_hidden").solutions == []
+
+
+DIALECTS = {
+    "dbs/__init__.py": "",
+    "dbs/sql/__init__.py": "",
+    "dbs/sql/compiler.py": """
+        class CompileError(Exception):
+            pass
+
+
+        class SQLCompiler:
+            def visit_regexp_replace(self, binary):
+                raise CompileError(f"{self.dialect.name} does not support replacements")
+
+
+        class StrSQLCompiler(SQLCompiler):
+            def visit_regexp_replace(self, binary):
+                return "<regexp replace>"
+        """,
+    "dbs/dialects/__init__.py": "",
+    "dbs/dialects/postgresql/__init__.py": "",
+    "dbs/dialects/postgresql/base.py": """
+        from dbs.sql.compiler import SQLCompiler
+
+
+        class PGCompiler(SQLCompiler):
+            def visit_regexp_replace(self, binary):
+                return "REGEXP_REPLACE"
+        """,
+    "dbs/dialects/mysql/__init__.py": "",
+    "dbs/dialects/mysql/base.py": """
+        from dbs.sql.compiler import SQLCompiler
+
+
+        class MySQLCompiler(SQLCompiler):
+            def visit_regexp_replace(self, binary):
+                return "REGEXP_REPLACE"
+        """,
+    "dbs/dialects/sqlite/__init__.py": "",
+    "dbs/dialects/sqlite/base.py": """
+        from dbs.sql.compiler import SQLCompiler
+
+
+        class SQLiteCompiler(SQLCompiler):
+            pass
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def dbs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("dbs"), "dbs", DIALECTS)
+
+
+def test_classes_in_a_folder_of_dialects_are_named_by_the_dialect(dbs: Store) -> None:
+    (site,) = [s for s in dbs.list_sites("dbs") if s.site.function.endswith("replace")]
+    (solution,) = build_page(dbs, site.id).solutions
+    # the user picks the database, not its compiler; `StrSQLCompiler` is no choice
+    assert solution.text == (
+        "Use the `mysql` or `postgresql` dialect: its `SQLCompiler` subclass defines "
+        "`visit_regexp_replace`, the base class raises this for every dialect without it. "
+        "Writing a dialect of your own, define `visit_regexp_replace` in its subclass of "
+        "`SQLCompiler`."
+    )

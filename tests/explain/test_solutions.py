@@ -218,7 +218,8 @@ def test_a_failed_import_asks_for_the_package_and_the_constructor_keyword(shop: 
     kinds = [(s.kind, s.text) for s in page.solutions]
     assert kinds[0] == (
         "input",
-        "Pass an empty (false) value for the argument `http2` of `Client`.",
+        "Pass an empty (false) value for the argument `http2` of `Client`, or leave it out (it "
+        "is `False` by default).",
     )
     assert ("environment", "Run `pip install shop[http2]`, as the message says: “Make sure "
             "to install it using `pip install shop[http2]`.”") in kinds  # fmt: skip

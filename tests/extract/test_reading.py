@@ -132,3 +132,70 @@ def test_init_params_from_a_constructor_the_skeleton_blanks() -> None:
     read = reading(source, '"slow mode"')
     # only the attributes the site's conditions name are kept
     assert read.init_params == {"mode": "mode"}
+
+
+def test_defaults_of_the_inputs_a_condition_reads() -> None:
+    read = reading(
+        """
+        def send(data, *, proxy=None, retries=3, timeout=None):
+            if timeout is None:
+                timeout = 5
+            if proxy is not None and retries and timeout:
+                raise ValueError("proxy")
+        """,
+        '"proxy"',
+    )
+    # `timeout` is rebound before the check: its default is not what it holds there
+    assert read.defaults == {"proxy": "None", "retries": "3"}
+
+
+def test_defaults_of_attributes_the_constructor_sets_as_given() -> None:
+    read = reading(
+        """
+        class Base:
+            def __init__(self, limit=20, gather=True, name=None):
+                self.limit = limit
+                self.gather = gather
+                self.name = name or "x"
+
+        class Forward(Base):
+            def __init__(self, limit=10, gather=True, name=None):
+                super().__init__(limit=limit, gather=gather, name=name)
+
+            def run(self):
+                assert self.limit > 4 or not self.gather or self.name, "no"
+        """,
+        '"no"',
+    )
+    # the subclass's own defaults are what a call leaving them out gives; `name or "x"`
+    # is not the parameter as it is
+    assert read.defaults == {"self.limit": "10", "self.gather": "True"}
+
+
+def test_attributes_the_constructor_copies_from_another_object() -> None:
+    read = reading(
+        """
+        class Strategy:
+            def __init__(self, model_config, cache_config):
+                self.max_model_len = model_config.max_model_len
+                self.block = cache_config.block_size
+                if cache_config.small:
+                    self.block = 1
+                self.dtype = cache_config.dtype if cache_config else "auto"
+
+            def reset(self):
+                self.seen = 0
+
+            def read(self, ids):
+                if len(ids) > self.max_model_len or self.block or self.dtype:
+                    raise ValueError("too long")
+
+        class Other:
+            def __init__(self, config):
+                self.max_model_len = 5
+        """,
+        '"too long"',
+    )
+    # `block` is assigned twice in its class, `dtype` a choice: neither is the value as it
+    # is; another class assigning the same name says nothing of this one
+    assert read.init_values == {"max_model_len": "model_config.max_model_len"}

@@ -7,7 +7,8 @@ from history_samples import CART_V1, CART_V11, LIMITS_V11, PAY_V1, PAY_V2, line_
 
 from errdex.errors import NotFoundError
 from errdex.history import diff_versions, error_history, lineage, what_became, what_was
-from errdex.store.base import Store
+from errdex.history.pairing import Pairing
+from errdex.store.base import Store, StoredSite
 
 
 def id_of(store: Store, version: str, file: str, needle: str) -> str:
@@ -118,3 +119,32 @@ def test_an_unknown_id(store: Store) -> None:
         what_became(store, "0123456789abcdef")
     with pytest.raises(NotFoundError):
         error_history(store, "0123456789abcdef")
+
+
+def test_lineage_and_the_newest_share_the_links_they_find(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A lookup asks both of one error: the pairing of two releases is worked out once.
+    from errdex.history import timeline
+
+    count = id_of(store, "v1.0", "shop/cart.py", "must be positive")
+    sites = store.get_error(count)
+    labels = timeline.version_labels(store, "shop")
+    pairings: list[tuple[str, str, str]] = []
+    nearby = timeline._nearby
+
+    def pairing(store: Store, site: StoredSite, old: str, new: str) -> Pairing:
+        pairings.append((site.id, old, new))
+        return nearby(store, site, old, new)
+
+    monkeypatch.setattr(timeline, "_nearby", pairing)
+    alone = (lineage(store, count), timeline.newest_of(store, sites, labels))
+    asked = list(pairings)
+    pairings.clear()
+    links: timeline.Links = {}
+    shared = (lineage(store, count, links=links), timeline.newest_of(store, sites, labels, links))
+
+    assert shared == alone
+    assert shared[1].status == "reworded"
+    assert asked == [*pairings, *pairings]  # each asked by both, alone
+    assert len(pairings) == len(set(pairings)) >= 1

@@ -5,14 +5,9 @@ the call that gives it the text. Indexed into a real SQLite file."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
 from errdex.match import lookup_text
 from errdex.store.base import Store
-from samples import indexed_store
+from samples import indexed_fixture
 
 PACKAGE = {
     "conf/__init__.py": "",
@@ -113,12 +108,7 @@ PACKAGE = {
 }
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    root: Path = tmp_path_factory.mktemp("likeliest-site")
-    opened = indexed_store(root, "conf", {"1.0": PACKAGE})
-    yield opened
-    opened.close()
+store = indexed_fixture("likeliest-site", "conf", {"1.0": PACKAGE})
 
 
 def test_the_site_behind_fewer_conditions_before_the_one_called_more(store: Store) -> None:
@@ -214,6 +204,7 @@ def test_a_frame_in_the_helper_says_which_of_its_raises(store: Store) -> None:
 
 def test_of_a_text_raised_at_four_sites_the_first_three_are_the_likeliest(store: Store) -> None:
     matches = lookup_text(store, "ValueError: no such row", limit=3).matches
-    assert [m.function for m in matches] == ["Table.__getitem__", "get", "fetch"]
+    # One condition each before `fetch`'s two; of those, public names before `_lookup`.
+    assert [m.function for m in matches] == ["Table.__getitem__", "get", "_lookup"]
     assert matches[0].raised_at == 4
-    assert [r.function for r in matches[0].others] == ["get", "fetch", "_lookup"]
+    assert [r.function for r in matches[0].others] == ["get", "_lookup", "fetch"]

@@ -221,3 +221,24 @@ def test_what_is_not_a_piece() -> None:
     assert INVALID_URL.fragment("cheme supplied. Perhaps") is None  # starts mid-word
     # The template's start is a prefix, read by `match(..., truncated=True)`, not a piece.
     assert INVALID_URL.fragment("Invalid URL 'x': No scheme") is None
+
+
+def test_a_value_its_format_cannot_print_reads_less_likely() -> None:
+    # babel's two `incompatible format for placeholder ...`: by position (`{idx + 1:d}`)
+    # and by name (`{name!r}`); a quoted name is no integer.
+    by_position = tpl("incompatible format for placeholder ", P("idx + 1", spec="d"), ": bad")
+    by_name = tpl("incompatible format for placeholder ", P("name", "r"), ": bad")
+    quoted = "incompatible format for placeholder 'foo': bad"
+    position, name = by_position.match(quoted), by_name.match(quoted)
+    assert position is not None and name is not None and position.score < name.score
+    numbered = "incompatible format for placeholder 12: bad"
+    position, name = by_position.match(numbered), by_name.match(numbered)
+    assert position is not None and name is not None and position.score == name.score
+
+
+def test_the_shapes_of_printf_and_float_formats() -> None:
+    ratio = tpl("ratio ", P("r", spec=".2f"), " of ", P("n", spec=",d"), " at ", P("a", spec="x"))
+    fits = ratio.match("ratio 0.25 of 1,024 at 7f3a")
+    misfits = ratio.match("ratio high of 1,024 at 7f3a")
+    assert fits is not None and misfits is not None and misfits.score < fits.score
+    assert fits.values == {"r": "0.25", "n": "1,024", "a": "7f3a"}

@@ -11,14 +11,26 @@ def ref(file: str, line: int, function: str, callers: int = 0, conditions: int =
                    callers=callers, conditions=conditions)  # fmt: skip
 
 
-def test_a_public_method_before_a_private_helper() -> None:
+def test_a_public_method_before_a_private_helper_when_nothing_else_tells() -> None:
     # `Calling read(decode_content=False) is not supported after ...`
-    helper = ref("urllib3/response.py", 473, "BaseHTTPResponse._decode", callers=3)
+    helper = ref("urllib3/response.py", 473, "BaseHTTPResponse._decode")
     public = ref("urllib3/response.py", 964, "HTTPResponse.read")
     assert likeliest_first([helper, public]) == [public, helper]
     assert preference_reason(public, [helper]) == (
         "raised at 2 sites with this text; HTTPResponse.read is shown first: "
         "a public entry point, where the others include internal helpers"
+    )
+
+
+def test_fewer_conditions_before_a_public_name() -> None:
+    # typer's `Abort` raised bare by its vendored click (a private module) and, behind a
+    # condition, by its own `docs` command: a private module is no internal step when the
+    # package keeps its code there and re-exports it.
+    vendored = ref("typer/_click/core.py", 456, "Context.abort")
+    command = ref("typer/cli.py", 300, "docs", conditions=1)
+    assert likeliest_first([command, vendored]) == [vendored, command]
+    assert preference_reason(vendored, [command]).endswith(
+        "it raises behind fewer conditions (the common path, not a special case)"
     )
 
 

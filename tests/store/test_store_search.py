@@ -164,3 +164,23 @@ def test_sites_of_one_text_past_the_limit_come_plainest_first(store: Store) -> N
 
     assert [s.file for s in found] == ["pkg/__init__.py", "pkg/z.py", "pkg/models/a.py",
                                        "pkg/models/b/deep.py"]  # fmt: skip
+
+
+def test_a_site_read_again_is_the_record_read_before_until_its_row_changes(
+    filled: Store,
+) -> None:
+    # Lookups read one row many times (its text's hits, its class's raises, its error's
+    # releases): each read of an unchanged row gives the record decoded the first time.
+    found = filled.search_candidates(["PIECEWISE"])[0]
+    assert filled.get_error(PIECEWISE.id)[0] is found
+    assert filled.sites_in_files([PIECEWISE.file], line=6)[0] is found
+
+    # The version indexed again with the raise moved: the row's content is new, so is the record.
+    moved = msgspec.structs.replace(
+        PIECEWISE, site=msgspec.structs.replace(PIECEWISE.site, line=7, end_line=7)
+    )
+    filled.delete_version(PROJECT, "1.0")
+    filled.write_version(version_info("1.0"), [moved, *SITES[1:]], FILES)
+    again = filled.get_error(PIECEWISE.id)[0]
+    assert again is not found
+    assert (again.site.line, again.url) == (7, str(found.url).replace("L6-L6", "L7-L7"))

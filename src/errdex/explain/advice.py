@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import msgspec
 
+from errdex.explain.advice_names import names_keyword
 from errdex.explain.page import Change, ExampleFix, Page
 
 # A sentence that instructs: an imperative verb first (after "please"/"you can"/"try to"),
@@ -32,7 +33,8 @@ _INSTRUCTS = re.compile(
     # a gerund instructs only after "consider"/"try" ("Using real routing: ..." says what
     # the program does, "consider using --x" what the user may do)
     r"|^(?:please\s+)?(?:consider|try|recommend)\s+(?:using|setting|passing|installing|"
-    r"upgrading|enabling|disabling|removing|increasing|decreasing|reducing|switching)\b",
+    r"upgrading|enabling|disabling|removing|increasing|decreasing|reducing|switching|"
+    r"extending|raising|lowering|adding|changing|running|limiting)\b",
     re.I,
 )
 _INSTALL = re.compile(
@@ -78,6 +80,27 @@ _INSTALL_NAMED = re.compile(
 )
 # `VLLM_ROCM_USE_AITER=1` in a sentence: the variable and the value it says to give it.
 _ENV_ASSIGNMENT = re.compile(r"\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=([\w.:/-]*\w)")
+# "only supports init=False", "is only supported with x=True": the one value it takes.
+_ONLY = re.compile(
+    r"\bonly\s+(?:supports?|accepts?|allows?|works\s+with)\b|\bis\s+only\s+supported\s+with\b",
+    re.I,
+)
+# "The private method `_iter` will be removed and should no longer be used": the name it
+# retires, the first quoted one of the sentence.
+_RETIRES = re.compile(
+    r"\b(?:should|must|can)\s+no\s+longer\s+be\s+used|\bshould\s+not\s+be\s+used\b|"
+    r"\bis\s+deprecated\b|\bwill\s+be\s+removed\b",
+    re.I,
+)
+# The subject of such a sentence: "The private method `_iter`", "`parse_obj_as`", "The
+# `dict` method" (not "Using extra keyword arguments on `Field`").
+_RETIRED_SUBJECT = re.compile(
+    r"^(?:the\s+)?(?:(?:private|public|deprecated)\s+)?(?:(?:method|function|attribute|class|"
+    r"property|decorator)\s+)?`(?P<name>[A-Za-z_][\w.]*)(?:\(\))?`",
+    re.I,
+)
+# A parenthesised aside that instructs: "... fields: x.y (use check_fields=False if ...)".
+_ASIDE = re.compile(r"\s*\((?P<inner>[^()]{4,})\)")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Za-z`'\"(])|\n+")
 _MAX_ADVICE = 3
 _MAX_CHARS = 300
@@ -94,6 +117,8 @@ class Advice:
     # what it says is missing, as (the verb to give it, the rest of the sentence):
     # ("Provide", "`Tag` for choice {choice} used with `Discriminator`")
     missing: tuple[str, str] | None = None
+    # the name it says is retired ("should no longer be used"), as the message quotes it
+    retired: str | None = None
 
     @property
     def solution(self) -> str:
@@ -140,21 +165,25 @@ def message_advice(message: str | None) -> list[Advice]:
     if not message:
         return []
     found: list[Advice] = []
-    for sentence in _sentences(message):
+    for sentence in sentences(message):
         install = _INSTALL.search(sentence)
         command = install.group(0).strip().rstrip("`'\".,;") if install else None
         suggested = _suggested(sentence) if command is None else None
         required = _REQUIREMENT.match(sentence.strip()) if command is None else None
         requires = (required.group("what").strip(), required.group("value")) if required else None
         missing = _missing(sentence) if command is None and suggested is None else None
+        retired = _retired(sentence) if command is None else None
         offers = command is not None or suggested is not None or requires is not None
-        offers = offers or missing is not None
+        offers = offers or missing is not None or retired is not None
+        offers = offers or (_ONLY.search(sentence) is not None and names_keyword(sentence))
         if not offers and not _instructs(sentence):
             continue
         text = _unquoted(sentence.strip())[:_MAX_CHARS]
         if len(text.split()) < 2 or _only_placeholder(text):
             continue
         kind = "input" if suggested is not None else _kind(text, command)
+        if names_keyword(text) or retired is not None:
+            kind = "input"  # a keyword of a call, a name of the code: the user's own code
         if requires is not None:
             kind = "environment"
         elif missing is not None:
@@ -167,6 +196,7 @@ def message_advice(message: str | None) -> list[Advice]:
                 suggested=suggested,
                 requires=requires,
                 missing=missing,
+                retired=retired,
             )
         )
         if len(found) >= _MAX_ADVICE:
@@ -174,9 +204,18 @@ def message_advice(message: str | None) -> list[Advice]:
     return found
 
 
-def _sentences(message: str) -> list[str]:
+def sentences(message: str) -> list[str]:
+    """The message's sentences, and the clauses and asides of them that instruct."""
     out: list[str] = []
-    for part in _SENTENCE_END.split(message):
+    asides: list[str] = []
+
+    def aside(match: re.Match[str]) -> str:
+        if not _instructs(match.group("inner")):
+            return match.group(0)
+        asides.append(match.group("inner"))
+        return ""
+
+    for part in [*_SENTENCE_END.split(_ASIDE.sub(aside, message)), *asides]:
         # a clause after ";" or ", " that instructs is a sentence of its own:
         # "requires Model Runner V2; set VLLM_USE_V2_MODEL_RUNNER=1."
         for clause in re.split(
@@ -210,6 +249,14 @@ def _missing(sentence: str) -> tuple[str, str] | None:
     # in a future version")
     rest = re.split(r";|,\s|\s(?:and|but|so|because|which)\s", match.group("rest"), maxsplit=1)[0]
     return verb, (what + rest).strip()
+
+
+def _retired(sentence: str) -> str | None:
+    """The quoted name a sentence says is retired (will be removed, no longer to use)."""
+    if _RETIRES.search(sentence) is None:
+        return None
+    named = _RETIRED_SUBJECT.match(sentence.strip())
+    return named.group("name") if named is not None else None
 
 
 def _suggested(sentence: str) -> str | None:

@@ -7,9 +7,11 @@ import msgspec
 from errdex.errors import NotFoundError
 from errdex.explain.context import Explanation, Facts
 from errdex.explain.example_fix import example_fix
+from errdex.explain.fallbacks import setting_fallbacks
 from errdex.explain.linked import binding_views, caller_views, knob_views, test_views
 from errdex.explain.model.answer import apply_analysis
 from errdex.explain.model.prompt import PROMPT_VERSION
+from errdex.explain.named_settings import typed_fields
 from errdex.explain.page import Analysis, ConditionView, Page, VersionEntry
 from errdex.explain.pins import pin_label, revision_date
 from errdex.explain.related import related_errors
@@ -66,6 +68,9 @@ def build_page(
     text = store.file_text(chosen.version_id, chosen.file)
     record = _version_record(store, chosen)
     facts = gather_facts(chosen)
+    facts.knobs = typed_fields(store, chosen, facts.knobs)
+    facts.fallbacks = setting_fallbacks(store, chosen, facts.knobs)
+    facts.source_text = text
     pinned = pin_label(record, chosen.revision)
     explanation = explain(facts)
     message = chosen.site.message.text if chosen.site.message is not None else None

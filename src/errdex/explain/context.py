@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ast
+import re
+import textwrap
 from dataclasses import dataclass, field
 
 from errdex.explain.page import (
@@ -47,8 +50,68 @@ class Facts:
     # indexed the version).
     read: SourceRead = field(default_factory=SourceRead)
     solved: list[Solution] | None = None  # `solutions(facts)`, once worked out
+    # ways out a comment beside the check warns against (set with `solved`), each with it
+    refused: list[tuple[Solution, str]] = field(default_factory=list)
+    # a variable's name → when setting it is the way out, for a variable the code falls
+    # back from on its own when unset (`explain/fallbacks.py`; needs the store)
+    fallbacks: dict[str, str] = field(default_factory=dict)
+    source_text: str | None = None  # the site's file, for rules that read its function
+    _tree: ast.Module | None = field(default=None, repr=False)
+
+    def source_tree(self) -> ast.Module | None:
+        """The site's file parsed, once per page (None when unknown or unparsable)."""
+        if self._tree is None and self.source_text is not None:
+            self._tree = parse_module(self.source_text)
+            if self._tree is None:
+                self.source_text = None  # unparsable: not tried again
+        return self._tree
 
     @property
     def held(self) -> list[ConditionView]:
         """The site's own conditions that a user may change."""
         return [c for c in self.conditions if c.kind not in CONTEXT_KINDS]
+
+
+def parse_module(text: str | None) -> ast.Module | None:
+    """A file's text parsed for a rule that reads code around the site; None when it does
+    not parse (newer syntax, a huge file)."""
+    if text is None:
+        return None
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def function_at(text: str | None, name: str, line: int) -> ast.FunctionDef | None:
+    """The function `name` whose body holds `line` (or that starts there), parsed alone: a
+    rule reading one function of a 3,000-line file need not parse all of it."""
+    if text is None:
+        return None
+    lines = text.splitlines()
+    header = re.compile(rf"^(\s*)(?:async\s+)?def\s+{re.escape(name)}\s*\(")
+    start = None
+    for index in range(min(line, len(lines)) - 1, -1, -1):
+        if header.match(lines[index]):
+            start = index
+            break
+    if start is None:
+        return None
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    end = start + 1
+    # the body: every line up to the first non-blank one indented no deeper than `def`
+    # (a closing bracket of a multi-line signature is part of it)
+    while end < len(lines):
+        current = lines[end]
+        stripped = current.strip()
+        if stripped and len(current) - len(current.lstrip()) <= indent and stripped[0] not in ")]":
+            break
+        end += 1
+    source = textwrap.dedent("\n".join(lines[start:end]))
+    tree = parse_module(source)
+    if tree is None or not tree.body or not isinstance(tree.body[0], ast.FunctionDef):
+        return None
+    found = tree.body[0]
+    # line numbers as in the file
+    ast.increment_lineno(found, start)
+    return found if found.lineno <= line <= (found.end_lineno or found.lineno) else None

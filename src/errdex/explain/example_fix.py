@@ -12,7 +12,7 @@ from errdex.explain.context import Facts
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.knob_actions import knob_action
 from errdex.explain.page import ExampleFix
-from errdex.explain.solutions import expanded, solutions, ways_out
+from errdex.explain.solutions import expanded, refused, solutions, ways_out
 
 
 def example_fix(facts: Facts) -> ExampleFix | None:
@@ -27,7 +27,7 @@ def example_fix(facts: Facts) -> ExampleFix | None:
         candidates.extend(variant.conditions)
     for condition in candidates:
         action = knob_action(condition, facts.knobs)
-        if action is None:
+        if action is None or refused(action.knob, facts):
             continue
         fix = setting_fix(action, condition, facts.knobs)
         if fix is not None:

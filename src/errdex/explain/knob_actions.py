@@ -16,6 +16,7 @@ from msgspec.structs import replace as replace_knob
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, KnobKind
+from errdex.linked_facts import NAMED_IN_MESSAGE
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,8 @@ def _action(node: ast.expr, condition: ConditionView, knobs: list[Knob]) -> Knob
 def _knob_action(node: ast.expr, condition: ConditionView, knob: Knob) -> KnobAction | None:
     if knob.behind is None or knob.kind not in (KnobKind.ENV, KnobKind.FLAG):
         return None
+    if knob.via == NAMED_IN_MESSAGE:
+        return None  # the message names it: it decides no condition
     if knob.sets is not None:
         return _set_action(node, knob)
     shape = _shape(node, knob.behind)
@@ -94,6 +97,9 @@ def _knob_action(node: ast.expr, condition: ConditionView, knob: Knob) -> KnobAc
         field = _json_field_action(node, knob) if knob.kind == KnobKind.FLAG else None
         if field is not None:
             return field
+        limit = _limit_action(node, knob) if knob.same_value else None
+        if limit is not None:
+            return limit
         if knob.behind in _names(node):
             return _generic(knob, condition)
         return None
@@ -253,6 +259,43 @@ def _flag_action(knob: Knob, shape: _Shape) -> KnobAction | None:
                 f"Pass `{flag}` with a value {opposite} {shape.value!r}", flag, keyword=exact
             )
     return None
+
+
+_FLIPPED = {">": "<", ">=": "<=", "<": ">", "<=": ">="}
+_OPS = {ast.Gt: ">", ast.GtE: ">=", ast.Lt: "<", ast.LtE: "<="}
+
+
+def _limit_action(node: ast.expr, knob: Knob) -> KnobAction | None:
+    """`len(ids) > self.max_model_len`, where a setting is the limit: a count of what the
+    use made (a prompt's tokens, redirects followed) on the other side, so the setting
+    can be raised (or lowered) past it. A value the code computed is its own bound."""
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and knob.behind):
+        return None
+    op = _OPS.get(type(node.ops[0]))
+    left, right = node.left, node.comparators[0]
+    if op is None:
+        return None
+    if _is(right, knob.behind):
+        count, op = left, _FLIPPED[op]  # as `knob <flipped> count`
+    elif _is(left, knob.behind):
+        count = right
+    else:
+        return None
+    if not (
+        isinstance(count, ast.Call)
+        and isinstance(count.func, ast.Name)
+        and count.func.id == "len"
+        and len(count.args) == 1
+    ):
+        return None
+    counted = code(ast.unparse(count))
+    # the limit may have a ceiling of its own (a model's context): what is counted is
+    # the user's too
+    words = f"a value {_OUTSIDE_BOUND[op]} {counted}"
+    fewer = f", or make what {counted} counts {'smaller' if op in ('<', '<=') else 'larger'}"
+    if knob.kind == KnobKind.ENV:
+        return KnobAction(f"Set `{knob.name}` to {words}{fewer}", knob.name)
+    return KnobAction(f"Pass `{knob.name}` with {words}{fewer}", knob.name)
 
 
 def _optional(knob: Knob) -> bool:

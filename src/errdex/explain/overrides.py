@@ -5,7 +5,8 @@ A base class's method that only raises (`raise NotImplementedError`) is reached 
 subclass that does not define the method. When every subclass of the package has it, the
 subclass that lacks it is the user's: the way out is to define it there. When some of the
 package's own classes lack it too (a dialect without a feature), the classes that define it
-are the ones that support what was asked for.
+are the ones that support what was asked for; when they live in the folders of what a user
+picks by name (`dialects/postgresql/`), that name is the way out, not the class.
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ _ABSTRACT = re.compile(
     r"\b(?:implement(?:ed)?\s+(?:it\s+)?(?:in|by)\s+subclass|subclass(?:es)?\s+(?:must|should)\s+(?:implement|override|define)|abstract\s+method)",
     re.I,
 )
+# Folders whose subpackages are what a user picks by name (`sqlalchemy.dialects.postgresql`:
+# the database in the engine's URL; `django.db.backends.mysql`): a class defined there comes
+# with that choice, no user names it.
+_CHOICE_FOLDERS = {"dialects": "dialect", "backends": "backend"}
 
 
 def override_solution(stored: StoredSite) -> str | None:
@@ -50,10 +55,41 @@ def override_solution(stored: StoredSite) -> str | None:
         # internal path it does not support; a message of its own ("... dialect does not
         # support ...") on a public method says what a user asked for that this class lacks
         return None
+    chosen = _choices(found.by)
+    if chosen is not None:
+        kind, names = chosen
+        choices = _listed([code(n) for n in names])
+        among = " (among others)" if found.count > len(found.by) else ""
+        return (
+            f"Use the {choices} {kind}{among}: its {code(base)} subclass defines {method}, "
+            f"the base class raises this for every {kind} without it. Writing a {kind} of "
+            f"your own, define {method} in its subclass of {code(base)}."
+        )
     return (
         f"Use a subclass of {code(base)} that defines {method}: {listed} (the base class "
         f"raises this for every subclass without it), or define it in your own subclass."
     )
+
+
+def _choices(qualnames: tuple[str, ...]) -> tuple[str, list[str]] | None:
+    """("dialect", [`mysql`, `postgresql`]) when the classes that define the method live in
+    the subpackages of one folder of choices; classes elsewhere (a compiler for `str()`) are
+    no choice a user makes and are left out."""
+    found: dict[str, list[str]] = {}
+    for qualname in qualnames:
+        parts = qualname.split(".")[:-1]
+        for index, part in enumerate(parts[:-1]):
+            if part in _CHOICE_FOLDERS and not parts[index + 1].startswith("_"):
+                found.setdefault(_CHOICE_FOLDERS[part], []).append(parts[index + 1])
+                break
+    if len(found) != 1:
+        return None
+    kind, names = next(iter(found.items()))
+    return kind, sorted(set(names))
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
 
 
 def _named(qualname: str, home: str) -> str:

@@ -11,6 +11,7 @@ from errdex.explain.selection import selection_context
 from errdex.explain.solutions import no_way_out, solutions
 from errdex.explain.why import code_words
 from errdex.facts import ConditionKind, KnobKind, SiteKind
+from errdex.linked_facts import NAMED_IN_MESSAGE
 from errdex.store.base import StoredSite
 
 _MAX_REASONS = 6
@@ -79,7 +80,7 @@ def what_it_means(facts: Facts) -> str:
         picked = selection_context(facts.stored, solutions(facts))
         if picked:
             sentences.append(picked)
-        elif not solutions(facts):
+        elif not solutions(facts) and not facts.refused:
             # said rather than a condition negated: a way out no user can take is none
             sentences.append(
                 "So no solution is offered: these conditions read as the program's own "
@@ -95,6 +96,12 @@ def what_it_means(facts: Facts) -> str:
             else f"The guards at lines {lines} are no way out: their other branches fail as well."
         )
     why = code_words(facts)
+    for solution, comment in facts.refused[:2]:
+        quoted = "(quoted below)" if comment in why else f"(“{comment}”)"
+        sentences.append(
+            f"{code(solution.knob or '')} would skip the check, but the comment beside it "
+            f"{quoted} warns against that way out: it is not offered."
+        )
     if why:
         sentences.append(why)
     where = [b for b in facts.bindings if len(b.value) <= 200]
@@ -172,6 +179,13 @@ def when_it_happens(facts: Facts) -> WhenItHappens:
             situations.append(f"{behind} {verb} the machine: {code(knob.name)}.")
             continue
         kind = "environment variable" if knob.kind == KnobKind.ENV else "command-line flag"
+        if knob.via == NAMED_IN_MESSAGE:
+            if knob.behind and knob.behind != knob.name:
+                situations.append(
+                    f"The message names {behind}, a field of the JSON object the {kind} "
+                    f"{code(knob.name)} takes."
+                )
+            continue
         via = f" (through the {knob.via})" if knob.via and knob.via.startswith("property") else ""
         situations.append(f"{behind} depends on the {kind} {code(knob.name)}{via}.")
     situations = situations[:_MAX_SITUATIONS]
@@ -240,5 +254,6 @@ def _except_sentences(facts: Facts) -> list[str]:
 def _context(facts: Facts) -> str:
     """The site's conditions that no solution changes: when the check applies."""
     covered = {s.condition for s in solutions(facts) if s.condition}
+    covered |= {s.condition for s, _ in facts.refused if s.condition}
     rest = [c for c in facts.held if c.text not in covered and not no_way_out(c, facts)]
     return all_of(rest) if rest else ""

@@ -19,16 +19,28 @@ from dataclasses import dataclass
 import msgspec
 
 from errdex.explain.advice import message_advice
+from errdex.explain.advice_names import (
+    failed_load_solution,
+    keyword_solution,
+    retired_solution,
+    warned_against,
+)
+from errdex.explain.audience import command_line_solution, for_author
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.environment import package_solution, platform_solution
 from errdex.explain.fix_forms import change_fix, setting_fix
-from errdex.explain.inputs import Given, input_action, merged_type_checks
+from errdex.explain.given_values import given_value_solution
+from errdex.explain.inputs import Given, input_action
+from errdex.explain.iterated import iterated_solution
 from errdex.explain.knob_actions import KnobAction, knob_action
+from errdex.explain.left_out import left_out_solution
+from errdex.explain.named_settings import named_setting_solutions
 from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
+from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_call import suggested_call
 from errdex.extract.conditions import negate
 from errdex.facts import Condition, ConditionKind, KnobKind, SiteKind
@@ -133,7 +145,13 @@ def _solutions(facts: Facts) -> list[Solution]:
             found.add(
                 _knob_solution(action, reason, condition, facts.knobs), _tier(action) + exit_tier
             )
+    for usual in (left_out_solution(facts), iterated_solution(facts)):
+        if usual is not None:
+            found.add(usual, 0)
     _add_input(found, open_conditions, facts)
+    given = given_value_solution(facts)
+    if given is not None and not any(i.solution.kind == "input" for i in found.items):
+        found.add(given, 1)
     replaced = override_solution(facts.stored)
     if replaced is not None:
         found.add(Solution(text=replaced, kind="input"), 0)
@@ -160,10 +178,41 @@ def _solutions(facts: Facts) -> list[Solution]:
                 found.add(solution, _tier(action))
                 break
     _add_except(found, facts)
+    loaded = failed_load_solution(facts)
+    if loaded is not None:
+        found.add(loaded, 1)
+    for solution in named_setting_solutions(facts):
+        found.add(solution, 1)
     _add_advice(found, facts)
     for solution in selection_solutions(facts.stored):
         found.add(solution, _SELECTION_TIER)
-    return [_with_fix(s, facts) for s in found.ranked()[:MAX_SOLUTIONS]]
+    kept = []
+    for solution in found.ranked():
+        warning = _warning(solution.knob, facts)
+        if warning is None:
+            kept.append(solution)
+        else:
+            facts.refused.append((solution, warning))
+    kept = [_with_fallback(s, facts) for s in kept]
+    command_line = command_line_solution(facts)
+    if command_line is not None:
+        # most who see a usage error typed the command: their way out first, the author's
+        # ways out through the code said to be theirs
+        kept = [command_line, *(for_author(s) if s.kind == "input" else s for s in kept)]
+    return [_with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
+
+
+def _with_fallback(solution: Solution, facts: Facts) -> Solution:
+    """A setting the code falls back from on its own: when setting it is the way out."""
+    note = facts.fallbacks.get(solution.knob or "")
+    if note is None or solution.kind != "setting" or solution.fix is None:
+        return solution
+    # only where it turns the variable on (the property's own value when unset): the note
+    # says when that is the way out
+    turned_on = rf"\b{re.escape(solution.knob or '')}=(?:1|true|True|yes)\b"
+    if not re.search(turned_on, solution.fix.after):
+        return solution
+    return msgspec.structs.replace(solution, text=f"{solution.text} {note}")
 
 
 def _with_fix(solution: Solution, facts: Facts) -> Solution:
@@ -212,6 +261,28 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
         if called is not None:
             found.add(_input_solution(called, condition), 1)
             return
+
+
+def refused(knob_name: str | None, facts: Facts) -> bool:
+    """Whether a comment beside the check (above the site or one of its conditions) warns
+    against what the setting does: such a way out is one the code refuses."""
+    return _warning(knob_name, facts) is not None
+
+
+def _short(text: str) -> str:
+    """A message quoted whole when short, else its first sentence."""
+    return text if len(text) <= 240 else text.split(". ")[0][:240]
+
+
+def _declared_env(name: str, facts: Facts) -> bool:
+    """Whether the version reads the environment variable (a knob of the site names it)."""
+    return any(k.kind == KnobKind.ENV and k.name == name for k in facts.knobs)
+
+
+def _warning(knob_name: str | None, facts: Facts) -> str | None:
+    knob = next((k for k in facts.knobs if k.name == knob_name), None) if knob_name else None
+    lines = [c.line for c in facts.conditions]
+    return warned_against(knob, facts, lines) if knob is not None else None
 
 
 def _input_solution(given: Given, condition: ConditionView) -> Solution:
@@ -343,7 +414,20 @@ def _add_advice(found: _Collector, facts: Facts) -> None:
     for advice in message_advice(message.text if message is not None else None):
         if any(knob in advice.text for knob in named if knob):
             continue  # a solution already turns the setting it names
+        if any(advice.text in i.solution.text for i in found.items):
+            continue  # quoted whole by a solution already
+        if advice.retired is not None and message is not None:
+            retired = retired_solution(advice.retired, _short(message.text), facts)
+            if retired is not None:
+                found.add(retired, 1)
+            continue  # a name that is not this code's: the message speaks of another
+        keyword = keyword_solution(advice.text, facts)
+        if keyword is not None:
+            found.add(keyword, 1)
+            continue
         change = advice.change
+        if change is not None and change.form == "env" and not _declared_env(change.target, facts):
+            change = None  # a variable the version does not read: quoted, not set
         if change is None and advice.suggested is not None:
             change = suggested_call(advice.suggested, facts)
         found.add(Solution(text=advice.solution, kind=advice.kind, change=change), 1)

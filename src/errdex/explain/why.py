@@ -14,6 +14,7 @@ from errdex.explain.context import Facts
 from errdex.explain.plain import code
 from errdex.explain.solutions import solutions
 from errdex.facts import KnobKind
+from errdex.linked_facts import NAMED_IN_MESSAGE
 
 _MAX_COMMENTS = 2
 _MAX_SETTINGS = 2
@@ -58,7 +59,9 @@ def _settings(facts: Facts) -> list[str]:
             continue
         seen.add(knob.name)
         if knob.doc:
-            out.append(f"of {code(knob.name)}: {_quote(knob.doc)}")
+            # a field the message names is documented as that field, not as its flag
+            label = knob.behind if knob.via == NAMED_IN_MESSAGE and knob.behind else knob.name
+            out.append(f"of {code(label)}: {_quote(knob.doc)}")
         if knob.note and knob.name in turned:
             out.append(f"where {code(knob.name)} takes effect, the code logs {_quote(knob.note)}")
         if len(seen) >= _MAX_SETTINGS:

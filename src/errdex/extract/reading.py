@@ -17,8 +17,10 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from errdex.extract.setters import ClassSetters, init_params, param_names
-from errdex.extract.shapes import OWN_OBJECT
+from errdex.extract.conditions import dotted_name
+from errdex.extract.param_defaults import declared_defaults, parameter_defaults, rebound_names
+from errdex.extract.setters import ClassSetters, init_params, param_names, plain_init_params
+from errdex.extract.shapes import OWN_OBJECT, own_attributes_set
 from errdex.facts import Binding, Condition, Setter, SourceRead, TryRead
 
 __all__ = ["Wanted", "read_lines"]
@@ -32,6 +34,15 @@ _WORD = re.compile(r"\w+")
 _NEITHER = (False, False)
 _MAX_BASES = 4  # bases followed for the constructor that sets an attribute
 _SELF_ATTR = re.compile(r"\bself\.(\w+)")
+# Each assignment of an attribute in a text: `self.X = `, `self.X: T = `, `self.X += `
+# (not `==`), and `self.X, ...` before an `=` on its line (a tuple target; a call passing a
+# keyword after it counts too, which only makes the attribute look assigned more often).
+# No `\b` before `self`: a literal start lets the engine jump from one to the next.
+_SELF_ASSIGNED = re.compile(
+    r"self\.(\w+)(?=[ \t]*(?::[^=\n]*)?(?:[-+*/%|&^@]|//|\*\*|<<|>>)?=(?!=)"
+    r"|[ \t]*,[^\n]*?(?<![=!<>])=(?!=))"
+)
+_SELF_LOOPED = re.compile(r"for[ \t]+\(?self\.(\w+)")  # `for self.x in ...`
 # The keyword first, so the regex engine jumps from one to the next; whether it starts its
 # line (after `async`) is checked after.
 _DEF_WORD = re.compile(r"(?:def|class)\b")
@@ -128,6 +139,14 @@ class _FileReader:
         self.enclosing = _Enclosing(tree, text)
         self._scopes: dict[int, _Scope] = {}
         self._inits: dict[int, dict[str, str]] = {}
+        # class → the attributes its constructor assigns a parameter as it is
+        self._plain_init: dict[int, set[str]] = {}
+        self._assigned: dict[int, dict[str, int] | None] = {}  # class → `self.X =` counts
+        self._copied: dict[int, dict[str, str]] = {}  # class → see `_copied_values`
+        self._ctor_defaults: dict[int, dict[str, str]] = {}  # class → its constructor's
+        self._bound: dict[int, set[str]] = {}  # function → the names its body binds
+        self._declared: dict[int, dict[str, str]] = {}  # function → its parameters' defaults
+        self._own_inits: dict[int, ast.FunctionDef | ast.AsyncFunctionDef | None] = {}
         self._top_classes: dict[str, ast.ClassDef] | None = None
         self.set_by: dict[int, ClassSetters] = {}
 
@@ -138,13 +157,14 @@ class _FileReader:
         scope = self._scope(func)
         lines = sorted(want.lines)
         init_params: dict[str, str] = {}
-        if cls is not None:
-            words = want.words()
-            # only a condition on `self.attr` asks where the attribute came from
-            if words is None or "self" in words:
-                found = self._init_params(cls)
-                init_params = {a: p for a, p in found.items() if words is None or a in words}
+        words = want.words()
+        # only a condition on `self.attr` asks where the attribute came from
+        if cls is not None and (words is None or "self" in words):
+            found = self._init_params(cls)
+            init_params = {a: p for a, p in found.items() if words is None or a in words}
+        defaults = self._defaults(func, cls, words, init_params)
         own = want.own_attributes() if cls is not None else set()
+        values = self._init_values(cls, own - set(init_params)) if cls is not None and own else {}
         setters = self._setters(cls, own) if cls is not None and own else ()
         lo = func.lineno if func is not None else 1
         hi = (func.end_lineno or line) if func is not None else line
@@ -155,6 +175,8 @@ class _FileReader:
             required=scope.required,
             init_params=init_params,
             init_required=self._init_required(cls) if init_params and cls is not None else None,
+            defaults=defaults,
+            init_values=values,
             # a test whose branches neither fail nor warn reads as no test at all; one that
             # ends before the site without leaving the block only chose a value (the
             # message's wording): taken the other way, it reaches the site all the same
@@ -233,13 +255,111 @@ class _FileReader:
             self._inits[id(cls)] = {}  # a cycle of bases ends here
             whole = self._own_init(cls)
             found = init_params(whole) if whole is not None else {}
+            plain = plain_init_params(whole) if whole is not None else set()
             takes = param_names(whole) if whole is not None else None
             for base in self._file_classes(cls) if depth < _MAX_BASES else ():
                 for attr, param in self._init_params(base, depth + 1).items():
-                    if takes is None or param in takes:
-                        found.setdefault(attr, param)
+                    if (takes is None or param in takes) and attr not in found:
+                        found[attr] = param
+                        if attr in self._plain_init.get(id(base), ()):
+                            plain.add(attr)
+            self._plain_init[id(cls)] = plain
             self._inits[id(cls)] = found
         return found
+
+    def _defaults(
+        self,
+        func: ast.FunctionDef | ast.AsyncFunctionDef | None,
+        cls: ast.ClassDef | None,
+        words: set[str] | None,
+        init_params: dict[str, str],
+    ) -> dict[str, str]:
+        """The defaults of the inputs the conditions read: the function's parameters, and
+        `self.attr` assigned a constructor parameter as it is (`self.x = x`, not `x or y`)."""
+        out: dict[str, str] = {}
+        if func is not None:
+            declared = self._declared.get(id(func))
+            if declared is None:
+                declared = self._declared[id(func)] = declared_defaults(func)
+            wanted = {n: d for n, d in declared.items() if words is None or n in words}
+            out = parameter_defaults(func, wanted, self._rebound) if wanted else {}
+        assigned = self._plain_init.get(id(cls), set())
+        plain = {a: p for a, p in init_params.items() if a in assigned}
+        if plain and cls is not None:
+            init = self._init_defaults(cls)
+            out.update({f"self.{a}": init[p] for a, p in plain.items() if p in init})
+        return out
+
+    def _rebound(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+        """The names a function's body binds, walked once per function (not per site)."""
+        found = self._bound.get(id(func))
+        if found is None:
+            found = self._bound[id(func)] = rebound_names(func)
+        return found
+
+    def _init_defaults(self, cls: ast.ClassDef, depth: int = 0) -> dict[str, str]:
+        """The constructor's parameters a user may leave out → their defaults: its own
+        `__init__`'s, else those of the bases of the same file it inherits."""
+        found = self._ctor_defaults.get(id(cls))
+        if found is not None:
+            return found
+        found = {}
+        whole = self._own_init(cls)
+        if whole is not None:
+            found = parameter_defaults(whole, None, self._rebound)
+        else:
+            for base in self._file_classes(cls) if depth < _MAX_BASES else ():
+                found = self._init_defaults(base, depth + 1)
+                if found:
+                    break
+        self._ctor_defaults[id(cls)] = found
+        return found
+
+    def _init_values(self, cls: ast.ClassDef, attrs: set[str]) -> dict[str, str]:
+        """`self.attr` → the attribute chain the class's own `__init__` assigns it at its
+        top (not under an `if`, a loop or a `try`), where nothing else in the class's text
+        assigns the attribute: then it holds that value whatever path was taken."""
+        copied = self._copied.get(id(cls))
+        if copied is None:
+            copied = self._copied[id(cls)] = self._copied_values(cls)
+        return {attr: copied[attr] for attr in attrs if attr in copied}
+
+    def _copied_values(self, cls: ast.ClassDef) -> dict[str, str]:
+        """Every `self.attr = other.chain` at the top of the class's own `__init__` whose
+        attribute the class's text assigns once (read once per class)."""
+        counts = self._class_assignments(cls)
+        whole = self._own_init(cls) if counts else None
+        if whole is None or counts is None:
+            return {}
+        out: dict[str, str] = {}
+        for stmt in whole.body:
+            for attr, value in own_attributes_set(stmt):
+                if counts.get(attr) == 1 and isinstance(value, ast.Attribute):
+                    dotted = dotted_name(value)
+                    if dotted is not None:
+                        out[attr] = dotted
+        return out
+
+    def _class_assignments(self, cls: ast.ClassDef) -> dict[str, int] | None:
+        """How many times the text of a top-level class assigns each `self.X` (plain,
+        annotated or augmented), read from the original text up to the next top-level
+        statement (the skeleton keeps line numbers, not the ends of blanked bodies); None
+        for a nested class."""
+        found = self._assigned.get(id(cls))
+        if found is not None or id(cls) in self._assigned:
+            return found
+        body = self.tree.body
+        at = next((i for i, s in enumerate(body) if s is cls), None)
+        if at is None:
+            self._assigned[id(cls)] = None
+            return None
+        end = body[at + 1].lineno - 1 if at + 1 < len(body) else len(self.lines)
+        text = "\n".join(self.lines[cls.lineno - 1 : end])
+        counted: dict[str, int] = {}
+        for attr in [*_SELF_ASSIGNED.findall(text), *_SELF_LOOPED.findall(text)]:
+            counted[attr] = counted.get(attr, 0) + 1
+        self._assigned[id(cls)] = counted
+        return counted
 
     def _init_required(self, cls: ast.ClassDef) -> tuple[str, ...] | None:
         """The parameters the class's own `__init__` must be given, None when it has none
@@ -248,11 +368,16 @@ class _FileReader:
         return _call_shape(whole)[1] if whole is not None else None
 
     def _own_init(self, cls: ast.ClassDef) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-        """The class's own `__init__`, whole (a skeleton may have blanked its body)."""
+        """The class's own `__init__`, whole (a skeleton may have blanked its body): parsed
+        again from the text at most once per class, however many sites ask."""
+        if id(cls) in self._own_inits:
+            return self._own_inits[id(cls)]
         init = next(
             (s for s in cls.body if isinstance(s, _FUNCTIONS) and s.name == "__init__"), None
         )
-        return self._original(init) if init is not None else None
+        found = self._original(init) if init is not None else None
+        self._own_inits[id(cls)] = found
+        return found
 
     def _file_classes(self, cls: ast.ClassDef) -> list[ast.ClassDef]:
         """The bases of `cls` that the file defines at its top level, by their plain name."""

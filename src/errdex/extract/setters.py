@@ -163,6 +163,19 @@ def init_params(init: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
     return out
 
 
+def plain_init_params(init: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The attributes `__init__` assigns a parameter as it is (`self.attr = param`): those
+    hold the parameter's default when a call leaves it out."""
+    names = param_names(init)
+    return {
+        attr
+        for node in _statements(init)
+        if isinstance(node, ast.stmt)
+        for attr, value in own_attributes_set(node)
+        if isinstance(value, ast.Name) and value.id in names
+    }
+
+
 def param_names(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     args = func.args
     return {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)} - {"self"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import msgspec
 
@@ -65,6 +66,12 @@ class NewestVersion(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=Tru
     removed_after: str | None = None  # the last version that had it, when removed
 
 
+# The links found so far, by direction and site (project, version, id, file, line): one
+# caller (a lookup settling its matches) asks `lineage` and `newest_of` of the same error,
+# and both follow it through the same pairings of adjacent versions.
+Links = dict[tuple[str, str, str, str, str, int], "Link | None"]
+
+
 def version_labels(store: Store, project: str) -> list[str]:
     """The project's version labels, oldest first."""
     return [record.label for record in reversed(store.versions(project))]
@@ -102,8 +109,11 @@ def what_became(store: Store, error_id: str) -> Fate:
     return fate_of(store, sites, version_labels(store, sites[0].project))
 
 
-def fate_of(store: Store, sites: list[StoredSite], labels: list[str]) -> Fate:
-    """`what_became` for the rows of one id already read (`labels` oldest first)."""
+def fate_of(
+    store: Store, sites: list[StoredSite], labels: list[str], links: Links | None = None
+) -> Fate:
+    """`what_became` for the rows of one id already read (`labels` oldest first); `links`
+    keeps the links found, for the caller's next questions."""
     newest = labels[-1]
     steps: list[Step] = []
     held = by_version(sites)
@@ -120,7 +130,7 @@ def fate_of(store: Store, sites: list[StoredSite], labels: list[str]) -> Fate:
                 steps=steps,
             )
         last = _last(held, labels)
-        link = successor(store, held[last], labels)
+        link = _follow(successor, store, held[last], labels, links)
         if link is None:
             break
         steps.append(_step(link))
@@ -129,9 +139,11 @@ def fate_of(store: Store, sites: list[StoredSite], labels: list[str]) -> Fate:
     return Fate(status="removed", version=newest, id=None, last_version=last, steps=steps)
 
 
-def newest_of(store: Store, sites: list[StoredSite], labels: list[str]) -> NewestVersion:
+def newest_of(
+    store: Store, sites: list[StoredSite], labels: list[str], links: Links | None = None
+) -> NewestVersion:
     """What the error of `sites` (one id's rows) is in the newest of `labels`."""
-    fate = fate_of(store, sites, labels)
+    fate = fate_of(store, sites, labels, links)
     return NewestVersion(
         version=fate.version,
         id=fate.id,
@@ -151,14 +163,18 @@ def what_was(store: Store, error_id: str) -> Step | None:
 
 
 def lineage(
-    store: Store, error_id: str, sites: list[StoredSite] | None = None
+    store: Store,
+    error_id: str,
+    sites: list[StoredSite] | None = None,
+    links: Links | None = None,
 ) -> list[HistoryEntry]:
     """Every version where the error is, newest first, under whichever id it has there.
 
     The id's own versions are "present"; versions where it had another id, after or
     before a change, are "reworded" or "moved" with that id; the first version after the
     error went is "removed". Entries map one to one onto the page's `VersionEntry`.
-    `sites` are the id's sites (`store.get_error`), when the caller has read them.
+    `sites` are the id's sites (`store.get_error`), when the caller has read them; `links`
+    keeps the links found, for the caller's next questions.
     """
     if sites is None:
         sites = store.get_error(error_id.strip().lower())
@@ -169,7 +185,7 @@ def lineage(
         held, changes = own, []
         for _ in labels:
             end = _last(held, labels) if direction is successor else _first(held, labels)
-            link = direction(store, held[end], labels)
+            link = _follow(direction, store, held[end], labels, links)
             if link is None:
                 if direction is successor and end != labels[-1]:
                     after = labels[labels.index(end) + 1]
@@ -183,6 +199,22 @@ def lineage(
                 entries.setdefault(label, _entry(site, status))
     order = {label: index for index, label in enumerate(labels)}
     return sorted(entries.values(), key=lambda e: -order.get(e.version, -1))
+
+
+def _follow(
+    direction: Callable[[Store, StoredSite, list[str]], Link | None],
+    store: Store,
+    site: StoredSite,
+    labels: list[str],
+    links: Links | None,
+) -> Link | None:
+    """`direction(store, site, labels)`, taken from `links` when asked before."""
+    if links is None:
+        return direction(store, site, labels)
+    key = (direction.__name__, site.project, site.version, site.id, site.file, site.site.line)
+    if key not in links:
+        links[key] = direction(store, site, labels)
+    return links[key]
 
 
 def successor(store: Store, site: StoredSite, labels: list[str]) -> Link | None:

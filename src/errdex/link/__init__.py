@@ -40,6 +40,7 @@ from errdex.link.messages import (
     inline_constants,
     substitute,
 )
+from errdex.link.named import NamedSettings
 from errdex.link.overrides import OverrideIndex
 from errdex.link.public import PublicPaths
 from errdex.link.reasons import ReasonsIndex
@@ -56,7 +57,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "39-public-paths-short-json-flag-fields"
+LINKER_VERSION = "40-constructor-values"
 
 
 def link_version(
@@ -141,6 +142,7 @@ class _Context:
         self.callers = CallerIndex(files, names)
         self.commands = CommandIndex(files, self.callers, entry_points)
         self.knobs = KnobIndex(files, names)
+        self.named = NamedSettings(files, self.knobs.flags)
         self.selection = SelectionIndex(files, names, self.knobs)
         self.tests = TestIndex(files)
         self.public = PublicPaths(names.modules)
@@ -163,12 +165,20 @@ class _Context:
         knobs = self.knobs
         # a helper's site has no names of its own: they are read from its conditions
         names = site.names or None
-        found = knobs.knobs(facts, site.class_name, site.conditions, site.bindings, names)
+        values = indexed.reading.init_values if indexed.reading is not None else None
+        found = knobs.knobs(
+            facts, site.class_name, site.conditions, site.bindings, names, init_values=values
+        )
         for variant in site.variants:
             where = self.by_path.get(variant.file or indexed.file, facts)
             owner_class = self._owner_class(where.module, variant.function)
             found.extend(knobs.knobs(where, owner_class, variant.conditions))
         found.extend(self._knobs_of_callers(indexed.module, site.function, links))
+        linked = {k.name for k in found}
+        for named in self.named.named(site.message.text if site.message is not None else None):
+            # a setting a condition already links is that knob; a field is its own
+            if named.name not in linked or named.behind != named.name:
+                found.append(named)
         unique = {(k.name, k.behind): k for k in reversed(found)}
         env_names = {k.behind for k in found if k.kind == KnobKind.ENV}
         bindings = tuple(

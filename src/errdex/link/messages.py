@@ -284,3 +284,14 @@ def _first_base(cls: ResolvedClass, names: Namespace) -> ResolvedClass | None:
     """The first base of the class that the version defines."""
     bases = (names.resolve_class(cls.file, b) for b in cls.fact.bases)
     return next((b for b in bases if b is not None), None)
+
+
+def put_text(template: MessageTemplate, expr: str, text: MessageTemplate) -> MessageTemplate:
+    """The template with its placeholders of `expr` replaced by `text`."""
+    parts: list[Part] = []
+    for part in template.parts:
+        if isinstance(part, Placeholder) and part.expr == expr:
+            parts.extend(text.parts)
+        else:
+            parts.append(part)
+    return MessageTemplate.of(*parts)

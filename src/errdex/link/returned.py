@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import ErrorSite, FileFacts
-from errdex.link.compose import put_text
+from errdex.link.messages import put_text
 from errdex.link.resolve import Namespace
 from errdex.linked_facts import ShownText
 

@@ -21,9 +21,10 @@ from errdex.match.clues import printed_clues
 from errdex.match.evidence import ErrorEvidence, Evidence, at_lines
 from errdex.match.helper_raise import raise_inside_helpers
 from errdex.match.logged import logged_by, project_named, spanning
-from errdex.match.one_result import same_text_key
+from errdex.match.one_result import with_same_text
 from errdex.match.pattern import TemplateMatch, compile_template, literal_runs
 from errdex.match.readings import OLD_NAMES, printed_name, readings
+from errdex.match.reraised import reraised_texts
 from errdex.match.results import LookupResult, Match, VariantMatch
 from errdex.match.versions import settle_versions
 from errdex.match.weights import WEIGHTS as W
@@ -34,7 +35,6 @@ from errdex.store.base import Store, StoredSite
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 _MAX_TERMS = 40
 _FTS_LIMIT = 60
-_MAX_SAME_TEXT = 100  # sites of one text counted into one result, at most
 
 
 def frame_paths(path: str) -> list[str]:
@@ -74,6 +74,7 @@ class _Scorer:
         cut: bool = False,
         inner: Sequence[Inner] = (),
         logged: bool = False,
+        memo: _Readings | None = None,
     ) -> None:
         self.evidence = evidence
         self.weight = weight
@@ -83,14 +84,17 @@ class _Scorer:
         # spanning the whole line is a reading, however little of it is literal text.
         self.logged = logged
         self.exception = printed_name(evidence.exception or "") or None
+        # The readings of texts already tried in this lookup: the releases of a package share
+        # most of their templates and composed texts, and rounds meet the same ones again.
+        self.memo: _Readings = {} if memo is None else memo
 
     def score(self, stored: StoredSite) -> Match | None:
         site = stored.site
         why: list[str] = []
-        matched = _match(site.message, self.evidence, cut=self.cut)
+        matched = _match(site.message, self.evidence, cut=self.cut, memo=self.memo)
         if matched is None and self.logged:
             matched = spanning(site.message, self.evidence.message)
-        form, whole_line = _best_form(stored, self.evidence, matched, cut=self.cut)
+        form, whole_line = _best_form(stored, self.evidence, matched, cut=self.cut, memo=self.memo)
         if form is not None:
             matched = form[0]
         if wrapping := wrapped_match(stored, self.evidence.message, self.inner, matched):
@@ -118,6 +122,9 @@ class _Scorer:
             if shows_none_of(site.message, self.evidence.message):
                 # The site writes a text of its own, and the paste shows another.
                 total += W.other_text
+            elif _spans(site.message, self.evidence.message):
+                total += W.short_text
+                why.append("its text spans the message, though little of it is written out")
             why.append("the message is computed at the raise; matched by its class")
         elif (
             matched is None
@@ -297,18 +304,48 @@ def _class_written(stored: StoredSite) -> bool:
     return name.lstrip("_")[:1].isupper()
 
 
+def _spans(template: MessageTemplate | None, message: str) -> bool:
+    """The template's text is all in the message, in order, from its start to its end."""
+    if template is None or not template.literal_length or not message:
+        return False
+    found = compile_template(template).match(message)
+    return found is not None and found.whole and found.literal >= template.literal_length // 2
+
+
 def _basename(path: str) -> str:
     return path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
+# A text's reading of a message: (template, message, truncated, cut, piece) → the match.
+_Readings = dict[tuple[MessageTemplate, str, bool, bool, bool], TemplateMatch | None]
+
+
 def _match(
-    template: MessageTemplate | None, evidence: ErrorEvidence, *, cut: bool, piece: bool = True
+    template: MessageTemplate | None,
+    evidence: ErrorEvidence,
+    *,
+    cut: bool,
+    piece: bool = True,
+    memo: _Readings | None = None,
 ) -> TemplateMatch | None:
     """Match the message against the template; with `cut`, also as a prefix of it (titles
     and copies get cut mid-word without a marker), scored a little lower; with `piece`,
-    else as a piece from inside it (`No scheme supplied`), scored lower still."""
+    else as a piece from inside it (`No scheme supplied`), scored lower still. `memo`
+    keeps the readings made, for the same text met again."""
     if template is None or not template.literal_length or not evidence.message:
         return None
+    if memo is None:
+        return _read(template, evidence, cut=cut, piece=piece)
+    key = (template, evidence.message, evidence.truncated, cut, piece)
+    if key not in memo:
+        memo[key] = _read(template, evidence, cut=cut, piece=piece)
+    return memo[key]
+
+
+def _read(
+    template: MessageTemplate, evidence: ErrorEvidence, *, cut: bool, piece: bool
+) -> TemplateMatch | None:
+    """`_match`, worked out."""
     compiled = compile_template(template)
     found = compiled.match(evidence.message, truncated=evidence.truncated)
     if found is None and cut and not evidence.truncated:
@@ -327,7 +364,12 @@ def _match(
 
 
 def _best_form(
-    stored: StoredSite, evidence: ErrorEvidence, matched: TemplateMatch | None, *, cut: bool
+    stored: StoredSite,
+    evidence: ErrorEvidence,
+    matched: TemplateMatch | None,
+    *,
+    cut: bool,
+    memo: _Readings | None = None,
 ) -> tuple[tuple[TemplateMatch, ShownText] | None, bool]:
     """The text a user sees of the site (`IndexedSite.shown`) that explains the paste
     better than the template does, and whether it did so with the whole line: a printed
@@ -345,7 +387,11 @@ def _best_form(
                 continue
             # (`Class: message` whole is no piece of a text: the message alone may be.)
             found = _match(
-                form.text, msgspec.structs.replace(evidence, message=text), cut=cut, piece=not whole
+                form.text,
+                msgspec.structs.replace(evidence, message=text),
+                cut=cut,
+                piece=not whole,
+                memo=memo,
             )
             if found is not None and form.caller is not None:
                 found = msgspec.structs.replace(found, score=found.score * W.caller_form)
@@ -452,6 +498,11 @@ def rank(
     items = [(i, r) for i, e in enumerate(evidence.errors[:4]) for r in readings(e)]
 
     read: set[int] = set()  # the errors a whole reading of their message explains
+    memo: _Readings = {}
+    # The sites each reading has been scored against, without inner texts: the same row met
+    # again (a text's hits and its class's raises, the narrow and the wide round) scores the
+    # same, and an equal score changes nothing. The records are kept: their ids stay theirs.
+    scored: dict[tuple[int, int, bool, bool], dict[int, StoredSite]] = {}
 
     def score(
         index: int,
@@ -461,8 +512,14 @@ def rank(
         inner: Sequence[Inner] = (),
         logged: bool = False,
     ) -> None:
-        scorer = _Scorer(item, W.error_weight(index), cut=cut, inner=inner, logged=logged)
+        scorer = _Scorer(
+            item, W.error_weight(index), cut=cut, inner=inner, logged=logged, memo=memo
+        )
+        done = scored.setdefault((index, id(item), cut, logged), {}) if not inner else {}
         for stored in sites:
+            if id(stored) in done:
+                continue
+            done[id(stored)] = stored
             match = scorer.score(stored)
             if match is None:
                 continue
@@ -504,6 +561,7 @@ def rank(
     for key in best:
         near.pop(key, None)
     _promote_text_matches(best, near, bare=not any(item.message.strip() for _, item in items))
+    reraised_texts(best, near)  # `raise Wrapper(str(err))`: a caught error's text passed on
     _demote_guesses(best)
     frames = [frame for item in evidence.errors[:4] for frame in item.places()]
     frames += evidence.stray_frames
@@ -512,7 +570,7 @@ def rank(
         # first, so that `limit` answers remain.
         matches=settle_versions(
             store,
-            _with_same_text(
+            with_same_text(
                 raise_inside_helpers(store, _ordered(best.values()), limit * 3), limit * 3
             ),
             frames,
@@ -523,19 +581,6 @@ def rank(
         nearest=_ordered(near.values())[:limit] if not best else [],
         evidence=evidence,
     )
-
-
-def _with_same_text(ranked: list[Match], count: int) -> list[Match]:
-    """The first `count` matches, and the others tied with one of them on the same text of
-    the same release: one result counts every site that raises it (`raised at N sites`)."""
-    kept = ranked[:count]
-    keys = {(key, m.score) for m in kept if (key := same_text_key(m)) is not None}
-    for match in ranked[count:]:
-        if len(kept) >= _MAX_SAME_TEXT:
-            break
-        if (same_text_key(match), match.score) in keys:
-            kept.append(match)
-    return kept
 
 
 def _promote_text_matches(best: dict[str, Match], near: dict[str, Match], *, bare: bool) -> None:

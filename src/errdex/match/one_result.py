@@ -16,10 +16,17 @@ from errdex.match.results import Match
 from errdex.match.same_text import SiteRef, likeliest_first, preference_reason
 from errdex.store.base import Store, StoredSite
 
-__all__ = ["merge_releases", "merge_same_text", "same_text_key", "with_versions"]
+__all__ = [
+    "merge_releases",
+    "merge_same_text",
+    "same_text_key",
+    "with_same_text",
+    "with_versions",
+]
 
 _TIE = 1e-6  # scores this close are the same evidence
 _WORDING_TIE = 0.02  # of two wordings' scores: a difference this small tells nothing
+_MAX_SAME_TEXT = 100  # sites of one text counted into one result, at most
 
 
 def merge_releases(matches: Sequence[Match]) -> list[Match]:
@@ -131,6 +138,19 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
                 )
             )
     return out
+
+
+def with_same_text(ranked: list[Match], count: int) -> list[Match]:
+    """The first `count` matches, and the others tied with one of them on the same text of
+    the same release: one result counts every site that raises it (`raised at N sites`)."""
+    kept = ranked[:count]
+    keys = {(key, m.score) for m in kept if (key := same_text_key(m)) is not None}
+    for match in ranked[count:]:
+        if len(kept) >= _MAX_SAME_TEXT:
+            break
+        if (same_text_key(match), match.score) in keys:
+            kept.append(match)
+    return kept
 
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")

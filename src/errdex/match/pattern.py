@@ -36,6 +36,23 @@ _FRAGMENT = 0.6  # a piece of a template: below any reading of the message from 
 _WORDS = re.compile(r"\w+")
 _MAX_SKIPPED = 2  # leading words of a piece that may be left unread (a value, a cut word)
 _SKIPPED = 0.9  # the score kept per word left unread
+# A value's shape by the type its format names (`{n:d}`, `%d`, `{x:.2f}`, `{h:x}`): a message
+# shows such a value there in that shape, so a reading that puts other text there is less
+# likely (`placeholder 'foo'` is no `{idx + 1:d}`), though a value read a word too wide is
+# not impossible: a share of the score, enough to tell two texts otherwise alike apart.
+_INTEGER = re.compile(r"[-+ ]?\d[\d,_]*")
+_FLOAT = re.compile(
+    r"[-+ ]?(?:\d[\d,_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?%?|[-+]?(?:inf|nan)", re.IGNORECASE
+)
+_FORMATTED = {
+    "d": _INTEGER,
+    "n": _INTEGER,
+    **dict.fromkeys("eEfFgG%", _FLOAT),
+    **dict.fromkeys("xX", re.compile(r"[-+ ]?(?:0[xX])?[0-9a-fA-F_]+")),
+    "o": re.compile(r"[-+ ]?(?:0o)?[0-7_]+"),
+    "b": re.compile(r"[-+ ]?(?:0b)?[01_]+"),
+}
+_MISFIT = 0.97
 # ... and the template's text the rest must hold: a short run (`is not a valid`, `does not
 # exist`) is in too many messages to tell once the words before it are not read.
 _MIN_UNREAD_LITERAL = 20
@@ -133,6 +150,12 @@ class CompiledTemplate:
             pending, blank = [], False
         self.gaps.append(pending)
         self.literal_chars = sum(len(x.compact) for x in self.lits)
+        # The placeholders whose format says the shape of their value (not of a repr).
+        self.formats = tuple(
+            (p.expr, shape)
+            for p in template.placeholders
+            if p.spec and p.conversion is None and (shape := _FORMATTED.get(p.spec[-1]))
+        )
         # The words of its text: where a piece may start once the words before it are not read.
         self.words = frozenset(w for x in self.lits for w in _WORDS.findall(x.core))
 
@@ -240,6 +263,7 @@ class CompiledTemplate:
         tail.gaps = [[], *self.gaps[i + 1 :]]
         tail.literal_chars = sum(len(x.compact) for x in tail.lits)
         tail.words = self.words
+        tail.formats = self.formats
         return tail
 
     def _fragment_result(
@@ -375,8 +399,18 @@ class CompiledTemplate:
         else:
             score = text_score(literal, explained_values, total, mode)
             score *= (0.9 if compact else 1.0) * (1.0 if whole or mode != "full" else 0.97)
+        if not self._values_fit(values):
+            score *= _MISFIT
         return TemplateMatch(
             round(score, 4), values, round(covered, 4), literal=literal, whole=mode == "full"
+        )
+
+    def _values_fit(self, values: dict[str, str]) -> bool:
+        """Each value read has the shape its placeholder's format prints (see `_FORMATTED`)."""
+        return all(
+            shape.fullmatch(value)
+            for expr, shape in self.formats
+            if (value := values.get(expr, "")) and len(value) <= 200
         )
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from errdex.history.timeline import lineage, newest_of, version_labels
+from errdex.history.timeline import Links, lineage, newest_of, version_labels
 from errdex.match.evidence import Frame
 from errdex.match.one_result import merge_releases, merge_same_text, with_versions
 from errdex.match.releases import choose_release
@@ -49,6 +49,7 @@ def settle_versions(
     """
     labels: dict[str, list[str]] = {}
     rows: dict[str, list[StoredSite]] = {}  # each id's sites, read once
+    links: Links = {}  # each error's pairings with the releases beside it, worked out once
     settled: list[Match] = []
     for rank, match in enumerate(matches):
         sites = rows[match.id] = store.get_error(match.id)
@@ -57,7 +58,7 @@ def settle_versions(
             order = labels[match.project] = version_labels(store, match.project)
         alike: list[str] = []
         if version is None and rank < _ALIKE_RANKS and (match.confident or frames):
-            alike = _same_text_elsewhere(store, match.id, sites, order, rows)
+            alike = _same_text_elsewhere(store, match.id, sites, order, rows, links)
         pool = [*sites, *(site for other in alike for site in rows[other])]
         if version is None and len({site.version for site in pool}) > 1:
             choice = choose_release(
@@ -78,7 +79,8 @@ def settle_versions(
             if not choice.decided:
                 match = msgspec.structs.replace(match, confident=False)
         if order and match.version != order[-1]:
-            match = msgspec.structs.replace(match, newest=newest_of(store, sites, order))
+            newest = newest_of(store, sites, order, links)
+            match = msgspec.structs.replace(match, newest=newest)
         settled.append(match)
     # An old id whose error is also matched under its newest id, as well or better, is
     # the same answer twice: keep the newest.
@@ -99,6 +101,7 @@ def _same_text_elsewhere(
     sites: Sequence[StoredSite],
     order: Sequence[str],
     rows: dict[str, list[StoredSite]],
+    links: Links,
 ) -> list[str]:
     """The ids the error has in releases of the catalog that do not hold `error_id`, where
     it moved (another function or file, the same text): a paste cannot tell those releases
@@ -106,7 +109,8 @@ def _same_text_elsewhere(
     wording that explains the paste best already won the ranking."""
     if len(order) < 2 or len({site.version for site in sites}) >= len(order):
         return []
-    found = [e.id for e in lineage(store, error_id) if e.status == "moved" and e.id != error_id]
+    history = lineage(store, error_id, list(sites), links)
+    found = [e.id for e in history if e.status == "moved" and e.id != error_id]
     for other in found:
         if other not in rows:
             rows[other] = store.get_error(other)

@@ -72,6 +72,10 @@ class Weights:
     # ... less when the site writes a text of its own that the paste does not show (the
     # class may compose another, but a site whose text is computed explains it better).
     other_text: float = -0.05
+    # ... more when its text, though too little of it is literal to count as a reading
+    # (`{label} {loc} is a file.` of a long path), spans the message from start to end: of
+    # the raises of one class, the one whose words the paste shows; below any reading.
+    short_text: float = 0.1
     # Each word of the site's guard the message holds, up to a cap: context, never enough
     # to outrank a template.
     guard_word: float = 0.05

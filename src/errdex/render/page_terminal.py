@@ -154,7 +154,10 @@ def _linked(page: Page) -> list[RenderableType]:
         for knob in page.knobs[:_MAX_LIST]:
             line = Text(f"  {knob.kind:<5}")
             line.append(safe_line(knob.name), style="bold green")
-            line.append(f"  → {safe_line(knob.behind or '')}", style="cyan")
+            behind = knob.behind or ""
+            # a setting the message names as it is decides no name of the code
+            shown = f"  ({knob.via})" if behind == knob.name and knob.via else f"  → {behind}"
+            line.append(safe_line(shown), style="cyan")
             where = f"  {safe_line(knob.file)}:{knob.line}" if knob.file else ""
             line.append(where, style="dim")
             parts.append(line)

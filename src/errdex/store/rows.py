@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import re
@@ -14,7 +15,7 @@ import msgspec
 
 from errdex.errors import StoreError
 from errdex.facts import SiteKind
-from errdex.linked_facts import IndexedSite
+from errdex.linked_facts import NAMED_IN_MESSAGE, IndexedSite
 from errdex.sources.base import EntryPoint, VersionInfo
 from errdex.store.base import Neighbour, StoredSite, VersionStats
 from errdex.store.contents import pack_names
@@ -153,6 +154,9 @@ def referenced_files(site: IndexedSite) -> Iterable[str]:
             yield binding.file
     if site.exception is not None and site.exception.defined_in:
         yield site.exception.defined_in
+    for knob in site.knobs:
+        if knob.via == NAMED_IN_MESSAGE and knob.file:
+            yield knob.file  # the class of a field the message names: its declared type
 
 
 def search_phrases(terms: Sequence[str]) -> list[str]:
@@ -236,8 +240,21 @@ def link_url(
 
 
 def stored_site(row: tuple[Any, ...]) -> StoredSite:
-    """A site read back: (data, project, label, revision, version id, link template, ...)."""
-    data, project, label, revision, version_id, link = row[:6]
+    """A site read back: (data, project, label, revision, version id, link template, ...).
+
+    One lookup reads the same rows several times (full-text hits, the class's raises, the
+    frames' files, each error's releases), and the next lookups read many of them again:
+    rows already decoded are taken from a cache keyed by their content, so they are the
+    same record, decoded once."""
+    key = tuple(row[:6])
+    if not isinstance(key[0], bytes):  # (a PostgreSQL driver's memoryview: not hashable)
+        return _decoded(*key)
+    return _cached(*key)
+
+
+def _decoded(
+    data: bytes, project: str, label: str, revision: str, version_id: int, link: str | None
+) -> StoredSite:
     try:
         site = DECODER.decode(data)
     except msgspec.MsgspecError as error:
@@ -253,6 +270,10 @@ def stored_site(row: tuple[Any, ...]) -> StoredSite:
         version_id=version_id,
         url=link_url(link, site.file, site.site.line, site.site.end_line, revision),
     )
+
+
+# Rows decoded lately: a lookup reads a few hundred, and a page's lookups share many.
+_cached = functools.lru_cache(maxsize=4096)(_decoded)
 
 
 class _BriefSite(msgspec.Struct, frozen=True, gc=False):

@@ -1,0 +1,250 @@
+"""The names the message's advice gives, resolved against the index before they are offered.
+
+A message's advice names things: a keyword and its value (`use check_fields=False if ...`,
+`only supports init=False`), a method it retires (`` `_iter` ... should no longer be
+used``). Each is offered as a way out only when it resolves to something the user acts on:
+
+- a keyword is a parameter of the public function that raises (the call is then written
+  with it), or the attribute a condition of the check tests, whose value as advised makes
+  that condition false (`dec.info.check_fields is not False` with `check_fields=False`);
+- a retired name is the raising function itself (or its class).
+
+A name that resolves to nothing is quoted as the message says it, never made a setting.
+Comments beside the check are read too: one that warns against a way out (`silently
+disabling here leaves the peer blocked`) vetoes the setting it names. The way out such code
+wants is often in the message: "failed to load the NCCL library" raised where the `try`
+called `NCCLLibrary(library_path)` with the caller's own path: a path that loads.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from errdex.explain.context import Facts
+from errdex.explain.page import Change, ConditionView, Knob, Solution
+from errdex.explain.plain import code
+from errdex.explain.user_call import required_arguments, user_call
+from errdex.facts import ConditionKind
+
+# `name=value` in a sentence: a lower-case keyword and a Python literal (an upper-case name
+# is an environment variable, said by `advice.Advice.change`).
+_KEYWORD = re.compile(
+    r"(?<![\w.-])(?P<name>[a-z_][a-z0-9_]*)\s?=\s?"
+    r"(?P<value>True|False|None|-?\d+(?:\.\d+)?|'[^'{}]*'|\"[^\"{}]*\")(?![\w.])"
+)
+# The verbs of a setting's own name that say what it turns off or on, and the stem a
+# comment writes them with ("disabling", "skipped").
+_ACTION_STEMS = {
+    "disable": "disabl",
+    "enable": "enabl",
+    "skip": "skip",
+    "ignore": "ignor",
+    "allow": "allow",
+    "force": "forc",
+    "bypass": "bypass",
+    "fallback": "fall",
+}
+# What a comment says of a way out it warns against: it hangs, hides the failure, breaks.
+_WARNS = re.compile(
+    r"\b(?:silently|hangs?|hung|blocked|blocks|deadlocks?|until\s+timeout|fail\s+loudly|"
+    r"unsafe|corrupts?|wrong\s+results?|must\s+not|do\s+not|don't|never)\b",
+    re.I,
+)
+_COMMENT_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
+# A message that says something could not be loaded or opened, and a parameter that names
+# where it is: the caller's path is what the failed call read.
+_FAILED_LOAD = re.compile(r"\b(?:load|open|read|find|locate)(?:ed|ing)?\b", re.I)
+_IMPORT_ERROR = re.compile(r"\b(?:ImportError|ModuleNotFoundError)\b")
+_PATH_PARAM = re.compile(r"(?:^|_)(?:path|file|filename|dir|directory|so_file)$")
+# What comes right before a keyword the message advises: the verb or "option" that gives it.
+_ADVISED = re.compile(
+    r"\b(?:use|set|pass|specify|add|provide|option|supports?|accepts?|allows?|using|setting|"
+    r"passing)\s+[`'\"]?$",
+    re.I,
+)
+
+
+def keyword_solution(text: str, facts: Facts) -> Solution | None:
+    """The advice's `name=value` as a way out, when the name resolves (see the module's
+    docstring); None when the sentence gives none or its name resolves to nothing."""
+    for match in _KEYWORD.finditer(text):
+        if _ADVISED.search(text[: match.start()]) is None:
+            continue  # `when paged_kv=True`, `with head_dim=256`: a case, not the advice
+        name, value = match.group("name"), match.group("value")
+        tested = _tested_attribute(name, value, facts)
+        if tested is None:
+            continue
+        said = f"as the message says: “{text}”"
+        call = _call_keyword(name, value, facts)
+        if call is not None:
+            target = call.target if call.method is None else f"{call.target}.{call.method}"
+            return Solution(
+                text=f"Pass `{name}={value}` to {code(target)}, {said}",
+                kind="input",
+                condition=tested.text,
+                change=call,
+            )
+        return Solution(
+            text=f"Use `{name}={value}` (the check tests {code(tested.text)}, which is then "
+            f"false), {said}",
+            kind="input",
+            condition=tested.text,
+        )
+    return None
+
+
+def names_keyword(text: str) -> bool:
+    """Whether the sentence gives a keyword a value (`init=False`)."""
+    return _KEYWORD.search(text) is not None
+
+
+def _call_keyword(name: str, value: str, facts: Facts) -> Change | None:
+    """The call of the public function that raises, with the keyword as advised: when the
+    keyword is one of its parameters a call may pass by name."""
+    read = facts.read
+    if name not in read.params or name in read.positional:
+        return None
+    # the message names the function (or its class) it is a keyword of: not a keyword of
+    # a helper that happens to share the name of an option given elsewhere
+    message = facts.stored.site.message
+    parts = facts.stored.site.function.split(".")
+    said = message.text if message is not None else ""
+    if not any(re.search(rf"\b{re.escape(p)}\b", said) for p in parts if p != "__init__"):
+        return None
+    call = user_call(facts)
+    if call is None:
+        return None
+    target, method = call
+    return Change(
+        form="call",
+        target=target,
+        method=method,
+        argument=name,
+        before=name.upper(),
+        after=value,
+        required=required_arguments(facts, name) or (),
+    )
+
+
+def _tested_attribute(name: str, value: str, facts: Facts) -> ConditionView | None:
+    """The condition of the check that tests `name` (as a name or the last attribute of
+    one) and is false once it holds `value`."""
+    try:
+        literal = ast.parse(value, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    for condition in facts.held:
+        try:
+            node = ast.parse(condition.text, mode="eval").body
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        replaced = _Substitute(name, literal).visit(node)
+        if _constant_truth(replaced) is False:
+            return condition
+    return None
+
+
+class _Substitute(ast.NodeTransformer):
+    """Every `name` and `x.y.name` replaced by the literal."""
+
+    def __init__(self, name: str, literal: ast.expr) -> None:
+        self.name = name
+        self.literal = literal
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        return self.literal if node.id == self.name else node
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
+        return self.literal if node.attr == self.name else node
+
+
+def _constant_truth(node: ast.AST) -> bool | None:
+    """The truth of an expression of literals, comparisons, `not`, `and`/`or`; None when
+    it reads anything else."""
+    if isinstance(node, ast.Constant):
+        return bool(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = _constant_truth(node.operand)
+        return None if inner is None else not inner
+    if isinstance(node, ast.BoolOp):
+        values = [_constant_truth(v) for v in node.values]
+        decisive = isinstance(node.op, ast.Or)
+        if decisive in values:
+            return decisive
+        return None if None in values else not decisive
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        left, right = node.left, node.comparators[0]
+        if not (isinstance(left, ast.Constant) and isinstance(right, ast.Constant)):
+            return None
+        a, b, op = left.value, right.value, node.ops[0]
+        if isinstance(op, ast.Is | ast.Eq):
+            return a is b if isinstance(op, ast.Is) else a == b
+        if isinstance(op, ast.IsNot | ast.NotEq):
+            return a is not b if isinstance(op, ast.IsNot) else a != b
+    return None
+
+
+def retired_solution(name: str, message: str, facts: Facts) -> Solution | None:
+    """`The `dict` method is deprecated; use `model_dump` instead`: stop using it, when
+    the name is the raising function (or its class); the whole message is quoted, with the
+    replacement it names."""
+    function = facts.stored.site.function
+    parts = function.split(".")
+    if name not in (function, parts[-1], *parts[:-1]):
+        return None
+    what = function if name in (function, parts[-1]) else name
+    return Solution(
+        text=f"Stop using {code(what)} in your code, as the message says: “{message}”",
+        kind="input",
+    )
+
+
+def warned_against(knob: Knob, facts: Facts, lines: list[int]) -> str | None:
+    """A comment beside the check (above the site or one of `lines`) that warns against
+    what the setting does: it names the setting's verb (`VLLM_DISABLE_PYNCCL`: disabling)
+    in a sentence that says it hangs, hides the failure or must not be done."""
+    stems = [
+        _ACTION_STEMS[word]
+        for word in re.split(r"[_\-]+", knob.name.lower())
+        if _ACTION_STEMS.get(word)
+    ]
+    if not stems:
+        return None
+    site_line = facts.stored.site.line
+    for comment in facts.read.comments_near([site_line, *lines]):
+        for sentence in _COMMENT_SENTENCE.split(comment):
+            lowered = sentence.lower()
+            if _WARNS.search(sentence) and any(re.search(rf"\b{s}", lowered) for s in stems):
+                return comment
+    return None
+
+
+def failed_load_solution(facts: Facts) -> Solution | None:
+    """A raise under `except` whose message says loading failed, where the `try` made one
+    call, whose first argument is a path parameter of the public function: pass a path
+    that loads."""
+    message = facts.stored.site.message
+    if message is None or _FAILED_LOAD.search(message.text) is None or user_call(facts) is None:
+        return None
+    read = facts.read
+    # the innermost `except`: the one whose `try` made the call that failed; one for an
+    # import says a package is missing, not that the path is wrong
+    excepts = [c for c in facts.conditions if c.kind is ConditionKind.EXCEPT]
+    for condition in excepts[-1:]:
+        tried = read.tries.get(condition.line)
+        if tried is None or len(tried.calls) != 1 or _IMPORT_ERROR.search(condition.text):
+            continue  # with another call in the `try`, that one may be what failed
+        (call,) = tried.calls
+        callee, _, args = call.partition("(")
+        param = re.split(r"[,)]", args, maxsplit=1)[0].strip()
+        if param not in read.params or param in read.positional or not _PATH_PARAM.search(param):
+            continue
+        return Solution(
+            text=f"Pass for {code(param)} of {code(facts.stored.site.function)} a path that "
+            f"{code(callee)} loads: {code(call)} in the `try` at line {tried.line} failed, "
+            f"and this is raised in its place (“{message.text}”).",
+            kind="input",
+            condition=condition.text,
+        )
+    return None

@@ -1,0 +1,135 @@
+"""Ways out through a value the user gave that the message prints back: a key the object
+they index lacks, a name not among those the message lists as available.
+
+The conditions of such checks read the program's state (`pop_indexes`, the columns of a
+table it loaded), so no rule on the input puts them in words; the message is what ties the
+failing value to the user: it prints the value they gave (a parameter of the function, as
+`{key}` or `{var_y!r}`) and, often, what would have been accepted. The sentence keeps those
+placeholders, so that a lookup fills them with the values of the user's own message.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from errdex.explain.context import Facts
+from errdex.explain.page import Solution
+from errdex.explain.plain import code
+from errdex.facts import Placeholder, SiteKind
+
+# Dunder methods a user reaches by subscription (`headers[key]`, `del cookies[name]`): their
+# first parameter is the key the user wrote.
+_SUBSCRIPTS = {"__getitem__": "look up", "__delitem__": "delete"}
+_KEY_ERRORS = frozenset({"KeyError", "LookupError"})
+# Calls that print a collection's members as they are.
+_LISTING = frozenset({"list", "sorted", "set", "tuple", "str", "repr"})
+
+
+def given_value_solution(facts: Facts) -> Solution | None:
+    """The way out of a check that fails on a value the user gave and the message prints,
+    or None."""
+    found = _missing_key(facts) or _not_among_listed(facts)
+    if found is None:
+        return None
+    text, condition = found
+    return Solution(text=text, condition=condition, kind="input")
+
+
+def _placeholders(facts: Facts) -> list[Placeholder]:
+    message = facts.stored.site.message
+    return list(message.placeholders) if message is not None else []
+
+
+def _missing_key(facts: Facts) -> tuple[str, str | None] | None:
+    """`raise KeyError(key)` in a public class's `__getitem__`/`__delitem__`: the key the
+    user wrote is not in the object."""
+    site = facts.stored.site
+    owner, _, method = site.function.rpartition(".")
+    verb = _SUBSCRIPTS.get(method)
+    if verb is None or not owner or owner != site.class_name or owner.startswith("_"):
+        return None
+    if site.exception not in _KEY_ERRORS or not facts.read.params:
+        return None
+    message = site.message
+    if message is None or len(message.parts) != 1:
+        return None  # the message is the key itself, nothing else
+    (printed,) = message.placeholders
+    key = facts.read.params[0]
+    if printed.expr != key:
+        return None
+    held = facts.held
+    return (
+        f"The key {printed.render()} is not in the {code(owner)}: {verb} only a key it "
+        f"holds (check the key's spelling against those it has).",
+        held[-1].text if held else None,
+    )
+
+
+def _not_among_listed(facts: Facts) -> tuple[str, str | None] | None:
+    """`var_y not in df.columns`, with a message that prints both `var_y` and the columns:
+    the value given is not one of those listed, and one of them avoids the check."""
+    if facts.stored.site.kind == SiteKind.ASSERT:
+        return None  # an assertion states what the code holds true, not what it accepts
+    params = set(facts.read.params)
+    placeholders = _placeholders(facts)
+    printed = {p.expr: p for p in placeholders}
+    for condition in reversed(facts.held):
+        try:
+            node = ast.parse(condition.text, mode="eval").body
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        if not (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and isinstance(node.ops[0], ast.NotIn)
+            and isinstance(node.left, ast.Name)
+        ):
+            continue
+        name = node.left.id
+        if name not in params or name not in printed:
+            continue
+        collection = ast.unparse(node.comparators[0])
+        # the placeholder that prints the collection the check tests (`df.columns.tolist()`
+        # prints `df.columns`)
+        listed = next(
+            (p for p in placeholders if p.expr != name and _reads(p.expr, collection)),
+            None,
+        )
+        if listed is None:
+            continue
+        return (
+            f"Give for {code(name)} one of the values the message lists as available "
+            f"({listed.render()}) instead of {printed[name].render()}: the check at line "
+            f"{condition.line} tests {code(condition.text)}.",
+            condition.text,
+        )
+    return None
+
+
+def _reads(expression: str, collection: str) -> bool:
+    """Whether a placeholder prints the members of the collection: the collection itself,
+    or it through `list()`, `sorted()`, `set()`, `tuple()`, `", ".join()`, `.keys()`,
+    `.tolist()` or a generator over it (not its length, not one of its items)."""
+    try:
+        node = ast.parse(expression, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    while True:
+        if ast.unparse(node) == collection:
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id not in _LISTING or len(node.args) != 1:
+                return False
+            node = node.args[0]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            method = node.func
+            if method.attr == "join" and len(node.args) == 1:
+                node = node.args[0]
+            elif method.attr in ("keys", "tolist") and not node.args:
+                node = method.value
+            else:
+                return False
+        elif isinstance(node, ast.GeneratorExp | ast.ListComp) and len(node.generators) == 1:
+            node = node.generators[0].iter
+        else:
+            return False

@@ -1,0 +1,84 @@
+"""The parts of a condition's expression that say what the input is: the names it reads,
+a key tested for membership, a field read from a mapping, a builtin called, the members of a
+literal collection."""
+
+from __future__ import annotations
+
+import ast
+
+from errdex.extract.conditions import dotted_name
+
+
+def free_names(node: ast.expr) -> list[str]:
+    """The dotted names read (`self.x`, `url`, `MAX`), outermost chain only, and the
+    bare names of calls' functions skipped when builtins (`len`, `isinstance`)."""
+    out: list[str] = []
+
+    def visit(n: ast.AST) -> None:
+        if isinstance(n, ast.Attribute | ast.Name):
+            dotted = dotted_name(n)
+            if dotted is not None:
+                out.append(dotted)
+                return
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+            visit(n.func.value)  # `x.startswith(...)`: the receiver is what is read
+            for arg in [*n.args, *(k.value for k in n.keywords)]:
+                visit(arg)
+            return
+        if isinstance(n, ast.NamedExpr):
+            visit(n.value)  # `(x := data.get("x")) is not None` reads the field
+            return
+        if isinstance(n, ast.comprehension | ast.Lambda | ast.GeneratorExp | ast.ListComp):
+            out.append("<comprehension>")  # its own names: not worked out here
+            return
+        for child in ast.iter_child_nodes(n):
+            visit(child)
+
+    visit(node)
+    return list(dict.fromkeys(out))
+
+
+def key_test(node: ast.Compare) -> tuple[str, ast.expr] | None:
+    """`"prompt" not in data` (or `in`): the key and the mapping the input holds."""
+    left = node.left
+    if (
+        isinstance(node.ops[0], ast.In | ast.NotIn)
+        and isinstance(left, ast.Constant)
+        and isinstance(left.value, str)
+    ):
+        return left.value, node.comparators[0]
+    return None
+
+
+def field_key(node: ast.expr) -> tuple[ast.expr, str] | None:
+    """`data.get("stream")` or `data["stream"]`: (`data`, `stream`), a field of a mapping
+    the caller passed (a request body, a config dict)."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ):
+        return node.func.value, node.args[0].value
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Constant)
+        and isinstance(node.slice.value, str)
+    ):
+        return node.value, node.slice.value
+    return None
+
+
+def is_call(node: ast.Call, name: str) -> bool:
+    return isinstance(node.func, ast.Name) and node.func.id == name
+
+
+def collection_members(collection: ast.expr) -> list[ast.expr] | None:
+    """The members of a literal collection (a dict's keys), None for anything else."""
+    if isinstance(collection, ast.Dict):
+        return [k for k in collection.keys if k is not None]
+    if isinstance(collection, ast.Tuple | ast.List | ast.Set):
+        return list(collection.elts)
+    return None

@@ -1,0 +1,165 @@
+"""Ways out through the settings the message names, once the index has resolved them.
+
+The linker links each flag, config field and environment variable a message writes that
+the version declares (`link.named`). A sentence whose subject is one of them says what to
+do with it in other words:
+
+- "`--reasoning-effort-map` must be a JSON object mapping ..." → give the flag such a
+  value;
+- "`attention_config.indexer_sparse_logits` requires ..." → the field, a `bool` of the
+  class the flag's JSON is validated against, is what asks for more: turn it off
+  (`--attention-config '{"indexer_sparse_logits": false}'`); a plain `bool` flag that
+  requires more is left out. A field of another type gets no value: none is known.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import shlex
+from dataclasses import replace
+
+import msgspec
+
+from errdex.explain.advice import sentences
+from errdex.explain.context import Facts, parse_module
+from errdex.explain.fix_forms import setting_fix
+from errdex.explain.knob_actions import KnobAction
+from errdex.explain.page import ConditionView, Knob, Solution
+from errdex.explain.plain import code
+from errdex.facts import ConditionKind, KnobKind
+from errdex.linked_facts import NAMED_IN_MESSAGE
+from errdex.store.base import Store, StoredSite
+
+# What the subject needs that the run lacks: "requires", "needs", "is only supported with".
+_REQUIRES = re.compile(
+    r"^\s*(?:requires|needs|depends\s+on|is\s+only\s+supported\s+(?:with|on|when)|"
+    r"only\s+works\s+(?:with|on|when))\b",
+    re.I,
+)
+# What the value must be: "must be a JSON object mapping ...", "should be one of ...".
+_MUST_BE = re.compile(r"^\s*(?:must|should|has\s+to|needs\s+to)\s+be\s+(?P<what>.+?)\s*\.?$", re.I)
+_LEAD = re.compile(r"^\s*(?:error|warning|note)\s*:\s*", re.I)
+_BOOL = frozenset({"bool", "builtins.bool"})
+
+
+def named(knob: Knob) -> bool:
+    """Whether the knob is one the message names (no condition's)."""
+    return knob.via == NAMED_IN_MESSAGE
+
+
+def named_setting_solutions(facts: Facts) -> list[Solution]:
+    """The ways out the message's sentences give through the settings it names."""
+    message = facts.stored.site.message
+    knobs = [k for k in facts.knobs if named(k) and k.kind == KnobKind.FLAG and k.behind]
+    if message is None or not knobs:
+        return []
+    out: list[Solution] = []
+    for sentence in sentences(message.text):
+        text = _LEAD.sub("", sentence).strip()
+        for knob in knobs:
+            rest = _after_subject(text, knob.behind or "")
+            if rest is None:
+                continue
+            solution = _requires(knob, rest, sentence, facts) or _must_be(knob, rest, sentence)
+            if solution is not None:
+                out.append(solution)
+                break
+    return out
+
+
+def _after_subject(text: str, name: str) -> str | None:
+    """What the sentence says after `name`, when `name` (quoted or not) opens it."""
+    for quote in ("`", "'", '"', ""):
+        opened = f"{quote}{name}{quote}"
+        if text.startswith(opened):
+            rest = text[len(opened) :]
+            return rest if not rest[:1].isalnum() and rest[:1] not in "_-." else None
+    return None
+
+
+def _must_be(knob: Knob, rest: str, sentence: str) -> Solution | None:
+    match = _MUST_BE.match(rest)
+    if match is None or knob.behind != knob.name:
+        return None
+    what = match.group("what")
+    value = what if re.match(r"(?:an?|one|some)\s", what, re.I) else f"a value that is {what}"
+    return Solution(
+        text=f"Give {code(knob.name)} {value}, as the message says: “{sentence}”",
+        knob=knob.name,
+        kind="setting",
+    )
+
+
+def _requires(knob: Knob, rest: str, sentence: str, facts: Facts) -> Solution | None:
+    """The setting that asks for more, turned off, when it is a plain `bool`."""
+    if _REQUIRES.match(rest) is None or (knob.value_type or "").replace(" ", "") not in _BOOL:
+        return None
+    behind = knob.behind or ""
+    if behind == knob.name:
+        action = KnobAction(f"Do not pass {code(knob.name)}", knob.name, keyword="False")
+    elif "." in behind:
+        field = behind.rsplit(".", 1)[1]
+        setting = json.dumps({field: False})
+        action = KnobAction(
+            f"Turn {code(behind)} off: pass `{knob.name} '{setting}'` (with the rest of "
+            f"your {code(knob.name)} fields)",
+            knob.name,
+            keyword=repr({field: False}),
+        )
+    else:
+        return None
+    action = replace(action, note=f"{code(behind)} is what asks for more, as the message says.")
+    condition = ConditionView(
+        text=behind, test=behind, kind=ConditionKind.IF, holds=True, line=facts.stored.site.line
+    )
+    # drawn on the command line only: the Python keyword of a field is its object's
+    command_knob = msgspec.structs.replace(knob, value_type="bool", call=None)
+    fix = setting_fix(action, condition, [command_knob])
+    if fix is not None and "." in behind and knob.command:
+        # the field was on: that is what the message says asks for more
+        was = json.dumps({behind.rsplit(".", 1)[1]: True})
+        fix = msgspec.structs.replace(fix, before=f"{knob.command} {knob.name} {shlex.quote(was)}")
+    return Solution(
+        text=f"{action.text}; it is what asks for more, as the message says: “{sentence}”",
+        knob=knob.name,
+        kind="setting",
+        fix=fix,
+    )
+
+
+def typed_fields(store: Store, stored: StoredSite, knobs: list[Knob]) -> list[Knob]:
+    """The knobs with each named config field's declared type, read where its class is
+    (the linker points the knob there): `indexer_sparse_logits: bool = False` → `bool`."""
+    out: list[Knob] = []
+    trees: dict[str, ast.Module | None] = {}
+    for knob in knobs:
+        if not (named(knob) and knob.kind == KnobKind.FLAG and knob.file and knob.line):
+            out.append(knob)
+            continue
+        if "." not in (knob.behind or ""):
+            out.append(knob)
+            continue
+        if knob.file not in trees:
+            trees[knob.file] = parse_module(store.file_text(stored.version_id, knob.file))
+        declared = _declared(trees[knob.file], knob.line, (knob.behind or "").rsplit(".", 1)[1])
+        out.append(msgspec.structs.replace(knob, value_type=declared))
+    return out
+
+
+def _declared(tree: ast.Module | None, line: int, field: str) -> str | None:
+    """The annotation of `field` in the class defined at `line`."""
+    if tree is None:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.lineno == line:
+            for item in node.body:
+                if (
+                    isinstance(item, ast.AnnAssign)
+                    and isinstance(item.target, ast.Name)
+                    and item.target.id == field
+                ):
+                    return ast.unparse(item.annotation)
+            return None
+    return None

@@ -1,0 +1,95 @@
+"""What an input holds when a call leaves it out: the default of a parameter, as written.
+
+A page may say "or leave it out" only where the default makes the check's condition false
+(`is_topk_gather=True` by default fails `assert ... or not self.is_topk_gather` all the
+same). A default says what the input holds only while nothing rebinds the parameter first
+(`if timeout is None: timeout = DEFAULT`): a parameter the function assigns is left out.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from errdex.extract.shapes import OWN_OBJECT
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+_MAX_DEFAULT = 80  # characters of a default's source kept; a longer one is no value to name
+
+
+def parameter_defaults(
+    func: Function,
+    declared: dict[str, str] | None = None,
+    rebound: Callable[[Function], set[str]] | None = None,
+) -> dict[str, str]:
+    """Each parameter of `func` with a default (among `declared`, the parameters →
+    defaults to consider, `declared_defaults` when None) that the body never rebinds →
+    the default's source. `rebound` gives the names a function's body binds
+    (`rebound_names`, or a cache of it: a function read for each of its sites is walked
+    once)."""
+    found = {
+        name: source
+        for name, source in (declared_defaults(func) if declared is None else declared).items()
+        if len(source) <= _MAX_DEFAULT
+    }
+    if not found:
+        return {}
+    bound = (rebound or rebound_names)(func)
+    return {name: source for name, source in found.items() if name not in bound}
+
+
+def declared_defaults(func: Function) -> dict[str, str]:
+    """Each parameter with a default (after `self`/`cls`) → the default's source."""
+    args = func.args
+    ordered = [*args.posonlyargs, *args.args]
+    pairs: list[tuple[ast.arg, ast.expr | None]] = [
+        *zip(ordered[len(ordered) - len(args.defaults) :], args.defaults, strict=True),
+        *zip(args.kwonlyargs, args.kw_defaults, strict=True),
+    ]
+    return {
+        arg.arg: ast.unparse(default)
+        for arg, default in pairs
+        if default is not None and arg.arg not in OWN_OBJECT
+    }
+
+
+def rebound_names(func: Function) -> set[str]:
+    """The plain names the function's statements bind (in its own scope and the functions
+    nested in it, whose `nonlocal` may rebind a parameter): assignment and loop targets,
+    `with ... as`, `except ... as`, `del`, imports, nested definitions, and `:=` in the
+    tests of `if` and `while`. Only statements are visited, not every expression: a
+    function read for its defaults may be thousands of lines long."""
+    out: set[str] = set()
+    stack: list[ast.AST] = list(func.body)
+    while stack:
+        node = stack.pop()
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign | ast.For | ast.AsyncFor):
+            targets = [node.target]
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
+        elif isinstance(node, ast.Delete):
+            targets = node.targets
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            out.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            out.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            out.add(node.name)
+        elif isinstance(node, ast.match_case):
+            out.update(
+                n.name
+                for n in ast.walk(node.pattern)
+                if isinstance(n, ast.MatchAs | ast.MatchStar) and n.name
+            )
+        if isinstance(node, ast.If | ast.While):
+            targets = [n.target for n in ast.walk(node.test) if isinstance(n, ast.NamedExpr)]
+        for target in targets:
+            out.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+        stack.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, _BLOCKS))
+    return out
+
+
+_BLOCKS = (ast.stmt, ast.excepthandler, ast.match_case)

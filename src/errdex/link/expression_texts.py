@@ -1,0 +1,92 @@
+"""What the texts of conditions and bindings hold, worked out once per text.
+
+Conditions and bindings repeat across the sites of a function and the functions of a
+module: the parse of each text, the names it is made of and the environment reads written
+in it are cached by the text, not recomputed per site.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import keyword
+import re
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from errdex.extract.conditions import dotted_names
+from errdex.extract.knobs import env_read_of
+from errdex.facts import Condition
+
+# A plain name or attribute chain, as `ast.unparse` writes one.
+_DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+class LocalValue(NamedTuple):
+    """What the knobs behind a local can be, from the source of the value it is assigned."""
+
+    env: str | None  # the variable when the value reads one: `os.getenv("X")`
+    alias: str | None  # the source of a plain name or attribute chain: `self.config.x`
+    names: tuple[str, ...]  # otherwise, the dotted names the value is computed from
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def local_value(text: str) -> LocalValue | None:
+    if _DOTTED.fullmatch(text) and not any(map(keyword.iskeyword, text.split("."))):
+        return LocalValue(None, text, ())  # what parsing it would give, without the parse
+    value = parse_expression(text)
+    if value is None:
+        return None
+    read = env_read_of(value) if _may_read_env(text) else None
+    if read is not None:
+        return LocalValue(read, None, ())
+    if isinstance(value, ast.Name | ast.Attribute):
+        return LocalValue(None, ast.unparse(value), ())
+    return LocalValue(None, None, tuple(dotted_names(value)))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def env_reads_in(text: str) -> tuple[tuple[str, str], ...]:
+    """(variable, source of the read) for each environment read written in a condition."""
+    if "environ" not in text and "getenv" not in text:
+        return ()
+    tree = parse_expression(text)
+    if tree is None:
+        return ()
+    out: list[tuple[str, str]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.expr):
+            continue
+        name = env_read_of(node)
+        if name is not None:
+            out.append((name, ast.unparse(node)))
+    return tuple(out)
+
+
+def _may_read_env(text: str) -> bool:
+    """False when `text` cannot hold an environment read (every way of reading one names
+    `getenv` or `environ`); non-ASCII text may spell them in other characters."""
+    return "environ" in text or "getenv" in text or not text.isascii()
+
+
+def names_of(conditions: Iterable[Condition]) -> list[str]:
+    found: list[str] = []
+    for condition in conditions:
+        found.extend(_condition_names(condition.statement))
+    return list(dict.fromkeys(found))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _condition_names(text: str) -> tuple[str, ...]:
+    tree = parse_expression(text)
+    return tuple(dotted_names(tree)) if tree is not None else ()
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def parse_expression(text: str) -> ast.expr | None:
+    """The expression a condition or binding holds, parsed once per text (read-only: the
+    same tree is handed to every caller), or None when it does not parse."""
+    try:
+        return ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None

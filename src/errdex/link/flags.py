@@ -1,0 +1,252 @@
+"""Flags: the command-line flag (and its Python entry point) that sets a named attribute.
+
+`config.some_name` / `args.some_name` is the flag `--some-name` when argparse declares it,
+or when a `*Args` dataclass has a field of that name (fields become flags); an attribute of
+a JSON-valued field (`attention_config.backend`) is set through that field's flag. The
+field's docstring and the public class a user builds with the same keywords (vllm's `LLM`
+for `EngineArgs`) come with it.
+"""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+
+from errdex.extract.docs import DOC_OF
+from errdex.extract.shapes import OWN_OBJECT
+from errdex.facts import FileFacts, KnobKind, PropertyFact
+from errdex.linked_facts import KnobLink
+
+# The receiver of an attribute that a flag may set: `self.model_config`, `args`, `opts`.
+_CONFIG_RECEIVER = re.compile(r"(?:config|args|arguments|options|opts|settings|cfg)$", re.I)
+# Classes whose own fields a flag of the same name may set: `ModelConfig`, `EngineArgs`.
+_CONFIG_CLASS = re.compile(r"(?:Config|Args|Arguments|Options|Settings)$")
+# Classes whose fields are command-line flags as they are named: `EngineArgs`.
+_ARGS_CLASS = re.compile(r"(?:Args|Arguments)$")
+# A class is the Python entry point of an arguments dataclass when its constructor takes at
+# least this many of the dataclass's fields as keywords.
+_MIN_SHARED_KEYWORDS = 5
+
+
+class FlagIndex:
+    """The version's flags, configuration fields and their docs, for naming a flag."""
+
+    def __init__(
+        self,
+        files: list[FileFacts],
+        properties: dict[tuple[str, str], tuple[PropertyFact, FileFacts]],
+    ) -> None:
+        self._properties = properties  # (module, Class.name) → the property, its file
+        self._flags: dict[str, tuple[str, str, int]] = {}  # dest → (flag, file, line)
+        self._fields: dict[str, tuple[str, str, str, int]] = {}  # name → (class, type, file, line)
+        self._args_fields: dict[str, set[str]] = {}  # arguments class → its fields
+        # public classes whose constructor takes keywords: (module.Class, parameters)
+        self._constructors: list[tuple[str, tuple[str, ...]]] = []
+        self._entries: dict[str, tuple[str, tuple[str, ...]] | None] = {}
+        # a field name → (its class, its docstring) for every class documenting it
+        self._field_docs: dict[str, list[tuple[str, str]]] = {}
+        # a class's short name → its module-qualified names and the functions of its body
+        # (properties and methods: no key of a JSON object validated against its fields)
+        self._members: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        for facts in files:
+            if facts.error is not None:
+                continue
+            for flag in facts.flags:
+                dest = flag.flag[2:].replace("-", "_")
+                self._flags.setdefault(dest, (flag.flag, facts.path, flag.line))
+            for cls in facts.classes:
+                if cls.methods:
+                    self._members.setdefault(cls.name, []).append(
+                        (f"{facts.module}.{cls.qualname}", cls.methods)
+                    )
+                for field, doc in cls.field_docs.items():
+                    self._field_docs.setdefault(field, []).append((cls.qualname, doc))
+                for field, annotation in cls.fields.items():
+                    self._fields.setdefault(field, (cls.qualname, annotation, facts.path, cls.line))
+                if cls.fields:
+                    self._args_fields.setdefault(cls.qualname, set(cls.fields))
+                elif _entry_class(cls.qualname, cls.init_params):
+                    entry = f"{facts.module}.{cls.qualname}"
+                    self._constructors.append((entry, cls.init_params))
+
+    def field_doc(self, field: str, behind: str, class_name: str | None) -> str | None:
+        """The docstring of the configuration field a flag sets: of the class the condition
+        is in (`self.field`), or of the class named like the object it is read from
+        (`model_config.field` → `ModelConfig`); an arguments dataclass's field documented
+        where its default is (`= AttentionConfig.backend`) is followed there. A field of
+        another object takes the one doc the classes agree on; none is guessed for `self`."""
+        found = self._field_docs.get(field)
+        if not found:
+            return None
+        parts = behind.split(".")
+        receiver = parts[-2] if len(parts) >= 2 else ""
+        owner = class_name.rsplit(".", 1)[-1] if class_name and receiver in OWN_OBJECT else None
+        wanted = receiver.replace("_", "").lower()
+        for qualname, doc in found:
+            name = qualname.rsplit(".", 1)[-1]
+            if name == owner or (wanted and name.lower() == wanted):
+                return self._followed(doc)
+        for qualname, doc in found:
+            if doc.startswith(DOC_OF) and qualname in self._args_fields:
+                return self._followed(doc)
+        if owner is not None:
+            return None
+        docs = {doc for _, doc in found if not doc.startswith(DOC_OF)}
+        return docs.pop() if len(docs) == 1 else None
+
+    def _followed(self, doc: str) -> str | None:
+        """A doc as it is, or the doc of the field `DOC_OF` points to."""
+        if not doc.startswith(DOC_OF):
+            return doc
+        owner, _, attr = doc[len(DOC_OF) :].rpartition(".")
+        for qualname, target in self._field_docs.get(attr, ()):
+            if qualname.rsplit(".", 1)[-1] == owner and not target.startswith(DOC_OF):
+                return target
+        return None
+
+    # -- names -----------------------------------------------------------------------------
+
+    def declares(self, receiver: str, attr: str) -> bool:
+        """Whether the class an object is named for declares the field: `model_config` →
+        `ModelConfig.max_model_len`. A flag matched by name alone on an object of another
+        kind (a checkpoint's `config.hidden_size`) says nothing of it."""
+        owner = "".join(word.capitalize() for word in receiver.split("_"))
+        if attr in self._args_fields.get(owner, ()):
+            return True
+        # a documented field of that class, or one an arguments class's field defaults to
+        # (`max_model_len: int = ModelConfig.max_model_len`)
+        return any(
+            qualname.rsplit(".", 1)[-1] == owner or doc == f"{DOC_OF}{owner}.{attr}"
+            for qualname, doc in self._field_docs.get(attr, ())
+        )
+
+    def field_flag(self, name: str) -> KnobLink | None:
+        """The flag that sets the field `name` of an arguments class (`EngineArgs`), or that
+        argparse declares with that destination: how a user gives a value a field of that
+        name holds elsewhere (a registry's member)."""
+        if name not in self._flags and not any(
+            _ARGS_CLASS.search(cls) and name in fields for cls, fields in self._args_fields.items()
+        ):
+            return None
+        return self.flag(["args", name], f"args.{name}", None)
+
+    def _json_flag_field(self, name: str) -> bool:
+        """Whether `name` is a field of an arguments class whose flag takes a JSON object
+        (declared as a configuration class or a dict)."""
+        field = self._fields.get(name)
+        if field is None or not ("Config" in field[1] or field[1].startswith(("dict", "Dict"))):
+            return False
+        return any(
+            _ARGS_CLASS.search(cls) and name in fields for cls, fields in self._args_fields.items()
+        )
+
+    def _json_key(self, receiver: str, attr: str) -> str | None:
+        """None when `attr` of the JSON-valued field `receiver` is a key of its object as far
+        as the code shows; else the field to set instead: the one a property returns as is
+        (`enabled` → `return self.enable_return_routed_experts`), '' for any other property
+        or method (the object forbids keys that are not fields)."""
+        declared = self._fields.get(receiver)
+        if declared is None:
+            return None
+        classes = [
+            member
+            for word in re.findall(r"[A-Za-z_]\w*", declared[1])
+            for member in self._members.get(word, ())
+        ]
+        owners = [qualname for qualname, methods in classes if attr in methods]
+        if len(classes) != 1 or not owners:
+            return None
+        qualname, methods = classes[0]
+        module, _, cls = qualname.rpartition(".")
+        while module and (module, f"{cls}.{attr}") not in self._properties:
+            # a nested class: the module is the part before its outer class
+            module, _, outer = module.rpartition(".")
+            cls = f"{outer}.{cls}"
+        found = self._properties.get((module, f"{cls}.{attr}"))
+        if found is None:
+            return ""
+        prop = found[0]
+        returned = prop.returns[0] if len(prop.returns) == 1 else ""
+        field = returned.removeprefix("self.")
+        plain = returned.startswith("self.") and field.isidentifier() and field not in methods
+        return field if plain and set(prop.reads) <= {returned} else ""
+
+    def flag(self, parts: list[str], dotted: str, class_name: str | None) -> KnobLink | None:
+        if len(parts) < 2:
+            return None
+        name = parts[-1]
+        receiver = parts[-2]
+        if receiver not in OWN_OBJECT and self._json_flag_field(receiver):
+            # `attention_config.backend`, where `--attention-config` takes a JSON object of
+            # fields: that flag sets it (a `--backend` of another parser does not)
+            knob = self.flag(["args", receiver], ".".join(parts[:-1]), None)
+            instead = self._json_key(receiver, name)
+            if knob is None or instead is None:
+                return knob
+            return msgspec.structs.replace(knob, json_fields=((name, instead),))
+        # A one-word attribute (`model`, `seed`) is a flag only on an object named for
+        # configuration (`model_config.quantization`): on `self` it is too often internal.
+        if "_" not in name and not _CONFIG_RECEIVER.search(receiver):
+            return None
+        in_config_class = (
+            receiver in OWN_OBJECT
+            and class_name is not None
+            and _CONFIG_CLASS.search(class_name.rsplit(".", 1)[-1]) is not None
+        )
+        if not (in_config_class or _CONFIG_RECEIVER.search(receiver)):
+            return None
+        flag = "--" + name.replace("_", "-")
+        declared = self._flags.get(name)
+        field = self._fields.get(name)
+        if declared is not None:
+            via = f"argparse declares `{declared[0]}` ({declared[1]}:{declared[2]})"
+            if field is not None:
+                via += f"; `{field[0]}.{name}` is the field of the same name"
+            file, line = declared[1], declared[2]
+        elif field is not None:
+            via = f"`{field[0]}.{name}` is a command-line field of the same name"
+            file, line = field[2], field[3]
+        else:
+            return None
+        value_type = field[1] if field is not None else None
+        entry = self._entry(field[0]) if field is not None else None
+        call = None
+        if entry is not None and name in entry[1]:
+            call = entry[0] + "(" + ",".join(entry[1][:1]) + ")"
+        return KnobLink(
+            name=declared[0] if declared else flag,
+            kind=KnobKind.FLAG,
+            behind=dotted,
+            file=file,
+            line=line,
+            via=via,
+            same_value=True,
+            value_type=value_type,
+            call=call,
+        )
+
+    def _entry(self, args_class: str) -> tuple[str, tuple[str, ...]] | None:
+        """The public class a user builds with the same keywords as an arguments dataclass's
+        fields (vllm's `LLM` for `EngineArgs`): the most fields taken, at least a few (all
+        of a small dataclass's)."""
+        if args_class not in self._entries:
+            fields = self._args_fields.get(args_class, set())
+            best: tuple[str, tuple[str, ...]] | None = None
+            best_shared = min(_MIN_SHARED_KEYWORDS, len(fields)) - 1
+            for entry, params in self._constructors:
+                shared = len(fields.intersection(params))
+                if shared > best_shared:
+                    best, best_shared = (entry, params), shared
+            self._entries[args_class] = best
+        return self._entries[args_class]
+
+
+def _entry_class(qualname: str, params: tuple[str, ...]) -> bool:
+    """A public class, not itself configuration, whose constructor takes keywords."""
+    return (
+        len(params) >= 2
+        and "." not in qualname
+        and not qualname.startswith("_")
+        and _CONFIG_CLASS.search(qualname) is None
+    )

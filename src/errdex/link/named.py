@@ -1,0 +1,92 @@
+"""Settings a message names: the flags, config fields and environment variables its text
+writes, each resolved against the version before a page may offer it.
+
+`--reasoning-effort-map must be a JSON object ...` names a flag; `attention_config.
+indexer_sparse_logits requires ...` names a field of the object `--attention-config` takes
+as JSON; `set VLLM_USE_V2_MODEL_RUNNER=1` names a variable. A name is linked only when the
+version declares it: a flag argparse declares (or a field of an arguments class), a field
+of the class a JSON-valued flag is validated against (a page reads its declared type
+there, to give it a value of that type), a variable the code reads. Such a knob's `via` is
+`NAMED_IN_MESSAGE`: it decides no condition, it is what the message's words point at.
+"""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+
+from errdex.extract.docs import DOC_OF
+from errdex.facts import FileFacts, KnobKind
+from errdex.link.flags import FlagIndex
+from errdex.linked_facts import NAMED_IN_MESSAGE, KnobLink
+
+_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![\w-])")
+# `attention_config.indexer_sparse_logits`: a configuration object's field.
+_FIELD = re.compile(r"(?<![\w.])(?P<owner>[a-z][a-z0-9]*_config)\.(?P<field>[a-z_][a-z0-9_]*)\b")
+_VARIABLE = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])")
+_MAX_NAMED = 4
+
+
+class NamedSettings:
+    """The version's declared settings, for the names a message's text writes."""
+
+    def __init__(self, files: list[FileFacts], flags: FlagIndex) -> None:
+        self._flags = flags
+        self._variables: set[str] = set()
+        # a class's short name → where each class of that name is, with its documented
+        # fields (a configuration class documents each field it declares)
+        self._classes: dict[str, list[tuple[str, int, dict[str, str]]]] = {}
+        for facts in files:
+            if facts.error is not None:
+                continue
+            self._variables.update(read.name for read in facts.env_reads)
+            for cls in facts.classes:
+                if cls.field_docs:
+                    where = (facts.path, cls.line, dict(cls.field_docs))
+                    self._classes.setdefault(cls.name, []).append(where)
+
+    def named(self, text: str | None) -> list[KnobLink]:
+        """The settings `text` names that the version declares, in the order written."""
+        if not text:
+            return []
+        found: list[KnobLink] = []
+        for flag in dict.fromkeys(_FLAG.findall(text)):
+            knob = self._flags.field_flag(flag[2:].replace("-", "_"))
+            if knob is not None and knob.name == flag:
+                found.append(msgspec.structs.replace(knob, behind=flag, via=NAMED_IN_MESSAGE))
+        for match in _FIELD.finditer(text):
+            knob = self._field(match.group("owner"), match.group("field"))
+            if knob is not None and all(k.behind != knob.behind for k in found):
+                found.append(knob)
+        for name in dict.fromkeys(_VARIABLE.findall(text)):
+            if name in self._variables:
+                found.append(
+                    KnobLink(name=name, kind=KnobKind.ENV, behind=name, via=NAMED_IN_MESSAGE)
+                )
+        return found[:_MAX_NAMED]
+
+    def _field(self, owner: str, field: str) -> KnobLink | None:
+        """The JSON-valued flag whose object has the field: one the flag's class (a
+        single class of that name) declares and documents, a property being no key of
+        it. The knob points at that class (`file`, `line`), where a page reads the field's
+        declared type, and carries its docstring."""
+        knob = self._flags.field_flag(owner)
+        if knob is None or knob.value_type is None:
+            return None
+        words = re.findall(r"[A-Za-z_]\w*", knob.value_type)
+        classes = [where for w in words for where in self._classes.get(w, ())]
+        if len(classes) != 1 or field not in classes[0][2]:
+            return None
+        path, line, docs = classes[0]
+        doc = docs[field]
+        return msgspec.structs.replace(
+            knob,
+            behind=f"{owner}.{field}",
+            via=NAMED_IN_MESSAGE,
+            file=path,
+            line=line,
+            value_type=None,
+            json_fields=(),
+            doc=None if doc.startswith(DOC_OF) else doc,
+        )

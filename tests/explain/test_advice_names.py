@@ -1,0 +1,217 @@
+"""The names the message's advice gives, resolved before they are offered, and comments
+beside a check that veto a way out."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_with_message
+
+from errdex.explain.advice import message_advice
+from errdex.store.base import Store
+
+# Shapes of pydantic 2.7.1 (dataclasses.py, _generate_schema.py, main.py) and of vllm
+# 0.33.0's pynccl.py, cut down.
+SOURCES = {
+    "kit/__init__.py": "",
+    "kit/dataclasses.py": """
+def dataclass(_cls=None, *, init=False, frozen=False):
+    assert init is False, "kit.dataclasses.dataclass only supports init=False"
+    return _cls
+""",
+    "kit/schema.py": """
+from kit.errors import KitUserError
+
+
+def check_decorator_fields_exist(decorators, fields):
+    fields = set(fields)
+    for dec in decorators:
+        if "*" in dec.info.fields:
+            continue
+        if dec.info.check_fields is False:
+            continue
+        for field in dec.info.fields:
+            if field not in fields:
+                raise KitUserError(
+                    f"Decorators defined with incorrect fields: {dec.cls_ref}.{dec.name}"
+                    " (use check_fields=False if you're inheriting from the model"
+                    " and intended this)"
+                )
+
+
+def make_tiles(tile=64, paged=False, page_size=None):
+    if paged and page_size is None:
+        raise ValueError("page_size must be provided when paged=True")
+    if tile != 128:
+        raise ValueError("this kernel only supports tile=128")
+
+
+def can_return(dialect, *, is_update_from=False):
+    if is_update_from:
+        return False
+    raise ValueError("please add the additional execution option 'is_update_from=True'")
+
+
+def check_strict(options):
+    if options.mode is not True:
+        raise ValueError("strict mode only supports validate=True")
+""",
+    "kit/errors.py": '''
+class KitUserError(TypeError):
+    """An error raised due to incorrect use of kit."""
+''',
+    "kit/main.py": """
+import warnings
+
+
+class Model:
+    def _iter(self):
+        warnings.warn(
+            "The private method `_iter` will be removed and should no longer be used.",
+            DeprecationWarning,
+        )
+        return iter(())
+
+    def copy(self):
+        warnings.warn("`other_thing` is deprecated", DeprecationWarning)
+
+    def dict(self, **extra):
+        if extra:
+            warnings.warn("Using extra keyword arguments on `dict` is deprecated.")
+        warnings.warn("The `dict` method is deprecated; use `model_dump` instead.")
+""",
+    "kit/envs.py": """
+import os
+
+KIT_DISABLE_FAST_COMM = os.environ.get("KIT_DISABLE_FAST_COMM", "0") == "1"
+""",
+    "kit/comm.py": """
+from kit import envs
+
+
+class Communicator:
+    def join(self, world_size, library_path=None):
+        if world_size == 1 or envs.KIT_DISABLE_FAST_COMM:
+            return None
+        try:
+            lib = load_library(library_path)
+        except Exception as e:
+            # Unlike the other path, silently disabling here leaves the peer blocked
+            # until timeout, so fail loudly instead.
+            raise RuntimeError("failed to load the library for rendezvous") from e
+        return lib
+
+    def send(self, world_size):
+        if world_size == 1 or envs.KIT_DISABLE_FAST_COMM:
+            return None
+        # the library is optional here
+        raise RuntimeError("fast comm is not available")
+
+
+def load_library(path):
+    return path
+
+
+def load_codec(path):
+    try:
+        return load_library(path)
+    except ImportError:
+        raise RuntimeError("failed to load the codec: its package is missing") from None
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("kit"), "kit", SOURCES)
+
+
+def test_an_aside_that_instructs_is_advice() -> None:
+    (advice,) = message_advice("Bad fields: {x} (use check_fields=False if you meant this)")
+    assert advice.text == "use check_fields=False if you meant this"
+    assert advice.kind == "input"
+    # an aside that says no more than what it is stays part of its sentence
+    assert message_advice("Bad fields: {x} (a model field)") == []
+
+
+def test_consider_with_a_gerund_is_advice() -> None:
+    (advice,) = message_advice("This causes a spike; consider extending warmup to cover it.")
+    assert advice.text == "consider extending warmup to cover it."
+    assert message_advice("Extending warmup to cover it.") == []
+
+
+def test_the_one_value_supported_is_a_keyword_of_the_public_call(store: Store) -> None:
+    page = page_with_message(store, "kit", "kit.dataclasses.dataclass only supports")
+    first = page.solutions[0]
+    assert first.text.startswith("Pass `init=False` to `kit.dataclasses.dataclass`, as the message")
+    assert page.example_fix is not None
+    assert page.example_fix.after == "from kit.dataclasses import dataclass\ndataclass(init=False)"
+
+
+def test_a_keyword_the_check_tests_is_offered_with_that_test(store: Store) -> None:
+    page = page_with_message(store, "kit", "Decorators defined with incorrect fields")
+    assert page.solutions[0].text.startswith(
+        "Use `check_fields=False` (the check tests `dec.info.check_fields is not False`, "
+        "which is then false), as the message says: “use check_fields=False if"
+    )
+
+
+def test_a_keyword_that_resolves_to_nothing_is_no_setting(store: Store) -> None:
+    # `validate` is neither a parameter of `check_strict` nor a name its check tests
+    page = page_with_message(store, "kit", "strict mode only supports validate=True")
+    assert all("Pass `validate=True`" not in s.text for s in page.solutions)
+    assert all(s.change is None for s in page.solutions if "validate=True" in s.text)
+
+
+def test_a_keyword_that_names_the_case_is_not_the_advice(store: Store) -> None:
+    page = page_with_message(store, "kit", "page_size must be provided when paged=True")
+    assert not any("`paged=True`" in s.text.split(",")[0] for s in page.solutions)
+    page = page_with_message(store, "kit", "this kernel only supports tile=128")
+    # the message does not name `make_tiles`: the keyword, not the call
+    assert any(
+        s.text.startswith("Use `tile=128` (the check tests `tile != 128`") for s in page.solutions
+    )
+
+
+def test_a_keyword_of_a_helper_the_message_does_not_name_is_no_call(store: Store) -> None:
+    page = page_with_message(store, "kit", "please add the additional execution option")
+    assert all(s.change is None for s in page.solutions)
+
+
+def test_a_retired_method_is_one_to_stop_calling(store: Store) -> None:
+    page = page_with_message(store, "kit", "The private method `_iter` will be removed")
+    assert page.solutions[0].text.startswith("Stop using `Model._iter` in your code")
+    # a name the message retires that is not the function warning: no solution from it
+    other = page_with_message(store, "kit", "`other_thing` is deprecated")
+    assert not any("Stop using" in s.text for s in other.solutions)
+    # what is retired is the use of extra keywords, not the method they are passed to
+    extra = page_with_message(store, "kit", "Using extra keyword arguments on `dict`")
+    assert not any("Stop using" in s.text for s in extra.solutions)
+    # the replacement the message names is quoted with it, once
+    (whole,) = page_with_message(store, "kit", "The `dict` method is deprecated").solutions
+    assert whole.text == (
+        "Stop using `Model.dict` in your code, as the message says: “The `dict` method is "
+        "deprecated; use `model_dump` instead.”"
+    )
+
+
+def test_a_comment_beside_the_raise_vetoes_the_setting_it_warns_against(store: Store) -> None:
+    page = page_with_message(store, "kit", "failed to load the library for rendezvous")
+    assert not any(s.knob == "KIT_DISABLE_FAST_COMM" for s in page.solutions)
+    assert page.example_fix is None or "KIT_DISABLE_FAST_COMM" not in page.example_fix.after
+    assert "`KIT_DISABLE_FAST_COMM` would skip the check, but the comment" in page.what_it_means
+    # the same setting before a check with no such comment is a way out
+    other = page_with_message(store, "kit", "fast comm is not available")
+    assert any(s.knob == "KIT_DISABLE_FAST_COMM" for s in other.solutions)
+
+
+def test_a_failed_load_of_the_callers_path_asks_for_a_path_that_loads(store: Store) -> None:
+    page = page_with_message(store, "kit", "failed to load the library for rendezvous")
+    assert page.solutions[0].text.startswith(
+        "Pass for `library_path` of `Communicator.join` a path that `load_library` loads: "
+        "`load_library(library_path)` in the `try` at line"
+    )
+    # under `except ImportError` what failed is a package, not the path
+    codec = page_with_message(store, "kit", "failed to load the codec")
+    assert not any("a path that" in s.text for s in codec.solutions)

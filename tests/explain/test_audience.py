@@ -1,0 +1,89 @@
+"""A command-line framework's usage error: the way out of whoever ran the program (their
+command line) comes first, the author's ways out through the code are said to be theirs."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package
+
+from errdex.explain import build_page
+from errdex.explain.page import Page
+from errdex.store import Store
+
+FILES = {
+    "cli/__init__.py": "",
+    "cli/exceptions.py": """
+        class ClickException(Exception):
+            pass
+
+
+        class UsageError(ClickException):
+            pass
+
+
+        class MissingParameter(UsageError):
+            pass
+        """,
+    "cli/core.py": """
+        from cli.exceptions import ClickException, MissingParameter
+
+
+        class Parameter:
+            def __init__(self, name, required=False):
+                self.name = name
+                self.required = required
+
+            def process_value(self, value):
+                if self.required and value is None:
+                    raise MissingParameter(f"Missing parameter: {self.name}")
+                return value
+
+            def parse(self, args):
+                try:
+                    return self.process_value(args)
+                except MissingParameter:
+                    if self.name != "quiet":
+                        raise
+                    return None
+
+            def convert(self, value):
+                if not isinstance(value, str):
+                    raise ClickException(f"Cannot convert {value!r}")
+                return value
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def cli(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("cli"), "cli", FILES)
+
+
+def page_of(store: Store, function: str) -> Page:
+    (site,) = [s for s in store.list_sites("cli") if s.site.function == function]
+    return build_page(store, site.id)
+
+
+def test_a_usage_error_speaks_to_whoever_ran_the_command_then_to_its_author(cli: Store) -> None:
+    texts = [s.text for s in page_of(cli, "Parameter.process_value").solutions]
+    assert texts[0] == (
+        "If you ran a command and it printed this: change your command line as the message "
+        "says (“Missing parameter: {self.name}”); the command's `--help` lists the options "
+        "and arguments it takes and how many values each wants."
+    )
+    assert texts[1].startswith("If you wrote the command: pass ")
+    assert "`required`" in texts[1]
+
+
+def test_an_error_that_is_no_usage_error_keeps_its_solutions_as_they_are(cli: Store) -> None:
+    texts = [s.text for s in page_of(cli, "Parameter.convert").solutions]
+    assert texts and not any(t.startswith("If you") for t in texts)
+
+
+def test_a_bare_raise_that_passes_a_usage_error_on_is_no_command_line_of_its_own(
+    cli: Store,
+) -> None:
+    texts = [s.text for s in page_of(cli, "Parameter.parse").solutions]
+    assert not any(t.startswith("If you ran a command") for t in texts)

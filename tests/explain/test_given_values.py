@@ -1,0 +1,131 @@
+"""A value the user gave that the message prints back: a key the object they index lacks,
+a name not among those the message lists. The way out names that value, and a lookup fills
+it from the user's own message."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package
+
+from errdex.explain import build_page
+from errdex.explain.advice import fill_values
+from errdex.explain.page import Page
+from errdex.store import Store
+
+FILES = {
+    "kv/__init__.py": "",
+    "kv/models.py": """
+        class Headers:
+            def __init__(self):
+                self._list = []
+
+            def __delitem__(self, key):
+                del_key = key.lower()
+                pop_indexes = [i for i, k in enumerate(self._list) if k == del_key]
+                if not pop_indexes:
+                    raise KeyError(key)
+                for i in reversed(pop_indexes):
+                    del self._list[i]
+
+            def __getitem__(self, key):
+                value = self.get(key)
+                if value is None:
+                    raise KeyError(f"no header {key}")
+                return value
+
+            def get(self, key):
+                return None
+
+
+        class _Private:
+            def __getitem__(self, key):
+                raise KeyError(key)
+        """,
+    "kv/plot.py": """
+        def _plot_fig(rows, var_x, var_y, dry_run):
+            columns = load(rows)
+            if var_y not in columns:
+                raise ValueError(
+                    f"Cannot find var_y={var_y!r} in the results. Available: {columns}"
+                )
+            if var_x not in columns:
+                raise ValueError(f"Cannot find var_x={var_x!r} in the results.")
+
+
+        def load(rows):
+            return list(rows)
+
+
+        def in_(a, b):
+            assert a not in b, f"{a!r} in {b!r}"
+            assert a in b, f"{a!r} not in {b!r}"
+
+
+        def pick(table, name):
+            if name not in table:
+                raise ValueError(f"Unknown {name!r}: {len(table)} are known")
+            return table[name]
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def kv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("kv"), "kv", FILES)
+
+
+def page_of(store: Store, function: str, fragment: str = "") -> Page:
+    (site,) = [
+        s
+        for s in store.list_sites("kv")
+        if s.site.function == function
+        and s.site.message is not None
+        and fragment in s.site.message.text
+    ]
+    return build_page(store, site.id)
+
+
+def test_a_missing_key_names_the_users_key(kv: Store) -> None:
+    page = page_of(kv, "Headers.__delitem__")
+    assert [(s.kind, s.text) for s in page.solutions] == [
+        (
+            "input",
+            "The key {key} is not in the `Headers`: delete only a key it holds (check the "
+            "key's spelling against those it has).",
+        )
+    ]
+    filled = fill_values(page, {"key": "x-token"})
+    assert filled.solutions[0].text.startswith("The key x-token is not in the `Headers`")
+
+
+def test_no_key_sentence_when_the_message_is_more_than_the_key_or_the_class_is_private(
+    kv: Store,
+) -> None:
+    assert page_of(kv, "Headers.__getitem__").solutions == []
+    assert page_of(kv, "_Private.__getitem__").solutions == []
+
+
+def test_a_value_not_among_those_the_message_lists(kv: Store) -> None:
+    page = page_of(kv, "_plot_fig", "var_y")
+    (solution,) = page.solutions
+    assert solution.kind == "input"
+    assert solution.text == (
+        "Give for `var_y` one of the values the message lists as available ({columns}) "
+        "instead of {var_y!r}: the check at line 4 tests `var_y not in columns`."
+    )
+    filled = fill_values(page, {"var_y": "'tps'", "columns": "['ttft', 'itl']"})
+    assert "available (['ttft', 'itl']) instead of 'tps':" in filled.solutions[0].text
+    # a message that lists nothing gives nothing to choose from
+    assert page_of(kv, "_plot_fig", "var_x").solutions == []
+
+
+def test_a_count_of_the_collection_is_no_list_to_choose_from(kv: Store) -> None:
+    assert page_of(kv, "pick").solutions == []
+
+
+def test_an_assertion_states_what_holds_and_lists_nothing_to_choose_from(kv: Store) -> None:
+    for site in kv.list_sites("kv"):
+        if site.site.function == "in_":
+            assert build_page(kv, site.id).solutions == []

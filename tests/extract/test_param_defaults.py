@@ -1,0 +1,53 @@
+"""A parameter's default is what the input holds only while nothing rebinds it first."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from errdex.extract.param_defaults import parameter_defaults
+
+
+def defaults(source: str) -> dict[str, str]:
+    func = ast.parse(textwrap.dedent(source)).body[0]
+    assert isinstance(func, ast.FunctionDef)
+    return parameter_defaults(func)
+
+
+def test_every_way_of_rebinding_a_parameter_drops_its_default() -> None:
+    found = defaults(
+        """
+        def f(self, a=1, b=2, c=3, d=4, e=5, g=6, h=7, k=8, m=9, n=10, *, kept=None):
+            a += 1
+            for b, _ in pairs:
+                pass
+            with open(p) as c:
+                pass
+            try:
+                pass
+            except ValueError as d:
+                pass
+            if (e := compute()) is None:
+                pass
+            del g
+            def h():
+                pass
+            match value:
+                case [k, *rest]:
+                    pass
+            x, (m, y) = things
+            import n
+            return kept
+        """
+    )
+    assert found == {"kept": "None"}
+
+
+def test_a_name_only_read_keeps_its_default() -> None:
+    assert defaults(
+        """
+        def f(url, proxy=None, retries=3):
+            if proxy is not None and retries:
+                call(proxy=proxy, retries=retries)
+        """
+    ) == {"proxy": "None", "retries": "3"}
