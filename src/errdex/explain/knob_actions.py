@@ -97,7 +97,7 @@ def _knob_action(node: ast.expr, condition: ConditionView, knob: Knob) -> KnobAc
         field = _json_field_action(node, knob) if knob.kind == KnobKind.FLAG else None
         if field is not None:
             return field
-        limit = _limit_action(node, knob) if knob.same_value else None
+        limit = _limit_action(node, knob, condition) if knob.same_value else None
         if limit is not None:
             return limit
         if knob.behind in _names(node):
@@ -265,11 +265,15 @@ _FLIPPED = {">": "<", ">=": "<=", "<": ">", "<=": ">="}
 _OPS = {ast.Gt: ">", ast.GtE: ">=", ast.Lt: "<", ast.LtE: "<="}
 
 
-def _limit_action(node: ast.expr, knob: Knob) -> KnobAction | None:
+def _limit_action(node: ast.expr, knob: Knob, condition: ConditionView) -> KnobAction | None:
     """`len(ids) > self.max_model_len`, where a setting is the limit: a count of what the
     use made (a prompt's tokens, redirects followed) on the other side, so the setting
-    can be raised (or lowered) past it. A value the code computed is its own bound."""
+    can be raised (or lowered) past it. A value the code computed is its own bound, and
+    so is a count of the object's own state (`len(self.running)`) or one an `assert`
+    holds to the limit: the code keeps those within it, failing is its own fault."""
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and knob.behind):
+        return None
+    if condition.kind is ConditionKind.ASSERT:
         return None
     op = _OPS.get(type(node.ops[0]))
     left, right = node.left, node.comparators[0]
@@ -287,6 +291,13 @@ def _limit_action(node: ast.expr, knob: Knob) -> KnobAction | None:
         and count.func.id == "len"
         and len(count.args) == 1
     ):
+        return None
+    counted_root = count.args[0]
+    while isinstance(counted_root, ast.Attribute | ast.Subscript | ast.Call):
+        counted_root = (
+            counted_root.func if isinstance(counted_root, ast.Call) else counted_root.value
+        )
+    if isinstance(counted_root, ast.Name) and counted_root.id in ("self", "cls"):
         return None
     counted = code(ast.unparse(count))
     # the limit may have a ceiling of its own (a model's context): what is counted is
