@@ -304,6 +304,10 @@ def main() -> None:
     parser.add_argument("--packages", nargs="+", help="only the suites cases of these packages")
     parser.add_argument("--verbose", action="store_true", help="print the tuned misses")
     parser.add_argument("--held-out-misses", action="store_true", help="and the held-out ones")
+    parser.add_argument(
+        "--misses", nargs="+", default=[], metavar="SET",
+        help="print the misses of these sets only (issues, live, suites tuned)",
+    )  # fmt: skip
     parser.add_argument("--one-catalog", action="store_true", help="every set, one database")
     parser.add_argument("--neighbours", type=int, default=0, help="releases each side, too")
     parser.add_argument("--live-per-package", type=int, default=40, help="as live.py's")
@@ -325,9 +329,11 @@ def main() -> None:
         parser.error("no cases: run suites_harvest.py first")
     verbose = set()
     if args.verbose:
-        verbose = {"suites tuned", "issues", "issues held-out", "live"}
+        verbose = {"suites tuned", "issues", "live"}
     if args.held_out_misses:
         verbose.add("suites held-out")
+    # The held-out issue cases' misses are never for tuning: only their totals are printed.
+    verbose |= set(args.misses) - {"issues held-out", "suites held-out"}
     db = args.db or str(OUT / ("one-catalog.db" if args.one_catalog else "suites.db"))
     store = open_store(db)
     try:

@@ -30,15 +30,33 @@ SERVE = {
 
 
         @dataclass
+        class SchedulerConfig:
+            max_num_seqs: int = 128
+
+
+        @dataclass
         class EngineArgs:
             max_model_len: int = ModelConfig.max_model_len
             block_size: int = CacheConfig.block_size
+            max_num_seqs: int = SchedulerConfig.max_num_seqs
 
 
         def bench_parser():
             p = argparse.ArgumentParser()
             p.add_argument("--num-attention-heads", type=int)
             return p
+        """,
+    "serve/scheduler.py": """
+        class Scheduler:
+            def __init__(self, scheduler_config):
+                self.max_running = scheduler_config.max_num_seqs
+                self.running = []
+
+            def schedule(self, batch):
+                if len(self.running) > self.max_running:
+                    raise RuntimeError("the scheduler overran its running limit")
+                assert len(batch) <= self.max_running, "a batch past the running limit"
+                return batch
         """,
     "serve/attention.py": """
         class Attention:
@@ -102,3 +120,11 @@ def test_a_flag_of_the_same_name_on_an_object_of_another_kind_is_not_followed(
     # `--num-attention-heads` of that name does not set it
     page = page_with_message(serve, "serve", "heads do not split")
     assert not any(k.name == "--num-attention-heads" for k in page.knobs)
+
+
+def test_a_count_the_code_keeps_within_the_limit_is_no_limit_to_raise(serve: Store) -> None:
+    # the object's own state, and an assert: the code holds them to the limit itself
+    for message in ("the scheduler overran", "a batch past the running limit"):
+        page = page_with_message(serve, "serve", message)
+        assert any(k.name == "--max-num-seqs" for k in page.knobs), message
+        assert not any("--max-num-seqs" in t for t in texts(page)), (message, texts(page))

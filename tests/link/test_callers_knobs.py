@@ -317,3 +317,55 @@ def test_a_caller_whose_body_the_skeleton_blanked_is_still_a_caller() -> None:
     # the second comes after one, and its guard is unknown rather than empty.
     assert (straight.guard, straight.guard_known) == ((), True)
     assert (branched.guard, branched.guard_known) == ((), False)
+
+
+def test_the_checks_own_setting_comes_before_an_earlier_exits() -> None:
+    # Two names with knobs: the one the raise's own `if` tests is listed first, the one of
+    # the early exit above it after (past the cap, the exit's would be the one dropped).
+    sites = by_message(
+        link(
+            {
+                "pkg/run.py": """
+                import os
+
+                FAST = os.getenv("PKG_FAST_PATH")
+                STRICT = os.getenv("PKG_STRICT_MODE")
+
+                def run(x):
+                    if FAST:
+                        return x
+                    if STRICT:
+                        raise ValueError("strict mode refuses this input")
+                    return x
+                """
+            }
+        )
+    )
+    knobs = sites["strict mode refuses this input"].knobs
+    assert [(k.name, k.behind) for k in knobs] == [
+        ("PKG_STRICT_MODE", "STRICT"),
+        ("PKG_FAST_PATH", "FAST"),
+    ]
+
+
+def test_one_setting_behind_a_check_is_found_whatever_the_order() -> None:
+    sites = by_message(
+        link(
+            {
+                "pkg/run.py": """
+                import os
+
+                STRICT = os.getenv("PKG_STRICT_MODE")
+
+                def run(x, fast):
+                    if fast:
+                        return x
+                    if STRICT:
+                        raise ValueError("strict mode refuses this input")
+                    return x
+                """
+            }
+        )
+    )
+    knobs = sites["strict mode refuses this input"].knobs
+    assert [(k.name, k.behind) for k in knobs] == [("PKG_STRICT_MODE", "STRICT")]

@@ -173,6 +173,16 @@ def test_literal_runs_drop_values() -> None:
     assert literal_runs("12345 0xdeadbeef /a/b") == []
 
 
+def test_literal_runs_are_the_callers_own() -> None:
+    # The runs of a message are worked out once per lookup; each caller gets its own list.
+    runs = literal_runs("Model Runner V2 does not yet support: dual batch overlap")
+    runs.append("changed")
+    assert literal_runs("Model Runner V2 does not yet support: dual batch overlap") == [
+        "Model Runner V2 does not yet support",
+        "dual batch overlap",
+    ]
+
+
 def test_a_placeholder_that_held_nothing_is_not_exact() -> None:
     # `Unknown model` pasted: the template that is exactly it beats the longer one whose
     # placeholder would have to hold nothing.

@@ -10,7 +10,9 @@ from store_checks import assert_sound
 from store_samples import FILES, PIECEWISE, PROJECT, SITES, TOO_LONG, UNSUPPORTED, version_info
 
 from errdex.errors import NotFoundError
-from errdex.store import Store
+from errdex.facts import MessageTemplate
+from errdex.linked_facts import IndexedSite
+from errdex.store import Store, open_store
 from errdex.store.rows import informative_terms, match_expression
 
 
@@ -34,6 +36,29 @@ def test_words_of_a_reason_find_the_site_that_collects_it(filled: Store) -> None
 
 def test_the_exception_name_is_searchable(filled: Store) -> None:
     assert ids(filled.search_candidates(["NotImplementedError"])) == [UNSUPPORTED.id]
+
+
+def test_raises_of_a_class_without_a_message_come_from_every_version(store: Store) -> None:
+    # `raise NotImplementedError` in a version indexed before one whose raises of it all
+    # have a message: a paste of the class alone reaches it, and only it.
+    bare = msgspec.structs.replace(
+        UNSUPPORTED,
+        id="0" * 16,
+        site=msgspec.structs.replace(UNSUPPORTED.site, message=None, variants=(), line=20),
+    )
+    store.write_version(version_info("0.9", "c" * 40), [bare], FILES)
+    store.write_version(version_info("1.1", "b" * 40), SITES, FILES)
+
+    assert ids(store.sites_raising("NotImplementedError", limit=1)) == [UNSUPPORTED.id]
+    found = store.sites_raising("NotImplementedError", limit=1, bare=True)
+    assert [(s.id, s.version) for s in found] == [(bare.id, "0.9")]
+    assert store.sites_raising("NotImplementedError", version="1.1", bare=True) == []
+
+    # A newer version with two such raises: the first of each version comes first.
+    again = [msgspec.structs.replace(bare, id=f"{n}" * 16) for n in (1, 2)]
+    store.write_version(version_info("1.2", "d" * 40), again, FILES)
+    found = store.sites_raising("NotImplementedError", limit=2, bare=True)
+    assert [s.version for s in found] == ["1.2", "0.9"]
 
 
 def test_identifiers_stay_whole(filled: Store) -> None:
@@ -184,3 +209,24 @@ def test_a_site_read_again_is_the_record_read_before_until_its_row_changes(
     again = filled.get_error(PIECEWISE.id)[0]
     assert again is not found
     assert (again.site.line, again.url) == (7, str(found.url).replace("L6-L6", "L7-L7"))
+
+
+def test_words_written_since_the_last_search_count_whoever_wrote_them(
+    filled: Store, db_url: str
+) -> None:
+    # Which words a search keeps depends on how many texts hold each: a word no text held
+    # at the last search is held now, written by this store or by another process's.
+    assert ids(filled.search_candidates(["PIECEWISE", "quantized"])) == [PIECEWISE.id]
+    assert ids(filled.search_candidates(["PIECEWISE", "sharded"])) == [PIECEWISE.id]
+
+    def with_word(word: str) -> IndexedSite:
+        message = MessageTemplate.of(f"the {word} checkpoint is missing")
+        site = msgspec.structs.replace(TOO_LONG.site, message=message)
+        return msgspec.structs.replace(TOO_LONG, id=f"{word:>16}"[:16], site=site)
+
+    with open_store(db_url) as other:
+        other.write_version(version_info("2.0", "b" * 40), [with_word("quantized")], FILES)
+    assert len(filled.search_candidates(["PIECEWISE", "quantized"])) == 2
+
+    filled.write_version(version_info("3.0", "c" * 40), [with_word("sharded")], FILES)
+    assert len(filled.search_candidates(["PIECEWISE", "sharded"])) == 2

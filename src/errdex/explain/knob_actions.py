@@ -97,9 +97,11 @@ def _knob_action(node: ast.expr, condition: ConditionView, knob: Knob) -> KnobAc
         field = _json_field_action(node, knob) if knob.kind == KnobKind.FLAG else None
         if field is not None:
             return field
-        limit = _limit_action(node, knob) if knob.same_value else None
+        limit = _limit_action(node, knob, condition) if knob.same_value else None
         if limit is not None:
             return limit
+        if _kept_within(node, knob, condition):
+            return None  # no setting to change: the code holds the count to it itself
         if knob.behind in _names(node):
             return _generic(knob, condition)
         return None
@@ -261,14 +263,9 @@ def _flag_action(knob: Knob, shape: _Shape) -> KnobAction | None:
     return None
 
 
-_FLIPPED = {">": "<", ">=": "<=", "<": ">", "<=": ">="}
-_OPS = {ast.Gt: ">", ast.GtE: ">=", ast.Lt: "<", ast.LtE: "<="}
-
-
-def _limit_action(node: ast.expr, knob: Knob) -> KnobAction | None:
-    """`len(ids) > self.max_model_len`, where a setting is the limit: a count of what the
-    use made (a prompt's tokens, redirects followed) on the other side, so the setting
-    can be raised (or lowered) past it. A value the code computed is its own bound."""
+def _limit(node: ast.expr, knob: Knob) -> tuple[ast.Call, str] | None:
+    """(the count, the operator as `knob <op> count`) when the node compares the knob's
+    name with a `len(...)`."""
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and knob.behind):
         return None
     op = _OPS.get(type(node.ops[0]))
@@ -276,7 +273,7 @@ def _limit_action(node: ast.expr, knob: Knob) -> KnobAction | None:
     if op is None:
         return None
     if _is(right, knob.behind):
-        count, op = left, _FLIPPED[op]  # as `knob <flipped> count`
+        count, op = left, _FLIPPED[op]
     elif _is(left, knob.behind):
         count = right
     else:
@@ -288,6 +285,36 @@ def _limit_action(node: ast.expr, knob: Knob) -> KnobAction | None:
         and len(count.args) == 1
     ):
         return None
+    return count, op
+
+
+def _kept_within(node: ast.expr, knob: Knob, condition: ConditionView) -> bool:
+    """A count the code holds to the limit itself: one an `assert` checks, or of the
+    object's own state (`len(self.running)` in a scheduler). Failing is the code's own
+    fault; no setting is the way out."""
+    found = _limit(node, knob)
+    if found is None:
+        return False
+    if condition.kind is ConditionKind.ASSERT:
+        return True
+    root = found[0].args[0]
+    while isinstance(root, ast.Attribute | ast.Subscript | ast.Call):
+        root = root.func if isinstance(root, ast.Call) else root.value
+    return isinstance(root, ast.Name) and root.id in ("self", "cls")
+
+
+_FLIPPED = {">": "<", ">=": "<=", "<": ">", "<=": ">="}
+_OPS = {ast.Gt: ">", ast.GtE: ">=", ast.Lt: "<", ast.LtE: "<="}
+
+
+def _limit_action(node: ast.expr, knob: Knob, condition: ConditionView) -> KnobAction | None:
+    """`len(ids) > self.max_model_len`, where a setting is the limit: a count of what the
+    use made (a prompt's tokens, redirects followed) on the other side, so the setting
+    can be raised (or lowered) past it. A value the code computed is its own bound."""
+    found = _limit(node, knob)
+    if found is None or _kept_within(node, knob, condition):
+        return None
+    count, op = found
     counted = code(ast.unparse(count))
     # the limit may have a ceiling of its own (a model's context): what is counted is
     # the user's too

@@ -26,6 +26,7 @@ from errdex.explain.advice_names import (
     warned_against,
 )
 from errdex.explain.audience import command_line_solution, for_author
+from errdex.explain.class_body import class_body_solution
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.environment import package_solution, platform_solution
 from errdex.explain.fix_forms import change_fix, setting_fix
@@ -149,7 +150,7 @@ def _solutions(facts: Facts) -> list[Solution]:
         if usual is not None:
             found.add(usual, 0)
     _add_input(found, open_conditions, facts)
-    given = given_value_solution(facts)
+    given = given_value_solution(facts) or class_body_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(given, 1)
     replaced = override_solution(facts.stored)

@@ -95,7 +95,7 @@ class SiteRecorder:
         positional ones, then the named), and each message with its path."""
         named = [k.value for k in call.keywords if k.arg is not None]
         for at, arg in enumerate((*call.args, *named)):
-            if isinstance(arg, ast.Name) and arg.id in scope.assigns:
+            if isinstance(arg, ast.Name) and _may_choose(arg.id, scope):
                 chosen = self._chosen(arg, scope, line, path)
                 if chosen:
                     return at, chosen
@@ -113,6 +113,8 @@ class SiteRecorder:
         to (`+=`)."""
         names = [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in scope.assigns]
         for name in dict.fromkeys(names):
+            if not _may_choose(name, scope):
+                continue
             values = self._values(name, scope, line, self.state.blocks, path)
             # A parameter formatted on one path (`if args: msg = msg.format(*args)`) makes a
             # helper of another shape on each: its callers' texts are formatted on one.
@@ -388,6 +390,19 @@ def _negated(step: Step) -> Step | None:
     if step.kind in (ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE):
         return Step(step.node, step.kind, holds=not step.holds)
     return None
+
+
+def _may_choose(name: str, scope: Scope) -> bool:
+    """Whether the local `name` may hold more than one message at a use (`_chosen`): it is
+    assigned twice or more, never added to, and one assignment is text or formats it.
+    Most names a call passes are not; asking this first spares working out their values."""
+    assigned = scope.assigns.get(name, ())
+    if len(assigned) < 2 or name in scope.augmented:
+        return False
+    return any(
+        a.template is not None or (a.value is not None and _formats(a.value, name))
+        for a in assigned
+    )
 
 
 def _prose(template: MessageTemplate) -> bool:

@@ -17,7 +17,7 @@ import re
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from errdex.extract.conditions import dotted_name
-from errdex.extract.shapes import MESSAGE_MEMBER, own_attributes_set
+from errdex.extract.shapes import MESSAGE_MEMBER, own_attributes_set, statements_under
 from errdex.extract.source_text import source_of
 from errdex.extract.templates import TemplateBuilder
 from errdex.facts import ClassText, ErrorSite, MessageTemplate, TextMethod
@@ -291,7 +291,7 @@ def _fallback(stmt: ast.stmt) -> tuple[str | None, ast.expr | None]:
 def _stored(func: ast.FunctionDef | ast.AsyncFunctionDef, text: str) -> dict[str, str]:
     """`self.X = <expr>` in `__init__`: the first expression stored in each attribute."""
     sets: dict[str, str] = {}
-    for node in ast.walk(func):
+    for node in statements_under(func):
         if not isinstance(node, ast.stmt):
             continue
         for attr, value in own_attributes_set(node):

@@ -139,6 +139,8 @@ class _FileReader:
         self.enclosing = _Enclosing(tree, text)
         self._scopes: dict[int, _Scope] = {}
         self._inits: dict[int, dict[str, str]] = {}
+        # id of a function the skeleton blanked → it parsed as written (see `_original`)
+        self._originals: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         # class → the attributes its constructor assigns a parameter as it is
         self._plain_init: dict[int, set[str]] = {}
         self._assigned: dict[int, dict[str, int] | None] = {}  # class → `self.X =` counts
@@ -414,9 +416,18 @@ class _FileReader:
     def _original(
         self, init: ast.FunctionDef | ast.AsyncFunctionDef
     ) -> ast.FunctionDef | ast.AsyncFunctionDef:
-        """A function (an `__init__`, a setter) as written, when the skeleton blanked its body."""
+        """A function (an `__init__`, a setter) as written, when the skeleton blanked its body:
+        parsed once, however many sites of its class ask (the tree is only read)."""
         if not self.blanked or not _is_blanked(init):
             return init
+        found = self._originals.get(id(init))
+        if found is None:
+            found = self._originals[id(init)] = self._parse_original(init)
+        return found
+
+    def _parse_original(
+        self, init: ast.FunctionDef | ast.AsyncFunctionDef
+    ) -> ast.FunctionDef | ast.AsyncFunctionDef:
         span = self._blanked_span(init)
         if span is None:
             return init
@@ -635,15 +646,21 @@ def _walk_scope(body: list[ast.stmt]) -> list[ast.stmt]:
 
 def _leaves(block: list[ast.stmt]) -> bool:
     """Whether a branch may leave its block: a return, raise, break or continue in it
-    (outside nested functions and classes)."""
-    stack: list[ast.AST] = list(block)
+    (outside nested functions and classes).
+
+    Only the blocks of its statements are looked into: an expression holds no statement,
+    and walking every expression of every nested `if` again made this cost seconds."""
+    stack: list[ast.stmt] = list(block)
     while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Return | ast.Raise | ast.Break | ast.Continue):
+        stmt = stack.pop()
+        if isinstance(stmt, ast.Return | ast.Raise | ast.Break | ast.Continue):
             return True
-        if isinstance(node, (*_FUNCTIONS, ast.ClassDef, ast.Lambda)):
-            continue
-        stack.extend(ast.iter_child_nodes(node))
+        for name in _SCOPE_BLOCKS.get(type(stmt), ()):
+            for child in getattr(stmt, name):
+                if isinstance(child, ast.stmt):
+                    stack.append(child)
+                else:  # an except clause, a case of a match
+                    stack.extend(child.body)
     return False
 
 

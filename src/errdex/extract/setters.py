@@ -13,16 +13,16 @@ from __future__ import annotations
 
 import ast
 import re
-from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
-from errdex.extract.shapes import own_attributes_set
+from errdex.extract.shapes import own_attributes_set, statements_under
 from errdex.facts import Setter
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _MAX_SETTERS = 6
-# `self.X = ...` (or annotated) in a method's text; not `self.X == ...`
-_ASSIGNS = re.compile(r"\bself\.(\w+)[ \t]*(?::[^=\n]*)?=(?!=)")
+# `self.X = ...` (or annotated) in a method's text; not `self.X == ...`. Matched where
+# `self.` starts a word (`_assigned_attributes`).
+_ASSIGN = re.compile(r"self\.(\w+)[ \t]*(?::[^=\n]*)?=(?!=)")
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
@@ -44,12 +44,21 @@ class ClassSetters:
         for method in methods:
             if method.name.startswith("_") or method.name in self._properties:
                 continue
-            for attr in dict.fromkeys(_ASSIGNS.findall(text_of(method))):
+            for attr in dict.fromkeys(_assigned_attributes(text_of(method))):
                 self._assigning.setdefault(attr, []).append(method)
+        self._of: dict[frozenset[str], tuple[Setter, ...]] = {}
 
     def of(self, attrs: set[str]) -> tuple[Setter, ...]:
         """The setters of the attributes `attrs` name (`self.X`, or the attribute the
-        property `X` returns), with what they assign and under which test."""
+        property `X` returns), with what they assign and under which test; worked out once
+        per set of attributes (the sites of a method ask about the same ones)."""
+        key = frozenset(attrs)
+        found = self._of.get(key)
+        if found is None:
+            found = self._of[key] = self._setters_of(attrs)
+        return found
+
+    def _setters_of(self, attrs: set[str]) -> tuple[Setter, ...]:
         behind: dict[str, str] = {}  # the attribute assigned → the name the condition reads
         for attr in sorted(attrs):
             behind.setdefault(attr, attr)
@@ -82,6 +91,26 @@ class ClassSetters:
                 if len(out) >= _MAX_SETTERS:
                     return tuple(out)
         return tuple(out)
+
+
+def _assigned_attributes(text: str) -> list[str]:
+    """`X` of each `self.X = ...` in `text`, in order, where `self` starts a word: found by
+    looking for `self.` first (a pattern that starts at a word boundary is tried at every
+    character, five times slower over a whole class)."""
+    found: list[str] = []
+    at = text.find("self.")
+    while at != -1:
+        before = text[at - 1] if at else ""
+        if before.isalnum() or before == "_":  # not a word's start: `myself.x`
+            at = text.find("self.", at + 1)
+            continue
+        match = _ASSIGN.match(text, at)
+        if match is None:
+            at = text.find("self.", at + 1)
+        else:
+            found.append(match.group(1))
+            at = text.find("self.", match.end())
+    return found
 
 
 def _test_text(test: ast.expr) -> str:
@@ -134,13 +163,18 @@ def _assignments(func: Function, attrs: set[str]) -> list[tuple[str, ast.expr, s
     of the innermost `if` it sits under."""
     found: list[tuple[str, ast.expr, str | None]] = []
 
-    def visit(block: list[ast.stmt], guard: str | None) -> None:
+    # The guard is the `if` and the branch taken; its text is written only for an
+    # assignment kept (most `if`s guard none).
+    def visit(block: list[ast.stmt], guard: tuple[ast.expr, bool] | None) -> None:
         for stmt in block:
             if isinstance(stmt, ast.Assign | ast.AnnAssign):
-                found.extend((a, v, guard) for a, v in own_attributes_set(stmt) if a in attrs)
+                kept = [(a, v) for a, v in own_attributes_set(stmt) if a in attrs]
+                if kept:
+                    text = _guard_text(*guard) if guard is not None else None
+                    found.extend((a, v, text) for a, v in kept)
             elif isinstance(stmt, ast.If):
-                visit(stmt.body, _test_text(stmt.test))
-                visit(stmt.orelse, f"not ({_test_text(stmt.test)})")
+                visit(stmt.body, (stmt.test, True))
+                visit(stmt.orelse, (stmt.test, False))
             elif isinstance(stmt, ast.With | ast.AsyncWith | ast.Try):
                 visit(stmt.body, guard)
 
@@ -148,12 +182,16 @@ def _assignments(func: Function, attrs: set[str]) -> list[tuple[str, ast.expr, s
     return found
 
 
+def _guard_text(test: ast.expr, holds: bool) -> str:
+    return _test_text(test) if holds else f"not ({_test_text(test)})"
+
+
 def init_params(init: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
     """`self.attr = param` (or `param or default`, `Type(param)`) in a class's `__init__`."""
     args = init.args
     names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)} - {"self"}
     out: dict[str, str] = {}
-    for node in _statements(init):
+    for node in statements_under(init):
         if not isinstance(node, ast.stmt):
             continue
         for attr, value in own_attributes_set(node):
@@ -169,7 +207,7 @@ def plain_init_params(init: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     names = param_names(init)
     return {
         attr
-        for node in _statements(init)
+        for node in statements_under(init)
         if isinstance(node, ast.stmt)
         for attr, value in own_attributes_set(node)
         if isinstance(value, ast.Name) and value.id in names
@@ -190,16 +228,3 @@ def _param_in(value: ast.expr, names: set[str]) -> str | None:
     if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
         return _param_in(value.args[0], names)
     return None
-
-
-def _statements(root: ast.AST) -> Iterator[ast.AST]:
-    """The statements under `root` in the order `ast.walk` gives them (breadth first),
-    without walking expressions, which hold none."""
-    queue = deque([root])
-    while queue:
-        node = queue.popleft()
-        queue.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, _STATEMENT_NODES))
-        yield node
-
-
-_STATEMENT_NODES = (ast.stmt, ast.excepthandler, ast.match_case)

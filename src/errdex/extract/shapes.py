@@ -6,7 +6,8 @@ import ast
 import builtins
 import re
 import sys
-from collections.abc import Mapping
+from collections import deque
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from errdex.extract.conditions import dotted_name
@@ -350,3 +351,17 @@ def own_attributes_set(stmt: ast.stmt) -> list[tuple[str, ast.expr]]:
         and isinstance(target.value, ast.Name)
         and target.value.id == "self"
     ]
+
+
+def statements_under(root: ast.AST) -> Iterator[ast.AST]:
+    """`root` and the statements under it (with except clauses and match cases) in the
+    order `ast.walk` gives them, breadth first, without walking expressions, which hold
+    none: the same statements in the same order, at a fraction of the cost."""
+    queue = deque([root])
+    while queue:
+        node = queue.popleft()
+        queue.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, _STATEMENT_NODES))
+        yield node
+
+
+_STATEMENT_NODES = (ast.stmt, ast.excepthandler, ast.match_case)

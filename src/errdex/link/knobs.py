@@ -77,18 +77,24 @@ class KnobIndex:
         conditions = list(conditions)
         local = {b.name: b for b in bindings if b.origin == "local"}
         wanted = list(names) if names is not None else names_of(conditions)
-        # the names of the check's own branches first, those of earlier exits after: past
-        # the cap, an exit far up a long function says less of this check
-        near = set(names_of(c for c in conditions if c.kind is not ConditionKind.EARLY_EXIT))
-        wanted = [n for n in wanted if n in near] + [n for n in wanted if n not in near]
         for condition in conditions:
             reads = env_reads_in(condition.statement)
             if reads:
                 out.extend(direct_reads(reads, condition, facts))
-        for dotted in wanted:
-            if init_values:
-                out.extend(self._through_init(dotted, facts, class_name, init_values))
-            out.extend(self._resolve(dotted, facts, class_name, local, depth=0))
+        # What a name resolves to does not depend on the order names are asked in.
+        behind = [
+            (n, found)
+            for n in wanted
+            if (found := self._behind(n, facts, class_name, local, init_values))
+        ]
+        if len(behind) > 1:
+            # the names of the check's own branches first, those of earlier exits after:
+            # past the cap, an exit far up a long function says less of this check. Only
+            # worked out when two names have knobs: it parses every condition's text.
+            near = set(names_of(c for c in conditions if c.kind is not ConditionKind.EARLY_EXIT))
+            behind = [b for b in behind if b[0] in near] + [b for b in behind if b[0] not in near]
+        for _, found in behind:
+            out.extend(found)
         unique: dict[tuple[str, str], KnobLink] = {}
         for knob in out:
             kept = unique.setdefault((knob.name, knob.behind), knob)
@@ -97,6 +103,19 @@ class KnobIndex:
                 merged = tuple(dict.fromkeys(kept.json_fields + knob.json_fields))
                 unique[(knob.name, knob.behind)] = msgspec.structs.replace(kept, json_fields=merged)
         return [self._documented(k, class_name) for k in list(unique.values())[:_MAX_KNOBS]]
+
+    def _behind(
+        self,
+        dotted: str,
+        facts: FileFacts,
+        class_name: str | None,
+        local: dict[str, Binding],
+        init_values: dict[str, str] | None,
+    ) -> list[KnobLink]:
+        """The knobs behind one name: through the constructor's value of it, then its own."""
+        found = self._through_init(dotted, facts, class_name, init_values) if init_values else []
+        found.extend(self._resolve(dotted, facts, class_name, local, depth=0))
+        return found
 
     def _documented(self, knob: KnobLink, class_name: str | None) -> KnobLink:
         """The knob with what its authors wrote where it is declared, when they did."""

@@ -17,6 +17,7 @@ import msgspec
 
 from errdex.facts import BUILTIN_EXCEPTIONS, MessageTemplate, SiteKind, Variant
 from errdex.linked_facts import ShownText
+from errdex.match.across_projects import order_tied_projects
 from errdex.match.clues import printed_clues
 from errdex.match.evidence import ErrorEvidence, Evidence, at_lines
 from errdex.match.helper_raise import raise_inside_helpers
@@ -125,7 +126,11 @@ class _Scorer:
             elif _spans(site.message, self.evidence.message):
                 total += W.short_text
                 why.append("its text spans the message, though little of it is written out")
-            why.append("the message is computed at the raise; matched by its class")
+            why.append(
+                "matched by its class: raised without a message, as pasted"
+                if site.message is None and not self.evidence.message.strip()
+                else "the message is computed at the raise; matched by its class"
+            )
         elif (
             matched is None
             and pinned
@@ -464,6 +469,10 @@ def candidates(
             found.extend(store.sites_raising(short, home, version, limit=40))
         for name in (short, *OLD_NAMES.get(short, ())):
             found.extend(store.sites_raising(name, project, version, limit=40))
+            if not evidence.message.strip():
+                # The class alone: its raises without a message, where the newest texts
+                # of a common class (`NotImplementedError`) all have one.
+                found.extend(store.sites_raising(name, project, version, limit=40, bare=True))
     for frame in evidence.frames[-12:]:
         if frame.line is not None:
             found.extend(
@@ -565,17 +574,23 @@ def rank(
     _demote_guesses(best)
     frames = [frame for item in evidence.errors[:4] for frame in item.places()]
     frames += evidence.stray_frames
+    pasted = evidence.errors[0].exception if evidence.errors else None
     return LookupResult(
         # Settling drops old versions of errors also matched in a newer one: take a few more
         # first, so that `limit` answers remain.
         matches=settle_versions(
             store,
             with_same_text(
-                raise_inside_helpers(store, _ordered(best.values()), limit * 3), limit * 3
+                raise_inside_helpers(
+                    store,
+                    order_tied_projects(_ordered(best.values()), pasted, say=False),
+                    limit * 3,
+                ),
+                limit * 3,
             ),
             frames,
             version=version,
-            exception=evidence.errors[0].exception if evidence.errors else None,
+            exception=pasted,
             installed=installed,
         )[:limit],
         nearest=_ordered(near.values())[:limit] if not best else [],

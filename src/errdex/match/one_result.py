@@ -93,11 +93,12 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
     the site a user most likely hit first (`same_text.py`), the others listed in it."""
     out: list[Match] = []
     used: set[int] = set()
+    texts = [_seen_text_of(match) for match in matches]  # (each read once: groups reach 100)
     for i, match in enumerate(matches):
         if i in used:
             continue
         group = [match]
-        text = _seen_text_of(match)
+        text = texts[i]
         if text is not None and not match.pinned:
             for j in range(i + 1, len(matches)):
                 other = matches[j]
@@ -105,7 +106,7 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
                     continue
                 # Sites of one release: the same error in two releases is `merge_releases`'.
                 same_release = (other.project, other.version) == (match.project, match.version)
-                if same_release and _seen_text_of(other) == text and not other.pinned:
+                if same_release and texts[j] == text and not other.pinned:
                     group.append(other)
                     used.add(j)
         if len(group) == 1:

@@ -202,7 +202,9 @@ class CompiledTemplate:
             if found is not None and (skipped == 1 or found.literal >= _MIN_UNREAD_LITERAL):
                 return found if skipped == 1 else _unread(found, skipped - 1, message)
             words = rest.split(None, 1)
-            if len(words) < 2 or len(words[1].split()) < _MIN_FRAGMENT_WORDS:
+            # (Split no further than the count needs: a pasted log line may be long.)
+            after = words[1].split(None, _MIN_FRAGMENT_WORDS - 1) if len(words) > 1 else []
+            if len(after) < _MIN_FRAGMENT_WORDS:
                 return None
             head = _reduce(words[0], False).norm
             if any(_word_starts(lit.core, head, skip_first=False) for lit in self.lits):
@@ -221,7 +223,7 @@ class CompiledTemplate:
         left after words of other text (`Qwen3-VL-8B No available memory for the ...`)."""
         if self.gaps[0]:
             return None  # a template opening with a value reads any words before it
-        head, first = _reduce(message, False).norm.split(" ", 1)[0], self.lits[0].core
+        head, first = _first_word(_reduce(message, False).norm), self.lits[0].core
         if not (first.startswith(head) or head.startswith(first)):
             return None
         found = self.match(message, truncated=True)
@@ -235,9 +237,9 @@ class CompiledTemplate:
         """`fragment`, with the piece's first word starting a word of a literal."""
         text = _reduce(message, False)
         hay = text.norm
-        if len(hay.split(" ")) < _MIN_FRAGMENT_WORDS or not self.lits:
+        if hay.count(" ") + 1 < _MIN_FRAGMENT_WORDS or not self.lits:  # (blanks are single)
             return None
-        head = hay.split(" ", 1)[0]
+        head = _first_word(hay)
         for i, lit in enumerate(self.lits):
             core = lit.core
             for start in _word_starts(core, head, skip_first=i == 0 and not self.gaps[0]):
@@ -449,6 +451,12 @@ def _word_starts(core: str, head: str, *, skip_first: bool) -> list[int]:
     return starts[1:] if skip_first and starts[:1] == [0] else starts
 
 
+def _first_word(norm: str) -> str:
+    """The first word of reduced text (`norm.split(" ", 1)[0]`, without copying the rest)."""
+    end = norm.find(" ")
+    return norm if end < 0 else norm[:end]
+
+
 def _assign(gap: list[_Slot], raw: str, values: dict[str, str]) -> None:
     """Share a gap's text among its placeholders, splitting at blanks only where the template
     has blanks between them; a repeated expression keeps its first non-empty value."""
@@ -501,6 +509,12 @@ def literal_runs(message: str) -> list[str]:
     and identifiers, `<...>` reprs, long tokens with digits. Runs break at dropped values and
     at punctuation after which a value usually follows (`:`, `,`, `=`, brackets, a full stop).
     """
+    return list(_literal_runs(message))
+
+
+@functools.lru_cache(maxsize=256)
+def _literal_runs(message: str) -> tuple[str, ...]:
+    """`literal_runs`, kept: one lookup reads the runs of its messages in every round."""
     runs: list[str] = []
     current: list[str] = []
 
@@ -526,4 +540,4 @@ def literal_runs(message: str) -> list[str]:
         if chunk[-1] in _BREAKS or (chunk[-1] == "." and len(core) > 1):
             flush()
     flush()
-    return runs
+    return tuple(runs)

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 import msgspec
 
 from errdex.history.timeline import Links, lineage, newest_of, version_labels
+from errdex.match.across_projects import order_tied_projects
 from errdex.match.evidence import Frame
 from errdex.match.one_result import merge_releases, merge_same_text, with_versions
 from errdex.match.releases import choose_release
@@ -45,7 +46,8 @@ def settle_versions(
     to `merged`. Wording that changed is a different id: the template that explains the
     message best already won the ranking; ids of one error matched in several wordings
     become one result. For a match in an older version, `newest` says what the error is in
-    the newest one.
+    the newest one. Results of several projects tied on the same evidence are ordered and
+    said as such (`across_projects.py`).
     """
     labels: dict[str, list[str]] = {}
     rows: dict[str, list[StoredSite]] = {}  # each id's sites, read once
@@ -87,7 +89,8 @@ def settle_versions(
     scores = {m.id: m.score for m in settled}
     settled = [m for m in settled if not _superseded(m, scores)]
     settled.sort(key=lambda m: (-m.score, -m.literal_length(), _age(m, labels)))
-    return merge_same_text(with_versions(store, merge_releases(settled), labels, rows))
+    results = merge_same_text(with_versions(store, merge_releases(settled), labels, rows))
+    return order_tied_projects(results, exception)
 
 
 # Only the first few matches (those shown) look for their error under other ids: each look

@@ -40,10 +40,16 @@ class Weights:
     # (`jws.encode(` for `PyJWS.encode`): of sites warning the same text, the one the user's
     # line reached; a tie-break, far below any difference in how well the text matches.
     printed_call: float = 0.03
+    # ... or calls a function that reaches the site's through the calls the linker followed
+    # (a `stacklevel` further up): weaker than naming the site's own function.
+    printed_caller: float = 0.02
     # The paste is a rich panel (`╭─ Error ─╮`) and the site's release draws its errors in
-    # one: of one text in a program and in the framework it copies (typer's own click), the
-    # program; a tie-break, as `printed_call`.
-    rich_panel: float = 0.05
+    # one: the panel names the program that printed it. Of one text in a program and in the
+    # framework it copies (typer's own click), the program, though the copy's printed form
+    # is written less literally (`Missing {self.param_type}` where click has `Missing
+    # argument`); every site of a release that draws panels gets it alike, so it never
+    # reorders one release's sites.
+    rich_panel: float = 0.2
     # A log prefix naming only the file: many sites share a file, so barely a tie-break.
     log_file: float = 0.05
 

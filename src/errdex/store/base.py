@@ -187,8 +187,14 @@ class Store(abc.ABC):
         project: str | None = None,
         version: str | None = None,
         limit: int = 200,
+        *,
+        bare: bool = False,
     ) -> list[StoredSite]:
-        """Sites whose exception class is called `name` (its last component), newest first."""
+        """Sites whose exception class is called `name` (its last component), newest first.
+
+        With `bare`, only the raises without a message (`raise NotImplementedError`), the
+        first of each version first: what a paste of the class alone can come from, spread
+        over the catalog rather than all from the version indexed last."""
 
     @abc.abstractmethod
     def sites_of_kind(

@@ -142,9 +142,10 @@ class SqlStore(Store):
         when no term can match. `counts` and `total` are `_doc_counts`' answer."""
 
     @abc.abstractmethod
-    def _texts_raising(self, name: str) -> tuple[str, list[Any]]:
+    def _texts_raising(self, name: str, *, bare: bool = False) -> tuple[str, list[Any]]:
         """A query of the search texts whose exception names hold `name` (an identifier), as
-        `doc`, newest first, and its arguments."""
+        `doc`, newest first, and its arguments; with `bare`, only texts with no words of a
+        message."""
 
     # Writing -----------------------------------------------------------------------------
 
@@ -294,15 +295,24 @@ class SqlStore(Store):
         project: str | None = None,
         version: str | None = None,
         limit: int = 200,
+        *,
+        bare: bool = False,
     ) -> list[StoredSite]:
         short = name.rsplit(".", 1)[-1]
         if not IDENTIFIER.fullmatch(short):
             return []
         with self._guard() as conn:
-            scope = self._scope(conn, project, version)
-            query, args = self._texts_raising(short)
+            where, scoped = self._scope(conn, project, version)
+            query, args = self._texts_raising(short, bare=bare)
             args.append(text_limit(limit, project, version))
-            return self._sites_of(conn, query, args, scope, PLAINEST, limit)
+            if not bare:
+                return self._sites_of(conn, query, args, (where, scoped), PLAINEST, limit)
+            # A text without a message is shared by every bare raise of the class: thousands
+            # in a catalog. The first of each version, then the second, ...: every project
+            # is among the candidates, not the version indexed last alone.
+            spread = "row_number() OVER (PARTITION BY s.version_id ORDER BY s.id), s.id DESC"
+            bare_scope = (f"{where} AND coalesce(s.message, '') = ''", scoped)
+            return self._sites_of(conn, query, args, bare_scope, spread, limit)
 
     def sites_of_kind(
         self, kind: str, project: str, version: str | None = None, limit: int = 2000

@@ -24,6 +24,7 @@ CACHE_KIB = 64 * 1024  # a version's write fits in the page cache; taken only as
 
 # bm25 weights of the search columns: message, reasons, exception.
 _BM25 = "bm25(search_text, 1.0, 1.0, 0.5)"
+_MAX_COUNTED = 200_000  # tokens whose counts are kept (a catalog's vocabulary is smaller)
 
 
 class SqliteStore(SqlStore):
@@ -32,6 +33,10 @@ class SqliteStore(SqlStore):
     def __init__(self, path: str) -> None:
         super().__init__(path)
         self._vocabulary = False  # temp.search_vocab made on this connection
+        # Texts per search token, and all texts, as of a state of the database (`_doc_counts`).
+        self._counted: dict[str, int] = {}
+        self._total: int | None = None
+        self._counted_at: tuple[int, int] | None = None
         try:
             if path != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -112,21 +117,37 @@ class SqliteStore(SqlStore):
         return changing(self._conn)
 
     def _doc_counts(self, conn: Connection, tokens: list[str]) -> tuple[dict[str, int], int]:
+        """The texts holding each token (those no text holds left out), and all texts.
+
+        FTS5 counts a token's texts by reading its whole list of postings, and the common
+        words of messages come back in lookup after lookup: counts are kept until the
+        database changes (`data_version` says another connection wrote; `total_changes`,
+        this one)."""
         if not self._vocabulary:
             conn.execute(
                 "CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocab"
                 " USING fts5vocab(main, search_text, row)"
             )
             self._vocabulary = True
-        counts = dict(
-            conn.execute(
-                "SELECT term, doc FROM temp.search_vocab"
-                " WHERE term IN (SELECT value FROM json_each(?))",
-                (json.dumps(tokens),),
-            ).fetchall()
-        )
-        (total,) = conn.execute("SELECT count(*) FROM search_docs").fetchone()
-        return counts, int(total)
+        (written,) = conn.execute("PRAGMA data_version").fetchone()
+        state = (int(written), self._conn.total_changes)
+        if state != self._counted_at or len(self._counted) > _MAX_COUNTED:
+            self._counted, self._counted_at, self._total = {}, state, None
+        missing = [token for token in tokens if token not in self._counted]
+        if missing:
+            found = dict(
+                conn.execute(
+                    "SELECT term, doc FROM temp.search_vocab"
+                    " WHERE term IN (SELECT value FROM json_each(?))",
+                    (json.dumps(missing),),
+                ).fetchall()
+            )
+            self._counted.update((token, int(found.get(token, 0))) for token in missing)
+        if self._total is None:
+            (total,) = conn.execute("SELECT count(*) FROM search_docs").fetchone()
+            self._total = int(total)
+        counts = {token: self._counted[token] for token in tokens if self._counted[token]}
+        return counts, self._total
 
     def _best_texts(
         self, terms: list[str], every: bool, counts: dict[str, int], total: int
@@ -137,7 +158,8 @@ class SqliteStore(SqlStore):
         query = f"SELECT rowid AS doc, {_BM25} AS score FROM search_text"
         return query + " WHERE search_text MATCH ? ORDER BY score", [expression]
 
-    def _texts_raising(self, name: str) -> tuple[str, list[Any]]:
+    def _texts_raising(self, name: str, *, bare: bool = False) -> tuple[str, list[Any]]:
         # Rowids grow with time: the highest are the newest texts.
         query = "SELECT rowid AS doc FROM search_text WHERE search_text MATCH ?"
+        query += " AND message = ''" if bare else ""
         return query + " ORDER BY rowid DESC", [f'exception : "{name}"']

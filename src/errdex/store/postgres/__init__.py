@@ -121,6 +121,8 @@ class PostgresStore(SqlStore):
         joined = (" & " if every else " | ").join(weighed)
         return _BEST_TEXTS, [RANK_WEIGHTS, list(weighed), list(weighed.values()), joined]
 
-    def _texts_raising(self, name: str) -> tuple[str, list[Any]]:
+    def _texts_raising(self, name: str, *, bare: bool = False) -> tuple[str, list[Any]]:
         query = "SELECT d.key AS doc FROM search_docs d WHERE d.words @@ ?::tsquery"
+        # A message's words carry the first weight (`FIELD_WEIGHTS`): none, no message.
+        query += " AND length(ts_filter(d.words, '{a}')) = 0" if bare else ""
         return query + " ORDER BY d.added DESC", [exception_query(name)]
