@@ -54,10 +54,13 @@ def settle_versions(
     links: Links = {}  # each error's pairings with the releases beside it, worked out once
     settled: list[Match] = []
     for rank, match in enumerate(matches):
-        sites = rows[match.id] = store.get_error(match.id)
         order = labels.get(match.project)
         if order is None:
             order = labels[match.project] = version_labels(store, match.project)
+        if len(order) < 2:
+            settled.append(match)  # one release of its project: no other to choose or name
+            continue
+        sites = rows[match.id] = store.get_error(match.id)
         alike: list[str] = []
         if version is None and rank < _ALIKE_RANKS and (match.confident or frames):
             alike = _same_text_elsewhere(store, match.id, sites, order, rows, links)
