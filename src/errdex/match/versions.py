@@ -16,7 +16,12 @@ import msgspec
 from errdex.history.timeline import Links, lineage, newest_of, version_labels
 from errdex.match.across_projects import order_tied_projects
 from errdex.match.evidence import Frame
-from errdex.match.one_result import merge_releases, merge_same_text, with_versions
+from errdex.match.one_result import (
+    merge_releases,
+    merge_renamed,
+    merge_same_text,
+    with_versions,
+)
 from errdex.match.releases import choose_release
 from errdex.match.results import Match
 from errdex.store.base import Store, StoredSite
@@ -92,7 +97,8 @@ def settle_versions(
     scores = {m.id: m.score for m in settled}
     settled = [m for m in settled if not _superseded(m, scores)]
     settled.sort(key=lambda m: (-m.score, -m.literal_length(), _age(m, labels)))
-    results = merge_same_text(with_versions(store, merge_releases(settled), labels, rows))
+    one = merge_renamed(store, merge_releases(settled), rows)
+    results = merge_same_text(with_versions(store, one, labels, rows))
     return order_tied_projects(results, exception)
 
 
