@@ -97,7 +97,7 @@ def settle_versions(
     scores = {m.id: m.score for m in settled}
     settled = [m for m in settled if not _superseded(m, scores)]
     settled.sort(key=lambda m: (-m.score, -m.literal_length(), _age(m, labels)))
-    one = merge_renamed(store, merge_releases(settled), rows)
+    one = merge_renamed(store, merge_releases(settled), rows, labels)
     results = merge_same_text(with_versions(store, one, labels, rows))
     return order_tied_projects(results, exception)
 
