@@ -6,7 +6,7 @@ when nothing in the paste tells them apart, merged into one result that says so.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
@@ -196,7 +196,10 @@ def _ref(match: Match) -> SiteRef:
 
 
 def merge_renamed(
-    store: Store, matches: Sequence[Match], rows: dict[str, list[StoredSite]]
+    store: Store,
+    matches: Sequence[Match],
+    rows: dict[str, list[StoredSite]],
+    labels: Mapping[str, Sequence[str]],
 ) -> list[Match]:
     """Matches of one project and class that explain the paste equally, from releases none
     of which holds both, as one result: the error renamed and reworded between releases
@@ -204,9 +207,12 @@ def merge_renamed(
     `create_model_field` with a longer hint), which the history does not link. The first
     (the newer, as ranked) stays; the other's ids go to its `merged`, and it is not
     `confident`: the paste does not say which release it came from. `rows` holds each id's
-    sites, read as needed."""
+    sites, read as needed; `labels`, each project's releases (of one, nothing is renamed)."""
     out: list[Match] = []
     for match in matches:
+        if len(labels.get(match.project, ())) < 2:
+            out.append(match)
+            continue
         held = next((m for m in out if _renamed(store, m, match, rows)), None)
         if held is None:
             out.append(match)
