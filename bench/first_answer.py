@@ -168,7 +168,6 @@ def case_pastes(name: str) -> list[tuple[str, str, str]]:
 def sampled_pastes(store: Any, name: str, count: int) -> list[tuple[str, str, str]]:
     """`count` raise sites of the package, each as a one-frame traceback and as its message
     alone: the values filled in with made-up words, as a user's paste has its own."""
-    from errdex.facts import Placeholder
 
     sites = [
         s
@@ -181,7 +180,7 @@ def sampled_pastes(store: Any, name: str, count: int) -> list[tuple[str, str, st
     for number, indexed in enumerate(chosen, 1):
         assert indexed.site.message is not None and indexed.exception is not None
         message = "".join(
-            f"'value{n}'" if isinstance(part, Placeholder) else part
+            _filled(n, part, indexed.site.message.parts)
             for n, part in enumerate(indexed.site.message.parts)
         )
         line = f"{indexed.exception.name}: {' '.join(message.split())}"
@@ -194,6 +193,17 @@ def sampled_pastes(store: Any, name: str, count: int) -> list[tuple[str, str, st
         found.append((f"{name}-site-{number}", "traceback", traceback))
         found.append((f"{name}-site-{number}", "message", line))
     return found
+
+
+def _filled(n: int, part: object, parts: tuple[object, ...]) -> str:
+    """A template's part as a user's paste has it: a value is a made-up word, quoted unless
+    the template quotes it itself (`dtype '{dtype}'` reads `dtype 'value1'`, not
+    `dtype ''value1''`)."""
+    if isinstance(part, str):
+        return part
+    before = parts[n - 1] if n else ""
+    quoted = isinstance(before, str) and before.endswith(("'", '"', "`"))
+    return f"value{n}" if quoted else f"'value{n}'"
 
 
 # -- timing -------------------------------------------------------------------------------

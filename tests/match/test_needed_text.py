@@ -71,3 +71,29 @@ def test_a_cut_that_would_not_parse_leaves_the_file_as_it_is() -> None:
     # did to a reader of lines: the cut would leave its tail at module level.
     module = b"def table():\n    return [\n1, 2,\n    ]\nGOOD = 1\n"
     assert only_needed(module, Need(frozenset({"GOOD"}))) == module
+
+
+def test_a_large_class_whose_method_raised_keeps_that_method_and_what_it_calls() -> None:
+    module = (
+        b"class Compiler:\n"  # 1
+        b"    def __init__(self, dialect):\n"
+        b"        self.dialect = dialect\n"
+        b"    @property\n"
+        b"    def name(self):\n"  # 5
+        b"        return self.dialect\n"
+        b"    def visit_insert(self, stmt):\n"
+        b"        if not self._multirow():\n"
+        b"            raise ValueError(f'{self.name} cannot insert many rows')\n"
+        b"    def _multirow(self):\n"  # 10
+        b"        return False\n"
+        b"    def visit_select(\n"
+        b"        self, stmt,\n"
+        b"    ):\n"
+        b"        raise ValueError('no select')\n"  # 15
+    )
+    cut = only_needed(module, Need(frozenset(), frozenset({9})))
+    lines = _lines(cut)
+    assert lines[:11] == _lines(module)[:11]  # the raise, its helper, __init__, the property
+    assert lines[11:15] == ["    def visit_select(*a, **k): ...", "", "", ""]
+    facts = extract_file("pkg/compiler.py", cut)
+    assert [s.line for s in facts.sites] == [9]

@@ -27,6 +27,7 @@ _DEFINITION = re.compile(
 )
 _TOP_LEVEL = re.compile(r"^(?=[^\s#)\]}])", re.MULTILINE)  # the next top-level statement
 _NAME = re.compile(r"[A-Za-z_]\w*")
+_ATTRIBUTE = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\.(\w+)")
 _NAME_PATH = re.compile(r"[A-Za-z_][\w.]*")
 _CLASS_HEADER = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.MULTILINE)
 _EXCEPTIONISH = re.compile(r"Error|Exception|Warning|Exit|Abort|Fail|Interrupt")
@@ -125,8 +126,17 @@ def _attributes(text: str, alias: str) -> frozenset[str] | None:
     """The names a file reads off a module it imports whole (`util.warn` of `from .. import
     util`), or None when it never reads one that way (it passes the module on, or uses it
     some other way)."""
-    used = frozenset(re.findall(rf"(?<![\w.]){re.escape(alias)}\.(\w+)", text))
-    return used or None
+    return _read_off(text).get(alias)
+
+
+@functools.lru_cache(maxsize=8)
+def _read_off(text: str) -> dict[str, frozenset[str]]:
+    """Every `name.attribute` the text reads, by name: one pass over a file, however many
+    modules it imports whole."""
+    found: dict[str, set[str]] = {}
+    for name, attribute in _ATTRIBUTE.findall(text):
+        found.setdefault(name, set()).add(attribute)
+    return {name: frozenset(attributes) for name, attributes in found.items()}
 
 
 def _followed(
@@ -155,6 +165,10 @@ def _followed(
             # A statement importing many names (an `__init__` re-exporting a module's API)
             # is needed for those wanted here, not for all it lists.
             names = names & relevant
+        elif relevant is not None and names is None and found.binds is None:
+            # `from .module import *`, for the names wanted that the module's text holds.
+            target = read.get(found.file) or b""
+            names = frozenset(name for name in relevant if name.encode() in target)
         yield found.file, names
         if _is_init(found.file) and names is not None and hops < _MAX_HOPS:
             yield from _followed(read, found.file, names, modules, hops + 1)

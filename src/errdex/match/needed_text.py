@@ -27,6 +27,8 @@ from errdex.match.import_graph import code_names, exception_like, outline
 
 _DEFINITION = re.compile(r"^(async[ \t]+def|def|class)[ \t]+(\w+)", re.MULTILINE)
 _TOP_LEVEL = re.compile(r"^(?=[^\s#)\]}])", re.MULTILINE)  # a statement at column 0
+_METHOD = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
+_LINE = re.compile(r"^([ \t]*)(?=[^\s#)\]}])", re.MULTILINE)  # a line's indentation
 
 
 class _Definition(NamedTuple):
@@ -99,21 +101,73 @@ def only_needed(data: bytes, need: Need) -> bytes:
         if d.kind == "class" and not exception_like(d.name, bases.get(d.name, ()))
     }
     needed = needed_definitions(text, need.names, spans, plain)
-    holding = {d.name for d in _holding(text, definitions, need.lines)}
+    cuts: list[tuple[int, int, str]] = []
+    for definition in definitions:
+        start, end, kind, name = definition
+        if definition in _holding(text, [definition], need.lines):
+            if name in plain:  # a large class whose method raised: that method, not all
+                cuts += _method_cuts(text, definition, need.lines, strings)
+        elif name not in needed:
+            stub = f"class {name}: ..." if kind == "class" else f"def {name}(*a, **k): ..."
+            cuts.append((start, end, stub))
+    if not cuts:
+        return data
     pieces: list[str] = []
     done = 0
-    for definition in definitions:
-        if definition.name in needed or definition.name in holding:
-            continue
-        start, end, kind, name = definition
-        stub = f"class {name}: ..." if kind == "class" else f"def {name}(*a, **k): ..."
+    for start, end, stub in sorted(cuts):
         pieces += [text[done:start], stub, "\n" * text.count("\n", start, end)]
         done = end
-    if not done:
-        return data
     pieces.append(text[done:])
     cut = "".join(pieces)
     return cut.encode() if _parses(cut) else data
+
+
+def _method_cuts(
+    text: str, owner: _Definition, lines: frozenset[int], strings: list[int]
+) -> list[tuple[int, int, str]]:
+    """Stubs for the methods of a class (no exception) that hold none of `lines` and that
+    those holding them do not call, in turn; its special methods and properties kept (what
+    a condition's `self.attr` reads)."""
+    methods = [
+        found
+        for found in _METHOD.finditer(text, owner.start, owner.end)
+        if not inside_bounds(strings, found.start())
+    ]
+    if not methods:
+        return []
+    indent = min(len(found[1]) for found in methods)  # the class's own, not nested ones
+    spans: dict[str, tuple[int, int]] = {}
+    kept: set[str] = set()
+    before = owner.start
+    for found in (m for m in methods if len(m[1]) == indent):
+        end = _block_end(text, found.end(), owner.end, indent, strings)
+        name = found[2]
+        first = text.count("\n", 0, found.start()) + 1
+        last = first + text.count("\n", found.start(), end)
+        special = name.startswith("__") and name.endswith("__")
+        if (
+            special
+            or "property" in text[before : found.start()]
+            or any(first <= line < last for line in lines)
+        ):
+            kept.add(name)
+        spans.setdefault(name, (found.start(), end))
+        before = end
+    needed = needed_definitions(text, frozenset(kept), spans)
+    return [
+        (start, end, f"{' ' * indent}def {name}(*a, **k): ...")
+        for name, (start, end) in spans.items()
+        if name not in needed and text[start:end].startswith(" " * indent)
+    ]
+
+
+def _block_end(text: str, start: int, end: int, indent: int, strings: list[int]) -> int:
+    """Where the first line after `start` indented `indent` or less begins (not blank, not
+    a comment, not a closing bracket, not in a triple-quoted string), or `end`."""
+    for found in _LINE.finditer(text, start, end):
+        if len(found[1]) <= indent and not inside_bounds(strings, found.start()):
+            return found.start()
+    return end
 
 
 def _holding(
