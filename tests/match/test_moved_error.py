@@ -76,6 +76,19 @@ Traceback (most recent call last):
     assert "version 1.0: the innermost frame is at its line 4" in best.why[-1]
 
 
+def test_a_frame_line_split_at_its_path_still_picks_the_release(store: Store) -> None:
+    # Pasted through a tool that cut `File "...` and put each piece on a line of its own.
+    paste = f"""\
+/load.py"
+
+line 4, in load
+ raise ValueError("no path to load the plugin from")
+
+{MESSAGE}"""
+    best = lookup_text(store, paste).matches[0]
+    assert (best.version, best.function, best.line) == ("1.0", "load", 4)
+
+
 # 2.0 renamed the function and added a hint to the text: the history links neither id to
 # the other, and a paste of the text's start fits both.
 RENAMED_OLD = {

@@ -114,6 +114,10 @@ class Weights:
     # A template spanning the whole message scores at least this: above a raise matched by
     # its class alone with every guard word (`by_class` + `guard_words_cap`).
     whole_floor: float = 0.5
+    # The first result of one project and a `confident` one of another project scoring
+    # within this of it: the text fits both, so nothing decided between them (a frame or
+    # the class with its module would have opened a wider gap); the first is not sure.
+    contested: float = 0.2
     # A best score this high from the narrow search needs no wider one.
     strong: float = 0.9
 
