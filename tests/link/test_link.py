@@ -665,6 +665,42 @@ def test_a_raise_that_chooses_its_exception_raises_the_call_it_makes() -> None:
     }
 
 
+def test_a_raise_of_an_alternative_constructor_raises_its_class() -> None:
+    # jsonschema's `raise exceptions.SchemaError.create_from(error)`.
+    sites = link(
+        {
+            "demo/errors.py": """
+                class _Error(Exception):
+                    def __init__(self, message, path=()):
+                        super().__init__(message)
+                        self.path = path
+
+                    @classmethod
+                    def create_from(cls, other):
+                        return cls(other.message, other.path)
+
+                class SchemaError(_Error):
+                    \"\"\"The schema itself is invalid.\"\"\"
+
+                    class Detail(Exception):
+                        pass
+                """,
+            "demo/check.py": """
+                from demo import errors
+
+                def check_schema(errors_found):
+                    for error in errors_found:
+                        raise errors.SchemaError.create_from(error)
+                    raise errors.SchemaError.Detail("nested")
+                """,
+        }
+    )
+    raised = {s.site.line: s.exception for s in sites if s.file == "demo/check.py"}
+    assert raised[6] is not None and raised[6].qualname == "demo.errors.SchemaError"
+    assert raised[6].defined_in == "demo/errors.py"
+    assert raised[7] is not None and raised[7].name == "Detail"  # a class, not a method
+
+
 # Messages kept in class tables by key: marshmallow 3's `make_error`, Django REST framework's
 # `fail`, Django forms' `self.error_messages[...]`.
 MESSAGE_TABLES = {

@@ -35,6 +35,11 @@ LIBRARY = {
             if opt not in known:
                 raise NoSuchOption(f"No such option: {opt}")
             return known[opt]
+
+        def choose(value, choices):
+            if value not in choices:
+                raise ValueError(f"{value!r} is not one of {', '.join(map(repr, choices))}.")
+            return value
         """,
 }
 APPLICATION = {
@@ -47,6 +52,11 @@ APPLICATION = {
 
         def reject(name):
             raise NoSuchOption(f"No such option: {name}")
+
+        def convert(value, names):
+            if value not in names:
+                raise ValueError(f"'{value}' is not one of {names}.")
+            return value
         """,
     # More raises of the class with a message than a lookup reads of a class's raises.
     "app/steps.py": "".join(
@@ -113,3 +123,11 @@ def test_a_builtin_class_alone_finds_its_raise_without_a_message(store: Store) -
     first = lookup_text(store, "NotImplementedError").matches[0]
     assert (first.file, first.line, first.message) == ("optlib/base.py", 4, None)
     assert "raised without a message" in " ".join(first.why)
+
+
+def test_a_text_two_projects_explain_nearly_alike_is_not_sure(store: Store) -> None:
+    # Not the same template, yet both fit the paste: the first is not claimed.
+    matches = lookup_text(store, "ValueError: 'nope' is not one of 'a', 'b'.").matches
+    assert {m.function for m in matches[:2]} == {"choose", "convert"}
+    assert not matches[0].confident
+    assert "explains the paste nearly as well" in matches[0].why[-1]

@@ -89,10 +89,18 @@ PACKAGE = {
                 return payload
 
             def _check(self, payload, key):
+                if payload is None:
+                    return payload
                 problem = key_problem(key)
                 if problem:
                     warnings.warn(problem, ShortKeyWarning, stacklevel=4)
                 return payload
+
+            def verify_complete(self, payload, key):
+                return self._check(payload, key)
+
+            def verify(self, payload, key):
+                return self.verify_complete(payload, key)
     """,
     "kit/tokens.py": DECODER.replace("Owner", "Tokens"),
     "kit/parts.py": DECODER.replace("Owner", "Parts"),
@@ -161,6 +169,25 @@ def test_the_warning_line_calls_the_function_that_warned(store: Store) -> None:
     )
     assert (found.file, found.function) == ("kit/keys.py", "Signer.sign")
     assert "the line printed under the warning calls Signer.sign" in found.why
+
+
+def test_the_warning_line_calls_a_function_that_reaches_the_one_that_warned(
+    store: Store,
+) -> None:
+    # pyjwt's `jws.decode(` printed under the warning of `_verify_signature` (stacklevel=4):
+    # `decode` calls `decode_complete`, which calls it.
+    found = first_match(
+        store,
+        """
+        /home/dev/app/tests/test_keys.py:591: ShortKeyWarning: The key is 1 bytes long, below the minimum of 32 bytes.
+          verified = signer.verify(payload, secret)
+        """,  # noqa: E501
+    )
+    assert (found.file, found.function) == ("kit/keys.py", "Signer._check")
+    assert (
+        "the line printed under the warning calls Signer.verify, which reaches Signer._check"
+        in found.why
+    )
 
 
 def test_the_receiver_names_the_class_of_two_alike_methods(store: Store) -> None:

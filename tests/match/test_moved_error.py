@@ -74,3 +74,76 @@ Traceback (most recent call last):
     old_id = {s.id for s in store.get_error(best.id)}
     assert old_id == {best.id}  # the id shown is the error's id in 1.0
     assert "version 1.0: the innermost frame is at its line 4" in best.why[-1]
+
+
+def test_a_frame_line_split_at_its_path_still_picks_the_release(store: Store) -> None:
+    # Pasted through a tool that cut `File "...` and put each piece on a line of its own.
+    paste = f"""\
+/load.py"
+
+line 4, in load
+ raise ValueError("no path to load the plugin from")
+
+{MESSAGE}"""
+    best = lookup_text(store, paste).matches[0]
+    assert (best.version, best.function, best.line) == ("1.0", "load", 4)
+
+
+# 2.0 renamed the function and added a hint to the text: the history links neither id to
+# the other, and a paste of the text's start fits both.
+RENAMED_OLD = {
+    "api/__init__.py": "",
+    "api/utils.py": """
+        class APIError(Exception):
+            pass
+
+        def create_response_field(name, type_):
+            if type_ is None:
+                raise APIError(f"Invalid args for response field! Hint: check {type_}")
+            return name
+        """,
+}
+RENAMED_NEW = {
+    "api/__init__.py": "",
+    "api/utils.py": """
+        class APIError(Exception):
+            pass
+
+        def create_model_field(name, type_, mode="validation"):
+            if type_ is None:
+                raise APIError(
+                    f"Invalid args for response field! Hint: check that {type_} is a valid "
+                    "field type; disable generating it with response_model=None."
+                )
+            return name
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def renamed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    releases = {"1.0": RENAMED_OLD, "2.0": RENAMED_NEW}
+    db = indexed_store(tmp_path_factory.mktemp("renamed"), "api", releases)
+    yield db
+    db.close()
+
+
+def test_an_error_renamed_and_reworded_is_one_result_when_the_paste_fits_both(
+    renamed: Store,
+) -> None:
+    matches = lookup_text(renamed, "APIError: Invalid args for response field").matches
+    best = matches[0]
+    assert (best.version, best.function, best.confident) == ("2.0", "create_model_field", False)
+    assert len(best.merged) == 1
+    assert [(v.first, v.function) for v in best.versions] == [
+        ("2.0", "create_model_field"),
+        ("1.0", "create_response_field"),
+    ]
+    assert all(m.function != "create_response_field" for m in matches[1:])
+
+
+def test_the_wording_of_one_release_still_picks_it(renamed: Store) -> None:
+    paste = "APIError: Invalid args for response field! Hint: check None"
+    best = lookup_text(renamed, paste).matches[0]
+    assert (best.version, best.function) == ("1.0", "create_response_field")
+    assert best.merged == []

@@ -171,6 +171,26 @@ def test_in_a_store_of_a_few_texts_a_common_term_present_beats_one_absent() -> N
     assert informative_terms(terms, many, 1000) == ["StrictLegacySelect"]
 
 
+def test_sites_of_one_text_past_the_limit_come_plainest_first(store: Store) -> None:
+    """A text raised at more sites than a search takes: which come first depends on where
+    they are, not on the order their files were written (a first answer's subset and the
+    whole version then hold the same first sites)."""
+    files = ["pkg/_impl/a.py", "pkg/models/b/deep.py", "pkg/models/a.py", "pkg/__init__.py",
+             "pkg/_private.py", "pkg/z.py"]  # fmt: skip
+    sites = [
+        msgspec.structs.replace(
+            TOO_LONG, id=f"{n:016x}", file=file, module=file.removesuffix(".py").replace("/", ".")
+        )
+        for n, file in enumerate(files)
+    ]
+    store.write_version(version_info("1.0"), sites, {})
+
+    found = store.search_candidates(["larger", "allows"], limit=4)
+
+    assert [s.file for s in found] == ["pkg/__init__.py", "pkg/z.py", "pkg/models/a.py",
+                                       "pkg/models/b/deep.py"]  # fmt: skip
+
+
 def test_a_site_read_again_is_the_record_read_before_until_its_row_changes(
     filled: Store,
 ) -> None:

@@ -100,6 +100,8 @@ def _knob_action(node: ast.expr, condition: ConditionView, knob: Knob) -> KnobAc
         limit = _limit_action(node, knob, condition) if knob.same_value else None
         if limit is not None:
             return limit
+        if _kept_within(node, knob, condition):
+            return None  # no setting to change: the code holds the count to it itself
         if knob.behind in _names(node):
             return _generic(knob, condition)
         return None
@@ -261,26 +263,17 @@ def _flag_action(knob: Knob, shape: _Shape) -> KnobAction | None:
     return None
 
 
-_FLIPPED = {">": "<", ">=": "<=", "<": ">", "<=": ">="}
-_OPS = {ast.Gt: ">", ast.GtE: ">=", ast.Lt: "<", ast.LtE: "<="}
-
-
-def _limit_action(node: ast.expr, knob: Knob, condition: ConditionView) -> KnobAction | None:
-    """`len(ids) > self.max_model_len`, where a setting is the limit: a count of what the
-    use made (a prompt's tokens, redirects followed) on the other side, so the setting
-    can be raised (or lowered) past it. A value the code computed is its own bound, and
-    so is a count of the object's own state (`len(self.running)`) or one an `assert`
-    holds to the limit: the code keeps those within it, failing is its own fault."""
+def _limit(node: ast.expr, knob: Knob) -> tuple[ast.Call, str] | None:
+    """(the count, the operator as `knob <op> count`) when the node compares the knob's
+    name with a `len(...)`."""
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and knob.behind):
-        return None
-    if condition.kind is ConditionKind.ASSERT:
         return None
     op = _OPS.get(type(node.ops[0]))
     left, right = node.left, node.comparators[0]
     if op is None:
         return None
     if _is(right, knob.behind):
-        count, op = left, _FLIPPED[op]  # as `knob <flipped> count`
+        count, op = left, _FLIPPED[op]
     elif _is(left, knob.behind):
         count = right
     else:
@@ -292,13 +285,36 @@ def _limit_action(node: ast.expr, knob: Knob, condition: ConditionView) -> KnobA
         and len(count.args) == 1
     ):
         return None
-    counted_root = count.args[0]
-    while isinstance(counted_root, ast.Attribute | ast.Subscript | ast.Call):
-        counted_root = (
-            counted_root.func if isinstance(counted_root, ast.Call) else counted_root.value
-        )
-    if isinstance(counted_root, ast.Name) and counted_root.id in ("self", "cls"):
+    return count, op
+
+
+def _kept_within(node: ast.expr, knob: Knob, condition: ConditionView) -> bool:
+    """A count the code holds to the limit itself: one an `assert` checks, or of the
+    object's own state (`len(self.running)` in a scheduler). Failing is the code's own
+    fault; no setting is the way out."""
+    found = _limit(node, knob)
+    if found is None:
+        return False
+    if condition.kind is ConditionKind.ASSERT:
+        return True
+    root = found[0].args[0]
+    while isinstance(root, ast.Attribute | ast.Subscript | ast.Call):
+        root = root.func if isinstance(root, ast.Call) else root.value
+    return isinstance(root, ast.Name) and root.id in ("self", "cls")
+
+
+_FLIPPED = {">": "<", ">=": "<=", "<": ">", "<=": ">="}
+_OPS = {ast.Gt: ">", ast.GtE: ">=", ast.Lt: "<", ast.LtE: "<="}
+
+
+def _limit_action(node: ast.expr, knob: Knob, condition: ConditionView) -> KnobAction | None:
+    """`len(ids) > self.max_model_len`, where a setting is the limit: a count of what the
+    use made (a prompt's tokens, redirects followed) on the other side, so the setting
+    can be raised (or lowered) past it. A value the code computed is its own bound."""
+    found = _limit(node, knob)
+    if found is None or _kept_within(node, knob, condition):
         return None
+    count, op = found
     counted = code(ast.unparse(count))
     # the limit may have a ceiling of its own (a model's context): what is counted is
     # the user's too
@@ -376,8 +392,38 @@ def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
         text = f"Pass `{knob.name} '{setting}'` (with the rest of your {knob.name} fields)"
         if shape.op == "not in":
             text += f"; `{field}` may be any of {shape.value!r}"
+        text += _plain_flag_overrides(knob, field, value)
         return KnobAction(text=text, knob=knob.name, keyword=repr({field: value}))
     return None
+
+
+def overriding_flag(knob: Knob, field: str, value: object) -> tuple[str, str, str] | None:
+    """The plain flag that writes `field` of a JSON-valued flag's object to another value
+    when given, as (flag, value assigned, `file:line`): `--enable-return-routed-experts` sets
+    `enable_return_routed_experts` back to True whatever `--aux-output-config` says, so the
+    JSON's value alone does not hold."""
+    for written, flag, assigned, where in knob.json_set_by:
+        if written != field:
+            continue
+        try:
+            same = ast.literal_eval(assigned) == value
+        except (ValueError, SyntaxError, RecursionError):
+            same = False
+        if not same:
+            return flag, assigned, where
+    return None
+
+
+def _plain_flag_overrides(knob: Knob, field: str, value: object) -> str:
+    """What to leave out beside the JSON (see `overriding_flag`)."""
+    found = overriding_flag(knob, field, value)
+    if found is None:
+        return ""
+    flag, assigned, where = found
+    return (
+        f", and leave `{flag}` out: given, it sets `{field}` to `{assigned}` "
+        f"whatever the JSON says ({where})"
+    )
 
 
 def _positive_count(shape: _Shape) -> bool:

@@ -12,6 +12,7 @@ from errdex.sources.base import Source
 from errdex.store.base import Store
 
 Narrow = Callable[[Source], Source | None]
+SMALL_SUBSET_BYTES = 1_500_000
 
 
 def index_wanted(
@@ -46,7 +47,10 @@ def index_wanted(
             )
         announce(f"{verb} {name}{part}")
     if subset is not None:
-        return index_source(subset, store, partial=True)
+        # A subset small in bytes (its files cut to what the paste needs) extracts in less
+        # time than starting worker processes takes.
+        small = sum(len(f.data) for f in subset.files()) <= SMALL_SUBSET_BYTES
+        return index_source(subset, store, partial=True, workers=1 if small else None)
     return index_source(source, store)
 
 

@@ -171,7 +171,11 @@ def _link_and_write(
         laps.lap("link")
         # Every file is offered: the store keeps those a page may quote (a site's own, its
         # variants', its exception's definition).
-        stored = store.write_version(source.info, sites, dict(extracted.items))
+        written = dict(extracted.items)
+        # A first answer's subset extracts some files cut to the definitions it needs
+        # (`match/needed_text.py`); the store keeps them as they are written.
+        written.update(getattr(source, "as_written", {}))
+        stored = store.write_version(source.info, sites, written)
         laps.lap("write")
     return sites, stored
 

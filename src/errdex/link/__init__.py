@@ -45,7 +45,7 @@ from errdex.link.overrides import OverrideIndex
 from errdex.link.public import PublicPaths
 from errdex.link.reasons import ReasonsIndex
 from errdex.link.receivers import ReceiverClasses
-from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace
+from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace, ResolvedClass
 from errdex.link.selection import SelectionIndex
 from errdex.link.shown import ShownTexts, with_callers
 from errdex.link.tables import MessageTables
@@ -196,6 +196,7 @@ class _Context:
                     facts,
                     site.class_name,
                     site.message.literal_text if site.message is not None else None,
+                    site.function,
                 )
             ),
             tests=self.tests.tests_for(indexed) if self.tests else (),
@@ -321,6 +322,16 @@ def _exception_info(
 ) -> tuple[ExceptionInfo, _ClassMessage | None]:
     short = written.rsplit(".", 1)[-1]
     resolved = names.resolve_class(facts, written)
+    built: _ClassMessage | None = None
+    if resolved is None and "." in written and short[:1].islower():
+        # `raise SchemaError.create_from(error)`: a method of the class (an alternative
+        # constructor) makes the object raised, of that class; what it passes to
+        # `__init__` is unknown here, so the class's own message is not composed.
+        owner = names.resolve_class(facts, written.rsplit(".", 1)[0])
+        if owner is not None and _has_method(owner, short, names):
+            resolved = owner
+    elif resolved is not None:
+        built = class_message(resolved, names)
     if resolved is None:
         if written in BUILTIN_EXCEPTIONS:
             qualname = f"builtins.{written}"
@@ -337,7 +348,15 @@ def _exception_info(
         defined_in=resolved.file.path,
         line=resolved.fact.line,
     )
-    return info, class_message(resolved, names)
+    return info, built
+
+
+def _has_method(cls: ResolvedClass, name: str, names: Namespace) -> bool:
+    """The class, or one of its bases in the codebase, defines a method `name`."""
+    if name in cls.fact.methods:
+        return True
+    found = (names.classes.get(base) for base in names.bases(cls))
+    return any(base is not None and name in base.fact.methods for base in found)
 
 
 class _ConstantBindings:

@@ -21,8 +21,10 @@ from collections.abc import Sequence
 
 import msgspec
 
+from errdex.match.one_result import site_ref
 from errdex.match.results import Match
-from errdex.match.same_text import SiteRef, likelihood
+from errdex.match.same_text import likelihood
+from errdex.match.weights import WEIGHTS as W
 
 __all__ = ["order_tied_projects"]
 
@@ -41,6 +43,8 @@ def order_tied_projects(
     Ranking calls it without `say` before it cuts the candidates to the few it settles, so
     that the cut keeps the likeliest of a tie, not the projects indexed last."""
     home = _package_of(exception)
+    # Which results the text or a frame pinned, before ties among them are said.
+    sure = {(m.id, m.file, m.line) for m in matches if m.confident}
     out: list[Match] = []
     start = 0
     while start < len(matches):
@@ -49,7 +53,33 @@ def order_tied_projects(
             end += 1
         out.extend(_ordered_run(matches[start:end], home, say))
         start = end
-    return out
+    return _contested(out, sure) if say else out
+
+
+def _contested(matches: list[Match], sure: set[tuple[str, str, int]]) -> list[Match]:
+    """The first result not `confident` when another project's result is, scoring near it:
+    the text fits both (`'nope' is not one of 'a', 'b'.` in werkzeug and in typer)."""
+    if not matches or not matches[0].confident:
+        return matches
+    first = matches[0]
+    rival = next(
+        (
+            m
+            for m in matches[1:]
+            if m.project != first.project
+            and (m.id, m.file, m.line) in sure
+            and first.score - m.score < W.contested
+        ),
+        None,
+    )
+    if rival is None:
+        return matches
+    reason = (
+        f"{rival.project} {rival.version} ({rival.file}:{rival.line}) explains the paste "
+        "nearly as well: nothing in it tells which project raised it"
+    )
+    first = msgspec.structs.replace(first, confident=False, why=[*first.why, reason])
+    return [first, *matches[1:]]
 
 
 def _tied(first: Match, other: Match) -> bool:
@@ -102,13 +132,7 @@ def _ordered_run(run: Sequence[Match], home: str | None, say: bool) -> list[Matc
 
 
 def _preference(match: Match) -> tuple[tuple[int, ...], str, int]:
-    ref = SiteRef(
-        id=match.id, version=match.version, file=match.file, line=match.line,
-        function=match.function, callers=len(match.site.callers) if match.site else 0,
-        conditions=len(match.site.site.conditions) if match.site else 0, kind=match.kind,
-        through_helper=match.called_at is not None,
-    )  # fmt: skip
-    return likelihood(ref), match.file, match.line
+    return likelihood(site_ref(match)), match.file, match.line
 
 
 def _reason(match: Match, others: Sequence[Match], *, first: bool, home: bool) -> str:

@@ -21,8 +21,24 @@ def printed_clues(
     function = stored.site.function
     if not pinned and (call := printed_call(evidence.hint_code, function, stored.file)) > 0:
         yield W.printed_call * call, f"the line printed under the warning calls {function}"
+    elif not pinned and evidence.hint_code and (caller := _calling(evidence.hint_code, stored)):
+        yield (
+            W.printed_caller,
+            (f"the line printed under the warning calls {caller}, which reaches {function}"),
+        )
     if evidence.boxed and any(shown.how.endswith(IN_PANEL) for shown in stored.shown):
         yield W.rich_panel, "printed in a rich panel, as this release draws its errors"
+
+
+def _calling(code: str, stored: StoredSite) -> str | None:
+    """The caller of the site's function (at any depth the linker followed) that the printed
+    code line calls: a `stacklevel` past the warning's own caller points further up, at the
+    line that called the function a user called (`jws.decode(` reaches `_verify_signature`
+    through `decode_complete`)."""
+    for link in stored.caller_links:
+        if printed_call(code, link.function, link.file) > 0:
+            return link.function
+    return None
 
 
 # `name(` or `receiver.name(` in a printed code line; bounded, as every pattern on a paste.

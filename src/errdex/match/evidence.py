@@ -18,11 +18,16 @@ class Frame(msgspec.Struct, frozen=True):
 
 def at_lines(frame: Frame, file: str, line: int, end_line: int) -> bool:
     """The frame points into lines `line`..`end_line` of `file` (a path inside the version);
-    the printed path may carry any prefix (site-packages, a checkout, a Windows drive)."""
+    the printed path may carry any prefix (site-packages, a checkout, a Windows drive), or
+    have lost its start to the paste (`/models.py"` of a frame line cut at a folder)."""
     if frame.line is None or not (line <= frame.line <= end_line):
         return False
     path = frame.path.replace("\\", "/")
-    return path == file or path.endswith("/" + file)
+    return (
+        path == file
+        or path.endswith("/" + file)
+        or (path.startswith("/") and ("/" + file).endswith(path))
+    )
 
 
 class ErrorEvidence(msgspec.Struct, frozen=True):

@@ -27,8 +27,10 @@ _DEFINITION = re.compile(
 )
 _TOP_LEVEL = re.compile(r"^(?=[^\s#)\]}])", re.MULTILINE)  # the next top-level statement
 _NAME = re.compile(r"[A-Za-z_]\w*")
+_ATTRIBUTE = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\.(\w+)")
 _NAME_PATH = re.compile(r"[A-Za-z_][\w.]*")
 _CLASS_HEADER = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.MULTILINE)
+_EXCEPTIONISH = re.compile(r"Error|Exception|Warning|Exit|Abort|Fail|Interrupt")
 _MAX_HOPS = 6  # re-export chains through `__init__` files longer than this are not followed
 
 
@@ -41,10 +43,17 @@ class Import(NamedTuple):
     binds: frozenset[str] | None  # the names the statement binds where it is; None: `*`
 
 
-def module_files(paths: Iterable[str]) -> dict[str, str]:
+class ModuleFiles(dict[str, str]):
+    """Dotted module name → file, for every file of a package; hashed by identity, so that
+    what is read of one package's files can be kept for it."""
+
+    __hash__ = object.__hash__  # type: ignore[assignment]
+
+
+def module_files(paths: Iterable[str]) -> ModuleFiles:
     """Dotted module name → file, for every file of the package (named as extraction names
     them: a `src/` layout's folder is no part of the name)."""
-    return {module_name(path)[0]: path for path in paths}
+    return ModuleFiles((module_name(path)[0], path) for path in paths)
 
 
 def _is_init(path: str) -> bool:
@@ -106,12 +115,28 @@ def imports_of(path: str, data: bytes, modules: Mapping[str, str]) -> Iterator[I
                 yield Import(modules[submodule], used, frozenset({alias}))
 
 
+@functools.lru_cache(maxsize=256)
+def _imports_once(path: str, data: bytes, modules: ModuleFiles) -> tuple[Import, ...]:
+    """`imports_of`, read once per file of a package however often re-exports through its
+    `__init__` files lead to it."""
+    return tuple(imports_of(path, data, modules))
+
+
 def _attributes(text: str, alias: str) -> frozenset[str] | None:
     """The names a file reads off a module it imports whole (`util.warn` of `from .. import
     util`), or None when it never reads one that way (it passes the module on, or uses it
     some other way)."""
-    used = frozenset(re.findall(rf"(?<![\w.]){re.escape(alias)}\.(\w+)", text))
-    return used or None
+    return _read_off(text).get(alias)
+
+
+@functools.lru_cache(maxsize=8)
+def _read_off(text: str) -> dict[str, frozenset[str]]:
+    """Every `name.attribute` the text reads, by name: one pass over a file, however many
+    modules it imports whole."""
+    found: dict[str, set[str]] = {}
+    for name, attribute in _ATTRIBUTE.findall(text):
+        found.setdefault(name, set()).add(attribute)
+    return {name: frozenset(attributes) for name, attributes in found.items()}
 
 
 def _followed(
@@ -131,12 +156,22 @@ def _followed(
     if data is None:
         return
     relevant = wanted if wanted is None or not uses else _used_by(data, wanted)
-    for found in imports_of(path, data, modules):
+    known = modules if isinstance(modules, ModuleFiles) else ModuleFiles(modules)
+    for found in _imports_once(path, data, known):
         if relevant is not None and not _may_bind(read, found, relevant):
             continue
-        yield found.file, found.names
-        if _is_init(found.file) and found.names is not None and hops < _MAX_HOPS:
-            yield from _followed(read, found.file, found.names, modules, hops + 1)
+        names = found.names
+        if relevant is not None and names is not None and names == found.binds:
+            # A statement importing many names (an `__init__` re-exporting a module's API)
+            # is needed for those wanted here, not for all it lists.
+            names = names & relevant
+        elif relevant is not None and names is None and found.binds is None:
+            # `from .module import *`, for the names wanted that the module's text holds.
+            target = read.get(found.file) or b""
+            names = frozenset(name for name in relevant if name.encode() in target)
+        yield found.file, names
+        if _is_init(found.file) and names is not None and hops < _MAX_HOPS:
+            yield from _followed(read, found.file, names, modules, hops + 1)
 
 
 class _Outline(NamedTuple):
@@ -152,7 +187,7 @@ class _Outline(NamedTuple):
 
 
 @functools.lru_cache(maxsize=64)
-def _outline(data: bytes) -> _Outline:
+def outline(data: bytes) -> _Outline:
     """The module's outline, made once per file (the same bytes are asked for many names)."""
     text = data.decode("utf-8", "replace")
     spans: dict[str, tuple[int, int]] = {}
@@ -182,38 +217,38 @@ def definitions_at(data: bytes, lines: Iterable[int]) -> frozenset[str] | None:
     holding each, or, in a class, the names its method holding the line uses (a class's
     other methods use what they will; a method of a large class is what raised); None when
     one is in no definition (code at module level may use anything the module imports)."""
-    outline = _outline(data)
+    shape = outline(data)
     held: set[str] = set()
     for line in lines:
-        names = [name for first, last, name in outline.lines if first <= line <= last]
+        names = [name for first, last, name in shape.lines if first <= line <= last]
         if not names:
             return None
-        for first, last, name in outline.lines:
+        for first, last, name in shape.lines:
             if first <= line <= last:
-                method = _method_at(outline, first, last, line) if name in outline.classes else None
+                method = _method_at(shape, first, last, line) if name in shape.classes else None
                 if method is None:
                     held.add(name)
                 else:
-                    held.update(_code_names(outline.text, *method))
+                    held.update(code_names(shape.text, *method))
     return frozenset(held)
 
 
 _METHOD = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+\w+", re.MULTILINE)
 
 
-def _method_at(outline: _Outline, first: int, last: int, line: int) -> tuple[int, int] | None:
-    """Where in `outline.text` the method of the class on lines `first`..`last` that holds
+def _method_at(shape: _Outline, first: int, last: int, line: int) -> tuple[int, int] | None:
+    """Where in `shape.text` the method of the class on lines `first`..`last` that holds
     `line` is (its header through its body), or None when the line is in none."""
-    starts = outline.line_starts
+    starts = shape.line_starts
     start, end = starts[first - 1], starts[min(last, len(starts) - 1)]
-    methods = list(_METHOD.finditer(outline.text, start, end))
+    methods = list(_METHOD.finditer(shape.text, start, end))
     if not methods:
         return None
     indent = min(len(m[1]) for m in methods)  # the class body's own methods, not nested ones
     own = [m for m in methods if len(m[1]) == indent]
     at = starts[line - 1] if line <= len(starts) else end
     for method, after in zip(own, [*own[1:], None], strict=False):
-        stop = _dedent(outline.text, method.end(), end, indent)
+        stop = _dedent(shape.text, method.end(), end, indent)
         if after is not None:
             stop = min(stop, after.start())
         if method.start() <= at < stop:
@@ -239,7 +274,7 @@ _PROSE = re.compile(
 )
 
 
-def _code_names(text: str, start: int, end: int) -> set[str]:
+def code_names(text: str, start: int, end: int) -> set[str]:
     """The names the code between `start` and `end` uses, leaving out its prose."""
     code = _PROSE.sub(lambda m: m["line"] or " ", text[start:end])
     return set(_NAME.findall(code))
@@ -250,12 +285,12 @@ def _used_by(data: bytes, wanted: frozenset[str]) -> frozenset[str]:
     class's bases, a function's helpers, a constant's parts), and what the module's own
     classes among those use in turn (an exception class raised where it is defined: its
     bases, what composes its text): what importing them needs."""
-    outline = _outline(data)
+    shape = outline(data)
     used = set(wanted)
-    todo = [name for name in wanted if name in outline.spans]
+    todo = [name for name in wanted if name in shape.spans]
     while todo:
-        found = _code_names(outline.text, *outline.spans[todo.pop()])
-        todo.extend(n for n in found - used if n in outline.classes and n in outline.spans)
+        found = code_names(shape.text, *shape.spans[todo.pop()])
+        todo.extend(n for n in found - used if n in shape.classes and n in shape.spans)
         used |= found
     return frozenset(used)
 
@@ -270,9 +305,22 @@ def _may_bind(read: Mapping[str, bytes], found: Import, wanted: frozenset[str]) 
 
 
 def _bases(data: bytes, names: frozenset[str]) -> frozenset[str]:
-    """The names the class statements of `names` in this module give as bases."""
-    bases = _outline(data).bases
-    return frozenset(base for name in names for base in bases.get(name, ()))
+    """The names the class statements of `names` in this module give as bases, for the
+    classes that may be exceptions (by their names or their bases' names): what a paste's
+    class is matched against. Other classes' bases (a model's mixins) hold methods, which
+    linking the sites of the files chosen does not read."""
+    bases = outline(data).bases
+    return frozenset(
+        base
+        for name in names
+        if exception_like(name, bases.get(name, ()))
+        for base in bases.get(name, ())
+    )
+
+
+def exception_like(name: str, bases: Iterable[str]) -> bool:
+    """Whether a class may be an exception (or a warning), as its name or its bases' say."""
+    return any(_EXCEPTIONISH.search(written) for written in (name, *bases))
 
 
 def with_imports(
@@ -289,10 +337,25 @@ def with_imports(
     A mapping gives, for each chosen file, the names of its definitions that matter (those
     holding a frame's line or a raise): only what they use is followed; None, everything
     the file imports."""
+    return set(imports_reached(read, chosen, modules, levels, base_levels))
+
+
+def imports_reached(
+    read: Mapping[str, bytes],
+    chosen: Iterable[str] | Mapping[str, frozenset[str] | None],
+    modules: Mapping[str, str],
+    levels: int,
+    base_levels: int = 0,
+) -> dict[str, frozenset[str] | None]:
+    """`with_imports`' files, each with the names the others import of it, over every
+    statement that reached it (None: it is imported as a whole), and for a chosen file the
+    names `chosen` gives it too."""
     frontier: dict[str, frozenset[str] | None] = (
         dict(chosen) if isinstance(chosen, Mapping) else dict.fromkeys(chosen)
     )
-    kept = set(frontier)
+    kept = dict(frontier)
+    first = set(frontier)
+    reached: dict[str, frozenset[str] | None] = {}
     for level in range(levels + base_levels):
         found: dict[str, frozenset[str] | None] = {}
         for path, wanted in frontier.items():
@@ -302,13 +365,17 @@ def with_imports(
                     continue
                 wanted = _bases(data, wanted)
             for file, names in _followed(read, path, wanted, modules, uses=level < levels):
-                if file in kept:
-                    continue
-                if file not in found:
-                    found[file] = names
-                else:
-                    held = found[file]
-                    found[file] = None if held is None or names is None else held | names
-        kept |= found.keys()
+                reached[file] = union_of(reached.get(file, frozenset()), names)
+                if file not in kept:
+                    found[file] = union_of(found.get(file, frozenset()), names)
+        kept.update(found)
         frontier = found
-    return kept
+    return {
+        file: union_of(names, reached.get(file, frozenset())) if file in first else reached[file]
+        for file, names in kept.items()
+    }
+
+
+def union_of(held: frozenset[str] | None, names: frozenset[str] | None) -> frozenset[str] | None:
+    """Names wanted of a file by two statements (None: the whole file)."""
+    return None if held is None or names is None else held | names

@@ -6,7 +6,7 @@ when nothing in the paste tells them apart, merged into one result that says so.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
@@ -18,8 +18,10 @@ from errdex.store.base import Store, StoredSite
 
 __all__ = [
     "merge_releases",
+    "merge_renamed",
     "merge_same_text",
     "same_text_key",
+    "site_ref",
     "with_same_text",
     "with_versions",
 ]
@@ -112,7 +114,7 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
         if len(group) == 1:
             out.append(match)
             continue
-        refs = {_ref(m): m for m in group}
+        refs = {site_ref(m): m for m in group}
         ranked = likeliest_first(list(refs))
         first = refs[ranked[0]]
         out.append(
@@ -186,10 +188,63 @@ def _after_reason(first: Match, count: int) -> str:
     )
 
 
-def _ref(match: Match) -> SiteRef:
+def site_ref(match: Match) -> SiteRef:
+    """The match as another site of a result (`others`), and as same_text.py ranks it."""
     return SiteRef(
         id=match.id, version=match.version, file=match.file, line=match.line,
         function=match.function, callers=len(match.site.callers) if match.site else 0,
         conditions=len(match.site.site.conditions) if match.site else 0, kind=match.kind,
         through_helper=match.called_at is not None,
     )  # fmt: skip
+
+
+def merge_renamed(
+    store: Store,
+    matches: Sequence[Match],
+    rows: dict[str, list[StoredSite]],
+    labels: Mapping[str, Sequence[str]],
+) -> list[Match]:
+    """Matches of one project and class that explain the paste equally, from releases none
+    of which holds both, as one result: the error renamed and reworded between releases
+    (`create_response_field` raising `Invalid args for response field! Hint: ...` became
+    `create_model_field` with a longer hint), which the history does not link. The first
+    (the newer, as ranked) stays; the other's ids go to its `merged`, and it is not
+    `confident`: the paste does not say which release it came from. `rows` holds each id's
+    sites, read as needed; `labels`, each project's releases (of one, nothing is renamed)."""
+    out: list[Match] = []
+    for match in matches:
+        if len(labels.get(match.project, ())) < 2:
+            out.append(match)
+            continue
+        held = next((m for m in out if _renamed(store, m, match, rows)), None)
+        if held is None:
+            out.append(match)
+            continue
+        merged = [*held.merged, match.id, *match.merged]
+        out[out.index(held)] = msgspec.structs.replace(
+            held,
+            merged=list(dict.fromkeys(m for m in merged if m != held.id)),
+            confident=False,
+            why=[*held.why, f"the same error as {match.function} in version {match.version}, "
+                 "renamed between releases; the paste fits both"],
+        )  # fmt: skip
+    return out
+
+
+def _renamed(store: Store, first: Match, other: Match, rows: dict[str, list[StoredSite]]) -> bool:
+    if (first.project, first.exception) != (other.project, other.exception):
+        return False
+    if abs(first.score - other.score) > _TIE or first.pinned or other.pinned:
+        return False
+    if first.guess or other.guess or first.message is None or other.message is None:
+        return False
+    return not (_releases(store, first, rows) & _releases(store, other, rows))
+
+
+def _releases(store: Store, match: Match, rows: dict[str, list[StoredSite]]) -> set[str]:
+    held: set[str] = set()
+    for error_id in (match.id, *match.merged):
+        if error_id not in rows:
+            rows[error_id] = store.get_error(error_id)
+        held |= {site.version for site in rows[error_id]}
+    return held

@@ -25,8 +25,9 @@ import msgspec
 
 from errdex.facts import BUILTIN_EXCEPTIONS
 from errdex.match.evidence import ErrorEvidence, Evidence
-from errdex.match.import_graph import definitions_at, module_files, with_imports
+from errdex.match.import_graph import definitions_at, imports_reached, module_files, union_of
 from errdex.match.lookup import frame_paths
+from errdex.match.needed_text import Need, only_needed
 from errdex.sources.base import Skipped, Source, SourceFile, VersionInfo
 
 # Past this many files, a subset saves too little to be worth a second pass.
@@ -186,13 +187,13 @@ def _holding_pieces(files: SourceFiles, pieces: list[str]) -> set[str]:
     return set(tied[:MAX_RUN_FILES])
 
 
-def _plainest(path: str) -> tuple[int, int, int, str]:
-    """Sorts the modules a user's call most likely reaches first, as the ranker does sites
-    of the same text (by what the path tells: private parts, underscores, depth)."""
-    parts = [p for p in path.removesuffix(".py").split("/") if p != "__init__"]
-    private = [p for p in parts if p.startswith("_") and not p.endswith("__")]
-    underscores = sum(len(p) - len(p.lstrip("_")) for p in private)
-    return (len(private), underscores, path.count("/"), path)
+def _plainest(path: str) -> tuple[bool, int, str]:
+    """Sorts the files a user's call most likely reaches first, as the store hands out the
+    sites of one text (`store.sqlbase.PLAINEST`): public modules before private ones,
+    shallow before deep, then in path order. The subset then holds the sites a search of
+    the whole takes first, among which the ranker picks."""
+    plain = f"/{path}".replace("/__init__.py", "").replace("/__main__.py", "")
+    return ("/_" in plain, path.count("/"), path)
 
 
 def _frame_files(files: SourceFiles, error: ErrorEvidence) -> dict[str, set[int] | None]:
@@ -319,11 +320,22 @@ def _raising(
 
 
 def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -> set[str] | None:
+    """The files a paste needs answered (see `needed_parts`)."""
+    parts = needed_parts(files, evidence)
+    return None if parts is None else set(parts)
+
+
+def needed_parts(
+    files: SourceFiles | Mapping[str, bytes], evidence: Evidence
+) -> dict[str, Need | None] | None:
     """The files a paste needs answered: its frames' files; when no frame holds the
     message, those holding its message's pieces and those raising its exception class or
     a class whose body composes the message; those defining its exception classes (in
     every file only when what the others import does not define them); and what the
     definitions holding those frames, messages and raises use from the files they import.
+    Each file comes with what of it is needed (`Need`): the definitions holding the lines of
+    its frames, messages and raises, and the names other files import of it; None for the
+    whole (a frame without its line, a line at module level, a module imported whole).
 
     None when the paste gives nothing to look for (no frame into the package, no piece of
     text long enough, no class of its own): the whole may still match its short words."""
@@ -363,7 +375,7 @@ def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -
         panels = next((p for p, data in files.every() if _RICH_PANEL.search(data)), None)
         if panels is not None:
             wanted.setdefault(panels, frozenset())
-    found = with_imports(files, wanted, modules, IMPORT_LEVELS, BASE_LEVELS)
+    found = imports_reached(files, wanted, modules, IMPORT_LEVELS, BASE_LEVELS)
     unseen = [
         name for name in classes if not any(_defines(files[p], name) for p in found if p in files)
     ]
@@ -373,8 +385,15 @@ def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -
             for path, data in files.every()
             if any(_defines(data, n) for n in unseen)
         }
-        found |= with_imports(files, defining, modules, IMPORT_LEVELS, BASE_LEVELS)
-    return found
+        for path, names in imports_reached(
+            files, defining, modules, IMPORT_LEVELS, BASE_LEVELS
+        ).items():
+            found[path] = union_of(found[path], names) if path in found else names
+    return {path: _need(names, chosen.get(path, ())) for path, names in found.items()}
+
+
+def _need(names: frozenset[str] | None, lines: Iterable[int] | None) -> Need | None:
+    return None if names is None or lines is None else Need(names, frozenset(lines))
 
 
 def _own_class(pasted: str) -> list[str]:
@@ -393,11 +412,21 @@ def _definitions(files: SourceFiles, path: str, lines: set[int] | None) -> froze
 
 
 class SubsetSource:
-    """Some files of a source, as a version of its own whose pipeline says it is partial."""
+    """Some files of a source, as a version of its own whose pipeline says it is partial.
 
-    def __init__(self, source: Source, files: Iterable[SourceFile], total: int) -> None:
+    A file imported only for some names is extracted from `only_needed`'s text of it;
+    `as_written` holds such files as they are written, for whatever a page quotes of them."""
+
+    def __init__(
+        self,
+        source: Source,
+        files: Iterable[SourceFile],
+        total: int,
+        as_written: Mapping[str, bytes] | None = None,
+    ) -> None:
         self.files_kept = list(files)
         self.total = total
+        self.as_written = dict(as_written or {})
         self.skipped: list[Skipped] = []
         self.info: VersionInfo = msgspec.structs.replace(source.info)
 
@@ -416,10 +445,20 @@ def first_subset(source: Source, evidence: Evidence) -> SubsetSource | None:
     files = SourceFiles.of(source)
     if len(files) < MIN_PACKAGE_FILES:
         return None
-    wanted = needed_files(files, evidence)
+    wanted = needed_parts(files, evidence)
     if wanted is None or len(wanted) > min(MAX_SUBSET_FILES, len(files) // 2):
         return None
+    kept: list[SourceFile] = []
+    stored: dict[str, bytes] = {}
     # In the source's own order, as the whole is written: sites that tie are then met in
     # the same order as in the whole.
-    kept = (SourceFile(path, files[path]) for path in files if path in wanted and path in files)
-    return SubsetSource(source, kept, len(files))
+    for path in files:
+        if path not in wanted or path not in files:
+            continue
+        data = files[path]
+        need = wanted[path]
+        needed = data if need is None else only_needed(data, need)
+        if needed is not data:
+            stored[path] = data
+        kept.append(SourceFile(path, needed))
+    return SubsetSource(source, kept, len(files), stored)

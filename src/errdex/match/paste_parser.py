@@ -20,10 +20,12 @@ from errdex.match.paste_patterns import (
     EXC_STRONG,
     FAILED,
     FRAME,
+    LINE_IN,
     NB_CELL,
     NB_FILE,
     NB_HEAD,
     NB_OLD,
+    PATH_END,
     PYTEST_CODE,
     PYTEST_E,
     PYTEST_LOC,
@@ -58,6 +60,14 @@ def _frame(lines: list[Line], i: int, in_tb: bool) -> tuple[Frame, int, str] | N
             return Frame(m["path"], int(m["line"]), m["fn"], None), j, "rich"
         if in_tb and (m := NB_OLD.match(cand)):
             return Frame(m["path"], None, m["fn"], None), j, "nb"
+    if m := LINE_IN.match(text):
+        # The frame's path ended a line of its own, a blank line or two above.
+        for k in range(i - 1, max(-1, i - 4), -1):
+            above = lines[k].text
+            if above.strip():
+                if (path := PATH_END.match(above)) is not None:
+                    return Frame(path["path"], int(m["line"]), m["fn"], None), i + 1, "std"
+                break
     return None
 
 

@@ -24,6 +24,10 @@ CUT_FRAME = re.compile(
     r'\s*(?:(?:(?:(?:F?i)?l)?e)? ?")?(?P<path>[^"\s][^"]{0,500}?\.pyx?)", line (?P<line>\d+)'
     r"(?:, in (?P<fn>.+))?$"
 )
+# A frame line split where its path ends (`/x/models.py"` over `line 975, in json`, blank
+# lines between): the second part, and the first as it ends.
+LINE_IN = re.compile(r"\s*line (?P<line>\d+), in (?P<fn>[\w.<>]{1,200})\s*$")
+PATH_END = re.compile(r'\s*(?P<path>[^"\s]{0,500}\.pyx?)"\s*$')
 NB_FILE = re.compile(r'\s*File (?P<path>[^\s"].*?):(?P<line>\d+), in (?P<fn>[^\s(]+)')
 NB_CELL = re.compile(  # Cell In[3], line 2 / Input In [1], in <cell line: 1>()
     r"\s*(?P<path>(?:Cell|Input) In ?\[\d+\]), (?:line (?P<line>\d+)(?:, in (?P<fn>[^\s(]+))?"

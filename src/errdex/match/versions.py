@@ -16,7 +16,12 @@ import msgspec
 from errdex.history.timeline import Links, lineage, newest_of, version_labels
 from errdex.match.across_projects import order_tied_projects
 from errdex.match.evidence import Frame
-from errdex.match.one_result import merge_releases, merge_same_text, with_versions
+from errdex.match.one_result import (
+    merge_releases,
+    merge_renamed,
+    merge_same_text,
+    with_versions,
+)
 from errdex.match.releases import choose_release
 from errdex.match.results import Match
 from errdex.store.base import Store, StoredSite
@@ -54,10 +59,13 @@ def settle_versions(
     links: Links = {}  # each error's pairings with the releases beside it, worked out once
     settled: list[Match] = []
     for rank, match in enumerate(matches):
-        sites = rows[match.id] = store.get_error(match.id)
         order = labels.get(match.project)
         if order is None:
             order = labels[match.project] = version_labels(store, match.project)
+        if len(order) < 2:
+            settled.append(match)  # one release of its project: no other to choose or name
+            continue
+        sites = rows[match.id] = store.get_error(match.id)
         alike: list[str] = []
         if version is None and rank < _ALIKE_RANKS and (match.confident or frames):
             alike = _same_text_elsewhere(store, match.id, sites, order, rows, links)
@@ -89,7 +97,8 @@ def settle_versions(
     scores = {m.id: m.score for m in settled}
     settled = [m for m in settled if not _superseded(m, scores)]
     settled.sort(key=lambda m: (-m.score, -m.literal_length(), _age(m, labels)))
-    results = merge_same_text(with_versions(store, merge_releases(settled), labels, rows))
+    one = merge_renamed(store, merge_releases(settled), rows, labels)
+    results = merge_same_text(with_versions(store, one, labels, rows))
     return order_tied_projects(results, exception)
 
 

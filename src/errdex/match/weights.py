@@ -40,6 +40,9 @@ class Weights:
     # (`jws.encode(` for `PyJWS.encode`): of sites warning the same text, the one the user's
     # line reached; a tie-break, far below any difference in how well the text matches.
     printed_call: float = 0.03
+    # ... or calls a function that reaches the site's through the calls the linker followed
+    # (a `stacklevel` further up): weaker than naming the site's own function.
+    printed_caller: float = 0.02
     # The paste is a rich panel (`╭─ Error ─╮`) and the site's release draws its errors in
     # one: the panel names the program that printed it. Of one text in a program and in the
     # framework it copies (typer's own click), the program, though the copy's printed form
@@ -111,6 +114,10 @@ class Weights:
     # A template spanning the whole message scores at least this: above a raise matched by
     # its class alone with every guard word (`by_class` + `guard_words_cap`).
     whole_floor: float = 0.5
+    # The first result of one project and a `confident` one of another project scoring
+    # within this of it: the text fits both, so nothing decided between them (a frame or
+    # the class with its module would have opened a wider gap); the first is not sure.
+    contested: float = 0.2
     # A best score this high from the narrow search needs no wider one.
     strong: float = 0.9
 

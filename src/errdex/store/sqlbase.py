@@ -50,6 +50,17 @@ _VERSION_COLUMNS = """
     FROM versions v JOIN projects p ON p.id = v.project_id
 """
 # An exception class's name, as `sites_raising` takes it.
+# Sites otherwise tied (one text raised at more sites than a search takes): the newest
+# version's first, then the plainest modules (public before private, shallow before deep),
+# in path order. The same sites come first from any store holding them, whatever order
+# their files were written in: a first answer's subset of a version picks the files of
+# such a text in this order too (`match/partial.py`), and so holds the whole's choice.
+PLAINEST = (
+    "s.version_id DESC,"
+    " replace(replace('/' || s.file, '/__init__.py', ''), '/__main__.py', '')"
+    r" LIKE '%/\_%' ESCAPE '\',"
+    " length(s.file) - length(replace(s.file, '/', '')), s.file, s.line"
+)
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,200}")
 _ANALYSIS_KEYS = ("error_id", "revision", "model", "prompt_version", "status", "body", "reason")
 # Both SQLite (3.24+) and PostgreSQL take this upsert.
@@ -276,7 +287,7 @@ class SqlStore(Store):
                 return []
             query, args = texts
             args.append(text_limit(limit, project, version))
-            return self._sites_of(conn, query, args, scope, "hit.score, s.id DESC", limit)
+            return self._sites_of(conn, query, args, scope, f"hit.score, {PLAINEST}", limit)
 
     def sites_raising(
         self,
@@ -295,7 +306,7 @@ class SqlStore(Store):
             query, args = self._texts_raising(short, bare=bare)
             args.append(text_limit(limit, project, version))
             if not bare:
-                return self._sites_of(conn, query, args, (where, scoped), "s.id DESC", limit)
+                return self._sites_of(conn, query, args, (where, scoped), PLAINEST, limit)
             # A text without a message is shared by every bare raise of the class: thousands
             # in a catalog. The first of each version, then the second, ...: every project
             # is among the candidates, not the version indexed last alone.

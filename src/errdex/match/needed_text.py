@@ -1,0 +1,212 @@
+"""What of a file imported for a few names a first answer needs parsed: those names'
+definitions and what they use, the rest of its `def`s and `class`es cut to a stub line.
+
+A subset for a first answer holds the files that raised (parsed whole) and, for linking
+their sites, the modules they import, each for a few names: an exception class, a helper,
+a constant. Those modules are often the package's largest (`utils/hub.py`, a config base),
+and parsing all of them took most of a first answer's time. Linking reads of them only the
+definitions reached from the names imported (a class's bases and what composes its text, a
+helper's raises and the helpers it calls in turn), so every other top-level definition is
+replaced by a stub of the same name on its first line and blank lines after: the names
+stay defined, every line keeps its number, module-level statements (imports, constants)
+stay as written. Read from the text by pattern, as `import_graph` reads imports; a result
+that would not parse is not used (the file is extracted whole).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+from collections.abc import Collection, Iterator, Mapping
+from typing import NamedTuple
+
+from errdex.extract.skeleton import build_skeleton
+from errdex.extract.textscan import inside_bounds, triple_quoted_bounds
+from errdex.match.import_graph import code_names, exception_like, outline
+
+_DEFINITION = re.compile(r"^(async[ \t]+def|def|class)[ \t]+(\w+)", re.MULTILINE)
+_TOP_LEVEL = re.compile(r"^(?=[^\s#)\]}])", re.MULTILINE)  # a statement at column 0
+_METHOD = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
+_LINE = re.compile(r"^([ \t]*)(?=[^\s#)\]}])", re.MULTILINE)  # a line's indentation
+
+
+class _Definition(NamedTuple):
+    start: int  # where its `def` or `class` keyword is
+    end: int  # where the next top-level statement begins
+    kind: str  # "def" or "class"
+    name: str
+
+
+def _definitions(text: str, strings: list[int]) -> list[_Definition]:
+    """The top-level `def` and `class` statements of the text, outside triple-quoted strings
+    (a docstring's line at column 0 ends no definition, a `def` in its example is none)."""
+    found: list[_Definition] = []
+    for match in _DEFINITION.finditer(text):
+        if (found and match.start() < found[-1].end) or inside_bounds(strings, match.start()):
+            continue
+        kind = "class" if match[1] == "class" else "def"
+        found.append(
+            _Definition(match.start(), _statement_end(text, match.end(), strings), kind, match[2])
+        )
+    return found
+
+
+def needed_definitions(
+    text: str,
+    wanted: frozenset[str],
+    spans: Mapping[str, tuple[int, int]],
+    plain: Collection[str] = (),
+) -> frozenset[str]:
+    """`wanted` and every top-level name their statements (`spans`) use, in turn (a
+    helper's helper, a class's base defined in the same module, a constant's parts); of
+    the `plain` classes (not exceptions), none."""
+    used = set(wanted)
+    todo = [name for name in wanted if name in spans and name not in plain]
+    while todo:
+        found = code_names(text, *spans[todo.pop()]) - used
+        used |= found
+        todo.extend(name for name in found if name in spans and name not in plain)
+    return frozenset(used.difference(plain))
+
+
+class Need(NamedTuple):
+    """What of a file a subset needs: the top-level definitions holding `lines` (a frame's,
+    a raise's) and those `names` need (what other files import of it, what the code at
+    those lines uses), with what they use in turn."""
+
+    names: frozenset[str]
+    lines: frozenset[int] = frozenset()
+
+
+def only_needed(data: bytes, need: Need) -> bytes:
+    """The file with the top-level definitions that `need` does not need cut to a stub
+    line each, every line kept in place; the file as it is when nothing is cut or the cut
+    text would not parse."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data  # another encoding: the extractor reads it as its coding line says
+    strings = triple_quoted_bounds(text)
+    definitions = _definitions(text, strings)
+    # Constants and other assignments as the outline has them; definitions as read here.
+    spans = {**outline(data).spans, **{d.name: (d.start, d.end) for d in definitions}}
+    # A class that is no exception is read for its methods, which linking the sites of
+    # other files does not need (a model's base class, a config); an exception class is
+    # read for its bases and the text it composes.
+    bases = outline(data).bases
+    plain = {
+        d.name
+        for d in definitions
+        if d.kind == "class" and not exception_like(d.name, bases.get(d.name, ()))
+    }
+    needed = needed_definitions(text, need.names, spans, plain)
+    cuts: list[tuple[int, int, str]] = []
+    for definition in definitions:
+        start, end, kind, name = definition
+        if definition in _holding(text, [definition], need.lines):
+            if name in plain:  # a large class whose method raised: that method, not all
+                cuts += _method_cuts(text, definition, need.lines, strings)
+        elif name not in needed:
+            stub = f"class {name}: ..." if kind == "class" else f"def {name}(*a, **k): ..."
+            cuts.append((start, end, stub))
+    if not cuts:
+        return data
+    pieces: list[str] = []
+    done = 0
+    for start, end, stub in sorted(cuts):
+        pieces += [text[done:start], stub, "\n" * text.count("\n", start, end)]
+        done = end
+    pieces.append(text[done:])
+    cut = "".join(pieces)
+    return cut.encode() if _parses(cut) else data
+
+
+def _method_cuts(
+    text: str, owner: _Definition, lines: frozenset[int], strings: list[int]
+) -> list[tuple[int, int, str]]:
+    """Stubs for the methods of a class (no exception) that hold none of `lines` and that
+    those holding them do not call, in turn; its special methods and properties kept (what
+    a condition's `self.attr` reads)."""
+    methods = [
+        found
+        for found in _METHOD.finditer(text, owner.start, owner.end)
+        if not inside_bounds(strings, found.start())
+    ]
+    if not methods:
+        return []
+    indent = min(len(found[1]) for found in methods)  # the class's own, not nested ones
+    spans: dict[str, tuple[int, int]] = {}
+    kept: set[str] = set()
+    before = owner.start
+    for found in (m for m in methods if len(m[1]) == indent):
+        end = _block_end(text, found.end(), owner.end, indent, strings)
+        name = found[2]
+        first = text.count("\n", 0, found.start()) + 1
+        last = first + text.count("\n", found.start(), end)
+        special = name.startswith("__") and name.endswith("__")
+        if (
+            special
+            or "property" in text[before : found.start()]
+            or any(first <= line < last for line in lines)
+        ):
+            kept.add(name)
+        spans.setdefault(name, (found.start(), end))
+        before = end
+    needed = needed_definitions(text, frozenset(kept), spans)
+    return [
+        (start, end, f"{' ' * indent}def {name}(*a, **k): ...")
+        for name, (start, end) in spans.items()
+        if name not in needed and text[start:end].startswith(" " * indent)
+    ]
+
+
+def _block_end(text: str, start: int, end: int, indent: int, strings: list[int]) -> int:
+    """Where the first line after `start` indented `indent` or less begins (not blank, not
+    a comment, not a closing bracket, not in a triple-quoted string), or `end`."""
+    for found in _LINE.finditer(text, start, end):
+        if len(found[1]) <= indent and not inside_bounds(strings, found.start()):
+            return found.start()
+    return end
+
+
+def _holding(
+    text: str, definitions: list[_Definition], lines: frozenset[int]
+) -> Iterator[_Definition]:
+    """The definitions whose lines (their statement through the next top-level one) hold
+    one of `lines`."""
+    if not lines:
+        return
+    line, counted = 1, 0
+    for definition in definitions:
+        line += text.count("\n", counted, definition.start)
+        last = line + text.count("\n", definition.start, definition.end)
+        counted = definition.start
+        if any(line <= wanted < last for wanted in lines):
+            yield definition
+
+
+def _statement_end(text: str, start: int, strings: list[int]) -> int:
+    """Where the next top-level statement after `start` begins (a line at column 0 outside
+    any triple-quoted string), or the end of the text."""
+    for found in _TOP_LEVEL.finditer(text, start):
+        if found.start() > start and not inside_bounds(strings, found.start()):
+            return found.start()
+    return len(text)
+
+
+def _parses(text: str) -> bool:
+    """Whether the extractor will read the text: its skeleton (what extraction parses, the
+    bodies without sites blanked) parses, or, as extraction falls back to, the text does."""
+    skeleton = build_skeleton(text)
+    return (skeleton is not None and _parsed(skeleton.text)) or _parsed(text)
+
+
+def _parsed(text: str) -> bool:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escapes: the extractor reports them
+            ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True

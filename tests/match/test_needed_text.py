@@ -1,0 +1,99 @@
+"""A first answer's subset parses of a module imported for a few names only those names'
+definitions and what they use: the rest cut to stubs, every line where it was."""
+
+from __future__ import annotations
+
+from errdex.extract import extract_file
+from errdex.match.needed_text import Need, only_needed
+
+MODULE = (
+    b"import os\n"
+    b"LIMIT = 10\n"
+    b"class BaseError(Exception):\n"
+    b"    pass\n"
+    b"class QuotaError(BaseError):\n"
+    b"    def __str__(self):\n"
+    b"        return 'over the quota'\n"
+    b"def check(n):\n"
+    b"    if n > LIMIT:\n"
+    b"        _fail(n)\n"
+    b"def _fail(n):\n"
+    b"    raise QuotaError(n)\n"
+    b"def unrelated(path):\n"
+    b'    """Reads a file.\n'
+    b"def not_code(): this line is the docstring's, at column 0\n"
+    b'    """\n'
+    b"    if not os.path.exists(path):\n"
+    b"        raise FileNotFoundError(f'no file at {path}')\n"
+    b"class Model:\n"
+    b"    def load(self):\n"
+    b"        raise ValueError('cannot load the model')\n"
+)
+
+
+def _lines(data: bytes) -> list[str]:
+    return data.decode().split("\n")
+
+
+def test_a_module_imported_for_one_name_keeps_that_definition_and_what_it_uses() -> None:
+    cut = only_needed(MODULE, Need(frozenset({"check"})))
+    lines = _lines(cut)
+    assert len(lines) == len(_lines(MODULE))  # every line where it was
+    assert lines[7:12] == _lines(MODULE)[7:12]  # check, and the helper it calls, whole
+    assert lines[4] == "class QuotaError(BaseError):"  # the exception the helper raises
+    assert lines[12] == "def unrelated(*a, **k): ..."  # what no needed name uses: a stub
+    assert lines[13:18] == ["", "", "", "", ""]
+    facts = extract_file("pkg/quota.py", cut)
+    assert [(s.line, s.exception) for s in facts.sites] == [(12, "QuotaError")]
+
+
+def test_a_class_that_is_no_exception_is_cut_though_a_needed_name_uses_it() -> None:
+    module = MODULE + b"def build():\n    return Model()\n"
+    lines = _lines(only_needed(module, Need(frozenset({"build"}))))
+    assert lines[18] == "class Model: ..."  # a model's methods: linking does not read them
+    assert lines[21:23] == ["def build():", "    return Model()"]
+
+
+def test_the_definition_holding_a_line_is_kept_whole() -> None:
+    cut = only_needed(MODULE, Need(frozenset(), frozenset({21})))
+    facts = extract_file("pkg/quota.py", cut)
+    assert [s.line for s in facts.sites] == [21]  # Model.load's raise, and nothing else
+
+
+def test_a_file_needed_for_nothing_cut_keeps_its_bytes() -> None:
+    assert only_needed(b"X = 1\n", Need(frozenset({"X"}))) == b"X = 1\n"
+    latin = "# -*- coding: latin-1 -*-\ndef f():\n    return 'caf\xe9'\n".encode("latin-1")
+    assert only_needed(latin, Need(frozenset())) == latin  # not UTF-8: read as it says
+
+
+def test_a_cut_that_would_not_parse_leaves_the_file_as_it_is() -> None:
+    # A list whose items sit at column 0 ends no definition for Python, but looks as if it
+    # did to a reader of lines: the cut would leave its tail at module level.
+    module = b"def table():\n    return [\n1, 2,\n    ]\nGOOD = 1\n"
+    assert only_needed(module, Need(frozenset({"GOOD"}))) == module
+
+
+def test_a_large_class_whose_method_raised_keeps_that_method_and_what_it_calls() -> None:
+    module = (
+        b"class Compiler:\n"  # 1
+        b"    def __init__(self, dialect):\n"
+        b"        self.dialect = dialect\n"
+        b"    @property\n"
+        b"    def name(self):\n"  # 5
+        b"        return self.dialect\n"
+        b"    def visit_insert(self, stmt):\n"
+        b"        if not self._multirow():\n"
+        b"            raise ValueError(f'{self.name} cannot insert many rows')\n"
+        b"    def _multirow(self):\n"  # 10
+        b"        return False\n"
+        b"    def visit_select(\n"
+        b"        self, stmt,\n"
+        b"    ):\n"
+        b"        raise ValueError('no select')\n"  # 15
+    )
+    cut = only_needed(module, Need(frozenset(), frozenset({9})))
+    lines = _lines(cut)
+    assert lines[:11] == _lines(module)[:11]  # the raise, its helper, __init__, the property
+    assert lines[11:15] == ["    def visit_select(*a, **k): ...", "", "", ""]
+    facts = extract_file("pkg/compiler.py", cut)
+    assert [s.line for s in facts.sites] == [9]
