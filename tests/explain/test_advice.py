@@ -26,8 +26,31 @@ def test_a_suggested_input_is_a_change_of_the_input() -> None:
 def test_did_you_mean_with_one_value() -> None:
     (advice,) = message_advice("Unknown encoding {name!r}. Did you mean 'utf-8'?")
     assert advice.suggested == "utf-8"
-    # a question that is no single value suggests nothing
-    assert message_advice("Did you mean to call the function with the right arguments?") == []
+    # a question that is no single value suggests no value
+    (advice,) = message_advice("Did you mean to call the function with the right arguments?")
+    assert advice.suggested is None
+
+
+def test_did_you_mean_to_do_something_proposes_an_action_not_a_value() -> None:
+    # click's Option._parse_decls (core.py): two questions, each an action with its verb
+    declare, dashes = message_advice(
+        "No options defined but a name was passed ({name}). Did you mean to declare an "
+        "argument instead? Did you mean to pass '--{name}'?"
+    )
+    assert (declare.suggested, declare.proposed) == (None, "Declare an argument instead")
+    assert (dashes.suggested, dashes.proposed) == (None, "Pass '--{name}'")
+    assert dashes.solution == (
+        "Pass '--{name}', as the message proposes: “Did you mean to pass '--{name}'?”"
+    )
+    # SQLAlchemy's "perhaps you meant to": the verb and what follows, without the question
+    (convert,) = message_advice(
+        "Can't find any foreign key relationships between '{a}' and '{b}'. Perhaps you meant "
+        "to convert the right side to a subquery using alias()?"
+    )
+    assert convert.proposed == "Convert the right side to a subquery using alias()"
+    # a value after "did you mean" is still the value suggested
+    (value,) = message_advice("Unknown encoding {name!r}. Did you mean 'utf-8'?")
+    assert (value.suggested, value.proposed) == ("utf-8", None)
 
 
 def test_a_stated_requirement_is_a_change_of_the_environment() -> None:

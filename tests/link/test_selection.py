@@ -123,3 +123,46 @@ def test_code_no_setting_picks_has_no_selection() -> None:
     sites = link(facts)
     fast = [s for s in sites if s.file == "serve/kernels/fast.py"]
     assert fast and all(s.selections == () for s in fast)
+
+
+def _others_with_triton(triton: str) -> tuple[str, ...]:
+    files = {**SERVE, "serve/backends/triton.py": triton}
+    (site,) = [
+        s
+        for s in link(files)
+        if s.site.message is not None and s.site.message.text.startswith("block num")
+    ]
+    (chosen,) = site.selections
+    return chosen.others
+
+
+def test_a_backend_whose_class_inherits_the_method_from_another_file_does_not_stand_in() -> None:
+    # TritonImpl overrides only `__init__`: `CutlassImpl._decode` and its assert run for
+    # TRITON too, so choosing it leads into the same error
+    inherits = """
+        from serve.backends.cutlass import CutlassImpl
+
+        class TritonBackend:
+            pass
+
+        class TritonImpl(CutlassImpl):
+            def __init__(self, alibi_slopes):
+                pass
+        """
+    assert _others_with_triton(inherits) == ("FLASH",)
+    # one that overrides the method runs its own code
+    overrides = inherits + "\n            def _decode(self, blocks):\n                pass\n"
+    assert _others_with_triton(overrides) == ("TRITON", "FLASH")
+
+
+def test_a_backend_whose_base_is_unknown_but_named_as_the_sites_class_does_not_stand_in() -> None:
+    unknown = """
+        from elsewhere import CutlassImpl
+
+        class TritonBackend:
+            pass
+
+        class TritonImpl(CutlassImpl):
+            pass
+        """
+    assert _others_with_triton(unknown) == ("FLASH",)

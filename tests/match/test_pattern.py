@@ -252,3 +252,19 @@ def test_the_shapes_of_printf_and_float_formats() -> None:
     misfits = ratio.match("ratio high of 1,024 at 7f3a")
     assert fits is not None and misfits is not None and misfits.score < fits.score
     assert fits.values == {"r": "0.25", "n": "1,024", "a": "7f3a"}
+
+
+def test_a_reading_that_leaves_a_placeholder_empty_scores_below_one_that_fills_each() -> None:
+    # marshmallow's DateTime and NaiveDateTime: one word cannot fill two blank-separated
+    # values; the template with one value explains the message better.
+    two = MessageTemplate.of(
+        "Not a valid ", Placeholder("awareness"), " ", Placeholder("kind"), "."
+    )
+    one = MessageTemplate.of("Not a valid ", Placeholder("kind"), ".")
+    short = "Not a valid datetime."
+    read_two, read_one = compile_template(two).match(short), compile_template(one).match(short)
+    assert read_two is not None and read_one is not None
+    assert read_two.score < read_one.score
+    # Two words fill both, and no value is left empty.
+    both = compile_template(two).match("Not a valid naive datetime.")
+    assert both is not None and both.values == {"awareness": "naive", "kind": "datetime"}

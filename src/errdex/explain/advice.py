@@ -119,6 +119,9 @@ class Advice:
     missing: tuple[str, str] | None = None
     # the name it says is retired ("should no longer be used"), as the message quotes it
     retired: str | None = None
+    # the action a "did you mean to ...?" question proposes, as an instruction: "Call
+    # table.append_constraint(constraint)"
+    proposed: str | None = None
 
     @property
     def solution(self) -> str:
@@ -129,6 +132,8 @@ class Advice:
             given = _PLACEHOLDER.findall(self.suggested)
             was = f" of `{{{given[0]}}}`" if len(given) == 1 and self.suggested != given[0] else ""
             return f"Pass `{self.suggested}` instead{was}, as the message suggests: “{self.text}”"
+        if self.proposed is not None:
+            return f"{self.proposed}, as the message proposes: “{self.text}”"
         if self.missing is not None:
             verb, what = self.missing
             return f"{verb} {what}, as the message says: “{self.text}”"
@@ -168,12 +173,14 @@ def message_advice(message: str | None) -> list[Advice]:
     for sentence in sentences(message):
         install = _INSTALL.search(sentence)
         command = install.group(0).strip().rstrip("`'\".,;") if install else None
-        suggested = _suggested(sentence) if command is None else None
+        proposed = _proposed(sentence) if command is None else None
+        suggested = _suggested(sentence) if command is None and proposed is None else None
         required = _REQUIREMENT.match(sentence.strip()) if command is None else None
         requires = (required.group("what").strip(), required.group("value")) if required else None
         missing = _missing(sentence) if command is None and suggested is None else None
         retired = _retired(sentence) if command is None else None
         offers = command is not None or suggested is not None or requires is not None
+        offers = offers or proposed is not None
         offers = offers or missing is not None or retired is not None
         offers = offers or (_ONLY.search(sentence) is not None and names_keyword(sentence))
         if not offers and not _instructs(sentence):
@@ -197,6 +204,7 @@ def message_advice(message: str | None) -> list[Advice]:
                 requires=requires,
                 missing=missing,
                 retired=retired,
+                proposed=proposed,
             )
         )
         if len(found) >= _MAX_ADVICE:
@@ -257,6 +265,20 @@ def _retired(sentence: str) -> str | None:
         return None
     named = _RETIRED_SUBJECT.match(sentence.strip())
     return named.group("name") if named is not None else None
+
+
+def _proposed(sentence: str) -> str | None:
+    """The action a "did you mean to VERB ...?" question proposes, as an instruction ("Did
+    you mean to pass '--{name}'?" → "Pass '--{name}'"): a verb follows, not a value."""
+    match = _SUGGESTS.match(sentence.strip())
+    if match is None:
+        return None
+    action = re.match(r"to\s+(?P<verb>[a-z]+)\b\s*(?P<rest>.*)$", match.group("value"), re.I)
+    if action is None:
+        return None
+    rest = action.group("rest").strip().rstrip(".?").rstrip()
+    verb = action.group("verb")
+    return f"{verb[0].upper()}{verb[1:].lower()} {rest}".strip()
 
 
 def _suggested(sentence: str) -> str | None:

@@ -475,8 +475,38 @@ def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
         text = f"Pass `{knob.name} '{setting}'` (with the rest of your {knob.name} fields)"
         if shape.op == "not in":
             text += f"; `{field}` may be any of {shape.value!r}"
+        text += _plain_flag_overrides(knob, field, value)
         return KnobAction(text=text, knob=knob.name, keyword=repr({field: value}))
     return None
+
+
+def overriding_flag(knob: Knob, field: str, value: object) -> tuple[str, str, str] | None:
+    """The plain flag that writes `field` of a JSON-valued flag's object to another value
+    when given, as (flag, value assigned, `file:line`): `--enable-return-routed-experts` sets
+    `enable_return_routed_experts` back to True whatever `--aux-output-config` says, so the
+    JSON's value alone does not hold."""
+    for written, flag, assigned, where in knob.json_set_by:
+        if written != field:
+            continue
+        try:
+            same = ast.literal_eval(assigned) == value
+        except (ValueError, SyntaxError, RecursionError):
+            same = False
+        if not same:
+            return flag, assigned, where
+    return None
+
+
+def _plain_flag_overrides(knob: Knob, field: str, value: object) -> str:
+    """What to leave out beside the JSON (see `overriding_flag`)."""
+    found = overriding_flag(knob, field, value)
+    if found is None:
+        return ""
+    flag, assigned, where = found
+    return (
+        f", and leave `{flag}` out: given, it sets `{field}` to `{assigned}` "
+        f"whatever the JSON says ({where})"
+    )
 
 
 def _positive_count(shape: _Shape) -> bool:

@@ -133,12 +133,19 @@ def _solutions(facts: Facts) -> list[Solution]:
     found = _Collector()
     reasons_list = _reasons_variable(facts)
     open_conditions = ways_out(facts)
-    for condition in open_conditions:
-        if reasons_list and reasons_list in _names(condition.text):
-            continue  # the list is non-empty: the reasons below say why
-        action = knob_action(condition, facts.knobs) or knob_action(
-            expanded(condition, facts), facts.knobs
+    actions = [
+        (
+            condition,
+            knob_action(condition, facts.knobs)
+            or knob_action(expanded(condition, facts), facts.knobs),
         )
+        for condition in open_conditions
+        if not (reasons_list and reasons_list in _names(condition.text))
+    ]  # a reasons list is non-empty: the reasons below say why
+    internal = _internal_invariant(facts, actions)
+    for condition, action in actions:
+        if internal and condition.kind != ConditionKind.ASSERT:
+            continue
         if action is not None:
             reason = f"so that {opposite_words(condition)}"
             # an earlier exit turns the feature off: the check's own settings come first
@@ -158,7 +165,7 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(Solution(text=replaced, kind="input"), 0)
     _add_environment(found, open_conditions, facts)
     _add_platform(found, open_conditions)
-    for caller, guard in facts.caller_guards:
+    for caller, guard in [] if internal else facts.caller_guards:
         callee = code(facts.stored.site.function)
         for condition in guard:
             action = knob_action(condition, facts.knobs)
@@ -201,6 +208,21 @@ def _solutions(facts: Facts) -> list[Solution]:
         # ways out through the code said to be theirs
         kept = [command_line, *(for_author(s) if s.kind == "input" else s for s in kept)]
     return [_with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
+
+
+def _internal_invariant(
+    facts: Facts, actions: list[tuple[ConditionView, KnobAction | None]]
+) -> bool:
+    """Whether the site is an `assert` on internal state: no setting decides what it tests.
+    A setting that only makes its function return early (a mode that skips the work:
+    `--mm-encoder-only` before a profiling batch's `assert sum(...) == num_tokens`) or keeps
+    a caller from calling it is no way out of an invariant the program itself breaks."""
+    if facts.stored.site.kind != SiteKind.ASSERT:
+        return False
+    return not any(
+        action is not None and condition.kind == ConditionKind.ASSERT
+        for condition, action in actions
+    )
 
 
 def _with_fallback(solution: Solution, facts: Facts) -> Solution:

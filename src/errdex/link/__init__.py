@@ -196,6 +196,7 @@ class _Context:
                     facts,
                     site.class_name,
                     site.message.literal_text if site.message is not None else None,
+                    site.function,
                 )
             ),
             tests=self.tests.tests_for(indexed) if self.tests else (),

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 
 from errdex.facts import ChoiceList, FileFacts, KnobKind, NameFilter
 from errdex.link.knobs import KnobIndex
@@ -49,6 +50,23 @@ def _words(name: str) -> set[str]:
 
 def _shared_words(enum: str, field: str) -> int:
     return len(_words(enum) & _words(field))
+
+
+@dataclass(frozen=True, slots=True)
+class _Check:
+    """What makes other code run the same check: its message's words (class names aside),
+    and the class and method holding it."""
+
+    words: str | None
+    method: tuple[str, str] | None  # (class qualname, method name)
+
+
+def _method(class_name: str | None, function: str | None) -> tuple[str, str] | None:
+    """(class, method) when `function` is a method defined right in `class_name`."""
+    if class_name is None or function is None or not function.startswith(f"{class_name}."):
+        return None
+    method = function[len(class_name) + 1 :]
+    return (class_name, method) if method and "." not in method else None
 
 
 class SelectionIndex:
@@ -86,28 +104,67 @@ class SelectionIndex:
             self._add_typed_fields(files, enums)
 
     def selections(
-        self, facts: FileFacts, class_name: str | None, message: str | None = None
+        self,
+        facts: FileFacts,
+        class_name: str | None,
+        message: str | None = None,
+        function: str | None = None,
     ) -> list[SelectionLink]:
-        """The settings that pick the code of a site in `facts` (in class `class_name`),
-        with the other code that stands in for it; none of which makes the same check
-        (the literal text of `message`, class names aside): every MLA backend refuses
-        `alibi_slopes` with its own class name in the message."""
+        """The settings that pick the code of a site in `facts` (in class `class_name`, in
+        its method `function`), with the other code that stands in for it; none of which
+        makes the same check (the literal text of `message`, class names aside): every MLA
+        backend refuses `alibi_slopes` with its own class name in the message), nor runs the
+        site's method itself through a subclass that does not override it."""
         out: list[SelectionLink] = []
-        same = _check_words(message) if message else None
+        same = _Check(_check_words(message) if message else None, _method(class_name, function))
         if class_name is not None:
             top = class_name.split(".")[0]
             for rule, where, listed, line in self._excluded.get((facts.module, top), []):
-                others = [o for o in listed if not self._checks(self._class_module(where, o), same)]
+                others = [
+                    o
+                    for o in listed
+                    if not self._checks(self._class_module(where, o), same, facts.module)
+                ]
                 link = self._exclusion(rule, where, top, others, line)
                 if link is not None:
                     out.append(link)
         for enum, member, where in self._members.get(facts.module, []):
-            out.extend(self._choices(enum, member, where, same))
+            out.extend(self._choices(enum, member, where, same, facts.module))
         return out
 
-    def _checks(self, module: str | None, words: str | None) -> bool:
+    def _checks(self, module: str | None, check: _Check, home: str) -> bool:
+        """Whether code of `module` makes the same check as the site of module `home`: a
+        site with the same message, or a class that inherits the site's method as it is
+        (`AiterTritonMLAImpl(AiterMLAImpl)` in another file runs `AiterMLAImpl`'s checks)."""
+        if module is None:
+            return False
+        return self._same_message(module, check.words) or (
+            check.method is not None and self._inherits(module, home, *check.method)
+        )
+
+    def _inherits(self, module: str, home: str, class_name: str, method: str) -> bool:
+        """Whether a class of `module` runs `home`'s `class_name.method`: it resolves the
+        method to that very one, or one of its bases is unknown to the version but named as
+        the site's class is (nothing then says it overrides the method)."""
+        facts = self._names.modules.get(module)
+        if facts is None or module == home:
+            return False
+        target = (home, f"{class_name}.{method}")
+        short = class_name.split(".")[-1]
+        for cls in facts.classes:
+            if self._names.method_owner(facts, cls.qualname, method) == target:
+                return True
+            for base in cls.bases:
+                written = base.split("[")[0]
+                if written.split(".")[-1] == short and (
+                    self._names.resolve_class(facts, written) is None
+                ):
+                    return True
+        return False
+
+    def _same_message(self, module: str, words: str | None) -> bool:
         """Whether a site of `module` makes the check whose message has `words`."""
-        if module is None or not words:
+        if not words:
             return False
         if module not in self._module_checks:
             facts = self._names.modules.get(module)
@@ -146,9 +203,9 @@ class SelectionIndex:
                             self._typed[enum].append(field)
 
     def _choices(
-        self, enum: str, member: str, where: FileFacts, same: str | None
+        self, enum: str, member: str, where: FileFacts, same: _Check, home: str
     ) -> list[SelectionLink]:
-        others, listed = self._alternatives(enum, member, same)
+        others, listed = self._alternatives(enum, member, same, home)
         if not others:
             return []
         out: list[SelectionLink] = []
@@ -179,7 +236,7 @@ class SelectionIndex:
         return out
 
     def _alternatives(
-        self, enum: str, member: str, same: str | None
+        self, enum: str, member: str, same: _Check, home: str
     ) -> tuple[tuple[str, ...], str | None]:
         """The members that stand in for `member`: listed with it in every candidate list
         that holds it (a platform's priority list). A list holding a member that names no
@@ -201,7 +258,7 @@ class SelectionIndex:
             lists += 1
             for other in others:
                 module = self._member_module[(enum, other)]
-                if other != member and module != own and not self._checks(module, same):
+                if other != member and module != own and not self._checks(module, same, home):
                     counts[other] += 1
                     first.setdefault(other, len(first))
         # Only those listed wherever it is (each list is a platform's or a device's): one

@@ -21,8 +21,9 @@ from collections.abc import Sequence
 
 import msgspec
 
+from errdex.match.one_result import site_ref
 from errdex.match.results import Match
-from errdex.match.same_text import SiteRef, likelihood
+from errdex.match.same_text import likelihood
 from errdex.match.weights import WEIGHTS as W
 
 __all__ = ["order_tied_projects"]
@@ -131,13 +132,7 @@ def _ordered_run(run: Sequence[Match], home: str | None, say: bool) -> list[Matc
 
 
 def _preference(match: Match) -> tuple[tuple[int, ...], str, int]:
-    ref = SiteRef(
-        id=match.id, version=match.version, file=match.file, line=match.line,
-        function=match.function, callers=len(match.site.callers) if match.site else 0,
-        conditions=len(match.site.site.conditions) if match.site else 0, kind=match.kind,
-        through_helper=match.called_at is not None,
-    )  # fmt: skip
-    return likelihood(ref), match.file, match.line
+    return likelihood(site_ref(match)), match.file, match.line
 
 
 def _reason(match: Match, others: Sequence[Match], *, first: bool, home: bool) -> str:

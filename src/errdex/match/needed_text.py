@@ -197,12 +197,16 @@ def _statement_end(text: str, start: int, strings: list[int]) -> int:
 
 def _parses(text: str) -> bool:
     """Whether the extractor will read the text: its skeleton (what extraction parses, the
-    bodies without sites blanked) parses, or the text does when it has none."""
+    bodies without sites blanked) parses, or, as extraction falls back to, the text does."""
     skeleton = build_skeleton(text)
+    return (skeleton is not None and _parsed(skeleton.text)) or _parsed(text)
+
+
+def _parsed(text: str) -> bool:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escapes: the extractor reports them
-            ast.parse(skeleton.text if skeleton is not None else text)
+            ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True

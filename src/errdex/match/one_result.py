@@ -18,8 +18,10 @@ from errdex.store.base import Store, StoredSite
 
 __all__ = [
     "merge_releases",
+    "merge_renamed",
     "merge_same_text",
     "same_text_key",
+    "site_ref",
     "with_same_text",
     "with_versions",
 ]
@@ -112,7 +114,7 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
         if len(group) == 1:
             out.append(match)
             continue
-        refs = {_ref(m): m for m in group}
+        refs = {site_ref(m): m for m in group}
         ranked = likeliest_first(list(refs))
         first = refs[ranked[0]]
         out.append(
@@ -186,7 +188,8 @@ def _after_reason(first: Match, count: int) -> str:
     )
 
 
-def _ref(match: Match) -> SiteRef:
+def site_ref(match: Match) -> SiteRef:
+    """The match as another site of a result (`others`), and as same_text.py ranks it."""
     return SiteRef(
         id=match.id, version=match.version, file=match.file, line=match.line,
         function=match.function, callers=len(match.site.callers) if match.site else 0,

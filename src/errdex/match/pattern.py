@@ -36,6 +36,7 @@ _FRAGMENT = 0.6  # a piece of a template: below any reading of the message from 
 _WORDS = re.compile(r"\w+")
 _MAX_SKIPPED = 2  # leading words of a piece that may be left unread (a value, a cut word)
 _SKIPPED = 0.9  # the score kept per word left unread
+_EMPTY_VALUE = 0.97  # the score kept by a full reading that leaves a placeholder empty
 # A value's shape by the type its format names (`{n:d}`, `%d`, `{x:.2f}`, `{h:x}`): a message
 # shows such a value there in that shape, so a reading that puts other text there is less
 # likely (`placeholder 'foo'` is no `{idx + 1:d}`), though a value read a word too wide is
@@ -393,7 +394,8 @@ class CompiledTemplate:
                 _assign(gap, "", values)
                 continue
             explained_values += text.solid(k, e)
-            _assign(gap, message[text.orig(k) : text.orig(e)].strip(), values)
+            filled = _assign(gap, message[text.orig(k) : text.orig(e)].strip(), values)
+            empty = empty or not filled
         covered = literal / total
         whole = literal >= self.literal_chars  # no final full stop forgiven
         if mode == "full" and literal == total and whole and not compact and not empty:
@@ -401,6 +403,11 @@ class CompiledTemplate:
         else:
             score = text_score(literal, explained_values, total, mode)
             score *= (0.9 if compact else 1.0) * (1.0 if whole or mode != "full" else 0.97)
+            # A value the reading leaves empty where the whole message was read: another
+            # template with one value fewer explains it as well, and with nothing left over
+            # (`Not a valid datetime.` by `Not a valid {obj_type}.`, not by `Not a valid
+            # {awareness} {obj_type}.` with the second empty).
+            score *= _EMPTY_VALUE if empty and mode == "full" else 1.0
         if not self._values_fit(values):
             score *= _MISFIT
         return TemplateMatch(
@@ -457,11 +464,13 @@ def _first_word(norm: str) -> str:
     return norm if end < 0 else norm[:end]
 
 
-def _assign(gap: list[_Slot], raw: str, values: dict[str, str]) -> None:
+def _assign(gap: list[_Slot], raw: str, values: dict[str, str]) -> bool:
     """Share a gap's text among its placeholders, splitting at blanks only where the template
-    has blanks between them; a repeated expression keeps its first non-empty value."""
+    has blanks between them; a repeated expression keeps its first non-empty value. False
+    when a placeholder was left nothing (fewer words than blank-separated placeholders)."""
     pieces = [raw]
-    if len(gap) > 1 and all(slot.spaced for slot in gap[1:]):
+    spaced = len(gap) > 1 and all(slot.spaced for slot in gap[1:])
+    if spaced:
         pieces = raw.split(None, len(gap) - 1)
     for idx, slot in enumerate(gap):
         value = pieces[idx] if idx < len(pieces) else ""
@@ -470,6 +479,7 @@ def _assign(gap: list[_Slot], raw: str, values: dict[str, str]) -> None:
             value = value[1:-1]  # `{name!r}` held a string's repr: its value is what matters
         if not values.get(slot.placeholder.expr):
             values[slot.placeholder.expr] = value
+    return bool(raw) and (not spaced or len(pieces) >= len(gap))
 
 
 def _overlap(hay: str, lo: int, core: str) -> int:

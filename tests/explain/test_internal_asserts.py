@@ -1,0 +1,59 @@
+"""An `assert` on the program's own state (no setting decides what it tests) has no way out
+through a setting that only makes its function return early (a mode that skips the work) or
+keeps a caller from calling it: that mode changes what the program does, and the invariant
+the program broke stays broken. A setting the assert itself tests is still one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_with_message
+
+from errdex.store import Store
+
+RUN = {
+    "run/__init__.py": "",
+    "run/envs.py": """
+        import os
+
+        environment_variables = {
+            "RUN_ENCODER_ONLY": lambda: bool(int(os.getenv("RUN_ENCODER_ONLY", "0"))),
+            "RUN_BLOCK_SIZE": lambda: int(os.getenv("RUN_BLOCK_SIZE", "16")),
+        }
+
+        def __getattr__(name):
+            return environment_variables[name]()
+        """,
+    "run/runner.py": """
+        from run import envs
+
+
+        class Runner:
+            def dummy_run(self, num_tokens, counts):
+                # the dummy run only covers the language model: skip it
+                if envs.RUN_ENCODER_ONLY:
+                    return
+                assert sum(counts) == num_tokens, "the dummy batch does not add up"
+
+            def blocks(self, num_tokens):
+                if envs.RUN_ENCODER_ONLY:
+                    return
+                assert envs.RUN_BLOCK_SIZE % 16 == 0, "the block size is no multiple of 16"
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("run"), "run", RUN)
+
+
+def test_a_mode_that_returns_early_is_no_way_out_of_an_internal_assert(run: Store) -> None:
+    page = page_with_message(run, "run", "the dummy batch does not add up")
+    assert not any("RUN_ENCODER_ONLY" in s.text for s in page.solutions)
+
+
+def test_the_setting_an_assert_tests_is_a_way_out(run: Store) -> None:
+    page = page_with_message(run, "run", "the block size is no multiple of 16")
+    assert any("RUN_BLOCK_SIZE" in s.text for s in page.solutions)
