@@ -162,20 +162,10 @@ def _compared(node: ast.expr, knob: Knob, knobs: list[Knob]) -> KnobAction | Non
     """`draft_len < target_len` where the setting is one side as it is: the way to move it
     past the other side. Not when the same setting is behind the other side too (moving it
     moves both)."""
-    if not (knob.same_value and knob.behind and isinstance(node, ast.Compare)):
+    sides = _other_side(node, knob) if knob.same_value else None
+    if sides is None or isinstance(sides[0], ast.Constant):
         return None
-    if len(node.ops) != 1:
-        return None
-    op = _OPS.get(type(node.ops[0]))
-    left, right = node.left, node.comparators[0]
-    if op is None or isinstance(left, ast.Constant) or isinstance(right, ast.Constant):
-        return None
-    if _is(right, knob.behind):
-        other, op = left, _FLIPPED[op]
-    elif _is(left, knob.behind):
-        other = right
-    else:
-        return None
+    other, op = sides
     try:
         names = _names(other) | {ast.unparse(other)}
     except (ValueError, RecursionError):
@@ -346,9 +336,9 @@ def _flag_action(knob: Knob, shape: _Shape) -> KnobAction | None:
     return None
 
 
-def _limit(node: ast.expr, knob: Knob) -> tuple[ast.Call, str] | None:
-    """(the count, the operator as `knob <op> count`) when the node compares the knob's
-    name with a `len(...)`."""
+def _other_side(node: ast.expr, knob: Knob) -> tuple[ast.expr, str] | None:
+    """(what the knob's name is compared with, the operator as `knob <op> other`) when the
+    node is one ordering comparison with the name on either side."""
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and knob.behind):
         return None
     op = _OPS.get(type(node.ops[0]))
@@ -356,11 +346,19 @@ def _limit(node: ast.expr, knob: Knob) -> tuple[ast.Call, str] | None:
     if op is None:
         return None
     if _is(right, knob.behind):
-        count, op = left, _FLIPPED[op]
-    elif _is(left, knob.behind):
-        count = right
-    else:
+        return left, _FLIPPED[op]
+    if _is(left, knob.behind):
+        return right, op
+    return None
+
+
+def _limit(node: ast.expr, knob: Knob) -> tuple[ast.Call, str] | None:
+    """(the count, the operator as `knob <op> count`) when the node compares the knob's
+    name with a `len(...)`."""
+    sides = _other_side(node, knob)
+    if sides is None:
         return None
+    count, op = sides
     if not (
         isinstance(count, ast.Call)
         and isinstance(count.func, ast.Name)
