@@ -76,27 +76,26 @@ SERVE = {
                 self.max_model_len = vllm_config.model_config.max_model_len
                 self.max_seqs = vllm_config.scheduler_config.max_num_seqs
 
-            def read(self, ids):
-                if len(ids) > self.max_model_len:
-                    raise ValueError(f"the prompt is longer than allowed: {len(ids)} tokens")
-                return ids
+            def admit(self, prompt_ids):
+                if len(prompt_ids) > self.max_model_len:
+                    raise ValueError(f"the prompt is longer than allowed: {len(prompt_ids)}")
 
             def take(self, seqs):
                 if len(seqs) > self.max_seqs:
                     raise ValueError(f"too many sequences: {len(seqs)}")
-                return seqs
         """,
 }
 
 
 @pytest.fixture(scope="module")
-def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    yield from indexed_package(tmp_path_factory.mktemp("serve"), "serve", SERVE)
+def capped(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    root = tmp_path_factory.mktemp("capped")
+    yield from indexed_package(root, "serve", SERVE)
 
 
-def test_the_next_guard_and_its_setting_are_named(serve: Store) -> None:
-    (first, *_) = page_with_message(serve, "serve", "the prompt is longer").solutions
-    assert first.text.startswith("Pass `--max-model-len` with a value at least `len(ids)`")
+def test_the_next_guard_and_its_setting_are_named(capped: Store) -> None:
+    (first, *_) = page_with_message(capped, "serve", "the prompt is longer").solutions
+    assert first.text.startswith("Pass `--max-model-len` with a value at least `len(prompt_ids)`")
     assert first.text.endswith(
         "A value above `derived_max_model_len` raises another error (“User-specified "
         "max_model_len ({max_model_len}) is greater than the derived max_model_len "
@@ -105,7 +104,7 @@ def test_the_next_guard_and_its_setting_are_named(serve: Store) -> None:
     ), first.text
 
 
-def test_a_guard_no_setting_lets_past_is_not_named(serve: Store) -> None:
-    (first, *_) = page_with_message(serve, "serve", "too many sequences").solutions
+def test_a_guard_no_setting_lets_past_is_not_named(capped: Store) -> None:
+    (first, *_) = page_with_message(capped, "serve", "too many sequences").solutions
     assert first.text.startswith("Pass `--max-num-seqs` with a value at least `len(seqs)`")
     assert "another error" not in first.text
