@@ -6,6 +6,7 @@ from __future__ import annotations
 import textwrap
 
 from errdex.extract import extract_file
+from errdex.extract.reading import _def_words
 from errdex.extract.skeleton import build_skeleton
 from errdex.facts import SourceRead, TryRead
 from samples import QUIET_FUNCTIONS
@@ -221,3 +222,9 @@ def test_attributes_the_constructor_copies_keep_its_order() -> None:
         '"not supported"',
     )
     assert list(read.init_values) == ["zeta", "alpha", "mid", "omega", "kappa"]
+
+
+def test_def_and_class_words_are_found_where_no_word_goes_on() -> None:
+    text = "default = 1\ndef f(): pass\nclass_ = 2\nclass A: pass\nundef(x)\nclass"
+    # `default` and `class_` go on as words; `undef(` ends with `def` all the same
+    assert _def_words(text) == [12, 37, 53, 60]
