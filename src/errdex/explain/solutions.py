@@ -384,7 +384,7 @@ def _add_platform(found: _Collector, conditions: list[ConditionView]) -> None:
 
 def _tier(action: KnobAction) -> int:
     """An action with the value to set comes before one that only names the setting."""
-    return 0 if not action.text.startswith("Change") else 3
+    return 3 if action.vague else 0
 
 
 def _knob_solution(
