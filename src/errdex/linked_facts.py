@@ -79,6 +79,10 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # reads that are no field of that object (a property, a method), each with the field to
     # set instead ('' when none): the object forbids keys that are not fields
     json_fields: tuple[tuple[str, str], ...] = ()
+    # for a flag taking a JSON object of fields: the plain flags that write a field of that
+    # object when given, as (field, flag, value assigned, `file:line`):
+    # ("enable_return_routed_experts", "--enable-return-routed-experts", "True", ...)
+    json_set_by: tuple[tuple[str, str, str, str], ...] = ()
 
 
 class SelectionLink(msgspec.Struct, frozen=True, gc=False):

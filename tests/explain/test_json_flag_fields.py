@@ -9,6 +9,9 @@ from collections.abc import Iterator
 import pytest
 from explain_samples import indexed_package, page_with_message
 
+from errdex.explain.fix_forms import command_fix
+from errdex.explain.page import Knob
+from errdex.facts import KnobKind
 from errdex.store import Store
 
 ENG = {
@@ -83,3 +86,58 @@ def test_a_computed_property_is_no_key_of_the_flag(eng: Store) -> None:
     assert any("ENG_USE_V2" in t for t in texts)
     assert not any('any_enabled"' in t for t in texts)
     assert not any("--aux-config '" in t for t in texts)
+
+
+OVERRIDDEN = {
+    **ENG,
+    "eng/args.py": """
+        from dataclasses import dataclass, field
+
+        from eng.config import AuxConfig
+
+
+        @dataclass
+        class EngineArgs:
+            aux_config: AuxConfig = field(default_factory=AuxConfig)
+            enable_experts: bool = False
+
+            def __post_init__(self):
+                if self.enable_experts:
+                    self.aux_config.enable_experts = True
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def overridden(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("overridden"), "eng", OVERRIDDEN)
+
+
+def test_a_plain_flag_that_writes_the_field_back_is_to_be_left_out(overridden: Store) -> None:
+    # `--enable-experts` sets the field back to True whatever the JSON says: the JSON alone
+    # is no way out for one who gives that flag
+    page = page_with_message(overridden, "eng", "aux outputs require the V2 runner")
+    (json_way,) = [s.text for s in page.solutions if "--aux-config '" in s.text]
+    assert json_way.startswith(
+        "Pass `--aux-config '{\"enable_experts\": false}'` (with the rest of your --aux-config "
+        "fields), and leave `--enable-experts` out: given, it sets `enable_experts` to `True` "
+        "whatever the JSON says (eng/args.py:"
+    )
+
+
+def test_the_command_line_before_gives_the_plain_flag_that_writes_the_field_back() -> None:
+    knob = Knob(
+        name="--aux-config",
+        kind=KnobKind.FLAG,
+        command="eng serve MODEL",
+        json_set_by=(("enable_experts", "--enable-experts", "True", "eng/args.py:12"),),
+    )
+    fix = command_fix(knob, "{'enable_experts': False}", "note.")
+    assert fix is not None
+    assert fix.before == (
+        'eng serve MODEL --aux-config \'{"enable_experts": "VALUE"}\' --enable-experts'
+    )
+    assert fix.after == "eng serve MODEL --aux-config '{\"enable_experts\": false}'"
+    # a flag that writes the value the JSON gives anyway is no matter
+    same = command_fix(knob, "{'enable_experts': True}", "note.")
+    assert same is not None and "--enable-experts" not in same.before

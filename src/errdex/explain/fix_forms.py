@@ -18,7 +18,7 @@ import re
 import shlex
 from keyword import iskeyword
 
-from errdex.explain.knob_actions import KnobAction
+from errdex.explain.knob_actions import KnobAction, overriding_flag
 from errdex.explain.page import Change, ConditionView, ExampleFix, Knob
 from errdex.explain.plain import code
 from errdex.facts import KnobKind
@@ -201,6 +201,11 @@ def command_fix(knob: Knob, keyword: str, note: str) -> ExampleFix | None:
     elif isinstance(value, dict):
         before_args = f"{flag} {shlex.quote(json.dumps(dict.fromkeys(value, 'VALUE')))}"
         after_args = f"{flag} {shlex.quote(json.dumps(value))}"
+        # a plain flag that writes a field back is left out too: the "before" gives it
+        for field, given in value.items():
+            found = overriding_flag(knob, str(field), given)
+            if found is not None:
+                before_args += f" {found[0]}"
     elif isinstance(value, str | int | float):
         before_args, after_args = f"{flag} VALUE", f"{flag} {shlex.quote(str(value))}"
     else:

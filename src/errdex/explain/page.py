@@ -85,6 +85,9 @@ class Knob(msgspec.Struct, kw_only=True):
     # a JSON-valued flag's attributes that are no field of its object: the field to set
     # instead of each ('' when none)
     json_fields: tuple[tuple[str, str], ...] = ()
+    # the plain flags that write a field of its object when given: (field, flag, value
+    # assigned, `file:line`)
+    json_set_by: tuple[tuple[str, str, str, str], ...] = ()
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).

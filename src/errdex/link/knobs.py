@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 import msgspec
 
-from errdex.extract.conditions import dotted_names
+from errdex.extract.conditions import dotted_name, dotted_names
 from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import (
     AttrSet,
@@ -48,11 +48,15 @@ class KnobIndex:
         self._names = names
         self._properties: dict[tuple[str, str], tuple[PropertyFact, FileFacts]] = {}
         self._sets: dict[str, list[tuple[AttrSet, FileFacts]]] = {}  # attribute → its sets
+        # what the sets assign attributes of, by name → its sets (`aux_output_config`)
+        self._sets_of: dict[str, list[tuple[AttrSet, FileFacts]]] = {}
         for facts in files:
             if facts.error is not None:
                 continue
             for attr_set in facts.attr_sets:
                 self._sets.setdefault(attr_set.attr, []).append((attr_set, facts))
+                receiver = _receiver(attr_set.target, attr_set.class_name)
+                self._sets_of.setdefault(receiver, []).append((attr_set, facts))
             for prop in facts.properties:
                 self._properties[(facts.module, prop.qualname)] = (prop, facts)
         self.environment = EnvironmentIndex(files, names)
@@ -102,7 +106,35 @@ class KnobIndex:
                 # one JSON flag behind several attributes: what each of them is, together
                 merged = tuple(dict.fromkeys(kept.json_fields + knob.json_fields))
                 unique[(knob.name, knob.behind)] = msgspec.structs.replace(kept, json_fields=merged)
-        return [self._documented(k, class_name) for k in list(unique.values())[:_MAX_KNOBS]]
+        return [
+            self._json_overrides(self._documented(k, class_name))
+            for k in list(unique.values())[:_MAX_KNOBS]
+        ]
+
+    def _json_overrides(self, knob: KnobLink) -> KnobLink:
+        """A JSON-valued flag with the plain flags that write a field of its object when
+        given (`if self.enable_return_routed_experts: self.aux_output_config.
+        enable_return_routed_experts = True`): the JSON's value for that field is then not
+        what the program runs with."""
+        if knob.kind != KnobKind.FLAG or not _whole_object(knob.value_type):
+            return knob
+        found: list[tuple[str, str, str, str]] = []
+        receiver = knob.behind.rsplit(".", 1)[-1]
+        for attr_set, where in self._sets_of.get(receiver, ())[: _MAX_SETS_PER_ATTR * 4]:
+            guard = parse_expression(attr_set.guard)
+            # only a guard that is the flag itself: given, it writes the field
+            name = dotted_name(guard) if isinstance(guard, ast.Name | ast.Attribute) else None
+            if name is None:
+                continue
+            for flag in self._resolve(name, where, attr_set.class_name, {}, 1):
+                if flag.kind != KnobKind.FLAG or flag.name == knob.name or flag.sets is not None:
+                    continue
+                if flag.same_value:
+                    at = f"{where.path}:{attr_set.line}"
+                    found.append((attr_set.attr, flag.name, attr_set.value, at))
+        if not found:
+            return knob
+        return msgspec.structs.replace(knob, json_set_by=tuple(dict.fromkeys(found)))
 
     def _behind(
         self,
