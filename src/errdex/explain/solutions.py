@@ -41,6 +41,7 @@ from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
+from errdex.explain.sync_sibling import sync_sibling_solution
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_call import suggested_call
 from errdex.extract.conditions import negate
@@ -163,6 +164,9 @@ def _solutions(facts: Facts) -> list[Solution]:
     replaced = override_solution(facts.stored)
     if replaced is not None:
         found.add(Solution(text=replaced, kind="input"), 0)
+    sibling = sync_sibling_solution(facts)
+    if sibling is not None:
+        found.add(sibling, 0)
     _add_environment(found, open_conditions, facts)
     _add_platform(found, open_conditions)
     for caller, guard in [] if internal else facts.caller_guards:
