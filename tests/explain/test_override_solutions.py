@@ -13,7 +13,35 @@ from errdex.explain.page import Page
 from errdex.store import Store
 
 SHELLS = {
-    "shells/__init__.py": "",
+    "shells/__init__.py": """
+        from shells._types import AsyncStream
+
+        __all__ = ["AsyncStream"]
+        """,
+    "shells/_types.py": """
+        class AsyncStream:
+            async def __aiter__(self):
+                raise NotImplementedError("The '__aiter__' method must be implemented.")
+                yield b""
+
+
+        class _Hidden:
+            def read(self):
+                raise NotImplementedError("The 'read' method must be implemented.")
+        """,
+    "shells/_content.py": """
+        from shells._types import AsyncStream, _Hidden
+
+
+        class ByteStream(AsyncStream):
+            async def __aiter__(self):
+                yield b""
+
+
+        class Plain(_Hidden):
+            def read(self):
+                return b""
+        """,
     "shells/complete.py": """
         class ShellComplete:
             name = ""
@@ -119,6 +147,19 @@ def test_no_way_out_when_no_subclass_defines_it_or_the_class_is_private(shells: 
     assert page_in(shells, "ShellComplete.format_completion").solutions == []
     assert page_in(shells, "Compiler.visit_plain").solutions == []
     assert page_in(shells, "_Helper.visit_hidden").solutions == []
+
+
+def test_a_base_of_a_private_module_is_named_where_the_package_exports_it(
+    shells: Store,
+) -> None:
+    # `AsyncStream` is defined in `shells._types` and imported from `shells`
+    assert [s.text for s in page_in(shells, "AsyncStream.__aiter__").solutions] == [
+        "Define `__aiter__` in your subclass of `AsyncStream` (`shells`): the base class "
+        "leaves it to its subclasses and raises here; the package's own `ByteStream` "
+        "(`shells._content`) defines it."
+    ]
+    # a class the package does not export is no user's to subclass
+    assert page_in(shells, "_Hidden.read").solutions == []
 
 
 DIALECTS = {

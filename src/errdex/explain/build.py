@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from errdex.errors import NotFoundError
+from errdex.explain.caps import setting_caps
 from errdex.explain.context import Explanation, Facts
 from errdex.explain.example_fix import example_fix
 from errdex.explain.fallbacks import setting_fallbacks
@@ -70,6 +71,7 @@ def build_page(
     facts = gather_facts(chosen)
     facts.knobs = typed_fields(store, chosen, facts.knobs)
     facts.fallbacks = setting_fallbacks(store, chosen, facts.knobs)
+    facts.caps = setting_caps(store, chosen, facts.knobs)
     facts.source_text = text
     pinned = pin_label(record, chosen.revision)
     explanation = explain(facts)

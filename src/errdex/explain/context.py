@@ -55,6 +55,9 @@ class Facts:
     # a variable's name → when setting it is the way out, for a variable the code falls
     # back from on its own when unset (`explain/fallbacks.py`; needs the store)
     fallbacks: dict[str, str] = field(default_factory=dict)
+    # a setting's name → the check its value meets when raised, and the way past it
+    # (`explain/caps.py`; needs the store)
+    caps: dict[str, str] = field(default_factory=dict)
     source_text: str | None = None  # the site's file, for rules that read its function
     _tree: ast.Module | None = field(default=None, repr=False)
 

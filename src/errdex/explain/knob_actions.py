@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from dataclasses import dataclass, replace
 
 from msgspec.structs import replace as replace_knob
@@ -29,6 +30,13 @@ class KnobAction:
     part: str | None = None  # the conjunct of an `and` it makes false, when not all of it
     # the Python value a flag's keyword takes to the same effect (`True`, `1`), when one is
     keyword: str | None = None
+    # the way to move the setting (raise it, lower it) without a value to set it to
+    direction_only: bool = False
+
+    @property
+    def vague(self) -> bool:
+        """No value to set: only the setting's name, or the way to move it."""
+        return self.direction_only or self.text.startswith("Change")
 
 
 @dataclass(frozen=True)
@@ -60,9 +68,9 @@ def knob_action(condition: ConditionView, knobs: list[Knob]) -> KnobAction | Non
             if action is None:
                 continue
             action = replace(action, part=ast.unparse(value))
-            if action.before is not None or not action.text.startswith("Change"):
+            if action.before is not None or not action.vague:
                 return action
-            fallback = fallback or action
+            fallback = _better(fallback, action)
         return fallback
     return _action(node, condition, knobs)
 
@@ -73,17 +81,19 @@ def _action(node: ast.expr, condition: ConditionView, knobs: list[Knob]) -> Knob
     each of them, and the one it takes as it is says what to set)."""
     fallback: KnobAction | None = None
     for knob in knobs:
-        action = _knob_action(node, condition, knob)
+        action = _knob_action(node, condition, knob, knobs)
         if action is None:
             continue
-        if action.text.startswith("Change"):
-            fallback = fallback or action
+        if action.vague:
+            fallback = _better(fallback, action)
             continue
         return action
     return fallback
 
 
-def _knob_action(node: ast.expr, condition: ConditionView, knob: Knob) -> KnobAction | None:
+def _knob_action(
+    node: ast.expr, condition: ConditionView, knob: Knob, knobs: list[Knob]
+) -> KnobAction | None:
     if knob.behind is None or knob.kind not in (KnobKind.ENV, KnobKind.FLAG):
         return None
     if knob.via == NAMED_IN_MESSAGE:
@@ -103,12 +113,75 @@ def _knob_action(node: ast.expr, condition: ConditionView, knob: Knob) -> KnobAc
         if _kept_within(node, knob, condition):
             return None  # no setting to change: the code holds the count to it itself
         if knob.behind in _names(node):
-            return _generic(knob, condition)
+            return (
+                _direction(node, knob) or _compared(node, knob, knobs) or _generic(knob, condition)
+            )
         return None
     if not knob.same_value:
         return _generic(knob, condition)
     action = _env_action(knob, shape) if knob.kind == KnobKind.ENV else _flag_action(knob, shape)
     return action or _generic(knob, condition)
+
+
+def _better(kept: KnobAction | None, new: KnobAction) -> KnobAction:
+    """Of two vague actions, the first unless only the new one says which way to move."""
+    if kept is None or (new.direction_only and not kept.direction_only):
+        return new
+    return kept
+
+
+def _direction(node: ast.expr, knob: Knob) -> KnobAction | None:
+    """Which way to move a setting the condition uses but does not compare with a literal,
+    where that is certain: the time a wait is given, when the wait failing is the condition
+    (`not wait_for_termination(procs, timeout=envs.SHUTDOWN_TIMEOUT)`): more time is the
+    setting's only way out. Only a keyword named for a time limit is read so."""
+    if not (
+        knob.same_value
+        and isinstance(node, ast.UnaryOp)
+        and isinstance(node.op, ast.Not)
+        and isinstance(node.operand, ast.Call)
+    ):
+        return None
+    call = node.operand
+    for keyword in call.keywords:
+        if keyword.arg is None or not _is(keyword.value, knob.behind or ""):
+            continue
+        if not _TIME_LIMIT.search(keyword.arg):
+            continue
+        try:
+            called = ast.unparse(call.func)
+        except (ValueError, RecursionError):
+            return None
+        kind = "environment variable" if knob.kind == KnobKind.ENV else "flag"
+        text = f"Raise the {kind} `{knob.name}`, the `{keyword.arg}` given to {code(called)}"
+        return KnobAction(text, knob.name, direction_only=True)
+    return None
+
+
+def _compared(node: ast.expr, knob: Knob, knobs: list[Knob]) -> KnobAction | None:
+    """`draft_len < target_len` where the setting is one side as it is: the way to move it
+    past the other side. Not when the same setting is behind the other side too (moving it
+    moves both)."""
+    sides = _other_side(node, knob) if knob.same_value else None
+    if sides is None or isinstance(sides[0], ast.Constant):
+        return None
+    other, op = sides
+    try:
+        names = _names(other) | {ast.unparse(other)}
+    except (ValueError, RecursionError):
+        return None
+    if any(k.name == knob.name and k.behind in names for k in knobs):
+        return None
+    words = f"a value {_OUTSIDE_BOUND[op]} {code(ast.unparse(other))}"
+    if knob.kind == KnobKind.ENV:
+        text = f"Set `{knob.name}` to {words}"
+    else:
+        text = f"Pass `{knob.name}` with {words}"
+    return KnobAction(text, knob.name, direction_only=True)
+
+
+# A keyword that bounds how long a call waits: `timeout`, `wait_timeout`, `deadline`.
+_TIME_LIMIT = re.compile(r"(?:^|_)(?:timeout|deadline)(?:_|$)", re.I)
 
 
 def _names(node: ast.expr) -> set[str]:
@@ -263,9 +336,9 @@ def _flag_action(knob: Knob, shape: _Shape) -> KnobAction | None:
     return None
 
 
-def _limit(node: ast.expr, knob: Knob) -> tuple[ast.Call, str] | None:
-    """(the count, the operator as `knob <op> count`) when the node compares the knob's
-    name with a `len(...)`."""
+def _other_side(node: ast.expr, knob: Knob) -> tuple[ast.expr, str] | None:
+    """(what the knob's name is compared with, the operator as `knob <op> other`) when the
+    node is one ordering comparison with the name on either side."""
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and knob.behind):
         return None
     op = _OPS.get(type(node.ops[0]))
@@ -273,11 +346,19 @@ def _limit(node: ast.expr, knob: Knob) -> tuple[ast.Call, str] | None:
     if op is None:
         return None
     if _is(right, knob.behind):
-        count, op = left, _FLIPPED[op]
-    elif _is(left, knob.behind):
-        count = right
-    else:
+        return left, _FLIPPED[op]
+    if _is(left, knob.behind):
+        return right, op
+    return None
+
+
+def _limit(node: ast.expr, knob: Knob) -> tuple[ast.Call, str] | None:
+    """(the count, the operator as `knob <op> count`) when the node compares the knob's
+    name with a `len(...)`."""
+    sides = _other_side(node, knob)
+    if sides is None:
         return None
+    count, op = sides
     if not (
         isinstance(count, ast.Call)
         and isinstance(count.func, ast.Name)
@@ -446,7 +527,7 @@ def _set_action(node: ast.expr, knob: Knob) -> KnobAction | None:
     )
     inner = replace_knob(knob, sets=None, behind=knob.when_behind, same_value=True)
     action = _action(ast.parse(guard.text, mode="eval").body, guard, [inner])
-    if action is None or action.text.startswith("Change"):
+    if action is None or action.vague:
         return None
     said = f"; the code says: “{knob.note}”" if knob.note else ""
     return replace(action, text=f"{action.text} ({knob.via}{said})", note=knob.note)

@@ -32,9 +32,12 @@ _CHOICE_FOLDERS = {"dialects": "dialect", "backends": "backend"}
 def override_solution(stored: StoredSite) -> str | None:
     """The sentence for a site whose method is a default subclasses replace, or None."""
     found = stored.overrides
-    if found is None or not _public(found.base):
+    if found is None:
         return None
-    module, _, base = found.base.rpartition(".")
+    defined_in, _, base = found.base.rpartition(".")
+    module = _public_home(stored, defined_in, base)
+    if module is None:
+        return None
     home = stored.module
     named = [_named(q, home) for q in found.by[:_SHOWN]]
     more = found.count - len(named)
@@ -97,6 +100,22 @@ def _named(qualname: str, home: str) -> str:
     own module."""
     module, _, name = qualname.rpartition(".")
     return code(name) if module == home else f"{code(name)} ({code(module)})"
+
+
+def _public_home(stored: StoredSite, module: str, base: str) -> str | None:
+    """The module a user imports the base class from: its own when public, else the public
+    one that re-exports it (`httpx.AsyncByteStream`, defined in `httpx._types`), as the
+    site's public import path says; None for a class no user reaches."""
+    if _public(f"{module}.{base}"):
+        return module
+    public = stored.public_path()
+    suffix = f".{stored.site.function}"
+    if public is None or not public.endswith(suffix) or "." not in stored.site.function:
+        return None
+    if stored.site.function.rpartition(".")[0] != base:
+        return None  # the site is not the base's own method
+    home = public[: -len(suffix)]
+    return home if home and _public(home) else None
 
 
 def _public(qualname: str) -> bool:

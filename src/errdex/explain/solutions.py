@@ -201,7 +201,7 @@ def _solutions(facts: Facts) -> list[Solution]:
             kept.append(solution)
         else:
             facts.refused.append((solution, warning))
-    kept = [_with_fallback(s, facts) for s in kept]
+    kept = [_with_cap(_with_fallback(s, facts), facts) for s in kept]
     command_line = command_line_solution(facts)
     if command_line is not None:
         # most who see a usage error typed the command: their way out first, the author's
@@ -225,6 +225,15 @@ def _internal_invariant(
         action is not None and condition.kind == ConditionKind.ASSERT
         for condition, action in actions
     )
+
+
+def _with_cap(solution: Solution, facts: Facts) -> Solution:
+    """A setting raised past a count: the check its value then meets, and the way past."""
+    note = facts.caps.get(solution.knob or "")
+    if note is None or not re.search(r"\ba value (?:at least|above)\b", solution.text):
+        return solution
+    text = solution.text if solution.text.endswith(".") else f"{solution.text}."
+    return msgspec.structs.replace(solution, text=f"{text} {note}")
 
 
 def _with_fallback(solution: Solution, facts: Facts) -> Solution:
@@ -386,7 +395,7 @@ def _add_platform(found: _Collector, conditions: list[ConditionView]) -> None:
 
 def _tier(action: KnobAction) -> int:
     """An action with the value to set comes before one that only names the setting."""
-    return 0 if not action.text.startswith("Change") else 3
+    return 3 if action.vague else 0
 
 
 def _knob_solution(
