@@ -199,3 +199,25 @@ def test_attributes_the_constructor_copies_from_another_object() -> None:
     # `block` is assigned twice in its class, `dtype` a choice: neither is the value as it
     # is; another class assigning the same name says nothing of this one
     assert read.init_values == {"max_model_len": "model_config.max_model_len"}
+
+
+def test_attributes_the_constructor_copies_keep_its_order() -> None:
+    # The index of a release must be the same from one run to the next: the attributes a
+    # condition reads are a set, whose order changes with each run's string hashing.
+    read = reading(
+        """
+        class Worker:
+            def __init__(self, config):
+                self.zeta = config.parallel.zeta
+                self.alpha = config.cache.alpha
+                self.mid = config.model.mid
+                self.omega = config.load.omega
+                self.kappa = config.model.kappa
+
+            def run(self):
+                if self.mid and self.alpha and self.zeta and self.kappa and self.omega:
+                    raise ValueError("not supported")
+        """,
+        '"not supported"',
+    )
+    assert list(read.init_values) == ["zeta", "alpha", "mid", "omega", "kappa"]

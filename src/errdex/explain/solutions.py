@@ -145,8 +145,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     ]  # a reasons list is non-empty: the reasons below say why
     internal = _internal_invariant(facts, actions)
     for condition, action in actions:
-        if internal and condition.kind != ConditionKind.ASSERT:
-            continue
+        if internal and condition.kind == ConditionKind.EARLY_EXIT:
+            continue  # a mode that skips the work, not a way out of the invariant
         if action is not None:
             reason = f"so that {opposite_words(condition)}"
             # an earlier exit turns the feature off: the check's own settings come first
@@ -220,7 +220,9 @@ def _internal_invariant(
     """Whether the site is an `assert` on internal state: no setting decides what it tests.
     A setting that only makes its function return early (a mode that skips the work:
     `--mm-encoder-only` before a profiling batch's `assert sum(...) == num_tokens`) or keeps
-    a caller from calling it is no way out of an invariant the program itself breaks."""
+    a caller from calling it is no way out of an invariant the program itself breaks. One
+    that picks the branch the assert is in (a pack strategy whose branch checks the world
+    size) still is: the other branch is other code, as another backend is."""
     if facts.stored.site.kind != SiteKind.ASSERT:
         return False
     return not any(

@@ -324,7 +324,8 @@ class _FileReader:
         copied = self._copied.get(id(cls))
         if copied is None:
             copied = self._copied[id(cls)] = self._copied_values(cls)
-        return {attr: copied[attr] for attr in attrs if attr in copied}
+        # in the constructor's order: `attrs` is a set, whose order changes from run to run
+        return {attr: value for attr, value in copied.items() if attr in attrs}
 
     def _copied_values(self, cls: ast.ClassDef) -> dict[str, str]:
         """Every `self.attr = other.chain` at the top of the class's own `__init__` whose
