@@ -4,10 +4,11 @@ still found when a frame of the test pins it. Indexed into a real SQLite file.""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from errdex.match import lookup_text
-from errdex.match.lent_by_tests import is_test_code
+from errdex.match.lent_by_tests import is_test_code, lent_by_tests
 from errdex.store.base import Store
 from samples import indexed_fixture
 
@@ -86,3 +87,16 @@ def test_a_frame_of_the_test_pins_the_lent_text(store: Store) -> None:
     first = lookup_text(store, paste).matches[0]
     assert (first.file, first.function) == ("forms/checks.py", "require")
     assert first.confident
+
+
+def test_a_release_indexed_before_the_call_file_was_kept_is_read_by_test_names(
+    store: Store,
+) -> None:
+    # Without the call's file, pytest's naming of tests tells a test's call from a user's.
+    [raised] = store.sites_in_files(["forms/checks.py"], 7, "forms", "1.0")
+    [form] = [f for f in raised.shown if f.caller is not None]
+    older = msgspec.structs.replace(form, caller_file=None)
+    assert lent_by_tests(raised, form)
+    assert lent_by_tests(raised, older)
+    assert not lent_by_tests(raised, msgspec.structs.replace(older, caller="Form.validate"))
+    assert not lent_by_tests(raised, None)
