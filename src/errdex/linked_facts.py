@@ -126,6 +126,7 @@ class ShownText(msgspec.Struct, frozen=True, gc=False):
     # The function whose call gave the text to the helper this site raises in (`ctx.fail(
     # "...")` for the raise in `fail`): that call's own site is the answer to show first.
     caller: str | None = None
+    caller_file: str | None = None  # the file of that call (None: indexed before it was kept)
 
 
 class Overrides(msgspec.Struct, frozen=True, gc=False):

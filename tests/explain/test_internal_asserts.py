@@ -20,6 +20,7 @@ RUN = {
         environment_variables = {
             "RUN_ENCODER_ONLY": lambda: bool(int(os.getenv("RUN_ENCODER_ONLY", "0"))),
             "RUN_BLOCK_SIZE": lambda: int(os.getenv("RUN_BLOCK_SIZE", "16")),
+            "RUN_PACK": lambda: os.getenv("RUN_PACK", "span"),
         }
 
         def __getattr__(name):
@@ -40,6 +41,13 @@ RUN = {
                 if envs.RUN_ENCODER_ONLY:
                     return
                 assert envs.RUN_BLOCK_SIZE % 16 == 0, "the block size is no multiple of 16"
+
+            def place(self, world_size, per_node):
+                if envs.RUN_PACK == "fill":
+                    return [per_node]
+                else:
+                    assert world_size % per_node == 0, "world size is no multiple of a node"
+                    return [per_node] * (world_size // per_node)
         """,
 }
 
@@ -57,3 +65,9 @@ def test_a_mode_that_returns_early_is_no_way_out_of_an_internal_assert(run: Stor
 def test_the_setting_an_assert_tests_is_a_way_out(run: Store) -> None:
     page = page_with_message(run, "run", "the block size is no multiple of 16")
     assert any("RUN_BLOCK_SIZE" in s.text for s in page.solutions)
+
+
+def test_a_setting_that_picks_the_branch_the_assert_is_in_stays(run: Store) -> None:
+    # the other branch is other code, as another backend is: not a mode that skips the work
+    page = page_with_message(run, "run", "world size is no multiple of a node")
+    assert any("RUN_PACK" in s.text for s in page.solutions)

@@ -51,6 +51,10 @@ WORKERS = """
             if limit < self.planned_batch:
                 logger.warning("the batch limit is below the planned batch")
 
+        def check_held(self):
+            limit = envs.MAX_BATCH
+            assert limit >= self.held_batch, "the held batch is past the limit"
+
         def check_pair(self):
             low = envs.MAX_BATCH
             high = envs.MAX_BATCH
@@ -84,6 +88,10 @@ def test_a_positional_argument_of_unknown_meaning_is_only_named(pool: Store) -> 
 def test_one_side_of_a_comparison_is_moved_past_the_other(pool: Store) -> None:
     (first, *_) = texts(pool, "the batch limit is below the planned batch")
     assert first.startswith("Set `MAX_BATCH` to a value at least `self.planned_batch`")
+
+
+def test_no_direction_for_an_assert_on_the_programs_own_state(pool: Store) -> None:
+    assert not any("a value at least" in t for t in texts(pool, "the held batch is past"))
 
 
 def test_no_direction_when_the_setting_is_behind_both_sides(pool: Store) -> None:

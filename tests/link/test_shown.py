@@ -458,3 +458,28 @@ def test_the_raise_in_a_helper_shows_what_its_callers_give_it() -> None:
         "Got unexpected extra arguments ({' '.join(args)})": "given by parse_args",
         "Missing command.": "given by parse_args",
     }
+
+
+def test_a_text_given_by_a_call_keeps_the_file_of_the_call() -> None:
+    # A call in the package's tests lends its text: where the call is tells it apart.
+    sites = link(
+        {
+            "lib/checks.py": """
+                class Invalid(Exception):
+                    pass
+
+                def require(value, message):
+                    if not value:
+                        raise Invalid(message)
+                """,
+            "lib/tests/test_checks.py": """
+                from lib.checks import require
+
+                def test_require():
+                    require("", "the field is empty")
+                """,
+        }
+    )
+    [site] = [s for s in sites if s.file == "lib/checks.py" and s.site.line == 7]
+    given = {form.text.text: (form.caller, form.caller_file) for form in site.shown}
+    assert given["the field is empty"] == ("test_require", "lib/tests/test_checks.py")

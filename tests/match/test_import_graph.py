@@ -4,7 +4,7 @@ level, then down the bases of the classes reached."""
 
 from __future__ import annotations
 
-from errdex.match.import_graph import module_files, with_imports
+from errdex.match.import_graph import imports_reached, module_files, with_imports
 
 PACKAGE = {
     "orm/__init__.py": b"",
@@ -49,3 +49,13 @@ def test_past_the_levels_only_the_bases_of_the_classes_reached_are_followed() ->
     kept = with_imports(PACKAGE, ["orm/relations.py"], modules, levels=1, base_levels=3)
     assert {"base.py", "root.py"} <= kept  # ConfigError's base, and that one's
     assert "util/queues.py" not in kept  # root.py imports it, but not for a base
+
+
+def test_a_submodule_an_init_binds_is_needed_for_what_the_importer_reads_off_it() -> None:
+    package = {
+        **PACKAGE,
+        "util/__init__.py": PACKAGE["util/__init__.py"] + b"from . import queues\n",
+        "orm/pool.py": b"from ..util import queues\ndef make():\n    return queues.Queue()\n",
+    }
+    reached = imports_reached(package, {"orm/pool.py": None}, module_files(package), levels=1)
+    assert reached["util/queues.py"] == frozenset({"Queue"})  # not the whole module

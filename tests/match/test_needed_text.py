@@ -3,8 +3,15 @@ definitions and what they use: the rest cut to stubs, every line where it was.""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from errdex.extract import extract_file
+from errdex.indexing import index_source
 from errdex.match.needed_text import Need, only_needed
+from errdex.match.partial import SubsetSource
+from errdex.sources import open_source
+from errdex.sources.base import SourceFile
+from errdex.store import open_store
 
 MODULE = (
     b"import os\n"
@@ -97,3 +104,17 @@ def test_a_large_class_whose_method_raised_keeps_that_method_and_what_it_calls()
     assert lines[11:15] == ["    def visit_select(*a, **k): ...", "", "", ""]
     facts = extract_file("pkg/compiler.py", cut)
     assert [s.line for s in facts.sites] == [9]
+
+
+def test_a_file_extracted_cut_is_stored_as_written(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "quota.py").write_bytes(MODULE)
+    source = open_source(str(tmp_path), project="pkg", version="1.0")
+    cut = only_needed(MODULE, Need(frozenset({"check"})))
+    assert cut != MODULE
+    subset = SubsetSource(source, [SourceFile("pkg/quota.py", cut)], 1, {"pkg/quota.py": MODULE})
+    with open_store(tmp_path / "errdex.db", create=True) as store:
+        report = index_source(subset, store, partial=True, workers=1)
+        # The sites of the definitions kept; a page quoting the file reads it as written.
+        assert report.sites == 1
+        assert store.file_text(("pkg", "1.0"), "pkg/quota.py") == MODULE.decode()

@@ -114,7 +114,9 @@ def _knob_action(
             return None  # no setting to change: the code holds the count to it itself
         if knob.behind in _names(node):
             return (
-                _direction(node, knob) or _compared(node, knob, knobs) or _generic(knob, condition)
+                _direction(node, knob)
+                or _compared(node, knob, knobs, condition)
+                or _generic(knob, condition)
             )
         return None
     if not knob.same_value:
@@ -158,13 +160,19 @@ def _direction(node: ast.expr, knob: Knob) -> KnobAction | None:
     return None
 
 
-def _compared(node: ast.expr, knob: Knob, knobs: list[Knob]) -> KnobAction | None:
+def _compared(
+    node: ast.expr, knob: Knob, knobs: list[Knob], condition: ConditionView
+) -> KnobAction | None:
     """`draft_len < target_len` where the setting is one side as it is: the way to move it
     past the other side. Not when the same setting is behind the other side too (moving it
     moves both)."""
-    sides = _other_side(node, knob) if knob.same_value else None
-    if sides is None or isinstance(sides[0], ast.Constant):
-        return None
+    sides = _other_side(node, knob) if knob.same_value and _numeric(knob) else None
+    if (
+        sides is None
+        or isinstance(sides[0], ast.Constant)
+        or condition.kind is ConditionKind.ASSERT
+    ):
+        return None  # an `assert` holds the program's own state: no setting to move
     other, op = sides
     try:
         names = _names(other) | {ast.unparse(other)}
@@ -404,6 +412,16 @@ def _limit_action(node: ast.expr, knob: Knob, condition: ConditionView) -> KnobA
     if knob.kind == KnobKind.ENV:
         return KnobAction(f"Set `{knob.name}` to {words}{fewer}", knob.name)
     return KnobAction(f"Pass `{knob.name}` with {words}{fewer}", knob.name)
+
+
+def _numeric(knob: Knob) -> bool:
+    """Whether the code declares or converts the knob as a number (not a JSON object of
+    fields, whose value no order compares)."""
+    declared = (knob.value_type or "").replace(" ", "")
+    if declared:
+        return declared in ("int", "float", "int|None", "float|None", "None|int", "None|float")
+    reads = knob.reads or ""
+    return "int(" in reads or "float(" in reads
 
 
 def _optional(knob: Knob) -> bool:

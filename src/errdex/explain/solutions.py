@@ -41,6 +41,7 @@ from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
+from errdex.explain.sync_sibling import sync_sibling_solution
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_call import suggested_call
 from errdex.extract.conditions import negate
@@ -144,8 +145,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     ]  # a reasons list is non-empty: the reasons below say why
     internal = _internal_invariant(facts, actions)
     for condition, action in actions:
-        if internal and condition.kind != ConditionKind.ASSERT:
-            continue
+        if internal and condition.kind == ConditionKind.EARLY_EXIT:
+            continue  # a mode that skips the work, not a way out of the invariant
         if action is not None:
             reason = f"so that {opposite_words(condition)}"
             # an earlier exit turns the feature off: the check's own settings come first
@@ -163,6 +164,9 @@ def _solutions(facts: Facts) -> list[Solution]:
     replaced = override_solution(facts.stored)
     if replaced is not None:
         found.add(Solution(text=replaced, kind="input"), 0)
+    sibling = sync_sibling_solution(facts)
+    if sibling is not None:
+        found.add(sibling, 0)
     _add_environment(found, open_conditions, facts)
     _add_platform(found, open_conditions)
     for caller, guard in [] if internal else facts.caller_guards:
@@ -216,7 +220,9 @@ def _internal_invariant(
     """Whether the site is an `assert` on internal state: no setting decides what it tests.
     A setting that only makes its function return early (a mode that skips the work:
     `--mm-encoder-only` before a profiling batch's `assert sum(...) == num_tokens`) or keeps
-    a caller from calling it is no way out of an invariant the program itself breaks."""
+    a caller from calling it is no way out of an invariant the program itself breaks. One
+    that picks the branch the assert is in (a pack strategy whose branch checks the world
+    size) still is: the other branch is other code, as another backend is."""
     if facts.stored.site.kind != SiteKind.ASSERT:
         return False
     return not any(

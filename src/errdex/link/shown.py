@@ -155,7 +155,7 @@ def with_callers(indexed: IndexedSite, calls: Sequence[IndexedSite]) -> IndexedS
             if text in seen or not form.text.literal_length or len(added) >= _MAX_CALLER_FORMS:
                 continue
             seen.add(text)
-            added.append(msgspec.structs.replace(form, caller=caller))
+            added.append(msgspec.structs.replace(form, caller=caller, caller_file=call.file))
     if not added:
         return indexed
     return msgspec.structs.replace(indexed, shown=(*indexed.shown, *added))

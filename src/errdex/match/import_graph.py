@@ -147,11 +147,13 @@ def _followed(
     hops: int = 0,
     *,
     uses: bool = True,
+    reads: Mapping[str, frozenset[str] | None] | None = None,
 ) -> Iterator[tuple[str, frozenset[str] | None]]:
     """(file, names wanted of it) for each import of `path` that matters: all of them, or
     for a module reached for some names, those binding the names or (with `uses`) what
     their definitions use; and through the `__init__` files they lead to, the modules that
-    define them."""
+    define them. `reads`: for an `__init__` followed for some names, what the file that
+    imported them reads off each (`schema.Table` of `from sqlalchemy.sql import schema`)."""
     data = read.get(path)
     if data is None:
         return
@@ -169,9 +171,19 @@ def _followed(
             # `from .module import *`, for the names wanted that the module's text holds.
             target = read.get(found.file) or b""
             names = frozenset(name for name in relevant if name.encode() in target)
+        elif names is None and reads is not None and found.binds and found.binds <= reads.keys():
+            # A submodule the `__init__` binds by name: what the importer reads off it.
+            taken: frozenset[str] | None = frozenset()
+            for bound in found.binds:
+                taken = union_of(taken, reads[bound])
+            names = taken
         yield found.file, names
         if _is_init(found.file) and names is not None and hops < _MAX_HOPS:
-            yield from _followed(read, found.file, names, modules, hops + 1)
+            passed = reads
+            if passed is None:
+                text = data.decode("utf-8", "replace")
+                passed = {name: _attributes(text, name) for name in names}
+            yield from _followed(read, found.file, names, modules, hops + 1, reads=passed)
 
 
 class _Outline(NamedTuple):

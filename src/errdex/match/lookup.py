@@ -21,6 +21,7 @@ from errdex.match.across_projects import order_tied_projects
 from errdex.match.clues import printed_clues
 from errdex.match.evidence import ErrorEvidence, Evidence, at_lines
 from errdex.match.helper_raise import raise_inside_helpers
+from errdex.match.lent_by_tests import demote_lent_by_tests, lent_by_tests
 from errdex.match.logged import logged_by, project_named, spanning
 from errdex.match.one_result import with_same_text
 from errdex.match.pattern import TemplateMatch, compile_template, literal_runs
@@ -148,7 +149,8 @@ class _Scorer:
                 if agreement >= W.same_class
                 else "the frame names this raise; its class and text are made elsewhere"
             )
-        confident = (
+        lent = lent_by_tests(stored, form[1] if form is not None else None)
+        confident = not (lent and pinned is None) and (
             (
                 matched is not None
                 and (
@@ -186,6 +188,7 @@ class _Scorer:
             ),
             whole=matched is not None and matched.whole,
             pinned=pinned is not None,
+            lent=lent,
         )
 
     def _text_score(
@@ -572,6 +575,7 @@ def rank(
     _promote_text_matches(best, near, bare=not any(item.message.strip() for _, item in items))
     reraised_texts(best, near)  # `raise Wrapper(str(err))`: a caught error's text passed on
     _demote_guesses(best)
+    demote_lent_by_tests(best)  # a test's call lends its text to a library raise
     frames = [frame for item in evidence.errors[:4] for frame in item.places()]
     frames += evidence.stray_frames
     pasted = evidence.errors[0].exception if evidence.errors else None

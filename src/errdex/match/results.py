@@ -80,6 +80,9 @@ class Match(MatchRecord, kw_only=True):
     whole: bool = False
     # A traceback frame or a log line points at the site.
     pinned: bool = False
+    # The text that explains the paste is one a call in the package's tests lends the site
+    # (`lent_by_tests.py`): no user of the package sees it.
+    lent: bool = False
 
     def literal_length(self) -> int:
         """The literal text of the site's template: of two equal scores, the message written

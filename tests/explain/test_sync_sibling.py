@@ -1,0 +1,67 @@
+"""The async method called on a synchronous object: the page says to call the method of the
+same class without the `a` prefix, where that method reads the same thing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package
+
+from errdex.explain import build_page
+from errdex.store import Store
+
+STREAMS = {
+    "streams/__init__.py": "from streams.models import Body, Other\n",
+    "streams/models.py": """
+        import typing
+
+
+        class Body:
+            def __init__(self, stream):
+                self.stream = stream
+
+            def read(self):
+                if not hasattr(self, "_content"):
+                    assert isinstance(self.stream, typing.Iterable)
+                    self._content = b"".join(self.stream)
+                return self._content
+
+            async def aread(self):
+                if not hasattr(self, "_content"):
+                    assert isinstance(self.stream, typing.AsyncIterable)
+                    self._content = b"".join([part async for part in self.stream])
+                return self._content
+
+
+        class Other:
+            def __init__(self, stream):
+                self.stream = stream
+
+            async def aclose(self):
+                assert isinstance(self.stream, typing.AsyncIterable)
+                await self.stream.aclose()
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def streams(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("streams"), "streams", STREAMS)
+
+
+def solutions_of(store: Store, function: str) -> list[str]:
+    (site,) = [s for s in store.list_sites("streams") if s.site.function == function]
+    return [s.text for s in build_page(store, site.id).solutions]
+
+
+def test_the_sync_sibling_that_reads_the_same_stream_is_named(streams: Store) -> None:
+    assert solutions_of(streams, "Body.aread") == [
+        "Call `read()` instead of `aread()`: `Body.aread` needs `self.stream` to be a "
+        "`typing.AsyncIterable`, and here it is synchronous; `Body.read` reads it."
+    ]
+
+
+def test_no_sibling_no_solution(streams: Store) -> None:
+    # `Other` has no `close`: nothing of the package's to call instead
+    assert not any("instead of" in t for t in solutions_of(streams, "Other.aclose"))
