@@ -6,7 +6,7 @@ from __future__ import annotations
 import textwrap
 
 from errdex.extract import extract_file
-from errdex.extract.reading import _def_words
+from errdex.extract.block_flow import _def_words
 from errdex.extract.skeleton import build_skeleton
 from errdex.facts import SourceRead, TryRead
 from samples import QUIET_FUNCTIONS

@@ -13,10 +13,19 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from errdex.extract.block_flow import (
+    Enclosing,
+    block_fails,
+    block_leaves,
+    block_warns,
+    line_numbers,
+    placement_of,
+    try_read,
+    walk_scope,
+)
 from errdex.extract.conditions import dotted_name
 from errdex.extract.param_defaults import declared_defaults, parameter_defaults, rebound_names
 from errdex.extract.setters import ClassSetters, init_params, param_names, plain_init_params
@@ -28,7 +37,6 @@ __all__ = ["Wanted", "read_lines"]
 _MAX_DOC = 600
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _PLACES = (ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar)
-_WARN_NAME = re.compile(r"(?:warn|warning|error|critical|exception)(?:_once)?")
 _DIRECTIVES = ("noqa", "type:", "fmt:", "pragma", "pylint:", "mypy:", "ruff:")
 _WORD = re.compile(r"\w+")
 _NEITHER = (False, False)
@@ -43,8 +51,6 @@ _SELF_ASSIGNED = re.compile(
     r"|[ \t]*,[^\n]*?(?<![=!<>])=(?!=))"
 )
 _SELF_LOOPED = re.compile(r"for[ \t]+\(?self\.(\w+)")  # `for self.x in ...`
-# What may stand before `def` or `class` on a line that defines one.
-_LINE_HEAD = re.compile(r"[ \t\f]*(?:async[ \t\f]+)?")
 
 
 @dataclass
@@ -123,7 +129,7 @@ class _Scope:
         """What the `try` of the except clause at `line` did, read once."""
         found = self._tries.get(line)
         if found is None:
-            found = self._tries[line] = _try_read(self.handlers[line])
+            found = self._tries[line] = try_read(self.handlers[line])
         return found
 
 
@@ -134,7 +140,7 @@ class _FileReader:
         self.lines = text.splitlines()
         self.blanked = blanked
         self._blanked_lines: list[int] | None = None
-        self.enclosing = _Enclosing(tree, text)
+        self.enclosing = Enclosing(tree, text)
         self._scopes: dict[int, _Scope] = {}
         self._inits: dict[int, dict[str, str]] = {}
         # id of a function the skeleton blanked → it parsed as written (see `_original`)
@@ -194,7 +200,7 @@ class _FileReader:
             comments=self._comments(lines, lo, hi),
             docstring=scope.docstring,
             tries={n: scope.tried(n) for n in lines if n in scope.handlers},
-            placement=_placement(scope.places, line),
+            placement=placement_of(scope.places, line),
             setters=setters,
         )
 
@@ -203,19 +209,23 @@ class _FileReader:
         found = self._scopes.get(key)
         if found is not None:
             return found
-        nodes = _walk_scope(func.body if func is not None else self.tree.body)
+        nodes = walk_scope(func.body if func is not None else self.tree.body)
         other: dict[int, tuple[bool, bool]] = {}
         warns: dict[int, tuple[bool, bool]] = {}
         handlers: dict[int, list[ast.stmt]] = {}
         passes: dict[int, int] = {}
         for node in nodes:
-            if isinstance(node, ast.If) and not _leaves(node.body) and not _leaves(node.orelse):
+            if (
+                isinstance(node, ast.If)
+                and not block_leaves(node.body)
+                and not block_leaves(node.orelse)
+            ):
                 passes[node.lineno] = passes[node.test.lineno] = node.end_lineno or node.lineno
             if isinstance(node, ast.If):
-                sides = (_fails(node.body), _fails(node.orelse))
+                sides = (block_fails(node.body), block_fails(node.orelse))
                 # a condition names the line of its `if`, or of its test when it starts later
                 other[node.lineno] = other.setdefault(node.test.lineno, sides)
-                warned = (_warns(node.body), _warns(node.orelse))
+                warned = (block_warns(node.body), block_warns(node.orelse))
                 warns[node.lineno] = warns.setdefault(node.test.lineno, warned)
             elif isinstance(node, ast.Try | ast.TryStar):
                 for handler in node.handlers:
@@ -405,7 +415,7 @@ class _FileReader:
         if not self.blanked:
             return None
         if self._blanked_lines is None:
-            self._blanked_lines = _line_numbers(self.text, [head for head, _, _ in self.blanked])
+            self._blanked_lines = line_numbers(self.text, [head for head, _, _ in self.blanked])
         at = bisect.bisect_left(self._blanked_lines, func.lineno)
         if at == len(self._blanked_lines) or self._blanked_lines[at] != func.lineno:
             return None
@@ -494,43 +504,6 @@ def _call_shape(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[str
     )
 
 
-def _def_starts(text: str) -> list[int]:
-    """Where each line that starts with `def`, `async def` or `class` starts."""
-    out: list[int] = []
-    for at in _def_words(text):
-        start = text.rfind("\n", 0, at) + 1
-        head = _LINE_HEAD.match(text, start)
-        if head is not None and head.end() == at:
-            out.append(start)
-    return out
-
-
-def _def_words(text: str) -> list[int]:
-    """Where `def` or `class` is followed by no word character, in order: what the pattern
-    `(?:def|class)\\b` finds, found with `str.find`, four times faster (the two words
-    share no start for the regex engine to jump to)."""
-    found: list[int] = []
-    for word in ("def", "class"):
-        at = text.find(word)
-        while at != -1:
-            after = text[at + len(word) : at + len(word) + 1]
-            if not (after.isalnum() or after == "_"):
-                found.append(at)
-            at = text.find(word, at + 1)
-    return sorted(found)
-
-
-def _line_numbers(text: str, offsets: list[int]) -> list[int]:
-    """The line of each of the sorted `offsets`, counting newlines once."""
-    out: list[int] = []
-    line, at = 1, 0
-    for offset in offsets:
-        line += text.count("\n", at, offset)
-        at = offset
-        out.append(line)
-    return out
-
-
 def _is_blanked(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     body = func.body
     return (
@@ -539,221 +512,3 @@ def _is_blanked(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         and isinstance(body[0].value, ast.Constant)
         and body[0].value.value is Ellipsis
     )
-
-
-def _placement(nodes: list[ast.stmt], line: int) -> str | None:
-    """Where the line sits when no branch condition says it: the `else` of a loop (the
-    innermost), else the first except clause holding it."""
-    placement: str | None = None
-    for node in nodes:
-        if isinstance(node, ast.For | ast.AsyncFor | ast.While) and _holds(node.orelse, line):
-            header = (
-                ast.unparse(node.target) + " in " + ast.unparse(node.iter)
-                if isinstance(node, ast.For | ast.AsyncFor)
-                else "while " + ast.unparse(node.test)
-            )
-            loop = f"for {header}" if not header.startswith("while ") else header
-            placement = (
-                f"in the `else` of the loop `{' '.join(loop.split())[:80]}` (line {node.lineno}): "
-                "it runs when the loop ends without a `break`"
-            )
-        elif isinstance(node, ast.Try | ast.TryStar):
-            for handler in node.handlers:
-                if _holds(handler.body, line) and placement is None:
-                    caught = ast.unparse(handler.type) if handler.type else "any exception"
-                    placement = f"in the clause `except {caught}` (line {handler.lineno})"
-    return placement
-
-
-def _holds(block: list[ast.stmt], line: int) -> bool:
-    return bool(block) and block[0].lineno <= line <= (block[-1].end_lineno or block[-1].lineno)
-
-
-class _Enclosing:
-    """The classes and functions that hold a line, for the lines of one file."""
-
-    def __init__(self, tree: ast.Module, text: str) -> None:
-        self.tree = tree
-        # the lines where a def or class starts: a statement that has none inside has no
-        # def inside to look for
-        self.def_lines = _line_numbers(text, _def_starts(text))
-        self._starts: dict[int, list[int]] = {}
-
-    def chain(self, line: int) -> list[ast.AST]:
-        """The classes and functions that hold `line`, outermost first."""
-        chain: list[ast.AST] = []
-        body: list[ast.stmt] = self.tree.body
-        while True:
-            inner = self._holding(body, line)
-            if inner is None:
-                return chain
-            if isinstance(inner, (*_FUNCTIONS, ast.ClassDef)):
-                chain.append(inner)
-                body = inner.body
-                continue
-            # a def nested in an `if`/`try` of the body: the innermost one holding the line
-            end = inner.end_lineno or inner.lineno
-            after = bisect.bisect_right(self.def_lines, inner.lineno)
-            if after == len(self.def_lines) or self.def_lines[after] > end:
-                return chain
-            holding = _defs_holding(inner, line)
-            if not holding:
-                return chain
-            nested = min(holding, key=lambda s: (s.end_lineno or s.lineno) - s.lineno)
-            chain.append(nested)
-            body = nested.body  # type: ignore[attr-defined]
-
-    def _holding(self, body: list[ast.stmt], line: int) -> ast.stmt | None:
-        """The first statement of `body` that holds `line` (statements of one line may
-        share it)."""
-        starts = self._starts.get(id(body))
-        if starts is None:
-            starts = self._starts[id(body)] = [s.lineno for s in body]
-        at = bisect.bisect_right(starts, line) - 1
-        if at < 0:
-            return None
-        at = bisect.bisect_left(starts, starts[at])
-        stmt = body[at]
-        return stmt if line <= (stmt.end_lineno or stmt.lineno) else None
-
-
-def _defs_holding(stmt: ast.stmt, line: int) -> list[ast.stmt]:
-    """The defs and classes inside `stmt` that hold `line`, outermost first: only blocks
-    of statements that hold the line are looked into (a def is a statement)."""
-    out: list[ast.stmt] = []
-    stack = [stmt]
-    while stack:
-        node = stack.pop()
-        if node is not stmt and isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
-            out.append(node)
-        for block in _blocks(node):
-            stack.extend(
-                s for s in reversed(block) if s.lineno <= line <= (s.end_lineno or s.lineno)
-            )
-    return out
-
-
-def _blocks(stmt: ast.stmt) -> Iterable[list[ast.stmt]]:
-    for name in ("body", "orelse", "finalbody"):
-        block = getattr(stmt, name, None)
-        if isinstance(block, list):
-            yield block
-    for clause in getattr(stmt, "handlers", None) or getattr(stmt, "cases", None) or ():
-        yield clause.body
-
-
-def _walk_scope(body: list[ast.stmt]) -> list[ast.stmt]:
-    """Every statement of a function body, not descending into nested defs and classes."""
-    out: list[ast.stmt] = []
-    stack = list(reversed(body))
-    while stack:
-        stmt = stack.pop()
-        out.append(stmt)
-        for name in _SCOPE_BLOCKS.get(type(stmt), ()):
-            for child in reversed(getattr(stmt, name)):
-                if isinstance(child, ast.stmt):
-                    stack.append(child)
-                else:  # an except clause, a case of a match
-                    stack.extend(reversed(child.body))
-    return out
-
-
-def _leaves(block: list[ast.stmt]) -> bool:
-    """Whether a branch may leave its block: a return, raise, break or continue in it
-    (outside nested functions and classes).
-
-    Only the blocks of its statements are looked into: an expression holds no statement,
-    and walking every expression of every nested `if` again made this cost seconds."""
-    stack: list[ast.stmt] = list(block)
-    while stack:
-        stmt = stack.pop()
-        if isinstance(stmt, ast.Return | ast.Raise | ast.Break | ast.Continue):
-            return True
-        for name in _SCOPE_BLOCKS.get(type(stmt), ()):
-            for child in getattr(stmt, name):
-                if isinstance(child, ast.stmt):
-                    stack.append(child)
-                else:  # an except clause, a case of a match
-                    stack.extend(child.body)
-    return False
-
-
-# The blocks of each compound statement, in the order a function body runs them; a nested
-# def or class is a scope of its own.
-_SCOPE_BLOCKS: dict[type, tuple[str, ...]] = {
-    kind: tuple(f for f in ("body", "orelse", "finalbody", "handlers", "cases") if f in fields)
-    for kind in (
-        ast.If,
-        ast.For,
-        ast.AsyncFor,
-        ast.While,
-        ast.With,
-        ast.AsyncWith,
-        ast.Try,
-        ast.TryStar,
-        ast.Match,
-    )
-    for fields in [kind._fields]
-}
-
-
-def _fails(block: list[ast.stmt]) -> bool:
-    """Whether a branch always ends in a failure: a raise, `assert False`, an `if` whose
-    every branch fails."""
-    if not block:
-        return False
-    last = block[-1]
-    if isinstance(last, ast.Raise):
-        return True
-    if isinstance(last, ast.Assert):
-        test = last.test
-        return isinstance(test, ast.Constant) and not test.value
-    if isinstance(last, ast.If):
-        return _fails(last.body) and _fails(last.orelse)
-    return False
-
-
-def _warns(block: list[ast.stmt]) -> bool:
-    """Whether a branch's own statements log a warning (or worse) or issue a warning."""
-    for stmt in block:
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-            # the called name's last part: a call of a call or of a subscript names none
-            func = stmt.value.func
-            last = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
-            if isinstance(func, ast.Name | ast.Attribute) and _WARN_NAME.fullmatch(last or ""):
-                return True
-    return False
-
-
-def _try_read(body: list[ast.stmt]) -> TryRead:
-    imports: list[str] = []
-    calls: list[str] = []
-    for stmt in body:
-        for node in _run_by(stmt):
-            if isinstance(node, ast.Import):
-                imports.extend(a.name for a in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                imports.append(node.module)
-            elif isinstance(node, ast.Call) and len(set(calls)) < 3:  # a page names three
-                try:
-                    calls.append(" ".join(ast.unparse(node).split())[:120])
-                except (ValueError, RecursionError):
-                    continue
-    line = body[0].lineno if body else 0
-    return TryRead(tuple(dict.fromkeys(imports)), tuple(dict.fromkeys(calls))[:3], line)
-
-
-def _run_by(stmt: ast.stmt) -> Iterator[ast.AST]:
-    """The nodes of `stmt` in `ast.walk`'s order, but not the parts of a function it defines
-    that defining it does not run (its signature, its body; the decorators run)."""
-    queue: deque[ast.AST] = deque([stmt])
-    while queue:
-        node = queue.popleft()
-        if isinstance(node, _FUNCTIONS):
-            queue.extend(node.decorator_list)
-        elif isinstance(node, ast.Lambda):
-            queue.extend(node.args.defaults)
-            queue.extend(d for d in node.args.kw_defaults if d is not None)
-        else:
-            queue.extend(ast.iter_child_nodes(node))
-        yield node
