@@ -5,6 +5,7 @@ its own says otherwise, the page names that raise and the setting that lets the 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from explain_samples import indexed_package, page_with_message
@@ -56,13 +57,13 @@ SERVE = {
             if max_model_len > derived_max_model_len:
                 msg = (
                     f"User-specified max_model_len ({max_model_len}) is greater than the "
-                    f"derived max_model_len ({derived_max_model_len}). Set "
-                    "ALLOW_LONG_MAX_MODEL_LEN=1 to allow it."
+                    f"derived max_model_len ({derived_max_model_len})."
                 )
+                warning = "Positions past the derived length give NaNs."
                 if envs.ALLOW_LONG_MAX_MODEL_LEN:
-                    logger.warning(msg)
+                    logger.warning("%s %s", msg, warning)
                 else:
-                    raise ValueError(msg)
+                    raise ValueError(f"{msg} Set ALLOW_LONG_MAX_MODEL_LEN=1 to allow it. {warning}")
             return max_model_len
 
 
@@ -100,7 +101,9 @@ def test_the_next_guard_and_its_setting_are_named(capped: Store) -> None:
         "A value above `derived_max_model_len` raises another error (“User-specified "
         "max_model_len ({max_model_len}) is greater than the derived max_model_len "
         "({derived_max_model_len}).”) in `get_and_verify_max_len` (serve/verify.py:19), "
-        "unless you also set `ALLOW_LONG_MAX_MODEL_LEN=1`."
+        "unless you also set `ALLOW_LONG_MAX_MODEL_LEN=1`. With that set, "
+        "`get_and_verify_max_len` (serve/verify.py:17) logs a warning instead: “Positions "
+        "past the derived length give NaNs.”"
     ), first.text
 
 
@@ -108,3 +111,14 @@ def test_a_guard_no_setting_lets_past_is_not_named(capped: Store) -> None:
     (first, *_) = page_with_message(capped, "serve", "too many sequences").solutions
     assert first.text.startswith("Pass `--max-num-seqs` with a value at least `len(seqs)`")
     assert "another error" not in first.text
+
+
+def test_a_log_of_the_refusals_own_message_is_no_warning(tmp_path: Path) -> None:
+    files = dict(SERVE)
+    files["serve/verify.py"] = files["serve/verify.py"].replace(
+        'logger.warning("%s %s", msg, warning)',
+        'logger.warning(f"{msg} Set ALLOW_LONG_MAX_MODEL_LEN=1 to allow it. {warning}")',
+    )
+    for store in indexed_package(tmp_path, "serve", files):
+        (first, *_) = page_with_message(store, "serve", "the prompt is longer").solutions
+        assert first.text.endswith("unless you also set `ALLOW_LONG_MAX_MODEL_LEN=1`."), first.text

@@ -100,6 +100,20 @@ ENG = {
             def check_graphs(self):
                 if self.compile_config.graph_mode != GraphMode.NONE:
                     raise ValueError("profiling needs graphs off")
+
+
+        class Runner:
+            def __init__(self, model_config):
+                self.model_config = model_config
+
+            def warm_up(self, n):
+                if self.model_config.enforce_eager and self.model_config.num_workers > 1:
+                    self.dummy_run(n)
+
+            def dummy_run(self, n):
+                \"\"\"Run a dummy pass to warm up.\"\"\"
+                counts = [1] * n
+                assert sum(counts) == n, "the split lost tokens"
         """,
 }
 
@@ -149,6 +163,16 @@ def test_the_message_logged_where_a_setting_takes_effect(eng: Store) -> None:
         "where `--enforce-eager` takes effect, the code logs “Eager mode is the same as "
         "setting graph_mode=none”" in why(eng, "profiling needs graphs off")
     )
+
+
+def test_no_setting_only_a_callers_guard_reads(eng: Store) -> None:
+    page = page_with_message(eng, "eng", "the split lost tokens")
+    assert any(k.name == "--enforce-eager" for k in page.knobs), page.knobs
+    said = why(eng, "the split lost tokens")
+    assert "“Run a dummy pass to warm up.”" in said
+    # no solution turns it either
+    assert not page.solutions, page.solutions
+    assert "--enforce-eager" not in said, said
 
 
 def test_docs_are_read_at_extraction_without_rules_or_later_paragraphs() -> None:

@@ -6,6 +6,10 @@ ceiling of its own: vllm's `_get_and_verify_max_len` raises "User-specified max_
 ... is greater than the derived max_model_len" unless `VLLM_ALLOW_LONG_MAX_MODEL_LEN=1`.
 The page names that check with the solution, and the setting that lets the value past it.
 
+When the program logs a warning where that setting lets the value past (vllm warns that
+positions past the model's length "lead to nan"), the page quotes it with the way past
+(`explain/override_warning.py`).
+
 The check is found by the setting's field name: a raise of the same version whose message
 or reasons share the name (a message that refuses a value names the setting), whose
 conditions compare a name of that field above something, and whose path has a setting of
@@ -18,6 +22,7 @@ import ast
 
 from errdex.explain.knob_actions import knob_action
 from errdex.explain.linked import knob_views
+from errdex.explain.override_warning import new_sentences, override_warning
 from errdex.explain.page import Knob
 from errdex.explain.plain import code
 from errdex.explain.views import condition_view
@@ -71,17 +76,19 @@ def _cap_sentence(store: Store, stored: StoredSite, setting: str, field: str) ->
         bound = next((b for c in other.site.conditions if (b := _above(c.text, field))), None)
         if bound is None:
             continue
-        way = _way_past(other, setting)
-        if way is None:
+        found = _way_past(other, setting)
+        if found is None:
             continue
+        way, condition = found
         message = other.site.message.text if other.site.message is not None else None
         # its first sentence: what it refuses (the rest is advice, the way past below)
         said = f" (“{message.split('. ')[0].rstrip('.')}.”)" if message else ""
         where = f"{code(other.site.function)} ({other.file}:{other.site.line})"
-        return (
+        sentence = (
             f"A value above {code(bound)} raises another error{said} in {where}, unless you "
             f"also {way[0].lower()}{way[1:]}."
         )
+        return sentence + _warned(store, other, condition, said)
     return None
 
 
@@ -104,16 +111,32 @@ def _above(text: str, field: str) -> str | None:
     return None
 
 
-def _way_past(other: StoredSite, setting: str) -> str | None:
+def _warned(store: Store, other: StoredSite, condition: str, said: str) -> str:
+    """What the code warns of where the way past takes effect, as a sentence ("" when it
+    warns of nothing the sentence does not already quote)."""
+    logged = override_warning(store, other, condition)
+    message = other.site.message.text if other.site.message is not None else None
+    # a log of the raise's own message warns of nothing the page does not already say
+    if logged is None or logged[0] == message:
+        return ""
+    warning = new_sentences(logged[0], said)
+    if not warning:
+        return ""
+    where = f"{code(other.site.function)} ({other.file}:{logged[1]})"
+    return f" With that set, {where} logs a warning instead: “{warning.rstrip('.')}.”"
+
+
+def _way_past(other: StoredSite, setting: str) -> tuple[str, str] | None:
     """The exact action of a setting other than `setting` that makes one of the raise's
-    conditions false (`Set VLLM_ALLOW_LONG_MAX_MODEL_LEN=1`)."""
+    conditions false (`Set VLLM_ALLOW_LONG_MAX_MODEL_LEN=1`), with that condition."""
     knobs = [k for k in knob_views(other) if k.name != setting]
     if not knobs:
         return None
     for condition in other.site.conditions:
-        action = knob_action(condition_view(condition), knobs)
+        view = condition_view(condition)
+        action = knob_action(view, knobs)
         if action is not None and not action.vague and action.before and action.after:
-            return action.text
+            return action.text, action.part or view.text
     return None
 
 

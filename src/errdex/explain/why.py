@@ -10,7 +10,10 @@ takes effect). Each is quoted as written, briefly; nothing here reads a file.
 
 from __future__ import annotations
 
+import re
+
 from errdex.explain.context import Facts
+from errdex.explain.page import Knob
 from errdex.explain.plain import code
 from errdex.explain.solutions import solutions
 from errdex.facts import KnobKind
@@ -44,14 +47,18 @@ def code_words(facts: Facts) -> str:
 
 
 def _settings(facts: Facts) -> list[str]:
-    """What the settings the solutions turn (or else those the conditions name) are
-    documented as, and what the code logs where one takes effect."""
+    """What the settings the solutions turn (or else those the site's own conditions name)
+    are documented as, and what the code logs where one takes effect."""
     turned = [s.knob for s in solutions(facts) if s.knob]
     settings = [k for k in facts.knobs if k.kind in (KnobKind.ENV, KnobKind.FLAG)]
-    # the settings a solution turns, when any of them says something; else those the
-    # conditions name
+    # the settings a solution turns, when any of them says something; else those that
+    # decide a condition of the site itself: a setting only a caller's guard reads says
+    # nothing of why this check is here
     chosen = [k for k in settings if k.name in turned and (k.doc or k.note)]
-    settings = sorted(chosen, key=lambda k: turned.index(k.name)) if chosen else settings
+    if chosen:
+        settings = sorted(chosen, key=lambda k: turned.index(k.name))
+    else:
+        settings = [k for k in settings if _decides_site(k, facts)]
     out: list[str] = []
     seen: set[str] = set()
     for knob in settings:
@@ -67,6 +74,24 @@ def _settings(facts: Facts) -> list[str]:
         if len(seen) >= _MAX_SETTINGS:
             break
     return out
+
+
+def _decides_site(knob: Knob, facts: Facts) -> bool:
+    """Whether the setting decides a condition of the site itself (or of a variant of it,
+    the same error raised elsewhere, or a local the conditions test), or the site's
+    message names it."""
+    if knob.via == NAMED_IN_MESSAGE:
+        return True
+    if knob.behind is None:
+        return False
+    texts = [c.text for c in facts.conditions]
+    texts.extend(c.text for v in facts.variants for c in v.conditions)
+    # a local the conditions test holds what it reads (`kv_dtype = config.attention_config
+    # .resolve(...)`)
+    texts.extend(b.value for b in facts.bindings if b.origin == "local")
+    # the name as a whole: `self.x` is not in `self.x_size`, nor `x` in `self.x`
+    name = re.compile(rf"(?<![\w.]){re.escape(knob.behind)}(?!\w)")
+    return any(name.search(t) for t in texts)
 
 
 def _quote(text: str) -> str:
