@@ -14,22 +14,11 @@ from __future__ import annotations
 
 import ast
 
+from errdex.extract.conditions import negate
 from errdex.facts import SiteKind
 from errdex.store.base import Store, StoredSite
 
 _LEVELS = frozenset({"warning", "warn", "error", "critical", "fatal", "exception"})
-_INVERSE: dict[type[ast.cmpop], type[ast.cmpop]] = {
-    ast.Eq: ast.NotEq,
-    ast.NotEq: ast.Eq,
-    ast.Is: ast.IsNot,
-    ast.IsNot: ast.Is,
-    ast.In: ast.NotIn,
-    ast.NotIn: ast.In,
-    ast.Lt: ast.GtE,
-    ast.GtE: ast.Lt,
-    ast.Gt: ast.LtE,
-    ast.LtE: ast.Gt,
-}
 
 
 def override_warning(store: Store, raised: StoredSite, condition: str) -> tuple[str, int] | None:
@@ -67,16 +56,9 @@ def _warns(other: StoredSite) -> bool:
 def _negation(text: str) -> ast.expr | None:
     """The condition's opposite, as an expression (`not x` → `x`, `a == b` → `a != b`)."""
     try:
-        node = ast.parse(text, mode="eval").body
+        return negate(ast.parse(text, mode="eval").body)
     except (SyntaxError, ValueError, RecursionError):
         return None
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        return node.operand
-    if isinstance(node, ast.Compare) and len(node.ops) == 1:
-        inverse = _INVERSE.get(type(node.ops[0]))
-        if inverse is not None:
-            return ast.Compare(left=node.left, ops=[inverse()], comparators=node.comparators)
-    return ast.UnaryOp(op=ast.Not(), operand=node)
 
 
 def _same(text: str, node: ast.expr) -> bool:
