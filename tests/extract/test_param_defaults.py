@@ -51,3 +51,38 @@ def test_a_name_only_read_keeps_its_default() -> None:
                 call(proxy=proxy, retries=retries)
         """
     ) == {"proxy": "None", "retries": "3"}
+
+
+def test_a_rebinding_deep_in_any_block_drops_its_default() -> None:
+    # every list of statements is looked into: else and finally clauses, handlers, cases,
+    # loops' else, nested functions and classes
+    found = defaults(
+        """
+        def f(a=1, b=2, c=3, d=4, e=5, g=6, h=7, kept=None):
+            for _ in items:
+                pass
+            else:
+                a = 0
+            try:
+                pass
+            except OSError:
+                b = 0
+            else:
+                c = 0
+            finally:
+                d = 0
+            while waiting():
+                pass
+            else:
+                e = 0
+            match value:
+                case {"x": 1}:
+                    g = 0
+            def inner():
+                nonlocal h
+                if kept:
+                    h = 0
+            return kept
+        """
+    )
+    assert found == {"kept": "None"}

@@ -11,7 +11,8 @@ import pytest
 
 from errdex.indexing import index_source
 from errdex.match import lookup_text, parse_paste
-from errdex.match.lookup import _demote_guesses, candidates
+from errdex.match.candidates import candidates
+from errdex.match.lookup import _demote_guesses
 from errdex.match.results import Match
 from errdex.sources import open_source
 from errdex.store import open_store

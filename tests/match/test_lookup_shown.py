@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from errdex.match import lookup_text
-from errdex.match.lookup import Match
+from errdex.match.results import Match
 from errdex.store.base import Store
 from samples import indexed_store
 

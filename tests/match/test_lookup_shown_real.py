@@ -11,7 +11,7 @@ import pytest
 from errdex.indexing import index_source
 from errdex.indexing.cache import FactsCache
 from errdex.match import lookup_text
-from errdex.match.lookup import Match
+from errdex.match.results import Match
 from errdex.sources.pypi import pypi_source
 from errdex.store import open_store
 from errdex.store.base import Store

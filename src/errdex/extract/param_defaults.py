@@ -87,9 +87,15 @@ def rebound_names(func: Function) -> set[str]:
         if isinstance(node, ast.If | ast.While):
             targets = [n.target for n in ast.walk(node.test) if isinstance(n, ast.NamedExpr)]
         for target in targets:
-            out.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
-        stack.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, _BLOCKS))
+            if isinstance(target, ast.Name):  # the usual target: nothing under it to walk
+                out.add(target.id)
+            else:
+                out.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+        # The statements under a statement, a handler or a case are all in these lists: read
+        # them directly rather than every field of the node (its expressions too).
+        for field in _BLOCK_FIELDS:
+            stack.extend(getattr(node, field, ()))
     return out
 
 
-_BLOCKS = (ast.stmt, ast.excepthandler, ast.match_case)
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")

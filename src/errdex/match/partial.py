@@ -24,9 +24,9 @@ from typing import Protocol, runtime_checkable
 import msgspec
 
 from errdex.facts import BUILTIN_EXCEPTIONS
+from errdex.match.candidates import frame_paths
 from errdex.match.evidence import ErrorEvidence, Evidence
 from errdex.match.import_graph import definitions_at, imports_reached, module_files, union_of
-from errdex.match.lookup import frame_paths
 from errdex.match.needed_text import Need, only_needed
 from errdex.sources.base import Skipped, Source, SourceFile, VersionInfo
 

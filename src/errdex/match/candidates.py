@@ -1,0 +1,107 @@
+"""Candidate sites for a paste: the sites worth scoring against one pasted error.
+
+They come from the full-text index (words of the message), traceback frames (a frame at an
+indexed file and a site's line pins it), log or warning hints (`[file.py:123]`), and the
+raises of the pasted class where the class tells something.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from errdex.facts import BUILTIN_EXCEPTIONS
+from errdex.match.evidence import ErrorEvidence
+from errdex.match.logged import project_named
+from errdex.match.pattern import literal_runs
+from errdex.match.readings import OLD_NAMES
+from errdex.store.base import Store, StoredSite
+
+__all__ = ["candidates", "frame_paths", "search_terms"]
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+_MAX_TERMS = 40
+_FTS_LIMIT = 60
+
+
+def frame_paths(path: str) -> list[str]:
+    """Relative paths a frame's path may be indexed under: its suffixes, longest last."""
+    parts = [p for p in path.replace("\\", "/").split("/") if p and p not in (".", "~")]
+    parts = parts[-8:]
+    return ["/".join(parts[i:]) for i in range(len(parts) - 1, -1, -1)]
+
+
+_VALUE_START = re.compile(r"""['"<({\[=]""")
+
+
+def _before_values(message: str) -> str:
+    """The message up to where a value seems to start: a quote, a bracket, `=` or `<`."""
+    found = _VALUE_START.search(message)
+    return message[: found.start()] if found else message
+
+
+def search_terms(message: str) -> list[str]:
+    """Words of a message worth sending to full-text search, most telling first."""
+    words: list[str] = []
+    for run in literal_runs(message) or [message]:
+        words.extend(_WORD.findall(run))
+    unique = list(dict.fromkeys(words))
+    unique.sort(key=len, reverse=True)  # long words are rarer: keep them if we must cut
+    return unique[:_MAX_TERMS]
+
+
+def candidates(
+    store: Store,
+    evidence: ErrorEvidence,
+    project: str | None,
+    version: str | None,
+    *,
+    wide: bool = False,
+    projects: Sequence[str] = (),
+) -> list[StoredSite]:
+    """Sites worth scoring: by the message's words, and at the frames' and hints' places.
+
+    The first, narrow round asks for texts holding all of the message's three rarest words
+    (few, and nearly always the answer); the `wide` round, for texts holding any of them.
+    `projects` are the store's project names, where a qualified class name may point.
+    """
+    terms = search_terms(evidence.message)
+    if wide:
+        return store.search_candidates(terms, project, version, limit=_FTS_LIMIT) if terms else []
+    found: list[StoredSite] = []
+    if terms:
+        narrow = store.search_candidates(terms, project, version, limit=_FTS_LIMIT, rarest=3)
+        head = search_terms(_before_values(evidence.message))
+        if not narrow and head and head != terms:
+            # The rarest words may be a value's (`Attribute(name='y', converter=None, ...)`)
+            # that no site's text holds: the words before the first value are the message's.
+            narrow = store.search_candidates(head, project, version, limit=_FTS_LIMIT, rarest=3)
+        found.extend(narrow)
+    pasted = evidence.exception or ""
+    short = pasted.rsplit(".", 1)[-1]
+    qualified = "." in pasted and not pasted.startswith("builtins.")
+    if short and (qualified or short not in BUILTIN_EXCEPTIONS or not evidence.message.strip()):
+        # The project's own classes are few and telling; a bare builtin class is neither.
+        # A class named with its package (`requests.exceptions.SSLError`) is looked for in
+        # that project first: other projects may raise many classes of that name.
+        home = project_named(projects, pasted) if qualified and project is None else None
+        if home is not None:
+            found.extend(store.sites_raising(short, home, version, limit=40))
+        for name in (short, *OLD_NAMES.get(short, ())):
+            found.extend(store.sites_raising(name, project, version, limit=40))
+            if not evidence.message.strip():
+                # The class alone: its raises without a message, where the newest texts
+                # of a common class (`NotImplementedError`) all have one.
+                found.extend(store.sites_raising(name, project, version, limit=40, bare=True))
+    for frame in evidence.frames[-12:]:
+        if frame.line is not None:
+            found.extend(
+                store.sites_in_files(frame_paths(frame.path), frame.line, project, version)
+            )
+    if evidence.hint_file and evidence.hint_line:
+        found.extend(
+            store.sites_in_files(
+                frame_paths(evidence.hint_file), evidence.hint_line, project, version
+            )
+        )
+    return found
