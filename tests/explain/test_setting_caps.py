@@ -122,3 +122,42 @@ def test_a_log_of_the_refusals_own_message_is_no_warning(tmp_path: Path) -> None
     for store in indexed_package(tmp_path, "serve", files):
         (first, *_) = page_with_message(store, "serve", "the prompt is longer").solutions
         assert first.text.endswith("unless you also set `ALLOW_LONG_MAX_MODEL_LEN=1`."), first.text
+
+
+def test_the_override_a_page_offers_comes_with_its_warning(tmp_path: Path) -> None:
+    files = dict(SERVE)
+    files["serve/window.py"] = """
+        import logging
+
+        from serve import envs
+
+        logger = logging.getLogger(__name__)
+
+
+        def check_window(length, limit):
+            if length > limit:
+                if envs.ALLOW_LONG_MAX_MODEL_LEN:
+                    logger.warning("Reads past the limit may run off the buffer.")
+                else:
+                    raise ValueError(f"window {length} is above {limit}")
+            logger.debug("window %s ok", length)
+
+
+        def check_depth(depth):
+            if envs.ALLOW_LONG_MAX_MODEL_LEN:
+                if depth > 3:
+                    logger.warning("Deep stacks are slow.")
+            else:
+                raise ValueError(f"depth {depth} needs the long mode")
+        """
+    for store in indexed_package(tmp_path, "serve", files):
+        (first, *_) = page_with_message(store, "serve", "window").solutions
+        assert first.text.startswith("Set `ALLOW_LONG_MAX_MODEL_LEN=1`"), first.text
+        assert first.text.endswith(
+            " With that set, `check_window` (serve/window.py:12) logs a warning instead: "
+            "“Reads past the limit may run off the buffer.”"
+        ), first.text
+        # a warning further on, under a test of its own, is not where the setting acts
+        (first, *_) = page_with_message(store, "serve", "depth ").solutions
+        assert first.text.startswith("Set `ALLOW_LONG_MAX_MODEL_LEN=1`"), first.text
+        assert "warning" not in first.text, first.text

@@ -13,6 +13,7 @@ from errdex.explain.linked import binding_views, caller_views, knob_views, test_
 from errdex.explain.model.answer import apply_analysis
 from errdex.explain.model.prompt import PROMPT_VERSION
 from errdex.explain.named_settings import typed_fields
+from errdex.explain.override_warning import override_warnings
 from errdex.explain.page import Analysis, ConditionView, Page, VersionEntry
 from errdex.explain.pins import pin_label, revision_date
 from errdex.explain.related import related_errors
@@ -27,7 +28,7 @@ from errdex.explain.views import (
     source_view,
     variant_views,
 )
-from errdex.facts import SourceRead
+from errdex.facts import KnobKind, SourceRead
 from errdex.history.timeline import lineage
 from errdex.store.base import Store, StoredSite, VersionRecord
 
@@ -72,6 +73,8 @@ def build_page(
     facts.knobs = typed_fields(store, chosen, facts.knobs)
     facts.fallbacks = setting_fallbacks(store, chosen, facts.knobs)
     facts.caps = setting_caps(store, chosen, facts.knobs)
+    if any(k.kind in (KnobKind.ENV, KnobKind.FLAG) for k in facts.knobs):
+        facts.warned = override_warnings(store, chosen, list(facts.held))
     facts.source_text = text
     pinned = pin_label(record, chosen.revision)
     explanation = explain(facts)

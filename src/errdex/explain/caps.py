@@ -22,8 +22,8 @@ import ast
 
 from errdex.explain.knob_actions import knob_action
 from errdex.explain.linked import knob_views
-from errdex.explain.override_warning import new_sentences, override_warning
-from errdex.explain.page import Knob
+from errdex.explain.override_warning import override_warning, warned_sentence
+from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
 from errdex.explain.views import condition_view
 from errdex.facts import KnobKind, SiteKind
@@ -111,22 +111,14 @@ def _above(text: str, field: str) -> str | None:
     return None
 
 
-def _warned(store: Store, other: StoredSite, condition: str, said: str) -> str:
+def _warned(store: Store, other: StoredSite, condition: ConditionView, said: str) -> str:
     """What the code warns of where the way past takes effect, as a sentence ("" when it
     warns of nothing the sentence does not already quote)."""
     logged = override_warning(store, other, condition)
-    message = other.site.message.text if other.site.message is not None else None
-    # a log of the raise's own message warns of nothing the page does not already say
-    if logged is None or logged[0] == message:
-        return ""
-    warning = new_sentences(logged[0], said)
-    if not warning:
-        return ""
-    where = f"{code(other.site.function)} ({other.file}:{logged[1]})"
-    return f" With that set, {where} logs a warning instead: “{warning.rstrip('.')}.”"
+    return "" if logged is None else warned_sentence(other, logged, said)
 
 
-def _way_past(other: StoredSite, setting: str) -> tuple[str, str] | None:
+def _way_past(other: StoredSite, setting: str) -> tuple[str, ConditionView] | None:
     """The exact action of a setting other than `setting` that makes one of the raise's
     conditions false (`Set VLLM_ALLOW_LONG_MAX_MODEL_LEN=1`), with that condition."""
     knobs = [k for k in knob_views(other) if k.name != setting]
@@ -136,7 +128,7 @@ def _way_past(other: StoredSite, setting: str) -> tuple[str, str] | None:
         view = condition_view(condition)
         action = knob_action(view, knobs)
         if action is not None and not action.vague and action.before and action.after:
-            return action.text, action.part or view.text
+            return action.text, view
     return None
 
 

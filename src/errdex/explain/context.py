@@ -58,6 +58,10 @@ class Facts:
     # a setting's name → the check its value meets when raised, and the way past it
     # (`explain/caps.py`; needs the store)
     caps: dict[str, str] = field(default_factory=dict)
+    # a condition of the site → the warning its function logs where it is false, and that
+    # warning's line: what a setting that lets the value past brings (`explain/
+    # override_warning.py`; needs the store)
+    warned: dict[str, tuple[str, int]] = field(default_factory=dict)
     source_text: str | None = None  # the site's file, for rules that read its function
     _tree: ast.Module | None = field(default=None, repr=False)
 

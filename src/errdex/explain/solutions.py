@@ -36,6 +36,7 @@ from errdex.explain.iterated import iterated_solution
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.left_out import left_out_solution
 from errdex.explain.named_settings import named_setting_solutions
+from errdex.explain.override_warning import warned_sentence
 from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code, plain_condition
@@ -205,7 +206,7 @@ def _solutions(facts: Facts) -> list[Solution]:
             kept.append(solution)
         else:
             facts.refused.append((solution, warning))
-    kept = [_with_cap(_with_fallback(s, facts), facts) for s in kept]
+    kept = [_with_warned(_with_cap(_with_fallback(s, facts), facts), facts) for s in kept]
     command_line = command_line_solution(facts)
     if command_line is not None:
         # most who see a usage error typed the command: their way out first, the author's
@@ -238,6 +239,20 @@ def _with_cap(solution: Solution, facts: Facts) -> Solution:
         return solution
     text = solution.text if solution.text.endswith(".") else f"{solution.text}."
     return msgspec.structs.replace(solution, text=f"{text} {note}")
+
+
+def _with_warned(solution: Solution, facts: Facts) -> Solution:
+    """A setting that lets the value past the check: the warning the code logs instead."""
+    logged = facts.warned.get(solution.condition or "")
+    if logged is None or solution.kind != "setting":
+        return solution
+    message = facts.stored.site.message
+    # what the user's own error says needs no quoting again
+    note = warned_sentence(facts.stored, logged, message.text if message is not None else "")
+    if not note:
+        return solution
+    text = solution.text if solution.text.endswith(".") else f"{solution.text}."
+    return msgspec.structs.replace(solution, text=text + note)
 
 
 def _with_fallback(solution: Solution, facts: Facts) -> Solution:
