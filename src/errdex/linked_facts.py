@@ -5,6 +5,8 @@ that define a method again, and the indexed site that carries them all to the st
 
 from __future__ import annotations
 
+import re
+
 import msgspec
 
 from errdex.facts import (
@@ -83,6 +85,23 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # object when given, as (field, flag, value assigned, `file:line`):
     # ("enable_return_routed_experts", "--enable-return-routed-experts", "True", ...)
     json_set_by: tuple[tuple[str, str, str, str], ...] = ()
+
+
+# How `KnobLink.via` names a property the knob is read through: written by the linker,
+# read back by the page (when setting the variable is the way out). One place for both, so
+# the text and its reading cannot drift apart.
+_PROPERTY_VIA = re.compile(r"^property (?P<prop>[\w.]+) \((?P<file>[^:()]+):(?P<line>\d+)\)")
+
+
+def property_via(qualname: str, path: str, line: int) -> str:
+    """`via` for a knob read through the property `qualname` defined at `path:line`."""
+    return f"property {qualname} ({path}:{line})"
+
+
+def read_property_via(via: str | None) -> tuple[str, str, int] | None:
+    """(the property's qualified name, its file, its line) of a `via` `property_via` made."""
+    match = _PROPERTY_VIA.match(via or "")
+    return None if match is None else (match["prop"], match["file"], int(match["line"]))
 
 
 class SelectionLink(msgspec.Struct, frozen=True, gc=False):

@@ -14,17 +14,15 @@ same call as a warning) and its source.
 from __future__ import annotations
 
 import ast
-import re
 
 from errdex.explain.context import function_at
 from errdex.explain.linked import binding_views
 from errdex.explain.page import Knob
 from errdex.explain.plain import code
 from errdex.facts import KnobKind, SiteKind
+from errdex.linked_facts import read_property_via
 from errdex.store.base import Store, StoredSite
 
-# How the linker says a property reads a variable (`link/knobs.py`).
-_VIA = re.compile(r"^property (?P<prop>[\w.]+) \((?P<file>[^:()]+):(?P<line>\d+)\) reads ")
 _LOGGED = frozenset({SiteKind.LOG, SiteKind.WARN})
 
 
@@ -33,12 +31,10 @@ def setting_fallbacks(store: Store, stored: StoredSite, knobs: list[Knob]) -> di
     it is the way out."""
     out: dict[str, str] = {}
     for knob in knobs:
-        match = _VIA.match(knob.via or "") if knob.kind == KnobKind.ENV else None
-        if match is None or knob.name in out:
+        read = read_property_via(knob.via) if knob.kind == KnobKind.ENV else None
+        if read is None or knob.name in out:
             continue
-        sentence = _fallback_sentence(
-            store, stored, knob.name, match["prop"], match["file"], int(match["line"])
-        )
+        sentence = _fallback_sentence(store, stored, knob.name, *read)
         if sentence is not None:
             out[knob.name] = sentence
     return out

@@ -32,7 +32,7 @@ from errdex.link.environment_knobs import EnvironmentIndex, direct_reads
 from errdex.link.expression_texts import env_reads_in, local_value, names_of, parse_expression
 from errdex.link.flags import FlagIndex
 from errdex.link.resolve import Namespace
-from errdex.linked_facts import KnobLink
+from errdex.linked_facts import KnobLink, property_via
 
 _MAX_KNOBS = 12
 _MAX_SETS_PER_ATTR = 4  # assignments of one attribute followed to their settings
@@ -272,7 +272,7 @@ class KnobIndex:
             return []
         prop, where = found
         owner = prop.qualname.rpartition(".")[0]
-        via = f"property {prop.qualname} ({where.path}:{prop.line})"
+        via = property_via(prop.qualname, where.path, prop.line)
         out: list[KnobLink] = [
             KnobLink(
                 name=name,
