@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import msgspec
 
+from errdex.explain.abstract import subclasses_note
 from errdex.explain.advice import message_advice
 from errdex.explain.advice_names import (
     failed_load_solution,
@@ -276,6 +277,13 @@ def _with_fix(solution: Solution, facts: Facts) -> Solution:
     """The solution with the fix its change draws, when it has a change and no fix yet."""
     if solution.fix is not None or solution.change is None:
         return solution
+    change = solution.change
+    if change.form == "call" and change.method is None:
+        base = subclasses_note(change.target, facts)
+        if base is not None:
+            # a base class's call does not run: the subclasses named instead of a fix
+            text = solution.text if solution.text.endswith(".") else f"{solution.text}."
+            return msgspec.structs.replace(solution, text=f"{text} {base}")
     command = next((k.command for k in facts.knobs if k.kind == KnobKind.ENV and k.command), None)
     fix = change_fix(solution.change, command)
     if fix is None:
