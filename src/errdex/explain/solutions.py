@@ -28,6 +28,7 @@ from errdex.explain.advice_names import (
 )
 from errdex.explain.audience import command_line_solution, for_author
 from errdex.explain.class_body import class_body_solution
+from errdex.explain.code_advice import code_advice_fix
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.environment import package_solution, platform_solution
 from errdex.explain.fix_forms import change_fix, setting_fix
@@ -495,7 +496,8 @@ def _add_advice(found: _Collector, facts: Facts) -> None:
             change = None  # a variable the version does not read: quoted, not set
         if change is None and advice.suggested is not None:
             change = suggested_call(advice.suggested, facts)
-        found.add(Solution(text=advice.solution, kind=advice.kind, change=change), 1)
+        fix = code_advice_fix(advice.text, facts) if change is None else None
+        found.add(Solution(text=advice.solution, kind=advice.kind, change=change, fix=fix), 1)
 
 
 class _Inline(ast.NodeTransformer):
