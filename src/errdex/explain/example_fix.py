@@ -30,8 +30,12 @@ def example_fix(facts: Facts) -> ExampleFix | None:
     candidates = [*ways_out(facts), *(expanded(c, facts) for c in ways_out(facts))]
     if internal_invariant(facts):
         # an assert on the program's own state: a mode that returns early, or keeps a
-        # caller from calling, is no solution, and so no fix either
-        candidates = [c for c in candidates if c.kind is not ConditionKind.EARLY_EXIT]
+        # caller from calling, is no solution, and so no fix either (an exit a solution
+        # of the page takes, the input's own, keeps its fix)
+        taken = {s.condition for s in solutions(facts)}
+        candidates = [
+            c for c in candidates if c.kind is not ConditionKind.EARLY_EXIT or c.text in taken
+        ]
     else:
         for _, guard in facts.caller_guards:
             candidates.extend(guard)
