@@ -35,6 +35,7 @@ from errdex.explain.inputs import Given, input_action
 from errdex.explain.iterated import iterated_solution
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.left_out import left_out_solution
+from errdex.explain.name_clash import name_clash_solution
 from errdex.explain.named_settings import named_setting_solutions
 from errdex.explain.override_warning import warned_sentence
 from errdex.explain.overrides import override_solution
@@ -153,6 +154,9 @@ def _solutions(facts: Facts) -> list[Solution]:
     given = given_value_solution(facts) or class_body_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(given, 1)
+    clash = name_clash_solution(facts)
+    if clash is not None:
+        found.add(clash, 0)  # the message names the user's own name: before a helper's input
     replaced = override_solution(facts.stored)
     if replaced is not None:
         found.add(Solution(text=replaced, kind="input"), 0)
