@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import msgspec
 
+from errdex.explain.abstract import subclasses_note
 from errdex.explain.advice import message_advice
 from errdex.explain.advice_names import (
     failed_load_solution,
@@ -27,6 +28,7 @@ from errdex.explain.advice_names import (
 )
 from errdex.explain.audience import command_line_solution, for_author
 from errdex.explain.class_body import class_body_solution
+from errdex.explain.code_advice import code_advice_fix
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.environment import package_solution, platform_solution
 from errdex.explain.fix_forms import change_fix, setting_fix
@@ -292,6 +294,13 @@ def _with_fix(solution: Solution, facts: Facts) -> Solution:
     """The solution with the fix its change draws, when it has a change and no fix yet."""
     if solution.fix is not None or solution.change is None:
         return solution
+    change = solution.change
+    if change.form == "call" and change.method is None:
+        base = subclasses_note(change.target, facts)
+        if base is not None:
+            # a base class's call does not run: the subclasses named instead of a fix
+            text = solution.text if solution.text.endswith(".") else f"{solution.text}."
+            return msgspec.structs.replace(solution, text=f"{text} {base}")
     command = next((k.command for k in facts.knobs if k.kind == KnobKind.ENV and k.command), None)
     fix = change_fix(solution.change, command)
     if fix is None:
@@ -503,7 +512,8 @@ def _add_advice(found: _Collector, facts: Facts) -> None:
             change = None  # a variable the version does not read: quoted, not set
         if change is None and advice.suggested is not None:
             change = suggested_call(advice.suggested, facts)
-        found.add(Solution(text=advice.solution, kind=advice.kind, change=change), 1)
+        fix = code_advice_fix(advice.text, facts) if change is None else None
+        found.add(Solution(text=advice.solution, kind=advice.kind, change=change, fix=fix), 1)
 
 
 class _Inline(ast.NodeTransformer):
