@@ -137,17 +137,8 @@ def solutions(facts: Facts) -> list[Solution]:
 
 def _solutions(facts: Facts) -> list[Solution]:
     found = _Collector()
-    reasons_list = _reasons_variable(facts)
     open_conditions = ways_out(facts)
-    actions = [
-        (
-            condition,
-            knob_action(condition, facts.knobs)
-            or knob_action(expanded(condition, facts), facts.knobs),
-        )
-        for condition in open_conditions
-        if not (reasons_list and reasons_list in _names(condition.text))
-    ]  # a reasons list is non-empty: the reasons below say why
+    actions = _condition_actions(facts, open_conditions)
     internal = _internal_invariant(facts, actions)
     for condition, action in actions:
         if internal and condition.kind == ConditionKind.EARLY_EXIT:
@@ -220,6 +211,31 @@ def _solutions(facts: Facts) -> list[Solution]:
         # ways out through the code said to be theirs
         kept = [command_line, *(for_author(s) if s.kind == "input" else s for s in kept)]
     return [_with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
+
+
+def _condition_actions(
+    facts: Facts, open_conditions: list[ConditionView]
+) -> list[tuple[ConditionView, KnobAction | None]]:
+    """Each open condition with the action of the first setting behind it (or behind
+    what its names stand for)."""
+    reasons_list = _reasons_variable(facts)
+    return [
+        (
+            condition,
+            knob_action(condition, facts.knobs)
+            or knob_action(expanded(condition, facts), facts.knobs),
+        )
+        for condition in open_conditions
+        if not (reasons_list and reasons_list in _names(condition.text))
+    ]  # a reasons list is non-empty: the reasons below say why
+
+
+def internal_invariant(facts: Facts) -> bool:
+    """Whether the site is an `assert` on internal state (see `_internal_invariant`): its
+    early exits and callers' guards are no way out, nor their settings' fixes."""
+    if facts.stored.site.kind != SiteKind.ASSERT:
+        return False
+    return _internal_invariant(facts, _condition_actions(facts, ways_out(facts)))
 
 
 def _internal_invariant(
