@@ -90,11 +90,12 @@ def only_needed(data: bytes, need: Need) -> bytes:
     strings = string_bounds(text)
     definitions = _definitions(text, strings)
     # Constants and other assignments as the outline has them; definitions as read here.
-    spans = {**outline(data).spans, **{d.name: (d.start, d.end) for d in definitions}}
+    shape = outline(data)
+    spans = {**shape.spans, **{d.name: (d.start, d.end) for d in definitions}}
     # A class that is no exception is read for its methods, which linking the sites of
     # other files does not need (a model's base class, a config); an exception class is
     # read for its bases and the text it composes.
-    bases = outline(data).bases
+    bases = shape.bases
     plain = {
         d.name
         for d in definitions
