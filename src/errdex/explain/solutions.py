@@ -44,6 +44,7 @@ from errdex.explain.override_warning import warned_sentence
 from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code, plain_condition
+from errdex.explain.returned_error import returned_error_solution
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
 from errdex.explain.sync_sibling import sync_sibling_solution
@@ -157,7 +158,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     given = given_value_solution(facts) or class_body_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(given, 1)
-    clash = name_clash_solution(facts)
+    clash = name_clash_solution(facts) or returned_error_solution(facts)
     if clash is not None:
         found.add(clash, 0)  # the message names the user's own name: before a helper's input
     replaced = override_solution(facts.stored)
