@@ -27,6 +27,7 @@ from errdex.explain.advice_names import (
     warned_against,
 )
 from errdex.explain.audience import command_line_solution, for_author
+from errdex.explain.callee_advice import callee_advice_solutions
 from errdex.explain.class_body import class_body_solution
 from errdex.explain.code_advice import code_advice_fix
 from errdex.explain.context import CONTEXT_KINDS, Facts
@@ -196,6 +197,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     for solution in named_setting_solutions(facts):
         found.add(solution, 1)
     _add_advice(found, facts)
+    for solution in callee_advice_solutions(facts):
+        found.add(solution, 1)
     for solution in selection_solutions(facts.stored):
         found.add(solution, _SELECTION_TIER)
     kept = []
