@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package
+from explain_samples import indexed_package, page_in_function
 
-from errdex.explain import build_page
 from errdex.explain.page import Page
 from errdex.store import Store
 
@@ -51,8 +50,7 @@ def term(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 
 
 def page_of(store: Store, function: str) -> Page:
-    (site,) = [s for s in store.list_sites("term") if s.site.function == function]
-    return build_page(store, site.id)
+    return page_in_function(store, "term", function)
 
 
 def test_the_advice_a_handler_adds_is_a_way_out_with_its_fix(term: Store) -> None:
