@@ -355,3 +355,27 @@ def test_a_frame_of_another_version_of_its_file_keeps_the_lines_holding_the_mess
     assert parts is not None
     need = parts["shop/schema.py"]
     assert need is not None and {2, 6} <= need.lines  # the frame's line, and the raise's
+
+
+def test_a_message_a_test_holds_whole_and_the_package_in_two_literals_is_the_packages() -> None:
+    package = {
+        **PACKAGE,
+        "shop/stock.py": (
+            b"def take(item):\n"
+            b"    raise KeyError(f'item {item} is not in stock at the '\n"
+            b"                   'warehouse of the shop this week')\n"
+        ),
+        "shop/tests/test_stock.py": (
+            b"import pytest\n"
+            b"def test_take():\n"
+            b"    with pytest.raises(KeyError, match='not in stock at the warehouse of the shop"
+            b" this week'):\n"
+            b"        take('x')\n"
+        ),
+    }
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception=None,
+                              message="item 'x' is not in stock at the warehouse of the shop"
+                                      " this week"),)
+    )  # fmt: skip
+    assert needed_files(package, evidence) == {"shop/stock.py"}

@@ -195,16 +195,18 @@ def _holding_pieces(files: SourceFiles, pieces: list[str]) -> set[str]:
 
     score = {path: sum(len(n) for n in needles if in_code(path, n)) for path in found}
     score = {path: held for path, held in score.items() if held}
+    # A package's tests hold its messages too, often more of one than the raise that breaks
+    # it over two literals (`pytest.raises(match=...)`); what they lend is never an answer
+    # of its own (`lent_by_tests`): the package's own files are scored first.
+    own = {path: held for path, held in score.items() if not is_test_code(path)}
+    score = own or score
     if not score:
         return set()
     best = max(score.values())
     # Files holding the message alike raise the same text at several sites: the answer is
     # the site a user most likely hit, so those the ranker puts first are kept.
     tied = sorted((path for path, held in score.items() if held == best), key=_plainest)
-    # A package's tests hold its messages too (`pytest.raises(match=...)`); what they lend
-    # is never an answer of its own (`lent_by_tests`): the package's own files come first.
-    own = [path for path in tied if not is_test_code(path)]
-    return set((own or tied)[:MAX_RUN_FILES])
+    return set(tied[:MAX_RUN_FILES])
 
 
 def _prose_bounds(data: bytes) -> list[int]:
