@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package
+from explain_samples import indexed_package, page_in_function
 
-from errdex.explain import build_page
 from errdex.explain.page import Page
 from errdex.store import Store
 
@@ -48,8 +47,7 @@ def orm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 
 
 def page_of(store: Store, function: str) -> Page:
-    (site,) = [s for s in store.list_sites("orm") if s.site.function == function]
-    return build_page(store, site.id)
+    return page_in_function(store, "orm", function)
 
 
 def test_the_argument_the_returned_error_judged_is_to_correct(orm: Store) -> None:

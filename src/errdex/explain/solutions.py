@@ -27,12 +27,14 @@ from errdex.explain.advice_names import (
     warned_against,
 )
 from errdex.explain.audience import command_line_solution, for_author
+from errdex.explain.callee_advice import callee_advice_solutions
 from errdex.explain.class_body import class_body_solution
 from errdex.explain.code_advice import code_advice_fix
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.environment import package_solution, platform_solution
 from errdex.explain.fix_forms import change_fix, setting_fix
 from errdex.explain.given_values import given_value_solution
+from errdex.explain.handler_notes import INTERPRETER_VARIABLES, handler_notes
 from errdex.explain.inputs import Given, input_action
 from errdex.explain.iterated import iterated_solution
 from errdex.explain.knob_actions import KnobAction, knob_action
@@ -44,6 +46,7 @@ from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.returned_error import returned_error_solution
+from errdex.explain.same_error import leads_to_same_error
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
 from errdex.explain.sync_sibling import sync_sibling_solution
@@ -143,6 +146,10 @@ def _solutions(facts: Facts) -> list[Solution]:
     for condition, action in actions:
         if internal and condition.kind == ConditionKind.EARLY_EXIT:
             continue  # a mode that skips the work, not a way out of the invariant
+        if action is not None and leads_to_same_error(
+            condition, action.part or condition.test, facts
+        ):
+            continue  # the other side raises the same error
         if action is not None:
             reason = f"so that {opposite_words(condition)}"
             # an earlier exit turns the feature off: the check's own settings come first
@@ -195,6 +202,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     for solution in named_setting_solutions(facts):
         found.add(solution, 1)
     _add_advice(found, facts)
+    for solution in callee_advice_solutions(facts):
+        found.add(solution, 1)
     for solution in selection_solutions(facts.stored):
         found.add(solution, _SELECTION_TIER)
     kept = []
@@ -358,7 +367,10 @@ def _short(text: str) -> str:
 
 
 def _declared_env(name: str, facts: Facts) -> bool:
-    """Whether the version reads the environment variable (a knob of the site names it)."""
+    """Whether the version (or the interpreter itself) reads the environment variable (a
+    knob of the site names it)."""
+    if name in INTERPRETER_VARIABLES:
+        return True
     return any(k.kind == KnobKind.ENV and k.name == name for k in facts.knobs)
 
 
@@ -494,7 +506,9 @@ def _add_except(found: _Collector, facts: Facts) -> None:
 def _add_advice(found: _Collector, facts: Facts) -> None:
     message = facts.stored.site.message
     named = {s.solution.knob for s in found.items if s.solution.knob}
-    for advice in message_advice(message.text if message is not None else None):
+    said = [message_advice(message.text if message is not None else None)]
+    said += [message_advice(note) for note in handler_notes(facts)]
+    for advice in [a for advices in said for a in advices]:
         if any(knob in advice.text for knob in named if knob):
             continue  # a solution already turns the setting it names
         if any(advice.text in i.solution.text for i in found.items):

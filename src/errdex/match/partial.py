@@ -23,10 +23,12 @@ from typing import Protocol, runtime_checkable
 
 import msgspec
 
+from errdex.extract.textscan import inside_bounds, string_bounds
 from errdex.facts import BUILTIN_EXCEPTIONS
 from errdex.match.candidates import frame_paths
 from errdex.match.evidence import ErrorEvidence, Evidence
 from errdex.match.import_graph import definitions_at, imports_reached, module_files, union_of
+from errdex.match.lent_by_tests import is_test_code
 from errdex.match.needed_text import Need, only_needed
 from errdex.sources.base import Skipped, Source, SourceFile, VersionInfo
 
@@ -61,6 +63,7 @@ _ERRORISH = re.compile(rb"Error|Exception|Warning|Exit|Abort|Fail")
 _RICH_PANEL = re.compile(
     rb"^[ \t]*(?:from|import)[ \t]+rich(?:\.panel\b|[ \t]+import[^\n]*\bpanel\b)", re.M
 )
+_STRING_PREFIXES = frozenset({"", "r", "u", "b", "br", "rb"})
 _WORD_RUN_MIN = 12  # characters: shorter runs are found in too many files
 _PIECE_WORDS = 4
 _SHORT_PIECE_MIN = 8  # characters of a piece of two or three words
@@ -177,7 +180,26 @@ def _holding_pieces(files: SourceFiles, pieces: list[str]) -> set[str]:
     found: set[str] = set()
     for needle in needles[:_SCANNED_PIECES]:
         found.update(path for path, data in files.every() if needle in data)
-    score = {path: sum(len(n) for n in needles if n in files[path]) for path in found}
+    prose: dict[str, list[int]] = {}
+
+    def in_code(path: str, needle: bytes) -> bool:
+        data = files[path]
+        at = data.find(needle)
+        if at >= 0 and path not in prose:
+            prose[path] = _prose_bounds(data)
+        while at >= 0:
+            if not inside_bounds(prose[path], at):
+                return True
+            at = data.find(needle, at + 1)
+        return False
+
+    score = {path: sum(len(n) for n in needles if in_code(path, n)) for path in found}
+    score = {path: held for path, held in score.items() if held}
+    # A package's tests hold its messages too, often more of one than the raise that breaks
+    # it over two literals (`pytest.raises(match=...)`); what they lend is never an answer
+    # of its own (`lent_by_tests`): the package's own files are scored first.
+    own = {path: held for path, held in score.items() if not is_test_code(path)}
+    score = own or score
     if not score:
         return set()
     best = max(score.values())
@@ -185,6 +207,20 @@ def _holding_pieces(files: SourceFiles, pieces: list[str]) -> set[str]:
     # the site a user most likely hit, so those the ranker puts first are kept.
     tied = sorted((path for path, held in score.items() if held == best), key=_plainest)
     return set(tied[:MAX_RUN_FILES])
+
+
+def _prose_bounds(data: bytes) -> list[int]:
+    """The bounds (`textscan.string_bounds`, as byte offsets) of the file's strings that
+    stand at column 0 as statements of their own: a module's docstring, a bare string. They
+    document a text (a dialect's notes quoting its errors), they do not raise it."""
+    text = data.decode("latin-1")  # one character a byte: the offsets are the bytes'
+    bounds = string_bounds(text)
+    kept: list[int] = []
+    for start, end in zip(bounds[::2], bounds[1::2], strict=True):
+        line = text.rfind("\n", 0, start) + 1
+        if len(text[line:start]) <= 2 and text[line:start].lower() in _STRING_PREFIXES:
+            kept += [start, end]
+    return kept
 
 
 def _plainest(path: str) -> tuple[bool, int, str]:
@@ -300,21 +336,38 @@ def _subclasses(files: SourceFiles, names: set[str], depth: int = 2) -> list[str
 
 
 def _raising(
-    files: SourceFiles, names: Iterable[str], holding: Iterable[str]
+    files: SourceFiles,
+    names: Iterable[str],
+    holding: Iterable[str],
+    needles: Iterable[bytes] = (),
+    composing: Iterable[str] = (),
 ) -> dict[str, list[int]]:
     """Files that raise one of the classes, at most `MAX_RAISING_FILES` (those holding the
     message's pieces first), with the lines of those raises: a message the class composes,
-    or one with nothing literal, is shown by every raise of it."""
+    or one with nothing literal, is shown by every raise of it.
+
+    When some of them hold a piece of the message (`needles`) or raise a class that composes
+    it (`composing`), only those: a raise of the class whose file holds none of the text
+    matches the message only by its class, which the raise that holds the text outranks
+    (`CompileError` is raised in every dialect; one file holds its message)."""
     wanted = list(dict.fromkeys(names))[:MAX_RAISED_CLASSES]  # nearest first
     if not wanted:
         return {}
+    composed = set(composing)
+    pieces = list(needles)
     mentioned = re.compile(b"|".join(re.escape(name.encode()) for name in wanted))
     raising: dict[str, list[int]] = {}
+    textual: set[str] = set()
     for path, data in files.every():
         if mentioned.search(data):
-            lines = [line for name in wanted for line in _raise_lines(data, name)]
+            found = {name: _raise_lines(data, name) for name in wanted}
+            lines = [line for name in wanted for line in found[name]]
             if lines:
                 raising[path] = lines
+                if any(found[name] for name in composed) or any(n in data for n in pieces):
+                    textual.add(path)
+    if textual:
+        raising = {path: lines for path, lines in raising.items() if path in textual}
     first = sorted(raising, key=lambda path: path not in holding)[:MAX_RAISING_FILES]
     return {path: raising[path] for path in first}
 
@@ -352,8 +405,15 @@ def needed_parts(
         named = _own_class(error.exception or "")
         classes.extend(named)
         searched = searched or bool(framed or pieces or named)
-        if pieces and any(pieces[0].encode() in files[path] for path in framed):
-            continue  # the frames hold the message: the raise is there
+        longest = [piece.encode() for piece in pieces[:_SCANNED_PIECES]]
+        framing = [path for path in framed if any(piece in files[path] for piece in longest)]
+        if framing:
+            # The frames hold the message: the raise is there (any of its longest pieces: the
+            # source may break the others over two literals, or one may be a value), at the
+            # lines holding it too (the traceback may be of another version of the file).
+            for path in framing:
+                _add_lines(chosen, path, _lines_of(files[path], longest))
+            continue
         holding = _holding_pieces(files, pieces) if pieces else set()
         if pieces and not holding:
             pieces = short_pieces(error.message)
@@ -364,7 +424,9 @@ def needed_parts(
         composing = {cls for path in holding for cls in _classes_holding(files[path], pieces)}
         subclasses = _subclasses(files, composing)
         raised = [*named, *sorted(composing), *subclasses]
-        for path, raise_lines in _raising(files, raised, holding).items():
+        shown_by = [*composing, *subclasses]
+        longest = needles[:_SCANNED_PIECES]  # a short phrase (`is associated with`) is anywhere
+        for path, raise_lines in _raising(files, raised, holding, longest, shown_by).items():
             _add_lines(chosen, path, raise_lines)
     if not searched:
         return None
