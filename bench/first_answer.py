@@ -95,8 +95,11 @@ def environment(site: Path | None, home: Path) -> dict[str, str]:
     if not shared.exists():
         shared.symlink_to(downloads(), target_is_directory=True)
     env = {**os.environ, "ERRDEX_DB": str(home / "errdex.db"), "ERRDEX_CACHE": str(home / "cache")}
-    if site is not None:
-        env["PYTHONPATH"] = str(site)
+    # the errdex that runs this bench, not whichever one the interpreter's site-packages names
+    import errdex
+
+    own = str(Path(errdex.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join([*([str(site)] if site is not None else []), own])
     return env
 
 

@@ -564,6 +564,9 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     optional_imports: dict[str, str] = {}
     # function name → the platform test its body returns (`torch.cuda.is_available()`)
     platform_tests: dict[str, str] = {}
+    # function name → the name its whole body returns (`return cls._ENABLED`), followed to
+    # what the file first assigns that name (`_ENABLED = envs.VLLM_X`): an accessor
+    value_accessors: dict[str, str] = {}
     readings: dict[int, SourceRead] = {}  # line of a site or a call → what its source says
     # `Enum` classes whose members name classes: enum → member → the class named, as
     # written (`pkg.backends.flash.FlashBackend` in a string, or a name)

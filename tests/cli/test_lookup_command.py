@@ -128,3 +128,26 @@ def test_text_built_to_backtrack(db: str) -> None:
     nasty = "retries must be >= 0, got " + "a " * 20000 + "!" * 5000
     code, _, _ = lookup(db, "-", stdin=nasty)
     assert code in (0, 1)
+
+
+def test_json_is_printed_without_importing_rich(db: str) -> None:
+    # A program waits on `lookup --json`: it imports no terminal renderer.
+    script = (
+        "import sys\n"
+        "from errdex.cli import main\n"
+        "try:\n"
+        "    main(['lookup', 'retries must be >= 0, got -1', '--json'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'rich', 'pygments'}),"
+        " file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, "ERRDEX_DB": db},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(done.stdout)["matches"][0]["line"] == 4
+    assert done.stderr.strip().splitlines()[-1] == "[]"

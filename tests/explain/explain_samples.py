@@ -141,6 +141,12 @@ def page_with_message(store: Store, project: str, message: str) -> Page:
     return build_page(store, site.id)
 
 
+def page_in_function(store: Store, project: str, function: str) -> Page:
+    """The page of the one site of `project` in `function` (its qualname)."""
+    (site,) = [s for s in store.list_sites(project) if s.site.function == function]
+    return build_page(store, site.id)
+
+
 def indexed_package(root: Path, project: str, files: Mapping[str, str]) -> Iterator[Store]:
     """`files` written under `root` and indexed as `project` 1.0 into a real SQLite file,
     with a facts cache of its own."""

@@ -80,6 +80,35 @@ class Model:
         if extra:
             warnings.warn("Using extra keyword arguments on `dict` is deprecated.")
         warnings.warn("The `dict` method is deprecated; use `model_dump` instead.")
+
+    def model_dump(self, *, include=None):
+        return {}
+
+    @classmethod
+    def parse_obj(cls, obj):
+        warnings.warn("The `parse_obj` method is deprecated; use `model_validate` instead.")
+
+    @classmethod
+    def parse_raw(cls, data):
+        warnings.warn(
+            "The `parse_raw` method is deprecated; if your data is JSON use "
+            "`model_validate_json`, otherwise load the data then use `model_validate` instead."
+        )
+
+    @classmethod
+    def model_validate(cls, obj, *, strict=None):
+        return cls()
+
+    @property
+    def __fields_set__(self):
+        warnings.warn(
+            "The `__fields_set__` attribute is deprecated, use `model_fields_set` instead."
+        )
+        return set()
+
+    @property
+    def model_fields_set(self):
+        return set()
 """,
     "kit/envs.py": """
 import os
@@ -194,6 +223,24 @@ def test_a_retired_method_is_one_to_stop_calling(store: Store) -> None:
         "Stop using `Model.dict` in your code, as the message says: “The `dict` method is "
         "deprecated; use `model_dump` instead.”"
     )
+
+
+def test_a_retired_method_swapped_for_the_one_the_message_names_is_the_fix(
+    store: Store,
+) -> None:
+    fix = page_with_message(store, "kit", "The `parse_obj` method is deprecated").example_fix
+    assert fix is not None
+    assert (fix.before, fix.after) == ("model.parse_obj(OBJ)", "model.model_validate(OBJ)")
+    assert fix.note is not None and "(`kit.main.Model`)" in fix.note
+    attribute = page_with_message(store, "kit", "The `__fields_set__` attribute").example_fix
+    assert attribute is not None
+    assert (attribute.before, attribute.after) == ("model.__fields_set__", "model.model_fields_set")
+    # what the old one takes and the new one does not is said, not kept
+    dump = page_with_message(store, "kit", "The `dict` method is deprecated").example_fix
+    assert dump is not None and dump.after == "model.model_dump()"
+    assert dump.note is not None and "not `**extra`" in dump.note
+    # two replacements, each for a case: no one call to write
+    assert page_with_message(store, "kit", "The `parse_raw` method").example_fix is None
 
 
 def test_a_comment_beside_the_raise_vetoes_the_setting_it_warns_against(store: Store) -> None:

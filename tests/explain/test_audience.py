@@ -53,6 +53,35 @@ FILES = {
                     raise ClickException(f"Cannot convert {value!r}")
                 return value
         """,
+    "cli/flags.py": """
+        import argparse
+        import sys
+
+
+        class ArgumentTypeError(Exception):
+            pass
+
+
+        def port(value):
+            if not value.isdigit():
+                raise argparse.ArgumentTypeError(f"Port must be an integer, not {value}")
+            return int(value)
+
+
+        def main(argv):
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--port", type=port)
+            args = parser.parse_args(argv)
+            if args.port is None and not argv:
+                parser.error("Pass a port, or a config file that names one.")
+            return args
+
+
+        def connect(url):
+            if not isinstance(url, str):
+                raise ArgumentTypeError(f"Not a database URL: {url}")
+            return url
+        """,
 }
 
 
@@ -87,3 +116,14 @@ def test_a_bare_raise_that_passes_a_usage_error_on_is_no_command_line_of_its_own
 ) -> None:
     texts = [s.text for s in page_of(cli, "Parameter.parse").solutions]
     assert not any(t.startswith("If you ran a command") for t in texts)
+
+
+def test_argparse_errors_are_usage_errors_of_whoever_ran_the_command(cli: Store) -> None:
+    for function in ("port", "main"):
+        texts = [s.text for s in page_of(cli, function).solutions]
+        assert texts and texts[0].startswith("If you ran a command and it printed this: ")
+
+
+def test_an_argument_error_of_another_package_is_no_usage_error(cli: Store) -> None:
+    texts = [s.text for s in page_of(cli, "connect").solutions]
+    assert texts and not any(t.startswith("If you") for t in texts)

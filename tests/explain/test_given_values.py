@@ -42,6 +42,20 @@ FILES = {
         class _Private:
             def __getitem__(self, key):
                 raise KeyError(key)
+
+
+        class Model:
+            def __init__(self):
+                self._private = {}
+                self._declared = {"token"}
+
+            def __getattr__(self, item):
+                if item in self._declared:
+                    try:
+                        return self._private[item]
+                    except KeyError as exc:
+                        raise AttributeError(f"{type(self).__name__!r} has no {item!r}") from exc
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {item!r}")
         """,
     "kv/plot.py": """
         def _plot_fig(rows, var_x, var_y, dry_run):
@@ -105,6 +119,16 @@ def test_no_key_sentence_when_the_message_is_more_than_the_key_or_the_class_is_p
 ) -> None:
     assert page_of(kv, "Headers.__getitem__").solutions == []
     assert page_of(kv, "_Private.__getitem__").solutions == []
+
+
+def test_a_missing_attribute_names_the_users_attribute(kv: Store) -> None:
+    page = page_of(kv, "Model.__getattr__", "object has no attribute")
+    assert [s.text for s in page.solutions] == [
+        "The attribute {item!r} is not on the `Model`: use only an attribute it has (check "
+        "the name's spelling; `dir()` of the object lists those it has)."
+    ]
+    # a name the object declares, only unset: its spelling is not what is wrong
+    assert page_of(kv, "Model.__getattr__", "has no {item!r}").solutions == []
 
 
 def test_a_value_not_among_those_the_message_lists(kv: Store) -> None:

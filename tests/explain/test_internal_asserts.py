@@ -71,3 +71,9 @@ def test_a_setting_that_picks_the_branch_the_assert_is_in_stays(run: Store) -> N
     # the other branch is other code, as another backend is: not a mode that skips the work
     page = page_with_message(run, "run", "world size is no multiple of a node")
     assert any("RUN_PACK" in s.text for s in page.solutions)
+
+
+def test_a_mode_that_returns_early_draws_no_example_fix_either(run: Store) -> None:
+    # the fix shows the first solution's change: none is offered, so none is drawn
+    page = page_with_message(run, "run", "the dummy batch does not add up")
+    assert page.example_fix is None

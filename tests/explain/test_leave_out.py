@@ -155,3 +155,12 @@ def test_a_value_wanted_true_is_left_out_only_where_the_default_is_true(gate: St
     assert texts(page_of(gate, "render needs wrapping")) == [
         "Pass a non-empty (true) value for the argument `wrap` of `render`."
     ]
+
+
+def test_a_switch_on_by_default_that_the_call_turned_off_is_turned_back_on(gate: Store) -> None:
+    fix = page_of(gate, "render needs links").example_fix
+    assert fix is not None
+    assert fix.before == "from gate.kernel import render\nrender(text=TEXT, links=False)"
+    assert fix.after == "from gate.kernel import render\nrender(text=TEXT, links=True)"
+    # a default not known to be on gives no exact value to write
+    assert page_of(gate, "render needs wrapping").example_fix is None

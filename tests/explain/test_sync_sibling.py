@@ -9,6 +9,7 @@ import pytest
 from explain_samples import indexed_package
 
 from errdex.explain import build_page
+from errdex.explain.page import Page
 from errdex.store import Store
 
 STREAMS = {
@@ -33,6 +34,15 @@ STREAMS = {
                     self._content = b"".join([part async for part in self.stream])
                 return self._content
 
+            def iter_raw(self):
+                assert isinstance(self.stream, typing.Iterable)
+                yield from self.stream
+
+            async def aiter_raw(self):
+                assert isinstance(self.stream, typing.AsyncIterable)
+                async for part in self.stream:
+                    yield part
+
 
         class Other:
             def __init__(self, stream):
@@ -51,8 +61,12 @@ def streams(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 
 
 def solutions_of(store: Store, function: str) -> list[str]:
+    return [s.text for s in page_of(store, function).solutions]
+
+
+def page_of(store: Store, function: str) -> Page:
     (site,) = [s for s in store.list_sites("streams") if s.site.function == function]
-    return [s.text for s in build_page(store, site.id).solutions]
+    return build_page(store, site.id)
 
 
 def test_the_sync_sibling_that_reads_the_same_stream_is_named(streams: Store) -> None:
@@ -65,3 +79,13 @@ def test_the_sync_sibling_that_reads_the_same_stream_is_named(streams: Store) ->
 def test_no_sibling_no_solution(streams: Store) -> None:
     # `Other` has no `close`: nothing of the package's to call instead
     assert not any("instead of" in t for t in solutions_of(streams, "Other.aclose"))
+
+
+def test_the_fix_awaits_a_coroutine_and_loops_over_an_async_generator(streams: Store) -> None:
+    read = page_of(streams, "Body.aread").example_fix
+    assert read is not None
+    assert (read.before, read.after) == ("await body.aread()", "body.read()")
+    raw = page_of(streams, "Body.aiter_raw").example_fix
+    assert raw is not None
+    assert raw.before == "async for item in body.aiter_raw():\n    ..."
+    assert raw.after == "for item in body.iter_raw():\n    ..."

@@ -7,6 +7,7 @@ from errdex.extract.textscan import (
     find_all,
     inside_bounds,
     occurrences,
+    string_bounds,
     triple_quoted_bounds,
 )
 
@@ -33,3 +34,25 @@ def test_triple_quoted_strings_pair_each_opening_with_its_own_kind() -> None:
     assert inside_bounds(bounds, text.index("y"))
     assert not inside_bounds(bounds, text.index("b"))
     assert inside_bounds(bounds, text.index("z"))
+
+
+def test_string_bounds_read_quotes_as_the_tokenizer_does() -> None:
+    text = (
+        "# a comment's quote: '''\n"
+        "x = 'it''s'  # \"\"\"\n"
+        'code = """\\\n'
+        "def f():\n"
+        '""" % values\n'
+        "y = 'a \\\n"
+        "b'\n"
+        "z = 1\n"
+    )
+    bounds = string_bounds(text)
+    # the two strings that span lines, not the quotes in a comment or in a one-line string
+    assert len(bounds) == 4
+    assert inside_bounds(bounds, text.index("def f"))
+    # a line that begins with the closing quote is the string's, not a statement's
+    assert inside_bounds(bounds, text.index('""" % values'))
+    assert inside_bounds(bounds, text.index("b'"))
+    assert not inside_bounds(bounds, text.index("z = 1"))
+    assert not inside_bounds(bounds, text.index(" % values"))

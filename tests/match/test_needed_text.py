@@ -118,3 +118,28 @@ def test_a_file_extracted_cut_is_stored_as_written(tmp_path: Path) -> None:
         # The sites of the definitions kept; a page quoting the file reads it as written.
         assert report.sites == 1
         assert store.file_text(("pkg", "1.0"), "pkg/quota.py") == MODULE.decode()
+
+
+def test_a_closing_quote_at_column_0_ends_no_definition() -> None:
+    # A template at column 0 inside a function (the shape of a code generator's source):
+    # neither its `def` line nor its closing quote is a top-level statement.
+    module = (
+        b"class BaseError(Exception):\n"
+        b"    pass\n"
+        b"def generate(metadata):\n"
+        b'    code = """\\\n'
+        b"%(prefix)sdef %(name)s(%(args)s):\n"
+        b"    return %(target)s(%(args)s)\n"
+        b'""" % metadata\n'
+        b"    if not code:\n"
+        b"        raise BaseError('no code')\n"
+        b"    return code\n"
+        b"def check(n):\n"
+        b"    raise BaseError(n)\n"
+    )
+    cut = only_needed(module, Need(frozenset({"check"})))
+    assert cut != module  # cut, not given up on as text that would not parse
+    lines = _lines(cut)
+    assert lines[2] == "def generate(*a, **k): ..."
+    assert lines[3:10] == [""] * 7
+    assert lines[10:12] == _lines(module)[10:12]

@@ -251,3 +251,39 @@ def test_a_text_a_mixin_composes_needs_the_raises_of_its_subclasses() -> None:
         errors=(ErrorEvidence(exception=None, message="closed. For help visit the shop desk"),)
     )
     assert {"shop/base.py", "shop/desk.py"} <= needed_files(package, evidence)
+
+
+def test_a_class_raised_in_many_files_needs_only_the_raises_holding_the_message() -> None:
+    # `CompileError` is raised in every dialect; the message's text is in one file.
+    dialects = {
+        f"shop/dialects/d{n}.py": (
+            b"from shop.errors import CartError\n"
+            b"def compile(x):\n"
+            b"    raise CartError(f'dialect {n} cannot compile {x}')\n"
+        )
+        for n in range(5)
+    }
+    package = {**PACKAGE, **dialects}
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception="shop.errors.CartError",
+                              message="at most 99 of one item may be in a cart, asked for 7"),)
+    )  # fmt: skip
+    needed = needed_files(package, evidence)
+    assert "shop/cart.py" in needed
+    assert not any(path.startswith("shop/dialects/") for path in needed)
+
+
+def test_a_message_the_tests_hold_too_needs_the_package_file_that_raises_it() -> None:
+    tests = {
+        f"shop/tests/test_pay{n}.py": (
+            b"import pytest\nfrom shop.pay import pay\n"
+            b"def test_pay():\n"
+            b"    with pytest.raises(RuntimeError, match='card declined by the bank'):\n"
+            b"        pay()\n"
+        )
+        for n in range(3)
+    }
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception=None, message="card declined by the bank"),)
+    )
+    assert needed_files({**PACKAGE, **tests}, evidence) == {"shop/pay.py"}

@@ -8,8 +8,15 @@ import click
 
 import errdex
 from errdex.answers import PasteAnswer
-from errdex.cli.output import db_option, err, handle_errors, json_option, out, print_json
-from errdex.render.terminal import lookup_view, nearest_view, note_line
+from errdex.cli.output import (
+    db_option,
+    err,
+    handle_errors,
+    json_option,
+    out,
+    plain_note,
+    print_json,
+)
 
 _MAX_PASTE = 1_000_000  # the end of a paste holds the error: keep its last megabyte
 
@@ -62,26 +69,24 @@ def lookup(
     Exit status: 0 when a match was found, 1 when none was, 2 for bad input.
     """
 
+    def note(message: str) -> None:
+        if as_json:  # rich is not imported to print JSON
+            plain_note(message)
+        else:
+            from errdex.render.terminal import note_line
+
+            err.print(note_line(message))
+
     def show(answer: PasteAnswer) -> None:
         if as_json:
             print_json(answer.record())
-        elif answer.best is not None:
-            out.print(lookup_view(answer.result, answer.file_text))
-            if answer.page is not None:
-                # Imported here: `--json` draws no page.
-                from errdex.render.page_terminal import page_view
-
-                out.rule(style="dim")
-                out.print(page_view(answer.page))
+            sys.stdout.flush()
         else:
-            out.print(nearest_view(answer.result))
-        sys.stdout.flush()
+            _draw(answer)
         for report in answer.partial:
-            err.print(
-                note_line(
-                    f"answered from {report.files} files of {report.project} {report.version};"
-                    " indexing the rest now (Ctrl-C leaves it for the next lookup)"
-                )
+            note(
+                f"answered from {report.files} files of {report.project} {report.version};"
+                " indexing the rest now (Ctrl-C leaves it for the next lookup)"
             )
 
     answer = errdex.answer(
@@ -93,8 +98,25 @@ def lookup(
         limit=limit,
         auto_index=not no_auto_index,
         pages=not as_json,
-        announce=lambda m: err.print(note_line(m)),
+        announce=note,
         answered=show,
     )
     if answer.best is None:
         sys.exit(1)
+
+
+def _draw(answer: PasteAnswer) -> None:
+    """The answer on the terminal: the best match and its page, or the nearest templates."""
+    from errdex.render.terminal import lookup_view, nearest_view
+
+    if answer.best is not None:
+        out.print(lookup_view(answer.result, answer.file_text))
+        if answer.page is not None:
+            # Imported here: `--json` draws no page.
+            from errdex.render.page_terminal import page_view
+
+            out.rule(style="dim")
+            out.print(page_view(answer.page))
+    else:
+        out.print(nearest_view(answer.result))
+    sys.stdout.flush()

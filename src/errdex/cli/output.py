@@ -7,28 +7,58 @@ import functools
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
 from errdex.errors import ErrdexError
-from errdex.render.console import InertConsole
 from errdex.render.json import encode_for_terminal
-from errdex.render.terminal import failure_line
+from errdex.render.safe_text import safe_line
 from errdex.store import Store, open_store
 
 if TYPE_CHECKING:
     from rich.progress import Progress
 
+    from errdex.render.console import InertConsole
+
 F = TypeVar("F", bound=Callable[..., Any])
 
-out = InertConsole()
-err = InertConsole(stderr=True)
+
+class _Console:
+    """A console made when first used: rich takes a good part of a command's start-up to
+    import, and `lookup --json` draws nothing with it."""
+
+    def __init__(self, *, stderr: bool = False) -> None:
+        self._stderr = stderr
+        self._made: InertConsole | None = None
+
+    def made(self) -> InertConsole:
+        if self._made is None:
+            from errdex.render.console import InertConsole
+
+            self._made = InertConsole(stderr=self._stderr)
+        return self._made
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.made(), name)
+
+
+out = cast("InertConsole", _Console())
+err = cast("InertConsole", _Console(stderr=True))
 
 
 def fail(message: str, code: int) -> None:
+    from errdex.render.terminal import failure_line
+
     err.print(failure_line(message), soft_wrap=True)
     sys.exit(code)
+
+
+def plain_note(message: str) -> None:
+    """`errdex: message` on standard error as `render.terminal.note_line` draws it, written
+    without rich: for commands printing JSON, whose start-up a program waits on."""
+    sys.stderr.write(f"errdex: {safe_line(message)}\n")
+    sys.stderr.flush()
 
 
 def handle_errors(func: F) -> F:
@@ -81,4 +111,5 @@ def progress_bar(label: str) -> Progress:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     columns = (TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    return Progress(*columns, console=err, transient=True)
+    console = err.made() if isinstance(err, _Console) else err  # rich's own, not a stand-in
+    return Progress(*columns, console=console, transient=True)

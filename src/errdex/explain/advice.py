@@ -79,7 +79,8 @@ _INSTALL_NAMED = re.compile(
     r"\binstall\s+(?:the\s+)?[`'\"](?P<name>[A-Za-z0-9][\w.\-]*(?:\[[\w,\-]+\])?)[`'\"]", re.I
 )
 # `VLLM_ROCM_USE_AITER=1` in a sentence: the variable and the value it says to give it.
-_ENV_ASSIGNMENT = re.compile(r"\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=([\w.:/-]*\w)")
+# (a name with an underscore, or the interpreter's own `PYTHONIOENCODING`)
+_ENV_ASSIGNMENT = re.compile(r"\b([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|PYTHON[A-Z]+)=([\w.:/-]*\w)")
 # "only supports init=False", "is only supported with x=True": the one value it takes.
 _ONLY = re.compile(
     r"\bonly\s+(?:supports?|accepts?|allows?|works\s+with)\b|\bis\s+only\s+supported\s+with\b",

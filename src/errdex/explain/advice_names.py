@@ -21,8 +21,11 @@ from __future__ import annotations
 import ast
 import re
 
+import msgspec
+
 from errdex.explain.context import Facts
-from errdex.explain.page import Change, ConditionView, Knob, Solution
+from errdex.explain.fix_forms import swapped_method_fix
+from errdex.explain.page import Change, ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code
 from errdex.explain.user_call import required_arguments, user_call
 from errdex.facts import ConditionKind
@@ -57,6 +60,12 @@ _COMMENT_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _FAILED_LOAD = re.compile(r"\b(?:load|open|read|find|locate)(?:ed|ing)?\b", re.I)
 _IMPORT_ERROR = re.compile(r"\b(?:ImportError|ModuleNotFoundError)\b")
 _PATH_PARAM = re.compile(r"(?:^|_)(?:path|file|filename|dir|directory|so_file)$")
+# "...; use `model_dump` instead": the one name the clause gives in the retired one's place
+# (not "if your data is JSON use `x`, otherwise ... use `y` instead", nor "use `x` and
+# json.dumps instead").
+_REPLACED_BY = re.compile(
+    r"(?:^|[;,.]\s*)(?:please\s+)?use `(?P<new>[A-Za-z_]\w*)` instead\b", re.I
+)
 # What comes right before a keyword the message advises: the verb or "option" that gives it.
 _ADVISED = re.compile(
     r"\b(?:use|set|pass|specify|add|provide|option|supports?|accepts?|allows?|using|setting|"
@@ -197,7 +206,80 @@ def retired_solution(name: str, message: str, facts: Facts) -> Solution | None:
     return Solution(
         text=f"Stop using {code(what)} in your code, as the message says: “{message}”",
         kind="input",
+        fix=_replacement_fix(message, facts) if what == function else None,
     )
+
+
+def _replacement_fix(message: str, facts: Facts) -> ExampleFix | None:
+    """`base_model.dict()` → `base_model.model_dump()`: the method (or property) the
+    message names in the retired one's place, when the class that raises defines it, on
+    the user's object by the class's public path; the arguments the old one requires are
+    carried over by position only where the new one requires as many, none by keyword."""
+    named = _REPLACED_BY.search(message)
+    call = user_call(facts)
+    owner, _, old = facts.stored.site.function.partition(".")
+    if named is None or call is None or call[1] != old:
+        return None
+    defined = {}
+    for node in (facts.source_tree() or ast.Module(body=[], type_ignores=[])).body:
+        if isinstance(node, ast.ClassDef) and node.name == owner:
+            defined = {f.name: f for f in node.body if isinstance(f, ast.FunctionDef)}
+    before, after = defined.get(old), defined.get(named.group("new"))
+    if before is None or after is None:
+        return None
+    attribute = [_is_property(f) for f in (before, after)]
+    required = [_required_positional(f) for f in (before, after)]
+    if (
+        attribute[0] != attribute[1]
+        or None in required
+        or len(required[0] or ()) != len(required[1] or ())
+    ):
+        return None
+    args = tuple(a.upper() for a in required[0] or ())
+    fix = swapped_method_fix(call[0], old, after.name, args, attribute=attribute[0])
+    lacking = [n for n in _not_taken(before, after) if n not in (required[0] or ())]
+    if not lacking:
+        return fix
+    # the user's other arguments may not be the new one's: said, not kept
+    listed = ", ".join(code(a) for a in lacking)
+    note = (fix.note or "").replace(
+        "Keep the call's other arguments as they are.",
+        f"{code(after.name)} does not take every argument of {code(old)} (not {listed}): "
+        f"pass only those it takes.",
+    )
+    return msgspec.structs.replace(fix, note=note)
+
+
+def _not_taken(old: ast.FunctionDef, new: ast.FunctionDef) -> list[str]:
+    """The parameters of `old` a call may name that `new` does not take (`**kwargs` by
+    its name)."""
+
+    def names(function: ast.FunctionDef) -> list[str]:
+        arguments = function.args
+        every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        return [a.arg for a in every if a.arg not in ("self", "cls")]
+
+    taken = set(names(new))
+    lacking = [n for n in names(old) if n not in taken]
+    extra = old.args.kwarg
+    if extra is not None and new.args.kwarg is None:
+        lacking.append(f"**{extra.arg}")
+    return lacking
+
+
+def _is_property(function: ast.FunctionDef) -> bool:
+    return any(ast.unparse(d).rpartition(".")[2] == "property" for d in function.decorator_list)
+
+
+def _required_positional(function: ast.FunctionDef) -> tuple[str, ...] | None:
+    """The parameters a call must give, after `self`/`cls`, all positional; None when one
+    must be given by keyword."""
+    arguments = function.args
+    if any(default is None for default in arguments.kw_defaults):
+        return None
+    ordered = [*arguments.posonlyargs, *arguments.args]
+    first = [a.arg for a in ordered[: len(ordered) - len(arguments.defaults)]]
+    return tuple(first[1:] if first[:1] in (["self"], ["cls"]) else first)
 
 
 def warned_against(knob: Knob, facts: Facts, lines: list[int]) -> str | None:

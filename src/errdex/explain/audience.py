@@ -1,8 +1,10 @@
 """Who takes a way out: the user of a command-line program, or the author who wrote it.
 
 A command-line framework's usage error (click's `UsageError` and its subclasses: a missing
-parameter, an option without its value) is raised by what someone typed, and the framework
-prints it under the usage line. Most people who see it run the program: for them the way
+parameter, an option without its value; argparse's `ArgumentError`, the
+`ArgumentTypeError` a flag's `type=` function raises on the value typed, and
+`parser.error(...)`) is raised by what someone typed, and the framework prints it under
+the usage line. Most people who see it run the program: for them the way
 out is the command line, which the message describes. The ways out through the code (an
 argument of the framework's classes, `required=False`) are the program's author's; they are
 kept, said to be theirs.
@@ -21,17 +23,23 @@ from errdex.facts import SiteKind
 # The base every usage error of a command-line framework derives from (click, and typer on
 # top of it; `docopt`'s `DocoptExit` is printed the same way but is no subclass of one).
 _USAGE_ERRORS = frozenset({"UsageError"})
+# argparse's, by their full names: another package's `ArgumentError` (SQLAlchemy's) is a
+# Python call's bad argument, no command line's.
+_ARGPARSE_ERRORS = frozenset({"argparse.ArgumentError", "argparse.ArgumentTypeError"})
 _PLACEHOLDER_ONLY = re.compile(r"^\s*(\{[^{}]*\}\s*)+$")
 _FRAMEWORK_PREFIX = re.compile(r"^Error:\s*")
 
 
 def is_usage_error(facts: Facts) -> bool:
     """Whether the site raises a framework's usage error: what the command line caused."""
+    site = facts.stored.site
+    if site.printer == "argparse":
+        return True  # `parser.error(...)`: printed under the usage line, exit status 2
     info = facts.stored.exception
-    if info is None or facts.stored.site.kind == SiteKind.RERAISE:
+    if info is None or site.kind == SiteKind.RERAISE:
         return False  # a bare `raise` passes on what another site raised
     names = [info.qualname, *info.bases]
-    return any(n.rpartition(".")[2] in _USAGE_ERRORS for n in names)
+    return any(n.rpartition(".")[2] in _USAGE_ERRORS or n in _ARGPARSE_ERRORS for n in names)
 
 
 def command_line_solution(facts: Facts) -> Solution | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from errdex.errors import NotFoundError
+from errdex.explain.callee_advice import callee_messages
 from errdex.explain.caps import setting_caps
 from errdex.explain.context import Explanation, Facts
 from errdex.explain.example_fix import example_fix
@@ -76,6 +77,7 @@ def build_page(
     if any(k.kind in (KnobKind.ENV, KnobKind.FLAG) for k in facts.knobs):
         facts.warned = override_warnings(store, chosen, list(facts.held))
     facts.source_text = text
+    facts.callee_messages = callee_messages(store, facts)
     pinned = pin_label(record, chosen.revision)
     explanation = explain(facts)
     message = chosen.site.message.text if chosen.site.message is not None else None

@@ -63,6 +63,8 @@ class Facts:
     # override_warning.py`; needs the store)
     warned: dict[str, tuple[str, int]] = field(default_factory=dict)
     source_text: str | None = None  # the site's file, for rules that read its function
+    # (the call the `try` made, the message it logs before re-raising): `callee_advice`
+    callee_messages: list[tuple[str, str]] = field(default_factory=list)
     _tree: ast.Module | None = field(default=None, repr=False)
 
     def source_tree(self) -> ast.Module | None:

@@ -12,7 +12,14 @@ from errdex.explain.context import Facts
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.knob_actions import knob_action
 from errdex.explain.page import ExampleFix
-from errdex.explain.solutions import expanded, refused, solutions, ways_out
+from errdex.explain.solutions import (
+    expanded,
+    internal_invariant,
+    refused,
+    solutions,
+    ways_out,
+)
+from errdex.facts import ConditionKind
 
 
 def example_fix(facts: Facts) -> ExampleFix | None:
@@ -21,8 +28,17 @@ def example_fix(facts: Facts) -> ExampleFix | None:
         if solution.fix is not None:
             return solution.fix
     candidates = [*ways_out(facts), *(expanded(c, facts) for c in ways_out(facts))]
-    for _, guard in facts.caller_guards:
-        candidates.extend(guard)
+    if internal_invariant(facts):
+        # an assert on the program's own state: a mode that returns early, or keeps a
+        # caller from calling, is no solution, and so no fix either (an exit a solution
+        # of the page takes, the input's own, keeps its fix)
+        taken = {s.condition for s in solutions(facts)}
+        candidates = [
+            c for c in candidates if c.kind is not ConditionKind.EARLY_EXIT or c.text in taken
+        ]
+    else:
+        for _, guard in facts.caller_guards:
+            candidates.extend(guard)
     for variant in facts.variants:
         candidates.extend(variant.conditions)
     for condition in candidates:

@@ -121,6 +121,33 @@ def _call_fix(change: Change) -> ExampleFix | None:
     return ExampleFix(before=before, after=after, note=" ".join(notes))
 
 
+def swapped_method_fix(
+    target: str, old: str, new: str, args: tuple[str, ...] = (), **form: bool
+) -> ExampleFix:
+    """`base_model.dict()` → `base_model.model_dump()`: the user's object of class `target`
+    (its public path) calls `new` where it called `old`, with the same arguments (`args`,
+    the user's values named). `form` says how each is reached: `attribute` (read, not
+    called: `base_model.__fields__`), `awaited` (the old one is a coroutine: `await
+    request.aread()` → `request.read()`) and `iterated` (an async generator: `async for
+    chunk in response.aiter_raw():` → `for chunk in response.iter_raw():`)."""
+    name = target.rpartition(".")[2]
+    instance = _instance_name(name)
+    given = "" if form.get("attribute") else f"({', '.join(args)})"
+    before = f"{'await ' if form.get('awaited') else ''}{instance}.{old}{given}"
+    notes = [f"`{instance}` is your {code(name)} object ({code(target)})."]
+    if form.get("iterated"):
+        before = f"async for item in {instance}.{old}{given}:\n    ..."
+        notes.append("Keep the loop's body as it is.")
+        after = f"for item in {instance}.{new}{given}:\n    ..."
+        return ExampleFix(before=before, after=after, note=" ".join(notes))
+    if args:
+        listed = ", ".join(f"`{a}`" for a in args)
+        notes.append(f"{listed} {'stands' if len(args) == 1 else 'stand'} for your own value.")
+    if not form.get("attribute"):
+        notes.append("Keep the call's other arguments as they are.")
+    return ExampleFix(before=before, after=f"{instance}.{new}{given}", note=" ".join(notes))
+
+
 def _placeholder(value: str) -> bool:
     return value.isidentifier() and value.isupper() and value not in ("True", "False", "None")
 

@@ -28,7 +28,7 @@ _LISTING = frozenset({"list", "sorted", "set", "tuple", "str", "repr"})
 def given_value_solution(facts: Facts) -> Solution | None:
     """The way out of a check that fails on a value the user gave and the message prints,
     or None."""
-    found = _missing_key(facts) or _not_among_listed(facts)
+    found = _missing_key(facts) or _missing_attribute(facts) or _not_among_listed(facts)
     if found is None:
         return None
     text, condition = found
@@ -62,6 +62,46 @@ def _missing_key(facts: Facts) -> tuple[str, str | None] | None:
         f"The key {printed.render()} is not in the {code(owner)}: {verb} only a key it "
         f"holds (check the key's spelling against those it has).",
         held[-1].text if held else None,
+    )
+
+
+def _missing_attribute(facts: Facts) -> tuple[str, str | None] | None:
+    """`raise AttributeError(f"... has no attribute {item!r}")` in a public class's
+    `__getattr__`: the attribute the user wrote (`obj.item`) is not on the object."""
+    site = facts.stored.site
+    owner, _, method = site.function.rpartition(".")
+    if method != "__getattr__" or not owner or owner != site.class_name or owner[:1] == "_":
+        return None
+    if site.exception != "AttributeError" or not facts.read.params:
+        return None
+    if facts.stored.public_path() is None or site.message is None:
+        return None
+    name = facts.read.params[0]
+    printed = next((p for p in site.message.placeholders if p.expr == name), None)
+    if printed is None:
+        return None  # the message does not say which attribute
+    held = facts.held
+    if any(_known(c.text, name) for c in held):
+        return None  # a name the object declares (unset, say): its spelling is not the fault
+    return (
+        f"The attribute {printed.render()} is not on the {code(owner)}: use only an attribute "
+        f"it has (check the name's spelling; `dir()` of the object lists those it has).",
+        held[-1].text if held else None,
+    )
+
+
+def _known(condition: str, name: str) -> bool:
+    """Whether the condition holds the name among those the object knows (`item in
+    private_attributes`)."""
+    try:
+        node = ast.parse(condition, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    return (
+        isinstance(node, ast.Compare)
+        and isinstance(node.left, ast.Name)
+        and node.left.id == name
+        and isinstance(node.ops[0], ast.In)
     )
 
 

@@ -127,7 +127,11 @@ def what_to_pass(
             out = ""
             if default is not _UNKNOWN and default:
                 out = f", or leave it out (it is {code(repr(default))} by default)"
-            return Instead(f"Pass a non-empty (true) value for {target}{out}.")
+            text = f"Pass a non-empty (true) value for {target}{out}."
+            if default is True:
+                # a switch on by default that the call turned off: turned back on, exactly
+                return Instead(text, name, "False", "True")
+            return Instead(text)
         mine = name.rsplit(".", 1)[-1].upper() if name else None
         if default is not _UNKNOWN and not default:
             text = f"Pass an empty (false) value for {target}, or leave it out"

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import msgspec
 
+from errdex.explain.abstract import subclasses_note
 from errdex.explain.advice import message_advice
 from errdex.explain.advice_names import (
     failed_load_solution,
@@ -26,20 +27,25 @@ from errdex.explain.advice_names import (
     warned_against,
 )
 from errdex.explain.audience import command_line_solution, for_author
+from errdex.explain.callee_advice import callee_advice_solutions
 from errdex.explain.class_body import class_body_solution
+from errdex.explain.code_advice import code_advice_fix
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.environment import package_solution, platform_solution
 from errdex.explain.fix_forms import change_fix, setting_fix
 from errdex.explain.given_values import given_value_solution
+from errdex.explain.handler_notes import INTERPRETER_VARIABLES, handler_notes
 from errdex.explain.inputs import Given, input_action
 from errdex.explain.iterated import iterated_solution
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.left_out import left_out_solution
+from errdex.explain.name_clash import name_clash_solution
 from errdex.explain.named_settings import named_setting_solutions
 from errdex.explain.override_warning import warned_sentence
 from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code, plain_condition
+from errdex.explain.returned_error import returned_error_solution
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
 from errdex.explain.sync_sibling import sync_sibling_solution
@@ -133,17 +139,8 @@ def solutions(facts: Facts) -> list[Solution]:
 
 def _solutions(facts: Facts) -> list[Solution]:
     found = _Collector()
-    reasons_list = _reasons_variable(facts)
     open_conditions = ways_out(facts)
-    actions = [
-        (
-            condition,
-            knob_action(condition, facts.knobs)
-            or knob_action(expanded(condition, facts), facts.knobs),
-        )
-        for condition in open_conditions
-        if not (reasons_list and reasons_list in _names(condition.text))
-    ]  # a reasons list is non-empty: the reasons below say why
+    actions = _condition_actions(facts, open_conditions)
     internal = _internal_invariant(facts, actions)
     for condition, action in actions:
         if internal and condition.kind == ConditionKind.EARLY_EXIT:
@@ -162,6 +159,9 @@ def _solutions(facts: Facts) -> list[Solution]:
     given = given_value_solution(facts) or class_body_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(given, 1)
+    clash = name_clash_solution(facts) or returned_error_solution(facts)
+    if clash is not None:
+        found.add(clash, 0)  # the message names the user's own name: before a helper's input
     replaced = override_solution(facts.stored)
     if replaced is not None:
         found.add(Solution(text=replaced, kind="input"), 0)
@@ -197,6 +197,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     for solution in named_setting_solutions(facts):
         found.add(solution, 1)
     _add_advice(found, facts)
+    for solution in callee_advice_solutions(facts):
+        found.add(solution, 1)
     for solution in selection_solutions(facts.stored):
         found.add(solution, _SELECTION_TIER)
     kept = []
@@ -213,6 +215,31 @@ def _solutions(facts: Facts) -> list[Solution]:
         # ways out through the code said to be theirs
         kept = [command_line, *(for_author(s) if s.kind == "input" else s for s in kept)]
     return [_with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
+
+
+def _condition_actions(
+    facts: Facts, open_conditions: list[ConditionView]
+) -> list[tuple[ConditionView, KnobAction | None]]:
+    """Each open condition with the action of the first setting behind it (or behind
+    what its names stand for)."""
+    reasons_list = _reasons_variable(facts)
+    return [
+        (
+            condition,
+            knob_action(condition, facts.knobs)
+            or knob_action(expanded(condition, facts), facts.knobs),
+        )
+        for condition in open_conditions
+        if not (reasons_list and reasons_list in _names(condition.text))
+    ]  # a reasons list is non-empty: the reasons below say why
+
+
+def internal_invariant(facts: Facts) -> bool:
+    """Whether the site is an `assert` on internal state (see `_internal_invariant`): its
+    early exits and callers' guards are no way out, nor their settings' fixes."""
+    if facts.stored.site.kind != SiteKind.ASSERT:
+        return False
+    return _internal_invariant(facts, _condition_actions(facts, ways_out(facts)))
 
 
 def _internal_invariant(
@@ -272,6 +299,13 @@ def _with_fix(solution: Solution, facts: Facts) -> Solution:
     """The solution with the fix its change draws, when it has a change and no fix yet."""
     if solution.fix is not None or solution.change is None:
         return solution
+    change = solution.change
+    if change.form == "call" and change.method is None:
+        base = subclasses_note(change.target, facts)
+        if base is not None:
+            # a base class's call does not run: the subclasses named instead of a fix
+            text = solution.text if solution.text.endswith(".") else f"{solution.text}."
+            return msgspec.structs.replace(solution, text=f"{text} {base}")
     command = next((k.command for k in facts.knobs if k.kind == KnobKind.ENV and k.command), None)
     fix = change_fix(solution.change, command)
     if fix is None:
@@ -328,7 +362,10 @@ def _short(text: str) -> str:
 
 
 def _declared_env(name: str, facts: Facts) -> bool:
-    """Whether the version reads the environment variable (a knob of the site names it)."""
+    """Whether the version (or the interpreter itself) reads the environment variable (a
+    knob of the site names it)."""
+    if name in INTERPRETER_VARIABLES:
+        return True
     return any(k.kind == KnobKind.ENV and k.name == name for k in facts.knobs)
 
 
@@ -464,7 +501,9 @@ def _add_except(found: _Collector, facts: Facts) -> None:
 def _add_advice(found: _Collector, facts: Facts) -> None:
     message = facts.stored.site.message
     named = {s.solution.knob for s in found.items if s.solution.knob}
-    for advice in message_advice(message.text if message is not None else None):
+    said = [message_advice(message.text if message is not None else None)]
+    said += [message_advice(note) for note in handler_notes(facts)]
+    for advice in [a for advices in said for a in advices]:
         if any(knob in advice.text for knob in named if knob):
             continue  # a solution already turns the setting it names
         if any(advice.text in i.solution.text for i in found.items):
@@ -483,7 +522,8 @@ def _add_advice(found: _Collector, facts: Facts) -> None:
             change = None  # a variable the version does not read: quoted, not set
         if change is None and advice.suggested is not None:
             change = suggested_call(advice.suggested, facts)
-        found.add(Solution(text=advice.solution, kind=advice.kind, change=change), 1)
+        fix = code_advice_fix(advice.text, facts) if change is None else None
+        found.add(Solution(text=advice.solution, kind=advice.kind, change=change, fix=fix), 1)
 
 
 class _Inline(ast.NodeTransformer):

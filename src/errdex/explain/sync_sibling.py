@@ -12,8 +12,10 @@ from __future__ import annotations
 import ast
 
 from errdex.explain.context import Facts
-from errdex.explain.page import Solution
+from errdex.explain.fix_forms import swapped_method_fix
+from errdex.explain.page import ExampleFix, Solution
 from errdex.explain.plain import code
+from errdex.explain.user_call import user_call
 
 
 def sync_sibling_solution(facts: Facts) -> Solution | None:
@@ -40,7 +42,36 @@ def sync_sibling_solution(facts: Facts) -> Solution | None:
             f"needs {code(target)} to be a {code(kind)}, and here it is synchronous; "
             f"{code(f'{owner}.{sync}')} reads it."
         )
-        return Solution(text=text, condition=condition.text, kind="input")
+        return Solution(
+            text=text, condition=condition.text, kind="input", fix=_fix(facts, method, sync)
+        )
+    return None
+
+
+def _fix(facts: Facts, method: str, sync: str) -> ExampleFix | None:
+    """`await request.aread()` → `request.read()` on the user's object, for a method that
+    takes no argument (the sibling's are not read)."""
+    call = user_call(facts)
+    if call is None or call[1] != method or facts.read.required:
+        return None
+    owner = facts.stored.site.function.rpartition(".")[0]
+    found = _method(facts.source_tree(), owner, method)
+    if not isinstance(found, ast.AsyncFunctionDef):
+        return None
+    # an async generator is looped over, a coroutine awaited
+    looped = any(isinstance(n, ast.Yield | ast.YieldFrom) for n in ast.walk(found))
+    return swapped_method_fix(call[0], method, sync, awaited=not looped, iterated=looped)
+
+
+def _method(
+    tree: ast.Module | None, owner: str, name: str
+) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The method `name` of the module's class `owner`."""
+    for node in tree.body if tree is not None else []:
+        if isinstance(node, ast.ClassDef) and node.name == owner:
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and item.name == name:
+                    return item
     return None
 
 
@@ -70,15 +101,7 @@ def _not_async(text: str) -> tuple[str, str] | None:
 def _sibling_reads(tree: ast.Module | None, owner: str, sync: str, target: str) -> bool:
     """Whether class `owner` of the module defines a plain (not async) `sync` that uses
     `target` too."""
-    if tree is None:
-        return False
-    for node in tree.body:
-        if not (isinstance(node, ast.ClassDef) and node.name == owner):
-            continue
-        for item in node.body:
-            if isinstance(item, ast.FunctionDef) and item.name == sync:
-                return any(
-                    isinstance(n, ast.Attribute | ast.Name) and ast.unparse(n) == target
-                    for n in ast.walk(item)
-                )
-    return False
+    item = _method(tree, owner, sync)
+    return isinstance(item, ast.FunctionDef) and any(
+        isinstance(n, ast.Attribute | ast.Name) and ast.unparse(n) == target for n in ast.walk(item)
+    )

@@ -15,7 +15,7 @@ from errdex.extract.calls import CallFilter
 from errdex.extract.commands import scan_commands
 from errdex.extract.config_files import config_file_flags
 from errdex.extract.docs import attribute_docs
-from errdex.extract.environment import optional_imports, platform_tests
+from errdex.extract.environment import optional_imports, platform_tests, value_accessors
 from errdex.extract.exception_classes import class_texts
 from errdex.extract.knobs import (
     attribute_settings,
@@ -33,7 +33,7 @@ from errdex.facts import CallSite, FileFacts, SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "58-rebinding-by-statements"
+EXTRACTOR_VERSION = "59-value-accessors"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -155,6 +155,7 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         texts=class_texts(tree, text, constants, walker.sites.sites),
         optional_imports=optional_imports(tree),
         platform_tests=platform_tests(text),
+        value_accessors=value_accessors(text),
         readings=_readings(walker, tree, text, reduced),
         enums=enum_registries(text),
         choices=tuple(choice_lists(text)),

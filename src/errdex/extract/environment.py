@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import re
 
-from errdex.extract.textscan import find_all
+from errdex.extract.textscan import after_word_boundary, find_all, occurrences
 
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 _MAX_TESTS = 200
@@ -143,3 +143,79 @@ def _bound_to_nothing(body: list[ast.stmt]) -> list[str]:
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
         names.extend(t.id for t in targets if isinstance(t, ast.Name))
     return names
+
+
+# `return name.chain` as a whole line (a trailing comment aside).
+_RETURNED_NAME = re.compile(r"return[ \t]+([A-Za-z_]\w*(?:\.\w+)*)[ \t]*(?:#.*)?$")
+# Parameters of a function that takes nothing but its object: `()`, `(self)`, `(cls)`.
+_NO_ARGUMENTS = re.compile(r"def[ \t]+\w+[ \t]*\([ \t]*(?:self|cls)?[ \t]*\)")
+_MAX_ACCESSORS = 400
+# what follows a name its line assigns a dotted name: ` = envs.VLLM_X`, `: bool = envs.X`
+_ASSIGNED_NAME = re.compile(r"[ \t]*(?::[^=\n]*)?=[ \t]*([A-Za-z_]\w*(?:\.\w+)+)[ \t]*(?:#.*)?$")
+
+
+def value_accessors(text: str) -> dict[str, str]:
+    """Function name → the name its body returns, for functions that take no argument
+    but their object and whose whole body is `return <name>` (a docstring aside):
+    `def is_shuffle_kv_cache_enabled(cls): return cls._SHUFFLE_KV_CACHE_ENABLED`. An
+    attribute of the object or a module-level name is replaced by what this file first
+    assigns it as a plain name (`_SHUFFLE_KV_CACHE_ENABLED = envs.VLLM_ROCM_SHUFFLE_...`),
+    so the linker can follow a call of the function to the setting it hands back."""
+    out: dict[str, str] = {}
+    for at in find_all(text, ("return ",)):
+        start = text.rfind("\n", 0, at) + 1
+        if text[start:at].strip():
+            continue  # not the first word of its line
+        end = text.find("\n", at)
+        found = _RETURNED_NAME.match(text, at, end if end != -1 else len(text))
+        if found is None:
+            continue
+        head = _line_before(text, _past_docstring(text, start))
+        defined = _ONE_LINE_DEF.match(head) if head is not None else None
+        if defined is None or len(defined.group(1)) >= at - start:
+            continue
+        if _NO_ARGUMENTS.search(defined.group(0)) is None:
+            continue
+        returned = _first_value(text, found.group(1))
+        if returned is not None:
+            out.setdefault(defined.group(2), returned)
+            if len(out) >= _MAX_ACCESSORS:
+                break
+    return out
+
+
+def _past_docstring(text: str, start: int) -> int:
+    """The start of the line above `start` when that line is a one-line docstring: the
+    `def` is above it."""
+    previous = text.rfind("\n", 0, max(0, start - 1)) + 1
+    line = text[previous : max(previous, start - 1)].strip()
+    for quote in ('"""', "'''"):
+        if len(line) >= 6 and line.startswith(quote) and line.endswith(quote):
+            return previous
+    return start
+
+
+def _first_value(text: str, returned: str) -> str | None:
+    """What `returned` holds as the file writes it: the name itself when it is a dotted
+    name of another object, or the name first assigned to it (an attribute of the
+    object, `cls._X` / `self._X`, or a module-level `_X`); None when it is assigned no
+    plain name."""
+    root, _, rest = returned.partition(".")
+    if root not in ("self", "cls"):
+        attr = returned if "." not in returned else None
+        if attr is None:
+            return returned  # `envs.VLLM_X`, `other.attr`: the linker resolves it
+    else:
+        if not rest.isidentifier():
+            return None
+        attr = rest
+    # `str.find` of the name, then its line: a multi-line regex per name is far slower
+    for at in occurrences(text, attr):
+        start = text.rfind("\n", 0, at) + 1
+        if text[start:at].strip() not in ("", "self.", "cls.") or not after_word_boundary(text, at):
+            continue
+        end = text.find("\n", at)
+        assigned = _ASSIGNED_NAME.match(text, at + len(attr), end if end != -1 else len(text))
+        if assigned is not None:
+            return assigned.group(1)
+    return None

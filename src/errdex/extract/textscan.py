@@ -3,7 +3,21 @@
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterable, Iterator
+
+# A comment or a string literal, read left to right as the tokenizer reads them: whichever
+# starts first wins, so a quote in a comment or a `#` in a string starts nothing. Each
+# body's alternatives begin with different characters, so a scan is linear (an
+# unterminated literal fails once, at the end of the text).
+_TOKENS = re.compile(
+    r"#[^\n]*"
+    r'|"""(?:[^"\\]|\\.|"(?!""))*"""'
+    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
+    r'|"(?:[^"\\\n]|\\.)*"'
+    r"|'(?:[^'\\\n]|\\.)*'",
+    re.DOTALL,
+)
 
 
 def occurrences(text: str, word: str) -> Iterator[int]:
@@ -47,6 +61,22 @@ def triple_quoted_bounds(text: str) -> list[int]:
     return bounds
 
 
+def string_bounds(text: str) -> list[int]:
+    """Start and end offsets of the string literals that span lines, flattened as
+    `triple_quoted_bounds`'s, each from its opening quote to just past its closing one.
+
+    Read as the tokenizer reads them (a quote in a comment or in a one-line string opens
+    nothing), in one regex pass (`tokenize` takes longer than `ast.parse`); a line that
+    begins with a closing quote (`\"\"\" % values`) is inside its string. An f-string whose
+    braces hold its own kind of quote (Python 3.12) may read wrong: callers check what
+    they build with it."""
+    bounds: list[int] = []
+    for token in _TOKENS.finditer(text):
+        if token[0][0] != "#" and "\n" in token[0]:
+            bounds += token.span()
+    return bounds
+
+
 def inside_bounds(bounds: list[int], at: int) -> bool:
-    """Whether `at` lies inside one of the spans of `triple_quoted_bounds`."""
+    """Whether `at` lies inside one of the spans of `triple_quoted_bounds` or `string_bounds`."""
     return bisect.bisect_right(bounds, at) % 2 == 1

@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import Condition, EnvRead, FileFacts, KnobKind
 from errdex.link.resolve import Namespace
@@ -26,6 +28,8 @@ class EnvironmentIndex:
         self._optional: dict[tuple[str, str], tuple[str, str]] = {}
         # (module, function name) → (the platform test it returns, file)
         self._platform: dict[tuple[str, str], tuple[str, str]] = {}
+        # (module, function name) → (the name it returns, its file's facts)
+        self._accessors: dict[tuple[str, str], tuple[str, FileFacts]] = {}
         # what authors wrote where a variable is read: the comment above its read
         self._env_docs: dict[str, str] = {}
         for facts in files:
@@ -40,6 +44,8 @@ class EnvironmentIndex:
                 self._optional[(facts.module, name)] = (module, facts.path)
             for name, test in facts.platform_tests.items():
                 self._platform[(facts.module, name)] = (test, facts.path)
+            for name, returned in facts.value_accessors.items():
+                self._accessors[(facts.module, name)] = (returned, facts)
 
     def env_doc(self, name: str) -> str | None:
         """The comment above the read of the variable `name`, when there is one."""
@@ -76,7 +82,7 @@ class EnvironmentIndex:
     def environment(self, dotted: str, facts: FileFacts) -> KnobLink | None:
         """An optional package's name (`HAS_TRITON`, `nixl = None` after a failed import)
         or a function that tests the platform (`_has_sm100_cuda()`), wherever defined."""
-        if not self._optional and not self._platform:
+        if not self._optional and not self._platform and not self._accessors:
             return None
         root, _, rest = dotted.partition(".")
         if root in OWN_OBJECT:
@@ -112,10 +118,25 @@ class EnvironmentIndex:
             kind, knob, file = KnobKind.PLATFORM, test[0], test[1]
             via = f"`{name}()` returns `{knob}`"
         else:
-            return None
+            return self._accessed(dotted, where, name)
         # `same_value`: a name that holds it as it is (a local alias, a property returning
         # it) says the same; one computed from it says nothing exact
         return KnobLink(name=knob, kind=kind, behind=dotted, file=file, via=via, same_value=True)
+
+    def _accessed(self, dotted: str, where: FileFacts, name: str) -> KnobLink | None:
+        """The environment variable a function hands back as it is, called with no
+        argument (`rocm_aiter_ops.is_shuffle_kv_cache_enabled()` returns
+        `cls._SHUFFLE_KV_CACHE_ENABLED`, which is `envs.VLLM_ROCM_SHUFFLE_KV_CACHE_LAYOUT`):
+        the knob is behind the call, as the condition writes it."""
+        accessor = self._accessors.get((where.module, name.rsplit(".", 1)[-1]))
+        if accessor is None:
+            return None
+        returned, home = accessor
+        env = self.module_env(returned, home)
+        if env is None or not env.same_value:
+            return None
+        via = f"`{name}()` ({home.path}) returns `{returned}`"
+        return msgspec.structs.replace(env, behind=f"{dotted}()", via=via)
 
 
 def direct_reads(

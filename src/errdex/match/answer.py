@@ -142,7 +142,6 @@ def _index_needed(
     from errdex.indexing.installed import index_missing
     from errdex.indexing.on_demand import index_wanted
     from errdex.match.partial import first_subset
-    from errdex.sources.pypi import pypi_source
 
     def narrow(source: Source) -> Source | None:
         return first_subset(source, evidence)
@@ -172,6 +171,9 @@ def _index_needed(
         narrow=chosen,
     )
     for spec in stated.values():
+        # Imported here: reading an archive takes modules an installed package does not.
+        from errdex.sources.pypi import pypi_source
+
         try:
             source = pypi_source(spec)
         except SourceError:

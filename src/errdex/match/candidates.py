@@ -16,12 +16,14 @@ from errdex.match.logged import project_named
 from errdex.match.pattern import literal_runs
 from errdex.match.readings import OLD_NAMES
 from errdex.store.base import Store, StoredSite
+from errdex.store.rows import key_word, term_tokens
 
-__all__ = ["candidates", "frame_paths", "search_terms"]
+__all__ = ["candidates", "frame_paths", "key_terms", "one_value", "search_terms"]
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 _MAX_TERMS = 40
 _FTS_LIMIT = 60
+_KEYED = 30  # texts found by their key words: short texts of rare keys first
 
 
 def frame_paths(path: str) -> list[str]:
@@ -38,6 +40,22 @@ def _before_values(message: str) -> str:
     """The message up to where a value seems to start: a quote, a bracket, `=` or `<`."""
     found = _VALUE_START.search(message)
     return message[: found.start()] if found else message
+
+
+# One value as `repr()` prints it: a quoted text, a number, a constant.
+_ONE_VALUE = re.compile(r"""'[^'\n]*'|"[^"\n]*"|-?\d[\d.]*|None|True|False""")
+
+
+def one_value(message: str) -> bool:
+    """The message is one value alone, as `str()` of a `KeyError(key)` prints it."""
+    text = message.strip()
+    return len(text) < 300 and _ONE_VALUE.fullmatch(text) is not None
+
+
+def key_terms(message: str) -> list[str]:
+    """The message's words as the keys of texts (`key_word`), longest first."""
+    keys = {key for token in term_tokens(message[:20_000]) if (key := key_word([token]))}
+    return sorted(keys, key=len, reverse=True)[:_MAX_TERMS]
 
 
 def search_terms(message: str) -> list[str]:
@@ -77,6 +95,11 @@ def candidates(
             # that no site's text holds: the words before the first value are the message's.
             narrow = store.search_candidates(head, project, version, limit=_FTS_LIMIT, rarest=3)
         found.extend(narrow)
+        # Texts whose every written word the message holds, whatever its values add: the
+        # words a placeholder stands for (`Missing {param_type}{hint}.`) are in no text.
+        found.extend(
+            store.search_candidates(key_terms(evidence.message), project, version, limit=_KEYED)
+        )
     pasted = evidence.exception or ""
     short = pasted.rsplit(".", 1)[-1]
     qualified = "." in pasted and not pasted.startswith("builtins.")
@@ -93,6 +116,10 @@ def candidates(
                 # The class alone: its raises without a message, where the newest texts
                 # of a common class (`NotImplementedError`) all have one.
                 found.extend(store.sites_raising(name, project, version, limit=40, bare=True))
+    if short in BUILTIN_EXCEPTIONS and one_value(evidence.message):
+        # `KeyError: 'k'`: no word to search for, and the builtin class alone is no clue;
+        # the raises of the class whose message is one computed value (`KeyError(key)`).
+        found.extend(store.sites_raising(short, project, version, limit=40, computed=True))
     for frame in evidence.frames[-12:]:
         if frame.line is not None:
             found.extend(

@@ -198,9 +198,10 @@ class _Outline(NamedTuple):
     classes: frozenset[str]  # the names of its top-level classes
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=256)
 def outline(data: bytes) -> _Outline:
-    """The module's outline, made once per file (the same bytes are asked for many names)."""
+    """The module's outline, made once per file (the same bytes are asked for many names,
+    and again when the subset's files are cut: a subset holds up to a few hundred)."""
     text = data.decode("utf-8", "replace")
     spans: dict[str, tuple[int, int]] = {}
     lines: list[tuple[int, int, str]] = []

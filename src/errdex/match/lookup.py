@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import msgspec
 
 from errdex.match.across_projects import order_tied_projects
-from errdex.match.candidates import candidates
+from errdex.match.candidates import candidates, one_value
 from errdex.match.evidence import ErrorEvidence, Evidence
 from errdex.match.helper_raise import raise_inside_helpers
 from errdex.match.lent_by_tests import demote_lent_by_tests
@@ -115,7 +115,12 @@ def rank(
         score(index, item, logged_by(store, item, project, version), cut=False, logged=True)
     for key in best:
         near.pop(key, None)
-    _promote_text_matches(best, near, bare=not any(item.message.strip() for _, item in items))
+    _promote_text_matches(
+        best,
+        near,
+        bare=not any(item.message.strip() for _, item in items),
+        value=any(one_value(item.message) for _, item in items),
+    )
     reraised_texts(best, near)  # `raise Wrapper(str(err))`: a caught error's text passed on
     _demote_guesses(best)
     demote_lent_by_tests(best)  # a test's call lends its text to a library raise
@@ -145,21 +150,29 @@ def rank(
     )
 
 
-def _promote_text_matches(best: dict[str, Match], near: dict[str, Match], *, bare: bool) -> None:
+def _promote_text_matches(
+    best: dict[str, Match], near: dict[str, Match], *, bare: bool, value: bool
+) -> None:
     """Count as answers the matches whose template explains part of the message, though too
     little of it to be sure, where they score above the answers matched by class alone
     (`{path}: Error parsing TOML file: {e}` explains more of a paste than any raise of the
     same class whose text is computed), or where nothing else answers.
 
     `bare`: the paste is a class name without a message, which every raise of that class
-    without one prints alike: those raises are its answers (`raised at N sites`).
+    without one prints alike: those raises are its answers (`raised at N sites`). `value`:
+    the message is one value (`KeyError: 'k'`), which every raise of the class given one
+    value prints alike (`raise KeyError(key)`): those raises are its answers.
     """
     if not best:
         # Nothing else answers: a template spanning the whole message is a match, though
         # long values leave it a small share of the text (`File at path {path} does not
         # exist.`); it stays not `confident`.
         for key, match in list(near.items()):
-            if (match.whole and not match.guess) or (bare and match.message is None):
+            if (
+                (match.whole and not match.guess)
+                or (bare and match.message is None)
+                or (value and match.site is not None and _one_placeholder(match.site))
+            ):
                 best[key] = near.pop(key)
         return
     guesses = [m.score for m in best.values() if m.guess]
@@ -169,6 +182,12 @@ def _promote_text_matches(best: dict[str, Match], near: dict[str, Match], *, bar
     for key, match in list(near.items()):
         if not match.guess and not match.piece and match.score > floor:
             best[key] = near.pop(key)
+
+
+def _one_placeholder(stored: StoredSite) -> bool:
+    """The site's message is one value as it was given (`raise KeyError(key)`)."""
+    message = stored.site.message
+    return message is not None and len(message.parts) == 1 and bool(message.placeholders)
 
 
 def _demote_guesses(best: dict[str, Match]) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Collection, Iterator, Mapping
 from typing import NamedTuple
 
 from errdex.extract.skeleton import build_skeleton
-from errdex.extract.textscan import inside_bounds, triple_quoted_bounds
+from errdex.extract.textscan import inside_bounds, string_bounds
 from errdex.match.import_graph import code_names, exception_like, outline
 
 _DEFINITION = re.compile(r"^(async[ \t]+def|def|class)[ \t]+(\w+)", re.MULTILINE)
@@ -39,7 +39,7 @@ class _Definition(NamedTuple):
 
 
 def _definitions(text: str, strings: list[int]) -> list[_Definition]:
-    """The top-level `def` and `class` statements of the text, outside triple-quoted strings
+    """The top-level `def` and `class` statements of the text, outside strings spanning lines
     (a docstring's line at column 0 ends no definition, a `def` in its example is none)."""
     found: list[_Definition] = []
     for match in _DEFINITION.finditer(text):
@@ -87,14 +87,15 @@ def only_needed(data: bytes, need: Need) -> bytes:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return data  # another encoding: the extractor reads it as its coding line says
-    strings = triple_quoted_bounds(text)
+    strings = string_bounds(text)
     definitions = _definitions(text, strings)
     # Constants and other assignments as the outline has them; definitions as read here.
-    spans = {**outline(data).spans, **{d.name: (d.start, d.end) for d in definitions}}
+    shape = outline(data)
+    spans = {**shape.spans, **{d.name: (d.start, d.end) for d in definitions}}
     # A class that is no exception is read for its methods, which linking the sites of
     # other files does not need (a model's base class, a config); an exception class is
     # read for its bases and the text it composes.
-    bases = outline(data).bases
+    bases = shape.bases
     plain = {
         d.name
         for d in definitions
@@ -163,7 +164,7 @@ def _method_cuts(
 
 def _block_end(text: str, start: int, end: int, indent: int, strings: list[int]) -> int:
     """Where the first line after `start` indented `indent` or less begins (not blank, not
-    a comment, not a closing bracket, not in a triple-quoted string), or `end`."""
+    a comment, not a closing bracket, not in a string spanning lines), or `end`."""
     for found in _LINE.finditer(text, start, end):
         if len(found[1]) <= indent and not inside_bounds(strings, found.start()):
             return found.start()
@@ -188,7 +189,7 @@ def _holding(
 
 def _statement_end(text: str, start: int, strings: list[int]) -> int:
     """Where the next top-level statement after `start` begins (a line at column 0 outside
-    any triple-quoted string), or the end of the text."""
+    any string spanning lines), or the end of the text."""
     for found in _TOP_LEVEL.finditer(text, start):
         if found.start() > start and not inside_bounds(strings, found.start()):
             return found.start()

@@ -27,6 +27,7 @@ from errdex.facts import BUILTIN_EXCEPTIONS
 from errdex.match.candidates import frame_paths
 from errdex.match.evidence import ErrorEvidence, Evidence
 from errdex.match.import_graph import definitions_at, imports_reached, module_files, union_of
+from errdex.match.lent_by_tests import is_test_code
 from errdex.match.needed_text import Need, only_needed
 from errdex.sources.base import Skipped, Source, SourceFile, VersionInfo
 
@@ -184,7 +185,10 @@ def _holding_pieces(files: SourceFiles, pieces: list[str]) -> set[str]:
     # Files holding the message alike raise the same text at several sites: the answer is
     # the site a user most likely hit, so those the ranker puts first are kept.
     tied = sorted((path for path, held in score.items() if held == best), key=_plainest)
-    return set(tied[:MAX_RUN_FILES])
+    # A package's tests hold its messages too (`pytest.raises(match=...)`); what they lend
+    # is never an answer of its own (`lent_by_tests`): the package's own files come first.
+    own = [path for path in tied if not is_test_code(path)]
+    return set((own or tied)[:MAX_RUN_FILES])
 
 
 def _plainest(path: str) -> tuple[bool, int, str]:
@@ -300,21 +304,38 @@ def _subclasses(files: SourceFiles, names: set[str], depth: int = 2) -> list[str
 
 
 def _raising(
-    files: SourceFiles, names: Iterable[str], holding: Iterable[str]
+    files: SourceFiles,
+    names: Iterable[str],
+    holding: Iterable[str],
+    needles: Iterable[bytes] = (),
+    composing: Iterable[str] = (),
 ) -> dict[str, list[int]]:
     """Files that raise one of the classes, at most `MAX_RAISING_FILES` (those holding the
     message's pieces first), with the lines of those raises: a message the class composes,
-    or one with nothing literal, is shown by every raise of it."""
+    or one with nothing literal, is shown by every raise of it.
+
+    When some of them hold a piece of the message (`needles`) or raise a class that composes
+    it (`composing`), only those: a raise of the class whose file holds none of the text
+    matches the message only by its class, which the raise that holds the text outranks
+    (`CompileError` is raised in every dialect; one file holds its message)."""
     wanted = list(dict.fromkeys(names))[:MAX_RAISED_CLASSES]  # nearest first
     if not wanted:
         return {}
+    composed = set(composing)
+    pieces = list(needles)
     mentioned = re.compile(b"|".join(re.escape(name.encode()) for name in wanted))
     raising: dict[str, list[int]] = {}
+    textual: set[str] = set()
     for path, data in files.every():
         if mentioned.search(data):
-            lines = [line for name in wanted for line in _raise_lines(data, name)]
+            found = {name: _raise_lines(data, name) for name in wanted}
+            lines = [line for name in wanted for line in found[name]]
             if lines:
                 raising[path] = lines
+                if any(found[name] for name in composed) or any(n in data for n in pieces):
+                    textual.add(path)
+    if textual:
+        raising = {path: lines for path, lines in raising.items() if path in textual}
     first = sorted(raising, key=lambda path: path not in holding)[:MAX_RAISING_FILES]
     return {path: raising[path] for path in first}
 
@@ -364,7 +385,9 @@ def needed_parts(
         composing = {cls for path in holding for cls in _classes_holding(files[path], pieces)}
         subclasses = _subclasses(files, composing)
         raised = [*named, *sorted(composing), *subclasses]
-        for path, raise_lines in _raising(files, raised, holding).items():
+        shown_by = [*composing, *subclasses]
+        longest = needles[:_SCANNED_PIECES]  # a short phrase (`is associated with`) is anywhere
+        for path, raise_lines in _raising(files, raised, holding, longest, shown_by).items():
             _add_lines(chosen, path, raise_lines)
     if not searched:
         return None

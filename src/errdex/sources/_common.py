@@ -6,7 +6,6 @@ import configparser
 import datetime as dt
 import hashlib
 import re
-import tomllib
 from collections.abc import Callable, Iterable
 from email.message import Message
 from email.parser import BytesHeaderParser
@@ -188,6 +187,8 @@ _LITERAL_VERSION = re.compile(r"^[A-Za-z0-9.!+_-]+$")
 
 
 def _from_pyproject(data: bytes) -> TreeProject | None:
+    import tomllib  # here: what is installed, or a wheel, has no pyproject.toml to parse
+
     try:
         doc = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError):

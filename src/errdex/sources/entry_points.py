@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import configparser
 import re
-import tomllib
 from collections.abc import Callable, Iterable
 
 from errdex.sources.base import EntryPoint
@@ -43,6 +42,8 @@ def entry_points_txt(data: bytes) -> tuple[EntryPoint, ...]:
 
 def pyproject_scripts(data: bytes) -> tuple[EntryPoint, ...]:
     """`[project.scripts]`, `[project.gui-scripts]` and `[tool.poetry.scripts]`."""
+    import tomllib  # here: what is installed, or a wheel, has no pyproject.toml to parse
+
     try:
         doc = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError):

@@ -189,12 +189,16 @@ class Store(abc.ABC):
         limit: int = 200,
         *,
         bare: bool = False,
+        computed: bool = False,
     ) -> list[StoredSite]:
         """Sites whose exception class is called `name` (its last component), newest first.
 
         With `bare`, only the raises without a message (`raise NotImplementedError`), the
         first of each version first: what a paste of the class alone can come from, spread
-        over the catalog rather than all from the version indexed last."""
+        over the catalog rather than all from the version indexed last. With `computed`,
+        likewise the raises with a message of values alone, no word of it written at the
+        raise (`raise KeyError(key)`): what a paste of one value (`KeyError: 'k'`) can
+        come from."""
 
     @abc.abstractmethod
     def sites_of_kind(

@@ -134,8 +134,28 @@ def search_fields(site: IndexedSite) -> tuple[str, str, str]:
             known |= tokens
     reasons = "\n".join(texts)
     names = [site.site.exception, site.exception.name if site.exception else None]
-    exception = " ".join(dict.fromkeys(name for name in names if name))
+    forms = [message, *(v.reason.literal_text for v in site.site.variants)]
+    forms += [form.text.literal_text for form in site.shown]
+    keys = (key_word(term_tokens(form)) for form in forms)
+    exception = " ".join(dict.fromkeys(name for name in [*names, *keys] if name))
     return message, reasons, exception
+
+
+# Marks a text's key word (`key_word`) among the exception names, where no pasted word or
+# class name can be it: a word of the paste finds the texts it is the key of.
+KEY_MARK = "errdexkey_"
+
+
+def key_word(tokens: Sequence[str]) -> str | None:
+    """The key of a text of these tokens: its longest word (rarer than short ones), marked.
+
+    A paste that holds every written word of a text holds its key, however many words its
+    values add: the texts keyed by the paste's words are all it can show in full
+    (`Missing {param_type}{hint}.` for `Missing argument 'name'.`)."""
+    words = [t for t in tokens if len(t) > 2 and not t.isdigit()]
+    if not words:
+        return None
+    return KEY_MARK + min(words, key=lambda t: (-len(t), t))
 
 
 def text_key(text: tuple[str, str, str]) -> str:

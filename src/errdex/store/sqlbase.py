@@ -297,21 +297,24 @@ class SqlStore(Store):
         limit: int = 200,
         *,
         bare: bool = False,
+        computed: bool = False,
     ) -> list[StoredSite]:
         short = name.rsplit(".", 1)[-1]
         if not IDENTIFIER.fullmatch(short):
             return []
         with self._guard() as conn:
             where, scoped = self._scope(conn, project, version)
-            query, args = self._texts_raising(short, bare=bare)
+            query, args = self._texts_raising(short, bare=bare or computed)
             args.append(text_limit(limit, project, version))
-            if not bare:
+            if not (bare or computed):
                 return self._sites_of(conn, query, args, (where, scoped), PLAINEST, limit)
             # A text without a message is shared by every bare raise of the class: thousands
             # in a catalog. The first of each version, then the second, ...: every project
-            # is among the candidates, not the version indexed last alone.
+            # is among the candidates, not the version indexed last alone. A message of
+            # values alone (`raise KeyError(key)`) shares the text of no words too.
             spread = "row_number() OVER (PARTITION BY s.version_id ORDER BY s.id), s.id DESC"
-            bare_scope = (f"{where} AND coalesce(s.message, '') = ''", scoped)
+            which = "= ''" if bare else "<> ''"
+            bare_scope = (f"{where} AND coalesce(s.message, '') {which}", scoped)
             return self._sites_of(conn, query, args, bare_scope, spread, limit)
 
     def sites_of_kind(

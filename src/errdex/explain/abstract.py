@@ -1,0 +1,68 @@
+"""A base class no user constructs: its call is no example fix.
+
+A class whose methods only raise `NotImplementedError` (click's `Parameter`: its
+`_parse_decls` and `add_to_parser`) is made through a subclass that defines them (`Option`,
+`Argument`); `Parameter(nargs=1)` does not run. A way out through one of its constructor's
+arguments is given to the subclass the user makes, which takes it on: the page names those
+subclasses and draws no call of the base.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from errdex.explain.context import Facts
+from errdex.explain.plain import code
+
+
+def subclasses_note(target: str, facts: Facts) -> str | None:
+    """ " (`Parameter` is a base class: you make one of its subclasses, `Option` or
+    `Argument`, and give it the argument there)" when `target`'s class, in the site's
+    file, leaves methods to its subclasses; None when it is a class a user constructs."""
+    name = target.rpartition(".")[2]
+    tree = facts.source_tree()
+    if tree is None:
+        return None
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    base = classes.get(name)
+    if base is None:
+        return None
+    left = {m.name for m in _methods(base) if _only_raises_not_implemented(m)}
+    if not left:
+        return None
+    made = [
+        c.name
+        for c in classes.values()
+        if any(_last(b) == name for b in c.bases) and left <= {m.name for m in _methods(c)}
+    ]
+    if not made:
+        return f"{code(name)} is a base class: the argument goes to the subclass you make."
+    listed = " or ".join(code(m) for m in made[:4])
+    return (
+        f"{code(name)} is a base class: you make one of its subclasses, {listed}, "
+        f"and give the argument to it."
+    )
+
+
+def _methods(cls: ast.ClassDef) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    return [m for m in cls.body if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef)]
+
+
+def _only_raises_not_implemented(method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    body = method.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring
+    return (
+        len(body) == 1
+        and isinstance(body[0], ast.Raise)
+        and body[0].exc is not None
+        and _last(body[0].exc.func if isinstance(body[0].exc, ast.Call) else body[0].exc)
+        == "NotImplementedError"
+    )
+
+
+def _last(node: ast.expr) -> str:
+    """`NotImplementedError`, `Parameter` of `x.Parameter`: the name a node ends with."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""
