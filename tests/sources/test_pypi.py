@@ -4,6 +4,7 @@ checked, and read as an archive: nothing of it is ever built or run."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sys
 import zipfile
@@ -22,6 +23,11 @@ from package_index import LocalIndex, write_sdist, write_wheel
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("ERRDEX_CACHE", str(tmp_path / "cache"))
     return tmp_path / "cache" / "downloads"
+
+
+def _downloaded(cache: Path) -> list[str]:
+    """The files in the downloads folder (the folder `.digests` beside them left out)."""
+    return sorted(p.name for p in cache.iterdir() if p.is_file())
 
 
 @pytest.mark.parametrize(
@@ -95,7 +101,7 @@ def test_an_sdist_only_release_is_read_without_running_its_build_code(
     files = {f.path: f.data for f in source.files()}
     assert b"raise ValueError" in files["hostile/__init__.py"]
     assert b"build code ran" in files["setup.py"]  # read as bytes, never run
-    assert [p.name for p in cache.iterdir()] == ["hostile-1.0.tar.gz"]
+    assert _downloaded(cache) == ["hostile-1.0.tar.gz"]
     assert source.info.revision == hashlib.sha256(sdist.read_bytes()).hexdigest()
     assert (source.info.project, source.info.version) == ("hostile", "1.0")
 
@@ -111,7 +117,7 @@ def test_a_pure_wheel_is_chosen_before_a_platform_wheel_and_the_sdist(
     source = pypi_source("choice==2.0")
 
     assert [f.data for f in source.files()] == [b"# pure"]
-    assert [p.name for p in cache.iterdir()] == ["choice-2.0-py3-none-any.whl"]
+    assert _downloaded(cache) == ["choice-2.0-py3-none-any.whl"]
 
 
 def test_a_platform_wheel_is_chosen_before_the_sdist(
@@ -134,7 +140,7 @@ def test_a_pep_503_html_index_is_read_too(index: LocalIndex, cache: Path) -> Non
     source = pypi_source("Plain==1.0.0")
 
     assert [f.path for f in source.files()] == ["plain/a.py"]
-    assert [p.name for p in cache.iterdir()] == ["plain-1.0-py3-none-any.whl"]
+    assert _downloaded(cache) == ["plain-1.0-py3-none-any.whl"]
 
 
 def test_a_file_whose_hash_differs_from_the_index_is_refused_and_not_kept(
@@ -190,6 +196,22 @@ def test_a_downloaded_release_is_read_again_from_the_cache(index: LocalIndex, ca
     second = pypi_source("again==1.0")
     assert second.info.revision == first.info.revision
     assert len(index.requests) == asked  # the cache answered, not the index
+
+
+def test_a_download_records_the_sha256_it_checked_beside_it(
+    index: LocalIndex, cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_wheel(index.folder, "kept-1.0-py3-none-any.whl", {"kept/a.py": "x = 1\n"})
+    source = pypi_source("kept==1.0")
+    wheel = cache / "kept-1.0-py3-none-any.whl"
+    sha256 = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    record = json.loads((cache / ".digests" / f"{wheel.name}.json").read_text())
+    assert record["sha256"] == sha256 == source.info.revision
+    assert not (cache.parent / "digests").exists()  # the archive was not hashed again
+    # another cache folder reading the same downloads reads the record too
+    monkeypatch.setenv("ERRDEX_CACHE", str(tmp_path / "other"))
+    assert pypi_source("kept==1.0", directory=cache).info.revision == sha256
+    assert not (tmp_path / "other" / "digests").exists()
 
 
 def test_the_index_comes_from_pip_s_configuration_file(
@@ -264,7 +286,7 @@ def test_a_real_package_is_downloaded_once_and_read(cache: Path) -> None:
     assert b"class _SixMetaPathImporter" in files["six.py"]
     info = source.info
     assert (info.project, info.version, info.source_kind) == ("six", "1.16.0", "pypi")
-    [downloaded] = cache.iterdir()
+    [downloaded] = cache.glob("*.whl")
     assert downloaded.name.endswith(".whl")  # a wheel is preferred over the sdist
     assert info.revision == hashlib.sha256(downloaded.read_bytes()).hexdigest()
     assert info.homepage == "https://github.com/benjaminp/six"
@@ -273,7 +295,7 @@ def test_a_real_package_is_downloaded_once_and_read(cache: Path) -> None:
     again = pypi_source("six==1.16.0")
     assert again.info.revision == info.revision
     assert downloaded.stat().st_mtime_ns == stamp
-    assert list(cache.iterdir()) == [downloaded]
+    assert _downloaded(cache) == [downloaded.name]
 
 
 @pytest.mark.network
@@ -317,6 +339,6 @@ def test_a_real_sdist_only_release_is_fetched_with_no_process_started_and_nothin
         f"{sys.executable} -m pip config list"
     ]
     assert not [c for c in _AUDITED if "docopt" in c or "setup.py" in c]
-    assert [p.name for p in cache.iterdir()] == ["docopt-0.6.2.tar.gz"]
+    assert _downloaded(cache) == ["docopt-0.6.2.tar.gz"]
     assert b"class DocoptExit" in files["docopt.py"]
     assert b"setup(" in files["setup.py"]

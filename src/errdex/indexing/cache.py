@@ -37,9 +37,13 @@ class FactsCache:
             self._db = sqlite3.connect(self.path, timeout=30)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
+            # A rowid table: its rows (17 kB of facts on average) sit in the table's own
+            # pages, the key's index holds only the key. Earlier caches made the table
+            # WITHOUT ROWID, rows in the key's B-tree, which inserting into costs twice the
+            # CPU (0.35 s against 0.15 s for vllm's 3,900 rows); they are used as they are.
             self._db.execute(
                 "CREATE TABLE IF NOT EXISTS facts (key TEXT NOT NULL, extractor TEXT NOT NULL,"
-                " data BLOB NOT NULL, PRIMARY KEY (key, extractor)) WITHOUT ROWID"
+                " data BLOB NOT NULL, PRIMARY KEY (key, extractor))"
             )
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the facts cache {self.path}: {error}") from error

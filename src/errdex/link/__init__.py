@@ -57,7 +57,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "40-constructor-values"
+LINKER_VERSION = "41-factory-wrapped-message"
 
 
 def link_version(

@@ -231,7 +231,8 @@ class ArchiveSource:
     Members with absolute or `..` paths, links, devices, members over `MAX_FILE_BYTES` and
     members that look like decompression bombs are skipped with a reason; a tar stream
     that unpacks to more than its limit, or an archive that cannot be read, is a
-    `SourceError`.
+    `SourceError`. `digests` is the folder that keeps the archive's sha256 (its revision)
+    by its name (see `digests.records_beside`), else the cache's.
     """
 
     def __init__(
@@ -241,6 +242,7 @@ class ArchiveSource:
         spec: str | None = None,
         source_kind: str | None = None,
         max_unpacked_bytes: int | None = None,
+        digests: Path | None = None,
     ) -> None:
         self.path = Path(path)
         if not self.path.exists():
@@ -260,7 +262,7 @@ class ArchiveSource:
         try:
             with self.path.open("rb") as handle:
                 head = handle.read(6)
-            revision = archive_sha256(self.path)
+            revision = archive_sha256(self.path, digests)
         except OSError as exc:
             raise SourceError(f"cannot read {path}: {exc.strerror}") from exc
         self._zip = head.startswith(b"PK")

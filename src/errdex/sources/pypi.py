@@ -11,6 +11,7 @@ from platformdirs import user_cache_dir
 
 from errdex.errors import SourceError
 from errdex.sources.archive import ArchiveSource, name_version_from_filename, same_version
+from errdex.sources.digests import records_beside
 from errdex.sources.pip_config import index_settings
 
 _REQUIREMENT = re.compile(
@@ -96,4 +97,5 @@ def pypi_source(spec: str, *, directory: Path | None = None) -> ArchiveSource:
         raise SourceError(f"not a NAME==VERSION requirement: {spec}")
     name, version = parsed
     path = download(name, version, directory=directory)
-    return ArchiveSource(path, spec=spec, source_kind="pypi")
+    # its sha256 recorded beside it by the download (`digests`), not hashed again
+    return ArchiveSource(path, spec=spec, source_kind="pypi", digests=records_beside(path))

@@ -27,6 +27,7 @@ from packaging.version import InvalidVersion, Version
 
 from errdex.errors import SourceError
 from errdex.sources.archive import is_archive, name_version_from_filename, same_version
+from errdex.sources.digests import records_beside, remember_sha256
 from errdex.sources.pip_config import IndexSettings
 
 # A download larger than this is refused: the largest real wheels are about 1 GB.
@@ -197,6 +198,8 @@ class IndexClient:
             if algorithm is not None and digest.hexdigest() != file.hashes[algorithm].lower():
                 raise SourceError(f"{file.filename}: its {algorithm} differs from the index's")
             partial.replace(target)
+            if digest.name == "sha256":  # the source's revision: no need to hash it again
+                remember_sha256(target, digest.hexdigest(), records_beside(target))
         except OSError as exc:
             raise SourceError(f"cannot save {file.filename}: {exc.strerror or exc}") from exc
         finally:
