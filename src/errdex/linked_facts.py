@@ -88,6 +88,9 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # `behind` is true only when this setting is, and others with it (a function returning
     # `envs.A and envs.B`): turning it off makes `behind` false; on, it is not enough
     conjunct: bool = False
+    # for a JSON-valued flag behind a name that holds one field of its object as it is (a
+    # parameter given `attention_config.backend`): that field (`backend`)
+    json_key: str | None = None
 
 
 # How `KnobLink.via` names a property the knob is read through: written by the linker,
