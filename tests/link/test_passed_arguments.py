@@ -98,7 +98,8 @@ def test_a_parameter_passed_on_from_a_config_field_is_that_flag() -> None:
     assert knobs["--attention-backend"].json_key is None
     knob = knobs["--attention-config"]
     assert knob.json_key == "backend"
-    # it says through which functions the value arrives
+    # it says through which functions the value arrives, nearest first
+    assert knob.passed_by == ("_cached_get_backend", "get_backend")
     assert "_cached_get_backend" in (knob.via or "")
     assert "get_backend" in (knob.via or "")
 

@@ -93,14 +93,14 @@ class PassedArguments:
                     return []
                 above = self._given(facts.module, call.function, value, passed_on, depth + 1)
                 via = f"`{param}` is the `{value}` that {at} passes on"
-                links = [_through(k, via) for k in above]
+                links = [_through(k, via, call.function) for k in above]
             else:
                 links = []
                 for found in self._knobs.resolve(value, facts, call.class_name):
                     knob = _giving(found, value)
                     if knob is not None and self._declared(knob, value):
                         links.extend(
-                            _through(k, f"`{param}` is `{value}`, given by {at}")
+                            _through(k, f"`{param}` is `{value}`, given by {at}", call.function)
                             for k in (*self._plain_flags(knob), knob)
                         )
             if not links:
@@ -144,9 +144,13 @@ def _passed(call: CallSite, param: str, position: int) -> tuple[str, int] | None
     return None
 
 
-def _through(knob: KnobLink, via: str) -> KnobLink:
+def _through(knob: KnobLink, via: str, caller: str) -> KnobLink:
     """The knob with the way the value arrives, nearest call first."""
-    return msgspec.structs.replace(knob, via=via if knob.via is None else f"{via}; {knob.via}")
+    return msgspec.structs.replace(
+        knob,
+        via=via if knob.via is None else f"{via}; {knob.via}",
+        passed_by=(caller, *knob.passed_by),
+    )
 
 
 def _giving(knob: KnobLink, value: str) -> KnobLink | None:
