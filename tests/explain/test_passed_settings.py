@@ -9,28 +9,11 @@ import pytest
 from explain_samples import indexed_package, page_with_message
 
 from errdex.store import Store
+from samples import BACKEND_ARGS
 
 ENG = {
     "eng/__init__.py": "",
-    "eng/args.py": """
-        from dataclasses import dataclass
-
-
-        @dataclass
-        class AttentionConfig:
-            backend: str | None = None
-            \"\"\"The attention backend to use.\"\"\"
-
-
-        @dataclass
-        class EngineArgs:
-            attention_config: AttentionConfig | None = None
-            attention_backend: str | None = AttentionConfig.backend
-
-            def add_cli_args(parser):
-                parser.add_argument("--attention-config", type=str)
-                parser.add_argument("--attention-backend", type=str)
-        """,
+    "eng/args.py": BACKEND_ARGS,
     "eng/platforms/__init__.py": "",
     "eng/platforms/interface.py": """
         class Platform:

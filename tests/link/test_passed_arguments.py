@@ -7,45 +7,13 @@ import textwrap
 from errdex.extract import extract_file
 from errdex.link import link_version
 from errdex.linked_facts import IndexedSite, KnobLink
-
-# vllm's shape: `--attention-config` takes a JSON object of `AttentionConfig`'s fields,
-# and `--attention-backend`, given, writes its `backend` whatever the JSON says.
-ARGS = """
-    from dataclasses import dataclass
-
-    @dataclass
-    class AttentionConfig:
-        backend: str | None = None
-        \"\"\"The attention backend to use.\"\"\"
-
-    @dataclass
-    class SchedulerConfig:
-        max_batch: int = 8
-        \"\"\"The most items one batch holds.\"\"\"
-
-    @dataclass
-    class EngineArgs:
-        attention_config: AttentionConfig | None = None
-        attention_backend: str | None = AttentionConfig.backend
-        max_batch: int = 8
-
-        def add_cli_args(parser):
-            parser.add_argument("--attention-config", type=str)
-            parser.add_argument("--attention-backend", type=str)
-            parser.add_argument("--max-batch", type=int)
-
-        def create_engine_config(self):
-            attention_config = self.attention_config
-            if self.attention_backend is not None:
-                attention_config.backend = self.attention_backend
-            return attention_config
-    """
+from samples import BACKEND_ARGS
 
 # vllm's shape: a platform object chosen at run time (`current_platform`, imported inside
 # the function) whose method raises on the backend a setting chose, passed through a
 # cached helper that gives it on as it is.
 PLATFORMS = {
-    "eng/args.py": ARGS,
+    "eng/args.py": BACKEND_ARGS,
     "eng/platforms/interface.py": """
         class Platform:
             def get_backend_cls(self, selected_backend, config, num_heads=None):
@@ -141,7 +109,10 @@ SPLIT = """
 
 def split_knobs(run: str) -> dict[str, KnobLink]:
     """The knobs behind the helper's raise, its caller written as `run`."""
-    files = {"eng/args.py": ARGS, "eng/batch.py": textwrap.dedent(run) + textwrap.dedent(SPLIT)}
+    files = {
+        "eng/args.py": BACKEND_ARGS,
+        "eng/batch.py": textwrap.dedent(run) + textwrap.dedent(SPLIT),
+    }
     return {k.behind: k for k in link(files)["too many items for one batch"].knobs}
 
 
@@ -188,7 +159,7 @@ def test_extraction_records_the_names_a_call_passes() -> None:
 def test_a_parameter_compared_with_the_programs_own_state_links_nothing() -> None:
     # the setting gives `size`, but whether the test holds is the object's own doing
     files = {
-        "eng/args.py": ARGS,
+        "eng/args.py": BACKEND_ARGS,
         "eng/batch.py": """
             def run(scheduler_config, pool):
                 return _check(pool, scheduler_config.max_batch)
