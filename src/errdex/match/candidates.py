@@ -23,7 +23,7 @@ __all__ = ["candidates", "frame_paths", "key_terms", "one_value", "search_terms"
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 _MAX_TERMS = 40
 _FTS_LIMIT = 60
-_KEYED = 30  # texts found by their key words: short texts of rare keys first
+_KEYED = 12  # texts found by their key words: short texts of rare keys first
 
 
 def frame_paths(path: str) -> list[str]:
@@ -56,6 +56,18 @@ def key_terms(message: str) -> list[str]:
     """The message's words as the keys of texts (`key_word`), longest first."""
     keys = {key for token in term_tokens(message[:20_000]) if (key := key_word([token]))}
     return sorted(keys, key=len, reverse=True)[:_MAX_TERMS]
+
+
+def _written_within(stored: StoredSite, words: set[str]) -> bool:
+    """Every written word of one of the site's texts is among `words` (the key found a
+    text; only one the message holds whole can explain it)."""
+    site = stored.site
+    texts = [site.message, *(v.reason for v in site.variants), *(f.text for f in stored.shown)]
+    for text in texts:
+        tokens = set(term_tokens(text.literal_text)) if text is not None else set()
+        if tokens and tokens <= words:
+            return True
+    return False
 
 
 def search_terms(message: str) -> list[str]:
@@ -97,9 +109,10 @@ def candidates(
         found.extend(narrow)
         # Texts whose every written word the message holds, whatever its values add: the
         # words a placeholder stands for (`Missing {param_type}{hint}.`) are in no text.
-        found.extend(
-            store.search_candidates(key_terms(evidence.message), project, version, limit=_KEYED)
-        )
+        keyed = store.search_candidates(key_terms(evidence.message), project, version, limit=_KEYED)
+        if keyed:
+            words = set(term_tokens(evidence.message[:20_000]))
+            found.extend(site for site in keyed if _written_within(site, words))
     pasted = evidence.exception or ""
     short = pasted.rsplit(".", 1)[-1]
     qualified = "." in pasted and not pasted.startswith("builtins.")

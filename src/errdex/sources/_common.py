@@ -35,6 +35,20 @@ def is_python(path: str) -> bool:
     return path.endswith((".py", ".pyi"))
 
 
+# Bounds on the gettext catalogs a source yields (`catalog_paths`): all of them, and one.
+MAX_CATALOG_BYTES = 32 * 1024 * 1024
+MAX_CATALOG_FILE = 2 * 1024 * 1024
+
+
+def catalog_paths(paths: Iterable[str]) -> set[str]:
+    """The gettext catalogs among `paths`: the compiled `.mo` files gettext reads, and the
+    `.po` files where no `.mo` is beside them (a source tree not compiled yet)."""
+    names = set(paths)
+    chosen = {p for p in names if p.endswith(".mo")}
+    chosen.update(p for p in names if p.endswith(".po") and p[:-3] + ".mo" not in names)
+    return chosen
+
+
 def select_python(paths: Iterable[str]) -> set[str]:
     """Keep the `.py` paths, and the `.pyi` paths that have no `.py` beside them."""
     names = set(paths)

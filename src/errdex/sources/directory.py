@@ -10,6 +10,9 @@ from pathlib import Path
 
 from errdex.errors import SourceError
 from errdex.sources._common import (
+    MAX_CATALOG_BYTES,
+    MAX_CATALOG_FILE,
+    catalog_paths,
     is_python,
     iso_utc,
     read_capped,
@@ -49,6 +52,7 @@ class DirectorySource:
         self.root = given.resolve()
         self.skipped: list[Skipped] = []
         self._files: list[tuple[str, Path]] = []
+        self._catalogs: dict[str, Path] = {}  # gettext catalogs found: read by `catalogs`
         self._scan(keep)
 
         hashes: list[tuple[str, str]] = []
@@ -88,6 +92,24 @@ class DirectorySource:
             if data is not None:
                 yield SourceFile(rel, data)
 
+    def catalogs(self) -> Iterator[SourceFile]:
+        """Yield the tree's gettext catalogs (`catalog_paths`), within a budget of their
+        own: the translations a user may see its messages in."""
+        spent = 0
+        for rel in sorted(catalog_paths(self._catalogs)):
+            full = self._catalogs[rel]
+            if self._unusable(full) is not None:
+                continue
+            try:
+                with full.open("rb") as handle:
+                    data = handle.read(MAX_CATALOG_FILE + 1)
+            except OSError:
+                continue
+            if len(data) > MAX_CATALOG_FILE or spent + len(data) > MAX_CATALOG_BYTES:
+                continue
+            spent += len(data)
+            yield SourceFile(rel, data)
+
     def _scan(self, keep: Collection[str] | None) -> None:
         candidates: dict[str, Path] = {}
 
@@ -107,11 +129,12 @@ class DirectorySource:
                 kept.append(name)
             dirnames[:] = kept
             for name in filenames:
-                if is_python(name):
+                if is_python(name) or name.endswith((".po", ".mo")):
                     full = here / name
                     rel = full.relative_to(self.root).as_posix()
                     if keep is None or rel in keep:
-                        candidates[rel] = full
+                        found = candidates if is_python(name) else self._catalogs
+                        found[rel] = full
 
         chosen = select_python(candidates)
         for rel in sorted(chosen):
