@@ -61,7 +61,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "44-passed-own-fields"
+LINKER_VERSION = "45-field-validators"
 
 
 def link_version(
@@ -192,13 +192,12 @@ class _Context:
             linked_names = {k.behind for k in found}
             wanted = [n for n in (site.names or ()) if n not in linked_names]
             said = {k.name for k in in_message}
-            found.extend(
-                k
-                for k in self.passed.knobs(
-                    indexed.module, site.function, indexed.reading.params, wanted, site.conditions
-                )
-                if k.name not in said
+            params = indexed.reading.params
+            passed = self.passed.knobs(
+                indexed.module, site.function, params, wanted, site.conditions
             )
+            passed += self.passed.validated(facts, site.function, params, wanted, site.conditions)
+            found.extend(k for k in passed if k.name not in said)
         linked = {k.name for k in found}
         for named in in_message:
             # a setting a condition already links is that knob; a field is its own
