@@ -108,8 +108,8 @@ class SqliteStore(SqlStore):
         # Imported here: the child process imports this module.
         from errdex.store.aside import write_version_aside
 
-        with self._lock:
-            return write_version_aside(self._location, info, sites, files)
+        with self._lock:  # the child may start elsewhere than this process's folder
+            return write_version_aside(str(Path(self._location).resolve()), info, sites, files)
 
     def delete_version(self, project: str, label: str) -> None:
         with self._guard() as conn:
