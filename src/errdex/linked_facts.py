@@ -85,6 +85,9 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # object when given, as (field, flag, value assigned, `file:line`):
     # ("enable_return_routed_experts", "--enable-return-routed-experts", "True", ...)
     json_set_by: tuple[tuple[str, str, str, str], ...] = ()
+    # `behind` is true only when this setting is, and others with it (a function returning
+    # `envs.A and envs.B`): turning it off makes `behind` false; on, it is not enough
+    conjunct: bool = False
 
 
 # How `KnobLink.via` names a property the knob is read through: written by the linker,
@@ -132,6 +135,10 @@ class TestLink(msgspec.Struct, frozen=True, gc=False):
     function: str
     exception: str
     match: str | None = None
+
+
+# The `how` of a form in another language starts so: `translated (de)` (`link.translated`).
+TRANSLATED = "translated"
 
 
 class ShownText(msgspec.Struct, frozen=True, gc=False):

@@ -18,10 +18,14 @@ LAB = {
 
         LAB_SHUFFLE: bool = False
         LAB_WORKERS: int = 1
+        LAB_FAST: bool = False
+        LAB_FAST_MOE: bool = False
 
         environment_variables = {
             "LAB_SHUFFLE": lambda: os.getenv("LAB_SHUFFLE", "0").lower() in ("1", "true"),
             "LAB_WORKERS": lambda: int(os.getenv("LAB_WORKERS", "1")),
+            "LAB_FAST": lambda: os.getenv("LAB_FAST", "0").lower() in ("1", "true"),
+            "LAB_FAST_MOE": lambda: os.getenv("LAB_FAST_MOE", "0").lower() in ("1", "true"),
         }
 
 
@@ -35,6 +39,16 @@ LAB = {
         class kernel_ops:
             _SHUFFLE = envs.LAB_SHUFFLE
             _SCALE = 2 * envs.LAB_WORKERS
+            _FAST = envs.LAB_FAST
+            _FAST_MOE = envs.LAB_FAST_MOE
+
+            @classmethod
+            def is_fast_enabled(cls) -> bool:
+                return cls._FAST
+
+            @classmethod
+            def is_fast_moe_enabled(cls) -> bool:
+                return cls._FAST and cls._FAST_MOE
 
             @classmethod
             def is_shuffle_enabled(cls) -> bool:
@@ -63,6 +77,18 @@ LAB = {
                     "Shuffled caches do not support windows or sinks."
                 )
             return window
+
+
+        def experts(n):
+            if kernel_ops.is_fast_moe_enabled() and n % 16:
+                raise ValueError("the fast experts need a multiple of 16")
+            return n
+
+
+        def slow_experts(n):
+            if not kernel_ops.is_fast_moe_enabled():
+                raise ValueError("the experts need the fast kernels")
+            return n
 
 
         def spread(n):
@@ -98,3 +124,16 @@ def test_a_function_returning_a_variable_as_it_is_is_followed(lab: Store) -> Non
 def test_a_value_computed_from_the_variable_is_no_accessor(lab: Store) -> None:
     page = page_with_message(lab, "lab", "the scale is larger")
     assert not any("LAB_WORKERS" in s.text for s in page.solutions)
+
+
+def test_the_narrower_setting_of_an_and_turns_the_call_off(lab: Store) -> None:
+    # `LAB_FAST` is in two accessors, `LAB_FAST_MOE` in this one: turning that off is
+    # the way out that leaves the other fast kernels on
+    page = page_with_message(lab, "lab", "the fast experts need")
+    assert page.solutions, page.what_it_means
+    assert page.solutions[0].text.startswith("Set `LAB_FAST_MOE=0`"), page.solutions[0].text
+
+
+def test_one_setting_of_an_and_is_not_enough_to_turn_the_call_on(lab: Store) -> None:
+    page = page_with_message(lab, "lab", "the experts need the fast kernels")
+    assert not any("LAB_FAST" in s.text for s in page.solutions)

@@ -164,3 +164,29 @@ def test_only_a_call_before_the_first_branch_has_a_known_guard(
     assert [g.statement for g in reference.conditions] == ["not config.fast"]
     assert after.conditions == ()
     assert all(not c.guard_known for c in blanked if c.function != "Engine.run")
+
+
+def test_only_a_name_or_one_receiver_called_is_read_not_a_chains_tail() -> None:
+    source = QUIET_FUNCTIONS + textwrap.dedent(
+        """
+        from pkg import checks
+        from pkg.rules import validate
+
+
+        class Engine:
+            def start(self, config):
+                self.rules.validate(config)
+                make().validate(config)
+                config[0].validate(config)
+                x = 1.5e3; very_long_name_of_a_local_validate(config)
+                checks.validate(config)
+                validate(config)
+        """
+    )
+    reduced = build_skeleton(source)
+    assert reduced is not None and "make()" not in reduced.text
+    facts = extract_file("pkg/engine.py", source.encode())
+    calls = [(c.callee, c.receiver) for c in facts.call_sites if c.function == "Engine.start"]
+    # `self.rules.validate`, `make().validate` and `config[0].validate` are attributes of
+    # something else than a name: what they call is unknown, and no part of them is a call.
+    assert calls == [("validate", "checks"), ("validate", None)]

@@ -35,3 +35,18 @@ def test_a_one_line_docstring_above_the_return_is_skipped() -> None:
 def test_a_name_assigned_no_plain_name_is_no_accessor() -> None:
     text = "class A:\n    _N = 2 * envs.N\n    def n(self):\n        return self._N\n"
     assert value_accessors(text) == {}
+
+
+def test_names_joined_by_and_are_each_followed() -> None:
+    text = (
+        "class Ops:\n"
+        "    _ON = envs.ON\n"
+        "    _MOE = envs.MOE\n"
+        "    @classmethod\n"
+        "    def moe(cls):\n"
+        "        return cls._ON and cls._MOE\n"
+        "    @classmethod\n"
+        "    def half(cls):\n"
+        "        return cls._ON and cls._UNSET\n"
+    )
+    assert value_accessors(text) == {"moe": "envs.ON and envs.MOE"}

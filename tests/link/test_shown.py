@@ -483,3 +483,35 @@ def test_a_text_given_by_a_call_keeps_the_file_of_the_call() -> None:
     [site] = [s for s in sites if s.file == "lib/checks.py" and s.site.line == 7]
     given = {form.text.text: (form.caller, form.caller_file) for form in site.shown}
     assert given["the field is empty"] == ("test_require", "lib/tests/test_checks.py")
+
+
+def test_a_factory_given_a_message_shows_what_init_wraps_it_in() -> None:
+    # tomlkit 0.12.5: `self.parse_error(ParseError, f'Invalid key "{key}"')`, and
+    # `ParseError.__init__` passes on `f"{message} at line {self._line} col {self._col}"`.
+    sites = link(
+        {
+            "toml/parser.py": """
+                class ParseError(ValueError):
+                    def __init__(self, line, col, message=None):
+                        self._line = line
+                        self._col = col
+                        if message is None:
+                            message = "TOML parse error"
+                        super().__init__(f"{message} at line {self._line} col {self._col}")
+
+                class Parser:
+                    def parse_error(self, exception=ParseError, *args):
+                        return exception(self.line, self.col, *args)
+
+                    def bare_key(self, key):
+                        if " " in key:
+                            raise self.parse_error(ParseError, f'Invalid key "{key}"')
+                        raise ParseError(0, 0, f"Empty key {key}")
+                """
+        }
+    )
+    assert shown(sites, 16) == {
+        'Invalid key "{key}" at line {self._line} col {self._col}': "str(exc)"
+    }
+    # A raise giving its own arguments: its message is the composed one, nothing more.
+    assert shown(sites, 17) == {}

@@ -59,3 +59,16 @@ def test_a_submodule_an_init_binds_is_needed_for_what_the_importer_reads_off_it(
     }
     reached = imports_reached(package, {"orm/pool.py": None}, module_files(package), levels=1)
     assert reached["util/queues.py"] == frozenset({"Queue"})  # not the whole module
+
+
+def test_a_submodule_taken_under_another_name_is_needed_for_what_is_read_off_that_name() -> None:
+    package = {
+        **PACKAGE,
+        "util/__init__.py": PACKAGE["util/__init__.py"] + b"from . import queues\n",
+        "orm/pool.py": (
+            b"from ..util import queues as util_queues\n"
+            b"def make():\n    return util_queues.Queue()\n"
+        ),
+    }
+    reached = imports_reached(package, {"orm/pool.py": None}, module_files(package), levels=1)
+    assert reached["util/queues.py"] == frozenset({"Queue"})  # not the whole module

@@ -4,7 +4,7 @@ literal runs, its exception classes and what those files import."""
 from __future__ import annotations
 
 from errdex.match.evidence import ErrorEvidence, Evidence, Frame
-from errdex.match.partial import SourceFiles, literal_runs, needed_files
+from errdex.match.partial import SourceFiles, literal_runs, needed_files, needed_parts
 
 PACKAGE = {
     "shop/__init__.py": b"from .cart import add\n",
@@ -287,3 +287,95 @@ def test_a_message_the_tests_hold_too_needs_the_package_file_that_raises_it() ->
         errors=(ErrorEvidence(exception=None, message="card declined by the bank"),)
     )
     assert needed_files({**PACKAGE, **tests}, evidence) == {"shop/pay.py"}
+
+
+def test_a_frame_holding_one_long_piece_of_the_message_holds_its_raise() -> None:
+    # The source breaks the message's first words over two literals; the frame's file still
+    # holds its last words, so no other file holding the first ones is needed.
+    package = {
+        **PACKAGE,
+        "shop/engine.py": (
+            b"from .errors import CartError\n"
+            b"def start(pool):\n"
+            b"    raise CartError(f'Pool class {pool!r} cannot be used '\n"
+            b"                    'together with the asyncio engine')\n"
+        ),
+        "shop/notes.py": (
+            b"def note():\n    raise ValueError('a coupon cannot be used together with another')\n"
+        ),
+    }
+    frame = Frame(path="/usr/lib/python3.11/site-packages/shop/engine.py", line=3,
+                  function="start", code=None)  # fmt: skip
+    message = "Pool class 'Q' cannot be used together with the asyncio engine"
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception="shop.errors.CartError", frames=(frame,),
+                              message=message),)
+    )  # fmt: skip
+    needed = needed_files(package, evidence)
+    assert needed is not None and "shop/engine.py" in needed
+    assert "shop/notes.py" not in needed
+
+
+def test_a_message_quoted_in_a_module_docstring_is_not_where_it_is_raised() -> None:
+    package = {
+        **PACKAGE,
+        "shop/dialect.py": (
+            b'"""A dialect of the shop.\n\n'
+            b"Note that the card declined by the bank error is raised by pay().\n"
+            b'"""\n'
+            b"import json\n"
+        ),
+    }
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception=None, message="card declined by the bank"),)
+    )
+    assert needed_files(package, evidence) == {"shop/pay.py"}
+
+
+def test_a_frame_of_another_version_of_its_file_keeps_the_lines_holding_the_message() -> None:
+    # The traceback's line is from the user's version; here the raise is further down.
+    package = {
+        **PACKAGE,
+        "shop/schema.py": (
+            b"from .errors import CartError\n"
+            b"def name(x):\n"
+            b"    return str(x)\n"
+            b"def check_schema(schema):\n"
+            b"    if not isinstance(schema, str):\n"
+            b"        raise CartError(f'expected schema argument to be a string, got {schema}')\n"
+        ),
+    }
+    frame = Frame(path="/usr/lib/python3.11/site-packages/shop/schema.py", line=2,
+                  function="check_schema", code=None)  # fmt: skip
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception="shop.errors.CartError", frames=(frame,),
+                              message="expected schema argument to be a string, got 3"),)
+    )  # fmt: skip
+    parts = needed_parts(package, evidence)
+    assert parts is not None
+    need = parts["shop/schema.py"]
+    assert need is not None and {2, 6} <= need.lines  # the frame's line, and the raise's
+
+
+def test_a_message_a_test_holds_whole_and_the_package_in_two_literals_is_the_packages() -> None:
+    package = {
+        **PACKAGE,
+        "shop/stock.py": (
+            b"def take(item):\n"
+            b"    raise KeyError(f'item {item} is not in stock at the '\n"
+            b"                   'warehouse of the shop this week')\n"
+        ),
+        "shop/tests/test_stock.py": (
+            b"import pytest\n"
+            b"def test_take():\n"
+            b"    with pytest.raises(KeyError, match='not in stock at the warehouse of the shop"
+            b" this week'):\n"
+            b"        take('x')\n"
+        ),
+    }
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception=None,
+                              message="item 'x' is not in stock at the warehouse of the shop"
+                                      " this week"),)
+    )  # fmt: skip
+    assert needed_files(package, evidence) == {"shop/stock.py"}

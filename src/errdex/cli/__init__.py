@@ -13,20 +13,92 @@ import click
 
 __all__ = ["main"]
 
-# Each command's module, imported only when that command runs (or help lists them all):
-# `errdex lookup` need not import the server, the exporter or the indexer's progress bars.
-_COMMANDS = {
-    "diff": ("errdex.cli.diff", "diff"),
-    "explain": ("errdex.cli.explain", "explain"),
-    "export": ("errdex.cli.export", "export"),
-    "hook": ("errdex.cli.hook", "hook"),
-    "index": ("errdex.cli.index", "index"),
-    "list": ("errdex.cli.catalog", "list_"),
-    "lookup": ("errdex.cli.lookup", "lookup"),
-    "mcp": ("errdex.cli.serve", "mcp"),
-    "run": ("errdex.cli.hook", "run"),
-    "serve": ("errdex.cli.serve", "serve"),
-    "show": ("errdex.cli.catalog", "show"),
+# Each command's module, imported only when that command runs, and the first paragraph of
+# its help, which `--help` lists without importing them all (the server's, the exporter's,
+# the history's modules: most of its time). tests/cli checks each against its command.
+_COMMANDS: dict[str, tuple[str, str, str]] = {
+    "diff": (
+        "errdex.cli.diff",
+        "diff",
+        (
+            "Compare the errors of two indexed versions of PROJECT: added, removed, reworded (old"
+            " and new message side by side) and moved to another function or file."
+        ),
+    ),
+    "explain": (
+        "errdex.cli.explain",
+        "explain",
+        (
+            "Let a model write the prose of one error's page (ID), or of every error of a project"
+            " (--project), from the facts; answers citing code the index lacks are rejected."
+        ),
+    ),
+    "export": (
+        "errdex.cli.export",
+        "export",
+        (
+            "Write PROJECT's catalog at VERSION (default: the newest) as static files: the pages "
+            "and JSON twins `errdex serve` answers, at the same paths (PATH/index.html, "
+            "PATH.json), with relative links, an index of every error and a sitemap, for any "
+            "static host."
+        ),
+    ),
+    "hook": (
+        "errdex.cli.hook",
+        "hook",
+        (
+            "Turn errdex's summary under uncaught tracebacks on or off for this whole Python "
+            "environment (every program it runs), without changing any code."
+        ),
+    ),
+    "index": (
+        "errdex.cli.index",
+        "index",
+        (
+            "Index SOURCE: a directory, PATH@REV of a git repository, URL@REV of a remote one "
+            "(only that revision is fetched), a wheel or sdist, NAME==VERSION from the package "
+            "index, or installed:NAME."
+        ),
+    ),
+    "list": (
+        "errdex.cli.catalog",
+        "list_",
+        ("List indexed error sites."),
+    ),
+    "lookup": (
+        "errdex.cli.lookup",
+        "lookup",
+        (
+            "Find where an error comes from: paste a message, a traceback or a log line (TEXT, or"
+            " - to read standard input)."
+        ),
+    ),
+    "mcp": (
+        "errdex.cli.serve",
+        "mcp",
+        (
+            "Serve errdex to coding agents over the Model Context Protocol (stdio): the tools "
+            "lookup, show, list, diff and index, each answering with the JSON of its command."
+        ),
+    ),
+    "run": (
+        "errdex.cli.hook",
+        "run",
+        ("Run a Python SCRIPT; if it dies of an uncaught exception, show where that was raised."),
+    ),
+    "serve": (
+        "errdex.cli.serve",
+        "serve",
+        ("Serve the catalog over HTTP: pages for people, JSON under /api/ for programs."),
+    ),
+    "show": (
+        "errdex.cli.catalog",
+        "show",
+        (
+            "Show one error's page by its 16-hex id: what it means, the code, when it happens, "
+            "how to fix it."
+        ),
+    ),
 }
 
 
@@ -35,6 +107,17 @@ class _Commands(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(_COMMANDS)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands and their summaries, as click lists them, from `_COMMANDS`."""
+        limit = formatter.width - 6 - max(len(name) for name in _COMMANDS)
+        # Shortened as click shortens a command's own help (a stand-in holding only it).
+        rows = [
+            (name, click.Command(name, help=summary).get_short_help_str(limit))
+            for name, (_module, _attribute, summary) in sorted(_COMMANDS.items())
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         where = _COMMANDS.get(cmd_name)

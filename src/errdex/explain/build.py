@@ -20,6 +20,7 @@ from errdex.explain.pins import pin_label, revision_date
 from errdex.explain.related import related_errors
 from errdex.explain.report import report_url
 from errdex.explain.rules import what_it_means, when_it_happens
+from errdex.explain.same_error import same_error_paths
 from errdex.explain.solutions import solutions
 from errdex.explain.upgrades import upgrade_solutions
 from errdex.explain.views import (
@@ -78,6 +79,7 @@ def build_page(
         facts.warned = override_warnings(store, chosen, list(facts.held))
     facts.source_text = text
     facts.callee_messages = callee_messages(store, facts)
+    facts.same_error_paths = same_error_paths(store, chosen)
     pinned = pin_label(record, chosen.revision)
     explanation = explain(facts)
     message = chosen.site.message.text if chosen.site.message is not None else None

@@ -65,6 +65,8 @@ class Facts:
     source_text: str | None = None  # the site's file, for rules that read its function
     # (the call the `try` made, the message it logs before re-raising): `callee_advice`
     callee_messages: list[tuple[str, str]] = field(default_factory=list)
+    # the tests on the paths of the function's other raises of the same error: `same_error`
+    same_error_paths: list[frozenset[tuple[int, str, bool]]] = field(default_factory=list)
     _tree: ast.Module | None = field(default=None, repr=False)
 
     def source_tree(self) -> ast.Module | None:

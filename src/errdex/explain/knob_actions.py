@@ -119,6 +119,10 @@ def _knob_action(
                 or _generic(knob, condition)
             )
         return None
+    if knob.conjunct and knob.kind == KnobKind.ENV:
+        # one of the settings `behind` is true only with: turning it off is a way out,
+        # turning it on is not enough on its own
+        return _env_action(knob, shape) if shape.op == "true" and _boolish(knob) else None
     if not knob.same_value:
         return _generic(knob, condition)
     action = _env_action(knob, shape) if knob.kind == KnobKind.ENV else _flag_action(knob, shape)

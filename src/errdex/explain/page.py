@@ -88,6 +88,8 @@ class Knob(msgspec.Struct, kw_only=True):
     # the plain flags that write a field of its object when given: (field, flag, value
     # assigned, `file:line`)
     json_set_by: tuple[tuple[str, str, str, str], ...] = ()
+    # `behind` is true only when this setting and others are (`envs.A and envs.B`)
+    conjunct: bool = False
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).

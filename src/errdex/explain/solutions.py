@@ -46,6 +46,7 @@ from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.returned_error import returned_error_solution
+from errdex.explain.same_error import leads_to_same_error
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
 from errdex.explain.sync_sibling import sync_sibling_solution
@@ -145,6 +146,10 @@ def _solutions(facts: Facts) -> list[Solution]:
     for condition, action in actions:
         if internal and condition.kind == ConditionKind.EARLY_EXIT:
             continue  # a mode that skips the work, not a way out of the invariant
+        if action is not None and leads_to_same_error(
+            condition, action.part or condition.test, facts
+        ):
+            continue  # the other side raises the same error
         if action is not None:
             reason = f"so that {opposite_words(condition)}"
             # an earlier exit turns the feature off: the check's own settings come first

@@ -27,12 +27,13 @@ from errdex.extract.module import collect_constants, collect_imports, module_nam
 from errdex.extract.reading import Wanted, read_lines
 from errdex.extract.registries import choice_lists, enum_registries, name_filters
 from errdex.extract.skeleton import Skeleton, build_skeleton, has_message_call
+from errdex.extract.source_text import source_lines
 from errdex.extract.walker import Walker
 from errdex.facts import CallSite, FileFacts, SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "59-value-accessors"
+EXTRACTOR_VERSION = "60-value-accessors-and"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -113,7 +114,7 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
     except RecursionError:
         return FileFacts(path=path, module=module, error="too deeply nested to analyse")
     env_reads, flags = scan_settings(text)
-    lines = text.split("\n")
+    lines = source_lines(text)  # for the comments above names, split once for the walker
     if env_reads:
         env_reads.extend(env_getters(tree, text, lines))
     definitions, calls = walker.definitions, walker.calls

@@ -25,12 +25,15 @@ from typing import NamedTuple
 
 from errdex.extract.calls import NOT_RECEIVERS, CallFilter
 from errdex.extract.skeleton import block_end, compound_line
-from errdex.extract.textscan import after_word_boundary, inside_bounds
+from errdex.extract.textscan import inside_bounds
 from errdex.facts import CallSite, Condition
 
-# A name or dotted name called; which of these are the shapes recorded is checked after,
-# since a plain pattern lets the regex engine skip ahead far faster than one with context.
-_CALL = re.compile(r"[A-Za-z_][\w.]*\(")
+# A name or dotted name called, starting where no word character or `.` comes before it
+# (the tail of `a.b.c(`, `x().y(`, `1.5e3(` is no call of its own); which of these are the
+# shapes recorded is checked after. The look-behind comes after the first character, so the
+# engine still jumps to the next letter, and each position inside a name fails at once
+# instead of running to the name's end (`[A-Za-z_][\w.]*\(` alone is quadratic in its length).
+_CALL = re.compile(r"[A-Za-z_](?<![\w.][A-Za-z_])[\w.]*\(")
 _DEFINES = ("def ", "async def ", "class ")
 # `def`/`class` names, each pattern starting with its literal so the scan skips ahead.
 _DEF_NAME = re.compile(r"def[ \t]+(\w+)")
@@ -82,8 +85,6 @@ def blanked_calls(
         straight = end
         for match in _CALL.finditer(text, body, end):
             start = match.start()
-            if text[start - 1] == "." or not after_word_boundary(text, start):
-                continue  # the tail of `a.b.c(`, `x().y(`, `1.5e3(`...
             receiver, _, callee = match.group()[:-1].rpartition(".")
             if "." in receiver or receiver in NOT_RECEIVERS:
                 continue

@@ -104,6 +104,8 @@ def walk(node: ast.AST, keep: Callable[[ast.AST], bool] | None = None) -> Iterat
 
 def dotted_name(node: ast.expr) -> str | None:
     """`a.b.c` for a chain of attributes on a name, else None."""
+    if node.__class__ is ast.Name:
+        return node.id  # the most common case, made cheap
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)

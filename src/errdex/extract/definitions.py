@@ -20,7 +20,7 @@ from errdex.extract.shapes import (
     formatted_name,
     looks_like_exception_class,
 )
-from errdex.extract.source_text import line_span
+from errdex.extract.source_text import line_span, source_lines
 from errdex.extract.walk_state import WalkState
 from errdex.facts import (
     Arg,
@@ -54,7 +54,6 @@ class DefinitionRecorder:
 
     def __init__(self, state: WalkState) -> None:
         self.state = state
-        self._text_lines: list[str] | None = None
         self.classes: list[ClassFact] = []
         self.helpers: list[HelperFact] = []
         self.keyed: list[KeyedHelper] = []
@@ -85,12 +84,6 @@ class DefinitionRecorder:
         found = self.returned_texts.setdefault(scope.qualname, [])
         if template not in found and len(found) < _MAX_RETURNED:
             found.append(template)
-
-    def _lines(self) -> list[str]:
-        """The file's lines, split once when a class first asks (for comments above)."""
-        if self._text_lines is None:
-            self._text_lines = self.state.text.split("\n")
-        return self._text_lines
 
     def function_entered(
         self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope, inner: Scope
@@ -254,7 +247,7 @@ class DefinitionRecorder:
             and (table := _message_table(item.value))
         }
         fields: dict[str, str] = {}
-        field_docs = attribute_docs(stmt.body, self._lines())
+        field_docs = attribute_docs(stmt.body, source_lines(self.state.text))
         if _ARGS_CLASS.search(stmt.name):
             for item in stmt.body:
                 if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):

@@ -145,8 +145,10 @@ def _bound_to_nothing(body: list[ast.stmt]) -> list[str]:
     return names
 
 
-# `return name.chain` as a whole line (a trailing comment aside).
-_RETURNED_NAME = re.compile(r"return[ \t]+([A-Za-z_]\w*(?:\.\w+)*)[ \t]*(?:#.*)?$")
+_NAME = r"[A-Za-z_]\w*(?:\.\w+)*"
+# `return name.chain` (or `return a and b`, names joined by `and`) as a whole line (a
+# trailing comment aside)
+_RETURNED_NAME = re.compile(rf"return[ \t]+({_NAME}(?:[ \t]+and[ \t]+{_NAME})*)[ \t]*(?:#.*)?$")
 # Parameters of a function that takes nothing but its object: `()`, `(self)`, `(cls)`.
 _NO_ARGUMENTS = re.compile(r"def[ \t]+\w+[ \t]*\([ \t]*(?:self|cls)?[ \t]*\)")
 _MAX_ACCESSORS = 400
@@ -160,7 +162,8 @@ def value_accessors(text: str) -> dict[str, str]:
     `def is_shuffle_kv_cache_enabled(cls): return cls._SHUFFLE_KV_CACHE_ENABLED`. An
     attribute of the object or a module-level name is replaced by what this file first
     assigns it as a plain name (`_SHUFFLE_KV_CACHE_ENABLED = envs.VLLM_ROCM_SHUFFLE_...`),
-    so the linker can follow a call of the function to the setting it hands back."""
+    so the linker can follow a call of the function to the setting it hands back. A body
+    returning names joined by `and` gives them joined so (`envs.A and envs.B`)."""
     out: dict[str, str] = {}
     for at in find_all(text, ("return ",)):
         start = text.rfind("\n", 0, at) + 1
@@ -176,8 +179,9 @@ def value_accessors(text: str) -> dict[str, str]:
             continue
         if _NO_ARGUMENTS.search(defined.group(0)) is None:
             continue
-        returned = _first_value(text, found.group(1))
-        if returned is not None:
+        parts = [_first_value(text, part) for part in re.split(r"[ \t]+and[ \t]+", found[1])]
+        returned = " and ".join(p for p in parts if p is not None)
+        if None not in parts:
             out.setdefault(defined.group(2), returned)
             if len(out) >= _MAX_ACCESSORS:
                 break

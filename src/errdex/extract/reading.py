@@ -97,6 +97,8 @@ def read_lines(
     `blanked` holds the (`def` offset, body start, body end) of each body the skeleton
     blanked in `text`, to read a blanked `__init__` from the original.
     """
+    if not wanted:
+        return {}  # a file without sites or calls: its lines are not even split
     reader = _FileReader(tree, text, blanked)
     try:
         return {line: reader.read(line, want) for line, want in sorted(wanted.items())}

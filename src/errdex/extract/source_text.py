@@ -44,8 +44,9 @@ def source_of(source: str, node: ast.AST, line_offset: int = 0, *, check: bool =
 
 
 @functools.lru_cache(maxsize=16)
-def _lines(source: str) -> tuple[str, ...]:
-    # Builders are made per call site: the file is split once, not once per builder.
+def source_lines(source: str) -> tuple[str, ...]:
+    """The lines of `source` as the parser counts them, each with its line end: split once
+    per file for all that reads its lines (builders are made per call site)."""
     lines = source.splitlines(keepends=True)
     # `splitlines` also ends lines at `\r`, `\f`, `\x1c`, ...: when it found no more lines
     # than the `\n`s make, it cut where the parser does (and far faster than `_LINE`).
@@ -56,7 +57,7 @@ def _lines(source: str) -> tuple[str, ...]:
 
 def line_span(source: str, first: int, last: int) -> str:
     """Lines `first` to `last` (counted from 1, as the parser does) of `source`."""
-    return "".join(_lines(source)[first - 1 : last])
+    return "".join(source_lines(source)[first - 1 : last])
 
 
 def _segment(source: str, node: ast.AST, line_offset: int) -> str | None:
@@ -67,7 +68,7 @@ def _segment(source: str, node: ast.AST, line_offset: int) -> str | None:
         return None
     if first is None or last is None or start is None or end is None:
         return None
-    lines = _lines(source)
+    lines = source_lines(source)
     first, last = first - 1 - line_offset, last - 1 - line_offset
     if not 0 <= first <= last < len(lines):
         return None

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 import msgspec
 
+from errdex.errors import SourceError
 from errdex.extract import EXTRACTOR_VERSION
+from errdex.extract.gettext_catalogs import Catalog, parse_catalog
 from errdex.facts import FileFacts
 from errdex.indexing.cache import FactsCache, content_key
 from errdex.indexing.gcpause import cyclic_gc_paused
@@ -176,9 +178,11 @@ def _link_and_write(
     with cyclic_gc_paused():
         source.info.names = version_names(extracted.facts)
         sites: list[IndexedSite] = []
+        catalogs = _catalogs(source)
 
         def linked() -> Iterator[IndexedSite]:
-            for site in link_sites(source.info.project, extracted.facts, source.info.entry_points):
+            info = source.info
+            for site in link_sites(info.project, extracted.facts, info.entry_points, catalogs):
                 sites.append(site)
                 yield site
             laps.lap("link")
@@ -195,6 +199,23 @@ def _link_and_write(
             stored = store.write_version(source.info, list(linked()), written)
         laps.lap("write")
     return sites, stored
+
+
+def _catalogs(source: Source) -> list[Catalog]:
+    """The gettext catalogs the source ships (a source that reads none yields none); a
+    catalog that cannot be read is left out, as a file that does not parse."""
+    read = getattr(source, "catalogs", None)
+    found: list[Catalog] = []
+    if read is None:
+        return found
+    try:
+        for file in read():
+            catalog = parse_catalog(file.path, file.data)
+            if catalog is not None:
+                found.append(catalog)
+    except SourceError:
+        pass  # the archive broke while read again: its Python files were read whole
+    return found
 
 
 def _read(

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import msgspec
 
+from errdex.extract.gettext_catalogs import Catalog
 from errdex.extract.shapes import MESSAGE_KEYWORDS, OWN_OBJECT, SUPER
 from errdex.facts import (
     Binding,
@@ -51,6 +52,7 @@ from errdex.link.selection import SelectionIndex
 from errdex.link.shown import ShownTexts, with_callers
 from errdex.link.tables import MessageTables
 from errdex.link.tests import TestIndex
+from errdex.link.translated import Translations
 from errdex.linked_facts import CallerLink, ExceptionInfo, IndexedSite, KnobLink, SelectionLink
 from errdex.sources.base import EntryPoint
 
@@ -58,19 +60,26 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "40-constructor-values"
+LINKER_VERSION = "42-translated-texts"
 
 
 def link_version(
-    project: str, files: list[FileFacts], entry_points: tuple[EntryPoint, ...] = ()
+    project: str,
+    files: list[FileFacts],
+    entry_points: tuple[EntryPoint, ...] = (),
+    catalogs: Sequence[Catalog] = (),
 ) -> list[IndexedSite]:
     """Resolve every site of one version and give it its stable error id; `entry_points`
-    (the console scripts it installs) name the command line behind each setting."""
-    return list(link_sites(project, files, entry_points))
+    (the console scripts it installs) name the command line behind each setting; the
+    gettext `catalogs` it ships, the translations its users may see its texts in."""
+    return list(link_sites(project, files, entry_points, catalogs))
 
 
 def link_sites(
-    project: str, files: list[FileFacts], entry_points: tuple[EntryPoint, ...] = ()
+    project: str,
+    files: list[FileFacts],
+    entry_points: tuple[EntryPoint, ...] = (),
+    catalogs: Sequence[Catalog] = (),
 ) -> Iterator[IndexedSite]:
     """`link_version`'s sites, each yielded once complete (the last half of the work is
     done site by site), so that a store can write them as they come."""
@@ -136,6 +145,8 @@ def link_sites(
     ]
     # `raise HTTPException(400, exc.message)`: the texts of the raises of what it caught.
     linked = caught.add(linked)
+    translations = Translations(catalogs)
+    linked = [translations.add(indexed) for indexed in linked]
     # Callers with their guards, knobs behind the conditions, tests expecting the error.
     context = _Context(files, names, entry_points)
     for indexed in linked:

@@ -81,6 +81,11 @@ class Composer:
             root = builtin_root(chain)
             if root is not None:
                 text = builtin_str(root, instance.args)
+                if text is None and _wrapped_given(site, message, instance.args):
+                    # Made by a factory or a helper with a message, which `__init__` wraps
+                    # (`super().__init__(f"{message} at line {self._line} ...")`): the
+                    # one argument that reached `BaseException` is the text a user sees.
+                    text = arg_template(instance.args[0])
                 if text is not None:
                     yield ShownText(text, "str(exc)")
         show = self._values.method(instance, "show")
@@ -275,3 +280,12 @@ def _prose(text: MessageTemplate) -> bool:
 def _next_init(chain: list[ResolvedClass], start: int) -> int | None:
     """The index of the first class from `start` that defines `__init__`."""
     return next((i for i in range(start, len(chain)) if "__init__" in chain[i].fact.methods), None)
+
+
+def _wrapped_given(site: ErrorSite, message: MessageTemplate | None, args: tuple[Arg, ...]) -> bool:
+    """The site gave its class a message through a factory or helper (no arguments of its
+    own are known), and the one argument `__init__` passed on holds more than it."""
+    if message is None or site.args or len(args) != 1:
+        return False
+    passed = arg_template(args[0])
+    return passed.literal_length > message.literal_length

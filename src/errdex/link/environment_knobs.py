@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import msgspec
 
 from errdex.extract.shapes import OWN_OBJECT
@@ -46,6 +48,14 @@ class EnvironmentIndex:
                 self._platform[(facts.module, name)] = (test, facts.path)
             for name, returned in facts.value_accessors.items():
                 self._accessors[(facts.module, name)] = (returned, facts)
+        # how many accessors of a module return each name: in `a and b`, the name fewer
+        # functions share is the narrower switch (`envs.VLLM_ROCM_USE_AITER` is in every
+        # `is_*_enabled` of aiter's ops, `envs.VLLM_ROCM_USE_AITER_MOE` in one)
+        self._shared: Counter[tuple[str, str]] = Counter(
+            (returned[1].module, part)
+            for returned in self._accessors.values()
+            for part in returned[0].split(" and ")
+        )
 
     def env_doc(self, name: str) -> str | None:
         """The comment above the read of the variable `name`, when there is one."""
@@ -79,15 +89,16 @@ class EnvironmentIndex:
             value_type=where.env_types.get(read.binds or read.name),
         )
 
-    def environment(self, dotted: str, facts: FileFacts) -> KnobLink | None:
+    def environment(self, dotted: str, facts: FileFacts) -> list[KnobLink]:
         """An optional package's name (`HAS_TRITON`, `nixl = None` after a failed import)
-        or a function that tests the platform (`_has_sm100_cuda()`), wherever defined."""
+        or a function that tests the platform (`_has_sm100_cuda()`), wherever defined, or
+        the variables a function returns (`_accessed`)."""
         if not self._optional and not self._platform and not self._accessors:
-            return None
+            return []
         root, _, rest = dotted.partition(".")
         if root in OWN_OBJECT:
             if "." in rest:
-                return None
+                return []
             where: FileFacts | None = facts
             name = rest
         elif root not in facts.imports and not rest:
@@ -102,12 +113,12 @@ class EnvironmentIndex:
             else:
                 found = self._names.lookup(qualname)
                 if found is None:
-                    return None
+                    return []
                 where, name = found
         else:
-            return None
+            return []
         if where is None:
-            return None
+            return []
         optional = None if root in OWN_OBJECT else self._optional.get((where.module, name))
         # a compiled part of the codebase itself (`vllm._C`) is built, not installed apart
         own = optional is not None and optional[0].split(".")[0] == where.module.split(".")[0]
@@ -121,22 +132,32 @@ class EnvironmentIndex:
             return self._accessed(dotted, where, name)
         # `same_value`: a name that holds it as it is (a local alias, a property returning
         # it) says the same; one computed from it says nothing exact
-        return KnobLink(name=knob, kind=kind, behind=dotted, file=file, via=via, same_value=True)
+        return [KnobLink(name=knob, kind=kind, behind=dotted, file=file, via=via, same_value=True)]
 
-    def _accessed(self, dotted: str, where: FileFacts, name: str) -> KnobLink | None:
+    def _accessed(self, dotted: str, where: FileFacts, name: str) -> list[KnobLink]:
         """The environment variable a function hands back as it is, called with no
         argument (`rocm_aiter_ops.is_shuffle_kv_cache_enabled()` returns
         `cls._SHUFFLE_KV_CACHE_ENABLED`, which is `envs.VLLM_ROCM_SHUFFLE_KV_CACHE_LAYOUT`):
         the knob is behind the call, as the condition writes it."""
         accessor = self._accessors.get((where.module, name.rsplit(".", 1)[-1]))
         if accessor is None:
-            return None
+            return []
         returned, home = accessor
-        env = self.module_env(returned, home)
-        if env is None or not env.same_value:
-            return None
         via = f"`{name}()` ({home.path}) returns `{returned}`"
-        return msgspec.structs.replace(env, behind=f"{dotted}()", via=via)
+        parts = sorted(returned.split(" and "), key=lambda p: self._shared[(home.module, p)])
+        found = [self.module_env(part, home) for part in parts]
+        if not all(env is not None and env.same_value for env in found):
+            return []
+        # `a and b`: the call is true only when each variable is; none of them alone
+        # gives its value
+        conjunct = len(parts) > 1
+        return [
+            msgspec.structs.replace(
+                env, behind=f"{dotted}()", via=via, same_value=not conjunct, conjunct=conjunct
+            )
+            for env in found
+            if env is not None
+        ]
 
 
 def direct_reads(

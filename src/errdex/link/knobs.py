@@ -193,11 +193,12 @@ class KnobIndex:
                 return found
         if root in local and len(parts) == 1:
             return self._through_local(local[root], dotted, facts, class_name, depth)
-        env = self.environment.module_env(dotted, facts) or self.environment.environment(
-            dotted, facts
-        )
+        env = self.environment.module_env(dotted, facts)
         if env is not None:
             return [env]
+        found = self.environment.environment(dotted, facts)
+        if found:
+            return found
         flag = self.flags.flag(parts, dotted, class_name)
         if flag is not None:
             return [flag]

@@ -41,6 +41,7 @@ class Import(NamedTuple):
     # The names taken from it, or read off it (`mod.name`); None: the module as a whole.
     names: frozenset[str] | None
     binds: frozenset[str] | None  # the names the statement binds where it is; None: `*`
+    aliases: tuple[tuple[str, str], ...] = ()  # (name taken, name bound) where they differ
 
 
 class ModuleFiles(dict[str, str]):
@@ -107,7 +108,8 @@ def imports_of(path: str, data: bytes, modules: Mapping[str, str]) -> Iterator[I
             continue
         if base in modules:
             taken = frozenset(name for name, _ in listed)
-            yield Import(modules[base], taken, frozenset(alias for _, alias in listed))
+            renamed = tuple((name, alias) for name, alias in listed if alias != name)
+            yield Import(modules[base], taken, frozenset(alias for _, alias in listed), renamed)
         for name, alias in listed:
             submodule = f"{base}.{name}" if base else name
             if submodule in modules:
@@ -181,8 +183,11 @@ def _followed(
         if _is_init(found.file) and names is not None and hops < _MAX_HOPS:
             passed = reads
             if passed is None:
+                # What this file reads off each name, by the name it binds it to
+                # (`from ...sql import selectable as sa_selectable`: `sa_selectable.X`).
                 text = data.decode("utf-8", "replace")
-                passed = {name: _attributes(text, name) for name in names}
+                alias = dict(found.aliases)
+                passed = {name: _attributes(text, alias.get(name, name)) for name in names}
             yield from _followed(read, found.file, names, modules, hops + 1, reads=passed)
 
 

@@ -23,6 +23,7 @@ from typing import Protocol, runtime_checkable
 
 import msgspec
 
+from errdex.extract.textscan import inside_bounds, string_bounds
 from errdex.facts import BUILTIN_EXCEPTIONS
 from errdex.match.candidates import frame_paths
 from errdex.match.evidence import ErrorEvidence, Evidence
@@ -62,6 +63,7 @@ _ERRORISH = re.compile(rb"Error|Exception|Warning|Exit|Abort|Fail")
 _RICH_PANEL = re.compile(
     rb"^[ \t]*(?:from|import)[ \t]+rich(?:\.panel\b|[ \t]+import[^\n]*\bpanel\b)", re.M
 )
+_STRING_PREFIXES = frozenset({"", "r", "u", "b", "br", "rb"})
 _WORD_RUN_MIN = 12  # characters: shorter runs are found in too many files
 _PIECE_WORDS = 4
 _SHORT_PIECE_MIN = 8  # characters of a piece of two or three words
@@ -178,17 +180,47 @@ def _holding_pieces(files: SourceFiles, pieces: list[str]) -> set[str]:
     found: set[str] = set()
     for needle in needles[:_SCANNED_PIECES]:
         found.update(path for path, data in files.every() if needle in data)
-    score = {path: sum(len(n) for n in needles if n in files[path]) for path in found}
+    prose: dict[str, list[int]] = {}
+
+    def in_code(path: str, needle: bytes) -> bool:
+        data = files[path]
+        at = data.find(needle)
+        if at >= 0 and path not in prose:
+            prose[path] = _prose_bounds(data)
+        while at >= 0:
+            if not inside_bounds(prose[path], at):
+                return True
+            at = data.find(needle, at + 1)
+        return False
+
+    score = {path: sum(len(n) for n in needles if in_code(path, n)) for path in found}
+    score = {path: held for path, held in score.items() if held}
+    # A package's tests hold its messages too, often more of one than the raise that breaks
+    # it over two literals (`pytest.raises(match=...)`); what they lend is never an answer
+    # of its own (`lent_by_tests`): the package's own files are scored first.
+    own = {path: held for path, held in score.items() if not is_test_code(path)}
+    score = own or score
     if not score:
         return set()
     best = max(score.values())
     # Files holding the message alike raise the same text at several sites: the answer is
     # the site a user most likely hit, so those the ranker puts first are kept.
     tied = sorted((path for path, held in score.items() if held == best), key=_plainest)
-    # A package's tests hold its messages too (`pytest.raises(match=...)`); what they lend
-    # is never an answer of its own (`lent_by_tests`): the package's own files come first.
-    own = [path for path in tied if not is_test_code(path)]
-    return set((own or tied)[:MAX_RUN_FILES])
+    return set(tied[:MAX_RUN_FILES])
+
+
+def _prose_bounds(data: bytes) -> list[int]:
+    """The bounds (`textscan.string_bounds`, as byte offsets) of the file's strings that
+    stand at column 0 as statements of their own: a module's docstring, a bare string. They
+    document a text (a dialect's notes quoting its errors), they do not raise it."""
+    text = data.decode("latin-1")  # one character a byte: the offsets are the bytes'
+    bounds = string_bounds(text)
+    kept: list[int] = []
+    for start, end in zip(bounds[::2], bounds[1::2], strict=True):
+        line = text.rfind("\n", 0, start) + 1
+        if len(text[line:start]) <= 2 and text[line:start].lower() in _STRING_PREFIXES:
+            kept += [start, end]
+    return kept
 
 
 def _plainest(path: str) -> tuple[bool, int, str]:
@@ -373,8 +405,15 @@ def needed_parts(
         named = _own_class(error.exception or "")
         classes.extend(named)
         searched = searched or bool(framed or pieces or named)
-        if pieces and any(pieces[0].encode() in files[path] for path in framed):
-            continue  # the frames hold the message: the raise is there
+        longest = [piece.encode() for piece in pieces[:_SCANNED_PIECES]]
+        framing = [path for path in framed if any(piece in files[path] for piece in longest)]
+        if framing:
+            # The frames hold the message: the raise is there (any of its longest pieces: the
+            # source may break the others over two literals, or one may be a value), at the
+            # lines holding it too (the traceback may be of another version of the file).
+            for path in framing:
+                _add_lines(chosen, path, _lines_of(files[path], longest))
+            continue
         holding = _holding_pieces(files, pieces) if pieces else set()
         if pieces and not holding:
             pieces = short_pieces(error.message)
