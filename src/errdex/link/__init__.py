@@ -44,6 +44,7 @@ from errdex.link.messages import (
 )
 from errdex.link.named import NamedSettings
 from errdex.link.overrides import OverrideIndex
+from errdex.link.passed import PassedArguments
 from errdex.link.public import PublicPaths
 from errdex.link.reasons import ReasonsIndex
 from errdex.link.receivers import ReceiverClasses
@@ -60,7 +61,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "42-translated-texts"
+LINKER_VERSION = "43-passed-arguments"
 
 
 def link_version(
@@ -164,6 +165,7 @@ class _Context:
         self.commands = CommandIndex(files, self.callers, entry_points)
         self.knobs = KnobIndex(files, names)
         self.named = NamedSettings(files, self.knobs.flags)
+        self.passed = PassedArguments(self.callers, self.knobs)
         self.selection = SelectionIndex(files, names, self.knobs)
         self.tests = TestIndex(files)
         self.public = PublicPaths(names.modules)
@@ -195,8 +197,22 @@ class _Context:
             owner_class = self._owner_class(where.module, variant.function)
             found.extend(knobs.knobs(where, owner_class, variant.conditions))
         found.extend(self._knobs_of_callers(indexed.module, site.function, links))
+        in_message = self.named.named(site.message.text if site.message is not None else None)
+        if indexed.reading is not None and indexed.reading.params:
+            # a parameter no knob is behind yet: what the callers give it (not a setting
+            # the message names: its own words say how to set it)
+            linked_names = {k.behind for k in found}
+            wanted = [n for n in (site.names or ()) if n not in linked_names]
+            said = {k.name for k in in_message}
+            found.extend(
+                k
+                for k in self.passed.knobs(
+                    indexed.module, site.function, indexed.reading.params, wanted, site.conditions
+                )
+                if k.name not in said
+            )
         linked = {k.name for k in found}
-        for named in self.named.named(site.message.text if site.message is not None else None):
+        for named in in_message:
             # a setting a condition already links is that knob; a field is its own
             if named.name not in linked or named.behind != named.name:
                 found.append(named)

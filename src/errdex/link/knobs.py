@@ -111,12 +111,19 @@ class KnobIndex:
             for k in list(unique.values())[:_MAX_KNOBS]
         ]
 
+    def resolve(self, dotted: str, facts: FileFacts, class_name: str | None) -> list[KnobLink]:
+        """The knobs behind one name as a function of `facts` reads it, with no local."""
+        return [
+            self._json_overrides(self._documented(k, class_name))
+            for k in self._resolve(dotted, facts, class_name, {}, depth=1)
+        ]
+
     def _json_overrides(self, knob: KnobLink) -> KnobLink:
         """A JSON-valued flag with the plain flags that write a field of its object when
         given (`if self.enable_return_routed_experts: self.aux_output_config.
         enable_return_routed_experts = True`): the JSON's value for that field is then not
         what the program runs with."""
-        if knob.kind != KnobKind.FLAG or not _whole_object(knob.value_type):
+        if knob.kind != KnobKind.FLAG or not whole_object(knob.value_type):
             return knob
         found: list[tuple[str, str, str, str]] = []
         receiver = knob.behind.rsplit(".", 1)[-1]
@@ -226,7 +233,7 @@ class KnobIndex:
             and knob.sets is None
             and knob.behind == value
             and not knob.json_fields
-            and not _whole_object(knob.value_type)
+            and not whole_object(knob.value_type)
             and (knob.kind != KnobKind.FLAG or self.flags.declares(*_last_two(value)))
         ]
 
@@ -364,7 +371,7 @@ def _last_two(dotted: str) -> tuple[str, str]:
     return (parts[-2] if len(parts) >= 2 else "", parts[-1])
 
 
-def _whole_object(declared: str | None) -> bool:
+def whole_object(declared: str | None) -> bool:
     """A field declared as a configuration class or a dict: its flag takes a JSON object."""
     declared = declared or ""
     return "Config" in declared or declared.startswith(("dict", "Dict"))
