@@ -179,3 +179,22 @@ def test_extraction_records_a_value_that_is_no_name_as_given() -> None:
     # given, with nothing to follow: the linker must not take the default for it
     (call,) = [c for c in facts.call_sites if c.callee == "_split"]
     assert ("1", "", -1) in call.passes
+
+
+def test_a_config_class_passing_its_own_field_gives_that_flag() -> None:
+    # `SchedulerConfig` declares `max_batch`: `self.max_batch` read in it is the flag
+    files = {
+        "eng/args.py": BACKEND_ARGS,
+        "eng/sched.py": """
+            from eng.batch import _split
+
+            class SchedulerConfig:
+                def check(self, items):
+                    return _split(items, self.max_batch)
+            """,
+        "eng/batch.py": textwrap.dedent(SPLIT),
+    }
+    sites = link(files)
+    knob = {k.behind: k for k in sites["too many items for one batch"].knobs}["size"]
+    assert knob.name == "--max-batch"
+    assert knob.passed_by == ("SchedulerConfig.check",)

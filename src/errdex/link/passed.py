@@ -24,7 +24,7 @@ import msgspec
 from errdex.facts import CallSite, Condition, KnobKind
 from errdex.link.callers import CallerIndex
 from errdex.link.expression_texts import parse_expression
-from errdex.link.knobs import KnobIndex, whole_object
+from errdex.link.knobs import KnobIndex, receiver_name, whole_object
 from errdex.linked_facts import KnobLink
 
 _MAX_DEPTH = 3  # functions a value passes through, the site's own included
@@ -98,7 +98,7 @@ class PassedArguments:
                 links = []
                 for found in self._knobs.resolve(value, facts, call.class_name):
                     knob = _giving(found, value)
-                    if knob is not None and self._declared(knob, value):
+                    if knob is not None and self._declared(knob, value, call.class_name):
                         links.extend(
                             _through(k, f"`{param}` is `{value}`, given by {at}", call.function)
                             for k in (*self._plain_flags(knob), knob)
@@ -117,14 +117,16 @@ class PassedArguments:
         owner = "".join(word.capitalize() for word in knob.behind.rsplit(".", 1)[-1].split("_"))
         return self._knobs.flags.flags_defaulting_to(owner, knob.json_key)
 
-    def _declared(self, knob: KnobLink, value: str) -> bool:
+    def _declared(self, knob: KnobLink, value: str, class_name: str | None) -> bool:
         """A flag matched on an object the class named for it declares the field of
         (`model_config.max_model_len` → `ModelConfig`): not a checkpoint's
         `config.num_attention_heads` beside a benchmark's `--num-attention-heads`."""
         if knob.kind != KnobKind.FLAG:
             return True
-        owner, _, field = value.rpartition(".")
-        return self._knobs.flags.declares(owner.rpartition(".")[2], field)
+        # `self.moe_backend` read in `KernelConfig`: that class is the one to declare it
+        return self._knobs.flags.declares(
+            receiver_name(value, class_name), value.rpartition(".")[2]
+        )
 
 
 def _passed(call: CallSite, param: str, position: int) -> tuple[str, int] | None:
