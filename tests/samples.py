@@ -7,7 +7,7 @@ import os
 import subprocess
 import textwrap
 import traceback
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,18 @@ def indexed_store(
     for version, files in releases.items():
         tree = write_package(root / version, files)
         index_source(open_source(str(tree), project=project, version=version), store, cache=cache)
+    return store
+
+
+def indexed_releases(root: Path, specs: Sequence[str]) -> Store:
+    """A real SQLite store under `root` holding each `NAME==VERSION` of `specs`, downloaded
+    into a cache of its own (never installed). The caller closes it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ERRDEX_CACHE", str(root / "cache"))
+        store = open_store(root / "errdex.db")
+        cache = FactsCache(root / "facts.sqlite3")
+        for spec in specs:
+            index_source(open_source(spec), store, cache=cache, workers=1)
     return store
 
 

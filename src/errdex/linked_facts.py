@@ -137,6 +137,10 @@ class TestLink(msgspec.Struct, frozen=True, gc=False):
     match: str | None = None
 
 
+# The `how` of a form in another language starts so: `translated (de)` (`link.translated`).
+TRANSLATED = "translated"
+
+
 class ShownText(msgspec.Struct, frozen=True, gc=False):
     """A text a user sees for a site other than the template at the raise: `str(exc)` as
     the exception class composes it, what a framework prints, the tuple of several

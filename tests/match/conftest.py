@@ -7,11 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from errdex.indexing import index_source
-from errdex.indexing.cache import FactsCache
-from errdex.sources import open_source
-from errdex.store import open_store
 from errdex.store.base import Store
+from samples import indexed_releases
 
 # Four releases of requests whose sites moved, and two of the urllib3 it re-raises errors of.
 RELEASES = (
@@ -26,12 +23,6 @@ RELEASES = (
 
 @pytest.fixture(scope="session")
 def releases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    root = tmp_path_factory.mktemp("releases")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("ERRDEX_CACHE", str(root / "cache"))
-        db = open_store(root / "errdex.db")
-        cache = FactsCache(root / "facts.sqlite3")
-        for spec in RELEASES:
-            index_source(open_source(spec), db, cache=cache, workers=1)
+    db = indexed_releases(tmp_path_factory.mktemp("releases"), RELEASES)
     yield db
     db.close()

@@ -11,6 +11,7 @@ from errdex.explain.page import (
 )
 from errdex.explain.plain import plain_condition
 from errdex.facts import Condition
+from errdex.linked_facts import TRANSLATED
 from errdex.store.base import StoredSite
 
 SNIPPET_LINES = 40
@@ -66,6 +67,8 @@ def shown_views(stored: StoredSite) -> list[ShownView]:
     name = stored.exception.name if stored.exception else stored.site.exception
     views = []
     for form in stored.shown:
+        if form.how.startswith(TRANSLATED):
+            continue  # every language shipped: the lookup answer shows the one pasted
         is_str = form.how == "str(exc)" or form.cls is not None
         views.append(
             ShownView(

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 import msgspec
 
+from errdex.errors import SourceError
 from errdex.extract import EXTRACTOR_VERSION
+from errdex.extract.gettext_catalogs import Catalog, parse_catalog
 from errdex.facts import FileFacts
 from errdex.indexing.cache import FactsCache, content_key
 from errdex.indexing.gcpause import cyclic_gc_paused
@@ -166,7 +168,9 @@ def _link_and_write(
 ) -> tuple[list[IndexedSite], VersionStats]:
     """Link the version's sites and write them, with its files, in one transaction."""
     with cyclic_gc_paused():
-        sites = link_version(source.info.project, extracted.facts, source.info.entry_points)
+        sites = link_version(
+            source.info.project, extracted.facts, source.info.entry_points, _catalogs(source)
+        )
         source.info.names = version_names(extracted.facts)
         laps.lap("link")
         # Every file is offered: the store keeps those a page may quote (a site's own, its
@@ -178,6 +182,23 @@ def _link_and_write(
         stored = store.write_version(source.info, sites, written)
         laps.lap("write")
     return sites, stored
+
+
+def _catalogs(source: Source) -> list[Catalog]:
+    """The gettext catalogs the source ships (a source that reads none yields none); a
+    catalog that cannot be read is left out, as a file that does not parse."""
+    read = getattr(source, "catalogs", None)
+    found: list[Catalog] = []
+    if read is None:
+        return found
+    try:
+        for file in read():
+            catalog = parse_catalog(file.path, file.data)
+            if catalog is not None:
+                found.append(catalog)
+    except SourceError:
+        pass  # the archive broke while read again: its Python files were read whole
+    return found
 
 
 def _read(

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 
 import msgspec
 
+from errdex.extract.gettext_catalogs import Catalog
 from errdex.extract.shapes import MESSAGE_KEYWORDS, OWN_OBJECT, SUPER
 from errdex.facts import (
     Binding,
@@ -50,6 +52,7 @@ from errdex.link.selection import SelectionIndex
 from errdex.link.shown import ShownTexts, with_callers
 from errdex.link.tables import MessageTables
 from errdex.link.tests import TestIndex
+from errdex.link.translated import Translations
 from errdex.linked_facts import CallerLink, ExceptionInfo, IndexedSite, KnobLink, SelectionLink
 from errdex.sources.base import EntryPoint
 
@@ -57,14 +60,18 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "41-factory-wrapped-message"
+LINKER_VERSION = "42-translated-texts"
 
 
 def link_version(
-    project: str, files: list[FileFacts], entry_points: tuple[EntryPoint, ...] = ()
+    project: str,
+    files: list[FileFacts],
+    entry_points: tuple[EntryPoint, ...] = (),
+    catalogs: Sequence[Catalog] = (),
 ) -> list[IndexedSite]:
     """Resolve every site of one version and give it its stable error id; `entry_points`
-    (the console scripts it installs) name the command line behind each setting."""
+    (the console scripts it installs) name the command line behind each setting; the
+    gettext `catalogs` it ships, the translations its users may see its texts in."""
     names = Namespace(files)
     reasons = ReasonsIndex(files)
     receivers = ReceiverClasses(names)
@@ -127,6 +134,8 @@ def link_version(
     ]
     # `raise HTTPException(400, exc.message)`: the texts of the raises of what it caught.
     linked = caught.add(linked)
+    translations = Translations(catalogs)
+    linked = [translations.add(indexed) for indexed in linked]
     # Callers with their guards, knobs behind the conditions, tests expecting the error.
     context = _Context(files, names, entry_points)
     return [context.add(indexed) for indexed in linked]

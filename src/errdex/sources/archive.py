@@ -30,6 +30,9 @@ from packaging.version import InvalidVersion, Version
 
 from errdex.errors import SourceError
 from errdex.sources._common import (
+    MAX_CATALOG_BYTES,
+    MAX_CATALOG_FILE,
+    catalog_paths,
     clean_member_name,
     github_link_template,
     is_python,
@@ -351,6 +354,26 @@ class ArchiveSource:
                 self.skipped.append(Skipped(path, reason))
                 continue
             yield SourceFile(path, data)
+
+    def catalogs(self) -> Iterator[SourceFile]:
+        """Yield the archive's gettext catalogs (`catalog_paths`), within a budget of their
+        own: the translations a user may see its messages in."""
+        wanted = catalog_paths(self._paths.values())
+        spent = 0
+        for member, read in self._walk() if wanted else ():
+            path = self._paths.get(member.name, member.path)
+            if path not in wanted or self._refusal(member) is not None:
+                continue
+            if member.size > MAX_CATALOG_FILE or spent + member.size > MAX_CATALOG_BYTES:
+                continue
+            wanted.discard(path)
+            try:
+                data = read(MAX_CATALOG_FILE + 1)
+            except _MemberError:
+                continue
+            spent += len(data)
+            if len(data) <= MAX_CATALOG_FILE:
+                yield SourceFile(path, data)
 
     def paths(self) -> list[str]:
         """The paths `files` yields (some may yet be refused when read), in the same order

@@ -13,6 +13,7 @@ from errdex.sources._common import (
     is_python,
     iso_utc,
     read_capped,
+    read_catalogs,
     select_python,
     sha256_hex,
     skip_dir,
@@ -49,6 +50,7 @@ class DirectorySource:
         self.root = given.resolve()
         self.skipped: list[Skipped] = []
         self._files: list[tuple[str, Path]] = []
+        self._catalogs: dict[str, Path] = {}  # gettext catalogs found: read by `catalogs`
         self._scan(keep)
 
         hashes: list[tuple[str, str]] = []
@@ -88,6 +90,12 @@ class DirectorySource:
             if data is not None:
                 yield SourceFile(rel, data)
 
+    def catalogs(self) -> Iterator[SourceFile]:
+        """Yield the tree's gettext catalogs (`catalog_paths`), within a budget of their
+        own: the translations a user may see its messages in."""
+        usable = {rel: full for rel, full in self._catalogs.items() if not self._unusable(full)}
+        return read_catalogs(usable)
+
     def _scan(self, keep: Collection[str] | None) -> None:
         candidates: dict[str, Path] = {}
 
@@ -107,11 +115,12 @@ class DirectorySource:
                 kept.append(name)
             dirnames[:] = kept
             for name in filenames:
-                if is_python(name):
+                if is_python(name) or name.endswith((".po", ".mo")):
                     full = here / name
                     rel = full.relative_to(self.root).as_posix()
                     if keep is None or rel in keep:
-                        candidates[rel] = full
+                        found = candidates if is_python(name) else self._catalogs
+                        found[rel] = full
 
         chosen = select_python(candidates)
         for rel in sorted(chosen):
