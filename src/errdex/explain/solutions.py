@@ -26,7 +26,7 @@ from errdex.explain.advice_names import (
     retired_solution,
     warned_against,
 )
-from errdex.explain.audience import command_line_solution, for_author
+from errdex.explain.audience import callback_parameter, command_line_solution, for_author
 from errdex.explain.callee_advice import callee_advice_solutions
 from errdex.explain.class_body import class_body_solution
 from errdex.explain.code_advice import code_advice_fix
@@ -218,6 +218,10 @@ def _solutions(facts: Facts) -> list[Solution]:
     if command_line is not None:
         # most who see a usage error typed the command: their way out first, the author's
         # ways out through the code said to be theirs
+        # a callback's arguments are the framework's to pass, no author's: only the
+        # command line is an input way out then
+        callback = callback_parameter(facts) is not None
+        kept = [s for s in kept if not (callback and s.kind == "input")]
         kept = [command_line, *(for_author(s) if s.kind == "input" else s for s in kept)]
     return [_with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
 
