@@ -22,6 +22,7 @@ from errdex.explain.report import report_url
 from errdex.explain.rules import what_it_means, when_it_happens
 from errdex.explain.same_error import same_error_paths
 from errdex.explain.solutions import solutions
+from errdex.explain.table_lookup import table_keys
 from errdex.explain.upgrades import upgrade_solutions
 from errdex.explain.views import (
     condition_view,
@@ -80,6 +81,7 @@ def build_page(
     facts.source_text = text
     facts.callee_messages = callee_messages(store, facts)
     facts.same_error_paths = same_error_paths(store, chosen)
+    facts.table_keys = table_keys(store, chosen, facts)
     pinned = pin_label(record, chosen.revision)
     explanation = explain(facts)
     message = chosen.site.message.text if chosen.site.message is not None else None

@@ -50,6 +50,7 @@ from errdex.explain.same_error import leads_to_same_error
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
 from errdex.explain.sync_sibling import sync_sibling_solution
+from errdex.explain.table_lookup import table_solution
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_call import suggested_call
 from errdex.extract.conditions import negate
@@ -161,7 +162,7 @@ def _solutions(facts: Facts) -> list[Solution]:
         if usual is not None:
             found.add(usual, 0)
     _add_input(found, open_conditions, facts)
-    given = given_value_solution(facts) or class_body_solution(facts)
+    given = given_value_solution(facts) or class_body_solution(facts) or table_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(given, 1)
     clash = name_clash_solution(facts) or returned_error_solution(facts)
