@@ -53,6 +53,14 @@ FILES = {
                 raise NoEmoji(f"No alias {name!r}") from None
 
 
+        class Config:
+            def __getattr__(self, name):
+                try:
+                    return ALIASES[name]
+                except KeyError:
+                    raise AttributeError(f"Config has no attribute {name!r}") from None
+
+
         def cached(name, cache):
             try:
                 return cache[name]
@@ -84,9 +92,9 @@ def test_a_table_of_the_same_module_gives_its_keys(glyphs: Store) -> None:
     )
 
 
-def test_no_table_solution_for_an_internal_function_or_a_mapping_passed_in(
+def test_no_table_solution_for_an_internal_function_an_attribute_or_a_mapping_passed_in(
     glyphs: Store,
 ) -> None:
-    for function in ("_internal", "cached"):
+    for function in ("_internal", "cached", "Config.__getattr__"):
         texts = [s.text for s in page_in_function(glyphs, "glyphs", function).solutions]
         assert not any("one of the keys of" in t for t in texts)

@@ -20,6 +20,8 @@ from errdex.store.base import Store, StoredSite
 
 _KEY_ERRORS = frozenset({"KeyError", "LookupError"})
 _SHOWN_KEYS = 4
+# dunders a user calls with arguments, by the class's name (or an instance's)
+_CALLED = frozenset({"__init__", "__new__", "__call__"})
 
 
 def lookup_table(facts: Facts) -> tuple[str, str, int] | None:
@@ -63,8 +65,12 @@ def lookup_table(facts: Facts) -> tuple[str, str, int] | None:
 def table_solution(facts: Facts) -> Solution | None:
     """ "Use one of the keys of `EMOJI` for the argument `name` of `Emoji`", or None."""
     site = facts.stored.site
-    if not public_name(site.function):
+    method = site.function.rpartition(".")[2]
+    private_module = any(p.startswith("_") for p in facts.stored.module.split("."))
+    if not public_name(site.function) or (private_module and facts.stored.public_path() is None):
         return None  # an internal function's argument: no call a user writes
+    if method.startswith("__") and method not in _CALLED:
+        return None  # `__getattr__`, `__getitem__`: a name written, no argument passed
     found = lookup_table(facts)
     if found is None:
         return None
