@@ -70,6 +70,9 @@ class Facts:
     # a module table a lookup under `except KeyError` reads → its literal keys, in order
     # (`explain/table_lookup.py`; needs the store)
     table_keys: dict[str, list[str]] = field(default_factory=dict)
+    # the way out through a public call's argument that reaches an internal check
+    # (`explain/entry_input.py`; needs the store)
+    entry_input: Solution | None = None
     _tree: ast.Module | None = field(default=None, repr=False)
 
     def source_tree(self) -> ast.Module | None:

@@ -162,6 +162,8 @@ def _solutions(facts: Facts) -> list[Solution]:
         if usual is not None:
             found.add(usual, 0)
     _add_input(found, open_conditions, facts)
+    if facts.entry_input is not None:
+        found.add(facts.entry_input, 0)  # before an internal function's own argument
     given = given_value_solution(facts) or class_body_solution(facts) or table_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(given, 1)
