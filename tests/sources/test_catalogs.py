@@ -13,7 +13,9 @@ from test_directory import write
 from errdex.extract.gettext_catalogs import parse_catalog
 from errdex.sources.archive import ArchiveSource
 from errdex.sources.directory import DirectorySource
+from errdex.sources.git import GitSource
 from errdex.sources.installed import installed_source
+from samples import commit, git
 
 MEMBERS: dict[str, bytes | str] = {
     "demo/__init__.py": "",
@@ -57,3 +59,12 @@ def test_an_installed_distribution_yields_its_catalogs() -> None:
     assert list(found) == [compiled]
     catalog = parse_catalog(compiled, found[compiled])
     assert catalog is not None and catalog.language == "fr_FR" and catalog.entries
+
+
+def test_a_git_revision_yields_its_catalogs(tmp_path: Path) -> None:
+    git(tmp_path, "init", "-q")
+    commit(tmp_path, {**MEMBERS, "build/locale/de/LC_MESSAGES/old.mo": b"built"}, "one")
+    (tmp_path / "demo/locale/fr/LC_MESSAGES/demo.po").write_text("uncommitted")
+    source = GitSource(tmp_path, "HEAD")
+    assert {f.path: f.data for f in source.catalogs()} == EXPECTED
+    assert [f.path for f in source.files()] == ["demo/__init__.py"]
