@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from errdex.explain.context import Facts
-from errdex.explain.input_nodes import free_names, is_call, key_test
+from errdex.explain.input_nodes import conjuncts, free_names, is_call, key_test
 from errdex.explain.input_words import Instead, what_to_pass
 from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
@@ -168,13 +168,11 @@ def _empty_number(instead: Instead, facts: Facts) -> Instead | None:
         return instead
     compared = sure = False
     for condition in facts.conditions:
-        try:
-            tree = ast.parse(condition.text, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
+        parsed = conjuncts(condition.text)
+        if parsed is None:
             continue
         # the parts that all hold on the path: only there does a bound have to hold for 0
-        anded = isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And)
-        held = tree.values if isinstance(tree, ast.BoolOp) and anded else [tree]
+        tree, held = parsed
         for node in ast.walk(tree):
             for left, op, right in _orderings(node):
                 if name not in (dotted_name(left), dotted_name(right)):
