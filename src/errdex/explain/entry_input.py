@@ -3,7 +3,7 @@
 A check in an internal function (httpx's `urlparse(url)` in the private `_urlparse` module)
 often tests a value the user gave a public call (`httpx.URL(url)`, which passes its `url`
 on). The callers the linker found say who calls the function; their source, read from the
-index, says which of their own arguments they pass as the one the check reads. When that
+index, says which of their own arguments they pass, as it is, as the one the check reads. When that
 chain reaches a public function, the page says to change that argument of the public call,
 with the check's condition and message in the user's terms.
 """
@@ -37,33 +37,25 @@ def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solu
         return None
     check = checks[-1]  # the raise's own test
     read = [p for p in params if p in _roots(check.text)]
-    if any(_state_of(check.text, p) for p in read):
-        return None  # an attribute of an object passed in: its state, not a value given
-    caught = _catching(chosen)
-    found = {
-        _public_caller(store, chosen, facts.callers, site.function, params, p, caught) for p in read
-    }
-    if len(found) != 1 or None in found:
-        return None  # no public call, or several arguments behind the check
-    (reached,) = found
-    assert reached is not None
-    public, argument, direct = reached
-    direct = direct and len(read) == 1
-    callee = site.function.removesuffix(".__init__")
-    names = " and ".join(code(r) for r in read)
-    how = (
-        f"it reaches {code(callee)} as {names}"
-        if direct
-        else f"{names} of {code(callee)} are computed from it"
+    if len(read) != 1 or _state_of(check.text, read[0]):
+        return None  # several values, or an attribute of an object passed in (its state)
+    reached = _public_caller(
+        store, chosen, facts.callers, site.function, params, read[0], _catching(chosen)
     )
-    if not direct and len(read) == 1:
-        how = f"{names} of {code(callee)} is computed from it"
-    when = check.plain or code(check.text)
+    if reached is None:
+        return None
+    public, argument = reached
+    callee = site.function.removesuffix(".__init__")
+    # every check of the path on that value: the raise's own test alone may read as less
+    # than it is (`!= 'auto'` after the `bfloat16` and fp8 returns)
+    on_it = [c for c in checks if read[0] in _roots(c.text)]
+    when = "; ".join(c.plain or code(c.text) for c in on_it)
     said = f" (“{site.message.text}”)" if site.message is not None else ""
     return Solution(
         text=(
-            f"Change the argument {code(argument)} you pass to {code(public)}: {how}, and "
-            f"the check at line {check.line} fails when {when}{said}."
+            f"Change the argument {code(argument)} you pass to {code(public)}: it reaches "
+            f"{code(callee)} as {code(read[0])}, and the check at line {check.line} fails "
+            f"when {when}{said}."
         ),
         condition=check.text,
         kind="input",
@@ -78,10 +70,10 @@ def _public_caller(
     params: list[str],
     param: str,
     caught: frozenset[str],
-) -> tuple[str, str, bool] | None:
-    """(the public call, its argument, whether passed as it is) whose argument reaches
-    `param` of `function` through the chain of callers, at most `_MAX_DEPTH` calls up."""
-    target, name, direct = function, param, True
+) -> tuple[str, str] | None:
+    """(the public call, its argument) whose argument reaches `param` of `function` as it
+    is through the chain of callers, at most `_MAX_DEPTH` calls up."""
+    target, name = function, param
     position = params.index(param)
     for depth in range(1, _MAX_DEPTH + 1):
         dotted = f"{chosen.module}.{target}" if depth == 1 else target
@@ -94,11 +86,10 @@ def _public_caller(
                 break
         if passing is None:
             return None
-        caller, argument, as_is, caller_params = passing
-        direct = direct and as_is
+        caller, argument, caller_params = passing
         public = _public_path(store, chosen, caller)
         if public is not None:
-            return public, argument, direct
+            return public, argument
         module = caller.file.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
         target, name = f"{module}.{caller.function}", argument
         position = caller_params.index(argument)
@@ -112,9 +103,9 @@ def _passed_argument(
     callee: str,
     parameter: tuple[str, int],
     caught: frozenset[str],
-) -> tuple[str, bool, list[str]] | None:
-    """(the caller's own argument passed as the parameter (its name and position), whether
-    as it is, the caller's parameters) for the call at the caller's line; None when there
+) -> tuple[str, list[str]] | None:
+    """(the caller's own argument passed as it is as the parameter (its name and
+    position), the caller's parameters) for the call at the caller's line; None when there
     is none, or the call sits in a `try` that catches the error (it goes no further)."""
     param, position = parameter
     text = store.file_text(chosen.version_id, caller.file)
@@ -143,32 +134,12 @@ def _passed_argument(
             value = node.args[position]
         if value is None or _caught_around(found, node, caught):
             continue
+        # A value computed from an argument is not followed: what a call made of it
+        # (`err = cudaMalloc(size)`, a limit read from the environment) is as often the
+        # machine's answer as the argument's shape, and the page would blame the argument.
         if isinstance(value, ast.Name) and value.id in own and not _reassigned(found, value.id):
-            return value.id, True, own
-        derived = _derived_from(found, value, own)
-        if derived is not None:
-            return derived, False, own
+            return value.id, own
     return None
-
-
-def _derived_from(function: ast.FunctionDef, value: ast.expr, own: list[str]) -> str | None:
-    """The one parameter a value is computed from, directly or through one local."""
-    names = _roots(ast.unparse(value))
-    assigns = [
-        (s.targets if isinstance(s, ast.Assign) else [s.target], s.value)
-        for s in ast.walk(function)
-        if isinstance(s, ast.Assign) or (isinstance(s, ast.AnnAssign) and s.value is not None)
-    ]
-    for _ in range(_MAX_DEPTH * 2):  # locals computed from locals: until none is added
-        before = len(names)
-        for targets, assigned in assigns:
-            bound = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-            if bound & names and assigned is not None:
-                names |= _roots(ast.unparse(assigned))
-        if len(names) == before:
-            break
-    roots = {n.split(".")[0] for n in names} & set(own)
-    return roots.pop() if len(roots) == 1 else None
 
 
 def _reassigned(function: ast.FunctionDef, name: str) -> bool:

@@ -162,8 +162,6 @@ def _solutions(facts: Facts) -> list[Solution]:
         if usual is not None:
             found.add(usual, 0)
     _add_input(found, open_conditions, facts)
-    if facts.entry_input is not None:
-        found.add(facts.entry_input, 0)  # before an internal function's own argument
     given = given_value_solution(facts) or class_body_solution(facts) or table_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(given, 1)
@@ -204,7 +202,10 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(loaded, 1)
     for solution in named_setting_solutions(facts):
         found.add(solution, 1)
-    _add_advice(found, facts)
+    advised = _add_advice(found, facts)
+    if facts.entry_input is not None:
+        # before an internal function's own argument; after what the message says to do
+        found.add(facts.entry_input, 2 if advised else 0)
     for solution in callee_advice_solutions(facts):
         found.add(solution, 1)
     for solution in selection_solutions(facts.stored):
@@ -510,7 +511,8 @@ def _add_except(found: _Collector, facts: Facts) -> None:
         )
 
 
-def _add_advice(found: _Collector, facts: Facts) -> None:
+def _add_advice(found: _Collector, facts: Facts) -> bool:
+    """Add what the message (or the handler's note) says to do; whether it says any."""
     message = facts.stored.site.message
     named = {s.solution.knob for s in found.items if s.solution.knob}
     said = [message_advice(message.text if message is not None else None)]
@@ -536,6 +538,7 @@ def _add_advice(found: _Collector, facts: Facts) -> None:
             change = suggested_call(advice.suggested, facts)
         fix = code_advice_fix(advice.text, facts) if change is None else None
         found.add(Solution(text=advice.solution, kind=advice.kind, change=change, fix=fix), 1)
+    return any(said)
 
 
 class _Inline(ast.NodeTransformer):
