@@ -344,6 +344,10 @@ class CallSite(msgspec.Struct, frozen=True, gc=False):
     # False when the guard was not read (a call in a body the skeleton blanked, after a
     # branch): no conditions then means "unknown", not "none".
     guard_known: bool = True
+    # the arguments given as names: (the keyword, or the position among the call's own
+    # arguments, as text; the name passed, or what a local passed was surely assigned; the
+    # position of the calling function's parameter passed on as it is, else -1)
+    passes: tuple[tuple[str, str, int], ...] = ()
 
 
 class PropertyFact(msgspec.Struct, frozen=True, gc=False):
@@ -547,6 +551,9 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     defs: tuple[str, ...] = ()  # module-level function names
     returns: dict[str, str] = {}  # function qualname → the class its return is annotated as
     params: dict[str, dict[str, str]] = {}  # method qualname → parameter → its annotated class
+    # a validator method (pydantic's `@field_validator("cache_dtype")`) → the fields whose
+    # value its first parameter is
+    validators: dict[str, tuple[str, ...]] = {}
     call_sites: tuple[CallSite, ...] = ()
     properties: tuple[PropertyFact, ...] = ()
     env_reads: tuple[EnvRead, ...] = ()
