@@ -120,6 +120,24 @@ LAB = {
                 raise ValueError("not on this platform")
             return n
         """,
+    "lab/fwd.py": """
+        import cutlass
+        from cutlass import const_expr
+
+        try:
+            import cutlass.utils.rubin_helpers as rubin_utils
+        except ModuleNotFoundError as error:
+            if error.name != "cutlass.utils.rubin_helpers":
+                raise
+            rubin_utils = None
+
+
+        class Forward:
+            def __call__(self, q):
+                if const_expr((self.qk_fp8 or self.pv_fp8) and rubin_utils is None):
+                    raise RuntimeError("Rubin FP8 needs a build with rubin_helpers")
+                return q
+        """,
     "lab/requests.py": """
         class CompletionRequest:
             @classmethod
@@ -267,3 +285,14 @@ def test_one_part_on_the_machine_of_a_conjunction_is_a_way_out(lab: Store) -> No
 def test_a_test_that_only_chose_the_wording_is_no_way_out(lab: Store) -> None:
     page = page_of(lab, "'default' must be a list when 'nargs' != 1.")
     assert not any("multiple" in s.text for s in page.solutions)
+
+
+def test_an_optional_import_bound_by_its_own_import_in_a_wrapped_test(lab: Store) -> None:
+    # `except ModuleNotFoundError` re-raising for other modules, the name bound by the
+    # import itself (`import a.b as name`), and the test inside `const_expr(... and ...)`
+    kind, text = first(page_of(lab, "Rubin FP8 needs a build with rubin_helpers"))
+    assert kind == "environment"
+    assert text.startswith(
+        "Install the package that provides the module `cutlass` (`rubin_utils` is unset here: "
+        "importing `cutlass.utils.rubin_helpers` failed)"
+    )

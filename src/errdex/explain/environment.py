@@ -32,6 +32,8 @@ _IS_PLATFORM = {
 }
 # What reads the device's compute capability, as written before a comparison.
 _DEVICE_CAPABILITY = re.compile(r"\bget_device_capability\(\)(?:\.to_int\(\)|\[0\])?$")
+# calls whose value is their one argument's truth
+_PASS_THROUGH = frozenset({"bool", "const_expr", "constexpr"})
 _SYS_PLATFORMS = {"win32": "Windows", "linux": "Linux", "darwin": "macOS", "cygwin": "Cygwin"}
 
 
@@ -44,7 +46,7 @@ def package_solution(condition: ConditionView, knobs: list[Knob]) -> tuple[str, 
     for knob in knobs:
         if knob.kind != KnobKind.PACKAGE or not knob.behind or not knob.same_value:
             continue
-        if _missing(node, knob.behind):
+        if any(_missing(part, knob.behind) for part in _all_of(node)):
             tops = list(dict.fromkeys(m.strip().split(".")[0] for m in knob.name.split(",")))
             modules = ", ".join(code(t) for t in tops)
             text = (
@@ -168,6 +170,22 @@ def _capability(node: ast.expr) -> str | None:
         if isinstance(major, int) and isinstance(minor, int):
             return f"{major}.{minor}"
     return None
+
+
+def _all_of(node: ast.expr) -> list[ast.expr]:
+    """The condition and, when it is `a and b`, each part (every one holds on the path),
+    seen through a wrapper that hands its one argument's truth on (`bool(x)`, the DSL's
+    `const_expr(x)` that only evaluates `x` at compile time)."""
+    while (
+        isinstance(node, ast.Call)
+        and len(node.args) == 1
+        and not node.keywords
+        and (_text(node.func) or "").rsplit(".", 1)[-1] in _PASS_THROUGH
+    ):
+        node = node.args[0]
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+        return [node, *(p for v in node.values for p in _all_of(v))]
+    return [node]
 
 
 def _missing(node: ast.expr, name: str) -> bool:
