@@ -35,12 +35,16 @@ from errdex.explain.environment import package_solution, platform_solution
 from errdex.explain.fix_forms import change_fix, setting_fix
 from errdex.explain.given_values import given_value_solution
 from errdex.explain.handler_notes import INTERPRETER_VARIABLES, handler_notes
+from errdex.explain.hooks import hook_solution
 from errdex.explain.inputs import Given, input_action
+from errdex.explain.instances import instance_action
 from errdex.explain.iterated import iterated_solution
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.left_out import left_out_solution
+from errdex.explain.mode_exits import mode_exits
 from errdex.explain.name_clash import name_clash_solution
 from errdex.explain.named_settings import named_setting_solutions
+from errdex.explain.other_object import other_object_solution
 from errdex.explain.override_warning import warned_sentence
 from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
@@ -161,6 +165,9 @@ def _solutions(facts: Facts) -> list[Solution]:
         if usual is not None:
             found.add(usual, 0)
     _add_input(found, open_conditions, facts)
+    made = other_object_solution(open_conditions, facts)
+    if made is not None:
+        found.add(made, 2)
     given = given_value_solution(facts) or class_body_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(given, 1)
@@ -204,6 +211,9 @@ def _solutions(facts: Facts) -> list[Solution]:
     _add_advice(found, facts)
     for solution in callee_advice_solutions(facts):
         found.add(solution, 1)
+    hook = hook_solution(facts)
+    if hook is not None:
+        found.add(hook, 1)
     for solution in selection_solutions(facts.stored):
         found.add(solution, _SELECTION_TIER)
     kept = []
@@ -345,8 +355,14 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
         for condition in reversed(group):
             check = merged.get(condition.line, condition)
             given = input_action(check, facts) or input_action(expanded(check, facts), facts)
+            given = given or instance_action(check, facts)
             if given is not None:
                 found.add(_input_solution(given, condition), 1)
+                # the author's mode that does the work another way, after the check's input
+                for mode in mode_exits(exits, facts) if group is checks else []:
+                    other = input_action(mode, facts)
+                    if other is not None:
+                        found.add(_input_solution(other, mode), 2)
                 return
     for condition in reversed(checks):
         called = setter_action(condition, facts)
