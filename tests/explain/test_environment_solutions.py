@@ -30,6 +30,17 @@ LAB = {
             import lab._native as native
         except ImportError:
             native = None
+
+        try:
+            import cProfile
+        except ImportError:
+            cProfile = None
+
+
+        def profile(fn):
+            if cProfile is None:
+                raise RuntimeError("cProfile is not available")
+            return cProfile.run(fn)
         """,
     "lab/platforms.py": """
         import torch
@@ -137,6 +148,38 @@ LAB = {
                 if const_expr((self.qk_fp8 or self.pv_fp8) and rubin_utils is None):
                     raise RuntimeError("Rubin FP8 needs a build with rubin_helpers")
                 return q
+        """,
+    "lab/gate.py": """
+        try:
+            from gatelib.norm import sigmoid_gate as gate
+            from gatelib.norm import supports_gate
+        except ImportError:
+            gate = None
+
+            def supports_gate(*args):
+                return False
+
+
+        class Attention:
+            def __init__(self, fuse):
+                self.use_gate = fuse and supports_gate(fuse)
+
+            def forward(self, x):
+                if self.use_gate:
+                    assert gate is not None, "the gate kernel is missing"
+                    x = gate(x)
+                return x
+
+
+        def norm(x, out=None):
+            if gate is not None and out is None:
+                return gate(x)
+            if out is None:
+                y = x
+            else:
+                y = out
+                assert y.is_contiguous(), "out must be contiguous"
+            return y
         """,
     "lab/requests.py": """
         class CompletionRequest:
@@ -296,3 +339,20 @@ def test_an_optional_import_bound_by_its_own_import_in_a_wrapped_test(lab: Store
         "Install the package that provides the module `cutlass` (`rubin_utils` is unset here: "
         "importing `cutlass.utils.rubin_helpers` failed)"
     )
+
+
+def test_an_assert_under_a_stub_the_failed_import_defined_asks_for_no_package(lab: Store) -> None:
+    # `use_gate` is true only when the stub is replaced by the package: the assert narrows
+    page = page_of(lab, "the gate kernel is missing")
+    assert not any(s.text.startswith("Install") for s in page.solutions)
+
+
+def test_a_package_among_either_part_the_path_holds_is_no_way_out(lab: Store) -> None:
+    # the exit also needs `out is None`, and the assert is on the `out` given
+    page = page_of(lab, "out must be contiguous")
+    assert not any(s.text.startswith("Install") for s in page.solutions)
+
+
+def test_a_standard_module_left_out_asks_for_a_python_build(lab: Store) -> None:
+    _, text = first(page_of(lab, "cProfile is not available"))
+    assert text.startswith("Use a Python build that includes the standard module `cProfile`")

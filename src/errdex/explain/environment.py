@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
@@ -46,14 +47,16 @@ def package_solution(condition: ConditionView, knobs: list[Knob]) -> tuple[str, 
     for knob in knobs:
         if knob.kind != KnobKind.PACKAGE or not knob.behind or not knob.same_value:
             continue
-        if any(_missing(part, knob.behind) for part in _all_of(node)):
+        if any(_missing(part, knob.behind) for part in all_of(node)):
             tops = list(dict.fromkeys(m.strip().split(".")[0] for m in knob.name.split(",")))
             modules = ", ".join(code(t) for t in tops)
-            text = (
-                f"Install the package that provides the module {modules}"
-                if len(tops) == 1
-                else f"Install the packages that provide the modules {modules}"
-            )
+            if all(t in sys.stdlib_module_names for t in tops):
+                # a standard module a Python build left out (`cProfile` on some builds)
+                text = f"Use a Python build that includes the standard module {modules}"
+            elif len(tops) == 1:
+                text = f"Install the package that provides the module {modules}"
+            else:
+                text = f"Install the packages that provide the modules {modules}"
             text += f" ({code(knob.behind)} is unset here: importing {code(knob.name)} failed)"
             return text, knob
     return None
@@ -172,7 +175,7 @@ def _capability(node: ast.expr) -> str | None:
     return None
 
 
-def _all_of(node: ast.expr) -> list[ast.expr]:
+def all_of(node: ast.expr) -> list[ast.expr]:
     """The condition and, when it is `a and b`, each part (every one holds on the path),
     seen through a wrapper that hands its one argument's truth on (`bool(x)`, the DSL's
     `const_expr(x)` that only evaluates `x` at compile time)."""
@@ -184,7 +187,7 @@ def _all_of(node: ast.expr) -> list[ast.expr]:
     ):
         node = node.args[0]
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
-        return [node, *(p for v in node.values for p in _all_of(v))]
+        return [node, *(p for v in node.values for p in all_of(v))]
     return [node]
 
 

@@ -50,6 +50,11 @@ _PYTHON_DUNDERS = frozenset(
         "__index__",
         "__missing__",
         "__length_hint__",
+        "__getattr__",
+        "__copy__",
+        "__deepcopy__",
+        "__getstate__",
+        "__setstate__",
         "__origin__",
         "__args__",
         "__parameters__",
@@ -75,7 +80,12 @@ def hook_solution(facts: Facts) -> Solution | None:
         return None
     line = facts.stored.site.line
     tested = {(c.line, name) for c in facts.held for name in _names(c.text) if c.line < line}
+    params = {a.arg for a in [*function.args.posonlyargs, *function.args.args]}
     for hook, owner, at, given in _hooks(function, line):
+        if not owner.isidentifier() or owner in ("self", "cls") or owner[:1].isupper():
+            continue  # a class or module of the code itself: not the user's type
+        if owner not in params and not _bound_from(function, owner, params):
+            continue
         later = sorted(n for (where, n) in tested if where > at and n in given)
         if not later:
             continue
@@ -114,6 +124,21 @@ def _hooks(function: ast.FunctionDef, line: int) -> list[tuple[str, str, int, se
         if given:
             out.append((hook[0], hook[1], node.lineno, given))
     return out
+
+
+def _bound_from(function: ast.FunctionDef, name: str, params: set[str]) -> bool:
+    """Whether the function assigns `name` from one of its parameters (`field_type =
+    field.type_`)."""
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
+        ):
+            root = node.value
+            while isinstance(root, ast.Attribute | ast.Subscript):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in params:
+                return True
+    return False
 
 
 def _called_hook(call: ast.Call, bound: dict[str, tuple[str, str]]) -> tuple[str, str] | None:

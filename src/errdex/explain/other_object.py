@@ -4,10 +4,12 @@ of an argument whose class, defined in the same file, set it from its own keywor
 click's `_check_multicommand(base_command: "MultiCommand", ...)` raises when
 `base_command.chain` is true and a group is added under it; `MultiCommand.__init__` sets
 `self.chain = chain` from its keyword (`False` by default): the author's way out is to make
-the group without `chain=True`. Taken for a part of a condition on the path that an
-attribute alone decides (`base_command.chain`, `not base_command.chain`), when the argument
-is annotated with a public class of the same file whose `__init__` assigns the attribute
-its keyword as it is.
+the group without `chain=True`. Taken for a part of an earlier exit's condition on the
+path that an attribute alone decides (`base_command.chain` true, where the exit returns
+when it is false), when the argument is annotated with a public class of the same file
+whose `__init__` assigns the attribute its keyword as it is, off by default: the way out
+is to leave out the mode the user turned on. Turning a mode on, or a default one off, is
+not offered: it changes what the program does (click's `resilient_parsing`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import ast
 from errdex.explain.context import Facts, function_at
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
+from errdex.facts import ConditionKind
 
 __all__ = ["other_object_solution"]
 
@@ -36,6 +39,9 @@ def other_object_solution(conditions: list[ConditionView], facts: Facts) -> Solu
         return None
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     for condition in reversed(conditions):
+        if condition.kind != ConditionKind.EARLY_EXIT:
+            continue  # a check that returns when the mode is off; an `if` around the work
+            # under the mode (a pool's pre-ping) is what the mode does, not a check of it
         for part, truthy in _attribute_parts(condition.text):
             owner, _, attr = part.partition(".")
             cls = classes.get(typed.get(owner, ""))
@@ -45,17 +51,12 @@ def other_object_solution(conditions: list[ConditionView], facts: Facts) -> Solu
             if keyword is None:
                 continue
             param, default = keyword
-            if truthy and default in _FALSE:
-                how = (
-                    f"without {code(param + '=True')} (leave {code(param)} out: it is "
-                    f"{code(default)} by default)"
-                )
-            elif truthy:
-                how = f"with {code(param + '=False')}"
-            elif default in _FALSE:
-                how = f"with {code(param + '=True')}"
-            else:
-                continue  # on by default: leaving it out is what the user did already
+            if not truthy or default not in _FALSE:
+                continue  # turning a mode on (or a default off) is a change of design
+            how = (
+                f"without {code(param + '=True')} (leave {code(param)} out: it is "
+                f"{code(default)} by default)"
+            )
             return Solution(
                 text=(
                     f"If you made the {code(cls.name)}: make it {how}; the check at line "

@@ -44,6 +44,7 @@ from errdex.explain.left_out import left_out_solution
 from errdex.explain.mode_exits import mode_exits
 from errdex.explain.name_clash import name_clash_solution
 from errdex.explain.named_settings import named_setting_solutions
+from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import other_object_solution
 from errdex.explain.override_warning import warned_sentence
 from errdex.explain.overrides import override_solution
@@ -411,7 +412,7 @@ def _add_environment(found: _Collector, conditions: list[ConditionView], facts: 
         also = ""
         if package is None:
             package, also = _package_among_either(condition, facts)
-        if package is not None:
+        if package is not None and not needed_already(facts, package[1].behind or ""):
             text, knob = package
             found.add(
                 Solution(
@@ -443,6 +444,8 @@ def _package_among_either(
     parts = [
         msgspec.structs.replace(condition, text=ast.unparse(v), plain=None) for v in node.values
     ]
+    if {p.text for p in parts} & {c.text for c in facts.held if c.line != condition.line}:
+        return None, ""  # a part the path holds elsewhere cannot be made false
     for index, part in enumerate(parts):
         package = package_solution(part, facts.knobs)
         if package is None:
