@@ -147,3 +147,35 @@ def real_click_traceback() -> str:
 # Site-free functions enough for a file to get a skeleton (`extract.skeleton`): a test puts
 # its own code after them and sees what the skeleton does to it.
 QUIET_FUNCTIONS = "\n".join(f"def quiet_{i}(x):\n    return x + {i}\n" for i in range(600))
+
+
+# vllm's shape of a backend setting: `--attention-config` takes a JSON object of
+# `AttentionConfig`'s fields, and `--attention-backend`, whose field defaults to
+# `AttentionConfig.backend`, writes that field when given.
+BACKEND_ARGS = """
+    from dataclasses import dataclass
+
+
+    @dataclass
+    class AttentionConfig:
+        backend: str | None = None
+        \"\"\"The attention backend to use.\"\"\"
+
+
+    @dataclass
+    class SchedulerConfig:
+        max_batch: int = 8
+        \"\"\"The most items one batch holds.\"\"\"
+
+
+    @dataclass
+    class EngineArgs:
+        attention_config: AttentionConfig | None = None
+        attention_backend: str | None = AttentionConfig.backend
+        max_batch: int = 8
+
+        def add_cli_args(parser):
+            parser.add_argument("--attention-config", type=str)
+            parser.add_argument("--attention-backend", type=str)
+            parser.add_argument("--max-batch", type=int)
+    """

@@ -344,6 +344,10 @@ class CallSite(msgspec.Struct, frozen=True, gc=False):
     # False when the guard was not read (a call in a body the skeleton blanked, after a
     # branch): no conditions then means "unknown", not "none".
     guard_known: bool = True
+    # the arguments given as names: (the keyword, or the position among the call's own
+    # arguments, as text; the name passed, or what a local passed was surely assigned; the
+    # position of the calling function's parameter passed on as it is, else -1)
+    passes: tuple[tuple[str, str, int], ...] = ()
 
 
 class PropertyFact(msgspec.Struct, frozen=True, gc=False):

@@ -88,6 +88,12 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # `behind` is true only when this setting is, and others with it (a function returning
     # `envs.A and envs.B`): turning it off makes `behind` false; on, it is not enough
     conjunct: bool = False
+    # for a JSON-valued flag behind a name that holds one field of its object as it is (a
+    # parameter given `attention_config.backend`): that field (`backend`)
+    json_key: str | None = None
+    # for a parameter of the site's function: the functions that pass the setting's value
+    # in, nearest first (`_cached_get_attn_backend`, `get_attn_backend`)
+    passed_by: tuple[str, ...] = ()
 
 
 # How `KnobLink.via` names a property the knob is read through: written by the linker,

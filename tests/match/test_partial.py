@@ -379,3 +379,27 @@ def test_a_message_a_test_holds_whole_and_the_package_in_two_literals_is_the_pac
                                       " this week"),)
     )  # fmt: skip
     assert needed_files(package, evidence) == {"shop/stock.py"}
+
+
+def test_a_message_kept_in_a_constant_needs_where_the_file_raises_it() -> None:
+    package = {
+        **PACKAGE,
+        "shop/reader.py": (
+            b"_version_error = (\n"
+            b"    'This is not a valid shop file or one from a version the shop does '\n"
+            b"    'not read (detected: {version}).'\n"
+            b")\n"
+            b"class Reader:\n"
+            b"    def header(self, version):\n"
+            b"        if version > 3:\n"
+            b"            raise ValueError(_version_error.format(version=version))\n"
+        ),
+    }
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception=None, message="This is not a valid shop file or one"
+                              " from a version the shop does not read (detected: 9)."),)
+    )  # fmt: skip
+    parts = needed_parts(package, evidence)
+    assert parts is not None
+    need = parts["shop/reader.py"]
+    assert need is not None and 8 in need.lines  # the raise, not only the constant

@@ -100,6 +100,9 @@ def _knob_action(
         return None  # the message names it: it decides no condition
     if knob.sets is not None:
         return _set_action(node, knob)
+    if knob.json_key is not None:
+        # the name holds one field of the flag's JSON: that field, or nothing
+        return _json_field_action(node, knob) if knob.kind == KnobKind.FLAG else None
     shape = _shape(node, knob.behind)
     if shape is not None and _positive_count(shape):
         return None  # `n > 0`: none of a thing is no setting to ask for
@@ -456,19 +459,26 @@ def _json_valued(knob: Knob) -> bool:
 
 
 def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
-    """`config.field` tested against a literal, where `config` is a JSON-valued flag: the
-    field to put in the flag's JSON, with the value that avoids the site."""
+    """`config.field` tested against a literal, where `config` is a JSON-valued flag (or
+    a name holding that field, `Knob.json_key`): the field to put in the flag's JSON, with
+    the value that avoids the site."""
     if knob.behind is None or not _json_valued(knob):
         return None
     prefix = knob.behind + "."
-    fields = [
-        n[len(prefix) :]
-        for n in _names(node)
-        if n.startswith(prefix) and n[len(prefix) :].isidentifier()
-    ]
+    fields = (
+        [(knob.json_key, knob.behind)]
+        if knob.json_key is not None
+        else [
+            (n[len(prefix) :], n)
+            for n in _names(node)
+            if n.startswith(prefix) and n[len(prefix) :].isidentifier()
+        ]
+    )
     instead = dict(knob.json_fields)
-    for attr in fields:
-        shape = _shape(node, prefix + attr)
+    for attr, name in fields:
+        shape = _shape(node, name)
+        if knob.json_key is not None and shape is not None and shape.op in ("true", "false"):
+            continue  # what type the field is is not known here: no `false` for a name
         # a property or method is no key of the object: the field it returns, or nothing
         field = instead.get(attr, attr)
         if shape is None or not field:

@@ -90,6 +90,12 @@ class Knob(msgspec.Struct, kw_only=True):
     json_set_by: tuple[tuple[str, str, str, str], ...] = ()
     # `behind` is true only when this setting and others are (`envs.A and envs.B`)
     conjunct: bool = False
+    # for a JSON-valued flag behind a name that holds one field of its object as it is (a
+    # parameter given `attention_config.backend`): that field (`backend`)
+    json_key: str | None = None
+    # for a parameter of the site's function: the functions that pass the setting's value
+    # in, nearest first (`_cached_get_attn_backend`, `get_attn_backend`)
+    passed_by: tuple[str, ...] = ()
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).

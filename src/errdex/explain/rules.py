@@ -187,6 +187,8 @@ def when_it_happens(facts: Facts) -> WhenItHappens:
                 )
             continue
         via = f" (through the {knob.via})" if knob.via and knob.via.startswith("property") else ""
+        if knob.passed_by:
+            via = f" (passed in by {', from '.join(code(f) for f in knob.passed_by)})"
         situations.append(f"{behind} depends on the {kind} {code(knob.name)}{via}.")
     situations = situations[:_MAX_SITUATIONS]
     for test in facts.tests[:2]:

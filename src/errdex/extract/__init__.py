@@ -33,7 +33,7 @@ from errdex.facts import CallSite, FileFacts, SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "60-value-accessors-and"
+EXTRACTOR_VERSION = "61-passed-arguments"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -187,7 +187,10 @@ def _call_sites(
     definitions = walker.definitions
     classes = {c.qualname for c in definitions.classes}
     methods = {m for c in definitions.classes for m in c.methods}
-    keep = CallFilter(set(definitions.defs), classes, methods, imports)
+    # a name a function imports itself is as good a receiver as a module's import, for
+    # a call that passes names on (`current_platform.get_attn_backend_cls(backend)`)
+    local = {name: name for name in walker.calls.local_imports if name not in imports}
+    keep = CallFilter(set(definitions.defs), classes, methods, imports, local)
     found = walker.calls.call_sites(keep)
     if reduced is None:
         return found

@@ -39,14 +39,23 @@ class CallFilter:
     """Whether a call can reach a function of the codebase: its own defs and imports."""
 
     def __init__(
-        self, defs: set[str], classes: set[str], methods: set[str], imports: Mapping[str, str]
+        self,
+        defs: set[str],
+        classes: set[str],
+        methods: set[str],
+        imports: Mapping[str, str],
+        local_imports: Mapping[str, str] | None = None,
     ) -> None:
         self.defs = defs
         self.classes = classes
         self.methods = methods
         self.imports = imports
+        # names imported inside a function: kept only for a call passing names on
+        self.local_imports = local_imports or {}
 
     def __call__(self, call: CallSite) -> bool:
+        if call.passes and call.receiver in self.local_imports:
+            return not call.callee.startswith("__")
         return self.accepts(call.callee, call.receiver)
 
     def accepts(self, callee: str, receiver: str | None) -> bool:

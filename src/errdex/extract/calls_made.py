@@ -11,6 +11,7 @@ from collections.abc import Callable
 import msgspec
 
 from errdex.extract.calls import call_target, expected_errors
+from errdex.extract.conditions import dotted_name
 from errdex.extract.scope import Scope, Step, literal_defaults
 from errdex.extract.shapes import (
     MESSAGE_PARAMS,
@@ -23,6 +24,7 @@ from errdex.extract.shapes import (
 from errdex.extract.walk_state import WalkState
 from errdex.facts import CallFact, CallSite, MessageTemplate, TestRef
 
+_MAX_PASSED = 8  # arguments of one call read for `CallSite.passes`
 # An argument (its position among a call's recorded arguments) and the messages a local
 # passed in it may hold, each with its path.
 Chosen = tuple[int, list[tuple[MessageTemplate, tuple[Step, ...]]]]
@@ -37,6 +39,8 @@ class CallRecorder:
         self.tests: list[TestRef] = []
         # Each call with its path: its guard is worked out only for the calls kept.
         self._pending: list[tuple[CallSite, tuple[Step, ...]]] = []
+        # names a function imports itself (`CallRecorder.imported_here`)
+        self.local_imports: set[str] = set()
 
     def expecting(self, stmt: ast.With | ast.AsyncWith, scope: Scope) -> None:
         """A `with` in a function: `pytest.raises(X, match=...)` and the like."""
@@ -49,9 +53,45 @@ class CallRecorder:
         if target is None:
             return
         callee, receiver = target
-        self._pending.append(
-            (CallSite(callee, receiver, stmt.lineno, scope.qualname, scope.class_name), path)
-        )
+        site = CallSite(callee, receiver, stmt.lineno, scope.qualname, scope.class_name)
+        passes = self._passes(call, scope, stmt.lineno)
+        if passes:
+            site = msgspec.structs.replace(site, passes=passes)
+        self._pending.append((site, path))
+
+    def imported_here(self, stmt: ast.ImportFrom, scope: Scope) -> None:
+        """A `from module import name` inside a function: a call of a method of that name
+        may reach the codebase (`from pkg.platforms import current_platform`)."""
+        if scope.is_function:
+            self.local_imports.update(alias.asname or alias.name for alias in stmt.names)
+
+    def _passes(self, call: ast.Call, scope: Scope, line: int) -> tuple[tuple[str, str, int], ...]:
+        """The arguments a call gives as names (`CallSite.passes`): where a parameter of
+        the callee takes its value from, for the linker to follow to a setting."""
+        given = [(str(at), arg) for at, arg in enumerate(call.args)]
+        given.extend((k.arg or "**", k.value) for k in call.keywords)
+        own = [p for p in scope.params if p not in OWN_OBJECT]
+        out: list[tuple[str, str, int]] = []
+        for key, arg in given[:_MAX_PASSED]:
+            if isinstance(arg, ast.Starred):
+                key = "*"
+            name = dotted_name(arg) if isinstance(arg, ast.Name | ast.Attribute) else None
+            if name is None or key in ("*", "**"):
+                # something else: the linker must know the call gives it, not a setting
+                out.append((key, "", -1))
+                continue
+            if isinstance(arg, ast.Name) and name in own:
+                out.append((key, name, own.index(name)))
+                continue
+            if isinstance(arg, ast.Name) and scope.is_function:
+                # a local: what it surely holds here, when that is a name itself
+                assigned = self.state.last_assignment(name, scope, line)
+                value = assigned[1] if assigned is not None else None
+                name = dotted_name(value) if isinstance(value, ast.Name | ast.Attribute) else ""
+            out.append((key, name or "", -1))
+        if len(given) > _MAX_PASSED:
+            out.append(("*", "", -1))  # the rest is not read: any parameter may be in it
+        return tuple(out)
 
     def _message_like(self, node: ast.expr) -> bool:
         """Whether an argument may be a raising helper's message: text, or the name of

@@ -345,7 +345,10 @@ class Walker:
         """Statements that hold no site, call or assignment the recorders follow."""
 
     _Pass = _Break = _Continue = _no_facts
-    _Import = _ImportFrom = _Global = _Nonlocal = _Delete = _TypeAlias = _no_facts
+    _Import = _Global = _Nonlocal = _Delete = _TypeAlias = _no_facts
+
+    def _ImportFrom(self, stmt: ast.ImportFrom, scope: Scope, path: tuple[Step, ...]) -> None:
+        self.calls.imported_here(stmt, scope)
 
     def _unknown(self, stmt: ast.stmt, scope: Scope, path: tuple[Step, ...]) -> None:
         if os.environ.get(ERROR_UNKNOWN_ENV) == "1":

@@ -21,6 +21,7 @@ MAX_DEPTH = 3
 MAX_PER_LEVEL = 4  # callers kept for each function on the way up
 MAX_CALLERS = 10
 _CONSTRUCTORS = ("__init__", "__post_init__")
+_MAX_FAMILY = 16  # classes defining one method name, for a call whose receiver is unknown
 
 
 class CallerIndex:
@@ -30,6 +31,10 @@ class CallerIndex:
         self._names = names
         self._by_target: dict[Target, list[tuple[CallSite, FileFacts]]] = defaultdict(list)
         self._memo: dict[Target, tuple[CallerLink, ...]] = {}
+        # calls passing names on whose receiver no import resolves (a module-level object
+        # chosen at run time: `current_platform.get_attn_backend_cls(backend)`), by method
+        self._unresolved: dict[str, list[tuple[CallSite, FileFacts]]] = defaultdict(list)
+        self._families: dict[str, set[str] | None] = {}
         for facts in files:
             if facts.error is not None:
                 continue
@@ -42,6 +47,8 @@ class CallerIndex:
                     targets = reached[key] = self._resolve(call, facts)
                 for target in targets:
                     self._by_target[target].append((call, facts))
+                if not targets and call.passes and call.receiver not in (None, *OWN_OBJECT):
+                    self._unresolved[call.callee].append((call, facts))
 
     def callers(self, module: str, function: str) -> tuple[CallerLink, ...]:
         """Callers of `module.function`, nearest first, each level's guards kept."""
@@ -61,6 +68,38 @@ class CallerIndex:
             if call.function != "<module>"
         )
         return list(found)
+
+    def passing_calls(self, module: str, function: str) -> list[tuple[CallSite, FileFacts]]:
+        """The calls of `module.function`: those resolved to it, and
+        for a method, those of an object no import resolves when every class of the
+        version defining a method of that name is the one class defining it first or a
+        subclass of it (the platforms of one base): the call reaches one of them."""
+        found = list(self._by_target.get((module, function), []))
+        owner, _, method = function.rpartition(".")
+        unresolved = self._unresolved.get(method) if owner else None
+        if unresolved and f"{module}.{owner}" in (self._family(method) or ()):
+            found.extend(unresolved)
+        return found
+
+    def _family(self, method: str) -> set[str] | None:
+        """The classes defining `method` when one of them is a base of all the others."""
+        if method in self._families:
+            return self._families[method]
+        definers = [c for c in self._names.classes.values() if method in c.fact.methods]
+        family: set[str] | None = None
+        if 1 <= len(definers) <= _MAX_FAMILY and not method.startswith("__"):
+            qualified = {f"{c.file.module}.{c.fact.qualname}" for c in definers}
+            lines = {
+                f"{c.file.module}.{c.fact.qualname}": {
+                    f"{b.file.module}.{b.fact.qualname}"
+                    for b in self._names.class_and_bases(c.file, c.fact.qualname)
+                }
+                for c in definers
+            }
+            if any(all(root in line for line in lines.values()) for root in qualified):
+                family = qualified
+        self._families[method] = family
+        return family
 
     def _walk(self, start: Target) -> tuple[CallerLink, ...]:
         out: list[CallerLink] = []

@@ -121,6 +121,19 @@ class FlagIndex:
             for qualname, doc in self._field_docs.get(attr, ())
         )
 
+    def flags_defaulting_to(self, owner: str, attr: str) -> list[KnobLink]:
+        """The flags of an arguments class's fields that default to another class's field
+        (`attention_backend: ... = AttentionConfig.backend`): each writes that field when
+        given, beside the JSON-valued flag of the object (`--attention-config`)."""
+        wanted = f"{DOC_OF}{owner}.{attr}"
+        out: list[KnobLink] = []
+        for field, docs in self._field_docs.items():
+            if any(doc == wanted and _ARGS_CLASS.search(cls) for cls, doc in docs):
+                found = self.field_flag(field)
+                if found is not None:
+                    out.append(found)
+        return out
+
     def field_flag(self, name: str) -> KnobLink | None:
         """The flag that sets the field `name` of an arguments class (`EngineArgs`), or that
         argparse declares with that destination: how a user gives a value a field of that

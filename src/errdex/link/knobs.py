@@ -55,7 +55,7 @@ class KnobIndex:
                 continue
             for attr_set in facts.attr_sets:
                 self._sets.setdefault(attr_set.attr, []).append((attr_set, facts))
-                receiver = _receiver(attr_set.target, attr_set.class_name)
+                receiver = receiver_name(attr_set.target, attr_set.class_name)
                 self._sets_of.setdefault(receiver, []).append((attr_set, facts))
             for prop in facts.properties:
                 self._properties[(facts.module, prop.qualname)] = (prop, facts)
@@ -111,12 +111,19 @@ class KnobIndex:
             for k in list(unique.values())[:_MAX_KNOBS]
         ]
 
+    def resolve(self, dotted: str, facts: FileFacts, class_name: str | None) -> list[KnobLink]:
+        """The knobs behind one name as a function of `facts` reads it, with no local."""
+        return [
+            self._json_overrides(self._documented(k, class_name))
+            for k in self._resolve(dotted, facts, class_name, {}, depth=1)
+        ]
+
     def _json_overrides(self, knob: KnobLink) -> KnobLink:
         """A JSON-valued flag with the plain flags that write a field of its object when
         given (`if self.enable_return_routed_experts: self.aux_output_config.
         enable_return_routed_experts = True`): the JSON's value for that field is then not
         what the program runs with."""
-        if knob.kind != KnobKind.FLAG or not _whole_object(knob.value_type):
+        if knob.kind != KnobKind.FLAG or not whole_object(knob.value_type):
             return knob
         found: list[tuple[str, str, str, str]] = []
         receiver = knob.behind.rsplit(".", 1)[-1]
@@ -226,7 +233,7 @@ class KnobIndex:
             and knob.sets is None
             and knob.behind == value
             and not knob.json_fields
-            and not _whole_object(knob.value_type)
+            and not whole_object(knob.value_type)
             and (knob.kind != KnobKind.FLAG or self.flags.declares(*_last_two(value)))
         ]
 
@@ -235,11 +242,11 @@ class KnobIndex:
         version: `cudagraph_mode` is set to `NONE` when `self.model_config.enforce_eager`,
         which `--enforce-eager` sets."""
         out: list[KnobLink] = []
-        receiver = _receiver(dotted, class_name)
+        receiver = receiver_name(dotted, class_name)
         sets = [
             (found, where)
             for found, where in self._sets.get(dotted.rsplit(".", 1)[-1], ())
-            if _receiver(found.target, found.class_name) == receiver
+            if receiver_name(found.target, found.class_name) == receiver
         ]
         for found, where in sets[:_MAX_SETS_PER_ATTR]:
             guard = parse_expression(found.guard)
@@ -364,13 +371,13 @@ def _last_two(dotted: str) -> tuple[str, str]:
     return (parts[-2] if len(parts) >= 2 else "", parts[-1])
 
 
-def _whole_object(declared: str | None) -> bool:
+def whole_object(declared: str | None) -> bool:
     """A field declared as a configuration class or a dict: its flag takes a JSON object."""
     declared = declared or ""
     return "Config" in declared or declared.startswith(("dict", "Dict"))
 
 
-def _receiver(dotted: str, class_name: str | None) -> str:
+def receiver_name(dotted: str, class_name: str | None) -> str:
     """What an attribute is of, by name: `compilation_config` for
     `self.compilation_config.mode`, and for `self.mode` in `CompilationConfig` too."""
     parts = dotted.split(".")

@@ -58,6 +58,20 @@ def key_terms(message: str) -> list[str]:
     return sorted(keys, key=len, reverse=True)[:_MAX_TERMS]
 
 
+def _keyed(
+    store: Store, message: str, project: str | None, version: str | None
+) -> list[StoredSite]:
+    """Sites with a text whose every written word the message holds, whatever its values
+    add: the words a placeholder stands for (`Missing {param_type}{hint}.` for `Missing
+    argument 'name'.`) are in no text, and may be the rarest of the message. Found by the
+    texts' keys (`key_word`). Ranking the texts of the keys costs more than the rest of most
+    lookups: asked for where the narrow round found no strong answer, and for printed
+    output, whose texts are composed."""
+    keyed = store.search_candidates(key_terms(message), project, version, limit=_KEYED)
+    words = set(term_tokens(message[:20_000])) if keyed else set()
+    return [site for site in keyed if _written_within(site, words)]
+
+
 def _written_within(stored: StoredSite, words: set[str]) -> bool:
     """Every written word of one of the site's texts is among `words` (the key found a
     text; only one the message holds whole can explain it)."""
@@ -92,12 +106,14 @@ def candidates(
     """Sites worth scoring: by the message's words, and at the frames' and hints' places.
 
     The first, narrow round asks for texts holding all of the message's three rarest words
-    (few, and nearly always the answer); the `wide` round, for texts holding any of them.
+    (few, and nearly always the answer); the `wide` round, for texts holding any of them,
+    and the texts whose written words the message holds whole (`_keyed`).
     `projects` are the store's project names, where a qualified class name may point.
     """
     terms = search_terms(evidence.message)
     if wide:
-        return store.search_candidates(terms, project, version, limit=_FTS_LIMIT) if terms else []
+        keyed = _keyed(store, evidence.message, project, version)
+        return keyed + store.search_candidates(terms, project, version, limit=_FTS_LIMIT)
     found: list[StoredSite] = []
     if terms:
         narrow = store.search_candidates(terms, project, version, limit=_FTS_LIMIT, rarest=3)
@@ -107,12 +123,10 @@ def candidates(
             # that no site's text holds: the words before the first value are the message's.
             narrow = store.search_candidates(head, project, version, limit=_FTS_LIMIT, rarest=3)
         found.extend(narrow)
-        # Texts whose every written word the message holds, whatever its values add: the
-        # words a placeholder stands for (`Missing {param_type}{hint}.`) are in no text.
-        keyed = store.search_candidates(key_terms(evidence.message), project, version, limit=_KEYED)
-        if keyed:
-            words = set(term_tokens(evidence.message[:20_000]))
-            found.extend(site for site in keyed if _written_within(site, words))
+        if evidence.boxed or evidence.exception == "Error":
+            # What a framework printed (`Error: ...`, a panel): composed away from the raise,
+            # where placeholders stand for what the framework fills in.
+            found.extend(_keyed(store, evidence.message, project, version))
     pasted = evidence.exception or ""
     short = pasted.rsplit(".", 1)[-1]
     qualified = "." in pasted and not pasted.startswith("builtins.")

@@ -3,14 +3,17 @@ sees of it): whole, cut short, or as a piece from inside it, remembered per look
 
 from __future__ import annotations
 
+import functools
+
 import msgspec
 
 from errdex.facts import MessageTemplate
-from errdex.linked_facts import ShownText
+from errdex.linked_facts import TRANSLATED, ShownText
 from errdex.match.evidence import ErrorEvidence
 from errdex.match.pattern import TemplateMatch, compile_template
 from errdex.match.weights import WEIGHTS as W
 from errdex.store.base import StoredSite
+from errdex.store.rows import term_tokens
 
 __all__ = ["Readings", "best_form", "read_message"]
 
@@ -75,7 +78,14 @@ def best_form(
     best: tuple[TemplateMatch, ShownText] | None = None
     whole_line = False
     head = f"{evidence.exception}:" if evidence.exception else None
+    pasted: frozenset[str] | None = None
     for form in stored.shown:
+        if form.how.startswith(TRANSLATED):
+            # A site holds one form per language shipped: a language whose longest written
+            # word the paste lacks is not the one pasted, and is not read.
+            pasted = _words(evidence.message) if pasted is None else pasted
+            if _longest_word(form.text.literal_text) not in pasted:
+                continue
         first = form.text.parts[0] if form.text.parts else None
         line = None
         if head is not None and isinstance(first, str) and first.startswith(head):
@@ -97,3 +107,13 @@ def best_form(
             if found is not None and found.score > floor:
                 best, whole_line = (found, form), whole
     return best, whole_line
+
+
+@functools.lru_cache(maxsize=4096)
+def _longest_word(text: str) -> str:
+    """The longest written word of a text, as the index folds it ('' for none)."""
+    return max(term_tokens(text), key=len, default="")
+
+
+def _words(message: str) -> frozenset[str]:
+    return frozenset(term_tokens(message[:20_000])) | {""}

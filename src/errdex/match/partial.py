@@ -27,7 +27,13 @@ from errdex.extract.textscan import inside_bounds, string_bounds
 from errdex.facts import BUILTIN_EXCEPTIONS
 from errdex.match.candidates import frame_paths
 from errdex.match.evidence import ErrorEvidence, Evidence
-from errdex.match.import_graph import definitions_at, imports_reached, module_files, union_of
+from errdex.match.import_graph import (
+    definitions_at,
+    imports_reached,
+    module_files,
+    outline,
+    union_of,
+)
 from errdex.match.lent_by_tests import is_test_code
 from errdex.match.needed_text import Need, only_needed
 from errdex.sources.base import Skipped, Source, SourceFile, VersionInfo
@@ -272,6 +278,24 @@ def _lines_of(data: bytes, needles: Iterable[bytes], most: int = 16) -> list[int
     return []
 
 
+def _constant_uses(data: bytes, lines: Iterable[int], most: int = 16) -> list[int]:
+    """The lines using the module-level constants written on `lines` (a message kept in a
+    constant and raised further down: `raise ValueError(_version_error.format(...))`), at
+    most `most` for each."""
+    shape = outline(data)
+    uses: list[int] = []
+    for first, last, name in shape.lines:
+        start = shape.line_starts[first - 1]
+        if not any(first <= line <= last for line in lines) or shape.text.startswith(
+            ("def", "async", "class"), start
+        ):
+            continue
+        used = re.finditer(rb"(?<![\w.])" + re.escape(name.encode()) + rb"\b", data)
+        found = (data.count(b"\n", 0, use.start()) + 1 for use in used)
+        uses += islice((line for line in found if not first <= line <= last), most)
+    return uses
+
+
 def _defines(data: bytes, name: str) -> bool:
     """Whether the file's bytes define a class of this name (checked cheaply first)."""
     if b"class " + name.encode() not in data:
@@ -420,7 +444,8 @@ def needed_parts(
             holding = _holding_pieces(files, pieces)
         needles = [piece.encode() for piece in pieces[:_SCORED_PIECES]]
         for path in holding:
-            _add_lines(chosen, path, _lines_of(files[path], needles) or None)
+            lines = _lines_of(files[path], needles)
+            _add_lines(chosen, path, [*lines, *_constant_uses(files[path], lines)] or None)
         composing = {cls for path in holding for cls in _classes_holding(files[path], pieces)}
         subclasses = _subclasses(files, composing)
         raised = [*named, *sorted(composing), *subclasses]

@@ -6,13 +6,14 @@ import configparser
 import datetime as dt
 import hashlib
 import re
-from collections.abc import Callable, Iterable
+import stat
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from email.message import Message
 from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from errdex.sources.base import MAX_FILE_BYTES, Skipped
+from errdex.sources.base import MAX_FILE_BYTES, Skipped, SourceFile
 
 # Directories no source descends into: VCS data, caches, environments, build output.
 SKIP_DIRS = frozenset(
@@ -47,6 +48,24 @@ def catalog_paths(paths: Iterable[str]) -> set[str]:
     chosen = {p for p in names if p.endswith(".mo")}
     chosen.update(p for p in names if p.endswith(".po") and p[:-3] + ".mo" not in names)
     return chosen
+
+
+def read_catalogs(found: Mapping[str, str | Path]) -> Iterator[SourceFile]:
+    """The gettext catalogs among files on disk ({relative path: full path}), read within
+    their budget (`catalog_paths` chooses; a regular file only, never past its bound)."""
+    spent = 0
+    for rel in sorted(catalog_paths(found)):
+        try:
+            if not stat.S_ISREG(Path(found[rel]).stat().st_mode):
+                continue
+            with open(found[rel], "rb") as handle:
+                data = handle.read(MAX_CATALOG_FILE + 1)
+        except OSError:
+            continue
+        if len(data) > MAX_CATALOG_FILE or spent + len(data) > MAX_CATALOG_BYTES:
+            continue
+        spent += len(data)
+        yield SourceFile(rel, data)
 
 
 def select_python(paths: Iterable[str]) -> set[str]:

@@ -10,12 +10,10 @@ from pathlib import Path
 
 from errdex.errors import SourceError
 from errdex.sources._common import (
-    MAX_CATALOG_BYTES,
-    MAX_CATALOG_FILE,
-    catalog_paths,
     is_python,
     iso_utc,
     read_capped,
+    read_catalogs,
     select_python,
     sha256_hex,
     skip_dir,
@@ -95,20 +93,8 @@ class DirectorySource:
     def catalogs(self) -> Iterator[SourceFile]:
         """Yield the tree's gettext catalogs (`catalog_paths`), within a budget of their
         own: the translations a user may see its messages in."""
-        spent = 0
-        for rel in sorted(catalog_paths(self._catalogs)):
-            full = self._catalogs[rel]
-            if self._unusable(full) is not None:
-                continue
-            try:
-                with full.open("rb") as handle:
-                    data = handle.read(MAX_CATALOG_FILE + 1)
-            except OSError:
-                continue
-            if len(data) > MAX_CATALOG_FILE or spent + len(data) > MAX_CATALOG_BYTES:
-                continue
-            spent += len(data)
-            yield SourceFile(rel, data)
+        usable = {rel: full for rel, full in self._catalogs.items() if not self._unusable(full)}
+        return read_catalogs(usable)
 
     def _scan(self, keep: Collection[str] | None) -> None:
         candidates: dict[str, Path] = {}

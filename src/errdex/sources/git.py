@@ -14,6 +14,9 @@ from packaging.version import InvalidVersion, Version
 
 from errdex.errors import SourceError
 from errdex.sources._common import (
+    MAX_CATALOG_BYTES,
+    MAX_CATALOG_FILE,
+    catalog_paths,
     in_skipped_dir,
     is_python,
     select_python,
@@ -147,6 +150,13 @@ def list_tags(path: str | os.PathLike[str], pattern: str = "*") -> list[str]:
     return sorted(tags, key=_version_key)
 
 
+def _catalog_blob(path: str, kind: str, mode: str, size: str) -> bool:
+    """A tree entry that may be a gettext catalog to read: a file at a safe path."""
+    if not path.endswith((".po", ".mo")) or kind != "blob" or mode == _SYMLINK_MODE:
+        return False
+    return unsafe_reason(path) is None and not in_skipped_dir(path) and size.isdigit()
+
+
 class GitSource:
     """The Python files of a git repository at one revision (tag, branch or commit).
 
@@ -166,6 +176,7 @@ class GitSource:
         self.commit = _out(found)
         self.skipped: list[Skipped] = []
         self._packaging: dict[str, tuple[str, int]] = {}  # root file -> (object id, size)
+        self._catalogs: dict[str, _Blob] = {}  # gettext catalogs: read by `catalogs`
         self._blobs = self._list_tree()
         self._scan_skipped = list(self.skipped)
 
@@ -191,7 +202,23 @@ class GitSource:
     def files(self) -> Iterator[SourceFile]:
         """Yield the revision's Python files in path order, streamed from `git cat-file`."""
         self.skipped = list(self._scan_skipped)
-        if not self._blobs:
+        yield from self._read(self._blobs)
+
+    def catalogs(self) -> Iterator[SourceFile]:
+        """Yield the revision's gettext catalogs (`catalog_paths`), within a budget of their
+        own: the translations a user may see its messages in."""
+        chosen = catalog_paths(self._catalogs)
+        blobs, spent = [], 0
+        for path in sorted(chosen):
+            blob = self._catalogs[path]
+            if blob.size <= MAX_CATALOG_FILE and spent + blob.size <= MAX_CATALOG_BYTES:
+                blobs.append(blob)
+                spent += blob.size
+        yield from self._read(blobs)
+
+    def _read(self, blobs: list[_Blob]) -> Iterator[SourceFile]:
+        """The blobs' contents, streamed from one `git cat-file --batch`."""
+        if not blobs:
             return
         try:
             process = subprocess.Popen(
@@ -206,7 +233,7 @@ class GitSource:
             raise SourceError("git is not installed (needed to read a repository)") from exc
         assert process.stdin is not None and process.stdout is not None
         try:
-            for blob in self._blobs:
+            for blob in blobs:
                 data = self._cat(process.stdin, process.stdout, blob)
                 if data is not None:
                     yield SourceFile(blob.path, data)
@@ -259,6 +286,8 @@ class GitSource:
                 self._packaging[path] = (object_id, int(size))
             if is_python(path) and not in_skipped_dir(path):
                 entries[path] = (mode, kind, object_id, size)
+            elif _catalog_blob(path, kind, mode, size):
+                self._catalogs[path] = _Blob(path, object_id, int(size))
 
         blobs: list[_Blob] = []
         for path in sorted(select_python(entries)):

@@ -14,10 +14,12 @@ from packaging.utils import canonicalize_name
 
 from errdex.errors import SourceError
 from errdex.sources._common import (
+    catalog_paths,
     is_python,
     iso_utc,
     metadata_urls,
     read_capped,
+    read_catalogs,
     select_python,
     sha256_hex,
     too_large,
@@ -70,6 +72,10 @@ class InstalledSource:
             newest = info.st_mtime if newest is None else max(newest, info.st_mtime)
         self._scan_skipped = list(self.skipped)
         self._where = dict(self._files)
+        # gettext catalogs it ships: read by `catalogs`, left out of the revision
+        self._catalogs = {
+            rel: listed[rel][0] for rel in catalog_paths(listed) if unsafe_reason(rel) is None
+        }
 
         urls = metadata_urls(meta.get_all)
         self.info = VersionInfo(
@@ -93,6 +99,11 @@ class InstalledSource:
         """One file's bytes (None when it is not one of the source's files, or unreadable)."""
         full = self._where.get(path)
         return read_capped(path, full, self.skipped) if full is not None else None
+
+    def catalogs(self) -> Iterator[SourceFile]:
+        """Yield the distribution's gettext catalogs (`catalog_paths`), within a budget of
+        their own: the translations a user may see its messages in."""
+        return read_catalogs(self._catalogs)
 
     def files(self) -> Iterator[SourceFile]:
         """Yield the distribution's Python files in path order."""

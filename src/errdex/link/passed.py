@@ -1,0 +1,237 @@
+"""Passed arguments: the setting a parameter of the site's function is given by its callers.
+
+`RocmPlatform.get_attn_backend_cls(selected_backend, ...)` raises when `selected_backend`
+is not None; `_cached_get_attn_backend(backend, ...)` passes its own `backend` on, which
+`get_attn_backend` gives as `attention_config.backend`: the flag `--attention-backend`.
+Each call is read from `CallSite.passes`; a parameter passed on as it is is followed to
+the callers of that function, a few levels up, and a method called on an object no
+import resolves (`current_platform`) is reached when one class of the version is the
+base of every class defining it (`CallerIndex.passing_calls`). A setting is linked only
+when every call that gives the parameter gives one (a caller passing anything else would
+make it one way among others), when the class the object is named for declares the
+field (`attention_config` → `AttentionConfig`), and when the site's conditions compare
+the parameter with what a user can give (`_decided`). A field of a JSON-valued flag's
+object comes with the plain flags whose field defaults to it (`--attention-backend`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+
+import msgspec
+
+from errdex.facts import CallSite, Condition, KnobKind
+from errdex.link.callers import CallerIndex
+from errdex.link.expression_texts import parse_expression
+from errdex.link.knobs import KnobIndex, receiver_name, whole_object
+from errdex.linked_facts import KnobLink
+
+_MAX_DEPTH = 3  # functions a value passes through, the site's own included
+_MAX_CALLS = 6  # calls giving one parameter that are followed
+
+
+class PassedArguments:
+    """The settings behind the parameters of a version's functions."""
+
+    def __init__(self, callers: CallerIndex, knobs: KnobIndex) -> None:
+        self._callers = callers
+        self._knobs = knobs
+        self._memo: dict[tuple[str, str, str, int], tuple[KnobLink, ...]] = {}
+
+    def knobs(
+        self,
+        module: str,
+        function: str,
+        params: tuple[str, ...],
+        names: list[str],
+        conditions: Iterable[Condition],
+    ) -> list[KnobLink]:
+        """The settings behind each of `names` that is a parameter (of `params`, in order,
+        without self or cls) of `module.function`, where `conditions` test it against
+        what a user can give (see `_decided`)."""
+        out: list[KnobLink] = []
+        tests = [t for c in conditions if (t := parse_expression(c.test)) is not None]
+        for name in names:
+            if name not in params:
+                continue
+            found = self._given(module, function, name, params.index(name), 0)
+            out.extend(
+                msgspec.structs.replace(k, behind=name)
+                for k in found
+                if _decided(tests, name, _may_be_false(k))
+            )
+        return out
+
+    def _given(
+        self, module: str, function: str, param: str, position: int, depth: int
+    ) -> tuple[KnobLink, ...]:
+        key = (module, function, param, position)
+        found = self._memo.get(key)
+        if found is None:
+            self._memo[key] = ()  # a call cycle finds nothing
+            found = self._memo[key] = tuple(self._given_once(*key, depth))
+        return found
+
+    def _given_once(
+        self, module: str, function: str, param: str, position: int, depth: int
+    ) -> list[KnobLink]:
+        out: list[KnobLink] = []
+        giving = [
+            (passed, call, facts)
+            for call, facts in self._callers.passing_calls(module, function)
+            if (passed := _passed(call, param, position)) is not None
+        ]
+        if not giving or len(giving) > _MAX_CALLS:
+            return []
+        for (value, passed_on), call, facts in giving:
+            if not value:
+                return []  # a call gives it something else, or may: no setting decides it
+            at = f"`{call.function}` ({facts.path}:{call.line})"
+            if passed_on >= 0:
+                if depth + 1 >= _MAX_DEPTH:
+                    return []
+                above = self._given(facts.module, call.function, value, passed_on, depth + 1)
+                via = f"`{param}` is the `{value}` that {at} passes on"
+                links = [_through(k, via, call.function) for k in above]
+            else:
+                links = []
+                for found in self._knobs.resolve(value, facts, call.class_name):
+                    knob = _giving(found, value)
+                    if knob is not None and self._declared(knob, value, call.class_name):
+                        links.extend(
+                            _through(k, f"`{param}` is `{value}`, given by {at}", call.function)
+                            for k in (*self._plain_flags(knob), knob)
+                        )
+            if not links:
+                return []  # a call gives it something no setting decides
+            out.extend(links)
+        return out
+
+    def _plain_flags(self, knob: KnobLink) -> list[KnobLink]:
+        """For a field of a JSON-valued flag's object, the plain flags that write that
+        field too (`--attention-backend` for `backend` of `--attention-config`): a user
+        gives the value with either."""
+        if knob.json_key is None:
+            return []
+        owner = "".join(word.capitalize() for word in knob.behind.rsplit(".", 1)[-1].split("_"))
+        return self._knobs.flags.flags_defaulting_to(owner, knob.json_key)
+
+    def _declared(self, knob: KnobLink, value: str, class_name: str | None) -> bool:
+        """A flag matched on an object the class named for it declares the field of
+        (`model_config.max_model_len` → `ModelConfig`): not a checkpoint's
+        `config.num_attention_heads` beside a benchmark's `--num-attention-heads`."""
+        if knob.kind != KnobKind.FLAG:
+            return True
+        # `self.moe_backend` read in `KernelConfig`: that class is the one to declare it
+        return self._knobs.flags.declares(
+            receiver_name(value, class_name), value.rpartition(".")[2]
+        )
+
+
+def _passed(call: CallSite, param: str, position: int) -> tuple[str, int] | None:
+    """What a call gives the parameter, by its keyword or at its position: ("", -1) when
+    it may give it something unread (`*args`, `**kwargs`, arguments past those read, or
+    a position on a call of a class's method, which may pass the object first); None
+    when it leaves it out."""
+    receiver = (call.receiver or "").rpartition(".")[2]
+    unbound = receiver[:1].isupper()
+    for key, value, passed_on in call.passes:
+        if key == param:
+            return value, passed_on
+        if key == str(position):
+            return ("", -1) if unbound else (value, passed_on)
+    if any(key in ("*", "**") for key, _, _ in call.passes):
+        return "", -1
+    return None
+
+
+def _through(knob: KnobLink, via: str, caller: str) -> KnobLink:
+    """The knob with the way the value arrives, nearest call first."""
+    return msgspec.structs.replace(
+        knob,
+        via=via if knob.via is None else f"{via}; {knob.via}",
+        passed_by=(caller, *knob.passed_by),
+    )
+
+
+def _giving(knob: KnobLink, value: str) -> KnobLink | None:
+    """The knob when it gives `value` as it is: an environment variable or a flag behind
+    the name itself, or a flag taking a JSON object whose field the name is
+    (`attention_config.backend` under `--attention-config`), with that field."""
+    if not knob.same_value or knob.sets is not None or knob.json_fields:
+        return None
+    if knob.kind not in (KnobKind.ENV, KnobKind.FLAG):
+        return None
+    if knob.behind == value:
+        return knob
+    owner, _, field = value.rpartition(".")
+    if knob.kind == KnobKind.FLAG and owner == knob.behind and whole_object(knob.value_type):
+        return msgspec.structs.replace(knob, json_key=field)
+    return None
+
+
+def _decided(tests: list[ast.expr], name: str, may_be_false: bool) -> bool:
+    """Whether the tests use the parameter only in ways its setting decides: compared with
+    a literal or a constant (`is not None`, `== "round_robin"`, `in (A.X, A.Y)`), its type
+    tested, or tested for truth when the setting can be false or None. Compared with the
+    program's own state (`self.indices.numel() != max_num_reqs`), computed with (`heads %
+    tp_size`) or read further (`name.startswith(...)`), the setting alone does not say
+    which way the test goes: it is not linked."""
+    found = False
+    for test in tests:
+        parents = {
+            id(child): node for node in ast.walk(test) for child in ast.iter_child_nodes(node)
+        }
+        for node in ast.walk(test):
+            if not (isinstance(node, ast.Name) and node.id == name):
+                continue
+            parent = parents.get(id(node))
+            if isinstance(parent, ast.Compare):
+                others = [parent.left, *parent.comparators]
+                if not all(o is node or _constant(o) for o in others):
+                    return False
+            elif isinstance(parent, ast.Call) and _called(parent) == "isinstance":
+                pass
+            elif parent is None or isinstance(parent, ast.BoolOp | ast.UnaryOp):
+                if not may_be_false:
+                    return False
+            else:
+                return False
+            found = True
+    return found
+
+
+def _called(call: ast.Call) -> str:
+    return call.func.id if isinstance(call.func, ast.Name) else ""
+
+
+def _constant(node: ast.expr) -> bool:
+    """A literal, a constant's name (`FLASHINFER_BACKENDS`), an enum member
+    (`AttentionBackendEnum.FLASH_ATTN`), or a collection of those."""
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return all(_constant(e) for e in node.elts)
+    if isinstance(node, ast.Name):
+        return node.id.isupper()
+    if isinstance(node, ast.Attribute):
+        return node.attr.isupper() and isinstance(node.value, ast.Name | ast.Attribute)
+    # a count of a name the function was given or made (`len(ids) > max_len`): a limit
+    # the setting raises; not of the object's own state (`len(self.running)`)
+    return (
+        isinstance(node, ast.Call)
+        and _called(node) == "len"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Name)
+        and node.args[0].id not in ("self", "cls")
+    )
+
+
+def _may_be_false(knob: KnobLink) -> bool:
+    """Whether the setting can leave the name false: a variable (unset), a switch, or a
+    value that may be None. A `str` flag with a default (`--model`) is never empty."""
+    if knob.kind == KnobKind.ENV:
+        return True
+    declared = (knob.value_type or "").replace(" ", "")
+    return "bool" in declared or "None" in declared or "Optional" in declared

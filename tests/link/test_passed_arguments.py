@@ -1,0 +1,200 @@
+"""Settings a site's parameter is given by its callers (`link.passed`)."""
+
+from __future__ import annotations
+
+import textwrap
+
+from errdex.extract import extract_file
+from errdex.link import link_version
+from errdex.linked_facts import IndexedSite, KnobLink
+from samples import BACKEND_ARGS
+
+# vllm's shape: a platform object chosen at run time (`current_platform`, imported inside
+# the function) whose method raises on the backend a setting chose, passed through a
+# cached helper that gives it on as it is.
+PLATFORMS = {
+    "eng/args.py": BACKEND_ARGS,
+    "eng/platforms/interface.py": """
+        class Platform:
+            def get_backend_cls(self, selected_backend, config, num_heads=None):
+                return None
+        """,
+    "eng/platforms/rocm.py": """
+        from eng.platforms.interface import Platform
+
+        class RocmPlatform(Platform):
+            def get_backend_cls(self, selected_backend, config, num_heads=None):
+                reasons = check(config)
+                if selected_backend is not None and reasons:
+                    raise ValueError(f"Selected backend {selected_backend} is not valid")
+                return "x"
+        """,
+    "eng/platforms/cuda.py": """
+        from eng.platforms.interface import Platform
+
+        class CudaPlatform(Platform):
+            def get_backend_cls(self, selected_backend, config, num_heads=None):
+                return "y"
+        """,
+    "eng/selector.py": """
+        def get_backend(config, attention_config, num_heads):
+            backend = attention_config.backend
+            return _cached_get_backend(backend=backend, config=config)
+
+        def _cached_get_backend(backend, config):
+            from eng.platforms import current_platform
+
+            cls = current_platform.get_backend_cls(backend, config=config)
+            if not cls:
+                raise ValueError("no backend")
+            return cls
+        """,
+}
+
+
+def link(files: dict[str, str]) -> dict[str, IndexedSite]:
+    facts = [extract_file(path, textwrap.dedent(text).encode()) for path, text in files.items()]
+    sites = link_version("demo", facts)
+    return {s.site.message.text: s for s in sites if s.site.message is not None}
+
+
+def test_a_parameter_passed_on_from_a_config_field_is_that_flag() -> None:
+    site = link(PLATFORMS)["Selected backend {selected_backend} is not valid"]
+    knobs = {k.name: k for k in site.knobs if k.behind == "selected_backend"}
+    # the plain flag whose field defaults to the config's, and the field of the JSON flag
+    assert sorted(knobs) == ["--attention-backend", "--attention-config"]
+    assert knobs["--attention-backend"].json_key is None
+    knob = knobs["--attention-config"]
+    assert knob.json_key == "backend"
+    # it says through which functions the value arrives, nearest first
+    assert knob.passed_by == ("_cached_get_backend", "get_backend")
+    assert "_cached_get_backend" in (knob.via or "")
+    assert "get_backend" in (knob.via or "")
+
+
+def test_a_caller_giving_something_no_setting_decides_links_nothing() -> None:
+    files = dict(PLATFORMS)
+    files["eng/other.py"] = """
+        from eng.selector import _cached_get_backend
+
+        def pick(config, chosen):
+            name = chosen.strip()
+            return _cached_get_backend(backend=name, config=config)
+        """
+    site = link(files)["Selected backend {selected_backend} is not valid"]
+    assert "selected_backend" not in {k.behind for k in site.knobs}
+
+
+def test_a_method_other_classes_define_apart_is_no_call_of_it() -> None:
+    # `get_backend_cls` also defined by a class outside the platforms' family: the object
+    # the call is made on may be any of them, and nothing says which
+    files = dict(PLATFORMS)
+    files["eng/registry.py"] = """
+        class Registry:
+            def get_backend_cls(self, selected_backend, config, num_heads=None):
+                return None
+        """
+    site = link(files)["Selected backend {selected_backend} is not valid"]
+    assert "selected_backend" not in {k.behind for k in site.knobs}
+
+
+# A helper taking a limit its caller reads from a configuration object.
+SPLIT = """
+    def _split(items, size):
+        if len(items) > size:
+            raise ValueError("too many items for one batch")
+        return [items]
+    """
+
+
+def split_knobs(run: str) -> dict[str, KnobLink]:
+    """The knobs behind the helper's raise, its caller written as `run`."""
+    files = {
+        "eng/args.py": BACKEND_ARGS,
+        "eng/batch.py": textwrap.dedent(run) + textwrap.dedent(SPLIT),
+    }
+    return {k.behind: k for k in link(files)["too many items for one batch"].knobs}
+
+
+def test_a_plain_flag_given_through_a_helper_is_that_flag() -> None:
+    knob = split_knobs(
+        """
+        def run(scheduler_config, items):
+            return _split(items, scheduler_config.max_batch)
+        """
+    )["size"]
+    assert knob.name == "--max-batch"
+    assert knob.json_key is None
+    assert "`run`" in (knob.via or "")
+
+
+def test_a_field_of_an_object_no_class_declares_is_no_flag() -> None:
+    # a checkpoint's `config.max_batch` is no `SchedulerConfig`: `--max-batch` does not set it
+    run = """
+        def run(config, items):
+            return _split(items, config.max_batch)
+        """
+    assert "size" not in split_knobs(run)
+
+
+def test_a_call_giving_a_literal_or_unpacked_arguments_links_nothing() -> None:
+    for call in ("_split(items, 4)", "_split(items, *sizes)", "_split(items, **sizes)"):
+        run = f"""
+            def run(scheduler_config, items, sizes):
+                _split(items, scheduler_config.max_batch)
+                return {call}
+            """
+        assert "size" not in split_knobs(run), call
+
+
+def test_extraction_records_the_names_a_call_passes() -> None:
+    facts = extract_file("eng/selector.py", textwrap.dedent(PLATFORMS["eng/selector.py"]).encode())
+    calls = {c.callee: c for c in facts.call_sites}
+    # a local is recorded as what it surely holds; a parameter by its position
+    assert ("backend", "attention_config.backend", -1) in calls["_cached_get_backend"].passes
+    assert ("0", "backend", 0) in calls["get_backend_cls"].passes
+    assert ("config", "config", 1) in calls["get_backend_cls"].passes
+
+
+def test_a_parameter_compared_with_the_programs_own_state_links_nothing() -> None:
+    # the setting gives `size`, but whether the test holds is the object's own doing
+    files = {
+        "eng/args.py": BACKEND_ARGS,
+        "eng/batch.py": """
+            def run(scheduler_config, pool):
+                return _check(pool, scheduler_config.max_batch)
+
+            def _check(pool, size):
+                if pool.indices.numel() != size:
+                    raise RuntimeError("pool does not match max_batch")
+            """,
+    }
+    knobs = link(files)["pool does not match max_batch"].knobs
+    assert "size" not in {k.behind for k in knobs}
+
+
+def test_extraction_records_a_value_that_is_no_name_as_given() -> None:
+    run = "def run(items):\n    return _split(items, 4)\n"
+    facts = extract_file("eng/batch.py", (run + textwrap.dedent(SPLIT)).encode())
+    # given, with nothing to follow: the linker must not take the default for it
+    (call,) = [c for c in facts.call_sites if c.callee == "_split"]
+    assert ("1", "", -1) in call.passes
+
+
+def test_a_config_class_passing_its_own_field_gives_that_flag() -> None:
+    # `SchedulerConfig` declares `max_batch`: `self.max_batch` read in it is the flag
+    files = {
+        "eng/args.py": BACKEND_ARGS,
+        "eng/sched.py": """
+            from eng.batch import _split
+
+            class SchedulerConfig:
+                def check(self, items):
+                    return _split(items, self.max_batch)
+            """,
+        "eng/batch.py": textwrap.dedent(SPLIT),
+    }
+    sites = link(files)
+    knob = {k.behind: k for k in sites["too many items for one batch"].knobs}["size"]
+    assert knob.name == "--max-batch"
+    assert knob.passed_by == ("SchedulerConfig.check",)
