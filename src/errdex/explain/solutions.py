@@ -167,8 +167,9 @@ def _solutions(facts: Facts) -> list[Solution]:
             found.add(usual, 0)
     _add_input(found, open_conditions, facts)
     made = other_object_solution(open_conditions, facts)
-    if made is not None:
-        found.add(made, 2)
+    for ours, tier in ((made, 2), (hook_solution(facts), 1)):
+        if ours is not None:
+            found.add(ours, tier)
     given = given_value_solution(facts) or class_body_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(given, 1)
@@ -212,9 +213,6 @@ def _solutions(facts: Facts) -> list[Solution]:
     _add_advice(found, facts)
     for solution in callee_advice_solutions(facts):
         found.add(solution, 1)
-    hook = hook_solution(facts)
-    if hook is not None:
-        found.add(hook, 1)
     for solution in selection_solutions(facts.stored):
         found.add(solution, _SELECTION_TIER)
     kept = []
