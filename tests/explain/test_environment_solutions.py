@@ -171,6 +171,23 @@ LAB = {
                 return x
 
 
+        def _supported():
+            if gate is None:
+                return False
+            return True
+
+
+        class Reducer:
+            def __init__(self):
+                self.ok = _supported()
+
+            def run(self, x):
+                if not self.ok:
+                    return x
+                assert gate is not None, "the reducer gate is missing"
+                return gate(x)
+
+
         def norm(x, out=None):
             if gate is not None and out is None:
                 return gate(x)
@@ -356,3 +373,9 @@ def test_a_package_among_either_part_the_path_holds_is_no_way_out(lab: Store) ->
 def test_a_standard_module_left_out_asks_for_a_python_build(lab: Store) -> None:
     _, text = first(page_of(lab, "cProfile is not available"))
     assert text.startswith("Use a Python build that includes the standard module `cProfile`")
+
+
+def test_an_assert_of_the_name_under_a_guard_on_state_asks_for_no_package(lab: Store) -> None:
+    # `self.ok` is false without the package (a helper returns False): the assert narrows
+    page = page_of(lab, "the reducer gate is missing")
+    assert not any(s.text.startswith("Install") for s in page.solutions)

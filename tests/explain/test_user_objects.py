@@ -1,5 +1,5 @@
 """Ways out through the user's own objects: a hook on the type a function was given, a
-mode the object was made with, a keyword of an argument's class, an instance where a
+keyword of an argument's class, an instance where a
 class was passed."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from explain_samples import indexed_package, page_with_message
 from errdex.store import Store
 
 LAB = {
-    "lab/__init__.py": "from lab.group import Group\n",
+    "lab/__init__.py": "",
     "lab/schema.py": """
         def _apply(modify, field, schema):
             modify(schema, field)
@@ -71,31 +71,6 @@ LAB = {
             if issubclass(ty, Kind):
                 raise TypeError(f"a kind class ({ty})")
             return ty
-        """,
-    "lab/group.py": """
-        class Group:
-            def __init__(self, name, run_without_command=False, quiet=False):
-                self.name = name
-                self.run_without_command = run_without_command
-                self.quiet = quiet
-
-            def invoke(self, args):
-                if not args:
-                    if self.run_without_command:
-                        result = self.callback()
-                        return result
-                    raise ValueError("Missing command.")
-                return args
-
-            def show(self, lines):
-                if not lines:
-                    if self.quiet:
-                        return None
-                    raise ValueError("Nothing to show.")
-                return lines
-
-            def callback(self):
-                return self.name
         """,
     "lab/core.py": """
         class Command:
@@ -175,16 +150,6 @@ def test_a_class_where_an_instance_is_taken_is_instantiated(lab: Store) -> None:
 
 def test_no_exit_for_instances_says_nothing_of_instantiating(lab: Store) -> None:
     assert not any("instance" in t for t in texts(lab, "a kind class ({ty})"))
-
-
-def test_a_flag_whose_branch_does_the_work_is_offered_after_the_input(lab: Store) -> None:
-    found = texts(lab, "Missing command.")
-    assert found[0].startswith("Pass a non-empty (true) value for the argument `args`")
-    assert any("`run_without_command` of `Group`" in t for t in found[1:])
-
-
-def test_a_flag_whose_branch_only_returns_is_no_way_out(lab: Store) -> None:
-    assert not any("quiet" in t for t in texts(lab, "Nothing to show."))
 
 
 def test_a_flag_of_the_argument_s_class_left_out(lab: Store) -> None:

@@ -7,7 +7,10 @@ not None` sits under `if self.cute_o_norm_gate:`, which `__init__` set from
 `supports_o_norm_sigmoid_gate(...)`: without flashinfer the branch is never taken, so the
 assert only narrows the type, and "install flashinfer" is no way out of it. Read from the
 site's file: a condition on the path that is (or has as an `and` part) a call of such a
-stub, or an attribute the file assigns from one.
+stub, or an attribute the file assigns from one. An `assert` of the optional name under
+any earlier guard is taken as such narrowing too (`_has_local_multicast_support` returning
+False when the import failed, several calls away): a way out left unsaid rather than one
+that cannot matter.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import ast
 
 from errdex.explain.context import Facts
 from errdex.explain.environment import all_of
+from errdex.facts import ConditionKind
 
 __all__ = ["needed_already"]
 
@@ -23,6 +27,14 @@ __all__ = ["needed_already"]
 def needed_already(facts: Facts, behind: str) -> bool:
     """Whether a condition the path holds is true only with the package `behind` stands
     for: it calls a stub its failed import defined, or reads what such a call set."""
+    site = facts.stored.site
+    asserted = [c for c in facts.held if c.line == site.line and c.kind == ConditionKind.ASSERT]
+    on_name = any(behind in all_names(c.text) for c in asserted)
+    if on_name and any(c.line < site.line for c in facts.held):
+        # `assert x is not None` under guards on the program's state narrows the type for
+        # a path those guards took only with the package (a helper returned False without
+        # it): the assert is no check of the environment
+        return True
     tree = facts.source_tree()
     if tree is None:
         return False
@@ -43,6 +55,13 @@ def needed_already(facts: Facts, behind: str) -> bool:
             if ast.unparse(part) in attrs:
                 return True
     return False
+
+
+def all_names(text: str) -> set[str]:
+    try:
+        return {n.id for n in ast.walk(ast.parse(text, mode="eval")) if isinstance(n, ast.Name)}
+    except (SyntaxError, ValueError, RecursionError):
+        return set()
 
 
 def _stubs(tree: ast.Module, behind: str) -> set[str]:

@@ -41,7 +41,6 @@ from errdex.explain.instances import instance_action
 from errdex.explain.iterated import iterated_solution
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.left_out import left_out_solution
-from errdex.explain.mode_exits import mode_exits
 from errdex.explain.name_clash import name_clash_solution
 from errdex.explain.named_settings import named_setting_solutions
 from errdex.explain.optional_stubs import needed_already
@@ -357,11 +356,6 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
             given = given or instance_action(check, facts)
             if given is not None:
                 found.add(_input_solution(given, condition), 1)
-                # the author's mode that does the work another way, after the check's input
-                for mode in mode_exits(exits, facts) if group is checks else []:
-                    other = input_action(mode, facts)
-                    if other is not None:
-                        found.add(_input_solution(other, mode), 2)
                 return
     for condition in reversed(checks):
         called = setter_action(condition, facts)
