@@ -17,13 +17,23 @@ from __future__ import annotations
 import ast
 
 from errdex.explain.context import Facts, function_at
+from errdex.explain.hooks import hook_solution
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind
 
-__all__ = ["other_object_solution"]
+__all__ = ["other_object_solution", "own_object_solutions"]
 
 _FALSE = frozenset({"False", "None", "0", "()", "[]", "''", '""'})
+
+
+def own_object_solutions(
+    conditions: list[ConditionView], facts: Facts
+) -> list[tuple[Solution, int]]:
+    """The ways out through the user's own objects, each with its tier: a keyword of an
+    argument's class, a hook on the type the function was given."""
+    found = [(other_object_solution(conditions, facts), 2), (hook_solution(facts), 1)]
+    return [(solution, tier) for solution, tier in found if solution is not None]
 
 
 def other_object_solution(conditions: list[ConditionView], facts: Facts) -> Solution | None:

@@ -61,7 +61,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "45-own-optional-imports"
+LINKER_VERSION = "46-own-optional-imports"
 
 
 def link_version(
@@ -199,18 +199,9 @@ class _Context:
         found.extend(self._knobs_of_callers(indexed.module, site.function, links))
         in_message = self.named.named(site.message.text if site.message is not None else None)
         if indexed.reading is not None and indexed.reading.params:
-            # a parameter no knob is behind yet: what the callers give it (not a setting
-            # the message names: its own words say how to set it)
-            linked_names = {k.behind for k in found}
-            wanted = [n for n in (site.names or ()) if n not in linked_names]
-            said = {k.name for k in in_message}
-            found.extend(
-                k
-                for k in self.passed.knobs(
-                    indexed.module, site.function, indexed.reading.params, wanted, site.conditions
-                )
-                if k.name not in said
-            )
+            # a parameter no knob is behind yet, unless the message names the setting
+            linked, said = {k.behind for k in found}, {k.name for k in in_message}
+            found.extend(self.passed.of_site(indexed, facts, linked, said))
         linked = {k.name for k in found}
         for named in in_message:
             # a setting a condition already links is that knob; a field is its own
