@@ -551,6 +551,9 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     defs: tuple[str, ...] = ()  # module-level function names
     returns: dict[str, str] = {}  # function qualname → the class its return is annotated as
     params: dict[str, dict[str, str]] = {}  # method qualname → parameter → its annotated class
+    # a validator method (pydantic's `@field_validator("cache_dtype")`) → the fields whose
+    # value its first parameter is
+    validators: dict[str, tuple[str, ...]] = {}
     call_sites: tuple[CallSite, ...] = ()
     properties: tuple[PropertyFact, ...] = ()
     env_reads: tuple[EnvRead, ...] = ()

@@ -6,6 +6,7 @@ from errdex.extract.textscan import (
     after_word_boundary,
     find_all,
     inside_bounds,
+    line_heads,
     occurrences,
     string_bounds,
     triple_quoted_bounds,
@@ -15,6 +16,15 @@ from errdex.extract.textscan import (
 def test_occurrences_are_every_offset_overlaps_included() -> None:
     assert list(occurrences("aaaa", "aa")) == [0, 1, 2]
     assert list(occurrences("abc", "x")) == []
+
+
+def test_line_heads_are_the_occurrences_only_indentation_precedes() -> None:
+    text = "def f():\n    return a\n\x0c return b\nx = 1; return c\nreturn d  # return e\n"
+    assert [text[at:].split("\n")[0] for at in line_heads(text, "return ")] == [
+        "return a",
+        "return b",
+        "return d  # return e",
+    ]
 
 
 def test_find_all_sorts_the_offsets_of_all_words() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from errdex.indexing import IndexReport, index_source
+from errdex.indexing import IndexReport, index_source, pipeline
 from errdex.indexing.cache import FactsCache
 from errdex.indexing.gcpause import cyclic_gc_paused
 from errdex.indexing.parallel import MIN_PARALLEL_FILES, ExtractionPool
@@ -147,3 +147,16 @@ def test_a_lone_surrogate_in_a_literal_is_stored_as_the_source_spells_it(tmp_pat
     report, messages = _index(root, tmp_path, "surrogate", workers=1)
     assert messages == ["bad \\ud800 char"]
     assert report.skipped == []
+
+
+def test_a_version_written_aside_is_the_one_written_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = write_package(tmp_path / "src", {"pkg/__init__.py": "", **MODULES})
+    here, here_messages = _index(root, tmp_path, "here", workers=1)
+    monkeypatch.setattr(pipeline, "WRITE_ASIDE_FILES", 1)  # every version is large enough
+    aside, aside_messages = _index(root, tmp_path, "aside", workers=1)
+    assert aside_messages == here_messages and len(aside_messages) == len(MODULES)
+    assert aside.stored is not None and here.stored is not None
+    assert (aside.stored.sites, aside.stored.files) == (here.stored.sites, here.stored.files)
+    assert set(aside.timings) == {"read", "extract", "again", "link", "write"}

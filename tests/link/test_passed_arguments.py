@@ -179,3 +179,56 @@ def test_extraction_records_a_value_that_is_no_name_as_given() -> None:
     # given, with nothing to follow: the linker must not take the default for it
     (call,) = [c for c in facts.call_sites if c.callee == "_split"]
     assert ("1", "", -1) in call.passes
+
+
+def test_a_config_class_passing_its_own_field_gives_that_flag() -> None:
+    # `SchedulerConfig` declares `max_batch`: `self.max_batch` read in it is the flag
+    files = {
+        "eng/args.py": BACKEND_ARGS,
+        "eng/sched.py": """
+            from eng.batch import _split
+
+            class SchedulerConfig:
+                def check(self, items):
+                    return _split(items, self.max_batch)
+            """,
+        "eng/batch.py": textwrap.dedent(SPLIT),
+    }
+    sites = link(files)
+    knob = {k.behind: k for k in sites["too many items for one batch"].knobs}["size"]
+    assert knob.name == "--max-batch"
+    assert knob.passed_by == ("SchedulerConfig.check",)
+
+
+def validated(mode: str, check: str, message: str) -> tuple[KnobLink, ...]:
+    """The knobs behind a validator of `AttentionConfig.backend` that raises `message`
+    when `check` holds."""
+    files = {
+        "eng/args.py": BACKEND_ARGS,
+        "eng/config.py": f"""
+            from pydantic import field_validator
+
+            class AttentionConfig:
+                @field_validator("backend", mode="{mode}")
+                @classmethod
+                def _check_backend(cls, backend):
+                    if {check}:
+                        raise ValueError("{message}")
+                    return backend
+            """,
+    }
+    return link(files)[message].knobs
+
+
+def test_the_value_a_field_validator_checks_is_the_flag_defaulting_to_that_field() -> None:
+    # `EngineArgs.attention_backend` defaults to `AttentionConfig.backend`: the value
+    # pydantic hands the validator of `backend` is what `--attention-backend` gives
+    knobs = validated("after", 'backend not in ("FLASH", "TRITON")', "Invalid backend")
+    assert [(k.name, k.behind) for k in knobs] == [("--attention-backend", "backend")]
+    assert "_check_backend" in (knobs[0].via or "")
+
+
+def test_a_validator_testing_its_values_type_links_no_flag() -> None:
+    # what the command line hands the validator is a string: its type is no choice
+    check = 'isinstance(backend, str) and backend.upper() == "OLD"'
+    assert not validated("before", check, "The OLD backend was removed")

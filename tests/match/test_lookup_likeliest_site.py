@@ -105,6 +105,23 @@ PACKAGE = {
             if key not in rows:
                 raise ValueError("no such row")
         """,
+    "conf/loaders.py": """
+        class TemplateMissing(Exception):
+            pass
+
+        def load_file(name, paths):
+            if name not in paths:
+                raise TemplateMissing(name)
+
+        class DictLoader:
+            def get(self, name):
+                if name not in self.mapping:
+                    raise TemplateMissing(name)
+
+        def load_prefixed(name, prefix):
+            if not name.startswith(prefix):
+                raise TemplateMissing(f"{name} is not under {prefix}")
+        """,
 }
 
 
@@ -208,3 +225,18 @@ def test_of_a_text_raised_at_four_sites_the_first_three_are_the_likeliest(store:
     assert [m.function for m in matches] == ["Table.__getitem__", "get", "_lookup"]
     assert matches[0].raised_at == 4
     assert [r.function for r in matches[0].others] == ["get", "_lookup", "fetch"]
+
+
+def test_raises_of_a_class_with_a_computed_message_are_one_result(store: Store) -> None:
+    # `raise TemplateMissing(name)` twice: each prints whatever it was given, the pasted
+    # name as well as any. The raise with a text of its own is another answer.
+    matches = lookup_text(store, "conf.loaders.TemplateMissing: index.html").matches
+    first = matches[0]
+    assert (first.function, first.raised_at, first.confident) == ("load_file", 2, False)
+    assert [r.function for r in first.others] == ["DictLoader.get"]
+    assert first.why[-1] == (
+        "raised at 2 sites of TemplateMissing, each with a message computed there; "
+        "nothing in the paste tells them apart"
+    )
+    prefixed = next(m for m in matches if m.function == "load_prefixed")
+    assert prefixed.raised_at == 1

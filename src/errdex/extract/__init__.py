@@ -33,7 +33,7 @@ from errdex.facts import CallSite, FileFacts, SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "61-passed-arguments"
+EXTRACTOR_VERSION = "62-field-validators"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -140,6 +140,7 @@ def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
         defs=tuple(definitions.defs),
         returns=definitions.returns,
         params=definitions.params,
+        validators=definitions.validators,
         call_sites=call_sites,
         properties=tuple(definitions.properties),
         env_reads=tuple(env_reads),

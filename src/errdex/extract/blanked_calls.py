@@ -30,10 +30,10 @@ from errdex.facts import CallSite, Condition
 
 # A name or dotted name called, starting where no word character or `.` comes before it
 # (the tail of `a.b.c(`, `x().y(`, `1.5e3(` is no call of its own); which of these are the
-# shapes recorded is checked after. The look-behind comes after the first character, so the
-# engine still jumps to the next letter, and each position inside a name fails at once
-# instead of running to the name's end (`[A-Za-z_][\w.]*\(` alone is quadratic in its length).
-_CALL = re.compile(r"[A-Za-z_](?<![\w.][A-Za-z_])[\w.]*\(")
+# shapes recorded is checked after. Run on the reversed text, so the pattern starts with a
+# literal and the engine jumps from one `(` to the next: each match is the name before a
+# `(`, reversed (forward, `[A-Za-z_][\w.]*\(` tries every letter of every name).
+_CALLED_REVERSED = re.compile(r"\(([\w.]*[A-Za-z_])(?![\w.])")
 _DEFINES = ("def ", "async def ", "class ")
 # `def`/`class` names, each pattern starting with its literal so the scan skips ahead.
 _DEF_NAME = re.compile(r"def[ \t]+(\w+)")
@@ -83,9 +83,8 @@ def blanked_calls(
         outer = _Scope(head, end, owner[0], owner[1], is_function=True)
         nested: list[_Scope] | None = None  # worked out at the first call kept
         straight = end
-        for match in _CALL.finditer(text, body, end):
-            start = match.start()
-            receiver, _, callee = match.group()[:-1].rpartition(".")
+        for start, called in _calls_in(text, body, end):
+            receiver, _, callee = called.rpartition(".")
             if "." in receiver or receiver in NOT_RECEIVERS:
                 continue
             if not keep.accepts(callee, receiver or None) or inside_bounds(strings, start):
@@ -117,6 +116,20 @@ def blanked_calls(
                 )
             )
     return out
+
+
+def _calls_in(text: str, start: int, end: int) -> list[tuple[int, str]]:
+    """Where each name or dotted name called between `start` and `end` starts, and the name,
+    in text order (`_CALLED_REVERSED`). The character before `start` is read too: a name
+    running on from before `start` is no call of its own."""
+    before = start - 1 if start > 0 else 0
+    found: list[tuple[int, str]] = []
+    for match in _CALLED_REVERSED.finditer(text[before:end][::-1]):
+        first, last = end - match.end(1), end - match.start(1)
+        if first >= start:
+            found.append((first, text[first:last]))
+    found.reverse()
+    return found
 
 
 class _Lines:

@@ -89,10 +89,18 @@ class Enclosing:
 
     def __init__(self, tree: ast.Module, text: str) -> None:
         self.tree = tree
-        # the lines where a def or class starts: a statement that has none inside has no
-        # def inside to look for
-        self.def_lines = line_numbers(text, def_starts(text))
+        self._text = text
+        self._def_lines: list[int] | None = None
         self._starts: dict[int, list[int]] = {}
+
+    @property
+    def def_lines(self) -> list[int]:
+        """The lines where a def or class starts: a statement that has none inside has no
+        def inside to look for. Found when a line first sits in such a statement (most
+        files' sites are in functions whose chain needs none)."""
+        if self._def_lines is None:
+            self._def_lines = line_numbers(self._text, def_starts(self._text))
+        return self._def_lines
 
     def chain(self, line: int) -> list[ast.AST]:
         """The classes and functions that hold `line`, outermost first."""

@@ -63,6 +63,7 @@ class DefinitionRecorder:
         self.defs: list[str] = []  # the module's own functions
         self.returns: dict[str, str] = {}  # function qualname → the class its return is
         self.params: dict[str, dict[str, str]] = {}  # method qualname → parameter → class
+        self.validators: dict[str, tuple[str, ...]] = {}  # see `FileFacts.validators`
         # (qualname, class) of every function by its `def` line: whose the calls read from
         # a blanked body's text are.
         self.functions_at: dict[int, tuple[str, str | None]] = {}
@@ -95,6 +96,10 @@ class DefinitionRecorder:
             self.returns[qualname] = returned
         if inner.types and scope.class_name is not None and not scope.is_function:
             self.params[qualname] = inner.types  # what an override's parameters are
+        if scope.class_name is not None and not scope.is_function:
+            fields = validated_fields(stmt)
+            if fields:
+                self.validators[qualname] = fields
         self.functions_at[stmt.lineno] = (qualname, scope.class_name)
         if scope.qualname == "<module>":
             self.defs.append(stmt.name)
@@ -426,3 +431,23 @@ def _varargs(scope: Scope) -> str | None:
     """The name of the function's `*args` parameter, if it has one."""
     vararg = scope.arguments.vararg if scope.arguments is not None else None
     return vararg.arg if vararg is not None else None
+
+
+_VALIDATORS = ("field_validator", "validator")  # pydantic 2's and 1's
+
+
+def validated_fields(stmt: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    """The fields a `@field_validator("a", "b")` (or `@validator`) method validates: its
+    first parameter after `cls` is their value. `"*"` names no field."""
+    for decorator in stmt.decorator_list:
+        if not isinstance(decorator, ast.Call):
+            continue
+        func = decorator.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name in _VALIDATORS:
+            return tuple(
+                a.value
+                for a in decorator.args
+                if isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value != "*"
+            )
+    return ()

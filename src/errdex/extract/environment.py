@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import re
 
-from errdex.extract.textscan import after_word_boundary, find_all, occurrences
+from errdex.extract.textscan import after_word_boundary, line_heads, occurrences
 
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 _MAX_TESTS = 200
@@ -25,16 +25,6 @@ PLATFORM_WORDS = re.compile(
     r"(?:has|is)_device_capability(?:_family)?\(|get_device_capability\(|"
     r"cuda\.is_available\(\)|mps\.is_available\(\)|sys\.platform\b|os\.name\b|"
     r"platform\.system\(\))"
-)
-_PLATFORM_ANCHORS = (
-    "capability",
-    "is_available",
-    "sys.platform",
-    "platform.system",
-    "os.name",
-    "is_cuda",
-    "is_rocm",
-    *(f"{n}()" for n in ("is_cpu", "is_tpu", "is_xpu", "is_hpu", "is_neuron", "is_mps")),
 )
 # `def name(params) -> T:` on one line (a method's `self` and defaults included).
 _ONE_LINE_DEF = re.compile(r"([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\([^()]*\)[^:]*:[ \t]*$")
@@ -63,17 +53,15 @@ def platform_tests(text: str) -> dict[str, str]:
     Read from the lines around each platform word: the word's line must be the `return`
     and the line before it (blank and comment lines aside) the one-line `def`."""
     out: dict[str, str] = {}
-    seen: set[int] = set()
-    # `str.find` for the words' fixed parts: a regex search of every file is far slower
-    for at in find_all(text, _PLATFORM_ANCHORS):
+    # Each line that starts with `return ` (one `str.find` pass, shared with
+    # `value_accessors`), then the platform words in it: a regex search of every file is
+    # far slower, and so are a pass for each of their fixed parts.
+    for at in line_heads(text, "return "):
         start = text.rfind("\n", 0, at) + 1
-        if start in seen:
-            continue
-        seen.add(start)
         end = text.find("\n", at)
         line = text[start : end if end != -1 else len(text)]
-        body = line.lstrip()
-        if not body.startswith("return ") or PLATFORM_WORDS.search(body) is None:
+        body = line[at - start :]
+        if PLATFORM_WORDS.search(body) is None:
             continue
         head = _line_before(text, start)
         found = _ONE_LINE_DEF.match(head) if head is not None else None
@@ -165,10 +153,8 @@ def value_accessors(text: str) -> dict[str, str]:
     so the linker can follow a call of the function to the setting it hands back. A body
     returning names joined by `and` gives them joined so (`envs.A and envs.B`)."""
     out: dict[str, str] = {}
-    for at in find_all(text, ("return ",)):
+    for at in line_heads(text, "return "):
         start = text.rfind("\n", 0, at) + 1
-        if text[start:at].strip():
-            continue  # not the first word of its line
         end = text.find("\n", at)
         found = _RETURNED_NAME.match(text, at, end if end != -1 else len(text))
         if found is None:

@@ -30,6 +30,7 @@ from errdex.extract.conditions import dotted_name
 from errdex.extract.param_defaults import declared_defaults, parameter_defaults, rebound_names
 from errdex.extract.setters import ClassSetters, init_params, param_names, plain_init_params
 from errdex.extract.shapes import OWN_OBJECT, own_attributes_set
+from errdex.extract.source_text import other_line_breaks, source_lines
 from errdex.facts import Binding, Condition, Setter, SourceRead, TryRead
 
 __all__ = ["Wanted", "read_lines"]
@@ -115,17 +116,19 @@ class _Scope:
 
     func: ast.FunctionDef | ast.AsyncFunctionDef | None
     places: list[ast.stmt]  # its loops and `try` statements, which may say where a line sits
-    other: dict[int, tuple[bool, bool]]
-    warns: dict[int, tuple[bool, bool]]
+    # a condition's line → the `if` it names: the line of its `if`, or of its test when it
+    # starts later (the first `if` that names it)
+    ifs: dict[int, ast.If]
+    on_line: dict[int, list[ast.If]]  # line → every `if` or test on it, in order
     handlers: dict[int, list[ast.stmt]]  # except line → the body of its try
     params: tuple[str, ...]
     positional: tuple[str, ...]
     required: tuple[str, ...]
     docstring: str | None
-    # `if` line → its last line, for an `if` neither of whose branches leaves the block
-    # (no return, raise, break, continue): it only chooses a value, both ways go on
-    passes: dict[int, int] = field(default_factory=dict)
     _tries: dict[int, TryRead] = field(default_factory=dict)
+    # Worked out for the `if`s a site's conditions name, not for every `if` of a function
+    _sides: dict[int, tuple[tuple[bool, bool], tuple[bool, bool]]] = field(default_factory=dict)
+    _passes: dict[int, int | None] = field(default_factory=dict)
 
     def tried(self, line: int) -> TryRead:
         """What the `try` of the except clause at `line` did, read once."""
@@ -134,12 +137,61 @@ class _Scope:
             found = self._tries[line] = try_read(self.handlers[line])
         return found
 
+    def sides(self, node: ast.If) -> tuple[tuple[bool, bool], tuple[bool, bool]]:
+        """Whether each branch of an `if` fails, and whether each warns."""
+        found = self._sides.get(id(node))
+        if found is None:
+            found = self._sides[id(node)] = (
+                (block_fails(node.body), block_fails(node.orelse)),
+                (block_warns(node.body), block_warns(node.orelse)),
+            )
+        return found
+
+    def passes_end(self, line: int) -> int | None:
+        """The last line of the last `if` on `line` neither of whose branches leaves the
+        block (no return, raise, break, continue): it only chooses a value, both ways go
+        on. None when there is none."""
+        if line not in self._passes:
+            self._passes[line] = None
+            for node in self.on_line.get(line, ()):
+                if not block_leaves(node.body) and not block_leaves(node.orelse):
+                    self._passes[line] = node.end_lineno or node.lineno
+        return self._passes[line]
+
+    def tests_read(
+        self, lines: list[int], line: int
+    ) -> tuple[dict[int, tuple[bool, bool]], dict[int, tuple[bool, bool]]]:
+        """`SourceRead.other_side` and `SourceRead.warns` of the conditions on `lines` of a
+        site at `line`. A test whose branches neither fail nor warn reads as no test at
+        all; one that ends before the site without leaving the block only chose a value
+        (the message's wording): taken the other way, it reaches the site all the same."""
+        other_side: dict[int, tuple[bool, bool]] = {}
+        warns: dict[int, tuple[bool, bool]] = {}
+        for n in lines:
+            node = self.ifs.get(n)
+            if node is None:
+                continue
+            fails, warned = self.sides(node)
+            end = self.passes_end(n)
+            passed = end is not None and end < line
+            if fails != _NEITHER or warned != _NEITHER or passed:
+                other_side[n] = (True, True) if passed else fails
+            if warned != _NEITHER:
+                warns[n] = warned
+        return other_side, warns
+
 
 class _FileReader:
     def __init__(self, tree: ast.Module, text: str, blanked: Sequence[tuple[int, int, int]]):
         self.tree = tree
         self.text = text
-        self.lines = text.splitlines()
+        # Each line with its end, as `str.splitlines` cuts them: the walker's table of the
+        # parser's lines when both cut alike (nearly always), so the text is not split again.
+        self.lines: Sequence[str] = (
+            [line + "\n" for line in text.splitlines()]
+            if other_line_breaks(text)
+            else source_lines(text)
+        )
         self.blanked = blanked
         self._blanked_lines: list[int] | None = None
         self.enclosing = Enclosing(tree, text)
@@ -176,7 +228,7 @@ class _FileReader:
         setters = self._setters(cls, own) if cls is not None and own else ()
         lo = func.lineno if func is not None else 1
         hi = (func.end_lineno or line) if func is not None else line
-        other, warns = scope.other, scope.warns
+        other_side, warns = scope.tests_read(lines, line)
         return SourceRead(
             params=scope.params,
             positional=scope.positional,
@@ -185,20 +237,8 @@ class _FileReader:
             init_required=self._init_required(cls) if init_params and cls is not None else None,
             defaults=defaults,
             init_values=values,
-            # a test whose branches neither fail nor warn reads as no test at all; one that
-            # ends before the site without leaving the block only chose a value (the
-            # message's wording): taken the other way, it reaches the site all the same
-            other_side={
-                n: (True, True) if scope.passes.get(n, line) < line else other[n]
-                for n in lines
-                if n in other
-                and (
-                    other[n] != _NEITHER
-                    or warns.get(n, _NEITHER) != _NEITHER
-                    or scope.passes.get(n, line) < line
-                )
-            },
-            warns={n: warns[n] for n in lines if warns.get(n, _NEITHER) != _NEITHER},
+            other_side=other_side,
+            warns=warns,
             comments=self._comments(lines, lo, hi),
             docstring=scope.docstring,
             tries={n: scope.tried(n) for n in lines if n in scope.handlers},
@@ -212,23 +252,15 @@ class _FileReader:
         if found is not None:
             return found
         nodes = walk_scope(func.body if func is not None else self.tree.body)
-        other: dict[int, tuple[bool, bool]] = {}
-        warns: dict[int, tuple[bool, bool]] = {}
+        ifs: dict[int, ast.If] = {}
+        on_line: dict[int, list[ast.If]] = {}
         handlers: dict[int, list[ast.stmt]] = {}
-        passes: dict[int, int] = {}
         for node in nodes:
-            if (
-                isinstance(node, ast.If)
-                and not block_leaves(node.body)
-                and not block_leaves(node.orelse)
-            ):
-                passes[node.lineno] = passes[node.test.lineno] = node.end_lineno or node.lineno
             if isinstance(node, ast.If):
-                sides = (block_fails(node.body), block_fails(node.orelse))
-                # a condition names the line of its `if`, or of its test when it starts later
-                other[node.lineno] = other.setdefault(node.test.lineno, sides)
-                warned = (block_warns(node.body), block_warns(node.orelse))
-                warns[node.lineno] = warns.setdefault(node.test.lineno, warned)
+                ifs[node.lineno] = ifs.setdefault(node.test.lineno, node)
+                on_line.setdefault(node.lineno, []).append(node)
+                if node.test.lineno != node.lineno:
+                    on_line.setdefault(node.test.lineno, []).append(node)
             elif isinstance(node, ast.Try | ast.TryStar):
                 for handler in node.handlers:
                     handlers[handler.lineno] = node.body
@@ -246,10 +278,9 @@ class _FileReader:
         scope = _Scope(
             func=func,
             places=[n for n in nodes if isinstance(n, _PLACES)],
-            other=other,
-            warns=warns,
+            ifs=ifs,
+            on_line=on_line,
             handlers=handlers,
-            passes=passes,
             params=params,
             positional=positional,
             required=required,
@@ -367,7 +398,7 @@ class _FileReader:
             self._assigned[id(cls)] = None
             return None
         end = body[at + 1].lineno - 1 if at + 1 < len(body) else len(self.lines)
-        text = "\n".join(self.lines[cls.lineno - 1 : end])
+        text = self._joined(cls.lineno, end)
         counted: dict[str, int] = {}
         for attr in [*_SELF_ASSIGNED.findall(text), *_SELF_LOOPED.findall(text)]:
             counted[attr] = counted.get(attr, 0) + 1
@@ -410,7 +441,12 @@ class _FileReader:
         span = self._blanked_span(func) if _is_blanked(func) else None
         if span is not None:
             return self.text[span[0] : span[1]]
-        return "\n".join(self.lines[func.lineno - 1 : func.end_lineno or func.lineno])
+        return self._joined(func.lineno, func.end_lineno or func.lineno)
+
+    def _joined(self, first: int, last: int) -> str:
+        """Lines `first` to `last` (from 1) joined by `\n`, without the last one's end."""
+        joined = "".join(self.lines[first - 1 : last])
+        return joined[:-1] if joined.endswith("\n") else joined
 
     def _blanked_span(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, int] | None:
         """Where the original text of a function the skeleton blanked starts and ends."""

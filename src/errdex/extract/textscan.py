@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Iterable, Iterator
 
@@ -27,6 +28,18 @@ def occurrences(text: str, word: str) -> Iterator[int]:
     while at != -1:
         yield at
         at = text.find(word, at + 1)
+
+
+@functools.lru_cache(maxsize=4)
+def line_heads(text: str, word: str) -> tuple[int, ...]:
+    """The offset of each occurrence of `word` that is the first thing on its line (only
+    whitespace before it), in order; cached, for the scans of one file that look for the
+    same word."""
+    found: list[int] = []
+    for at in occurrences(text, word):
+        if not text[text.rfind("\n", 0, at) + 1 : at].strip():
+            found.append(at)
+    return tuple(found)
 
 
 def find_all(text: str, words: Iterable[str]) -> list[int]:

@@ -126,7 +126,10 @@ class ExtractionPool:
         if self.workers <= 1 or self._pool is not None:
             return
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["errdex.extract", "errdex.indexing.parallel"])
+        # the store's writer of a large version (`store.aside`) forks from it too
+        context.set_forkserver_preload(
+            ["errdex.extract", "errdex.indexing.parallel", "errdex.store.aside"]
+        )
         self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
         for _ in range(self.workers):  # a worker process is only made for a task
             self._pool.submit(_ready)

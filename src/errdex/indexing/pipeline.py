@@ -22,7 +22,7 @@ from errdex.indexing.gcpause import cyclic_gc_paused
 from errdex.indexing.helpercalls import again_key, names_to_keep
 from errdex.indexing.parallel import MIN_PARALLEL_FILES, ExtractionPool
 from errdex.indexing.report import PARTIAL_MARK, IndexReport, ProgressHook
-from errdex.link import LINKER_VERSION, link_version
+from errdex.link import LINKER_VERSION, link_sites
 from errdex.link.names import version_names
 from errdex.linked_facts import IndexedSite
 from errdex.sources.base import Skipped, Source
@@ -34,6 +34,9 @@ __all__ = ["PIPELINE_VERSION", "index_source"]
 PIPELINE_VERSION = f"extract-{EXTRACTOR_VERSION}.link-{LINKER_VERSION}"
 _decoder = msgspec.msgpack.Decoder(FileFacts)
 _LOOKUP_CHUNK = 256  # files per cache lookup and per cache write
+# From this many files, a version is written by another process while it is linked: below,
+# starting that process costs more than the overlap saves.
+WRITE_ASIDE_FILES = 1_000
 
 
 def index_source(
@@ -166,20 +169,34 @@ def _extract_version(
 def _link_and_write(
     source: Source, store: Store, extracted: _Extracted, laps: _Laps
 ) -> tuple[list[IndexedSite], VersionStats]:
-    """Link the version's sites and write them, with its files, in one transaction."""
+    """Link the version's sites and write them, with its files, in one transaction.
+
+    A large version is written by another process as its sites are linked (the "link"
+    lap then ends when the last site is made, the "write" lap is what is left of the
+    write); a small one is linked first, then written here.
+    """
     with cyclic_gc_paused():
-        sites = link_version(
-            source.info.project, extracted.facts, source.info.entry_points, _catalogs(source)
-        )
         source.info.names = version_names(extracted.facts)
-        laps.lap("link")
+        sites: list[IndexedSite] = []
+        catalogs = _catalogs(source)
+
+        def linked() -> Iterator[IndexedSite]:
+            info = source.info
+            for site in link_sites(info.project, extracted.facts, info.entry_points, catalogs):
+                sites.append(site)
+                yield site
+            laps.lap("link")
+
         # Every file is offered: the store keeps those a page may quote (a site's own, its
         # variants', its exception's definition).
         written = dict(extracted.items)
         # A first answer's subset extracts some files cut to the definitions it needs
         # (`match/needed_text.py`); the store keeps them as they are written.
         written.update(getattr(source, "as_written", {}))
-        stored = store.write_version(source.info, sites, written)
+        if len(extracted.items) >= WRITE_ASIDE_FILES:
+            stored = store.write_version_aside(source.info, linked(), written)
+        else:
+            stored = store.write_version(source.info, list(linked()), written)
         laps.lap("write")
     return sites, stored
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import msgspec
 
@@ -57,11 +57,11 @@ from errdex.link.translated import Translations
 from errdex.linked_facts import CallerLink, ExceptionInfo, IndexedSite, KnobLink, SelectionLink
 from errdex.sources.base import EntryPoint
 
-__all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_version"]
+__all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_version"]
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "43-passed-arguments"
+LINKER_VERSION = "45-field-validators"
 
 
 def link_version(
@@ -73,6 +73,17 @@ def link_version(
     """Resolve every site of one version and give it its stable error id; `entry_points`
     (the console scripts it installs) name the command line behind each setting; the
     gettext `catalogs` it ships, the translations its users may see its texts in."""
+    return list(link_sites(project, files, entry_points, catalogs))
+
+
+def link_sites(
+    project: str,
+    files: list[FileFacts],
+    entry_points: tuple[EntryPoint, ...] = (),
+    catalogs: Sequence[Catalog] = (),
+) -> Iterator[IndexedSite]:
+    """`link_version`'s sites, each yielded once complete (the last half of the work is
+    done site by site), so that a store can write them as they come."""
     names = Namespace(files)
     reasons = ReasonsIndex(files)
     receivers = ReceiverClasses(names)
@@ -139,7 +150,8 @@ def link_version(
     linked = [translations.add(indexed) for indexed in linked]
     # Callers with their guards, knobs behind the conditions, tests expecting the error.
     context = _Context(files, names, entry_points)
-    return [context.add(indexed) for indexed in linked]
+    for indexed in linked:
+        yield context.add(indexed)
 
 
 class _Context:
@@ -187,18 +199,9 @@ class _Context:
         found.extend(self._knobs_of_callers(indexed.module, site.function, links))
         in_message = self.named.named(site.message.text if site.message is not None else None)
         if indexed.reading is not None and indexed.reading.params:
-            # a parameter no knob is behind yet: what the callers give it (not a setting
-            # the message names: its own words say how to set it)
-            linked_names = {k.behind for k in found}
-            wanted = [n for n in (site.names or ()) if n not in linked_names]
-            said = {k.name for k in in_message}
-            found.extend(
-                k
-                for k in self.passed.knobs(
-                    indexed.module, site.function, indexed.reading.params, wanted, site.conditions
-                )
-                if k.name not in said
-            )
+            # a parameter no knob is behind yet, unless the message names the setting
+            linked, said = {k.behind for k in found}, {k.name for k in in_message}
+            found.extend(self.passed.of_site(indexed, facts, linked, said))
         linked = {k.name for k in found}
         for named in in_message:
             # a setting a condition already links is that knob; a field is its own

@@ -55,7 +55,7 @@ class KnobIndex:
                 continue
             for attr_set in facts.attr_sets:
                 self._sets.setdefault(attr_set.attr, []).append((attr_set, facts))
-                receiver = _receiver(attr_set.target, attr_set.class_name)
+                receiver = receiver_name(attr_set.target, attr_set.class_name)
                 self._sets_of.setdefault(receiver, []).append((attr_set, facts))
             for prop in facts.properties:
                 self._properties[(facts.module, prop.qualname)] = (prop, facts)
@@ -242,11 +242,11 @@ class KnobIndex:
         version: `cudagraph_mode` is set to `NONE` when `self.model_config.enforce_eager`,
         which `--enforce-eager` sets."""
         out: list[KnobLink] = []
-        receiver = _receiver(dotted, class_name)
+        receiver = receiver_name(dotted, class_name)
         sets = [
             (found, where)
             for found, where in self._sets.get(dotted.rsplit(".", 1)[-1], ())
-            if _receiver(found.target, found.class_name) == receiver
+            if receiver_name(found.target, found.class_name) == receiver
         ]
         for found, where in sets[:_MAX_SETS_PER_ATTR]:
             guard = parse_expression(found.guard)
@@ -377,7 +377,7 @@ def whole_object(declared: str | None) -> bool:
     return "Config" in declared or declared.startswith(("dict", "Dict"))
 
 
-def _receiver(dotted: str, class_name: str | None) -> str:
+def receiver_name(dotted: str, class_name: str | None) -> str:
     """What an attribute is of, by name: `compilation_config` for
     `self.compilation_config.mode`, and for `self.mode` in `CompilationConfig` too."""
     parts = dotted.split(".")

@@ -21,12 +21,13 @@ from collections.abc import Iterable
 
 import msgspec
 
-from errdex.facts import CallSite, Condition, KnobKind
+from errdex.facts import CallSite, Condition, FileFacts, KnobKind
 from errdex.link.callers import CallerIndex
 from errdex.link.expression_texts import parse_expression
-from errdex.link.knobs import KnobIndex, whole_object
-from errdex.linked_facts import KnobLink
+from errdex.link.knobs import KnobIndex, receiver_name, whole_object
+from errdex.linked_facts import IndexedSite, KnobLink
 
+Tests = list[ast.expr]  # the site's conditions, parsed
 _MAX_DEPTH = 3  # functions a value passes through, the site's own included
 _MAX_CALLS = 6  # calls giving one parameter that are followed
 
@@ -39,19 +40,26 @@ class PassedArguments:
         self._knobs = knobs
         self._memo: dict[tuple[str, str, str, int], tuple[KnobLink, ...]] = {}
 
-    def knobs(
-        self,
-        module: str,
-        function: str,
-        params: tuple[str, ...],
-        names: list[str],
-        conditions: Iterable[Condition],
+    def of_site(
+        self, indexed: IndexedSite, facts: FileFacts, linked: set[str], said: set[str]
+    ) -> list[KnobLink]:
+        """The settings behind the site's parameters that no knob is behind yet (names
+        not in `linked`), from its callers or its validator; not those the message names
+        (`said`): its own words say how to set them."""
+        params = indexed.reading.params if indexed.reading else ()
+        wanted = [n for n in indexed.site.names if n not in linked]
+        tests = _parsed(indexed.site.conditions)
+        found = self._from_callers(indexed.module, indexed.site.function, params, wanted, tests)
+        found += self._validated(facts, indexed.site.function, params, wanted, tests)
+        return [k for k in found if k.name not in said]
+
+    def _from_callers(
+        self, module: str, function: str, params: tuple[str, ...], names: list[str], tests: Tests
     ) -> list[KnobLink]:
         """The settings behind each of `names` that is a parameter (of `params`, in order,
-        without self or cls) of `module.function`, where `conditions` test it against
-        what a user can give (see `_decided`)."""
+        without self or cls) of `module.function`, where the site's `tests` compare it
+        with what a user can give (see `_decided`)."""
         out: list[KnobLink] = []
-        tests = [t for c in conditions if (t := parse_expression(c.test)) is not None]
         for name in names:
             if name not in params:
                 continue
@@ -62,6 +70,31 @@ class PassedArguments:
                 if _decided(tests, name, _may_be_false(k))
             )
         return out
+
+    def _validated(
+        self,
+        facts: FileFacts,
+        function: str,
+        params: tuple[str, ...],
+        names: list[str],
+        tests: Tests,
+    ) -> list[KnobLink]:
+        """The flags behind the value a field validator checks (`@field_validator(
+        "cache_dtype")` of `CacheConfig`): its first parameter is the field's value, which
+        the flags whose field defaults to it give (`--kv-cache-dtype`)."""
+        fields = facts.validators.get(function)
+        owner = function.rpartition(".")[0].rpartition(".")[2]
+        if not fields or len(fields) != 1 or not params or params[0] not in names or not owner:
+            return []
+        value = params[0]
+        via = f"`{value}` is the `{owner}.{fields[0]}` its validator `{function}` checks"
+        return [
+            msgspec.structs.replace(k, behind=value, via=f"{via}; {k.via}" if k.via else via)
+            for k in self._knobs.flags.flags_defaulting_to(owner, fields[0])
+            # a validator's value is the user's input as pydantic hands it over: whatever
+            # the check does with it, the flag gives it (a truth test aside)
+            if _decided(tests, value, _may_be_false(k), strict=False)
+        ]
 
     def _given(
         self, module: str, function: str, param: str, position: int, depth: int
@@ -98,7 +131,7 @@ class PassedArguments:
                 links = []
                 for found in self._knobs.resolve(value, facts, call.class_name):
                     knob = _giving(found, value)
-                    if knob is not None and self._declared(knob, value):
+                    if knob is not None and self._declared(knob, value, call.class_name):
                         links.extend(
                             _through(k, f"`{param}` is `{value}`, given by {at}", call.function)
                             for k in (*self._plain_flags(knob), knob)
@@ -117,14 +150,16 @@ class PassedArguments:
         owner = "".join(word.capitalize() for word in knob.behind.rsplit(".", 1)[-1].split("_"))
         return self._knobs.flags.flags_defaulting_to(owner, knob.json_key)
 
-    def _declared(self, knob: KnobLink, value: str) -> bool:
+    def _declared(self, knob: KnobLink, value: str, class_name: str | None) -> bool:
         """A flag matched on an object the class named for it declares the field of
         (`model_config.max_model_len` → `ModelConfig`): not a checkpoint's
         `config.num_attention_heads` beside a benchmark's `--num-attention-heads`."""
         if knob.kind != KnobKind.FLAG:
             return True
-        owner, _, field = value.rpartition(".")
-        return self._knobs.flags.declares(owner.rpartition(".")[2], field)
+        # `self.moe_backend` read in `KernelConfig`: that class is the one to declare it
+        return self._knobs.flags.declares(
+            receiver_name(value, class_name), value.rpartition(".")[2]
+        )
 
 
 def _passed(call: CallSite, param: str, position: int) -> tuple[str, int] | None:
@@ -169,13 +204,18 @@ def _giving(knob: KnobLink, value: str) -> KnobLink | None:
     return None
 
 
-def _decided(tests: list[ast.expr], name: str, may_be_false: bool) -> bool:
+def _parsed(conditions: Iterable[Condition]) -> Tests:
+    return [t for c in conditions if (t := parse_expression(c.test)) is not None]
+
+
+def _decided(tests: Tests, name: str, may_be_false: bool, strict: bool = True) -> bool:
     """Whether the tests use the parameter only in ways its setting decides: compared with
     a literal or a constant (`is not None`, `== "round_robin"`, `in (A.X, A.Y)`), its type
     tested, or tested for truth when the setting can be false or None. Compared with the
     program's own state (`self.indices.numel() != max_num_reqs`), computed with (`heads %
     tp_size`) or read further (`name.startswith(...)`), the setting alone does not say
-    which way the test goes: it is not linked."""
+    which way the test goes: it is not linked. Not `strict` (a validator's value): any use
+    but a truth test or a type test."""
     found = False
     for test in tests:
         parents = {
@@ -185,14 +225,19 @@ def _decided(tests: list[ast.expr], name: str, may_be_false: bool) -> bool:
             if not (isinstance(node, ast.Name) and node.id == name):
                 continue
             parent = parents.get(id(node))
-            if isinstance(parent, ast.Compare):
-                others = [parent.left, *parent.comparators]
-                if not all(o is node or _constant(o) for o in others):
+            if parent is None or isinstance(parent, ast.BoolOp | ast.UnaryOp):
+                if not may_be_false:
                     return False
             elif isinstance(parent, ast.Call) and _called(parent) == "isinstance":
+                # a validator's input is what the command line hands over (a string):
+                # its type is no choice a user makes there
+                if not strict:
+                    return False
+            elif not strict:
                 pass
-            elif parent is None or isinstance(parent, ast.BoolOp | ast.UnaryOp):
-                if not may_be_false:
+            elif isinstance(parent, ast.Compare):
+                others = [parent.left, *parent.comparators]
+                if not all(o is node or _constant(o) for o in others):
                     return False
             else:
                 return False

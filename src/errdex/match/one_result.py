@@ -115,14 +115,25 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
             out.append(match)
             continue
         refs = {site_ref(m): m for m in group}
-        ranked = likeliest_first(list(refs))
+        what = "with this text"
+        if text is not None and text[1] == _COMPUTED:
+            # Raises of one class, each with a text of its own made there (a caller's
+            # value, a translation): the sites of one text's prior does not order them, and
+            # put first it lost cases of the test-suite set; they stay as ranked (newest
+            # release, plainest module first).
+            what = f"of {text[0]}, each with a message computed there"
+            ranked = list(refs)
+            reason = f"raised at {len(ranked)} sites {what}; nothing in the paste tells them apart"
+        else:
+            ranked = likeliest_first(list(refs))
+            reason = preference_reason(ranked[0], ranked[1:])
         first = refs[ranked[0]]
         out.append(
             msgspec.structs.replace(
                 first,
                 others=ranked[1:],
                 raised_at=len(ranked),
-                why=[*first.why, preference_reason(ranked[0], ranked[1:])],
+                why=[*first.why, reason],
                 confident=False,
             )
         )
@@ -136,7 +147,7 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
                     other,
                     raised_at=len(ranked),
                     same_text_as=first.id if first.id != other.id else None,
-                    why=[*other.why, _after_reason(first, len(ranked))],
+                    why=[*other.why, _after_reason(first, len(ranked), what)],
                     confident=False,
                 )
             )
@@ -157,6 +168,8 @@ def with_same_text(ranked: list[Match], count: int) -> list[Match]:
 
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+_PUNCTUATION = " :.,'\"()[]"
+_COMPUTED = "{}"  # the text of a raise matched by its class whose message is all computed
 
 
 def same_text_key(match: Match) -> tuple[str, str, str | None, str] | None:
@@ -174,16 +187,21 @@ def _seen_text_of(match: Match) -> tuple[str | None, str] | None:
     if shown is None or not shown.strip():
         return (match.exception, "") if match.exception else None
     if match.guess:
-        return None  # matched by its class: the text it raises is not what was compared
+        # Matched by its class, the text it raises not compared; where that text is all
+        # computed at the raise (`raise TemplateNotFound(name)`), each such raise of the
+        # class prints whatever it was given, the paste's message as well as any.
+        if match.exception and not _PLACEHOLDER.sub("", shown).strip(_PUNCTUATION):
+            return (match.exception, _COMPUTED)
+        return None
     shape = _PLACEHOLDER.sub("{}", shown)
-    if not shape.replace("{}", "").strip(" :.,'\"()[]"):
+    if not shape.replace("{}", "").strip(_PUNCTUATION):
         return None
     return (None, shape)
 
 
-def _after_reason(first: Match, count: int) -> str:
+def _after_reason(first: Match, count: int, what: str) -> str:
     return (
-        f"raised at {count} sites with this text; {first.function} "
+        f"raised at {count} sites {what}; {first.function} "
         f"({first.file}:{first.line}) is the likelier and comes first"
     )
 

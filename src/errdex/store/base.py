@@ -120,6 +120,17 @@ class Store(abc.ABC):
         dies, the store keeps what it held before.
         """
 
+    def write_version_aside(
+        self,
+        info: VersionInfo,
+        sites: Iterable[IndexedSite],
+        files: Mapping[str, bytes],
+    ) -> VersionStats:
+        """`write_version`, by another process where the store can, so that the sites are
+        written while `sites` still makes them (see `store.aside`); else the sites are all
+        made first, and written as `write_version` does."""
+        return self.write_version(info, list(sites), files)
+
     @abc.abstractmethod
     def has_version(self, project: str, label: str, revision: str) -> bool:
         """True when (project, label) is stored at exactly this revision."""

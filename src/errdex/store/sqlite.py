@@ -97,6 +97,20 @@ class SqliteStore(SqlStore):
         with self._guard() as conn:
             return write_version(conn, info, sites, files)
 
+    def write_version_aside(
+        self,
+        info: VersionInfo,
+        sites: Iterable[IndexedSite],
+        files: Mapping[str, bytes],
+    ) -> VersionStats:
+        if self._location == ":memory:":  # no other process can reach it
+            return super().write_version_aside(info, sites, files)
+        # Imported here: the child process imports this module.
+        from errdex.store.aside import write_version_aside
+
+        with self._lock:  # the child may start elsewhere than this process's folder
+            return write_version_aside(str(Path(self._location).resolve()), info, sites, files)
+
     def delete_version(self, project: str, label: str) -> None:
         with self._guard() as conn:
             version_id = self._version_id(conn, project, label)

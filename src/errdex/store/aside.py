@@ -1,0 +1,129 @@
+"""Writing a version into a SQLite file from another process, while this one still makes
+its sites.
+
+The write of a large version (vllm: 22,500 sites, 2,200 files) is a second and a half of
+CPU, and the linking that makes the sites two more, each alone on a machine's cores. Here
+the sites go, a chunk at a time as the caller's iterable yields them, to a process of
+their own that writes them in the usual single transaction (`writing.write_version`): the
+two overlap. A thread would not do: SQLite lets go of the GIL for each row it steps, and
+taking it back from a thread that computes costs a switch interval every time.
+
+The child opens the file as any `SqliteStore` does. When the caller's iterable fails, or
+the caller is interrupted, the child is told (or finds its pipe closed) and rolls back; a
+failure of the child's is raised here as a `StoreError`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import multiprocessing
+from collections.abc import Iterable, Iterator, Mapping
+from multiprocessing.connection import Connection
+
+import msgspec
+
+from errdex.errors import StoreError
+from errdex.linked_facts import IndexedSite
+from errdex.sources.base import VersionInfo
+from errdex.store.base import VersionStats
+from errdex.store.writing import CHUNK
+
+_ENCODER = msgspec.msgpack.Encoder()
+_CHUNK_DECODER = msgspec.msgpack.Decoder(list[IndexedSite])
+_END = b""  # after the last chunk: commit
+_ABORT = b"\x00"  # the caller failed: roll back (not a msgpack list)
+
+
+def write_version_aside(
+    path: str, info: VersionInfo, sites: Iterable[IndexedSite], files: Mapping[str, bytes]
+) -> VersionStats:
+    """`SqliteStore(path).write_version(info, sites, files)`, done by a child process fed
+    the sites as they come."""
+    context = multiprocessing.get_context("forkserver")
+    from_parent, to_child = context.Pipe(duplex=False)  # (reading end, writing end)
+    from_child, to_parent = context.Pipe(duplex=False)
+    child = context.Process(
+        target=_write_in_child, args=(path, from_parent, to_parent), daemon=True
+    )
+    child.start()
+    from_parent.close()
+    to_parent.close()
+    finished = False
+    try:
+        try:
+            iterator = iter(sites)
+            # The child's transaction begins with the version: once sites come, so that
+            # the database is not held while the caller's first site is still a while off.
+            chunk = list(itertools.islice(iterator, CHUNK))
+            to_child.send((info, dict(files)))
+            while chunk:
+                to_child.send_bytes(_ENCODER.encode(chunk))
+                chunk = list(itertools.islice(iterator, CHUNK))
+            to_child.send_bytes(_END)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the child stopped on an error of its own: its outcome says which
+        outcome = _result(from_child)
+        finished = True
+    finally:
+        if not finished:
+            _abort(to_child)
+        to_child.close()
+        child.join(timeout=None if finished else 30)
+        if child.is_alive():
+            child.terminate()
+            child.join()
+        from_child.close()
+    if isinstance(outcome, str):
+        raise StoreError(outcome)
+    return outcome
+
+
+def _result(from_child: Connection) -> VersionStats | str:
+    try:
+        outcome: VersionStats | str = from_child.recv()
+    except EOFError:
+        return "the process writing the version ended without a word"
+    return outcome
+
+
+def _abort(to_child: Connection) -> None:
+    # a child already gone took its transaction with it
+    with contextlib.suppress(OSError):
+        to_child.send_bytes(_ABORT)
+
+
+class _Aborted(Exception):
+    """The parent's sites failed: the transaction rolls back."""
+
+
+def _chunks(from_parent: Connection) -> Iterator[IndexedSite]:
+    while True:
+        try:
+            data = from_parent.recv_bytes()
+        except EOFError as error:
+            raise _Aborted from error
+        if data == _END:
+            return
+        if data == _ABORT:
+            raise _Aborted
+        yield from _CHUNK_DECODER.decode(data)
+
+
+def _write_in_child(path: str, from_parent: Connection, to_parent: Connection) -> None:
+    # Imported here: the store module imports this one.
+    from errdex.store.sqlite import SqliteStore
+
+    outcome: VersionStats | str
+    try:
+        info, files = from_parent.recv()
+        store = SqliteStore(path)
+        try:
+            outcome = store.write_version(info, _chunks(from_parent), files)
+        finally:
+            store.close()
+    except _Aborted:
+        return
+    except Exception as error:  # any failure is the parent's to raise
+        outcome = f"writing the version failed: {type(error).__name__}: {error}"
+    to_parent.send(outcome)
