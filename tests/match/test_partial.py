@@ -403,3 +403,30 @@ def test_a_message_kept_in_a_constant_needs_where_the_file_raises_it() -> None:
     assert parts is not None
     need = parts["shop/reader.py"]
     assert need is not None and 8 in need.lines  # the raise, not only the constant
+
+
+def test_a_constant_an_exception_class_composes_needs_the_raises_of_that_class() -> None:
+    package = {
+        **PACKAGE,
+        "shop/old_api.py": (
+            b"from .errors import CartError\n"
+            b'INSTRUCTIONS = """\n'
+            b"\n"
+            b"You tried to access shop.{symbol}, but this is no longer supported in shop 2.\n"
+            b'"""\n'
+            b"class RemovedError(CartError):\n"
+            b"    def __init__(self, symbol):\n"
+            b"        super().__init__(INSTRUCTIONS.format(symbol=symbol))\n"
+            b"class RemovedProxy:\n"
+            b"    def __call__(self):\n"
+            b"        raise RemovedError(symbol=self.symbol)\n"
+        ),
+    }
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception=None, message="You tried to access shop.cart, but this"
+                              " is no longer supported in shop 2."),)
+    )  # fmt: skip
+    parts = needed_parts(package, evidence)
+    assert parts is not None
+    need = parts["shop/old_api.py"]
+    assert need is not None and 11 in need.lines  # the raise of the class composing it
