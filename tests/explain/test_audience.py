@@ -127,3 +127,59 @@ def test_argparse_errors_are_usage_errors_of_whoever_ran_the_command(cli: Store)
 def test_an_argument_error_of_another_package_is_no_usage_error(cli: Store) -> None:
     texts = [s.text for s in page_of(cli, "connect").solutions]
     assert texts and not any(t.startswith("If you") for t in texts)
+
+
+TOOL = {
+    "tool/__init__.py": "",
+    "tool/main.py": """
+        import json
+
+        import click
+
+
+        def validate_json(ctx, param, value):
+            if value is None:
+                return None
+            try:
+                return json.loads(value)
+            except json.JSONDecodeError:
+                raise click.BadParameter("Not valid JSON")
+
+
+        def validate_name(ctx, param, value):
+            if not value.isidentifier():
+                raise click.exceptions.UsageError(f"Not a name: {value}")
+            return value
+
+
+        @click.command()
+        @click.option("--json", "-j", "json", type=str, callback=validate_json)
+        @click.argument("name", callback=validate_name)
+        def main(json, name):
+            print(json, name)
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def tool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("tool"), "tool", TOOL)
+
+
+def test_a_click_error_raised_in_another_packages_callback_names_the_option(
+    tool: Store,
+) -> None:
+    (site,) = [s for s in tool.list_sites("tool") if s.site.function == "validate_json"]
+    texts = [s.text for s in build_page(tool, site.id).solutions]
+    assert texts == [
+        "Give `--json` a value it accepts on your command line (“Not valid JSON”), or leave "
+        "`--json` out: the program checks that value in `validate_json`, the callback of "
+        "`--json`."
+    ]  # and no "pass None for `value`": only click calls the callback
+
+
+def test_a_required_argument_checked_by_its_callback_is_not_to_be_left_out(tool: Store) -> None:
+    (site,) = [s for s in tool.list_sites("tool") if s.site.function == "validate_name"]
+    texts = [s.text for s in build_page(tool, site.id).solutions]
+    assert texts[0].startswith("Give `NAME` a value it accepts on your command line (“Not a")
+    assert "leave" not in texts[0]

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import msgspec
 
 from errdex.explain.advice_names import names_keyword
+from errdex.explain.advice_phrasings import implied_instruction
 from errdex.explain.page import Change, ExampleFix, Page
 
 # A sentence that instructs: an imperative verb first (after "please"/"you can"/"try to"),
@@ -123,6 +124,9 @@ class Advice:
     # the action a "did you mean to ...?" question proposes, as an instruction: "Call
     # table.append_constraint(constraint)"
     proposed: str | None = None
+    # the instruction a stated precondition or requirement implies: "First make sure the
+    # response has been read or closed, then access '.elapsed'"
+    implied: str | None = None
 
     @property
     def solution(self) -> str:
@@ -135,6 +139,8 @@ class Advice:
             return f"Pass `{self.suggested}` instead{was}, as the message suggests: “{self.text}”"
         if self.proposed is not None:
             return f"{self.proposed}, as the message proposes: “{self.text}”"
+        if self.implied is not None:
+            return f"{self.implied}, as the message says: “{self.text}”"
         if self.missing is not None:
             verb, what = self.missing
             return f"{verb} {what}, as the message says: “{self.text}”"
@@ -184,6 +190,8 @@ def message_advice(message: str | None) -> list[Advice]:
         offers = offers or proposed is not None
         offers = offers or missing is not None or retired is not None
         offers = offers or (_ONLY.search(sentence) is not None and names_keyword(sentence))
+        implied = None if offers or _instructs(sentence) else implied_instruction(sentence)
+        offers = offers or implied is not None
         if not offers and not _instructs(sentence):
             continue
         text = _unquoted(sentence.strip())[:_MAX_CHARS]
@@ -196,6 +204,8 @@ def message_advice(message: str | None) -> list[Advice]:
             kind = "environment"
         elif missing is not None:
             kind = "input"
+        elif implied is not None:
+            kind = implied[1]
         found.append(
             Advice(
                 text=text,
@@ -206,6 +216,7 @@ def message_advice(message: str | None) -> list[Advice]:
                 missing=missing,
                 retired=retired,
                 proposed=proposed,
+                implied=implied[0] if implied is not None else None,
             )
         )
         if len(found) >= _MAX_ADVICE:

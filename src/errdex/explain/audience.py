@@ -7,11 +7,15 @@ parameter, an option without its value; argparse's `ArgumentError`, the
 the usage line. Most people who see it run the program: for them the way
 out is the command line, which the message describes. The ways out through the code (an
 argument of the framework's classes, `required=False`) are the program's author's; they are
-kept, said to be theirs.
+kept, said to be theirs. A usage error raised in another package's option callback
+(`raise click.BadParameter("Not valid JSON")` in the function `callback=` names) is the
+same: the way out is that option's value on the command line, never an argument of the
+callback, which only the framework calls.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 
 import msgspec
@@ -23,6 +27,14 @@ from errdex.facts import SiteKind
 # The base every usage error of a command-line framework derives from (click, and typer on
 # top of it; `docopt`'s `DocoptExit` is printed the same way but is no subclass of one).
 _USAGE_ERRORS = frozenset({"UsageError"})
+# click's subclasses of it, by name, for a package that raises them without indexing click
+# (its `exceptions` module is fixed: these are all the usage errors it defines); typer
+# re-exports them.
+_CLICK_USAGE = frozenset(
+    {"UsageError", "BadParameter", "MissingParameter", "NoSuchOption", "BadOptionUsage"}
+    | {"BadArgumentUsage"}
+)
+_CLICK_MODULES = ("click.", "typer.")
 # argparse's, by their full names: another package's `ArgumentError` (SQLAlchemy's) is a
 # Python call's bad argument, no command line's.
 _ARGPARSE_ERRORS = frozenset({"argparse.ArgumentError", "argparse.ArgumentTypeError"})
@@ -39,7 +51,41 @@ def is_usage_error(facts: Facts) -> bool:
     if info is None or site.kind == SiteKind.RERAISE:
         return False  # a bare `raise` passes on what another site raised
     names = [info.qualname, *info.bases]
+    if any(n.startswith(_CLICK_MODULES) and n.rpartition(".")[2] in _CLICK_USAGE for n in names):
+        return True
     return any(n.rpartition(".")[2] in _USAGE_ERRORS or n in _ARGPARSE_ERRORS for n in names)
+
+
+def callback_parameter(facts: Facts) -> tuple[str, bool] | None:
+    """(the option or argument, whether it is required) whose `callback=` is the site's
+    function, read from the decorators of the site's file: `@click.option("--json", "-j",
+    callback=validate_json)` → ("--json", False)."""
+    tree = facts.source_tree()
+    function = facts.stored.site.function
+    if tree is None or "." in function:
+        return None
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, (ast.Attribute, ast.Name)):
+            continue
+        kind = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
+        if kind not in ("option", "argument"):
+            continue
+        keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        callback = keywords.get("callback")
+        if not (isinstance(callback, ast.Name) and callback.id == function):
+            continue
+        names = [
+            a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)
+        ]
+        if not names:
+            return None
+        flags = [n for n in names if n.startswith("-")]
+        # the long flag names it best; an argument is shown by its name in capitals
+        name = max(flags, key=len) if flags else names[0].upper()
+        required = keywords.get("required")
+        is_required = isinstance(required, ast.Constant) and required.value is True
+        return name, is_required or (kind == "argument" and "default" not in keywords)
+    return None
 
 
 def command_line_solution(facts: Facts) -> Solution | None:
@@ -48,6 +94,18 @@ def command_line_solution(facts: Facts) -> Solution | None:
         return None
     said = _shown_text(facts)
     quoted = f" (“{said}”)" if said else ""
+    parameter = callback_parameter(facts)
+    if parameter is not None:
+        name, required = parameter
+        left_out = "" if required else f", or leave `{name}` out"
+        return Solution(
+            text=(
+                f"Give `{name}` a value it accepts on your command line{quoted}{left_out}: "
+                f"the program checks that value in `{facts.stored.site.function}`, the "
+                f"callback of `{name}`."
+            ),
+            kind="input",
+        )
     return Solution(
         text=(
             f"If you ran a command and it printed this: change your command line as the "

@@ -8,6 +8,7 @@ from errdex.errors import NotFoundError
 from errdex.explain.callee_advice import callee_messages
 from errdex.explain.caps import setting_caps
 from errdex.explain.context import Explanation, Facts
+from errdex.explain.entry_input import entry_input_solution
 from errdex.explain.example_fix import example_fix
 from errdex.explain.fallbacks import setting_fallbacks
 from errdex.explain.linked import binding_views, caller_views, knob_views, test_views
@@ -22,6 +23,7 @@ from errdex.explain.report import report_url
 from errdex.explain.rules import what_it_means, when_it_happens
 from errdex.explain.same_error import same_error_paths
 from errdex.explain.solutions import solutions
+from errdex.explain.table_lookup import table_keys
 from errdex.explain.upgrades import upgrade_solutions
 from errdex.explain.views import (
     condition_view,
@@ -80,6 +82,8 @@ def build_page(
     facts.source_text = text
     facts.callee_messages = callee_messages(store, facts)
     facts.same_error_paths = same_error_paths(store, chosen)
+    facts.table_keys = table_keys(store, chosen, facts)
+    facts.entry_input = entry_input_solution(store, chosen, facts)
     pinned = pin_label(record, chosen.revision)
     explanation = explain(facts)
     message = chosen.site.message.text if chosen.site.message is not None else None

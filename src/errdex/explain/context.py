@@ -67,6 +67,12 @@ class Facts:
     callee_messages: list[tuple[str, str]] = field(default_factory=list)
     # the tests on the paths of the function's other raises of the same error: `same_error`
     same_error_paths: list[frozenset[tuple[int, str, bool]]] = field(default_factory=list)
+    # a module table a lookup under `except KeyError` reads → its literal keys, in order
+    # (`explain/table_lookup.py`; needs the store)
+    table_keys: dict[str, list[str]] = field(default_factory=dict)
+    # the way out through a public call's argument that reaches an internal check
+    # (`explain/entry_input.py`; needs the store)
+    entry_input: Solution | None = None
     _tree: ast.Module | None = field(default=None, repr=False)
 
     def source_tree(self) -> ast.Module | None:

@@ -82,3 +82,14 @@ def collection_members(collection: ast.expr) -> list[ast.expr] | None:
     if isinstance(collection, ast.Tuple | ast.List | ast.Set):
         return list(collection.elts)
     return None
+
+
+def conjuncts(text: str) -> tuple[ast.expr, list[ast.expr]] | None:
+    """A condition's expression and the parts of it that all hold (`a and b`: both; else
+    the whole), or None when it does not parse."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    joined = isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And)
+    return node, (node.values if isinstance(node, ast.BoolOp) and joined else [node])

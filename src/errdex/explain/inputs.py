@@ -11,17 +11,26 @@ from __future__ import annotations
 
 import ast
 import builtins
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from errdex.explain.context import Facts
-from errdex.explain.input_nodes import free_names, is_call, key_test
+from errdex.explain.input_nodes import conjuncts, free_names, is_call, key_test
 from errdex.explain.input_words import Instead, what_to_pass
 from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
 from errdex.explain.user_call import required_arguments, user_call
+from errdex.extract.conditions import dotted_name
 from errdex.facts import ConditionKind
 
 _BUILTINS = frozenset(dir(builtins))
+_ORDERINGS: dict[type[ast.cmpop], Callable[[float, float], bool]] = {
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+}
 
 
 @dataclass(frozen=True)
@@ -143,7 +152,62 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Gi
         instead = what_to_pass(node, inputs, constants, read.defaults)
     if instead is None:
         return None
+    instead = _empty_number(instead, facts)
+    if instead is None:
+        return None
     return Given(instead.text, _change(instead, passed, facts))
+
+
+def _empty_number(instead: Instead, facts: Facts) -> Instead | None:
+    """An "empty value" for an input the path to the site also orders as a number
+    (`0 <= skinny_max_m <= 8`) is `0`: None would fail that comparison with a `TypeError`
+    before the check. None (no way out) when 0 fails a literal bound the path holds; no
+    exact value when a bound is not known to let 0 pass (under a `not` or an `or`)."""
+    name = instead.name
+    if instead.after != "None" or name is None or "an empty (false) value" not in instead.text:
+        return instead
+    compared = sure = False
+    for condition in facts.conditions:
+        parsed = conjuncts(condition.text)
+        if parsed is None:
+            continue
+        # the parts that all hold on the path: only there does a bound have to hold for 0
+        tree, held = parsed
+        for node in ast.walk(tree):
+            for left, op, right in _orderings(node):
+                if name not in (dotted_name(left), dotted_name(right)):
+                    continue
+                if not compared:
+                    compared = sure = True
+                values = [0 if dotted_name(x) == name else _number(x) for x in (left, right)]
+                if not any(node is part for part in held):
+                    sure = False
+                elif None not in values and not _ORDERINGS[type(op)](*values):  # type: ignore[arg-type]
+                    return None  # neither None nor 0 gets past this bound
+    if not compared:
+        return instead
+    if not sure:
+        return Instead(instead.text)
+    text = instead.text.replace("an empty (false) value", "`0`", 1)
+    return Instead(text, name, instead.before, "0")
+
+
+def _orderings(node: ast.AST) -> list[tuple[ast.expr, ast.cmpop, ast.expr]]:
+    """The `<`, `<=`, `>`, `>=` links of a comparison chain, each with its two operands."""
+    if not isinstance(node, ast.Compare):
+        return []
+    operands = [node.left, *node.comparators]
+    return [
+        (left, op, right)
+        for left, op, right in zip(operands, node.ops, operands[1:], strict=False)
+        if type(op) in _ORDERINGS
+    ]
+
+
+def _number(node: ast.expr) -> float | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+        return float(node.value)
+    return None
 
 
 def _change(instead: Instead, passed: dict[str, tuple[bool, str]], facts: Facts) -> Change | None:

@@ -15,6 +15,7 @@ import ast
 from dataclasses import dataclass
 
 from errdex.explain.context import Facts, function_at
+from errdex.explain.input_nodes import conjuncts
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
@@ -55,13 +56,10 @@ def left_out_solution(facts: Facts) -> Solution | None:
     held: set[str] = set()
     compared: list[tuple[str, str, str]] = []  # (param, the value compared with, condition)
     for condition in facts.held:
-        try:
-            node = ast.parse(condition.text, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
+        parsed = conjuncts(condition.text)
+        if parsed is None:
             continue
-        joined = isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And)
-        parts = node.values if isinstance(node, ast.BoolOp) and joined else [node]
-        for part in parts:
+        for part in parsed[1]:
             held.add(ast.unparse(part))
             if (
                 isinstance(part, ast.Compare)

@@ -26,7 +26,7 @@ from errdex.explain.advice_names import (
     retired_solution,
     warned_against,
 )
-from errdex.explain.audience import command_line_solution, for_author
+from errdex.explain.audience import callback_parameter, command_line_solution, for_author
 from errdex.explain.callee_advice import callee_advice_solutions
 from errdex.explain.class_body import class_body_solution
 from errdex.explain.code_advice import code_advice_fix
@@ -36,11 +36,14 @@ from errdex.explain.fix_forms import change_fix, setting_fix
 from errdex.explain.given_values import given_value_solution
 from errdex.explain.handler_notes import INTERPRETER_VARIABLES, handler_notes
 from errdex.explain.inputs import Given, input_action
+from errdex.explain.instances import instance_action
 from errdex.explain.iterated import iterated_solution
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.left_out import left_out_solution
 from errdex.explain.name_clash import name_clash_solution
 from errdex.explain.named_settings import named_setting_solutions
+from errdex.explain.optional_stubs import needed_already
+from errdex.explain.other_object import own_object_solutions
 from errdex.explain.override_warning import warned_sentence
 from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
@@ -50,6 +53,7 @@ from errdex.explain.same_error import leads_to_same_error
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
 from errdex.explain.sync_sibling import sync_sibling_solution
+from errdex.explain.table_lookup import table_solution
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_call import suggested_call
 from errdex.extract.conditions import negate
@@ -161,7 +165,9 @@ def _solutions(facts: Facts) -> list[Solution]:
         if usual is not None:
             found.add(usual, 0)
     _add_input(found, open_conditions, facts)
-    given = given_value_solution(facts) or class_body_solution(facts)
+    for ours, tier in own_object_solutions(open_conditions, facts):
+        found.add(ours, tier)
+    given = given_value_solution(facts) or class_body_solution(facts) or table_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(given, 1)
     clash = name_clash_solution(facts) or returned_error_solution(facts)
@@ -201,7 +207,10 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(loaded, 1)
     for solution in named_setting_solutions(facts):
         found.add(solution, 1)
-    _add_advice(found, facts)
+    advised = _add_advice(found, facts)
+    if facts.entry_input is not None:
+        # before an internal function's own argument; after what the message says to do
+        found.add(facts.entry_input, 2 if advised else 0)
     for solution in callee_advice_solutions(facts):
         found.add(solution, 1)
     for solution in selection_solutions(facts.stored):
@@ -218,6 +227,10 @@ def _solutions(facts: Facts) -> list[Solution]:
     if command_line is not None:
         # most who see a usage error typed the command: their way out first, the author's
         # ways out through the code said to be theirs
+        # a callback's arguments are the framework's to pass, no author's: only the
+        # command line is an input way out then
+        callback = callback_parameter(facts) is not None
+        kept = [s for s in kept if not (callback and s.kind == "input")]
         kept = [command_line, *(for_author(s) if s.kind == "input" else s for s in kept)]
     return [_with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
 
@@ -345,6 +358,7 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
         for condition in reversed(group):
             check = merged.get(condition.line, condition)
             given = input_action(check, facts) or input_action(expanded(check, facts), facts)
+            given = given or instance_action(check, facts)
             if given is not None:
                 found.add(_input_solution(given, condition), 1)
                 return
@@ -395,7 +409,7 @@ def _add_environment(found: _Collector, conditions: list[ConditionView], facts: 
         also = ""
         if package is None:
             package, also = _package_among_either(condition, facts)
-        if package is not None:
+        if package is not None and not needed_already(facts, package[1].behind or ""):
             text, knob = package
             found.add(
                 Solution(
@@ -427,6 +441,8 @@ def _package_among_either(
     parts = [
         msgspec.structs.replace(condition, text=ast.unparse(v), plain=None) for v in node.values
     ]
+    if {p.text for p in parts} & {c.text for c in facts.held if c.line != condition.line}:
+        return None, ""  # a part the path holds elsewhere cannot be made false
     for index, part in enumerate(parts):
         package = package_solution(part, facts.knobs)
         if package is None:
@@ -503,7 +519,8 @@ def _add_except(found: _Collector, facts: Facts) -> None:
         )
 
 
-def _add_advice(found: _Collector, facts: Facts) -> None:
+def _add_advice(found: _Collector, facts: Facts) -> bool:
+    """Add what the message (or the handler's note) says to do; whether it says any."""
     message = facts.stored.site.message
     named = {s.solution.knob for s in found.items if s.solution.knob}
     said = [message_advice(message.text if message is not None else None)]
@@ -529,6 +546,7 @@ def _add_advice(found: _Collector, facts: Facts) -> None:
             change = suggested_call(advice.suggested, facts)
         fix = code_advice_fix(advice.text, facts) if change is None else None
         found.add(Solution(text=advice.solution, kind=advice.kind, change=change, fix=fix), 1)
+    return any(said)
 
 
 class _Inline(ast.NodeTransformer):

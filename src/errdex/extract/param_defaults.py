@@ -40,17 +40,22 @@ def parameter_defaults(
 
 def declared_defaults(func: Function) -> dict[str, str]:
     """Each parameter with a default (after `self`/`cls`) → the default's source."""
+    return {name: ast.unparse(default) for name, default in default_nodes(func)}
+
+
+def default_nodes(func: Function) -> list[tuple[str, ast.expr]]:
+    """Each parameter with a default (after `self`/`cls`) and its default, in order."""
     args = func.args
     ordered = [*args.posonlyargs, *args.args]
     pairs: list[tuple[ast.arg, ast.expr | None]] = [
         *zip(ordered[len(ordered) - len(args.defaults) :], args.defaults, strict=True),
         *zip(args.kwonlyargs, args.kw_defaults, strict=True),
     ]
-    return {
-        arg.arg: ast.unparse(default)
+    return [
+        (arg.arg, default)
         for arg, default in pairs
         if default is not None and arg.arg not in OWN_OBJECT
-    }
+    ]
 
 
 def rebound_names(func: Function) -> set[str]:

@@ -27,7 +27,7 @@ from errdex.extract.block_flow import (
     walk_scope,
 )
 from errdex.extract.conditions import dotted_name
-from errdex.extract.param_defaults import declared_defaults, parameter_defaults, rebound_names
+from errdex.extract.param_defaults import default_nodes, parameter_defaults, rebound_names
 from errdex.extract.setters import ClassSetters, init_params, param_names, plain_init_params
 from errdex.extract.shapes import OWN_OBJECT, own_attributes_set
 from errdex.extract.source_text import other_line_breaks, source_lines
@@ -46,9 +46,11 @@ _SELF_ATTR = re.compile(r"\bself\.(\w+)")
 # Each assignment of an attribute in a text: `self.X = `, `self.X: T = `, `self.X += `
 # (not `==`), and `self.X, ...` before an `=` on its line (a tuple target; a call passing a
 # keyword after it counts too, which only makes the attribute look assigned more often).
-# No `\b` before `self`: a literal start lets the engine jump from one to the next.
+# No `\b` before `self`: a literal start lets the engine jump from one to the next. The name
+# is taken possessively: no shorter part of it is followed by an assignment, and trying
+# each (`self.config(`, `self.a.b`: most of them) doubled the scan.
 _SELF_ASSIGNED = re.compile(
-    r"self\.(\w+)(?=[ \t]*(?::[^=\n]*)?(?:[-+*/%|&^@]|//|\*\*|<<|>>)?=(?!=)"
+    r"self\.(\w++)(?=[ \t]*(?::[^=\n]*)?(?:[-+*/%|&^@]|//|\*\*|<<|>>)?=(?!=)"
     r"|[ \t]*,[^\n]*?(?<![=!<>])=(?!=))"
 )
 _SELF_LOOPED = re.compile(r"for[ \t]+\(?self\.(\w+)")  # `for self.x in ...`
@@ -205,7 +207,9 @@ class _FileReader:
         self._copied: dict[int, dict[str, str]] = {}  # class → see `_copied_values`
         self._ctor_defaults: dict[int, dict[str, str]] = {}  # class → its constructor's
         self._bound: dict[int, set[str]] = {}  # function → the names its body binds
-        self._declared: dict[int, dict[str, str]] = {}  # function → its parameters' defaults
+        # function → its parameters' defaults; a default → its source
+        self._declared: dict[int, list[tuple[str, ast.expr]]] = {}
+        self._sources: dict[int, str] = {}
         self._own_inits: dict[int, ast.FunctionDef | ast.AsyncFunctionDef | None] = {}
         self._top_classes: dict[str, ast.ClassDef] | None = None
         self.set_by: dict[int, ClassSetters] = {}
@@ -217,7 +221,9 @@ class _FileReader:
         scope = self._scope(func)
         lines = sorted(want.lines)
         init_params: dict[str, str] = {}
-        words = want.words()
+        # the names the conditions read, which only a class's attributes or a function's
+        # defaults are looked up by (None, every name, is as good where neither is read)
+        words = want.words() if cls is not None or self._default_nodes(func) else None
         # only a condition on `self.attr` asks where the attribute came from
         if cls is not None and (words is None or "self" in words):
             found = self._init_params(cls)
@@ -321,10 +327,9 @@ class _FileReader:
         `self.attr` assigned a constructor parameter as it is (`self.x = x`, not `x or y`)."""
         out: dict[str, str] = {}
         if func is not None:
-            declared = self._declared.get(id(func))
-            if declared is None:
-                declared = self._declared[id(func)] = declared_defaults(func)
-            wanted = {n: d for n, d in declared.items() if words is None or n in words}
+            declared = self._default_nodes(func)
+            # only the defaults of the names the conditions read are written out
+            wanted = {n: self._unparsed(d) for n, d in declared if words is None or n in words}
             out = parameter_defaults(func, wanted, self._rebound) if wanted else {}
         assigned = self._plain_init.get(id(cls), set())
         plain = {a: p for a, p in init_params.items() if a in assigned}
@@ -332,6 +337,22 @@ class _FileReader:
             init = self._init_defaults(cls)
             out.update({f"self.{a}": init[p] for a, p in plain.items() if p in init})
         return out
+
+    def _default_nodes(
+        self, func: ast.FunctionDef | ast.AsyncFunctionDef | None
+    ) -> list[tuple[str, ast.expr]]:
+        if func is None:
+            return []
+        found = self._declared.get(id(func))
+        if found is None:
+            found = self._declared[id(func)] = default_nodes(func)
+        return found
+
+    def _unparsed(self, node: ast.expr) -> str:
+        found = self._sources.get(id(node))
+        if found is None:
+            found = self._sources[id(node)] = ast.unparse(node)
+        return found
 
     def _rebound(self, func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
         """The names a function's body binds, walked once per function (not per site)."""

@@ -33,8 +33,10 @@ NOT_HELPERS = frozenset(
 )
 # A member of the object that holds a message (`self.message`, `self.default_msg`).
 MESSAGE_MEMBER = re.compile(r"\bself\.\w*(?:message|msg)\w*")
-# `self.error_messages[key]`: a message table looked up by a key (see `KeyedHelper`).
-KEYED_LOOKUP = re.compile(r"self\.\w*(?i:message|error|msg)\w*\[\s*(\w+)\s*\]")
+# `self.error_messages[key]`: a message table looked up by a key (see `KeyedHelper`). The
+# name is the whole run of word characters before `[`: a look-ahead for the `[` (the name
+# taken possessively) fails at once at most `self.`, before the words are looked for in it.
+KEYED_LOOKUP = re.compile(r"self\.(?=\w*+\[)(?=\w*(?i:message|error|msg))\w*+\[\s*(\w+)\s*\]")
 
 
 def receiver(func: ast.Name | ast.Attribute) -> str | None:

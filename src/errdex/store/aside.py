@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import multiprocessing
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from multiprocessing.connection import Connection
 
 import msgspec
@@ -26,7 +26,7 @@ import msgspec
 from errdex.errors import StoreError
 from errdex.linked_facts import IndexedSite
 from errdex.sources.base import VersionInfo
-from errdex.store.base import VersionStats
+from errdex.store.base import Store, VersionStats
 from errdex.store.writing import CHUNK
 
 _ENCODER = msgspec.msgpack.Encoder()
@@ -35,16 +35,25 @@ _END = b""  # after the last chunk: commit
 _ABORT = b"\x00"  # the caller failed: roll back (not a msgpack list)
 
 
+# What opens the store in the child: a class such as `SqliteStore`, sent by reference
+# (the child imports its module), so that this module imports no store of its own.
+Opener = Callable[[str], Store]
+
+
 def write_version_aside(
-    path: str, info: VersionInfo, sites: Iterable[IndexedSite], files: Mapping[str, bytes]
+    opener: Opener,
+    path: str,
+    info: VersionInfo,
+    sites: Iterable[IndexedSite],
+    files: Mapping[str, bytes],
 ) -> VersionStats:
-    """`SqliteStore(path).write_version(info, sites, files)`, done by a child process fed
-    the sites as they come."""
+    """`opener(path).write_version(info, sites, files)`, done by a child process fed the
+    sites as they come."""
     context = multiprocessing.get_context("forkserver")
     from_parent, to_child = context.Pipe(duplex=False)  # (reading end, writing end)
     from_child, to_parent = context.Pipe(duplex=False)
     child = context.Process(
-        target=_write_in_child, args=(path, from_parent, to_parent), daemon=True
+        target=_write_in_child, args=(opener, path, from_parent, to_parent), daemon=True
     )
     child.start()
     from_parent.close()
@@ -110,14 +119,13 @@ def _chunks(from_parent: Connection) -> Iterator[IndexedSite]:
         yield from _CHUNK_DECODER.decode(data)
 
 
-def _write_in_child(path: str, from_parent: Connection, to_parent: Connection) -> None:
-    # Imported here: the store module imports this one.
-    from errdex.store.sqlite import SqliteStore
-
+def _write_in_child(
+    opener: Opener, path: str, from_parent: Connection, to_parent: Connection
+) -> None:
     outcome: VersionStats | str
     try:
         info, files = from_parent.recv()
-        store = SqliteStore(path)
+        store = opener(path)
         try:
             outcome = store.write_version(info, _chunks(from_parent), files)
         finally:

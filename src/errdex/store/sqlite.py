@@ -105,11 +105,12 @@ class SqliteStore(SqlStore):
     ) -> VersionStats:
         if self._location == ":memory:":  # no other process can reach it
             return super().write_version_aside(info, sites, files)
-        # Imported here: the child process imports this module.
+        # Imported here: only a large version's index needs the child (and multiprocessing).
         from errdex.store.aside import write_version_aside
 
         with self._lock:  # the child may start elsewhere than this process's folder
-            return write_version_aside(str(Path(self._location).resolve()), info, sites, files)
+            path = str(Path(self._location).resolve())
+            return write_version_aside(SqliteStore, path, info, sites, files)
 
     def delete_version(self, project: str, label: str) -> None:
         with self._guard() as conn:

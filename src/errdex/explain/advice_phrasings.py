@@ -1,0 +1,72 @@
+"""Messages that state a precondition or a requirement, read as the instruction they imply.
+
+Beside the imperative sentences `advice.py` reads, a message often says what must hold
+rather than what to do: "'.elapsed' may only be accessed after the response has been read
+or closed", "Stream options can only be defined when `stream=True`", "color expected after
+'on'", "Rubin FP8 requires a CuTe DSL build with rubin_helpers". Each gives the user's way
+out in its own words; this module turns it into an instruction ("First make sure the
+response has been read or closed, then access '.elapsed'"). A sentence about calling code
+("should only be called when ...") speaks to the program's own authors and is left out, as
+is a bare "X requires Y" (a configuration check, whose settings the page already reads).
+"""
+
+from __future__ import annotations
+
+import re
+
+# "X can only be set when Y", "X may only be accessed after Y": the subject, the verb, the
+# kind of precondition and the precondition.
+_ONLY_WHEN = re.compile(
+    r"^(?P<subject>\S.{0,80}?)\s+(?:can|may|should|must)\s+only\s+be\s+(?P<verb>accessed|read|"
+    r"used|set|defined|given|passed|specified|provided|enabled)\s+(?P<when>after|when|if)\s+"
+    r"(?P<condition>\S.*?)\s*\.?$",
+    re.I,
+)
+_INFINITIVE = {
+    "accessed": "access",
+    "read": "read",
+    "used": "use",
+    "set": "set",
+    "defined": "define",
+    "given": "give",
+    "passed": "pass",
+    "specified": "specify",
+    "provided": "provide",
+    "enabled": "enable",
+}
+# "color expected after 'on'": a token of a string the user wrote is missing after another.
+_EXPECTED_AFTER = re.compile(
+    r"^(?P<what>[\w'\"`]+(?:\s+[\w'\"`]+){0,2}?)\s+expected\s+(?P<where>after|before)\s+"
+    r"(?P<anchor>\S.*?)\s*\.?$",
+    re.I,
+)
+# "requires a CuTe DSL build with rubin_helpers", "requires a compatible flashinfer-python
+# package": a build, an installation or a package of something, named by the message.
+_REQUIRES_BUILD = re.compile(
+    r"\brequires\s+(?P<what>(?:(?:a|an|the)\s+)?(?:(?!and\b|or\b)[\w.\-]+\s+){0,4}?"
+    r"(?:build|installation|package|version)\b(?:\s+(?:with|that|of|which)\b(?:[^.;]|\.(?=\w))*)?)",
+    re.I,
+)
+
+
+def implied_instruction(sentence: str) -> tuple[str, str] | None:
+    """(the instruction, its kind) a sentence implies, or None when it states no
+    precondition or requirement a user meets."""
+    text = sentence.strip()
+    match = _ONLY_WHEN.match(text)
+    if match is not None:
+        subject, condition = match["subject"].strip(), match["condition"]
+        first = subject.split()[0]
+        if first[:1].isupper() and first[1:].islower():
+            subject = subject[0].lower() + subject[1:]  # "Stream options": after the verb
+        verb = _INFINITIVE[match["verb"].lower()]
+        if match["when"].lower() == "after":
+            return f"First make sure {condition}, then {verb} {subject}", "input"
+        return f"{verb.capitalize()} {subject} only when {condition} (or leave it out)", "input"
+    match = _EXPECTED_AFTER.match(text)
+    if match is not None and not re.search(r"\bthan$", match["what"], re.I):
+        return f"Put {match['what']} {match['where']} {match['anchor']}", "input"
+    match = _REQUIRES_BUILD.search(text)
+    if match is not None:
+        return f"Install what it requires ({match['what'].strip()})", "environment"
+    return None

@@ -1,0 +1,226 @@
+"""Ways out through the value a user passed to a public call that hands it on to the check.
+
+A check in an internal function (httpx's `urlparse(url)` in the private `_urlparse` module)
+often tests a value the user gave a public call (`httpx.URL(url)`, which passes its `url`
+on). The callers the linker found say who calls the function; their source, read from the
+index, says which of their own arguments they pass, as it is, as the one the check reads. When that
+chain reaches a public function, the page says to change that argument of the public call,
+with the check's condition and message in the user's terms.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from errdex.explain.context import Facts, function_at
+from errdex.explain.inputs import public_name
+from errdex.explain.page import Caller, Solution
+from errdex.explain.plain import code
+from errdex.facts import ConditionKind, SiteKind
+from errdex.store.base import Store, StoredSite
+
+_MAX_DEPTH = 3
+# Conditions on the path that are the check itself (not a context the path runs in).
+_CHECKS = frozenset({ConditionKind.IF, ConditionKind.ELSE, ConditionKind.EARLY_EXIT})
+
+
+def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solution | None:
+    """ "Change the argument `url` of `httpx.URL` ...", or None."""
+    site = chosen.site
+    if site.kind != SiteKind.RAISE or chosen.public_path() is not None:
+        return None  # a public function's own input is `inputs.py`'s
+    if any(c.kind == ConditionKind.EXCEPT for c in facts.conditions):
+        return None  # what failed is the `try`'s call, which no condition here says
+    checks = [c for c in facts.held if c.kind in _CHECKS]
+    params = [p for p in facts.read.params if p not in ("self", "cls")]
+    if not checks or not params:
+        return None
+    check = checks[-1]  # the raise's own test
+    read = [p for p in params if p in _roots(check.text)]
+    if len(read) != 1 or _state_of(check.text, read[0]):
+        return None  # several values, or an attribute of an object passed in (its state)
+    reached = _public_caller(
+        store, chosen, facts.callers, site.function, params, read[0], _catching(chosen)
+    )
+    if reached is None:
+        return None
+    public, argument = reached
+    callee = site.function.removesuffix(".__init__")
+    # every check of the path on that value: the raise's own test alone may read as less
+    # than it is (`!= 'auto'` after the `bfloat16` and fp8 returns)
+    on_it = [c for c in checks if read[0] in _roots(c.text)]
+    when = "; ".join(c.plain or code(c.text) for c in on_it)
+    said = f" (“{site.message.text}”)" if site.message is not None else ""
+    return Solution(
+        text=(
+            f"Change the argument {code(argument)} you pass to {code(public)}: it reaches "
+            f"{code(callee)} as {code(read[0])}, and the check at line {check.line} fails "
+            f"when {when}{said}."
+        ),
+        condition=check.text,
+        kind="input",
+    )
+
+
+def _public_caller(
+    store: Store,
+    chosen: StoredSite,
+    callers: list[Caller],
+    function: str,
+    params: list[str],
+    param: str,
+    caught: frozenset[str],
+) -> tuple[str, str] | None:
+    """(the public call, its argument) whose argument reaches `param` of `function` as it
+    is through the chain of callers, at most `_MAX_DEPTH` calls up."""
+    target, name = function, param
+    position = params.index(param)
+    for depth in range(1, _MAX_DEPTH + 1):
+        dotted = f"{chosen.module}.{target}" if depth == 1 else target
+        level = [c for c in callers if c.depth == depth and c.calls == dotted]
+        passing = None
+        for caller in level:
+            passed = _passed_argument(store, chosen, caller, dotted, (name, position), caught)
+            if passed is not None:
+                passing = (caller, *passed)
+                break
+        if passing is None:
+            return None
+        caller, argument, caller_params = passing
+        public = _public_path(store, chosen, caller)
+        if public is not None:
+            return public, argument
+        module = caller.file.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+        target, name = f"{module}.{caller.function}", argument
+        position = caller_params.index(argument)
+    return None
+
+
+def _passed_argument(
+    store: Store,
+    chosen: StoredSite,
+    caller: Caller,
+    callee: str,
+    parameter: tuple[str, int],
+    caught: frozenset[str],
+) -> tuple[str, list[str]] | None:
+    """(the caller's own argument passed as it is as the parameter (its name and
+    position), the caller's parameters) for the call at the caller's line; None when there
+    is none, or the call sits in a `try` that catches the error (it goes no further)."""
+    param, position = parameter
+    text = store.file_text(chosen.version_id, caller.file)
+    found = function_at(text, caller.function.rpartition(".")[2], caller.line)
+    if found is None:
+        return None
+    own = [a.arg for a in [*found.args.posonlyargs, *found.args.args, *found.args.kwonlyargs]]
+    own = [p for p in own if p not in ("self", "cls")]
+    short = callee.rpartition(".")[2]
+    short = callee.rpartition(".")[0].rpartition(".")[2] if short == "__init__" else short
+    for node in ast.walk(found):
+        if not (
+            isinstance(node, ast.Call)
+            and node.lineno <= caller.line <= (node.end_lineno or node.lineno)
+        ):
+            continue
+        name = (
+            node.func.attr
+            if isinstance(node.func, ast.Attribute)
+            else getattr(node.func, "id", None)
+        )
+        if name != short:
+            continue
+        value = next((k.value for k in node.keywords if k.arg == param), None)
+        if value is None and position < len(node.args):
+            value = node.args[position]
+        if value is None or _caught_around(found, node, caught):
+            continue
+        # A value computed from an argument is not followed: what a call made of it
+        # (`err = cudaMalloc(size)`, a limit read from the environment) is as often the
+        # machine's answer as the argument's shape, and the page would blame the argument.
+        if isinstance(value, ast.Name) and value.id in own and not _reassigned(found, value.id):
+            return value.id, own
+    return None
+
+
+def _reassigned(function: ast.FunctionDef, name: str) -> bool:
+    return any(
+        isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+        for n in ast.walk(function)
+    )
+
+
+def _public_path(store: Store, chosen: StoredSite, caller: Caller) -> str | None:
+    """The public path of a caller: that of a site of its own, or its qualname in a module
+    no part of which is private."""
+    if not public_name(caller.function):
+        return None
+    for other in store.list_sites(chosen.project, chosen.version, file=caller.file):
+        if other.site.function == caller.function and other.public_path() is not None:
+            path = other.public_path()
+            return path.removesuffix(".__init__") if path else None
+    module = caller.file.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+    if any(p.startswith("_") for p in module.split(".")):
+        return None
+    return f"{module}.{caller.function}".removesuffix(".__init__")
+
+
+def _roots(text: str) -> set[str]:
+    """The names a condition reads, inside comprehensions too (`any(... for c in url)`
+    reads `url`), without those it binds."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return set()
+    bound = {
+        n.id
+        for g in ast.walk(node)
+        if isinstance(g, ast.comprehension)
+        for n in ast.walk(g.target)
+        if isinstance(n, ast.Name)
+    }
+    read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return read - bound
+
+
+def _catching(chosen: StoredSite) -> frozenset[str]:
+    """The names of the `except` clauses that catch the site's error: its class, its
+    bases, and the catch-alls."""
+    info = chosen.exception
+    names = {"Exception", "BaseException", ""}
+    if chosen.site.exception:
+        names.add(chosen.site.exception.rpartition(".")[2])
+    if info is not None:
+        names |= {b.rpartition(".")[2] for b in (info.qualname, *info.bases)}
+    return frozenset(names)
+
+
+def _caught_around(function: ast.FunctionDef, call: ast.Call, caught: frozenset[str]) -> bool:
+    """Whether the call sits in the body of a `try` with a clause that catches the error."""
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Try):
+            continue
+        if not any(call in ast.walk(statement) for statement in node.body):
+            continue
+        for handler in node.handlers:
+            types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+            names = {"" if t is None else ast.unparse(t).rpartition(".")[2] for t in types}
+            if names & caught:
+                return True
+    return False
+
+
+def _state_of(text: str, param: str) -> bool:
+    """Whether a condition reads an attribute of the parameter other than to call a method
+    of it (`session.connection_callable`, not `path.startswith(":")`)."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
+    return any(
+        isinstance(n, ast.Attribute)
+        and isinstance(n.value, ast.Name)
+        and n.value.id == param
+        and id(n) not in called
+        for n in ast.walk(node)
+    )

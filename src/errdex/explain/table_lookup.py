@@ -1,0 +1,172 @@
+"""Ways out of a failed lookup in a module's table: `EMOJI[name]` under `except KeyError`.
+
+A function that looks its argument up in a module-level mapping and turns the `KeyError`
+into its own error (rich's `Emoji("...")` raising `NoEmoji`) fails on a value the user
+gave: the way out is a key the table holds. When the table is a literal (in the site's file
+or in the module it is imported from), a few of its keys are named, as the index read them.
+"""
+
+from __future__ import annotations
+
+import ast
+import posixpath
+
+from errdex.explain.context import Facts, function_at
+from errdex.explain.inputs import public_name
+from errdex.explain.page import Solution
+from errdex.explain.plain import code
+from errdex.facts import ConditionKind
+from errdex.store.base import Store, StoredSite
+
+_KEY_ERRORS = frozenset({"KeyError", "LookupError"})
+_SHOWN_KEYS = 4
+# dunders a user calls with arguments, by the class's name (or an instance's)
+_CALLED = frozenset({"__init__", "__new__", "__call__"})
+
+
+def lookup_table(facts: Facts) -> tuple[str, str, int] | None:
+    """(the table, the argument used as its key, the lookup's line) of the `try` whose
+    `except KeyError` holds the site, when the key is an argument of the function and the
+    table a name of the module."""
+    site = facts.stored.site
+    if not any(
+        c.kind == ConditionKind.EXCEPT and _KEY_ERRORS & set(_names(c.test))
+        for c in facts.conditions
+    ):
+        return None
+    found = function_at(facts.source_text, site.function.rpartition(".")[2], site.line)
+    tree = facts.source_tree()
+    if found is None or tree is None:
+        return None
+    params = {a.arg for a in [*found.args.posonlyargs, *found.args.args, *found.args.kwonlyargs]}
+    local = {
+        n.id for n in ast.walk(found) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    module = _module_names(tree)
+    for node in ast.walk(found):
+        if not isinstance(node, ast.Try):
+            continue
+        handlers = [h for h in node.handlers if _KEY_ERRORS & set(_names(_type(h)))]
+        if not any(h.lineno <= site.line <= (h.end_lineno or h.lineno) for h in handlers):
+            continue
+        for statement in node.body:
+            for sub in ast.walk(statement):
+                if not (isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name)):
+                    continue
+                table = sub.value.id
+                key = sub.slice
+                if table in local or table in params or table not in module:
+                    continue
+                if isinstance(key, ast.Name) and key.id in params and key.id not in local:
+                    return table, key.id, sub.lineno
+    return None
+
+
+def table_solution(facts: Facts) -> Solution | None:
+    """ "Use one of the keys of `EMOJI` for the argument `name` of `Emoji`", or None."""
+    site = facts.stored.site
+    method = site.function.rpartition(".")[2]
+    private_module = any(p.startswith("_") for p in facts.stored.module.split("."))
+    if not public_name(site.function) or (private_module and facts.stored.public_path() is None):
+        return None  # an internal function's argument: no call a user writes
+    if method.startswith("__") and method not in _CALLED:
+        return None  # `__getattr__`, `__getitem__`: a name written, no argument passed
+    found = lookup_table(facts)
+    if found is None:
+        return None
+    table, key, line = found
+    callee = site.function.removesuffix(".__init__")
+    keys = facts.table_keys.get(table, [])
+    shown = ", ".join(code(repr(k)) for k in keys[:_SHOWN_KEYS])
+    example = f" (such as {shown}{', …' if len(keys) > _SHOWN_KEYS else ''})" if keys else ""
+    return Solution(
+        text=(
+            f"Pass for the argument {code(key)} of {code(callee)} one of the keys of "
+            f"{code(table)}{example}: the lookup {code(f'{table}[{key}]')} at line {line} "
+            f"found no such key."
+        ),
+        kind="input",
+    )
+
+
+def table_keys(store: Store, chosen: StoredSite, facts: Facts) -> dict[str, list[str]]:
+    """The literal keys of the table a site's lookup reads, by the table's name: from a
+    dict literal assigned at the top of the site's file or of the module it imports it from
+    (the index's own copy of the file)."""
+    table = lookup_table(facts)
+    tree = facts.source_tree()
+    if table is None or tree is None:
+        return {}
+    name = table[0]
+    keys = _literal_keys(tree, name)
+    if keys is None:
+        path = _imported_from(tree, name, chosen.file)
+        other = store.file_text(chosen.version_id, path) if path is not None else None
+        if other is not None:
+            try:
+                keys = _literal_keys(ast.parse(other), name)
+            except (SyntaxError, ValueError, RecursionError):
+                keys = None
+    return {name: keys} if keys else {}
+
+
+def _literal_keys(tree: ast.Module, name: str) -> list[str] | None:
+    for statement in tree.body:
+        value = None
+        if (
+            isinstance(statement, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == name for t in statement.targets)
+        ) or (
+            isinstance(statement, ast.AnnAssign)
+            and isinstance(statement.target, ast.Name)
+            and statement.target.id == name
+        ):
+            value = statement.value
+        if isinstance(value, ast.Dict):
+            return [
+                k.value
+                for k in value.keys
+                if isinstance(k, ast.Constant) and isinstance(k.value, str)
+            ]
+    return None
+
+
+def _imported_from(tree: ast.Module, name: str, file: str) -> str | None:
+    """The path, in the version, of the module a `from ... import name` at the top of the
+    file reads it from."""
+    for statement in tree.body:
+        if not isinstance(statement, ast.ImportFrom):
+            continue
+        if not any((a.asname or a.name) == name and a.name == name for a in statement.names):
+            continue
+        parts = (statement.module or "").split(".") if statement.module else []
+        if statement.level:
+            base = posixpath.dirname(file)
+            for _ in range(statement.level - 1):
+                base = posixpath.dirname(base)
+            return posixpath.join(base, *parts) + ".py"
+        return posixpath.join(*parts) + ".py" if parts else None
+    return None
+
+
+def _module_names(tree: ast.Module) -> set[str]:
+    """The names bound at the top of a module: assigned, or imported by name."""
+    names: set[str] = set()
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign):
+            names |= {t.id for t in statement.targets if isinstance(t, ast.Name)}
+        elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            names.add(statement.target.id)
+        elif isinstance(statement, ast.ImportFrom):
+            names |= {a.asname or a.name for a in statement.names}
+    return names
+
+
+def _type(handler: ast.ExceptHandler) -> str:
+    return ast.unparse(handler.type) if handler.type is not None else ""
+
+
+def _names(test: str) -> list[str]:
+    """The exception names an `except` clause's text names (`except (KeyError, X)`)."""
+    cleaned = test.removeprefix("except").strip().strip("()")
+    return [n.strip().rpartition(".")[2] for n in cleaned.split(",") if n.strip()]

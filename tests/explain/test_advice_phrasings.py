@@ -1,0 +1,54 @@
+"""A message that states a precondition or a requirement gives the instruction it implies."""
+
+from __future__ import annotations
+
+from errdex.explain.advice import message_advice
+
+
+def test_only_after_is_the_step_to_take_first() -> None:
+    # httpx Response.elapsed (_models.py)
+    (advice,) = message_advice(
+        "'.elapsed' may only be accessed after the response has been read or closed."
+    )
+    assert advice.kind == "input"
+    assert advice.solution == (
+        "First make sure the response has been read or closed, then access '.elapsed', as the "
+        "message says: “'.elapsed' may only be accessed after the response has been read or "
+        "closed.”"
+    )
+
+
+def test_only_when_is_a_value_to_give_only_with_another() -> None:
+    (advice,) = message_advice("Stream options can only be defined when `stream=True`.")
+    assert advice.solution.startswith(
+        "Define stream options only when `stream=True` (or leave it out), as the message says"
+    )
+
+
+def test_a_note_on_calling_code_is_no_instruction_to_a_user() -> None:
+    assert message_advice("load_all_ranges should only be called when runnables is set.") == []
+    assert message_advice("VllmBackend can only be called once") == []
+
+
+def test_a_token_expected_after_another_is_to_be_put_there() -> None:
+    # rich Style.parse (style.py)
+    (advice,) = message_advice("color expected after 'on'")
+    assert (
+        advice.solution == "Put color after 'on', as the message says: “color expected after 'on'”"
+    )
+    # a count that came out other than expected is no token to put anywhere
+    assert message_advice("There were {n} more tokens than expected after decoding.") == []
+
+
+def test_a_required_build_or_package_is_to_be_installed() -> None:
+    (advice,) = message_advice("Rubin FP8 requires a CuTe DSL build with rubin_helpers")
+    assert advice.kind == "environment"
+    assert advice.solution.startswith(
+        "Install what it requires (a CuTe DSL build with rubin_helpers), as the message says"
+    )
+    (advice,) = message_advice(
+        "The profiler requires a Triton installation with triton.prof support."
+    )
+    assert "(a Triton installation with triton.prof support)" in advice.solution
+    # a feature another setting requires is a configuration check, no install
+    assert message_advice("AuxOutput Connector requires Model Runner V2.") == []

@@ -1,0 +1,100 @@
+"""A lookup of the user's argument in a module's table, under `except KeyError`: the way
+out is one of the table's keys, a few of them named when the table is a literal."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_in_function
+
+from errdex.store import Store
+
+FILES = {
+    "glyphs/__init__.py": "from glyphs.emoji import Emoji, lookup\n",
+    "glyphs/_codes.py": """
+        CODES = {"smile": "1", "frown": "2", "wink": "3", "grin": "4", "sob": "5"}
+
+
+        def code_of(name):
+            if not name:
+                raise ValueError("a name is needed")
+            return CODES[name]
+        """,
+    "glyphs/emoji.py": """
+        from glyphs._codes import CODES
+
+        ALIASES = {"happy": "smile", "sad": "frown"}
+
+
+        class NoEmoji(Exception):
+            pass
+
+
+        class Emoji:
+            def __init__(self, name):
+                try:
+                    self.char = CODES[name]
+                except KeyError:
+                    raise NoEmoji(f"No emoji called {name!r}")
+
+
+        def lookup(alias):
+            try:
+                return ALIASES[alias]
+            except KeyError:
+                raise NoEmoji(f"No alias {alias!r}") from None
+
+
+        def _internal(name):
+            try:
+                return ALIASES[name]
+            except KeyError:
+                raise NoEmoji(f"No alias {name!r}") from None
+
+
+        class Config:
+            def __getattr__(self, name):
+                try:
+                    return ALIASES[name]
+                except KeyError:
+                    raise AttributeError(f"Config has no attribute {name!r}") from None
+
+
+        def cached(name, cache):
+            try:
+                return cache[name]
+            except KeyError:
+                raise NoEmoji(f"Not cached: {name!r}") from None
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def glyphs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("glyphs"), "glyphs", FILES)
+
+
+def test_a_table_imported_from_another_module_is_named_with_its_keys(glyphs: Store) -> None:
+    texts = [s.text for s in page_in_function(glyphs, "glyphs", "Emoji.__init__").solutions]
+    assert texts[0] == (
+        "Pass for the argument `name` of `Emoji` one of the keys of `CODES` (such as "
+        "`'smile'`, `'frown'`, `'wink'`, `'grin'`, …): the lookup `CODES[name]` at line 14 "
+        "found no such key."
+    )
+
+
+def test_a_table_of_the_same_module_gives_its_keys(glyphs: Store) -> None:
+    texts = [s.text for s in page_in_function(glyphs, "glyphs", "lookup").solutions]
+    assert texts[0].startswith(
+        "Pass for the argument `alias` of `lookup` one of the keys of `ALIASES` (such as "
+        "`'happy'`, `'sad'`): "
+    )
+
+
+def test_no_table_solution_for_an_internal_function_an_attribute_or_a_mapping_passed_in(
+    glyphs: Store,
+) -> None:
+    for function in ("_internal", "cached", "Config.__getattr__"):
+        texts = [s.text for s in page_in_function(glyphs, "glyphs", function).solutions]
+        assert not any("one of the keys of" in t for t in texts)
