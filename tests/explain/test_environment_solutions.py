@@ -30,6 +30,17 @@ LAB = {
             import lab._native as native
         except ImportError:
             native = None
+
+        try:
+            import cProfile
+        except ImportError:
+            cProfile = None
+
+
+        def profile(fn):
+            if cProfile is None:
+                raise RuntimeError("cProfile is not available")
+            return cProfile.run(fn)
         """,
     "lab/platforms.py": """
         import torch
@@ -119,6 +130,73 @@ LAB = {
             if current_platform.is_rocm():
                 raise ValueError("not on this platform")
             return n
+        """,
+    "lab/fwd.py": """
+        import cutlass
+        from cutlass import const_expr
+
+        try:
+            import cutlass.utils.rubin_helpers as rubin_utils
+        except ModuleNotFoundError as error:
+            if error.name != "cutlass.utils.rubin_helpers":
+                raise
+            rubin_utils = None
+
+
+        class Forward:
+            def __call__(self, q):
+                if const_expr((self.qk_fp8 or self.pv_fp8) and rubin_utils is None):
+                    raise RuntimeError("Rubin FP8 needs a build with rubin_helpers")
+                return q
+        """,
+    "lab/gate.py": """
+        try:
+            from gatelib.norm import sigmoid_gate as gate
+            from gatelib.norm import supports_gate
+        except ImportError:
+            gate = None
+
+            def supports_gate(*args):
+                return False
+
+
+        class Attention:
+            def __init__(self, fuse):
+                self.use_gate = fuse and supports_gate(fuse)
+
+            def forward(self, x):
+                if self.use_gate:
+                    assert gate is not None, "the gate kernel is missing"
+                    x = gate(x)
+                return x
+
+
+        def _supported():
+            if gate is None:
+                return False
+            return True
+
+
+        class Reducer:
+            def __init__(self):
+                self.ok = _supported()
+
+            def run(self, x):
+                if not self.ok:
+                    return x
+                assert gate is not None, "the reducer gate is missing"
+                return gate(x)
+
+
+        def norm(x, out=None):
+            if gate is not None and out is None:
+                return gate(x)
+            if out is None:
+                y = x
+            else:
+                y = out
+                assert y.is_contiguous(), "out must be contiguous"
+            return y
         """,
     "lab/requests.py": """
         class CompletionRequest:
@@ -267,3 +345,37 @@ def test_one_part_on_the_machine_of_a_conjunction_is_a_way_out(lab: Store) -> No
 def test_a_test_that_only_chose_the_wording_is_no_way_out(lab: Store) -> None:
     page = page_of(lab, "'default' must be a list when 'nargs' != 1.")
     assert not any("multiple" in s.text for s in page.solutions)
+
+
+def test_an_optional_import_bound_by_its_own_import_in_a_wrapped_test(lab: Store) -> None:
+    # `except ModuleNotFoundError` re-raising for other modules, the name bound by the
+    # import itself (`import a.b as name`), and the test inside `const_expr(... and ...)`
+    kind, text = first(page_of(lab, "Rubin FP8 needs a build with rubin_helpers"))
+    assert kind == "environment"
+    assert text.startswith(
+        "Install the package that provides the module `cutlass` (`rubin_utils` is unset here: "
+        "importing `cutlass.utils.rubin_helpers` failed)"
+    )
+
+
+def test_an_assert_under_a_stub_the_failed_import_defined_asks_for_no_package(lab: Store) -> None:
+    # `use_gate` is true only when the stub is replaced by the package: the assert narrows
+    page = page_of(lab, "the gate kernel is missing")
+    assert not any(s.text.startswith("Install") for s in page.solutions)
+
+
+def test_a_package_among_either_part_the_path_holds_is_no_way_out(lab: Store) -> None:
+    # the exit also needs `out is None`, and the assert is on the `out` given
+    page = page_of(lab, "out must be contiguous")
+    assert not any(s.text.startswith("Install") for s in page.solutions)
+
+
+def test_a_standard_module_left_out_asks_for_a_python_build(lab: Store) -> None:
+    _, text = first(page_of(lab, "cProfile is not available"))
+    assert text.startswith("Use a Python build that includes the standard module `cProfile`")
+
+
+def test_an_assert_of_the_name_under_a_guard_on_state_asks_for_no_package(lab: Store) -> None:
+    # `self.ok` is false without the package (a helper returns False): the assert narrows
+    page = page_of(lab, "the reducer gate is missing")
+    assert not any(s.text.startswith("Install") for s in page.solutions)

@@ -4,7 +4,7 @@ level, then down the bases of the classes reached."""
 
 from __future__ import annotations
 
-from errdex.match.import_graph import imports_reached, module_files, with_imports
+from errdex.match.import_graph import definitions_at, imports_reached, module_files, with_imports
 
 PACKAGE = {
     "orm/__init__.py": b"",
@@ -72,3 +72,44 @@ def test_a_submodule_taken_under_another_name_is_needed_for_what_is_read_off_tha
     }
     reached = imports_reached(package, {"orm/pool.py": None}, module_files(package), levels=1)
     assert reached["util/queues.py"] == frozenset({"Queue"})  # not the whole module
+
+
+SESSION = (
+    b"from .loading import load_on_ident\n"
+    b"from .persistence import save_obj\n"
+    b"class Session:\n"
+    b"    def merge(\n"
+    b"        self,\n"
+    b"        instance,\n"
+    b"    ) -> object:\n"
+    b'        """Merge.\n'
+    b"\n"
+    b'Text at column 0 in a docstring."""\n'
+    b"        if instance is None:\n"
+    b"            raise ValueError('nothing to merge')\n"
+    b"        return load_on_ident(instance)\n"
+    b"    def flush(self):\n"
+    b"        save_obj(self)\n"
+)
+
+
+def test_a_line_in_a_method_with_its_signature_over_several_lines_is_that_methods() -> None:
+    # `) -> object:` and a docstring's line at column 0 end no method.
+    names = definitions_at(SESSION, [12])
+    assert names is not None and {"ValueError", "load_on_ident"} <= names
+    assert "Session" not in names and "save_obj" not in names  # not the whole class
+
+
+def test_a_class_that_is_no_exception_is_not_followed_for_all_its_body_uses() -> None:
+    package = {
+        **PACKAGE,
+        "orm/session.py": SESSION.replace(b"\nText at column 0", b"        Text"),
+        "orm/loading.py": b"def load_on_ident(x):\n    return x\n",
+        "orm/persistence.py": b"def save_obj(x):\n    return x\n",
+        "orm/scoping.py": b"from .session import Session\ndef make():\n    return Session()\n",
+    }
+    modules = module_files(package)
+    reached = imports_reached(package, {"orm/scoping.py": frozenset({"make"})}, modules, levels=2)
+    assert "orm/session.py" in reached  # what `make` uses
+    # Session's methods are cut from the subset's text: what they import is not needed
+    assert "orm/persistence.py" not in reached and "orm/loading.py" not in reached

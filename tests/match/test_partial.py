@@ -395,11 +395,38 @@ def test_a_message_kept_in_a_constant_needs_where_the_file_raises_it() -> None:
             b"            raise ValueError(_version_error.format(version=version))\n"
         ),
     }
-    evidence = Evidence(
-        errors=(ErrorEvidence(exception=None, message="This is not a valid shop file or one"
-                              " from a version the shop does not read (detected: 9)."),)
-    )  # fmt: skip
-    parts = needed_parts(package, evidence)
-    assert parts is not None
-    need = parts["shop/reader.py"]
-    assert need is not None and 8 in need.lines  # the raise, not only the constant
+    message = "This is not a valid shop file or one from a version the shop does not read (9)."
+    assert 8 in _lines_needed(
+        package, message, "shop/reader.py"
+    )  # the raise, not only the constant
+
+
+def test_a_constant_an_exception_class_composes_needs_the_raises_of_that_class() -> None:
+    package = {
+        **PACKAGE,
+        "shop/old_api.py": (
+            b"from .errors import CartError\n"
+            b'INSTRUCTIONS = """\n'
+            b"\n"
+            b"You tried to access shop.{symbol}, but this is no longer supported in shop 2.\n"
+            b'"""\n'
+            b"class RemovedError(CartError):\n"
+            b"    def __init__(self, symbol):\n"
+            b"        super().__init__(INSTRUCTIONS.format(symbol=symbol))\n"
+            b"class RemovedProxy:\n"
+            b"    def __call__(self):\n"
+            b"        raise RemovedError(symbol=self.symbol)\n"
+        ),
+    }
+    message = "You tried to access shop.cart, but this is no longer supported in shop 2."
+    assert 11 in _lines_needed(package, message, "shop/old_api.py")  # the class composing it
+
+
+def _lines_needed(package: dict[str, bytes], message: str, path: str) -> frozenset[int]:
+    """The lines of `path` a bare message needs kept."""
+    parts = needed_parts(
+        package, Evidence(errors=(ErrorEvidence(exception=None, message=message),))
+    )
+    need = parts[path] if parts is not None else None
+    assert need is not None
+    return need.lines

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
@@ -32,6 +33,8 @@ _IS_PLATFORM = {
 }
 # What reads the device's compute capability, as written before a comparison.
 _DEVICE_CAPABILITY = re.compile(r"\bget_device_capability\(\)(?:\.to_int\(\)|\[0\])?$")
+# calls whose value is their one argument's truth
+_PASS_THROUGH = frozenset({"bool", "const_expr", "constexpr"})
 _SYS_PLATFORMS = {"win32": "Windows", "linux": "Linux", "darwin": "macOS", "cygwin": "Cygwin"}
 
 
@@ -44,14 +47,16 @@ def package_solution(condition: ConditionView, knobs: list[Knob]) -> tuple[str, 
     for knob in knobs:
         if knob.kind != KnobKind.PACKAGE or not knob.behind or not knob.same_value:
             continue
-        if _missing(node, knob.behind):
+        if any(_missing(part, knob.behind) for part in all_of(node)):
             tops = list(dict.fromkeys(m.strip().split(".")[0] for m in knob.name.split(",")))
             modules = ", ".join(code(t) for t in tops)
-            text = (
-                f"Install the package that provides the module {modules}"
-                if len(tops) == 1
-                else f"Install the packages that provide the modules {modules}"
-            )
+            if all(t in sys.stdlib_module_names for t in tops):
+                # a standard module a Python build left out (`cProfile` on some builds)
+                text = f"Use a Python build that includes the standard module {modules}"
+            elif len(tops) == 1:
+                text = f"Install the package that provides the module {modules}"
+            else:
+                text = f"Install the packages that provide the modules {modules}"
             text += f" ({code(knob.behind)} is unset here: importing {code(knob.name)} failed)"
             return text, knob
     return None
@@ -168,6 +173,22 @@ def _capability(node: ast.expr) -> str | None:
         if isinstance(major, int) and isinstance(minor, int):
             return f"{major}.{minor}"
     return None
+
+
+def all_of(node: ast.expr) -> list[ast.expr]:
+    """The condition and, when it is `a and b`, each part (every one holds on the path),
+    seen through a wrapper that hands its one argument's truth on (`bool(x)`, the DSL's
+    `const_expr(x)` that only evaluates `x` at compile time)."""
+    while (
+        isinstance(node, ast.Call)
+        and len(node.args) == 1
+        and not node.keywords
+        and (_text(node.func) or "").rsplit(".", 1)[-1] in _PASS_THROUGH
+    ):
+        node = node.args[0]
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+        return [node, *(p for v in node.values for p in all_of(v))]
+    return [node]
 
 
 def _missing(node: ast.expr, name: str) -> bool:

@@ -36,11 +36,14 @@ from errdex.explain.fix_forms import change_fix, setting_fix
 from errdex.explain.given_values import given_value_solution
 from errdex.explain.handler_notes import INTERPRETER_VARIABLES, handler_notes
 from errdex.explain.inputs import Given, input_action
+from errdex.explain.instances import instance_action
 from errdex.explain.iterated import iterated_solution
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.left_out import left_out_solution
 from errdex.explain.name_clash import name_clash_solution
 from errdex.explain.named_settings import named_setting_solutions
+from errdex.explain.optional_stubs import needed_already
+from errdex.explain.other_object import own_object_solutions
 from errdex.explain.override_warning import warned_sentence
 from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
@@ -162,6 +165,8 @@ def _solutions(facts: Facts) -> list[Solution]:
         if usual is not None:
             found.add(usual, 0)
     _add_input(found, open_conditions, facts)
+    for ours, tier in own_object_solutions(open_conditions, facts):
+        found.add(ours, tier)
     given = given_value_solution(facts) or class_body_solution(facts) or table_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(given, 1)
@@ -353,6 +358,7 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
         for condition in reversed(group):
             check = merged.get(condition.line, condition)
             given = input_action(check, facts) or input_action(expanded(check, facts), facts)
+            given = given or instance_action(check, facts)
             if given is not None:
                 found.add(_input_solution(given, condition), 1)
                 return
@@ -403,7 +409,7 @@ def _add_environment(found: _Collector, conditions: list[ConditionView], facts: 
         also = ""
         if package is None:
             package, also = _package_among_either(condition, facts)
-        if package is not None:
+        if package is not None and not needed_already(facts, package[1].behind or ""):
             text, knob = package
             found.add(
                 Solution(
@@ -435,6 +441,8 @@ def _package_among_either(
     parts = [
         msgspec.structs.replace(condition, text=ast.unparse(v), plain=None) for v in node.values
     ]
+    if {p.text for p in parts} & {c.text for c in facts.held if c.line != condition.line}:
+        return None, ""  # a part the path holds elsewhere cannot be made false
     for index, part in enumerate(parts):
         package = package_solution(part, facts.knobs)
         if package is None:

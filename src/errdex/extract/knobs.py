@@ -213,6 +213,7 @@ def attribute_settings(text: str) -> list[AttrSet]:
             (offset, match)
             for offset, line in block
             if len(line) - len(line.lstrip()) == depth
+            and "=" in line
             and (match := _SET_LINE.fullmatch(line.strip())) is not None
         ]
         if not sets:

@@ -101,7 +101,9 @@ class EnvironmentIndex:
                 return []
             where: FileFacts | None = facts
             name = rest
-        elif root not in facts.imports and not rest:
+        elif not rest and (root not in facts.imports or (facts.module, root) in self._optional):
+            # the file's own optional name, also when the `try` binds it by its import
+            # (`import pkg.helpers as helpers`): the import is not where it is decided
             where, name = facts, dotted
         elif root in facts.imports:
             qualname = self._names.qualify(facts, dotted)

@@ -46,10 +46,11 @@ def _before_values(message: str) -> str:
 _ONE_VALUE = re.compile(r"""'[^'\n]*'|"[^"\n]*"|-?\d[\d.]*|None|True|False""")
 
 
-def one_value(message: str) -> bool:
-    """The message is one value alone, as `str()` of a `KeyError(key)` prints it."""
-    text = message.strip()
-    return len(text) < 300 and _ONE_VALUE.fullmatch(text) is not None
+def one_value(evidence: ErrorEvidence) -> bool:
+    """The message is one value alone, as `str()` of a `KeyError(key)` prints it (or was,
+    before the paste parser took its quotes off)."""
+    text = evidence.message.strip()
+    return len(text) < 300 and (evidence.quoted or _ONE_VALUE.fullmatch(text) is not None)
 
 
 def key_terms(message: str) -> list[str]:
@@ -94,6 +95,13 @@ def search_terms(message: str) -> list[str]:
     return unique[:_MAX_TERMS]
 
 
+def run_phrases(message: str) -> list[str]:
+    """The message's runs of two words or more (short words too), each searched as one
+    phrase: `by must be` of `by must be 'value' or 'name', got 'bogus'`, where the words
+    long enough to search for alone (`must`, `got`) are in hundreds of texts."""
+    return [run for run in literal_runs(message) if len(term_tokens(run)) >= 2]
+
+
 def candidates(
     store: Store,
     evidence: ErrorEvidence,
@@ -122,6 +130,15 @@ def candidates(
             # The rarest words may be a value's (`Attribute(name='y', converter=None, ...)`)
             # that no site's text holds: the words before the first value are the message's.
             narrow = store.search_candidates(head, project, version, limit=_FTS_LIMIT, rarest=3)
+        if len(narrow) >= _FTS_LIMIT and (phrases := run_phrases(evidence.message)):
+            # The rarest words are common: the limit filled with the texts ranked first by
+            # them, not by the rest of the message. Its runs of words, each a phrase, pick
+            # the texts that hold them in that order.
+            found.extend(
+                store.search_candidates(
+                    [*phrases, *terms], project, version, limit=_FTS_LIMIT, rarest=3
+                )
+            )
         found.extend(narrow)
         if evidence.boxed or evidence.exception == "Error":
             # What a framework printed (`Error: ...`, a panel): composed away from the raise,
@@ -143,7 +160,7 @@ def candidates(
                 # The class alone: its raises without a message, where the newest texts
                 # of a common class (`NotImplementedError`) all have one.
                 found.extend(store.sites_raising(name, project, version, limit=40, bare=True))
-    if short in BUILTIN_EXCEPTIONS and one_value(evidence.message):
+    if short in BUILTIN_EXCEPTIONS and one_value(evidence):
         # `KeyError: 'k'`: no word to search for, and the builtin class alone is no clue;
         # the raises of the class whose message is one computed value (`KeyError(key)`).
         found.extend(store.sites_raising(short, project, version, limit=40, computed=True))

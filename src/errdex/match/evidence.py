@@ -45,6 +45,9 @@ class ErrorEvidence(msgspec.Struct, frozen=True):
     # Printed inside a rich panel (`╭─ Error ─╮`): a program that draws its errors so (typer,
     # rich-click), not plain click's `Error: ...`.
     boxed: bool = False
+    # The message was one quoted value, as `str()` of a `KeyError` prints it (`ValueError:
+    # 'nope'` of `raise ValueError(str(e))`): its quotes were taken off for reading it.
+    quoted: bool = False
 
     def places(self) -> tuple[Frame, ...]:
         """Where the paste says this error passed, innermost first: its traceback's frames,

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import NamedTuple
 
 from errdex.extract.module import module_name
+from errdex.extract.textscan import inside_bounds, string_bounds
 
 _IMPORT = re.compile(
     r"^[ \t]*(?:from[ \t]+(?P<from>\.*[\w.]*)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^#\n]*)"
@@ -27,6 +28,7 @@ _DEFINITION = re.compile(
 )
 _TOP_LEVEL = re.compile(r"^(?=[^\s#)\]}])", re.MULTILINE)  # the next top-level statement
 _NAME = re.compile(r"[A-Za-z_]\w*")
+_LINE = re.compile(r"^([ \t]*)(?=[^\s#)\]}])", re.MULTILINE)  # a line's indentation
 _NAME_PATH = re.compile(r"[A-Za-z_][\w.]*")
 _CLASS_HEADER = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.MULTILINE)
 _EXCEPTIONISH = re.compile(r"Error|Exception|Warning|Exit|Abort|Fail|Interrupt")
@@ -214,8 +216,14 @@ def outline(data: bytes) -> _Outline:
     lines: list[tuple[int, int, str]] = []
     classes: set[str] = set()
     line, counted = 1, 0
+    # A docstring's line at column 0 (`Returns:`, text) is no statement of the module.
+    strings = string_bounds(text)
     for found in _DEFINITION.finditer(text):
+        if inside_bounds(strings, found.start()):
+            continue
         end = _TOP_LEVEL.search(text, found.end())
+        while end is not None and inside_bounds(strings, end.start()):
+            end = _TOP_LEVEL.search(text, end.start() + 1)
         stop = end.start() if end else len(text)
         spans.setdefault(found[1] or found[2], (found.end(), stop))
         line += text.count("\n", counted, found.start())
@@ -267,8 +275,9 @@ def _method_at(shape: _Outline, first: int, last: int, line: int) -> tuple[int, 
     indent = min(len(m[1]) for m in methods)  # the class body's own methods, not nested ones
     own = [m for m in methods if len(m[1]) == indent]
     at = starts[line - 1] if line <= len(starts) else end
+    strings = string_bounds(shape.text[start:end])
     for method, after in zip(own, [*own[1:], None], strict=False):
-        stop = _dedent(shape.text, method.end(), end, indent)
+        stop = _dedent(shape.text, method.end(), end, indent, strings, start)
         if after is not None:
             stop = min(stop, after.start())
         if method.start() <= at < stop:
@@ -276,12 +285,18 @@ def _method_at(shape: _Outline, first: int, last: int, line: int) -> tuple[int, 
     return None
 
 
-def _dedent(text: str, start: int, end: int, indent: int) -> int:
-    """Where the first line after `start` indented `indent` or less (not blank, not a
-    comment) begins: the end of a block whose header is indented `indent`."""
-    for found in re.finditer(r"^([ \t]*)(?=[^\s#])", text[start:end], re.MULTILINE):
-        if found.start() and len(found[1]) <= indent:
-            return start + found.start()
+def _dedent(text: str, start: int, end: int, indent: int, strings: list[int], origin: int) -> int:
+    """Where the first line after `start` indented `indent` or less begins (not blank, not
+    a comment, not a closing bracket: a signature over several lines ends `) -> T:`; not in
+    a string spanning lines, whose `strings` bounds count from `origin`): the end of a block
+    whose header is indented `indent`."""
+    for found in _LINE.finditer(text, start, end):
+        if (
+            found.start() > start
+            and len(found[1]) <= indent
+            and not inside_bounds(strings, found.start() - origin)
+        ):
+            return found.start()
     return end
 
 
@@ -304,13 +319,19 @@ def _used_by(data: bytes, wanted: frozenset[str]) -> frozenset[str]:
     """The names wanted and every name their top-level definitions in this module use (a
     class's bases, a function's helpers, a constant's parts), and what the module's own
     classes among those use in turn (an exception class raised where it is defined: its
-    bases, what composes its text): what importing them needs."""
+    bases, what composes its text): what importing them needs. A class that is no exception
+    is not read (a model, a session): the first answer's text of the module has it cut to
+    a stub (`needed_text`), all but the method holding a frame's line, whose names are
+    wanted already."""
     shape = outline(data)
+    plain = {c for c in shape.classes if not exception_like(c, shape.bases.get(c, ()))}
     used = set(wanted)
-    todo = [name for name in wanted if name in shape.spans]
+    todo = [name for name in wanted if name in shape.spans and name not in plain]
     while todo:
         found = code_names(shape.text, *shape.spans[todo.pop()])
-        todo.extend(n for n in found - used if n in shape.classes and n in shape.spans)
+        todo.extend(
+            n for n in found - used if n in shape.classes and n in shape.spans and n not in plain
+        )
         used |= found
     return frozenset(used)
 

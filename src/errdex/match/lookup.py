@@ -119,7 +119,7 @@ def rank(
         best,
         near,
         bare=not any(item.message.strip() for _, item in items),
-        value=any(one_value(item.message) for _, item in items),
+        value=any(one_value(item) for _, item in items),
     )
     reraised_texts(best, near)  # `raise Wrapper(str(err))`: a caught error's text passed on
     _demote_guesses(best)

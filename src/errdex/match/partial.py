@@ -279,9 +279,9 @@ def _lines_of(data: bytes, needles: Iterable[bytes], most: int = 16) -> list[int
 
 
 def _constant_uses(data: bytes, lines: Iterable[int], most: int = 16) -> list[int]:
-    """The lines using the module-level constants written on `lines` (a message kept in a
-    constant and raised further down: `raise ValueError(_version_error.format(...))`), at
-    most `most` for each."""
+    """Where (byte offsets) the file uses the module-level constants written on `lines` (a
+    message kept in a constant and raised further down: `raise
+    ValueError(_version_error.format(...))`), at most `most` for each."""
     shape = outline(data)
     uses: list[int] = []
     for first, last, name in shape.lines:
@@ -291,8 +291,9 @@ def _constant_uses(data: bytes, lines: Iterable[int], most: int = 16) -> list[in
         ):
             continue
         used = re.finditer(rb"(?<![\w.])" + re.escape(name.encode()) + rb"\b", data)
-        found = (data.count(b"\n", 0, use.start()) + 1 for use in used)
-        uses += islice((line for line in found if not first <= line <= last), most)
+        found = (use.start() for use in used)
+        outside = (at for at in found if not first <= data.count(b"\n", 0, at) + 1 <= last)
+        uses += islice(outside, most)
     return uses
 
 
@@ -323,11 +324,14 @@ def _raise_lines(data: bytes, name: str) -> list[int]:
 def _classes_holding(data: bytes, pieces: list[str]) -> set[str]:
     """The top-level classes whose bodies hold one of the pieces: exception classes that
     compose the text themselves (`__str__`, `__init__`, a message attribute)."""
+    held = (data.find(piece.encode()) for piece in pieces[:_SCANNED_PIECES])
+    return _classes_at(data, [at for at in held if at >= 0])
+
+
+def _classes_at(data: bytes, offsets: Iterable[int]) -> set[str]:
+    """The exception classes (or mixins) whose top-level bodies hold these offsets."""
     found = set()
-    for piece in pieces[:_SCANNED_PIECES]:
-        at = data.find(piece.encode())
-        if at < 0:
-            continue
+    for at in offsets:
         starts = list(_TOP_LEVEL.finditer(data, 0, at))
         owner = _CLASS.match(data, starts[-1].start()) if starts else None
         # An exception class (or its mixin) composing its text, not a class whose method
@@ -443,10 +447,16 @@ def needed_parts(
             pieces = short_pieces(error.message)
             holding = _holding_pieces(files, pieces)
         needles = [piece.encode() for piece in pieces[:_SCORED_PIECES]]
+        composing: set[str] = set()
         for path in holding:
-            lines = _lines_of(files[path], needles)
-            _add_lines(chosen, path, [*lines, *_constant_uses(files[path], lines)] or None)
-        composing = {cls for path in holding for cls in _classes_holding(files[path], pieces)}
+            data = files[path]
+            lines = _lines_of(data, needles)
+            uses = _constant_uses(data, lines)
+            _add_lines(
+                chosen, path, [*lines, *(data.count(b"\n", 0, at) + 1 for at in uses)] or None
+            )
+            # A class composing its text from the constant (`__init__`: INSTRUCTIONS.format)
+            composing |= _classes_holding(data, pieces) | _classes_at(data, uses)
         subclasses = _subclasses(files, composing)
         raised = [*named, *sorted(composing), *subclasses]
         shown_by = [*composing, *subclasses]

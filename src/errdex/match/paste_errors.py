@@ -36,11 +36,11 @@ class Err:
     boxed: bool = False  # printed inside a rich panel
 
     def evidence(self) -> ErrorEvidence:
-        message, truncated = _clean(self.exception, self.message)
+        message, truncated, quoted = _clean(self.exception, self.message)
         ln = self.start or Line("")
         return ErrorEvidence(
             self.exception, message, tuple(self.frames), truncated or self.truncated,
-            ln.level, ln.logger, ln.hint_file, ln.hint_line, self.code, self.boxed,
+            ln.level, ln.logger, ln.hint_file, ln.hint_line, self.code, self.boxed, quoted,
         )  # fmt: skip
 
 
@@ -103,8 +103,9 @@ def _repr_string(text: str) -> str | None:
     return None
 
 
-def _clean(exception: str | None, message: str) -> tuple[str, bool]:
-    """Tidy a message: trailing blanks, `Did you mean` suffixes, ellipses, quotes around it all."""
+def _clean(exception: str | None, message: str) -> tuple[str, bool, bool]:
+    """Tidy a message: trailing blanks, `Did you mean` suffixes, ellipses, quotes around it
+    all. Also whether those quotes were a value's as `repr()` prints it (on one line)."""
     message = "\n".join(x.rstrip() for x in message.strip().split("\n"))
     message = _DID_YOU_MEAN.sub("", message) if "Did you" in message else message
     truncated = False
@@ -113,11 +114,13 @@ def _clean(exception: str | None, message: str) -> tuple[str, bool]:
             message, truncated = message[: -len(mark)].rstrip(" .…"), True
             break
     pairs = {"'": "'", '"': '"', "`": "`", "“": "”", "‘": "’"}
+    quoted = False
     if (
         len(message) >= 2 and pairs.get(message[0]) == message[-1]
         and message[0] not in message[1:-1] and not (exception or "").endswith("KeyError")
     ):  # fmt: skip
+        quoted = message[0] in "'\"" and "\n" not in message
         message = message[1:-1].strip()
     # A message cut short mid-value leaves a bracket open.
     truncated = truncated or any(message.count(a) > message.count(b) for a, b in ("()", "[]", "{}"))
-    return message, truncated
+    return message, truncated, quoted
