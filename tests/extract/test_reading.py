@@ -228,3 +228,20 @@ def test_def_and_class_words_are_found_where_no_word_goes_on() -> None:
     text = "default = 1\ndef f(): pass\nclass_ = 2\nclass A: pass\nundef(x)\nclass"
     # `default` and `class_` go on as words; `undef(` ends with `def` all the same
     assert _def_words(text) == [12, 37, 53, 60]
+
+
+def test_a_form_feed_ends_no_line_of_the_comments() -> None:
+    # The parser ends lines at `\n` only: a form feed (a page break in older sources) inside
+    # a line must not shift the comments after it by a line.
+    text = (
+        "\f\n"
+        "def check(size):\n"
+        "    x = 1\f\n"
+        "    # sizes above the limit overflow the buffer\n"
+        "    if size > 10:\n"
+        "        raise ValueError('too big')\n"
+    )
+    facts = extract_file("pkg/mod.py", text.encode())
+    read = facts.readings[6]
+    assert read.comments == {4: "sizes above the limit overflow the buffer"}
+    assert read.comments_near([5]) == ["sizes above the limit overflow the buffer"]

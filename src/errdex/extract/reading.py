@@ -30,7 +30,7 @@ from errdex.extract.conditions import dotted_name
 from errdex.extract.param_defaults import default_nodes, parameter_defaults, rebound_names
 from errdex.extract.setters import ClassSetters, init_params, param_names, plain_init_params
 from errdex.extract.shapes import OWN_OBJECT, own_attributes_set
-from errdex.extract.source_text import other_line_breaks, source_lines
+from errdex.extract.source_text import source_lines
 from errdex.facts import Binding, Condition, Setter, SourceRead, TryRead
 
 __all__ = ["Wanted", "read_lines"]
@@ -187,13 +187,9 @@ class _FileReader:
     def __init__(self, tree: ast.Module, text: str, blanked: Sequence[tuple[int, int, int]]):
         self.tree = tree
         self.text = text
-        # Each line with its end, as `str.splitlines` cuts them: the walker's table of the
-        # parser's lines when both cut alike (nearly always), so the text is not split again.
-        self.lines: Sequence[str] = (
-            [line + "\n" for line in text.splitlines()]
-            if other_line_breaks(text)
-            else source_lines(text)
-        )
+        # The parser's lines (a form feed or `\x1c` ends none), split once per file: line
+        # numbers here are the parser's, which the comments and branches are keyed by.
+        self.lines: Sequence[str] = source_lines(text)
         self.blanked = blanked
         self._blanked_lines: list[int] | None = None
         self.enclosing = Enclosing(tree, text)

@@ -55,15 +55,6 @@ def source_lines(source: str) -> tuple[str, ...]:
     return tuple(_LINE.findall(source))
 
 
-# What `str.splitlines` ends a line at besides `\n` (and `\r`, gone from decoded source).
-_OTHER_BREAKS = ("\r", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
-
-
-def other_line_breaks(source: str) -> bool:
-    """Whether `str.splitlines` would end a line of `source` where the parser does not."""
-    return any(c in source for c in _OTHER_BREAKS)
-
-
 def line_span(source: str, first: int, last: int) -> str:
     """Lines `first` to `last` (counted from 1, as the parser does) of `source`."""
     return "".join(source_lines(source)[first - 1 : last])
