@@ -68,31 +68,38 @@ def rebound_names(func: Function) -> set[str]:
     stack: list[ast.AST] = list(func.body)
     while stack:
         node = stack.pop()
+        # By the node's own type, not isinstance down a list: this walk visits every
+        # statement of each function read for its defaults.
+        kind = type(node)
+        if kind in _LEAVES:
+            continue
         targets: list[ast.expr] = []
-        if isinstance(node, ast.Assign):
-            targets = node.targets
-        elif isinstance(node, ast.AugAssign | ast.AnnAssign | ast.For | ast.AsyncFor):
-            targets = [node.target]
-        elif isinstance(node, ast.With | ast.AsyncWith):
-            targets = [i.optional_vars for i in node.items if i.optional_vars is not None]
-        elif isinstance(node, ast.Delete):
-            targets = node.targets
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            out.add(node.name)
-        elif isinstance(node, ast.Import | ast.ImportFrom):
-            out.update((a.asname or a.name).split(".")[0] for a in node.names)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            out.add(node.name)
-        elif isinstance(node, ast.match_case):
+        if kind is ast.Assign or kind is ast.Delete:
+            targets = node.targets  # type: ignore[attr-defined]
+        elif kind in _ONE_TARGET:
+            targets = [node.target]  # type: ignore[attr-defined]
+        elif kind is ast.With or kind is ast.AsyncWith:
+            items: list[ast.withitem] = node.items  # type: ignore[attr-defined]
+            targets = [i.optional_vars for i in items if i.optional_vars is not None]
+        elif kind in _DEFINITIONS:
+            out.add(node.name)  # type: ignore[attr-defined]
+        elif kind is ast.Import or kind is ast.ImportFrom:
+            aliases: list[ast.alias] = node.names  # type: ignore[attr-defined]
+            out.update((a.asname or a.name).split(".")[0] for a in aliases)
+        elif kind is ast.ExceptHandler:
+            if node.name:  # type: ignore[attr-defined]
+                out.add(node.name)  # type: ignore[attr-defined]
+        elif kind is ast.match_case:
             out.update(
                 n.name
-                for n in ast.walk(node.pattern)
+                for n in ast.walk(node.pattern)  # type: ignore[attr-defined]
                 if isinstance(n, ast.MatchAs | ast.MatchStar) and n.name
             )
-        if isinstance(node, ast.If | ast.While):
-            targets = [n.target for n in ast.walk(node.test) if isinstance(n, ast.NamedExpr)]
+        elif (kind is ast.If or kind is ast.While) and type(node.test) not in _BARE_TESTS:  # type: ignore[attr-defined]
+            test: ast.expr = node.test  # type: ignore[attr-defined]
+            targets = [n.target for n in ast.walk(test) if isinstance(n, ast.NamedExpr)]
         for target in targets:
-            if isinstance(target, ast.Name):  # the usual target: nothing under it to walk
+            if type(target) is ast.Name:  # the usual target: nothing under it to walk
                 out.add(target.id)
             else:
                 out.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
@@ -103,4 +110,12 @@ def rebound_names(func: Function) -> set[str]:
     return out
 
 
+# Statements that bind no name and hold no statement: most of a function's.
+_LEAVES = frozenset(
+    {ast.Expr, ast.Return, ast.Raise, ast.Assert, ast.Pass, ast.Break, ast.Continue}
+    | {ast.Global, ast.Nonlocal}
+)
+_ONE_TARGET = frozenset({ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor})
+_DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+_BARE_TESTS = frozenset({ast.Name, ast.Constant})  # hold no `:=`
 _BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")

@@ -48,6 +48,8 @@ class PassedArguments:
         (`said`): its own words say how to set them."""
         params = indexed.reading.params if indexed.reading else ()
         wanted = [n for n in indexed.site.names if n not in linked]
+        if not any(n in params for n in wanted):
+            return []  # no parameter to follow: neither callers nor a validator give one
         tests = _parsed(indexed.site.conditions)
         found = self._from_callers(indexed.module, indexed.site.function, params, wanted, tests)
         found += self._validated(facts, indexed.site.function, params, wanted, tests)

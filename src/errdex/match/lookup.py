@@ -22,7 +22,7 @@ from errdex.match.logged import logged_by
 from errdex.match.message_reading import Readings
 from errdex.match.one_result import with_same_text
 from errdex.match.readings import readings
-from errdex.match.reraised import reraised_texts
+from errdex.match.reraised import quoted_key_first, reraised_texts
 from errdex.match.results import LookupResult, Match
 from errdex.match.site_scorer import SiteScorer
 from errdex.match.versions import settle_versions
@@ -122,6 +122,8 @@ def rank(
         value=any(one_value(item) for _, item in items),
     )
     reraised_texts(best, near)  # `raise Wrapper(str(err))`: a caught error's text passed on
+    if any(item.quoted and not (item.exception or "").endswith("KeyError") for _, item in items):
+        quoted_key_first(best)
     _demote_guesses(best)
     demote_lent_by_tests(best)  # a test's call lends its text to a library raise
     frames = [frame for item in evidence.errors[:4] for frame in item.places()]

@@ -23,7 +23,7 @@ from errdex.match.readings import printed_name
 from errdex.match.results import Match
 from errdex.match.weights import WEIGHTS as W
 
-__all__ = ["reraised_texts"]
+__all__ = ["quoted_key_first", "reraised_texts"]
 
 # `except (KeyError, pkg.BadData) as err`
 _CLAUSE = re.compile(r"^except\s+\(?(?P<classes>[^()]+?)\)?\s+as\s+(?P<name>\w+)$")
@@ -58,6 +58,19 @@ def reraised_texts(best: dict[str, Match], near: dict[str, Match]) -> None:
                 continue
             pool.pop(key)
             best[key] = _passed_on(match, inner)
+
+
+def quoted_key_first(best: dict[str, Match]) -> None:
+    """A message that is one quoted value under another class (`ValueError: 'nope'`) is
+    the text of a caught `KeyError` passed on (`str()` of one is its key quoted): the raises
+    of a value caught as a `KeyError` come before those of any other value."""
+    for key, match in best.items():
+        if match.guess and match.site is not None and "KeyError" in (_caught(match) or ()):
+            best[key] = msgspec.structs.replace(
+                match,
+                score=round(match.score + W.quoted_key, 4),
+                why=[*match.why, "the quoted value is a caught KeyError's text, passed on"],
+            )
 
 
 def _caught(match: Match) -> frozenset[str] | None:

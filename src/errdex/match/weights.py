@@ -92,6 +92,8 @@ class Weights:
     # A guess (matched by class alone) sits just under the best site of its class that
     # the text or a frame pins: still listed, never first.
     guess_under_pinned: float = 0.95
+    # A quoted value pasted under another class, raised from a caught `KeyError`'s text.
+    quoted_key: float = 0.01
 
     # --- which error of the paste ---
     # The parser lists the error that ended the program first; causes and log lines
