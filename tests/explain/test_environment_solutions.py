@@ -352,10 +352,11 @@ def test_an_optional_import_bound_by_its_own_import_in_a_wrapped_test(lab: Store
     # import itself (`import a.b as name`), and the test inside `const_expr(... and ...)`
     kind, text = first(page_of(lab, "Rubin FP8 needs a build with rubin_helpers"))
     assert kind == "environment"
+    # the file imports `cutlass` unguarded: what is missing is the submodule
     assert text.startswith(
-        "Install the package that provides the module `cutlass` (`rubin_utils` is unset here: "
-        "importing `cutlass.utils.rubin_helpers` failed)"
+        "Install a version or build of `cutlass` that ships `cutlass.utils.rubin_helpers` "
     )
+    assert "`rubin_utils` is unset here" in text
 
 
 def test_an_assert_under_a_stub_the_failed_import_defined_asks_for_no_package(lab: Store) -> None:

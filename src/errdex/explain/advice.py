@@ -364,3 +364,8 @@ def _kind(text: str, command: str | None) -> str:
     if _SETTING.search(text):
         return "setting"
     return "input"
+
+
+def short_message(text: str) -> str:
+    """A message quoted whole when short, else its first sentence."""
+    return text if len(text) <= 240 else text.split(". ")[0][:240]

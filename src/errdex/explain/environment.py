@@ -14,6 +14,8 @@ import ast
 import re
 import sys
 
+from errdex.explain.advice import message_advice
+from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
 from errdex.extract.conditions import negate
@@ -38,9 +40,16 @@ _PASS_THROUGH = frozenset({"bool", "const_expr", "constexpr"})
 _SYS_PLATFORMS = {"win32": "Windows", "linux": "Linux", "darwin": "macOS", "cygwin": "Cygwin"}
 
 
-def package_solution(condition: ConditionView, knobs: list[Knob]) -> tuple[str, Knob] | None:
+def package_solution(
+    condition: ConditionView,
+    knobs: list[Knob],
+    facts: Facts | None = None,
+) -> tuple[str, Knob] | None:
     """ "Install the package that provides `pkg`", when the condition finds the optional
-    name missing (`x is None`, `not HAS_X`) on the path to the site."""
+    name missing (`x is None`, `not HAS_X`) on the path to the site. The site's file
+    (`facts`) tells a missing submodule of a package the file imports unguarded: that
+    package is installed, a version without the submodule; when the message says what to
+    do, such a case is left to its words."""
     node = _parse(condition.text)
     if node is None:
         return None
@@ -48,8 +57,23 @@ def package_solution(condition: ConditionView, knobs: list[Knob]) -> tuple[str, 
         if knob.kind != KnobKind.PACKAGE or not knob.behind or not knob.same_value:
             continue
         if any(_missing(part, knob.behind) for part in all_of(node)):
-            tops = list(dict.fromkeys(m.strip().split(".")[0] for m in knob.name.split(",")))
+            failed = [m.strip() for m in knob.name.split(",")]
+            tops = list(dict.fromkeys(m.split(".")[0] for m in failed))
             modules = ", ".join(code(t) for t in tops)
+            submodules = len(tops) == 1 and all("." in m for m in failed)
+            if submodules and facts is not None and tops[0] in _unguarded_imports(facts):
+                # `import cutlass` at the top of the file ran: what is missing is the
+                # submodule, which installing `cutlass` again does not bring
+                message = facts.stored.site.message
+                if message_advice(message.text if message is not None else None):
+                    return None
+                subs = ", ".join(code(m) for m in failed)
+                text = (
+                    f"Install a version or build of {modules} that ships {subs} (the file "
+                    f"imports {modules} unguarded, so it is installed; {code(knob.behind)} is "
+                    f"unset here: importing {subs} failed)"
+                )
+                return text, knob
             if all(t in sys.stdlib_module_names for t in tops):
                 # a standard module a Python build left out (`cProfile` on some builds)
                 text = f"Use a Python build that includes the standard module {modules}"
@@ -60,6 +84,19 @@ def package_solution(condition: ConditionView, knobs: list[Knob]) -> tuple[str, 
             text += f" ({code(knob.behind)} is unset here: importing {code(knob.name)} failed)"
             return text, knob
     return None
+
+
+def _unguarded_imports(facts: Facts) -> set[str]:
+    """The top-level packages the site's file imports at its top level outside a `try`:
+    those are installed wherever the module runs at all."""
+    tree = facts.source_tree()
+    found: set[str] = set()
+    for statement in tree.body if tree is not None else []:
+        if isinstance(statement, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in statement.names)
+        elif isinstance(statement, ast.ImportFrom) and statement.module and not statement.level:
+            found.add(statement.module.split(".")[0])
+    return found
 
 
 def platform_solution(

@@ -25,6 +25,9 @@ class Instead:
     name: str | None = None
     before: str | None = None
     after: str | None = None
+    # an input whose default is a non-zero number: only `0` is a way out, where the path
+    # orders it as a number (`inputs._empty_number`); None would be kept in its place
+    zero_only: bool = False
 
 
 def what_to_pass(
@@ -141,6 +144,15 @@ def what_to_pass(
             return Instead(
                 f"Pass {code('False')} for {target} (it is on by default).", name, mine, "False"
             )
+        if default is not _UNKNOWN and not isinstance(default, bool):
+            # a non-empty default (`"conditional_savepoint"`, `8`): the code lets a false
+            # value through and keeps it where the default was, for later code that expects
+            # one of its values; an empty value is no way out (but `0` may be, for a number
+            # the path bounds from below by 0)
+            if not isinstance(default, int | float):
+                return None
+            text = f"Pass an empty (false) value for {target}."
+            return Instead(text, name, mine, "None", zero_only=True)
         # a field read with `.get(key)` is None when missing; a parameter's default is not
         # known, so leaving it out may keep the very value that fails
         field = field_key(inner)

@@ -162,7 +162,8 @@ def _empty_number(instead: Instead, facts: Facts) -> Instead | None:
     """An "empty value" for an input the path to the site also orders as a number
     (`0 <= skinny_max_m <= 8`) is `0`: None would fail that comparison with a `TypeError`
     before the check. None (no way out) when 0 fails a literal bound the path holds; no
-    exact value when a bound is not known to let 0 pass (under a `not` or an `or`)."""
+    exact value when a bound is not known to let 0 pass (under a `not` or an `or`). For an
+    input whose default is a non-zero number, `0` let through by a bound, or nothing."""
     name = instead.name
     if instead.after != "None" or name is None or "an empty (false) value" not in instead.text:
         return instead
@@ -185,9 +186,9 @@ def _empty_number(instead: Instead, facts: Facts) -> Instead | None:
                 elif None not in values and not _ORDERINGS[type(op)](*values):  # type: ignore[arg-type]
                     return None  # neither None nor 0 gets past this bound
     if not compared:
-        return instead
+        return None if instead.zero_only else instead
     if not sure:
-        return Instead(instead.text)
+        return None if instead.zero_only else Instead(instead.text)
     text = instead.text.replace("an empty (false) value", "`0`", 1)
     return Instead(text, name, instead.before, "0")
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import msgspec
 
 from errdex.explain.abstract import subclasses_note
-from errdex.explain.advice import message_advice
+from errdex.explain.advice import message_advice, short_message
 from errdex.explain.advice_names import (
     failed_load_solution,
     keyword_solution,
@@ -31,6 +31,7 @@ from errdex.explain.callee_advice import callee_advice_solutions
 from errdex.explain.class_body import class_body_solution
 from errdex.explain.code_advice import code_advice_fix
 from errdex.explain.context import CONTEXT_KINDS, Facts
+from errdex.explain.deprecation import replacement_first
 from errdex.explain.environment import package_solution, platform_solution
 from errdex.explain.fix_forms import change_fix, setting_fix
 from errdex.explain.given_values import given_value_solution
@@ -216,7 +217,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     for solution in selection_solutions(facts.stored):
         found.add(solution, _SELECTION_TIER)
     kept = []
-    for solution in found.ranked():
+    for solution in replacement_first(found.ranked(), facts):
         warning = _warning(solution.knob, facts)
         if warning is None:
             kept.append(solution)
@@ -375,11 +376,6 @@ def refused(knob_name: str | None, facts: Facts) -> bool:
     return _warning(knob_name, facts) is not None
 
 
-def _short(text: str) -> str:
-    """A message quoted whole when short, else its first sentence."""
-    return text if len(text) <= 240 else text.split(". ")[0][:240]
-
-
 def _declared_env(name: str, facts: Facts) -> bool:
     """Whether the version (or the interpreter itself) reads the environment variable (a
     knob of the site names it)."""
@@ -405,7 +401,7 @@ def _exact(action: KnobAction) -> bool:
 def _add_environment(found: _Collector, conditions: list[ConditionView], facts: Facts) -> None:
     """An optional package the path finds missing; a machine the check asks for."""
     for condition in conditions:
-        package = package_solution(condition, facts.knobs)
+        package = package_solution(condition, facts.knobs, facts)
         also = ""
         if package is None:
             package, also = _package_among_either(condition, facts)
@@ -444,7 +440,7 @@ def _package_among_either(
     if {p.text for p in parts} & {c.text for c in facts.held if c.line != condition.line}:
         return None, ""  # a part the path holds elsewhere cannot be made false
     for index, part in enumerate(parts):
-        package = package_solution(part, facts.knobs)
+        package = package_solution(part, facts.knobs, facts)
         if package is None:
             continue
         others = [opposite_words(p) for i, p in enumerate(parts) if i != index]
@@ -531,7 +527,7 @@ def _add_advice(found: _Collector, facts: Facts) -> bool:
         if any(advice.text in i.solution.text for i in found.items):
             continue  # quoted whole by a solution already
         if advice.retired is not None and message is not None:
-            retired = retired_solution(advice.retired, _short(message.text), facts)
+            retired = retired_solution(advice.retired, short_message(message.text), facts)
             if retired is not None:
                 found.add(retired, 1)
             continue  # a name that is not this code's: the message speaks of another
