@@ -68,9 +68,11 @@ class CallRecorder:
     def _passes(self, call: ast.Call, scope: Scope, line: int) -> tuple[tuple[str, str, int], ...]:
         """The arguments a call gives as names (`CallSite.passes`): where a parameter of
         the callee takes its value from, for the linker to follow to a setting."""
+        if not call.args and not call.keywords:
+            return ()  # most calls of a large codebase: nothing to work out
         given = [(str(at), arg) for at, arg in enumerate(call.args)]
         given.extend((k.arg or "**", k.value) for k in call.keywords)
-        own = [p for p in scope.params if p not in OWN_OBJECT]
+        own: list[str] | None = None  # the parameters, worked out for the first name given
         out: list[tuple[str, str, int]] = []
         for key, arg in given[:_MAX_PASSED]:
             if isinstance(arg, ast.Starred):
@@ -80,9 +82,12 @@ class CallRecorder:
                 # something else: the linker must know the call gives it, not a setting
                 out.append((key, "", -1))
                 continue
-            if isinstance(arg, ast.Name) and name in own:
-                out.append((key, name, own.index(name)))
-                continue
+            if isinstance(arg, ast.Name):
+                if own is None:
+                    own = [p for p in scope.params if p not in OWN_OBJECT]
+                if name in own:
+                    out.append((key, name, own.index(name)))
+                    continue
             if isinstance(arg, ast.Name) and scope.is_function:
                 # a local: what it surely holds here, when that is a name itself
                 assigned = self.state.last_assignment(name, scope, line)

@@ -362,8 +362,25 @@ def statements_under(root: ast.AST) -> Iterator[ast.AST]:
     queue = deque([root])
     while queue:
         node = queue.popleft()
-        queue.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, _STATEMENT_NODES))
+        kind = type(node)
+        fields = _BLOCK_FIELDS.get(kind)
+        if fields is None:
+            fields = _BLOCK_FIELDS[kind] = _block_fields(kind)
+        for field in fields:
+            # only the lists of statements, in the order of the node's fields: no
+            # expression is gone through (`iter_child_nodes` yields every one)
+            queue.extend(c for c in getattr(node, field) if isinstance(c, _STATEMENT_NODES))
         yield node
 
 
 _STATEMENT_NODES = (ast.stmt, ast.excepthandler, ast.match_case)
+_BLOCK_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _block_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a node of `kind` that hold a list of statements, handlers or cases
+    (an expression's `body` or `orelse`, `lambda`'s or `a if b else c`'s, holds none)."""
+    if not issubclass(kind, (ast.Module, ast.Interactive, *_STATEMENT_NODES)):
+        return ()
+    blocks = ("body", "orelse", "finalbody", "handlers", "cases")
+    return tuple(f for f in kind._fields if f in blocks)

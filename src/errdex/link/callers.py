@@ -35,6 +35,7 @@ class CallerIndex:
         # chosen at run time: `current_platform.get_attn_backend_cls(backend)`), by method
         self._unresolved: dict[str, list[tuple[CallSite, FileFacts]]] = defaultdict(list)
         self._families: dict[str, set[str] | None] = {}
+        self._definers: defaultdict[str, list[ResolvedClass]] | None = None  # by method name
         for facts in files:
             if facts.error is not None:
                 continue
@@ -85,7 +86,13 @@ class CallerIndex:
         """The classes defining `method` when one of them is a base of all the others."""
         if method in self._families:
             return self._families[method]
-        definers = [c for c in self._names.classes.values() if method in c.fact.methods]
+        if self._definers is None:
+            # each class once for every method asked about, not every class for each
+            self._definers = defaultdict(list)
+            for known in self._names.classes.values():
+                for name in dict.fromkeys(known.fact.methods):
+                    self._definers[name].append(known)
+        definers = self._definers.get(method, [])
         family: set[str] | None = None
         if 1 <= len(definers) <= _MAX_FAMILY and not method.startswith("__"):
             qualified = {f"{c.file.module}.{c.fact.qualname}" for c in definers}
