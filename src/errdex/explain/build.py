@@ -35,6 +35,7 @@ from errdex.explain.views import (
 from errdex.facts import KnobKind, SourceRead
 from errdex.history.timeline import lineage
 from errdex.store.base import Store, StoredSite, VersionRecord
+from errdex.syntax_lock import SYNTAX_TREES
 
 __all__ = ["build_page", "choose_site"]
 
@@ -68,6 +69,13 @@ def build_page(
     revision is cached (of `model` when given, else the newest) and `use_model` is true.
     Raises `NotFoundError` for an unknown id or a version that does not hold it.
     """
+    with SYNTAX_TREES:  # the web and the model enrichment build pages in threads
+        return _build_page(store, error_id, version, model=model, use_model=use_model)
+
+
+def _build_page(
+    store: Store, error_id: str, version: str | None, *, model: str | None, use_model: bool
+) -> Page:
     error_id = error_id.strip().lower()
     sites = store.get_error(error_id)
     chosen = choose_site(sites, error_id, version)
