@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 import types
 
 from errdex.explain.context import Facts, function_at
@@ -71,10 +72,16 @@ _PYTHON_DUNDERS = frozenset(
 )
 
 
+# What a file that calls a hook holds somewhere: a `getattr(` or a call of `.__name__(`.
+_MAY_CALL_HOOK = re.compile(r"\bgetattr\s*\(|\.\s*__\w+__\s*\(")
+
+
 def hook_solution(facts: Facts) -> Solution | None:
     """ "Define `__hook__` on your type", when the function calls that hook of the object
     it was given with a value the check tests afterwards."""
     site = facts.stored.site
+    if facts.source_text is None or not _MAY_CALL_HOOK.search(facts.source_text):
+        return None  # most files: no function of theirs is parsed for nothing
     function = function_at(facts.source_text, site.function.rpartition(".")[2], site.line)
     if function is None:
         return None

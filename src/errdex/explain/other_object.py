@@ -40,12 +40,12 @@ def other_object_solution(conditions: list[ConditionView], facts: Facts) -> Solu
     """ "Make your `MultiCommand` without `chain=True`", for a condition part on an attribute
     of an argument that its class's constructor set from a keyword."""
     site = facts.stored.site
-    tree = facts.source_tree()
+    if not any(c.kind == ConditionKind.EARLY_EXIT and "." in c.text for c in conditions):
+        return None  # most pages: no file is parsed for nothing
     function = function_at(facts.source_text, site.function.rpartition(".")[2], site.line)
-    if tree is None or function is None:
-        return None
-    typed = _annotated(function)
-    if not typed:
+    typed = _annotated(function) if function is not None else None
+    tree = facts.source_tree() if typed else None
+    if tree is None or not typed:
         return None
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     for condition in reversed(conditions):

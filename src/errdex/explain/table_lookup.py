@@ -94,8 +94,10 @@ def table_keys(store: Store, chosen: StoredSite, facts: Facts) -> dict[str, list
     dict literal assigned at the top of the site's file or of the module it imports it from
     (the index's own copy of the file)."""
     table = lookup_table(facts)
+    if table is None:  # most sites: the file is not parsed for nothing
+        return {}
     tree = facts.source_tree()
-    if table is None or tree is None:
+    if tree is None:
         return {}
     name = table[0]
     keys = _literal_keys(tree, name)
