@@ -74,6 +74,7 @@ class Facts:
     # (`explain/entry_input.py`; needs the store)
     entry_input: Solution | None = None
     _tree: ast.Module | None = field(default=None, repr=False)
+    _function: ast.FunctionDef | bool | None = field(default=False, repr=False)  # False: unread
 
     def source_tree(self) -> ast.Module | None:
         """The site's file parsed, once per page (None when unknown or unparsable)."""
@@ -82,6 +83,15 @@ class Facts:
             if self._tree is None:
                 self.source_text = None  # unparsable: not tried again
         return self._tree
+
+    def site_function(self) -> ast.FunctionDef | None:
+        """The site's own function parsed alone, once per page (None when it is not a
+        `def` of the kept file: module level, a lambda, an unparsable text)."""
+        if self._function is False:
+            site = self.stored.site
+            name = site.function.rpartition(".")[2]
+            self._function = function_at(self.source_text, name, site.line)
+        return self._function if isinstance(self._function, ast.FunctionDef) else None
 
     @property
     def held(self) -> list[ConditionView]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from errdex.explain.context import Facts, function_at
+from errdex.explain.context import Facts
 from errdex.facts import SiteKind
 
 # Variables the Python interpreter itself reads, whatever the package: a message that says
@@ -27,7 +27,7 @@ def handler_notes(facts: Facts) -> list[str]:
     site = facts.stored.site
     if site.kind != SiteKind.RERAISE:
         return []
-    found = function_at(facts.source_text, site.function.rpartition(".")[2], site.line)
+    found = facts.site_function()
     if found is None:
         return []
     for handler in ast.walk(found):

@@ -17,7 +17,7 @@ import builtins
 import re
 import types
 
-from errdex.explain.context import Facts, function_at
+from errdex.explain.context import Facts
 from errdex.explain.input_nodes import free_names
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
@@ -79,10 +79,9 @@ _MAY_CALL_HOOK = re.compile(r"\bgetattr\s*\(|\.\s*__\w+__\s*\(")
 def hook_solution(facts: Facts) -> Solution | None:
     """ "Define `__hook__` on your type", when the function calls that hook of the object
     it was given with a value the check tests afterwards."""
-    site = facts.stored.site
     if facts.source_text is None or not _MAY_CALL_HOOK.search(facts.source_text):
         return None  # most files: no function of theirs is parsed for nothing
-    function = function_at(facts.source_text, site.function.rpartition(".")[2], site.line)
+    function = facts.site_function()
     if function is None:
         return None
     line = facts.stored.site.line

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 
-from errdex.explain.context import Facts, function_at
+from errdex.explain.context import Facts
 from errdex.explain.hooks import hook_solution
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
@@ -39,10 +39,9 @@ def own_object_solutions(
 def other_object_solution(conditions: list[ConditionView], facts: Facts) -> Solution | None:
     """ "Make your `MultiCommand` without `chain=True`", for a condition part on an attribute
     of an argument that its class's constructor set from a keyword."""
-    site = facts.stored.site
     if not any(c.kind == ConditionKind.EARLY_EXIT and "." in c.text for c in conditions):
         return None  # most pages: no file is parsed for nothing
-    function = function_at(facts.source_text, site.function.rpartition(".")[2], site.line)
+    function = facts.site_function()
     typed = _annotated(function) if function is not None else None
     tree = facts.source_tree() if typed else None
     if tree is None or not typed:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from errdex.explain.context import Facts, function_at
+from errdex.explain.context import Facts
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
@@ -26,7 +26,7 @@ def returned_error_solution(facts: Facts) -> Solution | None:
         return None
     if stored.public_path() is None or not public_name(site.function):
         return None
-    found = function_at(facts.source_text, site.function.rpartition(".")[2], site.line)
+    found = facts.site_function()
     if found is None:
         return None
     raised = next(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import posixpath
 
-from errdex.explain.context import Facts, function_at
+from errdex.explain.context import Facts, parse_module
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
@@ -34,7 +34,7 @@ def lookup_table(facts: Facts) -> tuple[str, str, int] | None:
         for c in facts.conditions
     ):
         return None
-    found = function_at(facts.source_text, site.function.rpartition(".")[2], site.line)
+    found = facts.site_function()
     tree = facts.source_tree()
     if found is None or tree is None:
         return None
@@ -104,11 +104,8 @@ def table_keys(store: Store, chosen: StoredSite, facts: Facts) -> dict[str, list
     if keys is None:
         path = _imported_from(tree, name, chosen.file)
         other = store.file_text(chosen.version_id, path) if path is not None else None
-        if other is not None:
-            try:
-                keys = _literal_keys(ast.parse(other), name)
-            except (SyntaxError, ValueError, RecursionError):
-                keys = None
+        other_tree = parse_module(other)
+        keys = _literal_keys(other_tree, name) if other_tree is not None else None
     return {name: keys} if keys else {}
 
 
