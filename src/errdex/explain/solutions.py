@@ -43,6 +43,7 @@ from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.left_out import left_out_solution
 from errdex.explain.name_clash import name_clash_solution
 from errdex.explain.named_settings import named_setting_solutions
+from errdex.explain.narrowing import kept_conditions
 from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
 from errdex.explain.override_warning import warned_sentence
@@ -132,8 +133,9 @@ def no_way_out(condition: ConditionView, facts: Facts) -> bool:
 
 
 def ways_out(facts: Facts) -> list[ConditionView]:
-    """The site's own conditions that a way out may change."""
-    return [c for c in facts.held if not no_way_out(c, facts)]
+    """The site's own conditions that a way out may change (of an assert of what a call
+    just returned, its own test alone: the guards around it are no way out)."""
+    return kept_conditions([c for c in facts.held if not no_way_out(c, facts)], facts)
 
 
 def solutions(facts: Facts) -> list[Solution]:
