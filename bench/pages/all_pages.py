@@ -17,7 +17,7 @@ from errdex.explain.build import build_page
 from errdex.store import open_store
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sample import section  # noqa: E402
+from sample import section
 
 
 def sections(text: str) -> dict[str, str]:

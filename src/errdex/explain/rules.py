@@ -5,10 +5,10 @@ only from the facts (conditions, bindings, callers, knobs, the exception class, 
 from __future__ import annotations
 
 from errdex.explain.context import Facts
+from errdex.explain.narrowing import narrows_call_result
 from errdex.explain.page import GUARD_NOT_READ, Caller, ConditionView, WhenItHappens
 from errdex.explain.plain import code
 from errdex.explain.selection import selection_context
-from errdex.explain.narrowing import narrows_call_result
 from errdex.explain.solutions import no_way_out, solutions
 from errdex.explain.why import code_words
 from errdex.facts import ConditionKind, KnobKind, SiteKind
