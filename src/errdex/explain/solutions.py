@@ -26,6 +26,7 @@ from errdex.explain.advice_names import (
     retired_solution,
     warned_against,
 )
+from errdex.explain.advised_flags import advised_flag_fix
 from errdex.explain.audience import callback_parameter, command_line_solution, for_author
 from errdex.explain.callee_advice import callee_advice_solutions
 from errdex.explain.class_body import class_body_solution
@@ -549,6 +550,8 @@ def _add_advice(found: _Collector, facts: Facts) -> bool:
         if change is None and advice.suggested is not None:
             change = suggested_call(advice.suggested, facts)
         fix = code_advice_fix(advice.text, facts) if change is None else None
+        if change is None and fix is None:
+            fix = advised_flag_fix(advice.text, facts.knobs)
         found.add(Solution(text=advice.solution, kind=advice.kind, change=change, fix=fix), 1)
     return any(said)
 
