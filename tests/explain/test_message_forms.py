@@ -62,6 +62,14 @@ FORMS = {
                 raise RuntimeError("all compilation should be complete before the run")
             return tensors
         """,
+    "forms/ops/__init__.py": "",
+    "forms/ops/kernels/__init__.py": "",
+    "forms/ops/kernels/impl.py": """
+        def run_decode(q):
+            if not hasattr(q, "shape"):
+                raise TypeError("q must be a tensor")
+            return q
+        """,
 }
 
 
@@ -81,6 +89,12 @@ def test_no_stated_form_for_a_private_function_or_a_subject_passed_nowhere(forms
     for function in ("_helper", "merge"):
         page = page_in_function(forms, "forms", function)
         assert not any(s.text.startswith("Change what you pass") for s in page.solutions)
+
+
+def test_no_stated_form_for_a_function_deep_in_the_package(forms: Store) -> None:
+    # `forms.ops.kernels.impl`: the package's internals take their arguments from itself
+    page = page_in_function(forms, "forms", "run_decode")
+    assert not any(s.text.startswith("Change what you pass") for s in page.solutions)
 
 
 def test_read_or_closed_first_draws_the_call_of_the_class_own_method(forms: Store) -> None:

@@ -7,7 +7,8 @@ parameter of the public function that raises (`field_definitions`, `port`): "Cha
 you pass for `field_definitions` of `create_model` as the message says". Only then: a
 subject that names nothing passed in ("all compilation should be complete before the
 profiling run") is the program's own state, and a function no public module reaches takes
-no argument from a user. Offered only where no other input solution is.
+no argument from a user, nor does one deeper than two modules in its package (its
+internals: vllm's kernels). Offered only where no other input solution is.
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ _STATES = re.compile(
     r"^(?P<subject>[\w'\"`.]+(?:\s+[\w'\"`.]+){0,4}?)\s+(?:should|must)\s+(?:be|have)\s+\S",
     re.I,
 )
+# `pydantic.main`, `rich.color`, `sqlalchemy.orm`: how deep the module of a function a
+# user calls sits (vllm's kernels, at `vllm.third_party.fmha_sm100.decode_q8kv4.interface`,
+# take their arguments from vllm itself)
+_MAX_MODULE_DEPTH = 2
 # words of a subject that name no argument ("the", "all", "argument" ...)
 _FILLER = frozenset({"the", "a", "an", "all", "each", "every", "argument", "parameter", "given"})
 
@@ -35,8 +40,11 @@ def stated_form_solution(facts: Facts) -> Solution | None:
     states what the parameter `p` of the public function `f` must be; else None."""
     message = facts.stored.site.message
     site = facts.stored.site
-    if message is None or not public_name(site.function) or user_call(facts) is None:
+    call = user_call(facts, constructor=True)
+    if message is None or not public_name(site.function) or call is None:
         return None
+    if call[0].count(".") - 1 > _MAX_MODULE_DEPTH:
+        return None  # a module deep in the package: its internals, not what a user calls
     text = message.text.strip()
     first = re.split(r"(?<=[.;])\s+", text, maxsplit=1)[0]
     stated = _STATES.match(first)
