@@ -43,3 +43,6 @@ def test_no_fix_where_the_advice_takes_the_flag_away_or_gives_no_value() -> None
     assert advised_flag_fix("Try lowering --memory to free memory.", KNOBS) is None
     assert advised_flag_fix("Use --no-command foo.", KNOBS) is None
     assert advised_flag_fix("Use --undeclared foo.", KNOBS) is None
+    assert advised_flag_fix("Pass --cache-dtype explicitly to override.", KNOBS) is None
+    # one of two flags the advice joins is half of it
+    assert advised_flag_fix("Disable --enforce-eager and set --batch 1.", KNOBS) is None

@@ -7,7 +7,8 @@ fix is that command with the flag as the message gives it: its value, or the fla
 for a switch (a `bool` field). Only after a verb that gives the flag (use, set, pass,
 add, with, via, specify, "for example:"), never after one that takes it away ("Disable
 --enable-dbo") or changes it by an amount ("Try lowering --gpu-memory-utilization"); a
-value flag needs its value written out (not "set --ubatch-size to 0").
+value flag needs its value written out (not "set --ubatch-size to 0", "pass
+--numa-bind-nodes explicitly"), and advice that joins two flags with "and" is no one flag.
 """
 
 from __future__ import annotations
@@ -31,11 +32,16 @@ _NO_VALUE = frozenset(
 
 def advised_flag_fix(advice: str, knobs: list[Knob]) -> ExampleFix | None:
     """The command line with the flag the advice gives, or None."""
+    flags = set(re.findall(r"--[a-z][\w-]*", advice))
+    if len(flags) > 1 and re.search(r"\band\b", advice):
+        return None  # "Disable --enable-dbo and set --ubatch-size 1": one flag is half of it
     for found in _GIVES.finditer(advice):
         knob = next((k for k in knobs if k.kind == KnobKind.FLAG and k.name == found["flag"]), None)
         if knob is None or not knob.command:
             continue
         value = found["value"]
+        if value is not None and re.fullmatch(r"[a-z]+ly", value):
+            value = None  # "pass --numa-bind-nodes explicitly": how, not what
         switch = "bool" in (knob.value_type or "").split(" | ")
         if switch:
             if value is not None and value.lower() not in _NO_VALUE:
