@@ -119,7 +119,7 @@ def test_an_assert_of_what_a_call_just_returned_takes_no_guard_around_it(run: St
     page = page_in_function(run, "run", "resolve")
     assert page.solutions == []
     assert page.example_fix is None
-    assert "what the call just before it returned" in page.what_it_means
+    assert "the call just before it returned a value" in page.what_it_means
 
 
 def test_an_assert_of_a_truth_value_keeps_its_guards(run: Store) -> None:
@@ -132,4 +132,4 @@ def test_an_assert_of_a_truth_value_keeps_its_guards(run: Store) -> None:
 def test_an_assert_of_a_lookup_with_a_default_is_no_promise_of_the_program(run: Store) -> None:
     # `getattr(config, "rope_parameters", None)` reads the user's config: a way out stays
     page = page_in_function(run, "run", "rope")
-    assert "what the call just before it returned" not in page.what_it_means
+    assert "the call just before it returned a value" not in page.what_it_means
