@@ -13,6 +13,8 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from itertools import accumulate, repeat
+from operator import add
 from typing import NamedTuple
 
 from errdex.extract.module import module_name
@@ -236,7 +238,8 @@ def outline(data: bytes) -> _Outline:
     for header in _CLASS_HEADER.finditer(text):
         named = {part.split(".")[0] for part in _NAME_PATH.findall(header[2])}
         bases.setdefault(header[1], frozenset(named - {"metaclass", "object"}))
-    starts = (0, *(found.end() for found in re.finditer("\n", text)))
+    # Where each line begins, added up from the lengths of the lines before it.
+    starts = tuple(accumulate(map(add, map(len, text.split("\n")[:-1]), repeat(1)), initial=0))
     return _Outline(text, spans, bases, tuple(lines), starts, frozenset(classes))
 
 

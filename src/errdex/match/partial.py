@@ -63,7 +63,7 @@ _VALUE = re.compile(r"""['"`<>(){}\[\]=]|\b\d[\w.:/-]*|\S*[/\\]\S*""")
 # Where source code often breaks a long literal in two (`"... architecture. " "This ..."`):
 # a piece of a run between such breaks is more likely to be in the source as it is.
 _PIECE_BREAK = re.compile(r"(?<=[.,;:!?])\s+")
-_TOP_LEVEL = re.compile(rb"^(?=[^\s#)\]}@])", re.MULTILINE)  # a statement at column 0
+_NO_STATEMENT = frozenset(b" \t\n\r\f\v#)]}@")  # what no statement at column 0 begins with
 _CLASS = re.compile(rb"class[ \t]+(\w+)[^:\n]*")
 _ERRORISH = re.compile(rb"Error|Exception|Warning|Exit|Abort|Fail")
 _RICH_PANEL = re.compile(
@@ -332,13 +332,25 @@ def _classes_at(data: bytes, offsets: Iterable[int]) -> set[str]:
     """The exception classes (or mixins) whose top-level bodies hold these offsets."""
     found = set()
     for at in offsets:
-        starts = list(_TOP_LEVEL.finditer(data, 0, at))
-        owner = _CLASS.match(data, starts[-1].start()) if starts else None
+        start = _statement_before(data, at)
+        owner = _CLASS.match(data, start) if start is not None else None
         # An exception class (or its mixin) composing its text, not a class whose method
         # raises with it.
         if owner is not None and _ERRORISH.search(owner.group(0)):
             found.add(owner.group(1).decode())
     return found
+
+
+def _statement_before(data: bytes, at: int) -> int | None:
+    """Where the last top-level statement starting before `at` starts (a line beginning at
+    column 0 with code), read back line by line from `at`: a pattern run from the file's
+    start to each offset took most of a bare message's search in a large file."""
+    line = data.rfind(b"\n", 0, max(at - 1, 0)) + 1 if at else -1
+    while line >= 0:
+        if line < at and data[line] not in _NO_STATEMENT:
+            return line
+        line = data.rfind(b"\n", 0, line - 1) + 1 if line else -1
+    return None
 
 
 def _subclasses(files: SourceFiles, names: set[str], depth: int = 2) -> list[str]:
