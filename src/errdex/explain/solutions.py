@@ -43,11 +43,13 @@ from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.left_out import left_out_solution
 from errdex.explain.name_clash import name_clash_solution
 from errdex.explain.named_settings import named_setting_solutions
+from errdex.explain.no_action import never_runs
 from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
 from errdex.explain.override_warning import warned_sentence
 from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
+from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.returned_error import returned_error_solution
 from errdex.explain.same_error import leads_to_same_error
@@ -55,6 +57,7 @@ from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
 from errdex.explain.sync_sibling import sync_sibling_solution
 from errdex.explain.table_lookup import table_solution
+from errdex.explain.twins import twin_line
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_call import suggested_call
 from errdex.extract.conditions import negate
@@ -144,6 +147,12 @@ def solutions(facts: Facts) -> list[Solution]:
 
 
 def _solutions(facts: Facts) -> list[Solution]:
+    through = pass_through(facts)
+    if through is not None:
+        # the user's own code failed: turning the re-raise off only hides it
+        return [through.solution()]
+    if never_runs(facts) is not None:
+        return []  # a type checker's branch, a demo: no user of the package meets it
     found = _Collector()
     open_conditions = ways_out(facts)
     actions = _condition_actions(facts, open_conditions)
@@ -224,6 +233,7 @@ def _solutions(facts: Facts) -> list[Solution]:
         else:
             facts.refused.append((solution, warning))
     kept = [_with_warned(_with_cap(_with_fallback(s, facts), facts), facts) for s in kept]
+    kept = _without_twins(kept, facts)
     command_line = command_line_solution(facts)
     if command_line is not None:
         # most who see a usage error typed the command: their way out first, the author's
@@ -234,6 +244,23 @@ def _solutions(facts: Facts) -> list[Solution]:
         kept = [s for s in kept if not (callback and s.kind == "input")]
         kept = [command_line, *(for_author(s) if s.kind == "input" else s for s in kept)]
     return [_with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
+
+
+def _without_twins(kept: list[Solution], facts: Facts) -> list[Solution]:
+    """The solutions whose changed condition leads to no twin check (`explain/twins.py`);
+    the conditions of the others are kept in `facts.twinned` for the prose."""
+    if not facts.twin_paths:
+        return kept
+    by_text = {c.text: c for c in facts.conditions}
+    out: list[Solution] = []
+    for solution in kept:
+        condition = by_text.get(solution.condition or "")
+        if condition is not None and twin_line(condition, facts) is not None:
+            if condition not in facts.twinned:
+                facts.twinned.append(condition)
+            continue
+        out.append(solution)
+    return out
 
 
 def _condition_actions(
