@@ -34,6 +34,12 @@ _BROAD = frozenset({"Exception", "BaseException"})
 _MAX_DEPTH = 4  # methods of the class followed from the `try`'s call
 _SELF = frozenset({"self", "cls"})
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
+# builtin classes, whose methods are the interpreter's
+_BUILTIN_TYPES = frozenset(
+    {"str", "bytes", "int", "float", "bool", "dict", "list", "tuple", "set", "bytearray"}
+)
+# where annotations' own words come from (`Callable`, `Optional`, `Awaitable`)
+_TYPING = ("typing", "typing_extensions", "collections", "types")
 
 
 @dataclass(frozen=True)
@@ -123,17 +129,22 @@ def pass_through(facts: Facts) -> PassThrough | None:
     statement, handler = found
     if not (_broad(handler) and _passes_on(statement, handler, site.kind)):
         return None
-    params = _params(function)
+    params = _params(function) - _foreign_params(function, facts)
     owner_class = _class_of(facts, site.function)
     init_params = _init_params(owner_class) if owner_class is not None else {}
     methods = _methods(owner_class) if owner_class is not None else {}
     class_name = owner_class.name if owner_class is not None else ""
+    # a parameter the package's own code passes (a caller of the function) is the
+    # package's: only a function no code of the package calls runs what its user gave
+    called_inside = any(c.depth == 1 for c in facts.callers)
     for call in _calls(statement.body):
-        hit = _supplied(call.func, params, init_params)
+        hit = _supplied(call.func, set() if called_inside else params, init_params)
         if hit is not None:
             name, from_init = hit
-            owner = class_name if from_init else _public_name(site.function)
             method = not _is_supplied_itself(call.func, name, init_params)
+            if from_init and method:
+                continue  # a method of an object the class keeps (a client): its own code
+            owner = class_name if from_init else _public_name(site.function)
             return PassThrough(
                 ast.unparse(call),
                 statement.lineno,
@@ -144,7 +155,7 @@ def pass_through(facts: Facts) -> PassThrough | None:
                 class_name=class_name,
             )
         own = _self_attribute(call.func)
-        if own is not None and own in methods:
+        if own is not None and own in methods and not _raises(methods[own]):
             reached = _reached(own, methods, init_params)
             if reached is not None:
                 name, chain = reached
@@ -230,6 +241,62 @@ def _params(function: _Def) -> set[str]:
     args = function.args
     every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
     return {a.arg for a in every} - _SELF
+
+
+def _foreign_params(function: _Def, facts: Facts) -> set[str]:
+    """The parameters annotated with a class of another distribution or a builtin one
+    (`save_path: Path`, `hf_processor: ... | ProcessorMixin`): that library's object, whose
+    methods are its code, not the user's."""
+    tree = facts.source_tree()
+    if tree is None:
+        return set()
+    imported = _imports(tree)
+    root = facts.stored.module.split(".")[0]
+    args = function.args
+    return {
+        a.arg
+        for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]
+        if a.annotation is not None and _foreign(a.annotation, imported, root)
+    }
+
+
+def _imports(tree: ast.Module) -> dict[str, str]:
+    """Each name a module imports → the module it comes from."""
+    out: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                out[alias.asname or alias.name] = node.module
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                out[alias.asname or alias.name.split(".")[0]] = alias.name
+    return out
+
+
+def _foreign(annotation: ast.expr, imported: dict[str, str], root: str) -> bool:
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return False
+    if isinstance(annotation, ast.BinOp):  # `A | B`: either may be the other library's
+        return _foreign(annotation.left, imported, root) or _foreign(
+            annotation.right, imported, root
+        )
+    if isinstance(annotation, ast.Subscript):
+        head = ast.unparse(annotation.value).rpartition(".")[2]
+        if head in ("Optional", "Union"):
+            inner = annotation.slice
+            members = inner.elts if isinstance(inner, ast.Tuple) else [inner]
+            return any(_foreign(m, imported, root) for m in members)
+        annotation = annotation.value
+    name = ast.unparse(annotation).split(".")[0]
+    if name in _BUILTIN_TYPES:
+        return True
+    module = imported.get(name)
+    if module is None:
+        return False  # defined here, or not known: not said to be another library's
+    return module.split(".")[0] not in (root, *_TYPING)
 
 
 def _class_of(facts: Facts, qualname: str) -> ast.ClassDef | None:
@@ -330,6 +397,8 @@ def _reached(
     seen = {start}
     while queue:
         name, chain = queue.pop(0)
+        if _raises(methods[name]):
+            continue  # the class's own error may be what passes through
         body = methods[name].body
         for node in _nodes(body):
             if isinstance(node, ast.Call):
@@ -341,6 +410,10 @@ def _reached(
                 seen.add(attribute)
                 queue.append((attribute, [*chain, attribute]))
     return None
+
+
+def _raises(function: _Def) -> bool:
+    return any(isinstance(n, ast.Raise) for n in ast.walk(function))
 
 
 def _read_here(body: list[ast.stmt], called: str, init_params: dict[str, str]) -> list[str]:
