@@ -47,6 +47,30 @@ FILES = {
                 if loud:
                     raise
         """,
+    "harness/files.py": """
+        from pathlib import Path
+
+
+        def save(save_path: Path, data, strict=True):
+            try:
+                with save_path.open("wb") as f:
+                    f.write(data)
+            except Exception:
+                if strict:
+                    raise
+
+
+        def apply(fn, loud=True):
+            try:
+                return fn()
+            except Exception:
+                if loud:
+                    raise
+
+
+        def size_of_nothing():
+            return apply(list)
+        """,
     "harness/transport.py": """
         class AppTransport:
             def __init__(self, app, raise_app_exceptions=True):
@@ -223,6 +247,12 @@ def test_the_packages_own_code_or_a_private_helper_is_no_pass_through(harness: S
     assert "your own code" not in loaded.what_it_means
     helper = page(harness, "_call_quietly", "raise")
     assert "your own code" not in helper.what_it_means
+    # a method of another library's object (`Path.open`) is that library's code
+    saved = page(harness, "save", "raise")
+    assert "your own code" not in saved.what_it_means
+    # a function the package calls itself runs what the package gives it
+    applied = page(harness, "apply", "raise")
+    assert "your own code" not in applied.what_it_means
 
 
 def test_code_that_never_runs_offers_nothing_and_reports_nothing(harness: Store) -> None:
