@@ -79,6 +79,9 @@ class Facts:
     twinned: list[ConditionView] = field(default_factory=list)
     # the direct callers, when each catches the error (`explain/no_action.py`; needs the store)
     caught_by: list[Caller] = field(default_factory=list)
+    # the public paths of the names a deprecation's message calls in the replacement it
+    # names (`WSGITransport` → `httpx.WSGITransport`), read from the store by the page
+    public_names: dict[str, str] = field(default_factory=dict)
     _tree: ast.Module | None = field(default=None, repr=False)
     _function: ast.FunctionDef | bool | None = field(default=False, repr=False)  # False: unread
 

@@ -9,13 +9,13 @@ that has a runnable form.
 from __future__ import annotations
 
 from errdex.explain.context import Facts
+from errdex.explain.expanded import expanded
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.knob_actions import knob_action
 from errdex.explain.no_action import never_runs
 from errdex.explain.page import ExampleFix
 from errdex.explain.passthru import pass_through
 from errdex.explain.solutions import (
-    expanded,
     internal_invariant,
     refused,
     solutions,

@@ -16,13 +16,13 @@ import ast
 import builtins
 
 from errdex.explain.context import Facts
-from errdex.explain.page import ConditionView
+from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.extract.conditions import dotted_names
 from errdex.store import Store
 from errdex.store.base import StoredSite
 
-__all__ = ["twin_line", "twin_paths", "twin_sentences"]
+__all__ = ["twin_line", "twin_paths", "twin_sentences", "without_twins"]
 
 _MAX_TWINS = 8
 _BUILTINS = frozenset(dir(builtins))
@@ -98,6 +98,23 @@ def twin_sentences(facts: Facts, conditions: list[ConditionView]) -> list[str]:
                 f"take the branch where {code(taken)}, and the same check fails there "
                 f"(line {line})."
             )
+    return out
+
+
+def without_twins(kept: list[Solution], facts: Facts) -> list[Solution]:
+    """The solutions whose changed condition leads to no twin check (`explain/twins.py`);
+    the conditions of the others are kept in `facts.twinned` for the prose."""
+    if not facts.twin_paths:
+        return kept
+    by_text = {c.text: c for c in facts.conditions}
+    out: list[Solution] = []
+    for solution in kept:
+        condition = by_text.get(solution.condition or "")
+        if condition is not None and twin_line(condition, facts) is not None:
+            if condition not in facts.twinned:
+                facts.twinned.append(condition)
+            continue
+        out.append(solution)
     return out
 
 
