@@ -11,11 +11,8 @@ import pytest
 
 from errdex.explain import build_page
 from errdex.explain.page import Page
-from errdex.indexing import index_source
-from errdex.indexing.cache import FactsCache
-from errdex.sources.pypi import pypi_source
-from errdex.store import open_store
 from errdex.store.base import Store
+from samples import indexed_releases
 
 pytestmark = pytest.mark.network
 
@@ -24,12 +21,7 @@ PACKAGES = ("click==8.1.7", "httpx==0.27.0", "rich==13.7.1")
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    root = tmp_path_factory.mktemp("real")
-    with open_store(root / "errdex.db") as opened:
-        cache = FactsCache(root / "facts.sqlite3")
-        for spec in PACKAGES:
-            source = pypi_source(spec, directory=root / "downloads")
-            index_source(source, opened, cache=cache, workers=1)
+    with indexed_releases(tmp_path_factory.mktemp("real"), PACKAGES) as opened:
         yield opened
 
 
