@@ -64,16 +64,23 @@ def no_action_sentence(facts: Facts) -> str | None:
         return caught_sentence(facts.caught_by, facts.stored.project)
     caught = [c for c in facts.conditions if c.kind == ConditionKind.EXCEPT]
     raised = facts.stored.exception.name if facts.stored.exception else facts.stored.site.exception
-    interrupted = any(_INTERRUPT.search(c.text) for c in caught) or (raised == "KeyboardInterrupt")
-    if not interrupted:
-        return None
-    ended = any(_END_OF_INPUT.search(c.text) for c in caught)
-    return (
-        "It happens when the user presses Ctrl-C (the process gets SIGINT)"
-        + (", or when the input ends (Ctrl-D, or a pipe with no more input)" if ended else "")
-        + ": the program stops because it was asked to, nothing is wrong, and there is "
-        "nothing to report."
-    )
+    if any(_INTERRUPT.search(c.text) for c in caught):
+        ended = any(_END_OF_INPUT.search(c.text) for c in caught)
+        return "It happens when the user presses Ctrl-C (the process gets SIGINT)" + (
+            ", or when the input ends (Ctrl-D, or a pipe with no more input): the program "
+            "stops because it was asked to, or was given less input than it asks for; "
+            "nothing is wrong in the code, and there is nothing to report."
+            if ended
+            else ": the program stops because it was asked to, nothing is wrong, and "
+            "there is nothing to report."
+        )
+    if raised == "KeyboardInterrupt":
+        return (
+            "It raises `KeyboardInterrupt` to stop the program as Ctrl-C does: it was asked "
+            "to stop (a Ctrl-C, or a signal its handler turns into one), nothing is wrong, "
+            "and there is nothing to report."
+        )
+    return None
 
 
 def caught_by_callers(store: Store, stored: StoredSite, callers: list[Caller]) -> list[Caller]:

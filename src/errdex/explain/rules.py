@@ -78,10 +78,10 @@ def what_it_means(facts: Facts) -> str:
     else:
         first += "; nothing in its function guards it."
     sentences = [first]
-    sentences.extend(_except_sentences(facts))
+    nothing_to_do = no_action_sentence(facts)
+    sentences.extend(_except_sentences(facts, check=nothing_to_do is None))
     solutions(facts)  # fills `facts.twinned`
     sentences.extend(twin_sentences(facts, facts.twinned))
-    nothing_to_do = no_action_sentence(facts)
     if nothing_to_do is not None:
         sentences.append(nothing_to_do)
     context = _context(facts) if nothing_to_do is None else ""
@@ -251,8 +251,9 @@ def _placement(facts: Facts) -> str:
     return "; it sits " + ", ".join(parts) if parts else "under the conditions listed below"
 
 
-def _except_sentences(facts: Facts) -> list[str]:
-    """What failed, for a site in an except clause: the calls or imports of its `try`."""
+def _except_sentences(facts: Facts, check: bool = True) -> list[str]:
+    """What failed, for a site in an except clause: the calls or imports of its `try`
+    (and, with `check`, that their input is what to check)."""
     out: list[str] = []
     for condition in facts.conditions:
         if condition.kind != ConditionKind.EXCEPT:
@@ -270,7 +271,7 @@ def _except_sentences(facts: Facts) -> list[str]:
         out.append(
             f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}; "
             "the input of that call is what to check."
-            if not tried.imports
+            if not tried.imports and check
             else f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}."
         )
     return out

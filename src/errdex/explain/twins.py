@@ -78,10 +78,10 @@ def twin_line(condition: ConditionView, facts: Facts) -> tuple[int, str] | None:
             continue  # the twin's path holds the condition as well: no way there by it
         # the twin's own branch: a test of the same names that this path does not take
         # (a twin on a path of fewer tests is another check, met whatever the value)
-        taken = [
-            t if holds else f"not ({t})" for t, holds in sorted(path - ours) if _varying(t) & names
-        ]
-        if taken and all(_varying(test) & names for test, _ in differ):
+        own = [(t, holds) for t, holds in sorted(path - ours) if _varying(t) & names]
+        if own and all(_varying(test) & names for test, _ in differ):
+            # the tests the twin's branch takes; a test it only does not take when none
+            taken = [t for t, holds in own if holds] or [f"not ({t})" for t, _ in own]
             return line, " and ".join(taken)
     return None
 
