@@ -250,6 +250,10 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     super_args: tuple[Arg, ...] = ()
     # Tables of messages by key in its body (`default_error_messages = {"invalid": "..."}`).
     tables: dict[str, dict[str, str]] = {}
+    # For a configuration class (`SpeculativeConfig`): its annotated fields a constructor
+    # keyword sets (not `ClassVar`, not `field(init=False)`), the keys of the JSON object a
+    # flag of it takes
+    keys: tuple[str, ...] = ()
 
 
 class TextMethod(msgspec.Struct, frozen=True, gc=False):

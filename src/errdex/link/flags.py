@@ -49,6 +49,8 @@ class FlagIndex:
         # a class's short name → its module-qualified names and the functions of its body
         # (properties and methods: no key of a JSON object validated against its fields)
         self._members: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        # a configuration class's short name → the keys its constructor takes
+        self._keys: dict[str, set[str]] = {}
         for facts in files:
             if facts.error is not None:
                 continue
@@ -56,6 +58,8 @@ class FlagIndex:
                 dest = flag.flag[2:].replace("-", "_")
                 self._flags.setdefault(dest, (flag.flag, facts.path, flag.line))
             for cls in facts.classes:
+                if cls.keys:
+                    self._keys.setdefault(cls.name, set()).update(cls.keys)
                 if cls.methods:
                     self._members.setdefault(cls.name, []).append(
                         (f"{facts.module}.{cls.qualname}", cls.methods)
@@ -237,6 +241,35 @@ class FlagIndex:
             same_value=True,
             value_type=value_type,
             call=call,
+        )
+
+    def own_json_key(self, dotted: str, class_name: str | None) -> KnobLink | None:
+        """`self.method` read in `SpeculativeConfig`, the class of the object that
+        `--speculative-config` takes as JSON: that flag, with the key `method`, when the
+        class's constructor takes it and no plain flag writes that field (a flag of the same
+        name, or one defaulting to it: `--attention-backend` for `AttentionConfig.backend`;
+        that flag, as before). A field named for a whole object (`target_model_config`) is
+        one the program passes in, never a key a user writes."""
+        receiver, _, name = dotted.partition(".")
+        if receiver not in OWN_OBJECT or not name.isidentifier() or class_name is None:
+            return None
+        owner = class_name.rsplit(".", 1)[-1]
+        if name not in self._keys.get(owner, ()) or _CONFIG_RECEIVER.search(name):
+            return None
+        if name in self._flags or self._fields.get(name, ("",))[0] in self._args_fields:
+            # a flag of the same name: the one the code matched so far, and what EngineArgs
+            # writes over the JSON's key (`reasoning_config.reasoning_parser =
+            # self.reasoning_parser`)
+            return None
+        receiver = re.sub(r"(?<!^)(?=[A-Z][a-z])", "_", owner).lower()
+        if not self._json_flag_field(receiver) or self.flags_defaulting_to(owner, name):
+            return None
+        knob = self.flag(["args", receiver], receiver, None)
+        if knob is None:
+            return None
+        via = f"`{name}` is a key of the JSON object of `{knob.name}` (`{owner}.{name}`)"
+        return msgspec.structs.replace(
+            knob, behind=dotted, json_key=name, via=f"{via}; {knob.via}" if knob.via else via
         )
 
     def _entry(self, args_class: str) -> tuple[str, tuple[str, ...]] | None:

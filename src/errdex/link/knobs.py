@@ -126,7 +126,12 @@ class KnobIndex:
         if knob.kind != KnobKind.FLAG or not whole_object(knob.value_type):
             return knob
         found: list[tuple[str, str, str, str]] = []
-        receiver = knob.behind.rsplit(".", 1)[-1]
+        # the object the flag takes, by the name the code holds it under
+        receiver = (
+            knob.name.lstrip("-").replace("-", "_")
+            if knob.json_key is not None
+            else knob.behind.rsplit(".", 1)[-1]
+        )
         for attr_set, where in self._sets_of.get(receiver, ())[: _MAX_SETS_PER_ATTR * 4]:
             guard = parse_expression(attr_set.guard)
             # only a guard that is the flag itself: given, it writes the field
@@ -162,7 +167,9 @@ class KnobIndex:
         if knob.kind == KnobKind.ENV:
             doc = self.environment.env_doc(knob.name)
         elif knob.kind == KnobKind.FLAG:
-            doc = self.flags.field_doc(knob.name[2:].replace("-", "_"), knob.behind, class_name)
+            # a key of a JSON-valued flag's object: that key's own doc
+            field = knob.json_key or knob.name[2:].replace("-", "_")
+            doc = self.flags.field_doc(field, knob.behind, class_name)
         return msgspec.structs.replace(knob, doc=doc) if doc else knob
 
     # -- names -----------------------------------------------------------------------------
@@ -207,11 +214,14 @@ class KnobIndex:
         if found:
             return found
         flag = self.flags.flag(parts, dotted, class_name)
-        if flag is not None:
+        # `self.key` of a configuration class: also the key of the JSON its flag takes
+        own = self.flags.own_json_key(dotted, class_name)
+        if flag is not None and own is None:
             return [flag]
+        found = [k for k in (flag, own) if k is not None]
         if len(parts) < 2 or depth >= 2:
-            return []
-        return self._through_sets(dotted, class_name, depth)
+            return found
+        return found + self._through_sets(dotted, class_name, depth)
 
     def _through_init(
         self, dotted: str, facts: FileFacts, class_name: str | None, values: dict[str, str]

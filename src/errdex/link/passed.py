@@ -21,6 +21,7 @@ from collections.abc import Iterable
 
 import msgspec
 
+from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import CallSite, Condition, FileFacts, KnobKind
 from errdex.link.callers import CallerIndex
 from errdex.link.expression_texts import parse_expression
@@ -69,7 +70,7 @@ class PassedArguments:
             out.extend(
                 msgspec.structs.replace(k, behind=name)
                 for k in found
-                if _decided(tests, name, _may_be_false(k))
+                if _decided(tests, name, _may_be_false(k), strict=not _own_key(k))
             )
         return out
 
@@ -149,7 +150,7 @@ class PassedArguments:
         gives the value with either."""
         if knob.json_key is None:
             return []
-        owner = "".join(word.capitalize() for word in knob.behind.rsplit(".", 1)[-1].split("_"))
+        owner = "".join(word.capitalize() for word in knob.name.lstrip("-").split("-"))
         return self._knobs.flags.flags_defaulting_to(owner, knob.json_key)
 
     def _declared(self, knob: KnobLink, value: str, class_name: str | None) -> bool:
@@ -204,6 +205,13 @@ def _giving(knob: KnobLink, value: str) -> KnobLink | None:
     if knob.kind == KnobKind.FLAG and owner == knob.behind and whole_object(knob.value_type):
         return msgspec.structs.replace(knob, json_key=field)
     return None
+
+
+def _own_key(knob: KnobLink) -> bool:
+    """A configuration object's own field passed on (`self.synthetic_acceptance_rates` in
+    `SpeculativeConfig`), a key of the JSON a flag takes: what the user wrote there, which
+    the check validates as a field validator does its value."""
+    return knob.json_key is not None and knob.behind.partition(".")[0] in OWN_OBJECT
 
 
 def _parsed(conditions: Iterable[Condition]) -> Tests:
