@@ -16,7 +16,7 @@ import msgspec
 from errdex.extract.docs import DOC_OF
 from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import FileFacts, KnobKind, PropertyFact
-from errdex.linked_facts import KnobLink
+from errdex.linked_facts import OWN_KEY, KnobLink
 
 # The receiver of an attribute that a flag may set: `self.model_config`, `args`, `opts`.
 _CONFIG_RECEIVER = re.compile(r"(?:config|args|arguments|options|opts|settings|cfg)$", re.I)
@@ -267,7 +267,7 @@ class FlagIndex:
         knob = self.flag(["args", receiver], receiver, None)
         if knob is None:
             return None
-        via = f"`{name}` is a key of the JSON object of `{knob.name}` (`{owner}.{name}`)"
+        via = f"`{name}` {OWN_KEY} `{knob.name}` (`{owner}.{name}`)"
         return msgspec.structs.replace(
             knob, behind=dotted, json_key=name, via=f"{via}; {knob.via}" if knob.via else via
         )

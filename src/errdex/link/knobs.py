@@ -32,7 +32,7 @@ from errdex.link.environment_knobs import EnvironmentIndex, direct_reads
 from errdex.link.expression_texts import env_reads_in, local_value, names_of, parse_expression
 from errdex.link.flags import FlagIndex
 from errdex.link.resolve import Namespace
-from errdex.linked_facts import KnobLink, property_via
+from errdex.linked_facts import KnobLink, own_key, property_via
 
 _MAX_KNOBS = 12
 _MAX_SETS_PER_ATTR = 4  # assignments of one attribute followed to their settings
@@ -266,7 +266,9 @@ class KnobIndex:
             for conjunct in guard.values if isinstance(guard, ast.BoolOp) and is_and else [guard]:
                 for name in dotted_names(conjunct):
                     for knob in self._resolve(name, where, found.class_name, {}, depth + 1):
-                        if knob.sets is not None or not knob.same_value:
+                        # a configuration class's own key in the guard: the class fills in
+                        # its fields by the user's other keys, no setting of this one
+                        if knob.sets is not None or not knob.same_value or knob.json_key:
                             continue
                         out.append(
                             msgspec.structs.replace(
@@ -360,7 +362,10 @@ class KnobIndex:
         if value.alias is not None:
             via = f"the local `{binding.name}` = `{value.alias}` (line {binding.line})"
             return [
-                msgspec.structs.replace(k, behind=dotted, via=via)
+                # a configuration class's own key keeps saying so (`linked_facts.OWN_KEY`)
+                msgspec.structs.replace(
+                    k, behind=dotted, via=f"{via}; {k.via}" if own_key(k.json_key, k.via) else via
+                )
                 for k in self._resolve(value.alias, facts, class_name, {}, depth + 1)
             ]
         # A local computed from settings: the knobs behind the names it is made of.

@@ -21,12 +21,11 @@ from collections.abc import Iterable
 
 import msgspec
 
-from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import CallSite, Condition, FileFacts, KnobKind
 from errdex.link.callers import CallerIndex
 from errdex.link.expression_texts import parse_expression
 from errdex.link.knobs import KnobIndex, receiver_name, whole_object
-from errdex.linked_facts import IndexedSite, KnobLink
+from errdex.linked_facts import IndexedSite, KnobLink, own_key
 
 Tests = list[ast.expr]  # the site's conditions, parsed
 _MAX_DEPTH = 3  # functions a value passes through, the site's own included
@@ -70,7 +69,10 @@ class PassedArguments:
             out.extend(
                 msgspec.structs.replace(k, behind=name)
                 for k in found
-                if _decided(tests, name, _may_be_false(k), strict=not _own_key(k))
+                # a configuration object's own field passed on (`self.synthetic_acceptance_
+                # rates`): what the user wrote in the JSON, which the check validates as a
+                # field validator does its value
+                if _decided(tests, name, _may_be_false(k), strict=not own_key(k.json_key, k.via))
             )
         return out
 
@@ -205,13 +207,6 @@ def _giving(knob: KnobLink, value: str) -> KnobLink | None:
     if knob.kind == KnobKind.FLAG and owner == knob.behind and whole_object(knob.value_type):
         return msgspec.structs.replace(knob, json_key=field)
     return None
-
-
-def _own_key(knob: KnobLink) -> bool:
-    """A configuration object's own field passed on (`self.synthetic_acceptance_rates` in
-    `SpeculativeConfig`), a key of the JSON a flag takes: what the user wrote there, which
-    the check validates as a field validator does its value."""
-    return knob.json_key is not None and knob.behind.partition(".")[0] in OWN_OBJECT
 
 
 def _parsed(conditions: Iterable[Condition]) -> Tests:
