@@ -51,6 +51,8 @@ class FlagIndex:
         self._members: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         # a configuration class's short name → the keys its constructor takes
         self._keys: dict[str, set[str]] = {}
+        # `Class.attr` → the arguments fields defaulting to it (built when first asked)
+        self._defaulting: dict[str, list[str]] | None = None
         for facts in files:
             if facts.error is not None:
                 continue
@@ -129,13 +131,19 @@ class FlagIndex:
         """The flags of an arguments class's fields that default to another class's field
         (`attention_backend: ... = AttentionConfig.backend`): each writes that field when
         given, beside the JSON-valued flag of the object (`--attention-config`)."""
-        wanted = f"{DOC_OF}{owner}.{attr}"
+        if self._defaulting is None:
+            # each arguments field once, by the field it defaults to, not every field for
+            # each one asked about (every configuration key a site reads is)
+            self._defaulting = {}
+            for field, docs in self._field_docs.items():
+                for doc in dict.fromkeys(d for c, d in docs if _ARGS_CLASS.search(c)):
+                    if doc.startswith(DOC_OF):
+                        self._defaulting.setdefault(doc[len(DOC_OF) :], []).append(field)
         out: list[KnobLink] = []
-        for field, docs in self._field_docs.items():
-            if any(doc == wanted and _ARGS_CLASS.search(cls) for cls, doc in docs):
-                found = self.field_flag(field)
-                if found is not None:
-                    out.append(found)
+        for field in self._defaulting.get(f"{owner}.{attr}", ()):
+            found = self.field_flag(field)
+            if found is not None:
+                out.append(found)
         return out
 
     def field_flag(self, name: str) -> KnobLink | None:
