@@ -26,6 +26,12 @@ ENG = {
             \"\"\"Filled in from the method when left None.\"\"\"
             rates: list[float] | None = None
             \"\"\"Acceptance rates, non-increasing.\"\"\"
+            profiler: str | None = None
+            \"\"\"The profiler to run.\"\"\"
+            activities: list[str] | None = None
+            \"\"\"What the torch profiler records.\"\"\"
+            profiler_dir: str = ""
+            \"\"\"Where the torch profiler writes.\"\"\"
 
             def __post_init__(self):
                 if self.mode is None:
@@ -38,6 +44,10 @@ ENG = {
                     pass
                 elif self.method == "dspark":
                     raise ValueError("dspark needs a target model")
+                if self.activities is not None and self.profiler != "torch":
+                    raise ValueError("activities are only for the torch profiler")
+                if self.profiler == "torch" and not self.profiler_dir:
+                    raise ValueError("the torch profiler needs a directory")
                 self._check(self.rates)
 
             @staticmethod
@@ -92,3 +102,9 @@ def test_a_key_passed_on_and_computed_with_is_named(eng: Store) -> None:
         t.startswith("Change `rates` in the JSON of `--spec-config` to a value this check accepts")
         for t in texts
     )
+
+
+def test_a_value_the_function_raises_on_elsewhere_is_no_way_out(eng: Store) -> None:
+    # `profiler: "torch"` gets past this check and into the next one
+    page = page_with_message(eng, "eng", "activities are only for the torch profiler")
+    assert not any('"torch"' in s.text for s in page.solutions)
