@@ -54,14 +54,7 @@ from errdex.link.shown import ShownTexts, with_callers
 from errdex.link.tables import MessageTables
 from errdex.link.tests import TestIndex
 from errdex.link.translated import Translations
-from errdex.linked_facts import (
-    CallerLink,
-    ExceptionInfo,
-    IndexedSite,
-    KnobLink,
-    SelectionLink,
-    own_key,
-)
+from errdex.linked_facts import CallerLink, ExceptionInfo, IndexedSite, KnobLink, SelectionLink
 from errdex.sources.base import EntryPoint
 
 __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_version"]
@@ -288,14 +281,7 @@ class _Context:
             if caller_facts is None or link.depth > 1 or not branch:
                 continue
             owner_class = self._owner_class(link.module, link.function)
-            # not a configuration class's own key: its branches pick what the user asked
-            # for (`if self.method == "dspark": _validate_dspark(...)`), or build another
-            # object of the site's class (the draft's `ModelConfig`) beside the user's own
-            found.extend(
-                k
-                for k in self.knobs.knobs(caller_facts, owner_class, branch)
-                if not own_key(k.json_key, k.via)
-            )
+            found.extend(self.knobs.caller_knobs(caller_facts, owner_class, branch))
         self._caller_knobs[key] = found
         return found
 

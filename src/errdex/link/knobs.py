@@ -111,6 +111,15 @@ class KnobIndex:
             for k in list(unique.values())[:_MAX_KNOBS]
         ]
 
+    def caller_knobs(
+        self, facts: FileFacts, class_name: str | None, branch: list[Condition]
+    ) -> list[KnobLink]:
+        """The knobs behind a caller's branch; not a configuration class's own key: its
+        branches pick what the user asked for (`if self.method == "dspark":
+        _validate_dspark(...)`), or build another object of the site's class (the draft's
+        `ModelConfig`) beside the user's own."""
+        return [k for k in self.knobs(facts, class_name, branch) if not own_key(k.json_key, k.via)]
+
     def resolve(self, dotted: str, facts: FileFacts, class_name: str | None) -> list[KnobLink]:
         """The knobs behind one name as a function of `facts` reads it, with no local."""
         return [
