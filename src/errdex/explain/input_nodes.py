@@ -102,7 +102,7 @@ def computed_with(node: ast.expr, name: str) -> bool:
     parents = {id(c): n for n in ast.walk(node) for c in ast.iter_child_nodes(n)}
     found = False
     for child in ast.walk(node):
-        if not _reads(child, name):
+        if not same_expression(child, name):
             continue
         found = True
         parent = parents.get(id(child))
@@ -116,7 +116,7 @@ def computed_with(node: ast.expr, name: str) -> bool:
     return found
 
 
-def _reads(node: ast.AST, name: str) -> bool:
+def same_expression(node: ast.AST, name: str) -> bool:
     """Whether the node is `name` itself (a name, an attribute, a call or a subscript)."""
     if not isinstance(node, ast.Name | ast.Attribute | ast.Call | ast.Subscript):
         return False

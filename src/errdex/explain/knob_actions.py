@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from msgspec.structs import replace as replace_knob
 
-from errdex.explain.input_nodes import computed_with
+from errdex.explain.input_nodes import computed_with, same_expression
 from errdex.explain.json_overrides import plain_flag_overrides
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
@@ -165,7 +165,7 @@ def _direction(node: ast.expr, knob: Knob) -> KnobAction | None:
         return None
     call = node.operand
     for keyword in call.keywords:
-        if keyword.arg is None or not _is(keyword.value, knob.behind or ""):
+        if keyword.arg is None or not same_expression(keyword.value, knob.behind or ""):
             continue
         if not _TIME_LIMIT.search(keyword.arg):
             continue
@@ -223,14 +223,18 @@ def _names(node: ast.expr) -> set[str]:
 
 
 def _shape(node: ast.expr, name: str) -> _Shape | None:
-    if _is(node, name):
+    if same_expression(node, name):
         return _Shape("true")
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and _is(node.operand, name):
+    if (
+        isinstance(node, ast.UnaryOp)
+        and isinstance(node.op, ast.Not)
+        and same_expression(node.operand, name)
+    ):
         return _Shape("false")
     if (
         isinstance(node, ast.Compare)
         and len(node.ops) == 1
-        and _is(node.left, name)
+        and same_expression(node.left, name)
         and isinstance(node.comparators[0], ast.Constant | ast.Tuple | ast.List | ast.Set)
     ):
         try:
@@ -251,15 +255,6 @@ def _shape(node: ast.expr, name: str) -> _Shape | None:
         }.get(type(node.ops[0]))
         return _Shape(op, value, has_value=True) if op else None
     return None
-
-
-def _is(node: ast.expr, name: str) -> bool:
-    if not isinstance(node, ast.Name | ast.Attribute | ast.Call | ast.Subscript):
-        return False
-    try:
-        return ast.unparse(node) == name
-    except (ValueError, RecursionError):
-        return False
 
 
 def _env_value(value: object) -> str:
@@ -372,9 +367,9 @@ def _other_side(node: ast.expr, knob: Knob) -> tuple[ast.expr, str] | None:
     left, right = node.left, node.comparators[0]
     if op is None:
         return None
-    if _is(right, knob.behind):
+    if same_expression(right, knob.behind):
         return left, _FLIPPED[op]
-    if _is(left, knob.behind):
+    if same_expression(left, knob.behind):
         return right, op
     return None
 
@@ -583,7 +578,9 @@ def _after_assignment(node: ast.expr, name: str, value: str) -> bool | None:
         if isinstance(node.op, ast.Or) and True in results:
             return True
         return None
-    if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and _is(node.left, name)):
+    if not (
+        isinstance(node, ast.Compare) and len(node.ops) == 1 and same_expression(node.left, name)
+    ):
         return None
     right = ast.unparse(node.comparators[0])
     op = node.ops[0]
