@@ -248,6 +248,9 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     # What `__init__` passes to its base's `__init__` (`super().__init__(line, col, message=m)`),
     # over its own parameters: a codebase base may build the message from them.
     super_args: tuple[Arg, ...] = ()
+    # False when its own `__init__` never calls a base's `__init__`: the arguments of the
+    # raise stay what `BaseException.__new__` keeps as `args`, and `str(exc)` prints those.
+    init_calls_base: bool = True
     # Tables of messages by key in its body (`default_error_messages = {"invalid": "..."}`).
     tables: dict[str, dict[str, str]] = {}
 

@@ -515,3 +515,33 @@ def test_a_factory_given_a_message_shows_what_init_wraps_it_in() -> None:
     }
     # A raise giving its own arguments: its message is the composed one, nothing more.
     assert shown(sites, 17) == {}
+
+
+def test_an_init_that_never_calls_its_base_leaves_the_raise_arguments_in_args() -> None:
+    # `BaseException.__new__` keeps the positional arguments as `args`; an `__init__` that
+    # never calls its base's leaves them there, and `str(exc)` prints their tuple.
+    sites = link(
+        {
+            "app/ws.py": """
+                class Disconnect(Exception):
+                    def __init__(self, code=1000, reason=None):
+                        self.code = code
+                        self.reason = reason or ""
+
+                class Closed(Exception):
+                    def __init__(self, code, reason=None):
+                        super().__init__(code)
+                        self.reason = reason
+
+                def receive(message):
+                    if message["type"] == "close":
+                        raise Disconnect(message["code"], message.get("reason"))
+                    if message["type"] == "gone":
+                        raise Disconnect(code=1006, reason="gone away")
+                    raise Closed(message["code"], "going away")
+                """
+        }
+    )
+    assert shown(sites, 14) == {'({message["code"]!r}, {message.get("reason")!r})': "str(exc)"}
+    assert shown(sites, 16) == {}  # keywords are not among `args`: it prints nothing
+    assert shown(sites, 17) == {}  # its base got one argument: its text is that one

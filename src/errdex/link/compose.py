@@ -229,6 +229,13 @@ class Composer:
                     value = self._values.evaluate(source, frame, 0)
                     if isinstance(value, MessageTemplate):
                         instance.attrs[attr] = value
+            if not chain[at].fact.init_calls_base:
+                # `BaseException.__init__` is never reached: `args` stay what `__new__` kept,
+                # the raise's positional arguments (keywords are not among them). Unknown
+                # for a helper's or a factory's raise, whose arguments the facts lack.
+                if site is None or given:
+                    instance.args = tuple(a for a in given if a.name is None)
+                return
             passed = tuple(self._passed(a, bound, frame) for a in chain[at].fact.super_args)
             following = _next_init(chain, at + 1)
             if following is None:
