@@ -440,6 +440,9 @@ class TryRead(msgspec.Struct, frozen=True, gc=False):
     imports: tuple[str, ...] = ()
     calls: tuple[str, ...] = ()
     line: int = 0
+    # The names it calls (`parse` of `parser.parse()`, `Parser` of `Parser(...)` and of
+    # `Parser.load()`): what the `except` can have caught comes from what these reach.
+    callees: tuple[str, ...] = ()
 
 
 class Setter(msgspec.Struct, frozen=True, gc=False):
