@@ -255,12 +255,22 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     tables: dict[str, dict[str, str]] = {}
 
 
+class Append(msgspec.Struct, frozen=True, gc=False):
+    """A text a method adds to the local it returns (`message += ...`), always or when one
+    attribute of the object is truthy (`if self.token_history: message += ...`)."""
+
+    text: MessageTemplate
+    when: str = ""  # the attribute tested (`self.token_history`); "" when always added
+
+
 class TextMethod(msgspec.Struct, frozen=True, gc=False):
     """What a method of an exception class returns (for `show`, prints), in terms of
     `self`'s attributes and its own locals."""
 
     returns: tuple[MessageTemplate, ...] = ()
     locals: dict[str, str] = {}  # a local name → the source of the value first assigned
+    # A returned local → what the method adds to it after its first value, in order.
+    appends: dict[str, tuple[Append, ...]] = {}
 
 
 class ClassText(msgspec.Struct, frozen=True, gc=False):
