@@ -13,6 +13,8 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from itertools import accumulate, repeat
+from operator import add
 from typing import NamedTuple
 
 from errdex.extract.module import module_name
@@ -236,7 +238,8 @@ def outline(data: bytes) -> _Outline:
     for header in _CLASS_HEADER.finditer(text):
         named = {part.split(".")[0] for part in _NAME_PATH.findall(header[2])}
         bases.setdefault(header[1], frozenset(named - {"metaclass", "object"}))
-    starts = (0, *(found.end() for found in re.finditer("\n", text)))
+    # Where each line begins, added up from the lengths of the lines before it.
+    starts = tuple(accumulate(map(add, map(len, text.split("\n")[:-1]), repeat(1)), initial=0))
     return _Outline(text, spans, bases, tuple(lines), starts, frozenset(classes))
 
 
@@ -247,42 +250,52 @@ def definitions_at(data: bytes, lines: Iterable[int]) -> frozenset[str] | None:
     one is in no definition (code at module level may use anything the module imports)."""
     shape = outline(data)
     held: set[str] = set()
+    # A class's methods found once however many of the lines it holds (a compiler class of
+    # 6,000 lines holds dozens of raises of one class).
+    methods: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for line in lines:
-        names = [name for first, last, name in shape.lines if first <= line <= last]
-        if not names:
+        holding = [
+            (first, last, name) for first, last, name in shape.lines if first <= line <= last
+        ]
+        if not holding:
             return None
-        for first, last, name in shape.lines:
-            if first <= line <= last:
-                method = _method_at(shape, first, last, line) if name in shape.classes else None
-                if method is None:
-                    held.add(name)
-                else:
-                    held.update(code_names(shape.text, *method))
+        for first, last, name in holding:
+            if name not in shape.classes:
+                held.add(name)
+                continue
+            if (first, last) not in methods:
+                methods[first, last] = _methods(shape, first, last)
+            starts = shape.line_starts
+            at = starts[line - 1] if line <= len(starts) else starts[min(last, len(starts) - 1)]
+            method = next(((s, e) for s, e in methods[first, last] if s <= at < e), None)
+            if method is None:
+                held.add(name)
+            else:
+                held.update(code_names(shape.text, *method))
     return frozenset(held)
 
 
 _METHOD = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+\w+", re.MULTILINE)
 
 
-def _method_at(shape: _Outline, first: int, last: int, line: int) -> tuple[int, int] | None:
-    """Where in `shape.text` the method of the class on lines `first`..`last` that holds
-    `line` is (its header through its body), or None when the line is in none."""
+def _methods(shape: _Outline, first: int, last: int) -> list[tuple[int, int]]:
+    """Where in `shape.text` the methods of the class on lines `first`..`last` are (each its
+    header through its body), in order."""
     starts = shape.line_starts
     start, end = starts[first - 1], starts[min(last, len(starts) - 1)]
     methods = list(_METHOD.finditer(shape.text, start, end))
     if not methods:
-        return None
+        return []
     indent = min(len(m[1]) for m in methods)  # the class body's own methods, not nested ones
     own = [m for m in methods if len(m[1]) == indent]
-    at = starts[line - 1] if line <= len(starts) else end
     strings = string_bounds(shape.text[start:end])
+    spans = []
     for method, after in zip(own, [*own[1:], None], strict=False):
         stop = _dedent(shape.text, method.end(), end, indent, strings, start)
         if after is not None:
             stop = min(stop, after.start())
-        if method.start() <= at < stop:
-            return method.start(), stop
-    return None
+        spans.append((method.start(), stop))
+    return spans
 
 
 def _dedent(text: str, start: int, end: int, indent: int, strings: list[int], origin: int) -> int:

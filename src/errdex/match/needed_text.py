@@ -21,6 +21,7 @@ import warnings
 from collections.abc import Collection, Iterator, Mapping
 from typing import NamedTuple
 
+from errdex.extract.parsed_ahead import keep
 from errdex.extract.skeleton import build_skeleton
 from errdex.extract.textscan import inside_bounds, string_bounds
 from errdex.match.import_graph import code_names, exception_like, outline
@@ -198,16 +199,25 @@ def _statement_end(text: str, start: int, strings: list[int]) -> int:
 
 def _parses(text: str) -> bool:
     """Whether the extractor will read the text: its skeleton (what extraction parses, the
-    bodies without sites blanked) parses, or, as extraction falls back to, the text does."""
+    bodies without sites blanked) parses, or, as extraction falls back to, the text does.
+    The tree extraction would make is kept for it (`parsed_ahead`)."""
     skeleton = build_skeleton(text)
-    return (skeleton is not None and _parsed(skeleton.text)) or _parsed(text)
+    if skeleton is not None:
+        tree = _parsed(skeleton.text)
+        if tree is not None:
+            keep(text, tree, skeleton)
+            return True
+        return _parsed(text) is not None  # extraction parses it again its own way
+    tree = _parsed(text)
+    if tree is not None:
+        keep(text, tree, None)
+    return tree is not None
 
 
-def _parsed(text: str) -> bool:
+def _parsed(text: str) -> ast.Module | None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escapes: the extractor reports them
-            ast.parse(text)
+            return ast.parse(text, type_comments=False)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True
+        return None

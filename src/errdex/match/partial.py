@@ -63,7 +63,7 @@ _VALUE = re.compile(r"""['"`<>(){}\[\]=]|\b\d[\w.:/-]*|\S*[/\\]\S*""")
 # Where source code often breaks a long literal in two (`"... architecture. " "This ..."`):
 # a piece of a run between such breaks is more likely to be in the source as it is.
 _PIECE_BREAK = re.compile(r"(?<=[.,;:!?])\s+")
-_TOP_LEVEL = re.compile(rb"^(?=[^\s#)\]}@])", re.MULTILINE)  # a statement at column 0
+_NO_STATEMENT = frozenset(b" \t\n\r\f\v#)]}@")  # what no statement at column 0 begins with
 _CLASS = re.compile(rb"class[ \t]+(\w+)[^:\n]*")
 _ERRORISH = re.compile(rb"Error|Exception|Warning|Exit|Abort|Fail")
 _RICH_PANEL = re.compile(
@@ -332,13 +332,25 @@ def _classes_at(data: bytes, offsets: Iterable[int]) -> set[str]:
     """The exception classes (or mixins) whose top-level bodies hold these offsets."""
     found = set()
     for at in offsets:
-        starts = list(_TOP_LEVEL.finditer(data, 0, at))
-        owner = _CLASS.match(data, starts[-1].start()) if starts else None
+        start = _statement_before(data, at)
+        owner = _CLASS.match(data, start) if start is not None else None
         # An exception class (or its mixin) composing its text, not a class whose method
         # raises with it.
         if owner is not None and _ERRORISH.search(owner.group(0)):
             found.add(owner.group(1).decode())
     return found
+
+
+def _statement_before(data: bytes, at: int) -> int | None:
+    """Where the last top-level statement starting before `at` starts (a line beginning at
+    column 0 with code), read back line by line from `at`: a pattern run from the file's
+    start to each offset took most of a bare message's search in a large file."""
+    line = data.rfind(b"\n", 0, max(at - 1, 0)) + 1 if at else -1
+    while line >= 0:
+        if line < at and data[line] not in _NO_STATEMENT:
+            return line
+        line = data.rfind(b"\n", 0, line - 1) + 1 if line else -1
+    return None
 
 
 def _subclasses(files: SourceFiles, names: set[str], depth: int = 2) -> list[str]:
@@ -407,7 +419,9 @@ def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -
 
 
 def needed_parts(
-    files: SourceFiles | Mapping[str, bytes], evidence: Evidence
+    files: SourceFiles | Mapping[str, bytes],
+    evidence: Evidence,
+    deferred: list[str] | None = None,
 ) -> dict[str, Need | None] | None:
     """The files a paste needs answered: its frames' files; when no frame holds the
     message, those holding its message's pieces and those raising its exception class or
@@ -419,7 +433,12 @@ def needed_parts(
     whole (a frame without its line, a line at module level, a module imported whole).
 
     None when the paste gives nothing to look for (no frame into the package, no piece of
-    text long enough, no class of its own): the whole may still match its short words."""
+    text long enough, no class of its own): the whole may still match its short words.
+
+    With `deferred` (a list), the raises of the pasted class are left out where files hold
+    the message's text and no class composes it, and the class is added to the list: a
+    raise of it holding none of the text only matches by its class, which the site whose
+    template reads the whole message outranks (`settles` tells, once ranked)."""
     files = files if isinstance(files, SourceFiles) else SourceFiles.of(files)
     modules = module_files(files)
     chosen: dict[str, set[int] | None] = {}
@@ -460,6 +479,9 @@ def needed_parts(
         subclasses = _subclasses(files, composing)
         raised = [*named, *sorted(composing), *subclasses]
         shown_by = [*composing, *subclasses]
+        if deferred is not None and holding and named and not shown_by:
+            deferred.extend(named)
+            continue
         longest = needles[:_SCANNED_PIECES]  # a short phrase (`is associated with`) is anywhere
         for path, raise_lines in _raising(files, raised, holding, longest, shown_by).items():
             _add_lines(chosen, path, raise_lines)
@@ -526,14 +548,21 @@ class SubsetSource:
         self.as_written = dict(as_written or {})
         self.skipped: list[Skipped] = []
         self.info: VersionInfo = msgspec.structs.replace(source.info)
+        self.whole = source
+        # The subset holding what this one left for later (`first_subset`'s `quick`).
+        self.fuller: Callable[[], SubsetSource | None] | None = None
 
     def files(self) -> Iterator[SourceFile]:
         yield from self.files_kept
 
 
-def first_subset(source: Source, evidence: Evidence) -> SubsetSource | None:
+def first_subset(source: Source, evidence: Evidence, quick: bool = False) -> SubsetSource | None:
     """The subset of `source` that answers `evidence`, or None when the whole is as cheap
     (a small package, nothing to look for, or too much found).
+
+    With `quick`, the raises of the pasted class are deferred where files hold the message
+    (see `needed_parts`): the subset's `fuller` then makes the subset that holds them, for
+    when the answer from the quick one is not settled.
 
     Nothing found is an empty subset: no frame names a file of the package and no file holds
     a piece of the message or raises its class, so the whole would match it by its place or
@@ -542,7 +571,8 @@ def first_subset(source: Source, evidence: Evidence) -> SubsetSource | None:
     files = SourceFiles.of(source)
     if len(files) < MIN_PACKAGE_FILES:
         return None
-    wanted = needed_parts(files, evidence)
+    deferred: list[str] | None = [] if quick else None
+    wanted = needed_parts(files, evidence, deferred)
     if wanted is None or len(wanted) > min(MAX_SUBSET_FILES, len(files) // 2):
         return None
     kept: list[SourceFile] = []
@@ -558,4 +588,7 @@ def first_subset(source: Source, evidence: Evidence) -> SubsetSource | None:
         if needed is not data:
             stored[path] = data
         kept.append(SourceFile(path, needed))
-    return SubsetSource(source, kept, len(files), stored)
+    subset = SubsetSource(source, kept, len(files), stored)
+    if deferred:
+        subset.fuller = lambda: first_subset(source, evidence)
+    return subset
