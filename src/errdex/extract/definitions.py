@@ -20,6 +20,7 @@ from errdex.extract.shapes import (
     formatted_name,
     looks_like_exception_class,
 )
+from errdex.extract.skeleton import looks_like_exception
 from errdex.extract.source_text import line_span, source_lines
 from errdex.extract.walk_state import WalkState
 from errdex.facts import (
@@ -225,12 +226,21 @@ class DefinitionRecorder:
         init_params: tuple[str, ...] = ()
         message: MessageTemplate | None = None
         super_args: tuple[Arg, ...] = ()
+        calls_base = True
         for item in stmt.body:
             if not isinstance(item, ast.FunctionDef) or item.name not in ("__init__", "__str__"):
                 continue
             params = tuple(a.arg for a in (*item.args.args[1:], *item.args.kwonlyargs))
             if item.name == "__init__":
                 init_params = params
+                # Read from the body's text (every name in it is written there): no
+                # `__init__` named in it, no base's `__init__` called. Only in a class that
+                # looks like an exception, whose `__init__` the skeleton keeps whole.
+                body = line_span(self.state.text, item.body[0].lineno, item.end_lineno or 0)
+                header = source_lines(self.state.text)[stmt.lineno - 1]
+                calls_base = (
+                    "__init__" in body or not body.isascii() or not looks_like_exception(header)
+                )
             found, passed = self._message_in(item, init_params or params)
             if found is not None and (message is None or item.name == "__init__"):
                 message = found
@@ -275,6 +285,7 @@ class DefinitionRecorder:
             init_params=init_params,
             message=message,
             super_args=super_args,
+            init_calls_base=calls_base,
             tables=tables,
             methods=methods,
             fields=fields,
