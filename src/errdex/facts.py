@@ -253,6 +253,10 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     init_calls_base: bool = True
     # Tables of messages by key in its body (`default_error_messages = {"invalid": "..."}`).
     tables: dict[str, dict[str, str]] = {}
+    # For a configuration class (`SpeculativeConfig`): its annotated fields a constructor
+    # keyword sets (not `ClassVar`, not `field(init=False)`), the keys of the JSON object a
+    # flag of it takes
+    keys: tuple[str, ...] = ()
 
 
 class Append(msgspec.Struct, frozen=True, gc=False):

@@ -34,7 +34,7 @@ from errdex.facts import CallSite, FileFacts, SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "66-str-appends"
+EXTRACTOR_VERSION = "67-config-keys"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 

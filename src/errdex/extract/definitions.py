@@ -38,6 +38,8 @@ from errdex.facts import (
 
 # Dataclasses whose fields are command-line flags (`EngineArgs`, `TrainingArguments`).
 _ARGS_CLASS = re.compile(r"(?:Args|Arguments|CLIOptions)$")
+# Configuration classes, whose fields may be the keys of a JSON-valued flag's object.
+_CONFIG_CLASS = re.compile(r"Config$")
 # Class attributes holding messages by key (`default_error_messages`, `ERRORS`).
 _TABLE_NAME = re.compile(r"(?i)message|error|msg")
 # `self.error_messages[key]`: a lookup in such a table by a name.
@@ -277,6 +279,7 @@ class DefinitionRecorder:
                     ):
                         field_docs[item.target.id] = f"{DOC_OF}{default.value.id}.{default.attr}"
         return ClassFact(
+            keys=_config_keys(stmt) if _CONFIG_CLASS.search(stmt.name) else (),
             name=stmt.name,
             qualname=qualname,
             line=stmt.lineno,
@@ -462,3 +465,24 @@ def validated_fields(stmt: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str,
                 if isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value != "*"
             )
     return ()
+
+
+def _config_keys(stmt: ast.ClassDef) -> tuple[str, ...]:
+    """The annotated fields of a configuration class that its constructor takes: not a
+    `ClassVar`, not `field(init=False)` (state the class computes itself)."""
+    keys: list[str] = []
+    for item in stmt.body:
+        if not (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)):
+            continue
+        annotation = item.annotation
+        head = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+        if dotted_name(head) in ("ClassVar", "typing.ClassVar", "InitVar"):
+            continue
+        value = item.value
+        if isinstance(value, ast.Call) and any(
+            k.arg == "init" and isinstance(k.value, ast.Constant) and k.value.value is False
+            for k in value.keywords
+        ):
+            continue
+        keys.append(item.target.id)
+    return tuple(keys)
