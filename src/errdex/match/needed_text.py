@@ -24,10 +24,15 @@ from typing import NamedTuple
 from errdex.extract.parsed_ahead import keep
 from errdex.extract.skeleton import build_skeleton
 from errdex.extract.textscan import inside_bounds, string_bounds
-from errdex.match.import_graph import code_names, exception_like, outline
+from errdex.match.import_graph import (
+    code_names,
+    exception_like,
+    line_matches,
+    outline,
+    top_level_starts,
+)
 
-_DEFINITION = re.compile(r"^(async[ \t]+def|def|class)[ \t]+(\w+)", re.MULTILINE)
-_TOP_LEVEL = re.compile(r"^(?=[^\s#)\]}])", re.MULTILINE)  # a statement at column 0
+_DEFINITION = re.compile(r"\n(async[ \t]+def|def|class)[ \t]+(\w+)")  # see `line_matches`
 _METHOD = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 _LINE = re.compile(r"^([ \t]*)(?=[^\s#)\]}])", re.MULTILINE)  # a line's indentation
 
@@ -43,13 +48,11 @@ def _definitions(text: str, strings: list[int]) -> list[_Definition]:
     """The top-level `def` and `class` statements of the text, outside strings spanning lines
     (a docstring's line at column 0 ends no definition, a `def` in its example is none)."""
     found: list[_Definition] = []
-    for match in _DEFINITION.finditer(text):
-        if (found and match.start() < found[-1].end) or inside_bounds(strings, match.start()):
+    for start, end, match in line_matches(_DEFINITION, text):
+        if (found and start < found[-1].end) or inside_bounds(strings, start):
             continue
         kind = "class" if match[1] == "class" else "def"
-        found.append(
-            _Definition(match.start(), _statement_end(text, match.end(), strings), kind, match[2])
-        )
+        found.append(_Definition(start, _statement_end(text, end, strings), kind, match[2]))
     return found
 
 
@@ -191,9 +194,9 @@ def _holding(
 def _statement_end(text: str, start: int, strings: list[int]) -> int:
     """Where the next top-level statement after `start` begins (a line at column 0 outside
     any string spanning lines), or the end of the text."""
-    for found in _TOP_LEVEL.finditer(text, start):
-        if found.start() > start and not inside_bounds(strings, found.start()):
-            return found.start()
+    for at in top_level_starts(text, start + 1):
+        if not inside_bounds(strings, at):
+            return at
     return len(text)
 
 
