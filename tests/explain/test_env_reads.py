@@ -1,5 +1,6 @@
 """An environment variable read in the condition itself: bound by a walrus, then converted
-to a number and compared with a bound. The page unsets it, or sets it past the bound."""
+to a number and compared with a bound, or only tested for being set (`"X" in os.environ`).
+The page unsets it, sets it, or sets it past the bound."""
 
 from __future__ import annotations
 
@@ -27,6 +28,17 @@ THREADS = """
         workers = os.getenv("POOL_WORKERS", "4")
         if float(workers) >= 2.5:
             logger.warning("many workers in the pool")
+
+
+    def release_cache():
+        if "UCX_RCACHE_MAX_UNRELEASED" in os.environ:
+            return
+        logger.warning("the cache limit could not be set")
+
+
+    def check_host():
+        if "HOST_IP" in os.environ and "POOL_HOST_IP" not in os.environ:
+            logger.warning("HOST_IP is ignored; use POOL_HOST_IP")
 
 
     def check_any():
@@ -61,3 +73,17 @@ def test_a_float_bound_is_avoided_below_it(pool: Store) -> None:
 def test_none_of_a_thing_is_no_bound_to_set(pool: Store) -> None:
     page = page_with_message(pool, "pool", "a pool size is set")
     assert not any("POOL_SIZE` to a value" in s.text for s in page.solutions)
+
+
+def test_an_early_exit_on_a_set_variable_is_taken_by_setting_it(pool: Store) -> None:
+    page = page_with_message(pool, "pool", "the cache limit could not be set")
+    (first, *_) = page.solutions
+    assert first.text.startswith("Set `UCX_RCACHE_MAX_UNRELEASED` (this check only tests")
+    assert first.fix is None  # no value to write: the code after the check reads it
+
+
+def test_a_set_variable_the_check_needs_is_unset(pool: Store) -> None:
+    page = page_with_message(pool, "pool", "HOST_IP is ignored")
+    (first, *_) = page.solutions
+    assert first.text.startswith("Unset `HOST_IP`")
+    assert first.fix is not None and first.fix.after == "unset HOST_IP"

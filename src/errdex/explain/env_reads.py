@@ -5,7 +5,9 @@
   after it (`int(n) > 1`), as a local assigned the read does;
 - the value is converted to a number before an order compares it with a literal
   (`int(n) > 1`): the way out is a value on the other side of the bound, and the bound
-  itself (or the next whole number) is one to write in the example fix.
+  itself (or the next whole number) is one to write in the example fix;
+- only whether it is set is tested (`"X" in os.environ`, `"X" not in os.environ`): the way
+  out is to unset it, or to set it (to any value, for this check).
 """
 
 from __future__ import annotations
@@ -69,7 +71,32 @@ def with_walrus_locals(knobs: list[Knob], conditions: list[ConditionView]) -> li
     return knobs + added
 
 
-def numeric_env_action(node: ast.expr, knob: Knob) -> tuple[str, str, str, str] | None:
+def env_read_action(node: ast.expr, knob: Knob) -> tuple[str, str, str | None, str | None] | None:
+    """(text, variable, before, after) of the forms above, for a `KnobAction`."""
+    return _numeric_action(node, knob) or _membership_action(node, knob)
+
+
+def _membership_action(
+    node: ast.expr, knob: Knob
+) -> tuple[str, str, str | None, str | None] | None:
+    """`"X" in os.environ` holds on the way to the site: unset it; `not in`: set it. The
+    variable is the knob's whatever name the code reads it through elsewhere."""
+    if knob.kind != KnobKind.ENV or not isinstance(node, ast.Compare) or len(node.ops) != 1:
+        return None
+    left, right = node.left, node.comparators[0]
+    if not (isinstance(left, ast.Constant) and left.value == knob.name):
+        return None
+    if ast.unparse(right) not in ("os.environ", "environ"):
+        return None
+    name = knob.name
+    if isinstance(node.ops[0], ast.In):
+        return f"Unset `{name}`", name, f"export {name}=VALUE", f"unset {name}"
+    if isinstance(node.ops[0], ast.NotIn):
+        return f"Set `{name}` (this check only tests that it is set)", name, None, None
+    return None
+
+
+def _numeric_action(node: ast.expr, knob: Knob) -> tuple[str, str, str, str] | None:
     """(text, variable, before, after) for `int(X) > 1` where `X` is the variable's value
     as it is: set it to a value on the other side of the bound (`X=1`). Not for a bound
     that only none of a thing passes (`int(X) > 0`: zero of what it counts)."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from msgspec.structs import replace as replace_knob
 
-from errdex.explain.env_reads import numeric_env_action, without_walrus
+from errdex.explain.env_reads import env_read_action, without_walrus
 from errdex.explain.input_nodes import computed_with, same_expression
 from errdex.explain.json_overrides import plain_flag_overrides
 from errdex.explain.page import ConditionView, Knob
@@ -116,8 +116,8 @@ def _knob_action(
             return None
         return _json_field_action(node, knob) or _own_key_change(node, knob)
     node = without_walrus(node)
-    if (numeric := numeric_env_action(node, knob)) is not None:
-        return KnobAction(*numeric)
+    if (read := env_read_action(node, knob)) is not None:
+        return KnobAction(*read)
     shape = _shape(node, knob.behind)
     if shape is not None and _positive_count(shape):
         return None  # `n > 0`: none of a thing is no setting to ask for
