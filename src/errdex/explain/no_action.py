@@ -42,9 +42,10 @@ def never_runs(facts: Facts) -> str | None:
     for condition in facts.held:
         if _holds(condition, _TYPE_CHECKING):
             return (
-                f"It sits under `if {condition.text}:` (line {condition.line}), which is true "
-                "only for a type checker reading the code: at run time the constant is False, "
-                "so this never runs and there is nothing to fix or report."
+                f"It sits in a branch taken only when `{condition.text}` is true (line "
+                f"{condition.line}), which is so only for a type checker reading the code: at "
+                "run time the constant is False, so this never runs and there is nothing to "
+                "fix or report."
             )
         if _holds(condition, _MAIN):
             return (
