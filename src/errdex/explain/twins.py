@@ -87,9 +87,11 @@ def twin_line(
         if any((part, True) in path for part in flipped):
             continue  # the twin needs what the way out makes false
         # what the twin's path needs that this one does not hold: the way out must be able
-        # to bring it about (a test of the names it changes); nothing: met all the same
+        # to bring it about (a test of the names it changes). A twin needing nothing more
+        # is not said to be reached: the paths read lose early exits (a `return` when all
+        # requests are greedy keeps vllm's rejection sampler from its second assert)
         needed = sorted(path - ours)
-        if all(_varying(test) & names for test, _ in needed):
+        if needed and all(_varying(test) & names for test, _ in needed):
             taken = [t for t, holds in needed if holds] or [f"not ({t})" for t, _ in needed]
             # a part of an `and` also listed is said once, in its `and`
             taken = [t for t in taken if not any(t in _conjuncts(o) for o in taken)]
@@ -108,9 +110,6 @@ def twin_sentences(facts: Facts, conditions: list[ConditionView]) -> list[str]:
                 f"Making {code(condition.text)} false is no way out: another value can "
                 f"take the branch where {code(taken)}, and the same check fails there "
                 f"(line {line})."
-                if taken
-                else f"Making {code(condition.text)} false is no way out: the same check "
-                f"fails at line {line} as well, on a path that does not test it."
             )
     return out
 
