@@ -158,10 +158,15 @@ def _flipped(condition: ConditionView, named: set[str] | None) -> list[str]:
     parts = _conjuncts(condition.test) if condition.holds else []
     if not parts or not named:
         return []
-    hit = [
-        p for p in parts if any(n == w or n.startswith(w + ".") for n in _varying(p) for w in named)
-    ]
+    hit = [p for p in parts if any(_names_it(n, w) for n in _varying(p) for w in named)]
     return hit if len(hit) < len(parts) else []
+
+
+def _names_it(name: str, word: str) -> bool:
+    """Whether a way out's code word names `name`: itself, an object it is an attribute
+    of (`self.mamba_config` for `self.mamba_config.backend`), or its last part (the
+    argument `use_head_wise_attn_gate` for `self.use_head_wise_attn_gate`)."""
+    return name == word or name.startswith(word + ".") or name.endswith("." + word)
 
 
 def _varying(test: str) -> set[str]:
