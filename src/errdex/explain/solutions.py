@@ -41,6 +41,7 @@ from errdex.explain.handler_notes import INTERPRETER_VARIABLES, handler_notes
 from errdex.explain.inputs import Given, input_action
 from errdex.explain.instances import instance_action
 from errdex.explain.iterated import iterated_solution
+from errdex.explain.key_checks import key_checked
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.left_out import left_out_solution
 from errdex.explain.name_clash import name_clash_solution
@@ -170,6 +171,8 @@ def _solutions(facts: Facts) -> list[Solution]:
             condition, action.part or condition.test, facts
         ):
             continue  # the other side raises the same error
+        if action is not None and key_checked(action, facts):
+            continue  # the key's value meets a check of its own in the same function
         if action is not None:
             reason = f"so that {opposite_words(condition)}"
             # an earlier exit turns the feature off: the check's own settings come first
