@@ -9,6 +9,7 @@ from errdex.explain.page import GUARD_NOT_READ, Caller, ConditionView, WhenItHap
 from errdex.explain.plain import code
 from errdex.explain.selection import selection_context
 from errdex.explain.solutions import no_way_out, solutions
+from errdex.explain.user_data import arguments_read
 from errdex.explain.why import code_words
 from errdex.facts import ConditionKind, KnobKind, SiteKind
 from errdex.linked_facts import NAMED_IN_MESSAGE
@@ -73,20 +74,16 @@ def what_it_means(facts: Facts) -> str:
     sentences.extend(_except_sentences(facts))
     context = _context(facts)
     if context:
+        behind = "no setting" if arguments_read(facts) else "no setting or argument a user passes"
         sentences.append(
-            f"The check applies only when {context}: errdex found no setting or argument "
-            "a user passes behind that."
+            f"The check applies only when {context}: errdex found {behind} behind that."
         )
         picked = selection_context(facts.stored, solutions(facts))
         if picked:
             sentences.append(picked)
         elif not solutions(facts) and not facts.refused:
             # said rather than a condition negated: a way out no user can take is none
-            sentences.append(
-                "So no solution is offered: these conditions read as the program's own "
-                "state (or errdex could not follow them to a setting), and hitting the check "
-                "is worth reporting to the project."
-            )
+            sentences.append(_no_solution(facts))
     blocked = [c for c in held if no_way_out(c, facts)]
     if blocked:
         lines = ", ".join(str(c.line) for c in blocked)
@@ -251,6 +248,26 @@ def _except_sentences(facts: Facts) -> list[str]:
             else f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}."
         )
     return out
+
+
+def _no_solution(facts: Facts) -> str:
+    """Why no solution is offered: the program's own state, or (when the conditions read
+    an argument of a function the user calls) that and the argument, never a bug to
+    report then."""
+    passed = arguments_read(facts)
+    if not passed:
+        return (
+            "So no solution is offered: these conditions read as the program's own "
+            "state (or errdex could not follow them to a setting), and hitting the check "
+            "is worth reporting to the project."
+        )
+    names = ", ".join(code(p) for p in passed)
+    callee = code(facts.stored.site.function.removesuffix(".__init__"))
+    return (
+        f"So no exact solution is offered: the conditions read what you pass as {names} "
+        f"to {callee}, together with state errdex could not follow to a setting; check "
+        f"{'that value' if len(passed) == 1 else 'those values'} first."
+    )
 
 
 def _context(facts: Facts) -> str:

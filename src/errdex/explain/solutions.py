@@ -41,8 +41,10 @@ from errdex.explain.instances import instance_action
 from errdex.explain.iterated import iterated_solution
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.left_out import left_out_solution
+from errdex.explain.literal_members import with_members
 from errdex.explain.name_clash import name_clash_solution
 from errdex.explain.named_settings import named_setting_solutions
+from errdex.explain.narrowing import narrowing_solution
 from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
 from errdex.explain.override_warning import warned_sentence
@@ -57,6 +59,7 @@ from errdex.explain.sync_sibling import sync_sibling_solution
 from errdex.explain.table_lookup import table_solution
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_call import suggested_call
+from errdex.explain.user_data import user_data_solution
 from errdex.extract.conditions import negate
 from errdex.facts import Condition, ConditionKind, KnobKind, SiteKind
 
@@ -169,6 +172,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     for ours, tier in own_object_solutions(open_conditions, facts):
         found.add(ours, tier)
     given = given_value_solution(facts) or class_body_solution(facts) or table_solution(facts)
+    given = given or narrowing_solution(facts, open_conditions)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(given, 1)
     clash = name_clash_solution(facts) or returned_error_solution(facts)
@@ -209,6 +213,11 @@ def _solutions(facts: Facts) -> list[Solution]:
     for solution in named_setting_solutions(facts):
         found.add(solution, 1)
     advised = _add_advice(found, facts)
+    if not any(i.solution.kind == "input" for i in found.items):
+        # the value itself, when nothing says more of what to pass
+        data = user_data_solution(facts, open_conditions)
+        if data is not None:
+            found.add(data, 2)
     if facts.entry_input is not None:
         # before an internal function's own argument; after what the message says to do
         found.add(facts.entry_input, 2 if advised else 0)
@@ -245,7 +254,8 @@ def _condition_actions(
     return [
         (
             condition,
-            knob_action(condition, facts.knobs)
+            knob_action(with_members(condition, facts), facts.knobs)
+            or knob_action(condition, facts.knobs)
             or knob_action(expanded(condition, facts), facts.knobs),
         )
         for condition in open_conditions
@@ -359,6 +369,7 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
         for condition in reversed(group):
             check = merged.get(condition.line, condition)
             given = input_action(check, facts) or input_action(expanded(check, facts), facts)
+            given = given or input_action(with_members(expanded(check, facts), facts), facts)
             given = given or instance_action(check, facts)
             if given is not None:
                 found.add(_input_solution(given, condition), 1)
