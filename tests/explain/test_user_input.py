@@ -134,6 +134,16 @@ FILES = {
             return Regime[name]
 
 
+        class Ledger:
+            def __init__(self):
+                self._entries = {}
+
+            def discard(self, key):
+                entry = self._entries[key]
+                assert entry.pins != -1
+                del self._entries[key]
+
+
         def compare(first, limit):
             count = len(first) + current_platform.extra()
             if count > limit and current_platform.strict:
@@ -237,6 +247,12 @@ def test_what_the_machine_decides_is_not_called_the_users_data(shop: Store) -> N
 def test_a_check_reading_an_argument_and_state_is_not_worth_reporting(shop: Store) -> None:
     page = page_in_function(shop, "shop", "compare")
     assert "worth reporting" not in page.what_it_means
-    assert "the conditions read what you pass as `first`, `limit` to `compare`" in (
+    assert "the conditions read what you pass as `limit` to `compare`" in (
         page.what_it_means
     )
+
+
+def test_an_assert_reaching_an_argument_through_state_stays_an_invariant(shop: Store) -> None:
+    page = page_in_function(shop, "shop", "Ledger.discard")
+    assert "worth reporting to the project" in page.what_it_means
+    assert not page.solutions

@@ -225,24 +225,13 @@ def _names_of(node: ast.AST) -> set[str]:
 
 
 def arguments_read(facts: Facts) -> list[str]:
-    """The parameters of a function a user calls that the site's conditions read, directly
-    or through its locals (whatever else they read): the page must not call such a check
-    the program's own state."""
+    """The parameters of a function a user calls that the raise's own test names: the page
+    must not call such a check the program's own state. An `assert` (an invariant by
+    intent) and a test that reaches them only through locals (`entry = self._entries[key]`)
+    are left out: what they test is as often the program's bookkeeping."""
+    if facts.stored.site.kind != SiteKind.RAISE or not facts.held:
+        return []
     if not _callable_by_user(facts):
         return []
-    params = [p for p in facts.read.params if p not in ("self", "cls")]
-    if not params:
-        return []
-    read: set[str] = set()
-    for condition in facts.held:
-        read |= _roots(condition.text)
-    function = facts.site_function() if read - set(params) else None
-    sources = _sources(function) if function is not None else {}
-    seen: set[str] = set()
-    todo = list(read)
-    while todo:
-        name = todo.pop()
-        if name not in seen:
-            seen.add(name)
-            todo.extend(sources.get(name, set()) - seen)
-    return [p for p in params if p in seen]
+    read = _roots(facts.held[-1].text)
+    return [p for p in facts.read.params if p not in ("self", "cls") and p in read]
