@@ -41,6 +41,7 @@ class LocalIndex:
         self.html_only = html_only
         self.bad_hash: set[str] = set()
         self.extra_names: list[str] = []  # listed but not served (an .egg, say)
+        self.uploaded: dict[str, str] = {}  # a file's `upload-time`, in the JSON answer
         self.requests: list[str] = []
         self.url = ""
 
@@ -70,7 +71,12 @@ class LocalIndex:
                 "meta": {"api-version": "1.1"},
                 "name": project,
                 "files": [
-                    {"filename": f["filename"], "url": f["url"], "hashes": {"sha256": f["sha256"]}}
+                    {
+                        "filename": f["filename"],
+                        "url": f["url"],
+                        "hashes": {"sha256": f["sha256"]},
+                        **self._upload_time(str(f["filename"])),
+                    }
                     for f in files
                 ],
             }
@@ -81,6 +87,9 @@ class LocalIndex:
             for f in files
         )
         return "text/html", f"<!DOCTYPE html><html><body>\n{links}</body></html>".encode()
+
+    def _upload_time(self, name: str) -> dict[str, str]:
+        return {"upload-time": self.uploaded[name]} if name in self.uploaded else {}
 
     @contextmanager
     def serving(self) -> Iterator[LocalIndex]:

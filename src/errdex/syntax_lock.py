@@ -5,8 +5,8 @@ share (CPython gh-106905): two threads parsing at once (`ast.parse`, `ast.litera
 a text) can fail with `SystemError: AST constructor recursion depth mismatch`. A page's
 rules parse the site's code, and pages are built in threads (the web's pool, the model
 enrichment's workers), so each page is built holding this lock: the work is CPU-bound under
-the GIL, little is lost. Extraction runs in processes of its own and needs none. (The web's
-lookups, a few at once by design, still parse unlocked.)"""
+the GIL, little is lost. A lookup reads a paste's quoted values under it too (the web runs
+lookups in threads). Extraction runs in processes of its own and needs none."""
 
 from __future__ import annotations
 

@@ -121,3 +121,11 @@ def test_hostile_bytes_give_an_empty_catalog(data: bytes) -> None:
     for path in ("x/de/LC_MESSAGES/x.mo", "x/de/LC_MESSAGES/x.po"):
         catalog = parse_catalog(path, data)
         assert catalog is not None and catalog.entries == ()
+
+
+def test_plural_forms_keep_their_numbers_order_past_nine() -> None:
+    forms = "\n".join(f'msgstr[{n}] "form {n}"' for n in range(12))
+    text = f'msgid "%d file"\nmsgid_plural "%d files"\n{forms}\n'
+    catalog = parse_catalog("pkg/locale/ar/LC_MESSAGES/pkg.po", text.encode())
+    assert catalog is not None
+    assert catalog.entries[0].msgstrs == tuple(f"form {n}" for n in range(12))

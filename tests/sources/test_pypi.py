@@ -214,6 +214,21 @@ def test_a_download_records_the_sha256_it_checked_beside_it(
     assert not (tmp_path / "other" / "digests").exists()
 
 
+def test_a_release_is_dated_by_the_index_s_upload_time_not_its_build_s_file_times(
+    index: LocalIndex, cache: Path
+) -> None:
+    write_wheel(index.folder, "dated-1.0-py3-none-any.whl", {"dated/a.py": "x = 1\n"})
+    index.uploaded["dated-1.0-py3-none-any.whl"] = "2024-05-05T10:11:12.345678Z"
+    assert pypi_source("dated==1.0").info.date == "2024-05-05T10:11:12+00:00"
+    # read again from the cache, the record beside the download still dates it
+    assert pypi_source("dated==1.0").info.date == "2024-05-05T10:11:12+00:00"
+
+    write_wheel(index.folder, "odd-1.0-py3-none-any.whl", {"odd/a.py": "x = 1\n"})
+    index.uploaded["odd-1.0-py3-none-any.whl"] = "yesterday\x1b[2J"
+    source = pypi_source("odd==1.0")
+    assert source.info.date is not None and "yesterday" not in source.info.date
+
+
 def test_the_index_comes_from_pip_s_configuration_file(
     tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -111,7 +111,7 @@ def _po_entries(text: str) -> list[CatalogEntry]:
     def flush() -> None:
         nonlocal fuzzy
         ids = [fields.get(k) for k in ("msgid", "msgid_plural")]
-        strs = [v for k, v in sorted(fields.items()) if k.startswith("msgstr")]
+        strs = [v for k, v in sorted(fields.items(), key=_form_order) if k.startswith("msgstr")]
         if ids[0] and strs and not fuzzy and "msgctxt" not in fields:
             entries.append(
                 CatalogEntry(
@@ -144,6 +144,12 @@ def _po_entries(text: str) -> list[CatalogEntry]:
         current.append(_unquote(rest.strip()))
     flush()
     return entries
+
+
+def _form_order(field: tuple[str, list[str]]) -> tuple[str, int]:
+    """`msgstr[10]` after `msgstr[2]`: plural forms in their number's order, not the text's."""
+    keyword, _, index = field[0].partition("[")
+    return keyword, int(index.rstrip("]")) if index.rstrip("]").isdigit() else -1
 
 
 def _unquote(text: str) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from errdex.match.evidence import ErrorEvidence, Frame
 from errdex.match.paste_lines import Line
 from errdex.match.paste_patterns import SUFFIX
+from errdex.syntax_lock import SYNTAX_TREES
 
 _INNER = re.compile(rf"{SUFFIX}(?=: |\(['\"])")  # `...: ValueError: msg`, `RuntimeError('msg')`
 # Python's own suggestion (`... Did you mean: 'print'?`, `Did you forget to import 'sys'?`),
@@ -94,7 +95,8 @@ def _repr_string(text: str) -> str | None:
             j += 2
         elif text[j] == quote:
             try:
-                value = ast.literal_eval(text[: j + 1])
+                with SYNTAX_TREES:  # the web's lookups run in threads
+                    value = ast.literal_eval(text[: j + 1])
             except (ValueError, SyntaxError):
                 return None
             return value if isinstance(value, str) else None

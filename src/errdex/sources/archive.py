@@ -44,7 +44,7 @@ from errdex.sources._common import (
     unsafe_reason,
 )
 from errdex.sources.base import MAX_FILE_BYTES, EntryPoint, Skipped, SourceFile, VersionInfo
-from errdex.sources.digests import archive_sha256
+from errdex.sources.digests import archive_sha256, recorded_upload_time
 from errdex.sources.entry_points import entry_points_txt, tree_entry_points
 
 if TYPE_CHECKING:
@@ -305,7 +305,9 @@ class ArchiveSource:
             project=project_name,
             version=version_label,
             revision=revision,
-            date=iso_utc(max(mtimes)) if mtimes else None,
+            # the index's upload time dates a release; its members' times may be a build's
+            date=recorded_upload_time(self.path, digests)
+            or (iso_utc(max(mtimes)) if mtimes else None),
             source_kind=source_kind or self._label,
             source=spec if spec is not None else str(path),
             link_template=template,

@@ -63,22 +63,41 @@ def archive_sha256(path: Path, records: Path | None = None) -> str:
     return value
 
 
-def remember_sha256(path: Path, value: str, records: Path | None = None) -> None:
+def remember_sha256(
+    path: Path, value: str, records: Path | None = None, *, uploaded: str | None = None
+) -> None:
     """Record `value` as the sha256 of the file at `path` as it now is (a download whose
-    hash was checked as it was written)."""
+    hash was checked as it was written), and when the index says it was uploaded."""
     try:
         stamp = _stamp(path)
     except OSError:
         return
-    _keep(path, stamp, value, records)
+    _keep(path, stamp, value, records, uploaded)
 
 
-def _keep(path: Path, stamp: list[int], value: str, records: Path | None) -> None:
+def recorded_upload_time(path: Path, records: Path | None = None) -> str | None:
+    """When the index received the file at `path`, as its download recorded it: a release's
+    date where the archive's own file times are a reproducible build's fixed one."""
+    try:
+        record = json.loads(_kept_at(path, records).read_text())
+        if record.get("stamp") == _stamp(path) and isinstance(record.get("uploaded"), str):
+            return str(record["uploaded"])
+    except (OSError, ValueError, AttributeError):
+        pass
+    return None
+
+
+def _keep(
+    path: Path, stamp: list[int], value: str, records: Path | None, uploaded: str | None = None
+) -> None:
     kept = _kept_at(path, records)
+    record: dict[str, object] = {"stamp": stamp, "sha256": value}
+    if uploaded is not None:
+        record["uploaded"] = uploaded
     try:
         kept.parent.mkdir(parents=True, exist_ok=True)
         scratch = kept.with_suffix(f".{os.getpid()}.tmp")
-        scratch.write_text(json.dumps({"stamp": stamp, "sha256": value}))
+        scratch.write_text(json.dumps(record))
         scratch.replace(kept)
     except OSError:
         pass  # a cache that cannot be written only costs time next run

@@ -5,6 +5,7 @@ downloaded as a file and hash-checked. Nothing downloaded is ever built, install
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import hashlib
 import json
 import os
@@ -49,6 +50,7 @@ class IndexFile(NamedTuple):
     url: str
     hashes: dict[str, str]
     yanked: bool
+    uploaded: str | None = None  # when the index received it (PEP 700's `upload-time`)
 
 
 def shown(url: str) -> str:
@@ -101,8 +103,31 @@ def _parse_json(page_url: str, body: bytes) -> list[IndexFile]:
         hashes = (
             {k: v for k, v in raw.items() if isinstance(v, str)} if isinstance(raw, dict) else {}
         )
-        files.append(IndexFile(filename, urljoin(page_url, url), hashes, bool(entry.get("yanked"))))
+        uploaded = entry.get("upload-time")
+        files.append(
+            IndexFile(
+                filename,
+                urljoin(page_url, url),
+                hashes,
+                bool(entry.get("yanked")),
+                _upload_time(uploaded),
+            )
+        )
     return files
+
+
+def _upload_time(value: object) -> str | None:
+    """An index's `upload-time` in UTC to the second, as errdex writes dates; anything else
+    an index sends (a hostile one may send anything) is no date."""
+    if not isinstance(value, str) or len(value) > 40:
+        return None
+    try:
+        moment = dt.datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        return None
+    return moment.astimezone(dt.UTC).isoformat(timespec="seconds")
 
 
 def _parse_html(page_url: str, body: bytes) -> list[IndexFile]:
@@ -199,7 +224,9 @@ class IndexClient:
                 raise SourceError(f"{file.filename}: its {algorithm} differs from the index's")
             partial.replace(target)
             if digest.name == "sha256":  # the source's revision: no need to hash it again
-                remember_sha256(target, digest.hexdigest(), records_beside(target))
+                remember_sha256(
+                    target, digest.hexdigest(), records_beside(target), uploaded=file.uploaded
+                )
         except OSError as exc:
             raise SourceError(f"cannot save {file.filename}: {exc.strerror or exc}") from exc
         finally:
