@@ -14,9 +14,9 @@ import ast
 
 from errdex.explain.context import Facts
 from errdex.explain.inputs import public_name
-from errdex.explain.page import Change, ConditionView, Solution
+from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
-from errdex.explain.user_call import required_arguments, user_call
+from errdex.explain.user_call import call_change
 from errdex.facts import ConditionKind, SiteKind
 
 
@@ -55,7 +55,7 @@ def narrowing_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
         ),
         condition=condition.text,
         kind="input",
-        change=_change(facts, first),
+        change=call_change(facts, first, None, first.upper()),
     )
 
 
@@ -92,19 +92,3 @@ def _filter_param(text: str) -> str | None:
         if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(test)):
             return name
     return None
-
-
-def _change(facts: Facts, param: str) -> Change | None:
-    call = user_call(facts)
-    if call is None:
-        return None
-    target, method = call
-    return Change(
-        form="call",
-        target=target,
-        method=method,
-        argument=param,
-        before=None,
-        after=param.upper(),
-        required=required_arguments(facts, param) or (),
-    )

@@ -31,6 +31,26 @@ def user_call(facts: Facts, constructor: bool = False) -> tuple[str, str | None]
     return public.rsplit(".", 1)[0], None if constructor or method == "__init__" else method
 
 
+def call_change(
+    facts: Facts, argument: str, before: str | None, after: str | None
+) -> Change | None:
+    """The change of one argument of the user's call of the site's function (None when no
+    public path reaches it), with the arguments the call must give besides."""
+    call = user_call(facts)
+    if call is None:
+        return None
+    target, method = call
+    return Change(
+        form="call",
+        target=target,
+        method=method,
+        argument=argument,
+        before=before,
+        after=after,
+        required=required_arguments(facts, argument) or (),
+    )
+
+
 def required_arguments(
     facts: Facts, besides: str, constructor: bool = False
 ) -> tuple[str, ...] | None:

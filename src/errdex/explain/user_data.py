@@ -16,6 +16,7 @@ import ast
 import builtins
 
 from errdex.explain.context import CONTEXT_KINDS, Facts
+from errdex.explain.entry_input import names_read
 from errdex.explain.inputs import public_name
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
@@ -139,7 +140,7 @@ def _sources(function: ast.FunctionDef) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
 
     def bind(target: ast.expr, value: ast.AST) -> None:
-        read = _names_of(value)
+        read = names_read(value)
         for node in ast.walk(target):
             if isinstance(node, ast.Name):
                 out.setdefault(node.id, set()).update(read)
@@ -203,25 +204,10 @@ def _fixed(name: str, constants: frozenset[str]) -> bool:
 
 
 def _roots(text: str) -> set[str]:
-    """The bare names an expression reads (an attribute's root), without those its
-    comprehensions bind."""
     try:
-        node = ast.parse(text, mode="eval").body
+        return names_read(ast.parse(text, mode="eval").body)
     except (SyntaxError, ValueError, RecursionError):
         return set()
-    return _names_of(node)
-
-
-def _names_of(node: ast.AST) -> set[str]:
-    bound = {
-        n.id
-        for g in ast.walk(node)
-        if isinstance(g, ast.comprehension)
-        for n in ast.walk(g.target)
-        if isinstance(n, ast.Name)
-    }
-    read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-    return read - bound
 
 
 def arguments_read(facts: Facts) -> list[str]:
