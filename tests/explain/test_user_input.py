@@ -149,6 +149,15 @@ FILES = {
             if count > limit and current_platform.strict:
                 raise CardError("too many on this platform")
             return count
+
+
+        def quantize(data, method="quest"):
+            if method == "quest":
+                return 1
+            elif method == "abs_max":
+                return 2
+            else:
+                raise CardError(f"invalid method {method!r}")
         """,
     "shop/state.py": """
         class _Platform:
@@ -256,3 +265,11 @@ def test_an_assert_reaching_an_argument_through_state_stays_an_invariant(shop: S
     page = page_in_function(shop, "shop", "Ledger.discard")
     assert "worth reporting to the project" in page.what_it_means
     assert not page.solutions
+
+
+def test_an_if_elif_chain_of_literals_names_every_value_it_takes(shop: Store) -> None:
+    page = page_in_function(shop, "shop", "quantize")
+    assert page.solutions[0].text == (
+        "Pass the argument `method` of `quantize` as one of `'quest'`, `'abs_max'`, or "
+        "leave it out (it is `'quest'` by default)."
+    )
