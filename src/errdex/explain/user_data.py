@@ -23,6 +23,8 @@ from errdex.explain.plain import code
 from errdex.facts import ConditionKind, MessageTemplate, SiteKind
 
 _MAX_SHOWN = 2
+# Errors raised for what the program got wrong, not for the value it was given.
+_INVARIANTS = frozenset({"AssertionError", "RuntimeError", "NotImplementedError", "SystemError"})
 _BUILTINS = frozenset(dir(builtins))
 # modules whose functions compute from their arguments alone
 _PURE_MODULES = frozenset(
@@ -38,9 +40,15 @@ def user_data_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
     site = facts.stored.site
     if site.kind != SiteKind.RAISE or not _callable_by_user(facts):
         return None
+    if (site.exception or "").rpartition(".")[2] in _INVARIANTS:
+        return None  # raised as a broken invariant, whatever value reached it
     function = facts.site_function()
-    params = [p for p in facts.read.params if p not in ("self", "cls")]
-    if function is None or not params:
+    if function is None:
+        return None
+    # `*args`/`**kwargs` hold what other code hands on, no one value a user gives
+    packed = {a.arg for a in (function.args.vararg, function.args.kwarg) if a is not None}
+    params = [p for p in facts.read.params if p not in ("self", "cls") and p not in packed]
+    if not params:
         return None
     callee = code(site.function.removesuffix(".__init__").removesuffix(".__new__"))
     said = _quoted(site.message)
@@ -50,8 +58,8 @@ def user_data_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
         return Solution(
             text=(
                 f"Give {callee} another {code(param)}: the value given makes {code(call)} "
-                f"fail, and this error is raised in its place{said}. It is your data that "
-                "must change, not the program."
+                f"fail, and this error is raised in its place{said}. The check is of the "
+                "value given, not of the program's state."
             ),
             kind="input",
         )
@@ -60,7 +68,11 @@ def user_data_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
         return None
     check = checks[-1]  # the raise's own test
     sources = _sources(function)
-    read = _roots(check.text)
+    try:
+        tested = ast.parse(check.text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    read = names_read(tested)
     reached = _reached(read, sources, set(params), _constants(facts))
     if reached is None:
         return None
@@ -68,6 +80,12 @@ def user_data_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
     if len(used) != 1:
         # none; or several, where an earlier bound may hold one of them fixed (`1 <=
         # skinny` before `skinny and dim % 64`): which to change is not known
+        return None
+    values = [tested, *(v for n in reached_locals(read, sources) for v in sources[n])]
+    if any(_state_read(v, used[0]) for v in values):
+        # `args.grpc_port`, `vllm_config.model_config`, `x.shape`: an attribute of an
+        # object handed in (a namespace, a config, a tensor) is its state, not a value the
+        # user gives as such (the setting behind it is another rule's)
         return None
     via = [n for n in sorted(read) if n in sources and n not in params]
     names = " and ".join(code(p) for p in used)
@@ -80,7 +98,8 @@ def user_data_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
         text=(
             f"Give {callee} another {names}: the check at line {check.line} "
             f"({check.plain or code(check.text)}) reads only {names}{computed}"
-            f"{_quoted(site.message)}. It is your data that must change, not the program."
+            f"{_quoted(site.message)}. The check is of the value given, not of the program's "
+            "state."
         ),
         condition=check.text,
         kind="input",
@@ -131,19 +150,23 @@ def _failed_call(
     constants = _constants(facts)
     if len(used) != 1 or any(n in sources or not _fixed(n, constants) for n in read - set(used)):
         return None
+    try:
+        if _state_read(ast.parse(call, mode="eval").body, used[0]):
+            return None
+    except (SyntaxError, ValueError, RecursionError):
+        return None
     return call, used[0]
 
 
-def _sources(function: ast.FunctionDef) -> dict[str, set[str]]:
-    """Each local the function assigns → the names its assigned values read (every
-    assignment merged, those after the site too: a loop carries them back to it)."""
-    out: dict[str, set[str]] = {}
+def _sources(function: ast.FunctionDef) -> dict[str, list[ast.AST]]:
+    """Each local the function assigns → the values assigned to it (every assignment, those
+    after the site too: a loop carries them back to it)."""
+    out: dict[str, list[ast.AST]] = {}
 
     def bind(target: ast.expr, value: ast.AST) -> None:
-        read = names_read(value)
         for node in ast.walk(target):
             if isinstance(node, ast.Name):
-                out.setdefault(node.id, set()).update(read)
+                out.setdefault(node.id, []).append(value)
 
     for node in ast.walk(function):
         if isinstance(node, ast.Assign):
@@ -162,12 +185,39 @@ def _sources(function: ast.FunctionDef) -> dict[str, set[str]]:
         elif isinstance(node, ast.Try):
             for handler in node.handlers:
                 if handler.name:
-                    out.setdefault(handler.name, set()).add("<caught>")
+                    out.setdefault(handler.name, []).append(ast.Name(id="<caught>"))
     return out
 
 
+def reached_locals(read: set[str], sources: dict[str, list[ast.AST]]) -> set[str]:
+    """The locals the names lead to through the assignments, the names among them."""
+    seen: set[str] = set()
+    todo = list(read)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for value in sources.get(name, []):
+            todo.extend(names_read(value) - seen)
+    return {n for n in seen if n in sources}
+
+
+def _state_read(node: ast.AST, param: str) -> bool:
+    """Whether an expression reads an attribute of the parameter other than to call a
+    method of it (`args.port`, `x.shape`; not `url.startswith(...)`)."""
+    called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
+    return any(
+        isinstance(n, ast.Attribute)
+        and isinstance(n.value, ast.Name)
+        and n.value.id == param
+        and id(n) not in called
+        for n in ast.walk(node)
+    )
+
+
 def _reached(
-    read: set[str], sources: dict[str, set[str]], params: set[str], constants: frozenset[str]
+    read: set[str], sources: dict[str, list[ast.AST]], params: set[str], constants: frozenset[str]
 ) -> set[str] | None:
     """The parameters the names reach through the locals' assignments; None when one of
     them reaches state (`self`, a module's mutable names) or a name of unknown origin."""
@@ -182,15 +232,19 @@ def _reached(
         if name in params:
             reached.add(name)
             if name in sources:  # rebound: what it is rebound to counts too
-                todo.extend(sources[name] - seen)
+                todo.extend(_read_by(sources[name]) - seen)
             continue
         if name in _STATE or name == "<caught>":
             return None
         if name in sources:
-            todo.extend(sources[name] - seen)
+            todo.extend(_read_by(sources[name]) - seen)
         elif not _fixed(name, constants):
             return None  # a module's function or object: it may read the machine's state
     return reached
+
+
+def _read_by(values: list[ast.AST]) -> set[str]:
+    return {n for v in values for n in names_read(v)}
 
 
 def _fixed(name: str, constants: frozenset[str]) -> bool:
