@@ -263,10 +263,10 @@ def _no_solution(facts: Facts) -> str:
         )
     names = ", ".join(code(p) for p in passed)
     callee = code(facts.stored.site.function.removesuffix(".__init__"))
+    what = "the argument" if len(passed) == 1 else "the arguments"
     return (
-        f"So no exact solution is offered: the conditions read what you pass as {names} "
-        f"to {callee}, together with state errdex could not follow to a setting; check "
-        f"{'that value' if len(passed) == 1 else 'those values'} first."
+        f"So no exact solution is offered: the conditions read {what} {names} of {callee}, "
+        "the value it was given, together with what errdex could not follow to a setting."
     )
 
 
