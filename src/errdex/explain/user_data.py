@@ -82,7 +82,7 @@ def user_data_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
         # skinny` before `skinny and dim % 64`): which to change is not known
         return None
     values = [tested, *(v for n in reached_locals(read, sources) for v in sources[n])]
-    if any(_state_read(v, used[0]) for v in values):
+    if any(_state_read(v, {*params, *sources}) for v in values):
         # `args.grpc_port`, `vllm_config.model_config`, `x.shape`: an attribute of an
         # object handed in (a namespace, a config, a tensor) is its state, not a value the
         # user gives as such (the setting behind it is another rule's)
@@ -151,7 +151,7 @@ def _failed_call(
     if len(used) != 1 or any(n in sources or not _fixed(n, constants) for n in read - set(used)):
         return None
     try:
-        if _state_read(ast.parse(call, mode="eval").body, used[0]):
+        if _state_read(ast.parse(call, mode="eval").body, {used[0]}):
             return None
     except (SyntaxError, ValueError, RecursionError):
         return None
@@ -203,17 +203,20 @@ def reached_locals(read: set[str], sources: dict[str, list[ast.AST]]) -> set[str
     return {n for n in seen if n in sources}
 
 
-def _state_read(node: ast.AST, param: str) -> bool:
-    """Whether an expression reads an attribute of the parameter other than to call a
-    method of it (`args.port`, `x.shape`; not `url.startswith(...)`)."""
+def _state_read(node: ast.AST, names: set[str]) -> bool:
+    """Whether an expression reads an attribute of one of the names (a parameter or a local,
+    however deep: `args.port`, `layers[0].conv.ndim`) other than to call a method of it
+    (`url.startswith(...)`)."""
     called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
-    return any(
-        isinstance(n, ast.Attribute)
-        and isinstance(n.value, ast.Name)
-        and n.value.id == param
-        and id(n) not in called
-        for n in ast.walk(node)
-    )
+    for n in ast.walk(node):
+        if not isinstance(n, ast.Attribute) or id(n) in called:
+            continue
+        root: ast.expr = n.value
+        while isinstance(root, ast.Attribute | ast.Subscript | ast.Call):
+            root = root.func if isinstance(root, ast.Call) else root.value
+        if isinstance(root, ast.Name) and root.id in names:
+            return True
+    return False
 
 
 def _reached(
