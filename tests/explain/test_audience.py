@@ -48,6 +48,14 @@ FILES = {
                         raise
                     return None
 
+            def parse_any(self, args):
+                try:
+                    return self.process_value(args)
+                except Exception:
+                    if self.name != "quiet":
+                        raise
+                    return None
+
             def convert(self, value):
                 if not isinstance(value, str):
                     raise ClickException(f"Cannot convert {value!r}")
@@ -111,10 +119,18 @@ def test_an_error_that_is_no_usage_error_keeps_its_solutions_as_they_are(cli: St
     assert texts and not any(t.startswith("If you") for t in texts)
 
 
-def test_a_bare_raise_that_passes_a_usage_error_on_is_no_command_line_of_its_own(
+def test_a_usage_error_caught_by_its_class_and_raised_again_is_the_command_lines(
     cli: Store,
 ) -> None:
+    # `except MissingParameter:` ... `raise`: what was typed is still what went wrong
     texts = [s.text for s in page_of(cli, "Parameter.parse").solutions]
+    assert texts and texts[0].startswith("If you ran a command and it printed this: ")
+
+
+def test_a_bare_raise_of_whatever_a_broad_handler_caught_is_no_command_line(
+    cli: Store,
+) -> None:
+    texts = [s.text for s in page_of(cli, "Parameter.parse_any").solutions]
     assert not any(t.startswith("If you ran a command") for t in texts)
 
 

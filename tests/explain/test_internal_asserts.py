@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_with_message
+from explain_samples import indexed_package, page_in_function, page_with_message
 
 from errdex.store import Store
 
@@ -49,6 +49,32 @@ RUN = {
                     assert world_size % per_node == 0, "world size is no multiple of a node"
                     return [per_node] * (world_size // per_node)
         """,
+    "run/platform.py": """
+        from run import envs
+
+
+        def cpu_plugin():
+            is_cpu = envs.RUN_PACK == "cpu"
+            if not is_cpu:
+                return None
+            return "run.cpu.Platform"
+
+
+        def resolve():
+            if envs.RUN_PACK == "cpu":
+                name = cpu_plugin()
+                assert name is not None
+                return name
+            return "run.gpu.Platform"
+
+
+        def checked(per_node):
+            if envs.RUN_PACK == "cpu":
+                count = len(per_node)
+                assert count
+                return count
+            return 0
+        """,
 }
 
 
@@ -77,3 +103,19 @@ def test_a_mode_that_returns_early_draws_no_example_fix_either(run: Store) -> No
     # the fix shows the first solution's change: none is offered, so none is drawn
     page = page_with_message(run, "run", "the dummy batch does not add up")
     assert page.example_fix is None
+
+
+def test_an_assert_of_what_a_call_just_returned_takes_no_guard_around_it(run: Store) -> None:
+    # `name = cpu_plugin(); assert name is not None` checks the helper's own promise on
+    # the path the user chose: another `RUN_PACK` would undo that choice, no way out
+    page = page_in_function(run, "run", "resolve")
+    assert page.solutions == []
+    assert page.example_fix is None
+    assert "what the call just before it returned" in page.what_it_means
+
+
+def test_an_assert_of_a_truth_value_keeps_its_guards(run: Store) -> None:
+    # `count = len(per_node); assert count` tests the input's size, not a promise that a
+    # value came back (`is not None`): the branch the assert is in stays a way out
+    page = page_in_function(run, "run", "checked")
+    assert any("RUN_PACK" in s.text for s in page.solutions)

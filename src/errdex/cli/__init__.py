@@ -7,6 +7,8 @@ exit code (1: nothing found, 2: bad input or a failed run). One module a command
 
 from __future__ import annotations
 
+import atexit
+import gc
 import importlib
 
 import click
@@ -132,3 +134,21 @@ class _Commands(click.Group):
 @click.version_option(package_name="errdex")
 def main() -> None:
     """errdex: an index of every error a Python codebase can raise."""
+    _freeze_at_exit()
+
+
+_exit_hook: list[bool] = []
+
+
+def _freeze_at_exit() -> None:
+    """At exit, put every object out of the cyclic collector's reach (once a process).
+
+    Python's finalization runs full collections while it tears the modules down: after an
+    index, the linker's caches of parsed expressions (a few hundred thousand objects) are
+    walked again each time, 0.6 s of CPU after vllm's index is written and printed (0.05 s
+    frozen). The process's memory goes with it all the same; only an object caught in a
+    reference cycle is not finalized, which Python does not promise at exit either.
+    """
+    if not _exit_hook:
+        _exit_hook.append(True)
+        atexit.register(gc.freeze)

@@ -10,7 +10,9 @@ argument of the framework's classes, `required=False`) are the program's author'
 kept, said to be theirs. A usage error raised in another package's option callback
 (`raise click.BadParameter("Not valid JSON")` in the function `callback=` names) is the
 same: the way out is that option's value on the command line, never an argument of the
-callback, which only the framework calls.
+callback, which only the framework calls. So is a usage error a handler catches by its
+class and re-raises as it is (click's parser: `except NoSuchOption:` ... `raise` when
+unknown options are not ignored).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import msgspec
 
 from errdex.explain.context import Facts
 from errdex.explain.page import Solution
-from errdex.facts import SiteKind
+from errdex.facts import ConditionKind, SiteKind
 
 # The base every usage error of a command-line framework derives from (click, and typer on
 # top of it; `docopt`'s `DocoptExit` is printed the same way but is no subclass of one).
@@ -48,12 +50,24 @@ def is_usage_error(facts: Facts) -> bool:
     if site.printer == "argparse":
         return True  # `parser.error(...)`: printed under the usage line, exit status 2
     info = facts.stored.exception
-    if info is None or site.kind == SiteKind.RERAISE:
-        return False  # a bare `raise` passes on what another site raised
+    if info is None:
+        return False
+    if site.kind == SiteKind.RERAISE and not _caught_by_name(facts, info.name):
+        return False  # a bare `raise` of whatever a broad handler caught
     names = [info.qualname, *info.bases]
     if any(n.startswith(_CLICK_MODULES) and n.rpartition(".")[2] in _CLICK_USAGE for n in names):
         return True
     return any(n.rpartition(".")[2] in _USAGE_ERRORS or n in _ARGPARSE_ERRORS for n in names)
+
+
+def _caught_by_name(facts: Facts, name: str) -> bool:
+    """Whether the handler the re-raise sits in names the class it passes on (`except
+    NoSuchOption:` ... `raise` in click's parser: the usage error `_match_long_opt`
+    raised on an unknown option, passed on as it is)."""
+    return any(
+        c.kind == ConditionKind.EXCEPT and re.search(rf"\b{re.escape(name)}\b", c.text)
+        for c in facts.conditions
+    )
 
 
 def callback_parameter(facts: Facts) -> tuple[str, bool] | None:

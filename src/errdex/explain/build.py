@@ -8,6 +8,7 @@ from errdex.errors import NotFoundError
 from errdex.explain.callee_advice import callee_messages
 from errdex.explain.caps import setting_caps
 from errdex.explain.context import Explanation, Facts
+from errdex.explain.deprecation import replacement_names
 from errdex.explain.entry_input import entry_input_solution
 from errdex.explain.example_fix import example_fix
 from errdex.explain.fallbacks import setting_fallbacks
@@ -94,6 +95,11 @@ def _build_page(
     facts.table_keys = table_keys(store, chosen, facts)
     facts.members = member_values(store, chosen, facts)
     facts.entry_input = entry_input_solution(store, chosen, facts)
+    facts.public_names = {
+        name: path
+        for name in replacement_names(chosen)
+        if (path := store.public_path_of(chosen.version_id, name)) is not None
+    }
     pinned = pin_label(record, chosen.revision)
     explanation = explain(facts)
     message = chosen.site.message.text if chosen.site.message is not None else None

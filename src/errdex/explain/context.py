@@ -76,6 +76,9 @@ class Facts:
     # the way out through a public call's argument that reaches an internal check
     # (`explain/entry_input.py`; needs the store)
     entry_input: Solution | None = None
+    # the public paths of the names a deprecation's message calls in the replacement it
+    # names (`WSGITransport` → `httpx.WSGITransport`), read from the store by the page
+    public_names: dict[str, str] = field(default_factory=dict)
     _tree: ast.Module | None = field(default=None, repr=False)
     _function: ast.FunctionDef | bool | None = field(default=False, repr=False)  # False: unread
 

@@ -6,22 +6,48 @@ silences the warning but drops what the argument did (the client then goes to th
 not the app). For a deprecation (a `DeprecationWarning`, `FutureWarning` or
 `PendingDeprecationWarning`, or a message that says "deprecated") whose message says what to
 do, that advice is the way out, first; solutions that drop the argument are not offered.
+When the advice gives the replacement as a keyword whose value calls a public name with the
+deprecated argument in it (`transport=ASGITransport(app=...)`), its fix moves the user's
+value there: `AsyncClient(app=APP)` → `AsyncClient(transport=ASGITransport(app=APP))`,
+each name imported by its public path.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 
 import msgspec
 
 from errdex.explain.advice import message_advice
 from errdex.explain.context import Facts
-from errdex.explain.page import Solution
+from errdex.explain.page import Change, Solution
+from errdex.store.base import StoredSite
 
 _DEPRECATION = re.compile(r"Deprecat|FutureWarning")
 _DEPRECATED = re.compile(r"\bdeprecated\b", re.I)
 # the sentences of an input solution that drop the argument instead of replacing it
 _DROPS = re.compile(r"\bleave\b.*\bout\b|\ban empty \(false\) value\b|\bDo not pass\b", re.I)
+# 'transport=ASGITransport(app=...)': a keyword to pass instead, its value a call, quoted
+_REPLACEMENT = re.compile(
+    r"[`'\"](?P<keyword>[A-Za-z_]\w*)=(?P<value>(?P<name>[A-Za-z_]\w*)\([^`'\"]*\))[`'\"]"
+)
+
+
+def deprecation(stored: StoredSite) -> bool:
+    """Whether the site warns of (or raises for) something deprecated."""
+    site = stored.site
+    text = site.message.text if site.message is not None else ""
+    return bool(_DEPRECATION.search(site.exception or "") or _DEPRECATED.search(text))
+
+
+def replacement_names(stored: StoredSite) -> list[str]:
+    """The names a deprecation's message calls in the replacement it gives, for the page
+    to find their public paths."""
+    message = stored.site.message
+    if message is None or not deprecation(stored):
+        return []
+    return list(dict.fromkeys(m["name"] for m in _REPLACEMENT.finditer(message.text)))
 
 
 def replacement_first(solutions: list[Solution], facts: Facts) -> list[Solution]:
@@ -29,7 +55,7 @@ def replacement_first(solutions: list[Solution], facts: Facts) -> list[Solution]
     without those that leave the deprecated argument out."""
     site = facts.stored.site
     text = site.message.text if site.message is not None else ""
-    if not (_DEPRECATION.search(site.exception or "") or _DEPRECATED.search(text)):
+    if not deprecation(facts.stored):
         return solutions
     said = [a.text for a in message_advice(text)]
     advised = [s for s in solutions if any(t in s.text for t in said)]
@@ -41,4 +67,46 @@ def replacement_first(solutions: list[Solution], facts: Facts) -> list[Solution]
         # the replacement is the way out of what the dropped one turned off (the page
         # then does not say no argument is behind the check)
         advised[0] = msgspec.structs.replace(advised[0], condition=dropped[0].condition)
+    moved = next((_moved(advised[0], s.change, facts) for s in dropped if s.change), None)
+    if moved is not None and advised[0].change is None and advised[0].fix is None:
+        advised[0] = msgspec.structs.replace(advised[0], change=moved)
     return advised + [s for s in rest if s not in dropped]
+
+
+def _moved(advised: Solution, dropped: Change | None, facts: Facts) -> Change | None:
+    """The user's call with the deprecated argument's value moved into the replacement the
+    advice quotes: `app=APP` → `transport=ASGITransport(app=APP)`. Only where `...` in the
+    replacement stands under the deprecated argument's own name, and the name it calls has
+    a public path."""
+    if dropped is None or dropped.form != "call" or dropped.argument is None:
+        return None
+    found = _REPLACEMENT.search(advised.text)
+    path = facts.public_names.get(found["name"]) if found is not None else None
+    if found is None or path is None:
+        return None
+    try:
+        node = ast.parse(found["value"], mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if not isinstance(node, ast.Call):
+        return None
+    mine = dropped.argument.upper()
+    moved = False
+    for keyword in node.keywords:
+        if isinstance(keyword.value, ast.Constant) and keyword.value.value is Ellipsis:
+            if keyword.arg != dropped.argument:
+                return None  # a value of something else the message leaves to the user
+            keyword.value, moved = ast.Name(id=mine), True
+    if not moved or any(isinstance(a, ast.Constant) and a.value is Ellipsis for a in node.args):
+        return None
+    return Change(
+        form="call",
+        target=dropped.target,
+        method=dropped.method,
+        argument=dropped.argument,
+        before=mine,
+        after=ast.unparse(node),
+        keyword=found["keyword"],
+        required=dropped.required,
+        imports=(path,),
+    )

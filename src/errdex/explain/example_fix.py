@@ -9,11 +9,11 @@ that has a runnable form.
 from __future__ import annotations
 
 from errdex.explain.context import Facts
+from errdex.explain.expanded import expanded
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.knob_actions import knob_action
 from errdex.explain.page import ExampleFix
 from errdex.explain.solutions import (
-    expanded,
     internal_invariant,
     refused,
     solutions,

@@ -89,6 +89,9 @@ def _call_fix(change: Change) -> ExampleFix | None:
     if not module or argument is None or not argument.isidentifier():
         return None
     notes = []
+    # the after's call names what the user imports beside the callable
+    callable_ = (change.target,) if change.method is None else ()
+    after_head = _imports((*callable_, *change.imports)) if change.imports else ""
     if change.method is None:
         head, callee = f"from {module} import {name}\n", name
     elif change.method == "__call__" or not change.method.startswith("__"):
@@ -99,12 +102,12 @@ def _call_fix(change: Change) -> ExampleFix | None:
     else:
         return None  # an operator's method (`__getitem__`): not called by name
 
-    def call(value: str | None, keyword: str) -> str:
+    def call(value: str | None, keyword: str, imported: str) -> str:
         given = [*change.required, *([] if value is None else [f"{keyword}={value}"])]
-        return f"{head}{callee}({', '.join(given)})"
+        return f"{imported}{callee}({', '.join(given)})"
 
-    before = call(change.before, argument)
-    after = call(change.after, change.keyword or argument)
+    before = call(change.before, argument, head)
+    after = call(change.after, change.keyword or argument, after_head or head)
     if before == after:
         return None
     named = [a.rpartition("=")[2] for a in change.required]
@@ -119,6 +122,17 @@ def _call_fix(change: Change) -> ExampleFix | None:
         )
     notes.append("Keep the call's other arguments as they are.")
     return ExampleFix(before=before, after=after, note=" ".join(notes))
+
+
+def _imports(paths: tuple[str, ...]) -> str:
+    """`from httpx import Client, WSGITransport`: the import lines of public paths, one a
+    module, in the order first named."""
+    names: dict[str, list[str]] = {}
+    for path in paths:
+        module, _, name = path.rpartition(".")
+        if module and name not in names.setdefault(module, []):
+            names[module].append(name)
+    return "".join(f"from {m} import {', '.join(n)}\n" for m, n in names.items())
 
 
 def swapped_method_fix(

@@ -1,11 +1,14 @@
-"""Ways out of "more than one match": the optional keywords that narrow a lookup.
+"""An `assert` that only narrows what a call just returned: no branch around it is a way out.
 
-A lookup that walks a collection, keeps what matches and raises on a second match
-(httpx's `Cookies.get(name, domain=None, path=None)`: `if domain is None or cookie.domain
-== domain` inside `for cookie in self.jar`) lets the caller narrow the match with optional
-parameters that default to None: left out, each filter lets everything through. The way out
-is passing them. A condition `p is None or <test on p>` on the path to a raise inside a loop,
-with `p` a parameter of the public function defaulting to None, says so.
+`cpu_platform_cls_qualname = cpu_platform_plugin()` then `assert cpu_platform_cls_qualname
+is not None` (vllm's `resolve_current_platform_cls_qualname`, under `if
+envs.VLLM_TARGET_DEVICE == "cpu":`) checks the called function's own promise: that it gives
+a value on this path. It asks nothing of the input. Taking another branch of a guard around
+it (another target device) undoes what the user chose and avoids nothing they did wrong: if
+such an assert fails, the program broke its own contract. So the ways out of the guards
+around it are not offered; a setting or argument the assert's own test reads still is (it
+is no bare `x is not None` of a call's result then). `assert x` may test a count or a
+flag, and is not read so.
 """
 
 from __future__ import annotations
@@ -13,82 +16,62 @@ from __future__ import annotations
 import ast
 
 from errdex.explain.context import Facts
-from errdex.explain.inputs import public_name
-from errdex.explain.page import ConditionView, Solution
-from errdex.explain.plain import code
-from errdex.explain.user_call import call_change
+from errdex.explain.page import ConditionView
 from errdex.facts import ConditionKind, SiteKind
 
+# how many lines a call assigned just before the assert may span
+_JUST_BEFORE = 3
 
-def narrowing_solution(facts: Facts, open_conditions: list[ConditionView]) -> Solution | None:
-    """ "Pass `domain` (or `path`) to `Cookies.get` ...", or None."""
+
+def narrows_call_result(facts: Facts) -> bool:
+    """Whether the site is a bare `assert x is not None` of a local that the statement
+    just before assigned a call's result (`assert x` may test a count or a flag: not
+    read so)."""
     site = facts.stored.site
-    if site.kind != SiteKind.RAISE or not public_name(site.function):
-        return None
-    loops = [c for c in facts.conditions if c.kind == ConditionKind.LOOP]
-    if not loops:
-        return None  # no collection walked: no match to narrow
-    item = _loop_item(loops[-1].text)
-    read = facts.read
-    found: list[tuple[str, ConditionView]] = []
-    for condition in open_conditions:
-        param = _filter_param(condition.text)
-        if (
-            param is not None
-            and param in read.params
-            and read.defaults.get(param) == "None"
-            and param not in read.positional
-        ):
-            found.append((param, condition))
-    if not found:
-        return None
-    callee = site.function.removesuffix(".__init__")
-    names = " or ".join(code(p) for p, _ in found)
-    lines = ", ".join(str(c.line) for _, c in found)
-    first, condition = found[0]
-    return Solution(
-        text=(
-            f"Pass {names} to {code(callee)} so that only one {item} matches: left out "
-            f"(None), {'it lets' if len(found) == 1 else 'they let'} every {item} through the "
-            f"filter at line{'s' if len(found) > 1 else ''} {lines}, and this is raised on "
-            "the second match."
-        ),
-        condition=condition.text,
-        kind="input",
-        change=call_change(facts, first, None, first.upper()),
-    )
+    if site.kind != SiteKind.ASSERT or site.message is not None:
+        return False
+    asserted = [c for c in facts.conditions if c.kind == ConditionKind.ASSERT]
+    if not asserted:
+        return False
+    results = {
+        b.name
+        for b in facts.bindings
+        if b.origin == "local"
+        and b.line is not None
+        and 0 < site.line - b.line <= _JUST_BEFORE
+        and _is_call(b.value)
+    }
+    return all(_narrowed(c) in results for c in asserted)
 
 
-def _loop_item(header: str) -> str:
-    """The loop's variable in code (`cookie` of `for cookie in self.jar`), or "item"."""
+def kept_conditions(conditions: list[ConditionView], facts: Facts) -> list[ConditionView]:
+    """The conditions a way out may change: only the assert's own when it narrows a call's
+    result."""
+    if not narrows_call_result(facts):
+        return conditions
+    return [c for c in conditions if c.kind == ConditionKind.ASSERT]
+
+
+def _is_call(source: str) -> bool:
     try:
-        node = ast.parse(header.rstrip(":") + ": pass").body[0]
+        node = ast.parse(source, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
-        return "item"
-    if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
-        return code(node.target.id)
-    return "item"
+        return False
+    return isinstance(node, ast.Call)
 
 
-def _filter_param(text: str) -> str | None:
-    """`p is None or x == p` (either order of the two parts): the parameter `p`."""
+def _narrowed(condition: ConditionView) -> str | None:
+    """The name an assert's test narrows: `x is not None` (`x is None` as held)."""
     try:
-        node = ast.parse(text, mode="eval").body
+        node = ast.parse(condition.text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
-    if not (isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2):
-        return None
-    for unset, test in (node.values, reversed(node.values)):
-        if not (
-            isinstance(unset, ast.Compare)
-            and isinstance(unset.left, ast.Name)
-            and len(unset.ops) == 1
-            and isinstance(unset.ops[0], ast.Is)
-            and isinstance(unset.comparators[0], ast.Constant)
-            and unset.comparators[0].value is None
-        ):
-            continue
-        name = unset.left.id
-        if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(test)):
-            return name
+    if (
+        isinstance(node, ast.Compare)
+        and len(node.ops) == 1
+        and isinstance(node.ops[0], ast.Is | ast.IsNot)
+        and isinstance(node.comparators[0], ast.Constant)
+        and node.comparators[0].value is None
+    ):
+        return node.left.id if isinstance(node.left, ast.Name) else None
     return None

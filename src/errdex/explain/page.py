@@ -178,6 +178,9 @@ class Change(msgspec.Struct, kw_only=True, omit_defaults=True):
     # call: the arguments the call must give besides this one, as source with the user's
     # values named (`url=URL`); unknown when the callable's signature was not read
     required: tuple[str, ...] = ()
+    # call: the public paths of the names `after` calls, imported beside `target`
+    # (`httpx.WSGITransport` for `transport=WSGITransport(app=APP)`)
+    imports: tuple[str, ...] = ()
 
 
 class Solution(msgspec.Struct, kw_only=True):

@@ -5,6 +5,7 @@ only from the facts (conditions, bindings, callers, knobs, the exception class, 
 from __future__ import annotations
 
 from errdex.explain.context import Facts
+from errdex.explain.narrowing import narrows_call_result
 from errdex.explain.page import GUARD_NOT_READ, Caller, ConditionView, WhenItHappens
 from errdex.explain.plain import code
 from errdex.explain.selection import selection_context
@@ -77,6 +78,10 @@ def what_it_means(facts: Facts) -> str:
         behind = "no setting" if arguments_read(facts) else "no setting or argument a user passes"
         sentences.append(
             f"The check applies only when {context}: errdex found {behind} behind that."
+            if not narrows_call_result(facts)
+            else f"The check applies only when {context}: the `assert` checks what the call "
+            "just before it returned (the program's own promise, not the input), and the "
+            "guards around it are no way out."
         )
         picked = selection_context(facts.stored, solutions(facts))
         if picked:

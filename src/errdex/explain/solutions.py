@@ -26,6 +26,7 @@ from errdex.explain.advice_names import (
     retired_solution,
     warned_against,
 )
+from errdex.explain.advised_flags import advised_flag_fix
 from errdex.explain.audience import callback_parameter, command_line_solution, for_author
 from errdex.explain.callee_advice import callee_advice_solutions
 from errdex.explain.class_body import class_body_solution
@@ -33,6 +34,7 @@ from errdex.explain.code_advice import code_advice_fix
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.deprecation import replacement_first
 from errdex.explain.environment import package_solution, platform_solution
+from errdex.explain.expanded import expanded
 from errdex.explain.fix_forms import change_fix, setting_fix
 from errdex.explain.given_values import given_value_solution
 from errdex.explain.handler_notes import INTERPRETER_VARIABLES, handler_notes
@@ -44,17 +46,20 @@ from errdex.explain.left_out import left_out_solution
 from errdex.explain.literal_members import with_members
 from errdex.explain.name_clash import name_clash_solution
 from errdex.explain.named_settings import named_setting_solutions
-from errdex.explain.narrowing import narrowing_solution
+from errdex.explain.narrow_keywords import narrowing_solution
+from errdex.explain.narrowing import kept_conditions
 from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
 from errdex.explain.override_warning import warned_sentence
 from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code, plain_condition
+from errdex.explain.precondition_fix import precondition_change
 from errdex.explain.returned_error import returned_error_solution
 from errdex.explain.same_error import leads_to_same_error
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
+from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.sync_sibling import sync_sibling_solution
 from errdex.explain.table_lookup import table_solution
 from errdex.explain.type_checks import merged_type_checks
@@ -135,8 +140,9 @@ def no_way_out(condition: ConditionView, facts: Facts) -> bool:
 
 
 def ways_out(facts: Facts) -> list[ConditionView]:
-    """The site's own conditions that a way out may change."""
-    return [c for c in facts.held if not no_way_out(c, facts)]
+    """The site's own conditions that a way out may change (of an assert of what a call
+    just returned, its own test alone: the guards around it are no way out)."""
+    return kept_conditions([c for c in facts.held if not no_way_out(c, facts)], facts)
 
 
 def solutions(facts: Facts) -> list[Solution]:
@@ -172,6 +178,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     for ours, tier in own_object_solutions(open_conditions, facts):
         found.add(ours, tier)
     given = given_value_solution(facts) or class_body_solution(facts) or table_solution(facts)
+    given = given or stated_form_solution(facts)
     given = given or narrowing_solution(facts, open_conditions)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(given, 1)
@@ -326,9 +333,11 @@ def _with_fallback(solution: Solution, facts: Facts) -> Solution:
 
 def _with_fix(solution: Solution, facts: Facts) -> Solution:
     """The solution with the fix its change draws, when it has a change and no fix yet."""
-    if solution.fix is not None or solution.change is None:
-        return solution
     change = solution.change
+    if change is None and solution.text.startswith("First make sure"):
+        change = precondition_change(solution.text, facts)  # the method to call first
+    if solution.fix is not None or change is None:
+        return solution
     if change.form == "call" and change.method is None:
         base = subclasses_note(change.target, facts)
         if base is not None:
@@ -336,10 +345,10 @@ def _with_fix(solution: Solution, facts: Facts) -> Solution:
             text = solution.text if solution.text.endswith(".") else f"{solution.text}."
             return msgspec.structs.replace(solution, text=f"{text} {base}")
     command = next((k.command for k in facts.knobs if k.kind == KnobKind.ENV and k.command), None)
-    fix = change_fix(solution.change, command)
+    fix = change_fix(change, command)
     if fix is None:
         return solution
-    return msgspec.structs.replace(solution, fix=_with_fills(fix, facts))
+    return msgspec.structs.replace(solution, change=change, fix=_with_fills(fix, facts))
 
 
 def _with_fills(fix: ExampleFix, facts: Facts) -> ExampleFix:
@@ -552,39 +561,10 @@ def _add_advice(found: _Collector, facts: Facts) -> bool:
         if change is None and advice.suggested is not None:
             change = suggested_call(advice.suggested, facts)
         fix = code_advice_fix(advice.text, facts) if change is None else None
+        if change is None and fix is None:
+            fix = advised_flag_fix(advice.text, facts.knobs)
         found.add(Solution(text=advice.solution, kind=advice.kind, change=change, fix=fix), 1)
     return any(said)
-
-
-class _Inline(ast.NodeTransformer):
-    def __init__(self, values: dict[str, ast.expr]) -> None:
-        self.values = values
-
-    def visit_Name(self, node: ast.Name) -> ast.expr:
-        return self.values.get(node.id, node)
-
-
-def expanded(condition: ConditionView, facts: Facts) -> ConditionView:
-    """The condition with its locals replaced by what they were assigned:
-    `has_graphs` becomes `mode != NONE and not config.enforce_eager`."""
-    values: dict[str, ast.expr] = {}
-    for binding in facts.bindings:
-        if binding.origin != "local":
-            continue
-        try:
-            values[binding.name] = ast.parse(binding.value, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
-            continue
-    if not values:
-        return condition
-    try:
-        tree = ast.parse(condition.text, mode="eval").body
-        text = ast.unparse(_Inline(values).visit(tree))
-    except (SyntaxError, ValueError, RecursionError):
-        return condition
-    if text == condition.text:
-        return condition
-    return msgspec.structs.replace(condition, text=text, plain=None)
 
 
 def _reasons_variable(facts: Facts) -> str | None:

@@ -18,6 +18,7 @@ from errdex.extract.shapes import (
     NOT_HELPERS,
     OWN_OBJECT,
     call_shape,
+    is_stringy,
     names_imported_constant,
     receiver,
 )
@@ -98,11 +99,6 @@ class CallRecorder:
             out.append(("*", "", -1))  # the rest is not read: any parameter may be in it
         return tuple(out)
 
-    def _message_like(self, node: ast.expr) -> bool:
-        """Whether an argument may be a raising helper's message: text, or the name of
-        another module's constant (`fail(NOT_FOUND)`, resolved by the linker)."""
-        return self.state.stringy(node) or names_imported_constant(node, self.state.imports)
-
     def call_sites(self, keep: Callable[[CallSite], bool]) -> tuple[CallSite, ...]:
         """The recorded calls that `keep` accepts, each with its guard (worked out now)."""
         return tuple(
@@ -124,6 +120,8 @@ class CallRecorder:
         in `args`) that a local chose among messages, with each message and its path: a
         call is recorded for each (`message = self.message; if message is None: message =
         "..."; super().__call__(form, field, message)`)."""
+        if not call.args and not call.keywords:
+            return  # passes nothing (one call in eight): no message, no parameter passed on
         callee = func.attr if isinstance(func, ast.Attribute) else func.id
         if callee in NOT_HELPERS:
             return
@@ -134,8 +132,11 @@ class CallRecorder:
             _passes_on(a, scope.params) for a in call.args
         )
         arguments = (*call.args, *(keyword.value for keyword in call.keywords))
+        message, may_choose = (True, True) if forwards else _passed(arguments, self.state, scope)
+        if not message and not may_choose:
+            return  # most calls: `choose` is not even asked
         chosen = choose()
-        if not forwards and chosen is None and not any(self._message_like(a) for a in arguments):
+        if not message and chosen is None:
             return
         args = self.state.args(call, scope)
         fact = CallFact(
@@ -169,6 +170,32 @@ class CallRecorder:
                     conditions=self.state.conditions_of(steps),
                 )
             )
+
+
+def _passed(arguments: tuple[ast.expr, ...], state: WalkState, scope: Scope) -> tuple[bool, bool]:
+    """Whether an argument may be a raising helper's message: text, or the name of another
+    module's constant (`fail(NOT_FOUND)`, resolved by the linker); and else, whether one is
+    a local assigned twice or more, which `choose` may find chose among messages (the
+    least `error_sites._may_choose` asks). One pass, the kinds a call passes most told
+    apart first: `is_stringy` of an attribute is always False, and only a name or an
+    attribute whose last part is in capitals may name a constant."""
+    constants, imports, assigns = state.constants, state.imports, scope.assigns
+    may_choose = False
+    for node in arguments:
+        if isinstance(node, ast.Name):
+            name = node.id
+            if isinstance(constants.get(name), str) or (
+                name.isupper() and names_imported_constant(node, imports)
+            ):
+                return True, True
+            if not may_choose and len(assigns.get(name, ())) > 1:
+                may_choose = True
+        elif isinstance(node, ast.Attribute):
+            if node.attr.isupper() and names_imported_constant(node, imports):
+                return True, True
+        elif is_stringy(node, constants):
+            return True, True
+    return False, may_choose
 
 
 def _passes_on(arg: ast.expr, params: tuple[str, ...]) -> bool:

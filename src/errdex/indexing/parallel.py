@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from typing import TypeVar
@@ -114,25 +115,49 @@ class ExtractionPool:
     """Worker processes for extraction, started as soon as work is known to be coming.
 
     Starting them (a fork server importing the extractor, then the workers) takes a good
-    part of a second; `start` begins that in the background so it overlaps reading the
-    source, and `run` then hands out the files, biggest first.
+    part of a second, most of it waiting for the fork server's imports: `start` does that
+    in a thread of its own, so that this process goes on reading the source meanwhile, and
+    `run` then hands out the files, biggest first.
     """
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or default_workers()
         self._pool: ProcessPoolExecutor | None = None
+        self._starting: threading.Thread | None = None
+        self._failed: BaseException | None = None  # what starting the pool raised
 
     def start(self) -> None:
-        if self.workers <= 1 or self._pool is not None:
+        """Begin starting the workers, without waiting for them."""
+        if self.workers <= 1 or self._pool is not None or self._starting is not None:
             return
-        context = multiprocessing.get_context("forkserver")
-        # the store's writer of a large version (`store.aside`) forks from it too
-        context.set_forkserver_preload(
-            ["errdex.extract", "errdex.indexing.parallel", "errdex.store.aside"]
+        self._starting = threading.Thread(
+            target=self._start, name="errdex-extraction-pool", daemon=True
         )
-        self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
-        for _ in range(self.workers):  # a worker process is only made for a task
-            self._pool.submit(_ready)
+        self._starting.start()
+
+    def _start(self) -> None:
+        try:
+            context = multiprocessing.get_context("forkserver")
+            # the store's writer of a large version (`store.aside`) forks from it too
+            context.set_forkserver_preload(
+                ["errdex.extract", "errdex.indexing.parallel", "errdex.store.aside"]
+            )
+            pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+            self._pool = pool
+            for _ in range(self.workers):  # a worker process is only made for a task
+                pool.submit(_ready)
+        except BaseException as error:  # raised in the thread that uses the pool
+            self._failed = error
+
+    def _started(self) -> ProcessPoolExecutor | None:
+        """The pool, once `start` has finished making it (None when it was never begun)."""
+        if self._starting is not None:
+            self._starting.join()
+            self._starting = None
+        if self._failed is not None:
+            failed, self._failed = self._failed, None
+            raise failed
+        return self._pool
 
     def run(
         self,
@@ -154,7 +179,7 @@ class ExtractionPool:
     ) -> Iterator[tuple[str, bytes]]:
         if self._pool is None and len(items) >= MIN_PARALLEL_FILES:
             self.start()
-        pool = self._pool
+        pool = self._started()
         if pool is None:
             for batch in _batches(items):
                 yield from task(batch)
@@ -171,6 +196,9 @@ class ExtractionPool:
                 progress(len(results))
 
     def close(self) -> None:
+        if self._starting is not None:
+            self._starting.join()
+            self._starting = None
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None

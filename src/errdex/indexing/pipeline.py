@@ -63,17 +63,31 @@ def index_source(
         held = _held(store, info.project, info.version, info.revision, partial=partial)
         if held is not None:
             return _up_to_date(source, held, started)
-    cache = cache or FactsCache()
-    laps = _Laps()
     # The whole run, not only each stage's own work: between extraction batches this
     # process decodes every file's facts and keeps them, and each collection those
     # allocations trigger walks them all again (two to three seconds of a cold index of
-    # vllm). Decoding makes no cycle; a batch's few are collected after it.
+    # vllm). Decoding makes no cycle; a batch's few are collected after it. The facts and
+    # sites are let go inside the pause too: the collector, back on, would first walk every
+    # object made while it was off that is still alive (three passes, a second and more
+    # of CPU for vllm's millions, as the report is made and again at exit).
     with cyclic_gc_paused():
-        extracted = _extract_version(source, cache, workers, progress, laps)
-        skipped = list(source.skipped)
-        skipped.extend(Skipped(f.path, f.error) for f in extracted.facts if f.error is not None)
-        sites, stored = _link_and_write(source, store, extracted, laps)
+        return _index(source, store, cache or FactsCache(), workers, progress, partial, started)
+
+
+def _index(
+    source: Source,
+    store: Store,
+    cache: FactsCache,
+    workers: int | None,
+    progress: ProgressHook | None,
+    partial: bool,
+    started: float,
+) -> IndexReport:
+    laps = _Laps()
+    extracted = _extract_version(source, cache, workers, progress, laps)
+    skipped = list(source.skipped)
+    skipped.extend(Skipped(f.path, f.error) for f in extracted.facts if f.error is not None)
+    sites, stored = _link_and_write(source, store, extracted, laps)
     kinds = Counter(s.site.kind.value for s in sites)
     files = len(extracted.items)
     return IndexReport(

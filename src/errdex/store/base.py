@@ -229,6 +229,12 @@ class Store(abc.ABC):
         with `line`, only the sites whose statement spans it."""
 
     @abc.abstractmethod
+    def public_path_of(self, version_id: int, name: str) -> str | None:
+        """The public import path of a top-level class or function of a version
+        (`WSGITransport` → `httpx.WSGITransport`), read from the sites inside it; None when
+        it holds none or no public module reaches it."""
+
+    @abc.abstractmethod
     def defined_names(self, version_id: int) -> frozenset[str]:
         """The names a version defines (empty when it was indexed before they were kept)."""
 

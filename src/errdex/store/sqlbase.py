@@ -172,6 +172,26 @@ class SqlStore(Store):
             for name, tracker, home, count in rows
         ]
 
+    def public_path_of(self, version_id: int, name: str) -> str | None:
+        if not name.isidentifier():
+            return None
+        with self._guard() as conn:
+            # `LIKE` reads `_` as any character: the prefix is checked again below
+            rows = conn.execute(
+                f"SELECT {SITE_COLUMNS} WHERE s.version_id = ?"
+                " AND (s.function = ? OR s.function LIKE ?) LIMIT 20",
+                (version_id, name, f"{name}.%"),
+            ).fetchall()
+        for row in rows:
+            site = stored_site(row)
+            function = site.site.function
+            path = site.public_path()
+            if path is None or not (function == name or function.startswith(f"{name}.")):
+                continue
+            if path.endswith(function) and path[: -len(function)].endswith("."):
+                return path[: -len(function)] + name
+        return None
+
     def defined_names(self, version_id: int) -> frozenset[str]:
         with self._guard() as conn:
             row = conn.execute(
