@@ -165,6 +165,11 @@ FILES = {
                 raise CardError("port out of range")
 
 
+        def check_spec(args):
+            if any(getattr(args, name, None) is not None for name in ("spec", "draft")):
+                raise CardError("speculative decoding is not supported here")
+
+
         def observe(stats):
             kind = stats.get("kind")
             if kind is None:
@@ -288,6 +293,6 @@ def test_an_if_elif_chain_of_literals_names_every_value_it_takes(shop: Store) ->
 def test_an_objects_attribute_or_a_broken_invariant_is_not_the_value_given(shop: Store) -> None:
     # a namespace's field is a setting's (another rule's); an AssertionError is raised for
     # what the program got wrong, whatever reached it
-    for function in ("check_port", "observe"):
+    for function in ("check_port", "check_spec", "observe"):
         page = page_in_function(shop, "shop", function)
         assert not any("the value given" in s.text for s in page.solutions)

@@ -63,6 +63,8 @@ def user_data_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
             ),
             kind="input",
         )
+    if any(c.kind == ConditionKind.EXCEPT for c in facts.conditions):
+        return None  # what decides it is what the `try` did, not the tests above it
     checks = [c for c in open_conditions if c.kind not in CONTEXT_KINDS]
     if not checks or checks[-1].kind == ConditionKind.EARLY_EXIT:
         return None
@@ -73,9 +75,9 @@ def user_data_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
     except (SyntaxError, ValueError, RecursionError):
         return None
     read = names_read(tested)
-    reached = _reached(read, sources, set(params), _constants(facts))
-    if reached is None:
-        return None
+    reached = _reached(read, sources, {*params, *packed}, _constants(facts))
+    if reached is None or reached & packed:
+        return None  # none, or what `*args` handed in as well (`fields = field, *fields`)
     used = [p for p in params if p in reached]
     if len(used) != 1:
         # none; or several, where an earlier bound may hold one of them fixed (`1 <=
@@ -209,6 +211,15 @@ def _state_read(node: ast.AST, names: set[str]) -> bool:
     (`url.startswith(...)`)."""
     called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
     for n in ast.walk(node):
+        if (
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Name)
+            and n.func.id in ("getattr", "hasattr")
+            and n.args
+            and isinstance(n.args[0], ast.Name)
+            and n.args[0].id in names
+        ):
+            return True  # `getattr(args, name, None)`: an attribute all the same
         if not isinstance(n, ast.Attribute) or id(n) in called:
             continue
         root: ast.expr = n.value
