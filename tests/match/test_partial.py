@@ -253,22 +253,31 @@ def test_a_text_a_mixin_composes_needs_the_raises_of_its_subclasses() -> None:
     assert {"shop/base.py", "shop/desk.py"} <= needed_files(package, evidence)
 
 
+def with_dialects(raised: bytes) -> dict[str, bytes]:
+    """The package with five dialects, each raising CartError with `raised` (an f-string)."""
+    return {
+        **PACKAGE,
+        **{
+            f"shop/dialects/d{n}.py": (
+                b"from shop.errors import CartError\ndef compile(x):\n    raise CartError(%s)\n"
+                % raised
+            )
+            for n in range(5)
+        },
+    }
+
+
+# The cart's own message, raised as its class.
+CART_FULL = Evidence(
+    errors=(ErrorEvidence(exception="shop.errors.CartError",
+                          message="at most 99 of one item may be in a cart, asked for 7"),)
+)  # fmt: skip
+
+
 def test_a_class_raised_in_many_files_needs_only_the_raises_holding_the_message() -> None:
     # `CompileError` is raised in every dialect; the message's text is in one file.
-    dialects = {
-        f"shop/dialects/d{n}.py": (
-            b"from shop.errors import CartError\n"
-            b"def compile(x):\n"
-            b"    raise CartError(f'dialect {n} cannot compile {x}')\n"
-        )
-        for n in range(5)
-    }
-    package = {**PACKAGE, **dialects}
-    evidence = Evidence(
-        errors=(ErrorEvidence(exception="shop.errors.CartError",
-                              message="at most 99 of one item may be in a cart, asked for 7"),)
-    )  # fmt: skip
-    needed = needed_files(package, evidence)
+    package = with_dialects(b"f'dialect {x} cannot compile {x}'")
+    needed = needed_files(package, CART_FULL)
     assert "shop/cart.py" in needed
     assert not any(path.startswith("shop/dialects/") for path in needed)
 
@@ -430,3 +439,34 @@ def _lines_needed(package: dict[str, bytes], message: str, path: str) -> frozens
     need = parts[path] if parts is not None else None
     assert need is not None
     return need.lines
+
+
+def test_deferred_raises_of_the_pasted_class_wait_for_a_fuller_subset() -> None:
+    # Other files raise the class with a text of their own holding a piece of the message:
+    # they are needed only when the answer from the files holding the whole text is unsure.
+    package = with_dialects(b"f'dialect {x}: at most one item may be in a cart'")
+    deferred: list[str] = []
+    quick = needed_parts(SourceFiles.of(package), CART_FULL, deferred)
+    assert quick is not None and "shop/cart.py" in quick
+    assert not any(path.startswith("shop/dialects/") for path in quick)
+    assert deferred == ["CartError"]
+    assert {f"shop/dialects/d{n}.py" for n in range(5)} <= needed_files(package, CART_FULL)
+
+
+def test_nothing_is_deferred_when_a_class_composes_the_text() -> None:
+    package = {
+        **PACKAGE,
+        "shop/errors.py": (
+            b"from shop.base import ShopError\nclass CartError(ShopError):\n"
+            b"    def __str__(self):\n        return 'the cart is full, remove an item first'\n"
+        ),
+        "shop/full.py": b"from .errors import CartError\ndef add():\n    raise CartError()\n",
+    }
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception="shop.errors.CartError",
+                              message="the cart is full, remove an item first"),)
+    )  # fmt: skip
+    deferred: list[str] = []
+    quick = needed_parts(SourceFiles.of(package), evidence, deferred)
+    assert quick is not None and "shop/full.py" in quick
+    assert deferred == []

@@ -12,6 +12,8 @@ from store_samples import (
     TOO_LONG,
     UNSUPPORTED,
     as_indexed,
+    synthetic_files,
+    synthetic_sites,
     version_info,
 )
 
@@ -119,6 +121,22 @@ def test_equal_file_contents_are_stored_once(filled: Store) -> None:
     assert filled.stats(PROJECT, "1.0").new_blobs == 2
     assert filled.stats(PROJECT, "1.1").new_blobs == 0
     assert filled._conn.execute("SELECT count(*) FROM blobs").fetchone() == (2,)  # type: ignore[attr-defined]
+
+
+def test_files_are_kept_as_the_sites_of_each_chunk_refer_to_them(store: Store) -> None:
+    # 1,500 sites over 1,200 files: the first sites refer to files 0-499, the last ones to
+    # files 1000-1199 and again to 0-299; two files, first named far apart, hold one
+    # content, and the files no site names are not kept.
+    files = synthetic_files(1_300, size=500)
+    files["pkg/sub20/mod700.py"] = files["pkg/sub0/mod0.py"]
+    stats = store.write_version(version_info("3.0"), synthetic_sites(1_500, 1_200), files)
+
+    assert (stats.files, stats.new_blobs) == (1_200, 1_199)
+    for path in ("pkg/sub0/mod0.py", "pkg/sub20/mod700.py", "pkg/sub39/mod1199.py"):
+        assert store.file_text((PROJECT, "3.0"), path) == files[path].decode()
+    assert store.file_text((PROJECT, "3.0"), "pkg/sub0/mod1200.py") is None
+    again = store.write_version(version_info("3.1"), synthetic_sites(1_500, 1_200), files)
+    assert (again.files, again.new_blobs) == (1_200, 0)
 
 
 def test_stats_describe_the_write(filled: Store) -> None:

@@ -17,6 +17,7 @@ from errdex.explain.literal_members import member_values
 from errdex.explain.model.answer import apply_analysis
 from errdex.explain.model.prompt import PROMPT_VERSION
 from errdex.explain.named_settings import typed_fields
+from errdex.explain.no_action import caught_by_callers
 from errdex.explain.override_warning import override_warnings
 from errdex.explain.page import Analysis, ConditionView, Page, VersionEntry
 from errdex.explain.pins import pin_label, revision_date
@@ -26,6 +27,7 @@ from errdex.explain.rules import what_it_means, when_it_happens
 from errdex.explain.same_error import same_error_paths
 from errdex.explain.solutions import solutions
 from errdex.explain.table_lookup import table_keys
+from errdex.explain.twins import twin_paths
 from errdex.explain.upgrades import upgrade_solutions
 from errdex.explain.views import (
     condition_view,
@@ -92,6 +94,8 @@ def _build_page(
     facts.source_text = text
     facts.callee_messages = callee_messages(store, facts)
     facts.same_error_paths = same_error_paths(store, chosen)
+    facts.twin_paths = twin_paths(store, chosen)
+    facts.caught_by = caught_by_callers(store, chosen, facts.callers)
     facts.table_keys = table_keys(store, chosen, facts)
     facts.members = member_values(store, chosen, facts)
     facts.entry_input = entry_input_solution(store, chosen, facts)

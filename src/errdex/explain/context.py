@@ -76,6 +76,12 @@ class Facts:
     # the way out through a public call's argument that reaches an internal check
     # (`explain/entry_input.py`; needs the store)
     entry_input: Solution | None = None
+    # the paths (line, tests) of the function's other sites of the same kind and exception
+    # (`explain/twins.py`; needs the store), and the conditions whose way out leads to one
+    twin_paths: list[tuple[int, frozenset[tuple[str, bool]]]] = field(default_factory=list)
+    twinned: list[ConditionView] = field(default_factory=list)
+    # the direct callers, when each catches the error (`explain/no_action.py`; needs the store)
+    caught_by: list[Caller] = field(default_factory=list)
     # the public paths of the names a deprecation's message calls in the replacement it
     # names (`WSGITransport` → `httpx.WSGITransport`), read from the store by the page
     public_names: dict[str, str] = field(default_factory=dict)

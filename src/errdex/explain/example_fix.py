@@ -12,13 +12,16 @@ from errdex.explain.context import Facts
 from errdex.explain.expanded import expanded
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.knob_actions import knob_action
+from errdex.explain.no_action import never_runs
 from errdex.explain.page import ExampleFix
+from errdex.explain.passthru import pass_through
 from errdex.explain.solutions import (
     internal_invariant,
     refused,
     solutions,
     ways_out,
 )
+from errdex.explain.twins import twin_line
 from errdex.facts import ConditionKind
 
 
@@ -27,6 +30,8 @@ def example_fix(facts: Facts) -> ExampleFix | None:
     for solution in solutions(facts):
         if solution.fix is not None:
             return solution.fix
+    if pass_through(facts) is not None or never_runs(facts) is not None:
+        return None  # no setting fixes the user's own failure; nothing to fix in a demo
     candidates = [*ways_out(facts), *(expanded(c, facts) for c in ways_out(facts))]
     if internal_invariant(facts):
         # an assert on the program's own state: a mode that returns early, or keeps a
@@ -42,6 +47,8 @@ def example_fix(facts: Facts) -> ExampleFix | None:
     for variant in facts.variants:
         candidates.extend(variant.conditions)
     for condition in candidates:
+        if twin_line(condition, facts) is not None:
+            continue  # another value of it meets the same check
         action = knob_action(condition, facts.knobs)
         if action is None or refused(action.knob, facts):
             continue

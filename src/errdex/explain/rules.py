@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from errdex.explain.context import Facts
 from errdex.explain.narrowing import narrows_call_result
+from errdex.explain.no_action import no_action_sentence
 from errdex.explain.page import GUARD_NOT_READ, Caller, ConditionView, WhenItHappens
+from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code
 from errdex.explain.selection import selection_context
 from errdex.explain.solutions import no_way_out, solutions
+from errdex.explain.twins import twin_sentences
 from errdex.explain.user_data import arguments_read
 from errdex.explain.why import code_words
 from errdex.facts import ConditionKind, KnobKind, SiteKind
@@ -61,6 +64,10 @@ _KIND_NOTES = {
 
 def what_it_means(facts: Facts) -> str:
     stored = facts.stored
+    through = pass_through(facts)
+    if through is not None:
+        # the user's own failure: no condition of the site is a way out of it
+        return " ".join([through.what_it_means(facts), *_documented(facts)])
     first = f"{_where(stored)} {_verb(stored)}"
     held = facts.held
     if held:
@@ -72,21 +79,26 @@ def what_it_means(facts: Facts) -> str:
     else:
         first += "; nothing in its function guards it."
     sentences = [first]
-    sentences.extend(_except_sentences(facts))
-    context = _context(facts)
+    nothing_to_do = no_action_sentence(facts)
+    sentences.extend(_except_sentences(facts, check=nothing_to_do is None))
+    solutions(facts)  # fills `facts.twinned`
+    sentences.extend(twin_sentences(facts, facts.twinned))
+    if nothing_to_do is not None:
+        sentences.append(nothing_to_do)
+    context = _context(facts) if nothing_to_do is None else ""
     if context:
         behind = "no setting" if arguments_read(facts) else "no setting or argument a user passes"
         sentences.append(
             f"The check applies only when {context}: errdex found {behind} behind that."
             if not narrows_call_result(facts)
-            else f"The check applies only when {context}: the `assert` checks what the call "
-            "just before it returned (the program's own promise, not the input), and the "
-            "guards around it are no way out."
+            else f"The check applies only when {context}: the `assert` checks only that the "
+            "call just before it returned a value, and taking another branch of the guards "
+            "around it is no way out."
         )
         picked = selection_context(facts.stored, solutions(facts))
         if picked:
             sentences.append(picked)
-        elif not solutions(facts) and not facts.refused:
+        elif not solutions(facts) and not facts.refused and nothing_to_do is None:
             # said rather than a condition negated: a way out no user can take is none
             sentences.append(_no_solution(facts))
     blocked = [c for c in held if no_way_out(c, facts)]
@@ -128,13 +140,19 @@ def what_it_means(facts: Facts) -> str:
     note = _KIND_NOTES.get(stored.site.kind)
     if note:
         sentences.append(note)
-    info = stored.exception
-    if info is not None and info.docstring:
-        doc = info.docstring.strip().split("\n\n")[0]
-        doc = " ".join(doc.split())
-        bases = f", a subclass of {code(info.bases[0])}," if info.bases else ""
-        sentences.append(f"{code(info.name)}{bases} is documented as: “{doc[:400]}”")
+    sentences.extend(_documented(facts))
     return " ".join(sentences)
+
+
+def _documented(facts: Facts) -> list[str]:
+    """What the exception's class is documented as."""
+    info = facts.stored.exception
+    if info is None or not info.docstring:
+        return []
+    doc = info.docstring.strip().split("\n\n")[0]
+    doc = " ".join(doc.split())
+    bases = f", a subclass of {code(info.bases[0])}," if info.bases else ""
+    return [f"{code(info.name)}{bases} is documented as: “{doc[:400]}”"]
 
 
 def when_it_happens(facts: Facts) -> WhenItHappens:
@@ -230,8 +248,9 @@ def _placement(facts: Facts) -> str:
     return "; it sits " + ", ".join(parts) if parts else "under the conditions listed below"
 
 
-def _except_sentences(facts: Facts) -> list[str]:
-    """What failed, for a site in an except clause: the calls or imports of its `try`."""
+def _except_sentences(facts: Facts, check: bool = True) -> list[str]:
+    """What failed, for a site in an except clause: the calls or imports of its `try`
+    (and, with `check`, that their input is what to check)."""
     out: list[str] = []
     for condition in facts.conditions:
         if condition.kind != ConditionKind.EXCEPT:
@@ -249,7 +268,7 @@ def _except_sentences(facts: Facts) -> list[str]:
         out.append(
             f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}; "
             "the input of that call is what to check."
-            if not tried.imports
+            if not tried.imports and check
             else f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}."
         )
     return out
@@ -279,5 +298,9 @@ def _context(facts: Facts) -> str:
     """The site's conditions that no solution changes: when the check applies."""
     covered = {s.condition for s in solutions(facts) if s.condition}
     covered |= {s.condition for s, _ in facts.refused if s.condition}
-    rest = [c for c in facts.held if c.text not in covered and not no_way_out(c, facts)]
+    rest = [
+        c
+        for c in facts.held
+        if c.text not in covered and not no_way_out(c, facts) and c not in facts.twinned
+    ]
     return all_of(rest) if rest else ""

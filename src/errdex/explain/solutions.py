@@ -41,6 +41,7 @@ from errdex.explain.handler_notes import INTERPRETER_VARIABLES, handler_notes
 from errdex.explain.inputs import Given, input_action
 from errdex.explain.instances import instance_action
 from errdex.explain.iterated import iterated_solution
+from errdex.explain.key_checks import key_checked
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.left_out import left_out_solution
 from errdex.explain.literal_members import with_members
@@ -48,11 +49,13 @@ from errdex.explain.name_clash import name_clash_solution
 from errdex.explain.named_settings import named_setting_solutions
 from errdex.explain.narrow_keywords import narrowing_solution
 from errdex.explain.narrowing import kept_conditions
+from errdex.explain.no_action import never_runs
 from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
 from errdex.explain.override_warning import warned_sentence
 from errdex.explain.overrides import override_solution
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
+from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.precondition_fix import precondition_change
 from errdex.explain.returned_error import returned_error_solution
@@ -62,6 +65,7 @@ from errdex.explain.setters import setter_action
 from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.sync_sibling import sync_sibling_solution
 from errdex.explain.table_lookup import table_solution
+from errdex.explain.twins import without_twins
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_call import suggested_call
 from errdex.explain.user_data import user_data_solution
@@ -153,6 +157,12 @@ def solutions(facts: Facts) -> list[Solution]:
 
 
 def _solutions(facts: Facts) -> list[Solution]:
+    through = pass_through(facts)
+    if through is not None:
+        # the user's own code failed: turning the re-raise off only hides it
+        return [through.solution()]
+    if never_runs(facts) is not None:
+        return []  # a type checker's branch, a demo: no user of the package meets it
     found = _Collector()
     open_conditions = ways_out(facts)
     actions = _condition_actions(facts, open_conditions)
@@ -164,6 +174,8 @@ def _solutions(facts: Facts) -> list[Solution]:
             condition, action.part or condition.test, facts
         ):
             continue  # the other side raises the same error
+        if action is not None and key_checked(action, facts):
+            continue  # the key's value meets a check of its own in the same function
         if action is not None:
             reason = f"so that {opposite_words(condition)}"
             # an earlier exit turns the feature off: the check's own settings come first
@@ -240,6 +252,7 @@ def _solutions(facts: Facts) -> list[Solution]:
         else:
             facts.refused.append((solution, warning))
     kept = [_with_warned(_with_cap(_with_fallback(s, facts), facts), facts) for s in kept]
+    kept = without_twins(kept, facts)
     command_line = command_line_solution(facts)
     if command_line is not None:
         # most who see a usage error typed the command: their way out first, the author's

@@ -47,11 +47,18 @@ def index_wanted(
             )
         announce(f"{verb} {name}{part}")
     if subset is not None:
-        # A subset small in bytes (its files cut to what the paste needs) extracts in less
-        # time than starting worker processes takes.
-        small = sum(len(f.data) for f in subset.files()) <= SMALL_SUBSET_BYTES
-        return index_source(subset, store, partial=True, workers=1 if small else None)
+        return index_subset(store, subset)
     return index_source(source, store)
+
+
+def index_subset(store: Store, subset: Source) -> IndexReport:
+    """Index some files of a version, marked partial (replacing a partial one held)."""
+    from errdex.indexing import index_source
+
+    # A subset small in bytes (its files cut to what the paste needs) extracts in less
+    # time than starting worker processes takes.
+    small = sum(len(f.data) for f in subset.files()) <= SMALL_SUBSET_BYTES
+    return index_source(subset, store, partial=True, workers=1 if small else None)
 
 
 def complete(store: Store, reports: Iterable[IndexReport]) -> list[IndexReport]:

@@ -20,6 +20,7 @@ from errdex.match.results import LookupResult
 from errdex.store.base import Store
 
 if TYPE_CHECKING:
+    from errdex.match.partial import SubsetSource
     from errdex.sources.base import Source
 
 _SITE_PACKAGES = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)")
@@ -106,6 +107,7 @@ def answer_paste(
         # As the release's metadata spells them, as they are stored (`SQLAlchemy`, `1.0`).
         project = project or named.info.project
         version = version or named.info.version
+    quick: list[SubsetSource] = []  # subsets that left some raises for later
     if auto_index:
         indexed = _index_needed(
             store,
@@ -115,6 +117,7 @@ def answer_paste(
             release=named,
             first=first,
             announce=announce,
+            quick=quick,
         )
     if not store.projects():
         raise NotFoundError("the database is empty: index something first: errdex index SOURCE")
@@ -124,7 +127,66 @@ def answer_paste(
     # releases installed here are evidence of which release the paste came from.
     here = InstalledHere() if auto_index else None
     result = rank(store, evidence, project=project, version=version, limit=limit, installed=here)
+    if quick and not settles(result, evidence):
+        indexed = _index_fuller(store, quick, indexed)
+        result = rank(
+            store, evidence, project=project, version=version, limit=limit, installed=here
+        )
     return Answer(result=result, indexed=indexed)
+
+
+def settles(result: LookupResult, evidence: Evidence) -> bool:
+    """Whether the answer from a quick subset (`first_subset`'s `quick`) is the one the
+    fuller subset gives: its best match is a template of the pasted class that reads the
+    whole message, the longest literal run of it written there and the others written or
+    read as values (sure or not: several sites may raise that text alike). The raises
+    the quick subset left out are of that class, and either hold none of the text,
+    matching by their class alone (ranked below a site of their class that the text pins),
+    or hold less of it than the files kept, which hold the most."""
+    from errdex.match.partial import literal_runs
+
+    if len(evidence.errors) != 1 or not result.matches:
+        return False
+    best, error = result.matches[0], evidence.errors[0]
+    message = best.site.site.message if best.site is not None else None
+    if (
+        message is None
+        or not best.whole
+        or best.guess
+        or best.piece
+        or best.partial
+        or (best.exception or "").rsplit(".", 1)[-1] != (error.exception or "").rsplit(".", 1)[-1]
+    ):
+        return False
+    written = " ".join("".join(p for p in message.parts if isinstance(p, str)).split())
+    runs, values = literal_runs(error.message), list(best.values.values())
+    # Its longest run written there; the others too, or read as values (a class's path).
+    return (
+        bool(runs)
+        and runs[0] in written
+        and all(run in written or any(run in value for value in values) for run in runs[1:])
+    )
+
+
+def _index_fuller(
+    store: Store, quick: list[SubsetSource], indexed: list[IndexReport]
+) -> list[IndexReport]:
+    """Index the fuller subsets of the quick ones (the whole, where a fuller one is not worth
+    it), in place of what the quick ones indexed."""
+    from errdex.indexing import index_source
+    from errdex.indexing.on_demand import index_subset
+
+    done = list(indexed)
+    for subset in quick:
+        fuller = subset.fuller() if subset.fuller is not None else None
+        report = (
+            index_subset(store, fuller) if fuller is not None else index_source(subset.whole, store)
+        )
+        done = [
+            report if (r.project, r.version) == (report.project, report.version) else r
+            for r in done
+        ]
+    return done
 
 
 def _index_needed(
@@ -136,15 +198,20 @@ def _index_needed(
     release: Source | None,
     first: bool,
     announce: Callable[[str], None] | None,
+    quick: list[SubsetSource],
 ) -> list[IndexReport]:
-    """Index what answering needs and the store lacks (see `answer_paste`)."""
+    """Index what answering needs and the store lacks (see `answer_paste`); the subsets
+    indexed that left some raises for later are added to `quick`."""
     # Imported here: a lookup into an indexed package needs none of the indexing machinery.
     from errdex.indexing.installed import index_missing
     from errdex.indexing.on_demand import index_wanted
     from errdex.match.partial import first_subset
 
     def narrow(source: Source) -> Source | None:
-        return first_subset(source, evidence)
+        subset = first_subset(source, evidence, quick=True)
+        if subset is not None and subset.fuller is not None:
+            quick.append(subset)
+        return subset
 
     chosen = narrow if first else None
     if release is not None:

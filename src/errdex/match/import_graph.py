@@ -13,6 +13,8 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from itertools import accumulate, repeat
+from operator import add
 from typing import NamedTuple
 
 from errdex.extract.module import module_name
@@ -23,10 +25,12 @@ _IMPORT = re.compile(
     r"|import[ \t]+(?P<modules>[\w., \t]+))",
     re.MULTILINE,
 )
-_DEFINITION = re.compile(
-    r"^(?:(?:async[ \t]+)?def|class)[ \t]+(\w+)|^(\w+)[ \t]*[:=]", re.MULTILINE
-)
-_TOP_LEVEL = re.compile(r"^(?=[^\s#)\]}])", re.MULTILINE)  # the next top-level statement
+# Patterns of a line's start are written after its newline (and a text searched with a
+# newline before it): the engine then skips from newline to newline, where a pattern
+# anchored at `^` is tried at every character (3 to 5 times slower on a large module).
+_DEFINITION = re.compile(r"\n(?:(?:(?:async[ \t]+)?def|class)[ \t]+(\w+)|(\w+)[ \t]*[:=])")
+_TOP_LEVEL = re.compile(r"\n(?=[^\s#)\]}])")  # before a statement at column 0
+_CODE_START = re.compile(r"[^\s#)\]}]")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _LINE = re.compile(r"^([ \t]*)(?=[^\s#)\]}])", re.MULTILINE)  # a line's indentation
 _NAME_PATH = re.compile(r"[A-Za-z_][\w.]*")
@@ -81,7 +85,7 @@ def imports_of(path: str, data: bytes, modules: Mapping[str, str]) -> Iterator[I
     submodule`), with the names taken from each and bound by each statement."""
     package = _package_of(path)
     text = data.decode("utf-8", "replace")
-    for match in _IMPORT.finditer(text):
+    for match in _import_statements(text):
         if match["modules"]:
             for written in match["modules"].split(","):
                 name, alias = _aliased(written.strip())
@@ -116,6 +120,22 @@ def imports_of(path: str, data: bytes, modules: Mapping[str, str]) -> Iterator[I
             if submodule in modules:
                 used = _attributes(text, alias)
                 yield Import(modules[submodule], used, frozenset({alias}))
+
+
+def _import_statements(text: str) -> Iterator[re.Match[str]]:
+    """`_IMPORT.finditer(text)`, tried only at the lines holding `import` (where each such
+    statement starts): a pattern tried at every line of a 300 kB module took most of the
+    time of following a traceback's imports."""
+    end = 0
+    at = text.find("import")
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        found = _IMPORT.match(text, start) if start >= end else None
+        if found is not None:
+            yield found
+            end = found.end()
+        at = text.find("import", max(at + 1, end))
+    return
 
 
 @functools.lru_cache(maxsize=256)
@@ -218,26 +238,45 @@ def outline(data: bytes) -> _Outline:
     line, counted = 1, 0
     # A docstring's line at column 0 (`Returns:`, text) is no statement of the module.
     strings = string_bounds(text)
-    for found in _DEFINITION.finditer(text):
-        if inside_bounds(strings, found.start()):
+    for start, found_end, found in line_matches(_DEFINITION, text):
+        if inside_bounds(strings, start):
             continue
-        end = _TOP_LEVEL.search(text, found.end())
-        while end is not None and inside_bounds(strings, end.start()):
-            end = _TOP_LEVEL.search(text, end.start() + 1)
-        stop = end.start() if end else len(text)
-        spans.setdefault(found[1] or found[2], (found.end(), stop))
-        line += text.count("\n", counted, found.start())
-        last = line + text.count("\n", found.start(), max(found.start(), stop - 1))
+        stop = next(
+            (at for at in top_level_starts(text, found_end) if not inside_bounds(strings, at)),
+            len(text),
+        )
+        spans.setdefault(found[1] or found[2], (found_end, stop))
+        line += text.count("\n", counted, start)
+        last = line + text.count("\n", start, max(start, stop - 1))
         lines.append((line, last, found[1] or found[2]))
-        if text.startswith("class", found.start()):
+        if text.startswith("class", start):
             classes.add(found[1])
-        counted = found.start()
+        counted = start
     bases: dict[str, frozenset[str]] = {}
     for header in _CLASS_HEADER.finditer(text):
         named = {part.split(".")[0] for part in _NAME_PATH.findall(header[2])}
         bases.setdefault(header[1], frozenset(named - {"metaclass", "object"}))
-    starts = (0, *(found.end() for found in re.finditer("\n", text)))
+    # Where each line begins, added up from the lengths of the lines before it.
+    starts = tuple(accumulate(map(add, map(len, text.split("\n")[:-1]), repeat(1)), initial=0))
     return _Outline(text, spans, bases, tuple(lines), starts, frozenset(classes))
+
+
+def line_matches(pattern: re.Pattern[str], text: str) -> Iterator[tuple[int, int, re.Match[str]]]:
+    """Each match of `pattern` (written after a newline) at the start of a line of `text`:
+    (where it starts, where it ends, the match)."""
+    for found in pattern.finditer("\n" + text):
+        yield found.start(), found.end() - 1, found
+
+
+def top_level_starts(text: str, pos: int = 0) -> Iterator[int]:
+    """Where the lines from `pos` on that hold a statement at column 0 begin (what
+    `^(?=[^\\s#)\\]}])` finds under re.MULTILINE)."""
+    if pos == 0:
+        if _CODE_START.match(text):
+            yield 0
+        pos = 1
+    for found in _TOP_LEVEL.finditer(text, pos - 1):
+        yield found.start() + 1
 
 
 def definitions_at(data: bytes, lines: Iterable[int]) -> frozenset[str] | None:
@@ -247,42 +286,52 @@ def definitions_at(data: bytes, lines: Iterable[int]) -> frozenset[str] | None:
     one is in no definition (code at module level may use anything the module imports)."""
     shape = outline(data)
     held: set[str] = set()
+    # A class's methods found once however many of the lines it holds (a compiler class of
+    # 6,000 lines holds dozens of raises of one class).
+    methods: dict[tuple[int, int], list[tuple[int, int]]] = {}
     for line in lines:
-        names = [name for first, last, name in shape.lines if first <= line <= last]
-        if not names:
+        holding = [
+            (first, last, name) for first, last, name in shape.lines if first <= line <= last
+        ]
+        if not holding:
             return None
-        for first, last, name in shape.lines:
-            if first <= line <= last:
-                method = _method_at(shape, first, last, line) if name in shape.classes else None
-                if method is None:
-                    held.add(name)
-                else:
-                    held.update(code_names(shape.text, *method))
+        for first, last, name in holding:
+            if name not in shape.classes:
+                held.add(name)
+                continue
+            if (first, last) not in methods:
+                methods[first, last] = _methods(shape, first, last)
+            starts = shape.line_starts
+            at = starts[line - 1] if line <= len(starts) else starts[min(last, len(starts) - 1)]
+            method = next(((s, e) for s, e in methods[first, last] if s <= at < e), None)
+            if method is None:
+                held.add(name)
+            else:
+                held.update(code_names(shape.text, *method))
     return frozenset(held)
 
 
 _METHOD = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+\w+", re.MULTILINE)
 
 
-def _method_at(shape: _Outline, first: int, last: int, line: int) -> tuple[int, int] | None:
-    """Where in `shape.text` the method of the class on lines `first`..`last` that holds
-    `line` is (its header through its body), or None when the line is in none."""
+def _methods(shape: _Outline, first: int, last: int) -> list[tuple[int, int]]:
+    """Where in `shape.text` the methods of the class on lines `first`..`last` are (each its
+    header through its body), in order."""
     starts = shape.line_starts
     start, end = starts[first - 1], starts[min(last, len(starts) - 1)]
     methods = list(_METHOD.finditer(shape.text, start, end))
     if not methods:
-        return None
+        return []
     indent = min(len(m[1]) for m in methods)  # the class body's own methods, not nested ones
     own = [m for m in methods if len(m[1]) == indent]
-    at = starts[line - 1] if line <= len(starts) else end
     strings = string_bounds(shape.text[start:end])
+    spans = []
     for method, after in zip(own, [*own[1:], None], strict=False):
         stop = _dedent(shape.text, method.end(), end, indent, strings, start)
         if after is not None:
             stop = min(stop, after.start())
-        if method.start() <= at < stop:
-            return method.start(), stop
-    return None
+        spans.append((method.start(), stop))
+    return spans
 
 
 def _dedent(text: str, start: int, end: int, indent: int, strings: list[int], origin: int) -> int:

@@ -63,7 +63,10 @@ _VALUE = re.compile(r"""['"`<>(){}\[\]=]|\b\d[\w.:/-]*|\S*[/\\]\S*""")
 # Where source code often breaks a long literal in two (`"... architecture. " "This ..."`):
 # a piece of a run between such breaks is more likely to be in the source as it is.
 _PIECE_BREAK = re.compile(r"(?<=[.,;:!?])\s+")
-_TOP_LEVEL = re.compile(rb"^(?=[^\s#)\]}@])", re.MULTILINE)  # a statement at column 0
+_RAISE_OR_WARN = re.compile(rb"raise[ \t]|warn\w*\(")  # where `_raise_lines` may find one
+_PAREN = re.compile(rb"[()]")
+_MOST_RAISES = 32  # raises of a class read per file
+_NO_STATEMENT = frozenset(b" \t\n\r\f\v#)]}@")  # what no statement at column 0 begins with
 _CLASS = re.compile(rb"class[ \t]+(\w+)[^:\n]*")
 _ERRORISH = re.compile(rb"Error|Exception|Warning|Exit|Abort|Fail")
 _RICH_PANEL = re.compile(
@@ -315,10 +318,45 @@ def _raise_lines(data: bytes, name: str) -> list[int]:
     either = rb"(?:[\w.]+\.)?\b(?:" + b"|".join(re.escape(alias) for alias in aliases) + rb")\b"
     # `warnings.warn(msg, Category)`: the arguments before it may hold one level of calls
     # (bounded: a file is hostile input).
-    raises = re.finditer(
-        rb"raise[ \t]+" + either + rb"|\bwarn\w*\((?:[^()]|\([^()]{0,200}\)){0,400}?" + either, data
+    pattern = re.compile(
+        rb"raise[ \t]+" + either + rb"|\bwarn\w*\((?:[^()]|\([^()]{0,200}\)){0,400}?" + either
     )
-    return [data.count(b"\n", 0, found.start()) + 1 for found in islice(raises, 32)]
+    # As `pattern.finditer` finds them, tried only where a raise or a warn call starts, and
+    # a call only when its arguments hold the name: tried at every character, the lazy
+    # reading of a warn call's arguments took most of the time of a search for raises.
+    lines: list[int] = []
+    end = 0
+    for start in _RAISE_OR_WARN.finditer(data):
+        at = start.start()
+        if at < end or (
+            data[at] == ord("w")
+            and not any(a in data[start.end() : _arguments_end(data, start.end())] for a in aliases)
+        ):
+            continue
+        found = pattern.match(data, at)
+        if found is not None:
+            lines.append(data.count(b"\n", 0, at) + 1)
+            end = found.end()
+            if len(lines) == _MOST_RAISES:
+                break
+    return lines
+
+
+def _arguments_end(data: bytes, start: int) -> int:
+    """Where the arguments of a call whose `(` ends before `start` must end for a warn
+    call's pattern to read them: at its closing bracket, or at a bracket two levels in."""
+    limit = min(len(data), start + 400 * 202)
+    depth = 0
+    for bracket in _PAREN.finditer(data, start, limit):
+        if data[bracket.start()] == ord("("):
+            depth += 1
+            if depth > 1:
+                return bracket.start()
+        elif depth == 0:
+            return bracket.start()
+        else:
+            depth -= 1
+    return limit
 
 
 def _classes_holding(data: bytes, pieces: list[str]) -> set[str]:
@@ -332,13 +370,25 @@ def _classes_at(data: bytes, offsets: Iterable[int]) -> set[str]:
     """The exception classes (or mixins) whose top-level bodies hold these offsets."""
     found = set()
     for at in offsets:
-        starts = list(_TOP_LEVEL.finditer(data, 0, at))
-        owner = _CLASS.match(data, starts[-1].start()) if starts else None
+        start = _statement_before(data, at)
+        owner = _CLASS.match(data, start) if start is not None else None
         # An exception class (or its mixin) composing its text, not a class whose method
         # raises with it.
         if owner is not None and _ERRORISH.search(owner.group(0)):
             found.add(owner.group(1).decode())
     return found
+
+
+def _statement_before(data: bytes, at: int) -> int | None:
+    """Where the last top-level statement starting before `at` starts (a line beginning at
+    column 0 with code), read back line by line from `at`: a pattern run from the file's
+    start to each offset took most of a bare message's search in a large file."""
+    line = data.rfind(b"\n", 0, max(at - 1, 0)) + 1 if at else -1
+    while line >= 0:
+        if line < at and data[line] not in _NO_STATEMENT:
+            return line
+        line = data.rfind(b"\n", 0, line - 1) + 1 if line else -1
+    return None
 
 
 def _subclasses(files: SourceFiles, names: set[str], depth: int = 2) -> list[str]:
@@ -407,7 +457,9 @@ def needed_files(files: SourceFiles | Mapping[str, bytes], evidence: Evidence) -
 
 
 def needed_parts(
-    files: SourceFiles | Mapping[str, bytes], evidence: Evidence
+    files: SourceFiles | Mapping[str, bytes],
+    evidence: Evidence,
+    deferred: list[str] | None = None,
 ) -> dict[str, Need | None] | None:
     """The files a paste needs answered: its frames' files; when no frame holds the
     message, those holding its message's pieces and those raising its exception class or
@@ -419,7 +471,12 @@ def needed_parts(
     whole (a frame without its line, a line at module level, a module imported whole).
 
     None when the paste gives nothing to look for (no frame into the package, no piece of
-    text long enough, no class of its own): the whole may still match its short words."""
+    text long enough, no class of its own): the whole may still match its short words.
+
+    With `deferred` (a list), the raises of the pasted class are left out where files hold
+    the message's text and no class composes it, and the class is added to the list: a
+    raise of it holding none of the text only matches by its class, which the site whose
+    template reads the whole message outranks (`settles` tells, once ranked)."""
     files = files if isinstance(files, SourceFiles) else SourceFiles.of(files)
     modules = module_files(files)
     chosen: dict[str, set[int] | None] = {}
@@ -460,6 +517,9 @@ def needed_parts(
         subclasses = _subclasses(files, composing)
         raised = [*named, *sorted(composing), *subclasses]
         shown_by = [*composing, *subclasses]
+        if deferred is not None and holding and named and not shown_by:
+            deferred.extend(named)
+            continue
         longest = needles[:_SCANNED_PIECES]  # a short phrase (`is associated with`) is anywhere
         for path, raise_lines in _raising(files, raised, holding, longest, shown_by).items():
             _add_lines(chosen, path, raise_lines)
@@ -526,23 +586,34 @@ class SubsetSource:
         self.as_written = dict(as_written or {})
         self.skipped: list[Skipped] = []
         self.info: VersionInfo = msgspec.structs.replace(source.info)
+        self.whole = source
+        # The subset holding what this one left for later (`first_subset`'s `quick`).
+        self.fuller: Callable[[], SubsetSource | None] | None = None
 
     def files(self) -> Iterator[SourceFile]:
         yield from self.files_kept
 
 
-def first_subset(source: Source, evidence: Evidence) -> SubsetSource | None:
+def first_subset(
+    source: Source, evidence: Evidence, quick: bool = False, files: SourceFiles | None = None
+) -> SubsetSource | None:
     """The subset of `source` that answers `evidence`, or None when the whole is as cheap
     (a small package, nothing to look for, or too much found).
+
+    With `quick`, the raises of the pasted class are deferred where files hold the message
+    (see `needed_parts`): the subset's `fuller` then makes the subset that holds them, for
+    when the answer from the quick one is not settled.
 
     Nothing found is an empty subset: no frame names a file of the package and no file holds
     a piece of the message or raises its class, so the whole would match it by its place or
     class nowhere, and by its text only through a template of short literals around long
-    values; rare enough that the answer (none) does not wait for the whole."""
-    files = SourceFiles.of(source)
+    values; rare enough that the answer (none) does not wait for the whole. `files`: the
+    source's files as read already."""
+    files = files if files is not None else SourceFiles.of(source)
     if len(files) < MIN_PACKAGE_FILES:
         return None
-    wanted = needed_parts(files, evidence)
+    deferred: list[str] | None = [] if quick else None
+    wanted = needed_parts(files, evidence, deferred)
     if wanted is None or len(wanted) > min(MAX_SUBSET_FILES, len(files) // 2):
         return None
     kept: list[SourceFile] = []
@@ -558,4 +629,7 @@ def first_subset(source: Source, evidence: Evidence) -> SubsetSource | None:
         if needed is not data:
             stored[path] = data
         kept.append(SourceFile(path, needed))
-    return SubsetSource(source, kept, len(files), stored)
+    subset = SubsetSource(source, kept, len(files), stored)
+    if deferred:
+        subset.fuller = lambda: first_subset(source, evidence, files=files)  # read once
+    return subset

@@ -24,7 +24,9 @@ from errdex.store.rows import (
 )
 from errdex.store.tally import WriteTally
 
-CHUNK = 2_000  # sites per executemany batch
+# Sites per executemany batch, and per message to a version's writer process (`aside`):
+# what is left to write once the last site is made is one chunk.
+CHUNK = 500
 
 _UPSERT_PROJECT = """
     INSERT INTO projects (name, tracker_url, homepage) VALUES (?, ?, ?)
@@ -143,15 +145,16 @@ def _write(
     (version_id,) = conn.execute(_INSERT_VERSION, (project_id, *version_columns(info))).fetchone()
 
     writer = _SiteWriter(conn, project_id, version_id)
+    kept = _FileWriter(conn, version_id, files)
     iterator = iter(sites)
     while chunk := list(itertools.islice(iterator, CHUNK)):
         writer.write(chunk)
-    tally = writer.tally
-    stored, new_blobs = _write_files(
-        conn, version_id, {p: files[p] for p in tally.wanted if p in files}
-    )
+        # The files the chunk's sites refer to, stored now rather than after the last
+        # chunk: a version written while it is linked (`aside`) has no more than a chunk's
+        # files left to hash and compress once its last site is made.
+        kept.write(writer.tally.wanted)
     _drop_unused(conn, old_docs, old_hashes)
-    stats = tally.stats(info, stored, new_blobs, replaced=old is not None)
+    stats = writer.tally.stats(info, kept.stored, kept.new_blobs, replaced=old is not None)
     conn.execute(
         "UPDATE versions SET stats = ? WHERE id = ?",
         (msgspec.json.encode(stats).decode("utf-8"), version_id),
@@ -213,6 +216,28 @@ class _SiteWriter:
             for error_id in sorted(new.keys() - _present(self.conn, "errors", "id", new))
         ]
         self.conn.executemany(_INSERT_ERROR, rows)
+
+
+class _FileWriter:
+    """Stores a version's files as its sites come to refer to them, each path once."""
+
+    def __init__(
+        self, conn: sqlite3.Connection, version_id: int, files: Mapping[str, bytes]
+    ) -> None:
+        self.conn = conn
+        self.version_id = version_id
+        self.files = files
+        self.done: set[str] = set()
+        self.stored = 0  # files kept
+        self.new_blobs = 0  # contents among them not stored before
+
+    def write(self, wanted: set[str]) -> None:
+        new = {p: self.files[p] for p in sorted(wanted - self.done) if p in self.files}
+        self.done.update(wanted)
+        if new:
+            stored, new_blobs = _write_files(self.conn, self.version_id, new)
+            self.stored += stored
+            self.new_blobs += new_blobs
 
 
 def _write_files(

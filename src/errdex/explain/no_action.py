@@ -1,0 +1,175 @@
+"""Sites that need nothing done: code that never runs, a demo, a stop the user asked for.
+
+A page of such a site has nothing to report to the project, and no way out to offer:
+- code under `if TYPE_CHECKING:` runs for a type checker only (the constant is False at
+  run time), so the error cannot happen;
+- code under `if __name__ == "__main__":` is the module's demo, run only when the module
+  itself is the script (`python -m rich.logging`), never on import;
+- an error raised for `KeyboardInterrupt` (caught, or raised for a Ctrl-C character) is
+  the program stopping because the user pressed Ctrl-C;
+- an error of a private function that every caller catches (and raises nothing again)
+  never reaches the user as itself.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from errdex.explain.context import Facts, function_at
+from errdex.explain.page import Caller, ConditionView
+from errdex.explain.plain import code
+from errdex.facts import ConditionKind, SiteKind
+from errdex.store import Store
+from errdex.store.base import StoredSite
+
+__all__ = ["caught_by_callers", "never_runs", "no_action_sentence"]
+
+_BROAD = ("Exception", "BaseException")
+
+_TYPE_CHECKING = re.compile(r"^(?:\w+\.)?TYPE_CHECKING$")
+_MAIN = re.compile(r"""^__name__\s*==\s*['"]__main__['"]$""")
+_INTERRUPT = re.compile(r"\bKeyboardInterrupt\b")
+_END_OF_INPUT = re.compile(r"\bEOFError\b")
+
+
+def _holds(condition: ConditionView, pattern: re.Pattern[str]) -> bool:
+    return condition.holds and bool(pattern.match(condition.test.strip()))
+
+
+def never_runs(facts: Facts) -> str | None:
+    """Why the site never runs when the program is used (None when it may)."""
+    for condition in facts.held:
+        if _holds(condition, _TYPE_CHECKING):
+            return (
+                f"It sits under `if {condition.text}:` (line {condition.line}), which is true "
+                "only for a type checker reading the code: at run time the constant is False, "
+                "so this never runs and there is nothing to fix or report."
+            )
+        if _holds(condition, _MAIN):
+            return (
+                f'It is part of the module\'s demo, under `if __name__ == "__main__":` '
+                f"(line {condition.line}): it runs only when the module itself is run as a "
+                f"script (`python -m {facts.stored.module}`), never when your code imports it."
+            )
+    return None
+
+
+def no_action_sentence(facts: Facts) -> str | None:
+    """What to say instead of "worth reporting to the project" when nothing is wrong."""
+    ran = never_runs(facts)
+    if ran is not None:
+        return ran
+    if facts.caught_by:
+        return caught_sentence(facts.caught_by, facts.stored.project)
+    caught = [c for c in facts.conditions if c.kind == ConditionKind.EXCEPT]
+    raised = facts.stored.exception.name if facts.stored.exception else facts.stored.site.exception
+    if any(_INTERRUPT.search(c.text) for c in caught):
+        ended = any(_END_OF_INPUT.search(c.text) for c in caught)
+        return "It happens when the user presses Ctrl-C (the process gets SIGINT)" + (
+            ", or when the input ends (Ctrl-D, or a pipe with no more input): the program "
+            "stops because it was asked to, or was given less input than it asks for; "
+            "nothing is wrong in the code, and there is nothing to report."
+            if ended
+            else ": the program stops because it was asked to, nothing is wrong, and "
+            "there is nothing to report."
+        )
+    if raised == "KeyboardInterrupt":
+        return (
+            "It raises `KeyboardInterrupt` to stop the program as Ctrl-C does: it was asked "
+            "to stop (a Ctrl-C, or a signal its handler turns into one), nothing is wrong, "
+            "and there is nothing to report."
+        )
+    return None
+
+
+def caught_by_callers(store: Store, stored: StoredSite, callers: list[Caller]) -> list[Caller]:
+    """The direct callers of a private function, when each calls it inside a `try` whose
+    handler catches the error and does not raise it again: the error never leaves the
+    package as itself. Empty when one does not, or when a caller's body was not read."""
+    site = stored.site
+    if site.kind not in (SiteKind.RAISE, SiteKind.RERAISE, SiteKind.ASSERT):
+        return []
+    if not _private(stored.module, site.function):
+        return []
+    direct = [c for c in callers if c.depth == 1]
+    if not direct or not all(c.guard_known for c in direct):
+        return []
+    info = stored.exception
+    raised = info.name if info is not None else (site.exception or "")
+    names = {raised, raised.rpartition(".")[2], *_BROAD}
+    if site.kind == SiteKind.ASSERT:
+        names.add("AssertionError")
+    if info is not None:
+        names.update(b.rpartition(".")[2] for b in info.bases)
+    texts: dict[str, str | None] = {}
+    for caller in direct:
+        if caller.file not in texts:
+            texts[caller.file] = store.file_text(stored.version_id, caller.file)
+        function = function_at(texts[caller.file], caller.function.rpartition(".")[2], caller.line)
+        if function is None:
+            return []
+        # every call of it there (a link keeps one line a caller): each one caught
+        lines = _call_lines(function, site.function.rpartition(".")[2]) | {caller.line}
+        if not all(_caught_at(function, line, names) for line in lines):
+            return []
+    return direct
+
+
+def _call_lines(function: ast.FunctionDef, name: str) -> set[int]:
+    """The lines of the calls of `name` (or of a method of that name) in the function."""
+    return {
+        node.lineno
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call)
+        and (
+            (isinstance(node.func, ast.Name) and node.func.id == name)
+            or (isinstance(node.func, ast.Attribute) and node.func.attr == name)
+        )
+    }
+
+
+def _private(module: str, qualname: str) -> bool:
+    """Whether no user is meant to call the function: a `_name` in its module or name."""
+    parts = [*module.split("."), *(p for p in qualname.split(".") if p != "<locals>")]
+    return any(p.startswith("_") and not p.startswith("__") for p in parts)
+
+
+def _caught_at(function: ast.FunctionDef, line: int, names: set[str]) -> bool:
+    """Whether `line` sits in the body of a `try` whose first handler of one of `names`
+    raises nothing again and hands the exception to nothing (a helper given it, such as
+    SQLAlchemy's `_handle_dbapi_exception(e, ...)`, may raise it wrapped)."""
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Try) or not node.body:
+            continue
+        if not node.body[0].lineno <= line <= (node.body[-1].end_lineno or 0):
+            continue
+        # Python runs the first handler that matches: an earlier `except X: raise` wins
+        handler = next((h for h in node.handlers if _catches(h, names)), None)
+        if handler is not None:
+            return not any(
+                isinstance(n, ast.Raise) or (isinstance(n, ast.Name) and n.id == handler.name)
+                for n in ast.walk(handler)
+            )
+    return False
+
+
+def _catches(handler: ast.ExceptHandler, names: set[str]) -> bool:
+    if handler.type is None:
+        return True
+    kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    for kind in kinds:
+        written = kind.attr if isinstance(kind, ast.Attribute) else getattr(kind, "id", "")
+        if written in names:
+            return True
+    return False
+
+
+def caught_sentence(callers: list[Caller], project: str) -> str:
+    places = ", ".join(f"{code(c.function)} ({c.file}:{c.line})" for c in callers[:3])
+    more = f" and {len(callers) - 3} more" if len(callers) > 3 else ""
+    return (
+        f"Every caller in {project} catches it and raises nothing again: {places}{more}. "
+        "It never reaches your code as an exception: where a log shows it, the program "
+        "went on after it with what that handler does instead."
+    )
