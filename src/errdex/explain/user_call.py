@@ -32,10 +32,11 @@ def user_call(facts: Facts, constructor: bool = False) -> tuple[str, str | None]
 
 
 def call_change(
-    facts: Facts, argument: str, before: str | None, after: str | None
+    facts: Facts, argument: str, before: str | None, after: str | None, keyword: str | None = None
 ) -> Change | None:
     """The change of one argument of the user's call of the site's function (None when no
-    public path reaches it), with the arguments the call must give besides."""
+    public path reaches it), with the arguments the call must give besides; with `keyword`,
+    the value moves to that keyword."""
     call = user_call(facts)
     if call is None:
         return None
@@ -47,6 +48,7 @@ def call_change(
         argument=argument,
         before=before,
         after=after,
+        keyword=keyword,
         required=required_arguments(facts, argument) or (),
     )
 
@@ -100,18 +102,4 @@ def suggested_call(suggested: str, facts: Facts) -> Change | None:
         return None
     if param in read.positional:
         return None
-    call = user_call(facts)
-    if call is None:
-        return None
-    target, method = call
-    mine = param.upper()
-    return Change(
-        form="call",
-        target=target,
-        method=method,
-        argument=param,
-        before=mine,
-        after=mine,
-        keyword=given.arg,
-        required=required_arguments(facts, param) or (),
-    )
+    return call_change(facts, param, param.upper(), param.upper(), keyword=given.arg)

@@ -75,15 +75,16 @@ def user_data_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
     except (SyntaxError, ValueError, RecursionError):
         return None
     read = names_read(tested)
-    reached = _reached(read, sources, {*params, *packed}, _constants(facts))
-    if reached is None or reached & packed:
+    walked = _reached(read, sources, {*params, *packed}, _constants(facts))
+    if walked is None or walked[0] & packed:
         return None  # none, or what `*args` handed in as well (`fields = field, *fields`)
+    reached, seen = walked
     used = [p for p in params if p in reached]
     if len(used) != 1:
         # none; or several, where an earlier bound may hold one of them fixed (`1 <=
         # skinny` before `skinny and dim % 64`): which to change is not known
         return None
-    values = [tested, *(v for n in reached_locals(read, sources) for v in sources[n])]
+    values = [tested, *(v for n in seen if n in sources for v in sources[n])]
     if any(_state_read(v, {*params, *sources}) for v in values):
         # `args.grpc_port`, `vllm_config.model_config`, `x.shape`: an attribute of an
         # object handed in (a namespace, a config, a tensor) is its state, not a value the
@@ -191,20 +192,6 @@ def _sources(function: ast.FunctionDef) -> dict[str, list[ast.AST]]:
     return out
 
 
-def reached_locals(read: set[str], sources: dict[str, list[ast.AST]]) -> set[str]:
-    """The locals the names lead to through the assignments, the names among them."""
-    seen: set[str] = set()
-    todo = list(read)
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        for value in sources.get(name, []):
-            todo.extend(names_read(value) - seen)
-    return {n for n in seen if n in sources}
-
-
 def _state_read(node: ast.AST, names: set[str]) -> bool:
     """Whether an expression reads an attribute of one of the names (a parameter or a local,
     however deep: `args.port`, `layers[0].conv.ndim`) other than to call a method of it
@@ -232,9 +219,10 @@ def _state_read(node: ast.AST, names: set[str]) -> bool:
 
 def _reached(
     read: set[str], sources: dict[str, list[ast.AST]], params: set[str], constants: frozenset[str]
-) -> set[str] | None:
-    """The parameters the names reach through the locals' assignments; None when one of
-    them reaches state (`self`, a module's mutable names) or a name of unknown origin."""
+) -> tuple[set[str], set[str]] | None:
+    """The parameters the names reach through the locals' assignments, and every name met
+    on the way; None when one of them reaches state (`self`, a module's mutable names) or
+    a name of unknown origin."""
     reached: set[str] = set()
     seen: set[str] = set()
     todo = list(read)
@@ -254,7 +242,7 @@ def _reached(
             todo.extend(_read_by(sources[name]) - seen)
         elif not _fixed(name, constants):
             return None  # a module's function or object: it may read the machine's state
-    return reached
+    return reached, seen
 
 
 def _read_by(values: list[ast.AST]) -> set[str]:
