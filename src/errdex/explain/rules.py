@@ -90,9 +90,9 @@ def what_it_means(facts: Facts) -> str:
             f"The check applies only when {context}: errdex found no setting or argument "
             "a user passes behind that."
             if not narrows_call_result(facts)
-            else f"The check applies only when {context}: the `assert` checks what the call "
-            "just before it returned (the program's own promise, not the input), and the "
-            "guards around it are no way out."
+            else f"The check applies only when {context}: the `assert` checks only that the "
+            "call just before it returned a value, and taking another branch of the guards "
+            "around it is no way out."
         )
         picked = selection_context(facts.stored, solutions(facts))
         if picked:
