@@ -38,7 +38,7 @@ THREADS = """
 
     def check_host():
         if "HOST_IP" in os.environ and "POOL_HOST_IP" not in os.environ:
-            logger.warning("HOST_IP is ignored; use POOL_HOST_IP")
+            logger.warning("HOST_IP is deprecated and ignored. Please use POOL_HOST_IP instead.")
 
 
     def check_any():
@@ -83,7 +83,10 @@ def test_an_early_exit_on_a_set_variable_is_taken_by_setting_it(pool: Store) -> 
 
 
 def test_a_set_variable_the_check_needs_is_unset(pool: Store) -> None:
-    page = page_with_message(pool, "pool", "HOST_IP is ignored")
-    (first, *_) = page.solutions
-    assert first.text.startswith("Unset `HOST_IP`")
-    assert first.fix is not None and first.fix.after == "unset HOST_IP"
+    page = page_with_message(pool, "pool", "HOST_IP is deprecated")
+    texts = [s.text for s in page.solutions]
+    # the message's advice names `POOL_HOST_IP`, not the `HOST_IP` the solution unsets
+    assert texts[0].startswith("Do what the message says: “Please use POOL_HOST_IP instead")
+    unset = page.solutions[1]
+    assert unset.text.startswith("Unset `HOST_IP`")
+    assert unset.fix is not None and unset.fix.after == "unset HOST_IP"
