@@ -32,7 +32,9 @@ class _Unbound(ast.NodeTransformer):
 
 def without_walrus(node: ast.expr) -> ast.expr:
     """The expression with each `(name := value)` replaced by its value, which is what
-    the test reads; the node itself when it holds none (the common case: no copy)."""
+    the test reads; the node itself when it holds none (the common case: no copy). Only
+    for environment knobs: a flag's JSON field reached so would be given `false` for a
+    truthy test whatever its declared type (`reasoning_parser: str`)."""
     if not any(isinstance(n, ast.NamedExpr) for n in ast.walk(node)):
         return node
     result: ast.expr = _Unbound().visit(_copy(node))

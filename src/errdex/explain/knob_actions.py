@@ -115,7 +115,7 @@ def _knob_action(
             # value picks other code, with checks of its own (`... must be present for mtp`)
             return None
         return _json_field_action(node, knob) or _own_key_change(node, knob)
-    node = without_walrus(node)
+    node = without_walrus(node) if knob.kind == KnobKind.ENV else node  # flags: see env_reads
     if (read := env_read_action(node, knob)) is not None:
         return KnobAction(*read)
     shape = _shape(node, knob.behind)
