@@ -248,8 +248,23 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     # What `__init__` passes to its base's `__init__` (`super().__init__(line, col, message=m)`),
     # over its own parameters: a codebase base may build the message from them.
     super_args: tuple[Arg, ...] = ()
+    # False when its own `__init__` never calls a base's `__init__`: the arguments of the
+    # raise stay what `BaseException.__new__` keeps as `args`, and `str(exc)` prints those.
+    init_calls_base: bool = True
     # Tables of messages by key in its body (`default_error_messages = {"invalid": "..."}`).
     tables: dict[str, dict[str, str]] = {}
+    # For a configuration class (`SpeculativeConfig`): its annotated fields a constructor
+    # keyword sets (not `ClassVar`, not `field(init=False)`), the keys of the JSON object a
+    # flag of it takes
+    keys: tuple[str, ...] = ()
+
+
+class Append(msgspec.Struct, frozen=True, gc=False):
+    """A text a method adds to the local it returns (`message += ...`), always or when one
+    attribute of the object is truthy (`if self.token_history: message += ...`)."""
+
+    text: MessageTemplate
+    when: str = ""  # the attribute tested (`self.token_history`); "" when always added
 
 
 class TextMethod(msgspec.Struct, frozen=True, gc=False):
@@ -258,6 +273,8 @@ class TextMethod(msgspec.Struct, frozen=True, gc=False):
 
     returns: tuple[MessageTemplate, ...] = ()
     locals: dict[str, str] = {}  # a local name → the source of the value first assigned
+    # A returned local → what the method adds to it after its first value, in order.
+    appends: dict[str, tuple[Append, ...]] = {}
 
 
 class ClassText(msgspec.Struct, frozen=True, gc=False):
@@ -437,6 +454,9 @@ class TryRead(msgspec.Struct, frozen=True, gc=False):
     imports: tuple[str, ...] = ()
     calls: tuple[str, ...] = ()
     line: int = 0
+    # The names it calls (`parse` of `parser.parse()`, `Parser` of `Parser(...)` and of
+    # `Parser.load()`): what the `except` can have caught comes from what these reach.
+    callees: tuple[str, ...] = ()
 
 
 class Setter(msgspec.Struct, frozen=True, gc=False):

@@ -44,6 +44,15 @@ class CallerLink(msgspec.Struct, frozen=True, gc=False):
 
 # The `via` of a knob the site's message names (`link.named`): it decides no condition.
 NAMED_IN_MESSAGE = "named in the message"
+# In the `via` of a knob that is a configuration class's own field, a key of the JSON its
+# flag takes (`self.method` in `SpeculativeConfig`, `link.flags.FlagIndex.own_json_key`)
+OWN_KEY = "is a key of the JSON object of"
+
+
+def own_key(json_key: str | None, via: str | None) -> bool:
+    """Whether a knob (its `json_key` and `via`) is a configuration class's own field,
+    as it is or passed on: a key whose default the class may fill in itself."""
+    return json_key is not None and OWN_KEY in (via or "")
 
 
 class KnobLink(msgspec.Struct, frozen=True, gc=False):

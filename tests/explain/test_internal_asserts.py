@@ -68,6 +68,14 @@ RUN = {
             return "run.gpu.Platform"
 
 
+        def rope(config, skip):
+            if envs.RUN_PACK == "cpu":
+                params = getattr(config, "rope_parameters", None)
+                assert params is not None
+                return params
+            return None
+
+
         def checked(per_node):
             if envs.RUN_PACK == "cpu":
                 count = len(per_node)
@@ -111,7 +119,7 @@ def test_an_assert_of_what_a_call_just_returned_takes_no_guard_around_it(run: St
     page = page_in_function(run, "run", "resolve")
     assert page.solutions == []
     assert page.example_fix is None
-    assert "what the call just before it returned" in page.what_it_means
+    assert "the call just before it returned a value" in page.what_it_means
 
 
 def test_an_assert_of_a_truth_value_keeps_its_guards(run: Store) -> None:
@@ -119,3 +127,9 @@ def test_an_assert_of_a_truth_value_keeps_its_guards(run: Store) -> None:
     # value came back (`is not None`): the branch the assert is in stays a way out
     page = page_in_function(run, "run", "checked")
     assert any("RUN_PACK" in s.text for s in page.solutions)
+
+
+def test_an_assert_of_a_lookup_with_a_default_is_no_promise_of_the_program(run: Store) -> None:
+    # `getattr(config, "rope_parameters", None)` reads the user's config: a way out stays
+    page = page_in_function(run, "run", "rope")
+    assert "the call just before it returned a value" not in page.what_it_means

@@ -75,7 +75,12 @@ def test_what_the_try_of_an_except_did_and_where_the_site_sits() -> None:
         '"install pyyaml"',
     )
     assert read.tries == {
-        6: TryRead(imports=("yaml",), calls=("yaml.safe_load(open('x'))", "open('x')"), line=4)
+        6: TryRead(
+            imports=("yaml",),
+            calls=("yaml.safe_load(open('x'))", "open('x')"),
+            line=4,
+            callees=("safe_load", "open"),
+        )
     }
     assert read.placement == "in the clause `except ImportError` (line 6)"
 

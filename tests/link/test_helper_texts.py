@@ -154,6 +154,51 @@ def test_a_caught_exceptions_text_raised_again_shows_the_texts_of_its_raises() -
     assert {form.text.text for form in builtin.shown} == {"422: {exc}"}
 
 
+def test_a_caught_exception_shows_the_texts_of_the_raises_its_try_reaches() -> None:
+    # starlette's `_get_form`: one `try` makes a `MultiPartParser`, another a `FormParser`,
+    # each `except MultiPartException` raising its text again. A text only `FormParser`'s
+    # callbacks raise is not what the multipart branch shows.
+    sites = link(
+        {
+            "web/forms.py": """
+                class MultiPartException(Exception):
+                    pass
+
+                class FormParser:
+                    def on_field(self, size, limit):
+                        if size > limit:
+                            raise MultiPartException(f"Field exceeded maximum size of {limit}KB.")
+
+                class MultiPartParser:
+                    def on_part(self, size, limit):
+                        if size > limit:
+                            raise MultiPartException(f"Part exceeded maximum size of {limit}KB.")
+                """,
+            "web/requests.py": """
+                from .forms import FormParser, MultiPartException, MultiPartParser
+
+                def form(kind, body):
+                    if kind == "multipart":
+                        try:
+                            return MultiPartParser(body).parse()
+                        except MultiPartException as exc:
+                            raise ValueError(f"Bad form: {exc}")
+                    try:
+                        return FormParser(body).parse()
+                    except MultiPartException as exc:
+                        raise ValueError(f"Bad form: {exc}")
+                """,
+        }
+    )
+
+    def texts(line: int) -> set[str]:
+        [site] = [s for s in sites if s.file == "web/requests.py" and s.site.line == line]
+        return {form.text.text for form in site.shown}
+
+    assert texts(9) == {"Bad form: Part exceeded maximum size of {limit}KB."}
+    assert texts(13) == {"Bad form: Field exceeded maximum size of {limit}KB."}
+
+
 def test_a_message_a_called_function_returns() -> None:
     # pyjwt's `key_length_msg = alg_obj.check_key_length(key)`, then raised or warned: the
     # text is what each algorithm's method of that name returns.

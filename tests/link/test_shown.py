@@ -515,3 +515,83 @@ def test_a_factory_given_a_message_shows_what_init_wraps_it_in() -> None:
     }
     # A raise giving its own arguments: its message is the composed one, nothing more.
     assert shown(sites, 17) == {}
+
+
+def test_an_init_that_never_calls_its_base_leaves_the_raise_arguments_in_args() -> None:
+    # `BaseException.__new__` keeps the positional arguments as `args`; an `__init__` that
+    # never calls its base's leaves them there, and `str(exc)` prints their tuple.
+    sites = link(
+        {
+            "app/ws.py": """
+                class Disconnect(Exception):
+                    def __init__(self, code=1000, reason=None):
+                        self.code = code
+                        self.reason = reason or ""
+
+                class Closed(Exception):
+                    def __init__(self, code, reason=None):
+                        super().__init__(code)
+                        self.reason = reason
+
+                def receive(message):
+                    if message["type"] == "close":
+                        raise Disconnect(message["code"], message.get("reason"))
+                    if message["type"] == "gone":
+                        raise Disconnect(code=1006, reason="gone away")
+                    raise Closed(message["code"], "going away")
+                """
+        }
+    )
+    assert shown(sites, 14) == {'({message["code"]!r}, {message.get("reason")!r})': "str(exc)"}
+    assert shown(sites, 16) == {}  # keywords are not among `args`: it prints nothing
+    assert shown(sites, 17) == {}  # its base got one argument: its text is that one
+
+
+def test_str_with_the_parts_it_adds_when_the_raise_sets_what_they_test() -> None:
+    # lark's `UnexpectedToken.__str__`: `message += "Previous tokens: ..."` only when
+    # `self.token_history` is set; one raise gives it a list, the other nothing.
+    sites = link(
+        {
+            "grammar/errors.py": """
+                class UnexpectedToken(Exception):
+                    def __init__(self, token, expected, token_history=None):
+                        self.token = token
+                        self.expected = expected
+                        self.token_history = token_history
+
+                    def __str__(self):
+                        message = "Unexpected token %r. Expected one of: %s" % (
+                            self.token, self.expected
+                        )
+                        message += "."
+                        if self.token_history:
+                            message += "\\nPrevious tokens: %r" % self.token_history
+                        return message
+                """,
+            "grammar/parse.py": """
+                from .errors import UnexpectedToken
+
+                def feed(token, states):
+                    if token not in states:
+                        raise UnexpectedToken(token, states)
+
+                def lex(token, allowed, last):
+                    if token not in allowed:
+                        raise UnexpectedToken(token, allowed, token_history=[last])
+
+                def scan(token, allowed, history):
+                    raise UnexpectedToken(token, allowed, token_history=history)
+                """,
+        }
+    )
+    plain = "Unexpected token {token!r}. Expected one of: {states}."
+    assert shown(sites, 6, "grammar/parse.py") == {plain: "str(exc)"}
+    assert shown(sites, 10, "grammar/parse.py") == {
+        "Unexpected token {token!r}. Expected one of: {allowed}.\nPrevious tokens: {[last]!r}": (
+            "str(exc)"
+        )
+    }
+    # A history that may be empty: the part it may add is left out.
+    assert shown(sites, 13, "grammar/parse.py") == {
+        "Unexpected token {token!r}. Expected one of: {allowed}.": "str(exc)"
+    }

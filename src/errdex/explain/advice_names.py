@@ -27,7 +27,7 @@ from errdex.explain.context import Facts
 from errdex.explain.fix_forms import swapped_method_fix
 from errdex.explain.page import Change, ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code
-from errdex.explain.user_call import required_arguments, user_call
+from errdex.explain.user_call import call_change, user_call
 from errdex.facts import ConditionKind
 
 # `name=value` in a sentence: a lower-case keyword and a Python literal (an upper-case name
@@ -121,19 +121,7 @@ def _call_keyword(name: str, value: str, facts: Facts) -> Change | None:
     said = message.text if message is not None else ""
     if not any(re.search(rf"\b{re.escape(p)}\b", said) for p in parts if p != "__init__"):
         return None
-    call = user_call(facts)
-    if call is None:
-        return None
-    target, method = call
-    return Change(
-        form="call",
-        target=target,
-        method=method,
-        argument=name,
-        before=name.upper(),
-        after=value,
-        required=required_arguments(facts, name) or (),
-    )
+    return call_change(facts, name, name.upper(), value)
 
 
 def _tested_attribute(name: str, value: str, facts: Facts) -> ConditionView | None:

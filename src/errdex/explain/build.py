@@ -13,6 +13,7 @@ from errdex.explain.entry_input import entry_input_solution
 from errdex.explain.example_fix import example_fix
 from errdex.explain.fallbacks import setting_fallbacks
 from errdex.explain.linked import binding_views, caller_views, knob_views, test_views
+from errdex.explain.literal_members import member_values
 from errdex.explain.model.answer import apply_analysis
 from errdex.explain.model.prompt import PROMPT_VERSION
 from errdex.explain.named_settings import typed_fields
@@ -96,6 +97,7 @@ def _build_page(
     facts.twin_paths = twin_paths(store, chosen)
     facts.caught_by = caught_by_callers(store, chosen, facts.callers)
     facts.table_keys = table_keys(store, chosen, facts)
+    facts.members = member_values(store, chosen, facts)
     facts.entry_input = entry_input_solution(store, chosen, facts)
     facts.public_names = {
         name: path

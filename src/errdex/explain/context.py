@@ -70,6 +70,9 @@ class Facts:
     # a module table a lookup under `except KeyError` reads → its literal keys, in order
     # (`explain/table_lookup.py`; needs the store)
     table_keys: dict[str, list[str]] = field(default_factory=dict)
+    # `get_args(X)`, `X.__args__`, `X.__members__` of the conditions → the values the type
+    # declares, as Python source (`explain/literal_members.py`; needs the store)
+    members: dict[str, list[str]] = field(default_factory=dict)
     # the way out through a public call's argument that reaches an internal check
     # (`explain/entry_input.py`; needs the store)
     entry_input: Solution | None = None

@@ -171,6 +171,12 @@ def _roots(text: str) -> set[str]:
         node = ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return set()
+    return names_read(node)
+
+
+def names_read(node: ast.AST) -> set[str]:
+    """The bare names an expression reads (an attribute's root), inside comprehensions
+    too, without those they bind."""
     bound = {
         n.id
         for g in ast.walk(node)

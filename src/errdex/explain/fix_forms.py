@@ -18,7 +18,8 @@ import re
 import shlex
 from keyword import iskeyword
 
-from errdex.explain.knob_actions import KnobAction, overriding_flag
+from errdex.explain.json_overrides import overriding_flag
+from errdex.explain.knob_actions import KnobAction
 from errdex.explain.page import Change, ConditionView, ExampleFix, Knob
 from errdex.explain.plain import code
 from errdex.facts import KnobKind

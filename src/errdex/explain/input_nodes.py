@@ -1,6 +1,6 @@
 """The parts of a condition's expression that say what the input is: the names it reads,
 a key tested for membership, a field read from a mapping, a builtin called, the members of a
-literal collection."""
+literal collection, whether a name is computed with rather than tested for truth."""
 
 from __future__ import annotations
 
@@ -93,3 +93,34 @@ def conjuncts(text: str) -> tuple[ast.expr, list[ast.expr]] | None:
         return None
     joined = isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And)
     return node, (node.values if isinstance(node, ast.BoolOp) and joined else [node])
+
+
+def computed_with(node: ast.expr, name: str) -> bool:
+    """Whether the condition reads `name` only in a computation or comparison that one
+    `and` holds: not as a truth value (whose type is not known here), not beside another
+    way the condition holds (`a > 0 or b > 0`: changing `a` alone is not enough)."""
+    parents = {id(c): n for n in ast.walk(node) for c in ast.iter_child_nodes(n)}
+    found = False
+    for child in ast.walk(node):
+        if not same_expression(child, name):
+            continue
+        found = True
+        parent = parents.get(id(child))
+        if parent is None or isinstance(parent, ast.BoolOp | ast.UnaryOp):
+            return False
+        above: ast.AST | None = parent
+        while above is not None:
+            if isinstance(above, ast.BoolOp) and isinstance(above.op, ast.Or):
+                return False
+            above = parents.get(id(above))
+    return found
+
+
+def same_expression(node: ast.AST, name: str) -> bool:
+    """Whether the node is `name` itself (a name, an attribute, a call or a subscript)."""
+    if not isinstance(node, ast.Name | ast.Attribute | ast.Call | ast.Subscript):
+        return False
+    try:
+        return ast.unparse(node) == name
+    except (ValueError, RecursionError):
+        return False

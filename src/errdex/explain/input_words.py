@@ -86,8 +86,15 @@ def what_to_pass(
         values = _values(right, constants)
         if isinstance(op, ast.NotIn) and values:
             first = _first_literal(right, constants)
+            default = _default_value(name, defaults, constants) if name else _UNKNOWN
+            # a default among the values accepted: leaving the argument out passes too
+            out = (
+                f", or leave it out (it is {code(repr(default))} by default)"
+                if default is not _UNKNOWN and _among(default, right, constants)
+                else ""
+            )
             return Instead(
-                f"Pass {target} as one of {values}.", name if first else None, mine, first
+                f"Pass {target} as one of {values}{out}.", name if first else None, mine, first
             )
         if isinstance(op, ast.In) and values:
             return Instead(f"Pass {target} as a value other than {values}.")
@@ -313,3 +320,19 @@ def _values(node: ast.expr, constants: dict[str, str]) -> str | None:
     shown = ", ".join(code(ast.unparse(m)) for m in found[:_MAX_VALUES])
     more = f" (and {len(found) - _MAX_VALUES} more)" if len(found) > _MAX_VALUES else ""
     return shown + more
+
+
+def _among(value: object, node: ast.expr, constants: dict[str, str]) -> bool:
+    """Whether a literal value is a member of the literal collection `node` (or a
+    constant's)."""
+    source = _literal(node, constants)
+    if source is None:
+        return False
+    members = collection_members(ast.parse(source, mode="eval").body) or []
+    for member in members:
+        try:
+            if ast.literal_eval(member) == value:
+                return True
+        except (ValueError, SyntaxError, RecursionError, TypeError, MemoryError):
+            continue
+    return False

@@ -14,10 +14,12 @@ from dataclasses import dataclass, replace
 
 from msgspec.structs import replace as replace_knob
 
+from errdex.explain.input_nodes import computed_with, same_expression
+from errdex.explain.json_overrides import plain_flag_overrides
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, KnobKind
-from errdex.linked_facts import NAMED_IN_MESSAGE
+from errdex.linked_facts import NAMED_IN_MESSAGE, own_key
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,17 @@ def _knob_action(
         return _set_action(node, knob)
     if knob.json_key is not None:
         # the name holds one field of the flag's JSON: that field, or nothing
-        return _json_field_action(node, knob) if knob.kind == KnobKind.FLAG else None
+        if knob.kind != KnobKind.FLAG:
+            return None
+        if (
+            own_key(knob.json_key, knob.via)
+            and not condition.holds
+            and condition.kind in (ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE)
+        ):
+            # an earlier branch of a chain on the key (`elif self.method == "mtp"`): its
+            # value picks other code, with checks of its own (`... must be present for mtp`)
+            return None
+        return _json_field_action(node, knob) or _own_key_change(node, knob)
     shape = _shape(node, knob.behind)
     if shape is not None and _positive_count(shape):
         return None  # `n > 0`: none of a thing is no setting to ask for
@@ -153,7 +165,7 @@ def _direction(node: ast.expr, knob: Knob) -> KnobAction | None:
         return None
     call = node.operand
     for keyword in call.keywords:
-        if keyword.arg is None or not _is(keyword.value, knob.behind or ""):
+        if keyword.arg is None or not same_expression(keyword.value, knob.behind or ""):
             continue
         if not _TIME_LIMIT.search(keyword.arg):
             continue
@@ -211,14 +223,18 @@ def _names(node: ast.expr) -> set[str]:
 
 
 def _shape(node: ast.expr, name: str) -> _Shape | None:
-    if _is(node, name):
+    if same_expression(node, name):
         return _Shape("true")
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and _is(node.operand, name):
+    if (
+        isinstance(node, ast.UnaryOp)
+        and isinstance(node.op, ast.Not)
+        and same_expression(node.operand, name)
+    ):
         return _Shape("false")
     if (
         isinstance(node, ast.Compare)
         and len(node.ops) == 1
-        and _is(node.left, name)
+        and same_expression(node.left, name)
         and isinstance(node.comparators[0], ast.Constant | ast.Tuple | ast.List | ast.Set)
     ):
         try:
@@ -239,15 +255,6 @@ def _shape(node: ast.expr, name: str) -> _Shape | None:
         }.get(type(node.ops[0]))
         return _Shape(op, value, has_value=True) if op else None
     return None
-
-
-def _is(node: ast.expr, name: str) -> bool:
-    if not isinstance(node, ast.Name | ast.Attribute | ast.Call | ast.Subscript):
-        return False
-    try:
-        return ast.unparse(node) == name
-    except (ValueError, RecursionError):
-        return False
 
 
 def _env_value(value: object) -> str:
@@ -360,9 +367,9 @@ def _other_side(node: ast.expr, knob: Knob) -> tuple[ast.expr, str] | None:
     left, right = node.left, node.comparators[0]
     if op is None:
         return None
-    if _is(right, knob.behind):
+    if same_expression(right, knob.behind):
         return left, _FLIPPED[op]
-    if _is(left, knob.behind):
+    if same_expression(left, knob.behind):
         return right, op
     return None
 
@@ -489,54 +496,47 @@ def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
                 value = False
             case "false":
                 value = True
-            case "!=" | "is not" if shape.has_value:
+            case "!=" | "is not" if shape.has_value and not (
+                shape.value is None and own_key(knob.json_key, knob.via)
+            ):
+                # not `null` for a configuration class's own key: left None, the class or
+                # the level of optimization often fills in a value of its own
                 value = shape.value
             case "not in" if (
                 isinstance(shape.value, tuple | list | set | frozenset) and shape.value
             ):
-                value = (
-                    sorted(shape.value, key=repr)[0]
+                members = (
+                    sorted(shape.value, key=repr)
                     if isinstance(shape.value, set | frozenset)
-                    else shape.value[0]
+                    else list(shape.value)
                 )
+                if own_key(knob.json_key, knob.via):
+                    members = [m for m in members if m is not None]  # not `null`: see above
+                if not members:
+                    continue
+                value = members[0]
             case _:
                 continue
         setting = json.dumps({field: value})
         text = f"Pass `{knob.name} '{setting}'` (with the rest of your {knob.name} fields)"
         if shape.op == "not in":
             text += f"; `{field}` may be any of {shape.value!r}"
-        text += _plain_flag_overrides(knob, field, value)
+        text += plain_flag_overrides(knob, field, value)
         return KnobAction(text=text, knob=knob.name, keyword=repr({field: value}))
     return None
 
 
-def overriding_flag(knob: Knob, field: str, value: object) -> tuple[str, str, str] | None:
-    """The plain flag that writes `field` of a JSON-valued flag's object to another value
-    when given, as (flag, value assigned, `file:line`): `--enable-return-routed-experts` sets
-    `enable_return_routed_experts` back to True whatever `--aux-output-config` says, so the
-    JSON's value alone does not hold."""
-    for written, flag, assigned, where in knob.json_set_by:
-        if written != field:
-            continue
-        try:
-            same = ast.literal_eval(assigned) == value
-        except (ValueError, SyntaxError, RecursionError):
-            same = False
-        if not same:
-            return flag, assigned, where
-    return None
-
-
-def _plain_flag_overrides(knob: Knob, field: str, value: object) -> str:
-    """What to leave out beside the JSON (see `overriding_flag`)."""
-    found = overriding_flag(knob, field, value)
-    if found is None:
-        return ""
-    flag, assigned, where = found
-    return (
-        f", and leave `{flag}` out: given, it sets `{field}` to `{assigned}` "
-        f"whatever the JSON says ({where})"
-    )
+def _own_key_change(node: ast.expr, knob: Knob) -> KnobAction | None:
+    """A configuration class's own key the check computes with (`any(rates[i] > rates[i -
+    1] ...)`, `rates` given `self.synthetic_acceptance_rates`): the key to change, with no
+    value to set it to; what must hold is the condition's opposite. Not a truth test: what
+    the key's type is is not known here."""
+    if knob.behind is None or not own_key(knob.json_key, knob.via):
+        return None
+    if _shape(node, knob.behind) is not None or not computed_with(node, knob.behind):
+        return None
+    text = f"Change `{knob.json_key}` in the JSON of `{knob.name}` to a value this check accepts"
+    return KnobAction(text=text, knob=knob.name)
 
 
 def _positive_count(shape: _Shape) -> bool:
@@ -578,7 +578,9 @@ def _after_assignment(node: ast.expr, name: str, value: str) -> bool | None:
         if isinstance(node.op, ast.Or) and True in results:
             return True
         return None
-    if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and _is(node.left, name)):
+    if not (
+        isinstance(node, ast.Compare) and len(node.ops) == 1 and same_expression(node.left, name)
+    ):
         return None
     right = ast.unparse(node.comparators[0])
     op = node.ops[0]

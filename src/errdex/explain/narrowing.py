@@ -7,41 +7,63 @@ a value on this path. It asks nothing of the input. Taking another branch of a g
 it (another target device) undoes what the user chose and avoids nothing they did wrong: if
 such an assert fails, the program broke its own contract. So the ways out of the guards
 around it are not offered; a setting or argument the assert's own test reads still is (it
-is no bare `x is not None` of a call's result then). `assert x` may test a count or a
-flag, and is not read so.
+is no bare `x is not None` of a call's result then). Only where the assignment is the
+statement just before the assert, in the same block, and calls a function: a lookup with a
+default (`getattr(config, "rope_parameters", None)`, `d.get(key)`) reads data the user
+gives, and `assert x` may test a count or a flag.
 """
 
 from __future__ import annotations
 
 import ast
+import itertools
 
 from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView
 from errdex.facts import ConditionKind, SiteKind
 
-# how many lines a call assigned just before the assert may span
-_JUST_BEFORE = 3
+# calls that look a value up in data, with a default: no promise of the program's own
+_LOOKUPS = frozenset({"getattr", "get", "pop", "getenv", "setdefault", "next"})
 
 
 def narrows_call_result(facts: Facts) -> bool:
-    """Whether the site is a bare `assert x is not None` of a local that the statement
-    just before assigned a call's result (`assert x` may test a count or a flag: not
-    read so)."""
+    """Whether the site is a bare `assert x is not None` whose statement just before, in
+    the same block, assigns `x` a call of a function (not a lookup with a default:
+    `getattr(config, "rope_parameters", None)`, `d.get(key)` read data the user gives)."""
     site = facts.stored.site
     if site.kind != SiteKind.ASSERT or site.message is not None:
         return False
     asserted = [c for c in facts.conditions if c.kind == ConditionKind.ASSERT]
-    if not asserted:
+    if len(asserted) != 1:
         return False
-    results = {
-        b.name
-        for b in facts.bindings
-        if b.origin == "local"
-        and b.line is not None
-        and 0 < site.line - b.line <= _JUST_BEFORE
-        and _is_call(b.value)
-    }
-    return all(_narrowed(c) in results for c in asserted)
+    name = _narrowed(asserted[0])
+    function = facts.site_function() if name is not None else None
+    if function is None:
+        return False
+    for node in ast.walk(function):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if not isinstance(block, list):
+                continue
+            for before, statement in itertools.pairwise(block):
+                if isinstance(statement, ast.Assert) and statement.lineno == site.line:
+                    return _assigns_call(before, name)
+    return False
+
+
+def _assigns_call(statement: ast.stmt, name: str | None) -> bool:
+    """`name = f(...)`, `f` no lookup with a default (`getattr`, `.get`, `next`, ...)."""
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+        target, value = statement.targets[0], statement.value
+    elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+        target, value = statement.target, statement.value
+    else:
+        return False
+    if not (isinstance(target, ast.Name) and target.id == name and isinstance(value, ast.Call)):
+        return False
+    called = value.func
+    called_name = called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", "")
+    return called_name not in _LOOKUPS
 
 
 def kept_conditions(conditions: list[ConditionView], facts: Facts) -> list[ConditionView]:
@@ -50,14 +72,6 @@ def kept_conditions(conditions: list[ConditionView], facts: Facts) -> list[Condi
     if not narrows_call_result(facts):
         return conditions
     return [c for c in conditions if c.kind == ConditionKind.ASSERT]
-
-
-def _is_call(source: str) -> bool:
-    try:
-        node = ast.parse(source, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return False
-    return isinstance(node, ast.Call)
 
 
 def _narrowed(condition: ConditionView) -> str | None:

@@ -13,6 +13,7 @@ from errdex.explain.plain import code
 from errdex.explain.selection import selection_context
 from errdex.explain.solutions import no_way_out, solutions
 from errdex.explain.twins import twin_sentences
+from errdex.explain.user_data import arguments_read
 from errdex.explain.why import code_words
 from errdex.facts import ConditionKind, KnobKind, SiteKind
 from errdex.linked_facts import NAMED_IN_MESSAGE
@@ -86,24 +87,20 @@ def what_it_means(facts: Facts) -> str:
         sentences.append(nothing_to_do)
     context = _context(facts) if nothing_to_do is None else ""
     if context:
+        behind = "no setting" if arguments_read(facts) else "no setting or argument a user passes"
         sentences.append(
-            f"The check applies only when {context}: errdex found no setting or argument "
-            "a user passes behind that."
+            f"The check applies only when {context}: errdex found {behind} behind that."
             if not narrows_call_result(facts)
-            else f"The check applies only when {context}: the `assert` checks what the call "
-            "just before it returned (the program's own promise, not the input), and the "
-            "guards around it are no way out."
+            else f"The check applies only when {context}: the `assert` checks only that the "
+            "call just before it returned a value, and taking another branch of the guards "
+            "around it is no way out."
         )
         picked = selection_context(facts.stored, solutions(facts))
         if picked:
             sentences.append(picked)
         elif not solutions(facts) and not facts.refused and nothing_to_do is None:
             # said rather than a condition negated: a way out no user can take is none
-            sentences.append(
-                "So no solution is offered: these conditions read as the program's own "
-                "state (or errdex could not follow them to a setting), and hitting the check "
-                "is worth reporting to the project."
-            )
+            sentences.append(_no_solution(facts))
     blocked = [c for c in held if no_way_out(c, facts)]
     if blocked:
         lines = ", ".join(str(c.line) for c in blocked)
@@ -275,6 +272,26 @@ def _except_sentences(facts: Facts, check: bool = True) -> list[str]:
             else f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}."
         )
     return out
+
+
+def _no_solution(facts: Facts) -> str:
+    """Why no solution is offered: the program's own state, or (when the conditions read
+    an argument of a function the user calls) that and the argument, never a bug to
+    report then."""
+    passed = arguments_read(facts)
+    if not passed:
+        return (
+            "So no solution is offered: these conditions read as the program's own "
+            "state (or errdex could not follow them to a setting), and hitting the check "
+            "is worth reporting to the project."
+        )
+    names = ", ".join(code(p) for p in passed)
+    callee = code(facts.stored.site.function.removesuffix(".__init__"))
+    what = "the argument" if len(passed) == 1 else "the arguments"
+    return (
+        f"So no exact solution is offered: the conditions read {what} {names} of {callee}, "
+        "the value it was given, together with what errdex could not follow to a setting."
+    )
 
 
 def _context(facts: Facts) -> str:

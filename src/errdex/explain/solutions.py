@@ -41,10 +41,13 @@ from errdex.explain.handler_notes import INTERPRETER_VARIABLES, handler_notes
 from errdex.explain.inputs import Given, input_action
 from errdex.explain.instances import instance_action
 from errdex.explain.iterated import iterated_solution
+from errdex.explain.key_checks import key_checked
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.left_out import left_out_solution
+from errdex.explain.literal_members import with_members
 from errdex.explain.name_clash import name_clash_solution
 from errdex.explain.named_settings import named_setting_solutions
+from errdex.explain.narrow_keywords import narrowing_solution
 from errdex.explain.narrowing import kept_conditions
 from errdex.explain.no_action import never_runs
 from errdex.explain.optional_stubs import needed_already
@@ -65,6 +68,7 @@ from errdex.explain.table_lookup import table_solution
 from errdex.explain.twins import without_twins
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_call import suggested_call
+from errdex.explain.user_data import user_data_solution
 from errdex.extract.conditions import negate
 from errdex.facts import Condition, ConditionKind, KnobKind, SiteKind
 
@@ -170,6 +174,8 @@ def _solutions(facts: Facts) -> list[Solution]:
             condition, action.part or condition.test, facts
         ):
             continue  # the other side raises the same error
+        if action is not None and key_checked(action, facts):
+            continue  # the key's value meets a check of its own in the same function
         if action is not None:
             reason = f"so that {opposite_words(condition)}"
             # an earlier exit turns the feature off: the check's own settings come first
@@ -185,6 +191,7 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(ours, tier)
     given = given_value_solution(facts) or class_body_solution(facts) or table_solution(facts)
     given = given or stated_form_solution(facts)
+    given = given or narrowing_solution(facts, open_conditions)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(given, 1)
     clash = name_clash_solution(facts) or returned_error_solution(facts)
@@ -225,6 +232,11 @@ def _solutions(facts: Facts) -> list[Solution]:
     for solution in named_setting_solutions(facts):
         found.add(solution, 1)
     advised = _add_advice(found, facts)
+    if not any(i.solution.kind == "input" for i in found.items):
+        # the value itself, when nothing says more of what to pass
+        data = user_data_solution(facts, open_conditions)
+        if data is not None:
+            found.add(data, 2)
     if facts.entry_input is not None:
         # before an internal function's own argument; after what the message says to do
         found.add(facts.entry_input, 2 if advised else 0)
@@ -262,7 +274,8 @@ def _condition_actions(
     return [
         (
             condition,
-            knob_action(condition, facts.knobs)
+            knob_action(with_members(condition, facts), facts.knobs)
+            or knob_action(condition, facts.knobs)
             or knob_action(expanded(condition, facts), facts.knobs),
         )
         for condition in open_conditions
@@ -378,6 +391,7 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
         for condition in reversed(group):
             check = merged.get(condition.line, condition)
             given = input_action(check, facts) or input_action(expanded(check, facts), facts)
+            given = given or input_action(with_members(expanded(check, facts), facts), facts)
             given = given or instance_action(check, facts)
             if given is not None:
                 found.add(_input_solution(given, condition), 1)

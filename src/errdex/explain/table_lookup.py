@@ -102,7 +102,7 @@ def table_keys(store: Store, chosen: StoredSite, facts: Facts) -> dict[str, list
     name = table[0]
     keys = _literal_keys(tree, name)
     if keys is None:
-        path = _imported_from(tree, name, chosen.file)
+        path = imported_from(tree, name, chosen.file)
         other = store.file_text(chosen.version_id, path) if path is not None else None
         other_tree = parse_module(other)
         keys = _literal_keys(other_tree, name) if other_tree is not None else None
@@ -130,7 +130,7 @@ def _literal_keys(tree: ast.Module, name: str) -> list[str] | None:
     return None
 
 
-def _imported_from(tree: ast.Module, name: str, file: str) -> str | None:
+def imported_from(tree: ast.Module, name: str, file: str) -> str | None:
     """The path, in the version, of the module a `from ... import name` at the top of the
     file reads it from."""
     for statement in tree.body:

@@ -11,8 +11,8 @@ from errdex.explain.page import ConditionView
 
 def merged_type_checks(conditions: list[ConditionView]) -> dict[int, ConditionView]:
     """`not isinstance(x, str)` then `not isinstance(x, URL)` (an if/elif chain that
-    accepts either), or `x not in {...}` then `x not in {...}`: the last of them as one
-    check of all the types or values, by its line."""
+    accepts either), or `x not in {...}` (or `x != "a"`) then `x not in {...}`: the last
+    of them as one check of all the types or values, by its line."""
     types: dict[str, list[str]] = {}
     values: dict[str, list[str]] = {}
     last: dict[str, ConditionView] = {}
@@ -56,10 +56,18 @@ def merged_type_checks(conditions: list[ConditionView]) -> dict[int, ConditionVi
 
 
 def _not_in_literal(node: ast.expr) -> tuple[str, list[str]] | None:
-    """`x not in {"a", "b"}`: (`x`, the members' sources)."""
+    """`x not in {"a", "b"}`: (`x`, the members' sources); `x != "a"` as `x not in ("a",)`
+    (an if/elif chain of literals that falls through to its `else`)."""
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
         return None
     right = node.comparators[0]
+    if (
+        isinstance(node.ops[0], ast.NotEq)
+        and isinstance(right, ast.Constant)
+        and isinstance(right.value, str | int | float)
+        and not isinstance(right.value, bool)
+    ):
+        return ast.unparse(node.left), [ast.unparse(right)]
     if not (
         isinstance(node.ops[0], ast.NotIn) and isinstance(right, ast.Set | ast.Tuple | ast.List)
     ):

@@ -31,6 +31,28 @@ def user_call(facts: Facts, constructor: bool = False) -> tuple[str, str | None]
     return public.rsplit(".", 1)[0], None if constructor or method == "__init__" else method
 
 
+def call_change(
+    facts: Facts, argument: str, before: str | None, after: str | None, keyword: str | None = None
+) -> Change | None:
+    """The change of one argument of the user's call of the site's function (None when no
+    public path reaches it), with the arguments the call must give besides; with `keyword`,
+    the value moves to that keyword."""
+    call = user_call(facts)
+    if call is None:
+        return None
+    target, method = call
+    return Change(
+        form="call",
+        target=target,
+        method=method,
+        argument=argument,
+        before=before,
+        after=after,
+        keyword=keyword,
+        required=required_arguments(facts, argument) or (),
+    )
+
+
 def required_arguments(
     facts: Facts, besides: str, constructor: bool = False
 ) -> tuple[str, ...] | None:
@@ -80,18 +102,4 @@ def suggested_call(suggested: str, facts: Facts) -> Change | None:
         return None
     if param in read.positional:
         return None
-    call = user_call(facts)
-    if call is None:
-        return None
-    target, method = call
-    mine = param.upper()
-    return Change(
-        form="call",
-        target=target,
-        method=method,
-        argument=param,
-        before=mine,
-        after=mine,
-        keyword=given.arg,
-        required=required_arguments(facts, param) or (),
-    )
+    return call_change(facts, param, param.upper(), param.upper(), keyword=given.arg)

@@ -17,7 +17,7 @@ from errdex.explain.page import Knob
 from errdex.explain.plain import code
 from errdex.explain.solutions import solutions
 from errdex.facts import KnobKind
-from errdex.linked_facts import NAMED_IN_MESSAGE
+from errdex.linked_facts import NAMED_IN_MESSAGE, own_key
 
 _MAX_COMMENTS = 2
 _MAX_SETTINGS = 2
@@ -68,7 +68,10 @@ def _settings(facts: Facts) -> list[str]:
         if knob.doc:
             # a field the message names is documented as that field, not as its flag
             label = knob.behind if knob.via == NAMED_IN_MESSAGE and knob.behind else knob.name
-            out.append(f"of {code(label)}: {_quote(knob.doc)}")
+            # a configuration class's own key is documented as that key
+            own = knob.json_key if own_key(knob.json_key, knob.via) else None
+            of = f"{code(own)} in {code(label)}" if own else code(label)
+            out.append(f"of {of}: {_quote(knob.doc)}")
         if knob.note and knob.name in turned:
             out.append(f"where {code(knob.name)} takes effect, the code logs {_quote(knob.note)}")
         if len(seen) >= _MAX_SETTINGS:

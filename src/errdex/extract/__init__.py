@@ -9,6 +9,7 @@ import tokenize
 import warnings
 from collections.abc import Collection
 
+from errdex.extract import parsed_ahead
 from errdex.extract.blanked_calls import blanked_calls
 from errdex.extract.budget import over_budget
 from errdex.extract.calls import CallFilter
@@ -33,7 +34,7 @@ from errdex.facts import CallSite, FileFacts, SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "63-parser-lines"
+EXTRACTOR_VERSION = "67-config-keys"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -68,6 +69,9 @@ def extract_file(path: str, data: bytes, keep_calls: Collection[str] = ()) -> Fi
     refusal = over_budget(text)
     if refusal is not None:
         return FileFacts(path=path, module=module_name(path)[0], error=refusal)
+    ahead = None if keep_calls else parsed_ahead.take(text)
+    if ahead is not None:
+        return _extract_text(path, text, ahead[1], ahead[0])
     return _extract_text(path, text, build_skeleton(text, keep_calls))
 
 
@@ -91,11 +95,15 @@ def extract_again(path: str, data: bytes, keep_calls: Collection[str]) -> FileFa
     return _extract_text(path, text, reduced)
 
 
-def _extract_text(path: str, text: str, reduced: Skeleton | None) -> FileFacts:
-    """The facts of one file's text, parsing `reduced` (its skeleton) when it parses."""
+def _extract_text(
+    path: str, text: str, reduced: Skeleton | None, tree: ast.Module | None = None
+) -> FileFacts:
+    """The facts of one file's text, parsing `reduced` (its skeleton) when it parses; `tree`:
+    that parse, made already."""
     module, is_package = module_name(path)
     try:
-        tree, reduced = _parse_fast(text, reduced, path)
+        if tree is None:
+            tree, reduced = _parse_fast(text, reduced, path)
     except SyntaxError as error:
         where = f"line {error.lineno}: " if error.lineno else ""
         newer = (

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from errdex.facts import TryRead
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_MAX_CALLEES = 16  # names a `try` calls, kept to tell what its `except` can catch
 _WARN_NAME = re.compile(r"(?:warn|warning|error|critical|exception)(?:_once)?")
 # What may stand before `def` or `class` on a line that defines one.
 _LINE_HEAD = re.compile(r"[ \t\f]*(?:async[ \t\f]+)?")
@@ -251,19 +252,36 @@ def block_warns(block: list[ast.stmt]) -> bool:
 def try_read(body: list[ast.stmt]) -> TryRead:
     imports: list[str] = []
     calls: list[str] = []
+    callees: dict[str, None] = {}
     for stmt in body:
         for node in _run_by(stmt):
             if isinstance(node, ast.Import):
                 imports.extend(a.name for a in node.names)
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 imports.append(node.module)
-            elif isinstance(node, ast.Call) and len(set(calls)) < 3:  # a page names three
+            if isinstance(node, ast.Call) and len(callees) < _MAX_CALLEES:
+                callees.update(dict.fromkeys(_callee_names(node.func)))
+            if isinstance(node, ast.Call) and len(set(calls)) < 3:  # a page names three
                 try:
                     calls.append(" ".join(ast.unparse(node).split())[:120])
                 except (ValueError, RecursionError):
                     continue
     line = body[0].lineno if body else 0
-    return TryRead(tuple(dict.fromkeys(imports)), tuple(dict.fromkeys(calls))[:3], line)
+    return TryRead(
+        tuple(dict.fromkeys(imports)), tuple(dict.fromkeys(calls))[:3], line, tuple(callees)
+    )
+
+
+def _callee_names(func: ast.expr) -> list[str]:
+    """The name a call calls (`parse` of `parser.parse`), and the class named as its
+    receiver (`Parser` of `Parser.load`, `pkg.Parser.load`)."""
+    if isinstance(func, ast.Name):
+        return [func.id]
+    if not isinstance(func, ast.Attribute):
+        return []
+    owner = func.value
+    named = owner.id if isinstance(owner, ast.Name) else getattr(owner, "attr", None)
+    return [func.attr, *([named] if named and named[:1].isupper() else [])]
 
 
 def _run_by(stmt: ast.stmt) -> Iterator[ast.AST]:

@@ -69,33 +69,36 @@ class CallRecorder:
     def _passes(self, call: ast.Call, scope: Scope, line: int) -> tuple[tuple[str, str, int], ...]:
         """The arguments a call gives as names (`CallSite.passes`): where a parameter of
         the callee takes its value from, for the linker to follow to a setting."""
-        if not call.args and not call.keywords:
+        args, keywords = call.args, call.keywords
+        if not args and not keywords:
             return ()  # most calls of a large codebase: nothing to work out
-        given = [(str(at), arg) for at, arg in enumerate(call.args)]
-        given.extend((k.arg or "**", k.value) for k in call.keywords)
+        # (key, argument) of the first `_MAX_PASSED`: each position, then each keyword
+        given = [(str(at), arg) for at, arg in enumerate(args[:_MAX_PASSED])]
+        if len(given) < _MAX_PASSED:
+            given += [(k.arg or "**", k.value) for k in keywords[: _MAX_PASSED - len(given)]]
         own: list[str] | None = None  # the parameters, worked out for the first name given
         out: list[tuple[str, str, int]] = []
-        for key, arg in given[:_MAX_PASSED]:
-            if isinstance(arg, ast.Starred):
-                key = "*"
-            name = dotted_name(arg) if isinstance(arg, ast.Name | ast.Attribute) else None
-            if name is None or key in ("*", "**"):
-                # something else: the linker must know the call gives it, not a setting
-                out.append((key, "", -1))
-                continue
-            if isinstance(arg, ast.Name):
+        for key, arg in given:
+            kind = type(arg)  # (the parser makes no subclass of a node's class)
+            if kind is ast.Name and key != "**":
+                name = arg.id  # type: ignore[attr-defined]
                 if own is None:
                     own = [p for p in scope.params if p not in OWN_OBJECT]
                 if name in own:
                     out.append((key, name, own.index(name)))
                     continue
-            if isinstance(arg, ast.Name) and scope.is_function:
-                # a local: what it surely holds here, when that is a name itself
-                assigned = self.state.last_assignment(name, scope, line)
-                value = assigned[1] if assigned is not None else None
-                name = dotted_name(value) if isinstance(value, ast.Name | ast.Attribute) else ""
-            out.append((key, name or "", -1))
-        if len(given) > _MAX_PASSED:
+                if scope.is_function:
+                    # a local: what it surely holds here, when that is a name itself
+                    assigned = self.state.last_assignment(name, scope, line)
+                    value = assigned[1] if assigned is not None else None
+                    name = dotted_name(value) if isinstance(value, ast.Name | ast.Attribute) else ""
+                out.append((key, name or "", -1))
+            elif kind is ast.Attribute and key != "**":
+                out.append((key, dotted_name(arg) or "", -1))
+            else:
+                # something else: the linker must know the call gives it, not a setting
+                out.append(("*" if kind is ast.Starred else key, "", -1))
+        if len(args) + len(keywords) > _MAX_PASSED:
             out.append(("*", "", -1))  # the rest is not read: any parameter may be in it
         return tuple(out)
 

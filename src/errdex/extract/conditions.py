@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 
+from errdex.extract.quick_unparse import quick_unparse
 from errdex.facts import Condition, ConditionKind
 
 # Comparison operators and their negations, so `x is None` negates to `x is not None`.
@@ -136,6 +137,9 @@ class ConditionMaker:
 
 
 def _unparse_normalized(node: ast.expr) -> str:
+    quick = quick_unparse(node)  # most tests: the same text without `ast.unparse`'s visitor
+    if quick is not None:
+        return quick
     try:
         return ast.unparse(node)
     except (ValueError, AttributeError, RecursionError):  # malformed synthetic nodes

@@ -20,6 +20,7 @@ from errdex.extract.shapes import (
     formatted_name,
     looks_like_exception_class,
 )
+from errdex.extract.skeleton import looks_like_exception
 from errdex.extract.source_text import line_span, source_lines
 from errdex.extract.walk_state import WalkState
 from errdex.facts import (
@@ -37,6 +38,8 @@ from errdex.facts import (
 
 # Dataclasses whose fields are command-line flags (`EngineArgs`, `TrainingArguments`).
 _ARGS_CLASS = re.compile(r"(?:Args|Arguments|CLIOptions)$")
+# Configuration classes, whose fields may be the keys of a JSON-valued flag's object.
+_CONFIG_CLASS = re.compile(r"Config$")
 # Class attributes holding messages by key (`default_error_messages`, `ERRORS`).
 _TABLE_NAME = re.compile(r"(?i)message|error|msg")
 # `self.error_messages[key]`: a lookup in such a table by a name.
@@ -225,12 +228,21 @@ class DefinitionRecorder:
         init_params: tuple[str, ...] = ()
         message: MessageTemplate | None = None
         super_args: tuple[Arg, ...] = ()
+        calls_base = True
         for item in stmt.body:
             if not isinstance(item, ast.FunctionDef) or item.name not in ("__init__", "__str__"):
                 continue
             params = tuple(a.arg for a in (*item.args.args[1:], *item.args.kwonlyargs))
             if item.name == "__init__":
                 init_params = params
+                # Read from the body's text (every name in it is written there): no
+                # `__init__` named in it, no base's `__init__` called. Only in a class that
+                # looks like an exception, whose `__init__` the skeleton keeps whole.
+                body = line_span(self.state.text, item.body[0].lineno, item.end_lineno or 0)
+                header = source_lines(self.state.text)[stmt.lineno - 1]
+                calls_base = (
+                    "__init__" in body or not body.isascii() or not looks_like_exception(header)
+                )
             found, passed = self._message_in(item, init_params or params)
             if found is not None and (message is None or item.name == "__init__"):
                 message = found
@@ -267,6 +279,7 @@ class DefinitionRecorder:
                     ):
                         field_docs[item.target.id] = f"{DOC_OF}{default.value.id}.{default.attr}"
         return ClassFact(
+            keys=_config_keys(stmt) if _CONFIG_CLASS.search(stmt.name) else (),
             name=stmt.name,
             qualname=qualname,
             line=stmt.lineno,
@@ -275,6 +288,7 @@ class DefinitionRecorder:
             init_params=init_params,
             message=message,
             super_args=super_args,
+            init_calls_base=calls_base,
             tables=tables,
             methods=methods,
             fields=fields,
@@ -451,3 +465,24 @@ def validated_fields(stmt: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str,
                 if isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value != "*"
             )
     return ()
+
+
+def _config_keys(stmt: ast.ClassDef) -> tuple[str, ...]:
+    """The annotated fields of a configuration class that its constructor takes: not a
+    `ClassVar`, not `field(init=False)` (state the class computes itself)."""
+    keys: list[str] = []
+    for item in stmt.body:
+        if not (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)):
+            continue
+        annotation = item.annotation
+        head = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+        if dotted_name(head) in ("ClassVar", "typing.ClassVar", "InitVar"):
+            continue
+        value = item.value
+        if isinstance(value, ast.Call) and any(
+            k.arg == "init" and isinstance(k.value, ast.Constant) and k.value.value is False
+            for k in value.keywords
+        ):
+            continue
+        keys.append(item.target.id)
+    return tuple(keys)

@@ -20,7 +20,7 @@ from errdex.extract.conditions import dotted_name
 from errdex.extract.shapes import MESSAGE_MEMBER, own_attributes_set, statements_under
 from errdex.extract.source_text import source_of
 from errdex.extract.templates import TemplateBuilder
-from errdex.facts import ClassText, ErrorSite, MessageTemplate, TextMethod
+from errdex.facts import Append, ClassText, ErrorSite, MessageTemplate, Placeholder, TextMethod
 
 # A class header naming an exception: its own name or a base's. A class of the same file
 # deriving from one so read is read too (`class NotFound(HTTPException)`, then
@@ -51,6 +51,7 @@ _TEXT_ATTRS = frozenset(
 _MAX_VALUE = 2000  # longer literals are not messages
 _MAX_SOURCE = 300  # a local's or an attribute's expression longer than this is not read
 _MAX_RETURNS = 4
+_MAX_APPENDS = 6  # texts a method adds to the local it returns
 _MAX_METHODS = 16
 
 
@@ -329,7 +330,69 @@ def _text_method(
             continue
         if template not in returns and len(returns) < _MAX_RETURNS:
             returns.append(template)
-    return TextMethod(returns=tuple(returns), locals=local_values)
+    appends: dict[str, tuple[Append, ...]] = {}
+    if func.name != "show":
+        for returned in returns:
+            only = returned.parts[0] if len(returned.parts) == 1 else None
+            if isinstance(only, Placeholder) and only.expr in local_values:
+                added = _appends(func.body, only.expr, builder)
+                if added:
+                    appends[only.expr] = added
+    return TextMethod(returns=tuple(returns), locals=local_values, appends=appends)
+
+
+def _appends(body: list[ast.stmt], local: str, builder: TemplateBuilder) -> tuple[Append, ...]:
+    """What the method body adds to `local` after its first value: `local += ...` at its top
+    level, or alone under `if self.attr:`; none when it assigns it again or adds otherwise."""
+    found: list[Append] = []
+    assigned = False
+    for stmt in body:
+        if _assigns(stmt, local) and not assigned:
+            assigned = True
+            continue
+        if not assigned:
+            continue
+        added = _added(stmt, local, builder)
+        if added is not None:
+            found.append(Append(added))
+        elif (
+            isinstance(stmt, ast.If)
+            and not stmt.orelse
+            and isinstance(stmt.test, ast.Attribute)
+            and isinstance(stmt.test.value, ast.Name)
+            and stmt.test.value.id == "self"
+            and all(_added(s, local, builder) is not None for s in stmt.body)
+        ):
+            when = f"self.{stmt.test.attr}"
+            found.extend(Append(t, when) for s in stmt.body if (t := _added(s, local, builder)))
+        elif any(_assigns(node, local) for node in ast.walk(stmt)):
+            return ()  # changed some other way: what it ends as is not read
+        if len(found) > _MAX_APPENDS:
+            return ()
+    return tuple(found)
+
+
+def _assigns(node: ast.AST, local: str) -> bool:
+    targets = (
+        node.targets
+        if isinstance(node, ast.Assign)
+        else [node.target]
+        if isinstance(node, ast.AugAssign | ast.AnnAssign)
+        else []
+    )
+    return any(isinstance(t, ast.Name) and t.id == local for t in targets)
+
+
+def _added(stmt: ast.stmt, local: str, builder: TemplateBuilder) -> MessageTemplate | None:
+    """The text of `local += <text>`, else None."""
+    if not (
+        isinstance(stmt, ast.AugAssign)
+        and isinstance(stmt.op, ast.Add)
+        and isinstance(stmt.target, ast.Name)
+        and stmt.target.id == local
+    ):
+        return None
+    return builder.build(stmt.value)
 
 
 def _reads_self(template: MessageTemplate) -> bool:

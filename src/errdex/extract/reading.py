@@ -28,7 +28,7 @@ from errdex.extract.block_flow import (
 )
 from errdex.extract.conditions import dotted_name
 from errdex.extract.param_defaults import default_nodes, parameter_defaults, rebound_names
-from errdex.extract.setters import ClassSetters, init_params, param_names, plain_init_params
+from errdex.extract.setters import ClassSetters, init_params, param_names
 from errdex.extract.shapes import OWN_OBJECT, own_attributes_set
 from errdex.extract.source_text import source_lines
 from errdex.facts import Binding, Condition, Setter, SourceRead, TryRead
@@ -299,8 +299,7 @@ class _FileReader:
         if found is None:
             self._inits[id(cls)] = {}  # a cycle of bases ends here
             whole = self._own_init(cls)
-            found = init_params(whole) if whole is not None else {}
-            plain = plain_init_params(whole) if whole is not None else set()
+            found, plain = init_params(whole) if whole is not None else ({}, set())
             takes = param_names(whole) if whole is not None else None
             for base in self._file_classes(cls) if depth < _MAX_BASES else ():
                 for attr, param in self._init_params(base, depth + 1).items():

@@ -186,32 +186,24 @@ def _guard_text(test: ast.expr, holds: bool) -> str:
     return _test_text(test) if holds else f"not ({_test_text(test)})"
 
 
-def init_params(init: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, str]:
-    """`self.attr = param` (or `param or default`, `Type(param)`) in a class's `__init__`."""
-    args = init.args
-    names = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)} - {"self"}
+def init_params(init: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[dict[str, str], set[str]]:
+    """`self.attr = param` (or `param or default`, `Type(param)`) in a class's `__init__`:
+    each attribute → its parameter; and the attributes assigned a parameter as it is
+    (`self.attr = param`), which hold the parameter's default when a call leaves it out.
+    Both from one walk of the constructor's statements."""
+    names = param_names(init)
     out: dict[str, str] = {}
+    plain: set[str] = set()
     for node in statements_under(init):
-        if not isinstance(node, ast.stmt):
-            continue
+        if not isinstance(node, ast.Assign | ast.AnnAssign):
+            continue  # (`own_attributes_set` finds nothing in any other statement)
         for attr, value in own_attributes_set(node):
             source = _param_in(value, names)
             if source is not None:
                 out.setdefault(attr, source)
-    return out
-
-
-def plain_init_params(init: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    """The attributes `__init__` assigns a parameter as it is (`self.attr = param`): those
-    hold the parameter's default when a call leaves it out."""
-    names = param_names(init)
-    return {
-        attr
-        for node in statements_under(init)
-        if isinstance(node, ast.stmt)
-        for attr, value in own_attributes_set(node)
-        if isinstance(value, ast.Name) and value.id in names
-    }
+                if isinstance(value, ast.Name):  # the parameter as it is
+                    plain.add(attr)
+    return out, plain
 
 
 def param_names(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:

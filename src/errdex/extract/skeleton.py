@@ -215,8 +215,8 @@ def _classes(text: str) -> list[tuple[int, int, bool]]:
     for match in _CLASS.finditer(text):
         line = _line_start(text, match.start())
         if line is not None:
-            looks_like_exception = bool(_EXCEPTION_CLASS.search(match.group(0)))
-            classes.append((line, match.start() - line, looks_like_exception))
+            exceptional = looks_like_exception(match.group(0))
+            classes.append((line, match.start() - line, exceptional))
     return classes
 
 
@@ -489,6 +489,12 @@ def _is_property(text: str, start: int) -> bool:
             return True
         end = above
     return False
+
+
+def looks_like_exception(header: str) -> bool:
+    """Whether a `class` line names an exception (its name or a base's): the skeleton keeps
+    such a class's `__init__` and message methods whole."""
+    return bool(_EXCEPTION_CLASS.search(header))
 
 
 def _in_exception_class(

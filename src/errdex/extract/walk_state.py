@@ -48,6 +48,7 @@ class WalkState:
         # ends, without the cyclic GC.
         self.source = functools.partial(_memoized_source, text, {})
         self.conditions = ConditionMaker(self.source)
+        self._names_of_values: dict[int, tuple[ast.expr, tuple[str, ...]]] = {}
         # The nested blocks being walked, innermost last: a value assigned in a block
         # surely ran for a statement whose blocks start with that block's.
         self.blocks: tuple[int, ...] = ()
@@ -112,6 +113,7 @@ class WalkState:
         # `capability = capability_tuple.to_int()` after `capability_tuple = ...`)
         for depth in range(2):
             found: list[Binding] = []
+            values: list[ast.expr] = []  # the value of each found
             for dotted in names:
                 root = dotted.split(".")[0]
                 if root in seen or root in OWN_OBJECT:
@@ -121,17 +123,22 @@ class WalkState:
                 if assigned is not None:
                     value = assigned[1]
                     found.append(Binding(name=root, value=self.source(value), line=assigned[0]))
+                    values.append(value)
             out.extend(found)
             if depth == 0 and found:
-                names = tuple(
-                    dict.fromkeys(
-                        n
-                        for b in found
-                        if (assigned := self.last_assignment(b.name, scope, line)) is not None
-                        for n in dotted_names(assigned[1])
-                    )
-                )
+                names = tuple(dict.fromkeys(n for v in values for n in self._value_names(v)))
         return tuple(out)
+
+    def _value_names(self, value: ast.expr) -> tuple[str, ...]:
+        """`dotted_names(value)` of an assigned value, worked out once: the sites of a
+        function read the same locals again and again. Kept as `_memoized_source` keeps
+        sources, the node alongside."""
+        found = self._names_of_values.get(id(value))
+        if found is not None and found[0] is value:
+            return found[1]
+        names = tuple(dotted_names(value))
+        self._names_of_values[id(value)] = (value, names)
+        return names
 
     def last_assignment(self, name: str, scope: Scope, line: int) -> tuple[int, ast.expr] | None:
         """(line, value) of the last assignment of `name` that surely ran before `line`: in a

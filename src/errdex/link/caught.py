@@ -74,12 +74,16 @@ class CaughtTexts:
         out = list(linked)
         for at, raw, facts, classes, name in self._pending:
             here = out[at]
+            tried = _tried(here)
             inner = [
                 s
                 for cls in classes
                 for s in raised.get(cls, ())
                 if (s.file, s.site.line) != (here.file, here.site.line)
             ]
+            # Of those, the ones the `try` reaches, when it names any of them.
+            if tried:
+                inner = [s for s in inner if _reached(s, tried)] or inner
             if not inner:
                 continue
             inner.sort(key=lambda s: (s.file != here.file, s.file, s.site.line))
@@ -132,6 +136,27 @@ def _handler(site: ErrorSite) -> tuple[list[str], str] | None:
             classes = [c.strip() for c in found.group(1).split(",") if c.strip()]
             return classes, found.group(2)
     return None
+
+
+def _tried(site: IndexedSite) -> frozenset[str]:
+    """The names the `try` of the site's innermost `except ... as` calls (none when the
+    facts do not hold them)."""
+    handler = next(
+        (c for c in reversed(site.site.conditions) if c.kind is ConditionKind.EXCEPT and c.holds),
+        None,
+    )
+    tries = site.reading.tries if site.reading is not None else {}
+    found = tries.get(handler.line) if handler is not None else None
+    return frozenset(found.callees) if found is not None else frozenset()
+
+
+def _reached(site: IndexedSite, tried: frozenset[str]) -> bool:
+    """Whether a call of the `try` may reach the raise: it names the raise's function or
+    class, or a function calling it (`parser.parse()` reaches `Parser.parse`'s raises,
+    `FormParser(...)` the raises in `FormParser`'s methods, the callbacks it registers)."""
+    # A caller is named with its module (`pkg.mod.Parser.parse`): its last two parts.
+    names = [site.site.function, *(".".join(c.split(".")[-2:]) for c in site.callers)]
+    return any(part in tried for qualname in names for part in qualname.split("."))
 
 
 def _caught_text(placeholder: Placeholder, name: str) -> bool:

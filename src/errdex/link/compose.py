@@ -76,7 +76,9 @@ class Composer:
                 continue
             found_str = found_str or name == "__str__"
             for template in owner[1].returns:
-                yield ShownText(self._values.fill(template, owned_frame(instance, owner), 0), how)
+                frame = owned_frame(instance, owner)
+                template = self._appended(template, owner[1], frame)
+                yield ShownText(self._values.fill(template, frame, 0), how)
         if not found_str and instance.args is not None:
             root = builtin_root(chain)
             if root is not None:
@@ -93,6 +95,19 @@ class Composer:
             for template in show[1].returns:
                 for filled in self._printed(template, instance, show):
                     yield ShownText(filled, f"printed by {chain[0].fact.name}.show()")
+
+    def _appended(
+        self, template: MessageTemplate, method: TextMethod, frame: Frame
+    ) -> MessageTemplate:
+        """A returned local with what the method adds to it: always, or when the attribute
+        tested is set on this object to a value that is surely truthy. One that may be
+        either is left out (the text without it is the shorter, as before)."""
+        only = template.parts[0] if len(template.parts) == 1 else None
+        added = method.appends.get(only.expr, ()) if isinstance(only, Placeholder) else ()
+        for append in added:
+            if not append.when or _truthy(self._values.evaluate(append.when, frame, 0)):
+                template = template + append.text
+        return template
 
     def _instance(self, facts: FileFacts, class_name: str) -> Instance | None:
         """A new object of the class (of `facts`): nothing set on it yet. Its chain of
@@ -229,6 +244,13 @@ class Composer:
                     value = self._values.evaluate(source, frame, 0)
                     if isinstance(value, MessageTemplate):
                         instance.attrs[attr] = value
+            if not chain[at].fact.init_calls_base:
+                # `BaseException.__init__` is never reached: `args` stay what `__new__` kept,
+                # the raise's positional arguments (keywords are not among them). Unknown
+                # for a helper's or a factory's raise, whose arguments the facts lack.
+                if site is None or given:
+                    instance.args = tuple(a for a in given if a.name is None)
+                return
             passed = tuple(self._passed(a, bound, frame) for a in chain[at].fact.super_args)
             following = _next_init(chain, at + 1)
             if following is None:
@@ -270,6 +292,26 @@ class Composer:
 
 # Bases that write no `repr()` of their own.
 _PLAIN_BASES = frozenset({"object", "ABC", "Generic", "Protocol"})
+
+
+# Texts of values that are false (`self.hint = False`, a default of `0`).
+_FALSY = frozenset({"", "False", "None", "0", "0.0", "[]", "()", "{}", "''", '""'})
+
+
+def _truthy(value: object) -> bool:
+    """A value surely truthy: text written out, or a value given as a non-empty display
+    (`[last_token]`, `"x"`, `(a, b)`)."""
+    if not isinstance(value, MessageTemplate) or not value.parts:
+        return False
+    if not value.placeholders:
+        return value.text.strip() not in _FALSY
+    only = value.parts[0] if len(value.parts) == 1 else None
+    node = parsed(only.expr) if isinstance(only, Placeholder) else None
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        return bool(node.elts)
+    if isinstance(node, ast.Dict):
+        return bool(node.keys)
+    return isinstance(node, ast.Constant) and bool(node.value)
 
 
 def _prose(text: MessageTemplate) -> bool:

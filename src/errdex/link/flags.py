@@ -16,7 +16,7 @@ import msgspec
 from errdex.extract.docs import DOC_OF
 from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import FileFacts, KnobKind, PropertyFact
-from errdex.linked_facts import KnobLink
+from errdex.linked_facts import OWN_KEY, KnobLink
 
 # The receiver of an attribute that a flag may set: `self.model_config`, `args`, `opts`.
 _CONFIG_RECEIVER = re.compile(r"(?:config|args|arguments|options|opts|settings|cfg)$", re.I)
@@ -49,6 +49,10 @@ class FlagIndex:
         # a class's short name → its module-qualified names and the functions of its body
         # (properties and methods: no key of a JSON object validated against its fields)
         self._members: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+        # a configuration class's short name → the keys its constructor takes
+        self._keys: dict[str, set[str]] = {}
+        # `Class.attr` → the arguments fields defaulting to it (built when first asked)
+        self._defaulting: dict[str, list[str]] | None = None
         for facts in files:
             if facts.error is not None:
                 continue
@@ -56,6 +60,8 @@ class FlagIndex:
                 dest = flag.flag[2:].replace("-", "_")
                 self._flags.setdefault(dest, (flag.flag, facts.path, flag.line))
             for cls in facts.classes:
+                if cls.keys:
+                    self._keys.setdefault(cls.name, set()).update(cls.keys)
                 if cls.methods:
                     self._members.setdefault(cls.name, []).append(
                         (f"{facts.module}.{cls.qualname}", cls.methods)
@@ -125,13 +131,19 @@ class FlagIndex:
         """The flags of an arguments class's fields that default to another class's field
         (`attention_backend: ... = AttentionConfig.backend`): each writes that field when
         given, beside the JSON-valued flag of the object (`--attention-config`)."""
-        wanted = f"{DOC_OF}{owner}.{attr}"
+        if self._defaulting is None:
+            # each arguments field once, by the field it defaults to, not every field for
+            # each one asked about (every configuration key a site reads is)
+            self._defaulting = {}
+            for field, docs in self._field_docs.items():
+                for doc in dict.fromkeys(d for c, d in docs if _ARGS_CLASS.search(c)):
+                    if doc.startswith(DOC_OF):
+                        self._defaulting.setdefault(doc[len(DOC_OF) :], []).append(field)
         out: list[KnobLink] = []
-        for field, docs in self._field_docs.items():
-            if any(doc == wanted and _ARGS_CLASS.search(cls) for cls, doc in docs):
-                found = self.field_flag(field)
-                if found is not None:
-                    out.append(found)
+        for field in self._defaulting.get(f"{owner}.{attr}", ()):
+            found = self.field_flag(field)
+            if found is not None:
+                out.append(found)
         return out
 
     def field_flag(self, name: str) -> KnobLink | None:
@@ -237,6 +249,35 @@ class FlagIndex:
             same_value=True,
             value_type=value_type,
             call=call,
+        )
+
+    def own_json_key(self, dotted: str, class_name: str | None) -> KnobLink | None:
+        """`self.method` read in `SpeculativeConfig`, the class of the object that
+        `--speculative-config` takes as JSON: that flag, with the key `method`, when the
+        class's constructor takes it and no plain flag writes that field (a flag of the same
+        name, or one defaulting to it: `--attention-backend` for `AttentionConfig.backend`;
+        that flag, as before). A field named for a whole object (`target_model_config`) is
+        one the program passes in, never a key a user writes."""
+        receiver, _, name = dotted.partition(".")
+        if receiver not in OWN_OBJECT or not name.isidentifier() or class_name is None:
+            return None
+        owner = class_name.rsplit(".", 1)[-1]
+        if name not in self._keys.get(owner, ()) or _CONFIG_RECEIVER.search(name):
+            return None
+        if name in self._flags or self._fields.get(name, ("",))[0] in self._args_fields:
+            # a flag of the same name: the one the code matched so far, and what EngineArgs
+            # writes over the JSON's key (`reasoning_config.reasoning_parser =
+            # self.reasoning_parser`)
+            return None
+        receiver = re.sub(r"(?<!^)(?=[A-Z][a-z])", "_", owner).lower()
+        if not self._json_flag_field(receiver) or self.flags_defaulting_to(owner, name):
+            return None
+        knob = self.flag(["args", receiver], receiver, None)
+        if knob is None:
+            return None
+        via = f"`{name}` {OWN_KEY} `{knob.name}` (`{owner}.{name}`)"
+        return msgspec.structs.replace(
+            knob, behind=dotted, json_key=name, via=f"{via}; {knob.via}" if knob.via else via
         )
 
     def _entry(self, args_class: str) -> tuple[str, tuple[str, ...]] | None:

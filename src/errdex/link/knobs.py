@@ -32,7 +32,7 @@ from errdex.link.environment_knobs import EnvironmentIndex, direct_reads
 from errdex.link.expression_texts import env_reads_in, local_value, names_of, parse_expression
 from errdex.link.flags import FlagIndex
 from errdex.link.resolve import Namespace
-from errdex.linked_facts import KnobLink, property_via
+from errdex.linked_facts import KnobLink, own_key, property_via
 
 _MAX_KNOBS = 12
 _MAX_SETS_PER_ATTR = 4  # assignments of one attribute followed to their settings
@@ -111,6 +111,15 @@ class KnobIndex:
             for k in list(unique.values())[:_MAX_KNOBS]
         ]
 
+    def caller_knobs(
+        self, facts: FileFacts, class_name: str | None, branch: list[Condition]
+    ) -> list[KnobLink]:
+        """The knobs behind a caller's branch; not a configuration class's own key: its
+        branches pick what the user asked for (`if self.method == "dspark":
+        _validate_dspark(...)`), or build another object of the site's class (the draft's
+        `ModelConfig`) beside the user's own."""
+        return [k for k in self.knobs(facts, class_name, branch) if not own_key(k.json_key, k.via)]
+
     def resolve(self, dotted: str, facts: FileFacts, class_name: str | None) -> list[KnobLink]:
         """The knobs behind one name as a function of `facts` reads it, with no local."""
         return [
@@ -126,7 +135,12 @@ class KnobIndex:
         if knob.kind != KnobKind.FLAG or not whole_object(knob.value_type):
             return knob
         found: list[tuple[str, str, str, str]] = []
-        receiver = knob.behind.rsplit(".", 1)[-1]
+        # the object the flag takes, by the name the code holds it under
+        receiver = (
+            knob.name.lstrip("-").replace("-", "_")
+            if knob.json_key is not None
+            else knob.behind.rsplit(".", 1)[-1]
+        )
         for attr_set, where in self._sets_of.get(receiver, ())[: _MAX_SETS_PER_ATTR * 4]:
             guard = parse_expression(attr_set.guard)
             # only a guard that is the flag itself: given, it writes the field
@@ -162,7 +176,9 @@ class KnobIndex:
         if knob.kind == KnobKind.ENV:
             doc = self.environment.env_doc(knob.name)
         elif knob.kind == KnobKind.FLAG:
-            doc = self.flags.field_doc(knob.name[2:].replace("-", "_"), knob.behind, class_name)
+            # a key of a JSON-valued flag's object: that key's own doc
+            field = knob.json_key or knob.name[2:].replace("-", "_")
+            doc = self.flags.field_doc(field, knob.behind, class_name)
         return msgspec.structs.replace(knob, doc=doc) if doc else knob
 
     # -- names -----------------------------------------------------------------------------
@@ -207,11 +223,14 @@ class KnobIndex:
         if found:
             return found
         flag = self.flags.flag(parts, dotted, class_name)
-        if flag is not None:
+        # `self.key` of a configuration class: also the key of the JSON its flag takes
+        own = self.flags.own_json_key(dotted, class_name)
+        if flag is not None and own is None:
             return [flag]
+        found = [k for k in (flag, own) if k is not None]
         if len(parts) < 2 or depth >= 2:
-            return []
-        return self._through_sets(dotted, class_name, depth)
+            return found
+        return found + self._through_sets(dotted, class_name, depth)
 
     def _through_init(
         self, dotted: str, facts: FileFacts, class_name: str | None, values: dict[str, str]
@@ -256,7 +275,9 @@ class KnobIndex:
             for conjunct in guard.values if isinstance(guard, ast.BoolOp) and is_and else [guard]:
                 for name in dotted_names(conjunct):
                     for knob in self._resolve(name, where, found.class_name, {}, depth + 1):
-                        if knob.sets is not None or not knob.same_value:
+                        # a configuration class's own key in the guard: the class fills in
+                        # its fields by the user's other keys, no setting of this one
+                        if knob.sets is not None or not knob.same_value or knob.json_key:
                             continue
                         out.append(
                             msgspec.structs.replace(
@@ -350,7 +371,10 @@ class KnobIndex:
         if value.alias is not None:
             via = f"the local `{binding.name}` = `{value.alias}` (line {binding.line})"
             return [
-                msgspec.structs.replace(k, behind=dotted, via=via)
+                # a configuration class's own key keeps saying so (`linked_facts.OWN_KEY`)
+                msgspec.structs.replace(
+                    k, behind=dotted, via=f"{via}; {k.via}" if own_key(k.json_key, k.via) else via
+                )
                 for k in self._resolve(value.alias, facts, class_name, {}, depth + 1)
             ]
         # A local computed from settings: the knobs behind the names it is made of.

@@ -25,7 +25,7 @@ from errdex.facts import CallSite, Condition, FileFacts, KnobKind
 from errdex.link.callers import CallerIndex
 from errdex.link.expression_texts import parse_expression
 from errdex.link.knobs import KnobIndex, receiver_name, whole_object
-from errdex.linked_facts import IndexedSite, KnobLink
+from errdex.linked_facts import IndexedSite, KnobLink, own_key
 
 Tests = list[ast.expr]  # the site's conditions, parsed
 _MAX_DEPTH = 3  # functions a value passes through, the site's own included
@@ -69,7 +69,10 @@ class PassedArguments:
             out.extend(
                 msgspec.structs.replace(k, behind=name)
                 for k in found
-                if _decided(tests, name, _may_be_false(k))
+                # a configuration object's own field passed on (`self.synthetic_acceptance_
+                # rates`): what the user wrote in the JSON, which the check validates as a
+                # field validator does its value
+                if _decided(tests, name, _may_be_false(k), strict=not own_key(k.json_key, k.via))
             )
         return out
 
@@ -149,7 +152,7 @@ class PassedArguments:
         gives the value with either."""
         if knob.json_key is None:
             return []
-        owner = "".join(word.capitalize() for word in knob.behind.rsplit(".", 1)[-1].split("_"))
+        owner = "".join(word.capitalize() for word in knob.name.lstrip("-").split("-"))
         return self._knobs.flags.flags_defaulting_to(owner, knob.json_key)
 
     def _declared(self, knob: KnobLink, value: str, class_name: str | None) -> bool:

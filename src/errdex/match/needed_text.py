@@ -21,12 +21,18 @@ import warnings
 from collections.abc import Collection, Iterator, Mapping
 from typing import NamedTuple
 
+from errdex.extract.parsed_ahead import keep
 from errdex.extract.skeleton import build_skeleton
 from errdex.extract.textscan import inside_bounds, string_bounds
-from errdex.match.import_graph import code_names, exception_like, outline
+from errdex.match.import_graph import (
+    code_names,
+    exception_like,
+    line_matches,
+    outline,
+    top_level_starts,
+)
 
-_DEFINITION = re.compile(r"^(async[ \t]+def|def|class)[ \t]+(\w+)", re.MULTILINE)
-_TOP_LEVEL = re.compile(r"^(?=[^\s#)\]}])", re.MULTILINE)  # a statement at column 0
+_DEFINITION = re.compile(r"\n(async[ \t]+def|def|class)[ \t]+(\w+)")  # see `line_matches`
 _METHOD = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 _LINE = re.compile(r"^([ \t]*)(?=[^\s#)\]}])", re.MULTILINE)  # a line's indentation
 
@@ -42,13 +48,11 @@ def _definitions(text: str, strings: list[int]) -> list[_Definition]:
     """The top-level `def` and `class` statements of the text, outside strings spanning lines
     (a docstring's line at column 0 ends no definition, a `def` in its example is none)."""
     found: list[_Definition] = []
-    for match in _DEFINITION.finditer(text):
-        if (found and match.start() < found[-1].end) or inside_bounds(strings, match.start()):
+    for start, end, match in line_matches(_DEFINITION, text):
+        if (found and start < found[-1].end) or inside_bounds(strings, start):
             continue
         kind = "class" if match[1] == "class" else "def"
-        found.append(
-            _Definition(match.start(), _statement_end(text, match.end(), strings), kind, match[2])
-        )
+        found.append(_Definition(start, _statement_end(text, end, strings), kind, match[2]))
     return found
 
 
@@ -190,24 +194,33 @@ def _holding(
 def _statement_end(text: str, start: int, strings: list[int]) -> int:
     """Where the next top-level statement after `start` begins (a line at column 0 outside
     any string spanning lines), or the end of the text."""
-    for found in _TOP_LEVEL.finditer(text, start):
-        if found.start() > start and not inside_bounds(strings, found.start()):
-            return found.start()
+    for at in top_level_starts(text, start + 1):
+        if not inside_bounds(strings, at):
+            return at
     return len(text)
 
 
 def _parses(text: str) -> bool:
     """Whether the extractor will read the text: its skeleton (what extraction parses, the
-    bodies without sites blanked) parses, or, as extraction falls back to, the text does."""
+    bodies without sites blanked) parses, or, as extraction falls back to, the text does.
+    The tree extraction would make is kept for it (`parsed_ahead`)."""
     skeleton = build_skeleton(text)
-    return (skeleton is not None and _parsed(skeleton.text)) or _parsed(text)
+    if skeleton is not None:
+        tree = _parsed(skeleton.text)
+        if tree is not None:
+            keep(text, tree, skeleton)
+            return True
+        return _parsed(text) is not None  # extraction parses it again its own way
+    tree = _parsed(text)
+    if tree is not None:
+        keep(text, tree, None)
+    return tree is not None
 
 
-def _parsed(text: str) -> bool:
+def _parsed(text: str) -> ast.Module | None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escapes: the extractor reports them
-            ast.parse(text)
+            return ast.parse(text, type_comments=False)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True
+        return None

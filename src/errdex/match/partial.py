@@ -63,6 +63,9 @@ _VALUE = re.compile(r"""['"`<>(){}\[\]=]|\b\d[\w.:/-]*|\S*[/\\]\S*""")
 # Where source code often breaks a long literal in two (`"... architecture. " "This ..."`):
 # a piece of a run between such breaks is more likely to be in the source as it is.
 _PIECE_BREAK = re.compile(r"(?<=[.,;:!?])\s+")
+_RAISE_OR_WARN = re.compile(rb"raise[ \t]|warn\w*\(")  # where `_raise_lines` may find one
+_PAREN = re.compile(rb"[()]")
+_MOST_RAISES = 32  # raises of a class read per file
 _NO_STATEMENT = frozenset(b" \t\n\r\f\v#)]}@")  # what no statement at column 0 begins with
 _CLASS = re.compile(rb"class[ \t]+(\w+)[^:\n]*")
 _ERRORISH = re.compile(rb"Error|Exception|Warning|Exit|Abort|Fail")
@@ -315,10 +318,45 @@ def _raise_lines(data: bytes, name: str) -> list[int]:
     either = rb"(?:[\w.]+\.)?\b(?:" + b"|".join(re.escape(alias) for alias in aliases) + rb")\b"
     # `warnings.warn(msg, Category)`: the arguments before it may hold one level of calls
     # (bounded: a file is hostile input).
-    raises = re.finditer(
-        rb"raise[ \t]+" + either + rb"|\bwarn\w*\((?:[^()]|\([^()]{0,200}\)){0,400}?" + either, data
+    pattern = re.compile(
+        rb"raise[ \t]+" + either + rb"|\bwarn\w*\((?:[^()]|\([^()]{0,200}\)){0,400}?" + either
     )
-    return [data.count(b"\n", 0, found.start()) + 1 for found in islice(raises, 32)]
+    # As `pattern.finditer` finds them, tried only where a raise or a warn call starts, and
+    # a call only when its arguments hold the name: tried at every character, the lazy
+    # reading of a warn call's arguments took most of the time of a search for raises.
+    lines: list[int] = []
+    end = 0
+    for start in _RAISE_OR_WARN.finditer(data):
+        at = start.start()
+        if at < end or (
+            data[at] == ord("w")
+            and not any(a in data[start.end() : _arguments_end(data, start.end())] for a in aliases)
+        ):
+            continue
+        found = pattern.match(data, at)
+        if found is not None:
+            lines.append(data.count(b"\n", 0, at) + 1)
+            end = found.end()
+            if len(lines) == _MOST_RAISES:
+                break
+    return lines
+
+
+def _arguments_end(data: bytes, start: int) -> int:
+    """Where the arguments of a call whose `(` ends before `start` must end for a warn
+    call's pattern to read them: at its closing bracket, or at a bracket two levels in."""
+    limit = min(len(data), start + 400 * 202)
+    depth = 0
+    for bracket in _PAREN.finditer(data, start, limit):
+        if data[bracket.start()] == ord("("):
+            depth += 1
+            if depth > 1:
+                return bracket.start()
+        elif depth == 0:
+            return bracket.start()
+        else:
+            depth -= 1
+    return limit
 
 
 def _classes_holding(data: bytes, pieces: list[str]) -> set[str]:
@@ -556,7 +594,9 @@ class SubsetSource:
         yield from self.files_kept
 
 
-def first_subset(source: Source, evidence: Evidence, quick: bool = False) -> SubsetSource | None:
+def first_subset(
+    source: Source, evidence: Evidence, quick: bool = False, files: SourceFiles | None = None
+) -> SubsetSource | None:
     """The subset of `source` that answers `evidence`, or None when the whole is as cheap
     (a small package, nothing to look for, or too much found).
 
@@ -567,8 +607,9 @@ def first_subset(source: Source, evidence: Evidence, quick: bool = False) -> Sub
     Nothing found is an empty subset: no frame names a file of the package and no file holds
     a piece of the message or raises its class, so the whole would match it by its place or
     class nowhere, and by its text only through a template of short literals around long
-    values; rare enough that the answer (none) does not wait for the whole."""
-    files = SourceFiles.of(source)
+    values; rare enough that the answer (none) does not wait for the whole. `files`: the
+    source's files as read already."""
+    files = files if files is not None else SourceFiles.of(source)
     if len(files) < MIN_PACKAGE_FILES:
         return None
     deferred: list[str] | None = [] if quick else None
@@ -590,5 +631,5 @@ def first_subset(source: Source, evidence: Evidence, quick: bool = False) -> Sub
         kept.append(SourceFile(path, needed))
     subset = SubsetSource(source, kept, len(files), stored)
     if deferred:
-        subset.fuller = lambda: first_subset(source, evidence)
+        subset.fuller = lambda: first_subset(source, evidence, files=files)  # read once
     return subset

@@ -30,9 +30,17 @@ def stems(text: str) -> list[str]:
 def shows_none_of(template: MessageTemplate | None, message: str) -> bool:
     """The template writes a text of its own and the message holds no piece of it (two
     words in a row): the paste shows another text than this site's, where a site whose
-    text is computed could have made it."""
-    if template is None or template.literal_length < _OWN_TEXT:
+    text is computed could have made it. A short text written out whole is a value (`raise
+    Exit(130)`): the paste shows another when its message does not hold it as a word."""
+    if template is None or not template.literal_length:
         return False
+    if template.literal_length < _OWN_TEXT:
+        value = "".join(p for p in template.parts if isinstance(p, str)).strip()
+        return (
+            not template.placeholders
+            and bool(value and message.strip())
+            and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", message) is None
+        )
     held = " ".join(message.split()).lower()
     for part in template.parts:
         words = part.lower().split() if isinstance(part, str) else []

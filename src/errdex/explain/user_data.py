@@ -1,0 +1,279 @@
+"""Ways out of a check on the user's own data: a value a public function was given.
+
+A validator computes something from its argument and raises when that fails (pydantic's
+Luhn check: `valid = sum_ % 10 == 0` from `card_number`; `IPv4Network(value)` raising
+`ValueError` for a network with host bits set). The condition reads locals, so the input
+rules (which want the argument itself) find nothing to put in words, and the page used to
+call it the program's own state "worth reporting to the project". When every name the check
+reads comes, through the function's own assignments, from its parameters (and constants,
+builtins, module names), nothing but the value given decides it: the way out is another
+value. The sentence says which argument, what the check computes from it, and the message.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+
+from errdex.explain.context import CONTEXT_KINDS, Facts
+from errdex.explain.entry_input import names_read
+from errdex.explain.inputs import public_name
+from errdex.explain.page import ConditionView, Solution
+from errdex.explain.plain import code
+from errdex.facts import ConditionKind, MessageTemplate, SiteKind
+
+_MAX_SHOWN = 2
+# Errors raised for what the program got wrong, not for the value it was given.
+_INVARIANTS = frozenset({"AssertionError", "RuntimeError", "NotImplementedError", "SystemError"})
+_BUILTINS = frozenset(dir(builtins))
+# modules whose functions compute from their arguments alone
+_PURE_MODULES = frozenset(
+    {"math", "re", "string", "ipaddress", "operator", "itertools", "functools", "json"}
+    | {"unicodedata", "decimal", "fractions", "base64", "binascii", "urllib", "posixpath"}
+)
+# Names that read state rather than the value given.
+_STATE = frozenset({"self", "cls", "os", "sys", "envs", "environ", "time", "random"})
+
+
+def user_data_solution(facts: Facts, open_conditions: list[ConditionView]) -> Solution | None:
+    """ "Give `F` another `card_number`: ...", or None."""
+    site = facts.stored.site
+    if site.kind != SiteKind.RAISE or not _callable_by_user(facts):
+        return None
+    if (site.exception or "").rpartition(".")[2] in _INVARIANTS:
+        return None  # raised as a broken invariant, whatever value reached it
+    function = facts.site_function()
+    if function is None:
+        return None
+    # `*args`/`**kwargs` hold what other code hands on, no one value a user gives
+    packed = {a.arg for a in (function.args.vararg, function.args.kwarg) if a is not None}
+    params = [p for p in facts.read.params if p not in ("self", "cls") and p not in packed]
+    if not params:
+        return None
+    callee = code(site.function.removesuffix(".__init__").removesuffix(".__new__"))
+    said = _quoted(site.message)
+    failed = _failed_call(facts, function, params)
+    if failed is not None:
+        call, param = failed
+        return Solution(
+            text=(
+                f"Give {callee} another {code(param)}: the value given makes {code(call)} "
+                f"fail, and this error is raised in its place{said}. The check is of the "
+                "value given, not of the program's state."
+            ),
+            kind="input",
+        )
+    if any(c.kind == ConditionKind.EXCEPT for c in facts.conditions):
+        return None  # what decides it is what the `try` did, not the tests above it
+    checks = [c for c in open_conditions if c.kind not in CONTEXT_KINDS]
+    if not checks or checks[-1].kind == ConditionKind.EARLY_EXIT:
+        return None
+    check = checks[-1]  # the raise's own test
+    sources = _sources(function)
+    try:
+        tested = ast.parse(check.text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    read = names_read(tested)
+    walked = _reached(read, sources, {*params, *packed}, _constants(facts))
+    if walked is None or walked[0] & packed:
+        return None  # none, or what `*args` handed in as well (`fields = field, *fields`)
+    reached, seen = walked
+    used = [p for p in params if p in reached]
+    if len(used) != 1:
+        # none; or several, where an earlier bound may hold one of them fixed (`1 <=
+        # skinny` before `skinny and dim % 64`): which to change is not known
+        return None
+    values = [tested, *(v for n in seen if n in sources for v in sources[n])]
+    if any(_state_read(v, {*params, *sources}) for v in values):
+        # `args.grpc_port`, `vllm_config.model_config`, `x.shape`: an attribute of an
+        # object handed in (a namespace, a config, a tensor) is its state, not a value the
+        # user gives as such (the setting behind it is another rule's)
+        return None
+    via = [n for n in sorted(read) if n in sources and n not in params]
+    names = " and ".join(code(p) for p in used)
+    computed = (
+        f" and what the function computes from it ({', '.join(code(n) for n in via[:_MAX_SHOWN])})"
+        if via
+        else ""
+    )
+    return Solution(
+        text=(
+            f"Give {callee} another {names}: the check at line {check.line} "
+            f"({check.plain or code(check.text)}) reads only {names}{computed}"
+            f"{_quoted(site.message)}. The check is of the value given, not of the program's "
+            "state."
+        ),
+        condition=check.text,
+        kind="input",
+    )
+
+
+def _quoted(message: MessageTemplate | None) -> str:
+    """The message quoted after a sentence; not an error code (`payment_card_number_luhn`,
+    a validation error's type, which its class shows with another text)."""
+    if message is None or " " not in message.text.strip():
+        return ""
+    return f" (“{message.text}”)"
+
+
+def _constants(facts: Facts) -> frozenset[str]:
+    """The module constants the index read for the site, less any a setting decides."""
+    behind = {k.behind or k.name for k in facts.knobs}
+    return frozenset(
+        b.name for b in facts.bindings if b.origin == "constant" and b.name not in behind
+    )
+
+
+def _callable_by_user(facts: Facts) -> bool:
+    """A public function of a public module (or one the package re-exports)."""
+    stored = facts.stored
+    if not public_name(stored.site.function):
+        return False
+    private = any(p.startswith("_") for p in stored.module.split("."))
+    return not private or stored.public_path() is not None
+
+
+def _failed_call(
+    facts: Facts, function: ast.FunctionDef, params: list[str]
+) -> tuple[str, str] | None:
+    """(the call, the parameter) of the `try` whose `except` holds the site, when that call
+    reads one parameter as it is and nothing else the function computed."""
+    excepts = [c for c in facts.conditions if c.kind == ConditionKind.EXCEPT]
+    if not excepts or len(excepts) != len([c for c in facts.conditions if c.kind in CONTEXT_KINDS]):
+        return None
+    tried = facts.read.tries.get(excepts[-1].line)
+    if tried is None or tried.imports or len(tried.calls) != 1:
+        return None
+    call = tried.calls[0]
+    read = _roots(call)
+    used = [p for p in params if p in read]
+    sources = _sources(function)
+    # the call's other names: a class or function of the module, no local it computed
+    constants = _constants(facts)
+    if len(used) != 1 or any(n in sources or not _fixed(n, constants) for n in read - set(used)):
+        return None
+    try:
+        if _state_read(ast.parse(call, mode="eval").body, {used[0]}):
+            return None
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    return call, used[0]
+
+
+def _sources(function: ast.FunctionDef) -> dict[str, list[ast.AST]]:
+    """Each local the function assigns → the values assigned to it (every assignment, those
+    after the site too: a loop carries them back to it)."""
+    out: dict[str, list[ast.AST]] = {}
+
+    def bind(target: ast.expr, value: ast.AST) -> None:
+        for node in ast.walk(target):
+            if isinstance(node, ast.Name):
+                out.setdefault(node.id, []).append(value)
+
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                bind(target, node.value)
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign) and node.value is not None:
+            bind(node.target, node.value)
+        elif isinstance(node, ast.For | ast.AsyncFor | ast.comprehension):
+            bind(node.target, node.iter)
+        elif isinstance(node, ast.NamedExpr):
+            bind(node.target, node.value)
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    bind(item.optional_vars, item.context_expr)
+        elif isinstance(node, ast.Try):
+            for handler in node.handlers:
+                if handler.name:
+                    out.setdefault(handler.name, []).append(ast.Name(id="<caught>"))
+    return out
+
+
+def _state_read(node: ast.AST, names: set[str]) -> bool:
+    """Whether an expression reads an attribute of one of the names (a parameter or a local,
+    however deep: `args.port`, `layers[0].conv.ndim`) other than to call a method of it
+    (`url.startswith(...)`)."""
+    called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
+    for n in ast.walk(node):
+        if (
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Name)
+            and n.func.id in ("getattr", "hasattr")
+            and n.args
+            and isinstance(n.args[0], ast.Name)
+            and n.args[0].id in names
+        ):
+            return True  # `getattr(args, name, None)`: an attribute all the same
+        if not isinstance(n, ast.Attribute) or id(n) in called:
+            continue
+        root: ast.expr = n.value
+        while isinstance(root, ast.Attribute | ast.Subscript | ast.Call):
+            root = root.func if isinstance(root, ast.Call) else root.value
+        if isinstance(root, ast.Name) and root.id in names:
+            return True
+    return False
+
+
+def _reached(
+    read: set[str], sources: dict[str, list[ast.AST]], params: set[str], constants: frozenset[str]
+) -> tuple[set[str], set[str]] | None:
+    """The parameters the names reach through the locals' assignments, and every name met
+    on the way; None when one of them reaches state (`self`, a module's mutable names) or
+    a name of unknown origin."""
+    reached: set[str] = set()
+    seen: set[str] = set()
+    todo = list(read)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        if name in params:
+            reached.add(name)
+            if name in sources:  # rebound: what it is rebound to counts too
+                todo.extend(_read_by(sources[name]) - seen)
+            continue
+        if name in _STATE or name == "<caught>":
+            return None
+        if name in sources:
+            todo.extend(_read_by(sources[name]) - seen)
+        elif not _fixed(name, constants):
+            return None  # a module's function or object: it may read the machine's state
+    return reached, seen
+
+
+def _read_by(values: list[ast.AST]) -> set[str]:
+    return {n for v in values for n in names_read(v)}
+
+
+def _fixed(name: str, constants: frozenset[str]) -> bool:
+    """A name outside the function whose value does not depend on the program's state: a
+    builtin, a constant the index read as one, a class (capitalised, not all capitals: a
+    `HAS_TURBO` may be what an optional import left), a module of pure functions."""
+    if name in _BUILTINS or name in constants or name in _PURE_MODULES:
+        return True
+    bare = name.lstrip("_")
+    return bare[:1].isupper() and not bare.isupper()
+
+
+def _roots(text: str) -> set[str]:
+    try:
+        return names_read(ast.parse(text, mode="eval").body)
+    except (SyntaxError, ValueError, RecursionError):
+        return set()
+
+
+def arguments_read(facts: Facts) -> list[str]:
+    """The parameters of a function a user calls that the raise's own test names: the page
+    must not call such a check the program's own state. An `assert` (an invariant by
+    intent) and a test that reaches them only through locals (`entry = self._entries[key]`)
+    are left out: what they test is as often the program's bookkeeping."""
+    if facts.stored.site.kind != SiteKind.RAISE or not facts.held:
+        return []
+    if not _callable_by_user(facts):
+        return []
+    read = _roots(facts.held[-1].text)
+    return [p for p in facts.read.params if p not in ("self", "cls") and p in read]

@@ -1,0 +1,60 @@
+"""quick_unparse writes what ast.unparse writes, or leaves the expression to it."""
+
+from __future__ import annotations
+
+import ast
+
+import pytest
+
+from errdex.extract.conditions import negate
+from errdex.extract.quick_unparse import quick_unparse
+
+WRITTEN = [
+    "x",
+    "self.config.model",
+    "f(a, b=1)",
+    "obj.method().attr",
+    "x is None",
+    'mode not in ("a", "b")',
+    "a < b <= c",
+    "not enabled",
+    "not a == b",
+    "not (a and b)",
+    "a and b and c == d",
+    "a or not b and c",
+    "(a or b) and c",
+    "not not x",
+    "isinstance(x, int) and x > 0",
+    "'it''s'",
+    '"a\\nb"',
+    "True",
+    "-1",
+    "x == 1.5",
+    "u'x'",
+    "f(*args)",
+    "f(**kw)",
+    "(1).real",
+    "a + b > c",
+    "x if y else z",
+    "[a, b]",
+]
+
+
+@pytest.mark.parametrize("source", WRITTEN)
+def test_same_text_as_unparse_or_none(source: str) -> None:
+    node = ast.parse(source, mode="eval").body
+    for expr in (node, negate(node)):
+        quick = quick_unparse(expr)
+        assert quick is None or quick == ast.unparse(expr)
+
+
+def test_the_usual_tests_are_written() -> None:
+    for source in ("x is None", "not self.ok", "a and b.c", "f(x) >= 2", "k in d"):
+        node = ast.parse(source, mode="eval").body
+        assert quick_unparse(negate(node)) == ast.unparse(negate(node))
+        assert quick_unparse(negate(node)) is not None
+
+
+def test_what_it_does_not_write_is_left_to_unparse() -> None:
+    for source in ("x == 1.5", "u'x'", "f(*args)", "a + b > c", "(1).real"):
+        assert quick_unparse(ast.parse(source, mode="eval").body) is None
