@@ -31,7 +31,7 @@ def example_fix(facts: Facts) -> ExampleFix | None:
         if solution.fix is not None:
             return solution.fix
     if pass_through(facts) is not None or never_runs(facts) is not None:
-        return None  # no setting fixes the user's own failure; nothing to fix in a demo
+        return None  # no setting fixes the user's own failure; a type checker's branch never runs
     candidates = [*ways_out(facts), *(expanded(c, facts) for c in ways_out(facts))]
     if internal_invariant(facts):
         # an assert on the program's own state: a mode that returns early, or keeps a

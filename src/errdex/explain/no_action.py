@@ -3,8 +3,9 @@
 A page of such a site has nothing to report to the project, and no way out to offer:
 - code under `if TYPE_CHECKING:` runs for a type checker only (the constant is False at
   run time), so the error cannot happen;
-- code under `if __name__ == "__main__":` is the module's demo, run only when the module
-  itself is the script (`python -m rich.logging`), never on import;
+- code under `if __name__ == "__main__":` runs only when the module itself is the script
+  (`python -m rich.logging`, a demo), never on import (its ways out stay: an old entry
+  point's warning names the new one);
 - an error raised for `KeyboardInterrupt` (caught, or raised for a Ctrl-C character) is
   the program stopping because the user pressed Ctrl-C;
 - an error of a private function that every caller catches (and raises nothing again)
@@ -42,22 +43,31 @@ def never_runs(facts: Facts) -> str | None:
     for condition in facts.held:
         if _holds(condition, _TYPE_CHECKING):
             return (
-                f"It sits under `if {condition.text}:` (line {condition.line}), which is true "
-                "only for a type checker reading the code: at run time the constant is False, "
-                "so this never runs and there is nothing to fix or report."
+                f"It sits in a branch taken only when `{condition.text}` is true (line "
+                f"{condition.line}), which is so only for a type checker reading the code: at "
+                "run time the constant is False, so this never runs and there is nothing to "
+                "fix or report."
             )
+    return None
+
+
+def _as_script(facts: Facts) -> str | None:
+    """Where the site runs only when its module is the script: its demo or its old
+    entry point (`python -m vllm.entrypoints.openai.api_server` warns to use `vllm
+    serve`), whose ways out stay."""
+    for condition in facts.held:
         if _holds(condition, _MAIN):
             return (
-                f'It is part of the module\'s demo, under `if __name__ == "__main__":` '
-                f"(line {condition.line}): it runs only when the module itself is run as a "
-                f"script (`python -m {facts.stored.module}`), never when your code imports it."
+                f"It runs only when the module itself is run as a script (`python -m "
+                f'{facts.stored.module}`, the `if __name__ == "__main__":` at line '
+                f"{condition.line}), never when your code imports it."
             )
     return None
 
 
 def no_action_sentence(facts: Facts) -> str | None:
     """What to say instead of "worth reporting to the project" when nothing is wrong."""
-    ran = never_runs(facts)
+    ran = never_runs(facts) or _as_script(facts)
     if ran is not None:
         return ran
     if facts.caught_by:

@@ -162,7 +162,7 @@ def _solutions(facts: Facts) -> list[Solution]:
         # the user's own code failed: turning the re-raise off only hides it
         return [through.solution()]
     if never_runs(facts) is not None:
-        return []  # a type checker's branch, a demo: no user of the package meets it
+        return []  # a type checker's branch: no run of the program meets it
     found = _Collector()
     open_conditions = ways_out(facts)
     actions = _condition_actions(facts, open_conditions)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 
 from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView, Solution
@@ -65,23 +66,35 @@ def twin_paths(store: Store, stored: StoredSite) -> list[Twin]:
     return out
 
 
-def twin_line(condition: ConditionView, facts: Facts) -> tuple[int, str] | None:
+def twin_line(
+    condition: ConditionView, facts: Facts, named: set[str] | None = None
+) -> tuple[int, str] | None:
     """The line of a twin check that making `condition` false can lead to, with the test
-    that takes the twin's branch; None when there is none."""
-    names = _varying(condition.test)
+    that takes the twin's branch; None when there is none. `named`: the names a way out
+    speaks of (its code words): of an `and` of tests, it makes false those reading them,
+    and a twin whose path holds one of those is not reached."""
+    flipped = _flipped(condition, named)
+    # the names the way out changes: those of the tests it makes false, when known
+    names = set().union(*map(_varying, flipped)) if flipped else _varying(condition.test)
     if not names:
         return None
-    ours = frozenset((c.test, c.holds) for c in facts.conditions)
-    for line, path in facts.twin_paths:
+    ours = _spread(frozenset((c.test, c.holds) for c in facts.conditions))
+    for line, twin in facts.twin_paths:
+        path = _spread(twin)
         differ = ours ^ path
         if (condition.test, condition.holds) not in differ:
             continue  # the twin's path holds the condition as well: no way there by it
-        # the twin's own branch: a test of the same names that this path does not take
-        # (a twin on a path of fewer tests is another check, met whatever the value)
-        own = [(t, holds) for t, holds in sorted(path - ours) if _varying(t) & names]
-        if own and all(_varying(test) & names for test, _ in differ):
-            # the tests the twin's branch takes; a test it only does not take when none
-            taken = [t for t, holds in own if holds] or [f"not ({t})" for t, _ in own]
+        if any((part, True) in path for part in flipped):
+            continue  # the twin needs what the way out makes false
+        # what the twin's path needs that this one does not hold: the way out must be able
+        # to bring it about (a test of the names it changes). A twin needing nothing more
+        # is not said to be reached: the paths read lose early exits (a `return` when all
+        # requests are greedy keeps vllm's rejection sampler from its second assert)
+        needed = sorted(path - ours)
+        if needed and all(_varying(test) & names for test, _ in needed):
+            taken = [t for t, holds in needed if holds] or [f"not ({t})" for t, _ in needed]
+            # a part of an `and` also listed is said once, in its `and`
+            taken = [t for t in taken if not any(t in _conjuncts(o) for o in taken)]
             return line, " and ".join(taken)
     return None
 
@@ -110,12 +123,50 @@ def without_twins(kept: list[Solution], facts: Facts) -> list[Solution]:
     out: list[Solution] = []
     for solution in kept:
         condition = by_text.get(solution.condition or "")
-        if condition is not None and twin_line(condition, facts) is not None:
+        named = set(re.findall(r"`([^`]+)`", solution.text))
+        if condition is not None and twin_line(condition, facts, named) is not None:
             if condition not in facts.twinned:
                 facts.twinned.append(condition)
             continue
         out.append(solution)
     return out
+
+
+def _spread(tests: frozenset[tuple[str, bool]]) -> frozenset[tuple[str, bool]]:
+    """The tests with each `and` that holds also as its parts (one path writes
+    `a and b` where another tests `b` alone)."""
+    out = set(tests)
+    for test, holds in tests:
+        if holds:
+            out.update((part, True) for part in _conjuncts(test))
+    return frozenset(out)
+
+
+def _conjuncts(test: str) -> list[str]:
+    try:
+        node = ast.parse(test, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+        return [ast.unparse(v) for v in node.values]
+    return []
+
+
+def _flipped(condition: ConditionView, named: set[str] | None) -> list[str]:
+    """The tests of an `and` that holds which a way out speaking of `named` makes false
+    (none known: every one)."""
+    parts = _conjuncts(condition.test) if condition.holds else []
+    if not parts or not named:
+        return []
+    hit = [p for p in parts if any(_names_it(n, w) for n in _varying(p) for w in named)]
+    return hit if len(hit) < len(parts) else []
+
+
+def _names_it(name: str, word: str) -> bool:
+    """Whether a way out's code word names `name`: itself, an object it is an attribute
+    of (`self.mamba_config` for `self.mamba_config.backend`), or its last part (the
+    argument `use_head_wise_attn_gate` for `self.use_head_wise_attn_gate`)."""
+    return name == word or name.startswith(word + ".") or name.endswith("." + word)
 
 
 def _varying(test: str) -> set[str]:
