@@ -36,6 +36,7 @@ from errdex.match.import_graph import (
 )
 from errdex.match.lent_by_tests import is_test_code
 from errdex.match.needed_text import Need, only_needed
+from errdex.match.same_text import plainest
 from errdex.sources.base import Skipped, Source, SourceFile, VersionInfo
 
 # Past this many files, a subset saves too little to be worth a second pass.
@@ -214,7 +215,7 @@ def _holding_pieces(files: SourceFiles, pieces: list[str]) -> set[str]:
     best = max(score.values())
     # Files holding the message alike raise the same text at several sites: the answer is
     # the site a user most likely hit, so those the ranker puts first are kept.
-    tied = sorted((path for path, held in score.items() if held == best), key=_plainest)
+    tied = sorted((path for path, held in score.items() if held == best), key=plainest)
     return set(tied[:MAX_RUN_FILES])
 
 
@@ -230,15 +231,6 @@ def _prose_bounds(data: bytes) -> list[int]:
         if len(text[line:start]) <= 2 and text[line:start].lower() in _STRING_PREFIXES:
             kept += [start, end]
     return kept
-
-
-def _plainest(path: str) -> tuple[bool, int, str]:
-    """Sorts the files a user's call most likely reaches first, as the store hands out the
-    sites of one text (`store.sqlbase.PLAINEST`): public modules before private ones,
-    shallow before deep, then in path order. The subset then holds the sites a search of
-    the whole takes first, among which the ranker picks."""
-    plain = f"/{path}".replace("/__init__.py", "").replace("/__main__.py", "")
-    return ("/_" in plain, path.count("/"), path)
 
 
 def _frame_files(files: SourceFiles, error: ErrorEvidence) -> dict[str, set[int] | None]:
