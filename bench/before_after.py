@@ -19,14 +19,16 @@ on both alike.
 Prints each round as it ends, then one comparison: the minimum wall time of each tree over
 the rounds and their ratio (on a loaded machine wall times are noise; the minimum says
 more, and the load average before and after is printed beside it), and whether both made
-the same number of sites. CPU seconds count the processes errdex waits for: with the
-default workers the forkserver's extraction processes are left out; `--workers 1` counts
-all of it.
+the same number of sites. CPU seconds count every process of a run: this script adopts
+the processes errdex leaves behind (the fork server, which waits for the extraction workers
+and the writer of a large version) and waits for them, so their CPU is counted too.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ctypes
 import io
 import os
 import resource
@@ -80,6 +82,22 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def _adopt_orphans() -> None:
+    """Become the parent of the processes a run's errdex leaves when it exits (its fork
+    server), so that waiting for them counts their CPU and their children's (Linux)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+
+
+def _wait_orphans() -> None:
+    """Wait for every process left from the run (none other runs meanwhile)."""
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+
+
 def index_once(tree: Path, spec: str, work: Path, workers: int | None) -> tuple[float, float, str]:
     """Wall and CPU seconds of a cold `errdex index SPEC`, and its site count."""
     cache = Path(tempfile.mkdtemp(prefix="cache-", dir=work))
@@ -90,7 +108,9 @@ def index_once(tree: Path, spec: str, work: Path, workers: int | None) -> tuple[
         command += ["--workers", str(workers)]
     cpu, started = _children_cpu(), time.perf_counter()
     done = subprocess.run(command, env=_env(tree, cache), capture_output=True, text=True)
-    wall, cpu = time.perf_counter() - started, _children_cpu() - cpu
+    wall = time.perf_counter() - started
+    _wait_orphans()
+    cpu = _children_cpu() - cpu
     if done.returncode != 0:
         raise SystemExit(f"{tree}: errdex index failed: {done.stderr.strip()[-400:]}")
     sites = done.stdout.split('"sites":', 1)[1].split(",", 1)[0].strip()
@@ -130,6 +150,7 @@ def main() -> None:
         "--lookup", action="store_true", help="also compare bench/lookup_speed.py (long)"
     )
     args = parser.parse_args()
+    _adopt_orphans()
     load = os.getloadavg()[0]
     print(f"load average {load:.1f} on {os.cpu_count()} cores; {args.rounds} rounds", flush=True)
     with tempfile.TemporaryDirectory(prefix="before-after-") as tmp:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -45,7 +46,10 @@ def test_index_then_list_and_show_as_json(tmp_path: Path) -> None:
     pkg = write_package(tmp_path / "demo", {"demo/net.py": GOOD})
     code, _, err = run("index", str(pkg), "--project", "demo", "--version", "1.0")
     assert code == 0, err
-    assert "1 sites" in err.replace("\n", " ")
+    summary = " ".join(err.split())
+    assert "1 sites" in summary
+    # where the time went, stage by stage
+    assert re.search(r" s \(read [0-9.]+, extract [0-9.]+, again [0-9.]+, link [0-9.]+,", summary)
     code, out, _ = run("list", "--project", "demo", "--json")
     (record,) = json.loads(out)
     assert record["message"] == "retries must be >= 0, got {retries}"

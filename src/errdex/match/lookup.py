@@ -20,10 +20,11 @@ from errdex.match.helper_raise import raise_inside_helpers
 from errdex.match.lent_by_tests import demote_lent_by_tests
 from errdex.match.logged import logged_by
 from errdex.match.message_reading import Readings
-from errdex.match.one_result import with_same_text
+from errdex.match.one_result import in_site_order, with_same_text
 from errdex.match.readings import readings
 from errdex.match.reraised import quoted_key_first, reraised_texts
 from errdex.match.results import LookupResult, Match
+from errdex.match.same_text import plainest
 from errdex.match.site_scorer import SiteScorer
 from errdex.match.versions import settle_versions
 from errdex.match.weights import WEIGHTS as W
@@ -219,8 +220,12 @@ def _demote_guesses(best: dict[str, Match]) -> None:
 def _better(new: Match, old: Match) -> bool:
     if new.score != old.score:
         return new.score > old.score
+    if (new.project, new.version) == (old.project, old.version):
+        # Two sites of one error in one release: the first in site order, whichever the
+        # rounds met first (see `in_site_order`).
+        return (plainest(new.file), new.line) < (plainest(old.file), old.line)
     return False  # same score: keep the first, which came from the newer version
 
 
 def _ordered(matches: Iterable[Match]) -> list[Match]:
-    return sorted(matches, key=lambda m: (-m.score, -m.literal_length()))
+    return in_site_order(sorted(matches, key=lambda m: (-m.score, -m.literal_length())))

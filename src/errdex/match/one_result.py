@@ -13,10 +13,11 @@ import msgspec
 from errdex.history.timeline import version_labels
 from errdex.match.releases import version_spans
 from errdex.match.results import Match
-from errdex.match.same_text import SiteRef, likeliest_first, preference_reason
+from errdex.match.same_text import SiteRef, likeliest_first, plainest, preference_reason
 from errdex.store.base import Store, StoredSite
 
 __all__ = [
+    "in_site_order",
     "merge_releases",
     "merge_renamed",
     "merge_same_text",
@@ -154,6 +155,33 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
     return out
 
 
+def in_site_order(ranked: list[Match]) -> list[Match]:
+    """`ranked` (best first, by score and the length of text read) with the matches of each
+    release that tie on both put in the order of their sites (plainest module, then line),
+    in the places that release's matches held; releases keep their order among themselves.
+
+    Of a tie, the order matches arrive in is the store's and the rounds' (which query found
+    them first, ranked by full-text scores that count words over everything indexed): it
+    differs between a first answer's few files and the whole package. The sites' own keys
+    do not, so both rank a release's ties alike."""
+    out = list(ranked)
+    start = 0
+    while start < len(out):
+        tie = (out[start].score, out[start].literal_length())
+        end = start + 1
+        while end < len(out) and (out[end].score, out[end].literal_length()) == tie:
+            end += 1
+        places: dict[tuple[str, str], list[int]] = {}
+        for i in range(start, end):
+            places.setdefault((out[i].project, out[i].version), []).append(i)
+        for spots in places.values():
+            ordered = sorted((out[i] for i in spots), key=lambda m: (plainest(m.file), m.line))
+            for i, match in zip(spots, ordered, strict=True):
+                out[i] = match
+        start = end
+    return out
+
+
 def with_same_text(ranked: list[Match], count: int) -> list[Match]:
     """The first `count` matches, and the others tied with one of them on the same text of
     the same release: one result counts every site that raises it (`raised at N sites`)."""
@@ -212,8 +240,21 @@ def site_ref(match: Match) -> SiteRef:
         id=match.id, version=match.version, file=match.file, line=match.line,
         function=match.function, callers=len(match.site.callers) if match.site else 0,
         conditions=len(match.site.site.conditions) if match.site else 0, kind=match.kind,
-        through_helper=match.called_at is not None,
+        through_helper=_given_by_call(match),
     )  # fmt: skip
+
+
+def _given_by_call(match: Match) -> bool:
+    """Whether the match's raise shows a text that a helper's call gives it, not one its own
+    template writes: a raise writing the text itself is that, whether or not a call that
+    reaches it is indexed too (pygments' `get_lexer_by_name`, called with an alias from
+    `lexers/textfmts.py`, raises `no lexer for alias {_alias!r} found` itself)."""
+    if match.called_at is None:
+        return False
+    shown = match.shown if match.shown is not None else match.message
+    if match.message is None or shown is None:
+        return True
+    return _PLACEHOLDER.sub("{}", match.message) != _PLACEHOLDER.sub("{}", shown)
 
 
 def merge_renamed(

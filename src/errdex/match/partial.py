@@ -17,6 +17,7 @@ dozen files, not the package; only a message with nothing to go on scans every f
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from itertools import islice
 from typing import Protocol, runtime_checkable
@@ -36,6 +37,7 @@ from errdex.match.import_graph import (
 )
 from errdex.match.lent_by_tests import is_test_code
 from errdex.match.needed_text import Need, only_needed
+from errdex.match.same_text import plainest
 from errdex.sources.base import Skipped, Source, SourceFile, VersionInfo
 
 # Past this many files, a subset saves too little to be worth a second pass.
@@ -214,7 +216,7 @@ def _holding_pieces(files: SourceFiles, pieces: list[str]) -> set[str]:
     best = max(score.values())
     # Files holding the message alike raise the same text at several sites: the answer is
     # the site a user most likely hit, so those the ranker puts first are kept.
-    tied = sorted((path for path, held in score.items() if held == best), key=_plainest)
+    tied = sorted((path for path, held in score.items() if held == best), key=plainest)
     return set(tied[:MAX_RUN_FILES])
 
 
@@ -230,15 +232,6 @@ def _prose_bounds(data: bytes) -> list[int]:
         if len(text[line:start]) <= 2 and text[line:start].lower() in _STRING_PREFIXES:
             kept += [start, end]
     return kept
-
-
-def _plainest(path: str) -> tuple[bool, int, str]:
-    """Sorts the files a user's call most likely reaches first, as the store hands out the
-    sites of one text (`store.sqlbase.PLAINEST`): public modules before private ones,
-    shallow before deep, then in path order. The subset then holds the sites a search of
-    the whole takes first, among which the ranker picks."""
-    plain = f"/{path}".replace("/__init__.py", "").replace("/__main__.py", "")
-    return ("/_" in plain, path.count("/"), path)
 
 
 def _frame_files(files: SourceFiles, error: ErrorEvidence) -> dict[str, set[int] | None]:
@@ -266,15 +259,23 @@ def _add_lines(chosen: dict[str, set[int] | None], path: str, lines: Iterable[in
         held.update(lines)
 
 
-def _lines_of(data: bytes, needles: Iterable[bytes], most: int = 16) -> list[int]:
-    """The lines where the longest needle the file holds occurs (at most `most` of them):
-    where the message is raised. (A shorter piece, a name such as `past_key_values`, may
-    be anywhere in the file.)"""
+def _lines_of(data: bytes, needles: Iterable[bytes]) -> list[int]:
+    """The lines where the longest needle the file holds occurs: where the message is
+    raised. (A shorter piece, a name such as `past_key_values`, may be anywhere in the file.)
+
+    Every one of them: a subset cuts the definitions holding none, and a file raising the
+    text again further down lost those raises to a cap of 16 (transformers 4.54.0's
+    `generation/logits_process.py` raises `min_tokens_to_keep` has to be a positive integer
+    at lines 510, 636 and 720, the text's longest piece held by 16 other raises before 720,
+    whose class was cut)."""
     for needle in needles:
-        at = data.find(needle)
         lines: list[int] = []
-        while at >= 0 and len(lines) < most:
-            lines.append(data.count(b"\n", 0, at) + 1)
+        line, counted = 1, 0
+        at = data.find(needle)
+        while at >= 0:
+            line += data.count(b"\n", counted, at)  # counted from the last one, not the start
+            counted = at
+            lines.append(line)
             at = data.find(needle, at + len(needle))
         if lines:
             return lines
@@ -287,10 +288,14 @@ def _constant_uses(data: bytes, lines: Iterable[int], most: int = 16) -> list[in
     ValueError(_version_error.format(...))`), at most `most` for each."""
     shape = outline(data)
     uses: list[int] = []
+    held = sorted(set(lines))
     for first, last, name in shape.lines:
         start = shape.line_starts[first - 1]
-        if not any(first <= line <= last for line in lines) or shape.text.startswith(
-            ("def", "async", "class"), start
+        at = bisect_left(held, first)  # the first of `lines` at or after the statement's
+        if (
+            at == len(held)
+            or held[at] > last
+            or shape.text.startswith(("def", "async", "class"), start)
         ):
             continue
         used = re.finditer(rb"(?<![\w.])" + re.escape(name.encode()) + rb"\b", data)

@@ -62,7 +62,7 @@ def index_summary(report: IndexReport, console: Console) -> None:
             name,
             f" ({revision}): {report.files} files ({report.parsed} parsed,"
             f" {report.cached} from cache), {report.sites} sites: {safe_line(kinds or 'none')};"
-            f" {report.seconds:.2f} s",
+            f" {report.seconds:.2f} s{_stages(report.timings)}",
         )
     )
     if report.skipped:
@@ -72,6 +72,13 @@ def index_summary(report: IndexReport, console: Console) -> None:
             examples = [s.path for s in report.skipped if _reason_class(s.reason) == reason][:3]
             shown = ", ".join(safe_line(e) for e in examples)
             console.print(Text(f"  {count} × {safe_line(reason)}: {shown}"))
+
+
+def _stages(timings: dict[str, float]) -> str:
+    """The seconds of each stage, where the time went: ' (read 0.31, extract 9.02, ...)'."""
+    if not timings:
+        return ""
+    return " (" + ", ".join(f"{stage} {seconds:.2f}" for stage, seconds in timings.items()) + ")"
 
 
 def cluster_result(result: VersionResult, console: Console) -> None:

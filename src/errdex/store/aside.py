@@ -18,8 +18,11 @@ from __future__ import annotations
 import contextlib
 import itertools
 import multiprocessing
+import queue
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from multiprocessing.connection import Connection
+from multiprocessing.reduction import ForkingPickler
 
 import msgspec
 
@@ -59,23 +62,23 @@ def write_version_aside(
     from_parent.close()
     to_parent.close()
     finished = False
+    feed = _Feed(to_child)
     try:
-        try:
-            iterator = iter(sites)
-            # The child's transaction begins with the version: once sites come, so that
-            # the database is not held while the caller's first site is still a while off.
+        iterator = iter(sites)
+        # The child's transaction begins with the version: once sites come, so that
+        # the database is not held while the caller's first site is still a while off.
+        chunk = list(itertools.islice(iterator, CHUNK))
+        feed.put(ForkingPickler.dumps((info, dict(files))))  # as `Connection.send` does
+        while chunk:
+            feed.put(_ENCODER.encode(chunk))
             chunk = list(itertools.islice(iterator, CHUNK))
-            to_child.send((info, dict(files)))
-            while chunk:
-                to_child.send_bytes(_ENCODER.encode(chunk))
-                chunk = list(itertools.islice(iterator, CHUNK))
-            to_child.send_bytes(_END)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the child stopped on an error of its own: its outcome says which
+        feed.put(_END)
+        feed.finish()
         outcome = _result(from_child)
         finished = True
     finally:
         if not finished:
+            feed.finish(drop=True)
             _abort(to_child)
         to_child.close()
         child.join(timeout=None if finished else 30)
@@ -86,6 +89,39 @@ def write_version_aside(
     if isinstance(outcome, str):
         raise StoreError(outcome)
     return outcome
+
+
+class _Feed:
+    """Sends the child its messages, in order, from a thread of its own: a pipe holds less
+    than a chunk, and the caller would otherwise wait, its next sites unmade, each time
+    the child is still writing the last ones (vllm: 0.7 s of the link's 9.5 s under load).
+    The thread spends its time in the pipe's write, which lets go of the GIL."""
+
+    def __init__(self, to_child: Connection) -> None:
+        self._to_child = to_child
+        self._queue: queue.SimpleQueue[bytes | memoryview | None] = queue.SimpleQueue()
+        self._dropping = False
+        self._thread = threading.Thread(target=self._send, name="errdex-writer-feed", daemon=True)
+        self._thread.start()
+
+    def put(self, message: bytes | memoryview) -> None:
+        self._queue.put(message)
+
+    def finish(self, *, drop: bool = False) -> None:
+        """Wait until every message is sent (with `drop`, what is not sent yet is not)."""
+        if drop:
+            self._dropping = True
+        self._queue.put(None)
+        self._thread.join()
+
+    def _send(self) -> None:
+        while (message := self._queue.get()) is not None:
+            if self._dropping:
+                continue
+            try:
+                self._to_child.send_bytes(message)
+            except (BrokenPipeError, ConnectionResetError):
+                self._dropping = True  # the child stopped on an error: its outcome says which
 
 
 def _result(from_child: Connection) -> VersionStats | str:
