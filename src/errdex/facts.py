@@ -364,6 +364,9 @@ class CallSite(msgspec.Struct, frozen=True, gc=False):
     # arguments, as text; the name passed, or what a local passed was surely assigned; the
     # position of the calling function's parameter passed on as it is, else -1)
     passes: tuple[tuple[str, str, int], ...] = ()
+    # the locals its guard tests true, each bound to the one expression through which it
+    # is true (`CallRecorder._guard_locals`)
+    bindings: tuple[Binding, ...] = ()
 
 
 class PropertyFact(msgspec.Struct, frozen=True, gc=False):
@@ -566,6 +569,10 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     config_flags: dict[str, str] = {}
     imports: dict[str, str] = {}  # local name → "module.attr" or "module"
     star_imports: tuple[str, ...] = ()  # modules imported with `from module import *`
+    # names imported inside functions (`from .symm_mem import SymmMemCommunicator` in an
+    # `__init__`) that no module-level import binds, each bound to one target in the file:
+    # local name → "module.attr", for the calls of the class or function so imported
+    local_imports: dict[str, str] = {}
     error: str | None = None  # why the file was skipped, when it was
     defs: tuple[str, ...] = ()  # module-level function names
     returns: dict[str, str] = {}  # function qualname → the class its return is annotated as

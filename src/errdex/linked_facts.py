@@ -10,6 +10,7 @@ import re
 import msgspec
 
 from errdex.facts import (
+    Binding,
     Condition,
     ErrorSite,
     KnobKind,
@@ -40,6 +41,8 @@ class CallerLink(msgspec.Struct, frozen=True, gc=False):
     guard: tuple[Condition, ...] = ()  # what holds on the path to the call
     depth: int = 1  # 1: calls the site's function; 2: calls a depth-1 caller; ...
     guard_known: bool = True  # False: the call's guard was not read (see `CallSite`)
+    # the locals the guard tests true, bound to what they are true through (`CallSite`)
+    bindings: tuple[Binding, ...] = ()
 
 
 # The `via` of a knob the site's message names (`link.named`): it decides no condition.

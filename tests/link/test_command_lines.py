@@ -148,3 +148,32 @@ def test_a_script_without_subcommands_is_the_command_of_the_flags_it_parses() ->
     scripts = (EntryPoint("console_scripts", "tool", "tool.main:main"),)
     knobs = knobs_by_name(link(files, scripts), "eager mode is not supported here")
     assert knobs == {"--enforce-eager": "tool PATH"}
+
+
+# vllm's `snapshot`: its parser adds subcommands of its own, one of which takes every flag
+# through a function's own import and adds more; `eng snapshot MODEL_TAG` runs nothing.
+SNAPSHOT = """
+    class SnapshotSubcommand:
+        name = "snapshot"
+
+        def subparser_init(self, subparsers):
+            parser = subparsers.add_parser(self.name)
+            actions = parser.add_subparsers(required=True)
+            create_parser = actions.add_parser("create")
+            from eng.cli.common import make_arg_parser
+
+            create_parser = make_arg_parser(create_parser)
+            create_parser.add_argument("--snapshot-dir", required=True)
+            create_parser.add_argument("--snapshot-name")
+            restore_parser = actions.add_parser("restore")
+            restore_parser.add_argument("--host", default=None)
+            return parser
+    """
+
+
+def test_a_subcommand_with_subcommands_of_its_own_is_not_the_command_line() -> None:
+    sites = link({**CLI, "eng/cli/snapshot.py": SNAPSHOT})
+    assert knobs_by_name(sites, "eager mode is not supported here") == {
+        "--enforce-eager": "eng serve MODEL_TAG"
+    }
+    assert knobs_by_name(sites, "needs the V2 runner")["ENG_USE_V2"] == "eng serve MODEL_TAG"

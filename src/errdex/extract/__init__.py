@@ -24,7 +24,12 @@ from errdex.extract.knobs import (
     env_getters,
     scan_settings,
 )
-from errdex.extract.module import collect_constants, collect_imports, module_name
+from errdex.extract.module import (
+    collect_constants,
+    collect_imports,
+    module_name,
+    resolve_local_imports,
+)
 from errdex.extract.reading import Wanted, read_lines
 from errdex.extract.registries import choice_lists, enum_registries, name_filters
 from errdex.extract.skeleton import Skeleton, build_skeleton, has_message_call
@@ -34,7 +39,7 @@ from errdex.facts import CallSite, FileFacts, SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "67-config-keys"
+EXTRACTOR_VERSION = "68-local-imports-guard-locals"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -129,7 +134,8 @@ def _extract_text(
     subcommands, positionals, flags, computed_flags = scan_commands(
         text, definitions.functions_at, definitions.classes, flags
     )
-    call_sites = _call_sites(walker, text, reduced, imports)
+    local_imports = resolve_local_imports(calls.local_imports, module, is_package, imports)
+    call_sites = _call_sites(walker, text, reduced, imports, local_imports)
     return FileFacts(
         path=path,
         module=module,
@@ -145,6 +151,7 @@ def _extract_text(
         config_flags=config_file_flags(text),
         imports=imports,
         star_imports=star_imports,
+        local_imports=local_imports,
         defs=tuple(definitions.defs),
         returns=definitions.returns,
         params=definitions.params,
@@ -189,16 +196,19 @@ def _readings(
 
 
 def _call_sites(
-    walker: Walker, text: str, reduced: Skeleton | None, imports: dict[str, str]
+    walker: Walker,
+    text: str,
+    reduced: Skeleton | None,
+    imports: dict[str, str],
+    local: dict[str, str],
 ) -> tuple[CallSite, ...]:
     """The calls that may reach the codebase's own functions: those the walker noted, and
     those read from the text of the bodies the skeleton blanked."""
     definitions = walker.definitions
     classes = {c.qualname for c in definitions.classes}
     methods = {m for c in definitions.classes for m in c.methods}
-    # a name a function imports itself is as good a receiver as a module's import, for
-    # a call that passes names on (`current_platform.get_attn_backend_cls(backend)`)
-    local = {name: name for name in walker.calls.local_imports if name not in imports}
+    # a name a function imports itself reaches the codebase as a module's import does
+    # (`SymmMemCommunicator(...)` after `from .symm_mem import SymmMemCommunicator`)
     keep = CallFilter(set(definitions.defs), classes, methods, imports, local)
     found = walker.calls.call_sites(keep)
     if reduced is None:

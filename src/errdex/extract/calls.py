@@ -50,7 +50,7 @@ class CallFilter:
         self.classes = classes
         self.methods = methods
         self.imports = imports
-        # names imported inside a function: kept only for a call passing names on
+        # names imported inside a function (local name → "module.attr")
         self.local_imports = local_imports or {}
 
     def __call__(self, call: CallSite) -> bool:
@@ -60,10 +60,17 @@ class CallFilter:
 
     def accepts(self, callee: str, receiver: str | None) -> bool:
         if receiver is None:
-            return callee in self.defs or callee in self.classes or callee in self.imports
+            return (
+                callee in self.defs
+                or callee in self.classes
+                or callee in self.imports
+                or callee in self.local_imports
+            )
         if receiver in OWN_OBJECT:
             return callee in self.methods or not callee.startswith("__")
-        return receiver in self.imports or receiver in self.classes
+        return (
+            receiver in self.imports or receiver in self.classes or receiver in self.local_imports
+        )
 
 
 def is_property(stmt: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -23,7 +23,7 @@ from errdex.extract.shapes import (
     receiver,
 )
 from errdex.extract.walk_state import WalkState
-from errdex.facts import CallFact, CallSite, MessageTemplate, TestRef
+from errdex.facts import Binding, CallFact, CallSite, Condition, MessageTemplate, TestRef
 
 _MAX_PASSED = 8  # arguments of one call read for `CallSite.passes`
 # An argument (its position among a call's recorded arguments) and the messages a local
@@ -38,10 +38,11 @@ class CallRecorder:
         self.state = state
         self.calls: list[CallFact] = []
         self.tests: list[TestRef] = []
-        # Each call with its path: its guard is worked out only for the calls kept.
-        self._pending: list[tuple[CallSite, tuple[Step, ...]]] = []
-        # names a function imports itself (`CallRecorder.imported_here`)
-        self.local_imports: set[str] = set()
+        # Each call with its path and scope: its guard is worked out only for the calls kept.
+        self._pending: list[tuple[CallSite, tuple[Step, ...], Scope]] = []
+        # names a function imports itself (`CallRecorder.imported_here`) → (the relative
+        # level, the module as written, the name imported); None where two imports differ
+        self.local_imports: dict[str, tuple[int, str | None, str] | None] = {}
 
     def expecting(self, stmt: ast.With | ast.AsyncWith, scope: Scope) -> None:
         """A `with` in a function: `pytest.raises(X, match=...)` and the like."""
@@ -58,13 +59,18 @@ class CallRecorder:
         passes = self._passes(call, scope, stmt.lineno)
         if passes:
             site = msgspec.structs.replace(site, passes=passes)
-        self._pending.append((site, path))
+        self._pending.append((site, path, scope))
 
     def imported_here(self, stmt: ast.ImportFrom, scope: Scope) -> None:
         """A `from module import name` inside a function: a call of a method of that name
         may reach the codebase (`from pkg.platforms import current_platform`)."""
-        if scope.is_function:
-            self.local_imports.update(alias.asname or alias.name for alias in stmt.names)
+        if not scope.is_function:
+            return
+        for alias in stmt.names:
+            name = alias.asname or alias.name
+            source = (stmt.level, stmt.module, alias.name)
+            if self.local_imports.setdefault(name, source) != source:
+                self.local_imports[name] = None  # bound to two things: resolve neither
 
     def _passes(self, call: ast.Call, scope: Scope, line: int) -> tuple[tuple[str, str, int], ...]:
         """The arguments a call gives as names (`CallSite.passes`): where a parameter of
@@ -104,11 +110,51 @@ class CallRecorder:
 
     def call_sites(self, keep: Callable[[CallSite], bool]) -> tuple[CallSite, ...]:
         """The recorded calls that `keep` accepts, each with its guard (worked out now)."""
-        return tuple(
-            msgspec.structs.replace(call, conditions=self.state.conditions_of(path))
-            for call, path in self._pending
-            if keep(call)
-        )
+        out: list[CallSite] = []
+        for call, path, scope in self._pending:
+            if not keep(call):
+                continue
+            conditions = self.state.conditions_of(path)
+            bindings = self._guard_locals(conditions, path, scope, call.line)
+            out.append(msgspec.structs.replace(call, conditions=conditions, bindings=bindings))
+        return tuple(out)
+
+    def _guard_locals(
+        self, conditions: tuple[Condition, ...], path: tuple[Step, ...], scope: Scope, line: int
+    ) -> tuple[Binding, ...]:
+        """The locals a call's guard tests true (`if use_symm_mem and ...:`) that are true
+        only when one expression is: every assignment before the call gives that expression
+        or a false literal (`use_symm_mem = False` in one branch, `= envs.VLLM_X` in the
+        other). The linker follows them to the settings that let the call happen."""
+        if not scope.is_function or not scope.assigns:
+            return ()
+        out: list[Binding] = []
+        for condition, step in zip(conditions, path, strict=True):
+            if not condition.holds or not isinstance(step.node, ast.expr):
+                continue
+            for name in _true_names(step.node):
+                if name in scope.params or name in scope.augmented:
+                    continue
+                found = self._true_only_when(name, scope, line)
+                if found is not None:
+                    out.append(Binding(name=name, value=found[1], line=found[0]))
+        return tuple(dict.fromkeys(out))
+
+    def _true_only_when(self, name: str, scope: Scope, line: int) -> tuple[int, str] | None:
+        """(line, source) of the one expression `name` is true through, if there is one."""
+        value: tuple[int, str] | None = None
+        for assigned in scope.assigns.get(name, ()):
+            if assigned.line >= line:
+                break
+            if assigned.value is None:
+                return None
+            if isinstance(assigned.value, ast.Constant) and not assigned.value.value:
+                continue  # False, None, 0, "": the local is false there
+            source = self.state.source(assigned.value)
+            if value is not None and value[1] != source:
+                return None
+            value = (assigned.line, source)
+        return value
 
     def helper_candidate(
         self,
@@ -234,3 +280,9 @@ def _receiver_type(func: ast.Name | ast.Attribute, scope: Scope) -> str | None:
             return None
         around = around.outer
     return None
+
+
+def _true_names(test: ast.expr) -> list[str]:
+    """The plain names a test requires true: itself, or the conjuncts of an `and`."""
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    return [p.id for p in parts if isinstance(p, ast.Name)]

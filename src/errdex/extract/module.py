@@ -51,6 +51,25 @@ def collect_imports(
     return imports, tuple(dict.fromkeys(stars))
 
 
+def resolve_local_imports(
+    found: dict[str, tuple[int, str | None, str] | None],
+    module: str,
+    is_package: bool,
+    imports: dict[str, str],
+) -> dict[str, str]:
+    """The names functions import themselves (`CallRecorder.local_imports`) as local name →
+    "module.attr": those no module-level import binds, each imported one way in the file."""
+    package = module if is_package else module.rpartition(".")[0]
+    out: dict[str, str] = {}
+    for name, source in found.items():
+        if source is None or name in imports:
+            continue
+        level, written, attr = source
+        base = _resolve_relative(package, written, level)
+        out[name] = f"{base}.{attr}" if base else attr
+    return out
+
+
 def _resolve_relative(package: str, module: str | None, level: int) -> str:
     if level == 0:
         return module or ""

@@ -61,7 +61,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "48-env-membership"
+LINKER_VERSION = "49-local-import-callers"
 
 
 def link_version(
@@ -281,7 +281,7 @@ class _Context:
             if caller_facts is None or link.depth > 1 or not branch:
                 continue
             owner_class = self._owner_class(link.module, link.function)
-            found.extend(self.knobs.caller_knobs(caller_facts, owner_class, branch))
+            found.extend(self.knobs.caller_knobs(caller_facts, owner_class, branch, link.bindings))
         self._caller_knobs[key] = found
         return found
 

@@ -2,8 +2,9 @@
 
 Each recorded call (`self._validate()`, `helper()`, `mod.helper()`, `Config(...)`) is
 resolved once to the function it reaches: `self`/`cls` calls through the caller's class and
-its bases, bare names through the module's definitions and imports, module attributes
-through imports. Calling a class reaches its `__init__` and `__post_init__`.
+its bases, bare names through the module's definitions and imports (a function's own
+`from m import Name` too), module attributes through imports. Calling a class reaches its
+`__init__` and `__post_init__`.
 """
 
 from __future__ import annotations
@@ -131,6 +132,7 @@ class CallerIndex:
                             guard=call.conditions,
                             depth=depth,
                             guard_known=call.guard_known,
+                            bindings=call.bindings,
                         )
                     )
                     if len(out) >= MAX_CALLERS:
@@ -163,9 +165,15 @@ class CallerIndex:
             # `Base.method(...)` on a class of the same module (a subclass calling its base)
             found = self._names.method_owner(facts, owner, method)
             return [found] if found else []
-        if dotted.split(".")[0] not in facts.imports:
+        root, _, rest = dotted.partition(".")
+        if root in facts.imports:
+            qualified = self._names.qualify(facts, dotted)
+        elif root in facts.local_imports:  # imported by a function itself
+            target = facts.local_imports[root]
+            qualified = f"{target}.{rest}" if rest else target
+        else:
             return []
-        found_in = self._names.lookup(self._names.qualify(facts, dotted))
+        found_in = self._names.lookup(qualified)
         if found_in is None:
             return []
         module, name = found_in

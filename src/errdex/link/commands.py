@@ -5,7 +5,8 @@ callers are followed up to a function that adds a subcommand (`ServeSubcommand.
 subparser_init` adds "serve") or to a console script's own function. The positional
 arguments declared on the way (`model_tag`) become placeholders for the user's values:
 `vllm serve MODEL_TAG`. When several subcommands reach a flag, the one that reaches the
-most flags of the version is the program's main command, and is chosen.
+most flags of the version is the program's main command, and is chosen; a subcommand that
+adds subcommands of its own (`vllm snapshot create`) only when no other reaches it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ class _Reach(NamedTuple):
     subcommand: str | None
     module: str
     positionals: tuple[str, ...]
+    # False when the function adding the subcommand adds subcommands of its own under it
+    # (`vllm snapshot create|inspect|restore`): the line lacks the word that picks one
+    complete: bool = True
 
 
 class CommandIndex:
@@ -44,6 +48,7 @@ class CommandIndex:
         # functions that add the fields of their class as flags → how many fields
         self._computed: dict[Function, int] = {}
         self._subcommands: dict[Function, str] = {}
+        self._nested: set[Function] = set()  # functions adding more than one subcommand
         self._positionals: dict[Function, list[FlagFact]] = {}
         self._targets: dict[Function, EntryPoint] = {}
         for script in self._scripts:
@@ -60,7 +65,10 @@ class CommandIndex:
                 if fields.get(owner):
                     self._computed[(facts.module, function)] = fields[owner]
             for sub in facts.subcommands:
-                self._subcommands.setdefault((facts.module, sub.function), sub.name)
+                where = (facts.module, sub.function)
+                if where in self._subcommands:
+                    self._nested.add(where)
+                self._subcommands.setdefault(where, sub.name)
             for positional in facts.positionals:
                 if positional.function is not None:
                     where = (facts.module, positional.function)
@@ -75,7 +83,10 @@ class CommandIndex:
         if not reaches:
             return None
         popular = self._popularity()
-        best = max(reaches, key=lambda r: (popular[(r.subcommand, r.module)], -len(r.positionals)))
+        best = max(
+            reaches,
+            key=lambda r: (r.complete, popular[(r.subcommand, r.module)], -len(r.positionals)),
+        )
         return self._line(best)
 
     def main_command(self) -> str | None:
@@ -88,11 +99,14 @@ class CommandIndex:
     def _find_main(self) -> str | None:
         popular = self._popularity()
         if popular:
-            (subcommand, module), _ = popular.most_common(1)[0]
+            # the command reaching the most flags whose line is complete, if one is
+            lines: dict[tuple[str | None, str], _Reach] = {}
             for flag in self._origins:
                 for reach in self._reach(flag):
-                    if (reach.subcommand, reach.module) == (subcommand, module):
-                        return self._line(reach)
+                    lines.setdefault((reach.subcommand, reach.module), reach)
+            ranked = [lines[key] for key, _ in popular.most_common() if key in lines]
+            if ranked:
+                return self._line(next((r for r in ranked if r.complete), ranked[0]))
         if len(self._scripts) == 1:
             return self._scripts[0].name
         return None
@@ -157,7 +171,9 @@ class CommandIndex:
             for function, path in level:
                 name = self._subcommands.get(function)
                 if name is not None or function in self._targets:
-                    out.append(_Reach(name, function[0], self._path_positionals(path)))
+                    positionals = self._path_positionals(path)
+                    complete = function not in self._nested
+                    out.append(_Reach(name, function[0], positionals, complete))
                     continue
                 for caller in self._callers.direct_callers(*function):
                     if caller not in seen and len(seen) < _MAX_SEEN:

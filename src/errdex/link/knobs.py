@@ -112,13 +112,21 @@ class KnobIndex:
         ]
 
     def caller_knobs(
-        self, facts: FileFacts, class_name: str | None, branch: list[Condition]
+        self,
+        facts: FileFacts,
+        class_name: str | None,
+        branch: list[Condition],
+        bindings: Iterable[Binding] = (),
     ) -> list[KnobLink]:
         """The knobs behind a caller's branch; not a configuration class's own key: its
         branches pick what the user asked for (`if self.method == "dspark":
         _validate_dspark(...)`), or build another object of the site's class (the draft's
         `ModelConfig`) beside the user's own."""
-        return [k for k in self.knobs(facts, class_name, branch) if not own_key(k.json_key, k.via)]
+        return [
+            k
+            for k in self.knobs(facts, class_name, branch, bindings)
+            if not own_key(k.json_key, k.via)
+        ]
 
     def resolve(self, dotted: str, facts: FileFacts, class_name: str | None) -> list[KnobLink]:
         """The knobs behind one name as a function of `facts` reads it, with no local."""
