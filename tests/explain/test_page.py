@@ -68,7 +68,7 @@ def test_the_caller_and_its_guard_are_on_the_page_and_in_the_solutions(store: St
     texts = [s.text for s in page.solutions]
     assert texts[0] == (
         "Set `ENGINE_USE_V2=1` (`EngineConfig.__post_init__` calls `EngineConfig._validate_v1`"
-        " only when `self.use_v2` is false)."
+        " only when `self.use_v2` is false, so this avoids the check)."
     )
     assert "If the message names “eager mode”: do not pass `--enforce-eager`" in texts[1]
     assert (
@@ -93,7 +93,8 @@ def test_a_condition_no_user_decides_is_context_not_a_solution(store: Store) -> 
     assert [(s.text, s.knob, s.kind) for s in page.solutions] == [
         (
             "Set `ENGINE_USE_V2=0` (`EngineConfig.__post_init__` calls "
-            "`EngineConfig._validate_v2` only when `self.use_v2` is true).",
+            "`EngineConfig._validate_v2` only when `self.use_v2` is true, so the check runs "
+            "only when `ENGINE_USE_V2` is on: turning it off avoids it, and the feature with it).",
             "ENGINE_USE_V2",
             "setting",
         ),

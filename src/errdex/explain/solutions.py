@@ -29,6 +29,7 @@ from errdex.explain.advice_names import (
 from errdex.explain.advised_flags import advised_flag_fix
 from errdex.explain.audience import callback_parameter, command_line_solution, for_author
 from errdex.explain.callee_advice import callee_advice_solutions
+from errdex.explain.caller_guards import guarded_entries
 from errdex.explain.class_body import class_body_solution
 from errdex.explain.code_advice import code_advice_fix
 from errdex.explain.context import CONTEXT_KINDS, Facts
@@ -205,16 +206,9 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(sibling, 0)
     _add_environment(found, open_conditions, facts)
     _add_platform(found, open_conditions)
-    for caller, guard in [] if internal else facts.caller_guards:
-        callee = code(facts.stored.site.function)
-        for condition in guard:
-            action = knob_action(condition, facts.knobs)
-            # Not calling the function is a way out only when the setting's value is exact
-            # (`VLLM_USE_V2_MODEL_RUNNER=1`): "another backend" often reaches the same check.
-            if action is not None and _exact(action):
-                when = condition.plain or code(condition.text)
-                reason = f"{code(caller.function)} calls {callee} only when {when}"
-                found.add(_knob_solution(action, reason, condition, facts.knobs), _tier(action))
+    for entry in [] if internal else guarded_entries(facts):
+        solution = _knob_solution(entry.action, entry.reason, entry.condition, facts.knobs)
+        found.add(solution, _tier(entry.action))
     for variant in facts.variants[:_MAX_VARIANTS]:
         held = [c for c in variant.conditions if c.kind not in CONTEXT_KINDS]
         prefix = f"If the message names “{variant.reason}”: "
@@ -425,10 +419,6 @@ def _warning(knob_name: str | None, facts: Facts) -> str | None:
 
 def _input_solution(given: Given, condition: ConditionView) -> Solution:
     return Solution(text=given.text, condition=condition.text, kind="input", change=given.change)
-
-
-def _exact(action: KnobAction) -> bool:
-    return bool(action.before and action.after) or action.keyword is not None
 
 
 def _add_environment(found: _Collector, conditions: list[ConditionView], facts: Facts) -> None:

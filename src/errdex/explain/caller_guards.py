@@ -1,0 +1,92 @@
+"""A setting that guards every way into the site's function: turning it off avoids the check.
+
+vllm's `SymmMemCommunicator.__init__` logs when the device cannot use symmetric memory; its
+one caller builds it only under `if use_torch_symm_mem and ...`, the local read from
+`VLLM_ALLREDUCE_USE_SYMM_MEM`. Turning that variable off keeps the check from running, and
+the feature with it. Said only when every caller the index knows calls the function under
+a guard that the same setting decides with an exact value: one caller that reaches it
+without that guard (or a caller whose guard was not read, or more callers than the linker
+keeps) and the setting is no way out.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from errdex.explain.context import Facts
+from errdex.explain.knob_actions import KnobAction, knob_action
+from errdex.explain.page import ConditionView
+from errdex.explain.plain import code
+from errdex.link.callers import MAX_PER_LEVEL
+
+
+@dataclass(frozen=True)
+class GuardedEntry:
+    """The setting that keeps every caller from calling the site's function."""
+
+    condition: ConditionView  # the first caller's guard the setting decides
+    action: KnobAction
+    reason: str
+
+
+def guarded_entries(facts: Facts) -> list[GuardedEntry]:
+    """The settings behind a guard of every direct caller's call, each with how to turn it
+    off and why that avoids the check (empty when some caller reaches it unguarded)."""
+    direct = facts.caller_guards
+    # the linker keeps MAX_PER_LEVEL callers of a function: at that many, more may exist
+    if not direct or len(direct) >= MAX_PER_LEVEL:
+        return []
+    per_caller: list[dict[str, tuple[ConditionView, KnobAction]]] = []
+    for caller, guard in direct:
+        if not caller.guard_known:
+            return []
+        found: dict[str, tuple[ConditionView, KnobAction]] = {}
+        for condition in guard:
+            action = knob_action(condition, facts.knobs)
+            # Not calling the function is a way out only when the setting's value is exact
+            # (`VLLM_USE_V2_MODEL_RUNNER=1`): "another backend" often reaches the same check.
+            if action is not None and _exact(action):
+                found.setdefault(action.knob, (condition, action))
+        if not found:
+            return []
+        per_caller.append(found)
+    shared = [k for k in per_caller[0] if all(k in other for other in per_caller[1:])]
+    callers = _callers_words(facts)
+    out: list[GuardedEntry] = []
+    for knob in shared:
+        condition, action = per_caller[0][knob]
+        tested = action.part or condition.text
+        when = code(action.part) if action.part else condition.plain or code(condition.text)
+        if _truth_test(tested):
+            # the guard is the setting being on: turning it off turns its feature off
+            then = (
+                f", so the check runs only when {code(knob)} is on: turning it off avoids it, "
+                "and the feature with it"
+            )
+        else:
+            then = ", so this avoids the check"
+        out.append(GuardedEntry(condition, action, f"{callers} only when {when}{then}"))
+    return out
+
+
+def _callers_words(facts: Facts) -> str:
+    """`A.f` calls `g` / `A.f` and `B.h` call `g`."""
+    callee = code(facts.stored.site.function)
+    names = [code(caller.function) for caller, _ in facts.caller_guards]
+    if len(names) == 1:
+        return f"{names[0]} calls {callee}"
+    return f"{', '.join(names[:-1])} and {names[-1]} call {callee}"
+
+
+def _truth_test(text: str) -> bool:
+    """Whether a test is a name or attribute tested for truth (`use_torch_symm_mem`)."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    return isinstance(node, ast.Name | ast.Attribute)
+
+
+def _exact(action: KnobAction) -> bool:
+    return bool(action.before and action.after) or action.keyword is not None

@@ -1,0 +1,84 @@
+"""A setting that guards every call of the site's function is a way out: turning it off
+avoids the check, and the feature with it. Not when some caller reaches it unguarded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from explain_samples import indexed_package, page_with_message
+
+ENVS = """
+    import os
+    from typing import TYPE_CHECKING
+
+    if TYPE_CHECKING:
+        COMM_USE_SYMM: bool = True
+
+    environment_variables = {
+        "COMM_USE_SYMM": lambda: bool(int(os.getenv("COMM_USE_SYMM", "1"))),
+    }
+
+    def __getattr__(name):
+        return environment_variables[name]()
+    """
+
+# vllm's SymmMemCommunicator (device_communicators/symm_mem.py) and CudaCommunicator
+SYMM = """
+    import logging
+
+    logger = logging.getLogger(__name__)
+
+    class SymmCommunicator:
+        def __init__(self, group, capability):
+            self.disabled = True
+            if capability is None:
+                logger.warning("SymmCommunicator: device capability is unknown.")
+                return
+            self.disabled = False
+    """
+
+CUDA = """
+    import comm.envs as envs
+
+    class CudaCommunicator:
+        def __init__(self, group, capability, unique_name):
+            if unique_name != "tp":
+                use_symm = False
+            else:
+                use_symm = envs.COMM_USE_SYMM
+            from .symm import SymmCommunicator
+
+            self.symm_comm = None
+            if use_symm and group is not None:
+                self.symm_comm = SymmCommunicator(group, capability)
+    """
+
+# a second caller that builds it whatever the setting says
+UNGUARDED = """
+    from comm.symm import SymmCommunicator
+
+    def probe(group, capability):
+        return SymmCommunicator(group, capability)
+    """
+
+
+def symm_solutions(tmp_path: Path, files: dict[str, str]) -> list[str]:
+    package = {"comm/__init__.py": "", "comm/envs.py": ENVS, "comm/symm.py": SYMM, **files}
+    for store in indexed_package(tmp_path, "comm", package):
+        page = page_with_message(store, "comm", "SymmCommunicator: device capability")
+        return [s.text for s in page.solutions]
+    raise AssertionError("no store")
+
+
+def test_the_setting_every_caller_needs_on_is_turned_off(tmp_path: Path) -> None:
+    texts = symm_solutions(tmp_path, {"comm/cuda.py": CUDA})
+    assert texts[0] == (
+        "Set `COMM_USE_SYMM=0` (`CudaCommunicator.__init__` calls `SymmCommunicator.__init__`"
+        " only when `use_symm`, so the check runs only when `COMM_USE_SYMM` is on: turning it"
+        " off avoids it, and the feature with it)."
+    )
+
+
+def test_no_setting_when_another_caller_reaches_the_function_unguarded(tmp_path: Path) -> None:
+    texts = symm_solutions(tmp_path, {"comm/cuda.py": CUDA, "comm/probe.py": UNGUARDED})
+    assert not any("COMM_USE_SYMM" in t for t in texts), texts
