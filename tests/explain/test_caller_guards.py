@@ -13,9 +13,11 @@ ENVS = """
 
     if TYPE_CHECKING:
         COMM_USE_SYMM: bool = True
+        COMM_DETERMINISTIC: bool = False
 
     environment_variables = {
         "COMM_USE_SYMM": lambda: bool(int(os.getenv("COMM_USE_SYMM", "1"))),
+        "COMM_DETERMINISTIC": lambda: bool(int(os.getenv("COMM_DETERMINISTIC", "0"))),
     }
 
     def __getattr__(name):
@@ -82,3 +84,14 @@ def test_the_setting_every_caller_needs_on_is_turned_off(tmp_path: Path) -> None
 def test_no_setting_when_another_caller_reaches_the_function_unguarded(tmp_path: Path) -> None:
     texts = symm_solutions(tmp_path, {"comm/cuda.py": CUDA, "comm/probe.py": UNGUARDED})
     assert not any("COMM_USE_SYMM" in t for t in texts), texts
+
+
+def test_no_mode_turned_on_to_keep_a_conjunct_of_the_guard_off(tmp_path: Path) -> None:
+    # vllm's QuickAllReduce: built only `... and not envs.VLLM_BATCH_INVARIANT`; turning
+    # batch-invariant mode on to skip it trades the feature for a mode of its own
+    cuda = CUDA.replace(
+        "if use_symm and group is not None:",
+        "if group is not None and not envs.COMM_DETERMINISTIC:",
+    )
+    texts = symm_solutions(tmp_path, {"comm/cuda.py": cuda})
+    assert not any("COMM_DETERMINISTIC" in t for t in texts), texts

@@ -37,25 +37,28 @@ def guarded_entries(facts: Facts) -> list[GuardedEntry]:
     # the linker keeps MAX_PER_LEVEL callers of a function: at that many, more may exist
     if not direct or len(direct) >= MAX_PER_LEVEL:
         return []
-    per_caller: list[dict[str, tuple[ConditionView, KnobAction]]] = []
+    per_caller: list[dict[str, list[tuple[ConditionView, KnobAction]]]] = []
     for caller, guard in direct:
         if not caller.guard_known:
             return []
-        found: dict[str, tuple[ConditionView, KnobAction]] = {}
+        found: dict[str, list[tuple[ConditionView, KnobAction]]] = {}
         for condition in guard:
             action = knob_action(condition, facts.knobs)
             # Not calling the function is a way out only when the setting's value is exact
             # (`VLLM_USE_V2_MODEL_RUNNER=1`): "another backend" often reaches the same check.
-            if action is not None and _exact(action):
-                found.setdefault(action.knob, (condition, action))
+            # Nor is turning a mode on that one conjunct of a guard keeps off (`... and not
+            # envs.VLLM_BATCH_INVARIANT`): that trades the feature for a mode of its own.
+            if action is None or not _exact(action) or _negated_part(action.part):
+                continue
+            found.setdefault(action.knob, []).append((condition, action))
         if not found:
             return []
         per_caller.append(found)
     shared = [k for k in per_caller[0] if all(k in other for other in per_caller[1:])]
     callers = _callers_words(facts)
     out: list[GuardedEntry] = []
-    for knob in shared:
-        condition, action = per_caller[0][knob]
+    for condition, action in (entry for name in shared for entry in per_caller[0][name]):
+        knob = action.knob
         tested = action.part or condition.text
         when = code(action.part) if action.part else condition.plain or code(condition.text)
         if _truth_test(tested):
@@ -86,6 +89,17 @@ def _truth_test(text: str) -> bool:
     except (SyntaxError, ValueError, RecursionError):
         return False
     return isinstance(node, ast.Name | ast.Attribute)
+
+
+def _negated_part(part: str | None) -> bool:
+    """Whether a conjunct is a name or attribute tested false (`not envs.X`)."""
+    if part is None:
+        return False
+    try:
+        node = ast.parse(part, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    return isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
 
 
 def _exact(action: KnobAction) -> bool:
