@@ -121,3 +121,46 @@ def test_two_functions_importing_one_name_from_two_modules_resolve_neither() -> 
     )
     site = symm_site(other)
     assert site.caller_links == ()
+
+
+# vllm's validate_multi_port_external_lb_args: the message names the flag that asks for
+# more; one caller checks only under that flag, another always.
+MULTI_PORT = {
+    "tool/args.py": """
+        import argparse
+
+        def make_parser():
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--multi-port-lb", action="store_true")
+            parser.add_argument("--dp-size", type=int, default=1)
+            return parser
+        """,
+    "tool/checks.py": """
+        def validate_multi_port(args):
+            if args.dp_size < 2:
+                raise ValueError("Error: --multi-port-lb requires --dp-size > 1")
+        """,
+    "tool/serve.py": """
+        def validate_serve_args(args):
+            if args.multi_port_lb:
+                from tool.checks import validate_multi_port
+
+                validate_multi_port(args)
+
+        class Supervisor:
+            def __init__(self, args):
+                from tool.checks import validate_multi_port
+
+                validate_multi_port(args)
+        """,
+}
+
+
+def test_a_flag_the_message_names_stays_its_knob_when_a_caller_guard_links_it() -> None:
+    facts = [
+        extract_file(path, textwrap.dedent(text).encode()) for path, text in MULTI_PORT.items()
+    ]
+    (site,) = [s for s in link_version("tool", facts) if s.site.function == "validate_multi_port"]
+    assert {c.function for c in site.caller_links} == {"validate_serve_args", "Supervisor.__init__"}
+    behind = {(k.name, k.behind) for k in site.knobs}
+    assert ("--multi-port-lb", "--multi-port-lb") in behind, behind

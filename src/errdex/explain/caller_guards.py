@@ -76,7 +76,7 @@ def guarded_entries(facts: Facts) -> list[GuardedEntry]:
 def _callers_words(facts: Facts) -> str:
     """`A.f` calls `g` / `A.f` and `B.h` call `g`."""
     callee = code(facts.stored.site.function)
-    names = [code(caller.function) for caller, _ in facts.caller_guards]
+    names = list(dict.fromkeys(code(caller.function) for caller, _ in facts.caller_guards))
     if len(names) == 1:
         return f"{names[0]} calls {callee}"
     return f"{', '.join(names[:-1])} and {names[-1]} call {callee}"

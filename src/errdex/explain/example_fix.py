@@ -2,12 +2,13 @@
 
 Each solution carries its own fix (drawn in `fix_forms` from what it changes); the page
 shows the first that has one. A page whose solutions draw none still gets the fix of the
-first setting that decides a condition on its path (a caller's guard, a reason's), when
-that has a runnable form.
+first setting that decides a condition on its path (a reason's, or the guard of every
+caller), when that has a runnable form.
 """
 
 from __future__ import annotations
 
+from errdex.explain.caller_guards import guarded_entries
 from errdex.explain.context import Facts
 from errdex.explain.expanded import expanded
 from errdex.explain.fix_forms import setting_fix
@@ -42,8 +43,8 @@ def example_fix(facts: Facts) -> ExampleFix | None:
             c for c in candidates if c.kind is not ConditionKind.EARLY_EXIT or c.text in taken
         ]
     else:
-        for _, guard in facts.caller_guards:
-            candidates.extend(guard)
+        # a caller's guard only where every caller's is that setting's (`caller_guards`)
+        candidates.extend(entry.condition for entry in guarded_entries(facts))
     for variant in facts.variants:
         candidates.extend(variant.conditions)
     for condition in candidates:

@@ -61,7 +61,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "49-local-import-callers"
+LINKER_VERSION = "49-local-import-callers-named"
 
 
 def link_version(
@@ -196,16 +196,21 @@ class _Context:
             where = self.by_path.get(variant.file or indexed.file, facts)
             owner_class = self._owner_class(where.module, variant.function)
             found.extend(knobs.knobs(where, owner_class, variant.conditions))
+        # the settings of the site's own conditions: what a setting its message names may be
+        own = {k.name for k in found}
         found.extend(self._knobs_of_callers(indexed.module, site.function, links))
         in_message = self.named.named(site.message.text if site.message is not None else None)
         if indexed.reading is not None and indexed.reading.params:
             # a parameter no knob is behind yet, unless the message names the setting
             linked, said = {k.behind for k in found}, {k.name for k in in_message}
-            found.extend(self.passed.of_site(indexed, facts, linked, said))
-        linked = {k.name for k in found}
+            passed = self.passed.of_site(indexed, facts, linked, said)
+            found.extend(passed)
+            own.update(k.name for k in passed)
         for named in in_message:
-            # a setting a condition already links is that knob; a field is its own
-            if named.name not in linked or named.behind != named.name:
+            # a setting a condition of the site already links is that knob; a field is its
+            # own. A caller's guard on it (`if args.multi_port_lb: validate(args)`) is not:
+            # the message's setting asks for more whichever caller reached the check.
+            if named.name not in own or named.behind != named.name:
                 found.append(named)
         unique = {(k.name, k.behind): k for k in reversed(found)}
         env_names = {k.behind for k in found if k.kind == KnobKind.ENV}
