@@ -7,6 +7,8 @@ from pathlib import Path
 
 from explain_samples import indexed_package, page_with_message
 
+from errdex.explain.caller_guards import _other_value
+
 ENVS = """
     import os
     from typing import TYPE_CHECKING
@@ -95,3 +97,13 @@ def test_no_mode_turned_on_to_keep_a_conjunct_of_the_guard_off(tmp_path: Path) -
     )
     texts = symm_solutions(tmp_path, {"comm/cuda.py": cuda})
     assert not any("COMM_DETERMINISTIC" in t for t in texts), texts
+
+
+def test_another_value_of_a_chain_of_branches_is_no_way_out() -> None:
+    # vllm's init_speculator builds the n-gram speculator in an `elif` after `method ==
+    # "dflash"`, `"dspark"`, `"mtp"`: passing one of those picks other code with needs of
+    # its own (a draft model), so these guards give no way out
+    assert _other_value("speculative_config.method != 'dflash'")
+    assert _other_value("self.load_config.load_format not in ('npcache', 'fastsafetensors')")
+    assert not _other_value("self.model_config is not None")
+    assert not _other_value("args.api_server_count < 1")

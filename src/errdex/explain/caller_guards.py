@@ -6,7 +6,9 @@ one caller builds it only under `if use_torch_symm_mem and ...`, the local read 
 the feature with it. Said only when every caller the index knows calls the function under
 a guard that the same setting decides with an exact value: one caller that reaches it
 without that guard (or a caller whose guard was not read, or more callers than the linker
-keeps) and the setting is no way out.
+keeps) and the setting is no way out. Nor is another value of a chain of branches on one
+value (`elif method == "dflash": ... elif method == "ngram":`): it picks other code, with
+requirements of its own.
 """
 
 from __future__ import annotations
@@ -48,7 +50,11 @@ def guarded_entries(facts: Facts) -> list[GuardedEntry]:
             # (`VLLM_USE_V2_MODEL_RUNNER=1`): "another backend" often reaches the same check.
             # Nor is turning a mode on that one conjunct of a guard keeps off (`... and not
             # envs.VLLM_BATCH_INVARIANT`): that trades the feature for a mode of its own.
+            # Nor another value of an `elif` chain (`method != "ngram"` before the n-gram
+            # speculator): "pass dflash" picks other code with requirements of its own.
             if action is None or not _exact(action) or _negated_part(action.part):
+                continue
+            if _other_value(action.part or condition.text):
                 continue
             found.setdefault(action.knob, []).append((condition, action))
         if not found:
@@ -100,6 +106,23 @@ def _negated_part(part: str | None) -> bool:
     except (SyntaxError, ValueError, RecursionError):
         return False
     return isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+
+
+def _other_value(text: str) -> bool:
+    """Whether a test holds for every value but some literals (`x != "a"`, `x not in (...)`):
+    the branches of a chain on one value, where avoiding it means choosing another."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    if not isinstance(node, ast.Compare) or len(node.ops) != 1:
+        return False
+    right = node.comparators[0]
+    if isinstance(node.ops[0], ast.NotEq):
+        return isinstance(right, ast.Constant) and right.value is not None
+    if isinstance(node.ops[0], ast.NotIn) and isinstance(right, ast.Tuple | ast.List | ast.Set):
+        return all(isinstance(e, ast.Constant) for e in right.elts)
+    return False
 
 
 def _exact(action: KnobAction) -> bool:
