@@ -12,7 +12,9 @@ kept, said to be theirs. A usage error raised in another package's option callba
 same: the way out is that option's value on the command line, never an argument of the
 callback, which only the framework calls. So is a usage error a handler catches by its
 class and re-raises as it is (click's parser: `except NoSuchOption:` ... `raise` when
-unknown options are not ignored).
+unknown options are not ignored). A usage error raised where only a `TypeError` was
+caught (click's "Value must be an iterable.") is no command line's: typed text is never of
+the wrong type, so the way out is the value the author's code gives.
 """
 
 from __future__ import annotations
@@ -108,6 +110,15 @@ def command_line_solution(facts: Facts) -> Solution | None:
         return None
     said = _shown_text(facts)
     quoted = f" (“{said}”)" if said else ""
+    if _type_error_caught(facts):
+        return Solution(
+            text=(
+                f"Fix the value set in code{quoted}: a parameter's `default=`, or its entry "
+                "in a `default_map`. No command line causes this: the clause catches only "
+                "`TypeError`, and the parser builds every value from what is typed, as text."
+            ),
+            kind="input",
+        )
     parameter = callback_parameter(facts)
     if parameter is not None:
         name, required = parameter
@@ -127,6 +138,17 @@ def command_line_solution(facts: Facts) -> Solution | None:
             f"it takes and how many values each wants."
         ),
         kind="input",
+    )
+
+
+def _type_error_caught(facts: Facts) -> bool:
+    """Whether the site sits in a clause catching `TypeError` alone: a value of the wrong
+    type, which typed text never is (a handler of `ValueError` too, like argparse's around
+    a flag's `type=`, is the command line's)."""
+    return any(
+        c.kind == ConditionKind.EXCEPT
+        and re.fullmatch(r"except\s+(builtins\.)?TypeError(\s+as\s+\w+)?:?", c.text.strip())
+        for c in facts.conditions
     )
 
 

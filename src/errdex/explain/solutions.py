@@ -58,6 +58,7 @@ from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.precondition_fix import precondition_change
+from errdex.explain.reraise import reraise_gate
 from errdex.explain.returned_error import returned_error_solution
 from errdex.explain.same_error import leads_to_same_error
 from errdex.explain.selection import selection_solutions
@@ -140,7 +141,10 @@ def no_way_out(condition: ConditionView, facts: Facts) -> bool:
     if condition.kind not in _BRANCH_KINDS:
         return False
     warning = facts.stored.site.kind in (SiteKind.LOG, SiteKind.WARN)
-    return facts.read.other_branch_fails(condition.line, condition.holds, warning)
+    if facts.read.other_branch_fails(condition.line, condition.holds, warning):
+        return True
+    # a re-raise's `if` whose other path shows the same error and exits
+    return reraise_gate(condition, facts)
 
 
 def ways_out(facts: Facts) -> list[ConditionView]:
