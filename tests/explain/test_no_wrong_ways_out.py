@@ -150,3 +150,39 @@ def test_an_assert_on_a_re_exported_classs_arguments_is_no_bug_to_report(tool: S
     page = page_in_function(tool, "tool", "Limits.__init__")
     assert "worth reporting" not in page.what_it_means
     assert "the argument `soft` of `Limits`" in page.what_it_means
+
+
+STATE = {
+    "store/__init__.py": "",
+    "store/registry.py": """
+        class Registry:
+            def __init__(self):
+                self._closed = False
+                self._items = {}
+
+            def add(self, name):
+                if self._closed:
+                    raise RuntimeError("Cannot add to a closed registry.")
+                self._items[name] = True
+
+            def check(self):
+                if self._items is None:
+                    raise SystemError("The registry lost its items.")
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def registry(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("store"), "store", STATE)
+
+
+def test_a_use_the_code_refuses_is_no_bug_to_report(registry: Store) -> None:
+    means = page_in_function(registry, "store", "Registry.add").what_it_means
+    assert "worth reporting" not in means
+    assert "`RuntimeError` is raised here for what the code was handed or met" in means
+
+
+def test_an_invariant_the_program_breaks_is_still_worth_reporting(registry: Store) -> None:
+    means = page_in_function(registry, "store", "Registry.check").what_it_means
+    assert "worth reporting to the project" in means

@@ -8,11 +8,12 @@ the flag writes such an object), the flag's value lands in that parser's namespa
 another program altogether (`vllm bench serve`'s `--temperature`, offered for a condition
 of the server). Such a knob is no setting of the condition.
 
-A flag that only feeds one argument of a call among the code's own values
-(`toolset.request_oracle(args.host, args.port, manifest)`, whose result is compared with
-a recorded one) addresses the call; it does not decide what the call returns, so "change
-the flag" is no way out. A call of the flag's value alone (`os.path.exists(args.path)`)
-still is.
+A flag that only feeds one argument of a call among the code's own values, whose result
+is then matched with another value (`oracles_match(expected,
+toolset.request_oracle(args.host, args.port, manifest))`), picks where a value is fetched:
+it does not decide what the match finds, so "change the flag" is no way out. A call whose
+result is the test itself (`os.path.exists(args.path)`, `wait_for(procs, timeout)`) is
+decided by what it is given, and keeps its way out.
 """
 
 from __future__ import annotations
@@ -46,23 +47,40 @@ def _name_only(knob: Knob) -> bool:
 
 
 def only_fed(node: ast.expr, knob: Knob, knobs: list[Knob]) -> bool:
-    """Whether every read of the knob's name in `node` is one argument of a call that
-    also takes a value no knob stands for."""
+    """Whether every read of the knob's name in `node` is one argument of a call that also
+    takes a value no knob stands for, whose result in turn is one argument of another call
+    beside other values (`matches(expected, request(args.host, manifest))`): the flag picks
+    where a value is fetched, not what the outer test finds. A call whose result is itself
+    the test (`wait_for(procs, timeout)`) is decided by what it is given, and is kept."""
     behind = knob.behind
     if behind is None:
         return False
     settings = {k.behind for k in knobs if k.behind}
-    reads = [n for n in ast.walk(node) if ast.unparse(n) == behind]
+    reads = sum(1 for n in ast.walk(node) if ast.unparse(n) == behind)
     if not reads:
         return False
     fed = 0
-    for call in ast.walk(node):
-        if not isinstance(call, ast.Call):
+    for outer in ast.walk(node):
+        if not isinstance(outer, ast.Call):
             continue
-        arguments = [*call.args, *(k.value for k in call.keywords)]
-        if not any(ast.unparse(a) == behind for a in arguments):
-            continue
-        others = [a for a in arguments if ast.unparse(a) not in settings]
-        if any(not isinstance(a, ast.Constant) for a in others):
-            fed += sum(1 for a in arguments if ast.unparse(a) == behind)
-    return fed == len(reads)
+        outer_args = _arguments(outer)
+        for inner in outer_args:
+            if not isinstance(inner, ast.Call):
+                continue
+            inner_args = _arguments(inner)
+            hits = sum(1 for a in inner_args if ast.unparse(a) == behind)
+            if not hits:
+                continue
+            rest = [a for a in inner_args if ast.unparse(a) not in settings]
+            beside = [a for a in outer_args if a is not inner]
+            if _variable(rest) and _variable(beside):
+                fed += hits
+    return fed == reads
+
+
+def _arguments(call: ast.Call) -> list[ast.expr]:
+    return [*call.args, *(k.value for k in call.keywords)]
+
+
+def _variable(values: list[ast.expr]) -> bool:
+    return any(not isinstance(v, ast.Constant) for v in values)

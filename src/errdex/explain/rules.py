@@ -10,6 +10,7 @@ from errdex.explain.no_action import no_action_sentence
 from errdex.explain.page import GUARD_NOT_READ, Caller, ConditionView, WhenItHappens
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code
+from errdex.explain.refused_use import refused_use
 from errdex.explain.reraise import PASSED_ON, is_reraise
 from errdex.explain.selection import selection_context
 from errdex.explain.solutions import no_way_out, solutions
@@ -284,6 +285,9 @@ def _no_solution(facts: Facts) -> str:
     passed = arguments_read(facts)
     if not passed and is_reraise(facts):
         return PASSED_ON  # what the `try` raised is the error: nothing of this site's own
+    refused = None if passed else refused_use(facts)
+    if refused is not None:
+        return refused  # a value or a use refused, an event logged: no bug to report
     if not passed:
         return (
             "So no solution is offered: these conditions read as the program's own "
