@@ -62,6 +62,19 @@ FILES = {
                 return iter(value)
             except TypeError:
                 raise BadParameter("Value must be an iterable.") from None
+
+
+        class Spec:
+            def __init__(self, name, path):
+                self.name = name
+                self.path = path
+
+
+        def parse_spec(fields):
+            try:
+                return Spec(**fields)
+            except TypeError:
+                raise BadParameter("Invalid fields for --spec.") from None
         """,
     "tool/_config.py": """
         UNSET = object()
@@ -130,6 +143,11 @@ def test_a_usage_error_caught_only_as_type_error_is_the_codes_value(tool: Store)
     texts = [s.text for s in page_in_function(tool, "tool", "check_iter").solutions]
     assert texts and texts[0].startswith("Fix the value set in code (“Value must be an iterable.”)")
     assert not any("change your command line" in t for t in texts)
+
+
+def test_a_type_error_from_what_was_built_of_the_text_is_the_command_lines(tool: Store) -> None:
+    texts = [s.text for s in page_in_function(tool, "tool", "parse_spec").solutions]
+    assert texts and texts[0].startswith("If you ran a command and it printed this: ")
 
 
 def test_a_flag_of_another_parser_is_no_setting_of_another_objects_attribute(

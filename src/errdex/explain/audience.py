@@ -44,6 +44,8 @@ _CLICK_MODULES = ("click.", "typer.")
 _ARGPARSE_ERRORS = frozenset({"argparse.ArgumentError", "argparse.ArgumentTypeError"})
 _PLACEHOLDER_ONLY = re.compile(r"^\s*(\{[^{}]*\}\s*)+$")
 _FRAMEWORK_PREFIX = re.compile(r"^Error:\s*")
+_ONLY_TYPE_ERROR = re.compile(r"except\s+(builtins\.)?TypeError(\s+as\s+\w+)?:?")
+_CALL_OF_NAME = re.compile(r"[\w.]+\(\w+\)")  # `iter(value)`: the value, as it is
 
 
 def is_usage_error(facts: Facts) -> bool:
@@ -142,14 +144,21 @@ def command_line_solution(facts: Facts) -> Solution | None:
 
 
 def _type_error_caught(facts: Facts) -> bool:
-    """Whether the site sits in a clause catching `TypeError` alone: a value of the wrong
-    type, which typed text never is (a handler of `ValueError` too, like argparse's around
-    a flag's `type=`, is the command line's)."""
-    return any(
-        c.kind == ConditionKind.EXCEPT
-        and re.fullmatch(r"except\s+(builtins\.)?TypeError(\s+as\s+\w+)?:?", c.text.strip())
-        for c in facts.conditions
-    )
+    """Whether the site sits in a clause catching `TypeError` alone around one call of the
+    value itself (`_check_iter(value)`): a value of the wrong type, which typed text never
+    is. A `try` that builds something from the text (`LoRAModulePath(**json.loads(item))`)
+    can fail so on what was typed, and argparse's handlers are the command line's."""
+    if facts.stored.site.printer == "argparse":
+        return False
+    for condition in facts.conditions:
+        if condition.kind != ConditionKind.EXCEPT:
+            continue
+        if not _ONLY_TYPE_ERROR.fullmatch(condition.text.strip()):
+            continue
+        tried = facts.read.tries.get(condition.line)
+        if tried is not None and len(tried.calls) == 1 and _CALL_OF_NAME.fullmatch(tried.calls[0]):
+            return True
+    return False
 
 
 def for_author(solution: Solution) -> Solution:
