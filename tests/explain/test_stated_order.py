@@ -1,7 +1,8 @@
 """Messages that state an order of calls ("X() must be called before Y()", "Call X()
 first", "X() has not been called"): the call of the class's own public method on the
 user's object, with its required arguments named, drawn as the fix; a name the class does
-not define says nothing."""
+not define says nothing. What the message says to do ranks before an input solution on a
+private name."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from errdex.store import Store
 
 ORDER = {
     "order/__init__.py": """
-        from order.engine import Engine
+        from order.engine import Engine, Pool
         """,
     "order/engine.py": """
         class Engine:
@@ -50,6 +51,16 @@ ORDER = {
             def flush(self):
                 if self.planned is None:
                     raise RuntimeError("The data must be loaded before sending")
+
+
+        class Pool:
+            def __init__(self, total):
+                self._total = total
+
+            def acquire(self, nbytes):
+                if nbytes > self._total:
+                    raise ValueError("The request exceeds the pool. Use a larger pool.")
+                return nbytes
         """,
 }
 
@@ -87,3 +98,11 @@ def test_another_object_or_no_method_says_nothing(order: Store) -> None:
     for function in ("Engine.send", "Engine.flush"):
         page = page_in_function(order, "order", function)
         assert not any(s.text.startswith("Call `") for s in page.solutions), function
+
+
+def test_the_message_advice_ranks_before_an_input_on_a_private_name(order: Store) -> None:
+    page = page_in_function(order, "order", "Pool.acquire")
+    texts = [s.text for s in page.solutions]
+    advice = next(i for i, t in enumerate(texts) if "Use a larger pool" in t)
+    private = next(i for i, t in enumerate(texts) if "`self._total`" in t)
+    assert advice < private, texts

@@ -7,6 +7,11 @@ public method of the class the raising method belongs to (defined in its body, i
 site's file), and a public path reaches the class, the way out is that call on the user's
 object before the one that raised: `engine.init_transfer_engine(INIT_INFO)`. A name the
 class does not define (another object's method, a word such as "sending") says nothing.
+
+What a message says to do ranks before an input solution on a private name: a private
+parameter (`CaseKey(_allow_empty=True)`) or attribute (a `statement` whose
+`_where_criteria` is empty, an `nbytes` at most `self._total_bytes`) is the library's own
+state, while "add synchronize_session=None execution option" is the user's way out.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ _ORDERS = (
         rf"(?P<first>{_NAME})\(\)`?\s+(?:has|was)\s+not\s+(?:yet\s+)?(?:been\s+)?called", re.I
     ),
 )
+# a private name in code: `_allow_empty`, `self._total_bytes` (not a dunder)
+_PRIVATE = re.compile(r"`(?:[A-Za-z_][\w.]*\.)?_(?!_)\w*`")
 _NOT_CALLED = frozenset({"property", "cached_property", "staticmethod", "classmethod"})
 
 
@@ -126,3 +133,21 @@ def _decorator(node: ast.expr) -> str:
     if isinstance(node, ast.Attribute):
         return "property" if node.attr in ("setter", "getter", "deleter") else node.attr
     return node.id if isinstance(node, ast.Name) else ""
+
+
+def before_private(solutions: list[Solution], advised: list[Solution]) -> list[Solution]:
+    """The solutions, those of the input on a private name that rank before the message's
+    own advice (`advised`) moved to just after it."""
+    if not advised:
+        return solutions
+    last = max(solutions.index(s) for s in advised)
+    private = [
+        s
+        for s in solutions[:last]
+        if s not in advised and s.kind == "input" and _PRIVATE.search(s.text)
+    ]
+    if not private:
+        return solutions
+    kept = [s for s in solutions if s not in private]
+    at = kept.index(solutions[last]) + 1
+    return kept[:at] + private + kept[at:]
