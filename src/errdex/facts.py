@@ -253,9 +253,8 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     init_calls_base: bool = True
     # Tables of messages by key in its body (`default_error_messages = {"invalid": "..."}`).
     tables: dict[str, dict[str, str]] = {}
-    # For a configuration class (`SpeculativeConfig`): its annotated fields a constructor
-    # keyword sets (not `ClassVar`, not `field(init=False)`), the keys of the JSON object a
-    # flag of it takes
+    # A configuration class's fields a constructor keyword sets (not `ClassVar`, not
+    # `field(init=False)`): the keys of the JSON object a flag of it takes.
     keys: tuple[str, ...] = ()
 
 
@@ -454,8 +453,8 @@ class TryRead(msgspec.Struct, frozen=True, gc=False):
     imports: tuple[str, ...] = ()
     calls: tuple[str, ...] = ()
     line: int = 0
-    # The names it calls (`parse` of `parser.parse()`, `Parser` of `Parser(...)` and of
-    # `Parser.load()`): what the `except` can have caught comes from what these reach.
+    # The names it calls (`parse` of `parser.parse()`, `Parser` of `Parser.load()`): what
+    # the `except` can have caught comes from what these reach.
     callees: tuple[str, ...] = ()
 
 

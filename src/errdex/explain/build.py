@@ -10,6 +10,7 @@ from errdex.explain.caps import setting_caps
 from errdex.explain.context import Explanation, Facts
 from errdex.explain.deprecation import replacement_names
 from errdex.explain.entry_input import entry_input_solution
+from errdex.explain.env_reads import with_walrus_locals
 from errdex.explain.example_fix import example_fix
 from errdex.explain.fallbacks import setting_fallbacks
 from errdex.explain.linked import binding_views, caller_views, knob_views, test_views
@@ -168,13 +169,14 @@ def gather_facts(stored: StoredSite) -> Facts:
         if caller.depth == 1:
             views = [condition_view(c) for c in link.guard if c.statement in caller.guard]
             guards.append((caller, views))
+    conditions = [condition_view(c) for c in stored.site.conditions]
     return Facts(
         stored=stored,
-        conditions=[condition_view(c) for c in stored.site.conditions],
+        conditions=conditions,
         variants=variant_views(stored),
         callers=callers,
         caller_guards=guards,
-        knobs=knob_views(stored),
+        knobs=with_walrus_locals(knob_views(stored), conditions),
         bindings=binding_views(stored),
         tests=test_views(stored),
         read=stored.reading or SourceRead(),

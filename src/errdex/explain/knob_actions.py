@@ -1,8 +1,7 @@
 """What to do with a knob to make one condition false: `set VLLM_X=1`, `pass --enforce-eager`.
 
-The action follows the condition's shape only where it is exact: the name alone (truthy),
-`not name`, a comparison of the name with a literal. A knob whose value the name does not
-take as it is (a property computing from it) gets no value, only its name.
+The action follows the condition's shape only where it is exact (the name alone, `not
+name`, a comparison with a literal); a knob the name does not take as it is gets no value.
 """
 
 from __future__ import annotations
@@ -14,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from msgspec.structs import replace as replace_knob
 
+from errdex.explain.env_reads import env_read_action, without_walrus
 from errdex.explain.input_nodes import computed_with, same_expression
 from errdex.explain.json_overrides import plain_flag_overrides
 from errdex.explain.page import ConditionView, Knob
@@ -115,6 +115,9 @@ def _knob_action(
             # value picks other code, with checks of its own (`... must be present for mtp`)
             return None
         return _json_field_action(node, knob) or _own_key_change(node, knob)
+    node = without_walrus(node) if knob.kind == KnobKind.ENV else node  # flags: see env_reads
+    if (read := env_read_action(node, knob)) is not None:
+        return KnobAction(*read)
     shape = _shape(node, knob.behind)
     if shape is not None and _positive_count(shape):
         return None  # `n > 0`: none of a thing is no setting to ask for
@@ -153,9 +156,8 @@ def _better(kept: KnobAction | None, new: KnobAction) -> KnobAction:
 
 def _direction(node: ast.expr, knob: Knob) -> KnobAction | None:
     """Which way to move a setting the condition uses but does not compare with a literal,
-    where that is certain: the time a wait is given, when the wait failing is the condition
-    (`not wait_for_termination(procs, timeout=envs.SHUTDOWN_TIMEOUT)`): more time is the
-    setting's only way out. Only a keyword named for a time limit is read so."""
+    where certain: the time a wait is given, when the wait failing is the condition (`not
+    wait_for_termination(procs, timeout=envs.SHUTDOWN_TIMEOUT)`): only a time limit's."""
     if not (
         knob.same_value
         and isinstance(node, ast.UnaryOp)

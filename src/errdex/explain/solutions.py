@@ -555,8 +555,8 @@ def _add_advice(found: _Collector, facts: Facts) -> bool:
     said = [message_advice(message.text if message is not None else None)]
     said += [message_advice(note) for note in handler_notes(facts)]
     for advice in [a for advices in said for a in advices]:
-        if any(knob in advice.text for knob in named if knob):
-            continue  # a solution already turns the setting it names
+        if any(re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", advice.text) for k in named):
+            continue  # a solution turns the setting it names (as a word: not `VLLM_X` for `X`)
         if any(advice.text in i.solution.text for i in found.items):
             continue  # quoted whole by a solution already
         if advice.retired is not None and message is not None:

@@ -57,10 +57,24 @@ def env_reads_in(text: str) -> tuple[tuple[str, str], ...]:
     for node in ast.walk(tree):
         if not isinstance(node, ast.expr):
             continue
-        name = env_read_of(node)
+        name = env_read_of(node) or _env_membership(node)
         if name is not None:
             out.append((name, ast.unparse(node)))
     return tuple(out)
+
+
+def _env_membership(node: ast.expr) -> str | None:
+    """The variable of `"X" in os.environ` (or `not in`): whether it is set at all."""
+    if not (
+        isinstance(node, ast.Compare)
+        and len(node.ops) == 1
+        and isinstance(node.ops[0], ast.In | ast.NotIn)
+        and isinstance(node.left, ast.Constant)
+        and isinstance(node.left.value, str)
+        and ast.unparse(node.comparators[0]) in ("os.environ", "environ")
+    ):
+        return None
+    return node.left.value
 
 
 def _may_read_env(text: str) -> bool:

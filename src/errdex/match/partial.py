@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from itertools import islice
 from typing import Protocol, runtime_checkable
 
 import msgspec
@@ -27,11 +26,18 @@ from errdex.extract.textscan import inside_bounds, string_bounds
 from errdex.facts import BUILTIN_EXCEPTIONS
 from errdex.match.candidates import frame_paths
 from errdex.match.evidence import ErrorEvidence, Evidence
+from errdex.match.file_scan import (
+    classes_at,
+    classes_holding,
+    constant_uses,
+    defines,
+    lines_of,
+    raise_lines,
+)
 from errdex.match.import_graph import (
     definitions_at,
     imports_reached,
     module_files,
-    outline,
     union_of,
 )
 from errdex.match.lent_by_tests import is_test_code
@@ -64,12 +70,6 @@ _VALUE = re.compile(r"""['"`<>(){}\[\]=]|\b\d[\w.:/-]*|\S*[/\\]\S*""")
 # Where source code often breaks a long literal in two (`"... architecture. " "This ..."`):
 # a piece of a run between such breaks is more likely to be in the source as it is.
 _PIECE_BREAK = re.compile(r"(?<=[.,;:!?])\s+")
-_RAISE_OR_WARN = re.compile(rb"raise[ \t]|warn\w*\(")  # where `_raise_lines` may find one
-_PAREN = re.compile(rb"[()]")
-_MOST_RAISES = 32  # raises of a class read per file
-_NO_STATEMENT = frozenset(b" \t\n\r\f\v#)]}@")  # what no statement at column 0 begins with
-_CLASS = re.compile(rb"class[ \t]+(\w+)[^:\n]*")
-_ERRORISH = re.compile(rb"Error|Exception|Warning|Exit|Abort|Fail")
 _RICH_PANEL = re.compile(
     rb"^[ \t]*(?:from|import)[ \t]+rich(?:\.panel\b|[ \t]+import[^\n]*\bpanel\b)", re.M
 )
@@ -258,131 +258,6 @@ def _add_lines(chosen: dict[str, set[int] | None], path: str, lines: Iterable[in
         held.update(lines)
 
 
-def _lines_of(data: bytes, needles: Iterable[bytes], most: int = 16) -> list[int]:
-    """The lines where the longest needle the file holds occurs (at most `most` of them):
-    where the message is raised. (A shorter piece, a name such as `past_key_values`, may
-    be anywhere in the file.)"""
-    for needle in needles:
-        at = data.find(needle)
-        lines: list[int] = []
-        while at >= 0 and len(lines) < most:
-            lines.append(data.count(b"\n", 0, at) + 1)
-            at = data.find(needle, at + len(needle))
-        if lines:
-            return lines
-    return []
-
-
-def _constant_uses(data: bytes, lines: Iterable[int], most: int = 16) -> list[int]:
-    """Where (byte offsets) the file uses the module-level constants written on `lines` (a
-    message kept in a constant and raised further down: `raise
-    ValueError(_version_error.format(...))`), at most `most` for each."""
-    shape = outline(data)
-    uses: list[int] = []
-    for first, last, name in shape.lines:
-        start = shape.line_starts[first - 1]
-        if not any(first <= line <= last for line in lines) or shape.text.startswith(
-            ("def", "async", "class"), start
-        ):
-            continue
-        used = re.finditer(rb"(?<![\w.])" + re.escape(name.encode()) + rb"\b", data)
-        found = (use.start() for use in used)
-        outside = (at for at in found if not first <= data.count(b"\n", 0, at) + 1 <= last)
-        uses += islice(outside, most)
-    return uses
-
-
-def _defines(data: bytes, name: str) -> bool:
-    """Whether the file's bytes define a class of this name (checked cheaply first)."""
-    if b"class " + name.encode() not in data:
-        return False
-    definition = re.compile(rb"^[ \t]*class[ \t]+" + re.escape(name.encode()) + rb"\b", re.M)
-    return definition.search(data) is not None
-
-
-def _raise_lines(data: bytes, name: str) -> list[int]:
-    """The lines where the file's bytes raise the class `name` (or an alias it imports it
-    as), or warn with it as the category, at most a few dozen."""
-    written = name.encode()
-    if written not in data:
-        return []
-    aliases = [written, *re.findall(rb"\b" + re.escape(written) + rb"[ \t]+as[ \t]+(\w+)", data)]
-    either = rb"(?:[\w.]+\.)?\b(?:" + b"|".join(re.escape(alias) for alias in aliases) + rb")\b"
-    # `warnings.warn(msg, Category)`: the arguments before it may hold one level of calls
-    # (bounded: a file is hostile input).
-    pattern = re.compile(
-        rb"raise[ \t]+" + either + rb"|\bwarn\w*\((?:[^()]|\([^()]{0,200}\)){0,400}?" + either
-    )
-    # As `pattern.finditer` finds them, tried only where a raise or a warn call starts, and
-    # a call only when its arguments hold the name: tried at every character, the lazy
-    # reading of a warn call's arguments took most of the time of a search for raises.
-    lines: list[int] = []
-    end = 0
-    for start in _RAISE_OR_WARN.finditer(data):
-        at = start.start()
-        if at < end or (
-            data[at] == ord("w")
-            and not any(a in data[start.end() : _arguments_end(data, start.end())] for a in aliases)
-        ):
-            continue
-        found = pattern.match(data, at)
-        if found is not None:
-            lines.append(data.count(b"\n", 0, at) + 1)
-            end = found.end()
-            if len(lines) == _MOST_RAISES:
-                break
-    return lines
-
-
-def _arguments_end(data: bytes, start: int) -> int:
-    """Where the arguments of a call whose `(` ends before `start` must end for a warn
-    call's pattern to read them: at its closing bracket, or at a bracket two levels in."""
-    limit = min(len(data), start + 400 * 202)
-    depth = 0
-    for bracket in _PAREN.finditer(data, start, limit):
-        if data[bracket.start()] == ord("("):
-            depth += 1
-            if depth > 1:
-                return bracket.start()
-        elif depth == 0:
-            return bracket.start()
-        else:
-            depth -= 1
-    return limit
-
-
-def _classes_holding(data: bytes, pieces: list[str]) -> set[str]:
-    """The top-level classes whose bodies hold one of the pieces: exception classes that
-    compose the text themselves (`__str__`, `__init__`, a message attribute)."""
-    held = (data.find(piece.encode()) for piece in pieces[:_SCANNED_PIECES])
-    return _classes_at(data, [at for at in held if at >= 0])
-
-
-def _classes_at(data: bytes, offsets: Iterable[int]) -> set[str]:
-    """The exception classes (or mixins) whose top-level bodies hold these offsets."""
-    found = set()
-    for at in offsets:
-        start = _statement_before(data, at)
-        owner = _CLASS.match(data, start) if start is not None else None
-        # An exception class (or its mixin) composing its text, not a class whose method
-        # raises with it.
-        if owner is not None and _ERRORISH.search(owner.group(0)):
-            found.add(owner.group(1).decode())
-    return found
-
-
-def _statement_before(data: bytes, at: int) -> int | None:
-    """Where the last top-level statement starting before `at` starts (a line beginning at
-    column 0 with code), read back line by line from `at`: a pattern run from the file's
-    start to each offset took most of a bare message's search in a large file."""
-    line = data.rfind(b"\n", 0, max(at - 1, 0)) + 1 if at else -1
-    while line >= 0:
-        if line < at and data[line] not in _NO_STATEMENT:
-            return line
-        line = data.rfind(b"\n", 0, line - 1) + 1 if line else -1
-    return None
-
-
 def _subclasses(files: SourceFiles, names: set[str], depth: int = 2) -> list[str]:
     """The classes of the package written with one of `names` among their bases, `depth`
     generations down, nearest first (a mixin that composes the text is raised through its
@@ -430,7 +305,7 @@ def _raising(
     textual: set[str] = set()
     for path, data in files.every():
         if mentioned.search(data):
-            found = {name: _raise_lines(data, name) for name in wanted}
+            found = {name: raise_lines(data, name) for name in wanted}
             lines = [line for name in wanted for line in found[name]]
             if lines:
                 raising[path] = lines
@@ -489,7 +364,7 @@ def needed_parts(
             # source may break the others over two literals, or one may be a value), at the
             # lines holding it too (the traceback may be of another version of the file).
             for path in framing:
-                _add_lines(chosen, path, _lines_of(files[path], longest))
+                _add_lines(chosen, path, lines_of(files[path], longest))
             continue
         holding = _holding_pieces(files, pieces) if pieces else set()
         if pieces and not holding:
@@ -499,13 +374,13 @@ def needed_parts(
         composing: set[str] = set()
         for path in holding:
             data = files[path]
-            lines = _lines_of(data, needles)
-            uses = _constant_uses(data, lines)
+            lines = lines_of(data, needles)
+            uses = constant_uses(data, lines)
             _add_lines(
                 chosen, path, [*lines, *(data.count(b"\n", 0, at) + 1 for at in uses)] or None
             )
             # A class composing its text from the constant (`__init__`: INSTRUCTIONS.format)
-            composing |= _classes_holding(data, pieces) | _classes_at(data, uses)
+            composing |= classes_holding(data, pieces[:_SCANNED_PIECES]) | classes_at(data, uses)
         subclasses = _subclasses(files, composing)
         raised = [*named, *sorted(composing), *subclasses]
         shown_by = [*composing, *subclasses]
@@ -513,8 +388,8 @@ def needed_parts(
             deferred.extend(named)
             continue
         longest = needles[:_SCANNED_PIECES]  # a short phrase (`is associated with`) is anywhere
-        for path, raise_lines in _raising(files, raised, holding, longest, shown_by).items():
-            _add_lines(chosen, path, raise_lines)
+        for path, raised_at in _raising(files, raised, holding, longest, shown_by).items():
+            _add_lines(chosen, path, raised_at)
     if not searched:
         return None
     wanted = {path: _definitions(files, path, lines) for path, lines in chosen.items()}
@@ -526,13 +401,13 @@ def needed_parts(
             wanted.setdefault(panels, frozenset())
     found = imports_reached(files, wanted, modules, IMPORT_LEVELS, BASE_LEVELS)
     unseen = [
-        name for name in classes if not any(_defines(files[p], name) for p in found if p in files)
+        name for name in classes if not any(defines(files[p], name) for p in found if p in files)
     ]
     if unseen:
         defining = {
             path: frozenset(unseen)
             for path, data in files.every()
-            if any(_defines(data, n) for n in unseen)
+            if any(defines(data, n) for n in unseen)
         }
         for path, names in imports_reached(
             files, defining, modules, IMPORT_LEVELS, BASE_LEVELS

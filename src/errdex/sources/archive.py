@@ -300,14 +300,12 @@ class ArchiveSource:
         if urls is not None and urls.repository and version:
             tag = "v" + version_label.partition("+")[0]  # a local label is not in the tag
             template = github_link_template(urls.repository, tag)
-        mtimes = [m.mtime for m in self._members if m.kind == "file" and m.mtime is not None]
+        newest = max((m.mtime for m in self._members if m.kind == "file" and m.mtime), default=0)
         self.info = VersionInfo(
             project=project_name,
             version=version_label,
             revision=revision,
-            # the index's upload time dates a release; its members' times may be a build's
-            date=recorded_upload_time(self.path, digests)
-            or (iso_utc(max(mtimes)) if mtimes else None),
+            date=recorded_upload_time(self.path, digests) or (iso_utc(newest) if newest else None),
             source_kind=source_kind or self._label,
             source=spec if spec is not None else str(path),
             link_template=template,
