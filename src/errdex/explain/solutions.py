@@ -64,6 +64,7 @@ from errdex.explain.same_error import leads_to_same_error
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
 from errdex.explain.stated_form import stated_form_solution
+from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.sync_sibling import sync_sibling_solution
 from errdex.explain.table_lookup import table_solution
 from errdex.explain.twins import without_twins
@@ -204,9 +205,9 @@ def _solutions(facts: Facts) -> list[Solution]:
     replaced = override_solution(facts.stored)
     if replaced is not None:
         found.add(Solution(text=replaced, kind="input"), 0)
-    sibling = sync_sibling_solution(facts)
-    if sibling is not None:
-        found.add(sibling, 0)
+    for sibling in (sync_sibling_solution(facts), stated_order_solution(facts)):
+        if sibling is not None:  # a sync sibling, or the call the message says to make first
+            found.add(sibling, 0)
     _add_environment(found, open_conditions, facts)
     _add_platform(found, open_conditions)
     for caller, guard in [] if internal else facts.caller_guards:
