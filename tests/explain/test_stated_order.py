@@ -48,6 +48,17 @@ ORDER = {
                 if self.planned is None:
                     raise RuntimeError("other.plan() must be called before send()")
 
+            def finish(self):
+                if self.active:
+                    raise RuntimeError("An update is active. Call finish_update first.")
+
+            def finish_update(self):
+                self.active = False
+
+            def restart(self):
+                if self.group is None:
+                    raise RuntimeError("Cannot call receive() before init_transfer()")
+
             def flush(self):
                 if self.planned is None:
                     raise RuntimeError("The data must be loaded before sending")
@@ -94,8 +105,14 @@ def test_a_private_method_takes_the_public_name_the_message_gives(order: Store) 
     )
 
 
-def test_another_object_or_no_method_says_nothing(order: Store) -> None:
-    for function in ("Engine.send", "Engine.flush"):
+def test_a_method_named_without_parentheses(order: Store) -> None:
+    page = page_in_function(order, "order", "Engine.finish")
+    fix = page.solutions[0].fix
+    assert fix is not None and fix.after == "engine.finish_update()"
+
+
+def test_another_object_no_method_or_a_forbidden_order_says_nothing(order: Store) -> None:
+    for function in ("Engine.send", "Engine.flush", "Engine.restart"):
         page = page_in_function(order, "order", function)
         assert not any(s.text.startswith("Call `") for s in page.solutions), function
 

@@ -34,8 +34,12 @@ _ORDERS = (
         rf"(?P<then>{_NAME})?)",
         re.I,
     ),
-    # "Call X() first", "call X() before initializing again"
-    re.compile(rf"\b(?:call|run)\s+`?(?P<first>{_NAME})\(\)`?\s+(?:first|before)\b", re.I),
+    # "Call X() first", "call X() before initializing again", "Call finish_update first."
+    re.compile(
+        rf"\b(?:call\s+`?(?P<first>{_NAME})(?:\(\))?|run\s+`?(?P<run>{_NAME})\(\))`?\s+"
+        r"(?:first|before)\b",
+        re.I,
+    ),
     # "X() has not been called", "X() was not called after ..."
     re.compile(
         rf"(?P<first>{_NAME})\(\)`?\s+(?:has|was)\s+not\s+(?:yet\s+)?(?:been\s+)?called", re.I
@@ -45,6 +49,7 @@ _ORDERS = (
 # dunder); a call to make that sets one ("Call `stop_profile()` ...: it sets `self._x`") is
 # the user's own way out, and stays
 _PASS_PRIVATE = re.compile(r"Pass\b.*`(?:[A-Za-z_][\w.]*\.)?_(?!_)\w*`")
+_NEGATED = re.compile(r"\b(?:not|never|cannot|can't|don't|do not)\s*$", re.I)
 _NOT_CALLED = frozenset({"property", "cached_property", "staticmethod", "classmethod"})
 
 
@@ -62,7 +67,9 @@ def stated_order_solution(facts: Facts) -> Solution | None:
     methods = _public_methods(facts, owner)
     for pattern in _ORDERS:
         for found in pattern.finditer(message.text):
-            first = _own_name(found["first"], owner)
+            if _NEGATED.search(message.text[max(0, found.start() - 16) : found.start()]):
+                continue  # "can't call X() before Y()" forbids the order it names
+            first = _own_name(found["first"] or found.groupdict().get("run") or "", owner)
             if first is None or first == member or first not in methods:
                 continue
             then = _own_name(found.groupdict().get("then") or "", owner)
