@@ -39,18 +39,19 @@ import importlib, os, sys, time
 _log = open(os.environ["TIMELINE_EVENTS"], "a", buffering=1)
 def ev(name):
     _log.write(f"{time.time():.4f} {time.process_time():.3f} {name}\n")
+def marked(results, begins, first, last):
+    ev(begins)
+    for n, result in enumerate(results):
+        if n == 0:
+            ev(first)
+        yield result
+    ev(last)
 par = importlib.import_module("errdex.indexing.parallel")
 P = par.ExtractionPool
 _map = P._map
 def mapped(self, task, items, progress):
-    ev(f"round {task.__name__} {len(items)} files")
-    n = 0
-    for result in _map(self, task, items, progress):
-        if n == 0:
-            ev("first result")
-        n += 1
-        yield result
-    ev("last result")
+    round_ = f"round {task.__name__} {len(items)} files"
+    return marked(_map(self, task, items, progress), round_, "first result", "last result")
 P._map = mapped
 try:
     pipe = importlib.import_module("errdex.indexing.pipeline")
@@ -59,13 +60,7 @@ except ImportError:
 if hasattr(pipe, "link_sites"):
     _sites = pipe.link_sites
     def linked(*a, **k):
-        ev("link begins"); n = 0
-        for site in _sites(*a, **k):
-            if n == 0:
-                ev("first site")
-            n += 1
-            yield site
-        ev("last site")
+        return marked(_sites(*a, **k), "link begins", "first site", "last site")
     pipe.link_sites = linked
 else:
     _version = pipe.link_version

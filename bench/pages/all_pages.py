@@ -1,6 +1,11 @@
 """Dump every page of an index (solutions, example fixes, why), one section per error.
 
     python bench/pages/all_pages.py --db PATH --out FILE [--project NAME]
+    python bench/pages/all_pages.py --db PATH --out FILE --only reraise,assert,knob,typeerror
+    python bench/pages/all_pages.py --db PATH --out FILE --every 10
+
+`--only` keeps the pages a change of the rules can reach (a kind of site, of knob, of
+handler: the others stay as they are by construction); `--every N` one error id in N.
 
 For counting the pages a change of the page rules changes: run it with the code before and
 after, then compare the two files section by section (`--compare OLD NEW` prints the ids of
@@ -14,10 +19,38 @@ import sys
 from pathlib import Path
 
 from errdex.explain.build import build_page
+from errdex.facts import ConditionKind, KnobKind, SiteKind
 from errdex.store import open_store
+from errdex.store.base import StoredSite
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from sample import section
+
+_SETTINGS = (KnobKind.FLAG, KnobKind.ENV)
+
+
+def _exported_private(stored: StoredSite) -> bool:
+    """A site of a private module that the package re-exports."""
+    return bool(stored.public) and any(p.startswith("_") for p in stored.module.split("."))
+
+
+def _type_error(text: str, kind: ConditionKind) -> bool:
+    return kind == ConditionKind.EXCEPT and "TypeError" in text
+
+
+def _drawn(error_id: str, every: int) -> bool:
+    """One error id in `every`, by its own hex digits (the same on every run)."""
+    return int(error_id[:8], 16) % every == 0
+
+
+def _wanted(stored: StoredSite, kinds: set[str]) -> bool:
+    site = stored.site
+    return (
+        ("reraise" in kinds and site.kind == SiteKind.RERAISE)
+        or ("assert" in kinds and site.kind == SiteKind.ASSERT and _exported_private(stored))
+        or ("knob" in kinds and any(k.kind in _SETTINGS for k in stored.knobs))
+        or ("typeerror" in kinds and any(_type_error(c.text, c.kind) for c in site.conditions))
+    )
 
 
 def sections(text: str) -> dict[str, str]:
@@ -36,6 +69,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--project")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("OLD", "NEW"))
+    parser.add_argument("--only", default="", help="reraise,assert,knob,typeerror")
+    parser.add_argument("--every", type=int, default=0, help="one error id in N")
     args = parser.parse_args()
     if args.compare:
         old, new = (sections(p.read_text(encoding="utf-8")) for p in args.compare)
@@ -51,8 +86,11 @@ def main() -> None:
     try:
         sites = store.list_sites(project=args.project) if args.project else store.list_sites()
         seen: dict[tuple[str, str], None] = {}
+        kinds = set(args.only.split(",")) if args.only else set()
         for stored in sites:
-            seen.setdefault((stored.id, stored.version), None)
+            drawn = args.every and _drawn(stored.id, args.every)
+            if (not kinds and not args.every) or _wanted(stored, kinds) or drawn:
+                seen.setdefault((stored.id, stored.version), None)
         for n, (error_id, version) in enumerate(seen, 1):
             parts.append(section(n, build_page(store, error_id, version, use_model=False)))
     finally:

@@ -12,7 +12,9 @@ kept, said to be theirs. A usage error raised in another package's option callba
 same: the way out is that option's value on the command line, never an argument of the
 callback, which only the framework calls. So is a usage error a handler catches by its
 class and re-raises as it is (click's parser: `except NoSuchOption:` ... `raise` when
-unknown options are not ignored).
+unknown options are not ignored). A usage error raised where only a `TypeError` was
+caught (click's "Value must be an iterable.") is no command line's: typed text is never of
+the wrong type, so the way out is the value the author's code gives.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ _CLICK_MODULES = ("click.", "typer.")
 _ARGPARSE_ERRORS = frozenset({"argparse.ArgumentError", "argparse.ArgumentTypeError"})
 _PLACEHOLDER_ONLY = re.compile(r"^\s*(\{[^{}]*\}\s*)+$")
 _FRAMEWORK_PREFIX = re.compile(r"^Error:\s*")
+_ONLY_TYPE_ERROR = re.compile(r"except\s+(builtins\.)?TypeError(\s+as\s+\w+)?:?")
+_CALL_OF_NAME = re.compile(r"[\w.]+\(\w+\)")  # `iter(value)`: the value, as it is
 
 
 def is_usage_error(facts: Facts) -> bool:
@@ -108,6 +112,15 @@ def command_line_solution(facts: Facts) -> Solution | None:
         return None
     said = _shown_text(facts)
     quoted = f" (“{said}”)" if said else ""
+    if _type_error_caught(facts):
+        return Solution(
+            text=(
+                f"Fix the value set in code{quoted}: a parameter's `default=`, or its entry "
+                "in a `default_map`. No command line causes this: the clause catches only "
+                "`TypeError`, and the parser builds every value from what is typed, as text."
+            ),
+            kind="input",
+        )
     parameter = callback_parameter(facts)
     if parameter is not None:
         name, required = parameter
@@ -128,6 +141,24 @@ def command_line_solution(facts: Facts) -> Solution | None:
         ),
         kind="input",
     )
+
+
+def _type_error_caught(facts: Facts) -> bool:
+    """Whether the site sits in a clause catching `TypeError` alone around one call of the
+    value itself (`_check_iter(value)`): a value of the wrong type, which typed text never
+    is. A `try` that builds something from the text (`LoRAModulePath(**json.loads(item))`)
+    can fail so on what was typed, and argparse's handlers are the command line's."""
+    if facts.stored.site.printer == "argparse":
+        return False
+    for condition in facts.conditions:
+        if condition.kind != ConditionKind.EXCEPT:
+            continue
+        if not _ONLY_TYPE_ERROR.fullmatch(condition.text.strip()):
+            continue
+        tried = facts.read.tries.get(condition.line)
+        if tried is not None and len(tried.calls) == 1 and _CALL_OF_NAME.fullmatch(tried.calls[0]):
+            return True
+    return False
 
 
 def for_author(solution: Solution) -> Solution:

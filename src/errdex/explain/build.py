@@ -13,6 +13,7 @@ from errdex.explain.entry_input import entry_input_solution
 from errdex.explain.env_reads import with_walrus_locals
 from errdex.explain.example_fix import example_fix
 from errdex.explain.fallbacks import setting_fallbacks
+from errdex.explain.flag_reach import own_flags
 from errdex.explain.linked import binding_views, caller_views, knob_views, test_views
 from errdex.explain.literal_members import member_values
 from errdex.explain.model.answer import apply_analysis
@@ -176,7 +177,7 @@ def gather_facts(stored: StoredSite) -> Facts:
         variants=variant_views(stored),
         callers=callers,
         caller_guards=guards,
-        knobs=with_walrus_locals(knob_views(stored), conditions),
+        knobs=with_walrus_locals(own_flags(knob_views(stored)), conditions),
         bindings=binding_views(stored),
         tests=test_views(stored),
         read=stored.reading or SourceRead(),

@@ -22,6 +22,7 @@ import msgspec
 from errdex.explain.advice import message_advice
 from errdex.explain.context import Facts
 from errdex.explain.page import Change, Solution
+from errdex.explain.stated_order import before_private
 from errdex.store.base import StoredSite
 
 _DEPRECATION = re.compile(r"Deprecat|FutureWarning")
@@ -52,13 +53,14 @@ def replacement_names(stored: StoredSite) -> list[str]:
 
 def replacement_first(solutions: list[Solution], facts: Facts) -> list[Solution]:
     """The solutions, the message's own advice first for a deprecation that gives one,
-    without those that leave the deprecated argument out."""
+    without those that leave the deprecated argument out; for any other error, the advice
+    before the input solutions on private names (`before_private`)."""
     site = facts.stored.site
     text = site.message.text if site.message is not None else ""
-    if not deprecation(facts.stored):
-        return solutions
     said = [a.text for a in message_advice(text)]
     advised = [s for s in solutions if any(t in s.text for t in said)]
+    if not deprecation(facts.stored):
+        return before_private(solutions, advised)
     if not advised:
         return solutions
     rest = [s for s in solutions if s not in advised]

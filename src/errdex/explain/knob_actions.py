@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from msgspec.structs import replace as replace_knob
 
 from errdex.explain.env_reads import env_read_action, without_walrus
+from errdex.explain.flag_reach import only_fed
 from errdex.explain.input_nodes import computed_with, same_expression
 from errdex.explain.json_overrides import plain_flag_overrides
 from errdex.explain.page import ConditionView, Knob
@@ -84,7 +85,7 @@ def _action(node: ast.expr, condition: ConditionView, knobs: list[Knob]) -> Knob
     fallback: KnobAction | None = None
     for knob in knobs:
         action = _knob_action(node, condition, knob, knobs)
-        if action is None:
+        if action is None or (action.vague and only_fed(node, knob, knobs)):
             continue
         if action.vague:
             fallback = _better(fallback, action)

@@ -4,8 +4,8 @@ A release from an archive is linked at its tag; its revision is the archive's sh
 content hash, not a pin of the repository. A git revision is its commit. A folder or an
 installed copy has no known origin: its hash names the indexed files, and the page says so.
 The date is the revision's (the commit's; a release's upload to the index, else its
-archive's newest file), never the day it was indexed; a folder's file times date nothing, and neither does the fixed time a
-reproducible build gives every file, so those have none.
+archive's newest file), never the day it was indexed; a folder's file times date nothing,
+and neither does the fixed time a reproducible build gives every file, so those have none.
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ from errdex.explain.no_action import no_action_sentence
 from errdex.explain.page import GUARD_NOT_READ, Caller, ConditionView, WhenItHappens
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code
+from errdex.explain.refused_use import refused_use
+from errdex.explain.reraise import PASSED_ON, is_reraise
 from errdex.explain.selection import selection_context
 from errdex.explain.solutions import no_way_out, solutions
 from errdex.explain.twins import twin_sentences
@@ -109,6 +111,8 @@ def what_it_means(facts: Facts) -> str:
             if len(blocked) == 1
             else f"The guards at lines {lines} are no way out: their other branches fail as well."
         )
+    if not context and nothing_to_do is None and is_reraise(facts) and not solutions(facts):
+        sentences.append(PASSED_ON)  # every guard picks only how the caught error is told
     why = code_words(facts)
     for solution, comment in facts.refused[:2]:
         quoted = "(quoted below)" if comment in why else f"(“{comment}”)"
@@ -279,6 +283,11 @@ def _no_solution(facts: Facts) -> str:
     an argument of a function the user calls) that and the argument, never a bug to
     report then."""
     passed = arguments_read(facts)
+    if not passed and is_reraise(facts):
+        return PASSED_ON  # what the `try` raised is the error: nothing of this site's own
+    refused = None if passed else refused_use(facts)
+    if refused is not None:
+        return refused  # a value or a use refused, an event logged: no bug to report
     if not passed:
         return (
             "So no solution is offered: these conditions read as the program's own "

@@ -59,11 +59,13 @@ from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.precondition_fix import precondition_change
+from errdex.explain.reraise import reraise_gate
 from errdex.explain.returned_error import returned_error_solution
 from errdex.explain.same_error import leads_to_same_error
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
 from errdex.explain.stated_form import stated_form_solution
+from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.sync_sibling import sync_sibling_solution
 from errdex.explain.table_lookup import table_solution
 from errdex.explain.twins import without_twins
@@ -141,7 +143,10 @@ def no_way_out(condition: ConditionView, facts: Facts) -> bool:
     if condition.kind not in _BRANCH_KINDS:
         return False
     warning = facts.stored.site.kind in (SiteKind.LOG, SiteKind.WARN)
-    return facts.read.other_branch_fails(condition.line, condition.holds, warning)
+    if facts.read.other_branch_fails(condition.line, condition.holds, warning):
+        return True
+    # a re-raise's `if` whose other path shows the same error and exits
+    return reraise_gate(condition, facts)
 
 
 def ways_out(facts: Facts) -> list[ConditionView]:
@@ -201,9 +206,9 @@ def _solutions(facts: Facts) -> list[Solution]:
     replaced = override_solution(facts.stored)
     if replaced is not None:
         found.add(Solution(text=replaced, kind="input"), 0)
-    sibling = sync_sibling_solution(facts)
-    if sibling is not None:
-        found.add(sibling, 0)
+    for sibling in (sync_sibling_solution(facts), stated_order_solution(facts)):
+        if sibling is not None:  # a sync sibling, or the call the message says to make first
+            found.add(sibling, 0)
     _add_environment(found, open_conditions, facts)
     _add_platform(found, open_conditions)
     for entry in [] if internal else guarded_entries(facts):

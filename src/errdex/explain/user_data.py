@@ -270,8 +270,14 @@ def arguments_read(facts: Facts) -> list[str]:
     """The parameters of a function a user calls that the raise's own test names: the page
     must not call such a check the program's own state. An `assert` (an invariant by
     intent) and a test that reaches them only through locals (`entry = self._entries[key]`)
-    are left out: what they test is as often the program's bookkeeping."""
-    if facts.stored.site.kind != SiteKind.RAISE or not facts.held:
+    are left out: what they test is as often the program's bookkeeping; but not an assert in
+    a function of a private module that the package re-exports (`httpx.Timeout` from
+    `httpx._config`): the only way to it is the name handed to users, whose arguments are
+    theirs (a public module's helper re-exported, vendored code's, is as often internal)."""
+    kind = facts.stored.site.kind
+    private = any(p.startswith("_") for p in facts.stored.module.split("."))
+    exported = private and bool(facts.stored.public)
+    if not (kind == SiteKind.RAISE or (kind == SiteKind.ASSERT and exported)) or not facts.held:
         return []
     if not _callable_by_user(facts):
         return []

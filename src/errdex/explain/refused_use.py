@@ -1,0 +1,50 @@
+"""What to say of a check with no way out found, when it is no bug to report.
+
+"Hitting the check is worth reporting to the project" fits an invariant: an `assert`, an
+`AssertionError`, `NotImplementedError` or `SystemError` raised where the authors hold
+that the program cannot get. Any other class raised (`ValueError`, `TypeError`, a
+`RuntimeError` for a use out of order, a package's own error such as SQLAlchemy's
+`NoSuchTableError`) is how the code refuses a value or a use it was handed: a user's
+argument, declaration, data or call order more often than a bug (click's `Boolean option
+cannot use the same flag for true/false`, httpx's `Cannot send a request, as the client has
+been closed`). A log record or a warning reports what the program met, as its authors
+foresaw. For those the page says plainly that errdex found no setting or argument behind
+the conditions and that the message and the traceback tell what was refused, not that the
+project should hear of it.
+"""
+
+from __future__ import annotations
+
+from errdex.explain.context import Facts
+from errdex.explain.plain import code
+from errdex.facts import SiteKind
+
+__all__ = ["refused_use"]
+
+# Classes raised for what the program itself got wrong.
+_INVARIANTS = frozenset({"AssertionError", "NotImplementedError", "SystemError"})
+# after "errdex found no setting or argument a user passes behind that"
+_NOT_FOLLOWED = "So no solution is offered."
+
+
+def refused_use(facts: Facts) -> str | None:
+    """The sentence for a refused value or use, or a reported event; None for an invariant
+    (or a raise of no known class)."""
+    site = facts.stored.site
+    if site.kind in (SiteKind.LOG, SiteKind.WARN):
+        return f"{_NOT_FOLLOWED} The message says what the program met; it is no error by itself."
+    if site.kind != SiteKind.RAISE or not site.exception:
+        return None
+    info = facts.stored.exception
+    # `PydanticUndefinedAnnotation.from_name_error(e)`: the class, not its factory
+    words = [w for w in site.exception.split(".") if w[:1].isupper()]
+    name = info.name if info is not None else (words[-1] if words else "")
+    bases = {b.rpartition(".")[2] for b in info.bases} if info is not None else set()
+    if not name or {name, *bases} & _INVARIANTS or not name.isidentifier():
+        return None  # an invariant, or a subclass of one
+    said = ", as its message says" if site.message is not None else ""
+    return (
+        f"{_NOT_FOLLOWED} {code(name)} is raised here for what the code was handed or met "
+        f"(a value, a call out of order, the data or a service it read){said}; the "
+        "traceback's frames above this one show which call led here."
+    )

@@ -1,0 +1,206 @@
+"""Ways out that are none, and checks the user causes that are no bug to report: a re-raise
+whose other path shows the same error and exits, a usage error caught only as `TypeError`
+(no command line's), a flag another parser declares for an attribute of another object, a
+flag that only feeds one argument of a call, an assert on a re-exported class's arguments."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_in_function
+
+from errdex.store import Store
+
+FILES = {
+    "tool/__init__.py": "from tool._config import Limits\n",
+    "tool/exceptions.py": """
+        class ClickException(Exception):
+            pass
+
+
+        class UsageError(ClickException):
+            pass
+
+
+        class BadParameter(UsageError):
+            pass
+        """,
+    "tool/core.py": """
+        import sys
+
+        from tool.exceptions import BadParameter, ClickException
+
+
+        class Command:
+            def main(self, args=None, standalone_mode=True):
+                try:
+                    return self.invoke(args)
+                except ClickException as e:
+                    if not standalone_mode:
+                        raise
+                    print(e)
+                    sys.exit(1)
+
+            def load(self, path, strict=False):
+                try:
+                    return self.read(path)
+                except ClickException:
+                    if strict:
+                        raise
+                    return None
+
+            def invoke(self, args):
+                return args
+
+            def read(self, path):
+                return path
+
+
+        def check_iter(value):
+            try:
+                return iter(value)
+            except TypeError:
+                raise BadParameter("Value must be an iterable.") from None
+
+
+        class Spec:
+            def __init__(self, name, path):
+                self.name = name
+                self.path = path
+
+
+        def parse_spec(fields):
+            try:
+                return Spec(**fields)
+            except TypeError:
+                raise BadParameter("Invalid fields for --spec.") from None
+        """,
+    "tool/_config.py": """
+        UNSET = object()
+
+
+        class Limits:
+            def __init__(self, limit=None, *, soft=UNSET):
+                if isinstance(limit, Limits):
+                    assert soft is UNSET
+                    self.soft = limit.soft
+                else:
+                    self.soft = soft
+        """,
+    "tool/bench.py": """
+        import argparse
+
+
+        def bench_main(argv):
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--temperature", type=float, default=0.0)
+            parser.add_argument("--host", default="localhost")
+            return parser.parse_args(argv)
+        """,
+    "tool/serve.py": """
+        import logging
+
+        logger = logging.getLogger(__name__)
+
+
+        class SnapshotError(Exception):
+            pass
+
+
+        def check_request(config):
+            if config.temperature == 0:
+                logger.warning("Greedy requests cannot be watermarked.")
+
+
+        def restore(args, manifest, tools):
+            actual = tools.request(args.host, manifest)
+            if not tools.matches(manifest, actual):
+                raise SnapshotError("snapshot mismatch")
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def tool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("tool"), "tool", FILES)
+
+
+def test_turning_off_a_re_raise_whose_other_path_exits_is_no_way_out(tool: Store) -> None:
+    page = page_in_function(tool, "tool", "Command.main")
+    assert page.solutions == []  # not "pass standalone_mode=True": that prints and exits
+    assert "no way out" in page.what_it_means
+    assert "worth reporting" not in page.what_it_means
+    assert "that exception's own message" in page.what_it_means
+
+
+def test_a_re_raise_whose_other_path_returns_keeps_its_way_out(tool: Store) -> None:
+    page = page_in_function(tool, "tool", "Command.load")
+    assert any("strict" in s.text for s in page.solutions)
+
+
+def test_a_usage_error_caught_only_as_type_error_is_the_codes_value(tool: Store) -> None:
+    texts = [s.text for s in page_in_function(tool, "tool", "check_iter").solutions]
+    assert texts and texts[0].startswith("Fix the value set in code (“Value must be an iterable.”)")
+    assert not any("change your command line" in t for t in texts)
+
+
+def test_a_type_error_from_what_was_built_of_the_text_is_the_command_lines(tool: Store) -> None:
+    texts = [s.text for s in page_in_function(tool, "tool", "parse_spec").solutions]
+    assert texts and texts[0].startswith("If you ran a command and it printed this: ")
+
+
+def test_a_flag_of_another_parser_is_no_setting_of_another_objects_attribute(
+    tool: Store,
+) -> None:
+    page = page_in_function(tool, "tool", "check_request")
+    assert not any("--temperature" in s.text for s in page.solutions)
+    assert not any(k.name == "--temperature" for k in page.knobs)
+
+
+def test_a_flag_feeding_one_argument_of_a_call_is_no_way_out(tool: Store) -> None:
+    page = page_in_function(tool, "tool", "restore")
+    assert any(k.name == "--host" for k in page.knobs)  # still linked, and read
+    assert not any("--host" in s.text for s in page.solutions)
+
+
+def test_an_assert_on_a_re_exported_classs_arguments_is_no_bug_to_report(tool: Store) -> None:
+    page = page_in_function(tool, "tool", "Limits.__init__")
+    assert "worth reporting" not in page.what_it_means
+    assert "the argument `soft` of `Limits`" in page.what_it_means
+
+
+STATE = {
+    "store/__init__.py": "",
+    "store/registry.py": """
+        class Registry:
+            def __init__(self):
+                self._closed = False
+                self._items = {}
+
+            def add(self, name):
+                if self._closed:
+                    raise RuntimeError("Cannot add to a closed registry.")
+                self._items[name] = True
+
+            def check(self):
+                if self._items is None:
+                    raise SystemError("The registry lost its items.")
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def registry(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("store"), "store", STATE)
+
+
+def test_a_use_the_code_refuses_is_no_bug_to_report(registry: Store) -> None:
+    means = page_in_function(registry, "store", "Registry.add").what_it_means
+    assert "worth reporting" not in means
+    assert "`RuntimeError` is raised here for what the code was handed or met" in means
+
+
+def test_an_invariant_the_program_breaks_is_still_worth_reporting(registry: Store) -> None:
+    means = page_in_function(registry, "store", "Registry.check").what_it_means
+    assert "worth reporting to the project" in means

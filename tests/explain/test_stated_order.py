@@ -1,0 +1,125 @@
+"""Messages that state an order of calls ("X() must be called before Y()", "Call X()
+first", "X() has not been called"): the call of the class's own public method on the
+user's object, with its required arguments named, drawn as the fix; a name the class does
+not define says nothing. What the message says to do ranks before an input solution on a
+private name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_in_function
+
+from errdex.store import Store
+
+ORDER = {
+    "order/__init__.py": """
+        from order.engine import Engine, Pool
+        """,
+    "order/engine.py": """
+        class Engine:
+            def __init__(self):
+                self.group = None
+                self.active = False
+                self.planned = None
+
+            def init_transfer(self, init_info, *, timeout=None):
+                self.group = init_info
+
+            def start_update(self):
+                self.active = True
+
+            def receive(self):
+                if self.group is None:
+                    raise RuntimeError("Transfer not initialized. Call init_transfer() first.")
+                return self.group
+
+            def update(self, info):
+                if not self.active:
+                    raise RuntimeError("start_update must be called before update.")
+                self._apply(info)
+
+            def _apply(self, info):
+                if not self.active:
+                    raise RuntimeError("start_update must run before update (baked replay).")
+
+            def send(self):
+                if self.planned is None:
+                    raise RuntimeError("other.plan() must be called before send()")
+
+            def finish(self):
+                if self.active:
+                    raise RuntimeError("An update is active. Call finish_update first.")
+
+            def finish_update(self):
+                self.active = False
+
+            def restart(self):
+                if self.group is None:
+                    raise RuntimeError("Cannot call receive() before init_transfer()")
+
+            def flush(self):
+                if self.planned is None:
+                    raise RuntimeError("The data must be loaded before sending")
+
+
+        class Pool:
+            def __init__(self, total):
+                self._total = total
+
+            def acquire(self, nbytes):
+                if nbytes > self._total:
+                    raise ValueError("The request exceeds the pool. Use a larger pool.")
+                return nbytes
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def order(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("order"), "order", ORDER)
+
+
+def test_call_first_draws_the_method_with_its_required_arguments(order: Store) -> None:
+    page = page_in_function(order, "order", "Engine.receive")
+    first = page.solutions[0]
+    assert first.text.startswith("Call `init_transfer` on your `Engine` object before `receive`")
+    assert first.fix is not None
+    assert first.fix.after == "engine.init_transfer(INIT_INFO)"
+    # the message's own sentence is not offered a second time
+    assert not any(s.text.startswith("Do what the message says") for s in page.solutions)
+
+
+def test_must_be_called_before_names_the_public_method_that_raised(order: Store) -> None:
+    page = page_in_function(order, "order", "Engine.update")
+    fix = page.solutions[0].fix
+    assert fix is not None and fix.after == "engine.start_update()"
+    assert "before `update`" in fix.note
+
+
+def test_a_private_method_takes_the_public_name_the_message_gives(order: Store) -> None:
+    page = page_in_function(order, "order", "Engine._apply")
+    assert page.solutions[0].text.startswith(
+        "Call `start_update` on your `Engine` object before `update`"
+    )
+
+
+def test_a_method_named_without_parentheses(order: Store) -> None:
+    page = page_in_function(order, "order", "Engine.finish")
+    fix = page.solutions[0].fix
+    assert fix is not None and fix.after == "engine.finish_update()"
+
+
+def test_another_object_no_method_or_a_forbidden_order_says_nothing(order: Store) -> None:
+    for function in ("Engine.send", "Engine.flush", "Engine.restart"):
+        page = page_in_function(order, "order", function)
+        assert not any(s.text.startswith("Call `") for s in page.solutions), function
+
+
+def test_the_message_advice_ranks_before_an_input_on_a_private_name(order: Store) -> None:
+    page = page_in_function(order, "order", "Pool.acquire")
+    texts = [s.text for s in page.solutions]
+    advice = next(i for i, t in enumerate(texts) if "Use a larger pool" in t)
+    private = next(i for i, t in enumerate(texts) if "`self._total`" in t)
+    assert advice < private, texts
