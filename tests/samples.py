@@ -179,3 +179,22 @@ BACKEND_ARGS = """
             parser.add_argument("--attention-backend", type=str)
             parser.add_argument("--max-batch", type=int)
     """
+
+
+# vllm's envs.py in small: the variables of a communicator (tests of caller guards)
+COMM_ENVS = """
+    import os
+    from typing import TYPE_CHECKING
+
+    if TYPE_CHECKING:
+        COMM_USE_SYMM: bool = True
+        COMM_DETERMINISTIC: bool = False
+
+    environment_variables = {
+        "COMM_USE_SYMM": lambda: bool(int(os.getenv("COMM_USE_SYMM", "1"))),
+        "COMM_DETERMINISTIC": lambda: bool(int(os.getenv("COMM_DETERMINISTIC", "0"))),
+    }
+
+    def __getattr__(name):
+        return environment_variables[name]()
+    """

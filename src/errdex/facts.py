@@ -357,16 +357,12 @@ class CallSite(msgspec.Struct, frozen=True, gc=False):
     function: str  # the calling function's qualname
     class_name: str | None = None
     conditions: tuple[Condition, ...] = ()  # the guard of the call
-    # False when the guard was not read (a call in a body the skeleton blanked, after a
-    # branch): no conditions then means "unknown", not "none".
+    # False when the guard was not read (a body the skeleton blanked): no conditions = unknown
     guard_known: bool = True
-    # the arguments given as names: (the keyword, or the position among the call's own
-    # arguments, as text; the name passed, or what a local passed was surely assigned; the
-    # position of the calling function's parameter passed on as it is, else -1)
+    # the arguments given as names: (keyword or position as text; the name passed, or what a
+    # local passed was surely assigned; the caller's parameter passed on as is, else -1)
     passes: tuple[tuple[str, str, int], ...] = ()
-    # the locals its guard tests true, each bound to the one expression through which it
-    # is true (`CallRecorder._guard_locals`)
-    bindings: tuple[Binding, ...] = ()
+    bindings: tuple[Binding, ...] = ()  # locals its guard tests true → what makes them so
 
 
 class PropertyFact(msgspec.Struct, frozen=True, gc=False):
@@ -569,10 +565,7 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     config_flags: dict[str, str] = {}
     imports: dict[str, str] = {}  # local name → "module.attr" or "module"
     star_imports: tuple[str, ...] = ()  # modules imported with `from module import *`
-    # names imported inside functions (`from .symm_mem import SymmMemCommunicator` in an
-    # `__init__`) that no module-level import binds, each bound to one target in the file:
-    # local name → "module.attr", for the calls of the class or function so imported
-    local_imports: dict[str, str] = {}
+    local_imports: dict[str, str] = {}  # name a function imports itself → "module.attr"
     error: str | None = None  # why the file was skipped, when it was
     defs: tuple[str, ...] = ()  # module-level function names
     returns: dict[str, str] = {}  # function qualname → the class its return is annotated as
@@ -587,8 +580,7 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     flags: tuple[FlagFact, ...] = ()
     positionals: tuple[FlagFact, ...] = ()  # argparse's positional arguments
     subcommands: tuple[SubcommandFact, ...] = ()
-    # functions that add flags of computed names (`add_argument(f"--{name}")`)
-    computed_flags: tuple[str, ...] = ()
+    computed_flags: tuple[str, ...] = ()  # functions adding flags as `f"--{name}"`
     attr_sets: tuple[AttrSet, ...] = ()
     tests: tuple[TestRef, ...] = ()
     texts: tuple[ClassText, ...] = ()  # how its exception classes write their text

@@ -8,23 +8,7 @@ from pathlib import Path
 from explain_samples import indexed_package, page_with_message
 
 from errdex.explain.caller_guards import _other_value
-
-ENVS = """
-    import os
-    from typing import TYPE_CHECKING
-
-    if TYPE_CHECKING:
-        COMM_USE_SYMM: bool = True
-        COMM_DETERMINISTIC: bool = False
-
-    environment_variables = {
-        "COMM_USE_SYMM": lambda: bool(int(os.getenv("COMM_USE_SYMM", "1"))),
-        "COMM_DETERMINISTIC": lambda: bool(int(os.getenv("COMM_DETERMINISTIC", "0"))),
-    }
-
-    def __getattr__(name):
-        return environment_variables[name]()
-    """
+from samples import COMM_ENVS as ENVS
 
 # vllm's SymmMemCommunicator (device_communicators/symm_mem.py) and CudaCommunicator
 SYMM = """

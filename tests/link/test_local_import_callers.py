@@ -7,21 +7,7 @@ import textwrap
 from errdex.extract import extract_file
 from errdex.link import link_version
 from errdex.linked_facts import IndexedSite
-
-ENVS = """
-    import os
-    from typing import TYPE_CHECKING
-
-    if TYPE_CHECKING:
-        COMM_USE_SYMM: bool = True
-
-    environment_variables = {
-        "COMM_USE_SYMM": lambda: bool(int(os.getenv("COMM_USE_SYMM", "1"))),
-    }
-
-    def __getattr__(name):
-        return environment_variables[name]()
-    """
+from samples import COMM_ENVS as ENVS
 
 SYMM = """
     import logging
