@@ -18,13 +18,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from errdex.explain.build import build_page
 from errdex.facts import ConditionKind, KnobKind, SiteKind
 from errdex.store import open_store
 from errdex.store.base import StoredSite
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sample import section
+from sample import write_pages
 
 _SETTINGS = (KnobKind.FLAG, KnobKind.ENV)
 
@@ -82,7 +81,6 @@ def main() -> None:
     if not args.db or not args.out:
         parser.error("--db and --out, or --compare")
     store = open_store(args.db)
-    parts = []
     try:
         sites = store.list_sites(project=args.project) if args.project else store.list_sites()
         seen: dict[tuple[str, str], None] = {}
@@ -91,12 +89,9 @@ def main() -> None:
             drawn = args.every and _drawn(stored.id, args.every)
             if (not kinds and not args.every) or _wanted(stored, kinds) or drawn:
                 seen.setdefault((stored.id, stored.version), None)
-        for n, (error_id, version) in enumerate(seen, 1):
-            parts.append(section(n, build_page(store, error_id, version, use_model=False)))
+        write_pages(store, list(seen), args.out)
     finally:
         store.close()
-    args.out.write_text("\n".join(parts), encoding="utf-8")
-    print(f"{len(parts)} pages → {args.out}")
 
 
 if __name__ == "__main__":

@@ -161,13 +161,19 @@ def main() -> None:
             header = f"{args.selected} errors whose code a setting picks, seed {args.seed}"
         else:
             chosen, header = pick(store, args.seed), f"seed {args.seed}"
-        parts = [f"# Pages sample ({header})\n"]
-        for n, (_, version, error_id) in enumerate(chosen, 1):
-            parts.append(section(n, build_page(store, error_id, version, use_model=False)))
+        pages = [(error_id, version) for _, version, error_id in chosen]
+        write_pages(store, pages, args.out, f"# Pages sample ({header})\n")
     finally:
         store.close()
-    args.out.write_text("\n".join(parts), encoding="utf-8")
-    print(f"{len(chosen)} pages → {args.out}")
+
+
+def write_pages(store: Store, pages: list[tuple[str, str]], out: Path, *head: str) -> None:
+    """Each (error id, version)'s page as a numbered section, after `head`, into `out`."""
+    parts = list(head)
+    for n, (error_id, version) in enumerate(pages, 1):
+        parts.append(section(n, build_page(store, error_id, version, use_model=False)))
+    out.write_text("\n".join(parts), encoding="utf-8")
+    print(f"{len(pages)} pages → {out}")
 
 
 if __name__ == "__main__":
