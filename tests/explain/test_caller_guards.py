@@ -8,6 +8,7 @@ from pathlib import Path
 from explain_samples import indexed_package, page_with_message
 
 from errdex.explain.caller_guards import _other_value
+from errdex.explain.page import Page
 from samples import COMM_ENVS as ENVS
 
 # vllm's SymmMemCommunicator (device_communicators/symm_mem.py) and CudaCommunicator
@@ -50,12 +51,16 @@ UNGUARDED = """
     """
 
 
-def symm_solutions(tmp_path: Path, files: dict[str, str]) -> list[str]:
-    package = {"comm/__init__.py": "", "comm/envs.py": ENVS, "comm/symm.py": SYMM, **files}
+def symm_page(tmp_path: Path, files: dict[str, str]) -> Page:
+    package = {"comm/__init__.py": "", "comm/envs.py": ENVS, "comm/symm.py": SYMM}
+    package.update(files)
     for store in indexed_package(tmp_path, "comm", package):
-        page = page_with_message(store, "comm", "SymmCommunicator: device capability")
-        return [s.text for s in page.solutions]
+        return page_with_message(store, "comm", "SymmCommunicator: device capability")
     raise AssertionError("no store")
+
+
+def symm_solutions(tmp_path: Path, files: dict[str, str]) -> list[str]:
+    return [s.text for s in symm_page(tmp_path, files).solutions]
 
 
 def test_the_setting_every_caller_needs_on_is_turned_off(tmp_path: Path) -> None:
@@ -65,6 +70,34 @@ def test_the_setting_every_caller_needs_on_is_turned_off(tmp_path: Path) -> None
         " only when `use_symm`, so the check runs only when `COMM_USE_SYMM` is on: turning it"
         " off avoids it, and the feature with it)."
     )
+
+
+# raised (a log record needs nothing done, and says so instead), and also under state of its
+# own module that no setting decides
+PROBED = (
+    SYMM.replace(
+        "    class SymmCommunicator:",
+        "    def _probe():\n        return None\n\n    CAPS = _probe()\n\n"
+        "    class SymmCommunicator:",
+    )
+    .replace(
+        "            if capability is None:\n                logger.warning(",
+        "            if CAPS is None:\n                if capability is None:\n"
+        "                    raise RuntimeError(",
+    )
+    .replace('unknown.")\n                return', 'unknown.")')
+)
+
+
+def test_what_it_means_does_not_deny_the_setting_the_solutions_give(tmp_path: Path) -> None:
+    guarded = symm_page(tmp_path / "guarded", {"comm/cuda.py": CUDA, "comm/symm.py": PROBED})
+    assert guarded.solutions, guarded.what_it_means
+    guarded_text = guarded.what_it_means
+    assert "behind that; the ways out below avoid the check another way." in guarded_text
+    # the site's own argument is no setting: without its caller's guard, no such clause
+    alone = symm_page(tmp_path / "alone", {"comm/symm.py": PROBED})
+    assert "errdex found no setting behind that" in alone.what_it_means
+    assert ("another way" in alone.what_it_means) == bool(alone.solutions)
 
 
 def test_no_setting_when_another_caller_reaches_the_function_unguarded(tmp_path: Path) -> None:

@@ -90,8 +90,10 @@ def what_it_means(facts: Facts) -> str:
     context = _context(facts) if nothing_to_do is None else ""
     if context:
         behind = "no setting" if arguments_read(facts) else "no setting or argument a user passes"
+        # the solutions below come another way (a caller's guard, the message's advice)
+        elsewhere = "; the ways out below avoid the check another way" if solutions(facts) else ""
         sentences.append(
-            f"The check applies only when {context}: errdex found {behind} behind that."
+            f"The check applies only when {context}: errdex found {behind} behind that{elsewhere}."
             if not narrows_call_result(facts)
             else f"The check applies only when {context}: the `assert` checks only that the "
             "call just before it returned a value, and taking another branch of the guards "
