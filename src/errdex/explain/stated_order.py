@@ -61,17 +61,22 @@ def stated_order_solution(facts: Facts) -> Solution | None:
     owner, _, member = site.function.rpartition(".")
     if message is None or not owner or "." in owner or owner != site.class_name:
         return None
-    call = user_call(facts, constructor=True)
+    stated = [
+        (found, first)
+        for pattern in _ORDERS
+        for found in pattern.finditer(message.text)
+        # "can't call X() before Y()" forbids the order it names
+        if not _NEGATED.search(message.text[max(0, found.start() - 16) : found.start()])
+        and (first := _own_name(found["first"] or found.groupdict().get("run") or "", owner))
+        and first != member
+    ]
+    # the message first: the class's methods need the whole file parsed
+    call = user_call(facts, constructor=True) if stated else None
     if call is None:
         return None
     methods = _public_methods(facts, owner)
-    for pattern in _ORDERS:
-        for found in pattern.finditer(message.text):
-            if _NEGATED.search(message.text[max(0, found.start() - 16) : found.start()]):
-                continue  # "can't call X() before Y()" forbids the order it names
-            first = _own_name(found["first"] or found.groupdict().get("run") or "", owner)
-            if first is None or first == member or first not in methods:
-                continue
+    for found, first in stated:
+        if first in methods:
             then = _own_name(found.groupdict().get("then") or "", owner)
             before = then if then in methods and then != first else None
             if before is None and not member.startswith("_"):
