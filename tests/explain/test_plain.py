@@ -87,3 +87,11 @@ def test_a_knob_the_name_does_not_take_as_is_is_named_without_a_value() -> None:
     assert action("not self.fast", computed) == (
         "Change the environment variable `APP_X`, which `self.fast` follows"
     )
+
+
+def test_a_set_s_members_are_named_in_the_order_the_code_writes_them() -> None:
+    # a set's repr follows string hashes, different in each process: pages must not
+    names = ["random", "random-mm", "sharegpt", "sonnet", "burstgpt", "hf", "custom", None]
+    written = "{" + ", ".join(map(repr, names)) + "}"
+    mode = Knob(name="--mode", kind=KnobKind.FLAG, behind="cfg.mode", same_value=True)
+    assert action(f"cfg.mode in {written}", mode) == f"Pass `--mode` with a value outside {written}"

@@ -9,6 +9,29 @@ import ast
 from errdex.extract.conditions import dotted_name
 
 
+class WrittenSet(frozenset[object]):
+    """A set literal's members, printed in the order the code writes them: a set's own
+    repr follows the strings' hashes, which differ from one process to the next, and a
+    page must read the same in each."""
+
+    order: tuple[object, ...]
+
+    def __new__(cls, members: tuple[object, ...]) -> WrittenSet:
+        made = super().__new__(cls, members)
+        made.order = tuple(dict.fromkeys(members))
+        return made
+
+    def __repr__(self) -> str:
+        return "{" + ", ".join(map(repr, self.order)) + "}" if self.order else "set()"
+
+
+def literal_value(node: ast.expr) -> object:
+    """`ast.literal_eval` of the node, a set literal as a `WrittenSet` (raises as it does)."""
+    if isinstance(node, ast.Set):
+        return WrittenSet(tuple(ast.literal_eval(member) for member in node.elts))
+    return ast.literal_eval(node)
+
+
 def free_names(node: ast.expr) -> list[str]:
     """The dotted names read (`self.x`, `url`, `MAX`), outermost chain only, and the
     bare names of calls' functions skipped when builtins (`len`, `isinstance`)."""

@@ -15,7 +15,7 @@ from msgspec.structs import replace as replace_knob
 
 from errdex.explain.env_reads import env_read_action, without_walrus
 from errdex.explain.flag_reach import only_fed
-from errdex.explain.input_nodes import computed_with, same_expression
+from errdex.explain.input_nodes import computed_with, literal_value, same_expression
 from errdex.explain.json_overrides import plain_flag_overrides
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
@@ -241,7 +241,7 @@ def _shape(node: ast.expr, name: str) -> _Shape | None:
         and isinstance(node.comparators[0], ast.Constant | ast.Tuple | ast.List | ast.Set)
     ):
         try:
-            value = ast.literal_eval(node.comparators[0])
+            value = literal_value(node.comparators[0])
         except (ValueError, SyntaxError):
             return None
         op = {
