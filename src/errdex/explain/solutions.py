@@ -39,6 +39,7 @@ from errdex.explain.expanded import expanded
 from errdex.explain.fix_forms import change_fix, setting_fix
 from errdex.explain.given_values import given_value_solution
 from errdex.explain.handler_notes import INTERPRETER_VARIABLES, handler_notes
+from errdex.explain.hiding_flags import hidden_by_flag, last_resort
 from errdex.explain.inputs import Given, input_action
 from errdex.explain.instances import instance_action
 from errdex.explain.iterated import iterated_solution
@@ -392,7 +393,10 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
             given = input_action(check, facts) or input_action(expanded(check, facts), facts)
             given = given or input_action(with_members(expanded(check, facts), facts), facts)
             given = given or instance_action(check, facts)
-            if given is not None:
+            hidden = hidden_by_flag(condition, facts) if given is not None else None
+            if given is not None and hidden is not None:  # no way out: offered last
+                found.add(last_resort(given.text, condition, hidden, facts), 50)
+            elif given is not None:
                 found.add(_input_solution(given, condition), 1)
                 return
     for condition in reversed(checks):
