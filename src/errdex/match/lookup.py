@@ -16,6 +16,7 @@ import msgspec
 from errdex.match.across_projects import order_tied_projects
 from errdex.match.candidates import candidates, one_value
 from errdex.match.evidence import ErrorEvidence, Evidence
+from errdex.match.given_text import given_text
 from errdex.match.helper_raise import raise_inside_helpers
 from errdex.match.lent_by_tests import demote_lent_by_tests
 from errdex.match.logged import logged_by
@@ -177,6 +178,12 @@ def _promote_text_matches(
                 or (value and match.site is not None and _one_placeholder(match.site))
             ):
                 best[key] = near.pop(key)
+        if not best:
+            # Still nothing: the raises whose text a user of the class may set (`self.message
+            # or "default"`) are the ones that print a text no index holds.
+            for key, match in list(near.items()):
+                if match.guess and match.site is not None and given_text(match.site.site):
+                    best[key] = near.pop(key)
         return
     guesses = [m.score for m in best.values() if m.guess]
     if not guesses:

@@ -10,6 +10,7 @@ from errdex.facts import MessageTemplate, SiteKind, Variant
 from errdex.linked_facts import ShownText
 from errdex.match.clues import printed_clues
 from errdex.match.evidence import ErrorEvidence, at_lines
+from errdex.match.given_text import given_text, shared_with_default
 from errdex.match.lent_by_tests import lent_by_tests
 from errdex.match.logged import spanning
 from errdex.match.message_reading import Readings, best_form, read_message
@@ -80,12 +81,27 @@ class SiteScorer:
             # The message is whatever the raise was given (`raise ConnectionError(e)`):
             # only the class, the frames and what the guard names can tell.
             total += W.by_class + self._context(stored, why)
-            if shows_none_of(site.message, self.evidence.message):
+            given = given_text(site)
+            if given is not None:
+                # `self.message or "default"`: the paste may show what a user set.
+                why.append(f"its text is {given} where set, its written one the default")
+            elif shows_none_of(site.message, self.evidence.message):
                 # The site writes a text of its own, and the paste shows another.
                 total += W.other_text
             elif _spans(site.message, self.evidence.message):
                 total += W.short_text
                 why.append("its text spans the message, though little of it is written out")
+            if site.kind is SiteKind.RERAISE:
+                # Raised first elsewhere, where its class and text were given: that raise,
+                # if indexed, is the answer (a traceback's innermost frame is never here).
+                total += W.reraised
+                why.append("re-raised here: first raised elsewhere")
+            if _prints_nothing(stored):
+                if self.evidence.message.strip():
+                    total -= W.no_text
+                    why.append("raised with no text of its own, yet the paste shows one")
+                else:
+                    total += W.no_text
             why.append(
                 "matched by its class: raised without a message, as pasted"
                 if site.message is None and not self.evidence.message.strip()
@@ -190,7 +206,11 @@ class SiteScorer:
         if printed_name(name or "") != self.exception:
             return False
         literal = message.literal_length if message is not None else 0
-        return literal < 6 or (info is not None and info.defined_in is not None)
+        return (
+            literal < 6
+            or (info is not None and info.defined_in is not None)
+            or given_text(stored.site) is not None
+        )
 
     def qualified(self, stored: StoredSite) -> bool:
         """The paste names the class with its module, and it is this site's class (or the
@@ -220,7 +240,17 @@ class SiteScorer:
         named = sorted((prose & set(stems(function.replace("<locals>", "")))) - guard)
         if named:
             why.append(f"the message names {function} ({', '.join(named[:4])})")
-        return min(W.guard_words_cap, W.guard_word * (len(shared) + len(named)))
+        reworded: list[str] = []
+        if given_text(stored.site) is not None:
+            reworded = sorted(set(shared_with_default(stored.site, self.evidence.message)) - guard)
+            reworded = [w for w in reworded if w not in named]
+            if reworded:
+                why.append("its default text says " + ", ".join(reworded[:4]) + " too")
+        count = len(shared) + len(named) + len(reworded)
+        # Of two functions the message names alike, the one it names more fully
+        # (`DateField` before `DateTimeField` for `Enter a date`): a tie-break only.
+        fully = len(named) / len(set(stems(function))) if named else 0.0
+        return min(W.guard_words_cap, W.guard_word * count) + W.named_share * fully
 
     def _pinned(self, stored: StoredSite) -> tuple[float, str] | None:
         site = stored.site
@@ -269,6 +299,20 @@ def _class_written(stored: StoredSite) -> bool:
     info = stored.exception
     name = info.name if info else (stored.site.exception or "").rsplit(".", 1)[-1]
     return name.lstrip("_")[:1].isupper()
+
+
+def _prints_nothing(stored: StoredSite) -> bool:
+    """The raise gives its class no text, so `str()` of it is empty: `raise Exit()`,
+    `raise Disconnect(code=1006)` (keywords are not the exception's `args`), with no text the
+    class composes. Not a re-raise, nor an object made elsewhere (`raise self.error(...)`)."""
+    site = stored.site
+    return (
+        site.kind is SiteKind.RAISE
+        and site.message is None
+        and _class_written(stored)
+        and all(arg.name is not None for arg in site.args)
+        and not stored.shown
+    )
 
 
 def _spans(template: MessageTemplate | None, message: str) -> bool:

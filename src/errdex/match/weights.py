@@ -78,6 +78,13 @@ class Weights:
     # ... less when the site writes a text of its own that the paste does not show (the
     # class may compose another, but a site whose text is computed explains it better).
     other_text: float = -0.05
+    # ... and the same when the raise gives its class no text (`raise Exit()`), so `str()`
+    # is empty: a bonus when the paste is the class alone, as such a raise prints, and a
+    # penalty when the paste shows a message such a raise cannot have printed.
+    no_text: float = 0.05
+    # ... and a re-raise (`raise`, `raise err`) matched by its class comes after the raises
+    # that give the class its text: the error was first raised elsewhere.
+    reraised: float = -0.05
     # ... more when its text, though too little of it is literal to count as a reading
     # (`{label} {loc} is a file.` of a long path), spans the message from start to end: of
     # the raises of one class, the one whose words the paste shows; below any reading.
@@ -86,6 +93,8 @@ class Weights:
     # to outrank a template.
     guard_word: float = 0.05
     guard_words_cap: float = 0.15
+    # ... and, times the share of the function's words the message names, a tie-break.
+    named_share: float = 0.01
     # A message read as cut short (a title, a clipped copy) scores this share of the same
     # match read whole: the whole reading wins a tie.
     cut_short: float = 0.9
