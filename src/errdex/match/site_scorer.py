@@ -91,17 +91,20 @@ class SiteScorer:
             elif _spans(site.message, self.evidence.message):
                 total += W.short_text
                 why.append("its text spans the message, though little of it is written out")
-            if site.kind is SiteKind.RERAISE:
-                # Raised first elsewhere, where its class and text were given: that raise,
-                # if indexed, is the answer (a traceback's innermost frame is never here).
-                total += W.reraised
-                why.append("re-raised here: first raised elsewhere")
-            if _prints_nothing(stored):
-                if self.evidence.message.strip():
+            reraise = site.kind is SiteKind.RERAISE
+            if reraise or _prints_nothing(stored):
+                # A paste of the class alone is what such a raise prints (a re-raise, what
+                # it caught: the ties put the raise that made it first); a message pasted
+                # is not, or was first raised elsewhere (the traceback's innermost frame
+                # is never a re-raise): the raises that give the class a text come first.
+                if not self.evidence.message.strip():
+                    total += W.no_text
+                elif reraise:
+                    total -= W.no_text
+                    why.append("re-raised here: first raised elsewhere")
+                else:
                     total -= W.no_text
                     why.append("raised with no text of its own, yet the paste shows one")
-                else:
-                    total += W.no_text
             why.append(
                 "matched by its class: raised without a message, as pasted"
                 if site.message is None and not self.evidence.message.strip()

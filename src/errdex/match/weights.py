@@ -80,11 +80,9 @@ class Weights:
     other_text: float = -0.05
     # ... and the same when the raise gives its class no text (`raise Exit()`), so `str()`
     # is empty: a bonus when the paste is the class alone, as such a raise prints, and a
-    # penalty when the paste shows a message such a raise cannot have printed.
+    # penalty when the paste shows a message such a raise cannot have printed. A re-raise
+    # alike: what it caught printed nothing, or it was first raised elsewhere.
     no_text: float = 0.05
-    # ... and a re-raise (`raise`, `raise err`) matched by its class comes after the raises
-    # that give the class its text: the error was first raised elsewhere.
-    reraised: float = -0.05
     # ... more when its text, though too little of it is literal to count as a reading
     # (`{label} {loc} is a file.` of a long path), spans the message from start to end: of
     # the raises of one class, the one whose words the paste shows; below any reading.
