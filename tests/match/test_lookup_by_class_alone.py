@@ -58,6 +58,20 @@ PACKAGE = {
                         self.invalid_value_message or "Not a valid date value."
                     )
 
+        class FormError(Exception):
+            pass
+
+        class SelectField:
+            def __init__(self, invalid_choice_message=None):
+                self.invalid_choice_message = invalid_choice_message
+
+            def validate(self, choice, choices):
+                if choice not in choices:
+                    raise FormError(self.invalid_choice_message or "Not a valid choice.")
+
+        def fail(message):
+            raise FormError(message)
+
         class IntegerField:
             def __init__(self, invalid_value_message=None):
                 self.invalid_value_message = invalid_value_message
@@ -96,3 +110,13 @@ def test_a_text_the_user_set_finds_the_raise_it_replaces_the_default_of(store: S
     assert matches and matches[0].function == "DateField.process"
     assert not matches[0].confident
     assert any("where set" in why for why in matches[0].why)
+
+
+def test_a_settable_text_with_no_word_of_the_paste_is_found_by_its_class(store: Store) -> None:
+    matches = lookup_text(store, "ValueError: Enter a whole number.").matches
+    assert "IntegerField.process" in [m.function for m in matches]
+
+
+def test_a_raise_whose_text_is_computed_comes_before_a_settable_default(store: Store) -> None:
+    matches = lookup_text(store, "FormError: Pick one of the options.").matches
+    assert [m.function for m in matches[:2]] == ["fail", "SelectField.validate"]

@@ -16,7 +16,6 @@ import msgspec
 from errdex.match.across_projects import order_tied_projects
 from errdex.match.candidates import candidates, one_value
 from errdex.match.evidence import ErrorEvidence, Evidence
-from errdex.match.given_text import given_text
 from errdex.match.helper_raise import raise_inside_helpers
 from errdex.match.lent_by_tests import demote_lent_by_tests
 from errdex.match.logged import logged_by
@@ -30,6 +29,7 @@ from errdex.match.site_scorer import SiteScorer
 from errdex.match.versions import settle_versions
 from errdex.match.weights import WEIGHTS as W
 from errdex.match.wrapped import Inner, inner_texts, wrapper_candidates
+from errdex.settable import settable_text
 from errdex.store.base import Store, StoredSite
 
 __all__ = ["rank"]
@@ -182,7 +182,7 @@ def _promote_text_matches(
             # Still nothing: the raises whose text a user of the class may set (`self.message
             # or "default"`) are the ones that print a text no index holds.
             for key, match in list(near.items()):
-                if match.guess and match.site is not None and given_text(match.site.site):
+                if match.guess and match.site is not None and settable_text(match.site.site):
                     best[key] = near.pop(key)
         return
     guesses = [m.score for m in best.values() if m.guess]

@@ -10,7 +10,7 @@ from errdex.facts import MessageTemplate, SiteKind, Variant
 from errdex.linked_facts import ShownText
 from errdex.match.clues import printed_clues
 from errdex.match.evidence import ErrorEvidence, at_lines
-from errdex.match.given_text import given_text, shared_with_default
+from errdex.match.given_text import shared_with_default
 from errdex.match.lent_by_tests import lent_by_tests
 from errdex.match.logged import spanning
 from errdex.match.message_reading import Readings, best_form, read_message
@@ -20,6 +20,7 @@ from errdex.match.results import Match, VariantMatch
 from errdex.match.weights import WEIGHTS as W
 from errdex.match.words import shows_none_of, stems
 from errdex.match.wrapped import Inner, wrapped_match
+from errdex.settable import settable_text
 from errdex.store.base import StoredSite
 
 __all__ = ["SiteScorer"]
@@ -81,9 +82,11 @@ class SiteScorer:
             # The message is whatever the raise was given (`raise ConnectionError(e)`):
             # only the class, the frames and what the guard names can tell.
             total += W.by_class + self._context(stored, why)
-            given = given_text(site)
+            given = settable_text(site)
             if given is not None:
-                # `self.message or "default"`: the paste may show what a user set.
+                # `self.message or "default"`: the paste may show what a user set, less
+                # likely than what a raise computes each time, unless words tie it there.
+                total += W.settable_text
                 why.append(f"its text is {given} where set, its written one the default")
             elif shows_none_of(site.message, self.evidence.message):
                 # The site writes a text of its own, and the paste shows another.
@@ -212,7 +215,7 @@ class SiteScorer:
         return (
             literal < 6
             or (info is not None and info.defined_in is not None)
-            or given_text(stored.site) is not None
+            or settable_text(stored.site) is not None
         )
 
     def qualified(self, stored: StoredSite) -> bool:
@@ -244,7 +247,7 @@ class SiteScorer:
         if named:
             why.append(f"the message names {function} ({', '.join(named[:4])})")
         reworded: list[str] = []
-        if given_text(stored.site) is not None:
+        if settable_text(stored.site) is not None:
             reworded = sorted(set(shared_with_default(stored.site, self.evidence.message)) - guard)
             reworded = [w for w in reworded if w not in named]
             if reworded:

@@ -83,6 +83,9 @@ class Weights:
     # penalty when the paste shows a message such a raise cannot have printed. A re-raise
     # alike: what it caught printed nothing, or it was first raised elsewhere.
     no_text: float = 0.05
+    # ... a little less when a user of the class may set its text (`self.message or "..."`)
+    # and the written default shares no word with the paste: most users keep the default.
+    settable_text: float = -0.01
     # ... more when its text, though too little of it is literal to count as a reading
     # (`{label} {loc} is a file.` of a long path), spans the message from start to end: of
     # the raises of one class, the one whose words the paste shows; below any reading.
