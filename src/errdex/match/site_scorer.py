@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from errdex.facts import MessageTemplate, SiteKind, Variant
 from errdex.linked_facts import ShownText
 from errdex.match.clues import printed_clues
+from errdex.match.collected import collects, prints_collection
 from errdex.match.evidence import ErrorEvidence, at_lines
 from errdex.match.given_text import shared_with_default
 from errdex.match.lent_by_tests import lent_by_tests
@@ -72,6 +73,7 @@ class SiteScorer:
         for bonus, reason in printed_clues(self.evidence, stored, bool(pinned)):
             total, why = total + bonus, [*why, reason]
         by_class = matched is None and self._raised_as_is(stored)
+        collection: str | None = None
         if matched is None and not pinned and not by_class:
             return None
         # A printed form holding what the parser read as the class (`Error: ...`) says
@@ -83,6 +85,12 @@ class SiteScorer:
             # only the class, the frames and what the guard names can tell.
             total += W.by_class + self._context(stored, why)
             given = settable_text(site)
+            collection = collects(site, self.evidence.message)
+            if collection is not None:
+                # `errors = []` ... `raise ValidationError(errors)`: the texts inside were
+                # written elsewhere; this raise is the one given what the paste prints.
+                total += W.collected
+                why.append(f"given {collection}, a collection, as the message prints one")
             if given is not None:
                 # `self.message or "default"`: the paste may show what a user set, less
                 # likely than what a raise computes each time, unless words tie it there.
@@ -160,7 +168,8 @@ class SiteScorer:
             why=why,
             confident=confident,
             site=stored,
-            guess=by_class and not pinned,
+            # (the list or dict the message prints is what it raises: not its class alone)
+            guess=by_class and not pinned and collection is None,
             piece=matched is not None and matched.fragment,
             partial=(
                 matched is not None
@@ -195,6 +204,11 @@ class SiteScorer:
             why.append(
                 f"message matches the template ({matched.covered:.0%} of it is literal text)"
             )
+        if not matched.whole and prints_collection(self.evidence.message):
+            # One text of the list or dict the paste prints: written here, raised by the
+            # code that collected it (`collected.py`).
+            total -= W.collected
+            why.append("one of the texts of the collection the message prints")
         variant = _variant(stored.site.variants, matched, stored.file)
         if variant is not None:
             total += W.reason

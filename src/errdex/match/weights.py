@@ -86,6 +86,9 @@ class Weights:
     # ... a little less when a user of the class may set its text (`self.message or "..."`)
     # and the written default shares no word with the paste: most users keep the default.
     settable_text: float = -0.01
+    # ... more when the message prints as a list or a dict and the raise is given a local
+    # bound to one (`errors = []`): above a reading of one of the texts it collected.
+    collected: float = 0.25
     # ... more when its text, though too little of it is literal to count as a reading
     # (`{label} {loc} is a file.` of a long path), spans the message from start to end: of
     # the raises of one class, the one whose words the paste shows; below any reading.
