@@ -11,6 +11,7 @@ from errdex.history.timeline import NewestVersion
 from errdex.match.evidence import Evidence
 from errdex.match.releases import VersionSpan
 from errdex.match.same_text import SiteRef
+from errdex.settable import settable_text
 from errdex.store.base import StoredSite
 
 if TYPE_CHECKING:
@@ -57,6 +58,12 @@ class MatchRecord(msgspec.Struct, kw_only=True):
     # apart (this one is the likeliest; `why` says why).
     others: list[SiteRef] = []
     raised_at: int = 1  # how many sites raise this text: this one and `others`
+    # Of a text raised at several sites, what put this one first, `why` says it in words:
+    # `made_here` (a raise, where others re-raise a caught error or assert), `own_function`
+    # (others are nested functions), `raises_itself` (others are a helper's raise, reached
+    # through a call), `fewer_conditions`, `shallower_module`, `public_name`,
+    # `fewer_underscores`, or `file_order` (nothing tells them apart). None otherwise.
+    tie_break: str | None = None
     # Of a text raised at several sites, the likelier result ranked above this one (which
     # lists this site among its `others`).
     same_text_as: str | None = None
@@ -87,8 +94,11 @@ class Match(MatchRecord, kw_only=True):
     def literal_length(self) -> int:
         """The literal text of the site's template: of two equal scores, the message written
         out at more length explains the paste with less left to chance."""
-        message = self.site.site.message if self.site is not None else None
-        return message.literal_length if message is not None else 0
+        if self.site is None or self.site.site.message is None:
+            return 0
+        if self.guess and settable_text(self.site.site) is not None:
+            return 0  # a default a user may replace, not read against the paste
+        return self.site.site.message.literal_length
 
     def public(self) -> MatchRecord:
         """The record alone, as JSON carries it."""
