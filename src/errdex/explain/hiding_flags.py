@@ -13,6 +13,7 @@ import ast
 
 from errdex.explain.context import Facts
 from errdex.explain.input_nodes import free_names
+from errdex.explain.inputs import Given
 from errdex.explain.page import ConditionView, Solution
 
 # What the function does where the flag lets the failure through without raising.
@@ -140,3 +141,15 @@ def last_resort(text: str, condition: ConditionView, instead: str, facts: Facts)
         condition=condition.text,
         kind="input",
     )
+
+
+def input_solution(given: Given, condition: ConditionView, facts: Facts) -> tuple[Solution, bool]:
+    """The input way out as a solution, and whether it is one: False for a flag that only
+    hides the error (then labelled so, with no change to draw a fix from)."""
+    hidden = hidden_by_flag(condition, facts)
+    if hidden is not None:
+        return last_resort(given.text, condition, hidden, facts), False
+    solution = Solution(
+        text=given.text, condition=condition.text, kind="input", change=given.change
+    )
+    return solution, True
