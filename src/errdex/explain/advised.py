@@ -1,9 +1,10 @@
 """The ways out the message says to take (and the handler's notes), ranked among the others.
 
 What the message says to do ranks within its kind, after a way out of that kind that gives
-the value to set. A setting named without its value goes after the advice (and after an
-exact input): it often only turns the feature off (`--enable-lora` beside "Consider
-increasing max_num_batched_tokens or decreasing num_speculative_tokens").
+the value to set. Where a setting is only named, without its value, the advice comes before
+it (and so before the input): such a setting often only turns the feature off
+(`--enable-lora` beside "Consider increasing max_num_batched_tokens or decreasing
+num_speculative_tokens").
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from errdex.facts import KnobKind
 RANK = {"setting": 0, "input": 1, "environment": 2}
 # A setting named without its value (tier 3, or 4 after an earlier exit) ...
 VAGUE_SETTING = (3, 4)
-# ... ranks here when the message says what to do: after the input advice (11).
-AFTER_ADVICE = 12
+# ... comes after the message's advice, which then ranks here: after a setting's exact value
+# and an earlier exit (0, 1).
+BEFORE_NAMED_ONLY = 2
 
 
 @dataclass

@@ -23,7 +23,7 @@ from errdex.explain.advice_names import (
     failed_load_solution,
     warned_against,
 )
-from errdex.explain.advised import AFTER_ADVICE, RANK, VAGUE_SETTING, advised_solutions
+from errdex.explain.advised import BEFORE_NAMED_ONLY, RANK, VAGUE_SETTING, advised_solutions
 from errdex.explain.audience import callback_parameter, command_line_solution, for_author
 from errdex.explain.callee_advice import callee_advice_solutions
 from errdex.explain.caller_guards import guarded_entries
@@ -127,13 +127,15 @@ class _Collector:
             rank = RANK.get(solution.kind or "input", 1) * 10 + tier
         self.items.append(_Ranked(solution, rank, len(self.items)))
 
-    def after_advice(self) -> None:
-        """A setting named without its value (nor the way to move it: "Change the flag
-        `--enable-lora`") goes after what the message says to do."""
-        for item in self.items:
-            named_only = item.solution.text.startswith("Change")
-            if item.solution.kind == "setting" and item.rank in VAGUE_SETTING and named_only:
-                item.rank = AFTER_ADVICE + item.rank - VAGUE_SETTING[0]
+    def named_only(self) -> bool:
+        """Whether a setting is named without its value (nor the way to move it: "Change
+        the flag `--enable-lora`")."""
+        return any(
+            i.solution.kind == "setting"
+            and i.rank in VAGUE_SETTING
+            and i.solution.text.startswith("Change")
+            for i in self.items
+        )
 
     def ranked(self) -> list[Solution]:
         return [i.solution for i in sorted(self.items, key=lambda i: (i.rank, i.order))]
@@ -243,10 +245,10 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(solution, 1)
     named = {i.solution.knob for i in found.items if i.solution.knob}
     said = advised_solutions(facts, named, [i.solution.text for i in found.items])
+    named_only = found.named_only()
     for solution, rank in said.solutions:
-        found.add(solution, rank=rank)
-    if said.solutions:
-        found.after_advice()
+        # before a setting named without its value, which often only turns the feature off
+        found.add(solution, rank=min(rank, BEFORE_NAMED_ONLY) if named_only else rank)
     advised = said.any
     if not any(i.solution.kind == "input" for i in found.items):
         # the value itself, when nothing says more of what to pass
