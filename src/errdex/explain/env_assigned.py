@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from errdex.explain.context import Facts
 from errdex.explain.page import Change, ConditionView, Solution
 from errdex.explain.plain import code
+from errdex.link.expression_texts import parse_expression
 
 _FALSY = (None, False, 0, "")
 _MAX_LISTED = 3
@@ -78,7 +79,7 @@ def _tested_locals(conditions: list[ConditionView], facts: Facts) -> list[str]:
     }
     names: list[str] = []
     for condition in conditions:
-        for node in ast.walk(_parsed(condition.text) or ast.Constant(None)):
+        for node in ast.walk(parse_expression(condition.text) or ast.Constant(None)):
             if isinstance(node, ast.Name) and node.id in first and node.id not in names:
                 names.append(node.id)
     return names
@@ -88,7 +89,7 @@ def _local_tuples(facts: Facts) -> dict[str, set[str]]:
     """The locals bound to a tuple, list or set of names: `a16_kernels = (A, B)`."""
     out: dict[str, set[str]] = {}
     for binding in facts.bindings:
-        node = _parsed(binding.value)
+        node = parse_expression(binding.value)
         if isinstance(node, ast.Tuple | ast.List | ast.Set):
             out[binding.name] = {ast.unparse(e) for e in node.elts}
     return out
@@ -99,7 +100,7 @@ def _required_members(
 ) -> set[str] | None:
     """The members `name` must be one of to pass: the check tests `name not in T`."""
     for condition in conditions:
-        for node in ast.walk(_parsed(condition.text) or ast.Constant(None)):
+        for node in ast.walk(parse_expression(condition.text) or ast.Constant(None)):
             if (
                 isinstance(node, ast.Compare)
                 and len(node.ops) == 1
@@ -170,10 +171,3 @@ def _env_tested(test: ast.expr) -> str | None:
         if callee in ("os.environ.get", "os.getenv") and isinstance(test.args[0].value, str):
             return test.args[0].value
     return None
-
-
-def _parsed(text: str) -> ast.expr | None:
-    try:
-        return ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return None

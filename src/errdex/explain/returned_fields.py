@@ -15,10 +15,10 @@ expression, with the object in the place of `self`.
 from __future__ import annotations
 
 import ast
-import posixpath
 
 from errdex.explain.context import Facts, parse_module
 from errdex.explain.page import ConditionView, Knob
+from errdex.explain.table_lookup import imported_from
 from errdex.facts import KnobKind
 from errdex.store.base import Store, StoredSite
 
@@ -97,7 +97,8 @@ def _method_return(
     class_name = _declared_class(tree, owner, attribute)
     if class_name is None:
         return None
-    path = _imported_from(tree, class_name, stored.file)
+    defined_here = any(isinstance(n, ast.ClassDef) and n.name == class_name for n in tree.body)
+    path = stored.file if defined_here else imported_from(tree, class_name, stored.file)
     text = store.file_text(stored.version_id, path) if path is not None else None
     if path == stored.file:
         text = facts.source_text
@@ -144,28 +145,6 @@ def _declared_class(tree: ast.Module, owner: str, attribute: str) -> str | None:
     return None
 
 
-def _imported_from(tree: ast.Module, name: str, file: str) -> str | None:
-    """The file (of the same distribution) that `from M import name` reads, or the site's
-    own file when it defines the class."""
-    if any(isinstance(n, ast.ClassDef) and n.name == name for n in tree.body):
-        return file
-    for statement in ast.walk(tree):
-        if not isinstance(statement, ast.ImportFrom):
-            continue
-        if not any(alias.name == name and alias.asname is None for alias in statement.names):
-            continue
-        parts = (statement.module or "").split(".") if statement.module else []
-        if statement.level:
-            base = posixpath.dirname(file)
-            for _ in range(statement.level - 1):
-                base = posixpath.dirname(base)
-            stem = posixpath.join(base, *parts) if parts else base
-        else:
-            stem = posixpath.join(*parts) if parts else ""
-        return f"{stem}.py" if stem else None
-    return None
-
-
 def _single_return(function: ast.FunctionDef, receiver: str) -> str | None:
     """The expression of a body that is one `return` (after a docstring) over `self`'s
     fields and literals, with `receiver` for `self`."""
@@ -193,6 +172,7 @@ def _single_return(function: ast.FunctionDef, receiver: str) -> str | None:
 
 
 def _parsed(text: str) -> ast.expr | None:
+    """A fresh tree (the rules here change it: not the shared one of `parse_expression`)."""
     try:
         return ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
