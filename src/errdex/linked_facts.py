@@ -157,6 +157,9 @@ class TestLink(msgspec.Struct, frozen=True, gc=False):
 
 # The `how` of a form in another language starts so: `translated (de)` (`link.translated`).
 TRANSLATED = "translated"
+# What a printed form's `how` ends with when the version draws its errors in rich panels
+# (`link.printed`).
+IN_PANEL = " in a rich panel"
 
 
 class ShownText(msgspec.Struct, frozen=True, gc=False):

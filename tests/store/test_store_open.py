@@ -43,7 +43,7 @@ def test_the_default_lives_in_the_user_data_folder(
 ) -> None:
     monkeypatch.delenv("ERRDEX_DB", raising=False)
     monkeypatch.setattr(
-        "errdex.store.platformdirs.user_data_dir", lambda name: str(tmp_path / "data" / name)
+        "platformdirs.user_data_dir", lambda name: str(tmp_path / "data" / name)
     )
     with open_store(None) as store:
         assert store.location == str(tmp_path / "data" / "errdex" / "errdex.db")

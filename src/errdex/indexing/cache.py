@@ -8,8 +8,6 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-import platformdirs
-
 from errdex.errors import StoreError
 from errdex.extract import EXTRACTOR_VERSION
 
@@ -17,7 +15,11 @@ from errdex.extract import EXTRACTOR_VERSION
 def cache_dir() -> Path:
     """`ERRDEX_CACHE`, else the user's cache folder for errdex."""
     configured = os.environ.get("ERRDEX_CACHE")
-    return Path(configured) if configured else Path(platformdirs.user_cache_dir("errdex"))
+    if configured:
+        return Path(configured)
+    import platformdirs  # imported here: start-up of lookup (a named cache needs none)
+
+    return Path(platformdirs.user_cache_dir("errdex"))
 
 
 def content_key(path: str, data: bytes) -> str:

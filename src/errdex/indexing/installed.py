@@ -6,12 +6,11 @@ import importlib.metadata
 import re
 from collections.abc import Callable, Iterable, Mapping
 
-from packaging.utils import canonicalize_name
-
 from errdex.errors import SourceError
 from errdex.indexing import IndexReport
 from errdex.indexing.on_demand import Narrow, held_pipeline, index_wanted
 from errdex.sources import installed_source
+from errdex.sources.base import canonical_name
 from errdex.store.base import Store
 
 _SITE_PACKAGES = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_][\w]*)")
@@ -73,9 +72,7 @@ def index_missing(
     """
     reports: list[IndexReport] = []
     wanted = distributions_behind(paths, modules)
-    wanted += [
-        n for n in names if canonicalize_name(n) not in {canonicalize_name(w) for w in wanted}
-    ]
+    wanted += [n for n in names if canonical_name(n) not in {canonical_name(w) for w in wanted}]
     for dist in wanted:
         try:
             source = installed_source(dist)

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from packaging.utils import canonicalize_name
-
 from errdex.indexing import IndexReport, is_partial
-from errdex.sources.base import Source
+from errdex.sources.base import Source, canonical_name
 from errdex.store.base import Store
 
 Narrow = Callable[[Source], Source | None]
@@ -88,7 +86,7 @@ def held_pipeline(store: Store, source: Source) -> str | None:
     "other version" when only another version of the project is."""
     info = source.info
     for project in store.projects():
-        if canonicalize_name(project.name) != canonicalize_name(info.project):
+        if canonical_name(project.name) != canonical_name(info.project):
             continue
         for record in store.versions(project.name):
             if record.label == info.version:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import msgspec
 
@@ -16,6 +14,9 @@ from errdex.extract.budget import FileTimeout, time_limit
 from errdex.extract.module import module_name
 from errdex.facts import FileFacts
 from errdex.indexing.gcpause import cyclic_gc_paused
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 # Below this many files a process pool costs more than it saves.
 MIN_PARALLEL_FILES = 24
@@ -141,6 +142,10 @@ class ExtractionPool:
         self._starting.start()
 
     def _start(self) -> None:
+        # imported here: start-up of lookup (a small subset is extracted in this process)
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         try:
             context = multiprocessing.get_context("forkserver")
             # the store's writer of a large version (`store.aside`) forks from it too
@@ -191,6 +196,8 @@ class ExtractionPool:
                 if progress:
                     progress(len(batch))
             return
+        from concurrent.futures import as_completed  # the pool imported it already
+
         futures: list[Future[list[tuple[str, bytes]]]] = [
             pool.submit(task, batch) for batch in _batches(items, self.workers)
         ]

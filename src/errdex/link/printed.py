@@ -16,7 +16,7 @@ import msgspec
 
 from errdex.facts import Arg, ErrorSite, FileFacts, MessageTemplate, Placeholder, SiteKind
 from errdex.link.builtin_text import quoted
-from errdex.linked_facts import ExceptionInfo, ShownText
+from errdex.linked_facts import IN_PANEL, ExceptionInfo, ShownText
 
 # click's exceptions (and typer's re-exports of them) by name, with what
 # `format_message()` makes of the message; `show()` prints `Error: ` before it.
@@ -76,10 +76,6 @@ def printed_forms(
             yield argument + message, "str(exc)"
         prog = MessageTemplate.of(Placeholder("prog"), ": error: ")
         yield prog + argument + message, "printed by argparse"
-
-
-# What a printed form's `how` ends with when the version draws its errors in rich panels.
-IN_PANEL = " in a rich panel"
 
 
 def prints_panels(files: Iterable[FileFacts]) -> bool:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-
-import regex  # type: ignore[import-untyped]
+from typing import TYPE_CHECKING
 
 from errdex.facts import FileFacts, TestRef
 from errdex.linked_facts import IndexedSite, TestLink
+
+if TYPE_CHECKING:
+    import regex  # type: ignore[import-untyped]
 
 _TIMEOUT = 0.05  # seconds per pattern: test patterns are code, not trusted to be tame
 MAX_TESTS = 5
@@ -66,6 +68,8 @@ class TestIndex:
         if pattern not in self._patterns and not _REGEX_SYNTAX.search(pattern):
             self._patterns[pattern] = pattern
         if pattern not in self._patterns:
+            import regex  # imported here: start-up of lookup (only a pattern's syntax needs it)
+
             try:
                 self._patterns[pattern] = regex.compile(pattern)
             except (regex.error, ValueError, OverflowError):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from errdex.link.printed import IN_PANEL
+from errdex.linked_facts import IN_PANEL
 from errdex.match.evidence import ErrorEvidence
 from errdex.match.weights import WEIGHTS as W
 from errdex.store.base import StoredSite

@@ -13,7 +13,13 @@ import msgspec
 from errdex.history.timeline import version_labels
 from errdex.match.releases import version_spans
 from errdex.match.results import Match
-from errdex.match.same_text import SiteRef, likeliest_first, plainest, preference_reason
+from errdex.match.same_text import (
+    SiteRef,
+    likeliest_first,
+    plainest,
+    preference_reason,
+    tie_break,
+)
 from errdex.store.base import Store, StoredSite
 
 __all__ = [
@@ -125,15 +131,18 @@ def merge_same_text(matches: Sequence[Match]) -> list[Match]:
             what = f"of {text[0]}, each with a message computed there"
             ranked = list(refs)
             reason = f"raised at {len(ranked)} sites {what}; nothing in the paste tells them apart"
+            decided = "file_order"
         else:
             ranked = likeliest_first(list(refs))
             reason = preference_reason(ranked[0], ranked[1:])
+            decided = tie_break(ranked[0], ranked[1:])
         first = refs[ranked[0]]
         out.append(
             msgspec.structs.replace(
                 first,
                 others=ranked[1:],
                 raised_at=len(ranked),
+                tie_break=decided,
                 why=[*first.why, reason],
                 confident=False,
             )

@@ -28,6 +28,7 @@ from typing import NamedTuple
 import msgspec
 
 from errdex.match.evidence import Frame, at_lines
+from errdex.sources.base import canonical_name
 from errdex.store.base import Store, StoredSite
 
 __all__ = ["ReleaseChoice", "VersionSpan", "choose_release", "version_spans"]
@@ -156,22 +157,18 @@ _RELEASE_DIR = re.compile(
 def _path_release(store: Store, sites: list[StoredSite], facts: _Facts) -> _Step:
     """The releases a frame's path names in the folder that holds the project's files."""
     top = sites[0].file.split("/", 1)[0]
-    names = {_normal(sites[0].project), _normal(top)}
+    names = {canonical_name(sites[0].project), canonical_name(top)}
     for frame in facts.frames:
         path = "/" + frame.path.replace("\\", "/")
         if f"/{top}/" not in path:
             continue
         for folder in reversed(path[: path.rindex(f"/{top}/")].split("/")[-6:]):
             found = _RELEASE_DIR.search(folder)
-            if found is None or _normal(found["name"]) not in names:
+            if found is None or canonical_name(found["name"]) not in names:
                 continue
             kept = [s for s in sites if s.version == found["version"]]
             return kept, f"a traceback path names {folder}"
     return [], ""
-
-
-def _normal(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def _at(frame: Frame, site: StoredSite) -> bool:

@@ -57,6 +57,12 @@ class MatchRecord(msgspec.Struct, kw_only=True):
     # apart (this one is the likeliest; `why` says why).
     others: list[SiteRef] = []
     raised_at: int = 1  # how many sites raise this text: this one and `others`
+    # Of a text raised at several sites, what put this one first, `why` says it in words:
+    # `made_here` (a raise, where others re-raise a caught error or assert), `own_function`
+    # (others are nested functions), `raises_itself` (others are a helper's raise, reached
+    # through a call), `fewer_conditions`, `shallower_module`, `public_name`,
+    # `fewer_underscores`, or `file_order` (nothing tells them apart). None otherwise.
+    tie_break: str | None = None
     # Of a text raised at several sites, the likelier result ranked above this one (which
     # lists this site among its `others`).
     same_text_as: str | None = None

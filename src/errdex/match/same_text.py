@@ -1,7 +1,9 @@
 """Sites that raise the very same text, when the paste has nothing else to tell them apart:
 which one a user most likely hit, and why.
 
-In order: a function of its own before one nested in another; a raise that writes the text
+In order: a raise before a bare `raise` passing on a caught error (the error is made at the
+raise inside the `try`, the traceback's last frame) and before an `assert` (skipped under
+`python -O`); a function of its own before one nested in another; a raise that writes the text
 itself before one reached through a helper's call (`validate(value, "bad length")`, shown at
 the helper's raise, see `helper_raise.py`); the site behind fewer conditions (the common
 path, not a special case: within one function an input meets the earlier, less guarded
@@ -25,6 +27,8 @@ packages keep their code in private modules behind re-exports (`typer/_click`, h
 `_client.py`). The count of callers told less than the conditions (a function called from
 many places inside the package is as often an internal step as a way in), and left out the
 test-suite set's message lines gain two of 773 first (651, was 649), the rest unchanged.
+What decides is said in words (`preference_reason`) and as a code (`tie_break`, a result's
+`tie_break` field).
 """
 
 from __future__ import annotations
@@ -33,7 +37,14 @@ from collections.abc import Sequence
 
 import msgspec
 
-__all__ = ["SiteRef", "likeliest_first", "plainest", "preference_reason"]
+__all__ = [
+    "TIE_BREAKS",
+    "SiteRef",
+    "likeliest_first",
+    "plainest",
+    "preference_reason",
+    "tie_break",
+]
 
 
 class SiteRef(msgspec.Struct, frozen=True, kw_only=True):
@@ -71,16 +82,17 @@ def _private(part: str) -> bool:
     return part.startswith("_") and not (part.startswith("__") and part.endswith("__"))
 
 
-def likelihood(site: SiteRef) -> tuple[int, int, int, int, int, int]:
-    """Sorts the likeliest site first: nesting, a helper's call, more conditions, depth,
-    private parts, leading underscores."""
+def likelihood(site: SiteRef) -> tuple[int, int, int, int, int, int, int]:
+    """Sorts the likeliest site first: a raise before a re-raise or an assert, nesting, a
+    helper's call, more conditions, depth, private parts, leading underscores."""
     parts = _parts(site.file, site.function)
     private = [p for p in parts if _private(p)]
     underscores = sum(len(p) - len(p.lstrip("_")) for p in private)
     nested = site.function.count("<locals>")
     helper = int(site.kind == "helper" or site.through_helper)
     depth = site.file.count("/")
-    return (nested, helper, site.conditions, depth, len(private), underscores)
+    made = _PASSED_ON.get(site.kind, 0)
+    return (made, nested, helper, site.conditions, depth, len(private), underscores)
 
 
 def likeliest_first(sites: Sequence[SiteRef]) -> list[SiteRef]:
@@ -88,23 +100,53 @@ def likeliest_first(sites: Sequence[SiteRef]) -> list[SiteRef]:
     return sorted(sites, key=lambda s: (likelihood(s), s.file, s.line))
 
 
+def tie_break(chosen: SiteRef, others: Sequence[SiteRef]) -> str:
+    """What put `chosen` before `others`: the first of `TIE_BREAKS` on which one of them
+    differs (`file_order` when none does)."""
+    mine = likelihood(chosen)
+    rest = [likelihood(s) for s in others]
+    for depth, code in enumerate(TIE_BREAKS[:-1], start=1):
+        if any(r[:depth] > mine[:depth] for r in rest):
+            # Of private names alike, the fewer private parts is the less private one.
+            return "fewer_underscores" if code == "public_name" and mine[5] else code
+    return "file_order"
+
+
 def preference_reason(chosen: SiteRef, others: Sequence[SiteRef]) -> str:
     """Why `chosen` comes before `others`, said the way a user reads it."""
     head = f"raised at {len(others) + 1} sites with this text"
-    mine = likelihood(chosen)
-    rest = [likelihood(s) for s in others]
-    if all(r == mine for r in rest):
+    code = tie_break(chosen, others)
+    if code == "file_order":
         return f"{head}; nothing tells them apart: the first in file order is shown"
-    if any(r[:1] > mine[:1] for r in rest):
-        why = "a function of its own, where others are nested in another"
-    elif any(r[:2] > mine[:2] for r in rest):
-        why = "it raises the error itself, where others call a helper that raises it"
-    elif any(r[:3] > mine[:3] for r in rest):
-        why = "it raises behind fewer conditions (the common path, not a special case)"
-    elif any(r[:4] > mine[:4] for r in rest):
-        why = "the one in the shallowest module"
-    elif mine[4] == 0:
-        why = "a public entry point, where the others include internal helpers"
+    if code == "made_here" and chosen.kind != "assert" and any(s.kind == "assert" for s in others):
+        why = "a raise, where others are asserts (which `python -O` skips)"
     else:
-        why = "the least private of them (fewer leading underscores)"
+        why = _SAID[code]
     return f"{head}; {chosen.function} is shown first: {why}"
+
+
+# Kinds that pass on or may skip an error another kind makes: a bare `raise` re-raises what
+# a raise inside its `try` made (the traceback's last frame is that raise), and an `assert`
+# is skipped under `python -O`.
+_PASSED_ON = {"assert": 1, "reraise": 2}
+
+# What decides, in the order `likelihood` compares them (its tuple's places), then file order.
+TIE_BREAKS = (
+    "made_here",
+    "own_function",
+    "raises_itself",
+    "fewer_conditions",
+    "shallower_module",
+    "public_name",
+    "fewer_underscores",
+    "file_order",
+)
+_SAID = {
+    "made_here": "it raises the error where it is made, where others re-raise one caught",
+    "own_function": "a function of its own, where others are nested in another",
+    "raises_itself": "it raises the error itself, where others call a helper that raises it",
+    "fewer_conditions": "it raises behind fewer conditions (the common path, not a special case)",
+    "shallower_module": "the one in the shallowest module",
+    "public_name": "a public entry point, where the others include internal helpers",
+    "fewer_underscores": "the least private of them (fewer leading underscores)",
+}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import configparser
 import datetime as dt
 import hashlib
 import re
@@ -244,6 +243,8 @@ def _from_pyproject(data: bytes) -> TreeProject | None:
 
 
 def _from_setup_cfg(data: bytes) -> TreeProject | None:
+    import configparser  # imported here: start-up of lookup (only a file to parse needs it)
+
     parser = configparser.ConfigParser(interpolation=None)
     try:
         parser.read_string(data.decode("utf-8"))

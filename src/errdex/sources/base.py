@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Protocol
 
@@ -9,6 +10,13 @@ import msgspec
 
 # Files larger than this are skipped with a reason: generated tables, vendored blobs.
 MAX_FILE_BYTES = 4 * 1024 * 1024
+
+
+def canonical_name(name: str) -> str:
+    """A distribution's name as PEP 503 compares it (`SQLAlchemy`, `oslo.config` →
+    `sqlalchemy`, `oslo-config`): `packaging.utils.canonicalize_name`, whose import (its
+    wheel tags and platform probes) is a good part of a lookup's start-up."""
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 class EntryPoint(msgspec.Struct, frozen=True):

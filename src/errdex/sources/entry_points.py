@@ -11,7 +11,6 @@ of a `setup.py`, parsed and never run.
 from __future__ import annotations
 
 import ast
-import configparser
 import re
 from collections.abc import Callable, Iterable
 
@@ -27,6 +26,8 @@ _MAX_ENTRY_POINTS = 200
 
 def entry_points_txt(data: bytes) -> tuple[EntryPoint, ...]:
     """The scripts of an `entry_points.txt` (an INI file of groups)."""
+    import configparser  # imported here: start-up of lookup (only a file to parse needs it)
+
     parser = configparser.ConfigParser(interpolation=None, delimiters=("=",))
     parser.optionxform = str  # type: ignore[assignment,method-assign]  # names keep their case
     try:
@@ -71,6 +72,8 @@ def pyproject_scripts(data: bytes) -> tuple[EntryPoint, ...]:
 
 def setup_cfg_scripts(data: bytes) -> tuple[EntryPoint, ...]:
     """`[options.entry_points]`: each group holds `name = target` lines."""
+    import configparser  # imported here: start-up of lookup (only a file to parse needs it)
+
     parser = configparser.ConfigParser(interpolation=None)
     try:
         parser.read_string(data.decode("utf-8"))

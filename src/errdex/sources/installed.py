@@ -10,8 +10,6 @@ from collections.abc import Iterator
 from importlib.metadata import PackageMetadata
 from pathlib import PurePosixPath
 
-from packaging.utils import canonicalize_name
-
 from errdex.errors import SourceError
 from errdex.sources._common import (
     catalog_paths,
@@ -26,7 +24,14 @@ from errdex.sources._common import (
     tree_revision,
     unsafe_reason,
 )
-from errdex.sources.base import MAX_FILE_BYTES, EntryPoint, Skipped, SourceFile, VersionInfo
+from errdex.sources.base import (
+    MAX_FILE_BYTES,
+    EntryPoint,
+    Skipped,
+    SourceFile,
+    VersionInfo,
+    canonical_name,
+)
 from errdex.sources.entry_points import entry_points_txt
 
 
@@ -185,10 +190,10 @@ def installed_all() -> list[InstalledSource]:
         name = _first(dist.metadata, "Name")
         if not name:
             continue  # a broken or empty metadata directory
-        key = canonicalize_name(name)
+        key = canonical_name(name)
         if key in seen:
             continue
         seen.add(key)
         with contextlib.suppress(OSError, ValueError):
             sources.append(InstalledSource(dist))
-    return sorted(sources, key=lambda source: canonicalize_name(source.info.project))
+    return sorted(sources, key=lambda source: canonical_name(source.info.project))

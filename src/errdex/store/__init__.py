@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import platformdirs
-
 from errdex.errors import NotFoundError, StoreError
 from errdex.store.base import (
     AnalysisRecord,
@@ -39,6 +37,8 @@ ENV_VAR = "ERRDEX_DB"
 
 def default_location() -> Path:
     """Where the database lives when neither an argument nor `ERRDEX_DB` names one."""
+    import platformdirs  # imported here: start-up of lookup (a named database needs none)
+
     return Path(platformdirs.user_data_dir("errdex")) / "errdex.db"
 
 

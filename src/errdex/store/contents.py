@@ -9,7 +9,6 @@ import os
 import tokenize
 import zlib
 from collections.abc import Iterable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 
 ZLIB_LEVEL = 1  # on Python sources: 3.3x smaller at less than half the time of level 6
 
@@ -24,6 +23,9 @@ def compress(contents: list[bytes]) -> list[bytes]:
     workers = min(os.cpu_count() or 1, 8)
     if workers == 1 or len(contents) < 16:
         return _compress_all(contents)
+    # imported here: start-up of lookup (a few files are compressed in this thread)
+    from concurrent.futures import ThreadPoolExecutor
+
     batches = [contents[start::workers] for start in range(workers)]
     with ThreadPoolExecutor(workers) as pool:
         packed = list(pool.map(_compress_all, batches))
