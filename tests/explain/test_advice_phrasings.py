@@ -64,3 +64,9 @@ def test_the_one_flag_a_case_takes_is_to_be_passed() -> None:
     # two flags, or a choice of them: no one flag to pass
     assert message_advice("only supports --backend a or --backend b") == []
     assert message_advice("requires --tp 2 and --pp 2") == []
+    # a constraint on the flag's value is no flag to pass as it is
+    assert message_advice("KV compression requires --interleave-size to be a multiple of it;") == []
+    (advice,) = message_advice("detailed traces require `--otlp-endpoint` to be set.")
+    assert advice.solution.startswith("Pass `--otlp-endpoint`, as the message says")
+    (advice,) = message_advice("Full capture requires --enforce-eager to be set.")
+    assert advice.solution.startswith("Pass `--enforce-eager`, as the message says")

@@ -26,6 +26,10 @@ SPEC = {
                 \"\"\"Whether the number of tokens depends on the batch size.\"\"\"
                 return self.tokens_per_batch is not None
 
+            @property
+            def is_dynamic(self) -> bool:
+                return self.tokens_per_batch is not None
+
             def uses_helper(self) -> bool:
                 return helper(self.tokens_per_batch)
 
@@ -50,6 +54,11 @@ SPEC = {
                 spec_config = self.spec_config
                 if spec_config is not None and spec_config.uses_dynamic():
                     logger.warning("dynamic speculation is not supported here; falling back")
+
+            def check_property(self):
+                spec_config = self.spec_config
+                if spec_config is not None and spec_config.is_dynamic:
+                    logger.warning("the dynamic property is not supported here")
 
             def check_helper(self):
                 spec_config = self.spec_config
@@ -84,6 +93,11 @@ def test_the_field_a_method_returns_comes_before_leaving_the_flag_out(spec: Stor
     assert texts[0].startswith("Pass `--spec-config '{\"tokens_per_batch\": null}'`")
     assert any(t.startswith("Do not pass `--spec-config`") for t in texts[1:])
     assert page.solutions[0].knob == "--spec-config"
+
+
+def test_a_property_is_read_as_a_method_is(spec: Store) -> None:
+    page = page_with_message(spec, "spec", "the dynamic property")
+    assert page.solutions[0].text.startswith("Pass `--spec-config '{\"tokens_per_batch\": null}'`")
 
 
 def test_a_method_that_calls_out_is_not_followed(spec: Store) -> None:

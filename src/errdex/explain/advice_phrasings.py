@@ -53,9 +53,14 @@ _REQUIRES_BUILD = re.compile(
 # --enforce-eager": the one flag (and its value) the message says this case takes.
 _ONLY_FLAG = re.compile(
     r"\b(?:supports?\s+only|only\s+supports?|only\s+accepts?|only\s+works\s+with|"
-    r"is\s+only\s+supported\s+with|requires)\s+`?(?P<flag>--[a-z][\w-]*)"
+    r"is\s+only\s+supported\s+with|requires?)\s+`?(?P<flag>--[a-z][\w-]*)"
     r"(?:[ =](?P<value>[\w.:/-]+))?`?(?P<rest>.*)$",
     re.I,
+)
+# what may follow the flag: nothing more than "to be set" (not "to be a multiple of it", nor
+# another flag or a choice)
+_NOTHING_MORE = re.compile(
+    r"^\s*(?:to\s+be\s+(?:set|given|passed|enabled|specified)\b)?\s*[.;,!]?\s*$", re.I
 )
 # words after a flag that are no value of it
 _NO_FLAG_VALUE = frozenset({"or", "and", "to", "for", "if", "when", "with", "the", "a", "an"})
@@ -79,11 +84,13 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
     if match is not None and not re.search(r"\bthan$", match["what"], re.I):
         return f"Put {match['what']} {match['where']} {match['anchor']}", "input"
     match = _ONLY_FLAG.search(text)
-    if match is not None and not re.search(r"--|\bor\b", match["rest"]):
-        value = match["value"]
-        value = None if value is None or value.lower() in _NO_FLAG_VALUE else value.rstrip(".")
-        given = f"{match['flag']} {value}" if value else match["flag"]
-        return f"Pass `{given}`", "setting"
+    if match is not None:
+        value, rest = match["value"], match["rest"]
+        if value is not None and value.lower() in _NO_FLAG_VALUE:
+            value, rest = None, f" {value}{rest}"  # "--x to be set": no value, then words
+        if _NOTHING_MORE.match(rest):
+            given = f"{match['flag']} {value.rstrip('.')}" if value else match["flag"]
+            return f"Pass `{given}`", "setting"
     match = _REQUIRES_BUILD.search(text)
     if match is not None:
         return f"Install what it requires ({match['what'].strip()})", "environment"

@@ -1,4 +1,4 @@
-"""What a method of a JSON-valued flag's object returns: the field of the flag that decides it.
+"""What a method or property of a JSON-valued flag's object returns: the flag's field.
 
 vllm's warning tests `speculative_config.uses_dynamic_speculative_decoding()`, where
 `speculative_config` is `self.speculative_config` (`--speculative-config`, a JSON object
@@ -26,26 +26,39 @@ _ANNOTATION_WORDS = frozenset({"None", "Optional", "Union", "ClassVar", "Final"}
 
 
 def returned_fields(store: Store, stored: StoredSite, facts: Facts) -> dict[str, str]:
-    """`receiver.method()` of the held conditions → the expression it returns, with the
-    receiver in place of `self`, for receivers behind a JSON-valued flag."""
+    """`receiver.method()` (or `receiver.prop`, a property) of the held conditions → the
+    expression it returns, with the receiver in place of `self`, for receivers behind a
+    JSON-valued flag."""
     receivers = {k.behind for k in facts.knobs if _json_flag(k)}
     out: dict[str, str] = {}
+    if not receivers:
+        return out
+    classes: dict[tuple[str, str], ast.ClassDef | None] = {}  # each class read once a page
     for condition in facts.held:
         node = _parsed(condition.text)
-        for call in list(ast.walk(node)) if node is not None else []:
-            if not (
-                isinstance(call, ast.Call)
-                and not call.args
-                and not call.keywords
-                and isinstance(call.func, ast.Attribute)
+        nodes = list(ast.walk(node)) if node is not None else []
+        callees = {id(n.func) for n in nodes if isinstance(n, ast.Call)}
+        for found in nodes:
+            if id(found) in callees:
+                continue  # the method of a call: read with its call
+            called = (
+                isinstance(found, ast.Call)
+                and not found.args
+                and not found.keywords
+                and isinstance(found.func, ast.Attribute)
+            )
+            attribute = found.func if isinstance(found, ast.Call) else found
+            if not isinstance(attribute, ast.Attribute) or (
+                isinstance(found, ast.Call) and not called
             ):
                 continue
-            receiver = ast.unparse(call.func.value)
-            if receiver not in receivers or ast.unparse(call) in out:
+            receiver = ast.unparse(attribute.value)
+            if receiver not in receivers or ast.unparse(found) in out:
                 continue
-            returned = _method_return(store, stored, facts, receiver, call.func.attr)
+            cls = _receiver_class(store, stored, facts, receiver, classes)
+            returned = _member_return(cls, receiver, attribute.attr, called) if cls else None
             if returned is not None:
-                out[ast.unparse(call)] = returned
+                out[ast.unparse(found)] = returned
     return out
 
 
@@ -59,9 +72,15 @@ def returned_conjuncts(condition: ConditionView, returned: dict[str, str]) -> li
 
     class _Swap(ast.NodeTransformer):
         def visit_Call(self, call: ast.Call) -> ast.AST:
-            text = returned.get(ast.unparse(call))
+            return self._swapped(call)
+
+        def visit_Attribute(self, attribute: ast.Attribute) -> ast.AST:
+            return self._swapped(attribute)
+
+        def _swapped(self, node: ast.expr) -> ast.AST:
+            text = returned.get(ast.unparse(node))
             parsed = _parsed(text) if text is not None else None
-            return parsed if parsed is not None else self.generic_visit(call)
+            return parsed if parsed is not None else self.generic_visit(node)
 
     out = []
     for part in parts:
@@ -86,9 +105,14 @@ def _json_flag(knob: Knob) -> bool:
     return knob.kind == KnobKind.FLAG and knob.behind is not None and json_valued
 
 
-def _method_return(
-    store: Store, stored: StoredSite, facts: Facts, receiver: str, method: str
-) -> str | None:
+def _receiver_class(
+    store: Store,
+    stored: StoredSite,
+    facts: Facts,
+    receiver: str,
+    classes: dict[tuple[str, str], ast.ClassDef | None],
+) -> ast.ClassDef | None:
+    """The class the site's own class declares the receiver's attribute as, parsed."""
     attribute = _own_attribute(receiver, facts)
     tree = facts.source_tree()
     if attribute is None or tree is None:
@@ -99,18 +123,35 @@ def _method_return(
         return None
     defined_here = any(isinstance(n, ast.ClassDef) and n.name == class_name for n in tree.body)
     path = stored.file if defined_here else imported_from(tree, class_name, stored.file)
-    text = store.file_text(stored.version_id, path) if path is not None else None
-    if path == stored.file:
-        text = facts.source_text
-    module = parse_module(text)
-    if module is None:
+    if path is None:
         return None
-    for cls in module.body:
-        if isinstance(cls, ast.ClassDef) and cls.name == class_name:
-            for function in cls.body:
-                if isinstance(function, ast.FunctionDef) and function.name == method:
-                    return _single_return(function, receiver)
+    if (path, class_name) not in classes:
+        text = (
+            facts.source_text if path == stored.file else store.file_text(stored.version_id, path)
+        )
+        module = parse_module(text)
+        found = [c for c in (module.body if module else []) if isinstance(c, ast.ClassDef)]
+        classes[(path, class_name)] = next((c for c in found if c.name == class_name), None)
+    return classes[(path, class_name)]
+
+
+def _member_return(cls: ast.ClassDef, receiver: str, name: str, called: bool) -> str | None:
+    """What the method `name` (called) or the property `name` returns, on `receiver`."""
+    for function in cls.body:
+        if (
+            isinstance(function, ast.FunctionDef)
+            and function.name == name
+            and _is_property(function) != called
+        ):
+            return _single_return(function, receiver)
     return None
+
+
+def _is_property(function: ast.FunctionDef) -> bool:
+    return any(
+        ast.unparse(d).rpartition(".")[2] in ("property", "cached_property")
+        for d in function.decorator_list
+    )
 
 
 def _own_attribute(receiver: str, facts: Facts) -> str | None:
