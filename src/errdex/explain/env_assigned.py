@@ -64,6 +64,8 @@ def env_assigned_solution(facts: Facts, conditions: list[ConditionView]) -> Solu
         return Solution(
             text=text + ".",
             knob=variable,
+            # the first condition on the local: what the setting decides, no context
+            condition=next(c.text for c in conditions if name in _names(c.text)),
             kind="setting",
             change=Change(form="env", target=variable, before="1", after=None),
         )
@@ -83,6 +85,11 @@ def _tested_locals(conditions: list[ConditionView], facts: Facts) -> list[str]:
             if isinstance(node, ast.Name) and node.id in first and node.id not in names:
                 names.append(node.id)
     return names
+
+
+def _names(text: str) -> set[str]:
+    node = parse_expression(text)
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} if node else set()
 
 
 def _local_tuples(facts: Facts) -> dict[str, set[str]]:
