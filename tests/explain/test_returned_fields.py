@@ -30,6 +30,10 @@ SPEC = {
             def is_dynamic(self) -> bool:
                 return self.tokens_per_batch is not None
 
+            @property
+            def is_batched(self) -> bool:
+                return self.is_dynamic and self.method == "ngram"
+
             def uses_helper(self) -> bool:
                 return helper(self.tokens_per_batch)
 
@@ -59,6 +63,11 @@ SPEC = {
                 spec_config = self.spec_config
                 if spec_config is not None and spec_config.is_dynamic:
                     logger.warning("the dynamic property is not supported here")
+
+            def check_batched(self):
+                spec_config = self.spec_config
+                if spec_config is not None and spec_config.is_batched:
+                    logger.warning("batched speculation is not supported here")
 
             def check_helper(self):
                 spec_config = self.spec_config
@@ -98,6 +107,12 @@ def test_the_field_a_method_returns_comes_before_leaving_the_flag_out(spec: Stor
 def test_a_property_is_read_as_a_method_is(spec: Store) -> None:
     page = page_with_message(spec, "spec", "the dynamic property")
     assert page.solutions[0].text.startswith("Pass `--spec-config '{\"tokens_per_batch\": null}'`")
+
+
+def test_a_property_built_on_another_is_no_key_of_the_json(spec: Store) -> None:
+    # `is_dynamic` is a property, not a field: `{"is_dynamic": false}` is refused
+    page = page_with_message(spec, "spec", "batched speculation")
+    assert not any('"is_dynamic"' in s.text for s in page.solutions)
 
 
 def test_a_method_that_calls_out_is_not_followed(spec: Store) -> None:

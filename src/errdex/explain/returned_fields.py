@@ -143,8 +143,17 @@ def _member_return(cls: ast.ClassDef, receiver: str, name: str, called: bool) ->
             and function.name == name
             and _is_property(function) != called
         ):
-            return _single_return(function, receiver)
+            return _single_return(function, receiver, _fields(cls))
     return None
+
+
+def _fields(cls: ast.ClassDef) -> frozenset[str]:
+    """The fields the class body declares (`name: type = ...`), the keys of its JSON."""
+    return frozenset(
+        s.target.id
+        for s in cls.body
+        if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+    )
 
 
 def _is_property(function: ast.FunctionDef) -> bool:
@@ -186,9 +195,10 @@ def _declared_class(tree: ast.Module, owner: str, attribute: str) -> str | None:
     return None
 
 
-def _single_return(function: ast.FunctionDef, receiver: str) -> str | None:
+def _single_return(function: ast.FunctionDef, receiver: str, fields: frozenset[str]) -> str | None:
     """The expression of a body that is one `return` (after a docstring) over `self`'s
-    fields and literals, with `receiver` for `self`."""
+    fields and literals, with `receiver` for `self`; None when it reads anything else of
+    `self` (another property: `self.is_ec_producer`, no key of the JSON)."""
     body = function.body
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]
@@ -200,6 +210,12 @@ def _single_return(function: ast.FunctionDef, receiver: str) -> str | None:
             return None  # what a call returns is another method's
         if isinstance(node, ast.Name) and node.id != "self":
             return None  # a module name: not the object's own field
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.attr not in fields
+        ):
+            return None  # a property or method of the object: no key of its JSON
     text = ast.unparse(value)
     if "self." not in text:
         return None
