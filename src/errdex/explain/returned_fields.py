@@ -148,11 +148,14 @@ def _member_return(cls: ast.ClassDef, receiver: str, name: str, called: bool) ->
 
 
 def _fields(cls: ast.ClassDef) -> frozenset[str]:
-    """The fields the class body declares (`name: type = ...`), the keys of its JSON."""
+    """The fields the class body declares (`name: type = ...`), the keys of its JSON (not
+    a private one: `_enabled`, set by the class itself)."""
     return frozenset(
         s.target.id
         for s in cls.body
-        if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+        if isinstance(s, ast.AnnAssign)
+        and isinstance(s.target, ast.Name)
+        and not s.target.id.startswith("_")
     )
 
 
