@@ -42,9 +42,7 @@ def test_the_default_lives_in_the_user_data_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("ERRDEX_DB", raising=False)
-    monkeypatch.setattr(
-        "platformdirs.user_data_dir", lambda name: str(tmp_path / "data" / name)
-    )
+    monkeypatch.setattr("platformdirs.user_data_dir", lambda name: str(tmp_path / "data" / name))
     with open_store(None) as store:
         assert store.location == str(tmp_path / "data" / "errdex" / "errdex.db")
     assert (tmp_path / "data" / "errdex" / "errdex.db").is_file()

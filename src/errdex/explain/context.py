@@ -157,3 +157,12 @@ def function_at(text: str | None, name: str, line: int) -> ast.FunctionDef | Non
     # line numbers as in the file
     ast.increment_lineno(found, start)
     return found if found.lineno <= line <= (found.end_lineno or found.lineno) else None
+
+
+def class_in_file(facts: Facts, name: str) -> ast.ClassDef | None:
+    """The class `name` defined at the top level of the site's file (None when absent)."""
+    tree = facts.source_tree()
+    for node in tree.body if tree is not None else []:
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            return node
+    return None

@@ -51,7 +51,7 @@ def _first_fix(change: Change) -> ExampleFix | None:
     if change.method is None or change.keyword is None or change.after is None:
         return None
     name = change.target.rpartition(".")[2]
-    instance = _instance_name(name)
+    instance = instance_name(name)
     return ExampleFix(
         before="",
         after=f"{instance}.{change.method}({change.after})",
@@ -97,7 +97,7 @@ def _call_fix(change: Change) -> ExampleFix | None:
         head, callee = f"from {module} import {name}\n", name
     elif change.method == "__call__" or not change.method.startswith("__"):
         head = ""
-        instance = _instance_name(name)
+        instance = instance_name(name)
         callee = instance if change.method == "__call__" else f"{instance}.{change.method}"
         notes.append(f"`{instance}` is your {code(name)} object ({code(change.target)}).")
     else:
@@ -146,7 +146,7 @@ def swapped_method_fix(
     request.aread()` → `request.read()`) and `iterated` (an async generator: `async for
     chunk in response.aiter_raw():` → `for chunk in response.iter_raw():`)."""
     name = target.rpartition(".")[2]
-    instance = _instance_name(name)
+    instance = instance_name(name)
     given = "" if form.get("attribute") else f"({', '.join(args)})"
     before = f"{'await ' if form.get('awaited') else ''}{instance}.{old}{given}"
     notes = [f"`{instance}` is your {code(name)} object ({code(target)})."]
@@ -167,7 +167,7 @@ def _placeholder(value: str) -> bool:
     return value.isidentifier() and value.isupper() and value not in ("True", "False", "None")
 
 
-def _instance_name(cls: str) -> str:
+def instance_name(cls: str) -> str:
     """`Console` → `console`, `BaseModel` → `base_model`: what a user's object is called."""
     name = _SNAKE.sub("_", cls).lower().lstrip("_") or "obj"
     return f"{name}_" if iskeyword(name) else name

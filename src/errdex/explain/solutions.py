@@ -51,6 +51,7 @@ from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
 from errdex.explain.override_warning import warned_sentence
 from errdex.explain.overrides import override_solution
+from errdex.explain.own_calls import own_call_solutions
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
@@ -208,6 +209,9 @@ def _solutions(facts: Facts) -> list[Solution]:
     _add_input(found, open_conditions, facts)
     for ours, tier in own_object_solutions(open_conditions, facts):
         found.add(ours, tier)
+    if not any(i.solution.kind == "input" for i in found.items):
+        for ours in own_call_solutions(open_conditions, facts):  # which argument, which order
+            found.add(ours, 1)  # after the call the message says to make first
     given = given_value_solution(facts) or class_body_solution(facts) or table_solution(facts)
     given = given or stated_form_solution(facts)
     given = given or narrowing_solution(facts, open_conditions)

@@ -20,7 +20,7 @@ import ast
 import re
 
 from errdex.explain.advice import short_message
-from errdex.explain.context import Facts
+from errdex.explain.context import Facts, class_in_file
 from errdex.explain.page import Change, Solution
 from errdex.explain.plain import code
 from errdex.explain.user_call import user_call
@@ -127,18 +127,15 @@ def _arguments(method: ast.FunctionDef) -> str:
 
 def _public_methods(facts: Facts, owner: str) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
     """The public instance methods of the class (in the site's file), by name."""
-    tree = facts.source_tree()
-    for node in tree.body if tree is not None else []:
-        if isinstance(node, ast.ClassDef) and node.name == owner:
-            return {
-                m.name: m
-                for m in node.body
-                if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef)
-                and not m.name.startswith("_")
-                and not any(_decorator(d) in _NOT_CALLED for d in m.decorator_list)
-                and (m.args.posonlyargs or m.args.args)
-            }
-    return {}
+    found = class_in_file(facts, owner)
+    return {
+        m.name: m
+        for m in (found.body if found is not None else [])
+        if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef)
+        and not m.name.startswith("_")
+        and not any(_decorator(d) in _NOT_CALLED for d in m.decorator_list)
+        and (m.args.posonlyargs or m.args.args)
+    }
 
 
 def _decorator(node: ast.expr) -> str:

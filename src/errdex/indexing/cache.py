@@ -29,13 +29,17 @@ def content_key(path: str, data: bytes) -> str:
     return digest.hexdigest()
 
 
+_IN_MEMORY = Path(":memory:")
+
+
 class FactsCache:
     """A SQLite file of msgpack-encoded `FileFacts`, one row per (key, extractor version)."""
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or cache_dir() / "facts.sqlite3"
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path != _IN_MEMORY:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, timeout=30)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
@@ -49,6 +53,11 @@ class FactsCache:
             )
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the facts cache {self.path}: {error}") from error
+
+    @classmethod
+    def for_this_run(cls) -> FactsCache:
+        """A cache in memory, gone with the process: for facts no later run asks for."""
+        return cls(_IN_MEMORY)
 
     def get_many(self, keys: Iterable[str]) -> dict[str, bytes]:
         wanted = list(keys)

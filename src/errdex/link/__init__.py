@@ -61,7 +61,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "49-local-import-callers-named"
+LINKER_VERSION = "50-settable-texts-keyed"
 
 
 def link_version(

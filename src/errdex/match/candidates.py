@@ -15,6 +15,7 @@ from errdex.match.evidence import ErrorEvidence
 from errdex.match.logged import project_named
 from errdex.match.pattern import literal_runs
 from errdex.match.readings import OLD_NAMES
+from errdex.settable import settable_key
 from errdex.store.base import Store, StoredSite
 from errdex.store.rows import key_word, term_tokens
 
@@ -121,7 +122,13 @@ def candidates(
     terms = search_terms(evidence.message)
     if wide:
         keyed = _keyed(store, evidence.message, project, version)
-        return keyed + store.search_candidates(terms, project, version, limit=_FTS_LIMIT)
+        keyed += store.search_candidates(terms, project, version, limit=_FTS_LIMIT)
+        short = (evidence.exception or "").rsplit(".", 1)[-1]
+        if short and evidence.message.strip():
+            # The raises of the class whose text a user may set (`self.message or "..."`):
+            # a message no written text explains may be one a user set.
+            keyed += store.sites_raising(settable_key(short), project, version, limit=40)
+        return keyed
     found: list[StoredSite] = []
     if terms:
         narrow = store.search_candidates(terms, project, version, limit=_FTS_LIMIT, rarest=3)

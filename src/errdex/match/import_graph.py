@@ -231,6 +231,7 @@ class _Outline(NamedTuple):
     lines: tuple[tuple[int, int, str], ...]
     line_starts: tuple[int, ...]  # where each line begins in `text` (line 1 at index 0)
     classes: frozenset[str]  # the names of its top-level classes
+    strings: list[int]  # `textscan.string_bounds(text)`, for the file's cutter too
 
 
 @functools.lru_cache(maxsize=256)
@@ -264,7 +265,7 @@ def outline(data: bytes) -> _Outline:
         bases.setdefault(header[1], frozenset(named - {"metaclass", "object"}))
     # Where each line begins, added up from the lengths of the lines before it.
     starts = tuple(accumulate(map(add, map(len, text.split("\n")[:-1]), repeat(1)), initial=0))
-    return _Outline(text, spans, bases, tuple(lines), starts, frozenset(classes))
+    return _Outline(text, spans, bases, tuple(lines), starts, frozenset(classes), strings)
 
 
 def line_matches(pattern: re.Pattern[str], text: str) -> Iterator[tuple[int, int, re.Match[str]]]:

@@ -29,6 +29,7 @@ from errdex.match.site_scorer import SiteScorer
 from errdex.match.versions import settle_versions
 from errdex.match.weights import WEIGHTS as W
 from errdex.match.wrapped import Inner, inner_texts, wrapper_candidates
+from errdex.settable import settable_text
 from errdex.store.base import Store, StoredSite
 
 __all__ = ["rank"]
@@ -177,6 +178,12 @@ def _promote_text_matches(
                 or (value and match.site is not None and _one_placeholder(match.site))
             ):
                 best[key] = near.pop(key)
+        if not best:
+            # Still nothing: the raises whose text a user of the class may set (`self.message
+            # or "default"`) are the ones that print a text no index holds.
+            for key, match in list(near.items()):
+                if match.guess and match.site is not None and settable_text(match.site.site):
+                    best[key] = near.pop(key)
         return
     guesses = [m.score for m in best.values() if m.guess]
     if not guesses:

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from errdex.extract.parsed_ahead import keep
 from errdex.extract.skeleton import build_skeleton
-from errdex.extract.textscan import inside_bounds, string_bounds
+from errdex.extract.textscan import inside_bounds
 from errdex.match.import_graph import (
     code_names,
     exception_like,
@@ -91,10 +91,10 @@ def only_needed(data: bytes, need: Need) -> bytes:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return data  # another encoding: the extractor reads it as its coding line says
-    strings = string_bounds(text)
-    definitions = _definitions(text, strings)
     # Constants and other assignments as the outline has them; definitions as read here.
     shape = outline(data)
+    strings = shape.strings  # of the same text: the bytes decoded without a replacement
+    definitions = _definitions(text, strings)
     spans = {**shape.spans, **{d.name: (d.start, d.end) for d in definitions}}
     # A class that is no exception is read for its methods, which linking the sites of
     # other files does not need (a model's base class, a config); an exception class is

@@ -11,6 +11,7 @@ from errdex.history.timeline import NewestVersion
 from errdex.match.evidence import Evidence
 from errdex.match.releases import VersionSpan
 from errdex.match.same_text import SiteRef
+from errdex.settable import settable_text
 from errdex.store.base import StoredSite
 
 if TYPE_CHECKING:
@@ -93,8 +94,11 @@ class Match(MatchRecord, kw_only=True):
     def literal_length(self) -> int:
         """The literal text of the site's template: of two equal scores, the message written
         out at more length explains the paste with less left to chance."""
-        message = self.site.site.message if self.site is not None else None
-        return message.literal_length if message is not None else 0
+        if self.site is None or self.site.site.message is None:
+            return 0
+        if self.guess and settable_text(self.site.site) is not None:
+            return 0  # a default a user may replace, not read against the paste
+        return self.site.site.message.literal_length
 
     def public(self) -> MatchRecord:
         """The record alone, as JSON carries it."""

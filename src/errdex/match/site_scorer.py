@@ -9,7 +9,9 @@ from collections.abc import Sequence
 from errdex.facts import MessageTemplate, SiteKind, Variant
 from errdex.linked_facts import ShownText
 from errdex.match.clues import printed_clues
+from errdex.match.collected import collects, prints_collection
 from errdex.match.evidence import ErrorEvidence, at_lines
+from errdex.match.given_text import shared_with_default
 from errdex.match.lent_by_tests import lent_by_tests
 from errdex.match.logged import spanning
 from errdex.match.message_reading import Readings, best_form, read_message
@@ -19,6 +21,7 @@ from errdex.match.results import Match, VariantMatch
 from errdex.match.weights import WEIGHTS as W
 from errdex.match.words import shows_none_of, stems
 from errdex.match.wrapped import Inner, wrapped_match
+from errdex.settable import settable_text
 from errdex.store.base import StoredSite
 
 __all__ = ["SiteScorer"]
@@ -70,6 +73,7 @@ class SiteScorer:
         for bonus, reason in printed_clues(self.evidence, stored, bool(pinned)):
             total, why = total + bonus, [*why, reason]
         by_class = matched is None and self._raised_as_is(stored)
+        collection: str | None = None
         if matched is None and not pinned and not by_class:
             return None
         # A printed form holding what the parser read as the class (`Error: ...`) says
@@ -80,12 +84,38 @@ class SiteScorer:
             # The message is whatever the raise was given (`raise ConnectionError(e)`):
             # only the class, the frames and what the guard names can tell.
             total += W.by_class + self._context(stored, why)
-            if shows_none_of(site.message, self.evidence.message):
+            given = settable_text(site)
+            collection = collects(site, self.evidence.message)
+            if collection is not None:
+                # `errors = []` ... `raise ValidationError(errors)`: the texts inside were
+                # written elsewhere; this raise is the one given what the paste prints.
+                total += W.collected
+                why.append(f"given {collection}, a collection, as the message prints one")
+            if given is not None:
+                # `self.message or "default"`: the paste may show what a user set, less
+                # likely than what a raise computes each time, unless words tie it there.
+                total += W.settable_text
+                why.append(f"its text is {given} where set, its written one the default")
+            elif shows_none_of(site.message, self.evidence.message):
                 # The site writes a text of its own, and the paste shows another.
                 total += W.other_text
             elif _spans(site.message, self.evidence.message):
                 total += W.short_text
                 why.append("its text spans the message, though little of it is written out")
+            reraise = site.kind is SiteKind.RERAISE
+            if reraise or _prints_nothing(stored):
+                # A paste of the class alone is what such a raise prints (a re-raise, what
+                # it caught: the ties put the raise that made it first); a message pasted
+                # is not, or was first raised elsewhere (the traceback's innermost frame
+                # is never a re-raise): the raises that give the class a text come first.
+                if not self.evidence.message.strip():
+                    total += W.no_text
+                elif reraise:
+                    total -= W.no_text
+                    why.append("re-raised here: first raised elsewhere")
+                else:
+                    total -= W.no_text
+                    why.append("raised with no text of its own, yet the paste shows one")
             why.append(
                 "matched by its class: raised without a message, as pasted"
                 if site.message is None and not self.evidence.message.strip()
@@ -138,7 +168,8 @@ class SiteScorer:
             why=why,
             confident=confident,
             site=stored,
-            guess=by_class and not pinned,
+            # (the list or dict the message prints is what it raises: not its class alone)
+            guess=by_class and not pinned and collection is None,
             piece=matched is not None and matched.fragment,
             partial=(
                 matched is not None
@@ -173,6 +204,11 @@ class SiteScorer:
             why.append(
                 f"message matches the template ({matched.covered:.0%} of it is literal text)"
             )
+        if not matched.whole and prints_collection(self.evidence.message):
+            # One text of the list or dict the paste prints: written here, raised by the
+            # code that collected it (`collected.py`).
+            total -= W.collected
+            why.append("one of the texts of the collection the message prints")
         variant = _variant(stored.site.variants, matched, stored.file)
         if variant is not None:
             total += W.reason
@@ -190,7 +226,11 @@ class SiteScorer:
         if printed_name(name or "") != self.exception:
             return False
         literal = message.literal_length if message is not None else 0
-        return literal < 6 or (info is not None and info.defined_in is not None)
+        return (
+            literal < 6
+            or (info is not None and info.defined_in is not None)
+            or settable_text(stored.site) is not None
+        )
 
     def qualified(self, stored: StoredSite) -> bool:
         """The paste names the class with its module, and it is this site's class (or the
@@ -220,7 +260,17 @@ class SiteScorer:
         named = sorted((prose & set(stems(function.replace("<locals>", "")))) - guard)
         if named:
             why.append(f"the message names {function} ({', '.join(named[:4])})")
-        return min(W.guard_words_cap, W.guard_word * (len(shared) + len(named)))
+        reworded: list[str] = []
+        if settable_text(stored.site) is not None:
+            reworded = sorted(set(shared_with_default(stored.site, self.evidence.message)) - guard)
+            reworded = [w for w in reworded if w not in named]
+            if reworded:
+                why.append("its default text says " + ", ".join(reworded[:4]) + " too")
+        count = len(shared) + len(named) + len(reworded)
+        # Of two functions the message names alike, the one it names more fully
+        # (`DateField` before `DateTimeField` for `Enter a date`): a tie-break only.
+        fully = len(named) / len(set(stems(function))) if named else 0.0
+        return min(W.guard_words_cap, W.guard_word * count) + W.named_share * fully
 
     def _pinned(self, stored: StoredSite) -> tuple[float, str] | None:
         site = stored.site
@@ -269,6 +319,20 @@ def _class_written(stored: StoredSite) -> bool:
     info = stored.exception
     name = info.name if info else (stored.site.exception or "").rsplit(".", 1)[-1]
     return name.lstrip("_")[:1].isupper()
+
+
+def _prints_nothing(stored: StoredSite) -> bool:
+    """The raise gives its class no text, so `str()` of it is empty: `raise Exit()`,
+    `raise Disconnect(code=1006)` (keywords are not the exception's `args`), with no text the
+    class composes. Not a re-raise, nor an object made elsewhere (`raise self.error(...)`)."""
+    site = stored.site
+    return (
+        site.kind is SiteKind.RAISE
+        and site.message is None
+        and _class_written(stored)
+        and all(arg.name is not None for arg in site.args)
+        and not stored.shown
+    )
 
 
 def _spans(template: MessageTemplate | None, message: str) -> bool:

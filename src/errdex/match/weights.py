@@ -78,6 +78,17 @@ class Weights:
     # ... less when the site writes a text of its own that the paste does not show (the
     # class may compose another, but a site whose text is computed explains it better).
     other_text: float = -0.05
+    # ... and the same when the raise gives its class no text (`raise Exit()`), so `str()`
+    # is empty: a bonus when the paste is the class alone, as such a raise prints, and a
+    # penalty when the paste shows a message such a raise cannot have printed. A re-raise
+    # alike: what it caught printed nothing, or it was first raised elsewhere.
+    no_text: float = 0.05
+    # ... a little less when a user of the class may set its text (`self.message or "..."`)
+    # and the written default shares no word with the paste: most users keep the default.
+    settable_text: float = -0.01
+    # ... more when the message prints as a list or a dict and the raise is given a local
+    # bound to one (`errors = []`): above a reading of one of the texts it collected.
+    collected: float = 0.25
     # ... more when its text, though too little of it is literal to count as a reading
     # (`{label} {loc} is a file.` of a long path), spans the message from start to end: of
     # the raises of one class, the one whose words the paste shows; below any reading.
@@ -86,6 +97,8 @@ class Weights:
     # to outrank a template.
     guard_word: float = 0.05
     guard_words_cap: float = 0.15
+    # ... and, times the share of the function's words the message names, a tie-break.
+    named_share: float = 0.01
     # A message read as cut short (a title, a clipped copy) scores this share of the same
     # match read whole: the whole reading wins a tie.
     cut_short: float = 0.9

@@ -16,6 +16,7 @@ import msgspec
 from errdex.errors import StoreError
 from errdex.facts import SiteKind
 from errdex.linked_facts import NAMED_IN_MESSAGE, IndexedSite
+from errdex.settable import settable_key, settable_text
 from errdex.sources.base import EntryPoint, VersionInfo
 from errdex.store.base import Neighbour, StoredSite, VersionStats
 from errdex.store.contents import pack_names
@@ -136,7 +137,9 @@ def search_fields(site: IndexedSite) -> tuple[str, str, str]:
     names = [site.site.exception, site.exception.name if site.exception else None]
     forms = [message, *(v.reason.literal_text for v in site.site.variants)]
     forms += [form.text.literal_text for form in site.shown]
-    keys = (key_word(term_tokens(form)) for form in forms)
+    keys = [key_word(term_tokens(form)) for form in forms]
+    if names[0] and settable_text(site.site) is not None:
+        keys.append(settable_key(names[0]))  # its text may be one a user set
     exception = " ".join(dict.fromkeys(name for name in [*names, *keys] if name))
     return message, reasons, exception
 

@@ -1,0 +1,191 @@
+"""Ways out of a check on a state a public method of the user's object put it in.
+
+httpx's `Client.send` raises when `self._state == ClientState.CLOSED`; `close()` and
+`__exit__` (the end of a `with` block) are what assign `self._state = ClientState.CLOSED`.
+No argument of `send` decides that: the order of the user's own calls does. When the
+condition compares an attribute of `self` with a value (`==`, `is`) that public methods of
+the site's class assign it, read from the class in the site's file, the way out is to make
+the call that raised before those, or on a new object of the class.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from errdex.explain.context import Facts, class_in_file
+from errdex.explain.fix_forms import instance_name
+from errdex.explain.inputs import public_name
+from errdex.explain.page import ConditionView, ExampleFix, Solution
+from errdex.explain.plain import code
+from errdex.explain.user_call import required_arguments, user_call
+from errdex.facts import ConditionKind
+
+_ENDS = {"__exit__": "with", "__aexit__": "async with"}
+
+
+def state_order_solution(conditions: list[ConditionView], facts: Facts) -> Solution | None:
+    """ "Call `send` before `close()`": the public methods that assign the attribute the
+    compared value, for a public method of a public class; else None."""
+    site = facts.stored.site
+    owner, _, member = site.function.rpartition(".")
+    if not owner or "." in owner or owner != site.class_name or not public_name(site.function):
+        return None
+    if member.startswith("__"):
+        return None  # an operator or the constructor: no call made after another
+    call = user_call(facts)
+    if call is None or call[1] is None:
+        return None
+    for condition in conditions:
+        if condition.kind is ConditionKind.EARLY_EXIT:
+            continue
+        state = _state_test(condition.text)
+        if state is None:
+            continue
+        methods = _class_methods(facts, owner)
+        setters = _setting_methods(methods, *state, member)
+        if setters:
+            return _solution(call[0], member, setters, state, condition, facts)
+    return None
+
+
+def _solution(
+    target: str,
+    member: str,
+    setters: list[str],
+    state: tuple[str, str],
+    condition: ConditionView,
+    facts: Facts,
+) -> Solution:
+    owner = target.rpartition(".")[2]
+    named = [code(f"{m}()") for m in setters if m not in _ENDS]
+    ends = [f"the end of its {code(_ENDS[m])} block" for m in setters if m in _ENDS]
+    by = " or ".join([*named, *ends])
+    attr, value = state
+    each = "each" if len(setters) > 1 else "it"
+    text = (
+        f"Call {code(member)} on your {code(owner)} object before {by}: {each} sets "
+        f"{code('self.' + attr)} to {code(value)}, and {code(member)} refuses an object in "
+        f"that state. For a call after it, make a new {code(target)}."
+    )
+    return Solution(
+        text=text,
+        condition=condition.text,
+        kind="input",
+        fix=_fix(target, member, setters, facts),
+    )
+
+
+def _fix(target: str, member: str, setters: list[str], facts: Facts) -> ExampleFix | None:
+    """`client.close()` then `client.send(REQUEST)` → the other way round; after a `with`
+    block, the call moved into it."""
+    required = required_arguments(facts, "")
+    if required is None:
+        return None
+    owner = target.rpartition(".")[2]
+    instance = instance_name(owner)
+    made = f"{instance}.{member}({', '.join(required)})"
+    named = [m for m in setters if m not in _ENDS]
+    note = f"`{instance}` is your {code(owner)} object ({code(target)})."
+    values = [r.rpartition("=")[2] for r in required]
+    if values:
+        listed = ", ".join(f"`{v}`" for v in values)
+        own = "stands for your own value" if len(values) == 1 else "stand for your own values"
+        note += f" {listed} {own}."
+    if named:
+        closed = f"{instance}.{named[0]}()"
+        return ExampleFix(before=f"{closed}\n{made}", after=f"{made}\n{closed}", note=note)
+    block = _ENDS[setters[0]]
+    module = target.rpartition(".")[0]
+    head = f"from {module} import {owner}\n\n" if module else ""
+    opened = f"{block} {owner}() as {instance}:\n    ...\n"
+    return ExampleFix(
+        before=f"{head}{opened}{made}",
+        after=f"{head}{opened}    {made}",
+        note=note + f" Keep {code(owner + '(...)')}'s own arguments as they are.",
+    )
+
+
+def _state_test(text: str) -> tuple[str, str] | None:
+    """(`_state`, `ClientState.CLOSED`) of `self._state == ClientState.CLOSED` or `is`: an
+    attribute compared with a named value (an enum member, a module constant); (`_closed`,
+    `True`) of a bare `self._closed`."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if _own(node):  # `if self._closed:`, which `close()` sets True
+        return node.attr, "True"  # type: ignore[attr-defined]
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+        return None
+    if not isinstance(node.ops[0], ast.Eq | ast.Is):
+        return None
+    left, right = node.left, node.comparators[0]
+    if not _own(left):
+        return None
+    if not (isinstance(right, ast.Attribute) and isinstance(right.value, ast.Name)):
+        return None  # a member of a named class or module: a state, not data
+    return left.attr, ast.unparse(right)  # type: ignore[attr-defined]
+
+
+def _own(node: ast.expr) -> bool:
+    """`self.X`."""
+    return (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    )
+
+
+def _class_methods(facts: Facts, owner: str) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    found = class_in_file(facts, owner)
+    body = found.body if found is not None else []
+    return {m.name: m for m in body if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef)}
+
+
+def _setting_methods(
+    methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef], attr: str, value: str, own: str
+) -> list[str]:
+    """The public methods (and the `with` block's end) that assign `self.attr = value`,
+    directly or through a public method of the class they call; none when the method that
+    raises sets it too (a single-use object: no order of calls avoids it)."""
+    # a decorated method (SQLAlchemy's `@_generative`) may set it on a copy it returns
+    direct = {
+        name
+        for name, m in methods.items()
+        if _assigns(m, attr, value) and not (m.decorator_list and name != own)
+    }
+    through = {name for name, m in methods.items() if name not in direct and _calls_own(m) & direct}
+    found = [
+        name
+        for name in methods
+        if name in direct | through and name != own and (not name.startswith("_") or name in _ENDS)
+    ]
+    if own in direct | through or (own in methods and _calls_own(methods[own]) & direct):
+        return []  # a use that sets it itself: once used, any later use refuses it
+    return found
+
+
+def _assigns(method: ast.AST, attr: str, value: str) -> bool:
+    for node in ast.walk(method):
+        if isinstance(node, ast.Assign) and ast.unparse(node.value) == value:
+            for target in node.targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and target.attr == attr
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                ):
+                    return True
+    return False
+
+
+def _calls_own(method: ast.AST) -> set[str]:
+    """The names of the `self.X(...)` calls a method makes."""
+    return {
+        node.func.attr
+        for node in ast.walk(method)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "self"
+    }

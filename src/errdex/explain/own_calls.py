@@ -1,0 +1,22 @@
+"""Ways out through the user's own code around the call that raised: two arguments given
+together (`given_together`), a call made after a public method put the object in the
+state the check refuses (`call_order`), a class made through its constructor where its
+class methods make it (`private_init`)."""
+
+from __future__ import annotations
+
+from errdex.explain.call_order import state_order_solution
+from errdex.explain.context import Facts
+from errdex.explain.given_together import given_together_solution
+from errdex.explain.page import ConditionView, Solution
+from errdex.explain.private_init import private_init_solution
+
+
+def own_call_solutions(conditions: list[ConditionView], facts: Facts) -> list[Solution]:
+    """The ways out the user's own calls take, best first."""
+    found = [
+        given_together_solution(conditions, facts),
+        state_order_solution(conditions, facts),
+        private_init_solution(facts),
+    ]
+    return [s for s in found if s is not None]

@@ -1,0 +1,206 @@
+"""Ways out through the user's own calls: two arguments of a public call given together
+("pass one or the other"), a call made after a public method put the object in the state
+the check refuses ("call `send` before `close()`"), a class whose constructor always
+raises made through its class methods. Each with the Python call changed as the fix, and
+nothing said where the conditions are not of that shape."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_in_function
+
+from errdex.store import Store
+
+CALLS = {
+    "calls/__init__.py": """
+        from calls.config import Timeout, Clear, clamp
+        from calls.client import Client, Clauses
+        """,
+    "calls/config.py": """
+        UNSET = object()
+
+
+        class Timeout:
+            def __init__(self, timeout=UNSET, *, connect=UNSET, read=UNSET):
+                if isinstance(timeout, Timeout):
+                    assert connect is UNSET
+                    self.connect = timeout.connect
+                else:
+                    self.connect = connect
+
+
+        class Clear:
+            def clear(self, domain=None, path=None):
+                if path is not None:
+                    assert domain is not None
+                return domain
+
+
+        def clamp(block=True, timeout=None):
+            if block:
+                if timeout is not None:
+                    if timeout < 0:
+                        raise ValueError("'timeout' must be a positive number")
+            return timeout
+        """,
+    "calls/client.py": """
+        import enum
+
+        UNSET = object()
+
+        class State(enum.Enum):
+            OPENED = 1
+            CLOSED = 2
+
+
+        class Client:
+            def __init__(self, auth=None, token=UNSET):
+                if isinstance(auth, tuple) and token is not UNSET:
+                    raise RuntimeError("Give auth as a tuple or a token, not both.")
+                self._state = State.OPENED
+
+            def send(self, request, *, stream=False):
+                if self._state == State.CLOSED:
+                    raise RuntimeError("Cannot send a request, as the client has been closed.")
+                return request
+
+            def close(self):
+                if self._state != State.CLOSED:
+                    self._state = State.CLOSED
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *args):
+                self.close()
+
+            def reopen(self):
+                if self._state == State.OPENED:
+                    raise RuntimeError("already open")
+                self._state = State.OPENED
+
+
+        class Registry:
+            def __init__(self):
+                self._closed = False
+
+            def add(self, name):
+                if self._closed:
+                    raise RuntimeError("Cannot add to a closed registry.")
+                return name
+
+            def close(self):
+                self._closed = True
+
+
+        class Generator:
+            def __init__(self):
+                self._used = False
+
+            def generate(self, schema):
+                if self._used:
+                    raise RuntimeError("This generator has already been used.")
+                self._used = True
+                return schema
+
+            def generate_definitions(self, inputs):
+                if self._used:
+                    raise RuntimeError("This generator has already been used.")
+                self._used = True
+                return inputs
+
+
+        class Clauses:
+            def __init__(self, *arg, **kw):
+                raise NotImplementedError("Clauses has a private constructor")
+
+            @classmethod
+            def _construct(cls, operator, *clauses):
+                self = cls.__new__(cls)
+                self.clauses = clauses
+                return self
+
+            @classmethod
+            def and_(cls, initial_clause=None, *clauses):
+                return cls._construct("and", initial_clause, *clauses)
+
+            @classmethod
+            def describe(cls):
+                return "clauses"
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def calls(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("calls"), "calls", CALLS)
+
+
+def test_an_instance_given_beside_a_keyword_is_one_or_the_other(calls: Store) -> None:
+    page = page_in_function(calls, "calls", "Timeout.__init__")
+    first = page.solutions[0]
+    assert first.text.startswith("Pass `calls.Timeout` either `connect` or `timeout`, not both")
+    assert "Leave `connect` out of the call (it then keeps its default, `UNSET`)" in first.text
+    assert first.fix is not None
+    assert first.fix.before.endswith("Timeout(timeout=TIMEOUT, connect=CONNECT)")
+    assert first.fix.after.endswith("Timeout(timeout=TIMEOUT)")
+
+
+def test_two_keywords_both_given_in_one_condition(calls: Store) -> None:
+    page = page_in_function(calls, "calls", "Client.__init__")
+    first = page.solutions[0]
+    assert first.text.startswith("Pass `calls.Client` either `token` or `auth`, not both")
+    assert "or give `auth` a value for which `auth` is not an instance of `tuple`" in first.text
+    assert first.fix is not None and first.fix.after.endswith("Client(auth=AUTH)")
+
+
+def test_one_given_without_the_other_is_no_conflict(calls: Store) -> None:
+    # `path` given and `domain` left out: the way out is to give `domain`, not "not both"
+    page = page_in_function(calls, "calls", "Clear.clear")
+    assert not any("not both" in s.text for s in page.solutions)
+
+
+def test_a_value_check_beside_the_given_test_is_no_conflict(calls: Store) -> None:
+    page = page_in_function(calls, "calls", "clamp")
+    assert not any("not both" in s.text for s in page.solutions)
+
+
+def test_a_call_after_close_is_made_before_it(calls: Store) -> None:
+    page = page_in_function(calls, "calls", "Client.send")
+    first = page.solutions[0]
+    assert first.text.startswith(
+        "Call `send` on your `Client` object before `close()` or the end of its `with` block"
+    )
+    assert "`self._state` to `State.CLOSED`" in first.text
+    assert first.fix is not None
+    assert first.fix.before == "client.close()\nclient.send(request=REQUEST)"
+    assert first.fix.after == "client.send(request=REQUEST)\nclient.close()"
+
+
+def test_a_flag_a_public_method_sets(calls: Store) -> None:
+    page = page_in_function(calls, "calls", "Registry.add")
+    first = page.solutions[0]
+    assert first.text.startswith("Call `add` on your `Registry` object before `close()`")
+    assert first.fix is not None
+    assert first.fix.after == "registry.add(name=NAME)\nregistry.close()"
+
+
+def test_a_state_the_method_itself_sets_is_no_order(calls: Store) -> None:
+    # `reopen` refuses OPENED and sets it itself; `__init__` is no call made before it
+    page = page_in_function(calls, "calls", "Client.reopen")
+    assert not any(s.text.startswith("Call `reopen`") for s in page.solutions)
+    # a single-use object: calling `generate` first makes `generate_definitions` raise
+    page = page_in_function(calls, "calls", "Generator.generate")
+    assert not any(s.text.startswith("Call `generate`") for s in page.solutions)
+
+
+def test_a_private_constructor_names_the_class_methods_that_make_it(calls: Store) -> None:
+    page = page_in_function(calls, "calls", "Clauses.__init__")
+    first = page.solutions[0]
+    assert "`Clauses.and_(...)`" in first.text
+    assert "describe" not in first.text  # makes no instance
+    assert first.fix is not None
+    assert first.fix.after.endswith("Clauses.and_(INITIAL_CLAUSE, *CLAUSES)")
+    assert first.fix.before.endswith("Clauses(INITIAL_CLAUSE, *CLAUSES)")
