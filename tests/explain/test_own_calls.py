@@ -18,6 +18,47 @@ CALLS = {
         from calls.config import Timeout, Clear, clamp
         from calls.client import Client, Clauses
         """,
+    "calls/decorators.py": """
+        def current():
+            return None
+
+
+        def make_pass(object_type, ensure=False):
+            \"\"\"Pass the innermost object of the type.
+
+            :param object_type: the type of the object to pass.
+            :param ensure: if set to `True`, a new object is made
+                           when none is there yet.
+            \"\"\"
+
+            def decorator(f):
+                def new_func(*args):
+                    ctx = current()
+                    if ensure:
+                        obj = ctx.ensure_object(object_type)
+                    else:
+                        obj = ctx.find_object(object_type)
+                    if obj is None:
+                        raise RuntimeError("No object of that type.")
+                    return f(obj, *args)
+
+                return new_func
+
+            return decorator
+
+
+        def make_plain(object_type):
+            def decorator(f):
+                def new_func(*args):
+                    obj = current()
+                    if obj is None:
+                        raise RuntimeError("No object at all.")
+                    return f(obj, *args)
+
+                return new_func
+
+            return decorator
+        """,
     "calls/config.py": """
         UNSET = object()
 
@@ -204,3 +245,20 @@ def test_a_private_constructor_names_the_class_methods_that_make_it(calls: Store
     assert first.fix is not None
     assert first.fix.after.endswith("Clauses.and_(INITIAL_CLAUSE, *CLAUSES)")
     assert first.fix.before.endswith("Clauses(INITIAL_CLAUSE, *CLAUSES)")
+
+
+def test_a_switch_of_the_public_function_that_made_the_raising_one(calls: Store) -> None:
+    page = page_in_function(calls, "calls", "make_pass.<locals>.decorator.<locals>.new_func")
+    first = page.solutions[0]
+    assert first.text.startswith("Pass `ensure=True` to `calls.decorators.make_pass`")
+    assert "`ctx.ensure_object(object_type)` instead of `ctx.find_object(object_type)`" in (
+        first.text
+    )
+    assert "a new object is made when none is there yet" in first.text
+    assert first.fix is not None
+    assert first.fix.after.endswith("make_pass(object_type=OBJECT_TYPE, ensure=True)")
+
+
+def test_no_switch_no_way_out_through_the_outer_call(calls: Store) -> None:
+    page = page_in_function(calls, "calls", "make_plain.<locals>.decorator.<locals>.new_func")
+    assert not any("=True` to" in s.text for s in page.solutions)

@@ -1,11 +1,13 @@
 """Ways out through the user's own code around the call that raised: two arguments given
 together (`given_together`), a call made after a public method put the object in the
 state the check refuses (`call_order`), a class made through its constructor where its
-class methods make it (`private_init`)."""
+class methods make it (`private_init`), a switch of the public function that made the
+function that raises (`closure_switch`)."""
 
 from __future__ import annotations
 
 from errdex.explain.call_order import state_order_solution
+from errdex.explain.closure_switch import closure_switch_solution
 from errdex.explain.context import Facts
 from errdex.explain.given_together import given_together_solution
 from errdex.explain.page import ConditionView, Solution
@@ -18,5 +20,6 @@ def own_call_solutions(conditions: list[ConditionView], facts: Facts) -> list[So
         given_together_solution(conditions, facts),
         state_order_solution(conditions, facts),
         private_init_solution(facts),
+        closure_switch_solution(conditions, facts),
     ]
     return [s for s in found if s is not None]
