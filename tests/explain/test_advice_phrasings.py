@@ -52,3 +52,21 @@ def test_a_required_build_or_package_is_to_be_installed() -> None:
     assert "(a Triton installation with triton.prof support)" in advice.solution
     # a feature another setting requires is a configuration check, no install
     assert message_advice("AuxOutput Connector requires Model Runner V2.") == []
+
+
+def test_the_one_flag_a_case_takes_is_to_be_passed() -> None:
+    # vllm's sparse attention benchmark (third_party/fmha_sm100/cute/test_sparse_atten.py)
+    (advice,) = message_advice("fp8 benchmark currently supports only --backend cute")
+    assert advice.kind == "setting"
+    assert advice.solution.startswith("Pass `--backend cute`, as the message says")
+    (advice,) = message_advice("Piecewise capture requires --enforce-eager.")
+    assert advice.solution.startswith("Pass `--enforce-eager`, as the message says")
+    # two flags, or a choice of them: no one flag to pass
+    assert message_advice("only supports --backend a or --backend b") == []
+    assert message_advice("requires --tp 2 and --pp 2") == []
+    # a constraint on the flag's value is no flag to pass as it is
+    assert message_advice("KV compression requires --interleave-size to be a multiple of it;") == []
+    (advice,) = message_advice("detailed traces require `--otlp-endpoint` to be set.")
+    assert advice.solution.startswith("Pass `--otlp-endpoint`, as the message says")
+    (advice,) = message_advice("Full capture requires --enforce-eager to be set.")
+    assert advice.solution.startswith("Pass `--enforce-eager`, as the message says")

@@ -3,7 +3,8 @@
 Beside the imperative sentences `advice.py` reads, a message often says what must hold
 rather than what to do: "'.elapsed' may only be accessed after the response has been read
 or closed", "Stream options can only be defined when `stream=True`", "color expected after
-'on'", "Rubin FP8 requires a CuTe DSL build with rubin_helpers". Each gives the user's way
+'on'", "Rubin FP8 requires a CuTe DSL build with rubin_helpers", "fp8 benchmark currently
+supports only --backend cute" (one flag with its one value: pass it). Each gives the user's way
 out in its own words; this module turns it into an instruction ("First make sure the
 response has been read or closed, then access '.elapsed'"). A sentence about calling code
 ("should only be called when ...") speaks to the program's own authors and is left out, as
@@ -48,6 +49,22 @@ _REQUIRES_BUILD = re.compile(
     re.I,
 )
 
+# "supports only --backend cute", "is only supported with --dtype bfloat16", "requires
+# --enforce-eager": the one flag (and its value) the message says this case takes.
+_ONLY_FLAG = re.compile(
+    r"\b(?:supports?\s+only|only\s+supports?|only\s+accepts?|only\s+works\s+with|"
+    r"is\s+only\s+supported\s+with|requires?)\s+`?(?P<flag>--[a-z][\w-]*)"
+    r"(?:[ =](?P<value>[\w.:/-]+))?`?(?P<rest>.*)$",
+    re.I,
+)
+# what may follow the flag: nothing more than "to be set" (not "to be a multiple of it", nor
+# another flag or a choice)
+_NOTHING_MORE = re.compile(
+    r"^\s*(?:to\s+be\s+(?:set|given|passed|enabled|specified)\b)?\s*[.;,!]?\s*$", re.I
+)
+# words after a flag that are no value of it
+_NO_FLAG_VALUE = frozenset({"or", "and", "to", "for", "if", "when", "with", "the", "a", "an"})
+
 
 def implied_instruction(sentence: str) -> tuple[str, str] | None:
     """(the instruction, its kind) a sentence implies, or None when it states no
@@ -66,6 +83,14 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
     match = _EXPECTED_AFTER.match(text)
     if match is not None and not re.search(r"\bthan$", match["what"], re.I):
         return f"Put {match['what']} {match['where']} {match['anchor']}", "input"
+    match = _ONLY_FLAG.search(text)
+    if match is not None:
+        value, rest = match["value"], match["rest"]
+        if value is not None and value.lower() in _NO_FLAG_VALUE:
+            value, rest = None, f" {value}{rest}"  # "--x to be set": no value, then words
+        if _NOTHING_MORE.match(rest):
+            given = f"{match['flag']} {value.rstrip('.')}" if value else match["flag"]
+            return f"Pass `{given}`", "setting"
     match = _REQUIRES_BUILD.search(text)
     if match is not None:
         return f"Install what it requires ({match['what'].strip()})", "environment"

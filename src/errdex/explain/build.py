@@ -25,6 +25,7 @@ from errdex.explain.page import Analysis, ConditionView, Page, VersionEntry
 from errdex.explain.pins import pin_label, revision_date
 from errdex.explain.related import related_errors
 from errdex.explain.report import report_url
+from errdex.explain.returned_fields import returned_fields
 from errdex.explain.rules import what_it_means, when_it_happens
 from errdex.explain.same_error import same_error_paths
 from errdex.explain.solutions import solutions
@@ -94,6 +95,7 @@ def _build_page(
     if any(k.kind in (KnobKind.ENV, KnobKind.FLAG) for k in facts.knobs):
         facts.warned = override_warnings(store, chosen, list(facts.held))
     facts.source_text = text
+    facts.returned = returned_fields(store, chosen, facts)
     facts.callee_messages = callee_messages(store, facts)
     facts.same_error_paths = same_error_paths(store, chosen)
     facts.twin_paths = twin_paths(store, chosen)

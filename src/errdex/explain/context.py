@@ -85,6 +85,9 @@ class Facts:
     # the public paths of the names a deprecation's message calls in the replacement it
     # names (`WSGITransport` → `httpx.WSGITransport`), read from the store by the page
     public_names: dict[str, str] = field(default_factory=dict)
+    # `config.method()` of a condition → the expression on the object's fields it returns,
+    # for an object behind a JSON-valued flag (`explain/returned_fields.py`; needs the store)
+    returned: dict[str, str] = field(default_factory=dict)
     _tree: ast.Module | None = field(default=None, repr=False)
     _function: ast.FunctionDef | bool | None = field(default=False, repr=False)  # False: unread
 

@@ -19,27 +19,24 @@ from dataclasses import dataclass
 import msgspec
 
 from errdex.explain.abstract import subclasses_note
-from errdex.explain.advice import message_advice, short_message
 from errdex.explain.advice_names import (
     failed_load_solution,
-    keyword_solution,
-    retired_solution,
     warned_against,
 )
-from errdex.explain.advised_flags import advised_flag_fix
+from errdex.explain.advised import BEFORE_NAMED_ONLY, RANK, VAGUE_SETTING, advised_solutions
 from errdex.explain.audience import callback_parameter, command_line_solution, for_author
 from errdex.explain.callee_advice import callee_advice_solutions
 from errdex.explain.caller_guards import guarded_entries
 from errdex.explain.class_body import class_body_solution
-from errdex.explain.code_advice import code_advice_fix
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.deprecation import replacement_first
+from errdex.explain.env_assigned import env_assigned_solution
 from errdex.explain.environment import package_solution, platform_solution
 from errdex.explain.expanded import expanded
 from errdex.explain.fix_forms import change_fix, setting_fix
 from errdex.explain.given_values import given_value_solution
-from errdex.explain.handler_notes import INTERPRETER_VARIABLES, handler_notes
-from errdex.explain.inputs import Given, input_action
+from errdex.explain.hiding_flags import input_solution
+from errdex.explain.inputs import input_action
 from errdex.explain.instances import instance_action
 from errdex.explain.iterated import iterated_solution
 from errdex.explain.key_checks import key_checked
@@ -62,6 +59,7 @@ from errdex.explain.plain import code, plain_condition
 from errdex.explain.precondition_fix import precondition_change
 from errdex.explain.reraise import reraise_gate
 from errdex.explain.returned_error import returned_error_solution
+from errdex.explain.returned_fields import returned_conjuncts
 from errdex.explain.same_error import leads_to_same_error
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
@@ -71,16 +69,12 @@ from errdex.explain.sync_sibling import sync_sibling_solution
 from errdex.explain.table_lookup import table_solution
 from errdex.explain.twins import without_twins
 from errdex.explain.type_checks import merged_type_checks
-from errdex.explain.user_call import suggested_call
 from errdex.explain.user_data import user_data_solution
 from errdex.extract.conditions import negate
 from errdex.facts import Condition, ConditionKind, KnobKind, SiteKind
 
 MAX_SOLUTIONS = 8
 _MAX_VARIANTS = 6
-# How directly each kind of way out acts: a setting first, then the input, then the
-# environment (what the message asks for ranks within its kind, after an exact setting).
-_RANK = {"setting": 0, "input": 1, "environment": 2}
 # Picking other code (another backend) comes after the settings that decide the check.
 _SELECTION_TIER = 5
 _IMPORT_ERRORS = ("ImportError", "ModuleNotFoundError")
@@ -128,11 +122,22 @@ class _Collector:
     def __init__(self) -> None:
         self.items: list[_Ranked] = []
 
-    def add(self, solution: Solution, tier: int = 0) -> None:
+    def add(self, solution: Solution, tier: int = 0, rank: int | None = None) -> None:
         if any(i.solution.text == solution.text for i in self.items):
             return
-        rank = _RANK.get(solution.kind or "input", 1) * 10 + tier
+        if rank is None:
+            rank = RANK.get(solution.kind or "input", 1) * 10 + tier
         self.items.append(_Ranked(solution, rank, len(self.items)))
+
+    def named_only(self) -> bool:
+        """Whether a setting is named without its value (nor the way to move it: "Change
+        the flag `--enable-lora`")."""
+        return any(
+            i.solution.kind == "setting"
+            and i.rank in VAGUE_SETTING
+            and i.solution.text.startswith("Change")
+            for i in self.items
+        )
 
     def ranked(self) -> list[Solution]:
         return [i.solution for i in sorted(self.items, key=lambda i: (i.rank, i.order))]
@@ -190,7 +195,16 @@ def _solutions(facts: Facts) -> list[Solution]:
             found.add(
                 _knob_solution(action, reason, condition, facts.knobs), _tier(action) + exit_tier
             )
-    for usual in (left_out_solution(facts), iterated_solution(facts)):
+    for condition in open_conditions:
+        for part in returned_conjuncts(condition, facts.returned):
+            # a field of the flag's JSON that a method returns: keeps the feature on, so
+            # before leaving the whole flag out
+            action = knob_action(part, facts.knobs)
+            if action is not None and not action.vague:
+                reason = f"so that {opposite_words(part)}"
+                found.add(_knob_solution(action, reason, part, facts.knobs), rank=-1)
+    assigned = env_assigned_solution(facts, open_conditions)
+    for usual in (left_out_solution(facts), iterated_solution(facts), assigned):
         if usual is not None:
             found.add(usual, 0)
     _add_input(found, open_conditions, facts)
@@ -234,7 +248,13 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(loaded, 1)
     for solution in named_setting_solutions(facts):
         found.add(solution, 1)
-    advised = _add_advice(found, facts)
+    named = {i.solution.knob for i in found.items if i.solution.knob}
+    said = advised_solutions(facts, named, [i.solution.text for i in found.items])
+    named_only = found.named_only()
+    for solution, rank in said.solutions:
+        # before a setting named without its value, which often only turns the feature off
+        found.add(solution, rank=min(rank, BEFORE_NAMED_ONLY) if named_only else rank)
+    advised = said.any
     if not any(i.solution.kind == "input" for i in found.items):
         # the value itself, when nothing says more of what to pass
         data = user_data_solution(facts, open_conditions)
@@ -397,12 +417,14 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
             given = given or input_action(with_members(expanded(check, facts), facts), facts)
             given = given or instance_action(check, facts)
             if given is not None:
-                found.add(_input_solution(given, condition), 1)
-                return
+                solution, way_out = input_solution(given, condition, facts)
+                found.add(solution, 1 if way_out else 50)  # one that hides the error: last
+                if way_out:
+                    return
     for condition in reversed(checks):
         called = setter_action(condition, facts)
         if called is not None:
-            found.add(_input_solution(called, condition), 1)
+            found.add(input_solution(called, condition, facts)[0], 1)
             return
 
 
@@ -412,22 +434,10 @@ def refused(knob_name: str | None, facts: Facts) -> bool:
     return _warning(knob_name, facts) is not None
 
 
-def _declared_env(name: str, facts: Facts) -> bool:
-    """Whether the version (or the interpreter itself) reads the environment variable (a
-    knob of the site names it)."""
-    if name in INTERPRETER_VARIABLES:
-        return True
-    return any(k.kind == KnobKind.ENV and k.name == name for k in facts.knobs)
-
-
 def _warning(knob_name: str | None, facts: Facts) -> str | None:
     knob = next((k for k in facts.knobs if k.name == knob_name), None) if knob_name else None
     lines = [c.line for c in facts.conditions]
     return warned_against(knob, facts, lines) if knob is not None else None
-
-
-def _input_solution(given: Given, condition: ConditionView) -> Solution:
-    return Solution(text=given.text, condition=condition.text, kind="input", change=given.change)
 
 
 def _add_environment(found: _Collector, conditions: list[ConditionView], facts: Facts) -> None:
@@ -545,38 +555,6 @@ def _add_except(found: _Collector, facts: Facts) -> None:
             ),
             2,
         )
-
-
-def _add_advice(found: _Collector, facts: Facts) -> bool:
-    """Add what the message (or the handler's note) says to do; whether it says any."""
-    message = facts.stored.site.message
-    named = {s.solution.knob for s in found.items if s.solution.knob}
-    said = [message_advice(message.text if message is not None else None)]
-    said += [message_advice(note) for note in handler_notes(facts)]
-    for advice in [a for advices in said for a in advices]:
-        if any(re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", advice.text) for k in named):
-            continue  # a solution turns the setting it names (as a word: not `VLLM_X` for `X`)
-        if any(advice.text in i.solution.text for i in found.items):
-            continue  # quoted whole by a solution already
-        if advice.retired is not None and message is not None:
-            retired = retired_solution(advice.retired, short_message(message.text), facts)
-            if retired is not None:
-                found.add(retired, 1)
-            continue  # a name that is not this code's: the message speaks of another
-        keyword = keyword_solution(advice.text, facts)
-        if keyword is not None:
-            found.add(keyword, 1)
-            continue
-        change = advice.change
-        if change is not None and change.form == "env" and not _declared_env(change.target, facts):
-            change = None  # a variable the version does not read: quoted, not set
-        if change is None and advice.suggested is not None:
-            change = suggested_call(advice.suggested, facts)
-        fix = code_advice_fix(advice.text, facts) if change is None else None
-        if change is None and fix is None:
-            fix = advised_flag_fix(advice.text, facts.knobs)
-        found.add(Solution(text=advice.solution, kind=advice.kind, change=change, fix=fix), 1)
-    return any(said)
 
 
 def _reasons_variable(facts: Facts) -> str | None:

@@ -1,0 +1,85 @@
+"""The ways out the message says to take (and the handler's notes), ranked among the others.
+
+What the message says to do ranks within its kind, after a way out of that kind that gives
+the value to set. Where a setting is only named, without its value, the advice comes before
+it (and so before the input): such a setting often only turns the feature off
+(`--enable-lora` beside "Consider increasing max_num_batched_tokens or decreasing
+num_speculative_tokens").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from errdex.explain.advice import message_advice, short_message
+from errdex.explain.advice_names import keyword_solution, retired_solution
+from errdex.explain.advised_flags import advised_flag_fix
+from errdex.explain.code_advice import code_advice_fix
+from errdex.explain.context import Facts
+from errdex.explain.handler_notes import INTERPRETER_VARIABLES, handler_notes
+from errdex.explain.page import Solution
+from errdex.explain.user_call import suggested_call
+from errdex.facts import KnobKind
+
+# How directly each kind of way out acts: a setting first, then the input, then the
+# environment (a solution's rank is ten times its kind's place, plus its tier).
+RANK = {"setting": 0, "input": 1, "environment": 2}
+# A setting named without its value (tier 3, or 4 after an earlier exit) ...
+VAGUE_SETTING = (3, 4)
+# ... comes after the message's advice, which then ranks here: after a setting's exact value
+# and an earlier exit (0, 1).
+BEFORE_NAMED_ONLY = 2
+
+
+@dataclass
+class Advised:
+    solutions: list[tuple[Solution, int]] = field(default_factory=list)  # with each one's rank
+    any: bool = False  # whether the message (or a note) says anything to do
+
+
+def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advised:
+    """What the message (or the handler's note) says to do, less what a solution found
+    already says (`found`: their texts) or turns (`named`: the settings they name)."""
+    message = facts.stored.site.message
+    said = [message_advice(message.text if message is not None else None)]
+    said += [message_advice(note) for note in handler_notes(facts)]
+    out = Advised(any=any(said))
+    for advice in [a for advices in said for a in advices]:
+        if any(re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", advice.text) for k in named):
+            continue  # a solution turns the setting it names (as a word: not `VLLM_X` for `X`)
+        if any(advice.text in text for text in [*found, *(s.text for s, _ in out.solutions)]):
+            continue  # quoted whole by a solution already
+        if advice.retired is not None and message is not None:
+            retired = retired_solution(advice.retired, short_message(message.text), facts)
+            if retired is not None:
+                out.solutions.append((retired, advised_rank(retired)))
+            continue  # a name that is not this code's: the message speaks of another
+        keyword = keyword_solution(advice.text, facts)
+        if keyword is not None:
+            out.solutions.append((keyword, advised_rank(keyword)))
+            continue
+        change = advice.change
+        if change is not None and change.form == "env" and not declared_env(change.target, facts):
+            change = None  # a variable the version does not read: quoted, not set
+        if change is None and advice.suggested is not None:
+            change = suggested_call(advice.suggested, facts)
+        fix = code_advice_fix(advice.text, facts) if change is None else None
+        if change is None and fix is None:
+            fix = advised_flag_fix(advice.text, facts.knobs)
+        advised = Solution(text=advice.solution, kind=advice.kind, change=change, fix=fix)
+        out.solutions.append((advised, advised_rank(advised)))
+    return out
+
+
+def advised_rank(solution: Solution) -> int:
+    """The rank of what the message says: its kind's, after an exact way out of it."""
+    return RANK.get(solution.kind or "input", 1) * 10 + 1
+
+
+def declared_env(name: str, facts: Facts) -> bool:
+    """Whether the version (or the interpreter itself) reads the environment variable (a
+    knob of the site names it)."""
+    if name in INTERPRETER_VARIABLES:
+        return True
+    return any(k.kind == KnobKind.ENV and k.name == name for k in facts.knobs)
