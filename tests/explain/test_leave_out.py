@@ -20,7 +20,8 @@ GATE = {
             def __init__(self, topk_length, is_gather=True):
                 self.topk_length = topk_length
                 self.is_gather = is_gather
-                if self.topk_length % 64 != 0 and self.is_gather:
+                self.block = 64
+                if self.topk_length % self.block != 0 and self.is_gather:
                     raise ValueError("topk length must be a multiple of 64 when gathering")
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from errdex.explain.context import Facts
 from errdex.explain.input_nodes import conjuncts, free_names, is_call, key_test
+from errdex.explain.input_shapes import module_patterns, more_shapes
 from errdex.explain.input_words import Instead, what_to_pass
 from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
@@ -25,6 +26,8 @@ from errdex.extract.conditions import dotted_name
 from errdex.facts import ConditionKind
 
 _BUILTINS = frozenset(dir(builtins))
+# Modules whose functions a condition calls on the input alone (`re.match(p, x)`).
+_PURE_MODULES = frozenset({"re"})
 _ORDERINGS: dict[type[ast.cmpop], Callable[[float, float], bool]] = {
     ast.Lt: operator.lt,
     ast.LtE: operator.le,
@@ -83,6 +86,24 @@ def input_action(condition: ConditionView, facts: Facts) -> Given | None:
     return _input_instead(node, facts, function, mode)
 
 
+def _not_input(name: str, constants: dict[str, str], patterns: dict[str, str]) -> bool:
+    """A name the check compares the input with: a constant, a builtin, a class, `re`, or
+    a pattern the module compiles."""
+    fixed = name in constants or name in patterns or name in _PURE_MODULES
+    return fixed or name.split(".")[0] in _BUILTINS or name[:1].isupper()
+
+
+def _calls_pattern(node: ast.expr) -> bool:
+    """Whether the condition calls a pattern's method (`.match(x)`): only then is the
+    module read for its compiled patterns."""
+    return any(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and n.func.attr in ("match", "fullmatch")
+        for n in ast.walk(node)
+    )
+
+
 def _has_key_test(node: ast.expr) -> bool:
     return any(
         isinstance(n, ast.Compare) and len(n.ops) == 1 and key_test(n) is not None
@@ -124,6 +145,7 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Gi
         return f"the argument {code(name)} of {code(callee)}"
 
     others: set[str] = set()
+    patterns = module_patterns(facts.source_tree()) if _calls_pattern(node) else {}
     for name in free_names(node):
         if name in params:
             inputs[name] = argument(name)
@@ -136,7 +158,7 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Gi
         elif name.split(".")[0] in params:
             root = name.split(".")[0]
             inputs[root] = argument(root)
-        elif name in constants or name.split(".")[0] in _BUILTINS or name[:1].isupper():
+        elif _not_input(name, constants, patterns):
             continue
         else:
             others.add(name)  # a name the input does not decide
@@ -149,7 +171,16 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Gi
         # bookkeeping, unless it bounds what the user made happen (above)
         return None
     else:
-        instead = what_to_pass(node, inputs, constants, read.defaults)
+        instead = what_to_pass(node, inputs, constants, read.defaults) or more_shapes(
+            node,
+            inputs,
+            constants,
+            patterns,
+            lambda part: (
+                what_to_pass(part, inputs, constants, read.defaults)
+                or more_shapes(part, inputs, constants, patterns, lambda _: None)
+            ),
+        )
     if instead is None:
         return None
     instead = _empty_number(instead, facts)

@@ -35,7 +35,8 @@ from errdex.explain.environment import package_solution, platform_solution
 from errdex.explain.expanded import expanded
 from errdex.explain.fix_forms import change_fix, setting_fix
 from errdex.explain.given_values import given_value_solution
-from errdex.explain.inputs import Given, input_action
+from errdex.explain.hiding_flags import input_solution
+from errdex.explain.inputs import input_action
 from errdex.explain.instances import instance_action
 from errdex.explain.iterated import iterated_solution
 from errdex.explain.key_checks import key_checked
@@ -416,12 +417,14 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
             given = given or input_action(with_members(expanded(check, facts), facts), facts)
             given = given or instance_action(check, facts)
             if given is not None:
-                found.add(_input_solution(given, condition), 1)
-                return
+                solution, way_out = input_solution(given, condition, facts)
+                found.add(solution, 1 if way_out else 50)  # one that hides the error: last
+                if way_out:
+                    return
     for condition in reversed(checks):
         called = setter_action(condition, facts)
         if called is not None:
-            found.add(_input_solution(called, condition), 1)
+            found.add(input_solution(called, condition, facts)[0], 1)
             return
 
 
@@ -435,10 +438,6 @@ def _warning(knob_name: str | None, facts: Facts) -> str | None:
     knob = next((k for k in facts.knobs if k.name == knob_name), None) if knob_name else None
     lines = [c.line for c in facts.conditions]
     return warned_against(knob, facts, lines) if knob is not None else None
-
-
-def _input_solution(given: Given, condition: ConditionView) -> Solution:
-    return Solution(text=given.text, condition=condition.text, kind="input", change=given.change)
 
 
 def _add_environment(found: _Collector, conditions: list[ConditionView], facts: Facts) -> None:

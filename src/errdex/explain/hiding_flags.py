@@ -1,0 +1,155 @@
+"""A flag argument that only chooses between raising and giving nothing back.
+
+`if not silent: raise RuntimeError(...)` followed by `return None` (click's
+`get_current_context(silent=True)`), `if strict: raise` before a bare `continue`: the
+argument does not avoid what went wrong, it turns the error into a None (or a skipped
+item) that the caller meets later. Such a value is no way out; the page offers it last,
+labelled as hiding the error, and with no example fix.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from errdex.explain.context import Facts
+from errdex.explain.input_nodes import free_names
+from errdex.explain.inputs import Given
+from errdex.explain.page import ConditionView, Solution
+
+# What the function does where the flag lets the failure through without raising.
+_NOTHING = "returns None instead of raising"
+_SKIPPED = "skips the item instead of raising"
+
+
+def hidden_by_flag(condition: ConditionView, facts: Facts) -> str | None:
+    """What the function does instead of raising, when `condition` tests only flag
+    arguments of the site's own function and its other side leads straight to a bare
+    return (or the function's end, or a `continue`); None otherwise."""
+    function = facts.site_function()
+    if function is None:
+        return None
+    params = {a.arg for a in [*function.args.args, *function.args.kwonlyargs]}
+    line = facts.stored.site.line
+    found = _guard_of(function, line, condition.line)
+    if found is None:
+        return None
+    guard, chain = found
+    try:
+        test = ast.parse(condition.text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    names = free_names(test)
+    if not names or not all(n in params and n != "self" for n in names):
+        return None
+    if guard.orelse and not all(isinstance(s, ast.Pass) for s in guard.orelse):
+        return None
+    instead = _what_follows(chain)
+    # a function that gives nothing back in any case (a validator) loses nothing to None
+    return instead if instead == _SKIPPED or _returns_something(function) else None
+
+
+def _returns_something(function: ast.FunctionDef) -> bool:
+    """Whether the function returns a value somewhere (its own `return`s, not those of
+    functions defined inside it)."""
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            continue
+        value = node.value if isinstance(node, ast.Return) else None
+        if value is not None and not (isinstance(value, ast.Constant) and value.value is None):
+            return True
+        stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _guard_of(
+    function: ast.FunctionDef, line: int, test_line: int
+) -> tuple[ast.If, list[tuple[list[ast.stmt], int]]] | None:
+    """The `if` at `test_line` whose body holds the site directly, with the blocks that
+    hold it, innermost first (each block and the index of the statement in it)."""
+
+    def search(
+        block: list[ast.stmt], outer: list[tuple[list[ast.stmt], int]]
+    ) -> tuple[ast.If, list[tuple[list[ast.stmt], int]]] | None:
+        for index, statement in enumerate(block):
+            end = statement.end_lineno or statement.lineno
+            if not statement.lineno <= line <= end:
+                continue
+            chain = [(block, index), *outer]
+            if isinstance(statement, ast.If) and statement.lineno == test_line:
+                direct = any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in statement.body)
+                raises = any(isinstance(s, ast.Raise) and s.lineno == line for s in statement.body)
+                return (statement, chain) if direct and raises else None
+            for inner in _blocks(statement):
+                found = search(inner, chain)
+                if found is not None:
+                    return found
+            return None
+        return None
+
+    return search(function.body, [])
+
+
+def _blocks(statement: ast.stmt) -> list[list[ast.stmt]]:
+    out: list[list[ast.stmt]] = []
+    for name in ("body", "orelse", "finalbody"):
+        block = getattr(statement, name, None)
+        if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+            out.append(block)
+    for handler in getattr(statement, "handlers", []):
+        out.append(handler.body)
+    return out
+
+
+def _what_follows(chain: list[tuple[list[ast.stmt], int]]) -> str | None:
+    """The first statement run after the guard, block by block outwards: a bare return,
+    a `return None`, a `continue`, or nothing at all before the function ends."""
+    for position, (block, index) in enumerate(chain):
+        rest = block[index + 1 :]
+        if position > 0 and _is_loop(chain, position):
+            # the body of a `for` ends: the loop goes on to its next item
+            return _SKIPPED if isinstance(block[index], ast.For | ast.AsyncFor) else None
+        if not rest:
+            continue
+        first = rest[0]
+        if isinstance(first, ast.Return) and (
+            first.value is None
+            or (isinstance(first.value, ast.Constant) and first.value.value is None)
+        ):
+            return _NOTHING
+        if isinstance(first, ast.Continue):
+            return _SKIPPED
+        return None
+    return _NOTHING
+
+
+def _is_loop(chain: list[tuple[list[ast.stmt], int]], position: int) -> bool:
+    block, index = chain[position]
+    return isinstance(block[index], ast.For | ast.While | ast.AsyncFor)
+
+
+def last_resort(text: str, condition: ConditionView, instead: str, facts: Facts) -> Solution:
+    """The input solution, labelled as hiding the error, with no change to draw a fix from."""
+    function = facts.stored.site.function.removesuffix(".__init__")
+    lowered = text[:1].lower() + text[1:]
+    return Solution(
+        text=(
+            f"Last resort, which hides the error rather than avoiding it: {lowered} "
+            f"`{function}` then {instead}, and what made it fail stays."
+        ),
+        condition=condition.text,
+        kind="input",
+    )
+
+
+def input_solution(given: Given, condition: ConditionView, facts: Facts) -> tuple[Solution, bool]:
+    """The input way out as a solution, and whether it is one: False for a flag that only
+    hides the error (then labelled so, with no change to draw a fix from)."""
+    hidden = hidden_by_flag(condition, facts)
+    if hidden is not None:
+        return last_resort(given.text, condition, hidden, facts), False
+    solution = Solution(
+        text=given.text, condition=condition.text, kind="input", change=given.change
+    )
+    return solution, True

@@ -1,0 +1,228 @@
+"""More condition shapes on the input, in words: a multiple (`x % n != 0`), a range
+(`x < a or x > b`, `not a <= x <= b`), several requirements on one input joined by `or`
+(`not isinstance(x, list) or len(x) < 2`), and a pattern the value must match
+(`not PATTERN.fullmatch(x)`, `not re.match(r"...", x)`, with the pattern the module compiles).
+Each says what the code accepts, with the bound or pattern read from the condition."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from errdex.explain.input_words import Instead, _described, _value
+from errdex.explain.plain import code
+from errdex.extract.conditions import dotted_name
+
+_MATCHERS = {"fullmatch": "matches as a whole", "match": "matches from its start"}
+_INCLUSIVE = {ast.Lt: "at least", ast.LtE: "above", ast.Gt: "at most", ast.GtE: "below"}
+_SHOWN_PATTERN = 80
+
+Words = Callable[[ast.expr], Instead | None]
+
+
+def more_shapes(
+    node: ast.expr,
+    described: dict[str, str],
+    constants: dict[str, str],
+    patterns: dict[str, str],
+    words: Words,
+) -> Instead | None:
+    """The sentence for a shape `input_words.what_to_pass` leaves unsaid (`words` is that
+    function, for the parts of an `or`); None when it is none of these."""
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+        return _every_part(node, described, words)
+    negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    inner = node.operand if isinstance(node, ast.UnaryOp) and negative else node
+    if isinstance(inner, ast.Compare):
+        if negative and len(inner.ops) == 2:
+            return _outside_range(inner, described, constants)
+        if not negative and len(inner.ops) == 1:
+            return _not_multiple(inner, described, constants) or _no_match(
+                inner, described, patterns
+            )
+    if negative and isinstance(inner, ast.Call):
+        return _pattern(inner, described, patterns)
+    if not negative and isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Mod):
+        # `if n % BLOCK:` is `n % BLOCK != 0`
+        zero = ast.Compare(left=inner, ops=[ast.NotEq()], comparators=[ast.Constant(0)])
+        return _not_multiple(zero, described, constants)
+    return None
+
+
+def _every_part(node: ast.BoolOp, described: dict[str, str], words: Words) -> Instead | None:
+    """`not isinstance(x, list) or len(x) < 2`: each part fails the check, so the value
+    must meet every requirement; said once for the one input they all read."""
+    texts: list[str] = []
+    if not all(_requirement(part) for part in node.values):
+        return None
+    for part in node.values:
+        found = words(part)
+        if found is None or not found.text.startswith("Pass ") or " for " in found.text[:9]:
+            return None
+        texts.append(found.text[len("Pass ") :].rstrip("."))
+    subjects = {d for d in described.values() if all(t.startswith(d) for t in texts)}
+    if len(subjects) != 1 or len(texts) < 2:
+        return None
+    subject = _common_subject(texts, next(iter(subjects)))
+    rests = [t[len(subject) :].strip() for t in texts]
+    bounds = _range_words(rests)
+    if bounds is not None:
+        return Instead(f"Pass {subject} {bounds}.")
+    return Instead(f"Pass {subject} {', and '.join(rests)}.")
+
+
+def _common_subject(texts: list[str], root: str) -> str:
+    """The words every part starts with, at a word's end outside a code span: the argument,
+    or the attribute of it they all test (`... with a `.prompt``)."""
+    shortest = min(len(t) for t in texts)
+    differs = (i for i, chars in enumerate(zip(*texts, strict=False)) if len(set(chars)) > 1)
+    common = texts[0][: next(differs, shortest)]
+    for index in range(len(common), len(root) - 1, -1):
+        at_end = all(len(t) == index or t[index] == " " for t in texts)
+        head = common[:index]
+        named = head == root or (head.endswith("`") and head.count("`") % 2 == 0)
+        if at_end and named and all(t[index:].strip() for t in texts):
+            return head
+    return root
+
+
+def _requirement(part: ast.expr) -> bool:
+    """A part that says what the value lacks (a bound, a type, a form, a member of a set it
+    must be in), not which of the code's branches was taken: `x == "a" or x == "b"` is
+    an if/elif dispatch whose other side (`else: raise`) fails too, no way out."""
+    if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Not):
+        return isinstance(part.operand, ast.Call)
+    if isinstance(part, ast.Compare) and len(part.ops) == 1:
+        return isinstance(part.ops[0], ast.Lt | ast.LtE | ast.Gt | ast.GtE | ast.NotEq | ast.NotIn)
+    return False
+
+
+def _range_words(rests: list[str]) -> str | None:
+    """The words "at least `0`" and "at most `10`" (either order): "within [`0`, `10`]"."""
+    if len(rests) != 2:
+        return None
+    lows = [r[len("at least ") :] for r in rests if r.startswith("at least ")]
+    highs = [r[len("at most ") :] for r in rests if r.startswith("at most ")]
+    if len(lows) == 1 and len(highs) == 1:
+        return f"within [{lows[0]}, {highs[0]}] (both included)"
+    return None
+
+
+def _outside_range(
+    inner: ast.Compare, described: dict[str, str], constants: dict[str, str]
+) -> Instead | None:
+    """`not a <= x <= b`: the input between the two bounds."""
+    low, middle, high = inner.left, inner.comparators[0], inner.comparators[1]
+    ops = [type(op) for op in inner.ops]
+    if not all(op in (ast.Lt, ast.LtE) for op in ops):
+        return None
+    target = _described(middle, described)
+    bounds = [_value(b, constants) for b in (low, high)]
+    if target is None or None in bounds or _described(low, described):
+        return None
+    opening = "[" if ops[0] is ast.LtE else "("
+    closing = "]" if ops[1] is ast.LtE else ")"
+    return Instead(f"Pass {target} within {opening}{bounds[0]}, {bounds[1]}{closing}.")
+
+
+def _not_multiple(
+    inner: ast.Compare, described: dict[str, str], constants: dict[str, str]
+) -> Instead | None:
+    """`x % n != 0`: a multiple of `n`; `n % x != 0` with `n` fixed: a divisor of `n`."""
+    left, right = inner.left, inner.comparators[0]
+    zero = isinstance(right, ast.Constant) and right.value == 0
+    if not (isinstance(inner.ops[0], ast.NotEq) and zero):
+        return None
+    if not (isinstance(left, ast.BinOp) and isinstance(left.op, ast.Mod)):
+        return None
+    target = _described(left.left, described)
+    if target is not None:
+        divisor = _fixed(left.right, described, constants)
+        if divisor is None:
+            return None
+        owner = target[target.rfind(" of ") :] if " of " in target else None
+        if owner and divisor.endswith(owner) and divisor.startswith("the argument "):
+            divisor = divisor.removesuffix(owner)  # another argument of the same call
+        return Instead(f"Pass {target} as a multiple of {divisor}.")
+    target = _described(left.right, described)
+    dividend = _fixed(left.left, {}, constants)
+    if target is None or dividend is None:
+        return None
+    return Instead(f"Pass {target} as a divisor of {dividend}.")
+
+
+def _fixed(node: ast.expr, described: dict[str, str], constants: dict[str, str]) -> str | None:
+    """A literal, a constant the index resolved (with its value), or another argument as
+    it is: what the input is compared with, in words; None for what the code computes."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return code(repr(node.value))
+    dotted = dotted_name(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    if dotted is not None and dotted in constants:
+        return _value(node, constants)
+    return described.get(dotted) if dotted is not None else None
+
+
+def _no_match(
+    inner: ast.Compare, described: dict[str, str], patterns: dict[str, str]
+) -> Instead | None:
+    """`PATTERN.match(x) is None`: as `not PATTERN.match(x)`."""
+    right = inner.comparators[0]
+    none = isinstance(right, ast.Constant) and right.value is None
+    if none and isinstance(inner.ops[0], ast.Is) and isinstance(inner.left, ast.Call):
+        return _pattern(inner.left, described, patterns)
+    return None
+
+
+def _pattern(call: ast.Call, described: dict[str, str], patterns: dict[str, str]) -> Instead | None:
+    """`PATTERN.fullmatch(x)` / `re.match(r"...", x)` failing: the form the pattern
+    accepts, with the pattern itself."""
+    if not isinstance(call.func, ast.Attribute) or call.func.attr not in _MATCHERS:
+        return None
+    verb = _MATCHERS[call.func.attr]
+    owner = call.func.value
+    if isinstance(owner, ast.Name) and owner.id == "re":
+        if len(call.args) != 2:
+            return None
+        pattern_node, value = call.args
+        shown = _pattern_source(pattern_node, patterns)
+    elif isinstance(owner, ast.Name) and owner.id in patterns and len(call.args) == 1:
+        value = call.args[0]
+        shown = f"{code(owner.id)} ({_shown(patterns[owner.id])})"
+    else:
+        return None
+    target = _described(value, described)
+    if target is None or shown is None:
+        return None
+    return Instead(f"Pass {target} in a form the pattern {shown} {verb}.")
+
+
+def _pattern_source(node: ast.expr, patterns: dict[str, str]) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return _shown(node.value)
+    if isinstance(node, ast.Name) and node.id in patterns:
+        return f"{code(node.id)} ({_shown(patterns[node.id])})"
+    return None
+
+
+def _shown(pattern: str) -> str:
+    text = pattern if len(pattern) <= _SHOWN_PATTERN else pattern[: _SHOWN_PATTERN - 1] + "…"
+    raw = "\\" in text and "'" not in text and not text.endswith("\\")
+    return code(f"r'{text}'") if raw else code(repr(text))
+
+
+def module_patterns(tree: ast.Module | None) -> dict[str, str]:
+    """The module's compiled patterns: `NAME = re.compile(r"...")` → its text."""
+    found: dict[str, str] = {}
+    for statement in tree.body if tree is not None else []:
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1):
+            continue
+        target, value = statement.targets[0], statement.value
+        if not (isinstance(target, ast.Name) and isinstance(value, ast.Call)):
+            continue
+        func = value.func
+        compiled = isinstance(func, ast.Attribute) and func.attr == "compile"
+        if compiled and dotted_name(func) == "re.compile" and value.args:
+            first = value.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                found[target.id] = first.value
+    return found

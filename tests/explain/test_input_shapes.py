@@ -1,0 +1,234 @@
+"""The way out of a check on the value a user passes, said with what the code accepts: a
+multiple, a range, every requirement of an `or`, the pattern a value must match."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from explain_samples import indexed_package, page_in_function
+
+from errdex.store import Store
+
+FILES = {
+    "blocks/__init__.py": """
+        from blocks.sizes import chunk, pad, set_port, set_level, score, parse_tag, parse_id
+        """,
+    "blocks/sizes.py": """
+        import re
+
+        BLOCK = 16
+        _TAG = re.compile(r"^[a-z]+-\\d+$")
+
+
+        def chunk(size):
+            if size % 8 != 0:
+                raise ValueError("size must be a multiple of 8")
+            return size
+
+
+        def pad(n):
+            if n % BLOCK:
+                raise ValueError(f"{n} is not a whole number of blocks")
+            return n
+
+
+        def set_port(port):
+            if port < 1 or port > 65535:
+                raise ValueError(f"port out of range: {port}")
+            return port
+
+
+        def set_level(level):
+            if not 0 <= level <= 9:
+                raise ValueError("level must be from 0 to 9")
+            return level
+
+
+        def score(criteria):
+            if not isinstance(criteria, list) or len(criteria) < 2:
+                raise ValueError("criteria must be an ordered list of levels")
+            return criteria
+
+
+        def parse_tag(tag):
+            if not _TAG.fullmatch(tag):
+                raise ValueError(f"bad tag {tag!r}")
+            return tag
+
+
+        def parse_id(text):
+            if re.match(r"\\d+", text) is None:
+                raise ValueError(f"bad id {text!r}")
+            return int(text)
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def blocks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("blocks"), "blocks", FILES)
+
+
+def first(store: Store, function: str) -> str:
+    return page_in_function(store, "blocks", function).solutions[0].text
+
+
+def test_a_remainder_asks_for_a_multiple(blocks: Store) -> None:
+    assert first(blocks, "chunk") == "Pass the argument `size` of `chunk` as a multiple of `8`."
+    assert first(blocks, "pad") == (
+        "Pass the argument `n` of `pad` as a multiple of `BLOCK` (`16`)."
+    )
+
+
+def test_two_bounds_joined_by_or_are_a_range(blocks: Store) -> None:
+    assert first(blocks, "set_port") == (
+        "Pass the argument `port` of `set_port` within [`1`, `65535`] (both included)."
+    )
+
+
+def test_a_negated_chain_is_a_range(blocks: Store) -> None:
+    assert first(blocks, "set_level") == (
+        "Pass the argument `level` of `set_level` within [`0`, `9`]."
+    )
+
+
+def test_every_requirement_of_an_or_is_said(blocks: Store) -> None:
+    assert first(blocks, "score") == (
+        "Pass the argument `criteria` of `score` as an instance of `list`, and with a length "
+        "at least `2`."
+    )
+
+
+def test_a_pattern_the_module_compiles_is_named_with_its_text(blocks: Store) -> None:
+    assert first(blocks, "parse_tag") == (
+        "Pass the argument `tag` of `parse_tag` in a form the pattern `_TAG` "
+        "(`r'^[a-z]+-\\d+$'`) matches as a whole."
+    )
+    assert first(blocks, "parse_id") == (
+        "Pass the argument `text` of `parse_id` in a form the pattern `r'\\d+'` matches from "
+        "its start."
+    )
+
+
+HIDING = {
+    "quiet/__init__.py": """
+        from quiet.lookup import current, find_all
+        """,
+    "quiet/lookup.py": """
+        _stack = []
+
+
+        def current(silent=False):
+            try:
+                return _stack[-1]
+            except IndexError:
+                if not silent:
+                    raise RuntimeError("There is no active context.")
+            return None
+
+
+        def find_all(names, strict=True):
+            found = []
+            for name in names:
+                if name not in _stack:
+                    if strict:
+                        raise KeyError(f"no such name: {name}")
+                    continue
+                found.append(name)
+            return found
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def quiet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("quiet"), "quiet", HIDING)
+
+
+def test_a_flag_that_turns_the_error_into_none_is_only_a_labelled_last_resort(
+    quiet: Store,
+) -> None:
+    page = page_in_function(quiet, "quiet", "current")
+    last = page.solutions[-1]
+    assert last.text == (
+        "Last resort, which hides the error rather than avoiding it: pass a non-empty (true) "
+        "value for the argument `silent` of `current`. `current` then returns None instead "
+        "of raising, and what made it fail stays."
+    )
+    assert last.fix is None
+    assert page.example_fix is None or "silent=True" not in page.example_fix.after
+
+
+def test_a_flag_that_skips_the_item_is_no_way_out_either(quiet: Store) -> None:
+    page = page_in_function(quiet, "quiet", "find_all")
+    assert not any(
+        s.text.startswith("Pass `False` for the argument `strict`") for s in page.solutions
+    )
+    assert any("skips the item instead of raising" in s.text for s in page.solutions)
+
+
+BRANCHES = {
+    "route/__init__.py": """
+        from route.ops import normalize, check_bounds
+        """,
+    "route/ops.py": """
+        def normalize(scores, mode="sigmoid", out=None):
+            if mode == "sigmoid":
+                pass
+            elif mode == "softmax":
+                pass
+            else:
+                raise ValueError(f"Invalid mode: {mode}")
+            width = _width(scores)
+            assert width >= 0, "negative width"
+            return scores
+
+
+        def _width(scores):
+            return len(scores)
+
+
+        def check_bounds(delay, limit):
+            if limit is not None and limit < 0:
+                raise ValueError("limit must be at least 0")
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def route(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("route"), "route", BRANCHES)
+
+
+def test_leaving_every_branch_of_a_dispatch_is_no_way_out(route: Store) -> None:
+    # the assert sits after `if mode == ... elif mode == ...`: "a mode other than both"
+    # takes the `else: raise`
+    sites = [s for s in route.list_sites("route") if s.site.function == "normalize"]
+    from errdex.explain.build import build_page
+
+    for site in sites:
+        page = build_page(route, site.id)
+        assert not any("other than `'sigmoid'`" in s.text for s in page.solutions)
+
+
+def test_none_from_a_function_that_returns_nothing_anyway_hides_nothing(route: Store) -> None:
+    page = page_in_function(route, "route", "check_bounds")
+    assert not any(s.text.startswith("Last resort") for s in page.solutions)
+
+
+def test_a_multiple_of_another_argument_of_the_same_call(tmp_path: Path) -> None:
+    files = {
+        "pools/__init__.py": "from pools.ops import expand",
+        "pools/ops.py": """
+            def expand(topk, pool_size):
+                if topk % pool_size != 0:
+                    raise ValueError("topk must be a multiple of pool_size")
+                return topk // pool_size
+            """,
+    }
+    for store in indexed_package(tmp_path, "pools", files):
+        assert page_in_function(store, "pools", "expand").solutions[0].text == (
+            "Pass the argument `topk` of `expand` as a multiple of the argument `pool_size`."
+        )
