@@ -153,6 +153,19 @@ CALLS = {
                 return inputs
 
 
+        class AsyncRegistry:
+            def __init__(self):
+                self._closed = False
+
+            async def add(self, name):
+                if self._closed:
+                    raise RuntimeError("Cannot add to a closed registry.")
+                return name
+
+            async def aclose(self):
+                self._closed = True
+
+
         class Clauses:
             def __init__(self, *arg, **kw):
                 raise NotImplementedError("Clauses has a private constructor")
@@ -226,6 +239,13 @@ def test_a_flag_a_public_method_sets(calls: Store) -> None:
     assert first.text.startswith("Call `add` on your `Registry` object before `close()`")
     assert first.fix is not None
     assert first.fix.after == "registry.add(name=NAME)\nregistry.close()"
+
+
+def test_a_coroutine_is_awaited_in_the_fix(calls: Store) -> None:
+    page = page_in_function(calls, "calls", "AsyncRegistry.add")
+    fix = page.solutions[0].fix
+    assert fix is not None
+    assert fix.after == "await async_registry.add(name=NAME)\nawait async_registry.aclose()"
 
 
 def test_a_state_the_method_itself_sets_is_no_order(calls: Store) -> None:

@@ -77,13 +77,19 @@ def _solution(
 
 def _fix(target: str, member: str, setters: list[str], facts: Facts) -> ExampleFix | None:
     """`client.close()` then `client.send(REQUEST)` → the other way round; after a `with`
-    block, the call moved into it."""
+    block, the call moved into it. A coroutine's call is awaited."""
+
+    methods = _class_methods(facts, target.rpartition(".")[2])
+
+    def awaited(name: str) -> str:
+        return "await " if isinstance(methods.get(name), ast.AsyncFunctionDef) else ""
+
     required = required_arguments(facts, "")
     if required is None:
         return None
     owner = target.rpartition(".")[2]
     instance = instance_name(owner)
-    made = f"{instance}.{member}({', '.join(required)})"
+    made = f"{awaited(member)}{instance}.{member}({', '.join(required)})"
     named = [m for m in setters if m not in _ENDS]
     note = f"`{instance}` is your {code(owner)} object ({code(target)})."
     values = [r.rpartition("=")[2] for r in required]
@@ -92,7 +98,7 @@ def _fix(target: str, member: str, setters: list[str], facts: Facts) -> ExampleF
         own = "stands for your own value" if len(values) == 1 else "stand for your own values"
         note += f" {listed} {own}."
     if named:
-        closed = f"{instance}.{named[0]}()"
+        closed = f"{awaited(named[0])}{instance}.{named[0]}()"
         return ExampleFix(before=f"{closed}\n{made}", after=f"{made}\n{closed}", note=note)
     block = _ENDS[setters[0]]
     module = target.rpartition(".")[0]
