@@ -253,9 +253,14 @@ MISSING = {
 
 
         def load_vocab(vocab_file):
-            if not os.path.isfile(vocab_file):
+            found = _search(os.getcwd(), vocab_file)
+            if found is None:
                 raise FileNotFoundError(f"vocabulary not found at {vocab_file}")
-            return vocab_file
+            return found
+
+
+        def _search(root, name):
+            return None
         """,
 }
 
@@ -279,3 +284,31 @@ def test_a_name_not_found_in_the_data_is_a_name_that_exists(missing: Store) -> N
 def test_a_file_not_found_is_a_path_where_it_exists(missing: Store) -> None:
     page = page_in_function(missing, "store", "load_vocab")
     assert any(s.text.startswith("Give a path at which the file exists") for s in page.solutions)
+
+
+def test_a_predicate_of_the_value_says_what_passes_it(tmp_path: Path) -> None:
+    files = {
+        "paths/__init__.py": "from paths.check import in_dir, vocab",
+        "paths/check.py": """
+            import os
+
+
+            def in_dir(path):
+                if not path.is_dir():
+                    raise ValueError(f"{path} is not a directory")
+                return path
+
+
+            def vocab(name):
+                if not os.path.isfile(name):
+                    raise ValueError(f"no vocabulary at {name}")
+                return name
+            """,
+    }
+    for store in indexed_package(tmp_path, "paths", files):
+        assert page_in_function(store, "paths", "in_dir").solutions[0].text == (
+            "Pass the argument `path` of `in_dir` as the path of a directory that exists."
+        )
+        assert page_in_function(store, "paths", "vocab").solutions[0].text == (
+            "Pass the argument `name` of `vocab` as the path of a file that exists."
+        )

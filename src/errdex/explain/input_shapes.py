@@ -16,6 +16,22 @@ from errdex.extract.conditions import dotted_name
 _MATCHERS = {"fullmatch": "matches as a whole", "match": "matches from its start"}
 _INCLUSIVE = {ast.Lt: "at least", ast.LtE: "above", ast.Gt: "at most", ast.GtE: "below"}
 _SHOWN_PATTERN = 80
+# A test of the value (or of what its path names) by a method or `os.path` function: what
+# passes it.
+_PREDICATES = {
+    "is_dir": "the path of a directory that exists",
+    "isdir": "the path of a directory that exists",
+    "is_file": "the path of a file that exists",
+    "isfile": "the path of a file that exists",
+    "exists": "a path that exists",
+    "is_absolute": "an absolute path",
+    "isabs": "an absolute path",
+    "is_contiguous": "a contiguous tensor (`.contiguous()` gives one)",
+    "isidentifier": "a valid Python identifier",
+    "isdigit": "a string of digits",
+    "isdecimal": "a string of digits",
+    "isascii": "ASCII text",
+}
 
 Words = Callable[[ast.expr], Instead | None]
 
@@ -41,7 +57,7 @@ def more_shapes(
                 inner, described, patterns
             )
     if negative and isinstance(inner, ast.Call):
-        return _pattern(inner, described, patterns)
+        return _pattern(inner, described, patterns) or _predicate(inner, described)
     if not negative and isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.Mod):
         # `if n % BLOCK:` is `n % BLOCK != 0`
         zero = ast.Compare(left=inner, ops=[ast.NotEq()], comparators=[ast.Constant(0)])
@@ -171,6 +187,23 @@ def _no_match(
     if none and isinstance(inner.ops[0], ast.Is) and isinstance(inner.left, ast.Call):
         return _pattern(inner.left, described, patterns)
     return None
+
+
+def _predicate(call: ast.Call, described: dict[str, str]) -> Instead | None:
+    """`not path.is_dir()`, `not os.path.isfile(path)`: a value the test passes."""
+    func = call.func
+    if not isinstance(func, ast.Attribute) or func.attr not in _PREDICATES or call.keywords:
+        return None
+    if dotted_name(func.value) == "os.path" and len(call.args) == 1:
+        value = call.args[0]
+    elif not call.args:
+        value = func.value
+    else:
+        return None
+    target = _described(value, described)
+    if target is None or " with a " in target:
+        return None
+    return Instead(f"Pass {target} as {_PREDICATES[func.attr]}.")
 
 
 def _pattern(call: ast.Call, described: dict[str, str], patterns: dict[str, str]) -> Instead | None:

@@ -26,8 +26,9 @@ from errdex.extract.conditions import dotted_name
 from errdex.facts import ConditionKind
 
 _BUILTINS = frozenset(dir(builtins))
-# Modules whose functions a condition calls on the input alone (`re.match(p, x)`).
-_PURE_MODULES = frozenset({"re"})
+# Modules whose functions a condition calls on the input alone (`re.match(p, x)`), or on
+# the file it names (`os.path.isfile(x)`).
+_PURE_MODULES = frozenset({"re", "os.path"})
 _ORDERINGS: dict[type[ast.cmpop], Callable[[float, float], bool]] = {
     ast.Lt: operator.lt,
     ast.LtE: operator.le,
