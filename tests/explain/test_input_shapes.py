@@ -232,3 +232,50 @@ def test_a_multiple_of_another_argument_of_the_same_call(tmp_path: Path) -> None
         assert page_in_function(store, "pools", "expand").solutions[0].text == (
             "Pass the argument `topk` of `expand` as a multiple of the argument `pool_size`."
         )
+
+
+MISSING = {
+    "store/__init__.py": "from store.dialect import Dialect, load_vocab",
+    "store/dialect.py": """
+        import os
+
+
+        class NoSuchTableError(Exception):
+            pass
+
+
+        class Dialect:
+            def get_view_definition(self, connection, view_name, schema=None):
+                found = connection.execute("select ...", view_name, schema).scalar()
+                if not found:
+                    raise NoSuchTableError(f"{schema}.{view_name}")
+                return found
+
+
+        def load_vocab(vocab_file):
+            if not os.path.isfile(vocab_file):
+                raise FileNotFoundError(f"vocabulary not found at {vocab_file}")
+            return vocab_file
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def missing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("missing"), "store", MISSING)
+
+
+def test_a_name_not_found_in_the_data_is_a_name_that_exists(missing: Store) -> None:
+    page = page_in_function(missing, "store", "Dialect.get_view_definition")
+    assert page.solutions[0].text == (
+        "Name a table that exists where the program looks for it: the message prints the one "
+        "it was given (“{schema}.{view_name}”, from `schema`, `view_name` of "
+        "`Dialect.get_view_definition`); check its spelling, each part of it, and that the "
+        "table is there for the program to reach."
+    )
+    assert "worth reporting" not in page.what_it_means
+
+
+def test_a_file_not_found_is_a_path_where_it_exists(missing: Store) -> None:
+    page = page_in_function(missing, "store", "load_vocab")
+    assert any(s.text.startswith("Give a path at which the file exists") for s in page.solutions)

@@ -37,6 +37,10 @@ ENG = {
                 return self.enable_experts
 
             @property
+            def armed(self) -> bool:
+                return self._armed
+
+            @property
             def any_enabled(self) -> bool:
                 return self.enable_experts or self.enable_logits
 
@@ -47,6 +51,10 @@ ENG = {
                     return
                 if not envs.ENG_USE_V2:
                     raise ValueError("aux outputs require the V2 runner")
+
+            def check_armed(self):
+                if self.aux_config.armed and not envs.ENG_USE_V2:
+                    raise ValueError("an armed aux output requires the V2 runner")
 
             def check_any(self):
                 if self.aux_config.any_enabled and not envs.ENG_USE_V2:
@@ -78,6 +86,12 @@ def test_a_property_returning_a_field_leads_to_that_field(eng: Store) -> None:
         "fields) (so that `self.aux_config.enabled` is false)."
     ) in texts
     assert not any('"enabled"' in t for t in texts)
+
+
+def test_a_private_field_a_property_returns_is_no_key_of_the_flag(eng: Store) -> None:
+    # `_armed` is the class's own state (vllm's ReasoningConfig._enabled): no JSON key
+    page = page_with_message(eng, "eng", "an armed aux output")
+    assert not any('"_armed"' in s.text for s in page.solutions)
 
 
 def test_a_computed_property_is_no_key_of_the_flag(eng: Store) -> None:

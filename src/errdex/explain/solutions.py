@@ -43,6 +43,7 @@ from errdex.explain.key_checks import key_checked
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.left_out import left_out_solution
 from errdex.explain.literal_members import with_members
+from errdex.explain.missing_data import missing_data_solution
 from errdex.explain.name_clash import name_clash_solution
 from errdex.explain.named_settings import named_setting_solutions
 from errdex.explain.narrow_keywords import narrowing_solution
@@ -215,7 +216,7 @@ def _solutions(facts: Facts) -> list[Solution]:
             found.add(ours, 1)  # after the call the message says to make first
     given = given_value_solution(facts) or class_body_solution(facts) or table_solution(facts)
     given = given or stated_form_solution(facts)
-    given = given or narrowing_solution(facts, open_conditions)
+    given = given or narrowing_solution(facts, open_conditions) or missing_data_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(given, 1)
     clash = name_clash_solution(facts) or returned_error_solution(facts)

@@ -195,6 +195,8 @@ class FlagIndex:
         returned = prop.returns[0] if len(prop.returns) == 1 else ""
         field = returned.removeprefix("self.")
         plain = returned.startswith("self.") and field.isidentifier() and field not in methods
+        # a private field (`_enabled`, set by the class itself) is no key of the JSON either
+        plain = plain and not field.startswith("_")
         return field if plain and set(prop.reads) <= {returned} else ""
 
     def flag(self, parts: list[str], dotted: str, class_name: str | None) -> KnobLink | None:

@@ -1,0 +1,84 @@
+"""Ways out of a lookup of something that is not there: a name the program was given.
+
+An error class named for what was not found (SQLAlchemy's `NoSuchTableError`,
+`NoSuchColumnError`, a `LoRAAdapterNotFoundError`, the builtin `FileNotFoundError`), raised
+with a message that prints a parameter of the raising function (`{owner}.{viewname}`), is
+the data the user named lacking that thing: the table is not in the database, the file is
+not on disk. The conditions read what the lookup returned (`not view_def`), the program's
+state by their own look; the class's name and the message tie it to the name given. The way
+out is a name that exists where the program looks, with the name as the message prints it
+(a lookup fills in the one from the user's paste).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from errdex.explain.context import Facts
+from errdex.explain.input_nodes import free_names
+from errdex.explain.page import Solution
+from errdex.explain.plain import code
+
+# `NoSuchTableError` → `Table`; `LoRAAdapterNotFoundError`, `FileNotFoundError` → the
+# words before `NotFound`.
+_NOT_FOUND = re.compile(r"^(?:NoSuch(?P<a>[A-Z]\w*?)|(?P<b>[A-Z]\w*?)NotFound)(?:Error)?$")
+# What is missing from the environment, not from the data: an install is the way out.
+_ENVIRONMENT = frozenset({"Module", "Package", "Distribution"})
+_WORD = re.compile(r"[A-Z][a-z]+")
+
+
+def missing_data_solution(facts: Facts) -> Solution | None:
+    """The way out of a "no such thing" error whose message prints what was asked for."""
+    site = facts.stored.site
+    exception = (site.exception or "").rsplit(".", 1)[-1]
+    found = _NOT_FOUND.match(exception)
+    thing = (found.group("a") or found.group("b")) if found else None
+    if thing is None or thing in _ENVIRONMENT or site.message is None:
+        return None
+    params = [p for p in facts.read.params if p not in ("self", "cls")]
+    printed = []
+    given: list[str] = []
+    for placeholder in site.message.placeholders:
+        try:
+            names = free_names(ast.parse(placeholder.expr, mode="eval").body)
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        read = [n for n in names if n in params]
+        if read:
+            printed.append(placeholder)
+            given += [n for n in read if n not in given]
+    if not given:
+        return None
+    what = _words(thing)
+    listed = ", ".join(code(n) for n in given)
+    held = facts.held
+    article = "an" if what[:1] in "aeiou" else "a"
+    # the message as written when it prints the names alone (a lookup puts the user's in)
+    plain = all(p.expr.isidentifier() for p in printed)
+    shown = f"“{site.message.text}”, from " if plain else "from "
+    return Solution(
+        text=(
+            f"{_ask(article, what)}: the message "
+            f"prints the one it was given ({shown}{listed} of {code(site.function)}); check "
+            f"its spelling, each part of it, and that the {what} is there for the program "
+            f"to reach."
+        ),
+        condition=held[-1].text if held else None,
+        kind="input",
+    )
+
+
+def _ask(article: str, what: str) -> str:
+    if what == "file":
+        return "Give a path at which the file exists"
+    return f"Name {article} {what} that exists where the program looks for it"
+
+
+def _words(thing: str) -> str:
+    """`Table` → "table"; `ViewDefinition` → "view definition"; a name with capitals
+    inside a word (`LoRAAdapter`) as written."""
+    words = _WORD.findall(thing)
+    if "".join(words) != thing:
+        return code(thing)
+    return " ".join(w.lower() for w in words)
