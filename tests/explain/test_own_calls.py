@@ -18,6 +18,22 @@ CALLS = {
         from calls.config import Timeout, Clear, clamp
         from calls.client import Client, Clauses
         """,
+    "calls/checked.py": """
+        def _check_kwargs(v):
+            if v is not None:
+                keys = ", ".join(map(repr, v))
+                raise TypeError(f"multiple values for argument: {keys}")
+
+
+        def _check_positional(v):
+            if v is not None:
+                raise TypeError(f"positional-only argument passed as keyword argument: {v}")
+
+
+        def _check_value(v):
+            if v is not None:
+                raise TypeError(f"a value of another type: {v!r}")
+        """,
     "calls/decorators.py": """
         def current():
             return None
@@ -282,3 +298,13 @@ def test_a_switch_of_the_public_function_that_made_the_raising_one(calls: Store)
 def test_no_switch_no_way_out_through_the_outer_call(calls: Store) -> None:
     page = page_in_function(calls, "calls", "make_plain.<locals>.decorator.<locals>.new_func")
     assert not any("=True` to" in s.text for s in page.solutions)
+
+
+def test_a_call_python_would_refuse_is_changed_as_the_message_says(calls: Store) -> None:
+    page = page_in_function(calls, "calls", "_check_kwargs")
+    assert page.solutions[0].text.startswith("Change the call in your own code")
+    assert "pass each once" in page.solutions[0].text
+    page = page_in_function(calls, "calls", "_check_positional")
+    assert "pass it in its position, without the name" in page.solutions[0].text
+    page = page_in_function(calls, "calls", "_check_value")
+    assert not any(s.text.startswith("Change the call") for s in page.solutions)

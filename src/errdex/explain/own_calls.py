@@ -2,11 +2,13 @@
 together (`given_together`), a call made after a public method put the object in the
 state the check refuses (`call_order`), a class made through its constructor where its
 class methods make it (`private_init`), a switch of the public function that made the
-function that raises (`closure_switch`)."""
+function that raises (`closure_switch`), a call the message says does not fit the
+signature, in Python's own words (`call_shape`)."""
 
 from __future__ import annotations
 
 from errdex.explain.call_order import state_order_solution
+from errdex.explain.call_shape import call_shape_solution
 from errdex.explain.closure_switch import closure_switch_solution
 from errdex.explain.context import Facts
 from errdex.explain.given_together import given_together_solution
@@ -21,5 +23,6 @@ def own_call_solutions(conditions: list[ConditionView], facts: Facts) -> list[So
         state_order_solution(conditions, facts),
         private_init_solution(facts),
         closure_switch_solution(conditions, facts),
+        call_shape_solution(facts),
     ]
     return [s for s in found if s is not None]
