@@ -312,3 +312,31 @@ def test_a_predicate_of_the_value_says_what_passes_it(tmp_path: Path) -> None:
         assert page_in_function(store, "paths", "vocab").solutions[0].text == (
             "Pass the argument `name` of `vocab` as the path of a file that exists."
         )
+
+
+def test_no_empty_value_for_an_argument_declared_as_an_object(tmp_path: Path) -> None:
+    files = {
+        "cfg/__init__.py": "from cfg.run import Config, start, start_maybe",
+        "cfg/run.py": """
+            class Config:
+                pass
+
+
+            def start(config: Config, retries: int):
+                if config and retries:
+                    raise ValueError("cannot retry a configured start")
+                return config
+
+
+            def start_maybe(config: Config | None, retries: int):
+                if config and retries:
+                    raise ValueError("cannot retry a configured start")
+                return config
+            """,
+    }
+    for store in indexed_package(tmp_path, "cfg", files):
+        texts = [s.text for s in page_in_function(store, "cfg", "start").solutions]
+        assert not any("value for the argument `config`" in t for t in texts)
+        assert texts[0].startswith("Pass an empty (false) value for the argument `retries`")
+        texts = [s.text for s in page_in_function(store, "cfg", "start_maybe").solutions]
+        assert texts[0].startswith("Pass an empty (false) value for the argument `config`")

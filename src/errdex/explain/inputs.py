@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from errdex.explain.context import Facts
+from errdex.explain.empty_objects import empty_is_nonsense
 from errdex.explain.input_nodes import conjuncts, free_names, is_call, key_test
 from errdex.explain.input_shapes import module_patterns, more_shapes
 from errdex.explain.input_words import Instead, what_to_pass
@@ -187,6 +188,8 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Gi
     instead = _empty_number(instead, facts)
     if instead is None:
         return None
+    if "an empty (false) value" in instead.text and empty_is_nonsense(instead.name, facts):
+        return None  # None for an object the code wants: another error, no way out
     return Given(instead.text, _change(instead, passed, facts))
 
 
