@@ -235,7 +235,7 @@ def test_a_multiple_of_another_argument_of_the_same_call(tmp_path: Path) -> None
 
 
 MISSING = {
-    "store/__init__.py": "from store.dialect import Dialect, load_vocab",
+    "store/__init__.py": "from store.dialect import Dialect, load_vocab, reflect",
     "store/dialect.py": """
         import os
 
@@ -250,6 +250,13 @@ MISSING = {
                 if not found:
                     raise NoSuchTableError(f"{schema}.{view_name}")
                 return found
+
+
+        def reflect(connection, table):
+            table_name = table.name
+            if not connection.has_table(table_name):
+                raise NoSuchTableError(table_name)
+            return table
 
 
         def load_vocab(vocab_file):
@@ -279,6 +286,14 @@ def test_a_name_not_found_in_the_data_is_a_name_that_exists(missing: Store) -> N
         "table is there for the program to reach."
     )
     assert "worth reporting" not in page.what_it_means
+
+
+def test_a_name_computed_from_an_argument_is_followed_to_it(missing: Store) -> None:
+    page = page_in_function(missing, "store", "reflect")
+    assert page.solutions[0].text.startswith(
+        "Name a table that exists where the program looks for it: the message prints the one "
+        "it was given (“{table_name}”, from `table` of `reflect`)"
+    )
 
 
 def test_a_file_not_found_is_a_path_where_it_exists(missing: Store) -> None:

@@ -44,7 +44,7 @@ def missing_data_solution(facts: Facts) -> Solution | None:
             names = free_names(ast.parse(placeholder.expr, mode="eval").body)
         except (SyntaxError, ValueError, RecursionError):
             continue
-        read = [n for n in names if n in params]
+        read = [n for n in names if n in params] or _through_locals(names, params, facts)
         if read:
             printed.append(placeholder)
             given += [n for n in read if n not in given]
@@ -67,6 +67,21 @@ def missing_data_solution(facts: Facts) -> Solution | None:
         condition=held[-1].text if held else None,
         kind="input",
     )
+
+
+def _through_locals(names: list[str], params: list[str], facts: Facts) -> list[str]:
+    """The parameters a printed local is computed from (`table_name = table.name`)."""
+    found: list[str] = []
+    for binding in facts.bindings:
+        if binding.origin != "local" or binding.name not in names:
+            continue
+        try:
+            read = free_names(ast.parse(binding.value, mode="eval").body)
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        roots = {n.split(".")[0] for n in read}
+        found += [p for p in params if p in roots and p not in found]
+    return found
 
 
 def _ask(article: str, what: str) -> str:
