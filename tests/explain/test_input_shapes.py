@@ -355,3 +355,45 @@ def test_no_empty_value_for_an_argument_declared_as_an_object(tmp_path: Path) ->
         assert texts[0].startswith("Pass an empty (false) value for the argument `retries`")
         texts = [s.text for s in page_in_function(store, "cfg", "start_maybe").solutions]
         assert texts[0].startswith("Pass an empty (false) value for the argument `config`")
+
+
+FLAGS = {
+    "serve/__init__.py": "",
+    "serve/cli.py": """
+        import argparse
+        import re
+
+        _CPUS = re.compile(r"^\\d+(?:-\\d+)?$")
+
+
+        def parser():
+            p = argparse.ArgumentParser()
+            p.add_argument("--bind-cpus", nargs="+", default=None)
+            p.add_argument("--block-size", type=int, default=16)
+            return p
+
+
+        def bind(args):
+            for cpus in args.bind_cpus:
+                if not _CPUS.fullmatch(cpus):
+                    raise ValueError("bind cpus must be written like 0-3")
+
+
+        def blocks(args):
+            if args.block_size % 16 != 0:
+                raise ValueError("block size must be a multiple of 16")
+        """,
+}
+
+
+def test_a_flags_value_is_given_in_the_form_the_check_takes(tmp_path: Path) -> None:
+    from explain_samples import page_with_message
+
+    for store in indexed_package(tmp_path, "serve", FLAGS):
+        page = page_with_message(store, "serve", "bind cpus must be")
+        assert page.solutions[0].text == (
+            "Pass each value you give `--bind-cpus` in a form the pattern `_CPUS` "
+            "(`r'^\\d+(?:-\\d+)?$'`) matches as a whole."
+        )
+        page = page_with_message(store, "serve", "block size must be")
+        assert page.solutions[0].text == "Pass `--block-size` as a multiple of `16`."

@@ -133,9 +133,10 @@ def _outside_range(
     if not all(op in (ast.Lt, ast.LtE) for op in ops):
         return None
     target = _described(middle, described)
-    bounds = [_value(b, constants) for b in (low, high)]
+    bounds = [described.get(dotted_name(b) or "") or _value(b, constants) for b in (low, high)]
     if target is None or None in bounds or _described(low, described):
         return None
+    bounds = [_beside(target, b) if b else b for b in bounds]
     opening = "[" if ops[0] is ast.LtE else "("
     closing = "]" if ops[1] is ast.LtE else ")"
     return Instead(f"Pass {target} within {opening}{bounds[0]}, {bounds[1]}{closing}.")
@@ -156,15 +157,20 @@ def _not_multiple(
         divisor = _fixed(left.right, described, constants)
         if divisor is None:
             return None
-        owner = target[target.rfind(" of ") :] if " of " in target else None
-        if owner and divisor.endswith(owner) and divisor.startswith("the argument "):
-            divisor = divisor.removesuffix(owner)  # another argument of the same call
-        return Instead(f"Pass {target} as a multiple of {divisor}.")
+        return Instead(f"Pass {target} as a multiple of {_beside(target, divisor)}.")
     target = _described(left.right, described)
     dividend = _fixed(left.left, {}, constants)
     if target is None or dividend is None:
         return None
     return Instead(f"Pass {target} as a divisor of {dividend}.")
+
+
+def _beside(target: str, other: str) -> str:
+    """Another argument of the same call by its name alone: "the argument `pool_size`"."""
+    owner = target[target.rfind(" of ") :] if " of " in target else None
+    if owner and other.endswith(owner) and other.startswith("the argument "):
+        return other.removesuffix(owner)
+    return other
 
 
 def _fixed(node: ast.expr, described: dict[str, str], constants: dict[str, str]) -> str | None:

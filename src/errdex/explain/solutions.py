@@ -34,6 +34,7 @@ from errdex.explain.env_assigned import env_assigned_solution
 from errdex.explain.environment import package_solution, platform_solution
 from errdex.explain.expanded import expanded
 from errdex.explain.fix_forms import change_fix, setting_fix
+from errdex.explain.flag_values import flag_value_solutions
 from errdex.explain.given_values import given_value_solution
 from errdex.explain.hiding_flags import input_solution
 from errdex.explain.inputs import input_action
@@ -204,6 +205,8 @@ def _solutions(facts: Facts) -> list[Solution]:
             if action is not None and not action.vague:
                 reason = f"so that {opposite_words(part)}"
                 found.add(_knob_solution(action, reason, part, facts.knobs), rank=-1)
+    for value in flag_value_solutions(facts):
+        found.add(value, rank=-1)  # the flag's value in the form the check takes
     assigned = env_assigned_solution(facts, open_conditions)
     for usual in (left_out_solution(facts), iterated_solution(facts), assigned):
         if usual is not None:

@@ -1,0 +1,70 @@
+"""What value a command-line flag must take, for a check of its value's form.
+
+A validator of a flag's value (vllm's `numa_bind_cpus` field validator: `for cpuset in
+value: if not _NUMACTL_CPUSET_PATTERN.fullmatch(cpuset): raise`) tests what the user typed;
+the knob rules know the flag behind `value` but only say to leave it out. The way out that
+keeps the feature is the value in the form the check accepts: a multiple, a range, a
+pattern, a predicate (`explain/input_shapes.py`), of the flag's value or of each item of it.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from errdex.explain.context import CONTEXT_KINDS, Facts
+from errdex.explain.input_nodes import free_names
+from errdex.explain.input_shapes import module_patterns, more_shapes
+from errdex.explain.page import Solution
+from errdex.explain.plain import code
+from errdex.facts import ConditionKind, KnobKind
+
+_LOOP = re.compile(r"^for (\w+) in ([\w.]+)$")
+
+
+def _its_value(behind: str, flag: str) -> bool:
+    """Whether the name holds the flag's own value: an attribute of the flag's name
+    (`self.block_size` of `--block-size`), or a validator's parameter (`value`); not a
+    field of a JSON-valued flag (`self.min_prob` of `--speculative-config`)."""
+    if not flag.startswith("--"):
+        return False
+    return "." not in behind or behind.rsplit(".", 1)[-1] == flag[2:].replace("-", "_")
+
+
+def flag_value_solutions(facts: Facts) -> list[Solution]:
+    """ "Pass each value you give `--numa-bind-cpus` in a form the pattern ... matches",
+    for the innermost check of the site on a flag's value; none when there is no such."""
+    flags = {
+        k.behind: k.name
+        for k in facts.knobs
+        if k.kind == KnobKind.FLAG and k.same_value and k.behind and _its_value(k.behind, k.name)
+    }
+    if not flags:
+        return []
+    described = {name: code(flag) for name, flag in flags.items()}
+    for condition in facts.conditions:
+        found = _LOOP.match(condition.text) if condition.kind == ConditionKind.LOOP else None
+        if found and found.group(2) in flags:
+            described[found.group(1)] = f"each value you give {code(flags[found.group(2)])}"
+    constants = {b.name: b.value for b in facts.bindings if b.origin == "constant"}
+    checks = [
+        c
+        for c in facts.conditions
+        if c.kind not in CONTEXT_KINDS and c.kind != ConditionKind.EARLY_EXIT
+    ]
+    for condition in reversed(checks):
+        try:
+            node = ast.parse(condition.text, mode="eval").body
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        patterns = module_patterns(facts.source_tree()) if "match(" in condition.text else {}
+        names = free_names(node)
+        known = set(described) | set(constants) | set(patterns) | {"re", "os.path"}
+        if not names or not all(n in known or n[:1].isupper() for n in names):
+            continue
+        instead = more_shapes(node, described, constants, patterns, lambda _: None)
+        if instead is None:
+            continue
+        flag = next((f for f in flags.values() if code(f) in instead.text), None)
+        return [Solution(text=instead.text, knob=flag, condition=condition.text, kind="setting")]
+    return []
