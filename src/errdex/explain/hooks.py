@@ -84,6 +84,9 @@ def hook_solution(facts: Facts) -> Solution | None:
     function = facts.site_function()
     if function is None:
         return None
+    own = facts.source_text.splitlines()[function.lineno - 1 : function.end_lineno]
+    if not _MAY_CALL_HOOK.search("\n".join(own)):
+        return None  # the file calls one elsewhere: this function's tree is not walked
     line = facts.stored.site.line
     tested = {(c.line, name) for c in facts.held for name in _names(c.text) if c.line < line}
     params = {a.arg for a in [*function.args.posonlyargs, *function.args.args]}
