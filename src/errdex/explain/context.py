@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import textwrap
 from dataclasses import dataclass, field
@@ -143,6 +144,13 @@ class Facts:
         return [c for c in self.conditions if c.kind not in CONTEXT_KINDS]
 
 
+@functools.lru_cache(maxsize=4)
+def lines_of(text: str) -> tuple[str, ...]:
+    """A file's lines, split once: a page's rules read the same file's text again and again
+    (a string keeps its hash, so asking again costs no second pass over it)."""
+    return tuple(text.splitlines())
+
+
 def parse_module(text: str | None) -> ast.Module | None:
     """A file's text parsed for a rule that reads code around the site; None when it does
     not parse (newer syntax, a huge file)."""
@@ -159,7 +167,7 @@ def function_at(text: str | None, name: str, line: int) -> ast.FunctionDef | Non
     rule reading one function of a 3,000-line file need not parse all of it."""
     if text is None:
         return None
-    lines = text.splitlines()
+    lines = lines_of(text)
     header = re.compile(rf"^(\s*)(?:async\s+)?def\s+{re.escape(name)}\s*\(")
     start = None
     for index in range(min(line, len(lines)) - 1, -1, -1):
@@ -210,7 +218,7 @@ def class_at(text: str | None, name: str) -> ast.ClassDef | None:
     if found is None:
         return None
     lines = text[: found.start()].count("\n")
-    all_lines = text.splitlines()
+    all_lines = lines_of(text)
     start = lines
     while start > 0 and all_lines[start - 1].startswith("@"):
         start -= 1

@@ -17,7 +17,7 @@ import builtins
 import re
 import types
 
-from errdex.explain.context import Facts
+from errdex.explain.context import Facts, lines_of
 from errdex.explain.input_nodes import free_names
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
@@ -84,7 +84,7 @@ def hook_solution(facts: Facts) -> Solution | None:
     function = facts.site_function()
     if function is None:
         return None
-    own = facts.source_text.splitlines()[function.lineno - 1 : function.end_lineno]
+    own = lines_of(facts.source_text)[function.lineno - 1 : function.end_lineno]
     if not _MAY_CALL_HOOK.search("\n".join(own)):
         return None  # the file calls one elsewhere: this function's tree is not walked
     line = facts.stored.site.line
