@@ -165,6 +165,24 @@ def parse_module(text: str | None) -> ast.Module | None:
 def function_at(text: str | None, name: str, line: int) -> ast.FunctionDef | None:
     """The function `name` whose body holds `line` (or that starts there), parsed alone: a
     rule reading one function of a 3,000-line file need not parse all of it."""
+    span = function_span(text, name, line)
+    if text is None or span is None:
+        return None
+    lines = lines_of(text)
+    start, end = span
+    # Blank lines before it give the nodes the file's line numbers (walking the tree to
+    # renumber it costs more than parsing it).
+    source = "\n" * start + textwrap.dedent("\n".join(lines[start:end]))
+    tree = parse_module(source)
+    if tree is None or not tree.body or not isinstance(tree.body[0], ast.FunctionDef):
+        return None
+    found = tree.body[0]
+    return found if found.lineno <= line <= (found.end_lineno or found.lineno) else None
+
+
+def function_span(text: str | None, name: str, line: int) -> tuple[int, int] | None:
+    """The lines (0-based, end excluded) of the `def name` that holds `line`, found in the
+    text alone: a rule may look at them before parsing anything."""
     if text is None:
         return None
     lines = lines_of(text)
@@ -186,14 +204,7 @@ def function_at(text: str | None, name: str, line: int) -> ast.FunctionDef | Non
         if stripped and len(current) - len(current.lstrip()) <= indent and stripped[0] not in ")]":
             break
         end += 1
-    # Blank lines before it give the nodes the file's line numbers (walking the tree to
-    # renumber it costs more than parsing it).
-    source = "\n" * start + textwrap.dedent("\n".join(lines[start:end]))
-    tree = parse_module(source)
-    if tree is None or not tree.body or not isinstance(tree.body[0], ast.FunctionDef):
-        return None
-    found = tree.body[0]
-    return found if found.lineno <= line <= (found.end_lineno or found.lineno) else None
+    return start, end
 
 
 def class_in_file(facts: Facts, name: str) -> ast.ClassDef | None:
