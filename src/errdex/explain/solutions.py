@@ -59,6 +59,7 @@ from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.precondition_fix import precondition_change
+from errdex.explain.request_fields import request_solutions
 from errdex.explain.reraise import reraise_gate
 from errdex.explain.returned_error import returned_error_solution
 from errdex.explain.returned_fields import returned_conjuncts
@@ -212,6 +213,8 @@ def _solutions(facts: Facts) -> list[Solution]:
         if usual is not None:
             found.add(usual, 0)
     _add_input(found, open_conditions, facts)
+    for sent, tier in request_solutions(facts, open_conditions):
+        found.add(sent, tier)  # a field of the request the user sends
     for ours, tier in own_object_solutions(open_conditions, facts):
         found.add(ours, tier)
     if not any(i.solution.kind == "input" for i in found.items):

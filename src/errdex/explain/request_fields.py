@@ -1,0 +1,208 @@
+"""A way out through the body of a request the user sends to the package's server.
+
+A check reads an attribute whose value a client sent: the server's request class copies
+its field into the object checked (`SamplingParams.from_optional(watermarking=
+self.watermarking)`, then `if config.watermarking is False: return` before a warning), or
+the check reads the request itself. The way out is the field in the body, with the value
+the condition accepts ("set `watermarking` to `false`"), and the fix is the body as sent.
+Only where the check's own code says its object is of that class (the parameter's
+annotation, an `isinstance` on the path): a field of the same name on an internal object
+no request fills is no way out.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+
+from errdex.explain.context import Facts
+from errdex.explain.page import ConditionView, ExampleFix, Solution
+from errdex.extract.conditions import negate
+from errdex.extract.request_models import classes_named
+from errdex.linked_facts import RequestLink
+
+# Python literals a body sends as JSON.
+_JSON_LITERALS = (bool, int, float, str, type(None))
+
+
+def request_solutions(facts: Facts, conditions: list[ConditionView]) -> list[tuple[Solution, int]]:
+    """The fields of a request body that decide the open conditions, with the value that
+    avoids the site, innermost check first; each with its tier: 0 for a field the check
+    reads from the request, 1 for one copied into an object a Python caller may build
+    itself (whose own argument, when offered, comes first)."""
+    links = facts.stored.requests
+    if not links:
+        return []
+    found: list[tuple[Solution, int]] = []
+    for condition in reversed(conditions):
+        solution = _solution(condition, links, facts)
+        if solution is not None and all(s.text != solution[0].text for s, _ in found):
+            found.append(solution)
+    return found
+
+
+def _solution(
+    condition: ConditionView, links: tuple[RequestLink, ...], facts: Facts
+) -> tuple[Solution, int] | None:
+    try:
+        held = ast.parse(condition.text, mode="eval").body
+        wanted = negate(held)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    read = _read(wanted)
+    if read is None:
+        return None
+    owner, attr, accepted = read
+    classes = _classes_of(owner, facts)
+    matching = [
+        link for link in links if link.attr == attr and link.target.rpartition(".")[2] in classes
+    ]
+    if not matching:
+        return None
+    first = matching[0]
+    matching = [link for link in matching if link.key == first.key]  # one key said
+    if not isinstance(wanted, ast.Compare) and "bool" not in first.annotation:
+        return None  # `not request.tools`: an empty value of another type, unsaid
+    value = _words(first.key, accepted, first.default)
+    # each body's plainest route
+    routes = list(dict.fromkeys(link.routes[0] for link in matching if link.routes))
+    where = ", ".join(f"`{r}`" for r in routes[:3])
+    carried = (
+        f"; the server copies it into `{first.target.rpartition('.')[2]}.{attr}`"
+        if first.via is not None
+        else ""
+    )
+    text = (
+        f"In the body of your request ({where}), {value}{carried} (so that {ast.unparse(wanted)})."
+    )
+    solution = Solution(
+        text=text,
+        condition=condition.text,
+        kind="input",
+        fix=_fix(first, routes, held, accepted),
+    )
+    return solution, 0 if first.via is None else 1
+
+
+def _read(test: ast.expr) -> tuple[str, str, object] | None:
+    """(the object's name, the attribute, the value the test accepts: a JSON-able literal,
+    or `_ANY_OTHER`) of a test on one attribute of a name; None for any other test."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        named = _attribute(test.operand)
+        return None if named is None else (named[0], named[1], False)
+    named = _attribute(test)
+    if named is not None:
+        return (named[0], named[1], True)
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    named = _attribute(test.left)
+    right = test.comparators[0]
+    if named is None or not isinstance(right, ast.Constant):
+        return None
+    if not isinstance(right.value, _JSON_LITERALS):
+        return None
+    if isinstance(test.ops[0], ast.Is | ast.Eq):
+        return (named[0], named[1], right.value)
+    if isinstance(test.ops[0], ast.IsNot | ast.NotEq):
+        return (named[0], named[1], _Other(right.value))
+    return None
+
+
+class _Other:
+    """Any value but this one."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+
+def _attribute(node: ast.expr) -> tuple[str, str] | None:
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return node.value.id, node.attr
+    return None
+
+
+def _classes_of(owner: str, facts: Facts) -> set[str]:
+    """The classes the site's own code says `owner` is: its parameter's annotation, narrowed
+    by the `isinstance` tests on the path; the method's class for `self`."""
+    function = facts.site_function()
+    if function is None:
+        return set()
+    if owner == "self":
+        owner_class = facts.stored.site.function.rpartition(".")[0].rpartition(".")[2]
+        return {owner_class} if owner_class else set()
+    classes: set[str] = set()
+    arguments = function.args
+    for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
+        if arg.arg == owner:
+            classes = {name.rpartition(".")[2] for name in classes_named(arg.annotation)}
+    for condition in facts.conditions:
+        try:
+            node = ast.parse(condition.text, mode="eval").body
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+        test = node.operand if isinstance(node, ast.UnaryOp) and negative else node
+        if not (
+            isinstance(test, ast.Call)
+            and isinstance(test.func, ast.Name)
+            and test.func.id == "isinstance"
+            and len(test.args) == 2
+            and isinstance(test.args[0], ast.Name)
+            and test.args[0].id == owner
+        ):
+            continue
+        named = {n.rpartition(".")[2] for n in classes_named(test.args[1])}
+        classes = classes - named if negative else (classes & named if classes else named)
+    return classes
+
+
+def _json(value: object) -> str:
+    return json.dumps(value)
+
+
+def _words(key: str, accepted: object, default: str | None) -> str:
+    """What to send, said; with the field's default when that is the value too."""
+    if isinstance(accepted, _Other):
+        return f"send `{key}` with a value other than `{_json(accepted.value)}`"
+    said = f"set `{key}` to `{_json(accepted)}`"
+    known, value = _literal(default) if default is not None else (False, None)
+    if known and _same(value, accepted):
+        said += f" (or leave it out: `{_json(accepted)}` by default)"
+    elif known:
+        said += f" (it is `{_json(value)}` when left out)"
+    return said
+
+
+def _same(one: object, other: object) -> bool:
+    return type(one) is type(other) and one == other
+
+
+def _literal(source: str) -> tuple[bool, object]:
+    """(whether the default is a JSON-able literal, its value)."""
+    try:
+        value = ast.literal_eval(source)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False, None
+    return isinstance(value, _JSON_LITERALS), value
+
+
+def _fix(
+    link: RequestLink, routes: list[str], held: ast.expr, accepted: object
+) -> ExampleFix | None:
+    """The body before (the key left out, as most send it) and after (the key with the
+    accepted value), each required key with a placeholder of the user's own value."""
+    if isinstance(accepted, _Other):
+        return None
+    is_literal, default = _literal(link.default) if link.default is not None else (False, None)
+    if is_literal and _same(default, accepted):
+        return None  # left out, it is the accepted value already: the user sent another
+    placeholders = [f'"{key}": {key.upper()}' for key in link.required if key != link.key]
+    route = routes[0] if routes else None
+    before = _body(placeholders, route)
+    after = _body([*placeholders, f'"{link.key}": {_json(accepted)}'], route)
+    return ExampleFix(before=before, after=after)
+
+
+def _body(parts: list[str], route: str | None) -> str:
+    text = "{" + ", ".join(parts) + "}"
+    return f"{route}\n{text}" if route else text

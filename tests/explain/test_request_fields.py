@@ -1,0 +1,128 @@
+"""A way out through a field of the request body a user sends to the package's server:
+the field the server copies into the object a check reads, with the value the check
+accepts, and the body as sent."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_with_message
+
+from errdex.store import Store
+
+PARAMS = """
+    import logging
+
+    logger = logging.getLogger(__name__)
+
+
+    class Params:
+        def __init__(self, marking: bool | None = None, greedy: bool = False) -> None:
+            self.marking = marking
+            self.greedy = greedy
+
+
+    class Internal:
+        def __init__(self) -> None:
+            self.marking = None
+
+
+    def check_marking(params: "Params | None") -> bool:
+        if params is None:
+            return True
+        if params.marking is False:
+            return False
+        if params.greedy:
+            logger.warning("Marking is on, but greedy requests cannot be marked.")
+            return False
+        return True
+
+
+    def check_internal(state: Internal) -> bool:
+        if state.marking is False:
+            return False
+        logger.warning("Internal marking is not settled.")
+        return True
+    """
+
+PROTOCOL = """
+    from pydantic import BaseModel
+    from srv.params import Params
+
+
+    class ChatRequest(BaseModel):
+        messages: list[dict]
+        marking: bool | None = None
+        stream: bool = False
+
+        def to_params(self) -> Params:
+            return Params(marking=self.marking)
+    """
+
+ROUTER = """
+    from fastapi import APIRouter
+    from srv.protocol import ChatRequest
+
+    router = APIRouter()
+
+
+    @router.post("/v1/chat")
+    async def create_chat(request: ChatRequest) -> dict:
+        return {}
+    """
+
+SERVING = """
+    from srv.protocol import ChatRequest
+
+
+    class Serving:
+        def handle(self, request: ChatRequest, other: object) -> None:
+            if request.stream:
+                raise ValueError("Streaming is not supported by this server")
+            if other.stream:
+                raise ValueError("Other streams are not supported")
+    """
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    files = {
+        "srv/__init__.py": "",
+        "srv/params.py": PARAMS,
+        "srv/protocol.py": PROTOCOL,
+        "srv/router.py": ROUTER,
+        "srv/serving.py": SERVING,
+    }
+    yield from indexed_package(tmp_path_factory.mktemp("srv"), "srv", files)
+
+
+def test_a_field_the_server_copies_into_the_checked_object_is_the_way_out(srv: Store) -> None:
+    page = page_with_message(srv, "srv", "Marking is on, but greedy")
+    # after the argument of the public function, which a Python caller passes itself
+    assert page.solutions[0].text.startswith("Pass for the argument `params`")
+    first = page.solutions[1]
+    assert first.kind == "input"
+    assert first.text.startswith(
+        "In the body of your request (`POST /v1/chat`), set `marking` to `false`"
+    )
+    assert "copies it into `Params.marking`" in first.text
+    assert page.example_fix is not None
+    assert page.example_fix.before == 'POST /v1/chat\n{"messages": MESSAGES}'
+    assert page.example_fix.after == 'POST /v1/chat\n{"messages": MESSAGES, "marking": false}'
+
+
+def test_a_field_of_the_request_read_directly_is_the_way_out(srv: Store) -> None:
+    page = page_with_message(srv, "srv", "Streaming is not supported")
+    first = page.solutions[0]
+    assert first.text.startswith(
+        "In the body of your request (`POST /v1/chat`), set `stream` to `false` "
+        "(or leave it out: `false` by default)"
+    )
+
+
+def test_an_internal_object_with_a_field_of_the_same_name_is_no_request(srv: Store) -> None:
+    page = page_with_message(srv, "srv", "Internal marking is not settled")
+    assert not any("body of your request" in s.text for s in page.solutions)
+    page = page_with_message(srv, "srv", "Other streams are not supported")
+    assert not any("body of your request" in s.text for s in page.solutions)
