@@ -12,22 +12,25 @@ from __future__ import annotations
 import ast
 import re
 
+from errdex.extract.conditions import dotted_name
 from errdex.facts import RequestCarry, RequestField, RouteBody
 
 # `@router.post("/v1/chat/completions", ...)`, `@app.api_route(...)`: a route decorator.
-_ROUTE = re.compile(
-    r"^[ \t]*@[\w.]+\.(post|put|patch|api_route|route)\(\s*[\"']([^\"']*)[\"']", re.MULTILINE
-)
+_ROUTE = re.compile(r"@[\w.]+\.(post|put|patch|api_route|route)\(\s*[\"']([^\"']*)[\"']")
 _DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+\w+[ \t]*\(", re.MULTILINE)
-_REQUEST_CLASS = re.compile(r"^class[ \t]+(\w*Request)\b[^\n]*:", re.MULTILINE)
+_REQUEST_CLASS = re.compile(r"\nclass[ \t]+(\w*Request)\b[^\n]*:")
 _MAX_SIGNATURE = 2_000  # characters of a route function's signature read
 _MAX_CLASS_LINES = 3_000
 _MAX_TEXT = 200  # characters of an annotation or a default kept
-# `request: ChatCompletionRequest`: a parameter annotated with a `*Request` class.
-_REQUEST_PARAMETER = re.compile(r"\b(\w+)[ \t]*:[ \t]*[\"']?((?:\w+\.)*\w+Request)\b")
-# `watermarking=request.watermarking` as a call's keyword (an assignment has spaces).
-_KEYWORD = re.compile(r"(?<![\w=!<>.])(\w+)=(\w+)\.(\w+)(?=[ \t]*(?:[,)]|\n))")
-_CALLEE = re.compile(r"((?:\w+\.)*\w+)\s*$")
+# `: ChatCompletionRequest` of a parameter annotated with a `*Request` class (the name
+# before it read back from there: a pattern starting with a word is slow on a whole file).
+_REQUEST_ANNOTATION = re.compile(r":[ \t]*[\"']?(?:\w+\.)*\w+Request\b")
+_NAME_BEFORE = re.compile(r"(\w+)[ \t]*$")
+# `watermarking=request.watermarking` as a call's keyword (an assignment has spaces), read
+# forward from `=request.`.
+_KEYWORD_NAME = re.compile(r"(\w+)$")
+_FIELD_AFTER = re.compile(r"(\w+)(?=[ \t]*(?:[,)]|\n))")
+_MAX_FUNCTION = 40_000  # characters back from a keyword to its function's `def`
 _MAX_CALL = 3_000  # characters back from a keyword to its call's `(`
 
 
@@ -61,8 +64,10 @@ def request_fields(text: str) -> list[RequestField]:
     """The annotated fields of the file's top-level `*Request` classes, each with the calls
     of the class's own methods that pass it on as a keyword (`watermarking=self.watermarking`)."""
     found: list[RequestField] = []
+    if "Request" not in text:
+        return found
     for match in _REQUEST_CLASS.finditer(text):
-        node = _class_at(text, match.start())
+        node = _class_at(text, match.start() + 1)
         if node is None or not node.bases:
             continue
         fields = {
@@ -93,46 +98,73 @@ def request_carries(text: str) -> list[RequestCarry]:
     """The calls outside a request class that pass a field of a parameter annotated with a
     `*Request` class as it is (`SamplingParams(seed=request.seed)`), read from the text:
     the function holding the keyword must be the one whose signature annotates the name."""
-    names = {m.group(1) for m in _REQUEST_PARAMETER.finditer(text)}
-    if not names:
+    if "Request" not in text:
         return []
+    names = set()
+    for match in _REQUEST_ANNOTATION.finditer(text):
+        before = _NAME_BEFORE.search(text, max(0, match.start() - 80), match.start())
+        if before is not None and before.group(1) != "self":
+            names.add(before.group(1))
     found: list[RequestCarry] = []
-    for match in _KEYWORD.finditer(text):
-        if match.group(2) not in names or match.group(2) == "self":
-            continue
-        annotated = _annotation_in_def(text, match.start(), match.group(2))
-        callee = _callee(text, match.start())
-        if annotated is None or callee is None:
-            continue
-        carry = RequestCarry(
-            cls=annotated,
-            parameter=match.group(2),
-            field=match.group(3),
-            callee=callee,
-            keyword=match.group(1),
-            line=text.count("\n", 0, match.start()) + 1,
-        )
-        if carry not in found:
-            found.append(carry)
+    for name in sorted(names):
+        needle = f"={name}."
+        at = text.find(needle)
+        while at >= 0:
+            carry = _carry(text, at, name)
+            if carry is not None and carry not in found:
+                found.append(carry)
+            at = text.find(needle, at + len(needle))
     return found
+
+
+def _carry(text: str, at: int, name: str) -> RequestCarry | None:
+    """The carry whose `=name.` is at `at`, when it is a call's keyword given the field."""
+    keyword = _KEYWORD_NAME.search(text, max(0, at - 80), at)
+    field = _FIELD_AFTER.match(text, at + len(name) + 2)
+    if keyword is None or field is None or text[keyword.start() - 1 : keyword.start()] in (
+        ".",
+        "=",
+        "!",
+        "<",
+        ">",
+    ):
+        return None
+    annotated = _annotation_in_def(text, keyword.start(), name)
+    callee = _callee(text, keyword.start())
+    if annotated is None or callee is None:
+        return None
+    return RequestCarry(
+        cls=annotated,
+        parameter=name,
+        field=field.group(1),
+        callee=callee,
+        keyword=keyword.group(1),
+        line=text.count("\n", 0, at) + 1,
+    )
 
 
 def _annotation_in_def(text: str, at: int, name: str) -> str | None:
     """The `*Request` class the `def` enclosing `at` annotates its parameter `name` with."""
     line_start = text.rfind("\n", 0, at) + 1
     indent = len(text[line_start:at]) - len(text[line_start:at].lstrip())
-    for header in reversed(list(_DEF.finditer(text, max(0, at - 40_000), line_start))):
-        own = len(header.group(0)) - len(header.group(0).lstrip())
-        if own >= indent:
-            continue  # a nested function that ended before the keyword, or a sibling
-        signature = text[header.end() : header.end() + _MAX_SIGNATURE]
+    lowest = max(0, at - _MAX_FUNCTION)
+    position = line_start
+    while True:
+        header = text.rfind("def ", lowest, position)
+        if header < 0:
+            return None
+        position = header
+        start = text.rfind("\n", 0, header) + 1
+        prefix = text[start:header]
+        if prefix.strip() not in ("", "async") or len(prefix) - len(prefix.lstrip()) >= indent:
+            continue  # no header, or a nested function that ended before the keyword
+        signature = text[header : header + _MAX_SIGNATURE]
         closing = re.search(r"\)\s*(?:->[^:\n]*)?:", signature)
         signature = signature[: closing.start()] if closing is not None else signature
         found = re.search(
             rf"\b{re.escape(name)}[ \t]*:[ \t]*[\"']?((?:\w+\.)*\w+Request)\b", signature
         )
         return found.group(1) if found is not None else None
-    return None
 
 
 def _callee(text: str, at: int) -> str | None:
@@ -147,10 +179,20 @@ def _callee(text: str, at: int) -> str | None:
             if depth == 0:
                 if char != "(":
                     return None  # a dict or a list, no call
-                found = _CALLEE.search(text, start, index)
-                return found.group(1) if found is not None else None
+                return _name_before(text, index)
             depth -= 1
     return None
+
+
+def _name_before(text: str, end: int) -> str | None:
+    """The dotted name that ends right before `end` (blanks between allowed)."""
+    while end > 0 and text[end - 1] in " \t":
+        end -= 1
+    start = end
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_."):
+        start -= 1
+    name = text[start:end].strip(".")
+    return name if name and not name[0].isdigit() else None
 
 
 def _signature(text: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
@@ -176,20 +218,12 @@ def classes_named(annotation: ast.expr | None) -> list[str]:
             return []
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         return classes_named(node.left) + classes_named(node.right)
-    if isinstance(node, ast.Subscript) and _dotted(node.value) in ("Optional", "typing.Optional"):
+    optional = ("Optional", "typing.Optional")
+    if isinstance(node, ast.Subscript) and dotted_name(node.value) in optional:
         return classes_named(node.slice)
-    name = _dotted(node) if node is not None else None
+    name = dotted_name(node) if node is not None else None
     last = (name or "").rpartition(".")[2]
     return [name] if name and last[:1].isupper() and last not in ("Request", "Any") else []
-
-
-def _dotted(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        inner = _dotted(node.value)
-        return None if inner is None else f"{inner}.{node.attr}"
-    return None
 
 
 def _class_at(text: str, start: int) -> ast.ClassDef | None:
@@ -211,7 +245,7 @@ def _class_at(text: str, start: int) -> ast.ClassDef | None:
 
 
 def _class_var(annotation: ast.expr) -> bool:
-    name = _dotted(annotation.value if isinstance(annotation, ast.Subscript) else annotation)
+    name = dotted_name(annotation.value if isinstance(annotation, ast.Subscript) else annotation)
     return (name or "").rpartition(".")[2] in ("ClassVar", "InitVar")
 
 
@@ -219,7 +253,7 @@ def _default_and_alias(value: ast.expr | None) -> tuple[str | None, str | None]:
     """The default's source (None: required) and the alias a client sends the field as."""
     if value is None:
         return None, None
-    if isinstance(value, ast.Call) and (_dotted(value.func) or "").rpartition(".")[2] in (
+    if isinstance(value, ast.Call) and (dotted_name(value.func) or "").rpartition(".")[2] in (
         "Field",
         "field",
     ):
@@ -252,7 +286,7 @@ def _carried(node: ast.ClassDef, fields: set[str]) -> dict[str, list[tuple[str, 
         for call in ast.walk(item):
             if not isinstance(call, ast.Call):
                 continue
-            callee = _dotted(call.func)
+            callee = dotted_name(call.func)
             if callee is None:
                 continue
             for keyword in call.keywords:
