@@ -18,9 +18,12 @@ PARAMS = """
 
 
     class Params:
-        def __init__(self, marking: bool | None = None, greedy: bool = False) -> None:
+        def __init__(
+            self, marking: bool | None = None, greedy: bool = False, trace: list | None = None
+        ) -> None:
             self.marking = marking
             self.greedy = greedy
+            self.trace = trace  # set from Python only
 
 
     class Internal:
@@ -39,6 +42,11 @@ PARAMS = """
         return True
 
 
+    def check_trace(params: Params) -> None:
+        if params.trace is not None and params.marking is not False:
+            raise ValueError("Trace replay cannot be marked")
+
+
     def check_internal(state: Internal) -> bool:
         if state.marking is False:
             return False
@@ -55,9 +63,10 @@ PROTOCOL = """
         messages: list[dict]
         marking: bool | None = None
         stream: bool = False
+        greedy: bool = False
 
         def to_params(self) -> Params:
-            return Params(marking=self.marking)
+            return Params(marking=self.marking, **dict(greedy=self.greedy))
     """
 
 ROUTER = """
@@ -119,10 +128,19 @@ def test_a_field_of_the_request_read_directly_is_the_way_out(srv: Store) -> None
         "In the body of your request (`POST /v1/chat`), set `stream` to `false` "
         "(or leave it out: `false` by default)"
     )
+    assert page.example_fix is not None
+    assert page.example_fix.before == 'POST /v1/chat\n{"messages": MESSAGES, "stream": STREAM}'
+    assert page.example_fix.after == 'POST /v1/chat\n{"messages": MESSAGES}'
 
 
 def test_an_internal_object_with_a_field_of_the_same_name_is_no_request(srv: Store) -> None:
     page = page_with_message(srv, "srv", "Internal marking is not settled")
     assert not any("body of your request" in s.text for s in page.solutions)
     page = page_with_message(srv, "srv", "Other streams are not supported")
+    assert not any("body of your request" in s.text for s in page.solutions)
+
+
+def test_a_check_no_request_reaches_has_no_request_way_out(srv: Store) -> None:
+    # `params.trace` is set from Python only: no body sends it
+    page = page_with_message(srv, "srv", "Trace replay cannot be marked")
     assert not any("body of your request" in s.text for s in page.solutions)

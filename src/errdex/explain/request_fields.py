@@ -19,6 +19,7 @@ from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.extract.conditions import negate
 from errdex.extract.request_models import classes_named
+from errdex.facts import SiteKind
 from errdex.linked_facts import RequestLink
 
 # Python literals a body sends as JSON.
@@ -31,8 +32,8 @@ def request_solutions(facts: Facts, conditions: list[ConditionView]) -> list[tup
     reads from the request, 1 for one copied into an object a Python caller may build
     itself (whose own argument, when offered, comes first)."""
     links = facts.stored.requests
-    if not links:
-        return []
+    if not links or facts.stored.site.kind == SiteKind.ASSERT:
+        return []  # an assert is the program's own invariant: no request is its way out
     found: list[tuple[Solution, int]] = []
     for condition in reversed(conditions):
         solution = _solution(condition, links, facts)
@@ -61,6 +62,8 @@ def _solution(
         return None
     first = matching[0]
     matching = [link for link in matching if link.key == first.key]  # one key said
+    if first.default is None and (accepted is None or accepted is False):
+        return None  # a required field: leaving it empty is no request the server takes
     if not isinstance(wanted, ast.Compare) and "bool" not in first.annotation:
         return None  # `not request.tools`: an empty value of another type, unsaid
     value = _words(first.key, accepted, first.default)
@@ -79,9 +82,12 @@ def _solution(
         text=text,
         condition=condition.text,
         kind="input",
-        fix=_fix(first, routes, held, accepted),
+        fix=_fix(first, routes, accepted),
     )
-    return solution, 0 if first.via is None else 1
+    # read from the request itself first; a value only said to differ after the message's
+    # own advice
+    tier = 2 if isinstance(accepted, _Other) else 0 if first.via is None else 1
+    return solution, tier
 
 
 def _read(test: ast.expr) -> tuple[str, str, object] | None:
@@ -186,18 +192,18 @@ def _literal(source: str) -> tuple[bool, object]:
     return isinstance(value, _JSON_LITERALS), value
 
 
-def _fix(
-    link: RequestLink, routes: list[str], held: ast.expr, accepted: object
-) -> ExampleFix | None:
-    """The body before (the key left out, as most send it) and after (the key with the
-    accepted value), each required key with a placeholder of the user's own value."""
+def _fix(link: RequestLink, routes: list[str], accepted: object) -> ExampleFix | None:
+    """The body before and after, each required key with a placeholder of the user's own
+    value: the key added with the accepted value, or, when leaving it out gives that value,
+    the key the user sent taken out."""
     if isinstance(accepted, _Other):
         return None
-    is_literal, default = _literal(link.default) if link.default is not None else (False, None)
-    if is_literal and _same(default, accepted):
-        return None  # left out, it is the accepted value already: the user sent another
     placeholders = [f'"{key}": {key.upper()}' for key in link.required if key != link.key]
     route = routes[0] if routes else None
+    is_literal, default = _literal(link.default) if link.default is not None else (False, None)
+    if is_literal and _same(default, accepted):
+        sent = [*placeholders, f'"{link.key}": {link.key.upper()}']
+        return ExampleFix(before=_body(sent, route), after=_body(placeholders, route))
     before = _body(placeholders, route)
     after = _body([*placeholders, f'"{link.key}": {_json(accepted)}'], route)
     return ExampleFix(before=before, after=after)

@@ -121,12 +121,17 @@ def _carry(text: str, at: int, name: str) -> RequestCarry | None:
     """The carry whose `=name.` is at `at`, when it is a call's keyword given the field."""
     keyword = _KEYWORD_NAME.search(text, max(0, at - 80), at)
     field = _FIELD_AFTER.match(text, at + len(name) + 2)
-    if keyword is None or field is None or text[keyword.start() - 1 : keyword.start()] in (
-        ".",
-        "=",
-        "!",
-        "<",
-        ">",
+    if (
+        keyword is None
+        or field is None
+        or text[keyword.start() - 1 : keyword.start()]
+        in (
+            ".",
+            "=",
+            "!",
+            "<",
+            ">",
+        )
     ):
         return None
     annotated = _annotation_in_def(text, keyword.start(), name)

@@ -23,7 +23,7 @@ from errdex.linked_facts import RequestLink
 _ATTRIBUTE = re.compile(r"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b")
 _MAX_ROUTES = 3
 _EXCEPTION = re.compile(r"(?:Error|Exception|Warning)$")
-_MAX_LINKS = 6  # per site
+_MAX_LINKS = 8  # per site
 
 
 class RequestIndex:
@@ -58,6 +58,9 @@ class RequestIndex:
                     carried[(owner.qualname, carry.field)].append((target, carry.keyword, via))
         # attribute → the links a condition on it may have
         self.by_attribute: dict[str, list[RequestLink]] = defaultdict(list)
+        # body class → the attributes a body of it sets on what it builds: its fields, and
+        # the keywords it carries them in as
+        self.sent: dict[str, set[str]] = defaultdict(set)
         for qualname, served in routes.items():
             found = names.lookup(qualname)
             if found is None:
@@ -81,6 +84,7 @@ class RequestIndex:
                     required=required,
                 )
                 self.by_attribute[field.name].append(direct)
+                self.sent[qualname].add(field.name)
                 for target, keyword, via in carried.get((qualname, field.name), ()):
                     self._add(direct, target, keyword, via)
                     # one more hop: a body built from this one (Cohere's request made into
@@ -91,12 +95,16 @@ class RequestIndex:
     def _add(self, direct: RequestLink, target: str, attr: str, via: str) -> None:
         link = msgspec.structs.replace(direct, target=target, attr=attr, via=via)
         self.by_attribute[attr].append(link)
+        self.sent[direct.model].add(attr)
 
     def links(self, site: ErrorSite, facts: FileFacts, names: Namespace) -> tuple[RequestLink, ...]:
         """The fields that may stand behind the attributes the site's conditions read: a
         field read from the request itself only where the function's parameter is
         annotated with its class; a field carried into another object for the page to
-        check against the parameter's annotation."""
+        check against the parameter's annotation. Never where the path needs another
+        attribute of the same object set that no body of the class sends
+        (`self.trace_decode_token_ids is not None`, set from Python only): no request
+        reaches the site. Fewest hops first."""
         if not self.by_attribute:
             return ()
         annotated = facts.params.get(site.function, {})
@@ -104,14 +112,34 @@ class RequestIndex:
         for condition in site.conditions:
             for owner, attr in _ATTRIBUTE.findall(condition.test):
                 for candidate in self.by_attribute.get(attr, ()):
+                    if candidate in found:
+                        continue
                     if candidate.via is None:
                         written = annotated.get(owner)
                         resolved = names.resolve_class(facts, written) if written else None
                         if resolved is None or resolved.qualname != candidate.model:
                             continue
-                    if candidate not in found:
+                    if self._reached(site, owner, self.sent[candidate.model]):
                         found.append(candidate)
+        found.sort(key=lambda link: (link.via or "").count(", "))
         return tuple(found[:_MAX_LINKS])
+
+    @staticmethod
+    def _reached(site: ErrorSite, owner: str, sent: set[str]) -> bool:
+        """Whether every other attribute of `owner` the path tests is one a body sends, or
+        is left unset there (`x is None`, `not x`)."""
+        for condition in site.conditions:
+            for other, attr in _ATTRIBUTE.findall(condition.test):
+                if other != owner or attr in sent:
+                    continue
+                name = f"{owner}.{attr}"
+                test = condition.test.strip()
+                unset = (condition.holds and test in (f"{name} is None", f"not {name}")) or (
+                    not condition.holds and test in (f"{name} is not None", name)
+                )
+                if not unset:
+                    return False
+        return True
 
 
 def _target(names: Namespace, facts: FileFacts, callee: str) -> str | None:
