@@ -69,15 +69,13 @@ def _solution(
     value = _words(first.key, accepted, first.default)
     # each body's plainest route
     routes = list(dict.fromkeys(link.routes[0] for link in matching if link.routes))
-    where = ", ".join(f"`{r}`" for r in routes[:3])
+    where = " (" + ", ".join(f"`{r}`" for r in routes[:3]) + ")" if routes else ""
     carried = (
         f"; the server copies it into `{first.target.rpartition('.')[2]}.{attr}`"
         if first.via is not None
         else ""
     )
-    text = (
-        f"In the body of your request ({where}), {value}{carried} (so that {ast.unparse(wanted)})."
-    )
+    text = f"In the body of your request{where}, {value}{carried} (so that {ast.unparse(wanted)})."
     solution = Solution(
         text=text,
         condition=condition.text,
@@ -92,7 +90,8 @@ def _solution(
 
 def _read(test: ast.expr) -> tuple[str, str, object] | None:
     """(the object's name, the attribute, the value the test accepts: a JSON-able literal,
-    or `_ANY_OTHER`) of a test on one attribute of a name; None for any other test."""
+    or `_Other` for any value but one) of a test on one attribute of a name; None for any
+    other test."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         named = _attribute(test.operand)
         return None if named is None else (named[0], named[1], False)

@@ -40,8 +40,8 @@ class RequestIndex:
                 resolved = names.resolve_class(facts, route.cls)
                 if resolved is None:
                     continue
-                where = f"{route.method.upper()} {route.path}"
-                if where not in routes[resolved.qualname] and route.path:
+                where = f"{route.method.upper()} {route.path or '/'}"
+                if where not in routes[resolved.qualname]:
                     routes[resolved.qualname].append(where)
             for field in facts.request_fields:
                 for callee, keyword in field.into:
