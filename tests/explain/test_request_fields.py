@@ -19,11 +19,24 @@ PARAMS = """
 
     class Params:
         def __init__(
-            self, marking: bool | None = None, greedy: bool = False, trace: list | None = None
+            self,
+            marking: bool | None = None,
+            greedy: bool = False,
+            trace: list | None = None,
+            penalty: float = 0.0,
+            least: int = 0,
         ) -> None:
             self.marking = marking
             self.greedy = greedy
             self.trace = trace  # set from Python only
+            self.penalty = penalty
+            self.least = least
+
+        def verify(self) -> None:
+            if not -2.0 <= self.penalty <= 2.0:
+                raise ValueError(f"penalty must be in [-2, 2], got {self.penalty}")
+            if self.least < 0:
+                raise ValueError(f"least must be at least 0, got {self.least}")
 
 
     class Internal:
@@ -64,9 +77,16 @@ PROTOCOL = """
         marking: bool | None = None
         stream: bool = False
         greedy: bool = False
+        penalty: float = 0.0
+        least: int = 0
 
         def to_params(self) -> Params:
-            return Params(marking=self.marking, **dict(greedy=self.greedy))
+            return Params(
+                marking=self.marking,
+                penalty=self.penalty,
+                least=self.least,
+                **dict(greedy=self.greedy),
+            )
     """
 
 ROUTER = """
@@ -144,3 +164,19 @@ def test_a_check_no_request_reaches_has_no_request_way_out(srv: Store) -> None:
     # `params.trace` is set from Python only: no body sends it
     page = page_with_message(srv, "srv", "Trace replay cannot be marked")
     assert not any("body of your request" in s.text for s in page.solutions)
+
+
+def test_a_bound_of_a_carried_field_is_said_with_the_number(srv: Store) -> None:
+    page = page_with_message(srv, "srv", "least must be at least 0")
+    (said,) = [s for s in page.solutions if "body of your request" in s.text]
+    assert said.text.startswith(
+        "In the body of your request (`POST /v1/chat`), send `least` at least `0`"
+    )
+    assert said.fix is not None
+    # left out it is `0`, which the check takes: the key the user sent is taken out
+    assert said.fix.before == 'POST /v1/chat\n{"messages": MESSAGES, "least": LEAST}'
+    assert said.fix.after == 'POST /v1/chat\n{"messages": MESSAGES}'
+    page = page_with_message(srv, "srv", "penalty must be in")
+    (said,) = [s for s in page.solutions if "body of your request" in s.text]
+    assert "send `penalty` from `-2.0` to `2.0`" in said.text
+    assert said.fix is None  # no one value to show

@@ -98,6 +98,8 @@ def _read(test: ast.expr) -> tuple[str, str, object] | None:
     named = _attribute(test)
     if named is not None:
         return (named[0], named[1], True)
+    if isinstance(test, ast.Compare) and len(test.ops) == 2:
+        return _range(test)
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
         return None
     named = _attribute(test.left)
@@ -110,7 +112,31 @@ def _read(test: ast.expr) -> tuple[str, str, object] | None:
         return (named[0], named[1], right.value)
     if isinstance(test.ops[0], ast.IsNot | ast.NotEq):
         return (named[0], named[1], _Other(right.value))
+    if _number(right.value) and type(test.ops[0]) in _BOUND_WORDS:
+        return (named[0], named[1], _Bound(_BOUND_WORDS[type(test.ops[0])], right.value))
     return None
+
+
+def _range(test: ast.Compare) -> tuple[str, str, object] | None:
+    """`-2.0 <= self.presence_penalty <= 2.0`: the attribute between two numbers."""
+    named = _attribute(test.comparators[0])
+    if named is None or not all(isinstance(op, ast.Lt | ast.LtE) for op in test.ops):
+        return None
+    try:
+        low = ast.literal_eval(test.left)
+        high = ast.literal_eval(test.comparators[1])
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    if not (_number(low) and _number(high)):
+        return None
+    low_word = "from" if isinstance(test.ops[0], ast.LtE) else "above"
+    high_word = "to" if isinstance(test.ops[1], ast.LtE) else "below"
+    words = f"{low_word} `{_json(low)}` {high_word} `{_json(high)}`"
+    return named[0], named[1], _Bound(words, None)
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 class _Other:
@@ -118,6 +144,30 @@ class _Other:
 
     def __init__(self, value: object) -> None:
         self.value = value
+
+
+class _Bound:
+    """A value on one side of a number (`at least 0`), or between two."""
+
+    def __init__(self, words: str, value: object) -> None:
+        self.words = words  # "at least", or the whole range said
+        self.value = value  # the bound, or None for a range
+
+    def said(self) -> str:
+        return self.words if self.value is None else f"{self.words} `{_json(self.value)}`"
+
+    def example(self) -> object:
+        """The bound itself, when it is a value the test takes; else None."""
+        return self.value if self.words in ("at least", "at most") else None
+
+
+# The test that avoids the site → how the value must stand to its bound.
+_BOUND_WORDS: dict[type, str] = {
+    ast.GtE: "at least",
+    ast.Gt: "above",
+    ast.LtE: "at most",
+    ast.Lt: "below",
+}
 
 
 def _attribute(node: ast.expr) -> tuple[str, str] | None:
@@ -169,6 +219,8 @@ def _words(key: str, accepted: object, default: str | None) -> str:
     """What to send, said; with the field's default when that is the value too."""
     if isinstance(accepted, _Other):
         return f"send `{key}` with a value other than `{_json(accepted.value)}`"
+    if isinstance(accepted, _Bound):
+        return f"send `{key}` {accepted.said()}"
     said = f"set `{key}` to `{_json(accepted)}`"
     known, value = _literal(default) if default is not None else (False, None)
     if known and _same(value, accepted):
@@ -195,6 +247,10 @@ def _fix(link: RequestLink, routes: list[str], accepted: object) -> ExampleFix |
     """The body before and after, each required key with a placeholder of the user's own
     value: the key added with the accepted value, or, when leaving it out gives that value,
     the key the user sent taken out."""
+    if isinstance(accepted, _Bound):
+        accepted = accepted.example()
+        if accepted is None:
+            return None
     if isinstance(accepted, _Other):
         return None
     placeholders = [f'"{key}": {key.upper()}' for key in link.required if key != link.key]

@@ -114,6 +114,8 @@ class RequestIndex:
                 for candidate in self.by_attribute.get(attr, ()):
                     if candidate in found:
                         continue
+                    if owner == "self" and not candidate.target.endswith(f".{site.class_name}"):
+                        continue  # a method of another class than the one it is carried into
                     if candidate.via is None:
                         written = annotated.get(owner)
                         resolved = names.resolve_class(facts, written) if written else None
