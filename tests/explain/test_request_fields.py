@@ -55,6 +55,12 @@ PARAMS = """
         return True
 
 
+    def check_asked(params: "Params | None", engine: object) -> None:
+        if params is not None and params.marking is True:
+            if engine is None:
+                logger.warning("Marking asked of an engine without a marker.")
+
+
     def check_trace(params: Params) -> None:
         if params.trace is not None and params.marking is not False:
             raise ValueError("Trace replay cannot be marked")
@@ -173,10 +179,17 @@ def test_a_bound_of_a_carried_field_is_said_with_the_number(srv: Store) -> None:
         "In the body of your request (`POST /v1/chat`), send `least` at least `0`"
     )
     assert said.fix is not None
-    # left out it is `0`, which the check takes: the key the user sent is taken out
+    # out of bounds, the key was sent: the user's value before, the bound after
     assert said.fix.before == 'POST /v1/chat\n{"messages": MESSAGES, "least": LEAST}'
-    assert said.fix.after == 'POST /v1/chat\n{"messages": MESSAGES}'
+    assert said.fix.after == 'POST /v1/chat\n{"messages": MESSAGES, "least": 0}'
     page = page_with_message(srv, "srv", "penalty must be in")
     (said,) = [s for s in page.solutions if "body of your request" in s.text]
     assert "send `penalty` from `-2.0` to `2.0`" in said.text
     assert said.fix is None  # no one value to show
+
+
+def test_a_part_of_an_and_a_field_decides_is_a_way_out(srv: Store) -> None:
+    page = page_with_message(srv, "srv", "Marking asked of an engine without")
+    (said,) = [s for s in page.solutions if "body of your request" in s.text]
+    # `marking is not True` on a flag: send it false
+    assert "set `marking` to `false`" in said.text

@@ -19,7 +19,7 @@ from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.extract.conditions import negate
 from errdex.extract.request_models import classes_named
-from errdex.facts import SiteKind
+from errdex.facts import ConditionKind, SiteKind
 from errdex.linked_facts import RequestLink
 
 # Python literals a body sends as JSON.
@@ -45,11 +45,27 @@ def request_solutions(facts: Facts, conditions: list[ConditionView]) -> list[tup
 def _solution(
     condition: ConditionView, links: tuple[RequestLink, ...], facts: Facts
 ) -> tuple[Solution, int] | None:
+    """The way out of one condition; of `a and b`, of its last part a field decides (any
+    part made false avoids the site)."""
     try:
         held = ast.parse(condition.text, mode="eval").body
-        wanted = negate(held)
     except (SyntaxError, ValueError, RecursionError):
         return None
+    joined = isinstance(held, ast.BoolOp) and isinstance(held.op, ast.And)
+    for part in reversed(held.values) if isinstance(held, ast.BoolOp) and joined else [held]:
+        try:
+            wanted = negate(part)
+        except (ValueError, RecursionError):
+            continue
+        found = _part_solution(wanted, condition, links, facts)
+        if found is not None:
+            return found
+    return None
+
+
+def _part_solution(
+    wanted: ast.expr, condition: ConditionView, links: tuple[RequestLink, ...], facts: Facts
+) -> tuple[Solution, int] | None:
     read = _read(wanted)
     if read is None:
         return None
@@ -66,6 +82,10 @@ def _solution(
         return None  # a required field: leaving it empty is no request the server takes
     if not isinstance(wanted, ast.Compare) and "bool" not in first.annotation:
         return None  # `not request.tools`: an empty value of another type, unsaid
+    if isinstance(accepted, _Other) and isinstance(accepted.value, bool):
+        if "bool" not in first.annotation:
+            return None
+        accepted = not accepted.value  # `x is not True` on a flag: send it false
     value = _words(first.key, accepted, first.default)
     # each body's plainest route
     routes = list(dict.fromkeys(link.routes[0] for link in matching if link.routes))
@@ -85,6 +105,8 @@ def _solution(
     # read from the request itself first; a value only said to differ after the message's
     # own advice
     tier = 2 if isinstance(accepted, _Other) else 0 if first.via is None else 1
+    if accepted is None and condition.kind == ConditionKind.EARLY_EXIT:
+        tier += 2  # the feature left out, to skip its check: after what keeps it
     return solution, tier
 
 
@@ -247,14 +269,18 @@ def _fix(link: RequestLink, routes: list[str], accepted: object) -> ExampleFix |
     """The body before and after, each required key with a placeholder of the user's own
     value: the key added with the accepted value, or, when leaving it out gives that value,
     the key the user sent taken out."""
+    placeholders = [f'"{key}": {key.upper()}' for key in link.required if key != link.key]
+    route = routes[0] if routes else None
     if isinstance(accepted, _Bound):
+        # out of bounds, the key was sent: the user's value before, the bound after
         accepted = accepted.example()
         if accepted is None:
             return None
+        sent = [*placeholders, f'"{link.key}": {link.key.upper()}']
+        bound = [*placeholders, f'"{link.key}": {_json(accepted)}']
+        return ExampleFix(before=_body(sent, route), after=_body(bound, route))
     if isinstance(accepted, _Other):
         return None
-    placeholders = [f'"{key}": {key.upper()}' for key in link.required if key != link.key]
-    route = routes[0] if routes else None
     is_literal, default = _literal(link.default) if link.default is not None else (False, None)
     if is_literal and _same(default, accepted):
         sent = [*placeholders, f'"{link.key}": {link.key.upper()}']
