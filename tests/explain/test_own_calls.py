@@ -18,6 +18,39 @@ CALLS = {
         from calls.config import Timeout, Clear, clamp
         from calls.client import Client, Clauses
         """,
+    "calls/stack.py": """
+        from threading import local
+
+        _local = local()
+
+
+        def current_object(silent=False):
+            \"\"\"The innermost object.
+
+            To push one, use :meth:`Scope.enter`.
+            \"\"\"
+            try:
+                return _local.stack[-1]
+            except (AttributeError, IndexError):
+                if not silent:
+                    raise RuntimeError("There is no current object.")
+            return None
+
+
+        def push_object(obj):
+            _local.__dict__.setdefault("stack", []).append(obj)
+
+
+        def pop_object():
+            _local.stack.pop()
+
+
+        def last_item(items):
+            try:
+                return items[-1]
+            except IndexError:
+                raise ValueError("There are no items.")
+        """,
     "calls/checked.py": """
         def _check_kwargs(v):
             if v is not None:
@@ -460,6 +493,22 @@ def test_a_state_a_public_method_takes_away_again_is_no_first_call(calls: Store)
     # `close()` sets it back to None: "connect first" would miss a call made after close
     page = page_in_function(calls, "calls", "Pool.get")
     assert not any(s.text.startswith("First call") for s in page.solutions)
+
+
+def test_a_stack_read_outside_a_push_is_made_inside_one(calls: Store) -> None:
+    page = page_in_function(calls, "calls", "current_object")
+    first = page.solutions[0]
+    assert first.text.startswith(
+        "Call `current_object` while a `push_object(...)` is in effect: it reads the last "
+        "item of `_local.stack`, which only `push_object` puts there (and `pop_object()` "
+        "takes it off)"
+    )
+    assert first.text.endswith("Its docstring: “To push one, use :meth:`Scope.enter`.”")
+    # the switch that returns None instead comes after it, labelled
+    assert page.solutions[-1].text.startswith("Last resort, which hides the error")
+    # a list the caller passed is no module's stack
+    page = page_in_function(calls, "calls", "last_item")
+    assert not any("is in effect" in s.text for s in page.solutions)
 
 
 def test_a_state_the_method_itself_sets_is_no_order(calls: Store) -> None:

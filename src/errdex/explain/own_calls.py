@@ -4,7 +4,8 @@ state the check refuses (`call_order`) or before one put it in the state it need
 (`call_first`), a class made through its constructor where its
 class methods make it (`private_init`), a switch of the public function that made the
 function that raises (`closure_switch`), a call the message says does not fit the
-signature, in Python's own words (`call_shape`)."""
+signature, in Python's own words (`call_shape`), a read of a module's stack made where
+nothing pushed an item (`pushed_state`)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from errdex.explain.context import Facts
 from errdex.explain.given_together import given_together_solution
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.private_init import private_init_solution
+from errdex.explain.pushed_state import pushed_state_solution
 
 
 def own_call_solutions(conditions: list[ConditionView], facts: Facts) -> list[Solution]:
@@ -27,5 +29,6 @@ def own_call_solutions(conditions: list[ConditionView], facts: Facts) -> list[So
         private_init_solution(facts),
         closure_switch_solution(conditions, facts),
         call_shape_solution(facts),
+        pushed_state_solution(facts),
     ]
     return [s for s in found if s is not None]

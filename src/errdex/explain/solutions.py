@@ -217,7 +217,7 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(sent, tier)  # a field of the request the user sends
     for ours, tier in own_object_solutions(open_conditions, facts):
         found.add(ours, tier)
-    if not any(i.solution.kind == "input" for i in found.items):
+    if not any(i.solution.kind == "input" and not hides_only(i.solution) for i in found.items):
         for ours in own_call_solutions(open_conditions, facts):  # which argument, which order
             found.add(ours, 1)  # after the call the message says to make first
     given = given_value_solution(facts) or class_body_solution(facts) or table_solution(facts)
