@@ -32,9 +32,13 @@ def pushed_state_solution(facts: Facts) -> Solution | None:
         for c in facts.conditions
         if c.kind == ConditionKind.EXCEPT and any(e in c.text for e in _EMPTY)
     ]
-    tree = facts.source_tree()
+    if not caught:
+        return None
     function = facts.site_function()
-    if not caught or tree is None or function is None:
+    if function is None or not _reads_last_item(function):
+        return None
+    tree = facts.source_tree()  # the whole file, parsed only for a read of `[-1]` in a `try`
+    if tree is None:
         return None
     stack = _last_item_read(function, site.line, _module_names(tree))
     if stack is None:
@@ -85,6 +89,16 @@ def _last_item_read(function: ast.FunctionDef, line: int, module: set[str]) -> s
                 if dotted is not None and dotted.split(".")[0] in module:
                     return dotted
     return None
+
+
+def _reads_last_item(function: ast.FunctionDef) -> bool:
+    return any(
+        isinstance(n, ast.Subscript) and _minus_one(n.slice)
+        for t in ast.walk(function)
+        if isinstance(t, ast.Try)
+        for part in t.body
+        for n in ast.walk(part)
+    )
 
 
 def _minus_one(node: ast.expr) -> bool:
