@@ -21,6 +21,7 @@ import msgspec
 from errdex.explain.advice_names import names_keyword
 from errdex.explain.advice_phrasings import implied_instruction
 from errdex.explain.page import Change, ExampleFix, Page
+from errdex.facts import MessageTemplate, Placeholder
 
 # A sentence that instructs: an imperative verb first (after "please"/"you can"/"try to"),
 # or an install command anywhere.
@@ -222,6 +223,36 @@ def message_advice(message: str | None) -> list[Advice]:
         if len(found) >= _MAX_ADVICE:
             break
     return found
+
+
+def spoken_text(message: MessageTemplate | None) -> str | None:
+    """The template with each placeholder that is a string literal put in as its text: a
+    sentence the code adds only in some cases (`msg += " Set `--x` to increase this
+    limit."` under an `if`) is the message's word too, when it is shown."""
+    if message is None:
+        return None
+    parts: list[str] = []
+    for part in message.parts:
+        said = _literal(part) if isinstance(part, Placeholder) else None
+        if said is not None:
+            parts.append(said.replace("{", "{{").replace("}", "}}"))
+        elif isinstance(part, str):
+            parts.append(part.replace("{", "{{").replace("}", "}}"))
+        else:
+            parts.append(part.render())
+    return "".join(parts)
+
+
+def _literal(placeholder: Placeholder) -> str | None:
+    if placeholder.conversion or placeholder.spec:
+        return None
+    try:
+        node = ast.parse(placeholder.expr, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
 
 
 def sentences(message: str) -> list[str]:
