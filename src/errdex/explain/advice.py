@@ -359,7 +359,7 @@ def fill_values(page: Page, values: Mapping[str, str]) -> Page:
                 continue  # not in the paste
             # the match keeps a repr's text without its quotes: a string unless the text
             # is a Python literal as it stands (`5`, `{'a': 1}`)
-            given = given if _python_literal(given) else repr(given)
+            given = given if python_literal(given) else repr(given)
             pattern = re.compile(rf"\b{word}\b")
             before = pattern.sub(given.replace("\\", "\\\\"), before)
             after = pattern.sub(given.replace("\\", "\\\\"), after)
@@ -373,7 +373,7 @@ def fill_values(page: Page, values: Mapping[str, str]) -> Page:
     )
 
 
-def _python_literal(text: str) -> bool:
+def python_literal(text: str) -> bool:
     try:
         ast.literal_eval(text)
     except (ValueError, SyntaxError, RecursionError, TypeError, MemoryError):

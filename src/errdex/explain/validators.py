@@ -17,6 +17,7 @@ import contextlib
 import re
 from dataclasses import dataclass
 
+from errdex.explain.advice import python_literal
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.expanded import expanded
 from errdex.explain.input_nodes import free_names
@@ -100,7 +101,7 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
     constants = {b.name: b.value for b in facts.bindings if b.origin == "constant"}
     # a local the function sets to a literal (`limit = 1024`) is a bound as fixed as those
     constants |= {
-        b.name: b.value for b in facts.bindings if b.origin == "local" and _literal(b.value)
+        b.name: b.value for b in facts.bindings if b.origin == "local" and python_literal(b.value)
     }
     # an early exit is the framework's shortcut for a value already of the type (`if
     # isinstance(v, IPv4Address): return v`), no way out for the data as it comes in
@@ -216,14 +217,6 @@ def _decorators(text: str, line: int) -> list[ast.expr]:
             found.append(ast.parse(lines[index].strip()[1:], mode="eval").body)
         index -= 1
     return found
-
-
-def _literal(source: str) -> bool:
-    try:
-        ast.literal_eval(source)
-    except (ValueError, SyntaxError, RecursionError, TypeError, MemoryError):
-        return False
-    return True
 
 
 def _decorated_fields(decorators: list[ast.expr]) -> list[str] | None:
