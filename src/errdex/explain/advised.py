@@ -32,6 +32,13 @@ VAGUE_SETTING = (3, 4)
 BEFORE_NAMED_ONLY = 2
 # The message's advice that gives a known setting its value comes before every other way out.
 MESSAGE_FIRST = -2
+# Advice that helps find the cause rather than avoid the error: "Set `VLLM_LOGGING_LEVEL=DEBUG`
+# to see per-backend unsupported reasons".
+_DIAGNOSTIC = re.compile(
+    r"\bto\s+(?:see|view|get\s+more|print|show|inspect|debug|diagnose|find\s+out)\b|"
+    r"\bfor\s+(?:more\s+)?(?:details|information|info)\b|\bdebug",
+    re.I,
+)
 
 
 @dataclass
@@ -71,6 +78,7 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
             fix = advised_flag_fix(advice.text, facts.knobs)
         advised = Solution(text=advice.solution, kind=advice.kind, change=change, fix=fix)
         exact = advised.kind == "setting" and (change is not None or fix is not None)
+        exact = exact and not _DIAGNOSTIC.search(advice.text)
         # a setting the index knows, given its value by the message: the first way out
         out.solutions.append((advised, MESSAGE_FIRST if exact else advised_rank(advised)))
     return out
@@ -84,7 +92,11 @@ def advised_settings(facts: Facts) -> set[str]:
         k.name
         for k in facts.knobs
         if k.kind in (KnobKind.ENV, KnobKind.FLAG)
-        and any(re.search(rf"(?<![\w-]){re.escape(k.name)}(?![\w-])", a.text) for a in advice)
+        and any(
+            re.search(rf"(?<![\w-]){re.escape(k.name)}(?![\w-])", a.text)
+            and not _DIAGNOSTIC.search(a.text)
+            for a in advice
+        )
     }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 
 from errdex.explain.input_nodes import same_expression
 from errdex.explain.knob_actions import KnobAction
@@ -49,7 +50,9 @@ def member_action(condition: ConditionView, knobs: list[Knob]) -> KnobAction | N
                 _member(p, knob.behind) is not None or _is_set(p, knob.behind) for p in parts
             ):
                 continue
-            return _action(knob, members[0])
+            action = _action(knob, members[0])
+            # of several ways, the one it takes: the reason says that part alone
+            return replace(action, part=ast.unparse(negate(way))) if len(ways) > 1 else action
     return None
 
 

@@ -89,8 +89,11 @@ def _stated_form(facts: Facts, flags: dict[str, str]) -> Solution | None:
     if len(params) != 1 or params[0] not in flags or message is None:
         return None
     flag = flags[params[0]]
+    fields = validated_fields(facts)
+    if not fields and flag[2:].replace("-", "_") != params[0]:
+        return None  # a function handed a part of the flag's value (a JSON field): not its form
     # the words the message may name the value by: the flag's, the parameter's, the field's
-    names = {flag[2:].replace("-", "_"), params[0], *validated_fields(facts)}
+    names = {flag[2:].replace("-", "_"), params[0], *fields}
     for sentence in sentences(message.text):
         said = _GOT.sub("", sentence).strip().rstrip(".")
         if "{" in said or not _REQUIRED.search(said):

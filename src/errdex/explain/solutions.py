@@ -331,16 +331,20 @@ def _condition_actions(
     what its names stand for)."""
     reasons_list = _reasons_variable(facts)
     return [
-        (
-            condition,
-            knob_action(with_members(condition, facts), facts.knobs)
-            or knob_action(condition, facts.knobs)
-            or member_action(expanded(condition, facts), facts.knobs)
-            or knob_action(expanded(condition, facts), facts.knobs),
-        )
+        (condition, _first_action(condition, facts))
         for condition in open_conditions
         if not (reasons_list and reasons_list in _names(condition.text))
     ]  # a reasons list is non-empty: the reasons below say why
+
+
+def _first_action(condition: ConditionView, facts: Facts) -> KnobAction | None:
+    action = knob_action(with_members(condition, facts), facts.knobs) or knob_action(
+        condition, facts.knobs
+    )
+    if action is None or action.vague:
+        # a variable that must list a name says the name, not only "change it"
+        action = member_action(expanded(condition, facts), facts.knobs) or action
+    return action or knob_action(expanded(condition, facts), facts.knobs)
 
 
 def internal_invariant(facts: Facts) -> bool:

@@ -25,6 +25,7 @@ from errdex.explain.input_shapes import module_patterns, more_shapes
 from errdex.explain.input_words import what_to_pass
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
+from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_data import failed_call
 from errdex.extract.conditions import dotted_name, negate
 from errdex.facts import ConditionKind, KnobKind, SiteKind
@@ -126,7 +127,9 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
             ),
             kind="input",
         )
+    merged = merged_type_checks(open_conditions)  # `bytes` then `bytearray`: either will do
     for condition in reversed(checks):
+        condition = merged.get(condition.line, condition)
         said = _said(condition, found, constants, facts)
         if said is None:  # `mode_name not in ...` where `mode_name = value.upper()`
             said = _said(expanded(condition, facts), found, constants, facts)
