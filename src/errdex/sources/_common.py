@@ -75,15 +75,19 @@ def select_python(paths: Iterable[str]) -> set[str]:
     return chosen
 
 
+_DRIVE = re.compile(r"[A-Za-z]:")
+_SEPARATORS = re.compile(r"[/\\]")
+
+
 def unsafe_reason(name: str) -> str | None:
     """Why an archive member name must not be used as a path, or None when it is safe."""
     if not name:
         return "empty member name"
     if "\x00" in name:
         return "member name contains a NUL byte"
-    if name.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", name):
+    if name.startswith(("/", "\\")) or _DRIVE.match(name):
         return "absolute path in archive"
-    if ".." in re.split(r"[/\\]", name):
+    if ".." in _SEPARATORS.split(name):
         return "path escapes the archive ('..' component)"
     return None
 

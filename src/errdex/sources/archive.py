@@ -146,6 +146,17 @@ def _zip_kind(info: zipfile.ZipInfo) -> str:
     return "file"
 
 
+# Asked of every member: compiled once (the `re` module's cache lookup alone is a tenth of
+# listing a large wheel).
+_WHEEL_SCRIPTS = re.compile(r"[^/]+\.dist-info/entry_points\.txt")
+_SDIST_SCRIPTS = re.compile(
+    r"(?:[^/]+/)?(?:pyproject\.toml|setup\.cfg|setup\.py|(?:src/)?[^/]+\.egg-info/entry_points\.txt)"
+)
+_WHEEL_METADATA = re.compile(r"[^/]+\.dist-info/METADATA")
+_SDIST_METADATA = re.compile(r"(?:[^/]+/)?PKG-INFO")
+_WHEEL_DATA = re.compile(r"^[^/]+\.data/(?:purelib|platlib)/(.+)$")
+
+
 def _zip_member(info: zipfile.ZipInfo) -> _Member:
     name = clean_member_name(info.filename)
     return _Member(
@@ -454,15 +465,8 @@ class ArchiveSource:
 
     def _may_declare_scripts(self, path: str) -> bool:
         if self.wheel:
-            return re.fullmatch(r"[^/]+\.dist-info/entry_points\.txt", path) is not None
-        return (
-            re.fullmatch(
-                r"(?:[^/]+/)?(?:pyproject\.toml|setup\.cfg|setup\.py|"
-                r"(?:src/)?[^/]+\.egg-info/entry_points\.txt)",
-                path,
-            )
-            is not None
-        )
+            return _WHEEL_SCRIPTS.fullmatch(path) is not None
+        return _SDIST_SCRIPTS.fullmatch(path) is not None
 
     def _entry_points(self, found: dict[str, bytes]) -> tuple[EntryPoint, ...]:
         """A wheel's `entry_points.txt`; an sdist's egg-info one, else its packaging files."""
@@ -494,8 +498,10 @@ class ArchiveSource:
         if declared is not None and declared > MAX_MEMBERS:
             raise _Bomb(f"declares {declared} members; the limit is {MAX_MEMBERS}")
         archive = self._zip_file()  # kept open: `read` takes members from it later
-        for info in archive.infolist():
-            member = _zip_member(info)
+        # Listed once (`_scan`); every later walk pairs that list with the same directory.
+        listed: list[_Member] | None = getattr(self, "_members", None)
+        for number, info in enumerate(archive.infolist()):
+            member = listed[number] if listed is not None else _zip_member(info)
 
             def read(limit: int, info: zipfile.ZipInfo = info) -> bytes:
                 try:
@@ -562,8 +568,8 @@ class ArchiveSource:
 
     def _may_be_metadata(self, path: str) -> bool:
         if self.wheel:
-            return re.fullmatch(r"[^/]+\.dist-info/METADATA", path) is not None
-        return re.fullmatch(r"(?:[^/]+/)?PKG-INFO", path) is not None
+            return _WHEEL_METADATA.fullmatch(path) is not None
+        return _SDIST_METADATA.fullmatch(path) is not None
 
     def _metadata_member(self, found: dict[str, bytes]) -> str | None:
         if self.wheel:
@@ -591,7 +597,7 @@ class ArchiveSource:
         if self._prefix and name.startswith(self._prefix):
             return name[len(self._prefix) :]
         if self.wheel:
-            match = re.match(r"^[^/]+\.data/(?:purelib|platlib)/(.+)$", name)
+            match = _WHEEL_DATA.match(name)
             if match:
                 return match.group(1)
         return name
