@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from errdex.explain.advice import python_literal
-from errdex.explain.context import CONTEXT_KINDS, Facts
+from errdex.explain.context import CONTEXT_KINDS, Facts, function_span, lines_of
 from errdex.explain.expanded import expanded
 from errdex.explain.input_nodes import free_names
 from errdex.explain.input_shapes import module_patterns, more_shapes
@@ -61,6 +61,19 @@ class Validated:
 
 def validated(facts: Facts) -> Validated | None:
     """What the site's function validates, when it is a validator of the user's data."""
+    site = facts.stored.site
+    owner, _, name = site.function.rpartition(".")
+    text = facts.source_text or ""
+    span = function_span(text, name, site.line)
+    if span is None or "<locals>" in owner:
+        return None  # no `def`, or a model made inside a function: no field a user declares
+    # what registers it, read from the text first: most sites are no validator
+    fields = _decorated_fields(_decorators(text, span[0] + 1))
+    hooked = bool(owner) and "." not in owner and f"cls.{name}" in text
+    hooked = hooked and any(hook in text for hook in _TYPE_HOOKS)
+    named = not owner and _named_validator(name)
+    if fields is None and not hooked and not named:
+        return None
     function = facts.site_function()
     if function is None:
         return None
@@ -69,10 +82,6 @@ def validated(facts: Facts) -> Validated | None:
     if not params:
         return None
     value, others = params[0], tuple(params[1:])
-    fields = _decorated_fields(_decorators(facts.source_text or "", function.lineno))
-    owner = facts.stored.site.function.rpartition(".")[0]
-    if "<locals>" in owner:
-        return None  # a model made inside a function: no field a user declares
     if fields is not None:
         model = code(owner) if owner else None
         request = owner.rpartition(".")[2].endswith("Request")
@@ -82,9 +91,9 @@ def validated(facts: Facts) -> Validated | None:
             names = " or ".join(code(f) for f in fields[:3])
             words = f"the field {names}" + (f" of {model}" if model else "")
         return Validated(value, words, others, request)
-    if owner and "." not in owner and _handed_by_type(facts, owner, function.name):
+    if hooked and _handed_by_type(facts, owner, function.name):
         return Validated(value, f"a field declared as {code(owner)}", others, owner=owner)
-    if not owner and _returns_value(function, value) and _named_validator(function.name):
+    if named and _returns_value(function, value):
         return Validated(value, "the field", others)
     return None
 
@@ -203,16 +212,17 @@ def _said(
 
 def validated_fields(facts: Facts) -> list[str]:
     """The fields a validator decorator registers the site's function for (none: [])."""
-    function = facts.site_function()
-    if function is None:
+    site = facts.stored.site
+    span = function_span(facts.source_text, site.function.rpartition(".")[2], site.line)
+    if span is None:
         return []
-    return _decorated_fields(_decorators(facts.source_text or "", function.lineno)) or []
+    return _decorated_fields(_decorators(facts.source_text or "", span[0] + 1)) or []
 
 
 def _decorators(text: str, line: int) -> list[ast.expr]:
     """The one-line decorators right above the `def` at `line` (the function is parsed
     alone, without them)."""
-    lines = text.splitlines()
+    lines = lines_of(text)
     found: list[ast.expr] = []
     index = line - 2
     while 0 <= index < len(lines) and lines[index].strip().startswith("@"):
