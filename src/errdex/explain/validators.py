@@ -136,9 +136,16 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
             ),
             kind="input",
         )
-    merged = merged_type_checks(open_conditions)  # `bytes` then `bytearray`: either will do
+    lines = lines_of(facts.source_text or "")
     for condition in reversed(checks):
-        condition = merged.get(condition.line, condition)
+        # `if isinstance(v, bytes): return v` then `elif isinstance(v, bytearray): return
+        # ...`: either type will do; not a branch that checks more (a bytes `Pattern`)
+        accepting = [
+            c
+            for c in open_conditions
+            if c.line < len(lines) and lines[c.line].strip().startswith("return")
+        ]
+        condition = merged_type_checks([*accepting, condition]).get(condition.line, condition)
         said = _said(condition, found, constants, facts)
         if said is None:  # `mode_name not in ...` where `mode_name = value.upper()`
             said = _said(expanded(condition, facts), found, constants, facts)
