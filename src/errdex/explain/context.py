@@ -17,6 +17,7 @@ from errdex.explain.page import (
     TestView,
     VariantView,
     WhenItHappens,
+    WhyQuote,
 )
 from errdex.facts import ConditionKind, SourceRead
 from errdex.store.base import StoredSite
@@ -31,6 +32,7 @@ class Explanation:
     when_it_happens: WhenItHappens
     solutions: list[Solution] = field(default_factory=list)
     example_fix: ExampleFix | None = None
+    why: list[WhyQuote] = field(default_factory=list)
 
 
 @dataclass
@@ -88,6 +90,9 @@ class Facts:
     # `config.method()` of a condition → the expression on the object's fields it returns,
     # for an object behind a JSON-valued flag (`explain/returned_fields.py`; needs the store)
     returned: dict[str, str] = field(default_factory=dict)
+    # a documented constant the conditions test → the line that assigns it in its file
+    # (the page reads that file; `why.py` quotes the doc with where it is written)
+    constant_lines: dict[str, int] = field(default_factory=dict)
     _tree: ast.Module | None = field(default=None, repr=False)
     _function: ast.FunctionDef | bool | None = field(default=False, repr=False)  # False: unread
 
@@ -128,6 +133,14 @@ def parse_module(text: str | None) -> ast.Module | None:
 def function_at(text: str | None, name: str, line: int) -> ast.FunctionDef | None:
     """The function `name` whose body holds `line` (or that starts there), parsed alone: a
     rule reading one function of a 3,000-line file need not parse all of it."""
+    found = definition_at(text, name, line)
+    return found if isinstance(found, ast.FunctionDef) else None
+
+
+def definition_at(
+    text: str | None, name: str, line: int
+) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """`function_at`, an `async def` included."""
     if text is None:
         return None
     lines = text.splitlines()
@@ -151,9 +164,11 @@ def function_at(text: str | None, name: str, line: int) -> ast.FunctionDef | Non
         end += 1
     source = textwrap.dedent("\n".join(lines[start:end]))
     tree = parse_module(source)
-    if tree is None or not tree.body or not isinstance(tree.body[0], ast.FunctionDef):
+    if tree is None or not tree.body:
         return None
     found = tree.body[0]
+    if not isinstance(found, ast.FunctionDef | ast.AsyncFunctionDef):
+        return None
     # line numbers as in the file
     ast.increment_lineno(found, start)
     return found if found.lineno <= line <= (found.end_lineno or found.lineno) else None

@@ -1,0 +1,240 @@
+"""The texts a function's source holds about its checks, each with its line: the units of
+its docstring (a paragraph, or one entry of a `Raises:`/`Args:`/`Note:` section, of a numpy
+section or a `:raises X:` field) and the messages it logs or warns beside a statement.
+
+Read from the function parsed alone (`Facts.site_function`); `explain/why.py` picks which
+of them speak of the check.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+# Google-style (`Raises:`) and numpy-style (`Raises` over a line of dashes) section heads
+_HEAD = re.compile(r"^([A-Z][A-Za-z]*(?: [A-Za-z]+)?)::?\s*$")
+_MAX_SKIPPED = 3  # statements a comment may sit above the line it speaks of
+_DASHES = re.compile(r"^-{3,}\s*$")
+_FIELD = re.compile(r"^:(\w+)(?:\s+([^:`]+))?:(?=\s|$)")  # `:raises ValueError:`, `:param silent:`
+# sections whose entries are no words on a check: what comes back, examples of use
+_SKIPPED = {"returns", "return", "yields", "yield", "example", "examples", "usage", "todo"}
+# sections of free text, not of named entries
+_FREE = {"note", "notes", "warning", "warnings", "see also", "see", "seealso", "raise"}
+_LOG_METHODS = {
+    "debug",
+    "info",
+    "warning",
+    "warn",
+    "error",
+    "exception",
+    "critical",
+    "info_once",
+    "warning_once",
+    "debug_once",
+}
+
+
+@dataclass(frozen=True)
+class DocUnit:
+    """A paragraph of a docstring, or an entry of one of its sections."""
+
+    text: str  # on one line
+    line: int  # in the file
+    section: str | None = None  # "raises", "args", "note", "see also"; None: plain paragraph
+    name: str | None = None  # the entry's name: the exception of a Raises entry, a parameter
+
+
+def docstring_units(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> list[DocUnit]:
+    """The units of a definition's docstring, in order, with the file line of each."""
+    body = node.body
+    first = body[0] if body else None
+    if not (
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and isinstance(first.value.value, str)
+    ):
+        return []
+    raw = first.value.value.expandtabs().split("\n")
+    # the indentation every line after the first shares, as `inspect.cleandoc` strips it
+    margins = [len(x) - len(x.lstrip()) for x in raw[1:] if x.strip()]
+    margin = min(margins) if margins else 0
+    lines = [raw[0].strip(), *(x[margin:].rstrip() for x in raw[1:])]
+    return _units(lines, first.lineno)
+
+
+def _units(lines: list[str], start: int) -> list[DocUnit]:
+    """Paragraphs and section entries: an entry starts at its section's indentation, its
+    further lines are deeper; a line shallower than the entries ends the section."""
+    out: list[DocUnit] = []
+    section: str | None = None
+    indent_of = -1  # the indentation of the current section's entries (-1: not yet seen)
+    entry: list[str] = []
+    entry_at = 0
+    name: str | None = None
+
+    def close() -> None:
+        nonlocal entry, name
+        text = " ".join(" ".join(entry).split())
+        if text and section not in _SKIPPED and ">>>" not in text:
+            out.append(DocUnit(text, start + entry_at, section, name))
+        entry, name = [], None
+
+    def begin(at: int, text: str, named: str | None) -> None:
+        nonlocal entry, entry_at, name
+        close()
+        entry, entry_at, name = ([text] if text else []), at, named
+
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        indent = len(line) - len(line.lstrip())
+        after = lines[index + 1].strip() if index + 1 < len(lines) else ""
+        if not stripped:
+            close()
+            continue
+        if _DASHES.match(stripped):
+            continue
+        head = _HEAD.match(stripped)
+        if indent == 0 and (head or _DASHES.match(after)):
+            close()
+            section, indent_of = (head.group(1) if head else stripped).lower(), -1
+            continue
+        field = _FIELD.match(stripped)
+        if field is not None:
+            close()
+            section, indent_of = field.group(1).lower(), indent
+            named = field.group(2).split()[-1] if field.group(2) else None
+            begin(index, stripped[field.end() :].strip(), named)
+            continue
+        if section is not None and indent_of >= 0 and indent < indent_of:
+            close()  # back at a shallower margin: the section is over, a paragraph begins
+            section, indent_of = None, -1
+        if section is not None and section not in _FREE and (indent_of < 0 or indent == indent_of):
+            indent_of = indent
+            key, sep, rest = stripped.partition(":")
+            words = key.split("(")[0].split()
+            deeper = len(after) > 0 and _indent(lines[index + 1]) > indent
+            if sep and len(words) == 1:  # `ValueError: if ...`, `silent (bool): ...`
+                # numpy's `x : int` over its text: the type is no words on it
+                begin(index, "" if deeper and key.endswith(" ") else rest.strip(), words[0])
+            elif len(words) == 1 and not sep:  # numpy: the name alone, its text below
+                begin(index, "", words[0])
+            else:
+                begin(index, stripped, None)
+            continue
+        if section is not None and section in _FREE and indent_of < 0:
+            indent_of = indent
+        if not entry:
+            entry_at = index
+        entry.append(stripped)
+    close()
+    return out
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def logged_beside(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, lines: set[int], site_line: int
+) -> list[tuple[str, int, bool]]:
+    """The messages logged or warned by the statements that sit in the same block as the
+    site or as a statement on one of `lines` (a guard), with their lines and whether the
+    site's own block holds them: the literal text of the call's first argument, each
+    placeholder kept as `{expr}`."""
+    out: list[tuple[str, int, bool]] = []
+    for block in _blocks(func):
+        own = any(s.lineno == site_line for s in block)
+        if not own and not any(s.lineno in lines for s in block):
+            continue
+        for stmt in block:
+            # logged on the way to the check; what is logged after it passed is not of it
+            if stmt.lineno >= site_line or not isinstance(stmt, ast.Expr):
+                continue
+            text = _logged_text(stmt.value)
+            if text:
+                out.append((text, stmt.lineno, own))
+    return out
+
+
+def _blocks(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[list[ast.stmt]]:
+    """Every statement list of the function, its nested functions' and classes' left out."""
+    found: list[list[ast.stmt]] = []
+    stack: list[list[ast.stmt]] = [func.body]
+    while stack:
+        block = stack.pop()
+        found.append(block)
+        for stmt in block:
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                continue
+            for name in ("body", "orelse", "finalbody"):
+                inner = getattr(stmt, name, None)
+                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                    stack.append(inner)
+            for handler in getattr(stmt, "handlers", ()):
+                stack.append(handler.body)
+            for case in getattr(stmt, "cases", ()):
+                stack.append(case.body)
+    return found
+
+
+def _logged_text(call: ast.expr) -> str | None:
+    """The text a `logger.warning(...)`, `warnings.warn(...)`, `logging.info(...)` call
+    logs; None for any other call."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.args):
+        return None
+    receiver = call.func.value
+    owner = receiver.attr if isinstance(receiver, ast.Attribute) else getattr(receiver, "id", "")
+    if call.func.attr not in _LOG_METHODS or not re.search(r"log|warn", owner, re.I):
+        return None
+    return _literal(call.args[0])
+
+
+def _literal(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return " ".join(node.value.split()) or None
+    if isinstance(node, ast.JoinedStr):
+        parts = [
+            str(v.value)
+            if isinstance(v, ast.Constant)
+            else "{" + ast.unparse(v.value) + "}"
+            if isinstance(v, ast.FormattedValue)
+            else ""
+            for v in node.values
+        ]
+        return " ".join("".join(parts).split()) or None
+    if isinstance(node, ast.BinOp):  # `"... %s" % x`, `"a" + "b"`
+        left = _literal(node.left)
+        right = _literal(node.right) if isinstance(node.op, ast.Add) else ""
+        return (left or "") + (right or "") or None
+    return None
+
+
+def comment_before(
+    lines: list[str], line: int, stops: set[int], low: int
+) -> tuple[str, int] | None:
+    """The comment block over the few statements just above `line` (1-based), as `(text,
+    its first line)`: "Reuse the items; validate 1:1" two assignments above the `if` that
+    checks it. Not across a blank line, a line of `stops` (another guard's), a line less
+    indented than `line`, or above `low` (the function's first line); the block right
+    above `line` itself is not this one's (the index reads it)."""
+    if not 1 <= line <= len(lines):
+        return None
+    indent = _indent(lines[line - 1])
+    at, code_lines = line - 1, 0
+    while at > low and code_lines <= _MAX_SKIPPED:
+        text = lines[at - 1]
+        stripped = text.strip()
+        if not stripped or at in stops or _indent(text) < indent:
+            return None
+        if stripped.startswith("#"):
+            if code_lines == 0:
+                return None  # right above the line: the index's comment of it
+            top = at
+            while top - 1 > low and lines[top - 2].strip().startswith("#"):
+                top -= 1
+            words = " ".join(x.strip().lstrip("#").strip() for x in lines[top - 1 : at])
+            return (" ".join(words.split()), top) if words.strip() else None
+        code_lines += 1
+        at -= 1
+    return None

@@ -1,0 +1,74 @@
+"""The units of a docstring, each with its file line (a paragraph, a Google, numpy or
+Sphinx entry), and the messages logged beside a statement."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from errdex.explain.why_texts import DocUnit, docstring_units, logged_beside
+
+SOURCE = textwrap.dedent(
+    '''
+    def numpy_style(x):
+        """Count things.
+
+        Parameters
+        ----------
+        x : int
+            The count, at least one.
+
+        Raises
+        ------
+        ValueError
+            When x is below one.
+
+        Examples
+        --------
+        >>> numpy_style(2)
+        """
+        if x < 1:
+            warnings.warn(f"x is {x}, below one")
+            raise ValueError(x)
+
+
+    def sphinx_style(silent):
+        """Returns the current context.
+
+        :param silent: if set, the return value is `None`
+                       if no context is available. The default is to raise
+                       a :exc:`RuntimeError`.
+        :raises RuntimeError: when there is none.
+        """
+    '''
+)
+
+
+def test_numpy_entries_and_no_examples() -> None:
+    tree = ast.parse(SOURCE)
+    assert docstring_units(tree.body[0]) == [
+        DocUnit("Count things.", 3),
+        DocUnit("The count, at least one.", 8, "parameters", "x"),
+        DocUnit("When x is below one.", 13, "raises", "ValueError"),
+    ]
+
+
+def test_sphinx_fields_and_a_role_inside_one() -> None:
+    tree = ast.parse(SOURCE)
+    assert docstring_units(tree.body[1]) == [
+        DocUnit("Returns the current context.", 25),
+        DocUnit(
+            "if set, the return value is `None` if no context is available. The default is to "
+            "raise a :exc:`RuntimeError`.",
+            27,
+            "param",
+            "silent",
+        ),
+        DocUnit("when there is none.", 30, "raises", "RuntimeError"),
+    ]
+
+
+def test_a_warning_beside_the_raise() -> None:
+    func = ast.parse(SOURCE).body[0]
+    assert isinstance(func, ast.FunctionDef)
+    assert logged_beside(func, {19}, 21) == [("x is {x}, below one", 20, True)]
