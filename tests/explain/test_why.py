@@ -148,6 +148,7 @@ ENG = {
 
             Raises:
                 KeyError: when the url is unknown.
+                ValueError: if the url is empty.
                 ValueError: if the timeout is negative.
             \"\"\"
             if timeout < 0:
@@ -240,15 +241,17 @@ def test_a_later_docstring_paragraph_that_explains_and_no_unrelated_comment(eng:
 def test_the_raises_entry_the_args_entry_and_the_message_logged_beside(eng: Store) -> None:
     said = why(eng, "negative timeout").split("\n")
     assert said == [
-        "docstring of `open_stream`, Raises `ValueError` (eng/config.py:97): “if the timeout "
+        "docstring of `open_stream`, Raises `ValueError` (eng/config.py:98): “if the timeout "
         "is negative.”",
         "docstring of `open_stream`, Args `timeout` (eng/config.py:92): “seconds to wait; a "
         "negative timeout waits forever on some platforms, which is why it is refused.”",
-        "logged beside the check (eng/config.py:100): “timeout must be at least 0, as the "
+        "logged beside the check (eng/config.py:101): “timeout must be at least 0, as the "
         "socket layer waits forever”",
     ], said
     page = page_with_message(eng, "eng", "negative timeout")
-    assert "when the url is unknown" not in str(page.why)  # another exception's entry
+    # another exception's entry, and the same exception's for another reason
+    assert "when the url is unknown" not in str(page.why)
+    assert "if the url is empty" not in str(page.why)
 
 
 def test_docs_are_read_at_extraction_without_rules_or_later_paragraphs() -> None:
@@ -269,7 +272,7 @@ def test_a_comment_a_few_statements_above_the_check_not_what_is_logged_after_it(
 ) -> None:
     said = why(eng, "audio and video items must pair up")
     assert said == (
-        "comment before the guard at line 109 (eng/config.py:106): “Reuse the audio items the "
+        "comment before the guard at line 110 (eng/config.py:107): “Reuse the audio items the "
         "caller gave: each must pair with one video.”"
     ), said
 
@@ -281,8 +284,8 @@ def test_the_terminal_and_the_html_page_draw_the_quotes(eng: Store) -> None:
     shown = console.export_text()
     assert "Why, in the code's own words" in shown
     assert "“if the timeout is negative.”" in shown
-    assert "docstring of open_stream, Raises ValueError, eng/config.py:97" in shown
+    assert "docstring of open_stream, Raises ValueError, eng/config.py:98" in shown
     html = render_page("error.html", Links(), **page_context(eng, page))
     assert "Why, in the code&#39;s own words" in html or "Why, in the code's own words" in html
     assert "<blockquote class=\"doc\">if the timeout is negative.</blockquote>" in html
-    assert "eng/config.py:97</a>" in html
+    assert "eng/config.py:98</a>" in html

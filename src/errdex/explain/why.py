@@ -82,8 +82,8 @@ def why_quotes(facts: Facts, meaning: str) -> list[WhyQuote]:
     `meaning` (the page's "What it means") already says."""
     names = _names(facts)
     found: list[_Candidate] = []
-    found += _comments(facts, names)
     func = _function(facts)
+    found += _comments(facts, func, names)
     if func is not None:
         found += _docstring(facts, func, names)
         found += _logged(facts, func, names)
@@ -187,7 +187,9 @@ def _score(text: str, names: _Names) -> float:
     return 0.5 * len(tested) + 0.25 * len(said) + len(whole)
 
 
-def _comments(facts: Facts, names: _Names) -> list[_Candidate]:
+def _comments(
+    facts: Facts, func: ast.FunctionDef | ast.AsyncFunctionDef | None, names: _Names
+) -> list[_Candidate]:
     """The comment blocks above (and on) the check's line and each guard's line: one above
     the check, or above the guard nearest it, speaks of it by its place."""
     comments = facts.read.comments
@@ -223,7 +225,6 @@ def _comments(facts: Facts, names: _Names) -> list[_Candidate]:
         out.append(_Candidate(quote, _score(text, names_here) + place, 0))
     # a comment a few statements above the check or a guard, over what leads to it
     text_lines = facts.source_text.splitlines() if facts.source_text is not None else []
-    func = _function(facts)
     low = func.lineno if func is not None else 0
     for line in lines:
         found = comment_before(text_lines, line, set(lines), low) if text_lines else None
@@ -266,6 +267,8 @@ def _docstring(
         if unit.section in ("raises", "raise", "exception", "exceptions"):
             if unit.name is None or unit.name.rpartition(".")[2] not in names.raised:
                 continue
+            if score == 0:
+                continue  # the same exception raised for another reason
             score += 3.0
         elif unit.section in _ENTRIES and unit.name is not None:
             if unit.name not in names.whole:
