@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_with_message
+from explain_samples import indexed_package, page_in_function, page_with_message
 from rich.console import Console
 
 from errdex.extract import extract_file
@@ -164,6 +164,22 @@ ENG = {
                 if len(audios) != len(videos):
                     raise ValueError("audio and video items must pair up")
                 logger.info("Using %d audio items from upstream.", len(audios))
+
+
+        class UnknownOption(Exception):
+            pass
+
+
+        def parse_opt(arg, prefixes, ignore):
+            try:
+                match_long(arg)
+            except UnknownOption:
+                # The long match failed: with a two-character prefix the short form is not
+                # tried, and the unknown option error is raised instead.
+                if arg[:2] not in prefixes:
+                    return match_short(arg)
+                if not ignore:
+                    raise
         """,
 }
 
@@ -275,6 +291,12 @@ def test_a_comment_a_few_statements_above_the_check_not_what_is_logged_after_it(
         "comment before the guard at line 110 (eng/config.py:107): “Reuse the audio items the "
         "caller gave: each must pair with one video.”"
     ), said
+
+
+def test_a_comment_above_an_earlier_guard_that_says_the_error_is_raised(eng: Store) -> None:
+    page = page_in_function(eng, "eng", "parse_opt")
+    assert [(q.of, q.line) for q in page.why] == [("comment above the guard at line 125", 123)]
+    assert page.why[0].text.startswith("The long match failed:"), page.why
 
 
 def test_the_terminal_and_the_html_page_draw_the_quotes(eng: Store) -> None:

@@ -33,6 +33,7 @@ _LOOSE = 2.0  # that of a further docstring paragraph or comment a few lines up:
 _MIN_WORDS = 4  # "error case", "Type checking": no words on why
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_FAILS = re.compile(r"\b(?:raise[sd]?|raising|errors?|fail(?:s|ed)?|refused?)\b", re.I)
 _RAISES = re.compile(r"(?:Raise|Raises|Raised|Throws?)\b")
 _RULE_RUN = re.compile(r"[-=*#~_]{4,}")  # a comment's drawn rule (`# ------`)
 _MARKED = re.compile(r"`+([A-Za-z_][A-Za-z0-9_]*)")  # a name written as code
@@ -222,7 +223,7 @@ def _comments(
         # above a loop or `with` it is in, a little; above another guard, not at all
         place = 2.0 if line == site.line else 1.0 if line == nearest else 0.5 * (line in around)
         quote = WhyQuote(text=_cut(text), of=where, file=facts.stored.file, line=top)
-        out.append(_Candidate(quote, _score(text, names_here) + place, 0))
+        out.append(_Candidate(quote, _comment_score(text, names_here) + place, 0))
     # a comment a few statements above the check or a guard, over what leads to it
     text_lines = facts.source_text.splitlines() if facts.source_text is not None else []
     low = func.lineno if func is not None else 0
@@ -237,8 +238,15 @@ def _comments(
         quote = WhyQuote(
             text=_cut(text), of=f"comment before {at}", file=facts.stored.file, line=top
         )
-        out.append(_Candidate(quote, _score(text, names_here) + place, 0))
+        out.append(_Candidate(quote, _comment_score(text, names_here) + place, 0))
     return out
+
+
+def _comment_score(text: str, names: _Names) -> float:
+    """A comment's score; one that speaks of failing ("we ... raise the no option error")
+    and shares a name with the check speaks of why it fails."""
+    score = _score(text, names)
+    return score + 0.5 if score and _FAILS.search(text) else score
 
 
 def _without(names: _Names, facts: Facts, line: int) -> _Names:
