@@ -1,6 +1,7 @@
 """Index time and lookup speed of an older revision beside the code as it is, in one run.
 
     python bench/before_after.py REV [--index vllm==0.33.0] [--rounds 2] [--lookup [--packages ...]]
+    python bench/before_after.py REV --pages DB [--count 300] [--rounds 4]
 
 REV is any git revision of this repository (the "before"); the "after" is this working
 tree, copied at the start (edits made during the run do not reach it). The before's `src/`
@@ -16,6 +17,12 @@ on both alike.
   own list), indexed anew by each tree; its p50/p90/p99 and 1 MB figures (it indexes
   several large packages per tree: a long run).
 
+- with `--pages DB` (instead of the index): the cost of an error page in each tree, in a
+  process of its own over the same `--count` random ids of DB (an index both trees read),
+  each page built once (cold): the page model the JSON draws (`build_page`), and what the
+  HTML adds to it (`page_context`: the highlighted snippet); p50/p90/p99 in ms, without
+  HTTP, so that the code's share of a cold page is seen apart from the client and loopback.
+
 Prints each round as it ends, then one comparison: the minimum wall time of each tree over
 the rounds and their ratio (on a loaded machine wall times are noise; the minimum says
 more, and the load average before and after is printed beside it), and whether both made
@@ -30,6 +37,7 @@ import argparse
 import contextlib
 import ctypes
 import io
+import json
 import os
 import resource
 import shutil
@@ -130,6 +138,66 @@ def lookup_once(tree: Path, packages: list[str], work: Path) -> list[str]:
     return done.stdout.strip().splitlines()
 
 
+_PAGE_COST = """
+import json, random, sys, time
+from errdex.explain import build_page
+from errdex.store import open_store
+from errdex.web.pages import page_context
+store = open_store(sys.argv[1])
+ids = sorted({s.id for s in store.list_sites()})
+random.Random(int(sys.argv[3])).shuffle(ids)
+build, html = [], []
+for error_id in ids[: int(sys.argv[2])]:
+    started = time.perf_counter()
+    page = build_page(store, error_id, None)
+    built = time.perf_counter()
+    page_context(store, page)
+    build.append((built - started) * 1000)
+    html.append((time.perf_counter() - built) * 1000)
+print(json.dumps({"build": build, "html": html}))
+"""
+
+
+def pages_once(tree: Path, db: Path, count: int, seed: int) -> dict[str, list[float]]:
+    """Milliseconds per page, cold, in a new process of that tree."""
+    done = subprocess.run(
+        [sys.executable, "-c", _PAGE_COST, str(db), str(count), str(seed)],
+        env={**os.environ, "PYTHONPATH": str(tree / "src")},
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{tree}: pages failed: {done.stderr.strip()[-400:]}")
+    result: dict[str, list[float]] = json.loads(done.stdout)
+    return result
+
+
+def _quantiles(values: list[float]) -> str:
+    ordered = sorted(values)
+    at = [ordered[min(len(ordered) - 1, int(q * len(ordered)))] for q in (0.5, 0.9, 0.99)]
+    return " / ".join(f"{v:.1f}" for v in at)
+
+
+def compare_pages(trees: dict[str, Path], db: Path, count: int, rounds: int) -> None:
+    """Each tree's page cost per round (the same ids in a round), trees alternating."""
+    print(f"pages of {db.name}: {count} random ids per round, p50 / p90 / p99 ms")
+    every: dict[str, dict[str, list[float]]] = {n: {"build": [], "html": []} for n in trees}
+    for round_ in range(rounds):
+        for name, tree in trees.items() if round_ % 2 == 0 else reversed(trees.items()):
+            found = pages_once(tree, db, count, seed=round_)
+            for part, values in found.items():
+                every[name][part].extend(values)
+            print(
+                f"round {round_ + 1} {name}: model {_quantiles(found['build'])},"
+                f" HTML adds {_quantiles(found['html'])}",
+                flush=True,
+            )
+    for name, parts in every.items():
+        print(
+            f"  {name:6} model {_quantiles(parts['build'])}; HTML adds {_quantiles(parts['html'])}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -149,6 +217,8 @@ def main() -> None:
     parser.add_argument(
         "--lookup", action="store_true", help="also compare bench/lookup_speed.py (long)"
     )
+    parser.add_argument("--pages", type=Path, help="compare error pages of this index instead")
+    parser.add_argument("--count", type=int, default=300, help="--pages: ids per round")
     args = parser.parse_args()
     _adopt_orphans()
     load = os.getloadavg()[0]
@@ -159,6 +229,9 @@ def main() -> None:
             "before": _export(args.rev, work / "before"),
             "after": _copy_working_tree(work / "after"),
         }
+        if args.pages is not None:
+            compare_pages(trees, args.pages, args.count, args.rounds)
+            return
         index: dict[str, list[tuple[float, float, str]]] = {name: [] for name in trees}
         for round_ in range(args.rounds):
             for name, tree in trees.items() if round_ % 2 == 0 else reversed(trees.items()):

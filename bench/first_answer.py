@@ -50,6 +50,7 @@ DEFAULT = [
     "sqlalchemy==2.1.9",
     "sympy==1.14.0",
     "pandas==3.1.1",
+    "django==5.2.8",
 ]
 SITE_PACKAGES = "/usr/lib/python3.11/site-packages"
 

@@ -203,7 +203,8 @@ def why(store: Store, message: str) -> str:
 def test_the_docstring_of_the_config_field_behind_a_flag(eng: Store) -> None:
     assert (
         "doc of `--enforce-eager`, as the flag declared here takes it (eng/args.py:9): “Whether "
-        "to always run eagerly. If True, no graphs are captured.”" in why(eng, "tracing does not work")
+        "to always run eagerly. If True, no graphs are captured.”"
+        in why(eng, "tracing does not work")
     )
 
 
@@ -213,13 +214,19 @@ def test_a_generated_flags_field_is_documented_where_its_default_is(eng: Store) 
 
 
 def test_the_comment_above_an_environment_variables_read(eng: Store) -> None:
-    assert "doc of `ENG_USE_V2` (eng/envs.py:8): “Use the V2 runner, which replays sampled "
-    "traces.”" in why(eng, "replay requires the V2 runner")
+    said = why(eng, "replay requires the V2 runner")
+    assert (
+        "doc of `ENG_USE_V2` (eng/envs.py:8): “Use the V2 runner, which replays sampled "
+        "traces.”" in said
+    ), said
 
 
 def test_the_comment_on_a_constant_the_check_tests(eng: Store) -> None:
-    assert "doc of `V2_ONLY` (eng/config.py:10): “Architectures whose kernels only the V2 "
-    "runner has.”" in why(eng, "this architecture needs")
+    said = why(eng, "this architecture needs")
+    assert (
+        "doc of `V2_ONLY` (eng/config.py:10): “Architectures whose kernels only the V2 "
+        "runner has.”" in said
+    ), said
 
 
 def test_the_comment_above_the_loop_the_check_is_in(eng: Store) -> None:
@@ -309,5 +316,5 @@ def test_the_terminal_and_the_html_page_draw_the_quotes(eng: Store) -> None:
     assert "docstring of open_stream, Raises ValueError, eng/config.py:98" in shown
     html = render_page("error.html", Links(), **page_context(eng, page))
     assert "Why, in the code&#39;s own words" in html or "Why, in the code's own words" in html
-    assert "<blockquote class=\"doc\">if the timeout is negative.</blockquote>" in html
+    assert '<blockquote class="doc">if the timeout is negative.</blockquote>' in html
     assert "eng/config.py:98</a>" in html

@@ -3,7 +3,6 @@ Sphinx entry), and the messages logged beside a statement."""
 
 from __future__ import annotations
 
-import ast
 import textwrap
 
 from errdex.explain.why_texts import DocUnit, docstring_units, logged_beside
@@ -44,9 +43,11 @@ SOURCE = textwrap.dedent(
 )
 
 
+LINES = SOURCE.splitlines()
+
+
 def test_numpy_entries_and_no_examples() -> None:
-    tree = ast.parse(SOURCE)
-    assert docstring_units(tree.body[0]) == [
+    assert docstring_units(LINES, 1) == [
         DocUnit("Count things.", 3),
         DocUnit("The count, at least one.", 8, "parameters", "x"),
         DocUnit("When x is below one.", 13, "raises", "ValueError"),
@@ -54,8 +55,7 @@ def test_numpy_entries_and_no_examples() -> None:
 
 
 def test_sphinx_fields_and_a_role_inside_one() -> None:
-    tree = ast.parse(SOURCE)
-    assert docstring_units(tree.body[1]) == [
+    assert docstring_units(LINES, 23) == [
         DocUnit("Returns the current context.", 25),
         DocUnit(
             "if set, the return value is `None` if no context is available. The default is to "
@@ -69,6 +69,22 @@ def test_sphinx_fields_and_a_role_inside_one() -> None:
 
 
 def test_a_warning_beside_the_raise() -> None:
-    func = ast.parse(SOURCE).body[0]
-    assert isinstance(func, ast.FunctionDef)
-    assert logged_beside(func, {19}, 21) == [("x is {x}, below one", 20, True)]
+    assert logged_beside(LINES, 21, 2) == [("x is {x}, below one", 20)]
+    assert logged_beside(LINES, 20, 2) == []  # nothing before it in its block
+
+
+def test_a_multi_line_signature_and_a_one_line_docstring() -> None:
+    lines = [
+        "def f(",
+        "    a: int = (1),",
+        ") -> None:",
+        '    """One line."""',
+        "    logger.warning(",
+        '        "a is %s, "',
+        '        f"not {a!r}",',
+        "        a,",
+        "    )",
+        "    raise ValueError(a)",
+    ]
+    assert docstring_units(lines, 0) == [DocUnit("One line.", 4)]
+    assert logged_beside(lines, 10, 1) == [("a is %s, not {a}", 5)]

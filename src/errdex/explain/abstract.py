@@ -20,11 +20,7 @@ def subclasses_note(target: str, facts: Facts) -> str | None:
     `Argument`, and give it the argument there)" when `target`'s class, in the site's
     file, leaves methods to its subclasses; None when it is a class a user constructs."""
     name = target.rpartition(".")[2]
-    tree = facts.source_tree()
-    if tree is None:
-        return None
-    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
-    base = classes.get(name)
+    base = facts.top_class(name)
     if base is None:
         return None
     left = {m.name for m in _methods(base) if _only_raises_not_implemented(m)}
@@ -32,8 +28,10 @@ def subclasses_note(target: str, facts: Facts) -> str | None:
         return None
     made = [
         c.name
-        for c in classes.values()
-        if any(_last(b) == name for b in c.bases) and left <= {m.name for m in _methods(c)}
+        for c in map(facts.top_class, facts.subclass_names(name))
+        if c is not None
+        and any(_last(b) == name for b in c.bases)
+        and left <= {m.name for m in _methods(c)}
     ]
     if not made:
         return f"{code(name)} is a base class: the argument goes to the subclass you make."

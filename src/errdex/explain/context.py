@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import textwrap
 from dataclasses import dataclass, field
@@ -95,6 +96,7 @@ class Facts:
     constant_lines: dict[str, int] = field(default_factory=dict)
     _tree: ast.Module | None = field(default=None, repr=False)
     _function: ast.FunctionDef | bool | None = field(default=False, repr=False)  # False: unread
+    _classes: dict[str, ast.ClassDef | None] = field(default_factory=dict, repr=False)
 
     def source_tree(self) -> ast.Module | None:
         """The site's file parsed, once per page (None when unknown or unparsable)."""
@@ -113,10 +115,45 @@ class Facts:
             self._function = function_at(self.source_text, name, site.line)
         return self._function if isinstance(self._function, ast.FunctionDef) else None
 
+    def top_class(self, name: str) -> ast.ClassDef | None:
+        """The class `name` defined at the top level of the site's file, parsed alone (the
+        whole file only when the class's lines cannot be told apart from the rest)."""
+        if name not in self._classes:
+            found = class_at(self.source_text, name)
+            if found is None and self.source_text is not None and _defines(self.source_text, name):
+                tree = self.source_tree()
+                found = next(
+                    (
+                        node
+                        for node in (tree.body if tree is not None else [])
+                        if isinstance(node, ast.ClassDef) and node.name == name
+                    ),
+                    None,
+                )
+            self._classes[name] = found
+        return self._classes[name]
+
+    def subclass_names(self, name: str) -> list[str]:
+        """The top-level classes of the site's file whose bases name `name`, in file order."""
+        if self.source_text is None:
+            return []
+        return [
+            match.group(1)
+            for match in _CLASS_BASES.finditer(self.source_text)
+            if name in re.findall(r"[A-Za-z_][\w]*", match.group(2))
+        ]
+
     @property
     def held(self) -> list[ConditionView]:
         """The site's own conditions that a user may change."""
         return [c for c in self.conditions if c.kind not in CONTEXT_KINDS]
+
+
+@functools.lru_cache(maxsize=4)
+def lines_of(text: str) -> tuple[str, ...]:
+    """A file's lines, split once: a page's rules read the same file's text again and again
+    (a string keeps its hash, so asking again costs no second pass over it)."""
+    return tuple(text.splitlines())
 
 
 def parse_module(text: str | None) -> ast.Module | None:
@@ -133,17 +170,27 @@ def parse_module(text: str | None) -> ast.Module | None:
 def function_at(text: str | None, name: str, line: int) -> ast.FunctionDef | None:
     """The function `name` whose body holds `line` (or that starts there), parsed alone: a
     rule reading one function of a 3,000-line file need not parse all of it."""
-    found = definition_at(text, name, line)
-    return found if isinstance(found, ast.FunctionDef) else None
+    span = function_span(text, name, line)
+    if text is None or span is None:
+        return None
+    lines = lines_of(text)
+    start, end = span
+    # Blank lines before it give the nodes the file's line numbers (walking the tree to
+    # renumber it costs more than parsing it).
+    source = "\n" * start + textwrap.dedent("\n".join(lines[start:end]))
+    tree = parse_module(source)
+    if tree is None or not tree.body or not isinstance(tree.body[0], ast.FunctionDef):
+        return None
+    found = tree.body[0]
+    return found if found.lineno <= line <= (found.end_lineno or found.lineno) else None
 
 
-def definition_at(
-    text: str | None, name: str, line: int
-) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    """`function_at`, an `async def` included."""
+def function_span(text: str | None, name: str, line: int) -> tuple[int, int] | None:
+    """The lines (0-based, end excluded) of the `def name` that holds `line`, found in the
+    text alone: a rule may look at them before parsing anything."""
     if text is None:
         return None
-    lines = text.splitlines()
+    lines = lines_of(text)
     header = re.compile(rf"^(\s*)(?:async\s+)?def\s+{re.escape(name)}\s*\(")
     start = None
     for index in range(min(line, len(lines)) - 1, -1, -1):
@@ -162,22 +209,42 @@ def definition_at(
         if stripped and len(current) - len(current.lstrip()) <= indent and stripped[0] not in ")]":
             break
         end += 1
-    source = textwrap.dedent("\n".join(lines[start:end]))
-    tree = parse_module(source)
-    if tree is None or not tree.body:
-        return None
-    found = tree.body[0]
-    if not isinstance(found, ast.FunctionDef | ast.AsyncFunctionDef):
-        return None
-    # line numbers as in the file
-    ast.increment_lineno(found, start)
-    return found if found.lineno <= line <= (found.end_lineno or found.lineno) else None
+    return start, end
 
 
 def class_in_file(facts: Facts, name: str) -> ast.ClassDef | None:
     """The class `name` defined at the top level of the site's file (None when absent)."""
-    tree = facts.source_tree()
-    for node in tree.body if tree is not None else []:
-        if isinstance(node, ast.ClassDef) and node.name == name:
-            return node
-    return None
+    return facts.top_class(name)
+
+
+_CLASS_BASES = re.compile(r"^class\s+(\w+)\s*\(([^)]*)\)", re.MULTILINE)
+
+
+def _defines(text: str, name: str) -> bool:
+    return re.search(rf"^class\s+{re.escape(name)}\b", text, re.MULTILINE) is not None
+
+
+def class_at(text: str | None, name: str) -> ast.ClassDef | None:
+    """The top-level class `name`, with its decorators, parsed alone: its lines run to the
+    next line that starts at the margin (None when absent, or when those lines do not
+    parse as one class: a string literal's line at the margin, say)."""
+    if text is None:
+        return None
+    found = re.search(rf"^class\s+{re.escape(name)}\b", text, re.MULTILINE)
+    if found is None:
+        return None
+    lines = text[: found.start()].count("\n")
+    all_lines = lines_of(text)
+    start = lines
+    while start > 0 and all_lines[start - 1].startswith("@"):
+        start -= 1
+    end = lines + 1
+    while end < len(all_lines):
+        current = all_lines[end]
+        if current and not current[0].isspace() and current[0] not in ")]#":
+            break
+        end += 1
+    tree = parse_module("\n" * start + "\n".join(all_lines[start:end]))
+    if tree is None or len(tree.body) != 1 or not isinstance(tree.body[0], ast.ClassDef):
+        return None
+    return tree.body[0]

@@ -36,12 +36,13 @@ class _Assigned:
 def env_assigned_solution(facts: Facts, conditions: list[ConditionView]) -> Solution | None:
     """ "Unset `NAME`", when every value of a tested local that can fail the check is set
     under `if` on that variable; None otherwise."""
-    function = facts.site_function()
+    tested = _tested_locals(conditions, facts)
+    function = facts.site_function() if tested else None  # parsed only for a tested local
     if function is None:
         return None
     line = facts.stored.site.line
     tuples = _local_tuples(facts)
-    for name in _tested_locals(conditions, facts):
+    for name in tested:
         assigned = _assignments(function, name, line)
         if not assigned:
             continue

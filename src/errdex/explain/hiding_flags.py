@@ -25,22 +25,24 @@ def hidden_by_flag(condition: ConditionView, facts: Facts) -> str | None:
     """What the function does instead of raising, when `condition` tests only flag
     arguments of the site's own function and its other side leads straight to a bare
     return (or the function's end, or a `continue`); None otherwise."""
-    function = facts.site_function()
-    if function is None:
-        return None
-    params = {a.arg for a in [*function.args.args, *function.args.kwonlyargs]}
-    line = facts.stored.site.line
-    found = _guard_of(function, line, condition.line)
-    if found is None:
-        return None
-    guard, chain = found
     try:
         test = ast.parse(condition.text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
     names = free_names(test)
-    if not names or not all(n in params and n != "self" for n in names):
+    bound = {b.name for b in facts.bindings}  # locals and constants: no argument
+    if not names or "self" in names or bound.intersection(names):
+        return None  # the function is not parsed for a test of anything but arguments
+    function = facts.site_function()
+    if function is None:
         return None
+    params = {a.arg for a in [*function.args.args, *function.args.kwonlyargs]}
+    if not all(n in params for n in names):
+        return None
+    found = _guard_of(function, facts.stored.site.line, condition.line)
+    if found is None:
+        return None
+    guard, chain = found
     if guard.orelse and not all(isinstance(s, ast.Pass) for s in guard.orelse):
         return None
     instead = _what_follows(chain)

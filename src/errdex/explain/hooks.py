@@ -17,7 +17,7 @@ import builtins
 import re
 import types
 
-from errdex.explain.context import Facts
+from errdex.explain.context import Facts, function_span, lines_of
 from errdex.explain.input_nodes import free_names
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
@@ -81,10 +81,15 @@ def hook_solution(facts: Facts) -> Solution | None:
     it was given with a value the check tests afterwards."""
     if facts.source_text is None or not _MAY_CALL_HOOK.search(facts.source_text):
         return None  # most files: no function of theirs is parsed for nothing
+    line = facts.stored.site.line
+    span = function_span(facts.source_text, facts.stored.site.function.rpartition(".")[2], line)
+    if span is None or not _MAY_CALL_HOOK.search(
+        "\n".join(lines_of(facts.source_text)[slice(*span)])
+    ):
+        return None  # the file calls one elsewhere: this function is not parsed
     function = facts.site_function()
     if function is None:
         return None
-    line = facts.stored.site.line
     tested = {(c.line, name) for c in facts.held for name in _names(c.text) if c.line < line}
     params = {a.arg for a in [*function.args.posonlyargs, *function.args.args]}
     for hook, owner, at, given in _hooks(function, line):

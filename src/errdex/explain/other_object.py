@@ -43,17 +43,15 @@ def other_object_solution(conditions: list[ConditionView], facts: Facts) -> Solu
         return None  # most pages: no file is parsed for nothing
     function = facts.site_function()
     typed = _annotated(function) if function is not None else None
-    tree = facts.source_tree() if typed else None
-    if tree is None or not typed:
+    if not typed:
         return None
-    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
     for condition in reversed(conditions):
         if condition.kind != ConditionKind.EARLY_EXIT:
             continue  # a check that returns when the mode is off; an `if` around the work
             # under the mode (a pool's pre-ping) is what the mode does, not a check of it
         for part, truthy in _attribute_parts(condition.text):
             owner, _, attr = part.partition(".")
-            cls = classes.get(typed.get(owner, ""))
+            cls = facts.top_class(typed[owner]) if owner in typed else None
             if cls is None or cls.name.startswith("_"):
                 continue
             keyword = _keywords(cls).get(attr)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from errdex.explain.context import lines_of
 from errdex.explain.page import (
     ConditionView,
     ExceptionView,
@@ -21,7 +22,7 @@ def snippet_around(text: str | None, line: int, end_line: int) -> tuple[str, int
     """About 40 lines of `text` around lines `line`..`end_line`, and the first line's number."""
     if not text:
         return "", line
-    lines = text.splitlines()
+    lines = lines_of(text)
     span = end_line - line + 1
     before = max(8, (SNIPPET_LINES - span) // 2)
     first = max(1, line - before)

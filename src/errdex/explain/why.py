@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from errdex.explain.context import Facts, definition_at
+from errdex.explain.context import Facts, function_span, lines_of
 from errdex.explain.page import BindingView, ConditionView, Knob, WhyQuote
 from errdex.explain.plain import code
 from errdex.explain.solutions import solutions
 from errdex.explain.why_texts import DocUnit, comment_before, docstring_units, logged_beside
-from errdex.facts import ConditionKind, KnobKind, SiteKind
+from errdex.facts import ConditionKind, KnobKind
 from errdex.linked_facts import NAMED_IN_MESSAGE, own_key
 from errdex.store.base import Store, StoredSite
 
@@ -83,11 +84,15 @@ def why_quotes(facts: Facts, meaning: str) -> list[WhyQuote]:
     `meaning` (the page's "What it means") already says."""
     names = _names(facts)
     found: list[_Candidate] = []
-    func = _function(facts)
-    found += _comments(facts, func, names)
-    if func is not None:
-        found += _docstring(facts, func, names)
-        found += _logged(facts, func, names)
+    # the site's function as lines of its file: nothing is parsed but a log call's lines
+    lines = lines_of(facts.source_text) if facts.source_text is not None else ()
+    site = facts.stored.site
+    span = function_span(facts.source_text, site.function.rpartition(".")[2], site.line)
+    start = span[0] if span is not None else None
+    found += _comments(facts, lines, start, names)
+    if start is not None:
+        found += _docstring(facts, lines, start, names)
+        found += _logged(facts, lines, start, names)
     found += _constants(facts, names)
     found += _settings(facts, names)
     said = _plain(meaning)
@@ -189,7 +194,7 @@ def _score(text: str, names: _Names) -> float:
 
 
 def _comments(
-    facts: Facts, func: ast.FunctionDef | ast.AsyncFunctionDef | None, names: _Names
+    facts: Facts, text_lines: Sequence[str], start: int | None, names: _Names
 ) -> list[_Candidate]:
     """The comment blocks above (and on) the check's line and each guard's line: one above
     the check, or above the guard nearest it, speaks of it by its place."""
@@ -225,8 +230,7 @@ def _comments(
         quote = WhyQuote(text=_cut(text), of=where, file=facts.stored.file, line=top)
         out.append(_Candidate(quote, _comment_score(text, names_here) + place, 0))
     # a comment a few statements above the check or a guard, over what leads to it
-    text_lines = facts.source_text.splitlines() if facts.source_text is not None else []
-    low = func.lineno if func is not None else 0
+    low = start + 1 if start is not None else 0
     for line in lines:
         found = comment_before(text_lines, line, set(lines), low) if text_lines else None
         if found is None or _is_code(found[0]):
@@ -260,14 +264,12 @@ def _without(names: _Names, facts: Facts, line: int) -> _Names:
     )
 
 
-def _docstring(
-    facts: Facts, func: ast.FunctionDef | ast.AsyncFunctionDef, names: _Names
-) -> list[_Candidate]:
+def _docstring(facts: Facts, lines: Sequence[str], start: int, names: _Names) -> list[_Candidate]:
     """The docstring's units that speak of the check: a `Raises` entry naming its
     exception first, an `Args` entry of a name its conditions test, any paragraph by the
     names it shares."""
     site = facts.stored.site
-    units = docstring_units(func)
+    units = docstring_units(lines, start)
     label = f"docstring of {code(site.function)}"
     out: list[_Candidate] = []
     for unit in units:
@@ -296,13 +298,6 @@ def _docstring(
     return out
 
 
-def _function(facts: Facts) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    site = facts.stored.site
-    return facts.site_function() or definition_at(
-        facts.source_text, site.function.rpartition(".")[2], site.line
-    )
-
-
 def _unit_label(label: str, unit: DocUnit) -> str:
     if unit.section is None:
         return label
@@ -311,24 +306,17 @@ def _unit_label(label: str, unit: DocUnit) -> str:
     return f"{label}, {section}{named}"
 
 
-def _logged(
-    facts: Facts, func: ast.FunctionDef | ast.AsyncFunctionDef, names: _Names
-) -> list[_Candidate]:
-    """The messages logged or warned beside the check or one of its guards."""
-    site = facts.stored.site
-    guards = {c.line for c in facts.conditions}
-    own = site.kind in (SiteKind.LOG, SiteKind.WARN)
+def _logged(facts: Facts, lines: Sequence[str], start: int, names: _Names) -> list[_Candidate]:
+    """The messages logged or warned on the way to the check, in its own block."""
     out: list[_Candidate] = []
-    for text, line, beside in logged_beside(func, guards, site.line):
-        if own and line == site.line:
-            continue
+    for text, line in logged_beside(lines, facts.stored.site.line, start + 1):
         quote = WhyQuote(
             text=_cut(text), of="logged beside the check", file=facts.stored.file, line=line
         )
         # logged on the way to the check, in its own block: what happens instead, or before
         # (not the message itself logged first)
         parts = _parts(text)
-        if beside and len(parts & names.said) < 0.7 * len(parts):
+        if len(parts & names.said) < 0.7 * len(parts):
             out.append(_Candidate(quote, _score(text, names) + 1.0, 2))
     return out
 

@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 # Google-style (`Raises:`) and numpy-style (`Raises` over a line of dashes) section heads
 _HEAD = re.compile(r"^([A-Z][A-Za-z]*(?: [A-Za-z]+)?)::?\s*$")
+_MAX_DOC_LINES = 400
+_MAX_SIGNATURE_LINES = 60
+_OPENING = re.compile(r"""[rRuU]?(\"\"\"|\'\'\')""")
+_LOG_START = re.compile(r"(?:self\.)?_?(?:logger|logging|log|warnings|LOGGER)\.\w+\(")
 _MAX_SKIPPED = 3  # statements a comment may sit above the line it speaks of
 _DASHES = re.compile(r"^-{3,}\s*$")
 _FIELD = re.compile(r"^:(\w+)(?:\s+([^:`]+))?:(?=\s|$)")  # `:raises ValueError:`, `:param silent:`
@@ -45,22 +50,48 @@ class DocUnit:
     name: str | None = None  # the entry's name: the exception of a Raises entry, a parameter
 
 
-def docstring_units(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> list[DocUnit]:
-    """The units of a definition's docstring, in order, with the file line of each."""
-    body = node.body
-    first = body[0] if body else None
-    if not (
-        isinstance(first, ast.Expr)
-        and isinstance(first.value, ast.Constant)
-        and isinstance(first.value.value, str)
-    ):
+def docstring_units(lines: Sequence[str], start: int) -> list[DocUnit]:
+    """The units of the docstring of the `def` on line `start` (0-based) of a file's
+    `lines`, in order, with the file line of each; found in the text, nothing parsed."""
+    body = _body_start(lines, start)
+    if body is None:
         return []
-    raw = first.value.value.expandtabs().split("\n")
+    first = lines[body].lstrip()
+    opened = _OPENING.match(first)
+    if opened is None:
+        return []
+    quote = opened.group(1)
+    rest = first[opened.end() :]
+    raw: list[str] = []
+    at = body
+    while quote not in rest:
+        raw.append(rest)
+        at += 1
+        if at >= len(lines) or at - body > _MAX_DOC_LINES:
+            return []
+        rest = lines[at]
+    raw.append(rest[: rest.index(quote)])
     # the indentation every line after the first shares, as `inspect.cleandoc` strips it
+    raw = [x.expandtabs() for x in raw]
     margins = [len(x) - len(x.lstrip()) for x in raw[1:] if x.strip()]
     margin = min(margins) if margins else 0
-    lines = [raw[0].strip(), *(x[margin:].rstrip() for x in raw[1:])]
-    return _units(lines, first.lineno)
+    cleaned = [raw[0].strip(), *(x[margin:].rstrip() for x in raw[1:])]
+    return _units(cleaned, body + 1)
+
+
+def _body_start(lines: Sequence[str], start: int) -> int | None:
+    """The index of the first line after a `def`'s signature that holds anything."""
+    depth = 0
+    at = start
+    while at < len(lines) and at - start <= _MAX_SIGNATURE_LINES:
+        code = lines[at].split("#", 1)[0]
+        depth += code.count("(") + code.count("[") - code.count(")") - code.count("]")
+        at += 1
+        if depth <= 0 and code.rstrip().endswith(":"):
+            while at < len(lines) and not lines[at].strip():
+                at += 1
+            return at if at < len(lines) else None
+    return None
 
 
 def _units(lines: list[str], start: int) -> list[DocUnit]:
@@ -135,47 +166,45 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def logged_beside(
-    func: ast.FunctionDef | ast.AsyncFunctionDef, lines: set[int], site_line: int
-) -> list[tuple[str, int, bool]]:
-    """The messages logged or warned by the statements that sit in the same block as the
-    site or as a statement on one of `lines` (a guard), with their lines and whether the
-    site's own block holds them: the literal text of the call's first argument, each
-    placeholder kept as `{expr}`."""
-    out: list[tuple[str, int, bool]] = []
-    for block in _blocks(func):
-        own = any(s.lineno == site_line for s in block)
-        if not own and not any(s.lineno in lines for s in block):
+def logged_beside(lines: Sequence[str], site_line: int, low: int) -> list[tuple[str, int]]:
+    """The messages logged or warned by the statements before the site (1-based
+    `site_line`) in its own block, down to line `low`, with their lines: the literal text of
+    the call's first argument, each placeholder kept as `{expr}`. Read from the text; only
+    a log call's own lines are parsed."""
+    if not 1 <= site_line <= len(lines):
+        return []
+    indent = _indent(lines[site_line - 1])
+    out: list[tuple[str, int]] = []
+    at = site_line - 1  # 1-based line above the site
+    while at > low:
+        line = lines[at - 1]
+        stripped = line.strip()
+        at -= 1
+        if not stripped or stripped.startswith("#") or _indent(line) > indent:
             continue
-        for stmt in block:
-            # logged on the way to the check; what is logged after it passed is not of it
-            if stmt.lineno >= site_line or not isinstance(stmt, ast.Expr):
-                continue
-            text = _logged_text(stmt.value)
-            if text:
-                out.append((text, stmt.lineno, own))
-    return out
+        if _indent(line) < indent:
+            break  # the block's header: the block starts below it
+        if _LOG_START.match(stripped) is None:
+            continue
+        text = _call_text(lines, at + 1)
+        if text:
+            out.append((text, at + 1))
+    return out[::-1]
 
 
-def _blocks(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[list[ast.stmt]]:
-    """Every statement list of the function, its nested functions' and classes' left out."""
-    found: list[list[ast.stmt]] = []
-    stack: list[list[ast.stmt]] = [func.body]
-    while stack:
-        block = stack.pop()
-        found.append(block)
-        for stmt in block:
-            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                continue
-            for name in ("body", "orelse", "finalbody"):
-                inner = getattr(stmt, name, None)
-                if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
-                    stack.append(inner)
-            for handler in getattr(stmt, "handlers", ()):
-                stack.append(handler.body)
-            for case in getattr(stmt, "cases", ()):
-                stack.append(case.body)
-    return found
+def _call_text(lines: Sequence[str], line: int) -> str | None:
+    """The text a log call starting on `line` (1-based) logs, parsed from its own lines."""
+    source = lines[line - 1].strip()
+    at = line
+    while source.count("(") > source.count(")") and at < len(lines) and at - line < 12:
+        source += "\n" + lines[at].strip()
+        at += 1
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    first = tree.body[0] if tree.body else None
+    return _logged_text(first.value) if isinstance(first, ast.Expr) else None
 
 
 def _logged_text(call: ast.expr) -> str | None:
@@ -211,7 +240,7 @@ def _literal(node: ast.expr) -> str | None:
 
 
 def comment_before(
-    lines: list[str], line: int, stops: set[int], low: int
+    lines: Sequence[str], line: int, stops: set[int], low: int
 ) -> tuple[str, int] | None:
     """The comment block over the few statements just above `line` (1-based), as `(text,
     its first line)`: "Reuse the items; validate 1:1" two assignments above the `if` that
