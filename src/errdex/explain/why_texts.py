@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 # Google-style (`Raises:`) and numpy-style (`Raises` over a line of dashes) section heads
 _HEAD = re.compile(r"^([A-Z][A-Za-z]*(?: [A-Za-z]+)?)::?\s*$")
-_MAX_DOC_LINES = 400
+_MAX_DOC_LINES = 3000
 _MAX_SIGNATURE_LINES = 60
 _OPENING = re.compile(r"""[rRuU]?(\"\"\"|\'\'\')""")
 _LOG_START = re.compile(r"(?:self\.)?_?(?:logger|logging|log|warnings|LOGGER)\.\w+\(")
@@ -71,6 +71,8 @@ def docstring_units(lines: Sequence[str], start: int) -> list[DocUnit]:
             return []
         rest = lines[at]
     raw.append(rest[: rest.index(quote)])
+    if not first.startswith(("r", "R")):
+        raw = [x.replace("\\\\", "\\") for x in raw]  # `\\` in a plain string is one
     # the indentation every line after the first shares, as `inspect.cleandoc` strips it
     raw = [x.expandtabs() for x in raw]
     margins = [len(x) - len(x.lstrip()) for x in raw[1:] if x.strip()]
