@@ -27,7 +27,7 @@ SOURCE = textwrap.dedent(
         >>> numpy_style(2)
         """
         if x < 1:
-            warnings.warn(f"x is {x}, below one")
+            warnings.warn(f"x is {x}, below the one allowed")
             raise ValueError(x)
 
 
@@ -69,8 +69,15 @@ def test_sphinx_fields_and_a_role_inside_one() -> None:
 
 
 def test_a_warning_beside_the_raise() -> None:
-    assert logged_beside(LINES, 21, 2) == [("x is {x}, below one", 20)]
+    assert logged_beside(LINES, 21, 2) == [("x is {x}, below the one allowed", 20)]
     assert logged_beside(LINES, 20, 2) == []  # nothing before it in its block
+    trace = [
+        "def g(r):",
+        '    logger.debug("dropping %s", r)',
+        '    logger.info("req_id=%s, status=%s", r, 1)',
+        "    raise KeyError(r)",
+    ]
+    assert logged_beside(trace, 4, 1) == []  # a debug line, a trace of values
 
 
 def test_a_multi_line_signature_and_a_one_line_docstring() -> None:
@@ -80,11 +87,11 @@ def test_a_multi_line_signature_and_a_one_line_docstring() -> None:
         ") -> None:",
         '    """One line."""',
         "    logger.warning(",
-        '        "a is %s, "',
-        '        f"not {a!r}",',
+        '        "a is %s, which the kernel "',
+        '        f"cannot take: not {a!r}",',
         "        a,",
         "    )",
         "    raise ValueError(a)",
     ]
     assert docstring_units(lines, 0) == [DocUnit("One line.", 4)]
-    assert logged_beside(lines, 10, 1) == [("a is %s, not {a}", 5)]
+    assert logged_beside(lines, 10, 1) == [("a is %s, which the kernel cannot take: not {a}", 5)]

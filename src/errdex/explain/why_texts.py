@@ -19,6 +19,9 @@ _MAX_DOC_LINES = 3000
 _MAX_SIGNATURE_LINES = 60
 _OPENING = re.compile(r"""[rRuU]?(\"\"\"|\'\'\')""")
 _LOG_START = re.compile(r"(?:self\.)?_?(?:logger|logging|log|warnings|LOGGER)\.\w+\(")
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}|%[-#0 +]*\d*(?:\.\d+)?[a-z]|\w+=")
+_WORDS = re.compile(r"[A-Za-z]{2,}")
+_MIN_LOGGED_WORDS = 4
 _MAX_SKIPPED = 3  # statements a comment may sit above the line it speaks of
 _DASHES = re.compile(r"^-{3,}\s*$")
 _FIELD = re.compile(r"^:(\w+)(?:\s+([^:`]+))?:(?=\s|$)")  # `:raises ValueError:`, `:param silent:`
@@ -27,7 +30,6 @@ _SKIPPED = {"returns", "return", "yields", "yield", "example", "examples", "usag
 # sections of free text, not of named entries
 _FREE = {"note", "notes", "warning", "warnings", "see also", "see", "seealso", "raise"}
 _LOG_METHODS = {
-    "debug",
     "info",
     "warning",
     "warn",
@@ -36,7 +38,6 @@ _LOG_METHODS = {
     "critical",
     "info_once",
     "warning_once",
-    "debug_once",
 }
 
 
@@ -189,7 +190,8 @@ def logged_beside(lines: Sequence[str], site_line: int, low: int) -> list[tuple[
         if _LOG_START.match(stripped) is None:
             continue
         text = _call_text(lines, at + 1)
-        if text:
+        # a trace of values (`"req_id=%s, status=%s"`) says nothing of why
+        if text and len(_WORDS.findall(_PLACEHOLDER.sub(" ", text))) >= _MIN_LOGGED_WORDS:
             out.append((text, at + 1))
     return out[::-1]
 
