@@ -233,18 +233,18 @@ def _comments(
         out.append(_Candidate(quote, _comment_score(text, names_here) + place, 0))
     # a comment a few statements above the check or a guard, over what leads to it
     low = start + 1 if start is not None else 0
-    for line in lines:
+    # (over the check or the guard nearest it: over another guard, it is that guard's)
+    for line in sorted(n for n in (site.line, nearest) if n is not None):
         found = comment_before(text_lines, line, set(lines), low) if text_lines else None
         if found is None or _is_code(found[0]):
             continue
         text, top = found
-        place = 0.5 if line in (site.line, nearest) else 0.0
-        names_here = names if place else _without(names, facts, line)
+        place = 0.5
         at = "the check" if line == site.line else f"the guard at line {line}"
         quote = WhyQuote(
             text=_cut(text), of=f"comment before {at}", file=facts.stored.file, line=top
         )
-        out.append(_Candidate(quote, _comment_score(text, names_here) + place, 0))
+        out.append(_Candidate(quote, _comment_score(text, names) + place, 0))
     return out
 
 
