@@ -55,6 +55,9 @@ class Facts:
     solved: list[Solution] | None = None  # `solutions(facts)`, once worked out
     # ways out a comment beside the check warns against (set with `solved`), each with it
     refused: list[tuple[Solution, str]] = field(default_factory=list)
+    # switches that only hide the error, held out when nothing else is a way out (set with
+    # `solved`): "What it means" says them
+    hidden: list[Solution] = field(default_factory=list)
     # a variable's name → when setting it is the way out, for a variable the code falls
     # back from on its own when unset (`explain/fallbacks.py`; needs the store)
     fallbacks: dict[str, str] = field(default_factory=dict)

@@ -5,6 +5,7 @@ only from the facts (conditions, bindings, callers, knobs, the exception class, 
 from __future__ import annotations
 
 from errdex.explain.context import Facts
+from errdex.explain.hiding_flags import hidden_sentence
 from errdex.explain.narrowing import narrows_call_result
 from errdex.explain.no_action import no_action_sentence
 from errdex.explain.page import GUARD_NOT_READ, Caller, ConditionView, WhenItHappens
@@ -104,6 +105,7 @@ def what_it_means(facts: Facts) -> str:
         elif not solutions(facts) and not facts.refused and nothing_to_do is None:
             # said rather than a condition negated: a way out no user can take is none
             sentences.append(_no_solution(facts))
+    sentences.extend(hidden_sentence(s) for s in facts.hidden[:1])
     blocked = [c for c in held if no_way_out(c, facts)]
     if blocked:
         lines = ", ".join(str(c.line) for c in blocked)
@@ -304,6 +306,7 @@ def _context(facts: Facts) -> str:
     """The site's conditions that no solution changes: when the check applies."""
     covered = {s.condition for s in solutions(facts) if s.condition}
     covered |= {s.condition for s, _ in facts.refused if s.condition}
+    covered |= {s.condition for s in facts.hidden if s.condition}
     rest = [
         c
         for c in facts.held

@@ -36,7 +36,7 @@ from errdex.explain.expanded import expanded
 from errdex.explain.fix_forms import change_fix, setting_fix
 from errdex.explain.flag_values import flag_value_solutions
 from errdex.explain.given_values import given_value_solution
-from errdex.explain.hiding_flags import input_solution
+from errdex.explain.hiding_flags import hides_only, input_solution
 from errdex.explain.inputs import input_action
 from errdex.explain.instances import instance_action
 from errdex.explain.iterated import iterated_solution
@@ -59,6 +59,7 @@ from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.precondition_fix import precondition_change
+from errdex.explain.request_fields import request_solutions
 from errdex.explain.reraise import reraise_gate
 from errdex.explain.returned_error import returned_error_solution
 from errdex.explain.returned_fields import returned_conjuncts
@@ -212,6 +213,8 @@ def _solutions(facts: Facts) -> list[Solution]:
         if usual is not None:
             found.add(usual, 0)
     _add_input(found, open_conditions, facts)
+    for sent, tier in request_solutions(facts, open_conditions):
+        found.add(sent, tier)  # a field of the request the user sends
     for ours, tier in own_object_solutions(open_conditions, facts):
         found.add(ours, tier)
     if not any(i.solution.kind == "input" for i in found.items):
@@ -289,6 +292,10 @@ def _solutions(facts: Facts) -> list[Solution]:
         callback = callback_parameter(facts) is not None
         kept = [s for s in kept if not (callback and s.kind == "input")]
         kept = [command_line, *(for_author(s) if s.kind == "input" else s for s in kept)]
+    if kept and hides_only(kept[0]):
+        # a switch that turns the raise into a None is no way out, and never the first
+        facts.hidden = [s for s in kept if hides_only(s)]
+        kept = [s for s in kept if not hides_only(s)]
     return [_with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
 
 
