@@ -59,7 +59,7 @@ def _wanted(stored: StoredSite, kinds: set[str]) -> bool:
 def sections(text: str) -> dict[str, str]:
     """The dump's sections by error id (project, version and id of the heading)."""
     found: dict[str, str] = {}
-    for part in text.split("\n## ")[1:]:
+    for part in ("\n" + text).split("\n## ")[1:]:  # the first heading opens the file
         head = part.split("\n", 1)[0]
         key = head.split(". ", 1)[1] if ". " in head else head
         found[key] = part

@@ -90,11 +90,10 @@ def _part_solution(
     # each body's plainest route
     routes = list(dict.fromkeys(link.routes[0] for link in matching if link.routes))
     where = " (" + ", ".join(f"`{r}`" for r in routes[:3]) + ")" if routes else ""
-    carried = (
-        f"; the server copies it into `{first.target.rpartition('.')[2]}.{attr}`"
-        if first.via is not None
-        else ""
+    into = dict.fromkeys(
+        f"`{link.target.rpartition('.')[2]}.{attr}`" for link in matching if link.via is not None
     )
+    carried = f"; the server copies it into {' or '.join(into)}" if into else ""
     text = f"In the body of your request{where}, {value}{carried} (so that {ast.unparse(wanted)})."
     solution = Solution(
         text=text,
