@@ -13,6 +13,7 @@ import pytest
 from explain_samples import indexed_package, page_in_function, page_with_message
 from rich.console import Console
 
+from errdex.explain.model.prompt import facts_text
 from errdex.extract import extract_file
 from errdex.render.page_terminal import page_view
 from errdex.store import Store
@@ -318,3 +319,10 @@ def test_the_terminal_and_the_html_page_draw_the_quotes(eng: Store) -> None:
     assert "Why, in the code&#39;s own words" in html or "Why, in the code's own words" in html
     assert '<blockquote class="doc">if the timeout is negative.</blockquote>' in html
     assert "eng/config.py:98</a>" in html
+
+
+def test_the_model_is_given_the_quotes_with_where_they_are_written(eng: Store) -> None:
+    page = page_with_message(eng, "eng", "negative timeout")
+    facts = facts_text(page)
+    assert "THE CODE'S OWN WORDS ON THE CHECK" in facts
+    assert "- docstring of `open_stream`, Raises `ValueError` [eng/config.py:98]: if the " in facts
