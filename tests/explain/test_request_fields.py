@@ -150,6 +150,8 @@ def test_a_field_the_server_copies_into_the_checked_object_is_the_way_out(srv: S
     assert page.example_fix is not None
     assert page.example_fix.before == 'POST /v1/chat\n{"messages": MESSAGES}'
     assert page.example_fix.after == 'POST /v1/chat\n{"messages": MESSAGES, "marking": false}'
+    # no client of the OpenAI API here
+    assert page.example_fix.note == "`MESSAGES` stands for your own value."
 
 
 def test_a_field_of_the_request_read_directly_is_the_way_out(srv: Store) -> None:

@@ -56,6 +56,11 @@ class RequestIndex:
                 if owner is not None and target is not None:
                     via = f"{carry.callee}({carry.keyword}={carry.parameter}.{carry.field})"
                     carried[(owner.qualname, carry.field)].append((target, carry.keyword, via))
+        client = any(
+            target.partition(".")[0] == "openai"
+            for facts in files
+            for target in (*facts.imports.values(), *facts.local_imports.values())
+        )
         # attribute → the links a condition on it may have
         self.by_attribute: dict[str, list[RequestLink]] = defaultdict(list)
         # body class → the attributes a body of it sets on what it builds: its fields, and
@@ -82,6 +87,7 @@ class RequestIndex:
                     default=field.default,
                     routes=plainest,
                     required=required,
+                    client=client,
                 )
                 self.by_attribute[field.name].append(direct)
                 self.sent[qualname].add(field.name)
