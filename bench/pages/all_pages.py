@@ -1,11 +1,13 @@
 """Dump every page of an index (solutions, example fixes, why), one section per error.
 
     python bench/pages/all_pages.py --db PATH --out FILE [--project NAME]
-    python bench/pages/all_pages.py --db PATH --out FILE --only reraise,assert,knob,typeerror
+    python bench/pages/all_pages.py --db PATH --out FILE --only reraise,knob,request
     python bench/pages/all_pages.py --db PATH --out FILE --every 10
+    python bench/pages/all_pages.py --db PATH --out FILE --ids FILE
 
 `--only` keeps the pages a change of the rules can reach (a kind of site, of knob, of
-handler: the others stay as they are by construction); `--every N` one error id in N.
+handler: the others stay as they are by construction); `--every N` one error id in N;
+`--ids FILE` the ids listed (the same pages from another tree).
 
 For counting the pages a change of the page rules changes: run it with the code before and
 after, then compare the two files section by section (`--compare OLD NEW` prints the ids of
@@ -49,13 +51,15 @@ def _wanted(stored: StoredSite, kinds: set[str]) -> bool:
         or ("assert" in kinds and site.kind == SiteKind.ASSERT and _exported_private(stored))
         or ("knob" in kinds and any(k.kind in _SETTINGS for k in stored.knobs))
         or ("typeerror" in kinds and any(_type_error(c.text, c.kind) for c in site.conditions))
+        # a field of a request body behind a condition (`getattr`: a tree before the field)
+        or ("request" in kinds and bool(getattr(stored, "requests", ())))
     )
 
 
 def sections(text: str) -> dict[str, str]:
     """The dump's sections by error id (project, version and id of the heading)."""
     found: dict[str, str] = {}
-    for part in text.split("\n## ")[1:]:
+    for part in ("\n" + text).split("\n## ")[1:]:  # the first heading opens the file
         head = part.split("\n", 1)[0]
         key = head.split(". ", 1)[1] if ". " in head else head
         found[key] = part
@@ -68,8 +72,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--project")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("OLD", "NEW"))
-    parser.add_argument("--only", default="", help="reraise,assert,knob,typeerror")
+    parser.add_argument("--only", default="", help="reraise,assert,knob,typeerror,request")
     parser.add_argument("--every", type=int, default=0, help="one error id in N")
+    parser.add_argument("--ids", type=Path, help="a file of error ids, one a line: only those")
     args = parser.parse_args()
     if args.compare:
         old, new = (sections(p.read_text(encoding="utf-8")) for p in args.compare)
@@ -85,7 +90,12 @@ def main() -> None:
         sites = store.list_sites(project=args.project) if args.project else store.list_sites()
         seen: dict[tuple[str, str], None] = {}
         kinds = set(args.only.split(",")) if args.only else set()
+        listed = set(args.ids.read_text().split()) if args.ids else None
         for stored in sites:
+            if listed is not None:
+                if stored.id in listed:
+                    seen.setdefault((stored.id, stored.version), None)
+                continue
             drawn = args.every and _drawn(stored.id, args.every)
             if (not kinds and not args.every) or _wanted(stored, kinds) or drawn:
                 seen.setdefault((stored.id, stored.version), None)

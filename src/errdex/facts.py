@@ -405,6 +405,43 @@ class SubcommandFact(msgspec.Struct, frozen=True, gc=False):
     function: str
 
 
+class RouteBody(msgspec.Struct, frozen=True, gc=False):
+    """A class a server's route takes as a parameter: the body a client sends
+    (`request: ChatCompletionRequest` of `@router.post("/v1/chat/completions")`)."""
+
+    cls: str  # as written
+    parameter: str
+    path: str  # the route: /v1/chat/completions
+    method: str  # post, put, patch, route, api_route
+    function: str
+    line: int
+
+
+class RequestField(msgspec.Struct, frozen=True, gc=False):
+    """A field of a `*Request` class, with the calls of its methods that pass it on as it
+    is (`SamplingParams.from_optional(watermarking=self.watermarking)`)."""
+
+    model: str  # the class's name
+    name: str
+    line: int
+    annotation: str
+    default: str | None = None  # its source; None when the field is required
+    alias: str | None = None  # the key a client sends instead of the name
+    into: tuple[tuple[str, str], ...] = ()  # (the callee as written, the keyword)
+
+
+class RequestCarry(msgspec.Struct, frozen=True, gc=False):
+    """A call that passes a field of a parameter annotated with a `*Request` class as it
+    is: `SamplingParams(seed=request.seed)` where `request: CompletionRequest`."""
+
+    cls: str  # the parameter's class, as written
+    parameter: str
+    field: str
+    callee: str  # as written
+    keyword: str
+    line: int
+
+
 class AttrSet(msgspec.Struct, frozen=True, gc=False):
     """`X.attr = VALUE` (a plain value) right under an `if`: what a setting elsewhere
     decides for an attribute that conditions test."""
@@ -598,3 +635,8 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     enums: dict[str, dict[str, str]] = {}
     choices: tuple[ChoiceList, ...] = ()
     name_filters: tuple[NameFilter, ...] = ()
+    # the classes its routes take as a body, and the fields of its `*Request` classes
+    # (`extract.request_models`)
+    routes: tuple[RouteBody, ...] = ()
+    request_fields: tuple[RequestField, ...] = ()
+    request_carries: tuple[RequestCarry, ...] = ()

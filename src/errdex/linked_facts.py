@@ -145,6 +145,28 @@ class SelectionLink(msgspec.Struct, frozen=True, gc=False):
     call: str | None = None  # the public constructor that takes the flag's field
 
 
+class RequestLink(msgspec.Struct, frozen=True, gc=False):
+    """A field of a body a client sends to a route of the version, whose value the
+    attribute `attr` of a condition holds (`link.requests`)."""
+
+    key: str  # the key sent: the field's alias, else its name
+    attr: str  # the attribute the condition reads: watermarking
+    target: str  # the class whose attribute holds it: the body class, or the one built
+    model: str  # the body class, qualified: ...protocol.ChatCompletionRequest
+    file: str  # where the field is declared
+    line: int
+    annotation: str
+    default: str | None = None  # its source; None when required
+    routes: tuple[str, ...] = ()  # "POST /v1/chat/completions"
+    required: tuple[str, ...] = ()  # the body's required keys
+    # the call of the body's method that carries it into `target`, None when the check
+    # reads the body itself: "SamplingParams.from_optional(watermarking=self.watermarking)"
+    via: str | None = None
+    # the version uses the OpenAI Python client (imports `openai`): its users may send the
+    # field through the client's `extra_body`
+    client: bool = False
+
+
 class TestLink(msgspec.Struct, frozen=True, gc=False):
     """A test of the version that expects this error (its pattern matches the message)."""
 
@@ -213,6 +235,8 @@ class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     # A call of a helper that raises with the text the call gives it (`ctx.fail("...")`): the
     # file and line of the raise inside the helper, the statement that raises it.
     helper_raise: tuple[str, int] | None = None
+    # fields of a request body a client sends behind the conditions (`link.requests`)
+    requests: tuple[RequestLink, ...] = ()
 
     def public_path(self) -> str | None:
         """The public import path of the site's function, or None when there is none."""

@@ -114,7 +114,7 @@ def test_a_pattern_the_module_compiles_is_named_with_its_text(blocks: Store) -> 
 
 HIDING = {
     "quiet/__init__.py": """
-        from quiet.lookup import current, find_all
+        from quiet.lookup import current, find_all, pick
         """,
     "quiet/lookup.py": """
         _stack = []
@@ -138,6 +138,14 @@ HIDING = {
                     continue
                 found.append(name)
             return found
+
+
+        def pick(mode, quiet=False):
+            if mode not in ("fast", "slow"):
+                if not quiet:
+                    raise ValueError(f"unknown mode: {mode}")
+                return None
+            return mode
         """,
 }
 
@@ -147,17 +155,18 @@ def quiet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     yield from indexed_package(tmp_path_factory.mktemp("quiet"), "quiet", HIDING)
 
 
-def test_a_flag_that_turns_the_error_into_none_is_only_a_labelled_last_resort(
+def test_a_flag_that_turns_the_error_into_none_is_never_the_first_solution(
     quiet: Store,
 ) -> None:
+    # the only way past the check is `silent=True`: it hides the error, so it is said in
+    # "what it means" and offered as no way out at all
     page = page_in_function(quiet, "quiet", "current")
-    last = page.solutions[-1]
-    assert last.text == (
-        "Last resort, which hides the error rather than avoiding it: pass a non-empty (true) "
-        "value for the argument `silent` of `current`. `current` then returns None instead "
-        "of raising, and what made it fail stays."
-    )
-    assert last.fix is None
+    assert not any("silent" in s.text for s in page.solutions)
+    assert (
+        "A switch would only hide the error, so it is not offered as a way out: pass a "
+        "non-empty (true) value for the argument `silent` of `current`. `current` then "
+        "returns None instead of raising, and what made it fail stays."
+    ) in page.what_it_means
     assert page.example_fix is None or "silent=True" not in page.example_fix.after
 
 
@@ -166,7 +175,17 @@ def test_a_flag_that_skips_the_item_is_no_way_out_either(quiet: Store) -> None:
     assert not any(
         s.text.startswith("Pass `False` for the argument `strict`") for s in page.solutions
     )
-    assert any("skips the item instead of raising" in s.text for s in page.solutions)
+    assert not any("strict" in s.text for s in page.solutions)
+    assert "skips the item instead of raising" in page.what_it_means
+
+
+def test_a_hiding_flag_comes_after_the_way_out(quiet: Store) -> None:
+    page = page_in_function(quiet, "quiet", "pick")
+    assert page.solutions[0].text.startswith(
+        "Pass the argument `mode` of `pick` as one of `'fast'`, `'slow'`"
+    )
+    assert page.solutions[-1].text.startswith("Last resort, which hides the error")
+    assert "A switch would only hide" not in page.what_it_means
 
 
 BRANCHES = {

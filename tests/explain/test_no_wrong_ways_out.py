@@ -134,9 +134,13 @@ def test_turning_off_a_re_raise_whose_other_path_exits_is_no_way_out(tool: Store
     assert "that exception's own message" in page.what_it_means
 
 
-def test_a_re_raise_whose_other_path_returns_keeps_its_way_out(tool: Store) -> None:
+def test_a_re_raise_whose_other_path_returns_only_hides_the_error(tool: Store) -> None:
+    # `strict=False` makes `load` return None in place of the error: said as a switch that
+    # hides it, and no solution (never the first)
     page = page_in_function(tool, "tool", "Command.load")
-    assert any("strict" in s.text for s in page.solutions)
+    assert not any("strict" in s.text for s in page.solutions)
+    assert "A switch would only hide the error" in page.what_it_means
+    assert "`strict`" in page.what_it_means
 
 
 def test_a_usage_error_caught_only_as_type_error_is_the_codes_value(tool: Store) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_in_function
+from explain_samples import indexed_package, page_in_function, page_with_message
 
 from errdex.store import Store
 
@@ -28,6 +28,21 @@ CALLS = {
         def _check_positional(v):
             if v is not None:
                 raise TypeError(f"positional-only argument passed as keyword argument: {v}")
+
+
+        def _check_few(*args):
+            try:
+                name, metadata = args[0], args[1]
+            except IndexError:
+                raise TypeError(
+                    "Table() takes at least two positional-only arguments 'name' and 'metadata'"
+                )
+            return name, metadata
+
+
+        def _check_none(*args):
+            if args:
+                raise TypeError("reset() takes no arguments")
 
 
         def _check_value(v):
@@ -169,6 +184,129 @@ CALLS = {
                 return inputs
 
 
+        class Reader:
+            def __init__(self):
+                self.is_closed = False
+                self.is_consumed = False
+
+            def iter_raw(self):
+                if self.is_consumed:
+                    raise RuntimeError("The stream has been consumed.")
+                if self.is_closed:
+                    raise RuntimeError("The stream has been closed.")
+                self.is_consumed = True
+                yield b""
+                self.close()
+
+            def close(self):
+                self.is_closed = True
+
+            async def aclose(self):
+                self.is_closed = True
+
+
+        class Worker:
+            def __init__(self):
+                self._started = False
+                self._session = None
+
+            def start(self, workers):
+                self._workers = workers
+                self._begin()
+
+            def _begin(self):
+                self._started = True
+
+            def run(self, job):
+                if not self._started:
+                    raise RuntimeError("The worker has not been started.")
+                return job
+
+            def query(self, sql):
+                if self._session is None:
+                    raise RuntimeError("No session is open.")
+                return sql
+
+            def __enter__(self):
+                self._session = object()
+                return self
+
+
+        class Field:
+            def __init__(self):
+                self.subs = None
+                self.prepare()
+
+            def prepare(self):
+                self._analyse()
+
+            def _analyse(self):
+                self.subs = []
+
+            def check(self):
+                if self.subs is None:
+                    raise RuntimeError("The field has no sub-fields.")
+
+
+        class Dialect:
+            def __init__(self, comments=None):
+                self.comments = False
+                self._given = comments
+
+            def initialize(self):
+                self.comments = self._probe()
+
+            def _probe(self):
+                return True
+
+            def comment(self):
+                if not self.comments:
+                    raise NotImplementedError("No comments on this server.")
+
+
+        class Planner:
+            def __init__(self):
+                self._plan = None
+                self._ready = False
+
+            def plan(self, steps):
+                if self._plan is None:
+                    self._plan = steps
+
+            def start(self):
+                self._ready = True
+
+            def run(self):
+                if self._plan is None:
+                    raise RuntimeError("The plan is not ready.")
+                return self._plan
+
+            def step(self):
+                assert self._ready, "not started"
+                return self._plan
+
+            def jump(self):
+                if not self._ready:
+                    raise RuntimeError("Bad state.")
+                return self._plan
+
+
+        class Pool:
+            def __init__(self):
+                self._conn = None
+
+            def connect(self):
+                self._conn = object()
+
+            def close(self):
+                self._conn = None
+
+            def get(self):
+                if self._conn is None:
+                    raise RuntimeError("The pool has no connection.")
+                return self._conn
+
+
         class AsyncRegistry:
             def __init__(self):
                 self._closed = False
@@ -264,6 +402,66 @@ def test_a_coroutine_is_awaited_in_the_fix(calls: Store) -> None:
     assert fix.after == "await async_registry.add(name=NAME)\nawait async_registry.aclose()"
 
 
+def test_a_use_that_an_earlier_check_refuses_again_is_no_single_use(calls: Store) -> None:
+    # `iter_raw` closes the stream itself, but marks it consumed first: a second call meets
+    # the earlier check, so a closed stream comes from `close()`, and a generator's call is
+    # iterated in the fix; the async `aclose()` is not said for a sync method
+    page = page_with_message(calls, "calls", "The stream has been closed.")
+    first = page.solutions[0]
+    assert first.text.startswith("Call `iter_raw` on your `Reader` object before `close()`:")
+    assert "aclose" not in first.text
+    assert first.fix is not None
+    assert first.fix.after == "for item in reader.iter_raw():\n    ...\nreader.close()"
+    page = page_with_message(calls, "calls", "The stream has been consumed.")
+    assert not any(s.text.startswith("Call `iter_raw`") for s in page.solutions)
+
+
+def test_a_state_a_public_method_sets_is_made_first(calls: Store) -> None:
+    page = page_in_function(calls, "calls", "Worker.run")
+    first = page.solutions[0]
+    assert first.text.startswith(
+        "First call `start()` on your `Worker` object, then `run`: it sets `self._started` to "
+        "a true value"
+    )
+    assert first.fix is not None
+    assert first.fix.before == "worker.run(job=JOB)"
+    assert first.fix.after == "worker.start(workers=WORKERS)\nworker.run(job=JOB)"
+
+
+def test_a_state_entering_the_block_sets_is_made_inside_it(calls: Store) -> None:
+    page = page_in_function(calls, "calls", "Worker.query")
+    first = page.solutions[0]
+    assert first.text.startswith("Call `query` on your `Worker` object inside its `with` block")
+    assert first.fix is not None
+    assert first.fix.after.endswith("with Worker() as worker:\n    worker.query(sql=SQL)")
+
+
+def test_a_state_the_constructor_sets_or_the_data_decides_is_no_first_call(
+    calls: Store,
+) -> None:
+    # `__init__` calls `prepare()`, which sets it: the object starts with it
+    page = page_in_function(calls, "calls", "Field.check")
+    assert not any(s.text.startswith("First call") for s in page.solutions)
+    # what the server answers decides it, not the order of the calls
+    page = page_in_function(calls, "calls", "Dialect.comment")
+    assert not any(s.text.startswith("First call") for s in page.solutions)
+
+
+def test_no_first_call_for_a_setter_that_tests_it_an_assert_or_a_plain_message(
+    calls: Store,
+) -> None:
+    # `plan()` fills it in only when missing: a test of its own, no first step
+    for function in ("Planner.run", "Planner.step", "Planner.jump"):
+        page = page_in_function(calls, "calls", function)
+        assert not any(s.text.startswith("First call") for s in page.solutions), function
+
+
+def test_a_state_a_public_method_takes_away_again_is_no_first_call(calls: Store) -> None:
+    # `close()` sets it back to None: "connect first" would miss a call made after close
+    page = page_in_function(calls, "calls", "Pool.get")
+    assert not any(s.text.startswith("First call") for s in page.solutions)
+
+
 def test_a_state_the_method_itself_sets_is_no_order(calls: Store) -> None:
     # `reopen` refuses OPENED and sets it itself; `__init__` is no call made before it
     page = page_in_function(calls, "calls", "Client.reopen")
@@ -308,3 +506,14 @@ def test_a_call_python_would_refuse_is_changed_as_the_message_says(calls: Store)
     assert "pass it in its position, without the name" in page.solutions[0].text
     page = page_in_function(calls, "calls", "_check_value")
     assert not any(s.text.startswith("Change the call") for s in page.solutions)
+
+
+def test_too_few_positional_arguments_named_by_the_message(calls: Store) -> None:
+    page = page_in_function(calls, "calls", "_check_few")
+    assert (
+        "fewer arguments than the function requires: pass `name` and `metadata` first, each "
+        "in its position and without its name"
+    ) in page.solutions[0].text
+    # "takes no arguments" is too many, not too few
+    page = page_in_function(calls, "calls", "_check_none")
+    assert not any("fewer arguments" in s.text for s in page.solutions)

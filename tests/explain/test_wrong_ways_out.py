@@ -99,9 +99,13 @@ def test_no_empty_value_for_a_parameter_with_a_non_empty_default(shop: Store) ->
     assert fix is None or "join_mode=None" not in fix.after
 
 
-def test_an_empty_value_stays_for_a_parameter_whose_default_is_none(shop: Store) -> None:
+def test_leaving_out_stays_for_a_parameter_whose_default_is_none(shop: Store) -> None:
+    # a value of the closed set first, then leaving it out (its default, None, is empty)
     page = page_of(shop, "invalid label")
-    assert any("empty (false) value for the argument `label`" in t for t in texts(page))
+    assert texts(page)[0] == (
+        "Pass the argument `label` of `Session` as one of `'savepoint'`, `'control'`, "
+        "`'rollback'`, or leave it out (it is `None` by default)."
+    )
 
 
 def test_a_deprecation_puts_the_named_replacement_first_and_keeps_the_argument(

@@ -11,6 +11,7 @@ the call that raised before those, or on a new object of the class.
 from __future__ import annotations
 
 import ast
+import textwrap
 
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.fix_forms import instance_name
@@ -26,6 +27,27 @@ _ENDS = {"__exit__": "with", "__aexit__": "async with"}
 def state_order_solution(conditions: list[ConditionView], facts: Facts) -> Solution | None:
     """ "Call `send` before `close()`": the public methods that assign the attribute the
     compared value, for a public method of a public class; else None."""
+    found = user_method(facts)
+    if found is None:
+        return None
+    target, owner, member = found
+    for condition in conditions:
+        if condition.kind is ConditionKind.EARLY_EXIT:
+            continue
+        state = _state_test(condition.text)
+        if state is None:
+            continue
+        methods = class_methods(facts, owner)
+        earlier = _refused_earlier(facts.held, condition)
+        setters = same_kind(methods, member, _setting_methods(methods, *state, member, earlier))
+        if setters:
+            return _solution(target, member, setters, state, condition, facts)
+    return None
+
+
+def user_method(facts: Facts) -> tuple[str, str, str] | None:
+    """(the class's public path, the class, the method) of a site in a public method (no
+    operator, no constructor) of a public class the user reaches; else None."""
     site = facts.stored.site
     owner, _, member = site.function.rpartition(".")
     if not owner or "." in owner or owner != site.class_name or not public_name(site.function):
@@ -35,17 +57,7 @@ def state_order_solution(conditions: list[ConditionView], facts: Facts) -> Solut
     call = user_call(facts)
     if call is None or call[1] is None:
         return None
-    for condition in conditions:
-        if condition.kind is ConditionKind.EARLY_EXIT:
-            continue
-        state = _state_test(condition.text)
-        if state is None:
-            continue
-        methods = _class_methods(facts, owner)
-        setters = _setting_methods(methods, *state, member)
-        if setters:
-            return _solution(call[0], member, setters, state, condition, facts)
-    return None
+    return call[0], owner, member
 
 
 def _solution(
@@ -79,7 +91,7 @@ def _fix(target: str, member: str, setters: list[str], facts: Facts) -> ExampleF
     """`client.close()` then `client.send(REQUEST)` → the other way round; after a `with`
     block, the call moved into it. A coroutine's call is awaited."""
 
-    methods = _class_methods(facts, target.rpartition(".")[2])
+    methods = class_methods(facts, target.rpartition(".")[2])
 
     def awaited(name: str) -> str:
         return "await " if isinstance(methods.get(name), ast.AsyncFunctionDef) else ""
@@ -89,7 +101,13 @@ def _fix(target: str, member: str, setters: list[str], facts: Facts) -> ExampleF
         return None
     owner = target.rpartition(".")[2]
     instance = instance_name(owner)
-    made = f"{awaited(member)}{instance}.{member}({', '.join(required)})"
+    made = f"{instance}.{member}({', '.join(required)})"
+    if _generator(methods.get(member)):
+        # a generator's checks run when it is iterated, not when it is called
+        loop = "async for" if isinstance(methods.get(member), ast.AsyncFunctionDef) else "for"
+        made = f"{loop} item in {made}:\n    ..."
+    else:
+        made = f"{awaited(member)}{made}"
     named = [m for m in setters if m not in _ENDS]
     note = f"`{instance}` is your {code(owner)} object ({code(target)})."
     values = [r.rpartition("=")[2] for r in required]
@@ -106,9 +124,39 @@ def _fix(target: str, member: str, setters: list[str], facts: Facts) -> ExampleF
     opened = f"{block} {owner}() as {instance}:\n    ...\n"
     return ExampleFix(
         before=f"{head}{opened}{made}",
-        after=f"{head}{opened}    {made}",
+        after=f"{head}{opened}" + textwrap.indent(made, "    "),
         note=note + f" Keep {code(owner + '(...)')}'s own arguments as they are.",
     )
+
+
+def _generator(method: ast.AST | None) -> bool:
+    """Whether a method is a generator: a `yield` in its own body."""
+    if method is None:
+        return False
+    stack = list(ast.iter_child_nodes(method))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Yield | ast.YieldFrom):
+            return True
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def same_kind(
+    methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef], own: str, setters: list[str]
+) -> list[str]:
+    """Of a class with both a sync and an async way to close (`close()`, `aclose()`), the
+    one of the same kind as the method that raises."""
+    is_async = isinstance(methods.get(own), ast.AsyncFunctionDef)
+    kept = [
+        m
+        for m in setters
+        if m in _ENDS
+        or m not in methods
+        or isinstance(methods[m], ast.AsyncFunctionDef) == is_async
+    ]
+    return kept or setters
 
 
 def _state_test(text: str) -> tuple[str, str] | None:
@@ -119,21 +167,21 @@ def _state_test(text: str) -> tuple[str, str] | None:
         node = ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
-    if _own(node):  # `if self._closed:`, which `close()` sets True
+    if is_own(node):  # `if self._closed:`, which `close()` sets True
         return node.attr, "True"  # type: ignore[attr-defined]
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
         return None
     if not isinstance(node.ops[0], ast.Eq | ast.Is):
         return None
     left, right = node.left, node.comparators[0]
-    if not _own(left):
+    if not is_own(left):
         return None
     if not (isinstance(right, ast.Attribute) and isinstance(right.value, ast.Name)):
         return None  # a member of a named class or module: a state, not data
     return left.attr, ast.unparse(right)  # type: ignore[attr-defined]
 
 
-def _own(node: ast.expr) -> bool:
+def is_own(node: ast.expr) -> bool:
     """`self.X`."""
     return (
         isinstance(node, ast.Attribute)
@@ -142,31 +190,57 @@ def _own(node: ast.expr) -> bool:
     )
 
 
-def _class_methods(facts: Facts, owner: str) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+def class_methods(facts: Facts, owner: str) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
     found = class_in_file(facts, owner)
     body = found.body if found is not None else []
     return {m.name: m for m in body if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef)}
 
 
+def _refused_earlier(conditions: list[ConditionView], state: ConditionView) -> set[str]:
+    """The attributes an earlier test on the path finds false (`if self.is_stream_consumed:
+    raise StreamConsumed()` before `if self.is_closed:`): a method that sets one of them true
+    leads to that earlier error, never to this one."""
+    found = set()
+    for condition in conditions:
+        if condition.line >= state.line:
+            continue
+        try:
+            node = ast.parse(condition.text, mode="eval").body
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and is_own(node.operand):
+            found.add(node.operand.attr)  # type: ignore[attr-defined]
+    return found
+
+
 def _setting_methods(
-    methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef], attr: str, value: str, own: str
+    methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef],
+    attr: str,
+    value: str,
+    own: str,
+    earlier: set[str] = frozenset(),  # type: ignore[assignment]
 ) -> list[str]:
     """The public methods (and the `with` block's end) that assign `self.attr = value`,
     directly or through a public method of the class they call; none when the method that
-    raises sets it too (a single-use object: no order of calls avoids it)."""
+    raises sets it too (a single-use object: no order of calls avoids it). A method that
+    sets true an attribute an earlier test refuses (`earlier`) leads to that test's error:
+    it counts for neither."""
+    methods = {
+        name: m for name, m in methods.items() if not any(_assigns(m, e, "True") for e in earlier)
+    }
     # a decorated method (SQLAlchemy's `@_generative`) may set it on a copy it returns
     direct = {
         name
         for name, m in methods.items()
         if _assigns(m, attr, value) and not (m.decorator_list and name != own)
     }
-    through = {name for name, m in methods.items() if name not in direct and _calls_own(m) & direct}
+    through = {name for name, m in methods.items() if name not in direct and own_calls(m) & direct}
     found = [
         name
         for name in methods
         if name in direct | through and name != own and (not name.startswith("_") or name in _ENDS)
     ]
-    if own in direct | through or (own in methods and _calls_own(methods[own]) & direct):
+    if own in direct | through or (own in methods and own_calls(methods[own]) & direct):
         return []  # a use that sets it itself: once used, any later use refuses it
     return found
 
@@ -185,7 +259,7 @@ def _assigns(method: ast.AST, attr: str, value: str) -> bool:
     return False
 
 
-def _calls_own(method: ast.AST) -> set[str]:
+def own_calls(method: ast.AST) -> set[str]:
     """The names of the `self.X(...)` calls a method makes."""
     return {
         node.func.attr

@@ -41,6 +41,17 @@ _SHAPES = (
         "it passes more arguments by position than the function takes: pass the extra "
         "ones by keyword, or drop them",
     ),
+    (
+        # SQLAlchemy's "Table() takes at least two positional-only arguments 'name' and
+        # 'metadata'": fewer given by position than it requires
+        re.compile(
+            r"\btakes at least \w+ (?:positional(?:[- ]only)? )?arguments?"
+            r"(?! but)\b(?P<names>(?:[^.]*?'\w+')*)",
+            re.I,
+        ),
+        "it gives by position fewer arguments than the function requires: pass {names} "
+        "first, each in its position and without its name",
+    ),
 )
 
 
@@ -51,7 +62,12 @@ def call_shape_solution(facts: Facts) -> Solution | None:
     if message is None or facts.stored.site.exception not in ("TypeError", "builtins.TypeError"):
         return None
     for pattern, change in _SHAPES:
-        if pattern.search(message.text):
+        found = pattern.search(message.text)
+        if found is not None:
+            if "{names}" in change:
+                names = re.findall(r"'(\w+)'", found.group("names") or "")
+                listed = " and ".join(f"`{n}`" for n in names) or "them"
+                change = change.format(names=listed)
             return Solution(
                 text=f"Change the call in your own code that the traceback shows above "
                 f"this frame: {change}, as the message says.",

@@ -14,8 +14,11 @@ import ast
 import re
 from dataclasses import replace
 
+from errdex.explain.context import Facts
+from errdex.explain.expanded import expanded
 from errdex.explain.input_nodes import same_expression
-from errdex.explain.knob_actions import KnobAction
+from errdex.explain.knob_actions import KnobAction, knob_action
+from errdex.explain.literal_members import with_members
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
 from errdex.extract.conditions import negate
@@ -23,6 +26,17 @@ from errdex.facts import KnobKind
 from errdex.linked_facts import NAMED_IN_MESSAGE
 
 _COMMAS = re.compile(r"\bcomma", re.I)
+
+
+def first_action(condition: ConditionView, facts: Facts) -> KnobAction | None:
+    """The action of the first setting behind the condition (or behind what its names stand
+    for); a variable that must list a name says the name, not only "change it"."""
+    action = knob_action(with_members(condition, facts), facts.knobs) or knob_action(
+        condition, facts.knobs
+    )
+    if action is None or action.vague:
+        action = member_action(expanded(condition, facts), facts.knobs) or action
+    return action or knob_action(expanded(condition, facts), facts.knobs)
 
 
 def member_action(condition: ConditionView, knobs: list[Knob]) -> KnobAction | None:

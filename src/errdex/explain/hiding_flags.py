@@ -19,6 +19,7 @@ from errdex.explain.page import ConditionView, Solution
 # What the function does where the flag lets the failure through without raising.
 _NOTHING = "returns None instead of raising"
 _SKIPPED = "skips the item instead of raising"
+_LAST_RESORT = "Last resort, which hides the error rather than avoiding it: "
 
 
 def hidden_by_flag(condition: ConditionView, facts: Facts) -> str | None:
@@ -136,13 +137,22 @@ def last_resort(text: str, condition: ConditionView, instead: str, facts: Facts)
     function = facts.stored.site.function.removesuffix(".__init__")
     lowered = text[:1].lower() + text[1:]
     return Solution(
-        text=(
-            f"Last resort, which hides the error rather than avoiding it: {lowered} "
-            f"`{function}` then {instead}, and what made it fail stays."
-        ),
+        text=(f"{_LAST_RESORT}{lowered} `{function}` then {instead}, and what made it fail stays."),
         condition=condition.text,
         kind="input",
     )
+
+
+def hides_only(solution: Solution) -> bool:
+    """Whether a solution is a switch that hides the error (`last_resort`)."""
+    return solution.text.startswith(_LAST_RESORT)
+
+
+def hidden_sentence(solution: Solution) -> str:
+    """A hiding switch said in "What it means" when it is all there is: no way out, so
+    not offered as one."""
+    said = solution.text.removeprefix(_LAST_RESORT)
+    return f"A switch would only hide the error, so it is not offered as a way out: {said}"
 
 
 def input_solution(given: Given, condition: ConditionView, facts: Facts) -> tuple[Solution, bool]:

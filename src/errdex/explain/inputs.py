@@ -12,11 +12,13 @@ from __future__ import annotations
 import ast
 import builtins
 import operator
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from errdex.explain.context import Facts
 from errdex.explain.empty_objects import empty_is_nonsense
+from errdex.explain.init_values import allows, decided
 from errdex.explain.input_nodes import conjuncts, free_names, is_call, key_test
 from errdex.explain.input_shapes import module_patterns, more_shapes
 from errdex.explain.input_words import Instead, what_to_pass
@@ -79,13 +81,33 @@ def input_action(condition: ConditionView, facts: Facts) -> Given | None:
         keys = _input_instead(node, facts, function, mode)
         if keys is not None or keyed:
             return keys
-        # making one conjunct false avoids the check: the first on the input will do
-        for part in node.values:
-            found = _input_instead(part, facts, function, mode)
-            if found is not None:
-                return found
-        return None
+        # making one conjunct false avoids the check: the first on the input will do, but
+        # a value from the closed set the check accepts keeps what the user asked for
+        # (`vertical is not None and vertical not in ("top", ...)`: one of them, not None)
+        found_all = [_input_instead(part, facts, function, mode) for part in node.values]
+        given = [g for g in found_all if g is not None]
+        closed = next((g for g in given if _CLOSED_SET in g.text), None)
+        if closed is not None and closed is not given[0]:
+            return _with_left_out(closed, given[0])
+        return given[0] if given else None
     return _input_instead(node, facts, function, mode)
+
+
+_CLOSED_SET = " as one of "
+# "Leave the argument `x` of `f` out (it is None by default), or pass None.", "Pass an
+# empty (false) value for ..., or leave it out (it is `None` by default)."
+_LEFT_OUT = re.compile(r"\b(?:leave it out|out) \(it is (?P<default>.+?) by default\)")
+
+
+def _with_left_out(closed: Given, other: Given) -> Given:
+    """The value from the closed set first; leaving the argument out (the other conjunct's
+    way out, `x is not None`, `x and ...`) said after it when that is what the other says."""
+    found = _LEFT_OUT.search(other.text)
+    if found is None or ", or leave it out" in closed.text:
+        return closed
+    default = found.group("default")
+    text = closed.text.removesuffix(".") + f", or leave it out (it is {default} by default)."
+    return Given(text, closed.change)
 
 
 def _not_input(name: str, constants: dict[str, str], patterns: dict[str, str]) -> bool:
@@ -147,6 +169,7 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Gi
         return f"the argument {code(name)} of {code(callee)}"
 
     others: set[str] = set()
+    through: dict[str, str] = {}  # an attribute the constructor set → its keyword
     patterns = module_patterns(facts.source_tree()) if _calls_pattern(node) else {}
     for name in free_names(node):
         if name in params:
@@ -157,6 +180,7 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Gi
             param = read.init_params[name[5:]]
             inputs[name] = f"the argument {code(param)} of {code(owner)}"
             passed[name] = (True, param)
+            through[name[5:]] = param
         elif name.split(".")[0] in params:
             root = name.split(".")[0]
             inputs[root] = argument(root)
@@ -185,12 +209,27 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Gi
         )
     if instead is None:
         return None
+    if owner and not all(
+        allows(decided(facts, owner, attribute, param), instead.text)
+        for attribute, param in through.items()
+    ):
+        return None  # the keyword does not decide the attribute that way alone
     instead = _empty_number(instead, facts)
     if instead is None:
         return None
-    if "an empty (false) value" in instead.text and empty_is_nonsense(instead.name, facts):
+    if "an empty (false) value" in instead.text and _empty_nonsense(instead, through, owner, facts):
         return None  # None for an object the code wants: another error, no way out
     return Given(instead.text, _change(instead, passed, facts))
+
+
+def _empty_nonsense(
+    instead: Instead, through: dict[str, str], owner: str | None, facts: Facts
+) -> bool:
+    """An empty value of an object of a class, or of the content the code works on."""
+    name = instead.name
+    if name is not None and name.startswith("self.") and name[5:] in through and owner:
+        return empty_is_nonsense(through[name[5:]], facts, owner)
+    return empty_is_nonsense(name, facts)
 
 
 def _empty_number(instead: Instead, facts: Facts) -> Instead | None:

@@ -1,12 +1,14 @@
 """Ways out through the user's own code around the call that raised: two arguments given
 together (`given_together`), a call made after a public method put the object in the
-state the check refuses (`call_order`), a class made through its constructor where its
+state the check refuses (`call_order`) or before one put it in the state it needs
+(`call_first`), a class made through its constructor where its
 class methods make it (`private_init`), a switch of the public function that made the
 function that raises (`closure_switch`), a call the message says does not fit the
 signature, in Python's own words (`call_shape`)."""
 
 from __future__ import annotations
 
+from errdex.explain.call_first import first_call_solution
 from errdex.explain.call_order import state_order_solution
 from errdex.explain.call_shape import call_shape_solution
 from errdex.explain.closure_switch import closure_switch_solution
@@ -21,6 +23,7 @@ def own_call_solutions(conditions: list[ConditionView], facts: Facts) -> list[So
     found = [
         given_together_solution(conditions, facts),
         state_order_solution(conditions, facts),
+        first_call_solution(conditions, facts),
         private_init_solution(facts),
         closure_switch_solution(conditions, facts),
         call_shape_solution(facts),

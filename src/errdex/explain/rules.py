@@ -5,6 +5,7 @@ only from the facts (conditions, bindings, callers, knobs, the exception class, 
 from __future__ import annotations
 
 from errdex.explain.context import Facts
+from errdex.explain.hiding_flags import hidden_sentence
 from errdex.explain.narrowing import narrows_call_result
 from errdex.explain.no_action import no_action_sentence
 from errdex.explain.page import GUARD_NOT_READ, Caller, ConditionView, WhenItHappens
@@ -16,7 +17,6 @@ from errdex.explain.selection import selection_context
 from errdex.explain.solutions import no_way_out, solutions
 from errdex.explain.twins import twin_sentences
 from errdex.explain.user_data import arguments_read
-from errdex.explain.why import code_words
 from errdex.facts import ConditionKind, KnobKind, SiteKind
 from errdex.linked_facts import NAMED_IN_MESSAGE
 from errdex.store.base import StoredSite
@@ -105,6 +105,7 @@ def what_it_means(facts: Facts) -> str:
         elif not solutions(facts) and not facts.refused and nothing_to_do is None:
             # said rather than a condition negated: a way out no user can take is none
             sentences.append(_no_solution(facts))
+    sentences.extend(hidden_sentence(s) for s in facts.hidden[:1])
     blocked = [c for c in held if no_way_out(c, facts)]
     if blocked:
         lines = ", ".join(str(c.line) for c in blocked)
@@ -115,15 +116,11 @@ def what_it_means(facts: Facts) -> str:
         )
     if not context and nothing_to_do is None and is_reraise(facts) and not solutions(facts):
         sentences.append(PASSED_ON)  # every guard picks only how the caught error is told
-    why = code_words(facts)
     for solution, comment in facts.refused[:2]:
-        quoted = "(quoted below)" if comment in why else f"(“{comment}”)"
         sentences.append(
             f"{code(solution.knob or '')} would skip the check, but the comment beside it "
-            f"{quoted} warns against that way out: it is not offered."
+            f"(“{comment}”) warns against that way out: it is not offered."
         )
-    if why:
-        sentences.append(why)
     where = [b for b in facts.bindings if len(b.value) <= 200]
     if where:
         parts = [
@@ -309,6 +306,7 @@ def _context(facts: Facts) -> str:
     """The site's conditions that no solution changes: when the check applies."""
     covered = {s.condition for s in solutions(facts) if s.condition}
     covered |= {s.condition for s, _ in facts.refused if s.condition}
+    covered |= {s.condition for s in facts.hidden if s.condition}
     rest = [
         c
         for c in facts.held

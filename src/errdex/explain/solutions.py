@@ -38,7 +38,7 @@ from errdex.explain.class_body import class_body_solution
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.deprecation import replacement_first
 from errdex.explain.env_assigned import env_assigned_solution
-from errdex.explain.env_members import member_action
+from errdex.explain.env_members import first_action, member_action
 from errdex.explain.environment import (
     failed_import_solutions,
     package_solution,
@@ -48,7 +48,7 @@ from errdex.explain.expanded import expanded
 from errdex.explain.fix_forms import change_fix, setting_fix
 from errdex.explain.flag_values import flag_value_solutions
 from errdex.explain.given_values import given_value_solution
-from errdex.explain.hiding_flags import input_solution
+from errdex.explain.hiding_flags import hides_only, input_solution
 from errdex.explain.inputs import input_action
 from errdex.explain.instances import instance_action
 from errdex.explain.iterated import iterated_solution
@@ -71,6 +71,7 @@ from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.precondition_fix import precondition_change
+from errdex.explain.request_fields import request_solutions
 from errdex.explain.reraise import reraise_gate
 from errdex.explain.returned_error import returned_error_solution
 from errdex.explain.returned_fields import returned_conjuncts
@@ -242,6 +243,8 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(checked, 0)  # the value the data gives a field, not the validator's argument
     else:
         _add_input(found, open_conditions, facts)
+    for sent, tier in request_solutions(facts, open_conditions):
+        found.add(sent, tier)  # a field of the request the user sends
     for ours, tier in own_object_solutions(open_conditions, facts):
         found.add(ours, tier)
     if not any(i.solution.kind == "input" for i in found.items):
@@ -321,6 +324,10 @@ def _solutions(facts: Facts) -> list[Solution]:
         callback = callback_parameter(facts) is not None
         kept = [s for s in kept if not (callback and s.kind == "input")]
         kept = [command_line, *(for_author(s) if s.kind == "input" else s for s in kept)]
+    if kept and hides_only(kept[0]):
+        # a switch that turns the raise into a None is no way out, and never the first
+        facts.hidden = [s for s in kept if hides_only(s)]
+        kept = [s for s in kept if not hides_only(s)]
     return [_with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
 
 
@@ -331,20 +338,10 @@ def _condition_actions(
     what its names stand for)."""
     reasons_list = _reasons_variable(facts)
     return [
-        (condition, _first_action(condition, facts))
+        (condition, first_action(condition, facts))
         for condition in open_conditions
         if not (reasons_list and reasons_list in _names(condition.text))
     ]  # a reasons list is non-empty: the reasons below say why
-
-
-def _first_action(condition: ConditionView, facts: Facts) -> KnobAction | None:
-    action = knob_action(with_members(condition, facts), facts.knobs) or knob_action(
-        condition, facts.knobs
-    )
-    if action is None or action.vague:
-        # a variable that must list a name says the name, not only "change it"
-        action = member_action(expanded(condition, facts), facts.knobs) or action
-    return action or knob_action(expanded(condition, facts), facts.knobs)
 
 
 def internal_invariant(facts: Facts) -> bool:

@@ -32,6 +32,7 @@ from errdex.extract.module import (
 )
 from errdex.extract.reading import Wanted, read_lines
 from errdex.extract.registries import choice_lists, enum_registries, name_filters
+from errdex.extract.request_models import request_carries, request_fields, route_bodies
 from errdex.extract.skeleton import Skeleton, build_skeleton, has_message_call
 from errdex.extract.source_text import source_lines
 from errdex.extract.walker import Walker
@@ -39,7 +40,7 @@ from errdex.facts import CallSite, FileFacts, SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "68-local-imports-guard-locals"
+EXTRACTOR_VERSION = "69-request-bodies"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -176,6 +177,9 @@ def _extract_text(
         enums=enum_registries(text),
         choices=tuple(choice_lists(text)),
         name_filters=tuple(name_filters(text)),
+        routes=tuple(route_bodies(text)),
+        request_fields=tuple(request_fields(text)),
+        request_carries=tuple(request_carries(text)),
     )
 
 

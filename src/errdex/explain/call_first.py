@@ -1,0 +1,257 @@
+"""Ways out of a check on a state a public method has not put the object in yet: call it
+first.
+
+`if not self._started: raise RuntimeError(...)` in `Worker.run`, where only `start()` sets
+`self._started = True`; `if self._session is None: raise ...` where `open()` or `__enter__`
+assigns it. No argument of `run` decides that: the order of the user's own calls does. The
+way out is the method that sets it, called first (or the call made inside the `with`
+block). Offered only where no public method takes the state away again (then a call made
+after that one is as likely, and `call_order` reads that case) and the constructor does
+not set it itself.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import textwrap
+
+from errdex.explain.call_order import class_methods, is_own, own_calls, same_kind, user_method
+from errdex.explain.context import Facts
+from errdex.explain.fix_forms import instance_name
+from errdex.explain.page import ConditionView, ExampleFix, Solution
+from errdex.explain.plain import code
+from errdex.explain.user_call import required_arguments
+from errdex.extract.shapes import own_attributes_set
+from errdex.facts import ConditionKind, SiteKind
+
+_STARTS = {"__enter__": "with", "__aenter__": "async with"}
+# A message that says what has not happened yet ("has not been started", "No input generator
+# registered", "must be called before", "only available after").
+_NOT_YET = re.compile(
+    r"\b(?:not|never|no|before|first|after|yet|uninitiali[sz]ed|unset)\b", re.IGNORECASE
+)
+
+
+def first_call_solution(conditions: list[ConditionView], facts: Facts) -> Solution | None:
+    """ "First call `start()` on your `Worker` object, then `run`"; else None. Only for a
+    `raise` whose message says the object is not there yet (an `assert` holds an invariant
+    of the package's own calls, a log line reports)."""
+    site = facts.stored.site
+    if site.kind != SiteKind.RAISE or site.message is None:
+        return None
+    if not _NOT_YET.search(site.message.text):
+        return None
+    found = user_method(facts)
+    if found is None:
+        return None
+    target, owner, member = found
+    for condition in conditions:
+        if condition.kind is ConditionKind.EARLY_EXIT:
+            continue
+        missing = _missing(condition.text)
+        if missing is None:
+            continue
+        methods = class_methods(facts, owner)
+        setters = same_kind(methods, member, _setters(methods, *missing, member))
+        if setters:
+            return _solution(target, member, setters, missing, condition, methods, facts)
+    return None
+
+
+def _missing(text: str) -> tuple[str, bool] | None:
+    """(`_started`, True) of `not self._started`: the attribute, and whether it must be
+    true (else only set, not None: `self._session is None`)."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and is_own(node.operand):
+        return node.operand.attr, True  # type: ignore[attr-defined]
+    if (
+        isinstance(node, ast.Compare)
+        and len(node.ops) == 1
+        and isinstance(node.ops[0], ast.Is | ast.Eq)
+        and is_own(node.left)
+        and isinstance(node.comparators[0], ast.Constant)
+        and node.comparators[0].value is None
+    ):
+        return node.left.attr, False  # type: ignore[attr-defined]
+    return None
+
+
+def _setters(
+    methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef], attr: str, true: bool, own: str
+) -> list[str]:
+    """The public methods (and `__enter__`) that set the attribute, directly or through
+    methods of the class they call. None unless the constructor starts the object without
+    it (assigns it None, or a false literal) and sets it through none of its calls, and no
+    other method takes it away again."""
+    init = methods.get("__init__")
+    if init is None or not _resets(init, attr):
+        return []  # not known to start without it (a class attribute, a base class's)
+    # a method that tests it itself is no first step (it fills it in when missing, or
+    # refuses it in turn)
+    sets = {n for n, m in methods.items() if _assigns(m, attr, true) and not _tests(m, attr)}
+    if any(_resets(m, attr) for n, m in methods.items() if n != "__init__"):
+        return []  # taken away again: a call made after that one is as likely
+    if true and any(_from_data(m, attr) for m in methods.values()):
+        return []  # a truth the data decides (`self.supports_comments = uds`)
+    reach = _reached(methods)
+    if reach["__init__"] & sets or "__init__" in sets:
+        return []  # the constructor sets it itself (`self.prepare()`)
+    return [
+        name
+        for name in methods
+        if (name in sets or reach[name] & sets)
+        and name != own
+        and (not name.startswith("_") or name in _STARTS)
+        and not methods[name].decorator_list
+    ]
+
+
+def _reached(methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> dict[str, set[str]]:
+    """Each method → the methods of the class it calls on `self`, at any depth."""
+    direct = {n: own_calls(m) & set(methods) for n, m in methods.items()}
+    reach: dict[str, set[str]] = {}
+    for name in methods:
+        seen: set[str] = set()
+        stack = list(direct[name])
+        while stack:
+            called = stack.pop()
+            if called not in seen:
+                seen.add(called)
+                stack.extend(direct.get(called, ()))
+        reach[name] = seen
+    return reach
+
+
+def _values(method: ast.AST, attr: str) -> list[ast.expr]:
+    """The values `self.attr = value` (or annotated) assigns in the method."""
+    return [
+        value
+        for node in ast.walk(method)
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        for name, value in own_attributes_set(node)
+        if name == attr
+    ]
+
+
+def _assigns(method: ast.AST, attr: str, true: bool) -> bool:
+    """`self.attr = value` with a value that makes the check pass: a true literal (for a
+    truth test), anything but None (for a None test)."""
+    for value in _values(method, attr):
+        literal = isinstance(value, ast.Constant)
+        if true and literal and value.value:  # type: ignore[attr-defined]
+            return True
+        if not true and not (literal and value.value is None):  # type: ignore[attr-defined]
+            return True
+    return False
+
+
+def _tests(method: ast.AST, attr: str) -> bool:
+    """Whether the method reads `self.attr` in the test of an `if`, `while` or `assert`."""
+    return any(
+        isinstance(node, ast.If | ast.While | ast.Assert | ast.IfExp)
+        and any(
+            isinstance(n, ast.Attribute) and is_own(n) and n.attr == attr
+            for n in ast.walk(node.test)
+        )
+        for node in ast.walk(method)
+    )
+
+
+def _from_data(method: ast.AST, attr: str) -> bool:
+    """`self.attr = <anything but a literal>`."""
+    return any(not isinstance(v, ast.Constant) for v in _values(method, attr))
+
+
+def _resets(method: ast.AST, attr: str) -> bool:
+    """`self.attr = None` (or False, 0, ...)."""
+    return any(isinstance(v, ast.Constant) and not v.value for v in _values(method, attr))
+
+
+def _solution(
+    target: str,
+    member: str,
+    setters: list[str],
+    missing: tuple[str, bool],
+    condition: ConditionView,
+    methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef],
+    facts: Facts,
+) -> Solution:
+    owner = target.rpartition(".")[2]
+    attr, true = missing
+    named = [m for m in setters if m not in _STARTS]
+    value = " to a true value" if true else ""
+    if named:
+        by = " or ".join(code(f"{m}()") for m in named)
+        each = "each" if len(named) > 1 else "it"
+        text = (
+            f"First call {by} on your {code(owner)} object, then {code(member)}: {each} "
+            f"sets {code('self.' + attr)}{value}, and {code(member)} refuses an object "
+            "before that."
+        )
+    else:
+        block = _STARTS[setters[0]]
+        text = (
+            f"Call {code(member)} on your {code(owner)} object inside its {code(block)} "
+            f"block: entering it sets {code('self.' + attr)}{value}, and {code(member)} "
+            "refuses an object before that."
+        )
+    return Solution(
+        text=text,
+        condition=condition.text,
+        kind="input",
+        fix=_fix(target, member, named or setters, methods, facts),
+    )
+
+
+def _fix(
+    target: str,
+    member: str,
+    setters: list[str],
+    methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef],
+    facts: Facts,
+) -> ExampleFix | None:
+    """`worker.run()` → `worker.start()` then `worker.run()`; or the call moved into the
+    `with` block."""
+
+    def awaited(name: str) -> str:
+        return "await " if isinstance(methods.get(name), ast.AsyncFunctionDef) else ""
+
+    required = required_arguments(facts, "")
+    if required is None:
+        return None
+    owner = target.rpartition(".")[2]
+    instance = instance_name(owner)
+    made = f"{awaited(member)}{instance}.{member}({', '.join(required)})"
+    note = f"`{instance}` is your {code(owner)} object ({code(target)})."
+    values = [r.rpartition("=")[2] for r in required]
+    first = setters[0]
+    if first not in _STARTS:
+        wanted = _required(methods[first])
+        values += [w.rpartition("=")[2] for w in wanted]
+        called = f"{awaited(first)}{instance}.{first}({', '.join(wanted)})"
+        fix_before, fix_after = made, f"{called}\n{made}"
+    else:
+        module = target.rpartition(".")[0]
+        head = f"from {module} import {owner}\n\n" if module else ""
+        fix_before = f"{head}{instance} = {owner}()\n{made}"
+        opened = f"{_STARTS[first]} {owner}() as {instance}:\n"
+        fix_after = f"{head}{opened}" + textwrap.indent(made, "    ")
+        note += f" Keep {code(owner + '(...)')}'s own arguments as they are."
+    if values:
+        listed = ", ".join(f"`{v}`" for v in dict.fromkeys(values))
+        own = "stands for your own value" if len(values) == 1 else "stand for your own values"
+        note += f" {listed} {own}."
+    return ExampleFix(before=fix_before, after=fix_after, note=note)
+
+
+def _required(method: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """The method's arguments with no default, as `name=NAME`."""
+    args = method.args
+    positional = [a.arg for a in [*args.posonlyargs, *args.args] if a.arg not in ("self", "cls")]
+    bare = positional[: len(positional) - len(args.defaults)] if args.defaults else positional
+    keywords = [a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is None]
+    return [f"{n}={n.upper()}" for n in [*bare, *keywords]]
