@@ -121,8 +121,10 @@ def section(n: int, page: Page) -> str:
         lines.append("- example fix: (none)")
     else:
         lines += fix_lines(page.example_fix, "- example fix:", "  ")
-    why = page.what_it_means.find("In the code's own words:")
-    lines.append(f"- why: {page.what_it_means[why:] if why >= 0 else '(none)'}")
+    if not page.why:
+        lines.append("- why: (none)")
+    for quote in page.why:
+        lines.append(f"- why: “{quote.text}” ({quote.of}, {quote.file}:{quote.line})")
     return "\n".join(lines) + "\n"
 
 

@@ -162,6 +162,9 @@ class RequestLink(msgspec.Struct, frozen=True, gc=False):
     # the call of the body's method that carries it into `target`, None when the check
     # reads the body itself: "SamplingParams.from_optional(watermarking=self.watermarking)"
     via: str | None = None
+    # the version uses the OpenAI Python client (imports `openai`): its users may send the
+    # field through the client's `extra_body`
+    client: bool = False
 
 
 class TestLink(msgspec.Struct, frozen=True, gc=False):

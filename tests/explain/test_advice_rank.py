@@ -43,12 +43,27 @@ ARGS = """
                 )
             if lora_config is not None and self.max_loras > 8:
                 raise ValueError("too many LoRAs for one batch")
+            if lora_config is not None and self.max_num_seqs > 512:
+                raise ValueError(
+                    "too many sequences for LoRA; set LORA_LARGE_BATCH=1 to allow them."
+                )
+    """
+
+ENVS = """
+    import os
+
+    environment_variables = {
+        "LORA_LARGE_BATCH": lambda: bool(int(os.getenv("LORA_LARGE_BATCH", "0"))),
+    }
+
+    def __getattr__(name):
+        return environment_variables[name]()
     """
 
 
 @pytest.fixture(scope="module")
 def lora(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    files = {"lora/__init__.py": "", "lora/args.py": ARGS}
+    files = {"lora/__init__.py": "", "lora/args.py": ARGS, "lora/envs.py": ENVS}
     yield from indexed_package(tmp_path_factory.mktemp("lora"), "lora", files)
 
 
@@ -64,3 +79,11 @@ def test_the_message_s_advice_comes_before_a_setting_named_without_its_value(
 def test_without_advice_the_setting_stays_first(lora: Store) -> None:
     page = page_with_message(lora, "lora", "too many LoRAs")
     assert "`--max-loras`" in page.solutions[0].text
+
+
+def test_the_messages_advice_with_a_known_settings_value_comes_first(lora: Store) -> None:
+    # before the exact way out of the condition (`--max-num-seqs` at most 512)
+    page = page_with_message(lora, "lora", "too many sequences")
+    texts = [s.text for s in page.solutions]
+    assert "LORA_LARGE_BATCH=1" in texts[0]
+    assert any("`--max-num-seqs`" in t for t in texts[1:])

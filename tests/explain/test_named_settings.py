@@ -115,9 +115,8 @@ def test_a_bool_field_that_requires_more_is_turned_off_through_its_json_flag(eng
         "the fast top-k extension for this GPU.”"
     )
     # the field's docstring says why, as the field's
-    assert "of `attn_config.sparse_logits`: “Score only the candidate blocks." in (
-        page.what_it_means
-    )
+    (quote,) = [q for q in page.why if q.text.startswith("Score only the candidate blocks.")]
+    assert quote.of.startswith("doc of `attn_config.sparse_logits`"), quote
 
 
 def test_a_field_of_another_type_or_none_gets_no_value(eng: Store) -> None:

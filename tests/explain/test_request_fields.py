@@ -117,6 +117,11 @@ SERVING = """
                 raise ValueError("Streaming is not supported by this server")
             if other.stream:
                 raise ValueError("Other streams are not supported")
+
+
+    def handle_either(request: "ChatRequest | None") -> None:
+        if request is not None and request.stream:
+            raise ValueError("Either stream is not supported")
     """
 
 
@@ -145,6 +150,8 @@ def test_a_field_the_server_copies_into_the_checked_object_is_the_way_out(srv: S
     assert page.example_fix is not None
     assert page.example_fix.before == 'POST /v1/chat\n{"messages": MESSAGES}'
     assert page.example_fix.after == 'POST /v1/chat\n{"messages": MESSAGES, "marking": false}'
+    # no client of the OpenAI API here
+    assert page.example_fix.note == "`MESSAGES` stands for your own value."
 
 
 def test_a_field_of_the_request_read_directly_is_the_way_out(srv: Store) -> None:
@@ -193,3 +200,9 @@ def test_a_part_of_an_and_a_field_decides_is_a_way_out(srv: Store) -> None:
     (said,) = [s for s in page.solutions if "body of your request" in s.text]
     # `marking is not True` on a flag: send it false
     assert "set `marking` to `false`" in said.text
+
+
+def test_a_parameter_of_a_union_or_a_function_is_read_by_its_annotation(srv: Store) -> None:
+    page = page_with_message(srv, "srv", "Either stream is not supported")
+    (said,) = [s for s in page.solutions if "body of your request" in s.text]
+    assert "set `stream` to `false` (or leave it out: `false` by default)" in said.text

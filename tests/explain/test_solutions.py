@@ -150,9 +150,14 @@ def test_the_message_says_what_to_do(shop: Store) -> None:
 
 def test_the_comment_by_the_check_says_why(shop: Store) -> None:
     page = page_of(shop, "size too big")
-    assert "“Sizes above a page are split by the caller: a bigger one is a bug upstream.”" in (
-        page.what_it_means
-    )
+    assert [(q.text, q.of, q.line) for q in page.why] == [
+        (
+            "Sizes above a page are split by the caller: a bigger one is a bug upstream.",
+            "comment above the guard at line 35",
+            34,
+        )
+    ]
+    assert "Sizes above a page" not in page.what_it_means
 
 
 def test_a_constant_gives_the_values_that_avoid_the_check(shop: Store) -> None:

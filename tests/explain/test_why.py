@@ -1,17 +1,25 @@
-"""Why the check is there, in the code's own words: besides the comments next to it and
-its function's docstring, the docstring of the config field behind a flag, the comment
-above an environment variable's read, the comment on a constant it tests, and the message
-the code logs where a setting takes effect. Read at index time; the page parses nothing."""
+"""Why the check is there, in the code's own words (`Page.why`): the comments above it and
+its guards, the paragraph or `Raises`/`Args` entry of its function's docstring that speaks
+of it, the docstring of the config field behind a flag, the comment above an environment
+variable's read, the comment on a constant it tests, the message logged beside it or where
+a setting takes effect. Each quote says where it is written; none that speaks of something
+else, none that "What it means" repeats."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_with_message
+from explain_samples import indexed_package, page_in_function, page_with_message
+from rich.console import Console
 
+from errdex.explain.model.prompt import facts_text
 from errdex.extract import extract_file
+from errdex.render.page_terminal import page_view
 from errdex.store import Store
+from errdex.web.links import Links
+from errdex.web.pages import page_context
+from errdex.web.templating import render_page
 
 ENG = {
     "eng/__init__.py": "",
@@ -114,6 +122,65 @@ ENG = {
                 \"\"\"Run a dummy pass to warm up.\"\"\"
                 counts = [1] * n
                 assert sum(counts) == n, "the split lost tokens"
+
+
+        def load_shards(paths, shard_size):
+            \"\"\"Load the checkpoint.
+
+            The shard size must divide the hidden size: a shard holds whole heads, so an
+            uneven ``shard_size`` would split one across two ranks.
+            \"\"\"
+            # Remember where we started, for the progress bar.
+            started = len(paths)
+            # Nothing to load: an empty run is fine.
+            if not paths:
+                return started
+            if 4096 % shard_size:
+                raise ValueError("shard size does not divide the hidden size")
+
+
+        def open_stream(url, timeout):
+            \"\"\"Open a stream.
+
+            Args:
+                url: where to read from.
+                timeout: seconds to wait; a negative timeout waits forever on some
+                    platforms, which is why it is refused.
+
+            Raises:
+                KeyError: when the url is unknown.
+                ValueError: if the url is empty.
+                ValueError: if the timeout is negative.
+            \"\"\"
+            if timeout < 0:
+                logger.warning("timeout must be at least 0, as the socket layer waits forever")
+                raise ValueError("negative timeout")
+
+
+        def pair_media(audios, videos, upstream):
+            if upstream:
+                # Reuse the audio items the caller gave: each must pair with one video.
+                audios = list(audios)
+                videos = list(videos)
+                if len(audios) != len(videos):
+                    raise ValueError("audio and video items must pair up")
+                logger.info("Using %d audio items from upstream.", len(audios))
+
+
+        class UnknownOption(Exception):
+            pass
+
+
+        def parse_opt(arg, prefixes, ignore):
+            try:
+                match_long(arg)
+            except UnknownOption:
+                # The long match failed: with a two-character prefix the short form is not
+                # tried, and the unknown option error is raised instead.
+                if arg[:2] not in prefixes:
+                    return match_short(arg)
+                if not ignore:
+                    raise
         """,
 }
 
@@ -124,55 +191,91 @@ def eng(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 
 
 def why(store: Store, message: str) -> str:
-    meaning = page_with_message(store, "eng", message).what_it_means
-    assert "In the code's own words: " in meaning, meaning
-    return meaning.split("In the code's own words: ", 1)[1]
+    """The page's quotes, each as `of (file:line): “text”`, one a line; none repeated in
+    what it means."""
+    page = page_with_message(store, "eng", message)
+    assert page.why, page.what_it_means
+    for quote in page.why:
+        assert quote.text not in page.what_it_means, (quote, page.what_it_means)
+    assert "In the code's own words" not in page.what_it_means
+    return "\n".join(f"{q.of} ({q.file}:{q.line}): “{q.text}”" for q in page.why)
 
 
 def test_the_docstring_of_the_config_field_behind_a_flag(eng: Store) -> None:
     assert (
-        "of `--enforce-eager`: “Whether to always run eagerly. If True, no graphs are "
-        "captured.”" in why(eng, "tracing does not work")
+        "doc of `--enforce-eager`, as the flag declared here takes it (eng/args.py:9): “Whether "
+        "to always run eagerly. If True, no graphs are captured.”"
+        in why(eng, "tracing does not work")
     )
 
 
 def test_a_generated_flags_field_is_documented_where_its_default_is(eng: Store) -> None:
-    assert "of `--num-workers`: “Processes that run the model.”" in why(eng, "too many workers")
+    assert "doc of `--num-workers`" in why(eng, "too many workers")
+    assert "“Processes that run the model.”" in why(eng, "too many workers")
 
 
 def test_the_comment_above_an_environment_variables_read(eng: Store) -> None:
-    assert "of `ENG_USE_V2`: “Use the V2 runner, which replays sampled traces.”" in why(
-        eng, "replay requires the V2 runner"
-    )
+    said = why(eng, "replay requires the V2 runner")
+    assert (
+        "doc of `ENG_USE_V2` (eng/envs.py:8): “Use the V2 runner, which replays sampled "
+        "traces.”" in said
+    ), said
 
 
 def test_the_comment_on_a_constant_the_check_tests(eng: Store) -> None:
-    assert "of `V2_ONLY`: “Architectures whose kernels only the V2 runner has.”" in why(
-        eng, "this architecture needs"
-    )
+    said = why(eng, "this architecture needs")
+    assert (
+        "doc of `V2_ONLY` (eng/config.py:10): “Architectures whose kernels only the V2 "
+        "runner has.”" in said
+    ), said
 
 
 def test_the_comment_above_the_loop_the_check_is_in(eng: Store) -> None:
-    assert "“An item of the wrong kind means a loader bug: name it rather than skip.”" in why(
-        eng, "raw bytes reached"
+    assert (
+        "comment above the guard at line 49 (eng/config.py:48): “An item of the wrong kind means "
+        "a loader bug: name it rather than skip.”" in why(eng, "raw bytes reached")
     )
 
 
 def test_the_message_logged_where_a_setting_takes_effect(eng: Store) -> None:
     assert (
-        "where `--enforce-eager` takes effect, the code logs “Eager mode is the same as "
-        "setting graph_mode=none”" in why(eng, "profiling needs graphs off")
+        "logged where `--enforce-eager` takes effect (eng/config.py:32): “Eager mode is the same "
+        "as setting graph_mode=none”" in why(eng, "profiling needs graphs off")
     )
 
 
 def test_no_setting_only_a_callers_guard_reads(eng: Store) -> None:
     page = page_with_message(eng, "eng", "the split lost tokens")
     assert any(k.name == "--enforce-eager" for k in page.knobs), page.knobs
-    said = why(eng, "the split lost tokens")
-    assert "“Run a dummy pass to warm up.”" in said
-    # no solution turns it either
+    # no solution turns it either; and the docstring speaks of something else
     assert not page.solutions, page.solutions
-    assert "--enforce-eager" not in said, said
+    assert page.why == [], page.why
+
+
+def test_a_later_docstring_paragraph_that_explains_and_no_unrelated_comment(eng: Store) -> None:
+    said = why(eng, "shard size does not divide")
+    assert said == (
+        "docstring of `load_shards` (eng/config.py:75): “The shard size must divide the hidden "
+        "size: a shard holds whole heads, so an uneven ``shard_size`` would split one across "
+        "two ranks.”"
+    ), said
+    # the summary says nothing of the check, nor the comment above another statement
+
+
+def test_the_raises_entry_the_args_entry_and_the_message_logged_beside(eng: Store) -> None:
+    said = why(eng, "negative timeout").split("\n")
+    assert said == [
+        "docstring of `open_stream`, Raises `ValueError` (eng/config.py:98): “if the timeout "
+        "is negative.”",
+        "docstring of `open_stream`, Args `timeout` (eng/config.py:92): “seconds to wait; a "
+        "negative timeout waits forever on some platforms, which is why it is refused.”",
+        "logged beside the check (eng/config.py:101): “timeout must be at least 0, as the "
+        "socket layer waits forever”",
+    ], said
+    page = page_with_message(eng, "eng", "negative timeout")
+    # another exception's entry, and the same exception's for another reason
+    assert "when the url is unknown" not in str(page.why)
+    assert "if the url is empty" not in str(page.why)
 
 
 def test_docs_are_read_at_extraction_without_rules_or_later_paragraphs() -> None:
@@ -186,3 +289,40 @@ def test_docs_are_read_at_extraction_without_rules_or_later_paragraphs() -> None
     envs = extract_file("eng/envs.py", ENG["eng/envs.py"].replace("\n        ", "\n").encode())
     docs = {r.doc for r in envs.env_reads if r.doc}
     assert docs == {"Use the V2 runner, which replays sampled traces."}
+
+
+def test_a_comment_a_few_statements_above_the_check_not_what_is_logged_after_it(
+    eng: Store,
+) -> None:
+    said = why(eng, "audio and video items must pair up")
+    assert said == (
+        "comment before the guard at line 110 (eng/config.py:107): “Reuse the audio items the "
+        "caller gave: each must pair with one video.”"
+    ), said
+
+
+def test_a_comment_above_an_earlier_guard_that_says_the_error_is_raised(eng: Store) -> None:
+    page = page_in_function(eng, "eng", "parse_opt")
+    assert [(q.of, q.line) for q in page.why] == [("comment above the guard at line 125", 123)]
+    assert page.why[0].text.startswith("The long match failed:"), page.why
+
+
+def test_the_terminal_and_the_html_page_draw_the_quotes(eng: Store) -> None:
+    page = page_with_message(eng, "eng", "negative timeout")
+    console = Console(record=True, width=200)
+    console.print(page_view(page))
+    shown = console.export_text()
+    assert "Why, in the code's own words" in shown
+    assert "“if the timeout is negative.”" in shown
+    assert "docstring of open_stream, Raises ValueError, eng/config.py:98" in shown
+    html = render_page("error.html", Links(), **page_context(eng, page))
+    assert "Why, in the code&#39;s own words" in html or "Why, in the code's own words" in html
+    assert '<blockquote class="doc">if the timeout is negative.</blockquote>' in html
+    assert "eng/config.py:98</a>" in html
+
+
+def test_the_model_is_given_the_quotes_with_where_they_are_written(eng: Store) -> None:
+    page = page_with_message(eng, "eng", "negative timeout")
+    facts = facts_text(page)
+    assert "THE CODE'S OWN WORDS ON THE CHECK" in facts
+    assert "- docstring of `open_stream`, Raises `ValueError` [eng/config.py:98]: if the " in facts

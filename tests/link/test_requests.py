@@ -77,6 +77,7 @@ def _linked() -> dict[str, IndexedSite]:
         "srv/router.py": ROUTER,
         "srv/params.py": CHECKS,
         "srv/other.py": OTHER,
+        "srv/cli.py": "def chat():\n    from openai import OpenAI\n    return OpenAI()\n",
     }
     files = [extract_file(p, textwrap.dedent(t).encode()) for p, t in sources.items()]
     return {s.site.function: s for s in link_version("srv", files)}
@@ -90,6 +91,7 @@ def test_a_field_carried_into_an_object_of_the_version_is_linked() -> None:
     assert link.routes == ("POST /v1/chat",)
     assert link.required == ("messages",)
     assert link.via == "Params(marking=self.marking)"
+    assert link.client  # the version uses the OpenAI client (`srv/cli.py`)
     # a body made into another body, which builds the object: one more hop
     assert (further.key, further.target, further.model) == (
         "mark",

@@ -21,6 +21,7 @@ import msgspec
 from errdex.explain.advice_names import names_keyword
 from errdex.explain.advice_phrasings import implied_instruction
 from errdex.explain.page import Change, ExampleFix, Page
+from errdex.facts import MessageTemplate, Placeholder
 
 # A sentence that instructs: an imperative verb first (after "please"/"you can"/"try to"),
 # or an install command anywhere.
@@ -224,6 +225,36 @@ def message_advice(message: str | None) -> list[Advice]:
     return found
 
 
+def spoken_text(message: MessageTemplate | None) -> str | None:
+    """The template with each placeholder that is a string literal put in as its text: a
+    sentence the code adds only in some cases (`msg += " Set `--x` to increase this
+    limit."` under an `if`) is the message's word too, when it is shown."""
+    if message is None:
+        return None
+    parts: list[str] = []
+    for part in message.parts:
+        said = _literal(part) if isinstance(part, Placeholder) else None
+        if said is not None:
+            parts.append(said.replace("{", "{{").replace("}", "}}"))
+        elif isinstance(part, str):
+            parts.append(part.replace("{", "{{").replace("}", "}}"))
+        else:
+            parts.append(part.render())
+    return "".join(parts)
+
+
+def _literal(placeholder: Placeholder) -> str | None:
+    if placeholder.conversion or placeholder.spec:
+        return None
+    try:
+        node = ast.parse(placeholder.expr, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
 def sentences(message: str) -> list[str]:
     """The message's sentences, and the clauses and asides of them that instruct."""
     out: list[str] = []
@@ -328,7 +359,7 @@ def fill_values(page: Page, values: Mapping[str, str]) -> Page:
                 continue  # not in the paste
             # the match keeps a repr's text without its quotes: a string unless the text
             # is a Python literal as it stands (`5`, `{'a': 1}`)
-            given = given if _python_literal(given) else repr(given)
+            given = given if python_literal(given) else repr(given)
             pattern = re.compile(rf"\b{word}\b")
             before = pattern.sub(given.replace("\\", "\\\\"), before)
             after = pattern.sub(given.replace("\\", "\\\\"), after)
@@ -342,7 +373,7 @@ def fill_values(page: Page, values: Mapping[str, str]) -> Page:
     )
 
 
-def _python_literal(text: str) -> bool:
+def python_literal(text: str) -> bool:
     try:
         ast.literal_eval(text)
     except (ValueError, SyntaxError, RecursionError, TypeError, MemoryError):

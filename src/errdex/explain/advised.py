@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from errdex.explain.advice import message_advice, short_message
+from errdex.explain.advice import message_advice, short_message, spoken_text
 from errdex.explain.advice_names import keyword_solution, retired_solution
 from errdex.explain.advised_flags import advised_flag_fix
 from errdex.explain.code_advice import code_advice_fix
@@ -30,6 +30,15 @@ VAGUE_SETTING = (3, 4)
 # ... comes after the message's advice, which then ranks here: after a setting's exact value
 # and an earlier exit (0, 1).
 BEFORE_NAMED_ONLY = 2
+# The message's advice that gives a known setting its value comes before every other way out.
+MESSAGE_FIRST = -2
+# Advice that helps find the cause rather than avoid the error: "Set `VLLM_LOGGING_LEVEL=DEBUG`
+# to see per-backend unsupported reasons".
+_DIAGNOSTIC = re.compile(
+    r"\bto\s+(?:see|view|get\s+more|print|show|inspect|debug|diagnose|find\s+out)\b|"
+    r"\bfor\s+(?:more\s+)?(?:details|information|info)\b|\bdebug",
+    re.I,
+)
 
 
 @dataclass
@@ -42,7 +51,7 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
     """What the message (or the handler's note) says to do, less what a solution found
     already says (`found`: their texts) or turns (`named`: the settings they name)."""
     message = facts.stored.site.message
-    said = [message_advice(message.text if message is not None else None)]
+    said = [message_advice(spoken_text(message))]
     said += [message_advice(note) for note in handler_notes(facts)]
     out = Advised(any=any(said))
     for advice in [a for advices in said for a in advices]:
@@ -68,8 +77,27 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
         if change is None and fix is None:
             fix = advised_flag_fix(advice.text, facts.knobs)
         advised = Solution(text=advice.solution, kind=advice.kind, change=change, fix=fix)
-        out.solutions.append((advised, advised_rank(advised)))
+        exact = advised.kind == "setting" and (change is not None or fix is not None)
+        exact = exact and not _DIAGNOSTIC.search(advice.text)
+        # a setting the index knows, given its value by the message: the first way out
+        out.solutions.append((advised, MESSAGE_FIRST if exact else advised_rank(advised)))
     return out
+
+
+def advised_settings(facts: Facts) -> set[str]:
+    """The settings (flags, environment variables) the message's advice names as a word: a
+    way out that gives such a setting its value is the message's own, and comes first."""
+    advice = message_advice(spoken_text(facts.stored.site.message))
+    return {
+        k.name
+        for k in facts.knobs
+        if k.kind in (KnobKind.ENV, KnobKind.FLAG)
+        and any(
+            re.search(rf"(?<![\w-]){re.escape(k.name)}(?![\w-])", a.text)
+            and not _DIAGNOSTIC.search(a.text)
+            for a in advice
+        )
+    }
 
 
 def advised_rank(solution: Solution) -> int:

@@ -39,6 +39,7 @@ from errdex.explain.views import (
     source_view,
     variant_views,
 )
+from errdex.explain.why import constant_lines, why_quotes
 from errdex.facts import KnobKind, SourceRead
 from errdex.history.timeline import lineage
 from errdex.store.base import Store, StoredSite, VersionRecord
@@ -95,6 +96,7 @@ def _build_page(
     if any(k.kind in (KnobKind.ENV, KnobKind.FLAG) for k in facts.knobs):
         facts.warned = override_warnings(store, chosen, list(facts.held))
     facts.source_text = text
+    facts.constant_lines = constant_lines(store, chosen, facts.bindings, text)
     facts.returned = returned_fields(store, chosen, facts)
     facts.callee_messages = callee_messages(store, facts)
     facts.same_error_paths = same_error_paths(store, chosen)
@@ -136,6 +138,7 @@ def _build_page(
         conditions=facts.conditions,
         variants=facts.variants,
         what_it_means=explanation.what_it_means,
+        why=explanation.why,
         when_it_happens=explanation.when_it_happens,
         solutions=[*explanation.solutions, *upgrades],
         example_fix=explanation.example_fix or next((s.fix for s in upgrades if s.fix), None),
@@ -188,11 +191,13 @@ def gather_facts(stored: StoredSite) -> Facts:
 
 def explain(facts: Facts) -> Explanation:
     """The deterministic explanation: from the facts alone, offline."""
+    meaning = what_it_means(facts)
     return Explanation(
-        what_it_means=what_it_means(facts),
+        what_it_means=meaning,
         when_it_happens=when_it_happens(facts),
         solutions=solutions(facts),
         example_fix=example_fix(facts),
+        why=why_quotes(facts, meaning),
     )
 
 

@@ -18,6 +18,7 @@ from errdex.explain.page import (
     TestView,
     VariantView,
     WhenItHappens,
+    WhyQuote,
 )
 from errdex.facts import ConditionKind, SourceRead
 from errdex.store.base import StoredSite
@@ -32,6 +33,7 @@ class Explanation:
     when_it_happens: WhenItHappens
     solutions: list[Solution] = field(default_factory=list)
     example_fix: ExampleFix | None = None
+    why: list[WhyQuote] = field(default_factory=list)
 
 
 @dataclass
@@ -92,6 +94,9 @@ class Facts:
     # `config.method()` of a condition → the expression on the object's fields it returns,
     # for an object behind a JSON-valued flag (`explain/returned_fields.py`; needs the store)
     returned: dict[str, str] = field(default_factory=dict)
+    # a documented constant the conditions test → the line that assigns it in its file
+    # (the page reads that file; `why.py` quotes the doc with where it is written)
+    constant_lines: dict[str, int] = field(default_factory=dict)
     _tree: ast.Module | None = field(default=None, repr=False)
     _function: ast.FunctionDef | bool | None = field(default=False, repr=False)  # False: unread
     _classes: dict[str, ast.ClassDef | None] = field(default_factory=dict, repr=False)

@@ -16,10 +16,10 @@ import sys
 
 from errdex.explain.advice import message_advice
 from errdex.explain.context import Facts
-from errdex.explain.page import ConditionView, Knob
+from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.plain import code
 from errdex.extract.conditions import negate
-from errdex.facts import KnobKind
+from errdex.facts import ConditionKind, KnobKind
 
 # `<receiver>.is_<name>()`: the machine each names.
 _IS_PLATFORM = {
@@ -284,3 +284,29 @@ class _Inline(ast.NodeTransformer):
                 return found
         self.generic_visit(node)
         return node
+
+
+_IMPORT_ERRORS = ("ImportError", "ModuleNotFoundError")
+
+
+def failed_import_solutions(facts: Facts) -> list[Solution]:
+    """A raise under `except ImportError`: the import its `try` made failed."""
+    out: list[Solution] = []
+    for condition in facts.conditions:
+        if condition.kind != ConditionKind.EXCEPT or not any(
+            e in condition.text for e in _IMPORT_ERRORS
+        ):
+            continue
+        tried = facts.read.tries.get(condition.line)
+        if tried is None or not tried.imports:
+            continue
+        modules = ", ".join(code(m) for m in tried.imports[:3])
+        out.append(
+            Solution(
+                text=f"Install the package that provides {modules}: the import at line "
+                f"{tried.line} failed, and this is raised in its place.",
+                condition=condition.text,
+                kind="environment",
+            )
+        )
+    return out

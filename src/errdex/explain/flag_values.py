@@ -5,6 +5,9 @@ value: if not _NUMACTL_CPUSET_PATTERN.fullmatch(cpuset): raise`) tests what the 
 the knob rules know the flag behind `value` but only say to leave it out. The way out that
 keeps the feature is the value in the form the check accepts: a multiple, a range, a
 pattern, a predicate (`explain/input_shapes.py`), of the flag's value or of each item of it.
+Where the check is none of those shapes (`int(start) > int(end)` of each range), a validator
+of the flag's value alone whose message says what the value must be ("numa_bind_cpus ranges
+must be ascending") is said with those words, still before leaving the flag out.
 """
 
 from __future__ import annotations
@@ -12,14 +15,20 @@ from __future__ import annotations
 import ast
 import re
 
+from errdex.explain.advice import sentences
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.input_nodes import free_names
 from errdex.explain.input_shapes import module_patterns, more_shapes
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
+from errdex.explain.validators import validated_fields
 from errdex.facts import ConditionKind, KnobKind
 
 _LOOP = re.compile(r"^for (\w+) in ([\w.]+)$")
+# A sentence that says what a value must be: "ranges must be ascending".
+_REQUIRED = re.compile(r"\b(?:must|should|has\s+to|needs\s+to)\s+(?:not\s+)?\w", re.I)
+# What follows the requirement: the value the user gave, printed ("..., but got '{x}'").
+_GOT = re.compile(r",?\s*(?:but\s+)?(?:got|received)\b.*$", re.I)
 
 
 def _its_value(behind: str, flag: str) -> bool:
@@ -67,4 +76,33 @@ def flag_value_solutions(facts: Facts) -> list[Solution]:
             continue
         flag = next((f for f in flags.values() if code(f) in instead.text), None)
         return [Solution(text=instead.text, knob=flag, condition=condition.text, kind="setting")]
-    return []
+    stated = _stated_form(facts, flags)
+    return [stated] if stated is not None else []
+
+
+def _stated_form(facts: Facts, flags: dict[str, str]) -> Solution | None:
+    """ "Give `--numa-bind-cpus` a value as its check asks: “... must be ascending”", for a
+    validator whose one parameter is the flag's value (every check in it is of that value),
+    when the message says what the value must be; None otherwise."""
+    params = [p for p in facts.read.params if p not in ("self", "cls")]
+    message = facts.stored.site.message
+    if len(params) != 1 or params[0] not in flags or message is None:
+        return None
+    flag = flags[params[0]]
+    fields = validated_fields(facts)
+    if not fields and flag[2:].replace("-", "_") != params[0]:
+        return None  # a function handed a part of the flag's value (a JSON field): not its form
+    # the words the message may name the value by: the flag's, the parameter's, the field's
+    names = {flag[2:].replace("-", "_"), params[0], *fields}
+    for sentence in sentences(message.text):
+        said = _GOT.sub("", sentence).strip().rstrip(".")
+        if "{" in said or not _REQUIRED.search(said):
+            continue  # a computed part: the words are not all the code's
+        if not any(re.search(rf"\b{re.escape(n)}\b", said) for n in names) and flag not in said:
+            continue  # a requirement of something else
+        return Solution(
+            text=f"Give {code(flag)} a value in the form its check asks for: “{said}.”",
+            knob=flag,
+            kind="setting",
+        )
+    return None

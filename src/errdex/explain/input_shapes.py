@@ -52,6 +52,10 @@ def more_shapes(
     if isinstance(inner, ast.Compare):
         if negative and len(inner.ops) == 2:
             return _outside_range(inner, described, constants)
+        if negative and len(inner.ops) == 1 and isinstance(inner.ops[0], ast.Eq):
+            # `not (x % n == 0)` is `x % n != 0`
+            flipped = ast.Compare(left=inner.left, ops=[ast.NotEq()], comparators=inner.comparators)
+            return _not_multiple(flipped, described, constants)
         if not negative and len(inner.ops) == 1:
             return _not_multiple(inner, described, constants) or _no_match(
                 inner, described, patterns

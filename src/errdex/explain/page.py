@@ -2,7 +2,8 @@
 
 `Page` carries the keys of DESIGN.md: id, project, version, revision, exception, kind,
 message, source, conditions, what_it_means, when_it_happens, solutions, example_fix,
-related, versions, analysis; plus the facts they were made from (variants, callers, knobs).
+related, versions, analysis; plus `why` (the code's own words on the check, each quote with
+where it is written) and the facts they were made from (variants, callers, knobs).
 """
 
 from __future__ import annotations
@@ -115,6 +116,17 @@ class Caller(msgspec.Struct, kw_only=True):
     # False when the conditions of the call were not read (the caller's body was read as
     # text only): empty `guard` and `passed` then say nothing, not "always".
     guard_known: bool = True
+
+
+class WhyQuote(msgspec.Struct, kw_only=True):
+    """What the code says of the check, quoted as written: a comment above it or one of its
+    guards, a paragraph of its function's docstring, a constant's or a setting's doc, a
+    message logged beside it."""
+
+    text: str
+    of: str  # what it is: "comment above line 516", "docstring of `f`, under Raises"
+    file: str
+    line: int
 
 
 class BindingView(msgspec.Struct, kw_only=True):
@@ -253,6 +265,9 @@ class Page(msgspec.Struct, kw_only=True):
     conditions: list[ConditionView] = []
     variants: list[VariantView] = []
     what_it_means: str
+    # the code's own words on the check, most direct first (none rather than a repeat of
+    # `what_it_means`)
+    why: list[WhyQuote] = []
     when_it_happens: WhenItHappens
     solutions: list[Solution] = []
     example_fix: ExampleFix | None = None

@@ -286,7 +286,45 @@ def _fix(link: RequestLink, routes: list[str], accepted: object) -> ExampleFix |
         return ExampleFix(before=_body(sent, route), after=_body(placeholders, route))
     before = _body(placeholders, route)
     after = _body([*placeholders, f'"{link.key}": {_json(accepted)}'], route)
-    return ExampleFix(before=before, after=after)
+    return ExampleFix(before=before, after=after, note=_note(link, route, accepted))
+
+
+def _note(link: RequestLink, route: str | None, accepted: object) -> str | None:
+    """The client's form, when there is one, and the placeholders said to be the user's."""
+    client = _client_note(link, route, accepted)
+    words = [key.upper() for key in link.required if key != link.key]
+    if client is not None and "MODEL" not in words:
+        words.insert(0, "MODEL")
+    said = ", ".join(f"`{w}`" for w in words)
+    own = (
+        f"{said} stand for your own values."
+        if len(words) > 1
+        else f"{said} stands for your own value."
+    )
+    parts = [f"{client}." if client else "", own if words else ""]
+    return " ".join(p for p in parts if p) or None
+
+
+# The OpenAI API's routes → the OpenAI Python client's method that posts to each.
+_CLIENT_METHODS = {
+    "/v1/chat/completions": "chat.completions.create",
+    "/v1/completions": "completions.create",
+    "/v1/responses": "responses.create",
+    "/v1/embeddings": "embeddings.create",
+}
+
+
+def _client_note(link: RequestLink, route: str | None, accepted: object) -> str | None:
+    """The same field through the OpenAI client's `extra_body`, for a version that uses
+    that client and a route of the OpenAI API."""
+    method = _CLIENT_METHODS.get((route or "").partition(" ")[2])
+    if not link.client or method is None:
+        return None
+    given = ["model=MODEL"] + [
+        f"{key}={key.upper()}" for key in link.required if key not in (link.key, "model")
+    ]
+    extra = f"extra_body={{{_json(link.key)}: {accepted!r}}}"
+    return f"With the OpenAI client: client.{method}({', '.join([*given, extra])})"
 
 
 def _body(parts: list[str], route: str | None) -> str:

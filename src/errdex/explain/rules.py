@@ -17,7 +17,6 @@ from errdex.explain.selection import selection_context
 from errdex.explain.solutions import no_way_out, solutions
 from errdex.explain.twins import twin_sentences
 from errdex.explain.user_data import arguments_read
-from errdex.explain.why import code_words
 from errdex.facts import ConditionKind, KnobKind, SiteKind
 from errdex.linked_facts import NAMED_IN_MESSAGE
 from errdex.store.base import StoredSite
@@ -117,15 +116,11 @@ def what_it_means(facts: Facts) -> str:
         )
     if not context and nothing_to_do is None and is_reraise(facts) and not solutions(facts):
         sentences.append(PASSED_ON)  # every guard picks only how the caught error is told
-    why = code_words(facts)
     for solution, comment in facts.refused[:2]:
-        quoted = "(quoted below)" if comment in why else f"(“{comment}”)"
         sentences.append(
             f"{code(solution.knob or '')} would skip the check, but the comment beside it "
-            f"{quoted} warns against that way out: it is not offered."
+            f"(“{comment}”) warns against that way out: it is not offered."
         )
-    if why:
-        sentences.append(why)
     where = [b for b in facts.bindings if len(b.value) <= 200]
     if where:
         parts = [

@@ -23,7 +23,14 @@ from errdex.explain.advice_names import (
     failed_load_solution,
     warned_against,
 )
-from errdex.explain.advised import BEFORE_NAMED_ONLY, RANK, VAGUE_SETTING, advised_solutions
+from errdex.explain.advised import (
+    BEFORE_NAMED_ONLY,
+    MESSAGE_FIRST,
+    RANK,
+    VAGUE_SETTING,
+    advised_settings,
+    advised_solutions,
+)
 from errdex.explain.audience import callback_parameter, command_line_solution, for_author
 from errdex.explain.callee_advice import callee_advice_solutions
 from errdex.explain.caller_guards import guarded_entries
@@ -31,7 +38,12 @@ from errdex.explain.class_body import class_body_solution
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.deprecation import replacement_first
 from errdex.explain.env_assigned import env_assigned_solution
-from errdex.explain.environment import package_solution, platform_solution
+from errdex.explain.env_members import first_action, member_action
+from errdex.explain.environment import (
+    failed_import_solutions,
+    package_solution,
+    platform_solution,
+)
 from errdex.explain.expanded import expanded
 from errdex.explain.fix_forms import change_fix, setting_fix
 from errdex.explain.flag_values import flag_value_solutions
@@ -73,6 +85,7 @@ from errdex.explain.table_lookup import table_solution
 from errdex.explain.twins import without_twins
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_data import user_data_solution
+from errdex.explain.validators import validator_solution
 from errdex.extract.conditions import negate
 from errdex.facts import Condition, ConditionKind, KnobKind, SiteKind
 
@@ -80,7 +93,6 @@ MAX_SOLUTIONS = 8
 _MAX_VARIANTS = 6
 # Picking other code (another backend) comes after the settings that decide the check.
 _SELECTION_TIER = 5
-_IMPORT_ERRORS = ("ImportError", "ModuleNotFoundError")
 # What names the interpreter or the machine: `sys.platform`, `os.name`, `platform.system()`,
 # `sys.version_info`, `sys.implementation`.
 _PLATFORM = re.compile(
@@ -141,6 +153,14 @@ class _Collector:
             and i.solution.text.startswith("Change")
             for i in self.items
         )
+
+    def message_first(self, advised: set[str]) -> None:
+        """A setting given its value that the message's advice names comes first: the
+        message's own way out, said exactly."""
+        for item in self.items:
+            solution = item.solution
+            if solution.kind == "setting" and solution.knob in advised and item.rank < 3:
+                item.rank = MESSAGE_FIRST
 
     def ranked(self) -> list[Solution]:
         return [i.solution for i in sorted(self.items, key=lambda i: (i.rank, i.order))]
@@ -206,13 +226,23 @@ def _solutions(facts: Facts) -> list[Solution]:
             if action is not None and not action.vague:
                 reason = f"so that {opposite_words(part)}"
                 found.add(_knob_solution(action, reason, part, facts.knobs), rank=-1)
+    for condition in open_conditions:
+        # a variable that must list a name, beside another way out of the same test
+        listed = member_action(expanded(condition, facts), facts.knobs)
+        if listed is not None:
+            reason = f"so that {opposite_words(condition)}"
+            found.add(_knob_solution(listed, reason, condition, facts.knobs), 0)
     for value in flag_value_solutions(facts):
         found.add(value, rank=-1)  # the flag's value in the form the check takes
     assigned = env_assigned_solution(facts, open_conditions)
     for usual in (left_out_solution(facts), iterated_solution(facts), assigned):
         if usual is not None:
             found.add(usual, 0)
-    _add_input(found, open_conditions, facts)
+    checked = validator_solution(facts, open_conditions)
+    if checked is not None:
+        found.add(checked, 0)  # the value the data gives a field, not the validator's argument
+    else:
+        _add_input(found, open_conditions, facts)
     for sent, tier in request_solutions(facts, open_conditions):
         found.add(sent, tier)  # a field of the request the user sends
     for ours, tier in own_object_solutions(open_conditions, facts):
@@ -249,7 +279,8 @@ def _solutions(facts: Facts) -> list[Solution]:
                 solution = _knob_solution(action, reason, condition, facts.knobs, prefix)
                 found.add(solution, _tier(action))
                 break
-    _add_except(found, facts)
+    for failed_import in failed_import_solutions(facts):
+        found.add(failed_import, 2)
     loaded = failed_load_solution(facts)
     if loaded is not None:
         found.add(loaded, 1)
@@ -274,6 +305,7 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(solution, 1)
     for solution in selection_solutions(facts.stored):
         found.add(solution, _SELECTION_TIER)
+    found.message_first(advised_settings(facts))
     kept = []
     for solution in replacement_first(found.ranked(), facts):
         warning = _warning(solution.knob, facts)
@@ -306,12 +338,7 @@ def _condition_actions(
     what its names stand for)."""
     reasons_list = _reasons_variable(facts)
     return [
-        (
-            condition,
-            knob_action(with_members(condition, facts), facts.knobs)
-            or knob_action(condition, facts.knobs)
-            or knob_action(expanded(condition, facts), facts.knobs),
-        )
+        (condition, first_action(condition, facts))
         for condition in open_conditions
         if not (reasons_list and reasons_list in _names(condition.text))
     ]  # a reasons list is non-empty: the reasons below say why
@@ -544,28 +571,6 @@ def _knob_solution(
         kind="setting",
         fix=setting_fix(action, condition, knobs),
     )
-
-
-def _add_except(found: _Collector, facts: Facts) -> None:
-    """A raise under `except ImportError`: the import its `try` made failed."""
-    for condition in facts.conditions:
-        if condition.kind != ConditionKind.EXCEPT or not any(
-            e in condition.text for e in _IMPORT_ERRORS
-        ):
-            continue
-        tried = facts.read.tries.get(condition.line)
-        if tried is None or not tried.imports:
-            continue
-        modules = ", ".join(code(m) for m in tried.imports[:3])
-        found.add(
-            Solution(
-                text=f"Install the package that provides {modules}: the import at line "
-                f"{tried.line} failed, and this is raised in its place.",
-                condition=condition.text,
-                kind="environment",
-            ),
-            2,
-        )
 
 
 def _reasons_variable(facts: Facts) -> str | None:

@@ -52,7 +52,7 @@ def user_data_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
         return None
     callee = code(site.function.removesuffix(".__init__").removesuffix(".__new__"))
     said = _quoted(site.message)
-    failed = _failed_call(facts, function, params)
+    failed = failed_call(facts, function, params)
     if failed is not None:
         call, param = failed
         return Solution(
@@ -134,7 +134,7 @@ def _callable_by_user(facts: Facts) -> bool:
     return not private or stored.public_path() is not None
 
 
-def _failed_call(
+def failed_call(
     facts: Facts, function: ast.FunctionDef, params: list[str]
 ) -> tuple[str, str] | None:
     """(the call, the parameter) of the `try` whose `except` holds the site, when that call

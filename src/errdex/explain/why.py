@@ -1,52 +1,345 @@
-"""Why the check is there, in the code's own words, as read at index time.
+"""Why the check is there, in the code's own words, each quote with where it is written.
 
-The comments next to the check and the docstring of its function say what it guards; the
-docstrings of the constants it tests and of the settings behind its names (a config
-field's docstring, the comment above an environment variable's read) say what they are
-for; a message logged where a setting is applied says what it amounts to (vllm logs "This
-is equivalent to setting -cc.mode=none -cc.cudagraph_mode=none" where `enforce_eager`
-takes effect). Each is quoted as written, briefly; nothing here reads a file.
+The candidates: the comments above the check and above each of its guards (read at index
+time), the paragraphs and section entries of its function's docstring (a `Raises` entry
+naming its exception, an `Args` entry of a parameter it tests), the docs of the constants
+and settings its conditions test, the messages logged beside it or where a setting takes
+effect (vllm logs "This is equivalent to setting -cc.mode=none -cc.cudagraph_mode=none" where
+`enforce_eager` does). Each is ranked by how directly it speaks of the check: the names it
+shares with the conditions, the message and the exception, and where it sits. At most three
+are kept, none that says nothing of the check, none that "What it means" already says.
 """
 
 from __future__ import annotations
 
+import ast
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
-from errdex.explain.context import Facts
-from errdex.explain.page import Knob
+from errdex.explain.context import Facts, function_span, lines_of
+from errdex.explain.page import BindingView, ConditionView, Knob, WhyQuote
 from errdex.explain.plain import code
 from errdex.explain.solutions import solutions
-from errdex.facts import KnobKind
+from errdex.explain.why_texts import DocUnit, comment_before, docstring_units, logged_beside
+from errdex.facts import ConditionKind, KnobKind
 from errdex.linked_facts import NAMED_IN_MESSAGE, own_key
+from errdex.store.base import Store, StoredSite
 
-_MAX_COMMENTS = 2
-_MAX_SETTINGS = 2
-_MAX_CONSTANTS = 2
-_MAX_QUOTE = 300
+MAX_QUOTES = 3
+_MAX_QUOTE = 400
+# the least score a quote needs: two names of the check, or one and its place (at 1.0,
+# one read of 600 random pages found most quotes spoke of something else)
+_KEEP = 1.25
+_FURTHER = 1.5  # the least score of a quote after the first
+_LOOSE = 2.0  # that of a further docstring paragraph or comment a few lines up: looser ties
+_MIN_WORDS = 4  # "error case", "Type checking": no words on why
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_FAILS = re.compile(r"\b(?:raise[sd]?|raising|errors?|fail(?:s|ed)?|refused?)\b", re.I)
+_RAISES = re.compile(r"(?:Raise|Raises|Raised|Throws?)\b")
+_RULE_RUN = re.compile(r"[-=*#~_]{4,}")  # a comment's drawn rule (`# ------`)
+_MARKED = re.compile(r"`+([A-Za-z_][A-Za-z0-9_]*)")  # a name written as code
+# words every check and comment shares: no sign a text speaks of this one
+_COMMON = frozenset(
+    """self cls the and for not none true false this that with from into have has was were
+    will can could must should would when where which what than then else elif return
+    returns get set value values error errors exception raise raises raised warning type
+    len isinstance str int float bool list dict tuple object args kwargs any all use used
+    using one two only also its new are but may might here there other some such more
+    given config data need needs needed if in is of to be by on or an as at it no do""".split()
+)
+# conditions that are no part of this check: an early exit (another check), what a loop
+# iterates, a `with` entered, what an `except` caught (context, not the test)
+_OTHER_KINDS = frozenset(
+    {ConditionKind.EARLY_EXIT, ConditionKind.LOOP, ConditionKind.WITH, ConditionKind.EXCEPT}
+)
+_CODE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Raise, ast.Import)
+# sections whose entries are each of a parameter
+_ENTRIES = {"args", "arguments", "parameters", "params", "param", "keyword arguments", "kwargs"}
+_SECTIONS = {"raises": "Raises", "raise": "Raises", "note": "Note", "notes": "Notes"}
 
 
-def code_words(facts: Facts) -> str:
-    """One sentence quoting the code around the check, or "" when it says nothing."""
-    # every condition's line: a comment above the loop or `with` the check sits in says
-    # what it is for as often as one above an `if`
-    lines = sorted({c.line for c in facts.conditions} | {facts.stored.site.line})
-    parts = [_quote(c) for c in facts.read.comments_near(lines)[:_MAX_COMMENTS]]
-    doc = facts.read.docstring
-    if doc:
-        first = doc.split(". ")[0].rstrip(".")
-        parts.append(f"the docstring of {code(facts.stored.site.function)}: {_quote(first + '.')}")
-    parts.extend(_settings(facts))
-    quoted = [b for b in facts.bindings if b.origin == "constant" and b.doc]
-    for binding in quoted[:_MAX_CONSTANTS]:
-        parts.append(f"of {code(binding.name)}: {_quote(binding.doc or '')}")
-    if not parts:
-        return ""
-    said = "In the code's own words: " + "; ".join(parts)
-    # a quote that ends its own sentence ends this one too
-    return said if said.endswith((".”", "!”", "?”", "…”")) else said + "."
+@dataclass
+class _Names:
+    """What the check is about: the word parts of its own conditions, those of its message
+    and exception, and the whole names its own conditions test."""
+
+    tested: set[str]
+    said: set[str]
+    whole: set[str]
+    exception: str | None
+    # the exception's name and its bases' last names: a docstring may name a base
+    # ("Raise `ValueError` if ..." over `raise VLLMValidationError(...)`)
+    raised: set[str]
 
 
-def _settings(facts: Facts) -> list[str]:
+@dataclass
+class _Candidate:
+    quote: WhyQuote
+    score: float
+    order: int
+
+
+def why_quotes(facts: Facts, meaning: str) -> list[WhyQuote]:
+    """At most `MAX_QUOTES` quotes of the code on the check, most direct first; none that
+    `meaning` (the page's "What it means") already says."""
+    names = _names(facts)
+    found: list[_Candidate] = []
+    # the site's function as lines of its file: nothing is parsed but a log call's lines
+    lines = lines_of(facts.source_text) if facts.source_text is not None else ()
+    site = facts.stored.site
+    span = function_span(facts.source_text, site.function.rpartition(".")[2], site.line)
+    start = span[0] if span is not None else None
+    found += _comments(facts, lines, start, names)
+    if start is not None:
+        found += _docstring(facts, lines, start, names)
+        found += _logged(facts, lines, start, names)
+    found += _constants(facts, names)
+    found += _settings(facts, names)
+    said = _plain(meaning)
+    kept: list[WhyQuote] = []
+    seen: list[str] = []
+    least = _KEEP
+    paragraph = False  # one plain paragraph of the docstring at most: its best
+    for candidate in sorted(found, key=lambda c: (-c.score, c.order)):
+        if candidate.score < least:
+            break
+        text = _plain(candidate.quote.text)
+        if len(text.split()) < _MIN_WORDS or text in said:
+            continue
+        if any(text in s or s in text for s in seen):
+            continue
+        plain = candidate.quote.of.startswith("docstring") and "," not in candidate.quote.of
+        if plain and paragraph:
+            continue
+        loose = plain or candidate.quote.of.startswith("comment before")
+        if kept and loose and candidate.score < _LOOSE:
+            continue
+        paragraph = paragraph or plain
+        seen.append(text)
+        kept.append(candidate.quote)
+        least = _FURTHER  # a further quote speaks of the check more than by one word
+        if len(kept) == MAX_QUOTES:
+            break
+    return kept
+
+
+def own_conditions(facts: Facts) -> list[ConditionView]:
+    """The conditions of this check, not of another one before it: an early exit, an earlier
+    `assert`, a guard whose other branch fails as well."""
+    site = facts.stored.site
+    return [
+        c
+        for c in facts.conditions
+        if c.kind not in _OTHER_KINDS
+        and not (c.kind == ConditionKind.ASSERT and c.line != site.line)
+        and not facts.read.other_branch_fails(c.line, c.holds)
+    ]
+
+
+def _names(facts: Facts) -> _Names:
+    own = own_conditions(facts)
+    texts = [c.text for c in own] + [c.test for c in own]
+    whole = {w for t in texts for w in _idents(t)}
+    texts += [b.name for b in facts.bindings if b.name in whole]
+    site = facts.stored.site
+    exception = site.exception.rpartition(".")[2] if site.exception else None
+    parts = site.message.parts if site.message else ()
+    said = [p if isinstance(p, str) else p.expr for p in parts]
+    return _Names(
+        tested={p for t in texts for p in _parts(t)},
+        said={p for t in [*said, exception or ""] for p in _parts(t)},
+        whole=whole,
+        exception=exception,
+        raised=_raised(facts, exception),
+    )
+
+
+def _raised(facts: Facts, exception: str | None) -> set[str]:
+    info = facts.stored.exception
+    bases = [b.rpartition(".")[2] for b in info.bases] if info is not None else []
+    common = {"Exception", "BaseException", "object", "Warning"}
+    return {n for n in [exception, *bases] if n and n not in common}
+
+
+def _parts(text: str) -> set[str]:
+    """The words of a text, names split at `_` and at capitals, lower case, plurals cut."""
+    out: set[str] = set()
+    for word in _WORD.findall(text):
+        word = word.lower()
+        if len(word) < 3 or word in _COMMON:
+            continue
+        out.add(word[:-1] if len(word) > 4 and word.endswith("s") and word[-2] != "s" else word)
+    return out
+
+
+def _idents(text: str) -> set[str]:
+    """The whole names of a text (each part of a dotted one) that are no common word."""
+    return {w for w in _IDENT.findall(text) if len(w) >= 3 and w.lower() not in _COMMON}
+
+
+def _score(text: str, names: _Names) -> float:
+    """Half a point per word part shared with the check's own conditions, a quarter per one
+    shared with its message or exception only, and a point per whole name of its conditions
+    the text writes as a name (`enforce_eager`, `maxBatch`, a backticked `url`)."""
+    parts = _parts(text)
+    tested = parts & names.tested
+    said = (parts & names.said) - tested
+    marked = set(_MARKED.findall(text))
+    whole = {
+        w
+        for w in _idents(text)
+        if w in names.whole and ("_" in w or not (w.islower() or w.isupper()) or w in marked)
+    }
+    return 0.5 * len(tested) + 0.25 * len(said) + len(whole)
+
+
+def _comments(
+    facts: Facts, text_lines: Sequence[str], start: int | None, names: _Names
+) -> list[_Candidate]:
+    """The comment blocks above (and on) the check's line and each guard's line: one above
+    the check, or above the guard nearest it, speaks of it by its place."""
+    comments = facts.read.comments
+    site = facts.stored.site
+    guards = [c.line for c in facts.conditions if c.kind != ConditionKind.CALL]
+    # the loops and `with` blocks it sits in, and its own guard nearest it
+    around = {
+        c.line for c in facts.conditions if c.kind in (ConditionKind.LOOP, ConditionKind.WITH)
+    }
+    own = {c.line for c in own_conditions(facts)}
+    nearest = max((n for n in own | around if n < site.line), default=None)
+    lines = sorted({*guards, site.line})
+    out: list[_Candidate] = []
+    for line in lines:
+        # a comment above another guard shares that guard's names by its place: only the
+        # names it shares with the rest of the check count
+        names_here = names if line in (site.line, nearest) else _without(names, facts, line)
+        top = line
+        while top - 1 in comments and top - 1 not in lines:
+            top -= 1
+        block = [comments[n] for n in range(top, line) if n in comments]
+        if line in comments:
+            block.append(comments[line])
+        text = " ".join(" ".join(block).split())
+        if not text or _is_code(text):
+            continue
+        at = "the check" if line == site.line else f"the guard at line {line}"
+        where = f"comment {'on' if top == line else 'above'} {at}"
+        # above the check, or the guard nearest it, a comment speaks of it by its place;
+        # above a loop or `with` it is in, a little; above another guard, not at all
+        place = 2.0 if line == site.line else 1.0 if line == nearest else 0.5 * (line in around)
+        quote = WhyQuote(text=_cut(text), of=where, file=facts.stored.file, line=top)
+        out.append(_Candidate(quote, _comment_score(text, names_here) + place, 0))
+    # a comment a few statements above the check or a guard, over what leads to it
+    low = start + 1 if start is not None else 0
+    # (over the check or the guard nearest it: over another guard, it is that guard's)
+    for line in sorted(n for n in (site.line, nearest) if n is not None):
+        found = comment_before(text_lines, line, set(lines), low) if text_lines else None
+        if found is None or _is_code(found[0]):
+            continue
+        text, top = found
+        place = 0.5
+        at = "the check" if line == site.line else f"the guard at line {line}"
+        quote = WhyQuote(
+            text=_cut(text), of=f"comment before {at}", file=facts.stored.file, line=top
+        )
+        out.append(_Candidate(quote, _comment_score(text, names) + place, 0))
+    return out
+
+
+def _comment_score(text: str, names: _Names) -> float:
+    """A comment's score; one that speaks of failing ("we ... raise the no option error")
+    and shares a name with the check speaks of why it fails."""
+    score = _score(text, names)
+    return score + 0.75 if score and _FAILS.search(text) else score
+
+
+def _without(names: _Names, facts: Facts, line: int) -> _Names:
+    """The check's names less those only the conditions on `line` write."""
+    own = own_conditions(facts)
+    rest = [t for c in own if c.line != line for t in (c.text, c.test)]
+    tested = {p for t in rest for p in _parts(t)}
+    whole = {w for t in rest for w in _idents(t)}
+    return _Names(
+        tested=tested, said=names.said, whole=whole, exception=names.exception, raised=names.raised
+    )
+
+
+def _docstring(facts: Facts, lines: Sequence[str], start: int, names: _Names) -> list[_Candidate]:
+    """The docstring's units that speak of the check: a `Raises` entry naming its
+    exception first, an `Args` entry of a name its conditions test, any paragraph by the
+    names it shares."""
+    site = facts.stored.site
+    units = docstring_units(lines, start)
+    label = f"docstring of {code(site.function)}"
+    out: list[_Candidate] = []
+    for unit in units:
+        score = _score(unit.text, names)
+        if unit.section in ("raises", "raise", "exception", "exceptions"):
+            if unit.name is None or unit.name.rpartition(".")[2] not in names.raised:
+                continue
+            if score == 0:
+                continue  # the same exception raised for another reason
+            score += 3.0
+        elif unit.section in _ENTRIES and unit.name is not None:
+            if unit.name not in names.whole:
+                continue  # an argument this check does not test
+            score += 1.0
+        elif any(re.search(rf"\b{re.escape(n)}\b", unit.text) for n in names.raised):
+            score += 1.0  # a paragraph that says when the function raises this exception
+        elif _RAISES.match(unit.text):
+            score += 0.5  # one that says when it raises (an exception it no longer raises)
+        quote = WhyQuote(
+            text=_cut(unit.text),
+            of=_unit_label(label, unit),
+            file=facts.stored.file,
+            line=unit.line,
+        )
+        out.append(_Candidate(quote, score, 1))
+    return out
+
+
+def _unit_label(label: str, unit: DocUnit) -> str:
+    if unit.section is None:
+        return label
+    section = _SECTIONS.get(unit.section, unit.section.title())
+    named = f" {code(unit.name)}" if unit.name else ""
+    return f"{label}, {section}{named}"
+
+
+def _logged(facts: Facts, lines: Sequence[str], start: int, names: _Names) -> list[_Candidate]:
+    """The messages logged or warned on the way to the check, in its own block."""
+    out: list[_Candidate] = []
+    for text, line in logged_beside(lines, facts.stored.site.line, start + 1):
+        quote = WhyQuote(
+            text=_cut(text), of="logged beside the check", file=facts.stored.file, line=line
+        )
+        # logged on the way to the check, in its own block: what happens instead, or before
+        # (not the message itself logged first)
+        parts = _parts(text)
+        if len(parts & names.said) < 0.7 * len(parts):
+            out.append(_Candidate(quote, _score(text, names) + 1.0, 2))
+    return out
+
+
+def _constants(facts: Facts, names: _Names) -> list[_Candidate]:
+    """The docs of the constants the conditions test: what the tested values are for."""
+    out: list[_Candidate] = []
+    for binding in facts.bindings:
+        if binding.origin != "constant" or not binding.doc:
+            continue
+        line = facts.constant_lines.get(binding.name, binding.line or 0)
+        quote = WhyQuote(
+            text=_cut(binding.doc), of=f"doc of {code(binding.name)}", file=binding.file, line=line
+        )
+        # a constant this check tests says what the value it is held to is for
+        tested = 1.0 if binding.name.rpartition(".")[2] in names.whole else 0.0
+        out.append(_Candidate(quote, _score(binding.doc, names) + tested, 3))
+    return out
+
+
+def _settings(facts: Facts, names: _Names) -> list[_Candidate]:
     """What the settings the solutions turn (or else those the site's own conditions name)
     are documented as, and what the code logs where one takes effect."""
     turned = [s.knob for s in solutions(facts) if s.knob]
@@ -59,24 +352,59 @@ def _settings(facts: Facts) -> list[str]:
         settings = sorted(chosen, key=lambda k: turned.index(k.name))
     else:
         settings = [k for k in settings if _decides_site(k, facts)]
-    out: list[str] = []
+    out: list[_Candidate] = []
     seen: set[str] = set()
     for knob in settings:
         if knob.name in seen or not (knob.doc or knob.note):
             continue
         seen.add(knob.name)
-        if knob.doc:
-            # a field the message names is documented as that field, not as its flag
-            label = knob.behind if knob.via == NAMED_IN_MESSAGE and knob.behind else knob.name
-            # a configuration class's own key is documented as that key
-            own = knob.json_key if own_key(knob.json_key, knob.via) else None
-            of = f"{code(own)} in {code(label)}" if own else code(label)
-            out.append(f"of {of}: {_quote(knob.doc)}")
-        if knob.note and knob.name in turned:
-            out.append(f"where {code(knob.name)} takes effect, the code logs {_quote(knob.note)}")
-        if len(seen) >= _MAX_SETTINGS:
-            break
+        # a setting a solution turns says what the user will change; one that only
+        # decides a condition shares that condition's names by its own: those do not count
+        bonus = 1.25 if knob.name in turned else 0.5
+        here = names if knob.name in turned else _less(names, knob)
+        if knob.doc and knob.file:
+            # a variable's doc is the comment above its read; a flag's is its config
+            # field's, written elsewhere: the page points at where the flag is declared
+            at = "" if knob.kind == KnobKind.ENV else ", as the flag declared here takes it"
+            quote = WhyQuote(
+                text=_cut(knob.doc),
+                of=f"doc of {_setting_label(knob)}{at}",
+                file=knob.file,
+                line=knob.line or 0,
+            )
+            out.append(_Candidate(quote, _score(knob.doc, here) + bonus, 4))
+        where = _assignment(knob)
+        if knob.note and knob.name in turned and where is not None:
+            of = f"logged where {code(knob.name)} takes effect"
+            quote = WhyQuote(text=_cut(knob.note), of=of, file=where[0], line=where[1])
+            out.append(_Candidate(quote, _score(knob.note, names) + 2.0, 4))
     return out
+
+
+def _less(names: _Names, knob: Knob) -> _Names:
+    """The check's names less the setting's own (its flag's or variable's, the field's)."""
+    own = _parts(knob.name) | _parts(knob.behind or "") | _parts(knob.json_key or "")
+    return _Names(
+        tested=names.tested - own,
+        said=names.said - own,
+        whole={w for w in names.whole if not _parts(w) <= own},
+        exception=names.exception,
+        raised=names.raised,
+    )
+
+
+def _setting_label(knob: Knob) -> str:
+    # a field the message names is documented as that field, not as its flag
+    label = knob.behind if knob.via == NAMED_IN_MESSAGE and knob.behind else knob.name
+    # a configuration class's own key is documented as that key
+    own = knob.json_key if own_key(knob.json_key, knob.via) else None
+    return f"{code(own)} in {code(label)}" if own else code(label)
+
+
+def _assignment(knob: Knob) -> tuple[str, int] | None:
+    """Where a setting's assignment elsewhere is (`path:line sets ...` of its `via`)."""
+    match = re.match(r"(\S+\.py):(\d+) sets ", knob.via or "") if knob.sets else None
+    return (match.group(1), int(match.group(2))) if match else None
 
 
 def _decides_site(knob: Knob, facts: Facts) -> bool:
@@ -87,7 +415,13 @@ def _decides_site(knob: Knob, facts: Facts) -> bool:
         return True
     if knob.behind is None:
         return False
-    texts = [c.text for c in facts.conditions]
+    # a guard that is a check of its own (an early exit, one whose other branch fails too)
+    # is no part of why this one is here
+    texts = [
+        c.text
+        for c in facts.conditions
+        if c.kind != ConditionKind.EARLY_EXIT and not facts.read.other_branch_fails(c.line, c.holds)
+    ]
     texts.extend(c.text for v in facts.variants for c in v.conditions)
     # a local the conditions test holds what it reads (`kv_dtype = config.attention_config
     # .resolve(...)`)
@@ -97,8 +431,50 @@ def _decides_site(knob: Knob, facts: Facts) -> bool:
     return any(name.search(t) for t in texts)
 
 
-def _quote(text: str) -> str:
-    text = " ".join(text.split())
-    if len(text) > _MAX_QUOTE:
-        text = text[: _MAX_QUOTE - 1].rsplit(" ", 1)[0] + "…"
-    return f"“{text}”"
+def _is_code(text: str) -> bool:
+    """A commented-out line of code rather than words (`x = f(y)`, `return None`)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    return any(
+        isinstance(s, _CODE) or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call))
+        for s in tree.body
+    )
+
+
+def constant_lines(
+    store: Store, stored: StoredSite, bindings: list[BindingView], text: str | None
+) -> dict[str, int]:
+    """A documented constant the conditions test → the line of its file that assigns it
+    (the site's file is `text`; another is read from the store)."""
+    out: dict[str, int] = {}
+    texts: dict[str, str | None] = {stored.file: text}
+    for binding in bindings:
+        if binding.origin != "constant" or not binding.doc or binding.line:
+            continue
+        if binding.file not in texts:
+            texts[binding.file] = store.file_text(stored.version_id, binding.file)
+        name = binding.name.rpartition(".")[2]
+        assigned = re.compile(rf"^{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)", re.M)
+        found = assigned.search(texts[binding.file] or "")
+        if found is not None:
+            out[binding.name] = (texts[binding.file] or "").count("\n", 0, found.start()) + 1
+    return out
+
+
+def _plain(text: str) -> str:
+    """A text's words, lower case, one space apart: what two texts share is compared so."""
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def _cut(text: str) -> str:
+    """At most `_MAX_QUOTE` characters: cut after a sentence when one ends in time."""
+    text = " ".join(_RULE_RUN.sub(" ", text).split())
+    if len(text) <= _MAX_QUOTE:
+        return text
+    head = text[: _MAX_QUOTE - 1]
+    end = max(head.rfind(". "), head.rfind("! "), head.rfind("? "))
+    if end > _MAX_QUOTE // 2:
+        return head[: end + 1]
+    return head.rsplit(" ", 1)[0] + "…"

@@ -62,7 +62,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "52-request-fields-self"
+LINKER_VERSION = "54-request-fields-client"
 
 
 def link_version(
@@ -237,7 +237,7 @@ class _Context:
             tests=self.tests.tests_for(indexed) if self.tests else (),
             public=self._public(indexed.module, site.function),
             overrides=self.overrides.of(site, facts),
-            requests=self.requests.links(site, facts, self.names),
+            requests=self.requests.links(site, facts, self.names, _parameters(indexed)),
         )
 
     def _public(self, module: str, function: str) -> str | None:
@@ -297,6 +297,11 @@ class _Context:
         """The class a method (`Class.method`) belongs to, None for a plain function."""
         owner = function.rpartition(".")[0]
         return owner if f"{module}.{owner}" in self.names.classes else None
+
+
+def _parameters(indexed: IndexedSite) -> tuple[str, ...]:
+    """The names of the site function's parameters, as read at extraction."""
+    return indexed.reading.params if indexed.reading is not None else ()
 
 
 def _kind_label(site: ErrorSite) -> str:

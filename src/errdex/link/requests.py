@@ -23,7 +23,7 @@ from errdex.linked_facts import RequestLink
 _ATTRIBUTE = re.compile(r"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b")
 _MAX_ROUTES = 3
 _EXCEPTION = re.compile(r"(?:Error|Exception|Warning)$")
-_MAX_LINKS = 8  # per site
+_MAX_LINKS = 12  # per site
 
 
 class RequestIndex:
@@ -56,6 +56,11 @@ class RequestIndex:
                 if owner is not None and target is not None:
                     via = f"{carry.callee}({carry.keyword}={carry.parameter}.{carry.field})"
                     carried[(owner.qualname, carry.field)].append((target, carry.keyword, via))
+        client = any(
+            target.partition(".")[0] == "openai"
+            for facts in files
+            for target in (*facts.imports.values(), *facts.local_imports.values())
+        )
         # attribute → the links a condition on it may have
         self.by_attribute: dict[str, list[RequestLink]] = defaultdict(list)
         # body class → the attributes a body of it sets on what it builds: its fields, and
@@ -82,6 +87,7 @@ class RequestIndex:
                     default=field.default,
                     routes=plainest,
                     required=required,
+                    client=client,
                 )
                 self.by_attribute[field.name].append(direct)
                 self.sent[qualname].add(field.name)
@@ -97,14 +103,20 @@ class RequestIndex:
         self.by_attribute[attr].append(link)
         self.sent[direct.model].add(attr)
 
-    def links(self, site: ErrorSite, facts: FileFacts, names: Namespace) -> tuple[RequestLink, ...]:
+    def links(
+        self,
+        site: ErrorSite,
+        facts: FileFacts,
+        names: Namespace,
+        parameters: tuple[str, ...] = (),
+    ) -> tuple[RequestLink, ...]:
         """The fields that may stand behind the attributes the site's conditions read: a
-        field read from the request itself only where the function's parameter is
-        annotated with its class; a field carried into another object for the page to
-        check against the parameter's annotation. Never where the path needs another
-        attribute of the same object set that no body of the class sends
-        (`self.trace_decode_token_ids is not None`, set from Python only): no request
-        reaches the site. Fewest hops first."""
+        field read from the request itself only where the function's parameter (of
+        `parameters`, its names) is annotated with its class, or with no one class; a
+        field carried into another object for the page to check against the parameter's
+        annotation. Never where the path needs another attribute of the same object set
+        that no body of the class sends (`self.trace_decode_token_ids is not None`, set
+        from Python only): no request reaches the site. Fewest hops first."""
         if not self.by_attribute:
             return ()
         annotated = facts.params.get(site.function, {})
@@ -119,7 +131,12 @@ class RequestIndex:
                     if candidate.via is None:
                         written = annotated.get(owner)
                         resolved = names.resolve_class(facts, written) if written else None
-                        if resolved is None or resolved.qualname != candidate.model:
+                        # a parameter annotated with no one class (`A | B`, or a function's
+                        # own): the page reads its annotation
+                        unknown = written is None and owner in parameters
+                        if not unknown and (
+                            resolved is None or resolved.qualname != candidate.model
+                        ):
                             continue
                     if self._reached(site, owner, self.sent[candidate.model]):
                         found.append(candidate)

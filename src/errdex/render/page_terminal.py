@@ -48,6 +48,12 @@ def page_view(page: Page) -> Group:
             seen.append(f"  ({safe_line(shown.how)})", style="dim")
         parts.append(Panel(seen, title="As the user sees it", title_align="left", expand=False))
     parts += [_heading("What it means"), prose(page.what_it_means)]
+    if page.why:
+        parts.append(_heading("Why, in the code's own words"))
+        for quote in page.why:
+            said = Text(f"  “{safe_text(quote.text)}”\n")
+            said.append_text(prose(f"    {quote.of}, {quote.file}:{quote.line}", style="dim"))
+            parts.append(said)
     parts += _source(page)
     if page.conditions:
         parts.append(_heading("Raised when all of these hold"))

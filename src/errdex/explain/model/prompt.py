@@ -89,6 +89,9 @@ def facts_text(page: Page) -> str:
             via = f"; {knob.via}" if knob.via else ""
             typed = f"; type {knob.value_type}" if knob.value_type else ""
             out.append(f"- {knob.kind} {knob.name} -> {knob.behind}{where}{via}{typed}")
+    if page.why:
+        out.append("\nTHE CODE'S OWN WORDS ON THE CHECK")
+        out.extend(f"- {q.of} [{q.file}:{q.line}]: {q.text}" for q in page.why)
     if page.tests:
         out.append("\nTESTS THAT EXPECT THIS ERROR")
         out.extend(f"- {t.function} [{t.file}:{t.line}] match={t.match!r}" for t in page.tests)

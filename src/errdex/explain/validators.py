@@ -1,0 +1,297 @@
+"""Validators of the user's data: the way out is the value the data gives a field.
+
+A function registered as a validator (`@field_validator("x")`, `@validator("x")`, a
+classmethod a type's `__get_validators__` yields or its `__get_pydantic_core_schema__`
+hands on, a public `*_validator` function that returns the value it checks) is run by the
+framework on a value of the user's data: no user calls it, so "pass the argument `x` of
+`multiple_of_validator`" names nothing a user writes. The way out is the value in the
+data, said with the field's constraint: "give the field a value that is a multiple of the
+field's `multiple_of`". The check's shapes are put in words by the input rules
+(`input_words`, `input_shapes`); a check on a flag's value is the flag rules' (`flag_values`).
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import re
+from dataclasses import dataclass
+
+from errdex.explain.advice import python_literal
+from errdex.explain.context import CONTEXT_KINDS, Facts, function_span, lines_of
+from errdex.explain.expanded import expanded
+from errdex.explain.input_nodes import free_names
+from errdex.explain.input_shapes import module_patterns, more_shapes
+from errdex.explain.input_words import what_to_pass
+from errdex.explain.page import ConditionView, Solution
+from errdex.explain.plain import code
+from errdex.explain.type_checks import merged_type_checks
+from errdex.explain.user_data import failed_call
+from errdex.extract.conditions import dotted_name, negate
+from errdex.facts import ConditionKind, KnobKind, SiteKind
+
+# Decorators that register a method as a validator of named fields (pydantic's).
+_FIELD_DECORATORS = frozenset({"validator", "field_validator"})
+# A type's hooks that hand the framework its validating methods.
+_TYPE_HOOKS = frozenset({"__get_validators__", "__get_pydantic_core_schema__"})
+_SUBJECT = "\x00"
+# A validator's parameters the framework hands it beside the value: no constraint of the field.
+_CONTEXT = frozenset({"field", "config", "values", "info", "handler", "model"})
+# How the input rules' words read after "give the field a value".
+_AFTER_VALUE = (
+    (" as a multiple of ", " that is a multiple of "),
+    (" as a divisor of ", " that is a divisor of "),
+    (" as an instance of ", " that is an instance of "),
+    (" as one of ", " that is one of "),
+)
+# "Pass a non-empty (true) value for X": the same after "a value".
+_FOR_SUBJECT = {"a non-empty (true) value": " that is not empty"}
+
+
+@dataclass(frozen=True)
+class Validated:
+    """The parameter that holds the value validated, and the words for the field."""
+
+    value: str
+    field: str  # "the field `x` of `Model`", "a field declared as `FutureDate`", "the field"
+    others: tuple[str, ...]  # the validator's other parameters: the field's constraints
+    request: bool = False  # a field of a request's body (a model named `...Request`)
+    owner: str | None = None  # the type a field is declared as, whose method it is
+
+
+def validated(facts: Facts) -> Validated | None:
+    """What the site's function validates, when it is a validator of the user's data."""
+    site = facts.stored.site
+    owner, _, name = site.function.rpartition(".")
+    text = facts.source_text or ""
+    span = function_span(text, name, site.line)
+    if span is None or "<locals>" in owner:
+        return None  # no `def`, or a model made inside a function: no field a user declares
+    # what registers it, read from the text first: most sites are no validator
+    fields = _decorated_fields(_decorators(text, span[0] + 1))
+    hooked = bool(owner) and "." not in owner and f"cls.{name}" in text
+    hooked = hooked and any(hook in text for hook in _TYPE_HOOKS)
+    named = not owner and _named_validator(name)
+    if fields is None and not hooked and not named:
+        return None
+    function = facts.site_function()
+    if function is None:
+        return None
+    params = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+    params = [p for p in params if p not in ("self", "cls")]
+    if not params:
+        return None
+    value, others = params[0], tuple(params[1:])
+    if fields is not None:
+        model = code(owner) if owner else None
+        request = owner.rpartition(".")[2].endswith("Request")
+        if not fields or "*" in fields:
+            words = f"a field of {model}" if model else "the field"
+        else:
+            names = " or ".join(code(f) for f in fields[:3])
+            words = f"the field {names}" + (f" of {model}" if model else "")
+        return Validated(value, words, others, request)
+    if hooked and _handed_by_type(facts, owner, function.name):
+        return Validated(value, f"a field declared as {code(owner)}", others, owner=owner)
+    if named and _returns_value(function, value):
+        return Validated(value, "the field", others)
+    return None
+
+
+def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> Solution | None:
+    """ "Give the field a value that is a multiple of the field's `multiple_of` ...", or None."""
+    site = facts.stored.site
+    if site.kind != SiteKind.RAISE:
+        return None
+    found = validated(facts)
+    if found is None:
+        return None
+    if any(k.kind == KnobKind.FLAG and k.behind == found.value for k in facts.knobs):
+        return None  # a flag's value: the flag rules say it as the flag
+    constants = {b.name: b.value for b in facts.bindings if b.origin == "constant"}
+    # a local the function sets to a literal (`limit = 1024`) is a bound as fixed as those
+    constants |= {
+        b.name: b.value for b in facts.bindings if b.origin == "local" and python_literal(b.value)
+    }
+    # an early exit is the framework's shortcut for a value already of the type (`if
+    # isinstance(v, IPv4Address): return v`), no way out for the data as it comes in
+    checks = [
+        c
+        for c in open_conditions
+        if c.kind not in CONTEXT_KINDS and c.kind != ConditionKind.EARLY_EXIT
+    ]
+    callee = code(site.function)
+    where = (
+        "In the request you send (its JSON body)" if found.request else "In the data you validate"
+    )
+    function = facts.site_function()
+    failed = failed_call(facts, function, [found.value]) if function is not None else None
+    if failed is not None and failed[1] == found.value:
+        return Solution(
+            text=(
+                f"{where}, give {found.field} a value that {code(failed[0])} accepts: it "
+                f"failed on the value given, and this error is raised in its place. {callee} "
+                "is a validator the framework runs on that value: the check is of your data, "
+                "not of a call in your code."
+            ),
+            kind="input",
+        )
+    lines = lines_of(facts.source_text or "")
+    for condition in reversed(checks):
+        # `if isinstance(v, bytes): return v` then `elif isinstance(v, bytearray): return
+        # ...`: either type will do; not a branch that checks more (a bytes `Pattern`)
+        accepting = [
+            c
+            for c in open_conditions
+            if c.line < len(lines) and lines[c.line].strip().startswith("return")
+        ]
+        condition = merged_type_checks([*accepting, condition]).get(condition.line, condition)
+        said = _said(condition, found, constants, facts)
+        if said is None:  # `mode_name not in ...` where `mode_name = value.upper()`
+            said = _said(expanded(condition, facts), found, constants, facts)
+        if said is not None:
+            return Solution(
+                text=(
+                    f"{where}, give {found.field} a value{said}. "
+                    f"{callee} is a validator the framework runs on that value: the check "
+                    "is of your data, not of a call in your code."
+                ),
+                condition=condition.text,
+                kind="input",
+            )
+    return None
+
+
+def _said(
+    condition: ConditionView, found: Validated, constants: dict[str, str], facts: Facts
+) -> str | None:
+    """The words after "a value" for one check on the validated value, or None."""
+    try:
+        node = ast.parse(condition.text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = node.operand
+        if isinstance(inner, ast.Compare) and len(inner.ops) == 1:
+            node = negate(inner)  # `not (x > gt)` is `x <= gt`
+    names = free_names(node)
+    if found.value not in {n.split(".")[0] for n in names}:
+        return None
+    described = {found.value: _SUBJECT}
+    described |= {p: f"the field's {code(p)}" for p in found.others if p not in _CONTEXT}
+    patterns = module_patterns(facts.source_tree()) if "match(" in condition.text else {}
+    instead = what_to_pass(node, described, constants) or more_shapes(
+        node, described, constants, patterns, lambda part: what_to_pass(part, described, constants)
+    )
+    if instead is None:
+        return None
+    text = instead.text.rstrip(".")
+    for lead in (f"Pass {_SUBJECT}", f"Give {_SUBJECT} a value"):
+        if text.startswith(lead):
+            rest = text[len(lead) :]
+            break
+    else:
+        given = text.removeprefix("Pass ").removesuffix(f" for {_SUBJECT}")
+        if given not in _FOR_SUBJECT:
+            return None
+        rest = _FOR_SUBJECT[given]
+    if _SUBJECT in rest:
+        return None
+    for before, after in _AFTER_VALUE:
+        rest = rest.replace(before, after)
+    if rest.startswith(" as "):
+        rest = " that is " + rest[len(" as ") :]  # "as the path of a file that exists"
+    for other in [p for p in found.others if p not in _CONTEXT]:
+        # the validator's other parameters are the field's constraints (`max_length`)
+        rest = re.sub(
+            rf"(?<!the field's ){re.escape(code(other))}", f"the field's {code(other)}", rest
+        )
+    if found.owner:
+        rest = rest.replace(code("cls"), code(found.owner))  # the type the field is declared as
+    for other in {n for n in names if n.split(".")[0] in found.others and "." in n}:
+        # pydantic's `field: ModelField`: its attributes are the field's own; `config`'s
+        # are the model config's
+        root, _, attr = other.partition(".")
+        owner = "the field's" if root == "field" else f"the {root}'s"
+        rest = rest.replace(code(other), f"{owner} {code(attr)}")
+    return rest if rest.startswith(" ") else f" {rest}"
+
+
+def validated_fields(facts: Facts) -> list[str]:
+    """The fields a validator decorator registers the site's function for (none: [])."""
+    site = facts.stored.site
+    span = function_span(facts.source_text, site.function.rpartition(".")[2], site.line)
+    if span is None:
+        return []
+    return _decorated_fields(_decorators(facts.source_text or "", span[0] + 1)) or []
+
+
+def _decorators(text: str, line: int) -> list[ast.expr]:
+    """The one-line decorators right above the `def` at `line` (the function is parsed
+    alone, without them)."""
+    lines = lines_of(text)
+    found: list[ast.expr] = []
+    index = line - 2
+    while 0 <= index < len(lines) and lines[index].strip().startswith("@"):
+        with contextlib.suppress(SyntaxError, ValueError, RecursionError):
+            found.append(ast.parse(lines[index].strip()[1:], mode="eval").body)
+        index -= 1
+    return found
+
+
+def _decorated_fields(decorators: list[ast.expr]) -> list[str] | None:
+    """The field names a validator decorator registers the function for ([] when none is
+    written), or None when it has no such decorator."""
+    for decorator in decorators:
+        call = decorator if isinstance(decorator, ast.Call) else None
+        target = call.func if call is not None else decorator
+        name = dotted_name(target) if isinstance(target, ast.Name | ast.Attribute) else None
+        if name is None or name.rsplit(".", 1)[-1] not in _FIELD_DECORATORS:
+            continue
+        args = call.args if call is not None else []
+        return [a.value for a in args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    return None
+
+
+def _handed_by_type(facts: Facts, owner: str, name: str) -> bool:
+    """Whether the class's validator hooks hand on `cls.name` (yield it, pass it)."""
+    tree = facts.source_tree()
+    if tree is None:
+        return False
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.ClassDef) and node.name == owner):
+            continue
+        for item in node.body:
+            if isinstance(item, ast.FunctionDef) and item.name in _TYPE_HOOKS:
+                called = {id(c.func) for c in ast.walk(item) if isinstance(c, ast.Call)}
+                for sub in ast.walk(item):
+                    if (
+                        isinstance(sub, ast.Attribute)
+                        and sub.attr == name
+                        and isinstance(sub.value, ast.Name)
+                        and sub.value.id == "cls"
+                        and id(sub) not in called
+                    ):
+                        return True
+    return False
+
+
+def _named_validator(name: str) -> bool:
+    return not name.startswith("_") and re.search(r"(?:^|_)validator$", name) is not None
+
+
+def _returns_value(function: ast.FunctionDef, value: str) -> bool:
+    """Every `return` gives back the value checked, or a conversion of it (`tuple(v)`)."""
+    returns = [n for n in ast.walk(function) if isinstance(n, ast.Return)]
+    if not returns:
+        return False
+    for node in returns:
+        got = node.value
+        if isinstance(got, ast.Name) and got.id == value:
+            continue
+        if isinstance(got, ast.Call) and any(
+            isinstance(a, ast.Name) and a.id == value for a in got.args
+        ):
+            continue
+        return False
+    return True

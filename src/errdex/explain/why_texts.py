@@ -1,0 +1,273 @@
+"""The texts a function's source holds about its checks, each with its line: the units of
+its docstring (a paragraph, or one entry of a `Raises:`/`Args:`/`Note:` section, of a numpy
+section or a `:raises X:` field) and the messages it logs or warns beside a statement.
+
+Read from the function parsed alone (`Facts.site_function`); `explain/why.py` picks which
+of them speak of the check.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+# Google-style (`Raises:`) and numpy-style (`Raises` over a line of dashes) section heads
+_HEAD = re.compile(r"^([A-Z][A-Za-z]*(?: [A-Za-z]+)?)::?\s*$")
+_MAX_DOC_LINES = 3000
+_MAX_SIGNATURE_LINES = 60
+_OPENING = re.compile(r"""[rRuU]?(\"\"\"|\'\'\')""")
+_LOG_START = re.compile(r"(?:self\.)?_?(?:logger|logging|log|warnings|LOGGER)\.\w+\(")
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}|%[-#0 +]*\d*(?:\.\d+)?[a-z]|\w+=")
+_WORDS = re.compile(r"[A-Za-z]{2,}")
+_MIN_LOGGED_WORDS = 4
+_MAX_SKIPPED = 3  # statements a comment may sit above the line it speaks of
+_DASHES = re.compile(r"^-{3,}\s*$")
+_FIELD = re.compile(r"^:(\w+)(?:\s+([^:`]+))?:(?=\s|$)")  # `:raises ValueError:`, `:param silent:`
+# sections whose entries are no words on a check: what comes back, examples of use
+_SKIPPED = {"returns", "return", "yields", "yield", "example", "examples", "usage", "todo"}
+# sections of free text, not of named entries
+_FREE = {"note", "notes", "warning", "warnings", "see also", "see", "seealso", "raise"}
+_LOG_METHODS = {
+    "info",
+    "warning",
+    "warn",
+    "error",
+    "exception",
+    "critical",
+    "info_once",
+    "warning_once",
+}
+
+
+@dataclass(frozen=True)
+class DocUnit:
+    """A paragraph of a docstring, or an entry of one of its sections."""
+
+    text: str  # on one line
+    line: int  # in the file
+    section: str | None = None  # "raises", "args", "note", "see also"; None: plain paragraph
+    name: str | None = None  # the entry's name: the exception of a Raises entry, a parameter
+
+
+def docstring_units(lines: Sequence[str], start: int) -> list[DocUnit]:
+    """The units of the docstring of the `def` on line `start` (0-based) of a file's
+    `lines`, in order, with the file line of each; found in the text, nothing parsed."""
+    body = _body_start(lines, start)
+    if body is None:
+        return []
+    first = lines[body].lstrip()
+    opened = _OPENING.match(first)
+    if opened is None:
+        return []
+    quote = opened.group(1)
+    rest = first[opened.end() :]
+    raw: list[str] = []
+    at = body
+    while quote not in rest:
+        raw.append(rest)
+        at += 1
+        if at >= len(lines) or at - body > _MAX_DOC_LINES:
+            return []
+        rest = lines[at]
+    raw.append(rest[: rest.index(quote)])
+    if not first.startswith(("r", "R")):
+        raw = [x.replace("\\\\", "\\") for x in raw]  # `\\` in a plain string is one
+    # the indentation every line after the first shares, as `inspect.cleandoc` strips it
+    raw = [x.expandtabs() for x in raw]
+    margins = [len(x) - len(x.lstrip()) for x in raw[1:] if x.strip()]
+    margin = min(margins) if margins else 0
+    cleaned = [raw[0].strip(), *(x[margin:].rstrip() for x in raw[1:])]
+    return _units(cleaned, body + 1)
+
+
+def _body_start(lines: Sequence[str], start: int) -> int | None:
+    """The index of the first line after a `def`'s signature that holds anything."""
+    depth = 0
+    at = start
+    while at < len(lines) and at - start <= _MAX_SIGNATURE_LINES:
+        code = lines[at].split("#", 1)[0]
+        depth += code.count("(") + code.count("[") - code.count(")") - code.count("]")
+        at += 1
+        if depth <= 0 and code.rstrip().endswith(":"):
+            while at < len(lines) and not lines[at].strip():
+                at += 1
+            return at if at < len(lines) else None
+    return None
+
+
+def _units(lines: list[str], start: int) -> list[DocUnit]:
+    """Paragraphs and section entries: an entry starts at its section's indentation, its
+    further lines are deeper; a line shallower than the entries ends the section."""
+    out: list[DocUnit] = []
+    section: str | None = None
+    indent_of = -1  # the indentation of the current section's entries (-1: not yet seen)
+    entry: list[str] = []
+    entry_at = 0
+    name: str | None = None
+
+    def close() -> None:
+        nonlocal entry, name
+        text = " ".join(" ".join(entry).split())
+        if text and section not in _SKIPPED and ">>>" not in text:
+            out.append(DocUnit(text, start + entry_at, section, name))
+        entry, name = [], None
+
+    def begin(at: int, text: str, named: str | None) -> None:
+        nonlocal entry, entry_at, name
+        close()
+        entry, entry_at, name = ([text] if text else []), at, named
+
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        indent = len(line) - len(line.lstrip())
+        after = lines[index + 1].strip() if index + 1 < len(lines) else ""
+        if not stripped:
+            close()
+            continue
+        if _DASHES.match(stripped):
+            continue
+        head = _HEAD.match(stripped)
+        if indent == 0 and (head or _DASHES.match(after)):
+            close()
+            section, indent_of = (head.group(1) if head else stripped).lower(), -1
+            continue
+        field = _FIELD.match(stripped)
+        if field is not None:
+            close()
+            section, indent_of = field.group(1).lower(), indent
+            named = field.group(2).split()[-1] if field.group(2) else None
+            begin(index, stripped[field.end() :].strip(), named)
+            continue
+        if section is not None and indent_of >= 0 and indent < indent_of:
+            close()  # back at a shallower margin: the section is over, a paragraph begins
+            section, indent_of = None, -1
+        if section is not None and section not in _FREE and (indent_of < 0 or indent == indent_of):
+            indent_of = indent
+            key, sep, rest = stripped.partition(":")
+            words = key.split("(")[0].split()
+            deeper = len(after) > 0 and _indent(lines[index + 1]) > indent
+            if sep and len(words) == 1:  # `ValueError: if ...`, `silent (bool): ...`
+                # numpy's `x : int` over its text: the type is no words on it
+                begin(index, "" if deeper and key.endswith(" ") else rest.strip(), words[0])
+            elif len(words) == 1 and not sep:  # numpy: the name alone, its text below
+                begin(index, "", words[0])
+            else:
+                begin(index, stripped, None)
+            continue
+        if section is not None and section in _FREE and indent_of < 0:
+            indent_of = indent
+        if not entry:
+            entry_at = index
+        entry.append(stripped)
+    close()
+    return out
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def logged_beside(lines: Sequence[str], site_line: int, low: int) -> list[tuple[str, int]]:
+    """The messages logged or warned by the statements before the site (1-based
+    `site_line`) in its own block, down to line `low`, with their lines: the literal text of
+    the call's first argument, each placeholder kept as `{expr}`. Read from the text; only
+    a log call's own lines are parsed."""
+    if not 1 <= site_line <= len(lines):
+        return []
+    indent = _indent(lines[site_line - 1])
+    out: list[tuple[str, int]] = []
+    at = site_line - 1  # 1-based line above the site
+    while at > low:
+        line = lines[at - 1]
+        stripped = line.strip()
+        at -= 1
+        if not stripped or stripped.startswith("#") or _indent(line) > indent:
+            continue
+        if _indent(line) < indent:
+            break  # the block's header: the block starts below it
+        if _LOG_START.match(stripped) is None:
+            continue
+        text = _call_text(lines, at + 1)
+        # a trace of values (`"req_id=%s, status=%s"`) says nothing of why
+        if text and len(_WORDS.findall(_PLACEHOLDER.sub(" ", text))) >= _MIN_LOGGED_WORDS:
+            out.append((text, at + 1))
+    return out[::-1]
+
+
+def _call_text(lines: Sequence[str], line: int) -> str | None:
+    """The text a log call starting on `line` (1-based) logs, parsed from its own lines."""
+    source = lines[line - 1].strip()
+    at = line
+    while source.count("(") > source.count(")") and at < len(lines) and at - line < 12:
+        source += "\n" + lines[at].strip()
+        at += 1
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    first = tree.body[0] if tree.body else None
+    return _logged_text(first.value) if isinstance(first, ast.Expr) else None
+
+
+def _logged_text(call: ast.expr) -> str | None:
+    """The text a `logger.warning(...)`, `warnings.warn(...)`, `logging.info(...)` call
+    logs; None for any other call."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.args):
+        return None
+    receiver = call.func.value
+    owner = receiver.attr if isinstance(receiver, ast.Attribute) else getattr(receiver, "id", "")
+    if call.func.attr not in _LOG_METHODS or not re.search(r"log|warn", owner, re.I):
+        return None
+    return _literal(call.args[0])
+
+
+def _literal(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return " ".join(node.value.split()) or None
+    if isinstance(node, ast.JoinedStr):
+        parts = [
+            str(v.value)
+            if isinstance(v, ast.Constant)
+            else "{" + ast.unparse(v.value) + "}"
+            if isinstance(v, ast.FormattedValue)
+            else ""
+            for v in node.values
+        ]
+        return " ".join("".join(parts).split()) or None
+    if isinstance(node, ast.BinOp):  # `"... %s" % x`, `"a" + "b"`
+        left = _literal(node.left)
+        right = _literal(node.right) if isinstance(node.op, ast.Add) else ""
+        return (left or "") + (right or "") or None
+    return None
+
+
+def comment_before(
+    lines: Sequence[str], line: int, stops: set[int], low: int
+) -> tuple[str, int] | None:
+    """The comment block over the few statements just above `line` (1-based), as `(text,
+    its first line)`: "Reuse the items; validate 1:1" two assignments above the `if` that
+    checks it. Not across a blank line, a line of `stops` (another guard's), a line less
+    indented than `line`, or above `low` (the function's first line); the block right
+    above `line` itself is not this one's (the index reads it)."""
+    if not 1 <= line <= len(lines):
+        return None
+    indent = _indent(lines[line - 1])
+    at, code_lines = line - 1, 0
+    while at > low and code_lines <= _MAX_SKIPPED:
+        text = lines[at - 1]
+        stripped = text.strip()
+        if not stripped or at in stops or _indent(text) < indent:
+            return None
+        if stripped.startswith("#"):
+            if code_lines == 0:
+                return None  # right above the line: the index's comment of it
+            top = at
+            while top - 1 > low and lines[top - 2].strip().startswith("#"):
+                top -= 1
+            words = " ".join(x.strip().lstrip("#").strip() for x in lines[top - 1 : at])
+            return (" ".join(words.split()), top) if words.strip() else None
+        code_lines += 1
+        at -= 1
+    return None

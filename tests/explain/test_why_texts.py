@@ -1,0 +1,97 @@
+"""The units of a docstring, each with its file line (a paragraph, a Google, numpy or
+Sphinx entry), and the messages logged beside a statement."""
+
+from __future__ import annotations
+
+import textwrap
+
+from errdex.explain.why_texts import DocUnit, docstring_units, logged_beside
+
+SOURCE = textwrap.dedent(
+    '''
+    def numpy_style(x):
+        """Count things.
+
+        Parameters
+        ----------
+        x : int
+            The count, at least one.
+
+        Raises
+        ------
+        ValueError
+            When x is below one.
+
+        Examples
+        --------
+        >>> numpy_style(2)
+        """
+        if x < 1:
+            warnings.warn(f"x is {x}, below the one allowed")
+            raise ValueError(x)
+
+
+    def sphinx_style(silent):
+        """Returns the current context.
+
+        :param silent: if set, the return value is `None`
+                       if no context is available. The default is to raise
+                       a :exc:`RuntimeError`.
+        :raises RuntimeError: when there is none.
+        """
+    '''
+)
+
+
+LINES = SOURCE.splitlines()
+
+
+def test_numpy_entries_and_no_examples() -> None:
+    assert docstring_units(LINES, 1) == [
+        DocUnit("Count things.", 3),
+        DocUnit("The count, at least one.", 8, "parameters", "x"),
+        DocUnit("When x is below one.", 13, "raises", "ValueError"),
+    ]
+
+
+def test_sphinx_fields_and_a_role_inside_one() -> None:
+    assert docstring_units(LINES, 23) == [
+        DocUnit("Returns the current context.", 25),
+        DocUnit(
+            "if set, the return value is `None` if no context is available. The default is to "
+            "raise a :exc:`RuntimeError`.",
+            27,
+            "param",
+            "silent",
+        ),
+        DocUnit("when there is none.", 30, "raises", "RuntimeError"),
+    ]
+
+
+def test_a_warning_beside_the_raise() -> None:
+    assert logged_beside(LINES, 21, 2) == [("x is {x}, below the one allowed", 20)]
+    assert logged_beside(LINES, 20, 2) == []  # nothing before it in its block
+    trace = [
+        "def g(r):",
+        '    logger.debug("dropping %s", r)',
+        '    logger.info("req_id=%s, status=%s", r, 1)',
+        "    raise KeyError(r)",
+    ]
+    assert logged_beside(trace, 4, 1) == []  # a debug line, a trace of values
+
+
+def test_a_multi_line_signature_and_a_one_line_docstring() -> None:
+    lines = [
+        "def f(",
+        "    a: int = (1),",
+        ") -> None:",
+        '    """One line."""',
+        "    logger.warning(",
+        '        "a is %s, which the kernel "',
+        '        f"cannot take: not {a!r}",',
+        "        a,",
+        "    )",
+        "    raise ValueError(a)",
+    ]
+    assert docstring_units(lines, 0) == [DocUnit("One line.", 4)]
+    assert logged_beside(lines, 10, 1) == [("a is %s, which the kernel cannot take: not {a}", 5)]
