@@ -18,6 +18,7 @@ import re
 from errdex.explain.context import Facts
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
+from errdex.explain.table_lookup import module_names
 from errdex.extract.conditions import dotted_name
 from errdex.facts import ConditionKind
 
@@ -40,7 +41,7 @@ def pushed_state_solution(facts: Facts) -> Solution | None:
     tree = facts.source_tree()  # the whole file, parsed only for a read of `[-1]` in a `try`
     if tree is None:
         return None
-    stack = _last_item_read(function, site.line, _module_names(tree))
+    stack = _last_item_read(function, site.line, module_names(tree))
     if stack is None:
         return None
     pushes = [f.name for f in _functions(tree) if f.name != function.name and _appends(f, stack)]
@@ -59,17 +60,6 @@ def pushed_state_solution(facts: Facts) -> Solution | None:
     if said:
         text += f" Its docstring: “{said}”"
     return Solution(text=text, condition=caught[0].text, kind="input")
-
-
-def _module_names(tree: ast.Module) -> set[str]:
-    """The names the module binds at its top level by assignment."""
-    found: set[str] = set()
-    for node in tree.body:
-        if isinstance(node, ast.Assign):
-            found |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            found.add(node.target.id)
-    return found
 
 
 def _last_item_read(function: ast.FunctionDef, line: int, module: set[str]) -> str | None:

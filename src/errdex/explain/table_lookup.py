@@ -42,7 +42,7 @@ def lookup_table(facts: Facts) -> tuple[str, str, int] | None:
     local = {
         n.id for n in ast.walk(found) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
     }
-    module = _module_names(tree)
+    module = module_names(tree)
     for node in ast.walk(found):
         if not isinstance(node, ast.Try):
             continue
@@ -148,7 +148,7 @@ def imported_from(tree: ast.Module, name: str, file: str) -> str | None:
     return None
 
 
-def _module_names(tree: ast.Module) -> set[str]:
+def module_names(tree: ast.Module) -> set[str]:
     """The names bound at the top of a module: assigned, or imported by name."""
     names: set[str] = set()
     for statement in tree.body:
