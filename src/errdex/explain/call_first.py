@@ -16,14 +16,14 @@ import ast
 import re
 import textwrap
 
-from errdex.explain.call_order import class_methods, is_own, own_calls, same_kind, user_method
+from errdex.explain.call_order import Methods, is_own, own_calls, same_kind, state_checks
 from errdex.explain.context import Facts
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code
 from errdex.explain.user_call import required_arguments
 from errdex.extract.shapes import own_attributes_set
-from errdex.facts import ConditionKind, SiteKind
+from errdex.facts import SiteKind
 
 _STARTS = {"__enter__": "with", "__aenter__": "async with"}
 # A message that says what has not happened yet ("has not been started", "No input generator
@@ -42,17 +42,7 @@ def first_call_solution(conditions: list[ConditionView], facts: Facts) -> Soluti
         return None
     if not _NOT_YET.search(site.message.text):
         return None
-    found = user_method(facts)
-    if found is None:
-        return None
-    target, owner, member = found
-    for condition in conditions:
-        if condition.kind is ConditionKind.EARLY_EXIT:
-            continue
-        missing = _missing(condition.text)
-        if missing is None:
-            continue
-        methods = class_methods(facts, owner)
+    for target, member, condition, missing, methods in state_checks(conditions, facts, _missing):
         setters = same_kind(methods, member, _setters(methods, *missing, member))
         if setters:
             return _solution(target, member, setters, missing, condition, methods, facts)
@@ -80,9 +70,7 @@ def _missing(text: str) -> tuple[str, bool] | None:
     return None
 
 
-def _setters(
-    methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef], attr: str, true: bool, own: str
-) -> list[str]:
+def _setters(methods: Methods, attr: str, true: bool, own: str) -> list[str]:
     """The public methods (and `__enter__`) that set the attribute, directly or through
     methods of the class they call. None unless the constructor starts the object without
     it (assigns it None, or a false literal) and sets it through none of its calls, and no
@@ -110,7 +98,7 @@ def _setters(
     ]
 
 
-def _reached(methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]) -> dict[str, set[str]]:
+def _reached(methods: Methods) -> dict[str, set[str]]:
     """Each method → the methods of the class it calls on `self`, at any depth."""
     direct = {n: own_calls(m) & set(methods) for n, m in methods.items()}
     reach: dict[str, set[str]] = {}
@@ -177,7 +165,7 @@ def _solution(
     setters: list[str],
     missing: tuple[str, bool],
     condition: ConditionView,
-    methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef],
+    methods: Methods,
     facts: Facts,
 ) -> Solution:
     owner = target.rpartition(".")[2]
@@ -211,7 +199,7 @@ def _fix(
     target: str,
     member: str,
     setters: list[str],
-    methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef],
+    methods: Methods,
     facts: Facts,
 ) -> ExampleFix | None:
     """`worker.run()` → `worker.start()` then `worker.run()`; or the call moved into the

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import ast
 import textwrap
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.fix_forms import instance_name
@@ -22,27 +24,37 @@ from errdex.explain.user_call import required_arguments, user_call
 from errdex.facts import ConditionKind
 
 _ENDS = {"__exit__": "with", "__aexit__": "async with"}
+T = TypeVar("T")
+Methods = dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
 
 
 def state_order_solution(conditions: list[ConditionView], facts: Facts) -> Solution | None:
     """ "Call `send` before `close()`": the public methods that assign the attribute the
     compared value, for a public method of a public class; else None."""
-    found = user_method(facts)
-    if found is None:
-        return None
-    target, owner, member = found
-    for condition in conditions:
-        if condition.kind is ConditionKind.EARLY_EXIT:
-            continue
-        state = _state_test(condition.text)
-        if state is None:
-            continue
-        methods = class_methods(facts, owner)
+    for target, member, condition, state, methods in state_checks(conditions, facts, _state_test):
         earlier = _refused_earlier(facts.held, condition)
         setters = same_kind(methods, member, _setting_methods(methods, *state, member, earlier))
         if setters:
             return _solution(target, member, setters, state, condition, facts)
     return None
+
+
+def state_checks(
+    conditions: list[ConditionView], facts: Facts, test: Callable[[str], T | None]
+) -> Iterator[tuple[str, str, ConditionView, T, Methods]]:
+    """(the class's public path, the method, the condition, what `test` reads of it, the
+    class's methods) of each condition (no early exit) `test` reads a state of, for a site
+    in a public method of the user's object (`user_method`)."""
+    found = user_method(facts)
+    if found is None:
+        return
+    target, owner, member = found
+    for condition in conditions:
+        if condition.kind is ConditionKind.EARLY_EXIT:
+            continue
+        state = test(condition.text)
+        if state is not None:
+            yield target, member, condition, state, class_methods(facts, owner)
 
 
 def user_method(facts: Facts) -> tuple[str, str, str] | None:
@@ -143,9 +155,7 @@ def _generator(method: ast.AST | None) -> bool:
     return False
 
 
-def same_kind(
-    methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef], own: str, setters: list[str]
-) -> list[str]:
+def same_kind(methods: Methods, own: str, setters: list[str]) -> list[str]:
     """Of a class with both a sync and an async way to close (`close()`, `aclose()`), the
     one of the same kind as the method that raises."""
     is_async = isinstance(methods.get(own), ast.AsyncFunctionDef)
@@ -190,7 +200,7 @@ def is_own(node: ast.expr) -> bool:
     )
 
 
-def class_methods(facts: Facts, owner: str) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+def class_methods(facts: Facts, owner: str) -> Methods:
     found = class_in_file(facts, owner)
     body = found.body if found is not None else []
     return {m.name: m for m in body if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef)}
@@ -214,7 +224,7 @@ def _refused_earlier(conditions: list[ConditionView], state: ConditionView) -> s
 
 
 def _setting_methods(
-    methods: dict[str, ast.FunctionDef | ast.AsyncFunctionDef],
+    methods: Methods,
     attr: str,
     value: str,
     own: str,
