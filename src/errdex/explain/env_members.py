@@ -35,14 +35,26 @@ def first_action(condition: ConditionView, facts: Facts) -> KnobAction | None:
         condition, facts.knobs
     )
     if action is None or action.vague:
-        action = member_action(expanded(condition, facts), facts.knobs) or action
+        action = member_action(condition, facts) or action
     return action or knob_action(expanded(condition, facts), facts.knobs)
 
 
-def member_action(condition: ConditionView, knobs: list[Knob]) -> KnobAction | None:
-    """ "Set `VLLM_PLUGINS` to a list that includes `lora_hf_hub_resolver`", or None."""
+def member_action(condition: ConditionView, facts: Facts) -> KnobAction | None:
+    """ "Set `VLLM_PLUGINS` to a list that includes `lora_hf_hub_resolver`", or None. The
+    condition is read with its locals expanded, and only when a variable may be such a
+    list."""
+    knobs = [
+        (k, behind)
+        for k in facts.knobs
+        if k.kind == KnobKind.ENV
+        and (behind := k.behind)
+        and k.via != NAMED_IN_MESSAGE
+        and k.same_value
+    ]
+    if not knobs:
+        return None
     try:
-        node = ast.parse(condition.text, mode="eval").body
+        node = ast.parse(expanded(condition, facts).text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
     # what must hold to avoid the site: the held test's other outcome; of an `or`, any part
@@ -54,14 +66,10 @@ def member_action(condition: ConditionView, knobs: list[Knob]) -> KnobAction | N
     )
     for way in ways:
         parts = way.values if isinstance(way, ast.BoolOp) and isinstance(way.op, ast.And) else [way]
-        for knob in knobs:
-            if knob.kind != KnobKind.ENV or not knob.behind or knob.via == NAMED_IN_MESSAGE:
-                continue
-            if not knob.same_value:
-                continue
-            members = [m for p in parts if (m := _member(p, knob.behind)) is not None]
+        for knob, behind in knobs:
+            members = [m for p in parts if (m := _member(p, behind)) is not None]
             if len(members) != 1 or not all(
-                _member(p, knob.behind) is not None or _is_set(p, knob.behind) for p in parts
+                _member(p, behind) is not None or _is_set(p, behind) for p in parts
             ):
                 continue
             action = _action(knob, members[0])

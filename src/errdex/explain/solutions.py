@@ -228,7 +228,7 @@ def _solutions(facts: Facts) -> list[Solution]:
                 found.add(_knob_solution(action, reason, part, facts.knobs), rank=-1)
     for condition in open_conditions:
         # a variable that must list a name, beside another way out of the same test
-        listed = member_action(expanded(condition, facts), facts.knobs)
+        listed = member_action(condition, facts)
         if listed is not None:
             reason = f"so that {opposite_words(condition)}"
             found.add(_knob_solution(listed, reason, condition, facts.knobs), 0)
