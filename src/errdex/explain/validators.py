@@ -137,14 +137,14 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
             kind="input",
         )
     lines = lines_of(facts.source_text or "")
+    # `if isinstance(v, bytes): return v` then `elif isinstance(v, bytearray): return ...`:
+    # either type will do; not a branch that checks more (a bytes `Pattern`)
+    accepting = [
+        c
+        for c in open_conditions
+        if c.line < len(lines) and lines[c.line].strip().startswith("return")
+    ]
     for condition in reversed(checks):
-        # `if isinstance(v, bytes): return v` then `elif isinstance(v, bytearray): return
-        # ...`: either type will do; not a branch that checks more (a bytes `Pattern`)
-        accepting = [
-            c
-            for c in open_conditions
-            if c.line < len(lines) and lines[c.line].strip().startswith("return")
-        ]
         condition = merged_type_checks([*accepting, condition]).get(condition.line, condition)
         said = _said(condition, found, constants, facts)
         if said is None:  # `mode_name not in ...` where `mode_name = value.upper()`
