@@ -90,6 +90,18 @@ FILES = {
                     yield part
 
 
+        class Source:
+            def __init__(self, source):
+                self._consumed = False
+                self._is_generator = inspect.isasyncgen(source)
+
+            async def __aiter__(self):
+                if self._consumed and self._is_generator:
+                    raise RuntimeError("The source has already been read.")
+                self._consumed = True
+                yield b""
+
+
         class Body:
             def __init__(self, parts, chunked=False):
                 self._parts = parts
@@ -183,6 +195,9 @@ def test_a_keyword_as_it_is_decides_both_ways(args: Store) -> None:
 def test_a_test_of_the_keyword_is_not_the_keyword(args: Store) -> None:
     # `_is_generator = inspect.isasyncgen(stream)`: an empty `stream` is nonsense
     page = page_in_function(args, "args", "Stream.__aiter__")
+    assert not any("empty (false) value" in s.text for s in page.solutions)
+    # nor where the object keeps no other use of it
+    page = page_in_function(args, "args", "Source.__aiter__")
     assert not any("empty (false) value" in s.text for s in page.solutions)
 
 
