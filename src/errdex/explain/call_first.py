@@ -57,7 +57,7 @@ def _missing(text: str) -> tuple[str, bool] | None:
     except (SyntaxError, ValueError, RecursionError):
         return None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and is_own(node.operand):
-        return node.operand.attr, True  # type: ignore[attr-defined]
+        return node.operand.attr, True
     if (
         isinstance(node, ast.Compare)
         and len(node.ops) == 1
@@ -66,7 +66,7 @@ def _missing(text: str) -> tuple[str, bool] | None:
         and isinstance(node.comparators[0], ast.Constant)
         and node.comparators[0].value is None
     ):
-        return node.left.attr, False  # type: ignore[attr-defined]
+        return node.left.attr, False
     return None
 
 
@@ -141,10 +141,7 @@ def _tests(method: ast.AST, attr: str) -> bool:
     """Whether the method reads `self.attr` in the test of an `if`, `while` or `assert`."""
     return any(
         isinstance(node, ast.If | ast.While | ast.Assert | ast.IfExp)
-        and any(
-            isinstance(n, ast.Attribute) and is_own(n) and n.attr == attr
-            for n in ast.walk(node.test)
-        )
+        and any(is_own(n) and n.attr == attr for n in ast.walk(node.test))
         for node in ast.walk(method)
     )
 

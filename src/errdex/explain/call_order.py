@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import textwrap
 from collections.abc import Callable, Iterator
-from typing import TypeVar
+from typing import TypeGuard, TypeVar
 
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.fix_forms import instance_name
@@ -178,7 +178,7 @@ def _state_test(text: str) -> tuple[str, str] | None:
     except (SyntaxError, ValueError, RecursionError):
         return None
     if is_own(node):  # `if self._closed:`, which `close()` sets True
-        return node.attr, "True"  # type: ignore[attr-defined]
+        return node.attr, "True"
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
         return None
     if not isinstance(node.ops[0], ast.Eq | ast.Is):
@@ -188,10 +188,10 @@ def _state_test(text: str) -> tuple[str, str] | None:
         return None
     if not (isinstance(right, ast.Attribute) and isinstance(right.value, ast.Name)):
         return None  # a member of a named class or module: a state, not data
-    return left.attr, ast.unparse(right)  # type: ignore[attr-defined]
+    return left.attr, ast.unparse(right)
 
 
-def is_own(node: ast.expr) -> bool:
+def is_own(node: ast.AST) -> TypeGuard[ast.Attribute]:
     """`self.X`."""
     return (
         isinstance(node, ast.Attribute)
@@ -219,7 +219,7 @@ def _refused_earlier(conditions: list[ConditionView], state: ConditionView) -> s
         except (SyntaxError, ValueError, RecursionError):
             continue
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and is_own(node.operand):
-            found.add(node.operand.attr)  # type: ignore[attr-defined]
+            found.add(node.operand.attr)
     return found
 
 
@@ -256,17 +256,12 @@ def _setting_methods(
 
 
 def _assigns(method: ast.AST, attr: str, value: str) -> bool:
-    for node in ast.walk(method):
-        if isinstance(node, ast.Assign) and ast.unparse(node.value) == value:
-            for target in node.targets:
-                if (
-                    isinstance(target, ast.Attribute)
-                    and target.attr == attr
-                    and isinstance(target.value, ast.Name)
-                    and target.value.id == "self"
-                ):
-                    return True
-    return False
+    return any(
+        isinstance(node, ast.Assign)
+        and ast.unparse(node.value) == value
+        and any(is_own(target) and target.attr == attr for target in node.targets)
+        for node in ast.walk(method)
+    )
 
 
 def own_calls(method: ast.AST) -> set[str]:
@@ -274,8 +269,5 @@ def own_calls(method: ast.AST) -> set[str]:
     return {
         node.func.attr
         for node in ast.walk(method)
-        if isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and isinstance(node.func.value, ast.Name)
-        and node.func.value.id == "self"
+        if isinstance(node, ast.Call) and is_own(node.func)
     }
