@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from errdex.explain.context import Facts, function_span, lines_of
+from errdex.explain.context import CONTEXT_KINDS, Facts, function_span, lines_of
 from errdex.explain.page import BindingView, ConditionView, Knob, WhyQuote
 from errdex.explain.plain import code
 from errdex.explain.solutions import solutions
@@ -49,11 +49,9 @@ _COMMON = frozenset(
     using one two only also its new are but may might here there other some such more
     given config data need needs needed if in is of to be by on or an as at it no do""".split()
 )
-# conditions that are no part of this check: an early exit (another check), what a loop
-# iterates, a `with` entered, what an `except` caught (context, not the test)
-_OTHER_KINDS = frozenset(
-    {ConditionKind.EARLY_EXIT, ConditionKind.LOOP, ConditionKind.WITH, ConditionKind.EXCEPT}
-)
+# conditions that are no part of this check: an early exit (another check), and where it
+# sits (a loop, a `with`, an `except`: context, not the test)
+_OTHER_KINDS = CONTEXT_KINDS | {ConditionKind.EARLY_EXIT}
 _CODE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Raise, ast.Import)
 # sections whose entries are each of a parameter
 _ENTRIES = {"args", "arguments", "parameters", "params", "param", "keyword arguments", "kwargs"}
