@@ -66,7 +66,6 @@ class _Names:
     tested: set[str]
     said: set[str]
     whole: set[str]
-    exception: str | None
     # the exception's name and its bases' last names: a docstring may name a base
     # ("Raise `ValueError` if ..." over `raise VLLMValidationError(...)`)
     raised: set[str]
@@ -149,7 +148,6 @@ def _names(facts: Facts) -> _Names:
         tested={p for t in texts for p in _parts(t)},
         said={p for t in [*said, exception or ""] for p in _parts(t)},
         whole=whole,
-        exception=exception,
         raised=_raised(facts, exception),
     )
 
@@ -259,9 +257,7 @@ def _without(names: _Names, facts: Facts, line: int) -> _Names:
     rest = [t for c in own if c.line != line for t in (c.text, c.test)]
     tested = {p for t in rest for p in _parts(t)}
     whole = {w for t in rest for w in _idents(t)}
-    return _Names(
-        tested=tested, said=names.said, whole=whole, exception=names.exception, raised=names.raised
-    )
+    return _Names(tested=tested, said=names.said, whole=whole, raised=names.raised)
 
 
 def _docstring(facts: Facts, lines: Sequence[str], start: int, names: _Names) -> list[_Candidate]:
@@ -386,7 +382,6 @@ def _less(names: _Names, knob: Knob) -> _Names:
         tested=names.tested - own,
         said=names.said - own,
         whole={w for w in names.whole if not _parts(w) <= own},
-        exception=names.exception,
         raised=names.raised,
     )
 
