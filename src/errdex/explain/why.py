@@ -196,7 +196,6 @@ def _comments(
 ) -> list[_Candidate]:
     """The comment blocks above (and on) the check's line and each guard's line: one above
     the check, or above the guard nearest it, speaks of it by its place."""
-    comments = facts.read.comments
     site = facts.stored.site
     guards = [c.line for c in facts.conditions if c.kind != ConditionKind.CALL]
     # the loops and `with` blocks it sits in, and its own guard nearest it
@@ -211,12 +210,7 @@ def _comments(
         # a comment above another guard shares that guard's names by its place: only the
         # names it shares with the rest of the check count
         names_here = names if line in (site.line, nearest) else _without(names, facts, line)
-        top = line
-        while top - 1 in comments and top - 1 not in lines:
-            top -= 1
-        block = [comments[n] for n in range(top, line) if n in comments]
-        if line in comments:
-            block.append(comments[line])
+        block, top = facts.read.comment_block(line, lines)
         text = " ".join(" ".join(block).split())
         if not text or _is_code(text):
             continue
