@@ -124,7 +124,8 @@ class WhyQuote(msgspec.Struct, kw_only=True):
     message logged beside it."""
 
     text: str
-    of: str  # what it is: "comment above line 516", "docstring of `f`, under Raises"
+    of: str  # what it is: "comment above the guard at line 516", "docstring of `f`, Raises
+    # `ValueError`"
     file: str
     line: int
 
