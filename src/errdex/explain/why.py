@@ -136,20 +136,23 @@ def own_conditions(facts: Facts) -> list[ConditionView]:
 
 
 def _names(facts: Facts) -> _Names:
-    own = own_conditions(facts)
-    texts = [c.text for c in own] + [c.test for c in own]
-    whole = {w for t in texts for w in _idents(t)}
-    texts += [b.name for b in facts.bindings if b.name in whole]
+    tested, whole = _tested(own_conditions(facts))
     site = facts.stored.site
     exception = site.exception.rpartition(".")[2] if site.exception else None
     parts = site.message.parts if site.message else ()
     said = [p if isinstance(p, str) else p.expr for p in parts]
     return _Names(
-        tested={p for t in texts for p in _parts(t)},
+        tested=tested,
         said={p for t in [*said, exception or ""] for p in _parts(t)},
         whole=whole,
         raised=_raised(facts, exception),
     )
+
+
+def _tested(conditions: list[ConditionView]) -> tuple[set[str], set[str]]:
+    """The word parts and the whole names the conditions write."""
+    texts = [t for c in conditions for t in (c.text, c.test)]
+    return {p for t in texts for p in _parts(t)}, {w for t in texts for w in _idents(t)}
 
 
 def _raised(facts: Facts, exception: str | None) -> set[str]:
@@ -247,10 +250,7 @@ def _comment_score(text: str, names: _Names) -> float:
 
 def _without(names: _Names, facts: Facts, line: int) -> _Names:
     """The check's names less those only the conditions on `line` write."""
-    own = own_conditions(facts)
-    rest = [t for c in own if c.line != line for t in (c.text, c.test)]
-    tested = {p for t in rest for p in _parts(t)}
-    whole = {w for t in rest for w in _idents(t)}
+    tested, whole = _tested([c for c in own_conditions(facts) if c.line != line])
     return _Names(tested=tested, said=names.said, whole=whole, raised=names.raised)
 
 
