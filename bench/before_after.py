@@ -20,8 +20,9 @@ on both alike.
 - with `--pages DB` (instead of the index): the cost of an error page in each tree, in a
   process of its own over the same `--count` random ids of DB (an index both trees read),
   each page built once (cold): the page model the JSON draws (`build_page`), and what the
-  HTML adds to it (`page_context`: the highlighted snippet); p50/p90/p99 in ms, without
-  HTTP, so that the code's share of a cold page is seen apart from the client and loopback.
+  HTML adds to it (`page_context`: the highlighted snippet, the project's newest version);
+  p50/p90/p99 in ms, without HTTP, so that the code's share of a cold page is seen apart
+  from the client and loopback.
 
 Prints each round as it ends, then one comparison: the minimum wall time of each tree over
 the rounds and their ratio (on a loaded machine wall times are noise; the minimum says

@@ -1,7 +1,7 @@
 """Zero-setup lookup: the time to the first answer from an empty database, beside a full index
 of the same package in the same run, and whether the first answer is the whole index's.
 
-    python bench/first_answer.py                      # timing on 5 packages, then accuracy
+    python bench/first_answer.py                      # timing on 6 packages, then accuracy
     python bench/first_answer.py --timing-only        # or --accuracy-only
     python bench/first_answer.py --packages vllm==0.33.0 --sampled 5
 

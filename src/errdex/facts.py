@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import enum
+from collections.abc import Collection
 from typing import Any, Self
 
 import msgspec
@@ -566,17 +567,23 @@ class SourceRead(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
         """The comments just above each line (a block of `#` lines) and on it, in order."""
         out: list[str] = []
         for line in lines:
-            block: list[str] = []
-            above = line - 1
-            while above in self.comments and above not in lines:
-                block.insert(0, self.comments[above])
-                above -= 1
-            if line in self.comments:
-                block.append(self.comments[line])
+            block, _ = self.comment_block(line, lines)
             text = " ".join(block).strip()
             if text and text not in out:
                 out.append(text[:MAX_COMMENT])
         return out
+
+    def comment_block(self, line: int, stops: Collection[int]) -> tuple[list[str], int]:
+        """The comments of the block of `#` lines just above `line` (up to a line of
+        `stops`, another line read for its own) and on it, with the block's first line
+        (`line` when none is above it)."""
+        top = line
+        while top - 1 in self.comments and top - 1 not in stops:
+            top -= 1
+        block = [self.comments[n] for n in range(top, line)]
+        if line in self.comments:
+            block.append(self.comments[line])
+        return block, top
 
 
 MAX_COMMENT = 400  # characters of one comment block a page quotes

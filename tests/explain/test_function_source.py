@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
-from errdex.explain.context import function_at
+from errdex.explain.context import Facts, class_at, function_at
+from errdex.facts import SourceRead
 
 SOURCE = textwrap.dedent(
     """
@@ -36,3 +37,47 @@ def test_the_function_holding_a_line_is_parsed_alone_with_the_files_lines() -> N
     assert function_at(SOURCE, "check", 16) is None
     assert function_at(SOURCE, "missing", 13) is None
     assert function_at(None, "check", 13) is None
+
+
+CLASSES = textwrap.dedent(
+    '''
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Base:
+        size: int = 0
+
+        def run(self):
+            raise NotImplementedError
+
+    class Child(Base):
+        def run(self):
+            return """
+    a string whose line starts at the margin
+    """
+
+    class Other(
+        Base,
+    ):
+        pass
+    '''
+)
+
+
+def test_a_top_level_class_is_parsed_alone_with_its_decorators_and_the_files_lines() -> None:
+    found = class_at(CLASSES, "Base")
+    assert found is not None
+    assert (found.lineno, found.end_lineno, len(found.decorator_list)) == (5, 9, 1)
+    assert class_at(CLASSES, "Missing") is None
+    # a line at the margin inside the class cuts its lines short: not parsed as a class
+    assert class_at(CLASSES, "Child") is None
+
+
+def test_a_class_the_cut_cannot_read_comes_from_the_whole_file() -> None:
+    facts = Facts(stored=None, conditions=[], variants=[], callers=[], caller_guards=[],
+                  knobs=[], bindings=[], tests=[], read=SourceRead())  # fmt: skip
+    facts.source_text = CLASSES
+    child = facts.top_class("Child")
+    assert child is not None and child.lineno == 11
+    assert facts.subclass_names("Base") == ["Child", "Other"]
+    assert facts.top_class("Missing") is None

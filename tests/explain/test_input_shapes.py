@@ -185,6 +185,7 @@ def test_a_hiding_flag_comes_after_the_way_out(quiet: Store) -> None:
         "Pass the argument `mode` of `pick` as one of `'fast'`, `'slow'`"
     )
     assert page.solutions[-1].text.startswith("Last resort, which hides the error")
+    assert page.solutions[-1].hides
     assert "A switch would only hide" not in page.what_it_means
 
 

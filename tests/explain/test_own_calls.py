@@ -506,6 +506,7 @@ def test_a_stack_read_outside_a_push_is_made_inside_one(calls: Store) -> None:
     assert first.text.endswith("Its docstring: “To push one, use :meth:`Scope.enter`.”")
     # the switch that returns None instead comes after it, labelled
     assert page.solutions[-1].text.startswith("Last resort, which hides the error")
+    assert page.solutions[-1].hides and not any(s.hides for s in page.solutions[:-1])
     # a list the caller passed is no module's stack
     page = page_in_function(calls, "calls", "last_item")
     assert not any("is in effect" in s.text for s in page.solutions)

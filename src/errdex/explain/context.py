@@ -123,7 +123,8 @@ class Facts:
         whole file only when the class's lines cannot be told apart from the rest)."""
         if name not in self._classes:
             found = class_at(self.source_text, name)
-            if found is None and self.source_text is not None and _defines(self.source_text, name):
+            text = self.source_text
+            if found is None and text is not None and _class_header(name).search(text):
                 tree = self.source_tree()
                 found = next(
                     (
@@ -223,8 +224,8 @@ def class_in_file(facts: Facts, name: str) -> ast.ClassDef | None:
 _CLASS_BASES = re.compile(r"^class\s+(\w+)\s*\(([^)]*)\)", re.MULTILINE)
 
 
-def _defines(text: str, name: str) -> bool:
-    return re.search(rf"^class\s+{re.escape(name)}\b", text, re.MULTILINE) is not None
+def _class_header(name: str) -> re.Pattern[str]:
+    return re.compile(rf"^class\s+{re.escape(name)}\b", re.MULTILINE)
 
 
 def class_at(text: str | None, name: str) -> ast.ClassDef | None:
@@ -233,15 +234,15 @@ def class_at(text: str | None, name: str) -> ast.ClassDef | None:
     parse as one class: a string literal's line at the margin, say)."""
     if text is None:
         return None
-    found = re.search(rf"^class\s+{re.escape(name)}\b", text, re.MULTILINE)
+    found = _class_header(name).search(text)
     if found is None:
         return None
-    lines = text[: found.start()].count("\n")
+    header = text.count("\n", 0, found.start())
     all_lines = lines_of(text)
-    start = lines
+    start = header
     while start > 0 and all_lines[start - 1].startswith("@"):
         start -= 1
-    end = lines + 1
+    end = header + 1
     while end < len(all_lines):
         current = all_lines[end]
         if current and not current[0].isspace() and current[0] not in ")]#":

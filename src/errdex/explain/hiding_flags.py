@@ -140,12 +140,13 @@ def last_resort(text: str, condition: ConditionView, instead: str, facts: Facts)
         text=(f"{_LAST_RESORT}{lowered} `{function}` then {instead}, and what made it fail stays."),
         condition=condition.text,
         kind="input",
+        hides=True,
     )
 
 
 def hides_only(solution: Solution) -> bool:
     """Whether a solution is a switch that hides the error (`last_resort`)."""
-    return solution.text.startswith(_LAST_RESORT)
+    return solution.hides
 
 
 def hidden_sentence(solution: Solution) -> str:

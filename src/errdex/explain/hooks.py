@@ -72,21 +72,19 @@ _PYTHON_DUNDERS = frozenset(
 )
 
 
-# What a file that calls a hook holds somewhere: a `getattr(` or a call of `.__name__(`.
+# What a function that calls a hook holds: a `getattr(` or a call of `.__name__(`.
 _MAY_CALL_HOOK = re.compile(r"\bgetattr\s*\(|\.\s*__\w+__\s*\(")
 
 
 def hook_solution(facts: Facts) -> Solution | None:
     """ "Define `__hook__` on your type", when the function calls that hook of the object
     it was given with a value the check tests afterwards."""
-    if facts.source_text is None or not _MAY_CALL_HOOK.search(facts.source_text):
-        return None  # most files: no function of theirs is parsed for nothing
     line = facts.stored.site.line
     span = function_span(facts.source_text, facts.stored.site.function.rpartition(".")[2], line)
-    if span is None or not _MAY_CALL_HOOK.search(
-        "\n".join(lines_of(facts.source_text)[slice(*span)])
-    ):
-        return None  # the file calls one elsewhere: this function is not parsed
+    if facts.source_text is None or span is None:
+        return None
+    if not _MAY_CALL_HOOK.search("\n".join(lines_of(facts.source_text)[slice(*span)])):
+        return None  # most functions: not parsed for nothing
     function = facts.site_function()
     if function is None:
         return None

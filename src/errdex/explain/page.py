@@ -124,7 +124,8 @@ class WhyQuote(msgspec.Struct, kw_only=True):
     message logged beside it."""
 
     text: str
-    of: str  # what it is: "comment above line 516", "docstring of `f`, under Raises"
+    of: str  # what it is: "comment above the guard at line 516", "docstring of `f`, Raises
+    # `ValueError`"
     file: str
     line: int
 
@@ -204,6 +205,9 @@ class Solution(msgspec.Struct, kw_only=True):
     kind: str | None = None
     change: Change | None = None  # what it changes, as data, when that is exact
     fix: ExampleFix | None = None  # the solution as the user runs it, drawn from `change`
+    # a switch that turns the raise into a quiet return: it hides the error, it does not
+    # avoid it (offered last, or said in "What it means" when nothing else is a way out)
+    hides: bool = False
 
 
 class WhenItHappens(msgspec.Struct, kw_only=True):

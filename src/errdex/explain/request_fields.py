@@ -20,6 +20,7 @@ from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.extract.conditions import negate
 from errdex.extract.request_models import classes_named
 from errdex.facts import ConditionKind, SiteKind
+from errdex.link.expression_texts import parse_expression
 from errdex.linked_facts import RequestLink
 
 # Python literals a body sends as JSON.
@@ -47,9 +48,8 @@ def _solution(
 ) -> tuple[Solution, int] | None:
     """The way out of one condition; of `a and b`, of its last part a field decides (any
     part made false avoids the site)."""
-    try:
-        held = ast.parse(condition.text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
+    held = parse_expression(condition.text)
+    if held is None:
         return None
     joined = isinstance(held, ast.BoolOp) and isinstance(held.op, ast.And)
     for part in reversed(held.values) if isinstance(held, ast.BoolOp) and joined else [held]:
@@ -212,9 +212,8 @@ def _classes_of(owner: str, facts: Facts) -> set[str]:
         if arg.arg == owner:
             classes = {name.rpartition(".")[2] for name in classes_named(arg.annotation)}
     for condition in facts.conditions:
-        try:
-            node = ast.parse(condition.text, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
+        node = parse_expression(condition.text)
+        if node is None:
             continue
         negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
         test = node.operand if isinstance(node, ast.UnaryOp) and negative else node

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from errdex.explain.context import Facts, function_span, lines_of
+from errdex.explain.context import CONTEXT_KINDS, Facts, function_span, lines_of
 from errdex.explain.page import BindingView, ConditionView, Knob, WhyQuote
 from errdex.explain.plain import code
 from errdex.explain.solutions import solutions
@@ -49,11 +49,9 @@ _COMMON = frozenset(
     using one two only also its new are but may might here there other some such more
     given config data need needs needed if in is of to be by on or an as at it no do""".split()
 )
-# conditions that are no part of this check: an early exit (another check), what a loop
-# iterates, a `with` entered, what an `except` caught (context, not the test)
-_OTHER_KINDS = frozenset(
-    {ConditionKind.EARLY_EXIT, ConditionKind.LOOP, ConditionKind.WITH, ConditionKind.EXCEPT}
-)
+# conditions that are no part of this check: an early exit (another check), and where it
+# sits (a loop, a `with`, an `except`: context, not the test)
+_OTHER_KINDS = CONTEXT_KINDS | {ConditionKind.EARLY_EXIT}
 _CODE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Raise, ast.Import)
 # sections whose entries are each of a parameter
 _ENTRIES = {"args", "arguments", "parameters", "params", "param", "keyword arguments", "kwargs"}
@@ -68,7 +66,6 @@ class _Names:
     tested: set[str]
     said: set[str]
     whole: set[str]
-    exception: str | None
     # the exception's name and its bases' last names: a docstring may name a base
     # ("Raise `ValueError` if ..." over `raise VLLMValidationError(...)`)
     raised: set[str]
@@ -139,21 +136,23 @@ def own_conditions(facts: Facts) -> list[ConditionView]:
 
 
 def _names(facts: Facts) -> _Names:
-    own = own_conditions(facts)
-    texts = [c.text for c in own] + [c.test for c in own]
-    whole = {w for t in texts for w in _idents(t)}
-    texts += [b.name for b in facts.bindings if b.name in whole]
+    tested, whole = _tested(own_conditions(facts))
     site = facts.stored.site
     exception = site.exception.rpartition(".")[2] if site.exception else None
     parts = site.message.parts if site.message else ()
     said = [p if isinstance(p, str) else p.expr for p in parts]
     return _Names(
-        tested={p for t in texts for p in _parts(t)},
+        tested=tested,
         said={p for t in [*said, exception or ""] for p in _parts(t)},
         whole=whole,
-        exception=exception,
         raised=_raised(facts, exception),
     )
+
+
+def _tested(conditions: list[ConditionView]) -> tuple[set[str], set[str]]:
+    """The word parts and the whole names the conditions write."""
+    texts = [t for c in conditions for t in (c.text, c.test)]
+    return {p for t in texts for p in _parts(t)}, {w for t in texts for w in _idents(t)}
 
 
 def _raised(facts: Facts, exception: str | None) -> set[str]:
@@ -200,7 +199,6 @@ def _comments(
 ) -> list[_Candidate]:
     """The comment blocks above (and on) the check's line and each guard's line: one above
     the check, or above the guard nearest it, speaks of it by its place."""
-    comments = facts.read.comments
     site = facts.stored.site
     guards = [c.line for c in facts.conditions if c.kind != ConditionKind.CALL]
     # the loops and `with` blocks it sits in, and its own guard nearest it
@@ -215,12 +213,7 @@ def _comments(
         # a comment above another guard shares that guard's names by its place: only the
         # names it shares with the rest of the check count
         names_here = names if line in (site.line, nearest) else _without(names, facts, line)
-        top = line
-        while top - 1 in comments and top - 1 not in lines:
-            top -= 1
-        block = [comments[n] for n in range(top, line) if n in comments]
-        if line in comments:
-            block.append(comments[line])
+        block, top = facts.read.comment_block(line, lines)
         text = " ".join(" ".join(block).split())
         if not text or _is_code(text):
             continue
@@ -257,13 +250,8 @@ def _comment_score(text: str, names: _Names) -> float:
 
 def _without(names: _Names, facts: Facts, line: int) -> _Names:
     """The check's names less those only the conditions on `line` write."""
-    own = own_conditions(facts)
-    rest = [t for c in own if c.line != line for t in (c.text, c.test)]
-    tested = {p for t in rest for p in _parts(t)}
-    whole = {w for t in rest for w in _idents(t)}
-    return _Names(
-        tested=tested, said=names.said, whole=whole, exception=names.exception, raised=names.raised
-    )
+    tested, whole = _tested([c for c in own_conditions(facts) if c.line != line])
+    return _Names(tested=tested, said=names.said, whole=whole, raised=names.raised)
 
 
 def _docstring(facts: Facts, lines: Sequence[str], start: int, names: _Names) -> list[_Candidate]:
@@ -388,7 +376,6 @@ def _less(names: _Names, knob: Knob) -> _Names:
         tested=names.tested - own,
         said=names.said - own,
         whole={w for w in names.whole if not _parts(w) <= own},
-        exception=names.exception,
         raised=names.raised,
     )
 

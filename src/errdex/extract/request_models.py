@@ -30,6 +30,9 @@ _NAME_BEFORE = re.compile(r"(\w+)[ \t]*$")
 # forward from `=request.`.
 _KEYWORD_NAME = re.compile(r"(\w+)$")
 _FIELD_AFTER = re.compile(r"(\w+)(?=[ \t]*(?:[,)]|\n))")
+# the character before such a `name=` when it is no keyword: an attribute or another
+# assignment (`params.seed=request.seed`, `a=b=request.seed`), an operator's end
+_NO_KEYWORD = (".", "=", "!", "<", ">")
 _MAX_FUNCTION = 40_000  # characters back from a keyword to its function's `def`
 _MAX_CALL = 3_000  # characters back from a keyword to its call's `(`
 
@@ -124,14 +127,7 @@ def _carry(text: str, at: int, name: str) -> RequestCarry | None:
     if (
         keyword is None
         or field is None
-        or text[keyword.start() - 1 : keyword.start()]
-        in (
-            ".",
-            "=",
-            "!",
-            "<",
-            ">",
-        )
+        or text[keyword.start() - 1 : keyword.start()] in _NO_KEYWORD
     ):
         return None
     annotated = _annotation_in_def(text, keyword.start(), name)

@@ -237,7 +237,7 @@ class _Context:
             tests=self.tests.tests_for(indexed) if self.tests else (),
             public=self._public(indexed.module, site.function),
             overrides=self.overrides.of(site, facts),
-            requests=self.requests.links(site, facts, self.names, _parameters(indexed)),
+            requests=self.requests.links(site, facts, _parameters(indexed)),
         )
 
     def _public(self, module: str, function: str) -> str | None:

@@ -30,6 +30,7 @@ class RequestIndex:
     """The version's route bodies, their fields, and where each is carried."""
 
     def __init__(self, files: list[FileFacts], names: Namespace) -> None:
+        self._names = names
         routes: dict[str, list[str]] = defaultdict(list)  # body class qualname → routes
         # (a class, its field) → (the class it is carried into, the keyword, the call)
         carried: dict[tuple[str, str], list[tuple[str, str, str]]] = defaultdict(list)
@@ -107,7 +108,6 @@ class RequestIndex:
         self,
         site: ErrorSite,
         facts: FileFacts,
-        names: Namespace,
         parameters: tuple[str, ...] = (),
     ) -> tuple[RequestLink, ...]:
         """The fields that may stand behind the attributes the site's conditions read: a
@@ -130,7 +130,7 @@ class RequestIndex:
                         continue  # a method of another class than the one it is carried into
                     if candidate.via is None:
                         written = annotated.get(owner)
-                        resolved = names.resolve_class(facts, written) if written else None
+                        resolved = self._names.resolve_class(facts, written) if written else None
                         # a parameter annotated with no one class (`A | B`, or a function's
                         # own): the page reads its annotation
                         unknown = written is None and owner in parameters
