@@ -231,16 +231,12 @@ def spoken_text(message: MessageTemplate | None) -> str | None:
     limit."` under an `if`) is the message's word too, when it is shown."""
     if message is None:
         return None
-    parts: list[str] = []
-    for part in message.parts:
-        said = _literal(part) if isinstance(part, Placeholder) else None
-        if said is not None:
-            parts.append(said.replace("{", "{{").replace("}", "}}"))
-        elif isinstance(part, str):
-            parts.append(part.replace("{", "{{").replace("}", "}}"))
-        else:
-            parts.append(part.render())
-    return "".join(parts)
+    return MessageTemplate.of(*(_said(part) for part in message.parts)).text
+
+
+def _said(part: str | Placeholder) -> str | Placeholder:
+    said = _literal(part) if isinstance(part, Placeholder) else None
+    return part if said is None else said
 
 
 def _literal(placeholder: Placeholder) -> str | None:
