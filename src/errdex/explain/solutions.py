@@ -78,6 +78,7 @@ from errdex.explain.returned_fields import returned_conjuncts
 from errdex.explain.same_error import leads_to_same_error
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
+from errdex.explain.sliced import slice_step_solution
 from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.sync_sibling import sync_sibling_solution
@@ -235,7 +236,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     for value in flag_value_solutions(facts):
         found.add(value, rank=-1)  # the flag's value in the form the check takes
     assigned = env_assigned_solution(facts, open_conditions)
-    for usual in (left_out_solution(facts), iterated_solution(facts), assigned):
+    sliced = slice_step_solution(open_conditions, facts)
+    for usual in (left_out_solution(facts), iterated_solution(facts), assigned, sliced):
         if usual is not None:
             found.add(usual, 0)
     checked = validator_solution(facts, open_conditions)
