@@ -252,7 +252,10 @@ def _solutions(facts: Facts) -> list[Solution]:
     if not any(i.solution.kind == "input" and not hides_only(i.solution) for i in found.items):
         for ours in own_call_solutions(open_conditions, facts):  # which argument, which order
             found.add(ours, 1)  # after the call the message says to make first
-    given = given_value_solution(facts) or class_body_solution(facts) or table_solution(facts)
+    table = table_solution(facts)
+    if table is not None:
+        found.add(table, 0)  # a key the table holds: before leaving the argument out
+    given = given_value_solution(facts) or class_body_solution(facts)
     given = given or stated_form_solution(facts)
     given = given or narrowing_solution(facts, open_conditions) or missing_data_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
