@@ -148,7 +148,8 @@ def _passed(
             and len(value.values) == 2
             and ast.unparse(value.values[1]) in _EMPTY_FALLBACKS
         ):
-            value, fallback = value.values[0], ast.unparse(value.values[1])
+            fallback = ast.unparse(value.values[1])
+            value = value.values[0]
         if isinstance(value, ast.Name) and value.id in own and not _rebound(init, value.id):
             return value.id, fallback
         return None
