@@ -89,9 +89,10 @@ CALLS = {
             :param param_decls: the names of this parameter.
             \"\"\"
 
-            def __init__(self, param_decls=None, expose_value=True, mode=None):
+            def __init__(self, param_decls=None, expose_value=True, mode=None, required=False):
                 self.name = self._parse_decls(param_decls or (), expose_value)
                 self.mode = self._check_mode(mode)
+                self.required = required
 
             def _check_mode(self, mode):
                 if mode is not None:
@@ -102,7 +103,9 @@ CALLS = {
 
         class Argument(Parameter):
             def __init__(self, param_decls, required=None, **attrs):
-                super().__init__(param_decls, **attrs)
+                if required is None:
+                    required = attrs.get("default") is None
+                super().__init__(param_decls, required=required, **attrs)
 
             def _parse_decls(self, decls, expose_value):
                 if not decls:
@@ -112,6 +115,27 @@ CALLS = {
                 if len(decls) > 1:
                     raise TypeError("Arguments take one name")
                 return decls[0]
+
+
+        class Flipped(Parameter):
+            def __init__(self, param_decls, required=False):
+                super().__init__(param_decls, required=not required)
+
+            def _parse_decls(self, decls, expose_value):
+                return decls
+
+
+        class Group:
+            def __init__(self, params=None, chain=False):
+                self.params = params or []
+                self.chain = chain
+                if self.chain:
+                    for param in self.params:
+                        if isinstance(param, Argument) and not param.required:
+                            raise RuntimeError("Chained groups take no optional arguments.")
+                    for param in self.params:
+                        if isinstance(param, Flipped) and not param.required:
+                            raise RuntimeError("Chained groups take no flipped ones.")
 
 
         class Renamed(Parameter):
@@ -658,6 +682,20 @@ def test_a_constructor_argument_handed_to_a_private_check(calls: Store) -> None:
     assert not any("hands it to" in s.text for s in page.solutions)
     page = page_with_message(calls, "calls", "mode must be a or b")
     assert not any("so that `mode` is None" in s.text for s in page.solutions)
+
+
+def test_each_object_a_constructor_refuses_is_made_with_the_keyword(calls: Store) -> None:
+    page = page_with_message(calls, "calls", "Chained groups take no optional arguments.")
+    first = page.solutions[0]
+    assert first.text.startswith(
+        "Make each `Argument` you give your `Group` (its `params`) with `required=True`"
+    )
+    assert first.fix is not None
+    assert first.fix.after.endswith("Argument(param_decls=PARAM_DECLS, required=True)")
+    assert "`chain`" in page.solutions[1].text  # the switch of the check comes after
+    # a constructor between that turns the keyword around: no keyword said
+    page = page_with_message(calls, "calls", "Chained groups take no flipped ones.")
+    assert not any(s.text.startswith("Make each") for s in page.solutions)
 
 
 def test_no_switch_no_way_out_through_the_outer_call(calls: Store) -> None:

@@ -51,6 +51,7 @@ from errdex.explain.given_values import given_value_solution
 from errdex.explain.hiding_flags import hides_only, input_solution
 from errdex.explain.inputs import input_action
 from errdex.explain.instances import instance_action
+from errdex.explain.item_fields import item_field_solution
 from errdex.explain.iterated import iterated_solution
 from errdex.explain.key_checks import key_checked
 from errdex.explain.knob_actions import KnobAction, knob_action
@@ -237,7 +238,8 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(value, rank=-1)  # the flag's value in the form the check takes
     assigned = env_assigned_solution(facts, open_conditions)
     sliced = slice_step_solution(open_conditions, facts)
-    for usual in (left_out_solution(facts), iterated_solution(facts), assigned, sliced):
+    made = item_field_solution(open_conditions, facts)
+    for usual in (left_out_solution(facts), iterated_solution(facts), assigned, sliced, made):
         if usual is not None:
             found.add(usual, 0)
     checked = validator_solution(facts, open_conditions)
