@@ -209,6 +209,18 @@ CALLS = {
             return callback
 
 
+        def sweep(run, keep_going=False):
+            def guarded():
+                try:
+                    return run()
+                except Exception:
+                    if not keep_going:
+                        raise
+                    return None
+
+            return guarded
+
+
         def shadowed_opt(version=None):
             def callback(version):
                 if version is None:
@@ -658,6 +670,9 @@ def test_an_argument_of_the_public_function_the_closure_reads(calls: Store) -> N
     assert first.fix is not None
     assert first.fix.after.endswith("version_opt(version=VERSION)")
     # a local of the closure, or its own parameter, is not the outer call's argument
+    # a switch of whether a caught error goes on only hides it
+    page = page_in_function(calls, "calls", "sweep.<locals>.guarded")
+    assert not any("keep_going" in s.text for s in page.solutions)
     for function in ("rebound_opt", "shadowed_opt"):
         page = page_in_function(calls, "calls", f"{function}.<locals>.callback")
         assert not any(f"to `calls.decorators.{function}`" in s.text for s in page.solutions)

@@ -24,7 +24,7 @@ from errdex.explain.context import Facts
 from errdex.explain.input_nodes import none_compared
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
-from errdex.facts import ConditionKind
+from errdex.facts import ConditionKind, SiteKind
 
 _EMPTY = frozenset({"None", "False", "''", '""', "()", "[]", "0"})
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -37,6 +37,10 @@ def closure_param_solution(conditions: list[ConditionView], facts: Facts) -> Sol
     outer_name, _, rest = site.function.partition(".<locals>.")
     if not rest or outer_name.startswith("_") or "." in outer_name:
         return None
+    if site.kind is not SiteKind.RAISE or any(
+        c.kind is ConditionKind.EXCEPT for c in facts.conditions
+    ):
+        return None  # a switch of whether a caught error goes on hides it, it avoids nothing
     outer = top_function(facts, outer_name)
     module = public_module(facts.stored.file)
     if outer is None or module is None:
