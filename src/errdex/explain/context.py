@@ -7,6 +7,7 @@ import functools
 import re
 import textwrap
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from errdex.explain.page import (
     BindingView,
@@ -22,6 +23,9 @@ from errdex.explain.page import (
 )
 from errdex.facts import ConditionKind, SourceRead
 from errdex.store.base import StoredSite
+
+if TYPE_CHECKING:
+    from errdex.explain.tried_input import TriedInput
 
 # Conditions that say where the code is rather than what went wrong.
 CONTEXT_KINDS = frozenset({ConditionKind.LOOP, ConditionKind.EXCEPT, ConditionKind.WITH})
@@ -71,6 +75,11 @@ class Facts:
     source_text: str | None = None  # the site's file, for rules that read its function
     # (the call the `try` made, the message it logs before re-raising): `callee_advice`
     callee_messages: list[tuple[str, str]] = field(default_factory=list)
+    # the call of the `try` that failed on a value the user gave a public call, and (for a
+    # log or warning in the clause) the line of the `raise` right after it
+    # (`explain/tried_input.py`; needs the store)
+    tried: TriedInput | None = None
+    raised_after: int | None = None
     # the tests on the paths of the function's other raises of the same error: `same_error`
     same_error_paths: list[frozenset[tuple[int, str, bool]]] = field(default_factory=list)
     # a module table a lookup under `except KeyError` reads → its literal keys, in order

@@ -141,6 +141,12 @@ def what_it_means(facts: Facts) -> str:
         tail = f" and {more} more" if more > 0 else ""
         sentences.append(f"The message lists each reason that applies, among {reasons}{tail}.")
     note = _KIND_NOTES.get(stored.site.kind)
+    if facts.raised_after is not None:
+        # the clause goes on to raise: the program does not go on after the record
+        note = (
+            f"The `except` clause raises right after it (line {facts.raised_after}): the "
+            "program stops there unless a caller catches that error."
+        )
     if note:
         sentences.append(note)
     sentences.extend(_documented(facts))
@@ -261,6 +267,9 @@ def _except_sentences(facts: Facts, check: bool = True) -> list[str]:
         tried = facts.read.tries.get(condition.line)
         if tried is None:
             continue
+        if facts.tried is not None and condition is _innermost_except(facts):
+            out.append(facts.tried.sentence())  # what failed, and with which input
+            continue
         caught = condition.text.removeprefix("except").split(" as ")[0].strip() or "an exception"
         if tried.imports:
             what = "importing " + ", ".join(code(m) for m in tried.imports[:3])
@@ -275,6 +284,10 @@ def _except_sentences(facts: Facts, check: bool = True) -> list[str]:
             else f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}."
         )
     return out
+
+
+def _innermost_except(facts: Facts) -> ConditionView | None:
+    return next((c for c in reversed(facts.conditions) if c.kind == ConditionKind.EXCEPT), None)
 
 
 def _no_solution(facts: Facts) -> str:
