@@ -22,6 +22,7 @@ from errdex.explain.named_settings import typed_fields
 from errdex.explain.no_action import caught_by_callers
 from errdex.explain.override_warning import override_warnings
 from errdex.explain.page import Analysis, ConditionView, Page, VersionEntry
+from errdex.explain.page_reads import page_reads
 from errdex.explain.pins import pin_label, revision_date
 from errdex.explain.related import related_errors
 from errdex.explain.report import report_url
@@ -85,6 +86,7 @@ def _build_page(
     store: Store, error_id: str, version: str | None, *, model: str | None, use_model: bool
 ) -> Page:
     error_id = error_id.strip().lower()
+    store = page_reads(store)
     sites = store.get_error(error_id)
     chosen = choose_site(sites, error_id, version)
     text = store.file_text(chosen.version_id, chosen.file)
