@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from errdex.explain.context import Facts, class_at, function_at, function_span
-from errdex.facts import SourceRead
+from errdex.reading_facts import SourceRead
 
 SOURCE = textwrap.dedent(
     """

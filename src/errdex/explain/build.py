@@ -41,8 +41,9 @@ from errdex.explain.views import (
     variant_views,
 )
 from errdex.explain.why import constant_lines, why_quotes
-from errdex.facts import KnobKind, SourceRead
+from errdex.facts import KnobKind
 from errdex.history.timeline import lineage
+from errdex.reading_facts import SourceRead
 from errdex.store.base import Store, StoredSite, VersionRecord
 from errdex.syntax_lock import SYNTAX_TREES
 

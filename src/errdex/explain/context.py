@@ -21,7 +21,8 @@ from errdex.explain.page import (
     WhenItHappens,
     WhyQuote,
 )
-from errdex.facts import ConditionKind, SourceRead
+from errdex.facts import ConditionKind
+from errdex.reading_facts import SourceRead
 from errdex.store.base import StoredSite
 
 # Conditions that say where the code is rather than what went wrong.
