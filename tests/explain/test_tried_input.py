@@ -1,7 +1,7 @@
 """A site under `except`: the page says what the `try` did that failed and with which input
 the user gave, and offers that input changed so the call succeeds (the fields a dict takes
-when it is unpacked into a class); a log followed by a `raise` in the same clause is not
-said to let the program go on."""
+when it is unpacked into a class); a log followed by a `raise` in the same clause, a
+cleanup call between, is not said to let the program go on."""
 
 from __future__ import annotations
 
@@ -48,6 +48,7 @@ LAB = {
                         kwargs["transfer"] = TransferConfig(**raw)
                     except TypeError as e:
                         logger.error("Failed to convert the transfer dict %s: %s", raw, e)
+                        kwargs.pop("transfer", None)
                         raise ValueError(f"Invalid transfer config: {e}") from e
                 self.kwargs = kwargs
 
@@ -97,14 +98,14 @@ def test_the_raise_says_which_input_failed_and_the_way_out_names_the_fields(lab:
 def test_the_log_before_the_raise_does_not_say_the_program_goes_on(lab: Store) -> None:
     page = page_with_message(lab, "lab", "Failed to convert the transfer dict")
     assert "the program goes on" not in page.what_it_means
-    assert "raises right after it (line" in page.what_it_means
+    assert "the statement after it raises (line" in page.what_it_means
     assert page.solutions[0].text.startswith("Give `Engine` another `transfer`")
 
 
 def test_a_log_whose_clause_returns_still_lets_the_program_go_on(lab: Store) -> None:
     page = page_with_message(lab, "lab", "Ignoring the port")
     assert "the program goes on after it" in page.what_it_means
-    assert "raises right after" not in page.what_it_means
+    assert "the statement after it raises" not in page.what_it_means
 
 
 def test_a_call_on_the_object_s_own_state_is_no_failed_input(lab: Store) -> None:

@@ -7,7 +7,7 @@ import functools
 import re
 import textwrap
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from errdex.explain.page import (
     BindingView,
@@ -21,7 +21,8 @@ from errdex.explain.page import (
     WhenItHappens,
     WhyQuote,
 )
-from errdex.facts import ConditionKind, SourceRead
+from errdex.facts import ConditionKind
+from errdex.reading_facts import SourceRead
 from errdex.store.base import StoredSite
 
 if TYPE_CHECKING:
@@ -75,11 +76,9 @@ class Facts:
     source_text: str | None = None  # the site's file, for rules that read its function
     # (the call the `try` made, the message it logs before re-raising): `callee_advice`
     callee_messages: list[tuple[str, str]] = field(default_factory=list)
-    # the call of the `try` that failed on a value the user gave a public call, and (for a
-    # log or warning in the clause) the line of the `raise` right after it
+    # the call of the `try` that failed on a value the user gave a public call
     # (`explain/tried_input.py`; needs the store)
     tried: TriedInput | None = None
-    raised_after: int | None = None
     # the tests on the paths of the function's other raises of the same error: `same_error`
     same_error_paths: list[frozenset[tuple[int, str, bool]]] = field(default_factory=list)
     # a module table a lookup under `except KeyError` reads → its literal keys, in order
@@ -106,6 +105,9 @@ class Facts:
     # a documented constant the conditions test → the line that assigns it in its file
     # (the page reads that file; `why.py` quotes the doc with where it is written)
     constant_lines: dict[str, int] = field(default_factory=dict)
+    # what a rule worked out from these facts, by its own key, for the rules asking again
+    # (the facts do not change while the page is built)
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     _tree: ast.Module | None = field(default=None, repr=False)
     _function: ast.FunctionDef | bool | None = field(default=False, repr=False)  # False: unread
     _classes: dict[str, ast.ClassDef | None] = field(default_factory=dict, repr=False)
@@ -198,18 +200,35 @@ def function_at(text: str | None, name: str, line: int) -> ast.FunctionDef | Non
     return found if found.lineno <= line <= (found.end_lineno or found.lineno) else None
 
 
+# what `str.splitlines` breaks at besides `\n` (a `\r` before `\n` is one break with it)
+_OTHER_BREAKS = re.compile("\r(?!\n)|[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+@functools.lru_cache(maxsize=64)
 def function_span(text: str | None, name: str, line: int) -> tuple[int, int] | None:
     """The lines (0-based, end excluded) of the `def name` that holds `line`, found in the
-    text alone: a rule may look at them before parsing anything."""
+    text alone: a rule may look at them before parsing anything. (Asked by several rules
+    of a page: kept.)"""
     if text is None:
         return None
     lines = lines_of(text)
-    header = re.compile(rf"^(\s*)(?:async\s+)?def\s+{re.escape(name)}\s*\(")
-    start = None
-    for index in range(min(line, len(lines)) - 1, -1, -1):
-        if header.match(lines[index]):
-            start = index
-            break
+    header = rf"^([^\S\n]*)(?:async[^\S\n]+)?def[^\S\n]+{re.escape(name)}[^\S\n]*\("
+    if _OTHER_BREAKS.search(text):  # lines split where `\n` is not: count them one by one
+        matcher = re.compile(header).match
+        index = min(line, len(lines)) - 1
+        while index >= 0 and not matcher(lines[index]):
+            index -= 1
+        start = index if index >= 0 else None
+    else:
+        # the last header above the line, in one pass of the regex engine (a site at
+        # module level has no header above it to stop a walk up its lines)
+        start, offset, counted = None, 0, 0
+        for found in re.finditer(header, text, re.MULTILINE):
+            counted += text.count("\n", offset, found.start())
+            offset = found.start()
+            if counted >= line:
+                break
+            start = counted
     if start is None:
         return None
     indent = len(lines[start]) - len(lines[start].lstrip())

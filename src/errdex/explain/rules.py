@@ -4,6 +4,8 @@ only from the facts (conditions, bindings, callers, knobs, the exception class, 
 
 from __future__ import annotations
 
+import ast
+
 from errdex.explain.context import Facts
 from errdex.explain.hiding_flags import hidden_sentence
 from errdex.explain.narrowing import narrows_call_result
@@ -141,16 +143,44 @@ def what_it_means(facts: Facts) -> str:
         tail = f" and {more} more" if more > 0 else ""
         sentences.append(f"The message lists each reason that applies, among {reasons}{tail}.")
     note = _KIND_NOTES.get(stored.site.kind)
-    if facts.raised_after is not None:
-        # the clause goes on to raise: the program does not go on after the record
-        note = (
-            f"The `except` clause raises right after it (line {facts.raised_after}): the "
-            "program stops there unless a caller catches that error."
-        )
+    raised = _raised_next(facts) if stored.site.kind in (SiteKind.LOG, SiteKind.WARN) else None
+    if raised is not None:
+        what = "A log record" if stored.site.kind == SiteKind.LOG else "A warning"
+        note = f"{what} is not an exception, but the statement after it raises (line {raised})."
     if note:
         sentences.append(note)
     sentences.extend(_documented(facts))
     return " ".join(sentences)
+
+
+def _raised_next(facts: Facts) -> int | None:
+    """The line of a `raise` that follows the site's statement in the same block: the
+    program does not go on after that log record or warning."""
+    function = facts.site_function()
+    line = facts.stored.site.line
+    if function is None:
+        return None
+    for node in ast.walk(function):
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if not isinstance(block, list):
+                continue
+            for index, statement in enumerate(block):
+                holds = statement.lineno <= line <= (statement.end_lineno or statement.lineno)
+                if holds and isinstance(statement, ast.Expr):
+                    return _raise_after(block[index + 1 :])
+    return None
+
+
+def _raise_after(statements: list[ast.stmt]) -> int | None:
+    """The line of the `raise` that `statements` reach before any branch, loop or return
+    (a cleanup call or an assignment between, `self.paths.pop(path, None)`, is passed)."""
+    for statement in statements:
+        if isinstance(statement, ast.Raise):
+            return statement.lineno
+        if not isinstance(statement, ast.Expr | ast.Assign | ast.AnnAssign | ast.AugAssign):
+            return None
+    return None
 
 
 def _documented(facts: Facts) -> list[str]:
@@ -301,10 +331,13 @@ def _no_solution(facts: Facts) -> str:
     if refused is not None:
         return refused  # a value or a use refused, an event logged: no bug to report
     if not passed:
+        # errdex cannot tell the program's state from what the user hands it at run time
+        # (a callback that sets it, a plugin registered, a server's reply): said so
         return (
-            "So no solution is offered: these conditions read as the program's own "
-            "state (or errdex could not follow them to a setting), and hitting the check "
-            "is worth reporting to the project."
+            "So no solution is offered: errdex followed none of these conditions to a "
+            "setting or to an argument you pass. Unless something you hand the program at "
+            "run time decides them (a callback, a plugin, a server's reply), they are its "
+            "own state, and hitting the check is worth reporting to the project."
         )
     names = ", ".join(code(p) for p in passed)
     callee = code(facts.stored.site.function.removesuffix(".__init__"))

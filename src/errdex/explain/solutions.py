@@ -453,8 +453,10 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
     for group in (checks, exits):
         for condition in reversed(group):
             check = merged.get(condition.line, condition)
-            given = input_action(check, facts) or input_action(expanded(check, facts), facts)
-            given = given or input_action(with_members(expanded(check, facts), facts), facts)
+            given = input_action(check, facts)
+            if given is None:
+                wide = expanded(check, facts)
+                given = input_action(wide, facts) or input_action(with_members(wide, facts), facts)
             given = given or instance_action(check, facts)
             if given is not None:
                 solution, way_out = input_solution(given, condition, facts)

@@ -33,7 +33,7 @@ from errdex.explain.validators import validated
 from errdex.facts import ConditionKind, Placeholder, SiteKind
 from errdex.store.base import Store, StoredSite
 
-__all__ = ["TriedInput", "raised_after", "tried_input"]
+__all__ = ["TriedInput", "tried_input"]
 
 _MAX_FIELDS = 10
 # Names that read the program's state, never a value given.
@@ -339,30 +339,3 @@ def _imported_from_text(text: str | None, name: str) -> str | None:
     pattern = rf"^from\s+([\w.]+)\s+import\s+(?:\([^)]*?{word}[^)]*\)|[^\n(]*{word})"
     found = re.search(pattern, text, re.M)
     return found.group(1) if found else None
-
-
-def raised_after(facts: Facts) -> int | None:
-    """For a log or warning in an `except` clause: the line of the `raise` the clause's own
-    statements reach right after it (no `if`, loop or return between), or None."""
-    site = facts.stored.site
-    if site.kind not in (SiteKind.LOG, SiteKind.WARN):
-        return None
-    excepts = [c for c in facts.conditions if c.kind is ConditionKind.EXCEPT]
-    if not excepts:
-        return None
-    function = facts.site_function()
-    if function is None:
-        return None
-    found = _try_of(function, excepts[-1].line)
-    if found is None:
-        return None
-    body = found[1].body
-    holding = [i for i, s in enumerate(body) if s.lineno <= site.line <= (s.end_lineno or s.lineno)]
-    if not holding or not isinstance(body[holding[0]], ast.Expr):
-        return None  # under an `if` of the clause, or in a statement of its own
-    for statement in body[holding[0] + 1 :]:
-        if isinstance(statement, ast.Raise):
-            return statement.lineno
-        if not isinstance(statement, ast.Expr | ast.Assign | ast.AnnAssign | ast.AugAssign):
-            return None  # a branch, a loop, a return: the path may leave without raising
-    return None
