@@ -65,6 +65,22 @@ LAB = {
                     logger.warning("Ignoring the port %s that is no number", text)
                     return None
         """,
+    "lab/files.py": """
+        import logging
+
+        from lab.parsing import parse_file
+
+        logger = logging.getLogger(__name__)
+
+
+        def load(path, options):
+            try:
+                logger.info("loading %s", path)
+                level = options.get("level", 1)
+                return parse_file(path, level)
+            except OSError as e:
+                raise RuntimeError(f"could not load the file {path}") from e
+        """,
     "lab/entry/worker.py": """
         class Worker:
             def load(self, key):
@@ -120,3 +136,10 @@ def test_the_package_s_own_machinery_is_no_entry_point(lab: Store) -> None:
     # package computed
     page = page_with_message(lab, "lab", "the worker got a bad key")
     assert "failed on the value given" not in page.what_it_means
+
+
+def test_the_call_named_as_failed_is_not_a_log_or_a_lookup_with_a_default(lab: Store) -> None:
+    page = page_with_message(lab, "lab", "could not load the file")
+    assert "It runs when `parse_file(path, level)` (the `try` at line" in page.what_it_means
+    assert "logger.info" not in page.what_it_means
+    assert "options.get" not in page.what_it_means

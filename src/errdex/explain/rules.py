@@ -17,6 +17,7 @@ from errdex.explain.refused_use import refused_use
 from errdex.explain.reraise import PASSED_ON, is_reraise
 from errdex.explain.selection import selection_context
 from errdex.explain.solutions import no_way_out, solutions
+from errdex.explain.tried_input import failing_calls
 from errdex.explain.twins import twin_sentences
 from errdex.explain.user_data import arguments_read
 from errdex.facts import ConditionKind, KnobKind, SiteKind
@@ -304,7 +305,7 @@ def _except_sentences(facts: Facts, check: bool = True) -> list[str]:
         if tried.imports:
             what = "importing " + ", ".join(code(m) for m in tried.imports[:3])
         elif tried.calls:
-            what = " or ".join(code(c) for c in tried.calls[:2])
+            what = " or ".join(code(c) for c in failing_calls(tried.calls)[:2])
         else:
             continue
         out.append(

@@ -33,9 +33,18 @@ from errdex.explain.validators import validated
 from errdex.facts import ConditionKind, Placeholder, SiteKind
 from errdex.store.base import Store, StoredSite
 
-__all__ = ["TriedInput", "tried_input"]
+__all__ = ["TriedInput", "failing_calls", "tried_input"]
 
 _MAX_FIELDS = 10
+# Calls of a `try` that say nothing of what failed: a record logged, a value looked up with
+# a default, a builtin that only counts or tests (`range`, `len`), a clock read.
+_QUIET = re.compile(
+    r"^(?:(?:self\.)?_?(?:logger|logging|log)\.\w+|print|warnings\.warn|range|len|isinstance|"
+    r"issubclass|hasattr|callable|str|repr|bool|id|type|enumerate|zip|time\.\w+)\("
+    r"|\.(?:items|keys|values|copy)\(\)$"
+)
+# `d.get(key, default)`: a lookup with a default, which does not raise
+_DEFAULTED = re.compile(r"^[\w.\[\]'\"]+\.get\([^,()]+,[^,()]+\)$")
 # Names that read the program's state, never a value given.
 _STATE = frozenset({"self", "cls", "os", "sys", "envs", "environ"})
 # Builtins that test a value rather than convert it: no call that fails on it.
@@ -339,3 +348,19 @@ def _imported_from_text(text: str | None, name: str) -> str | None:
     pattern = rf"^from\s+([\w.]+)\s+import\s+(?:\([^)]*?{word}[^)]*\)|[^\n(]*{word})"
     found = re.search(pattern, text, re.M)
     return found.group(1) if found else None
+
+
+def failing_calls(calls: tuple[str, ...]) -> list[str]:
+    """The calls of a `try` (as `TryRead` keeps them) that may be what failed: not a logging
+    call, a lookup with a default, a counting builtin, nor a call that is part of another
+    one kept (`hf_api()` of `hf_api().hf_hub_download(...)`; `n()` of `range(n())` stays);
+    all of them when that leaves none."""
+    told = [c for c in calls if not _QUIET.search(c) and not _DEFAULTED.match(c)]
+    kept = [c for c in told if not any(c != other and _part_of(c, other) for other in told)]
+    return kept or list(calls)
+
+
+def _part_of(call: str, other: str) -> bool:
+    """`call` written inside `other` as a call of its own (`hf_api()` in
+    `hf_api().download(...)`), not the tail of another name (`run()` in `self.run()`)."""
+    return re.search(rf"(?<![\w.]){re.escape(call)}", other) is not None
