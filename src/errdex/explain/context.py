@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import ast
 import functools
+import itertools
 import re
 import textwrap
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -236,6 +238,15 @@ def function_span(text: str | None, name: str, line: int) -> tuple[int, int] | N
             break
         end += 1
     return start, end
+
+
+def statement_pairs(tree: ast.AST) -> Iterator[tuple[ast.stmt, ast.stmt]]:
+    """Each statement with the one after it in the same block, in every block of `tree`."""
+    for node in ast.walk(tree):
+        for field_name in ("body", "orelse", "finalbody"):
+            block = getattr(node, field_name, None)
+            if isinstance(block, list):
+                yield from itertools.pairwise(block)
 
 
 def class_in_file(facts: Facts, name: str) -> ast.ClassDef | None:

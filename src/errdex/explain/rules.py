@@ -5,9 +5,8 @@ only from the facts (conditions, bindings, callers, knobs, the exception class, 
 from __future__ import annotations
 
 import ast
-import itertools
 
-from errdex.explain.context import Facts
+from errdex.explain.context import Facts, statement_pairs
 from errdex.explain.hiding_flags import hidden_sentence
 from errdex.explain.narrowing import narrows_call_result
 from errdex.explain.no_action import no_action_sentence
@@ -161,15 +160,10 @@ def _raised_next(facts: Facts) -> int | None:
     line = facts.stored.site.line
     if function is None:
         return None
-    for node in ast.walk(function):
-        for name in ("body", "orelse", "finalbody"):
-            block = getattr(node, name, None)
-            if not isinstance(block, list):
-                continue
-            for statement, following in itertools.pairwise(block):
-                holds = statement.lineno <= line <= (statement.end_lineno or statement.lineno)
-                if holds and isinstance(statement, ast.Expr) and isinstance(following, ast.Raise):
-                    return following.lineno
+    for statement, following in statement_pairs(function):
+        holds = statement.lineno <= line <= (statement.end_lineno or statement.lineno)
+        if holds and isinstance(statement, ast.Expr) and isinstance(following, ast.Raise):
+            return following.lineno
     return None
 
 
