@@ -31,6 +31,7 @@ from errdex.explain.rules import what_it_means, when_it_happens
 from errdex.explain.same_error import same_error_paths
 from errdex.explain.solutions import solutions
 from errdex.explain.table_lookup import table_keys
+from errdex.explain.tried_input import tried_input
 from errdex.explain.twins import twin_paths
 from errdex.explain.upgrades import upgrade_solutions
 from errdex.explain.views import (
@@ -102,6 +103,7 @@ def _build_page(
     facts.constant_lines = constant_lines(store, chosen, facts.bindings, text)
     facts.returned = returned_fields(store, chosen, facts)
     facts.callee_messages = callee_messages(store, facts)
+    facts.tried = tried_input(store, chosen, facts)
     facts.same_error_paths = same_error_paths(store, chosen)
     facts.twin_paths = twin_paths(store, chosen)
     facts.caught_by = caught_by_callers(store, chosen, facts.callers)

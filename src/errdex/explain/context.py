@@ -9,7 +9,7 @@ import re
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from errdex.explain.page import (
     BindingView,
@@ -26,6 +26,9 @@ from errdex.explain.page import (
 from errdex.facts import ConditionKind
 from errdex.reading_facts import SourceRead
 from errdex.store.base import StoredSite
+
+if TYPE_CHECKING:
+    from errdex.explain.tried_input import TriedInput
 
 # Conditions that say where the code is rather than what went wrong.
 CONTEXT_KINDS = frozenset({ConditionKind.LOOP, ConditionKind.EXCEPT, ConditionKind.WITH})
@@ -75,6 +78,9 @@ class Facts:
     source_text: str | None = None  # the site's file, for rules that read its function
     # (the call the `try` made, the message it logs before re-raising): `callee_advice`
     callee_messages: list[tuple[str, str]] = field(default_factory=list)
+    # the call of the `try` that failed on a value the user gave a public call
+    # (`explain/tried_input.py`; needs the store)
+    tried: TriedInput | None = None
     # the tests on the paths of the function's other raises of the same error: `same_error`
     same_error_paths: list[frozenset[tuple[int, str, bool]]] = field(default_factory=list)
     # a module table a lookup under `except KeyError` reads → its literal keys, in order

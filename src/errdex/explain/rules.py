@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 
-from errdex.explain.context import Facts, statement_pairs
+from errdex.explain.context import Facts
 from errdex.explain.hiding_flags import hidden_sentence
 from errdex.explain.narrowing import narrows_call_result
 from errdex.explain.no_action import no_action_sentence
@@ -160,10 +160,26 @@ def _raised_next(facts: Facts) -> int | None:
     line = facts.stored.site.line
     if function is None:
         return None
-    for statement, following in statement_pairs(function):
-        holds = statement.lineno <= line <= (statement.end_lineno or statement.lineno)
-        if holds and isinstance(statement, ast.Expr) and isinstance(following, ast.Raise):
-            return following.lineno
+    for node in ast.walk(function):
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if not isinstance(block, list):
+                continue
+            for index, statement in enumerate(block):
+                holds = statement.lineno <= line <= (statement.end_lineno or statement.lineno)
+                if holds and isinstance(statement, ast.Expr):
+                    return _raise_after(block[index + 1 :])
+    return None
+
+
+def _raise_after(statements: list[ast.stmt]) -> int | None:
+    """The line of the `raise` that `statements` reach before any branch, loop or return
+    (a cleanup call or an assignment between, `self.paths.pop(path, None)`, is passed)."""
+    for statement in statements:
+        if isinstance(statement, ast.Raise):
+            return statement.lineno
+        if not isinstance(statement, ast.Expr | ast.Assign | ast.AnnAssign | ast.AugAssign):
+            return None
     return None
 
 
@@ -281,6 +297,9 @@ def _except_sentences(facts: Facts, check: bool = True) -> list[str]:
         tried = facts.read.tries.get(condition.line)
         if tried is None:
             continue
+        if facts.tried is not None and condition is _innermost_except(facts):
+            out.append(facts.tried.sentence())  # what failed, and with which input
+            continue
         caught = condition.text.removeprefix("except").split(" as ")[0].strip() or "an exception"
         if tried.imports:
             what = "importing " + ", ".join(code(m) for m in tried.imports[:3])
@@ -295,6 +314,10 @@ def _except_sentences(facts: Facts, check: bool = True) -> list[str]:
             else f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}."
         )
     return out
+
+
+def _innermost_except(facts: Facts) -> ConditionView | None:
+    return next((c for c in reversed(facts.conditions) if c.kind == ConditionKind.EXCEPT), None)
 
 
 def _no_solution(facts: Facts) -> str:

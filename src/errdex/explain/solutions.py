@@ -199,6 +199,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     if never_runs(facts) is not None:
         return []  # a type checker's branch: no run of the program meets it
     found = _Collector()
+    if facts.tried is not None:
+        found.add(facts.tried.solution(), rank=-1)  # the input the failed call is given
     open_conditions = ways_out(facts)
     actions = _condition_actions(facts, open_conditions)
     internal = _internal_invariant(facts, actions)
