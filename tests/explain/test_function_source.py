@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from errdex.explain.context import Facts, class_at, function_at, function_span
+from errdex.explain.context import Facts, at_margin, class_at, function_at, function_span
 from errdex.reading_facts import SourceRead
 
 SOURCE = textwrap.dedent(
@@ -52,6 +52,12 @@ def test_lines_are_counted_as_the_file_is_split() -> None:
     text = "import os\n\x0c\ndef check(\n    a,\n):\n    raise A\n"
     assert function_span(text, "check", 7) == (3, 7)
     assert function_span(text.replace("\x0c", ""), "check", 6) == (2, 6)
+
+
+def test_only_matches_that_start_a_line_are_kept_with_their_line() -> None:
+    text = "class A(B):\n    x = 'a class C(D)'\n\nclass E(F):\n    pass\n"
+    found = [(line, m.group(1)) for line, m in at_margin(r"class\s+(\w+)\(", text)]
+    assert found == [(0, "A"), (3, "E")]
 
 
 CLASSES = textwrap.dedent(
