@@ -9,6 +9,7 @@ import ast
 from errdex.explain.context import Facts
 from errdex.explain.hiding_flags import hidden_sentence
 from errdex.explain.narrowing import narrows_call_result
+from errdex.explain.network_try import sent_request
 from errdex.explain.no_action import no_action_sentence
 from errdex.explain.page import GUARD_NOT_READ, Caller, ConditionView, WhenItHappens
 from errdex.explain.passthru import pass_through
@@ -307,6 +308,15 @@ def _except_sentences(facts: Facts, check: bool = True) -> list[str]:
         elif tried.calls:
             what = " or ".join(code(c) for c in failing_calls(tried.calls)[:2])
         else:
+            continue
+        request = sent_request(facts) if condition is _innermost_except(facts) else None
+        if request is not None and not tried.imports:
+            # what failed is the request: the network, the host, the server's answer
+            which = " The exception it passes on says which." if is_reraise(facts) else ""
+            out.append(
+                f"It runs when {what} (the `try` at line {tried.line}) raised "
+                f"{code(caught)}: {request.sentence()}{which}"
+            )
             continue
         out.append(
             f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}; "

@@ -61,6 +61,7 @@ from errdex.explain.name_clash import name_clash_solution
 from errdex.explain.named_settings import named_setting_solutions
 from errdex.explain.narrow_keywords import narrowing_solution
 from errdex.explain.narrowing import kept_conditions
+from errdex.explain.network_try import network_solutions
 from errdex.explain.no_action import never_runs
 from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
@@ -281,8 +282,8 @@ def _solutions(facts: Facts) -> list[Solution]:
                 solution = _knob_solution(action, reason, condition, facts.knobs, prefix)
                 found.add(solution, _tier(action))
                 break
-    for failed_import in failed_import_solutions(facts):
-        found.add(failed_import, 2)
+    for failed in (*failed_import_solutions(facts), *network_solutions(facts)):
+        found.add(failed, 2)  # what the `try` did: an import, a request to a URL's host
     loaded = failed_load_solution(facts)
     if loaded is not None:
         found.add(loaded, 1)
