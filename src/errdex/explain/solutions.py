@@ -62,6 +62,7 @@ from errdex.explain.name_clash import name_clash_solution
 from errdex.explain.named_settings import named_setting_solutions
 from errdex.explain.narrow_keywords import narrowing_solution
 from errdex.explain.narrowing import kept_conditions
+from errdex.explain.network_try import network_solutions
 from errdex.explain.no_action import never_runs
 from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
@@ -201,6 +202,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     if never_runs(facts) is not None:
         return []  # a type checker's branch: no run of the program meets it
     found = _Collector()
+    if facts.tried is not None:
+        found.add(facts.tried.solution(), rank=-1)  # the input the failed call is given
     open_conditions = ways_out(facts)
     actions = _condition_actions(facts, open_conditions)
     internal = _internal_invariant(facts, actions)
@@ -286,8 +289,8 @@ def _solutions(facts: Facts) -> list[Solution]:
                 solution = _knob_solution(action, reason, condition, facts.knobs, prefix)
                 found.add(solution, _tier(action))
                 break
-    for failed_import in failed_import_solutions(facts):
-        found.add(failed_import, 2)
+    for failed in (*failed_import_solutions(facts), *network_solutions(facts)):
+        found.add(failed, 2)  # what the `try` did: an import, a request to a URL's host
     loaded = failed_load_solution(facts)
     if loaded is not None:
         found.add(loaded, 1)
@@ -458,8 +461,10 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
     for group in (checks, exits):
         for condition in reversed(group):
             check = merged.get(condition.line, condition)
-            given = input_action(check, facts) or input_action(expanded(check, facts), facts)
-            given = given or input_action(with_members(expanded(check, facts), facts), facts)
+            given = input_action(check, facts)
+            if given is None:
+                wide = expanded(check, facts)
+                given = input_action(wide, facts) or input_action(with_members(wide, facts), facts)
             given = given or instance_action(check, facts)
             if given is not None:
                 solution, way_out = input_solution(given, condition, facts)
