@@ -51,7 +51,6 @@ from errdex.explain.given_values import given_value_solution
 from errdex.explain.hiding_flags import hides_only, input_solution
 from errdex.explain.inputs import input_action
 from errdex.explain.instances import instance_action
-from errdex.explain.item_fields import item_field_solution
 from errdex.explain.iterated import iterated_solution
 from errdex.explain.key_checks import key_checked
 from errdex.explain.knob_actions import KnobAction, knob_action
@@ -70,6 +69,7 @@ from errdex.explain.override_warning import warned_sentence
 from errdex.explain.overrides import override_solution
 from errdex.explain.own_calls import own_call_solutions
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
+from errdex.explain.passed_args import passed_solutions
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.precondition_fix import precondition_change
@@ -80,11 +80,9 @@ from errdex.explain.returned_fields import returned_conjuncts
 from errdex.explain.same_error import leads_to_same_error
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
-from errdex.explain.sliced import slice_step_solution
 from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.sync_sibling import sync_sibling_solution
-from errdex.explain.table_lookup import table_solution
 from errdex.explain.twins import without_twins
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_data import user_data_solution
@@ -240,9 +238,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     for value in flag_value_solutions(facts):
         found.add(value, rank=-1)  # the flag's value in the form the check takes
     assigned = env_assigned_solution(facts, open_conditions)
-    sliced = slice_step_solution(open_conditions, facts)
-    made = item_field_solution(open_conditions, facts)
-    for usual in (left_out_solution(facts), iterated_solution(facts), assigned, sliced, made):
+    for usual in (left_out_solution(facts), iterated_solution(facts), assigned):
         if usual is not None:
             found.add(usual, 0)
     checked = validator_solution(facts, open_conditions)
@@ -257,9 +253,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     if not any(i.solution.kind == "input" and not hides_only(i.solution) for i in found.items):
         for ours in own_call_solutions(open_conditions, facts):  # which argument, which order
             found.add(ours, 1)  # after the call the message says to make first
-    table = table_solution(facts)
-    if table is not None:
-        found.add(table, 0)  # a key the table holds: before leaving the argument out
+    for passed in passed_solutions(open_conditions, facts):  # a step-1 slice, a table's key
+        found.add(passed, 0)  # before leaving the argument out
     given = given_value_solution(facts) or class_body_solution(facts)
     given = given or stated_form_solution(facts)
     given = given or narrowing_solution(facts, open_conditions) or missing_data_solution(facts)
