@@ -66,11 +66,21 @@ LAB = {
                     return None
         """,
     "lab/files.py": """
+        import json
         import logging
 
         from lab.parsing import parse_file
 
         logger = logging.getLogger(__name__)
+
+
+        def read_json(text):
+            if text is not None:
+                try:
+                    return json.loads(text)
+                except ValueError as e:
+                    raise ValueError(f"the text is no JSON: {e}") from e
+            return None
 
 
         def load(path, options):
@@ -143,3 +153,11 @@ def test_the_call_named_as_failed_is_not_a_log_or_a_lookup_with_a_default(lab: S
     assert "It runs when `parse_file(path, level)` (the `try` at line" in page.what_it_means
     assert "logger.info" not in page.what_it_means
     assert "options.get" not in page.what_it_means
+
+
+def test_not_giving_the_value_the_try_converts_is_no_way_out(lab: Store) -> None:
+    # `text is None` skips the conversion: it gives up what the call was for
+    page = page_with_message(lab, "lab", "the text is no JSON")
+    texts = [s.text for s in page.solutions]
+    assert texts[0].startswith("Give `read_json` another `text`"), texts
+    assert not any("None" in t for t in texts), texts

@@ -83,6 +83,7 @@ from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.sync_sibling import sync_sibling_solution
 from errdex.explain.table_lookup import table_solution
+from errdex.explain.tried_input import presence_of_tried
 from errdex.explain.twins import without_twins
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_data import user_data_solution
@@ -182,7 +183,8 @@ def no_way_out(condition: ConditionView, facts: Facts) -> bool:
 def ways_out(facts: Facts) -> list[ConditionView]:
     """The site's own conditions that a way out may change (of an assert of what a call
     just returned, its own test alone: the guards around it are no way out)."""
-    return kept_conditions([c for c in facts.held if not no_way_out(c, facts)], facts)
+    held = [c for c in facts.held if not no_way_out(c, facts) and not presence_of_tried(c, facts)]
+    return kept_conditions(held, facts)
 
 
 def solutions(facts: Facts) -> list[Solution]:

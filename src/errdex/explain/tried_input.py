@@ -18,9 +18,9 @@ import ast
 import re
 from dataclasses import dataclass
 
-from errdex.explain.context import Facts, class_at
+from errdex.explain.context import CONTEXT_KINDS, Facts, class_at
 from errdex.explain.entry_input import names_read
-from errdex.explain.page import Solution
+from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.explain.user_data import (
     callable_by_user,
@@ -33,7 +33,7 @@ from errdex.explain.validators import validated
 from errdex.facts import ConditionKind, Placeholder, SiteKind
 from errdex.store.base import Store, StoredSite
 
-__all__ = ["TriedInput", "failing_calls", "tried_input"]
+__all__ = ["TriedInput", "failing_calls", "presence_of_tried", "tried_input"]
 
 _MAX_FIELDS = 10
 # Calls of a `try` that say nothing of what failed: a record logged, a value looked up with
@@ -364,3 +364,51 @@ def _part_of(call: str, other: str) -> bool:
     """`call` written inside `other` as a call of its own (`hf_api()` in
     `hf_api().download(...)`), not the tail of another name (`run()` in `self.run()`)."""
     return re.search(rf"(?<![\w.]){re.escape(call)}", other) is not None
+
+
+def presence_of_tried(condition: ConditionView, facts: Facts) -> bool:
+    """Whether `condition`, a test before the `try` around the site, only asks whether values
+    the `try`'s calls read are given (`v is not None` before `json_loads(v)`; `so_params.regex
+    is None` and `so_params.structural_tag` before `json.loads(so_params.structural_tag)`):
+    it picks what the user asked for (whether there is a value at all, which kind of
+    constraint), and the `try` failed on that value. Not giving it, or asking for another
+    kind, gives up what was asked and often meets the next check (pydantic v1's
+    `validate_json` passes None on to the field, which refuses it): the way out is a value
+    the call accepts. A test a setting decides, or one of the object's own state (`self`),
+    is left to the other rules."""
+    clause = next((c for c in reversed(facts.conditions) if c.kind is ConditionKind.EXCEPT), None)
+    if clause is None or condition.kind in CONTEXT_KINDS:
+        return False
+    tried = facts.read.tries.get(clause.line)
+    if tried is None or tried.imports or not tried.calls or condition.line >= tried.line:
+        return False
+    try:
+        node = ast.parse(condition.text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    parts = node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
+    if not all(_whether_given(p) for p in parts):
+        return False  # a test of what the value is (`host.isascii()`): another value may pass
+    read = names_read(node)
+    if not read or read & _STATE:
+        return False
+    behind = [k.behind or k.name for k in facts.knobs]
+    values = [condition.text, *(b.value for b in facts.bindings if b.name in read)]
+    if any(k in v for k in behind for v in values):
+        return False  # a setting decides it (through a local, too): the setting rules say it
+    called = {w for c in tried.calls for w in re.findall(r"\w+", c)}
+    return read <= called
+
+
+def _whether_given(node: ast.expr) -> bool:
+    """A test of whether a value is given at all: `x is None`, `x is not None`, `x`, `not x`."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        node = node.operand
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        right = node.comparators[0]
+        if not isinstance(node.ops[0], ast.Is | ast.IsNot):
+            return False
+        if not (isinstance(right, ast.Constant) and right.value is None):
+            return False
+        node = node.left
+    return isinstance(node, ast.Name | ast.Attribute)
