@@ -74,6 +74,26 @@ LAB = {
         logger = logging.getLogger(__name__)
 
 
+        _SIZES = {"small": 1, "large": 2}
+
+
+        def _size_of(name):
+            return _SIZES[name]
+
+
+        def size(name, state):
+            parts = []
+            try:
+                parts.append(_size_of(name))
+            except KeyError:
+                raise ValueError(f"unknown size {name!r}") from None
+            try:
+                parts.append(_size_of(state.name))
+            except OSError:
+                raise RuntimeError("the state could not be sized") from None
+            return parts
+
+
         def read_json(text):
             if text is not None:
                 try:
@@ -161,3 +181,15 @@ def test_not_giving_the_value_the_try_converts_is_no_way_out(lab: Store) -> None
     texts = [s.text for s in page.solutions]
     assert texts[0].startswith("Give `read_json` another `text`"), texts
     assert not any("None" in t for t in texts), texts
+
+
+def test_a_module_function_under_a_value_error_fails_on_the_value(lab: Store) -> None:
+    page = page_with_message(lab, "lab", "unknown size")
+    assert page.solutions[0].text.startswith(
+        "Give `size` another `name`: the value given makes `_size_of(name)` fail"
+    ), page.solutions
+
+
+def test_a_module_function_under_another_error_is_not_read_as_the_value(lab: Store) -> None:
+    page = page_with_message(lab, "lab", "the state could not be sized")
+    assert "failed on the value given" not in page.what_it_means

@@ -51,3 +51,11 @@ def test_leaving_out_what_the_try_converts_is_no_way_out(
 def test_a_test_of_what_the_value_is_stays_a_way_out(store: Store) -> None:
     page = page_at(store, "httpx", "httpx/_urlparse.py", 329)
     assert page.solutions[0].text == "Pass the argument `host` of `encode_host` as ASCII text."
+
+
+def test_an_unknown_colour_names_the_value_given(store: Store) -> None:
+    # `_interpret_color(fg)` under `except KeyError`: the colour given is what failed
+    page = page_at(store, "click", "click/termui.py", 561)
+    assert page.solutions[0].text.startswith(
+        "Give `style` another `fg`: the value given makes `_interpret_color(fg)` fail"
+    )

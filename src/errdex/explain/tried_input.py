@@ -45,6 +45,11 @@ _QUIET = re.compile(
 )
 # `d.get(key, default)`: a lookup with a default, which does not raise
 _DEFAULTED = re.compile(r"^[\w.\[\]'\"]+\.get\([^,()]+,[^,()]+\)$")
+# What a bad value raises: a clause catching only these is about the value given.
+_VALUE_ERRORS = frozenset(
+    {"KeyError", "ValueError", "TypeError", "IndexError", "LookupError", "UnicodeError"}
+    | {"UnicodeDecodeError", "UnicodeEncodeError", "JSONDecodeError", "ValidationError"}
+)
 # Names that read the program's state, never a value given.
 _STATE = frozenset({"self", "cls", "os", "sys", "envs", "environ"})
 # Builtins that test a value rather than convert it: no call that fails on it.
@@ -132,6 +137,14 @@ def tried_input(store: Store, chosen: StoredSite, facts: Facts) -> TriedInput | 
     packed = {a.arg for a in (function.args.vararg, function.args.kwarg) if a is not None}
     keywords = function.args.kwarg.arg if function.args.kwarg is not None else None
     sources = local_sources(function)
+    # a fresh container the `try` fills (`bits = []`) holds nothing given
+    read = {n for n in read if not _fresh(sources.get(n))}
+    helpers: set[str] = set()
+    if _value_errors(clause.text):
+        # the clause catches what a bad value raises: a function of the module called on
+        # it (`_interpret_color(fg)`) fails on the value, not on the machine's state
+        helpers = _helpers(statement.body) - params - set(sources)
+        read -= helpers
     assigned = {
         id(n.value)
         for n in ast.walk(function)
@@ -146,7 +159,7 @@ def tried_input(store: Store, chosen: StoredSite, facts: Facts) -> TriedInput | 
     arguments = {argument for argument, _ in origins.values()}
     if len(arguments) != 1:
         return None  # nothing the user gave, or several values: which one failed is unknown
-    taking = _taking(statement.body, set(origins), constants)
+    taking = _taking(statement.body, set(origins), constants | helpers)
     if not taking:
         return None  # only methods of the value itself: an object's state, not a value
     if validated(facts) is not None:
@@ -247,6 +260,43 @@ def _taking(body: list[ast.stmt], inputs: set[str], constants: frozenset[str]) -
             ):
                 out.append(node)
     return out
+
+
+def _fresh(values: list[ast.AST] | None) -> bool:
+    """A local assigned once, from a literal that reads no name (`[]`, `{}`, `0`)."""
+    if values is None or len(values) != 1:
+        return False
+    value = values[0]
+    literal = isinstance(value, ast.List | ast.Dict | ast.Tuple | ast.Set | ast.Constant)
+    return literal and not any(isinstance(n, ast.Name) for n in ast.walk(value))
+
+
+def _value_errors(clause: str) -> bool:
+    """Whether the clause catches only what a bad value raises (`KeyError`, `ValueError`)."""
+    caught = clause.removeprefix("except").split(" as ")[0].strip(" ()")
+    names = {n.strip().rpartition(".")[2] for n in caught.split(",")} if caught else set()
+    return bool(names) and names <= _VALUE_ERRORS
+
+
+def _helpers(body: list[ast.stmt]) -> set[str]:
+    """The bare names the statements call as functions (`_interpret_color(fg)`) and read
+    no other way."""
+    called = {
+        n.func.id
+        for s in body
+        for n in ast.walk(s)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
+    funcs = {
+        id(n.func)
+        for s in body
+        for n in ast.walk(s)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
+    other = {
+        n.id for s in body for n in ast.walk(s) if isinstance(n, ast.Name) and id(n) not in funcs
+    }
+    return called - other
 
 
 def _inside(node: ast.AST, outer: ast.AST) -> bool:
