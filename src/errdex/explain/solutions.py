@@ -51,10 +51,8 @@ from errdex.explain.given_values import given_value_solution
 from errdex.explain.hiding_flags import hides_only, input_solution
 from errdex.explain.inputs import input_action
 from errdex.explain.instances import instance_action
-from errdex.explain.iterated import iterated_solution
 from errdex.explain.key_checks import key_checked
 from errdex.explain.knob_actions import KnobAction, knob_action
-from errdex.explain.left_out import left_out_solution
 from errdex.explain.literal_members import with_members
 from errdex.explain.missing_data import missing_data_solution
 from errdex.explain.name_clash import name_clash_solution
@@ -83,6 +81,7 @@ from errdex.explain.setters import setter_action
 from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.sync_sibling import sync_sibling_solution
+from errdex.explain.tried_input import presence_of_tried
 from errdex.explain.twins import without_twins
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_data import user_data_solution
@@ -182,7 +181,8 @@ def no_way_out(condition: ConditionView, facts: Facts) -> bool:
 def ways_out(facts: Facts) -> list[ConditionView]:
     """The site's own conditions that a way out may change (of an assert of what a call
     just returned, its own test alone: the guards around it are no way out)."""
-    return kept_conditions([c for c in facts.held if not no_way_out(c, facts)], facts)
+    held = [c for c in facts.held if not no_way_out(c, facts) and not presence_of_tried(c, facts)]
+    return kept_conditions(held, facts)
 
 
 def solutions(facts: Facts) -> list[Solution]:
@@ -238,7 +238,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     for value in flag_value_solutions(facts):
         found.add(value, rank=-1)  # the flag's value in the form the check takes
     assigned = env_assigned_solution(facts, open_conditions)
-    for usual in (left_out_solution(facts), iterated_solution(facts), assigned):
+    for usual in (*passed_solutions(open_conditions, facts), assigned):  # a value passed
         if usual is not None:
             found.add(usual, 0)
     checked = validator_solution(facts, open_conditions)
@@ -253,8 +253,6 @@ def _solutions(facts: Facts) -> list[Solution]:
     if not any(i.solution.kind == "input" and not hides_only(i.solution) for i in found.items):
         for ours in own_call_solutions(open_conditions, facts):  # which argument, which order
             found.add(ours, 1)  # after the call the message says to make first
-    for passed in passed_solutions(open_conditions, facts):  # a step-1 slice, a table's key
-        found.add(passed, 0)  # before leaving the argument out
     given = given_value_solution(facts) or class_body_solution(facts)
     given = given or stated_form_solution(facts)
     given = given or narrowing_solution(facts, open_conditions) or missing_data_solution(facts)
