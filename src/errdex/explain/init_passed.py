@@ -18,6 +18,7 @@ from errdex.explain.closure_switch import param_doc
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.entry_input import names_read
 from errdex.explain.input_nodes import none_compared
+from errdex.explain.item_fields import own_init
 from errdex.explain.page import Change, ConditionView, Solution
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.user_call import required_arguments, user_call
@@ -101,10 +102,7 @@ def _constructor_argument(
         cls = class_in_file(facts, name) if name else None
         if cls is None:
             return None
-        init = next(
-            (n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"),
-            None,
-        )
+        init = own_init(cls)
         if init is not None:
             own = [a.arg for a in [*init.args.posonlyargs, *init.args.args]][1:]
             own += [a.arg for a in init.args.kwonlyargs]

@@ -109,10 +109,7 @@ def _setting_class(facts: Facts, name: str, attribute: str) -> ast.ClassDef | No
     for _ in range(_MAX_BASES):
         if current is None:
             return None
-        init = next(
-            (n for n in current.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"),
-            None,
-        )
+        init = own_init(current)
         if init is not None and _sets_from_keyword(init, attribute):
             return cls
         if init is not None and not _hands_on(init, attribute):
@@ -187,7 +184,7 @@ def _solution(
         f"{condition.line} refuses every one whose {code(attribute)} is "
         f"{'false' if after == 'True' else 'None'}."
     )
-    init = _own_init(cls)
+    init = own_init(cls)
     required: tuple[str, ...] = ()
     if init is not None:
         positional = init.args.args[1:]
@@ -207,7 +204,8 @@ def _solution(
     return Solution(text=text, condition=condition.text, kind="input", change=change)
 
 
-def _own_init(cls: ast.ClassDef) -> ast.FunctionDef | None:
+def own_init(cls: ast.ClassDef) -> ast.FunctionDef | None:
+    """The `__init__` the class defines itself, if any."""
     return next(
         (n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None
     )
