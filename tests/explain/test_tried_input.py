@@ -68,6 +68,7 @@ LAB = {
     "lab/files.py": """
         import json
         import logging
+        import os
 
         from lab.parsing import parse_file
 
@@ -92,6 +93,16 @@ LAB = {
             except OSError:
                 raise RuntimeError("the state could not be sized") from None
             return parts
+
+
+        def partitions():
+            raw = os.environ.get("LAB_PARTITION")
+            if raw is not None:
+                try:
+                    return [int(part) for part in raw.split(",")]
+                except ValueError as err:
+                    raise ValueError(f"Invalid partition string: {raw}") from err
+            return None
 
 
         def read_json(text):
@@ -193,3 +204,11 @@ def test_a_module_function_under_a_value_error_fails_on_the_value(lab: Store) ->
 def test_a_module_function_under_another_error_is_not_read_as_the_value(lab: Store) -> None:
     page = page_with_message(lab, "lab", "the state could not be sized")
     assert "failed on the value given" not in page.what_it_means
+
+
+def test_a_setting_the_try_converts_is_the_way_out_with_a_value_it_takes(lab: Store) -> None:
+    page = page_with_message(lab, "lab", "Invalid partition string")
+    assert "failed on the value of the environment variable `LAB_PARTITION`" in (page.what_it_means)
+    assert page.solutions[0].text.startswith(
+        "Set `LAB_PARTITION` to a value that `int(part)` or `raw.split(',')` accepts"
+    ), page.solutions

@@ -18,7 +18,7 @@ from errdex.explain.refused_use import refused_use
 from errdex.explain.reraise import PASSED_ON, is_reraise
 from errdex.explain.selection import selection_context
 from errdex.explain.solutions import no_way_out, solutions
-from errdex.explain.tried_input import failing_calls
+from errdex.explain.tried_input import failing_calls, setting_input
 from errdex.explain.twins import twin_sentences
 from errdex.explain.user_data import arguments_read
 from errdex.facts import ConditionKind, KnobKind, SiteKind
@@ -299,8 +299,10 @@ def _except_sentences(facts: Facts, check: bool = True) -> list[str]:
         tried = facts.read.tries.get(condition.line)
         if tried is None:
             continue
-        if facts.tried is not None and condition is _innermost_except(facts):
-            out.append(facts.tried.sentence())  # what failed, and with which input
+        innermost = condition is _innermost_except(facts)
+        given = (facts.tried or setting_input(facts)) if innermost else None
+        if given is not None:
+            out.append(given.sentence())  # what failed, and with which input
             continue
         caught = condition.text.removeprefix("except").split(" as ")[0].strip() or "an exception"
         if tried.imports:

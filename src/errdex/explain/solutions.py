@@ -81,7 +81,7 @@ from errdex.explain.setters import setter_action
 from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.sync_sibling import sync_sibling_solution
-from errdex.explain.tried_input import presence_of_tried
+from errdex.explain.tried_input import failed_input_solutions, presence_of_tried
 from errdex.explain.twins import without_twins
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_data import user_data_solution
@@ -200,8 +200,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     if never_runs(facts) is not None:
         return []  # a type checker's branch: no run of the program meets it
     found = _Collector()
-    if facts.tried is not None:
-        found.add(facts.tried.solution(), rank=-1)  # the input the failed call is given
+    for failed in failed_input_solutions(facts):
+        found.add(failed, rank=-1)  # the input, or the setting, the `try`'s call failed on
     open_conditions = ways_out(facts)
     actions = _condition_actions(facts, open_conditions)
     internal = _internal_invariant(facts, actions)

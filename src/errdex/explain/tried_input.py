@@ -18,9 +18,9 @@ import ast
 import re
 from dataclasses import dataclass
 
-from errdex.explain.context import CONTEXT_KINDS, Facts, class_at
+from errdex.explain.context import CONTEXT_KINDS, Facts, top_class_in
 from errdex.explain.entry_input import names_read
-from errdex.explain.page import ConditionView, Solution
+from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.plain import code
 from errdex.explain.user_data import (
     callable_by_user,
@@ -30,10 +30,18 @@ from errdex.explain.user_data import (
     quoted_message,
 )
 from errdex.explain.validators import validated
-from errdex.facts import ConditionKind, Placeholder, SiteKind
+from errdex.facts import ConditionKind, KnobKind, Placeholder, SiteKind
 from errdex.store.base import Store, StoredSite
 
-__all__ = ["TriedInput", "failing_calls", "presence_of_tried", "tried_input"]
+__all__ = [
+    "SettingInput",
+    "TriedInput",
+    "failed_input_solutions",
+    "failing_calls",
+    "presence_of_tried",
+    "setting_input",
+    "tried_input",
+]
 
 _MAX_FIELDS = 10
 # Calls of a `try` that say nothing of what failed: a record logged, a value looked up with
@@ -365,7 +373,7 @@ def _unpacked_into(
         text = store.file_text(chosen.version_id, path)
         if text is not None:
             break
-    node = class_at(text, name)
+    node = top_class_in(text, name)
     if node is None:
         return None, ()
     fields = tuple(
@@ -462,3 +470,88 @@ def _whether_given(node: ast.expr) -> bool:
             return False
         node = node.left
     return isinstance(node, ast.Name | ast.Attribute)
+
+
+@dataclass(frozen=True)
+class SettingInput:
+    """The `try` around the site converts the value of a setting, and failed on it."""
+
+    calls: tuple[str, ...]
+    caught: str
+    try_line: int
+    knob: Knob
+    name: str  # the name the `try` reads it by: `partition_list_str`
+
+    def sentence(self) -> str:
+        kind = "environment variable" if self.knob.kind is KnobKind.ENV else "flag"
+        called = " or ".join(code(c) for c in self.calls)
+        here = f" ({code(self.name)} here)" if self.name != self.knob.name else ""
+        return (
+            f"It runs when {called} (the `try` at line {self.try_line}) raised "
+            f"{code(self.caught)}: that call failed on the value of the {kind} "
+            f"{code(self.knob.name)}{here}."
+        )
+
+    def solution(self) -> Solution:
+        verb = "Set" if self.knob.kind is KnobKind.ENV else "Pass"
+        called = " or ".join(code(c) for c in self.calls)
+        return Solution(
+            text=(
+                f"{verb} {code(self.knob.name)} to a value that {called} accepts: the `try` "
+                f"at line {self.try_line} fails on the value set."
+            ),
+            knob=self.knob.name,
+            kind="setting",
+        )
+
+
+def setting_input(facts: Facts) -> SettingInput | None:
+    """The setting whose value the `try` around the site converts, when its clause catches
+    only what a bad value raises and the `try` reads nothing else the program holds
+    (`int(layer) for layer in partition_list_str.split(",")`, the local holding
+    `VLLM_PP_LAYER_PARTITION`; `int(os.environ["OMP_NUM_THREADS"])`)."""
+    clause = next((c for c in reversed(facts.conditions) if c.kind is ConditionKind.EXCEPT), None)
+    if clause is None or not _value_errors(clause.text):
+        return None
+    tried = facts.read.tries.get(clause.line)
+    settings = [k for k in facts.knobs if k.kind in (KnobKind.ENV, KnobKind.FLAG)]
+    if tried is None or tried.imports or not tried.calls or not settings:
+        return None
+    function = facts.site_function()
+    found = _try_of(function, clause.line) if function is not None else None
+    if found is None:
+        return None
+    body = found[0].body
+    bound = {
+        n.id
+        for s in body
+        for c in ast.walk(s)
+        if isinstance(c, ast.comprehension)
+        for n in ast.walk(c.target)
+        if isinstance(n, ast.Name)
+    }
+    constants = module_constants(facts)
+    read = {n for n in _read_in(body) - bound if not fixed_name(n, constants)}
+    words = {w for c in tried.calls for w in re.findall(r"\w+", c)}
+    for knob in settings:
+        name = knob.behind or knob.name
+        if read == {name}:
+            pass  # the local (or name) holding the setting's value, and nothing else
+        elif knob.kind is KnobKind.ENV and knob.name in words and read in ({"os"}, {"envs"}):
+            name = knob.name  # `os.environ["X"]`, `envs.X` read in the `try` itself
+        else:
+            continue
+        return SettingInput(
+            calls=tuple(failing_calls(tried.calls)[:2]),
+            caught=clause.text.removeprefix("except").split(" as ")[0].strip(),
+            try_line=tried.line,
+            knob=knob,
+            name=name,
+        )
+    return None
+
+
+def failed_input_solutions(facts: Facts) -> list[Solution]:
+    """The value given (or the setting) that the `try`'s call failed on, changed."""
+    failed = facts.tried or setting_input(facts)
+    return [failed.solution()] if failed is not None else []
