@@ -65,17 +65,9 @@ def init_contents_solution(conditions: list[ConditionView], facts: Facts) -> Sol
 
 
 def _reads(text: str) -> set[str]:
+    """The names a condition reads; a loop's header (`for decl in decls`) reads both."""
     try:
         return names_read(ast.parse(text.removeprefix("for "), mode="eval").body)
-    except (SyntaxError, ValueError, RecursionError):
-        return _loop_reads(text)
-
-
-def _loop_reads(text: str) -> set[str]:
-    """The names a loop's header reads (`for decl in decls` reads `decls`, binds `decl`)."""
-    target, _, iterable = text.removeprefix("for ").partition(" in ")
-    try:
-        return names_read(ast.parse(iterable, mode="eval").body) | {target.strip()}
     except (SyntaxError, ValueError, RecursionError):
         return {"<unread>"}
 
@@ -100,9 +92,9 @@ def _derived(function: ast.FunctionDef, param: str, fixed: frozenset[str] | set[
         ):
             pairs = [(node.func.value, a) for a in node.args]
         for target, value in pairs:
-            for name in ast.walk(target):
-                if isinstance(name, ast.Name):
-                    sources.setdefault(name.id, []).append(value)
+            for bound in ast.walk(target):
+                if isinstance(bound, ast.Name):
+                    sources.setdefault(bound.id, []).append(value)
     own = {a.arg for a in [*function.args.posonlyargs, *function.args.args]}
     derived = {param}
     changed = True
