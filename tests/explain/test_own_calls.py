@@ -17,6 +17,7 @@ CALLS = {
     "calls/__init__.py": """
         from calls.config import Timeout, Clear, clamp
         from calls.client import Client, Clauses
+        from calls.params import Argument, Option
         """,
     "calls/stack.py": """
         from threading import local
@@ -699,7 +700,7 @@ def test_a_constructor_argument_handed_to_a_private_check(calls: Store) -> None:
     page = page_with_message(calls, "calls", "Could not name the argument")
     first = page.solutions[0]
     assert first.text.startswith(
-        "Pass `param_decls` to `calls.params.Argument` so that `param_decls` is set"
+        "Pass `param_decls` to `calls.Argument` so that `param_decls` is set"
     )
     assert "hands it to `_parse_decls` as `decls`" in first.text
     assert first.text.endswith("Its docstring: “the names of this parameter.”")
@@ -733,7 +734,7 @@ def test_each_object_a_constructor_refuses_is_made_with_the_keyword(calls: Store
 def test_what_a_constructor_argument_holds_checked_by_a_private_method(calls: Store) -> None:
     page = page_with_message(calls, "calls", "Name {name!r} defined twice")
     assert page.solutions[0].text.startswith(
-        "Change the `param_decls` you give `calls.params.Option`: its constructor hands it "
+        "Change the `param_decls` you give `calls.Option`: its constructor hands it "
         "to `_parse_decls` as `decls`, and the check at line"
     )
     # the object's own state decides too: not the argument alone

@@ -17,7 +17,7 @@ import builtins
 
 from errdex.explain.context import Facts
 from errdex.explain.entry_input import names_read
-from errdex.explain.init_passed import constructor_argument
+from errdex.explain.init_passed import constructor_argument, exported_class, method_params
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.explain.table_lookup import module_names
@@ -36,10 +36,10 @@ def init_contents_solution(conditions: list[ConditionView], facts: Facts) -> Sol
         return None
     function = facts.site_function()
     tree = facts.source_tree()
-    call = user_call(facts, constructor=True)
+    call = user_call(facts, constructor=True) if exported_class(facts) else None
     if function is None or tree is None or call is None or call[1] is not None:
         return None
-    params = [a.arg for a in [*function.args.posonlyargs, *function.args.args]][1:]
+    params = method_params(function)
     tests = [c for c in facts.conditions if c.kind in _CHECKS]
     if not tests or any(c.kind not in (*_CHECKS, ConditionKind.LOOP) for c in facts.conditions):
         return None

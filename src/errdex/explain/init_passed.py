@@ -37,10 +37,10 @@ def init_passed_solution(conditions: list[ConditionView], facts: Facts) -> Solut
     if not owner or "." in owner or not method.startswith("_") or method.startswith("__"):
         return None
     function = facts.site_function()
-    call = user_call(facts, constructor=True)
+    call = user_call(facts, constructor=True) if exported_class(facts) else None
     if function is None or call is None or call[1] is not None:
         return None
-    params = [a.arg for a in [*function.args.posonlyargs, *function.args.args]][1:]
+    params = method_params(function)
     for condition in reversed(conditions):
         if condition.kind not in (ConditionKind.IF, ConditionKind.ELIF) or not condition.holds:
             continue
@@ -63,6 +63,24 @@ def init_passed_solution(conditions: list[ConditionView], facts: Facts) -> Solut
         before = fallback or "None"  # the value that meets the check, in the fix
         return _solution(call[0], init, (argument, before), param, test, condition, facts)
     return None
+
+
+def exported_class(facts: Facts) -> bool:
+    """Whether the package exports the site's class at a path of its own (`click.Option`
+    for `click.core.Option`): a class its users make. Every class of a package whose modules
+    are all public has a path, but only the ones it re-exports are its API."""
+    stored = facts.stored
+    return bool(stored.public) and stored.public != f"{stored.module}.{stored.site.function}"
+
+
+def method_params(function: ast.FunctionDef) -> list[str]:
+    """A method's parameters as its callers pass them: without `self`/`cls`, except in a
+    static method, whose first parameter is the first argument."""
+    names = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+    static = any(
+        isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list
+    )
+    return names if static else names[1:]
 
 
 def _unset(test: ast.expr, param: str) -> bool | None:
