@@ -7,6 +7,7 @@ import functools
 import re
 import textwrap
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from errdex.explain.page import (
     BindingView,
@@ -22,6 +23,9 @@ from errdex.explain.page import (
 )
 from errdex.facts import ConditionKind, SourceRead
 from errdex.store.base import StoredSite
+
+if TYPE_CHECKING:
+    from errdex.explain.sibling_advice import SiblingAdvice
 
 # Conditions that say where the code is rather than what went wrong.
 CONTEXT_KINDS = frozenset({ConditionKind.LOOP, ConditionKind.EXCEPT, ConditionKind.WITH})
@@ -97,6 +101,9 @@ class Facts:
     # a documented constant the conditions test → the line that assigns it in its file
     # (the page reads that file; `why.py` quotes the doc with where it is written)
     constant_lines: dict[str, int] = field(default_factory=dict)
+    # the advice of the function's other checks on a member test this one holds too
+    # (`explain/sibling_advice.py`; needs the store)
+    sibling_advice: list[SiblingAdvice] = field(default_factory=list)
     _tree: ast.Module | None = field(default=None, repr=False)
     _function: ast.FunctionDef | bool | None = field(default=False, repr=False)  # False: unread
     _classes: dict[str, ast.ClassDef | None] = field(default_factory=dict, repr=False)

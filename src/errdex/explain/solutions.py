@@ -234,6 +234,8 @@ def _solutions(facts: Facts) -> list[Solution]:
             found.add(_knob_solution(listed, reason, condition, facts.knobs), 0)
     for value in flag_value_solutions(facts):
         found.add(value, rank=-1)  # the flag's value in the form the check takes
+    for advice in facts.sibling_advice:  # the code's own word on a test this check shares
+        found.add(advice.solution(opposite_words(advice.shared)), rank=-1)
     assigned = env_assigned_solution(facts, open_conditions)
     for usual in (left_out_solution(facts), iterated_solution(facts), assigned):
         if usual is not None:
@@ -273,7 +275,7 @@ def _solutions(facts: Facts) -> list[Solution]:
         held = [c for c in variant.conditions if c.kind not in CONTEXT_KINDS]
         prefix = f"If the message names “{variant.reason}”: "
         for condition in reversed(held):
-            action = knob_action(condition, facts.knobs)
+            action = knob_action(condition, facts.knobs, either=True)
             if action is not None:
                 reason = f"so that {opposite_words(condition)}"
                 solution = _knob_solution(action, reason, condition, facts.knobs, prefix)
