@@ -7,7 +7,6 @@ import functools
 import re
 import textwrap
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from errdex.explain.page import (
     BindingView,
@@ -24,11 +23,25 @@ from errdex.explain.page import (
 from errdex.facts import ConditionKind, SourceRead
 from errdex.store.base import StoredSite
 
-if TYPE_CHECKING:
-    from errdex.explain.sibling_advice import SiblingAdvice
-
 # Conditions that say where the code is rather than what went wrong.
 CONTEXT_KINDS = frozenset({ConditionKind.LOOP, ConditionKind.EXCEPT, ConditionKind.WITH})
+
+
+@dataclass(frozen=True)
+class SiblingAdvice:
+    """Another check's advice on a test this one holds too (`explain/sibling_advice.py`)."""
+
+    clause: str  # the advice's clause that names the other member: "Use READ mode"
+    line: int  # the sibling's line
+    shared: ConditionView  # the test both hold: `self.mode == MoRIIOMode.WRITE`
+
+    def solution(self, opposite: str) -> Solution:
+        """The way out, given the shared test's opposite in words: it keeps the feature on."""
+        text = (
+            f"{self.clause}, as the check at line {self.line} of the same function advises "
+            f"on the same test (so that {opposite})."
+        )
+        return Solution(text=text, condition=self.shared.text, kind="setting")
 
 
 @dataclass

@@ -14,36 +14,20 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
 
 from errdex.explain.advice import message_advice, spoken_text
-from errdex.explain.context import Facts
-from errdex.explain.page import ConditionView, Solution
+from errdex.explain.context import Facts, SiblingAdvice
+from errdex.explain.page import ConditionView
 from errdex.facts import MessageTemplate, SiteKind
 from errdex.store import Store
 from errdex.store.base import StoredSite
 
-__all__ = ["SiblingAdvice", "sibling_advice"]
+__all__ = ["sibling_advice"]
 
 _MAX_SIBLINGS = 6  # siblings whose conditions are read (each is a lookup)
 # a message that may instruct: read further only then
 _VERBS = re.compile(r"\b(?:use|set|switch|pass|choose|select|enable|run)\b", re.I)
 _CLAUSES = re.compile(r",?\s+or\s+|;\s*")
-
-
-@dataclass(frozen=True)
-class SiblingAdvice:
-    clause: str  # the advice's clause that names the other member: "Use READ mode"
-    line: int  # the sibling's line
-    shared: ConditionView  # the test both hold: `self.mode == MoRIIOMode.WRITE`
-
-    def solution(self, opposite: str) -> Solution:
-        """The way out, given the shared test's opposite in words: it keeps the feature on."""
-        text = (
-            f"{self.clause}, as the check at line {self.line} of the same function advises "
-            f"on the same test (so that {opposite})."
-        )
-        return Solution(text=text, condition=self.shared.text, kind="setting")
 
 
 def sibling_advice(store: Store, stored: StoredSite, facts: Facts) -> list[SiblingAdvice]:

@@ -71,6 +71,7 @@ from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.precondition_fix import precondition_change
+from errdex.explain.reasons_list import tests_reasons_list
 from errdex.explain.request_fields import request_solutions
 from errdex.explain.reraise import reraise_gate
 from errdex.explain.returned_error import returned_error_solution
@@ -338,11 +339,10 @@ def _condition_actions(
 ) -> list[tuple[ConditionView, KnobAction | None]]:
     """Each open condition with the action of the first setting behind it (or behind
     what its names stand for)."""
-    reasons_list = _reasons_variable(facts)
     return [
         (condition, first_action(condition, facts))
         for condition in open_conditions
-        if not (reasons_list and reasons_list in _names(condition.text))
+        if not tests_reasons_list(condition, facts)
     ]  # a reasons list is non-empty: the reasons below say why
 
 
@@ -573,22 +573,3 @@ def _knob_solution(
         kind="setting",
         fix=setting_fix(action, condition, knobs),
     )
-
-
-def _reasons_variable(facts: Facts) -> str | None:
-    """The local list a reasons message joins (`unsupported`), when the site has reasons."""
-    if not facts.variants:
-        return None
-    expression = facts.stored.site.reasons_expr
-    if not expression:
-        return None
-    names = [n for n in _names(expression) if n not in ("join", "sorted", "str", "len")]
-    return names[-1] if names else None
-
-
-def _names(text: str) -> set[str]:
-    try:
-        tree = ast.parse(text, mode="eval")
-    except (SyntaxError, ValueError, RecursionError):
-        return set()
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
