@@ -8,9 +8,12 @@ from __future__ import annotations
 import ast
 
 from errdex.explain.context import Facts
-from errdex.explain.page import ConditionView
+from errdex.explain.page import ConditionView, Solution
 
-__all__ = ["tests_reasons_list"]
+__all__ = ["REASON_NAMED", "reasons_solved", "tests_reasons_list"]
+
+# how a way out of one reason starts: "If the message names “EPLB”: ..."
+REASON_NAMED = "If the message names"
 
 
 def tests_reasons_list(condition: ConditionView, facts: Facts) -> bool:
@@ -37,3 +40,11 @@ def _names(text: str) -> set[str]:
     except (SyntaxError, ValueError, RecursionError):
         return set()
     return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+
+
+def reasons_solved(condition: ConditionView, facts: Facts, solutions: list[Solution]) -> bool:
+    """Whether the condition tests the reasons list and a way out of one of its reasons is
+    offered: then the list's test is no context ("no setting behind that" would be false)."""
+    return tests_reasons_list(condition, facts) and any(
+        s.text.startswith(REASON_NAMED) for s in solutions
+    )

@@ -71,7 +71,7 @@ from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.precondition_fix import precondition_change
-from errdex.explain.reasons_list import tests_reasons_list
+from errdex.explain.reasons_list import REASON_NAMED, tests_reasons_list
 from errdex.explain.request_fields import request_solutions
 from errdex.explain.reraise import reraise_gate
 from errdex.explain.returned_error import returned_error_solution
@@ -274,7 +274,7 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(solution, _tier(entry.action))
     for variant in facts.variants[:_MAX_VARIANTS]:
         held = [c for c in variant.conditions if c.kind not in CONTEXT_KINDS]
-        prefix = f"If the message names “{variant.reason}”: "
+        prefix = f"{REASON_NAMED} “{variant.reason}”: "
         for condition in reversed(held):
             action = knob_action(condition, facts.knobs, either=True)
             if action is not None:
