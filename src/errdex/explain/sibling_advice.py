@@ -34,10 +34,16 @@ def sibling_advice(store: Store, stored: StoredSite, facts: Facts) -> list[Sibli
     """The advice of the function's other sites on a member test this site holds too."""
     if stored.site.kind == SiteKind.ASSERT:
         return []  # an `assert` holds the program's own state: no advice is its way out
-    tests = _member_tests(facts)
-    if not tests or facts.source_text is None:
+    if facts.source_text is None:
         return []
-    source = facts.source_text
+    # each member test with the other values the file compares the same way, found once
+    tests = [
+        (shared, member, others)
+        for shared, pattern, member in _member_tests(facts)
+        if (others := _other_values(facts.source_text, pattern, member))
+    ]
+    if not tests:
+        return []  # no other value to advise: the siblings are not read
     out: list[SiblingAdvice] = []
     read = 0
     for neighbour in store.neighbours(stored.version_id, stored.file):
@@ -50,16 +56,16 @@ def sibling_advice(store: Store, stored: StoredSite, facts: Facts) -> list[Sibli
             continue
         words = set(re.findall(r"\b[A-Za-z_]\w*\b", neighbour.message))
         wanted = [
-            (shared, pattern, word)
-            for shared, pattern, member in tests
+            (shared, word)
+            for shared, member, others in tests
             for word in words
-            if word.upper() != member.upper() and _member_of(source, pattern, word)
+            if len(word) > 2 and word.upper() != member.upper() and {word, word.upper()} & others
         ]
         if not wanted or read >= _MAX_SIBLINGS:
             continue
         read += 1
         held = _held_by(store, stored, neighbour.id, neighbour.line)
-        for shared, _, word in wanted:
+        for shared, word in wanted:
             if _conjunct_text(shared.text) not in held:
                 continue
             clause = _clause_naming(neighbour.message, word)
@@ -70,7 +76,7 @@ def sibling_advice(store: Store, stored: StoredSite, facts: Facts) -> list[Sibli
 
 def _member_tests(facts: Facts) -> list[tuple[ConditionView, str, str]]:
     """The conjuncts `x == Cls.MEMBER` (or `is`) and `x == "literal"` the site holds, each
-    with the pattern of another value of the same test in the file and the value it has."""
+    with a pattern that finds the values the file compares the same way, and its own."""
     out = []
     for condition in facts.held:
         for part in _conjunct_nodes(condition.text):
@@ -93,21 +99,17 @@ def _member_tests(facts: Facts) -> list[tuple[ConditionView, str, str]]:
                 and isinstance(member.value, ast.Name)
                 and member.value.id[:1].isupper()
             ):
-                out.append((view, re.escape(member.value.id) + r"\.@WORD@\b", member.attr))
+                out.append((view, re.escape(member.value.id) + r"\.(\w+)\b", member.attr))
             elif isinstance(member, ast.Constant) and isinstance(member.value, str):
                 left = re.escape(ast.unparse(part.left))
-                out.append((view, left + r"\s*[!=]=\s*[\"']@WORD@[\"']", member.value))
+                out.append((view, left + r"\s*[!=]=\s*[\"'](\w+)[\"']", member.value))
     return out
 
 
-def _member_of(source: str, pattern: str, word: str) -> bool:
-    """Whether the file compares with the other value `word` (as the message has it, or in
-    capitals): `Cls.WORD`, `x == "word"`."""
-    return len(word) > 2 and any(
-        re.search(pattern.replace("@WORD@", re.escape(w)), source)
-        for w in dict.fromkeys((word, word.upper()))
-        if w.isidentifier()
-    )
+def _other_values(source: str, pattern: str, member: str) -> set[str]:
+    """The values the file compares the test's left side with (`Cls.OTHER`, `x == "other"`),
+    less the test's own."""
+    return set(re.findall(pattern, source)) - {member}
 
 
 def _held_by(store: Store, stored: StoredSite, error_id: str, line: int) -> set[str]:
