@@ -15,8 +15,8 @@ from errdex.facts import (
     ErrorSite,
     KnobKind,
     MessageTemplate,
-    SourceRead,
 )
+from errdex.reading_facts import SourceRead
 
 
 class ExceptionInfo(msgspec.Struct, frozen=True, gc=False):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
-from errdex.explain.context import Facts, class_at, function_at
-from errdex.facts import SourceRead
+from errdex.explain.context import Facts, at_margin, class_at, function_at, function_span
+from errdex.reading_facts import SourceRead
 
 SOURCE = textwrap.dedent(
     """
@@ -37,6 +37,27 @@ def test_the_function_holding_a_line_is_parsed_alone_with_the_files_lines() -> N
     assert function_at(SOURCE, "check", 16) is None
     assert function_at(SOURCE, "missing", 13) is None
     assert function_at(None, "check", 13) is None
+
+
+def test_the_nearest_def_above_the_line_is_the_one_found() -> None:
+    nested = "def check():\n    def check():\n        raise A\n    raise B\n"
+    assert function_span(nested, "check", 3) == (1, 3)  # the inner one
+    assert function_span(nested, "check", 1) == (0, 4)
+    # a module-level line has no `def` of that name above it
+    assert function_span("x = 1\nraise C\n", "<module>", 2) is None
+
+
+def test_lines_are_counted_as_the_file_is_split() -> None:
+    # a form feed starts a line of its own for `str.splitlines`, as the page counts lines
+    text = "import os\n\x0c\ndef check(\n    a,\n):\n    raise A\n"
+    assert function_span(text, "check", 7) == (3, 7)
+    assert function_span(text.replace("\x0c", ""), "check", 6) == (2, 6)
+
+
+def test_only_matches_that_start_a_line_are_kept_with_their_line() -> None:
+    text = "class A(B):\n    x = 'a class C(D)'\n\nclass E(F):\n    pass\n"
+    found = [(line, m.group(1)) for line, m in at_margin(r"class\s+(\w+)\(", text)]
+    assert found == [(0, "A"), (3, "E")]
 
 
 CLASSES = textwrap.dedent(

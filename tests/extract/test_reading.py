@@ -8,7 +8,7 @@ import textwrap
 from errdex.extract import extract_file
 from errdex.extract.block_flow import _def_words
 from errdex.extract.skeleton import build_skeleton
-from errdex.facts import SourceRead, TryRead
+from errdex.reading_facts import SourceRead, TryRead
 from samples import QUIET_FUNCTIONS
 
 

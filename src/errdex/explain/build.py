@@ -22,6 +22,7 @@ from errdex.explain.named_settings import typed_fields
 from errdex.explain.no_action import caught_by_callers
 from errdex.explain.override_warning import override_warnings
 from errdex.explain.page import Analysis, ConditionView, Page, VersionEntry
+from errdex.explain.page_reads import page_reads
 from errdex.explain.pins import pin_label, revision_date
 from errdex.explain.related import related_errors
 from errdex.explain.report import report_url
@@ -31,6 +32,7 @@ from errdex.explain.same_error import same_error_paths
 from errdex.explain.sibling_advice import sibling_advice
 from errdex.explain.solutions import solutions
 from errdex.explain.table_lookup import table_keys
+from errdex.explain.tried_input import tried_input
 from errdex.explain.twins import twin_paths
 from errdex.explain.upgrades import upgrade_solutions
 from errdex.explain.views import (
@@ -41,8 +43,9 @@ from errdex.explain.views import (
     variant_views,
 )
 from errdex.explain.why import constant_lines, why_quotes
-from errdex.facts import KnobKind, SourceRead
+from errdex.facts import KnobKind
 from errdex.history.timeline import lineage
+from errdex.reading_facts import SourceRead
 from errdex.store.base import Store, StoredSite, VersionRecord
 from errdex.syntax_lock import SYNTAX_TREES
 
@@ -86,6 +89,7 @@ def _build_page(
     store: Store, error_id: str, version: str | None, *, model: str | None, use_model: bool
 ) -> Page:
     error_id = error_id.strip().lower()
+    store = page_reads(store)
     sites = store.get_error(error_id)
     chosen = choose_site(sites, error_id, version)
     text = store.file_text(chosen.version_id, chosen.file)
@@ -100,6 +104,7 @@ def _build_page(
     facts.constant_lines = constant_lines(store, chosen, facts.bindings, text)
     facts.returned = returned_fields(store, chosen, facts)
     facts.callee_messages = callee_messages(store, facts)
+    facts.tried = tried_input(store, chosen, facts)
     facts.same_error_paths = same_error_paths(store, chosen)
     facts.sibling_advice = sibling_advice(store, chosen, facts)
     facts.twin_paths = twin_paths(store, chosen)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import ast
 import functools
+import itertools
 import re
 import textwrap
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from errdex.explain.page import (
     BindingView,
@@ -20,8 +23,12 @@ from errdex.explain.page import (
     WhenItHappens,
     WhyQuote,
 )
-from errdex.facts import ConditionKind, SourceRead
+from errdex.facts import ConditionKind
+from errdex.reading_facts import SourceRead
 from errdex.store.base import StoredSite
+
+if TYPE_CHECKING:
+    from errdex.explain.tried_input import TriedInput
 
 # Conditions that say where the code is rather than what went wrong.
 CONTEXT_KINDS = frozenset({ConditionKind.LOOP, ConditionKind.EXCEPT, ConditionKind.WITH})
@@ -88,6 +95,9 @@ class Facts:
     source_text: str | None = None  # the site's file, for rules that read its function
     # (the call the `try` made, the message it logs before re-raising): `callee_advice`
     callee_messages: list[tuple[str, str]] = field(default_factory=list)
+    # the call of the `try` that failed on a value the user gave a public call
+    # (`explain/tried_input.py`; needs the store)
+    tried: TriedInput | None = None
     # the tests on the paths of the function's other raises of the same error: `same_error`
     same_error_paths: list[frozenset[tuple[int, str, bool]]] = field(default_factory=list)
     # a module table a lookup under `except KeyError` reads → its literal keys, in order
@@ -117,6 +127,9 @@ class Facts:
     # the advice of the function's other checks on a member test this one holds too
     # (`explain/sibling_advice.py`; needs the store)
     sibling_advice: list[SiblingAdvice] = field(default_factory=list)
+    # what a rule worked out from these facts, by its own key, for the rules asking again
+    # (the facts do not change while the page is built)
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     _tree: ast.Module | None = field(default=None, repr=False)
     _function: ast.FunctionDef | bool | None = field(default=False, repr=False)  # False: unread
     _classes: dict[str, ast.ClassDef | None] = field(default_factory=dict, repr=False)
@@ -144,7 +157,11 @@ class Facts:
         if name not in self._classes:
             found = class_at(self.source_text, name)
             text = self.source_text
-            if found is None and text is not None and _class_header(name).search(text):
+            if (
+                found is None
+                and text is not None
+                and next(at_margin(_class_header(name), text), None)
+            ):
                 tree = self.source_tree()
                 found = next(
                     (
@@ -163,7 +180,7 @@ class Facts:
             return []
         return [
             match.group(1)
-            for match in _CLASS_BASES.finditer(self.source_text)
+            for _, match in at_margin(_CLASS_BASES, self.source_text)
             if name in re.findall(r"[A-Za-z_][\w]*", match.group(2))
         ]
 
@@ -209,18 +226,34 @@ def function_at(text: str | None, name: str, line: int) -> ast.FunctionDef | Non
     return found if found.lineno <= line <= (found.end_lineno or found.lineno) else None
 
 
+@functools.lru_cache(maxsize=64)
 def function_span(text: str | None, name: str, line: int) -> tuple[int, int] | None:
     """The lines (0-based, end excluded) of the `def name` that holds `line`, found in the
-    text alone: a rule may look at them before parsing anything."""
-    if text is None:
+    text alone: a rule may look at them before parsing anything. (Asked by several rules
+    of a page: kept.)"""
+    if text is None or not name.isidentifier():
         return None
     lines = lines_of(text)
-    header = re.compile(rf"^(\s*)(?:async\s+)?def\s+{re.escape(name)}\s*\(")
+    header = re.compile(rf"^\s*(?:async\s+)?def\s+{re.escape(name)}\s*\(")
     start = None
-    for index in range(min(line, len(lines)) - 1, -1, -1):
-        if header.match(lines[index]):
-            start = index
-            break
+    ends_open = 1 if text and not text.endswith("\n") else 0
+    if len(lines) != text.count("\n") + ends_open:
+        # lines split where `\n` does not (a form feed): walk up them one by one
+        index = min(line, len(lines)) - 1
+        while index >= 0 and not header.match(lines[index]):
+            index -= 1
+        start = index if index >= 0 else None
+    else:
+        # the last header above the line: its words found by the regex engine's search
+        # for a literal (a pattern starting at `^` is tried at every character)
+        offset, counted = 0, 0
+        for found in re.finditer(rf"def[^\S\n]+{re.escape(name)}\b", text):
+            counted += text.count("\n", offset, found.start())
+            offset = found.start()
+            if counted >= line:
+                break
+            if header.match(lines[counted]):
+                start = counted
     if start is None:
         return None
     indent = len(lines[start]) - len(lines[start].lstrip())
@@ -236,16 +269,39 @@ def function_span(text: str | None, name: str, line: int) -> tuple[int, int] | N
     return start, end
 
 
+def statement_pairs(tree: ast.AST) -> Iterator[tuple[ast.stmt, ast.stmt]]:
+    """Each statement with the one after it in the same block, in every block of `tree`."""
+    for node in ast.walk(tree):
+        for field_name in ("body", "orelse", "finalbody"):
+            block = getattr(node, field_name, None)
+            if isinstance(block, list):
+                yield from itertools.pairwise(block)
+
+
 def class_in_file(facts: Facts, name: str) -> ast.ClassDef | None:
     """The class `name` defined at the top level of the site's file (None when absent)."""
     return facts.top_class(name)
 
 
-_CLASS_BASES = re.compile(r"^class\s+(\w+)\s*\(([^)]*)\)", re.MULTILINE)
+_CLASS_BASES = r"class\s+(\w+)\s*\(([^)]*)\)"
 
 
-def _class_header(name: str) -> re.Pattern[str]:
-    return re.compile(rf"^class\s+{re.escape(name)}\b", re.MULTILINE)
+def at_margin(pattern: str, text: str) -> Iterator[tuple[int, re.Match[str]]]:
+    """Each line (0-based) that starts with a match of `pattern`, with the match. (Searched
+    as a line break and the pattern: the regex engine finds a leading literal fast, and
+    tries a pattern that starts with `^` at every character, 20 times slower.)"""
+    first = re.match(pattern, text)
+    if first is not None:
+        yield 0, first
+    offset, counted = 0, 0
+    for found in re.finditer(rf"\n(?:{pattern})", text):
+        counted += text.count("\n", offset, found.start()) + 1
+        offset = found.start() + 1
+        yield counted, found
+
+
+def _class_header(name: str) -> str:
+    return rf"class\s+{re.escape(name)}\b"
 
 
 def class_at(text: str | None, name: str) -> ast.ClassDef | None:
@@ -254,10 +310,10 @@ def class_at(text: str | None, name: str) -> ast.ClassDef | None:
     parse as one class: a string literal's line at the margin, say)."""
     if text is None:
         return None
-    found = _class_header(name).search(text)
+    found = next(at_margin(_class_header(name), text), None)
     if found is None:
         return None
-    header = text.count("\n", 0, found.start())
+    header = found[0]
     all_lines = lines_of(text)
     start = header
     while start > 0 and all_lines[start - 1].startswith("@"):

@@ -22,21 +22,38 @@ class _Inline(ast.NodeTransformer):
 def expanded(condition: ConditionView, facts: Facts) -> ConditionView:
     """The condition with its locals replaced by what they were assigned:
     `has_graphs` becomes `mode != NONE and not config.enforce_eager`."""
-    values: dict[str, ast.expr] = {}
-    for binding in facts.bindings:
-        if binding.origin != "local":
-            continue
-        try:
-            values[binding.name] = ast.parse(binding.value, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
-            continue
-    if not values:
-        return condition
-    try:
-        tree = ast.parse(condition.text, mode="eval").body
-        text = ast.unparse(_Inline(values).visit(tree))
-    except (SyntaxError, ValueError, RecursionError):
-        return condition
+    texts: dict[str, str] = facts.memo.setdefault("expanded", {})
+    if condition.text not in texts:
+        texts[condition.text] = _expanded_text(condition.text, facts)
+    text = texts[condition.text]
     if text == condition.text:
         return condition
     return msgspec.structs.replace(condition, text=text, plain=None)
+
+
+def _expanded_text(text: str, facts: Facts) -> str:
+    values = _local_values(facts)
+    if not values:
+        return text
+    try:
+        tree = ast.parse(text, mode="eval").body
+        return ast.unparse(_Inline(values).visit(tree))
+    except (SyntaxError, ValueError, RecursionError):
+        return text
+
+
+def _local_values(facts: Facts) -> dict[str, ast.expr]:
+    """Each local the function assigns → the expression assigned, parsed once a page
+    (read only: an expansion puts the same nodes in the trees it unparses)."""
+    if "expanded.values" not in facts.memo:
+        values: dict[str, ast.expr] = {}
+        for binding in facts.bindings:
+            if binding.origin != "local":
+                continue
+            try:
+                values[binding.name] = ast.parse(binding.value, mode="eval").body
+            except (SyntaxError, ValueError, RecursionError):
+                continue
+        facts.memo["expanded.values"] = values
+    found: dict[str, ast.expr] = facts.memo["expanded.values"]
+    return found

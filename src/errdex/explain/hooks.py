@@ -73,7 +73,7 @@ _PYTHON_DUNDERS = frozenset(
 
 
 # What a function that calls a hook holds: a `getattr(` or a call of `.__name__(`.
-_MAY_CALL_HOOK = re.compile(r"\bgetattr\s*\(|\.\s*__\w+__\s*\(")
+_MAY_CALL_HOOK = re.compile(r"\bgetattr\s*\(|\.\s*(__\w+__)\s*\(")
 
 
 def hook_solution(facts: Facts) -> Solution | None:
@@ -83,8 +83,9 @@ def hook_solution(facts: Facts) -> Solution | None:
     span = function_span(facts.source_text, facts.stored.site.function.rpartition(".")[2], line)
     if facts.source_text is None or span is None:
         return None
-    if not _MAY_CALL_HOOK.search("\n".join(lines_of(facts.source_text)[slice(*span)])):
-        return None  # most functions: not parsed for nothing
+    body = "\n".join(lines_of(facts.source_text)[slice(*span)])
+    if not any(m.group(1) is None or _is_hook(m.group(1)) for m in _MAY_CALL_HOOK.finditer(body)):
+        return None  # most functions (`super().__init__(...)` is no hook): not parsed for nothing
     function = facts.site_function()
     if function is None:
         return None

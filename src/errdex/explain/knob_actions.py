@@ -17,6 +17,7 @@ from errdex.explain.env_reads import env_read_action, without_walrus
 from errdex.explain.flag_reach import only_fed
 from errdex.explain.input_nodes import computed_with, literal_value, same_expression
 from errdex.explain.json_overrides import plain_flag_overrides
+from errdex.explain.knob_types import boolish, json_valued, numeric, optional
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, KnobKind
@@ -64,6 +65,8 @@ def knob_action(
     `either`, for `a or b` (one reason of a reasons list, added when any part is true) the
     exact action on a part a flag decides, the whole test kept as its reason.
     """
+    if not any(_may_act(k) for k in knobs):
+        return None  # most pages: nothing to parse the condition for
     try:
         node = ast.parse(condition.text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
@@ -104,13 +107,17 @@ def _action(node: ast.expr, condition: ConditionView, knobs: list[Knob]) -> Knob
     return fallback
 
 
+def _may_act(knob: Knob) -> bool:
+    """A setting behind a name (not one the message only names) may decide a condition."""
+    kinds = (KnobKind.ENV, KnobKind.FLAG)
+    return knob.behind is not None and knob.kind in kinds and knob.via != NAMED_IN_MESSAGE
+
+
 def _knob_action(
     node: ast.expr, condition: ConditionView, knob: Knob, knobs: list[Knob]
 ) -> KnobAction | None:
-    if knob.behind is None or knob.kind not in (KnobKind.ENV, KnobKind.FLAG):
+    if knob.behind is None or not _may_act(knob):
         return None
-    if knob.via == NAMED_IN_MESSAGE:
-        return None  # the message names it: it decides no condition
     if knob.sets is not None:
         return _set_action(node, knob)
     if knob.json_key is not None:
@@ -151,7 +158,7 @@ def _knob_action(
     if knob.conjunct and knob.kind == KnobKind.ENV:
         # one of the settings `behind` is true only with: turning it off is a way out,
         # turning it on is not enough on its own
-        return _env_action(knob, shape) if shape.op == "true" and _boolish(knob) else None
+        return _env_action(knob, shape) if shape.op == "true" and boolish(knob) else None
     if not knob.same_value:
         return _generic(knob, condition)
     action = _env_action(knob, shape) if knob.kind == KnobKind.ENV else _flag_action(knob, shape)
@@ -198,7 +205,7 @@ def _compared(
     """`draft_len < target_len` where the setting is one side as it is: the way to move it
     past the other side. Not when the same setting is behind the other side too (moving it
     moves both)."""
-    sides = _other_side(node, knob) if knob.same_value and _numeric(knob) else None
+    sides = _other_side(node, knob) if knob.same_value and numeric(knob) else None
     if (
         sides is None
         or isinstance(sides[0], ast.Constant)
@@ -291,13 +298,13 @@ def _env_action(knob: Knob, shape: _Shape) -> KnobAction | None:
         )
 
     match shape.op:
-        case "true" if _boolish(knob):
+        case "true" if boolish(knob):
             return KnobAction(
                 f"Set `{name}=0`", name, before=f"export {name}=1", after=f"export {name}=0"
             )
         case "true":
             return KnobAction(f"Leave `{name}` unset or empty", name)
-        case "false" if _boolish(knob):
+        case "false" if boolish(knob):
             return KnobAction(
                 f"Set `{name}=1`", name, before=f"export {name}=0", after=f"export {name}=1"
             )
@@ -338,13 +345,13 @@ def _env_action(knob: Knob, shape: _Shape) -> KnobAction | None:
 def _flag_action(knob: Knob, shape: _Shape) -> KnobAction | None:
     flag = knob.name
     match shape.op:
-        case "true" if _boolish(knob) and not _optional(knob):
+        case "true" if boolish(knob) and not optional(knob):
             return KnobAction(f"Do not pass `{flag}`", flag, keyword="False")
-        case "true" if _boolish(knob):
+        case "true" if boolish(knob):
             return KnobAction(f"Turn `{flag}` off", flag, keyword="False")
-        case "false" if _boolish(knob):
+        case "false" if boolish(knob):
             return KnobAction(f"Pass `{flag}`", flag, keyword="True")
-        case "is" | "==" if shape.value is None and _optional(knob):
+        case "is" | "==" if shape.value is None and optional(knob):
             return KnobAction(f"Pass `{flag} VALUE`", flag)
         case "is not" | "!=" if shape.value is None:
             # a command line gives no flag the value None: only its default is, so the
@@ -441,48 +448,17 @@ def _limit_action(node: ast.expr, knob: Knob, condition: ConditionView) -> KnobA
     return KnobAction(f"Pass `{knob.name}` with {words}{fewer}", knob.name)
 
 
-def _numeric(knob: Knob) -> bool:
-    """Whether the code declares or converts the knob as a number (not a JSON object of
-    fields, whose value no order compares)."""
-    declared = (knob.value_type or "").replace(" ", "")
-    if declared:
-        return declared in ("int", "float", "int|None", "float|None", "None|int", "None|float")
-    reads = knob.reads or ""
-    return "int(" in reads or "float(" in reads
-
-
-def _optional(knob: Knob) -> bool:
-    """`bool | None`: None lets the code choose, so leaving the flag out decides nothing."""
-    return "None" in (knob.value_type or "")
-
-
-def _boolish(knob: Knob) -> bool:
-    """Whether the code declares or converts the knob as a boolean."""
-    declared = (knob.value_type or "").replace(" ", "")
-    if declared:
-        return declared in ("bool", "bool|None", "Optional[bool]", "None|bool")
-    reads = (knob.reads or "").lower()
-    return "bool" in reads or knob.name.startswith(("--no-", "--enable-", "--disable-"))
-
-
 def _generic(knob: Knob, condition: ConditionView) -> KnobAction:
     kind = "environment variable" if knob.kind == KnobKind.ENV else "flag"
     text = f"Change the {kind} `{knob.name}`, which {code(knob.behind or knob.name)} follows"
     return KnobAction(text=text, knob=knob.name)
 
 
-def _json_valued(knob: Knob) -> bool:
-    """A flag whose value is a JSON object of fields (`--compilation-config '{...}'`): the
-    code declares it as a configuration class or a dict."""
-    declared = knob.value_type or ""
-    return "Config" in declared or declared.startswith(("dict", "Dict"))
-
-
 def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
     """`config.field` tested against a literal, where `config` is a JSON-valued flag (or
     a name holding that field, `Knob.json_key`): the field to put in the flag's JSON, with
     the value that avoids the site."""
-    if knob.behind is None or not _json_valued(knob):
+    if knob.behind is None or not json_valued(knob):
         return None
     prefix = knob.behind + "."
     fields = (

@@ -16,9 +16,8 @@ gives, and `assert x` may test a count or a flag.
 from __future__ import annotations
 
 import ast
-import itertools
 
-from errdex.explain.context import Facts
+from errdex.explain.context import Facts, statement_pairs
 from errdex.explain.page import ConditionView
 from errdex.facts import ConditionKind, SiteKind
 
@@ -40,14 +39,9 @@ def narrows_call_result(facts: Facts) -> bool:
     function = facts.site_function() if name is not None else None
     if function is None:
         return False
-    for node in ast.walk(function):
-        for field in ("body", "orelse", "finalbody"):
-            block = getattr(node, field, None)
-            if not isinstance(block, list):
-                continue
-            for before, statement in itertools.pairwise(block):
-                if isinstance(statement, ast.Assert) and statement.lineno == site.line:
-                    return _assigns_call(before, name)
+    for before, statement in statement_pairs(function):
+        if isinstance(statement, ast.Assert) and statement.lineno == site.line:
+            return _assigns_call(before, name)
     return False
 
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
 
-from errdex.explain.context import Facts, function_at
+from errdex.explain.context import Facts, function_at, function_span, lines_of
 from errdex.explain.page import Caller, ConditionView
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, SiteKind
@@ -116,7 +117,11 @@ def caught_by_callers(store: Store, stored: StoredSite, callers: list[Caller]) -
     for caller in direct:
         if caller.file not in texts:
             texts[caller.file] = store.file_text(stored.version_id, caller.file)
-        function = function_at(texts[caller.file], caller.function.rpartition(".")[2], caller.line)
+        text, name = texts[caller.file], caller.function.rpartition(".")[2]
+        span = function_span(text, name, caller.line)
+        if text is None or span is None or not _has_handler(lines_of(text)[span[0] : span[1]]):
+            return []  # no `except` in the caller: nothing there catches it
+        function = function_at(text, name, caller.line)
         if function is None:
             return []
         # every call of it there (a link keeps one line a caller): each one caught
@@ -124,6 +129,10 @@ def caught_by_callers(store: Store, stored: StoredSite, callers: list[Caller]) -
         if not all(_caught_at(function, line, names) for line in lines):
             return []
     return direct
+
+
+def _has_handler(lines: Sequence[str]) -> bool:
+    return any(line.lstrip().startswith("except") for line in lines)
 
 
 def _call_lines(function: ast.FunctionDef, name: str) -> set[int]:

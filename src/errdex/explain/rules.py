@@ -4,9 +4,12 @@ only from the facts (conditions, bindings, callers, knobs, the exception class, 
 
 from __future__ import annotations
 
+import ast
+
 from errdex.explain.context import Facts
 from errdex.explain.hiding_flags import hidden_sentence
 from errdex.explain.narrowing import narrows_call_result
+from errdex.explain.network_try import sent_request
 from errdex.explain.no_action import no_action_sentence
 from errdex.explain.page import GUARD_NOT_READ, Caller, ConditionView, WhenItHappens
 from errdex.explain.passthru import pass_through
@@ -16,6 +19,7 @@ from errdex.explain.refused_use import refused_use
 from errdex.explain.reraise import PASSED_ON, is_reraise
 from errdex.explain.selection import selection_context
 from errdex.explain.solutions import no_way_out, solutions
+from errdex.explain.tried_input import failing_calls, setting_input
 from errdex.explain.twins import twin_sentences
 from errdex.explain.user_data import arguments_read
 from errdex.facts import ConditionKind, KnobKind, SiteKind
@@ -142,10 +146,44 @@ def what_it_means(facts: Facts) -> str:
         tail = f" and {more} more" if more > 0 else ""
         sentences.append(f"The message lists each reason that applies, among {reasons}{tail}.")
     note = _KIND_NOTES.get(stored.site.kind)
+    raised = _raised_next(facts) if stored.site.kind in (SiteKind.LOG, SiteKind.WARN) else None
+    if raised is not None:
+        what = "A log record" if stored.site.kind == SiteKind.LOG else "A warning"
+        note = f"{what} is not an exception, but the statement after it raises (line {raised})."
     if note:
         sentences.append(note)
     sentences.extend(_documented(facts))
     return " ".join(sentences)
+
+
+def _raised_next(facts: Facts) -> int | None:
+    """The line of a `raise` that follows the site's statement in the same block: the
+    program does not go on after that log record or warning."""
+    function = facts.site_function()
+    line = facts.stored.site.line
+    if function is None:
+        return None
+    for node in ast.walk(function):
+        for name in ("body", "orelse", "finalbody"):
+            block = getattr(node, name, None)
+            if not isinstance(block, list):
+                continue
+            for index, statement in enumerate(block):
+                holds = statement.lineno <= line <= (statement.end_lineno or statement.lineno)
+                if holds and isinstance(statement, ast.Expr):
+                    return _raise_after(block[index + 1 :])
+    return None
+
+
+def _raise_after(statements: list[ast.stmt]) -> int | None:
+    """The line of the `raise` that `statements` reach before any branch, loop or return
+    (a cleanup call or an assignment between, `self.paths.pop(path, None)`, is passed)."""
+    for statement in statements:
+        if isinstance(statement, ast.Raise):
+            return statement.lineno
+        if not isinstance(statement, ast.Expr | ast.Assign | ast.AnnAssign | ast.AugAssign):
+            return None
+    return None
 
 
 def _documented(facts: Facts) -> list[str]:
@@ -262,12 +300,26 @@ def _except_sentences(facts: Facts, check: bool = True) -> list[str]:
         tried = facts.read.tries.get(condition.line)
         if tried is None:
             continue
+        innermost = condition is _innermost_except(facts)
+        given = (facts.tried or setting_input(facts)) if innermost else None
+        if given is not None:
+            out.append(given.sentence())  # what failed, and with which input
+            continue
         caught = condition.text.removeprefix("except").split(" as ")[0].strip() or "an exception"
         if tried.imports:
             what = "importing " + ", ".join(code(m) for m in tried.imports[:3])
         elif tried.calls:
-            what = " or ".join(code(c) for c in tried.calls[:2])
+            what = " or ".join(code(c) for c in failing_calls(tried.calls)[:2])
         else:
+            continue
+        request = sent_request(facts) if condition is _innermost_except(facts) else None
+        if request is not None and not tried.imports:
+            # what failed is the request: the network, the host, the server's answer
+            which = " The exception it passes on says which." if is_reraise(facts) else ""
+            out.append(
+                f"It runs when {what} (the `try` at line {tried.line}) raised "
+                f"{code(caught)}: {request.sentence()}{which}"
+            )
             continue
         out.append(
             f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}; "
@@ -276,6 +328,10 @@ def _except_sentences(facts: Facts, check: bool = True) -> list[str]:
             else f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}."
         )
     return out
+
+
+def _innermost_except(facts: Facts) -> ConditionView | None:
+    return next((c for c in reversed(facts.conditions) if c.kind == ConditionKind.EXCEPT), None)
 
 
 def _no_solution(facts: Facts) -> str:
@@ -289,10 +345,13 @@ def _no_solution(facts: Facts) -> str:
     if refused is not None:
         return refused  # a value or a use refused, an event logged: no bug to report
     if not passed:
+        # errdex cannot tell the program's state from what the user hands it at run time
+        # (a callback that sets it, a plugin registered, a server's reply): said so
         return (
-            "So no solution is offered: these conditions read as the program's own "
-            "state (or errdex could not follow them to a setting), and hitting the check "
-            "is worth reporting to the project."
+            "So no solution is offered: errdex followed none of these conditions to a "
+            "setting or to an argument you pass. Unless something you hand the program at "
+            "run time decides them (a callback, a plugin, a server's reply), they are its "
+            "own state, and hitting the check is worth reporting to the project."
         )
     names = ", ".join(code(p) for p in passed)
     callee = code(facts.stored.site.function.removesuffix(".__init__"))

@@ -16,7 +16,7 @@ from errdex.explain.inputs import Given, public_name
 from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
 from errdex.explain.user_call import user_call
-from errdex.facts import Setter
+from errdex.reading_facts import Setter
 
 
 def setter_action(condition: ConditionView, facts: Facts) -> Given | None:

@@ -61,6 +61,7 @@ from errdex.explain.name_clash import name_clash_solution
 from errdex.explain.named_settings import named_setting_solutions
 from errdex.explain.narrow_keywords import narrowing_solution
 from errdex.explain.narrowing import kept_conditions
+from errdex.explain.network_try import network_solutions
 from errdex.explain.no_action import never_runs
 from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
@@ -83,6 +84,7 @@ from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.sync_sibling import sync_sibling_solution
 from errdex.explain.table_lookup import table_solution
+from errdex.explain.tried_input import failed_input_solutions, presence_of_tried
 from errdex.explain.twins import without_twins
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_data import user_data_solution
@@ -182,7 +184,8 @@ def no_way_out(condition: ConditionView, facts: Facts) -> bool:
 def ways_out(facts: Facts) -> list[ConditionView]:
     """The site's own conditions that a way out may change (of an assert of what a call
     just returned, its own test alone: the guards around it are no way out)."""
-    return kept_conditions([c for c in facts.held if not no_way_out(c, facts)], facts)
+    held = [c for c in facts.held if not no_way_out(c, facts) and not presence_of_tried(c, facts)]
+    return kept_conditions(held, facts)
 
 
 def solutions(facts: Facts) -> list[Solution]:
@@ -200,6 +203,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     if never_runs(facts) is not None:
         return []  # a type checker's branch: no run of the program meets it
     found = _Collector()
+    for failed in failed_input_solutions(facts):
+        found.add(failed, rank=-1)  # the input, or the setting, the `try`'s call failed on
     open_conditions = ways_out(facts)
     actions = _condition_actions(facts, open_conditions)
     internal = _internal_invariant(facts, actions)
@@ -282,8 +287,8 @@ def _solutions(facts: Facts) -> list[Solution]:
                 solution = _knob_solution(action, reason, condition, facts.knobs, prefix)
                 found.add(solution, _tier(action))
                 break
-    for failed_import in failed_import_solutions(facts):
-        found.add(failed_import, 2)
+    for failed in (*failed_import_solutions(facts), *network_solutions(facts)):
+        found.add(failed, 2)  # what the `try` did: an import, a request to a URL's host
     loaded = failed_load_solution(facts)
     if loaded is not None:
         found.add(loaded, 1)
@@ -453,8 +458,10 @@ def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts)
     for group in (checks, exits):
         for condition in reversed(group):
             check = merged.get(condition.line, condition)
-            given = input_action(check, facts) or input_action(expanded(check, facts), facts)
-            given = given or input_action(with_members(expanded(check, facts), facts), facts)
+            given = input_action(check, facts)
+            if given is None:
+                wide = expanded(check, facts)
+                given = input_action(wide, facts) or input_action(with_members(wide, facts), facts)
             given = given or instance_action(check, facts)
             if given is not None:
                 solution, way_out = input_solution(given, condition, facts)

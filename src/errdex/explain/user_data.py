@@ -38,7 +38,7 @@ _STATE = frozenset({"self", "cls", "os", "sys", "envs", "environ", "time", "rand
 def user_data_solution(facts: Facts, open_conditions: list[ConditionView]) -> Solution | None:
     """ "Give `F` another `card_number`: ...", or None."""
     site = facts.stored.site
-    if site.kind != SiteKind.RAISE or not _callable_by_user(facts):
+    if site.kind != SiteKind.RAISE or not callable_by_user(facts):
         return None
     if (site.exception or "").rpartition(".")[2] in _INVARIANTS:
         return None  # raised as a broken invariant, whatever value reached it
@@ -51,7 +51,7 @@ def user_data_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
     if not params:
         return None
     callee = code(site.function.removesuffix(".__init__").removesuffix(".__new__"))
-    said = _quoted(site.message)
+    said = quoted_message(site.message)
     failed = failed_call(facts, function, params)
     if failed is not None:
         call, param = failed
@@ -69,13 +69,13 @@ def user_data_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
     if not checks or checks[-1].kind == ConditionKind.EARLY_EXIT:
         return None
     check = checks[-1]  # the raise's own test
-    sources = _sources(function)
+    sources = local_sources(function)
     try:
         tested = ast.parse(check.text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
     read = names_read(tested)
-    walked = _reached(read, sources, {*params, *packed}, _constants(facts))
+    walked = _reached(read, sources, {*params, *packed}, module_constants(facts))
     if walked is None or walked[0] & packed:
         return None  # none, or what `*args` handed in as well (`fields = field, *fields`)
     reached, seen = walked
@@ -101,15 +101,15 @@ def user_data_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
         text=(
             f"Give {callee} another {names}: the check at line {check.line} "
             f"({check.plain or code(check.text)}) reads only {names}{computed}"
-            f"{_quoted(site.message)}. The check is of the value given, not of the program's "
-            "state."
+            f"{quoted_message(site.message)}. The check is of the value given, not of the "
+            "program's state."
         ),
         condition=check.text,
         kind="input",
     )
 
 
-def _quoted(message: MessageTemplate | None) -> str:
+def quoted_message(message: MessageTemplate | None) -> str:
     """The message quoted after a sentence; not an error code (`payment_card_number_luhn`,
     a validation error's type, which its class shows with another text)."""
     if message is None or " " not in message.text.strip():
@@ -117,7 +117,7 @@ def _quoted(message: MessageTemplate | None) -> str:
     return f" (“{message.text}”)"
 
 
-def _constants(facts: Facts) -> frozenset[str]:
+def module_constants(facts: Facts) -> frozenset[str]:
     """The module constants the index read for the site, less any a setting decides."""
     behind = {k.behind or k.name for k in facts.knobs}
     return frozenset(
@@ -125,7 +125,7 @@ def _constants(facts: Facts) -> frozenset[str]:
     )
 
 
-def _callable_by_user(facts: Facts) -> bool:
+def callable_by_user(facts: Facts) -> bool:
     """A public function of a public module (or one the package re-exports)."""
     stored = facts.stored
     if not public_name(stored.site.function):
@@ -148,10 +148,12 @@ def failed_call(
     call = tried.calls[0]
     read = _roots(call)
     used = [p for p in params if p in read]
-    sources = _sources(function)
+    sources = local_sources(function)
     # the call's other names: a class or function of the module, no local it computed
-    constants = _constants(facts)
-    if len(used) != 1 or any(n in sources or not _fixed(n, constants) for n in read - set(used)):
+    constants = module_constants(facts)
+    if len(used) != 1 or any(
+        n in sources or not fixed_name(n, constants) for n in read - set(used)
+    ):
         return None
     try:
         if _state_read(ast.parse(call, mode="eval").body, {used[0]}):
@@ -161,7 +163,7 @@ def failed_call(
     return call, used[0]
 
 
-def _sources(function: ast.FunctionDef) -> dict[str, list[ast.AST]]:
+def local_sources(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[ast.AST]]:
     """Each local the function assigns → the values assigned to it (every assignment, those
     after the site too: a loop carries them back to it)."""
     out: dict[str, list[ast.AST]] = {}
@@ -240,7 +242,7 @@ def _reached(
             return None
         if name in sources:
             todo.extend(_read_by(sources[name]) - seen)
-        elif not _fixed(name, constants):
+        elif not fixed_name(name, constants):
             return None  # a module's function or object: it may read the machine's state
     return reached, seen
 
@@ -249,7 +251,7 @@ def _read_by(values: list[ast.AST]) -> set[str]:
     return {n for v in values for n in names_read(v)}
 
 
-def _fixed(name: str, constants: frozenset[str]) -> bool:
+def fixed_name(name: str, constants: frozenset[str]) -> bool:
     """A name outside the function whose value does not depend on the program's state: a
     builtin, a constant the index read as one, a class (capitalised, not all capitals: a
     `HAS_TURBO` may be what an optional import left), a module of pure functions."""
@@ -279,7 +281,7 @@ def arguments_read(facts: Facts) -> list[str]:
     exported = private and bool(facts.stored.public)
     if not (kind == SiteKind.RAISE or (kind == SiteKind.ASSERT and exported)) or not facts.held:
         return []
-    if not _callable_by_user(facts):
+    if not callable_by_user(facts):
         return []
     read = _roots(facts.held[-1].text)
     return [p for p in facts.read.params if p not in ("self", "cls") and p in read]

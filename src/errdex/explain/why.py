@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from errdex.explain.context import CONTEXT_KINDS, Facts, function_span, lines_of
+from errdex.explain.context import CONTEXT_KINDS, Facts, at_margin, function_span, lines_of
 from errdex.explain.page import BindingView, ConditionView, Knob, WhyQuote
 from errdex.explain.plain import code
 from errdex.explain.solutions import solutions
@@ -443,10 +443,10 @@ def constant_lines(
         if binding.file not in texts:
             texts[binding.file] = store.file_text(stored.version_id, binding.file)
         name = binding.name.rpartition(".")[2]
-        assigned = re.compile(rf"^{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)", re.M)
-        found = assigned.search(texts[binding.file] or "")
+        assigned = rf"{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)"
+        found = next(at_margin(assigned, texts[binding.file] or ""), None)
         if found is not None:
-            out[binding.name] = (texts[binding.file] or "").count("\n", 0, found.start()) + 1
+            out[binding.name] = found[0] + 1
     return out
 
 

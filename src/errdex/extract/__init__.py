@@ -36,7 +36,8 @@ from errdex.extract.request_models import request_carries, request_fields, route
 from errdex.extract.skeleton import Skeleton, build_skeleton, has_message_call
 from errdex.extract.source_text import source_lines
 from errdex.extract.walker import Walker
-from errdex.facts import CallSite, FileFacts, SourceRead
+from errdex.facts import CallSite, FileFacts
+from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.

@@ -11,7 +11,7 @@ import re
 from collections import deque
 from collections.abc import Iterable, Iterator
 
-from errdex.facts import TryRead
+from errdex.reading_facts import TryRead
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _MAX_CALLEES = 16  # names a `try` calls, kept to tell what its `except` can catch

@@ -31,7 +31,8 @@ from errdex.extract.param_defaults import default_nodes, parameter_defaults, reb
 from errdex.extract.setters import ClassSetters, init_params, param_names
 from errdex.extract.shapes import OWN_OBJECT, own_attributes_set
 from errdex.extract.source_text import source_lines
-from errdex.facts import Binding, Condition, Setter, SourceRead, TryRead
+from errdex.facts import Binding, Condition
+from errdex.reading_facts import Setter, SourceRead, TryRead
 
 __all__ = ["Wanted", "read_lines"]
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 
 from errdex.extract.shapes import own_attributes_set, statements_under
-from errdex.facts import Setter
+from errdex.reading_facts import Setter
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _MAX_SETTERS = 6

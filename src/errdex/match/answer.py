@@ -256,7 +256,7 @@ def _installed_here(spec: str) -> bool:
     import importlib.metadata
 
     from errdex.indexing.installed import distributions_behind
-    from errdex.sources.archive import same_version
+    from errdex.sources.archive_names import same_version
 
     top, _, label = spec.partition("==")
     for dist in distributions_behind([], [top]):

@@ -13,7 +13,8 @@ from errdex.errors import SourceError
 from errdex.sources.base import MAX_FILE_BYTES, Skipped, Source, SourceFile, VersionInfo
 
 if TYPE_CHECKING:
-    from errdex.sources.archive import ARCHIVE_SUFFIXES, ArchiveSource, is_archive
+    from errdex.sources.archive import ArchiveSource
+    from errdex.sources.archive_names import ARCHIVE_SUFFIXES, is_archive
     from errdex.sources.directory import DirectorySource
     from errdex.sources.git import GitSource, list_tags
     from errdex.sources.installed import InstalledSource, installed_all, installed_source
@@ -22,9 +23,9 @@ if TYPE_CHECKING:
 # The kinds of source, each imported when first named: whatever only reads `base`'s records
 # (a lookup into what is indexed) need not import archives, git and the package index.
 _LAZY = {
-    "ARCHIVE_SUFFIXES": "errdex.sources.archive",
+    "ARCHIVE_SUFFIXES": "errdex.sources.archive_names",
     "ArchiveSource": "errdex.sources.archive",
-    "is_archive": "errdex.sources.archive",
+    "is_archive": "errdex.sources.archive_names",
     "DirectorySource": "errdex.sources.directory",
     "GitSource": "errdex.sources.git",
     "list_tags": "errdex.sources.git",
@@ -85,7 +86,8 @@ def _git_spec(spec: str) -> tuple[str, str] | None:
 
 
 def _dispatch(spec: str) -> list[Source]:
-    from errdex.sources.archive import ARCHIVE_SUFFIXES, ArchiveSource, is_archive
+    from errdex.sources.archive import ArchiveSource
+    from errdex.sources.archive_names import ARCHIVE_SUFFIXES, is_archive
     from errdex.sources.directory import DirectorySource
     from errdex.sources.git import GitSource
     from errdex.sources.installed import installed_all, installed_source

@@ -20,14 +20,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-from packaging.utils import (
-    InvalidSdistFilename,
-    InvalidWheelFilename,
-    parse_sdist_filename,
-    parse_wheel_filename,
-)
-from packaging.version import InvalidVersion, Version
-
 from errdex.errors import SourceError
 from errdex.sources._common import (
     MAX_CATALOG_BYTES,
@@ -43,14 +35,16 @@ from errdex.sources._common import (
     too_large,
     unsafe_reason,
 )
+from errdex.sources.archive_names import (
+    is_archive,
+    name_version_from_filename,
+)
 from errdex.sources.base import MAX_FILE_BYTES, EntryPoint, Skipped, SourceFile, VersionInfo
 from errdex.sources.digests import archive_sha256, recorded_upload_time
 from errdex.sources.entry_points import entry_points_txt, tree_entry_points
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
-
-ARCHIVE_SUFFIXES = (".whl", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".zip")
 
 # A member at least this large whose compression ratio exceeds MAX_RATIO is not read (a
 # zip of many members just under a higher threshold once unpacked 2.3 MB into 2.1 GB).
@@ -78,11 +72,6 @@ _ERRORS = (
     NotImplementedError,
     RuntimeError,  # encrypted zip members
 )
-
-
-def is_archive(path: str | os.PathLike[str]) -> bool:
-    """Whether a file name ends in a suffix this source reads."""
-    return str(path).lower().endswith(ARCHIVE_SUFFIXES)
 
 
 class _Member(NamedTuple):
@@ -209,34 +198,6 @@ def zip_member_count(path: Path) -> int | None:
             return int(_ZIP64_EOCD.unpack(record)[7])
     except OSError:
         return None
-
-
-def name_version_from_filename(filename: str) -> tuple[str, str, bool] | None:
-    """`(name, version, is_wheel)` as an archive's file name spells them, or None."""
-    lower = filename.lower()
-    try:
-        if lower.endswith(".whl"):
-            wheel_name, wheel_version, _, _ = parse_wheel_filename(filename)
-            return str(wheel_name), str(wheel_version), True
-        if lower.endswith((".tar.gz", ".zip")):
-            sdist_name, sdist_version = parse_sdist_filename(filename)
-            return str(sdist_name), str(sdist_version), False
-    except (InvalidWheelFilename, InvalidSdistFilename, InvalidVersion):
-        pass
-    for suffix in ARCHIVE_SUFFIXES:
-        if lower.endswith(suffix) and suffix != ".whl":
-            name, sep, version = filename[: -len(suffix)].rpartition("-")
-            if sep and name and version:
-                return name, version, False
-    return None
-
-
-def same_version(found: str, wanted: str) -> bool:
-    """Whether two version labels name the same version (`1.0` and `1.0.0` do)."""
-    try:
-        return Version(found) == Version(wanted)
-    except InvalidVersion:
-        return found == wanted
 
 
 class ArchiveSource:

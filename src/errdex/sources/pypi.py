@@ -10,7 +10,8 @@ from packaging.utils import canonicalize_name
 from platformdirs import user_cache_dir
 
 from errdex.errors import SourceError
-from errdex.sources.archive import ArchiveSource, name_version_from_filename, same_version
+from errdex.sources.archive import ArchiveSource
+from errdex.sources.archive_names import name_version_from_filename, same_version
 from errdex.sources.digests import records_beside
 from errdex.sources.pip_config import index_settings
 

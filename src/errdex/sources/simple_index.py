@@ -27,7 +27,7 @@ from packaging.utils import (
 from packaging.version import InvalidVersion, Version
 
 from errdex.errors import SourceError
-from errdex.sources.archive import is_archive, name_version_from_filename, same_version
+from errdex.sources.archive_names import is_archive, name_version_from_filename, same_version
 from errdex.sources.digests import records_beside, remember_sha256
 from errdex.sources.pip_config import IndexSettings
 

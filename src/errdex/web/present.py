@@ -6,6 +6,7 @@ autoescape. Nothing here marks text safe that did not go through one of the two.
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
 from collections.abc import Iterable, Mapping
@@ -14,9 +15,14 @@ from typing import NamedTuple
 from markupsafe import Markup, escape
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
-from pygments.lexers import PythonLexer
 
-_LEXER = PythonLexer(stripnl=False, ensurenl=True)
+from errdex.web.python_tokens import TokenizeLexer
+
+_LEXER = TokenizeLexer(stripnl=False, ensurenl=True)
+# Building the style's CSS classes costs a formatter a millisecond: pages copy this one.
+_FORMATTER = HtmlFormatter(
+    linenos="inline", lineanchors="L", anchorlinenos=True, wrapcode=True, cssclass="highlight"
+)
 _TICKS = re.compile(r"`([^`\n]+)`")
 _SUFFIX = re.compile(r"(?:![rsa])?(?::[^{}]*)?$")
 
@@ -40,15 +46,9 @@ def highlight_python(code: str, first_line: int, marked: Iterable[int]) -> Marku
 @functools.lru_cache(maxsize=512)
 def _highlight(code: str, first_line: int, marked: tuple[int, ...]) -> Markup:
     last = first_line + code.count("\n")
-    formatter = HtmlFormatter(
-        linenos="inline",
-        linenostart=first_line,
-        hl_lines=[n - first_line + 1 for n in marked if first_line <= n <= last],
-        lineanchors="L",
-        anchorlinenos=True,
-        wrapcode=True,
-        cssclass="highlight",
-    )
+    formatter = copy.copy(_FORMATTER)
+    formatter.linenostart = first_line
+    formatter.hl_lines = {n - first_line + 1 for n in marked if first_line <= n <= last}
     return Markup(highlight(code, _LEXER, formatter))  # Pygments escapes the code
 
 

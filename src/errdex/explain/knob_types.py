@@ -1,0 +1,40 @@
+"""What type the code takes a setting as: a number, a boolean, optional, a JSON object.
+
+Read from the type it declares the knob with (`int | None`), else from how it converts
+the value it reads (`int(os.environ[...])`): the action on a knob follows its type.
+"""
+
+from __future__ import annotations
+
+from errdex.explain.page import Knob
+
+
+def numeric(knob: Knob) -> bool:
+    """Whether the code declares or converts the knob as a number (not a JSON object of
+    fields, whose value no order compares)."""
+    declared = (knob.value_type or "").replace(" ", "")
+    if declared:
+        return declared in ("int", "float", "int|None", "float|None", "None|int", "None|float")
+    reads = knob.reads or ""
+    return "int(" in reads or "float(" in reads
+
+
+def optional(knob: Knob) -> bool:
+    """`bool | None`: None lets the code choose, so leaving the flag out decides nothing."""
+    return "None" in (knob.value_type or "")
+
+
+def boolish(knob: Knob) -> bool:
+    """Whether the code declares or converts the knob as a boolean."""
+    declared = (knob.value_type or "").replace(" ", "")
+    if declared:
+        return declared in ("bool", "bool|None", "Optional[bool]", "None|bool")
+    reads = (knob.reads or "").lower()
+    return "bool" in reads or knob.name.startswith(("--no-", "--enable-", "--disable-"))
+
+
+def json_valued(knob: Knob) -> bool:
+    """A flag whose value is a JSON object of fields (`--compilation-config '{...}'`): the
+    code declares it as a configuration class or a dict."""
+    declared = knob.value_type or ""
+    return "Config" in declared or declared.startswith(("dict", "Dict"))

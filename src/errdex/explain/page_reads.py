@@ -1,0 +1,48 @@
+"""One page's reads of the catalog, each asked once.
+
+A page's rules ask the store the same things again and again: the sites of the error's
+file (its twins, its related errors, the paths of the same error), the rows of one error
+id, a file's text, a project's versions. Each is a query and a decoding of every row it
+returns; within one page the answers cannot change, so each is read once. The rows are
+frozen structures, so handing the same list's items to every rule is safe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any, cast
+
+from errdex.store.base import Store
+
+# the reads a page repeats; every other method goes to the store as it is
+_KEPT = frozenset(
+    {"neighbours", "get_error", "file_text", "versions", "projects", "public_path_of"}
+)
+
+
+class _PageReads:
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._answers: dict[Hashable, Any] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._store, name)
+        if name not in _KEPT:
+            return method
+        return self._kept(name, method)
+
+    def _kept(self, name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+        def read(*args: Hashable, **keywords: Hashable) -> Any:
+            key = (name, args, tuple(sorted(keywords.items())))
+            if key not in self._answers:
+                self._answers[key] = method(*args, **keywords)
+            answer = self._answers[key]
+            # a fresh list each time: a rule may sort or extend what it was given
+            return list(answer) if isinstance(answer, list) else answer
+
+        return read
+
+
+def page_reads(store: Store) -> Store:
+    """`store`, its repeated reads answered once for the page being built."""
+    return cast(Store, _PageReads(store))

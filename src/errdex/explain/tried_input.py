@@ -1,0 +1,557 @@
+"""A site under `except`: what the `try` did that failed, with which input, and the way out.
+
+vllm's `LLM.__init__` converts the `kv_transfer_config` dict it was given with
+`KVTransferConfig(**raw_config_dict)` (`raw_config_dict` is `kwargs["kv_transfer_config"]`)
+and, when pydantic refuses it, logs the dict and raises `ValueError`. The error is the
+value given: the way out is one the call accepts, given where the user gives it (the
+keyword of the public call), and a dict unpacked into a class of the version takes that
+class's fields. A `try` is read as failing on that one input only when every call it makes
+reads nothing else the program holds: the input (a parameter of a public function, a key
+of its `**kwargs`, or a local assigned once from either), literals, builtins, constants,
+classes and functions of pure modules. `self.method(url)` may fail on the object's own
+state (a connection, a cache), so it is no such `try`.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from errdex.explain.context import CONTEXT_KINDS, Facts, class_at
+from errdex.explain.entry_input import names_read
+from errdex.explain.page import ConditionView, Knob, Solution
+from errdex.explain.plain import code
+from errdex.explain.user_data import (
+    callable_by_user,
+    fixed_name,
+    local_sources,
+    module_constants,
+    quoted_message,
+)
+from errdex.explain.validators import validated
+from errdex.facts import ConditionKind, KnobKind, Placeholder, SiteKind
+from errdex.store.base import Store, StoredSite
+
+__all__ = [
+    "SettingInput",
+    "TriedInput",
+    "failed_input_solutions",
+    "failing_calls",
+    "presence_of_tried",
+    "setting_input",
+    "tried_input",
+]
+
+_MAX_FIELDS = 10
+# Calls of a `try` that say nothing of what failed: a record logged, a value looked up with
+# a default, a builtin that only counts or tests (`range`, `len`), a clock read.
+_QUIET = re.compile(
+    r"^(?:(?:self\.)?_?(?:logger|logging|log)\.\w+|print|warnings\.warn|range|len|isinstance|"
+    r"issubclass|hasattr|callable|str|repr|bool|id|type|enumerate|zip|time\.\w+)\("
+    r"|\.(?:items|keys|values|copy)\(\)$"
+)
+# `d.get(key, default)`: a lookup with a default, which does not raise
+_DEFAULTED = re.compile(r"^[\w.\[\]'\"]+\.get\([^,()]+,[^,()]+\)$")
+# What a bad value raises: a clause catching only these is about the value given.
+_VALUE_ERRORS = frozenset(
+    {"KeyError", "ValueError", "TypeError", "IndexError", "LookupError", "UnicodeError"}
+    | {"UnicodeDecodeError", "UnicodeEncodeError", "JSONDecodeError", "ValidationError"}
+)
+# Names that read the program's state, never a value given.
+_STATE = frozenset({"self", "cls", "os", "sys", "envs", "environ"})
+# Builtins that test a value rather than convert it: no call that fails on it.
+_TESTS = frozenset({"isinstance", "issubclass", "hasattr", "callable", "len", "type", "super"})
+_Def = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+@dataclass(frozen=True)
+class TriedInput:
+    """The call of the `try` that failed on a value the user gave, and where they gave it."""
+
+    calls: tuple[str, ...]  # the calls that take it, as written: `KVTransferConfig(**d)`
+    caught: str  # what the clause catches: `ValidationError`
+    try_line: int
+    argument: str  # the parameter, or the key of `**kwargs`, the user gives: `kv_transfer_config`
+    entry: str  # the public callable: `LLM`
+    via: str  # how the call's name comes from it: "`raw_config_dict` is `kwargs[...]` (line 241)"
+    fields: tuple[str, ...] = ()  # the fields of the class a dict is unpacked into
+    builds: str | None = None  # that class's name
+    quoted: bool = False  # the site's message quotes the caught error
+    logged: bool = False  # the site logs (and the clause may raise after it)
+    message: str = ""  # the site's message, quoted after the sentence
+
+    def called(self, joined: str = " or ") -> str:
+        return joined.join(code(c) for c in self.calls)
+
+    def sentence(self) -> str:
+        """What failed, with which input: said in "What it means"."""
+        via = f" ({self.via})" if self.via else ""
+        return (
+            f"It runs when {self.called()} (the `try` at line {self.try_line}) raised "
+            f"{code(self.caught)}: that call failed on the value given to {code(self.entry)} "
+            f"as {code(self.argument)}{via}."
+        )
+
+    def solution(self) -> Solution:
+        takes = ""
+        if self.builds and self.fields:
+            shown = ", ".join(code(f) for f in self.fields[:_MAX_FIELDS])
+            more = len(self.fields) - _MAX_FIELDS
+            tail = f" and {more} more" if more > 0 else ""
+            takes = (
+                f" The dict is unpacked into {code(self.builds)}, whose fields are {shown}{tail}: "
+                "only these keys, each with a value of its declared type."
+            )
+        said = (
+            f" The message quotes the {code(self.caught)} of that call, which says what it refused."
+            if self.quoted
+            else ""
+        )
+        told = "this is logged" if self.logged else "this error is raised in its place"
+        return Solution(
+            text=(
+                f"Give {code(self.entry)} another {code(self.argument)}: the value given makes "
+                f"{self.called()} fail, and {told}{self.message}. The check is of the value "
+                f"given, not of the program's state.{takes}{said}"
+            ),
+            kind="input",
+        )
+
+
+def tried_input(store: Store, chosen: StoredSite, facts: Facts) -> TriedInput | None:
+    """The `try` around the site when it failed on one input the user gave, or None."""
+    site = chosen.site
+    excepts = [c for c in facts.conditions if c.kind is ConditionKind.EXCEPT]
+    if not excepts or site.kind not in (SiteKind.RAISE, SiteKind.RERAISE, SiteKind.LOG):
+        return None
+    if not callable_by_user(facts):
+        return None
+    function = facts.site_function()
+    if function is None:
+        return None
+    clause = excepts[-1]
+    found = _try_of(function, clause.line)
+    if found is None:
+        return None
+    statement, handler = found
+    constants = module_constants(facts)
+    read = {n for n in _read_in(statement.body) if not fixed_name(n, constants)}
+    if not read or read & _STATE:
+        return None  # nothing given, or the object's own state (most `try`s): no walk
+    if not _entry_point(store, chosen):
+        return None  # the package's own machinery, called with what the package computed
+    params = {p for p in facts.read.params if p not in ("self", "cls")}
+    packed = {a.arg for a in (function.args.vararg, function.args.kwarg) if a is not None}
+    keywords = function.args.kwarg.arg if function.args.kwarg is not None else None
+    sources = local_sources(function)
+    # a fresh container the `try` fills (`bits = []`) holds nothing given
+    read = {n for n in read if not _fresh(sources.get(n))}
+    helpers: set[str] = set()
+    if _value_errors(clause.text):
+        # the clause catches what a bad value raises: a function of the module called on
+        # it (`_interpret_color(fg)`) fails on the value, not on the machine's state
+        helpers = _helpers(statement.body) - params - set(sources)
+        read -= helpers
+    assigned = {
+        id(n.value)
+        for n in ast.walk(function)
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+    }
+    origins: dict[str, tuple[str, str]] = {}  # a name the `try` reads → (argument, via)
+    for name in read:
+        origin = _origin(name, params - packed, keywords, sources, assigned)
+        if origin is None:
+            return None  # state, a computed value, or what `*args` hands on
+        origins[name] = origin
+    arguments = {argument for argument, _ in origins.values()}
+    if len(arguments) != 1:
+        return None  # nothing the user gave, or several values: which one failed is unknown
+    taking = _taking(statement.body, set(origins), constants | helpers)
+    if not taking:
+        return None  # only methods of the value itself: an object's state, not a value
+    if validated(facts) is not None:
+        return None  # a validator the framework runs on the data: `validators.py` says it
+    argument = arguments.pop()
+    reading = taking[0]
+    via = "; ".join(v for _, v in origins.values() if v)
+    builds, fields = _unpacked_into(store, chosen, facts, function, reading)
+    caught = clause.text.removeprefix("except").split(" as ")[0].strip() or "an exception"
+    message = site.message
+    quoted = bool(
+        handler.name
+        and message is not None
+        and any(
+            isinstance(p, Placeholder) and re.search(rf"\b{handler.name}\b", p.expr)
+            for p in message.parts
+        )
+    )
+    return TriedInput(
+        calls=tuple(" ".join(ast.unparse(c).split())[:120] for c in taking[:2]),
+        caught=caught,
+        try_line=statement.body[0].lineno,
+        argument=argument,
+        entry=site.function.removesuffix(".__init__").removesuffix(".__new__"),
+        via=via,
+        fields=fields,
+        builds=builds,
+        quoted=quoted,
+        logged=site.kind == SiteKind.LOG,
+        message=quoted_message(site.message),
+    )
+
+
+def _entry_point(store: Store, chosen: StoredSite) -> bool:
+    """Whether users call the site's function (or its class) themselves: it sits in a
+    module right under the package (`rich.console`, `pydantic.networks`), the package
+    re-exports it there (`httpx.URL`), or the package's own `__init__` names it (`vllm.LLM`,
+    which a lazy `__getattr__` imports); deeper modules' functions are the package's own
+    machinery, called with what the package computed."""
+    module = chosen.module.split(".")
+    path = chosen.public_path() or ""
+    exported = path.removesuffix("." + chosen.site.function).split(".")
+    if len(module) <= 2 or (path.endswith("." + chosen.site.function) and len(exported) <= 2):
+        return True  # a module right under the package, or re-exported near its top
+    text = store.file_text(chosen.version_id, f"{module[0]}/__init__.py")
+    name = chosen.site.function.split(".")[0]
+    return text is not None and re.search(rf"\b{re.escape(name)}\b", text) is not None
+
+
+def _try_of(function: _Def, line: int) -> tuple[ast.Try | ast.TryStar, ast.ExceptHandler] | None:
+    """The `try` whose `except` clause starts at `line`, and that clause."""
+    for node in ast.walk(function):
+        if isinstance(node, ast.Try | ast.TryStar):
+            for handler in node.handlers:
+                if handler.lineno == line:
+                    return node, handler
+    return None
+
+
+def _read_in(body: list[ast.stmt]) -> set[str]:
+    """The bare names the statements read, not those they assign (`d[k] = v` reads `v`)."""
+    read: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            if node.value is not None:
+                visit(node.value)
+            return
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            read.add(node.id)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    for statement in body:
+        visit(statement)
+    return read
+
+
+def _taking(body: list[ast.stmt], inputs: set[str], constants: frozenset[str]) -> list[ast.Call]:
+    """The calls of a function or class of fixed code (`float(v)`, `json.loads(s)`,
+    `Config(**d)`) that take one of `inputs` as an argument, outermost first; tests of its
+    type (`isinstance`) are none."""
+    out: list[ast.Call] = []
+    for statement in body:
+        for node in ast.walk(statement):
+            if not isinstance(node, ast.Call):
+                continue
+            root: ast.expr = node.func
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if not isinstance(root, ast.Name) or not fixed_name(root.id, constants):
+                continue
+            if isinstance(node.func, ast.Name) and node.func.id in _TESTS:
+                continue
+            given = [*node.args, *(k.value for k in node.keywords)]
+            if any(names_read(a) & inputs for a in given) and not any(
+                node is not c and _inside(node, c) for c in out
+            ):
+                out.append(node)
+    return out
+
+
+def _fresh(values: list[ast.AST] | None) -> bool:
+    """A local assigned once, from a literal that reads no name (`[]`, `{}`, `0`)."""
+    if values is None or len(values) != 1:
+        return False
+    value = values[0]
+    literal = isinstance(value, ast.List | ast.Dict | ast.Tuple | ast.Set | ast.Constant)
+    return literal and not any(isinstance(n, ast.Name) for n in ast.walk(value))
+
+
+def _value_errors(clause: str) -> bool:
+    """Whether the clause catches only what a bad value raises (`KeyError`, `ValueError`)."""
+    caught = clause.removeprefix("except").split(" as ")[0].strip(" ()")
+    names = {n.strip().rpartition(".")[2] for n in caught.split(",")} if caught else set()
+    return bool(names) and names <= _VALUE_ERRORS
+
+
+def _helpers(body: list[ast.stmt]) -> set[str]:
+    """The bare names the statements call as functions (`_interpret_color(fg)`) and read
+    no other way."""
+    called = {
+        n.func.id
+        for s in body
+        for n in ast.walk(s)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
+    funcs = {
+        id(n.func)
+        for s in body
+        for n in ast.walk(s)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
+    other = {
+        n.id for s in body for n in ast.walk(s) if isinstance(n, ast.Name) and id(n) not in funcs
+    }
+    return called - other
+
+
+def _inside(node: ast.AST, outer: ast.AST) -> bool:
+    return any(n is node for n in ast.walk(outer))
+
+
+def _origin(
+    name: str,
+    params: set[str],
+    keywords: str | None,
+    sources: dict[str, list[ast.AST]],
+    assigned: set[int],
+) -> tuple[str, str] | None:
+    """(the argument as the user gives it, how `name` comes from it), or None when `name`
+    is no value given as it is: a parameter never rebound, a key of `**kwargs`, or a local
+    assigned once from either (`assigned`: the ids of the values of plain `name = value`
+    statements)."""
+    if name in params:
+        return (name, "") if name not in sources else None
+    values = sources.get(name)
+    if not values or len(values) != 1 or id(values[0]) not in assigned:
+        return None  # bound more than once, or by a loop, a `with`, a walrus
+    value = values[0]
+    assert isinstance(value, ast.expr)
+    via = f"{code(name)} is {code(ast.unparse(value))}, line {value.lineno}"
+    if isinstance(value, ast.Name) and value.id in params and value.id not in sources:
+        return value.id, via
+    key = _key_of(value, keywords)
+    return (key, via) if key is not None else None
+
+
+def _key_of(value: ast.expr, keywords: str | None) -> str | None:
+    """`k` of `kwargs["k"]`, `kwargs.get("k", ...)`, `kwargs.pop("k", ...)`."""
+    if keywords is None:
+        return None
+    if isinstance(value, ast.Subscript):
+        owner, key = value.value, value.slice
+    elif (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr in ("get", "pop")
+        and value.args
+    ):
+        owner, key = value.func.value, value.args[0]
+    else:
+        return None
+    named = isinstance(owner, ast.Name) and owner.id == keywords
+    if named and isinstance(key, ast.Constant) and isinstance(key.value, str):
+        return key.value
+    return None
+
+
+def _unpacked_into(
+    store: Store, chosen: StoredSite, facts: Facts, function: _Def, call: ast.Call
+) -> tuple[str | None, tuple[str, ...]]:
+    """(the class, its declared fields) when the call unpacks a dict into a class
+    (`Config(**d)`) defined in the version; (None, ()) otherwise."""
+    if not isinstance(call.func, ast.Name) or not any(k.arg is None for k in call.keywords):
+        return None, ()
+    name = call.func.id
+    module = _imported_from(function, name) or _imported_from_text(facts.source_text, name)
+    if module is None:
+        return None, ()
+    text = None
+    for path in (module.replace(".", "/") + ".py", module.replace(".", "/") + "/__init__.py"):
+        text = store.file_text(chosen.version_id, path)
+        if text is not None:
+            break
+    node = class_at(text, name)
+    if node is None:
+        return None, ()
+    fields = tuple(
+        s.target.id
+        for s in node.body
+        if isinstance(s, ast.AnnAssign)
+        and isinstance(s.target, ast.Name)
+        and not s.target.id.startswith("_")
+        and "ClassVar" not in ast.unparse(s.annotation)
+    )
+    return (name, fields) if fields else (None, ())
+
+
+def _imported_from(function: _Def, name: str) -> str | None:
+    """The module a `from M import name` inside the function imports it from."""
+    for node in ast.walk(function):
+        if not isinstance(node, ast.ImportFrom) or not node.module or node.level:
+            continue
+        if any((a.asname or a.name) == name and a.name == name for a in node.names):
+            return node.module
+    return None
+
+
+def _imported_from_text(text: str | None, name: str) -> str | None:
+    """The module a top-level `from M import ..., name, ...` of the file imports it from
+    (one line, or a parenthesised list)."""
+    if text is None:
+        return None
+    word = rf"\b{re.escape(name)}\b(?!\s+as)"
+    pattern = rf"^from\s+([\w.]+)\s+import\s+(?:\([^)]*?{word}[^)]*\)|[^\n(]*{word})"
+    found = re.search(pattern, text, re.M)
+    return found.group(1) if found else None
+
+
+def failing_calls(calls: tuple[str, ...]) -> list[str]:
+    """The calls of a `try` (as `TryRead` keeps them) that may be what failed: not a logging
+    call, a lookup with a default, a counting builtin, nor a call that is part of another
+    one kept (`hf_api()` of `hf_api().hf_hub_download(...)`; `n()` of `range(n())` stays);
+    all of them when that leaves none."""
+    told = [c for c in calls if not _QUIET.search(c) and not _DEFAULTED.match(c)]
+    kept = [c for c in told if not any(c != other and _part_of(c, other) for other in told)]
+    return kept or list(calls)
+
+
+def _part_of(call: str, other: str) -> bool:
+    """`call` written inside `other` as a call of its own (`hf_api()` in
+    `hf_api().download(...)`), not the tail of another name (`run()` in `self.run()`)."""
+    return re.search(rf"(?<![\w.]){re.escape(call)}", other) is not None
+
+
+def presence_of_tried(condition: ConditionView, facts: Facts) -> bool:
+    """Whether `condition`, a test before the `try` around the site, only asks whether values
+    the `try`'s calls read are given (`v is not None` before `json_loads(v)`; `so_params.regex
+    is None` and `so_params.structural_tag` before `json.loads(so_params.structural_tag)`):
+    it picks what the user asked for (whether there is a value at all, which kind of
+    constraint), and the `try` failed on that value. Not giving it, or asking for another
+    kind, gives up what was asked and often meets the next check (pydantic v1's
+    `validate_json` passes None on to the field, which refuses it): the way out is a value
+    the call accepts. A test a setting decides, or one of the object's own state (`self`),
+    is left to the other rules."""
+    clause = next((c for c in reversed(facts.conditions) if c.kind is ConditionKind.EXCEPT), None)
+    if clause is None or condition.kind in CONTEXT_KINDS:
+        return False
+    tried = facts.read.tries.get(clause.line)
+    if tried is None or tried.imports or not tried.calls or condition.line >= tried.line:
+        return False
+    try:
+        node = ast.parse(condition.text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    parts = node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
+    if not all(_whether_given(p) for p in parts):
+        return False  # a test of what the value is (`host.isascii()`): another value may pass
+    read = names_read(node)
+    if not read or read & _STATE:
+        return False
+    behind = [k.behind or k.name for k in facts.knobs]
+    values = [condition.text, *(b.value for b in facts.bindings if b.name in read)]
+    if any(k in v for k in behind for v in values):
+        return False  # a setting decides it (through a local, too): the setting rules say it
+    called = {w for c in tried.calls for w in re.findall(r"\w+", c)}
+    return read <= called
+
+
+def _whether_given(node: ast.expr) -> bool:
+    """A test of whether a value is given at all: `x is None`, `x is not None`, `x`, `not x`."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        node = node.operand
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        right = node.comparators[0]
+        if not isinstance(node.ops[0], ast.Is | ast.IsNot):
+            return False
+        if not (isinstance(right, ast.Constant) and right.value is None):
+            return False
+        node = node.left
+    return isinstance(node, ast.Name | ast.Attribute)
+
+
+@dataclass(frozen=True)
+class SettingInput:
+    """The `try` around the site converts the value of a setting, and failed on it."""
+
+    calls: tuple[str, ...]
+    caught: str
+    try_line: int
+    knob: Knob
+    name: str  # the name the `try` reads it by: `partition_list_str`
+
+    def sentence(self) -> str:
+        kind = "environment variable" if self.knob.kind is KnobKind.ENV else "flag"
+        called = " or ".join(code(c) for c in self.calls)
+        here = f" ({code(self.name)} here)" if self.name != self.knob.name else ""
+        return (
+            f"It runs when {called} (the `try` at line {self.try_line}) raised "
+            f"{code(self.caught)}: that call failed on the value of the {kind} "
+            f"{code(self.knob.name)}{here}."
+        )
+
+    def solution(self) -> Solution:
+        verb = "Set" if self.knob.kind is KnobKind.ENV else "Pass"
+        called = " or ".join(code(c) for c in self.calls)
+        return Solution(
+            text=(
+                f"{verb} {code(self.knob.name)} to a value that {called} accepts: the `try` "
+                f"at line {self.try_line} fails on the value set."
+            ),
+            knob=self.knob.name,
+            kind="setting",
+        )
+
+
+def setting_input(facts: Facts) -> SettingInput | None:
+    """The setting whose value the `try` around the site converts, when its clause catches
+    only what a bad value raises and the `try` reads nothing else the program holds
+    (`int(layer) for layer in partition_list_str.split(",")`, the local holding
+    `VLLM_PP_LAYER_PARTITION`; `int(os.environ["OMP_NUM_THREADS"])`)."""
+    clause = next((c for c in reversed(facts.conditions) if c.kind is ConditionKind.EXCEPT), None)
+    if clause is None or not _value_errors(clause.text):
+        return None
+    tried = facts.read.tries.get(clause.line)
+    settings = [k for k in facts.knobs if k.kind in (KnobKind.ENV, KnobKind.FLAG)]
+    if tried is None or tried.imports or not tried.calls or not settings:
+        return None
+    function = facts.site_function()
+    found = _try_of(function, clause.line) if function is not None else None
+    if found is None:
+        return None
+    body = found[0].body
+    bound = {
+        n.id
+        for s in body
+        for c in ast.walk(s)
+        if isinstance(c, ast.comprehension)
+        for n in ast.walk(c.target)
+        if isinstance(n, ast.Name)
+    }
+    constants = module_constants(facts)
+    read = {n for n in _read_in(body) - bound if not fixed_name(n, constants)}
+    words = {w for c in tried.calls for w in re.findall(r"\w+", c)}
+    for knob in settings:
+        name = knob.behind or knob.name
+        if read == {name}:
+            pass  # the local (or name) holding the setting's value, and nothing else
+        elif knob.kind is KnobKind.ENV and knob.name in words and read in ({"os"}, {"envs"}):
+            name = knob.name  # `os.environ["X"]`, `envs.X` read in the `try` itself
+        else:
+            continue
+        return SettingInput(
+            calls=tuple(failing_calls(tried.calls)[:2]),
+            caught=clause.text.removeprefix("except").split(" as ")[0].strip(),
+            try_line=tried.line,
+            knob=knob,
+            name=name,
+        )
+    return None
+
+
+def failed_input_solutions(facts: Facts) -> list[Solution]:
+    """The value given (or the setting) that the `try`'s call failed on, changed."""
+    failed = facts.tried or setting_input(facts)
+    return [failed.solution()] if failed is not None else []

@@ -1,0 +1,214 @@
+"""A site under `except`: the page says what the `try` did that failed and with which input
+the user gave, and offers that input changed so the call succeeds (the fields a dict takes
+when it is unpacked into a class); a log followed by a `raise` in the same clause, a
+cleanup call between, is not said to let the program go on."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_with_message
+
+from errdex.store import Store
+
+LAB = {
+    "lab/__init__.py": "from lab.entry.engine import Engine\n",
+    "lab/config/__init__.py": "",
+    "lab/config/transfer.py": """
+        from dataclasses import dataclass
+        from typing import ClassVar
+
+
+        @dataclass
+        class TransferConfig:
+            registry: ClassVar[dict] = {}
+            endpoint: str | None = None
+            port: int = 14579
+            _secret: str = ""
+
+            def __post_init__(self):
+                if self.port <= 0:
+                    raise ValueError(f"port must be positive, got {self.port}")
+        """,
+    "lab/entry/__init__.py": "",
+    "lab/entry/engine.py": """
+        import logging
+
+        logger = logging.getLogger(__name__)
+
+
+        class Engine:
+            def __init__(self, model, **kwargs):
+                if "transfer" in kwargs and isinstance(kwargs["transfer"], dict):
+                    from lab.config.transfer import TransferConfig
+
+                    raw = kwargs["transfer"]
+                    try:
+                        kwargs["transfer"] = TransferConfig(**raw)
+                    except TypeError as e:
+                        logger.error("Failed to convert the transfer dict %s: %s", raw, e)
+                        kwargs.pop("transfer", None)
+                        raise ValueError(f"Invalid transfer config: {e}") from e
+                self.kwargs = kwargs
+
+            def connect(self, url):
+                try:
+                    self.session.get(url)
+                except OSError as e:
+                    raise ConnectionError(f"could not reach the engine: {e}") from e
+
+            def port_of(self, text):
+                try:
+                    return int(text)
+                except ValueError:
+                    logger.warning("Ignoring the port %s that is no number", text)
+                    return None
+        """,
+    "lab/files.py": """
+        import json
+        import logging
+        import os
+
+        from lab.parsing import parse_file
+
+        logger = logging.getLogger(__name__)
+
+
+        _SIZES = {"small": 1, "large": 2}
+
+
+        def _size_of(name):
+            return _SIZES[name]
+
+
+        def size(name, state):
+            parts = []
+            try:
+                parts.append(_size_of(name))
+            except KeyError:
+                raise ValueError(f"unknown size {name!r}") from None
+            try:
+                parts.append(_size_of(state.name))
+            except OSError:
+                raise RuntimeError("the state could not be sized") from None
+            return parts
+
+
+        def partitions():
+            raw = os.environ.get("LAB_PARTITION")
+            if raw is not None:
+                try:
+                    return [int(part) for part in raw.split(",")]
+                except ValueError as err:
+                    raise ValueError(f"Invalid partition string: {raw}") from err
+            return None
+
+
+        def read_json(text):
+            if text is not None:
+                try:
+                    return json.loads(text)
+                except ValueError as e:
+                    raise ValueError(f"the text is no JSON: {e}") from e
+            return None
+
+
+        def load(path, options):
+            try:
+                logger.info("loading %s", path)
+                level = options.get("level", 1)
+                return parse_file(path, level)
+            except OSError as e:
+                raise RuntimeError(f"could not load the file {path}") from e
+        """,
+    "lab/entry/worker.py": """
+        class Worker:
+            def load(self, key):
+                try:
+                    return int(key)
+                except ValueError as e:
+                    raise RuntimeError(f"the worker got a bad key {key}") from e
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("tried"), "lab", LAB)
+
+
+def test_the_raise_says_which_input_failed_and_the_way_out_names_the_fields(lab: Store) -> None:
+    page = page_with_message(lab, "lab", "Invalid transfer config")
+    assert "failed on the value given to `Engine` as `transfer`" in page.what_it_means
+    assert "`raw` is `kwargs['transfer']`" in page.what_it_means
+    first = page.solutions[0].text
+    assert first.startswith(
+        "Give `Engine` another `transfer`: the value given makes `TransferConfig(**raw)` fail, "
+        "and this error is raised in its place (“Invalid transfer config: {e}”)."
+    ), first
+    assert "`endpoint`, `port`" in first
+    assert "registry" not in first and "_secret" not in first  # no class variable, no private
+    assert "quotes the `TypeError`" in first  # `{e}` is in the message
+
+
+def test_the_log_before_the_raise_does_not_say_the_program_goes_on(lab: Store) -> None:
+    page = page_with_message(lab, "lab", "Failed to convert the transfer dict")
+    assert "the program goes on" not in page.what_it_means
+    assert "the statement after it raises (line" in page.what_it_means
+    assert page.solutions[0].text.startswith("Give `Engine` another `transfer`")
+
+
+def test_a_log_whose_clause_returns_still_lets_the_program_go_on(lab: Store) -> None:
+    page = page_with_message(lab, "lab", "Ignoring the port")
+    assert "the program goes on after it" in page.what_it_means
+    assert "the statement after it raises" not in page.what_it_means
+
+
+def test_a_call_on_the_object_s_own_state_is_no_failed_input(lab: Store) -> None:
+    # `self.session.get(url)` may fail on the session (the network), not on the URL alone
+    page = page_with_message(lab, "lab", "could not reach the engine")
+    assert "failed on the value given" not in page.what_it_means
+    assert not any(s.text.startswith("Give `Engine` another") for s in page.solutions)
+
+
+def test_the_package_s_own_machinery_is_no_entry_point(lab: Store) -> None:
+    # `lab.entry.worker.Worker` is not exported by the package: what it is given, the
+    # package computed
+    page = page_with_message(lab, "lab", "the worker got a bad key")
+    assert "failed on the value given" not in page.what_it_means
+
+
+def test_the_call_named_as_failed_is_not_a_log_or_a_lookup_with_a_default(lab: Store) -> None:
+    page = page_with_message(lab, "lab", "could not load the file")
+    assert "It runs when `parse_file(path, level)` (the `try` at line" in page.what_it_means
+    assert "logger.info" not in page.what_it_means
+    assert "options.get" not in page.what_it_means
+
+
+def test_not_giving_the_value_the_try_converts_is_no_way_out(lab: Store) -> None:
+    # `text is None` skips the conversion: it gives up what the call was for
+    page = page_with_message(lab, "lab", "the text is no JSON")
+    texts = [s.text for s in page.solutions]
+    assert texts[0].startswith("Give `read_json` another `text`"), texts
+    assert not any("None" in t for t in texts), texts
+
+
+def test_a_module_function_under_a_value_error_fails_on_the_value(lab: Store) -> None:
+    page = page_with_message(lab, "lab", "unknown size")
+    assert page.solutions[0].text.startswith(
+        "Give `size` another `name`: the value given makes `_size_of(name)` fail"
+    ), page.solutions
+
+
+def test_a_module_function_under_another_error_is_not_read_as_the_value(lab: Store) -> None:
+    page = page_with_message(lab, "lab", "the state could not be sized")
+    assert "failed on the value given" not in page.what_it_means
+
+
+def test_a_setting_the_try_converts_is_the_way_out_with_a_value_it_takes(lab: Store) -> None:
+    page = page_with_message(lab, "lab", "Invalid partition string")
+    assert "failed on the value of the environment variable `LAB_PARTITION`" in (page.what_it_means)
+    assert page.solutions[0].text.startswith(
+        "Set `LAB_PARTITION` to a value that `int(part)` or `raw.split(',')` accepts"
+    ), page.solutions
