@@ -51,10 +51,8 @@ from errdex.explain.given_values import given_value_solution
 from errdex.explain.hiding_flags import hides_only, input_solution
 from errdex.explain.inputs import input_action
 from errdex.explain.instances import instance_action
-from errdex.explain.iterated import iterated_solution
 from errdex.explain.key_checks import key_checked
 from errdex.explain.knob_actions import KnobAction, knob_action
-from errdex.explain.left_out import left_out_solution
 from errdex.explain.literal_members import with_members
 from errdex.explain.missing_data import missing_data_solution
 from errdex.explain.name_clash import name_clash_solution
@@ -69,6 +67,7 @@ from errdex.explain.override_warning import warned_sentence
 from errdex.explain.overrides import override_solution
 from errdex.explain.own_calls import own_call_solutions
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
+from errdex.explain.passed_args import passed_solutions
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.precondition_fix import precondition_change
@@ -83,7 +82,6 @@ from errdex.explain.setters import setter_action
 from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.sync_sibling import sync_sibling_solution
-from errdex.explain.table_lookup import table_solution
 from errdex.explain.tried_input import failed_input_solutions, presence_of_tried
 from errdex.explain.twins import without_twins
 from errdex.explain.type_checks import merged_type_checks
@@ -243,7 +241,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     for advice in facts.sibling_advice:  # the code's own word on a test this check shares
         found.add(advice.solution(opposite_words(advice.shared)), rank=-1)
     assigned = env_assigned_solution(facts, open_conditions)
-    for usual in (left_out_solution(facts), iterated_solution(facts), assigned):
+    for usual in (*passed_solutions(open_conditions, facts), assigned):  # a value passed
         if usual is not None:
             found.add(usual, 0)
     checked = validator_solution(facts, open_conditions)
@@ -258,7 +256,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     if not any(i.solution.kind == "input" and not hides_only(i.solution) for i in found.items):
         for ours in own_call_solutions(open_conditions, facts):  # which argument, which order
             found.add(ours, 1)  # after the call the message says to make first
-    given = given_value_solution(facts) or class_body_solution(facts) or table_solution(facts)
+    given = given_value_solution(facts) or class_body_solution(facts)
     given = given or stated_form_solution(facts)
     given = given or narrowing_solution(facts, open_conditions) or missing_data_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):

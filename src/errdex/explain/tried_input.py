@@ -18,7 +18,7 @@ import ast
 import re
 from dataclasses import dataclass
 
-from errdex.explain.context import CONTEXT_KINDS, Facts, class_at
+from errdex.explain.context import CONTEXT_KINDS, Facts, top_class_in
 from errdex.explain.entry_input import names_read
 from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.plain import code
@@ -373,7 +373,7 @@ def _unpacked_into(
         text = store.file_text(chosen.version_id, path)
         if text is not None:
             break
-    node = class_at(text, name)
+    node = top_class_in(text, name)
     if node is None:
         return None, ()
     fields = tuple(
