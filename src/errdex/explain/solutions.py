@@ -71,6 +71,7 @@ from errdex.explain.passed_args import passed_solutions
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.precondition_fix import precondition_change
+from errdex.explain.reasons_list import REASON_NAMED, tests_reasons_list
 from errdex.explain.request_fields import request_solutions
 from errdex.explain.reraise import reraise_gate
 from errdex.explain.returned_error import returned_error_solution
@@ -237,6 +238,8 @@ def _solutions(facts: Facts) -> list[Solution]:
             found.add(_knob_solution(listed, reason, condition, facts.knobs), 0)
     for value in flag_value_solutions(facts):
         found.add(value, rank=-1)  # the flag's value in the form the check takes
+    for advice in facts.sibling_advice:  # the code's own word on a test this check shares
+        found.add(advice.solution(opposite_words(advice.shared)), rank=-1)
     assigned = env_assigned_solution(facts, open_conditions)
     for usual in (*passed_solutions(open_conditions, facts), assigned):  # a value passed
         if usual is not None:
@@ -274,9 +277,9 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(solution, _tier(entry.action))
     for variant in facts.variants[:_MAX_VARIANTS]:
         held = [c for c in variant.conditions if c.kind not in CONTEXT_KINDS]
-        prefix = f"If the message names “{variant.reason}”: "
+        prefix = f"{REASON_NAMED} “{variant.reason}”: "
         for condition in reversed(held):
-            action = knob_action(condition, facts.knobs)
+            action = knob_action(condition, facts.knobs, either=True)
             if action is not None:
                 reason = f"so that {opposite_words(condition)}"
                 solution = _knob_solution(action, reason, condition, facts.knobs, prefix)
@@ -339,11 +342,10 @@ def _condition_actions(
 ) -> list[tuple[ConditionView, KnobAction | None]]:
     """Each open condition with the action of the first setting behind it (or behind
     what its names stand for)."""
-    reasons_list = _reasons_variable(facts)
     return [
         (condition, first_action(condition, facts))
         for condition in open_conditions
-        if not (reasons_list and reasons_list in _names(condition.text))
+        if not tests_reasons_list(condition, facts)
     ]  # a reasons list is non-empty: the reasons below say why
 
 
@@ -576,22 +578,3 @@ def _knob_solution(
         kind="setting",
         fix=setting_fix(action, condition, knobs),
     )
-
-
-def _reasons_variable(facts: Facts) -> str | None:
-    """The local list a reasons message joins (`unsupported`), when the site has reasons."""
-    if not facts.variants:
-        return None
-    expression = facts.stored.site.reasons_expr
-    if not expression:
-        return None
-    names = [n for n in _names(expression) if n not in ("join", "sorted", "str", "len")]
-    return names[-1] if names else None
-
-
-def _names(text: str) -> set[str]:
-    try:
-        tree = ast.parse(text, mode="eval")
-    except (SyntaxError, ValueError, RecursionError):
-        return set()
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
