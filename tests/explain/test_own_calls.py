@@ -119,9 +119,28 @@ CALLS = {
 
 
         class Option(Parameter):
-            def __init__(self, param_decls=None, hidden=False, **attrs):
+            def __init__(
+                self, param_decls=None, hidden=False, is_flag=False, type_=None, **attrs
+            ):
                 super().__init__(param_decls, **attrs)
                 self.hidden = hidden
+                self.opts, self.secondary_opts = self._split_decls(param_decls or ())
+                self.is_bool_flag = is_flag and type_ is bool
+                if self.secondary_opts and not self.is_bool_flag:
+                    raise TypeError("Secondary names need a flag.")
+                if self.opts and self.hidden:
+                    raise TypeError("A hidden option shows no names.")
+
+            def _split_decls(self, decls):
+                opts, secondary = [], []
+                for decl in decls:
+                    first, _, second = decl.partition("/")
+                    opts.append(first)
+                    if second:
+                        secondary.append(second)
+                if not opts:
+                    return [self.hidden], secondary
+                return opts, secondary
 
             def _parse_decls(self, decls, expose_value):
                 name = None
@@ -740,6 +759,17 @@ def test_what_a_constructor_argument_holds_checked_by_a_private_method(calls: St
     # the object's own state decides too: not the argument alone
     page = page_with_message(calls, "calls", "A hidden option needs a name")
     assert not any(s.text.startswith("Change the `param_decls`") for s in page.solutions)
+
+
+def test_an_attribute_a_private_method_made_of_a_constructor_argument(calls: Store) -> None:
+    page = page_with_message(calls, "calls", "Secondary names need a flag.")
+    assert page.solutions[0].text.startswith(
+        "Change the `param_decls` you give `calls.Option`: its constructor sets "
+        "`self.secondary_opts` from it through `_split_decls`, and the check at line"
+    )
+    # a place the method also fills from the object's state: not the argument alone
+    page = page_with_message(calls, "calls", "A hidden option shows no names.")
+    assert not any("through `_split_decls`" in s.text for s in page.solutions)
 
 
 def test_no_switch_no_way_out_through_the_outer_call(calls: Store) -> None:

@@ -45,7 +45,7 @@ def init_contents_solution(conditions: list[ConditionView], facts: Facts) -> Sol
         return None
     fixed = _BUILTINS | module_names(tree)
     for param in params:
-        derived = _derived(function, param, fixed)
+        derived = derived_from(function, param, fixed)
         read = set().union(*(_reads(c.text) for c in facts.conditions))
         if not read & (derived - {param}) or not read <= derived | fixed:
             continue
@@ -72,7 +72,9 @@ def _reads(text: str) -> set[str]:
         return {"<unread>"}
 
 
-def _derived(function: ast.FunctionDef, param: str, fixed: frozenset[str] | set[str]) -> set[str]:
+def derived_from(
+    function: ast.FunctionDef, param: str, fixed: frozenset[str] | set[str]
+) -> set[str]:
     """`param` and the locals every assignment of which computes from it alone: loop
     targets over it, values read from it, lists it fills (`names.append(decl)`)."""
     sources: dict[str, list[ast.expr]] = {}
