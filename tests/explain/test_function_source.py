@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from errdex.explain.context import Facts, at_margin, class_at, function_at, function_span
+from errdex.explain.context import Facts, at_margin, class_around, function_at, function_span
 from errdex.reading_facts import SourceRead
 
 SOURCE = textwrap.dedent(
@@ -62,20 +62,16 @@ def test_only_matches_that_start_a_line_are_kept_with_their_line() -> None:
 
 CLASSES = textwrap.dedent(
     '''
-    import dataclasses
-
-    @dataclasses.dataclass
+    @decorated
     class Base:
-        size: int = 0
+        size = 0
 
-        def run(self):
-            raise NotImplementedError
 
     class Child(Base):
-        def run(self):
-            return """
-    a string whose line starts at the margin
+        HELP = """
+    a text whose line starts at the margin
     """
+
 
     class Other(
         Base,
@@ -85,20 +81,40 @@ CLASSES = textwrap.dedent(
 )
 
 
-def test_a_top_level_class_is_parsed_alone_with_its_decorators_and_the_files_lines() -> None:
-    found = class_at(CLASSES, "Base")
-    assert found is not None
-    assert (found.lineno, found.end_lineno, len(found.decorator_list)) == (5, 9, 1)
-    assert class_at(CLASSES, "Missing") is None
-    # a line at the margin inside the class cuts its lines short: not parsed as a class
-    assert class_at(CLASSES, "Child") is None
-
-
-def test_a_class_the_cut_cannot_read_comes_from_the_whole_file() -> None:
+def test_a_top_level_class_is_read_alone_or_from_the_whole_file() -> None:
     facts = Facts(stored=None, conditions=[], variants=[], callers=[], caller_guards=[],
                   knobs=[], bindings=[], tests=[], read=SourceRead())  # fmt: skip
     facts.source_text = CLASSES
+    base = facts.top_class("Base")
+    assert base is not None and (base.lineno, len(base.decorator_list)) == (3, 1)
+    # a line at the margin inside the class: its lines cannot be cut, the file is parsed
     child = facts.top_class("Child")
-    assert child is not None and child.lineno == 11
+    assert child is not None and child.lineno == 7
     assert facts.subclass_names("Base") == ["Child", "Other"]
     assert facts.top_class("Missing") is None
+
+
+BRANCHED = textwrap.dedent(
+    """
+    if TYPE_CHECKING:
+        Day = date
+    else:
+
+        class Day(date):
+            @classmethod
+            def validate(cls, value):
+                return value
+
+    class After:
+        pass
+    """
+)
+
+
+def test_the_class_holding_a_line_is_parsed_alone_at_any_depth() -> None:
+    found = class_around(BRANCHED, "Day", 9)
+    assert found is not None
+    assert (found.name, found.lineno, found.end_lineno) == ("Day", 6, 9)
+    # a line past its body, or another name, finds none
+    assert class_around(BRANCHED, "Day", 12) is None
+    assert class_around(BRANCHED, "After", 9) is None

@@ -123,6 +123,15 @@ SERVING = """
     def handle_either(request: "ChatRequest | None") -> None:
         if request is not None and request.stream:
             raise ValueError("Either stream is not supported")
+
+
+    def handle_kinds(request, strict) -> None:
+        if isinstance(request, (dict, ChatRequest)):
+            if request.stream:
+                raise ValueError("Neither kind streams here")
+        elif isinstance(request, (dict, Serving)) and strict:
+            if request.stream:
+                raise ValueError("No serving streams here")
     """
 
 
@@ -206,3 +215,10 @@ def test_a_part_of_an_and_a_field_decides_is_a_way_out(srv: Store) -> None:
 def test_a_parameter_of_a_union_or_a_function_is_read_by_its_annotation(srv: Store) -> None:
     (said,) = _body_ways(srv, "Either stream is not supported")
     assert "set `stream` to `false` (or leave it out: `false` by default)" in said.text
+
+
+def test_an_isinstance_test_of_several_classes_narrows_to_any_of_them(srv: Store) -> None:
+    (said,) = _body_ways(srv, "Neither kind streams here")
+    assert "set `stream` to `false` (or leave it out: `false` by default)" in said.text
+    # none of the classes tested is the request's: no body reaches the check
+    assert _body_ways(srv, "No serving streams here") == []

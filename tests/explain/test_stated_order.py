@@ -24,7 +24,7 @@ ORDER = {
                 self.active = False
                 self.planned = None
 
-            def init_transfer(self, init_info, *, timeout=None):
+            def init_transfer(self, init_info, /, peer, *, mode, timeout=None):
                 self.group = init_info
 
             def start_update(self):
@@ -86,7 +86,8 @@ def test_call_first_draws_the_method_with_its_required_arguments(order: Store) -
     first = page.solutions[0]
     assert first.text.startswith("Call `init_transfer` on your `Engine` object before `receive`")
     assert first.fix is not None
-    assert first.fix.after == "engine.init_transfer(INIT_INFO)"
+    # as a call's arguments are written everywhere: by keyword, a positional-only one bare
+    assert first.fix.after == "engine.init_transfer(INIT_INFO, peer=PEER, mode=MODE)"
     # the message's own sentence is not offered a second time
     assert not any(s.text.startswith("Do what the message says") for s in page.solutions)
 

@@ -65,6 +65,63 @@ LAB = {
                     logger.warning("Ignoring the port %s that is no number", text)
                     return None
         """,
+    "lab/files.py": """
+        import json
+        import logging
+        import os
+
+        from lab.parsing import parse_file
+
+        logger = logging.getLogger(__name__)
+
+
+        _SIZES = {"small": 1, "large": 2}
+
+
+        def _size_of(name):
+            return _SIZES[name]
+
+
+        def size(name, state):
+            parts = []
+            try:
+                parts.append(_size_of(name))
+            except KeyError:
+                raise ValueError(f"unknown size {name!r}") from None
+            try:
+                parts.append(_size_of(state.name))
+            except OSError:
+                raise RuntimeError("the state could not be sized") from None
+            return parts
+
+
+        def partitions():
+            raw = os.environ.get("LAB_PARTITION")
+            if raw is not None:
+                try:
+                    return [int(part) for part in raw.split(",")]
+                except ValueError as err:
+                    raise ValueError(f"Invalid partition string: {raw}") from err
+            return None
+
+
+        def read_json(text):
+            if text is not None:
+                try:
+                    return json.loads(text)
+                except ValueError as e:
+                    raise ValueError(f"the text is no JSON: {e}") from e
+            return None
+
+
+        def load(path, options):
+            try:
+                logger.info("loading %s", path)
+                level = options.get("level", 1)
+                return parse_file(path, level)
+            except OSError as e:
+                raise RuntimeError(f"could not load the file {path}") from e
+        """,
     "lab/entry/worker.py": """
         class Worker:
             def load(self, key):
@@ -120,3 +177,38 @@ def test_the_package_s_own_machinery_is_no_entry_point(lab: Store) -> None:
     # package computed
     page = page_with_message(lab, "lab", "the worker got a bad key")
     assert "failed on the value given" not in page.what_it_means
+
+
+def test_the_call_named_as_failed_is_not_a_log_or_a_lookup_with_a_default(lab: Store) -> None:
+    page = page_with_message(lab, "lab", "could not load the file")
+    assert "It runs when `parse_file(path, level)` (the `try` at line" in page.what_it_means
+    assert "logger.info" not in page.what_it_means
+    assert "options.get" not in page.what_it_means
+
+
+def test_not_giving_the_value_the_try_converts_is_no_way_out(lab: Store) -> None:
+    # `text is None` skips the conversion: it gives up what the call was for
+    page = page_with_message(lab, "lab", "the text is no JSON")
+    texts = [s.text for s in page.solutions]
+    assert texts[0].startswith("Give `read_json` another `text`"), texts
+    assert not any("None" in t for t in texts), texts
+
+
+def test_a_module_function_under_a_value_error_fails_on_the_value(lab: Store) -> None:
+    page = page_with_message(lab, "lab", "unknown size")
+    assert page.solutions[0].text.startswith(
+        "Give `size` another `name`: the value given makes `_size_of(name)` fail"
+    ), page.solutions
+
+
+def test_a_module_function_under_another_error_is_not_read_as_the_value(lab: Store) -> None:
+    page = page_with_message(lab, "lab", "the state could not be sized")
+    assert "failed on the value given" not in page.what_it_means
+
+
+def test_a_setting_the_try_converts_is_the_way_out_with_a_value_it_takes(lab: Store) -> None:
+    page = page_with_message(lab, "lab", "Invalid partition string")
+    assert "failed on the value of the environment variable `LAB_PARTITION`" in (page.what_it_means)
+    assert page.solutions[0].text.startswith(
+        "Set `LAB_PARTITION` to a value that `int(part)` or `raw.split(',')` accepts"
+    ), page.solutions

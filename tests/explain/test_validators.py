@@ -14,10 +14,11 @@ from errdex.store import Store
 FILES = {
     "forms/__init__.py": """
         from forms.checks import multiple_of_validator, constant_validator, scale, Order
-        from forms.checks import FutureDay, tagged_validator, ChatRequest
+        from forms.checks import FutureDay, PastDay, tagged_validator, ChatRequest
         """,
     "forms/checks.py": """
         from datetime import date
+        from typing import TYPE_CHECKING
 
         from pydantic import BaseModel, field_validator
 
@@ -56,6 +57,22 @@ FILES = {
                 if value <= date.today():
                     raise ValueError("not in the future")
                 return value
+
+
+        if TYPE_CHECKING:
+            PastDay = date
+        else:
+
+            class PastDay(date):
+                @classmethod
+                def __get_validators__(cls):
+                    yield cls.validate
+
+                @classmethod
+                def validate(cls, value):
+                    if value >= date.today():
+                        raise ValueError("not in the past")
+                    return value
 
 
         class Order(BaseModel):
@@ -119,6 +136,13 @@ def test_a_types_validator_names_the_type_the_field_is_declared_as(forms: Store)
     assert first(forms, "FutureDay.validate").startswith(
         "In the data you validate, give a field declared as `FutureDay` a value above "
         "`date.today()`."
+    )
+
+
+def test_a_type_defined_in_a_branch_is_read_as_well(forms: Store) -> None:
+    # `if TYPE_CHECKING: ... else: class PastDay(date)`: its hooks are read all the same
+    assert first(forms, "PastDay.validate").startswith(
+        "In the data you validate, give a field declared as `PastDay` a value below "
     )
 
 

@@ -107,3 +107,74 @@ def test_a_field_read_from_the_request_needs_the_parameter_of_its_class() -> Non
     (link,) = _linked()["Checks.direct"].requests
     assert (link.attr, link.target, link.via) == ("mode", "srv.protocol.ChatRequest", None)
     assert link.default == "'fast'"
+
+
+DOTTED_PROTOCOL = """
+    from pydantic import BaseModel
+    import srv.params
+
+
+    class ChatRequest(BaseModel):
+        marking: bool | None = None
+
+        def to_params(self):
+            return srv.params.Params.from_flags(marking=self.marking)
+    """
+
+DOTTED_ROUTER = """
+    from srv import params
+    from srv.protocol import ChatRequest
+
+
+    @app.post("/v1/chat")
+    async def create_chat(request: ChatRequest) -> dict:
+        return {}
+
+
+    def submit(request: ChatRequest):
+        return params.Params(extra=request.marking)
+
+
+    def failed(request: ChatRequest):
+        raise params.ParamsError(marking=request.marking)
+    """
+
+DOTTED_CHECKS = """
+    class ParamsError(Exception):
+        def __init__(self, marking=None):
+            self.marking = marking
+
+
+    class Params:
+        def __init__(self, marking=None, extra=None):
+            self.marking = marking
+            self.extra = extra
+
+        @classmethod
+        def from_flags(cls, marking=None):
+            return cls(marking=marking)
+
+
+    def check(params: Params) -> None:
+        if params.marking is True or params.extra is True:
+            raise ValueError("marking asked")
+    """
+
+
+def test_a_field_carried_into_a_class_named_by_a_dotted_path_is_linked() -> None:
+    # `params.Params(...)` through a module imported, `srv.params.Params.from_flags(...)`
+    # through a package's module and a method of the class: each builds a `Params`; an
+    # error made with the field (`params.ParamsError(...)`) is no object a check reads
+    sources = {
+        "srv/__init__.py": "",
+        "srv/protocol.py": DOTTED_PROTOCOL,
+        "srv/router.py": DOTTED_ROUTER,
+        "srv/params.py": DOTTED_CHECKS,
+    }
+    files = [extract_file(p, textwrap.dedent(t).encode()) for p, t in sources.items()]
+    (site,) = (s for s in link_version("srv", files) if s.site.function == "check")
+    carried = {(link.attr, link.target, link.via) for link in site.requests if link.via}
+    assert carried == {
+        ("marking", "srv.params.Params", "srv.params.Params.from_flags(marking=self.marking)"),
+        ("extra", "srv.params.Params", "params.Params(extra=request.marking)"),
+    }

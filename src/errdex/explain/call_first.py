@@ -21,7 +21,7 @@ from errdex.explain.context import Facts
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code
-from errdex.explain.user_call import required_arguments
+from errdex.explain.user_call import method_arguments, required_arguments
 from errdex.extract.shapes import own_attributes_set
 from errdex.facts import SiteKind
 
@@ -215,7 +215,7 @@ def _fix(
     values = [r.rpartition("=")[2] for r in required]
     first = setters[0]
     if first not in _STARTS:
-        wanted = _required(methods[first])
+        wanted = method_arguments(methods[first])
         values += [w.rpartition("=")[2] for w in wanted]
         called = f"{awaited(first)}{instance}.{first}({', '.join(wanted)})"
         fix_before, fix_after = made, f"{called}\n{made}"
@@ -231,12 +231,3 @@ def _fix(
         own = "stands for your own value" if len(values) == 1 else "stand for your own values"
         note += f" {listed} {own}."
     return ExampleFix(before=fix_before, after=fix_after, note=note)
-
-
-def _required(method: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
-    """The method's arguments with no default, as `name=NAME`."""
-    args = method.args
-    positional = [a.arg for a in [*args.posonlyargs, *args.args] if a.arg not in ("self", "cls")]
-    bare = positional[: len(positional) - len(args.defaults)] if args.defaults else positional
-    keywords = [a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is None]
-    return [f"{n}={n.upper()}" for n in [*bare, *keywords]]

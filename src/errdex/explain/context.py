@@ -9,7 +9,7 @@ import re
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from errdex.explain.page import (
     BindingView,
@@ -23,6 +23,7 @@ from errdex.explain.page import (
     WhenItHappens,
     WhyQuote,
 )
+from errdex.extract.class_source import class_at
 from errdex.facts import ConditionKind
 from errdex.reading_facts import SourceRead
 from errdex.store.base import StoredSite
@@ -135,21 +136,13 @@ class Facts:
         """The class `name` defined at the top level of the site's file, parsed alone (the
         whole file only when the class's lines cannot be told apart from the rest)."""
         if name not in self._classes:
-            found = class_at(self.source_text, name)
             text = self.source_text
-            if (
-                found is None
-                and text is not None
-                and next(at_margin(_class_header(name), text), None)
-            ):
+            found = top_class_in(text, name)
+            if found is None and text is not None and _has_class_header(text, name):
                 tree = self.source_tree()
+                top = tree.body if tree is not None else []
                 found = next(
-                    (
-                        node
-                        for node in (tree.body if tree is not None else [])
-                        if isinstance(node, ast.ClassDef) and node.name == name
-                    ),
-                    None,
+                    (n for n in top if isinstance(n, ast.ClassDef) and n.name == name), None
                 )
             self._classes[name] = found
         return self._classes[name]
@@ -191,7 +184,32 @@ def parse_module(text: str | None) -> ast.Module | None:
 def function_at(text: str | None, name: str, line: int) -> ast.FunctionDef | None:
     """The function `name` whose body holds `line` (or that starts there), parsed alone: a
     rule reading one function of a 3,000-line file need not parse all of it."""
-    span = function_span(text, name, line)
+    return _block_at(text, function_span(text, name, line), line, ast.FunctionDef)
+
+
+def class_around(text: str | None, name: str, line: int) -> ast.ClassDef | None:
+    """The class `name` whose body holds `line`, parsed alone as `function_at` parses a
+    function: at any depth (a class defined under `if TYPE_CHECKING: ... else:`)."""
+    span = _block_span(text, name, line, "class", rf"^\s*class\s+{re.escape(name)}\b")
+    return _block_at(text, span, line, ast.ClassDef)
+
+
+@functools.lru_cache(maxsize=64)
+def function_span(text: str | None, name: str, line: int) -> tuple[int, int] | None:
+    """The lines (0-based, end excluded) of the `def name` that holds `line`, found in the
+    text alone: a rule may look at them before parsing anything. (Asked by several rules
+    of a page: kept.)"""
+    header = rf"^\s*(?:async\s+)?def\s+{re.escape(name)}\s*\("
+    return _block_span(text, name, line, "def", header)
+
+
+Block = TypeVar("Block", bound=ast.stmt)
+
+
+def _block_at(
+    text: str | None, span: tuple[int, int] | None, line: int, kind: type[Block]
+) -> Block | None:
+    """The statement of `kind` on the lines `span` that holds `line`, parsed alone."""
     if text is None or span is None:
         return None
     lines = lines_of(text)
@@ -200,21 +218,21 @@ def function_at(text: str | None, name: str, line: int) -> ast.FunctionDef | Non
     # renumber it costs more than parsing it).
     source = "\n" * start + textwrap.dedent("\n".join(lines[start:end]))
     tree = parse_module(source)
-    if tree is None or not tree.body or not isinstance(tree.body[0], ast.FunctionDef):
+    if tree is None or not tree.body or not isinstance(tree.body[0], kind):
         return None
     found = tree.body[0]
     return found if found.lineno <= line <= (found.end_lineno or found.lineno) else None
 
 
-@functools.lru_cache(maxsize=64)
-def function_span(text: str | None, name: str, line: int) -> tuple[int, int] | None:
-    """The lines (0-based, end excluded) of the `def name` that holds `line`, found in the
-    text alone: a rule may look at them before parsing anything. (Asked by several rules
-    of a page: kept.)"""
+def _block_span(
+    text: str | None, name: str, line: int, keyword: str, header_pattern: str
+) -> tuple[int, int] | None:
+    """The lines of the last block above `line` whose header (`keyword name`, matching
+    `header_pattern`) starts a line: up to the first non-blank line indented no deeper."""
     if text is None or not name.isidentifier():
         return None
     lines = lines_of(text)
-    header = re.compile(rf"^\s*(?:async\s+)?def\s+{re.escape(name)}\s*\(")
+    header = re.compile(header_pattern)
     start = None
     ends_open = 1 if text and not text.endswith("\n") else 0
     if len(lines) != text.count("\n") + ends_open:
@@ -227,7 +245,7 @@ def function_span(text: str | None, name: str, line: int) -> tuple[int, int] | N
         # the last header above the line: its words found by the regex engine's search
         # for a literal (a pattern starting at `^` is tried at every character)
         offset, counted = 0, 0
-        for found in re.finditer(rf"def[^\S\n]+{re.escape(name)}\b", text):
+        for found in re.finditer(rf"{keyword}[^\S\n]+{re.escape(name)}\b", text):
             counted += text.count("\n", offset, found.start())
             offset = found.start()
             if counted >= line:
@@ -238,7 +256,7 @@ def function_span(text: str | None, name: str, line: int) -> tuple[int, int] | N
         return None
     indent = len(lines[start]) - len(lines[start].lstrip())
     end = start + 1
-    # the body: every line up to the first non-blank one indented no deeper than `def`
+    # the body: every line up to the first non-blank one indented no deeper than its header
     # (a closing bracket of a multi-line signature is part of it)
     while end < len(lines):
         current = lines[end]
@@ -284,27 +302,15 @@ def _class_header(name: str) -> str:
     return rf"class\s+{re.escape(name)}\b"
 
 
-def class_at(text: str | None, name: str) -> ast.ClassDef | None:
-    """The top-level class `name`, with its decorators, parsed alone: its lines run to the
-    next line that starts at the margin (None when absent, or when those lines do not
-    parse as one class: a string literal's line at the margin, say)."""
-    if text is None:
+def _has_class_header(text: str, name: str) -> bool:
+    return next(at_margin(_class_header(name), text), None) is not None
+
+
+def top_class_in(text: str | None, name: str) -> ast.ClassDef | None:
+    """The top-level class `name` of a file's text, with its decorators, parsed alone
+    (`extract.class_source.class_at`); None when absent or when its lines cannot be cut."""
+    found = next(at_margin(_class_header(name), text), None) if text is not None else None
+    if text is None or found is None:
         return None
-    found = next(at_margin(_class_header(name), text), None)
-    if found is None:
-        return None
-    header = found[0]
-    all_lines = lines_of(text)
-    start = header
-    while start > 0 and all_lines[start - 1].startswith("@"):
-        start -= 1
-    end = header + 1
-    while end < len(all_lines):
-        current = all_lines[end]
-        if current and not current[0].isspace() and current[0] not in ")]#":
-            break
-        end += 1
-    tree = parse_module("\n" * start + "\n".join(all_lines[start:end]))
-    if tree is None or len(tree.body) != 1 or not isinstance(tree.body[0], ast.ClassDef):
-        return None
-    return tree.body[0]
+    line, match = found
+    return class_at(text, match.start() + (1 if line else 0))  # after the line break

@@ -18,7 +18,7 @@ import json
 from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.extract.conditions import negate
-from errdex.extract.request_models import classes_named
+from errdex.extract.shapes import annotated_classes
 from errdex.facts import ConditionKind, SiteKind
 from errdex.link.expression_texts import parse_expression
 from errdex.linked_facts import RequestLink
@@ -210,7 +210,7 @@ def _classes_of(owner: str, facts: Facts) -> set[str]:
     arguments = function.args
     for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs):
         if arg.arg == owner:
-            classes = {name.rpartition(".")[2] for name in classes_named(arg.annotation)}
+            classes = {name.rpartition(".")[2] for name in annotated_classes(arg.annotation)}
     for condition in facts.conditions:
         node = parse_expression(condition.text)
         if node is None:
@@ -226,7 +226,13 @@ def _classes_of(owner: str, facts: Facts) -> set[str]:
             and test.args[0].id == owner
         ):
             continue
-        named = {n.rpartition(".")[2] for n in classes_named(test.args[1])}
+        # `isinstance(request, (A, B))`: an instance of any of them
+        kinds = test.args[1]
+        named = {
+            n.rpartition(".")[2]
+            for kind in (kinds.elts if isinstance(kinds, ast.Tuple) else [kinds])
+            for n in annotated_classes(kind)
+        }
         classes = classes - named if negative else (classes & named if classes else named)
     return classes
 

@@ -9,6 +9,7 @@ import ast
 from errdex.explain.context import Facts
 from errdex.explain.hiding_flags import hidden_sentence
 from errdex.explain.narrowing import narrows_call_result
+from errdex.explain.network_try import sent_request
 from errdex.explain.no_action import no_action_sentence
 from errdex.explain.page import GUARD_NOT_READ, Caller, ConditionView, WhenItHappens
 from errdex.explain.passthru import pass_through
@@ -17,6 +18,7 @@ from errdex.explain.refused_use import refused_use
 from errdex.explain.reraise import PASSED_ON, is_reraise
 from errdex.explain.selection import selection_context
 from errdex.explain.solutions import no_way_out, solutions
+from errdex.explain.tried_input import failing_calls, setting_input
 from errdex.explain.twins import twin_sentences
 from errdex.explain.user_data import arguments_read
 from errdex.facts import ConditionKind, KnobKind, SiteKind
@@ -297,15 +299,26 @@ def _except_sentences(facts: Facts, check: bool = True) -> list[str]:
         tried = facts.read.tries.get(condition.line)
         if tried is None:
             continue
-        if facts.tried is not None and condition is _innermost_except(facts):
-            out.append(facts.tried.sentence())  # what failed, and with which input
+        innermost = condition is _innermost_except(facts)
+        given = (facts.tried or setting_input(facts)) if innermost else None
+        if given is not None:
+            out.append(given.sentence())  # what failed, and with which input
             continue
         caught = condition.text.removeprefix("except").split(" as ")[0].strip() or "an exception"
         if tried.imports:
             what = "importing " + ", ".join(code(m) for m in tried.imports[:3])
         elif tried.calls:
-            what = " or ".join(code(c) for c in tried.calls[:2])
+            what = " or ".join(code(c) for c in failing_calls(tried.calls)[:2])
         else:
+            continue
+        request = sent_request(facts) if condition is _innermost_except(facts) else None
+        if request is not None and not tried.imports:
+            # what failed is the request: the network, the host, the server's answer
+            which = " The exception it passes on says which." if is_reraise(facts) else ""
+            out.append(
+                f"It runs when {what} (the `try` at line {tried.line}) raised "
+                f"{code(caught)}: {request.sentence()}{which}"
+            )
             continue
         out.append(
             f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}; "

@@ -61,6 +61,7 @@ from errdex.explain.name_clash import name_clash_solution
 from errdex.explain.named_settings import named_setting_solutions
 from errdex.explain.narrow_keywords import narrowing_solution
 from errdex.explain.narrowing import kept_conditions
+from errdex.explain.network_try import network_solutions
 from errdex.explain.no_action import never_runs
 from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
@@ -82,6 +83,7 @@ from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.sync_sibling import sync_sibling_solution
 from errdex.explain.table_lookup import table_solution
+from errdex.explain.tried_input import failed_input_solutions, presence_of_tried
 from errdex.explain.twins import without_twins
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_data import user_data_solution
@@ -181,7 +183,8 @@ def no_way_out(condition: ConditionView, facts: Facts) -> bool:
 def ways_out(facts: Facts) -> list[ConditionView]:
     """The site's own conditions that a way out may change (of an assert of what a call
     just returned, its own test alone: the guards around it are no way out)."""
-    return kept_conditions([c for c in facts.held if not no_way_out(c, facts)], facts)
+    held = [c for c in facts.held if not no_way_out(c, facts) and not presence_of_tried(c, facts)]
+    return kept_conditions(held, facts)
 
 
 def solutions(facts: Facts) -> list[Solution]:
@@ -199,8 +202,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     if never_runs(facts) is not None:
         return []  # a type checker's branch: no run of the program meets it
     found = _Collector()
-    if facts.tried is not None:
-        found.add(facts.tried.solution(), rank=-1)  # the input the failed call is given
+    for failed in failed_input_solutions(facts):
+        found.add(failed, rank=-1)  # the input, or the setting, the `try`'s call failed on
     open_conditions = ways_out(facts)
     actions = _condition_actions(facts, open_conditions)
     internal = _internal_invariant(facts, actions)
@@ -281,8 +284,8 @@ def _solutions(facts: Facts) -> list[Solution]:
                 solution = _knob_solution(action, reason, condition, facts.knobs, prefix)
                 found.add(solution, _tier(action))
                 break
-    for failed_import in failed_import_solutions(facts):
-        found.add(failed_import, 2)
+    for failed in (*failed_import_solutions(facts), *network_solutions(facts)):
+        found.add(failed, 2)  # what the `try` did: an import, a request to a URL's host
     loaded = failed_load_solution(facts)
     if loaded is not None:
         found.add(loaded, 1)

@@ -23,7 +23,7 @@ from errdex.explain.advice import short_message
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.page import Change, Solution
 from errdex.explain.plain import code
-from errdex.explain.user_call import user_call
+from errdex.explain.user_call import method_arguments, user_call
 
 _NAME = r"[A-Za-z_][\w.]*"
 _ORDERS = (
@@ -101,7 +101,11 @@ def _solution(
     change = None
     if isinstance(method, ast.FunctionDef) and before is not None:
         change = Change(
-            form="first", target=target, method=first, after=_arguments(method), keyword=before
+            form="first",
+            target=target,
+            method=first,
+            after=", ".join(method_arguments(method)),
+            keyword=before,
         )
     return Solution(text=text, kind="input", change=change)
 
@@ -112,17 +116,6 @@ def _own_name(name: str, owner: str) -> str | None:
     if not last or (prefix and prefix != owner):
         return None
     return last
-
-
-def _arguments(method: ast.FunctionDef) -> str:
-    """The call's arguments with the user's values named: `INIT_INFO`, `key=KEY`."""
-    args = method.args
-    positional = [*args.posonlyargs, *args.args][1:]  # self
-    required = positional[: len(positional) - len(args.defaults)]
-    keywords = [a for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is None]
-    return ", ".join(
-        [a.arg.upper() for a in required] + [f"{a.arg}={a.arg.upper()}" for a in keywords]
-    )
 
 
 def _public_methods(facts: Facts, owner: str) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:

@@ -18,9 +18,9 @@ import ast
 import re
 from dataclasses import dataclass
 
-from errdex.explain.context import Facts, class_at
+from errdex.explain.context import CONTEXT_KINDS, Facts, top_class_in
 from errdex.explain.entry_input import names_read
-from errdex.explain.page import Solution
+from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.plain import code
 from errdex.explain.user_data import (
     callable_by_user,
@@ -30,12 +30,34 @@ from errdex.explain.user_data import (
     quoted_message,
 )
 from errdex.explain.validators import validated
-from errdex.facts import ConditionKind, Placeholder, SiteKind
+from errdex.facts import ConditionKind, KnobKind, Placeholder, SiteKind
 from errdex.store.base import Store, StoredSite
 
-__all__ = ["TriedInput", "tried_input"]
+__all__ = [
+    "SettingInput",
+    "TriedInput",
+    "failed_input_solutions",
+    "failing_calls",
+    "presence_of_tried",
+    "setting_input",
+    "tried_input",
+]
 
 _MAX_FIELDS = 10
+# Calls of a `try` that say nothing of what failed: a record logged, a value looked up with
+# a default, a builtin that only counts or tests (`range`, `len`), a clock read.
+_QUIET = re.compile(
+    r"^(?:(?:self\.)?_?(?:logger|logging|log)\.\w+|print|warnings\.warn|range|len|isinstance|"
+    r"issubclass|hasattr|callable|str|repr|bool|id|type|enumerate|zip|time\.\w+)\("
+    r"|\.(?:items|keys|values|copy)\(\)$"
+)
+# `d.get(key, default)`: a lookup with a default, which does not raise
+_DEFAULTED = re.compile(r"^[\w.\[\]'\"]+\.get\([^,()]+,[^,()]+\)$")
+# What a bad value raises: a clause catching only these is about the value given.
+_VALUE_ERRORS = frozenset(
+    {"KeyError", "ValueError", "TypeError", "IndexError", "LookupError", "UnicodeError"}
+    | {"UnicodeDecodeError", "UnicodeEncodeError", "JSONDecodeError", "ValidationError"}
+)
 # Names that read the program's state, never a value given.
 _STATE = frozenset({"self", "cls", "os", "sys", "envs", "environ"})
 # Builtins that test a value rather than convert it: no call that fails on it.
@@ -123,6 +145,14 @@ def tried_input(store: Store, chosen: StoredSite, facts: Facts) -> TriedInput | 
     packed = {a.arg for a in (function.args.vararg, function.args.kwarg) if a is not None}
     keywords = function.args.kwarg.arg if function.args.kwarg is not None else None
     sources = local_sources(function)
+    # a fresh container the `try` fills (`bits = []`) holds nothing given
+    read = {n for n in read if not _fresh(sources.get(n))}
+    helpers: set[str] = set()
+    if _value_errors(clause.text):
+        # the clause catches what a bad value raises: a function of the module called on
+        # it (`_interpret_color(fg)`) fails on the value, not on the machine's state
+        helpers = _helpers(statement.body) - params - set(sources)
+        read -= helpers
     assigned = {
         id(n.value)
         for n in ast.walk(function)
@@ -137,7 +167,7 @@ def tried_input(store: Store, chosen: StoredSite, facts: Facts) -> TriedInput | 
     arguments = {argument for argument, _ in origins.values()}
     if len(arguments) != 1:
         return None  # nothing the user gave, or several values: which one failed is unknown
-    taking = _taking(statement.body, set(origins), constants)
+    taking = _taking(statement.body, set(origins), constants | helpers)
     if not taking:
         return None  # only methods of the value itself: an object's state, not a value
     if validated(facts) is not None:
@@ -240,6 +270,43 @@ def _taking(body: list[ast.stmt], inputs: set[str], constants: frozenset[str]) -
     return out
 
 
+def _fresh(values: list[ast.AST] | None) -> bool:
+    """A local assigned once, from a literal that reads no name (`[]`, `{}`, `0`)."""
+    if values is None or len(values) != 1:
+        return False
+    value = values[0]
+    literal = isinstance(value, ast.List | ast.Dict | ast.Tuple | ast.Set | ast.Constant)
+    return literal and not any(isinstance(n, ast.Name) for n in ast.walk(value))
+
+
+def _value_errors(clause: str) -> bool:
+    """Whether the clause catches only what a bad value raises (`KeyError`, `ValueError`)."""
+    caught = clause.removeprefix("except").split(" as ")[0].strip(" ()")
+    names = {n.strip().rpartition(".")[2] for n in caught.split(",")} if caught else set()
+    return bool(names) and names <= _VALUE_ERRORS
+
+
+def _helpers(body: list[ast.stmt]) -> set[str]:
+    """The bare names the statements call as functions (`_interpret_color(fg)`) and read
+    no other way."""
+    called = {
+        n.func.id
+        for s in body
+        for n in ast.walk(s)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
+    funcs = {
+        id(n.func)
+        for s in body
+        for n in ast.walk(s)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
+    other = {
+        n.id for s in body for n in ast.walk(s) if isinstance(n, ast.Name) and id(n) not in funcs
+    }
+    return called - other
+
+
 def _inside(node: ast.AST, outer: ast.AST) -> bool:
     return any(n is node for n in ast.walk(outer))
 
@@ -306,7 +373,7 @@ def _unpacked_into(
         text = store.file_text(chosen.version_id, path)
         if text is not None:
             break
-    node = class_at(text, name)
+    node = top_class_in(text, name)
     if node is None:
         return None, ()
     fields = tuple(
@@ -339,3 +406,152 @@ def _imported_from_text(text: str | None, name: str) -> str | None:
     pattern = rf"^from\s+([\w.]+)\s+import\s+(?:\([^)]*?{word}[^)]*\)|[^\n(]*{word})"
     found = re.search(pattern, text, re.M)
     return found.group(1) if found else None
+
+
+def failing_calls(calls: tuple[str, ...]) -> list[str]:
+    """The calls of a `try` (as `TryRead` keeps them) that may be what failed: not a logging
+    call, a lookup with a default, a counting builtin, nor a call that is part of another
+    one kept (`hf_api()` of `hf_api().hf_hub_download(...)`; `n()` of `range(n())` stays);
+    all of them when that leaves none."""
+    told = [c for c in calls if not _QUIET.search(c) and not _DEFAULTED.match(c)]
+    kept = [c for c in told if not any(c != other and _part_of(c, other) for other in told)]
+    return kept or list(calls)
+
+
+def _part_of(call: str, other: str) -> bool:
+    """`call` written inside `other` as a call of its own (`hf_api()` in
+    `hf_api().download(...)`), not the tail of another name (`run()` in `self.run()`)."""
+    return re.search(rf"(?<![\w.]){re.escape(call)}", other) is not None
+
+
+def presence_of_tried(condition: ConditionView, facts: Facts) -> bool:
+    """Whether `condition`, a test before the `try` around the site, only asks whether values
+    the `try`'s calls read are given (`v is not None` before `json_loads(v)`; `so_params.regex
+    is None` and `so_params.structural_tag` before `json.loads(so_params.structural_tag)`):
+    it picks what the user asked for (whether there is a value at all, which kind of
+    constraint), and the `try` failed on that value. Not giving it, or asking for another
+    kind, gives up what was asked and often meets the next check (pydantic v1's
+    `validate_json` passes None on to the field, which refuses it): the way out is a value
+    the call accepts. A test a setting decides, or one of the object's own state (`self`),
+    is left to the other rules."""
+    clause = next((c for c in reversed(facts.conditions) if c.kind is ConditionKind.EXCEPT), None)
+    if clause is None or condition.kind in CONTEXT_KINDS:
+        return False
+    tried = facts.read.tries.get(clause.line)
+    if tried is None or tried.imports or not tried.calls or condition.line >= tried.line:
+        return False
+    try:
+        node = ast.parse(condition.text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    parts = node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
+    if not all(_whether_given(p) for p in parts):
+        return False  # a test of what the value is (`host.isascii()`): another value may pass
+    read = names_read(node)
+    if not read or read & _STATE:
+        return False
+    behind = [k.behind or k.name for k in facts.knobs]
+    values = [condition.text, *(b.value for b in facts.bindings if b.name in read)]
+    if any(k in v for k in behind for v in values):
+        return False  # a setting decides it (through a local, too): the setting rules say it
+    called = {w for c in tried.calls for w in re.findall(r"\w+", c)}
+    return read <= called
+
+
+def _whether_given(node: ast.expr) -> bool:
+    """A test of whether a value is given at all: `x is None`, `x is not None`, `x`, `not x`."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        node = node.operand
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        right = node.comparators[0]
+        if not isinstance(node.ops[0], ast.Is | ast.IsNot):
+            return False
+        if not (isinstance(right, ast.Constant) and right.value is None):
+            return False
+        node = node.left
+    return isinstance(node, ast.Name | ast.Attribute)
+
+
+@dataclass(frozen=True)
+class SettingInput:
+    """The `try` around the site converts the value of a setting, and failed on it."""
+
+    calls: tuple[str, ...]
+    caught: str
+    try_line: int
+    knob: Knob
+    name: str  # the name the `try` reads it by: `partition_list_str`
+
+    def sentence(self) -> str:
+        kind = "environment variable" if self.knob.kind is KnobKind.ENV else "flag"
+        called = " or ".join(code(c) for c in self.calls)
+        here = f" ({code(self.name)} here)" if self.name != self.knob.name else ""
+        return (
+            f"It runs when {called} (the `try` at line {self.try_line}) raised "
+            f"{code(self.caught)}: that call failed on the value of the {kind} "
+            f"{code(self.knob.name)}{here}."
+        )
+
+    def solution(self) -> Solution:
+        verb = "Set" if self.knob.kind is KnobKind.ENV else "Pass"
+        called = " or ".join(code(c) for c in self.calls)
+        return Solution(
+            text=(
+                f"{verb} {code(self.knob.name)} to a value that {called} accepts: the `try` "
+                f"at line {self.try_line} fails on the value set."
+            ),
+            knob=self.knob.name,
+            kind="setting",
+        )
+
+
+def setting_input(facts: Facts) -> SettingInput | None:
+    """The setting whose value the `try` around the site converts, when its clause catches
+    only what a bad value raises and the `try` reads nothing else the program holds
+    (`int(layer) for layer in partition_list_str.split(",")`, the local holding
+    `VLLM_PP_LAYER_PARTITION`; `int(os.environ["OMP_NUM_THREADS"])`)."""
+    clause = next((c for c in reversed(facts.conditions) if c.kind is ConditionKind.EXCEPT), None)
+    if clause is None or not _value_errors(clause.text):
+        return None
+    tried = facts.read.tries.get(clause.line)
+    settings = [k for k in facts.knobs if k.kind in (KnobKind.ENV, KnobKind.FLAG)]
+    if tried is None or tried.imports or not tried.calls or not settings:
+        return None
+    function = facts.site_function()
+    found = _try_of(function, clause.line) if function is not None else None
+    if found is None:
+        return None
+    body = found[0].body
+    bound = {
+        n.id
+        for s in body
+        for c in ast.walk(s)
+        if isinstance(c, ast.comprehension)
+        for n in ast.walk(c.target)
+        if isinstance(n, ast.Name)
+    }
+    constants = module_constants(facts)
+    read = {n for n in _read_in(body) - bound if not fixed_name(n, constants)}
+    words = {w for c in tried.calls for w in re.findall(r"\w+", c)}
+    for knob in settings:
+        name = knob.behind or knob.name
+        if read == {name}:
+            pass  # the local (or name) holding the setting's value, and nothing else
+        elif knob.kind is KnobKind.ENV and knob.name in words and read in ({"os"}, {"envs"}):
+            name = knob.name  # `os.environ["X"]`, `envs.X` read in the `try` itself
+        else:
+            continue
+        return SettingInput(
+            calls=tuple(failing_calls(tried.calls)[:2]),
+            caught=clause.text.removeprefix("except").split(" as ")[0].strip(),
+            try_line=tried.line,
+            knob=knob,
+            name=name,
+        )
+    return None
+
+
+def failed_input_solutions(facts: Facts) -> list[Solution]:
+    """The value given (or the setting) that the `try`'s call failed on, changed."""
+    failed = facts.tried or setting_input(facts)
+    return [failed.solution()] if failed is not None else []

@@ -71,6 +71,21 @@ def required_arguments(
     )
 
 
+def method_arguments(method: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """The arguments a call of another method of the class must give, written as
+    `required_arguments` writes them (`key=KEY`, `KEY` for a positional-only parameter):
+    the method's read from its `def`, its own object (`self`) being the one it is called on."""
+    args = method.args
+    positional = [*args.posonlyargs, *args.args][1:]
+    required = positional[: len(positional) - len(args.defaults)]
+    keywords = [a for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is None]
+    bare = {a.arg for a in args.posonlyargs}
+    return [
+        (a.arg.upper() if a.arg in bare else f"{a.arg}={a.arg.upper()}")
+        for a in [*required, *keywords]
+    ]
+
+
 def suggested_call(suggested: str, facts: Facts) -> Change | None:
     """The call a message suggests instead (`Did you mean print_json(data={json!r})?`), as
     a change of the user's call: the value they gave one parameter, passed as another

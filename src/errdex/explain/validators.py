@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from errdex.explain.advice import python_literal
-from errdex.explain.context import CONTEXT_KINDS, Facts, function_span, lines_of
+from errdex.explain.context import CONTEXT_KINDS, Facts, class_around, function_span, lines_of
 from errdex.explain.expanded import expanded
 from errdex.explain.input_nodes import free_names
 from errdex.explain.input_shapes import module_patterns, more_shapes
@@ -255,24 +255,23 @@ def _decorated_fields(decorators: list[ast.expr]) -> list[str] | None:
 
 def _handed_by_type(facts: Facts, owner: str, name: str) -> bool:
     """Whether the class's validator hooks hand on `cls.name` (yield it, pass it)."""
-    tree = facts.source_tree()
-    if tree is None:
-        return False
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.ClassDef) and node.name == owner):
-            continue
-        for item in node.body:
-            if isinstance(item, ast.FunctionDef) and item.name in _TYPE_HOOKS:
-                called = {id(c.func) for c in ast.walk(item) if isinstance(c, ast.Call)}
-                for sub in ast.walk(item):
-                    if (
-                        isinstance(sub, ast.Attribute)
-                        and sub.attr == name
-                        and isinstance(sub.value, ast.Name)
-                        and sub.value.id == "cls"
-                        and id(sub) not in called
-                    ):
-                        return True
+    cls = class_around(facts.source_text, owner, facts.stored.site.line)
+    if cls is None:  # its lines could not be cut from the file's: the whole file parsed
+        tree = facts.source_tree()
+        found = ast.walk(tree) if tree is not None else iter(())
+        cls = next((n for n in found if isinstance(n, ast.ClassDef) and n.name == owner), None)
+    for item in cls.body if cls is not None else []:
+        if isinstance(item, ast.FunctionDef) and item.name in _TYPE_HOOKS:
+            called = {id(c.func) for c in ast.walk(item) if isinstance(c, ast.Call)}
+            for sub in ast.walk(item):
+                if (
+                    isinstance(sub, ast.Attribute)
+                    and sub.attr == name
+                    and isinstance(sub.value, ast.Name)
+                    and sub.value.id == "cls"
+                    and id(sub) not in called
+                ):
+                    return True
     return False
 
 

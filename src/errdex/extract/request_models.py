@@ -12,7 +12,9 @@ from __future__ import annotations
 import ast
 import re
 
+from errdex.extract.class_source import class_at
 from errdex.extract.conditions import dotted_name
+from errdex.extract.shapes import annotated_classes
 from errdex.facts import RequestCarry, RequestField, RouteBody
 
 # `@router.post("/v1/chat/completions", ...)`, `@app.api_route(...)`: a route decorator.
@@ -20,7 +22,6 @@ _ROUTE = re.compile(r"@[\w.]+\.(post|put|patch|api_route|route)\(\s*[\"']([^\"']
 _DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+\w+[ \t]*\(", re.MULTILINE)
 _REQUEST_CLASS = re.compile(r"\nclass[ \t]+(\w*Request)\b[^\n]*:")
 _MAX_SIGNATURE = 2_000  # characters of a route function's signature read
-_MAX_CLASS_LINES = 3_000
 _MAX_TEXT = 200  # characters of an annotation or a default kept
 # `: ChatCompletionRequest` of a parameter annotated with a `*Request` class (the name
 # before it read back from there: a pattern starting with a word is slow on a whole file).
@@ -49,7 +50,9 @@ def route_bodies(text: str) -> list[RouteBody]:
         if signature is None:
             continue
         for arg in (*signature.args.args, *signature.args.kwonlyargs):
-            for name in classes_named(arg.annotation):
+            for name in annotated_classes(arg.annotation):
+                if name.rpartition(".")[2] == "Request":
+                    continue  # the framework's own request (`raw_request: Request`), no body
                 found.append(
                     RouteBody(
                         cls=name,
@@ -70,7 +73,7 @@ def request_fields(text: str) -> list[RequestField]:
     if "Request" not in text:
         return found
     for match in _REQUEST_CLASS.finditer(text):
-        node = _class_at(text, match.start() + 1)
+        node = class_at(text, match.start() + 1)
         if node is None or not node.bases:
             continue
         fields = {
@@ -207,42 +210,6 @@ def _signature(text: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
         return None
     node = tree.body[0] if tree.body else None
     return node if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else None
-
-
-def classes_named(annotation: ast.expr | None) -> list[str]:
-    """The classes an annotation names (`A | None`, `Optional[A]`, `"A"`), as written."""
-    node = annotation
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        try:
-            node = ast.parse(node.value, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
-            return []
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return classes_named(node.left) + classes_named(node.right)
-    optional = ("Optional", "typing.Optional")
-    if isinstance(node, ast.Subscript) and dotted_name(node.value) in optional:
-        return classes_named(node.slice)
-    name = dotted_name(node) if node is not None else None
-    last = (name or "").rpartition(".")[2]
-    return [name] if name and last[:1].isupper() and last not in ("Request", "Any") else []
-
-
-def _class_at(text: str, start: int) -> ast.ClassDef | None:
-    """The top-level class starting at `start`, parsed alone with the file's line numbers."""
-    first = text.count("\n", 0, start)
-    lines = text[start:].split("\n", _MAX_CLASS_LINES)[:_MAX_CLASS_LINES]
-    end = 1
-    while end < len(lines):
-        current = lines[end]
-        if current and not current[0].isspace() and current[0] not in ")]#":
-            break
-        end += 1
-    try:
-        tree = ast.parse("\n" * first + "\n".join(lines[:end]))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    node = tree.body[0] if len(tree.body) == 1 else None
-    return node if isinstance(node, ast.ClassDef) else None
 
 
 def _class_var(annotation: ast.expr) -> bool:

@@ -181,31 +181,60 @@ def names_imported_constant(node: ast.expr, imports: Mapping[str, str]) -> bool:
     return target is not None and target.partition(".")[0] not in sys.stdlib_module_names
 
 
+def annotated_classes(annotation: ast.expr | None) -> list[str]:
+    """The classes an annotation says its value may be, as written: `Foo`, `mod.Foo`, each
+    of `A | B` and `Union[A, B]`, that of `Optional[A]`, a forward reference `"Foo"`. A
+    builtin (`int`), typing's `Any` and a generic (`list[Foo]`) name no class."""
+    found = [name for node in _alternatives(annotation) if (name := _class_name(node))]
+    return list(dict.fromkeys(found))
+
+
 def annotated_class(annotation: ast.expr | None) -> str | None:
-    """The one class an annotation names, as written: `Foo`, `mod.Foo`, also from
-    `Foo | None`, `Optional[Foo]` and `"Foo"`; None for anything else (`list[Foo]`, `int`)."""
+    """The one class an annotation names (`annotated_classes`), None when it admits
+    anything else than that class and `None` (`A | B`, `Foo | int`, `list[Foo]`)."""
+    sides = _alternatives(annotation)
+    return _class_name(sides[0]) if len(sides) == 1 else None
+
+
+def _alternatives(annotation: ast.expr | None) -> list[ast.expr]:
+    """What an annotation admits besides `None`: the sides of `|`, the members of `Union`,
+    the inside of `Optional`, through forward references."""
     node = annotation
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         node = _annotation_in(node.value)
+    if node is None or is_none(node):
+        return []
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        sides = [s for s in (node.left, node.right) if not is_none(s)]
-        node = sides[0] if len(sides) == 1 else None
-    elif isinstance(node, ast.Subscript) and _OPTIONAL.match(dotted_name(node.value) or ""):
-        node = node.slice
+        return _alternatives(node.left) + _alternatives(node.right)
+    if isinstance(node, ast.Subscript):
+        wrapper = dotted_name(node.value) or ""
+        inner = node.slice
+        if _OPTIONAL.match(wrapper):
+            return _alternatives(inner)
+        if _UNION.match(wrapper):
+            members = inner.elts if isinstance(inner, ast.Tuple) else [inner]
+            return [side for member in members for side in _alternatives(member)]
+    return [node]
+
+
+def _class_name(node: ast.expr) -> str | None:
     name = dotted_name(node) if isinstance(node, ast.Name | ast.Attribute) else None
-    return name if name not in _NO_CLASSES else None  # `int`, `Any`: never the version's
+    if name is None or name in BUILTIN_NAMES or name.rpartition(".")[2] in _TYPING_SPECIALS:
+        return None  # `int`, `Any`: never the version's
+    return name
 
 
 BUILTIN_NAMES = frozenset(vars(builtins))
-_NO_CLASSES = BUILTIN_NAMES | {"Any", "NoReturn", "Never", "Self", "LiteralString"}
+_TYPING_SPECIALS = frozenset({"Any", "NoReturn", "Never", "Self", "LiteralString"})
 _OPTIONAL = re.compile(r"(?:\w+\.)?Optional$")
+_UNION = re.compile(r"(?:\w+\.)?Union$")
 
 
 def _annotation_in(text: str) -> ast.expr | None:
     """The annotation a string holds (a forward reference: `"Foo"`)."""
     try:
         return ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError):
         return None
 
 

@@ -16,13 +16,13 @@ from collections import defaultdict
 
 import msgspec
 
+from errdex.extract.shapes import looks_like_exception_class
 from errdex.facts import ErrorSite, FileFacts
 from errdex.link.resolve import Namespace
 from errdex.linked_facts import RequestLink
 
 _ATTRIBUTE = re.compile(r"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b")
 _MAX_ROUTES = 3
-_EXCEPTION = re.compile(r"(?:Error|Exception|Warning)$")
 _MAX_LINKS = 12  # per site
 
 
@@ -162,9 +162,13 @@ class RequestIndex:
 
 
 def _target(names: Namespace, facts: FileFacts, callee: str) -> str | None:
-    """The class of the version a call builds (`SamplingParams.from_optional` builds a
-    `SamplingParams`), None for a function, a class from outside or an error raised."""
-    resolved = names.resolve_class(facts, callee.split(".")[0])
-    if resolved is None or _EXCEPTION.search(resolved.qualname):
-        return None
-    return resolved.qualname
+    """The class of the version a call builds: `SamplingParams.from_optional` and
+    `params.SamplingParams` build a `SamplingParams`, the longest part of the dotted path
+    that the file's imports resolve to a class; None for a function, a class from outside
+    or an error raised."""
+    parts = callee.split(".")
+    for end in range(len(parts), 0, -1):
+        resolved = names.resolve_class(facts, ".".join(parts[:end]))
+        if resolved is not None:
+            return None if looks_like_exception_class(resolved.fact.name) else resolved.qualname
+    return None
