@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from errdex.explain.context import Facts, parse_module
+from errdex.explain.input_nodes import field_key
 from errdex.explain.page import ExampleFix
 from errdex.explain.table_lookup import imported_from
 from errdex.facts import KnobKind
@@ -149,22 +150,17 @@ def _key_read(test: ast.expr, params: set[str]) -> tuple[str, str, str, object] 
             return None
         value = strings[0]
     for node in ast.walk(test):
-        if not (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "get"
-            and node.args
-            and isinstance(node.args[0], ast.Constant)
-            and isinstance(node.args[0].value, str)
-        ):
+        # `param.field.get("key")` or `param.field["key"]`
+        read = field_key(node) if isinstance(node, ast.expr) else None
+        if read is None:
             continue
-        owner = node.func.value
+        owner, key = read
         if (
             isinstance(owner, ast.Attribute)
             and isinstance(owner.value, ast.Name)
             and owner.value.id in params
         ):
-            return owner.value.id, owner.attr, node.args[0].value, value
+            return owner.value.id, owner.attr, key, value
     return None
 
 
