@@ -17,6 +17,7 @@ CALLS = {
     "calls/__init__.py": """
         from calls.config import Timeout, Clear, clamp
         from calls.client import Client, Clauses
+        from calls.params import Argument, Option
         """,
     "calls/stack.py": """
         from threading import local
@@ -115,6 +116,23 @@ CALLS = {
                 if len(decls) > 1:
                     raise TypeError("Arguments take one name")
                 return decls[0]
+
+
+        class Option(Parameter):
+            def __init__(self, param_decls=None, hidden=False, **attrs):
+                super().__init__(param_decls, **attrs)
+                self.hidden = hidden
+
+            def _parse_decls(self, decls, expose_value):
+                name = None
+                for decl in decls:
+                    if decl.isidentifier():
+                        if name is not None:
+                            raise TypeError(f"Name {name!r} defined twice")
+                        name = decl
+                if name is None and self.hidden:
+                    raise TypeError("A hidden option needs a name")
+                return name
 
 
         class Flipped(Parameter):
@@ -682,7 +700,7 @@ def test_a_constructor_argument_handed_to_a_private_check(calls: Store) -> None:
     page = page_with_message(calls, "calls", "Could not name the argument")
     first = page.solutions[0]
     assert first.text.startswith(
-        "Pass `param_decls` to `calls.params.Argument` so that `param_decls` is set"
+        "Pass `param_decls` to `calls.Argument` so that `param_decls` is set"
     )
     assert "hands it to `_parse_decls` as `decls`" in first.text
     assert first.text.endswith("Its docstring: “the names of this parameter.”")
@@ -711,6 +729,17 @@ def test_each_object_a_constructor_refuses_is_made_with_the_keyword(calls: Store
     # a constructor between that turns the keyword around: no keyword said
     page = page_with_message(calls, "calls", "Chained groups take no flipped ones.")
     assert not any(s.text.startswith("Make each") for s in page.solutions)
+
+
+def test_what_a_constructor_argument_holds_checked_by_a_private_method(calls: Store) -> None:
+    page = page_with_message(calls, "calls", "Name {name!r} defined twice")
+    assert page.solutions[0].text.startswith(
+        "Change the `param_decls` you give `calls.Option`: its constructor hands it "
+        "to `_parse_decls` as `decls`, and the check at line"
+    )
+    # the object's own state decides too: not the argument alone
+    page = page_with_message(calls, "calls", "A hidden option needs a name")
+    assert not any(s.text.startswith("Change the `param_decls`") for s in page.solutions)
 
 
 def test_no_switch_no_way_out_through_the_outer_call(calls: Store) -> None:

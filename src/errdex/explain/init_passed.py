@@ -37,10 +37,10 @@ def init_passed_solution(conditions: list[ConditionView], facts: Facts) -> Solut
     if not owner or "." in owner or not method.startswith("_") or method.startswith("__"):
         return None
     function = facts.site_function()
-    call = user_call(facts, constructor=True)
+    call = user_call(facts, constructor=True) if exported_class(facts) else None
     if function is None or call is None or call[1] is not None:
         return None
-    params = [a.arg for a in [*function.args.posonlyargs, *function.args.args]][1:]
+    params = method_params(function)
     for condition in reversed(conditions):
         if condition.kind not in (ConditionKind.IF, ConditionKind.ELIF) or not condition.holds:
             continue
@@ -54,7 +54,7 @@ def init_passed_solution(conditions: list[ConditionView], facts: Facts) -> Solut
         param = read.pop()
         if _unset(test, param) is False or _checks_on(conditions, param) != 1:
             continue  # leaving it out gives up what it asks for; one of several checks
-        found = _constructor_argument(facts, owner, method, param, params.index(param))
+        found = constructor_argument(facts, owner, method, param, params.index(param))
         if found is None:
             continue
         init, argument, fallback = found
@@ -63,6 +63,24 @@ def init_passed_solution(conditions: list[ConditionView], facts: Facts) -> Solut
         before = fallback or "None"  # the value that meets the check, in the fix
         return _solution(call[0], init, (argument, before), param, test, condition, facts)
     return None
+
+
+def exported_class(facts: Facts) -> bool:
+    """Whether the package exports the site's class at a path of its own (`click.Option`
+    for `click.core.Option`): a class its users make. Every class of a package whose modules
+    are all public has a path, but only the ones it re-exports are its API."""
+    stored = facts.stored
+    return bool(stored.public) and stored.public != f"{stored.module}.{stored.site.function}"
+
+
+def method_params(function: ast.FunctionDef) -> list[str]:
+    """A method's parameters as its callers pass them: without `self`/`cls`, except in a
+    static method, whose first parameter is the first argument."""
+    names = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+    static = any(
+        isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list
+    )
+    return names if static else names[1:]
 
 
 def _unset(test: ast.expr, param: str) -> bool | None:
@@ -90,14 +108,14 @@ def _checks_on(conditions: list[ConditionView], param: str) -> int:
     return count
 
 
-def _constructor_argument(
+def constructor_argument(
     facts: Facts, owner: str, method: str, param: str, position: int
 ) -> tuple[ast.FunctionDef, str, str | None] | None:
     """(the `__init__` that calls `self.<method>(...)`, its own argument it passes as
     `param`, its fallback if any) along `owner`'s first bases in the file, each
     constructor between handing that argument on as it is; None when not found."""
     name: str | None = owner
-    handed: str | None = None  # the argument the classes below hand on, by name
+    handed: set[str] | None = None  # the arguments the classes below hand on, by name
     for _ in range(_MAX_BASES):
         cls = class_in_file(facts, name) if name else None
         if cls is None:
@@ -106,16 +124,16 @@ def _constructor_argument(
         if init is not None:
             own = [a.arg for a in [*init.args.posonlyargs, *init.args.args]][1:]
             own += [a.arg for a in init.args.kwonlyargs]
-            if handed is not None and handed not in own:
-                return None
+            if handed is not None:
+                handed &= set(own)
             passed = _passed(init, method, param, position, own)
             if passed is not None:
                 argument, fallback = passed
-                if handed is not None and argument != handed:
+                if handed is not None and argument not in handed:
                     return None
                 return init, argument, fallback
             handed = _handed_on(init, own, handed)
-            if handed is None:
+            if not handed:
                 return None
         name = _first_base(cls)
     return None
@@ -154,10 +172,9 @@ def _passed(
     return None
 
 
-def _handed_on(init: ast.FunctionDef, own: list[str], handed: str | None) -> str | None:
-    """The argument this constructor hands to `super().__init__(...)` as it is, under its
-    own name, in the same position: `handed` when the classes below named it, else the
-    one this one hands on (only one may be followed)."""
+def _handed_on(init: ast.FunctionDef, own: list[str], handed: set[str] | None) -> set[str]:
+    """The arguments this constructor hands to `super().__init__(...)` as they are, under
+    their own names, in the same positions: of `handed` when the classes below named some."""
     for node in ast.walk(init):
         if not (
             isinstance(node, ast.Call)
@@ -174,13 +191,13 @@ def _handed_on(init: ast.FunctionDef, own: list[str], handed: str | None) -> str
             if isinstance(a, ast.Name) and index < len(own) and own[index] == a.id
         }
         given |= {
-            k.arg for k in node.keywords if isinstance(k.value, ast.Name) and k.value.id == k.arg
+            k.arg
+            for k in node.keywords
+            if k.arg is not None and isinstance(k.value, ast.Name) and k.value.id == k.arg
         }
-        given = {g for g in given if g is not None and not _rebound(init, g)}
-        if handed is not None:
-            return handed if handed in given else None
-        return given.pop() if len(given) == 1 else None
-    return None
+        given = {g for g in given if not _rebound(init, g)}
+        return given if handed is None else given & handed
+    return set()
 
 
 def _rebound(function: ast.FunctionDef, name: str) -> bool:
