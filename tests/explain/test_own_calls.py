@@ -17,6 +17,7 @@ CALLS = {
     "calls/__init__.py": """
         from calls.config import Timeout, Clear, clamp
         from calls.client import Client, Clauses
+        from calls.params import Argument, Option
         """,
     "calls/stack.py": """
         from threading import local
@@ -82,6 +83,89 @@ CALLS = {
             if v is not None:
                 raise TypeError(f"a value of another type: {v!r}")
         """,
+    "calls/params.py": """
+        class Parameter:
+            \"\"\"A parameter of a command.
+
+            :param param_decls: the names of this parameter.
+            \"\"\"
+
+            def __init__(self, param_decls=None, expose_value=True, mode=None, required=False):
+                self.name = self._parse_decls(param_decls or (), expose_value)
+                self.mode = self._check_mode(mode)
+                self.required = required
+
+            def _check_mode(self, mode):
+                if mode is not None:
+                    if mode not in ("a", "b"):
+                        raise ValueError("mode must be a or b")
+                return mode
+
+
+        class Argument(Parameter):
+            def __init__(self, param_decls, required=None, **attrs):
+                if required is None:
+                    required = attrs.get("default") is None
+                super().__init__(param_decls, required=required, **attrs)
+
+            def _parse_decls(self, decls, expose_value):
+                if not decls:
+                    if not expose_value:
+                        return None
+                    raise TypeError("Could not name the argument")
+                if len(decls) > 1:
+                    raise TypeError("Arguments take one name")
+                return decls[0]
+
+
+        class Option(Parameter):
+            def __init__(self, param_decls=None, hidden=False, **attrs):
+                super().__init__(param_decls, **attrs)
+                self.hidden = hidden
+
+            def _parse_decls(self, decls, expose_value):
+                name = None
+                for decl in decls:
+                    if decl.isidentifier():
+                        if name is not None:
+                            raise TypeError(f"Name {name!r} defined twice")
+                        name = decl
+                if name is None and self.hidden:
+                    raise TypeError("A hidden option needs a name")
+                return name
+
+
+        class Flipped(Parameter):
+            def __init__(self, param_decls, required=False):
+                super().__init__(param_decls, required=not required)
+
+            def _parse_decls(self, decls, expose_value):
+                return decls
+
+
+        class Group:
+            def __init__(self, params=None, chain=False):
+                self.params = params or []
+                self.chain = chain
+                if self.chain:
+                    for param in self.params:
+                        if isinstance(param, Argument) and not param.required:
+                            raise RuntimeError("Chained groups take no optional arguments.")
+                    for param in self.params:
+                        if isinstance(param, Flipped) and not param.required:
+                            raise RuntimeError("Chained groups take no flipped ones.")
+
+
+        class Renamed(Parameter):
+            def __init__(self, names):
+                names = list(names)
+                super().__init__(names)
+
+            def _parse_decls(self, decls, expose_value):
+                if not decls:
+                    raise TypeError("Could not name the renamed one")
+                return decls[0]
+        """,
     "calls/decorators.py": """
         def current():
             return None
@@ -109,6 +193,58 @@ CALLS = {
                 return new_func
 
             return decorator
+
+
+        def lookup(name):
+            return None
+
+
+        def version_opt(version=None, package_name=None):
+            \"\"\"Add a version option.
+
+            :param version: The version number to show.
+            \"\"\"
+
+            def callback(ctx, value):
+                nonlocal version
+                if not value:
+                    return
+                if version is None and package_name is not None:
+                    version = lookup(package_name)
+                if version is None:
+                    raise RuntimeError("Could not determine the version.")
+                print(version)
+
+            return callback
+
+
+        def rebound_opt(version=None):
+            def callback(value):
+                version = value
+                if version is None:
+                    raise RuntimeError("No version given at all.")
+
+            return callback
+
+
+        def sweep(run, keep_going=False):
+            def guarded():
+                try:
+                    return run()
+                except Exception:
+                    if not keep_going:
+                        raise
+                    return None
+
+            return guarded
+
+
+        def shadowed_opt(version=None):
+            def callback(version):
+                if version is None:
+                    raise RuntimeError("No version handed to the callback.")
+
+            return callback
 
 
         def make_plain(object_type):
@@ -541,6 +677,69 @@ def test_a_switch_of_the_public_function_that_made_the_raising_one(calls: Store)
     assert "a new object is made when none is there yet" in first.text
     assert first.fix is not None
     assert first.fix.after.endswith("make_pass(object_type=OBJECT_TYPE, ensure=True)")
+
+
+def test_an_argument_of_the_public_function_the_closure_reads(calls: Store) -> None:
+    page = page_in_function(calls, "calls", "version_opt.<locals>.callback")
+    first = page.solutions[0]
+    assert first.text.startswith("Pass `version` to `calls.decorators.version_opt`")
+    assert "left at its default (`None`)" in first.text
+    assert first.text.endswith("Its docstring: “The version number to show.”")
+    assert first.fix is not None
+    assert first.fix.after.endswith("version_opt(version=VERSION)")
+    # a local of the closure, or its own parameter, is not the outer call's argument
+    # a switch of whether a caught error goes on only hides it
+    page = page_in_function(calls, "calls", "sweep.<locals>.guarded")
+    assert not any("keep_going" in s.text for s in page.solutions)
+    for function in ("rebound_opt", "shadowed_opt"):
+        page = page_in_function(calls, "calls", f"{function}.<locals>.callback")
+        assert not any(f"to `calls.decorators.{function}`" in s.text for s in page.solutions)
+
+
+def test_a_constructor_argument_handed_to_a_private_check(calls: Store) -> None:
+    page = page_with_message(calls, "calls", "Could not name the argument")
+    first = page.solutions[0]
+    assert first.text.startswith(
+        "Pass `param_decls` to `calls.Argument` so that `param_decls` is set"
+    )
+    assert "hands it to `_parse_decls` as `decls`" in first.text
+    assert first.text.endswith("Its docstring: “the names of this parameter.”")
+    assert first.fix is not None
+    assert first.fix.before.endswith("Argument(param_decls=())")
+    assert first.fix.after.endswith("Argument(param_decls=PARAM_DECLS)")
+    # `param_decls or ()` keeps only whether it is empty: no length carried over
+    page = page_with_message(calls, "calls", "Arguments take one name")
+    assert not any("hands it to" in s.text for s in page.solutions)
+    # rebound before it is handed on; a value that leaving out avoids (`is not None`)
+    page = page_with_message(calls, "calls", "Could not name the renamed one")
+    assert not any("hands it to" in s.text for s in page.solutions)
+    page = page_with_message(calls, "calls", "mode must be a or b")
+    assert not any("so that `mode` is None" in s.text for s in page.solutions)
+
+
+def test_each_object_a_constructor_refuses_is_made_with_the_keyword(calls: Store) -> None:
+    page = page_with_message(calls, "calls", "Chained groups take no optional arguments.")
+    first = page.solutions[0]
+    assert first.text.startswith(
+        "Make each `Argument` you give your `Group` (its `params`) with `required=True`"
+    )
+    assert first.fix is not None
+    assert first.fix.after.endswith("Argument(param_decls=PARAM_DECLS, required=True)")
+    assert "`chain`" in page.solutions[1].text  # the switch of the check comes after
+    # a constructor between that turns the keyword around: no keyword said
+    page = page_with_message(calls, "calls", "Chained groups take no flipped ones.")
+    assert not any(s.text.startswith("Make each") for s in page.solutions)
+
+
+def test_what_a_constructor_argument_holds_checked_by_a_private_method(calls: Store) -> None:
+    page = page_with_message(calls, "calls", "Name {name!r} defined twice")
+    assert page.solutions[0].text.startswith(
+        "Change the `param_decls` you give `calls.Option`: its constructor hands it "
+        "to `_parse_decls` as `decls`, and the check at line"
+    )
+    # the object's own state decides too: not the argument alone
+    page = page_with_message(calls, "calls", "A hidden option needs a name")
+    assert not any(s.text.startswith("Change the `param_decls`") for s in page.solutions)
 
 
 def test_no_switch_no_way_out_through_the_outer_call(calls: Store) -> None:

@@ -61,6 +61,21 @@ FILES = {
                     raise AttributeError(f"Config has no attribute {name!r}") from None
 
 
+        def _code_of(color, offset=0):
+            if isinstance(color, int):
+                return str(color + offset)
+            return ALIASES[color] + str(offset)
+
+
+        def style(text, fg=None):
+            if fg:
+                try:
+                    return _code_of(fg) + text
+                except KeyError:
+                    raise TypeError(f"Unknown color {fg!r}") from None
+            return text
+
+
         def cached(name, cache):
             try:
                 return cache[name]
@@ -98,3 +113,15 @@ def test_no_table_solution_for_an_internal_function_an_attribute_or_a_mapping_pa
     for function in ("_internal", "cached", "Config.__getattr__"):
         texts = [s.text for s in page_in_function(glyphs, "glyphs", function).solutions]
         assert not any("one of the keys of" in t for t in texts)
+
+
+def test_a_table_a_function_of_the_module_looks_the_argument_up_in(glyphs: Store) -> None:
+    page = page_in_function(glyphs, "glyphs", "style")
+    first = page.solutions[0]
+    assert first.text == (
+        "Pass for the argument `fg` of `style` one of the keys of `ALIASES` (such as "
+        "`'happy'`, `'sad'`): `_code_of`, which looks `fg` up in `ALIASES` (line 44), found "
+        "no such key."
+    )
+    # the fix passes a key
+    assert first.fix is not None and first.fix.after.endswith("style(text=TEXT, fg='happy')")

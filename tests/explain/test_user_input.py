@@ -188,6 +188,24 @@ FILES = {
 
         current_platform = _Platform()
         """,
+    "shop/receipt.py": """
+        class Receipt:
+            def __init__(self, plain):
+                self.plain = plain
+
+            def __getitem__(self, key):
+                if isinstance(key, int):
+                    return self.plain[key]
+                start, stop, step = key.indices(len(self.plain))
+                if step == 1:
+                    return Receipt(self.plain[start:stop])
+                raise TypeError("slices with step!=1 are not supported")
+
+            def __delitem__(self, key):
+                start, stop, step = key.indices(len(self.plain))
+                if step > 0:
+                    raise TypeError("only reversed slices are deleted")
+        """,
 }
 
 
@@ -296,3 +314,17 @@ def test_an_objects_attribute_or_a_broken_invariant_is_not_the_value_given(shop:
     for function in ("check_port", "check_spec", "observe"):
         page = page_in_function(shop, "shop", function)
         assert not any("the value given" in s.text for s in page.solutions)
+
+
+def test_a_slice_step_the_subscript_refuses_is_a_plain_slice(shop: Store) -> None:
+    page = page_in_function(shop, "shop", "Receipt.__getitem__")
+    first = page.solutions[0]
+    assert first.text.startswith(
+        "Index your `Receipt` with a slice of step 1, without a third part "
+        "(`receipt[start:stop]`): `Receipt.__getitem__` takes the step from "
+        "`key.indices(len(self.plain))`"
+    )
+    assert first.fix is not None and first.fix.after == "receipt[START:STOP]"
+    # a step of 1 meets the check too: no plain slice offered
+    page = page_in_function(shop, "shop", "Receipt.__delitem__")
+    assert not any("slice of step 1" in s.text for s in page.solutions)

@@ -708,3 +708,42 @@ def test_an_argument_parsers_error_is_an_exit_site_printed_by_argparse() -> None
         (4, "no valid command or option passed.", "argparse"),
         (8, "{err}", "argparse"),
     ]
+
+
+def test_a_table_of_reasons_each_with_its_own_test_is_a_reasons_list() -> None:
+    # vllm's `SubstitutedRoutedExperts.__init__`, shortened: each pair's text is a reason,
+    # added when the test beside it is true.
+    site = only_site(
+        """
+        def check(cfg, lora):
+            unsupported = [
+                name
+                for name, enabled in (
+                    ("MoE LoRA", lora),
+                    ("EPLB", cfg.enable_eplb or cfg.n != cfg.m),
+                )
+                if enabled
+            ]
+            if unsupported:
+                raise NotImplementedError("not supported: " + ", ".join(unsupported))
+        """
+    )
+    assert site.reasons is not None
+    assert [
+        (v.reason.text, [c.statement for c in v.conditions]) for v in site.reasons.variants
+    ] == [
+        ("MoE LoRA", ["lora"]),
+        ("EPLB", ["cfg.enable_eplb or cfg.n != cfg.m"]),
+    ]
+
+
+def test_a_comprehension_that_is_no_table_of_reasons_is_none() -> None:
+    site = only_site(
+        """
+        def check(items):
+            bad = [name for name, ok in items if not ok]
+            if bad:
+                raise ValueError("bad: " + ", ".join(bad))
+        """
+    )
+    assert site.reasons is None or not site.reasons.variants

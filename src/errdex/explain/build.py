@@ -29,6 +29,7 @@ from errdex.explain.report import report_url
 from errdex.explain.returned_fields import returned_fields
 from errdex.explain.rules import what_it_means, when_it_happens
 from errdex.explain.same_error import same_error_paths
+from errdex.explain.sibling_advice import sibling_advice
 from errdex.explain.solutions import solutions
 from errdex.explain.table_lookup import table_keys
 from errdex.explain.tried_input import tried_input
@@ -105,6 +106,7 @@ def _build_page(
     facts.callee_messages = callee_messages(store, facts)
     facts.tried = tried_input(store, chosen, facts)
     facts.same_error_paths = same_error_paths(store, chosen)
+    facts.sibling_advice = sibling_advice(store, chosen, facts)
     facts.twin_paths = twin_paths(store, chosen)
     facts.caught_by = caught_by_callers(store, chosen, facts.callers)
     facts.table_keys = table_keys(store, chosen, facts)

@@ -32,7 +32,7 @@ def closure_switch_solution(conditions: list[ConditionView], facts: Facts) -> So
     if not rest or outer_name.startswith("_") or "." in outer_name:
         return None
     inner = facts.site_function()
-    outer = _top_function(facts, outer_name)
+    outer = top_function(facts, outer_name)
     if inner is None or outer is None:
         return None
     for condition in conditions:
@@ -59,15 +59,28 @@ def _solution(
     condition: ConditionView,
 ) -> Solution | None:
     param, on, off = switch
-    module = _module(facts.stored.file)
+    module = public_module(facts.stored.file)
     if module is None:
         return None
     target = f"{module}.{outer.name}"
-    documented = _param_doc(outer, param)
     text = (
         f"Pass {code(param + '=True')} to {code(target)}: then {code(local)} is "
         f"{code(on)} instead of {code(off)}, which gave what the check refuses."
     )
+    return outer_call_solution(text, target, outer, param, "True", condition)
+
+
+def outer_call_solution(
+    text: str,
+    target: str,
+    outer: ast.FunctionDef,
+    param: str,
+    after: str,
+    condition: ConditionView,
+) -> Solution:
+    """The solution that passes `param=after` to the outer public function `target`, with
+    the `:param:` line of its docstring after `text` and the call it takes besides."""
+    documented = param_doc(outer, param)
     if documented:
         text += f" Its docstring: “{documented}”"
     args = outer.args
@@ -78,7 +91,7 @@ def _solution(
         target=target,
         argument=param,
         before=None,
-        after="True",
+        after=after,
         required=tuple(f"{a.arg}={a.arg.upper()}" for a in required if a.arg != param),
     )
     return Solution(text=text, condition=condition.text, kind="input", change=change)
@@ -90,7 +103,7 @@ def _switch(
     """(`ensure`, the value `local` gets when it is on, the value it gets by default) for
     an `if ensure: local = A else: local = B` before `line`, `ensure` a parameter of
     `outer` (not rebound by `inner`) whose default is off."""
-    defaults = _defaults(outer)
+    defaults = defaults_of(outer)
     own = {a.arg for a in [*inner.args.posonlyargs, *inner.args.args, *inner.args.kwonlyargs]}
     for node in ast.walk(inner):
         if not (isinstance(node, ast.If) and isinstance(node.test, ast.Name)):
@@ -120,7 +133,7 @@ def _assigned(body: list[ast.stmt], local: str) -> str | None:
     return ast.unparse(statement.value)
 
 
-def _defaults(function: ast.FunctionDef) -> dict[str, str]:
+def defaults_of(function: ast.FunctionDef) -> dict[str, str]:
     args = function.args
     positional = [*args.posonlyargs, *args.args]
     found = {
@@ -135,7 +148,7 @@ def _defaults(function: ast.FunctionDef) -> dict[str, str]:
     return found
 
 
-def _top_function(facts: Facts, name: str) -> ast.FunctionDef | None:
+def top_function(facts: Facts, name: str) -> ast.FunctionDef | None:
     tree = facts.source_tree()
     for node in tree.body if tree is not None else []:
         if isinstance(node, ast.FunctionDef) and node.name == name:
@@ -143,7 +156,7 @@ def _top_function(facts: Facts, name: str) -> ast.FunctionDef | None:
     return None
 
 
-def _module(file: str) -> str | None:
+def public_module(file: str) -> str | None:
     """`click.decorators` of `click/decorators.py`; None for a private module's path."""
     if not file.endswith(".py"):
         return None
@@ -155,7 +168,7 @@ def _module(file: str) -> str | None:
     return ".".join(parts)
 
 
-def _param_doc(function: ast.FunctionDef, param: str) -> str | None:
+def param_doc(function: ast.FunctionDef | ast.ClassDef, param: str) -> str | None:
     """The `:param ensure: ...` line of the function's docstring, joined, if it has one."""
     doc = ast.get_docstring(function)
     if not doc:

@@ -35,6 +35,27 @@ if TYPE_CHECKING:
 CONTEXT_KINDS = frozenset({ConditionKind.LOOP, ConditionKind.EXCEPT, ConditionKind.WITH})
 
 
+@dataclass(frozen=True)
+class SiblingAdvice:
+    """Another check's advice on a test this one holds too (`explain/sibling_advice.py`)."""
+
+    clause: str  # the advice's clause that names the other member: "Use READ mode"
+    line: int  # the sibling's line
+    shared: ConditionView  # the test both hold: `self.mode == MoRIIOMode.WRITE`
+    # how to take it, when a flag's key picks the member (`explain/member_setting.py`)
+    setting: str | None = None
+    fix: ExampleFix | None = None
+
+    def solution(self, opposite: str) -> Solution:
+        """The way out, given the shared test's opposite in words: it keeps the feature on."""
+        how = f": {self.setting}" if self.setting else ""
+        text = (
+            f"{self.clause}{how}, as the check at line {self.line} of the same function "
+            f"advises on the same test (so that {opposite})."
+        )
+        return Solution(text=text, condition=self.shared.text, kind="setting", fix=self.fix)
+
+
 @dataclass
 class Explanation:
     what_it_means: str
@@ -108,6 +129,9 @@ class Facts:
     # a documented constant the conditions test → the line that assigns it in its file
     # (the page reads that file; `why.py` quotes the doc with where it is written)
     constant_lines: dict[str, int] = field(default_factory=dict)
+    # the advice of the function's other checks on a member test this one holds too
+    # (`explain/sibling_advice.py`; needs the store)
+    sibling_advice: list[SiblingAdvice] = field(default_factory=list)
     # what a rule worked out from these facts, by its own key, for the rules asking again
     # (the facts do not change while the page is built)
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

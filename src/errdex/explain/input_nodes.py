@@ -147,3 +147,18 @@ def same_expression(node: ast.AST, name: str) -> bool:
         return ast.unparse(node) == name
     except (ValueError, RecursionError):
         return False
+
+
+def none_compared(node: ast.expr) -> tuple[str, bool] | None:
+    """(the name, True for `is`, False for `is not`) of `name is None` / `name is not
+    None`; None for any other test."""
+    if not (
+        isinstance(node, ast.Compare)
+        and isinstance(node.left, ast.Name)
+        and len(node.ops) == 1
+        and isinstance(node.ops[0], ast.Is | ast.IsNot)
+        and isinstance(node.comparators[0], ast.Constant)
+        and node.comparators[0].value is None
+    ):
+        return None
+    return node.left.id, isinstance(node.ops[0], ast.Is)

@@ -56,10 +56,14 @@ class _Shape:
 _OUTSIDE_BOUND = {">": "at most", ">=": "below", "<": "at least", "<=": "above"}
 
 
-def knob_action(condition: ConditionView, knobs: list[Knob]) -> KnobAction | None:
+def knob_action(
+    condition: ConditionView, knobs: list[Knob], *, either: bool = False
+) -> KnobAction | None:
     """The first knob behind a name of the condition, and how to turn it off.
 
-    For `a and b`, making one conjunct false is enough: each is tried on its own.
+    For `a and b`, making one conjunct false is enough: each is tried on its own. With
+    `either`, for `a or b` (one reason of a reasons list, added when any part is true) the
+    exact action on a part a flag decides, the whole test kept as its reason.
     """
     if not any(_may_act(k) for k in knobs):
         return None  # most pages: nothing to parse the condition for
@@ -78,6 +82,12 @@ def knob_action(condition: ConditionView, knobs: list[Knob]) -> KnobAction | Non
                 return action
             fallback = _better(fallback, action)
         return fallback
+    if either and isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+        # every part must be false: the other parts are said in the reason, not claimed
+        for value in node.values:
+            action = _action(value, condition, knobs)
+            if action is not None and not action.vague:
+                return action
     return _action(node, condition, knobs)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 
 from errdex.explain.context import Facts
+from errdex.explain.input_nodes import none_compared
 from errdex.explain.inputs import public_name
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
@@ -79,16 +80,10 @@ def _filter_param(text: str) -> str | None:
     if not (isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2):
         return None
     for unset, test in (node.values, reversed(node.values)):
-        if not (
-            isinstance(unset, ast.Compare)
-            and isinstance(unset.left, ast.Name)
-            and len(unset.ops) == 1
-            and isinstance(unset.ops[0], ast.Is)
-            and isinstance(unset.comparators[0], ast.Constant)
-            and unset.comparators[0].value is None
-        ):
+        compared = none_compared(unset)
+        if compared is None or not compared[1]:
             continue
-        name = unset.left.id
+        name = compared[0]
         if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(test)):
             return name
     return None

@@ -3,18 +3,23 @@ together (`given_together`), a call made after a public method put the object in
 state the check refuses (`call_order`) or before one put it in the state it needs
 (`call_first`), a class made through its constructor where its
 class methods make it (`private_init`), a switch of the public function that made the
-function that raises (`closure_switch`), a call the message says does not fit the
-signature, in Python's own words (`call_shape`), a read of a module's stack made where
-nothing pushed an item (`pushed_state`)."""
+function that raises (`closure_switch`) or an argument of it the raising one reads
+(`closure_param`), a constructor's argument it hands to a private method that checks it
+(`init_passed`) or whose contents it checks (`init_contents`), a call the message says
+does not fit the signature, in Python's own words (`call_shape`), a read of a module's
+stack made where nothing pushed an item (`pushed_state`)."""
 
 from __future__ import annotations
 
 from errdex.explain.call_first import first_call_solution
 from errdex.explain.call_order import state_order_solution
 from errdex.explain.call_shape import call_shape_solution
+from errdex.explain.closure_param import closure_param_solution
 from errdex.explain.closure_switch import closure_switch_solution
 from errdex.explain.context import Facts
 from errdex.explain.given_together import given_together_solution
+from errdex.explain.init_contents import init_contents_solution
+from errdex.explain.init_passed import init_passed_solution
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.private_init import private_init_solution
 from errdex.explain.pushed_state import pushed_state_solution
@@ -28,6 +33,8 @@ def own_call_solutions(conditions: list[ConditionView], facts: Facts) -> list[So
         first_call_solution(conditions, facts),
         private_init_solution(facts),
         closure_switch_solution(conditions, facts),
+        closure_param_solution(conditions, facts),
+        init_passed_solution(conditions, facts) or init_contents_solution(conditions, facts),
         call_shape_solution(facts),
         pushed_state_solution(facts),
     ]

@@ -14,6 +14,7 @@ from errdex.explain.no_action import no_action_sentence
 from errdex.explain.page import GUARD_NOT_READ, Caller, ConditionView, WhenItHappens
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code
+from errdex.explain.reasons_list import reasons_solved
 from errdex.explain.refused_use import refused_use
 from errdex.explain.reraise import PASSED_ON, is_reraise
 from errdex.explain.selection import selection_context
@@ -369,6 +370,9 @@ def _context(facts: Facts) -> str:
     rest = [
         c
         for c in facts.held
-        if c.text not in covered and not no_way_out(c, facts) and c not in facts.twinned
+        if c.text not in covered
+        and not no_way_out(c, facts)
+        and c not in facts.twinned
+        and not reasons_solved(c, facts, solutions(facts))  # said with each reason
     ]
     return all_of(rest) if rest else ""

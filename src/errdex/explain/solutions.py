@@ -51,10 +51,8 @@ from errdex.explain.given_values import given_value_solution
 from errdex.explain.hiding_flags import hides_only, input_solution
 from errdex.explain.inputs import input_action
 from errdex.explain.instances import instance_action
-from errdex.explain.iterated import iterated_solution
 from errdex.explain.key_checks import key_checked
 from errdex.explain.knob_actions import KnobAction, knob_action
-from errdex.explain.left_out import left_out_solution
 from errdex.explain.literal_members import with_members
 from errdex.explain.missing_data import missing_data_solution
 from errdex.explain.name_clash import name_clash_solution
@@ -69,9 +67,11 @@ from errdex.explain.override_warning import warned_sentence
 from errdex.explain.overrides import override_solution
 from errdex.explain.own_calls import own_call_solutions
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
+from errdex.explain.passed_args import passed_solutions
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.precondition_fix import precondition_change
+from errdex.explain.reasons_list import REASON_NAMED, tests_reasons_list
 from errdex.explain.request_fields import request_solutions
 from errdex.explain.reraise import reraise_gate
 from errdex.explain.returned_error import returned_error_solution
@@ -82,7 +82,6 @@ from errdex.explain.setters import setter_action
 from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.sync_sibling import sync_sibling_solution
-from errdex.explain.table_lookup import table_solution
 from errdex.explain.tried_input import failed_input_solutions, presence_of_tried
 from errdex.explain.twins import without_twins
 from errdex.explain.type_checks import merged_type_checks
@@ -239,8 +238,10 @@ def _solutions(facts: Facts) -> list[Solution]:
             found.add(_knob_solution(listed, reason, condition, facts.knobs), 0)
     for value in flag_value_solutions(facts):
         found.add(value, rank=-1)  # the flag's value in the form the check takes
+    for advice in facts.sibling_advice:  # the code's own word on a test this check shares
+        found.add(advice.solution(opposite_words(advice.shared)), rank=-1)
     assigned = env_assigned_solution(facts, open_conditions)
-    for usual in (left_out_solution(facts), iterated_solution(facts), assigned):
+    for usual in (*passed_solutions(open_conditions, facts), assigned):  # a value passed
         if usual is not None:
             found.add(usual, 0)
     checked = validator_solution(facts, open_conditions)
@@ -255,7 +256,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     if not any(i.solution.kind == "input" and not hides_only(i.solution) for i in found.items):
         for ours in own_call_solutions(open_conditions, facts):  # which argument, which order
             found.add(ours, 1)  # after the call the message says to make first
-    given = given_value_solution(facts) or class_body_solution(facts) or table_solution(facts)
+    given = given_value_solution(facts) or class_body_solution(facts)
     given = given or stated_form_solution(facts)
     given = given or narrowing_solution(facts, open_conditions) or missing_data_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
@@ -276,9 +277,9 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(solution, _tier(entry.action))
     for variant in facts.variants[:_MAX_VARIANTS]:
         held = [c for c in variant.conditions if c.kind not in CONTEXT_KINDS]
-        prefix = f"If the message names “{variant.reason}”: "
+        prefix = f"{REASON_NAMED} “{variant.reason}”: "
         for condition in reversed(held):
-            action = knob_action(condition, facts.knobs)
+            action = knob_action(condition, facts.knobs, either=True)
             if action is not None:
                 reason = f"so that {opposite_words(condition)}"
                 solution = _knob_solution(action, reason, condition, facts.knobs, prefix)
@@ -341,11 +342,10 @@ def _condition_actions(
 ) -> list[tuple[ConditionView, KnobAction | None]]:
     """Each open condition with the action of the first setting behind it (or behind
     what its names stand for)."""
-    reasons_list = _reasons_variable(facts)
     return [
         (condition, first_action(condition, facts))
         for condition in open_conditions
-        if not (reasons_list and reasons_list in _names(condition.text))
+        if not tests_reasons_list(condition, facts)
     ]  # a reasons list is non-empty: the reasons below say why
 
 
@@ -578,22 +578,3 @@ def _knob_solution(
         kind="setting",
         fix=setting_fix(action, condition, knobs),
     )
-
-
-def _reasons_variable(facts: Facts) -> str | None:
-    """The local list a reasons message joins (`unsupported`), when the site has reasons."""
-    if not facts.variants:
-        return None
-    expression = facts.stored.site.reasons_expr
-    if not expression:
-        return None
-    names = [n for n in _names(expression) if n not in ("join", "sorted", "str", "len")]
-    return names[-1] if names else None
-
-
-def _names(text: str) -> set[str]:
-    try:
-        tree = ast.parse(text, mode="eval")
-    except (SyntaxError, ValueError, RecursionError):
-        return set()
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}

@@ -15,6 +15,7 @@ from errdex.explain.context import Facts, parse_module
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
+from errdex.explain.user_call import call_change
 from errdex.facts import ConditionKind
 from errdex.store.base import Store, StoredSite
 
@@ -24,10 +25,11 @@ _SHOWN_KEYS = 4
 _CALLED = frozenset({"__init__", "__new__", "__call__"})
 
 
-def lookup_table(facts: Facts) -> tuple[str, str, int] | None:
-    """(the table, the argument used as its key, the lookup's line) of the `try` whose
-    `except KeyError` holds the site, when the key is an argument of the function and the
-    table a name of the module."""
+def lookup_table(facts: Facts) -> tuple[str, str, int, str | None] | None:
+    """(the table, the argument used as its key, the lookup's line, the function of the
+    module that makes the lookup or None when the `try` makes it itself) of the `try`
+    whose `except KeyError` holds the site, when the key is an argument of the function
+    (passed as it is to that function) and the table a name of the module."""
     site = facts.stored.site
     if not any(
         c.kind == ConditionKind.EXCEPT and _KEY_ERRORS & set(_names(c.test))
@@ -51,6 +53,10 @@ def lookup_table(facts: Facts) -> tuple[str, str, int] | None:
             continue
         for statement in node.body:
             for sub in ast.walk(statement):
+                if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name):
+                    helped = _helper_lookup(tree, sub, params - local, module)
+                    if helped is not None:
+                        return helped
                 if not (isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name)):
                     continue
                 table = sub.value.id
@@ -58,7 +64,38 @@ def lookup_table(facts: Facts) -> tuple[str, str, int] | None:
                 if table in local or table in params or table not in module:
                     continue
                 if isinstance(key, ast.Name) and key.id in params and key.id not in local:
-                    return table, key.id, sub.lineno
+                    return table, key.id, sub.lineno, None
+    return None
+
+
+def _helper_lookup(
+    tree: ast.Module, call: ast.Call, params: set[str], module: set[str]
+) -> tuple[str, str, int, str | None] | None:
+    """The lookup `TABLE[color]` a function of the module makes of the argument it is
+    handed by position (`_interpret_color(fg)`), `color` never rebound in it."""
+    name = call.func.id if isinstance(call.func, ast.Name) else None
+    helper = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+    if helper is None:
+        return None
+    own = [a.arg for a in [*helper.args.posonlyargs, *helper.args.args]]
+    stored = {
+        n.id for n in ast.walk(helper) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    for index, given in enumerate(call.args[: len(own)]):
+        if isinstance(given, ast.Starred):
+            return None
+        if not (isinstance(given, ast.Name) and given.id in params) or own[index] in stored:
+            continue
+        for sub in ast.walk(helper):
+            if (
+                isinstance(sub, ast.Subscript)
+                and isinstance(sub.value, ast.Name)
+                and sub.value.id in module
+                and sub.value.id not in stored
+                and isinstance(sub.slice, ast.Name)
+                and sub.slice.id == own[index]
+            ):
+                return sub.value.id, given.id, sub.lineno, helper.name
     return None
 
 
@@ -74,18 +111,24 @@ def table_solution(facts: Facts) -> Solution | None:
     found = lookup_table(facts)
     if found is None:
         return None
-    table, key, line = found
+    table, key, line, helper = found
     callee = site.function.removesuffix(".__init__")
     keys = facts.table_keys.get(table, [])
     shown = ", ".join(code(repr(k)) for k in keys[:_SHOWN_KEYS])
     example = f" (such as {shown}{', …' if len(keys) > _SHOWN_KEYS else ''})" if keys else ""
+    lookup = f"the lookup {code(f'{table}[{key}]')} at line {line} found no such key"
+    if helper is not None:
+        lookup = (
+            f"{code(helper)}, which looks {code(key)} up in {code(table)} (line {line}), "
+            "found no such key"
+        )
     return Solution(
         text=(
             f"Pass for the argument {code(key)} of {code(callee)} one of the keys of "
-            f"{code(table)}{example}: the lookup {code(f'{table}[{key}]')} at line {line} "
-            f"found no such key."
+            f"{code(table)}{example}: {lookup}."
         ),
         kind="input",
+        change=call_change(facts, key, key.upper(), repr(keys[0])) if keys else None,
     )
 
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from errdex.extract.scope import Assignment, Reasons, Scope, Step, message_locals
 from errdex.extract.shapes import is_reasons_call
 from errdex.extract.walk_state import WalkState
-from errdex.facts import MessageTemplate, Placeholder, ReasonsCall, Variant
+from errdex.facts import ConditionKind, MessageTemplate, Placeholder, ReasonsCall, Variant
 
 
 class AssignmentRecorder:
@@ -39,6 +39,10 @@ class AssignmentRecorder:
             items = self.list_items(value.elts, scope, path)
             if items or not value.elts:
                 scope.lists[name] = Reasons(variants=items)
+        elif isinstance(value, ast.ListComp):
+            pairs = self.flagged_items(value, scope, path)
+            if pairs:
+                scope.lists[name] = Reasons(variants=pairs)
         elif (
             isinstance(value, ast.Call) and is_reasons_call(value) and not self.state.stringy(value)
         ):
@@ -132,6 +136,49 @@ class AssignmentRecorder:
                         conditions=self.state.conditions_of(path),
                     )
                 )
+        return out
+
+    def flagged_items(
+        self, comprehension: ast.ListComp, scope: Scope, path: tuple[Step, ...]
+    ) -> list[Variant]:
+        """`[name for name, enabled in (("EPLB", cfg.enable_eplb), ...) if enabled]`: each
+        pair's text is a reason, added when its own expression is true."""
+        if len(comprehension.generators) != 1 or not isinstance(comprehension.elt, ast.Name):
+            return []
+        loop = comprehension.generators[0]
+        target, pairs = loop.target, loop.iter
+        if not (
+            isinstance(target, ast.Tuple)
+            and len(target.elts) == 2
+            and all(isinstance(t, ast.Name) for t in target.elts)
+            and isinstance(pairs, ast.Tuple | ast.List)
+            and len(loop.ifs) == 1
+            and isinstance(loop.ifs[0], ast.Name)
+        ):
+            return []
+        names = [t.id for t in target.elts if isinstance(t, ast.Name)]
+        flag = loop.ifs[0].id
+        if comprehension.elt.id not in names or flag not in names or flag == comprehension.elt.id:
+            return []
+        text_at = names.index(comprehension.elt.id)
+        out = []
+        outer = self.state.conditions_of(path)
+        for pair in pairs.elts:
+            if not (isinstance(pair, ast.Tuple) and len(pair.elts) == 2):
+                return []  # not a table of literal pairs
+            text, enabled = pair.elts[text_at], pair.elts[1 - text_at]
+            template = self.state.template(text, scope) if self.state.stringy(text) else None
+            if template is None or not template.literal_length:
+                return []
+            added = self.state.conditions.make(enabled, ConditionKind.IF)
+            out.append(
+                Variant(
+                    reason=template,
+                    line=text.lineno,
+                    function=scope.qualname,
+                    conditions=(*outer, added),
+                )
+            )
         return out
 
     def _reasons_call(self, call: ast.Call, path: tuple[Step, ...]) -> ReasonsCall:
