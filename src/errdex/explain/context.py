@@ -29,7 +29,7 @@ from errdex.reading_facts import SourceRead
 from errdex.store.base import StoredSite
 
 if TYPE_CHECKING:
-    from errdex.explain.tried_input import TriedInput
+    from errdex.explain.failed_try import TriedInput
 
 # Conditions that say where the code is rather than what went wrong.
 CONTEXT_KINDS = frozenset({ConditionKind.LOOP, ConditionKind.EXCEPT, ConditionKind.WITH})
