@@ -87,3 +87,77 @@ def test_an_assert_gets_no_sibling_advice(conn: Store) -> None:
     stored = next(s for s in conn.list_sites(project="conn") if s.site.kind == SiteKind.ASSERT)
     page = build_page(conn, stored.id)
     assert not any("producer" in s.text for s in page.solutions)
+
+
+KV = {
+    "kv/__init__.py": "",
+    "kv/config.py": """
+        from dataclasses import dataclass, field
+
+
+        @dataclass
+        class KVConfig:
+            extra: dict = field(default_factory=dict)
+
+
+        @dataclass
+        class EngineConfig:
+            kv_config: KVConfig | None = None
+
+
+        @dataclass
+        class EngineArgs:
+            kv_config: KVConfig | None = None
+        """,
+    "kv/common.py": """
+        import enum
+
+        from kv.config import KVConfig
+
+
+        class Mode(enum.Enum):
+            READ = "read"
+            WRITE = "write"
+
+
+        def pick_mode(kv_config: KVConfig) -> Mode:
+            if not isinstance(kv_config.extra, dict):
+                raise TypeError("extra must be a dict")  # a site: the store keeps the file
+            read_mode = str(kv_config.extra.get("read_mode", "false")).lower() in ("true", "1")
+            if read_mode:
+                return Mode.READ
+            return Mode.WRITE
+        """,
+    "kv/scheduler.py": """
+        from kv.common import Mode, pick_mode
+
+
+        class Scheduler:
+            def __init__(self, engine_config, windows, speculative):
+                if engine_config.kv_config is None:
+                    raise ValueError("a kv_config is needed")
+                self.mode = pick_mode(engine_config.kv_config)
+                if self.mode == Mode.READ and windows > 8:
+                    raise ValueError("too many windows to read")
+                if self.mode == Mode.WRITE and windows:
+                    raise NotImplementedError("WRITE mode lacks windows. Use READ mode.")
+                if self.mode == Mode.WRITE and speculative:
+                    raise NotImplementedError("speculative decoding is not yet supported")
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def kv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("kv"), "kv", KV)
+
+
+def test_the_flags_key_that_picks_the_advised_member_is_named_with_a_fix(kv: Store) -> None:
+    page = page_with_message(kv, "kv", "speculative decoding is not yet supported")
+    first = page.solutions[0]
+    assert first.text.startswith(
+        'Use READ mode: pass `--kv-config \'{"extra": {"read_mode": "true"}}\'`'
+    )
+    assert first.fix is not None and first.fix.after.endswith(
+        '--kv-config \'{"extra": {"read_mode": "true"}}\''
+    )

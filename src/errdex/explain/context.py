@@ -29,7 +29,7 @@ from errdex.reading_facts import SourceRead
 from errdex.store.base import StoredSite
 
 if TYPE_CHECKING:
-    from errdex.explain.tried_input import TriedInput
+    from errdex.explain.failed_try import TriedInput
 
 # Conditions that say where the code is rather than what went wrong.
 CONTEXT_KINDS = frozenset({ConditionKind.LOOP, ConditionKind.EXCEPT, ConditionKind.WITH})
@@ -42,14 +42,18 @@ class SiblingAdvice:
     clause: str  # the advice's clause that names the other member: "Use READ mode"
     line: int  # the sibling's line
     shared: ConditionView  # the test both hold: `self.mode == MoRIIOMode.WRITE`
+    # how to take it, when a flag's key picks the member (`explain/member_setting.py`)
+    setting: str | None = None
+    fix: ExampleFix | None = None
 
     def solution(self, opposite: str) -> Solution:
         """The way out, given the shared test's opposite in words: it keeps the feature on."""
+        how = f": {self.setting}" if self.setting else ""
         text = (
-            f"{self.clause}, as the check at line {self.line} of the same function advises "
-            f"on the same test (so that {opposite})."
+            f"{self.clause}{how}, as the check at line {self.line} of the same function "
+            f"advises on the same test (so that {opposite})."
         )
-        return Solution(text=text, condition=self.shared.text, kind="setting")
+        return Solution(text=text, condition=self.shared.text, kind="setting", fix=self.fix)
 
 
 @dataclass

@@ -104,7 +104,11 @@ def _kept_and_used(facts: Facts, owner: str, param: str) -> bool:
         for attribute, value in own_attributes_set(node)
         if isinstance(value, ast.Name) and value.id == param
     }
-    return any(_used(m, f"self.{a}") for m in methods for a in kept)
+    # a method that never names `self.a` does not use it: walked once, not once an attribute
+    named = [
+        (m, {dotted_name(n) for n in ast.walk(m) if isinstance(n, ast.Attribute)}) for m in methods
+    ]
+    return any(_used(m, f"self.{a}") for m, names in named for a in kept if f"self.{a}" in names)
 
 
 def _used(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:

@@ -17,6 +17,7 @@ import re
 
 from errdex.explain.advice import message_advice, spoken_text
 from errdex.explain.context import Facts, SiblingAdvice
+from errdex.explain.member_setting import MemberSetting, member_setting
 from errdex.explain.page import ConditionView
 from errdex.facts import MessageTemplate, SiteKind
 from errdex.store import Store
@@ -69,9 +70,40 @@ def sibling_advice(store: Store, stored: StoredSite, facts: Facts) -> list[Sibli
             if _conjunct_text(shared.text) not in held:
                 continue
             clause = _clause_naming(neighbour.message, word)
-            if clause is not None and all(a.clause != clause for a in out):
-                out.append(SiblingAdvice(clause=clause, line=neighbour.line, shared=shared))
+            if clause is None or any(a.clause == clause for a in out):
+                continue
+            setting = _setting(store, stored, facts, shared, word)
+            out.append(
+                SiblingAdvice(
+                    clause=clause,
+                    line=neighbour.line,
+                    shared=shared,
+                    setting=setting.words() if setting else None,
+                    fix=setting.fix() if setting else None,
+                )
+            )
     return out
+
+
+def _setting(
+    store: Store, stored: StoredSite, facts: Facts, shared: ConditionView, word: str
+) -> MemberSetting | None:
+    """The flag's key that sets the test's left side to the advised member `Cls.WORD`."""
+    try:
+        node = ast.parse(shared.text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if not (isinstance(node, ast.Compare) and isinstance(node.comparators[0], ast.Attribute)):
+        return None
+    cls = node.comparators[0].value
+    if not isinstance(cls, ast.Name):
+        return None
+    left = ast.unparse(node.left)
+    for member in dict.fromkeys((word, word.upper())):
+        found = member_setting(store, stored, facts, left, cls.id, member)
+        if found is not None:
+            return found
+    return None
 
 
 def _member_tests(facts: Facts) -> list[tuple[ConditionView, str, str]]:
