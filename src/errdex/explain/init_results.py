@@ -136,9 +136,10 @@ def _deciding(
     params = method_params(function)
     for position, param in enumerate(params):
         derived = derived_from(function, param, fixed)
-        if not returned or not all(_reads(v) <= derived | fixed for v in returned):
-            continue
-        if not any(_reads(v) & derived for v in returned):
+        # every `return` gives a value made of it (a literal beside, `return None, ...`
+        # under a test of another argument, means that argument decides too)
+        reads = [_reads(v) for v in returned]
+        if not reads or not all(r & derived and r <= derived | fixed for r in reads):
             continue
         found = constructor_argument(facts, owner, called, param, position)
         if found is not None:
