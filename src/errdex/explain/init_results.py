@@ -33,16 +33,22 @@ _MAX_BASES = 4
 def init_result_solution(conditions: list[ConditionView], facts: Facts) -> Solution | None:
     """ "Change the `param_decls` you give `click.Option` ..."; else None."""
     owner, _, method = facts.stored.site.function.rpartition(".")
-    tree = facts.source_tree()
-    if method != "__init__" or not owner or "." in owner or tree is None:
+    if method != "__init__" or not owner or "." in owner:
+        return None
+    tested = [
+        c
+        for c in conditions
+        if c.kind in (ConditionKind.IF, ConditionKind.ELIF) and c.holds and _own_attributes(c.text)
+    ]
+    # the whole file is parsed only for a constructor's check of its own attributes
+    tree = facts.source_tree() if tested else None
+    if tree is None:
         return None
     call = user_call(facts, constructor=True) if exported_class(facts) else None
     if call is None or call[1] is not None:
         return None
     fixed = _BUILTINS | module_names(tree)
-    for condition in reversed(conditions):
-        if condition.kind not in (ConditionKind.IF, ConditionKind.ELIF) or not condition.holds:
-            continue
+    for condition in reversed(tested):
         for attribute in _own_attributes(condition.text):
             found = _made_by(facts, owner, attribute)
             if found is None:

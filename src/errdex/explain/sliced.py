@@ -35,9 +35,11 @@ def slice_step_solution(conditions: list[ConditionView], facts: Facts) -> Soluti
     """ "Index your `Text` with a slice of step 1 (`text[start:stop]`) ..."; else None."""
     site = facts.stored.site
     method = site.function.rpartition(".")[2]
+    if method not in _SUBSCRIPTS:
+        return None  # most pages: nothing read for nothing
     function = facts.site_function()
     call = user_call(facts)
-    if method not in _SUBSCRIPTS or function is None or call is None or call[1] != method:
+    if function is None or call is None or call[1] != method:
         return None
     step = _unpacked_step(function, site.line)
     if step is None:
