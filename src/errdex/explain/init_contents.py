@@ -34,15 +34,15 @@ def init_contents_solution(conditions: list[ConditionView], facts: Facts) -> Sol
     owner, _, method = site.function.rpartition(".")
     if not owner or "." in owner or not method.startswith("_") or method.startswith("__"):
         return None
+    tests = [c for c in facts.conditions if c.kind in _CHECKS]
+    if not tests or any(c.kind not in (*_CHECKS, ConditionKind.LOOP) for c in facts.conditions):
+        return None  # checked before the file is parsed: most pages end here
     function = facts.site_function()
-    tree = facts.source_tree()
     call = user_call(facts, constructor=True) if exported_class(facts) else None
+    tree = facts.source_tree() if function is not None and call is not None else None
     if function is None or tree is None or call is None or call[1] is not None:
         return None
     params = method_params(function)
-    tests = [c for c in facts.conditions if c.kind in _CHECKS]
-    if not tests or any(c.kind not in (*_CHECKS, ConditionKind.LOOP) for c in facts.conditions):
-        return None
     fixed = _BUILTINS | module_names(tree)
     for param in params:
         derived = derived_from(function, param, fixed)
