@@ -202,8 +202,8 @@ def _index_needed(
 ) -> list[IndexReport]:
     """Index what answering needs and the store lacks (see `answer_paste`); the subsets
     indexed that left some raises for later are added to `quick`."""
-    # Imported here: a lookup into an indexed package needs none of the indexing machinery.
-    from errdex.indexing.installed import index_missing
+    # Imported here: a lookup into an indexed package needs none of the indexing machinery,
+    # and one into a release read from its archive none of the installed distributions'.
     from errdex.indexing.on_demand import index_wanted
     from errdex.match.partial import first_subset
 
@@ -223,6 +223,8 @@ def _index_needed(
         for spec in (named_releases(text, evidence) if text else [])
         if not _installed_here(spec)
     }
+    from errdex.indexing.installed import index_missing
+
     paths = [
         f.path
         for e in evidence.errors
