@@ -13,6 +13,7 @@ import msgspec
 
 from errdex.errors import NotFoundError, SourceError
 from errdex.indexing import IndexReport
+from errdex.lazy_re import lazy_compile
 from errdex.match.evidence import Evidence
 from errdex.match.installed import InstalledHere
 from errdex.match.paste import parse_paste
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from errdex.match.partial import SubsetSource
     from errdex.sources.base import Source
 
-_SITE_PACKAGES = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)")
+_SITE_PACKAGES = lazy_compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)")
 
 
 class Answer(msgspec.Struct, kw_only=True):

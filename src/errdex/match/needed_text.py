@@ -24,6 +24,7 @@ from typing import NamedTuple
 from errdex.extract.parsed_ahead import keep
 from errdex.extract.skeleton import build_skeleton
 from errdex.extract.textscan import inside_bounds
+from errdex.lazy_re import lazy_compile
 from errdex.match.import_graph import (
     code_names,
     exception_like,
@@ -32,9 +33,9 @@ from errdex.match.import_graph import (
     top_level_starts,
 )
 
-_DEFINITION = re.compile(r"\n(async[ \t]+def|def|class)[ \t]+(\w+)")  # see `line_matches`
-_METHOD = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
-_LINE = re.compile(r"^([ \t]*)(?=[^\s#)\]}])", re.MULTILINE)  # a line's indentation
+_DEFINITION = lazy_compile(r"\n(async[ \t]+def|def|class)[ \t]+(\w+)")  # see `line_matches`
+_METHOD = lazy_compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
+_LINE = lazy_compile(r"^([ \t]*)(?=[^\s#)\]}])", re.MULTILINE)  # a line's indentation
 
 
 class _Definition(NamedTuple):
