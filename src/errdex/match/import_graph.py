@@ -19,8 +19,9 @@ from typing import NamedTuple
 
 from errdex.extract.module import module_name
 from errdex.extract.textscan import inside_bounds, string_bounds
+from errdex.lazy_re import lazy_compile
 
-_IMPORT = re.compile(
+_IMPORT = lazy_compile(
     r"^[ \t]*(?:from[ \t]+(?P<from>\.*[\w.]*)[ \t]+import[ \t]+(?P<names>\([^)]*\)|[^#\n]*)"
     r"|import[ \t]+(?P<modules>[\w., \t]+))",
     re.MULTILINE,
@@ -28,15 +29,15 @@ _IMPORT = re.compile(
 # Patterns of a line's start are written after its newline (and a text searched with a
 # newline before it): the engine then skips from newline to newline, where a pattern
 # anchored at `^` is tried at every character (3 to 5 times slower on a large module).
-_DEFINITION = re.compile(r"\n(?:(?:(?:async[ \t]+)?def|class)[ \t]+(\w+)|(\w+)[ \t]*[:=])")
-_TOP_LEVEL = re.compile(r"\n(?=[^\s#)\]}])")  # before a statement at column 0
-_CODE_START = re.compile(r"[^\s#)\]}]")
-_NAME = re.compile(r"[A-Za-z_]\w*")
-_WORD = re.compile(r"\w+")
-_LINE = re.compile(r"^([ \t]*)(?=[^\s#)\]}])", re.MULTILINE)  # a line's indentation
-_NAME_PATH = re.compile(r"[A-Za-z_][\w.]*")
-_CLASS_HEADER = re.compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.MULTILINE)
-_EXCEPTIONISH = re.compile(r"Error|Exception|Warning|Exit|Abort|Fail|Interrupt")
+_DEFINITION = lazy_compile(r"\n(?:(?:(?:async[ \t]+)?def|class)[ \t]+(\w+)|(\w+)[ \t]*[:=])")
+_TOP_LEVEL = lazy_compile(r"\n(?=[^\s#)\]}])")  # before a statement at column 0
+_CODE_START = lazy_compile(r"[^\s#)\]}]")
+_NAME = lazy_compile(r"[A-Za-z_]\w*")
+_WORD = lazy_compile(r"\w+")
+_LINE = lazy_compile(r"^([ \t]*)(?=[^\s#)\]}])", re.MULTILINE)  # a line's indentation
+_NAME_PATH = lazy_compile(r"[A-Za-z_][\w.]*")
+_CLASS_HEADER = lazy_compile(r"^[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)", re.MULTILINE)
+_EXCEPTIONISH = lazy_compile(r"Error|Exception|Warning|Exit|Abort|Fail|Interrupt")
 _MAX_HOPS = 6  # re-export chains through `__init__` files longer than this are not followed
 
 
@@ -318,7 +319,7 @@ def definitions_at(data: bytes, lines: Iterable[int]) -> frozenset[str] | None:
     return frozenset(held)
 
 
-_METHOD = re.compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+\w+", re.MULTILINE)
+_METHOD = lazy_compile(r"^([ \t]+)(?:async[ \t]+)?def[ \t]+\w+", re.MULTILINE)
 
 
 def _methods(shape: _Outline, first: int, last: int) -> list[tuple[int, int]]:
@@ -359,7 +360,7 @@ def _dedent(text: str, start: int, end: int, indent: int, strings: list[int], or
 # Text that names nothing the code uses: comments, and triple-quoted strings that are not
 # f-strings (docstrings, which list whole APIs: `pipeline()`'s names every pipeline class).
 # One-line strings are matched only so that a `#` inside one starts no comment.
-_PROSE = re.compile(
+_PROSE = lazy_compile(
     r"""(?P<doc>(?<![fF\w])[rRbBuU]{0,2}(?:\"\"\"[\s\S]*?\"\"\"|'\'\'[\s\S]*?'\'\'))"""
     r"""|(?P<line>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|(?P<comment>#[^\n]*)"""
 )

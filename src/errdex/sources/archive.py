@@ -9,7 +9,6 @@ import gzip
 import io
 import lzma
 import os
-import re
 import stat
 import struct
 import tarfile
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from errdex.errors import SourceError
+from errdex.lazy_re import lazy_compile
 from errdex.sources._common import (
     MAX_CATALOG_BYTES,
     MAX_CATALOG_FILE,
@@ -137,13 +137,13 @@ def _zip_kind(info: zipfile.ZipInfo) -> str:
 
 # Asked of every member: compiled once (the `re` module's cache lookup alone is a tenth of
 # listing a large wheel).
-_WHEEL_SCRIPTS = re.compile(r"[^/]+\.dist-info/entry_points\.txt")
-_SDIST_SCRIPTS = re.compile(
+_WHEEL_SCRIPTS = lazy_compile(r"[^/]+\.dist-info/entry_points\.txt")
+_SDIST_SCRIPTS = lazy_compile(
     r"(?:[^/]+/)?(?:pyproject\.toml|setup\.cfg|setup\.py|(?:src/)?[^/]+\.egg-info/entry_points\.txt)"
 )
-_WHEEL_METADATA = re.compile(r"[^/]+\.dist-info/METADATA")
-_SDIST_METADATA = re.compile(r"(?:[^/]+/)?PKG-INFO")
-_WHEEL_DATA = re.compile(r"^[^/]+\.data/(?:purelib|platlib)/(.+)$")
+_WHEEL_METADATA = lazy_compile(r"[^/]+\.dist-info/METADATA")
+_SDIST_METADATA = lazy_compile(r"(?:[^/]+/)?PKG-INFO")
+_WHEEL_DATA = lazy_compile(r"^[^/]+\.data/(?:purelib|platlib)/(.+)$")
 
 
 def _zip_member(info: zipfile.ZipInfo) -> _Member:
