@@ -48,6 +48,8 @@ ENG = {
         class SpecConfig:
             sample_method: str = "greedy"
             draft_method: str = "greedy"
+            parallel: bool = False
+            method: str = "eagle"
 
 
         class EngineConfig:
@@ -57,7 +59,9 @@ ENG = {
                     if spec.draft_method != "probabilistic":
                         raise ValueError("watermarking requires draft_method='probabilistic'")
                     if spec.sample_method != "standard":
-                            raise ValueError("watermarking requires sample_method='standard'")
+                        raise ValueError("watermarking requires sample_method='standard'")
+                    if spec.parallel and spec.method not in ("dflash", "dspark"):
+                        raise ValueError("parallel drafting is not supported with watermarking")
         """,
     "eng/args.py": """
         import json
@@ -117,6 +121,13 @@ def test_the_json_fix_keeps_the_fields_the_path_holds(eng: Store) -> None:
     assert fix.after.endswith(f"--spec-config {kept}")
     assert '"draft_method": "probabilistic", "sample_method": "VALUE"' in fix.before
     assert page.example_fix == fix
+
+
+def test_the_fields_are_kept_for_a_field_of_a_wider_test(eng: Store) -> None:
+    page = page_with_message(eng, "eng", "parallel drafting is not supported")
+    fix = next(s.fix for s in page.solutions if s.fix is not None and '"parallel"' in s.fix.after)
+    kept = '{"draft_method": "probabilistic", "sample_method": "standard", "parallel": false}'
+    assert fix.after.endswith(f"--spec-config '{kept}'")
 
 
 def test_the_install_comes_before_steering_away_from_the_import(eng: Store) -> None:

@@ -30,7 +30,8 @@ def with_kept_fields(solution: Solution, facts: Facts) -> Solution:
     fix = solution.fix
     if solution.kind != "setting" or fix is None or solution.condition is None:
         return solution
-    base = _object_of(solution.condition)
+    field = _one_field(fix.after)
+    base = _object_of(solution.condition, field) if field is not None else None
     if base is None:
         return solution
     kept = _held_fields(base, solution.knob or "", facts)
@@ -54,7 +55,8 @@ def with_kept_fields(solution: Solution, facts: Facts) -> Solution:
     if after == fix.after:
         return solution
     names = ", ".join(f"`{k}` at `{v!r}`" for k, v in kept.items())
-    note = f"{fix.note} It keeps {names}, as the path to this check holds (so your JSON has it)."
+    them = "it" if len(kept) == 1 else "them"
+    note = f"{fix.note} It keeps {names}: the path to this check holds {them}, so yours has {them}."
     new = msgspec.structs.replace(
         fix,
         before=merged(fix.before),
@@ -65,15 +67,29 @@ def with_kept_fields(solution: Solution, facts: Facts) -> Solution:
     return msgspec.structs.replace(solution, fix=new)
 
 
-def _object_of(condition: str) -> tuple[str, str] | None:
-    """(the object, the field) of a comparison of one attribute with a literal."""
+def _one_field(text: str) -> str | None:
+    """The key of the one-key JSON the fix line writes, if it writes one."""
+    for match in _JSON.finditer(text):
+        try:
+            given = json.loads(match["json"])
+        except ValueError:
+            continue
+        if isinstance(given, dict) and len(given) == 1:
+            return str(next(iter(given)))
+    return None
+
+
+def _object_of(condition: str, field: str) -> tuple[str, str] | None:
+    """(the object, the field) of the condition's one attribute named as the JSON's key."""
     node = _parse(condition)
-    if not isinstance(node, ast.Compare) or len(node.ops) != 1:
+    if node is None:
         return None
-    left = node.left
-    if not isinstance(left, ast.Attribute) or not isinstance(node.comparators[0], ast.Constant):
-        return None
-    return ast.unparse(left.value), left.attr
+    found = {
+        ast.unparse(n.value)
+        for n in ast.walk(node)
+        if isinstance(n, ast.Attribute) and n.attr == field
+    }
+    return (found.pop(), field) if len(found) == 1 else None
 
 
 def _held_fields(base: tuple[str, str], knob: str, facts: Facts) -> dict[str, object]:
