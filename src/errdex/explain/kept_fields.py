@@ -106,8 +106,8 @@ def _held_fields(base: tuple[str, str], knob: str, facts: Facts) -> dict[str, ob
             continue
         if ast.unparse(left.value) != base[0] or left.attr == base[1]:
             continue
-        if not (isinstance(right.value, str | int | float | bool) or right.value is None):
-            continue
+        if not isinstance(right.value, str | int | float | bool):
+            continue  # not None either: a field left unset, which the user's JSON need not name
         other = f"{ast.unparse(left)} != {ast.unparse(right)}"
         if _json_key(left.attr, other, condition, knob, facts):
             found[left.attr] = right.value
