@@ -40,9 +40,10 @@ def decides_one_part(condition: ConditionView, action: KnobAction, facts: Facts)
 
 
 def _reads(part: ast.expr, behind: str, bound: dict[str, str]) -> bool:
-    """Whether the part reads the knob's name, itself or through a local bound to it."""
+    """Whether the part reads the knob's name, itself, an object holding it (`mm_config`
+    of `mm_config.mm_encoder_only`: set when the field is), or a local bound to it."""
     for name in dotted_names(part):
-        if name == behind or name.startswith(behind + "."):
+        if name == behind or name.startswith(behind + ".") or behind.startswith(name + "."):
             return True
         value = bound.get(name)
         if value is not None and behind in value:

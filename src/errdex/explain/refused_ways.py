@@ -161,9 +161,25 @@ def _checks(
             yield statement.test, False, statement.lineno, set(assigned)
         elif isinstance(statement, ast.If) and isinstance(statement.body[0], ast.Raise):
             yield statement.test, True, statement.lineno, set(assigned)
-        if isinstance(statement, ast.Return | ast.Raise):
-            return
+        if isinstance(statement, ast.Return | ast.Raise) or _may_leave(statement):
+            return  # the checks after it are not sure to run
         assigned.update(_stored(statement))
+
+
+def _may_leave(statement: ast.stmt) -> bool:
+    """Whether a statement that is no check may leave the block early (`if x: return`)."""
+    if isinstance(statement, ast.Assert) or (
+        isinstance(statement, ast.If) and isinstance(statement.body[0], ast.Raise)
+    ):
+        return False
+    stack: list[ast.AST] = [statement]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return | ast.Continue | ast.Break):
+            return True
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def _stored(statement: ast.stmt) -> set[str]:
