@@ -40,6 +40,7 @@ from errdex.explain.views import (
     exception_view,
     shown_views,
     source_view,
+    vacuous,
     variant_views,
 )
 from errdex.explain.why import constant_lines, why_quotes
@@ -182,7 +183,7 @@ def gather_facts(stored: StoredSite) -> Facts:
         if caller.depth == 1:
             views = [condition_view(c) for c in link.guard if c.statement in caller.guard]
             guards.append((caller, views))
-    conditions = [condition_view(c) for c in stored.site.conditions]
+    conditions = [condition_view(c) for c in stored.site.conditions if not vacuous(c)]
     return Facts(
         stored=stored,
         conditions=conditions,

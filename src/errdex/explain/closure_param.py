@@ -25,6 +25,7 @@ from errdex.explain.input_nodes import none_compared
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, SiteKind
+from errdex.link.expression_texts import parse_expression
 
 _EMPTY = frozenset({"None", "False", "''", '""', "()", "[]", "0"})
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -49,9 +50,8 @@ def closure_param_solution(conditions: list[ConditionView], facts: Facts) -> Sol
     for condition in conditions:
         if condition.kind not in (ConditionKind.IF, ConditionKind.ELIF) or not condition.holds:
             continue
-        try:
-            node = ast.parse(condition.text, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
+        node = parse_expression(condition.text)
+        if node is None:
             continue
         param = _unset_test(node, defaults)
         if param is None or not _read_from_outer(outer, param, node, site.line):

@@ -150,6 +150,10 @@ class Facts:
                 self.source_text = None  # unparsable: not tried again
         return self._tree
 
+    def innermost_except(self) -> ConditionView | None:
+        """The `except` clause nearest the site: the one whose `try` made the failing call."""
+        return next((c for c in reversed(self.conditions) if c.kind is ConditionKind.EXCEPT), None)
+
     def site_function(self) -> ast.FunctionDef | None:
         """The site's own function parsed alone, once per page (None when it is not a
         `def` of the kept file: module level, a lambda, an unparsable text)."""

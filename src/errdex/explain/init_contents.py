@@ -13,18 +13,17 @@ the check (no other argument, no `self`).
 from __future__ import annotations
 
 import ast
-import builtins
 
 from errdex.explain.context import Facts
 from errdex.explain.entry_input import names_read
-from errdex.explain.init_passed import constructor_argument, exported_class, method_params
+from errdex.explain.init_passed import constructor_argument, exported_constructor, method_params
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.explain.table_lookup import module_names
-from errdex.explain.user_call import user_call
+from errdex.extract.shapes import BUILTIN_NAMES
 from errdex.facts import ConditionKind
+from errdex.link.expression_texts import parse_expression
 
-_BUILTINS = frozenset(dir(builtins))
 _CHECKS = frozenset({ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE})
 
 
@@ -38,15 +37,15 @@ def init_contents_solution(conditions: list[ConditionView], facts: Facts) -> Sol
     if not tests or any(c.kind not in (*_CHECKS, ConditionKind.LOOP) for c in facts.conditions):
         return None  # checked before the file is parsed: most pages end here
     function = facts.site_function()
-    call = user_call(facts, constructor=True) if exported_class(facts) else None
-    tree = facts.source_tree() if function is not None and call is not None else None
-    if function is None or tree is None or call is None or call[1] is not None:
+    made = exported_constructor(facts)
+    tree = facts.source_tree() if function is not None and made is not None else None
+    if function is None or tree is None or made is None:
         return None
     params = method_params(function)
-    fixed = _BUILTINS | module_names(tree)
+    fixed = BUILTIN_NAMES | module_names(tree)
+    read = set().union(*(_reads(c.text) for c in facts.conditions))
     for param in params:
         derived = derived_from(function, param, fixed)
-        read = set().union(*(_reads(c.text) for c in facts.conditions))
         if not read & (derived - {param}) or not read <= derived | fixed:
             continue
         found = constructor_argument(facts, owner, method, param, params.index(param))
@@ -56,7 +55,7 @@ def init_contents_solution(conditions: list[ConditionView], facts: Facts) -> Sol
         check = tests[-1]
         said = f" (“{site.message.text}”)" if site.message is not None else ""
         text = (
-            f"Change the {code(argument)} you give {code(call[0])}: its constructor hands it "
+            f"Change the {code(argument)} you give {code(made)}: its constructor hands it "
             f"to {code(method)} as {code(param)}, and the check at line {check.line} fails on "
             f"the value given{said}."
         )
@@ -66,10 +65,8 @@ def init_contents_solution(conditions: list[ConditionView], facts: Facts) -> Sol
 
 def _reads(text: str) -> set[str]:
     """The names a condition reads; a loop's header (`for decl in decls`) reads both."""
-    try:
-        return names_read(ast.parse(text.removeprefix("for "), mode="eval").body)
-    except (SyntaxError, ValueError, RecursionError):
-        return {"<unread>"}
+    node = parse_expression(text.removeprefix("for "))
+    return names_read(node) if node is not None else {"<unread>"}
 
 
 def derived_from(

@@ -24,6 +24,7 @@ from errdex.explain.plain import code, plain_condition
 from errdex.explain.user_call import required_arguments, user_call
 from errdex.extract.conditions import negate
 from errdex.facts import Condition, ConditionKind
+from errdex.link.expression_texts import parse_expression
 
 _MAX_BASES = 4
 _EMPTY_FALLBACKS = ("None", "False", "''", "()", "[]", "{}", "0")
@@ -37,16 +38,15 @@ def init_passed_solution(conditions: list[ConditionView], facts: Facts) -> Solut
     if not owner or "." in owner or not method.startswith("_") or method.startswith("__"):
         return None
     function = facts.site_function()
-    call = user_call(facts, constructor=True) if exported_class(facts) else None
-    if function is None or call is None or call[1] is not None:
+    made = exported_constructor(facts)
+    if function is None or made is None:
         return None
     params = method_params(function)
     for condition in reversed(conditions):
         if condition.kind not in (ConditionKind.IF, ConditionKind.ELIF) or not condition.holds:
             continue
-        try:
-            test = ast.parse(condition.text, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
+        test = parse_expression(condition.text)
+        if test is None:
             continue
         read = names_read(test)
         if len(read) != 1 or not read <= set(params):
@@ -61,16 +61,21 @@ def init_passed_solution(conditions: list[ConditionView], facts: Facts) -> Solut
         if fallback is not None and not _unset(test, param):
             continue  # `x or ()` keeps only whether `x` is empty
         before = fallback or "None"  # the value that meets the check, in the fix
-        return _solution(call[0], init, (argument, before), param, test, condition, facts)
+        return _solution(made, init, (argument, before), param, test, condition, facts)
     return None
 
 
-def exported_class(facts: Facts) -> bool:
-    """Whether the package exports the site's class at a path of its own (`click.Option`
-    for `click.core.Option`): a class its users make. Every class of a package whose modules
-    are all public has a path, but only the ones it re-exports are its API."""
+def exported_constructor(facts: Facts) -> str | None:
+    """The public path of the site's class (`click.Option` for `click.core.Option`) when
+    the package exports it at a path of its own: a class its users make. Every class of a
+    package whose modules are all public has a path, but only the ones it re-exports are
+    its API."""
     stored = facts.stored
-    return bool(stored.public) and stored.public != f"{stored.module}.{stored.site.function}"
+    if not stored.public or stored.public == f"{stored.module}.{stored.site.function}":
+        return None
+    call = user_call(facts, constructor=True)
+    # a method called on an instance (`call[1]`) is no constructor call
+    return call[0] if call is not None and call[1] is None else None
 
 
 def method_params(function: ast.FunctionDef) -> list[str]:
@@ -100,11 +105,8 @@ def _checks_on(conditions: list[ConditionView], param: str) -> int:
     """How many of the path's conditions read `param`."""
     count = 0
     for condition in conditions:
-        try:
-            test = ast.parse(condition.text, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
-            continue
-        count += param in names_read(test)
+        test = parse_expression(condition.text)
+        count += test is not None and param in names_read(test)
     return count
 
 

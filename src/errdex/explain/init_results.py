@@ -14,19 +14,18 @@ place a value computed from one parameter alone.
 from __future__ import annotations
 
 import ast
-import builtins
 
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.init_contents import derived_from
-from errdex.explain.init_passed import constructor_argument, exported_class, method_params
+from errdex.explain.init_passed import constructor_argument, exported_constructor, method_params
 from errdex.explain.item_fields import own_init
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.explain.table_lookup import module_names
-from errdex.explain.user_call import user_call
+from errdex.extract.shapes import BUILTIN_NAMES
 from errdex.facts import ConditionKind
+from errdex.link.expression_texts import parse_expression
 
-_BUILTINS = frozenset(dir(builtins))
 _MAX_BASES = 4
 
 
@@ -44,10 +43,10 @@ def init_result_solution(conditions: list[ConditionView], facts: Facts) -> Solut
     tree = facts.source_tree() if tested else None
     if tree is None:
         return None
-    call = user_call(facts, constructor=True) if exported_class(facts) else None
-    if call is None or call[1] is not None:
+    made = exported_constructor(facts)
+    if made is None:
         return None
-    fixed = _BUILTINS | module_names(tree)
+    fixed = BUILTIN_NAMES | module_names(tree)
     for condition in reversed(tested):
         for attribute in _own_attributes(condition.text):
             found = _made_by(facts, owner, attribute)
@@ -59,7 +58,7 @@ def init_result_solution(conditions: list[ConditionView], facts: Facts) -> Solut
                 continue
             words = condition.plain or code(condition.text)
             text = (
-                f"Change the {code(decided)} you give {code(call[0])}: its constructor sets "
+                f"Change the {code(decided)} you give {code(made)}: its constructor sets "
                 f"{code('self.' + attribute)} from it through {code(called)}, and the check at "
                 f"line {condition.line} fails when {words}."
             )
@@ -68,13 +67,10 @@ def init_result_solution(conditions: list[ConditionView], facts: Facts) -> Solut
 
 
 def _own_attributes(text: str) -> list[str]:
-    try:
-        node = ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return []
+    node = parse_expression(text)
     return [
         n.attr
-        for n in ast.walk(node)
+        for n in (ast.walk(node) if node is not None else ())
         if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self"
     ]
 
@@ -139,12 +135,11 @@ def _deciding(
                     return None
                 value = value.elts[place]
             returned.append(value)
-    params = method_params(function)
-    for position, param in enumerate(params):
+    reads = [_reads(v) for v in returned]
+    for position, param in enumerate(method_params(function)):
         derived = derived_from(function, param, fixed)
         # every `return` gives a value made of it (a literal beside, `return None, ...`
         # under a test of another argument, means that argument decides too)
-        reads = [_reads(v) for v in returned]
         if not reads or not all(r & derived and r <= derived | fixed for r in reads):
             continue
         found = constructor_argument(facts, owner, called, param, position)

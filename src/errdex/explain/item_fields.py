@@ -19,8 +19,9 @@ from errdex.explain.closure_switch import public_module
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.page import Change, ConditionView, Solution
 from errdex.explain.plain import code
-from errdex.extract.shapes import is_none
+from errdex.extract.shapes import is_none, isinstance_of
 from errdex.facts import ConditionKind
+from errdex.link.expression_texts import parse_expression
 
 _MAX_BASES = 4
 
@@ -61,26 +62,16 @@ def _item_test(text: str, item: str) -> tuple[str, str, str] | None:
     """(the class, the attribute, the value that passes) of `isinstance(item, K) and not
     item.attr` (`True`) or `... and item.attr is None` (the attribute's name in capitals:
     the user's value)."""
-    try:
-        node = ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return None
+    node = parse_expression(text)
     if not (isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And)):
         return None
     if len(node.values) != 2:
         return None
     kind, test = node.values
-    if not (
-        isinstance(kind, ast.Call)
-        and isinstance(kind.func, ast.Name)
-        and kind.func.id == "isinstance"
-        and len(kind.args) == 2
-        and isinstance(kind.args[0], ast.Name)
-        and kind.args[0].id == item
-        and isinstance(kind.args[1], ast.Name)
-    ):
+    checked = isinstance_of(kind, item)
+    if not isinstance(checked, ast.Name):
         return None
-    cls_name = kind.args[1].id
+    cls_name = checked.id
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         field = _field(test.operand, item)
         return (cls_name, field, "True") if field else None

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView, Solution
-from errdex.explain.plain import code
+from errdex.explain.plain import caught_names, code
 from errdex.facts import ConditionKind
 
 __all__ = ["SentRequest", "network_solutions", "sent_request"]
@@ -74,11 +74,10 @@ class SentRequest:
 
 def sent_request(facts: Facts) -> SentRequest | None:
     """The request of the `try` whose `except` (the innermost) holds the site, or None."""
-    clause = next((c for c in reversed(facts.conditions) if c.kind is ConditionKind.EXCEPT), None)
+    clause = facts.innermost_except()
     if clause is None:
         return None
-    caught = clause.text.removeprefix("except").split(" as ")[0].strip(" ()")
-    names = {n.strip().rpartition(".")[2] for n in caught.split(",")} if caught else {""}
+    names = caught_names(clause.text) or {""}  # "": a bare `except`
     if names - _CAUGHT - {""} and not names & {"Exception", "BaseException", ""}:
         return None  # a clause for another failure (a `KeyError`, a `ValueError`)
     if _sorts_failures(facts, clause):

@@ -113,11 +113,10 @@ def caught_by_callers(store: Store, stored: StoredSite, callers: list[Caller]) -
         names.add("AssertionError")
     if info is not None:
         names.update(b.rpartition(".")[2] for b in info.bases)
-    texts: dict[str, str | None] = {}
     for caller in direct:
-        if caller.file not in texts:
-            texts[caller.file] = store.file_text(stored.version_id, caller.file)
-        text, name = texts[caller.file], caller.function.rpartition(".")[2]
+        # the page's store reads each file once (`explain/page_reads.py`)
+        text = store.file_text(stored.version_id, caller.file)
+        name = caller.function.rpartition(".")[2]
         span = function_span(text, name, caller.line)
         if text is None or span is None or not _has_handler(lines_of(text)[span[0] : span[1]]):
             return []  # no `except` in the caller: nothing there catches it

@@ -38,6 +38,19 @@ def code(text: str) -> str:
     return f"`{text}`"
 
 
+def caught_text(clause: str) -> str:
+    """What an `except` clause catches, as written (`(KeyError, ValueError)` of
+    `except (KeyError, ValueError) as e`); "" for a bare `except`."""
+    return clause.removeprefix("except").split(" as ")[0].strip()
+
+
+def caught_names(clause: str) -> set[str]:
+    """The classes an `except` clause names, without their modules (`HTTPError` of
+    `except (requests.HTTPError, KeyError)`); none for a bare `except`."""
+    caught = caught_text(clause).strip(" ()")
+    return {n.strip().rpartition(".")[2] for n in caught.split(",")} if caught else set()
+
+
 def plain_condition(condition: Condition) -> str | None:
     """The condition as it holds on the path, in words; None when words add nothing."""
     kind = condition.kind

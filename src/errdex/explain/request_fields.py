@@ -18,7 +18,7 @@ import json
 from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.extract.conditions import negate
-from errdex.extract.shapes import annotated_classes
+from errdex.extract.shapes import annotated_classes, isinstance_of
 from errdex.facts import ConditionKind, SiteKind
 from errdex.link.expression_texts import parse_expression
 from errdex.linked_facts import RequestLink
@@ -217,17 +217,10 @@ def _classes_of(owner: str, facts: Facts) -> set[str]:
             continue
         negative = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
         test = node.operand if isinstance(node, ast.UnaryOp) and negative else node
-        if not (
-            isinstance(test, ast.Call)
-            and isinstance(test.func, ast.Name)
-            and test.func.id == "isinstance"
-            and len(test.args) == 2
-            and isinstance(test.args[0], ast.Name)
-            and test.args[0].id == owner
-        ):
+        kinds = isinstance_of(test, owner)
+        if kinds is None:
             continue
         # `isinstance(request, (A, B))`: an instance of any of them
-        kinds = test.args[1]
         named = {
             n.rpartition(".")[2]
             for kind in (kinds.elts if isinstance(kinds, ast.Tuple) else [kinds])

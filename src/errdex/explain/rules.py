@@ -19,7 +19,7 @@ from errdex.explain.page import (
     WhenItHappens,
 )
 from errdex.explain.passthru import pass_through
-from errdex.explain.plain import code
+from errdex.explain.plain import caught_text, code
 from errdex.explain.reasons_list import reasons_solved
 from errdex.explain.refused_use import refused_use
 from errdex.explain.reraise import PASSED_ON, is_reraise
@@ -312,19 +312,19 @@ def _except_sentences(facts: Facts, check: bool = True) -> list[str]:
         tried = facts.read.tries.get(condition.line)
         if tried is None:
             continue
-        innermost = condition is _innermost_except(facts)
+        innermost = condition is facts.innermost_except()
         given = (facts.tried or setting_input(facts)) if innermost else None
         if given is not None:
             out.append(given.sentence())  # what failed, and with which input
             continue
-        caught = condition.text.removeprefix("except").split(" as ")[0].strip() or "an exception"
+        caught = caught_text(condition.text) or "an exception"
         if tried.imports:
             what = "importing " + ", ".join(code(m) for m in tried.imports[:3])
         elif tried.calls:
             what = " or ".join(code(c) for c in failing_calls(tried.calls)[:2])
         else:
             continue
-        request = sent_request(facts) if condition is _innermost_except(facts) else None
+        request = sent_request(facts) if innermost else None
         if request is not None and not tried.imports:
             # what failed is the request: the network, the host, the server's answer
             which = " The exception it passes on says which." if is_reraise(facts) else ""
@@ -340,10 +340,6 @@ def _except_sentences(facts: Facts, check: bool = True) -> list[str]:
             else f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}."
         )
     return out
-
-
-def _innermost_except(facts: Facts) -> ConditionView | None:
-    return next((c for c in reversed(facts.conditions) if c.kind == ConditionKind.EXCEPT), None)
 
 
 def _no_solution(facts: Facts) -> str:

@@ -19,6 +19,7 @@ from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.user_call import user_call
 from errdex.facts import Condition
+from errdex.link.expression_texts import parse_expression
 
 _SUBSCRIPTS = frozenset({"__getitem__", "__setitem__", "__delitem__"})
 _COMPARE: dict[type[ast.cmpop], Callable[[int, int], bool]] = {
@@ -45,9 +46,8 @@ def slice_step_solution(conditions: list[ConditionView], facts: Facts) -> Soluti
     if step is None:
         return None
     for condition in reversed(conditions):
-        try:
-            test = ast.parse(condition.text, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
+        test = parse_expression(condition.text)
+        if test is None:
             continue
         if _holds_for_step_one(test, step[0]) is not False:
             continue

@@ -22,7 +22,7 @@ from errdex.explain.context import CONTEXT_KINDS, Facts, top_class_in
 from errdex.explain.entry_input import names_read
 from errdex.explain.failed_try import TriedInput
 from errdex.explain.page import ConditionView, Knob, Solution
-from errdex.explain.plain import code
+from errdex.explain.plain import caught_names, caught_text, code
 from errdex.explain.user_data import (
     callable_by_user,
     fixed_name,
@@ -31,7 +31,7 @@ from errdex.explain.user_data import (
     quoted_message,
 )
 from errdex.explain.validators import validated
-from errdex.facts import ConditionKind, KnobKind, Placeholder, SiteKind
+from errdex.facts import KnobKind, Placeholder, SiteKind
 from errdex.store.base import Store, StoredSite
 
 __all__ = [
@@ -67,15 +67,14 @@ _Def = ast.FunctionDef | ast.AsyncFunctionDef
 def tried_input(store: Store, chosen: StoredSite, facts: Facts) -> TriedInput | None:
     """The `try` around the site when it failed on one input the user gave, or None."""
     site = chosen.site
-    excepts = [c for c in facts.conditions if c.kind is ConditionKind.EXCEPT]
-    if not excepts or site.kind not in (SiteKind.RAISE, SiteKind.RERAISE, SiteKind.LOG):
+    clause = facts.innermost_except()
+    if clause is None or site.kind not in (SiteKind.RAISE, SiteKind.RERAISE, SiteKind.LOG):
         return None
     if not callable_by_user(facts):
         return None
     function = facts.site_function()
     if function is None:
         return None
-    clause = excepts[-1]
     found = _try_of(function, clause.line)
     if found is None:
         return None
@@ -121,7 +120,7 @@ def tried_input(store: Store, chosen: StoredSite, facts: Facts) -> TriedInput | 
     reading = taking[0]
     via = "; ".join(v for _, v in origins.values() if v)
     builds, fields = _unpacked_into(store, chosen, facts, function, reading)
-    caught = clause.text.removeprefix("except").split(" as ")[0].strip() or "an exception"
+    caught = caught_text(clause.text) or "an exception"
     message = site.message
     quoted = bool(
         handler.name
@@ -226,30 +225,18 @@ def _fresh(values: list[ast.AST] | None) -> bool:
 
 def _value_errors(clause: str) -> bool:
     """Whether the clause catches only what a bad value raises (`KeyError`, `ValueError`)."""
-    caught = clause.removeprefix("except").split(" as ")[0].strip(" ()")
-    names = {n.strip().rpartition(".")[2] for n in caught.split(",")} if caught else set()
+    names = caught_names(clause)
     return bool(names) and names <= _VALUE_ERRORS
 
 
 def _helpers(body: list[ast.stmt]) -> set[str]:
     """The bare names the statements call as functions (`_interpret_color(fg)`) and read
     no other way."""
-    called = {
-        n.func.id
-        for s in body
-        for n in ast.walk(s)
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-    }
-    funcs = {
-        id(n.func)
-        for s in body
-        for n in ast.walk(s)
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-    }
-    other = {
-        n.id for s in body for n in ast.walk(s) if isinstance(n, ast.Name) and id(n) not in funcs
-    }
-    return called - other
+    nodes = [n for s in body for n in ast.walk(s)]
+    funcs = [n.func for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
+    called = {id(f) for f in funcs}
+    other = {n.id for n in nodes if isinstance(n, ast.Name) and id(n) not in called}
+    return {f.id for f in funcs} - other
 
 
 def _inside(node: ast.AST, outer: ast.AST) -> bool:
@@ -379,7 +366,7 @@ def presence_of_tried(condition: ConditionView, facts: Facts) -> bool:
     `validate_json` passes None on to the field, which refuses it): the way out is a value
     the call accepts. A test a setting decides, or one of the object's own state (`self`),
     is left to the other rules."""
-    clause = next((c for c in reversed(facts.conditions) if c.kind is ConditionKind.EXCEPT), None)
+    clause = facts.innermost_except()
     if clause is None or condition.kind in CONTEXT_KINDS:
         return False
     tried = facts.read.tries.get(clause.line)
@@ -455,7 +442,7 @@ def setting_input(facts: Facts) -> SettingInput | None:
     only what a bad value raises and the `try` reads nothing else the program holds
     (`int(layer) for layer in partition_list_str.split(",")`, the local holding
     `VLLM_PP_LAYER_PARTITION`; `int(os.environ["OMP_NUM_THREADS"])`)."""
-    clause = next((c for c in reversed(facts.conditions) if c.kind is ConditionKind.EXCEPT), None)
+    clause = facts.innermost_except()
     if clause is None or not _value_errors(clause.text):
         return None
     tried = facts.read.tries.get(clause.line)
@@ -488,7 +475,7 @@ def setting_input(facts: Facts) -> SettingInput | None:
             continue
         return SettingInput(
             calls=tuple(failing_calls(tried.calls)[:2]),
-            caught=clause.text.removeprefix("except").split(" as ")[0].strip(),
+            caught=caught_text(clause.text),
             try_line=tried.line,
             knob=knob,
             name=name,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 from errdex.explain.context import lines_of
 from errdex.explain.page import (
     ConditionView,
@@ -12,6 +14,7 @@ from errdex.explain.page import (
 )
 from errdex.explain.plain import plain_condition
 from errdex.facts import Condition
+from errdex.link.expression_texts import parse_expression
 from errdex.linked_facts import TRANSLATED
 from errdex.store.base import StoredSite
 
@@ -46,6 +49,19 @@ def source_view(stored: StoredSite, text: str | None) -> SourceView:
 
 def condition_view(condition: Condition) -> ConditionView:
     return ConditionView.of(condition, plain=plain_condition(condition))
+
+
+def vacuous(condition: Condition) -> bool:
+    """Whether the condition, as it holds on the path (`text`), is a constant that is true
+    on every path: the `not False` of `assert False, "unreachable"`, the `True` of
+    `while True:`. It says nothing of when the error happens, and no way out changes it."""
+    node = parse_expression(condition.text)
+    negated = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    if isinstance(node, ast.UnaryOp) and negated:
+        node = node.operand
+    if not isinstance(node, ast.Constant) or not isinstance(node.value, bool | int | None):
+        return False
+    return bool(node.value) != negated
 
 
 def exception_view(stored: StoredSite) -> ExceptionView | None:

@@ -107,6 +107,20 @@ def is_none(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
+def isinstance_of(node: ast.expr, name: str) -> ast.expr | None:
+    """The class argument `K` of the test `isinstance(name, K)`; None for any other."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "isinstance"
+        and len(node.args) == 2
+        and isinstance(node.args[0], ast.Name)
+        and node.args[0].id == name
+    ):
+        return node.args[1]
+    return None
+
+
 def raised_call(node: ast.expr) -> ast.expr:
     """What a `raise` that chooses its exception makes when it makes one: the call in
     `raise error or ValueError("...")` (the fallback when none was given) and in

@@ -34,6 +34,8 @@ _WORD_OPERATORS = {"and", "or", "not", "in", "is"}
 _NAMESPACE = {"import", "from"}
 _PSEUDO = {"self", "cls"}
 _PUNCTUATION = set("()[]{},:;")
+_OPENING = frozenset("([{")
+_BRACKETS = _OPENING | frozenset(")]}")
 
 
 def _pygments_words(state: str, kind: _TokenType) -> frozenset[str]:
@@ -125,8 +127,8 @@ class _Run:
                         start, string = start + len(string) - len(body), body
                 yield start, self._kind(token.type, string), string
                 self.done = start + len(string)
-                if token.type == tokenize.OP and token.string in "([{)]}":
-                    self._depth += 1 if token.string in "([{" else -1
+                if token.type == tokenize.OP and token.string in _BRACKETS:
+                    self._depth += 1 if token.string in _OPENING else -1
                 if token.type in (tokenize.NAME, tokenize.OP):
                     if not self._line_opener:
                         self._line_opener = token.string
