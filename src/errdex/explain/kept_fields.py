@@ -16,6 +16,7 @@ from errdex.explain.context import Facts
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.page import ConditionView
 from errdex.extract.conditions import dotted_name
+from errdex.link.expression_texts import parse_expression
 
 __all__ = ["with_kept_fields"]
 
@@ -43,9 +44,8 @@ def with_kept_fields(action: KnobAction, condition: ConditionView, facts: Facts)
 
 def _held_equal(condition: ConditionView, roots: set[str]) -> tuple[str, object] | None:
     """(field, value) when the condition holds `root.field == literal` on the path."""
-    try:
-        node = ast.parse(condition.test, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    node = parse_expression(condition.test)
+    if node is None:
         return None
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
         return None

@@ -16,6 +16,7 @@ from errdex.explain.context import Facts
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.page import ConditionView
 from errdex.extract.conditions import dotted_names
+from errdex.link.expression_texts import parse_expression
 
 __all__ = ["decides_one_part"]
 
@@ -25,9 +26,8 @@ def decides_one_part(condition: ConditionView, action: KnobAction, facts: Facts)
     the `or` the condition holds as (each part must become false)."""
     if not action.vague:
         return False
-    try:
-        node = ast.parse(condition.text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    node = parse_expression(condition.text)
+    if node is None:
         return False
     if not (isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or)):
         return False

@@ -24,6 +24,7 @@ from errdex.explain.context import Facts, class_in_file
 from errdex.explain.input_words import Instead
 from errdex.explain.page import ConditionView, Solution
 from errdex.extract.conditions import dotted_name, dotted_names, negate
+from errdex.link.expression_texts import parse_expression
 
 __all__ = ["branch_refuses", "passed_refused", "setting_trips_guard", "value_refused"]
 
@@ -41,10 +42,7 @@ _UNKNOWN = object()
 
 
 def _parse(text: str) -> ast.expr | None:
-    try:
-        return ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+    return parse_expression(text)
 
 
 def _key(node: ast.AST) -> str:
