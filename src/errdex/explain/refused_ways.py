@@ -212,8 +212,13 @@ def _fails(known: _Known, block: list[ast.stmt], skip: set[int], within: set[str
     return found
 
 
-def _if_at(function: ast.FunctionDef, line: int) -> ast.If | None:
-    return next((n for n in ast.walk(function) if isinstance(n, ast.If) and n.lineno == line), None)
+def _if_at(node: ast.AST, line: int) -> ast.If | None:
+    return next((n for n in ast.walk(node) if isinstance(n, ast.If) and n.lineno == line), None)
+
+
+def _outside(function: ast.FunctionDef | None, line: int) -> bool:
+    """Whether `line` lies outside the site's function (a helper's test on the path)."""
+    return function is not None and not function.lineno <= line <= (function.end_lineno or 0)
 
 
 def _path_known(facts: Facts, changed: dict[str, object], skip: ConditionView | None) -> _Known:
@@ -240,6 +245,12 @@ def branch_refuses(condition: ConditionView, facts: Facts, *, surely: bool = Tru
 def _branch_refuses(condition: ConditionView, facts: Facts) -> str | None:
     function = facts.site_function()
     guard = _if_at(function, condition.line) if function is not None else None
+    if guard is None and _outside(function, condition.line):
+        # a test of a helper the site's function calls (`_check_cuda(tensor)`): its file
+        tree = facts.source_tree()
+        guard = _if_at(tree, condition.line) if tree is not None else None
+        block = (guard.orelse if condition.holds else guard.body) if guard is not None else []
+        return "fails" if block and isinstance(block[0], ast.Raise) else None
     test = _parse(condition.test)
     if guard is None or test is None or not facts.conditions:
         return None
