@@ -10,6 +10,7 @@ use.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -332,7 +333,7 @@ def _methods(shape: _Outline, first: int, last: int) -> list[tuple[int, int]]:
         return []
     indent = min(len(m[1]) for m in methods)  # the class body's own methods, not nested ones
     own = [m for m in methods if len(m[1]) == indent]
-    strings = string_bounds(shape.text[start:end])
+    strings = _bounds_within(shape, start, end)
     spans = []
     for method, after in zip(own, [*own[1:], None], strict=False):
         stop = _dedent(shape.text, method.end(), end, indent, strings, start)
@@ -340,6 +341,18 @@ def _methods(shape: _Outline, first: int, last: int) -> list[tuple[int, int]]:
             stop = min(stop, after.start())
         spans.append((method.start(), stop))
     return spans
+
+
+def _bounds_within(shape: _Outline, start: int, end: int) -> list[int]:
+    """`string_bounds(shape.text[start:end])` for a class's lines: the module's own, taken
+    from `start` (a statement at column 0 starts and ends no string) rather than scanned
+    again; scanned when a string would cross the lines' end."""
+    taken = shape.strings[
+        bisect.bisect_left(shape.strings, start) : bisect.bisect_left(shape.strings, end)
+    ]
+    if len(taken) % 2:
+        return string_bounds(shape.text[start:end])
+    return [at - start for at in taken]
 
 
 def _dedent(text: str, start: int, end: int, indent: int, strings: list[int], origin: int) -> int:
