@@ -5,8 +5,6 @@ that define a method again, and the indexed site that carries them all to the st
 
 from __future__ import annotations
 
-import re
-
 import msgspec
 
 from errdex.facts import (
@@ -16,6 +14,7 @@ from errdex.facts import (
     KnobKind,
     MessageTemplate,
 )
+from errdex.lazy_re import lazy_compile
 from errdex.reading_facts import SourceRead
 
 
@@ -111,7 +110,7 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
 # How `KnobLink.via` names a property the knob is read through: written by the linker,
 # read back by the page (when setting the variable is the way out). One place for both, so
 # the text and its reading cannot drift apart.
-_PROPERTY_VIA = re.compile(r"^property (?P<prop>[\w.]+) \((?P<file>[^:()]+):(?P<line>\d+)\)")
+_PROPERTY_VIA = lazy_compile(r"^property (?P<prop>[\w.]+) \((?P<file>[^:()]+):(?P<line>\d+)\)")
 
 
 def property_via(qualname: str, path: str, line: int) -> str:

@@ -353,13 +353,15 @@ def _no_solution(facts: Facts) -> str:
     if refused is not None:
         return refused  # a value or a use refused, an event logged: no bug to report
     if not passed:
-        # errdex cannot tell the program's state from what the user hands it at run time
-        # (a callback that sets it, a plugin registered, a server's reply): said so
+        # errdex cannot tell the program's state from what the user hands it (a class,
+        # model or mapping declared with the library, a callback that sets it, a plugin
+        # registered, a server's reply): said so
         return (
             "So no solution is offered: errdex followed none of these conditions to a "
-            "setting or to an argument you pass. Unless something you hand the program at "
-            "run time decides them (a callback, a plugin, a server's reply), they are its "
-            "own state, and hitting the check is worth reporting to the project."
+            "setting or to an argument you pass. Unless something you give the program "
+            "decides them (a class, model or mapping you declared with it, a callback, a "
+            "plugin, a server's reply), they are its own state, and hitting the check is "
+            "worth reporting to the project."
         )
     names = ", ".join(code(p) for p in passed)
     callee = code(facts.stored.site.function.removesuffix(".__init__"))

@@ -27,18 +27,19 @@ from errdex.extract.calls import NOT_RECEIVERS, CallFilter
 from errdex.extract.skeleton import block_end, compound_line
 from errdex.extract.textscan import inside_bounds
 from errdex.facts import CallSite, Condition
+from errdex.lazy_re import lazy_compile
 
 # A name or dotted name called, starting where no word character or `.` comes before it
 # (the tail of `a.b.c(`, `x().y(`, `1.5e3(` is no call of its own); which of these are the
 # shapes recorded is checked after. Run on the reversed text, so the pattern starts with a
 # literal and the engine jumps from one `(` to the next: each match is the name before a
 # `(`, reversed (forward, `[A-Za-z_][\w.]*\(` tries every letter of every name).
-_CALLED_REVERSED = re.compile(r"\(([\w.]*[A-Za-z_])(?![\w.])")
+_CALLED_REVERSED = lazy_compile(r"\(([\w.]*[A-Za-z_])(?![\w.])")
 _DEFINES = ("def ", "async def ", "class ")
 # `def`/`class` names, each pattern starting with its literal so the scan skips ahead.
-_DEF_NAME = re.compile(r"def[ \t]+(\w+)")
-_CLASS_NAME = re.compile(r"class[ \t]+(\w+)")
-_FIRST_CODE = re.compile(r"^([ \t]*)\S", re.MULTILINE)
+_DEF_NAME = lazy_compile(r"def[ \t]+(\w+)")
+_CLASS_NAME = lazy_compile(r"class[ \t]+(\w+)")
+_FIRST_CODE = lazy_compile(r"^([ \t]*+)\S", re.MULTILINE)
 
 
 class _Scope(NamedTuple):
@@ -175,7 +176,7 @@ def _nested_scopes(
         parent = enclosing[-1] if enclosing else outer
         separator = ".<locals>." if parent.is_function else "."
         qualname = f"{parent.qualname}{separator}{match.group(1)}"
-        is_function = match.re is _DEF_NAME
+        is_function = match[0].startswith("def")  # of `_DEF_NAME`, not `_CLASS_NAME`
         scope = _Scope(
             line_start,
             ender.start() if ender else end,

@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import ast
 import bisect
-import re
 from collections import deque
 from collections.abc import Iterable, Iterator
 
+from errdex.lazy_re import lazy_compile
 from errdex.reading_facts import TryRead
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _MAX_CALLEES = 16  # names a `try` calls, kept to tell what its `except` can catch
-_WARN_NAME = re.compile(r"(?:warn|warning|error|critical|exception)(?:_once)?")
+_WARN_NAME = lazy_compile(r"(?:warn|warning|error|critical|exception)(?:_once)?")
 # What may stand before `def` or `class` on a line that defines one.
-_LINE_HEAD = re.compile(r"[ \t\f]*(?:async[ \t\f]+)?")
+_LINE_HEAD = lazy_compile(r"[ \t\f]*(?:async[ \t\f]+)?")
 
 
 def def_starts(text: str) -> list[int]:

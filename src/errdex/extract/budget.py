@@ -10,6 +10,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from errdex.lazy_re import lazy_compile
+
 # More syntax than this (estimated from its separators) and the file is not parsed: the
 # parser's tree for a 3 MB list literal of 1.5 million items took 1.4 GB and over a minute.
 # The largest real files seen (protobuf descriptors, numpy tests, idna tables) estimate to
@@ -23,7 +25,7 @@ MAX_FSTRING_FIELDS = 5_000
 FILE_SECONDS = 30.0
 
 # Where an f-string literal starts, and the end of a one-line string's body.
-_FSTRING_START = re.compile("(?<![\\w'\"])(?:[rR]?[fF]|[fF][rR])('''|\"\"\"|'|\")")
+_FSTRING_START = lazy_compile("(?<![\\w'\"])(?:[rR]?[fF]|[fF][rR])('''|\"\"\"|'|\")")
 _BODY = {q: re.compile(rf"(?:[^{q}\\\n]|\\.)*{q}", re.DOTALL) for q in ("'", '"')}
 
 

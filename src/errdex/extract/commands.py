@@ -12,17 +12,18 @@ import bisect
 import re
 
 from errdex.facts import ClassFact, FlagFact, SubcommandFact
+from errdex.lazy_re import lazy_compile
 
-_ADD_PARSER = re.compile(
+_ADD_PARSER = lazy_compile(
     r"""\.add_parser\(\s*(?:["']([A-Za-z0-9][\w.-]{0,60})["']|(?:self|cls)\.(name|command)\b)"""
 )
-_POSITIONAL = re.compile(r"""\badd_argument\(\s*["']([A-Za-z_]\w{0,60})["']""")
+_POSITIONAL = lazy_compile(r"""\badd_argument\(\s*["']([A-Za-z_]\w{0,60})["']""")
 # `group.add_argument(f"--{name}", **kwargs)`: flags made from names the code computes,
 # such as an arguments dataclass's fields.
-_COMPUTED = re.compile(r"""\badd_argument\(\s*(?![\s"'])""")
-_FLAG_CALL = re.compile(r"""\badd_argument\(\s*(?:["']-[A-Za-z0-9]["']\s*,\s*)?["'](--[\w-]+)""")
-_OPTIONAL_NARGS = re.compile(r"""\bnargs\s*=\s*["'][?*]["']|\bdefault\s*=""")
-_REQUIRED = re.compile(r"\brequired\s*=\s*True\b")
+_COMPUTED = lazy_compile(r"""\badd_argument\(\s*(?![\s"'])""")
+_FLAG_CALL = lazy_compile(r"""\badd_argument\(\s*(?:["']-[A-Za-z0-9]["']\s*,\s*)?["'](--[\w-]+)""")
+_OPTIONAL_NARGS = lazy_compile(r"""\bnargs\s*=\s*["'][?*]["']|\bdefault\s*=""")
+_REQUIRED = lazy_compile(r"\brequired\s*=\s*True\b")
 _CLASS_NAME = r"""^[ \t]+{attr}\s*(?::[^=\n]+)?=\s*["']([A-Za-z0-9][\w.-]{{0,60}})["']"""
 _WINDOW = 600  # characters of an `add_argument(` call read for its keywords
 _MAX_FOUND = 200

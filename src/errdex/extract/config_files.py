@@ -8,14 +8,14 @@ Read from the text: a module holding a loader, the key turned into a flag, and t
 
 from __future__ import annotations
 
-import re
+from errdex.lazy_re import lazy_compile
 
 _LOADER_WORDS = ("yaml.safe_load(", "yaml.load(", "json.load(", "tomllib.load(", "toml.load(")
-_LOADER = re.compile(r"\b(?:(yaml)\.(?:safe_)?load|(json)\.load|(tomllib|toml)\.load)\(")
+_LOADER = lazy_compile(r"\b(?:(yaml)\.(?:safe_)?load|(json)\.load|(tomllib|toml)\.load)\(")
 # `"--" + key`, `f"--{key}"`: a key of the loaded mapping written as a flag
-_KEY_AS_FLAG = re.compile(r"""["']--["']\s*\+\s*[A-Za-z_]\w*|\bf["']--\{[A-Za-z_]\w*\}""")
+_KEY_AS_FLAG = lazy_compile(r"""["']--["']\s*\+\s*[A-Za-z_]\w*|\bf["']--\{[A-Za-z_]\w*\}""")
 # `"--config" in args`, `args.index("--config")`: the flag that names the file
-_FILE_FLAG = re.compile(
+_FILE_FLAG = lazy_compile(
     r"""["'](--[a-z][\w-]*)["']\s+in\s+[A-Za-z_]\w*|\.index\(\s*["'](--[a-z][\w-]*)["']\s*\)"""
 )
 

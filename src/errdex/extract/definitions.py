@@ -8,7 +8,6 @@ arguments dataclass).
 from __future__ import annotations
 
 import ast
-import re
 
 from errdex.extract.calls import is_property, property_fact
 from errdex.extract.conditions import dotted_name, walk
@@ -35,13 +34,14 @@ from errdex.facts import (
     ReasonsList,
     SiteKind,
 )
+from errdex.lazy_re import lazy_compile
 
 # Dataclasses whose fields are command-line flags (`EngineArgs`, `TrainingArguments`).
-_ARGS_CLASS = re.compile(r"(?:Args|Arguments|CLIOptions)$")
+_ARGS_CLASS = lazy_compile(r"(?:Args|Arguments|CLIOptions)$")
 # Configuration classes, whose fields may be the keys of a JSON-valued flag's object.
-_CONFIG_CLASS = re.compile(r"Config$")
+_CONFIG_CLASS = lazy_compile(r"Config$")
 # Class attributes holding messages by key (`default_error_messages`, `ERRORS`).
-_TABLE_NAME = re.compile(r"(?i)message|error|msg")
+_TABLE_NAME = lazy_compile(r"(?i)message|error|msg")
 # `self.error_messages[key]`: a lookup in such a table by a name.
 # Calls that mark a string for translation and give it back: `_("Enter a number.")`.
 _GETTEXT = frozenset(

@@ -10,8 +10,9 @@ the code's own words on why the check is there; each is kept short, its first pa
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Iterable, Sequence
+
+from errdex.lazy_re import lazy_compile
 
 MAX_DOC = 300
 # A field documented where its default comes from: `DOC_OF` + `Class.attr` in place of a
@@ -19,7 +20,7 @@ MAX_DOC = 300
 DOC_OF = "=doc-of:"
 # A comment line that draws a rule (`# =====`) or a section's heading between rules
 # (`# ==== Runtime ====`): no words on the name below it.
-_RULE = re.compile(r"^(?:[\W_]*|[=\-*#~_]{3,}.*[=\-*#~_]{3,})$")
+_RULE = lazy_compile(r"^(?:[\W_]*|[=\-*#~_]{3,}.*[=\-*#~_]{3,})$")
 
 
 def doc_text(text: str) -> str | None:

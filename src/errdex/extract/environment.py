@@ -16,18 +16,19 @@ import ast
 import re
 
 from errdex.extract.textscan import after_word_boundary, line_heads, occurrences
+from errdex.lazy_re import lazy_compile
 
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 _MAX_TESTS = 200
 # A platform query, as calls and names write it.
-PLATFORM_WORDS = re.compile(
+PLATFORM_WORDS = lazy_compile(
     r"\b(?:is_(?:cuda|rocm|cpu|tpu|xpu|hpu|neuron|cuda_alike|mps)\(\)|"
     r"(?:has|is)_device_capability(?:_family)?\(|get_device_capability\(|"
     r"cuda\.is_available\(\)|mps\.is_available\(\)|sys\.platform\b|os\.name\b|"
     r"platform\.system\(\))"
 )
 # `def name(params) -> T:` on one line (a method's `self` and defaults included).
-_ONE_LINE_DEF = re.compile(r"([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\([^()]*\)[^:]*:[ \t]*$")
+_ONE_LINE_DEF = lazy_compile(r"([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\([^()]*\)[^:]*:[ \t]*$")
 
 
 def optional_imports(tree: ast.Module) -> dict[str, str]:
@@ -136,12 +137,12 @@ def _bound_to_nothing(body: list[ast.stmt]) -> list[str]:
 _NAME = r"[A-Za-z_]\w*(?:\.\w+)*"
 # `return name.chain` (or `return a and b`, names joined by `and`) as a whole line (a
 # trailing comment aside)
-_RETURNED_NAME = re.compile(rf"return[ \t]+({_NAME}(?:[ \t]+and[ \t]+{_NAME})*)[ \t]*(?:#.*)?$")
+_RETURNED_NAME = lazy_compile(rf"return[ \t]+({_NAME}(?:[ \t]+and[ \t]+{_NAME})*)[ \t]*(?:#.*)?$")
 # Parameters of a function that takes nothing but its object: `()`, `(self)`, `(cls)`.
-_NO_ARGUMENTS = re.compile(r"def[ \t]+\w+[ \t]*\([ \t]*(?:self|cls)?[ \t]*\)")
+_NO_ARGUMENTS = lazy_compile(r"def[ \t]+\w+[ \t]*\([ \t]*(?:self|cls)?[ \t]*\)")
 _MAX_ACCESSORS = 400
 # what follows a name its line assigns a dotted name: ` = envs.VLLM_X`, `: bool = envs.X`
-_ASSIGNED_NAME = re.compile(r"[ \t]*(?::[^=\n]*)?=[ \t]*([A-Za-z_]\w*(?:\.\w+)+)[ \t]*(?:#.*)?$")
+_ASSIGNED_NAME = lazy_compile(r"[ \t]*(?::[^=\n]*)?=[ \t]*([A-Za-z_]\w*(?:\.\w+)+)[ \t]*(?:#.*)?$")
 
 
 def value_accessors(text: str) -> dict[str, str]:

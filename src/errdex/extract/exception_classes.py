@@ -13,7 +13,6 @@ linker composes the pieces per raise (`link.compose`).
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from errdex.extract.conditions import dotted_name
@@ -21,17 +20,18 @@ from errdex.extract.shapes import MESSAGE_MEMBER, own_attributes_set, statements
 from errdex.extract.source_text import source_of
 from errdex.extract.templates import TemplateBuilder
 from errdex.facts import Append, ClassText, ErrorSite, MessageTemplate, Placeholder, TextMethod
+from errdex.lazy_re import lazy_compile
 
 # A class header naming an exception: its own name or a base's. A class of the same file
 # deriving from one so read is read too (`class NotFound(HTTPException)`, then
 # `class ClientDisconnected(BadRequest)`).
-_EXCEPTION_HEADER = re.compile(r"Error|Exception|Warning|Exc\b|Abort|Exit|Failure|Fault")
+_EXCEPTION_HEADER = lazy_compile(r"Error|Exception|Warning|Exc\b|Abort|Exit|Failure|Fault")
 # Methods whose return (or, for `show`, whose printed text) is the text a user sees, or a
 # part of it; properties are read too.
 _TEXT_METHODS = frozenset({"__str__", "format_message", "show", "get_message"})
 _GETTEXT = frozenset({"_", "gettext", "ngettext", "lazy_gettext", "gettext_lazy", "N_"})
 # A member of the object read as a message: `self._undefined_message`, `self.describe()`.
-MEMBER = re.compile(r"self\.(\w+)(?:\(\))?")
+MEMBER = lazy_compile(r"self\.(\w+)(?:\(\))?")
 # Class attributes that exception classes combine into their text.
 _TEXT_ATTRS = frozenset(
     {

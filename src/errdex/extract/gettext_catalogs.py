@@ -9,11 +9,12 @@ the package. Hostile bytes give an empty catalog, never an exception.
 from __future__ import annotations
 
 import ast
-import re
 import struct
 from pathlib import PurePosixPath
 
 import msgspec
+
+from errdex.lazy_re import lazy_compile
 
 __all__ = ["Catalog", "CatalogEntry", "catalog_language", "parse_catalog"]
 
@@ -23,7 +24,7 @@ _MAX_TEXT = 2_000
 
 
 # A language code as locales name them: `de`, `pt_BR`, `zh_Hant_TW`, `sr@latin`.
-_LANGUAGE = re.compile(r"[a-z]{2,3}(?:[_-][A-Za-z0-9]{2,8}){0,2}(?:@\w{1,20})?")
+_LANGUAGE = lazy_compile(r"[a-z]{2,3}(?:[_-][A-Za-z0-9]{2,8}){0,2}(?:@\w{1,20})?")
 
 
 class CatalogEntry(msgspec.Struct, frozen=True):

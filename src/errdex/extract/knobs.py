@@ -18,12 +18,13 @@ from errdex.extract.docs import comment_above
 from errdex.extract.source_text import source_of
 from errdex.extract.textscan import find_all
 from errdex.facts import AttrSet, EnvRead, FlagFact
+from errdex.lazy_re import lazy_compile
 
-ENV_READ = re.compile(
+ENV_READ = lazy_compile(
     r"""(?:\bos\.)?\b(?:environ\s*(?:\.get\s*\(|\.setdefault\s*\(|\[)|getenv\s*\()"""
     r"""\s*(?:key\s*=\s*)?["']([A-Za-z_][A-Za-z0-9_]{1,100})["']"""
 )
-_FLAG = re.compile(
+_FLAG = lazy_compile(
     r"""add_argument\(\s*(?:["']-[A-Za-z0-9]["']\s*,\s*)?["'](--[A-Za-z0-9][\w-]{0,80})["']"""
 )
 _ENV_CALLS = frozenset({"os.getenv", "getenv", "os.environ.get", "environ.get"})
@@ -168,17 +169,19 @@ def env_read_of(node: ast.expr) -> str | None:
 # A one-line `if TEST:` (or `elif`) whose block opens with an attribute assignment or a
 # logged message, and the block's indentation; then `X.attr = VALUE` with a plain value (a
 # literal, a name, an enum member) among the block's own lines.
-_IF_BLOCK = re.compile(
+_IF_BLOCK = lazy_compile(
     r"if[ \t]+([^\n]*?):[ \t]*(?:#[^\n]*)?\n((?:[ \t]*\n)*)([ \t]+)"
     r"(?=(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*[ \t]*=[^=]|(?:logger|logging|log|warnings)\.)"
 )
-_SET_LINE = re.compile(
+_SET_LINE = lazy_compile(
     r"((?:[A-Za-z_]\w*\.)+([A-Za-z_]\w*))[ \t]*=[ \t]*"
     r"(-?\d[\w.]*|[A-Za-z_][\w.]*|'[^'\\]{0,80}'|\"[^\"\\]{0,80}\")[ \t]*(?:#.*)?"
 )
-_CLASS_LINE = re.compile(r"^([ \t]*)class[ \t]+([A-Za-z_]\w*)", re.M)
-_LOG_CALL = re.compile(r"\b(?:logger|logging|log|warnings)\.\w+\(")
-_LITERAL = re.compile(r"""(?:[rbfu]{0,2})(["'])((?:\\.|(?!\1).){0,400})\1""")
+# Searched in "\n" + text: a match starts at the newline before its line, which is where
+# the line starts in the text (a pattern anchored by `^` is tried at every character).
+_CLASS_LINE = lazy_compile(r"\n([ \t]*)class[ \t]+([A-Za-z_]\w*)")
+_LOG_CALL = lazy_compile(r"\b(?:logger|logging|log|warnings)\.\w+\(")
+_LITERAL = lazy_compile(r"""(?:[rbfu]{0,2})(["'])((?:\\.|(?!\1).){0,400})\1""")
 _BLOCK_LINES = 40
 
 
@@ -220,7 +223,9 @@ def attribute_settings(text: str) -> list[AttrSet]:
             continue
         if starts is None:
             starts = _line_starts(text)
-            classes = [(m.start(), len(m.group(1)), m.group(2)) for m in _CLASS_LINE.finditer(text)]
+            classes = [
+                (m.start(), len(m.group(1)), m.group(2)) for m in _CLASS_LINE.finditer("\n" + text)
+            ]
         body_line = bisect.bisect_right(starts, head.end() - 1)
         owner = next(
             (name for pos, level, name in reversed(classes) if pos < line_start and level < indent),

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import ast
-import re
 from typing import Any
 
 from errdex.extract.conditions import walk
 from errdex.extract.textscan import occurrences
+from errdex.lazy_re import lazy_compile
 
 # Constants bigger than this are left out: they are tables, not messages or settings.
 _MAX_CONSTANT_ITEMS = 256
@@ -82,7 +82,7 @@ def _resolve_relative(package: str, module: str | None, level: int) -> str:
 
 
 # What may follow `global `: names and commas up to the line's end or its comment.
-_GLOBAL_NAMES = re.compile(r"[ \t]*(\w+(?:[ \t]*,[ \t]*\w+)*)[ \t]*(?:#|;|$)")
+_GLOBAL_NAMES = lazy_compile(r"[ \t]*(\w+(?:[ \t]*,[ \t]*\w+)*)[ \t]*(?:#|;|$)")
 
 
 def collect_constants(tree: ast.Module, text: str = "") -> dict[str, Any]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -32,6 +31,7 @@ from errdex.extract.setters import ClassSetters, init_params, param_names
 from errdex.extract.shapes import OWN_OBJECT, own_attributes_set
 from errdex.extract.source_text import source_lines
 from errdex.facts import Binding, Condition
+from errdex.lazy_re import lazy_compile
 from errdex.reading_facts import Setter, SourceRead, TryRead
 
 __all__ = ["Wanted", "read_lines"]
@@ -40,21 +40,21 @@ _MAX_DOC = 600
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _PLACES = (ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar)
 _DIRECTIVES = ("noqa", "type:", "fmt:", "pragma", "pylint:", "mypy:", "ruff:")
-_WORD = re.compile(r"\w+")
+_WORD = lazy_compile(r"\w+")
 _NEITHER = (False, False)
 _MAX_BASES = 4  # bases followed for the constructor that sets an attribute
-_SELF_ATTR = re.compile(r"\bself\.(\w+)")
+_SELF_ATTR = lazy_compile(r"\bself\.(\w+)")
 # Each assignment of an attribute in a text: `self.X = `, `self.X: T = `, `self.X += `
 # (not `==`), and `self.X, ...` before an `=` on its line (a tuple target; a call passing a
 # keyword after it counts too, which only makes the attribute look assigned more often).
 # No `\b` before `self`: a literal start lets the engine jump from one to the next. The name
 # is taken possessively: no shorter part of it is followed by an assignment, and trying
 # each (`self.config(`, `self.a.b`: most of them) doubled the scan.
-_SELF_ASSIGNED = re.compile(
+_SELF_ASSIGNED = lazy_compile(
     r"self\.(\w++)(?=[ \t]*(?::[^=\n]*)?(?:[-+*/%|&^@]|//|\*\*|<<|>>)?=(?!=)"
     r"|[ \t]*,[^\n]*?(?<![=!<>])=(?!=))"
 )
-_SELF_LOOPED = re.compile(r"for[ \t]+\(?self\.(\w+)")  # `for self.x in ...`
+_SELF_LOOPED = lazy_compile(r"for[ \t]+\(?self\.(\w+)")  # `for self.x in ...`
 
 
 @dataclass

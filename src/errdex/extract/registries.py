@@ -21,18 +21,19 @@ import warnings
 
 from errdex.extract.textscan import occurrences
 from errdex.facts import ChoiceList, NameFilter
+from errdex.lazy_re import lazy_compile
 
-_ENUM_CLASS = re.compile(r"class[ \t]+(\w+)[ \t]*\(([^)]*\b\w*Enum\b[^)]*)\)[ \t]*:")
-_MEMBER = re.compile(r"[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*")
-_CLASS_NAME = re.compile(r"_?[A-Z][a-z0-9]+[A-Za-z0-9]*")
+_ENUM_CLASS = lazy_compile(r"class[ \t]+(\w+)[ \t]*\(([^)]*\b\w*Enum\b[^)]*)\)[ \t]*:")
+_MEMBER = lazy_compile(r"[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*")
+_CLASS_NAME = lazy_compile(r"_?[A-Z][a-z0-9]+[A-Za-z0-9]*")
 # a one-line list of members: `[Backend.FLASH, Backend.TRITON]`
-_INLINE = re.compile(
+_INLINE = lazy_compile(
     r"\[((?:[ \t]*[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*[ \t]*,)+[ \t]*"
     r"[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*[ \t]*,?[ \t]*)\]"
 )
-_BY_NAME = re.compile(r"[\w.\]\[()]+\.__name__[ \t]+(not[ \t]+)?in[ \t]+([A-Za-z_][\w.]*)")
-_ONE_NAME = re.compile(r"""["']([A-Za-z_]\w*)["'][ \t]+not[ \t]+in[ \t]+([A-Za-z_][\w.]*)""")
-_SKIP = re.compile(r"(?:continue|return)\b(?![ \t]*[\w(\[{\"'])|return[ \t]+(?:False|None)\b")
+_BY_NAME = lazy_compile(r"[\w.\]\[()]+\.__name__[ \t]+(not[ \t]+)?in[ \t]+([A-Za-z_][\w.]*)")
+_ONE_NAME = lazy_compile(r"""["']([A-Za-z_]\w*)["'][ \t]+not[ \t]+in[ \t]+([A-Za-z_][\w.]*)""")
+_SKIP = lazy_compile(r"(?:continue|return)\b(?![ \t]*[\w(\[{\"'])|return[ \t]+(?:False|None)\b")
 # What the last character of a line's item cannot be (an identifier's or a member's)
 _NO_ITEM_END = frozenset(")]}\"'*`")
 _MAX_MEMBERS = 300

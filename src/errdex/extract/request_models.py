@@ -16,21 +16,22 @@ from errdex.extract.class_source import class_at
 from errdex.extract.conditions import dotted_name
 from errdex.extract.shapes import annotated_classes
 from errdex.facts import RequestCarry, RequestField, RouteBody
+from errdex.lazy_re import lazy_compile
 
 # `@router.post("/v1/chat/completions", ...)`, `@app.api_route(...)`: a route decorator.
-_ROUTE = re.compile(r"@[\w.]+\.(post|put|patch|api_route|route)\(\s*[\"']([^\"']*)[\"']")
-_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+\w+[ \t]*\(", re.MULTILINE)
-_REQUEST_CLASS = re.compile(r"\nclass[ \t]+(\w*Request)\b[^\n]*:")
+_ROUTE = lazy_compile(r"@[\w.]+\.(post|put|patch|api_route|route)\(\s*[\"']([^\"']*)[\"']")
+_DEF = lazy_compile(r"^[ \t]*+(?:async[ \t]+)?def[ \t]+\w+[ \t]*\(", re.MULTILINE)
+_REQUEST_CLASS = lazy_compile(r"\nclass[ \t]+(\w*Request)\b[^\n]*:")
 _MAX_SIGNATURE = 2_000  # characters of a route function's signature read
 _MAX_TEXT = 200  # characters of an annotation or a default kept
 # `: ChatCompletionRequest` of a parameter annotated with a `*Request` class (the name
 # before it read back from there: a pattern starting with a word is slow on a whole file).
-_REQUEST_ANNOTATION = re.compile(r":[ \t]*[\"']?(?:\w+\.)*\w+Request\b")
-_NAME_BEFORE = re.compile(r"(\w+)[ \t]*$")
+_REQUEST_ANNOTATION = lazy_compile(r":[ \t]*[\"']?(?:\w+\.)*\w+Request\b")
+_NAME_BEFORE = lazy_compile(r"(\w+)[ \t]*$")
 # `watermarking=request.watermarking` as a call's keyword (an assignment has spaces), read
 # forward from `=request.`.
-_KEYWORD_NAME = re.compile(r"(\w+)$")
-_FIELD_AFTER = re.compile(r"(\w+)(?=[ \t]*(?:[,)]|\n))")
+_KEYWORD_NAME = lazy_compile(r"(\w+)$")
+_FIELD_AFTER = lazy_compile(r"(\w+)(?=[ \t]*(?:[,)]|\n))")
 # the character before such a `name=` when it is no keyword: an attribute or another
 # assignment (`params.seed=request.seed`, `a=b=request.seed`), an operator's end
 _NO_KEYWORD = (".", "=", "!", "<", ">")

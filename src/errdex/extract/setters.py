@@ -12,17 +12,17 @@ the original text (through `original`), and only when that text assigns it.
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Callable
 
 from errdex.extract.shapes import own_attributes_set, statements_under
+from errdex.lazy_re import lazy_compile
 from errdex.reading_facts import Setter
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _MAX_SETTERS = 6
 # `self.X = ...` (or annotated) in a method's text; not `self.X == ...`. Matched where
 # `self.` starts a word (`_assigned_attributes`).
-_ASSIGN = re.compile(r"self\.(\w+)[ \t]*(?::[^=\n]*)?=(?!=)")
+_ASSIGN = lazy_compile(r"self\.(\w+)[ \t]*(?::[^=\n]*)?=(?!=)")
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 

@@ -11,19 +11,20 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from errdex.extract.conditions import dotted_name
+from errdex.lazy_re import lazy_compile
 
 # The names of a method's own object, its first parameter: the instance, or the class.
 OWN_OBJECT = ("self", "cls")
 
 LOG_LEVELS = frozenset({"warning", "warn", "error", "exception", "critical", "fatal"})
-LOGGER_NAME = re.compile(r"^_*(?:[A-Za-z0-9]+_)*(?:log|logger|logging|LOG|LOGGER)$", re.I)
-LOG_LEVEL_ARG = re.compile(r"(?:logging\.)?(WARNING|WARN|ERROR|CRITICAL|FATAL)$")
+LOGGER_NAME = lazy_compile(r"^_*(?:[A-Za-z0-9]+_)*(?:log|logger|logging|LOG|LOGGER)$", re.I)
+LOG_LEVEL_ARG = lazy_compile(r"(?:logging\.)?(WARNING|WARN|ERROR|CRITICAL|FATAL)$")
 WARN_FUNCS = frozenset({"warnings.warn", "warn", "warnings.warn_explicit", "_warnings.warn"})
 EXIT_FUNCS = frozenset({"sys.exit", "exit", "quit"})
 MESSAGE_KEYWORDS = ("msg", "message", "detail", "reason", "text", "description", "error")
 # Parameter names a message is passed on in (`def warn(msg): _warn(msg, SAWarning)`).
 MESSAGE_PARAMS = frozenset({*MESSAGE_KEYWORDS, "warning", "err_msg", "error_msg", "warn_msg"})
-JOIN = re.compile(r"\.join\(\s*(?:sorted\(\s*)?([A-Za-z_]\w*)\s*\)?\s*\)")
+JOIN = lazy_compile(r"\.join\(\s*(?:sorted\(\s*)?([A-Za-z_]\w*)\s*\)?\s*\)")
 # Calls that take strings all day and never raise with them: not raising-helper candidates.
 NOT_HELPERS = frozenset(
     "print append extend add insert join format get pop setdefault startswith endswith split "
@@ -32,11 +33,11 @@ NOT_HELPERS = frozenset(
     "fullmatch __init__ super dict list set tuple str repr len".split()
 )
 # A member of the object that holds a message (`self.message`, `self.default_msg`).
-MESSAGE_MEMBER = re.compile(r"\bself\.\w*(?:message|msg)\w*")
+MESSAGE_MEMBER = lazy_compile(r"\bself\.\w*(?:message|msg)\w*")
 # `self.error_messages[key]`: a message table looked up by a key (see `KeyedHelper`). The
 # name is the whole run of word characters before `[`: a look-ahead for the `[` (the name
 # taken possessively) fails at once at most `self.`, before the words are looked for in it.
-KEYED_LOOKUP = re.compile(r"self\.(?=\w*+\[)(?=\w*(?i:message|error|msg))\w*+\[\s*(\w+)\s*\]")
+KEYED_LOOKUP = lazy_compile(r"self\.(?=\w*+\[)(?=\w*(?i:message|error|msg))\w*+\[\s*(\w+)\s*\]")
 
 
 def receiver(func: ast.Name | ast.Attribute) -> str | None:
@@ -56,7 +57,7 @@ def receiver(func: ast.Name | ast.Attribute) -> str | None:
 SUPER = "super()"
 
 
-_CLASS_NAME = re.compile(r"(?:\w+\.)*[A-Z]\w*(?:Error|Exception|Warning)$")
+_CLASS_NAME = lazy_compile(r"(?:\w+\.)*[A-Z]\w*(?:Error|Exception|Warning)$")
 
 
 def looks_like_exception_class(written: str) -> bool:
@@ -65,7 +66,7 @@ def looks_like_exception_class(written: str) -> bool:
 
 
 # `name.format(...)`, `name.format_map(...)`, `name % ...` as written in a placeholder.
-_FORMATTED = re.compile(r"([A-Za-z_]\w*)\s*(?:\.\s*format(?:_map)?\s*\(|%)")
+_FORMATTED = lazy_compile(r"([A-Za-z_]\w*)\s*(?:\.\s*format(?:_map)?\s*\(|%)")
 
 
 def formatted_name(expr: str) -> str | None:
@@ -240,8 +241,8 @@ def _class_name(node: ast.expr) -> str | None:
 
 BUILTIN_NAMES = frozenset(vars(builtins))
 _TYPING_SPECIALS = frozenset({"Any", "NoReturn", "Never", "Self", "LiteralString"})
-_OPTIONAL = re.compile(r"(?:\w+\.)?Optional$")
-_UNION = re.compile(r"(?:\w+\.)?Union$")
+_OPTIONAL = lazy_compile(r"(?:\w+\.)?Optional$")
+_UNION = lazy_compile(r"(?:\w+\.)?Union$")
 
 
 def _annotation_in(text: str) -> ast.expr | None:

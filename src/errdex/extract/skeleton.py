@@ -35,6 +35,7 @@ from errdex.extract.textscan import (
     occurrences,
     triple_quoted_bounds,
 )
+from errdex.lazy_re import lazy_compile
 
 # Text that may start a site, or a fact a site needs (a reasons list item, a raising
 # helper's call): function bodies holding one are kept. Plain substrings, because `str.find`
@@ -62,9 +63,9 @@ SITE_WORDS = (
 # Words whose function's facts depend on what it returns: such a body keeps its tail.
 _RETURN_READ_WORDS = (".append(", ".extend(", "return [")
 # So does a method that makes its exception from a message table, or returns one it made.
-_RETURNS_EXCEPTION = re.compile(r"return[ \t]+[\w.]*(?:Error|Exception|Warning|Exc)\w*\(")
+_RETURNS_EXCEPTION = lazy_compile(r"return[ \t]+[\w.]*(?:Error|Exception|Warning|Exc)\w*\(")
 # `return f"The HMAC key is {n} bytes long, ..."`: a string of words returned.
-_RETURNS_TEXT = re.compile(r"return[ \t]*\(?\s*[rRbBuUfF]{0,2}(?:\"[^\"\n]* |'[^'\n]* )")
+_RETURNS_TEXT = lazy_compile(r"return[ \t]*\(?\s*[rRbBuUfF]{0,2}(?:\"[^\"\n]* |'[^'\n]* )")
 # What a test expects to be raised (`pytest.raises(X)`, `assertRaisesRegex`): no reason to
 # keep a body, but a tail that holds one is kept.
 _TAIL_WORDS = ("raises(", "Raises", "warns(", "Warns")
@@ -74,22 +75,23 @@ _OTHER_SITE_WORDS = tuple(
 )
 # Patterns that start with a literal, so the regex engine jumps from one `def`/`class` to
 # the next instead of trying every line; whether it starts a line is checked after.
-_DEF = re.compile(r"def[ \t]+(\w+)")
-_CLASS = re.compile(r"class[ \t]+\w+[^\n]*")
-_ASYNC = re.compile(r"[ \t]*async[ \t]+")
-_EXCEPTION_CLASS = re.compile(r"Error|Exception|Warning|Exc\b")
-_FIRST_CODE = re.compile(r"^([ \t]*)\S", re.MULTILINE)
-_FIRST_STATEMENT = re.compile(r"^([ \t]*)[^\s#]", re.MULTILINE)
+_DEF = lazy_compile(r"def[ \t]+(\w+)")
+_CLASS = lazy_compile(r"class[ \t]+\w+[^\n]*")
+_ASYNC = lazy_compile(r"[ \t]*async[ \t]+")
+_EXCEPTION_CLASS = lazy_compile(r"Error|Exception|Warning|Exc\b")
+# Possessive `*+`: the indentation is never given back (what follows cannot be a blank).
+_FIRST_CODE = lazy_compile(r"^([ \t]*+)\S", re.MULTILINE)
+_FIRST_STATEMENT = lazy_compile(r"^([ \t]*+)[^\s#]", re.MULTILINE)
 # Lines that go on a compound statement rather than start one.
-_CLAUSE = re.compile(r"[ \t]*(?:else|elif|except|finally)\b")
-_DEF_OR_CLASS = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]", re.MULTILINE)
-_HEADER_END = re.compile(r":[ \t]*(?:#[^\n]*)?\n")
+_CLAUSE = lazy_compile(r"[ \t]*(?:else|elif|except|finally)\b")
+_DEF_OR_CLASS = lazy_compile(r"^[ \t]*+(?:async[ \t]+)?(?:def|class)[ \t]", re.MULTILINE)
+_HEADER_END = lazy_compile(r":[ \t]*(?:#[^\n]*)?\n")
 # Exception classes often build their message in these without any site word.
 _MESSAGE_METHODS = frozenset(
     {"__init__", "__str__", "__repr__", "message", "format_message", "show", "get_message"}
 )
 # `self.message = ...` in a constructor: the object keeps a message its methods raise.
-_KEEPS_MESSAGE = re.compile(r"self\.\w*(?:message|msg)\w*[ \t]*(?::[^=\n]*)?=[^=]")
+_KEEPS_MESSAGE = lazy_compile(r"self\.\w*(?:message|msg)\w*[ \t]*(?::[^=\n]*)?=[^=]")
 # Methods whose parameters a class's facts record (what constructing it takes).
 _SIGNATURE_READ = frozenset({"__init__", "__new__", "__post_init__", "__str__"})
 _block_ends: dict[int, re.Pattern[str]] = {}
@@ -358,7 +360,7 @@ def _last_within(offsets: list[int], start: int, end: int) -> int:
 # A header's return annotation: after the parameters' `)`, up to the header's last `:`. It
 # holds no `:` nor `#`: a "header" that runs on through a comment to its colon (a one-line
 # stub, `def f(x) -> T: ...`, then `# note:`) has none to give.
-_RETURNS = re.compile(r"\)\s*->\s*([^:#]+?)\s*:[ \t]*(?:#[^\n]*)?\n?\Z")
+_RETURNS = lazy_compile(r"\)\s*->\s*([^:#]+?)\s*:[ \t]*(?:#[^\n]*)?\n?\Z")
 
 
 def _returns(header: str) -> str:
@@ -436,10 +438,10 @@ def _calls(text: str, names: Collection[str]) -> list[int]:
     return [at for at in calls if after_word_boundary(text, at)]
 
 
-_PAREN_OR_QUOTE = re.compile(r"""[()"']""")
+_PAREN_OR_QUOTE = lazy_compile(r"""[()"']""")
 _ARGUMENTS_SCANNED = 2000  # characters; a longer argument list counts as having a message
 # A name in capitals, as module constants are written (`NOT_FOUND`, `errors.NOT_FOUND`).
-_CONSTANT_NAME = re.compile(r"\b_*[A-Z][A-Z0-9_]*\b")
+_CONSTANT_NAME = lazy_compile(r"\b_*[A-Z][A-Z0-9_]*\b")
 
 
 def _message_argument(text: str, call: int) -> bool:

@@ -8,23 +8,23 @@ from __future__ import annotations
 import ast
 import functools
 import io
-import re
 import tokenize
 import warnings
 from collections.abc import Callable
 
 from errdex.extract.conditions import dotted_name
+from errdex.lazy_re import lazy_compile
 
 # Lines as the parser counts them: only \n, \r\n and \r end a line (not \f or \x1c).
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+_LINE = lazy_compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _SKIPPED_TOKENS = {tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.ENDMARKER}
 _SKIPPED_TOKENS |= {tokenize.INDENT, tokenize.DEDENT}
 _FSTRING_START = getattr(tokenize, "FSTRING_START", -1)
 _FSTRING_END = getattr(tokenize, "FSTRING_END", -1)
 _OPEN, _CLOSE = {"(", "[", "{"}, {")", "]", "}"}
-_BREAK = re.compile(r"[ \t]*(?:\r\n|\r|\n)\s*")
-_AFTER_OPEN = re.compile(r"([(\[{]) ")
-_BEFORE_CLOSE = re.compile(r" ([)\]}])")
+_BREAK = lazy_compile(r"[ \t]*(?:\r\n|\r|\n)\s*")
+_AFTER_OPEN = lazy_compile(r"([(\[{]) ")
+_BEFORE_CLOSE = lazy_compile(r" ([)\]}])")
 
 
 def source_of(source: str, node: ast.AST, line_offset: int = 0, *, check: bool = False) -> str:

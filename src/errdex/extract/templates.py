@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import inspect
-import re
 import string
 import textwrap
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -13,18 +12,19 @@ from typing import TypeAlias
 from errdex.extract.conditions import dotted_name
 from errdex.extract.source_text import source_of
 from errdex.facts import MessageTemplate, Part, Placeholder
+from errdex.lazy_re import lazy_compile
 
 # One printf-style conversion; `%(key)s` keys with nested parentheses are not supported.
-_PERCENT = re.compile(
+_PERCENT = lazy_compile(
     r"%(?:\((?P<key>[^)]*)\))?(?P<flags>[-#0 +]*)(?P<width>\*|\d+)?"
     r"(?:\.(?P<prec>\*|\d*))?[hlL]?(?P<type>[diouxXeEfFgGcrsa%])"
 )
-_FIELD_HEAD = re.compile(r"[^.\[]*")
-_INDEX = re.compile(r"\[([^\]]*)\]")
+_FIELD_HEAD = lazy_compile(r"[^.\[]*")
+_INDEX = lazy_compile(r"\[([^\]]*)\]")
 # Placeholders travel through string operations as private-use characters.
 _SENTINEL_BASE, _SENTINEL_COUNT = 0xE000, 0x1900
-_SENTINEL = re.compile("([\ue000-\uf8ff])")
-_BIG_NUMBER = re.compile(r"\d{4,}")  # a width that would make format() build a huge string
+_SENTINEL = lazy_compile("([\ue000-\uf8ff])")
+_BIG_NUMBER = lazy_compile(r"\d{4,}")  # a width that would make format() build a huge string
 _CONVERSIONS = {115: "s", 114: "r", 97: "a"}
 _GETTEXT = {"_", "N_", "gettext", "ugettext", "gettext_lazy", "lazy_gettext", "ngettext"}
 _DEDENTS = {"dedent": textwrap.dedent, "cleandoc": inspect.cleandoc}

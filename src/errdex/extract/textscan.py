@@ -7,12 +7,14 @@ import functools
 import re
 from collections.abc import Iterable, Iterator
 
+from errdex.lazy_re import lazy_compile
+
 # A comment or a string literal, read left to right as the tokenizer reads them: whichever
 # starts first wins, so a quote in a comment or a `#` in a string starts nothing. Each
 # body's alternatives begin with different characters and take runs possessively, so a
 # scan is linear, and a few times faster than a character a step (an unterminated
 # literal fails once, at the end of the text).
-_TOKENS = re.compile(
+_TOKENS = lazy_compile(
     r"#[^\n]*"
     r'|"""(?:[^"\\]++|\\.|"(?!""))*+"""'
     r"|'''(?:[^'\\]++|\\.|'(?!''))*+'''"

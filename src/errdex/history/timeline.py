@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 import msgspec
 
 from errdex.history.pairing import WEAK, Link, Pairing, focus, pair_sites, template_text
+from errdex.lazy_re import lazy_compile
 from errdex.store.base import Store, StoredSite
 
 _MAX_FILES = 8  # files paired to follow an error: its own and those with similar wording
 _ANCHORS = 3  # messages searched for in the other version: the site's and its neighbours'
 _SIMILAR_SITES = 20  # full-text hits per message
 _RAREST = 3  # a hit holds each of the message's three rarest words (a narrow, fast search)
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+_WORD = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 
 
 class HistoryEntry(msgspec.Struct, frozen=True, kw_only=True):

@@ -13,18 +13,18 @@ across versions whose helpers the file calls are the same.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Sequence
 
 from errdex.extract.shapes import NOT_HELPERS
 from errdex.extract.skeleton import MIN_SKELETON_BYTES
 from errdex.facts import FileFacts
+from errdex.lazy_re import lazy_compile
 from errdex.link import cross_file_helper_names
 
 # Run on the reversed bytes, so the pattern starts with a literal and the regex engine jumps
 # from one `(` to the next: each match is the name before a `(`, reversed. Scanning forward
 # for `\w+\(` tries every position and is twenty times slower.
-_CALLED_REVERSED = re.compile(rb"\((\w+)")
+_CALLED_REVERSED = lazy_compile(rb"\((\w+)")
 
 
 def names_to_keep(

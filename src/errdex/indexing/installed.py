@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import importlib.metadata
-import re
 from collections.abc import Callable, Iterable, Mapping
 
 from errdex.errors import SourceError
 from errdex.indexing import IndexReport
 from errdex.indexing.on_demand import Narrow, held_pipeline, index_wanted
+from errdex.lazy_re import lazy_compile
 from errdex.sources import installed_source
 from errdex.sources.base import canonical_name
 from errdex.store.base import Store
 
-_SITE_PACKAGES = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_][\w]*)")
+_SITE_PACKAGES = lazy_compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_][\w]*)")
 
 
 def distributions_behind(paths: Iterable[str], modules: Iterable[str] = ()) -> list[str]:

@@ -12,7 +12,6 @@ little of what was caught.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -28,13 +27,14 @@ from errdex.facts import (
     Placeholder,
     SiteKind,
 )
+from errdex.lazy_re import lazy_compile
 from errdex.link.resolve import Namespace
 from errdex.link.shown import ShownTexts
 from errdex.linked_facts import IndexedSite, ShownText
 
 __all__ = ["CaughtTexts"]
 
-_HANDLER = re.compile(r"except\s+\(?\s*([\w.,\s]+?)\s*\)?\s+as\s+(\w+)")
+_HANDLER = lazy_compile(r"except\s+\(?\s*([\w.,\s]+?)\s*\)?\s+as\s+(\w+)")
 _MAX_INNER = 24  # the caught class's raises one site shows the texts of
 _INNER_KINDS = (SiteKind.RAISE, SiteKind.HELPER)
 

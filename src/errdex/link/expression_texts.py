@@ -10,16 +10,16 @@ from __future__ import annotations
 import ast
 import functools
 import keyword
-import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
 from errdex.extract.conditions import dotted_names
 from errdex.extract.knobs import env_read_of
 from errdex.facts import Condition
+from errdex.lazy_re import lazy_compile
 
 # A plain name or attribute chain, as `ast.unparse` writes one.
-_DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+_DOTTED = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
 class LocalValue(NamedTuple):

@@ -16,14 +16,15 @@ import msgspec
 from errdex.extract.docs import DOC_OF
 from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import FileFacts, KnobKind, PropertyFact
+from errdex.lazy_re import lazy_compile
 from errdex.linked_facts import OWN_KEY, KnobLink
 
 # The receiver of an attribute that a flag may set: `self.model_config`, `args`, `opts`.
-_CONFIG_RECEIVER = re.compile(r"(?:config|args|arguments|options|opts|settings|cfg)$", re.I)
+_CONFIG_RECEIVER = lazy_compile(r"(?:config|args|arguments|options|opts|settings|cfg)$", re.I)
 # Classes whose own fields a flag of the same name may set: `ModelConfig`, `EngineArgs`.
-_CONFIG_CLASS = re.compile(r"(?:Config|Args|Arguments|Options|Settings)$")
+_CONFIG_CLASS = lazy_compile(r"(?:Config|Args|Arguments|Options|Settings)$")
 # Classes whose fields are command-line flags as they are named: `EngineArgs`.
-_ARGS_CLASS = re.compile(r"(?:Args|Arguments)$")
+_ARGS_CLASS = lazy_compile(r"(?:Args|Arguments)$")
 # A class is the Python entry point of an arguments dataclass when its constructor takes at
 # least this many of the dataclass's fields as keywords.
 _MIN_SHARED_KEYWORDS = 5

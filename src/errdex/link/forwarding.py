@@ -23,6 +23,7 @@ from errdex.facts import (
     Placeholder,
     SiteKind,
 )
+from errdex.lazy_re import lazy_compile
 from errdex.link.builtin_text import arg_template
 from errdex.link.guards import bind_expression, bind_guard
 from errdex.link.messages import argument_sources, bind_arguments, substitute
@@ -34,7 +35,7 @@ Helpers = dict[str, Found]  # by name
 Pick = Callable[[CallFact, FileFacts, Found], Found]
 _MAX_DEPTH = 4  # wrappers of wrappers of ...: each round adds one level
 # An exception or warning made from a name first: `exc.SAWarning(msg, code=code)`.
-_MADE_FROM = re.compile(r"([A-Za-z_][\w.]{0,200})\(\s*(\w+)\s*(?:,.*)?\)", re.DOTALL)
+_MADE_FROM = lazy_compile(r"([A-Za-z_][\w.]{0,200})\(\s*(\w+)\s*(?:,.*)?\)", re.DOTALL)
 
 
 def add_forwarding_helpers(

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Callable, Mapping
 
 from errdex.extract.shapes import formatted_name
 from errdex.extract.templates import TemplateBuilder
 from errdex.facts import Arg, FileFacts, MessageTemplate, Part, Placeholder
+from errdex.lazy_re import lazy_compile
 from errdex.link.guards import bind_expression
 from errdex.link.resolve import Namespace, ResolvedClass
 
-SUBSCRIPT = re.compile(r"^([A-Za-z_][\w.]*)\[\s*(['\"])(.*?)\2\s*\]$")
+SUBSCRIPT = lazy_compile(r"^([A-Za-z_][\w.]*)\[\s*(['\"])(.*?)\2\s*\]$")
 
 
 def inline_constants(

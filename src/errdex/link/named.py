@@ -18,13 +18,14 @@ import msgspec
 
 from errdex.extract.docs import DOC_OF
 from errdex.facts import FileFacts, KnobKind
+from errdex.lazy_re import lazy_compile
 from errdex.link.flags import FlagIndex
 from errdex.linked_facts import NAMED_IN_MESSAGE, KnobLink
 
-_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![\w-])")
+_FLAG = lazy_compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![\w-])")
 # `attention_config.indexer_sparse_logits`: a configuration object's field.
-_FIELD = re.compile(r"(?<![\w.])(?P<owner>[a-z][a-z0-9]*_config)\.(?P<field>[a-z_][a-z0-9_]*)\b")
-_VARIABLE = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])")
+_FIELD = lazy_compile(r"(?<![\w.])(?P<owner>[a-z][a-z0-9]*_config)\.(?P<field>[a-z_][a-z0-9_]*)\b")
+_VARIABLE = lazy_compile(r"(?<![\w-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])")
 _MAX_NAMED = 4
 
 

@@ -11,17 +11,17 @@ check's own code says is of that class.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 
 import msgspec
 
 from errdex.extract.shapes import looks_like_exception_class
 from errdex.facts import ErrorSite, FileFacts
+from errdex.lazy_re import lazy_compile
 from errdex.link.resolve import Namespace
 from errdex.linked_facts import RequestLink
 
-_ATTRIBUTE = re.compile(r"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b")
+_ATTRIBUTE = lazy_compile(r"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b")
 _MAX_ROUTES = 3
 _MAX_LINKS = 12  # per site
 

@@ -21,20 +21,21 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from errdex.facts import ChoiceList, FileFacts, KnobKind, NameFilter
+from errdex.lazy_re import lazy_compile
 from errdex.link.knobs import KnobIndex
 from errdex.link.resolve import Namespace
 from errdex.linked_facts import KnobLink, SelectionLink
 
 _MAX_OTHERS = 3
 # an enum member as a candidate list writes it: `Backend.FLASH`
-_MEMBER = re.compile(r"(\w+)\.(\w+)")
+_MEMBER = lazy_compile(r"(\w+)\.(\w+)")
 
 _Target = tuple[str, str]  # (module, class qualname)
 
 
 # A class's own name in a message (`CutlassMLAImpl does not support ...`): what differs
 # between the same check made by each of several backends.
-_CLASS_WORD = re.compile(r"\b_?[A-Z][a-z0-9]*[A-Z]\w*")
+_CLASS_WORD = lazy_compile(r"\b_?[A-Z][a-z0-9]*[A-Z]\w*")
 
 
 def _check_words(text: str) -> str:

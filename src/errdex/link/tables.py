@@ -16,7 +16,6 @@ a subclass's table overrides its bases', as these libraries merge them. A table 
 
 from __future__ import annotations
 
-import re
 import string
 from collections.abc import Callable, Iterator
 
@@ -32,12 +31,13 @@ from errdex.facts import (
     Placeholder,
     SiteKind,
 )
+from errdex.lazy_re import lazy_compile
 from errdex.link.forwarding import site_at_call
 from errdex.link.messages import SUBSCRIPT, bind_arguments
 from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace, ResolvedClass
 from errdex.linked_facts import ShownText
 
-_PERCENT_FIELD = re.compile(r"%\((\w+)\)[-#0 +]*\d*(?:\.\d+)?[sdirfgex]")
+_PERCENT_FIELD = lazy_compile(r"%\((\w+)\)[-#0 +]*\d*(?:\.\d+)?[sdirfgex]")
 
 
 def table_template(text: str) -> MessageTemplate:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
 from errdex.facts import FileFacts, TestRef
+from errdex.lazy_re import lazy_compile
 from errdex.linked_facts import IndexedSite, TestLink
 
 if TYPE_CHECKING:
@@ -17,7 +17,7 @@ MAX_TESTS = 5
 # Most patterns are plain text (`match="must be positive"`): for them a substring test says
 # the same as a regex search, many times faster. A site is checked against every test of
 # its exception, so this is most of the linker's work for tests.
-_REGEX_SYNTAX = re.compile(r"[\\.^$*+?{}\[\]|()]")
+_REGEX_SYNTAX = lazy_compile(r"[\\.^$*+?{}\[\]|()]")
 
 
 class TestIndex:

@@ -9,7 +9,6 @@ site's `{self.max:d}`, found by its name (or, unnamed, by its order) in the mess
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
@@ -17,6 +16,7 @@ import msgspec
 
 from errdex.extract.gettext_catalogs import Catalog
 from errdex.facts import MessageTemplate, Part, Placeholder
+from errdex.lazy_re import lazy_compile
 from errdex.linked_facts import TRANSLATED, IndexedSite, ShownText
 
 __all__ = ["Translations"]
@@ -24,7 +24,7 @@ __all__ = ["Translations"]
 _MAX_FORMS = 160  # translated forms of one site: a few texts in every language shipped
 
 # The values of a catalog's texts: `%(name)d`, `%s`, `{name}`, `{}`; `%%` and `{{` are text.
-_VALUE = re.compile(
+_VALUE = lazy_compile(
     r"%%|%\((?P<named>\w{1,60})\)[-#0 +]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]"
     r"|%[-#0 +]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]|\{\{|\}\}|\{(?P<field>\w{0,60})[^{}]{0,20}\}"
 )

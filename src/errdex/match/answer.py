@@ -13,6 +13,7 @@ import msgspec
 
 from errdex.errors import NotFoundError, SourceError
 from errdex.indexing import IndexReport
+from errdex.lazy_re import lazy_compile
 from errdex.match.evidence import Evidence
 from errdex.match.installed import InstalledHere
 from errdex.match.paste import parse_paste
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from errdex.match.partial import SubsetSource
     from errdex.sources.base import Source
 
-_SITE_PACKAGES = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)")
+_SITE_PACKAGES = lazy_compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)")
 
 
 class Answer(msgspec.Struct, kw_only=True):
@@ -202,8 +203,8 @@ def _index_needed(
 ) -> list[IndexReport]:
     """Index what answering needs and the store lacks (see `answer_paste`); the subsets
     indexed that left some raises for later are added to `quick`."""
-    # Imported here: a lookup into an indexed package needs none of the indexing machinery.
-    from errdex.indexing.installed import index_missing
+    # Imported here: a lookup into an indexed package needs none of the indexing machinery,
+    # and one into a release read from its archive none of the installed distributions'.
     from errdex.indexing.on_demand import index_wanted
     from errdex.match.partial import first_subset
 
@@ -223,6 +224,8 @@ def _index_needed(
         for spec in (named_releases(text, evidence) if text else [])
         if not _installed_here(spec)
     }
+    from errdex.indexing.installed import index_missing
+
     paths = [
         f.path
         for e in evidence.errors

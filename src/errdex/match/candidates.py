@@ -7,10 +7,10 @@ raises of the pasted class where the class tells something.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from errdex.facts import BUILTIN_EXCEPTIONS
+from errdex.lazy_re import lazy_compile
 from errdex.match.evidence import ErrorEvidence
 from errdex.match.logged import project_named
 from errdex.match.pattern import literal_runs
@@ -21,7 +21,7 @@ from errdex.store.rows import key_word, term_tokens
 
 __all__ = ["candidates", "frame_paths", "key_terms", "one_value", "search_terms"]
 
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
+_WORD = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 _MAX_TERMS = 40
 _FTS_LIMIT = 60
 _KEYED = 12  # texts found by their key words: short texts of rare keys first
@@ -34,7 +34,7 @@ def frame_paths(path: str) -> list[str]:
     return ["/".join(parts[i:]) for i in range(len(parts) - 1, -1, -1)]
 
 
-_VALUE_START = re.compile(r"""['"<({\[=]""")
+_VALUE_START = lazy_compile(r"""['"<({\[=]""")
 
 
 def _before_values(message: str) -> str:
@@ -44,7 +44,7 @@ def _before_values(message: str) -> str:
 
 
 # One value as `repr()` prints it: a quoted text, a number, a constant.
-_ONE_VALUE = re.compile(r"""'[^'\n]*'|"[^"\n]*"|-?\d[\d.]*|None|True|False""")
+_ONE_VALUE = lazy_compile(r"""'[^'\n]*'|"[^"\n]*"|-?\d[\d.]*|None|True|False""")
 
 
 def one_value(evidence: ErrorEvidence) -> bool:

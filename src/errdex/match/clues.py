@@ -3,9 +3,9 @@ a warning shows under its place, and the rich panel a program draws its errors i
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
+from errdex.lazy_re import lazy_compile
 from errdex.linked_facts import IN_PANEL
 from errdex.match.evidence import ErrorEvidence
 from errdex.match.weights import WEIGHTS as W
@@ -42,7 +42,7 @@ def _calling(code: str, stored: StoredSite) -> str | None:
 
 
 # `name(` or `receiver.name(` in a printed code line; bounded, as every pattern on a paste.
-_CALL = re.compile(
+_CALL = lazy_compile(
     r"(?:(?P<receiver>[A-Za-z_]\w{0,80})\s{0,4}\.\s{0,4})?(?P<name>[A-Za-z_]\w{0,80})\s{0,4}\("
 )
 

@@ -8,14 +8,15 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from itertools import islice
 
+from errdex.lazy_re import lazy_compile
 from errdex.match.import_graph import outline
 
-_RAISE_OR_WARN = re.compile(rb"raise[ \t]|warn\w*\(")  # where `raise_lines` may find one
-_PAREN = re.compile(rb"[()]")
+_RAISE_OR_WARN = lazy_compile(rb"raise[ \t]|warn\w*\(")  # where `raise_lines` may find one
+_PAREN = lazy_compile(rb"[()]")
 _MOST_RAISES = 32  # raises of a class read per file
 _NO_STATEMENT = frozenset(b" \t\n\r\f\v#)]}@")  # what no statement at column 0 begins with
-_CLASS = re.compile(rb"class[ \t]+(\w+)[^:\n]*")
-_ERRORISH = re.compile(rb"Error|Exception|Warning|Exit|Abort|Fail")
+_CLASS = lazy_compile(rb"class[ \t]+(\w+)[^:\n]*")
+_ERRORISH = lazy_compile(rb"Error|Exception|Warning|Exit|Abort|Fail")
 
 
 def lines_of(data: bytes, needles: Iterable[bytes]) -> list[int]:

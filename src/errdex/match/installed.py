@@ -3,7 +3,6 @@ read from the distributions' metadata (`importlib.metadata`), never by importing
 
 from __future__ import annotations
 
-import importlib.metadata
 from collections.abc import Iterable, Iterator, Mapping
 
 __all__ = ["InstalledHere", "installed_versions"]
@@ -13,6 +12,10 @@ def _version(name: str) -> str | None:
     """The installed version of `name`, matched as the package index does
     (`huggingface_hub` is `huggingface-hub`). A distribution whose metadata cannot be read
     counts as not installed: the version is only a hint."""
+    # Imported here (a fiftieth of a second, with the email parser it brings): a lookup into
+    # an indexed catalog, or into a release read from its archive, may never ask.
+    import importlib.metadata
+
     try:
         return importlib.metadata.version(name) or None
     except (importlib.metadata.PackageNotFoundError, ValueError, OSError):

@@ -5,12 +5,12 @@ when nothing in the paste tells them apart, merged into one result that says so.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
 import msgspec
 
 from errdex.history.timeline import version_labels
+from errdex.lazy_re import lazy_compile
 from errdex.match.releases import version_spans
 from errdex.match.results import Match
 from errdex.match.same_text import (
@@ -204,7 +204,7 @@ def with_same_text(ranked: list[Match], count: int) -> list[Match]:
     return kept
 
 
-_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+_PLACEHOLDER = lazy_compile(r"\{[^{}]*\}")
 _PUNCTUATION = " :.,'\"()[]"
 _COMPUTED = "{}"  # the text of a raise matched by its class whose message is all computed
 

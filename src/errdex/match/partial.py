@@ -24,6 +24,7 @@ import msgspec
 
 from errdex.extract.textscan import inside_bounds, string_bounds
 from errdex.facts import BUILTIN_EXCEPTIONS
+from errdex.lazy_re import lazy_compile
 from errdex.match.candidates import frame_paths
 from errdex.match.evidence import ErrorEvidence, Evidence
 from errdex.match.file_scan import (
@@ -66,11 +67,11 @@ _SCANNED_PIECES = 3
 _SCORED_PIECES = 12
 
 # Where a value is likely to start in a printed message: quotes, brackets, digits, `=`.
-_VALUE = re.compile(r"""['"`<>(){}\[\]=]|\b\d[\w.:/-]*|\S*[/\\]\S*""")
+_VALUE = lazy_compile(r"""['"`<>(){}\[\]=]|\b\d[\w.:/-]*|\S*[/\\]\S*""")
 # Where source code often breaks a long literal in two (`"... architecture. " "This ..."`):
 # a piece of a run between such breaks is more likely to be in the source as it is.
-_PIECE_BREAK = re.compile(r"(?<=[.,;:!?])\s+")
-_RICH_PANEL = re.compile(
+_PIECE_BREAK = lazy_compile(r"(?<=[.,;:!?])\s+")
+_RICH_PANEL = lazy_compile(
     rb"^[ \t]*(?:from|import)[ \t]+rich(?:\.panel\b|[ \t]+import[^\n]*\bpanel\b)", re.M
 )
 _STRING_PREFIXES = frozenset({"", "r", "u", "b", "br", "rb"})

@@ -12,6 +12,7 @@ import re
 import msgspec
 
 from errdex.errors import InputError
+from errdex.lazy_re import lazy_compile
 from errdex.match.evidence import ErrorEvidence, Evidence, Frame
 from errdex.match.paste_cleanup import guard, prepare
 from errdex.match.paste_lines import read_lines
@@ -32,19 +33,19 @@ def parse_paste(text: str, *, max_bytes: int = 1_000_000) -> Evidence:
 
 # `MissingSchema: ...`, `pkg.mod.InvalidRequirement: ...`: a class name without a telling
 # suffix, trusted when dotted or CamelCase (two capitals), so `Note: ...` stays prose.
-_CLASS_HEAD = re.compile(
+_CLASS_HEAD = lazy_compile(
     r"(?P<name>(?:[A-Za-z_]\w{0,80}\.){0,12}[A-Z]\w{1,80}?)(?::|: (?P<msg>\S.*))$",
     re.DOTALL,
 )
 # `pkg.module.ClassName: ` anywhere in a line: module parts in lower case, then a class.
-_QUALIFIED_HEAD = re.compile(
+_QUALIFIED_HEAD = lazy_compile(
     r"(?<![\w.])(?P<name>(?:[a-z_][a-z0-9_]{0,40}\.){1,8}[A-Z][A-Za-z0-9_]{1,80}): (?=\S)"
 )
 # `pkg.module.ClassName` alone: what Python prints for a package's exception whose message
 # is empty (a builtin's bare name, `NotImplementedError`, the parser reads already).
-_QUALIFIED_ALONE = re.compile(r"(?:[a-z_][a-z0-9_]{0,40}\.){1,8}[A-Z][A-Za-z0-9_]{1,80}")
+_QUALIFIED_ALONE = lazy_compile(r"(?:[a-z_][a-z0-9_]{0,40}\.){1,8}[A-Z][A-Za-z0-9_]{1,80}")
 # A frame line anywhere, in any quotes (word processors turn `"` into `“”`).
-_ANY_FRAME = re.compile(
+_ANY_FRAME = lazy_compile(
     r'\s*File ["\'](?P<path>[^"\'\n]{1,500})["\'], line (?P<line>\d{1,7})'
     r"(?:, in (?P<fn>\S{1,200}))?"
 )

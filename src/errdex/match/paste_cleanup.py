@@ -5,29 +5,31 @@ escapes, errors kept as JSON or logfmt, markdown fences, quotes and links, hard 
 
 from __future__ import annotations
 
-import html
 import re
 from collections import Counter
 
 from errdex.errors import InputError
+from errdex.lazy_re import lazy_compile
 from errdex.match.paste_patterns import EXC_STRONG
 from errdex.match.paste_structured import expand_structured
 
 # A paste is untrusted: every pattern is anchored (`match`, once per line) or bounded, with no
 # nested repeats that can backtrack over each other, so no line can make a pattern explode.
 BRK = "\x00BRK"  # a block boundary (fence, HTML tag line); the guard refuses real NULs
-_BINARY = re.compile(r"[\x01-\x08\x0e-\x1a\x1c-\x1f\x7f-\x9f\ufffd]")
-_ANSI = re.compile(r"\x1b(?:\[[0-?]{0,40}[ -/]{0,10}[@-~]|\][^\x07\x1b]{0,999}\x07?|[@-Z\\-_])")
-_ANSI_LOST = re.compile(r"\[\d{1,3}(?:;\d{1,3}){0,6}m")  # colour codes whose ESC a copy dropped
-_ENTITY = re.compile(r"&(?:lt|gt|amp|quot|apos|nbsp|#\d{1,7}|#x[0-9a-fA-F]{1,6});")
-_FENCE = re.compile(r"\s{0,3}(?:`{3,}|~{3,})[\w+.-]{0,30}\s*$")
-_TAGLINE = re.compile(r"\s*(?:</?(?:details|summary|pre|code|br|p|div)\b[^<>]*>[^<>]*){1,6}$", re.I)
-_MDLINK = re.compile(r"\[([^\[\]\n]{1,999})\]\((?:https?://|/|#)[^()\s]{0,999}\)")  # Colab frames
-_BACKTICKED = re.compile(r"\s*`([^`]+)`\s*$")
-_QUOTED = re.compile(r"\s{0,3}> ?")
-_COMPOSE = re.compile(r"([A-Za-z0-9][\w.-]{0,62}?)\s{0,40}\| ")
-_NOWRAP = re.compile(r"[\s=_\-*#~+.]*$|[=_]{3}.*[=_]{3}\s*$|.*\[\s*\d+%\]\s*$|.*[│╭╮╰╯─]")
-_RAWSTART = re.compile(
+_BINARY = lazy_compile(r"[\x01-\x08\x0e-\x1a\x1c-\x1f\x7f-\x9f\ufffd]")
+_ANSI = lazy_compile(r"\x1b(?:\[[0-?]{0,40}[ -/]{0,10}[@-~]|\][^\x07\x1b]{0,999}\x07?|[@-Z\\-_])")
+_ANSI_LOST = lazy_compile(r"\[\d{1,3}(?:;\d{1,3}){0,6}m")  # colour codes whose ESC a copy dropped
+_ENTITY = lazy_compile(r"&(?:lt|gt|amp|quot|apos|nbsp|#\d{1,7}|#x[0-9a-fA-F]{1,6});")
+_FENCE = lazy_compile(r"\s{0,3}(?:`{3,}|~{3,})[\w+.-]{0,30}\s*$")
+_TAGLINE = lazy_compile(
+    r"\s*(?:</?(?:details|summary|pre|code|br|p|div)\b[^<>]*>[^<>]*){1,6}$", re.I
+)
+_MDLINK = lazy_compile(r"\[([^\[\]\n]{1,999})\]\((?:https?://|/|#)[^()\s]{0,999}\)")  # Colab frames
+_BACKTICKED = lazy_compile(r"\s*`([^`]+)`\s*$")
+_QUOTED = lazy_compile(r"\s{0,3}> ?")
+_COMPOSE = lazy_compile(r"([A-Za-z0-9][\w.-]{0,62}?)\s{0,40}\| ")
+_NOWRAP = lazy_compile(r"[\s=_\-*#~+.]*$|[=_]{3}.*[=_]{3}\s*$|.*\[\s*\d+%\]\s*$|.*[│╭╮╰╯─]")
+_RAWSTART = lazy_compile(
     r"\s*(?:Traceback \(|File \"|During handling|The above exception|\[rank|\(\w{0,40} ?pid="
     r"|\d{4}-\d\d-\d\d|\d\d-\d\d \d\d:|(?:ERROR|WARNING|INFO|DEBUG|CRITICAL)\b)"
 )
@@ -56,7 +58,10 @@ def prepare(text: str) -> list[str]:
     text = text.replace("\r\n", "\n").replace("\r", "\n").expandtabs(4).translate(_CURLY)
     text = _ANSI.sub("", text) if "\x1b" in text else text
     text = _ANSI_LOST.sub("", text) if "[0m" in text or "[0;" in text else text
-    text = html.unescape(text) if "&" in text and _ENTITY.search(text) else text
+    if "&" in text and _ENTITY.search(text):
+        import html  # here: its table of entities is a part of every lookup's start-up
+
+        text = html.unescape(text)
     text = expand_structured(text)
     lines = text.replace("\u00a0", " ").replace("\u200b", "").replace("\ufeff", "").split("\n")
     for _ in range(3):  # markdown quoting, possibly nested
@@ -118,8 +123,8 @@ def _cont(line: str, nxt: str) -> bool:
 
 # `path.py:12:` alone on a line, and `SomeWarning: message` on the next: a printed warning
 # whose line a terminal or an issue's formatting broke after its place.
-_PLACE_ALONE = re.compile(r"\s*(?:\w:)?[^\s:][^:]{0,500}\.pyx?:\d{1,7}:\s*$")
-_WARNING_HEAD = re.compile(r"\s*(?:[A-Za-z_]\w{0,80}\.){0,10}[A-Z]\w{0,80}Warning: ")
+_PLACE_ALONE = lazy_compile(r"\s*(?:\w:)?[^\s:][^:]{0,500}\.pyx?:\d{1,7}:\s*$")
+_WARNING_HEAD = lazy_compile(r"\s*(?:[A-Za-z_]\w{0,80}\.){0,10}[A-Z]\w{0,80}Warning: ")
 
 
 def _join_warning_places(lines: list[str]) -> list[str]:

@@ -6,22 +6,22 @@ wraps (`Failed: ValueError: x`, `KeyError('k')`).
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass, field
 
+from errdex.lazy_re import lazy_compile
 from errdex.match.evidence import ErrorEvidence, Frame
 from errdex.match.paste_lines import Line
 from errdex.match.paste_patterns import SUFFIX
 from errdex.syntax_lock import SYNTAX_TREES
 
-_INNER = re.compile(rf"{SUFFIX}(?=: |\(['\"])")  # `...: ValueError: msg`, `RuntimeError('msg')`
+_INNER = lazy_compile(rf"{SUFFIX}(?=: |\(['\"])")  # `...: ValueError: msg`, `RuntimeError('msg')`
 # Python's own suggestion (`... Did you mean: 'print'?`, `Did you forget to import 'sys'?`),
 # added after the message; a library's `Did you mean '0'?` is part of its message.
-_DID_YOU_MEAN = re.compile(r"\.? ?Did you (?:mean: |forget to import\b)[^\n]{0,300}\?\s*$")
+_DID_YOU_MEAN = lazy_compile(r"\.? ?Did you (?:mean: |forget to import\b)[^\n]{0,300}\?\s*$")
 _TRUNC = ("...", "…", "[...]", "(truncated)", "[truncated]", "<truncated>")
 # A message quoted inside prose (`I keep getting "No available memory for ..." when ...`):
 # quotes at word edges, so that an apostrophe (`don't`, `model's`) opens or closes nothing.
-_QUOTED = re.compile(r"""(?<!\w)["`“‘'](?P<span>[^\n"`“”‘’]{8,500}?)["`”’'](?!\w)""")
+_QUOTED = lazy_compile(r"""(?<!\w)["`“‘'](?P<span>[^\n"`“”‘’]{8,500}?)["`”’'](?!\w)""")
 
 
 @dataclass(slots=True)

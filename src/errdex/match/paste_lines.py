@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from errdex.lazy_re import lazy_compile
 from errdex.match.paste_cleanup import BRK
 from errdex.match.paste_patterns import GROUP_HEAD, GROUP_SEP, TB_HEAD
 
@@ -49,7 +50,7 @@ _TOKEN_LIST = (
     ("logger", r"\[(?P<logger>[A-Za-z_]\w{0,60}(?:\.\w{1,60}){1,8})\]"),
     ("hint", r"(?P<file>[\w.-]+\.py):(?P<line>\d+)\]"),  # old vllm `logger.py:37]`
 )
-_TOKEN = re.compile(
+_TOKEN = lazy_compile(
     "|".join(
         f"(?P<t{k}>" + re.sub(r"\(\?P<(\w+)>", rf"(?P<\1_{k}>", pattern) + ")"
         for k, (_, pattern) in enumerate(_TOKEN_LIST)
@@ -59,14 +60,14 @@ _TOKEN_GROUPS = [
     [(n.rsplit("_", 1)[0], n) for n in _TOKEN.groupindex if n.endswith(f"_{k}")]
     for k in range(len(_TOKEN_LIST))
 ]
-_HEAD_START = re.compile(  # a fast no
+_HEAD_START = lazy_compile(  # a fast no
     rf"[\[(#\d]|{_LEVELS}|{_MON}|[IWEF]\d{{4}} |[\w.-]+\.py:\d|[\w.-]{{1,80}} - \d{{4}}-"
 )
-_LOGGER_COLON = re.compile(r":(?P<logger>[\w.<>-]+):")  # WARNING:root:msg
-_LOGGER_BEFORE = re.compile(rf"(?P<logger>[\w.-]+) - (?=(?:{_LEVELS})\b)")  # name - LEVEL - msg
-_LOGGER_AFTER = re.compile(r"(?P<logger>[\w.-]+)(?::[\w<>.-]+:\d+)? [|-] ")  # loguru, nonebot
-_SEP = re.compile(r"[ \t]*(?:[-|:»][ \t]*)?")
-_FINAL_SEP = re.compile(r" {0,20}(?:[-|:»] {0,20})?")  # uvicorn pads: `WARNING:  msg`
+_LOGGER_COLON = lazy_compile(r":(?P<logger>[\w.<>-]+):")  # WARNING:root:msg
+_LOGGER_BEFORE = lazy_compile(rf"(?P<logger>[\w.-]+) - (?=(?:{_LEVELS})\b)")  # name - LEVEL - msg
+_LOGGER_AFTER = lazy_compile(r"(?P<logger>[\w.-]+)(?::[\w<>.-]+:\d+)? [|-] ")  # loguru, nonebot
+_SEP = lazy_compile(r"[ \t]*(?:[-|:»][ \t]*)?")
+_FINAL_SEP = lazy_compile(r" {0,20}(?:[-|:»] {0,20})?")  # uvicorn pads: `WARNING:  msg`
 _GLOG = {"I": "INFO", "W": "WARNING", "E": "ERROR", "F": "CRITICAL"}
 _ALIAS = {"WARN": "WARNING", "FATAL": "CRITICAL", "EXCEPTION": "ERROR"}
 

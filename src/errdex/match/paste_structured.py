@@ -10,16 +10,18 @@ import json
 import re
 from collections.abc import Iterator
 
+from errdex.lazy_re import lazy_compile
+
 # A paste is untrusted: the patterns are bounded and decoding is linear (json is), with a
 # cap on how many documents are tried, so no paste can make this slow.
 _MAX_DOCUMENTS = 50
 _MAX_DEPTH = 6
-_OPEN = re.compile(r"(?m)^[^\n{]{0,200}?(\{\s*\")")  # a JSON object starting a line's body
-_ESCAPED_TB = re.compile(r"Traceback \(most recent call last\):(?:\\r)?\\n|\\n\s{0,8}File \\?\"")
-_LOGFMT_PAIR = re.compile(
+_OPEN = lazy_compile(r"(?m)^[^\n{]{0,200}?(\{\s*\")")  # a JSON object starting a line's body
+_ESCAPED_TB = lazy_compile(r"Traceback \(most recent call last\):(?:\\r)?\\n|\\n\s{0,8}File \\?\"")
+_LOGFMT_PAIR = lazy_compile(
     r'(?:^|(?<=\s))(?P<key>[A-Za-z_@][\w.@-]{0,40})=(?P<value>"(?:[^"\\\n]|\\.){0,20000}"|[^\s"]{0,2000})'
 )
-_UNESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)")
+_UNESCAPE = lazy_compile(r"\\(u[0-9a-fA-F]{4}|.)")
 _ESCAPES = {"n": "\n", "t": "    ", "r": "", "b": "", "f": ""}
 
 # Field names, lower-cased, as loggers, platforms and error trackers spell them.

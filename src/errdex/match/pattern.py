@@ -11,6 +11,7 @@ from itertools import accumulate
 import msgspec
 
 from errdex.facts import MessageTemplate, Placeholder
+from errdex.lazy_re import lazy_compile
 
 __all__ = ["CompiledTemplate", "TemplateMatch", "compile_template", "literal_runs", "text_score"]
 
@@ -33,7 +34,7 @@ _MAX_RETRIES = 256  # occurrences of one literal tried before giving up (bounds 
 _MAX_STARTS = 8  # where a wrapped message may begin: first-literal occurrences tried
 _MIN_FRAGMENT_WORDS = 3
 _FRAGMENT = 0.6  # a piece of a template: below any reading of the message from its start
-_WORDS = re.compile(r"\w+")
+_WORDS = lazy_compile(r"\w+")
 _MAX_SKIPPED = 2  # leading words of a piece that may be left unread (a value, a cut word)
 _SKIPPED = 0.9  # the score kept per word left unread
 _EMPTY_VALUE = 0.97  # the score kept by a full reading that leaves a placeholder empty
@@ -41,8 +42,8 @@ _EMPTY_VALUE = 0.97  # the score kept by a full reading that leaves a placeholde
 # shows such a value there in that shape, so a reading that puts other text there is less
 # likely (`placeholder 'foo'` is no `{idx + 1:d}`), though a value read a word too wide is
 # not impossible: a share of the score, enough to tell two texts otherwise alike apart.
-_INTEGER = re.compile(r"[-+ ]?\d[\d,_]*")
-_FLOAT = re.compile(
+_INTEGER = lazy_compile(r"[-+ ]?\d[\d,_]*")
+_FLOAT = lazy_compile(
     r"[-+ ]?(?:\d[\d,_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?%?|[-+]?(?:inf|nan)", re.IGNORECASE
 )
 _FORMATTED = {
@@ -504,10 +505,10 @@ def compile_template(template: MessageTemplate) -> CompiledTemplate:
 
 
 # Spans that hold values rather than the template's text: quoted strings, reprs, URLs.
-_VALUE_SPANS = re.compile(
+_VALUE_SPANS = lazy_compile(
     r"(?<!\w)['\"`‘“][^'\"`‘’“”\n]{0,200}['\"`’”](?!\w)|<[^<>\n]{0,200}>|\b\w{2,10}://\S{1,2000}"
 )
-_NUMBER = re.compile(r"[-+]?(?:\d[\d_,]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?%?|0[xX][0-9a-fA-F]+")
+_NUMBER = lazy_compile(r"[-+]?(?:\d[\d_,]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?%?|0[xX][0-9a-fA-F]+")
 _BREAKS = frozenset(":;,=()[]{}")
 _STRIP = "()[]{}<>,;:.!?'\"`‘’“”"
 

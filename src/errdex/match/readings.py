@@ -3,10 +3,9 @@ a private class before `: `), and a class's name as a traceback prints it (old a
 
 from __future__ import annotations
 
-import re
-
 import msgspec
 
+from errdex.lazy_re import lazy_compile
 from errdex.match.evidence import ErrorEvidence
 
 __all__ = ["OLD_NAMES", "printed_name", "readings"]
@@ -24,7 +23,7 @@ def printed_name(name: str) -> str:
 
 # A dotted name whose last part is a class name: `ClientDisconnect`, `pkg._Upgrade`. Bounded
 # repeats, as the paste parser's: a paste is untrusted.
-_CLASS = re.compile(r"(?:[A-Za-z_]\w{0,80}\.){0,12}_{0,2}[A-Z]\w{0,80}")
+_CLASS = lazy_compile(r"(?:[A-Za-z_]\w{0,80}\.){0,12}_{0,2}[A-Z]\w{0,80}")
 
 
 def _class_name(text: str) -> bool:

@@ -21,12 +21,12 @@ its own, and the template that explains the message best already won the ranking
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 import msgspec
 
+from errdex.lazy_re import lazy_compile
 from errdex.match.evidence import Frame, at_lines
 from errdex.sources.base import canonical_name
 from errdex.store.base import Store, StoredSite
@@ -148,7 +148,7 @@ def _at_frame(store: Store, sites: list[StoredSite], facts: _Facts) -> _Step:
 # A folder named for a distribution and its release, as eggs, wheels run in place (pex,
 # zipapps) and Nix store entries are: `requests-2.20.0-py3.9.egg`, `<hash>-python3.11-
 # requests-2.31.0`. The name is the last run of words before the version.
-_RELEASE_DIR = re.compile(
+_RELEASE_DIR = lazy_compile(
     r"(?:^|-)(?P<name>[A-Za-z][A-Za-z0-9_.]{0,80}?)-(?P<version>\d[\w.+!]{0,40}?)"
     r"(?:-py\d?[\w.-]{0,60}|\.egg|\.dist-info)?$"
 )

@@ -13,12 +13,12 @@ first raise's class must be one it catches.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 import msgspec
 
 from errdex.facts import ConditionKind, Placeholder
+from errdex.lazy_re import lazy_compile
 from errdex.match.readings import printed_name
 from errdex.match.results import Match
 from errdex.match.weights import WEIGHTS as W
@@ -26,11 +26,11 @@ from errdex.match.weights import WEIGHTS as W
 __all__ = ["quoted_key_first", "reraised_texts"]
 
 # `except (KeyError, pkg.BadData) as err`
-_CLAUSE = re.compile(r"^except\s+\(?(?P<classes>[^()]+?)\)?\s+as\s+(?P<name>\w+)$")
+_CLAUSE = lazy_compile(r"^except\s+\(?(?P<classes>[^()]+?)\)?\s+as\s+(?P<name>\w+)$")
 # Names that hold an error by convention: `e`, `exc`, `err`, `error`, `sig_error`.
-_ERROR_NAME = re.compile(r"^(?:e|ex|exc|err|error|exception|\w+_(?:error|err|exc|exception))$")
+_ERROR_NAME = lazy_compile(r"^(?:e|ex|exc|err|error|exception|\w+_(?:error|err|exc|exception))$")
 # What of the error a message takes: itself (`str(err)` reads as `err`), or its text.
-_ITS_TEXT = re.compile(r"^(?P<name>\w+)(?:\.(?:message|msg|args\[0\]))?$")
+_ITS_TEXT = lazy_compile(r"^(?P<name>\w+)(?:\.(?:message|msg|args\[0\]))?$")
 _ANY = frozenset({"Exception", "BaseException"})
 _RAISES = frozenset({"raise", "helper"})  # sites whose error a `try` may catch
 

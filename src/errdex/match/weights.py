@@ -9,14 +9,16 @@ one and run both. What each value must stay above or below, and why, is said bes
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 __all__ = ["WEIGHTS", "Weights"]
 
 
-@dataclass(frozen=True, slots=True)
 class Weights:
-    """Score parts, in units of a fully explained message (a template match scores ≤ 1)."""
+    """Score parts, in units of a fully explained message (a template match scores ≤ 1).
+
+    The values are the class's; an instance has no attributes of its own to set (a frozen
+    dataclass of them took a few milliseconds of every lookup's start-up to make)."""
+
+    __slots__ = ()
 
     # --- where the traceback or log line points ---
     # A frame at the site's lines is near proof: the innermost frame outweighs any

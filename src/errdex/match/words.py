@@ -6,13 +6,14 @@ from __future__ import annotations
 import re
 
 from errdex.facts import MessageTemplate
+from errdex.lazy_re import lazy_compile
 
 __all__ = ["shows_none_of", "stems"]
 
 # Literal characters from which a site's template is a text of its own (not `{e}`, `: {e}`).
 _OWN_TEXT = 6
 
-_CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_CAMEL = lazy_compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 
 
 _COMMON = frozenset(

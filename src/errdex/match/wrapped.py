@@ -11,12 +11,12 @@ both templates.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 import msgspec
 
 from errdex.facts import MessageTemplate
+from errdex.lazy_re import lazy_compile
 from errdex.linked_facts import ShownText
 from errdex.match.pattern import TemplateMatch, compile_template, literal_runs, text_score
 from errdex.match.results import Match
@@ -27,7 +27,7 @@ __all__ = ["Inner", "Wrapping", "inner_texts", "wrapped_match", "wrapper_candida
 _MAX_INNER = 3  # partial matches tried as the inner text, best first
 _MAX_WRAPPERS = 100  # wrapper candidates per inner text (a common word: `error`)
 _MIN_OWN_LITERAL = 3  # a wrapper writes at least this much text of its own (`error: `)
-_WORD = re.compile(r"\w+")
+_WORD = lazy_compile(r"\w+")
 
 
 class Inner(msgspec.Struct, frozen=True):

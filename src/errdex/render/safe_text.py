@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from errdex.lazy_re import lazy_compile
+
 # The characters a terminal or a reader's eyes act on: C0 controls, DEL, C1 controls (a
 # terminal may read U+009B as CSI), bidi marks, embeddings, overrides and isolates, and the
 # Unicode line and paragraph separators.
@@ -32,7 +34,7 @@ _LINES = {code: text for code, text in _ONE_LINE.items() if code not in (0x09, 0
 # Inside JSON, C0 controls are escaped by the encoder already; the rest becomes \uXXXX,
 # which a JSON reader decodes to the same string.
 _JSON = {code: f"\\u{code:04x}" for code in _ACTIVE if code >= 0x7F}
-_ANY_ACTIVE = re.compile("[" + "".join(re.escape(chr(c)) for c in _ACTIVE) + "]")
+_ANY_ACTIVE = lazy_compile("[" + "".join(re.escape(chr(c)) for c in _ACTIVE) + "]")
 
 
 def safe_text(text: str, *, one_line: bool = False) -> str:

@@ -12,6 +12,7 @@ from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from errdex.lazy_re import lazy_compile
 from errdex.sources.base import MAX_FILE_BYTES, Skipped, SourceFile
 
 # Directories no source descends into: VCS data, caches, environments, build output.
@@ -75,12 +76,15 @@ def select_python(paths: Iterable[str]) -> set[str]:
     return chosen
 
 
-_DRIVE = re.compile(r"[A-Za-z]:")
-_SEPARATORS = re.compile(r"[/\\]")
+_DRIVE = lazy_compile(r"[A-Za-z]:")
+_SEPARATORS = lazy_compile(r"[/\\]")
 
 
 def unsafe_reason(name: str) -> str | None:
     """Why an archive member name must not be used as a path, or None when it is safe."""
+    if name and ".." not in name and ":" not in name and "\x00" not in name:
+        # The common case, without a pattern (asked of each of the thousands a wheel lists).
+        return "absolute path in archive" if name.startswith(("/", "\\")) else None
     if not name:
         return "empty member name"
     if "\x00" in name:
@@ -148,7 +152,7 @@ class ProjectUrls(NamedTuple):
     repository: str | None = None  # `https://github.com/owner/repo`, when there is one
 
 
-_GITHUB = re.compile(r"^(?:https?://|git\+https://)(?:www\.)?github\.com/([\w.-]+)/([\w.-]+)")
+_GITHUB = lazy_compile(r"^(?:https?://|git\+https://)(?:www\.)?github\.com/([\w.-]+)/([\w.-]+)")
 
 
 def github_repo(url: str) -> str | None:
@@ -218,8 +222,8 @@ class TreeProject(NamedTuple):
     urls: ProjectUrls = ProjectUrls()
 
 
-_SETUP_NAME = re.compile(rb"""\bname\s*=\s*["']([A-Za-z0-9][A-Za-z0-9._-]*)["']""")
-_LITERAL_VERSION = re.compile(r"^[A-Za-z0-9.!+_-]+$")
+_SETUP_NAME = lazy_compile(rb"""\bname\s*=\s*["']([A-Za-z0-9][A-Za-z0-9._-]*)["']""")
+_LITERAL_VERSION = lazy_compile(r"^[A-Za-z0-9.!+_-]+$")
 
 
 def _from_pyproject(data: bytes) -> TreeProject | None:

@@ -11,16 +11,16 @@ of a `setup.py`, parsed and never run.
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Callable, Iterable
 
+from errdex.lazy_re import lazy_compile
 from errdex.sources.base import EntryPoint
 
 SCRIPT_GROUPS = ("console_scripts", "gui_scripts")
 _PYPROJECT_TABLES = {"scripts": "console_scripts", "gui-scripts": "gui_scripts"}
 # `name = package.module:function [extra]`: what `importlib.metadata` accepts as a value.
-_TARGET = re.compile(r"^[A-Za-z_][\w.]*(?::[A-Za-z_][\w.]*)?$")
-_NAME = re.compile(r"^[A-Za-z0-9][\w.+-]{0,100}$")
+_TARGET = lazy_compile(r"^[A-Za-z_][\w.]*(?::[A-Za-z_][\w.]*)?$")
+_NAME = lazy_compile(r"^[A-Za-z0-9][\w.+-]{0,100}$")
 _MAX_ENTRY_POINTS = 200
 
 

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 from typing import NamedTuple
+
+from errdex.lazy_re import lazy_compile
 
 # pip's default when nothing is configured.
 DEFAULT_INDEX_URL = "https://pypi.org/simple/"
 _CONFIG_TIMEOUT_SECONDS = 60
 
 # `pip config list` prints `section.key='value'`; env variables come as `:env:.key`.
-_LINE = re.compile(r"^(?P<section>[^.]*)\.(?P<key>[a-z-]+)=(?P<value>.*)$")
+_LINE = lazy_compile(r"^(?P<section>[^.]*)\.(?P<key>[a-z-]+)=(?P<value>.*)$")
 # A command's own section overrides [global], and the environment overrides both, as in pip.
 _SECTION_RANK = {"global": 0, "download": 1, "install": 1, ":env:": 2}
 

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 from packaging.utils import canonicalize_name
 from platformdirs import user_cache_dir
 
 from errdex.errors import SourceError
+from errdex.lazy_re import lazy_compile
 from errdex.sources.archive import ArchiveSource
 from errdex.sources.archive_names import name_version_from_filename, same_version
 from errdex.sources.digests import records_beside
 from errdex.sources.pip_config import index_settings
 
-_REQUIREMENT = re.compile(
+_REQUIREMENT = lazy_compile(
     r"^\s*(?P<name>[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*==\s*"
     r"(?P<version>[A-Za-z0-9][A-Za-z0-9.!+_-]*)\s*$"
 )

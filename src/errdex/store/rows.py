@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import itertools
-import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -15,6 +14,7 @@ import msgspec
 
 from errdex.errors import StoreError
 from errdex.facts import SiteKind
+from errdex.lazy_re import lazy_compile
 from errdex.linked_facts import NAMED_IN_MESSAGE, IndexedSite
 from errdex.settable import settable_key, settable_text
 from errdex.sources.base import EntryPoint, VersionInfo
@@ -34,8 +34,8 @@ MAX_TERM_CHARS = 200
 _FRAME_WORDS = frozenset(
     "error warning critical info debug errno invalid value for argument usage".split()
 )
-_LINK_FIELD = re.compile(r"\{(path|line|end_line|revision)\}")
-_WORD = re.compile(r"\w+")
+_LINK_FIELD = lazy_compile(r"\{(path|line|end_line|revision)\}")
+_WORD = lazy_compile(r"\w+")
 
 
 def _latin_fold() -> dict[int, str]:

@@ -8,13 +8,13 @@ them). A backend supplies its connection (`_guard`), writing, search and its wor
 from __future__ import annotations
 
 import abc
-import re
 import threading
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from errdex.errors import NotFoundError
+from errdex.lazy_re import lazy_compile
 from errdex.store.base import (
     AnalysisRecord,
     Neighbour,
@@ -61,7 +61,7 @@ PLAINEST = (
     r" LIKE '%/\_%' ESCAPE '\',"
     " length(s.file) - length(replace(s.file, '/', '')), s.file, s.line"
 )
-IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,200}")
+IDENTIFIER = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]{0,200}")
 _ANALYSIS_KEYS = ("error_id", "revision", "model", "prompt_version", "status", "body", "reason")
 # Both SQLite (3.24+) and PostgreSQL take this upsert.
 _PUT_ANALYSIS = """
