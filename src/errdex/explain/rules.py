@@ -8,6 +8,7 @@ import ast
 
 from errdex.explain.context import Facts
 from errdex.explain.hiding_flags import hidden_sentence
+from errdex.explain.input_nodes import assignment_targets
 from errdex.explain.narrowing import narrows_call_result
 from errdex.explain.network_try import sent_request
 from errdex.explain.no_action import no_action_sentence
@@ -382,12 +383,7 @@ def _rebound(facts: Facts) -> list[BindingView]:
     site = facts.stored.site.line
     assigned: dict[str, list[int]] = {}
     for node in ast.walk(function):
-        targets: list[ast.expr] = []
-        if isinstance(node, ast.Assign):
-            targets = node.targets
-        elif isinstance(node, ast.AugAssign | ast.AnnAssign | ast.NamedExpr):
-            targets = [node.target]
-        for target in targets:
+        for target in assignment_targets(node):
             for name in ast.walk(target):
                 if isinstance(name, ast.Name):
                     assigned.setdefault(name.id, []).append(target.lineno)
