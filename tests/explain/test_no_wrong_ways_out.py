@@ -209,3 +209,6 @@ def test_a_use_the_code_refuses_is_no_bug_to_report(registry: Store) -> None:
 def test_an_invariant_the_program_breaks_is_still_worth_reporting(registry: Store) -> None:
     means = page_in_function(registry, "store", "Registry.check").what_it_means
     assert "worth reporting to the project" in means
+    # errdex cannot tell the program's state from a declaration made with the library (a
+    # model's fields, a mapping's options): the sentence says so before "report it"
+    assert "a class, model or mapping you declared" in means

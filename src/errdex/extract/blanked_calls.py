@@ -39,7 +39,7 @@ _DEFINES = ("def ", "async def ", "class ")
 # `def`/`class` names, each pattern starting with its literal so the scan skips ahead.
 _DEF_NAME = lazy_compile(r"def[ \t]+(\w+)")
 _CLASS_NAME = lazy_compile(r"class[ \t]+(\w+)")
-_FIRST_CODE = lazy_compile(r"^([ \t]*)\S", re.MULTILINE)
+_FIRST_CODE = lazy_compile(r"^([ \t]*+)\S", re.MULTILINE)
 
 
 class _Scope(NamedTuple):

@@ -177,7 +177,9 @@ _SET_LINE = lazy_compile(
     r"((?:[A-Za-z_]\w*\.)+([A-Za-z_]\w*))[ \t]*=[ \t]*"
     r"(-?\d[\w.]*|[A-Za-z_][\w.]*|'[^'\\]{0,80}'|\"[^\"\\]{0,80}\")[ \t]*(?:#.*)?"
 )
-_CLASS_LINE = lazy_compile(r"^([ \t]*)class[ \t]+([A-Za-z_]\w*)", re.M)
+# Searched in "\n" + text: a match starts at the newline before its line, which is where
+# the line starts in the text (a pattern anchored by `^` is tried at every character).
+_CLASS_LINE = lazy_compile(r"\n([ \t]*)class[ \t]+([A-Za-z_]\w*)")
 _LOG_CALL = lazy_compile(r"\b(?:logger|logging|log|warnings)\.\w+\(")
 _LITERAL = lazy_compile(r"""(?:[rbfu]{0,2})(["'])((?:\\.|(?!\1).){0,400})\1""")
 _BLOCK_LINES = 40
@@ -221,7 +223,9 @@ def attribute_settings(text: str) -> list[AttrSet]:
             continue
         if starts is None:
             starts = _line_starts(text)
-            classes = [(m.start(), len(m.group(1)), m.group(2)) for m in _CLASS_LINE.finditer(text)]
+            classes = [
+                (m.start(), len(m.group(1)), m.group(2)) for m in _CLASS_LINE.finditer("\n" + text)
+            ]
         body_line = bisect.bisect_right(starts, head.end() - 1)
         owner = next(
             (name for pos, level, name in reversed(classes) if pos < line_start and level < indent),

@@ -20,7 +20,7 @@ from errdex.lazy_re import lazy_compile
 
 # `@router.post("/v1/chat/completions", ...)`, `@app.api_route(...)`: a route decorator.
 _ROUTE = lazy_compile(r"@[\w.]+\.(post|put|patch|api_route|route)\(\s*[\"']([^\"']*)[\"']")
-_DEF = lazy_compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+\w+[ \t]*\(", re.MULTILINE)
+_DEF = lazy_compile(r"^[ \t]*+(?:async[ \t]+)?def[ \t]+\w+[ \t]*\(", re.MULTILINE)
 _REQUEST_CLASS = lazy_compile(r"\nclass[ \t]+(\w*Request)\b[^\n]*:")
 _MAX_SIGNATURE = 2_000  # characters of a route function's signature read
 _MAX_TEXT = 200  # characters of an annotation or a default kept

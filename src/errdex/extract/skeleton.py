@@ -79,11 +79,12 @@ _DEF = lazy_compile(r"def[ \t]+(\w+)")
 _CLASS = lazy_compile(r"class[ \t]+\w+[^\n]*")
 _ASYNC = lazy_compile(r"[ \t]*async[ \t]+")
 _EXCEPTION_CLASS = lazy_compile(r"Error|Exception|Warning|Exc\b")
-_FIRST_CODE = lazy_compile(r"^([ \t]*)\S", re.MULTILINE)
-_FIRST_STATEMENT = lazy_compile(r"^([ \t]*)[^\s#]", re.MULTILINE)
+# Possessive `*+`: the indentation is never given back (what follows cannot be a blank).
+_FIRST_CODE = lazy_compile(r"^([ \t]*+)\S", re.MULTILINE)
+_FIRST_STATEMENT = lazy_compile(r"^([ \t]*+)[^\s#]", re.MULTILINE)
 # Lines that go on a compound statement rather than start one.
 _CLAUSE = lazy_compile(r"[ \t]*(?:else|elif|except|finally)\b")
-_DEF_OR_CLASS = lazy_compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]", re.MULTILINE)
+_DEF_OR_CLASS = lazy_compile(r"^[ \t]*+(?:async[ \t]+)?(?:def|class)[ \t]", re.MULTILINE)
 _HEADER_END = lazy_compile(r":[ \t]*(?:#[^\n]*)?\n")
 # Exception classes often build their message in these without any site word.
 _MESSAGE_METHODS = frozenset(

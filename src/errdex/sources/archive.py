@@ -154,7 +154,7 @@ def _zip_member(info: zipfile.ZipInfo) -> _Member:
         kind=_zip_kind(info),
         size=info.file_size,
         compressed=info.compress_size,
-        mtime=_zip_mtime(info),
+        mtime=None,  # read when needed (`ArchiveSource._newest_date`)
     )
 
 
@@ -272,12 +272,11 @@ class ArchiveSource:
         if urls is not None and urls.repository and version:
             tag = "v" + version_label.partition("+")[0]  # a local label is not in the tag
             template = github_link_template(urls.repository, tag)
-        newest = max((m.mtime for m in self._members if m.kind == "file" and m.mtime), default=0)
         self.info = VersionInfo(
             project=project_name,
             version=version_label,
             revision=revision,
-            date=recorded_upload_time(self.path, digests) or (iso_utc(newest) if newest else None),
+            date=recorded_upload_time(self.path, digests) or self._newest_date(),
             source_kind=source_kind or self._label,
             source=spec if spec is not None else str(path),
             link_template=template,
@@ -285,6 +284,19 @@ class ArchiveSource:
             homepage=(urls.homepage or urls.repository) if urls else None,
             entry_points=self._entry_points(script_files),
         )
+
+    def _newest_date(self) -> str | None:
+        """The time of the newest file member, when no upload time is recorded (a zip's
+        member times are read only then: a wheel lists thousands)."""
+        if self._zip:
+            infos = self._zip_file().infolist()
+            times = (
+                _zip_mtime(i) for i, m in zip(infos, self._members, strict=True) if m.kind == "file"
+            )
+        else:
+            times = (m.mtime for m in self._members if m.kind == "file")
+        newest = max((t for t in times if t), default=0)
+        return iso_utc(newest) if newest else None
 
     def files(self) -> Iterator[SourceFile]:
         """Yield the archive's Python files in member order, within the unpacked budget."""

@@ -146,13 +146,16 @@ def _listed(dist: metadata.Distribution) -> dict[str, tuple[str, str | None]]:
             for path in dist.files or []
         }
     base = str(dist.locate_file(""))
+    # Joined as `os.path.join` joins a relative path (an absolute one, which it would take
+    # as it is, is refused by `unsafe_reason` before its full path is used): thousands of
+    # rows, so strings, not Paths, and no call a row.
+    prefix = base if base.endswith(os.sep) else base + os.sep
     listed: dict[str, tuple[str, str | None]] = {}
     for row in csv.reader(text.splitlines()):
         if not row or not row[0]:
             continue
         rel = _posix(row[0])
-        full = os.path.join(base, rel)  # noqa: PTH118 - thousands of rows: strings, not Paths
-        listed[rel] = (full, row[1] if len(row) > 1 and row[1] else None)
+        listed[rel] = (prefix + rel, row[1] if len(row) > 1 and row[1] else None)
     return listed
 
 
