@@ -265,11 +265,18 @@ def sentences(message: str) -> list[str]:
     for part in [*_SENTENCE_END.split(_ASIDE.sub(aside, message)), *asides]:
         # a clause after ";" or ", " that instructs is a sentence of its own:
         # "requires Model Runner V2; set VLLM_USE_V2_MODEL_RUNNER=1."
+        clauses: list[str] = []
         for clause in re.split(
             r";\s+|,\s+(?=(?:please|try|use|set|or)\b)|\s+-\s+|:\s+(?=\w)", part
         ):
-            if clause.strip():
-                out.append(clause.strip())
+            clause = clause.strip()
+            if clauses and re.match(r"or\s", clause, re.I) and not _instructs(clause):
+                # the last member of a list ("texts, images, or inputs must be
+                # provided"), not an instruction of its own ("..., or use --x")
+                clauses[-1] = f"{clauses[-1]}, {clause}"
+            elif clause:
+                clauses.append(clause)
+        out.extend(clauses)
     return out
 
 
