@@ -64,6 +64,20 @@ LIB = {
                 return origin
 
 
+        class URL:
+            def __init__(self, url="", **kwargs):
+                if kwargs:
+                    allowed = {"scheme": str, "port": int}
+                    for key, value in kwargs.items():
+                        if key not in allowed:
+                            raise TypeError(f"{key!r} is an invalid keyword argument")
+                        if value is not None and not isinstance(value, allowed[key]):
+                            expected = allowed[key].__name__
+                            seen = type(value).__name__
+                            raise TypeError(f"Argument {key!r} must be {expected} but got {seen}")
+                self.url = url
+
+
         def join(left, right):
             if right is None:
                 raise ValueError(f"Don't know how to join to {right!r}.")
@@ -119,6 +133,19 @@ def test_what_a_thing_must_be_used_with_is_the_way_out(lib: Store) -> None:
         s.text.startswith("Use {type(self).__name__} with a Union type, as the message says")
         for s in page.solutions
     )
+
+
+def test_what_a_named_argument_must_be_is_the_value_to_give(lib: Store) -> None:
+    page = page_with_message(lib, "lib", "Argument {key!r} must be")
+    texts = [s.text for s in page.solutions]
+    # the message's value first; passing no keyword at all gives up what was asked, last
+    assert texts[0].startswith("Give argument {key!r} a value that is {expected}, as the message")
+    assert texts[-1].startswith("Pass an empty (false) value for the argument `kwargs` of `URL`")
+    made = stated_limit("Field {k!r} of model {m!r} needs to be a `Literal`")
+    assert made == ("Make field {k!r} of model {m!r} a `Literal`", "input")
+    # more than one word before "must be": not one argument named
+    assert stated_limit("parameter {name!r} owners must be distinct ranks, got {owners}") is None
+    assert stated_limit("option names must be non-empty") is None
 
 
 def test_what_not_to_do_is_told_apart_from_what_the_code_cannot_do() -> None:

@@ -6,7 +6,9 @@ and comes first. At a raise in place of a failed import of another distribution'
 installing it keeps the path the user took; an argument or a setting that steers away from
 the import (another proxy scheme than the SOCKS one that needs the package) gives that path
 up, and comes after the install. A module of the project's own is no package to install:
-there the order stays.
+there the order stays. Emptying a function's `*args` or `**kwargs` gives up everything passed
+through it ("pass no keyword to `URL`" where the message names the type each keyword takes):
+it comes after every other way out.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from errdex.facts import ConditionKind
 # How knob_actions words leaving a setting out, turning it off or unsetting it.
 _DROPS = ("Do not pass `{}`", "Leave `{}` unset", "Turn `{}` off")
 _IMPORT_ERRORS = ("ImportError", "ModuleNotFoundError")
+# How the input rules word emptying an argument.
+_EMPTIED = "Pass an empty (false) value for the argument "
 
 
 class Ranked(Protocol):
@@ -61,6 +65,13 @@ def keep_first(items: Sequence[Ranked], facts: Facts) -> None:
         ]
         if kept and item.rank <= max(kept):
             item.rank = max(kept) + 1
+    variadic = _variadic(facts)
+    for item in items:
+        # every value passed through `*args`/`**kwargs` given up: after any other way out
+        if any(item.solution.text.startswith(f"{_EMPTIED}`{v}`") for v in variadic):
+            others = [i.rank for i in items if i is not item]
+            if others and item.rank <= max(others):
+                item.rank = max(others) + 1
     installs = [i.rank for i in items if i.solution.kind == "environment"]
     if not installs or not _failed_foreign_import(facts):
         return
@@ -70,6 +81,14 @@ def keep_first(items: Sequence[Ranked], facts: Facts) -> None:
         steers = item.solution.kind in ("input", "setting") and item.solution.condition
         if steers and item.rank != MESSAGE_FIRST and item.rank <= last:
             item.rank = last + 1
+
+
+def _variadic(facts: Facts) -> set[str]:
+    """The names of the site's function's `*args` and `**kwargs` parameters."""
+    function = facts.site_function()
+    if function is None:
+        return set()
+    return {a.arg for a in (function.args.vararg, function.args.kwarg) if a is not None}
 
 
 def _failed_foreign_import(facts: Facts) -> bool:

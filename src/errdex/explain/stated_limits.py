@@ -5,7 +5,8 @@ values that pass it: "NIXL >= {min_version} is required, but {dist}=={installed}
 installed" (upgrade it), "Valid strategies for session synchronization are 'auto',
 'evaluate', 'fetch', False" (give one of them), "'default' is not supported for nargs=-1"
 (do not give the one together with the other), "Discriminator must be used with a Union
-type, not {source_type}" (use it with one). Each is the authors' word on the way out,
+type, not {source_type}" (use it with one), "Argument {key!r} must be {expected} but got
+{seen}" (give it such a value). Each is the authors' word on the way out,
 turned into an instruction; a sentence that says a thing is unsupported without naming an
 argument's value ("Pooling models do not support full cudagraphs") gives none, since the
 way out would be to give up the feature.
@@ -50,6 +51,16 @@ _USED_WITH = re.compile(
 # set up, not a choice the user makes.
 _OWN_STATE = re.compile(r"^\{self\.[^{}]*\}\.?$")
 
+# "Argument {key!r} must be {expected} but got {seen}", "Field {k!r} of model {m!r} needs to
+# be a `Literal`": one argument, parameter or field, named (quoted, or the value put in),
+# and what it must be.
+_NAMED_MUST_BE = re.compile(
+    r"^(?P<what>(?:argument|parameter|keyword\s+argument|option|field)\s+"
+    r"(?:[`'\"][^`'\"\s]+[`'\"]|\{[^{}\s]+\})(?:\s+of\s+(?:model|class|type)\s+\S+)?)\s+(?:must|needs\s+to|has\s+to)\s+be\s+"
+    r"(?P<be>\S.*?)(?:,?\s+(?:but\s+)?got\b.*)?\s*\.?$",
+    re.I,
+)
+
 
 def stated_limit(sentence: str) -> tuple[str, str] | None:
     """(the instruction, its kind) a stated limit implies, or None."""
@@ -64,6 +75,12 @@ def stated_limit(sentence: str) -> tuple[str, str] | None:
     match = _USED_WITH.match(text)
     if match is not None:
         return f"Use {match['what']} with {match['with']}", "input"
+    match = _NAMED_MUST_BE.match(text)
+    if match is not None:
+        what = match["what"][0].lower() + match["what"][1:]
+        if re.match(r"an?\s+`", match["be"]):  # a type the code names: declare it so
+            return f"Make {what} {match['be']}", "input"
+        return f"Give {what} a value that is {match['be']}", "input"
     match = _NOT_WITH_VALUE.match(text)
     if match is not None:
         return f"Do not give {match['what']} together with {match['value']}", "input"
