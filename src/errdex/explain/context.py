@@ -87,6 +87,9 @@ class Facts:
     # switches that only hide the error, held out when nothing else is a way out (set with
     # `solved`): "What it means" says them
     hidden: list[Solution] = field(default_factory=list)
+    # settings that would make true a guard whose other branch fails, each with the guard's
+    # line (set with `solved`, `explain/refused_ways.py`): "What it means" says them
+    tripped: list[tuple[Solution, int]] = field(default_factory=list)
     # a variable's name → when setting it is the way out, for a variable the code falls
     # back from on its own when unset (`explain/fallbacks.py`; needs the store)
     fallbacks: dict[str, str] = field(default_factory=dict)

@@ -188,7 +188,7 @@ def setting_fix(
     if knob.kind != KnobKind.FLAG or action.keyword is None:
         return None
     if knob.command:
-        fix = command_fix(knob, action.keyword, note)
+        fix = command_fix(knob, action.keyword, note, action.kept)
         if fix is not None:
             return fix
     if knob.call and knob.behind:
@@ -222,12 +222,14 @@ def envcommand_fix(command: str, before: str, after: str, note: str) -> ExampleF
     return ExampleFix(before=line(before), after=line(after), note=note + _placeholders(command))
 
 
-def command_fix(knob: Knob, keyword: str, note: str) -> ExampleFix | None:
-    """The command line with the flag as the action wants it, and as it was before."""
+def command_fix(knob: Knob, keyword: str, note: str, kept: str | None = None) -> ExampleFix | None:
+    """The command line with the flag as the action wants it, and as it was before
+    (`kept`: the repr of a JSON flag's other fields the path holds, in both)."""
     command = knob.command or ""
     flag = knob.name
     try:
         value = ast.literal_eval(keyword)
+        held = ast.literal_eval(kept) if kept else {}
     except (ValueError, SyntaxError, RecursionError):
         return None
     before_args: str | None
@@ -241,8 +243,9 @@ def command_fix(knob: Knob, keyword: str, note: str) -> ExampleFix | None:
     elif value is None:
         before_args, after_args = f"{flag} VALUE", ""
     elif isinstance(value, dict):
-        before_args = f"{flag} {shlex.quote(json.dumps(dict.fromkeys(value, 'VALUE')))}"
-        after_args = f"{flag} {shlex.quote(json.dumps(value))}"
+        was = {**held, **dict.fromkeys(value, "VALUE")}
+        before_args = f"{flag} {shlex.quote(json.dumps(was))}"
+        after_args = f"{flag} {shlex.quote(json.dumps({**held, **value}))}"
         # a plain flag that writes a field back is left out too: the "before" gives it
         for field, given in value.items():
             found = overriding_flag(knob, str(field), given)
@@ -260,7 +263,9 @@ def command_fix(knob: Knob, keyword: str, note: str) -> ExampleFix | None:
         before=before,
         after=after,
         note=note + _placeholders(command),
-        config=config_form(knob, value) if after_args else None,
+        config=config_form(knob, {**held, **value} if isinstance(value, dict) else value)
+        if after_args
+        else None,
     )
 
 

@@ -1,10 +1,10 @@
 """A flag argument that only chooses between raising and giving nothing back.
 
 `if not silent: raise RuntimeError(...)` followed by `return None` (click's
-`get_current_context(silent=True)`), `if strict: raise` before a bare `continue`: the
-argument does not avoid what went wrong, it turns the error into a None (or a skipped
-item) that the caller meets later. Such a value is no way out; the page offers it last,
-labelled as hiding the error, and with no example fix.
+`get_current_context(silent=True)`), `if strict: raise` before a bare `continue`, `if
+validate_data:` over nothing but asserts: the argument does not avoid what went wrong, it
+turns the error into a None (a skipped item, an unchecked value) that the caller meets
+later. Such a value is no way out: the page says it in "What it means", not as a solution.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from errdex.explain.page import ConditionView, Solution
 # What the function does where the flag lets the failure through without raising.
 _NOTHING = "returns None instead of raising"
 _SKIPPED = "skips the item instead of raising"
+_UNCHECKED = "skips the checks under the switch and goes on with what they would refuse"
 _LAST_RESORT = "Last resort, which hides the error rather than avoiding it: "
 
 
@@ -40,6 +41,8 @@ def hidden_by_flag(condition: ConditionView, facts: Facts) -> str | None:
     params = {a.arg for a in [*function.args.args, *function.args.kwonlyargs]}
     if not all(n in params for n in names):
         return None
+    if condition.holds and _checks_only(function, condition.line, facts.stored.site.line):
+        return _UNCHECKED
     found = _guard_of(function, facts.stored.site.line, condition.line)
     if found is None:
         return None
@@ -49,6 +52,45 @@ def hidden_by_flag(condition: ConditionView, facts: Facts) -> str | None:
     instead = _what_follows(chain)
     # a function that gives nothing back in any case (a validator) loses nothing to None
     return instead if instead == _SKIPPED or _returns_something(function) else None
+
+
+def _checks_only(function: ast.FunctionDef, test_line: int, line: int) -> bool:
+    """Whether the `if` at `test_line` holds the site and nothing but checks (`assert`,
+    `raise`, an `if` of checks), with no `else`: its test only switches validation on."""
+    guard = next(
+        (n for n in ast.walk(function) if isinstance(n, ast.If) and n.lineno == test_line), None
+    )
+    if guard is None or guard.orelse or not guard.lineno < line <= (guard.end_lineno or 0):
+        return False
+    # a bare `raise` of its own: the switch is what raises (`if not silent: raise`)
+    if any(isinstance(s, ast.Raise) for s in guard.body) or not all(
+        _is_check(s) for s in guard.body
+    ):
+        return False
+    # a switch read nowhere else (an argument the work uses, `if kv_cache is not None:`,
+    # gives up that work when left out: no hiding)
+    tested = {n.id for n in ast.walk(guard.test) if isinstance(n, ast.Name)}
+    switches = [  # each `if` reading the switch: all of them gate only checks
+        n for n in ast.walk(function) if isinstance(n, ast.If) and _reads(n.test, tested)
+    ]
+    if not all(not n.orelse and all(_is_check(s) for s in n.body) for n in switches):
+        return False
+    reads = sum(_reads(n, tested) for n in ast.walk(function) if isinstance(n, ast.Name))
+    return reads == sum(_reads(n.test, tested) for n in switches)
+
+
+def _reads(node: ast.AST, names: set[str]) -> int:
+    return sum(1 for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in names)
+
+
+def _is_check(statement: ast.stmt) -> bool:
+    if isinstance(statement, ast.Assert | ast.Raise | ast.Pass):
+        return True
+    if isinstance(statement, ast.Expr):
+        return isinstance(statement.value, ast.Constant)
+    if isinstance(statement, ast.If):
+        return all(_is_check(s) for s in [*statement.body, *statement.orelse])
+    return False
 
 
 def _returns_something(function: ast.FunctionDef) -> bool:

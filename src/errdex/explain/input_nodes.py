@@ -162,3 +162,12 @@ def none_compared(node: ast.expr) -> tuple[str, bool] | None:
     ):
         return None
     return node.left.id, isinstance(node.ops[0], ast.Is)
+
+
+def assignment_targets(node: ast.AST) -> list[ast.expr]:
+    """What an assignment statement (or a walrus) binds: `a = b = 1` → `a`, `b`."""
+    if isinstance(node, ast.Assign):
+        return list(node.targets)
+    if isinstance(node, ast.AugAssign | ast.AnnAssign | ast.NamedExpr):
+        return [node.target]
+    return []

@@ -24,6 +24,7 @@ from errdex.explain.input_shapes import module_patterns, more_shapes
 from errdex.explain.input_words import Instead, what_to_pass
 from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
+from errdex.explain.refused_ways import passed_refused
 from errdex.explain.user_call import required_arguments, user_call
 from errdex.extract.conditions import dotted_name
 from errdex.facts import ConditionKind
@@ -219,6 +220,8 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Gi
         return None
     if "an empty (false) value" in instead.text and _empty_nonsense(instead, through, owner, facts):
         return None  # None for an object the code wants: another error, no way out
+    if passed_refused(instead, through, owner, facts):
+        return None  # the function taking the value refuses it first: another error
     return Given(instead.text, _change(instead, passed, facts))
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 
 from errdex.explain.context import Facts
-from errdex.explain.input_nodes import free_names
+from errdex.explain.input_nodes import assignment_targets, free_names
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
@@ -106,12 +106,7 @@ def _assignment_counts(tree: ast.Module, inner: ast.Try, false: set[str]) -> dic
             for statement in node.orelse:
                 visit(statement)
             return
-        targets: list[ast.expr] = []
-        if isinstance(node, ast.Assign):
-            targets = node.targets
-        elif isinstance(node, ast.AugAssign | ast.AnnAssign | ast.NamedExpr):
-            targets = [node.target]
-        for target in targets:
+        for target in assignment_targets(node):
             if isinstance(target, ast.Name):
                 counts[target.id] = counts.get(target.id, 0) + 1
         for child in ast.iter_child_nodes(node):

@@ -36,6 +36,8 @@ class KnobAction:
     keyword: str | None = None
     # the way to move the setting (raise it, lower it) without a value to set it to
     direction_only: bool = False
+    # a JSON flag's other fields the path holds, kept as they are in the fix: a dict's repr
+    kept: str | None = None
 
     @property
     def vague(self) -> bool:

@@ -8,10 +8,17 @@ import ast
 
 from errdex.explain.context import Facts
 from errdex.explain.hiding_flags import hidden_sentence
+from errdex.explain.input_nodes import assignment_targets
 from errdex.explain.narrowing import narrows_call_result
 from errdex.explain.network_try import sent_request
 from errdex.explain.no_action import no_action_sentence
-from errdex.explain.page import GUARD_NOT_READ, Caller, ConditionView, WhenItHappens
+from errdex.explain.page import (
+    GUARD_NOT_READ,
+    BindingView,
+    Caller,
+    ConditionView,
+    WhenItHappens,
+)
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import caught_text, code
 from errdex.explain.reasons_list import reasons_solved
@@ -111,6 +118,11 @@ def what_it_means(facts: Facts) -> str:
             # said rather than a condition negated: a way out no user can take is none
             sentences.append(_no_solution(facts))
     sentences.extend(hidden_sentence(s) for s in facts.hidden[:1])
+    sentences.extend(
+        f"Changing {code(s.knob or '')} is no way out: the test at line {line} then holds "
+        "with what the path holds, and that guard fails as well."
+        for s, line in facts.tripped[:2]
+    )
     blocked = [c for c in held if no_way_out(c, facts)]
     if blocked:
         lines = ", ".join(str(c.line) for c in blocked)
@@ -126,7 +138,8 @@ def what_it_means(facts: Facts) -> str:
             f"{code(solution.knob or '')} would skip the check, but the comment beside it "
             f"(“{comment}”) warns against that way out: it is not offered."
         )
-    where = [b for b in facts.bindings if len(b.value) <= 200]
+    rebound = _rebound(facts)
+    where = [b for b in facts.bindings if len(b.value) <= 200 and b not in rebound]
     if where:
         parts = [
             f"{code(b.name)} is {code(b.value)}"
@@ -360,11 +373,31 @@ def _no_solution(facts: Facts) -> str:
     )
 
 
+def _rebound(facts: Facts) -> list[BindingView]:
+    """The locals assigned again between their binding and the site (under an `if`: the
+    binding read is only their first value, and "here X is ..." would not hold)."""
+    local = [b for b in facts.bindings if b.origin == "local" and b.line]
+    function = facts.site_function() if local else None
+    if function is None:
+        return []
+    site = facts.stored.site.line
+    assigned: dict[str, list[int]] = {}
+    for node in ast.walk(function):
+        for target in assignment_targets(node):
+            for name in ast.walk(target):
+                if isinstance(name, ast.Name):
+                    assigned.setdefault(name.id, []).append(target.lineno)
+    return [
+        b for b in local if any((b.line or 0) < line < site for line in assigned.get(b.name, []))
+    ]
+
+
 def _context(facts: Facts) -> str:
     """The site's conditions that no solution changes: when the check applies."""
     covered = {s.condition for s in solutions(facts) if s.condition}
     covered |= {s.condition for s, _ in facts.refused if s.condition}
     covered |= {s.condition for s in facts.hidden if s.condition}
+    covered |= {s.condition for s, _ in facts.tripped if s.condition}
     rest = [
         c
         for c in facts.held

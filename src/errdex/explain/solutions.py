@@ -51,6 +51,8 @@ from errdex.explain.given_values import given_value_solution
 from errdex.explain.hiding_flags import hides_only, input_solution
 from errdex.explain.inputs import input_action
 from errdex.explain.instances import instance_action
+from errdex.explain.kept_fields import with_kept_fields
+from errdex.explain.kept_first import keep_first
 from errdex.explain.key_checks import key_checked
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.literal_members import with_members
@@ -67,11 +69,13 @@ from errdex.explain.override_warning import warned_sentence
 from errdex.explain.overrides import override_solution
 from errdex.explain.own_calls import own_call_solutions
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
+from errdex.explain.part_switch import decides_one_part
 from errdex.explain.passed_args import passed_solutions
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.precondition_fix import precondition_change
 from errdex.explain.reasons_list import REASON_NAMED, tests_reasons_list
+from errdex.explain.refused_ways import branch_refuses, setting_trips_guard
 from errdex.explain.request_fields import request_solutions
 from errdex.explain.reraise import reraise_gate
 from errdex.explain.returned_error import returned_error_solution
@@ -175,6 +179,8 @@ def no_way_out(condition: ConditionView, facts: Facts) -> bool:
     warning = facts.stored.site.kind in (SiteKind.LOG, SiteKind.WARN)
     if facts.read.other_branch_fails(condition.line, condition.holds, warning):
         return True
+    if branch_refuses(condition, facts):
+        return True  # the other branch checks the same input again, and fails
     # a re-raise's `if` whose other path shows the same error and exits
     return reraise_gate(condition, facts)
 
@@ -182,7 +188,13 @@ def no_way_out(condition: ConditionView, facts: Facts) -> bool:
 def ways_out(facts: Facts) -> list[ConditionView]:
     """The site's own conditions that a way out may change (of an assert of what a call
     just returned, its own test alone: the guards around it are no way out)."""
-    held = [c for c in facts.held if not no_way_out(c, facts) and not presence_of_tried(c, facts)]
+    held = [
+        c
+        for c in facts.held
+        if not no_way_out(c, facts)
+        and not presence_of_tried(c, facts)
+        and not (c.kind in _BRANCH_KINDS and branch_refuses(c, facts, surely=False))
+    ]
     return kept_conditions(held, facts)
 
 
@@ -215,7 +227,10 @@ def _solutions(facts: Facts) -> list[Solution]:
             continue  # the other side raises the same error
         if action is not None and key_checked(action, facts):
             continue  # the key's value meets a check of its own in the same function
+        if action is not None and decides_one_part(condition, action, facts):
+            continue  # a switch of one of the parts that must all change
         if action is not None:
+            action = with_kept_fields(action, condition, facts)
             reason = f"so that {opposite_words(condition)}"
             # an earlier exit turns the feature off: the check's own settings come first
             exit_tier = 1 if condition.kind == ConditionKind.EARLY_EXIT else 0
@@ -228,6 +243,7 @@ def _solutions(facts: Facts) -> list[Solution]:
             # before leaving the whole flag out
             action = knob_action(part, facts.knobs)
             if action is not None and not action.vague:
+                action = with_kept_fields(action, part, facts)
                 reason = f"so that {opposite_words(part)}"
                 found.add(_knob_solution(action, reason, part, facts.knobs), rank=-1)
     for condition in open_conditions:
@@ -312,6 +328,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     for solution in selection_solutions(facts.stored):
         found.add(solution, _SELECTION_TIER)
     found.message_first(advised_settings(facts))
+    keep_first(found.items, facts)  # what keeps the user's choice before what drops it
     kept = []
     for solution in replacement_first(found.ranked(), facts):
         warning = _warning(solution.knob, facts)
@@ -321,6 +338,9 @@ def _solutions(facts: Facts) -> list[Solution]:
             facts.refused.append((solution, warning))
     kept = [_with_warned(_with_cap(_with_fallback(s, facts), facts), facts) for s in kept]
     kept = without_twins(kept, facts)
+    # a setting that makes true a guard the page calls no way out: "What it means" says so
+    facts.tripped = [(s, line) for s in kept if (line := setting_trips_guard(s, facts))]
+    kept = [s for s in kept if all(s is not t for t, _ in facts.tripped)]
     command_line = command_line_solution(facts)
     if command_line is not None:
         # most who see a usage error typed the command: their way out first, the author's
@@ -330,10 +350,10 @@ def _solutions(facts: Facts) -> list[Solution]:
         callback = callback_parameter(facts) is not None
         kept = [s for s in kept if not (callback and s.kind == "input")]
         kept = [command_line, *(for_author(s) if s.kind == "input" else s for s in kept)]
-    if kept and hides_only(kept[0]):
-        # a switch that turns the raise into a None is no way out, and never the first
-        facts.hidden = [s for s in kept if hides_only(s)]
-        kept = [s for s in kept if not hides_only(s)]
+    # a switch that turns the raise into a None, or skips the check, hides the error
+    # without avoiding it: no way out, said in "What it means"
+    facts.hidden = [s for s in kept if hides_only(s)]
+    kept = [s for s in kept if not hides_only(s)]
     return [_with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
 
 

@@ -1,0 +1,67 @@
+"""The other fields of a JSON-valued flag that the path holds, kept in its example fix.
+
+vllm's watermarking check raises when `speculative_config.draft_sample_method ==
+"probabilistic"` and `rejection_sample_method != "standard"`. The fix
+`--speculative-config '{"rejection_sample_method": "standard"}'` alone drops the user's
+`draft_sample_method`, whose default (`"greedy"`) meets another check: the fix keeps each
+field the path tests equal to a literal, with that value.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from errdex.explain.context import Facts
+from errdex.explain.knob_actions import KnobAction
+from errdex.explain.page import ConditionView
+from errdex.extract.conditions import dotted_name
+from errdex.link.expression_texts import parse_expression
+
+__all__ = ["with_kept_fields"]
+
+
+def with_kept_fields(action: KnobAction, condition: ConditionView, facts: Facts) -> KnobAction:
+    """The action with the JSON fields the path holds equal to a literal (other than the
+    ones it sets) kept in its fix."""
+    try:
+        value = ast.literal_eval(action.keyword) if action.keyword else None
+    except (ValueError, SyntaxError, RecursionError, MemoryError):
+        return action
+    if not isinstance(value, dict):
+        return action
+    roots = {k.behind for k in facts.knobs if k.name == action.knob and k.behind}
+    roots |= {b.name for b in facts.bindings if b.value in roots}  # `spec = self.spec`
+    kept: dict[str, object] = {}
+    for other in facts.conditions:
+        if other is condition:
+            continue
+        found = _held_equal(other, roots)
+        if found is not None and found[0] not in value:
+            kept.setdefault(found[0], found[1])
+    return replace(action, kept=repr(kept)) if kept else action
+
+
+def _held_equal(condition: ConditionView, roots: set[str]) -> tuple[str, object] | None:
+    """(field, value) when the condition holds `root.field == literal` on the path."""
+    node = parse_expression(condition.test)
+    if node is None:
+        return None
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+        return None
+    op = node.ops[0]
+    if not (isinstance(op, ast.Eq) and condition.holds) and not (
+        isinstance(op, ast.NotEq) and not condition.holds
+    ):
+        return None
+    left = dotted_name(node.left)
+    if left is None or "." not in left:
+        return None
+    root, _, field = left.rpartition(".")
+    if root not in roots or not field.isidentifier():
+        return None
+    try:
+        literal = ast.literal_eval(node.comparators[0])
+    except (ValueError, SyntaxError, RecursionError, MemoryError):
+        return None
+    return (field, literal) if isinstance(literal, str | int | float | bool) else None

@@ -1,0 +1,362 @@
+"""A way out that a neighbouring check refuses on the same input: no way out.
+
+Three shapes, each leading the user into another error:
+- the branch a way out takes checks the input again and fails: vllm's
+  `flashinfer_cutedsl_moe_masked` checks `input_global_scale.shape` for a tensor
+  `hidden_states`, and its branch for a tuple asserts `input_global_scale is None`;
+- the value a way out passes is refused by the function that takes it: a constructor's
+  `if not use_fused_vision_backbone: raise ValueError(...)` refuses the false value that
+  would turn the checked mode off;
+- a setting makes true the rest of a guard whose other part the path already holds:
+  `if self.hybrid_lb and self.external_lb: raise` with `--hybrid-lb` given, for the way out
+  "turn `--external-lb` on".
+
+Only a check whose outcome the path's own tests decide (or, for a branch, a check of no
+other names than the failing check reads) counts: one of unknown outcome is no evidence.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from errdex.explain.context import Facts, class_in_file
+from errdex.explain.input_words import Instead
+from errdex.explain.page import ConditionView, Solution
+from errdex.extract.conditions import dotted_name, dotted_names, negate
+from errdex.link.expression_texts import parse_expression
+
+__all__ = ["branch_refuses", "passed_refused", "setting_trips_guard", "value_refused"]
+
+
+class _Truth:
+    """A value known only by its truth (`non-empty`, `empty`)."""
+
+    def __init__(self, truth: bool) -> None:
+        self.truth = truth
+
+
+TRUTHY = _Truth(True)
+FALSY = _Truth(False)
+_UNKNOWN = object()
+
+
+def _parse(text: str) -> ast.expr | None:
+    return parse_expression(text)
+
+
+def _key(node: ast.AST) -> str:
+    return ast.unparse(node)
+
+
+class _Known:
+    """What the path's tests say: each test's (or part's) truth, the names read through an
+    attribute (so not None), and the values a way out gives."""
+
+    def __init__(self, changed: dict[str, object]) -> None:
+        self.truth: dict[str, bool] = {}
+        self.not_none: set[str] = set()
+        self.changed = changed
+
+    def learn(self, node: ast.expr, holds: bool) -> None:
+        if set(dotted_names(node)) & set(self.changed):
+            return  # what the way out changes no longer holds as it did
+        self.truth[_key(node)] = holds
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            self.learn(node.operand, not holds)
+            return
+        if isinstance(node, ast.BoolOp):
+            # every part of an `and` that holds (of an `or` that does not) was evaluated
+            if isinstance(node.op, ast.And) == holds:
+                for part in node.values:
+                    self.learn(part, holds)
+            return
+        self.not_none.update(_read_through(node))
+
+    def truth_of(self, node: ast.expr) -> bool | None:
+        known = self.truth.get(_key(node))
+        if known is not None:
+            return known
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            opposite = self.truth.get(_key(negate(node)))  # `x is None` of `x is not None`
+            if opposite is not None:
+                return not opposite
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            inner = self.truth_of(node.operand)
+            return None if inner is None else not inner
+        if isinstance(node, ast.BoolOp):
+            parts = [self.truth_of(v) for v in node.values]
+            decisive = isinstance(node.op, ast.Or)  # the value that decides alone
+            if decisive in parts:
+                return decisive
+            return None if None in parts else not decisive
+        value = self._value(node)
+        if value is _UNKNOWN:
+            return None
+        return value.truth if isinstance(value, _Truth) else bool(value)
+
+    def _value(self, node: ast.expr) -> object:
+        name = dotted_name(node)
+        if name is not None:
+            return self.changed.get(name, _UNKNOWN)
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            return self._compare(node.left, node.ops[0], node.comparators[0])
+        return _UNKNOWN
+
+    def _compare(self, left: ast.expr, op: ast.cmpop, right: ast.expr) -> object:
+        if isinstance(op, ast.Is | ast.IsNot) and _is_none(right):
+            name = dotted_name(left)
+            value = self._value(left)
+            if value is TRUTHY or (value is _UNKNOWN and name in self.not_none):
+                is_none: object = False
+            elif value is _UNKNOWN or isinstance(value, _Truth):
+                return _UNKNOWN
+            else:
+                is_none = value is None
+            return is_none if isinstance(op, ast.Is) else not is_none
+        if isinstance(op, ast.Eq | ast.NotEq):
+            a, b = self._value(left), self._value(right)
+            if _UNKNOWN in (a, b) or isinstance(a, _Truth) or isinstance(b, _Truth):
+                return _UNKNOWN
+            return (a == b) == isinstance(op, ast.Eq)
+        return _UNKNOWN
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _read_through(node: ast.AST) -> set[str]:
+    """The names an expression reads an attribute or an item of: not None where it ran
+    (not under a short-circuit or a conditional expression)."""
+    out: set[str] = set()
+    stack: list[ast.AST] = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, ast.BoolOp | ast.IfExp | ast.Lambda | ast.comprehension):
+            continue
+        if isinstance(current, ast.Attribute | ast.Subscript):
+            name = dotted_name(current.value)
+            if name is not None:
+                out.add(name)
+        stack.extend(ast.iter_child_nodes(current))
+    return out
+
+
+def _checks(
+    block: list[ast.stmt], assigned: set[str] | None = None
+) -> Iterator[tuple[ast.expr, bool, int, set[str]]]:
+    """The checks every run of the block meets in order: (test, whether a true test fails,
+    line, the names assigned before it in the block), for `assert test` and `if test:
+    raise ...`."""
+    assigned = set() if assigned is None else assigned
+    for statement in block:
+        if isinstance(statement, ast.With | ast.AsyncWith | ast.Try):
+            yield from _checks(statement.body, assigned)
+        elif isinstance(statement, ast.Assert):
+            yield statement.test, False, statement.lineno, set(assigned)
+        elif isinstance(statement, ast.If) and isinstance(statement.body[0], ast.Raise):
+            yield statement.test, True, statement.lineno, set(assigned)
+        if isinstance(statement, ast.Return | ast.Raise) or _may_leave(statement):
+            return  # the checks after it are not sure to run
+        assigned.update(_stored(statement))
+
+
+def _may_leave(statement: ast.stmt) -> bool:
+    """Whether a statement that is no check may leave the block early (`if x: return`)."""
+    if isinstance(statement, ast.Assert) or (
+        isinstance(statement, ast.If) and isinstance(statement.body[0], ast.Raise)
+    ):
+        return False
+    stack: list[ast.AST] = [statement]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Return | ast.Continue | ast.Break):
+            return True
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _stored(statement: ast.stmt) -> set[str]:
+    """The names and attribute chains a statement assigns (`x`, `self.scale`)."""
+    out: set[str] = set()
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Name | ast.Attribute) and isinstance(node.ctx, ast.Store):
+            name = dotted_name(node)
+            if name is not None:
+                out.add(name)
+    return out
+
+
+def _reassigned(names: set[str], assigned: set[str]) -> bool:
+    return any(n == a or n.startswith(a + ".") for n in names for a in assigned)
+
+
+def _fails(known: _Known, block: list[ast.stmt], skip: set[int], within: set[str]) -> str | None:
+    """ "fails" when a check of the block fails for what is known; "checks" when one of
+    unknown outcome reads only names of `within` (values that failed the site's check,
+    left as they were); else None. A check of a name the block assigns first is not known."""
+    found = None
+    for test, fails_when, line, assigned in _checks(block):
+        names = set(dotted_names(test))
+        if line in skip or _reassigned(names, assigned):
+            continue
+        truth = known.truth_of(test)
+        if truth is fails_when:
+            return "fails"
+        if truth is None and names and names <= within:
+            found = "checks"
+    return found
+
+
+def _if_at(node: ast.AST, line: int) -> ast.If | None:
+    return next((n for n in ast.walk(node) if isinstance(n, ast.If) and n.lineno == line), None)
+
+
+def _outside(function: ast.FunctionDef | None, line: int) -> bool:
+    """Whether `line` lies outside the site's function (a helper's test on the path)."""
+    return function is not None and not function.lineno <= line <= (function.end_lineno or 0)
+
+
+def _path_known(facts: Facts, changed: dict[str, object], skip: ConditionView | None) -> _Known:
+    known = _Known(changed)
+    for condition in facts.conditions:
+        node = _parse(condition.test)
+        if node is not None and condition is not skip:
+            known.learn(node, condition.holds)
+    return known
+
+
+def branch_refuses(condition: ConditionView, facts: Facts, *, surely: bool = True) -> bool:
+    """Whether the branch that making `condition`'s test come out the other way takes
+    checks the same input and fails: a check the path's tests decide (or, when not
+    `surely`, also one of no other names than the site's own check reads, the values that
+    failed it, which the way out leaves as they were: no sure way out)."""
+    key = f"branch_refuses:{condition.line}:{condition.holds}"
+    if key not in facts.memo:
+        facts.memo[key] = _branch_refuses(condition, facts)
+    found = facts.memo[key]
+    return found == "fails" or (not surely and found == "checks")
+
+
+def _branch_refuses(condition: ConditionView, facts: Facts) -> str | None:
+    function = facts.site_function()
+    guard = _if_at(function, condition.line) if function is not None else None
+    if guard is None and _outside(function, condition.line):
+        # a test of a helper the site's function calls (`_check_cuda(tensor)`): its file
+        tree = facts.source_tree()
+        guard = _if_at(tree, condition.line) if tree is not None else None
+        block = (guard.orelse if condition.holds else guard.body) if guard is not None else []
+        return "fails" if block and isinstance(block[0], ast.Raise) else None
+    test = _parse(condition.test)
+    if guard is None or test is None or not facts.conditions:
+        return None
+    block = guard.orelse if condition.holds else guard.body
+    if not block:
+        return None
+    # what the way out changes: the names its test reads, no longer as the path held them
+    moved = set(dotted_names(test))
+    known = _path_known(facts, dict.fromkeys(moved, _UNKNOWN), condition)
+    known.truth[_key(test)] = not condition.holds
+    check = _parse(facts.conditions[-1].test)
+    within = set(dotted_names(check)) - moved if check is not None else set()
+    skip = {c.line for c in facts.conditions}
+    return _fails(known, block, skip, within)
+
+
+def value_refused(function: ast.FunctionDef | None, param: str, value: object) -> bool:
+    """Whether `function`, called with `param` given `value` (a constant, `TRUTHY` or
+    `FALSY`), refuses it in a check every call meets that tests nothing else."""
+    if function is None:
+        return False
+    known = _Known({param: value})
+    return any(
+        set(dotted_names(test)) == {param}
+        and not _reassigned({param}, assigned)
+        and known.truth_of(test) is fails
+        for test, fails, _, assigned in _checks(function.body)
+    )
+
+
+def passed_refused(
+    instead: Instead, through: dict[str, str], owner: str | None, facts: Facts
+) -> bool:
+    """Whether the function an input way out passes its value to (the constructor, for an
+    attribute it set from its keyword) refuses that value in a check of it alone."""
+    name = instead.name
+    value = _passed_value(instead)
+    if name is None or value is _UNKNOWN:
+        return False
+    if name.startswith("self.") and name[5:] in through and owner:
+        cls = class_in_file(facts, owner.rpartition(".")[2])
+        body = cls.body if cls is not None else []
+        init = next(
+            (n for n in body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None
+        )
+        return value_refused(init, through[name[5:]], value)
+    if name in facts.read.params:
+        return value_refused(facts.site_function(), name, value)
+    return False
+
+
+def _passed_value(instead: Instead) -> object:
+    """The value the way out passes: its literal, or only its truth."""
+    if instead.after is not None:
+        try:
+            return ast.literal_eval(instead.after)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            pass
+    if "non-empty (true)" in instead.text:
+        return TRUTHY
+    if "empty (false)" in instead.text:
+        return FALSY
+    return _UNKNOWN
+
+
+def setting_trips_guard(solution: Solution, facts: Facts) -> int | None:
+    """Whether a setting's way out makes true the failing side of a guard on the path
+    that the page calls no way out (its other branch fails): the rest of that guard's
+    test holds already (`if hybrid and external: raise`, `--hybrid` given, for "turn
+    `--external` on"). The guard's line, or None."""
+    if solution.kind != "setting" or solution.knob is None or solution.condition is None:
+        return None
+    knob = next((k for k in facts.knobs if k.name == solution.knob), None)
+    condition = next((c for c in facts.conditions if c.text == solution.condition), None)
+    if knob is None or knob.behind is None or condition is None:
+        return None
+    truth = _new_truth(condition, knob.behind, facts)
+    if truth is None:
+        return None
+    known = _path_known(facts, {knob.behind: TRUTHY if truth else FALSY}, condition)
+    for guard in facts.conditions:
+        if guard is condition or not facts.read.other_branch_fails(guard.line, guard.holds):
+            continue
+        node = _parse(guard.test)
+        if node is None or knob.behind not in dotted_names(node):
+            continue
+        known.truth.pop(_key(node), None)
+        if known.truth_of(node) is (not guard.holds):
+            return guard.line
+    return None
+
+
+def _new_truth(condition: ConditionView, behind: str, facts: Facts) -> bool | None:
+    """The truth a way out making `condition` false gives the knob's name: the test is
+    the name (or its negation), or a local bound to an `and`/`or` of it."""
+    node = _parse(condition.test)
+    want = not condition.holds
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        node, want = node.operand, not want
+    name = dotted_name(node) if node is not None else None
+    if name is None:
+        return None
+    if name == behind:
+        return want
+    bound = next((b.value for b in facts.bindings if b.name == name), None)
+    value = _parse(bound) if bound is not None else None
+    if isinstance(value, ast.BoolOp) and any(dotted_name(v) == behind for v in value.values):
+        return want
+    return None

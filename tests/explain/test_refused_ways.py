@@ -1,0 +1,193 @@
+"""Ways out that a neighbouring check refuses on the same input, switches that hide the
+error, a setting of one part of what must all change, a list's last member read as an
+instruction, a local read at its first value, and a JSON flag's fix that drops the fields
+the path holds: none is offered as a way out (or the fix keeps the fields)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import msgspec
+import pytest
+from explain_samples import indexed_package, page_with_message
+
+from errdex.explain.build import gather_facts
+from errdex.explain.env_members import first_action
+from errdex.explain.fix_forms import command_fix
+from errdex.explain.kept_fields import with_kept_fields
+from errdex.explain.named_settings import typed_fields
+from errdex.explain.page import Page
+from errdex.store import Store
+
+WAYS = {
+    "ways/__init__.py": "",
+    "ways/backbone.py": """
+        class Backbone:
+            def __init__(self, fused=True):
+                if not fused:
+                    raise ValueError("only the fused backbone is supported")
+                self.fused = fused
+
+            def forward(self, pixels):
+                if self.fused and pixels.shape[1] != 6:
+                    raise ValueError("the fused backbone expects 6 channels")
+                return pixels
+        """,
+    "ways/kernels.py": """
+        def masked(hidden, scale, experts):
+            if isinstance(hidden, tuple):
+                assert scale is None, "a tuple input carries its own scale"
+                return hidden
+            else:
+                assert scale.shape == (experts,), "scale must be (experts,)"
+            return hidden
+        """,
+    "ways/conv.py": """
+        def conv_update(x, state, width, validate=True):
+            if validate:
+                assert state >= width - 1, "state shorter than the kernel"
+                assert x is not None
+            return x
+        """,
+    "ways/embed.py": """
+        class EmbedRequest:
+            def __init__(self, texts=None, images=None, inputs=None):
+                self.texts = texts
+                self.images = images
+                self.inputs = inputs
+
+            def validate_fields(self):
+                given = [f for f in (self.texts, self.images, self.inputs) if f is not None]
+                if len(given) != 1 or not given[0]:
+                    raise ValueError(
+                        "Exactly one of texts, images, or inputs must be provided, "
+                        "and it must be non-empty"
+                    )
+        """,
+    "ways/beam.py": """
+        import logging
+
+        logger = logging.getLogger(__name__)
+
+
+        def template_tag(strict, tools):
+            constrained = None
+            if strict:
+                constrained = list(tools)
+            tag = None
+            if tag is None and constrained is not None:
+                logger.warning("cannot enforce strict tools for this request")
+            return tag
+        """,
+    "ways/args.py": """
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class SpecConfig:
+            draft_method: str = "greedy"
+            rejection_method: str = "standard"
+
+
+        @dataclass
+        class EngineArgs:
+            hybrid_lb: bool = False
+            external_lb: bool = False
+            size_local: int | None = None
+            spec_config: SpecConfig | None = None
+
+            def create_engine_config(self):
+                if self.hybrid_lb and self.external_lb:
+                    raise ValueError("hybrid and external balancing exclude each other")
+                if self.external_lb:
+                    return None
+                if self.size_local is None:
+                    if self.hybrid_lb:
+                        raise ValueError("hybrid balancing needs a local size")
+
+            def check_watermark(self):
+                if self.spec_config is not None:
+                    spec = self.spec_config
+                    if spec.draft_method != "probabilistic":
+                        return
+                    if spec.rejection_method != "standard":
+                        raise ValueError("watermarking requires rejection_method='standard'")
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def ways(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("ways"), "ways", WAYS)
+
+
+def page_of(store: Store, message: str) -> Page:
+    return page_with_message(store, "ways", message)
+
+
+def texts(page: Page) -> list[str]:
+    return [s.text for s in page.solutions]
+
+
+def test_a_value_the_constructor_refuses_is_no_way_out(ways: Store) -> None:
+    page = page_of(ways, "the fused backbone expects 6 channels")
+    assert not any("`fused`" in t for t in texts(page)), texts(page)
+    fix = page.example_fix
+    assert fix is None or "fused=None" not in fix.after
+
+
+def test_a_branch_that_asserts_the_same_input_again_is_no_way_out(ways: Store) -> None:
+    page = page_of(ways, "scale must be (experts,)")
+    assert not any("instance of `tuple`" in t for t in texts(page)), texts(page)
+    assert "no way out" in page.what_it_means
+
+
+def test_a_validation_switch_hides_the_error_and_is_not_offered(ways: Store) -> None:
+    page = page_of(ways, "state shorter than the kernel")
+    assert not any("`validate`" in t for t in texts(page)), texts(page)
+    assert "would only hide the error" in page.what_it_means
+
+
+def test_the_last_member_of_a_list_is_no_instruction(ways: Store) -> None:
+    page = page_of(ways, "Exactly one of texts, images, or inputs")
+    assert not any(t.startswith("Provide or inputs") for t in texts(page)), texts(page)
+
+
+def test_a_local_assigned_again_is_not_said_at_its_first_value(ways: Store) -> None:
+    page = page_of(ways, "cannot enforce strict tools")
+    assert "`constrained` is `None`" not in page.what_it_means, page.what_it_means
+
+
+def test_a_setting_that_completes_a_refusing_guard_is_no_way_out(ways: Store) -> None:
+    page = page_of(ways, "hybrid balancing needs a local size")
+    assert not any("--external-lb" in t for t in texts(page)), texts(page)
+    # the other ways out stay: a local size, or no hybrid balancing
+    assert any("--size-local" in t for t in texts(page)), texts(page)
+    assert any("--hybrid-lb" in t for t in texts(page)), texts(page)
+
+
+def test_a_json_flag_fix_keeps_the_fields_the_path_holds(ways: Store) -> None:
+    (site,) = [
+        s
+        for s in ways.list_sites("ways")
+        if s.site.message is not None and s.site.message.text.startswith("watermarking")
+    ]
+    facts = gather_facts(site)
+    facts.knobs = typed_fields(ways, site, facts.knobs)  # as the page reads them
+    (condition,) = [c for c in facts.conditions if "rejection_method" in c.test]
+    action = first_action(condition, facts)
+    assert action is not None and action.keyword == repr({"rejection_method": "standard"})
+    kept = with_kept_fields(action, condition, facts)
+    assert kept.kept == repr({"draft_method": "probabilistic"})
+    knob = next(k for k in facts.knobs if k.name == "--spec-config")
+    serve = msgspec.structs.replace(knob, command="ways serve MODEL")
+    fix = command_fix(serve, kept.keyword or "", "note.", kept.kept)
+    assert fix is not None
+    assert fix.before == (
+        "ways serve MODEL --spec-config "
+        '\'{"draft_method": "probabilistic", "rejection_method": "VALUE"}\''
+    )
+    assert fix.after == (
+        "ways serve MODEL --spec-config "
+        '\'{"draft_method": "probabilistic", "rejection_method": "standard"}\''
+    )
