@@ -39,6 +39,8 @@ def test_a_switch_is_given_alone() -> None:
 
 def test_no_fix_where_the_advice_takes_the_flag_away_or_gives_no_value() -> None:
     assert advised_flag_fix("Disable --enforce-eager and retry.", KNOBS) is None
+    assert advised_flag_fix("Please do not specify `--enforce-eager`.", KNOBS) is None
+    assert advised_flag_fix("don't use --enforce-eager with it", KNOBS) is None
     assert advised_flag_fix("set --batch to 0", KNOBS) is None
     assert advised_flag_fix("Try lowering --memory to free memory.", KNOBS) is None
     assert advised_flag_fix("Use --no-command foo.", KNOBS) is None

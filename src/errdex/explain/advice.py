@@ -23,6 +23,13 @@ from errdex.explain.advice_phrasings import implied_instruction
 from errdex.explain.page import Change, ExampleFix, Page
 from errdex.facts import MessageTemplate, Placeholder
 
+# A sentence that says what not to do: "Do not nest ARRAY types", "please do not pass
+# --quantization" (not "Don't know how to join", which says what the code cannot).
+_FORBIDS = re.compile(
+    r"^(?:please\s+)?(?:do\s+not|don't|never)\s+(?:pass|specify|use|set|combine|nest|mix|"
+    r"call|give|provide|enable|add|define|include|put|run|modify|change|subclass|reuse)\b",
+    re.I,
+)
 # A sentence that instructs: an imperative verb first (after "please"/"you can"/"try to"),
 # or an install command anywhere.
 _INSTRUCTS = re.compile(
@@ -32,6 +39,8 @@ _INSTRUCTS = re.compile(
     r"add|increase|decrease|reduce|lower|switch|run|call|choose|select|make\s+sure|ensure|"
     r"export|unset|turn\s+(?:on|off)|rerun|re-run|restart|define|declare|replace|rename|"
     r"change)\b"
+    # "Do not nest ARRAY types", "please do not pass --quantization": what not to do
+    r"|" + _FORBIDS.pattern +
     # a gerund instructs only after "consider"/"try" ("Using real routing: ..." says what
     # the program does, "consider using --x" what the user may do)
     r"|^(?:please\s+)?(?:consider|try|recommend)\s+(?:using|setting|passing|installing|"
@@ -374,6 +383,11 @@ def fill_values(page: Page, values: Mapping[str, str]) -> Page:
     return msgspec.structs.replace(
         page, solutions=solutions, example_fix=fill_fix(page.example_fix)
     )
+
+
+def forbids(text: str) -> bool:
+    """Whether the advice says what not to do ("do not pass --quantization")."""
+    return _FORBIDS.match(text.strip()) is not None
 
 
 def python_literal(text: str) -> bool:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from errdex.explain.stated_limits import stated_limit
+
 # "X can only be set when Y", "X may only be accessed after Y": the subject, the verb, the
 # kind of precondition and the precondition.
 _ONLY_WHEN = re.compile(
@@ -94,4 +96,4 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
     match = _REQUIRES_BUILD.search(text)
     if match is not None:
         return f"Install what it requires ({match['what'].strip()})", "environment"
-    return None
+    return stated_limit(text)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from errdex.explain.advice import message_advice, short_message, spoken_text
+from errdex.explain.advice import forbids, message_advice, short_message, spoken_text
 from errdex.explain.advice_names import keyword_solution, retired_solution
 from errdex.explain.advised_flags import advised_flag_fix
 from errdex.explain.code_advice import code_advice_fix
@@ -95,6 +95,7 @@ def advised_settings(facts: Facts) -> set[str]:
         and any(
             re.search(rf"(?<![\w-]){re.escape(k.name)}(?![\w-])", a.text)
             and not _DIAGNOSTIC.search(a.text)
+            and not forbids(a.text)  # a flag said not to pass: no value of it comes first
             for a in advice
         )
     }

@@ -6,9 +6,10 @@ setting of the site with the command line that takes it (`vllm serve MODEL_TAG`)
 fix is that command with the flag as the message gives it: its value, or the flag alone
 for a switch (a `bool` field). Only after a verb that gives the flag (use, set, pass,
 add, with, via, specify, "for example:"), never after one that takes it away ("Disable
---enable-dbo") or changes it by an amount ("Try lowering --gpu-memory-utilization"); a
-value flag needs its value written out (not "set --ubatch-size to 0", "pass
---numa-bind-nodes explicitly"), and advice that joins two flags with "and" is no one flag.
+--enable-dbo", "do not specify --x") or changes it by an amount ("Try lowering
+--gpu-memory-utilization"); a value flag needs its value written out (not "set
+--ubatch-size to 0", "pass --numa-bind-nodes explicitly"), and advice that joins two flags
+with "and" is no one flag.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ _GIVES = re.compile(
     r"(?:(?:=|\s+)(?P<value>[\w:/-]+(?:\.[\w:/-]+)*))?`?",
     re.I,
 )
+# a verb said not to do: "do not specify", "don't pass", "never use"
+_NEGATED = re.compile(r"(?:\bnot|n't|\bnever)\s+$", re.I)
 # words after a flag that are no value of it
 _NO_VALUE = frozenset(
     {"or", "and", "to", "instead", "in", "for", "if", "when", "with", "the", "a", "an", "flag"}
@@ -36,6 +39,8 @@ def advised_flag_fix(advice: str, knobs: list[Knob]) -> ExampleFix | None:
     if len(flags) > 1 and re.search(r"\band\b", advice):
         return None  # "Disable --enable-dbo and set --ubatch-size 1": one flag is half of it
     for found in _GIVES.finditer(advice):
+        if _NEGATED.search(advice[: found.start()]):
+            continue  # "Please do not specify `--x`": takes the flag away
         knob = next((k for k in knobs if k.kind == KnobKind.FLAG and k.name == found["flag"]), None)
         if knob is None or not knob.command:
             continue

@@ -52,6 +52,7 @@ from errdex.explain.hiding_flags import hides_only, input_solution
 from errdex.explain.inputs import input_action
 from errdex.explain.instances import instance_action
 from errdex.explain.kept_fields import with_kept_fields
+from errdex.explain.kept_first import keep_first
 from errdex.explain.key_checks import key_checked
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.literal_members import with_members
@@ -327,6 +328,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     for solution in selection_solutions(facts.stored):
         found.add(solution, _SELECTION_TIER)
     found.message_first(advised_settings(facts))
+    keep_first(found.items, facts)  # what keeps the user's choice before what drops it
     kept = []
     for solution in replacement_first(found.ranked(), facts):
         warning = _warning(solution.knob, facts)

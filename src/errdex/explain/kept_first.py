@@ -1,0 +1,105 @@
+"""Ways out that keep what the user asked for rank before those that give it up.
+
+Leaving out a flag the check reads ("Do not pass `--speculative-config` in any form") gives
+up the feature the user turned on; giving the same flag the value the check takes keeps it,
+and comes first. At a raise in place of a failed import of another distribution's module,
+installing it keeps the path the user took; an argument or a setting that steers away from
+the import (another proxy scheme than the SOCKS one that needs the package) gives that path
+up, and comes after the install. A module of the project's own is no package to install:
+there the order stays. Emptying a function's `*args` or `**kwargs` gives up everything passed
+through it ("pass no keyword to `URL`" where the message names the type each keyword takes):
+it comes after every other way out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from errdex.explain.advised import MESSAGE_FIRST
+from errdex.explain.context import Facts
+from errdex.explain.page import Solution
+from errdex.facts import ConditionKind
+
+# How knob_actions words leaving a setting out, turning it off or unsetting it.
+_DROPS = ("Do not pass `{}`", "Leave `{}` unset", "Turn `{}` off")
+_IMPORT_ERRORS = ("ImportError", "ModuleNotFoundError")
+# How the input rules word emptying an argument.
+_EMPTIED = "Pass an empty (false) value for the argument "
+
+
+class Ranked(Protocol):
+    solution: Solution
+    rank: int
+
+
+def drops_setting(solution: Solution) -> bool:
+    """Whether the solution leaves its setting out (or off, or unset)."""
+    knob = solution.knob
+    if solution.kind != "setting" or not knob:
+        return False
+    return any(solution.text.startswith(drop.format(knob)) for drop in _DROPS)
+
+
+def _gives_value(solution: Solution) -> bool:
+    """A setting given the value the check takes: not only named ("Change the flag"), nor
+    given a placeholder (`--x VALUE`), nor left out."""
+    text = solution.text
+    return (
+        solution.kind == "setting"
+        and not drops_setting(solution)
+        and not text.startswith("Change ")
+        and " VALUE`" not in text
+    )
+
+
+def keep_first(items: Sequence[Ranked], facts: Facts) -> None:
+    """Rank each way out that gives up what was asked after the one that keeps it (in place)."""
+    for item in items:
+        if not drops_setting(item.solution):
+            continue
+        kept = [
+            i.rank
+            for i in items
+            if i.solution.knob == item.solution.knob and _gives_value(i.solution)
+        ]
+        if kept and item.rank <= max(kept):
+            item.rank = max(kept) + 1
+    variadic = _variadic(facts)
+    for item in items:
+        # every value passed through `*args`/`**kwargs` given up: after any other way out
+        if any(item.solution.text.startswith(f"{_EMPTIED}`{v}`") for v in variadic):
+            others = [i.rank for i in items if i is not item]
+            if others and item.rank <= max(others):
+                item.rank = max(others) + 1
+    installs = [i.rank for i in items if i.solution.kind == "environment"]
+    if not installs or not _failed_foreign_import(facts):
+        return
+    last = max(installs)
+    for item in items:
+        # what a condition decides (not what the message says to do)
+        steers = item.solution.kind in ("input", "setting") and item.solution.condition
+        if steers and item.rank != MESSAGE_FIRST and item.rank <= last:
+            item.rank = last + 1
+
+
+def _variadic(facts: Facts) -> set[str]:
+    """The names of the site's function's `*args` and `**kwargs` parameters."""
+    function = facts.site_function()
+    if function is None:
+        return set()
+    return {a.arg for a in (function.args.vararg, function.args.kwarg) if a is not None}
+
+
+def _failed_foreign_import(facts: Facts) -> bool:
+    """Whether the site is raised in place of an import of another distribution's module."""
+    own = facts.stored.module.split(".")[0]
+    for condition in facts.conditions:
+        if condition.kind != ConditionKind.EXCEPT:
+            continue
+        if not any(e in condition.text for e in _IMPORT_ERRORS):
+            continue
+        tried = facts.read.tries.get(condition.line)
+        if tried is not None and any(m and m.split(".")[0] not in (own, "") for m in tried.imports):
+            return True
+    return False

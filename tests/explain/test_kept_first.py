@@ -1,0 +1,138 @@
+"""A way out that keeps what the user asked for ranks before one that gives it up: the
+flag's JSON field with the value the check takes before leaving the flag out (its fix keeping
+the other fields the path holds); at a raise in place of a failed import, the install before
+an argument that steers away from the import."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_with_message
+
+from errdex.store import Store
+
+ENG = {
+    "pyproject.toml": """
+        [project]
+        name = "eng"
+        version = "1.0"
+        [project.scripts]
+        eng = "eng.cli:main"
+        """,
+    "eng/__init__.py": "",
+    "eng/cli.py": """
+        import argparse
+
+        from eng.args import EngineArgs
+
+
+        class ServeSubcommand:
+            name = "serve"
+
+            def subparser_init(self, subparsers):
+                parser = subparsers.add_parser(self.name)
+                parser.add_argument("model_tag", nargs="?")
+                return EngineArgs.add_cli_args(parser)
+
+
+        def main():
+            parser = argparse.ArgumentParser(prog="eng")
+            ServeSubcommand().subparser_init(parser.add_subparsers())
+        """,
+    "eng/config.py": """
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class SpecConfig:
+            sample_method: str = "greedy"
+            draft_method: str = "greedy"
+            parallel: bool = False
+            method: str = "eagle"
+
+
+        class EngineConfig:
+            def check_watermark(self):
+                if self.spec_config is not None:
+                    spec = self.spec_config
+                    if spec.draft_method != "probabilistic":
+                        raise ValueError("watermarking requires draft_method='probabilistic'")
+                    if spec.sample_method != "standard":
+                        raise ValueError("watermarking requires sample_method='standard'")
+                    if spec.parallel and spec.method not in ("dflash", "dspark"):
+                        raise ValueError("parallel drafting is not supported with watermarking")
+        """,
+    "eng/args.py": """
+        import json
+        from dataclasses import dataclass
+
+        from eng.config import SpecConfig
+
+
+        @dataclass
+        class EngineArgs:
+            spec_config: SpecConfig | None = None
+
+            @staticmethod
+            def add_cli_args(parser):
+                parser.add_argument("--spec-config", type=json.loads)
+                return parser
+        """,
+    "eng/transport.py": """
+        class Proxy:
+            def __init__(self, url):
+                self.url = url
+
+
+        class Transport:
+            def __init__(self, proxy: Proxy):
+                if proxy.url.scheme == "socks5":
+                    try:
+                        import socksio
+                    except ImportError:
+                        raise ImportError(
+                            "Using SOCKS proxy, but the 'socksio' package is not installed. "
+                            "Make sure to install eng using `pip install eng[socks]`."
+                        ) from None
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def eng(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("eng"), "eng", ENG)
+
+
+def test_the_flags_field_comes_before_leaving_the_flag_out(eng: Store) -> None:
+    page = page_with_message(eng, "eng", "watermarking requires sample_method")
+    texts = [s.text for s in page.solutions]
+    assert texts[0].startswith('Pass `--spec-config \'{"sample_method": "standard"}\'`')
+    assert texts[1].startswith("Do not pass `--spec-config` in any form")
+
+
+def test_the_json_fix_keeps_the_fields_the_path_holds(eng: Store) -> None:
+    # the earlier check of the same object asks for `draft_method`: the user's JSON has it,
+    # and a fix that wrote only `sample_method` would meet that check
+    page = page_with_message(eng, "eng", "watermarking requires sample_method")
+    fix = page.solutions[0].fix
+    assert fix is not None
+    kept = '\'{"draft_method": "probabilistic", "sample_method": "standard"}\''
+    assert fix.after.endswith(f"--spec-config {kept}")
+    assert '"draft_method": "probabilistic", "sample_method": "VALUE"' in fix.before
+    assert page.example_fix == fix
+
+
+def test_the_fields_are_kept_for_a_field_of_a_wider_test(eng: Store) -> None:
+    page = page_with_message(eng, "eng", "parallel drafting is not supported")
+    fix = next(s.fix for s in page.solutions if s.fix is not None and '"parallel"' in s.fix.after)
+    kept = '{"draft_method": "probabilistic", "sample_method": "standard", "parallel": false}'
+    assert fix.after.endswith(f"--spec-config '{kept}'")
+
+
+def test_the_install_comes_before_steering_away_from_the_import(eng: Store) -> None:
+    page = page_with_message(eng, "eng", "Using SOCKS proxy, but the 'socksio' package")
+    kinds = [s.kind for s in page.solutions]
+    assert page.solutions[0].text.startswith("Run `pip install eng[socks]`")
+    assert "input" in kinds
+    assert kinds.index("input") > max(i for i, k in enumerate(kinds) if k == "environment")
