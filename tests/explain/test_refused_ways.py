@@ -79,6 +79,26 @@ WAYS = {
                 logger.warning("cannot enforce strict tools for this request")
             return tag
         """,
+    "ways/envs.py": """
+        import os
+
+        WAYS_ALWAYS = os.getenv("WAYS_ALWAYS", "1") == "1"
+        """,
+    "ways/gate.py": """
+        import logging
+
+        from ways import envs
+
+        logger = logging.getLogger(__name__)
+
+
+        def gate(tools, output, forced):
+            always = envs.WAYS_ALWAYS and not forced
+            if tools is None and output is None and not always:
+                return None
+            logger.warning("the gate cannot enforce this request")
+            return tools
+        """,
     "ways/args.py": """
         from dataclasses import dataclass
 
@@ -156,6 +176,12 @@ def test_the_last_member_of_a_list_is_no_instruction(ways: Store) -> None:
 def test_a_local_assigned_again_is_not_said_at_its_first_value(ways: Store) -> None:
     page = page_of(ways, "cannot enforce strict tools")
     assert "`constrained` is `None`" not in page.what_it_means, page.what_it_means
+
+
+def test_a_setting_of_one_part_of_what_must_all_change_is_no_way_out(ways: Store) -> None:
+    # `WAYS_ALWAYS` decides `always` alone: the early exit needs `tools` and `output` None too
+    page = page_of(ways, "the gate cannot enforce this request")
+    assert not any("WAYS_ALWAYS" in t for t in texts(page)), texts(page)
 
 
 def test_a_setting_that_completes_a_refusing_guard_is_no_way_out(ways: Store) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Collection
 
 from errdex.extract import parsed_ahead
 from errdex.extract.blanked_calls import blanked_calls
+from errdex.extract.blanked_imports import blanked_imports
 from errdex.extract.budget import over_budget
 from errdex.extract.calls import CallFilter
 from errdex.extract.commands import scan_commands
@@ -41,7 +42,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "71-flagged-reasons"
+EXTRACTOR_VERSION = "72-blanked-imports"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -136,6 +137,10 @@ def _extract_text(
     subcommands, positionals, flags, computed_flags = scan_commands(
         text, definitions.functions_at, definitions.classes, flags
     )
+    if reduced is not None:
+        # the imports of the bodies the walker did not parse: their calls are read as text
+        for statement in blanked_imports(text, reduced.blanked, reduced.trimmed, reduced.strings):
+            calls.imported_in_function(statement)
     local_imports = resolve_local_imports(calls.local_imports, module, is_package, imports)
     call_sites = _call_sites(walker, text, reduced, imports, local_imports)
     return FileFacts(

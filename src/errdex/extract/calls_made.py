@@ -64,8 +64,11 @@ class CallRecorder:
     def imported_here(self, stmt: ast.ImportFrom, scope: Scope) -> None:
         """A `from module import name` inside a function: a call of a method of that name
         may reach the codebase (`from pkg.platforms import current_platform`)."""
-        if not scope.is_function:
-            return
+        if scope.is_function:
+            self.imported_in_function(stmt)
+
+    def imported_in_function(self, stmt: ast.ImportFrom) -> None:
+        """Bind the names a function's own `from module import name` imports."""
         for alias in stmt.names:
             name = alias.asname or alias.name
             source = (stmt.level, stmt.module, alias.name)

@@ -141,6 +141,7 @@ _WHEEL_SCRIPTS = lazy_compile(r"[^/]+\.dist-info/entry_points\.txt")
 _SDIST_SCRIPTS = lazy_compile(
     r"(?:[^/]+/)?(?:pyproject\.toml|setup\.cfg|setup\.py|(?:src/)?[^/]+\.egg-info/entry_points\.txt)"
 )
+_SDIST_SCRIPT_ENDS = ("pyproject.toml", "setup.cfg", "setup.py", "entry_points.txt")
 _WHEEL_METADATA = lazy_compile(r"[^/]+\.dist-info/METADATA")
 _SDIST_METADATA = lazy_compile(r"(?:[^/]+/)?PKG-INFO")
 _WHEEL_DATA = lazy_compile(r"^[^/]+\.data/(?:purelib|platlib)/(.+)$")
@@ -437,9 +438,10 @@ class ArchiveSource:
         return members
 
     def _may_declare_scripts(self, path: str) -> bool:
+        # The name's end first: asked of every member, and the patterns are tried on few.
         if self.wheel:
-            return _WHEEL_SCRIPTS.fullmatch(path) is not None
-        return _SDIST_SCRIPTS.fullmatch(path) is not None
+            return path.endswith("entry_points.txt") and _WHEEL_SCRIPTS.fullmatch(path) is not None
+        return path.endswith(_SDIST_SCRIPT_ENDS) and _SDIST_SCRIPTS.fullmatch(path) is not None
 
     def _entry_points(self, found: dict[str, bytes]) -> tuple[EntryPoint, ...]:
         """A wheel's `entry_points.txt`; an sdist's egg-info one, else its packaging files."""
@@ -541,8 +543,8 @@ class ArchiveSource:
 
     def _may_be_metadata(self, path: str) -> bool:
         if self.wheel:
-            return _WHEEL_METADATA.fullmatch(path) is not None
-        return _SDIST_METADATA.fullmatch(path) is not None
+            return path.endswith("/METADATA") and _WHEEL_METADATA.fullmatch(path) is not None
+        return path.endswith("PKG-INFO") and _SDIST_METADATA.fullmatch(path) is not None
 
     def _metadata_member(self, found: dict[str, bytes]) -> str | None:
         if self.wheel:
