@@ -216,6 +216,21 @@ def _if_at(node: ast.AST, line: int) -> ast.If | None:
     return next((n for n in ast.walk(node) if isinstance(n, ast.If) and n.lineno == line), None)
 
 
+def _ifs_of(facts: Facts) -> dict[int, ast.If]:
+    """The `if`s of the site's function by line (the first in `ast.walk`'s order), found in
+    one walk per page: each guard of a long path asks."""
+    key = "refused_ways:ifs"
+    if key not in facts.memo:
+        found: dict[int, ast.If] = {}
+        function = facts.site_function()
+        for node in ast.walk(function) if function is not None else ():
+            if isinstance(node, ast.If):
+                found.setdefault(node.lineno, node)
+        facts.memo[key] = found
+    ifs: dict[int, ast.If] = facts.memo[key]
+    return ifs
+
+
 def _outside(function: ast.FunctionDef | None, line: int) -> bool:
     """Whether `line` lies outside the site's function (a helper's test on the path)."""
     return function is not None and not function.lineno <= line <= (function.end_lineno or 0)
@@ -244,7 +259,7 @@ def branch_refuses(condition: ConditionView, facts: Facts, *, surely: bool = Tru
 
 def _branch_refuses(condition: ConditionView, facts: Facts) -> str | None:
     function = facts.site_function()
-    guard = _if_at(function, condition.line) if function is not None else None
+    guard = _ifs_of(facts).get(condition.line) if function is not None else None
     if guard is None and _outside(function, condition.line):
         # a test of a helper the site's function calls (`_check_cuda(tensor)`): its file
         tree = facts.source_tree()
