@@ -251,14 +251,17 @@ def branch_refuses(condition: ConditionView, facts: Facts, *, surely: bool = Tru
 
 def _branch_refuses(condition: ConditionView, facts: Facts) -> str | None:
     function = facts.site_function()
-    guard = _ifs_of(facts).get(condition.line)
-    if guard is None and _outside(function, condition.line):
-        # a test of a helper the site's function calls (`_check_cuda(tensor)`): its file
-        guard = _ifs_of(facts, whole_file=True).get(condition.line)
-        block = (guard.orelse if condition.holds else guard.body) if guard is not None else []
-        return "fails" if block and isinstance(block[0], ast.Raise) else None
+    outside = _outside(function, condition.line)
+    # a test of a helper the site's function calls (`_check_cuda(tensor)`) is in its file;
+    # the `if` on the line must test the same (a helper of another file has its own lines)
+    guard = _ifs_of(facts, whole_file=outside).get(condition.line)
     test = parse_expression(condition.test)
-    if guard is None or test is None or not facts.conditions:
+    if guard is None or test is None or ast.dump(guard.test) != ast.dump(test):
+        return None
+    if outside:
+        block = guard.orelse if condition.holds else guard.body
+        return "fails" if block and isinstance(block[0], ast.Raise) else None
+    if not facts.conditions:
         return None
     block = guard.orelse if condition.holds else guard.body
     if not block:
