@@ -75,6 +75,8 @@ WAYS = {
             if strict:
                 constrained = list(tools)
             tag = None
+            seen = {}
+            seen[tag] = strict
             if tag is None and constrained is not None:
                 logger.warning("cannot enforce strict tools for this request")
             return tag
@@ -176,6 +178,8 @@ def test_the_last_member_of_a_list_is_no_instruction(ways: Store) -> None:
 def test_a_local_assigned_again_is_not_said_at_its_first_value(ways: Store) -> None:
     page = page_of(ways, "cannot enforce strict tools")
     assert "`constrained` is `None`" not in page.what_it_means, page.what_it_means
+    # the key of an item assigned (`seen[tag] = strict`) is read, not assigned again
+    assert "`tag` is `None`" in page.what_it_means, page.what_it_means
 
 
 def test_a_setting_of_one_part_of_what_must_all_change_is_no_way_out(ways: Store) -> None:

@@ -384,12 +384,25 @@ def _rebound(facts: Facts) -> list[BindingView]:
     assigned: dict[str, list[int]] = {}
     for node in ast.walk(function):
         for target in assignment_targets(node):
-            for name in ast.walk(target):
-                if isinstance(name, ast.Name):
-                    assigned.setdefault(name.id, []).append(target.lineno)
+            for name in _stored_roots(target):
+                assigned.setdefault(name, []).append(target.lineno)
     return [
         b for b in local if any((b.line or 0) < line < site for line in assigned.get(b.name, []))
     ]
+
+
+def _stored_roots(target: ast.expr) -> list[str]:
+    """The names an assignment target binds or changes an item or attribute of: `x` of
+    `x[i] = v`, not `i`."""
+    out = []
+    for node in ast.walk(target):
+        if not isinstance(getattr(node, "ctx", None), ast.Store):
+            continue
+        while isinstance(node, ast.Subscript | ast.Attribute):
+            node = node.value
+        if isinstance(node, ast.Name):
+            out.append(node.id)
+    return out
 
 
 def _context(facts: Facts) -> str:
