@@ -96,6 +96,18 @@ ENG = {
                             "Make sure to install eng using `pip install eng[socks]`."
                         ) from None
         """,
+    "eng/native.py": """
+        class Kernel:
+            def __init__(self, fast=False):
+                if fast:
+                    try:
+                        import eng._speedups
+                    except ImportError:
+                        raise ImportError(
+                            "fast=True needs the compiled eng._speedups module. "
+                            "Make sure to install eng using `pip install eng[fast]`."
+                        ) from None
+        """,
 }
 
 
@@ -136,3 +148,11 @@ def test_the_install_comes_before_steering_away_from_the_import(eng: Store) -> N
     assert page.solutions[0].text.startswith("Run `pip install eng[socks]`")
     assert "input" in kinds
     assert kinds.index("input") > max(i for i, k in enumerate(kinds) if k == "environment")
+
+
+def test_a_failed_import_of_the_projects_own_module_keeps_the_order(eng: Store) -> None:
+    # the same shape as the SOCKS raise, but the module is the project's own: no package
+    # of another distribution to install, so leaving the argument out keeps its rank
+    page = page_with_message(eng, "eng", "fast=True needs the compiled")
+    assert page.solutions[0].kind == "input"
+    assert page.solutions[0].text.startswith("Pass an empty (false) value for the argument `fast`")
