@@ -108,6 +108,19 @@ ENG = {
                             "Make sure to install eng using `pip install eng[fast]`."
                         ) from None
         """,
+    "eng/bench.py": """
+        import argparse
+
+
+        def main():
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--decode", action="store_true")
+            parser.add_argument("--paged", action="store_true")
+            args = parser.parse_args()
+            if args.decode:
+                if args.paged:
+                    raise ValueError("--decode already uses paged KV; do not pass --paged")
+        """,
 }
 
 
@@ -156,3 +169,11 @@ def test_a_failed_import_of_the_projects_own_module_keeps_the_order(eng: Store) 
     page = page_with_message(eng, "eng", "fast=True needs the compiled")
     assert page.solutions[0].kind == "input"
     assert page.solutions[0].text.startswith("Pass an empty (false) value for the argument `fast`")
+
+
+def test_the_flag_the_message_says_not_to_pass_is_left_out_first(eng: Store) -> None:
+    # the message's own word: leaving out `--paged` keeps the `--decode` the user asked for
+    page = page_with_message(eng, "eng", "--decode already uses paged KV")
+    texts = [s.text for s in page.solutions]
+    assert texts[0].startswith("Do not pass `--paged`")
+    assert texts[1].startswith("Do not pass `--decode`")

@@ -33,7 +33,7 @@ class Ranked(Protocol):
     rank: int
 
 
-def _drops_setting(solution: Solution) -> bool:
+def drops_setting(solution: Solution) -> bool:
     """Whether the solution leaves its setting out (or off, or unset)."""
     knob = solution.knob
     if solution.kind != "setting" or not knob:
@@ -47,7 +47,7 @@ def _gives_value(solution: Solution) -> bool:
     text = solution.text
     return (
         solution.kind == "setting"
-        and not _drops_setting(solution)
+        and not drops_setting(solution)
         and not text.startswith("Change ")
         and " VALUE`" not in text
     )
@@ -56,7 +56,7 @@ def _gives_value(solution: Solution) -> bool:
 def keep_first(items: Sequence[Ranked], facts: Facts) -> None:
     """Rank each way out that gives up what was asked after the one that keeps it (in place)."""
     for item in items:
-        if not _drops_setting(item.solution):
+        if not drops_setting(item.solution):
             continue
         kept = [
             i.rank
