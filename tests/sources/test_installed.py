@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from errdex.errors import SourceError
-from errdex.sources.installed import installed_all, installed_source
+from errdex.sources.installed import InstalledSource, installed_all, installed_source
 
 
 def test_an_installed_distribution_yields_its_record_python_files() -> None:
@@ -60,3 +60,46 @@ def test_every_distribution_of_the_environment_once() -> None:
 def test_a_distribution_that_is_not_installed_is_a_source_error() -> None:
     with pytest.raises(SourceError, match="not installed: no-such-dist-errdex"):
         installed_source("no-such-dist-errdex")
+
+
+def test_record_rows_that_leave_site_packages_are_refused_before_any_read(
+    tmp_path: Path,
+) -> None:
+    # A hostile RECORD: each row but one names a file outside site-packages that exists,
+    # so joining a row before refusing it would read (or stat) that file.
+    site = tmp_path / "site"
+    (site / "demo").mkdir(parents=True)
+    (site / "demo" / "ok.py").write_text("X = 1\n")
+    (tmp_path / "outside.py").write_text("SECRET = 1\n")
+    (site / "outside.mo").write_bytes(b"")
+    info = site / "demo-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: demo\nVersion: 1.0\n")
+    rows = [
+        "demo/ok.py,,",
+        "../outside.py,,",
+        "demo/../../outside.py,,",
+        "demo\\..\\..\\outside.py,,",
+        f"{tmp_path / 'outside.py'},,",
+        f"/{tmp_path / 'outside.py'},,",
+        "\\outside.py,,",
+        "C:/outside.py,,",
+        "../site/outside.mo,,",
+    ]
+    (info / "RECORD").write_text("\n".join(rows) + "\n")
+    source = InstalledSource(importlib.metadata.PathDistribution(info))
+
+    assert source.paths() == ["demo/ok.py"]
+    assert {f.path: f.data for f in source.files()} == {"demo/ok.py": b"X = 1\n"}
+    assert list(source.catalogs()) == []
+    escapes = "outside site-packages (path escapes the archive ('..' component))"
+    absolute = "outside site-packages (absolute path in archive)"
+    assert {s.path: s.reason for s in source.skipped} == {
+        "../outside.py": escapes,
+        "demo/../../outside.py": escapes,
+        "demo\\..\\..\\outside.py": escapes,
+        str(tmp_path / "outside.py"): absolute,
+        f"/{tmp_path / 'outside.py'}": absolute,
+        "\\outside.py": absolute,
+        "C:/outside.py": absolute,
+    }

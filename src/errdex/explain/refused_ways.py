@@ -41,10 +41,6 @@ FALSY = _Truth(False)
 _UNKNOWN = object()
 
 
-def _parse(text: str) -> ast.expr | None:
-    return parse_expression(text)
-
-
 def _key(node: ast.AST) -> str:
     return ast.unparse(node)
 
@@ -212,18 +208,14 @@ def _fails(known: _Known, block: list[ast.stmt], skip: set[int], within: set[str
     return found
 
 
-def _if_at(node: ast.AST, line: int) -> ast.If | None:
-    return next((n for n in ast.walk(node) if isinstance(n, ast.If) and n.lineno == line), None)
-
-
-def _ifs_of(facts: Facts) -> dict[int, ast.If]:
-    """The `if`s of the site's function by line (the first in `ast.walk`'s order), found in
-    one walk per page: each guard of a long path asks."""
-    key = "refused_ways:ifs"
+def _ifs_of(facts: Facts, whole_file: bool = False) -> dict[int, ast.If]:
+    """The `if`s of the site's function (or, for a helper's test, of its whole file) by
+    line, found in one walk per page: each guard of a long path asks."""
+    key = f"refused_ways:ifs:{whole_file}"
     if key not in facts.memo:
         found: dict[int, ast.If] = {}
-        function = facts.site_function()
-        for node in ast.walk(function) if function is not None else ():
+        tree = facts.source_tree() if whole_file else facts.site_function()
+        for node in ast.walk(tree) if tree is not None else ():
             if isinstance(node, ast.If):
                 found.setdefault(node.lineno, node)
         facts.memo[key] = found
@@ -239,7 +231,7 @@ def _outside(function: ast.FunctionDef | None, line: int) -> bool:
 def _path_known(facts: Facts, changed: dict[str, object], skip: ConditionView | None) -> _Known:
     known = _Known(changed)
     for condition in facts.conditions:
-        node = _parse(condition.test)
+        node = parse_expression(condition.test)
         if node is not None and condition is not skip:
             known.learn(node, condition.holds)
     return known
@@ -259,15 +251,17 @@ def branch_refuses(condition: ConditionView, facts: Facts, *, surely: bool = Tru
 
 def _branch_refuses(condition: ConditionView, facts: Facts) -> str | None:
     function = facts.site_function()
-    guard = _ifs_of(facts).get(condition.line) if function is not None else None
-    if guard is None and _outside(function, condition.line):
-        # a test of a helper the site's function calls (`_check_cuda(tensor)`): its file
-        tree = facts.source_tree()
-        guard = _if_at(tree, condition.line) if tree is not None else None
-        block = (guard.orelse if condition.holds else guard.body) if guard is not None else []
+    outside = _outside(function, condition.line)
+    # a test of a helper the site's function calls (`_check_cuda(tensor)`) is in its file;
+    # the `if` on the line must test the same (a helper of another file has its own lines)
+    guard = _ifs_of(facts, whole_file=outside).get(condition.line)
+    test = parse_expression(condition.test)
+    if guard is None or test is None or ast.dump(guard.test) != ast.dump(test):
+        return None
+    if outside:
+        block = guard.orelse if condition.holds else guard.body
         return "fails" if block and isinstance(block[0], ast.Raise) else None
-    test = _parse(condition.test)
-    if guard is None or test is None or not facts.conditions:
+    if not facts.conditions:
         return None
     block = guard.orelse if condition.holds else guard.body
     if not block:
@@ -276,7 +270,7 @@ def _branch_refuses(condition: ConditionView, facts: Facts) -> str | None:
     moved = set(dotted_names(test))
     known = _path_known(facts, dict.fromkeys(moved, _UNKNOWN), condition)
     known.truth[_key(test)] = not condition.holds
-    check = _parse(facts.conditions[-1].test)
+    check = parse_expression(facts.conditions[-1].test)
     within = set(dotted_names(check)) - moved if check is not None else set()
     skip = {c.line for c in facts.conditions}
     return _fails(known, block, skip, within)
@@ -349,7 +343,7 @@ def setting_trips_guard(solution: Solution, facts: Facts) -> int | None:
     for guard in facts.conditions:
         if guard is condition or not facts.read.other_branch_fails(guard.line, guard.holds):
             continue
-        node = _parse(guard.test)
+        node = parse_expression(guard.test)
         if node is None or knob.behind not in dotted_names(node):
             continue
         known.truth.pop(_key(node), None)
@@ -361,7 +355,7 @@ def setting_trips_guard(solution: Solution, facts: Facts) -> int | None:
 def _new_truth(condition: ConditionView, behind: str, facts: Facts) -> bool | None:
     """The truth a way out making `condition` false gives the knob's name: the test is
     the name (or its negation), or a local bound to an `and`/`or` of it."""
-    node = _parse(condition.test)
+    node = parse_expression(condition.test)
     want = not condition.holds
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         node, want = node.operand, not want
@@ -371,7 +365,7 @@ def _new_truth(condition: ConditionView, behind: str, facts: Facts) -> bool | No
     if name == behind:
         return want
     bound = next((b.value for b in facts.bindings if b.name == name), None)
-    value = _parse(bound) if bound is not None else None
+    value = parse_expression(bound) if bound is not None else None
     if isinstance(value, ast.BoolOp) and any(dotted_name(v) == behind for v in value.values):
         return want
     return None

@@ -50,14 +50,12 @@ def _statement(text: str, at: int, end: int) -> ast.ImportFrom | None:
         line_end = text.find("\n", stop, end)
         line_end = end if line_end == -1 else line_end
         source = text[at:line_end]
+        if len(source) > MAX_STATEMENT:
+            return None
         open_brackets = source.count("(") - source.count(")")
         if (open_brackets <= 0 and not source.rstrip().endswith("\\")) or line_end >= end:
             break
-        if line_end - at > MAX_STATEMENT:
-            return None
         stop = line_end + 1
-    if len(source) > MAX_STATEMENT:
-        return None
     try:
         tree = ast.parse(source.split(";")[0])
     except (SyntaxError, ValueError, RecursionError, MemoryError):

@@ -7,9 +7,10 @@ another file, again with those calls kept (`helpercalls`). The pipeline itself
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from errdex.indexing.report import PARTIAL_MARK, IndexReport, ProgressHook, is_partial
+from errdex.lazy_names import lazy_names
 
 if TYPE_CHECKING:
     from errdex.indexing.pipeline import PIPELINE_VERSION, index_source
@@ -24,11 +25,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in ("PIPELINE_VERSION", "index_source"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from errdex.indexing import pipeline
-
-    value = getattr(pipeline, name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(
+    globals(),
+    {"PIPELINE_VERSION": "errdex.indexing.pipeline", "index_source": "errdex.indexing.pipeline"},
+)

@@ -39,8 +39,8 @@ _WORD = lazy_compile(r"\w+")
 # blank), so a pattern tried at each line gives up at once where it fails: 6x faster.
 _LINE = lazy_compile(r"^([ \t]*+)(?=[^\s#)\]}])", re.MULTILINE)  # a line's indentation
 _NAME_PATH = lazy_compile(r"[A-Za-z_][\w.]*")
-# After a newline (searched in "\n" + text, as `line_matches` does): a pattern anchored at a
-# line's start with `^` is tried at every character, one that starts with "\n" at each line.
+# After a newline (searched by `line_matches`): a pattern anchored at a line's start with
+# `^` is tried at every character, one that starts with "\n" at each line.
 _CLASS_HEADER = lazy_compile(r"\n[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)")
 _EXCEPTIONISH = lazy_compile(r"Error|Exception|Warning|Exit|Abort|Fail|Interrupt")
 _MAX_HOPS = 6  # re-export chains through `__init__` files longer than this are not followed
@@ -266,7 +266,7 @@ def outline(data: bytes) -> _Outline:
             classes.add(found[1])
         counted = start
     bases: dict[str, frozenset[str]] = {}
-    for header in _CLASS_HEADER.finditer("\n" + text):
+    for _, _, header in line_matches(_CLASS_HEADER, text):
         named = {part.split(".")[0] for part in _NAME_PATH.findall(header[2])}
         bases.setdefault(header[1], frozenset(named - {"metaclass", "object"}))
     # Where each line begins, added up from the lengths of the lines before it.

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import importlib
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from errdex.errors import SourceError
+from errdex.lazy_names import lazy_names
 from errdex.sources.base import MAX_FILE_BYTES, Skipped, Source, SourceFile, VersionInfo
 
 if TYPE_CHECKING:
@@ -39,13 +39,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(globals(), _LAZY)
 
 
 __all__ = [
