@@ -96,6 +96,31 @@ ENG = {
                             "Make sure to install eng using `pip install eng[socks]`."
                         ) from None
         """,
+    "eng/native.py": """
+        class Kernel:
+            def __init__(self, fast=False):
+                if fast:
+                    try:
+                        import eng._speedups
+                    except ImportError:
+                        raise ImportError(
+                            "fast=True needs the compiled eng._speedups module. "
+                            "Make sure to install eng using `pip install eng[fast]`."
+                        ) from None
+        """,
+    "eng/bench.py": """
+        import argparse
+
+
+        def main():
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--decode", action="store_true")
+            parser.add_argument("--paged", action="store_true")
+            args = parser.parse_args()
+            if args.decode:
+                if args.paged:
+                    raise ValueError("--decode already uses paged KV; do not pass --paged")
+        """,
 }
 
 
@@ -136,3 +161,19 @@ def test_the_install_comes_before_steering_away_from_the_import(eng: Store) -> N
     assert page.solutions[0].text.startswith("Run `pip install eng[socks]`")
     assert "input" in kinds
     assert kinds.index("input") > max(i for i, k in enumerate(kinds) if k == "environment")
+
+
+def test_a_failed_import_of_the_projects_own_module_keeps_the_order(eng: Store) -> None:
+    # the same shape as the SOCKS raise, but the module is the project's own: no package
+    # of another distribution to install, so leaving the argument out keeps its rank
+    page = page_with_message(eng, "eng", "fast=True needs the compiled")
+    assert page.solutions[0].kind == "input"
+    assert page.solutions[0].text.startswith("Pass an empty (false) value for the argument `fast`")
+
+
+def test_the_flag_the_message_says_not_to_pass_is_left_out_first(eng: Store) -> None:
+    # the message's own word: leaving out `--paged` keeps the `--decode` the user asked for
+    page = page_with_message(eng, "eng", "--decode already uses paged KV")
+    texts = [s.text for s in page.solutions]
+    assert texts[0].startswith("Do not pass `--paged`")
+    assert texts[1].startswith("Do not pass `--decode`")

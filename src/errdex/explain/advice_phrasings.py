@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from errdex.explain.stated_limits import stated_limit
+from errdex.explain.stated_limits import plain, stated_limit
 
 # "X can only be set when Y", "X may only be accessed after Y": the subject, the verb, the
 # kind of precondition and the precondition.
@@ -75,8 +75,7 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
     match = _ONLY_WHEN.match(text)
     if match is not None:
         subject, condition = match["subject"].strip(), match["condition"]
-        first = subject.split()[0]
-        if first[:1].isupper() and first[1:].islower():
+        if plain(subject):
             subject = subject[0].lower() + subject[1:]  # "Stream options": after the verb
         verb = _INFINITIVE[match["verb"].lower()]
         if match["when"].lower() == "after":

@@ -84,21 +84,23 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
     return out
 
 
-def advised_settings(facts: Facts) -> set[str]:
+def advised_settings(facts: Facts) -> tuple[set[str], set[str]]:
     """The settings (flags, environment variables) the message's advice names as a word: a
-    way out that gives such a setting its value is the message's own, and comes first."""
-    advice = message_advice(spoken_text(facts.stored.site.message))
-    return {
-        k.name
-        for k in facts.knobs
-        if k.kind in (KnobKind.ENV, KnobKind.FLAG)
-        and any(
-            re.search(rf"(?<![\w-]){re.escape(k.name)}(?![\w-])", a.text)
-            and not _DIAGNOSTIC.search(a.text)
-            and not forbids(a.text)  # a flag said not to pass: no value of it comes first
-            for a in advice
-        )
-    }
+    way out that gives such a setting its value is the message's own, and comes first; and
+    those it says not to pass ("do not pass --paged"), where leaving it out comes first."""
+    advice = [
+        a
+        for a in message_advice(spoken_text(facts.stored.site.message))
+        if not _DIAGNOSTIC.search(a.text)
+    ]
+    named: tuple[set[str], set[str]] = (set(), set())
+    for knob in facts.knobs:
+        if knob.kind not in (KnobKind.ENV, KnobKind.FLAG):
+            continue
+        for a in advice:
+            if re.search(rf"(?<![\w-]){re.escape(knob.name)}(?![\w-])", a.text):
+                named[forbids(a.text)].add(knob.name)
+    return named
 
 
 def advised_rank(solution: Solution) -> int:

@@ -52,7 +52,7 @@ from errdex.explain.hiding_flags import hides_only, input_solution
 from errdex.explain.inputs import input_action
 from errdex.explain.instances import instance_action
 from errdex.explain.kept_fields import with_kept_fields
-from errdex.explain.kept_first import keep_first
+from errdex.explain.kept_first import drops_setting, keep_first
 from errdex.explain.key_checks import key_checked
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.literal_members import with_members
@@ -159,12 +159,12 @@ class _Collector:
             for i in self.items
         )
 
-    def message_first(self, advised: set[str]) -> None:
-        """A setting given its value that the message's advice names comes first: the
-        message's own way out, said exactly."""
+    def message_first(self, given: set[str], forbidden: set[str]) -> None:
+        """A setting the advice names comes first: its value (or leaving it out, if forbidden)."""
         for item in self.items:
-            solution = item.solution
-            if solution.kind == "setting" and solution.knob in advised and item.rank < 3:
+            knob = item.solution.knob
+            said = knob in given or (knob in forbidden and drops_setting(item.solution))
+            if item.solution.kind == "setting" and said and item.rank < 3:
                 item.rank = MESSAGE_FIRST
 
     def ranked(self) -> list[Solution]:
@@ -327,7 +327,7 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(solution, 1)
     for solution in selection_solutions(facts.stored):
         found.add(solution, _SELECTION_TIER)
-    found.message_first(advised_settings(facts))
+    found.message_first(*advised_settings(facts))
     keep_first(found.items, facts)  # what keeps the user's choice before what drops it
     kept = []
     for solution in replacement_first(found.ranked(), facts):

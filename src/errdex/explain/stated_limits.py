@@ -71,7 +71,7 @@ def stated_limit(sentence: str) -> tuple[str, str] | None:
     match = _VALID_ARE.match(text)
     if match is not None and not _OWN_STATE.match(match["values"]):
         what = match["what"].strip()
-        return f"Use one of the {what.lower() if _plain(what) else what} it lists", "input"
+        return f"Use one of the {what.lower() if plain(what) else what} it lists", "input"
     match = _USED_WITH.match(text)
     if match is not None:
         return f"Use {match['what']} with {match['with']}", "input"
@@ -87,7 +87,7 @@ def stated_limit(sentence: str) -> tuple[str, str] | None:
     return None
 
 
-def _plain(words: str) -> bool:
+def plain(words: str) -> bool:
     """Whether the words are plain prose (a capital only as a sentence's first letter)."""
     first = words.split()[0]
     return first[:1].isupper() and first[1:].islower()
