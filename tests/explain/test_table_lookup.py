@@ -1,5 +1,6 @@
-"""A lookup of the user's argument in a module's table, under `except KeyError`: the way
-out is one of the table's keys, a few of them named when the table is a literal."""
+"""A lookup of the user's argument in a module's table, under `except KeyError` or by
+`.get` tested for None: the way out is one of the table's keys, a few of them named when the
+table is a literal."""
 
 from __future__ import annotations
 
@@ -76,6 +77,22 @@ FILES = {
             return text
 
 
+        def stream(name):
+            opener = CODES.get(name)
+            if opener is None:
+                raise TypeError(f"Unknown stream {name!r}")
+            return opener
+
+
+        def renamed(name):
+            opener = CODES.get(name)
+            if opener is None:
+                opener = ALIASES.get(name)
+            if opener is None:
+                raise TypeError(f"Unknown {name!r}")
+            return opener
+
+
         def cached(name, cache):
             try:
                 return cache[name]
@@ -125,3 +142,18 @@ def test_a_table_a_function_of_the_module_looks_the_argument_up_in(glyphs: Store
     )
     # the fix passes a key
     assert first.fix is not None and first.fix.after.endswith("style(text=TEXT, fg='happy')")
+
+
+def test_a_get_tested_for_none_is_a_lookup_too(glyphs: Store) -> None:
+    first = page_in_function(glyphs, "glyphs", "stream").solutions[0]
+    assert first.text == (
+        "Pass for the argument `name` of `stream` one of the keys of `CODES` (such as "
+        "`'smile'`, `'frown'`, `'wink'`, `'grin'`, …): `CODES.get(name)` at line 57 found no "
+        "such key."
+    )
+
+
+def test_a_get_whose_result_is_set_again_names_no_table(glyphs: Store) -> None:
+    # `opener` falls back to another table: neither one's keys alone are the way out
+    texts = [s.text for s in page_in_function(glyphs, "glyphs", "renamed").solutions]
+    assert not any("one of the keys of" in t for t in texts)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import posixpath
 
-from errdex.explain.context import Facts, parse_module
+from errdex.explain.context import Facts, lines_of, parse_module
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
@@ -35,7 +35,7 @@ def lookup_table(facts: Facts) -> tuple[str, str, int, str | None] | None:
         c.kind == ConditionKind.EXCEPT and _KEY_ERRORS & set(_names(c.test))
         for c in facts.conditions
     ):
-        return None
+        return _got(facts)
     found = facts.site_function()
     tree = facts.source_tree()
     if found is None or tree is None:
@@ -65,6 +65,53 @@ def lookup_table(facts: Facts) -> tuple[str, str, int, str | None] | None:
                     continue
                 if isinstance(key, ast.Name) and key.id in params and key.id not in local:
                     return table, key.id, sub.lineno, None
+    return None
+
+
+def _got(facts: Facts) -> tuple[str, str, int, str | None] | None:
+    """The same for `opener = TABLE.get(name)` tested `if opener is None` (or `not
+    opener`) right before the site: the key an argument never rebound, the table a name
+    of the module."""
+    tested = {
+        c.text.removesuffix(" is None").removeprefix("not ")
+        for c in facts.conditions
+        if c.kind == ConditionKind.IF and (c.text.endswith(" is None") or c.text.startswith("not "))
+    }
+    if not any(t.isidentifier() for t in tested) or ".get(" not in (facts.source_text or ""):
+        return None  # most sites: the function is not parsed for nothing
+    found = facts.site_function()
+    tree = facts.source_tree()
+    if found is None or tree is None:
+        return None
+    params = {a.arg for a in [*found.args.posonlyargs, *found.args.args, *found.args.kwonlyargs]}
+    stored = [
+        n for n in ast.walk(found) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    ]
+    local = {n.id for n in stored}
+    module = module_names(tree)
+    for node in ast.walk(found):
+        if not (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and node.targets[0].id in tested
+            and sum(n.id == node.targets[0].id for n in stored) == 1
+        ):
+            continue
+        call = node.value
+        if not (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "get"
+            and isinstance(call.func.value, ast.Name)
+            and len(call.args) == 1
+            and not call.keywords
+            and isinstance(call.args[0], ast.Name)
+        ):
+            continue
+        table, key = call.func.value.id, call.args[0].id
+        if table in module and table not in local | params and key in params - local:
+            return table, key, node.lineno, None
     return None
 
 
@@ -117,6 +164,8 @@ def table_solution(facts: Facts) -> Solution | None:
     shown = ", ".join(code(repr(k)) for k in keys[:_SHOWN_KEYS])
     example = f" (such as {shown}{', …' if len(keys) > _SHOWN_KEYS else ''})" if keys else ""
     lookup = f"the lookup {code(f'{table}[{key}]')} at line {line} found no such key"
+    if f"{table}.get({key})" in lines_of(facts.source_text or "")[line - 1]:
+        lookup = f"{code(f'{table}.get({key})')} at line {line} found no such key"
     if helper is not None:
         lookup = (
             f"{code(helper)}, which looks {code(key)} up in {code(table)} (line {line}), "

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from errdex.explain.advice import python_literal
@@ -27,6 +28,7 @@ from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_data import failed_call
+from errdex.explain.validator_tables import handed_on
 from errdex.extract.conditions import dotted_name, negate
 from errdex.facts import ConditionKind, KnobKind, SiteKind
 
@@ -35,6 +37,8 @@ _FIELD_DECORATORS = frozenset({"validator", "field_validator"})
 # A type's hooks that hand the framework its validating methods.
 _TYPE_HOOKS = frozenset({"__get_validators__", "__get_pydantic_core_schema__"})
 _SUBJECT = "\x00"
+# Types a value of plain data (a JSON document, a form, a config file) can have.
+_PLAIN = frozenset({"str", "int", "float", "bool", "list", "dict"})
 # A validator's parameters the framework hands it beside the value: no constraint of the field.
 _CONTEXT = frozenset({"field", "config", "values", "info", "handler", "model"})
 # How the input rules' words read after "give the field a value".
@@ -45,7 +49,7 @@ _AFTER_VALUE = (
     (" as one of ", " that is one of "),
 )
 # "Pass a non-empty (true) value for X": the same after "a value".
-_FOR_SUBJECT = {"a non-empty (true) value": " that is not empty"}
+_FOR_SUBJECT = {"a non-empty (true) value": " that is not empty", "None": " that is None"}
 
 
 @dataclass(frozen=True)
@@ -72,7 +76,8 @@ def validated(facts: Facts) -> Validated | None:
     hooked = bool(owner) and "." not in owner and f"cls.{name}" in text
     hooked = hooked and any(hook in text for hook in _TYPE_HOOKS)
     named = not owner and _named_validator(name)
-    if fields is None and not hooked and not named:
+    listed = None if owner else handed_on(facts, name)
+    if fields is None and not hooked and not named and listed is None:
         return None
     function = facts.site_function()
     if function is None:
@@ -93,6 +98,8 @@ def validated(facts: Facts) -> Validated | None:
         return Validated(value, words, others, request)
     if hooked and _handed_by_type(facts, owner, function.name):
         return Validated(value, f"a field declared as {code(owner)}", others, owner=owner)
+    if listed is not None:
+        return Validated(value, listed, others)
     if named and _returns_value(function, value):
         return Validated(value, "the field", others)
     return None
@@ -139,16 +146,21 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
     lines = lines_of(facts.source_text or "")
     # `if isinstance(v, bytes): return v` then `elif isinstance(v, bytearray): return ...`:
     # either type will do; not a branch that checks more (a bytes `Pattern`)
-    accepting = [
+    accepting = [c for c in open_conditions if _returns_only(lines, c.line)]
+    # a shortcut that gives back a value the data can hold (`if v in BOOL_TRUE: return True`),
+    # not an instance of the type, is a way out when no check says one
+    kept = [
         c
         for c in open_conditions
-        if c.line < len(lines) and lines[c.line].strip().startswith("return")
+        if c.kind == ConditionKind.EARLY_EXIT and c in accepting and _plain_types(c.text)
     ]
-    for condition in reversed(checks):
+    for condition in [*reversed(checks), *kept]:
         condition = merged_type_checks([*accepting, condition]).get(condition.line, condition)
         said = _said(condition, found, constants, facts)
         if said is None:  # `mode_name not in ...` where `mode_name = value.upper()`
             said = _said(expanded(condition, facts), found, constants, facts)
+        if said is not None and condition in kept:
+            said = _with_other_shortcuts(said, kept, found, constants, facts)
         if said is not None:
             return Solution(
                 text=(
@@ -160,6 +172,22 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
                 kind="input",
             )
     return None
+
+
+def _with_other_shortcuts(
+    said: str, kept: list[ConditionView], found: Validated, constants: dict[str, str], facts: Facts
+) -> str:
+    """ " that is one of `'1'`, `'on'`" with the values of the other shortcuts that list
+    values (`if v in BOOL_FALSE: return False`): any of them will do."""
+    lead = " that is one of "
+    if not said.startswith(lead):
+        return said
+    values = [said[len(lead) :]]
+    for other in kept:
+        more = _said(other, found, constants, facts)
+        if more is not None and more.startswith(lead) and more[len(lead) :] not in values:
+            values.append(more[len(lead) :])
+    return lead + ", ".join(values)
 
 
 def _said(
@@ -273,6 +301,39 @@ def _handed_by_type(facts: Facts, owner: str, name: str) -> bool:
                 ):
                     return True
     return False
+
+
+def _plain_types(text: str) -> bool:
+    """Whether every type a test checks the value against is one plain data holds (`int`,
+    `str`, `list`...), not one only Python code makes (`date`, `IPv4Address`)."""
+    if re.search(r"__class__|\btype\(|\bcls\b", text):
+        return False  # the value's class: an object the data cannot hold as it comes in
+    for found in re.finditer(r"isinstance\(\w+, \(?([\w, ]+)\)?\)", text):
+        if not set(re.split(r",\s*", found.group(1).strip(", "))) <= _PLAIN:
+            return False
+    return True
+
+
+def _returns_only(lines: Sequence[str], line: int) -> bool:
+    """Whether the branch under the test at `line` (1-based) only gives a value back: a
+    `return`, or tests whose branches all return (`if isinstance(v, Enum): return v.value
+    else: return v`); comments and blank lines skipped."""
+    if not 0 < line < len(lines):
+        return False
+    header = lines[line - 1]
+    depth = len(header) - len(header.lstrip())
+    returned = False
+    for text in lines[line:]:
+        stripped = text.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if len(text) - len(text.lstrip()) <= depth:
+            break
+        if stripped.startswith("return"):
+            returned = True
+        elif not stripped.startswith(("if ", "elif ", "else:")) or not stripped.endswith(":"):
+            return False
+    return returned
 
 
 def _named_validator(name: str) -> bool:
