@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import ast
 import posixpath
+import re
 
-from errdex.explain.context import Facts, lines_of, parse_module
+from errdex.explain.context import Facts, function_span, lines_of, parse_module
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
@@ -21,6 +22,8 @@ from errdex.store.base import Store, StoredSite
 
 _KEY_ERRORS = frozenset({"KeyError", "LookupError"})
 _SHOWN_KEYS = 4
+# `opener = binary_streams.get(name)`: a local set from a table's `.get` of one name.
+_GOT = re.compile(r"^\s*(\w+)\s*=\s*(\w+)\.get\((\w+)\)\s*$", re.MULTILINE)
 # dunders a user calls with arguments, by the class's name (or an instance's)
 _CALLED = frozenset({"__init__", "__new__", "__call__"})
 
@@ -70,49 +73,50 @@ def lookup_table(facts: Facts) -> tuple[str, str, int, str | None] | None:
 
 def _got(facts: Facts) -> tuple[str, str, int, str | None] | None:
     """The same for `opener = TABLE.get(name)` tested `if opener is None` (or `not
-    opener`) right before the site: the key an argument never rebound, the table a name
-    of the module."""
+    opener`) before the site: the key an argument never rebound, the table a name of the
+    module, `opener` never assigned again. Read in the text first, the function then
+    parsed alone: most sites make no such lookup."""
     tested = {
         c.text.removesuffix(" is None").removeprefix("not ")
         for c in facts.conditions
         if c.kind == ConditionKind.IF and (c.text.endswith(" is None") or c.text.startswith("not "))
     }
-    if not any(t.isidentifier() for t in tested) or ".get(" not in (facts.source_text or ""):
-        return None  # most sites: the function is not parsed for nothing
+    text = facts.source_text or ""
+    tested = {t for t in tested if t.isidentifier() and _set_by_get(text, t)}
+    site = facts.stored.site
+    span = function_span(text, site.function.rpartition(".")[2], site.line) if tested else None
+    if span is None:
+        return None
+    body = "\n".join(lines_of(text)[span[0] : span[1]])
+    got = [m for m in _GOT.finditer(body) if m.group(1) in tested]
+    if not got or len(re.findall(rf"\b{got[0].group(1)}\s*=(?!=)", body)) != 1:
+        return None
+    table, key = got[0].group(2), got[0].group(3)
+    module = rf"^(?:{table}\s*[:=]|from\s+[\w.]+\s+import\s+(?:\([^)]*|[^\n]*)\b{table}\b)"
+    if re.search(module, text, re.MULTILINE) is None:
+        return None
     found = facts.site_function()
-    tree = facts.source_tree()
-    if found is None or tree is None:
+    if found is None:
         return None
     params = {a.arg for a in [*found.args.posonlyargs, *found.args.args, *found.args.kwonlyargs]}
-    stored = [
-        n for n in ast.walk(found) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-    ]
-    local = {n.id for n in stored}
-    module = module_names(tree)
-    for node in ast.walk(found):
-        if not (
-            isinstance(node, ast.Assign)
-            and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name)
-            and node.targets[0].id in tested
-            and sum(n.id == node.targets[0].id for n in stored) == 1
-        ):
-            continue
-        call = node.value
-        if not (
-            isinstance(call, ast.Call)
-            and isinstance(call.func, ast.Attribute)
-            and call.func.attr == "get"
-            and isinstance(call.func.value, ast.Name)
-            and len(call.args) == 1
-            and not call.keywords
-            and isinstance(call.args[0], ast.Name)
-        ):
-            continue
-        table, key = call.func.value.id, call.args[0].id
-        if table in module and table not in local | params and key in params - local:
-            return table, key, node.lineno, None
-    return None
+    stored = {
+        n.id for n in ast.walk(found) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    if table in stored | params or key not in params - stored:
+        return None
+    return table, key, span[0] + body.count("\n", 0, got[0].start()) + 1, None
+
+
+def _set_by_get(text: str, name: str) -> bool:
+    """Whether some line of the file reads `name = X.get(...)`: a literal search first (a
+    pattern over a large file costs a millisecond or more)."""
+    at = text.find(f"{name} = ")
+    while at != -1:
+        end = text.find("\n", at)
+        if ".get(" in text[at : end if end != -1 else len(text)]:
+            return True
+        at = text.find(f"{name} = ", at + 1)
+    return False
 
 
 def _helper_lookup(

@@ -9,15 +9,20 @@ reach it ("a field declared as `date`").
 from __future__ import annotations
 
 import ast
+import contextlib
 import re
 
-from errdex.explain.context import Facts
+from errdex.explain.context import Facts, lines_of
 from errdex.explain.plain import code
 from errdex.extract.conditions import dotted_name
 
 # Words of a table's or a lookup's name (or the function's own) that say it validates data.
 _VALIDATING = re.compile(r"valid|pars|conver|coerc", re.IGNORECASE)
 _MAX_TYPES = 3
+# A table or lookup longer than this is read as no validating one.
+_MAX_LINES = 150
+# Lines that carry on a top-level statement at the left margin.
+_GOES_ON = ("else", "elif", "except", "finally")
 
 
 def handed_on(facts: Facts, name: str) -> str | None:
@@ -26,16 +31,10 @@ def handed_on(facts: Facts, name: str) -> str | None:
     lookup, or None."""
     text = facts.source_text or ""
     # read in the text first: most functions are never named outside a call or their `def`
-    shape = rf"(?:[\[(,{{:]|\byield)\s*{re.escape(name)}\s*[\]),}}\n]"
-    if re.search(shape, text) is None:
-        return None
-    tree = facts.source_tree()
-    if tree is None:
-        return None
     types: list[str] = []
     found = False
     own = _VALIDATING.search(name) is not None
-    for statement in tree.body:
+    for statement in _statements_at(text, name, None if own else _VALIDATING):
         holder = _holder(statement)
         if holder is None or not (own or _VALIDATING.search(holder)):
             continue
@@ -59,6 +58,65 @@ def handed_on(facts: Facts, name: str) -> str | None:
     if not types or len(types) > _MAX_TYPES:
         return "the field"
     return "a field declared as " + " or ".join(code(t) for t in types)
+
+
+def _statements_at(text: str, name: str, named: re.Pattern[str] | None) -> list[ast.stmt]:
+    """The top-level tables and functions of the module that name the function as an item
+    (`[f`, `, f)`, `yield f`; whose first line matches `named`, when given), each parsed
+    alone: not the whole file, nor a class (a page is built in a few milliseconds)."""
+    lines = lines_of(text)
+    spans: dict[int, int] = {}
+    at = text.find(name)
+    while at != -1:  # a literal search: a pattern over a large file costs milliseconds
+        found_at, at = at, text.find(name, at + len(name))
+        if not _item_at(text, found_at, found_at + len(name)):
+            continue
+        start = text.count("\n", 0, found_at)
+        while start > 0 and not _opens(lines[start]):
+            start -= 1
+        first = lines[start]
+        if start in spans or first.startswith(("class ", "@")):
+            continue
+        if named is not None and named.search(first.partition("(")[0]) is None:
+            spans[start] = start  # not read again
+            continue
+        end = start + 1
+        while end < len(lines) and not _opens(lines[end]):
+            end += 1
+        while end < len(lines) and lines[end].startswith(_GOES_ON):
+            end += 1  # `else:` and `except` of a top-level `if` or `try`
+            while end < len(lines) and not _opens(lines[end]):
+                end += 1
+        spans[start] = end
+    found: list[ast.stmt] = []
+    for start, end in spans.items():
+        if end - start > _MAX_LINES:
+            continue  # a long function that merely passes the function on
+        with contextlib.suppress(SyntaxError, ValueError, RecursionError):
+            found.extend(ast.parse("\n".join(lines[start:end])).body)
+    return found
+
+
+def _item_at(text: str, start: int, end: int) -> bool:
+    """Whether the name at `start:end` stands as an item: after `[`, `(`, `,`, `{`, `:` or
+    `yield`, before `]`, `)`, `,`, `}` or the line's end."""
+    if _word(text[start - 1 : start]) or _word(text[end : end + 1]):
+        return False  # part of a longer name
+    before = text[max(0, start - 40) : start].rstrip()
+    after = text[end : end + 40].lstrip(" \t")
+    return (before.endswith(tuple("[(,{:")) or re.search(r"\byield$", before) is not None) and (
+        after[:1] in ("]", ")", ",", "}", "\n", "")
+    )
+
+
+def _word(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+def _opens(line: str) -> bool:
+    """Whether a line starts a top-level statement (not an indented, blank, comment or
+    closing-bracket line)."""
+    return bool(line) and not line[0].isspace() and line[0] not in "#)]}"
 
 
 def _holder(statement: ast.stmt) -> str | None:
