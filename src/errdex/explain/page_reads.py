@@ -44,5 +44,8 @@ class _PageReads:
 
 
 def page_reads(store: Store) -> Store:
-    """`store`, its repeated reads answered once for the page being built."""
+    """`store`, its repeated reads answered once for the page being built (a store that
+    answers so already is given as it is: its caller reads what the page read)."""
+    if isinstance(store, _PageReads):
+        return cast(Store, store)
     return cast(Store, _PageReads(store))

@@ -10,7 +10,9 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 import errdex
+from errdex.explain import build_page
 from errdex.explain.page import Page
+from errdex.explain.page_reads import page_reads
 from errdex.render.json import plain
 from errdex.store.base import Store
 from errdex.web import views
@@ -32,10 +34,11 @@ def page_context(store: Store, page: Page) -> dict[str, Any]:
     snippet = highlight_python(
         source.snippet, source.snippet_start, range(source.line, source.end_line + 1)
     )
+    versions = store.versions(page.project)  # read once with the page's (`error`)
     return {
         "page": plain(page),
         "snippet": snippet,
-        "project_newest": errdex.newest_version(page.project, db=store),
+        "project_newest": versions[0].label if versions else None,
     }
 
 
@@ -68,16 +71,13 @@ async def search(request: Request) -> Response:
 def error(request: Request) -> Response:
     error_id = views.error_id_of(request.path_params["error_id"])
     version = request.query_params.get("version")
-    return catalog_answer(
-        request,
-        "error.html",
-        (error_id, version),
-        lambda store: _html(
-            request,
-            "error.html",
-            **page_context(store, errdex.show(error_id, db=store, version=version)),
-        ),
-    )
+
+    def build(store: Store) -> Response:
+        reads = page_reads(store)  # the project's versions the page read, read once
+        page = build_page(reads, error_id, version)
+        return _html(request, "error.html", **page_context(reads, page))
+
+    return catalog_answer(request, "error.html", (error_id, version), build)
 
 
 def project(request: Request) -> Response:
