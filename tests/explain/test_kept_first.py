@@ -121,6 +121,23 @@ ENG = {
                 if args.paged:
                     raise ValueError("--decode already uses paged KV; do not pass --paged")
         """,
+    "eng/gpu.py": """
+        import argparse
+
+
+        def main():
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--gpu", action="store_true")
+            args = parser.parse_args()
+            if args.gpu:
+                try:
+                    import cupy
+                except ImportError:
+                    raise ImportError(
+                        "--gpu needs the 'cupy' package: run `pip install cupy`, "
+                        "or do not pass --gpu"
+                    ) from None
+        """,
 }
 
 
@@ -177,3 +194,12 @@ def test_the_flag_the_message_says_not_to_pass_is_left_out_first(eng: Store) -> 
     texts = [s.text for s in page.solutions]
     assert texts[0].startswith("Do not pass `--paged`")
     assert texts[1].startswith("Do not pass `--decode`")
+
+
+def test_the_flag_the_message_says_not_to_pass_stays_before_the_install(eng: Store) -> None:
+    # a failed import of another distribution's module puts the install before a setting
+    # that steers away from it, except the one the message itself names: both are its word
+    page = page_with_message(eng, "eng", "--gpu needs the 'cupy' package")
+    texts = [s.text for s in page.solutions]
+    assert texts[0].startswith("Do not pass `--gpu`"), texts
+    assert texts[1].startswith("Install the package that provides `cupy`"), texts
