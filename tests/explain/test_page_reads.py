@@ -83,6 +83,7 @@ def test_a_page_built_on_page_reads_leaves_its_reads_to_the_caller(store: Store)
     counting = Counting(store)
     reads = page_reads(counting)  # type: ignore[arg-type]
     assert page_reads(reads) is reads
+    assert isinstance(reads, Store)  # errdex.show(..., db=reads) takes it as it is
     page = build_page(reads, site.id)
     assert reads.versions(page.project) == store.versions(page.project)
     assert counting.asked["versions"] == 1

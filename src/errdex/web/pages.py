@@ -10,7 +10,6 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 import errdex
-from errdex.explain import build_page
 from errdex.explain.page import Page
 from errdex.explain.page_reads import page_reads
 from errdex.render.json import plain
@@ -34,11 +33,11 @@ def page_context(store: Store, page: Page) -> dict[str, Any]:
     snippet = highlight_python(
         source.snippet, source.snippet_start, range(source.line, source.end_line + 1)
     )
-    versions = store.versions(page.project)  # read once with the page's (`error`)
     return {
         "page": plain(page),
         "snippet": snippet,
-        "project_newest": versions[0].label if versions else None,
+        # (asked of the page's own reads by `error`: the versions it read, not read again)
+        "project_newest": errdex.newest_version(page.project, db=store),
     }
 
 
@@ -74,7 +73,7 @@ def error(request: Request) -> Response:
 
     def build(store: Store) -> Response:
         reads = page_reads(store)  # the project's versions the page read, read once
-        page = build_page(reads, error_id, version)
+        page = errdex.show(error_id, db=reads, version=version)
         return _html(request, "error.html", **page_context(reads, page))
 
     return catalog_answer(request, "error.html", (error_id, version), build)
