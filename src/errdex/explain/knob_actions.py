@@ -36,8 +36,9 @@ class KnobAction:
     keyword: str | None = None
     # the way to move the setting (raise it, lower it) without a value to set it to
     direction_only: bool = False
-    # a JSON flag's other fields the path holds, kept as they are in the fix: a dict's repr
-    kept: str | None = None
+    # a JSON flag's other fields the path holds, kept as they are in the fix: (field, value)
+    # pairs in the order the path tests them (a tuple: the action stays hashable)
+    kept: tuple[tuple[str, str | int | float | bool], ...] = ()
 
     @property
     def vague(self) -> bool:
