@@ -524,4 +524,5 @@ def _knob_solution(
         condition=condition.text,
         kind="setting",
         fix=setting_fix(action, condition, knobs),
+        drops=action.drops,
     )
