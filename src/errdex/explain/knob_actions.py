@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from msgspec.structs import replace as replace_knob
 
+from errdex.ast_walk import walk
 from errdex.explain.env_reads import env_read_action, without_walrus
 from errdex.explain.flag_reach import only_fed
 from errdex.explain.input_nodes import computed_with, literal_value, same_expression
@@ -239,7 +240,7 @@ _TIME_LIMIT = re.compile(r"(?:^|_)(?:timeout|deadline)(?:_|$)", re.I)
 
 def _names(node: ast.expr) -> set[str]:
     found: set[str] = set()
-    for child in ast.walk(node):
+    for child in walk(node):
         if isinstance(child, ast.Name | ast.Attribute):
             try:
                 found.add(ast.unparse(child))
