@@ -221,7 +221,7 @@ def test_a_json_flag_fix_keeps_the_fields_the_path_holds(ways: Store) -> None:
     action = first_action(condition, facts)
     assert action is not None and action.keyword == repr({"rejection_method": "standard"})
     kept = with_kept_fields(action, condition, facts)
-    assert kept.kept == repr({"draft_method": "probabilistic"})
+    assert kept.kept == (("draft_method", "probabilistic"),)
     knob = next(k for k in facts.knobs if k.name == "--spec-config")
     serve = msgspec.structs.replace(knob, command="ways serve MODEL")
     fix = command_fix(serve, kept.keyword or "", "note.", kept.kept)

@@ -99,7 +99,9 @@ def _requires(knob: Knob, rest: str, sentence: str, facts: Facts) -> Solution | 
         return None
     behind = knob.behind or ""
     if behind == knob.name:
-        action = KnobAction(f"Do not pass {code(knob.name)}", knob.name, keyword="False")
+        action = KnobAction(
+            f"Do not pass {code(knob.name)}", knob.name, keyword="False", drops=True
+        )
     elif "." in behind:
         field = behind.rsplit(".", 1)[1]
         setting = json.dumps({field: False})
@@ -127,6 +129,7 @@ def _requires(knob: Knob, rest: str, sentence: str, facts: Facts) -> Solution | 
         knob=knob.name,
         kind="setting",
         fix=fix,
+        drops=action.drops,
     )
 
 
