@@ -8,6 +8,7 @@ from explain_samples import HISPARSE, PROFILER, V1, V2, site_with
 from errdex.explain import build_page
 from errdex.explain.pins import pin_label, revision_date
 from errdex.render.json import plain
+from errdex.sources.base import Pin
 from errdex.store import Store
 from errdex.store.base import VersionRecord, VersionStats
 
@@ -161,14 +162,29 @@ def test_a_release_is_pinned_to_its_tag_and_dated_by_its_revision() -> None:
             project="vllm", version="0.33.0", sites=0, errors=0, files=0, new_blobs=0
         ),
     )
-    assert pin_label(record, record.revision) == "tag v0.33.0"
+    # a row written before pins were recorded: its tag was the guess from the version
+    assert pin_label(record, record.revision) == (
+        "tag v0.33.0",
+        "guessed from the version",
+        True,
+    )
+    recorded = msgspec.structs.replace(
+        record,
+        link_template="https://github.com/vllm-project/vllm/blob/4ba787ec9/{path}#L{line}",
+        pin=Pin(kind="commit", ref="4ba787ec9", basis="recorded in its vllm/_version.py"),
+    )
+    assert pin_label(recorded, record.revision) == (
+        "commit 4ba787ec9",
+        "recorded in its vllm/_version.py",
+        False,
+    )
     assert revision_date(record) == "2026-11-01T09:43:00+00:00"
     git = msgspec.structs.replace(
         record, source_kind="git", link_template="https://github.com/a/b/blob/{revision}/{path}"
     )
-    assert pin_label(git, "c794754062" + "0" * 30) == "commit c794754062"
+    assert pin_label(git, "c794754062" + "0" * 30).pinned == "commit c794754062"
     folder = msgspec.structs.replace(record, source_kind="directory", link_template=None)
-    assert pin_label(folder, record.revision).startswith("a folder with no known origin")
+    assert pin_label(folder, record.revision).pinned.startswith("a folder with no known origin")
     assert revision_date(folder) is None
     hatched = msgspec.structs.replace(record, date="2020-02-02T00:00:00+00:00")
     assert revision_date(hatched) is None  # a reproducible build's fixed stamp

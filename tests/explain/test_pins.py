@@ -6,11 +6,18 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+import msgspec
+from rich.console import Console
+from starlette.testclient import TestClient
+
 from errdex.explain import build_page
 from errdex.explain.page import Page
 from errdex.indexing import index_source
+from errdex.render.json import encode
+from errdex.render.page_terminal import page_view
 from errdex.sources import open_source
 from errdex.store import open_store
+from errdex.web import create_app
 from samples import COMMIT_DATE, commit, git, write_package
 
 CODE = {
@@ -21,6 +28,17 @@ CODE = {
                 raise ValueError("size must not be negative")
         """,
 }
+
+
+def terminal_text(page: Page) -> str:
+    console = Console(width=200, record=True)
+    console.print(page_view(page))
+    return console.export_text()
+
+
+def page_html(db: Path, page: Page) -> str:
+    with TestClient(create_app(str(db))) as client:
+        return client.get(f"/errors/{page.id}").text
 
 
 def only_page(db: Path, spec: str) -> Page:
@@ -67,7 +85,33 @@ def test_a_release_archive_is_pinned_to_its_tag_and_dated_by_its_files(tmp_path:
             "Name: pkg\nVersion: 1.0\nProject-URL: Source, https://github.com/example/pkg\n",
         )
     page = only_page(tmp_path / "errdex.db", str(wheel))
-    assert page.source.pinned == "tag v1.0"
+    # nothing the wheel carries names its tag: the guess says so, in every face
+    assert (page.source.pinned, page.source.pin_basis) == ("tag v1.0", "guessed from the version")
+    assert page.source.pin_guessed
     assert page.source.url == "https://github.com/example/pkg/blob/v1.0/pkg/core.py#L3"
     assert page.analysis.date is not None and page.analysis.date.startswith("2025-06-02")
-    assert page.analysis.footer.startswith("Static analysis of pkg at tag v1.0, 2025-06-02")
+    assert page.analysis.footer.startswith(
+        "Static analysis of pkg at tag v1.0, guessed from the version, 2025-06-02"
+    )
+    assert "View source (at tag v1.0, guessed from the version)" in terminal_text(page)
+    assert "View source (at tag v1.0, guessed from the version)" in page_html(
+        tmp_path / "errdex.db", page
+    )
+    assert msgspec.json.decode(encode(page))["source"]["pin_guessed"] is True
+
+
+def test_a_release_recording_its_commit_is_pinned_to_it(tmp_path: Path) -> None:
+    wheel = tmp_path / "pkg-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for name, text in CODE.items():
+            archive.writestr(name, text.replace("\n        ", "\n").lstrip("\n"))
+        archive.writestr("pkg/_version.py", "version = '1.0'\ncommit_id = 'g1a2b3c4d5e'\n")
+        archive.writestr(
+            "pkg-1.0.dist-info/METADATA",
+            "Name: pkg\nVersion: 1.0\nProject-URL: Homepage, https://github.com/example/pkg\n",
+        )
+    page = only_page(tmp_path / "errdex.db", str(wheel))
+    assert (page.source.pinned, page.source.pin_guessed) == ("commit 1a2b3c4d5e", False)
+    assert page.source.pin_basis == "recorded in its pkg/_version.py"
+    assert page.source.url == "https://github.com/example/pkg/blob/1a2b3c4d5e/pkg/core.py#L3"
+    assert "View source (at commit 1a2b3c4d5e)" in terminal_text(page)

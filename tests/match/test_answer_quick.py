@@ -56,3 +56,44 @@ def test_the_quick_answer_stands_only_when_sure(
         assert report.files == len((quick if settled else fuller).files_kept)
         best = answer.result.matches[0]
         assert (best.file, best.line) == top(whole, paste, auto_index=False)
+
+
+def test_the_fuller_subset_extracts_only_what_the_quick_one_lacks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from errdex.indexing.on_demand import index_subset
+
+    monkeypatch.setenv("ERRDEX_CACHE", str(tmp_path / "cache"))
+    quick = first_subset(open_source(SOURCE), parse_paste(UNSURE), quick=True)
+    assert quick is not None and quick.fuller is not None
+    with open_store(tmp_path / "first.db") as store:
+        first = index_subset(store, quick)
+        fuller = quick.fuller()
+        assert fuller is not None and not fuller.same_files(quick)
+        report = index_subset(store, fuller)
+    both = {(f.path, f.data) for f in quick.files_kept} & {
+        (f.path, f.data) for f in fuller.files_kept
+    }
+    assert first.parsed == len(quick.files_kept) and both
+    # The files both hold, cut alike, were extracted once: their facts are the quick one's.
+    assert report.cached == len(both)
+    assert report.parsed == len(fuller.files_kept) - len(both)
+
+
+def test_a_fuller_subset_holding_the_same_files_is_not_indexed_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errdex.indexing.on_demand as on_demand
+    from errdex.match.answer import _index_fuller
+
+    monkeypatch.setenv("ERRDEX_CACHE", str(tmp_path / "cache"))
+    source, evidence = open_source(SOURCE), parse_paste(UNSURE)
+    quick = first_subset(source, evidence, quick=True)
+    assert quick is not None
+    # A fuller subset whose raises left for later were in the quick one's files already.
+    quick.fuller = lambda: first_subset(source, evidence, quick=True)
+    indexed: list[object] = []
+    monkeypatch.setattr(on_demand, "index_subset", lambda *a, **k: indexed.append(a))
+    with open_store(tmp_path / "first.db") as store:
+        assert _index_fuller(store, [quick], []) is None
+    assert not indexed

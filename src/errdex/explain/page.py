@@ -21,6 +21,11 @@ class ExceptionView(msgspec.Struct, kw_only=True):
     defined_in: str | None = None  # file:line inside the project, when it is defined there
 
 
+def said_pin(pinned: str, basis: str | None, guessed: bool) -> str:
+    """`tag v8.1.7, guessed from the version`; a pin its source confirms, as it is."""
+    return f"{pinned}, {basis}" if guessed and basis else pinned
+
+
 class SourceView(msgspec.Struct, kw_only=True):
     file: str
     line: int
@@ -30,6 +35,14 @@ class SourceView(msgspec.Struct, kw_only=True):
     snippet_start: int  # the line number of the snippet's first line
     url: str | None = None  # "view source", pinned to the revision
     pinned: str | None = None  # what the link points at: "tag v0.33.0", "commit 4b6bdec4ab"
+    # how that is known ("recorded in its vllm/_version.py", "guessed from the version"),
+    # and whether it is a guess nothing the source carries confirms
+    pin_basis: str | None = None
+    pin_guessed: bool = False
+
+    def pin_text(self, revision: str) -> str:
+        """What the link points at, as the page says it: a guess says so."""
+        return said_pin(self.pinned or revision[:10], self.pin_basis, self.pin_guessed)
 
 
 class ConditionView(ConditionRecord, kw_only=True):
@@ -208,6 +221,9 @@ class Solution(msgspec.Struct, kw_only=True):
     # a switch that turns the raise into a quiet return: it hides the error, it does not
     # avoid it (offered last, or said in "What it means" when nothing else is a way out)
     hides: bool = False
+    # it gives up what the user asked for: leaves the setting out (turns it off, leaves it
+    # unset); a way out that keeps it ranks first
+    drops: bool = False
 
 
 class WhenItHappens(msgspec.Struct, kw_only=True):
@@ -240,6 +256,8 @@ class Analysis(msgspec.Struct, kw_only=True):
     revision: str
     date: str | None = None  # the revision's date (a release's or a commit's)
     pinned: str | None = None  # what the revision is: "tag v0.33.0", "commit 4b6bdec4ab"
+    pin_basis: str | None = None  # as `SourceView.pin_basis`
+    pin_guessed: bool = False
     # The line under the page saying who wrote it, of what: made from the fields above, so
     # every face prints the same words.
     footer: str = ""
@@ -250,7 +268,7 @@ class Analysis(msgspec.Struct, kw_only=True):
             what = f"AI-assisted analysis (written by {by})"
         else:
             what = "Static analysis"
-        pin = self.pinned or self.revision[:10]
+        pin = said_pin(self.pinned or self.revision[:10], self.pin_basis, self.pin_guessed)
         when = f", {self.date[:10]}" if self.date else ""
         self.footer = f"{what} of {self.project} at {pin}{when}"
 

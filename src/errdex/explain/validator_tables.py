@@ -12,6 +12,7 @@ import ast
 import contextlib
 import re
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts, lines_of
 from errdex.explain.plain import code
 from errdex.extract.conditions import dotted_name
@@ -41,7 +42,7 @@ def handed_on(facts: Facts, name: str) -> str | None:
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
             found = found or any(
                 isinstance(n, ast.Yield | ast.YieldFrom) and _names(n.value, name)
-                for n in ast.walk(statement)
+                for n in walk(statement)
             )
             continue
         value = statement.value if isinstance(statement, ast.Assign | ast.AnnAssign) else None

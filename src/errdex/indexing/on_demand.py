@@ -59,8 +59,11 @@ def index_subset(store: Store, subset: Source) -> IndexReport:
     small = sum(len(f.data) for f in subset.files()) <= SMALL_SUBSET_BYTES
     # Its facts are kept in memory: they are mostly of files cut to what this paste needs,
     # which no later index reads, and a new cache file costs six disk syncs (~20 ms on a
-    # plain disk) before the answer; the whole index right after makes it.
-    cache = FactsCache.for_this_run()
+    # plain disk) before the answer; the whole index right after makes it. A subset made
+    # after another (`SubsetSource.fuller`) shares the other's.
+    cache = getattr(subset, "facts", None) or FactsCache.for_this_run()
+    if hasattr(subset, "facts"):
+        subset.facts = cache
     return index_source(subset, store, cache=cache, partial=True, workers=1 if small else None)
 
 

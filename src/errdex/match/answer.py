@@ -129,10 +129,12 @@ def answer_paste(
     here = InstalledHere() if auto_index else None
     result = rank(store, evidence, project=project, version=version, limit=limit, installed=here)
     if quick and not settles(result, evidence):
-        indexed = _index_fuller(store, quick, indexed)
-        result = rank(
-            store, evidence, project=project, version=version, limit=limit, installed=here
-        )
+        fuller = _index_fuller(store, quick, indexed)
+        if fuller is not None:  # else the fuller subsets are the quick ones: the same answer
+            indexed = fuller
+            result = rank(
+                store, evidence, project=project, version=version, limit=limit, installed=here
+            )
     return Answer(result=result, indexed=indexed)
 
 
@@ -171,15 +173,20 @@ def settles(result: LookupResult, evidence: Evidence) -> bool:
 
 def _index_fuller(
     store: Store, quick: list[SubsetSource], indexed: list[IndexReport]
-) -> list[IndexReport]:
+) -> list[IndexReport] | None:
     """Index the fuller subsets of the quick ones (the whole, where a fuller one is not worth
-    it), in place of what the quick ones indexed."""
+    it), in place of what the quick ones indexed; None when every fuller subset holds the
+    files its quick one holds (the raises left for later were in them already)."""
     from errdex.indexing import index_source
     from errdex.indexing.on_demand import index_subset
 
     done = list(indexed)
+    changed = False
     for subset in quick:
         fuller = subset.fuller() if subset.fuller is not None else None
+        if fuller is not None and fuller.same_files(subset):
+            continue
+        changed = True
         report = (
             index_subset(store, fuller) if fuller is not None else index_source(subset.whole, store)
         )
@@ -187,7 +194,7 @@ def _index_fuller(
             report if (r.project, r.version) == (report.project, report.version) else r
             for r in done
         ]
-    return done
+    return done if changed else None
 
 
 def _index_needed(

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import msgspec
 
@@ -45,6 +45,9 @@ from errdex.match.lent_by_tests import is_test_code
 from errdex.match.needed_text import Need, only_needed
 from errdex.match.same_text import plainest
 from errdex.sources.base import Skipped, Source, SourceFile, VersionInfo
+
+if TYPE_CHECKING:
+    from errdex.indexing.cache import FactsCache
 
 # Past this many files, a subset saves too little to be worth a second pass.
 MAX_SUBSET_FILES = 400
@@ -98,6 +101,10 @@ class SourceFiles(Mapping[str, bytes]):
         self._read = read
         self._data: dict[str, bytes] = {}
         self._missing: set[str] = set()
+        # What a first subset found of them, for the fuller subset made after it from the
+        # same files: the files holding some pieces, a file's text cut to a need.
+        self.holding: dict[tuple[str, ...], set[str]] = {}
+        self.cut: dict[tuple[str, Need | None], bytes] = {}
 
     @classmethod
     def of(cls, source: Source | Mapping[str, bytes]) -> SourceFiles:
@@ -187,6 +194,14 @@ def _holding_pieces(files: SourceFiles, pieces: list[str]) -> set[str]:
 
     Only the longest few pieces are looked for in every file; the rest only in the files
     those found, which is where the message is."""
+    known = files.holding.get(tuple(pieces))
+    if known is None:
+        known = files.holding[tuple(pieces)] = _most_pieces(files, pieces)
+    return set(known)
+
+
+def _most_pieces(files: SourceFiles, pieces: list[str]) -> set[str]:
+    """`_holding_pieces`, read off the files."""
     needles = [piece.encode() for piece in pieces[:_SCORED_PIECES]]
     found: set[str] = set()
     for needle in needles[:_SCANNED_PIECES]:
@@ -457,9 +472,18 @@ class SubsetSource:
         self.whole = source
         # The subset holding what this one left for later (`first_subset`'s `quick`).
         self.fuller: Callable[[], SubsetSource | None] | None = None
+        # The facts of its files, in memory, once indexed (`index_subset`): its fuller
+        # subset shares them, so a file both hold is extracted once.
+        self.facts: FactsCache | None = None
 
     def files(self) -> Iterator[SourceFile]:
         yield from self.files_kept
+
+    def same_files(self, other: SubsetSource) -> bool:
+        """Whether the other subset holds these files, cut alike."""
+        return [(f.path, f.data) for f in self.files_kept] == [
+            (f.path, f.data) for f in other.files_kept
+        ]
 
 
 def first_subset(
@@ -493,11 +517,20 @@ def first_subset(
             continue
         data = files[path]
         need = wanted[path]
-        needed = data if need is None else only_needed(data, need)
+        needed = files.cut.get((path, need))
+        if needed is None:
+            needed = files.cut[path, need] = data if need is None else only_needed(data, need)
         if needed is not data:
             stored[path] = data
         kept.append(SourceFile(path, needed))
     subset = SubsetSource(source, kept, len(files), stored)
     if deferred:
-        subset.fuller = lambda: first_subset(source, evidence, files=files)  # read once
+
+        def fuller() -> SubsetSource | None:
+            more = first_subset(source, evidence, files=files)  # the files read once
+            if more is not None:
+                more.facts = subset.facts
+            return more
+
+        subset.fuller = fuller
     return subset

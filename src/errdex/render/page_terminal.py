@@ -127,7 +127,7 @@ def _source(page: Page) -> list[RenderableType]:
             )
         )
     if source.url:
-        pinned = f"View source (at {source.pinned or page.revision[:10]}): {source.url}"
+        pinned = f"View source (at {source.pin_text(page.revision)}): {source.url}"
         parts.append(Text(safe_line(pinned), style="dim"))
     return parts
 

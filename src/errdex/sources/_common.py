@@ -150,6 +150,7 @@ class ProjectUrls(NamedTuple):
     tracker: str | None = None
     homepage: str | None = None
     repository: str | None = None  # `https://github.com/owner/repo`, when there is one
+    links: tuple[tuple[str, str], ...] = ()  # every (label, url) declared, in order
 
 
 _GITHUB = lazy_compile(r"^(?:https?://|git\+https://)(?:www\.)?github\.com/([\w.-]+)/([\w.-]+)")
@@ -186,7 +187,14 @@ def classify_urls(labelled: Iterable[tuple[str, str]], home_page: str | None) ->
             break
     if repository is None and homepage:
         repository = github_repo(homepage)
-    return ProjectUrls(tracker, homepage, repository)
+    # Else a repository any other link lies in: the tracker's first, then the others
+    # (documentation, changelog) in order.
+    others = [u for _, u in pairs if u == tracker] + [u for _, u in pairs if u != tracker]
+    for url in others if repository is None else ():
+        repository = github_repo(url)
+        if repository is not None:
+            break
+    return ProjectUrls(tracker, homepage, repository, tuple(pairs))
 
 
 def parse_metadata(data: bytes) -> Message:

@@ -26,7 +26,6 @@ from errdex.sources._common import (
     MAX_CATALOG_FILE,
     catalog_paths,
     clean_member_name,
-    github_link_template,
     is_python,
     iso_utc,
     metadata_urls,
@@ -42,6 +41,7 @@ from errdex.sources.archive_names import (
 from errdex.sources.base import MAX_FILE_BYTES, EntryPoint, Skipped, SourceFile, VersionInfo
 from errdex.sources.digests import archive_sha256, recorded_upload_time
 from errdex.sources.entry_points import entry_points_txt, tree_entry_points
+from errdex.sources.release_pins import archive_commits, may_hold_pin, release_pin
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
@@ -253,7 +253,8 @@ class ArchiveSource:
 
         metadata_files: dict[str, bytes] = {}
         script_files: dict[str, bytes] = {}
-        self._members = self._scan(metadata_files, script_files)
+        pin_files: dict[str, bytes] = {}
+        self._members = self._scan(metadata_files, script_files, pin_files)
         self._prefix = "" if self.wheel else self._common_folder()
         self._paths: dict[str, str] = {}  # member name -> SourceFile path
         for member in self._members:
@@ -269,10 +270,11 @@ class ArchiveSource:
         urls = metadata_urls(meta.get_all) if meta is not None else None
         project_name = str(project).strip() if project else self.path.name
         version_label = str(version).strip() if version else "unknown"
-        template = None
+        template = pin = None
         if urls is not None and urls.repository and version:
-            tag = "v" + version_label.partition("+")[0]  # a local label is not in the tag
-            template = github_link_template(urls.repository, tag)
+            found = {self._map(p): data for p, data in pin_files.items()}
+            commits = archive_commits(version_label, found)
+            template, pin = release_pin(urls.repository, version_label, commits, urls.links)
         self.info = VersionInfo(
             project=project_name,
             version=version_label,
@@ -281,6 +283,7 @@ class ArchiveSource:
             source_kind=source_kind or self._label,
             source=spec if spec is not None else str(path),
             link_template=template,
+            pin=pin,
             tracker_url=urls.tracker if urls else None,
             homepage=(urls.homepage or urls.repository) if urls else None,
             entry_points=self._entry_points(script_files),
@@ -418,10 +421,14 @@ class ArchiveSource:
     # -- reading -------------------------------------------------------------------------
 
     def _scan(
-        self, metadata_files: dict[str, bytes], script_files: dict[str, bytes]
+        self,
+        metadata_files: dict[str, bytes],
+        script_files: dict[str, bytes],
+        pin_files: dict[str, bytes],
     ) -> list[_Member]:
-        """List every member; keep the bytes of the files that may hold the metadata, and
-        of those that may declare the scripts it installs."""
+        """List every member; keep the bytes of the files that may hold the metadata, of
+        those that may declare the scripts it installs, and of those that may record the
+        release's commit."""
         members: list[_Member] = []
         for member, read in self._walk():
             members.append(member)
@@ -431,6 +438,7 @@ class ArchiveSource:
             for kept, wanted in (
                 (metadata_files, self._may_be_metadata),
                 (script_files, self._may_declare_scripts),
+                (pin_files, self._may_pin),
             ):
                 if len(kept) < _METADATA_CANDIDATES and wanted(member.path):
                     with contextlib.suppress(_MemberError):
@@ -442,6 +450,10 @@ class ArchiveSource:
         if self.wheel:
             return path.endswith("entry_points.txt") and _WHEEL_SCRIPTS.fullmatch(path) is not None
         return path.endswith(_SDIST_SCRIPT_ENDS) and _SDIST_SCRIPTS.fullmatch(path) is not None
+
+    def _may_pin(self, path: str) -> bool:
+        # An sdist's members sit in its top folder (not known yet while listing).
+        return may_hold_pin(path if self.wheel else path.partition("/")[2])
 
     def _entry_points(self, found: dict[str, bytes]) -> tuple[EntryPoint, ...]:
         """A wheel's `entry_points.txt`; an sdist's egg-info one, else its packaging files."""

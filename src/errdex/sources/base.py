@@ -27,6 +27,15 @@ class EntryPoint(msgspec.Struct, frozen=True):
     target: str  # module:function it runs
 
 
+class Pin(msgspec.Struct, frozen=True, kw_only=True):
+    """What a version's "view source" link points at, and how that is known."""
+
+    kind: str  # "commit" or "tag"
+    ref: str  # the commit id (maybe abbreviated) or the tag's name
+    basis: str  # how it is known: "recorded in its version file", "guessed from the version"
+    guessed: bool = False  # True when nothing the source carries confirms the ref
+
+
 class VersionInfo(msgspec.Struct, kw_only=True):
     """The metadata of one indexed version of a project."""
 
@@ -38,6 +47,9 @@ class VersionInfo(msgspec.Struct, kw_only=True):
     source: str  # the spec the user gave
     # "view source" link with {path} and {line} (and {revision}) fields, or None
     link_template: str | None = None
+    # what the link's ref is and how it is known, when the source does not pin it exactly
+    # by itself (a release read from an archive; an installed copy of a VCS checkout)
+    pin: Pin | None = None
     tracker_url: str | None = None  # the project's issue tracker, from its metadata
     pipeline: str = ""  # set by the indexer: which extraction and linking made the sites
     homepage: str | None = None

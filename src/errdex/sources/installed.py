@@ -13,6 +13,7 @@ from pathlib import PurePosixPath
 from errdex.errors import SourceError
 from errdex.sources._common import (
     catalog_paths,
+    github_link_template,
     is_python,
     iso_utc,
     metadata_urls,
@@ -27,12 +28,14 @@ from errdex.sources._common import (
 from errdex.sources.base import (
     MAX_FILE_BYTES,
     EntryPoint,
+    Pin,
     Skipped,
     SourceFile,
     VersionInfo,
     canonical_name,
 )
 from errdex.sources.entry_points import entry_points_txt
+from errdex.sources.release_pins import direct_url_commit
 
 
 class InstalledSource:
@@ -83,6 +86,8 @@ class InstalledSource:
         }
 
         urls = metadata_urls(meta.get_all)
+        direct = dist.read_text("direct_url.json")
+        vcs = direct_url_commit(direct.encode()) if direct else None
         self.info = VersionInfo(
             project=name,
             version=_first(meta, "Version") or "unknown",
@@ -90,7 +95,12 @@ class InstalledSource:
             date=iso_utc(newest) if newest is not None else None,
             source_kind="installed",
             source=spec if spec is not None else f"installed:{name}",
-            link_template=None,
+            # a copy installed from a git checkout links its commit; any other has no
+            # known origin (its files may differ from any release's)
+            link_template=github_link_template(*vcs) if vcs else None,
+            pin=Pin(kind="commit", ref=vcs[1], basis="recorded in its direct_url.json")
+            if vcs
+            else None,
             tracker_url=urls.tracker,
             homepage=urls.homepage or urls.repository,
             entry_points=_entry_points(dist),

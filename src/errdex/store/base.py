@@ -10,7 +10,7 @@ import msgspec
 
 from errdex.facts import SiteKind
 from errdex.linked_facts import IndexedSite
-from errdex.sources.base import EntryPoint, VersionInfo
+from errdex.sources.base import EntryPoint, Pin, VersionInfo
 
 # A version is named by its row id, or by (project, label).
 VersionRef = int | tuple[str, str]
@@ -77,6 +77,7 @@ class VersionRecord(msgspec.Struct, frozen=True, kw_only=True):
     indexed_at: str  # ISO 8601, UTC
     stats: VersionStats
     entry_points: tuple[EntryPoint, ...] = ()  # the commands it installs
+    pin: Pin | None = None  # what its link points at, when its source said (`Pin`)
 
 
 class AnalysisRecord(msgspec.Struct, frozen=True, kw_only=True):

@@ -98,6 +98,16 @@ def version_names(blob_type: str) -> Migration:
     )
 
 
+# What a version's link points at and how that is known (`sources.base.Pin`, as JSON):
+# NULL for a version written before, or pinned exactly by its source (a git commit).
+VERSION_PIN = Migration(
+    "0007_version_pin",
+    """
+    ALTER TABLE versions ADD COLUMN pin TEXT;
+    """,
+)
+
+
 # Run last in a write's transaction: in PostgreSQL the row stays locked until the commit,
 # and concurrent writers of other versions wait for each other only that long.
 BUMP_GENERATION = "UPDATE catalog_generation SET generation = generation + 1 WHERE id = 1"
@@ -188,6 +198,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     generation("lower(hex(randomblob(16)))"),
     VERSION_CONSOLE_SCRIPTS,
     version_names("BLOB"),
+    VERSION_PIN,
 )
 
 

@@ -17,7 +17,7 @@ from errdex.facts import SiteKind
 from errdex.lazy_re import lazy_compile
 from errdex.linked_facts import NAMED_IN_MESSAGE, IndexedSite
 from errdex.settable import settable_key, settable_text
-from errdex.sources.base import EntryPoint, VersionInfo
+from errdex.sources.base import EntryPoint, Pin, VersionInfo
 from errdex.store.base import Neighbour, StoredSite, VersionStats
 from errdex.store.contents import pack_names
 
@@ -58,10 +58,10 @@ def now() -> str:
 
 def version_columns(
     info: VersionInfo,
-) -> tuple[str, str, str | None, str, str, str | None, str, str, bytes | None]:
+) -> tuple[str, str, str | None, str, str, str | None, str, str, bytes | None, str | None]:
     """A version's columns after its project: label, revision, date, source kind, source,
-    link template, when it is indexed (now), its console scripts as JSON, and the names it
-    defines (packed)."""
+    link template, when it is indexed (now), its console scripts as JSON, the names it
+    defines (packed), and its pin as JSON."""
     return (
         info.version,
         info.revision,
@@ -72,7 +72,16 @@ def version_columns(
         now(),
         msgspec.json.encode([[e.group, e.name, e.target] for e in info.entry_points]).decode(),
         pack_names(info.names) if info.names else None,
+        msgspec.json.encode(info.pin).decode() if info.pin is not None else None,
     )
+
+
+def decode_pin(raw: str | None) -> Pin | None:
+    """The pin column read back (NULL, or unreadable: None)."""
+    try:
+        return msgspec.json.decode(raw, type=Pin) if raw else None
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return None
 
 
 def decode_scripts(raw: str | None) -> tuple[EntryPoint, ...]:

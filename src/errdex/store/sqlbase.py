@@ -30,6 +30,7 @@ from errdex.store.migrations import READ_GENERATION
 from errdex.store.ordering import newest_first, utc_date
 from errdex.store.rows import (
     MAX_TERMS,
+    decode_pin,
     decode_scripts,
     decode_stats,
     informative_terms,
@@ -46,7 +47,7 @@ SITE_COLUMNS = """
 """
 _VERSION_COLUMNS = """
     v.id, p.name, v.label, v.revision, v.date, v.source_kind, v.source, v.link_template,
-    v.indexed_at, v.stats, v.console_scripts
+    v.indexed_at, v.stats, v.console_scripts, v.pin
     FROM versions v JOIN projects p ON p.id = v.project_id
 """
 # An exception class's name, as `sites_raising` takes it.
@@ -502,7 +503,7 @@ class SqlStore(Store):
 
 
 def _version_record(row: tuple[Any, ...]) -> VersionRecord:
-    id_, project, label, revision, date, kind, source, link, indexed_at, stats, scripts = row
+    id_, project, label, revision, date, kind, source, link, indexed_at, stats, scripts, pin = row
     return VersionRecord(
         id=id_,
         project=project,
@@ -515,4 +516,5 @@ def _version_record(row: tuple[Any, ...]) -> VersionRecord:
         indexed_at=indexed_at,
         stats=decode_stats(stats),
         entry_points=decode_scripts(scripts),
+        pin=decode_pin(pin),
     )

@@ -37,8 +37,8 @@ _UPSERT_PROJECT = """
 """
 _INSERT_VERSION = """
     INSERT INTO versions (project_id, label, revision, date, source_kind, source,
-                          link_template, indexed_at, console_scripts, defined_names)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                          link_template, indexed_at, console_scripts, defined_names, pin)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
 """
 _INSERT_ERROR = """
     INSERT INTO errors (id, project_id, kind, exception, template, module, function)

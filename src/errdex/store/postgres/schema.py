@@ -10,6 +10,7 @@ from __future__ import annotations
 from errdex.store.migrations import (
     SITES_BY_FILE,
     VERSION_CONSOLE_SCRIPTS,
+    VERSION_PIN,
     Migration,
     analyses,
     generation,
@@ -118,6 +119,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     generation("md5(random()::text || clock_timestamp()::text)"),
     VERSION_CONSOLE_SCRIPTS,
     version_names("bytea"),
+    VERSION_PIN,
 )
 
 

@@ -45,8 +45,8 @@ _UPDATE_PROJECT = """
 """
 _INSERT_VERSION = """
     INSERT INTO versions (project_id, label, revision, date, source_kind, source,
-                          link_template, indexed_at, console_scripts, defined_names)
-    VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id
+                          link_template, indexed_at, console_scripts, defined_names, pin)
+    VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id
 """
 _COPY_SITES = """
     COPY sites (version_id, error_id, search_key, file, line, end_line, function, kind,
