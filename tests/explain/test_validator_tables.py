@@ -15,7 +15,7 @@ from errdex.store import Store
 
 FILES = {
     "shapes/__init__.py": """
-        from shapes.convert import find_converters, to_bool, to_text, to_none, Link
+        from shapes.convert import find_converters, to_bool, to_text, to_upper, to_json, Link
         """,
     "shapes/convert.py": """
         from typing import Any
@@ -50,9 +50,15 @@ FILES = {
                 raise TypeError("not text")
 
 
-        def to_none(v):
-            if v is not None:
-                raise ValueError("not None")
+        def to_upper(v):
+            if not isinstance(v, str):
+                raise ValueError("not text")
+            return v.upper()
+
+
+        def to_json(v):
+            if not isinstance(v, str):
+                raise ValueError("not JSON text")
             return v
 
 
@@ -67,11 +73,12 @@ FILES = {
             (str, [to_text]),
         ]
         _HANDLERS = {str: [shout]}
+        _PARSERS = {"json": to_json}
 
 
         def find_converters(kind):
             if kind is None:
-                yield to_none
+                yield to_upper
                 return
             for declared, found in _CONVERTERS:
                 if declared is kind:
@@ -120,12 +127,19 @@ def test_a_branch_behind_a_comment_still_accepts(shapes: Store) -> None:
 
 
 def test_a_function_a_lookup_yields_speaks_of_the_field(shapes: Store) -> None:
-    assert first(shapes, "to_none").startswith("In the data you validate, give the field ")
+    assert first(shapes, "to_upper").startswith(
+        "In the data you validate, give the field a value that is an instance of `str`."
+    )
 
 
 def test_a_table_whose_name_says_nothing_of_validating_is_not_read(shapes: Store) -> None:
     # `_HANDLERS` pairs `shout` with `str`, but neither name says it validates data
     assert "In the data you validate" not in first(shapes, "shout")
+
+
+def test_a_registry_by_name_is_no_fields_type(shapes: Store) -> None:
+    # `_PARSERS` names a format of the program's own, not a type a field is declared as
+    assert "In the data you validate" not in first(shapes, "to_json")
 
 
 def test_a_shortcut_for_an_object_of_the_class_is_no_way_out(shapes: Store) -> None:

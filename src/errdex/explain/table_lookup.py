@@ -73,13 +73,16 @@ def lookup_table(facts: Facts) -> tuple[str, str, int, str | None] | None:
 def _got(facts: Facts) -> tuple[str, str, int, str | None] | None:
     """The same for `opener = TABLE.get(name)` tested `if opener is None` (or `not
     opener`) before the site: the key an argument never rebound, the table a name of the
-    module, `opener` never assigned again. Read in the text first, the function then
+    module, `opener` never assigned again, the function one the package exports by a
+    shorter path (`click.get_text_stream`). Read in the text first, the function then
     parsed alone: most sites make no such lookup."""
     tested = {
         c.text.removesuffix(" is None").removeprefix("not ")
         for c in facts.conditions
         if c.kind == ConditionKind.IF and (c.text.endswith(" is None") or c.text.startswith("not "))
     }
+    if not facts.stored.public:
+        return None  # not exported by a shorter path: likely a helper's argument, not a user's
     text = facts.source_text or ""
     tested = {t for t in tested if t.isidentifier() and _set_by_get(text, t)}
     site = facts.stored.site

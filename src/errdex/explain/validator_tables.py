@@ -49,15 +49,19 @@ def handed_on(facts: Facts, name: str) -> str | None:
         if value is None or not isinstance(value, ast.List | ast.Tuple | ast.Set | ast.Dict):
             continue
         for key, item in _pairs(value):
-            if _names(item, name):
+            # a type the table pairs it with: a registry by name (`{"json": _json}`) is
+            # one of the program's own formats, not a field's
+            kind = dotted_name(key) if isinstance(key, ast.Name | ast.Attribute) else None
+            if kind is not None and _constant(kind.rpartition(".")[2]):
+                kind = None  # a constant's name (`{JSON_FORMAT: _json}`), no type
+            if kind is not None and _names(item, name):
                 found = True
-                kind = dotted_name(key) if isinstance(key, ast.Name | ast.Attribute) else None
-                if kind is not None and kind not in types:
+                if kind not in types:
                     types.append(kind)
     if not found:
         return None
     if not types or len(types) > _MAX_TYPES:
-        return "the field"
+        return "the field"  # yielded by a lookup, or paired with many types
     return "a field declared as " + " or ".join(code(t) for t in types)
 
 
@@ -118,6 +122,11 @@ def _opens(line: str) -> bool:
     """Whether a line starts a top-level statement (not an indented, blank, comment or
     closing-bracket line)."""
     return bool(line) and not line[0].isspace() and line[0] not in "#)]}"
+
+
+def _constant(name: str) -> bool:
+    """A constant's name, not a class's: upper case, and longer than an acronym (`UUID`)."""
+    return name.isupper() and ("_" in name or len(name) > 4)
 
 
 def _holder(statement: ast.stmt) -> str | None:

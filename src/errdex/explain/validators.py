@@ -50,7 +50,7 @@ _AFTER_VALUE = (
     (" as one of ", " that is one of "),
 )
 # "Pass a non-empty (true) value for X": the same after "a value".
-_FOR_SUBJECT = {"a non-empty (true) value": " that is not empty", "None": " that is None"}
+_FOR_SUBJECT = {"a non-empty (true) value": " that is not empty"}
 
 
 @dataclass(frozen=True)
