@@ -10,6 +10,8 @@ from collections.abc import Iterator
 import pytest
 from explain_samples import indexed_package, page_with_message
 
+from errdex.explain.kept_first import drops_argument, drops_setting
+from errdex.explain.page import Change, Solution
 from errdex.store import Store
 
 ENG = {
@@ -121,6 +123,23 @@ ENG = {
                 if args.paged:
                     raise ValueError("--decode already uses paged KV; do not pass --paged")
         """,
+    "eng/gpu.py": """
+        import argparse
+
+
+        def main():
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--gpu", action="store_true")
+            args = parser.parse_args()
+            if args.gpu:
+                try:
+                    import cupy
+                except ImportError:
+                    raise ImportError(
+                        "--gpu needs the 'cupy' package: run `pip install cupy`, "
+                        "or do not pass --gpu"
+                    ) from None
+        """,
 }
 
 
@@ -177,3 +196,35 @@ def test_the_flag_the_message_says_not_to_pass_is_left_out_first(eng: Store) -> 
     texts = [s.text for s in page.solutions]
     assert texts[0].startswith("Do not pass `--paged`")
     assert texts[1].startswith("Do not pass `--decode`")
+
+
+def test_the_flag_the_message_says_not_to_pass_stays_before_the_install(eng: Store) -> None:
+    # a failed import of another distribution's module puts the install before a setting
+    # that steers away from it, except the one the message itself names: both are its word
+    page = page_with_message(eng, "eng", "--gpu needs the 'cupy' package")
+    texts = [s.text for s in page.solutions]
+    assert texts[0].startswith("Do not pass `--gpu`"), texts
+    assert texts[1].startswith("Install the package that provides `cupy`"), texts
+
+
+def test_leaving_a_setting_out_is_read_from_the_action_not_its_words(eng: Store) -> None:
+    page = page_with_message(eng, "eng", "watermarking requires sample_method")
+    dropped = [s for s in page.solutions if s.drops]
+    assert [s.text.split(" (")[0] for s in dropped] == ["Do not pass `--spec-config` in any form"]
+    assert all(drops_setting(s) for s in dropped)
+    # the words alone decide nothing: a setting said so without the data is kept
+    said = Solution(text="Do not pass `--x`.", knob="--x", kind="setting")
+    assert not drops_setting(said)
+
+
+def test_an_argument_is_given_up_when_its_change_leaves_it_out_or_passes_none() -> None:
+    def change(after: str | None) -> Change:
+        return Change(form="call", target="eng.Client", argument="app", after=after)
+
+    left_out = Solution(text="Pass `transport=...`.", kind="input", change=change(None))
+    none = Solution(text="Pass `app=None`.", kind="input", change=change("None"))
+    replaced = Solution(text="Leave it out of the way.", kind="input", change=change("APP"))
+    assert drops_argument(left_out) and drops_argument(none)
+    assert not drops_argument(replaced)  # the change says what it passes: not the words
+    worded = Solution(text="Leave the argument `app` out (or pass None).", kind="input")
+    assert drops_argument(worded)  # no change as data: the input rules' words

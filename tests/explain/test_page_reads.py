@@ -75,3 +75,16 @@ def test_a_page_asks_each_read_once(store: Store) -> None:
         assert page == build_page(store, site.id)
         repeated = {name: n for name, n in counting.asked.items() if n > 1}
         assert not repeated.keys() & {"neighbours", "get_error", "file_text", "versions"}
+
+
+def test_a_page_built_on_page_reads_leaves_its_reads_to_the_caller(store: Store) -> None:
+    # the web's error page reads the project's versions after the page: asked once
+    site = store.list_sites("pkg")[0]
+    counting = Counting(store)
+    reads = page_reads(counting)  # type: ignore[arg-type]
+    assert page_reads(reads) is reads
+    assert isinstance(reads, Store)  # errdex.show(..., db=reads) takes it as it is
+    page = build_page(reads, site.id)
+    assert reads.versions(page.project) == store.versions(page.project)
+    assert counting.asked["versions"] == 1
+    assert page == build_page(store, site.id)

@@ -135,6 +135,19 @@ WAYS = {
                     if spec.rejection_method != "standard":
                         raise ValueError("watermarking requires rejection_method='standard'")
         """,
+    "ways/deploy.py": """
+        def _validate(config, precision):
+            if config.dp_size != 1:
+                raise NotImplementedError(f"{precision} requires DP1.")
+            if config.sequence_parallel:
+                raise NotImplementedError(f"{precision} does not support sequence parallel.")
+            if config.enable_eplb:
+                raise NotImplementedError(f"{precision} does not support EPLB.")
+
+
+        def validate_fp8(config):
+            _validate(config, "FP8")
+        """,
 }
 
 
@@ -208,7 +221,7 @@ def test_a_json_flag_fix_keeps_the_fields_the_path_holds(ways: Store) -> None:
     action = first_action(condition, facts)
     assert action is not None and action.keyword == repr({"rejection_method": "standard"})
     kept = with_kept_fields(action, condition, facts)
-    assert kept.kept == repr({"draft_method": "probabilistic"})
+    assert kept.kept == (("draft_method", "probabilistic"),)
     knob = next(k for k in facts.knobs if k.name == "--spec-config")
     serve = msgspec.structs.replace(knob, command="ways serve MODEL")
     fix = command_fix(serve, kept.keyword or "", "note.", kept.kept)
@@ -221,3 +234,12 @@ def test_a_json_flag_fix_keeps_the_fields_the_path_holds(ways: Store) -> None:
         "ways serve MODEL --spec-config "
         '\'{"draft_method": "probabilistic", "rejection_method": "standard"}\''
     )
+
+
+def test_a_helpers_guard_whose_other_branch_raises_is_no_way_out(ways: Store) -> None:
+    # the site is the call of the helper: the helper's earlier tests are on its path, and
+    # leaving either for its other branch raises there instead
+    page = page_of(ways, "FP8 does not support EPLB.")
+    assert page.source.function == "validate_fp8"
+    assert "The guards at lines 3, 5 are no way out" in page.what_it_means, page.what_it_means
+    assert not any("dp_size" in t or "sequence_parallel" in t for t in texts(page)), texts(page)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import bisect
+import re
+
 from errdex.extract.textscan import (
     after_word_boundary,
     find_all,
     inside_bounds,
     line_heads,
+    line_matches,
+    line_starts,
     occurrences,
     string_bounds,
     triple_quoted_bounds,
@@ -66,3 +71,20 @@ def test_string_bounds_read_quotes_as_the_tokenizer_does() -> None:
     assert inside_bounds(bounds, text.index("b'"))
     assert not inside_bounds(bounds, text.index("z = 1"))
     assert not inside_bounds(bounds, text.index(" % values"))
+
+
+def test_line_starts_number_each_offset_by_its_line() -> None:
+    text = "a = 1\n\nclass B:\n    pass"
+    starts = line_starts(text)
+    assert starts == [0, 6, 7, 16]
+    assert [bisect.bisect_right(starts, text.index(w)) for w in ("a", "class", "pass")] == [1, 3, 4]
+
+
+def test_line_matches_find_a_pattern_only_at_the_start_of_a_line() -> None:
+    text = "class A:\n    x = 'class Fake'\n    class B:\n        pass\n"
+    found = [
+        (at, m.group(2))
+        for at, _, m in line_matches(re.compile(r"\n([ \t]*)class[ \t]+(\w+)"), text)
+    ]
+    # each at the offset its line starts at in the text (the first line too)
+    assert found == [(0, "A"), (text.index("    class B"), "B")]

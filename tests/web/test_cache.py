@@ -7,6 +7,7 @@ each call goes on to the real function, so the counts say what was built.
 
 from __future__ import annotations
 
+import gzip
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -207,6 +208,23 @@ def test_a_kept_answer_is_gzipped_or_not_as_asked(fresh: Catalog) -> None:
     assert "content-encoding" not in plain.headers and "content-encoding" not in again.headers
     assert plain.text == zipped.text == again.text
     assert "accept-encoding" in zipped.headers["vary"].lower()
+
+
+def test_an_answer_is_gzipped_when_a_client_first_takes_gzip(fresh: Catalog) -> None:
+    path = f"/errors/{error_id(fresh, 'count must be positive')}"
+    with client_on(fresh.db) as client:
+        kept: ResponseCache = client.app.state.responses  # type: ignore[attr-defined]
+        client.get(path, headers={"Accept-Encoding": "identity"})  # built: not gzipped
+        (entry,) = kept._entries.values()
+        assert entry.gzipped is None and entry.packable
+        unpacked = kept.size
+        zipped = client.get(path, headers={"Accept-Encoding": "gzip"})
+        (entry,) = kept._entries.values()
+        assert entry.gzipped is not None and not entry.packable
+        assert kept.size == unpacked + len(entry.gzipped)  # the old entry counted once
+        assert zipped.headers["content-encoding"] == "gzip"
+        assert gzip.decompress(entry.gzipped) == entry.body
+        assert entry.packed() is entry
 
 
 def test_a_posted_paste_shares_the_answer_of_its_get(

@@ -24,6 +24,7 @@ import re
 
 import msgspec
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.page import Solution
 from errdex.facts import ConditionKind, SiteKind
@@ -82,7 +83,7 @@ def callback_parameter(facts: Facts) -> tuple[str, bool] | None:
     function = facts.stored.site.function
     if tree is None or "." in function:
         return None
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.Call) or not isinstance(node.func, (ast.Attribute, ast.Name)):
             continue
         kind = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id

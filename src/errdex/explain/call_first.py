@@ -16,6 +16,7 @@ import ast
 import re
 import textwrap
 
+from errdex.ast_walk import walk
 from errdex.explain.call_order import Methods, is_own, own_calls, same_kind, state_checks
 from errdex.explain.context import Facts
 from errdex.explain.fix_forms import instance_name
@@ -118,7 +119,7 @@ def _values(method: ast.AST, attr: str) -> list[ast.expr]:
     """The values `self.attr = value` (or annotated) assigns in the method."""
     return [
         value
-        for node in ast.walk(method)
+        for node in walk(method)
         if isinstance(node, ast.Assign | ast.AnnAssign)
         for name, value in own_attributes_set(node)
         if name == attr
@@ -141,8 +142,8 @@ def _tests(method: ast.AST, attr: str) -> bool:
     """Whether the method reads `self.attr` in the test of an `if`, `while` or `assert`."""
     return any(
         isinstance(node, ast.If | ast.While | ast.Assert | ast.IfExp)
-        and any(is_own(n) and n.attr == attr for n in ast.walk(node.test))
-        for node in ast.walk(method)
+        and any(is_own(n) and n.attr == attr for n in walk(node.test))
+        for node in walk(method)
     )
 
 

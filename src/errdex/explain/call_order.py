@@ -15,6 +15,7 @@ import textwrap
 from collections.abc import Callable, Iterator
 from typing import TypeGuard, TypeVar
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.inputs import public_name
@@ -260,14 +261,12 @@ def _assigns(method: ast.AST, attr: str, value: str) -> bool:
         isinstance(node, ast.Assign)
         and ast.unparse(node.value) == value
         and any(is_own(target) and target.attr == attr for target in node.targets)
-        for node in ast.walk(method)
+        for node in walk(method)
     )
 
 
 def own_calls(method: ast.AST) -> set[str]:
     """The names of the `self.X(...)` calls a method makes."""
     return {
-        node.func.attr
-        for node in ast.walk(method)
-        if isinstance(node, ast.Call) and is_own(node.func)
+        node.func.attr for node in walk(method) if isinstance(node, ast.Call) and is_own(node.func)
     }

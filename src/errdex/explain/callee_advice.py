@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.advice import message_advice
 from errdex.explain.context import Facts
 from errdex.explain.page import Solution
@@ -93,7 +94,7 @@ def _logged_before_reraise(store: Store, stored: StoredSite, path: str, name: st
         return []
     handlers = [
         h
-        for node in ast.walk(tree)
+        for node in walk(tree)
         if isinstance(node, ast.Try)
         for h in node.handlers
         if h.body and _reraises(h.body[-1], h.name)

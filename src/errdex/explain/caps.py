@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.knob_actions import knob_action
 from errdex.explain.linked import knob_views
 from errdex.explain.override_warning import override_warning, warned_sentence
@@ -62,7 +63,7 @@ def _ordered(text: str, name: str) -> bool:
         isinstance(n, ast.Compare)
         and any(isinstance(op, ast.Gt | ast.GtE | ast.Lt | ast.LtE) for op in n.ops)
         and any(_last(side) == name.rpartition(".")[2] for side in (n.left, *n.comparators))
-        for n in ast.walk(node)
+        for n in walk(node)
     )
 
 
@@ -98,7 +99,7 @@ def _above(text: str, field: str) -> str | None:
         node = ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
-    for n in ast.walk(node):
+    for n in walk(node):
         if not isinstance(n, ast.Compare) or len(n.ops) != 1:
             continue
         left, right, op = n.left, n.comparators[0], n.ops[0]

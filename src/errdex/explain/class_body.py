@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.input_nodes import free_names
 from errdex.explain.page import Solution
@@ -72,13 +73,13 @@ def _names(text: str) -> set[str]:
 def _preparing_metaclass(facts: Facts, owner: str) -> str | None:
     """The class of the same file whose `__prepare__` returns a new `owner` mapping."""
     tree = facts.source_tree()
-    for cls in ast.walk(tree) if tree is not None else ():
+    for cls in walk(tree) if tree is not None else ():
         if not isinstance(cls, ast.ClassDef):
             continue
         for node in cls.body:
             if not (isinstance(node, ast.FunctionDef) and node.name == "__prepare__"):
                 continue
-            for inner in ast.walk(node):
+            for inner in walk(node):
                 if (
                     isinstance(inner, ast.Return)
                     and isinstance(inner.value, ast.Call)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.closure_switch import (
     defaults_of,
     outer_call_solution,
@@ -79,7 +80,7 @@ def _read_from_outer(outer: ast.FunctionDef, param: str, test: ast.expr, line: i
     around the site below `outer` binds a parameter of that name, and every assignment
     to it sits in the body of an `if` whose test holds `test` as a conjunct (it only ever
     fills the unset value)."""
-    for node in ast.walk(outer):
+    for node in walk(outer):
         if node is outer or not isinstance(node, _FUNCTIONS):
             continue
         end = node.end_lineno or node.lineno
@@ -91,12 +92,12 @@ def _read_from_outer(outer: ast.FunctionDef, param: str, test: ast.expr, line: i
             return False
     filling: set[int] = set()
     wanted = ast.dump(test)
-    for node in ast.walk(outer):
+    for node in walk(outer):
         if isinstance(node, ast.If) and wanted in _conjuncts(node.test):
-            filling |= {id(n) for statement in node.body for n in ast.walk(statement)}
+            filling |= {id(n) for statement in node.body for n in walk(statement)}
     return all(
         id(node) in filling
-        for node in ast.walk(outer)
+        for node in walk(outer)
         if isinstance(node, ast.Name) and node.id == param and isinstance(node.ctx, ast.Store)
     )
 

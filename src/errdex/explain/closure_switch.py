@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import re
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.input_nodes import free_names
 from errdex.explain.page import Change, ConditionView, Solution
@@ -105,7 +106,7 @@ def _switch(
     `outer` (not rebound by `inner`) whose default is off."""
     defaults = defaults_of(outer)
     own = {a.arg for a in [*inner.args.posonlyargs, *inner.args.args, *inner.args.kwonlyargs]}
-    for node in ast.walk(inner):
+    for node in walk(inner):
         if not (isinstance(node, ast.If) and isinstance(node.test, ast.Name)):
             continue
         param = node.test.id

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import re
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.page import ExampleFix
 from errdex.explain.plain import code
@@ -51,7 +52,7 @@ def _calls(text: str) -> bool:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError):
         return False
-    return any(isinstance(n, ast.Call) for n in ast.walk(tree))
+    return any(isinstance(n, ast.Call) for n in walk(tree))
 
 
 def _raising_call(after: str, owner: str, method: str, facts: Facts) -> str | None:
@@ -61,7 +62,7 @@ def _raising_call(after: str, owner: str, method: str, facts: Facts) -> str | No
     if call is None or call[1] != method:
         return None
     defined = _methods(facts, owner)
-    for node in ast.walk(ast.parse(after)):
+    for node in walk(ast.parse(after)):
         if not (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)

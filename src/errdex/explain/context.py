@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from errdex.ast_walk import walk
 from errdex.explain.page import (
     BindingView,
     Caller,
@@ -300,7 +301,7 @@ def _block_span(
 
 def statement_pairs(tree: ast.AST) -> Iterator[tuple[ast.stmt, ast.stmt]]:
     """Each statement with the one after it in the same block, in every block of `tree`."""
-    for node in ast.walk(tree):
+    for node in walk(tree):
         for field_name in ("body", "orelse", "finalbody"):
             block = getattr(node, field_name, None)
             if isinstance(block, list):

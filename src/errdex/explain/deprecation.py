@@ -21,14 +21,13 @@ import msgspec
 
 from errdex.explain.advice import message_advice
 from errdex.explain.context import Facts
+from errdex.explain.kept_first import drops_argument
 from errdex.explain.page import Change, Solution
 from errdex.explain.stated_order import before_private
 from errdex.store.base import StoredSite
 
 _DEPRECATION = re.compile(r"Deprecat|FutureWarning")
 _DEPRECATED = re.compile(r"\bdeprecated\b", re.I)
-# the sentences of an input solution that drop the argument instead of replacing it
-_DROPS = re.compile(r"\bleave\b.*\bout\b|\ban empty \(false\) value\b|\bDo not pass\b", re.I)
 # 'transport=ASGITransport(app=...)': a keyword to pass instead, its value a call, quoted
 _REPLACEMENT = re.compile(
     r"[`'\"](?P<keyword>[A-Za-z_]\w*)=(?P<value>(?P<name>[A-Za-z_]\w*)\([^`'\"]*\))[`'\"]"
@@ -64,7 +63,7 @@ def replacement_first(solutions: list[Solution], facts: Facts) -> list[Solution]
     if not advised:
         return solutions
     rest = [s for s in solutions if s not in advised]
-    dropped = [s for s in rest if s.kind == "input" and _DROPS.search(s.text)]
+    dropped = [s for s in rest if drops_argument(s)]  # not replaced: given up
     if dropped and advised[0].condition is None:
         # the replacement is the way out of what the dropped one turned off (the page
         # then does not say no argument is behind the check)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts, class_in_file
 from errdex.extract.conditions import dotted_name
 from errdex.extract.shapes import own_attributes_set
@@ -99,14 +100,14 @@ def _kept_and_used(facts: Facts, owner: str, param: str) -> bool:
         return False
     kept = {
         attribute
-        for node in ast.walk(init)
+        for node in walk(init)
         if isinstance(node, ast.Assign | ast.AnnAssign)
         for attribute, value in own_attributes_set(node)
         if isinstance(value, ast.Name) and value.id == param
     }
     # a method that never names `self.a` does not use it: walked once, not once an attribute
     named = [
-        (m, {dotted_name(n) for n in ast.walk(m) if isinstance(n, ast.Attribute)}) for m in methods
+        (m, {dotted_name(n) for n in walk(m) if isinstance(n, ast.Attribute)}) for m in methods
     ]
     return any(_used(m, f"self.{a}") for m, names in named for a in kept if f"self.{a}" in names)
 
@@ -181,5 +182,5 @@ def _is(node: ast.expr, name: str) -> bool:
 
 def _reads(node: ast.expr, name: str) -> bool:
     return any(
-        isinstance(n, ast.Name | ast.Attribute) and dotted_name(n) == name for n in ast.walk(node)
+        isinstance(n, ast.Name | ast.Attribute) and dotted_name(n) == name for n in walk(node)
     )

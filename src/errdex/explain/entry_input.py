@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts, function_at
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Caller, Solution
@@ -116,7 +117,7 @@ def _passed_argument(
     own = [p for p in own if p not in ("self", "cls")]
     short = callee.rpartition(".")[2]
     short = callee.rpartition(".")[0].rpartition(".")[2] if short == "__init__" else short
-    for node in ast.walk(found):
+    for node in walk(found):
         if not (
             isinstance(node, ast.Call)
             and node.lineno <= caller.line <= (node.end_lineno or node.lineno)
@@ -145,7 +146,7 @@ def _passed_argument(
 def _reassigned(function: ast.FunctionDef, name: str) -> bool:
     return any(
         isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-        for n in ast.walk(function)
+        for n in walk(function)
     )
 
 
@@ -179,12 +180,12 @@ def names_read(node: ast.AST) -> set[str]:
     too, without those they bind."""
     bound = {
         n.id
-        for g in ast.walk(node)
+        for g in walk(node)
         if isinstance(g, ast.comprehension)
-        for n in ast.walk(g.target)
+        for n in walk(g.target)
         if isinstance(n, ast.Name)
     }
-    read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    read = {n.id for n in walk(node) if isinstance(n, ast.Name)}
     return read - bound
 
 
@@ -202,10 +203,10 @@ def _catching(chosen: StoredSite) -> frozenset[str]:
 
 def _caught_around(function: ast.FunctionDef, call: ast.Call, caught: frozenset[str]) -> bool:
     """Whether the call sits in the body of a `try` with a clause that catches the error."""
-    for node in ast.walk(function):
+    for node in walk(function):
         if not isinstance(node, ast.Try):
             continue
-        if not any(call in ast.walk(statement) for statement in node.body):
+        if not any(call in walk(statement) for statement in node.body):
             continue
         for handler in node.handlers:
             types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
@@ -222,11 +223,11 @@ def _state_of(text: str, param: str) -> bool:
         node = ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return False
-    called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
+    called = {id(n.func) for n in walk(node) if isinstance(n, ast.Call)}
     return any(
         isinstance(n, ast.Attribute)
         and isinstance(n.value, ast.Name)
         and n.value.id == param
         and id(n) not in called
-        for n in ast.walk(node)
+        for n in walk(node)
     )

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.page import Change, ConditionView, Solution
 from errdex.explain.plain import code
@@ -82,7 +83,7 @@ def _tested_locals(conditions: list[ConditionView], facts: Facts) -> list[str]:
     }
     names: list[str] = []
     for condition in conditions:
-        for node in ast.walk(parse_expression(condition.text) or ast.Constant(None)):
+        for node in walk(parse_expression(condition.text) or ast.Constant(None)):
             if isinstance(node, ast.Name) and node.id in first and node.id not in names:
                 names.append(node.id)
     return names
@@ -90,7 +91,7 @@ def _tested_locals(conditions: list[ConditionView], facts: Facts) -> list[str]:
 
 def _names(text: str) -> set[str]:
     node = parse_expression(text)
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} if node else set()
+    return {n.id for n in walk(node) if isinstance(n, ast.Name)} if node else set()
 
 
 def _local_tuples(facts: Facts) -> dict[str, set[str]]:
@@ -108,7 +109,7 @@ def _required_members(
 ) -> set[str] | None:
     """The members `name` must be one of to pass: the check tests `name not in T`."""
     for condition in conditions:
-        for node in ast.walk(parse_expression(condition.text) or ast.Constant(None)):
+        for node in walk(parse_expression(condition.text) or ast.Constant(None)):
             if (
                 isinstance(node, ast.Compare)
                 and len(node.ops) == 1

@@ -16,6 +16,7 @@ import ast
 
 import msgspec
 
+from errdex.ast_walk import walk
 from errdex.explain.input_nodes import same_expression
 from errdex.explain.page import ConditionView, Knob
 from errdex.facts import KnobKind
@@ -35,7 +36,7 @@ def without_walrus(node: ast.expr) -> ast.expr:
     the test reads; the node itself when it holds none (the common case: no copy). Only
     for environment knobs: a flag's JSON field reached so would be given `false` for a
     truthy test whatever its declared type (`reasoning_parser: str`)."""
-    if not any(isinstance(n, ast.NamedExpr) for n in ast.walk(node)):
+    if not any(isinstance(n, ast.NamedExpr) for n in walk(node)):
         return node
     result: ast.expr = _Unbound().visit(_copy(node))
     return result
@@ -61,7 +62,7 @@ def with_walrus_locals(knobs: list[Knob], conditions: list[ConditionView]) -> li
             tree = ast.parse(condition.text, mode="eval")
         except (SyntaxError, ValueError, RecursionError):
             continue
-        for node in ast.walk(tree):
+        for node in walk(tree):
             if not isinstance(node, ast.NamedExpr) or node.target.id in taken:
                 continue
             knob = reads.get(ast.unparse(node.value))

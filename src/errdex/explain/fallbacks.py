@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.context import function_at
 from errdex.explain.linked import binding_views
 from errdex.explain.page import Knob
@@ -121,7 +122,7 @@ def _returns_false_after(function: ast.FunctionDef, line: int) -> bool:
     """Whether the innermost statement holding `line` is followed, in its block, by
     `return False`."""
     found: tuple[int, bool] | None = None  # (the statement's span, whether False follows)
-    for node in ast.walk(function):
+    for node in walk(function):
         for field in ("body", "orelse"):
             block = getattr(node, field, None)
             if not isinstance(block, list):

@@ -16,6 +16,7 @@ import ast
 import json
 import re
 import shlex
+from collections.abc import Iterable
 from keyword import iskeyword
 
 from errdex.explain.json_overrides import overriding_flag
@@ -222,16 +223,18 @@ def envcommand_fix(command: str, before: str, after: str, note: str) -> ExampleF
     return ExampleFix(before=line(before), after=line(after), note=note + _placeholders(command))
 
 
-def command_fix(knob: Knob, keyword: str, note: str, kept: str | None = None) -> ExampleFix | None:
+def command_fix(
+    knob: Knob, keyword: str, note: str, kept: Iterable[tuple[str, object]] = ()
+) -> ExampleFix | None:
     """The command line with the flag as the action wants it, and as it was before
-    (`kept`: the repr of a JSON flag's other fields the path holds, in both)."""
+    (`kept`: a JSON flag's other fields the path holds, (field, value), in both)."""
     command = knob.command or ""
     flag = knob.name
     try:
         value = ast.literal_eval(keyword)
-        held = ast.literal_eval(kept) if kept else {}
     except (ValueError, SyntaxError, RecursionError):
         return None
+    held = dict(kept)
     before_args: str | None
     after_args: str | None
     if value is True:

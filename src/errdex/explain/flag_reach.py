@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.page import Knob
 from errdex.facts import KnobKind
 
@@ -56,11 +57,11 @@ def only_fed(node: ast.expr, knob: Knob, knobs: list[Knob]) -> bool:
     if behind is None:
         return False
     settings = {k.behind for k in knobs if k.behind}
-    reads = sum(1 for n in ast.walk(node) if ast.unparse(n) == behind)
+    reads = sum(1 for n in walk(node) if ast.unparse(n) == behind)
     if not reads:
         return False
     fed = 0
-    for outer in ast.walk(node):
+    for outer in walk(node):
         if not isinstance(outer, ast.Call):
             continue
         outer_args = _arguments(outer)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.facts import SiteKind
 
@@ -30,7 +31,7 @@ def handler_notes(facts: Facts) -> list[str]:
     found = facts.site_function()
     if found is None:
         return []
-    for handler in ast.walk(found):
+    for handler in walk(found):
         if not isinstance(handler, ast.ExceptHandler) or handler.name is None:
             continue
         if not any(

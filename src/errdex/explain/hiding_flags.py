@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.input_nodes import free_names
 from errdex.explain.inputs import Given
@@ -58,7 +59,7 @@ def _checks_only(function: ast.FunctionDef, test_line: int, line: int) -> bool:
     """Whether the `if` at `test_line` holds the site and nothing but checks (`assert`,
     `raise`, an `if` of checks), with no `else`: its test only switches validation on."""
     guard = next(
-        (n for n in ast.walk(function) if isinstance(n, ast.If) and n.lineno == test_line), None
+        (n for n in walk(function) if isinstance(n, ast.If) and n.lineno == test_line), None
     )
     if guard is None or guard.orelse or not guard.lineno < line <= (guard.end_lineno or 0):
         return False
@@ -69,18 +70,18 @@ def _checks_only(function: ast.FunctionDef, test_line: int, line: int) -> bool:
         return False
     # a switch read nowhere else (an argument the work uses, `if kv_cache is not None:`,
     # gives up that work when left out: no hiding)
-    tested = {n.id for n in ast.walk(guard.test) if isinstance(n, ast.Name)}
+    tested = {n.id for n in walk(guard.test) if isinstance(n, ast.Name)}
     switches = [  # each `if` reading the switch: all of them gate only checks
-        n for n in ast.walk(function) if isinstance(n, ast.If) and _reads(n.test, tested)
+        n for n in walk(function) if isinstance(n, ast.If) and _reads(n.test, tested)
     ]
     if not all(not n.orelse and all(_is_check(s) for s in n.body) for n in switches):
         return False
-    reads = sum(_reads(n, tested) for n in ast.walk(function) if isinstance(n, ast.Name))
+    reads = sum(_reads(n, tested) for n in walk(function) if isinstance(n, ast.Name))
     return reads == sum(_reads(n.test, tested) for n in switches)
 
 
 def _reads(node: ast.AST, names: set[str]) -> int:
-    return sum(1 for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in names)
+    return sum(1 for n in walk(node) if isinstance(n, ast.Name) and n.id in names)
 
 
 def _is_check(statement: ast.stmt) -> bool:

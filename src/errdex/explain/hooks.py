@@ -17,6 +17,7 @@ import builtins
 import re
 import types
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts, function_span, lines_of
 from errdex.explain.input_nodes import free_names
 from errdex.explain.page import Solution
@@ -116,14 +117,14 @@ def _hooks(function: ast.FunctionDef, line: int) -> list[tuple[str, str, int, se
     given) for each hook called before `line`."""
     bound: dict[str, tuple[str, str]] = {}  # local name → (hook, owner)
     out: list[tuple[str, str, int, set[str]]] = []
-    for node in ast.walk(function):
+    for node in walk(function):
         if getattr(node, "lineno", line) >= line:
             continue
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target, looked = node.targets[0], _looked_up(node.value, "getattr")
             if isinstance(target, ast.Name) and looked is not None:
                 bound[target.id] = looked
-    for node in ast.walk(function):
+    for node in walk(function):
         if not isinstance(node, ast.Call) or node.lineno >= line:
             continue
         hook = _called_hook(node, bound)
@@ -139,7 +140,7 @@ def _hooks(function: ast.FunctionDef, line: int) -> list[tuple[str, str, int, se
 def _bound_from(function: ast.FunctionDef, name: str, params: set[str]) -> bool:
     """Whether the function assigns `name` from one of its parameters (`field_type =
     field.type_`)."""
-    for node in ast.walk(function):
+    for node in walk(function):
         if isinstance(node, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == name for t in node.targets
         ):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.entry_input import names_read
 from errdex.explain.init_passed import constructor_argument, exported_constructor, method_params
@@ -75,7 +76,7 @@ def derived_from(
     """`param` and the locals every assignment of which computes from it alone: loop
     targets over it, values read from it, lists it fills (`names.append(decl)`)."""
     sources: dict[str, list[ast.expr]] = {}
-    for node in ast.walk(function):
+    for node in walk(function):
         pairs: list[tuple[ast.expr, ast.expr]] = []
         if isinstance(node, ast.Assign):
             pairs = [(t, node.value) for t in node.targets]
@@ -91,7 +92,7 @@ def derived_from(
         ):
             pairs = [(node.func.value, a) for a in node.args]
         for target, value in pairs:
-            for bound in ast.walk(target):
+            for bound in walk(target):
                 if isinstance(bound, ast.Name):
                     sources.setdefault(bound.id, []).append(value)
     own = {a.arg for a in [*function.args.posonlyargs, *function.args.args]}

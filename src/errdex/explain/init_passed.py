@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.closure_switch import param_doc
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.entry_input import names_read
@@ -146,7 +147,7 @@ def _passed(
 ) -> tuple[str, str | None] | None:
     """(the constructor's argument it passes to `self.<method>` as `param`, its falsy
     fallback: `()` of `x or ()`), when it passes one it never rebinds."""
-    for node in ast.walk(init):
+    for node in walk(init):
         if not (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -177,7 +178,7 @@ def _passed(
 def _handed_on(init: ast.FunctionDef, own: list[str], handed: set[str] | None) -> set[str]:
     """The arguments this constructor hands to `super().__init__(...)` as they are, under
     their own names, in the same positions: of `handed` when the classes below named some."""
-    for node in ast.walk(init):
+    for node in walk(init):
         if not (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -205,7 +206,7 @@ def _handed_on(init: ast.FunctionDef, own: list[str], handed: set[str] | None) -
 def _rebound(function: ast.FunctionDef, name: str) -> bool:
     return any(
         isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-        for n in ast.walk(function)
+        for n in walk(function)
     )
 
 
@@ -255,7 +256,7 @@ def _solution(
 
 def _renamed(test: ast.expr, param: str, argument: str) -> ast.expr:
     copy = ast.parse(ast.unparse(test), mode="eval").body
-    for node in ast.walk(copy):
+    for node in walk(copy):
         if isinstance(node, ast.Name) and node.id == param:
             node.id = argument
     return copy

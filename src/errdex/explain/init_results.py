@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.init_contents import derived_from
 from errdex.explain.init_passed import constructor_argument, exported_constructor, method_params
@@ -70,7 +71,7 @@ def _own_attributes(text: str) -> list[str]:
     node = parse_expression(text)
     return [
         n.attr
-        for n in (ast.walk(node) if node is not None else ())
+        for n in (walk(node) if node is not None else ())
         if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self"
     ]
 
@@ -127,7 +128,7 @@ def _deciding(
     if function is None:
         return None
     returned = []
-    for node in ast.walk(function):
+    for node in walk(function):
         if isinstance(node, ast.Return) and node.value is not None:
             value = node.value
             if place is not None:
@@ -149,4 +150,4 @@ def _deciding(
 
 
 def _reads(node: ast.expr) -> set[str]:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return {n.id for n in walk(node) if isinstance(n, ast.Name)}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.extract.conditions import dotted_name
 
 
@@ -122,9 +123,9 @@ def computed_with(node: ast.expr, name: str) -> bool:
     """Whether the condition reads `name` only in a computation or comparison that one
     `and` holds: not as a truth value (whose type is not known here), not beside another
     way the condition holds (`a > 0 or b > 0`: changing `a` alone is not enough)."""
-    parents = {id(c): n for n in ast.walk(node) for c in ast.iter_child_nodes(n)}
+    parents = {id(c): n for n in walk(node) for c in ast.iter_child_nodes(n)}
     found = False
-    for child in ast.walk(node):
+    for child in walk(node):
         if not same_expression(child, name):
             continue
         found = True

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.empty_objects import empty_is_nonsense
 from errdex.explain.init_values import allows, decided
@@ -125,14 +126,14 @@ def _calls_pattern(node: ast.expr) -> bool:
         isinstance(n, ast.Call)
         and isinstance(n.func, ast.Attribute)
         and n.func.attr in ("match", "fullmatch")
-        for n in ast.walk(node)
+        for n in walk(node)
     )
 
 
 def _has_key_test(node: ast.expr) -> bool:
     return any(
         isinstance(n, ast.Compare) and len(n.ops) == 1 and key_test(n) is not None
-        for n in ast.walk(node)
+        for n in walk(node)
     )
 
 
@@ -251,7 +252,7 @@ def _empty_number(instead: Instead, facts: Facts) -> Instead | None:
             continue
         # the parts that all hold on the path: only there does a bound have to hold for 0
         tree, held = parsed
-        for node in ast.walk(tree):
+        for node in walk(tree):
             for left, op, right in _orderings(node):
                 if name not in (dotted_name(left), dotted_name(right)):
                     continue

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.closure_switch import public_module
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.page import Change, ConditionView, Solution
@@ -118,16 +119,16 @@ def _hands_on(init: ast.FunctionDef, attribute: str) -> bool:
     if attribute not in {a.arg for a in [*args.args, *args.kwonlyargs]}:
         return args.kwarg is not None
     filling: set[int] = set()
-    for node in ast.walk(init):
+    for node in walk(init):
         if (
             isinstance(node, ast.If)
             and isinstance(node.test, ast.Compare)
             and ast.unparse(node.test) == f"{attribute} is None"
         ):
-            filling |= {id(n) for statement in node.body for n in ast.walk(statement)}
+            filling |= {id(n) for statement in node.body for n in walk(statement)}
     stored = [
         n
-        for n in ast.walk(init)
+        for n in walk(init)
         if isinstance(n, ast.Name) and n.id == attribute and isinstance(n.ctx, ast.Store)
     ]
     passed = any(
@@ -137,7 +138,7 @@ def _hands_on(init: ast.FunctionDef, attribute: str) -> bool:
             k.arg == attribute and isinstance(k.value, ast.Name) and k.value.id == attribute
             for k in n.keywords
         )
-        for n in ast.walk(init)
+        for n in walk(init)
     )
     return passed and all(id(n) in filling for n in stored)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.input_nodes import assignment_targets, free_names
 from errdex.explain.inputs import public_name
@@ -58,7 +59,7 @@ def _iterated_argument(facts: Facts, except_line: int) -> tuple[str, bool] | Non
     handled = next(
         (
             node
-            for node in ast.walk(tree)
+            for node in walk(tree)
             if isinstance(node, ast.Try) and any(h.lineno == except_line for h in node.handlers)
         ),
         None,
@@ -74,7 +75,7 @@ def _iterated_argument(facts: Facts, except_line: int) -> tuple[str, bool] | Non
         b.name: b.value for b in facts.bindings if b.origin == "local" and assigned.get(b.name) == 1
     }
     params = set(facts.read.params)
-    for node in ast.walk(ast.Module(body=handled.body, type_ignores=[])):
+    for node in walk(ast.Module(body=handled.body, type_ignores=[])):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args):
             continue
         name = node.func.id
@@ -92,10 +93,10 @@ def _assignment_counts(tree: ast.Module, inner: ast.Try, false: set[str]) -> dic
     holder = next(
         (
             node
-            for node in ast.walk(tree)
+            for node in walk(tree)
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
             and node.lineno <= inner.lineno <= (node.end_lineno or node.lineno)
-            and any(n is inner for n in ast.walk(node))
+            and any(n is inner for n in walk(node))
         ),
         None,
     )
@@ -131,7 +132,7 @@ def _iterating_functions(tree: ast.Module) -> dict[str, bool]:
             and isinstance(n.value.func, ast.Name)
             and n.value.func.id == "iter"
             and [ast.unparse(a) for a in n.value.args] == [first]
-            for n in ast.walk(node)
+            for n in walk(node)
         )
         if not returns_iter:
             continue
@@ -139,7 +140,7 @@ def _iterating_functions(tree: ast.Module) -> dict[str, bool]:
             isinstance(n, ast.If)
             and ast.unparse(n.test) == f"isinstance({first}, str)"
             and any(isinstance(s, ast.Raise) for s in n.body)
-            for n in ast.walk(node)
+            for n in walk(node)
         )
     return out
 

@@ -32,17 +32,19 @@ def with_kept_fields(action: KnobAction, condition: ConditionView, facts: Facts)
         return action
     roots = {k.behind for k in facts.knobs if k.name == action.knob and k.behind}
     roots |= {b.name for b in facts.bindings if b.value in roots}  # `spec = self.spec`
-    kept: dict[str, object] = {}
+    kept: dict[str, str | int | float | bool] = {}
     for other in facts.conditions:
         if other is condition:
             continue
         found = _held_equal(other, roots)
         if found is not None and found[0] not in value:
             kept.setdefault(found[0], found[1])
-    return replace(action, kept=repr(kept)) if kept else action
+    return replace(action, kept=tuple(kept.items())) if kept else action
 
 
-def _held_equal(condition: ConditionView, roots: set[str]) -> tuple[str, object] | None:
+def _held_equal(
+    condition: ConditionView, roots: set[str]
+) -> tuple[str, str | int | float | bool] | None:
     """(field, value) when the condition holds `root.field == literal` on the path."""
     node = parse_expression(condition.test)
     if node is None:

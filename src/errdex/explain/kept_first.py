@@ -13,6 +13,7 @@ it comes after every other way out.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -21,8 +22,10 @@ from errdex.explain.context import Facts
 from errdex.explain.page import Solution
 from errdex.facts import ConditionKind
 
-# How knob_actions words leaving a setting out, turning it off or unsetting it.
-_DROPS = ("Do not pass `{}`", "Leave `{}` unset", "Turn `{}` off")
+# How the input rules word giving an argument up, for a solution with no change as data.
+_DROPS_ARGUMENT = re.compile(
+    r"\bleave\b.*\bout\b|\ban empty \(false\) value\b|\bDo not pass\b", re.IGNORECASE
+)
 _IMPORT_ERRORS = ("ImportError", "ModuleNotFoundError")
 # How the input rules word emptying an argument.
 _EMPTIED = "Pass an empty (false) value for the argument "
@@ -34,11 +37,20 @@ class Ranked(Protocol):
 
 
 def drops_setting(solution: Solution) -> bool:
-    """Whether the solution leaves its setting out (or off, or unset)."""
-    knob = solution.knob
-    if solution.kind != "setting" or not knob:
+    """Whether the solution leaves its setting out (or off, or unset): `Solution.drops`,
+    from the knob action it was made of."""
+    return solution.kind == "setting" and bool(solution.knob) and solution.drops
+
+
+def drops_argument(solution: Solution) -> bool:
+    """Whether an input solution gives its argument up: its change leaves the argument out
+    of the call or passes None; one with no change, by the input rules' words."""
+    if solution.kind != "input":
         return False
-    return any(solution.text.startswith(drop.format(knob)) for drop in _DROPS)
+    change = solution.change
+    if change is not None and change.form == "call":
+        return change.after in (None, "None")
+    return _DROPS_ARGUMENT.search(solution.text) is not None
 
 
 def _gives_value(solution: Solution) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.knob_actions import KnobAction
 from errdex.linked_facts import own_key
@@ -32,10 +33,10 @@ def value_checked(function: ast.FunctionDef | None, key: str, value: object) -> 
     value`), alone or in an `and`: the value the way out sets leads into that raise."""
     if function is None:
         return False
-    for node in ast.walk(function):
+    for node in walk(function):
         if not isinstance(node, ast.If):
             continue
-        if not any(isinstance(n, ast.Raise) for stmt in node.body for n in ast.walk(stmt)):
+        if not any(isinstance(n, ast.Raise) for stmt in node.body for n in walk(stmt)):
             continue
         tests = (
             node.test.values

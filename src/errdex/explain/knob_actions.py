@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from msgspec.structs import replace as replace_knob
 
+from errdex.ast_walk import walk
 from errdex.explain.env_reads import env_read_action, without_walrus
 from errdex.explain.flag_reach import only_fed
 from errdex.explain.input_nodes import computed_with, literal_value, same_expression
@@ -36,8 +37,12 @@ class KnobAction:
     keyword: str | None = None
     # the way to move the setting (raise it, lower it) without a value to set it to
     direction_only: bool = False
-    # a JSON flag's other fields the path holds, kept as they are in the fix: a dict's repr
-    kept: str | None = None
+    # a JSON flag's other fields the path holds, kept as they are in the fix: (field, value)
+    # pairs in the order the path tests them (a tuple: the action stays hashable)
+    kept: tuple[tuple[str, str | int | float | bool], ...] = ()
+    # it gives the setting up (leaves it out, turns it off, leaves it unset): what the user
+    # asked for is lost, so a way that keeps it ranks first (`kept_first`)
+    drops: bool = False
 
     @property
     def vague(self) -> bool:
@@ -235,7 +240,7 @@ _TIME_LIMIT = re.compile(r"(?:^|_)(?:timeout|deadline)(?:_|$)", re.I)
 
 def _names(node: ast.expr) -> set[str]:
     found: set[str] = set()
-    for child in ast.walk(node):
+    for child in walk(node):
         if isinstance(child, ast.Name | ast.Attribute):
             try:
                 found.add(ast.unparse(child))
@@ -305,7 +310,7 @@ def _env_action(knob: Knob, shape: _Shape) -> KnobAction | None:
                 f"Set `{name}=0`", name, before=f"export {name}=1", after=f"export {name}=0"
             )
         case "true":
-            return KnobAction(f"Leave `{name}` unset or empty", name)
+            return KnobAction(f"Leave `{name}` unset or empty", name, drops=True)
         case "false" if boolish(knob):
             return KnobAction(
                 f"Set `{name}=1`", name, before=f"export {name}=0", after=f"export {name}=1"
@@ -348,9 +353,9 @@ def _flag_action(knob: Knob, shape: _Shape) -> KnobAction | None:
     flag = knob.name
     match shape.op:
         case "true" if boolish(knob) and not optional(knob):
-            return KnobAction(f"Do not pass `{flag}`", flag, keyword="False")
+            return KnobAction(f"Do not pass `{flag}`", flag, keyword="False", drops=True)
         case "true" if boolish(knob):
-            return KnobAction(f"Turn `{flag}` off", flag, keyword="False")
+            return KnobAction(f"Turn `{flag}` off", flag, keyword="False", drops=True)
         case "false" if boolish(knob):
             return KnobAction(f"Pass `{flag}`", flag, keyword="True")
         case "is" | "==" if shape.value is None and optional(knob):
@@ -359,9 +364,9 @@ def _flag_action(knob: Knob, shape: _Shape) -> KnobAction | None:
             # a command line gives no flag the value None: only its default is, so the
             # flag is left out (a flag like `store_true` takes no value to write anyway),
             # its negative form too where it has one (`--no-x` gives False, not None)
-            return KnobAction(f"Do not pass `{flag}` in any form", flag, keyword="None")
+            return KnobAction(f"Do not pass `{flag}` in any form", flag, keyword="None", drops=True)
         case "true":
-            return KnobAction(f"Do not pass `{flag}` (or pass an empty value)", flag)
+            return KnobAction(f"Do not pass `{flag}` (or pass an empty value)", flag, drops=True)
         case "==" | "is":
             return KnobAction(f"Pass `{flag}` with a value other than {shape.value!r}", flag)
         case "!=" | "is not":

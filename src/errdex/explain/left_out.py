@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts, function_at
 from errdex.explain.input_nodes import conjuncts
 from errdex.explain.inputs import public_name
@@ -37,7 +38,7 @@ def filled_when_none(found: ast.FunctionDef | None, line: int) -> list[Filled]:
         return []
     params = {a.arg for a in [*found.args.args, *found.args.kwonlyargs]}
     out: list[Filled] = []
-    for node in ast.walk(found):
+    for node in walk(found):
         if not (isinstance(node, ast.If) and node.lineno < line):
             continue
         param = _none_test(node.test)

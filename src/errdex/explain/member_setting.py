@@ -17,6 +17,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts, parse_module
 from errdex.explain.input_nodes import field_key
 from errdex.explain.page import ExampleFix
@@ -101,13 +102,13 @@ def _picked_by(
     which the function returns `cls.member`, with the return's line."""
     assigned = {
         t.id: s.value
-        for s in ast.walk(function)
+        for s in walk(function)
         if isinstance(s, ast.Assign)
         for t in s.targets
         if isinstance(t, ast.Name)
     }
     params = {a.arg for a in function.args.args}
-    for node in ast.walk(function):
+    for node in walk(function):
         if not isinstance(node, ast.If) or not node.body:
             continue
         returned = node.body[0]
@@ -149,7 +150,7 @@ def _key_read(test: ast.expr, params: set[str]) -> tuple[str, str, str, object] 
         if not strings:
             return None
         value = strings[0]
-    for node in ast.walk(test):
+    for node in walk(test):
         # `param.field.get("key")` or `param.field["key"]`
         read = field_key(node) if isinstance(node, ast.expr) else None
         if read is None:

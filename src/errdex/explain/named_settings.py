@@ -22,6 +22,7 @@ from dataclasses import replace
 
 import msgspec
 
+from errdex.ast_walk import walk
 from errdex.explain.advice import sentences
 from errdex.explain.context import Facts, parse_module
 from errdex.explain.fix_forms import setting_fix
@@ -98,7 +99,9 @@ def _requires(knob: Knob, rest: str, sentence: str, facts: Facts) -> Solution | 
         return None
     behind = knob.behind or ""
     if behind == knob.name:
-        action = KnobAction(f"Do not pass {code(knob.name)}", knob.name, keyword="False")
+        action = KnobAction(
+            f"Do not pass {code(knob.name)}", knob.name, keyword="False", drops=True
+        )
     elif "." in behind:
         field = behind.rsplit(".", 1)[1]
         setting = json.dumps({field: False})
@@ -126,6 +129,7 @@ def _requires(knob: Knob, rest: str, sentence: str, facts: Facts) -> Solution | 
         knob=knob.name,
         kind="setting",
         fix=fix,
+        drops=action.drops,
     )
 
 
@@ -152,7 +156,7 @@ def _declared(tree: ast.Module | None, line: int, field: str) -> str | None:
     """The annotation of `field` in the class defined at `line`."""
     if tree is None:
         return None
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.ClassDef) and node.lineno == line:
             for item in node.body:
                 if (

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.input_nodes import none_compared
 from errdex.explain.inputs import public_name
@@ -84,6 +85,6 @@ def _filter_param(text: str) -> str | None:
         if compared is None or not compared[1]:
             continue
         name = compared[0]
-        if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(test)):
+        if any(isinstance(n, ast.Name) and n.id == name for n in walk(test)):
             return name
     return None

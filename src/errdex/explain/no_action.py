@@ -18,6 +18,7 @@ import ast
 import re
 from collections.abc import Sequence
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts, function_at, function_span, lines_of
 from errdex.explain.page import Caller, ConditionView
 from errdex.explain.plain import code
@@ -138,7 +139,7 @@ def _call_lines(function: ast.FunctionDef, name: str) -> set[int]:
     """The lines of the calls of `name` (or of a method of that name) in the function."""
     return {
         node.lineno
-        for node in ast.walk(function)
+        for node in walk(function)
         if isinstance(node, ast.Call)
         and (
             (isinstance(node.func, ast.Name) and node.func.id == name)
@@ -157,7 +158,7 @@ def _caught_at(function: ast.FunctionDef, line: int, names: set[str]) -> bool:
     """Whether `line` sits in the body of a `try` whose first handler of one of `names`
     raises nothing again and hands the exception to nothing (a helper given it, such as
     SQLAlchemy's `_handle_dbapi_exception(e, ...)`, may raise it wrapped)."""
-    for node in ast.walk(function):
+    for node in walk(function):
         if not isinstance(node, ast.Try) or not node.body:
             continue
         if not node.body[0].lineno <= line <= (node.body[-1].end_lineno or 0):
@@ -167,7 +168,7 @@ def _caught_at(function: ast.FunctionDef, line: int, names: set[str]) -> bool:
         if handler is not None:
             return not any(
                 isinstance(n, ast.Raise) or (isinstance(n, ast.Name) and n.id == handler.name)
-                for n in ast.walk(handler)
+                for n in walk(handler)
             )
     return False
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.environment import all_of
 from errdex.facts import ConditionKind
@@ -59,7 +60,7 @@ def needed_already(facts: Facts, behind: str) -> bool:
 
 def all_names(text: str) -> set[str]:
     try:
-        return {n.id for n in ast.walk(ast.parse(text, mode="eval")) if isinstance(n, ast.Name)}
+        return {n.id for n in walk(ast.parse(text, mode="eval")) if isinstance(n, ast.Name)}
     except (SyntaxError, ValueError, RecursionError):
         return set()
 
@@ -67,7 +68,7 @@ def all_names(text: str) -> set[str]:
 def _stubs(tree: ast.Module, behind: str) -> set[str]:
     """The functions a module-level `except` defines beside binding `behind` to None."""
     out: set[str] = set()
-    for stmt in ast.walk(tree):
+    for stmt in walk(tree):
         if not isinstance(stmt, ast.Try):
             continue
         for handler in stmt.handlers:
@@ -86,7 +87,7 @@ def _stubs(tree: ast.Module, behind: str) -> set[str]:
 def _set_from(tree: ast.Module, stubs: set[str]) -> set[str]:
     """`self.x` for each `self.x = ...` whose value calls a stub (`a and stub(...)`)."""
     out: set[str] = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.Assign) or len(node.targets) != 1:
             continue
         target = node.targets[0]

@@ -221,6 +221,9 @@ class Solution(msgspec.Struct, kw_only=True):
     # a switch that turns the raise into a quiet return: it hides the error, it does not
     # avoid it (offered last, or said in "What it means" when nothing else is a way out)
     hides: bool = False
+    # it gives up what the user asked for: leaves the setting out (turns it off, leaves it
+    # unset); a way out that keeps it ranks first
+    drops: bool = False
 
 
 class WhenItHappens(msgspec.Struct, kw_only=True):

@@ -43,6 +43,13 @@ class _PageReads:
         return read
 
 
+# A store by what it answers: `errdex.show(..., db=reads)` takes it as the open store it is.
+Store.register(_PageReads)
+
+
 def page_reads(store: Store) -> Store:
-    """`store`, its repeated reads answered once for the page being built."""
+    """`store`, its repeated reads answered once for the page being built (a store that
+    answers so already is given as it is: its caller reads what the page read)."""
+    if isinstance(store, _PageReads):
+        return cast(Store, store)
     return cast(Store, _PageReads(store))

@@ -11,6 +11,7 @@ the parts of an `or` that must all be false is not offered.
 from __future__ import annotations
 
 import ast
+import re
 
 from errdex.explain.context import Facts
 from errdex.explain.knob_actions import KnobAction
@@ -46,6 +47,12 @@ def _reads(part: ast.expr, behind: str, bound: dict[str, str]) -> bool:
         if name == behind or name.startswith(behind + ".") or behind.startswith(name + "."):
             return True
         value = bound.get(name)
-        if value is not None and behind in value:
+        if value is not None and _names(value, behind):
             return True
     return False
+
+
+def _names(text: str, behind: str) -> bool:
+    """Whether source text reads the name `behind` (or a field of it) as a whole name:
+    `always` is not read by `always_constrain`, nor `tools` by `constrained_tools`."""
+    return re.search(rf"(?<![\w.]){re.escape(behind)}(?!\w)", text) is not None

@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
@@ -182,7 +183,7 @@ def _function(facts: Facts) -> _Def | None:
     line, name = facts.stored.site.line, facts.stored.site.function.rpartition(".")[2]
     found = [
         n
-        for n in ast.walk(tree)
+        for n in walk(tree)
         if isinstance(n, ast.AsyncFunctionDef)
         and n.name == name
         and n.lineno <= line <= (n.end_lineno or n.lineno)
@@ -201,7 +202,7 @@ def _public_name(qualname: str) -> str:
 def _handler_of(function: _Def, line: int) -> tuple[ast.Try, ast.ExceptHandler] | None:
     """The innermost `try` with a handler holding `line`, and that handler."""
     best: tuple[ast.Try, ast.ExceptHandler] | None = None
-    for node in ast.walk(function):
+    for node in walk(function):
         if not isinstance(node, ast.Try):
             continue
         for handler in node.handlers:
@@ -223,7 +224,7 @@ def _passes_on(statement: ast.Try, handler: ast.ExceptHandler, kind: SiteKind) -
     """Whether the handler's raise passes the caught exception on: bare, by its name, or
     as the cause of a new one (a RAISE site)."""
     del statement
-    for node in ast.walk(handler):
+    for node in walk(handler):
         if not isinstance(node, ast.Raise):
             continue
         if kind == SiteKind.RERAISE and (node.exc is None or _is_name(node.exc, handler.name)):
@@ -263,7 +264,7 @@ def _foreign_params(function: _Def, facts: Facts) -> set[str]:
 def _imports(tree: ast.Module) -> dict[str, str]:
     """Each name a module imports → the module it comes from."""
     out: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
             for alias in node.names:
                 out[alias.asname or alias.name] = node.module
@@ -324,7 +325,7 @@ def _init_params(cls: ast.ClassDef) -> dict[str, str]:
         return {}
     params = _params(init)
     out: dict[str, str] = {}
-    for node in ast.walk(init):
+    for node in walk(init):
         if isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             value = node.value
@@ -413,7 +414,7 @@ def _reached(
 
 
 def _raises(function: _Def) -> bool:
-    return any(isinstance(n, ast.Raise) for n in ast.walk(function))
+    return any(isinstance(n, ast.Raise) for n in walk(function))
 
 
 def _read_here(body: list[ast.stmt], called: str, init_params: dict[str, str]) -> list[str]:
@@ -431,5 +432,5 @@ def _read_here(body: list[ast.stmt], called: str, init_params: dict[str, str]) -
 def _nodes(body: list[ast.stmt]) -> list[ast.AST]:
     out: list[ast.AST] = []
     for statement in body:
-        out.extend(ast.walk(statement))
+        out.extend(walk(statement))
     return out

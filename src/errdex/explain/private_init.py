@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.page import ExampleFix, Solution
 from errdex.explain.plain import code
@@ -91,7 +92,7 @@ def _class_methods(facts: Facts, owner: str) -> list[ast.FunctionDef]:
 def _cls_calls(method: ast.FunctionDef) -> set[str]:
     """The names of the `cls.X(...)` calls a class method makes; `__new__` for `cls(...)`."""
     found = set()
-    for node in ast.walk(method):
+    for node in walk(method):
         if not isinstance(node, ast.Call):
             continue
         func = node.func

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import re
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
@@ -65,13 +66,13 @@ def pushed_state_solution(facts: Facts) -> Solution | None:
 def _last_item_read(function: ast.FunctionDef, line: int, module: set[str]) -> str | None:
     """`_local.stack` of `return _local.stack[-1]` in the `try` whose handler holds the site,
     for a name the module binds."""
-    for node in ast.walk(function):
+    for node in walk(function):
         if not isinstance(node, ast.Try):
             continue
         if not any(h.lineno <= line <= (h.end_lineno or h.lineno) for h in node.handlers):
             continue
         for part in node.body:
-            for sub in ast.walk(part):
+            for sub in walk(part):
                 if not (isinstance(sub, ast.Subscript) and _minus_one(sub.slice)):
                     continue
                 value = sub.value
@@ -84,10 +85,10 @@ def _last_item_read(function: ast.FunctionDef, line: int, module: set[str]) -> s
 def _reads_last_item(function: ast.FunctionDef) -> bool:
     return any(
         isinstance(n, ast.Subscript) and _minus_one(n.slice)
-        for t in ast.walk(function)
+        for t in walk(function)
         if isinstance(t, ast.Try)
         for part in t.body
-        for n in ast.walk(part)
+        for n in walk(part)
     )
 
 
@@ -108,7 +109,7 @@ def _appends(function: ast.FunctionDef, stack: str) -> bool:
     """`stack.append(x)`, or `root.__dict__.setdefault("attr", []).append(x)` for
     `root.attr`."""
     root, _, attr = stack.partition(".")
-    for node in ast.walk(function):
+    for node in walk(function):
         if not (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
@@ -140,7 +141,7 @@ def _pops(function: ast.FunctionDef, stack: str) -> bool:
         and node.func.attr == "pop"
         and isinstance(node.func.value, ast.Name | ast.Attribute)
         and dotted_name(node.func.value) == stack
-        for node in ast.walk(function)
+        for node in walk(function)
     )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView, Solution
 
@@ -39,7 +40,7 @@ def _names(text: str) -> set[str]:
         tree = ast.parse(text, mode="eval")
     except (SyntaxError, ValueError, RecursionError):
         return set()
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    return {n.id for n in walk(tree) if isinstance(n, ast.Name)}
 
 
 def reasons_solved(condition: ConditionView, facts: Facts, solutions: list[Solution]) -> bool:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.input_words import Instead
 from errdex.explain.page import ConditionView, Solution
@@ -179,7 +180,7 @@ def _may_leave(statement: ast.stmt) -> bool:
 def _stored(statement: ast.stmt) -> set[str]:
     """The names and attribute chains a statement assigns (`x`, `self.scale`)."""
     out: set[str] = set()
-    for node in ast.walk(statement):
+    for node in walk(statement):
         if isinstance(node, ast.Name | ast.Attribute) and isinstance(node.ctx, ast.Store):
             name = dotted_name(node)
             if name is not None:
@@ -208,19 +209,27 @@ def _fails(known: _Known, block: list[ast.stmt], skip: set[int], within: set[str
     return found
 
 
-def _ifs_of(facts: Facts, whole_file: bool = False) -> dict[int, ast.If]:
-    """The `if`s of the site's function (or, for a helper's test, of its whole file) by
-    line, found in one walk per page: each guard of a long path asks."""
-    key = f"refused_ways:ifs:{whole_file}"
-    if key not in facts.memo:
-        found: dict[int, ast.If] = {}
-        tree = facts.source_tree() if whole_file else facts.site_function()
-        for node in ast.walk(tree) if tree is not None else ():
-            if isinstance(node, ast.If):
-                found.setdefault(node.lineno, node)
-        facts.memo[key] = found
-    ifs: dict[int, ast.If] = facts.memo[key]
-    return ifs
+def _if_at(facts: Facts, line: int, whole_file: bool = False) -> ast.If | None:
+    """The `if` on `line` of the site's function (or, for a helper's test, of its whole
+    file): found down the statements whose lines hold it, not in a walk of every node."""
+    tree = facts.source_tree() if whole_file else facts.site_function()
+    todo: list[ast.AST] = [tree] if tree is not None else []
+    for node in todo:  # the list grows as it is read
+        if isinstance(node, ast.If) and node.lineno == line:
+            return node
+        for name in _BLOCKS:
+            block = getattr(node, name, None)
+            if not isinstance(block, list):
+                continue
+            for child in block:
+                start = getattr(child, "lineno", None)  # a `case` has none: looked into
+                if start is None or start <= line <= (child.end_lineno or start):
+                    todo.append(child)
+    return None
+
+
+# The fields that hold statements (or the clauses that hold them): where an `if` can be.
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def _outside(function: ast.FunctionDef | None, line: int) -> bool:
@@ -254,7 +263,7 @@ def _branch_refuses(condition: ConditionView, facts: Facts) -> str | None:
     outside = _outside(function, condition.line)
     # a test of a helper the site's function calls (`_check_cuda(tensor)`) is in its file;
     # the `if` on the line must test the same (a helper of another file has its own lines)
-    guard = _ifs_of(facts, whole_file=outside).get(condition.line)
+    guard = _if_at(facts, condition.line, whole_file=outside)
     test = parse_expression(condition.test)
     if guard is None or test is None or ast.dump(guard.test) != ast.dump(test):
         return None

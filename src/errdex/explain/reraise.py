@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView
 from errdex.extract.shapes import is_exit_call
@@ -66,7 +67,7 @@ def reraise_gate(condition: ConditionView, facts: Facts) -> bool:
 def _handler_of(function: _Def, line: int) -> ast.ExceptHandler | None:
     """The innermost `except` clause holding `line`."""
     best: ast.ExceptHandler | None = None
-    for node in ast.walk(function):
+    for node in walk(function):
         if isinstance(node, ast.ExceptHandler):
             inside = node.lineno <= line <= (node.end_lineno or node.lineno)
             if inside and (best is None or node.lineno > best.lineno):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Solution
@@ -32,7 +33,7 @@ def returned_error_solution(facts: Facts) -> Solution | None:
     raised = next(
         (
             n.exc.id
-            for n in ast.walk(found)
+            for n in walk(found)
             if isinstance(n, ast.Raise) and n.lineno == site.line and isinstance(n.exc, ast.Name)
         ),
         None,
@@ -40,7 +41,7 @@ def returned_error_solution(facts: Facts) -> Solution | None:
     if raised is None:
         return None
     params = _params(found, method="." in site.function)
-    for node in ast.walk(found):
+    for node in walk(found):
         if not (isinstance(node, ast.Assign) and node.lineno < site.line):
             continue
         if not isinstance(node.value, ast.Call) or raised not in _bound(node.targets):
@@ -48,7 +49,7 @@ def returned_error_solution(facts: Facts) -> Solution | None:
         given = [
             n.id
             for a in [*node.value.args, *(k.value for k in node.value.keywords)]
-            for n in ast.walk(a)
+            for n in walk(a)
             if isinstance(n, ast.Name) and n.id in params
         ]
         if not given:
@@ -86,7 +87,7 @@ def _bound(targets: list[ast.expr]) -> set[str]:
     """The names an assignment binds, through tuple unpacking."""
     names = set()
     for target in targets:
-        for node in ast.walk(target):
+        for node in walk(target):
             if isinstance(node, ast.Name):
                 names.add(node.id)
     return names

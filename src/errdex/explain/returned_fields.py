@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts, parse_module
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.table_lookup import imported_from
@@ -36,7 +37,7 @@ def returned_fields(store: Store, stored: StoredSite, facts: Facts) -> dict[str,
     classes: dict[tuple[str, str], ast.ClassDef | None] = {}  # each class read once a page
     for condition in facts.held:
         node = _parsed(condition.text)
-        nodes = list(ast.walk(node)) if node is not None else []
+        nodes = list(walk(node)) if node is not None else []
         callees = {id(n.func) for n in nodes if isinstance(n, ast.Call)}
         for found in nodes:
             if id(found) in callees:
@@ -191,7 +192,7 @@ def _declared_class(tree: ast.Module, owner: str, attribute: str) -> str | None:
             ):
                 names = {
                     n.id
-                    for n in ast.walk(statement.annotation)
+                    for n in walk(statement.annotation)
                     if isinstance(n, ast.Name) and n.id not in _ANNOTATION_WORDS
                 }
                 return names.pop() if len(names) == 1 else None
@@ -208,7 +209,7 @@ def _single_return(function: ast.FunctionDef, receiver: str, fields: frozenset[s
     if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
         return None
     value = body[0].value
-    for node in ast.walk(value):
+    for node in walk(value):
         if isinstance(node, ast.Call | ast.Lambda | ast.NamedExpr):
             return None  # what a call returns is another method's
         if isinstance(node, ast.Name) and node.id != "self":
@@ -225,7 +226,7 @@ def _single_return(function: ast.FunctionDef, receiver: str, fields: frozenset[s
     swapped = _parsed(text)
     if swapped is None:
         return None
-    for node in ast.walk(swapped):
+    for node in walk(swapped):
         if isinstance(node, ast.Name) and node.id == "self":
             node.id = receiver  # an attribute chain's text: `self` becomes the receiver
     return ast.unparse(swapped)

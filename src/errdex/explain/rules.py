@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.hiding_flags import hidden_sentence
 from errdex.explain.input_nodes import assignment_targets
@@ -176,7 +177,7 @@ def _raised_next(facts: Facts) -> int | None:
     line = facts.stored.site.line
     if function is None:
         return None
-    for node in ast.walk(function):
+    for node in walk(function):
         for name in ("body", "orelse", "finalbody"):
             block = getattr(node, name, None)
             if not isinstance(block, list):
@@ -382,7 +383,7 @@ def _rebound(facts: Facts) -> list[BindingView]:
         return []
     site = facts.stored.site.line
     assigned: dict[str, list[int]] = {}
-    for node in ast.walk(function):
+    for node in walk(function):
         for target in assignment_targets(node):
             for name in _stored_roots(target):
                 assigned.setdefault(name, []).append(target.lineno)
@@ -395,7 +396,7 @@ def _stored_roots(target: ast.expr) -> list[str]:
     """The names an assignment target binds or changes an item or attribute of: `x` of
     `x[i] = v`, not `i`."""
     out = []
-    for node in ast.walk(target):
+    for node in walk(target):
         if not isinstance(getattr(node, "ctx", None), ast.Store):
             continue
         while isinstance(node, ast.Subscript | ast.Attribute):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import shlex
 
+from errdex.ast_walk import walk
 from errdex.explain.page import ExampleFix, Solution
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, KnobKind, SiteKind
@@ -71,7 +72,7 @@ def _input_invariant(stored: StoredSite) -> bool:
             tree = ast.parse(condition.test, mode="eval")
         except SyntaxError:
             continue
-        if any(_shape_match(node) for node in ast.walk(tree)):
+        if any(_shape_match(node) for node in walk(tree)):
             return True
     return False
 

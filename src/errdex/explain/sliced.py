@@ -13,6 +13,7 @@ import ast
 import operator
 from collections.abc import Callable
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.page import ConditionView, ExampleFix, Solution
@@ -81,7 +82,7 @@ def _unpacked_step(function: ast.FunctionDef, line: int) -> tuple[str, str, int]
     """(the step's name, the call, its line) of `start, stop, step = key.indices(...)`
     before `line`, `key` a parameter of the method."""
     params = {a.arg for a in function.args.args[1:]}
-    for node in ast.walk(function):
+    for node in walk(function):
         if not (isinstance(node, ast.Assign) and node.lineno < line and len(node.targets) == 1):
             continue
         target, value = node.targets[0], node.value

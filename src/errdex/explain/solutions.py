@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 import msgspec
 
-from errdex.explain.abstract import subclasses_note
 from errdex.explain.advice_names import (
     failed_load_solution,
     warned_against,
@@ -45,7 +44,7 @@ from errdex.explain.environment import (
     platform_solution,
 )
 from errdex.explain.expanded import expanded
-from errdex.explain.fix_forms import change_fix, setting_fix
+from errdex.explain.fix_forms import setting_fix
 from errdex.explain.flag_values import flag_value_solutions
 from errdex.explain.given_values import given_value_solution
 from errdex.explain.hiding_flags import hides_only, input_solution
@@ -65,15 +64,13 @@ from errdex.explain.network_try import network_solutions
 from errdex.explain.no_action import never_runs
 from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
-from errdex.explain.override_warning import warned_sentence
 from errdex.explain.overrides import override_solution
 from errdex.explain.own_calls import own_call_solutions
-from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
+from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.part_switch import decides_one_part
 from errdex.explain.passed_args import passed_solutions
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
-from errdex.explain.precondition_fix import precondition_change
 from errdex.explain.reasons_list import REASON_NAMED, tests_reasons_list
 from errdex.explain.refused_ways import branch_refuses, setting_trips_guard
 from errdex.explain.request_fields import request_solutions
@@ -83,6 +80,7 @@ from errdex.explain.returned_fields import returned_conjuncts
 from errdex.explain.same_error import leads_to_same_error
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
+from errdex.explain.solution_notes import with_cap, with_fallback, with_fix, with_warned
 from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.sync_sibling import sync_sibling_solution
@@ -92,7 +90,7 @@ from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_data import user_data_solution
 from errdex.explain.validators import validator_solution
 from errdex.extract.conditions import negate
-from errdex.facts import Condition, ConditionKind, KnobKind, SiteKind
+from errdex.facts import Condition, ConditionKind, SiteKind
 
 MAX_SOLUTIONS = 8
 _MAX_VARIANTS = 6
@@ -336,7 +334,7 @@ def _solutions(facts: Facts) -> list[Solution]:
             kept.append(solution)
         else:
             facts.refused.append((solution, warning))
-    kept = [_with_warned(_with_cap(_with_fallback(s, facts), facts), facts) for s in kept]
+    kept = [with_warned(with_cap(with_fallback(s, facts), facts), facts) for s in kept]
     kept = without_twins(kept, facts)
     # a setting that makes true a guard the page calls no way out: "What it means" says so
     facts.tripped = [(s, line) for s in kept if (line := setting_trips_guard(s, facts))]
@@ -354,7 +352,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     # without avoiding it: no way out, said in "What it means"
     facts.hidden = [s for s in kept if hides_only(s)]
     kept = [s for s in kept if not hides_only(s)]
-    return [_with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
+    return [with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
 
 
 def _condition_actions(
@@ -392,77 +390,6 @@ def _internal_invariant(
         action is not None and condition.kind == ConditionKind.ASSERT
         for condition, action in actions
     )
-
-
-def _with_cap(solution: Solution, facts: Facts) -> Solution:
-    """A setting raised past a count: the check its value then meets, and the way past."""
-    note = facts.caps.get(solution.knob or "")
-    if note is None or not re.search(r"\ba value (?:at least|above)\b", solution.text):
-        return solution
-    text = solution.text if solution.text.endswith(".") else f"{solution.text}."
-    return msgspec.structs.replace(solution, text=f"{text} {note}")
-
-
-def _with_warned(solution: Solution, facts: Facts) -> Solution:
-    """A setting that lets the value past the check: the warning the code logs instead."""
-    logged = facts.warned.get(solution.condition or "")
-    if logged is None or solution.kind != "setting":
-        return solution
-    message = facts.stored.site.message
-    # what the user's own error says needs no quoting again
-    note = warned_sentence(facts.stored, logged, message.text if message is not None else "")
-    if not note:
-        return solution
-    text = solution.text if solution.text.endswith(".") else f"{solution.text}."
-    return msgspec.structs.replace(solution, text=text + note)
-
-
-def _with_fallback(solution: Solution, facts: Facts) -> Solution:
-    """A setting the code falls back from on its own: when setting it is the way out."""
-    note = facts.fallbacks.get(solution.knob or "")
-    if note is None or solution.kind != "setting" or solution.fix is None:
-        return solution
-    # only where it turns the variable on (the property's own value when unset): the note
-    # says when that is the way out
-    turned_on = rf"\b{re.escape(solution.knob or '')}=(?:1|true|True|yes)\b"
-    if not re.search(turned_on, solution.fix.after):
-        return solution
-    return msgspec.structs.replace(solution, text=f"{solution.text} {note}")
-
-
-def _with_fix(solution: Solution, facts: Facts) -> Solution:
-    """The solution with the fix its change draws, when it has a change and no fix yet."""
-    change = solution.change
-    if change is None and solution.text.startswith("First make sure"):
-        change = precondition_change(solution.text, facts)  # the method to call first
-    if solution.fix is not None or change is None:
-        return solution
-    if change.form == "call" and change.method is None:
-        base = subclasses_note(change.target, facts)
-        if base is not None:
-            # a base class's call does not run: the subclasses named instead of a fix
-            text = solution.text if solution.text.endswith(".") else f"{solution.text}."
-            return msgspec.structs.replace(solution, text=f"{text} {base}")
-    command = next((k.command for k in facts.knobs if k.kind == KnobKind.ENV and k.command), None)
-    fix = change_fix(change, command)
-    if fix is None:
-        return solution
-    return msgspec.structs.replace(solution, change=change, fix=_with_fills(fix, facts))
-
-
-def _with_fills(fix: ExampleFix, facts: Facts) -> ExampleFix:
-    """The fix with each placeholder the message prints as Python source (`{json!r}`)
-    marked, so that a lookup puts the value from the user's paste in its place."""
-    message = facts.stored.site.message
-    if message is None:
-        return fix
-    fills = {}
-    for placeholder in message.placeholders:
-        word = placeholder.expr.upper()
-        printed = placeholder.conversion == "r" and placeholder.expr.isidentifier()
-        if printed and re.search(rf"\b{word}\b", fix.before + "\n" + fix.after):
-            fills[word] = f"{{{placeholder.expr}!r}}"
-    return msgspec.structs.replace(fix, fills=fills) if fills else fix
 
 
 def _add_input(found: _Collector, conditions: list[ConditionView], facts: Facts) -> None:
@@ -597,4 +524,5 @@ def _knob_solution(
         condition=condition.text,
         kind="setting",
         fix=setting_fix(action, condition, knobs),
+        drops=action.drops,
     )

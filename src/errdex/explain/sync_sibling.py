@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.fix_forms import swapped_method_fix
 from errdex.explain.page import ExampleFix, Solution
@@ -59,7 +60,7 @@ def _fix(facts: Facts, method: str, sync: str) -> ExampleFix | None:
     if not isinstance(found, ast.AsyncFunctionDef):
         return None
     # an async generator is looped over, a coroutine awaited
-    looped = any(isinstance(n, ast.Yield | ast.YieldFrom) for n in ast.walk(found))
+    looped = any(isinstance(n, ast.Yield | ast.YieldFrom) for n in walk(found))
     return swapped_method_fix(call[0], method, sync, awaited=not looped, iterated=looped)
 
 
@@ -103,5 +104,5 @@ def _sibling_reads(tree: ast.Module | None, owner: str, sync: str, target: str) 
     `target` too."""
     item = _method(tree, owner, sync)
     return isinstance(item, ast.FunctionDef) and any(
-        isinstance(n, ast.Attribute | ast.Name) and ast.unparse(n) == target for n in ast.walk(item)
+        isinstance(n, ast.Attribute | ast.Name) and ast.unparse(n) == target for n in walk(item)
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import posixpath
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts, parse_module
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Solution
@@ -41,18 +42,16 @@ def lookup_table(facts: Facts) -> tuple[str, str, int, str | None] | None:
     if found is None or tree is None:
         return None
     params = {a.arg for a in [*found.args.posonlyargs, *found.args.args, *found.args.kwonlyargs]}
-    local = {
-        n.id for n in ast.walk(found) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-    }
+    local = {n.id for n in walk(found) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     module = module_names(tree)
-    for node in ast.walk(found):
+    for node in walk(found):
         if not isinstance(node, ast.Try):
             continue
         handlers = [h for h in node.handlers if _KEY_ERRORS & set(_names(_type(h)))]
         if not any(h.lineno <= site.line <= (h.end_lineno or h.lineno) for h in handlers):
             continue
         for statement in node.body:
-            for sub in ast.walk(statement):
+            for sub in walk(statement):
                 if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name):
                     helped = _helper_lookup(tree, sub, params - local, module)
                     if helped is not None:
@@ -79,14 +78,14 @@ def _helper_lookup(
         return None
     own = [a.arg for a in [*helper.args.posonlyargs, *helper.args.args]]
     stored = {
-        n.id for n in ast.walk(helper) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+        n.id for n in walk(helper) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
     }
     for index, given in enumerate(call.args[: len(own)]):
         if isinstance(given, ast.Starred):
             return None
         if not (isinstance(given, ast.Name) and given.id in params) or own[index] in stored:
             continue
-        for sub in ast.walk(helper):
+        for sub in walk(helper):
             if (
                 isinstance(sub, ast.Subscript)
                 and isinstance(sub.value, ast.Name)

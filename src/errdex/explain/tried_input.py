@@ -18,6 +18,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from errdex.ast_walk import walk
 from errdex.explain.context import CONTEXT_KINDS, Facts, top_class_in
 from errdex.explain.entry_input import names_read
 from errdex.explain.failed_try import TriedInput
@@ -99,7 +100,7 @@ def tried_input(store: Store, chosen: StoredSite, facts: Facts) -> TriedInput | 
         read -= helpers
     assigned = {
         id(n.value)
-        for n in ast.walk(function)
+        for n in walk(function)
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
     }
     origins: dict[str, tuple[str, str]] = {}  # a name the `try` reads → (argument, via)
@@ -163,7 +164,7 @@ def _entry_point(store: Store, chosen: StoredSite) -> bool:
 
 def _try_of(function: _Def, line: int) -> tuple[ast.Try | ast.TryStar, ast.ExceptHandler] | None:
     """The `try` whose `except` clause starts at `line`, and that clause."""
-    for node in ast.walk(function):
+    for node in walk(function):
         if isinstance(node, ast.Try | ast.TryStar):
             for handler in node.handlers:
                 if handler.lineno == line:
@@ -196,7 +197,7 @@ def _taking(body: list[ast.stmt], inputs: set[str], constants: frozenset[str]) -
     type (`isinstance`) are none."""
     out: list[ast.Call] = []
     for statement in body:
-        for node in ast.walk(statement):
+        for node in walk(statement):
             if not isinstance(node, ast.Call):
                 continue
             root: ast.expr = node.func
@@ -220,7 +221,7 @@ def _fresh(values: list[ast.AST] | None) -> bool:
         return False
     value = values[0]
     literal = isinstance(value, ast.List | ast.Dict | ast.Tuple | ast.Set | ast.Constant)
-    return literal and not any(isinstance(n, ast.Name) for n in ast.walk(value))
+    return literal and not any(isinstance(n, ast.Name) for n in walk(value))
 
 
 def _value_errors(clause: str) -> bool:
@@ -232,7 +233,7 @@ def _value_errors(clause: str) -> bool:
 def _helpers(body: list[ast.stmt]) -> set[str]:
     """The bare names the statements call as functions (`_interpret_color(fg)`) and read
     no other way."""
-    nodes = [n for s in body for n in ast.walk(s)]
+    nodes = [n for s in body for n in walk(s)]
     funcs = [n.func for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)]
     called = {id(f) for f in funcs}
     other = {n.id for n in nodes if isinstance(n, ast.Name) and id(n) not in called}
@@ -240,7 +241,7 @@ def _helpers(body: list[ast.stmt]) -> set[str]:
 
 
 def _inside(node: ast.AST, outer: ast.AST) -> bool:
-    return any(n is node for n in ast.walk(outer))
+    return any(n is node for n in walk(outer))
 
 
 def _origin(
@@ -321,7 +322,7 @@ def _unpacked_into(
 
 def _imported_from(function: _Def, name: str) -> str | None:
     """The module a `from M import name` inside the function imports it from."""
-    for node in ast.walk(function):
+    for node in walk(function):
         if not isinstance(node, ast.ImportFrom) or not node.module or node.level:
             continue
         if any((a.asname or a.name) == name and a.name == name for a in node.names):
@@ -457,9 +458,9 @@ def setting_input(facts: Facts) -> SettingInput | None:
     bound = {
         n.id
         for s in body
-        for c in ast.walk(s)
+        for c in walk(s)
         if isinstance(c, ast.comprehension)
-        for n in ast.walk(c.target)
+        for n in walk(c.target)
         if isinstance(n, ast.Name)
     }
     constants = module_constants(facts)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import builtins
 
+from errdex.ast_walk import walk
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.entry_input import names_read
 from errdex.explain.inputs import public_name
@@ -169,11 +170,11 @@ def local_sources(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str,
     out: dict[str, list[ast.AST]] = {}
 
     def bind(target: ast.expr, value: ast.AST) -> None:
-        for node in ast.walk(target):
+        for node in walk(target):
             if isinstance(node, ast.Name):
                 out.setdefault(node.id, []).append(value)
 
-    for node in ast.walk(function):
+    for node in walk(function):
         if isinstance(node, ast.Assign):
             for target in node.targets:
                 bind(target, node.value)
@@ -198,8 +199,8 @@ def _state_read(node: ast.AST, names: set[str]) -> bool:
     """Whether an expression reads an attribute of one of the names (a parameter or a local,
     however deep: `args.port`, `layers[0].conv.ndim`) other than to call a method of it
     (`url.startswith(...)`)."""
-    called = {id(n.func) for n in ast.walk(node) if isinstance(n, ast.Call)}
-    for n in ast.walk(node):
+    called = {id(n.func) for n in walk(node) if isinstance(n, ast.Call)}
+    for n in walk(node):
         if (
             isinstance(n, ast.Call)
             and isinstance(n.func, ast.Name)

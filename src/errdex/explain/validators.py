@@ -17,6 +17,7 @@ import contextlib
 import re
 from dataclasses import dataclass
 
+from errdex.ast_walk import walk
 from errdex.explain.advice import python_literal
 from errdex.explain.context import CONTEXT_KINDS, Facts, class_around, function_span, lines_of
 from errdex.explain.expanded import expanded
@@ -258,12 +259,12 @@ def _handed_by_type(facts: Facts, owner: str, name: str) -> bool:
     cls = class_around(facts.source_text, owner, facts.stored.site.line)
     if cls is None:  # its lines could not be cut from the file's: the whole file parsed
         tree = facts.source_tree()
-        found = ast.walk(tree) if tree is not None else iter(())
+        found = walk(tree) if tree is not None else iter(())
         cls = next((n for n in found if isinstance(n, ast.ClassDef) and n.name == owner), None)
     for item in cls.body if cls is not None else []:
         if isinstance(item, ast.FunctionDef) and item.name in _TYPE_HOOKS:
-            called = {id(c.func) for c in ast.walk(item) if isinstance(c, ast.Call)}
-            for sub in ast.walk(item):
+            called = {id(c.func) for c in walk(item) if isinstance(c, ast.Call)}
+            for sub in walk(item):
                 if (
                     isinstance(sub, ast.Attribute)
                     and sub.attr == name
@@ -281,7 +282,7 @@ def _named_validator(name: str) -> bool:
 
 def _returns_value(function: ast.FunctionDef, value: str) -> bool:
     """Every `return` gives back the value checked, or a conversion of it (`tuple(v)`)."""
-    returns = [n for n in ast.walk(function) if isinstance(n, ast.Return)]
+    returns = [n for n in walk(function) if isinstance(n, ast.Return)]
     if not returns:
         return False
     for node in returns:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import re
 
+from errdex.extract.textscan import line_starts
 from errdex.facts import ClassFact, FlagFact, SubcommandFact
 from errdex.lazy_re import lazy_compile
 
@@ -57,10 +58,6 @@ class FunctionSpans:
         return None
 
 
-def _line_starts(text: str) -> list[int]:
-    return [0, *(m.end() for m in re.finditer("\n", text))]
-
-
 def scan_commands(
     text: str,
     defs: dict[int, tuple[str, str | None]],
@@ -75,7 +72,7 @@ def scan_commands(
     if not has_parser and not has_argument:
         return [], [], flags, []
     spans = FunctionSpans(text, defs)
-    starts = _line_starts(text)
+    starts = line_starts(text)
     subcommands: list[SubcommandFact] = []
     if has_parser:
         for match in _ADD_PARSER.finditer(text):

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 
 from errdex.extract.docs import comment_above
 from errdex.extract.source_text import source_of
-from errdex.extract.textscan import find_all
+from errdex.extract.textscan import find_all, line_matches, line_starts
 from errdex.facts import AttrSet, EnvRead, FlagFact
 from errdex.lazy_re import lazy_compile
 
@@ -34,22 +34,13 @@ _MAX_SETS = 500
 _MAX_NOTE = 300
 
 
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    at = text.find("\n")
-    while at != -1:
-        starts.append(at + 1)
-        at = text.find("\n", at + 1)
-    return starts
-
-
 def scan_settings(text: str) -> tuple[list[EnvRead], list[FlagFact]]:
     """Every literal environment read and argparse flag of a file, with its line."""
     has_env = "environ" in text or "getenv" in text
     has_flag = "add_argument" in text
     if not has_env and not has_flag:
         return [], []
-    starts = _line_starts(text)
+    starts = line_starts(text)
     reads: list[EnvRead] = []
     flags: list[FlagFact] = []
     if has_env:
@@ -177,8 +168,7 @@ _SET_LINE = lazy_compile(
     r"((?:[A-Za-z_]\w*\.)+([A-Za-z_]\w*))[ \t]*=[ \t]*"
     r"(-?\d[\w.]*|[A-Za-z_][\w.]*|'[^'\\]{0,80}'|\"[^\"\\]{0,80}\")[ \t]*(?:#.*)?"
 )
-# Searched in "\n" + text: a match starts at the newline before its line, which is where
-# the line starts in the text (a pattern anchored by `^` is tried at every character).
+# After a newline (searched by `line_matches`).
 _CLASS_LINE = lazy_compile(r"\n([ \t]*)class[ \t]+([A-Za-z_]\w*)")
 _LOG_CALL = lazy_compile(r"\b(?:logger|logging|log|warnings)\.\w+\(")
 _LITERAL = lazy_compile(r"""(?:[rbfu]{0,2})(["'])((?:\\.|(?!\1).){0,400})\1""")
@@ -222,9 +212,9 @@ def attribute_settings(text: str) -> list[AttrSet]:
         if not sets:
             continue
         if starts is None:
-            starts = _line_starts(text)
+            starts = line_starts(text)
             classes = [
-                (m.start(), len(m.group(1)), m.group(2)) for m in _CLASS_LINE.finditer("\n" + text)
+                (at, len(m.group(1)), m.group(2)) for at, _, m in line_matches(_CLASS_LINE, text)
             ]
         body_line = bisect.bisect_right(starts, head.end() - 1)
         owner = next(

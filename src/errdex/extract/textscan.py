@@ -96,3 +96,23 @@ def string_bounds(text: str) -> list[int]:
 def inside_bounds(bounds: list[int], at: int) -> bool:
     """Whether `at` lies inside one of the spans of `triple_quoted_bounds` or `string_bounds`."""
     return bisect.bisect_right(bounds, at) % 2 == 1
+
+
+def line_starts(text: str) -> list[int]:
+    """Where each line of `text` begins (line 1 at index 0): `bisect_right(starts, at)` is
+    the line number of the offset `at`."""
+    starts = [0]
+    at = text.find("\n")
+    while at != -1:
+        starts.append(at + 1)
+        at = text.find("\n", at + 1)
+    return starts
+
+
+def line_matches(pattern: re.Pattern[str], text: str) -> Iterator[tuple[int, int, re.Match[str]]]:
+    """Each match of `pattern` (written after a newline) at the start of a line of `text`:
+    (where it starts, where it ends, the match). Searched in "\n" + text, so a match starts
+    at the newline before its line, which is where the line starts in the text (a pattern
+    anchored by `^` under re.MULTILINE is tried at every character)."""
+    for found in pattern.finditer("\n" + text):
+        yield found.start(), found.end() - 1, found

@@ -13,6 +13,7 @@ import keyword
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from errdex.ast_walk import walk
 from errdex.extract.conditions import dotted_names
 from errdex.extract.knobs import env_read_of
 from errdex.facts import Condition
@@ -54,7 +55,7 @@ def env_reads_in(text: str) -> tuple[tuple[str, str], ...]:
     if tree is None:
         return ()
     out: list[tuple[str, str]] = []
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if not isinstance(node, ast.expr):
             continue
         name = env_read_of(node) or _env_membership(node)

@@ -14,6 +14,7 @@ from typing import Any
 
 import msgspec
 
+from errdex.ast_walk import walk
 from errdex.facts import Condition
 
 _COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
@@ -65,7 +66,7 @@ def _bind(
     try:
         tree = ast.parse(expression, mode="eval").body
         if only_if_named and not any(
-            isinstance(node, ast.Name) and node.id in arguments for node in ast.walk(tree)
+            isinstance(node, ast.Name) and node.id in arguments for node in walk(tree)
         ):
             return None
         values = {name: ast.parse(src, mode="eval").body for name, src in arguments.items()}

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 
 import msgspec
 
+from errdex.ast_walk import walk
 from errdex.facts import CallSite, Condition, FileFacts, KnobKind
 from errdex.link.callers import CallerIndex
 from errdex.link.expression_texts import parse_expression
@@ -223,10 +224,8 @@ def _decided(tests: Tests, name: str, may_be_false: bool, strict: bool = True) -
     but a truth test or a type test."""
     found = False
     for test in tests:
-        parents = {
-            id(child): node for node in ast.walk(test) for child in ast.iter_child_nodes(node)
-        }
-        for node in ast.walk(test):
+        parents = {id(child): node for node in walk(test) for child in ast.iter_child_nodes(node)}
+        for node in walk(test):
             if not (isinstance(node, ast.Name) and node.id == name):
                 continue
             parent = parents.get(id(node))

@@ -19,7 +19,7 @@ from operator import add
 from typing import NamedTuple
 
 from errdex.extract.module import module_name
-from errdex.extract.textscan import inside_bounds, string_bounds
+from errdex.extract.textscan import inside_bounds, line_matches, string_bounds
 from errdex.lazy_re import lazy_compile
 
 _IMPORT = lazy_compile(
@@ -269,13 +269,6 @@ def outline(data: bytes) -> _Outline:
     # Where each line begins, added up from the lengths of the lines before it.
     starts = tuple(accumulate(map(add, map(len, text.split("\n")[:-1]), repeat(1)), initial=0))
     return _Outline(text, spans, bases, tuple(lines), starts, frozenset(classes), strings)
-
-
-def line_matches(pattern: re.Pattern[str], text: str) -> Iterator[tuple[int, int, re.Match[str]]]:
-    """Each match of `pattern` (written after a newline) at the start of a line of `text`:
-    (where it starts, where it ends, the match)."""
-    for found in pattern.finditer("\n" + text):
-        yield found.start(), found.end() - 1, found
 
 
 def top_level_starts(text: str, pos: int = 0) -> Iterator[int]:

@@ -23,12 +23,11 @@ from typing import NamedTuple
 
 from errdex.extract.parsed_ahead import keep
 from errdex.extract.skeleton import build_skeleton
-from errdex.extract.textscan import inside_bounds
+from errdex.extract.textscan import inside_bounds, line_matches
 from errdex.lazy_re import lazy_compile
 from errdex.match.import_graph import (
     code_names,
     exception_like,
-    line_matches,
     outline,
     shallow_lines,
     top_level_starts,

@@ -32,8 +32,8 @@ GZIP_MINIMUM = 512
 
 
 class CachedBody(NamedTuple):
-    """A built answer: its body, media type and, when big enough to be worth it, the body
-    gzipped (the headers are made again per request)."""
+    """A built answer: its body, media type and, once a client taking gzip has asked for
+    it, the body gzipped (the headers are made again per request)."""
 
     body: bytes
     media_type: str
@@ -41,11 +41,21 @@ class CachedBody(NamedTuple):
 
     @classmethod
     def of(cls, body: bytes, media_type: str) -> CachedBody:
-        if len(body) < GZIP_MINIMUM:
-            return cls(body, media_type)
+        return cls(body, media_type)
+
+    @property
+    def packable(self) -> bool:
+        """Whether it is big enough to be worth gzipping and not gzipped yet."""
+        return self.gzipped is None and len(self.body) >= GZIP_MINIMUM
+
+    def packed(self) -> CachedBody:
+        """The same answer with its body gzipped: when a client first takes gzip, not when
+        it is built (a client that does not take it, curl or a script, never waits on it)."""
+        if not self.packable:
+            return self
         # zlib's gzip stream, as the middleware makes it: the same bytes either way.
         packer = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
-        return cls(body, media_type, packer.compress(body) + packer.flush())
+        return self._replace(gzipped=packer.compress(self.body) + packer.flush())
 
 
 class ResponseCache:

@@ -11,6 +11,7 @@ from starlette.routing import Route
 
 import errdex
 from errdex.explain.page import Page
+from errdex.explain.page_reads import page_reads
 from errdex.render.json import plain
 from errdex.store.base import Store
 from errdex.web import views
@@ -35,6 +36,7 @@ def page_context(store: Store, page: Page) -> dict[str, Any]:
     return {
         "page": plain(page),
         "snippet": snippet,
+        # (asked of the page's own reads by `error`: the versions it read, not read again)
         "project_newest": errdex.newest_version(page.project, db=store),
     }
 
@@ -68,16 +70,13 @@ async def search(request: Request) -> Response:
 def error(request: Request) -> Response:
     error_id = views.error_id_of(request.path_params["error_id"])
     version = request.query_params.get("version")
-    return catalog_answer(
-        request,
-        "error.html",
-        (error_id, version),
-        lambda store: _html(
-            request,
-            "error.html",
-            **page_context(store, errdex.show(error_id, db=store, version=version)),
-        ),
-    )
+
+    def build(store: Store) -> Response:
+        reads = page_reads(store)  # the project's versions the page read, read once
+        page = errdex.show(error_id, db=reads, version=version)
+        return _html(request, "error.html", **page_context(reads, page))
+
+    return catalog_answer(request, "error.html", (error_id, version), build)
 
 
 def project(request: Request) -> Response:

@@ -130,13 +130,20 @@ def _catalog_answer(
                 return response
             kept = CachedBody.of(bytes(response.body), response.media_type)
             cache.put(tag, kept)
+        if kept.packable and _takes_gzip(request):
+            kept = kept.packed()  # gzipped once, for this client and the next that takes it
+            cache.put(tag, kept)
     return kept_response(request, kept, headers)
+
+
+def _takes_gzip(request: Request) -> bool:
+    return "gzip" in request.headers.get("accept-encoding", "")
 
 
 def kept_response(request: Request, kept: CachedBody, headers: dict[str, str]) -> Response:
     """A kept answer, gzipped already when the client takes gzip, as GZipMiddleware would
     have done it (it passes an encoded body on as it is); else plain, for the middleware."""
-    if kept.gzipped is not None and "gzip" in request.headers.get("accept-encoding", ""):
+    if kept.gzipped is not None and _takes_gzip(request):
         headers = {**headers, "Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
         return Response(kept.gzipped, media_type=kept.media_type, headers=headers)
     return Response(kept.body, media_type=kept.media_type, headers=headers)
