@@ -113,3 +113,30 @@ def test_a_class_that_is_no_exception_is_not_followed_for_all_its_body_uses() ->
     assert "orm/session.py" in reached  # what `make` uses
     # Session's methods are cut from the subset's text: what they import is not needed
     assert "orm/persistence.py" not in reached and "orm/loading.py" not in reached
+
+
+def test_shallow_lines_are_code_lines_no_deeper_than_the_indent() -> None:
+    from errdex.match.import_graph import shallow_lines
+
+    text = (
+        "class A:\n"
+        "    def f(self,\n"
+        "    ):\n"  # a closing bracket ends no block
+        "        x = 1\n"
+        "\n"
+        "    # a comment ends none either\n"
+        "        y = 2\n"
+        "    def g(self): ...\n"
+        "\tdef h(self): ...\n"  # a tab counts as one character, as the outline counts it
+        "z = 3\n"
+    )
+    starts = list(shallow_lines(text, 0, len(text), 4))
+    assert [text[at : text.index("\n", at)] for at in starts] == [
+        "    def f(self,",
+        "    def g(self): ...",
+        "\tdef h(self): ...",
+        "z = 3",
+    ]
+    assert [text[at : text.index("\n", at)] for at in shallow_lines(text, 0, len(text), 0)] == [
+        "z = 3"
+    ]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
@@ -63,6 +62,8 @@ def exception_name(site: StoredSite) -> str | None:
 
 def similarity(old: str, new: str) -> float:
     """difflib's ratio of two templates, skipping the full count when the bounds rule it out."""
+    import difflib  # here: a lookup imports this module, and pairs versions only when asked
+
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     if matcher.real_quick_ratio() < SIMILAR or matcher.quick_ratio() < SIMILAR:
         return 0.0

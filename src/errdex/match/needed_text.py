@@ -29,13 +29,13 @@ from errdex.match.import_graph import (
     code_names,
     exception_like,
     outline,
+    shallow_lines,
     top_level_starts,
 )
 
 _DEFINITION = lazy_compile(r"\n(async[ \t]+def|def|class)[ \t]+(\w+)")  # see `line_matches`
 # Possessive (`++`, `*+`) as in `import_graph`: the same matches, found in a sixth of the time.
 _METHOD = lazy_compile(r"^([ \t]++)(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
-_LINE = lazy_compile(r"^([ \t]*+)(?=[^\s#)\]}])", re.MULTILINE)  # a line's indentation
 
 
 class _Definition(NamedTuple):
@@ -173,9 +173,9 @@ def _method_cuts(
 def _block_end(text: str, start: int, end: int, indent: int, strings: list[int]) -> int:
     """Where the first line after `start` indented `indent` or less begins (not blank, not
     a comment, not a closing bracket, not in a string spanning lines), or `end`."""
-    for found in _LINE.finditer(text, start, end):
-        if len(found[1]) <= indent and not inside_bounds(strings, found.start()):
-            return found.start()
+    for line in shallow_lines(text, start, end, indent):
+        if not inside_bounds(strings, line):
+            return line
     return end
 
 

@@ -31,6 +31,7 @@ from errdex.web.cache import (
     ResponseCache,
     cache_limit,
 )
+from errdex.web.collector import serving_collector
 from errdex.web.failures import HANDLERS
 from errdex.web.lookups import LookupGate
 from errdex.web.middleware import RequestLog, SecurityHeaders
@@ -66,7 +67,8 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         log.info("serving %s", pool.location)
         try:
-            yield
+            with serving_collector():
+                yield
         finally:
             pool.close()
 
