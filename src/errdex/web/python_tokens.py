@@ -4,8 +4,9 @@ Pygments' `PythonLexer` tries up to some 35 regular expressions at each position
 2.5 ms for the forty lines an error page shows, a third of a cold page's HTML. `tokenize`
 finds each token with one match. The tokens get the types `PythonLexer` gives the same
 text, so Pygments' formatter and stylesheet colour them alike (`token_scan` runs the
-tokenizer's loop, trimmed). What `tokenize` cannot read from where it stands (a snippet cut inside a bracket or a string, a line dedented below
-the snippet's first) is lexed by `PythonLexer` from there, so every snippet is shown.
+tokenizer's loop, trimmed). What `tokenize` cannot read from where it stands (a snippet
+cut inside a bracket or a string, a line dedented below the snippet's first) is lexed by
+`PythonLexer` from there, so every snippet is shown.
 """
 
 from __future__ import annotations
