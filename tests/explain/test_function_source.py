@@ -118,3 +118,23 @@ def test_the_class_holding_a_line_is_parsed_alone_at_any_depth() -> None:
     # a line past its body, or another name, finds none
     assert class_around(BRANCHED, "Day", 12) is None
     assert class_around(BRANCHED, "After", 9) is None
+
+
+def test_a_header_names_the_whole_word_and_a_name_may_be_any_identifier() -> None:
+    source = textwrap.dedent(
+        """
+        def checked(x):
+            return x
+
+        async def check(x):
+            # check(x) is not a header
+            raise ValueError(x)
+
+        def cafe\u0301(x):
+            raise ValueError(x)
+        """
+    )
+    assert function_span(source, "check", 7) == (4, 8)  # not `checked`, nor the comment
+    assert function_span(source, "checked", 3) == (1, 4)
+    assert function_span(source, "cafe\u0301", 10) == (8, 10)  # a combining mark
+    assert function_span(source, "missing", 10) is None

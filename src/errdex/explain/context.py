@@ -7,7 +7,7 @@ import functools
 import itertools
 import re
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -254,13 +254,12 @@ def _block_at(
     return found if found.lineno <= line <= (found.end_lineno or found.lineno) else None
 
 
-# A block's header at a line's start, and its keyword and name anywhere, for any name: a
-# pattern made for each name asked costs a compile (0.3 ms) per page.
+# A block's header at a line's start, for any name (a pattern made for each name asked
+# costs a compile, 0.3 ms, per page: the regex cache holds none of them on a cold page)
 _HEADERS = {
     "def": re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\("),
     "class": re.compile(r"^\s*class\s+(\w+)"),
 }
-_MENTIONS = {keyword: re.compile(rf"{keyword}[^\S\n]+(\w+)") for keyword in _HEADERS}
 _WORD = re.compile(r"\w+")
 
 
@@ -269,48 +268,30 @@ def _block_span(text: str | None, name: str, line: int, keyword: str) -> tuple[i
     starts a line: up to the first non-blank line indented no deeper."""
     if text is None or not name.isidentifier():
         return None
-    if not _WORD.fullmatch(name):
-        # a name with a character `\w` does not take (a combining mark): its own patterns
-        return _named_block_span(text, name, line, keyword)
     lines = lines_of(text)
-    header, mentions = _HEADERS[keyword], _MENTIONS[keyword]
-
-    def is_header(number: int) -> bool:
-        found = header.match(lines[number])
-        return found is not None and found.group(1) == name
-
-    start = None
-    ends_open = 1 if text and not text.endswith("\n") else 0
-    if len(lines) != text.count("\n") + ends_open:
-        # lines split where `\n` does not (a form feed): walk up them one by one
-        index = min(line, len(lines)) - 1
-        while index >= 0 and not is_header(index):
-            index -= 1
-        start = index if index >= 0 else None
-    else:
-        # the last header above the line: its words found by the regex engine's search
-        # for a literal (a pattern starting at `^` is tried at every character)
-        offset, counted = 0, 0
-        for found in mentions.finditer(text):
-            counted += text.count("\n", offset, found.start())
-            offset = found.start()
-            if counted >= line:
-                break
-            if found.group(1) == name and is_header(counted):
-                start = counted
-    return _body_span(lines, start)
-
-
-def _named_block_span(text: str, name: str, line: int, keyword: str) -> tuple[int, int] | None:
-    """`_block_span` by patterns made for `name`."""
-    lines = lines_of(text)
-    escaped = re.escape(name)
-    pattern = rf"^\s*(?:async\s+)?def\s+{escaped}\s*\(" if keyword == "def" else ""
-    header = re.compile(pattern or rf"^\s*class\s+{escaped}\b")
+    is_header = _header_test(name, keyword)
+    # up from the line: a line without the name is passed over at the cost of a `in`
     index = min(line, len(lines)) - 1
-    while index >= 0 and not header.match(lines[index]):
+    while index >= 0 and not (name in lines[index] and is_header(lines[index])):
         index -= 1
     return _body_span(lines, index if index >= 0 else None)
+
+
+def _header_test(name: str, keyword: str) -> Callable[[str], bool]:
+    """Whether a line starts the block `keyword name`."""
+    if not _WORD.fullmatch(name):
+        # a name with a character `\w` does not take (a combining mark): its own pattern
+        escaped = re.escape(name)
+        own = rf"^\s*(?:async\s+)?def\s+{escaped}\s*\(" if keyword == "def" else ""
+        pattern = re.compile(own or rf"^\s*class\s+{escaped}\b")
+        return lambda text: pattern.match(text) is not None
+    header = _HEADERS[keyword]
+
+    def is_header(text: str) -> bool:
+        found = header.match(text)
+        return found is not None and found.group(1) == name
+
+    return is_header
 
 
 def _body_span(lines: tuple[str, ...], start: int | None) -> tuple[int, int] | None:
