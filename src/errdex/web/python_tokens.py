@@ -3,9 +3,10 @@
 Pygments' `PythonLexer` tries up to some 35 regular expressions at each position: about
 2.5 ms for the forty lines an error page shows, a third of a cold page's HTML. `tokenize`
 finds each token with one match. The tokens get the types `PythonLexer` gives the same
-text, so Pygments' formatter and stylesheet colour them alike. What `tokenize` cannot read
-from where it stands (a snippet cut inside a bracket or a string, a line dedented below
-the snippet's first) is lexed by `PythonLexer` from there, so every snippet is shown.
+text, so Pygments' formatter and stylesheet colour them alike (`token_scan` runs the
+tokenizer's loop, trimmed). What `tokenize` cannot read from where it stands (a snippet
+cut inside a bracket or a string, a line dedented below the snippet's first) is lexed by
+`PythonLexer` from there, so every snippet is shown.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from pygments.token import (
     Text,
     _TokenType,
 )
+
+from errdex.web.token_scan import scan
 
 _CONSTANTS = {"True", "False", "None"}
 _WORD_OPERATORS = {"and", "or", "not", "in", "is"}
@@ -110,7 +113,7 @@ class _Run:
         try:
             # the token's fields unpacked once; the gap before it given in place (a token's
             # handful of attribute reads and a generator each cost a third of the lexing)
-            for type_, string, (row, column), _, _ in tokenize.generate_tokens(readline):
+            for type_, string, row, column in scan(readline):
                 if type_ in _SKIPPED:
                     if type_ == tokenize.NEWLINE or (type_ == tokenize.NL and self._depth <= 0):
                         self._line_opener, self._decorating = "", False
