@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import ast
 import textwrap
 
-from errdex.explain.context import Facts, at_margin, class_around, function_at, function_span
+from errdex.explain.context import (
+    Facts,
+    at_margin,
+    class_around,
+    function_at,
+    function_span,
+    top_block_at,
+)
 from errdex.reading_facts import SourceRead
 
 SOURCE = textwrap.dedent(
@@ -138,3 +146,24 @@ def test_a_header_names_the_whole_word_and_a_name_may_be_any_identifier() -> Non
     assert function_span(source, "checked", 3) == (1, 4)
     assert function_span(source, "cafe\u0301", 10) == (8, 10)  # a combining mark
     assert function_span(source, "missing", 10) is None
+
+
+def test_a_top_level_block_is_parsed_alone_unless_its_lines_cannot_be_told() -> None:
+    source = textwrap.dedent(
+        """
+        def helper(x):
+            if x:
+                pass
+        # a comment at the margin
+            else:
+                raise ValueError(x)
+
+        TEXT = '''
+        def fake():
+            if y:
+        '''
+        """
+    )
+    found = top_block_at(source, 3)
+    assert isinstance(found, ast.FunctionDef) and found.end_lineno == 7  # past the comment
+    assert top_block_at(source, 11) is None  # in a string: does not parse alone

@@ -297,6 +297,37 @@ def _header_test(name: str, keyword: str) -> Callable[[str], bool]:
     return is_header
 
 
+_TOP_HEADER = re.compile(r"(?:async\s+def|def|class)\s")
+
+
+def top_block_at(text: str | None, line: int) -> ast.stmt | None:
+    """The top-level `def` or `class` holding `line`, parsed alone: from the nearest such
+    header at the margin above it to the next line at the margin that is not a comment or
+    a closing bracket. None when that cannot be told from the text (another line at the
+    margin between them, lines split where `\n` does not) or the lines do not parse alone
+    (they end inside a string or a bracket): the caller reads the whole file then."""
+    if text is None:
+        return None
+    lines = lines_of(text)
+    if len(lines) != text.count("\n") + (1 if text and not text.endswith("\n") else 0):
+        return None
+    index = min(line, len(lines)) - 1
+    while index >= 0 and not _TOP_HEADER.match(lines[index]):
+        if lines[index][:1] not in _INSIDE:
+            return None  # a margin line between: a statement of its own, or in a string
+        index -= 1
+    if index < 0:
+        return None
+    end = index + 1
+    while end < len(lines) and lines[end][:1] in _INSIDE:
+        end += 1
+    return _block_at(text, (index, end), line, ast.stmt)
+
+
+# how a line of a block's body starts: indented, blank, a comment or a closing bracket
+_INSIDE = frozenset(" \t#)]}") | {""}
+
+
 def _body_span(lines: tuple[str, ...], start: int | None) -> tuple[int, int] | None:
     """From the header on line `start` to the first non-blank line indented no deeper."""
     if start is None:

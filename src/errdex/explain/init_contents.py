@@ -38,19 +38,22 @@ def init_contents_solution(conditions: list[ConditionView], facts: Facts) -> Sol
     if not tests or any(c.kind not in (*_CHECKS, ConditionKind.LOOP) for c in facts.conditions):
         return None  # checked before the file is parsed: most pages end here
     function = facts.site_function()
-    made = exported_constructor(facts)
-    tree = facts.source_tree() if function is not None and made is not None else None
-    if function is None or tree is None or made is None:
+    made = exported_constructor(facts) if function is not None else None
+    if function is None or made is None:
         return None
     params = method_params(function)
-    fixed = BUILTIN_NAMES | module_names(tree)
+    fixed: frozenset[str] | None = None  # the module's names: the whole file parsed
     read = set().union(*(_reads(c.text) for c in facts.conditions))
     for param in params:
-        derived = derived_from(function, param, fixed)
-        if not read & (derived - {param}) or not read <= derived | fixed:
-            continue
         found = constructor_argument(facts, owner, method, param, params.index(param))
         if found is None:
+            continue  # most pages: the file is not parsed for nothing
+        tree = facts.source_tree()
+        if tree is None:
+            return None
+        fixed = fixed or BUILTIN_NAMES | module_names(tree)
+        derived = derived_from(function, param, fixed)
+        if not read & (derived - {param}) or not read <= derived | fixed:
             continue
         argument = found[1]
         check = tests[-1]

@@ -40,19 +40,19 @@ def init_result_solution(conditions: list[ConditionView], facts: Facts) -> Solut
         for c in conditions
         if c.kind in (ConditionKind.IF, ConditionKind.ELIF) and c.holds and _own_attributes(c.text)
     ]
-    # the whole file is parsed only for a constructor's check of its own attributes
-    tree = facts.source_tree() if tested else None
-    if tree is None:
-        return None
-    made = exported_constructor(facts)
+    made = exported_constructor(facts) if tested else None
     if made is None:
         return None
-    fixed = BUILTIN_NAMES | module_names(tree)
+    fixed: frozenset[str] | None = None  # the module's names: the whole file parsed
     for condition in reversed(tested):
         for attribute in _own_attributes(condition.text):
             found = _made_by(facts, owner, attribute)
             if found is None:
-                continue
+                continue  # most pages: the file is not parsed for nothing
+            tree = facts.source_tree()
+            if tree is None:
+                return None
+            fixed = fixed or BUILTIN_NAMES | module_names(tree)
             called, place = found
             decided = _deciding(facts, owner, called, place, fixed)
             if decided is None:

@@ -21,7 +21,7 @@ import ast
 from collections.abc import Iterator
 
 from errdex.ast_walk import walk
-from errdex.explain.context import Facts, class_in_file
+from errdex.explain.context import Facts, class_in_file, top_block_at
 from errdex.explain.input_words import Instead
 from errdex.explain.page import ConditionView, Solution
 from errdex.extract.conditions import dotted_name, dotted_names, negate
@@ -210,9 +210,17 @@ def _fails(known: _Known, block: list[ast.stmt], skip: set[int], within: set[str
 
 
 def _if_at(facts: Facts, line: int, whole_file: bool = False) -> ast.If | None:
-    """The `if` on `line` of the site's function (or, for a helper's test, of its whole
-    file): found down the statements whose lines hold it, not in a walk of every node."""
-    tree = facts.source_tree() if whole_file else facts.site_function()
+    """The `if` on `line` of the site's function (or, for a helper's test, of its file: of
+    the top-level block holding the line parsed alone, else of the whole file)."""
+    if not whole_file:
+        return _if_in(facts.site_function(), line)
+    found = _if_in(top_block_at(facts.source_text, line), line)
+    return found if found is not None else _if_in(facts.source_tree(), line)
+
+
+def _if_in(tree: ast.AST | None, line: int) -> ast.If | None:
+    """The `if` on `line` of `tree`: found down the statements whose lines hold it, not in
+    a walk of every node."""
     todo: list[ast.AST] = [tree] if tree is not None else []
     for node in todo:  # the list grows as it is read
         if isinstance(node, ast.If) and node.lineno == line:
