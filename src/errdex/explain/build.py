@@ -9,6 +9,7 @@ from errdex.explain.callee_advice import callee_messages
 from errdex.explain.caps import setting_caps
 from errdex.explain.context import Explanation, Facts
 from errdex.explain.deprecation import replacement_names
+from errdex.explain.entry_args import entry_arguments
 from errdex.explain.entry_input import entry_input_solution
 from errdex.explain.env_reads import with_walrus_locals
 from errdex.explain.example_fix import example_fix
@@ -113,6 +114,7 @@ def _build_page(
     facts.table_keys = table_keys(store, chosen, facts)
     facts.members = member_values(store, chosen, facts)
     facts.entry_input = entry_input_solution(store, chosen, facts)
+    facts.entry_args = entry_arguments(store, chosen, facts)
     facts.public_names = {
         name: path
         for name in replacement_names(chosen)

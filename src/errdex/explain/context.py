@@ -118,6 +118,9 @@ class Facts:
     # the way out through a public call's argument that reaches an internal check
     # (`explain/entry_input.py`; needs the store)
     entry_input: Solution | None = None
+    # an argument of a function no public path reaches → (the public call, its argument)
+    # that hands it on as it is (`explain/entry_args.py`; needs the store)
+    entry_args: dict[str, tuple[str, str]] = field(default_factory=dict)
     # the paths (line, tests) of the function's other sites of the same kind and exception
     # (`explain/twins.py`; needs the store), and the conditions whose way out leads to one
     twin_paths: list[tuple[int, frozenset[tuple[str, bool]]]] = field(default_factory=list)

@@ -20,9 +20,9 @@ from errdex.explain.plain import code
 from errdex.facts import ConditionKind, SiteKind
 from errdex.store.base import Store, StoredSite
 
-_MAX_DEPTH = 3
+MAX_DEPTH = 3
 # Conditions on the path that are the check itself (not a context the path runs in).
-_CHECKS = frozenset({ConditionKind.IF, ConditionKind.ELSE, ConditionKind.EARLY_EXIT})
+CHECKS = frozenset({ConditionKind.IF, ConditionKind.ELSE, ConditionKind.EARLY_EXIT})
 
 
 def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solution | None:
@@ -32,16 +32,16 @@ def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solu
         return None  # a public function's own input is `inputs.py`'s
     if any(c.kind == ConditionKind.EXCEPT for c in facts.conditions):
         return None  # what failed is the `try`'s call, which no condition here says
-    checks = [c for c in facts.held if c.kind in _CHECKS]
+    checks = [c for c in facts.held if c.kind in CHECKS]
     params = [p for p in facts.read.params if p not in ("self", "cls")]
     if not checks or not params:
         return None
     check = checks[-1]  # the raise's own test
-    read = [p for p in params if p in _roots(check.text)]
+    read = [p for p in params if p in roots(check.text)]
     if len(read) != 1 or _state_of(check.text, read[0]):
         return None  # several values, or an attribute of an object passed in (its state)
     reached = _public_caller(
-        store, chosen, facts.callers, site.function, params, read[0], _catching(chosen)
+        store, chosen, facts.callers, site.function, params, read[0], catching(chosen)
     )
     if reached is None:
         return None
@@ -49,7 +49,7 @@ def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solu
     callee = site.function.removesuffix(".__init__")
     # every check of the path on that value: the raise's own test alone may read as less
     # than it is (`!= 'auto'` after the `bfloat16` and fp8 returns)
-    on_it = [c for c in checks if read[0] in _roots(c.text)]
+    on_it = [c for c in checks if read[0] in roots(c.text)]
     when = "; ".join(c.plain or code(c.text) for c in on_it)
     said = f" (“{site.message.text}”)" if site.message is not None else ""
     return Solution(
@@ -73,17 +73,18 @@ def _public_caller(
     caught: frozenset[str],
 ) -> tuple[str, str] | None:
     """(the public call, its argument) whose argument reaches `param` of `function` as it
-    is through the chain of callers, at most `_MAX_DEPTH` calls up."""
+    is through the chain of callers, at most `MAX_DEPTH` calls up."""
     target, name = function, param
     position = params.index(param)
-    for depth in range(1, _MAX_DEPTH + 1):
+    for depth in range(1, MAX_DEPTH + 1):
         dotted = f"{chosen.module}.{target}" if depth == 1 else target
         level = [c for c in callers if c.depth == depth and c.calls == dotted]
         passing = None
         for caller in level:
-            passed = _passed_argument(store, chosen, caller, dotted, (name, position), caught)
-            if passed is not None:
-                passing = (caller, *passed)
+            read = call_values(store, chosen, caller, dotted, (name, position), caught)
+            passed = passed_on(*read) if read is not None else None
+            if read is not None and passed is not None:
+                passing = (caller, passed, read[1])
                 break
         if passing is None:
             return None
@@ -97,26 +98,46 @@ def _public_caller(
     return None
 
 
-def _passed_argument(
+def passed_on(function: ast.FunctionDef, own: list[str], values: list[ast.expr]) -> str | None:
+    """The function's own argument among the values a call gives, as it is (never rebound)."""
+    for value in values:
+        # A value computed from an argument is not followed: what a call made of it
+        # (`err = cudaMalloc(size)`, a limit read from the environment) is as often the
+        # machine's answer as the argument's shape, and the page would blame the argument.
+        if isinstance(value, ast.Name) and value.id in own and not _reassigned(function, value.id):
+            return value.id
+    return None
+
+
+def call_values(
     store: Store,
     chosen: StoredSite,
     caller: Caller,
     callee: str,
     parameter: tuple[str, int],
     caught: frozenset[str],
-) -> tuple[str, list[str]] | None:
-    """(the caller's own argument passed as it is as the parameter (its name and
-    position), the caller's parameters) for the call at the caller's line; None when there
-    is none, or the call sits in a `try` that catches the error (it goes no further)."""
+    parsed: dict[tuple[str, str, int], ast.FunctionDef | None] | None = None,
+) -> tuple[ast.FunctionDef, list[str], list[ast.expr]] | None:
+    """(the caller's function, its parameters, the values its calls at the caller's line
+    give the parameter (its name and position), not counting those in a `try` that catches
+    the error); None when the function is not found. `parsed` keeps the functions read
+    (by file, name and line) for the next asks of one page."""
     param, position = parameter
-    text = store.file_text(chosen.version_id, caller.file)
-    found = function_at(text, caller.function.rpartition(".")[2], caller.line)
+    key = (caller.file, caller.function, caller.line)
+    if parsed is not None and key in parsed:
+        found = parsed[key]
+    else:
+        text = store.file_text(chosen.version_id, caller.file)
+        found = function_at(text, caller.function.rpartition(".")[2], caller.line)
+        if parsed is not None:
+            parsed[key] = found
     if found is None:
         return None
     own = [a.arg for a in [*found.args.posonlyargs, *found.args.args, *found.args.kwonlyargs]]
     own = [p for p in own if p not in ("self", "cls")]
     short = callee.rpartition(".")[2]
     short = callee.rpartition(".")[0].rpartition(".")[2] if short == "__init__" else short
+    values = []
     for node in walk(found):
         if not (
             isinstance(node, ast.Call)
@@ -133,14 +154,9 @@ def _passed_argument(
         value = next((k.value for k in node.keywords if k.arg == param), None)
         if value is None and position < len(node.args):
             value = node.args[position]
-        if value is None or _caught_around(found, node, caught):
-            continue
-        # A value computed from an argument is not followed: what a call made of it
-        # (`err = cudaMalloc(size)`, a limit read from the environment) is as often the
-        # machine's answer as the argument's shape, and the page would blame the argument.
-        if isinstance(value, ast.Name) and value.id in own and not _reassigned(found, value.id):
-            return value.id, own
-    return None
+        if value is not None and not _caught_around(found, node, caught):
+            values.append(value)
+    return found, own, values
 
 
 def _reassigned(function: ast.FunctionDef, name: str) -> bool:
@@ -165,7 +181,7 @@ def _public_path(store: Store, chosen: StoredSite, caller: Caller) -> str | None
     return f"{module}.{caller.function}".removesuffix(".__init__")
 
 
-def _roots(text: str) -> set[str]:
+def roots(text: str) -> set[str]:
     """The names a condition reads, inside comprehensions too (`any(... for c in url)`
     reads `url`), without those it binds."""
     try:
@@ -189,7 +205,7 @@ def names_read(node: ast.AST) -> set[str]:
     return read - bound
 
 
-def _catching(chosen: StoredSite) -> frozenset[str]:
+def catching(chosen: StoredSite) -> frozenset[str]:
     """The names of the `except` clauses that catch the site's error: its class, its
     bases, and the catch-alls."""
     info = chosen.exception

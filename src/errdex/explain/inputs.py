@@ -168,6 +168,10 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Gi
     def argument(name: str) -> str:
         if mode == "keyed":
             return f"the value passed as {code(name)} (it reaches {code(callee)})"
+        if name in facts.entry_args:
+            # a function no user calls: the public call that hands the value on as it is
+            public, given = facts.entry_args[name]
+            return f"the argument {code(given)} of {code(public)} (it reaches {code(callee)})"
         return f"the argument {code(name)} of {code(callee)}"
 
     others: set[str] = set()
@@ -292,8 +296,8 @@ def _number(node: ast.expr) -> float | None:
 def _change(instead: Instead, passed: dict[str, tuple[bool, str]], facts: Facts) -> Change | None:
     """The argument's change as data: the call, the parameter and its values, when the
     package's public modules reach the function (`httpx.AsyncClient`)."""
-    if instead.name is None or instead.name not in passed:
-        return None
+    if instead.name is None or instead.name not in passed or instead.name in facts.entry_args:
+        return None  # (an entry point's argument: the call a user writes is not the site's)
     constructor, param = passed[instead.name]
     call = user_call(facts, constructor)
     if call is None:

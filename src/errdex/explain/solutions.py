@@ -318,7 +318,7 @@ def _solutions(facts: Facts) -> list[Solution]:
         data = user_data_solution(facts, open_conditions)
         if data is not None:
             found.add(data, 2)
-    if facts.entry_input is not None:
+    if facts.entry_input is not None and not _entry_said(found, facts):
         # before an internal function's own argument; after what the message says to do
         found.add(facts.entry_input, 2 if advised else 0)
     for solution in callee_advice_solutions(facts):
@@ -389,6 +389,16 @@ def _internal_invariant(
     return not any(
         action is not None and condition.kind == ConditionKind.ASSERT
         for condition, action in actions
+    )
+
+
+def _entry_said(found: _Collector, facts: Facts) -> bool:
+    """Whether an input solution already names the public call `entry_input` would (with
+    the value to pass, `entry_args`)."""
+    return any(
+        f"of {code(public)} (it reaches " in item.solution.text
+        for public, _ in facts.entry_args.values()
+        for item in found.items
     )
 
 

@@ -1,0 +1,130 @@
+"""The public call a user reaches an internal function's argument through.
+
+A check in a function no user calls (`expect(role, element)` in a module of the package's
+internals) often tests a value a user gave a public call, which hands it on unchanged
+(`Column(server_default=...)` → ... → `element`). The callers the linker found, read from
+the index, say which of their own arguments they pass on as they are; when every such chain
+ends at one entry point of the package (a class or function its top package, or a package
+right under it, exports), the page names that call and its argument instead of the internal
+function's. Nothing is said when a caller on the way passes a value it computed (a user
+may reach the check that way), or when the chains end at different calls.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from errdex.explain.context import Facts
+from errdex.explain.entry_input import (
+    CHECKS,
+    MAX_DEPTH,
+    call_values,
+    catching,
+    passed_on,
+    roots,
+)
+from errdex.explain.inputs import public_name
+from errdex.explain.page import Caller
+from errdex.facts import ConditionKind, SiteKind
+from errdex.store.base import Store, StoredSite
+
+_MAX_CALLERS = 6  # callers of one function read, past which no entry point is sure
+_MAX_DOTS = 2  # dots in an entry point's path: `pydantic.v1.BaseModel`, `httpx.URL`
+
+
+def entry_arguments(store: Store, chosen: StoredSite, facts: Facts) -> dict[str, tuple[str, str]]:
+    """Each argument of the site's function that the path's checks read → (the public call,
+    its argument) that hands it on as it is (`sole_entry`); only for a function the package
+    does not export itself (its page would otherwise name the function's own argument)."""
+    site = chosen.site
+    if site.kind not in (SiteKind.RAISE, SiteKind.ASSERT) or not public_name(site.function):
+        return {}
+    if any(c.kind == ConditionKind.EXCEPT for c in facts.conditions) or not facts.callers:
+        return {}  # what failed is the `try`'s call, which no condition here says
+    params = [p for p in facts.read.params if p not in ("self", "cls")]
+    read = set().union(*(roots(c.text) for c in facts.held if c.kind in CHECKS))
+    wanted = [p for p in params if p in read]
+    if not wanted or _short_export(chosen, site.function) is not None:
+        return {}  # a function the package exports is the user's own call
+    found = {}
+    parsed: dict[tuple[str, str, int], ast.FunctionDef | None] = {}
+    for param in wanted:
+        entry = sole_entry(store, chosen, facts.callers, params, param, parsed)
+        if entry is not None:
+            found[param] = entry
+    return found
+
+
+def sole_entry(
+    store: Store,
+    chosen: StoredSite,
+    callers: list[Caller],
+    params: list[str],
+    param: str,
+    parsed: dict[tuple[str, str, int], ast.FunctionDef | None],
+) -> tuple[str, str] | None:
+    """(the entry point, its argument) that every chain of callers handing `param` on as it
+    is ends at, at most `MAX_DEPTH` calls up; None when none does, when two end at different
+    calls or arguments, when one is still internal at the top, or when a caller on the way
+    passes a value it computed (a user may reach the check that way too); a literal the
+    package passes is no user's value and is passed over."""
+    caught = catching(chosen)
+    ends: set[tuple[str, str]] = set()
+    # (the function called as the callers name it, its parameter, the parameter's position)
+    level = [(f"{chosen.module}.{chosen.site.function}", param, params.index(param))]
+    for depth in range(1, MAX_DEPTH + 1):
+        following = []
+        for dotted, name, position in level:
+            calling = [c for c in callers if c.depth == depth and c.calls == dotted]
+            if len(calling) > _MAX_CALLERS:
+                return None  # a helper called from all over: which call was the user's?
+            for caller in calling:
+                read = call_values(store, chosen, caller, dotted, (name, position), caught, parsed)
+                argument = passed_on(*read) if read is not None else None
+                if read is None or argument is None:
+                    if read is None or not all(isinstance(v, ast.Constant) for v in read[2]):
+                        return None  # a value changed on the way, which a user may give
+                    continue  # a literal of the package's own: not the user's value
+                entry = _entry(store, chosen, caller.file, caller.function)
+                caller_params = read[1]
+                if entry is not None:
+                    ends.add((entry, argument))
+                    continue
+                target = f"{_module(caller.file)}.{caller.function}"
+                following.append((target, argument, caller_params.index(argument)))
+        if len(ends) > 1:
+            return None
+        level = following
+        if not level:
+            break
+    return next(iter(ends)) if len(ends) == 1 and not level else None
+
+
+def _entry(store: Store, chosen: StoredSite, file: str, function: str) -> str | None:
+    """The path the package exports a function or class by (the class's for a method or a
+    constructor: `httpx.URL`), read from a site of it in its file, when that path is shorter
+    than where it is defined and names its top package or one right under it; else None."""
+    if not public_name(function):
+        return None
+    top = function.partition(".")[0]
+    for other in store.list_sites(chosen.project, chosen.version, file=file):
+        if other.site.function == top or other.site.function.startswith(f"{top}."):
+            return _short_export(other, function)
+    return None
+
+
+def _short_export(stored: StoredSite, function: str) -> str | None:
+    """`_entry`'s path for `function`, of the class or function holding the site `stored`."""
+    top, _, rest = function.partition(".")
+    path = stored.public_path()
+    if path is None or not path.endswith(stored.site.function):
+        return None
+    path = path[: len(path) - len(stored.site.function)] + top
+    dots = path.count(".")
+    if dots >= f"{_module(stored.file)}.{top}".count(".") or dots > _MAX_DOTS:
+        return None
+    return f"{path}.{rest}".removesuffix(".").removesuffix(".__init__")
+
+
+def _module(file: str) -> str:
+    return file.removesuffix(".py").replace("/", ".").removesuffix(".__init__")

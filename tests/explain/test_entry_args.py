@@ -1,0 +1,110 @@
+"""An internal function's argument that a public call hands on as it is: the page names
+that call and its argument, not the internal function's, and says nothing when unsure."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_with_message
+
+from errdex.store import Store
+
+FILES = {
+    "shop/__init__.py": "from shop._orders import Order, Basket, Refund\n",
+    "shop/_checks.py": """
+        MAX_ITEMS = 100
+
+
+        def check_count(count):
+            if count > MAX_ITEMS:
+                raise ValueError("too many items")
+
+
+        def check_note(note):
+            if len(note) > MAX_ITEMS:
+                raise ValueError("note too long")
+
+
+        def check_code(code):
+            if code not in ("EUR", "USD"):
+                raise ValueError("unknown currency")
+        """,
+    "shop/_orders.py": """
+        from shop._checks import check_code, check_count, check_note
+
+
+        def _count_of(count):
+            check_count(count)
+
+
+        class Order:
+            def __init__(self, count, note):
+                if note is None:
+                    raise TypeError("an order needs a note")
+                _count_of(count)
+                check_note(note.strip())
+
+
+        class Basket:
+            def __init__(self, items):
+                self.items = items
+
+            def empty(self):
+                check_count(0)
+
+
+        class Refund:
+            def __init__(self, code):
+                if code is None:
+                    raise TypeError("a refund needs a currency")
+                check_code(code)
+
+
+            def convert(self, code):
+                check_code(code)
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("shop"), "shop", FILES)
+
+
+def test_the_entry_point_and_its_argument_are_named_through_internal_callers(
+    shop: Store,
+) -> None:
+    # `Order(count)` → `_count_of(count)` → `check_count(count)`: passed on as it is; the
+    # other caller (`Basket.empty`) passes a literal of its own, no value of the user's
+    page = page_with_message(shop, "shop", "too many items")
+    texts = [s.text for s in page.solutions]
+    assert texts[0] == (
+        "Pass the argument `count` of `shop.Order` (it reaches `check_count`) at most "
+        "`MAX_ITEMS` (`100`)."
+    )
+    assert not any("of `check_count`" in t for t in texts)
+
+
+def test_the_entry_point_of_a_real_package_is_its_shorter_export(shop: Store) -> None:
+    # (the class's path is read from a site of its own, as the index gives it: `shop.Order`,
+    # not `shop._orders.Order`)
+    page = page_with_message(shop, "shop", "too many items")
+    assert "`shop._orders.Order`" not in page.solutions[0].text
+
+
+def test_a_value_changed_on_the_way_is_not_followed(shop: Store) -> None:
+    # `note.strip()` is not the user's `note` as given
+    page = page_with_message(shop, "shop", "note too long")
+    assert [s.text for s in page.solutions] == [
+        "Pass the argument `note` of `check_note` with a length at most `MAX_ITEMS` (`100`)."
+    ]
+
+
+def test_two_entry_points_that_hand_it_on_name_none(shop: Store) -> None:
+    # `Refund(code)` and `Refund.convert(code)` both reach it: which the user called is
+    # not known, so the internal argument is left as it was
+    page = page_with_message(shop, "shop", "unknown currency")
+    texts = [s.text for s in page.solutions]
+    assert "Pass the argument `code` of `check_code` as one of `'EUR'`, `'USD'`." in texts
+    assert not any("(it reaches `check_code`)" in t for t in texts)
