@@ -5,7 +5,9 @@ from __future__ import annotations
 import msgspec
 
 from errdex.errors import NotFoundError
+from errdex.explain.advice import fill_values
 from errdex.explain.callee_advice import callee_messages
+from errdex.explain.caller_literals import caller_literals
 from errdex.explain.caps import setting_caps
 from errdex.explain.context import Explanation, Facts
 from errdex.explain.deprecation import replacement_names
@@ -175,6 +177,9 @@ def _build_page(
         ),
         report_url=report_url(store, chosen.project, message, chosen.id),
     )
+    filled = caller_literals(store, chosen, facts, page.solutions)
+    if filled:
+        page = fill_values(page, filled)
     if use_model:
         cached = store.get_analysis(chosen.id, chosen.revision, model, PROMPT_VERSION)
         if cached is not None:
