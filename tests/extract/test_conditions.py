@@ -226,3 +226,17 @@ def test_a_variable_reassigned_in_a_branch_is_not_inlined() -> None:
         """
     )
     assert site.message is not None and site.message.text == "dtype {d}"
+
+
+def test_child_nodes_are_ast_children_without_operator_and_context_leaves() -> None:
+    import ast
+    import inspect
+    import textwrap
+
+    from errdex.extract import conditions
+
+    tree = ast.parse(textwrap.dedent(inspect.getsource(conditions)))
+    leaves = (ast.expr_context, ast.operator, ast.boolop, ast.cmpop, ast.unaryop)
+    for node in ast.walk(tree):
+        expected = [c for c in ast.iter_child_nodes(node) if not isinstance(c, leaves)]
+        assert conditions.child_nodes(node) == expected

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 
+from errdex.ast_walk import node_fields
 from errdex.extract.quick_unparse import quick_unparse
 from errdex.facts import Condition, ConditionKind
 
@@ -58,28 +59,21 @@ def _collect_dotted(node: ast.AST, found: list[str]) -> None:
 # Fields that hold only operator and context leaves (`Add()`, `Load()`): nodes without
 # children, and never one that is looked for.
 _LEAF_FIELDS = frozenset({"ctx", "op", "ops"})
-# The most common nodes' fields that can hold a node, by their grammar (the same in every
-# Python since 3.9): a name's `id` or an attribute's `attr` is a string, a constant's `value`
-# never a node.
-_NODE_FIELDS: dict[type[ast.AST], tuple[str, ...]] = {
-    ast.Name: (),
-    ast.Constant: (),
-    ast.Attribute: ("value",),
-    ast.keyword: ("value",),
-    ast.arg: ("annotation",),
-}
+_NODE_FIELDS: dict[type[ast.AST], tuple[str, ...]] = {}
 
 
 def child_nodes(node: ast.AST) -> list[ast.AST]:
     """`ast.iter_child_nodes(node)` in its order, without operator and context leaves.
 
-    A list rather than a generator, and field names worked out once per node type: the
-    walks over whole method bodies are much of the extraction's time.
+    A list rather than a generator, and the fields that may hold a node (`node_fields`)
+    worked out once per node type: the walks over whole method bodies are much of the
+    extraction's time.
     """
-    fields = _NODE_FIELDS.get(type(node))
+    cls = type(node)
+    fields = _NODE_FIELDS.get(cls)
     if fields is None:
-        fields = tuple(f for f in node._fields if f not in _LEAF_FIELDS)
-        _NODE_FIELDS[type(node)] = fields
+        fields = tuple(f for f in node_fields(cls) if f not in _LEAF_FIELDS)
+        _NODE_FIELDS[cls] = fields
     out: list[ast.AST] = []
     for name in fields:
         value = getattr(node, name, None)
