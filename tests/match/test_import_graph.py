@@ -115,8 +115,8 @@ def test_a_class_that_is_no_exception_is_not_followed_for_all_its_body_uses() ->
     assert "orm/persistence.py" not in reached and "orm/loading.py" not in reached
 
 
-def test_shallow_lines_are_code_lines_no_deeper_than_the_indent() -> None:
-    from errdex.match.import_graph import shallow_lines
+def test_a_block_ends_at_a_code_line_no_deeper_than_its_indent() -> None:
+    from errdex.match.import_graph import dedent_at
 
     text = (
         "class A:\n"
@@ -130,13 +130,19 @@ def test_shallow_lines_are_code_lines_no_deeper_than_the_indent() -> None:
         "\tdef h(self): ...\n"  # a tab counts as one character, as the outline counts it
         "z = 3\n"
     )
-    starts = list(shallow_lines(text, 0, len(text), 4))
-    assert [text[at : text.index("\n", at)] for at in starts] == [
+
+    def ends(indent: int, strings: list[int], origin: int = 0) -> list[str]:
+        found, at = [], 0
+        while (at := dedent_at(text, at, len(text), indent, strings, origin)) < len(text):
+            found.append(text[at : text.index("\n", at)])
+        return found
+
+    assert ends(4, []) == ["    def f(self,", "    def g(self): ...", "\tdef h(self): ...", "z = 3"]
+    assert ends(0, []) == ["z = 3"]
+    g = text.index("    def g")
+    # a line inside a string spanning lines ends nothing; the bounds count from `origin`
+    assert ends(4, [g - 10 - 1, g - 10 + 1], origin=10) == [
         "    def f(self,",
-        "    def g(self): ...",
         "\tdef h(self): ...",
         "z = 3",
-    ]
-    assert [text[at : text.index("\n", at)] for at in shallow_lines(text, 0, len(text), 0)] == [
-        "z = 3"
     ]

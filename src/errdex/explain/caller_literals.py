@@ -15,6 +15,7 @@ import ast
 import re
 
 from errdex.explain.context import Facts
+from errdex.explain.entry_args import short_export
 from errdex.explain.entry_input import call_values
 from errdex.explain.page import Caller, Solution
 from errdex.store.base import Store, StoredSite
@@ -57,10 +58,9 @@ def caller_literals(
 def _entry_point(chosen: StoredSite) -> bool:
     """Whether a user calls the function: exported by a shorter path than its module's
     (`click.echo`), or defined in the package's top module."""
-    public = chosen.public_path()
-    if public is None:
-        return False
-    return public != f"{chosen.module}.{chosen.site.function}" or "." not in chosen.module
+    if "." not in chosen.module:
+        return chosen.public_path() is not None
+    return short_export(chosen, chosen.site.function) is not None
 
 
 def _defaulted(function: ast.FunctionDef) -> set[str]:

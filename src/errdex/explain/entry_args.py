@@ -45,7 +45,7 @@ def entry_arguments(store: Store, chosen: StoredSite, facts: Facts) -> dict[str,
     params = [p for p in facts.read.params if p not in ("self", "cls")]
     read = set().union(*(roots(c.text) for c in facts.held if c.kind in CHECKS))
     wanted = [p for p in params if p in read]
-    if not wanted or _short_export(chosen, site.function) is not None:
+    if not wanted or short_export(chosen, site.function) is not None:
         return {}  # a function the package exports is the user's own call
     found = {}
     parsed: dict[tuple[str, str, int], ast.FunctionDef | None] = {}
@@ -110,12 +110,13 @@ def _entry(store: Store, chosen: StoredSite, file: str, function: str) -> str | 
     top = function.partition(".")[0]
     for other in store.list_sites(chosen.project, chosen.version, file=file):
         if other.site.function == top or other.site.function.startswith(f"{top}."):
-            return _short_export(other, function)
+            return short_export(other, function)
     return None
 
 
-def _short_export(stored: StoredSite, function: str) -> str | None:
-    """`_entry`'s path for `function`, of the class or function holding the site `stored`."""
+def short_export(stored: StoredSite, function: str) -> str | None:
+    """`_entry`'s path for `function`, of the class or function holding the site `stored`:
+    the shorter path the package exports it by, or None."""
     top, _, rest = function.partition(".")
     path = stored.public_path()
     if path is None or not path.endswith(stored.site.function):

@@ -330,7 +330,7 @@ def _methods(shape: _Outline, first: int, last: int) -> list[tuple[int, int]]:
     strings = _bounds_within(shape, start, end)
     spans = []
     for method, after in zip(own, [*own[1:], None], strict=False):
-        stop = _dedent(shape.text, method.end(), end, indent, strings, start)
+        stop = dedent_at(shape.text, method.end(), end, indent, strings, start)
         if after is not None:
             stop = min(stop, after.start())
         spans.append((method.start(), stop))
@@ -349,33 +349,29 @@ def _bounds_within(shape: _Outline, start: int, end: int) -> list[int]:
     return [at - start for at in taken]
 
 
-def _dedent(text: str, start: int, end: int, indent: int, strings: list[int], origin: int) -> int:
+_SHALLOW: dict[int, re.Pattern[str]] = {}  # `dedent_at`'s pattern per indent
+
+
+def dedent_at(
+    text: str, start: int, end: int, indent: int, strings: list[int], origin: int = 0
+) -> int:
     """Where the first line after `start` indented `indent` or less begins (not blank, not
     a comment, not a closing bracket: a signature over several lines ends `) -> T:`; not in
-    a string spanning lines, whose `strings` bounds count from `origin`): the end of a block
-    whose header is indented `indent`."""
-    for line in shallow_lines(text, start, end, indent):
-        if not inside_bounds(strings, line - origin):
-            return line
-    return end
+    a string spanning lines, whose `strings` bounds count from `origin`), or `end`: the end
+    of a block whose header is indented `indent`.
 
-
-_SHALLOW: dict[int, re.Pattern[str]] = {}
-
-
-def shallow_lines(text: str, start: int, end: int, indent: int) -> Iterator[int]:
-    """Where the lines after `start` (before `end`) that hold code (not blank, not a comment,
-    not a closing bracket) indented `indent` or less begin: where a block whose header is
-    indented `indent` may end. The engine passes over the deeper lines (a large class's
-    thousands), not a loop over each line; the indentation is possessive (never given back:
-    what follows it is no blank), and the pattern written after the newline (see
-    `_DEFINITION`)."""
+    The engine passes over the deeper lines (a large class's thousands), not a loop over
+    each line; the indentation is possessive (never given back: what follows it is no
+    blank), and the pattern written after the newline (see `line_matches`)."""
     pattern = _SHALLOW.get(indent)
     if pattern is None:
         pattern = re.compile(rf"\n[ \t]{{0,{indent}}}+(?=[^\s#)\]}}])")
         _SHALLOW[indent] = pattern
     for found in pattern.finditer(text, start, end):
-        yield found.start() + 1
+        line = found.start() + 1
+        if not inside_bounds(strings, line - origin):
+            return line
+    return end
 
 
 # Text that names nothing the code uses: comments, and triple-quoted strings that are not

@@ -27,9 +27,9 @@ from errdex.extract.textscan import inside_bounds, line_matches
 from errdex.lazy_re import lazy_compile
 from errdex.match.import_graph import (
     code_names,
+    dedent_at,
     exception_like,
     outline,
-    shallow_lines,
     top_level_starts,
 )
 
@@ -148,7 +148,7 @@ def _method_cuts(
     before = owner.start
     first, counted = 1, 0  # line numbers counted on from the method before, not from 0
     for found in (m for m in methods if len(m[1]) == indent):
-        end = _block_end(text, found.end(), owner.end, indent, strings)
+        end = dedent_at(text, found.end(), owner.end, indent, strings)
         name = found[2]
         first += text.count("\n", counted, found.start())
         counted = found.start()
@@ -168,15 +168,6 @@ def _method_cuts(
         for name, (start, end) in spans.items()
         if name not in needed and text[start:end].startswith(" " * indent)
     ]
-
-
-def _block_end(text: str, start: int, end: int, indent: int, strings: list[int]) -> int:
-    """Where the first line after `start` indented `indent` or less begins (not blank, not
-    a comment, not a closing bracket, not in a string spanning lines), or `end`."""
-    for line in shallow_lines(text, start, end, indent):
-        if not inside_bounds(strings, line):
-            return line
-    return end
 
 
 def _holding(

@@ -39,10 +39,6 @@ class CachedBody(NamedTuple):
     media_type: str
     gzipped: bytes | None = None
 
-    @classmethod
-    def of(cls, body: bytes, media_type: str) -> CachedBody:
-        return cls(body, media_type)
-
     @property
     def packable(self) -> bool:
         """Whether it is big enough to be worth gzipping and not gzipped yet."""

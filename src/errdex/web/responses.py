@@ -123,15 +123,16 @@ def _catalog_answer(
             return Response(status_code=304, headers=headers)
         cache = response_cache(request)
         kept = cache.get(tag)
+        changed = kept is None
         if kept is None:
             response = build(store)
             if response.status_code != 200 or not response.media_type:
                 response.headers.update(headers)
                 return response
-            kept = CachedBody.of(bytes(response.body), response.media_type)
-            cache.put(tag, kept)
+            kept = CachedBody(bytes(response.body), response.media_type)
         if kept.packable and _takes_gzip(request):
-            kept = kept.packed()  # gzipped once, for this client and the next that takes it
+            kept, changed = kept.packed(), True  # for this client and the next taking gzip
+        if changed:
             cache.put(tag, kept)
     return kept_response(request, kept, headers)
 
