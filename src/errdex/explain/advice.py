@@ -21,6 +21,7 @@ import msgspec
 from errdex.explain.advice_names import names_keyword
 from errdex.explain.advice_phrasings import implied_instruction
 from errdex.explain.page import Change, ExampleFix, Page
+from errdex.explain.stated_limits import plain
 from errdex.facts import MessageTemplate, Placeholder
 
 # A sentence that says what not to do: "Do not nest ARRAY types", "please do not pass
@@ -305,8 +306,7 @@ def _missing(sentence: str) -> tuple[str, str] | None:
         return None
     verb = _VERBS[(match.group("verb") or match.group("must")).lower()]
     what = match.group("what")
-    first = what.split()[0]
-    if first[:1].isupper() and first[1:].islower():
+    if plain(what):
         what = what[0].lower() + what[1:]  # "Either x or y" after the verb
     # the clause that says what it is for, not what follows it ("... and will be required
     # in a future version")

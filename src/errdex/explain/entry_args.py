@@ -20,6 +20,7 @@ from errdex.explain.entry_input import (
     MAX_DEPTH,
     call_values,
     catching,
+    module_of,
     passed_on,
     roots,
 )
@@ -90,7 +91,7 @@ def sole_entry(
                 if entry is not None:
                     ends.add((entry, argument))
                     continue
-                target = f"{_module(caller.file)}.{caller.function}"
+                target = f"{module_of(caller.file)}.{caller.function}"
                 following.append((target, argument, caller_params.index(argument)))
         if len(ends) > 1:
             return None
@@ -122,10 +123,6 @@ def short_export(stored: StoredSite, function: str) -> str | None:
         return None
     path = path[: len(path) - len(stored.site.function)] + top
     dots = path.count(".")
-    if dots >= f"{_module(stored.file)}.{top}".count(".") or dots > _MAX_DOTS:
+    if dots >= f"{module_of(stored.file)}.{top}".count(".") or dots > _MAX_DOTS:
         return None
     return f"{path}.{rest}".removesuffix(".").removesuffix(".__init__")
-
-
-def _module(file: str) -> str:
-    return file.removesuffix(".py").replace("/", ".").removesuffix(".__init__")

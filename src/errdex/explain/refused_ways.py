@@ -275,13 +275,10 @@ def _branch_refuses(condition: ConditionView, facts: Facts) -> str | None:
     test = parse_expression(condition.test)
     if guard is None or test is None or ast.dump(guard.test) != ast.dump(test):
         return None
+    block = guard.orelse if condition.holds else guard.body  # the branch the way out takes
     if outside:
-        block = guard.orelse if condition.holds else guard.body
         return "fails" if block and isinstance(block[0], ast.Raise) else None
-    if not facts.conditions:
-        return None
-    block = guard.orelse if condition.holds else guard.body
-    if not block:
+    if not facts.conditions or not block:
         return None
     # what the way out changes: the names its test reads, no longer as the path held them
     moved = set(dotted_names(test))
