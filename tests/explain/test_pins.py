@@ -41,6 +41,11 @@ def page_html(db: Path, page: Page) -> str:
         return client.get(f"/errors/{page.id}").text
 
 
+def search_html(db: Path, paste: str) -> str:
+    with TestClient(create_app(str(db))) as client:
+        return client.get("/search", params={"q": paste}).text
+
+
 def only_page(db: Path, spec: str) -> Page:
     with open_store(db) as store:
         index_source(open_source(spec), store)
@@ -96,6 +101,9 @@ def test_a_release_archive_is_pinned_to_its_tag_and_dated_by_its_files(tmp_path:
     assert "View source (at tag v1.0, guessed from the version)" in terminal_text(page)
     assert "View source (at tag v1.0, guessed from the version)" in page_html(
         tmp_path / "errdex.db", page
+    )
+    assert "View source (at tag v1.0, guessed from the version)" in search_html(
+        tmp_path / "errdex.db", "ValueError: size must not be negative"
     )
     assert msgspec.json.decode(encode(page))["source"]["pin_guessed"] is True
 

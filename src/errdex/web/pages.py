@@ -27,8 +27,9 @@ def _html(request: Request, template: str, **context: Any) -> HTMLResponse:
 
 
 def page_context(store: Store, page: Page) -> dict[str, Any]:
-    """An error page's template context: the page record, its snippet highlighted, and the
-    newest indexed version of its project (to say when the error is gone from it)."""
+    """An error page's template context: the page record, its snippet highlighted, what
+    its "view source" link is pinned to (as every renderer says it), and the newest indexed
+    version of its project (to say when the error is gone from it)."""
     source = page.source
     snippet = highlight_python(
         source.snippet, source.snippet_start, range(source.line, source.end_line + 1)
@@ -36,6 +37,7 @@ def page_context(store: Store, page: Page) -> dict[str, Any]:
     return {
         "page": plain(page),
         "snippet": snippet,
+        "pin_text": source.pin_text(page.revision),  # what "view source" is pinned to
         # (asked of the page's own reads by `error`: the versions it read, not read again)
         "project_newest": errdex.newest_version(page.project, db=store),
     }
