@@ -24,6 +24,17 @@ def test_the_collector_is_tuned_while_serving_and_restored_after() -> None:
     assert gc.get_freeze_count() == 0
 
 
+def test_what_the_process_froze_itself_stays_frozen() -> None:
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with serving_collector():
+            pass
+        assert gc.get_freeze_count() >= frozen > 0
+    finally:
+        gc.unfreeze()
+
+
 def test_a_served_app_tunes_its_collector(tmp_path: Path) -> None:
     before = gc.get_threshold()
     app = create_app(f"{tmp_path}/e.db")

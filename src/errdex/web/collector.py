@@ -21,6 +21,8 @@ YOUNG_THRESHOLD = 20_000
 def serving_collector() -> Iterator[None]:
     """While serving: the startup's objects frozen, young passes rarer; as before after."""
     young, *older = gc.get_threshold()
+    # a process that froze objects itself keeps them frozen: unfreezing after would undo it
+    ours = gc.get_freeze_count() == 0
     gc.collect()
     gc.freeze()
     gc.set_threshold(max(young, YOUNG_THRESHOLD), *older)
@@ -28,4 +30,5 @@ def serving_collector() -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(young, *older)
-        gc.unfreeze()
+        if ours:
+            gc.unfreeze()
