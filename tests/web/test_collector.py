@@ -13,6 +13,9 @@ from errdex.web.collector import YOUNG_THRESHOLD, serving_collector
 
 def test_the_collector_is_tuned_while_serving_and_restored_after() -> None:
     before = gc.get_threshold()
+    # 0 unless the process froze objects before (the CLI does, run in-process by a test);
+    # frozen objects can still be freed, so a count only shrinks
+    frozen = gc.get_freeze_count()
     with serving_collector():
         assert gc.get_threshold() == (max(before[0], YOUNG_THRESHOLD), *before[1:])
         assert gc.get_freeze_count() > 0  # what was loaded is left out of passes
@@ -21,7 +24,7 @@ def test_the_collector_is_tuned_while_serving_and_restored_after() -> None:
         del cycle
         assert gc.collect() >= 1
     assert gc.get_threshold() == before
-    assert gc.get_freeze_count() == 0
+    assert (gc.get_freeze_count() == 0) == (frozen == 0)  # ours undone, another's kept
 
 
 def test_what_the_process_froze_itself_stays_frozen() -> None:
@@ -29,8 +32,8 @@ def test_what_the_process_froze_itself_stays_frozen() -> None:
     try:
         frozen = gc.get_freeze_count()
         with serving_collector():
-            pass
-        assert gc.get_freeze_count() >= frozen > 0
+            assert gc.get_freeze_count() <= frozen  # its own freeze, not one on top
+        assert 0 < gc.get_freeze_count() <= frozen
     finally:
         gc.unfreeze()
 

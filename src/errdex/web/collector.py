@@ -21,10 +21,12 @@ YOUNG_THRESHOLD = 20_000
 def serving_collector() -> Iterator[None]:
     """While serving: the startup's objects frozen, young passes rarer; as before after."""
     young, *older = gc.get_threshold()
-    # a process that froze objects itself keeps them frozen: unfreezing after would undo it
+    # A process that froze objects itself keeps its own freeze: freezing more here could
+    # not be undone apart from it (`unfreeze` releases every frozen object).
     ours = gc.get_freeze_count() == 0
-    gc.collect()
-    gc.freeze()
+    if ours:
+        gc.collect()
+        gc.freeze()
     gc.set_threshold(max(young, YOUNG_THRESHOLD), *older)
     try:
         yield
