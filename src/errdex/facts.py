@@ -229,6 +229,9 @@ class ErrorSite(msgspec.Struct, frozen=True, gc=False):
     reasons: ReasonsList | None = None  # when the message joins a reasons list
     reasons_expr: str | None = None  # the placeholder expression that joins the list
     names: tuple[str, ...] = ()  # free (dotted) names in the conditions: constants, knobs
+    # The locals the raise passes as themselves that are surely truthy there (`allowed`
+    # after `if not allowed: allowed = {...}`): what the class's `__str__` may test.
+    truthy: tuple[str, ...] = ()
 
 
 class ClassFact(msgspec.Struct, frozen=True, gc=False):
@@ -276,6 +279,10 @@ class TextMethod(msgspec.Struct, frozen=True, gc=False):
     locals: dict[str, str] = {}  # a local name → the source of the value first assigned
     # A returned local → what the method adds to it after its first value, in order.
     appends: dict[str, tuple[Append, ...]] = {}
+    # The parameters after `self` of a method that formats what it is given
+    # (`def _format_expected(self, expected): return "Expected one of: ..." % ...`);
+    # empty for `__str__`, properties and the other methods read without arguments.
+    params: tuple[str, ...] = ()
 
 
 class ClassText(msgspec.Struct, frozen=True, gc=False):

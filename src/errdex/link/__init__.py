@@ -52,7 +52,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "55-dotted-request-targets"
+LINKER_VERSION = "56-formatting-methods-maybe-parts"
 
 
 def link_version(
