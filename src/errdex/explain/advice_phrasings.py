@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from errdex.explain.stated_exclusive import exclusive_instruction
 from errdex.explain.stated_limits import plain, stated_limit
 
 # "X can only be set when Y", "X may only be accessed after Y": the subject, the verb, the
@@ -122,4 +123,4 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
     match = _REQUIRES_BUILD.search(text)
     if match is not None:
         return f"Install what it requires ({match['what'].strip()})", "environment"
-    return stated_limit(text)
+    return stated_limit(text) or exclusive_instruction(text)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from errdex.explain.stated_limits import plain
+
 # One of the two things: a name, quoted or not, a call, a value (`passive_deletes='all'`),
 # or a few words ("the ORM yield_per feature", "bounds gt"); no clause of its own.
 _WORD = r"[`'\"\w{}.()\[\]=\-*]+"
@@ -102,9 +104,7 @@ _KEYWORDS = re.compile(
 
 def _lower(words: str) -> str:
     """Plain words in mid-sentence ("Rotary" -> "rotary"); a name as it is written."""
-    first = words.split()[0]
-    plain = first[:1].isupper() and first[1:].islower()
-    return words[0].lower() + words[1:] if plain else words
+    return words[0].lower() + words[1:] if plain(words) else words
 
 
 def exclusive_instruction(sentence: str) -> tuple[str, str] | None:

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import re
 
-from errdex.explain.stated_exclusive import exclusive_instruction
-
 # "NIXL >= {min_version} is required", "fastokens >= 0.2.0 is required when ...": a
 # distribution (or library) and the least version, said as a requirement.
 _VERSION_REQUIRED = re.compile(
@@ -86,7 +84,7 @@ def stated_limit(sentence: str) -> tuple[str, str] | None:
     match = _NOT_WITH_VALUE.match(text)
     if match is not None:
         return f"Do not give {match['what']} together with {match['value']}", "input"
-    return exclusive_instruction(text)
+    return None
 
 
 def plain(words: str) -> bool:
