@@ -16,6 +16,7 @@ from errdex.explain.context import Facts
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.facts import Placeholder, SiteKind
+from errdex.link.expression_texts import parse_expression
 
 # Dunder methods a user reaches by subscription (`headers[key]`, `del cookies[name]`): their
 # first parameter is the key the user wrote.
@@ -144,10 +145,7 @@ def _not_among_listed(facts: Facts) -> tuple[str, str | None] | None:
     placeholders = _placeholders(facts)
     printed = {p.expr: p for p in placeholders}
     for condition in reversed(facts.held):
-        try:
-            node = ast.parse(condition.text, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
-            continue
+        node = parse_expression(condition.text)
         if not (
             isinstance(node, ast.Compare)
             and len(node.ops) == 1
