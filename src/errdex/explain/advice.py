@@ -40,13 +40,18 @@ _INSTRUCTS = re.compile(
     r"add|increase|decrease|reduce|lower|switch|run|call|choose|select|make\s+sure|ensure|"
     r"export|unset|turn\s+(?:on|off)|rerun|re-run|restart|define|declare|replace|rename|"
     r"change)\b"
+    # verbs that are as often a name of the code (`configure()`, `query`): a word after them
+    r"|^(?:please\s+)?(?:apply|configure|convert|query\s+for)\s+"
+    r"(?!(?:failed|fails|error|errors|is|was|has|returned|called|step|of)\b)(?=[\w`'\"])"
+    r"|^(?:please\s+)?create\s+(?:a|an|the)\s"
     # "Do not nest ARRAY types", "please do not pass --quantization": what not to do
     r"|" + _FORBIDS.pattern +
     # a gerund instructs only after "consider"/"try" ("Using real routing: ..." says what
     # the program does, "consider using --x" what the user may do)
     r"|^(?:please\s+)?(?:consider|try|recommend)\s+(?:using|setting|passing|installing|"
     r"upgrading|enabling|disabling|removing|increasing|decreasing|reducing|switching|"
-    r"extending|raising|lowering|adding|changing|running|limiting)\b",
+    r"extending|raising|lowering|adding|changing|running|limiting|converting|loading|"
+    r"specifying|applying|creating)\b",
     re.I,
 )
 _INSTALL = re.compile(

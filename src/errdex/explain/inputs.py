@@ -364,8 +364,10 @@ def _public_method_owner(function: str, class_name: str | None) -> bool:
 
 
 def public_name(function: str) -> bool:
-    """A function a user calls: no part of its qualname is private (dunders are public)."""
+    """A function a user calls: no part of its qualname is private (dunders are public).
+    A module's own `__getattr__`/`__dir__` is Python's to call, with the name the user looked
+    up (`module.name`): no call of the user's passes it an argument."""
     parts = [p for p in function.split(".") if p != "<locals>"]
-    if "<locals>" in function or not parts:
+    if "<locals>" in function or not parts or parts in (["__getattr__"], ["__dir__"]):
         return False
     return all(not p.startswith("_") or (p.startswith("__") and p.endswith("__")) for p in parts)
