@@ -389,6 +389,5 @@ def test_a_long_docstring_paragraph_is_cut_to_its_sentences_on_the_check(eng: St
 
 def test_the_comment_at_the_end_of_a_tested_constants_line(eng: Store) -> None:
     assert why(eng, "too many lanes") == (
-        "doc of `MAX_LANES` (eng/config.py:163): “the kernel reads at most eight lanes in one "
-        "pass”"
+        "doc of `MAX_LANES` (eng/config.py:163): “the kernel reads at most eight lanes in one pass”"
     )
