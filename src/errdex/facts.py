@@ -492,6 +492,22 @@ class TestRef(msgspec.Struct, frozen=True, gc=False):
     function: str
 
 
+class MadeError(msgspec.Struct, frozen=True, gc=False):
+    """An exception a function makes and returns (`return ValueError(f"{reason}: ...")`)."""
+
+    exception: str  # the class, as written in its file
+    message: MessageTemplate | None  # in terms of the function's parameters
+    args: tuple[Arg, ...] = ()
+
+
+class Factory(msgspec.Struct, frozen=True, gc=False):
+    """A function whose every return gives an exception it makes: `raise make_error(x)`
+    raises what it returns."""
+
+    params: tuple[str, ...]  # without self/cls
+    made: tuple[MadeError, ...]  # one per distinct return
+
+
 class FileFacts(msgspec.Struct, frozen=True, gc=False):
     """Everything extraction learns from one file."""
 
@@ -506,6 +522,7 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     # function qualname → the messages it returns (`return f"The key is {n} bytes long"`),
     # for a site whose message is a local the function's call gave
     returned_texts: dict[str, tuple[MessageTemplate, ...]] = {}
+    factories: dict[str, Factory] = {}  # function qualname → the exceptions it returns
     constants: dict[str, Any] = {}  # module-level literal values (JSON-able)
     constant_docs: dict[str, str] = {}  # a constant → its docstring or the comment above it
     # the flag that names a config file whose keys are flags (`--config`) → its format
