@@ -229,6 +229,9 @@ class ErrorSite(msgspec.Struct, frozen=True, gc=False):
     reasons: ReasonsList | None = None  # when the message joins a reasons list
     reasons_expr: str | None = None  # the placeholder expression that joins the list
     names: tuple[str, ...] = ()  # free (dotted) names in the conditions: constants, knobs
+    # The locals the raise passes as themselves that are surely truthy there (`allowed`
+    # after `if not allowed: allowed = {...}`): what the class's `__str__` may test.
+    truthy: tuple[str, ...] = ()
 
 
 class ClassFact(msgspec.Struct, frozen=True, gc=False):
@@ -276,6 +279,10 @@ class TextMethod(msgspec.Struct, frozen=True, gc=False):
     locals: dict[str, str] = {}  # a local name → the source of the value first assigned
     # A returned local → what the method adds to it after its first value, in order.
     appends: dict[str, tuple[Append, ...]] = {}
+    # The parameters after `self` of a method that formats what it is given
+    # (`def _format_expected(self, expected): return "Expected one of: ..." % ...`);
+    # empty for `__str__`, properties and the other methods read without arguments.
+    params: tuple[str, ...] = ()
 
 
 class ClassText(msgspec.Struct, frozen=True, gc=False):
@@ -485,6 +492,22 @@ class TestRef(msgspec.Struct, frozen=True, gc=False):
     function: str
 
 
+class MadeError(msgspec.Struct, frozen=True, gc=False):
+    """An exception a function makes and returns (`return ValueError(f"{reason}: ...")`)."""
+
+    exception: str  # the class, as written in its file
+    message: MessageTemplate | None  # in terms of the function's parameters
+    args: tuple[Arg, ...] = ()
+
+
+class Factory(msgspec.Struct, frozen=True, gc=False):
+    """A function whose every return gives an exception it makes: `raise make_error(x)`
+    raises what it returns."""
+
+    params: tuple[str, ...]  # without self/cls
+    made: tuple[MadeError, ...]  # one per distinct return
+
+
 class FileFacts(msgspec.Struct, frozen=True, gc=False):
     """Everything extraction learns from one file."""
 
@@ -499,6 +522,7 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     # function qualname → the messages it returns (`return f"The key is {n} bytes long"`),
     # for a site whose message is a local the function's call gave
     returned_texts: dict[str, tuple[MessageTemplate, ...]] = {}
+    factories: dict[str, Factory] = {}  # function qualname → the exceptions it returns
     constants: dict[str, Any] = {}  # module-level literal values (JSON-able)
     constant_docs: dict[str, str] = {}  # a constant → its docstring or the comment above it
     # the flag that names a config file whose keys are flags (`--config`) → its format

@@ -69,3 +69,21 @@ def test_a_first_answer_from_an_empty_database_loads_only_what_it_uses(tmp_path:
     modules = loaded(code, tmp_path)
     assert "errdex.indexing.pipeline" in modules  # it did index, from this paste's files
     assert among(modules, _NEVER) == []
+
+
+def test_the_modules_a_first_answer_imports_compile_no_pattern_at_import(tmp_path: Path) -> None:
+    # A lazy pattern read at import (`_TOKEN.groupindex` once was: 5 ms) compiles in every
+    # lookup, whether its path runs or not.
+    code = (
+        "import json, errdex.lazy_re as lazy\n"
+        "forced = []\n"
+        "first_use = lazy._LazyPattern.__getattr__\n"
+        "def noted(self, name):\n"
+        "    forced.append(repr(self))\n"
+        "    return first_use(self, name)\n"
+        "lazy._LazyPattern.__getattr__ = noted\n"
+        "import errdex.cli.lookup, errdex.match.partial, errdex.indexing.pipeline\n"
+        "import errdex.indexing.installed, errdex.sources.installed\n"
+        "print(json.dumps(forced))\n"
+    )
+    assert loaded(code, tmp_path) == []

@@ -126,3 +126,26 @@ def test_the_users_values_fill_the_pages_solutions(tmp_path: Path) -> None:
     )
     # a placeholder the message gave no value for stays as it is
     assert fill_values(page, {"other": "x"}).solutions == page.solutions
+
+
+def test_verbs_that_are_also_names_of_the_code_instruct_before_a_word() -> None:
+    # SQLAlchemy's declarative base (decl_base.py) and mapper (mapper.py)
+    (advice,) = message_advice(
+        "Cannot use 'Base' directly as a declarative base class. Create a Base by creating "
+        "a subclass of it."
+    )
+    assert advice.solution == (
+        "Do what the message says: “Create a Base by creating a subclass of it.”"
+    )
+    (advice,) = message_advice(
+        "Configure a primary mapper first before setting up a non primary Mapper."
+    )
+    assert advice.kind == "input"
+    (advice,) = message_advice("Try converting the model using `--convert embed`.")
+    assert advice.kind == "setting"
+    # the same words as the name of a call or a step that failed: no instruction
+    assert (
+        message_advice("configure() can not affect sessions that have already been created.") == []
+    )
+    assert message_advice("check failed for x") == []
+    assert message_advice("apply step failed") == []

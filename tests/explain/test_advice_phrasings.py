@@ -25,6 +25,23 @@ def test_only_when_is_a_value_to_give_only_with_another() -> None:
     )
 
 
+def test_only_on_or_against_is_where_the_thing_goes() -> None:
+    (advice,) = message_advice(
+        "version_id_col should only be specified on the base-most mapper that includes versioning."
+    )
+    assert advice.kind == "input"
+    assert advice.solution.startswith(
+        "Specify version_id_col only on the base-most mapper that includes versioning (or "
+        "leave it out), as the message says"
+    )
+    (advice,) = message_advice("get() can only be used against a single mapped class.")
+    assert advice.solution.startswith("Use get() only against a single mapped class, as the")
+    # a private name, "this", or a bare class name the program composes: the authors' note
+    assert message_advice("The _SentinelDefault may only be applied to a nullable Column") == []
+    assert message_advice("This should only be used for performance testing.") == []
+    assert message_advice("MambaManager can only be used for mamba groups") == []
+
+
 def test_a_note_on_calling_code_is_no_instruction_to_a_user() -> None:
     assert message_advice("load_all_ranges should only be called when runnables is set.") == []
     assert message_advice("VllmBackend can only be called once") == []

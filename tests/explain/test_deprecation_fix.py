@@ -33,6 +33,12 @@ DEP = {
                 if request is None:
                     raise ValueError("no hidden request")
         """,
+    "dep/types.py": """
+        def conlist(item_type, unique_items=None):
+            if unique_items is not None:
+                raise TypeError("`unique_items` is removed, use `Set` instead")
+            return list[item_type]
+        """,
     "dep/_client.py": """
         import warnings
 
@@ -94,3 +100,11 @@ def test_the_public_path_of_a_class_is_read_from_its_sites(dep: Store) -> None:
     assert dep.public_path_of(version, "AppTransport") == "dep.AppTransport"
     assert dep.public_path_of(version, "_HiddenTransport") is None
     assert dep.public_path_of(version, "Nowhere") is None
+
+
+def test_a_removed_argument_gets_the_replacement_first_not_leave_it_out(dep: Store) -> None:
+    # the message's replacement keeps what the argument asked for (unique items); leaving
+    # the argument out gives it up
+    page = page_with_message(dep, "dep", "`unique_items` is removed")
+    texts = [s.text for s in page.solutions]
+    assert texts == ["Do what the message says: “use `Set` instead”"]

@@ -5,10 +5,13 @@ from __future__ import annotations
 import ast
 import textwrap
 
+import pytest
+
 from errdex.explain.context import (
     Facts,
     at_margin,
     class_around,
+    dedented,
     function_at,
     function_span,
     top_block_at,
@@ -167,3 +170,22 @@ def test_a_top_level_block_is_parsed_alone_unless_its_lines_cannot_be_told() -> 
     found = top_block_at(source, 3)
     assert isinstance(found, ast.FunctionDef) and found.end_lineno == 7  # past the comment
     assert top_block_at(source, 11) is None  # in a string: does not parse alone
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ["    def f(x):", "        return x", "", "  \t ", '        y = """', "a", '"""'],
+        ["    def f(x):", "\t\treturn x"],  # a tab where the header has spaces
+        ["\tdef f(x):", "\t\treturn x", "\t"],
+        ["  def f():", "      pass", "    "],  # a blank line holding more than the margin
+        ["    def f():", "        s = 1\x0c"],
+        ["    def f():", "\x0c        pass"],  # a form feed before the indentation
+        ["def f():", "    pass"],  # no margin
+        ["    ", "    x = 1"],  # the first line blank
+        ["  x = 1", " y = 2"],  # a line dedented below the first
+        [],
+    ],
+)
+def test_a_block_is_dedented_as_textwrap_dedents_it(lines: list[str]) -> None:
+    assert dedented(lines) == textwrap.dedent("\n".join(lines))

@@ -57,6 +57,24 @@ FILES = {
                         raise AttributeError(f"{type(self).__name__!r} has no {item!r}") from exc
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute {item!r}")
         """,
+    "kv/legacy.py": """
+        import warnings
+
+
+        class _OldCompiler:
+            pass
+
+
+        def __getattr__(name):
+            if name == "OldCompiler":
+                warnings.warn("OldCompiler is deprecated; it is for internal use only")
+                return _OldCompiler
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        """,
+    "kv/_hidden.py": """
+        def __getattr__(name):
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        """,
     "kv/plot.py": """
         def _plot_fig(rows, var_x, var_y, dry_run):
             columns = load(rows)
@@ -129,6 +147,32 @@ def test_a_missing_attribute_names_the_users_attribute(kv: Store) -> None:
     ]
     # a name the object declares, only unset: its spelling is not what is wrong
     assert page_of(kv, "Model.__getattr__", "has no {item!r}").solutions == []
+
+
+def module_page(store: Store, module: str) -> Page:
+    (site,) = [
+        s
+        for s in store.list_sites("kv")
+        if s.site.function == "__getattr__"
+        and s.module == module
+        and s.site.exception == "AttributeError"
+    ]
+    return build_page(store, site.id)
+
+
+def test_a_name_a_module_lacks_is_the_users_lookup_not_an_argument(kv: Store) -> None:
+    # Python calls the module's `__getattr__` with the name looked up: the way out is a name
+    # the module defines, never "pass `name` equal to" the one alias it still answers
+    page = module_page(kv, "kv.legacy")
+    assert [s.text for s in page.solutions] == [
+        "The name {name!r} is not in the module `kv.legacy`: use only a name it defines "
+        "(check the spelling; a name it no longer has was moved or removed in this version, "
+        "and `dir(kv.legacy)` lists those it has)."
+    ]
+    filled = fill_values(page, {"name": "'NewCompiler'"})
+    assert filled.solutions[0].text.startswith("The name 'NewCompiler' is not in the module")
+    # a private module: nobody imports names from it
+    assert module_page(kv, "kv._hidden").solutions == []
 
 
 def test_a_value_not_among_those_the_message_lists(kv: Store) -> None:

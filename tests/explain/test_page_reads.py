@@ -12,6 +12,7 @@ from explain_samples import indexed_package
 from errdex.explain import build_page
 from errdex.explain.page_reads import page_reads
 from errdex.store import Store
+from errdex.store.base import AnalysisRecord
 
 FILES = {
     "pkg/__init__.py": "",
@@ -88,3 +89,40 @@ def test_a_page_built_on_page_reads_leaves_its_reads_to_the_caller(store: Store)
     assert reads.versions(page.project) == store.versions(page.project)
     assert counting.asked["versions"] == 1
     assert page == build_page(store, site.id)
+
+
+class CountingByLocation(Counting):
+    """`Counting`, its location the store's (catalog lists are kept per database)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return self.store.location if name == "location" else super().__getattr__(name)
+
+
+def _write(store: Store, error_id: str) -> None:
+    """A write to the catalog (a model's rejected analysis): a new generation."""
+    store.put_analysis(
+        AnalysisRecord(
+            error_id=error_id,
+            revision="r" * 40,
+            model="m",
+            prompt_version="p",
+            status="rejected",
+            reason="test",
+            created_at="2026-01-01T00:00:00+00:00",
+        )
+    )
+
+
+def test_the_catalog_lists_are_read_once_across_pages_until_a_write(store: Store) -> None:
+    sites = store.list_sites("pkg")
+    assert len(sites) > 1
+    _write(store, sites[0].id)  # a generation no other test's pages read
+    counting = CountingByLocation(store)
+    pages = [build_page(counting, site.id) for site in sites]  # type: ignore[arg-type]
+    assert pages == [build_page(store, site.id) for site in sites]
+    # one small read of the generation per page; the projects and versions once
+    assert counting.asked["generation"] == len(sites)
+    assert counting.asked["versions"] == counting.asked["projects"] == 1
+    _write(store, sites[0].id)
+    assert build_page(counting, sites[0].id) == pages[0]  # type: ignore[arg-type]
+    assert counting.asked["versions"] == counting.asked["projects"] == 2

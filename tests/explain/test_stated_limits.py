@@ -166,3 +166,26 @@ def test_a_statement_of_what_the_code_cannot_do_is_no_advice() -> None:
     assert stated_limit("LoRA is not supported with moe_backend={moe_backend!r}.") is None
     # the values listed are what the program itself set up
     assert stated_limit("Supported types are: {self.allowed_attn_types}") is None
+
+
+def test_a_list_after_a_sentence_stating_its_own_requirement_is_no_way_out() -> None:
+    # vllm's dispatch helper ends every message with the same list: it is the way out of
+    # "Unsupported ... operator", not of "Dispatch must be a function definition".
+    listed = "Supported dispatch expressions are names, constants, and calls without **kwargs."
+    unsupported = message_advice(f"Unsupported dispatch binary operator: {{x}}. {listed}")
+    assert [a.implied for a in unsupported] == ["Use one of the dispatch expressions it lists"]
+    for first in (
+        "Dispatch must be a function definition: {x}.",
+        "Traced lambdas require positional args: {x}.",
+        "AST-traced warmup cases support assignments, _when, and return: {x}.",
+    ):
+        assert [a.implied for a in message_advice(f"{first} {listed}")] == []
+
+
+def test_a_list_in_a_clause_of_the_same_sentence_stays_the_way_out() -> None:
+    for message in (
+        "DCP must be disabled or span the PCP axis. Got DCP={dcp}; valid DCP sizes are {s}.",
+        "IPC all-reduce does not support world_size={n}; supported sizes are {sizes}.",
+    ):
+        assert [a.implied for a in message_advice(message)][-1:] != [None]
+        assert any(a.implied and a.implied.endswith("it lists") for a in message_advice(message))

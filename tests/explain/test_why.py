@@ -181,6 +181,46 @@ ENG = {
                     return match_short(arg)
                 if not ignore:
                     raise
+
+
+        def check_batch(batch, limit):
+            if batch > limit:
+                raise ValueError(
+                    "batch over the limit",  # the scheduler sizes each batch buffer by limit
+                )
+
+
+        class Color:
+            def downgrade(self, system):
+                if self.system == 1:
+                    return self.triplet
+                else:  # self.system == ColorSystem.EIGHT_BIT
+                    assert self.number is not None
+                    return self.number
+
+            def drop(self, number):
+                # TODO: add error handling here
+                if number is None:
+                    raise ValueError("no color number to drop")
+
+
+        def pad_heads(heads, width):
+            \"\"\"Pad the heads.
+
+            The kernel reads eight lanes at once. Padding keeps each head's width a
+            multiple of eight lanes, so no head straddles two reads. The padded heads are
+            zeros. They are cut off after the launch.
+            \"\"\"
+            if width % 8:
+                raise ValueError("head width is not a multiple of eight")
+
+
+        MAX_LANES = 8  # the kernel reads at most eight lanes in one pass
+
+
+        def check_lanes(lanes):
+            if lanes > MAX_LANES:
+                raise ValueError("too many lanes")
         """,
 }
 
@@ -326,3 +366,28 @@ def test_the_model_is_given_the_quotes_with_where_they_are_written(eng: Store) -
     facts = facts_text(page)
     assert "THE CODE'S OWN WORDS ON THE CHECK" in facts
     assert "- docstring of `open_stream`, Raises `ValueError` [eng/config.py:98]: if the " in facts
+
+
+def test_a_comment_at_the_end_of_a_line_of_the_raise(eng: Store) -> None:
+    assert why(eng, "batch over the limit") == (
+        "comment in the check (eng/config.py:134): “the scheduler sizes each batch buffer by limit”"
+    )
+
+
+def test_no_branch_label_written_as_code_nor_a_plan(eng: Store) -> None:
+    assert page_in_function(eng, "eng", "Color.downgrade").why == []
+    assert page_with_message(eng, "eng", "no color number to drop").why == []
+
+
+def test_a_long_docstring_paragraph_is_cut_to_its_sentences_on_the_check(eng: Store) -> None:
+    assert why(eng, "head width is not a multiple") == (
+        "docstring of `pad_heads` (eng/config.py:155): “The kernel reads eight lanes at once. "
+        "Padding keeps each head's width a multiple of eight lanes, so no head straddles two "
+        "reads.”"
+    )
+
+
+def test_the_comment_at_the_end_of_a_tested_constants_line(eng: Store) -> None:
+    assert why(eng, "too many lanes") == (
+        "doc of `MAX_LANES` (eng/config.py:163): “the kernel reads at most eight lanes in one pass”"
+    )

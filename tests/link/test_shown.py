@@ -591,7 +591,10 @@ def test_str_with_the_parts_it_adds_when_the_raise_sets_what_they_test() -> None
             "str(exc)"
         )
     }
-    # A history that may be empty: the part it may add is left out.
+    # A history that may be empty: the text with the part it may add, and without.
     assert shown(sites, 13, "grammar/parse.py") == {
-        "Unexpected token {token!r}. Expected one of: {allowed}.": "str(exc)"
+        "Unexpected token {token!r}. Expected one of: {allowed}.": "str(exc)",
+        "Unexpected token {token!r}. Expected one of: {allowed}.\nPrevious tokens: {history!r}": (
+            "str(exc)"
+        ),
     }

@@ -106,6 +106,41 @@ def test_a_large_class_whose_method_raised_keeps_that_method_and_what_it_calls()
     assert [s.line for s in facts.sites] == [9]
 
 
+def test_a_method_is_followed_through_self_calls_not_its_message_or_other_objects() -> None:
+    module = (
+        b"class Session:\n"  # 1
+        b"    def __init__(self, bind):\n"
+        b"        self.bind = bind\n"
+        b"        self._connect()\n"
+        b"    def _connect(self):\n"  # 5
+        b"        raise OSError('cannot connect')\n"
+        b"    def _merge(self, obj, load):\n"
+        b"        if not load and obj.dirty:\n"
+        b"            raise ValueError('merge() does not take dirty objects; flush() them first')\n"
+        b"        obj.owner.refresh(obj)\n"  # 10
+        b"        return self._check(obj)\n"
+        b"    def _check(self, obj):\n"
+        b"        return self._fail(f'{self.describe(obj)} is stale')\n"
+        b"    def _fail(self, text):\n"
+        b"        raise ValueError(text)\n"  # 15
+        b"    def describe(self, obj):\n"
+        b"        return repr(obj)\n"
+        b"    def flush(self):\n"
+        b"        raise OSError('cannot flush')\n"
+        b"    def refresh(self, obj):\n"  # 20
+        b"        raise OSError('cannot refresh')\n"
+    )
+    lines = _lines(only_needed(module, Need(frozenset(), frozenset({9}))))
+    # The method that raised, what it calls on `self` in turn (f-string fields included);
+    # `__init__` kept for the attributes it sets, what it calls not.
+    assert lines[:4] == _lines(module)[:4]
+    assert lines[4] == "    def _connect(*a, **k): ..."
+    assert lines[6:17] == _lines(module)[6:17]
+    # Named only in the message (`flush()`) or called on another object (`owner.refresh`).
+    assert lines[17] == "    def flush(*a, **k): ..."
+    assert lines[19] == "    def refresh(*a, **k): ..."
+
+
 def test_a_file_extracted_cut_is_stored_as_written(tmp_path: Path) -> None:
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "quota.py").write_bytes(MODULE)

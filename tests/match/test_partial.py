@@ -186,6 +186,32 @@ def test_a_message_split_over_two_literals_is_found_by_its_pieces() -> None:
     assert needed_files(package, evidence) == {"shop/stock.py"}
 
 
+def test_a_piece_the_files_holding_the_longest_lack_is_looked_for_in_the_few_holding_it() -> None:
+    # The longest run is broken over two literals where it is raised; other files hold it
+    # whole in messages of their own. The file holding the shorter piece is needed too.
+    package = {
+        **PACKAGE,
+        "shop/pool.py": (
+            b"def check(pool, is_async):\n"
+            b"    raise ValueError(f'Pool {pool} cannot be '\n"
+            b"                     f'used with {is_async}asyncio engine')\n"
+        ),
+        **{
+            f"shop/option{n}.py": (
+                f"def set(x):\n    raise ValueError(f'option {{x}} cannot be used with {n}')\n"
+            ).encode()
+            for n in range(3)
+        },
+    }
+    evidence = Evidence(
+        errors=(ErrorEvidence(exception="ValueError",
+                              message="Pool 'p' cannot be used with 'x'asyncio engine"),)
+    )  # fmt: skip
+    needed = needed_files(package, evidence)
+    assert needed is not None and "shop/pool.py" in needed
+    assert {f"shop/option{n}.py" for n in range(3)} <= needed
+
+
 def test_an_exception_class_no_chosen_file_imports_is_found_in_every_file() -> None:
     package = {
         **PACKAGE,

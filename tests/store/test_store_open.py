@@ -19,7 +19,34 @@ def test_sqlite_runs_in_wal_mode_with_foreign_keys(db_path: Path) -> None:
     conn = store._conn  # type: ignore[attr-defined]
     assert conn.execute("PRAGMA foreign_keys").fetchone() == (1,)
     assert conn.execute("PRAGMA busy_timeout").fetchone()[0] > 0
+    # pages read in place from the mapped file (SQLite may cap the size it was built with)
+    assert conn.execute("PRAGMA mmap_size").fetchone()[0] > 0
     store.close()
+
+
+def test_a_new_database_is_made_without_syncs_then_syncs_as_any_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its tables made with synchronous OFF (no disk sync before a first answer); used,
+    # and opened again, with NORMAL.
+    import errdex.store.sqlite as sqlite_store
+
+    seen: list[int] = []
+
+    def migrate(conn: sqlite3.Connection) -> list[str]:
+        seen.append(conn.execute("PRAGMA synchronous").fetchone()[0])
+        return real(conn)
+
+    real = sqlite_store.migrate
+    monkeypatch.setattr(sqlite_store, "migrate", migrate)
+    path = tmp_path / "new.db"
+    for _ in range(2):
+        store = open_store(str(path))
+        assert store._conn.execute("PRAGMA synchronous").fetchone() == (1,)  # type: ignore[attr-defined]
+        store.close()
+    assert seen == [0, 1]  # OFF while new, NORMAL once made
+    with sqlite3.connect(path) as other:  # every migration committed
+        assert other.execute("SELECT count(*) FROM schema_migrations").fetchone()[0] > 0
 
 
 def test_parent_folders_are_created(tmp_path: Path) -> None:

@@ -47,6 +47,9 @@ CASES = [
     "a = 1 \\\n    + 2\nb = $ ? 0x1F .5 1e3j\n",  # a continued line, error tokens, numbers
     "\tif x:\n\t\tpass\n\f# form feed\nlast",  # tabs, a form feed, no final newline
     "f'{x!r}' rb'\\x00' u\"\" 'open\n",  # prefixes; a single quote left open
+    # names: one read as a prefix (`rb'`), one before a quote that is no prefix, unicode
+    # letters, a digit-like character no name starts with, a name at the text's end
+    "rbx = rb'a' + Rb\"b\" + name'c' + _9\ncafé = x² + ٣ + été\nend",
 ]
 
 

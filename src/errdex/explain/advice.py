@@ -21,7 +21,7 @@ import msgspec
 from errdex.explain.advice_names import names_keyword
 from errdex.explain.advice_phrasings import implied_instruction
 from errdex.explain.page import Change, ExampleFix, Page
-from errdex.explain.stated_limits import plain
+from errdex.explain.stated_limits import lists_valid, plain, states_requirement
 from errdex.facts import MessageTemplate, Placeholder
 
 # A sentence that says what not to do: "Do not nest ARRAY types", "please do not pass
@@ -40,13 +40,18 @@ _INSTRUCTS = re.compile(
     r"add|increase|decrease|reduce|lower|switch|run|call|choose|select|make\s+sure|ensure|"
     r"export|unset|turn\s+(?:on|off)|rerun|re-run|restart|define|declare|replace|rename|"
     r"change)\b"
+    # verbs that are as often a name of the code (`configure()`, `query`): a word after them
+    r"|^(?:please\s+)?(?:apply|configure|convert|query\s+for)\s+"
+    r"(?!(?:failed|fails|error|errors|is|was|has|returned|called|step|of)\b)(?=[\w`'\"])"
+    r"|^(?:please\s+)?create\s+(?:a|an|the)\s"
     # "Do not nest ARRAY types", "please do not pass --quantization": what not to do
     r"|" + _FORBIDS.pattern +
     # a gerund instructs only after "consider"/"try" ("Using real routing: ..." says what
     # the program does, "consider using --x" what the user may do)
     r"|^(?:please\s+)?(?:consider|try|recommend)\s+(?:using|setting|passing|installing|"
     r"upgrading|enabling|disabling|removing|increasing|decreasing|reducing|switching|"
-    r"extending|raising|lowering|adding|changing|running|limiting)\b",
+    r"extending|raising|lowering|adding|changing|running|limiting|converting|loading|"
+    r"specifying|applying|creating)\b",
     re.I,
 )
 _INSTALL = re.compile(
@@ -188,7 +193,16 @@ def message_advice(message: str | None) -> list[Advice]:
     if not message:
         return []
     found: list[Advice] = []
+    # An earlier sentence stated a requirement of its own; a list of valid values in a
+    # sentence of its own after it is not its way out (one after `;` still is).
+    required_before = False
+    previous = ""
     for sentence in sentences(message):
+        listed_after = (
+            required_before and not previous.rstrip().endswith(";") and lists_valid(sentence)
+        )
+        required_before = required_before or states_requirement(sentence)
+        previous = sentence
         install = _INSTALL.search(sentence)
         command = install.group(0).strip().rstrip("`'\".,;") if install else None
         proposed = _proposed(sentence) if command is None else None
@@ -202,6 +216,8 @@ def message_advice(message: str | None) -> list[Advice]:
         offers = offers or missing is not None or retired is not None
         offers = offers or (_ONLY.search(sentence) is not None and names_keyword(sentence))
         implied = None if offers or _instructs(sentence) else implied_instruction(sentence)
+        if listed_after:
+            implied = None  # the values of another check than the one the message states
         offers = offers or implied is not None
         if not offers and not _instructs(sentence):
             continue

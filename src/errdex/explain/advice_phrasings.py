@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from errdex.explain.stated_exclusive import exclusive_instruction
 from errdex.explain.stated_limits import plain, stated_limit
 
 # "X can only be set when Y", "X may only be accessed after Y": the subject, the verb, the
@@ -25,6 +26,21 @@ _ONLY_WHEN = re.compile(
     r"(?P<condition>\S.*?)\s*\.?$",
     re.I,
 )
+# "version_id_col should only be specified on the base-most mapper", "get() can only be used
+# against a single mapped class": where or with what the thing goes (a subject that is the
+# code's own, "this" or a private name, speaks to the program's authors: left out).
+_ONLY_WHERE = re.compile(
+    r"^(?P<subject>(?!(?:this|it|that|which)\b)[^_\s].{0,80}?)\s+(?:can|may|should|must)\s+"
+    r"only\s+be\s+(?P<verb>used|set|specified|given|passed|provided|enabled|defined|applied|"
+    r"added)\s+(?P<where>on|against|for|to|in|with(?:in)?)\s+(?P<place>\S.*?)\s*\.?$",
+    re.I,
+)
+# a private name in the subject (`The _InsertSentinelColumnDefault`), a bare class name
+# alone (`ChunkedLocalAttentionManager`, `DPEngineCoreProc`) or a component's title ("Aiter
+# Flash Attention Metadata Builder"): a part the program composes itself
+_OWN_SUBJECT = re.compile(r"(?:^|\s)_\w|^[A-Z]\w*[A-Z]\w*$|^(?:[A-Z]\w*\s+){2,}[A-Z]\w*$")
+# verbs of giving a value: leaving it out is a way out too
+_GIVEN = frozenset({"set", "specified", "given", "passed", "provided", "enabled", "defined"})
 _INFINITIVE = {
     "accessed": "access",
     "read": "read",
@@ -36,6 +52,8 @@ _INFINITIVE = {
     "specified": "specify",
     "provided": "provide",
     "enabled": "enable",
+    "applied": "apply",
+    "added": "add",
 }
 # "color expected after 'on'": a token of a string the user wrote is missing after another.
 _EXPECTED_AFTER = re.compile(
@@ -81,6 +99,16 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
         if match["when"].lower() == "after":
             return f"First make sure {condition}, then {verb} {subject}", "input"
         return f"{verb.capitalize()} {subject} only when {condition} (or leave it out)", "input"
+    match = _ONLY_WHERE.match(text)
+    if match is not None and not _OWN_SUBJECT.search(match["subject"]):
+        subject = match["subject"].strip()
+        if plain(subject):
+            subject = subject[0].lower() + subject[1:]
+        verb = _INFINITIVE[match["verb"].lower()]
+        left = " (or leave it out)" if match["verb"].lower() in _GIVEN else ""
+        place = re.sub(r",?\s+(?:i\.e|e\.g)$", "", match["place"])
+        where = f"{match['where'].lower()} {place}"
+        return f"{verb.capitalize()} {subject} only {where}{left}", "input"
     match = _EXPECTED_AFTER.match(text)
     if match is not None and not re.search(r"\bthan$", match["what"], re.I):
         return f"Put {match['what']} {match['where']} {match['anchor']}", "input"
@@ -95,4 +123,4 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
     match = _REQUIRES_BUILD.search(text)
     if match is not None:
         return f"Install what it requires ({match['what'].strip()})", "environment"
-    return stated_limit(text)
+    return stated_limit(text) or exclusive_instruction(text)

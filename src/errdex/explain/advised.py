@@ -18,9 +18,11 @@ from errdex.explain.advised_flags import advised_flag_fix
 from errdex.explain.code_advice import code_advice_fix
 from errdex.explain.context import Facts
 from errdex.explain.handler_notes import INTERPRETER_VARIABLES, handler_notes
+from errdex.explain.inputs import public_name
 from errdex.explain.page import Solution
+from errdex.explain.stated_exclusive import exclusive_instruction
 from errdex.explain.user_call import suggested_call
-from errdex.facts import KnobKind
+from errdex.facts import KnobKind, SiteKind
 
 # How directly each kind of way out acts: a setting first, then the input, then the
 # environment (a solution's rank is ten times its kind's place, plus its tier).
@@ -54,6 +56,10 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
     said = [message_advice(spoken_text(message))]
     said += [message_advice(note) for note in handler_notes(facts)]
     out = Advised(any=any(said))
+    # an `assert` in a function no user calls states what the code holds true of its own
+    # values (`out and out_mxfp8 are mutually exclusive`), not a choice offered to a user
+    site = facts.stored.site
+    own_assertion = site.kind == SiteKind.ASSERT and not public_name(site.function)
     for advice in [a for advices in said for a in advices]:
         if any(re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", advice.text) for k in named):
             continue  # a solution turns the setting it names (as a word: not `VLLM_X` for `X`)
@@ -64,6 +70,8 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
             if retired is not None:
                 out.solutions.append((retired, advised_rank(retired)))
             continue  # a name that is not this code's: the message speaks of another
+        if own_assertion and exclusive_instruction(advice.text) is not None:
+            continue  # two of the code's own values, asserted apart: no choice of the user's
         keyword = keyword_solution(advice.text, facts)
         if keyword is not None:
             out.solutions.append((keyword, advised_rank(keyword)))

@@ -7,7 +7,7 @@ import functools
 import itertools
 import re
 import textwrap
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -249,12 +249,34 @@ def _block_at(
     start, end = span
     # Blank lines before it give the nodes the file's line numbers (walking the tree to
     # renumber it costs more than parsing it).
-    source = "\n" * start + textwrap.dedent("\n".join(lines[start:end]))
+    source = "\n" * start + dedented(lines[start:end])
     tree = parse_module(source)
     if tree is None or not tree.body or not isinstance(tree.body[0], kind):
         return None
     found = tree.body[0]
     return found if found.lineno <= line <= (found.end_lineno or found.lineno) else None
+
+
+def dedented(lines: Sequence[str]) -> str:
+    """`textwrap.dedent` of the lines joined, cut at the first line's indentation when every
+    other line that is not blank starts with it (a block from its header: one pass, no
+    pattern per margin); else by `textwrap.dedent` itself."""
+    if not lines:
+        return ""
+    first = lines[0]
+    margin = first[: len(first) - len(first.lstrip(" \t"))]
+    if not margin or first.isspace():
+        return textwrap.dedent("\n".join(lines))
+    cut = len(margin)
+    out = []
+    for text in lines:
+        if text.startswith(margin):
+            out.append(text[cut:] if text.strip(" \t") else "")
+        elif not text.strip(" \t"):
+            out.append("")  # blank: dedent empties a line of spaces and tabs only
+        else:
+            return textwrap.dedent("\n".join(lines))
+    return "\n".join(out)
 
 
 # A block's header at a line's start, for any name (a pattern made for each name asked

@@ -27,7 +27,11 @@ from errdex.explain.stated_order import before_private
 from errdex.store.base import StoredSite
 
 _DEPRECATION = re.compile(r"Deprecat|FutureWarning")
-_DEPRECATED = re.compile(r"\bdeprecated\b", re.I)
+# "deprecated", or "`unique_items` is removed, use `Set` instead": a removal is the
+# deprecation's end, and its message's replacement the way out as well
+_DEPRECATED = re.compile(
+    r"\bdeprecated\b|\b(?:is|are|has\s+been|have\s+been|was|were)\s+removed\b", re.I
+)
 # 'transport=ASGITransport(app=...)': a keyword to pass instead, its value a call, quoted
 _REPLACEMENT = re.compile(
     r"[`'\"](?P<keyword>[A-Za-z_]\w*)=(?P<value>(?P<name>[A-Za-z_]\w*)\([^`'\"]*\))[`'\"]"

@@ -16,6 +16,7 @@ from errdex.explain.context import Facts
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.facts import Placeholder, SiteKind
+from errdex.link.expression_texts import parse_expression
 
 # Dunder methods a user reaches by subscription (`headers[key]`, `del cookies[name]`): their
 # first parameter is the key the user wrote.
@@ -28,7 +29,8 @@ _LISTING = frozenset({"list", "sorted", "set", "tuple", "str", "repr"})
 def given_value_solution(facts: Facts) -> Solution | None:
     """The way out of a check that fails on a value the user gave and the message prints,
     or None."""
-    found = _missing_key(facts) or _missing_attribute(facts) or _not_among_listed(facts)
+    found = _missing_key(facts) or _missing_attribute(facts) or _missing_module_name(facts)
+    found = found or _not_among_listed(facts)
     if found is None:
         return None
     text, condition = found
@@ -90,6 +92,35 @@ def _missing_attribute(facts: Facts) -> tuple[str, str | None] | None:
     )
 
 
+def _missing_module_name(facts: Facts) -> tuple[str, str | None] | None:
+    """`raise AttributeError(f"module {__name__!r} has no attribute {name!r}")` in a module's
+    own `__getattr__`: Python calls it with the name the user looked up (`module.name`, `from
+    module import name`) when the module does not define it, and it raises for every name it
+    does not provide lazily. The way out is a name the module has, never the one name its
+    test lets through (often a deprecated alias, kept for old code)."""
+    site = facts.stored.site
+    if site.function != "__getattr__" or site.class_name or site.kind == SiteKind.ASSERT:
+        return None
+    if site.exception not in ("AttributeError", "ImportError") or not facts.read.params:
+        return None
+    name = facts.read.params[0]
+    message = site.message
+    printed = next((p for p in message.placeholders if p.expr == name), None) if message else None
+    module = facts.stored.module
+    if printed is None or any(part.startswith("_") for part in module.split(".")):
+        return None  # the message does not say which name, or the module is private
+    said = message.text if message is not None else ""
+    if "attribute" not in said.lower() and len(message.parts if message else ()) != 1:
+        return None  # a message of its own (no class for a model type): not a missing name
+    held = facts.held
+    return (
+        f"The name {printed.render()} is not in the module {code(module)}: use only a name it "
+        f"defines (check the spelling; a name it no longer has was moved or removed in this "
+        f"version, and `dir({module})` lists those it has).",
+        held[-1].text if held else None,
+    )
+
+
 def _known(condition: str, name: str) -> bool:
     """Whether the condition holds the name among those the object knows (`item in
     private_attributes`)."""
@@ -114,10 +145,7 @@ def _not_among_listed(facts: Facts) -> tuple[str, str | None] | None:
     placeholders = _placeholders(facts)
     printed = {p.expr: p for p in placeholders}
     for condition in reversed(facts.held):
-        try:
-            node = ast.parse(condition.text, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
-            continue
+        node = parse_expression(condition.text)
         if not (
             isinstance(node, ast.Compare)
             and len(node.ops) == 1

@@ -8,6 +8,7 @@ import ast
 
 from errdex.ast_walk import walk
 from errdex.extract.conditions import dotted_name
+from errdex.link.expression_texts import parse_expression
 
 
 class WrittenSet(frozenset[object]):
@@ -111,9 +112,8 @@ def collection_members(collection: ast.expr) -> list[ast.expr] | None:
 def conjuncts(text: str) -> tuple[ast.expr, list[ast.expr]] | None:
     """A condition's expression and the parts of it that all hold (`a and b`: both; else
     the whole), or None when it does not parse."""
-    try:
-        node = ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
+    node = parse_expression(text)
+    if node is None:
         return None
     joined = isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And)
     return node, (node.values if isinstance(node, ast.BoolOp) and joined else [node])

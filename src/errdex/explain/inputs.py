@@ -29,6 +29,7 @@ from errdex.explain.refused_ways import passed_refused
 from errdex.explain.user_call import required_arguments, user_call
 from errdex.extract.conditions import dotted_name
 from errdex.facts import ConditionKind
+from errdex.link.expression_texts import parse_expression
 
 _BUILTINS = frozenset(dir(builtins))
 # Modules whose functions a condition calls on the input alone (`re.match(p, x)`), or on
@@ -54,9 +55,8 @@ class Given:
 def input_action(condition: ConditionView, facts: Facts) -> Given | None:
     """What to pass instead, when the condition is on the input of a public function."""
     function = facts.stored.site.function
-    try:
-        node = ast.parse(condition.text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
+    node = parse_expression(condition.text)
+    if node is None:
         return None
     # a private method of a public class: its own arguments come from the class's code,
     # the attributes its constructor set from the user's keywords
@@ -364,8 +364,10 @@ def _public_method_owner(function: str, class_name: str | None) -> bool:
 
 
 def public_name(function: str) -> bool:
-    """A function a user calls: no part of its qualname is private (dunders are public)."""
+    """A function a user calls: no part of its qualname is private (dunders are public).
+    A module's own `__getattr__`/`__dir__` is Python's to call, with the name the user looked
+    up (`module.name`): no call of the user's passes it an argument."""
     parts = [p for p in function.split(".") if p != "<locals>"]
-    if "<locals>" in function or not parts:
+    if "<locals>" in function or not parts or parts in (["__getattr__"], ["__dir__"]):
         return False
     return all(not p.startswith("_") or (p.startswith("__") and p.endswith("__")) for p in parts)

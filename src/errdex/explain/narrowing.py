@@ -20,6 +20,7 @@ import ast
 from errdex.explain.context import Facts, statement_pairs
 from errdex.explain.page import ConditionView
 from errdex.facts import ConditionKind, SiteKind
+from errdex.link.expression_texts import parse_expression
 
 # calls that look a value up in data, with a default: no promise of the program's own
 _LOOKUPS = frozenset({"getattr", "get", "pop", "getenv", "setdefault", "next"})
@@ -70,10 +71,7 @@ def kept_conditions(conditions: list[ConditionView], facts: Facts) -> list[Condi
 
 def _narrowed(condition: ConditionView) -> str | None:
     """The name an assert's test narrows: `x is not None` (`x is None` as held)."""
-    try:
-        node = ast.parse(condition.text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return None
+    node = parse_expression(condition.text)
     if (
         isinstance(node, ast.Compare)
         and len(node.ops) == 1

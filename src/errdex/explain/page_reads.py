@@ -5,10 +5,15 @@ file (its twins, its related errors, the paths of the same error), the rows of o
 id, a file's text, a project's versions. Each is a query and a decoding of every row it
 returns; within one page the answers cannot change, so each is read once. The rows are
 frozen structures, so handing the same list's items to every rule is safe.
+
+The catalog's own lists (the projects, a project's versions) are the same for every page
+until something is written: they are kept across pages under the store's generation, read
+once per page (a write gives a new one, in every process), instead of read for each.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Hashable
 from typing import Any, cast
 
@@ -20,10 +25,40 @@ _KEPT = frozenset(
 )
 
 
+# the reads whose answers only a write changes: kept across pages
+_CATALOG = frozenset({"versions", "projects"})
+_MOST_KEPT = 256
+
+
+class _Catalog:
+    """The answers of catalog reads under the one generation last seen."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()  # pages are built in the web's worker threads
+        self._generation: str | None = None
+        self._answers: dict[Hashable, Any] = {}
+
+    def get(self, generation: str, key: Hashable) -> Any:
+        with self._lock:
+            if generation != self._generation:
+                return None
+            return self._answers.get(key)
+
+    def put(self, generation: str, key: Hashable, answer: Any) -> None:
+        with self._lock:
+            if generation != self._generation or len(self._answers) >= _MOST_KEPT:
+                self._generation, self._answers = generation, {}
+            self._answers[key] = answer
+
+
+_ACROSS_PAGES = _Catalog()
+
+
 class _PageReads:
     def __init__(self, store: Store) -> None:
         self._store = store
         self._answers: dict[Hashable, Any] = {}
+        self._generation: str | None = None
 
     def __getattr__(self, name: str) -> Any:
         method = getattr(self._store, name)
@@ -35,12 +70,25 @@ class _PageReads:
         def read(*args: Hashable, **keywords: Hashable) -> Any:
             key = (name, args, tuple(sorted(keywords.items())))
             if key not in self._answers:
-                self._answers[key] = method(*args, **keywords)
+                self._answers[key] = self._read(key, method, args, keywords)
             answer = self._answers[key]
             # a fresh list each time: a rule may sort or extend what it was given
             return list(answer) if isinstance(answer, list) else answer
 
         return read
+
+    def _read(
+        self, key: Hashable, method: Callable[..., Any], args: tuple[Any, ...], keywords: Any
+    ) -> Any:
+        if key[0] not in _CATALOG:  # type: ignore[index]
+            return method(*args, **keywords)
+        if self._generation is None:  # (a copy of a database may share its tokens)
+            self._generation = f"{self._store.location}\n{self._store.generation()}"
+        answer = _ACROSS_PAGES.get(self._generation, key)
+        if answer is None:
+            answer = method(*args, **keywords)
+            _ACROSS_PAGES.put(self._generation, key, answer)
+        return answer
 
 
 # A store by what it answers: `errdex.show(..., db=reads)` takes it as the open store it is.

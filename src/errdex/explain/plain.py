@@ -10,6 +10,7 @@ import ast
 import re
 
 from errdex.facts import Condition, ConditionKind
+from errdex.link.expression_texts import parse_expression
 
 _BOOLISH = re.compile(
     r"(?:^|_)(?:is|has|use|uses|enable|enabled|disable|disabled|should|can|allow|allowed|"
@@ -65,11 +66,8 @@ def plain_condition(condition: Condition) -> str | None:
     if kind is ConditionKind.MATCH:
         subject, _, pattern = text.partition(" matches ")
         return f"{code(subject)} matches the pattern {code(pattern)}" if pattern else None
-    try:
-        node = ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    return _words(node)
+    node = parse_expression(text)
+    return _words(node) if node is not None else None
 
 
 def _words(node: ast.expr) -> str | None:

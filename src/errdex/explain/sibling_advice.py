@@ -20,6 +20,7 @@ from errdex.explain.context import Facts, SiblingAdvice
 from errdex.explain.member_setting import MemberSetting, member_setting
 from errdex.explain.page import ConditionView
 from errdex.facts import MessageTemplate, SiteKind
+from errdex.link.expression_texts import parse_expression
 from errdex.store import Store
 from errdex.store.base import StoredSite
 
@@ -162,9 +163,8 @@ def _conjuncts(text: str) -> list[str]:
 
 def _conjunct_nodes(text: str) -> list[ast.expr]:
     """The parts of an `and` (or the test itself); none when it does not parse."""
-    try:
-        node = ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
+    node = parse_expression(text)
+    if node is None:
         return []
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
         return list(node.values)

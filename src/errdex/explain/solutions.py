@@ -91,6 +91,7 @@ from errdex.explain.user_data import user_data_solution
 from errdex.explain.validators import validator_solution
 from errdex.extract.conditions import negate
 from errdex.facts import Condition, ConditionKind, SiteKind
+from errdex.link.expression_texts import parse_expression
 
 MAX_SOLUTIONS = 8
 _MAX_VARIANTS = 6
@@ -472,10 +473,7 @@ def _package_among_either(
 ) -> tuple[tuple[str, Knob] | None, str]:
     """`not cache.is_cuda or not HAS_TRITON`: every part must be false to avoid the check,
     so installing the package is a way out with the other parts said beside it."""
-    try:
-        node = ast.parse(condition.text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return None, ""
+    node = parse_expression(condition.text)
     if not (isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or)):
         return None, ""
     parts = [

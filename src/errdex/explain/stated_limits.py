@@ -62,6 +62,25 @@ _NAMED_MUST_BE = re.compile(
 )
 
 
+# A sentence that states its own requirement ("Dispatch must be a function definition",
+# "Traced lambdas require positional args", "Cases support assignments and return"): a
+# list of valid values after it, the same in every message a helper builds, is not the
+# way out of it.
+_OWN_REQUIREMENT = re.compile(
+    r"\b(?:must|requires?|needs?|cannot|can't|only|(?<!not )supports?)\b", re.I
+)
+
+
+def states_requirement(sentence: str) -> bool:
+    """Whether the sentence states a requirement of its own (`_OWN_REQUIREMENT`)."""
+    return _OWN_REQUIREMENT.search(sentence) is not None
+
+
+def lists_valid(sentence: str) -> bool:
+    """Whether the sentence lists the valid values ("Supported methods are a, b")."""
+    return _VALID_ARE.match(sentence.strip()) is not None
+
+
 def stated_limit(sentence: str) -> tuple[str, str] | None:
     """(the instruction, its kind) a stated limit implies, or None."""
     text = sentence.strip()

@@ -20,6 +20,7 @@ from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.extract.conditions import dotted_names
+from errdex.link.expression_texts import parse_expression
 from errdex.store import Store
 from errdex.store.base import StoredSite
 
@@ -143,10 +144,7 @@ def _spread(tests: frozenset[tuple[str, bool]]) -> frozenset[tuple[str, bool]]:
 
 
 def _conjuncts(test: str) -> list[str]:
-    try:
-        node = ast.parse(test, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return []
+    node = parse_expression(test)
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
         return [ast.unparse(v) for v in node.values]
     return []
@@ -171,8 +169,8 @@ def _names_it(name: str, word: str) -> bool:
 
 def _varying(test: str) -> set[str]:
     """The names a test reads that a value can change: not constants, not builtins."""
-    try:
-        names = dotted_names(ast.parse(test, mode="eval"))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    node = parse_expression(test)
+    if node is None:
         return set()
+    names = dotted_names(node)
     return {n for n in names if n not in _BUILTINS and not n.rsplit(".", 1)[-1].isupper()}

@@ -7,6 +7,7 @@ import ast
 
 from errdex.explain.input_nodes import is_call
 from errdex.explain.page import ConditionView
+from errdex.link.expression_texts import parse_expression
 
 
 def merged_type_checks(conditions: list[ConditionView]) -> dict[int, ConditionView]:
@@ -17,9 +18,8 @@ def merged_type_checks(conditions: list[ConditionView]) -> dict[int, ConditionVi
     values: dict[str, list[str]] = {}
     last: dict[str, ConditionView] = {}
     for condition in conditions:
-        try:
-            node = ast.parse(condition.text, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
+        node = parse_expression(condition.text)
+        if node is None:
             continue
         members = _not_in_literal(node)
         if members is not None:

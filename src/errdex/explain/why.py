@@ -16,12 +16,20 @@ import ast
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from errdex.explain.context import CONTEXT_KINDS, Facts, at_margin, function_span, lines_of
 from errdex.explain.page import BindingView, ConditionView, Knob, WhyQuote
 from errdex.explain.plain import code
 from errdex.explain.solutions import solutions
-from errdex.explain.why_texts import DocUnit, comment_before, docstring_units, logged_beside
+from errdex.explain.why_texts import (
+    DocUnit,
+    comment_before,
+    docstring_units,
+    has_placeholder,
+    logged_beside,
+    trailing_comments,
+)
 from errdex.facts import ConditionKind, KnobKind
 from errdex.linked_facts import NAMED_IN_MESSAGE, own_key
 from errdex.store.base import Store, StoredSite
@@ -40,6 +48,15 @@ _FAILS = re.compile(r"\b(?:raise[sd]?|raising|errors?|fail(?:s|ed)?|refused?)\b"
 _RAISES = re.compile(r"(?:Raise|Raises|Raised|Throws?)\b")
 _RULE_RUN = re.compile(r"[-=*#~_]{4,}")  # a comment's drawn rule (`# ------`)
 _MARKED = re.compile(r"`+([A-Za-z_][A-Za-z0-9_]*)")  # a name written as code
+# a plan ("TODO: add error handling here": no reason unless it names the check), and a
+# file's license header
+_PLAN = re.compile(r"^(?:TODO|FIXME|XXX|HACK)\b", re.I)
+_HEADER = re.compile(r"\b(?:SPDX-License|Copyright\b|Licensed under)", re.I)
+# a tool's directive at a comment's end: no words on the check
+_DIRECTIVE = re.compile(
+    r"#?\s*\b(?:noqa(?::\s*[A-Z]+\d+(?:,\s*[A-Z]+\d+)*)?|type:\s*ignore(?:\[[^\]]*\])?"
+    r"|pragma:\s*no\s*cover|fmt:\s*(?:on|off|skip))(?!\w)"
+)
 # words every check and comment shares: no sign a text speaks of this one
 _COMMON = frozenset(
     """self cls the and for not none true false this that with from into have has was were
@@ -53,8 +70,15 @@ _COMMON = frozenset(
 # sits (a loop, a `with`, an `except`: context, not the test)
 _OTHER_KINDS = CONTEXT_KINDS | {ConditionKind.EARLY_EXIT}
 _CODE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Raise, ast.Import)
+# expressions no sentence parses as (words parse as names joined by `and`/`or`/`not`)
+_EXPRESSIONS = (ast.Call, ast.Compare, ast.Attribute, ast.Subscript)
 # sections whose entries are each of a parameter
 _ENTRIES = {"args", "arguments", "parameters", "params", "param", "keyword arguments", "kwargs"}
+# the units of free text: a plain paragraph, a note
+_PARAGRAPHS = {None, "note", "notes", "warning", "warnings"}
+# where a sentence ends: at `.`, `!` or `?` before a space and what starts one
+_SENTENCE_END = re.compile(r"(?<=[a-z0-9)`'\"\]][.!?])\s+(?=[A-Z`:*\"'(\[])")
+_NUMBERED = re.compile(r"^\d+\.\s+|\s+\d+\.$")
 _SECTIONS = {"raises": "Raises", "raise": "Raises", "note": "Note", "notes": "Notes"}
 
 
@@ -214,8 +238,8 @@ def _comments(
         # names it shares with the rest of the check count
         names_here = names if line in (site.line, nearest) else _without(names, facts, line)
         block, top = facts.read.comment_block(line, lines)
-        text = " ".join(" ".join(block).split())
-        if not text or _is_code(text):
+        text = _words(" ".join(block), names_here)
+        if not text:
             continue
         at = "the check" if line == site.line else f"the guard at line {line}"
         where = f"comment {'on' if top == line else 'above'} {at}"
@@ -229,16 +253,53 @@ def _comments(
     # (over the check or the guard nearest it: over another guard, it is that guard's)
     for line in sorted(n for n in (site.line, nearest) if n is not None):
         found = comment_before(text_lines, line, set(lines), low) if text_lines else None
-        if found is None or _is_code(found[0]):
+        text = _words(found[0], names) if found is not None else None
+        if found is None or not text:
             continue
-        text, top = found
+        top = found[1]
         place = 0.5
         at = "the check" if line == site.line else f"the guard at line {line}"
         quote = WhyQuote(
             text=_cut(text), of=f"comment before {at}", file=facts.stored.file, line=top
         )
         out.append(_Candidate(quote, _comment_score(text, names) + place, 0))
+    out += _trailing(facts, text_lines, site.line, nearest, names)
     return out
+
+
+def _trailing(
+    facts: Facts, lines: Sequence[str], at: int, nearest: int | None, names: _Names
+) -> list[_Candidate]:
+    """The comments at the ends of the further lines of the check's statement (a `raise`
+    or `assert` over several lines) and of its nearest guard's `if`, each run of them as
+    one text: they speak of the check by their place."""
+    out: list[_Candidate] = []
+    for line, place in ((at, 2.0), (nearest, 1.0)):
+        if line is None or not lines:
+            continue
+        found = trailing_comments(lines, line)
+        if not found:
+            continue
+        text = _words(" ".join(t for t, _ in found), names)
+        if not text:
+            continue
+        where = "the check" if line == at else f"the guard at line {line}"
+        quote = WhyQuote(
+            text=_cut(text), of=f"comment in {where}", file=facts.stored.file, line=found[0][1]
+        )
+        out.append(_Candidate(quote, _comment_score(text, names) + place, 0))
+    return out
+
+
+def _words(comment: str, names: _Names) -> str | None:
+    """A comment's words on one line, less a tool's directive (`# noqa`); None for no
+    words on why: a line of code commented out or a branch's label (`self.x == Y`), a
+    plan that names nothing of the check (`TODO: add error handling here`), a license
+    header."""
+    text = " ".join(_DIRECTIVE.sub("", comment).split())
+    if not text or _is_code(text) or _HEADER.search(text):
+        return None
+    return None if _PLAN.match(text) and not _score(text, names) else text
 
 
 def _comment_score(text: str, names: _Names) -> float:
@@ -263,7 +324,9 @@ def _docstring(facts: Facts, lines: Sequence[str], start: int, names: _Names) ->
     label = f"docstring of {code(site.function)}"
     out: list[_Candidate] = []
     for unit in units:
-        score = _score(unit.text, names)
+        # a paragraph is quoted by the sentence or two of it that speak of the check
+        text = _focus(unit.text, names) if unit.section in _PARAGRAPHS else unit.text
+        score = _score(text, names)
         if unit.section in ("raises", "raise", "exception", "exceptions"):
             if unit.name is None or unit.name.rpartition(".")[2] not in names.raised:
                 continue
@@ -274,17 +337,37 @@ def _docstring(facts: Facts, lines: Sequence[str], start: int, names: _Names) ->
             if unit.name not in names.whole:
                 continue  # an argument this check does not test
             score += 1.0
-        elif any(re.search(rf"\b{re.escape(n)}\b", unit.text) for n in names.raised):
+        elif any(re.search(rf"\b{re.escape(n)}\b", text) for n in names.raised):
             score += 1.0  # a paragraph that says when the function raises this exception
-        elif _RAISES.match(unit.text):
+        elif _RAISES.match(text):
             score += 0.5  # one that says when it raises (an exception it no longer raises)
         quote = WhyQuote(
-            text=_cut(unit.text),
+            text=_cut(text),
             of=_unit_label(label, unit),
             file=facts.stored.file,
             line=unit.line,
         )
         out.append(_Candidate(quote, score, 1))
+    return out
+
+
+def _focus(text: str, names: _Names) -> str:
+    """A paragraph of more than two sentences cut to the (at most two) that share the most
+    names with the check, as written, a gap between two of them marked `…`; the paragraph
+    itself when none shares any."""
+    # a list's numbers ("1. If ... 2.") are no words of a sentence
+    split = (_NUMBERED.sub("", x) for x in _SENTENCE_END.split(text))
+    sentences = [x for x in split if re.search(r"[A-Za-z]{2}", x)]
+    if len(sentences) <= 2:
+        return text
+    scores = [_score(x, names) for x in sentences]
+    best = sorted(range(len(sentences)), key=lambda i: (-scores[i], i))[:2]
+    chosen = sorted(i for i in best if scores[i] > 0)
+    if not chosen:
+        return text
+    out = sentences[chosen[0]]
+    for before, at in pairwise(chosen):
+        out += (" " if at == before + 1 else " … ") + sentences[at]
     return out
 
 
@@ -315,16 +398,32 @@ def _constants(facts: Facts, names: _Names) -> list[_Candidate]:
     """The docs of the constants the conditions test: what the tested values are for."""
     out: list[_Candidate] = []
     for binding in facts.bindings:
-        if binding.origin != "constant" or not binding.doc:
+        if binding.origin != "constant":
             continue
         line = facts.constant_lines.get(binding.name, binding.line or 0)
+        doc = binding.doc or _comment_of(facts, binding, line, names)
+        if not doc:
+            continue
         quote = WhyQuote(
-            text=_cut(binding.doc), of=f"doc of {code(binding.name)}", file=binding.file, line=line
+            text=_cut(doc), of=f"doc of {code(binding.name)}", file=binding.file, line=line
         )
         # a constant this check tests says what the value it is held to is for
         tested = 1.0 if binding.name.rpartition(".")[2] in names.whole else 0.0
-        out.append(_Candidate(quote, _score(binding.doc, names) + tested, 3))
+        out.append(_Candidate(quote, _score(doc, names) + tested, 3))
     return out
+
+
+def _comment_of(facts: Facts, binding: BindingView, line: int, names: _Names) -> str | None:
+    """The comment at the end of the line that assigns a constant of the site's own file
+    (`MAX_LANES = 8  # the kernel reads eight lanes at once`)."""
+    if binding.file != facts.stored.file or facts.source_text is None or line < 1:
+        return None
+    lines = lines_of(facts.source_text)
+    if line > len(lines) or "#" not in lines[line - 1]:
+        return None
+    # its own line only: a comment inside a tuple over several lines is of one member
+    found = trailing_comments([lines[line - 1]], 1, first=True)
+    return _words(" ".join(t for t, _ in found), names) if found else None
 
 
 def _settings(facts: Facts, names: _Names) -> list[_Candidate]:
@@ -362,7 +461,12 @@ def _settings(facts: Facts, names: _Names) -> list[_Candidate]:
             )
             out.append(_Candidate(quote, _score(knob.doc, here) + bonus, 4))
         where = _assignment(knob)
-        if knob.note and knob.name in turned and where is not None:
+        if (
+            knob.note
+            and knob.name in turned
+            and where is not None
+            and not has_placeholder(knob.note)
+        ):
             of = f"logged where {code(knob.name)} takes effect"
             quote = WhyQuote(text=_cut(knob.note), of=of, file=where[0], line=where[1])
             out.append(_Candidate(quote, _score(knob.note, names) + 2.0, 4))
@@ -419,13 +523,14 @@ def _decides_site(knob: Knob, facts: Facts) -> bool:
 
 
 def _is_code(text: str) -> bool:
-    """A commented-out line of code rather than words (`x = f(y)`, `return None`)."""
+    """A commented-out line of code rather than words (`x = f(y)`, `return None`), or a
+    branch's label written as code (`self.system == ColorSystem.EIGHT_BIT`)."""
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError):
         return False
     return any(
-        isinstance(s, _CODE) or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call))
+        isinstance(s, _CODE) or (isinstance(s, ast.Expr) and isinstance(s.value, _EXPRESSIONS))
         for s in tree.body
     )
 
@@ -438,8 +543,10 @@ def constant_lines(
     out: dict[str, int] = {}
     texts: dict[str, str | None] = {stored.file: text}
     for binding in bindings:
-        if binding.origin != "constant" or not binding.doc or binding.line:
+        if binding.origin != "constant" or binding.line:
             continue
+        if not binding.doc and binding.file != stored.file:
+            continue  # an undocumented constant's own comment is read in the site's file only
         if binding.file not in texts:
             texts[binding.file] = store.file_text(stored.version_id, binding.file)
         name = binding.name.rpartition(".")[2]

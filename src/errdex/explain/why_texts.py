@@ -9,7 +9,9 @@ of them speak of the check.
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,6 +25,7 @@ _PLACEHOLDER = re.compile(r"\{[^{}]*\}|%[-#0 +]*\d*(?:\.\d+)?[a-z]|\w+=")
 _WORDS = re.compile(r"[A-Za-z]{2,}")
 _MIN_LOGGED_WORDS = 4
 _MAX_SKIPPED = 3  # statements a comment may sit above the line it speaks of
+_MAX_STATEMENT_LINES = 15  # the lines of one statement read for its trailing comments
 _DASHES = re.compile(r"^-{3,}\s*$")
 _FIELD = re.compile(r"^:(\w+)(?:\s+([^:`]+))?:(?=\s|$)")  # `:raises ValueError:`, `:param silent:`
 # sections whose entries are no words on a check: what comes back, examples of use
@@ -190,8 +193,10 @@ def logged_beside(lines: Sequence[str], site_line: int, low: int) -> list[tuple[
         if _LOG_START.match(stripped) is None:
             continue
         text = _call_text(lines, at + 1)
-        # a trace of values (`"req_id=%s, status=%s"`) says nothing of why
-        if text and len(_WORDS.findall(_PLACEHOLDER.sub(" ", text))) >= _MIN_LOGGED_WORDS:
+        # a trace of values (`"req_id=%s, status=%s"`) says nothing of why, and a format
+        # with a placeholder left unfilled ("constant in arguments: %s") is no sentence
+        words = _WORDS.findall(_PLACEHOLDER.sub(" ", text or ""))
+        if text and not has_placeholder(text) and len(words) >= _MIN_LOGGED_WORDS:
             out.append((text, at + 1))
     return out[::-1]
 
@@ -271,3 +276,35 @@ def comment_before(
         code_lines += 1
         at -= 1
     return None
+
+
+def has_placeholder(text: str) -> bool:
+    """Whether a logged text keeps a placeholder the program fills (`%s`, `{expr}`)."""
+    return re.search(r"\{[^{}]*\}|%[-#0 +]*\d*(?:\.\d+)?[a-z]", text) is not None
+
+
+def trailing_comments(
+    lines: Sequence[str], line: int, first: bool = False
+) -> list[tuple[str, int]]:
+    """The comments at the end of the further lines of the statement that starts on `line`
+    (1-based), with their lines: `raise ValueError(  # ...` and the `# ...` after each of
+    its arguments. The statement's first line is read only when `first` (the index holds
+    the comment on a check's line)."""
+    below = line - 1 if first else line
+    if not 1 <= line <= len(lines) or "#" not in "".join(
+        lines[below : line + _MAX_STATEMENT_LINES]
+    ):
+        return []
+    text = "".join(x + "\n" for x in lines[line - 1 : line - 1 + _MAX_STATEMENT_LINES])
+    out: list[tuple[str, int]] = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text.lstrip()).readline):
+            if token.type == tokenize.NEWLINE:
+                break
+            if token.type == tokenize.COMMENT and (first or token.start[0] > 1):
+                words = token.string.lstrip("#").strip()
+                if words:
+                    out.append((words, line + token.start[0] - 1))
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return out
+    return out

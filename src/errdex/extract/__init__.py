@@ -42,7 +42,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "72-blanked-imports"
+EXTRACTOR_VERSION = "75-returned-exceptions"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -153,6 +153,7 @@ def _extract_text(
         calls=tuple(calls.calls),
         reason_builders=definitions.reason_builders,
         returned_texts={k: tuple(v) for k, v in definitions.returned_texts.items()},
+        factories=walker.factories.factories(),
         constants=constants,
         constant_docs=attribute_docs(tree.body, lines, constants) if constants else {},
         config_flags=config_file_flags(text),

@@ -23,6 +23,7 @@ from errdex.extract.shapes import (
     raised_call,
 )
 from errdex.extract.templates import TemplateBuilder
+from errdex.extract.truthy import truthy_arguments
 from errdex.extract.walk_state import WalkState
 from errdex.facts import (
     Arg,
@@ -330,6 +331,7 @@ class SiteRecorder:
             reasons=reasons,
             reasons_expr=reasons_expr,
             names=names,
+            truthy=truthy_arguments(args, scope, self.state.blocks, stmt.lineno, path),
         )
         self.sites.append(site)
         return site

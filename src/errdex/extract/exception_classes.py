@@ -15,6 +15,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
+import msgspec
+
 from errdex.extract.conditions import dotted_name
 from errdex.extract.shapes import MESSAGE_MEMBER, own_attributes_set, statements_under
 from errdex.extract.source_text import source_of
@@ -65,6 +67,7 @@ def class_texts(
     each class whose method or property builds the message of one of `sites`
     (`raise UndefinedError(self._undefined_message)`)."""
     raised = _members_raised(sites)
+    given = _given_values(tree)
     found: list[ClassText] = []
     read: set[str] = set()  # names of the classes read, for their subclasses in the file
     builder = TemplateBuilder(text, constants=constants)
@@ -79,13 +82,13 @@ def class_texts(
                 base.rsplit(".", 1)[-1] in read for base in bases
             ):
                 read.add(stmt.name)
-                fact = _class_text(stmt, qualname, text, builder, raised.get(qualname, ()))
+                fact = _class_text(stmt, qualname, text, builder, raised.get(qualname, ()), given)
                 if fact.attrs or fact.sets or fact.methods or fact.fallbacks:
                     found.append(fact)
             elif qualname in raised:
                 # The object's own members make the message (a validator's `self.message`,
                 # kept by `__init__` with a default): read as an exception class is.
-                fact = _class_text(stmt, qualname, text, builder, raised[qualname])
+                fact = _class_text(stmt, qualname, text, builder, raised[qualname], given)
                 if fact.attrs or fact.sets or fact.methods or fact.fallbacks:
                     found.append(fact)
             elif any(bases):
@@ -142,6 +145,7 @@ def _class_text(
     text: str,
     builder: TemplateBuilder,
     raised: Collection[str] = (),
+    given: Collection[str] = (),
 ) -> ClassText:
     attrs = dict(_literal_attributes(stmt))
     sets: dict[str, str] = {}
@@ -158,6 +162,11 @@ def _class_text(
                 method = _text_method(item, text, builder)
                 if method.returns:
                     methods[item.name] = method
+            elif len(methods) < _MAX_METHODS and item.name in given and _takes_values(item):
+                method = _text_method(item, text, builder)
+                if method.returns and all(map(_worded, method.returns)):
+                    params = tuple(a.arg for a in item.args.args[1:])
+                    methods[item.name] = msgspec.structs.replace(method, params=params)
     return ClassText(
         qualname=qualname,
         attrs=attrs,
@@ -214,6 +223,47 @@ def _reads_as_text(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         if name.endswith("property"):
             return len(func.args.args) == 1
     return False
+
+
+def _given_values(tree: ast.Module) -> set[str]:
+    """The methods a text method of the file's classes calls with values
+    (`self._format_expected(self.allowed)` in `__str__`): a base's, or the class's own."""
+    called: set[str] = set()
+    classes = [s for s in tree.body if isinstance(s, ast.ClassDef)]
+    for cls in classes:
+        classes.extend(s for s in cls.body if isinstance(s, ast.ClassDef))
+        for node in cls.body:
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            if not _reads_as_text(node):
+                continue
+            for inner in ast.walk(node):
+                if (
+                    isinstance(inner, ast.Call)
+                    and (inner.args or inner.keywords)
+                    and isinstance(inner.func, ast.Attribute)
+                    and isinstance(inner.func.value, ast.Name)
+                    and inner.func.value.id == "self"
+                ):
+                    called.add(inner.func.attr)
+    return called
+
+
+def _takes_values(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A plain method given values by position or name (`self._format_expected(allowed)`),
+    which `__str__` may call to format part of its text."""
+    args = func.args
+    return (
+        len(args.args) > 1
+        and not (args.posonlyargs or args.vararg or args.kwonlyargs or args.kwarg)
+        and not func.decorator_list
+        and not (func.name.startswith("__") and func.name.endswith("__"))
+    )
+
+
+def _worded(template: MessageTemplate) -> bool:
+    """A returned text with written words in it, not a value passed through."""
+    return any(isinstance(part, str) and " " in part.strip() for part in template.parts)
 
 
 def _defaults(func: ast.FunctionDef | ast.AsyncFunctionDef, text: str) -> dict[str, str]:

@@ -200,9 +200,10 @@ class _SiteWords:
             for pattern in (_RETURNS_EXCEPTION, KEYED_LOOKUP)
             for m in pattern.finditer(text)
         ]
-        # A function returning a message: a site's local may take it from its call.
+        # A function returning a message: a site's local may take it from its call; one
+        # returning an exception it makes: `raise make_error(...)` raises it.
         texts = [m.start() for m in _RETURNS_TEXT.finditer(text)]
-        return cls(text, raises, sorted(hits + texts), sorted(returns_read + made + texts))
+        return cls(text, raises, sorted(hits + made + texts), sorted(returns_read + made + texts))
 
     def tests(self) -> list[int]:
         """`_TAIL_WORDS`, found once a body is kept."""

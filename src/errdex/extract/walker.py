@@ -30,6 +30,7 @@ from errdex.extract.calls_made import CallRecorder
 from errdex.extract.conditions import dotted_name
 from errdex.extract.definitions import DefinitionRecorder
 from errdex.extract.error_sites import SiteRecorder
+from errdex.extract.factories import FactoryRecorder
 from errdex.extract.scope import Assignment, Scope, Step, message_locals
 from errdex.extract.shapes import (
     EXIT_FUNCS,
@@ -65,6 +66,7 @@ class Walker:
         self.assignments = AssignmentRecorder(self.state)
         self.calls = CallRecorder(self.state)
         self.definitions = DefinitionRecorder(self.state)
+        self.factories = FactoryRecorder(self.state)
 
     def run(self, tree: ast.Module) -> None:
         self._body(tree.body, Scope("<module>", None, is_function=False), ())
@@ -292,6 +294,8 @@ class Walker:
 
     def _Return(self, stmt: ast.Return, scope: Scope, path: tuple[Step, ...]) -> None:
         value = stmt.value
+        if scope.is_function:
+            self.factories.returned(stmt, scope)
         if value is None or not scope.is_function:
             return
         self.definitions.returned_text(value, scope)

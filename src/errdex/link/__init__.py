@@ -23,6 +23,7 @@ from errdex.ids import error_id
 from errdex.link.callers import CallerIndex
 from errdex.link.caught import CaughtTexts
 from errdex.link.commands import CommandIndex
+from errdex.link.factories import Factories
 from errdex.link.helper_calls import cross_file_helper_names, helper_sites, helpers_by_name
 from errdex.link.knobs import KnobIndex
 from errdex.link.messages import (
@@ -52,7 +53,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "55-dotted-request-targets"
+LINKER_VERSION = "57-returned-exceptions"
 
 
 def link_version(
@@ -82,6 +83,7 @@ def link_sites(
     constants = _ConstantBindings(names)
     exceptions = _Exceptions(names)
     tables = MessageTables(files, names)
+    factories = Factories(files, names)
     shown = ShownTexts(files, names)
     caught = CaughtTexts(names, shown)
     linked: list[IndexedSite] = []
@@ -89,7 +91,11 @@ def link_sites(
     for facts in files:
         if facts.error is not None:
             continue
-        sites = [tables.raise_site(site, facts) for site in facts.sites]
+        sites = [
+            made
+            for site in facts.sites
+            for made in factories.raise_sites(tables.raise_site(site, facts), facts)
+        ]
         calls = helper_sites(facts, helpers, names, receivers)
         reaches = {id(site): where for site, where in calls}
         sites.extend(site for site, _ in calls)

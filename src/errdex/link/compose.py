@@ -77,8 +77,8 @@ class Composer:
             found_str = found_str or name == "__str__"
             for template in owner[1].returns:
                 frame = owned_frame(instance, owner)
-                template = self._appended(template, owner[1], frame)
-                yield ShownText(self._values.fill(template, frame, 0), how)
+                for whole in self._appended(template, owner[1], frame, site.truthy):
+                    yield ShownText(self._values.fill(whole, frame, 0), how)
         if not found_str and instance.args is not None:
             root = builtin_root(chain)
             if root is not None:
@@ -97,17 +97,22 @@ class Composer:
                     yield ShownText(filled, f"printed by {chain[0].fact.name}.show()")
 
     def _appended(
-        self, template: MessageTemplate, method: TextMethod, frame: Frame
-    ) -> MessageTemplate:
+        self, template: MessageTemplate, method: TextMethod, frame: Frame, truthy: tuple[str, ...]
+    ) -> list[MessageTemplate]:
         """A returned local with what the method adds to it: always, or when the attribute
-        tested is set on this object to a value that is surely truthy. One that may be
-        either is left out (the text without it is the shorter, as before)."""
+        tested is set on this object to a value that is surely truthy (written so, or a
+        local the raise passes that surely is: `truthy`); when the raise gave it a value
+        that may be either, the texts with and without it (the shorter first)."""
         only = template.parts[0] if len(template.parts) == 1 else None
         added = method.appends.get(only.expr, ()) if isinstance(only, Placeholder) else ()
+        texts = [template]
         for append in added:
-            if not append.when or _truthy(self._values.evaluate(append.when, frame, 0)):
-                template = template + append.text
-        return template
+            value = self._values.evaluate(append.when, frame, 0) if append.when else None
+            if not append.when or _truthy(value, truthy):
+                texts = [t + append.text for t in texts]
+            elif _given(value) and len(texts) < _MAX_MAYBE:
+                texts = [*texts, *(t + append.text for t in texts)]
+        return texts
 
     def _instance(self, facts: FileFacts, class_name: str) -> Instance | None:
         """A new object of the class (of `facts`): nothing set on it yet. Its chain of
@@ -294,24 +299,35 @@ class Composer:
 _PLAIN_BASES = frozenset({"object", "ABC", "Generic", "Protocol"})
 
 
+# Texts a `__str__` may make of parts it adds or not: the first two such parts, both ways.
+_MAX_MAYBE = 4
+
 # Texts of values that are false (`self.hint = False`, a default of `0`).
 _FALSY = frozenset({"", "False", "None", "0", "0.0", "[]", "()", "{}", "''", '""'})
 
 
-def _truthy(value: object) -> bool:
-    """A value surely truthy: text written out, or a value given as a non-empty display
-    (`[last_token]`, `"x"`, `(a, b)`)."""
+def _truthy(value: object, truthy: tuple[str, ...] = ()) -> bool:
+    """A value surely truthy: text written out, a value given as a non-empty display
+    (`[last_token]`, `"x"`, `(a, b)`), or a local of the raise's named in `truthy`."""
     if not isinstance(value, MessageTemplate) or not value.parts:
         return False
     if not value.placeholders:
         return value.text.strip() not in _FALSY
     only = value.parts[0] if len(value.parts) == 1 else None
+    if isinstance(only, Placeholder) and only.expr in truthy:
+        return True
     node = parsed(only.expr) if isinstance(only, Placeholder) else None
     if isinstance(node, ast.List | ast.Tuple | ast.Set):
         return bool(node.elts)
     if isinstance(node, ast.Dict):
         return bool(node.keys)
     return isinstance(node, ast.Constant) and bool(node.value)
+
+
+def _given(value: object) -> bool:
+    """A value the raise gave that may be true or false (`token_history=history`); not one
+    left to its default, nor one written out (whose truth is known)."""
+    return isinstance(value, MessageTemplate) and bool(value.placeholders)
 
 
 def _prose(text: MessageTemplate) -> bool:

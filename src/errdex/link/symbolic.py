@@ -165,9 +165,30 @@ class Evaluator:
         """`self.name()` (or the property `self.name`): what it returns, when that is
         one text (a choice among several returns is no value)."""
         owner = self.method(frame.instance, name)
-        if owner is None or len(owner[1].returns) != 1:
+        if owner is None or len(owner[1].returns) != 1 or owner[1].params:
             return UNKNOWN
         return self.fill(owner[1].returns[0], owned_frame(frame.instance, owner), depth)
+
+    def called_method(
+        self, name: str, given: list[Value], keywords: dict[str, Value], frame: Frame, depth: int
+    ) -> Value:
+        """`self.name(...)` of a method that formats the values it is given: its one
+        returned text, each parameter what the call passes (one not known, or left to its
+        default, stays open)."""
+        owner = self.method(frame.instance, name)
+        if owner is None or len(owner[1].returns) != 1:
+            return UNKNOWN
+        params = owner[1].params
+        if not params or len(given) > len(params) or not set(keywords) <= set(params):
+            return UNKNOWN
+        values = dict(zip(params, given, strict=False)) | keywords
+        method_frame = owned_frame(frame.instance, owner)
+        for param in params:
+            value = values.get(param, UNKNOWN)
+            if value is not None and not isinstance(value, MessageTemplate):
+                value = MessageTemplate.of(Placeholder(param))
+            method_frame.params[param] = value
+        return self.fill(owner[1].returns[0], method_frame, depth)
 
     def entry(self, mapping: ast.expr, key: Value, default: Value, frame: Frame) -> Value:
         """`TABLE[key]` or `TABLE.get(key, default)` of a module constant."""
@@ -313,6 +334,14 @@ class _Evaluation:
             return evaluator.fill(built, frame, depth) if built is not None else UNKNOWN
         return UNKNOWN
 
+    def _passed(self, node: ast.expr) -> Value:
+        """An argument's value, else the argument itself left open (`{self.token.line}`)."""
+        value = self.value(node)
+        if value is None or isinstance(value, MessageTemplate):
+            return value
+        source = ast.get_source_segment(self._source, node)
+        return MessageTemplate.of(Placeholder(source)) if source else UNKNOWN
+
     def _status(self, node: ast.expr) -> bool:
         """`HTTPStatus(code)` (or `http.HTTPStatus(code)`)."""
         if not isinstance(node, ast.Call) or len(node.args) != 1 or node.keywords:
@@ -331,8 +360,18 @@ class _Evaluation:
             return self._evaluator.super_str(self._frame, self._depth)
         if func.attr in _GETTEXT_METHODS and node.args:
             return self.value(node.args[0])  # a translation object's `self.gettext("...")`
-        if isinstance(owner, ast.Name) and owner.id == "self" and not node.args:
-            return self._evaluator.own_method(func.attr, self._frame, self._depth)
+        if isinstance(owner, ast.Name) and owner.id == "self":
+            if not node.args and not node.keywords:
+                return self._evaluator.own_method(func.attr, self._frame, self._depth)
+            if any(isinstance(a, ast.Starred) for a in node.args) or any(
+                k.arg is None for k in node.keywords
+            ):
+                return UNKNOWN
+            given = [self._passed(a) for a in node.args]
+            keywords = {k.arg: self._passed(k.value) for k in node.keywords if k.arg is not None}
+            return self._evaluator.called_method(
+                func.attr, given, keywords, self._frame, self._depth
+            )
         if func.attr == "get" and node.args:
             key = self.value(node.args[0])
             default = self.value(node.args[1]) if len(node.args) > 1 else None

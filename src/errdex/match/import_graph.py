@@ -387,8 +387,21 @@ _PROSE = lazy_compile(
 
 def code_names(text: str, start: int, end: int) -> set[str]:
     """The names the code between `start` and `end` uses, leaving out its prose."""
-    code = _PROSE.sub(lambda m: m["line"] or " ", text[start:end])
-    return set(_NAME.findall(code))
+    return set(_NAME.findall(code_text(text, start, end)))
+
+
+def code_text(text: str, start: int, end: int, strings: bool = True) -> str:
+    """The code between `start` and `end` with its prose blanked; without `strings`, its
+    one-line strings too, but for f-strings (whose fields are code)."""
+    chunk = text[start:end]
+
+    def kept(found: re.Match[str]) -> str:
+        line = found["line"]
+        if line and (strings or "f" in chunk[max(0, found.start() - 2) : found.start()].lower()):
+            return line
+        return " "
+
+    return _PROSE.sub(kept, chunk)
 
 
 def _used_by(data: bytes, wanted: frozenset[str]) -> frozenset[str]:

@@ -27,6 +27,7 @@ from errdex.extract.textscan import inside_bounds, line_matches
 from errdex.lazy_re import lazy_compile
 from errdex.match.import_graph import (
     code_names,
+    code_text,
     dedent_at,
     exception_like,
     outline,
@@ -133,8 +134,9 @@ def _method_cuts(
     text: str, owner: _Definition, lines: frozenset[int], strings: list[int]
 ) -> list[tuple[int, int, str]]:
     """Stubs for the methods of a class (no exception) that hold none of `lines` and that
-    those holding them do not call, in turn; its special methods and properties kept (what
-    a condition's `self.attr` reads)."""
+    those holding them do not call on the object, in turn; its special methods and
+    properties kept (what a condition's `self.attr` reads), not what they call (a
+    session's `__init__` reaches most of its class)."""
     methods = [
         found
         for found in _METHOD.finditer(text, owner.start, owner.end)
@@ -144,7 +146,8 @@ def _method_cuts(
         return []
     indent = min(len(found[1]) for found in methods)  # the class's own, not nested ones
     spans: dict[str, tuple[int, int]] = {}
-    kept: set[str] = set()
+    kept: set[str] = set()  # holding a line: what they call is kept too
+    read: set[str] = set()  # read for the attributes they set or give: kept alone
     before = owner.start
     first, counted = 1, 0  # line numbers counted on from the method before, not from 0
     for found in (m for m in methods if len(m[1]) == indent):
@@ -154,20 +157,33 @@ def _method_cuts(
         counted = found.start()
         last = first + text.count("\n", found.start(), end)
         special = name.startswith("__") and name.endswith("__")
-        if (
-            special
-            or "property" in text[before : found.start()]
-            or any(first <= line < last for line in lines)
-        ):
+        if any(first <= line < last for line in lines):
             kept.add(name)
+        elif special or "property" in text[before : found.start()]:
+            read.add(name)
         spans.setdefault(name, (found.start(), end))
         before = end
-    needed = needed_definitions(text, frozenset(kept), spans)
+    needed = _methods_called(text, kept, spans, owner.name) | read
     return [
         (start, end, f"{' ' * indent}def {name}(*a, **k): ...")
         for name, (start, end) in spans.items()
         if name not in needed and text[start:end].startswith(" " * indent)
     ]
+
+
+def _methods_called(
+    text: str, kept: set[str], spans: Mapping[str, tuple[int, int]], owner: str
+) -> set[str]:
+    """`kept` and the methods they call, in turn: those read off `self`, `cls`, `super()` or
+    the class by its name in their code (not in a message: `"flush() all changes"`)."""
+    reads = re.compile(rf"(?<![\w.])(?:self|cls|super\(\)|{re.escape(owner)})[ \t]*\.[ \t]*(\w+)")
+    used = set(kept)
+    todo = list(kept)
+    while todo:
+        found = set(reads.findall(code_text(text, *spans[todo.pop()], strings=False)))
+        todo.extend(name for name in found - used if name in spans)
+        used |= found
+    return used
 
 
 def _holding(

@@ -63,6 +63,9 @@ MAX_RUN_FILES = 24
 # The files raising the paste's exception class, at most, when the message does not say
 # where it was raised: past this many, the message is what tells them apart.
 MAX_RAISING_FILES = 16
+# The files holding a piece of a bare message that the files holding most of it lack, at
+# most (a piece in more files is a common phrase: the raise is not told apart by it).
+MAX_UNCOVERED_FILES = 2
 MAX_RAISED_CLASSES = 12  # classes whose raises are looked for (each a pass over the package)
 # Pieces of the message searched in every file (each a pass over the package's bytes), and
 # in all searched among the files those found.
@@ -232,7 +235,18 @@ def _most_pieces(files: SourceFiles, pieces: list[str]) -> set[str]:
     # Files holding the message alike raise the same text at several sites: the answer is
     # the site a user most likely hit, so those the ranker puts first are kept.
     tied = sorted((path for path, held in score.items() if held == best), key=plainest)
-    return set(tied[:MAX_RUN_FILES])
+    kept = set(tied[:MAX_RUN_FILES])
+    # The source may break the longest run over two literals (`"cannot be " "used with"`):
+    # the file that raised it then holds only the shorter pieces, which the files kept for
+    # the longest, another message's, lack. A piece none of them holds is looked for in the
+    # few files holding it.
+    for needle in needles[:_SCANNED_PIECES]:
+        if any(needle in files[path] and in_code(path, needle) for path in kept):
+            continue
+        holders = sorted((path for path in score if in_code(path, needle)), key=plainest)
+        if len(holders) <= MAX_UNCOVERED_FILES:
+            kept.update(holders)
+    return kept
 
 
 def _prose_bounds(data: bytes) -> list[int]:

@@ -56,9 +56,11 @@ _TOKEN = lazy_compile(
         for k, (_, pattern) in enumerate(_TOKEN_LIST)
     )
 )
+# Each alternative's groups (name, name in `_TOKEN`), read off its text: `_TOKEN.groupindex`
+# would compile `_TOKEN` at import (5 ms), where a paste with no log prefix never uses it.
 _TOKEN_GROUPS = [
-    [(n.rsplit("_", 1)[0], n) for n in _TOKEN.groupindex if n.endswith(f"_{k}")]
-    for k in range(len(_TOKEN_LIST))
+    [(name, f"{name}_{k}") for name in re.findall(r"\(\?P<(\w+)>", pattern)]
+    for k, (_, pattern) in enumerate(_TOKEN_LIST)
 ]
 _HEAD_START = lazy_compile(  # a fast no
     rf"[\[(#\d]|{_LEVELS}|{_MON}|[IWEF]\d{{4}} |[\w.-]+\.py:\d|[\w.-]{{1,80}} - \d{{4}}-"

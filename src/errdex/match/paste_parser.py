@@ -13,6 +13,7 @@ from errdex.match.paste_patterns import (
     ARROW,
     CARET,
     CHAIN,
+    CLASS_LED,
     CODE_LIKE,
     CONTEXT,
     CUT_FRAME,
@@ -107,6 +108,16 @@ def _starts(text: str) -> bool:
     )  # fmt: skip
 
 
+def _bare(paragraphs: list[list[str]]) -> list[Err]:
+    """Paragraphs of text nothing else reads: each a bare message; but when the first begins
+    with a class name (`UnexpectedCharacters: ...`), the paste is that error's message, which
+    may hold blank lines (lark's context, then `Expected one of:`), and goes on to the end."""
+    kept = [p for p in paragraphs if p]
+    if len(kept) > 1 and CLASS_LED.match(kept[0][0]):
+        return [Err(None, "\n\n".join("\n".join(p) for p in kept))]
+    return [Err(None, "\n".join(p)) for p in kept]
+
+
 class Parser:
     """Reads a paste's lines into the errors they show, most relevant first."""
 
@@ -175,7 +186,7 @@ class Parser:
         its message wraps; duplicates (the same traceback from every worker) once."""
         found = [e for chain in self.chains for e in reversed(chain)] + self.others
         if not found:
-            found = self.quiet[-20:] or [Err(None, "\n".join(p)) for p in self.loose if p]
+            found = self.quiet[-20:] or _bare(self.loose)
         out: list[ErrorEvidence] = []
         raw: set[tuple[str | None, str]] = set()
         seen: set[tuple[str | None, str]] = set()

@@ -61,3 +61,9 @@ WARN = lazy_compile(
     r"(?P<cat>(?:[A-Za-z_]\w{0,80}\.){0,10}[A-Z]\w{0,80}?Warning): (?P<msg>.*)$"
 )
 CODE_LIKE = lazy_compile(r"\s*(?:warn|logger\.|logging\.|raise |return |@|[\w.]+ ?= ?[\w.]+\()")
+# A class name the parser does not trust alone (`UnexpectedCharacters: ...`, `pkg.Bad: ...`),
+# heading a paragraph: CamelCase with two capitals, or dotted.
+CLASS_LED = lazy_compile(
+    r"(?:[A-Za-z_]\w{0,80}\.){0,12}_{0,2}(?:[A-Z][a-z0-9_]{0,80}[A-Z]\w{0,80}"
+    r"|(?<=\.)[A-Z]\w{0,80}): \S"
+)

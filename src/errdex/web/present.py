@@ -1,28 +1,24 @@
 """What only the HTML needs on top of the data: highlighted code, templates with values.
 
-Pygments escapes the code it formats; everything else reaches the page through Jinja's
-autoescape. Nothing here marks text safe that did not go through one of the two.
+The code is escaped where its HTML is written (`code_html`); everything else reaches the
+page through Jinja's autoescape. Nothing here marks text safe that did not go through one
+of the two.
 """
 
 from __future__ import annotations
 
-import copy
 import functools
 import re
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from markupsafe import Markup, escape
-from pygments import highlight
 from pygments.formatters import HtmlFormatter
 
+from errdex.web.code_html import code_html
 from errdex.web.python_tokens import TokenizeLexer
 
-_LEXER = TokenizeLexer(stripnl=False, ensurenl=True)
-# Building the style's CSS classes costs a formatter a millisecond: pages copy this one.
-_FORMATTER = HtmlFormatter(
-    linenos="inline", lineanchors="L", anchorlinenos=True, wrapcode=True, cssclass="highlight"
-)
+_LEXER = TokenizeLexer(stripnl=False, ensurenl=True)  # as code_html reads the text
 _TICKS = re.compile(r"`([^`\n]+)`")
 _SUFFIX = re.compile(r"(?:![rsa])?(?::[^{}]*)?$")
 
@@ -46,10 +42,8 @@ def highlight_python(code: str, first_line: int, marked: Iterable[int]) -> Marku
 @functools.lru_cache(maxsize=512)
 def _highlight(code: str, first_line: int, marked: tuple[int, ...]) -> Markup:
     last = first_line + code.count("\n")
-    formatter = copy.copy(_FORMATTER)
-    formatter.linenostart = first_line
-    formatter.hl_lines = {n - first_line + 1 for n in marked if first_line <= n <= last}
-    return Markup(highlight(code, _LEXER, formatter))  # Pygments escapes the code
+    rows = {n - first_line + 1 for n in marked if first_line <= n <= last}
+    return Markup(code_html(_LEXER, code, first_line, rows))  # the code escaped there
 
 
 def style_css() -> str:

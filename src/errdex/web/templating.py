@@ -11,7 +11,28 @@ from errdex.explain.page import GUARD_NOT_READ
 from errdex.web.links import Links, safe_href
 from errdex.web.present import KIND_WORDS, prose, template_segments
 
-_env = jinja2.Environment(
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class _Environment(jinja2.Environment):
+    """Jinja's environment, reading a plain dict's field as an item first.
+
+    A page's record reaches its template as plain dicts (`render.json.plain`): `page.message`
+    asks the dict for an attribute, fails, then takes the item, and each of the hundreds of
+    such reads a page makes raises and catches an `AttributeError`. The item is what Jinja
+    gives anyway unless the name is one of dict's own attributes (`items`, `get`), which
+    are still read as attributes."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
+_env = _Environment(
     loader=jinja2.PackageLoader("errdex.web", "templates"),
     autoescape=True,  # every template, whatever its name
     undefined=jinja2.StrictUndefined,

@@ -17,6 +17,10 @@ from collections.abc import Callable, Iterator
 from tokenize import COMMENT, ERRORTOKEN, NAME, NEWLINE, NL, NUMBER, OP, STRING, TokenError
 
 _PSEUDO = re.compile(tokenize.PseudoToken, re.UNICODE)
+# A name not followed by a quote (not a string's prefix): what `_PSEUDO` would find there,
+# its last alternative, after trying the thirty before it (numbers, operators, strings
+# with every prefix) at each of a snippet's names.
+_NAME = re.compile(r"[ \f\t]*((?![0-9])\w++)(?![\"'])", re.UNICODE)
 _ENDS = {quote: re.compile(pattern, re.UNICODE) for quote, pattern in tokenize.endpats.items()}
 _SINGLE = frozenset(tokenize.single_quoted)
 _TRIPLE = frozenset(tokenize.triple_quoted)
@@ -91,6 +95,11 @@ def scan(readline: Callable[[], str]) -> Scanned:
             continued = 0
 
         while pos < end_of_line:
+            named = _NAME.match(line, pos)
+            if named is not None and line[named.start(1)].isidentifier():
+                start, pos = named.span(1)
+                yield NAME, line[start:pos], lnum, start
+                continue
             pseudomatch = _PSEUDO.match(line, pos)
             if not pseudomatch:
                 yield ERRORTOKEN, line[pos], lnum, pos
