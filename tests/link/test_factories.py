@@ -149,3 +149,24 @@ def test_a_factory_in_a_large_file_is_read_whole() -> None:
             "Install it with `pip install modelexpress`.",
         )
     ]
+
+
+def test_an_argument_with_a_backslash_bound_into_an_f_string_is_left_as_written() -> None:
+    # Before 3.12 `ast.unparse` cannot write a backslash inside an f-string's expression
+    # part: binding `"Unescaped '\\' ..."` into `f"{msg} ..."` raised out of linking, and
+    # indexing a real release with this shape (tomli 2.0.1) failed.
+    sites = link(
+        {
+            "demo/parse.py": r"""
+                def suffixed_err(src, pos, msg):
+                    return ValueError(f"{msg} (at {where(src, pos)})")
+
+                def parse(src, pos):
+                    if src[pos] == "\\":
+                        raise suffixed_err(src, pos, "Unescaped '\\' in a string")
+            """
+        }
+    )
+    assert raised(sites, 7) == [
+        ("builtins.ValueError", "Unescaped '\\' in a string (at {where(src, pos)})")
+    ]

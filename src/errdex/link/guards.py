@@ -45,9 +45,12 @@ def bind_guard(condition: Condition, arguments: Mapping[str, str]) -> tuple[Cond
     bound = _bind(condition.statement, arguments)
     if bound is None:
         return condition, None
+    text = _unparse(bound)
+    if text is None:
+        return condition, None
     truth = _decide(bound)
     decided = None if truth is _UNDECIDED else bool(truth)
-    return msgspec.structs.replace(condition, text=ast.unparse(bound)), decided
+    return msgspec.structs.replace(condition, text=text), decided
 
 
 def bind_expression(expression: str, arguments: Mapping[str, str]) -> str:
@@ -57,7 +60,18 @@ def bind_expression(expression: str, arguments: Mapping[str, str]) -> str:
     only a real substitution changes how it is written.
     """
     bound = _bind(expression, arguments, only_if_named=True)
-    return expression if bound is None else ast.unparse(bound)
+    text = None if bound is None else _unparse(bound)
+    return expression if text is None else text
+
+
+def _unparse(node: ast.AST) -> str | None:
+    """The node written as source; None where this Python cannot write it: before 3.12 an
+    f-string's expression part may hold no backslash, which an argument's source can bring
+    in (`f"{sep}"` given `'\\n'`)."""
+    try:
+        return ast.unparse(node)
+    except ValueError:
+        return None
 
 
 def _bind(
