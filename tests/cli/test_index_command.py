@@ -22,6 +22,13 @@ from errdex.store import open_store
 from samples import write_package
 
 
+def _interruptible() -> None:
+    """Ctrl-C reaches the child: a test run started in the background (a shell's `&`) has
+    SIGINT ignored, which its children inherit, and then Python never raises
+    KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ERRDEX_DB", str(tmp_path / "errdex.db"))
@@ -188,6 +195,7 @@ def test_ctrl_c_mid_index_leaves_the_earlier_version(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_interruptible,
     )
     # Interrupt once it is indexing (its facts cache exists), not while Python still
     # imports: a fixed sleep raced the imports on a loaded machine.
@@ -244,6 +252,7 @@ def test_ctrl_c_after_a_version_was_written_says_the_database_holds_it(tmp_path:
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         text=True,
+        preexec_fn=_interruptible,
     )
     assert proc.stderr is not None
     summary = proc.stderr.readline()  # alpha is written: beta is under way
