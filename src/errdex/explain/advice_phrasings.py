@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from errdex.explain.stated_exclusive import exclusive_instruction
-from errdex.explain.stated_limits import plain, stated_limit
+from errdex.explain.stated_limits import INFINITIVE, plain, stated_limit
 
 # "X can only be set when Y", "X may only be accessed after Y": the subject, the verb, the
 # kind of precondition and the precondition.
@@ -41,20 +41,6 @@ _ONLY_WHERE = re.compile(
 _OWN_SUBJECT = re.compile(r"(?:^|\s)_\w|^[A-Z]\w*[A-Z]\w*$|^(?:[A-Z]\w*\s+){2,}[A-Z]\w*$")
 # verbs of giving a value: leaving it out is a way out too
 _GIVEN = frozenset({"set", "specified", "given", "passed", "provided", "enabled", "defined"})
-_INFINITIVE = {
-    "accessed": "access",
-    "read": "read",
-    "used": "use",
-    "set": "set",
-    "defined": "define",
-    "given": "give",
-    "passed": "pass",
-    "specified": "specify",
-    "provided": "provide",
-    "enabled": "enable",
-    "applied": "apply",
-    "added": "add",
-}
 # "color expected after 'on'": a token of a string the user wrote is missing after another.
 _EXPECTED_AFTER = re.compile(
     r"^(?P<what>[\w'\"`]+(?:\s+[\w'\"`]+){0,2}?)\s+expected\s+(?P<where>after|before)\s+"
@@ -95,7 +81,7 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
         subject, condition = match["subject"].strip(), match["condition"]
         if plain(subject):
             subject = subject[0].lower() + subject[1:]  # "Stream options": after the verb
-        verb = _INFINITIVE[match["verb"].lower()]
+        verb = INFINITIVE[match["verb"].lower()]
         if match["when"].lower() == "after":
             return f"First make sure {condition}, then {verb} {subject}", "input"
         return f"{verb.capitalize()} {subject} only when {condition} (or leave it out)", "input"
@@ -104,7 +90,7 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
         subject = match["subject"].strip()
         if plain(subject):
             subject = subject[0].lower() + subject[1:]
-        verb = _INFINITIVE[match["verb"].lower()]
+        verb = INFINITIVE[match["verb"].lower()]
         left = " (or leave it out)" if match["verb"].lower() in _GIVEN else ""
         place = re.sub(r",?\s+(?:i\.e|e\.g)$", "", match["place"])
         where = f"{match['where'].lower()} {place}"

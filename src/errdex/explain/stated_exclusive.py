@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from errdex.explain.stated_limits import plain
+from errdex.explain.stated_limits import INFINITIVE, plain
 
 # One of the two things: a name, quoted or not, a call, a value (`passive_deletes='all'`),
 # or a few words ("the ORM yield_per feature", "bounds gt"); no clause of its own.
@@ -24,31 +24,34 @@ _THING = rf"(?:(?!(?:and|or|but|are|is|be|both|with|together)\b){_WORD}\s+){{0,4
 # confusion": why; "Error: " before it.
 _WHERE = r"(?:(?:on|for|in|when)\s+[^,]{1,60},\s+|to\s+avoid\s+\w+,?\s+|error:\s+)?"
 _VERBS = r"specify|set|pass|use|give|provide|enable|combine|mix|define"
-_PARTICIPLES = {
-    "specified": "specify",
-    "set": "set",
-    "passed": "pass",
-    "used": "use",
-    "given": "give",
-    "provided": "provide",
-    "enabled": "enable",
-    "combined": "combine",
-    "defined": "define",
-}
+# The participles "X and Y cannot be ... together" is read with (`INFINITIVE` gives the verb).
+_PARTICIPLES = (
+    "specified",
+    "set",
+    "passed",
+    "used",
+    "given",
+    "provided",
+    "enabled",
+    "combined",
+    "defined",
+)
+_CANNOT = r"(?:cannot|can't|can\s+not|must\s+not|may\s+not)"
+# "the cascade_scalar_deletes and create_on_none_assignment parameters": what the two are.
+_KIND = r"(?:(?:keyword\s+)?(?:arguments|parameters|options|flags|fields|settings)\s+)?"
 _TOGETHER = r"(?:together|simultaneously|at\s+the\s+same\s+time)"
 
 # "keep_existing and extend_existing are mutually exclusive", "The cascade_scalar_deletes
 # and create_on_none_assignment parameters are mutually exclusive."
 _EXCLUSIVE = re.compile(
-    rf"^{_WHERE}(?:the\s+)?(?P<a>{_THING})\s+and\s+(?P<b>{_THING})\s+"
-    r"(?:(?:keyword\s+)?(?:arguments|parameters|options|flags|fields|settings)\s+)?"
+    rf"^{_WHERE}(?:the\s+)?(?P<a>{_THING})\s+and\s+(?P<b>{_THING})\s+{_KIND}"
     r"are\s+mutually\s+exclusive\s*[.!]?$",
     re.I,
 )
 # "cannot specify both default and default_factory", "An column cannot specify both
 # Identity and Sequence.", "Cannot set both `pooling_type` and `seq_pooling_type`"
 _NOT_BOTH = re.compile(
-    rf"^{_WHERE}(?:\S.{{0,60}}?\s+)?(?:cannot|can't|can\s+not|must\s+not|may\s+not)\s+"
+    rf"^{_WHERE}(?:\S.{{0,60}}?\s+)?{_CANNOT}\s+"
     rf"(?P<verb>{_VERBS})\s+both\s+(?P<a>{_THING})\s+and\s+(?P<b>{_THING})\s*[.!]?$",
     re.I,
 )
@@ -56,9 +59,8 @@ _NOT_BOTH = re.compile(
 # arguments cannot be passed simultaneously to with_polymorphic()", "Config and
 # model_config cannot be used together"
 _NOT_TOGETHER = re.compile(
-    rf"^{_WHERE}(?:the\s+)?(?P<a>{_THING})\s+and\s+(?P<b>{_THING})\s+"
-    r"(?:(?:keyword\s+)?(?:arguments|parameters|options|flags|fields|settings)\s+)?"
-    r"(?:cannot|can't|can\s+not|must\s+not|may\s+not)\s+(?:both\s+)?be\s+"
+    rf"^{_WHERE}(?:the\s+)?(?P<a>{_THING})\s+and\s+(?P<b>{_THING})\s+{_KIND}"
+    rf"{_CANNOT}\s+(?:both\s+)?be\s+"
     rf"(?P<verb>{'|'.join(_PARTICIPLES)})\s+{_TOGETHER}"
     r"(?P<rest>\s+(?:to|in|on|for|with)\s+\S.{0,60}?)?\s*[.!]?$",
     re.I,
@@ -74,7 +76,7 @@ _NOT_WITH = re.compile(
 )
 # "--x cannot be combined with --y or --z"
 _COMBINED = re.compile(
-    rf"^{_WHERE}(?P<a>{_THING})\s+(?:cannot|can't|can\s+not|must\s+not|may\s+not)\s+be\s+"
+    rf"^{_WHERE}(?P<a>{_THING})\s+{_CANNOT}\s+be\s+"
     r"combined\s+with\s+(?P<b>\S.{0,80}?)\s*[.!]?$",
     re.I,
 )
@@ -90,7 +92,7 @@ _MIXING = re.compile(
 
 # "Cannot mix named and unnamed arguments", "--device-ids must not mix integer IDs and UUIDs"
 _NOT_MIX = re.compile(
-    rf"^{_WHERE}(?:\S.{{0,40}}?\s+)?(?:cannot|can't|can\s+not|must\s+not|may\s+not)\s+mix\s+"
+    rf"^{_WHERE}(?:\S.{{0,40}}?\s+)?{_CANNOT}\s+mix\s+"
     r"(?P<mixed>\S.{0,60}?\s+and\s+\S.{0,80}?)\s*[.!]?$",
     re.I,
 )
@@ -122,7 +124,7 @@ def exclusive_instruction(sentence: str) -> tuple[str, str] | None:
         return f"{verb.capitalize()} only one of {match['a']} and {match['b']}", "input"
     match = _NOT_TOGETHER.match(text)
     if match is not None:
-        verb = _PARTICIPLES[match["verb"].lower()]
+        verb = INFINITIVE[match["verb"].lower()]
         rest = match["rest"] or ""
         return f"{verb.capitalize()} only one of {match['a']} and {match['b']}{rest}", "input"
     match = _NOT_WITH.match(text)

@@ -16,6 +16,24 @@ from __future__ import annotations
 
 import re
 
+# A participle of giving or using a value, and the verb a way out says it with ("cannot be
+# specified together" -> "specify only one").
+INFINITIVE = {
+    "accessed": "access",
+    "read": "read",
+    "used": "use",
+    "set": "set",
+    "defined": "define",
+    "given": "give",
+    "passed": "pass",
+    "specified": "specify",
+    "provided": "provide",
+    "enabled": "enable",
+    "applied": "apply",
+    "added": "add",
+    "combined": "combine",
+}
+
 # "NIXL >= {min_version} is required", "fastokens >= 0.2.0 is required when ...": a
 # distribution (or library) and the least version, said as a requirement.
 _VERSION_REQUIRED = re.compile(
