@@ -10,31 +10,19 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_process import SRC, run_errdex
 
 from samples import write_package
-
-SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def errdex(
     tmp_path: Path, *args: str, paste: bytes | None = None, cache: Path | None = None
 ) -> tuple[int, str, str]:
-    env = dict(os.environ)
-    env.pop("ERRDEX_DEBUG", None)
-    env["ERRDEX_DB"] = str(tmp_path / "errdex.db")
-    env["ERRDEX_CACHE"] = str(cache or tmp_path / "cache")
-    env["PYTHONPATH"] = str(SRC)
-    done = subprocess.run(
-        [sys.executable, "-m", "errdex", *args],
-        env=env,
-        input=paste,
-        capture_output=True,
-        timeout=120,
-    )
-    out, err = (s.decode("utf-8", "replace") for s in (done.stdout, done.stderr))
+    more = {"ERRDEX_CACHE": str(cache)} if cache is not None else {}
+    code, out, err = run_errdex(*args, data=tmp_path, paste=paste, **more)
     assert "Traceback" not in out + err
     assert "\x1b" not in out + err
-    return done.returncode, out, err
+    return code, out, err
 
 
 def one_line(err: str) -> str:

@@ -11,18 +11,15 @@ raises when it meets the marker `FAULT` in a file or a project name.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from cli_process import run_errdex
 
 from samples import write_package
 
 Run = Callable[..., tuple[int, str, str]]
-SRC = Path(__file__).resolve().parents[2] / "src"
 
 # Each fault raises a ValueError whose message holds an ESC sequence and a newline, as a
 # message quoting hostile code would: the line shown must keep neither.
@@ -76,24 +73,8 @@ def errdex(tmp_path: Path) -> Run:
     (plugin / "sitecustomize.py").write_text(_PLUGIN)
 
     def run(*args: str, fault: str = "", debug: bool = False) -> tuple[int, str, str]:
-        env = dict(os.environ)
-        env.pop("ERRDEX_DEBUG", None)
-        env.update(
-            PYTHONPATH=os.pathsep.join([str(plugin), str(SRC)]),
-            ERRDEX_DB=str(tmp_path / "errdex.db"),
-            ERRDEX_CACHE=str(tmp_path / "cache"),
-            ERRDEX_TEST_FAULT=fault,
-        )
-        if debug:
-            env["ERRDEX_DEBUG"] = "1"
-        done = subprocess.run(
-            [sys.executable, "-m", "errdex", *args],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        return done.returncode, done.stdout, done.stderr
+        more = {"ERRDEX_DEBUG": "1"} if debug else {}
+        return run_errdex(*args, data=tmp_path, path=(plugin,), ERRDEX_TEST_FAULT=fault, **more)
 
     return run
 
