@@ -12,8 +12,11 @@ from explain_samples import indexed_package, page_with_message
 from errdex.store import Store
 
 MOCK = {
-    "mock/__init__.py": "from mock._transport import Reply, Transport\n",
+    "mock/__init__.py": "from mock._transport import Pool, Reply, Transport\n",
     "mock/_transport.py": """
+        import weakref
+
+
         class Reply:
             pass
 
@@ -37,6 +40,17 @@ MOCK = {
 
             def render(self):
                 return self.name
+
+
+        class Pool:
+            def __init__(self, owner):
+                self.owner_ref = weakref.ref(owner)
+
+            def owner(self):
+                owner = self.owner_ref()
+                if not isinstance(owner, Reply):
+                    raise RuntimeError("the pool outlived its owner")
+                return owner
         """,
 }
 
@@ -50,13 +64,19 @@ def test_the_callable_the_constructor_took_is_the_way_out(mock: Store) -> None:
     page = page_with_message(mock, "mock", "Cannot use an async handler")
     # before: no solution, "errdex found no setting or argument a user passes behind that"
     assert page.solutions[0].text == (
-        "Pass `Transport` a `handler` whose return value passes the check at line 13, so "
+        "Pass `Transport` a `handler` whose return value passes the check at line 16, so "
         "that `reply` is an instance of `Reply` (`reply` is what `self.handler(request)` "
-        "returns, line 12)."
+        "returns, line 15)."
     )
     assert "errdex found no setting" not in page.what_it_means
 
 
 def test_a_method_of_the_class_itself_is_no_callable_of_the_user(mock: Store) -> None:
     page = page_with_message(mock, "mock", "empty label")
+    assert not any("whose return value" in s.text for s in page.solutions)
+
+
+def test_a_weak_reference_is_no_callable_of_the_user(mock: Store) -> None:
+    # `self.owner_ref = weakref.ref(owner)`: calling it gives the object back, or None
+    page = page_with_message(mock, "mock", "the pool outlived its owner")
     assert not any("whose return value" in s.text for s in page.solutions)
