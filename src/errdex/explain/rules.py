@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 
 from errdex.ast_walk import walk
+from errdex.explain.abstract import enforced_abstract
 from errdex.explain.context import Facts
 from errdex.explain.hiding_flags import hidden_sentence
 from errdex.explain.input_nodes import assignment_targets
@@ -119,6 +120,9 @@ def what_it_means(facts: Facts) -> str:
             # said rather than a condition negated: a way out no user can take is none
             sentences.append(_no_solution(facts))
     sentences.extend(hidden_sentence(s) for s in facts.hidden[:1])
+    abstract = enforced_abstract(facts)
+    if abstract is not None:
+        sentences.append(abstract)
     sentences.extend(
         f"Changing {code(s.knob or '')} is no way out: the test at line {line} then holds "
         "with what the path holds, and that guard fails as well."

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import msgspec
 
+from errdex.explain.abstract import enforced_abstract
 from errdex.explain.accepted_keywords import accepted_keywords_solution
 from errdex.explain.advice_names import (
     failed_load_solution,
@@ -289,7 +290,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     if clash is not None:
         found.add(clash, 0)  # the message names the user's own name: before a helper's input
     replaced = override_solution(facts.stored)
-    if replaced is not None:
+    if replaced is not None and enforced_abstract(facts) is None:  # else no subclass lacks it
         found.add(Solution(text=replaced, kind="input"), 0)
     for sibling in (sync_sibling_solution(facts), stated_order_solution(facts)):
         if sibling is not None:  # a sync sibling, or the call the message says to make first
