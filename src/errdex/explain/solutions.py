@@ -44,6 +44,7 @@ from errdex.explain.environment import (
     platform_solution,
 )
 from errdex.explain.expanded import expanded
+from errdex.explain.failed_call import failed_call_solutions
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.flag_values import flag_value_solutions
 from errdex.explain.given_values import given_value_solution
@@ -85,6 +86,7 @@ from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.sync_sibling import sync_sibling_solution
 from errdex.explain.tried_input import failed_input_solutions, presence_of_tried
+from errdex.explain.try_failure import no_way_out_of_try
 from errdex.explain.twins import without_twins
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_data import user_data_solution
@@ -192,6 +194,7 @@ def ways_out(facts: Facts) -> list[ConditionView]:
         for c in facts.held
         if not no_way_out(c, facts)
         and not presence_of_tried(c, facts)
+        and not no_way_out_of_try(c, facts)
         and not (c.kind in _BRANCH_KINDS and branch_refuses(c, facts, surely=False))
     ]
     return kept_conditions(held, facts)
@@ -214,6 +217,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     found = _Collector()
     for failed in failed_input_solutions(facts):
         found.add(failed, rank=-1)  # the input, or the setting, the `try`'s call failed on
+    tried_failed = bool(found.items)  # the `try` failed on the user's input: said already
     open_conditions = ways_out(facts)
     actions = _condition_actions(facts, open_conditions)
     internal = _internal_invariant(facts, actions)
@@ -326,6 +330,8 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(solution, 1)
     for solution in selection_solutions(facts.stored):
         found.add(solution, _SELECTION_TIER)
+    if not tried_failed and not network_solutions(facts):
+        _add_failed_call(found, facts)
     found.message_first(*advised_settings(facts))
     keep_first(found.items, facts)  # what keeps the user's choice before what drops it
     kept = []
@@ -354,6 +360,17 @@ def _solutions(facts: Facts) -> list[Solution]:
     facts.hidden = [s for s in kept if hides_only(s)]
     kept = [s for s in kept if not hides_only(s)]
     return [with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
+
+
+def _add_failed_call(found: _Collector, facts: Facts) -> None:
+    """What the `try` around a raise under `except` did that failed: a well-known call's
+    input first; what the failed call's error names (its message) after a setting's exact
+    value, and for a raise of another class `from` it only when nothing else is offered
+    (its own message and class say more of what failed)."""
+    others = any(not hides_only(i.solution) for i in found.items)
+    for solution, rank, alone in failed_call_solutions(facts):
+        if not (alone and others):
+            found.add(solution, rank=rank)
 
 
 def _condition_actions(
