@@ -161,7 +161,8 @@ def test_a_switch_that_only_swallows_the_failure_is_no_way_out(files: Store) -> 
     # what failed is the call of the `try`, with what its error names
     assert page.solutions[0].text.startswith(
         "Fix what this error's own message names: `self.source.fetch(name)` (the `try` at "
-        "line 36) raised `LookupError`, passed on here as it was, and its message says what failed and with which value."
+        "line 36) raised `LookupError`, passed on here as it was, and its message says what "
+        "failed and with which value."
     )
 
 
