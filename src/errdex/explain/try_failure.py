@@ -22,6 +22,7 @@ from errdex.explain.context import Facts
 from errdex.explain.hiding_flags import hidden_by_flag
 from errdex.explain.page import ConditionView
 from errdex.explain.plain import code
+from errdex.explain.reraise import handler_of, holds
 from errdex.extract.shapes import is_exit_call
 from errdex.facts import ConditionKind, KnobKind, SiteKind
 
@@ -113,15 +114,15 @@ def _swallowed(condition: ConditionView, facts: Facts) -> str | None:
     if function is None:
         return None
     line = facts.stored.site.line
-    handler = _handler_of(function, line)
+    handler = handler_of(function, line)
     if handler is None:
         return None
     found = _if_in(handler.body, condition.line, line)
     if found is None:
         return None
     statement, rest = found
-    in_body = _holds(statement.body, line)
-    if in_body == _holds(statement.orelse, line):
+    in_body = holds(statement.body, line)
+    if in_body == holds(statement.orelse, line):
         return None  # the site is on neither side
     other = [*(statement.orelse if in_body else statement.body), *rest]
     if any(isinstance(n, ast.Raise) for s in other for n in walk(s)):
@@ -151,20 +152,6 @@ def _if_in(
                     return found[0], [*found[1], *after]
         return None
     return None
-
-
-def _handler_of(function: _Def, line: int) -> ast.ExceptHandler | None:
-    best: ast.ExceptHandler | None = None
-    for node in walk(function):
-        if isinstance(node, ast.ExceptHandler):
-            inside = node.lineno <= line <= (node.end_lineno or node.lineno)
-            if inside and (best is None or node.lineno > best.lineno):
-                best = node
-    return best
-
-
-def _holds(body: list[ast.stmt], line: int) -> bool:
-    return any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in body)
 
 
 def _retries(function: _Def, handler: ast.ExceptHandler, other: list[ast.stmt]) -> bool:
