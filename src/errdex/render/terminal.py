@@ -228,7 +228,7 @@ def progress_label(label: str) -> str:
 def interrupted_index(done: Sequence[IndexReport], under_way: VersionInfo) -> str:
     """What the database holds after Ctrl-C stopped an index run: the versions this run
     wrote (each whole), and nothing of the one under way (its transaction never committed)."""
-    written = [f"{r.project} {r.version}" for r in done if not r.up_to_date]
+    written = [f"{r.project} {r.version}" for r in done if not r.up_to_date and r.error is None]
     stopped = f"interrupted while indexing {under_way.project} {under_way.version}, of which"
     if not written:
         return f"{stopped} nothing was written; the database holds what it held before this run"
