@@ -102,6 +102,15 @@ FILES = {
                 if missing_ok and e.errno == errno.ENOENT:
                     return
                 raise
+
+
+        def load_plugin(name):
+            import importlib
+
+            try:
+                return importlib.import_module(name)
+            except ImportError as e:
+                raise RuntimeError(f"no plugin {name}") from e
         """,
     "files/_private.py": """
         def complete(source, name, raise_errors=True):
@@ -206,3 +215,11 @@ def test_a_private_function_says_no_more_than_the_message(files: Store) -> None:
     assert not any("raise_errors" in s.text for s in page.solutions)
     assert not any(s.text.startswith("Fix what") for s in page.solutions)
     assert "only picks whether the failure is raised" in page.what_it_means
+
+
+def test_a_failed_import_names_the_module_to_install(files: Store) -> None:
+    page = page_with_message(files, "files", "no plugin")
+    assert page.solutions[0].text.startswith(
+        "Install the module `name` (the argument `name` of `load_plugin`) names, or make it "
+        "importable: `importlib.import_module(name)` failed on it"
+    )

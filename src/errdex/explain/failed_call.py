@@ -55,11 +55,9 @@ _PARSES = {
     "json.load": ("a file of valid JSON", frozenset({"ValueError", "JSONDecodeError"})),
     "int": ("a whole number written out (`int('12')`)", frozenset({"ValueError", "TypeError"})),
     "float": ("a number written out (`float('1.5')`)", frozenset({"ValueError", "TypeError"})),
-    "importlib.import_module": (
-        "the name of a module installed in this environment",
-        frozenset({"ImportError", "ModuleNotFoundError"}),
-    ),
 }
+_IMPORTS = frozenset({"importlib.import_module", "import_module"})
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
 _NEEDS = {
     "write": "the directory {0} is in must exist and the user running the program must be "
     "allowed to write there ({0} itself must not be a directory)",
@@ -71,9 +69,11 @@ _NEEDS = {
     "move": "{0} must exist and be readable, and the directory {1} goes in must exist and "
     "be writable by the user running the program",
 }
-# What the failed call's error names comes after a setting's exact value (ranks 0 and 1) and
-# before any other input or environment way out (10 and above).
+# A failed call's way out comes after a setting's exact value (ranks 0 and 1) and before any
+# other input or environment way out (10 and above) ...
 _AFTER_SETTINGS = 2
+# ... or after what the message says to do, as input (11) or environment (21)
+_AFTER_ADVICE = 22
 # What a failed call raises when the program broke its own rule, or was stopped: no value
 # of the user's named in its message.
 _INTERNAL = frozenset(
@@ -82,24 +82,27 @@ _INTERNAL = frozenset(
 _MAX_CALL = 70  # characters of a call quoted in a sentence
 
 
-def failed_call_solutions(facts: Facts) -> list[tuple[Solution, int, bool]]:
-    """The way out of what the `try` around the site did, each with its rank and whether
-    it is offered only alone: the input of a well-known call that failed, or what the
-    failed call's own error names (alone, for a raise of another class `from` it)."""
+def failed_call_solutions(facts: Facts, advised: bool) -> list[tuple[Solution, int, bool, str]]:
+    """The way out of what the `try` around the site did, each with its rank, whether it is
+    offered only alone, and the call it is of (as written): the input of a well-known call
+    that failed (after what the message says to do, when it says something: `advised`), or
+    what the failed call's own error names (never beside the message's advice; alone, for a
+    raise of another class `from` it)."""
     found = _failed(facts)
     if found is None:
         return []
     calls, texts, caught, line, raise_from = found
-    out: list[tuple[Solution, int, bool]] = []
+    out: list[tuple[Solution, int, bool, str]] = []
     for call in calls:
         known = _known(call, caught, facts)
         if known is not None:
-            out.append((Solution(text=known, kind="input"), -1, False))
+            rank = _AFTER_ADVICE if advised else _AFTER_SETTINGS
+            out.append((Solution(text=known, kind="input"), rank, False, ast.unparse(call)))
     # a public function's parameters are what its caller gave: the input the message names
     given = _given(calls, facts) if callable_by_user(facts) else []
     # an `OSError` of a call not in the table is the system's refusal (a closed pipe, a
     # full disk), not the value's: the message says which, and no value is named
-    if out or not raise_from or not given or caught & (_INTERNAL | _OS_ERRORS):
+    if out or advised or not raise_from or not given or caught & (_INTERNAL | _OS_ERRORS):
         return out[:2]
     shown = " or ".join(code(_short(t)) for t in texts[:2])
     shown += " (or another call of it)" if len(texts) > 2 else ""
@@ -117,7 +120,7 @@ def failed_call_solutions(facts: Facts) -> list[tuple[Solution, int, bool]]:
             "traceback, and its message says what failed and with which value."
         )
     alone = facts.stored.site.kind is not SiteKind.RERAISE
-    return [(Solution(text=text, kind="input"), _AFTER_SETTINGS, alone)]
+    return [(Solution(text=text, kind="input"), _AFTER_SETTINGS, alone, texts[0])]
 
 
 def wrapped_sentence(facts: Facts) -> str | None:
@@ -234,6 +237,14 @@ def _known(call: ast.Call, caught: set[str], facts: Facts) -> str | None:
     func = call.func
     name = ast.unparse(func)
     shown = code(_short(ast.unparse(call)))
+    if name in _IMPORTS and call.args and caught & (_IMPORT_ERRORS | _BROAD):
+        module = call.args[0]
+        literal = isinstance(module, ast.Constant) and isinstance(module.value, str)
+        which = code(str(module.value)) if literal else f"the module {_input(module, facts)} names"
+        return (
+            f"Install {which}, or make it importable: {shown} failed on it, and the error's "
+            "message names the module it could not import."
+        )
     if name in _PARSES:
         what, raises = _PARSES[name]
         if not caught & (raises | _BROAD) or not call.args:

@@ -331,7 +331,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     for solution in selection_solutions(facts.stored):
         found.add(solution, _SELECTION_TIER)
     if not tried_failed and not network_solutions(facts):
-        _add_failed_call(found, facts)
+        _add_failed_call(found, facts, advised)
     found.message_first(*advised_settings(facts))
     keep_first(found.items, facts)  # what keeps the user's choice before what drops it
     kept = []
@@ -362,15 +362,16 @@ def _solutions(facts: Facts) -> list[Solution]:
     return [with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
 
 
-def _add_failed_call(found: _Collector, facts: Facts) -> None:
-    """What the `try` around a raise under `except` did that failed: a well-known call's
-    input first; what the failed call's error names (its message) after a setting's exact
-    value, and for a raise of another class `from` it only when nothing else is offered
-    (its own message and class say more of what failed)."""
-    others = any(not hides_only(i.solution) for i in found.items)
-    for solution, rank, alone in failed_call_solutions(facts):
-        if not (alone and others):
-            found.add(solution, rank=rank)
+def _add_failed_call(found: _Collector, facts: Facts, advised: bool) -> None:
+    """What the `try` around a raise under `except` did that failed (`failed_call.py`),
+    unless a way out says it already (names the call: `int(v)` of "a value that `int(v)`
+    accepts"); what the failed call's error names, for a raise of another class `from` it,
+    only when nothing else is offered (its own message and class say more)."""
+    others = [i.solution.text for i in found.items if not hides_only(i.solution)]
+    for solution, rank, alone, call in failed_call_solutions(facts, advised):
+        if any(f"`{call}`" in text for text in others) or (alone and others):
+            continue
+        found.add(solution, rank=rank)
 
 
 def _condition_actions(
