@@ -116,3 +116,25 @@ def test_run_of_a_script_that_does_not_compile_shows_no_errdex_frame(
     assert done.returncode == 1
     assert done.stderr.strip().splitlines()[-1].startswith("SyntaxError: source code")
     assert "errdex" not in done.stderr and "runpy" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [
+        (["index"], "give at least one SOURCE"),
+        (["index", "x", "--tags", "v*", "--version", "1"], "--tags names each version"),
+        (["diff", "demo", "1.0"], "give PROJECT OLD NEW"),
+        (
+            ["explain", "0" * 16, "--project", "d", "--llm-url", "http://x", "--llm-model", "m"],
+            "give an error ID or --project",
+        ),
+    ],
+)
+def test_a_usage_error_a_command_finds_is_no_bug(
+    tmp_path: Path, command: list[str], said: str
+) -> None:
+    """click's usage errors pass through errdex's catch-all for its own bugs."""
+    code, _, err = errdex(tmp_path, *command)
+    assert code == 2
+    assert err.startswith("Usage: ") and f"Error: {said}" in err
+    assert "internal error" not in err

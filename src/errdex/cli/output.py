@@ -75,6 +75,8 @@ def handle_errors(func: F) -> F:
             fail("interrupted; whatever was being written was not, what was written stays", 2)
         except BrokenPipeError:
             sys.stderr.close()  # `errdex list | head`: the reader left, nothing to say
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise  # a usage error the command found: click says it, with the usage
         except Exception as error:
             from errdex.bugs import bug_line, show_traceback
 
