@@ -239,8 +239,10 @@ def _known(call: ast.Call, caught: set[str], facts: Facts) -> str | None:
     shown = code(_short(ast.unparse(call)))
     if name in _IMPORTS and call.args and caught & (_IMPORT_ERRORS | _BROAD):
         module = call.args[0]
-        literal = isinstance(module, ast.Constant) and isinstance(module.value, str)
-        which = code(str(module.value)) if literal else f"the module {_input(module, facts)} names"
+        if isinstance(module, ast.Constant) and isinstance(module.value, str):
+            which = code(module.value)
+        else:
+            which = f"the module {_input(module, facts)} names"
         return (
             f"Install {which}, or make it importable: {shown} failed on it, and the error's "
             "message names the module it could not import."
