@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 
 __all__ = ["DEBUG_VARIABLE", "INTERNAL", "bug_line", "debugging", "error_line", "show_traceback"]
 
@@ -47,6 +46,8 @@ def bug_line(error: BaseException, what: str) -> str:
 def show_traceback(error: BaseException) -> None:
     """Print `error`'s traceback on standard error when `ERRDEX_DEBUG` asks for it."""
     if debugging():
+        import traceback
+
         traceback.print_exception(error, file=sys.stderr)
         sys.stderr.flush()
 

@@ -163,3 +163,17 @@ def test_errdex_debug_shows_the_traceback(errdex: Run, tmp_path: Path) -> None:
     assert code == 2
     assert "Traceback (most recent call last)" in err
     assert "ValueError: injected" in err
+
+
+def test_the_summary_names_the_error_of_a_file_errdex_failed_on(
+    errdex: Run, tmp_path: Path
+) -> None:
+    pkg = write_package(tmp_path / "demo", FILES)
+    code, out, err = errdex("index", str(pkg), "--project", "demo", fault="link")
+    assert code == 0, err
+    _clean(out, err)
+    assert "1 × internal error of errdex while linking: demo/FAULT.py" in err
+    assert (
+        "demo/FAULT.py: internal error of errdex while linking: ValueError: injected"
+        " \\x1b[31mfault second line: a bug, please report it"
+    ) in " ".join(err.split())

@@ -47,6 +47,7 @@ from errdex.explain.environment import (
     platform_solution,
 )
 from errdex.explain.expanded import expanded
+from errdex.explain.failed_call import failed_call_solutions
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.flag_values import flag_value_solutions
 from errdex.explain.given_values import given_value_solution
@@ -89,6 +90,7 @@ from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.sync_sibling import sync_sibling_solution
 from errdex.explain.tried_input import failed_input_solutions, presence_of_tried
+from errdex.explain.try_failure import no_way_out_of_try
 from errdex.explain.twins import without_twins
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_data import user_data_solution
@@ -196,6 +198,7 @@ def ways_out(facts: Facts) -> list[ConditionView]:
         for c in facts.held
         if not no_way_out(c, facts)
         and not presence_of_tried(c, facts)
+        and not no_way_out_of_try(c, facts)
         and not (c.kind in _BRANCH_KINDS and branch_refuses(c, facts, surely=False))
     ]
     return kept_conditions(held, facts)
@@ -218,6 +221,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     found = _Collector()
     for failed in failed_input_solutions(facts):
         found.add(failed, rank=-1)  # the input, or the setting, the `try`'s call failed on
+    tried_failed = bool(found.items)  # the `try` failed on the user's input: said already
     open_conditions = ways_out(facts)
     actions = _condition_actions(facts, open_conditions)
     internal = _internal_invariant(facts, actions)
@@ -336,6 +340,8 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(solution, 1)
     for solution in selection_solutions(facts.stored):
         found.add(solution, _SELECTION_TIER)
+    if not tried_failed and not network_solutions(facts):
+        _add_failed_call(found, facts, advised)
     found.message_first(*advised_settings(facts))
     keep_first(found.items, facts)  # what keeps the user's choice before what drops it
     kept = []
@@ -365,6 +371,18 @@ def _solutions(facts: Facts) -> list[Solution]:
     facts.hidden = [s for s in kept if hides_only(s)]
     kept = [s for s in kept if not hides_only(s)]
     return [with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
+
+
+def _add_failed_call(found: _Collector, facts: Facts, advised: bool) -> None:
+    """What the `try` around a raise under `except` did that failed (`failed_call.py`),
+    unless a way out says it already (names the call: `int(v)` of "a value that `int(v)`
+    accepts"); what the failed call's error names, for a raise of another class `from` it,
+    only when nothing else is offered (its own message and class say more)."""
+    others = [i.solution.text for i in found.items if not hides_only(i.solution)]
+    for solution, rank, alone, call in failed_call_solutions(facts, advised):
+        if any(f"`{call}`" in text for text in others) or (alone and others):
+            continue
+        found.add(solution, rank=rank)
 
 
 def _condition_actions(

@@ -92,7 +92,9 @@ def _extract_in_time(path: str, data: bytes) -> FileFacts:
 
 
 def extract_again_batch(batch: Sequence[Again]) -> list[tuple[str, bytes]]:
-    """Extract each file again keeping its names' calls; empty bytes where nothing changes."""
+    """Extract each file again keeping its names' calls; empty bytes where nothing changes,
+    nothing at all where errdex failed (a bug: the first extraction stands, and is not
+    cached as final, so that a fixed errdex tries again)."""
     with cyclic_gc_paused(collect_after=True):
         out = []
         for path, data, names in batch:
@@ -103,9 +105,9 @@ def extract_again_batch(batch: Sequence[Again]) -> list[tuple[str, bytes]]:
                 facts = None  # the first extraction stands
             except MemoryError:
                 raise
-            except Exception as error:  # a bug of errdex: the first extraction stands
+            except Exception as error:
                 show_traceback(error)
-                facts = None
+                continue
             out.append((path, b"" if facts is None else encode_facts(facts)))
         return out
 
@@ -191,7 +193,8 @@ class ExtractionPool:
         return self._map(extract_batch, items, progress)
 
     def run_again(self, items: Sequence[Again]) -> Iterator[tuple[str, bytes]]:
-        """Yield (path, encoded facts, or empty bytes when they do not change) for every item."""
+        """Yield (path, encoded facts, or empty bytes when they do not change) for every item
+        but those errdex failed on (`extract_again_batch`)."""
         return self._map(extract_again_batch, items, None)
 
     def _map(
