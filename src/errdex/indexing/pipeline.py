@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import msgspec
 
+from errdex.bugs import INTERNAL
 from errdex.errors import SourceError
 from errdex.extract import EXTRACTOR_VERSION
 from errdex.extract.gettext_catalogs import Catalog, parse_catalog
@@ -88,7 +89,7 @@ def _index(
     extracted = _extract_version(source, cache, workers, progress, laps)
     skipped = list(source.skipped)
     skipped.extend(Skipped(f.path, f.error) for f in extracted.facts if f.error is not None)
-    sites, stored = _link_and_write(source, store, extracted, laps)
+    sites, stored = _link_and_write(source, store, extracted, laps, skipped)
     kinds = Counter(s.site.kind.value for s in sites)
     files = len(extracted.items)
     return IndexReport(
@@ -182,9 +183,10 @@ def _extract_version(
 
 
 def _link_and_write(
-    source: Source, store: Store, extracted: _Extracted, laps: _Laps
+    source: Source, store: Store, extracted: _Extracted, laps: _Laps, skipped: list[Skipped]
 ) -> tuple[list[IndexedSite], VersionStats]:
-    """Link the version's sites and write them, with its files, in one transaction.
+    """Link the version's sites and write them, with its files, in one transaction; a file
+    errdex fails to link is added to `skipped`.
 
     A large version is written by another process as its sites are linked (the "link"
     lap then ends when the last site is made, the "write" lap is what is left of the
@@ -197,7 +199,8 @@ def _link_and_write(
 
         def linked() -> Iterator[IndexedSite]:
             info = source.info
-            for site in link_sites(info.project, extracted.facts, info.entry_points, catalogs):
+            made = link_sites(info.project, extracted.facts, info.entry_points, catalogs, skipped)
+            for site in made:
                 sites.append(site)
                 yield site
             laps.lap("link")
@@ -285,7 +288,9 @@ def _extract(
     decoded: dict[str, FileFacts | None] = {}
     unsaved: dict[str, bytes] = {}
     for path, blob in results:
-        decoded[path] = _decoder.decode(blob) if blob else None
+        facts = decoded[path] = _decoder.decode(blob) if blob else None
+        if facts is not None and facts.error is not None and facts.error.startswith(INTERNAL):
+            continue  # errdex's own bug: not kept, so that a fixed errdex reads it again
         unsaved[keys[path]] = blob
         if len(unsaved) >= _LOOKUP_CHUNK:
             cache.put_many(unsaved)
