@@ -145,7 +145,8 @@ def index(
     glob, oldest first; with `installed`, every distribution installed here too. Every
     source is opened before any is indexed; `planned` gets the versions then. `started`
     hears of each version as it starts and may give a progress hook for it, `(stage,
-    advance, total)`; `finished` gets its report."""
+    advance, total)`; `finished` gets its report. A version errdex fails on (a bug of its
+    own) is not written: its report's `error` says why, and the next version is indexed."""
     from errdex.indexing.runs import open_run, run_index
 
     specs = [source] if isinstance(source, str) else list(source)

@@ -474,3 +474,31 @@ def test_a_function_returning_a_message_is_parsed() -> None:
     assert {k: [t.text for t in v] for k, v in facts.returned_texts.items()} == {
         "check_key_length": ["The key is {len(key)} bytes long, below the minimum of 32 bytes."]
     }
+
+
+# Page breaks as some code has them: a form feed alone on a line inside a body and between
+# definitions, and one right before a `def` at column 0.
+_PAGED = (
+    "\n".join(
+        f"def quiet_{i}(x: int) -> int:\n    y = x\n\f\n    return y + {i}\n" for i in range(400)
+    )
+    + "\n\f\ndef loud(x):\n    if x:\n        raise ValueError('loud one')\n\f\n    return x\n"
+    + "\fdef after(x):\n    raise KeyError('after one')\n"
+)
+
+
+def test_a_page_break_in_a_body_is_a_blank_line_and_one_before_a_def_no_indent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A form feed is whitespace that starts the indentation count again, as Python reads
+    it (`textscan.shallow_line`): the page break inside each quiet body no longer ends it
+    there (all of it is blanked), and `\\fdef after` ends `loud`."""
+    reduced = build_skeleton(_PAGED)
+    assert reduced is not None and len(reduced.blanked) == 400
+    assert "return y" not in reduced.text and "after one" in reduced.text
+    ast.parse(reduced.text)
+    fast = extract_file("paged.py", _PAGED.encode())
+    monkeypatch.setattr(extract, "build_skeleton", lambda text, keep_calls=(): None)
+    full = extract_file("paged.py", _PAGED.encode())
+    assert [(s.function, s.line) for s in fast.sites] == [("loud", 2004), ("after", 2008)]
+    assert fast.sites == full.sites

@@ -186,6 +186,34 @@ def test_a_worker_that_sees_another_sqlite_file_refuses(tmp_path: Path) -> None:
     assert not db.exists()
 
 
+def test_a_bug_of_errdex_in_a_task_is_its_result_in_a_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fault is injected (no real input is known to raise): one function of linking
+    across files fails, as a bug would."""
+    import errdex.link
+
+    def fail(*args: object) -> None:
+        raise ValueError("injected \x1b[31mfault")
+
+    monkeypatch.setattr(errdex.link.CaughtTexts, "add", fail)
+    monkeypatch.setenv("ERRDEX_CACHE", str(tmp_path / "cache"))
+    package = write_package(tmp_path / "demo", DEMO)
+    db = tmp_path / "errdex.db"
+    task = VersionTask(source=str(package), db=str(db), project="demo", version="1.0")
+
+    result = index_version(task)
+
+    assert result.report is None
+    assert result.error is not None
+    assert result.error.startswith(
+        f"indexing {package} failed with an internal error (ValueError: injected \\x1b[31mfault)"
+    )
+    assert "this is a bug in errdex" in result.error
+    with open_store(str(db)) as store:
+        assert list(store.projects()) == []  # rolled back
+
+
 def test_an_in_memory_database_is_refused() -> None:
     with pytest.raises(ClusterError, match="in-memory database cannot be shared"):
         next(index_on_cluster(["six==1.16.0"], "tcp://127.0.0.1:1", ":memory:"))

@@ -196,3 +196,24 @@ def test_a_helper_call_whose_message_is_a_module_constant_is_a_site(tmp_path: Pa
         "pkg/store.py:find_named:helper:invalid: a message passed by name",
         "pkg/store.py:find_or_fail:helper:the item was not found",
     ]
+
+
+def test_a_second_round_errdex_fails_on_leaves_the_first_and_is_tried_again(
+    package: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fault is injected (no real input is known to make extraction raise)."""
+    import errdex.indexing.parallel as parallel
+
+    real = parallel.extract_again
+
+    def fail(path: str, data: bytes, names: object) -> None:
+        raise ValueError("injected fault")
+
+    monkeypatch.setattr(parallel, "extract_again", fail)
+    report, sites = _index(package, tmp_path)
+    assert sites == ["pkg/checks.py:require:raise:invalid: {message}"]  # the first round's
+    assert (report.rechecked, report.reparsed) == (2, 0) and report.skipped == []
+    monkeypatch.setattr(parallel, "extract_again", real)
+    report, sites = _index(package, tmp_path, force=True)
+    assert "pkg/client.py:connect:helper:invalid: the url must start with http" in sites
+    assert (report.rechecked, report.reparsed) == (2, 1)  # nothing of the failure was kept

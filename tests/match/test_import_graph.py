@@ -146,3 +146,12 @@ def test_a_block_ends_at_a_code_line_no_deeper_than_its_indent() -> None:
         "\tdef h(self): ...",
         "z = 3",
     ]
+
+
+def test_a_page_break_is_a_blank_line_and_starts_the_indentation_again() -> None:
+    """The rule the skeleton reads blocks by too (`textscan.shallow_line`)."""
+    from errdex.match.import_graph import dedent_at
+
+    text = "def f(x):\n    y = x\n\f\n  \f\n\f    return y\n\fdef g(x):\n    pass\n"
+    first = dedent_at(text, 0, len(text), 0, [])
+    assert text[first:].startswith("\fdef g(x):")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 from pathlib import Path
 
@@ -132,21 +133,32 @@ def test_bad_input_and_methods_have_the_same_shape(client: TestClient) -> None:
     assert wrong.json() == {"error": "Method Not Allowed", "status": 405}
 
 
-def test_an_unexpected_failure_is_a_plain_500(
-    app: Starlette, monkeypatch: pytest.MonkeyPatch
+def test_an_unexpected_failure_is_a_plain_500_logged_once(
+    app: Starlette, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     def explode(*args: object, **kwargs: object) -> None:
-        raise RuntimeError("secret internals")
+        raise RuntimeError("secret internals \x1b[2J\nforged line")
 
     monkeypatch.setattr(errdex, "list_projects", explode)
+    monkeypatch.delenv("ERRDEX_DEBUG", raising=False)
     app.state.responses.clear()  # an answer kept by an earlier test would be served
-    with TestClient(app, raise_server_exceptions=False) as client:
+    # The error is not raised on to the server, which would log it again, traceback and all.
+    with TestClient(app, raise_server_exceptions=True) as client, caplog.at_level("ERROR"):
         response = client.get("/api/projects")
     assert response.status_code == 500
     assert response.json() == {
         "error": "internal error; the server log has the details",
         "status": 500,
     }
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    (record,) = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert record.exc_info is None  # ERRDEX_DEBUG=1 adds the traceback
+    assert record.getMessage() == (
+        "GET /api/projects failed with an internal error (RuntimeError: secret internals"
+        " \\x1b[2J forged line): this is a bug in errdex "
+        + importlib.metadata.version("errdex")
+        + "; please report it; ERRDEX_DEBUG=1 shows the traceback"
+    )
 
 
 def test_openapi_describes_every_api_route(client: TestClient, app: Starlette) -> None:

@@ -65,6 +65,7 @@ def run(script: str, args: tuple[str, ...], db: str | None) -> None:
         target = str(Path(script).resolve())
         while tb is not None and tb.tb_frame.f_code.co_filename != target:
             tb = tb.tb_next  # drop errdex's and runpy's own frames
-        error.__traceback__ = tb or error.__traceback__
+        # None when the script never ran (it does not compile): no frame is the user's
+        error.__traceback__ = tb
         sys.excepthook(type(error), error, error.__traceback__)
         sys.exit(1)

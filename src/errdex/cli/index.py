@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from collections.abc import Callable, Generator
 
@@ -24,6 +25,7 @@ from errdex.indexing.cluster import CONNECT_SECONDS, VersionResult
 from errdex.render.terminal import (
     cluster_result,
     cluster_total,
+    failure_line,
     index_summary,
     interrupted_index,
     progress_label,
@@ -141,6 +143,8 @@ def index(
         shown.stop()
     if as_json:
         print_json(reports)
+    if any(report.error is not None for report in reports):
+        sys.exit(2)  # each failed version said why in its line
 
 
 class _IndexProgress:
@@ -174,7 +178,9 @@ class _IndexProgress:
     def finished(self, report: IndexReport) -> None:
         self.stop()
         self.done.append(report)
-        if not self.quiet:
+        if report.error is not None:  # said with --json too: the one line for a person
+            err.print(failure_line(report.error), soft_wrap=True)
+        elif not self.quiet:
             index_summary(report, err)
 
     def stop(self) -> None:

@@ -62,7 +62,8 @@ def plain_note(message: str) -> None:
 
 
 def handle_errors(func: F) -> F:
-    """Turn errdex's own errors and Ctrl-C into one line on stderr and an exit code."""
+    """Turn errdex's own errors, its bugs (any other exception) and Ctrl-C into one line
+    on stderr and an exit code; `ERRDEX_DEBUG=1` shows a bug's traceback too."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -74,6 +75,15 @@ def handle_errors(func: F) -> F:
             fail("interrupted; whatever was being written was not, what was written stays", 2)
         except BrokenPipeError:
             sys.stderr.close()  # `errdex list | head`: the reader left, nothing to say
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise  # a usage error the command found: click says it, with the usage
+        except Exception as error:
+            from errdex.bugs import bug_line, show_traceback
+
+            show_traceback(error)
+            command = click.get_current_context(silent=True)
+            what = f"`{command.command_path}`" if command is not None else "the command"
+            fail(bug_line(error, what), 2)
         return None
 
     return wrapper  # type: ignore[return-value]

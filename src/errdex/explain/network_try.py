@@ -13,13 +13,12 @@ function (`urlopen`, `get_response`, `download_file`, ...) or of an HTTP verb on
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass
 
 from errdex.explain.context import Facts
-from errdex.explain.page import ConditionView, Solution
+from errdex.explain.page import Solution
 from errdex.explain.plain import caught_names, code
-from errdex.facts import ConditionKind
+from errdex.explain.try_failure import caught_tests
 
 __all__ = ["SentRequest", "network_solutions", "sent_request"]
 
@@ -80,7 +79,7 @@ def sent_request(facts: Facts) -> SentRequest | None:
     names = caught_names(clause.text) or {""}  # "": a bare `except`
     if names - _CAUGHT - {""} and not names & {"Exception", "BaseException", ""}:
         return None  # a clause for another failure (a `KeyError`, a `ValueError`)
-    if _sorts_failures(facts, clause):
+    if _sorts_failures(facts):
         return None
     tried = facts.read.tries.get(clause.line)
     if tried is None:
@@ -93,23 +92,12 @@ def sent_request(facts: Facts) -> SentRequest | None:
     return None
 
 
-def _sorts_failures(facts: Facts, clause: ConditionView) -> bool:
+def _sorts_failures(facts: Facts) -> bool:
     """Whether a test inside the clause reads the caught error (or a local computed from it:
     `wrapped = _wrap_media_fetch_error(url, e)`): the clause tells one failure from another
     (an HTTP 404 from a connection refused), and the site is one of them, not every failed
     request."""
-    caught = clause.text.partition(" as ")[2].strip()
-    if not caught:
-        return False
-    from_it = {caught} | {
-        b.name for b in facts.bindings if re.search(rf"\b{re.escape(caught)}\b", b.value)
-    }
-    for condition in facts.conditions:
-        if condition.line <= clause.line or condition.kind is ConditionKind.EXCEPT:
-            continue
-        if set(re.findall(r"\w+", condition.text)) & from_it:
-            return True
-    return False
+    return any(caught_tests(c, facts) for c in facts.conditions)
 
 
 def network_solutions(facts: Facts) -> list[Solution]:

@@ -19,7 +19,7 @@ from errdex.explain.page import ConditionView
 from errdex.extract.shapes import is_exit_call
 from errdex.facts import ConditionKind, SiteKind
 
-__all__ = ["PASSED_ON", "is_reraise", "reraise_gate"]
+__all__ = ["PASSED_ON", "handler_of", "holds", "is_reraise", "reraise_gate"]
 
 PASSED_ON = (
     "So no solution is offered here: the site passes on the exception the `try` raised, "
@@ -49,22 +49,22 @@ def reraise_gate(condition: ConditionView, facts: Facts) -> bool:
     if function is None:
         return False
     line = facts.stored.site.line
-    handler = _handler_of(function, line)
+    handler = handler_of(function, line)
     if handler is None:
         return False
     block = handler.body
     for index, statement in enumerate(block):
         if not isinstance(statement, ast.If) or statement.lineno != condition.line:
             continue
-        in_body = _holds(statement.body, line)
-        if in_body == _holds(statement.orelse, line):
+        in_body = holds(statement.body, line)
+        if in_body == holds(statement.orelse, line):
             return False  # the site is on neither side, or deeper than one `if`
         other = statement.orelse if in_body else statement.body
         return _ends_in_failure([*other, *block[index + 1 :]])
     return False
 
 
-def _handler_of(function: _Def, line: int) -> ast.ExceptHandler | None:
+def handler_of(function: _Def, line: int) -> ast.ExceptHandler | None:
     """The innermost `except` clause holding `line`."""
     best: ast.ExceptHandler | None = None
     for node in walk(function):
@@ -75,7 +75,7 @@ def _handler_of(function: _Def, line: int) -> ast.ExceptHandler | None:
     return best
 
 
-def _holds(body: list[ast.stmt], line: int) -> bool:
+def holds(body: list[ast.stmt], line: int) -> bool:
     return any(s.lineno <= line <= (s.end_lineno or s.lineno) for s in body)
 
 

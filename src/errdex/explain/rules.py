@@ -7,7 +7,9 @@ from __future__ import annotations
 import ast
 
 from errdex.ast_walk import walk
+from errdex.explain.abstract import enforced_abstract
 from errdex.explain.context import Facts
+from errdex.explain.failed_call import wrapped_sentence
 from errdex.explain.hiding_flags import hidden_sentence
 from errdex.explain.input_nodes import assignment_targets
 from errdex.explain.narrowing import narrows_call_result
@@ -28,6 +30,7 @@ from errdex.explain.reraise import PASSED_ON, is_reraise
 from errdex.explain.selection import selection_context
 from errdex.explain.solutions import no_way_out, solutions
 from errdex.explain.tried_input import failing_calls, setting_input
+from errdex.explain.try_failure import no_way_out_of_try, try_failure_sentences
 from errdex.explain.twins import twin_sentences
 from errdex.explain.user_data import arguments_read
 from errdex.facts import ConditionKind, KnobKind, SiteKind
@@ -96,6 +99,9 @@ def what_it_means(facts: Facts) -> str:
     sentences = [first]
     nothing_to_do = no_action_sentence(facts)
     sentences.extend(_except_sentences(facts, check=nothing_to_do is None))
+    wrapped = wrapped_sentence(facts)
+    if wrapped is not None:
+        sentences.append(wrapped)
     solutions(facts)  # fills `facts.twinned`
     sentences.extend(twin_sentences(facts, facts.twinned))
     if nothing_to_do is not None:
@@ -119,6 +125,13 @@ def what_it_means(facts: Facts) -> str:
             # said rather than a condition negated: a way out no user can take is none
             sentences.append(_no_solution(facts))
     sentences.extend(hidden_sentence(s) for s in facts.hidden[:1])
+    abstract = enforced_abstract(facts)
+    if abstract is not None:
+        sentences.append(abstract)
+    offered = {s.condition for s in solutions(facts)}
+    sentences.extend(
+        try_failure_sentences(facts, lambda c: no_way_out(c, facts) or c.text in offered)
+    )
     sentences.extend(
         f"Changing {code(s.knob or '')} is no way out: the test at line {line} then holds "
         "with what the path holds, and that guard fails as well."
@@ -417,6 +430,7 @@ def _context(facts: Facts) -> str:
         for c in facts.held
         if c.text not in covered
         and not no_way_out(c, facts)
+        and not no_way_out_of_try(c, facts)  # said by `try_failure_sentences`
         and c not in facts.twinned
         and not reasons_solved(c, facts, solutions(facts))  # said with each reason
     ]

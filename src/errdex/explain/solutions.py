@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import msgspec
 
+from errdex.explain.abstract import enforced_abstract
+from errdex.explain.accepted_keywords import accepted_keywords_solution
 from errdex.explain.advice_names import (
     failed_load_solution,
     warned_against,
@@ -31,6 +33,7 @@ from errdex.explain.advised import (
     advised_solutions,
 )
 from errdex.explain.audience import callback_parameter, command_line_solution, for_author
+from errdex.explain.callback_result import callback_result_solution
 from errdex.explain.callee_advice import callee_advice_solutions
 from errdex.explain.caller_guards import guarded_entries
 from errdex.explain.class_body import class_body_solution
@@ -44,6 +47,7 @@ from errdex.explain.environment import (
     platform_solution,
 )
 from errdex.explain.expanded import expanded
+from errdex.explain.failed_call import failed_call_solutions
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.flag_values import flag_value_solutions
 from errdex.explain.given_values import given_value_solution
@@ -81,10 +85,12 @@ from errdex.explain.same_error import leads_to_same_error
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
 from errdex.explain.solution_notes import with_cap, with_fallback, with_fix, with_warned
+from errdex.explain.state_gated import state_gated
 from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.sync_sibling import sync_sibling_solution
 from errdex.explain.tried_input import failed_input_solutions, presence_of_tried
+from errdex.explain.try_failure import no_way_out_of_try
 from errdex.explain.twins import without_twins
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_data import user_data_solution
@@ -192,6 +198,7 @@ def ways_out(facts: Facts) -> list[ConditionView]:
         for c in facts.held
         if not no_way_out(c, facts)
         and not presence_of_tried(c, facts)
+        and not no_way_out_of_try(c, facts)
         and not (c.kind in _BRANCH_KINDS and branch_refuses(c, facts, surely=False))
     ]
     return kept_conditions(held, facts)
@@ -214,6 +221,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     found = _Collector()
     for failed in failed_input_solutions(facts):
         found.add(failed, rank=-1)  # the input, or the setting, the `try`'s call failed on
+    tried_failed = bool(found.items)  # the `try` failed on the user's input: said already
     open_conditions = ways_out(facts)
     actions = _condition_actions(facts, open_conditions)
     internal = _internal_invariant(facts, actions)
@@ -264,6 +272,12 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(checked, 0)  # the value the data gives a field, not the validator's argument
     else:
         _add_input(found, open_conditions, facts)
+    accepted = accepted_keywords_solution(facts, open_conditions)
+    if accepted is not None:  # a keyword among those it accepts: before none at all
+        found.add(accepted, 0)
+    returned = callback_result_solution(facts, open_conditions, opposite_words)
+    if returned is not None and not any(i.solution.kind == "input" for i in found.items):
+        found.add(returned, 0)  # the callable the user handed the constructor
     for sent, tier in request_solutions(facts, open_conditions):
         found.add(sent, tier)  # a field of the request the user sends
     for ours, tier in own_object_solutions(open_conditions, facts):
@@ -280,7 +294,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     if clash is not None:
         found.add(clash, 0)  # the message names the user's own name: before a helper's input
     replaced = override_solution(facts.stored)
-    if replaced is not None:
+    if replaced is not None and enforced_abstract(facts) is None:  # else no subclass lacks it
         found.add(Solution(text=replaced, kind="input"), 0)
     for sibling in (sync_sibling_solution(facts), stated_order_solution(facts)):
         if sibling is not None:  # a sync sibling, or the call the message says to make first
@@ -326,6 +340,8 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(solution, 1)
     for solution in selection_solutions(facts.stored):
         found.add(solution, _SELECTION_TIER)
+    if not tried_failed and not network_solutions(facts):
+        _add_failed_call(found, facts, advised)
     found.message_first(*advised_settings(facts))
     keep_first(found.items, facts)  # what keeps the user's choice before what drops it
     kept = []
@@ -337,6 +353,7 @@ def _solutions(facts: Facts) -> list[Solution]:
             facts.refused.append((solution, warning))
     kept = [with_warned(with_cap(with_fallback(s, facts), facts), facts) for s in kept]
     kept = without_twins(kept, facts)
+    kept = state_gated(kept, facts, open_conditions)  # an internal call's own arguments
     # a setting that makes true a guard the page calls no way out: "What it means" says so
     facts.tripped = [(s, line) for s in kept if (line := setting_trips_guard(s, facts))]
     kept = [s for s in kept if all(s is not t for t, _ in facts.tripped)]
@@ -354,6 +371,18 @@ def _solutions(facts: Facts) -> list[Solution]:
     facts.hidden = [s for s in kept if hides_only(s)]
     kept = [s for s in kept if not hides_only(s)]
     return [with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
+
+
+def _add_failed_call(found: _Collector, facts: Facts, advised: bool) -> None:
+    """What the `try` around a raise under `except` did that failed (`failed_call.py`),
+    unless a way out says it already (names the call: `int(v)` of "a value that `int(v)`
+    accepts"); what the failed call's error names, for a raise of another class `from` it,
+    only when nothing else is offered (its own message and class say more)."""
+    others = [i.solution.text for i in found.items if not hides_only(i.solution)]
+    for solution, rank, alone, call in failed_call_solutions(facts, advised):
+        if any(f"`{call}`" in text for text in others) or (alone and others):
+            continue
+        found.add(solution, rank=rank)
 
 
 def _condition_actions(

@@ -24,8 +24,8 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from errdex.extract.calls import NOT_RECEIVERS, CallFilter
-from errdex.extract.skeleton import block_end, compound_line
-from errdex.extract.textscan import inside_bounds
+from errdex.extract.skeleton import compound_line
+from errdex.extract.textscan import inside_bounds, shallow_line
 from errdex.facts import CallSite, Condition
 from errdex.lazy_re import lazy_compile
 
@@ -170,7 +170,7 @@ def _nested_scopes(
         if lead.strip() not in ("", "async") or inside_bounds(strings, match.start()):
             continue  # not a definition: `x = "def f"`, a docstring's example...
         indent = len(lead) - len(lead.lstrip())
-        ender = block_end(indent).search(text, match.end(), end)
+        ender = shallow_line(indent).search(text, match.end(), end)
         while enclosing and enclosing[-1].end <= line_start:
             enclosing.pop()
         parent = enclosing[-1] if enclosing else outer

@@ -33,6 +33,7 @@ from errdex.extract.textscan import (
     find_all,
     inside_bounds,
     occurrences,
+    shallow_line,
     triple_quoted_bounds,
 )
 from errdex.lazy_re import lazy_compile
@@ -94,7 +95,6 @@ _MESSAGE_METHODS = frozenset(
 _KEEPS_MESSAGE = lazy_compile(r"self\.\w*(?:message|msg)\w*[ \t]*(?::[^=\n]*)?=[^=]")
 # Methods whose parameters a class's facts record (what constructing it takes).
 _SIGNATURE_READ = frozenset({"__init__", "__new__", "__post_init__", "__str__"})
-_block_ends: dict[int, re.Pattern[str]] = {}
 
 # Files smaller than this are parsed whole: the scan would cost more than it saves.
 MIN_SKELETON_BYTES = 12_000
@@ -111,15 +111,6 @@ def compound_line(indent: int) -> re.Pattern[str]:
     if pattern is None:
         pattern = re.compile(rf"\n[ \t]{{{indent}}}(?:{_COMPOUND})\b")
         _compound_lines[indent] = pattern
-    return pattern
-
-
-def block_end(indent: int) -> re.Pattern[str]:
-    """A newline followed by a code line indented no deeper than `indent`."""
-    pattern = _block_ends.get(indent)
-    if pattern is None:
-        pattern = re.compile(rf"\n(?=[ \t]{{0,{indent}}}[^ \t\r\n#)\]}}])")
-        _block_ends[indent] = pattern
     return pattern
 
 
@@ -338,7 +329,7 @@ def _straight_tail(text: str, end: int, indent: int, strings: list[int], at: int
     for compound in compound_line(indent).finditer(text, at, end):
         if not inside_bounds(strings, compound.start()):
             at = compound.start() + 1
-    ender = block_end(indent)
+    ender = shallow_line(indent)
     while True:
         found = ender.search(text, at, end)
         if found is None:
@@ -394,7 +385,7 @@ def _functions(text: str) -> Iterator[_Function]:
             text, match.end(), header.start()
         ):
             continue  # a one-line stub (`) -> int: ...`): the `:` found is the next def's
-        ender = block_end(indent).search(text, body)
+        ender = shallow_line(indent).search(text, body)
         end = ender.start() if ender else len(text)
         if body >= end or text.count("\n", match.end(), body) > 30:
             continue  # a one-line function, or a header we did not understand

@@ -116,3 +116,23 @@ def line_matches(pattern: re.Pattern[str], text: str) -> Iterator[tuple[int, int
     anchored by `^` under re.MULTILINE is tried at every character)."""
     for found in pattern.finditer("\n" + text):
         yield found.start(), found.end() - 1, found
+
+
+_SHALLOW: dict[int, re.Pattern[str]] = {}  # `shallow_line`'s pattern per indent
+
+
+def shallow_line(indent: int) -> re.Pattern[str]:
+    """A newline followed by a code line indented no deeper than `indent`: not blank, not a
+    comment, not a closing bracket (a signature over several lines ends `) -> T:`). The
+    match is the newline; the line begins after it.
+
+    Indentation is read as Python's tokenizer reads it: spaces and tabs, and a form feed is
+    whitespace that starts the count again, so a line of form feeds (a page break) is blank.
+    The indentation is taken possessively: the engine passes over deeper lines (a large
+    class's thousands) without giving any of it back.
+    """
+    pattern = _SHALLOW.get(indent)
+    if pattern is None:
+        pattern = re.compile(rf"\n(?=(?:[ \t]*+\f)*+[ \t]{{0,{indent}}}+[^ \t\f\r\n#)\]}}])")
+        _SHALLOW[indent] = pattern
+    return pattern

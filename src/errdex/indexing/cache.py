@@ -51,7 +51,7 @@ class FactsCache:
                 "CREATE TABLE IF NOT EXISTS facts (key TEXT NOT NULL, extractor TEXT NOT NULL,"
                 " data BLOB NOT NULL, PRIMARY KEY (key, extractor))"
             )
-        except sqlite3.Error as error:
+        except (sqlite3.Error, OSError) as error:  # OSError: a folder that cannot be made
             raise StoreError(f"cannot open the facts cache {self.path}: {error}") from error
 
     @classmethod

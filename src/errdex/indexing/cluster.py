@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from errdex.bugs import bug_line, show_traceback
 from errdex.errors import ClusterError, ErrdexError, SourceError
 from errdex.indexing import IndexReport, index_source
 from errdex.indexing.cache import FactsCache
@@ -81,8 +82,9 @@ class ClusterRun:
 
 
 def index_version(task: VersionTask) -> VersionResult:
-    """Index one version where this runs (a cluster's task); an errdex error is returned as
-    the result's `error`, so that it reaches the client as one line, never retried."""
+    """Index one version where this runs (a cluster's task); an errdex error, or one of its
+    bugs, is returned as the result's `error`, so that it reaches the client as one line,
+    never retried."""
     worker = _worker_address()
     try:
         if task.sqlite_file is not None and sqlite_identity(task.db) != task.sqlite_file:
@@ -106,6 +108,12 @@ def index_version(task: VersionTask) -> VersionResult:
             cache.close()
     except ErrdexError as error:
         return VersionResult(source=task.source, error=str(error), worker=worker)
+    except MemoryError:
+        raise
+    except Exception as error:  # a bug of errdex: said as such, in a line, never retried
+        show_traceback(error)  # on the worker's log, with ERRDEX_DEBUG=1
+        failed = bug_line(error, f"indexing {task.source}")
+        return VersionResult(source=task.source, error=failed, worker=worker)
     return VersionResult(source=task.source, report=report, worker=worker)
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import msgspec
 
+from errdex.bugs import INTERNAL, error_line, show_traceback
 from errdex.extract import extract_again, extract_file
 from errdex.extract.budget import FileTimeout, time_limit
 from errdex.extract.module import module_name
@@ -75,16 +76,25 @@ def extract_batch(batch: Sequence[File]) -> list[tuple[str, bytes]]:
 
 
 def _extract_in_time(path: str, data: bytes) -> FileFacts:
-    """`extract_file` within the per-file time limit; past it, an error for that file."""
+    """`extract_file` within the per-file time limit; past it, an error for that file, and
+    so for an exception of errdex's own (a bug: the rest of the version goes on)."""
     try:
         with time_limit():
             return extract_file(path, data)
     except FileTimeout as timeout:
-        return FileFacts(path=path, module=module_name(path)[0], error=timeout.reason)
+        reason = timeout.reason
+    except MemoryError:
+        raise  # the limits of `extract.budget` keep a file from this; past them, stop
+    except Exception as error:
+        show_traceback(error)
+        reason = f"{INTERNAL} while extracting: {error_line(error)}"
+    return FileFacts(path=path, module=module_name(path)[0], error=reason)
 
 
 def extract_again_batch(batch: Sequence[Again]) -> list[tuple[str, bytes]]:
-    """Extract each file again keeping its names' calls; empty bytes where nothing changes."""
+    """Extract each file again keeping its names' calls; empty bytes where nothing changes,
+    nothing at all where errdex failed (a bug: the first extraction stands, and is not
+    cached as final, so that a fixed errdex tries again)."""
     with cyclic_gc_paused(collect_after=True):
         out = []
         for path, data, names in batch:
@@ -93,6 +103,11 @@ def extract_again_batch(batch: Sequence[Again]) -> list[tuple[str, bytes]]:
                     facts = extract_again(path, data, names)
             except FileTimeout:
                 facts = None  # the first extraction stands
+            except MemoryError:
+                raise
+            except Exception as error:
+                show_traceback(error)
+                continue
             out.append((path, b"" if facts is None else encode_facts(facts)))
         return out
 
@@ -178,7 +193,8 @@ class ExtractionPool:
         return self._map(extract_batch, items, progress)
 
     def run_again(self, items: Sequence[Again]) -> Iterator[tuple[str, bytes]]:
-        """Yield (path, encoded facts, or empty bytes when they do not change) for every item."""
+        """Yield (path, encoded facts, or empty bytes when they do not change) for every item
+        but those errdex failed on (`extract_again_batch`)."""
         return self._map(extract_again_batch, items, None)
 
     def _map(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import msgspec
 
+from errdex.bugs import INTERNAL
 from errdex.errors import SourceError
 from errdex.extract import EXTRACTOR_VERSION
 from errdex.extract.gettext_catalogs import Catalog, parse_catalog
@@ -27,6 +28,7 @@ from errdex.link.names import version_names
 from errdex.linked_facts import IndexedSite
 from errdex.sources.base import Skipped, Source
 from errdex.store.base import Store, VersionStats
+from errdex.store.contents import pack_outline
 
 __all__ = ["PIPELINE_VERSION", "index_source"]
 
@@ -87,7 +89,7 @@ def _index(
     extracted = _extract_version(source, cache, workers, progress, laps)
     skipped = list(source.skipped)
     skipped.extend(Skipped(f.path, f.error) for f in extracted.facts if f.error is not None)
-    sites, stored = _link_and_write(source, store, extracted, laps)
+    sites, stored = _link_and_write(source, store, extracted, laps, skipped)
     kinds = Counter(s.site.kind.value for s in sites)
     files = len(extracted.items)
     return IndexReport(
@@ -181,9 +183,10 @@ def _extract_version(
 
 
 def _link_and_write(
-    source: Source, store: Store, extracted: _Extracted, laps: _Laps
+    source: Source, store: Store, extracted: _Extracted, laps: _Laps, skipped: list[Skipped]
 ) -> tuple[list[IndexedSite], VersionStats]:
-    """Link the version's sites and write them, with its files, in one transaction.
+    """Link the version's sites and write them, with its files, in one transaction; a file
+    errdex fails to link is added to `skipped`.
 
     A large version is written by another process as its sites are linked (the "link"
     lap then ends when the last site is made, the "write" lap is what is left of the
@@ -196,7 +199,8 @@ def _link_and_write(
 
         def linked() -> Iterator[IndexedSite]:
             info = source.info
-            for site in link_sites(info.project, extracted.facts, info.entry_points, catalogs):
+            made = link_sites(info.project, extracted.facts, info.entry_points, catalogs, skipped)
+            for site in made:
                 sites.append(site)
                 yield site
             laps.lap("link")
@@ -206,7 +210,14 @@ def _link_and_write(
         written = dict(extracted.items)
         # A first answer's subset extracts some files cut to the definitions it needs
         # (`match/needed_text.py`); the store keeps them as they are written.
-        written.update(getattr(source, "as_written", {}))
+        as_written = getattr(source, "as_written", {})
+        written.update(as_written)
+        # each file's outline, but of a file written otherwise than it was extracted
+        source.info.outlines = {
+            f.path: pack_outline(f.outline)
+            for f in extracted.facts
+            if f.outline and f.path not in as_written
+        }
         if len(extracted.items) >= WRITE_ASIDE_FILES:
             stored = store.write_version_aside(source.info, linked(), written)
         else:
@@ -277,7 +288,9 @@ def _extract(
     decoded: dict[str, FileFacts | None] = {}
     unsaved: dict[str, bytes] = {}
     for path, blob in results:
-        decoded[path] = _decoder.decode(blob) if blob else None
+        facts = decoded[path] = _decoder.decode(blob) if blob else None
+        if facts is not None and facts.error is not None and facts.error.startswith(INTERNAL):
+            continue  # errdex's own bug: not kept, so that a fixed errdex reads it again
         unsaved[keys[path]] = blob
         if len(unsaved) >= _LOOKUP_CHUNK:
             cache.put_many(unsaved)

@@ -42,6 +42,8 @@ class IndexReport(msgspec.Struct, kw_only=True):
     up_to_date: bool = False  # the store already held this revision, made the same way
     partial: bool = False  # only some of the version's files (a first answer's)
     timings: dict[str, float] = {}  # seconds per stage: read, extract, again, link, write
+    # Why nothing of the version was written: an error of errdex's own (a bug) stopped it.
+    error: str | None = None
 
 
 ProgressHook = Callable[[str, int, int], None]  # (stage, advance, total)

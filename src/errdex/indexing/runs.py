@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from errdex.errors import SourceError
+from errdex.bugs import bug_line, show_traceback
+from errdex.errors import ErrdexError, SourceError
 from errdex.indexing import IndexReport, ProgressHook, index_source
 from errdex.sources import installed_all, list_tags, open_sources
 from errdex.sources.base import Source, VersionInfo
@@ -63,13 +64,43 @@ def run_index(
     finished: Finished | None = None,
 ) -> list[IndexReport]:
     """Index each source in turn; `planned` hears of them all first, `started` and
-    `finished` of each version."""
+    `finished` of each version.
+
+    A version that fails with an error of errdex's own (a bug, no `ErrdexError`) is not
+    written (its transaction rolls back): its report says so in `error`, and the run goes
+    on with the next version.
+    """
     if planned is not None:
         planned([source.info for source in sources])
     reports: list[IndexReport] = []
     for source in sources:
         progress = started(source.info) if started is not None else None
-        reports.append(index_source(source, store, workers=workers, progress=progress, force=force))
+        try:
+            report = index_source(source, store, workers=workers, progress=progress, force=force)
+        except (ErrdexError, MemoryError):
+            raise
+        except Exception as error:
+            show_traceback(error)
+            report = _failed(source.info, error)
+        reports.append(report)
         if finished is not None:
-            finished(reports[-1])
+            finished(report)
     return reports
+
+
+def _failed(info: VersionInfo, error: Exception) -> IndexReport:
+    """The report of a version that errdex failed to index, with the line that says why."""
+    what = f"indexing {info.project} {info.version}"
+    return IndexReport(
+        project=info.project,
+        version=info.version,
+        revision=info.revision,
+        files=0,
+        parsed=0,
+        cached=0,
+        sites=0,
+        kinds={},
+        skipped=[],
+        seconds=0.0,
+        error=bug_line(error, what),
+    )

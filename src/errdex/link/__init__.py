@@ -8,6 +8,7 @@ from collections.abc import Iterator, Sequence
 
 import msgspec
 
+from errdex.bugs import INTERNAL, error_line, show_traceback
 from errdex.extract.gettext_catalogs import Catalog
 from errdex.extract.shapes import MESSAGE_KEYWORDS, OWN_OBJECT
 from errdex.facts import (
@@ -47,7 +48,7 @@ from errdex.link.tables import MessageTables
 from errdex.link.tests import TestIndex
 from errdex.link.translated import Translations
 from errdex.linked_facts import CallerLink, ExceptionInfo, IndexedSite, KnobLink, SelectionLink
-from errdex.sources.base import EntryPoint
+from errdex.sources.base import EntryPoint, Skipped
 
 __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_version"]
 
@@ -73,68 +74,33 @@ def link_sites(
     files: list[FileFacts],
     entry_points: tuple[EntryPoint, ...] = (),
     catalogs: Sequence[Catalog] = (),
+    failed: list[Skipped] | None = None,
 ) -> Iterator[IndexedSite]:
     """`link_version`'s sites, each yielded once complete (the last half of the work is
-    done site by site), so that a store can write them as they come."""
+    done site by site), so that a store can write them as they come.
+
+    A file whose linking fails (a bug of errdex) is left out, and `failed` gets it with the
+    reason; so is a site whose context fails, which comes without it.
+    """
     names = Namespace(files)
-    reasons = ReasonsIndex(files)
-    receivers = ReceiverClasses(names)
-    helpers = helpers_by_name(files, names, receivers)
-    constants = _ConstantBindings(names)
-    exceptions = _Exceptions(names)
-    tables = MessageTables(files, names)
-    factories = Factories(files, names)
-    shown = ShownTexts(files, names)
-    caught = CaughtTexts(names, shown)
+    parts = _Parts(files, names)
+    caught = CaughtTexts(names, parts.shown)
     linked: list[IndexedSite] = []
     given: dict[tuple[str, int], list[IndexedSite]] = defaultdict(list)  # by the helper's raise
     for facts in files:
         if facts.error is not None:
             continue
-        sites = [
-            made
-            for site in facts.sites
-            for made in factories.raise_sites(tables.raise_site(site, facts), facts)
-        ]
-        calls = helper_sites(facts, helpers, names, receivers)
-        reaches = {id(site): where for site, where in calls}
-        sites.extend(site for site, _ in calls)
-        sites.extend(tables.call_sites(facts, {site.line for site in facts.sites}))
-        seen: dict[tuple[str | None, str, str], int] = defaultdict(int)
-        for site in sites:
-            raw = site
-            exception, site = exceptions.resolve(site, facts)
-            if site.message is not None:
-                entry = tables.entry_of(facts, site.class_name)
-                site = msgspec.structs.replace(
-                    site, message=inline_constants(site.message, facts, names, entry)
-                )
-            if site.reasons is not None:
-                site = msgspec.structs.replace(
-                    site,
-                    variants=reasons.expand(site.reasons, facts, site.class_name, site.conditions),
-                    reasons=None,
-                )
-            site = msgspec.structs.replace(site, bindings=site.bindings + constants.of(site, facts))
-            identity = exception.name if exception else site.exception or _kind_label(site)
-            template = site.message.text if site.message is not None else None
-            key = (identity, template or "", site.function)
-            ordinal = seen[key]
-            seen[key] += 1
-            where = reaches.get(id(raw))
-            indexed = IndexedSite(
-                id=error_id(project, identity, template, facts.module, site.function, ordinal),
-                file=facts.path,
-                module=facts.module,
-                site=site,
-                exception=exception,
-                shown=shown.of(raw, site, facts, exception, tables.class_forms(raw, facts)),
-                reading=facts.readings.get(site.line),
-                helper_raise=where,
-            )
+        try:  # a file's sites are all made before any is kept: a failure keeps none
+            made = list(_file_sites(project, facts, parts))
+        except MemoryError:
+            raise
+        except Exception as error:  # a bug of errdex: the file is skipped, the rest goes on
+            _failed(failed, facts.path, error)
+            continue
+        for indexed, raw, where in made:
             linked.append(indexed)
             caught.note(len(linked) - 1, raw, facts)
-            if where is not None and site.message is not None:
+            if where is not None and indexed.site.message is not None:
                 given[where].append(indexed)
     # The raise inside a helper shows what its callers give it (`ctx.fail(f"Got ...")`).
     linked = [
@@ -148,7 +114,92 @@ def link_sites(
     # Callers with their guards, knobs behind the conditions, tests expecting the error.
     context = _Context(files, names, entry_points)
     for indexed in linked:
-        yield context.add(indexed)
+        try:
+            complete = context.add(indexed)
+        except MemoryError:
+            raise
+        except Exception as error:  # a bug of errdex: the site goes without its context
+            _failed(failed, indexed.file, error, f"line {indexed.site.line} linked in part")
+            complete = indexed
+        yield complete
+
+
+def _failed(failed: list[Skipped] | None, path: str, error: Exception, what: str = "") -> None:
+    """Note the file errdex failed to link (in part: `what`), once, with the error."""
+    show_traceback(error)
+    reason = f"{INTERNAL} while linking{' (' + what + ')' if what else ''}: {error_line(error)}"
+    if failed is not None and all(s.path != path for s in failed):
+        failed.append(Skipped(path, reason))
+
+
+class _Parts:
+    """What linking a file's sites reads of the whole version."""
+
+    def __init__(self, files: list[FileFacts], names: Namespace) -> None:
+        self.names = names
+        self.reasons = ReasonsIndex(files)
+        self.receivers = ReceiverClasses(names)
+        self.helpers = helpers_by_name(files, names, self.receivers)
+        self.constants = _ConstantBindings(names)
+        self.exceptions = _Exceptions(names)
+        self.tables = MessageTables(files, names)
+        self.factories = Factories(files, names)
+        self.shown = ShownTexts(files, names)
+
+
+def _file_sites(
+    project: str, facts: FileFacts, parts: _Parts
+) -> Iterator[tuple[IndexedSite, ErrorSite, tuple[str, int] | None]]:
+    """Each site of one file, identified, with the site as extracted and, for a call of a
+    raising helper, where that helper raises."""
+    names, tables = parts.names, parts.tables
+    sites = [
+        made
+        for site in facts.sites
+        for made in parts.factories.raise_sites(tables.raise_site(site, facts), facts)
+    ]
+    calls = helper_sites(facts, parts.helpers, names, parts.receivers)
+    reaches = {id(site): where for site, where in calls}
+    sites.extend(site for site, _ in calls)
+    sites.extend(tables.call_sites(facts, {site.line for site in facts.sites}))
+    seen: dict[tuple[str | None, str, str], int] = defaultdict(int)
+    for site in sites:
+        raw = site
+        exception, site = parts.exceptions.resolve(site, facts)
+        if site.message is not None:
+            entry = tables.entry_of(facts, site.class_name)
+            site = msgspec.structs.replace(
+                site, message=inline_constants(site.message, facts, names, entry)
+            )
+        if site.reasons is not None:
+            site = msgspec.structs.replace(
+                site,
+                variants=parts.reasons.expand(
+                    site.reasons, facts, site.class_name, site.conditions
+                ),
+                reasons=None,
+            )
+        site = msgspec.structs.replace(
+            site, bindings=site.bindings + parts.constants.of(site, facts)
+        )
+        identity = exception.name if exception else site.exception or _kind_label(site)
+        template = site.message.text if site.message is not None else None
+        key = (identity, template or "", site.function)
+        ordinal = seen[key]
+        seen[key] += 1
+        where = reaches.get(id(raw))
+        shown = parts.shown.of(raw, site, facts, exception, tables.class_forms(raw, facts))
+        indexed = IndexedSite(
+            id=error_id(project, identity, template, facts.module, site.function, ordinal),
+            file=facts.path,
+            module=facts.module,
+            site=site,
+            exception=exception,
+            shown=shown,
+            reading=facts.readings.get(site.line),
+            helper_raise=where,
+        )
+        yield indexed, raw, where
 
 
 class _Context:

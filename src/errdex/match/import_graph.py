@@ -19,7 +19,7 @@ from operator import add
 from typing import NamedTuple
 
 from errdex.extract.module import module_name
-from errdex.extract.textscan import inside_bounds, line_matches, string_bounds
+from errdex.extract.textscan import inside_bounds, line_matches, shallow_line, string_bounds
 from errdex.lazy_re import lazy_compile
 
 _IMPORT = lazy_compile(
@@ -349,24 +349,14 @@ def _bounds_within(shape: _Outline, start: int, end: int) -> list[int]:
     return [at - start for at in taken]
 
 
-_SHALLOW: dict[int, re.Pattern[str]] = {}  # `dedent_at`'s pattern per indent
-
-
 def dedent_at(
     text: str, start: int, end: int, indent: int, strings: list[int], origin: int = 0
 ) -> int:
-    """Where the first line after `start` indented `indent` or less begins (not blank, not
-    a comment, not a closing bracket: a signature over several lines ends `) -> T:`; not in
-    a string spanning lines, whose `strings` bounds count from `origin`), or `end`: the end
-    of a block whose header is indented `indent`.
-
-    The engine passes over the deeper lines (a large class's thousands), not a loop over
-    each line; the indentation is possessive (never given back: what follows it is no
-    blank), and the pattern written after the newline (see `line_matches`)."""
-    pattern = _SHALLOW.get(indent)
-    if pattern is None:
-        pattern = re.compile(rf"\n[ \t]{{0,{indent}}}+(?=[^\s#)\]}}])")
-        _SHALLOW[indent] = pattern
+    """Where the first line after `start` indented `indent` or less begins (`shallow_line`:
+    not blank, not a comment, not a closing bracket; not in a string spanning lines, whose
+    `strings` bounds count from `origin`), or `end`: the end of a block whose header is
+    indented `indent`. The engine passes over the deeper lines, not a loop over each line."""
+    pattern = shallow_line(indent)
     for found in pattern.finditer(text, start, end):
         line = found.start() + 1
         if not inside_bounds(strings, line - origin):

@@ -12,6 +12,7 @@ from rich.panel import Panel
 from rich.syntax import Syntax
 from rich.text import Text
 
+from errdex.bugs import INTERNAL
 from errdex.render.safe_text import safe_line, safe_text
 
 if TYPE_CHECKING:  # only named in annotations: a lookup need not import indexing
@@ -72,6 +73,11 @@ def index_summary(report: IndexReport, console: Console) -> None:
             examples = [s.path for s in report.skipped if _reason_class(s.reason) == reason][:3]
             shown = ", ".join(safe_line(e) for e in examples)
             console.print(Text(f"  {count} × {safe_line(reason)}: {shown}"))
+        bug = next((s for s in report.skipped if s.reason.startswith(INTERNAL)), None)
+        if bug is not None:  # the error itself, which the reason's class above leaves out
+            console.print(
+                Text(f"  {safe_line(bug.path)}: {safe_line(bug.reason)}: a bug, please report it")
+            )
 
 
 def _stages(timings: dict[str, float]) -> str:
@@ -228,7 +234,7 @@ def progress_label(label: str) -> str:
 def interrupted_index(done: Sequence[IndexReport], under_way: VersionInfo) -> str:
     """What the database holds after Ctrl-C stopped an index run: the versions this run
     wrote (each whole), and nothing of the one under way (its transaction never committed)."""
-    written = [f"{r.project} {r.version}" for r in done if not r.up_to_date]
+    written = [f"{r.project} {r.version}" for r in done if not r.up_to_date and r.error is None]
     stopped = f"interrupted while indexing {under_way.project} {under_way.version}, of which"
     if not written:
         return f"{stopped} nothing was written; the database holds what it held before this run"

@@ -32,7 +32,7 @@ from errdex.web.cache import (
     cache_limit,
 )
 from errdex.web.collector import serving_collector
-from errdex.web.failures import HANDLERS
+from errdex.web.failures import HANDLERS, CatchUnexpected
 from errdex.web.lookups import LookupGate
 from errdex.web.middleware import RequestLog, SecurityHeaders
 from errdex.web.pool import StorePool
@@ -82,6 +82,7 @@ def create_app(
             Middleware(RequestLog),
             Middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM, compresslevel=GZIP_LEVEL),
             Middleware(SecurityHeaders),
+            Middleware(CatchUnexpected),
         ],
         exception_handlers=HANDLERS,
         lifespan=lifespan,

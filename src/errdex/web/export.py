@@ -136,15 +136,18 @@ def export_catalog(
                 f"no version {chosen!r} of {project} (indexed: {', '.join(versions)})"
             )
         sites = store.list_sites(project, chosen)
-    if out.exists() and any(out.iterdir()):
-        raise InputError(f"{out} is not empty: export into a new or empty folder")
-    out.mkdir(parents=True, exist_ok=True)
     scope = _Scope(project, chosen, chosen == newest)
     report = ExportReport(project=project, version=chosen, out=out)
     errors = sorted({site.id: site for site in sites}.values(), key=lambda s: (s.file, s.site.line))
     report.errors = [site.id for site in errors]
-    asyncio.run(_crawl(db, scope, errors, report, progress))
-    _write_sitemap(out, report, base_url)
+    try:  # a folder that cannot be made or written (under a file, read-only, a full disk)
+        if out.exists() and any(out.iterdir()):
+            raise InputError(f"{out} is not empty: export into a new or empty folder")
+        out.mkdir(parents=True, exist_ok=True)
+        asyncio.run(_crawl(db, scope, errors, report, progress))
+        _write_sitemap(out, report, base_url)
+    except OSError as error:
+        raise InputError(f"cannot export into {out}: {error.strerror or error}") from error
     report.seconds = time.perf_counter() - started
     return report
 

@@ -1,0 +1,332 @@
+"""A raise under `except`: the call of the `try` that failed, its input, and the way out.
+
+click's `open_stream` re-raises the `OSError` of `os.open(tmp_filename, flags, ...)`:
+what failed is the creation of a file beside the target, and the way out is a path whose
+directory exists and is writable. A few well-known calls say what they need of their
+input (the table below: files and directories, JSON text, numbers written out, modules
+to import); their failure's way out is said in terms of that input. Any other call of the
+`try` failed on what its error's own message names: a bare `raise` passes that message on
+as it is, and `raise ... from` shows it above this error in the traceback.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import NamedTuple
+
+from errdex.ast_walk import walk
+from errdex.explain.context import Facts
+from errdex.explain.page import Solution
+from errdex.explain.plain import caught_names, code
+from errdex.explain.tried_input import failing_calls
+from errdex.explain.user_data import callable_by_user
+from errdex.facts import SiteKind
+
+__all__ = ["failed_call_solutions", "wrapped_sentence"]
+
+_BROAD = frozenset({"Exception", "BaseException", ""})
+_OS_ERRORS = frozenset(
+    {"OSError", "IOError", "EnvironmentError", "FileNotFoundError", "PermissionError"}
+    | {"FileExistsError", "IsADirectoryError", "NotADirectoryError"}
+)
+# The rest of `OSError`'s subclasses: a process, a connection, a pipe, a clock.
+_SYSTEM_ERRORS = _OS_ERRORS | frozenset(
+    {"ProcessLookupError", "ChildProcessError", "ConnectionError", "BrokenPipeError"}
+    | {"ConnectionResetError", "ConnectionRefusedError", "ConnectionAbortedError"}
+    | {"TimeoutError", "InterruptedError", "BlockingIOError"}
+)
+# What a call needs of its path argument(s), by the call's name (a module's function) or,
+# for `pathlib.Path` methods, by the method's name: "write" (its directory exists and is
+# writable), "read" (it exists and is readable), "move" (the first exists, the second's
+# directory is writable), "remove" (it exists, its directory is writable).
+_PATH_CALLS = {
+    **dict.fromkeys(("os.mkdir", "os.makedirs", "os.mkfifo"), "write"),
+    **dict.fromkeys(("tempfile.mkstemp", "tempfile.mkdtemp", "os.chmod", "os.chown"), "write"),
+    **dict.fromkeys(("os.stat", "os.lstat", "os.listdir", "os.scandir", "os.chdir"), "read"),
+    **dict.fromkeys(("os.readlink", "os.path.getsize", "os.path.getmtime"), "read"),
+    **dict.fromkeys(("os.rename", "os.replace", "os.link", "os.symlink"), "move"),
+    **dict.fromkeys(("shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.move"), "move"),
+    **dict.fromkeys(("shutil.copytree",), "move"),
+    **dict.fromkeys(("os.remove", "os.unlink", "os.rmdir", "shutil.rmtree"), "remove"),
+}
+_PATH_METHODS = {
+    **dict.fromkeys(("read_text", "read_bytes", "iterdir"), "read"),
+    **dict.fromkeys(("write_text", "write_bytes", "mkdir", "touch"), "write"),
+    **dict.fromkeys(("unlink", "rmdir"), "remove"),
+}
+_OPENS = frozenset({"open", "io.open", "builtins.open", "codecs.open"})
+# Calls that parse a text, with what the text must be and the errors a bad one raises.
+_PARSES = {
+    "json.loads": ("valid JSON", frozenset({"ValueError", "JSONDecodeError"})),
+    "json.load": ("a file of valid JSON", frozenset({"ValueError", "JSONDecodeError"})),
+    "int": ("a whole number written out (`int('12')`)", frozenset({"ValueError", "TypeError"})),
+    "float": ("a number written out (`float('1.5')`)", frozenset({"ValueError", "TypeError"})),
+}
+_IMPORTS = frozenset({"importlib.import_module", "import_module"})
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
+_NEEDS = {
+    "write": "the directory {0} is in must exist and the user running the program must be "
+    "allowed to write there ({0} itself must not be a directory)",
+    "read": "{0} must exist and the user running the program must be allowed to read it",
+    "remove": "{0} must exist and the user running the program must be allowed to change "
+    "the directory it is in",
+    "open": "{0} must exist and allow the access asked for or, where it is created, the "
+    "directory it is in must exist and be writable by the user running the program",
+    "move": "{0} must exist and be readable, and the directory {1} goes in must exist and "
+    "be writable by the user running the program",
+}
+# A failed call's way out comes after a setting's exact value (ranks 0 and 1) and before any
+# other input or environment way out (10 and above) ...
+_AFTER_SETTINGS = 2
+# ... or after what the message says to do, as input (11) or environment (21)
+_AFTER_ADVICE = 22
+# What a failed call raises when the program broke its own rule, or was stopped: no value
+# of the user's named in its message.
+# So do the signals of control flow (the end of an iterator, a task cancelled, a full queue).
+_INTERNAL = frozenset(
+    {"AssertionError", "NotImplementedError", "SystemExit", "KeyboardInterrupt", "GeneratorExit"}
+    | {"StopIteration", "StopAsyncIteration", "CancelledError", "QueueFull", "QueueEmpty"}
+    | {"Full", "Empty"}
+)
+# `SomeError(...)` (an error the `try` raises itself), `d.get(key)` (no failure of its own)
+_BUILT = re.compile(
+    r"^(?:[\w.]*\.)?\w*(?:Error|Exception|Warning)\(|^[\w.\[\]'\"]+\.get\([^,()]*\)$"
+)
+_MAX_CALL = 70  # characters of a call quoted in a sentence
+
+
+def failed_call_solutions(facts: Facts, advised: bool) -> list[tuple[Solution, int, bool, str]]:
+    """The way out of what the `try` around the site did, each with its rank, whether it is
+    offered only alone, and the call it is of (as written): the input of a well-known call
+    that failed (after what the message says to do, when it says something: `advised`), or
+    what the failed call's own error names (never beside the message's advice; alone, for a
+    raise of another class `from` it)."""
+    found = _failed(facts)
+    if found is None:
+        return []
+    calls, texts, caught, line, raise_from = found
+    out: list[tuple[Solution, int, bool, str]] = []
+    for call in calls:
+        known = _known(call, caught, facts)
+        if known is not None:
+            rank = _AFTER_ADVICE if advised else _AFTER_SETTINGS
+            out.append((Solution(text=known, kind="input"), rank, False, ast.unparse(call)))
+    # a public function's parameters are what its caller gave: the input the message names
+    given = _given(calls, facts) if callable_by_user(facts) else []
+    # an `OSError` of a call not in the table is the system's refusal (a closed pipe, a
+    # full disk), not the value's: the message says which, and no value is named
+    if out or advised or not raise_from or not given or caught & (_INTERNAL | _SYSTEM_ERRORS):
+        return out[:2]
+    shown = " or ".join(code(_short(t)) for t in texts[:2])
+    shown += " (or another call of it)" if len(texts) > 2 else ""
+    what = _caught_words(caught)
+    if facts.stored.site.kind is SiteKind.RERAISE:
+        text = (
+            f"Fix what this error's own message names: {shown} (the `try` at line {line}) "
+            f"raised {what}, passed on here as it was, "
+            "and its message says what failed and with which value."
+        )
+    else:
+        text = (
+            f"Fix what the error's cause names: {shown} (the `try` at line {line}) raised "
+            f"{what}, shown above this one in the "
+            "traceback, and its message says what failed and with which value."
+        )
+    alone = facts.stored.site.kind is not SiteKind.RERAISE
+    return [(Solution(text=text, kind="input"), _AFTER_SETTINGS, alone, texts[0])]
+
+
+def wrapped_sentence(facts: Facts) -> str | None:
+    """For a raise of another class `from` the caught error: that it wraps the failure of
+    the `try` (said after what the `try` did, `rules._except_sentences`)."""
+    found = _failed(facts)
+    if found is None or facts.stored.site.kind is not SiteKind.RAISE or not found.passed:
+        return None
+    named = found.caught - _BROAD
+    what = f"the {_caught_words(named)}" if named else "the error the `try` raised"
+    return (
+        f"This error wraps that failure: the traceback shows {what} above this one as its "
+        "cause, and its message says what failed."
+    )
+
+
+def _caught_words(caught: set[str]) -> str:
+    named = sorted(caught - _BROAD)
+    return " or ".join(code(n) for n in named) if named else "an exception"
+
+
+class _Failed(NamedTuple):
+    calls: list[ast.Call]  # the calls of the `try` that may have failed, parsed
+    texts: list[str]  # the same as written (cut short where they were read)
+    caught: set[str]  # the classes the clause names ("" for a bare `except`)
+    line: int  # the `try`'s line
+    passed: bool  # a bare `raise`, or `raise ... from` the caught error
+
+
+def _failed(facts: Facts) -> _Failed | None:
+    """What the `try` around the site did, and whether the site passes its failure on (a
+    bare `raise`, or `raise ... from` it); None for a site under no `try` of calls."""
+    key = "failed_call.failed"
+    if key not in facts.memo:
+        facts.memo[key] = _find(facts)
+    found = facts.memo[key]
+    return found if isinstance(found, _Failed) else None
+
+
+def _find(facts: Facts) -> _Failed | None:
+    site = facts.stored.site
+    if site.kind not in (SiteKind.RAISE, SiteKind.RERAISE):
+        return None
+    clause = facts.innermost_except()
+    if clause is None:
+        return None
+    tried = facts.read.tries.get(clause.line)
+    if tried is None or tried.imports or not tried.calls:
+        return None
+    texts = failing_calls(tried.calls)
+    # a call written inside another one (kept cut short at 120 characters, so not told
+    # apart by `failing_calls`); an error the `try` builds to raise itself
+    texts = [t for t in texts if not any(t != o and t[:40] in o for o in texts)] or texts
+    texts = [t for t in texts if not _BUILT.match(t)]
+    if not texts:
+        return None
+    calls = [c for c in (_call(t) for t in texts) if c is not None]
+    calls = [c for c in calls if not any(c is not o and _inside(c, o) for o in calls)]
+    caught = caught_names(clause.text) or {""}
+    passed = site.kind is SiteKind.RERAISE or _raised_from(facts, clause.text)
+    return _Failed(calls, texts, caught, tried.line, passed)
+
+
+def _given(calls: list[ast.Call], facts: Facts) -> list[str]:
+    """The parameters of the site's function the failed calls are given (read in their
+    arguments, not called: `fn(*args)` runs what the caller passed, `explain/passthru.py`)."""
+    params = [p for p in facts.read.params if p not in ("self", "cls")]
+    read: set[str] = set()
+    for call in calls:
+        if isinstance(call.func, ast.Name) and call.func.id in params:
+            return []
+        for argument in [*call.args, *(k.value for k in call.keywords)]:
+            read |= {n.id for n in walk(argument) if isinstance(n, ast.Name)}
+    return [p for p in params if p in read]
+
+
+def _call(text: str) -> ast.Call | None:
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    return node if isinstance(node, ast.Call) else None
+
+
+def _inside(call: ast.Call, other: ast.Call) -> bool:
+    """Whether `call` is written inside `other`'s arguments (`int(f(x))`)."""
+    inner = ast.unparse(call)
+    return inner != ast.unparse(other) and any(
+        ast.unparse(n) == inner for n in walk(other) if isinstance(n, ast.Call)
+    )
+
+
+def _raised_from(facts: Facts, clause: str) -> bool:
+    """Whether the site is `raise X(...) from <the caught name>`."""
+    name = clause.partition(" as ")[2].strip()
+    function = facts.site_function()
+    if not name or function is None:
+        return False
+    line = facts.stored.site.line
+    return any(
+        isinstance(n, ast.Raise)
+        and n.lineno == line
+        and isinstance(n.cause, ast.Name)
+        and n.cause.id == name
+        for n in walk(function)
+    )
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= _MAX_CALL else text[: _MAX_CALL - 1] + "…"
+
+
+def _known(call: ast.Call, caught: set[str], facts: Facts) -> str | None:
+    """The way out of a well-known call's failure, in terms of its input."""
+    func = call.func
+    name = ast.unparse(func)
+    shown = code(_short(ast.unparse(call)))
+    if name in _IMPORTS and call.args and caught & (_IMPORT_ERRORS | _BROAD):
+        module = call.args[0]
+        if isinstance(module, ast.Constant) and isinstance(module.value, str):
+            which = code(module.value)
+        else:
+            which = f"the module {_input(module, facts)} names"
+        return (
+            f"Install {which}, or make it importable: {shown} failed on it, and the error's "
+            "message names the module it could not import."
+        )
+    if name in _PARSES:
+        what, raises = _PARSES[name]
+        if not caught & (raises | _BROAD) or not call.args:
+            return None
+        value = _input(call.args[0], facts)
+        return (
+            f"Make sure {value} is {what}: {shown} failed on it, and the error's message "
+            "says where it went wrong."
+        )
+    if not caught & (_OS_ERRORS | _BROAD):
+        return None
+    need: str | None = None
+    paths: list[ast.expr] = list(call.args[:2])
+    if name in _PATH_CALLS:
+        need = _PATH_CALLS[name]
+    elif name in _OPENS:
+        need = _open_need(call)
+    elif name == "os.open":
+        need = _flags_need(call, facts)
+    elif isinstance(func, ast.Attribute) and func.attr in _PATH_METHODS:
+        need = _PATH_METHODS[func.attr]
+        paths = [func.value]
+    if need is None or not paths:
+        return None
+    first = _input(paths[0], facts)
+    second = _input(paths[1], facts) if need == "move" and len(paths) > 1 else None
+    if need == "move" and second is None:
+        return None
+    needs = _NEEDS[need].format(first, second)
+    paths_word = "paths" if second is not None else "path"
+    return (
+        f"Check the {paths_word} given to {shown}, which failed: {needs}. The error's "
+        "message names the path and what the system refused."
+    )
+
+
+def _open_need(call: ast.Call) -> str:
+    """Whether `open`'s literal mode writes ("write") or reads ("read", the mode left out);
+    "open" when the mode is computed."""
+    mode: ast.expr | None = call.args[1] if len(call.args) > 1 else None
+    mode = next((k.value for k in call.keywords if k.arg == "mode"), mode)
+    if mode is None:
+        return "read"
+    if isinstance(mode, ast.Constant) and isinstance(mode.value, str):
+        return "write" if set(mode.value) & set("wax+") else "read"
+    return "open"
+
+
+def _flags_need(call: ast.Call, facts: Facts) -> str:
+    """Whether the flags `os.open` is given write or read (written there, or in the local
+    they are read from); "open" when they cannot be told."""
+    flags = call.args[1] if len(call.args) > 1 else None
+    flags = next((k.value for k in call.keywords if k.arg == "flags"), flags)
+    text = ast.unparse(flags) if flags is not None else ""
+    if isinstance(flags, ast.Name):
+        text = next((b.value for b in facts.bindings if b.name == flags.id), text)
+    if any(f in text for f in ("O_CREAT", "O_WRONLY", "O_RDWR", "O_TRUNC", "O_APPEND")):
+        return "write"
+    return "read" if "O_RDONLY" in text else "open"
+
+
+def _input(value: ast.expr, facts: Facts) -> str:
+    """The argument in words: the parameter the caller gave it as, or as written."""
+    text = code(_short(ast.unparse(value)))
+    if isinstance(value, ast.Name) and value.id in facts.read.params:
+        function = facts.stored.site.function.removesuffix(".__init__")
+        return f"{text} (the argument {code(value.id)} of {code(function)})"
+    return text
