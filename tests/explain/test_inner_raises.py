@@ -80,7 +80,9 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 
 def test_the_inner_raise_two_calls_down_is_named_with_its_way_out(lab: Store) -> None:
     page = page_with_message(lab, "lab", "the model could not be completed")
-    assert "raises `UndefinedName` at line" in page.what_it_means, page.what_it_means
+    assert "`build` (through a call it makes) raises `UndefinedName` at line" in (
+        page.what_it_means
+    ), page.what_it_means
     assert "`lab/schema.py`" in page.what_it_means
     texts = [s.text for s in page.solutions]
     assert any("Define or import" in t and t.startswith("Do what `build`") for t in texts), texts

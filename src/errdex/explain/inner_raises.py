@@ -42,6 +42,7 @@ class InnerRaise(NamedTuple):
     file: str
     exception: str
     message: str | None
+    through: bool = False  # raised in a function the callee calls (the linker's depth 2)
 
 
 def inner_raises(store: Store, facts: Facts) -> list[InnerRaise]:
@@ -112,7 +113,8 @@ def _linked(
             if link is not None:
                 called = _short_name(link.calls)
                 message = site.message.text if site.message else None
-                found.append(InnerRaise(called, site.line, inner.file, name, message))
+                through = link.depth > 1
+                found.append(InnerRaise(called, site.line, inner.file, name, message, through))
     return found
 
 
@@ -164,7 +166,10 @@ def inner_sentence(facts: Facts) -> str | None:
         said = ": that raise's message says what failed" if told else ""
     else:
         said = ": the message of the one raised says what failed" if told else ""
-    return f"Of the package's own code the `try` runs, {who} raises {classes} at {where}{said}."
+    how = " (through a call it makes)" if any(i.through for i in found) else ""
+    return (
+        f"Of the package's own code the `try` runs, {who}{how} raises {classes} at {where}{said}."
+    )
 
 
 def inner_solution(facts: Facts) -> Solution | None:
