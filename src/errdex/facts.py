@@ -567,3 +567,6 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     routes: tuple[RouteBody, ...] = ()
     request_fields: tuple[RequestField, ...] = ()
     request_carries: tuple[RequestCarry, ...] = ()
+    # the lines that start its top-level statements (`extract.module.top_starts`): a page
+    # reading a few of them parses those alone
+    outline: tuple[int, ...] = ()

@@ -64,3 +64,35 @@ def _last(node: ast.expr) -> str:
     if isinstance(node, ast.Attribute):
         return node.attr
     return node.id if isinstance(node, ast.Name) else ""
+
+
+def enforced_abstract(facts: Facts) -> str | None:
+    """What "What it means" says of a `raise NotImplementedError` in an `@abstractmethod`
+    of a class that is an `ABC` itself (a base `ABC`, or `metaclass=ABCMeta`): Python does
+    not create an instance of a subclass that leaves the method out, so "define it in your
+    subclass" is no way out; only a call of the base's own method reaches the line. None for
+    any other site (a base that is no `ABC` enforces nothing)."""
+    site = facts.stored.site
+    owner, _, name = site.function.rpartition(".")
+    if not owner or "." in owner or site.exception != "NotImplementedError":
+        return None
+    cls = facts.top_class(owner)
+    if cls is None or not _is_abc(cls):
+        return None
+    method = next((m for m in _methods(cls) if m.name == name), None)
+    marks = {_last(d) for d in method.decorator_list} if method is not None else set()
+    if "abstractmethod" not in marks or marks & {"staticmethod", "classmethod"}:
+        return None  # a class-level method runs on a subclass no instance was made of
+    read = name if "property" in marks else f"{name}()"
+    return (
+        f"{code(name)} is an abstract method of {code(owner)}, an `ABC`: Python does not "
+        f"create an instance of a subclass that leaves it out (a `TypeError` says so), so "
+        f"only a call of the base's own method reaches this line (a subclass's "
+        f"`super().{read}`)."
+    )
+
+
+def _is_abc(cls: ast.ClassDef) -> bool:
+    return any(_last(b) == "ABC" for b in cls.bases) or any(
+        k.arg == "metaclass" and _last(k.value) == "ABCMeta" for k in cls.keywords
+    )

@@ -106,6 +106,7 @@ def _build_page(
     if any(k.kind in (KnobKind.ENV, KnobKind.FLAG) for k in facts.knobs):
         facts.warned = override_warnings(store, chosen, list(facts.held))
     facts.source_text = text
+    facts.outline_of = lambda: store.file_outline(chosen.version_id, chosen.file)
     facts.constant_lines = constant_lines(store, chosen, facts.bindings, text)
     facts.returned = returned_fields(store, chosen, facts)
     facts.callee_messages = callee_messages(store, facts)

@@ -18,6 +18,7 @@ import ast
 from errdex.ast_walk import walk
 from errdex.explain.advice import message_advice
 from errdex.explain.context import Facts
+from errdex.explain.outline import importing_or_defining
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, SiteKind
@@ -40,7 +41,7 @@ def callee_messages(store: Store, facts: Facts) -> list[tuple[str, str]]:
     if tried is None or len(tried.calls) != 1:
         return []  # with another call in the `try`, that one may be what failed
     called = tried.calls[0].partition("(")[0]
-    tree = facts.source_tree()
+    tree = facts.top_module(importing_or_defining(called.partition(".")[0]))
     if tree is None:
         return []
     target = _resolve(called, tree, stored.module)

@@ -18,6 +18,7 @@ import re
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.input_nodes import free_names
+from errdex.explain.outline import defining
 from errdex.explain.page import Change, ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind
@@ -150,7 +151,7 @@ def defaults_of(function: ast.FunctionDef) -> dict[str, str]:
 
 
 def top_function(facts: Facts, name: str) -> ast.FunctionDef | None:
-    tree = facts.source_tree()
+    tree = facts.top_module(defining(name))
     for node in tree.body if tree is not None else []:
         if isinstance(node, ast.FunctionDef) and node.name == name:
             return node

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from errdex.ast_walk import walk
+from errdex.explain.outline import Keep, top_statements
 from errdex.explain.page import (
     BindingView,
     Caller,
@@ -142,6 +143,10 @@ class Facts:
     # what a rule worked out from these facts, by its own key, for the rules asking again
     # (the facts do not change while the page is built)
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    # reads the lines that start the file's top-level statements from the store (None:
+    # not kept), asked once a rule wants a few of them (`top_module`)
+    outline_of: Callable[[], Sequence[int] | None] | None = field(default=None, repr=False)
+    _outline: Sequence[int] | bool | None = field(default=False, repr=False)  # False: unread
     _tree: ast.Module | None = field(default=None, repr=False)
     _function: ast.FunctionDef | bool | None = field(default=False, repr=False)  # False: unread
     _classes: dict[str, ast.ClassDef | None] = field(default_factory=dict, repr=False)
@@ -153,6 +158,19 @@ class Facts:
             if self._tree is None:
                 self.source_text = None  # unparsable: not tried again
         return self._tree
+
+    def top_module(self, keep: Keep) -> ast.Module | None:
+        """The site file's top-level statements that `keep` takes (`explain/outline.py`),
+        parsed alone when the store keeps the file's outline; else, or once a rule parsed
+        the whole file, `source_tree()` (whose body holds them, with the others)."""
+        if self._tree is None and self.source_text is not None and self.outline_of is not None:
+            if self._outline is False:
+                self._outline = self.outline_of()
+            starts = self._outline if not isinstance(self._outline, bool) else None
+            body = top_statements(self.source_text, starts, keep)
+            if body is not None:
+                return ast.Module(body=body, type_ignores=[])
+        return self.source_tree()
 
     def innermost_except(self) -> ConditionView | None:
         """The `except` clause nearest the site: the one whose `try` made the failing call."""

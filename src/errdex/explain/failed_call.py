@@ -12,6 +12,7 @@ as it is, and `raise ... from` shows it above this error in the traceback.
 from __future__ import annotations
 
 import ast
+import re
 from typing import NamedTuple
 
 from errdex.ast_walk import walk
@@ -28,6 +29,12 @@ _BROAD = frozenset({"Exception", "BaseException", ""})
 _OS_ERRORS = frozenset(
     {"OSError", "IOError", "EnvironmentError", "FileNotFoundError", "PermissionError"}
     | {"FileExistsError", "IsADirectoryError", "NotADirectoryError"}
+)
+# The rest of `OSError`'s subclasses: a process, a connection, a pipe, a clock.
+_SYSTEM_ERRORS = _OS_ERRORS | frozenset(
+    {"ProcessLookupError", "ChildProcessError", "ConnectionError", "BrokenPipeError"}
+    | {"ConnectionResetError", "ConnectionRefusedError", "ConnectionAbortedError"}
+    | {"TimeoutError", "InterruptedError", "BlockingIOError"}
 )
 # What a call needs of its path argument(s), by the call's name (a module's function) or,
 # for `pathlib.Path` methods, by the method's name: "write" (its directory exists and is
@@ -76,8 +83,15 @@ _AFTER_SETTINGS = 2
 _AFTER_ADVICE = 22
 # What a failed call raises when the program broke its own rule, or was stopped: no value
 # of the user's named in its message.
+# So do the signals of control flow (the end of an iterator, a task cancelled, a full queue).
 _INTERNAL = frozenset(
     {"AssertionError", "NotImplementedError", "SystemExit", "KeyboardInterrupt", "GeneratorExit"}
+    | {"StopIteration", "StopAsyncIteration", "CancelledError", "QueueFull", "QueueEmpty"}
+    | {"Full", "Empty"}
+)
+# `SomeError(...)` (an error the `try` raises itself), `d.get(key)` (no failure of its own)
+_BUILT = re.compile(
+    r"^(?:[\w.]*\.)?\w*(?:Error|Exception|Warning)\(|^[\w.\[\]'\"]+\.get\([^,()]*\)$"
 )
 _MAX_CALL = 70  # characters of a call quoted in a sentence
 
@@ -102,7 +116,7 @@ def failed_call_solutions(facts: Facts, advised: bool) -> list[tuple[Solution, i
     given = _given(calls, facts) if callable_by_user(facts) else []
     # an `OSError` of a call not in the table is the system's refusal (a closed pipe, a
     # full disk), not the value's: the message says which, and no value is named
-    if out or advised or not raise_from or not given or caught & (_INTERNAL | _OS_ERRORS):
+    if out or advised or not raise_from or not given or caught & (_INTERNAL | _SYSTEM_ERRORS):
         return out[:2]
     shown = " or ".join(code(_short(t)) for t in texts[:2])
     shown += " (or another call of it)" if len(texts) > 2 else ""
@@ -172,12 +186,13 @@ def _find(facts: Facts) -> _Failed | None:
         return None
     texts = failing_calls(tried.calls)
     # a call written inside another one (kept cut short at 120 characters, so not told
-    # apart by `failing_calls`)
+    # apart by `failing_calls`); an error the `try` builds to raise itself
     texts = [t for t in texts if not any(t != o and t[:40] in o for o in texts)] or texts
-    calls = [c for c in (_call(t) for t in texts) if c is not None]
-    calls = [c for c in calls if not any(c is not o and _inside(c, o) for o in calls)]
+    texts = [t for t in texts if not _BUILT.match(t)]
     if not texts:
         return None
+    calls = [c for c in (_call(t) for t in texts) if c is not None]
+    calls = [c for c in calls if not any(c is not o and _inside(c, o) for o in calls)]
     caught = caught_names(clause.text) or {""}
     passed = site.kind is SiteKind.RERAISE or _raised_from(facts, clause.text)
     return _Failed(calls, texts, caught, tried.line, passed)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
+from errdex.explain.outline import any_import, defining, holding
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, SiteKind
@@ -177,10 +178,10 @@ def _function(facts: Facts) -> _Def | None:
     function = facts.site_function()
     if function is not None:
         return function
-    tree = facts.source_tree()
+    line, name = facts.stored.site.line, facts.stored.site.function.rpartition(".")[2]
+    tree = facts.top_module(holding(line))
     if tree is None:
         return None
-    line, name = facts.stored.site.line, facts.stored.site.function.rpartition(".")[2]
     found = [
         n
         for n in walk(tree)
@@ -248,7 +249,7 @@ def _foreign_params(function: _Def, facts: Facts) -> set[str]:
     """The parameters annotated with a class of another distribution or a builtin one
     (`save_path: Path`, `hf_processor: ... | ProcessorMixin`): that library's object, whose
     methods are its code, not the user's."""
-    tree = facts.source_tree()
+    tree = facts.top_module(any_import)
     if tree is None:
         return set()
     imported = _imports(tree)
@@ -305,7 +306,7 @@ def _class_of(facts: Facts, qualname: str) -> ast.ClassDef | None:
     parts = qualname.split(".")
     if len(parts) != 2:
         return None
-    tree = facts.source_tree()
+    tree = facts.top_module(defining(parts[0]))
     if tree is None:
         return None
     return next(

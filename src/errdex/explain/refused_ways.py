@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts, class_in_file, top_block_at
 from errdex.explain.input_words import Instead
+from errdex.explain.outline import holding
 from errdex.explain.page import ConditionView, Solution
 from errdex.extract.conditions import dotted_name, dotted_names, negate
 from errdex.link.expression_texts import parse_expression
@@ -215,7 +216,7 @@ def _if_at(facts: Facts, line: int, whole_file: bool = False) -> ast.If | None:
     if not whole_file:
         return _if_in(facts.site_function(), line)
     found = _if_in(top_block_at(facts.source_text, line), line)
-    return found if found is not None else _if_in(facts.source_tree(), line)
+    return found if found is not None else _if_in(facts.top_module(holding(line)), line)
 
 
 def _if_in(tree: ast.AST | None, line: int) -> ast.If | None:

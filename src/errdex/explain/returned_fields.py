@@ -17,7 +17,8 @@ from __future__ import annotations
 import ast
 
 from errdex.ast_walk import walk
-from errdex.explain.context import Facts, parse_module
+from errdex.explain.context import Facts
+from errdex.explain.outline import defining, importing_or_defining, top_module
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.table_lookup import imported_from
 from errdex.facts import KnobKind
@@ -115,22 +116,30 @@ def _receiver_class(
 ) -> ast.ClassDef | None:
     """The class the site's own class declares the receiver's attribute as, parsed."""
     attribute = _own_attribute(receiver, facts)
-    tree = facts.source_tree()
+    owner = stored.site.function.split(".")[0]
+    tree = facts.top_module(defining(owner)) if attribute is not None else None
     if attribute is None or tree is None:
         return None
-    owner = stored.site.function.split(".")[0]
     class_name = _declared_class(tree, owner, attribute)
     if class_name is None:
+        return None
+    tree = facts.top_module(importing_or_defining(class_name))
+    if tree is None:
         return None
     defined_here = any(isinstance(n, ast.ClassDef) and n.name == class_name for n in tree.body)
     path = stored.file if defined_here else imported_from(tree, class_name, stored.file)
     if path is None:
         return None
     if (path, class_name) not in classes:
-        text = (
-            facts.source_text if path == stored.file else store.file_text(stored.version_id, path)
+        module = (
+            facts.top_module(defining(class_name))
+            if path == stored.file
+            else top_module(
+                store.file_text(stored.version_id, path),
+                store.file_outline(stored.version_id, path),
+                defining(class_name),
+            )
         )
-        module = parse_module(text)
         found = [c for c in (module.body if module else []) if isinstance(c, ast.ClassDef)]
         classes[(path, class_name)] = next((c for c in found if c.name == class_name), None)
     return classes[(path, class_name)]

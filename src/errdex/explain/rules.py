@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 
 from errdex.ast_walk import walk
+from errdex.explain.abstract import enforced_abstract
 from errdex.explain.context import Facts
 from errdex.explain.failed_call import wrapped_sentence
 from errdex.explain.hiding_flags import hidden_sentence
@@ -124,6 +125,9 @@ def what_it_means(facts: Facts) -> str:
             # said rather than a condition negated: a way out no user can take is none
             sentences.append(_no_solution(facts))
     sentences.extend(hidden_sentence(s) for s in facts.hidden[:1])
+    abstract = enforced_abstract(facts)
+    if abstract is not None:
+        sentences.append(abstract)
     offered = {s.condition for s in solutions(facts)}
     sentences.extend(
         try_failure_sentences(facts, lambda c: no_way_out(c, facts) or c.text in offered)

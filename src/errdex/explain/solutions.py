@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import msgspec
 
+from errdex.explain.abstract import enforced_abstract
+from errdex.explain.accepted_keywords import accepted_keywords_solution
 from errdex.explain.advice_names import (
     failed_load_solution,
     warned_against,
@@ -31,6 +33,7 @@ from errdex.explain.advised import (
     advised_solutions,
 )
 from errdex.explain.audience import callback_parameter, command_line_solution, for_author
+from errdex.explain.callback_result import callback_result_solution
 from errdex.explain.callee_advice import callee_advice_solutions
 from errdex.explain.caller_guards import guarded_entries
 from errdex.explain.class_body import class_body_solution
@@ -82,6 +85,7 @@ from errdex.explain.same_error import leads_to_same_error
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
 from errdex.explain.solution_notes import with_cap, with_fallback, with_fix, with_warned
+from errdex.explain.state_gated import state_gated
 from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.sync_sibling import sync_sibling_solution
@@ -268,6 +272,12 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(checked, 0)  # the value the data gives a field, not the validator's argument
     else:
         _add_input(found, open_conditions, facts)
+    accepted = accepted_keywords_solution(facts, open_conditions)
+    if accepted is not None:  # a keyword among those it accepts: before none at all
+        found.add(accepted, 0)
+    returned = callback_result_solution(facts, open_conditions, opposite_words)
+    if returned is not None and not any(i.solution.kind == "input" for i in found.items):
+        found.add(returned, 0)  # the callable the user handed the constructor
     for sent, tier in request_solutions(facts, open_conditions):
         found.add(sent, tier)  # a field of the request the user sends
     for ours, tier in own_object_solutions(open_conditions, facts):
@@ -284,7 +294,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     if clash is not None:
         found.add(clash, 0)  # the message names the user's own name: before a helper's input
     replaced = override_solution(facts.stored)
-    if replaced is not None:
+    if replaced is not None and enforced_abstract(facts) is None:  # else no subclass lacks it
         found.add(Solution(text=replaced, kind="input"), 0)
     for sibling in (sync_sibling_solution(facts), stated_order_solution(facts)):
         if sibling is not None:  # a sync sibling, or the call the message says to make first
@@ -343,6 +353,7 @@ def _solutions(facts: Facts) -> list[Solution]:
             facts.refused.append((solution, warning))
     kept = [with_warned(with_cap(with_fallback(s, facts), facts), facts) for s in kept]
     kept = without_twins(kept, facts)
+    kept = state_gated(kept, facts, open_conditions)  # an internal call's own arguments
     # a setting that makes true a guard the page calls no way out: "What it means" says so
     facts.tripped = [(s, line) for s in kept if (line := setting_trips_guard(s, facts))]
     kept = [s for s in kept if all(s is not t for t, _ in facts.tripped)]

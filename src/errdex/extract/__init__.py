@@ -30,6 +30,7 @@ from errdex.extract.module import (
     collect_imports,
     module_name,
     resolve_local_imports,
+    top_starts,
 )
 from errdex.extract.reading import Wanted, read_lines
 from errdex.extract.registries import choice_lists, enum_registries, name_filters
@@ -42,7 +43,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "75-returned-exceptions"
+EXTRACTOR_VERSION = "76-top-starts"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -187,6 +188,7 @@ def _extract_text(
         routes=tuple(route_bodies(text)),
         request_fields=tuple(request_fields(text)),
         request_carries=tuple(request_carries(text)),
+        outline=top_starts(tree),
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 
-from errdex.extract.conditions import dotted_name
+from errdex.extract.conditions import dotted_name, walk
 from errdex.extract.scope import Assignment, Scope, Step, literal_defaults, message_locals
 from errdex.extract.shapes import (
     BUILTIN_NAMES,
@@ -112,7 +112,8 @@ class SiteRecorder:
         raised as it is or formatted (`hint % {...}`). Empty when no local it uses has more
         than one value at the raise, none of which reads as a message, or when one was added
         to (`+=`)."""
-        names = [n.id for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in scope.assigns]
+        assigns = scope.assigns
+        names = [n.id for n in walk(node) if isinstance(n, ast.Name) and n.id in assigns]
         for name in dict.fromkeys(names):
             if not _may_choose(name, scope):
                 continue
@@ -455,5 +456,5 @@ def _formats(value: ast.expr, name: str) -> bool:
             value.func.attr == "format" and isinstance(receiver, ast.Name) and receiver.id == name
         )
     if isinstance(value, ast.JoinedStr):
-        return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(value))
+        return any(isinstance(n, ast.Name) and n.id == name for n in walk(value))
     return False

@@ -17,7 +17,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 
 import msgspec
 
-from errdex.extract.conditions import dotted_name
+from errdex.extract.conditions import dotted_name, walk
 from errdex.extract.shapes import MESSAGE_MEMBER, own_attributes_set, statements_under
 from errdex.extract.source_text import source_of
 from errdex.extract.templates import TemplateBuilder
@@ -67,39 +67,42 @@ def class_texts(
     each class whose method or property builds the message of one of `sites`
     (`raise UndefinedError(self._undefined_message)`)."""
     raised = _members_raised(sites)
-    given = _given_values(tree)
+    given: set[str] | None = None  # `_given_values(tree)`, walked once a class is read
     found: list[ClassText] = []
     read: set[str] = set()  # names of the classes read, for their subclasses in the file
     builder = TemplateBuilder(text, constants=constants)
-
-    def visit(body: list[ast.stmt], prefix: str) -> None:
-        for stmt in body:
-            if not isinstance(stmt, ast.ClassDef):
-                continue
-            qualname = prefix + stmt.name
-            bases = [dotted_name(base) or "" for base in stmt.bases]
-            if _EXCEPTION_HEADER.search(" ".join((stmt.name, *bases))) or any(
-                base.rsplit(".", 1)[-1] in read for base in bases
-            ):
-                read.add(stmt.name)
-                fact = _class_text(stmt, qualname, text, builder, raised.get(qualname, ()), given)
-                if fact.attrs or fact.sets or fact.methods or fact.fallbacks:
-                    found.append(fact)
-            elif qualname in raised:
-                # The object's own members make the message (a validator's `self.message`,
-                # kept by `__init__` with a default): read as an exception class is.
-                fact = _class_text(stmt, qualname, text, builder, raised[qualname], given)
-                if fact.attrs or fact.sets or fact.methods or fact.fallbacks:
-                    found.append(fact)
-            elif any(bases):
-                # A subclass of another file's exception may say so in no name
-                # (`class NotFound(BadRequest)`): its texts are kept, not its code.
-                attrs = _text_attrs(stmt)
-                if attrs:
-                    found.append(ClassText(qualname=qualname, attrs=attrs))
-            visit(stmt.body, qualname + ".")
-
-    visit(tree.body, "")
+    # The classes in the file's order, each before those nested in it: a stack, not a
+    # recursive closure, which would be a reference cycle holding the tree.
+    stack = [(stmt, "") for stmt in reversed(tree.body)]
+    while stack:
+        stmt, prefix = stack.pop()
+        if not isinstance(stmt, ast.ClassDef):
+            continue
+        qualname = prefix + stmt.name
+        bases = [dotted_name(base) or "" for base in stmt.bases]
+        members: Collection[str] | None = None
+        if _EXCEPTION_HEADER.search(" ".join((stmt.name, *bases))) or any(
+            base.rsplit(".", 1)[-1] in read for base in bases
+        ):
+            read.add(stmt.name)
+            members = raised.get(qualname, ())
+        elif qualname in raised:
+            # The object's own members make the message (a validator's `self.message`,
+            # kept by `__init__` with a default): read as an exception class is.
+            members = raised[qualname]
+        elif any(bases):
+            # A subclass of another file's exception may say so in no name
+            # (`class NotFound(BadRequest)`): its texts are kept, not its code.
+            attrs = _text_attrs(stmt)
+            if attrs:
+                found.append(ClassText(qualname=qualname, attrs=attrs))
+        if members is not None:
+            if given is None:
+                given = _given_values(tree)
+            fact = _class_text(stmt, qualname, text, builder, members, given)
+            if fact.attrs or fact.sets or fact.methods or fact.fallbacks:
+                found.append(fact)
+        stack.extend((inner, qualname + ".") for inner in reversed(stmt.body))
     return tuple(found)
 
 
@@ -237,7 +240,7 @@ def _given_values(tree: ast.Module) -> set[str]:
                 continue
             if not _reads_as_text(node):
                 continue
-            for inner in ast.walk(node):
+            for inner in walk(node):
                 if (
                     isinstance(inner, ast.Call)
                     and (inner.args or inner.keywords)
@@ -360,7 +363,7 @@ def _text_method(
     and the first value of each of its locals."""
     returns: list[MessageTemplate] = []
     local_values: dict[str, str] = {}
-    for node in ast.walk(func):
+    for node in walk(func):
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
             if isinstance(target, ast.Name) and target.id not in local_values:

@@ -25,6 +25,22 @@ def module_name(path: str) -> tuple[str, bool]:
     return ".".join(p for p in parts if p) or "__init__", is_package
 
 
+def top_starts(tree: ast.Module) -> tuple[int, ...]:
+    """The lines (1-based) that start the module's top-level statements (a decorated
+    definition at its first decorator), each the first line after the statement before it
+    ends (`x = (1,\n 2); y = 3`: `y` starts no chunk of its own): the file cut there is
+    its top-level statements, each in one piece a page may parse alone."""
+    starts: list[int] = []
+    end = 0
+    for stmt in tree.body:
+        decorators = getattr(stmt, "decorator_list", None)
+        first = decorators[0].lineno if decorators else stmt.lineno
+        if first > end:
+            starts.append(first)
+        end = max(end, stmt.end_lineno or stmt.lineno)
+    return tuple(starts)
+
+
 def collect_imports(
     tree: ast.Module, module: str, is_package: bool
 ) -> tuple[dict[str, str], tuple[str, ...]]:

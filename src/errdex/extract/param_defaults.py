@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from errdex.extract.conditions import walk
 from errdex.extract.shapes import OWN_OBJECT
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -92,17 +93,17 @@ def rebound_names(func: Function) -> set[str]:
         elif kind is ast.match_case:
             out.update(
                 n.name
-                for n in ast.walk(node.pattern)  # type: ignore[attr-defined]
+                for n in walk(node.pattern)  # type: ignore[attr-defined]
                 if isinstance(n, ast.MatchAs | ast.MatchStar) and n.name
             )
         elif (kind is ast.If or kind is ast.While) and type(node.test) not in _BARE_TESTS:  # type: ignore[attr-defined]
             test: ast.expr = node.test  # type: ignore[attr-defined]
-            targets = [n.target for n in ast.walk(test) if isinstance(n, ast.NamedExpr)]
+            targets = [n.target for n in walk(test) if isinstance(n, ast.NamedExpr)]
         for target in targets:
             if type(target) is ast.Name:  # the usual target: nothing under it to walk
                 out.add(target.id)
             else:
-                out.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+                out.update(n.id for n in walk(target) if isinstance(n, ast.Name))
         # The statements under a statement, a handler or a case are all in these lists: read
         # them directly rather than every field of the node (its expressions too).
         for field in _BLOCK_FIELDS:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import functools
 import io
+import re
 import tokenize
 import warnings
 from collections.abc import Callable
@@ -93,12 +94,103 @@ def _normalize(segment: str) -> str:
         # No strings, comments or commas to keep apart: joining the lines is all there is.
         joined = _BREAK.sub(" ", segment)
         return _AFTER_OPEN.sub(r"\1", _BEFORE_CLOSE.sub(r"\1", joined))
+    tokens = _scanned(segment)
+    if tokens is None:
+        tokens = _tokenized(segment)
+        if tokens is None:
+            return " ".join(segment.split())
+    out: list[str] = []
+    commas: list[int] = []  # per open bracket (2 for `[` and `{`: never a tuple)
+    prev: _Token | None = None
+    for tok in tokens:
+        string = tok[0]
+        if prev is not None and prev[4] == tok[3]:
+            out.append(segment[prev[2] : tok[1]])
+        elif prev is not None and prev[0] not in _OPEN and string not in _CLOSE:
+            out.append(" ")
+        if string in _OPEN:
+            commas.append(0 if string == "(" else 2)
+        elif string == "," and commas:
+            commas[-1] += 1
+        elif string in _CLOSE and commas:
+            # A magic trailing comma before a bracket on its own line goes, unless it may
+            # be what makes a one-element tuple.
+            wrapped = prev is not None and prev[0] == "," and prev[4] != tok[3]
+            if commas.pop() >= 2 and wrapped:
+                out.pop()
+        out.append(string)
+        prev = tok
+    return "".join(out)
+
+
+# A token: (its text, start and end offsets in the segment, its first and last line).
+_Token = tuple[str, int, int, int, int]
+# What an expression's text is made of, one piece a match, as `tokenize` reads it: blanks
+# (a backslash-newline too), a line end, a comment, a string literal (its prefix is read
+# with the word before it), a bracket or comma, and a run of anything else (names, numbers,
+# operators: where one token of such a run ends and the next begins changes no text here).
+_PIECE = lazy_compile(
+    r"(?P<blank>[ \t\f]+|\\\n)"
+    r"|(?P<end>\n)"
+    r"|(?P<comment>#[^\n]*)"
+    r"|(?P<string>'''(?:[^'\\]++|\\.|'(?!''))*+'''"
+    r'|"""(?:[^"\\]++|\\.|"(?!""))*+"""'
+    r"|'(?:[^'\\\n]++|\\.)*+'"
+    r'|"(?:[^"\\\n]++|\\.)*+")'
+    r"|(?P<bracket>[()\[\]{},])"
+    r"|(?P<run>[^\s'\"#()\[\]{},\\]+)",
+    re.DOTALL,
+)
+_F_PREFIX = lazy_compile(r"[A-Za-z]*[fF][A-Za-z]*\Z")
+
+
+def _scanned(segment: str) -> list[_Token] | None:
+    """The tokens `tokenize` finds in `(segment)`, without comments, blanks and our own
+    brackets, read with one pattern (`tokenize` takes tens of times longer); None for a text
+    this reading may get wrong (brackets that do not pair, a string left open, a character
+    no expression holds outside a string, an f-string that `tokenize` splits since 3.12):
+    `tokenize` reads it then."""
+    out: list[_Token] = []
+    line = depth = at = 0
+    size = len(segment)
+    match = _PIECE.match
+    while at < size:
+        piece = match(segment, at)
+        if piece is None:
+            return None
+        kind, end = piece.lastgroup, piece.end()
+        if kind == "blank" or kind == "end":
+            if segment[end - 1] == "\n":
+                line += 1
+        elif kind == "string":
+            text = piece.group()
+            if _FSTRING_START != -1 and out and out[-1][2] == at and _F_PREFIX.search(out[-1][0]):
+                return None
+            lines = text.count("\n")
+            out.append((text, at, end, line, line + lines))
+            line += lines
+        elif kind == "bracket" or kind == "run":
+            text = piece.group()
+            if text in _OPEN:
+                depth += 1
+            elif text in _CLOSE:
+                depth -= 1
+                if depth < 0:
+                    return None
+            out.append((text, at, end, line, line))
+        at = end
+    return out if depth == 0 else None
+
+
+def _tokenized(segment: str) -> list[_Token] | None:
+    """The tokens of `(segment)` as `tokenize` gives them (`_scanned`'s, read the slow way),
+    or None when it cannot read them."""
     text = f"({segment})"  # brackets make any line break inside legal
     try:
         readline = io.StringIO(text).readline
         tokens = [t for t in tokenize.generate_tokens(readline) if t.type not in _SKIPPED_TOKENS]
     except (tokenize.TokenError, SyntaxError):
-        return " ".join(segment.split())
+        return None
     starts = [0]
     for line in _LINE.findall(text):
         starts.append(starts[-1] + len(line))
@@ -106,26 +198,10 @@ def _normalize(segment: str) -> str:
     def at(pos: tuple[int, int]) -> int:
         return starts[pos[0] - 1] + pos[1]
 
-    out: list[str] = []
-    commas: list[int] = []  # per open bracket (2 for `[` and `{`: never a tuple)
-    tokens = _whole_fstrings(tokens[1:-1], text, at)  # without our own brackets
-    for prev, tok in zip([None, *tokens], tokens, strict=False):
-        if prev is not None and prev.end[0] == tok.start[0]:
-            out.append(text[at(prev.end) : at(tok.start)])
-        elif prev is not None and prev.string not in _OPEN and tok.string not in _CLOSE:
-            out.append(" ")
-        if tok.string in _OPEN:
-            commas.append(0 if tok.string == "(" else 2)
-        elif tok.string == "," and commas:
-            commas[-1] += 1
-        elif tok.string in _CLOSE and commas:
-            # A magic trailing comma before a bracket on its own line goes, unless it may
-            # be what makes a one-element tuple.
-            wrapped = prev is not None and prev.string == "," and prev.end[0] != tok.start[0]
-            if commas.pop() >= 2 and wrapped:
-                out.pop()
-        out.append(text[at(tok.start) : at(tok.end)])
-    return "".join(out)
+    return [
+        (text[at(t.start) : at(t.end)], at(t.start) - 1, at(t.end) - 1, t.start[0], t.end[0])
+        for t in _whole_fstrings(tokens[1:-1], text, at)  # without our own brackets
+    ]
 
 
 def _whole_fstrings(

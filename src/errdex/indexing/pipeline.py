@@ -28,6 +28,7 @@ from errdex.link.names import version_names
 from errdex.linked_facts import IndexedSite
 from errdex.sources.base import Skipped, Source
 from errdex.store.base import Store, VersionStats
+from errdex.store.contents import pack_outline
 
 __all__ = ["PIPELINE_VERSION", "index_source"]
 
@@ -209,7 +210,14 @@ def _link_and_write(
         written = dict(extracted.items)
         # A first answer's subset extracts some files cut to the definitions it needs
         # (`match/needed_text.py`); the store keeps them as they are written.
-        written.update(getattr(source, "as_written", {}))
+        as_written = getattr(source, "as_written", {})
+        written.update(as_written)
+        # each file's outline, but of a file written otherwise than it was extracted
+        source.info.outlines = {
+            f.path: pack_outline(f.outline)
+            for f in extracted.facts
+            if f.outline and f.path not in as_written
+        }
         if len(extracted.items) >= WRITE_ASIDE_FILES:
             stored = store.write_version_aside(source.info, linked(), written)
         else:

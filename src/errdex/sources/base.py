@@ -58,6 +58,9 @@ class VersionInfo(msgspec.Struct, kw_only=True):
     # set by the indexer: the names it defines (modules, classes, functions, constants,
     # settings), what a model's prose about it is checked against
     names: tuple[str, ...] = ()
+    # set by the indexer: each file's top-level statement starts as extracted, packed
+    # (`store.contents.pack_outline`), kept beside the file's stored content
+    outlines: dict[str, bytes] = {}
 
 
 class SourceFile(msgspec.Struct, frozen=True):

@@ -172,6 +172,12 @@ class Store(abc.ABC):
     def file_text(self, version: VersionRef, path: str) -> str | None:
         """A stored source file of a version, or None when it was not kept."""
 
+    def file_outline(self, version_id: int, path: str) -> tuple[int, ...] | None:
+        """The lines that start a stored file's top-level statements (1-based, as
+        `extract.module.top_starts` found them), or None when not known (a content an
+        older errdex stored, a store that keeps none)."""
+        return None
+
     @abc.abstractmethod
     def search_candidates(
         self,

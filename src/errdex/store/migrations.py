@@ -108,6 +108,18 @@ VERSION_PIN = Migration(
 )
 
 
+def blob_outline(blob_type: str) -> Migration:
+    """Each stored content's top-level statement starts (`contents.pack_outline`), so that a
+    page reading a few top-level statements of a large file parses those alone: NULL for a
+    content an older errdex stored (the page parses the whole file then)."""
+    return Migration(
+        "0008_blob_outline",
+        f"""
+        ALTER TABLE blobs ADD COLUMN outline {blob_type};
+        """,
+    )
+
+
 # Run last in a write's transaction: in PostgreSQL the row stays locked until the commit,
 # and concurrent writers of other versions wait for each other only that long.
 BUMP_GENERATION = "UPDATE catalog_generation SET generation = generation + 1 WHERE id = 1"
@@ -199,6 +211,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     VERSION_CONSOLE_SCRIPTS,
     version_names("BLOB"),
     VERSION_PIN,
+    blob_outline("BLOB"),
 )
 
 

@@ -25,7 +25,7 @@ from errdex.store.base import (
     VersionRef,
     VersionStats,
 )
-from errdex.store.contents import stored_text, unpack_names
+from errdex.store.contents import stored_text, unpack_names, unpack_outline
 from errdex.store.migrations import READ_GENERATION
 from errdex.store.ordering import newest_first, utc_date
 from errdex.store.rows import (
@@ -288,6 +288,15 @@ class SqlStore(Store):
         if row is None:
             return None
         return stored_text(bytes(row[0]))
+
+    def file_outline(self, version_id: int, path: str) -> tuple[int, ...] | None:
+        with self._guard() as conn:
+            row = conn.execute(
+                "SELECT b.outline FROM files f JOIN blobs b ON b.hash = f.hash"
+                " WHERE f.version_id = ? AND f.path = ?",
+                (version_id, path),
+            ).fetchone()
+        return unpack_outline(row[0]) if row is not None else None
 
     def search_candidates(
         self,

@@ -145,7 +145,7 @@ def _write(
     (version_id,) = conn.execute(_INSERT_VERSION, (project_id, *version_columns(info))).fetchone()
 
     writer = _SiteWriter(conn, project_id, version_id)
-    kept = _FileWriter(conn, version_id, files)
+    kept = _FileWriter(conn, version_id, files, info.outlines)
     iterator = iter(sites)
     while chunk := list(itertools.islice(iterator, CHUNK)):
         writer.write(chunk)
@@ -222,11 +222,16 @@ class _FileWriter:
     """Stores a version's files as its sites come to refer to them, each path once."""
 
     def __init__(
-        self, conn: sqlite3.Connection, version_id: int, files: Mapping[str, bytes]
+        self,
+        conn: sqlite3.Connection,
+        version_id: int,
+        files: Mapping[str, bytes],
+        outlines: Mapping[str, bytes],
     ) -> None:
         self.conn = conn
         self.version_id = version_id
         self.files = files
+        self.outlines = outlines
         self.done: set[str] = set()
         self.stored = 0  # files kept
         self.new_blobs = 0  # contents among them not stored before
@@ -235,22 +240,29 @@ class _FileWriter:
         new = {p: self.files[p] for p in sorted(wanted - self.done) if p in self.files}
         self.done.update(wanted)
         if new:
-            stored, new_blobs = _write_files(self.conn, self.version_id, new)
+            stored, new_blobs = _write_files(self.conn, self.version_id, new, self.outlines)
             self.stored += stored
             self.new_blobs += new_blobs
 
 
 def _write_files(
-    conn: sqlite3.Connection, version_id: int, files: Mapping[str, bytes]
+    conn: sqlite3.Connection,
+    version_id: int,
+    files: Mapping[str, bytes],
+    outlines: Mapping[str, bytes],
 ) -> tuple[int, int]:
-    """Store the files of a version, compressing only contents not stored yet."""
+    """Store the files of a version, compressing only contents not stored yet (each with
+    its outline, when `outlines` has its path's)."""
     hashed = content_hashes(files)
     present = _present(conn, "blobs", "hash", set(hashed.values()))
-    missing = {h: files[path] for path, h in hashed.items() if h not in present}
-    packed = compress(list(missing.values()))
+    missing = {h: path for path, h in hashed.items() if h not in present}
+    packed = compress([files[path] for path in missing.values()])
     conn.executemany(
-        "INSERT INTO blobs (hash, size, text) VALUES (?, ?, ?)",
-        [(h, len(data), blob) for (h, data), blob in zip(missing.items(), packed, strict=True)],
+        "INSERT INTO blobs (hash, size, text, outline) VALUES (?, ?, ?, ?)",
+        [
+            (h, len(files[path]), blob, outlines.get(path))
+            for (h, path), blob in zip(missing.items(), packed, strict=True)
+        ],
     )
     conn.executemany(
         "INSERT INTO files (version_id, path, hash) VALUES (?, ?, ?)",

@@ -13,6 +13,7 @@ from errdex.store.migrations import (
     VERSION_PIN,
     Migration,
     analyses,
+    blob_outline,
     generation,
     refuse_unknown,
     version_names,
@@ -120,6 +121,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     VERSION_CONSOLE_SCRIPTS,
     version_names("bytea"),
     VERSION_PIN,
+    blob_outline("bytea"),
 )
 
 

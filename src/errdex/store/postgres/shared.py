@@ -37,7 +37,7 @@ _INSERT_DOCS = """
     ON CONFLICT (key) DO NOTHING RETURNING key
 """
 _INSERT_BLOB = """
-    INSERT INTO blobs (hash, size, text) VALUES (%s, %s, %s)
+    INSERT INTO blobs (hash, size, text, outline) VALUES (%s, %s, %s, %s)
     ON CONFLICT (hash) DO NOTHING RETURNING hash
 """
 _COUNT_WORDS = """
@@ -78,13 +78,19 @@ def add_docs(conn: RawConnection, texts: Mapping[str, tuple[str, str, str]]) -> 
     return added
 
 
-def add_blobs(conn: RawConnection, contents: Mapping[str, bytes]) -> int:
+def add_blobs(
+    conn: RawConnection, contents: Mapping[str, bytes], outlines: Mapping[str, bytes]
+) -> int:
     """Keep each content (by hash) stored until the commit, compressing only those not
-    stored yet; return how many this writer stored."""
+    stored yet, with its outline when `outlines` has it; return how many this writer
+    stored."""
 
     def insert(hashes: list[str]) -> set[str]:
         packed = compress([contents[h] for h in hashes])
-        rows = [(h, len(contents[h]), blob) for h, blob in zip(hashes, packed, strict=True)]
+        rows = [
+            (h, len(contents[h]), blob, outlines.get(h))
+            for h, blob in zip(hashes, packed, strict=True)
+        ]
         inserted: set[str] = set()
         with conn.cursor() as cursor:
             cursor.executemany(_INSERT_BLOB, rows, returning=True)

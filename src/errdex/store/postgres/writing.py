@@ -83,7 +83,8 @@ def write_version(
 
         shared.add_errors(conn, project_id, writer.errors)
         added = shared.add_docs(conn, writer.texts)
-        new_blobs = shared.add_blobs(conn, {h: kept[path] for path, h in hashes.items()})
+        outlines = {h: info.outlines[path] for path, h in hashes.items() if path in info.outlines}
+        new_blobs = shared.add_blobs(conn, {h: kept[path] for path, h in hashes.items()}, outlines)
         shared.count_words(conn, added, shared.drop_unused(conn, old_docs, old_hashes))
         conn.execute(
             _UPDATE_PROJECT,

@@ -1,0 +1,71 @@
+"""No argument way out of an `assert` that only the program's own state lets run.
+
+An `assert` states what the authors hold true of their own code. When some condition on
+its path reads none of the function's arguments and no solution changes it (the page says
+"The check applies only when ...: errdex found no setting or argument a user passes behind
+that"), the program's own state decides whether the check runs at all, and the values its
+arguments get there are the program's too: a model runner's `intermediate_tensors` on a
+later pipeline rank, a kernel's `paged_kv_manager` when the layer was built without TMA.
+Offering "give the argument `intermediate_tensors` of `Qwen2MoeModel.forward` a value" then
+names an internal call no user makes. Such solutions are left out; "What it means" says
+the conditions are the program's own state. Settings, the message's advice and a public
+call that hands the user's own value on (`(it reaches ...)`) stay. An `assert` in a
+function the package hands to users (re-exported from a private module, `httpx.Timeout`;
+or near its top, `rich.console.Console`) tests the user's own arguments as a `raise` does:
+it is not gated here.
+"""
+
+from __future__ import annotations
+
+from errdex.explain.context import Facts
+from errdex.explain.entry_input import roots
+from errdex.explain.hiding_flags import hides_only
+from errdex.explain.page import ConditionView, Solution
+from errdex.explain.plain import code
+from errdex.facts import SiteKind
+
+_MAX_DOTS = 2  # `rich.console.Console`, `click.core.Option`: a user's own call
+
+
+def users_call(facts: Facts) -> bool:
+    """Whether the package hands the asserting function to users: exported from a private
+    module (`httpx.Timeout` from `httpx._config`), or by a path at most `_MAX_DOTS` dots
+    deep to its class (or itself)."""
+    stored = facts.stored
+    private = any(p.startswith("_") for p in stored.module.split("."))
+    if private and stored.public:
+        return True
+    path, function = stored.public_path(), stored.site.function
+    if path is None or not path.endswith(function):
+        return False
+    holder = path[: len(path) - len(function)] + function.partition(".")[0]
+    return holder.count(".") <= _MAX_DOTS
+
+
+def own_argument(solution: Solution, facts: Facts) -> bool:
+    """Whether `solution` changes an argument of the asserting function itself."""
+    callee = facts.stored.site.function.removesuffix(".__init__")
+    return (
+        solution.kind == "input"
+        and f" of {code(callee)}" in solution.text
+        and "(it reaches " not in solution.text
+    )
+
+
+def state_gated(
+    kept: list[Solution], facts: Facts, open_conditions: list[ConditionView]
+) -> list[Solution]:
+    """`kept` without the asserting function's own arguments, when a condition no solution
+    changes, on none of them, gates the `assert` (unchanged otherwise)."""
+    if facts.stored.site.kind != SiteKind.ASSERT or users_call(facts):
+        return kept
+    if not any(own_argument(s, facts) for s in kept):
+        return kept
+    covered = {s.condition for s in kept if s.condition}
+    params = {p for p in facts.read.params if p not in ("self", "cls")}
+    # a condition on an argument (`schema is not None` before `isinstance(schema, str)`) is
+    # the path to the check on the user's value, not a state of the program
+    if not any(c.text not in covered and not roots(c.text) & params for c in open_conditions):
+        return kept
+    # a switch that only hides the error stays: "What it means" says it (`hiding_flags`)
+    return [s for s in kept if not own_argument(s, facts) or hides_only(s)]

@@ -1,0 +1,109 @@
+"""An `assert` that only runs when the program's own state says so (a condition no setting
+or argument decides) offers no way out through the asserting function's own arguments:
+their values there are the program's too. "What it means" says the conditions are its own
+state. An `assert` whose every condition has a way out keeps its argument solution, and so
+does one in a function the package hands to users (near its top, or a private module's
+re-exported)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_in_function
+
+from errdex.store import Store
+
+KERN = {
+    "kern/__init__.py": "from kern._config import Limits\n",
+    "kern/ops/__init__.py": "",
+    "kern/ops/layers.py": """
+        class Layer:
+            def __init__(self, rank):
+                self.is_first = rank == 0
+
+            def forward(self, hidden, carried=None):
+                if not self.is_first:
+                    assert carried is not None
+                    hidden = hidden + carried
+                return hidden
+
+            def line(self, count=1):
+                assert count >= 0
+                return "\\n" * count
+
+            def scale(self, factor=None):
+                if factor is not None:
+                    assert factor > 0
+                return factor
+        """,
+    "kern/_config.py": """
+        from kern.state import MODES
+
+
+        class Limits:
+            def __init__(self, low=None, high=None):
+                if MODES.strict:
+                    assert high is None or low is None
+                self.low = low
+                self.high = high
+        """,
+    "kern/tables.py": """
+        from kern.state import MODES
+
+
+        class Table:
+            def __init__(self, name, schema=None):
+                if MODES.strict:
+                    assert schema is None
+                self.name = name
+        """,
+    "kern/state.py": """
+        class _Modes:
+            strict = True
+
+
+        MODES = _Modes()
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def kern(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("kern"), "kern", KERN)
+
+
+def test_an_assert_behind_the_programs_own_state_offers_no_argument(kern: Store) -> None:
+    page = page_in_function(kern, "kern", "Layer.forward")
+    # before: "Give the argument `carried` of `Layer.forward` a value (it is None here)."
+    assert page.solutions == []
+    assert page.example_fix is None
+    assert "`self.is_first` is false" in page.what_it_means
+    assert "errdex found no setting or argument a user passes behind that." in page.what_it_means
+    assert "they are its own state" in page.what_it_means
+    assert "the ways out below" not in page.what_it_means
+
+
+def test_an_assert_on_the_argument_alone_keeps_its_way_out(kern: Store) -> None:
+    page = page_in_function(kern, "kern", "Layer.line")
+    assert page.solutions[0].text == "Pass the argument `count` of `Layer.line` at least `0`."
+
+
+def test_an_assert_of_a_class_near_the_packages_top_keeps_its_way_out(kern: Store) -> None:
+    # `kern.tables.Table` is a user's own call: its `schema` is theirs
+    page = page_in_function(kern, "kern", "Table.__init__")
+    assert any("`schema`" in s.text for s in page.solutions)
+
+
+def test_an_assert_of_a_private_module_handed_out_publicly_keeps_its_way_out(
+    kern: Store,
+) -> None:
+    # `kern.Limits` is the user's own call: its arguments are theirs, as a `raise`'s are
+    page = page_in_function(kern, "kern", "Limits.__init__")
+    assert any("`Limits`" in s.text for s in page.solutions)
+
+
+def test_a_path_on_the_argument_itself_is_no_state_of_the_program(kern: Store) -> None:
+    # `if factor is not None:` leads to the check on the user's value: the way out stays
+    page = page_in_function(kern, "kern", "Layer.scale")
+    assert any("`factor`" in s.text for s in page.solutions)
