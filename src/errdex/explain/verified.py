@@ -39,17 +39,21 @@ MESSAGE_SAYS = "Do what the message says: "
 _FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![\w-])")
 _ENV = re.compile(r"(?<![\w-])([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=")
 # What the message calls a parameter: "the `info` parameter", "`overwrite`-parameter",
-# "the 'typecolname' argument", "`x=...`" after a verb that gives it.
+# "the 'typecolname' argument" (not "set `x=False` in the config": a key of a file the
+# index does not hold).
 _PARAM = re.compile(
     r"[`'\"](?P<a>[a-z_][a-z0-9_]*)[`'\"][\s-]*(?:\w+\s+)?(?:parameter|argument|keyword|kwarg)s?\b"
-    r"|\b(?:parameter|argument|keyword|kwarg)s?\s+[`'\"](?P<b>[a-z_][a-z0-9_]*)[`'\"]"
-    r"|\b(?:use|set|pass|specify|add|provide)\s+`(?P<c>[a-z_][a-z0-9_]*)\s?=",
+    r"|\b(?:parameter|argument|keyword|kwarg)s?\s+[`'\"](?P<b>[a-z_][a-z0-9_]*)[`'\"]",
     re.I,
 )
 # A command of another program given in a span: `wsl --update`, `pip install --upgrade x`.
 _SPAN = re.compile(r"`([^`]+)`")
+_INSTALL = re.compile(r"\b(?:pip3?|uv|conda|apt(?:-get)?|poetry)\b")
 _QUOTED = re.compile(r"“[^”]*”")
 _PARSER = re.compile(r"add_argument\(|ArgumentParser\b")
+_SWITCH_WORD = re.compile(r"^(?:no|enable|disable|use|with|without|skip)-")
+# the stems of the declared flags of the version last read (see `_cache_of`)
+_kin: list[frozenset[str]] = [frozenset()]
 # Flags every parser has.
 _ALWAYS = frozenset({"--help", "--version"})
 
@@ -142,12 +146,13 @@ class _Check:
                 out.append(name)
         if message:
             for match in _PARAM.finditer(solution.text):
-                name = match.group("a") or match.group("b") or match.group("c")
+                name = match.group("a") or match.group("b")
                 if name not in out and not self._param_known(name):
                     out.append(name)
         return out
 
     def fix_missing(self, text: str) -> bool:
+        text = "\n".join(line for line in text.splitlines() if not _INSTALL.search(line))
         return any(not self._flag_known(f, lenient=False) for f in _flags(text)) or any(
             not self._env_known(n) for n in _ENV.findall(text)
         )
@@ -168,9 +173,20 @@ class _Check:
             (k for k in self._facts.knobs if k.kind == KnobKind.FLAG and k.name == flag), None
         )
         if knob is None:
-            # the message's own word: a field a generator may turn into a flag
-            return lenient and field in self.defined
+            # the message's own word: a field a generator may turn into a flag, or a flag of
+            # another program (`docker run --shm-size`) unless the version declares its kin
+            # (`--enable-prefix-caching` for `--disable-prefix-caching`)
+            return lenient and (field in self.defined or not self._kin_declared(flag))
         return self._generated(knob, field)
+
+    def _kin_declared(self, flag: str) -> bool:
+        stem = _stem(flag)
+        cache = _cache_of(self.defined)
+        key = ("kin", "")
+        if key not in cache:
+            _kin[:] = [frozenset(_stem(n) for n in self.defined if n.startswith("--"))]
+            cache[key] = True
+        return bool(stem) and stem in _kin[0]
 
     def _declares_flags(self) -> bool:
         key = ("", "--")
@@ -209,8 +225,11 @@ class _Check:
             return True
         if any(name in (k.name, (k.behind or "").rsplit(".", 1)[-1]) for k in self._facts.knobs):
             return True
+        # a name the site's file uses beyond the message itself (a config key it reads)
         text = self._facts.source_text or ""
-        return re.search(rf"(?<![\w.`'\"]){re.escape(name)}\s*(?:[:=,)]|\*\*)", text) is not None
+        message = self._stored.site.message
+        said = message.text.count(name) if message is not None else 0
+        return len(re.findall(rf"(?<![\w]){re.escape(name)}(?![\w])", text)) > said
 
 
 def _flags(text: str) -> list[str]:
@@ -222,6 +241,11 @@ def _flags(text: str) -> list[str]:
     ]
     found = _FLAG.findall(text)
     return [f for f in dict.fromkeys(found) if not any(f in span for span in others)]
+
+
+def _stem(flag: str) -> str:
+    """A flag's name without the word that turns it on or off: `prefix-caching`."""
+    return _SWITCH_WORD.sub("", flag[2:])
 
 
 def _cache_of(defined: frozenset[str]) -> dict[tuple[str, str], bool]:
