@@ -1,7 +1,8 @@
 """The cost per page of the rules for raises under `except` (`explain/try_failure.py`,
-`explain/failed_call.py`): their calls timed inside `build_page`, in one process.
+`explain/failed_call.py`; with `--inner`, `explain/inner_raises.py` alone): their calls
+timed inside `build_page`, in one process.
 
-    python bench/pages/except_cost.py --db PATH [--every 40]
+    python bench/pages/except_cost.py --db PATH [--every 40] [--inner]
 
 Builds one error page in `every` (the ids `all_pages.py --every` draws) and prints the
 p50/p99 of the whole build and of the time spent in these rules on each page, in ms.
@@ -26,12 +27,18 @@ _TIMED = (
     (rules, "try_failure_sentences"),
     (rules, "wrapped_sentence"),
 )
+_INNER = (
+    (build, "inner_raises"),
+    (rules, "inner_sentence"),
+    (solutions, "inner_solution"),
+)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", required=True)
     parser.add_argument("--every", type=int, default=40)
+    parser.add_argument("--inner", action="store_true", help="time inner_raises.py alone")
     args = parser.parse_args()
     spent = [0.0]
 
@@ -46,7 +53,7 @@ def main() -> None:
 
         return run
 
-    for module, name in _TIMED:
+    for module, name in _INNER if args.inner else _TIMED:
         setattr(module, name, timed(getattr(module, name)))
     whole: list[float] = []
     ours: list[float] = []

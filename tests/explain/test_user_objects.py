@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 from explain_samples import indexed_package, page_with_message
 
+from errdex.explain.hooks import _may_call_hook
 from errdex.store import Store
 
 LAB = {
@@ -167,3 +168,19 @@ def test_a_flag_on_by_default_is_not_turned_off(lab: Store) -> None:
 
 def test_an_attribute_computed_from_a_keyword_is_no_way_out(lab: Store) -> None:
     assert not any("Chain" in t for t in texts(lab, "a long name"))
+
+
+@pytest.mark.parametrize(
+    ("body", "calls"),
+    [
+        ("x = getattr (obj, name)", True),
+        ("value = obj . __errdex_hook__ (\n  x)", True),
+        ("super().__init__(x)\nself.__class__", False),  # Python's own names
+        ("name = '__hook__'\nreturn name", False),  # named, not called
+        ("return x", False),
+    ],
+)
+def test_a_function_is_read_for_hooks_only_when_its_text_may_call_one(
+    body: str, calls: bool
+) -> None:
+    assert _may_call_hook(body) is calls

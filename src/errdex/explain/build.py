@@ -17,6 +17,7 @@ from errdex.explain.env_reads import with_walrus_locals
 from errdex.explain.example_fix import example_fix
 from errdex.explain.fallbacks import setting_fallbacks
 from errdex.explain.flag_reach import own_flags
+from errdex.explain.inner_raises import inner_raises
 from errdex.explain.linked import binding_views, caller_views, knob_views, test_views
 from errdex.explain.literal_members import member_values
 from errdex.explain.model.answer import apply_analysis
@@ -110,6 +111,7 @@ def _build_page(
     facts.constant_lines = constant_lines(store, chosen, facts.bindings, text)
     facts.returned = returned_fields(store, chosen, facts)
     facts.callee_messages = callee_messages(store, facts)
+    facts.inner_raises = inner_raises(store, facts)
     facts.tried = tried_input(store, chosen, facts)
     facts.same_error_paths = same_error_paths(store, chosen)
     facts.sibling_advice = sibling_advice(store, chosen, facts)

@@ -25,7 +25,7 @@ from errdex.facts import ConditionKind, SiteKind
 from errdex.store import Store
 from errdex.store.base import StoredSite
 
-__all__ = ["callee_advice_solutions", "callee_messages"]
+__all__ = ["callee_advice_solutions", "callee_messages", "resolve_called"]
 
 _LOGGED = (SiteKind.LOG, SiteKind.WARN)
 
@@ -44,7 +44,7 @@ def callee_messages(store: Store, facts: Facts) -> list[tuple[str, str]]:
     tree = facts.top_module(importing_or_defining(called.partition(".")[0]))
     if tree is None:
         return []
-    target = _resolve(called, tree, stored.module)
+    target = resolve_called(called, tree, stored.module)
     if target is None:
         return []
     module, name = target
@@ -55,7 +55,7 @@ def callee_messages(store: Store, facts: Facts) -> list[tuple[str, str]]:
     return []
 
 
-def _resolve(called: str, tree: ast.Module, own_module: str) -> tuple[str, str] | None:
+def resolve_called(called: str, tree: ast.Module, own_module: str) -> tuple[str, str] | None:
     """(module, name) of a called name: imported by name (`from m import Name as N`), a
     module's attribute (`mod.func` after `import pkg.mod as mod`), or defined in the file."""
     root, _, attr = called.partition(".")

@@ -32,6 +32,7 @@ from errdex.store.base import StoredSite
 
 if TYPE_CHECKING:
     from errdex.explain.failed_try import TriedInput
+    from errdex.explain.inner_raises import InnerRaise
 
 # Conditions that say where the code is rather than what went wrong.
 CONTEXT_KINDS = frozenset({ConditionKind.LOOP, ConditionKind.EXCEPT, ConditionKind.WITH})
@@ -105,6 +106,8 @@ class Facts:
     source_text: str | None = None  # the site's file, for rules that read its function
     # (the call the `try` made, the message it logs before re-raising): `callee_advice`
     callee_messages: list[tuple[str, str]] = field(default_factory=list)
+    # the raises of the caught class inside the functions the `try` calls (`inner_raises`)
+    inner_raises: list[InnerRaise] = field(default_factory=list)
     # the call of the `try` that failed on a value the user gave a public call
     # (`explain/tried_input.py`; needs the store)
     tried: TriedInput | None = None

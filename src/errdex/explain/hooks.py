@@ -77,6 +77,19 @@ _PYTHON_DUNDERS = frozenset(
 _MAY_CALL_HOOK = re.compile(r"\bgetattr\s*\(|\.\s*(__\w+__)\s*\(")
 
 
+# What every match of `_MAY_CALL_HOOK` holds besides `getattr`, found by a search for its
+# leading `__` (that pattern, led by no literal, is tried at every character of a body: 0.23
+# ms a function over the web bench's 298 site functions, 0.01 ms for this test first)
+_DUNDER_CALL = re.compile(r"__\s*\(")
+
+
+def _may_call_hook(body: str) -> bool:
+    """Whether the function's text calls `getattr(` or a hook's `.__name__(`."""
+    if "getattr" not in body and _DUNDER_CALL.search(body) is None:
+        return False
+    return any(m.group(1) is None or _is_hook(m.group(1)) for m in _MAY_CALL_HOOK.finditer(body))
+
+
 def hook_solution(facts: Facts) -> Solution | None:
     """ "Define `__hook__` on your type", when the function calls that hook of the object
     it was given with a value the check tests afterwards."""
@@ -85,7 +98,7 @@ def hook_solution(facts: Facts) -> Solution | None:
     if facts.source_text is None or span is None:
         return None
     body = "\n".join(lines_of(facts.source_text)[slice(*span)])
-    if not any(m.group(1) is None or _is_hook(m.group(1)) for m in _MAY_CALL_HOOK.finditer(body)):
+    if not _may_call_hook(body):
         return None  # most functions (`super().__init__(...)` is no hook): not parsed for nothing
     function = facts.site_function()
     if function is None:

@@ -11,6 +11,7 @@ from errdex.explain.abstract import enforced_abstract
 from errdex.explain.context import Facts
 from errdex.explain.failed_call import wrapped_sentence
 from errdex.explain.hiding_flags import hidden_sentence
+from errdex.explain.inner_raises import inner_sentence
 from errdex.explain.input_nodes import assignment_targets
 from errdex.explain.narrowing import narrows_call_result
 from errdex.explain.network_try import sent_request
@@ -102,6 +103,9 @@ def what_it_means(facts: Facts) -> str:
     wrapped = wrapped_sentence(facts)
     if wrapped is not None:
         sentences.append(wrapped)
+    inner = inner_sentence(facts)
+    if inner is not None:
+        sentences.append(inner)
     solutions(facts)  # fills `facts.twinned`
     sentences.extend(twin_sentences(facts, facts.twinned))
     if nothing_to_do is not None:

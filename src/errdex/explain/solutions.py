@@ -52,6 +52,7 @@ from errdex.explain.fix_forms import setting_fix
 from errdex.explain.flag_values import flag_value_solutions
 from errdex.explain.given_values import given_value_solution
 from errdex.explain.hiding_flags import hides_only, input_solution
+from errdex.explain.inner_raises import inner_solution
 from errdex.explain.inputs import input_action
 from errdex.explain.instances import instance_action
 from errdex.explain.kept_fields import with_kept_fields
@@ -338,6 +339,9 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(facts.entry_input, 2 if advised else 0)
     for solution in callee_advice_solutions(facts):
         found.add(solution, 1)
+    inner = inner_solution(facts)
+    if inner is not None and not advised:
+        found.add(inner, 1)
     for solution in selection_solutions(facts.stored):
         found.add(solution, _SELECTION_TIER)
     if not tried_failed and not network_solutions(facts):
