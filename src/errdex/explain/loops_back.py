@@ -43,7 +43,24 @@ def leads_back(solution: Solution, facts: Facts) -> bool:
     tested = _names(solution.condition)
     for condition in conditions:
         branch = _other_branch(function, condition.line, condition.holds)
-        if branch and any(_calls(stmt, name, tested) for stmt in branch):
+        if branch and _always_calls(branch, name, tested):
+            return True
+    return False
+
+
+_COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith, ast.Match)
+
+
+def _always_calls(branch: list[ast.stmt], name: str, tested: set[str]) -> bool:
+    """Whether the branch calls the function on every path through it: a call in one of its
+    own statements, before any nested block that may leave it (`if x is None: return`);
+    a call under a nested `if` or loop may never run."""
+    for stmt in branch:
+        if isinstance(stmt, _COMPOUND):
+            if any(isinstance(n, ast.Return | ast.Raise) for n in ast.walk(stmt)):
+                return False
+            continue
+        if _calls(stmt, name, tested):
             return True
     return False
 
