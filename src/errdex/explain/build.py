@@ -39,6 +39,7 @@ from errdex.explain.table_lookup import table_keys
 from errdex.explain.tried_input import tried_input
 from errdex.explain.twins import twin_paths
 from errdex.explain.upgrades import upgrade_solutions
+from errdex.explain.verified import verified_explanation
 from errdex.explain.views import (
     condition_view,
     exception_view,
@@ -126,7 +127,7 @@ def _build_page(
         if (path := store.public_path_of(chosen.version_id, name)) is not None
     }
     pinned = pin_label(record, chosen.revision)
-    explanation = explain(facts)
+    explanation = verified_explanation(store, chosen, facts, explain(facts))
     message = chosen.site.message.text if chosen.site.message is not None else None
     # every version the error is in, under whichever id it has there
     versions = [VersionEntry(**msgspec.structs.asdict(e)) for e in lineage(store, chosen.id, sites)]

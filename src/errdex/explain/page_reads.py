@@ -21,12 +21,20 @@ from errdex.store.base import Store
 
 # the reads a page repeats; every other method goes to the store as it is
 _KEPT = frozenset(
-    {"neighbours", "get_error", "file_text", "versions", "projects", "public_path_of"}
+    {
+        "neighbours",
+        "get_error",
+        "file_text",
+        "versions",
+        "projects",
+        "public_path_of",
+        "defined_names",
+    }
 )
 
 
 # the reads whose answers only a write changes: kept across pages
-_CATALOG = frozenset({"versions", "projects"})
+_CATALOG = frozenset({"versions", "projects", "defined_names"})
 _MOST_KEPT = 256
 
 

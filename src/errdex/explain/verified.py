@@ -1,0 +1,286 @@
+"""Each name a solution tells the user to set or pass, checked against the version's index.
+
+A solution names things: a flag (`--mamba-config '{...}'`), an environment variable
+(`VLLM_X=1`), a parameter the message advises (“Use the `overwrite`-parameter instead”).
+Before the page is written each is looked up in what the version defines (the flags its
+parsers declare, the variables it reads, its classes' fields, functions and methods, the
+raising function's parameters):
+
+- a flag is registered when a parser declares it, or when it is the field of an arguments
+  class whose fields a generator turns into flags; a field of a class whose module builds
+  a parser declaring most of the class's fields one by one, but not this one, is no flag;
+- a variable of the version's own namespace (its project's, or that of a variable the page
+  already links) is one it reads; another program's (a C library's) is not checked;
+- a parameter the message names is one the version defines or the site's file passes.
+
+A way out whose branch calls the raising function again is none (`loops_back`).
+
+A solution naming something not found is dropped; the message's own advice is kept as
+context in "What it means", said with what the version lacks. Lookups are one set test a
+name, the version's names read once per store generation.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import replace
+
+from errdex.explain.context import Explanation, Facts
+from errdex.explain.handler_notes import INTERPRETER_VARIABLES
+from errdex.explain.loops_back import leads_back
+from errdex.explain.page import Knob, Solution
+from errdex.facts import KnobKind
+from errdex.store.base import Store, StoredSite
+
+__all__ = ["unknown_names", "verified_explanation"]
+
+MESSAGE_SAYS = "Do what the message says: "
+_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![\w-])")
+_ENV = re.compile(r"(?<![\w-])([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=")
+# What the message calls a parameter: "the `info` parameter", "`overwrite`-parameter",
+# "the 'typecolname' argument" (not "set `x=False` in the config": a key of a file the
+# index does not hold).
+_PARAM = re.compile(
+    r"[`'\"](?P<a>[a-z_][a-z0-9_]*)[`'\"][\s-]*(?:\w+\s+)?(?:parameter|argument|keyword|kwarg)s?\b"
+    r"|\b(?:parameter|argument|keyword|kwarg)s?\s+[`'\"](?P<b>[a-z_][a-z0-9_]*)[`'\"]",
+    re.I,
+)
+# A command of another program given in a span: `wsl --update`, `pip install --upgrade x`.
+_SPAN = re.compile(r"`([^`]+)`")
+_INSTALL = re.compile(r"\b(?:pip3?|uv|conda|apt(?:-get)?|poetry)\b")
+_QUOTED = re.compile(r"“[^”]*”")
+_PARSER = re.compile(r"add_argument\(|ArgumentParser\b")
+_SWITCH_WORD = re.compile(r"^(?:no|enable|disable|use|with|without|skip)-")
+# the stems of the declared flags of the version last read (see `_cache_of`)
+_kin: list[frozenset[str]] = [frozenset()]
+# Flags every parser has.
+_ALWAYS = frozenset({"--help", "--version"})
+
+# per version's names (the same object while the store's generation holds): whether an
+# arguments class of a file has its fields turned into flags by a generator
+_generated: dict[tuple[str, str], bool] = {}
+_generated_for: list[object] = [None]
+
+
+def verified_explanation(
+    store: Store, stored: StoredSite, facts: Facts, out: Explanation
+) -> Explanation:
+    """The explanation with every solution whose named setting or parameter the version
+    does not hold dropped (the message's own advice kept as context), and the example fix
+    dropped with it when it is that solution's or names such a thing itself."""
+    if not out.solutions and out.example_fix is None:
+        return out
+    check = _Check(store, stored, facts)
+    kept: list[Solution] = []
+    said: list[str] = []
+    for solution in out.solutions:
+        if leads_back(solution, facts):
+            continue
+        missing = check.missing(solution)
+        if not missing:
+            kept.append(solution)
+            continue
+        if solution.text.startswith(MESSAGE_SAYS):
+            quoted = solution.text[len(MESSAGE_SAYS) :]
+            names = ", ".join(f"`{n}`" for n in missing)
+            said.append(
+                f"The message says {quoted.rstrip('.')}; this version of {stored.project} has "
+                f"no {names} (no flag, variable or parameter of that name), so it is no way "
+                "out offered here."
+            )
+    if len(kept) == len(out.solutions):
+        fix = out.example_fix
+        if fix is not None and check.fix_missing(fix.after):
+            return replace(out, example_fix=None)
+        return out
+    fix = out.example_fix
+    if fix is not None and (
+        (not any(s.fix is fix for s in kept) and any(s.fix is fix for s in out.solutions))
+        or check.fix_missing(fix.after)
+    ):
+        fix = next((s.fix for s in kept if s.fix is not None), None)
+    meaning = " ".join([out.what_it_means, *said]) if said else out.what_it_means
+    return replace(out, solutions=kept, example_fix=fix, what_it_means=meaning)
+
+
+def unknown_names(store: Store, stored: StoredSite, facts: Facts, solution: Solution) -> list[str]:
+    """The flags, variables and parameters `solution` names that the version does not hold."""
+    return _Check(store, stored, facts).missing(solution)
+
+
+class _Check:
+    def __init__(self, store: Store, stored: StoredSite, facts: Facts) -> None:
+        self._store = store
+        self._stored = stored
+        self._facts = facts
+        self._defined: frozenset[str] | None = None
+
+    @property
+    def defined(self) -> frozenset[str]:
+        if self._defined is None:
+            self._defined = self._store.defined_names(self._stored.version_id)
+        return self._defined
+
+    def missing(self, solution: Solution) -> list[str]:
+        if solution.kind == "environment" or (
+            solution.change is not None and solution.change.form == "install"
+        ):
+            return []
+        message = solution.text.startswith(MESSAGE_SAYS)
+        # the message quoted beside a way out is its evidence, not what it tells to pass
+        texts = [solution.text if message else _QUOTED.sub("", solution.text)]
+        if solution.fix is not None:
+            texts.append(solution.fix.after)
+        out: list[str] = []
+        for text in texts:
+            for flag in _flags(text):
+                if flag not in out and not self._flag_known(flag, lenient=message):
+                    out.append(flag)
+            for name in _ENV.findall(text):
+                if name not in out and not self._env_known(name):
+                    out.append(name)
+        if solution.change is not None and solution.change.form == "env":
+            name = solution.change.target
+            if name not in out and not self._env_known(name):
+                out.append(name)
+        if message:
+            for match in _PARAM.finditer(solution.text):
+                name = match.group("a") or match.group("b")
+                if name not in out and not self._param_known(name):
+                    out.append(name)
+        return out
+
+    def fix_missing(self, text: str) -> bool:
+        text = "\n".join(line for line in text.splitlines() if not _INSTALL.search(line))
+        return any(not self._flag_known(f, lenient=False) for f in _flags(text)) or any(
+            not self._env_known(n) for n in _ENV.findall(text)
+        )
+
+    # -- flags -----------------------------------------------------------------------------
+
+    def _flag_known(self, flag: str, *, lenient: bool) -> bool:
+        if flag in _ALWAYS or not self._declares_flags():
+            return True  # a version whose parsers the index does not see: nothing to tell
+        bare = flag[5:] if flag.startswith("--no-") else None
+        if flag in self.defined or (bare is not None and f"--{bare}" in self.defined):
+            return True
+        text = self._facts.source_text or ""
+        if f'"{flag}"' in text or f"'{flag}'" in text:
+            return True  # the site's own file declares it (a plugin's option)
+        field = (bare or flag[2:]).replace("-", "_")
+        knob = next(
+            (k for k in self._facts.knobs if k.kind == KnobKind.FLAG and k.name == flag), None
+        )
+        if knob is None:
+            # the message's own word: a field a generator may turn into a flag, or a flag of
+            # another program (`docker run --shm-size`) unless the version declares its kin
+            # (`--enable-prefix-caching` for `--disable-prefix-caching`)
+            return lenient and (field in self.defined or not self._kin_declared(flag))
+        return self._generated(knob, field)
+
+    def _kin_declared(self, flag: str) -> bool:
+        stem = _stem(flag)
+        cache = _cache_of(self.defined)
+        key = ("kin", "")
+        if key not in cache:
+            _kin[:] = [frozenset(_stem(n) for n in self.defined if n.startswith("--"))]
+            cache[key] = True
+        return bool(stem) and stem in _kin[0]
+
+    def _declares_flags(self) -> bool:
+        key = ("", "--")
+        cache = _cache_of(self.defined)
+        if key not in cache:
+            cache[key] = any(n.startswith("--") for n in self.defined)
+        return cache[key]
+
+    def _generated(self, knob: Knob, field: str) -> bool:
+        """Whether the class whose field the knob is (declared at its file and line) has
+        its fields made flags by a generator: its file builds a parser and declares fewer
+        than half of the class's fields by hand."""
+        if knob.file is None or knob.line is None:
+            return False
+        cache = _cache_of(self.defined)
+        key = (f"{knob.file}:{knob.line}", field)
+        if key not in cache:
+            text = self._store.file_text(self._stored.version_id, knob.file)
+            # a file the index keeps no text of (no site in it): nothing to tell
+            cache[key] = text is None or _generator_made(text, knob.line, field, self.defined)
+        return cache[key]
+
+    # -- variables and parameters ----------------------------------------------------------
+
+    def _env_known(self, name: str) -> bool:
+        if name in INTERPRETER_VARIABLES or name in self.defined:
+            return True
+        if any(k.kind == KnobKind.ENV and k.name == name for k in self._facts.knobs):
+            return True
+        own = {_namespace(k.name) for k in self._facts.knobs if k.kind == KnobKind.ENV}
+        own.add(re.sub(r"\W", "", self._stored.project).upper())
+        return _namespace(name) not in own  # another program's variable: not checked
+
+    def _param_known(self, name: str) -> bool:
+        if name in self._facts.read.params or name in self.defined:
+            return True
+        if any(name in (k.name, (k.behind or "").rsplit(".", 1)[-1]) for k in self._facts.knobs):
+            return True
+        # a name the site's file uses beyond the message itself (a config key it reads)
+        text = self._facts.source_text or ""
+        message = self._stored.site.message
+        said = message.text.count(name) if message is not None else 0
+        return len(re.findall(rf"(?<![\w]){re.escape(name)}(?![\w])", text)) > said
+
+
+def _flags(text: str) -> list[str]:
+    """The flags a text gives the program, not those of another program's command."""
+    others = [
+        span
+        for span in _SPAN.findall(text)
+        if not span.lstrip().startswith("-") and "--" in span and " " in span.strip()
+    ]
+    found = _FLAG.findall(text)
+    return [f for f in dict.fromkeys(found) if not any(f in span for span in others)]
+
+
+def _stem(flag: str) -> str:
+    """A flag's name without the word that turns it on or off: `prefix-caching`."""
+    return _SWITCH_WORD.sub("", flag[2:])
+
+
+def _cache_of(defined: frozenset[str]) -> dict[tuple[str, str], bool]:
+    """The answers kept for one version's names (a new store generation reads new ones)."""
+    if _generated_for[0] is not defined:
+        _generated.clear()
+        _generated_for[0] = defined
+    return _generated
+
+
+def _namespace(name: str) -> str:
+    return name.split("_", 1)[0]
+
+
+def _generator_made(text: str, line: int, field: str, defined: frozenset[str]) -> bool:
+    """Whether the class declared at `line`, when `field` is its own, has its fields made
+    flags by a generator (True when the class there is another: nothing to tell)."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return True
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and line in _header_lines(node):
+            fields = [
+                s.target.id
+                for s in node.body
+                if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+            ]
+            if field not in fields or _PARSER.search(text) is None:
+                return True  # a parser elsewhere may make its fields flags: unsure
+            by_hand = sum("--" + f.replace("_", "-") in defined for f in fields)
+            return by_hand * 2 < len(fields)
+    return True
+
+
+def _header_lines(node: ast.ClassDef) -> set[int]:
+    """The lines a class is known by: its `class` line and those of its decorators."""
+    return {node.lineno, *(d.lineno for d in node.decorator_list)}
