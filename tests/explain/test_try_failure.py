@@ -111,6 +111,22 @@ FILES = {
                 return importlib.import_module(name)
             except ImportError as e:
                 raise RuntimeError(f"no plugin {name}") from e
+
+
+        def claim(path):
+            try:
+                fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError as e:
+                raise RuntimeError(f"{path} is taken") from e
+            return fd
+
+
+        def save(path, text):
+            try:
+                with open(path, "w") as f:
+                    f.write(text)
+            except PermissionError:
+                raise ConfigError(f"no write access to {path}")
         """,
     "files/_private.py": """
         def complete(source, name, raise_errors=True):
@@ -223,3 +239,23 @@ def test_a_failed_import_names_the_module_to_install(files: Store) -> None:
         "Install the module `name` (the argument `name` of `load_plugin`) names, or make it "
         "importable: `importlib.import_module(name)` failed on it"
     )
+
+
+def test_a_caught_file_exists_error_says_the_path_must_not_be_there(files: Store) -> None:
+    # an exclusive create fails only because the path exists: "its directory must be
+    # writable" holds already and would send the user nowhere
+    page = page_in_function(files, "files", "claim")
+    first = page.solutions[0].text
+    assert first.startswith("Check the path given to `os.open(path, os.O_CREAT")
+    assert "`path` (the argument `path` of `claim`) must not exist yet" in first
+    assert "writable" not in first and "allowed to write" not in first
+
+
+def test_a_caught_permission_error_says_only_the_access_needed(files: Store) -> None:
+    page = page_with_message(files, "files", "no write access to")
+    first = page.solutions[0].text
+    assert (
+        "the user running the program must be allowed to write in the directory `path` "
+        "(the argument `path` of `save`) is in"
+    ) in first
+    assert "must exist" not in first

@@ -76,6 +76,24 @@ _NEEDS = {
     "move": "{0} must exist and be readable, and the directory {1} goes in must exist and "
     "be writable by the user running the program",
 }
+# What one specific `OSError` subclass caught says of the path, beside the call's need:
+# an exclusive create caught as `FileExistsError` fails only because the path is there, so
+# "its directory must be writable" (true already) would send the user nowhere.
+_CLASS_NEEDS = {
+    "FileExistsError": "{0} must not exist yet: the call creates it and refuses one that is "
+    "already there (remove one left from an earlier run, or choose another path)",
+    "IsADirectoryError": "{0} must name a file, not a directory",
+    "NotADirectoryError": "each folder on the way to {0} must be a directory, not a file",
+}
+_MISSING_NEEDS = {
+    "write": "the directory {0} is in must exist",
+    "move": "{0} must exist, and so must the directory {1} goes in",
+}
+_DENIED_NEEDS = {
+    "write": "the user running the program must be allowed to write in the directory {0} is in",
+    "read": "the user running the program must be allowed to read {0}",
+    "remove": "the user running the program must be allowed to change the directory {0} is in",
+}
 # A failed call's way out comes after a setting's exact value (ranks 0 and 1) and before any
 # other input or environment way out (10 and above) ...
 _AFTER_SETTINGS = 2
@@ -290,12 +308,33 @@ def _known(call: ast.Call, caught: set[str], facts: Facts) -> str | None:
     second = _input(paths[1], facts) if need == "move" and len(paths) > 1 else None
     if need == "move" and second is None:
         return None
-    needs = _NEEDS[need].format(first, second)
+    needs = _needs(need, caught, first, second)
+    if needs is None:
+        return None
     paths_word = "paths" if second is not None else "path"
     return (
         f"Check the {paths_word} given to {shown}, which failed: {needs}. The error's "
         "message names the path and what the system refused."
     )
+
+
+def _needs(need: str, caught: set[str], first: str, second: str | None) -> str | None:
+    """What the path(s) must be for the call not to fail with what the clause catches: the
+    call's whole need for a broad clause (`OSError`, `except:`), else only what the caught
+    subclasses say (None when a caught subclass cannot come of this call's need)."""
+    if caught & ({"OSError", "IOError", "EnvironmentError"} | _BROAD):
+        return _NEEDS[need].format(first, second)
+    said: list[str] = []
+    for name in sorted(caught & _OS_ERRORS):
+        if name == "FileExistsError" and need in ("read", "remove"):
+            continue  # reading or removing never refuses a path for being there
+        text = (
+            _CLASS_NEEDS.get(name)
+            or (_MISSING_NEEDS.get(need, "{0} must exist") if name == "FileNotFoundError" else None)
+            or _DENIED_NEEDS.get(need, _NEEDS[need])
+        )
+        said.append(text.format(first, second))
+    return "; ".join(said) or None
 
 
 def _open_need(call: ast.Call) -> str:
