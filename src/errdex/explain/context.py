@@ -9,7 +9,7 @@ import re
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from errdex.ast_walk import walk
 from errdex.explain.outline import Keep, top_statements
@@ -32,10 +32,20 @@ from errdex.store.base import StoredSite
 
 if TYPE_CHECKING:
     from errdex.explain.failed_try import TriedInput
-    from errdex.explain.inner_raises import InnerRaise
 
 # Conditions that say where the code is rather than what went wrong.
 CONTEXT_KINDS = frozenset({ConditionKind.LOOP, ConditionKind.EXCEPT, ConditionKind.WITH})
+
+
+class InnerRaise(NamedTuple):
+    """A raise of the caught class inside a function the `try` calls (`inner_raises`)."""
+
+    called: str  # the call as written in the `try` (`_get_schema`)
+    line: int  # the raise's line in the callee's file
+    file: str
+    exception: str
+    message: str | None
+    through: bool = False  # raised in a function the callee calls (the linker's depth 2)
 
 
 @dataclass(frozen=True)

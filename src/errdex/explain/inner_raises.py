@@ -13,11 +13,9 @@ on what to do, are said without a way out.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from errdex.explain.advice import message_advice
 from errdex.explain.callee_advice import resolve_called
-from errdex.explain.context import Facts
+from errdex.explain.context import Facts, InnerRaise
 from errdex.explain.outline import importing_or_defining
 from errdex.explain.page import Solution
 from errdex.explain.plain import caught_names, code
@@ -34,15 +32,6 @@ _MAX_READ = 60  # raises of a class read  # raises named in the sentence; more a
 # Too broad to say which raise failed: any raise of the callee's may be it.
 _BROAD = frozenset({"", "Exception", "BaseException", "ValueError", "TypeError"})
 _BROAD |= {"RuntimeError", "KeyError", "AttributeError", "OSError", "IndexError"}
-
-
-class InnerRaise(NamedTuple):
-    called: str  # the call as written in the `try` (`_get_schema`)
-    line: int  # the raise's line in the callee's file
-    file: str
-    exception: str
-    message: str | None
-    through: bool = False  # raised in a function the callee calls (the linker's depth 2)
 
 
 def inner_raises(store: Store, facts: Facts) -> list[InnerRaise]:
