@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from errdex.explain.context import Explanation, Facts
 from errdex.explain.handler_notes import INTERPRETER_VARIABLES
 from errdex.explain.loops_back import leads_back
 from errdex.explain.page import Knob, Solution
+from errdex.extract.class_source import class_at
 from errdex.facts import KnobKind
 from errdex.store.base import Store, StoredSite
 
@@ -52,15 +53,29 @@ _INSTALL = re.compile(r"\b(?:pip3?|uv|conda|apt(?:-get)?|poetry)\b")
 _QUOTED = re.compile(r"“[^”]*”")
 _PARSER = re.compile(r"add_argument\(|ArgumentParser\b")
 _SWITCH_WORD = re.compile(r"^(?:no|enable|disable|use|with|without|skip)-")
-# the stems of the declared flags of the version last read (see `_cache_of`)
-_kin: list[frozenset[str]] = [frozenset()]
 # Flags every parser has.
 _ALWAYS = frozenset({"--help", "--version"})
 
-# per version's names (the same object while the store's generation holds): whether an
-# arguments class of a file has its fields turned into flags by a generator
-_generated: dict[tuple[str, str], bool] = {}
-_generated_for: list[object] = [None]
+
+@dataclass
+class _Answers:
+    """What was worked out of one version's names, kept while the store's generation holds
+    (its `defined` set is then the same object)."""
+
+    defined: frozenset[str]
+    declares_flags: bool | None = None
+    kin: frozenset[str] | None = None  # the stems of the declared flags
+    # an arguments class (`file:line`) and field → whether a generator makes it a flag
+    generated: dict[tuple[str, str], bool] = field(default_factory=dict)
+
+
+_last: list[_Answers] = []  # the answers for the version last read
+
+
+def _answers(defined: frozenset[str]) -> _Answers:
+    if not _last or _last[0].defined is not defined:
+        _last[:] = [_Answers(defined)]
+    return _last[0]
 
 
 def verified_explanation(
@@ -181,19 +196,16 @@ class _Check:
 
     def _kin_declared(self, flag: str) -> bool:
         stem = _stem(flag)
-        cache = _cache_of(self.defined)
-        key = ("kin", "")
-        if key not in cache:
-            _kin[:] = [frozenset(_stem(n) for n in self.defined if n.startswith("--"))]
-            cache[key] = True
-        return bool(stem) and stem in _kin[0]
+        answers = _answers(self.defined)
+        if answers.kin is None:
+            answers.kin = frozenset(_stem(n) for n in self.defined if n.startswith("--"))
+        return bool(stem) and stem in answers.kin
 
     def _declares_flags(self) -> bool:
-        key = ("", "--")
-        cache = _cache_of(self.defined)
-        if key not in cache:
-            cache[key] = any(n.startswith("--") for n in self.defined)
-        return cache[key]
+        answers = _answers(self.defined)
+        if answers.declares_flags is None:
+            answers.declares_flags = any(n.startswith("--") for n in self.defined)
+        return answers.declares_flags
 
     def _generated(self, knob: Knob, field: str) -> bool:
         """Whether the class whose field the knob is (declared at its file and line) has
@@ -201,7 +213,7 @@ class _Check:
         than half of the class's fields by hand."""
         if knob.file is None or knob.line is None:
             return False
-        cache = _cache_of(self.defined)
+        cache = _answers(self.defined).generated
         key = (f"{knob.file}:{knob.line}", field)
         if key not in cache:
             text = self._store.file_text(self._stored.version_id, knob.file)
@@ -248,39 +260,35 @@ def _stem(flag: str) -> str:
     return _SWITCH_WORD.sub("", flag[2:])
 
 
-def _cache_of(defined: frozenset[str]) -> dict[tuple[str, str], bool]:
-    """The answers kept for one version's names (a new store generation reads new ones)."""
-    if _generated_for[0] is not defined:
-        _generated.clear()
-        _generated_for[0] = defined
-    return _generated
-
-
 def _namespace(name: str) -> str:
     return name.split("_", 1)[0]
 
 
 def _generator_made(text: str, line: int, field: str, defined: frozenset[str]) -> bool:
     """Whether the class declared at `line`, when `field` is its own, has its fields made
-    flags by a generator (True when the class there is another: nothing to tell)."""
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
+    flags by a generator (True when no top-level class is there, or it parses not: nothing
+    to tell)."""
+    node = _class_from(text, line)
+    if node is None:
         return True
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef) and line in _header_lines(node):
-            fields = [
-                s.target.id
-                for s in node.body
-                if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
-            ]
-            if field not in fields or _PARSER.search(text) is None:
-                return True  # a parser elsewhere may make its fields flags: unsure
-            by_hand = sum("--" + f.replace("_", "-") in defined for f in fields)
-            return by_hand * 2 < len(fields)
-    return True
+    fields = [
+        s.target.id
+        for s in node.body
+        if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+    ]
+    if field not in fields or _PARSER.search(text) is None:
+        return True  # a parser elsewhere may make its fields flags: unsure
+    by_hand = sum("--" + f.replace("_", "-") in defined for f in fields)
+    return by_hand * 2 < len(fields)
 
 
-def _header_lines(node: ast.ClassDef) -> set[int]:
-    """The lines a class is known by: its `class` line and those of its decorators."""
-    return {node.lineno, *(d.lineno for d in node.decorator_list)}
+def _class_from(text: str, line: int) -> ast.ClassDef | None:
+    """The top-level class whose `class` line or one of whose decorators' is `line`,
+    parsed alone (`class_at`): the file may be a large one, read for one class."""
+    lines = text.split("\n")
+    index = line - 1
+    while 0 <= index < len(lines) and lines[index].startswith("@"):
+        index += 1
+    if not 0 <= index < len(lines) or not lines[index].startswith("class "):
+        return None
+    return class_at(text, sum(len(row) + 1 for row in lines[:index]))
