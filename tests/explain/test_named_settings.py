@@ -97,6 +97,11 @@ ENG = {
                 raise ValueError("--mono-mode does not support --effort-map.")
 
 
+        def fast_timeout(value):
+            if value <= 0:
+                raise ValueError("ENG_USE_FAST must be a positive number")
+
+
         def fast(kind):
             if kind == 1:
                 raise ValueError("Fast mode is off; set ENG_USE_FAST=1.")
@@ -173,3 +178,11 @@ def test_a_bool_flag_the_message_opens_with_is_left_out_when_it_says_what_is_lac
     for message in ("--mono-mode was first reached", "--mono-mode does not support"):
         other = page_with_message(eng, "eng", message)
         assert not any(s.knob == "--mono-mode" for s in other.solutions), message
+
+
+def test_a_variable_the_message_says_must_be_something_is_given_that(eng: Store) -> None:
+    page = page_with_message(eng, "eng", "ENG_USE_FAST must be")
+    assert page.solutions[0].text == (
+        "Give `ENG_USE_FAST` a positive number, as the message says: "
+        "“ENG_USE_FAST must be a positive number”"
+    )
