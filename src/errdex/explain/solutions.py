@@ -20,6 +20,7 @@ import msgspec
 
 from errdex.explain.abstract import enforced_abstract
 from errdex.explain.accepted_keywords import accepted_keywords_solution
+from errdex.explain.advice_first import advice_first
 from errdex.explain.advice_names import (
     failed_load_solution,
     warned_against,
@@ -66,6 +67,7 @@ from errdex.explain.named_settings import named_setting_solutions
 from errdex.explain.narrow_keywords import narrowing_solution
 from errdex.explain.narrowing import kept_conditions
 from errdex.explain.network_try import network_solutions
+from errdex.explain.next_checks import next_checked
 from errdex.explain.no_action import never_runs
 from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
@@ -349,7 +351,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     found.message_first(*advised_settings(facts))
     keep_first(found.items, facts)  # what keeps the user's choice before what drops it
     kept = []
-    for solution in replacement_first(found.ranked(), facts):
+    ranked = advice_first(found.ranked(), [s for s, _ in said.solutions], facts)
+    for solution in replacement_first(ranked, facts):
         warning = _warning(solution.knob, facts)
         if warning is None:
             kept.append(solution)
@@ -361,6 +364,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     # a setting that makes true a guard the page calls no way out: "What it means" says so
     facts.tripped = [(s, line) for s in kept if (line := setting_trips_guard(s, facts))]
     kept = [s for s in kept if all(s is not t for t, _ in facts.tripped)]
+    # an argument's new value must meet the function's other checks of it
+    kept = [n for s in kept if (n := next_checked(s, facts)) is not None]
     command_line = command_line_solution(facts)
     if command_line is not None:
         # most who see a usage error typed the command: their way out first, the author's
