@@ -33,6 +33,16 @@ KERNELS = """
         return out
 
 
+    def salted(salt):
+        if salt is None:
+            return None
+        if not isinstance(salt, str) or not salt:
+            raise ValueError("salt must be a non-empty string")
+        if len(salt) > 8 or any(c in "@/" for c in salt):
+            raise ValueError("salt must be at most 8 characters, with no '@' or '/'")
+        return salt
+
+
     def scale(out, factor=None):
         if factor is not None and factor.shape != out.shape:
             raise ValueError("factor must have the shape of out")
@@ -66,3 +76,8 @@ def test_leaving_out_one_of_two_arguments_a_guard_ties_is_no_way_out(streams: St
 def test_an_argument_no_other_check_reads_may_be_left_out(streams: Store) -> None:
     page = page_with_message(streams, "streams", "factor must have")
     assert page.solutions[0].text.startswith("Leave the argument `factor` of `scale` out")
+
+
+def test_a_value_an_earlier_exit_takes_meets_no_later_guard(streams: Store) -> None:
+    page = page_with_message(streams, "streams", "salt must be at most")
+    assert any(s.text.startswith("Pass None for the argument `salt`") for s in page.solutions)

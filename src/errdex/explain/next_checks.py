@@ -121,32 +121,32 @@ def _roots(node: ast.AST) -> set[str]:
 
 def _tripped_line(solution: Solution, param: str, value: object, facts: Facts) -> int | None:
     """The line of a check the changed value surely fails: a guard on the path whose other
-    branch fails, or a check after the site."""
+    branch fails (before any test the value turns to a branch that goes on), or a check
+    after the site."""
     old = _old_value(param, facts)
-    for test, fails_when, line in _checks_met(solution, param, facts):
+    site = facts.conditions[-1] if facts.conditions else None
+    for condition in facts.conditions:
+        if condition is site:
+            break
+        node = parse_expression(condition.test)
+        if node is None or param not in _roots(node):
+            continue
+        if condition.text == solution.condition:
+            return None  # the way out leaves the path here
+        if not _surely_fails(node, not condition.holds, param, value, old, facts):
+            continue
+        if facts.read.other_branch_fails(condition.line, condition.holds):
+            return condition.line
+        return None  # an earlier exit or another branch takes the changed run
+    if not _tested_below(param, facts):
+        return None  # no test of it in the lines below the site: the function is not parsed
+    function = facts.site_function()
+    if function is None:
+        return None
+    for test, fails_when, line in _after_site(function, facts.stored.site.line, param):
         if _surely_fails(test, fails_when, param, value, old, facts):
             return line
     return None
-
-
-def _checks_met(
-    solution: Solution, param: str, facts: Facts
-) -> Iterator[tuple[ast.expr, bool, int]]:
-    """(test, the truth that fails, line) of each check on `param` the changed run meets."""
-    site = facts.conditions[-1] if facts.conditions else None
-    for condition in facts.conditions:
-        if condition is site or condition.text == solution.condition:
-            continue
-        if not facts.read.other_branch_fails(condition.line, condition.holds):
-            continue
-        node = parse_expression(condition.test)
-        if node is not None and param in _roots(node):
-            yield node, not condition.holds, condition.line
-    if not _tested_below(param, facts):
-        return  # no test of it in the lines below the site: the function is not parsed
-    function = facts.site_function()
-    if function is not None:
-        yield from _after_site(function, facts.stored.site.line, param)
 
 
 def _tested_below(param: str, facts: Facts) -> bool:
