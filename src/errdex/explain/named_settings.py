@@ -52,7 +52,10 @@ _MUST_BE = re.compile(r"^\s*(?:must|should|has\s+to|needs\s+to)\s+be\s+(?P<what>
 # one that the path the flag turns on makes.
 _PATH_CHECK = re.compile(
     r"^\s*\{[^{}]*\}\s*\.?\s*$|\b(?:requires?|needs?|must|(?:is\s+)?not\s+supported|"
-    r"unsupported|incompatible|does\s+not\s+support|cannot|can't)\b",
+    r"unsupported|incompatible|does\s+not\s+support|cannot|can't)\b"
+    # "--monokernel layer {i} experts are not MXFP4": something of the run is not what it
+    # takes (not the flag itself: "--x is not set" says the flag is missing)
+    r"|^\s*[\w{][^.;]*?\s(?:is|are)\s+not\s",
     re.I,
 )
 # A second subject beside the flag: "--a and --b are mutually exclusive".
