@@ -322,7 +322,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     loaded = failed_load_solution(facts)
     if loaded is not None:
         found.add(loaded, 1)
-    for solution in named_setting_solutions(facts):
+    settled = any(i.solution.kind == "setting" for i in found.items)
+    for solution in named_setting_solutions(facts, settled):
         found.add(solution, 1)
     named = {i.solution.knob for i in found.items if i.solution.knob}
     said = advised_solutions(facts, named, [i.solution.text for i in found.items])
@@ -353,14 +354,16 @@ def _solutions(facts: Facts) -> list[Solution]:
     kept = []
     ranked = advice_first(found.ranked(), [s for s, _ in said.solutions], facts)
     for solution in replacement_first(ranked, facts):
-        warning = _warning(solution.knob, facts)
+        # a comment warns against what the setting does when on (disabling, skipping,
+        # enabling): a way out that leaves it off does not do that
+        warning = None if solution.drops else _warning(solution.knob, facts)
         if warning is None:
             kept.append(solution)
         else:
             facts.refused.append((solution, warning))
     kept = [with_warned(with_cap(with_fallback(s, facts), facts), facts) for s in kept]
     kept = without_twins(kept, facts)
-    kept = state_gated(kept, facts, open_conditions)  # an internal call's own arguments
+    kept = state_gated(kept, facts)  # an internal function's own arguments
     # a setting that makes true a guard the page calls no way out: "What it means" says so
     facts.tripped = [(s, line) for s in kept if (line := setting_trips_guard(s, facts))]
     kept = [s for s in kept if all(s is not t for t, _ in facts.tripped)]
