@@ -182,8 +182,8 @@ def attribute_settings(text: str) -> list[AttrSet]:
     beside it (vllm's "This is equivalent to setting -cc.mode=none"). A scan of the text:
     the skeleton the extractor parses has blanked many function bodies."""
     found: list[AttrSet] = []
-    starts: list[int] | None = None
-    classes: list[tuple[int, int, str]] = []
+    classes: list[tuple[int, int, str]] | None = None
+    counted = newlines = 0  # the newlines before offset `counted`, counted as the scan goes
     for head in _IF_BLOCK.finditer(text):
         line_start = text.rfind("\n", 0, head.start()) + 1
         lead = text[line_start : head.start()]
@@ -211,12 +211,13 @@ def attribute_settings(text: str) -> list[AttrSet]:
         ]
         if not sets:
             continue
-        if starts is None:
-            starts = line_starts(text)
+        if classes is None:
             classes = [
                 (at, len(m.group(1)), m.group(2)) for at, _, m in line_matches(_CLASS_LINE, text)
             ]
-        body_line = bisect.bisect_right(starts, head.end() - 1)
+        newlines += text.count("\n", counted, head.end() - 1)
+        counted = head.end() - 1
+        body_line = newlines + 1
         owner = next(
             (name for pos, level, name in reversed(classes) if pos < line_start and level < indent),
             None,
