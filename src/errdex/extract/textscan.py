@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 from collections.abc import Iterable, Iterator
 
@@ -32,11 +31,9 @@ def occurrences(text: str, word: str) -> Iterator[int]:
         at = text.find(word, at + 1)
 
 
-@functools.lru_cache(maxsize=4)
 def line_heads(text: str, word: str) -> tuple[int, ...]:
     """The offset of each occurrence of `word` that is the first thing on its line (only
-    whitespace before it), in order; cached, for the scans of one file that look for the
-    same word."""
+    whitespace before it), in order."""
     found: list[int] = []
     for at in occurrences(text, word):
         if not text[text.rfind("\n", 0, at) + 1 : at].strip():
