@@ -93,8 +93,17 @@ ENG = {
             mono_scale(layer)
             if not warm:
                 raise RuntimeError("--mono-mode was first reached before a warm-up step.")
+            if layer.scales:
+                raise ValueError("--mono-mode layer scales are not shuffled.")
+            if layer.off:
+                raise ValueError("--mono-mode is not set for this layer.")
             if layer.grpc:
                 raise ValueError("--mono-mode does not support --effort-map.")
+
+
+        def fast_timeout(value):
+            if value <= 0:
+                raise ValueError("ENG_USE_FAST must be a positive number")
 
 
         def fast(kind):
@@ -170,6 +179,20 @@ def test_a_bool_flag_the_message_opens_with_is_left_out_when_it_says_what_is_lac
     assert first.kind == "setting" and first.drops
     # a sentence that says nothing is lacking or refused, or that names a second flag the
     # check is on together with it, gets no such way out
-    for message in ("--mono-mode was first reached", "--mono-mode does not support"):
+    shuffled = page_with_message(eng, "eng", "--mono-mode layer scales are not shuffled.")
+    assert shuffled.solutions[0].text.startswith("Do not pass `--mono-mode`; the message opens")
+    for message in (
+        "--mono-mode was first reached",
+        "--mono-mode does not support",
+        "--mono-mode is not set",
+    ):
         other = page_with_message(eng, "eng", message)
         assert not any(s.knob == "--mono-mode" for s in other.solutions), message
+
+
+def test_a_variable_the_message_says_must_be_something_is_given_that(eng: Store) -> None:
+    page = page_with_message(eng, "eng", "ENG_USE_FAST must be")
+    assert page.solutions[0].text == (
+        "Give `ENG_USE_FAST` a positive number, as the message says: "
+        "“ENG_USE_FAST must be a positive number”"
+    )

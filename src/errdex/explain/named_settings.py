@@ -9,7 +9,12 @@ do with it in other words:
 - "`attention_config.indexer_sparse_logits` requires ..." → the field, a `bool` of the
   class the flag's JSON is validated against, is what asks for more: turn it off
   (`--attention-config '{"indexer_sparse_logits": false}'`); a plain `bool` flag that
-  requires more is left out. A field of another type gets no value: none is known.
+  requires more is left out. A field of another type gets no value: none is known;
+- "--monokernel {message}.", "--monokernel layer {i} requires top-4 routing": a plain
+  `bool` flag the sentence opens with, then what the run lacks or refuses: the check
+  belongs to the code the flag turns on, so it is left out;
+- "VLLM_SNAPSHOT_TIMEOUT_S must be a positive finite number" → give the variable such a
+  value.
 """
 
 from __future__ import annotations
@@ -47,7 +52,10 @@ _MUST_BE = re.compile(r"^\s*(?:must|should|has\s+to|needs\s+to)\s+be\s+(?P<what>
 # one that the path the flag turns on makes.
 _PATH_CHECK = re.compile(
     r"^\s*\{[^{}]*\}\s*\.?\s*$|\b(?:requires?|needs?|must|(?:is\s+)?not\s+supported|"
-    r"unsupported|incompatible|does\s+not\s+support|cannot|can't)\b",
+    r"unsupported|incompatible|does\s+not\s+support|cannot|can't)\b"
+    # "--monokernel layer {i} experts are not MXFP4": something of the run is not what it
+    # takes (not the flag itself: "--x is not set" says the flag is missing)
+    r"|^\s*[\w{][^.;]*?\s(?:is|are)\s+not\s",
     re.I,
 )
 # A second subject beside the flag: "--a and --b are mutually exclusive".
@@ -67,7 +75,8 @@ def named_setting_solutions(facts: Facts, settled: bool = False) -> list[Solutio
     `settled` (a setting that decides the check is offered already), a flag the message
     only opens with is not: the check's own setting says more."""
     message = facts.stored.site.message
-    knobs = [k for k in facts.knobs if named(k) and k.kind == KnobKind.FLAG and k.behind]
+    kinds = (KnobKind.FLAG, KnobKind.ENV)
+    knobs = [k for k in facts.knobs if named(k) and k.kind in kinds and k.behind]
     if message is None or not knobs:
         return []
     out: list[Solution] = []
@@ -77,7 +86,10 @@ def named_setting_solutions(facts: Facts, settled: bool = False) -> list[Solutio
             rest = _after_subject(text, knob.behind or "")
             if rest is None:
                 continue
-            solution = _requires(knob, rest, sentence, facts, settled)
+            # a variable's value is a string the code converts: what it must be, only
+            solution = None
+            if knob.kind == KnobKind.FLAG:
+                solution = _requires(knob, rest, sentence, facts, settled)
             solution = solution or _must_be(knob, rest, sentence)
             if solution is not None:
                 out.append(solution)
