@@ -221,6 +221,8 @@ def _solutions(facts: Facts) -> list[Solution]:
         return [through.solution()]
     if never_runs(facts) is not None:
         return []  # a type checker's branch: no run of the program meets it
+    if facts.checked_by:
+        return []  # every caller rules the condition out first: never reached failing
     found = _Collector()
     for failed in failed_input_solutions(facts):
         found.add(failed, rank=-1)  # the input, or the setting, the `try`'s call failed on
