@@ -257,10 +257,11 @@ def _setting_methods(
 
 
 def _assigns(method: ast.AST, attr: str, value: str) -> bool:
+    # the targets first: unparsing every assigned value cost more than the rest
     return any(
         isinstance(node, ast.Assign)
-        and ast.unparse(node.value) == value
         and any(is_own(target) and target.attr == attr for target in node.targets)
+        and ast.unparse(node.value) == value
         for node in walk(method)
     )
 
