@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
+from errdex.explain.declared_fields import declared_keyword, declared_required
 from errdex.explain.empty_objects import empty_is_nonsense
 from errdex.explain.init_values import allows, decided
 from errdex.explain.input_nodes import conjuncts, free_names, is_call, key_test
@@ -187,6 +188,14 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Gi
             inputs[name] = f"the argument {code(param)} of {code(owner)}"
             passed[name] = (True, param)
             through[name[5:]] = param
+        elif (
+            name.startswith("self.")
+            and owner
+            and (kept := declared_keyword(facts, owner, name[5:]))
+        ):
+            # a dataclass's field, a base's keyword handed on through `**kwargs`
+            inputs[name] = f"the argument {code(kept)} of {code(owner)}"
+            passed[name] = (True, kept)
         elif name.split(".")[0] in params:
             root = name.split(".")[0]
             inputs[root] = argument(root)
@@ -306,6 +315,11 @@ def _change(instead: Instead, passed: dict[str, tuple[bool, str]], facts: Facts)
     of_init = constructor and not facts.stored.site.function.endswith(".__init__")
     required = required_arguments(facts, param, constructor=of_init)
     names = facts.read.init_required if of_init else facts.read.required
+    if of_init and names is None:
+        # a dataclass's fields: no `__init__` was read
+        names = declared_required(facts, facts.stored.site.function.rpartition(".")[0])
+        if names is not None:
+            required = tuple(f"{n}={n.upper()}" for n in names if n != param)
     # a parameter is left out only where it has a default: else it is passed as None
     must = names is None or param in names
     before, after = instead.before, instead.after
