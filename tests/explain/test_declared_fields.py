@@ -17,7 +17,7 @@ from errdex.store import Store
 REQ = {
     "req/__init__.py": """
         from req.core import Option
-        from req.request import Adapter, Request, Spec
+        from req.request import Adapter, Request, Sampling, Spec
         """,
     "req/request.py": """
         from dataclasses import dataclass, field
@@ -45,6 +45,29 @@ REQ = {
             def __post_init__(self):
                 if self.budget > 4096:
                     raise ValueError(f"budget too large: {self.budget}")
+
+
+        class Sampling(msgspec.Struct):
+            n: int = 1
+            top_k: int = 0
+            max_tokens: int | None = 16
+
+            def __post_init__(self):
+                if self.top_k < 0:
+                    self.top_k = 0
+                self._verify()
+
+            def _verify(self):
+                if self.n < 1:
+                    raise ValueError(f"n must be at least 1, got {self.n}.")
+                if self.top_k > 100:
+                    raise ValueError("top_k too large")
+                if self.max_tokens is not None and self.max_tokens < 1:
+                    raise ValueError("max_tokens must be at least 1")
+
+            def later(self):
+                if self.n > 8:
+                    raise ValueError("n too large for later")
 
 
         @dataclass
@@ -123,3 +146,22 @@ def test_a_base_keyword_handed_on_through_kwargs_is_the_keyword_of_the_call(req:
 def test_an_attribute_the_class_assigns_itself_is_not_the_base_keyword(req: Store) -> None:
     page = page_with_message(req, "req", "a required counter")
     assert not any("`required` of `Option`" in s.text for s in page.solutions)
+
+
+def test_a_check_the_post_init_runs_itself_reads_the_fields_as_given(req: Store) -> None:
+    page = page_with_message(req, "req", "n must be at least 1")
+    assert page.solutions[0].text == "Pass the argument `n` of `Sampling` at least `1`."
+    fix = page.example_fix
+    assert fix is not None and "Sampling(n=1)" in fix.after
+    # a field the `__post_init__` sets before the call is no longer the keyword as given
+    page = page_with_message(req, "req", "top_k too large")
+    assert not any("`top_k` of `Sampling`" in s.text for s in page.solutions)
+    # a method the object's user calls later reads what the object became since
+    page = page_with_message(req, "req", "n too large for later")
+    assert not any("`n` of `Sampling`" in s.text for s in page.solutions)
+
+
+def test_a_bound_on_an_optional_field_keeps_the_limit_rather_than_none(req: Store) -> None:
+    page = page_with_message(req, "req", "max_tokens must be at least 1")
+    # before the bound was preferred: "Pass None for the argument `max_tokens` ..."
+    assert page.solutions[0].text == ("Pass the argument `max_tokens` of `Sampling` at least `1`.")

@@ -23,7 +23,7 @@ from errdex.explain.context import Facts, class_in_file
 from errdex.explain.item_fields import own_init
 from errdex.extract.setters import init_params
 
-__all__ = ["declared_keyword", "declared_required"]
+__all__ = ["construction_check", "declared_keyword", "declared_required"]
 
 _STRUCT_BASES = frozenset({"Struct", "NamedTuple"})
 
@@ -37,14 +37,52 @@ def declared_keyword(facts: Facts, owner: str, attribute: str) -> str | None:
     if cls is None or attribute.startswith("_"):
         return None
     method = facts.stored.site.function.rpartition(".")[2]
-    if method == "__post_init__" and _fields_class(cls):
-        fields = _fields(cls)
-        if attribute in fields and not _assigned_before(facts, attribute):
-            return attribute
-        return None
     if method == "__init__":
         return _handed_to_base(facts, cls, attribute)
+    if not _fields_class(cls) or attribute not in _fields(cls):
+        return None
+    if _assigned_before(facts, attribute):
+        return None
+    if method == "__post_init__":
+        return attribute
+    # a check `__post_init__` runs itself (`self._verify_args()`), before it sets the field
+    called = _called_from_post_init(cls, method)
+    return (
+        attribute if called is not None and not _assigns(called[0], attribute, called[1]) else None
+    )
+
+
+def construction_check(facts: Facts) -> bool:
+    """Whether the site's function runs as the object is made: a `__post_init__`, or a
+    method it calls itself, of a class whose fields are its keywords."""
+    owner, _, method = facts.stored.site.function.rpartition(".")
+    cls = class_in_file(facts, owner) if owner and "." not in owner else None
+    if cls is None or not _fields_class(cls):
+        return False
+    return method == "__post_init__" or _called_from_post_init(cls, method) is not None
+
+
+def _called_from_post_init(cls: ast.ClassDef, method: str) -> tuple[ast.FunctionDef, int] | None:
+    """(`__post_init__`, the line of its call) when the class's `__post_init__` calls
+    `self.<method>()` itself."""
+    post = _post_init(cls)
+    for node in walk(post) if post is not None else ():
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == method
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "self"
+        ):
+            return post, node.lineno
     return None
+
+
+def _post_init(cls: ast.ClassDef) -> ast.FunctionDef | None:
+    return next(
+        (n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__post_init__"),
+        None,
+    )
 
 
 def declared_required(facts: Facts, owner: str) -> tuple[str, ...] | None:
@@ -60,10 +98,7 @@ def declared_required(facts: Facts, owner: str) -> tuple[str, ...] | None:
 def _needed(cls: ast.ClassDef) -> set[str]:
     """The fields whose default `__post_init__` refuses (`assert self.path`, `if not
     self.path: raise ...`, `if self.path is None: raise ...`): a call gives them too."""
-    post = next(
-        (n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__post_init__"),
-        None,
-    )
+    post = _post_init(cls)
     out: set[str] = set()
     for node in post.body if post is not None else ():
         test = None

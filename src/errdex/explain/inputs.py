@@ -92,6 +92,10 @@ def input_action(condition: ConditionView, facts: Facts) -> Given | None:
         closed = next((g for g in given if _CLOSED_SET in g.text), None)
         if closed is not None and closed is not given[0]:
             return _with_left_out(closed, given[0])
+        if len(given) > 1 and given[0].text.startswith("Pass None for ") and given[1].change:
+            # `x is not None and x < 1`: a value within the bound keeps the limit the user
+            # set, where None drops it
+            return given[1]
         return given[0] if given else None
     return _input_instead(node, facts, function, mode)
 
@@ -177,6 +181,7 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Gi
 
     others: set[str] = set()
     through: dict[str, str] = {}  # an attribute the constructor set → its keyword
+    declared: set[str] = set()  # a field as the user's call gave it (`declared_fields`)
     patterns = module_patterns(facts.source_tree()) if _calls_pattern(node) else {}
     for name in free_names(node):
         if name in params:
@@ -196,6 +201,7 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Gi
             # a dataclass's field, a base's keyword handed on through `**kwargs`
             inputs[name] = f"the argument {code(kept)} of {code(owner)}"
             passed[name] = (True, kept)
+            declared.add(name)
         elif name.split(".")[0] in params:
             root = name.split(".")[0]
             inputs[root] = argument(root)
@@ -207,9 +213,11 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Gi
         return None
     if others:
         instead = _bound_by_other(node, inputs, constants, others)
-    elif mode == "method":
+    elif mode == "method" and not (declared and declared == set(inputs)):
         # a private method's check of what the constructor took is the class's own
-        # bookkeeping, unless it bounds what the user made happen (above)
+        # bookkeeping, unless it bounds what the user made happen (above), or checks the
+        # fields as the call gave them while the object is made (`_verify_args()` of
+        # `__post_init__`)
         return None
     else:
         instead = what_to_pass(node, inputs, constants, read.defaults) or more_shapes(
