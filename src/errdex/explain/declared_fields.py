@@ -66,7 +66,9 @@ def _called_from_post_init(cls: ast.ClassDef, method: str) -> tuple[ast.Function
     """(`__post_init__`, the line of its call) when the class's `__post_init__` calls
     `self.<method>()` itself."""
     post = _post_init(cls)
-    for node in walk(post) if post is not None else ():
+    if post is None:
+        return None
+    for node in walk(post):
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)

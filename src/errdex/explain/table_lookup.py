@@ -202,8 +202,12 @@ def table_keys(store: Store, chosen: StoredSite, facts: Facts) -> dict[str, list
     name = table[0]
     if name.startswith("self."):
         found = _class_table(facts, ast.parse(name, mode="eval").body)
-        keys = [k.value for k in found.keys if isinstance(k, ast.Constant)] if found else []
-        return {name: [k for k in keys if isinstance(k, str)]} if keys else {}
+        own = [
+            k.value
+            for k in (found.keys if found is not None else ())
+            if isinstance(k, ast.Constant) and isinstance(k.value, str)
+        ]
+        return {name: own} if own else {}
     keys = _literal_keys(tree, name)
     if keys is None:
         path = imported_from(tree, name, chosen.file)
