@@ -22,6 +22,7 @@ from errdex.ast_walk import walk
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.item_fields import own_init
 from errdex.extract.setters import init_params
+from errdex.facts import KnobKind
 
 __all__ = ["construction_check", "declared_keyword", "declared_required"]
 
@@ -31,8 +32,8 @@ _STRUCT_BASES = frozenset({"Struct", "NamedTuple"})
 def declared_keyword(facts: Facts, owner: str, attribute: str) -> str | None:
     """The keyword of `owner`'s call that `self.<attribute>` is as given at the site, or
     None when the class's code may have changed it (or none is known)."""
-    if "." in owner:
-        return None
+    if "." in owner or any(k.kind == KnobKind.FLAG for k in facts.knobs):
+        return None  # a config class whose fields are flags: the user sets those instead
     cls = class_in_file(facts, owner)
     if cls is None or attribute.startswith("_"):
         return None
