@@ -320,7 +320,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     loaded = failed_load_solution(facts)
     if loaded is not None:
         found.add(loaded, 1)
-    for solution in named_setting_solutions(facts):
+    settled = any(i.solution.kind == "setting" for i in found.items)
+    for solution in named_setting_solutions(facts, settled):
         found.add(solution, 1)
     named = {i.solution.knob for i in found.items if i.solution.knob}
     said = advised_solutions(facts, named, [i.solution.text for i in found.items])
@@ -350,7 +351,9 @@ def _solutions(facts: Facts) -> list[Solution]:
     keep_first(found.items, facts)  # what keeps the user's choice before what drops it
     kept = []
     for solution in replacement_first(found.ranked(), facts):
-        warning = _warning(solution.knob, facts)
+        # a comment warns against what the setting does when on (disabling, skipping,
+        # enabling): a way out that leaves it off does not do that
+        warning = None if solution.drops else _warning(solution.knob, facts)
         if warning is None:
             kept.append(solution)
         else:
