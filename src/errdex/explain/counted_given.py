@@ -11,6 +11,7 @@ way out is how many of them to give, by the compared number.
 from __future__ import annotations
 
 import ast
+import re
 
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
@@ -23,14 +24,16 @@ from errdex.facts import ConditionKind
 __all__ = ["counted_solution"]
 
 _MAX_SHOWN = 8
+# `count > 1`, `not count`, `sum([...]) != 1`: a name or a sum compared with a whole number
+_COUNTED = re.compile(r"(?:not \w+|(?:\w+|sum\(.*\)) (?:>|>=|<|==|!=) \d+)$", re.S)
 
 
 def counted_solution(conditions: list[ConditionView], facts: Facts) -> Solution | None:
     """ "Give `C` at most one of `a`, `b`, `c`", for a check of how many of the user's
     keywords were given, or None."""
     checks = [c for c in conditions if c.kind in (ConditionKind.IF, ConditionKind.ELIF)]
-    if not checks or "sum(" not in (facts.source_text or ""):
-        return None  # most pages: nothing counted
+    if not checks or _COUNTED.match(checks[-1].text) is None:
+        return None  # most pages: no count compared with a number
     check = checks[-1]
     try:
         test = ast.parse(check.text, mode="eval").body
