@@ -86,8 +86,8 @@ def _sum_of(counted: ast.expr, facts: Facts, line: int) -> ast.Call | None:
     function was last assigned before `line`."""
     if isinstance(counted, ast.Call) and _is_sum(counted):
         return counted
-    if not isinstance(counted, ast.Name):
-        return None
+    if not isinstance(counted, ast.Name) or f"{counted.id} = sum(" not in (facts.source_text or ""):
+        return None  # (the text first: the function is walked only when it may sum)
     function = facts.site_function()
     found = None
     for node in walk(function) if function is not None else ():

@@ -24,20 +24,37 @@ from errdex.explain.item_fields import own_init
 from errdex.extract.setters import init_params
 from errdex.facts import KnobKind
 
-__all__ = ["construction_check", "declared_keyword", "declared_required"]
+__all__ = ["declared_keyword", "declared_required"]
 
 _STRUCT_BASES = frozenset({"Struct", "NamedTuple"})
+_HEADER_WINDOW = 300  # characters before and after a class's header its decorators fit in
 
 
 def declared_keyword(facts: Facts, owner: str, attribute: str) -> str | None:
     """The keyword of `owner`'s call that `self.<attribute>` is as given at the site, or
     None when the class's code may have changed it (or none is known)."""
-    if "." in owner or any(k.kind == KnobKind.FLAG for k in facts.knobs):
-        return None  # a config class whose fields are flags: the user sets those instead
-    cls = class_in_file(facts, owner)
-    if cls is None or attribute.startswith("_"):
+    if "." in owner or attribute.startswith("_"):
         return None
+    if any(k.kind == KnobKind.FLAG for k in facts.knobs):
+        return None  # a config class whose fields are flags: the user sets those instead
     method = facts.stored.site.function.rpartition(".")[2]
+    # what the text says first: most methods are none of these, and their class (thousands
+    # of lines at times) is not parsed then
+    if method == "__init__":
+        function = facts.site_function()
+        if function is None or function.args.kwarg is None:
+            return None
+    else:
+        text = facts.source_text or ""
+        if "__post_init__" not in text:
+            return None
+        if method != "__post_init__" and f"self.{method}(" not in text:
+            return None
+        if not _header_may_declare(text, owner):
+            return None
+    cls = class_in_file(facts, owner)
+    if cls is None:
+        return None
     if method == "__init__":
         return _handed_to_base(facts, cls, attribute)
     if not _fields_class(cls) or attribute not in _fields(cls):
@@ -51,16 +68,6 @@ def declared_keyword(facts: Facts, owner: str, attribute: str) -> str | None:
     return (
         attribute if called is not None and not _assigns(called[0], attribute, called[1]) else None
     )
-
-
-def construction_check(facts: Facts) -> bool:
-    """Whether the site's function runs as the object is made: a `__post_init__`, or a
-    method it calls itself, of a class whose fields are its keywords."""
-    owner, _, method = facts.stored.site.function.rpartition(".")
-    cls = class_in_file(facts, owner) if owner and "." not in owner else None
-    if cls is None or not _fields_class(cls):
-        return False
-    return method == "__post_init__" or _called_from_post_init(cls, method) is not None
 
 
 def _called_from_post_init(cls: ast.ClassDef, method: str) -> tuple[ast.FunctionDef, int] | None:
@@ -131,6 +138,18 @@ def _unset_test(test: ast.expr) -> ast.expr | None:
     ):
         return test.left
     return None
+
+
+def _header_may_declare(text: str, owner: str) -> bool:
+    """Whether the lines around `class <owner>` name a dataclass, a `Struct` or a
+    `NamedTuple` (read before the class is parsed: most are none)."""
+    at = text.find(f"class {owner}")
+    while at != -1:
+        if at == 0 or text[at - 1] == "\n":
+            window = text[max(0, at - _HEADER_WINDOW) : at + _HEADER_WINDOW]
+            return any(word in window for word in ("dataclass", *_STRUCT_BASES))
+        at = text.find(f"class {owner}", at + 1)
+    return False
 
 
 def _fields_class(cls: ast.ClassDef) -> bool:
