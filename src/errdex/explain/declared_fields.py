@@ -27,6 +27,7 @@ from errdex.facts import KnobKind
 __all__ = ["declared_keyword", "declared_required"]
 
 _STRUCT_BASES = frozenset({"Struct", "NamedTuple"})
+_MAX_DOTS = 2  # `vllm.sampling_params.SamplingParams`: a class its users make
 _HEADER_WINDOW = 300  # characters before and after a class's header its decorators fit in
 
 
@@ -37,6 +38,8 @@ def declared_keyword(facts: Facts, owner: str, attribute: str) -> str | None:
         return None
     if any(k.kind == KnobKind.FLAG for k in facts.knobs):
         return None  # a config class whose fields are flags: the user sets those instead
+    if not _users_class(facts):
+        return None  # a class of the package's internals: no call a user writes
     method = facts.stored.site.function.rpartition(".")[2]
     # what the text says first: most methods are none of these, and their class (thousands
     # of lines at times) is not parsed then
@@ -93,6 +96,20 @@ def _post_init(cls: ast.ClassDef) -> ast.FunctionDef | None:
         (n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__post_init__"),
         None,
     )
+
+
+def _users_class(facts: Facts) -> bool:
+    """Whether users make the site's class: the package exports it at most `_MAX_DOTS`
+    dots deep (`vllm.sampling_params.SamplingParams`, `click.Option`), or one more when it
+    re-exports it from its module (`vllm.v1.engine.LoRARequest` of `vllm.lora.request`)."""
+    stored = facts.stored
+    path = stored.public_path()
+    method = stored.site.function.rpartition(".")[2]
+    if path is None or not path.endswith(f".{method}"):
+        return False
+    dots = path.count(".") - 1
+    exported = bool(stored.public) and not path.startswith(f"{stored.module}.")
+    return dots <= _MAX_DOTS or (exported and dots <= _MAX_DOTS + 1)
 
 
 def declared_required(facts: Facts, owner: str) -> tuple[str, ...] | None:

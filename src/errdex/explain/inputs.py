@@ -80,27 +80,30 @@ def input_action(condition: ConditionView, facts: Facts) -> Given | None:
     if earlier_exit and _has_key_test(node):
         return None
     mode = "public" if public else "keyed" if keyed else "method"
+    exit_ = condition.kind is ConditionKind.EARLY_EXIT
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
-        keys = _input_instead(node, facts, function, mode)
+        keys = _input_instead(node, facts, function, mode, exit_)
         if keys is not None or keyed:
             return keys
         # making one conjunct false avoids the check: the first on the input will do, but
         # a value from the closed set the check accepts keeps what the user asked for
         # (`vertical is not None and vertical not in ("top", ...)`: one of them, not None)
-        found_all = [_input_instead(part, facts, function, mode) for part in node.values]
+        found_all = [_input_instead(part, facts, function, mode, exit_) for part in node.values]
         given = [g for g in found_all if g is not None]
         closed = next((g for g in given if _CLOSED_SET in g.text), None)
         if closed is not None and closed is not given[0]:
             return _with_left_out(closed, given[0])
-        if len(given) > 1 and given[0].text.startswith("Pass None for ") and given[1].change:
+        bound = len(given) > 1 and any(w in given[1].text for w in _BOUNDS)
+        if bound and given[0].text.startswith("Pass None for ") and given[1].change:
             # `x is not None and x < 1`: a value within the bound keeps the limit the user
             # set, where None drops it
             return given[1]
         return given[0] if given else None
-    return _input_instead(node, facts, function, mode)
+    return _input_instead(node, facts, function, mode, exit_)
 
 
 _CLOSED_SET = " as one of "
+_BOUNDS = (" at least ", " at most ", " above ", " below ")
 # "Leave the argument `x` of `f` out (it is None by default), or pass None.", "Pass an
 # empty (false) value for ..., or leave it out (it is `None` by default)."
 _LEFT_OUT = re.compile(r"\b(?:leave it out|out) \(it is (?P<default>.+?) by default\)")
@@ -156,7 +159,9 @@ def _keys_only(node: ast.expr) -> bool:
     )
 
 
-def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Given | None:
+def _input_instead(
+    node: ast.expr, facts: Facts, function: str, mode: str, exit_: bool = False
+) -> Given | None:
     """What to pass for one condition whose names the input decides; `mode` says which
     names are the input: a public function's arguments ("public"), the keyword its class's
     constructor took ("method", a private method), a mapping's keys ("keyed")."""
@@ -210,6 +215,10 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Gi
         else:
             others.add(name)  # a name the input does not decide
     if not inputs:
+        return None
+    if declared and exit_:
+        # an exit that skips the object's checks (`if self.owners is None: return`) drops
+        # what the field asks for; a later check may want it all the same
         return None
     if others:
         instead = _bound_by_other(node, inputs, constants, others)
