@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
+from errdex.explain.made_paths import made_here
 from errdex.explain.page import Solution
 from errdex.explain.plain import caught_names, code
 from errdex.explain.tried_input import failing_calls
@@ -75,6 +76,8 @@ _NEEDS = {
     "directory it is in must exist and be writable by the user running the program",
     "move": "{0} must exist and be readable, and the directory {1} goes in must exist and "
     "be writable by the user running the program",
+    "target": "the directory {0} goes in must exist and be writable by the user running the "
+    "program",
 }
 # What one specific `OSError` subclass caught says of the path, beside the call's need:
 # an exclusive create caught as `FileExistsError` fails only because the path is there, so
@@ -88,11 +91,13 @@ _CLASS_NEEDS = {
 _MISSING_NEEDS = {
     "write": "the directory {0} is in must exist",
     "move": "{0} must exist, and so must the directory {1} goes in",
+    "target": "the directory {0} goes in must exist",
 }
 _DENIED_NEEDS = {
     "write": "the user running the program must be allowed to write in the directory {0} is in",
     "read": "the user running the program must be allowed to read {0}",
     "remove": "the user running the program must be allowed to change the directory {0} is in",
+    "target": "the user running the program must be allowed to write in the directory {0} goes in",
 }
 # A failed call's way out comes after a setting's exact value (ranks 0 and 1) and before any
 # other input or environment way out (10 and above) ...
@@ -304,6 +309,13 @@ def _known(call: ast.Call, caught: set[str], facts: Facts) -> str | None:
         paths = [func.value]
     if need is None or not paths:
         return None
+    if need == "move" and len(paths) > 1 and made_here(paths[0], facts):
+        # a file the program made, moved to the user's path: only the target is theirs
+        if made_here(paths[1], facts):
+            return None
+        need, paths = "target", paths[1:]
+    elif made_here(paths[0], facts):
+        return None  # a path the program makes itself is not the user's to check
     first = _input(paths[0], facts)
     second = _input(paths[1], facts) if need == "move" and len(paths) > 1 else None
     if need == "move" and second is None:
@@ -326,7 +338,7 @@ def _needs(need: str, caught: set[str], first: str, second: str | None) -> str |
         return _NEEDS[need].format(first, second)
     said: list[str] = []
     for name in sorted(caught & _OS_ERRORS):
-        if name == "FileExistsError" and need in ("read", "remove"):
+        if name == "FileExistsError" and need in ("read", "remove", "target"):
             continue  # reading or removing never refuses a path for being there
         text = (
             _CLASS_NEEDS.get(name)

@@ -20,6 +20,7 @@ import msgspec
 
 from errdex.explain.abstract import enforced_abstract
 from errdex.explain.accepted_keywords import accepted_keywords_solution
+from errdex.explain.advice_first import advice_first
 from errdex.explain.advice_names import (
     failed_load_solution,
     warned_against,
@@ -66,6 +67,7 @@ from errdex.explain.named_settings import named_setting_solutions
 from errdex.explain.narrow_keywords import narrowing_solution
 from errdex.explain.narrowing import kept_conditions
 from errdex.explain.network_try import network_solutions
+from errdex.explain.next_checks import next_checked
 from errdex.explain.no_action import never_runs
 from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
@@ -219,6 +221,8 @@ def _solutions(facts: Facts) -> list[Solution]:
         return [through.solution()]
     if never_runs(facts) is not None:
         return []  # a type checker's branch: no run of the program meets it
+    if facts.checked_by:
+        return []  # every caller rules the condition out first: never reached failing
     found = _Collector()
     for failed in failed_input_solutions(facts):
         found.add(failed, rank=-1)  # the input, or the setting, the `try`'s call failed on
@@ -350,7 +354,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     found.message_first(*advised_settings(facts))
     keep_first(found.items, facts)  # what keeps the user's choice before what drops it
     kept = []
-    for solution in replacement_first(found.ranked(), facts):
+    ranked = advice_first(found.ranked(), [s for s, _ in said.solutions], facts)
+    for solution in replacement_first(ranked, facts):
         # a comment warns against what the setting does when on (disabling, skipping,
         # enabling): a way out that leaves it off does not do that
         warning = None if solution.drops else _warning(solution.knob, facts)
@@ -360,10 +365,12 @@ def _solutions(facts: Facts) -> list[Solution]:
             facts.refused.append((solution, warning))
     kept = [with_warned(with_cap(with_fallback(s, facts), facts), facts) for s in kept]
     kept = without_twins(kept, facts)
-    kept = state_gated(kept, facts, open_conditions)  # an internal call's own arguments
+    kept = state_gated(kept, facts)  # an internal function's own arguments
     # a setting that makes true a guard the page calls no way out: "What it means" says so
     facts.tripped = [(s, line) for s in kept if (line := setting_trips_guard(s, facts))]
     kept = [s for s in kept if all(s is not t for t, _ in facts.tripped)]
+    # an argument's new value must meet the function's other checks of it
+    kept = [n for s in kept if (n := next_checked(s, facts)) is not None]
     command_line = command_line_solution(facts)
     if command_line is not None:
         # most who see a usage error typed the command: their way out first, the author's
