@@ -24,7 +24,7 @@ from errdex.explain.item_fields import own_init
 from errdex.extract.setters import init_params
 from errdex.facts import KnobKind
 
-__all__ = ["declared_keyword", "declared_required"]
+__all__ = ["declared_keyword", "declared_required", "super_init_call"]
 
 _STRUCT_BASES = frozenset({"Struct", "NamedTuple"})
 _MAX_DOTS = 2  # `vllm.sampling_params.SamplingParams`: a class its users make
@@ -261,8 +261,17 @@ def _handed_to_base(facts: Facts, cls: ast.ClassDef, attribute: str) -> str | No
 
 def _passes_kwargs(init: ast.FunctionDef, kwarg: str) -> bool:
     """`super().__init__(..., **kwarg)` in the constructor."""
+    call = super_init_call(init)
+    return call is not None and any(
+        k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwarg
+        for k in call.keywords
+    )
+
+
+def super_init_call(init: ast.FunctionDef) -> ast.Call | None:
+    """The constructor's first `super().__init__(...)` call, if any."""
     for node in walk(init):
-        if not (
+        if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and node.func.attr == "__init__"
@@ -270,9 +279,5 @@ def _passes_kwargs(init: ast.FunctionDef, kwarg: str) -> bool:
             and isinstance(node.func.value.func, ast.Name)
             and node.func.value.func.id == "super"
         ):
-            continue
-        return any(
-            k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwarg
-            for k in node.keywords
-        )
-    return False
+            return node
+    return None
