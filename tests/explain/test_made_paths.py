@@ -70,6 +70,12 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 def test_a_staging_file_its_callers_make_is_no_path_to_check(files: Store) -> None:
     page = page_in_function(files, "files", "upload")
     assert not any("Check the path" in s.text for s in page.solutions)
+    assert (
+        "`open(data_or_file, 'rb')` is given a path the program makes itself (a temporary or "
+        "staging file), not one of yours to check. Another call of the `try` may have failed "
+        "instead; the error's message says which."
+    ) in page.what_it_means
+    assert "the input of that call is what to check" not in page.what_it_means
 
 
 def test_a_temporary_file_moved_to_the_users_path_asks_only_of_the_target(files: Store) -> None:

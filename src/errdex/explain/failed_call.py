@@ -174,6 +174,45 @@ def wrapped_sentence(facts: Facts) -> str | None:
     )
 
 
+def made_sentence(facts: Facts) -> str | None:
+    """For a `try` whose well-known file calls are given only paths the program makes
+    itself (`made_paths`): that those are not the user's to check, instead of "the input of
+    that call is what to check" (None otherwise)."""
+    found = _failed(facts)
+    if found is None:
+        return None
+    made = [c for c in found.calls if _made_path_call(c, facts)]
+    if not made:
+        return None
+    shown = " and ".join(code(_short(ast.unparse(c))) for c in made[:2])
+    given = "is given a path" if len(made) == 1 else "are given paths"
+    others = len(made) < len(found.calls)
+    which = (
+        " Another call of the `try` may have failed instead; the error's message says which."
+        if others
+        else " The error's message says what the system refused."
+    )
+    return (
+        f"{shown} {given} the program makes itself (a temporary or staging file), not one "
+        f"of yours to check.{which}"
+    )
+
+
+def _made_path_call(call: ast.Call, facts: Facts) -> bool:
+    """Whether `call` is a well-known file call whose every path the program made."""
+    func = call.func
+    name = ast.unparse(func)
+    if name in _PATH_CALLS or name in _OPENS or name == "os.open":
+        paths: list[ast.expr] = list(
+            call.args[:2] if _PATH_CALLS.get(name) == "move" else call.args[:1]
+        )
+    elif isinstance(func, ast.Attribute) and func.attr in _PATH_METHODS:
+        paths = [func.value]
+    else:
+        return False
+    return bool(paths) and all(made_here(p, facts) for p in paths)
+
+
 def _caught_words(caught: set[str]) -> str:
     named = sorted(caught - _BROAD)
     return " or ".join(code(n) for n in named) if named else "an exception"
