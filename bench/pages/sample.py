@@ -8,7 +8,9 @@ an error stays in the sample whatever other errors the index gains or loses.
 `--config-checks` instead dumps the vllm configuration checks of `CONFIG_CHECKS` (the kind
 of the seed page's error), found by their message; `--selected N` draws N vllm errors whose
 code a setting picks (a backend, a kernel: the sites with a selection link), by the same
-hash of the seed.
+hash of the seed; `--named N` draws N vllm errors raised (not logged or warned) whose
+message names a flag or environment variable the index links: the message's own word on the
+setting behind the code it is in.
 
 The output is Markdown, one section per page: what the page says a user can do, with the
 source line it comes from, for a person to judge against the source (see README.md).
@@ -23,6 +25,8 @@ from pathlib import Path
 
 from errdex.explain.build import build_page
 from errdex.explain.page import ExampleFix, Page
+from errdex.facts import SiteKind
+from errdex.linked_facts import NAMED_IN_MESSAGE
 from errdex.store import open_store
 from errdex.store.base import Store
 
@@ -86,6 +90,20 @@ def selected(store: Store, count: int, seed: int) -> list[tuple[str, str, str]]:
     """`count` vllm errors whose code a setting picks, drawn by the hash of the seed."""
     sites = store.list_sites(project=VLLM[0], version=VLLM[1])
     ids = list(dict.fromkeys(s.id for s in sites if s.selections))
+    return [(*VLLM, i) for i in draw(ids, count, seed)]
+
+
+def named(store: Store, count: int, seed: int) -> list[tuple[str, str, str]]:
+    """`count` vllm errors raised whose message names a setting, drawn by the seed's hash."""
+    sites = store.list_sites(project=VLLM[0], version=VLLM[1])
+    ids = list(
+        dict.fromkeys(
+            s.id
+            for s in sites
+            if s.site.kind not in (SiteKind.LOG, SiteKind.WARN)
+            and any(k.via == NAMED_IN_MESSAGE for k in s.knobs)
+        )
+    )
     return [(*VLLM, i) for i in draw(ids, count, seed)]
 
 
@@ -153,11 +171,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--config-checks", action="store_true")
     parser.add_argument("--selected", type=int, default=0, metavar="N")
+    parser.add_argument("--named", type=int, default=0, metavar="N")
     args = parser.parse_args()
     store = open_store(args.db)
     try:
         if args.config_checks:
             chosen, header = config_checks(store), "config checks"
+        elif args.named:
+            chosen = named(store, args.named, args.seed)
+            header = f"{args.named} raised errors whose message names a setting, seed {args.seed}"
         elif args.selected:
             chosen = selected(store, args.selected, args.seed)
             header = f"{args.selected} errors whose code a setting picks, seed {args.seed}"

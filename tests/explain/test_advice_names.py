@@ -114,6 +114,7 @@ class Model:
 import os
 
 KIT_DISABLE_FAST_COMM = os.environ.get("KIT_DISABLE_FAST_COMM", "0") == "1"
+KIT_ENABLE_EMBEDS = os.environ.get("KIT_ENABLE_EMBEDS", "0") == "1"
 """,
     "kit/comm.py": """
 from kit import envs
@@ -136,6 +137,12 @@ class Communicator:
             return None
         # the library is optional here
         raise RuntimeError("fast comm is not available")
+
+
+def init_state(supports_embeds):
+    # Reject enable_embeds for states that would silently ignore it.
+    if envs.KIT_ENABLE_EMBEDS and not supports_embeds:
+        raise ValueError("embeds not supported with this state")
 
 
 def load_library(path):
@@ -251,6 +258,17 @@ def test_a_comment_beside_the_raise_vetoes_the_setting_it_warns_against(store: S
     # the same setting before a check with no such comment is a way out
     other = page_with_message(store, "kit", "fast comm is not available")
     assert any(s.knob == "KIT_DISABLE_FAST_COMM" for s in other.solutions)
+
+
+def test_a_comment_against_what_a_setting_does_keeps_the_way_out_that_leaves_it_off(
+    store: Store,
+) -> None:
+    # the comment warns against ignoring the setting once it is on (enabling it silently
+    # for nothing), not against leaving it off
+    page = page_with_message(store, "kit", "embeds not supported with this state")
+    first = page.solutions[0]
+    assert first.knob == "KIT_ENABLE_EMBEDS" and first.drops, first
+    assert "warns against that way out" not in page.what_it_means
 
 
 def test_a_failed_load_of_the_callers_path_asks_for_a_path_that_loads(store: Store) -> None:

@@ -46,6 +46,7 @@ ENG = {
         class EngineArgs:
             attn_config: AttnConfig = field(default_factory=AttnConfig)
             strict_mode: bool = False
+            mono_mode: bool = False
 
 
         def make_parser():
@@ -76,6 +77,33 @@ ENG = {
                 raise ValueError("attn_config.no_such_field requires a multiple of 64.")
             if kind == 4:
                 raise ValueError("--strict-mode requires a validator.")
+
+
+        def _require(condition, message):
+            if not condition:
+                raise ValueError(f"--mono-mode {message}.")
+
+
+        def mono_scale(layer):
+            _require(layer.scale == 2.0, "needs a routed scale of 2.0")
+
+
+        def mono_layer(layer, warm):
+            _require(layer.top_k == 4, "requires top-4 routing")
+            mono_scale(layer)
+            if not warm:
+                raise RuntimeError("--mono-mode was first reached before a warm-up step.")
+            if layer.scales:
+                raise ValueError("--mono-mode layer scales are not shuffled.")
+            if layer.off:
+                raise ValueError("--mono-mode is not set for this layer.")
+            if layer.grpc:
+                raise ValueError("--mono-mode does not support --effort-map.")
+
+
+        def fast_timeout(value):
+            if value <= 0:
+                raise ValueError("ENG_USE_FAST must be a positive number")
 
 
         def fast(kind):
@@ -135,3 +163,36 @@ def test_a_variable_is_set_only_when_the_version_reads_it(eng: Store) -> None:
     assert any(s.change is not None and s.change.target == "ENG_USE_FAST" for s in read.solutions)
     unread = page_with_message(eng, "eng", "Fast mode is off; set ENG_NOT_READ=1.")
     assert all(s.change is None for s in unread.solutions)
+
+
+def test_a_bool_flag_the_message_opens_with_is_left_out_when_it_says_what_is_lacking(
+    eng: Store,
+) -> None:
+    # "--mono-mode {message}.": no condition reads the flag, yet the message says the check
+    # is one the code it turns on makes
+    page = page_with_message(eng, "eng", "--mono-mode {message}.")
+    first = page.solutions[0]
+    assert first.text == (
+        "Do not pass `--mono-mode`; the message opens with it, so the check belongs to the "
+        "code `--mono-mode` turns on: “--mono-mode {message}.”"
+    )
+    assert first.kind == "setting" and first.drops
+    # a sentence that says nothing is lacking or refused, or that names a second flag the
+    # check is on together with it, gets no such way out
+    shuffled = page_with_message(eng, "eng", "--mono-mode layer scales are not shuffled.")
+    assert shuffled.solutions[0].text.startswith("Do not pass `--mono-mode`; the message opens")
+    for message in (
+        "--mono-mode was first reached",
+        "--mono-mode does not support",
+        "--mono-mode is not set",
+    ):
+        other = page_with_message(eng, "eng", message)
+        assert not any(s.knob == "--mono-mode" for s in other.solutions), message
+
+
+def test_a_variable_the_message_says_must_be_something_is_given_that(eng: Store) -> None:
+    page = page_with_message(eng, "eng", "ENG_USE_FAST must be")
+    assert page.solutions[0].text == (
+        "Give `ENG_USE_FAST` a positive number, as the message says: "
+        "“ENG_USE_FAST must be a positive number”"
+    )

@@ -51,7 +51,7 @@ def example_fix(facts: Facts) -> ExampleFix | None:
         if twin_line(condition, facts) is not None:
             continue  # another value of it meets the same check
         action = knob_action(condition, facts.knobs)
-        if action is None or refused(action.knob, facts):
+        if action is None or (not action.drops and refused(action.knob, facts)):
             continue
         fix = setting_fix(action, condition, facts.knobs)
         if fix is not None:

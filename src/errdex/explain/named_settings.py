@@ -9,7 +9,12 @@ do with it in other words:
 - "`attention_config.indexer_sparse_logits` requires ..." → the field, a `bool` of the
   class the flag's JSON is validated against, is what asks for more: turn it off
   (`--attention-config '{"indexer_sparse_logits": false}'`); a plain `bool` flag that
-  requires more is left out. A field of another type gets no value: none is known.
+  requires more is left out. A field of another type gets no value: none is known;
+- "--monokernel {message}.", "--monokernel layer {i} requires top-4 routing": a plain
+  `bool` flag the sentence opens with, then what the run lacks or refuses: the check
+  belongs to the code the flag turns on, so it is left out;
+- "VLLM_SNAPSHOT_TIMEOUT_S must be a positive finite number" → give the variable such a
+  value.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from errdex.explain.fix_forms import setting_fix
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.plain import code
-from errdex.facts import ConditionKind, KnobKind
+from errdex.facts import ConditionKind, KnobKind, SiteKind
 from errdex.linked_facts import NAMED_IN_MESSAGE
 from errdex.store.base import Store, StoredSite
 
@@ -41,6 +46,21 @@ _REQUIRES = re.compile(
 )
 # What the value must be: "must be a JSON object mapping ...", "should be one of ...".
 _MUST_BE = re.compile(r"^\s*(?:must|should|has\s+to|needs\s+to)\s+be\s+(?P<what>.+?)\s*\.?$", re.I)
+# A sentence that opens with a flag and goes on with only a placeholder ("--monokernel
+# {message}.") or says what the run lacks or refuses ("... layer {i} requires top-4
+# routing", "... not supported with {cls}", "... is incompatible with ..."): the check is
+# one that the path the flag turns on makes.
+_PATH_CHECK = re.compile(
+    r"^\s*\{[^{}]*\}\s*\.?\s*$|\b(?:requires?|needs?|must|(?:is\s+)?not\s+supported|"
+    r"unsupported|incompatible|does\s+not\s+support|cannot|can't)\b"
+    # "--monokernel layer {i} experts are not MXFP4": something of the run is not what it
+    # takes (not the flag itself: "--x is not set" says the flag is missing)
+    r"|^\s*[\w{][^.;]*?\s(?:is|are)\s+not\s",
+    re.I,
+)
+# A second subject beside the flag: "--a and --b are mutually exclusive".
+_MORE_SUBJECTS = re.compile(r"^\s*(?:and|or|nor|,|/|&)", re.I)
+_OTHER_FLAG = re.compile(r"(?<![\w-])--[a-z]")
 _LEAD = re.compile(r"^\s*(?:error|warning|note)\s*:\s*", re.I)
 _BOOL = frozenset({"bool", "builtins.bool"})
 
@@ -50,10 +70,13 @@ def named(knob: Knob) -> bool:
     return knob.via == NAMED_IN_MESSAGE
 
 
-def named_setting_solutions(facts: Facts) -> list[Solution]:
-    """The ways out the message's sentences give through the settings it names."""
+def named_setting_solutions(facts: Facts, settled: bool = False) -> list[Solution]:
+    """The ways out the message's sentences give through the settings it names. With
+    `settled` (a setting that decides the check is offered already), a flag the message
+    only opens with is not: the check's own setting says more."""
     message = facts.stored.site.message
-    knobs = [k for k in facts.knobs if named(k) and k.kind == KnobKind.FLAG and k.behind]
+    kinds = (KnobKind.FLAG, KnobKind.ENV)
+    knobs = [k for k in facts.knobs if named(k) and k.kind in kinds and k.behind]
     if message is None or not knobs:
         return []
     out: list[Solution] = []
@@ -63,7 +86,11 @@ def named_setting_solutions(facts: Facts) -> list[Solution]:
             rest = _after_subject(text, knob.behind or "")
             if rest is None:
                 continue
-            solution = _requires(knob, rest, sentence, facts) or _must_be(knob, rest, sentence)
+            # a variable's value is a string the code converts: what it must be, only
+            solution = None
+            if knob.kind == KnobKind.FLAG:
+                solution = _requires(knob, rest, sentence, facts, settled)
+            solution = solution or _must_be(knob, rest, sentence)
             if solution is not None:
                 out.append(solution)
                 break
@@ -93,11 +120,20 @@ def _must_be(knob: Knob, rest: str, sentence: str) -> Solution | None:
     )
 
 
-def _requires(knob: Knob, rest: str, sentence: str, facts: Facts) -> Solution | None:
+def _requires(knob: Knob, rest: str, sentence: str, facts: Facts, settled: bool) -> Solution | None:
     """The setting that asks for more, turned off, when it is a plain `bool`."""
-    if _REQUIRES.match(rest) is None or (knob.value_type or "").replace(" ", "") not in _BOOL:
+    if (knob.value_type or "").replace(" ", "") not in _BOOL:
         return None
     behind = knob.behind or ""
+    asks = _REQUIRES.match(rest) is not None
+    if asks:
+        said = "it is what asks for more, as the message says"
+    elif not settled and _path_check(rest, facts):
+        said = (
+            f"the message opens with it, so the check belongs to the code {code(behind)} turns on"
+        )
+    else:
+        return None
     if behind == knob.name:
         action = KnobAction(
             f"Do not pass {code(knob.name)}", knob.name, keyword="False", drops=True
@@ -113,7 +149,12 @@ def _requires(knob: Knob, rest: str, sentence: str, facts: Facts) -> Solution | 
         )
     else:
         return None
-    action = replace(action, note=f"{code(behind)} is what asks for more, as the message says.")
+    note = (
+        f"{code(behind)} is what asks for more, as the message says."
+        if asks
+        else f"The message opens with {code(behind)}: the check belongs to the code it turns on."
+    )
+    action = replace(action, note=note)
     condition = ConditionView(
         text=behind, test=behind, kind=ConditionKind.IF, holds=True, line=facts.stored.site.line
     )
@@ -125,12 +166,22 @@ def _requires(knob: Knob, rest: str, sentence: str, facts: Facts) -> Solution | 
         was = json.dumps({behind.rsplit(".", 1)[1]: True})
         fix = msgspec.structs.replace(fix, before=f"{knob.command} {knob.name} {shlex.quote(was)}")
     return Solution(
-        text=f"{action.text}; it is what asks for more, as the message says: “{sentence}”",
+        text=f"{action.text}; {said}: “{sentence}”",
         knob=knob.name,
         kind="setting",
         fix=fix,
         drops=action.drops,
     )
+
+
+def _path_check(rest: str, facts: Facts) -> bool:
+    """Whether the rest of a sentence that opens with a flag says what its path lacks or
+    refuses: an error raised (a warning or a log record says the run goes on)."""
+    if facts.stored.site.kind in (SiteKind.WARN, SiteKind.LOG):
+        return False
+    if _MORE_SUBJECTS.match(rest) is not None or _OTHER_FLAG.search(rest) is not None:
+        return False  # the check is on the two together: either may be the one to drop
+    return _PATH_CHECK.search(rest) is not None
 
 
 def typed_fields(store: Store, stored: StoredSite, knobs: list[Knob]) -> list[Knob]:
