@@ -51,7 +51,8 @@ def pin_label(record: VersionRecord | None, revision: str) -> PinLabel:
     if ref is not None:
         # Written before pins were recorded: a release's tag was then always the guess.
         guessed = kind in _RELEASES
-        return PinLabel(f"tag {ref.group(1)}", _GUESSED if guessed else None, guessed)
+        said = f"{_GUESSED}; {_PATH_GUESSED}" if guessed else None
+        return PinLabel(f"tag {ref.group(1)}", said, guessed)
     if kind == "git":
         return PinLabel(f"commit {revision[:10]}")
     if kind in _RELEASES:
