@@ -196,3 +196,90 @@ SERVE = {
             pass
         """,
 }
+
+# A dict keyed by a flag's `Literal` values naming kernel classes (vllm's
+# `_LINEAR_BACKEND_KERNEL_MAP` for `--linear-backend`), and one whose flag may be None.
+KERNELS = {
+    "pyproject.toml": """
+        [project]
+        name = "serve"
+        version = "1.0"
+        [project.scripts]
+        serve = "serve.cli:main"
+        """,
+    "serve/__init__.py": "",
+    "serve/cli.py": """
+        import argparse
+
+        from serve.args import EngineArgs
+
+
+        def main():
+            parser = argparse.ArgumentParser(prog="serve")
+            sub = parser.add_subparsers().add_parser("run")
+            sub.add_argument("model_tag")
+            EngineArgs.add_cli_args(sub)
+        """,
+    "serve/config.py": """
+        from typing import Literal
+
+        LinearBackend = Literal[
+            "auto",
+            "fast",
+            "slow",
+            "int",
+        ]
+        QuantMethods = Literal["a", "b"]
+        """,
+    "serve/args.py": """
+        from dataclasses import dataclass
+
+        from serve.config import LinearBackend, QuantMethods
+
+        @dataclass
+        class EngineArgs:
+            linear_backend: LinearBackend = "auto"
+            quant_method: QuantMethods | None = None
+
+            @staticmethod
+            def add_cli_args(parser):
+                parser.add_argument("--linear-backend")
+                parser.add_argument("--quant-method")
+                return parser
+        """,
+    "serve/kernels/__init__.py": """
+        from serve.kernels.mx import FastMxKernel, SlowMxKernel
+        from serve.kernels.integer import IntKernel
+
+        _LINEAR_BACKEND_KERNEL_MAP: dict[str, set[type]] = {
+            "fast": {FastMxKernel},
+            "slow": {
+                SlowMxKernel,
+            },
+            "int": {IntKernel},
+        }
+
+        QUANT_METHOD_CONFIGS = {"a": [FastMxKernel], "b": [IntKernel]}
+        # FastMxKernel under two keys: which one the user gave is unsaid
+        _LINEAR_BACKEND_FALLBACKS = {"fast": (FastMxKernel,), "slow": (FastMxKernel, IntKernel)}
+        """,
+    "serve/kernels/mx.py": """
+        class MxKernel:
+            pass
+
+        class FastMxKernel(MxKernel):
+            def apply(self, x):
+                assert x.dtype == "bf16", f"FastMx requires bfloat16 activations, got {x.dtype}"
+
+        class SlowMxKernel(MxKernel):
+            pass
+        """,
+    "serve/kernels/integer.py": """
+        class BaseInt:
+            pass
+
+        class IntKernel(BaseInt):
+            def apply(self, x):
+                raise ValueError("IntKernel needs int8 weights")
+        """,
+}

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from errdex.facts import ChoiceList, FileFacts, KnobKind, NameFilter
 from errdex.lazy_re import lazy_compile
+from errdex.link.keyed_selection import KeyedSelections
 from errdex.link.knobs import KnobIndex
 from errdex.link.resolve import Namespace
 from errdex.linked_facts import KnobLink, SelectionLink
@@ -103,6 +104,7 @@ class SelectionIndex:
                 self._add_filters(facts)
         if enums:
             self._add_typed_fields(files, enums)
+        self._keyed = KeyedSelections(files, names, knobs)
 
     def selections(
         self,
@@ -131,6 +133,11 @@ class SelectionIndex:
                     out.append(link)
         for enum, member, where in self._members.get(facts.module, []):
             out.extend(self._choices(enum, member, where, same, facts.module))
+        out.extend(
+            self._keyed.selections(
+                facts, class_name, lambda module: self._checks(module, same, facts.module)
+            )
+        )
         return out
 
     def _checks(self, module: str | None, check: _Check, home: str) -> bool:
