@@ -360,7 +360,7 @@ def _solutions(facts: Facts) -> list[Solution]:
             facts.refused.append((solution, warning))
     kept = [with_warned(with_cap(with_fallback(s, facts), facts), facts) for s in kept]
     kept = without_twins(kept, facts)
-    kept = state_gated(kept, facts, open_conditions)  # an internal call's own arguments
+    kept = state_gated(kept, facts)  # an internal function's own arguments
     # a setting that makes true a guard the page calls no way out: "What it means" says so
     facts.tripped = [(s, line) for s in kept if (line := setting_trips_guard(s, facts))]
     kept = [s for s in kept if all(s is not t for t, _ in facts.tripped)]

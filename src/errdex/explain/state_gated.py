@@ -1,26 +1,23 @@
-"""No argument way out of an `assert` that only the program's own state lets run.
+"""No argument way out of an `assert` in a function the package does not hand to users.
 
-An `assert` states what the authors hold true of their own code. When some condition on
-its path reads none of the function's arguments and no solution changes it (the page says
-"The check applies only when ...: errdex found no setting or argument a user passes behind
-that"), the program's own state decides whether the check runs at all, and the values its
-arguments get there are the program's too: a model runner's `intermediate_tensors` on a
-later pipeline rank, a kernel's `paged_kv_manager` when the layer was built without TMA.
+An `assert` states what the authors hold true of their own code. In a function the package
+does not hand to users, the values its arguments get are its own callers' (traced or not):
+a model runner's `intermediate_tensors` on a later pipeline rank, the `rotary_kwargs` a
+model builds `BertWithRopeAttention` with from the checkpoint, a kernel's `vec_size`.
 Offering "give the argument `intermediate_tensors` of `Qwen2MoeModel.forward` a value" then
-names an internal call no user makes. Such solutions are left out; "What it means" says
-the conditions are the program's own state. Settings, the message's advice and a public
-call that hands the user's own value on (`(it reaches ...)`) stay. An `assert` in a
-function the package hands to users (re-exported from a private module, `httpx.Timeout`;
-or near its top, `rich.console.Console`) tests the user's own arguments as a `raise` does:
-it is not gated here.
+names an internal call no user makes, and is no way out. Such solutions are left out;
+"What it means" says the conditions are the program's own state. Settings, the message's
+advice and a public call that hands the user's own value on (`(it reaches ...)`) stay. An
+`assert` in a function the package hands to users (re-exported from a private module,
+`httpx.Timeout`; or near its top, `rich.console.Console`) tests the user's own arguments
+as a `raise` does: it is not gated here.
 """
 
 from __future__ import annotations
 
 from errdex.explain.context import Facts
-from errdex.explain.entry_input import roots
 from errdex.explain.hiding_flags import hides_only
-from errdex.explain.page import ConditionView, Solution
+from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.facts import SiteKind
 
@@ -52,20 +49,12 @@ def own_argument(solution: Solution, facts: Facts) -> bool:
     )
 
 
-def state_gated(
-    kept: list[Solution], facts: Facts, open_conditions: list[ConditionView]
-) -> list[Solution]:
-    """`kept` without the asserting function's own arguments, when a condition no solution
-    changes, on none of them, gates the `assert` (unchanged otherwise)."""
+def state_gated(kept: list[Solution], facts: Facts) -> list[Solution]:
+    """`kept` without the asserting function's own arguments when the package does not hand
+    the function to users (unchanged otherwise)."""
     if facts.stored.site.kind != SiteKind.ASSERT or users_call(facts):
         return kept
     if not any(own_argument(s, facts) for s in kept):
-        return kept
-    covered = {s.condition for s in kept if s.condition}
-    params = {p for p in facts.read.params if p not in ("self", "cls")}
-    # a condition on an argument (`schema is not None` before `isinstance(schema, str)`) is
-    # the path to the check on the user's value, not a state of the program
-    if not any(c.text not in covered and not roots(c.text) & params for c in open_conditions):
         return kept
     # a switch that only hides the error stays: "What it means" says it (`hiding_flags`)
     return [s for s in kept if not own_argument(s, facts) or hides_only(s)]

@@ -17,6 +17,7 @@ from errdex.extract.docs import DOC_OF
 from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import FileFacts, KnobKind, PropertyFact
 from errdex.lazy_re import lazy_compile
+from errdex.link.parsed_classes import generator_read
 from errdex.linked_facts import OWN_KEY, KnobLink
 
 # The receiver of an attribute that a flag may set: `self.model_config`, `args`, `opts`.
@@ -42,6 +43,10 @@ class FlagIndex:
         self._flags: dict[str, tuple[str, str, int]] = {}  # dest → (flag, file, line)
         self._fields: dict[str, tuple[str, str, str, int]] = {}  # name → (class, type, file, line)
         self._args_fields: dict[str, set[str]] = {}  # arguments class → its fields
+        # a field name → every arguments class declaring it (class, type, file, line)
+        self._all_fields: dict[str, list[tuple[str, str, str, int]]] = {}
+        # the arguments classes whose fields a generator makes flags (None: none seen)
+        self._read = generator_read(files)
         # public classes whose constructor takes keywords: (module.Class, parameters)
         self._constructors: list[tuple[str, tuple[str, ...]]] = []
         self._entries: dict[str, tuple[str, tuple[str, ...]] | None] = {}
@@ -70,7 +75,9 @@ class FlagIndex:
                 for field, doc in cls.field_docs.items():
                     self._field_docs.setdefault(field, []).append((cls.qualname, doc))
                 for field, annotation in cls.fields.items():
-                    self._fields.setdefault(field, (cls.qualname, annotation, facts.path, cls.line))
+                    where = (cls.qualname, annotation, facts.path, cls.line)
+                    self._fields.setdefault(field, where)
+                    self._all_fields.setdefault(field, []).append(where)
                 if cls.fields:
                     self._args_fields.setdefault(cls.qualname, set(cls.fields))
                 elif _entry_class(cls.qualname, cls.init_params):
@@ -233,6 +240,9 @@ class FlagIndex:
                 via += f"; `{field[0]}.{name}` is the field of the same name"
             file, line = declared[1], declared[2]
         elif field is not None:
+            field = self._generated_field(name, field)
+            if field is None:
+                return None  # a field of classes no parser reads: no flag
             via = f"`{field[0]}.{name}` is a command-line field of the same name"
             file, line = field[2], field[3]
         else:
@@ -281,6 +291,18 @@ class FlagIndex:
         via = f"`{name}` {OWN_KEY} `{knob.name}` (`{owner}.{name}`)"
         return msgspec.structs.replace(
             knob, behind=dotted, json_key=name, via=f"{via}; {knob.via}" if knob.via else via
+        )
+
+    def _generated_field(
+        self, name: str, first: tuple[str, str, str, int]
+    ) -> tuple[str, str, str, int] | None:
+        """The field `name` of an arguments class a generator makes flags (the first
+        declared when the version shows no generator), or None when no such class has it."""
+        if self._read is None:
+            return first
+        return next(
+            (f for f in self._all_fields.get(name, ()) if f[0].rsplit(".", 1)[-1] in self._read),
+            None,
         )
 
     def _entry(self, args_class: str) -> tuple[str, tuple[str, ...]] | None:
