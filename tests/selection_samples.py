@@ -260,6 +260,19 @@ KERNELS = {
         }
 
         QUANT_METHOD_CONFIGS = {"a": [FastMxKernel], "b": [IntKernel]}
+
+        # what a platform tries in turn: `int` is tried for another kind of layer
+        _POSSIBLE_MX_KERNELS = {
+            "cuda": [
+                FastMxKernel,
+                SlowMxKernel,
+            ],
+        }
+        _POSSIBLE_INT_KERNELS = {
+            "cuda": [
+                IntKernel,
+            ],
+        }
         # FastMxKernel under two keys: which one the user gave is unsaid
         _LINEAR_BACKEND_FALLBACKS = {"fast": (FastMxKernel,), "slow": (FastMxKernel, IntKernel)}
         """,
@@ -271,6 +284,10 @@ KERNELS = {
             def apply(self, x):
                 assert x.dtype == "bf16", f"FastMx requires bfloat16 activations, got {x.dtype}"
 
+            def scales(self, layer):
+                if layer.scale is None:
+                    raise ValueError("FastMx scale was not loaded")
+
         class SlowMxKernel(MxKernel):
             pass
         """,
@@ -280,6 +297,6 @@ KERNELS = {
 
         class IntKernel(BaseInt):
             def apply(self, x):
-                raise ValueError("IntKernel needs int8 weights")
+                raise ValueError("IntKernel requires int8 weights")
         """,
 }

@@ -99,4 +99,4 @@ def test_a_dict_keyed_by_the_flags_values_offers_its_other_keys_of_the_kind(
         "serve run MODEL_TAG --linear-backend slow",
     )
     # a kernel of another kind only under another key, or a flag that may be None: none
-    assert page_with_message(kernels, "serve", "IntKernel needs int8 weights").solutions == []
+    assert page_with_message(kernels, "serve", "IntKernel requires int8 weights").solutions == []

@@ -59,12 +59,17 @@ def test_the_key_naming_the_sites_class_links_the_flag_and_the_keys_of_its_kind(
         "--linear-backend",
         "choose",
         "fast",
-        ("slow",),  # `int` names a kernel of another kind: it may not take this layer
+        ("slow",),  # `int` names a kernel no candidate list tries beside this one
     )
     assert chosen.registry == "_LINEAR_BACKEND_KERNEL_MAP['fast']"
 
 
 def test_no_key_of_the_same_kind_and_a_flag_that_may_be_none_link_nothing() -> None:
-    # IntKernel: no other key names a kernel with its base; the quant dict's flag may be
-    # None (the value then comes from elsewhere)
-    assert site_of("IntKernel needs int8").selections == ()
+    # IntKernel: no other key names a kernel a list tries beside it; the quant dict's flag
+    # may be None (the value then comes from elsewhere)
+    assert site_of("IntKernel requires int8").selections == ()
+
+
+def test_a_check_whose_message_states_no_limit_of_the_code_links_nothing() -> None:
+    # an invariant every backend's code keeps: another key is no way out of it
+    assert site_of("FastMx scale was not loaded").selections == ()

@@ -8,8 +8,9 @@ another key avoids it. Linked only when every key of the dict is a value of the 
 field's annotation cannot be None (a setting whose None default lets another source decide,
 a checkpoint's quantization, is no choice the user makes), every word of the field's name is
 in the dict's (`linear_backend`, `_LINEAR_BACKEND_KERNEL_MAP`), one key alone names the
-site's class, and the other keys name a class of the same kind (one with a base the site's
-class has too) that does not make the same check.
+site's class, and the other keys name a class that a candidate list tries beside the site's
+(the same platform's list for the same kind of layer: another platform's backend would fall
+back to this one) and that does not make the same check.
 """
 
 from __future__ import annotations
@@ -28,6 +29,11 @@ _Target = tuple[str, str]  # (module, class qualname)
 # (table, key, flag, the dict's file, key → the classes it names)
 _Entry = tuple[str, str, str, FileFacts, dict[str, list[_Target]]]
 _ANNOTATION_WORD = re.compile(r"[A-Za-z_][\w.]*")
+# what a message says of a limit of the code: "requires bfloat16 activations", "only
+# supports symmetric quantization", "is not supported by marlin", "expects weight shape"
+_REQUIREMENT = re.compile(
+    r"\b(?:requires?|required|supports?|supported|only|expects?|must)\b", re.I
+)
 
 
 def _words(name: str) -> set[str]:
@@ -57,6 +63,9 @@ class KeyedSelections:
                             if field not in typed[alias]:
                                 typed[alias].append(field)
         self._by_class: dict[_Target, list[_Entry]] = defaultdict(list)
+        # class → the classes a candidate list tries beside it (a platform's priority list)
+        self._together: dict[_Target, set[_Target]] = defaultdict(set)
+        self._after: dict[_Target, set[_Target]] = defaultdict(set)  # tried after it
         for facts in files:
             if facts.error is not None:
                 continue
@@ -71,27 +80,47 @@ class KeyedSelections:
                 for key, found in targets.items():
                     for target in found:
                         self._by_class[target].append((table, key, flag, facts, targets))
+        if self._by_class:
+            for facts in files:
+                for choice in facts.choices if facts.error is None else ():
+                    order = [t for i in choice.items if (t := self._target(facts, i))]
+                    for at, target in enumerate(order):
+                        if target in self._by_class:
+                            self._together[target].update(order)
+                            self._together[target].discard(target)
+                            self._after[target].update(order[at + 1 :])
 
     def selections(
-        self, facts: FileFacts, class_name: str | None, same: Callable[[str], bool]
+        self,
+        facts: FileFacts,
+        class_name: str | None,
+        message: str | None,
+        same: Callable[[str], bool],
     ) -> list[SelectionLink]:
         """The settings whose key names the site's class, with the other keys that name a
-        class of its kind none of which makes the same check (`same(module)`)."""
-        if class_name is None:
+        class of its kind none of which makes the same check (`same(module)`). Only for a
+        check whose message says what this code requires or supports: an assert with no
+        message (`isinstance(x, BasevLLMParameter)`) is an invariant every key's code
+        keeps, not a limit of this one, and hitting it is worth reporting."""
+        if class_name is None or message is None or not _REQUIREMENT.search(message):
             return []
         target = (facts.module, class_name.split(".")[0])
         out: list[SelectionLink] = []
-        own = self._bases(target)
+        beside = self._together.get(target, set())
         entries = self._by_class.get(target, [])
         for table, key, flag, where, targets in entries:
-            if not own or sum(e[0] == table for e in entries) > 1:
-                continue  # no kind to stand in, or several keys run it: which one is unsaid
+            if sum(e[0] == table for e in entries) > 1:
+                continue  # several keys run it: which one the user gave is unsaid
             others = [
                 other
                 for other, found in targets.items()
                 if target not in found
-                and any(self._bases(t) & own and not self._same(t, target, same) for t in found)
+                and any(t in beside and not self._same(t, target, same) for t in found)
             ]
+            # those a list tries after it first: picked by default, this one ran because
+            # those before it could not take the layer
+            after = self._after.get(target, set())
+            others.sort(key=lambda o: not any(t in after for t in targets[o]))
             if others:
                 out.append(
                     SelectionLink(

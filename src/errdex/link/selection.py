@@ -135,7 +135,7 @@ class SelectionIndex:
             out.extend(self._choices(enum, member, where, same, facts.module))
         out.extend(
             self._keyed.selections(
-                facts, class_name, lambda module: self._checks(module, same, facts.module)
+                facts, class_name, message, lambda module: self._checks(module, same, facts.module)
             )
         )
         return out
