@@ -2,7 +2,8 @@
 a flag takes, a kernel class a variable takes out of a platform's list (the shapes of vllm's
 backend registry and its linear kernel selection), with a console script."""
 
-SERVE = {
+# the package, its console script `serve run MODEL_TAG` and the arguments class it reads
+_CLI = {
     "pyproject.toml": """
         [project]
         name = "serve"
@@ -23,6 +24,10 @@ SERVE = {
             sub.add_argument("model_tag")
             EngineArgs.add_cli_args(sub)
         """,
+}
+
+SERVE = {
+    **_CLI,
     "serve/envs.py": """
         import os
 
@@ -200,26 +205,7 @@ SERVE = {
 # A dict keyed by a flag's `Literal` values naming kernel classes (vllm's
 # `_LINEAR_BACKEND_KERNEL_MAP` for `--linear-backend`), and one whose flag may be None.
 KERNELS = {
-    "pyproject.toml": """
-        [project]
-        name = "serve"
-        version = "1.0"
-        [project.scripts]
-        serve = "serve.cli:main"
-        """,
-    "serve/__init__.py": "",
-    "serve/cli.py": """
-        import argparse
-
-        from serve.args import EngineArgs
-
-
-        def main():
-            parser = argparse.ArgumentParser(prog="serve")
-            sub = parser.add_subparsers().add_parser("run")
-            sub.add_argument("model_tag")
-            EngineArgs.add_cli_args(sub)
-        """,
+    **_CLI,
     "serve/config.py": """
         from typing import Literal
 

@@ -170,13 +170,7 @@ class KeyedSelections:
         return other[0] != target[0] and same(other[0])
 
     def _target(self, facts: FileFacts, name: str) -> _Target | None:
-        found = self._names.lookup(self._names.qualify(facts, name))
-        if found is None:
-            return None
-        where, qualname = found
-        if not any(c.qualname == qualname for c in where.classes):
-            return None
-        return where.module, qualname
+        return class_target(self._names, facts, name)
 
     def _bases(self, target: _Target) -> set[str]:
         """The bases a class is written with, by their last name."""
@@ -187,3 +181,14 @@ class KeyedSelections:
             if cls.qualname == target[1]:
                 return {b.split("[")[0].split(".")[-1] for b in cls.bases} - {"object"}
         return set()
+
+
+def class_target(names: Namespace, facts: FileFacts, name: str) -> _Target | None:
+    """(module, qualname) of the version's class `name` names in `facts`, if it is one."""
+    found = names.lookup(names.qualify(facts, name))
+    if found is None:
+        return None
+    where, qualname = found
+    if not any(c.qualname == qualname for c in where.classes):
+        return None
+    return where.module, qualname
