@@ -149,3 +149,14 @@ def test_verbs_that_are_also_names_of_the_code_instruct_before_a_word() -> None:
     )
     assert message_advice("check failed for x") == []
     assert message_advice("apply step failed") == []
+
+
+def test_an_instruction_after_the_case_it_is_for_is_advice() -> None:
+    (advice,) = message_advice(
+        "If you use `@root_validator` with pre=False (the default) you MUST specify "
+        "`skip_on_failure=True`. Note that `@root_validator` is deprecated."
+    )
+    assert advice.kind == "input"
+    assert advice.text.endswith("you MUST specify `skip_on_failure=True`.")
+    # a case with nothing the user is told to do is no advice
+    assert message_advice("If you use a pool, you will see this once.") == []

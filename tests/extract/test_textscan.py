@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import bisect
 import re
 
 from errdex.extract.textscan import (
+    LineNumbers,
     after_word_boundary,
     find_all,
     inside_bounds,
     line_heads,
     line_matches,
-    line_starts,
     occurrences,
     string_bounds,
     triple_quoted_bounds,
@@ -73,11 +72,12 @@ def test_string_bounds_read_quotes_as_the_tokenizer_does() -> None:
     assert not inside_bounds(bounds, text.index(" % values"))
 
 
-def test_line_starts_number_each_offset_by_its_line() -> None:
+def test_line_numbers_number_each_offset_by_its_line_in_any_order() -> None:
     text = "a = 1\n\nclass B:\n    pass"
-    starts = line_starts(text)
-    assert starts == [0, 6, 7, 16]
-    assert [bisect.bisect_right(starts, text.index(w)) for w in ("a", "class", "pass")] == [1, 3, 4]
+    line_of = LineNumbers(text)
+    assert [line_of(text.index(w)) for w in ("a", "class", "pass")] == [1, 3, 4]
+    # an offset before the last one asked is counted again from the start
+    assert [line_of(text.index(w)) for w in ("class", "\n\n", "a", "pass")] == [3, 1, 1, 4]
 
 
 def test_line_matches_find_a_pattern_only_at_the_start_of_a_line() -> None:

@@ -166,3 +166,31 @@ def test_a_backend_whose_base_is_unknown_but_named_as_the_sites_class_does_not_s
             pass
         """
     assert _others_with_triton(unknown) == ("FLASH",)
+
+
+def test_a_list_is_read_across_comments_and_blanks_and_keeps_its_first_line() -> None:
+    text = (
+        "KERNELS = [\n"
+        "    FastKernel ,\n"
+        "    # the fallback\n"
+        "\n"
+        "    SafeKernel,\n"
+        "    *extra_kernels,\n"
+        "]\n"
+        "run(\n"
+        "    FastKernel,\n"
+        "    other,\n"
+        "    SafeKernel,\n"
+        ")\n"
+        "ORDER = (\n"
+        "    Backend.FLASH,\n"
+        "    Backend.TRITON,\n"
+        ")"
+    )
+    lists = choice_lists(text)
+    assert [(c.items, c.line) for c in lists] == [
+        (("FastKernel", "SafeKernel"), 2),
+        (("Backend.FLASH", "Backend.TRITON"), 14),
+    ]
+    # a run on the file's first line has no opening bracket above it
+    assert choice_lists("FastKernel,\nSafeKernel,\n") == []

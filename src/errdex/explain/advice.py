@@ -44,6 +44,9 @@ _INSTRUCTS = re.compile(
     r"|^(?:please\s+)?(?:apply|configure|convert|query\s+for)\s+"
     r"(?!(?:failed|fails|error|errors|is|was|has|returned|called|step|of)\b)(?=[\w`'\"])"
     r"|^(?:please\s+)?create\s+(?:a|an|the)\s"
+    # "If you use `@x` with pre=False you MUST specify `y=True`": the case, then the order
+    r"|^(?:if|when|unless)\b[^.;:!?]*?\byou\s+(?:must|should|need\s+to|have\s+to)\s+"
+    r"(?:use|set|pass|specify|provide|add|call|install|enable|disable|give)\b"
     # "Do not nest ARRAY types", "please do not pass --quantization": what not to do
     r"|" + _FORBIDS.pattern +
     # a gerund instructs only after "consider"/"try" ("Using real routing: ..." says what

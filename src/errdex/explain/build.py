@@ -9,6 +9,7 @@ from errdex.explain.advice import fill_values
 from errdex.explain.callee_advice import callee_messages
 from errdex.explain.caller_literals import caller_literals
 from errdex.explain.caps import setting_caps
+from errdex.explain.checked_before import checked_by_callers
 from errdex.explain.context import Explanation, Facts
 from errdex.explain.deprecation import replacement_names
 from errdex.explain.entry_args import entry_arguments
@@ -117,6 +118,7 @@ def _build_page(
     facts.sibling_advice = sibling_advice(store, chosen, facts)
     facts.twin_paths = twin_paths(store, chosen)
     facts.caught_by = caught_by_callers(store, chosen, facts.callers)
+    facts.checked_by = checked_by_callers(store, chosen, facts.callers)
     facts.table_keys = table_keys(store, chosen, facts)
     facts.members = member_values(store, chosen, facts)
     facts.entry_input = entry_input_solution(store, chosen, facts)

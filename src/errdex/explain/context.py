@@ -141,6 +141,9 @@ class Facts:
     twinned: list[ConditionView] = field(default_factory=list)
     # the direct callers, when each catches the error (`explain/no_action.py`; needs the store)
     caught_by: list[Caller] = field(default_factory=list)
+    # each direct caller with the check it makes first that rules the site's condition out
+    # (`explain/checked_before.py`): the site is never reached failing
+    checked_by: list[tuple[Caller, str, int]] = field(default_factory=list)
     # the public paths of the names a deprecation's message calls in the replacement it
     # names (`WSGITransport` → `httpx.WSGITransport`), read from the store by the page
     public_names: dict[str, str] = field(default_factory=dict)

@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 
 from errdex.ast_walk import walk
+from errdex.explain.checked_before import checked_sentence
 from errdex.explain.context import Facts, function_at, function_span, lines_of
 from errdex.explain.page import Caller, ConditionView
 from errdex.explain.plain import code
@@ -74,6 +75,8 @@ def no_action_sentence(facts: Facts) -> str | None:
         return ran
     if facts.caught_by:
         return caught_sentence(facts.caught_by, facts.stored.project)
+    if facts.checked_by:
+        return checked_sentence(facts.checked_by, facts.stored.project)
     caught = [c for c in facts.conditions if c.kind == ConditionKind.EXCEPT]
     raised = facts.stored.exception.name if facts.stored.exception else facts.stored.site.exception
     if any(_INTERRUPT.search(c.text) for c in caught):

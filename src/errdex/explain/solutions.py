@@ -20,6 +20,7 @@ import msgspec
 
 from errdex.explain.abstract import enforced_abstract
 from errdex.explain.accepted_keywords import accepted_keywords_solution
+from errdex.explain.advice_first import advice_first
 from errdex.explain.advice_names import (
     failed_load_solution,
     warned_against,
@@ -66,6 +67,7 @@ from errdex.explain.named_settings import named_setting_solutions
 from errdex.explain.narrow_keywords import narrowing_solution
 from errdex.explain.narrowing import kept_conditions
 from errdex.explain.network_try import network_solutions
+from errdex.explain.next_checks import next_checked
 from errdex.explain.no_action import never_runs
 from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
@@ -89,7 +91,7 @@ from errdex.explain.solution_notes import with_cap, with_fallback, with_fix, wit
 from errdex.explain.state_gated import state_gated
 from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
-from errdex.explain.sync_sibling import sync_sibling_solution
+from errdex.explain.sync_sibling import counterpart_class_solution, sync_sibling_solution
 from errdex.explain.tried_input import failed_input_solutions, presence_of_tried
 from errdex.explain.try_failure import no_way_out_of_try
 from errdex.explain.twins import without_twins
@@ -219,6 +221,8 @@ def _solutions(facts: Facts) -> list[Solution]:
         return [through.solution()]
     if never_runs(facts) is not None:
         return []  # a type checker's branch: no run of the program meets it
+    if facts.checked_by:
+        return []  # every caller rules the condition out first: never reached failing
     found = _Collector()
     for failed in failed_input_solutions(facts):
         found.add(failed, rank=-1)  # the input, or the setting, the `try`'s call failed on
@@ -297,7 +301,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     replaced = override_solution(facts.stored)
     if replaced is not None and enforced_abstract(facts) is None:  # else no subclass lacks it
         found.add(Solution(text=replaced, kind="input"), 0)
-    for sibling in (sync_sibling_solution(facts), stated_order_solution(facts)):
+    counterpart = sync_sibling_solution(facts) or counterpart_class_solution(facts)
+    for sibling in (counterpart, stated_order_solution(facts)):
         if sibling is not None:  # a sync sibling, or the call the message says to make first
             found.add(sibling, 0)
     _add_environment(found, open_conditions, facts)
@@ -350,7 +355,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     found.message_first(*advised_settings(facts))
     keep_first(found.items, facts)  # what keeps the user's choice before what drops it
     kept = []
-    for solution in replacement_first(found.ranked(), facts):
+    ranked = advice_first(found.ranked(), [s for s, _ in said.solutions], facts)
+    for solution in replacement_first(ranked, facts):
         # a comment warns against what the setting does when on (disabling, skipping,
         # enabling): a way out that leaves it off does not do that
         warning = None if solution.drops else _warning(solution.knob, facts)
@@ -364,6 +370,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     # a setting that makes true a guard the page calls no way out: "What it means" says so
     facts.tripped = [(s, line) for s in kept if (line := setting_trips_guard(s, facts))]
     kept = [s for s in kept if all(s is not t for t, _ in facts.tripped)]
+    # an argument's new value must meet the function's other checks of it
+    kept = [n for s in kept if (n := next_checked(s, facts)) is not None]
     command_line = command_line_solution(facts)
     if command_line is not None:
         # most who see a usage error typed the command: their way out first, the author's

@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from errdex.extract.textscan import line_starts
+from errdex.extract.textscan import LineNumbers
 from errdex.facts import ClassFact, FlagFact, SubcommandFact
 from errdex.lazy_re import lazy_compile
 
@@ -72,11 +72,11 @@ def scan_commands(
     if not has_parser and not has_argument:
         return [], [], flags, []
     spans = FunctionSpans(text, defs)
-    starts = line_starts(text)
+    line_of = LineNumbers(text)
     subcommands: list[SubcommandFact] = []
     if has_parser:
         for match in _ADD_PARSER.finditer(text):
-            line = bisect.bisect_right(starts, match.start())
+            line = line_of(match.start())
             where = spans.function_at(line)
             if where is None:
                 continue
@@ -89,7 +89,7 @@ def scan_commands(
     declared: dict[int, tuple[str | None, bool]] = {}
     if has_argument:
         for match in _POSITIONAL.finditer(text):
-            line = bisect.bisect_right(starts, match.start())
+            line = line_of(match.start())
             where = spans.function_at(line)
             window = _call_text(text, match.end())
             positionals.append(
@@ -103,14 +103,14 @@ def scan_commands(
             if len(positionals) >= _MAX_FOUND:
                 break
         for match in _FLAG_CALL.finditer(text):
-            line = bisect.bisect_right(starts, match.start())
+            line = line_of(match.start())
             where = spans.function_at(line)
             window = _call_text(text, match.end())
             declared[line] = (where[0] if where else None, _REQUIRED.search(window) is not None)
     computed: list[str] = []
     if has_argument:
         for match in _COMPUTED.finditer(text):
-            where = spans.function_at(bisect.bisect_right(starts, match.start()))
+            where = spans.function_at(line_of(match.start()))
             if where is not None and where[0] not in computed:
                 computed.append(where[0])
     placed = [

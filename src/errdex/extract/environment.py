@@ -54,9 +54,9 @@ def platform_tests(text: str) -> dict[str, str]:
     Read from the lines around each platform word: the word's line must be the `return`
     and the line before it (blank and comment lines aside) the one-line `def`."""
     out: dict[str, str] = {}
-    # Each line that starts with `return ` (one `str.find` pass, shared with
-    # `value_accessors`), then the platform words in it: a regex search of every file is
-    # far slower, and so are a pass for each of their fixed parts.
+    # Each line that starts with `return ` (one `str.find` pass), then the platform words
+    # in it: a regex search of every file is far slower, and so are a pass for each of
+    # their fixed parts.
     for at in line_heads(text, "return "):
         start = text.rfind("\n", 0, at) + 1
         end = text.find("\n", at)
@@ -136,8 +136,11 @@ def _bound_to_nothing(body: list[ast.stmt]) -> list[str]:
 
 _NAME = r"[A-Za-z_]\w*(?:\.\w+)*"
 # `return name.chain` (or `return a and b`, names joined by `and`) as a whole line (a
-# trailing comment aside)
-_RETURNED_NAME = lazy_compile(rf"return[ \t]+({_NAME}(?:[ \t]+and[ \t]+{_NAME})*)[ \t]*(?:#.*)?$")
+# trailing comment aside): searched over the whole text, the engine skipping from one
+# `return ` to the next, so that only the returns of names are read in Python
+_RETURNED_NAME = lazy_compile(
+    rf"return [ \t]*({_NAME}(?:[ \t]+and[ \t]+{_NAME})*)[ \t]*(?:#[^\n]*)?$", re.MULTILINE
+)
 # Parameters of a function that takes nothing but its object: `()`, `(self)`, `(cls)`.
 _NO_ARGUMENTS = lazy_compile(r"def[ \t]+\w+[ \t]*\([ \t]*(?:self|cls)?[ \t]*\)")
 _MAX_ACCESSORS = 400
@@ -154,12 +157,11 @@ def value_accessors(text: str) -> dict[str, str]:
     so the linker can follow a call of the function to the setting it hands back. A body
     returning names joined by `and` gives them joined so (`envs.A and envs.B`)."""
     out: dict[str, str] = {}
-    for at in line_heads(text, "return "):
+    for found in _RETURNED_NAME.finditer(text):
+        at = found.start()
         start = text.rfind("\n", 0, at) + 1
-        end = text.find("\n", at)
-        found = _RETURNED_NAME.match(text, at, end if end != -1 else len(text))
-        if found is None:
-            continue
+        if text[start:at].strip():
+            continue  # not the first thing on its line
         head = _line_before(text, _past_docstring(text, start))
         defined = _ONE_LINE_DEF.match(head) if head is not None else None
         if defined is None or len(defined.group(1)) >= at - start:

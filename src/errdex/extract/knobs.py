@@ -10,13 +10,12 @@ by the variable's name) and module-level names bound to a read come from the tre
 from __future__ import annotations
 
 import ast
-import bisect
 import re
 from collections.abc import Iterator, Sequence
 
 from errdex.extract.docs import comment_above
 from errdex.extract.source_text import source_of
-from errdex.extract.textscan import find_all, line_matches, line_starts
+from errdex.extract.textscan import LineNumbers, find_all, line_matches
 from errdex.facts import AttrSet, EnvRead, FlagFact
 from errdex.lazy_re import lazy_compile
 
@@ -40,19 +39,18 @@ def scan_settings(text: str) -> tuple[list[EnvRead], list[FlagFact]]:
     has_flag = "add_argument" in text
     if not has_env and not has_flag:
         return [], []
-    starts = line_starts(text)
+    line_of = LineNumbers(text)
     reads: list[EnvRead] = []
     flags: list[FlagFact] = []
     if has_env:
         for match in _env_matches(text):
-            line = bisect.bisect_right(starts, match.start())
-            reads.append(EnvRead(name=match.group(1), line=line, source=_line(text, starts, line)))
+            at = match.start()
+            reads.append(EnvRead(name=match.group(1), line=line_of(at), source=_line(text, at)))
             if len(reads) >= _MAX_READS:
                 break
     if has_flag:
         for match in _FLAG.finditer(text):
-            line = bisect.bisect_right(starts, match.start())
-            flags.append(FlagFact(flag=match.group(1), line=line))
+            flags.append(FlagFact(flag=match.group(1), line=line_of(match.start())))
     return reads, flags
 
 
@@ -74,9 +72,10 @@ def _env_matches(text: str) -> Iterator[re.Match[str]]:
             yield match
 
 
-def _line(text: str, starts: list[int], line: int) -> str:
-    end = starts[line] - 1 if line < len(starts) else len(text)
-    return text[starts[line - 1] : end].strip()[:_MAX_SOURCE]
+def _line(text: str, at: int) -> str:
+    """The line holding offset `at`, stripped."""
+    end = text.find("\n", at)
+    return text[text.rfind("\n", 0, at) + 1 : end if end != -1 else len(text)].strip()[:_MAX_SOURCE]
 
 
 def env_getters(tree: ast.Module, text: str, lines: Sequence[str] = ()) -> list[EnvRead]:
@@ -182,8 +181,8 @@ def attribute_settings(text: str) -> list[AttrSet]:
     beside it (vllm's "This is equivalent to setting -cc.mode=none"). A scan of the text:
     the skeleton the extractor parses has blanked many function bodies."""
     found: list[AttrSet] = []
-    starts: list[int] | None = None
-    classes: list[tuple[int, int, str]] = []
+    classes: list[tuple[int, int, str]] | None = None
+    line_of = LineNumbers(text)
     for head in _IF_BLOCK.finditer(text):
         line_start = text.rfind("\n", 0, head.start()) + 1
         lead = text[line_start : head.start()]
@@ -211,12 +210,11 @@ def attribute_settings(text: str) -> list[AttrSet]:
         ]
         if not sets:
             continue
-        if starts is None:
-            starts = line_starts(text)
+        if classes is None:
             classes = [
                 (at, len(m.group(1)), m.group(2)) for at, _, m in line_matches(_CLASS_LINE, text)
             ]
-        body_line = bisect.bisect_right(starts, head.end() - 1)
+        body_line = line_of(head.end() - 1)
         owner = next(
             (name for pos, level, name in reversed(classes) if pos < line_start and level < indent),
             None,

@@ -34,8 +34,13 @@ _INLINE = lazy_compile(
 _BY_NAME = lazy_compile(r"[\w.\]\[()]+\.__name__[ \t]+(not[ \t]+)?in[ \t]+([A-Za-z_][\w.]*)")
 _ONE_NAME = lazy_compile(r"""["']([A-Za-z_]\w*)["'][ \t]+not[ \t]+in[ \t]+([A-Za-z_][\w.]*)""")
 _SKIP = lazy_compile(r"(?:continue|return)\b(?![ \t]*[\w(\[{\"'])|return[ \t]+(?:False|None)\b")
-# What the last character of a line's item cannot be (an identifier's or a member's)
-_NO_ITEM_END = frozenset(")]}\"'*`")
+# A line that may hold one item and its comma (`    Backend.FLASH,`), matched in the text
+# reversed: the newline and the comma that end the line come first, a fixed start the
+# engine skips to, instead of trying every line; then blanks, the item (no character an
+# identifier, a member or `*name` cannot hold), blanks, up to the line's start. Most lines
+# ending in a comma (`f(a,`, `"a",`, `x=1,`) fail at once; each that matches is read
+# exactly by `_is_item`.
+_ITEM_LINE_REVERSED = lazy_compile(r"\n,[^\S\n]*+[^\s!-)+-\-/:-@\[-^`{-~]++[^\S\n]*+(?=\n)")
 _MAX_MEMBERS = 300
 _MAX_LISTS = 400
 _MAX_ITEMS = 40
@@ -108,31 +113,27 @@ def _members(body: str) -> dict[str, str]:
 def choice_lists(text: str) -> list[ChoiceList]:
     """Lists of candidates: enum members of one enum, or classes, one per line (two at
     least, each with its comma) after an opening bracket that is no call, subscript or
-    import; and one-line lists of enum members. Only the lines ending in a comma are
-    looked at, found with `str.find`: a test of every line costs seconds over a large
-    codebase."""
+    import; and one-line lists of enum members. Only the lines that may hold an item are
+    read (`_item_lines`): a test of every line ending in a comma costs a second over a
+    large codebase, where one such line in twenty holds an item."""
     found: list[ChoiceList] = []
-    lines: list[str] | None = None
     run: list[str] = []
     run_start = after = 0  # where the run's first line starts; where its last line ends
-    for at in occurrences(text, ",\n"):
-        if text[at - 1] in _NO_ITEM_END:
-            continue  # no item ends so (`f(a),`, `"a",`): a fifth of the lines, cheaply
-        begin = text.rfind("\n", 0, at) + 1
-        token = text[begin:at].strip()
+    for begin, comma in _item_lines(text):
+        token = text[begin:comma].strip()
         if not _is_item(token):
-            continue  # a line such as `f(a,` breaks no run: a run's lines are checked below
-        if run and not _only_comments(text[after:begin]):
-            lines = _flush(found, run, text, run_start, lines)
+            continue  # a line such as `x,` breaks no run: a run's lines are checked below
+        if run and not _only_comments(text, after, begin):
+            _flush(found, run, text, run_start)
             run = []
         if not run:
             run_start = begin
         run.append(token)
-        after = at + 2
+        after = comma + 2
         if len(found) >= _MAX_LISTS:
             return found
     if run:
-        _flush(found, run, text, run_start, lines)
+        _flush(found, run, text, run_start)
     if "[" in text:
         for inline in _INLINE.finditer(text):
             head = text[text.rfind("\n", 0, inline.start()) + 1 : inline.start()]
@@ -143,21 +144,32 @@ def choice_lists(text: str) -> list[ChoiceList]:
     return found[:_MAX_LISTS]
 
 
-def _flush(
-    found: list[ChoiceList], run: list[str], text: str, begin: int, lines: list[str] | None
-) -> list[str] | None:
-    """Keep the run of items whose first line starts at `begin`, when it may be a list;
-    the file's lines, split when first needed."""
-    if len(run) < 2:
-        return lines
-    lines = lines if lines is not None else text.split("\n")
-    _keep(found, run, lines, text.count("\n", 0, begin) + 1)
-    return lines
+def _item_lines(text: str) -> list[tuple[int, int]]:
+    """(where the line starts, where its comma is) of each line `_ITEM_LINE_REVERSED`
+    matches, first to last."""
+    size = len(text)  # the reversed text's offset `at` is the text's `size - 1 - at`
+    found = _ITEM_LINE_REVERSED.finditer(text[::-1] + "\n")
+    return [(size - match.end(), size - 2 - match.start()) for match in found][::-1]
 
 
-def _only_comments(between: str) -> bool:
-    """Whether the text between two item lines holds nothing but blank lines and comments."""
-    return all(not line.strip() or line.lstrip().startswith("#") for line in between.split("\n"))
+def _flush(found: list[ChoiceList], run: list[str], text: str, begin: int) -> None:
+    """Keep the run of items whose first line starts at `begin`, when it may be a list."""
+    if len(run) >= 2:
+        _keep(found, run, text, begin)
+
+
+def _only_comments(text: str, start: int, stop: int) -> bool:
+    """Whether `text[start:stop]`, between two item lines, holds nothing but blank lines
+    and comments: read a line at a time, since it is most often code from its first line
+    (not split whole, which is the rest of the file between one run and the next)."""
+    while start < stop:
+        end = text.find("\n", start, stop)
+        end = stop if end == -1 else end
+        line = text[start:end].lstrip()
+        if line and line[0] != "#":
+            return False
+        start = end + 1
+    return True
 
 
 def _is_item(token: str) -> bool:
@@ -176,12 +188,16 @@ def _is_item(token: str) -> bool:
     )
 
 
-def _keep(found: list[ChoiceList], run: list[str], lines: list[str], start: int) -> None:
-    """`run` (the items from line `start`) when an opening bracket of a list leads it."""
+def _keep(found: list[ChoiceList], run: list[str], text: str, begin: int) -> None:
+    """`run` (the items whose first line starts at `begin`) when an opening bracket of a
+    list leads it."""
     opener = ""
     depth = 0  # brackets closed below and not yet opened: inside an entry spread over lines
-    for above in range(start - 2, -1, -1):
-        candidate = lines[above].split("#", 1)[0].rstrip()
+    stop = begin - 1  # the end of the line above, read upwards
+    while stop >= 0:
+        start = text.rfind("\n", 0, stop) + 1
+        candidate = text[start:stop].split("#", 1)[0].rstrip()
+        stop = start - 1
         if not candidate.strip():
             continue
         was = depth
@@ -203,7 +219,7 @@ def _keep(found: list[ChoiceList], run: list[str], lines: list[str], start: int)
         )
         if not tries:
             return
-    _add_list(found, run, start)
+    _add_list(found, run, text.count("\n", 0, begin) + 1)
 
 
 def _add_list(found: list[ChoiceList], items: list[str], line: int) -> None:

@@ -284,6 +284,8 @@ def is_reasons_call(call: ast.Call) -> bool:
 
 def log_level(func: ast.Attribute, call: ast.Call) -> str | None:
     method = func.attr.removesuffix("_once")
+    if method not in LOG_LEVELS and (method != "log" or not call.args):
+        return None  # most method calls: the receiver's name is not even read
     receiver = func.value
     name = receiver.attr if isinstance(receiver, ast.Attribute) else None
     if isinstance(receiver, ast.Name):

@@ -1,0 +1,128 @@
+"""A check every caller makes first: the site's condition cannot hold when it is reached.
+
+When each function of the package that calls the site's private function asserts the opposite of
+one of the site's conditions before the call, or leaves when it holds (`if x is None:
+raise ...`), the site is never reached with it true: `FlashAttentionImpl.forward` asserts
+`self.vllm_flash_attn_version is not None` at line 1217 and only then calls
+`_forward_with_dcp`, whose own assert tests the same. Nothing is to be done there, and no
+way out is offered; the caller's own check is the error a user would meet. Only
+conditions on the object's own state (`self.x`) compare across two methods; a test of the
+callee's parameters names other things in the caller.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from errdex.explain.context import function_at
+from errdex.explain.page import Caller
+from errdex.explain.plain import code
+from errdex.facts import ConditionKind, SiteKind
+from errdex.store import Store
+from errdex.store.base import StoredSite
+
+__all__ = ["checked_by_callers", "checked_sentence"]
+
+_OPPOSITE: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Lt: ast.GtE,
+    ast.GtE: ast.Lt,
+    ast.Gt: ast.LtE,
+    ast.LtE: ast.Gt,
+}
+_TESTED = (ConditionKind.ASSERT, ConditionKind.IF, ConditionKind.ELIF)
+
+
+def checked_by_callers(
+    store: Store, stored: StoredSite, callers: list[Caller]
+) -> list[tuple[Caller, str, int]]:
+    """Each direct caller with the check it makes first (as written) and its line, when
+    every one makes one that rules out a condition of the site; else empty."""
+    site = stored.site
+    name = site.function.rpartition(".")[2]
+    # a private function: no user calls it without those callers (a public one they may)
+    if site.kind not in (SiteKind.ASSERT, SiteKind.RAISE) or not _private(name):
+        return []
+    direct = [c for c in callers if c.depth == 1]
+    if not direct or not all(c.guard_known for c in direct):
+        return []
+    held = {text for c in site.conditions if c.kind in _TESTED and (text := _own_state(c.text))}
+    if not held:
+        return []
+    found: list[tuple[Caller, str, int]] = []
+    for caller in direct:
+        text = store.file_text(stored.version_id, caller.file)
+        lines = text.splitlines() if text is not None else []
+        # the same object only: a call through `self`
+        if not 0 < caller.line <= len(lines) or f"self.{name}(" not in lines[caller.line - 1]:
+            return []
+        function = function_at(text, caller.function.rpartition(".")[2], caller.line)
+        check = _first_check(function, caller.line, held) if function is not None else None
+        if check is None:
+            return []
+        found.append((caller, *check))
+    return found
+
+
+def checked_sentence(found: list[tuple[Caller, str, int]], project: str) -> str:
+    places = "; ".join(
+        f"{code(c.function)} checks {code(check)} first ({c.file}:{line})"
+        for c, check, line in found[:3]
+    )
+    more = f", and {len(found) - 3} more" if len(found) > 3 else ""
+    return (
+        f"Every caller in {project} checks the opposite before calling it: {places}{more}. "
+        "So this check is never reached failing: there is nothing to fix here, and no way "
+        "out is offered (the caller's own check is what would fail first)."
+    )
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.endswith("__")
+
+
+def _own_state(text: str) -> str | None:
+    """The condition as Python writes it, when it reads only the object's own state."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None
+    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return ast.unparse(node) if names == {"self"} else None
+
+
+def _first_check(
+    function: ast.FunctionDef, call_line: int, held: set[str]
+) -> tuple[str, int] | None:
+    """The caller's statement before the call, at the top of its body, that rules out
+    one of `held`: an `assert` of its opposite, or an `if` of it that leaves."""
+    for stmt in function.body:
+        if stmt.lineno >= call_line:
+            break
+        if isinstance(stmt, ast.Assert) and ast.unparse(_negated(stmt.test)) in held:
+            return "assert " + ast.unparse(stmt.test), stmt.lineno
+        if isinstance(stmt, ast.If) and _leaves_on(stmt, held):
+            return "if " + ast.unparse(stmt.test), stmt.lineno
+    return None
+
+
+def _leaves_on(stmt: ast.If, held: set[str]) -> bool:
+    """Whether the `if` leaves (raises or returns) when one of `held` is true."""
+    body = stmt.body
+    leaves = bool(body) and isinstance(body[-1], ast.Raise | ast.Return) and not stmt.orelse
+    return leaves and ast.unparse(stmt.test) in held
+
+
+def _negated(test: ast.expr) -> ast.expr:
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        opposite = _OPPOSITE.get(type(test.ops[0]))
+        if opposite is not None:
+            return ast.Compare(left=test.left, ops=[opposite()], comparators=test.comparators)
+    return ast.UnaryOp(op=ast.Not(), operand=test)

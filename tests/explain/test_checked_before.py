@@ -1,0 +1,81 @@
+"""A check every caller makes first: when each caller asserts the opposite of the site's
+condition on the object's own state (or leaves when it holds) before the call, the site is
+never reached failing. No way out is offered and "What it means" says why; a caller that
+does not check first keeps the page as it was."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_in_function
+
+from errdex.store import Store
+
+KERN = {
+    "kern/__init__.py": "",
+    "kern/attn.py": """
+        class Impl:
+            def __init__(self, version=None):
+                self.version = version
+
+            def forward(self, query):
+                assert self.version is not None, "version not detected"
+                if query.ndim == 3:
+                    return self._split(query)
+                return query
+
+            def _split(self, query):
+                assert self.version is not None, "version not detected."
+                return query
+
+
+        class Other:
+            def __init__(self, ready=False):
+                self.ready = ready
+
+            def run(self, x):
+                if not self.ready:
+                    raise RuntimeError("not ready")
+                return self._step(x)
+
+            def _step(self, x):
+                if not self.ready:
+                    raise RuntimeError("step before ready")
+                return x
+
+            def go(self, x):
+                return self._go(x)
+
+            def _go(self, x):
+                if not self.ready:
+                    raise RuntimeError("go before ready")
+                return x
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def kern(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("kern"), "kern", KERN)
+
+
+def test_a_caller_asserting_the_opposite_first_leaves_nothing_to_do(kern: Store) -> None:
+    page = page_in_function(kern, "kern", "Impl._split")
+    assert page.solutions == []
+    assert (
+        "Every caller in kern checks the opposite before calling it: `Impl.forward` checks "
+        "`assert self.version is not None` first (kern/attn.py:7)" in page.what_it_means
+    )
+    assert "never reached failing" in page.what_it_means
+
+
+def test_a_caller_leaving_on_the_condition_first_leaves_nothing_to_do(kern: Store) -> None:
+    page = page_in_function(kern, "kern", "Other._step")
+    assert page.solutions == []
+    assert "`Other.run` checks `if not self.ready` first" in page.what_it_means
+
+
+def test_a_caller_checking_nothing_first_keeps_the_page(kern: Store) -> None:
+    page = page_in_function(kern, "kern", "Other._go")
+    assert "checks the opposite" not in page.what_it_means
