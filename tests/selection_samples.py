@@ -214,6 +214,7 @@ KERNELS = {
             "fast",
             "slow",
             "int",
+            "late",
         ]
         QuantMethods = Literal["a", "b"]
         """,
@@ -234,7 +235,7 @@ KERNELS = {
                 return parser
         """,
     "serve/kernels/__init__.py": """
-        from serve.kernels.mx import FastMxKernel, SlowMxKernel
+        from serve.kernels.mx import FastMxKernel, LateMxKernel, SlowMxKernel
         from serve.kernels.integer import IntKernel
 
         _LINEAR_BACKEND_KERNEL_MAP: dict[str, set[type]] = {
@@ -243,6 +244,7 @@ KERNELS = {
                 SlowMxKernel,
             },
             "int": {IntKernel},
+            "late": {LateMxKernel},
         }
 
         QUANT_METHOD_CONFIGS = {"a": [FastMxKernel], "b": [IntKernel]}
@@ -250,8 +252,9 @@ KERNELS = {
         # what a platform tries in turn: `int` is tried for another kind of layer
         _POSSIBLE_MX_KERNELS = {
             "cuda": [
-                FastMxKernel,
                 SlowMxKernel,
+                FastMxKernel,
+                LateMxKernel,
             ],
         }
         _POSSIBLE_INT_KERNELS = {
@@ -275,6 +278,9 @@ KERNELS = {
                     raise ValueError("FastMx scale was not loaded")
 
         class SlowMxKernel(MxKernel):
+            pass
+
+        class LateMxKernel(MxKernel):
             pass
         """,
     "serve/kernels/integer.py": """

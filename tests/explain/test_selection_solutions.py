@@ -89,14 +89,15 @@ def test_a_dict_keyed_by_the_flags_values_offers_its_other_keys_of_the_kind(
     page = page_with_message(kernels, "serve", "FastMx requires bfloat16 activations")
     solution = page.solutions[0]  # before the internal argument's
     assert solution.text == (
-        "Choose another linear backend: `--linear-backend slow`. This code runs for `fast` "
+        "Choose another linear backend: `--linear-backend late` (or `slow`). This code runs "
+        "for `fast` "
         "(`_LINEAR_BACKEND_KERNEL_MAP['fast']` names a class of this file), set with "
         "`--linear-backend`."
     )
     assert page.example_fix is not None
     assert (page.example_fix.before, page.example_fix.after) == (
         "serve run MODEL_TAG",
-        "serve run MODEL_TAG --linear-backend slow",
+        "serve run MODEL_TAG --linear-backend late",
     )
     # a kernel of another kind only under another key, or a flag that may be None: none
     assert page_with_message(kernels, "serve", "IntKernel requires int8 weights").solutions == []

@@ -31,7 +31,7 @@ def site_of(message: str) -> IndexedSite:
 
 def test_literal_aliases_and_dicts_of_classes_by_string_are_read_from_the_text() -> None:
     assert literal_aliases(textwrap.dedent(KERNELS["serve/config.py"])) == {
-        "LinearBackend": ("auto", "fast", "slow", "int"),
+        "LinearBackend": ("auto", "fast", "slow", "int", "late"),
         "QuantMethods": ("a", "b"),
     }
     tables = keyed_tables(textwrap.dedent(KERNELS["serve/kernels/__init__.py"]))
@@ -40,6 +40,7 @@ def test_literal_aliases_and_dicts_of_classes_by_string_are_read_from_the_text()
             "fast": ("FastMxKernel",),
             "slow": ("SlowMxKernel",),
             "int": ("IntKernel",),
+            "late": ("LateMxKernel",),
         },
         "QUANT_METHOD_CONFIGS": {"a": ("FastMxKernel",), "b": ("IntKernel",)},
         "_LINEAR_BACKEND_FALLBACKS": {
@@ -59,7 +60,9 @@ def test_the_key_naming_the_sites_class_links_the_flag_and_the_keys_of_its_kind(
         "--linear-backend",
         "choose",
         "fast",
-        ("slow",),  # `int` names a kernel no candidate list tries beside this one
+        # `late`, tried after it, first: picked by default, this kernel ran because `slow`
+        # could not take the layer; never `int`, which no list tries beside this one
+        ("late", "slow"),
     )
     assert chosen.registry == "_LINEAR_BACKEND_KERNEL_MAP['fast']"
 
