@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
+from errdex.explain.made_paths import made_here
 from errdex.explain.page import Solution
 from errdex.explain.plain import caught_names, code
 from errdex.explain.tried_input import failing_calls
@@ -75,6 +76,8 @@ _NEEDS = {
     "directory it is in must exist and be writable by the user running the program",
     "move": "{0} must exist and be readable, and the directory {1} goes in must exist and "
     "be writable by the user running the program",
+    "target": "the directory {0} goes in must exist and be writable by the user running the "
+    "program",
 }
 # What one specific `OSError` subclass caught says of the path, beside the call's need:
 # an exclusive create caught as `FileExistsError` fails only because the path is there, so
@@ -88,11 +91,13 @@ _CLASS_NEEDS = {
 _MISSING_NEEDS = {
     "write": "the directory {0} is in must exist",
     "move": "{0} must exist, and so must the directory {1} goes in",
+    "target": "the directory {0} goes in must exist",
 }
 _DENIED_NEEDS = {
     "write": "the user running the program must be allowed to write in the directory {0} is in",
     "read": "the user running the program must be allowed to read {0}",
     "remove": "the user running the program must be allowed to change the directory {0} is in",
+    "target": "the user running the program must be allowed to write in the directory {0} goes in",
 }
 # A failed call's way out comes after a setting's exact value (ranks 0 and 1) and before any
 # other input or environment way out (10 and above) ...
@@ -167,6 +172,45 @@ def wrapped_sentence(facts: Facts) -> str | None:
         f"This error wraps that failure: the traceback shows {what} above this one as its "
         "cause, and its message says what failed."
     )
+
+
+def made_sentence(facts: Facts) -> str | None:
+    """For a `try` whose well-known file calls are given only paths the program makes
+    itself (`made_paths`): that those are not the user's to check, instead of "the input of
+    that call is what to check" (None otherwise)."""
+    found = _failed(facts)
+    if found is None:
+        return None
+    made = [c for c in found.calls if _made_path_call(c, facts)]
+    if not made:
+        return None
+    shown = " and ".join(code(_short(ast.unparse(c))) for c in made[:2])
+    given = "is given a path" if len(made) == 1 else "are given paths"
+    others = len(made) < len(found.calls)
+    which = (
+        " Another call of the `try` may have failed instead; the error's message says which."
+        if others
+        else " The error's message says what the system refused."
+    )
+    return (
+        f"{shown} {given} the program makes itself (a temporary or staging file), not one "
+        f"of yours to check.{which}"
+    )
+
+
+def _made_path_call(call: ast.Call, facts: Facts) -> bool:
+    """Whether `call` is a well-known file call whose every path the program made."""
+    func = call.func
+    name = ast.unparse(func)
+    if name in _PATH_CALLS or name in _OPENS or name == "os.open":
+        paths: list[ast.expr] = list(
+            call.args[:2] if _PATH_CALLS.get(name) == "move" else call.args[:1]
+        )
+    elif isinstance(func, ast.Attribute) and func.attr in _PATH_METHODS:
+        paths = [func.value]
+    else:
+        return False
+    return bool(paths) and all(made_here(p, facts) for p in paths)
 
 
 def _caught_words(caught: set[str]) -> str:
@@ -304,6 +348,13 @@ def _known(call: ast.Call, caught: set[str], facts: Facts) -> str | None:
         paths = [func.value]
     if need is None or not paths:
         return None
+    if need == "move" and len(paths) > 1 and made_here(paths[0], facts):
+        # a file the program made, moved to the user's path: only the target is theirs
+        if made_here(paths[1], facts):
+            return None
+        need, paths = "target", paths[1:]
+    elif made_here(paths[0], facts):
+        return None  # a path the program makes itself is not the user's to check
     first = _input(paths[0], facts)
     second = _input(paths[1], facts) if need == "move" and len(paths) > 1 else None
     if need == "move" and second is None:
@@ -326,7 +377,7 @@ def _needs(need: str, caught: set[str], first: str, second: str | None) -> str |
         return _NEEDS[need].format(first, second)
     said: list[str] = []
     for name in sorted(caught & _OS_ERRORS):
-        if name == "FileExistsError" and need in ("read", "remove"):
+        if name == "FileExistsError" and need in ("read", "remove", "target"):
             continue  # reading or removing never refuses a path for being there
         text = (
             _CLASS_NEEDS.get(name)

@@ -9,7 +9,7 @@ import ast
 from errdex.ast_walk import walk
 from errdex.explain.abstract import enforced_abstract
 from errdex.explain.context import Facts
-from errdex.explain.failed_call import wrapped_sentence
+from errdex.explain.failed_call import made_sentence, wrapped_sentence
 from errdex.explain.hiding_flags import hidden_sentence
 from errdex.explain.inner_raises import inner_sentence
 from errdex.explain.input_nodes import assignment_targets
@@ -352,8 +352,11 @@ def _except_sentences(facts: Facts, check: bool = True) -> list[str]:
                 f"{code(caught)}: {request.sentence()}{which}"
             )
             continue
+        made = made_sentence(facts) if innermost and check and not tried.imports else None
         out.append(
-            f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}; "
+            f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}. {made}"
+            if made is not None
+            else f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}; "
             "the input of that call is what to check."
             if not tried.imports and check
             else f"It runs when {what} (the `try` at line {tried.line}) raised {code(caught)}."

@@ -30,6 +30,7 @@ from errdex.explain.context import Explanation, Facts
 from errdex.explain.handler_notes import INTERPRETER_VARIABLES
 from errdex.explain.loops_back import leads_back
 from errdex.explain.page import Knob, Solution
+from errdex.explain.retired_flags import retired_flag
 from errdex.extract.class_source import class_at
 from errdex.facts import KnobKind
 from errdex.store.base import Store, StoredSite
@@ -92,6 +93,14 @@ def verified_explanation(
     for solution in out.solutions:
         if leads_back(solution, facts):
             continue
+        retired = retired_flag(store, stored, facts, solution)
+        if retired is not None:
+            if retired.note() not in said:
+                said.append(retired.note())
+            instead = retired.solution(solution)
+            if instead is not None and not any(f"`{retired.instead}`" in s.text for s in kept):
+                kept.append(instead)
+            continue
         missing = check.missing(solution)
         if not missing:
             kept.append(solution)
@@ -104,7 +113,7 @@ def verified_explanation(
                 f"no {names} (no flag, variable or parameter of that name), so it is no way "
                 "out offered here."
             )
-    if len(kept) == len(out.solutions):
+    if len(kept) == len(out.solutions) and not said:
         fix = out.example_fix
         if fix is not None and check.fix_missing(fix.after):
             return replace(out, example_fix=None)

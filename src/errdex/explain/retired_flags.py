@@ -1,0 +1,197 @@
+"""A flag the program still accepts but that decides nothing: never a way out.
+
+vllm declares `--mamba-cache-mode` with the help “--mamba-cache-mode is deprecated and will
+be removed in v0.33.0. It has no effect: Mamba prefix caching follows
+--enable-prefix-caching.”, and only logs that when it is given: the config field of the same
+name is derived from `--enable-prefix-caching`. A page that says “Pass `--mamba-cache-mode
+none`” sends the user to a switch wired to nothing. A flag is retired when its declaration
+says so: `add_argument(..., deprecated=True)`, or a help text (a literal, a module constant,
+or the `help` of a `**{...}` spread) that calls it deprecated, without effect or ignored; or
+when the config field behind it is documented “Deprecated: ...”. A solution that sets a
+retired flag is dropped and the deprecation said in “What it means”; when that text names
+another flag the version declares, that flag is offered instead. At the warning the
+deprecation itself raises, leaving the flag out stays the way out.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from errdex.explain.context import Facts
+from errdex.explain.deprecation import deprecation
+from errdex.explain.page import Solution
+from errdex.facts import KnobKind
+from errdex.store.base import Store, StoredSite
+
+__all__ = ["Retired", "retired_flag"]
+
+_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![\w-])")
+# “Deprecated: ...”, “This parameter is deprecated” (not “allow deprecated quantization
+# methods”: a flag about deprecated things; not “The X backend is deprecated”: one value)
+_DEPRECATED = re.compile(
+    r"^\W*deprecated\b|\b(?:this|the)\s+(?:option|flag|argument|parameter|field|setting)\s+"
+    r"(?:is|has\s+been)\s+(?:now\s+)?deprecated\b",
+    re.I,
+)
+# “It has no effect.”, “is ignored since ...”, in a sentence with no condition (not “has no
+# effect with Ray executors”, “If the model does not support it, this is ignored.”)
+_NO_EFFECT = re.compile(
+    r"\b(?:has\s+no\s+effect|(?:is|are)\s+(?:now\s+)?ignored)"
+    r"(?:\s*(?:$|[.:;,)])|\s+(?:since|because|anymore|now)\b)",
+    re.I,
+)
+_CONDITION = re.compile(r"\b(?:if|when|unless|only|with|without|for|on)\b", re.I)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+def _retired(text: str, flag: str) -> bool:
+    """Whether a flag's help or field doc says the flag (`--x is deprecated`, `x (--x) is
+    deprecated`) is deprecated or decides nothing."""
+    own = rf"(?:{re.escape(flag)}|{re.escape(flag[2:].replace('-', '_'))})\)?"
+    if _DEPRECATED.search(text) or re.search(rf"{own}\s+(?:is|has\s+been)\s+deprecated", text):
+        return True
+    return any(
+        (m := _NO_EFFECT.search(s)) is not None and not _CONDITION.search(s[: m.start()])
+        for s in _SENTENCE.split(text)
+    )
+
+
+# (version id, file) → the store's names object then (its generation), and each retired
+# flag the file declares → what its declaration says
+_files: dict[tuple[int, str], tuple[object, dict[str, str]]] = {}
+
+
+class Retired:
+    """A retired flag a solution sets, what its declaration says, and the flag the text
+    names instead (one the version declares), if any."""
+
+    def __init__(self, flag: str, text: str, instead: str | None) -> None:
+        self.flag = flag
+        self.text = text
+        self.instead = instead
+
+    def note(self) -> str:
+        said = f" (“{self.text}”)" if self.text else ""
+        return (
+            f"`{self.flag}` is deprecated in this version and decides nothing here{said}, "
+            "so setting it is no way out offered here."
+        )
+
+    def solution(self, dropped: Solution) -> Solution | None:
+        if self.instead is None:
+            return None
+        return Solution(
+            text=(
+                f"Change `{self.instead}` instead, as the check needs: `{self.flag}` has no "
+                f"effect in this version, and its deprecation names `{self.instead}` (see "
+                "What it means)."
+            ),
+            condition=dropped.condition,
+        )
+
+
+def retired_flag(
+    store: Store, stored: StoredSite, facts: Facts, solution: Solution
+) -> Retired | None:
+    """The retired flag `solution` sets, or None (also at the deprecation's own warning,
+    where leaving the flag out is the way out)."""
+    flags = [k for k in facts.knobs if k.kind == KnobKind.FLAG and k.file]
+    if not flags or deprecation(stored):
+        return None
+    named = set(_FLAG.findall(solution.text))
+    if solution.fix is not None:
+        named.update(_FLAG.findall(solution.fix.after))
+    for knob in flags:
+        if knob.name != solution.knob and knob.name not in named:
+            continue
+        text = _declared(store, stored.version_id, knob.file or "").get(knob.name)
+        if text is None and knob.doc and _retired(knob.doc, knob.name):
+            text = knob.doc
+        if text is None:
+            continue
+        defined = store.defined_names(stored.version_id)
+        others = [
+            f
+            for f in dict.fromkeys(_FLAG.findall(text))
+            if f != knob.name and f in defined and f not in named
+        ]
+        return Retired(knob.name, " ".join(text.split()), others[0] if others else None)
+    return None
+
+
+def _declared(store: Store, version_id: int, file: str) -> dict[str, str]:
+    """The retired flags `file` declares, with what each declaration says."""
+    defined = store.defined_names(version_id)
+    cached = _files.get((version_id, file))
+    if cached is not None and cached[0] is defined:
+        return cached[1]
+    text = store.file_text(version_id, file)
+    found = _retired_in(text) if text and "add_argument" in text else {}
+    _files[(version_id, file)] = (defined, found)
+    return found
+
+
+def _retired_in(text: str) -> dict[str, str]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return {}
+    constants = _string_constants(tree)
+    out: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "add_argument"
+        ):
+            continue
+        names = [
+            a.value
+            for a in node.args
+            if isinstance(a, ast.Constant) and isinstance(a.value, str) and a.value[:2] == "--"
+        ]
+        if not names:
+            continue
+        help_text = ""
+        marked = False
+        for keyword in node.keywords:
+            if keyword.arg == "deprecated":
+                marked = not (isinstance(keyword.value, ast.Constant) and not keyword.value.value)
+            elif keyword.arg == "help":
+                help_text = _string(keyword.value, constants) or ""
+            elif keyword.arg is None and isinstance(keyword.value, ast.Dict):
+                for key, value in zip(keyword.value.keys, keyword.value.values, strict=True):
+                    if isinstance(key, ast.Constant) and key.value == "help":
+                        help_text = _string(value, constants) or ""
+        for name in names:
+            if marked or _retired(help_text, name):
+                out[name] = help_text
+    return out
+
+
+def _string_constants(tree: ast.Module) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target, value = stmt.targets[0], stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            target, value = stmt.target, stmt.value
+        else:
+            continue
+        if isinstance(target, ast.Name):
+            text = _string(value, {})
+            if text is not None:
+                out[target.id] = text
+    return out
+
+
+def _string(node: ast.expr, constants: dict[str, str]) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Name):
+        return constants.get(node.id)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _string(node.left, constants), _string(node.right, constants)
+        return left + right if left is not None and right is not None else None
+    return None
