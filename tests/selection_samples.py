@@ -2,7 +2,8 @@
 a flag takes, a kernel class a variable takes out of a platform's list (the shapes of vllm's
 backend registry and its linear kernel selection), with a console script."""
 
-SERVE = {
+# the package, its console script `serve run MODEL_TAG` and the arguments class it reads
+_CLI = {
     "pyproject.toml": """
         [project]
         name = "serve"
@@ -23,6 +24,10 @@ SERVE = {
             sub.add_argument("model_tag")
             EngineArgs.add_cli_args(sub)
         """,
+}
+
+SERVE = {
+    **_CLI,
     "serve/envs.py": """
         import os
 
@@ -194,5 +199,96 @@ SERVE = {
 
         class SafeKernel:
             pass
+        """,
+}
+
+# A dict keyed by a flag's `Literal` values naming kernel classes (vllm's
+# `_LINEAR_BACKEND_KERNEL_MAP` for `--linear-backend`), and one whose flag may be None.
+KERNELS = {
+    **_CLI,
+    "serve/config.py": """
+        from typing import Literal
+
+        LinearBackend = Literal[
+            "auto",
+            "fast",
+            "slow",
+            "int",
+            "late",
+        ]
+        QuantMethods = Literal["a", "b"]
+        """,
+    "serve/args.py": """
+        from dataclasses import dataclass
+
+        from serve.config import LinearBackend, QuantMethods
+
+        @dataclass
+        class EngineArgs:
+            linear_backend: LinearBackend = "auto"
+            quant_method: QuantMethods | None = None
+
+            @staticmethod
+            def add_cli_args(parser):
+                parser.add_argument("--linear-backend")
+                parser.add_argument("--quant-method")
+                return parser
+        """,
+    "serve/kernels/__init__.py": """
+        from serve.kernels.mx import FastMxKernel, LateMxKernel, SlowMxKernel
+        from serve.kernels.integer import IntKernel
+
+        _LINEAR_BACKEND_KERNEL_MAP: dict[str, set[type]] = {
+            "fast": {FastMxKernel},
+            "slow": {
+                SlowMxKernel,
+            },
+            "int": {IntKernel},
+            "late": {LateMxKernel},
+        }
+
+        QUANT_METHOD_CONFIGS = {"a": [FastMxKernel], "b": [IntKernel]}
+
+        # what a platform tries in turn: `int` is tried for another kind of layer
+        _POSSIBLE_MX_KERNELS = {
+            "cuda": [
+                SlowMxKernel,
+                FastMxKernel,
+                LateMxKernel,
+            ],
+        }
+        _POSSIBLE_INT_KERNELS = {
+            "cuda": [
+                IntKernel,
+            ],
+        }
+        # FastMxKernel under two keys: which one the user gave is unsaid
+        _LINEAR_BACKEND_FALLBACKS = {"fast": (FastMxKernel,), "slow": (FastMxKernel, IntKernel)}
+        """,
+    "serve/kernels/mx.py": """
+        class MxKernel:
+            pass
+
+        class FastMxKernel(MxKernel):
+            def apply(self, x):
+                assert x.dtype == "bf16", f"FastMx requires bfloat16 activations, got {x.dtype}"
+
+            def scales(self, layer):
+                if layer.scale is None:
+                    raise ValueError("FastMx scale was not loaded")
+
+        class SlowMxKernel(MxKernel):
+            pass
+
+        class LateMxKernel(MxKernel):
+            pass
+        """,
+    "serve/kernels/integer.py": """
+        class BaseInt:
+            pass
+
+        class IntKernel(BaseInt):
+            def apply(self, x):
+                raise ValueError("IntKernel requires int8 weights")
         """,
 }

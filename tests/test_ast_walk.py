@@ -115,3 +115,35 @@ def test_fields_that_never_hold_a_node_are_not_read() -> None:
     assert node_fields(ast.Constant) == ()
     assert node_fields(ast.FunctionDef)[:3] == ("args", "body", "decorator_list")
     assert node_fields(ast.Load) == ()
+
+
+def test_a_node_walked_again_gives_the_same_nodes() -> None:
+    tree = ast.parse(ALL_SHAPES)
+    function = tree.body[-1]
+    for _ in range(4):  # the first walk as it goes, the second keeps them, later reuse
+        _same_walk(tree)
+        _same_walk(function)
+    stopped = walk(ast.parse("a + b"))  # a first walk stopped early still keeps nothing
+    next(stopped)
+
+
+def test_a_walked_tree_is_freed_without_the_collector() -> None:
+    import gc
+    import weakref
+
+    class Module(ast.Module):
+        """A module node that can be referred to weakly."""
+
+    tree = ast.parse("def f(x):\n    return x.y + 1\n")
+    root = Module(body=tree.body, type_ignores=[])
+    for _ in range(3):
+        assert len(list(walk(root))) == len(list(ast.walk(root)))
+    gone = weakref.ref(root)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        del root, tree
+        assert gone() is None  # no cycle through the kept nodes
+    finally:
+        if enabled:
+            gc.enable()

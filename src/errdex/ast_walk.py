@@ -7,11 +7,17 @@ This walk reads only the fields whose grammar type can hold a node (`identifier`
 `string`, `constant` and `int` fields never do), worked out once per node type from the
 class's signature, and keeps its queue in one list. Unlike `extract.conditions.walk`, it
 drops nothing: context and operator leaves (`Load()`, `Add()`) come as `ast.walk` gives them.
+
+A node walked a second time keeps its nodes (in an attribute of its own, which `_fields`,
+`ast.dump` and `ast.unparse` do not read): a page's rules walk the site's function again
+and again, and half the nodes a page's walks gave were such repeats. The trees are read
+only (a cached parse is shared by every caller), so the kept list stays true.
 """
 
 from __future__ import annotations
 
 import ast
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -47,8 +53,27 @@ def _read_fields(cls: type[ast.AST]) -> tuple[str, ...]:
     return tuple(f for f in fields if declared[f] not in _LEAF_TYPES)
 
 
+# Set on a node walked once (True), then to the list of its nodes when walked again.
+_WALKED = "_errdex_walked"
+
+
 def walk(node: ast.AST) -> Iterator[ast.AST]:
     """Every node under `node` (itself first), breadth first, in `ast.walk`'s order."""
+    try:
+        state = node.__dict__
+    except AttributeError:  # not a node: walked as `ast.walk` would
+        return _walk(node)
+    kept = state.get(_WALKED)
+    if kept is None:  # a first walk may stop early (`any(...)`): given as it goes
+        state[_WALKED] = True
+        return _walk(node)
+    if kept is True:  # the nodes below it: a list holding the node itself would keep
+        # its tree alive past its last use (a cycle only the collector frees)
+        kept = state[_WALKED] = list(_walk(node))[1:]
+    return itertools.chain((node,), kept)
+
+
+def _walk(node: ast.AST) -> Iterator[ast.AST]:
     queue = [node]
     for current in queue:  # the queue grows as it is read
         cls = type(current)

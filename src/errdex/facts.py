@@ -560,6 +560,10 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     # `Enum` classes whose members name classes: enum → member → the class named, as
     # written (`pkg.backends.flash.FlashBackend` in a string, or a name)
     enums: dict[str, dict[str, str]] = {}
+    # `Name = Literal["a", ...]` → its values; a dict of classes by string → key → the
+    # classes named (`extract.keyed_tables`): a setting's value picking code by name
+    literals: dict[str, tuple[str, ...]] = {}
+    class_tables: dict[str, dict[str, tuple[str, ...]]] = {}
     choices: tuple[ChoiceList, ...] = ()
     name_filters: tuple[NameFilter, ...] = ()
     # the classes its routes take as a body, and the fields of its `*Request` classes

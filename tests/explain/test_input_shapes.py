@@ -418,3 +418,29 @@ def test_a_flags_value_is_given_in_the_form_the_check_takes(tmp_path: Path) -> N
         )
         page = page_with_message(store, "serve", "block size must be")
         assert page.solutions[0].text == "Pass `--block-size` as a multiple of `16`."
+
+
+def test_a_callable_the_value_must_be(tmp_path: Path) -> None:
+    files = {
+        "hooks/__init__.py": "from hooks.run import on_event, mapping_items",
+        "hooks/run.py": """
+            def on_event(handler):
+                if not callable(handler):
+                    raise TypeError(f"{handler!r} is not callable")
+                return handler
+
+
+            def mapping_items(mapping):
+                if not hasattr(mapping, "keys"):
+                    raise TypeError("not a mapping")
+                return [(k, mapping[k]) for k in mapping.keys()]
+            """,
+    }
+    for store in indexed_package(tmp_path, "hooks", files):
+        assert page_in_function(store, "hooks", "on_event").solutions[0].text == (
+            "Pass the argument `handler` of `on_event` as a callable (a function, a class, "
+            "or an object with a `__call__` method)."
+        )
+        # an attribute the object must have is as often one of an object the package
+        # builds: not said
+        assert not page_in_function(store, "hooks", "mapping_items").solutions

@@ -162,18 +162,29 @@ def test_a_release_is_pinned_to_its_tag_and_dated_by_its_revision() -> None:
             project="vllm", version="0.33.0", sites=0, errors=0, files=0, new_blobs=0
         ),
     )
-    # a row written before pins were recorded: its tag was the guess from the version
+    # a row written before pins were recorded: its tag was the guess from the version, and
+    # its path the wheel's
     assert pin_label(record, record.revision) == (
         "tag v0.33.0",
-        "guessed from the version",
+        "guessed from the version; path in the repository guessed",
         True,
     )
+    pin = Pin(kind="commit", ref="4ba787ec9", basis="recorded in its vllm/_version.py")
     recorded = msgspec.structs.replace(
         record,
         link_template="https://github.com/vllm-project/vllm/blob/4ba787ec9/{path}#L{line}",
-        pin=Pin(kind="commit", ref="4ba787ec9", basis="recorded in its vllm/_version.py"),
+        pin=pin,
     )
+    # the commit is recorded; where the repository keeps the file is not known
     assert pin_label(recorded, record.revision) == (
+        "commit 4ba787ec9",
+        "recorded in its vllm/_version.py; path in the repository guessed",
+        True,
+    )
+    listed = msgspec.structs.replace(
+        recorded, pin=msgspec.structs.replace(pin, path_basis="as its sdist lists it")
+    )
+    assert pin_label(listed, record.revision) == (
         "commit 4ba787ec9",
         "recorded in its vllm/_version.py",
         False,

@@ -90,21 +90,21 @@ def test_a_release_archive_is_pinned_to_its_tag_and_dated_by_its_files(tmp_path:
             "Name: pkg\nVersion: 1.0\nProject-URL: Source, https://github.com/example/pkg\n",
         )
     page = only_page(tmp_path / "errdex.db", str(wheel))
-    # nothing the wheel carries names its tag: the guess says so, in every face
-    assert (page.source.pinned, page.source.pin_basis) == ("tag v1.0", "guessed from the version")
+    # nothing the wheel carries names its tag, nor where the repository keeps the file (no
+    # sdist beside it): the guesses say so, in every face
+    assert page.source.pinned == "tag v1.0"
+    assert page.source.pin_basis == "guessed from the version; path in the repository guessed"
     assert page.source.pin_guessed
     assert page.source.url == "https://github.com/example/pkg/blob/v1.0/pkg/core.py#L3"
     assert page.analysis.date is not None and page.analysis.date.startswith("2025-06-02")
     assert page.analysis.footer.startswith(
-        "Static analysis of pkg at tag v1.0, guessed from the version, 2025-06-02"
+        "Static analysis of pkg at tag v1.0, guessed from the version; path in the repository"
+        " guessed, 2025-06-02"
     )
-    assert "View source (at tag v1.0, guessed from the version)" in terminal_text(page)
-    assert "View source (at tag v1.0, guessed from the version)" in page_html(
-        tmp_path / "errdex.db", page
-    )
-    assert "View source (at tag v1.0, guessed from the version)" in search_html(
-        tmp_path / "errdex.db", "ValueError: size must not be negative"
-    )
+    said = "View source (at tag v1.0, guessed from the version; path in the repository guessed)"
+    assert said in terminal_text(page)
+    assert said in page_html(tmp_path / "errdex.db", page)
+    assert said in search_html(tmp_path / "errdex.db", "ValueError: size must not be negative")
     assert msgspec.json.decode(encode(page))["source"]["pin_guessed"] is True
 
 
@@ -119,7 +119,9 @@ def test_a_release_recording_its_commit_is_pinned_to_it(tmp_path: Path) -> None:
             "Name: pkg\nVersion: 1.0\nProject-URL: Homepage, https://github.com/example/pkg\n",
         )
     page = only_page(tmp_path / "errdex.db", str(wheel))
-    assert (page.source.pinned, page.source.pin_guessed) == ("commit 1a2b3c4d5e", False)
-    assert page.source.pin_basis == "recorded in its pkg/_version.py"
+    # the commit is known, the file's place in the repository is not (no sdist lists it)
+    assert (page.source.pinned, page.source.pin_guessed) == ("commit 1a2b3c4d5e", True)
+    basis = "recorded in its pkg/_version.py; path in the repository guessed"
+    assert page.source.pin_basis == basis
     assert page.source.url == "https://github.com/example/pkg/blob/1a2b3c4d5e/pkg/core.py#L3"
-    assert "View source (at commit 1a2b3c4d5e)" in terminal_text(page)
+    assert f"View source (at commit 1a2b3c4d5e, {basis})" in terminal_text(page)

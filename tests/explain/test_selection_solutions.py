@@ -10,7 +10,7 @@ from explain_samples import indexed_package, page_with_message
 
 from errdex.explain.page import Page
 from errdex.store import Store
-from selection_samples import SERVE
+from selection_samples import KERNELS, SERVE
 
 
 @pytest.fixture(scope="module")
@@ -76,3 +76,28 @@ def test_a_warning_in_picked_code_offers_no_other_code(serve: Store) -> None:
     # the program goes on after a warning, and other code may not take what the user runs
     page = page_of(serve, "the fused output is not registered")
     assert page.solutions == []
+
+
+@pytest.fixture(scope="module")
+def kernels(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("kernels"), "serve", KERNELS)
+
+
+def test_a_dict_keyed_by_the_flags_values_offers_its_other_keys_of_the_kind(
+    kernels: Store,
+) -> None:
+    page = page_with_message(kernels, "serve", "FastMx requires bfloat16 activations")
+    solution = page.solutions[0]  # before the internal argument's
+    assert solution.text == (
+        "Choose another linear backend: `--linear-backend late` (or `slow`). This code runs "
+        "for `fast` "
+        "(`_LINEAR_BACKEND_KERNEL_MAP['fast']` names a class of this file), set with "
+        "`--linear-backend`."
+    )
+    assert page.example_fix is not None
+    assert (page.example_fix.before, page.example_fix.after) == (
+        "serve run MODEL_TAG",
+        "serve run MODEL_TAG --linear-backend late",
+    )
+    # a kernel of another kind only under another key, or a flag that may be None: none
+    assert page_with_message(kernels, "serve", "IntKernel requires int8 weights").solutions == []

@@ -44,6 +44,10 @@ ORDER = {
                 if not self.active:
                     raise RuntimeError("start_update must run before update (baked replay).")
 
+            def replay(self, info):
+                # A caller that does not check first: `_apply`'s raise stays reachable.
+                self._apply(info)
+
             def send(self):
                 if self.planned is None:
                     raise RuntimeError("other.plan() must be called before send()")

@@ -1,5 +1,6 @@
 """The async method called on a synchronous object: the page says to call the method of the
-same class without the `a` prefix, where that method reads the same thing."""
+same class without the `a` prefix, where that method reads the same thing; the sync method
+called on an asynchronous object: its `a`-prefixed coroutine or async generator."""
 
 from __future__ import annotations
 
@@ -13,7 +14,33 @@ from errdex.explain.page import Page
 from errdex.store import Store
 
 STREAMS = {
-    "streams/__init__.py": "from streams.models import Body, Other\n",
+    "streams/__init__.py": (
+        "from streams.models import Body, Other, Reply\n"
+        "from streams.clients import Client, AsyncClient\n"
+    ),
+    "streams/clients.py": """
+        from streams.models import AsyncStream, SyncStream
+
+
+        class Client:
+            def send(self, request):
+                return self._send_one(request)
+
+            def _send_one(self, request):
+                if not isinstance(request.stream, SyncStream):
+                    raise RuntimeError("an async request sent with a sync Client")
+                return request
+
+
+        class AsyncClient:
+            async def send(self, request):
+                return await self._send_one(request)
+
+            async def _send_one(self, request):
+                if not isinstance(request.stream, AsyncStream):
+                    raise RuntimeError("a sync request sent with an AsyncClient")
+                return request
+        """,
     "streams/models.py": """
         import typing
 
@@ -42,6 +69,45 @@ STREAMS = {
                 assert isinstance(self.stream, typing.AsyncIterable)
                 async for part in self.stream:
                     yield part
+
+
+        class Reply:
+            def __init__(self, stream):
+                self.stream = stream
+
+            def close(self):
+                if not isinstance(self.stream, SyncStream):
+                    raise RuntimeError("sync close on an async stream")
+                self.stream.close()
+
+            async def aclose(self):
+                if not isinstance(self.stream, AsyncStream):
+                    raise RuntimeError("async close on a sync stream")
+                await self.stream.aclose()
+
+            def iter_raw(self):
+                if not isinstance(self.stream, SyncStream):
+                    raise RuntimeError("sync iterator on an async stream")
+                yield from self.stream
+
+            async def aiter_raw(self):
+                if not isinstance(self.stream, AsyncStream):
+                    raise RuntimeError("async iterator on a sync stream")
+                async for part in self.stream:
+                    yield part
+
+            def read(self):
+                if not isinstance(self.stream, SyncStream):
+                    raise RuntimeError("sync read on an async stream")
+                return b"".join(self.stream)
+
+
+        class SyncStream:
+            pass
+
+
+        class AsyncStream:
+            pass
 
 
         class Other:
@@ -89,3 +155,34 @@ def test_the_fix_awaits_a_coroutine_and_loops_over_an_async_generator(streams: S
     assert raw is not None
     assert raw.before == "async for item in body.aiter_raw():\n    ..."
     assert raw.after == "for item in body.iter_raw():\n    ..."
+
+
+def test_a_sync_method_on_an_async_object_names_its_coroutine(streams: Store) -> None:
+    assert solutions_of(streams, "Reply.close")[0] == (
+        "Call `await aclose()` instead of `close()`: `Reply.close` needs `self.stream` to be a "
+        "`SyncStream`, and here it is asynchronous (made for async code); `Reply.aclose` "
+        "reads it."
+    )
+    fix = page_of(streams, "Reply.close").example_fix
+    assert fix is not None
+    assert (fix.before, fix.after) == ("reply.close()", "await reply.aclose()")
+    raw = page_of(streams, "Reply.iter_raw").example_fix
+    assert raw is not None
+    assert raw.before == "for item in reply.iter_raw():\n    ..."
+    assert raw.after == "async for item in reply.aiter_raw():\n    ..."
+
+
+def test_no_async_sibling_no_counterpart(streams: Store) -> None:
+    # `Reply` has no `aread`: nothing of the package's to call instead
+    assert not any("instead of" in t for t in solutions_of(streams, "Reply.read"))
+
+
+def test_an_object_made_for_the_other_client_names_that_client(streams: Store) -> None:
+    assert solutions_of(streams, "AsyncClient._send_one")[0] == (
+        "Make the call with `streams.Client` instead, whose `_send_one` takes it: "
+        "`AsyncClient._send_one` needs `request.stream` to be an `AsyncStream`, and here it "
+        "is synchronous. To keep your `AsyncClient`, make `request.stream` asynchronous."
+    )
+    assert solutions_of(streams, "Client._send_one")[0].startswith(
+        "Make the call with `streams.AsyncClient` instead"
+    )

@@ -105,6 +105,29 @@ FILES = {
                 return cache[name]
             except KeyError:
                 raise NoEmoji(f"Not cached: {name!r}") from None
+
+
+        class Board:
+            layouts = {"row": list, "column": tuple}
+
+            def split(self, *parts, layout="column"):
+                try:
+                    self.layout = self.layouts[layout]()
+                except KeyError:
+                    raise NoEmoji(f"No layout called {layout!r}")
+
+
+        class Shelf:
+            kinds = {"row": list}
+
+            def __init__(self, extra):
+                self.kinds = dict(extra)
+
+            def pick(self, kind):
+                try:
+                    return self.kinds[kind]
+                except KeyError:
+                    raise NoEmoji(f"No kind called {kind!r}")
         """,
 }
 
@@ -168,3 +191,18 @@ def test_a_get_whose_result_is_set_again_or_of_a_function_not_exported_names_no_
     for function in ("renamed", "stream_of"):
         texts = [s.text for s in page_in_function(glyphs, "glyphs", function).solutions]
         assert not any("one of the keys of" in t for t in texts)
+
+
+def test_a_table_in_the_class_body_gives_its_keys(glyphs: Store) -> None:
+    page = page_in_function(glyphs, "glyphs", "Board.split")
+    # before: no solution ("the input of that call is what to check")
+    assert page.solutions[0].text == (
+        "Pass for the argument `layout` of `Board.split` one of the keys of `self.layouts` "
+        "(such as `'row'`, `'column'`): the lookup `self.layouts[layout]` at line 91 found "
+        "no such key."
+    )
+
+
+def test_a_class_table_the_instance_sets_again_names_no_keys(glyphs: Store) -> None:
+    texts = [s.text for s in page_in_function(glyphs, "glyphs", "Shelf.pick").solutions]
+    assert not any("one of the keys of" in t for t in texts)

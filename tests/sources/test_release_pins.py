@@ -82,7 +82,12 @@ def test_an_sdist_git_archival_file_pins_its_node(tmp_path: Path) -> None:
             info.size = len(data)
             archive.addfile(info, io.BytesIO(data))
     pin = ArchiveSource(path).info.pin
-    assert pin == Pin(kind="commit", ref=SHA, basis="recorded in its .git_archival.txt")
+    assert pin == Pin(
+        kind="commit",
+        ref=SHA,
+        basis="recorded in its .git_archival.txt",
+        path_basis="as its sdist lists it",  # an sdist's paths are the repository's
+    )
 
 
 def test_an_unfilled_git_archival_file_is_no_evidence(tmp_path: Path) -> None:
@@ -141,20 +146,39 @@ def test_a_copy_installed_from_a_git_checkout_links_its_commit(tmp_path: Path) -
 @pytest.mark.parametrize(
     ("spec", "template", "pin"),
     [
-        (  # vcs-versioning's version file records the release's commit
+        (  # vcs-versioning's version file records the release's commit; the sdist lists
+            # the wheel's paths as they are
             "dask==2026.8.0",
             "https://github.com/dask/dask/blob/9dc535daa/{path}#L{line}",
-            Pin(kind="commit", ref="9dc535daa", basis="recorded in its dask/_version.py"),
+            Pin(
+                kind="commit",
+                ref="9dc535daa",
+                basis="recorded in its dask/_version.py",
+                path_basis="as its sdist lists it",
+            ),
         ),
-        (  # nothing recorded: the tag is a guess (click's tags have no "v"), and says so
+        (  # nothing recorded: the tag is a guess (click's tags have no "v"), and says so;
+            # its sdist keeps the code under src/, which the wheel drops
             "click==8.1.7",
-            "https://github.com/pallets/click/blob/v8.1.7/{path}#L{line}",
-            Pin(kind="tag", ref="v8.1.7", basis="guessed from the version", guessed=True),
+            "https://github.com/pallets/click/blob/v8.1.7/src/{path}#L{line}",
+            Pin(
+                kind="tag",
+                ref="v8.1.7",
+                basis="guessed from the version",
+                guessed=True,
+                path_basis="as its sdist lists it, under src/",
+            ),
         ),
-        (  # no repository link: found in the tracker's; the tag is a guess
+        (  # no repository link: found in the tracker's; the tag is a guess; code in lib/
             "sqlalchemy==2.0.30",
-            "https://github.com/sqlalchemy/sqlalchemy/blob/v2.0.30/{path}#L{line}",
-            Pin(kind="tag", ref="v2.0.30", basis="guessed from the version", guessed=True),
+            "https://github.com/sqlalchemy/sqlalchemy/blob/v2.0.30/lib/{path}#L{line}",
+            Pin(
+                kind="tag",
+                ref="v2.0.30",
+                basis="guessed from the version",
+                guessed=True,
+                path_basis="as its sdist lists it, under lib/",
+            ),
         ),
     ],
 )

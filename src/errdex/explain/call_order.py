@@ -257,10 +257,11 @@ def _setting_methods(
 
 
 def _assigns(method: ast.AST, attr: str, value: str) -> bool:
+    # the targets first: unparsing every assigned value cost more than the rest
     return any(
         isinstance(node, ast.Assign)
-        and ast.unparse(node.value) == value
         and any(is_own(target) and target.attr == attr for target in node.targets)
+        and ast.unparse(node.value) == value
         for node in walk(method)
     )
 
@@ -270,3 +271,86 @@ def own_calls(method: ast.AST) -> set[str]:
     return {
         node.func.attr for node in walk(method) if isinstance(node, ast.Call) and is_own(node.func)
     }
+
+
+def made_with_solution(conditions: list[ConditionView], facts: Facts) -> Solution | None:
+    """ "Don't call `subquery()` or `cte()` on a `Query` made with `from_statement()`": a
+    private method of a public class refusing an object whose `self._x` is set (`is not
+    None`), when public methods of the class set it and others reach the check by calling
+    that method; else None."""
+    site = facts.stored.site
+    owner, _, member = site.function.rpartition(".")
+    public = facts.stored.public_path()
+    if public is None or not owner or "." in owner or owner != site.class_name:
+        return None
+    if not member.startswith("_") or member.startswith("__"):
+        return None
+    for condition in conditions:
+        attr = _set_test(condition.text) if condition.kind is not ConditionKind.EARLY_EXIT else None
+        if attr is None:
+            continue
+        methods = class_methods(facts, owner)
+        # plain public methods: a constructor or an operator is no call to leave out
+        plain = {n: m for n, m in methods.items() if not n.startswith("_")}
+        setters = [name for name, method in plain.items() if _sets(method, attr)]
+        callers = [
+            name for name, method in plain.items() if name not in setters and _calls(method, member)
+        ]
+        if not setters or not callers:
+            return None
+        made = " or ".join(code(f"{s}()") for s in setters[:_SHOWN])
+        shown = [code(f"{c}()") for c in callers[:_SHOWN]]
+        if len(callers) > _SHOWN:
+            used = ", ".join(shown) + " or the like"
+        else:
+            used = " or ".join([", ".join(shown[:-1]), shown[-1]] if len(shown) > 1 else shown)
+        text = (
+            f"Don't call {used} on a {code(owner)} made with {made}: {made} sets "
+            f"{code('self.' + attr)}, and {code(site.function)}, which those call, refuses "
+            f"an object that has one. Make it without {made} to call them."
+        )
+        return Solution(text=text, condition=condition.text, kind="input")
+    return None
+
+
+_SHOWN = 4
+
+
+def _set_test(text: str) -> str | None:
+    """`_statement` of `self._statement is not None`."""
+    if not text.startswith("self.") or not text.endswith(" is not None"):
+        return None  # most are not: no parse of them
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+        return None
+    right = node.comparators[0]
+    if not (isinstance(node.ops[0], ast.IsNot) and isinstance(right, ast.Constant)):
+        return None
+    return node.left.attr if is_own(node.left) and right.value is None else None
+
+
+def _sets(method: ast.FunctionDef | ast.AsyncFunctionDef, attr: str) -> bool:
+    """Whether a method assigns `self.attr` one of its own arguments (`self._statement =
+    statement`): what the user handed it, not a failure it recorded (`self._error = exc`)."""
+    params = {a.arg for a in [*method.args.posonlyargs, *method.args.args, *method.args.kwonlyargs]}
+    params -= {"self", "cls"}
+    return any(
+        isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in params
+        and any(is_own(target) and target.attr == attr for target in node.targets)
+        for node in walk(method)
+    )
+
+
+def _calls(method: ast.AST, name: str) -> bool:
+    """Whether a method calls `X.name(...)` (on itself or on a copy it made)."""
+    return any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == name
+        for node in walk(method)
+    )

@@ -119,6 +119,8 @@ def _used(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
     what the call gave beyond its named arguments."""
     if name in {a.arg for a in (function.args.vararg, function.args.kwarg) if a is not None}:
         return False
+    if not any(_uses(node, name) for node in walk(function)):
+        return False  # no use of it anywhere (the visit below finds a subset of these)
 
     def block(statements: list[ast.stmt], guarded: bool) -> bool:
         for statement in statements:

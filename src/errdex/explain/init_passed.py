@@ -17,6 +17,7 @@ import ast
 from errdex.ast_walk import walk
 from errdex.explain.closure_switch import param_doc
 from errdex.explain.context import Facts, class_in_file
+from errdex.explain.declared_fields import super_init_call
 from errdex.explain.entry_input import names_read
 from errdex.explain.input_nodes import none_compared
 from errdex.explain.item_fields import own_init
@@ -178,29 +179,21 @@ def _passed(
 def _handed_on(init: ast.FunctionDef, own: list[str], handed: set[str] | None) -> set[str]:
     """The arguments this constructor hands to `super().__init__(...)` as they are, under
     their own names, in the same positions: of `handed` when the classes below named some."""
-    for node in walk(init):
-        if not (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "__init__"
-            and isinstance(node.func.value, ast.Call)
-            and isinstance(node.func.value.func, ast.Name)
-            and node.func.value.func.id == "super"
-        ):
-            continue
-        given = {
-            a.id
-            for index, a in enumerate(node.args)
-            if isinstance(a, ast.Name) and index < len(own) and own[index] == a.id
-        }
-        given |= {
-            k.arg
-            for k in node.keywords
-            if k.arg is not None and isinstance(k.value, ast.Name) and k.value.id == k.arg
-        }
-        given = {g for g in given if not _rebound(init, g)}
-        return given if handed is None else given & handed
-    return set()
+    node = super_init_call(init)
+    if node is None:
+        return set()
+    given = {
+        a.id
+        for index, a in enumerate(node.args)
+        if isinstance(a, ast.Name) and index < len(own) and own[index] == a.id
+    }
+    given |= {
+        k.arg
+        for k in node.keywords
+        if k.arg is not None and isinstance(k.value, ast.Name) and k.value.id == k.arg
+    }
+    given = {g for g in given if not _rebound(init, g)}
+    return given if handed is None else given & handed
 
 
 def _rebound(function: ast.FunctionDef, name: str) -> bool:

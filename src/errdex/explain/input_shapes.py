@@ -200,8 +200,15 @@ def _no_match(
 
 
 def _predicate(call: ast.Call, described: dict[str, str]) -> Instead | None:
-    """`not path.is_dir()`, `not os.path.isfile(path)`: a value the test passes."""
+    """`not path.is_dir()`, `not os.path.isfile(path)`, `not callable(x)`: a value the test
+    passes."""
     func = call.func
+    if isinstance(func, ast.Name) and not call.keywords:
+        wants = _builtin_test(func.id, call.args)
+        target = _described(call.args[0], described) if wants else None
+        if target is None or " with a " in target:
+            return None
+        return Instead(f"Pass {target} as {wants}.")
     if not isinstance(func, ast.Attribute) or func.attr not in _PREDICATES or call.keywords:
         return None
     if dotted_name(func.value) == "os.path" and len(call.args) == 1:
@@ -214,6 +221,14 @@ def _predicate(call: ast.Call, described: dict[str, str]) -> Instead | None:
     if target is None or " with a " in target:
         return None
     return Instead(f"Pass {target} as {_PREDICATES[func.attr]}.")
+
+
+def _builtin_test(name: str, args: list[ast.expr]) -> str | None:
+    """What passes `callable(x)`, in words. (Not `hasattr(x, "name")`: what has the
+    attribute is most often an object the package itself builds, a layer or a config.)"""
+    if name == "callable" and len(args) == 1:
+        return "a callable (a function, a class, or an object with a `__call__` method)"
+    return None
 
 
 def _pattern(call: ast.Call, described: dict[str, str], patterns: dict[str, str]) -> Instead | None:

@@ -293,6 +293,13 @@ def _types(node: ast.expr) -> str:
 def _value(node: ast.expr, constants: dict[str, str]) -> str | None:
     if isinstance(node, ast.Constant):
         return code(repr(node.value))
+    if (
+        isinstance(node, ast.UnaryOp)
+        and isinstance(node.op, ast.USub)
+        and isinstance(node.operand, ast.Constant)
+        and type(node.operand.value) in (int, float)
+    ):
+        return code(ast.unparse(node))  # `-1`
     dotted = dotted_name(node) if isinstance(node, ast.Name | ast.Attribute) else None
     if dotted is not None and dotted in constants:
         return f"{code(dotted)} ({code(constants[dotted])})"

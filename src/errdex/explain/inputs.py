@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
+from errdex.explain.declared_fields import declared_keyword, declared_required
 from errdex.explain.empty_objects import empty_is_nonsense
 from errdex.explain.init_values import allows, decided
 from errdex.explain.input_nodes import conjuncts, free_names, is_call, key_test
@@ -79,23 +80,30 @@ def input_action(condition: ConditionView, facts: Facts) -> Given | None:
     if earlier_exit and _has_key_test(node):
         return None
     mode = "public" if public else "keyed" if keyed else "method"
+    exit_ = condition.kind is ConditionKind.EARLY_EXIT
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
-        keys = _input_instead(node, facts, function, mode)
+        keys = _input_instead(node, facts, function, mode, exit_)
         if keys is not None or keyed:
             return keys
         # making one conjunct false avoids the check: the first on the input will do, but
         # a value from the closed set the check accepts keeps what the user asked for
         # (`vertical is not None and vertical not in ("top", ...)`: one of them, not None)
-        found_all = [_input_instead(part, facts, function, mode) for part in node.values]
+        found_all = [_input_instead(part, facts, function, mode, exit_) for part in node.values]
         given = [g for g in found_all if g is not None]
         closed = next((g for g in given if _CLOSED_SET in g.text), None)
         if closed is not None and closed is not given[0]:
             return _with_left_out(closed, given[0])
+        bound = len(given) > 1 and any(w in given[1].text for w in _BOUNDS)
+        if bound and given[0].text.startswith("Pass None for ") and given[1].change:
+            # `x is not None and x < 1`: a value within the bound keeps the limit the user
+            # set, where None drops it
+            return given[1]
         return given[0] if given else None
-    return _input_instead(node, facts, function, mode)
+    return _input_instead(node, facts, function, mode, exit_)
 
 
 _CLOSED_SET = " as one of "
+_BOUNDS = (" at least ", " at most ", " above ", " below ")
 # "Leave the argument `x` of `f` out (it is None by default), or pass None.", "Pass an
 # empty (false) value for ..., or leave it out (it is `None` by default)."
 _LEFT_OUT = re.compile(r"\b(?:leave it out|out) \(it is (?P<default>.+?) by default\)")
@@ -151,7 +159,9 @@ def _keys_only(node: ast.expr) -> bool:
     )
 
 
-def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Given | None:
+def _input_instead(
+    node: ast.expr, facts: Facts, function: str, mode: str, exit_: bool = False
+) -> Given | None:
     """What to pass for one condition whose names the input decides; `mode` says which
     names are the input: a public function's arguments ("public"), the keyword its class's
     constructor took ("method", a private method), a mapping's keys ("keyed")."""
@@ -176,6 +186,7 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Gi
 
     others: set[str] = set()
     through: dict[str, str] = {}  # an attribute the constructor set → its keyword
+    declared: set[str] = set()  # a field as the user's call gave it (`declared_fields`)
     patterns = module_patterns(facts.source_tree()) if _calls_pattern(node) else {}
     for name in free_names(node):
         if name in params:
@@ -187,6 +198,15 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Gi
             inputs[name] = f"the argument {code(param)} of {code(owner)}"
             passed[name] = (True, param)
             through[name[5:]] = param
+        elif (
+            name.startswith("self.")
+            and owner
+            and (kept := declared_keyword(facts, owner, name[5:]))
+        ):
+            # a dataclass's field, a base's keyword handed on through `**kwargs`
+            inputs[name] = f"the argument {code(kept)} of {code(owner)}"
+            passed[name] = (True, kept)
+            declared.add(name)
         elif name.split(".")[0] in params:
             root = name.split(".")[0]
             inputs[root] = argument(root)
@@ -196,11 +216,17 @@ def _input_instead(node: ast.expr, facts: Facts, function: str, mode: str) -> Gi
             others.add(name)  # a name the input does not decide
     if not inputs:
         return None
+    if declared and exit_:
+        # an exit that skips the object's checks (`if self.owners is None: return`) drops
+        # what the field asks for; a later check may want it all the same
+        return None
     if others:
         instead = _bound_by_other(node, inputs, constants, others)
-    elif mode == "method":
+    elif mode == "method" and not (declared and declared == set(inputs)):
         # a private method's check of what the constructor took is the class's own
-        # bookkeeping, unless it bounds what the user made happen (above)
+        # bookkeeping, unless it bounds what the user made happen (above), or checks the
+        # fields as the call gave them while the object is made (`_verify_args()` of
+        # `__post_init__`)
         return None
     else:
         instead = what_to_pass(node, inputs, constants, read.defaults) or more_shapes(
@@ -306,6 +332,11 @@ def _change(instead: Instead, passed: dict[str, tuple[bool, str]], facts: Facts)
     of_init = constructor and not facts.stored.site.function.endswith(".__init__")
     required = required_arguments(facts, param, constructor=of_init)
     names = facts.read.init_required if of_init else facts.read.required
+    if of_init and names is None:
+        # a dataclass's fields: no `__init__` was read
+        names = declared_required(facts, facts.stored.site.function.rpartition(".")[0])
+        if names is not None:
+            required = tuple(f"{n}={n.upper()}" for n in names if n != param)
     # a parameter is left out only where it has a default: else it is passed as None
     must = names is None or param in names
     before, after = instead.before, instead.after

@@ -13,7 +13,7 @@ stack made where nothing pushed an item (`pushed_state`)."""
 from __future__ import annotations
 
 from errdex.explain.call_first import first_call_solution
-from errdex.explain.call_order import state_order_solution
+from errdex.explain.call_order import made_with_solution, state_order_solution
 from errdex.explain.call_shape import call_shape_solution
 from errdex.explain.closure_param import closure_param_solution
 from errdex.explain.closure_switch import closure_switch_solution
@@ -32,6 +32,7 @@ def own_call_solutions(conditions: list[ConditionView], facts: Facts) -> list[So
     found = [
         given_together_solution(conditions, facts),
         state_order_solution(conditions, facts),
+        made_with_solution(conditions, facts),
         first_call_solution(conditions, facts),
         private_init_solution(facts),
         closure_switch_solution(conditions, facts),

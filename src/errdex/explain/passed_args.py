@@ -2,12 +2,14 @@
 from: an argument left out that the check only refuses when given (`left_out`), a list where
 the code iterates it (`iterated`), a slice of step 1 (`sliced`), a key of the module table a
 helper looks the argument up in (`table_lookup`), each object handed to a constructor made
-with the keyword its check wants (`item_fields`). Ranked before the input rules that read
+with the keyword its check wants (`item_fields`), how many of the keywords counted to give
+(`counted_given`). Ranked before the input rules that read
 the condition alone (leaving the argument out gives up what the user asked for)."""
 
 from __future__ import annotations
 
 from errdex.explain.context import Facts
+from errdex.explain.counted_given import counted_solution
 from errdex.explain.item_fields import item_field_solution
 from errdex.explain.iterated import iterated_solution
 from errdex.explain.left_out import left_out_solution
@@ -24,5 +26,6 @@ def passed_solutions(conditions: list[ConditionView], facts: Facts) -> list[Solu
         slice_step_solution(conditions, facts),
         table_solution(facts),
         item_field_solution(conditions, facts),
+        counted_solution(conditions, facts),
     ]
     return [s for s in found if s is not None]

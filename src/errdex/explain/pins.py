@@ -2,13 +2,14 @@
 
 A release from an archive is linked at the commit it records, else at the tag a link of
 its metadata names, else at the tag guessed from its version, which the label then says
-(`sources.release_pins`); its revision is the archive's sha256, a content hash, not a pin
-of the repository. A git revision is its commit. A folder or an installed copy has no
-known origin (unless installed from a git checkout): its hash names the indexed files, and
-the page says so. The date is the revision's (the commit's; a release's upload to the
-index, else its archive's newest file), never the day it was indexed; a folder's file
-times date nothing, and neither does the fixed time a reproducible build gives every file,
-so those have none.
+(`sources.release_pins`), at the path its sdist lists (`sources.repo_layout`), else at the
+archive's own path, which the label then says is guessed; its revision is the archive's
+sha256, a content hash, not a pin of the repository. A git revision is its commit. A
+folder or an installed copy has no known origin (unless installed from a git checkout):
+its hash names the indexed files, and the page says so. The date is the revision's (the
+commit's; a release's upload to the index, else its archive's newest file), never the day
+it was indexed; a folder's file times date nothing, and neither does the fixed time a
+reproducible build gives every file, so those have none.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ _RELEASES = frozenset({"wheel", "sdist", "pypi"})
 _DATED_KINDS = frozenset({"git", *_RELEASES})
 _FIXED_BUILD_DATES = frozenset({"1980-01-01", "1980-01-02", "2016-01-01", "2020-02-02"})
 _GUESSED = "guessed from the version"
+_PATH_GUESSED = "path in the repository guessed"
 
 
 class PinLabel(NamedTuple):
@@ -40,6 +42,8 @@ def pin_label(record: VersionRecord | None, revision: str) -> PinLabel:
     pin = record.pin if record is not None else None
     if template and pin is not None:
         what = f"commit {pin.ref[:10]}" if pin.kind == "commit" else f"tag {pin.ref}"
+        if kind in _RELEASES and pin.path_basis is None:
+            return PinLabel(what, f"{pin.basis}; {_PATH_GUESSED}", True)
         return PinLabel(what, pin.basis, pin.guessed)
     if template and "{revision}" in template:
         return PinLabel(f"commit {revision[:10]}")
@@ -47,7 +51,8 @@ def pin_label(record: VersionRecord | None, revision: str) -> PinLabel:
     if ref is not None:
         # Written before pins were recorded: a release's tag was then always the guess.
         guessed = kind in _RELEASES
-        return PinLabel(f"tag {ref.group(1)}", _GUESSED if guessed else None, guessed)
+        said = f"{_GUESSED}; {_PATH_GUESSED}" if guessed else None
+        return PinLabel(f"tag {ref.group(1)}", said, guessed)
     if kind == "git":
         return PinLabel(f"commit {revision[:10]}")
     if kind in _RELEASES:

@@ -394,6 +394,10 @@ def _no_solution(facts: Facts) -> str:
     )
 
 
+# What `assignment_targets` reads a target of.
+_ASSIGNING = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)
+
+
 def _rebound(facts: Facts) -> list[BindingView]:
     """The locals assigned again between their binding and the site (under an `if`: the
     binding read is only their first value, and "here X is ..." would not hold)."""
@@ -404,6 +408,8 @@ def _rebound(facts: Facts) -> list[BindingView]:
     site = facts.stored.site.line
     assigned: dict[str, list[int]] = {}
     for node in walk(function):
+        if not isinstance(node, _ASSIGNING):  # most nodes: the test alone
+            continue
         for target in assignment_targets(node):
             for name in _stored_roots(target):
                 assigned.setdefault(name, []).append(target.lineno)

@@ -91,7 +91,7 @@ from errdex.explain.solution_notes import with_cap, with_fallback, with_fix, wit
 from errdex.explain.state_gated import state_gated
 from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
-from errdex.explain.sync_sibling import sync_sibling_solution
+from errdex.explain.sync_sibling import counterpart_class_solution, sync_sibling_solution
 from errdex.explain.tried_input import failed_input_solutions, presence_of_tried
 from errdex.explain.try_failure import no_way_out_of_try
 from errdex.explain.twins import without_twins
@@ -301,7 +301,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     replaced = override_solution(facts.stored)
     if replaced is not None and enforced_abstract(facts) is None:  # else no subclass lacks it
         found.add(Solution(text=replaced, kind="input"), 0)
-    for sibling in (sync_sibling_solution(facts), stated_order_solution(facts)):
+    counterpart = sync_sibling_solution(facts) or counterpart_class_solution(facts)
+    for sibling in (counterpart, stated_order_solution(facts)):
         if sibling is not None:  # a sync sibling, or the call the message says to make first
             found.add(sibling, 0)
     _add_environment(found, open_conditions, facts)

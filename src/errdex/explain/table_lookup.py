@@ -59,6 +59,10 @@ def lookup_table(facts: Facts) -> tuple[str, str, int, str | None] | None:
                     helped = _helper_lookup(tree, sub, params - local, module)
                     if helped is not None:
                         return helped
+                if isinstance(sub, ast.Subscript) and _class_table(facts, sub.value) is not None:
+                    key = sub.slice
+                    if isinstance(key, ast.Name) and key.id in params and key.id not in local:
+                        return ast.unparse(sub.value), key.id, sub.lineno, None
                 if not (isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name)):
                     continue
                 table = sub.value.id
@@ -196,6 +200,14 @@ def table_keys(store: Store, chosen: StoredSite, facts: Facts) -> dict[str, list
     if tree is None:
         return {}
     name = table[0]
+    if name.startswith("self."):
+        found = _class_table(facts, ast.parse(name, mode="eval").body)
+        own = [
+            k.value
+            for k in (found.keys if found is not None else ())
+            if isinstance(k, ast.Constant) and isinstance(k.value, str)
+        ]
+        return {name: own} if own else {}
     keys = _literal_keys(tree, name)
     if keys is None:
         path = imported_from(tree, name, chosen.file)
@@ -203,6 +215,38 @@ def table_keys(store: Store, chosen: StoredSite, facts: Facts) -> dict[str, list
         other_tree = parse_module(other)
         keys = _literal_keys(other_tree, name) if other_tree is not None else None
     return {name: keys} if keys else {}
+
+
+def _class_table(facts: Facts, node: ast.expr) -> ast.Dict | None:
+    """The dict literal a table `self.NAME` is: assigned in the body of the site's class
+    (`splitters = {"row": ..., "column": ...}`), never assigned on an instance."""
+    if not (
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    ):
+        return None
+    owner = facts.stored.site.function.rpartition(".")[0]
+    cls = facts.top_class(owner) if owner and "." not in owner else None
+    if cls is None or any(
+        isinstance(n, ast.Attribute)
+        and isinstance(n.ctx, ast.Store)
+        and n.attr == node.attr
+        and isinstance(n.value, ast.Name)
+        and n.value.id == "self"
+        for n in walk(cls)
+    ):
+        return None  # an instance's own table, which its code may fill
+    for statement in cls.body:
+        if (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and statement.targets[0].id == node.attr
+            and isinstance(statement.value, ast.Dict)
+        ):
+            return statement.value
+    return None
 
 
 def _literal_keys(tree: ast.Module, name: str) -> list[str] | None:

@@ -24,6 +24,7 @@ from errdex.explain.plain import code
 from errdex.facts import ConditionKind, MessageTemplate, SiteKind
 
 _MAX_SHOWN = 2
+_MAX_KEYS = 10
 # Errors raised for what the program got wrong, not for the value it was given.
 _INVARIANTS = frozenset({"AssertionError", "RuntimeError", "NotImplementedError", "SystemError"})
 _BUILTINS = frozenset(dir(builtins))
@@ -70,7 +71,7 @@ def user_data_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
     if not checks or checks[-1].kind == ConditionKind.EARLY_EXIT:
         return None
     check = checks[-1]  # the raise's own test
-    sources = local_sources(function)
+    sources = with_class_constants(local_sources(function), facts)
     try:
         tested = ast.parse(check.text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
@@ -102,12 +103,100 @@ def user_data_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
         text=(
             f"Give {callee} another {names}: the check at line {check.line} "
             f"({check.plain or code(check.text)}) reads only {names}{computed}"
-            f"{quoted_message(site.message)}. The check is of the value given, not of the "
-            "program's state."
+            f"{quoted_message(site.message)}{mapping_keys(tested, sources)}. The check is of "
+            "the value given, not of the program's state."
         ),
         condition=check.text,
         kind="input",
     )
+
+
+def with_class_constants(
+    sources: dict[str, list[ast.AST]], facts: Facts
+) -> dict[str, list[ast.AST]]:
+    """The locals read from a constant of the site's own class (`STYLE_ATTRIBUTES =
+    cls.STYLE_ATTRIBUTES`, an all-capitals name its body assigns once and no method
+    reassigns) given that value in place of `cls.X`: a table fixed in the code, not state."""
+    owner = facts.stored.site.class_name
+    wanted = {
+        name: values[0].attr
+        for name, values in sources.items()
+        if owner
+        and len(values) == 1
+        and isinstance(values[0], ast.Attribute)
+        and isinstance(values[0].value, ast.Name)
+        and values[0].value.id in ("cls", "self", owner)
+        and values[0].attr.isupper()
+    }
+    if not wanted or owner is None or "." in owner:
+        return sources
+    found = facts.top_class(owner)
+    if found is None:
+        return sources
+    body: dict[str, list[ast.expr]] = {}
+    for node in found.body:
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    body.setdefault(target.id, []).append(node.value)
+    # reassigned on an instance or the class (`self.X = ...`): state after all
+    changed = {
+        t.attr
+        for node in walk(found)
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign)
+        for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(t, ast.Attribute)
+    }
+    out = dict(sources)
+    for name, attr in wanted.items():
+        values = body.get(attr, [])
+        if len(values) == 1 and attr not in changed and _literal_table(values[0]):
+            out[name] = [values[0]]
+    return out
+
+
+def _literal_table(node: ast.expr) -> bool:
+    """A literal, or a dict, list, tuple or set of literals."""
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def mapping_keys(tested: ast.expr, sources: dict[str, list[ast.AST]]) -> str:
+    """ "; `word` must be one of the keys of `STYLE_ATTRIBUTES`: ..." for a test `x is None`
+    of `x = TABLE.get(word)` where the table is a literal dict; else ""."""
+    if not (
+        isinstance(tested, ast.Compare)
+        and isinstance(tested.ops[0], ast.Is)
+        and isinstance(tested.left, ast.Name)
+        and isinstance(tested.comparators[0], ast.Constant)
+        and tested.comparators[0].value is None
+    ):
+        return ""
+    values = sources.get(tested.left.id, [])
+    got = values[0] if len(values) == 1 else None
+    if not (
+        isinstance(got, ast.Call)
+        and isinstance(got.func, ast.Attribute)
+        and got.func.attr == "get"
+        and isinstance(got.func.value, ast.Name)
+        and len(got.args) == 1
+        and isinstance(got.args[0], ast.Name)
+    ):
+        return ""
+    table = got.func.value.id
+    found = sources.get(table, [])
+    if len(found) != 1 or not isinstance(found[0], ast.Dict):
+        return ""
+    keys = [k.value for k in found[0].keys if isinstance(k, ast.Constant)]
+    if not keys or len(keys) != len(found[0].keys) or not all(isinstance(k, str) for k in keys):
+        return ""
+    shown = ", ".join(code(repr(k)) for k in keys[:_MAX_KEYS])
+    more = f" and {len(keys) - _MAX_KEYS} more" if len(keys) > _MAX_KEYS else ""
+    return f"; {code(got.args[0].id)} must be one of the keys of {code(table)} ({shown}{more})"
 
 
 def quoted_message(message: MessageTemplate | None) -> str:
@@ -170,6 +259,14 @@ def local_sources(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str,
     out: dict[str, list[ast.AST]] = {}
 
     def bind(target: ast.expr, value: ast.AST) -> None:
+        if isinstance(target, ast.Subscript):
+            # `table[key] = value` changes the table, not the key
+            bind(target.value, value)
+            return
+        if isinstance(target, ast.Tuple | ast.List):
+            for element in target.elts:
+                bind(element, value)
+            return
         for node in walk(target):
             if isinstance(node, ast.Name):
                 out.setdefault(node.id, []).append(value)

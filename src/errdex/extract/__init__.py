@@ -33,6 +33,7 @@ from errdex.extract.module import (
     top_starts,
 )
 from errdex.extract.reading import Wanted, read_lines
+from errdex.extract.keyed_tables import keyed_tables, literal_aliases
 from errdex.extract.registries import choice_lists, enum_registries, name_filters
 from errdex.extract.request_models import request_carries, request_fields, route_bodies
 from errdex.extract.skeleton import Skeleton, build_skeleton, has_message_call
@@ -43,7 +44,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "76-top-starts"
+EXTRACTOR_VERSION = "77-keyed-class-sets"
 
 __all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
 
@@ -183,6 +184,8 @@ def _extract_text(
         value_accessors=value_accessors(text),
         readings=_readings(walker, tree, text, reduced),
         enums=enum_registries(text),
+        literals=literal_aliases(text),
+        class_tables=keyed_tables(text),
         choices=tuple(choice_lists(text)),
         name_filters=tuple(name_filters(text)),
         routes=tuple(route_bodies(text)),

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from errdex.facts import ChoiceList, FileFacts, KnobKind, NameFilter
 from errdex.lazy_re import lazy_compile
+from errdex.link.keyed_selection import KeyedSelections, class_target
 from errdex.link.knobs import KnobIndex
 from errdex.link.resolve import Namespace
 from errdex.linked_facts import KnobLink, SelectionLink
@@ -103,6 +104,7 @@ class SelectionIndex:
                 self._add_filters(facts)
         if enums:
             self._add_typed_fields(files, enums)
+        self._keyed = KeyedSelections(files, names, knobs)
 
     def selections(
         self,
@@ -131,6 +133,11 @@ class SelectionIndex:
                     out.append(link)
         for enum, member, where in self._members.get(facts.module, []):
             out.extend(self._choices(enum, member, where, same, facts.module))
+        out.extend(
+            self._keyed.selections(
+                facts, class_name, message, lambda module: self._checks(module, same, facts.module)
+            )
+        )
         return out
 
     def _checks(self, module: str | None, check: _Check, home: str) -> bool:
@@ -302,13 +309,7 @@ class SelectionIndex:
                     kept.append((rule, facts, list(dict.fromkeys(listed)), first[target]))
 
     def _class_target(self, facts: FileFacts, name: str) -> _Target | None:
-        found = self._names.lookup(self._names.qualify(facts, name))
-        if found is None:
-            return None
-        where, qualname = found
-        if not any(c.qualname == qualname for c in where.classes):
-            return None
-        return where.module, qualname
+        return class_target(self._names, facts, name)
 
     def _exclusion(
         self, rule: NameFilter, where: FileFacts, name: str, listed: list[str], line: int | None

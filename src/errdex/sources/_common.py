@@ -11,6 +11,7 @@ from email.message import Message
 from email.parser import BytesHeaderParser
 from pathlib import Path
 from typing import Any, NamedTuple
+from urllib.parse import quote
 
 from errdex.lazy_re import lazy_compile
 from errdex.sources.base import MAX_FILE_BYTES, Skipped, SourceFile
@@ -217,9 +218,10 @@ def metadata_urls(get_all: Callable[[str], list[Any] | None]) -> ProjectUrls:
     return classify_urls(labelled, str(homes[0]) if homes else None)
 
 
-def github_link_template(repository: str, ref: str) -> str:
-    """A "view source" template pinned to `ref`, with `{path}` and `{line}` left to fill."""
-    return f"{repository}/blob/{ref}/" + "{path}#L{line}"
+def github_link_template(repository: str, ref: str, folder: str = "") -> str:
+    """A "view source" template pinned to `ref`, with `{path}` and `{line}` left to fill;
+    `folder` (`src/`) is where the repository keeps the indexed paths."""
+    return f"{repository}/blob/{ref}/{quote(folder)}" + "{path}#L{line}"
 
 
 class TreeProject(NamedTuple):

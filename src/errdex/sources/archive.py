@@ -274,7 +274,8 @@ class ArchiveSource:
         if urls is not None and urls.repository and version:
             found = {self._map(p): data for p, data in pin_files.items()}
             commits = archive_commits(version_label, found)
-            template, pin = release_pin(urls.repository, version_label, commits, urls.links)
+            layout = None if self.wheel else "as its sdist lists it"
+            template, pin = release_pin(urls.repository, version_label, commits, urls.links, layout)
         self.info = VersionInfo(
             project=project_name,
             version=version_label,

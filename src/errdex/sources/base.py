@@ -34,6 +34,9 @@ class Pin(msgspec.Struct, frozen=True, kw_only=True):
     ref: str  # the commit id (maybe abbreviated) or the tag's name
     basis: str  # how it is known: "recorded in its version file", "guessed from the version"
     guessed: bool = False  # True when nothing the source carries confirms the ref
+    # how the link's path in the repository is known ("as its sdist lists it"); None when
+    # it is the indexed file's path, guessed to be the repository's
+    path_basis: str | None = None
 
 
 class VersionInfo(msgspec.Struct, kw_only=True):

@@ -14,6 +14,7 @@ from errdex.sources.archive import ArchiveSource
 from errdex.sources.archive_names import name_version_from_filename, same_version
 from errdex.sources.digests import records_beside
 from errdex.sources.pip_config import index_settings
+from errdex.sources.repo_layout import fetch_sdist, with_layout
 
 _REQUIREMENT = lazy_compile(
     r"^\s*(?P<name>[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*==\s*"
@@ -99,4 +100,8 @@ def pypi_source(spec: str, *, directory: Path | None = None) -> ArchiveSource:
     name, version = parsed
     path = download(name, version, directory=directory)
     # its sha256 recorded beside it by the download (`digests`), not hashed again
-    return ArchiveSource(path, spec=spec, source_kind="pypi", digests=records_beside(path))
+    source = ArchiveSource(path, spec=spec, source_kind="pypi", digests=records_beside(path))
+    if source.wheel and source.info.link_template is not None:
+        sdist = fetch_sdist(name, version, path.parent)
+        source.info = with_layout(source.info, source.paths(), sdist)
+    return source

@@ -14,6 +14,8 @@ import json
 import re
 from collections.abc import Iterable
 
+import msgspec
+
 from errdex.lazy_re import lazy_compile
 from errdex.sources._common import github_link_template, github_repo
 from errdex.sources.base import Pin
@@ -124,18 +126,21 @@ def release_pin(
     version: str,
     commits: Iterable[tuple[str | None, str]],
     links: Iterable[tuple[str, str]] = (),
+    path_basis: str | None = None,
 ) -> tuple[str, Pin]:
     """The link template of a release in `repository`, and its pin: the first commit of
     `commits` ((commit or None, where it is recorded)) found, else the tag a link names,
-    else the tag `v<version>` (without its local label), guessed."""
+    else the tag `v<version>` (without its local label), guessed. `path_basis` says how
+    the indexed paths are known to be the repository's (None: they are guessed to be)."""
     for sha, where in commits:
         if sha:
-            pin = Pin(kind="commit", ref=sha, basis=f"recorded in {where}")
+            pin = Pin(kind="commit", ref=sha, basis=f"recorded in {where}", path_basis=path_basis)
             return github_link_template(repository, sha), pin
     release = version.partition("+")[0]  # a local label is not in the tag
     pin = linked_tag(links, repository, release) or Pin(
         kind="tag", ref="v" + release, basis="guessed from the version", guessed=True
     )
+    pin = msgspec.structs.replace(pin, path_basis=path_basis)
     return github_link_template(repository, pin.ref), pin
 
 

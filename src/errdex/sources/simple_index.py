@@ -51,6 +51,7 @@ class IndexFile(NamedTuple):
     hashes: dict[str, str]
     yanked: bool
     uploaded: str | None = None  # when the index received it (PEP 700's `upload-time`)
+    size: int | None = None  # its size in bytes, when the index says (PEP 700's `size`)
 
 
 def shown(url: str) -> str:
@@ -103,7 +104,7 @@ def _parse_json(page_url: str, body: bytes) -> list[IndexFile]:
         hashes = (
             {k: v for k, v in raw.items() if isinstance(v, str)} if isinstance(raw, dict) else {}
         )
-        uploaded = entry.get("upload-time")
+        uploaded, size = entry.get("upload-time"), entry.get("size")
         files.append(
             IndexFile(
                 filename,
@@ -111,6 +112,7 @@ def _parse_json(page_url: str, body: bytes) -> list[IndexFile]:
                 hashes,
                 bool(entry.get("yanked")),
                 _upload_time(uploaded),
+                size if isinstance(size, int) and not isinstance(size, bool) else None,
             )
         )
     return files
@@ -205,8 +207,9 @@ class IndexClient:
 
     # -- downloads ----------------------------------------------------------------------
 
-    def download(self, file: IndexFile, directory: Path) -> Path:
-        """Save `file` in `directory` under its own name once its hash matches the index's.
+    def download(self, file: IndexFile, directory: Path, limit: int = MAX_DOWNLOAD_BYTES) -> Path:
+        """Save `file` in `directory` under its own name once its hash matches the index's
+        (a `SourceError` when it is larger than `limit` bytes).
 
         It is written to a temporary name first and renamed when checked, so a download cut
         short or tampered with never sits in the cache as if it were whole.
@@ -217,7 +220,7 @@ class IndexClient:
         digest = hashlib.new(algorithm or "sha256")
         try:
             with partial.open("wb") as out:
-                for chunk in self._chunks(file.url):
+                for chunk in self._chunks(file.url, limit):
                     digest.update(chunk)
                     out.write(chunk)
             if algorithm is not None and digest.hexdigest() != file.hashes[algorithm].lower():
@@ -234,15 +237,15 @@ class IndexClient:
                 partial.unlink()
         return target
 
-    def _chunks(self, url: str) -> Iterator[bytes]:
+    def _chunks(self, url: str, limit: int) -> Iterator[bytes]:
         if url.startswith("file:"):
             with Path(url2pathname(urlsplit(url).path)).open("rb") as handle:
-                yield from _capped(iter(lambda: handle.read(_CHUNK), b""), url)
+                yield from _capped(iter(lambda: handle.read(_CHUNK), b""), url, limit)
             return
         try:
             with self._http.stream("GET", url) as response:
                 response.raise_for_status()
-                yield from _capped(response.iter_bytes(_CHUNK), url)
+                yield from _capped(response.iter_bytes(_CHUNK), url, limit)
         except httpx.HTTPError as exc:
             raise SourceError(f"cannot download {shown(url)}: {exc}") from exc
 
@@ -259,12 +262,12 @@ def _verification(cert: str | None) -> ssl.SSLContext | bool:
         raise SourceError(f"cannot use pip's cert setting {cert}: {exc}") from exc
 
 
-def _capped(chunks: Iterable[bytes], url: str) -> Iterator[bytes]:
+def _capped(chunks: Iterable[bytes], url: str, limit: int) -> Iterator[bytes]:
     total = 0
     for chunk in chunks:
         total += len(chunk)
-        if total > MAX_DOWNLOAD_BYTES:
-            raise SourceError(f"{shown(url)} is larger than {MAX_DOWNLOAD_BYTES} bytes")
+        if total > limit:
+            raise SourceError(f"{shown(url)} is larger than {limit} bytes")
         yield chunk
 
 

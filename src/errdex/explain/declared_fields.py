@@ -1,0 +1,283 @@
+"""The keyword of the user's call behind `self.attr` where no `__init__` of the class says it.
+
+The extraction maps `self.attr` to a constructor keyword from the class's own `__init__`
+(`init_params`). Two classes a user makes have none to read, and their checks used to read as
+the program's own state:
+
+- a class whose annotated fields are its keywords (`@dataclass`, a `msgspec.Struct`, a
+  `NamedTuple`): `LoRARequest(lora_name, lora_int_id, lora_path)` checks `self.lora_path` in
+  its `__post_init__`, which sees the fields as the call gave them until it assigns one;
+- a class whose `__init__` hands its other keywords on to its base's with `**kwargs`
+  (click's `Option(..., **attrs)` → `Parameter.__init__(nargs=...)`, which sets
+  `self.nargs = nargs`), and assigns the attribute nowhere itself.
+
+Either way the attribute is the keyword the user wrote, as the input rules take it.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from errdex.ast_walk import walk
+from errdex.explain.context import Facts, class_in_file
+from errdex.explain.item_fields import own_init
+from errdex.extract.setters import init_params
+from errdex.facts import KnobKind
+
+__all__ = ["declared_keyword", "declared_required", "super_init_call"]
+
+_STRUCT_BASES = frozenset({"Struct", "NamedTuple"})
+_MAX_DOTS = 2  # `vllm.sampling_params.SamplingParams`: a class its users make
+_HEADER_WINDOW = 300  # characters before and after a class's header its decorators fit in
+
+
+def declared_keyword(facts: Facts, owner: str, attribute: str) -> str | None:
+    """The keyword of `owner`'s call that `self.<attribute>` is as given at the site, or
+    None when the class's code may have changed it (or none is known)."""
+    if "." in owner or attribute.startswith("_"):
+        return None
+    if any(k.kind == KnobKind.FLAG for k in facts.knobs):
+        return None  # a config class whose fields are flags: the user sets those instead
+    if not _users_class(facts):
+        return None  # a class of the package's internals: no call a user writes
+    method = facts.stored.site.function.rpartition(".")[2]
+    # what the text says first: most methods are none of these, and their class (thousands
+    # of lines at times) is not parsed then
+    if method == "__init__":
+        function = facts.site_function()
+        if function is None or function.args.kwarg is None:
+            return None
+    else:
+        text = facts.source_text or ""
+        if "__post_init__" not in text:
+            return None
+        if method != "__post_init__" and f"self.{method}(" not in text:
+            return None
+        if not _header_may_declare(text, owner):
+            return None
+    cls = class_in_file(facts, owner)
+    if cls is None:
+        return None
+    if method == "__init__":
+        return _handed_to_base(facts, cls, attribute)
+    if not _fields_class(cls) or attribute not in _fields(cls):
+        return None
+    if _assigned_before(facts, attribute):
+        return None
+    if method == "__post_init__":
+        return attribute
+    # a check `__post_init__` runs itself (`self._verify_args()`), before it sets the field
+    called = _called_from_post_init(cls, method)
+    return (
+        attribute if called is not None and not _assigns(called[0], attribute, called[1]) else None
+    )
+
+
+def _called_from_post_init(cls: ast.ClassDef, method: str) -> tuple[ast.FunctionDef, int] | None:
+    """(`__post_init__`, the line of its call) when the class's `__post_init__` calls
+    `self.<method>()` itself."""
+    post = _post_init(cls)
+    if post is None:
+        return None
+    for node in walk(post):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == method
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "self"
+        ):
+            return post, node.lineno
+    return None
+
+
+def _post_init(cls: ast.ClassDef) -> ast.FunctionDef | None:
+    return next(
+        (n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__post_init__"),
+        None,
+    )
+
+
+def _users_class(facts: Facts) -> bool:
+    """Whether users make the site's class: the package exports it at most `_MAX_DOTS`
+    dots deep (`vllm.sampling_params.SamplingParams`, `click.Option`), or one more when it
+    re-exports it from its module (`vllm.v1.engine.LoRARequest` of `vllm.lora.request`)."""
+    stored = facts.stored
+    path = stored.public_path()
+    method = stored.site.function.rpartition(".")[2]
+    if path is None or not path.endswith(f".{method}"):
+        return False
+    dots = path.count(".") - 1
+    exported = bool(stored.public) and not path.startswith(f"{stored.module}.")
+    return dots <= _MAX_DOTS or (exported and dots <= _MAX_DOTS + 1)
+
+
+def declared_required(facts: Facts, owner: str) -> tuple[str, ...] | None:
+    """The fields a call of the fields class `owner` must give (those with no default);
+    None when it is no such class or its bases may declare more."""
+    cls = class_in_file(facts, owner) if owner and "." not in owner else None
+    if cls is None or not _fields_class(cls) or _other_bases(cls):
+        return None
+    needed = _needed(cls)
+    return tuple(n for n, has_default in _fields(cls).items() if not has_default or n in needed)
+
+
+def _needed(cls: ast.ClassDef) -> set[str]:
+    """The fields whose default `__post_init__` refuses (`assert self.path`, `if not
+    self.path: raise ...`, `if self.path is None: raise ...`): a call gives them too."""
+    post = _post_init(cls)
+    out: set[str] = set()
+    for node in post.body if post is not None else ():
+        test = None
+        if isinstance(node, ast.Assert):
+            test = node.test
+        elif isinstance(node, ast.If) and any(isinstance(b, ast.Raise) for b in node.body):
+            test = _unset_test(node.test)
+        if (
+            isinstance(test, ast.Attribute)
+            and isinstance(test.value, ast.Name)
+            and test.value.id == "self"
+        ):
+            out.add(test.attr)
+    return out
+
+
+def _unset_test(test: ast.expr) -> ast.expr | None:
+    """`x` of `not x` or `x is None`."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        return test.left
+    return None
+
+
+def _header_may_declare(text: str, owner: str) -> bool:
+    """Whether the lines around `class <owner>` name a dataclass, a `Struct` or a
+    `NamedTuple` (read before the class is parsed: most are none)."""
+    at = text.find(f"class {owner}")
+    while at != -1:
+        if at == 0 or text[at - 1] == "\n":
+            window = text[max(0, at - _HEADER_WINDOW) : at + _HEADER_WINDOW]
+            return any(word in window for word in ("dataclass", *_STRUCT_BASES))
+        at = text.find(f"class {owner}", at + 1)
+    return False
+
+
+def _fields_class(cls: ast.ClassDef) -> bool:
+    """A `@dataclass` (of any module, called or not), or a `Struct`/`NamedTuple` subclass."""
+    for decorator in cls.decorator_list:
+        node = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if _last_name(node) == "dataclass":
+            return True
+    return any(_last_name(base) in _STRUCT_BASES for base in cls.bases)
+
+
+def _other_bases(cls: ast.ClassDef) -> bool:
+    """Whether a base other than `Struct`/`NamedTuple`/`object` may declare fields too."""
+    return any(_last_name(b) not in _STRUCT_BASES | {"object"} for b in cls.bases)
+
+
+def _last_name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else None
+
+
+def _fields(cls: ast.ClassDef) -> dict[str, bool]:
+    """The class's own fields the call takes → whether each has a default: annotated
+    names, not `ClassVar`, not `field(init=False)`, not private."""
+    out: dict[str, bool] = {}
+    for node in cls.body:
+        if not (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)):
+            continue
+        name = node.target.id
+        if name.startswith("_") or "ClassVar" in ast.unparse(node.annotation):
+            continue
+        value = node.value
+        if isinstance(value, ast.Call) and any(
+            k.arg == "init" and isinstance(k.value, ast.Constant) and k.value.value is False
+            for k in value.keywords
+        ):
+            continue
+        out[name] = value is not None
+    return out
+
+
+def _assigned_before(facts: Facts, attribute: str) -> bool:
+    """Whether the site's function assigns `self.<attribute>` before the site's line (or
+    cannot be read)."""
+    function = facts.site_function()
+    return function is None or _assigns(function, attribute, facts.stored.site.line)
+
+
+def _assigns(function: ast.FunctionDef, attribute: str, before: int | None = None) -> bool:
+    """Whether `function` assigns `self.<attribute>` (before the line `before`)."""
+    for node in walk(function):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.ctx, ast.Store | ast.Del)
+            and node.attr == attribute
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "self"
+            and (before is None or node.lineno < before)
+        ):
+            return True
+        if isinstance(node, ast.Call) and (before is None or node.lineno < before):
+            # `object.__setattr__(self, "x", ...)` of a frozen class, `setattr(self, "x", ...)`
+            named = _last_name(node.func) in ("setattr", "__setattr__")
+            if named and any(
+                isinstance(a, ast.Constant) and a.value == attribute for a in node.args
+            ):
+                return True
+    return False
+
+
+def _handed_to_base(facts: Facts, cls: ast.ClassDef, attribute: str) -> str | None:
+    """The base's keyword `self.<attribute>` is, when the class's `__init__` passes its
+    `**kwargs` on to the base's (defined in the file) and assigns no `self.<attribute>`
+    itself, and the base's `__init__` assigns it its keyword."""
+    init = own_init(cls)
+    kwarg = init.args.kwarg if init is not None else None
+    if init is None or kwarg is None or not cls.bases or not isinstance(cls.bases[0], ast.Name):
+        return None
+    own = {a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs)}
+    if not _passes_kwargs(init, kwarg.arg) or _assigns(init, attribute):
+        return None
+    base = class_in_file(facts, cls.bases[0].id)
+    base_init = own_init(base) if base is not None else None
+    if base_init is None:
+        return None
+    param = init_params(base_init)[0].get(attribute)
+    if param is None or param in own:
+        return None  # a keyword the class takes itself: the extraction's to follow
+    return param
+
+
+def _passes_kwargs(init: ast.FunctionDef, kwarg: str) -> bool:
+    """`super().__init__(..., **kwarg)` in the constructor."""
+    call = super_init_call(init)
+    return call is not None and any(
+        k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwarg
+        for k in call.keywords
+    )
+
+
+def super_init_call(init: ast.FunctionDef) -> ast.Call | None:
+    """The constructor's first `super().__init__(...)` call, if any."""
+    for node in walk(init):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "__init__"
+            and isinstance(node.func.value, ast.Call)
+            and isinstance(node.func.value.func, ast.Name)
+            and node.func.value.func.id == "super"
+        ):
+            return node
+    return None

@@ -1,0 +1,119 @@
+"""Tables keyed by a setting's values: `Literal` aliases and dicts of classes by string.
+
+A setting typed with a `Literal` alias (`linear_backend: LinearBackend`, where
+`LinearBackend = Literal["auto", "cutlass", ...]`) names the code it picks through a
+module-level dict keyed by those strings (`_LINEAR_BACKEND_KERNEL_MAP = {"cutlass":
+{CutlassFP8Kernel, ...}, ...}`). Both are read here
+from the text (the skeleton the extractor parses blanks module-level values): each
+statement that starts at a line's first column is cut at its closing bracket, which stands
+at the first column too (or ends the opening line), and parsed alone.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+
+from errdex.lazy_re import lazy_compile
+
+_ALIAS = lazy_compile(
+    r"^([A-Za-z_]\w*)(?:[ \t]*:[ \t]*(?:typing\.)?TypeAlias)?[ \t]*=[ \t]*(?:typing\.)?Literal\[",
+    re.MULTILINE,
+)
+_TABLE = lazy_compile(r"^([A-Za-z_]\w*)(?:[ \t]*:[^=\n]*)?[ \t]*=[ \t]*\{", re.MULTILINE)
+_MAX_TABLES = 50
+_MAX_KEYS = 80
+_MAX_VALUES = 200
+
+
+def literal_aliases(text: str) -> dict[str, tuple[str, ...]]:
+    """Module-level `Name = Literal["a", "b", ...]`: the alias → its string values."""
+    if "Literal[" not in text:
+        return {}
+    found: dict[str, tuple[str, ...]] = {}
+    for head in _ALIAS.finditer(text):
+        node = _statement(text, head.start(), head.end() - 1, "]")
+        if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Subscript):
+            continue
+        inner = node.value.slice
+        items = inner.elts if isinstance(inner, ast.Tuple) else [inner]
+        values = [
+            i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)
+        ]
+        if values and len(values) == len(items):
+            found[head.group(1)] = tuple(values[:_MAX_VALUES])
+        if len(found) >= _MAX_TABLES:
+            break
+    return found
+
+
+def keyed_tables(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
+    """Module-level dicts whose keys are all strings and whose values are each a set, list or
+    tuple of classes (a backend's family of implementations, as written): the dict → key →
+    the classes. A dict of one class a key (a loader per format) picks a mode that reads
+    other input, no stand-in: not kept."""
+    found: dict[str, dict[str, tuple[str, ...]]] = {}
+    for head in _TABLE.finditer(text):
+        node = _statement(text, head.start(), head.end() - 1, "}")
+        if node is None or not isinstance(node.value, ast.Dict):
+            continue
+        table = _table(node.value)
+        if table:
+            found[head.group(1)] = table
+        if len(found) >= _MAX_TABLES:
+            break
+    return found
+
+
+def _statement(
+    text: str, start: int, bracket: int, closing: str
+) -> ast.Assign | ast.AnnAssign | None:
+    """The statement from `start` whose bracket opens at `bracket`: it ends on its own line
+    when that line ends with `closing`, else at the next line that starts with it."""
+    line_end = text.find("\n", bracket)
+    line_end = len(text) if line_end < 0 else line_end
+    if text[bracket:line_end].rstrip().endswith(closing):
+        end = line_end
+    else:
+        at = text.find("\n" + closing, bracket)
+        if at < 0:
+            return None
+        end = at + 2
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text[start:end])
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Assign | ast.AnnAssign):
+        return None
+    return tree.body[0]
+
+
+def _table(node: ast.Dict) -> dict[str, tuple[str, ...]]:
+    if len(node.keys) < 2 or len(node.keys) > _MAX_KEYS:
+        return {}
+    out: dict[str, tuple[str, ...]] = {}
+    for key, value in zip(node.keys, node.values, strict=True):
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            return {}
+        if not isinstance(value, ast.Set | ast.List | ast.Tuple):
+            return {}
+        named = [_class_name(i) for i in value.elts]
+        if not named or any(n is None for n in named):
+            return {}
+        out[key.value] = tuple(n for n in named if n is not None)
+    return out
+
+
+def _class_name(node: ast.expr) -> str | None:
+    """`Cls` or `module.Cls`, a name whose last part is written as a class's."""
+    try:
+        dotted = ast.unparse(node)
+    except (ValueError, RecursionError):
+        return None
+    parts = dotted.split(".")
+    if not all(p.isidentifier() for p in parts) or not parts[-1].lstrip("_")[:1].isupper():
+        return None
+    return dotted
