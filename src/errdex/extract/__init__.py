@@ -19,6 +19,7 @@ from errdex.extract.config_files import config_file_flags
 from errdex.extract.docs import attribute_docs
 from errdex.extract.environment import optional_imports, platform_tests, value_accessors
 from errdex.extract.exception_classes import class_texts
+from errdex.extract.keyed_tables import keyed_tables, literal_aliases
 from errdex.extract.knobs import (
     attribute_settings,
     env_annotations,
@@ -33,7 +34,6 @@ from errdex.extract.module import (
     top_starts,
 )
 from errdex.extract.reading import Wanted, read_lines
-from errdex.extract.keyed_tables import keyed_tables, literal_aliases
 from errdex.extract.registries import choice_lists, enum_registries, name_filters
 from errdex.extract.request_models import request_carries, request_fields, route_bodies
 from errdex.extract.skeleton import Skeleton, build_skeleton, has_message_call
