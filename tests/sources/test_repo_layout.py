@@ -116,3 +116,15 @@ def test_a_real_src_layout_release_links_where_its_sdist_lists_the_files(
     (tmp_path / "other").mkdir()
     assert fetch_sdist("click", "8.1.7", tmp_path / "other") is None
     assert not list((tmp_path / "other").iterdir())
+
+
+@pytest.mark.network
+def test_a_first_answer_waits_on_no_sdist(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # lookup's partial index opens releases with layout=False: no second download
+    monkeypatch.setenv("ERRDEX_CACHE", str(tmp_path / "cache"))
+    source = pypi_source("click==8.1.7", layout=False)
+    assert (
+        source.info.link_template == "https://github.com/pallets/click/blob/v8.1.7/{path}#L{line}"
+    )
+    assert not (tmp_path / "cache" / "downloads" / "click-8.1.7.tar.gz").exists()
+    assert source.info.pin is not None and source.info.pin.path_basis is None

@@ -104,7 +104,7 @@ def answer_paste(
     if release is not None:
         from errdex.sources.pypi import pypi_source
 
-        named = pypi_source(release)
+        named = pypi_source(release, layout=False)
         # As the release's metadata spells them, as they are stored (`SQLAlchemy`, `1.0`).
         project = project or named.info.project
         version = version or named.info.version
@@ -252,7 +252,7 @@ def _index_needed(
         from errdex.sources.pypi import pypi_source
 
         try:
-            source = pypi_source(spec)
+            source = pypi_source(spec, layout=False)
         except SourceError:
             continue  # a release the index does not have: answer from what is held
         report = index_wanted(store, source, what="", narrow=chosen, announce=announce)

@@ -92,8 +92,11 @@ def download(name: str, version: str, *, directory: Path | None = None) -> Path:
         raise SourceError(f"cannot download {name}=={version}: {exc}") from exc
 
 
-def pypi_source(spec: str, *, directory: Path | None = None) -> ArchiveSource:
-    """The archive of a `NAME==VERSION` spec, downloaded on first use (source_kind "pypi")."""
+def pypi_source(spec: str, *, directory: Path | None = None, layout: bool = True) -> ArchiveSource:
+    """The archive of a `NAME==VERSION` spec, downloaded on first use (source_kind "pypi").
+    With `layout`, a wheel's links follow the folder its sdist keeps the files under
+    (`repo_layout`); without, a lookup's first answer waits on no second download, and the
+    links say their path is guessed."""
     parsed = parse_requirement(spec)
     if parsed is None:
         raise SourceError(f"not a NAME==VERSION requirement: {spec}")
@@ -101,7 +104,7 @@ def pypi_source(spec: str, *, directory: Path | None = None) -> ArchiveSource:
     path = download(name, version, directory=directory)
     # its sha256 recorded beside it by the download (`digests`), not hashed again
     source = ArchiveSource(path, spec=spec, source_kind="pypi", digests=records_beside(path))
-    if source.wheel and source.info.link_template is not None:
+    if layout and source.wheel and source.info.link_template is not None:
         sdist = fetch_sdist(name, version, path.parent)
         source.info = with_layout(source.info, source.paths(), sdist)
     return source
