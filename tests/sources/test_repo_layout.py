@@ -116,6 +116,8 @@ def test_a_real_src_layout_release_links_where_its_sdist_lists_the_files(
     (tmp_path / "other").mkdir()
     assert fetch_sdist("click", "8.1.7", tmp_path / "other") is None
     assert not list((tmp_path / "other").iterdir())
+    # nor is one already cached read past the cap
+    assert fetch_sdist("click", "8.1.7", sdist.parent) is None
 
 
 @pytest.mark.network

@@ -63,14 +63,15 @@ def folder_of(wheel_paths: Iterable[str], sdist_paths: Iterable[str]) -> str | N
 
 
 def cached_sdist(directory: Path, name: str, version: str) -> Path | None:
-    """The sdist of `name==version` already in `directory` (`.tar.gz` first)."""
+    """The sdist of `name==version` already in `directory` (`.tar.gz` first), within
+    `MAX_SDIST_BYTES` as a downloaded one is."""
     if not directory.is_dir():
         return None
     wanted, found = canonicalize_name(name), []
     for entry in directory.iterdir():
         parsed = name_version_from_filename(entry.name) if entry.is_file() else None
-        if parsed is None or parsed[2]:
-            continue
+        if parsed is None or parsed[2] or entry.stat().st_size > MAX_SDIST_BYTES:
+            continue  # a wheel, another file, or an sdist too large to read for links
         if canonicalize_name(parsed[0]) == wanted and same_version(parsed[1], version):
             found.append((not entry.name.endswith(".tar.gz"), entry.name, entry))
     return min(found)[2] if found else None
