@@ -17,24 +17,13 @@ import ast
 from errdex.explain.context import function_at
 from errdex.explain.page import Caller
 from errdex.explain.plain import code
+from errdex.extract.conditions import negate
 from errdex.facts import ConditionKind, SiteKind
 from errdex.store import Store
 from errdex.store.base import StoredSite
 
 __all__ = ["checked_by_callers", "checked_sentence"]
 
-_OPPOSITE: dict[type[ast.cmpop], type[ast.cmpop]] = {
-    ast.Is: ast.IsNot,
-    ast.IsNot: ast.Is,
-    ast.Eq: ast.NotEq,
-    ast.NotEq: ast.Eq,
-    ast.In: ast.NotIn,
-    ast.NotIn: ast.In,
-    ast.Lt: ast.GtE,
-    ast.GtE: ast.Lt,
-    ast.Gt: ast.LtE,
-    ast.LtE: ast.Gt,
-}
 _TESTED = (ConditionKind.ASSERT, ConditionKind.IF, ConditionKind.ELIF)
 
 
@@ -104,7 +93,7 @@ def _first_check(
     for stmt in function.body:
         if stmt.lineno >= call_line:
             break
-        if isinstance(stmt, ast.Assert) and ast.unparse(_negated(stmt.test)) in held:
+        if isinstance(stmt, ast.Assert) and ast.unparse(negate(stmt.test)) in held:
             return "assert " + ast.unparse(stmt.test), stmt.lineno
         if isinstance(stmt, ast.If) and _leaves_on(stmt, held):
             return "if " + ast.unparse(stmt.test), stmt.lineno
@@ -116,13 +105,3 @@ def _leaves_on(stmt: ast.If, held: set[str]) -> bool:
     body = stmt.body
     leaves = bool(body) and isinstance(body[-1], ast.Raise | ast.Return) and not stmt.orelse
     return leaves and ast.unparse(stmt.test) in held
-
-
-def _negated(test: ast.expr) -> ast.expr:
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return test.operand
-    if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        opposite = _OPPOSITE.get(type(test.ops[0]))
-        if opposite is not None:
-            return ast.Compare(left=test.left, ops=[opposite()], comparators=test.comparators)
-    return ast.UnaryOp(op=ast.Not(), operand=test)
