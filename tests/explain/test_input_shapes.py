@@ -256,7 +256,7 @@ def test_a_multiple_of_another_argument_of_the_same_call(tmp_path: Path) -> None
 
 
 MISSING = {
-    "store/__init__.py": "from store.dialect import Dialect, load_vocab, reflect",
+    "store/__init__.py": "from store.dialect import Dialect, get_view_sql, load_vocab, reflect",
     "store/dialect.py": """
         import os
 
@@ -271,6 +271,14 @@ MISSING = {
                 if not found:
                     raise NoSuchTableError(f"{schema}.{view_name}")
                 return found
+
+
+        def get_view_sql(connection, view_name):
+            sql = connection.execute("show create table ...", view_name).scalar()
+            if sql.upper().startswith("CREATE TABLE"):
+                # a table, not a view
+                raise NoSuchTableError(view_name)
+            return sql
 
 
         def reflect(connection, table):
@@ -307,6 +315,12 @@ def test_a_name_not_found_in_the_data_is_a_name_that_exists(missing: Store) -> N
         "table is there for the program to reach."
     )
     assert "worth reporting" not in page.what_it_means
+
+
+def test_a_name_found_of_another_kind_is_no_name_that_exists(missing: Store) -> None:
+    # the name is a table's: it exists, and is not the view asked for
+    page = page_in_function(missing, "store", "get_view_sql")
+    assert not any("that exists" in s.text for s in page.solutions), page.solutions
 
 
 def test_a_name_computed_from_an_argument_is_followed_to_it(missing: Store) -> None:

@@ -22,7 +22,7 @@ ENG = {
         ENG_USE_V2 = os.getenv("ENG_USE_V2")
         """,
     "eng/config.py": """
-        from dataclasses import dataclass
+        from dataclasses import dataclass, field
 
         from eng import envs
 
@@ -31,6 +31,10 @@ ENG = {
         class AuxConfig:
             enable_experts: bool = False
             enable_logits: bool = False
+            # the aux outputs a request may name
+            names: list[str] = field(default_factory=list)
+            # the aux outputs built so far, by name
+            registry: dict[str, object] = field(default_factory=dict, init=False)
 
             @property
             def enabled(self) -> bool:
@@ -55,6 +59,14 @@ ENG = {
             def check_armed(self):
                 if self.aux_config.armed and not envs.ENG_USE_V2:
                     raise ValueError("an armed aux output requires the V2 runner")
+
+            def register(self, name):
+                if name in self.aux_config.registry:
+                    raise ValueError("an aux output of that name is built already")
+
+            def check_name(self, name):
+                if name not in self.aux_config.names:
+                    raise ValueError("no aux output of that name is allowed")
 
             def check_any(self):
                 if self.aux_config.any_enabled and not envs.ENG_USE_V2:
@@ -100,6 +112,18 @@ def test_a_computed_property_is_no_key_of_the_flag(eng: Store) -> None:
     assert any("ENG_USE_V2" in t for t in texts)
     assert not any('any_enabled"' in t for t in texts)
     assert not any("--aux-config '" in t for t in texts)
+
+
+def test_a_field_the_constructor_does_not_take_is_no_key_of_the_flag(eng: Store) -> None:
+    # `registry` is `field(init=False)`: the program fills it in, no JSON of the flag sets it
+    page = page_with_message(eng, "eng", "an aux output of that name is built already")
+    assert not any("--aux-config" in s.text for s in page.solutions), page.solutions
+    assert not any("--aux-config" in w.of for w in page.why), page.why
+
+
+def test_a_field_the_constructor_takes_stays_the_flags(eng: Store) -> None:
+    page = page_with_message(eng, "eng", "no aux output of that name is allowed")
+    assert any("--aux-config" in s.text for s in page.solutions), page.solutions
 
 
 OVERRIDDEN = {

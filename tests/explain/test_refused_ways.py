@@ -14,6 +14,7 @@ from explain_samples import indexed_package, page_with_message
 from errdex.explain.build import gather_facts
 from errdex.explain.env_members import first_action
 from errdex.explain.fix_forms import command_fix
+from errdex.explain.hiding_flags import hidden_by_flag
 from errdex.explain.kept_fields import with_kept_fields
 from errdex.explain.named_settings import typed_fields
 from errdex.explain.page import Page
@@ -135,6 +136,70 @@ WAYS = {
                     if spec.rejection_method != "standard":
                         raise ValueError("watermarking requires rejection_method='standard'")
         """,
+    "ways/scatter.py": """
+        def scatter(recv, rows, align, experts, psum=False):
+            if psum:
+                assert rows.shape == (experts,), "one row per expert"
+            else:
+                assert rows.shape[0] % align == 0, "rows not aligned"
+            return recv
+
+
+        def split_path(path, has_host):
+            if has_host:
+                if path and not path.startswith("/"):
+                    raise ValueError("with a host the path must start with a slash")
+            else:
+                if path.startswith("//"):
+                    raise ValueError("without a host the path cannot start with //")
+            return path
+
+
+        def gather(recv, rows, align, experts, psum=False):
+            if psum:
+                assert experts > 0, "no experts"
+            else:
+                assert rows.shape[0] % align == 0, "gathered rows not aligned"
+            return recv
+        """,
+    "ways/dispatch.py": """
+        from ways import envs
+
+
+        def quantize(x, dtype):
+            if dtype == "fp4" and envs.WAYS_ALWAYS:
+                assert isinstance(x, tuple), "fp4 dispatch gives a tuple"
+            else:
+                assert isinstance(x, list), "plain dispatch gives a list"
+            return x
+        """,
+    "ways/styles.py": """
+        class StyleError(Exception):
+            pass
+
+
+        def parse(text):
+            if not text.isidentifier():
+                raise StyleError(text)
+            return text
+
+
+        def get_style(name, *, default=None):
+            try:
+                return parse(name)
+            except StyleError as error:
+                if default is not None:
+                    return get_style(default)
+                raise LookupError(f"no style {name!r}: {error}") from None
+
+
+        def cached_style(name, cache=None):
+            if cache is not None:
+                return cache[name]
+            if not name.isidentifier():
+                raise LookupError(f"no cached style {name!r}")
+            return name
+        """,
     "ways/deploy.py": """
         def _validate(config, precision):
             if config.dp_size != 1:
@@ -243,3 +308,60 @@ def test_a_helpers_guard_whose_other_branch_raises_is_no_way_out(ways: Store) ->
     assert page.source.function == "validate_fp8"
     assert "The guards at lines 3, 5 are no way out" in page.what_it_means, page.what_it_means
     assert not any("dp_size" in t or "sequence_parallel" in t for t in texts(page)), texts(page)
+
+
+def test_an_else_whose_if_asserts_the_same_value_is_no_way_out(ways: Store) -> None:
+    # the other branch of the `if` the assert sits in asks its own of `rows`: taking it
+    # is another assert on the same value, no way out
+    page = page_of(ways, "rows not aligned")
+    assert not any("`psum`" in t for t in texts(page)), texts(page)
+
+
+def test_an_else_whose_if_raises_on_a_test_of_its_own_stays_a_way_out(ways: Store) -> None:
+    # the other branch tests the same value with a test of its own (not an invariant it
+    # asserts): taking it may well pass, as a host with a path of `//x` does
+    page = page_of(ways, "without a host the path")
+    assert any("`has_host`" in t for t in texts(page)), texts(page)
+
+
+def test_an_else_whose_if_checks_another_value_stays_a_way_out(ways: Store) -> None:
+    page = page_of(ways, "gathered rows not aligned")
+    assert any("`psum`" in t for t in texts(page)), texts(page)
+
+
+def test_a_setting_whose_other_branch_asserts_the_same_value_stays(ways: Store) -> None:
+    # a setting picks the mode for the whole program: what reaches the check is made for
+    # the mode it picks, so turning it off is a way out even though the other branch
+    # asserts of the same value
+    page = page_of(ways, "fp4 dispatch gives a tuple")
+    assert any("WAYS_ALWAYS" in t for t in texts(page)), texts(page)
+
+
+def test_a_default_returned_in_place_of_what_failed_is_no_way_out(ways: Store) -> None:
+    # `default` given, the function returns its style instead: the bad name stays bad
+    page = page_of(ways, "no style {name!r}")
+    assert not any("`default`" in t for t in texts(page)), texts(page)
+    assert "A fallback would only hide the error" in page.what_it_means, page.what_it_means
+
+
+def test_an_argument_read_before_anything_failed_is_no_fallback(ways: Store) -> None:
+    # `cache` given, the value comes from it before any test failed: another way to the
+    # value, not one returned in place of what failed
+    (site,) = [
+        s
+        for s in ways.list_sites("ways")
+        if s.site.message is not None and s.site.message.text.startswith("no cached style")
+    ]
+    facts = gather_facts(site)
+    facts.source_text = ways.file_text(site.version_id, site.file)
+    (exit_,) = [c for c in facts.conditions if "cache" in c.test]
+    assert hidden_by_flag(exit_, facts) is None
+    (site,) = [
+        s
+        for s in ways.list_sites("ways")
+        if s.site.message is not None and s.site.message.text.startswith("no style")
+    ]
+    facts = gather_facts(site)
+    facts.source_text = ways.file_text(site.version_id, site.file)
+    (exit_,) = [c for c in facts.conditions if "default" in c.test]
+    assert hidden_by_flag(exit_, facts) is not None

@@ -20,7 +20,9 @@ from errdex.explain.context import Facts
 from errdex.explain.handler_notes import INTERPRETER_VARIABLES, handler_notes
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Solution
+from errdex.explain.shared_suffix import factory_list
 from errdex.explain.stated_exclusive import exclusive_instruction
+from errdex.explain.stated_limits import lists_valid
 from errdex.explain.user_call import suggested_call
 from errdex.facts import KnobKind, SiteKind
 
@@ -72,6 +74,9 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
             continue  # a name that is not this code's: the message speaks of another
         if own_assertion and exclusive_instruction(advice.text) is not None:
             continue  # two of the code's own values, asserted apart: no choice of the user's
+        listed = advice.implied is not None and lists_valid(advice.text)
+        if listed and factory_list(advice.text, facts):
+            continue  # the grammar a factory adds to every reason, not this one's way out
         keyword = keyword_solution(advice.text, facts)
         if keyword is not None:
             out.solutions.append((keyword, advised_rank(keyword)))

@@ -26,6 +26,8 @@ _NOT_FOUND = re.compile(r"^(?:NoSuch(?P<a>[A-Z]\w*?)|(?P<b>[A-Z]\w*?)NotFound)(?
 # What is missing from the environment, not from the data: an install is the way out.
 _ENVIRONMENT = frozenset({"Module", "Package", "Distribution"})
 _WORD = re.compile(r"[A-Z][a-z]+")
+# A predicate whose name says the thing is not there.
+_ABSENCE = re.compile(r"(?i)missing|absent|not_?found|no_?such|empty|unknown")
 
 
 def missing_data_solution(facts: Facts) -> Solution | None:
@@ -35,6 +37,8 @@ def missing_data_solution(facts: Facts) -> Solution | None:
     found = _NOT_FOUND.match(exception)
     thing = (found.group("a") or found.group("b")) if found else None
     if thing is None or thing in _ENVIRONMENT or site.message is None:
+        return None
+    if facts.held and _tests_a_kind(facts.held[-1].text):
         return None
     params = [p for p in facts.read.params if p not in ("self", "cls")]
     printed = []
@@ -67,6 +71,22 @@ def missing_data_solution(facts: Facts) -> Solution | None:
         condition=held[-1].text if held else None,
         kind="input",
     )
+
+
+def _tests_a_kind(text: str) -> bool:
+    """Whether the check is a predicate that holds of what the lookup found (`sql.upper().
+    startswith("CREATE TABLE")`: the name is a table, where a view was asked for): the
+    thing exists and is of another kind, so "name one that exists" leads nowhere. A
+    predicate named for absence (`is_missing(x)`) is still the lookup failing."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return _ABSENCE.search(name) is None
 
 
 def _through_locals(names: list[str], params: list[str], facts: Facts) -> list[str]:

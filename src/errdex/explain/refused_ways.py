@@ -26,6 +26,7 @@ from errdex.explain.input_words import Instead
 from errdex.explain.outline import holding
 from errdex.explain.page import ConditionView, Solution
 from errdex.extract.conditions import dotted_name, dotted_names, negate
+from errdex.facts import KnobKind
 from errdex.link.expression_texts import parse_expression
 
 __all__ = ["branch_refuses", "passed_refused", "setting_trips_guard", "value_refused"]
@@ -193,10 +194,15 @@ def _reassigned(names: set[str], assigned: set[str]) -> bool:
     return any(n == a or n.startswith(a + ".") for n in names for a in assigned)
 
 
-def _fails(known: _Known, block: list[ast.stmt], skip: set[int], within: set[str]) -> str | None:
+def _fails(
+    known: _Known, block: list[ast.stmt], skip: set[int], within: set[str], values: set[str]
+) -> str | None:
     """ "fails" when a check of the block fails for what is known; "checks" when one of
     unknown outcome reads only names of `within` (values that failed the site's check,
-    left as they were); else None. A check of a name the block assigns first is not known."""
+    left as they were), or is an `assert` reading one of `values` (an argument or local the
+    site's check reads, left as it was: the other branch holds the same value to an
+    invariant of its own, so taking it is no sure way out); else None. A check of a name
+    the block assigns first is not known."""
     found = None
     for test, fails_when, line, assigned in _checks(block):
         names = set(dotted_names(test))
@@ -207,7 +213,48 @@ def _fails(known: _Known, block: list[ast.stmt], skip: set[int], within: set[str
             return "fails"
         if truth is None and names and names <= within:
             found = "checks"
+        elif truth is None and not fails_when and _values_read(test) & values:
+            found = "checks"  # an `assert` of its own on the same value
     return found
+
+
+def _values_read(node: ast.AST) -> set[str]:
+    """The names and attribute chains an expression reads as values: not the functions it
+    calls (`len`, `isinstance`), whose names two checks of unrelated values share."""
+    called = {id(n.func) for n in walk(node) if isinstance(n, ast.Call)}
+    out: set[str] = set()
+    stack: list[ast.AST] = [node]
+    while stack:
+        current = stack.pop()
+        if id(current) in called:
+            if isinstance(current, ast.Attribute):
+                stack.append(current.value)  # `x.view(...)` reads `x`
+            continue
+        name = dotted_name(current) if isinstance(current, ast.Attribute | ast.Name) else None
+        if name is not None:
+            out.add(name)
+            continue
+        stack.extend(ast.iter_child_nodes(current))
+    return out
+
+
+def _set_by_setting(test: ast.expr, facts: Facts) -> bool:
+    """Whether a flag or environment variable decides the branch's test: a setting picks the
+    mode for the whole program, and the values the site's function is handed are made for
+    the mode it picks upstream too (an argument is handed in beside the value it checks,
+    and flipping it alone leaves that value as it was made)."""
+    names = set(dotted_names(test))
+    settings = (KnobKind.ENV, KnobKind.FLAG)
+    return any(k.kind in settings and k.behind in names for k in facts.knobs)
+
+
+def _own_values(names: set[str], facts: Facts) -> set[str]:
+    """Of `names`, those rooted at what the site's function holds: its parameters, `self`,
+    its locals (not a module, a constant or a builtin two checks read alike)."""
+    own = {*facts.read.params, "self", "cls"}
+    own |= {b.name for b in facts.bindings if b.origin == "local"}
+    # the object itself (`isinstance(self, ...)`) is no value of the check's
+    return {n for n in names if n.split(".", 1)[0] in own and n not in ("self", "cls")}
 
 
 def _if_at(facts: Facts, line: int, whole_file: bool = False) -> ast.If | None:
@@ -287,8 +334,11 @@ def _branch_refuses(condition: ConditionView, facts: Facts) -> str | None:
     known.truth[_key(test)] = not condition.holds
     check = parse_expression(facts.conditions[-1].test)
     within = set(dotted_names(check)) - moved if check is not None else set()
+    values = set()
+    if check is not None and not _set_by_setting(test, facts):
+        values = _own_values(_values_read(check) - moved, facts)
     skip = {c.line for c in facts.conditions}
-    return _fails(known, block, skip, within)
+    return _fails(known, block, skip, within, values)
 
 
 def value_refused(function: ast.FunctionDef | None, param: str, value: object) -> bool:

@@ -54,7 +54,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "60-keyed-selections-sdist-layout-links"
+LINKER_VERSION = "61-json-state-fields"
 
 
 def link_version(

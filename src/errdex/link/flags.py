@@ -57,6 +57,9 @@ class FlagIndex:
         self._members: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         # a configuration class's short name → the keys its constructor takes
         self._keys: dict[str, set[str]] = {}
+        # such a class's short name → the class-level names its body documents (fields,
+        # those the constructor does not take among them)
+        self._declared: dict[str, set[str]] = {}
         # `Class.attr` → the arguments fields defaulting to it (built when first asked)
         self._defaulting: dict[str, list[str]] | None = None
         for facts in files:
@@ -68,6 +71,7 @@ class FlagIndex:
             for cls in facts.classes:
                 if cls.keys:
                     self._keys.setdefault(cls.name, set()).update(cls.keys)
+                    self._declared.setdefault(cls.name, set()).update(cls.field_docs)
                 if cls.methods:
                     self._members.setdefault(cls.name, []).append(
                         (f"{facts.module}.{cls.qualname}", cls.methods)
@@ -174,6 +178,20 @@ class FlagIndex:
             _ARGS_CLASS.search(cls) and name in fields for cls, fields in self._args_fields.items()
         )
 
+    def _state_field(self, receiver: str, attr: str) -> bool:
+        """Whether `attr` of the JSON-valued field `receiver` is a name its configuration
+        class declares in its body but its constructor does not take (`field(init=False)`,
+        a `ClassVar`: state the program fills in, `static_forward_context`): no key of the
+        flag's JSON sets it. Only a name the class itself declares counts (one it inherits,
+        or sets in a method, is not known here)."""
+        declared = self._fields.get(receiver)
+        if declared is None:
+            return False
+        words = [w for w in re.findall(r"[A-Za-z_]\w*", declared[1]) if w in self._keys]
+        return len(words) == 1 and (
+            attr in self._declared.get(words[0], ()) and attr not in self._keys[words[0]]
+        )
+
     def _json_key(self, receiver: str, attr: str) -> str | None:
         """None when `attr` of the JSON-valued field `receiver` is a key of its object as far
         as the code shows; else the field to set instead: the one a property returns as is
@@ -215,6 +233,8 @@ class FlagIndex:
         if receiver not in OWN_OBJECT and self._json_flag_field(receiver):
             # `attention_config.backend`, where `--attention-config` takes a JSON object of
             # fields: that flag sets it (a `--backend` of another parser does not)
+            if self._state_field(receiver, name):
+                return None  # no key of the JSON sets it: the flag does not decide it
             knob = self.flag(["args", receiver], ".".join(parts[:-1]), None)
             instead = self._json_key(receiver, name)
             if knob is None or instead is None:
