@@ -347,21 +347,18 @@ def test_a_default_returned_in_place_of_what_failed_is_no_way_out(ways: Store) -
 def test_an_argument_read_before_anything_failed_is_no_fallback(ways: Store) -> None:
     # `cache` given, the value comes from it before any test failed: another way to the
     # value, not one returned in place of what failed
+    assert _hidden(ways, "no cached style", "cache") is None
+    assert _hidden(ways, "no style", "default") is not None
+
+
+def _hidden(store: Store, message: str, name: str) -> str | None:
+    """What `hidden_by_flag` says of the early exit on `name` of the site saying `message`."""
     (site,) = [
         s
-        for s in ways.list_sites("ways")
-        if s.site.message is not None and s.site.message.text.startswith("no cached style")
+        for s in store.list_sites("ways")
+        if s.site.message is not None and s.site.message.text.startswith(message)
     ]
     facts = gather_facts(site)
-    facts.source_text = ways.file_text(site.version_id, site.file)
-    (exit_,) = [c for c in facts.conditions if "cache" in c.test]
-    assert hidden_by_flag(exit_, facts) is None
-    (site,) = [
-        s
-        for s in ways.list_sites("ways")
-        if s.site.message is not None and s.site.message.text.startswith("no style")
-    ]
-    facts = gather_facts(site)
-    facts.source_text = ways.file_text(site.version_id, site.file)
-    (exit_,) = [c for c in facts.conditions if "default" in c.test]
-    assert hidden_by_flag(exit_, facts) is not None
+    facts.source_text = store.file_text(site.version_id, site.file)
+    (exit_,) = [c for c in facts.conditions if name in c.test]
+    return hidden_by_flag(exit_, facts)
