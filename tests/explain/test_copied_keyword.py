@@ -104,23 +104,15 @@ def test_a_key_popped_from_kwargs_and_copied_under_a_test_moves_too(copied: Stor
     assert fix.after.endswith("field(min_length=MIN_ITEMS)"), fix.after
 
 
-def test_a_turned_value_is_no_copy(copied: Store) -> None:
-    # `each = not whole`: the same value under the new keyword means the opposite
-    page = page_with_message(copied, "keep", '"whole" is deprecated')
-    assert not any("Pass your value as" in s.text for s in page.solutions)
-
-
-def test_a_copy_into_a_name_the_message_does_not_give_is_not_offered(copied: Store) -> None:
-    page = page_with_message(copied, "keep", '"old" is deprecated and will be removed')
-    assert not any("Pass your value as" in s.text for s in page.solutions)
-
-
-def test_a_keyword_rebound_before_the_test_is_not_moved(copied: Store) -> None:
-    page = page_with_message(copied, "keep", '"ancient" is deprecated')
-    assert not any("Pass your value as" in s.text for s in page.solutions)
-
-
-def test_the_kwargs_mapping_itself_is_no_keyword_to_move(copied: Store) -> None:
-    # `column(extra=...)` is not what the user wrote: each extra key is its own keyword
-    page = page_with_message(copied, "keep", "extra keyword arguments are deprecated")
+@pytest.mark.parametrize(
+    "message",
+    [
+        '"whole" is deprecated',  # `each = not whole`: the same value would mean the opposite
+        '"old" is deprecated and will be removed',  # copied into a name the message lacks
+        '"ancient" is deprecated',  # rebound before the test: no longer the user's value
+        "extra keyword arguments are deprecated",  # `**extra` itself: each key is a keyword
+    ],
+)
+def test_no_copy_to_follow(copied: Store, message: str) -> None:
+    page = page_with_message(copied, "keep", message)
     assert not any("Pass your value as" in s.text for s in page.solutions)
