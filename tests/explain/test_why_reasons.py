@@ -26,3 +26,8 @@ def test_a_quote_is_cut_after_a_sentence_or_dropped() -> None:
     assert whole_sentences("Short one.", 60) == "Short one."
     # a line that introduces a list it does not hold
     assert whole_sentences("The cache strategy, one of:", 60) is None
+
+
+def test_a_warning_or_the_values_allowed_is_a_reason() -> None:
+    assert states_reason("If the name is not found, a warning is printed and None is returned.")
+    assert states_reason('Either "chat" or "thinking".')

@@ -78,6 +78,7 @@ _ENTRIES = {"args", "arguments", "parameters", "params", "param", "keyword argum
 # where a sentence ends: at `.`, `!` or `?` before a space and what starts one (a list's
 # `- ` item too)
 _SENTENCE_END = re.compile(r"(?<=[a-z0-9)`'\"\]][.!?])\s+(?=[A-Z`:*\"'(\[]|[-\u2022]\s)")
+_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.$", re.I)
 _NUMBERED = re.compile(r"^\d+\.\s+|\s+\d+\.$")
 _SECTIONS = {"raises": "Raises", "raise": "Raises", "note": "Note", "notes": "Notes"}
 
@@ -355,7 +356,7 @@ def _focus(text: str, names: _Names) -> str:
     names with the check, as written, a gap between two of them marked `…`; the paragraph
     itself when none shares any."""
     # a list's numbers ("1. If ... 2.") are no words of a sentence
-    split = (_NUMBERED.sub("", x) for x in _SENTENCE_END.split(text))
+    split = (_NUMBERED.sub("", x) for x in _sentences(text))
     sentences = [x for x in split if re.search(r"[A-Za-z]{2}", x)]
     if len(sentences) <= 2:
         return text
@@ -367,6 +368,17 @@ def _focus(text: str, names: _Names) -> str:
     out = sentences[chosen[0]]
     for before, at in pairwise(chosen):
         out += (" " if at == before + 1 else " … ") + sentences[at]
+    return out
+
+
+def _sentences(text: str) -> list[str]:
+    """A text's sentences; an abbreviation's dot (`e.g.`, `i.e.`) ends none."""
+    out: list[str] = []
+    for piece in _SENTENCE_END.split(text):
+        if out and _ABBREVIATION.search(out[-1]):
+            out[-1] += " " + piece
+        else:
+            out.append(piece)
     return out
 
 

@@ -21,7 +21,8 @@ _REASON = re.compile(
     r"|forbid(?:s|den)?|at\s+(?:least|most)|exceed(?:s|ed|ing)?|never|invalid|validat\w*"
     r"|max(?:imum)?|min(?:imum)?|limit(?:s|ed)?|bound(?:s|ed)?|enforce[sd]?|ensures?"
     r"|guarantee[sd]?|prevents?|avoids?|exclusive|(?:in)?compatible|deprecated|unless"
-    r"|otherwise|because|since|so\s+that|in\s+order\s+to|assumes?|assumed|mismatch\w*)\b"
+    r"|otherwise|because|since|so\s+that|in\s+order\s+to|assumes?|assumed|mismatch\w*"
+    r"|warn(?:s|ed|ing)?|either|one\s+of)\b"
     r"|,\s+so\s",  # a consequence: "padding keeps it a multiple of eight, so no head ..."
     re.I,
 )
