@@ -208,7 +208,7 @@ ENG = {
             \"\"\"Pad the heads.
 
             The kernel reads eight lanes at once. Padding keeps each head's width a
-            multiple of eight lanes, so no head straddles two reads. The padded heads are
+            multiple of eight lanes so that no head straddles two reads. The padded heads are
             zeros. They are cut off after the launch.
             \"\"\"
             if width % 8:
@@ -250,6 +250,15 @@ ENG = {
                 \"\"\"
                 if self.width % 2:
                     raise ValueError("odd launch width")
+
+
+        def send_all(chunks, peer):
+            # The peer drops a connection after this many chunks.
+            max_chunks = 64
+            # Nothing to send.
+            started = None
+            if len(chunks) > max_chunks:
+                raise ValueError("too many chunks for one connection")
         """,
 }
 
@@ -414,8 +423,8 @@ def test_no_branch_label_written_as_code_nor_a_plan(eng: Store) -> None:
 def test_a_long_docstring_paragraph_is_cut_to_its_sentences_on_the_check(eng: Store) -> None:
     assert why(eng, "head width is not a multiple") == (
         "docstring of `pad_heads` (eng/config.py:155): “The kernel reads eight lanes at once. "
-        "Padding keeps each head's width a multiple of eight lanes, so no head straddles two "
-        "reads.”"
+        "Padding keeps each head's width a multiple of eight lanes so that no head straddles "
+        "two reads.”"
     )
 
 
@@ -437,4 +446,12 @@ def test_a_free_section_over_dashes_is_quoted_by_whole_sentences(eng: Store) -> 
         "docstring of `Launcher.launch`, Contract (eng/config.py:193): “The kernel reads its "
         "lanes in pairs: an odd ``width`` would read one lane past the launch buffer, so the "
         "width must be even.”"
+    )
+
+
+def test_the_comment_over_a_local_the_function_sets_to_a_literal(eng: Store) -> None:
+    # `max_chunks = 64` is a constant of the function; `started = None` is no constant
+    assert why(eng, "too many chunks") == (
+        "comment on `max_chunks` (eng/config.py:201): “The peer drops a connection after this "
+        "many chunks.”"
     )

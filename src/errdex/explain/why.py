@@ -404,9 +404,14 @@ def _logged(facts: Facts, lines: Sequence[str], start: int, names: _Names) -> li
 
 
 def _constants(facts: Facts, names: _Names) -> list[_Candidate]:
-    """The docs of the constants the conditions test: what the tested values are for."""
+    """The docs of the constants the conditions test: what the tested values are for; and
+    the comment over a local the function sets to a literal (`max_retries = 5` under "We
+    retry max_retries times before giving up"), a constant of its own."""
     out: list[_Candidate] = []
     for binding in facts.bindings:
+        if binding.origin == "local":
+            out += _local_constant(facts, binding, names)
+            continue
         if binding.origin != "constant":
             continue
         line = facts.constant_lines.get(binding.name, binding.line or 0)
@@ -418,6 +423,41 @@ def _constants(facts: Facts, names: _Names) -> list[_Candidate]:
         score = _score(doc, names) + tested
         out += _candidate(doc, f"doc of {code(binding.name)}", binding.file, line, score, 3)
     return out
+
+
+def _local_constant(facts: Facts, binding: BindingView, names: _Names) -> list[_Candidate]:
+    """The comment block right above (or at the end of) the line that sets a local the
+    conditions test to a literal."""
+    line = binding.line or 0
+    if binding.name not in names.whole or not _literal(binding.value):
+        return []
+    if binding.file != facts.stored.file or facts.source_text is None:
+        return []
+    lines = lines_of(facts.source_text)
+    if not 1 <= line <= len(lines):
+        return []
+    top = line
+    while top > 1 and lines[top - 2].strip().startswith("#"):
+        top -= 1
+    words = " ".join(x.strip().lstrip("#").strip() for x in lines[top - 1 : line - 1])
+    text = _words(words, names) if words.strip() else _comment_of(facts, binding, line, names)
+    if not text:
+        return []
+    score = _score(text, names) + 1.0  # the value the check holds the input to
+    return _candidate(text, f"comment on {code(binding.name)}", binding.file, top, score, 3)
+
+
+def _literal(value: str) -> bool:
+    """Whether a local's value is a number, a text or a tuple of them (`5`, `"utf-8"`,
+    `(1, 2)`): a constant of the function. An empty container or `None` is a start the
+    function fills in, and a comment over it tells what it collects."""
+    try:
+        found = ast.literal_eval(value)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    items = found if isinstance(found, tuple) else (found,)
+    kinds = (int, float, str)
+    return bool(items) and all(isinstance(x, kinds) and not isinstance(x, bool) for x in items)
 
 
 def _comment_of(facts: Facts, binding: BindingView, line: int, names: _Names) -> str | None:

@@ -22,8 +22,10 @@ _REASON = re.compile(
     r"|max(?:imum)?|min(?:imum)?|limit(?:s|ed)?|bound(?:s|ed)?|enforce[sd]?|ensures?"
     r"|guarantee[sd]?|prevents?|avoids?|exclusive|(?:in)?compatible|deprecated|unless"
     r"|otherwise|because|since|so\s+that|in\s+order\s+to|assumes?|assumed|mismatch\w*"
-    r"|warn(?:s|ed|ing)?|either|one\s+of)\b"
-    r"|,\s+so\s",  # a consequence: "padding keeps it a multiple of eight, so no head ..."
+    r"|warn(?:s|ed|ing)?|one\s+of)\b"
+    # what is taken, as alternatives ("Either "chat" or "thinking"."); an "either" further
+    # on most often tells what a value does ("DCP either spans the PCP axis or ...")
+    r"|^\W*either\b",
     re.I,
 )
 # where a sentence ends: `.`, `!` or `?` (after a word, a closing quote or bracket) before a
