@@ -88,6 +88,9 @@ class Facts:
     callers: list[Caller] = field(default_factory=list)
     # The branch conditions of each direct caller's call, as condition views.
     caller_guards: list[tuple[Caller, list[ConditionView]]] = field(default_factory=list)
+    # The calls, up to three callers away, whose guards test a setting true on every path
+    # into the function (`link.path_gates`), each with the names its guard holds true.
+    gate_guards: list[tuple[Caller, list[ConditionView]]] = field(default_factory=list)
     knobs: list[Knob] = field(default_factory=list)
     bindings: list[BindingView] = field(default_factory=list)
     tests: list[TestView] = field(default_factory=list)
