@@ -184,3 +184,14 @@ def test_the_setting_comes_after_a_way_out_that_keeps_the_feature(tmp_path: Path
         texts = [s.text for s in page.solutions]
         assert texts[0].startswith("Pass the argument `dim` of `tune`")
         assert texts[1].startswith("Set `COMM_DETERMINISTIC=0` (every way into `tune`")
+
+
+def test_no_way_out_by_turning_off_a_switch_whose_feature_is_the_check(tmp_path: Path) -> None:
+    # vllm's VLLM_RAISE_ON_LOGIT_NANS: off, the run goes on with what the check refuses
+    envs = ENVS.replace("COMM_DETERMINISTIC", "COMM_RAISE_ON_NAN")
+    tune = TUNE.replace("COMM_DETERMINISTIC", "COMM_RAISE_ON_NAN")
+    package = {"comm/__init__.py": "", "comm/envs.py": envs, "comm/ops/kernels/tune.py": tune}
+    package.update({"comm/ops/__init__.py": "", "comm/ops/kernels/__init__.py": ""})
+    for store in indexed_package(tmp_path, "comm", package):
+        page = page_with_message(store, "comm", "tuning failed")
+        assert not any("COMM_RAISE_ON_NAN" in s.text for s in page.solutions)
