@@ -3,6 +3,7 @@ avoids the check, and the feature with it. Not when some caller reaches it ungua
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 from explain_samples import indexed_package, page_with_message
@@ -10,6 +11,7 @@ from explain_samples import indexed_package, page_with_message
 from errdex.explain.caller_guards import _other_value
 from errdex.explain.page import Page
 from samples import COMM_ENVS as ENVS
+from samples import TUNED_BELOW
 
 # vllm's SymmMemCommunicator (device_communicators/symm_mem.py) and CudaCommunicator
 SYMM = """
@@ -128,7 +130,8 @@ def test_another_value_of_a_chain_of_branches_is_no_way_out() -> None:
 
 # vllm's ROCm autotuner: the check sits two calls below the function that returns early
 # unless the setting is on (`link.path_gates`)
-TUNE = """
+TUNE = (
+    textwrap.dedent("""
     import comm.envs as envs
 
     def tune_all(layers):
@@ -136,15 +139,9 @@ TUNE = """
             return
         for layer in layers:
             _tune_layer(layer)
-
-    def _tune_layer(layer):
-        assert layer is not None
-        tune(layer.dim)
-
-    def tune(dim):
-        if dim > 4:
-            raise RuntimeError(f"tuning failed for {dim}")
-    """
+    """)
+    + TUNED_BELOW
+)
 
 
 def tune_page(tmp_path: Path, tune: str) -> Page:
@@ -171,7 +168,7 @@ def test_a_setting_every_path_passes_two_calls_up_is_turned_off(tmp_path: Path) 
 
 
 def test_no_setting_when_one_path_up_passes_no_test_of_it(tmp_path: Path) -> None:
-    page = tune_page(tmp_path, TUNE + "\n    def tune_now(layer):\n        _tune_layer(layer)\n")
+    page = tune_page(tmp_path, TUNE + "\ndef tune_now(layer):\n    _tune_layer(layer)\n")
     assert not any("COMM_DETERMINISTIC" in s.text for s in page.solutions)
 
 

@@ -7,7 +7,7 @@ import textwrap
 from errdex.extract import extract_file
 from errdex.link import link_version
 from errdex.linked_facts import IndexedSite
-from samples import QUIET_FUNCTIONS
+from samples import QUIET_FUNCTIONS, TUNED_BELOW
 
 ARGS = """
     import argparse
@@ -24,21 +24,16 @@ ARGS = """
 
 # The shape of vllm's ROCm autotuner: the check sits two calls below an early exit on an
 # opt-in field, in a function whose body the skeleton blanks (no site of its own).
-TUNE = textwrap.dedent("""
+TUNE = (
+    textwrap.dedent("""
     def tune_all(worker):
         if not worker.config.enable_tune:
             return
         for layer in worker.layers:
             _tune_layer(layer)
-
-    def _tune_layer(layer):
-        assert layer is not None
-        tune(layer.dim)
-
-    def tune(dim):
-        if dim > 4:
-            raise RuntimeError(f"tuning failed for {dim}")
     """)
+    + TUNED_BELOW
+)
 
 
 def link(files: dict[str, str]) -> list[IndexedSite]:

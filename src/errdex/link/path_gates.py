@@ -25,6 +25,7 @@ import re
 from collections.abc import Mapping
 
 from errdex.extract import decode_source
+from errdex.extract.source_text import block_end
 from errdex.facts import CallSite, Condition, ConditionKind, FileFacts, KnobKind
 from errdex.link.callers import CallerIndex
 from errdex.link.held_true import held_true, positive_parts
@@ -315,13 +316,7 @@ def _function_at(text: str, name: str, line: int) -> ast.FunctionDef | ast.Async
     if start is None:
         return None
     indent = len(lines[start]) - len(lines[start].lstrip())
-    end = start + 1
-    while end < len(lines):
-        current = lines[end]
-        stripped = current.strip()
-        if stripped and len(current) - len(current.lstrip()) <= indent and stripped[0] not in ")]":
-            break
-        end += 1
+    end = block_end(lines, start)
     block = [text_line[indent:] if text_line.strip() else "" for text_line in lines[start:end]]
     try:
         tree = ast.parse("\n" * start + "\n".join(block))
