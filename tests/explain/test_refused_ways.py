@@ -14,7 +14,6 @@ from explain_samples import indexed_package, page_with_message
 from errdex.explain.build import gather_facts
 from errdex.explain.env_members import first_action
 from errdex.explain.fix_forms import command_fix
-from errdex.explain.hiding_flags import hidden_by_flag
 from errdex.explain.kept_fields import with_kept_fields
 from errdex.explain.named_settings import typed_fields
 from errdex.explain.page import Page
@@ -173,33 +172,6 @@ WAYS = {
                 assert isinstance(x, list), "plain dispatch gives a list"
             return x
         """,
-    "ways/styles.py": """
-        class StyleError(Exception):
-            pass
-
-
-        def parse(text):
-            if not text.isidentifier():
-                raise StyleError(text)
-            return text
-
-
-        def get_style(name, *, default=None):
-            try:
-                return parse(name)
-            except StyleError as error:
-                if default is not None:
-                    return get_style(default)
-                raise LookupError(f"no style {name!r}: {error}") from None
-
-
-        def cached_style(name, cache=None):
-            if cache is not None:
-                return cache[name]
-            if not name.isidentifier():
-                raise LookupError(f"no cached style {name!r}")
-            return name
-        """,
     "ways/deploy.py": """
         def _validate(config, precision):
             if config.dp_size != 1:
@@ -335,30 +307,3 @@ def test_a_setting_whose_other_branch_asserts_the_same_value_stays(ways: Store) 
     # asserts of the same value
     page = page_of(ways, "fp4 dispatch gives a tuple")
     assert any("WAYS_ALWAYS" in t for t in texts(page)), texts(page)
-
-
-def test_a_default_returned_in_place_of_what_failed_is_no_way_out(ways: Store) -> None:
-    # `default` given, the function returns its style instead: the bad name stays bad
-    page = page_of(ways, "no style {name!r}")
-    assert not any("`default`" in t for t in texts(page)), texts(page)
-    assert "A fallback would only hide the error" in page.what_it_means, page.what_it_means
-
-
-def test_an_argument_read_before_anything_failed_is_no_fallback(ways: Store) -> None:
-    # `cache` given, the value comes from it before any test failed: another way to the
-    # value, not one returned in place of what failed
-    assert _hidden(ways, "no cached style", "cache") is None
-    assert _hidden(ways, "no style", "default") is not None
-
-
-def _hidden(store: Store, message: str, name: str) -> str | None:
-    """What `hidden_by_flag` says of the early exit on `name` of the site saying `message`."""
-    (site,) = [
-        s
-        for s in store.list_sites("ways")
-        if s.site.message is not None and s.site.message.text.startswith(message)
-    ]
-    facts = gather_facts(site)
-    facts.source_text = store.file_text(site.version_id, site.file)
-    (exit_,) = [c for c in facts.conditions if name in c.test]
-    return hidden_by_flag(exit_, facts)

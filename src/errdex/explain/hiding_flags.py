@@ -16,14 +16,11 @@ from errdex.explain.context import Facts
 from errdex.explain.input_nodes import free_names
 from errdex.explain.inputs import Given
 from errdex.explain.page import ConditionView, Solution
-from errdex.facts import ConditionKind
 
 # What the function does where the flag lets the failure through without raising.
 _NOTHING = "returns None instead of raising"
 _SKIPPED = "skips the item instead of raising"
 _UNCHECKED = "skips the checks under the switch and goes on with what they would refuse"
-# ... where an optional argument, when given, is what the function gives back instead.
-_FALLBACK = "returns what `{name}` gives in place of the value that failed"
 _LAST_RESORT = "Last resort, which hides the error rather than avoiding it: "
 
 
@@ -47,9 +44,6 @@ def hidden_by_flag(condition: ConditionView, facts: Facts) -> str | None:
         return None
     if condition.holds and _checks_only(function, condition.line, facts.stored.site.line):
         return _UNCHECKED
-    fallback = _fallback_exit(function, condition, names, facts)
-    if fallback is not None:
-        return fallback
     found = _guard_of(function, facts.stored.site.line, condition.line)
     if found is None:
         return None
@@ -59,71 +53,6 @@ def hidden_by_flag(condition: ConditionView, facts: Facts) -> str | None:
     instead = _what_follows(chain)
     # a function that gives nothing back in any case (a validator) loses nothing to None
     return instead if instead == _SKIPPED or _returns_something(function) else None
-
-
-def _fallback_exit(
-    function: ast.FunctionDef, condition: ConditionView, names: list[str], facts: Facts
-) -> str | None:
-    """`if default is not None: return self.get_style(default)` before the raise, in the
-    `except` that caught the failure (or under the failing test): an optional argument (one
-    with a default) that, when given, is returned (or what is made of it) in place of what
-    failed. Giving it hides the error; the value that failed is another one, which no other
-    test of the path and no part of the message reads. An exit before anything failed (`if
-    cache is not None: return cache[name]`) is another way to the value, not a fallback."""
-    if condition.kind != ConditionKind.EARLY_EXIT or len(set(names)) != 1:
-        return None
-    if not any(c.kind in _FAILED and c.line < condition.line for c in facts.conditions):
-        return None
-    name = names[0]
-    if name not in _optional_params(function):
-        return None
-    exit_ = _if_at_line(function, condition.line)
-    if exit_ is None or exit_.orelse or len(exit_.body) != 1:
-        return None
-    returned = exit_.body[0]
-    if not isinstance(returned, ast.Return) or returned.value is None:
-        return None
-    if name not in _roots(returned.value):
-        return None
-    others = [
-        c.text
-        for c in facts.conditions
-        if c.line != condition.line and c.kind != ConditionKind.EXCEPT  # a clause: no expression
-    ]
-    message = facts.stored.site.message
-    placeholders = [p.expr for p in message.placeholders] if message is not None else []
-    for text in [*others, *placeholders]:
-        try:
-            read = _roots(ast.parse(text, mode="eval").body)
-        except (SyntaxError, ValueError, RecursionError):
-            return None
-        if name in read:
-            return None  # the check or the message reads it too: it is what failed
-    return _FALLBACK.format(name=name)
-
-
-def _roots(node: ast.expr) -> set[str]:
-    """The names an expression reads, by the root of each chain (`default` of `default.x`)."""
-    return {n.split(".", 1)[0] for n in free_names(node)}
-
-
-# What holds once something failed: the clause that caught it, the branch of its test.
-_FAILED = frozenset(
-    {ConditionKind.EXCEPT, ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE}
-)
-
-
-def _optional_params(function: ast.FunctionDef) -> set[str]:
-    """The parameters a call may leave out: those with a default."""
-    args = function.args
-    positional = [*args.posonlyargs, *args.args]
-    with_default = positional[len(positional) - len(args.defaults) :] if args.defaults else []
-    kw = [a for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None]
-    return {a.arg for a in [*with_default, *kw]}
-
-
-def _if_at_line(function: ast.FunctionDef, line: int) -> ast.If | None:
-    return next((n for n in walk(function) if isinstance(n, ast.If) and n.lineno == line), None)
 
 
 def _checks_only(function: ast.FunctionDef, test_line: int, line: int) -> bool:
@@ -267,9 +196,7 @@ def hidden_sentence(solution: Solution) -> str:
     """A hiding switch said in "What it means" when it is all there is: no way out, so
     not offered as one."""
     said = solution.text.removeprefix(_LAST_RESORT)
-    # an optional argument returned in place of what failed is a fallback, not a switch
-    what = "A fallback" if "in place of the value that failed" in said else "A switch"
-    return f"{what} would only hide the error, so it is not offered as a way out: {said}"
+    return f"A switch would only hide the error, so it is not offered as a way out: {said}"
 
 
 def input_solution(given: Given, condition: ConditionView, facts: Facts) -> tuple[Solution, bool]:
