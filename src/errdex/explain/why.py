@@ -46,6 +46,13 @@ _MIN_WORDS = 4  # "error case", "Type checking": no words on why
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _FAILS = re.compile(r"\b(?:raise[sd]?|raising|errors?|fail(?:s|ed)?|refused?)\b", re.I)
+# a sentence that says a method is left to subclasses, or not written yet
+_TO_OVERRIDE = re.compile(
+    r"\b(?:(?:must|should|needs?\s+to)\s+(?:be\s+)?(?:implemented|overridden)"
+    r"|not\s+(?:yet\s+)?implemented|implemented\s+by\s+(?:a\s+)?subclass(?:es)?"
+    r"|subclass(?:es)?\s+(?:must|should))\b",
+    re.I,
+)
 _RAISES = re.compile(r"(?:Raise|Raises|Raised|Throws?)\b")
 _RULE_RUN = re.compile(r"[-=*#~_]{4,}")  # a comment's drawn rule (`# ------`)
 _MARKED = re.compile(r"`+([A-Za-z_][A-Za-z0-9_]*)")  # a name written as code
@@ -345,6 +352,9 @@ def _docstring(facts: Facts, lines: Sequence[str], start: int, names: _Names) ->
             score += 1.0  # a paragraph that says when the function raises this exception
         elif _RAISES.match(text):
             score += 0.5  # one that says when it raises (an exception it no longer raises)
+        elif "NotImplementedError" in names.raised and _TO_OVERRIDE.search(text):
+            # a method left for subclasses to write: "This must be implemented by subclasses"
+            score += 1.0
         of = _unit_label(label, unit)
         # what a thing is or does ("The input tensor to quantize") is no reason
         out += _candidate(text, of, facts.stored.file, unit.line, score, 1, not raises)
