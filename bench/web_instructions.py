@@ -32,9 +32,7 @@ import cProfile
 import hashlib
 import os
 import pstats
-import random
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -44,6 +42,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from starlette.testclient import TestClient
+from web_pages import draw, error_ids, table
 
 import errdex
 from errdex.explain.page_reads import page_reads
@@ -59,17 +58,9 @@ from errdex.web.templating import render_page
 WARMUP = 3
 
 
-def error_ids(db: str) -> list[str]:
-    with open_store(db) as store:
-        ids = {s.id for p in store.projects() for s in store.list_sites(project=p.name)}
-    return sorted(ids)
-
-
 def addresses(db: str, count: int, seed: int) -> tuple[list[str], list[str]]:
     """The warm-up ids and the addresses asked (as `web_pages.py` draws them)."""
-    ids = error_ids(db)
-    chosen = random.Random(seed).sample(ids, min(len(ids), count + WARMUP))
-    warmup, sample = chosen[:WARMUP], chosen[WARMUP:]
+    warmup, sample = draw(error_ids(Path(db)), count, seed)
     paths = [f"/errors/{i}" if n % 2 else f"/api/errors/{i}" for n, i in enumerate(sample)]
     return warmup, paths
 
@@ -163,11 +154,6 @@ def callgrind(args: argparse.Namespace) -> None:
 # cpu ----------------------------------------------------------------------------------------
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
-
-
 def cpu(args: argparse.Namespace) -> None:
     warmup, paths = addresses(args.db, args.count, args.seed)
     times: dict[str, list[float]] = {}
@@ -184,14 +170,7 @@ def cpu(args: argparse.Namespace) -> None:
                     if state == "cold":
                         cold_of.setdefault(path, []).append(spent)
     print(f"{len(paths)} addresses x {args.rounds} rounds, CPU ms per request (one process)")
-    print(f"{'':8} {'cold p50':>9} {'p99':>7} {'mean':>7} {'cached p50':>11} {'p99':>7}")
-    for name in ("html", "json"):
-        cold, cached = times[f"{name} cold"], times[f"{name} cached"]
-        print(
-            f"{name:8} {statistics.median(cold):9.2f} {percentile(cold, 0.99):7.2f}"
-            f" {statistics.fmean(cold):7.2f} {statistics.median(cached):11.2f}"
-            f" {percentile(cached, 0.99):7.2f}"
-        )
+    print("\n".join(table(times, digits=2)))
     slowest = sorted(cold_of.items(), key=lambda item: -min(item[1]))[: args.slowest]
     for path, spent in slowest:
         print(f"  {min(spent):7.2f} ms  {path}")
