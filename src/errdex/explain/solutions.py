@@ -30,13 +30,14 @@ from errdex.explain.advised import (
     MESSAGE_FIRST,
     RANK,
     VAGUE_SETTING,
+    advised_rank,
     advised_settings,
     advised_solutions,
 )
 from errdex.explain.audience import callback_parameter, command_line_solution, for_author
 from errdex.explain.callback_result import callback_result_solution
 from errdex.explain.callee_advice import callee_advice_solutions
-from errdex.explain.caller_guards import guarded_entries
+from errdex.explain.caller_guards import gated_path_entries, guarded_entries
 from errdex.explain.class_body import class_body_solution
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.deprecation import replacement_first
@@ -88,9 +89,10 @@ from errdex.explain.same_error import leads_to_same_error
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
 from errdex.explain.solution_notes import with_cap, with_fallback, with_fix, with_warned
-from errdex.explain.state_gated import state_gated
+from errdex.explain.state_gated import own_argument, state_gated, users_call
 from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
+from errdex.explain.stated_requirement import requirement_solution
 from errdex.explain.sync_sibling import counterpart_class_solution, sync_sibling_solution
 from errdex.explain.tried_input import failed_input_solutions, presence_of_tried
 from errdex.explain.try_failure import no_way_out_of_try
@@ -335,6 +337,12 @@ def _solutions(facts: Facts) -> list[Solution]:
         # before a setting named without its value, which often only turns the feature off
         found.add(solution, rank=min(rank, BEFORE_NAMED_ONLY) if named_only else rank)
     advised = said.any
+    spoken = [s for s, _ in said.solutions]
+    # what the message says the user's argument or subclass must be: its advice as well
+    required = requirement_solution(facts, [i.solution.text for i in found.items])
+    if required is not None:
+        found.add(required, rank=advised_rank(required))
+        spoken.append(required)
     if not any(i.solution.kind == "input" for i in found.items):
         # the value itself, when nothing says more of what to pass
         data = user_data_solution(facts, open_conditions)
@@ -355,7 +363,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     found.message_first(*advised_settings(facts))
     keep_first(found.items, facts)  # what keeps the user's choice before what drops it
     kept = []
-    ranked = advice_first(found.ranked(), [s for s, _ in said.solutions], facts)
+    ranked = advice_first(found.ranked(), spoken, facts)
     for solution in replacement_first(ranked, facts):
         # a comment warns against what the setting does when on (disabling, skipping,
         # enabling): a way out that leaves it off does not do that
@@ -372,6 +380,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     kept = [s for s in kept if all(s is not t for t, _ in facts.tripped)]
     # an argument's new value must meet the function's other checks of it
     kept = [n for s in kept if (n := next_checked(s, facts)) is not None]
+    if not internal:
+        kept = _with_gated_paths(kept, facts)
     command_line = command_line_solution(facts)
     if command_line is not None:
         # most who see a usage error typed the command: their way out first, the author's
@@ -386,6 +396,26 @@ def _solutions(facts: Facts) -> list[Solution]:
     facts.hidden = [s for s in kept if hides_only(s)]
     kept = [s for s in kept if not hides_only(s)]
     return [with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
+
+
+def _with_gated_paths(kept: list[Solution], facts: Facts) -> list[Solution]:
+    """`kept` with the settings every path into the function tests true turned off
+    (`caller_guards.gated_path_entries`): they drop the feature, so they come after every
+    way out that keeps it, and before the function's own arguments when the package does
+    not hand it to users (no user passes those)."""
+    named = {s.knob for s in kept if s.knob}
+    extra = [
+        _knob_solution(entry.action, entry.reason, entry.condition, facts.knobs)
+        for entry in gated_path_entries(facts)
+        if entry.action.knob not in named
+    ]
+    if not extra:
+        return kept
+    at = len(kept)
+    if not users_call(facts):
+        while at > 0 and own_argument(kept[at - 1], facts):
+            at -= 1
+    return [*kept[:at], *extra, *kept[at:]]
 
 
 def _add_failed_call(found: _Collector, facts: Facts, advised: bool) -> None:
