@@ -21,6 +21,7 @@ import msgspec
 
 from errdex.explain.advice import message_advice
 from errdex.explain.context import Facts
+from errdex.explain.copied_keyword import copied_keyword_solution
 from errdex.explain.kept_first import drops_argument
 from errdex.explain.page import Change, Solution
 from errdex.explain.stated_order import before_private
@@ -64,6 +65,13 @@ def replacement_first(solutions: list[Solution], facts: Facts) -> list[Solution]
     advised = [s for s in solutions if any(t in s.text for t in said)]
     if not deprecation(facts.stored):
         return before_private(solutions, advised)
+    copied = copied_keyword_solution(facts)
+    if copied is not None and copied.change is not None:
+        # the value passed as the keyword the function copies it into: what the message's
+        # advice on that keyword says, with the call; leaving it out drops what it did
+        keyword = copied.change.keyword or ""
+        named = [s for s in advised if f"`{keyword}`" in s.text or f'"{keyword}"' in s.text]
+        return [copied] + [s for s in solutions if s not in named and not drops_argument(s)]
     if not advised:
         return solutions
     rest = [s for s in solutions if s not in advised]

@@ -12,16 +12,17 @@ at the first column too (or ends the opening line), and parsed alone.
 from __future__ import annotations
 
 import ast
-import re
 import warnings
 
+from errdex.extract.textscan import line_matches
 from errdex.lazy_re import lazy_compile
 
+# Written after a newline and searched by `line_matches` (a `^` under re.MULTILINE is tried
+# at every character: 0.24 s of vllm's 0.29 s here)
 _ALIAS = lazy_compile(
-    r"^([A-Za-z_]\w*)(?:[ \t]*:[ \t]*(?:typing\.)?TypeAlias)?[ \t]*=[ \t]*(?:typing\.)?Literal\[",
-    re.MULTILINE,
+    r"\n([A-Za-z_]\w*)(?:[ \t]*:[ \t]*(?:typing\.)?TypeAlias)?[ \t]*=[ \t]*(?:typing\.)?Literal\["
 )
-_TABLE = lazy_compile(r"^([A-Za-z_]\w*)(?:[ \t]*:[^=\n]*)?[ \t]*=[ \t]*\{", re.MULTILINE)
+_TABLE = lazy_compile(r"\n([A-Za-z_]\w*)(?:[ \t]*:[^=\n]*)?[ \t]*=[ \t]*\{")
 _MAX_TABLES = 50
 _MAX_KEYS = 80
 _MAX_VALUES = 200
@@ -32,8 +33,8 @@ def literal_aliases(text: str) -> dict[str, tuple[str, ...]]:
     if "Literal[" not in text:
         return {}
     found: dict[str, tuple[str, ...]] = {}
-    for head in _ALIAS.finditer(text):
-        node = _statement(text, head.start(), head.end() - 1, "]")
+    for start, end, head in line_matches(_ALIAS, text):
+        node = _statement(text, start, end - 1, "]")
         if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Subscript):
             continue
         inner = node.value.slice
@@ -54,8 +55,8 @@ def keyed_tables(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
     the classes. A dict of one class a key (a loader per format) picks a mode that reads
     other input, no stand-in: not kept."""
     found: dict[str, dict[str, tuple[str, ...]]] = {}
-    for head in _TABLE.finditer(text):
-        node = _statement(text, head.start(), head.end() - 1, "}")
+    for start, end, head in line_matches(_TABLE, text):
+        node = _statement(text, start, end - 1, "}")
         if node is None or not isinstance(node.value, ast.Dict):
             continue
         table = _table(node.value)
