@@ -30,6 +30,7 @@ from errdex.explain.advised import (
     MESSAGE_FIRST,
     RANK,
     VAGUE_SETTING,
+    advised_rank,
     advised_settings,
     advised_solutions,
 )
@@ -91,6 +92,7 @@ from errdex.explain.solution_notes import with_cap, with_fallback, with_fix, wit
 from errdex.explain.state_gated import state_gated
 from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
+from errdex.explain.stated_requirement import requirement_solution
 from errdex.explain.sync_sibling import counterpart_class_solution, sync_sibling_solution
 from errdex.explain.tried_input import failed_input_solutions, presence_of_tried
 from errdex.explain.try_failure import no_way_out_of_try
@@ -335,6 +337,12 @@ def _solutions(facts: Facts) -> list[Solution]:
         # before a setting named without its value, which often only turns the feature off
         found.add(solution, rank=min(rank, BEFORE_NAMED_ONLY) if named_only else rank)
     advised = said.any
+    spoken = [s for s, _ in said.solutions]
+    # what the message says the user's argument or subclass must be: its advice as well
+    required = requirement_solution(facts, [i.solution.text for i in found.items])
+    if required is not None:
+        found.add(required, rank=advised_rank(required))
+        spoken.append(required)
     if not any(i.solution.kind == "input" for i in found.items):
         # the value itself, when nothing says more of what to pass
         data = user_data_solution(facts, open_conditions)
@@ -355,7 +363,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     found.message_first(*advised_settings(facts))
     keep_first(found.items, facts)  # what keeps the user's choice before what drops it
     kept = []
-    ranked = advice_first(found.ranked(), [s for s, _ in said.solutions], facts)
+    ranked = advice_first(found.ranked(), spoken, facts)
     for solution in replacement_first(ranked, facts):
         # a comment warns against what the setting does when on (disabling, skipping,
         # enabling): a way out that leaves it off does not do that

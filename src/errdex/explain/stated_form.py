@@ -30,7 +30,7 @@ _STATES = re.compile(
 # `pydantic.main`, `rich.color`, `sqlalchemy.orm`: how deep the module of a function a
 # user calls sits (vllm's kernels, at `vllm.third_party.fmha_sm100.decode_q8kv4.interface`,
 # take their arguments from vllm itself)
-_MAX_MODULE_DEPTH = 2
+MAX_MODULE_DEPTH = 2
 # words of a subject that name no argument ("the", "all", "argument" ...)
 _FILLER = frozenset({"the", "a", "an", "all", "each", "every", "argument", "parameter", "given"})
 
@@ -43,14 +43,14 @@ def stated_form_solution(facts: Facts) -> Solution | None:
     call = user_call(facts, constructor=True)
     if message is None or not public_name(site.function) or call is None:
         return None
-    if call[0].count(".") - 1 > _MAX_MODULE_DEPTH:
+    if call[0].count(".") - 1 > MAX_MODULE_DEPTH:
         return None  # a module deep in the package: its internals, not what a user calls
     text = message.text.strip()
     first = re.split(r"(?<=[.;])\s+", text, maxsplit=1)[0]
     stated = _STATES.match(first)
     if stated is None:
         return None
-    param = _named_parameter(stated["subject"], facts.read.params)
+    param = named_parameter(stated["subject"], facts.read.params)
     if param is None:
         return None
     owner, _, method = site.function.rpartition(".")
@@ -62,7 +62,7 @@ def stated_form_solution(facts: Facts) -> Solution | None:
     )
 
 
-def _named_parameter(subject: str, params: tuple[str, ...]) -> str | None:
+def named_parameter(subject: str, params: tuple[str, ...]) -> str | None:
     """The parameter a subject names: a quoted name, a word, or its words joined by `_`
     ("Field definitions" → `field_definitions`)."""
     words = [w.strip("'\"`.").lower() for w in subject.split()]

@@ -1,0 +1,342 @@
+"""A message that states what the user's value or class must be: the way out it gives.
+
+Many messages say what is required rather than what to do: "a str, Segment, or object with
+__rich_console__ method is required", "AsyncEngine expected, got {async_engine!r}",
+"Pydantic plugins should implement `new_schema_validator`". When what the sentence speaks
+of is something the user controls, the sentence is the authors' word on the way out, in
+the user's terms:
+
+- **an argument of a call the user makes**: the raising function is public, in a public
+  module at most two modules deep in its package (`stated_form`'s bounds: deeper modules
+  are a package's internals, vllm's kernels), the site is a `raise`, and the sentence
+  names the parameter ("port must be an integer") or, with no subject of its own ("X is
+  required", "X expected, got {arg}"), the value it got is the parameter (its placeholder
+  names it, or the raise's own test reads that one parameter and no other);
+- **a method the user's subclass defines**: the site is the only statement of a public
+  class's method, the sentence says it "should implement" (or "define") that method by
+  name, and no class of the package defines it (`overrides.py` names those otherwise).
+
+What the program computes or allocates itself (an internal function's argument, a tensor,
+a count it keeps) is none of these, and gets nothing here: such a page is an internal
+invariant. A sentence a solution already quotes is left to it.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+from dataclasses import dataclass
+
+from errdex.explain.context import Facts
+from errdex.explain.inputs import public_name
+from errdex.explain.page import Solution
+from errdex.explain.plain import code
+from errdex.explain.state_gated import users_call
+from errdex.explain.stated_form import MAX_MODULE_DEPTH, named_parameter
+from errdex.explain.user_call import user_call
+from errdex.explain.user_data import arguments_read, callable_by_user, local_sources
+from errdex.facts import SiteKind
+
+# "<subject> must be <what>", "... should have ...", "... needs to contain ...": the
+# subject (a few words), the verb and what it asks.
+_MUST = re.compile(
+    r"^(?P<subject>\{[A-Za-z_]\w*(?:![rsa])?\}|[\w'\"`.()]+(?:\s+[\w'\"`.()]+){0,4}?)\s+"
+    r"(?:must|should|needs\s+to|has\s+to)\s+(?P<verb>be|have|contain|implement|define)\s+"
+    r"(?P<wants>\S.*?)\s*[.!]?$",
+    re.I,
+)
+# "Unsupported type, must be either BaseModel or dataclass", "...; should be string, list or
+# set": what the value must be, the value itself named before.
+_MUST_ALONE = re.compile(
+    r"^(?:[^,;]{1,60},\s+)?(?:must|should)\s+(?P<verb>be|have|contain)\s+(?P<wants>\S.*?)\s*[.!]?$",
+    re.I,
+)
+# "a str, Segment, or object with __rich_console__ method is required": what the value
+# must be, with no subject of its own.
+_REQUIRED = re.compile(r"^(?P<wants>(?:an?|the)\s+\S.*?)\s+(?:is|are)\s+required\s*[.!]?$", re.I)
+# "AsyncEngine expected, got {async_engine!r}", "Expected mapped class or mapper, got:
+# {entity!r}": what the value must be, and the value it got.
+_EXPECTED = re.compile(
+    r"^(?:expected\s+(?P<wants>\S.*?)|(?P<before>\S.*?)\s+expected),?\s+got:?\s+"
+    r"\{(?P<got>[A-Za-z_]\w*)(?:![rsa])?(?::[^{}]*)?\}\s*[.!]?$",
+    re.I,
+)
+# After "be": a verb of using or calling ("must be used with", "should be passed as"), which
+# `advice_phrasings` reads as a precondition; not what the value is.
+_USE_VERBS = re.compile(
+    r"^(?:used|called|passed|applied|placed|invoked|performed|given|provided|specified|set|"
+    r"defined|declared|constructed|configured|run|done|accessed|read|enabled|able|"
+    r"explicitly|installed|loaded|imported)\b",
+    re.I,
+)
+# Copies of a sequence that keep its items.
+_COPIES = ("list", "tuple", "sorted", "reversed")
+_BUILTINS = frozenset(dir(builtins))
+# A clause ends at a semicolon or at the end of a sentence.
+_CLAUSES = re.compile(r"\s*;\s*|(?<=[.!?])\s+(?=[A-Z`'\"])")
+_MAX_CLAUSE = 200
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """One clause that states a requirement: its subject (None when it has none), the verb
+    (`be`, `have`, ..., `required`, `expected`), what it asks and the placeholder of the
+    value it got (`expected ... got {x}`)."""
+
+    clause: str
+    subject: str | None
+    verb: str
+    wants: str
+    got: str | None = None
+
+
+def requirements(message: str) -> list[Requirement]:
+    """The clauses of a message template that state a requirement, in order."""
+    found: list[Requirement] = []
+    for clause in _CLAUSES.split(message.strip()):
+        clause = clause.strip()
+        if not clause or len(clause) > _MAX_CLAUSE:
+            continue
+        match = _MUST.match(clause)
+        if match is not None:
+            verb = match["verb"].lower()
+            if verb == "be" and _USE_VERBS.match(match["wants"]):
+                continue
+            found.append(Requirement(clause, match["subject"], verb, match["wants"]))
+            continue
+        match = _MUST_ALONE.match(clause)
+        if match is not None and not _USE_VERBS.match(match["wants"]):
+            found.append(Requirement(clause, None, match["verb"].lower(), match["wants"]))
+            continue
+        match = _REQUIRED.match(clause)
+        if match is not None:
+            found.append(Requirement(clause, None, "required", match["wants"]))
+            continue
+        match = _EXPECTED.match(clause)
+        if match is not None:
+            wants = match["wants"] or match["before"]
+            found.append(Requirement(clause, None, "expected", wants, match["got"]))
+    return found
+
+
+def requirement_solution(facts: Facts, quoted: list[str]) -> Solution | None:
+    """The way out the message's stated requirement gives, when it speaks of the user's
+    argument or the user's own subclass; None otherwise, or when a solution (`quoted`:
+    their texts) already quotes the sentence."""
+    message = facts.stored.site.message
+    if message is None or not public_name(facts.stored.site.function):
+        return None
+    for stated in requirements(message.text):
+        if any(stated.clause in text for text in quoted):
+            return None  # said already, in the message's own words
+        solution = _implemented(stated, facts) or _argument(stated, facts, quoted)
+        if solution is not None:
+            return solution
+    return None
+
+
+def _argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solution | None:
+    """ "Make the argument `p` of `f` ...": the requirement is of a parameter of a call the
+    user makes."""
+    site = facts.stored.site
+    if stated.verb in ("implement", "define") or not callable_by_user(facts):
+        return None
+    # an `assert` states the authors' own invariant, unless the function is one the
+    # package hands to users (`state_gated`): then it tests their argument as a raise does
+    if site.kind != SiteKind.RAISE and not (site.kind == SiteKind.ASSERT and users_call(facts)):
+        return None
+    call = user_call(facts, constructor=True)
+    function = facts.site_function()
+    if call is None or function is None or call[0].count(".") - 1 > MAX_MODULE_DEPTH:
+        return None
+    params = _given(function, facts.read.params)
+    named = _placeholder(stated.subject) or stated.got
+    item = None  # the argument whose items the value is
+    if named is not None:
+        param = named if named in params else None
+        if param is None:
+            item = _iterated(named, function, facts.read.params)
+    elif stated.subject is not None:
+        param = named_parameter(stated.subject, params)
+    else:
+        read = arguments_read(facts)
+        param = read[0] if len(read) == 1 else None
+        if not read:
+            item = _iterated_read(facts, function)
+    if item is not None:
+        param, packed = item
+    if param is None or _names_parameter(stated.wants, params):
+        return None  # which argument is not said; or it asks for arguments ("a or b")
+    if any(code(param) in text for text in quoted):
+        return None  # a way out of that argument is offered already, with its values
+    owner, _, method = site.function.rpartition(".")
+    callable_ = owner if method == "__init__" else site.function
+    what = f"the argument {code(param)} of {code(callable_)}"
+    if item is not None:
+        what = (
+            f"each of the arguments {code('*' + param)} of {code(callable_)}"
+            if packed
+            else f"each item of the argument {code(param)} of {code(callable_)}"
+        )
+    if stated.verb in ("required", "expected"):
+        wants = re.sub(r"^(An?|The)\b", lambda m: m.group(1).lower(), stated.wants)
+        text = f"Pass {wants} as {what}"
+    elif stated.verb == "be":
+        text = f"Make {what} {stated.wants}"
+    else:
+        text = f"Make {what} {stated.verb} {stated.wants}"
+    # the raise's own test is what the argument decides: not said again as the context
+    condition = facts.held[-1].text if facts.held else None
+    return Solution(
+        text=f"{text}, as the message says: “{message_text(facts)}”",
+        condition=condition,
+        kind="input",
+    )
+
+
+def _implemented(stated: Requirement, facts: Facts) -> Solution | None:
+    """ "Define `m` in your subclass of `C`": the message says the method the site is the
+    whole body of is to be implemented, and no class of the package defines it."""
+    if stated.verb not in ("implement", "define") or facts.stored.overrides is not None:
+        return None
+    site = facts.stored.site
+    owner, _, method = site.function.rpartition(".")
+    named = re.findall(r"[A-Za-z_]\w*", stated.wants)
+    if not owner or "." in owner or method not in named[:2] or method.startswith("_"):
+        return None
+    public = facts.stored.public_path()
+    function = facts.site_function()
+    if public is None or function is None or not _only_raises(function, site.line):
+        return None
+    home = public[: -len(site.function)].rstrip(".") or facts.stored.module
+    return Solution(
+        text=f"Define {code(method)} in your own class that subclasses {code(owner)} "
+        f"({code(home)}), as the message says: “{message_text(facts)}”",
+        kind="input",
+    )
+
+
+def _only_raises(function: ast.FunctionDef, line: int) -> bool:
+    """Whether the function's body (after its docstring) is the raise at `line` alone."""
+    body = function.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    return len(body) == 1 and isinstance(body[0], ast.Raise) and body[0].lineno == line
+
+
+def _given(function: ast.FunctionDef, params: tuple[str, ...]) -> tuple[str, ...]:
+    """The parameters a caller gives one value each (not `self`, `*args`, `**kwargs`)."""
+    packed = {a.arg for a in (function.args.vararg, function.args.kwarg) if a is not None}
+    return tuple(p for p in params if p not in ("self", "cls") and p not in packed)
+
+
+def _placeholder(subject: str | None) -> str | None:
+    """The name a subject that is a bare placeholder shows (`{suppress_entity!r}`)."""
+    match = re.fullmatch(r"\{([A-Za-z_]\w*)(?:![rsa])?\}", subject or "")
+    return match.group(1) if match else None
+
+
+def _iterated_read(facts: Facts, function: ast.FunctionDef) -> tuple[str, bool] | None:
+    """The argument whose items the raise's own test reads, when it reads one name and
+    that is a loop's item (`for renderable in renderables: ... is_renderable(renderable)`)."""
+    if not facts.held:
+        return None
+    try:
+        test = ast.parse(facts.held[-1].text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
+    names -= {n for n in names if n in _BUILTINS or not n.islower()}
+    loops = [n for n in names if _iterated(n, function, facts.read.params) is not None]
+    read_locals = [n for n in names if n not in facts.read.params and _assigned(n, function)]
+    if len(loops) != 1 or len(read_locals) != 1:
+        return None  # what else the test reads may be the program's own state
+    return _iterated(loops[0], function, facts.read.params)
+
+
+def _iterated(
+    name: str, function: ast.FunctionDef, params: tuple[str, ...]
+) -> tuple[str, bool] | None:
+    """(the parameter, whether it is `*args`) whose items the local `name` takes in turn:
+    the target of the only `for` that binds it, over the parameter itself or a local made
+    from it first (`cell_renderables = list(renderables)`), and bound nowhere else."""
+    sources = local_sources(function)
+    loops = [
+        node
+        for node in ast.walk(function)
+        if isinstance(node, ast.For | ast.AsyncFor) and _binds(node, name)
+    ]
+    if len(loops) != 1 or len(sources.get(name, [])) != 1:
+        return None  # bound by an assignment as well, or by several loops
+    source = _unwrapped(loops[0].iter, loops[0].target, name)
+    if isinstance(source, ast.Name) and source.id not in params:
+        made = sources.get(source.id, [])
+        first = made[0] if made else None
+        source = _unwrapped(first, None, name) if isinstance(first, ast.expr) else None
+    if not isinstance(source, ast.Name) or source.id not in params or source.id in ("self", "cls"):
+        return None
+    kwarg = function.args.kwarg
+    if kwarg is not None and kwarg.arg == source.id:
+        return None  # the keywords' names, not values a user lists
+    vararg = function.args.vararg
+    return source.id, vararg is not None and vararg.arg == source.id
+
+
+def _binds(loop: ast.For | ast.AsyncFor, name: str) -> bool:
+    """Whether the loop's target is `name`, or `(i, name)` over `enumerate(...)`."""
+    target = loop.target
+    if isinstance(target, ast.Name):
+        return target.id == name
+    return (
+        isinstance(target, ast.Tuple)
+        and len(target.elts) == 2
+        and isinstance(target.elts[1], ast.Name)
+        and target.elts[1].id == name
+        and _call_of(loop.iter, "enumerate") is not None
+    )
+
+
+def _unwrapped(node: ast.expr, target: ast.expr | None, name: str) -> ast.expr | None:
+    """What a loop walks through, past `enumerate(x)` (for the `(i, name)` target) and
+    copies that keep the items (`list(x)`, `tuple(x)`, `sorted(x)`, `reversed(x)`)."""
+    if isinstance(target, ast.Tuple):
+        inner = _call_of(node, "enumerate")
+        if inner is None:
+            return None
+        node = inner
+    for _ in range(2):
+        inner = next((i for c in _COPIES if (i := _call_of(node, c)) is not None), None)
+        if inner is None:
+            break
+        node = inner
+    return node
+
+
+def _call_of(node: ast.expr, function: str) -> ast.expr | None:
+    """The one argument of a call of the builtin `function`, or None."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == function
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        return node.args[0]
+    return None
+
+
+def _assigned(name: str, function: ast.FunctionDef) -> bool:
+    return name in local_sources(function)
+
+
+def _names_parameter(wants: str, params: tuple[str, ...]) -> bool:
+    """Whether what is asked names a parameter ("source or source_file is required"):
+    arguments to give, not what one value must be."""
+    words = set(re.findall(r"[A-Za-z_]\w*", wants))
+    return any(p in words for p in params if len(p) > 1)
+
+
+def message_text(facts: Facts) -> str:
+    message = facts.stored.site.message
+    return message.text.strip() if message is not None else ""

@@ -1,0 +1,177 @@
+"""A message that states what the user's value or subclass must be ("a str or object with
+a __render__ method is required", "{entity!r} must be a module", "Plugins should implement
+`make`") is the way out, said of what the user controls: an argument of a public call,
+each item of one, or a method of their own subclass; never of what the program computes
+itself, nor in a private or deep function."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_in_function
+
+from errdex.explain.stated_requirement import requirements
+from errdex.store import Store
+
+FILES = {
+    "shapes/__init__.py": """
+        from shapes.board import Board, Trace, PluginProtocol, connect
+        """,
+    "shapes/board.py": """
+        from typing import Protocol
+
+
+        def is_drawable(value):
+            return isinstance(value, str) or hasattr(value, "__draw__")
+
+
+        class Board:
+            def __init__(self):
+                self._count = 0
+
+            def draw(self, item, width=1):
+                if width > 0:
+                    if not is_drawable(item):
+                        raise TypeError(
+                            f"Unable to draw {item!r}; a str or object with __draw__ method is "
+                            "required"
+                        )
+                return item
+
+            def add_row(self, *cells):
+                padded = list(cells)
+                for index, cell in enumerate(padded):
+                    if cell is not None and not is_drawable(cell):
+                        raise TypeError(
+                            f"can't draw {type(cell).__name__}; a string or drawable is required"
+                        )
+
+            def grow(self):
+                if self._count < 0:
+                    raise ValueError("count must be positive")
+                self._count += 1
+
+
+        class Trace:
+            def __init__(self, suppress=()):
+                self.paths = []
+                for entity in suppress:
+                    if not isinstance(entity, str):
+                        assert entity.__file__, f"{entity!r} must be a module with '__file__'"
+                        self.paths.append(entity.__file__)
+
+
+        class PluginProtocol(Protocol):
+            def make(self, schema):
+                \"\"\"Called for each schema.\"\"\"
+                raise NotImplementedError("Plugins should implement `make`.")
+
+
+        def connect(engine):
+            if not hasattr(engine, "dispatch"):
+                raise TypeError(f"Engine or Connection expected, got {engine!r}")
+            return engine
+
+
+        def dump(source=None, source_file=None):
+            if source is None and source_file is None:
+                raise TypeError("source or source_file is required")
+
+
+        def _draw(item):
+            if not is_drawable(item):
+                raise TypeError(f"Unable to draw {item!r}; a str is required")
+        """,
+    "shapes/ops/__init__.py": "",
+    "shapes/ops/kernels/__init__.py": "",
+    "shapes/ops/kernels/impl.py": """
+        def run(q):
+            if not hasattr(q, "shape"):
+                raise TypeError(f"a tensor is required, got {q!r}")
+            return q
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def shapes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("shapes"), "shapes", FILES)
+
+
+def _first(store: Store, function: str) -> str:
+    page = page_in_function(store, "shapes", function)
+    assert page.solutions, page.what_it_means
+    return page.solutions[0].text
+
+
+def test_a_required_value_of_a_public_argument_is_what_to_pass(shapes: Store) -> None:
+    assert _first(shapes, "Board.draw").startswith(
+        "Pass a str or object with __draw__ method as the argument `item` of `Board.draw`, "
+        "as the message says: “Unable to draw"
+    )
+
+
+def test_an_expected_value_names_the_argument_it_got(shapes: Store) -> None:
+    assert _first(shapes, "connect").startswith(
+        "Pass Engine or Connection as the argument `engine` of `connect`, as the message says"
+    )
+
+
+def test_each_item_of_an_argument_the_function_walks(shapes: Store) -> None:
+    assert _first(shapes, "Board.add_row").startswith(
+        "Pass a string or drawable as each of the arguments `*cells` of `Board.add_row`"
+    )
+    # an `assert` of a class users make tests their argument as a raise does
+    assert _first(shapes, "Trace.__init__").startswith(
+        "Make each item of the argument `suppress` of `Trace` a module with '__file__', "
+        "as the message says"
+    )
+
+
+def test_a_method_the_message_says_to_implement_is_defined_in_the_users_class(
+    shapes: Store,
+) -> None:
+    assert _first(shapes, "PluginProtocol.make") == (
+        "Define `make` in your own class that subclasses `PluginProtocol` (`shapes`), as "
+        "the message says: “Plugins should implement `make`.”"
+    )
+
+
+@pytest.mark.parametrize(
+    "function",
+    [
+        "Board.grow",  # the object's own count: no argument of the user's
+        "dump",  # it asks for arguments, not what a value must be
+        "_draw",  # a private function: no call a user writes
+        "run",  # deep in the package: its internals
+    ],
+)
+def test_no_requirement_solution_for_what_the_user_does_not_pass(
+    shapes: Store, function: str
+) -> None:
+    page = page_in_function(shapes, "shapes", function)
+    assert not any("as the message says" in s.text for s in page.solutions), page.solutions
+
+
+@pytest.mark.parametrize(
+    ("sentence", "subject", "verb", "wants"),
+    [
+        ("Port must be an integer or None", "Port", "be", "an integer or None"),
+        ("iter_full() must yield names", None, None, None),  # no verb of what it is
+        ("{x!r} must be a module", "{x!r}", "be", "a module"),
+        ("Unsupported type, must be either A or B", None, "be", "either A or B"),
+        ("x; a str or Segment is required", None, "required", "a str or Segment"),
+        ("Expected mapped class, got {arg!r}", None, "expected", "mapped class"),
+        ("validators should be used with fields", None, None, None),  # a use, not a value
+    ],
+)
+def test_requirement_clauses(
+    sentence: str, subject: str | None, verb: str | None, wants: str | None
+) -> None:
+    found = requirements(sentence)
+    if verb is None:
+        assert found == []
+        return
+    (stated,) = found
+    assert (stated.subject, stated.verb, stated.wants) == (subject, verb, wants)
