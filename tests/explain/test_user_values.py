@@ -15,6 +15,43 @@ from errdex.store import Store
 FILES = {
     "trace/__init__.py": """
         from trace.render import Traceback
+        from trace.query import Query
+        """,
+    "trace/query.py": """
+        class QueryError(Exception):
+            pass
+
+
+        class Query:
+            def __init__(self):
+                self._where = ()
+
+            def _no_criterion(self, meth):
+                if self._where:
+                    raise QueryError(f"Query.{meth}() called on a Query with criteria")
+
+            def get(self, ident):
+                self._no_criterion("get")
+                return ident
+
+            def first(self):
+                try:
+                    self._no_criterion("first")
+                except QueryError:
+                    return None
+        """,
+    "trace/deep/inner/lookup.py": """
+        class LookupError_(Exception):
+            pass
+
+
+        def _require(name):
+            if name not in ("a", "b"):
+                raise LookupError_(f"{name} is not registered")
+
+
+        def build():
+            _require("gelu")
         """,
     "trace/render.py": """
         import os
@@ -82,9 +119,9 @@ def trace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 def test_each_item_of_an_argument_of_a_class_users_make(trace: Store) -> None:
     page = page_in_function(trace, "trace", "Traceback.__init__")
     assert "worth reporting" not in page.what_it_means
-    assert page.solutions[0].text == (
-        "Pass for each item of the argument `suppress` of `trace.Traceback` a value whose "
-        "`__file__` is set (not None)."
+    # the message's requirement is the way out (`stated_requirement`)
+    assert page.solutions[0].text.startswith(
+        "Make each item of the argument `suppress` of `Traceback` have a file, as the message"
     )
 
 
@@ -128,3 +165,21 @@ def test_an_operand_computed_first_or_read_beside_the_objects_fields(trace: Stor
     for function in ("_ProxiedSet.__imul__", "_ProxiedSet.__getitem__"):
         page = page_in_function(trace, "trace", function)
         assert "the operand of" not in page.what_it_means
+
+
+def test_a_helper_refusing_the_call_on_the_users_object(trace: Store) -> None:
+    page = page_in_function(trace, "trace", "Query.get")
+    assert "worth reporting" not in page.what_it_means
+    assert "`QueryError` is raised by the helper called here for what the code was handed" in (
+        page.what_it_means
+    )
+
+
+def test_a_helper_called_in_a_try_or_deep_in_the_package_keeps_the_invariant(
+    trace: Store,
+) -> None:
+    for function in ("Query.first", "build"):
+        sites = [s for s in trace.list_sites("trace") if s.site.function == function]
+        assert [str(s.site.kind) for s in sites] == ["helper"]
+        page = page_in_function(trace, "trace", function)
+        assert "raised by the helper called here" not in page.what_it_means

@@ -40,7 +40,6 @@ from errdex.explain.table_lookup import table_keys
 from errdex.explain.tried_input import tried_input
 from errdex.explain.twins import twin_paths
 from errdex.explain.upgrades import upgrade_solutions
-from errdex.explain.user_values import iterated_argument
 from errdex.explain.verified import verified_explanation
 from errdex.explain.views import (
     condition_view,
@@ -124,7 +123,6 @@ def _build_page(
     facts.members = member_values(store, chosen, facts)
     facts.entry_input = entry_input_solution(store, chosen, facts)
     facts.entry_args = entry_arguments(store, chosen, facts)
-    facts.iterated = iterated_argument(facts)
     facts.public_names = {
         name: path
         for name in replacement_names(chosen)

@@ -139,9 +139,6 @@ class Facts:
     # (`explain/twins.py`; needs the store), and the conditions whose way out leads to one
     twin_paths: list[tuple[int, frozenset[tuple[str, bool]]]] = field(default_factory=list)
     twinned: list[ConditionView] = field(default_factory=list)
-    # (the item, the argument, the call a user writes) when the path reads only the item of
-    # a loop over an argument of a function users call (`explain/user_values.py`)
-    iterated: tuple[str, str, str] | None = None
     # the direct callers, when each catches the error (`explain/no_action.py`; needs the store)
     caught_by: list[Caller] = field(default_factory=list)
     # each direct caller with the check it makes first that rules the site's condition out

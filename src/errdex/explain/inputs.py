@@ -188,13 +188,8 @@ def _input_instead(
     through: dict[str, str] = {}  # an attribute the constructor set → its keyword
     declared: set[str] = set()  # a field as the user's call gave it (`declared_fields`)
     patterns = module_patterns(facts.source_tree()) if _calls_pattern(node) else {}
-    # an item of a loop over an argument of a function users call (`for x in suppress`)
-    iterated = facts.iterated if mode == "public" else None
     for name in free_names(node):
-        if iterated is not None and name.split(".")[0] == iterated[0]:
-            item, given, entry = iterated
-            inputs[item] = f"each item of the argument {code(given)} of {code(entry)}"
-        elif name in params:
+        if name in params:
             inputs[name] = argument(name)
             if name not in read.positional:
                 passed[name] = (False, name)

@@ -25,14 +25,13 @@ from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.entry_input import names_read
 from errdex.explain.plain import code
+from errdex.explain.state_gated import users_call
 from errdex.explain.user_data import callable_by_user, fixed_name, local_sources, module_constants
 from errdex.facts import ConditionKind, SiteKind
 
-__all__ = ["iterated_argument", "user_value_sentence"]
+__all__ = ["entry_point", "user_value_sentence"]
 
 _MEMO = "user_values"
-_ITEMS = "user_values.items"
-_MAX_DOTS = 2  # `rich.traceback.Traceback`, `httpx.URL`: what a package hands its users
 # An operator's method → how a statement applies it, `{}` where the operand goes.
 _OPERATORS = {
     "__add__": "obj + {}",
@@ -126,7 +125,7 @@ def _operand(facts: Facts) -> str | None:
 
 def _items(facts: Facts) -> str | None:
     """The sentence for a check of each item of an argument, or None."""
-    found = iterated_argument(facts)
+    found = _iterated(facts)
     if found is None:
         return None
     item, argument, entry = found
@@ -140,22 +139,11 @@ def _items(facts: Facts) -> str | None:
     )
 
 
-def iterated_argument(facts: Facts) -> tuple[str, str, str] | None:
+def _iterated(facts: Facts) -> tuple[str, str, str] | None:
     """(the item, the argument, the call a user writes) when the path's conditions read
     only the item of the loop nearest the check over an argument of a function users call
     (and constants, builtins, classes); else None."""
-    if _ITEMS not in facts.memo:
-        facts.memo[_ITEMS] = _iterated(facts)
-    found: tuple[str, str, str] | None = facts.memo[_ITEMS]
-    return found
-
-
-def _iterated(facts: Facts) -> tuple[str, str, str] | None:
-    if facts.stored.site.kind not in (SiteKind.RAISE, SiteKind.ASSERT) or not facts.held:
-        return None
-    if any(c.kind == ConditionKind.EXCEPT for c in facts.conditions):
-        return None
-    entry = _entry_point(facts)
+    entry = entry_point(facts)
     if entry is None:
         return None
     loops = [c for c in facts.conditions if c.kind == ConditionKind.LOOP]
@@ -218,18 +206,10 @@ def _loop_names(text: str) -> tuple[str, str] | None:
     return None
 
 
-def _entry_point(facts: Facts) -> str | None:
-    """The path a user calls the site's function by (`rich.traceback.Traceback`), when it
-    is a public function or class at most two modules under the top package; else None."""
-    stored = facts.stored
-    if not callable_by_user(facts):
+def entry_point(facts: Facts) -> str | None:
+    """The path a user calls the site's function by (`rich.traceback.Traceback`), when the
+    package hands it to users (`users_call`) under a public name; else None."""
+    path = facts.stored.public_path()
+    if path is None or not callable_by_user(facts) or not users_call(facts):
         return None
-    path = stored.public_path()
-    function = stored.site.function
-    if path is None or not path.endswith(function):
-        return None
-    top, _, rest = function.partition(".")
-    owner = path[: len(path) - len(function)] + top
-    if owner.count(".") > _MAX_DOTS:
-        return None
-    return f"{owner}.{rest}".removesuffix(".").removesuffix(".__init__")
+    return path.removesuffix(".__init__")
