@@ -87,3 +87,27 @@ def test_the_one_flag_a_case_takes_is_to_be_passed() -> None:
     assert advice.solution.startswith("Pass `--otlp-endpoint`, as the message says")
     (advice,) = message_advice("Full capture requires --enforce-eager to be set.")
     assert advice.solution.startswith("Pass `--enforce-eager`, as the message says")
+
+
+def test_only_works_with_is_what_the_thing_goes_with_and_keeps_its_example() -> None:
+    # sqlalchemy JSON.Comparator.as_float (sql/sqltypes.py): the example after "e.g." is
+    # part of the sentence, not one of its own
+    (advice,) = message_advice(
+        "The JSON cast operator JSON.as_float() only works with a JSON index expression "
+        "e.g. col['q'].as_float()"
+    )
+    assert advice.kind == "input"
+    assert advice.solution.startswith(
+        "Use the JSON cast operator JSON.as_float() only with a JSON index expression e.g. "
+        "col['q'].as_float(), as the message says"
+    )
+    # "this", a bare name the program composes (`MLA`): the authors' note, as above
+    assert message_advice("this method only works for ORMSelectCompileState") == []
+    assert message_advice("MLA only works with naive serde mode.") == []
+
+
+def test_a_sentence_goes_on_after_e_g_and_i_e() -> None:
+    (advice,) = message_advice("Use a block-contiguous layout (e.g. LBHNC) on the prefill side.")
+    assert advice.text == "Use a block-contiguous layout (e.g. LBHNC) on the prefill side."
+    (advice,) = message_advice("Pass the model first, i.e. `serve <model>`. It is required.")
+    assert advice.text == "Pass the model first, i.e. `serve <model>`."

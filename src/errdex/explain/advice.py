@@ -122,7 +122,11 @@ _RETIRED_SUBJECT = re.compile(
 )
 # A parenthesised aside that instructs: "... fields: x.y (use check_fields=False if ...)".
 _ASIDE = re.compile(r"\s*\((?P<inner>[^()]{4,})\)")
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Za-z`'\"(])|\n+")
+# not after "e.g." or "i.e.": the example or the gloss belongs to the sentence it is in
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?;])(?<!\be\.g\.)(?<!\bi\.e\.)\s+"
+    r"(?=[A-Za-z`'\"(])|\n+"
+)
 _MAX_ADVICE = 3
 _MAX_CHARS = 300
 

@@ -35,6 +35,13 @@ _ONLY_WHERE = re.compile(
     r"added)\s+(?P<where>on|against|for|to|in|with(?:in)?)\s+(?P<place>\S.*?)\s*\.?$",
     re.I,
 )
+# "The JSON cast operator JSON.as_float() only works with a JSON index expression": what
+# the thing is used with (a subject of the code's own, "this", is left out as above)
+_ONLY_WORKS = re.compile(
+    r"^(?P<subject>(?!(?:this|it|that|which)\b)[^_\s].{0,80}?)\s+only\s+works\s+"
+    r"(?P<where>with|on|for|in)\s+(?P<place>\S.*?)\s*\.?$",
+    re.I,
+)
 # a private name in the subject (`The _InsertSentinelColumnDefault`), a bare class name
 # alone (`ChunkedLocalAttentionManager`, `DPEngineCoreProc`) or a component's title ("Aiter
 # Flash Attention Metadata Builder"): a part the program composes itself
@@ -95,6 +102,12 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
         place = re.sub(r",?\s+(?:i\.e|e\.g)$", "", match["place"])
         where = f"{match['where'].lower()} {place}"
         return f"{verb.capitalize()} {subject} only {where}{left}", "input"
+    match = _ONLY_WORKS.match(text)
+    if match is not None and not _OWN_SUBJECT.search(match["subject"]):
+        subject = match["subject"].strip()
+        if plain(subject):
+            subject = subject[0].lower() + subject[1:]
+        return f"Use {subject} only {match['where'].lower()} {match['place']}", "input"
     match = _EXPECTED_AFTER.match(text)
     if match is not None and not re.search(r"\bthan$", match["what"], re.I):
         return f"Put {match['what']} {match['where']} {match['anchor']}", "input"
