@@ -29,7 +29,7 @@ ENG = {
         environment_variables = {
             # ================== Runtime ==================
             # Use the V2 runner, which replays
-            # sampled traces.
+            # sampled traces (replay requires it).
             "ENG_USE_V2": lambda: bool(int(os.getenv("ENG_USE_V2", "0"))),
         }
 
@@ -68,11 +68,11 @@ ENG = {
         @dataclass
         class ModelConfig:
             enforce_eager: bool = False
-            \"\"\"Whether to always run eagerly. If True, no graphs are captured.
+            \"\"\"Whether to always run eagerly. If True, no graphs are captured (tracing fails).
 
             A second paragraph the page leaves out.\"\"\"
             num_workers: int = 1
-            \"\"\"Processes that run the model.\"\"\"
+            \"\"\"Processes that run the model; at most eight fit on one host.\"\"\"
 
 
         @dataclass
@@ -208,7 +208,7 @@ ENG = {
             \"\"\"Pad the heads.
 
             The kernel reads eight lanes at once. Padding keeps each head's width a
-            multiple of eight lanes, so no head straddles two reads. The padded heads are
+            multiple of eight lanes so that no head straddles two reads. The padded heads are
             zeros. They are cut off after the launch.
             \"\"\"
             if width % 8:
@@ -218,9 +218,47 @@ ENG = {
         MAX_LANES = 8  # the kernel reads at most eight lanes in one pass
 
 
+
         def check_lanes(lanes):
             if lanes > MAX_LANES:
                 raise ValueError("too many lanes")
+
+
+        def quantize(tensor, bits):
+            \"\"\"Quantize a tensor to a number of bits.
+
+            Args:
+                tensor: the tensor to quantize.
+                bits: how many bits each value keeps.
+            \"\"\"
+            if tensor.ndim != 2:
+                raise ValueError("the tensor to quantize is not two-dimensional")
+
+
+        class Launcher:
+            def __init__(self, width):
+                # Lanes a launch spans.
+                self.width = width
+
+            def launch(self):
+                \"\"\"Launch the kernel on the width.
+
+                Contract
+                --------
+                The kernel reads its lanes in pairs: an odd ``width`` would read one
+                lane past the launch buffer, so the width must be even.
+                \"\"\"
+                if self.width % 2:
+                    raise ValueError("odd launch width")
+
+
+        def send_all(chunks, peer):
+            # The peer drops a connection after this many chunks.
+            max_chunks = 64
+            # Nothing to send.
+            started = None
+            if len(chunks) > max_chunks:
+                raise ValueError("too many chunks for one connection")
         """,
 }
 
@@ -244,21 +282,23 @@ def why(store: Store, message: str) -> str:
 def test_the_docstring_of_the_config_field_behind_a_flag(eng: Store) -> None:
     assert (
         "doc of `--enforce-eager`, as the flag declared here takes it (eng/args.py:9): “Whether "
-        "to always run eagerly. If True, no graphs are captured.”"
+        "to always run eagerly. If True, no graphs are captured (tracing fails).”"
         in why(eng, "tracing does not work")
     )
 
 
 def test_a_generated_flags_field_is_documented_where_its_default_is(eng: Store) -> None:
     assert "doc of `--num-workers`" in why(eng, "too many workers")
-    assert "“Processes that run the model.”" in why(eng, "too many workers")
+    assert "“Processes that run the model; at most eight fit on one host.”" in why(
+        eng, "too many workers"
+    )
 
 
 def test_the_comment_above_an_environment_variables_read(eng: Store) -> None:
     said = why(eng, "replay requires the V2 runner")
     assert (
         "doc of `ENG_USE_V2` (eng/envs.py:8): “Use the V2 runner, which replays sampled "
-        "traces.”" in said
+        "traces (replay requires it).”" in said
     ), said
 
 
@@ -323,12 +363,13 @@ def test_docs_are_read_at_extraction_without_rules_or_later_paragraphs() -> None
     assert facts.constant_docs == {"V2_ONLY": "Architectures whose kernels only the V2 runner has."}
     (model,) = [c for c in facts.classes if c.name == "ModelConfig"]
     assert model.field_docs == {
-        "enforce_eager": "Whether to always run eagerly. If True, no graphs are captured.",
-        "num_workers": "Processes that run the model.",
+        "enforce_eager": "Whether to always run eagerly. If True, no graphs are captured "
+        "(tracing fails).",
+        "num_workers": "Processes that run the model; at most eight fit on one host.",
     }
     envs = extract_file("eng/envs.py", ENG["eng/envs.py"].replace("\n        ", "\n").encode())
     docs = {r.doc for r in envs.env_reads if r.doc}
-    assert docs == {"Use the V2 runner, which replays sampled traces."}
+    assert docs == {"Use the V2 runner, which replays sampled traces (replay requires it)."}
 
 
 def test_a_comment_a_few_statements_above_the_check_not_what_is_logged_after_it(
@@ -382,12 +423,35 @@ def test_no_branch_label_written_as_code_nor_a_plan(eng: Store) -> None:
 def test_a_long_docstring_paragraph_is_cut_to_its_sentences_on_the_check(eng: Store) -> None:
     assert why(eng, "head width is not a multiple") == (
         "docstring of `pad_heads` (eng/config.py:155): “The kernel reads eight lanes at once. "
-        "Padding keeps each head's width a multiple of eight lanes, so no head straddles two "
-        "reads.”"
+        "Padding keeps each head's width a multiple of eight lanes so that no head straddles "
+        "two reads.”"
     )
 
 
 def test_the_comment_at_the_end_of_a_tested_constants_line(eng: Store) -> None:
     assert why(eng, "too many lanes") == (
         "doc of `MAX_LANES` (eng/config.py:163): “the kernel reads at most eight lanes in one pass”"
+    )
+
+
+def test_no_argument_entry_or_summary_that_only_says_what_a_thing_is(eng: Store) -> None:
+    # "the tensor to quantize." names the tested argument, yet gives no reason for the check
+    page = page_with_message(eng, "eng", "the tensor to quantize")
+    assert page.why == [], page.why
+
+
+def test_a_free_section_over_dashes_is_quoted_by_whole_sentences(eng: Store) -> None:
+    # a section that is no list of entries: its sentence over two lines is one text
+    assert why(eng, "odd launch width") == (
+        "docstring of `Launcher.launch`, Contract (eng/config.py:193): “The kernel reads its "
+        "lanes in pairs: an odd ``width`` would read one lane past the launch buffer, so the "
+        "width must be even.”"
+    )
+
+
+def test_the_comment_over_a_local_the_function_sets_to_a_literal(eng: Store) -> None:
+    # `max_chunks = 64` is a constant of the function; `started = None` is no constant
+    assert why(eng, "too many chunks") == (
+        "comment on `max_chunks` (eng/config.py:201): “The peer drops a connection after this "
+        "many chunks.”"
     )

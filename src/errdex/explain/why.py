@@ -22,6 +22,7 @@ from errdex.explain.context import CONTEXT_KINDS, Facts, at_margin, function_spa
 from errdex.explain.page import BindingView, ConditionView, Knob, WhyQuote
 from errdex.explain.plain import code
 from errdex.explain.solutions import solutions
+from errdex.explain.why_reasons import states_reason, whole_sentences
 from errdex.explain.why_texts import (
     DocUnit,
     comment_before,
@@ -74,10 +75,10 @@ _CODE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Raise, ast.Im
 _EXPRESSIONS = (ast.Call, ast.Compare, ast.Attribute, ast.Subscript)
 # sections whose entries are each of a parameter
 _ENTRIES = {"args", "arguments", "parameters", "params", "param", "keyword arguments", "kwargs"}
-# the units of free text: a plain paragraph, a note
-_PARAGRAPHS = {None, "note", "notes", "warning", "warnings"}
-# where a sentence ends: at `.`, `!` or `?` before a space and what starts one
-_SENTENCE_END = re.compile(r"(?<=[a-z0-9)`'\"\]][.!?])\s+(?=[A-Z`:*\"'(\[])")
+# where a sentence ends: at `.`, `!` or `?` before a space and what starts one (a list's
+# `- ` item too)
+_SENTENCE_END = re.compile(r"(?<=[a-z0-9)`'\"\]][.!?])\s+(?=[A-Z`:*\"'(\[]|[-\u2022]\s)")
+_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.$", re.I)
 _NUMBERED = re.compile(r"^\d+\.\s+|\s+\d+\.$")
 _SECTIONS = {"raises": "Raises", "raise": "Raises", "note": "Note", "notes": "Notes"}
 
@@ -100,6 +101,9 @@ class _Candidate:
     quote: WhyQuote
     score: float
     order: int
+    # False for a text that gives no reason (what an argument is) or that cannot be quoted
+    # whole: not shown, yet it holds its rank, so a weaker text does not take its place
+    shown: bool = True
 
 
 def why_quotes(facts: Facts, meaning: str) -> list[WhyQuote]:
@@ -121,6 +125,7 @@ def why_quotes(facts: Facts, meaning: str) -> list[WhyQuote]:
     said = _plain(meaning)
     kept: list[WhyQuote] = []
     seen: list[str] = []
+    taken = 0  # the candidates that passed, shown or not
     least = _KEEP
     paragraph = False  # one plain paragraph of the docstring at most: its best
     for candidate in sorted(found, key=lambda c: (-c.score, c.order)):
@@ -135,13 +140,15 @@ def why_quotes(facts: Facts, meaning: str) -> list[WhyQuote]:
         if plain and paragraph:
             continue
         loose = plain or candidate.quote.of.startswith("comment before")
-        if kept and loose and candidate.score < _LOOSE:
+        if taken and loose and candidate.score < _LOOSE:
             continue
         paragraph = paragraph or plain
         seen.append(text)
-        kept.append(candidate.quote)
+        taken += 1
+        if candidate.shown:
+            kept.append(candidate.quote)
         least = _FURTHER  # a further quote speaks of the check more than by one word
-        if len(kept) == MAX_QUOTES:
+        if taken == MAX_QUOTES:
             break
     return kept
 
@@ -246,8 +253,8 @@ def _comments(
         # above the check, or the guard nearest it, a comment speaks of it by its place;
         # above a loop or `with` it is in, a little; above another guard, not at all
         place = 2.0 if line == site.line else 1.0 if line == nearest else 0.5 * (line in around)
-        quote = WhyQuote(text=_cut(text), of=where, file=facts.stored.file, line=top)
-        out.append(_Candidate(quote, _comment_score(text, names_here) + place, 0))
+        score = _comment_score(text, names_here) + place
+        out += _candidate(text, where, facts.stored.file, top, score, 0)
     # a comment a few statements above the check or a guard, over what leads to it
     low = start + 1 if start is not None else 0
     # (over the check or the guard nearest it: over another guard, it is that guard's)
@@ -259,10 +266,8 @@ def _comments(
         top = found[1]
         place = 0.5
         at = "the check" if line == site.line else f"the guard at line {line}"
-        quote = WhyQuote(
-            text=_cut(text), of=f"comment before {at}", file=facts.stored.file, line=top
-        )
-        out.append(_Candidate(quote, _comment_score(text, names) + place, 0))
+        score = _comment_score(text, names) + place
+        out += _candidate(text, f"comment before {at}", facts.stored.file, top, score, 0)
     out += _trailing(facts, text_lines, site.line, nearest, names)
     return out
 
@@ -284,10 +289,8 @@ def _trailing(
         if not text:
             continue
         where = "the check" if line == at else f"the guard at line {line}"
-        quote = WhyQuote(
-            text=_cut(text), of=f"comment in {where}", file=facts.stored.file, line=found[0][1]
-        )
-        out.append(_Candidate(quote, _comment_score(text, names) + place, 0))
+        score = _comment_score(text, names) + place
+        out += _candidate(text, f"comment in {where}", facts.stored.file, found[0][1], score, 0)
     return out
 
 
@@ -325,9 +328,10 @@ def _docstring(facts: Facts, lines: Sequence[str], start: int, names: _Names) ->
     out: list[_Candidate] = []
     for unit in units:
         # a paragraph is quoted by the sentence or two of it that speak of the check
-        text = _focus(unit.text, names) if unit.section in _PARAGRAPHS else unit.text
+        text = _focus(unit.text, names) if unit.name is None else unit.text
         score = _score(text, names)
-        if unit.section in ("raises", "raise", "exception", "exceptions"):
+        raises = unit.section in ("raises", "raise", "exception", "exceptions")
+        if raises:
             if unit.name is None or unit.name.rpartition(".")[2] not in names.raised:
                 continue
             if score == 0:
@@ -341,13 +345,9 @@ def _docstring(facts: Facts, lines: Sequence[str], start: int, names: _Names) ->
             score += 1.0  # a paragraph that says when the function raises this exception
         elif _RAISES.match(text):
             score += 0.5  # one that says when it raises (an exception it no longer raises)
-        quote = WhyQuote(
-            text=_cut(text),
-            of=_unit_label(label, unit),
-            file=facts.stored.file,
-            line=unit.line,
-        )
-        out.append(_Candidate(quote, score, 1))
+        of = _unit_label(label, unit)
+        # what a thing is or does ("The input tensor to quantize") is no reason
+        out += _candidate(text, of, facts.stored.file, unit.line, score, 1, not raises)
     return out
 
 
@@ -356,7 +356,7 @@ def _focus(text: str, names: _Names) -> str:
     names with the check, as written, a gap between two of them marked `…`; the paragraph
     itself when none shares any."""
     # a list's numbers ("1. If ... 2.") are no words of a sentence
-    split = (_NUMBERED.sub("", x) for x in _SENTENCE_END.split(text))
+    split = (_NUMBERED.sub("", x) for x in _sentences(text))
     sentences = [x for x in split if re.search(r"[A-Za-z]{2}", x)]
     if len(sentences) <= 2:
         return text
@@ -368,6 +368,17 @@ def _focus(text: str, names: _Names) -> str:
     out = sentences[chosen[0]]
     for before, at in pairwise(chosen):
         out += (" " if at == before + 1 else " … ") + sentences[at]
+    return out
+
+
+def _sentences(text: str) -> list[str]:
+    """A text's sentences; an abbreviation's dot (`e.g.`, `i.e.`) ends none."""
+    out: list[str] = []
+    for piece in _SENTENCE_END.split(text):
+        if out and _ABBREVIATION.search(out[-1]):
+            out[-1] += " " + piece
+        else:
+            out.append(piece)
     return out
 
 
@@ -383,34 +394,70 @@ def _logged(facts: Facts, lines: Sequence[str], start: int, names: _Names) -> li
     """The messages logged or warned on the way to the check, in its own block."""
     out: list[_Candidate] = []
     for text, line in logged_beside(lines, facts.stored.site.line, start + 1):
-        quote = WhyQuote(
-            text=_cut(text), of="logged beside the check", file=facts.stored.file, line=line
-        )
         # logged on the way to the check, in its own block: what happens instead, or before
         # (not the message itself logged first)
         parts = _parts(text)
         if len(parts & names.said) < 0.7 * len(parts):
-            out.append(_Candidate(quote, _score(text, names) + 1.0, 2))
+            score = _score(text, names) + 1.0
+            out += _candidate(text, "logged beside the check", facts.stored.file, line, score, 2)
     return out
 
 
 def _constants(facts: Facts, names: _Names) -> list[_Candidate]:
-    """The docs of the constants the conditions test: what the tested values are for."""
+    """The docs of the constants the conditions test: what the tested values are for; and
+    the comment over a local the function sets to a literal (`max_retries = 5` under "We
+    retry max_retries times before giving up"), a constant of its own."""
     out: list[_Candidate] = []
     for binding in facts.bindings:
+        if binding.origin == "local":
+            out += _local_constant(facts, binding, names)
+            continue
         if binding.origin != "constant":
             continue
         line = facts.constant_lines.get(binding.name, binding.line or 0)
         doc = binding.doc or _comment_of(facts, binding, line, names)
         if not doc:
             continue
-        quote = WhyQuote(
-            text=_cut(doc), of=f"doc of {code(binding.name)}", file=binding.file, line=line
-        )
         # a constant this check tests says what the value it is held to is for
         tested = 1.0 if binding.name.rpartition(".")[2] in names.whole else 0.0
-        out.append(_Candidate(quote, _score(doc, names) + tested, 3))
+        score = _score(doc, names) + tested
+        out += _candidate(doc, f"doc of {code(binding.name)}", binding.file, line, score, 3)
     return out
+
+
+def _local_constant(facts: Facts, binding: BindingView, names: _Names) -> list[_Candidate]:
+    """The comment block right above (or at the end of) the line that sets a local the
+    conditions test to a literal."""
+    line = binding.line or 0
+    if binding.name not in names.whole or not _literal(binding.value):
+        return []
+    if binding.file != facts.stored.file or facts.source_text is None:
+        return []
+    lines = lines_of(facts.source_text)
+    if not 1 <= line <= len(lines):
+        return []
+    top = line
+    while top > 1 and lines[top - 2].strip().startswith("#"):
+        top -= 1
+    words = " ".join(x.strip().lstrip("#").strip() for x in lines[top - 1 : line - 1])
+    text = _words(words, names) if words.strip() else _comment_of(facts, binding, line, names)
+    if not text:
+        return []
+    score = _score(text, names) + 1.0  # the value the check holds the input to
+    return _candidate(text, f"comment on {code(binding.name)}", binding.file, top, score, 3)
+
+
+def _literal(value: str) -> bool:
+    """Whether a local's value is a number, a text or a tuple of them (`5`, `"utf-8"`,
+    `(1, 2)`): a constant of the function. An empty container or `None` is a start the
+    function fills in, and a comment over it tells what it collects."""
+    try:
+        found = ast.literal_eval(value)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    items = found if isinstance(found, tuple) else (found,)
+    kinds = (int, float, str)
+    return bool(items) and all(isinstance(x, kinds) and not isinstance(x, bool) for x in items)
 
 
 def _comment_of(facts: Facts, binding: BindingView, line: int, names: _Names) -> str | None:
@@ -453,13 +500,11 @@ def _settings(facts: Facts, names: _Names) -> list[_Candidate]:
             # a variable's doc is the comment above its read; a flag's is its config
             # field's, written elsewhere: the page points at where the flag is declared
             at = "" if knob.kind == KnobKind.ENV else ", as the flag declared here takes it"
-            quote = WhyQuote(
-                text=_cut(knob.doc),
-                of=f"doc of {_setting_label(knob)}{at}",
-                file=knob.file,
-                line=knob.line or 0,
-            )
-            out.append(_Candidate(quote, _score(knob.doc, here) + bonus, 4))
+            of = f"doc of {_setting_label(knob)}{at}"
+            score = _score(knob.doc, here) + bonus
+            # a help that only says what the setting is ("The format of the weights to
+            # load") gives no reason for this check
+            out += _candidate(knob.doc, of, knob.file, knob.line or 0, score, 4, True)
         where = _assignment(knob)
         if (
             knob.note
@@ -468,8 +513,8 @@ def _settings(facts: Facts, names: _Names) -> list[_Candidate]:
             and not has_placeholder(knob.note)
         ):
             of = f"logged where {code(knob.name)} takes effect"
-            quote = WhyQuote(text=_cut(knob.note), of=of, file=where[0], line=where[1])
-            out.append(_Candidate(quote, _score(knob.note, names) + 2.0, 4))
+            score = _score(knob.note, names) + 2.0
+            out += _candidate(knob.note, of, where[0], where[1], score, 4)
     return out
 
 
@@ -562,13 +607,18 @@ def _plain(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.lower()))
 
 
-def _cut(text: str) -> str:
-    """At most `_MAX_QUOTE` characters: cut after a sentence when one ends in time."""
-    text = " ".join(_RULE_RUN.sub(" ", text).split())
-    if len(text) <= _MAX_QUOTE:
-        return text
-    head = text[: _MAX_QUOTE - 1]
-    end = max(head.rfind(". "), head.rfind("! "), head.rfind("? "))
-    if end > _MAX_QUOTE // 2:
-        return head[: end + 1]
-    return head.rsplit(" ", 1)[0] + "…"
+def _candidate(
+    text: str, of: str, file: str, line: int, score: float, order: int, reason: bool = False
+) -> list[_Candidate]:
+    """The quote of `text` as a candidate; not shown when it cannot be quoted whole, or,
+    when it must give a `reason`, its quoted sentences give none."""
+    cut = _cut(text)
+    shown = cut is not None and (not reason or states_reason(cut))
+    quote = WhyQuote(text=cut or text, of=of, file=file, line=line)
+    return [_Candidate(quote, score, order, shown=shown)]
+
+
+def _cut(text: str) -> str | None:
+    """At most `_MAX_QUOTE` characters, cut after a sentence; None when the first sentence
+    does not end in time or the text ends on a `:` that introduces what it leaves out."""
+    return whole_sentences(" ".join(_RULE_RUN.sub(" ", text).split()), _MAX_QUOTE)

@@ -27,11 +27,29 @@ _MIN_LOGGED_WORDS = 4
 _MAX_SKIPPED = 3  # statements a comment may sit above the line it speaks of
 _MAX_STATEMENT_LINES = 15  # the lines of one statement read for its trailing comments
 _DASHES = re.compile(r"^-{3,}\s*$")
+_ENDED = re.compile(r"[.!?:;]\W*$")  # a line that ends a sentence (or an entry's list)
 _FIELD = re.compile(r"^:(\w+)(?:\s+([^:`]+))?:(?=\s|$)")  # `:raises ValueError:`, `:param silent:`
 # sections whose entries are no words on a check: what comes back, examples of use
 _SKIPPED = {"returns", "return", "yields", "yield", "example", "examples", "usage", "todo"}
-# sections of free text, not of named entries
-_FREE = {"note", "notes", "warning", "warnings", "see also", "see", "seealso", "raise"}
+# sections of named entries (`x: ...`, `ValueError: ...`); any other is free text, read
+# by paragraphs ("Dp-Rank Routing Contract" over a line of dashes: cut at each of its lines,
+# as if each were an entry, its sentences were quoted in pieces)
+_ENTRY_SECTIONS = {
+    "args",
+    "arguments",
+    "parameters",
+    "params",
+    "param",
+    "keyword arguments",
+    "keyword args",
+    "kwargs",
+    "other parameters",
+    "raises",
+    "exceptions",
+    "exception",
+    "attributes",
+    "warns",
+}
 _LOG_METHODS = {
     "info",
     "warning",
@@ -146,7 +164,8 @@ def _units(lines: list[str], start: int) -> list[DocUnit]:
         if section is not None and indent_of >= 0 and indent < indent_of:
             close()  # back at a shallower margin: the section is over, a paragraph begins
             section, indent_of = None, -1
-        if section is not None and section not in _FREE and (indent_of < 0 or indent == indent_of):
+        entries = section in _ENTRY_SECTIONS
+        if section is not None and entries and (indent_of < 0 or indent == indent_of):
             indent_of = indent
             key, sep, rest = stripped.partition(":")
             words = key.split("(")[0].split()
@@ -156,10 +175,12 @@ def _units(lines: list[str], start: int) -> list[DocUnit]:
                 begin(index, "" if deeper and key.endswith(" ") else rest.strip(), words[0])
             elif len(words) == 1 and not sep:  # numpy: the name alone, its text below
                 begin(index, "", words[0])
+            elif entry and not _ENDED.search(entry[-1]):
+                entry.append(stripped)  # the entry's sentence goes on at its margin
             else:
                 begin(index, stripped, None)
             continue
-        if section is not None and section in _FREE and indent_of < 0:
+        if section is not None and not entries and indent_of < 0:
             indent_of = indent
         if not entry:
             entry_at = index
