@@ -89,25 +89,45 @@ def test_the_one_flag_a_case_takes_is_to_be_passed() -> None:
     assert advice.solution.startswith("Pass `--enforce-eager`, as the message says")
 
 
-def test_only_works_with_is_what_the_thing_goes_with_and_keeps_its_example() -> None:
-    # sqlalchemy JSON.Comparator.as_float (sql/sqltypes.py): the example after "e.g." is
-    # part of the sentence, not one of its own
+def test_only_works_with_and_an_example_is_the_form_to_use() -> None:
+    # the example after "e.g." is the sentence's own, not a sentence of its own
     (advice,) = message_advice(
-        "The JSON cast operator JSON.as_float() only works with a JSON index expression "
+        "The cast operator Doc.as_float() only works with an index expression "
         "e.g. col['q'].as_float()"
     )
     assert advice.kind == "input"
     assert advice.solution.startswith(
-        "Use the JSON cast operator JSON.as_float() only with a JSON index expression e.g. "
-        "col['q'].as_float(), as the message says"
+        "Use the cast operator Doc.as_float() only with an index expression, e.g. "
+        "`col['q'].as_float()`, as the message says"
     )
-    # "this", a bare name the program composes (`MLA`): the authors' note, as above
+    # with no example, the sentence states what the thing is for: no form to take from it
     assert message_advice("this method only works for ORMSelectCompileState") == []
-    assert message_advice("MLA only works with naive serde mode.") == []
 
 
-def test_a_sentence_goes_on_after_e_g_and_i_e() -> None:
-    (advice,) = message_advice("Use a block-contiguous layout (e.g. LBHNC) on the prefill side.")
-    assert advice.text == "Use a block-contiguous layout (e.g. LBHNC) on the prefill side."
-    (advice,) = message_advice("Pass the model first, i.e. `serve <model>`. It is required.")
-    assert advice.text == "Pass the model first, i.e. `serve <model>`."
+def test_an_order_to_a_party_outside_the_program_is_advice() -> None:
+    (advice,) = message_advice(
+        "The notify did not pin the rank; defaulting to rank 0. The router must set "
+        "remote_rank so both legs agree."
+    )
+    assert advice.text == "The router must set remote_rank so both legs agree."
+    (advice,) = message_advice(
+        "Items are not in the cache; the request should be retried with the data attached."
+    )
+    assert advice.text == "the request should be retried with the data attached."
+    # a part of the program told what to do speaks to its authors
+    assert message_advice("The sink must use the same head layout as the query.") == []
+
+
+def test_an_example_in_parentheses_stays_in_its_sentence() -> None:
+    # neither "e.g." nor a ", set" inside the parentheses ends the instruction
+    (advice,) = message_advice(
+        "Splitting requires contiguous heads. Use a layout (e.g. LBHNC) here."
+    )
+    assert advice.text == "Use a layout (e.g. LBHNC) here."
+    (advice,) = message_advice(
+        "Type {t} cannot be made; please provide an explicit 'cls' parameter "
+        "(e.g. list, set, etc.) to the build() function"
+    )
+    assert advice.text == (
+        "please provide an explicit 'cls' parameter (e.g. list, set, etc.) to the build() function"
+    )

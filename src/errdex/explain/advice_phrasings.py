@@ -35,19 +35,20 @@ _ONLY_WHERE = re.compile(
     r"added)\s+(?P<where>on|against|for|to|in|with(?:in)?)\s+(?P<place>\S.*?)\s*\.?$",
     re.I,
 )
-# "The JSON cast operator JSON.as_float() only works with a JSON index expression": what
-# the thing is used with (a subject of the code's own, "this", is left out as above)
-_ONLY_WORKS = re.compile(
-    r"^(?P<subject>(?!(?:this|it|that|which)\b)[^_\s].{0,80}?)\s+only\s+works\s+"
-    r"(?P<where>with|on|for|in)\s+(?P<place>\S.*?)\s*\.?$",
-    re.I,
-)
 # a private name in the subject (`The _InsertSentinelColumnDefault`), a bare class name
 # alone (`ChunkedLocalAttentionManager`, `DPEngineCoreProc`) or a component's title ("Aiter
 # Flash Attention Metadata Builder"): a part the program composes itself
 _OWN_SUBJECT = re.compile(r"(?:^|\s)_\w|^[A-Z]\w*[A-Z]\w*$|^(?:[A-Z]\w*\s+){2,}[A-Z]\w*$")
 # verbs of giving a value: leaving it out is a way out too
 _GIVEN = frozenset({"set", "specified", "given", "passed", "provided", "enabled", "defined"})
+# "The JSON cast operator JSON.as_float() only works with a JSON index expression e.g.
+# col['q'].as_float()": what the thing works with, and the message's example of that form.
+_ONLY_WORKS = re.compile(
+    r"^(?P<subject>(?!(?:this|it|that|which)\b)[^_\s].{0,80}?)\s+only\s+works?\s+"
+    r"(?P<where>with|on|for)\s+(?P<what>\S.{0,80}?),?\s+(?:e\.g\.|for\s+example)[,:]?\s+"
+    r"`?(?P<example>[^`\s]\S*?)`?\s*\.?$",
+    re.I,
+)
 # "color expected after 'on'": a token of a string the user wrote is missing after another.
 _EXPECTED_AFTER = re.compile(
     r"^(?P<what>[\w'\"`]+(?:\s+[\w'\"`]+){0,2}?)\s+expected\s+(?P<where>after|before)\s+"
@@ -107,7 +108,9 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
         subject = match["subject"].strip()
         if plain(subject):
             subject = subject[0].lower() + subject[1:]
-        return f"Use {subject} only {match['where'].lower()} {match['place']}", "input"
+        where = f"{match['where'].lower()} {match['what'].strip()}"
+        example = match["example"]
+        return f"Use {subject} only {where}, e.g. `{example}`", "input"
     match = _EXPECTED_AFTER.match(text)
     if match is not None and not re.search(r"\bthan$", match["what"], re.I):
         return f"Put {match['what']} {match['where']} {match['anchor']}", "input"
