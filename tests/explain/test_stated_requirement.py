@@ -16,9 +16,10 @@ from errdex.store import Store
 
 FILES = {
     "shapes/__init__.py": """
-        from shapes.board import Board, Trace, PluginProtocol, connect
+        from shapes.board import Board, Chunking, Trace, PluginProtocol, connect
         """,
     "shapes/board.py": """
+        from dataclasses import dataclass
         from typing import Protocol
 
 
@@ -68,6 +69,18 @@ FILES = {
                 raise NotImplementedError("Plugins should implement `make`.")
 
 
+        @dataclass
+        class Chunking:
+            chunk_size: int
+
+            def __post_init__(self):
+                self.verify()
+
+            def verify(self):
+                if type(self.chunk_size) is not int or not 0 < self.chunk_size < 2**63:
+                    raise ValueError(f"chunk_size must be a positive int, got {self.chunk_size}")
+
+
         def connect(engine):
             if not hasattr(engine, "dispatch"):
                 raise TypeError(f"Engine or Connection expected, got {engine!r}")
@@ -115,6 +128,15 @@ def test_a_required_value_of_a_public_argument_is_what_to_pass(shapes: Store) ->
 def test_an_expected_value_names_the_argument_it_got(shapes: Store) -> None:
     assert _first(shapes, "connect").startswith(
         "Pass Engine or Connection as the argument `engine` of `connect`, as the message says"
+    )
+
+
+def test_a_field_the_class_takes_as_a_keyword_is_the_argument_of_its_call(shapes: Store) -> None:
+    # `self.chunk_size` in a dataclass's check: the keyword the call gave, without the
+    # value it got
+    assert _first(shapes, "Chunking.verify") == (
+        "Make the argument `chunk_size` of `Chunking` a positive int, as the message "
+        "says: “chunk_size must be a positive int, got {self.chunk_size}”"
     )
 
 

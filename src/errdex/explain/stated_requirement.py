@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 
 from errdex.explain.context import Facts
+from errdex.explain.declared_fields import declared_keyword
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
@@ -70,6 +71,8 @@ _USE_VERBS = re.compile(
     r"explicitly|installed|loaded|imported)\b",
     re.I,
 )
+# What the value was, said after what it must be: ", got {x}", ", not {type(x)}", "(got 3)".
+_GOT_TAIL = re.compile(r"(?:,?\s+(?:but\s+)?(?:got|not|found|received)\b|\s*\(got\b).*$", re.I)
 # Copies of a sequence that keep its items.
 _COPIES = ("list", "tuple", "sorted", "reversed")
 _BUILTINS = frozenset(dir(builtins))
@@ -153,12 +156,16 @@ def _argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solution 
     params = _given(function, facts.read.params)
     named = _placeholder(stated.subject) or stated.got
     item = None  # the argument whose items the value is
+    owner, _, method = site.function.rpartition(".")
+    callable_ = owner if method == "__init__" else site.function
     if named is not None:
         param = named if named in params else None
         if param is None:
             item = _iterated(named, function, facts.read.params)
     elif stated.subject is not None:
         param = named_parameter(stated.subject, params)
+        if param is None:
+            param, callable_ = _constructor_keyword(stated.subject, facts)
     else:
         read = arguments_read(facts)
         param = read[0] if len(read) == 1 else None
@@ -170,8 +177,6 @@ def _argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solution 
         return None  # which argument is not said; or it asks for arguments ("a or b")
     if any(code(param) in text for text in quoted):
         return None  # a way out of that argument is offered already, with its values
-    owner, _, method = site.function.rpartition(".")
-    callable_ = owner if method == "__init__" else site.function
     what = f"the argument {code(param)} of {code(callable_)}"
     if item is not None:
         what = (
@@ -179,13 +184,15 @@ def _argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solution 
             if packed
             else f"each item of the argument {code(param)} of {code(callable_)}"
         )
+    # what it got ("..., got {x}", "not {type(x)}") is the user's own value: not asked for
+    wants = _GOT_TAIL.sub("", stated.wants)
     if stated.verb in ("required", "expected"):
-        wants = re.sub(r"^(An?|The)\b", lambda m: m.group(1).lower(), stated.wants)
+        wants = re.sub(r"^(An?|The)\b", lambda m: m.group(1).lower(), wants)
         text = f"Pass {wants} as {what}"
     elif stated.verb == "be":
-        text = f"Make {what} {stated.wants}"
+        text = f"Make {what} {wants}"
     else:
-        text = f"Make {what} {stated.verb} {stated.wants}"
+        text = f"Make {what} {stated.verb} {wants}"
     # the raise's own test is what the argument decides: not said again as the context
     condition = facts.held[-1].text if facts.held else None
     return Solution(
@@ -223,6 +230,23 @@ def _only_raises(function: ast.FunctionDef, line: int) -> bool:
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]
     return len(body) == 1 and isinstance(body[0], ast.Raise) and body[0].lineno == line
+
+
+def _constructor_keyword(subject: str, facts: Facts) -> tuple[str | None, str]:
+    """(the keyword of the class's call, the class) that an attribute the raise's own test
+    reads (`self.chunk_size`) holds as given, when the subject names that attribute; (None,
+    "") otherwise."""
+    owner = facts.stored.site.function.rpartition(".")[0]
+    if not owner or "." in owner or not facts.held:
+        return None, ""
+    read = set(re.findall(r"\bself\.([A-Za-z]\w*)\b(?!\s*\()", facts.held[-1].text))
+    keywords: dict[str, str] = {}
+    for attribute in sorted(read):
+        keyword = facts.read.init_params.get(attribute) or declared_keyword(facts, owner, attribute)
+        if keyword is not None:
+            keywords[attribute] = keyword
+    attribute = named_parameter(subject, tuple(keywords))
+    return (keywords[attribute], owner) if attribute is not None else (None, "")
 
 
 def _given(function: ast.FunctionDef, params: tuple[str, ...]) -> tuple[str, ...]:
