@@ -198,3 +198,16 @@ COMM_ENVS = """
     def __getattr__(name):
         return environment_variables[name]()
     """
+
+
+# What vllm's ROCm autotuner calls below the function that returns early unless its setting
+# is on (`link.path_gates`): the check two calls down (at the margin: prefix the caller).
+TUNED_BELOW = """
+def _tune_layer(layer):
+    assert layer is not None
+    tune(layer.dim)
+
+def tune(dim):
+    if dim > 4:
+        raise RuntimeError(f"tuning failed for {dim}")
+"""

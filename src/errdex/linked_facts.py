@@ -220,6 +220,9 @@ class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     exception: ExceptionInfo | None = None
     callers: tuple[str, ...] = ()  # qualnames of functions that call the site's function
     caller_links: tuple[CallerLink, ...] = ()  # the same, with where and under which guard
+    # the calls, up to three callers away, whose guards test a setting true on every path
+    # into the site's function the index knows (`link.path_gates`); empty when one does not
+    gates: tuple[CallerLink, ...] = ()
     knobs: tuple[KnobLink, ...] = ()  # settings behind the names in the conditions
     tests: tuple[TestLink, ...] = ()  # tests that expect this error
     shown: tuple[ShownText, ...] = ()  # the texts a user sees, as composed away from the raise

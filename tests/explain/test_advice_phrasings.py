@@ -87,3 +87,47 @@ def test_the_one_flag_a_case_takes_is_to_be_passed() -> None:
     assert advice.solution.startswith("Pass `--otlp-endpoint`, as the message says")
     (advice,) = message_advice("Full capture requires --enforce-eager to be set.")
     assert advice.solution.startswith("Pass `--enforce-eager`, as the message says")
+
+
+def test_only_works_with_and_an_example_is_the_form_to_use() -> None:
+    # the example after "e.g." is the sentence's own, not a sentence of its own
+    (advice,) = message_advice(
+        "The cast operator Doc.as_float() only works with an index expression "
+        "e.g. col['q'].as_float()"
+    )
+    assert advice.kind == "input"
+    assert advice.solution.startswith(
+        "Use the cast operator Doc.as_float() only with an index expression, e.g. "
+        "`col['q'].as_float()`, as the message says"
+    )
+    # with no example, the sentence states what the thing is for: no form to take from it
+    assert message_advice("this method only works for ORMSelectCompileState") == []
+
+
+def test_an_order_to_a_party_outside_the_program_is_advice() -> None:
+    (advice,) = message_advice(
+        "The notify did not pin the rank; defaulting to rank 0. The router must set "
+        "remote_rank so both legs agree."
+    )
+    assert advice.text == "The router must set remote_rank so both legs agree."
+    (advice,) = message_advice(
+        "Items are not in the cache; the request should be retried with the data attached."
+    )
+    assert advice.text == "the request should be retried with the data attached."
+    # a part of the program told what to do speaks to its authors
+    assert message_advice("The sink must use the same head layout as the query.") == []
+
+
+def test_an_example_in_parentheses_stays_in_its_sentence() -> None:
+    # neither "e.g." nor a ", set" inside the parentheses ends the instruction
+    (advice,) = message_advice(
+        "Splitting requires contiguous heads. Use a layout (e.g. LBHNC) here."
+    )
+    assert advice.text == "Use a layout (e.g. LBHNC) here."
+    (advice,) = message_advice(
+        "Type {t} cannot be made; please provide an explicit 'cls' parameter "
+        "(e.g. list, set, etc.) to the build() function"
+    )
+    assert advice.text == (
+        "please provide an explicit 'cls' parameter (e.g. list, set, etc.) to the build() function"
+    )

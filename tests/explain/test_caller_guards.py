@@ -3,6 +3,7 @@ avoids the check, and the feature with it. Not when some caller reaches it ungua
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 from explain_samples import indexed_package, page_with_message
@@ -10,6 +11,7 @@ from explain_samples import indexed_package, page_with_message
 from errdex.explain.caller_guards import _other_value
 from errdex.explain.page import Page
 from samples import COMM_ENVS as ENVS
+from samples import TUNED_BELOW
 
 # vllm's SymmMemCommunicator (device_communicators/symm_mem.py) and CudaCommunicator
 SYMM = """
@@ -124,3 +126,69 @@ def test_another_value_of_a_chain_of_branches_is_no_way_out() -> None:
     assert _other_value("self.load_config.load_format not in ('npcache', 'fastsafetensors')")
     assert not _other_value("self.model_config is not None")
     assert not _other_value("args.api_server_count < 1")
+
+
+# vllm's ROCm autotuner: the check sits two calls below the function that returns early
+# unless the setting is on (`link.path_gates`)
+TUNE = (
+    textwrap.dedent("""
+    import comm.envs as envs
+
+    def tune_all(layers):
+        if not envs.COMM_DETERMINISTIC:
+            return
+        for layer in layers:
+            _tune_layer(layer)
+    """)
+    + TUNED_BELOW
+)
+
+
+def tune_page(tmp_path: Path, tune: str) -> Page:
+    package = {"comm/__init__.py": "", "comm/envs.py": ENVS, "comm/ops/kernels/tune.py": tune}
+    package.update({"comm/ops/__init__.py": "", "comm/ops/kernels/__init__.py": ""})
+    for store in indexed_package(tmp_path, "comm", package):
+        return page_with_message(store, "comm", "tuning failed")
+    raise AssertionError("no store")
+
+
+def test_a_setting_every_path_passes_two_calls_up_is_turned_off(tmp_path: Path) -> None:
+    page = tune_page(tmp_path, TUNE)
+    # first: the function's own argument is no user's to pass (a module three dots deep)
+    assert page.solutions[0].text == (
+        "Set `COMM_DETERMINISTIC=0` (every way into `tune` passes `tune_all`, which calls"
+        " `_tune_layer` only when `envs.COMM_DETERMINISTIC` is set (not empty, zero or None),"
+        " so the check runs only when `COMM_DETERMINISTIC` is on: turning it off avoids it,"
+        " and the feature with it)."
+    )
+    assert page.solutions[1].text.startswith("Pass the argument `dim` of `tune`")
+    assert page.example_fix is not None
+    assert page.example_fix.after == "export COMM_DETERMINISTIC=0"
+    assert "worth reporting" not in page.what_it_means
+
+
+def test_no_setting_when_one_path_up_passes_no_test_of_it(tmp_path: Path) -> None:
+    page = tune_page(tmp_path, TUNE + "\ndef tune_now(layer):\n    _tune_layer(layer)\n")
+    assert not any("COMM_DETERMINISTIC" in s.text for s in page.solutions)
+
+
+def test_the_setting_comes_after_a_way_out_that_keeps_the_feature(tmp_path: Path) -> None:
+    # a function the package hands to users (`comm.tune.tune`): its argument is theirs to
+    # pass, and keeps the tuning on
+    package = {"comm/__init__.py": "", "comm/envs.py": ENVS, "comm/tune.py": TUNE}
+    for store in indexed_package(tmp_path, "comm", package):
+        page = page_with_message(store, "comm", "tuning failed")
+        texts = [s.text for s in page.solutions]
+        assert texts[0].startswith("Pass the argument `dim` of `tune`")
+        assert texts[1].startswith("Set `COMM_DETERMINISTIC=0` (every way into `tune`")
+
+
+def test_no_way_out_by_turning_off_a_switch_whose_feature_is_the_check(tmp_path: Path) -> None:
+    # vllm's VLLM_RAISE_ON_LOGIT_NANS: off, the run goes on with what the check refuses
+    envs = ENVS.replace("COMM_DETERMINISTIC", "COMM_RAISE_ON_NAN")
+    tune = TUNE.replace("COMM_DETERMINISTIC", "COMM_RAISE_ON_NAN")
+    package = {"comm/__init__.py": "", "comm/envs.py": envs, "comm/ops/kernels/tune.py": tune}
+    package.update({"comm/ops/__init__.py": "", "comm/ops/kernels/__init__.py": ""})
+    for store in indexed_package(tmp_path, "comm", package):
+        page = page_with_message(store, "comm", "tuning failed")
+        assert not any("COMM_RAISE_ON_NAN" in s.text for s in page.solutions)

@@ -47,6 +47,11 @@ _INSTRUCTS = re.compile(
     # "If you use `@x` with pre=False you MUST specify `y=True`": the case, then the order
     r"|^(?:if|when|unless)\b[^.;:!?]*?\byou\s+(?:must|should|need\s+to|have\s+to)\s+"
     r"(?:use|set|pass|specify|provide|add|call|install|enable|disable|give)\b"
+    # "The router must set remote_dp_rank", "the request should be retried with ...": an
+    # order to a party outside the program (the user's router, client, trainer, request)
+    r"|^(?:the|your)\s+(?:router|client|caller|trainer|sender|user|application|proxy|"
+    r"frontend|request)\s+(?:must|should|needs\s+to|has\s+to)\s+(?:be\s+[a-z]+ed\b|"
+    r"set|send|pass|include|provide|specify|call|use|add|attach|retry)\b"
     # "Do not nest ARRAY types", "please do not pass --quantization": what not to do
     r"|" + _FORBIDS.pattern +
     # a gerund instructs only after "consider"/"try" ("Using real routing: ..." says what
@@ -122,7 +127,9 @@ _RETIRED_SUBJECT = re.compile(
 )
 # A parenthesised aside that instructs: "... fields: x.y (use check_fields=False if ...)".
 _ASIDE = re.compile(r"\s*\((?P<inner>[^()]{4,})\)")
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Za-z`'\"(])|\n+")
+# (not after "e.g." or "i.e.": the example that follows is the sentence's own)
+_SENTENCE_END = re.compile(r"(?<=[.!?;])(?<!\be\.g\.)(?<!\bi\.e\.)\s+(?=[A-Za-z`'\"(])|\n+")
+_CLAUSE_END = re.compile(r"(;\s+|,\s+(?=(?:please|try|use|set|or)\b)|\s+-\s+|:\s+(?=\w))")
 _MAX_ADVICE = 3
 _MAX_CHARS = 300
 
@@ -295,9 +302,7 @@ def sentences(message: str) -> list[str]:
         # a clause after ";" or ", " that instructs is a sentence of its own:
         # "requires Model Runner V2; set VLLM_USE_V2_MODEL_RUNNER=1."
         clauses: list[str] = []
-        for clause in re.split(
-            r";\s+|,\s+(?=(?:please|try|use|set|or)\b)|\s+-\s+|:\s+(?=\w)", part
-        ):
+        for clause in _clauses(part):
             clause = clause.strip()
             if clauses and re.match(r"or\s", clause, re.I) and not _instructs(clause):
                 # the last member of a list ("texts, images, or inputs must be
@@ -306,6 +311,19 @@ def sentences(message: str) -> list[str]:
             elif clause:
                 clauses.append(clause)
         out.extend(clauses)
+    return out
+
+
+def _clauses(part: str) -> list[str]:
+    """The clauses of a sentence, split at `;`, ` - `, `: ` and a `, ` before an instruction,
+    never inside parentheses: "(e.g. list, set, etc.)" is one aside, not a clause "set, etc.)"."""
+    pieces = _CLAUSE_END.split(part)
+    out = [pieces[0]]
+    for separator, piece in zip(pieces[1::2], pieces[2::2], strict=True):
+        if out[-1].count("(") > out[-1].count(")"):
+            out[-1] += separator + piece  # within an aside: not a clause of its own
+        else:
+            out.append(piece)
     return out
 
 

@@ -41,6 +41,14 @@ _ONLY_WHERE = re.compile(
 _OWN_SUBJECT = re.compile(r"(?:^|\s)_\w|^[A-Z]\w*[A-Z]\w*$|^(?:[A-Z]\w*\s+){2,}[A-Z]\w*$")
 # verbs of giving a value: leaving it out is a way out too
 _GIVEN = frozenset({"set", "specified", "given", "passed", "provided", "enabled", "defined"})
+# "The JSON cast operator JSON.as_float() only works with a JSON index expression e.g.
+# col['q'].as_float()": what the thing works with, and the message's example of that form.
+_ONLY_WORKS = re.compile(
+    r"^(?P<subject>(?!(?:this|it|that|which)\b)[^_\s].{0,80}?)\s+only\s+works?\s+"
+    r"(?P<where>with|on|for)\s+(?P<what>\S.{0,80}?),?\s+(?:e\.g\.|for\s+example)[,:]?\s+"
+    r"`?(?P<example>[^`\s]\S*?)`?\s*\.?$",
+    re.I,
+)
 # "color expected after 'on'": a token of a string the user wrote is missing after another.
 _EXPECTED_AFTER = re.compile(
     r"^(?P<what>[\w'\"`]+(?:\s+[\w'\"`]+){0,2}?)\s+expected\s+(?P<where>after|before)\s+"
@@ -95,6 +103,14 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
         place = re.sub(r",?\s+(?:i\.e|e\.g)$", "", match["place"])
         where = f"{match['where'].lower()} {place}"
         return f"{verb.capitalize()} {subject} only {where}{left}", "input"
+    match = _ONLY_WORKS.match(text)
+    if match is not None and not _OWN_SUBJECT.search(match["subject"]):
+        subject = match["subject"].strip()
+        if plain(subject):
+            subject = subject[0].lower() + subject[1:]
+        where = f"{match['where'].lower()} {match['what'].strip()}"
+        example = match["example"]
+        return f"Use {subject} only {where}, e.g. `{example}`", "input"
     match = _EXPECTED_AFTER.match(text)
     if match is not None and not re.search(r"\bthan$", match["what"], re.I):
         return f"Put {match['what']} {match['where']} {match['anchor']}", "input"

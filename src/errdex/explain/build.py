@@ -19,7 +19,14 @@ from errdex.explain.example_fix import example_fix
 from errdex.explain.fallbacks import setting_fallbacks
 from errdex.explain.flag_reach import own_flags
 from errdex.explain.inner_raises import inner_raises
-from errdex.explain.linked import binding_views, caller_views, knob_views, test_views
+from errdex.explain.linked import (
+    binding_views,
+    caller_views,
+    gate_view,
+    knob_views,
+    test_views,
+    truth_views,
+)
 from errdex.explain.literal_members import member_values
 from errdex.explain.model.answer import apply_analysis
 from errdex.explain.model.prompt import PROMPT_VERSION
@@ -204,12 +211,14 @@ def gather_facts(stored: StoredSite) -> Facts:
             views = [condition_view(c) for c in link.guard if c.statement in caller.guard]
             guards.append((caller, views))
     conditions = [condition_view(c) for c in stored.site.conditions if not vacuous(c)]
+    gate_guards = [(gate_view(link), truth_views(link)) for link in stored.gates]
     return Facts(
         stored=stored,
         conditions=conditions,
         variants=variant_views(stored),
         callers=callers,
         caller_guards=guards,
+        gate_guards=gate_guards,
         knobs=with_walrus_locals(own_flags(knob_views(stored)), conditions),
         bindings=binding_views(stored),
         tests=test_views(stored),

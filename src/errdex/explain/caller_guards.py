@@ -14,11 +14,12 @@ requirements of its own.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from errdex.explain.context import Facts
 from errdex.explain.knob_actions import KnobAction, knob_action
-from errdex.explain.page import ConditionView
+from errdex.explain.page import Caller, ConditionView
 from errdex.explain.plain import code
 from errdex.link.callers import MAX_PER_LEVEL
 
@@ -39,8 +40,25 @@ def guarded_entries(facts: Facts) -> list[GuardedEntry]:
     # the linker keeps MAX_PER_LEVEL callers of a function: at that many, more may exist
     if not direct or len(direct) >= MAX_PER_LEVEL:
         return []
+    return _entries(facts, direct, _callers_words(facts, direct))
+
+
+def gated_path_entries(facts: Facts) -> list[GuardedEntry]:
+    """The settings the linker found tested true on every path into the site's function,
+    up to three callers away (`link.path_gates`), where the direct callers' guards give
+    none: the check runs only with the setting on. A way out that drops the feature, so
+    ranked after those that keep it (`solutions`)."""
+    if not facts.gate_guards or guarded_entries(facts):
+        return []
+    return _entries(facts, facts.gate_guards, _gate_words(facts))
+
+
+def _entries(
+    facts: Facts, calls: list[tuple[Caller, list[ConditionView]]], callers: str
+) -> list[GuardedEntry]:
+    """The settings a guard of each of `calls` tests, shared by all of them."""
     per_caller: list[dict[str, list[tuple[ConditionView, KnobAction]]]] = []
-    for caller, guard in direct:
+    for caller, guard in calls:
         if not caller.guard_known:
             return []
         found: dict[str, list[tuple[ConditionView, KnobAction]]] = {}
@@ -56,22 +74,22 @@ def guarded_entries(facts: Facts) -> list[GuardedEntry]:
                 continue
             if _other_value(action.part or condition.text):
                 continue
+            if _checking_switch(action.knob, facts):
+                continue  # turning it off hides what it checks, and does not avoid it
             found.setdefault(action.knob, []).append((condition, action))
         if not found:
             return []
         per_caller.append(found)
     shared = [k for k in per_caller[0] if all(k in other for other in per_caller[1:])]
-    callers = _callers_words(facts)
     out: list[GuardedEntry] = []
     for condition, action in (entry for name in shared for entry in per_caller[0][name]):
-        knob = action.knob
         tested = action.part or condition.text
         when = code(action.part) if action.part else condition.plain or code(condition.text)
         if _truth_test(tested):
             # the guard is the setting being on: turning it off turns its feature off
             then = (
-                f", so the check runs only when {code(knob)} is on: turning it off avoids it, "
-                "and the feature with it"
+                f", so the check runs only when {_setting_words(action.knob, tested, facts)} "
+                "is on: turning it off avoids it, and the feature with it"
             )
         else:
             then = ", so this avoids the check"
@@ -79,13 +97,64 @@ def guarded_entries(facts: Facts) -> list[GuardedEntry]:
     return out
 
 
-def _callers_words(facts: Facts) -> str:
+# Words of a setting whose feature is the check itself (`VLLM_RAISE_ON_LOGIT_NANS`, "Raise an
+# exception when generated logits contain NaNs"): off, the program goes on with what it
+# would have refused.
+_CHECKING_WORDS = frozenset(
+    {"raise", "raises", "strict", "check", "checks", "validate", "validation", "assert"}
+)
+_RAISES_DOC = re.compile(r"\b(?:raise|raises|throw|fail)\b[^.]*\b(?:exception|error)", re.I)
+
+
+def _checking_switch(name: str, facts: Facts) -> bool:
+    """Whether the setting turns a check on (its name or its doc says it raises or checks)."""
+    words = set(re.split(r"[_\-\s]+", name.lower()))
+    if words & _CHECKING_WORDS:
+        return True
+    doc = next((k.doc for k in facts.knobs if k.name == name and k.doc), None)
+    return doc is not None and _RAISES_DOC.search(doc) is not None
+
+
+def _setting_words(knob: str, tested: str, facts: Facts) -> str:
+    """The setting as the test reads it: `--enforce-eager`, or the field of a JSON-valued
+    flag (`enable_x` of `--kernel-config`) when the test reads one field of its object."""
+    for known in facts.knobs:
+        behind = known.behind or ""
+        if known.name == knob and behind != tested and tested.startswith(f"{behind}."):
+            field = tested[len(behind) + 1 :]
+            return f"{code(field)} of {code(knob)}"
+    return code(knob)
+
+
+def _callers_words(facts: Facts, calls: list[tuple[Caller, list[ConditionView]]]) -> str:
     """`A.f` calls `g` / `A.f` and `B.h` call `g`."""
     callee = code(facts.stored.site.function)
-    names = list(dict.fromkeys(code(caller.function) for caller, _ in facts.caller_guards))
+    names = list(dict.fromkeys(code(caller.function) for caller, _ in calls))
     if len(names) == 1:
         return f"{names[0]} calls {callee}"
     return f"{', '.join(names[:-1])} and {names[-1]} call {callee}"
+
+
+def _gate_words(facts: Facts) -> str:
+    """`A.f` calls `g` (a direct caller) / every way into `g` passes `A.f`, which calls
+    `h` / ... passes `A.f` or `B.k`, which call `h` and `m`."""
+    calls = facts.gate_guards
+    if all(caller.depth == 1 for caller, _ in calls):
+        return _callers_words(facts, calls)
+    callee = code(facts.stored.site.function)
+    names = list(dict.fromkeys(code(caller.function) for caller, _ in calls))
+    called = list(
+        dict.fromkeys(code((caller.calls or "").rpartition(".")[2]) for caller, _ in calls)
+    )
+    if len(names) == 1:
+        return f"every way into {callee} passes {names[0]}, which calls {_listed(called)}"
+    return f"every way into {callee} passes {_listed(names, 'or')}, which call {_listed(called)}"
+
+
+def _listed(words: list[str], last: str = "and") -> str:
+    if len(words) == 1:
+        return words[0]
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
 def _truth_test(text: str) -> bool:

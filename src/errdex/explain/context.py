@@ -26,6 +26,7 @@ from errdex.explain.page import (
     WhyQuote,
 )
 from errdex.extract.class_source import class_at
+from errdex.extract.source_text import block_end
 from errdex.facts import ConditionKind
 from errdex.reading_facts import SourceRead
 from errdex.store.base import StoredSite
@@ -88,6 +89,9 @@ class Facts:
     callers: list[Caller] = field(default_factory=list)
     # The branch conditions of each direct caller's call, as condition views.
     caller_guards: list[tuple[Caller, list[ConditionView]]] = field(default_factory=list)
+    # The calls, up to three callers away, whose guards test a setting true on every path
+    # into the function (`link.path_gates`), each with the names its guard holds true.
+    gate_guards: list[tuple[Caller, list[ConditionView]]] = field(default_factory=list)
     knobs: list[Knob] = field(default_factory=list)
     bindings: list[BindingView] = field(default_factory=list)
     tests: list[TestView] = field(default_factory=list)
@@ -388,17 +392,7 @@ def _body_span(lines: tuple[str, ...], start: int | None) -> tuple[int, int] | N
     """From the header on line `start` to the first non-blank line indented no deeper."""
     if start is None:
         return None
-    indent = len(lines[start]) - len(lines[start].lstrip())
-    end = start + 1
-    # the body: every line up to the first non-blank one indented no deeper than its header
-    # (a closing bracket of a multi-line signature is part of it)
-    while end < len(lines):
-        current = lines[end]
-        stripped = current.strip()
-        if stripped and len(current) - len(current.lstrip()) <= indent and stripped[0] not in ")]":
-            break
-        end += 1
-    return start, end
+    return start, block_end(lines, start)
 
 
 def statement_pairs(tree: ast.AST) -> Iterator[tuple[ast.stmt, ast.stmt]]:

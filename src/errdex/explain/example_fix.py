@@ -8,7 +8,7 @@ caller), when that has a runnable form.
 
 from __future__ import annotations
 
-from errdex.explain.caller_guards import guarded_entries
+from errdex.explain.caller_guards import gated_path_entries, guarded_entries
 from errdex.explain.context import Facts
 from errdex.explain.expanded import expanded
 from errdex.explain.fix_forms import setting_fix
@@ -45,6 +45,7 @@ def example_fix(facts: Facts) -> ExampleFix | None:
     else:
         # a caller's guard only where every caller's is that setting's (`caller_guards`)
         candidates.extend(entry.condition for entry in guarded_entries(facts))
+        candidates.extend(entry.condition for entry in gated_path_entries(facts))
     for variant in facts.variants:
         candidates.extend(variant.conditions)
     for condition in candidates:

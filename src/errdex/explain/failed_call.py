@@ -22,7 +22,7 @@ from errdex.explain.page import Solution
 from errdex.explain.plain import caught_names, code
 from errdex.explain.tried_input import failing_calls
 from errdex.explain.user_data import callable_by_user
-from errdex.facts import SiteKind
+from errdex.facts import Placeholder, SiteKind
 
 __all__ = ["failed_call_solutions", "wrapped_sentence"]
 
@@ -63,6 +63,40 @@ _PARSES = {
     "json.load": ("a file of valid JSON", frozenset({"ValueError", "JSONDecodeError"})),
     "int": ("a whole number written out (`int('12')`)", frozenset({"ValueError", "TypeError"})),
     "float": ("a number written out (`float('1.5')`)", frozenset({"ValueError", "TypeError"})),
+    # the standard library's parsers of addresses, ids and encoded bytes: the form each takes
+    "ipaddress.IPv4Address": (
+        "a valid IPv4 address: four numbers from 0 to 255 joined by dots (`192.168.0.1`)",
+        frozenset({"ValueError", "AddressValueError"}),
+    ),
+    "ipaddress.IPv6Address": (
+        "a valid IPv6 address (`::1`, `2001:db8::1`)",
+        frozenset({"ValueError", "AddressValueError"}),
+    ),
+    "ipaddress.ip_address": (
+        "a valid IPv4 or IPv6 address (`192.168.0.1`, `::1`)",
+        frozenset({"ValueError"}),
+    ),
+    **dict.fromkeys(
+        ("ipaddress.ip_network", "ipaddress.IPv4Network", "ipaddress.IPv6Network"),
+        (
+            "a valid network: an address and a prefix length, with no host bits set "
+            "(`192.168.0.0/24`)",
+            frozenset({"ValueError", "AddressValueError", "NetmaskValueError"}),
+        ),
+    ),
+    "uuid.UUID": (
+        "a UUID: 32 hexadecimal digits, hyphens allowed (`12345678-1234-5678-1234-567812345678`)",
+        frozenset({"ValueError"}),
+    ),
+    "base64.b64decode": (
+        "valid Base64 text (the standard alphabet, padded with `=` to a multiple of 4 characters)",
+        frozenset({"ValueError", "Error"}),
+    ),
+    "base64.urlsafe_b64decode": (
+        "valid URL-safe Base64 text (`-` and `_` in place of `+` and `/`, padded with `=` to "
+        "a multiple of 4 characters)",
+        frozenset({"ValueError", "Error"}),
+    ),
 }
 _IMPORTS = frozenset({"importlib.import_module", "import_module"})
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
@@ -417,6 +451,19 @@ def _input(value: ast.expr, facts: Facts) -> str:
     """The argument in words: the parameter the caller gave it as, or as written."""
     text = code(_short(ast.unparse(value)))
     if isinstance(value, ast.Name) and value.id in facts.read.params:
+        if not callable_by_user(facts) and _shown(value.id, facts):
+            # an internal function's argument means nothing to a user; the value the
+            # message prints (`Invalid IPv4 address: {host!r}`) is theirs to recognise
+            return f"{text} (the value the message shows)"
         function = facts.stored.site.function.removesuffix(".__init__")
         return f"{text} (the argument {code(value.id)} of {code(function)})"
     return text
+
+
+def _shown(name: str, facts: Facts) -> bool:
+    """Whether the site's message prints the value of `name` as it is (`{host!r}`)."""
+    message = facts.stored.site.message
+    return message is not None and any(
+        isinstance(part, Placeholder) and part.expr == name and not part.spec
+        for part in message.parts
+    )

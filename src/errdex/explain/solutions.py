@@ -37,7 +37,7 @@ from errdex.explain.advised import (
 from errdex.explain.audience import callback_parameter, command_line_solution, for_author
 from errdex.explain.callback_result import callback_result_solution
 from errdex.explain.callee_advice import callee_advice_solutions
-from errdex.explain.caller_guards import guarded_entries
+from errdex.explain.caller_guards import gated_path_entries, guarded_entries
 from errdex.explain.class_body import class_body_solution
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.deprecation import replacement_first
@@ -89,7 +89,7 @@ from errdex.explain.same_error import leads_to_same_error
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
 from errdex.explain.solution_notes import with_cap, with_fallback, with_fix, with_warned
-from errdex.explain.state_gated import state_gated
+from errdex.explain.state_gated import own_argument, state_gated, users_call
 from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.stated_requirement import requirement_solution
@@ -380,6 +380,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     kept = [s for s in kept if all(s is not t for t, _ in facts.tripped)]
     # an argument's new value must meet the function's other checks of it
     kept = [n for s in kept if (n := next_checked(s, facts)) is not None]
+    if not internal:
+        kept = _with_gated_paths(kept, facts)
     command_line = command_line_solution(facts)
     if command_line is not None:
         # most who see a usage error typed the command: their way out first, the author's
@@ -394,6 +396,26 @@ def _solutions(facts: Facts) -> list[Solution]:
     facts.hidden = [s for s in kept if hides_only(s)]
     kept = [s for s in kept if not hides_only(s)]
     return [with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
+
+
+def _with_gated_paths(kept: list[Solution], facts: Facts) -> list[Solution]:
+    """`kept` with the settings every path into the function tests true turned off
+    (`caller_guards.gated_path_entries`): they drop the feature, so they come after every
+    way out that keeps it, and before the function's own arguments when the package does
+    not hand it to users (no user passes those)."""
+    named = {s.knob for s in kept if s.knob}
+    extra = [
+        _knob_solution(entry.action, entry.reason, entry.condition, facts.knobs)
+        for entry in gated_path_entries(facts)
+        if entry.action.knob not in named
+    ]
+    if not extra:
+        return kept
+    at = len(kept)
+    if not users_call(facts):
+        while at > 0 and own_argument(kept[at - 1], facts):
+            at -= 1
+    return [*kept[:at], *extra, *kept[at:]]
 
 
 def _add_failed_call(found: _Collector, facts: Facts, advised: bool) -> None:

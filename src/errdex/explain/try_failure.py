@@ -32,6 +32,9 @@ _RAISES = (SiteKind.RAISE, SiteKind.RERAISE)
 _GATES = (ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE)
 _LOGS = re.compile(r"(?:^|\.)(?:log|logger|logging|_logger|LOG|warnings)\.\w+$|^print$")
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
+# the result of the function called again on a fallback argument: not what was asked for
+_FALLBACK = "the fallback's result, not the one asked for"
+_LATER = " (what uses the result later may fail instead)"
 
 
 def caught_tests(condition: ConditionView, facts: Facts) -> bool:
@@ -81,7 +84,9 @@ def swallowed(condition: ConditionView, facts: Facts) -> str | None:
     `except` clause that picks between the raise and a path going on without the `try`'s
     work (a return, a fallback value, a log record, the next item); None otherwise (a
     path that raises or exits, one that tries again, a test elsewhere)."""
-    if condition.kind not in _GATES or facts.stored.site.kind not in _RAISES:
+    if condition.kind not in (*_GATES, ConditionKind.EARLY_EXIT):
+        return None
+    if facts.stored.site.kind not in _RAISES:
         return None
     clause = facts.innermost_except()
     if clause is None or condition.line <= clause.line:
@@ -117,6 +122,8 @@ def _swallowed(condition: ConditionView, facts: Facts) -> str | None:
     handler = handler_of(function, line)
     if handler is None:
         return None
+    if condition.kind is ConditionKind.EARLY_EXIT:
+        return _exit_fallback(handler, condition.line, line, function.name)
     found = _if_in(handler.body, condition.line, line)
     if found is None:
         return None
@@ -131,7 +138,22 @@ def _swallowed(condition: ConditionView, facts: Facts) -> str | None:
         return None
     if _retries(function, handler, other):
         return None  # the loop around the `try` tries again: no hiding
-    return _what(other)
+    return _what(other, function.name)
+
+
+def _exit_fallback(handler: ast.ExceptHandler, test_line: int, line: int, own: str) -> str | None:
+    """For an exit of the handler before the raise (`if default is not None: return
+    self.get_style(default)`): the fallback it returns, when that is the function called
+    again on another argument; None for any other exit (its own way on: not read here)."""
+    for statement in handler.body:
+        if statement.lineno >= line:
+            break
+        if isinstance(statement, ast.If) and statement.test.lineno == test_line:
+            body = statement.body
+            returned = body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
+            if returned is not None and _called_again(returned, own):
+                return _what(body, own)
+    return None
 
 
 def _if_in(
@@ -170,10 +192,12 @@ def _retries(function: _Def, handler: ast.ExceptHandler, other: list[ast.stmt]) 
     return again or not leaves
 
 
-def _what(other: list[ast.stmt]) -> str | None:
+def _what(other: list[ast.stmt], own: str) -> str | None:
     """What the path that does not raise does, in words: its return of None, a bool or
-    nothing, its next item, such a value it sets (after a log record it writes); None when
-    it works a value out of its own (`return self.as_hex()`, `backend = "outlines"`,
+    nothing, its next item, such a value it sets (after a log record it writes), the same
+    function called again on a fallback argument in place of the one that failed (`return
+    self.get_style(default)`: the result is the fallback's, not what was asked for); None
+    when it works a value out of its own (`return self.as_hex()`, `backend = "outlines"`,
     `return default`): another way to the result, not the failure hidden."""
     logged = ""
     for statement in other:
@@ -182,6 +206,9 @@ def _what(other: list[ast.stmt]) -> str | None:
                 logged = "logs the failure and "
             continue  # a call of its own (mocks set in place of the work): what follows says
         if isinstance(statement, ast.Return):
+            if statement.value is not None and _called_again(statement.value, own):
+                shown = ast.unparse(statement.value)
+                return f"{logged}returns {code(shown)} instead ({_FALLBACK})"
             if statement.value is not None and not _constant(statement.value):
                 return None
             shown = ast.unparse(statement.value) if statement.value is not None else "None"
@@ -201,6 +228,21 @@ def _what(other: list[ast.stmt]) -> str | None:
     # nothing in its place: the code may not need the result then (an explicit choice of
     # the user's takes precedence), or ends returning None (`explain/hiding_flags.py`)
     return None
+
+
+def _called_again(value: ast.expr, own: str) -> bool:
+    """`self.get_style(default)` in `get_style`: the function itself (as a method of its own
+    object, or by its name) called on other arguments, every one a plain name."""
+    if not isinstance(value, ast.Call) or not (value.args or value.keywords):
+        return False
+    func = value.func
+    if isinstance(func, ast.Attribute):
+        owner = func.value
+        same = func.attr == own and isinstance(owner, ast.Name) and owner.id in ("self", "cls")
+    else:
+        same = isinstance(func, ast.Name) and func.id == own
+    given = [*value.args, *(k.value for k in value.keywords)]
+    return same and all(isinstance(a, ast.Name) for a in given)
 
 
 def _constant(value: ast.expr) -> bool:
@@ -243,11 +285,11 @@ def try_failure_sentences(facts: Facts, said: Callable[[ConditionView], bool]) -
         if instead is None:
             continue
         words = condition.plain or code(condition.text)
+        later = "" if instead.endswith(f"({_FALLBACK})") else _LATER
         out.append(
             f"The `if` at line {condition.line} ({words}) only picks whether the failure is "
             f"raised: otherwise the handler {instead}, which hides the failure rather than "
-            "avoiding it (what uses the result later may fail instead), so it is not offered "
-            "as a way out."
+            f"avoiding it{later}, so it is not offered as a way out."
         )
         break
     return out

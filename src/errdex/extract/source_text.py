@@ -11,7 +11,7 @@ import io
 import re
 import tokenize
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from errdex.extract.conditions import dotted_name
 from errdex.lazy_re import lazy_compile
@@ -244,3 +244,18 @@ def _same(segment: str, node: ast.AST) -> bool:
 
 def _squash(text: str) -> str:
     return "".join(text.split()).replace('"', "'")
+
+
+def block_end(lines: Sequence[str], start: int) -> int:
+    """The line (0-based) after the block whose header is on line `start`: the first line
+    that is not blank and is indented no deeper than the header (a closing bracket of a
+    multi-line signature is part of the block)."""
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    end = start + 1
+    while end < len(lines):
+        current = lines[end]
+        stripped = current.strip()
+        if stripped and len(current) - len(current.lstrip()) <= indent and stripped[0] not in ")]":
+            break
+        end += 1
+    return end

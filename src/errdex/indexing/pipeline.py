@@ -199,7 +199,14 @@ def _link_and_write(
 
         def linked() -> Iterator[IndexedSite]:
             info = source.info
-            made = link_sites(info.project, extracted.facts, info.entry_points, catalogs, skipped)
+            made = link_sites(
+                info.project,
+                extracted.facts,
+                info.entry_points,
+                catalogs,
+                skipped,
+                texts=dict(extracted.items),
+            )
             for site in made:
                 sites.append(site)
                 yield site

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import msgspec
 
@@ -37,6 +37,7 @@ from errdex.link.messages import (
 from errdex.link.named import NamedSettings
 from errdex.link.overrides import OverrideIndex
 from errdex.link.passed import PassedArguments
+from errdex.link.path_gates import PathGates
 from errdex.link.public import PublicPaths
 from errdex.link.reasons import ReasonsIndex
 from errdex.link.receivers import ReceiverClasses
@@ -54,7 +55,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "60-keyed-selections-sdist-layout-links"
+LINKER_VERSION = "61-path-gates"
 
 
 def link_version(
@@ -62,11 +63,13 @@ def link_version(
     files: list[FileFacts],
     entry_points: tuple[EntryPoint, ...] = (),
     catalogs: Sequence[Catalog] = (),
+    texts: Mapping[str, bytes] | None = None,
 ) -> list[IndexedSite]:
     """Resolve every site of one version and give it its stable error id; `entry_points`
     (the console scripts it installs) name the command line behind each setting; the
-    gettext `catalogs` it ships, the translations its users may see its texts in."""
-    return list(link_sites(project, files, entry_points, catalogs))
+    gettext `catalogs` it ships, the translations its users may see its texts in; `texts`
+    (path → source), the code read where the extraction kept no facts (`path_gates`)."""
+    return list(link_sites(project, files, entry_points, catalogs, texts=texts))
 
 
 def link_sites(
@@ -75,6 +78,7 @@ def link_sites(
     entry_points: tuple[EntryPoint, ...] = (),
     catalogs: Sequence[Catalog] = (),
     failed: list[Skipped] | None = None,
+    texts: Mapping[str, bytes] | None = None,
 ) -> Iterator[IndexedSite]:
     """`link_version`'s sites, each yielded once complete (the last half of the work is
     done site by site), so that a store can write them as they come.
@@ -112,7 +116,7 @@ def link_sites(
     translations = Translations(catalogs)
     linked = [translations.add(indexed) for indexed in linked]
     # Callers with their guards, knobs behind the conditions, tests expecting the error.
-    context = _Context(files, names, entry_points)
+    context = _Context(files, names, entry_points, texts)
     for indexed in linked:
         try:
             complete = context.add(indexed)
@@ -206,12 +210,17 @@ class _Context:
     """What other places say about a site: its callers, the knobs behind it, its tests."""
 
     def __init__(
-        self, files: list[FileFacts], names: Namespace, entry_points: tuple[EntryPoint, ...]
+        self,
+        files: list[FileFacts],
+        names: Namespace,
+        entry_points: tuple[EntryPoint, ...],
+        texts: Mapping[str, bytes] | None = None,
     ) -> None:
         self.names = names
         self.callers = CallerIndex(files, names)
         self.commands = CommandIndex(files, self.callers, entry_points)
         self.knobs = KnobIndex(files, names)
+        self.gates = PathGates(self.callers, self.knobs, names, texts)
         self.named = NamedSettings(files, self.knobs.flags)
         self.passed = PassedArguments(self.callers, self.knobs)
         self.selection = SelectionIndex(files, names, self.knobs)
@@ -248,6 +257,8 @@ class _Context:
         # the settings of the site's own conditions: what a setting its message names may be
         own = {k.name for k in found}
         found.extend(self._knobs_of_callers(indexed.module, site.function, links))
+        gates, gate_knobs = self.gates.gates(indexed.module, site.function)
+        found.extend(gate_knobs)
         in_message = self.named.named(site.message.text if site.message is not None else None)
         if indexed.reading is not None and indexed.reading.params:
             # a parameter no knob is behind yet, unless the message names the setting
@@ -271,6 +282,7 @@ class _Context:
             site=msgspec.structs.replace(site, bindings=bindings),
             callers=tuple(f"{c.module}.{c.function}" for c in links if c.depth == 1),
             caller_links=links,
+            gates=gates,
             knobs=tuple(self._with_command(k) for k in reversed(unique.values())),
             selections=tuple(
                 self._selection_command(s)

@@ -1,0 +1,32 @@
+"""The names and attributes a condition holds true as a whole: what a truth test of a
+setting can be read from (`if a and b.c:` holds `a` and `b.c`; an early exit `if not a or
+x < 1: return` holds `a` after it)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+__all__ = ["held_true", "positive_parts"]
+
+
+def positive_parts(text: str) -> list[str]:
+    """The names and attributes a condition holds true as a whole (`a and b.c` → `a`,
+    `b.c`; `not (not a or x < 1)` → `a`)."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    return [ast.unparse(n) for n in held_true(node, True)]
+
+
+def held_true(node: ast.expr, polarity: bool) -> Iterator[ast.expr]:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        yield from held_true(node.operand, not polarity)
+    elif isinstance(node, ast.BoolOp):
+        # `a and b` true, or `a or b` false: each part is as the whole
+        if isinstance(node.op, ast.And) == polarity:
+            for value in node.values:
+                yield from held_true(value, polarity)
+    elif polarity and isinstance(node, ast.Name | ast.Attribute):
+        yield node

@@ -1,0 +1,390 @@
+"""Settings every way into a site's function passes, up to three callers away.
+
+vllm's ROCm autotuner raises in `warmup_segmented_attention`; its one caller is called only
+by `rocm_segmented_attn_autotune_warmup`, which returns early unless
+`worker.vllm_config.kernel_config.enable_rocm_segmented_attn_autotune` is true. The check
+runs only with that opt-in field on: leaving it off is a way out. This module finds such
+gates: a test of a name or attribute for truth (an `if` around the call, or an early exit
+before it) that a setting decides, on every path from the callers the version knows into
+the site's function, within `MAX_DEPTH` calls.
+
+Precision over reach, so the walk gives up (no gate) where a path may exist that the index
+does not see: a function with no known caller, more than `MAX_CALLS` calls of it, a call at
+module level, a constructor (classes are built through registries and factories), a method
+a base class of the version defines too (called through the base's `self.m()`) or of a
+class with a base outside the version (a framework may call it), a function decorated
+other than by the standard library's method and cache wrappers, and one its own file names
+without calling it (handed on as a callback). A call whose guard the extraction did not
+read (a body the skeleton blanked) is read here from its function's text alone.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Mapping
+
+from errdex.extract import decode_source
+from errdex.extract.source_text import block_end
+from errdex.facts import CallSite, Condition, ConditionKind, FileFacts, KnobKind
+from errdex.link.callers import CallerIndex
+from errdex.link.held_true import held_true, positive_parts
+from errdex.link.knobs import KnobIndex
+from errdex.link.resolve import Namespace
+from errdex.linked_facts import NAMED_IN_MESSAGE, CallerLink, KnobLink
+
+MAX_DEPTH = 3
+MAX_CALLS = 6  # calls of one function followed; more and the walk gives up
+_BRANCHES = frozenset(
+    {ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE, ConditionKind.EARLY_EXIT}
+)
+# decorators that leave who calls the function as it is
+_PLAIN_DECORATORS = frozenset(
+    {
+        "staticmethod",
+        "classmethod",
+        "functools.cache",
+        "functools.lru_cache",
+        "functools.wraps",
+        "cache",
+        "lru_cache",
+    }
+)
+_EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+_INTO_BODY = (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)
+
+Target = tuple[str, str]  # (module, qualname)
+# a setting's key (its name, the name its guard tests) → the calls whose guard tests it
+Gates = dict[tuple[str, str], list[CallerLink]]
+
+
+class PathGates:
+    """The settings whose truth every known path into a function passes."""
+
+    def __init__(
+        self,
+        callers: CallerIndex,
+        knobs: KnobIndex,
+        names: Namespace,
+        texts: Mapping[str, bytes] | None = None,
+    ) -> None:
+        self._callers = callers
+        self._knobs = knobs
+        self._names = names
+        self._data = texts or {}
+        self._texts: dict[str, str | None] = {}
+        self._memo: dict[tuple[Target, int], Gates] = {}
+        self._open: dict[Target, bool] = {}  # whether a function's callers can all be known
+        self._decorated: dict[str, frozenset[str]] = {}
+        self._knobs_of: dict[tuple[str, int, str], list[KnobLink]] = {}
+
+    def gates(self, module: str, function: str) -> tuple[tuple[CallerLink, ...], list[KnobLink]]:
+        """The calls that test a setting on every path into `module.function`, and the
+        knobs of those settings (nothing when some path passes no such test)."""
+        found = self._gates((module, function), 1, frozenset())
+        links: dict[tuple[str, str, int], CallerLink] = {}
+        knobs: list[KnobLink] = []
+        for (name, behind), calls in found.items():
+            for call in calls:
+                links.setdefault((call.module, call.function, call.line), call)
+                for knob in self._knobs_of.get((call.file, call.line, behind), []):
+                    if knob.name == name:
+                        knobs.append(knob)
+        return tuple(links.values()), knobs
+
+    def _gates(self, target: Target, depth: int, stack: frozenset[Target]) -> Gates:
+        key = (target, depth)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._walk(target, depth, stack | {target})
+            self._memo[key] = found
+        return found
+
+    def _walk(self, target: Target, depth: int, stack: frozenset[Target]) -> Gates:
+        calls = self._callers.passing_calls(*target)
+        if not calls or len(calls) > MAX_CALLS or not self._closed(target):
+            return {}
+        common: Gates | None = None
+        for call, facts in calls:
+            caller = (facts.module, call.function)
+            if caller == target:
+                continue  # a recursive call: the path came in through another call
+            if call.function == "<module>" or caller in stack:
+                return {}  # at import time, or a cycle of calls: no gate holds for sure
+            tested, guard = self._tested(call, facts)
+            link = _link(call, facts, target, guard, depth)
+            here: Gates = {knob_key: [link] for knob_key in tested}
+            if depth < MAX_DEPTH:
+                for knob_key, deeper in self._gates(caller, depth + 1, stack).items():
+                    here.setdefault(knob_key, deeper)  # the nearest test of it is enough
+            if common is None:
+                common = here
+            else:
+                common = {k: common[k] + here[k] for k in common if k in here}
+            if not common:
+                return {}
+        return common or {}
+
+    def _tested(
+        self, call: CallSite, facts: FileFacts
+    ) -> tuple[list[tuple[str, str]], tuple[Condition, ...] | None]:
+        """The settings (name, the name tested) a guard of the call tests for truth, and
+        the guard (read from the text when the extraction did not: None when unread)."""
+        if call.guard_known:
+            guard: tuple[Condition, ...] | None = call.conditions
+        else:
+            guard = self._read_guard(call, facts)
+        tested: list[tuple[str, str]] = []
+        owner = self._owner_class(facts.module, call.function)
+        for condition in guard or ():
+            if condition.kind not in _BRANCHES:
+                continue
+            for part in positive_parts(condition.statement):
+                kept = [
+                    k
+                    for k in self._knobs.caller_knobs(
+                        facts, owner, [_truth(part, condition)], call.bindings
+                    )
+                    if _setting(k, part)
+                ]
+                if kept:
+                    self._knobs_of[(facts.path, call.line, part)] = kept
+                    tested.extend((k.name, part) for k in kept)
+        return tested, guard
+
+    def _read_guard(self, call: CallSite, facts: FileFacts) -> tuple[Condition, ...] | None:
+        text = self._text(facts.path)
+        if text is None:
+            return None
+        function = _function_at(text, call.function.rpartition(".")[2], call.line)
+        if function is None:
+            return None
+        return tuple(
+            Condition(test=part, kind=ConditionKind.IF, holds=True, line=line, text=part)
+            for part, line in guard_parts(function, call.line)
+        )
+
+    def _closed(self, target: Target) -> bool:
+        """Whether every call of the function is one the index sees (see the docstring)."""
+        known = self._open.get(target)
+        if known is None:
+            known = self._open[target] = self._is_closed(target)
+        return known
+
+    def _is_closed(self, target: Target) -> bool:
+        module, function = target
+        name = function.rpartition(".")[2]
+        if name.startswith("__") or "<" in function:
+            return False  # a constructor or another method Python calls itself; a closure
+        facts = self._names.modules.get(module)
+        if facts is None:
+            return False
+        owner = self._owner_class(module, function)
+        if owner is not None:
+            if "." in function.removesuffix(f".{name}").removeprefix(owner):
+                return False
+            if not self._within_version(facts, owner):
+                return False  # a base outside the version (or not resolved) may call it
+            if self._names.method_owner(facts, owner, name, bases_only=True) is not None:
+                return False  # an override: the base's `self.name()` reaches it too
+        elif "." in function:
+            return False
+        text = self._text(facts.path)
+        if text is None:
+            return False
+        if name in self._decorated_in(facts.path, text):
+            return False
+        return not _named_uncalled(text, name, owner is not None)
+
+    def _decorated_in(self, path: str, text: str) -> frozenset[str]:
+        """The functions of a file some `def` of which has a decorator that may hand it to
+        code that calls it (`_decorated`), read once per file."""
+        found = self._decorated.get(path)
+        if found is None:
+            found = self._decorated[path] = _decorated(text)
+        return found
+
+    def _text(self, path: str) -> str | None:
+        """The file's text, decoded once (None when the linker was given none)."""
+        if path not in self._texts:
+            data = self._data.get(path)
+            try:
+                self._texts[path] = decode_source(data) if data is not None else None
+            except ValueError:
+                self._texts[path] = None
+        return self._texts[path]
+
+    def _within_version(self, facts: FileFacts, owner: str) -> bool:
+        """Whether the class and every base it has are classes of the version."""
+        for cls in self._names.class_and_bases(facts, owner):
+            for base in _written_bases(cls.fact.bases):
+                if self._names.resolve_class(cls.file, base.split("[")[0]) is None:
+                    return False
+        return True
+
+    def _owner_class(self, module: str, function: str) -> str | None:
+        owner = function.rpartition(".")[0]
+        return owner if owner and f"{module}.{owner}" in self._names.classes else None
+
+
+def _link(
+    call: CallSite,
+    facts: FileFacts,
+    target: Target,
+    guard: tuple[Condition, ...] | None,
+    depth: int,
+) -> CallerLink:
+    return CallerLink(
+        function=call.function,
+        module=facts.module,
+        file=facts.path,
+        line=call.line,
+        calls=f"{target[0]}.{target[1]}",
+        guard=guard or (),
+        depth=depth,
+        guard_known=guard is not None,
+        bindings=call.bindings,
+    )
+
+
+def _truth(part: str, condition: Condition) -> Condition:
+    return Condition(test=part, kind=ConditionKind.IF, holds=True, line=condition.line, text=part)
+
+
+def _setting(knob: KnobLink, part: str) -> bool:
+    """A variable or flag the user sets, whose value the tested name is or holds a field of."""
+    if knob.kind not in (KnobKind.ENV, KnobKind.FLAG) or knob.via == NAMED_IN_MESSAGE:
+        return False
+    if knob.sets is not None or knob.when is not None:
+        return False  # decided through an assignment elsewhere: not the setting's own value
+    return knob.behind == part or part.startswith(f"{knob.behind}.")
+
+
+def guard_parts(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, line: int
+) -> list[tuple[str, int]]:
+    """The names and attributes held true on the way to `line` in `function`: the tests of
+    the `if`s around it (their `else` negated) and of the early exits before it."""
+    out: list[tuple[str, int]] = []
+    body: list[ast.stmt] = function.body
+    while True:
+        inner: list[ast.stmt] | None = None
+        for stmt in body:
+            end = stmt.end_lineno or stmt.lineno
+            if end < line:
+                if isinstance(stmt, ast.If) and not stmt.orelse and _exits(stmt.body):
+                    out.extend((ast.unparse(n), stmt.lineno) for n in held_true(stmt.test, False))
+                continue
+            if stmt.lineno > line:
+                break
+            if isinstance(stmt, ast.If):
+                in_body = bool(stmt.body) and stmt.body[0].lineno <= line <= _end(stmt.body)
+                held = held_true(stmt.test, in_body)
+                out.extend((ast.unparse(n), stmt.lineno) for n in held)
+                inner = stmt.body if in_body else stmt.orelse
+            elif isinstance(stmt, _INTO_BODY):
+                # a loop's, a `with`'s or a `try`'s body; a call in a handler keeps the
+                # tests read so far (those inside it are not read: only a gate is lost)
+                inner = stmt.body if stmt.body[0].lineno <= line <= _end(stmt.body) else None
+            break
+        if not inner:
+            return out
+        body = inner
+
+
+def _end(body: list[ast.stmt]) -> int:
+    last = body[-1]
+    return last.end_lineno or last.lineno
+
+
+def _exits(body: list[ast.stmt]) -> bool:
+    return bool(body) and isinstance(body[-1], _EXITS)
+
+
+_DEF = re.compile(r"^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(", re.MULTILINE)
+
+
+def _function_at(text: str, name: str, line: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The `def name` whose body holds `line`, parsed alone."""
+    lines = text.splitlines()
+    start = None
+    for index in range(min(line, len(lines)) - 1, -1, -1):
+        found = _DEF.match(lines[index])
+        if found is not None and found.group(2) == name:
+            start = index
+            break
+    if start is None:
+        return None
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    end = block_end(lines, start)
+    block = [text_line[indent:] if text_line.strip() else "" for text_line in lines[start:end]]
+    try:
+        tree = ast.parse("\n" * start + "\n".join(block))
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    node = tree.body[0] if tree.body else None
+    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return None
+    return node if node.lineno <= line <= (node.end_lineno or node.lineno) else None
+
+
+def _written_bases(bases: tuple[str, ...]) -> list[str]:
+    """The bases a class names that are classes of their own (not `object`, `Generic[T]`)."""
+    skip = {"object", "ABC", "abc.ABC", "Generic", "typing.Generic", "Protocol"}
+    return [b for b in bases if b.split("[")[0] not in skip and "metaclass" not in b]
+
+
+def _decorated(text: str) -> frozenset[str]:
+    """The names of the file's `def`s with a decorator that may hand the function to code
+    that calls it: one given arguments (`@router.post("/x")`, `@register("name")`, written
+    on one line or several) or a bare name (`@register_model`) other than the standard
+    library's method and cache wrappers. A call with no arguments wraps the function where
+    it is defined (`@torch.inference_mode()`): its callers stay those that call it by name."""
+    out: set[str] = set()
+    lines = text.splitlines()
+    offset, index = 0, 0
+    for found in _DEF.finditer(text):
+        index += text.count("\n", offset, found.start())
+        offset = found.start()
+        above = index - 1
+        while above >= 0:
+            line = lines[above].strip()
+            if not line or line.startswith("#"):
+                above -= 1
+                continue
+            if line.startswith(")"):
+                out.add(found.group(2))  # the end of a decorator written on several lines
+            if not line.startswith("@"):
+                break
+            decorator = line[1:].split("#")[0].strip()
+            called = decorator.endswith("()") and decorator.count("(") == 1
+            if not called and decorator not in _PLAIN_DECORATORS:
+                out.add(found.group(2))
+            above -= 1
+    return frozenset(out)
+
+
+def _named_uncalled(text: str, name: str, method: bool) -> bool:
+    """Whether the file names the function other than to call or define it (`self.name` or
+    `name` not followed by `(`): handed on (a callback, a table of handlers), so called
+    where the index does not look. (`str.find`, then the characters around each hit: a
+    pattern with a look-behind made for each name costs ten times more.)"""
+    end = len(text)
+    start = 0
+    while (at := text.find(name, start)) >= 0:
+        start = at + len(name)
+        before = text[at - 1] if at else "\n"
+        if start < end and (text[start].isalnum() or text[start] == "_"):
+            continue  # a longer name
+        if (before != ".") if method else (before.isalnum() or before in "_."):
+            continue
+        following = start
+        while following < end and text[following] in " \t":
+            following += 1
+        if following < end and text[following] == "(":
+            continue  # called
+        line = text[text.rfind("\n", 0, at) + 1 : at].lstrip()
+        if line.startswith(("def ", "async def ", "#")):
+            continue
+        return True
+    return False

@@ -1,0 +1,79 @@
+"""Settings every path into a site's function passes, callers up (`link.path_gates`)."""
+
+from __future__ import annotations
+
+import textwrap
+
+from errdex.extract import extract_file
+from errdex.link import link_version
+from errdex.linked_facts import IndexedSite
+from samples import QUIET_FUNCTIONS, TUNED_BELOW
+
+ARGS = """
+    import argparse
+    from dataclasses import dataclass
+
+    @dataclass
+    class EngineArgs:
+        enable_tune: bool = False
+
+        def add_cli_args(parser):
+            parser.add_argument("--enable-tune", action="store_true")
+            return parser
+    """
+
+# The shape of vllm's ROCm autotuner: the check sits two calls below an early exit on an
+# opt-in field, in a function whose body the skeleton blanks (no site of its own).
+TUNE = (
+    textwrap.dedent("""
+    def tune_all(worker):
+        if not worker.config.enable_tune:
+            return
+        for layer in worker.layers:
+            _tune_layer(layer)
+    """)
+    + TUNED_BELOW
+)
+
+
+def link(files: dict[str, str]) -> list[IndexedSite]:
+    data = {path: textwrap.dedent(text).encode() for path, text in files.items()}
+    facts = [extract_file(path, text) for path, text in data.items()]
+    return link_version("eng", facts, texts=data)
+
+
+def tuned(files: dict[str, str]) -> IndexedSite:
+    (site,) = [s for s in link(files) if s.site.message and "tuning" in s.site.message.text]
+    return site
+
+
+def test_an_early_exit_two_callers_up_gates_every_path() -> None:
+    site = tuned({"eng/args.py": ARGS, "eng/tune.py": TUNE + QUIET_FUNCTIONS})
+    assert [(g.function, g.depth, g.calls) for g in site.gates] == [
+        ("tune_all", 2, "eng.tune._tune_layer")
+    ]
+    assert [c.statement for c in site.gates[0].guard] == ["worker.config.enable_tune"]
+    assert site.gates[0].guard_known  # read from the text the skeleton blanked
+    assert "--enable-tune" in {k.name for k in site.knobs}
+
+
+def test_one_path_without_the_test_is_no_gate() -> None:
+    other = TUNE + "\n\ndef tune_now(layer):\n    _tune_layer(layer)\n"
+    site = tuned({"eng/args.py": ARGS, "eng/tune.py": other})
+    assert site.gates == ()
+    assert "--enable-tune" not in {k.name for k in site.knobs}
+
+
+def test_a_function_handed_on_uncalled_may_be_called_anywhere() -> None:
+    other = TUNE + "\n\nHOOKS = [_tune_layer]\n"
+    assert tuned({"eng/args.py": ARGS, "eng/tune.py": other}).gates == ()
+
+
+def test_a_function_with_no_known_caller_has_no_gate() -> None:
+    other = TUNE.replace("_tune_layer(layer)\n\n", "print(layer)\n\n")
+    assert tuned({"eng/args.py": ARGS, "eng/tune.py": other}).gates == ()
+
+
+def test_a_test_that_is_no_setting_is_no_gate() -> None:
+    other = TUNE.replace("worker.config.enable_tune", "worker.ready")
+    assert tuned({"eng/args.py": ARGS, "eng/tune.py": other}).gates == ()
