@@ -192,3 +192,19 @@ def test_no_way_out_by_turning_off_a_switch_whose_feature_is_the_check(tmp_path:
     for store in indexed_package(tmp_path, "comm", package):
         page = page_with_message(store, "comm", "tuning failed")
         assert not any("COMM_RAISE_ON_NAN" in s.text for s in page.solutions)
+
+
+def test_a_setting_with_no_value_to_write_is_left_out(tmp_path: Path) -> None:
+    # vllm's VLLM_TRACE_FUNCTION: read as a text, so no value turns it off but leaving it out
+    envs = ENVS.replace(
+        '"COMM_DETERMINISTIC": lambda: bool(int(os.getenv("COMM_DETERMINISTIC", "0"))),',
+        '"COMM_TUNE_LOG": lambda: os.getenv("COMM_TUNE_LOG"),',
+    ).replace("COMM_DETERMINISTIC: bool = False", "COMM_TUNE_LOG: str | None = None")
+    tune = TUNE.replace("COMM_DETERMINISTIC", "COMM_TUNE_LOG")
+    package = {"comm/__init__.py": "", "comm/envs.py": envs, "comm/ops/kernels/tune.py": tune}
+    package.update({"comm/ops/__init__.py": "", "comm/ops/kernels/__init__.py": ""})
+    for store in indexed_package(tmp_path, "comm", package):
+        page = page_with_message(store, "comm", "tuning failed")
+        assert page.solutions[0].text.startswith(
+            "Leave `COMM_TUNE_LOG` unset or empty (every way into `tune` passes `tune_all`"
+        )

@@ -40,7 +40,7 @@ def guarded_entries(facts: Facts) -> list[GuardedEntry]:
     # the linker keeps MAX_PER_LEVEL callers of a function: at that many, more may exist
     if not direct or len(direct) >= MAX_PER_LEVEL:
         return []
-    return _entries(facts, direct, _callers_words(facts, direct))
+    return _entries(facts, direct, _callers_words(facts, direct), dropped=False)
 
 
 def gated_path_entries(facts: Facts) -> list[GuardedEntry]:
@@ -50,13 +50,16 @@ def gated_path_entries(facts: Facts) -> list[GuardedEntry]:
     ranked after those that keep it (`solutions`)."""
     if not facts.gate_guards or guarded_entries(facts):
         return []
-    return _entries(facts, facts.gate_guards, _gate_words(facts))
+    return _entries(facts, facts.gate_guards, _gate_words(facts), dropped=True)
 
 
 def _entries(
-    facts: Facts, calls: list[tuple[Caller, list[ConditionView]]], callers: str
+    facts: Facts, calls: list[tuple[Caller, list[ConditionView]]], callers: str, *, dropped: bool
 ) -> list[GuardedEntry]:
-    """The settings a guard of each of `calls` tests, shared by all of them."""
+    """The settings a guard of each of `calls` tests, shared by all of them; with
+    `dropped`, also a setting left out with no value to write (`Do not pass --goodput`,
+    `Leave VLLM_TRACE_FUNCTION unset`) when the guard tests it for truth: a gate is read
+    only as such a test (`link.path_gates`), and left out, the setting is false."""
     per_caller: list[dict[str, list[tuple[ConditionView, KnobAction]]]] = []
     for caller, guard in calls:
         if not caller.guard_known:
@@ -70,7 +73,12 @@ def _entries(
             # envs.VLLM_BATCH_INVARIANT`): that trades the feature for a mode of its own.
             # Nor another value of an `elif` chain (`method != "ngram"` before the n-gram
             # speculator): "pass dflash" picks other code with requirements of its own.
-            if action is None or not _exact(action) or _negated_part(action.part):
+            if action is None or _negated_part(action.part):
+                continue
+            tested = action.part or condition.text
+            if not _exact(action) and not (
+                dropped and action.drops and _truth_test(tested) and _plain(action, tested, facts)
+            ):
                 continue
             if _other_value(action.part or condition.text):
                 continue
@@ -113,6 +121,19 @@ def _checking_switch(name: str, facts: Facts) -> bool:
         return True
     doc = next((k.doc for k in facts.knobs if k.name == name and k.doc), None)
     return doc is not None and _RAISES_DOC.search(doc) is not None
+
+
+def _plain(action: KnobAction, tested: str, facts: Facts) -> bool:
+    """Whether the tested name is the setting's own value, of a plain type (`--goodput`, a
+    list; `VLLM_TRACE_FUNCTION`, a number): left out, the name is false. Not a flag taking a
+    configuration object (`KernelConfig`) that the linker put behind a local holding one of
+    its fields: leaving the flag out keeps the field's default, which may be true."""
+    for knob in facts.knobs:
+        if knob.name != action.knob or knob.behind != tested or not knob.same_value:
+            continue
+        kind = re.split(r"[\[| ]", knob.value_type or "")[0]
+        return kind == "" or kind.islower()
+    return False
 
 
 def _setting_words(knob: str, tested: str, facts: Facts) -> str:
