@@ -10,10 +10,12 @@ import bisect
 from collections import deque
 from collections.abc import Iterable, Iterator
 
+from errdex.extract.conditions import child_nodes
 from errdex.lazy_re import lazy_compile
 from errdex.reading_facts import TryRead
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_DEFS = (*_FUNCTIONS, ast.ClassDef)  # made once, not at each test
 _MAX_CALLEES = 16  # names a `try` calls, kept to tell what its `except` can catch
 _WARN_NAME = lazy_compile(r"(?:warn|warning|error|critical|exception)(?:_once)?")
 # What may stand before `def` or `class` on a line that defines one.
@@ -111,7 +113,7 @@ class Enclosing:
             inner = self._holding(body, line)
             if inner is None:
                 return chain
-            if isinstance(inner, (*_FUNCTIONS, ast.ClassDef)):
+            if isinstance(inner, _DEFS):
                 chain.append(inner)
                 body = inner.body
                 continue
@@ -148,7 +150,7 @@ def _defs_holding(stmt: ast.stmt, line: int) -> list[ast.stmt]:
     stack = [stmt]
     while stack:
         node = stack.pop()
-        if node is not stmt and isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+        if node is not stmt and isinstance(node, _DEFS):
             out.append(node)
         for block in _blocks(node):
             stack.extend(
@@ -286,7 +288,9 @@ def _callee_names(func: ast.expr) -> list[str]:
 
 def _run_by(stmt: ast.stmt) -> Iterator[ast.AST]:
     """The nodes of `stmt` in `ast.walk`'s order, but not the parts of a function it defines
-    that defining it does not run (its signature, its body; the decorators run)."""
+    that defining it does not run (its signature, its body; the decorators run). Operator
+    and context leaves (`Load()`, `Add()`) are left out: they hold nothing, and are no
+    import or call (`child_nodes`, not `ast.iter_child_nodes`, which reads every field)."""
     queue: deque[ast.AST] = deque([stmt])
     while queue:
         node = queue.popleft()
@@ -296,5 +300,5 @@ def _run_by(stmt: ast.stmt) -> Iterator[ast.AST]:
             queue.extend(node.args.defaults)
             queue.extend(d for d in node.args.kw_defaults if d is not None)
         else:
-            queue.extend(ast.iter_child_nodes(node))
+            queue.extend(child_nodes(node))
         yield node

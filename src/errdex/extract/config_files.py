@@ -22,8 +22,9 @@ _FILE_FLAG = lazy_compile(
 
 def config_file_flags(text: str) -> dict[str, str]:
     """The flag that names a config file of flags → its format (`yaml`, `json`, `toml`)."""
-    # the loaders' names, found by `str.find` before any pattern runs over the text
-    if "--" not in text or not any(word in text for word in _LOADER_WORDS):
+    # the loaders' names, found by `str.find` before any pattern runs over the text; each
+    # holds `load(`, so one pass rules out most files before five more would
+    if "load(" not in text or "--" not in text or not any(w in text for w in _LOADER_WORDS):
         return {}
     loader = _LOADER.search(text)
     if loader is None or _KEY_AS_FLAG.search(text) is None:

@@ -39,6 +39,8 @@ __all__ = ["Wanted", "read_lines"]
 _MAX_DOC = 600
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _PLACES = (ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar)
+_PLACE_TYPES = frozenset(_PLACES)
+_TRIES = (ast.Try, ast.TryStar)
 _DIRECTIVES = ("noqa", "type:", "fmt:", "pragma", "pylint:", "mypy:", "ruff:")
 _WORD = lazy_compile(r"\w+")
 _NEITHER = (False, False)
@@ -258,15 +260,18 @@ class _FileReader:
         ifs: dict[int, ast.If] = {}
         on_line: dict[int, list[ast.If]] = {}
         handlers: dict[int, list[ast.stmt]] = {}
-        for node in nodes:
+        places: list[ast.stmt] = []
+        for node in nodes:  # every statement of each function read: one test of each
             if isinstance(node, ast.If):
                 ifs[node.lineno] = ifs.setdefault(node.test.lineno, node)
                 on_line.setdefault(node.lineno, []).append(node)
                 if node.test.lineno != node.lineno:
                     on_line.setdefault(node.test.lineno, []).append(node)
-            elif isinstance(node, ast.Try | ast.TryStar):
-                for handler in node.handlers:
-                    handlers[handler.lineno] = node.body
+            elif type(node) in _PLACE_TYPES:
+                places.append(node)
+                if isinstance(node, _TRIES):
+                    for handler in node.handlers:
+                        handlers[handler.lineno] = node.body
         params: tuple[str, ...] = ()
         positional: tuple[str, ...] = ()
         required: tuple[str, ...] = ()
@@ -280,7 +285,7 @@ class _FileReader:
             doc = ast.get_docstring(func)
         scope = _Scope(
             func=func,
-            places=[n for n in nodes if isinstance(n, _PLACES)],
+            places=places,
             ifs=ifs,
             on_line=on_line,
             handlers=handlers,

@@ -255,7 +255,9 @@ def name_filters(text: str) -> list[NameFilter]:
             found.append(NameFilter(setting=match.group(2), line=number))
         if len(found) >= _MAX_FILTERS:
             return found
-    for at in sorted([*occurrences(text, '" not in '), *occurrences(text, "' not in ")]):
+    # `"Name" not in`, `'Name' not in`: one pass for " not in ", then the quote before it
+    quoted = (at - 1 for at in occurrences(text, " not in ") if at and text[at - 1] in "\"'")
+    for at in quoted:
         begin = text.rfind("\n", 0, at) + 1
         stop = text.find("\n", at)
         match = _ONE_NAME.search(text, begin, stop if stop != -1 else len(text))

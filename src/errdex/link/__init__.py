@@ -274,12 +274,15 @@ class _Context:
                 found.append(named)
         unique = {(k.name, k.behind): k for k in reversed(found)}
         env_names = {k.behind for k in found if k.kind == KnobKind.ENV}
-        bindings = tuple(
-            b for b in site.bindings if not (b.origin == "constant" and b.name in env_names)
-        )
+        kept = site
+        if env_names:  # a constant an environment knob stands behind is said by the knob
+            bindings = tuple(
+                b for b in site.bindings if not (b.origin == "constant" and b.name in env_names)
+            )
+            kept = msgspec.structs.replace(site, bindings=bindings)
         return msgspec.structs.replace(
             indexed,
-            site=msgspec.structs.replace(site, bindings=bindings),
+            site=kept,
             callers=tuple(f"{c.module}.{c.function}" for c in links if c.depth == 1),
             caller_links=links,
             gates=gates,

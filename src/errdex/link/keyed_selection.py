@@ -90,6 +90,12 @@ class KeyedSelections:
                             self._together[target].discard(target)
                             self._after[target].update(order[at + 1 :])
 
+    def keys_class(self, module: str, class_name: str | None) -> bool:
+        """Whether a key of a table names the class (`selections` finds none otherwise)."""
+        return class_name is not None and bool(
+            self._by_class.get((module, class_name.split(".")[0]))
+        )
+
     def selections(
         self,
         facts: FileFacts,
@@ -102,12 +108,15 @@ class KeyedSelections:
         check whose message says what this code requires or supports: an assert with no
         message (`isinstance(x, BasevLLMParameter)`) is an invariant every key's code
         keeps, not a limit of this one, and hitting it is worth reporting."""
-        if class_name is None or message is None or not _REQUIREMENT.search(message):
+        if class_name is None or message is None:
             return []
         target = (facts.module, class_name.split(".")[0])
+        # the table first: most sites' classes are in none, and the pattern is read per site
+        entries = self._by_class.get(target, [])
+        if not entries or not _REQUIREMENT.search(message):
+            return []
         out: list[SelectionLink] = []
         beside = self._together.get(target, set())
-        entries = self._by_class.get(target, [])
         for table, key, flag, where, targets in entries:
             if sum(e[0] == table for e in entries) > 1:
                 continue  # several keys run it: which one the user gave is unsaid

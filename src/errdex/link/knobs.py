@@ -269,10 +269,13 @@ class KnobIndex:
         version: `cudagraph_mode` is set to `NONE` when `self.model_config.enforce_eager`,
         which `--enforce-eager` sets."""
         out: list[KnobLink] = []
+        candidates = self._sets.get(dotted.rsplit(".", 1)[-1])
+        if not candidates:
+            return out  # most attributes: no assignment under an `if` anywhere
         receiver = receiver_name(dotted, class_name)
         sets = [
             (found, where)
-            for found, where in self._sets.get(dotted.rsplit(".", 1)[-1], ())
+            for found, where in candidates
             if receiver_name(found.target, found.class_name) == receiver
         ]
         for found, where in sets[:_MAX_SETS_PER_ATTR]:

@@ -52,15 +52,17 @@ class NamedSettings:
         if not text:
             return []
         found: list[KnobLink] = []
-        for flag in dict.fromkeys(_FLAG.findall(text)):
+        # each pattern only where its fixed part is in the text: most messages name none
+        flags = _FLAG.findall(text) if "--" in text else ()
+        for flag in dict.fromkeys(flags):
             knob = self._flags.field_flag(flag[2:].replace("-", "_"))
             if knob is not None and knob.name == flag:
                 found.append(msgspec.structs.replace(knob, behind=flag, via=NAMED_IN_MESSAGE))
-        for match in _FIELD.finditer(text):
+        for match in _FIELD.finditer(text) if "_config." in text else ():
             knob = self._field(match.group("owner"), match.group("field"))
             if knob is not None and all(k.behind != knob.behind for k in found):
                 found.append(knob)
-        for name in dict.fromkeys(_VARIABLE.findall(text)):
+        for name in dict.fromkeys(_VARIABLE.findall(text) if "_" in text else ()):
             if name in self._variables:
                 found.append(
                     KnobLink(name=name, kind=KnobKind.ENV, behind=name, via=NAMED_IN_MESSAGE)

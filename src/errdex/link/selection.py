@@ -119,10 +119,14 @@ class SelectionIndex:
         backend refuses `alibi_slopes` with its own class name in the message), nor runs the
         site's method itself through a subclass that does not override it."""
         out: list[SelectionLink] = []
+        top = class_name.split(".")[0] if class_name is not None else None
+        excluded = self._excluded.get((facts.module, top), []) if top is not None else []
+        members = self._members.get(facts.module, [])
+        if not excluded and not members and not self._keyed.keys_class(facts.module, class_name):
+            return out  # most sites: nothing picks their code (and `same` is not worked out)
         same = _Check(_check_words(message) if message else None, _method(class_name, function))
-        if class_name is not None:
-            top = class_name.split(".")[0]
-            for rule, where, listed, line in self._excluded.get((facts.module, top), []):
+        if top is not None:
+            for rule, where, listed, line in excluded:
                 others = [
                     o
                     for o in listed
@@ -131,7 +135,7 @@ class SelectionIndex:
                 link = self._exclusion(rule, where, top, others, line)
                 if link is not None:
                     out.append(link)
-        for enum, member, where in self._members.get(facts.module, []):
+        for enum, member, where in members:
             out.extend(self._choices(enum, member, where, same, facts.module))
         out.extend(
             self._keyed.selections(

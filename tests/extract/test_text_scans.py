@@ -1,0 +1,49 @@
+"""The whole-text scans find what starts a file's first line as any other line, and read
+each quoted name of a `not in` test, whichever quote it is written with."""
+
+from __future__ import annotations
+
+from errdex.extract.config_files import config_file_flags
+from errdex.extract.keyed_tables import keyed_tables, literal_aliases
+from errdex.extract.registries import name_filters
+from errdex.facts import NameFilter
+
+
+def test_a_table_and_an_alias_on_the_first_line_are_read_and_indented_ones_are_not() -> None:
+    text = (
+        'Mode = Literal["a", "b"]\n'
+        'KERNELS = {"a": {AKernel}, "b": [BKernel, CKernel]}\n'
+        "class C:\n"
+        '    Inner = Literal["x", "y"]\n'
+        '    TABLE = {"x": {XKernel}, "y": {YKernel}}\n'
+        'Later = Literal["c", "d"]\n'
+    )
+    assert literal_aliases(text) == {"Mode": ("a", "b"), "Later": ("c", "d")}
+    assert keyed_tables(text) == {"KERNELS": {"a": ("AKernel",), "b": ("BKernel", "CKernel")}}
+    assert keyed_tables('TABLE = {"x": {XKernel}, "y": {YKernel}}') == {
+        "TABLE": {"x": ("XKernel",), "y": ("YKernel",)}
+    }
+
+
+def test_quoted_names_tested_with_not_in_are_read_in_order_with_either_quote() -> None:
+    text = (
+        "def usable(kernel):\n"
+        "    if 'SlowKernel' not in envs.SKIPPED:\n"
+        "        return True\n"
+        '    return "FastKernel" not in envs.DISABLED and x not in y\n'
+    )
+    assert name_filters(text) == [
+        NameFilter(setting="envs.SKIPPED", line=2, name="SlowKernel"),
+        NameFilter(setting="envs.DISABLED", line=4, name="FastKernel"),
+    ]
+
+
+def test_a_config_file_flag_needs_a_loader_the_key_made_a_flag_and_the_test() -> None:
+    text = (
+        "def parse(args):\n"
+        '    if "--config" in args:\n'
+        "        data = yaml.safe_load(open(path))\n"
+        '        return ["--" + key for key in data]\n'
+    )
+    assert config_file_flags(text) == {"--config": "yaml"}
+    assert config_file_flags(text.replace("yaml.safe_load(", "yaml.safe_read(")) == {}
