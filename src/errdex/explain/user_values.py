@@ -4,8 +4,9 @@ With no way out found, the page used to call the conditions the program's own st
 "worth reporting to the project", unless they read an argument of the function itself
 (`arguments_read`). Two shapes read a value the user decides through something else:
 
-- each item of an argument of a function the package hands its users (its class or
-  function one or two modules under the top package): `for entity in suppress:` in
+- each item of an argument of a function the package hands its users (`users_call`: its
+  class or function at most two modules deep, or exported from a private module, under a
+  public name): `for entity in suppress:` in
   `Traceback.__init__`, then `assert entity.__file__ is not None`. The loop variable is
   bound by that loop only and the argument is not rebound, so the item is what the call
   was given;
