@@ -1,6 +1,7 @@
 """Index time and lookup speed of an older revision beside the code as it is, in one run.
 
     python bench/before_after.py REV [--index vllm==0.33.0] [--rounds 2] [--lookup [--packages ...]]
+                                 [--instructions EVERY]
     python bench/before_after.py REV --pages DB [--count 300] [--rounds 4]
 
 REV is any git revision of this repository (the "before"); the "after" is this working
@@ -12,7 +13,11 @@ on both alike.
 
 - index: `errdex index SPEC --json` into a new database, with a facts cache of its own
   (cold: every file extracted) but the downloads of errdex's cache (no network time); wall
-  and CPU seconds.
+  and CPU seconds, and the seconds of each phase (read, extract, again, link, write).
+- with `--instructions EVERY`: the instructions (valgrind's callgrind, which a shared
+  machine's load does not change) each tree executes to extract every EVERY-th Python file
+  of SPEC's wheel in one process, less those of the same process extracting none (its
+  imports), and their ratio.
 - with `--lookup`: each tree's own `bench/lookup_speed.py` over `--packages` (default: its
   own list), indexed anew by each tree; its p50/p90/p99 and 1 MB figures (it indexes
   several large packages per tree: a long run).
@@ -107,8 +112,11 @@ def _wait_orphans() -> None:
             return
 
 
-def index_once(tree: Path, spec: str, work: Path, workers: int | None) -> tuple[float, float, str]:
-    """Wall and CPU seconds of a cold `errdex index SPEC`, and its site count."""
+_Run = tuple[float, float, str, dict[str, float]]
+
+
+def index_once(tree: Path, spec: str, work: Path, workers: int | None) -> _Run:
+    """Wall and CPU seconds of a cold `errdex index SPEC`, its site count, its phases."""
     cache = Path(tempfile.mkdtemp(prefix="cache-", dir=work))
     (cache / "downloads").symlink_to(_downloads(), target_is_directory=True)
     db = cache / "index.db"
@@ -122,8 +130,51 @@ def index_once(tree: Path, spec: str, work: Path, workers: int | None) -> tuple[
     cpu = _children_cpu() - cpu
     if done.returncode != 0:
         raise SystemExit(f"{tree}: errdex index failed: {done.stderr.strip()[-400:]}")
-    sites = done.stdout.split('"sites":', 1)[1].split(",", 1)[0].strip()
-    return wall, cpu, sites
+    report = json.loads(done.stdout)
+    report = report[0] if isinstance(report, list) else report
+    return wall, cpu, str(report["sites"]), dict(report.get("timings") or {})
+
+
+# Run in the tree's process: extract every EVERY-th Python file of a wheel (none for the
+# baseline of imports alone).
+_EXTRACT_SLICE = r"""
+import sys, zipfile
+from errdex.extract import extract_file
+every = int(sys.argv[2])
+with zipfile.ZipFile(sys.argv[1]) as wheel:
+    names = sorted(n for n in wheel.namelist() if n.endswith(".py"))
+    for name in names[::every] if every else ():
+        extract_file(name, wheel.read(name))
+"""
+
+
+def instructions(tree: Path, wheel: Path, every: int, work: Path) -> int:
+    """Instructions callgrind counts for extracting every `every`-th file of `wheel`
+    (`every` 0: none, the imports alone)."""
+    out = work / f"callgrind.{os.getpid()}.{every}"
+    command = [
+        "valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+        sys.executable, "-c", _EXTRACT_SLICE, str(wheel), str(every),
+    ]  # fmt: skip
+    subprocess.run(command, env=_env(tree, work), check=True, capture_output=True)
+    for line in out.read_text().splitlines():
+        if line.startswith(("summary:", "totals:")):
+            return int(line.split()[1])
+    raise SystemExit(f"no instruction count in {out}")
+
+
+def compare_instructions(trees: dict[str, Path], spec: str, every: int, work: Path) -> None:
+    """Each tree's instructions for extracting a slice of `spec`'s wheel, and the ratio."""
+    name, _, version = spec.partition("==")
+    stem = f"{name.replace('-', '_')}-{version}-"
+    wheel = next(p for p in sorted(_downloads().glob(f"{stem}*.whl")))
+    counts = {}
+    for label, tree in trees.items():
+        counts[label] = instructions(tree, wheel, every, work) - instructions(tree, wheel, 0, work)
+    print(f"\nextracting every {every}th file of {wheel.name}, instructions (callgrind):")
+    for label, count in counts.items():
+        print(f"  {label:6} {count / 1e9:8.2f} G")
+    print(f"  after/before: {counts['after'] / counts['before']:.3f}")
 
 
 def lookup_once(tree: Path, packages: list[str], work: Path) -> list[str]:
@@ -219,6 +270,9 @@ def main() -> None:
         "--lookup", action="store_true", help="also compare bench/lookup_speed.py (long)"
     )
     parser.add_argument("--pages", type=Path, help="compare error pages of this index instead")
+    parser.add_argument(
+        "--instructions", type=int, metavar="EVERY", help="also count extraction's instructions"
+    )
     parser.add_argument("--count", type=int, default=300, help="--pages: ids per round")
     args = parser.parse_args()
     _adopt_orphans()
@@ -233,13 +287,17 @@ def main() -> None:
         if args.pages is not None:
             compare_pages(trees, args.pages, args.count, args.rounds)
             return
-        index: dict[str, list[tuple[float, float, str]]] = {name: [] for name in trees}
+        if args.instructions:
+            compare_instructions(trees, args.index, args.instructions, work)
+        index: dict[str, list[_Run]] = {name: [] for name in trees}
         for round_ in range(args.rounds):
             for name, tree in trees.items() if round_ % 2 == 0 else reversed(trees.items()):
                 index[name].append(index_once(tree, args.index, work, args.workers))
-                wall, cpu, sites = index[name][-1]
+                wall, cpu, sites, phases = index[name][-1]
+                laps = ", ".join(f"{k} {v:.2f}" for k, v in phases.items())
                 print(
-                    f"round {round_ + 1} {name}: {wall:.1f} s wall, {cpu:.1f} s CPU, {sites} sites",
+                    f"round {round_ + 1} {name}: {wall:.1f} s wall, {cpu:.1f} s CPU, {sites} sites"
+                    f" ({laps})",
                     flush=True,
                 )
         _print_index_comparison(args.rev, args.index, index)
@@ -254,20 +312,21 @@ def main() -> None:
                 print(f"  {line}")
 
 
-def _print_index_comparison(
-    rev: str, spec: str, index: dict[str, list[tuple[float, float, str]]]
-) -> None:
-    """One table: each tree's wall and CPU seconds per round, their minimum, and the ratio."""
+def _print_index_comparison(rev: str, spec: str, index: dict[str, list[_Run]]) -> None:
+    """One table: each tree's wall and CPU seconds per round, their minimum, each phase's
+    minimum, and the ratio."""
     print(f"\nerrdex index {spec}, cold facts cache (before: {rev}; after: this working tree)")
     print(f"  {'':6} {'wall s per round':>24} {'min':>7} {'CPU s min':>10} {'sites':>7}")
     for name, runs in index.items():
-        walls = ", ".join(f"{w:.1f}" for w, _, _ in runs)
+        walls = ", ".join(f"{run[0]:.1f}" for run in runs)
+        phases = {k: min(run[3].get(k, 0.0) for run in runs) for k in runs[0][3]}
+        laps = ", ".join(f"{k} {v:.2f}" for k, v in phases.items())
         print(
-            f"  {name:6} {walls:>24} {min(w for w, _, _ in runs):>7.1f}"
-            f" {min(c for _, c, _ in runs):>10.1f} {runs[0][2]:>7}"
+            f"  {name:6} {walls:>24} {min(run[0] for run in runs):>7.1f}"
+            f" {min(run[1] for run in runs):>10.1f} {runs[0][2]:>7}  min phases: {laps}"
         )
-    before = min(w for w, _, _ in index["before"])
-    after = min(w for w, _, _ in index["after"])
+    before = min(run[0] for run in index["before"])
+    after = min(run[0] for run in index["after"])
     same = {runs[0][2] for runs in index.values()}
     print(
         f"  after/before (min wall): {after / before:.2f}"

@@ -81,6 +81,24 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
 
 
+def draw(ids: list[str], count: int, seed: int) -> tuple[list[str], list[str]]:
+    """The 3 ids asked first (untimed) and the `count` ids timed, drawn with `seed`."""
+    chosen = random.Random(seed).sample(ids, min(len(ids), count + 3))
+    return chosen[:3], chosen[3:]
+
+
+def table(times: dict[str, list[float]], digits: int = 1) -> list[str]:
+    """The p50/p99 of each face, cold and cached (`times`: "html cold" → figures)."""
+    lines = [f"{'':8} {'cold p50':>9} {'p99':>7} {'cached p50':>11} {'p99':>7}"]
+    for face in ("html", "json"):
+        cold, cached = times[f"{face} cold"], times[f"{face} cached"]
+        lines.append(
+            f"{face:8} {statistics.median(cold):9.{digits}f} {percentile(cold, 0.99):7.{digits}f}"
+            f" {statistics.median(cached):11.{digits}f} {percentile(cached, 0.99):7.{digits}f}"
+        )
+    return lines
+
+
 def measure(db: Path, ids: list[str], warmup: list[str]) -> dict[str, list[float]]:
     # the two faces alternate, so a load that comes and goes falls on both alike
     paths = [f"/errors/{i}" if n % 2 else f"/api/errors/{i}" for n, i in enumerate(ids)]
@@ -114,18 +132,10 @@ def main() -> None:
     ids = error_ids(db)
     if len(ids) < 4:
         raise SystemExit(f"{db} holds {len(ids)} errors: index something first")
-    rng = random.Random(args.seed)
-    chosen = rng.sample(ids, min(len(ids), args.count + 3))
-    warmup, sample = chosen[:3], chosen[3:]
+    warmup, sample = draw(ids, args.count, args.seed)
     times = measure(db, sample, warmup)
     print(f"{len(ids)} error ids; {len(sample)} asked, one worker (ms, client side)")
-    print(f"{'':8} {'cold p50':>9} {'p99':>7} {'cached p50':>11} {'p99':>7}")
-    for face in ("html", "json"):
-        cold, cached = times[f"{face} cold"], times[f"{face} cached"]
-        print(
-            f"{face:8} {statistics.median(cold):9.1f} {percentile(cold, 0.99):7.1f}"
-            f" {statistics.median(cached):11.1f} {percentile(cached, 0.99):7.1f}"
-        )
+    print("\n".join(table(times)))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from errdex.store import Store
 
 FILES = {
     "shapes/__init__.py": """
-        from shapes.board import Board, Chunking, Trace, PluginProtocol, connect
+        from shapes.board import Board, Chunking, Parser, Trace, PluginProtocol, connect
         """,
     "shapes/board.py": """
         from dataclasses import dataclass
@@ -79,6 +79,13 @@ FILES = {
             def verify(self):
                 if type(self.chunk_size) is not int or not 0 < self.chunk_size < 2**63:
                     raise ValueError(f"chunk_size must be a positive int, got {self.chunk_size}")
+
+
+        class Parser:
+            def __init__(self, tokenizer):
+                self.vocab = load_vocab()
+                if "<a>" not in self.vocab:
+                    raise ValueError("Tokenizer must contain '<a>' token")
 
 
         def connect(engine):
@@ -164,6 +171,7 @@ def test_a_method_the_message_says_to_implement_is_defined_in_the_users_class(
     "function",
     [
         "Board.grow",  # the object's own count: no argument of the user's
+        "Parser.__init__",  # names an argument, but the check reads other state
         "dump",  # it asks for arguments, not what a value must be
         "_draw",  # a private function: no call a user writes
         "run",  # deep in the package: its internals

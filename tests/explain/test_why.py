@@ -259,6 +259,15 @@ ENG = {
             started = None
             if len(chunks) > max_chunks:
                 raise ValueError("too many chunks for one connection")
+
+
+        class Completer:
+            def format_item(self, item):
+                \"\"\"Format an item for the shell.
+
+                This must be implemented by subclasses.
+                \"\"\"
+                raise NotImplementedError
         """,
 }
 
@@ -455,3 +464,10 @@ def test_the_comment_over_a_local_the_function_sets_to_a_literal(eng: Store) -> 
         "comment on `max_chunks` (eng/config.py:201): “The peer drops a connection after this "
         "many chunks.”"
     )
+
+
+def test_the_docstring_that_leaves_a_method_to_subclasses(eng: Store) -> None:
+    page = page_in_function(eng, "eng", "Completer.format_item")
+    assert [(q.of, q.line, q.text) for q in page.why] == [
+        ("docstring of `Completer.format_item`", 213, "This must be implemented by subclasses.")
+    ], page.why

@@ -102,3 +102,24 @@ def test_a_multi_line_signature_and_a_one_line_docstring() -> None:
     ]
     assert docstring_units(lines, 0) == [DocUnit("One line.", 4)]
     assert logged_beside(lines, 10, 1) == []  # "a is %s, ... not {a}": placeholders unfilled
+
+
+def test_a_named_sections_list_items_and_sentences_over_lines() -> None:
+    source = textwrap.dedent(
+        '''
+        def launch(width, pairs):
+            """Launch.
+
+            Expectations
+            ------------
+            - width must be even, as the kernel reads lanes
+              in pairs.
+            - pairs must not exceed the buffer.
+            """
+        '''
+    ).splitlines()
+    assert docstring_units(source, 1) == [
+        DocUnit("Launch.", 3),
+        DocUnit("- width must be even, as the kernel reads lanes in pairs.", 7, "expectations"),
+        DocUnit("- pairs must not exceed the buffer.", 9, "expectations"),
+    ]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-from errdex.explain.context import Facts
+from errdex.explain.context import Facts, may_name
 from errdex.explain.plain import code
 
 
@@ -20,6 +20,9 @@ def subclasses_note(target: str, facts: Facts) -> str | None:
     `Argument`, and give it the argument there)" when `target`'s class, in the site's
     file, leaves methods to its subclasses; None when it is a class a user constructs."""
     name = target.rpartition(".")[2]
+    text = facts.class_text(name)
+    if text is None or not may_name(text, "NotImplementedError"):
+        return None  # no method of it can raise that: the class is not parsed
     base = facts.top_class(name)
     if base is None:
         return None
@@ -76,6 +79,9 @@ def enforced_abstract(facts: Facts) -> str | None:
     owner, _, name = site.function.rpartition(".")
     if not owner or "." in owner or site.exception != "NotImplementedError":
         return None
+    text = facts.class_text(owner)
+    if text is None or not may_name(text, "ABC"):  # (`ABCMeta` holds it too)
+        return None  # no base or metaclass of it is the `ABC`'s: the class is not parsed
     cls = facts.top_class(owner)
     if cls is None or not _is_abc(cls):
         return None

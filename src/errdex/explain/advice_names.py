@@ -25,6 +25,7 @@ import msgspec
 
 from errdex.explain.context import Facts
 from errdex.explain.fix_forms import swapped_method_fix
+from errdex.explain.outline import defining
 from errdex.explain.page import Change, ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import code
 from errdex.explain.user_call import call_change, user_call
@@ -209,7 +210,8 @@ def _replacement_fix(message: str, facts: Facts) -> ExampleFix | None:
     if named is None or call is None or call[1] != old:
         return None
     defined = {}
-    for node in (facts.source_tree() or ast.Module(body=[], type_ignores=[])).body:
+    # the file's top-level definitions of the class alone (not the whole file)
+    for node in (facts.top_module(defining(owner)) or ast.Module(body=[], type_ignores=[])).body:
         if isinstance(node, ast.ClassDef) and node.name == owner:
             defined = {f.name: f for f in node.body if isinstance(f, ast.FunctionDef)}
     before, after = defined.get(old), defined.get(named.group("new"))

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import TypeGuard, TypeVar
 
 from errdex.ast_walk import walk
-from errdex.explain.context import Facts, class_in_file
+from errdex.explain.context import Facts, class_in_file, may_name
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.inputs import public_name
 from errdex.explain.page import ConditionView, ExampleFix, Solution
@@ -32,20 +32,27 @@ Methods = dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
 def state_order_solution(conditions: list[ConditionView], facts: Facts) -> Solution | None:
     """ "Call `send` before `close()`": the public methods that assign the attribute the
     compared value, for a public method of a public class; else None."""
-    for target, member, condition, state, methods in state_checks(conditions, facts, _state_test):
+    checks = state_checks(conditions, facts, _state_test, lambda state: state[0])
+    for target, member, condition, state, methods in checks:
         earlier = _refused_earlier(facts.held, condition)
-        setters = same_kind(methods, member, _setting_methods(methods, *state, member, earlier))
+        setting = _setting_methods(methods, *state, member, earlier, facts.lines_may_name)
+        setters = same_kind(methods, member, setting)
         if setters:
             return _solution(target, member, setters, state, condition, facts)
     return None
 
 
 def state_checks(
-    conditions: list[ConditionView], facts: Facts, test: Callable[[str], T | None]
+    conditions: list[ConditionView],
+    facts: Facts,
+    test: Callable[[str], T | None],
+    needs: Callable[[T], str] | None = None,
 ) -> Iterator[tuple[str, str, ConditionView, T, Methods]]:
     """(the class's public path, the method, the condition, what `test` reads of it, the
     class's methods) of each condition (no early exit) `test` reads a state of, for a site
-    in a public method of the user's object (`user_method`)."""
+    in a public method of the user's object (`user_method`). With `needs` (the name a
+    method of the class must hold for the caller to find anything in it), a state whose
+    name the class's text lacks is passed over, the class not parsed for it."""
     found = user_method(facts)
     if found is None:
         return
@@ -54,8 +61,13 @@ def state_checks(
         if condition.kind is ConditionKind.EARLY_EXIT:
             continue
         state = test(condition.text)
-        if state is not None:
-            yield target, member, condition, state, class_methods(facts, owner)
+        if state is None:
+            continue
+        if needs is not None:
+            text = facts.class_text(owner)
+            if text is None or not may_name(text, needs(state)):
+                continue  # (no class: no method sets it either)
+        yield target, member, condition, state, class_methods(facts, owner)
 
 
 def user_method(facts: Facts) -> tuple[str, str, str] | None:
@@ -230,22 +242,33 @@ def _setting_methods(
     value: str,
     own: str,
     earlier: set[str] = frozenset(),  # type: ignore[assignment]
+    may_name: Callable[[ast.AST, str], bool] = lambda node, word: True,
 ) -> list[str]:
     """The public methods (and the `with` block's end) that assign `self.attr = value`,
     directly or through a public method of the class they call; none when the method that
     raises sets it too (a single-use object: no order of calls avoids it). A method that
     sets true an attribute an earlier test refuses (`earlier`) leads to that test's error:
-    it counts for neither."""
-    methods = {
-        name: m for name, m in methods.items() if not any(_assigns(m, e, "True") for e in earlier)
-    }
+    it counts for neither. (`may_name`: whether a method's text may name a word; one that
+    cannot is not walked for it.)"""
     # a decorated method (SQLAlchemy's `@_generative`) may set it on a copy it returns
-    direct = {
+    assigning = {
         name
         for name, m in methods.items()
-        if _assigns(m, attr, value) and not (m.decorator_list and name != own)
+        if may_name(m, attr) and _assigns(m, attr, value) and not (m.decorator_list and name != own)
     }
-    through = {name for name, m in methods.items() if name not in direct and own_calls(m) & direct}
+    if not assigning:
+        return []  # no method sets it: none of the walks below can find one
+    methods = {
+        name: m
+        for name, m in methods.items()
+        if not any(may_name(m, e) and _assigns(m, e, "True") for e in earlier)
+    }
+    direct = {name for name in methods if name in assigning}
+    through = {
+        name
+        for name, m in methods.items()
+        if name not in direct and any(may_name(m, d) for d in direct) and own_calls(m) & direct
+    }
     found = [
         name
         for name in methods
@@ -289,12 +312,20 @@ def made_with_solution(conditions: list[ConditionView], facts: Facts) -> Solutio
         attr = _set_test(condition.text) if condition.kind is not ConditionKind.EARLY_EXIT else None
         if attr is None:
             continue
+        text = facts.class_text(owner)
+        if text is None or not may_name(text, attr):
+            return None  # no method of it sets the attribute: the class is not parsed
         methods = class_methods(facts, owner)
         # plain public methods: a constructor or an operator is no call to leave out
         plain = {n: m for n, m in methods.items() if not n.startswith("_")}
-        setters = [name for name, method in plain.items() if _sets(method, attr)]
+        mentions = facts.lines_may_name  # a method whose text lacks the word is not walked
+        setters = [
+            name for name, method in plain.items() if mentions(method, attr) and _sets(method, attr)
+        ]
         callers = [
-            name for name, method in plain.items() if name not in setters and _calls(method, member)
+            name
+            for name, method in plain.items()
+            if name not in setters and mentions(method, member) and _calls(method, member)
         ]
         if not setters or not callers:
             return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import bisect
 import functools
 import itertools
 import re
@@ -25,7 +26,8 @@ from errdex.explain.page import (
     WhenItHappens,
     WhyQuote,
 )
-from errdex.extract.class_source import class_at
+from errdex.explain.parse_cache import kept_parse
+from errdex.extract.class_source import class_at, class_span
 from errdex.extract.source_text import block_end
 from errdex.facts import ConditionKind
 from errdex.reading_facts import SourceRead
@@ -173,8 +175,9 @@ class Facts:
 
     def source_tree(self) -> ast.Module | None:
         """The site's file parsed, once per page (None when unknown or unparsable)."""
-        if self._tree is None and self.source_text is not None:
-            self._tree = parse_module(self.source_text)
+        text = self.source_text
+        if self._tree is None and text is not None:
+            self._tree = kept_parse(text, "module", lambda: (parse_module(text), len(text)))
             if self._tree is None:
                 self.source_text = None  # unparsable: not tried again
         return self._tree
@@ -184,10 +187,7 @@ class Facts:
         parsed alone when the store keeps the file's outline; else, or once a rule parsed
         the whole file, `source_tree()` (whose body holds them, with the others)."""
         if self._tree is None and self.source_text is not None and self.outline_of is not None:
-            if self._outline is False:
-                self._outline = self.outline_of()
-            starts = self._outline if not isinstance(self._outline, bool) else None
-            body = top_statements(self.source_text, starts, keep)
+            body = top_statements(self.source_text, self.top_starts(), keep)
             if body is not None:
                 return ast.Module(body=body, type_ignores=[])
         return self.source_tree()
@@ -220,6 +220,58 @@ class Facts:
             self._classes[name] = found
         return self._classes[name]
 
+    def top_starts(self) -> Sequence[int] | None:
+        """The lines the file's top-level statements start on, as the store keeps them
+        (`extract.module.top_starts`); None when not kept. Read once per page."""
+        if self._outline is False:
+            self._outline = self.outline_of() if self.outline_of is not None else None
+        return self._outline if not isinstance(self._outline, bool) else None
+
+    def class_text(self, name: str) -> str | None:
+        """A text holding every line of `top_class(name)`, read before parsing it: a rule may
+        see there that the class cannot hold what it looks for (`may_name`). The class's own
+        lines when the stored outline says they are one top-level statement, else the whole
+        file; None when the file has no class `name` at its margin (`top_class` finds none)."""
+        key = f"class_text:{name}"
+        if key not in self.memo:
+            self.memo[key] = self._class_text(name)
+        found: str | None = self.memo[key]
+        return found
+
+    def _class_text(self, name: str) -> str | None:
+        text = self.source_text
+        found = next(at_margin(_class_header(name), text), None) if text is not None else None
+        if text is None or found is None:
+            return None
+        line, match = found
+        top, end, first = class_span(text, match.start() + (1 if line else 0))
+        starts = self.top_starts()
+        if not starts or "\r" in text:
+            return text
+        # one whole statement: it starts on the class's first line, the next one (or the
+        # file's end) where its cut ends
+        after = first + 2 + text.count("\n", top, end) if end >= 0 else None  # its next line
+        at = bisect.bisect_left(starts, first + 1)
+        if at == len(starts) or starts[at] != first + 1:
+            return text
+        following = starts[at + 1] if at + 1 < len(starts) else None
+        if following != after:
+            return text
+        return text[top:end] if end >= 0 else text[top:]
+
+    def lines_may_name(self, node: ast.AST, word: str) -> bool:
+        """Whether the lines of the site's file that `node` (of a tree parsed from it, at its
+        line numbers) spans, its decorators too, may hold the name or attribute `word`: a
+        walk of a node whose lines do not finds no `Name` or `Attribute` of it."""
+        text = self.source_text
+        start = getattr(node, "lineno", None)
+        end = getattr(node, "end_lineno", None)
+        if text is None or start is None or end is None:
+            return True
+        for decorator in getattr(node, "decorator_list", ()):
+            start = min(start, decorator.lineno)
+        return may_name(_line_span(text, start, end), word)
+
     def subclass_names(self, name: str) -> list[str]:
         """The top-level classes of the site's file whose bases name `name`, in file order."""
         if self.source_text is None:
@@ -234,6 +286,30 @@ class Facts:
     def held(self) -> list[ConditionView]:
         """The site's own conditions that a user may change."""
         return [c for c in self.conditions if c.kind not in CONTEXT_KINDS]
+
+
+def may_name(text: str, word: str) -> bool:
+    """Whether source `text` may hold the identifier `word` (a name, an attribute, a
+    keyword argument): it holds the word, or it is not ASCII (the parser reads a name
+    written in compatibility forms of letters as their NFKC normal form)."""
+    return word in text or not text.isascii()
+
+
+@functools.lru_cache(maxsize=4)
+def _line_starts(text: str) -> tuple[int, ...]:
+    """The offset each line of `text` starts at, lines ended by `\n` alone."""
+    return (0, *(m.end() for m in re.finditer("\n", text)))
+
+
+def _line_span(text: str, start: int, end: int) -> str:
+    """Lines `start` to `end` (1-based, inclusive) of `text` as the parser numbers them (the
+    whole text when a lone `\r`, which ends a line for the parser, may be in it)."""
+    if "\r" in text:
+        return text
+    starts = _line_starts(text)
+    if not 1 <= start <= end <= len(starts):
+        return text
+    return text[starts[start - 1] : starts[end] if end < len(starts) else len(text)]
 
 
 @functools.lru_cache(maxsize=4)
@@ -283,12 +359,15 @@ def _block_at(
     """The statement of `kind` on the lines `span` that holds `line`, parsed alone."""
     if text is None or span is None:
         return None
-    lines = lines_of(text)
     start, end = span
-    # Blank lines before it give the nodes the file's line numbers (walking the tree to
-    # renumber it costs more than parsing it).
-    source = "\n" * start + dedented(lines[start:end])
-    tree = parse_module(source)
+
+    def parse() -> tuple[ast.Module | None, int]:
+        # Blank lines before it give the nodes the file's line numbers (walking the tree
+        # to renumber it costs more than parsing it).
+        block = dedented(lines_of(text)[start:end])
+        return parse_module("\n" * start + block), len(block)
+
+    tree = kept_parse(text, ("lines", start, end), parse)
     if tree is None or not tree.body or not isinstance(tree.body[0], kind):
         return None
     found = tree.body[0]
@@ -441,4 +520,10 @@ def top_class_in(text: str | None, name: str) -> ast.ClassDef | None:
     if text is None or found is None:
         return None
     line, match = found
-    return class_at(text, match.start() + (1 if line else 0))  # after the line break
+    start = match.start() + (1 if line else 0)  # after the line break
+
+    def parse() -> tuple[ast.ClassDef | None, int]:
+        top, end, _ = class_span(text, start)
+        return class_at(text, start), (end if end >= 0 else len(text)) - top
+
+    return kept_parse(text, ("class", start), parse)

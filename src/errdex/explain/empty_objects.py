@@ -105,9 +105,14 @@ def _kept_and_used(facts: Facts, owner: str, param: str) -> bool:
         for attribute, value in own_attributes_set(node)
         if isinstance(value, ast.Name) and value.id == param
     }
-    # a method that never names `self.a` does not use it: walked once, not once an attribute
+    if not kept:
+        return False
+    # a method that never names `self.a` does not use it: walked once, not once an
+    # attribute; one whose lines hold none of the attributes is not walked
     named = [
-        (m, {dotted_name(n) for n in walk(m) if isinstance(n, ast.Attribute)}) for m in methods
+        (m, {dotted_name(n) for n in walk(m) if isinstance(n, ast.Attribute)})
+        for m in methods
+        if any(facts.lines_may_name(m, a) for a in kept)
     ]
     return any(_used(m, f"self.{a}") for m, names in named for a in kept if f"self.{a}" in names)
 

@@ -30,13 +30,7 @@ def decided(facts: Facts, owner: str, attribute: str, param: str) -> Decides:
     other`), "none" (a test of the keyword, `inspect.isasyncgen(param)`). Only the
     assignments every run makes count: one under an `if` refines the value (`if key ==
     ASYM: self.key = SYM`)."""
-    cls = class_in_file(facts, owner.rpartition(".")[2])
-    init = None
-    if cls is not None:
-        init = next(
-            (n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"),
-            None,
-        )
+    init = own_init(facts, owner)
     if init is None:
         return "both"
     values = [
@@ -51,6 +45,16 @@ def decided(facts: Facts, owner: str, attribute: str, param: str) -> Decides:
     if len(ways) == 1:
         return ways.pop()
     return "both" if ways <= {"both"} else "none"
+
+
+def own_init(facts: Facts, owner: str) -> ast.FunctionDef | None:
+    """The `__init__` of the class `owner` in the site's file, when it has its own."""
+    cls = class_in_file(facts, owner.rpartition(".")[2])
+    if cls is None:
+        return None
+    return next(
+        (n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None
+    )
 
 
 def _unconditional(block: list[ast.stmt]) -> list[ast.stmt]:

@@ -24,6 +24,7 @@ from errdex.explain.init_values import allows, decided
 from errdex.explain.input_nodes import conjuncts, free_names, is_call, key_test
 from errdex.explain.input_shapes import module_patterns, more_shapes
 from errdex.explain.input_words import Instead, what_to_pass
+from errdex.explain.none_assigned import none_from_keyword
 from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
 from errdex.explain.refused_ways import passed_refused
@@ -246,6 +247,8 @@ def _input_instead(
         for attribute, param in through.items()
     ):
         return None  # the keyword does not decide the attribute that way alone
+    if owner and _none_elsewhere(instead, through, owner, facts):
+        return None  # the attribute is None for another reason than the keyword
     instead = _empty_number(instead, facts)
     if instead is None:
         return None
@@ -254,6 +257,22 @@ def _input_instead(
     if passed_refused(instead, through, owner, facts):
         return None  # the function taking the value refuses it first: another error
     return Given(instead.text, _change(instead, passed, facts))
+
+
+def _none_elsewhere(instead: Instead, through: dict[str, str], owner: str, facts: Facts) -> bool:
+    """ "Give the keyword a value (it is None here)" for an attribute the constructor sets
+    only under a condition on something else, or from a keyword it reads a part of first."""
+    name = instead.name
+    if name is None or not name.startswith("self.") or name[5:] not in through:
+        return False
+    if not instead.text.endswith(_IS_NONE_HERE):
+        return False
+    site = facts.stored.site
+    before = site.line if site.function == f"{owner}.__init__" else None
+    return not none_from_keyword(facts, owner, name[5:], through[name[5:]], before)
+
+
+_IS_NONE_HERE = "(it is None here)."
 
 
 def _empty_nonsense(

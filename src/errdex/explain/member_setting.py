@@ -18,8 +18,9 @@ import re
 from dataclasses import dataclass
 
 from errdex.ast_walk import walk
-from errdex.explain.context import Facts, parse_module
+from errdex.explain.context import Facts
 from errdex.explain.input_nodes import field_key
+from errdex.explain.outline import any_import, defining, top_module
 from errdex.explain.page import ExampleFix
 from errdex.explain.table_lookup import imported_from
 from errdex.facts import KnobKind
@@ -63,16 +64,21 @@ def member_setting(
 ) -> MemberSetting | None:
     """The flag's JSON that makes `left` (set by a helper's call) `cls.member`."""
     source = facts.source_text
-    tree = facts.source_tree()
-    if source is None or tree is None:
+    if source is None:
         return None
     called = re.search(rf"^[ \t]*{re.escape(left)}[ \t]*=[ \t]*(\w+)\(", source, re.M)
     if called is None:
         return None
     helper = called[1]
+    # the file's top-level imports and the helper's own file's definitions of it, parsed
+    # alone where the store keeps their outlines (not two whole files)
+    tree = facts.top_module(any_import)
+    if tree is None:
+        return None
     path = imported_from(tree, helper, stored.file)
     text = store.file_text(stored.version_id, path) if path else None
-    module = parse_module(text)
+    outline = store.file_outline(stored.version_id, path) if path and text else None
+    module = top_module(text, outline, defining(helper))
     function = next(
         (
             f

@@ -9,6 +9,8 @@ import itertools
 import re
 from collections.abc import Callable, Sequence
 
+from errdex.explain.parse_cache import kept_parse
+
 # Which top-level statements a rule reads: told from the statement's text (its first line
 # is the statement's own: a keyword, a name, or a decorator's `@`), its first line and the
 # line the next one starts on. Keeping more than a rule reads only costs parsing.
@@ -78,11 +80,17 @@ def top_statements(text: str, starts: Sequence[int] | None, keep: Keep) -> list[
             at = end
     if not kept:
         return []
-    tree = _parse("".join(pieces))
-    if tree is None:
-        return None
-    firsts = {_first_line(s) for s in tree.body}
-    return tree.body if firsts.issuperset(kept) else None
+
+    def parse() -> tuple[list[ast.stmt] | None, int]:
+        source = "".join(pieces)
+        tree = _parse(source)
+        if tree is None:
+            return None, len(source)
+        firsts = {_first_line(s) for s in tree.body}
+        return (tree.body if firsts.issuperset(kept) else None), len(source)
+
+    body = kept_parse(text, ("statements", *kept), parse)
+    return list(body) if body is not None else None  # (the kept list is shared)
 
 
 def top_module(text: str | None, starts: Sequence[int] | None, keep: Keep) -> ast.Module | None:

@@ -34,6 +34,7 @@ from errdex.explain.tried_input import failing_calls, setting_input
 from errdex.explain.try_failure import no_way_out_of_try, try_failure_sentences
 from errdex.explain.twins import twin_sentences
 from errdex.explain.user_data import arguments_read
+from errdex.explain.user_values import user_value_sentence
 from errdex.facts import ConditionKind, KnobKind, SiteKind
 from errdex.linked_facts import NAMED_IN_MESSAGE
 from errdex.store.base import StoredSite
@@ -112,7 +113,8 @@ def what_it_means(facts: Facts) -> str:
         sentences.append(nothing_to_do)
     context = _context(facts) if nothing_to_do is None else ""
     if context:
-        behind = "no setting" if arguments_read(facts) else "no setting or argument a user passes"
+        given = arguments_read(facts) or user_value_sentence(facts)
+        behind = "no setting" if given else "no setting or argument a user passes"
         # the solutions below come another way (a caller's guard, the message's advice)
         elsewhere = "; the ways out below avoid the check another way" if solutions(facts) else ""
         sentences.append(
@@ -374,6 +376,9 @@ def _no_solution(facts: Facts) -> str:
     refused = None if passed else refused_use(facts)
     if refused is not None:
         return refused  # a value or a use refused, an event logged: no bug to report
+    given = None if passed else user_value_sentence(facts)
+    if given is not None:
+        return given  # an item of an argument, an operator's operand: the user's value
     if not passed:
         # errdex cannot tell the program's state from what the user hands it (a class,
         # model or mapping declared with the library, a callback that sets it, a plugin

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from errdex.explain.context import Facts
 from errdex.explain.declared_fields import declared_keyword
+from errdex.explain.entry_input import names_read
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
@@ -164,6 +165,8 @@ def _argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solution 
             item = _iterated(named, function, facts.read.params)
     elif stated.subject is not None:
         param = named_parameter(stated.subject, params)
+        if param is not None and not _tested(param, facts, function):
+            return None  # the check reads something else: the message's subject is not it
         if param is None:
             param, callable_ = _constructor_keyword(stated.subject, facts)
     else:
@@ -230,6 +233,26 @@ def _only_raises(function: ast.FunctionDef, line: int) -> bool:
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]
     return len(body) == 1 and isinstance(body[0], ast.Raise) and body[0].lineno == line
+
+
+def _tested(param: str, facts: Facts, function: ast.FunctionDef) -> bool:
+    """Whether a condition on the path reads the parameter, as it is or through a local the
+    function assigns from it (`value = int(port)`)."""
+    read: set[str] = set()
+    for condition in facts.held:
+        try:
+            read |= names_read(ast.parse(condition.text, mode="eval").body)
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+    if param in read:
+        return True
+    sources = local_sources(function)
+    return any(
+        param in names_read(value)
+        for name in read
+        for value in sources.get(name, [])
+        if isinstance(value, ast.expr)
+    )
 
 
 def _constructor_keyword(subject: str, facts: Facts) -> tuple[str | None, str]:

@@ -46,6 +46,13 @@ _MIN_WORDS = 4  # "error case", "Type checking": no words on why
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _FAILS = re.compile(r"\b(?:raise[sd]?|raising|errors?|fail(?:s|ed)?|refused?)\b", re.I)
+# a sentence that says a method is left to subclasses, or not written yet
+_TO_OVERRIDE = re.compile(
+    r"\b(?:(?:must|should|needs?\s+to)\s+(?:be\s+)?(?:implemented|overridden)"
+    r"|not\s+(?:yet\s+)?implemented|implemented\s+by\s+(?:a\s+)?subclass(?:es)?"
+    r"|subclass(?:es)?\s+(?:must|should))\b",
+    re.I,
+)
 _RAISES = re.compile(r"(?:Raise|Raises|Raised|Throws?)\b")
 _RULE_RUN = re.compile(r"[-=*#~_]{4,}")  # a comment's drawn rule (`# ------`)
 _MARKED = re.compile(r"`+([A-Za-z_][A-Za-z0-9_]*)")  # a name written as code
@@ -79,7 +86,12 @@ _ENTRIES = {"args", "arguments", "parameters", "params", "param", "keyword argum
 # `- ` item too)
 _SENTENCE_END = re.compile(r"(?<=[a-z0-9)`'\"\]][.!?])\s+(?=[A-Z`:*\"'(\[]|[-\u2022]\s)")
 _ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.$", re.I)
-_NUMBERED = re.compile(r"^\d+\.\s+|\s+\d+\.$")
+# a list numbered from one: a sentence that ends on a number ("num_heads must be 1.")
+# elsewhere keeps it
+_FIRST_ITEM = re.compile(r"(?:^|\s)1\.\s")
+_SECOND_ITEM = re.compile(r"\s2\.\s")
+_LEADING_NUMBER = re.compile(r"^\d+\.\s+")
+_TRAILING_NUMBER = re.compile(r"\s+\d+\.$")
 _SECTIONS = {"raises": "Raises", "raise": "Raises", "note": "Note", "notes": "Notes"}
 
 
@@ -345,6 +357,9 @@ def _docstring(facts: Facts, lines: Sequence[str], start: int, names: _Names) ->
             score += 1.0  # a paragraph that says when the function raises this exception
         elif _RAISES.match(text):
             score += 0.5  # one that says when it raises (an exception it no longer raises)
+        elif "NotImplementedError" in names.raised and _TO_OVERRIDE.search(text):
+            # a method left for subclasses to write: "This must be implemented by subclasses"
+            score += 1.0
         of = _unit_label(label, unit)
         # what a thing is or does ("The input tensor to quantize") is no reason
         out += _candidate(text, of, facts.stored.file, unit.line, score, 1, not raises)
@@ -356,7 +371,9 @@ def _focus(text: str, names: _Names) -> str:
     names with the check, as written, a gap between two of them marked `…`; the paragraph
     itself when none shares any."""
     # a list's numbers ("1. If ... 2.") are no words of a sentence
-    split = (_NUMBERED.sub("", x) for x in _sentences(text))
+    # a numbered list's numbers ("1. If ... 2. If ...") are no words of a sentence
+    numbered = _FIRST_ITEM.search(text) is not None and _SECOND_ITEM.search(text) is not None
+    split = (_unnumbered(x) if numbered else x for x in _sentences(text))
     sentences = [x for x in split if re.search(r"[A-Za-z]{2}", x)]
     if len(sentences) <= 2:
         return text
@@ -368,7 +385,14 @@ def _focus(text: str, names: _Names) -> str:
     out = sentences[chosen[0]]
     for before, at in pairwise(chosen):
         out += (" " if at == before + 1 else " … ") + sentences[at]
-    return out
+    # two that do not fit in a quote: the one that speaks of the check the most, whole
+    return out if len(out) <= _MAX_QUOTE else sentences[best[0]]
+
+
+def _unnumbered(sentence: str) -> str:
+    """A sentence of a numbered list less its own number ("1. If ...") and the next item's
+    glued to its end ("... 2.")."""
+    return _TRAILING_NUMBER.sub("", _LEADING_NUMBER.sub("", sentence))
 
 
 def _sentences(text: str) -> list[str]:

@@ -27,6 +27,7 @@ _MIN_LOGGED_WORDS = 4
 _MAX_SKIPPED = 3  # statements a comment may sit above the line it speaks of
 _MAX_STATEMENT_LINES = 15  # the lines of one statement read for its trailing comments
 _DASHES = re.compile(r"^-{3,}\s*$")
+_BULLET = re.compile(r"[-*\u2022]\s")  # a list's item: `- x`, `* x`
 _ENDED = re.compile(r"[.!?:;]\W*$")  # a line that ends a sentence (or an entry's list)
 _FIELD = re.compile(r"^:(\w+)(?:\s+([^:`]+))?:(?=\s|$)")  # `:raises ValueError:`, `:param silent:`
 # sections whose entries are no words on a check: what comes back, examples of use
@@ -44,6 +45,8 @@ _ENTRY_SECTIONS = {
     "keyword args",
     "kwargs",
     "other parameters",
+    "argument",
+    "parameter",
     "raises",
     "exceptions",
     "exception",
@@ -182,6 +185,8 @@ def _units(lines: list[str], start: int) -> list[DocUnit]:
             continue
         if section is not None and not entries and indent_of < 0:
             indent_of = indent
+        if section is not None and not entries and entry and _BULLET.match(stripped):
+            close()  # an item of a named section's list ("Expectations:") is a unit of its own
         if not entry:
             entry_at = index
         entry.append(stripped)

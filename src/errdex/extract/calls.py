@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
-from errdex.extract.conditions import dotted_name, dotted_names, walk
+from errdex.extract.conditions import NAME_OR_ATTRIBUTE, dotted_name, dotted_names, walk
 from errdex.extract.knobs import env_read_of
 from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import CallSite, PropertyFact, TestRef
@@ -75,7 +75,7 @@ class CallFilter:
 
 def is_property(stmt: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     for decorator in stmt.decorator_list:
-        name = dotted_name(decorator) if isinstance(decorator, ast.Name | ast.Attribute) else None
+        name = dotted_name(decorator) if isinstance(decorator, NAME_OR_ATTRIBUTE) else None
         if name in _PROPERTY_DECORATORS:
             return True
     return False
@@ -93,14 +93,14 @@ def property_fact(stmt: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -
             value = node.value
             if not isinstance(target, ast.Name):
                 continue
-            if isinstance(value, ast.Name | ast.Attribute):
+            if isinstance(value, NAME_OR_ATTRIBUTE):
                 dotted = dotted_name(value)
                 if dotted:
                     assigned[target.id] = dotted
             elif (read := env_read_of(value)) is not None:
                 assigned[target.id] = f"${read}"
         elif isinstance(node, ast.Return) and node.value is not None:
-            if isinstance(node.value, ast.Name | ast.Attribute):
+            if isinstance(node.value, NAME_OR_ATTRIBUTE):
                 dotted = dotted_name(node.value)
                 if dotted:
                     returns.append(dotted)
@@ -129,13 +129,11 @@ def expected_errors(stmt: ast.With | ast.AsyncWith, function: str) -> list[TestR
         call = item.context_expr
         if not isinstance(call, ast.Call) or not call.args:
             continue
-        name = dotted_name(call.func) if isinstance(call.func, ast.Name | ast.Attribute) else None
+        name = dotted_name(call.func) if isinstance(call.func, NAME_OR_ATTRIBUTE) else None
         if name is None:
             continue
         exception = call.args[0]
-        written = (
-            dotted_name(exception) if isinstance(exception, ast.Name | ast.Attribute) else None
-        )
+        written = dotted_name(exception) if isinstance(exception, NAME_OR_ATTRIBUTE) else None
         if written is None:
             continue
         match: ast.expr | None = None

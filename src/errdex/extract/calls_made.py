@@ -11,7 +11,7 @@ from collections.abc import Callable
 import msgspec
 
 from errdex.extract.calls import call_target, expected_errors
-from errdex.extract.conditions import dotted_name
+from errdex.extract.conditions import NAME_OR_ATTRIBUTE, dotted_name
 from errdex.extract.scope import Scope, Step, literal_defaults
 from errdex.extract.shapes import (
     MESSAGE_PARAMS,
@@ -100,7 +100,7 @@ class CallRecorder:
                     # a local: what it surely holds here, when that is a name itself
                     assigned = self.state.last_assignment(name, scope, line)
                     value = assigned[1] if assigned is not None else None
-                    name = dotted_name(value) if isinstance(value, ast.Name | ast.Attribute) else ""
+                    name = dotted_name(value) if isinstance(value, NAME_OR_ATTRIBUTE) else ""
                 out.append((key, name or "", -1))
             elif kind is ast.Attribute and key != "**":
                 out.append((key, dotted_name(arg) or "", -1))

@@ -47,7 +47,7 @@ def dotted_names(node: ast.AST) -> list[str]:
 
 def _collect_dotted(node: ast.AST, found: list[str]) -> None:
     # A module-level function, not a closure: a recursive closure is a reference cycle.
-    if isinstance(node, ast.Attribute | ast.Name):
+    if isinstance(node, NAME_OR_ATTRIBUTE):
         dotted = dotted_name(node)
         if dotted is not None:
             found.append(dotted)
@@ -55,6 +55,10 @@ def _collect_dotted(node: ast.AST, found: list[str]) -> None:
     for child in child_nodes(node):
         _collect_dotted(child, found)
 
+
+# A tuple made once: `isinstance(x, A | B)` builds the union at each test, and this one is
+# made on every node of every condition (and of the templates and shapes that import it).
+NAME_OR_ATTRIBUTE = (ast.Name, ast.Attribute)
 
 # Fields that hold only operator and context leaves (`Add()`, `Load()`): nodes without
 # children, and never one that is looked for.

@@ -10,7 +10,7 @@ from collections import deque
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from errdex.extract.conditions import dotted_name
+from errdex.extract.conditions import NAME_OR_ATTRIBUTE, dotted_name
 from errdex.lazy_re import lazy_compile
 
 # The names of a method's own object, its first parameter: the instance, or the class.
@@ -99,7 +99,7 @@ def is_factory(call: ast.Call) -> bool:
     if not name or name[0].isupper() or not call.args:
         return False
     first = call.args[0]
-    written = dotted_name(first) if isinstance(first, ast.Name | ast.Attribute) else None
+    written = dotted_name(first) if isinstance(first, NAME_OR_ATTRIBUTE) else None
     return written is not None and looks_like_exception_class(written)
 
 
@@ -189,7 +189,7 @@ def names_imported_constant(node: ast.expr, imports: Mapping[str, str]) -> bool:
     """Whether an expression names what is most likely another module's constant: a name
     in capitals that an import from outside the standard library binds (`NOT_FOUND`,
     `messages.NOT_FOUND`). Whether it holds text only the linker can say."""
-    name = dotted_name(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    name = dotted_name(node) if isinstance(node, NAME_OR_ATTRIBUTE) else None
     if name is None or not name.rpartition(".")[2].isupper():
         return False
     target = imports.get(name.partition(".")[0])
@@ -233,7 +233,7 @@ def _alternatives(annotation: ast.expr | None) -> list[ast.expr]:
 
 
 def _class_name(node: ast.expr) -> str | None:
-    name = dotted_name(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    name = dotted_name(node) if isinstance(node, NAME_OR_ATTRIBUTE) else None
     if name is None or name in BUILTIN_NAMES or name.rpartition(".")[2] in _TYPING_SPECIALS:
         return None  # `int`, `Any`: never the version's
     return name
@@ -257,7 +257,7 @@ def call_shape(call: ast.Call) -> str | None:
     """`get_foo()`, `self.info.parse()`: the dotted name a call calls, with `()`; a method
     of an object that is no name is `?.parse()` (`make_parser().parse(data)`)."""
     func = call.func
-    name = dotted_name(func) if isinstance(func, ast.Name | ast.Attribute) else None
+    name = dotted_name(func) if isinstance(func, NAME_OR_ATTRIBUTE) else None
     if name is None and isinstance(func, ast.Attribute):
         name = f"?.{func.attr}"
     return f"{name}()" if name is not None else None
@@ -382,7 +382,7 @@ def assigned_after(body: list[ast.stmt], line: int) -> set[str]:
 
 def is_exit_call(call: ast.Call) -> bool:
     """`sys.exit(...)`, `os._exit(...)`, `pytest.fail(...)`: calls that never return."""
-    name = dotted_name(call.func) if isinstance(call.func, ast.Name | ast.Attribute) else None
+    name = dotted_name(call.func) if isinstance(call.func, NAME_OR_ATTRIBUTE) else None
     return name in ("sys.exit", "exit", "quit", "os._exit", "os.abort")
 
 

@@ -9,7 +9,7 @@ import textwrap
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TypeAlias
 
-from errdex.extract.conditions import dotted_name
+from errdex.extract.conditions import NAME_OR_ATTRIBUTE, dotted_name
 from errdex.extract.source_text import source_of
 from errdex.facts import MessageTemplate, Part, Placeholder
 from errdex.lazy_re import lazy_compile
@@ -26,6 +26,9 @@ _SENTINEL_BASE, _SENTINEL_COUNT = 0xE000, 0x1900
 _SENTINEL = lazy_compile("([\ue000-\uf8ff])")
 _BIG_NUMBER = lazy_compile(r"\d{4,}")  # a width that would make format() build a huge string
 _CONVERSIONS = {115: "s", 114: "r", 97: "a"}
+# tuples made once, not a union at each test
+_LITERALS = (ast.Constant, ast.JoinedStr)
+_STR_BYTES = (str, bytes)
 _GETTEXT = {"_", "N_", "gettext", "ugettext", "gettext_lazy", "lazy_gettext", "ngettext"}
 _DEDENTS = {"dedent": textwrap.dedent, "cleandoc": inspect.cleandoc}
 _DEDENTS |= {f"{f.__module__}.{name}": f for name, f in _DEDENTS.items()}
@@ -95,7 +98,7 @@ class TemplateBuilder:
         elif isinstance(node, ast.FormattedValue):
             spec = None if node.format_spec is None else _raw(self._tpl(node.format_spec))
             result = self._field(node.value, _CONVERSIONS.get(node.conversion), spec, fstr=True)
-        elif isinstance(node, ast.Name | ast.Attribute):
+        elif isinstance(node, NAME_OR_ATTRIBUTE):
             result = self._named(dotted_name(node))
         elif isinstance(node, ast.BinOp):
             result = self._binop(node)
@@ -112,9 +115,9 @@ class TemplateBuilder:
 
     def _is_text(self, node: ast.expr) -> bool:
         """Whether `node` evaluates to message text (so `+` concatenates and `%` formats)."""
-        if isinstance(node, ast.Constant | ast.JoinedStr):
-            return isinstance(node, ast.JoinedStr) or isinstance(node.value, str | bytes)
-        if isinstance(node, ast.Name | ast.Attribute):
+        if isinstance(node, _LITERALS):
+            return isinstance(node, ast.JoinedStr) or isinstance(node.value, _STR_BYTES)
+        if isinstance(node, NAME_OR_ATTRIBUTE):
             name = dotted_name(node)
             return name in self._locals or isinstance(self._constants.get(name or ""), str)
         if isinstance(node, ast.BinOp):

@@ -21,6 +21,8 @@ from errdex.extract.source_text import source_of
 from errdex.extract.templates import TemplateBuilder
 from errdex.facts import Arg, Binding, Condition, MessageTemplate
 
+_LOOPS = (ast.For, ast.AsyncFor)  # made once, not a union at each test
+
 
 def _memoized_source(text: str, known: dict[int, tuple[ast.AST, str]], node: ast.AST) -> str:
     """`source_of(text, node)`, remembered: tests, handlers' types and assigned values are
@@ -69,7 +71,7 @@ class WalkState:
         if step._condition is None:
             node = step.node
             make_text = self.conditions.make_text
-            if isinstance(node, ast.For | ast.AsyncFor):
+            if isinstance(node, _LOOPS):
                 header = f"for {self.source(node.target)} in {self.source(node.iter)}"
                 step._condition = make_text(header, step.kind, node.lineno)
             elif isinstance(node, ast.ExceptHandler):
@@ -89,7 +91,7 @@ class WalkState:
         """The names and attribute chains a step's test reads, worked out once."""
         if step._names is None:
             node = step.node
-            if isinstance(node, ast.For | ast.AsyncFor):
+            if isinstance(node, _LOOPS):
                 node = node.iter
             elif isinstance(node, ast.ExceptHandler):
                 node = node.type if node.type is not None else ast.Pass()

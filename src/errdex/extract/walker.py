@@ -27,7 +27,7 @@ from typing import Any
 
 from errdex.extract.assignments import AssignmentRecorder
 from errdex.extract.calls_made import CallRecorder
-from errdex.extract.conditions import dotted_name
+from errdex.extract.conditions import NAME_OR_ATTRIBUTE, dotted_name
 from errdex.extract.definitions import DefinitionRecorder
 from errdex.extract.error_sites import SiteRecorder
 from errdex.extract.factories import FactoryRecorder
@@ -309,7 +309,7 @@ class Walker:
         exit or log site, a reasons list growing, or a raising helper's candidate call."""
         self.calls.noted(stmt, call, scope, path)
         func = call.func
-        if not isinstance(func, ast.Name | ast.Attribute):
+        if not isinstance(func, NAME_OR_ATTRIBUTE):
             return
         name = dotted_name(func) or ""
         if name in WARN_FUNCS:
