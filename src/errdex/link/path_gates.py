@@ -26,6 +26,7 @@ from collections.abc import Mapping
 
 from errdex.extract import decode_source
 from errdex.extract.source_text import block_end
+from errdex.extract.textscan import line_matches
 from errdex.facts import CallSite, Condition, ConditionKind, FileFacts, KnobKind
 from errdex.link.callers import CallerIndex
 from errdex.link.held_true import held_true, positive_parts
@@ -301,7 +302,10 @@ def _exits(body: list[ast.stmt]) -> bool:
     return bool(body) and isinstance(body[-1], _EXITS)
 
 
-_DEF = re.compile(r"^([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(", re.MULTILINE)
+_DEF = re.compile(r"([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(")
+# The same after a newline, searched by `line_matches` through a whole text (a `^` under
+# re.MULTILINE is tried at every character)
+_DEF_LINES = re.compile("\n" + _DEF.pattern)
 
 
 def _function_at(text: str, name: str, line: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
@@ -341,16 +345,15 @@ def _decorated(text: str) -> frozenset[str]:
     library's method and cache wrappers. A call with no arguments wraps the function where
     it is defined (`@torch.inference_mode()`): its callers stay those that call it by name."""
     out: set[str] = set()
-    lines = text.splitlines()
-    offset, index = 0, 0
-    for found in _DEF.finditer(text):
-        index += text.count("\n", offset, found.start())
-        offset = found.start()
-        above = index - 1
-        while above >= 0:
-            line = lines[above].strip()
+    # The lines above each `def`, read back from it by position: most `def`s have none or
+    # one decorator, so splitting the whole file into lines would be most of the cost.
+    for start, _, found in line_matches(_DEF_LINES, text):
+        end = start - 1  # the newline that ends the line above
+        while end >= 0:
+            begin = text.rfind("\n", 0, end) + 1
+            line = text[begin:end].strip()
+            end = begin - 1
             if not line or line.startswith("#"):
-                above -= 1
                 continue
             if line.startswith(")"):
                 out.add(found.group(2))  # the end of a decorator written on several lines
@@ -360,7 +363,6 @@ def _decorated(text: str) -> frozenset[str]:
             called = decorator.endswith("()") and decorator.count("(") == 1
             if not called and decorator not in _PLAIN_DECORATORS:
                 out.add(found.group(2))
-            above -= 1
     return frozenset(out)
 
 
