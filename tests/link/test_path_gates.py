@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 from errdex.extract import extract_file
 from errdex.link import link_version
+from errdex.link.path_gates import _decorated
 from errdex.linked_facts import IndexedSite
 from samples import QUIET_FUNCTIONS, TUNED_BELOW
 
@@ -77,3 +79,26 @@ def test_a_function_with_no_known_caller_has_no_gate() -> None:
 def test_a_test_that_is_no_setting_is_no_gate() -> None:
     other = TUNE.replace("worker.config.enable_tune", "worker.ready")
     assert tuned({"eng/args.py": ARGS, "eng/tune.py": other}).gates == ()
+
+
+def test_a_decorator_that_may_hand_the_function_on_is_read_for_its_name_alone() -> None:
+    text = (
+        "def first(): pass\n"
+        "@register_model\n"
+        "def bare(): pass\n"
+        '@router.post("/x")\n'
+        "def routed(): pass\n"
+        "@torch.inference_mode()\n"
+        "def wrapped(): pass\n"
+        "@staticmethod\n"
+        "def plain(): pass\n"
+        "@register(\n"
+        '    "name",\n'
+        ")\n"
+        "async def spread(): pass\n"
+        "@register_model\n"
+        "def bare_too(): pass\n"
+        "def bare_not(): bare()\n"
+    )
+    decorated = {n for n in re.findall(r"def (\w+)", text) if _decorated(text, n)}
+    assert decorated == {"bare", "routed", "spread", "bare_too"}

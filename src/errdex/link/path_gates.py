@@ -26,7 +26,7 @@ from collections.abc import Mapping
 
 from errdex.extract import decode_source
 from errdex.extract.source_text import block_end
-from errdex.extract.textscan import line_matches
+from errdex.extract.textscan import occurrences
 from errdex.facts import CallSite, Condition, ConditionKind, FileFacts, KnobKind
 from errdex.link.callers import CallerIndex
 from errdex.link.held_true import held_true, positive_parts
@@ -57,6 +57,9 @@ _INTO_BODY = (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try
 Target = tuple[str, str]  # (module, qualname)
 # a setting's key (its name, the name its guard tests) → the calls whose guard tests it
 Gates = dict[tuple[str, str], list[CallerLink]]
+# the settings a call's guard tests (name, the name tested), and the guard (None: unread)
+Tested = tuple[list[tuple[str, str]], tuple[Condition, ...] | None]
+Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 class PathGates:
@@ -74,9 +77,14 @@ class PathGates:
         self._names = names
         self._data = texts or {}
         self._texts: dict[str, str | None] = {}
+        self._lines: dict[str, list[str]] = {}
+        # a call is tested again for each depth (and each site) the walk reaches it at
+        self._tests: dict[int, tuple[CallSite, Tested]] = {}
+        self._functions: dict[tuple[str, str, int], Function | None] = {}
+        self._defs: dict[tuple[str, int], Function | None] = {}  # parsed, by `def` line
         self._memo: dict[tuple[Target, int], Gates] = {}
         self._open: dict[Target, bool] = {}  # whether a function's callers can all be known
-        self._decorated: dict[str, frozenset[str]] = {}
+        self._decorated: dict[tuple[str, str], bool] = {}
         self._knobs_of: dict[tuple[str, int, str], list[KnobLink]] = {}
 
     def gates(self, module: str, function: str) -> tuple[tuple[CallerLink, ...], list[KnobLink]]:
@@ -126,9 +134,14 @@ class PathGates:
                 return {}
         return common or {}
 
-    def _tested(
-        self, call: CallSite, facts: FileFacts
-    ) -> tuple[list[tuple[str, str]], tuple[Condition, ...] | None]:
+    def _tested(self, call: CallSite, facts: FileFacts) -> Tested:
+        """`_tested_now`, once per call (the call is kept so its id stays its own)."""
+        known = self._tests.get(id(call))
+        if known is None:
+            known = self._tests[id(call)] = (call, self._tested_now(call, facts))
+        return known[1]
+
+    def _tested_now(self, call: CallSite, facts: FileFacts) -> Tested:
         """The settings (name, the name tested) a guard of the call tests for truth, and
         the guard (read from the text when the extraction did not: None when unread)."""
         if call.guard_known:
@@ -154,16 +167,38 @@ class PathGates:
         return tested, guard
 
     def _read_guard(self, call: CallSite, facts: FileFacts) -> tuple[Condition, ...] | None:
-        text = self._text(facts.path)
-        if text is None:
-            return None
-        function = _function_at(text, call.function.rpartition(".")[2], call.line)
+        function = self._function(facts.path, call.function.rpartition(".")[2], call.line)
         if function is None:
             return None
         return tuple(
             Condition(test=part, kind=ConditionKind.IF, holds=True, line=line, text=part)
             for part, line in guard_parts(function, call.line)
         )
+
+    def _function(self, path: str, name: str, line: int) -> Function | None:
+        """The `def name` whose body holds `line`, parsed alone: the file split into lines
+        once, each function parsed once (the calls in it each ask for it)."""
+        key = (path, name, line)
+        if key in self._functions:
+            return self._functions[key]
+        lines = self._lines.get(path)
+        if lines is None:
+            text = self._text(path)
+            if text is None:
+                return None
+            lines = self._lines[path] = text.splitlines()
+        start = _def_start(lines, name, line)
+        node = None if start is None else self._parsed(path, lines, start)
+        if node is not None and not node.lineno <= line <= (node.end_lineno or node.lineno):
+            node = None
+        self._functions[key] = node
+        return node
+
+    def _parsed(self, path: str, lines: list[str], start: int) -> Function | None:
+        key = (path, start)
+        if key not in self._defs:
+            self._defs[key] = _parse_def(lines, start)
+        return self._defs[key]
 
     def _closed(self, target: Target) -> bool:
         """Whether every call of the function is one the index sees (see the docstring)."""
@@ -193,16 +228,16 @@ class PathGates:
         text = self._text(facts.path)
         if text is None:
             return False
-        if name in self._decorated_in(facts.path, text):
+        if self._decorated_in(facts.path, text, name):
             return False
         return not _named_uncalled(text, name, owner is not None)
 
-    def _decorated_in(self, path: str, text: str) -> frozenset[str]:
-        """The functions of a file some `def` of which has a decorator that may hand it to
-        code that calls it (`_decorated`), read once per file."""
-        found = self._decorated.get(path)
+    def _decorated_in(self, path: str, text: str, name: str) -> bool:
+        """`_decorated`, once per name of a file (methods of several classes share one)."""
+        key = (path, name)
+        found = self._decorated.get(key)
         if found is None:
-            found = self._decorated[path] = _decorated(text)
+            found = self._decorated[key] = _decorated(text, name)
         return found
 
     def _text(self, path: str) -> str | None:
@@ -303,22 +338,19 @@ def _exits(body: list[ast.stmt]) -> bool:
 
 
 _DEF = re.compile(r"([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(")
-# The same after a newline, searched by `line_matches` through a whole text (a `^` under
-# re.MULTILINE is tried at every character)
-_DEF_LINES = re.compile("\n" + _DEF.pattern)
 
 
-def _function_at(text: str, name: str, line: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    """The `def name` whose body holds `line`, parsed alone."""
-    lines = text.splitlines()
-    start = None
+def _def_start(lines: list[str], name: str, line: int) -> int | None:
+    """The nearest line (0-based) at or above `line` that starts a `def name`."""
     for index in range(min(line, len(lines)) - 1, -1, -1):
         found = _DEF.match(lines[index])
         if found is not None and found.group(2) == name:
-            start = index
-            break
-    if start is None:
-        return None
+            return index
+    return None
+
+
+def _parse_def(lines: list[str], start: int) -> Function | None:
+    """The function whose `def` is on line `start`, parsed alone."""
     indent = len(lines[start]) - len(lines[start].lstrip())
     end = block_end(lines, start)
     block = [text_line[indent:] if text_line.strip() else "" for text_line in lines[start:end]]
@@ -327,9 +359,7 @@ def _function_at(text: str, name: str, line: int) -> ast.FunctionDef | ast.Async
     except (SyntaxError, ValueError, RecursionError):
         return None
     node = tree.body[0] if tree.body else None
-    if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-        return None
-    return node if node.lineno <= line <= (node.end_lineno or node.lineno) else None
+    return node if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else None
 
 
 def _written_bases(bases: tuple[str, ...]) -> list[str]:
@@ -338,32 +368,43 @@ def _written_bases(bases: tuple[str, ...]) -> list[str]:
     return [b for b in bases if b.split("[")[0] not in skip and "metaclass" not in b]
 
 
-def _decorated(text: str) -> frozenset[str]:
-    """The names of the file's `def`s with a decorator that may hand the function to code
+def _decorated(text: str, name: str) -> bool:
+    """Whether a `def name` of the file has a decorator that may hand the function to code
     that calls it: one given arguments (`@router.post("/x")`, `@register("name")`, written
     on one line or several) or a bare name (`@register_model`) other than the standard
     library's method and cache wrappers. A call with no arguments wraps the function where
-    it is defined (`@torch.inference_mode()`): its callers stay those that call it by name."""
-    out: set[str] = set()
-    # The lines above each `def`, read back from it by position: most `def`s have none or
-    # one decorator, so splitting the whole file into lines would be most of the cost.
-    for start, _, found in line_matches(_DEF_LINES, text):
-        end = start - 1  # the newline that ends the line above
-        while end >= 0:
-            begin = text.rfind("\n", 0, end) + 1
-            line = text[begin:end].strip()
-            end = begin - 1
-            if not line or line.startswith("#"):
-                continue
-            if line.startswith(")"):
-                out.add(found.group(2))  # the end of a decorator written on several lines
-            if not line.startswith("@"):
-                break
-            decorator = line[1:].split("#")[0].strip()
-            called = decorator.endswith("()") and decorator.count("(") == 1
-            if not called and decorator not in _PLAIN_DECORATORS:
-                out.add(found.group(2))
-    return frozenset(out)
+    it is defined (`@torch.inference_mode()`): its callers stay those that call it by name.
+    (Each `def name` is found from the hits of `str.find`: reading every `def` of the file
+    once costs more than the few names of it the walk asks about.)"""
+    for at in occurrences(text, name):
+        begin = text.rfind("\n", 0, at) + 1
+        found = _DEF.match(text, begin)
+        is_def = found is not None and found.start(2) == at and found.group(2) == name
+        if is_def and _hands_on(text, begin):
+            return True
+    return False
+
+
+def _hands_on(text: str, start: int) -> bool:
+    """Whether the lines above the `def` at `start` hold such a decorator. They are read
+    back from it by position: most `def`s have none or one decorator, so splitting the
+    whole file into lines would be most of the cost."""
+    end = start - 1  # the newline that ends the line above
+    while end >= 0:
+        begin = text.rfind("\n", 0, end) + 1
+        line = text[begin:end].strip()
+        end = begin - 1
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith(")"):
+            return True  # the end of a decorator written on several lines
+        if not line.startswith("@"):
+            return False
+        decorator = line[1:].split("#")[0].strip()
+        called = decorator.endswith("()") and decorator.count("(") == 1
+        if not called and decorator not in _PLAIN_DECORATORS:
+            return True
+    return False
 
 
 def _named_uncalled(text: str, name: str, method: bool) -> bool:
