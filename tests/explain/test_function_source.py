@@ -11,11 +11,11 @@ from errdex.explain.context import (
     Facts,
     at_margin,
     class_around,
-    dedented,
     function_at,
     function_span,
     top_block_at,
 )
+from errdex.extract.source_text import dedented
 from errdex.reading_facts import SourceRead
 
 SOURCE = textwrap.dedent(

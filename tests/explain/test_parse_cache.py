@@ -21,9 +21,11 @@ def _no_kept_parses() -> None:
 def test_a_function_asked_again_is_the_same_tree_parsed_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    parsed: list[str] = []
-    real = context.parse_module
-    monkeypatch.setattr(context, "parse_module", lambda t: parsed.append(t) or real(t))
+    parsed: list[int] = []
+    real = context.parsed_block
+    monkeypatch.setattr(
+        context, "parsed_block", lambda lines, *span: parsed.append(span[0]) or real(lines, *span)
+    )
     one = function_at(SOURCE, "second", 7)
     # another rule asking for a line of the same function, or another copy of the text
     again = function_at("".join(list(SOURCE)), "second", 6)

@@ -7,7 +7,6 @@ import bisect
 import functools
 import itertools
 import re
-import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
@@ -28,7 +27,7 @@ from errdex.explain.page import (
 )
 from errdex.explain.parse_cache import kept_parse
 from errdex.extract.class_source import class_at, class_span
-from errdex.extract.source_text import block_end
+from errdex.extract.source_text import block_span, parsed_block
 from errdex.facts import ConditionKind
 from errdex.reading_facts import SourceRead
 from errdex.store.base import StoredSite
@@ -339,7 +338,7 @@ def function_at(text: str | None, name: str, line: int) -> ast.FunctionDef | Non
 def class_around(text: str | None, name: str, line: int) -> ast.ClassDef | None:
     """The class `name` whose body holds `line`, parsed alone as `function_at` parses a
     function: at any depth (a class defined under `if TYPE_CHECKING: ... else:`)."""
-    return _block_at(text, _block_span(text, name, line, "class"), line, ast.ClassDef)
+    return _block_at(text, _text_span(text, name, line, "class"), line, ast.ClassDef)
 
 
 @functools.lru_cache(maxsize=64)
@@ -347,7 +346,11 @@ def function_span(text: str | None, name: str, line: int) -> tuple[int, int] | N
     """The lines (0-based, end excluded) of the `def name` that holds `line`, found in the
     text alone: a rule may look at them before parsing anything. (Asked by several rules
     of a page: kept.)"""
-    return _block_span(text, name, line, "def")
+    return _text_span(text, name, line, "def")
+
+
+def _text_span(text: str | None, name: str, line: int, keyword: str) -> tuple[int, int] | None:
+    return None if text is None else block_span(lines_of(text), name, line, keyword)
 
 
 Block = TypeVar("Block", bound=ast.stmt)
@@ -361,79 +364,11 @@ def _block_at(
         return None
     start, end = span
 
-    def parse() -> tuple[ast.Module | None, int]:
-        # Blank lines before it give the nodes the file's line numbers (walking the tree
-        # to renumber it costs more than parsing it).
-        block = dedented(lines_of(text)[start:end])
-        return parse_module("\n" * start + block), len(block)
-
-    tree = kept_parse(text, ("lines", start, end), parse)
+    tree = kept_parse(text, ("lines", start, end), lambda: parsed_block(lines_of(text), start, end))
     if tree is None or not tree.body or not isinstance(tree.body[0], kind):
         return None
     found = tree.body[0]
     return found if found.lineno <= line <= (found.end_lineno or found.lineno) else None
-
-
-def dedented(lines: Sequence[str]) -> str:
-    """`textwrap.dedent` of the lines joined, cut at the first line's indentation when every
-    other line that is not blank starts with it (a block from its header: one pass, no
-    pattern per margin); else by `textwrap.dedent` itself."""
-    if not lines:
-        return ""
-    first = lines[0]
-    margin = first[: len(first) - len(first.lstrip(" \t"))]
-    if not margin or first.isspace():
-        return textwrap.dedent("\n".join(lines))
-    cut = len(margin)
-    out = []
-    for text in lines:
-        if text.startswith(margin):
-            out.append(text[cut:] if text.strip(" \t") else "")
-        elif not text.strip(" \t"):
-            out.append("")  # blank: dedent empties a line of spaces and tabs only
-        else:
-            return textwrap.dedent("\n".join(lines))
-    return "\n".join(out)
-
-
-# A block's header at a line's start, for any name (a pattern made for each name asked
-# costs a compile, 0.3 ms, per page: the regex cache holds none of them on a cold page)
-_HEADERS = {
-    "def": re.compile(r"^\s*(?:async\s+)?def\s+(\w+)\s*\("),
-    "class": re.compile(r"^\s*class\s+(\w+)"),
-}
-_WORD = re.compile(r"\w+")
-
-
-def _block_span(text: str | None, name: str, line: int, keyword: str) -> tuple[int, int] | None:
-    """The lines of the last block above `line` whose header (`def name(` or `class name`)
-    starts a line: up to the first non-blank line indented no deeper."""
-    if text is None or not name.isidentifier():
-        return None
-    lines = lines_of(text)
-    is_header = _header_test(name, keyword)
-    # up from the line: a line without the name is passed over at the cost of a `in`
-    index = min(line, len(lines)) - 1
-    while index >= 0 and not (name in lines[index] and is_header(lines[index])):
-        index -= 1
-    return _body_span(lines, index if index >= 0 else None)
-
-
-def _header_test(name: str, keyword: str) -> Callable[[str], bool]:
-    """Whether a line starts the block `keyword name`."""
-    if not _WORD.fullmatch(name):
-        # a name with a character `\w` does not take (a combining mark): its own pattern
-        escaped = re.escape(name)
-        own = rf"^\s*(?:async\s+)?def\s+{escaped}\s*\(" if keyword == "def" else ""
-        pattern = re.compile(own or rf"^\s*class\s+{escaped}\b")
-        return lambda text: pattern.match(text) is not None
-    header = _HEADERS[keyword]
-
-    def is_header(text: str) -> bool:
-        found = header.match(text)
-        return found is not None and found.group(1) == name
-
-    return is_header
 
 
 _TOP_HEADER = re.compile(r"(?:async\s+def|def|class)\s")
@@ -465,13 +400,6 @@ def top_block_at(text: str | None, line: int) -> ast.stmt | None:
 
 # how a line of a block's body starts: indented, blank, a comment or a closing bracket
 _INSIDE = frozenset(" \t#)]}") | {""}
-
-
-def _body_span(lines: tuple[str, ...], start: int | None) -> tuple[int, int] | None:
-    """From the header on line `start` to the first non-blank line indented no deeper."""
-    if start is None:
-        return None
-    return start, block_end(lines, start)
 
 
 def statement_pairs(tree: ast.AST) -> Iterator[tuple[ast.stmt, ast.stmt]]:

@@ -25,7 +25,7 @@ import re
 from collections.abc import Mapping
 
 from errdex.extract import decode_source
-from errdex.extract.source_text import block_end
+from errdex.extract.source_text import block_span, parsed_block
 from errdex.extract.textscan import occurrences
 from errdex.facts import CallSite, Condition, ConditionKind, FileFacts, KnobKind
 from errdex.link.callers import CallerIndex
@@ -187,17 +187,21 @@ class PathGates:
             if text is None:
                 return None
             lines = self._lines[path] = text.splitlines()
-        start = _def_start(lines, name, line)
-        node = None if start is None else self._parsed(path, lines, start)
+        span = block_span(lines, name, line)
+        node = None if span is None else self._parsed(path, lines, span)
         if node is not None and not node.lineno <= line <= (node.end_lineno or node.lineno):
             node = None
         self._functions[key] = node
         return node
 
-    def _parsed(self, path: str, lines: list[str], start: int) -> Function | None:
-        key = (path, start)
+    def _parsed(self, path: str, lines: list[str], span: tuple[int, int]) -> Function | None:
+        key = (path, span[0])
         if key not in self._defs:
-            self._defs[key] = _parse_def(lines, start)
+            tree, _ = parsed_block(lines, *span)
+            node = tree.body[0] if tree is not None and tree.body else None
+            self._defs[key] = (
+                node if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else None
+            )
         return self._defs[key]
 
     def _closed(self, target: Target) -> bool:
@@ -338,28 +342,6 @@ def _exits(body: list[ast.stmt]) -> bool:
 
 
 _DEF = re.compile(r"([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(")
-
-
-def _def_start(lines: list[str], name: str, line: int) -> int | None:
-    """The nearest line (0-based) at or above `line` that starts a `def name`."""
-    for index in range(min(line, len(lines)) - 1, -1, -1):
-        found = _DEF.match(lines[index])
-        if found is not None and found.group(2) == name:
-            return index
-    return None
-
-
-def _parse_def(lines: list[str], start: int) -> Function | None:
-    """The function whose `def` is on line `start`, parsed alone."""
-    indent = len(lines[start]) - len(lines[start].lstrip())
-    end = block_end(lines, start)
-    block = [text_line[indent:] if text_line.strip() else "" for text_line in lines[start:end]]
-    try:
-        tree = ast.parse("\n" * start + "\n".join(block))
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    node = tree.body[0] if tree.body else None
-    return node if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) else None
 
 
 def _written_bases(bases: tuple[str, ...]) -> list[str]:
