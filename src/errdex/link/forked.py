@@ -114,11 +114,8 @@ class _Forked(Generic[R]):
     """The results of the blocks, in their order, as they are done."""
 
     def __init__(self, pool: _Workers[R], result_type: Any) -> None:
-        self._pool = pool
-        self._decoder: msgspec.msgpack.Decoder[_Block[Any]] = msgspec.msgpack.Decoder(
-            _Block[result_type]
-        )
-        self._items = self._results()
+        decoder: msgspec.msgpack.Decoder[_Block[Any]] = msgspec.msgpack.Decoder(_Block[result_type])
+        self._items: Generator[R | Failed, None, None] = _results(pool, decoder)
         # the workers are reaped even if the results are dropped unread, or at exit
         self._reap = weakref.finalize(self, pool.close)
 
@@ -132,32 +129,35 @@ class _Forked(Generic[R]):
         self._items.close()
         self._reap()
 
-    def _results(self) -> Generator[R | Failed, None, None]:
-        pool = self._pool
-        spooled: dict[int, tuple[int, int, int]] = {}  # by a worker: where its results are
-        mine: dict[int, list[R | Failed]] = {}  # by this process
-        try:
-            for number in range(pool.blocks):
-                while number not in spooled and number not in mine:
-                    pool.receive(spooled, wait=False)
-                    if number in spooled:
-                        break
-                    taken = pool.take()
-                    if taken is not None:  # this process is a worker too
-                        mine[taken] = list(pool.work_block(taken))
-                    elif pool.live:
-                        pool.receive(spooled, wait=True)
-                    else:  # its worker died: this process does the block
-                        mine[number] = list(pool.work_block(number))
-                if number in mine:
-                    yield from mine.pop(number)
-                    continue
-                done = self._decoder.decode(_read_at(*spooled.pop(number)))
-                for position, result in enumerate(done.results):
-                    yield done.failed[position] if result is None else result
-            pool.ended = True
-        finally:
-            self._reap()
+
+def _results(
+    pool: _Workers[Any], decoder: msgspec.msgpack.Decoder[_Block[Any]]
+) -> Generator[Any, None, None]:
+    """Each block's results in order: spooled by a worker, or made here meanwhile."""
+    spooled: dict[int, tuple[int, int, int]] = {}  # by a worker: where its results are
+    mine: dict[int, list[Any]] = {}  # by this process
+    try:
+        for number in range(pool.blocks):
+            while number not in spooled and number not in mine:
+                pool.receive(spooled, wait=False)
+                if number in spooled:
+                    break
+                taken = pool.take()
+                if taken is not None:  # this process is a worker too
+                    mine[taken] = list(pool.work_block(taken))
+                elif pool.live:
+                    pool.receive(spooled, wait=True)
+                else:  # its worker died: this process does the block
+                    mine[number] = list(pool.work_block(number))
+            if number in mine:
+                yield from mine.pop(number)
+                continue
+            done = decoder.decode(_read_at(*spooled.pop(number)))
+            for position, result in enumerate(done.results):
+                yield done.failed[position] if result is None else result
+        pool.ended = True
+    finally:
+        pool.close()
 
 
 class _Worker:
