@@ -287,6 +287,7 @@ class _Context:
         self.by_path = {f.path: f for f in names.modules.values()}
         # The sites of one function share its callers, so the knobs behind their guards.
         self._caller_knobs: dict[tuple[str, str], list[KnobLink]] = {}
+        self._publics: dict[tuple[str, str], str | None] = {}
 
     def add(self, indexed: IndexedSite) -> IndexedSite:
         site = indexed.site
@@ -356,8 +357,11 @@ class _Context:
     def _public(self, module: str, function: str) -> str | None:
         """The site's public path, "" when it is the one it is defined at (see
         `IndexedSite.public`)."""
-        found = self.public.of(module, function)
-        return "" if found == f"{module}.{function}" else found
+        key = (module, function)
+        if key not in self._publics:  # the sites of a function share it
+            found = self.public.of(module, function)
+            self._publics[key] = "" if found == f"{module}.{function}" else found
+        return self._publics[key]
 
     def _with_command(self, knob: KnobLink) -> KnobLink:
         """The knob with the command line a user types to set it, and the public path of
