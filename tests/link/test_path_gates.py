@@ -59,6 +59,19 @@ def test_an_early_exit_two_callers_up_gates_every_path() -> None:
     assert "--enable-tune" in {k.name for k in site.knobs}
 
 
+def test_every_site_of_a_gated_function_has_its_gates() -> None:
+    # the gates of a function are worked out once: each of its sites gets them
+    below = TUNED_BELOW.replace(
+        "        raise RuntimeError", '        assert dim != 7, "seven"\n        raise RuntimeError'
+    )
+    sites = link({"eng/args.py": ARGS, "eng/tune.py": TUNE.replace(TUNED_BELOW, below)})
+    found = {s.site.message.text: s for s in sites if s.site.message is not None}
+    first, second = found["tuning failed for {dim}"], found["seven"]
+    assert first.gates and first.gates == second.gates
+    assert "--enable-tune" in {k.name for k in first.knobs}
+    assert "--enable-tune" in {k.name for k in second.knobs}
+
+
 def test_one_path_without_the_test_is_no_gate() -> None:
     other = TUNE + "\n\ndef tune_now(layer):\n    _tune_layer(layer)\n"
     site = tuned({"eng/args.py": ARGS, "eng/tune.py": other})

@@ -10,6 +10,7 @@ from errdex.explain.callee_advice import callee_messages
 from errdex.explain.caller_literals import caller_literals
 from errdex.explain.caps import setting_caps
 from errdex.explain.checked_before import checked_by_callers
+from errdex.explain.class_hooks import class_hook
 from errdex.explain.context import Explanation, Facts
 from errdex.explain.deprecation import replacement_names
 from errdex.explain.entry_args import entry_arguments
@@ -119,6 +120,7 @@ def _build_page(
     facts.source_text = text
     facts.bindings = without_loop_rebound(facts)
     facts.outline_of = lambda: store.file_outline(chosen.version_id, chosen.file)
+    facts.class_hook = class_hook(facts, lambda file: store.file_text(chosen.version_id, file))
     facts.constant_lines = constant_lines(store, chosen, facts.bindings, text)
     facts.returned = returned_fields(store, chosen, facts)
     facts.callee_messages = callee_messages(store, facts)

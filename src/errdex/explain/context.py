@@ -33,6 +33,7 @@ from errdex.reading_facts import SourceRead
 from errdex.store.base import StoredSite
 
 if TYPE_CHECKING:
+    from errdex.explain.class_made import ClassHooks
     from errdex.explain.failed_try import TriedInput
 
 # Conditions that say where the code is rather than what went wrong.
@@ -126,6 +127,9 @@ class Facts:
     # the call of the `try` that failed on a value the user gave a public call
     # (`explain/tried_input.py`; needs the store)
     tried: TriedInput | None = None
+    # the code Python runs at the user's `class` statement that the site is in or only
+    # reached from (`explain/class_hooks.py`; needs the store for a caller's file)
+    class_hook: ClassHooks | None = None
     # the tests on the paths of the function's other raises of the same error: `same_error`
     same_error_paths: list[frozenset[tuple[int, str, bool]]] = field(default_factory=list)
     # a module table a lookup under `except KeyError` reads → its literal keys, in order

@@ -34,7 +34,7 @@ from errdex.facts import SiteKind
 __all__ = ["refused_use"]
 
 # Classes raised for what the program itself got wrong.
-_INVARIANTS = frozenset({"AssertionError", "NotImplementedError", "SystemError"})
+INVARIANTS = frozenset({"AssertionError", "NotImplementedError", "SystemError"})
 # after "errdex found no setting or argument a user passes behind that"
 _NOT_FOLLOWED = "So no solution is offered."
 
@@ -53,7 +53,7 @@ def refused_use(facts: Facts) -> str | None:
     words = [w for w in site.exception.split(".") if w[:1].isupper()]
     name = info.name if info is not None else (words[-1] if words else "")
     bases = {b.rpartition(".")[2] for b in info.bases} if info is not None else set()
-    if not name or {name, *bases} & _INVARIANTS or not name.isidentifier():
+    if not name or {name, *bases} & INVARIANTS or not name.isidentifier():
         return None  # an invariant, or a subclass of one
     said = ", as its message says" if site.message is not None else ""
     where = "by the helper called here" if helper else "here"

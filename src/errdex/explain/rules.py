@@ -8,6 +8,7 @@ import ast
 
 from errdex.ast_walk import walk
 from errdex.explain.abstract import enforced_abstract
+from errdex.explain.class_hooks import class_hook_sentence
 from errdex.explain.context import Facts
 from errdex.explain.failed_call import made_sentence, wrapped_sentence
 from errdex.explain.hiding_flags import hidden_sentence
@@ -373,6 +374,9 @@ def _no_solution(facts: Facts) -> str:
     passed = arguments_read(facts)
     if not passed and is_reraise(facts):
         return PASSED_ON  # what the `try` raised is the error: nothing of this site's own
+    defined = class_hook_sentence(facts)
+    if defined is not None:
+        return defined  # the user's class, being created: its definition is the way out
     refused = None if passed else refused_use(facts)
     if refused is not None:
         return refused  # a value or a use refused, an event logged: no bug to report

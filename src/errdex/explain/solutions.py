@@ -39,6 +39,7 @@ from errdex.explain.callback_result import callback_result_solution
 from errdex.explain.callee_advice import callee_advice_solutions
 from errdex.explain.caller_guards import gated_path_entries, guarded_entries
 from errdex.explain.class_body import class_body_solution
+from errdex.explain.class_hooks import annotation_solution, names_hook_argument
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.deprecation import replacement_first
 from errdex.explain.env_assigned import env_assigned_solution
@@ -297,6 +298,9 @@ def _solutions(facts: Facts) -> list[Solution]:
     given = given or narrowing_solution(facts, open_conditions) or missing_data_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(given, 1)
+    annotated = annotation_solution(facts)
+    if annotated is not None:
+        found.add(annotated, 0)  # a name of the user's class body with no annotation
     clash = name_clash_solution(facts) or returned_error_solution(facts)
     if clash is not None:
         found.add(clash, 0)  # the message names the user's own name: before a helper's input
@@ -373,6 +377,8 @@ def _solutions(facts: Facts) -> list[Solution]:
         else:
             facts.refused.append((solution, warning))
     kept = [with_warned(with_cap(with_fallback(s, facts), facts), facts) for s in kept]
+    # what Python hands a class-creation hook is the `class` statement, no call's argument
+    kept = [s for s in kept if not names_hook_argument(s, facts)]
     kept = without_twins(kept, facts)
     kept = state_gated(kept, facts)  # an internal function's own arguments
     # a setting that makes true a guard the page calls no way out: "What it means" says so

@@ -30,7 +30,7 @@ from errdex.explain.state_gated import users_call
 from errdex.explain.user_data import callable_by_user, fixed_name, local_sources, module_constants
 from errdex.facts import ConditionKind, SiteKind
 
-__all__ = ["entry_point", "user_value_sentence"]
+__all__ = ["entry_point", "loop_header", "user_value_sentence"]
 
 _MEMO = "user_values"
 # An operator's method → how a statement applies it, `{}` where the operand goes.
@@ -194,13 +194,19 @@ def local_sources_of(facts: Facts) -> dict[str, list[ast.AST]]:
     return local_sources(function) if function is not None else {}
 
 
-def _loop_names(text: str) -> tuple[str, str] | None:
-    """(the item, the iterated name) of a loop header `for x in xs`, or None."""
+def loop_header(text: str) -> ast.For | None:
+    """A loop condition's header (`for x in xs`) parsed, or None."""
     try:
         node = ast.parse(f"{text}:\n    pass").body[0]
     except (SyntaxError, ValueError, RecursionError, IndexError):
         return None
-    if not isinstance(node, ast.For):
+    return node if isinstance(node, ast.For) else None
+
+
+def _loop_names(text: str) -> tuple[str, str] | None:
+    """(the item, the iterated name) of a loop header `for x in xs`, or None."""
+    node = loop_header(text)
+    if node is None:
         return None
     if isinstance(node.target, ast.Name) and isinstance(node.iter, ast.Name):
         return node.target.id, node.iter.id

@@ -8,6 +8,7 @@ unknown kinds reach. Conditions that become comparisons of literals are decided 
 from __future__ import annotations
 
 import ast
+import functools
 import operator
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -16,6 +17,7 @@ import msgspec
 
 from errdex.ast_walk import walk
 from errdex.facts import Condition
+from errdex.link.expression_texts import parse_expression
 
 _COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
     ast.Eq: operator.eq,
@@ -40,17 +42,33 @@ class _Replace(ast.NodeTransformer):
         return self.values.get(node.id, node)
 
 
+# The same guard is bound to the same arguments at every call of a helper that passes them
+# alike, and one argument's source is bound into every expression of the helper: what a
+# text becomes under given arguments is worked out once (a parse of the text and of each
+# argument, made again per call otherwise).
+_MEMO_SIZE = 1 << 14
+
+
 def bind_guard(condition: Condition, arguments: Mapping[str, str]) -> tuple[Condition, bool | None]:
     """The condition with parameters replaced by argument sources, and its truth if decided."""
-    bound = _bind(condition.statement, arguments)
-    if bound is None:
-        return condition, None
-    text = _unparse(bound)
+    text, decided = _bound_guard(condition.statement, tuple(arguments.items()))
     if text is None:
         return condition, None
-    truth = _decide(bound)
-    decided = None if truth is _UNDECIDED else bool(truth)
     return msgspec.structs.replace(condition, text=text), decided
+
+
+@functools.lru_cache(maxsize=_MEMO_SIZE)
+def _bound_guard(
+    statement: str, arguments: tuple[tuple[str, str], ...]
+) -> tuple[str | None, bool | None]:
+    """The text of the guard bound to the arguments (None when it cannot be bound or
+    written), and its truth if decided."""
+    bound = _bind(statement, dict(arguments))
+    text = None if bound is None else _unparse(bound)
+    if bound is None or text is None:
+        return None, None
+    truth = _decide(bound)
+    return text, None if truth is _UNDECIDED else bool(truth)
 
 
 def bind_expression(expression: str, arguments: Mapping[str, str]) -> str:
@@ -59,7 +77,16 @@ def bind_expression(expression: str, arguments: Mapping[str, str]) -> str:
     The expression as it was when it names no parameter (or cannot be parsed), so that
     only a real substitution changes how it is written.
     """
-    bound = _bind(expression, arguments, only_if_named=True)
+    # A name of ASCII source is written as it is read (another script's may be normalized):
+    # an expression none of whose parameters' names appear in it names none of them.
+    if expression.isascii() and not any(name in expression for name in arguments):
+        return expression
+    return _bound_expression(expression, tuple(arguments.items()))
+
+
+@functools.lru_cache(maxsize=_MEMO_SIZE)
+def _bound_expression(expression: str, arguments: tuple[tuple[str, str], ...]) -> str:
+    bound = _bind(expression, dict(arguments), only_if_named=True)
     text = None if bound is None else _unparse(bound)
     return expression if text is None else text
 
@@ -78,14 +105,20 @@ def _bind(
     expression: str, arguments: Mapping[str, str], *, only_if_named: bool = False
 ) -> ast.expr | None:
     try:
-        tree = ast.parse(expression, mode="eval").body
+        tree = ast.parse(expression, mode="eval").body  # its own: the replacing changes it
         if only_if_named and not any(
             isinstance(node, ast.Name) and node.id in arguments for node in walk(tree)
         ):
             return None
-        values = {name: ast.parse(src, mode="eval").body for name, src in arguments.items()}
     except (SyntaxError, ValueError, RecursionError):
         return None
+    # the arguments' trees are put in as they are, never changed: shared parses do
+    values: dict[str, ast.expr] = {}
+    for name, src in arguments.items():
+        value = parse_expression(src)
+        if value is None:
+            return None
+        values[name] = value
     bound: ast.expr = _Replace(values).visit(tree)
     return bound
 

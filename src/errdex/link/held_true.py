@@ -5,7 +5,10 @@ x < 1: return` holds `a` after it)."""
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
+
+from errdex.link.expression_texts import parse_expression
 
 __all__ = ["held_true", "positive_parts"]
 
@@ -13,11 +16,15 @@ __all__ = ["held_true", "positive_parts"]
 def positive_parts(text: str) -> list[str]:
     """The names and attributes a condition holds true as a whole (`a and b.c` → `a`,
     `b.c`; `not (not a or x < 1)` → `a`)."""
-    try:
-        node = ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return []
-    return [ast.unparse(n) for n in held_true(node, True)]
+    return list(_positive_parts(text))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _positive_parts(text: str) -> tuple[str, ...]:
+    """`positive_parts` once per text: the conditions of a function are read for each of its
+    sites and each path through it."""
+    node = parse_expression(text)
+    return () if node is None else tuple(ast.unparse(n) for n in held_true(node, True))
 
 
 def held_true(node: ast.expr, polarity: bool) -> Iterator[ast.expr]:

@@ -17,7 +17,7 @@ object comes with the plain flags whose field defaults to it (`--attention-backe
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import msgspec
 
@@ -28,7 +28,6 @@ from errdex.link.expression_texts import parse_expression
 from errdex.link.knobs import KnobIndex, receiver_name, whole_object
 from errdex.linked_facts import IndexedSite, KnobLink, own_key
 
-Tests = list[ast.expr]  # the site's conditions, parsed
 _MAX_DEPTH = 3  # functions a value passes through, the site's own included
 _MAX_CALLS = 6  # calls giving one parameter that are followed
 
@@ -51,13 +50,18 @@ class PassedArguments:
         wanted = [n for n in indexed.site.names if n not in linked]
         if not any(n in params for n in wanted):
             return []  # no parameter to follow: neither callers nor a validator give one
-        tests = _parsed(indexed.site.conditions)
+        tests = ParsedTests(indexed.site.conditions)
         found = self._from_callers(indexed.module, indexed.site.function, params, wanted, tests)
         found += self._validated(facts, indexed.site.function, params, wanted, tests)
         return [k for k in found if k.name not in said]
 
     def _from_callers(
-        self, module: str, function: str, params: tuple[str, ...], names: list[str], tests: Tests
+        self,
+        module: str,
+        function: str,
+        params: tuple[str, ...],
+        names: list[str],
+        tests: ParsedTests,
     ) -> list[KnobLink]:
         """The settings behind each of `names` that is a parameter (of `params`, in order,
         without self or cls) of `module.function`, where the site's `tests` compare it
@@ -83,7 +87,7 @@ class PassedArguments:
         function: str,
         params: tuple[str, ...],
         names: list[str],
-        tests: Tests,
+        tests: ParsedTests,
     ) -> list[KnobLink]:
         """The flags behind the value a field validator checks (`@field_validator(
         "cache_dtype")` of `CacheConfig`): its first parameter is the field's value, which
@@ -210,11 +214,25 @@ def _giving(knob: KnobLink, value: str) -> KnobLink | None:
     return None
 
 
-def _parsed(conditions: Iterable[Condition]) -> Tests:
-    return [t for c in conditions if (t := parse_expression(c.test)) is not None]
+class ParsedTests:
+    """The site's conditions, parsed when first read: they are read only for a parameter
+    a caller or a validator gives a setting, which most sites' parameters are not."""
+
+    __slots__ = ("_conditions", "_parsed")
+
+    def __init__(self, conditions: Iterable[Condition]) -> None:
+        self._conditions = conditions
+        self._parsed: list[ast.expr] | None = None
+
+    def __iter__(self) -> Iterator[ast.expr]:
+        if self._parsed is None:
+            self._parsed = [
+                t for c in self._conditions if (t := parse_expression(c.test)) is not None
+            ]
+        return iter(self._parsed)
 
 
-def _decided(tests: Tests, name: str, may_be_false: bool, strict: bool = True) -> bool:
+def _decided(tests: ParsedTests, name: str, may_be_false: bool, strict: bool = True) -> bool:
     """Whether the tests use the parameter only in ways its setting decides: compared with
     a literal or a constant (`is not None`, `== "round_robin"`, `in (A.X, A.Y)`), its type
     tested, or tested for truth when the setting can be false or None. Compared with the

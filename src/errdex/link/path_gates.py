@@ -86,11 +86,21 @@ class PathGates:
         self._open: dict[Target, bool] = {}  # whether a function's callers can all be known
         self._decorated: dict[tuple[str, str], bool] = {}
         self._knobs_of: dict[tuple[str, int, str], list[KnobLink]] = {}
+        self._found: dict[Target, tuple[tuple[CallerLink, ...], list[KnobLink]]] = {}
 
     def gates(self, module: str, function: str) -> tuple[tuple[CallerLink, ...], list[KnobLink]]:
         """The calls that test a setting on every path into `module.function`, and the
         knobs of those settings (nothing when some path passes no such test)."""
-        found = self._gates((module, function), 1, frozenset())
+        key = (module, function)
+        known = self._found.get(key)
+        if known is None:
+            known = self._found[key] = self._gates_of(key)
+        links, knobs = known
+        return links, list(knobs)
+
+    def _gates_of(self, target: Target) -> tuple[tuple[CallerLink, ...], list[KnobLink]]:
+        """`gates`, once per function: its sites all share its callers."""
+        found = self._gates(target, 1, frozenset())
         links: dict[tuple[str, str, int], CallerLink] = {}
         knobs: list[KnobLink] = []
         for (name, behind), calls in found.items():

@@ -11,6 +11,7 @@ check's own code says is of that class.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 
 import msgspec
@@ -122,7 +123,7 @@ class RequestIndex:
         annotated = facts.params.get(site.function, {})
         found: list[RequestLink] = []
         for condition in site.conditions:
-            for owner, attr in _ATTRIBUTE.findall(condition.test):
+            for owner, attr in _attributes(condition.test):
                 for candidate in self.by_attribute.get(attr, ()):
                     if candidate in found:
                         continue
@@ -148,7 +149,7 @@ class RequestIndex:
         """Whether every other attribute of `owner` the path tests is one a body sends, or
         is left unset there (`x is None`, `not x`)."""
         for condition in site.conditions:
-            for other, attr in _ATTRIBUTE.findall(condition.test):
+            for other, attr in _attributes(condition.test):
                 if other != owner or attr in sent:
                     continue
                 name = f"{owner}.{attr}"
@@ -159,6 +160,13 @@ class RequestIndex:
                 if not unset:
                     return False
         return True
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _attributes(test: str) -> tuple[tuple[str, str], ...]:
+    """(object, attribute) of each `a.b` a condition's test reads: once per text, as the
+    sites of a function share their conditions (asked twice per site)."""
+    return tuple(_ATTRIBUTE.findall(test))
 
 
 def _target(names: Namespace, facts: FileFacts, callee: str) -> str | None:

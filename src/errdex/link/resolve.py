@@ -35,6 +35,11 @@ class Namespace:
         # The namespace never changes once built: each name is resolved once.
         self._looked_up: dict[str, tuple[FileFacts, str] | None] = {}
         self._starred: dict[tuple[str, str], str | None] = {}
+        self._splits: dict[str, tuple[str | None, str]] = {}
+        # a class and its bases (`class_and_bases`), by (module, class): asked for each call
+        # of a method and each name read of an object, and the same for every site of a class
+        self._lines: dict[tuple[str, str], tuple[ResolvedClass, ...]] = {}
+        self._owners: dict[tuple[str, str, str, bool], tuple[str, str] | None] = {}
 
     def qualify(self, facts: FileFacts, dotted: str) -> str:
         """The dotted name as a fully qualified one, following the file's imports."""
@@ -103,6 +108,12 @@ class Namespace:
         return None
 
     def _split(self, qualname: str) -> tuple[str | None, str]:
+        found = self._splits.get(qualname)
+        if found is None:
+            found = self._splits[qualname] = self._split_once(qualname)
+        return found
+
+    def _split_once(self, qualname: str) -> tuple[str | None, str]:
         parts = qualname.split(".")
         for i in range(len(parts) - 1, 0, -1):
             module = ".".join(parts[:i])
@@ -156,17 +167,33 @@ class Namespace:
         """(module, qualname) of `method` in the class (of `facts`) or the nearest base of
         the version that defines it (only a base's, for `super().method()`); None when none
         of those does."""
-        for at, current in enumerate(self.class_and_bases(facts, class_name)):
+        key = (facts.module, class_name, method, bases_only)
+        if key in self._owners:
+            return self._owners[key]
+        found: tuple[str, str] | None = None
+        for at, current in enumerate(self._line(facts.module, class_name)):
             if bases_only and at == 0:
                 continue
             if method in current.fact.methods:
-                return (current.file.module, f"{current.fact.qualname}.{method}")
-        return None
+                found = (current.file.module, f"{current.fact.qualname}.{method}")
+                break
+        self._owners[key] = found
+        return found
 
     def class_and_bases(self, facts: FileFacts, class_name: str) -> Iterator[ResolvedClass]:
         """The class (of `facts`), then its bases breadth first, as far as the version
         defines them."""
-        cls = self.classes.get(f"{facts.module}.{class_name}")
+        return iter(self._line(facts.module, class_name))
+
+    def _line(self, module: str, class_name: str) -> tuple[ResolvedClass, ...]:
+        key = (module, class_name)
+        found = self._lines.get(key)
+        if found is None:
+            found = self._lines[key] = tuple(self._walk_bases(module, class_name))
+        return found
+
+    def _walk_bases(self, module: str, class_name: str) -> Iterator[ResolvedClass]:
+        cls = self.classes.get(f"{module}.{class_name}")
         visited: set[str] = set()
         queue = [cls] if cls is not None else []
         while queue:

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import ErrorSite, FileFacts
+from errdex.link.expression_texts import parse_expression
 from errdex.link.messages import put_text
 from errdex.link.resolve import Namespace
 from errdex.linked_facts import ShownText
@@ -57,10 +58,7 @@ class ReturnedTexts:
         self, source: str, site: ErrorSite, facts: FileFacts
     ) -> list[tuple[FileFacts, str]]:
         """The functions a call (its source) may be of, with their returned texts."""
-        try:
-            call = ast.parse(source, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return []
+        call = parse_expression(source)  # the local's value, parsed once for the linker
         if not isinstance(call, ast.Call):
             return []
         func = call.func

@@ -268,8 +268,10 @@ def _is_own_class(node: ast.expr) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=4096)
 def literal(source: str) -> Value:
-    """The value of a literal's source: its text, None, or unknown."""
+    """The value of a literal's source: its text, None, or unknown (once per source: the
+    values are immutable, and the same defaults are read for every call)."""
     try:
         value = ast.literal_eval(source)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):

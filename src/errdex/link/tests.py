@@ -26,6 +26,7 @@ class TestIndex:
     def __init__(self, files: list[FileFacts]) -> None:
         self._by_name: dict[str, list[tuple[TestRef, FileFacts]]] = defaultdict(list)
         self._patterns: dict[str, regex.Pattern[str] | str | None] = {}
+        self._links: dict[str, list[tuple[regex.Pattern[str] | str, TestLink]]] = {}
         for facts in files:
             for test in facts.tests:
                 if test.match:
@@ -39,30 +40,33 @@ class TestIndex:
         if message is None or not self._by_name:
             return ()
         name = site.exception.name if site.exception else (site.site.exception or "")
-        candidates = self._by_name.get(name.rsplit(".", 1)[-1], [])
+        candidates = self._candidates(name.rsplit(".", 1)[-1])
+        if not candidates:
+            return ()
         text, literal = message.text, message.literal_text
         out: list[TestLink] = []
-        for test, facts in candidates:
-            pattern = self._compile(test.match or "")
-            if pattern is None:
-                continue
+        for pattern, link in candidates:
             if isinstance(pattern, str):  # most: plain text, tested here without a call
                 if pattern not in text and pattern not in literal:
                     continue
             elif not (_search(pattern, text) or _search(pattern, literal)):
                 continue
-            out.append(
-                TestLink(
-                    file=facts.path,
-                    line=test.line,
-                    function=test.function,
-                    exception=test.exception,
-                    match=test.match,
-                )
-            )
+            out.append(link)
             if len(out) >= MAX_TESTS:
                 break
         return tuple(out)
+
+    def _candidates(self, name: str) -> list[tuple[regex.Pattern[str] | str, TestLink]]:
+        """The tests of an exception's last name with a usable pattern, each with its link:
+        made once per name, as every site raising it is checked against them all."""
+        found = self._links.get(name)
+        if found is None:
+            found = self._links[name] = [
+                (pattern, _link(test, facts))
+                for test, facts in self._by_name.get(name, ())
+                if (pattern := self._compile(test.match or "")) is not None
+            ]
+        return found
 
     def _compile(self, pattern: str) -> regex.Pattern[str] | str | None:
         if pattern not in self._patterns and not _REGEX_SYNTAX.search(pattern):
@@ -75,6 +79,16 @@ class TestIndex:
             except (regex.error, ValueError, OverflowError):
                 self._patterns[pattern] = None
         return self._patterns[pattern]
+
+
+def _link(test: TestRef, facts: FileFacts) -> TestLink:
+    return TestLink(
+        file=facts.path,
+        line=test.line,
+        function=test.function,
+        exception=test.exception,
+        match=test.match,
+    )
 
 
 def _search(pattern: regex.Pattern[str] | str, text: str) -> bool:
