@@ -16,7 +16,7 @@ import re
 
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts, async_function_at, lines_of
-from errdex.explain.input_nodes import assignment_targets
+from errdex.explain.input_nodes import assignment_targets, stored_roots
 from errdex.explain.page import BindingView
 
 __all__ = ["without_loop_rebound"]
@@ -59,12 +59,12 @@ def without_loop_rebound(facts: Facts) -> list[BindingView]:
             if isinstance(node, ast.For | ast.AsyncFor):
                 targets = [node.target]  # (a comprehension's names are its own)
             for target in targets:
-                for stored in _roots(target):
-                    if stored.id in local:
+                for stored in stored_roots(target):
+                    if stored in local:
                         stale.update(
                             (b.name, b.line or 0)
                             for b in facts.bindings
-                            if b.name == stored.id and not start <= (b.line or 0) <= end
+                            if b.name == stored and not start <= (b.line or 0) <= end
                         )
     return [b for b in facts.bindings if b.origin != "local" or (b.name, b.line or 0) not in stale]
 
@@ -87,17 +87,3 @@ def _loop_between(text: str | None, start: int, site: int) -> bool:
         if _LOOP_HEADER.match(line) and len(line) - len(line.lstrip()) < depth:
             return True
     return False
-
-
-def _roots(target: ast.expr) -> list[ast.Name]:
-    """The names an assignment target binds, or changes an item or attribute of: `x` of
-    `x[i] = v` (its contents change on each turn), not `i`."""
-    out = []
-    for node in walk(target):
-        if not isinstance(getattr(node, "ctx", None), ast.Store):
-            continue
-        while isinstance(node, ast.Subscript | ast.Attribute):
-            node = node.value
-        if isinstance(node, ast.Name):
-            out.append(node)
-    return out
