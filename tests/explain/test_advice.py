@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from errdex.explain import build_page
 from errdex.explain.advice import Advice, fill_values, message_advice
 from errdex.indexing import index_source
@@ -160,3 +162,52 @@ def test_an_instruction_after_the_case_it_is_for_is_advice() -> None:
     assert advice.text.endswith("you MUST specify `skip_on_failure=True`.")
     # a case with nothing the user is told to do is no advice
     assert message_advice("If you use a pool, you will see this once.") == []
+
+
+def test_a_quoted_requirement_is_a_word_of_the_install_command() -> None:
+    # a requirement in quotes ends neither the command nor the quote that holds it
+    (run,) = message_advice("Found {current}. Run `pip install -U 'ray>={required}'`.")
+    assert run.command == "pip install -U 'ray>={required}'"
+    (given,) = message_advice("It requires the `gguf` package (pip install 'gguf>=0.19.0').")
+    assert given.command == "pip install 'gguf>=0.19.0'"
+    assert given.change is not None
+    assert given.change.target == "pip install 'gguf>=0.19.0'"
+
+
+def test_the_words_that_introduce_a_command_are_left_to_it() -> None:
+    (run,) = message_advice(
+        "The parser requires the `melody` package. Install it with:\n    pip install 'melody>=0.14'"
+    )
+    assert run.command == "pip install 'melody>=0.14'"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Can't reconnect until the transaction is rolled back.  Please rollback() fully first",
+        "Inspection is not supported. Please obtain a connection then use run_sync.",
+        "The plugin does not work with stubs installed.  Please uninstall all stubs packages.",
+        "Passing raw prompts is deprecated. You should instead pass the rendered outputs.",
+        # a sentence glued to the one before it
+        "x is enabled, but y is None.Please either set y to [] or set z to True.",
+    ],
+)
+def test_a_sentence_that_asks_the_user_please_is_advice(message: str) -> None:
+    (advice,) = message_advice(message)
+    assert advice.text.lower().startswith(("please", "you should"))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Kernel was not initialized. Please open an issue on GitHub.",
+        "this is a bug! please report it",
+        "No config file specified! Please check your command-line arguments.",
+        "Please refer to the documentation for additional information.",
+        "Unknown format. Please consider contributing support for it.",
+        "Please implement this function in sub classes",
+        "Clues follow (please search for the usage of the function `update`): src",
+    ],
+)
+def test_please_report_look_or_implement_is_no_way_out(message: str) -> None:
+    assert message_advice(message) == []

@@ -63,6 +63,15 @@ _REQUIRES_BUILD = re.compile(
     re.I,
 )
 
+# "dimensions must be unset (received dimensions=5)": a value the user gave that this case
+# takes none of (an aside on what was received is no part of the subject's name)
+_MUST_BE_UNSET = re.compile(
+    r"^(?P<subject>(?!(?:this|it|that|which)\b)[`'\"]?[A-Za-z][\w.`'\"-]{0,40}?)\s+"
+    r"(?:must|should)\s+(?:be\s+(?:left\s+)?unset|be\s+left\s+out)\b"
+    r"(?P<rest>\s+(?:when|if|for|in|with)\b[^()]*?)?\s*(?:\([^()]*\))?\s*\.?$",
+    re.I,
+)
+
 # "supports only --backend cute", "is only supported with --dtype bfloat16", "requires
 # --enforce-eager": the one flag (and its value) the message says this case takes.
 _ONLY_FLAG = re.compile(
@@ -111,6 +120,10 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
         where = f"{match['where'].lower()} {match['what'].strip()}"
         example = match["example"]
         return f"Use {subject} only {where}, e.g. `{example}`", "input"
+    match = _MUST_BE_UNSET.match(text)
+    if match is not None and not _OWN_SUBJECT.search(match["subject"].strip("`'\"")):
+        rest = (match["rest"] or "").rstrip()
+        return f"Leave {match['subject']} unset{rest}", "input"
     match = _EXPECTED_AFTER.match(text)
     if match is not None and not re.search(r"\bthan$", match["what"], re.I):
         return f"Put {match['what']} {match['where']} {match['anchor']}", "input"

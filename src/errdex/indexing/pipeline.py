@@ -21,7 +21,7 @@ from errdex.facts import FileFacts
 from errdex.indexing.cache import FactsCache, content_key
 from errdex.indexing.gcpause import cyclic_gc_paused
 from errdex.indexing.helpercalls import again_key, names_to_keep
-from errdex.indexing.parallel import MIN_PARALLEL_FILES, ExtractionPool
+from errdex.indexing.parallel import MIN_PARALLEL_FILES, ExtractionPool, default_workers
 from errdex.indexing.report import PARTIAL_MARK, IndexReport, ProgressHook
 from errdex.link import LINKER_VERSION, link_sites
 from errdex.link.names import version_names
@@ -89,7 +89,8 @@ def _index(
     extracted = _extract_version(source, cache, workers, progress, laps)
     skipped = list(source.skipped)
     skipped.extend(Skipped(f.path, f.error) for f in extracted.facts if f.error is not None)
-    sites, stored = _link_and_write(source, store, extracted, laps, skipped)
+    link_workers = workers or default_workers()
+    sites, stored = _link_and_write(source, store, extracted, laps, skipped, link_workers)
     kinds = Counter(s.site.kind.value for s in sites)
     files = len(extracted.items)
     return IndexReport(
@@ -183,30 +184,37 @@ def _extract_version(
 
 
 def _link_and_write(
-    source: Source, store: Store, extracted: _Extracted, laps: _Laps, skipped: list[Skipped]
+    source: Source,
+    store: Store,
+    extracted: _Extracted,
+    laps: _Laps,
+    skipped: list[Skipped],
+    workers: int,
 ) -> tuple[list[IndexedSite], VersionStats]:
     """Link the version's sites and write them, with its files, in one transaction; a file
     errdex fails to link is added to `skipped`.
 
-    A large version is written by another process as its sites are linked (the "link"
-    lap then ends when the last site is made, the "write" lap is what is left of the
-    write); a small one is linked first, then written here.
+    A large version is linked by `workers` processes, and written by another one as its
+    sites are linked (the "link" lap then ends when the last site is made, the "write" lap
+    is what is left of the write); a small one is linked here, then written here.
     """
     with cyclic_gc_paused():
         source.info.names = version_names(extracted.facts)
         sites: list[IndexedSite] = []
-        catalogs = _catalogs(source)
+        info = source.info
+        # Linking forks its workers here, before the writer's process and the thread that
+        # feeds it are started: they are not theirs to inherit.
+        made = link_sites(
+            info.project,
+            extracted.facts,
+            info.entry_points,
+            _catalogs(source),
+            skipped,
+            texts=dict(extracted.items),
+            workers=workers,
+        )
 
         def linked() -> Iterator[IndexedSite]:
-            info = source.info
-            made = link_sites(
-                info.project,
-                extracted.facts,
-                info.entry_points,
-                catalogs,
-                skipped,
-                texts=dict(extracted.items),
-            )
             for site in made:
                 sites.append(site)
                 yield site
@@ -225,10 +233,13 @@ def _link_and_write(
             for f in extracted.facts
             if f.outline and f.path not in as_written
         }
-        if len(extracted.items) >= WRITE_ASIDE_FILES:
-            stored = store.write_version_aside(source.info, linked(), written)
-        else:
-            stored = store.write_version(source.info, list(linked()), written)
+        try:
+            if len(extracted.items) >= WRITE_ASIDE_FILES:
+                stored = store.write_version_aside(source.info, linked(), written)
+            else:
+                stored = store.write_version(source.info, list(linked()), written)
+        finally:
+            made.close()  # the linking workers, when the write ended early
         laps.lap("write")
     return sites, stored
 

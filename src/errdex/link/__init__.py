@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 
 import msgspec
 
@@ -21,6 +22,7 @@ from errdex.facts import (
     SiteKind,
 )
 from errdex.ids import error_id
+from errdex.link import forked
 from errdex.link.callers import CallerIndex
 from errdex.link.caught import CaughtTexts
 from errdex.link.commands import CommandIndex
@@ -72,6 +74,12 @@ def link_version(
     return list(link_sites(project, files, entry_points, catalogs, texts=texts))
 
 
+# Linking shares its work out over forked workers (`link.forked`) from this many sites of
+# a version: below, forking them and decoding what they send costs more than they save.
+MIN_FORKED_SITES = 2_000
+_SITES_BLOCK = 64  # sites per block of a worker, at least
+
+
 def link_sites(
     project: str,
     files: list[FileFacts],
@@ -79,12 +87,20 @@ def link_sites(
     catalogs: Sequence[Catalog] = (),
     failed: list[Skipped] | None = None,
     texts: Mapping[str, bytes] | None = None,
-) -> Iterator[IndexedSite]:
+    *,
+    workers: int = 1,
+) -> Generator[IndexedSite, None, None]:
     """`link_version`'s sites, each yielded once complete (the last half of the work is
     done site by site), so that a store can write them as they come.
 
     A file whose linking fails (a bug of errdex) is left out, and `failed` gets it with the
     reason; so is a site whose context fails, which comes without it.
+
+    With `workers` above 1, the sites of a large version get their context (two thirds of
+    the work) in that many processes: this one and workers forked from it (`link.forked`),
+    the same sites in the same order. All the rest is done at the call, and the workers
+    forked then: a caller forks them before it starts threads of its own (a store's
+    writer's), and closes the generator to end them early.
     """
     names = Namespace(files)
     parts = _Parts(files, names)
@@ -99,7 +115,7 @@ def link_sites(
         except MemoryError:
             raise
         except Exception as error:  # a bug of errdex: the file is skipped, the rest goes on
-            _failed(failed, facts.path, error)
+            _failed(failed, facts.path, _reason(error))
             continue
         for indexed, raw, where in made:
             linked.append(indexed)
@@ -117,21 +133,56 @@ def link_sites(
     linked = [translations.add(indexed) for indexed in linked]
     # Callers with their guards, knobs behind the conditions, tests expecting the error.
     context = _Context(files, names, entry_points, texts)
-    for indexed in linked:
-        try:
-            complete = context.add(indexed)
-        except MemoryError:
-            raise
-        except Exception as error:  # a bug of errdex: the site goes without its context
-            _failed(failed, indexed.file, error, f"line {indexed.site.line} linked in part")
-            complete = indexed
-        yield complete
+    if workers > 1 and len(linked) >= MIN_FORKED_SITES and forked.can_fork():
+        completed: forked.Results[IndexedSite | forked.Failed] = forked.forked_map(
+            lambda n: context.add(linked[n]),
+            len(linked),
+            IndexedSite,
+            workers=workers,
+            block=_SITES_BLOCK,
+        )
+    else:
+        completed = (_added_or_failed(context, indexed) for indexed in linked)
+    return _completed(linked, completed, failed)
 
 
-def _failed(failed: list[Skipped] | None, path: str, error: Exception, what: str = "") -> None:
-    """Note the file errdex failed to link (in part: `what`), once, with the error."""
+def _added_or_failed(context: _Context, indexed: IndexedSite) -> IndexedSite | forked.Failed:
+    try:
+        return context.add(indexed)
+    except MemoryError:
+        raise
+    except Exception as error:  # a bug of errdex: the site goes without its context
+        return _reason(error)
+
+
+def _completed(
+    linked: list[IndexedSite],
+    completed: forked.Results[IndexedSite | forked.Failed],
+    failed: list[Skipped] | None,
+) -> Generator[IndexedSite, None, None]:
+    """Each site with its context, or, where that failed, as it was."""
+    try:
+        for indexed, complete in zip(linked, completed, strict=True):
+            if isinstance(complete, forked.Failed):
+                what = f"line {indexed.site.line} linked in part"
+                _failed(failed, indexed.file, complete, what)
+                complete = indexed
+            yield complete
+    finally:
+        completed.close()  # its workers end with it
+
+
+def _reason(error: Exception) -> forked.Failed:
     show_traceback(error)
-    reason = f"{INTERNAL} while linking{' (' + what + ')' if what else ''}: {error_line(error)}"
+    return forked.Failed(error_line(error))
+
+
+def _failed(failed: list[Skipped] | None, path: str, error: forked.Failed, what: str = "") -> None:
+    """Note the file errdex failed to link (in part: `what`), once, with the error."""
+    if error.traceback:  # from a worker, which prints nothing itself
+        sys.stderr.write(error.traceback)
+        sys.stderr.flush()
+    reason = f"{INTERNAL} while linking{' (' + what + ')' if what else ''}: {error.reason}"
     if failed is not None and all(s.path != path for s in failed):
         failed.append(Skipped(path, reason))
 
@@ -236,6 +287,7 @@ class _Context:
         self.by_path = {f.path: f for f in names.modules.values()}
         # The sites of one function share its callers, so the knobs behind their guards.
         self._caller_knobs: dict[tuple[str, str], list[KnobLink]] = {}
+        self._publics: dict[tuple[str, str], str | None] = {}
 
     def add(self, indexed: IndexedSite) -> IndexedSite:
         site = indexed.site
@@ -305,8 +357,11 @@ class _Context:
     def _public(self, module: str, function: str) -> str | None:
         """The site's public path, "" when it is the one it is defined at (see
         `IndexedSite.public`)."""
-        found = self.public.of(module, function)
-        return "" if found == f"{module}.{function}" else found
+        key = (module, function)
+        if key not in self._publics:  # the sites of a function share it
+            found = self.public.of(module, function)
+            self._publics[key] = "" if found == f"{module}.{function}" else found
+        return self._publics[key]
 
     def _with_command(self, knob: KnobLink) -> KnobLink:
         """The knob with the command line a user types to set it, and the public path of

@@ -82,6 +82,11 @@ class KnobIndex:
         local = {b.name: b for b in bindings if b.origin == "local"}
         wanted = list(names) if names is not None else names_of(conditions)
         for condition in conditions:
+            # the text `statement` is made of holds every read (`not (...)` adds none): most
+            # conditions read no variable, and need not be written out to be looked up
+            written = condition.text or condition.test
+            if "environ" not in written and "getenv" not in written:
+                continue
             reads = env_reads_in(condition.statement)
             if reads:
                 out.extend(direct_reads(reads, condition, facts))

@@ -1,0 +1,356 @@
+"""Linking's per-item work shared out over processes forked from this one.
+
+The work of a site (or of a file's sites) reads the whole version's state: its namespace,
+callers, knobs, tables, built once in this process. Workers forked after it is built hold
+it already (the pages are shared until written), so nothing big is sent to them. Each
+takes the next block of item numbers from a pipe of block numbers (a lock-free queue:
+reads of four bytes from a pipe that holds whole numbers are whole), works the block, and
+appends its results, encoded with msgpack, to a file in memory of its own (its spool),
+then says where they are on a pipe (a few bytes, written whole). `forked_map` reads them
+back in the items' order. A spool, unlike a pipe, never makes a worker wait for this
+process to read: this process may be busy elsewhere (building what comes next, feeding
+a store's writer) while the workers go on.
+
+Why forking is safe here: the child runs only this module's loop, pure Python under the
+GIL (which the fork resets), writing to its own spool and pipe. It takes no lock another
+thread of this process may have held at the fork (a progress bar's refresh thread holds
+the terminal's): it prints nothing (a failure's traceback is sent back as text), logs
+nothing, opens no store, and leaves through `os._exit`, running no exit handler and
+flushing no stream.
+
+An item whose work raises is sent back as a `Failed` (its reason), as the work done in
+this process would have caught it; a `MemoryError` is raised here. A worker that dies
+(killed, out of memory) is replaced by this process: it does the blocks never received.
+Ctrl-C is this process's to handle: the workers ignore it, and are killed when the
+iteration ends early (or at once when this process dies: their next word finds its pipe
+closed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import signal
+import struct
+import tempfile
+import warnings
+import weakref
+from collections.abc import Callable, Generator, Iterator
+from typing import Any, Generic, Protocol, TypeVar
+
+import msgspec
+
+from errdex.bugs import debugging, error_line
+
+__all__ = ["Failed", "Results", "can_fork", "forked_map"]
+
+R = TypeVar("R")
+T = TypeVar("T", covariant=True)
+_NUMBER = struct.Struct("<i")  # a block's number, in the pipe of those to do
+_NOTICE = struct.Struct("<iqq")  # a block's number, where its results begin in the spool, length
+_MEMORY = -1  # the block number a worker gives when it ran out of memory
+_MOST_BLOCKS = 8_000  # block numbers the pipe holds before the workers start (32 KB)
+_BLOCKS_PER_WORKER = 8
+
+
+class Failed(msgspec.Struct, array_like=True):
+    """An item whose work raised: the one-line reason, and the traceback when debugging."""
+
+    reason: str
+    traceback: str = ""
+
+
+class _Block(msgspec.Struct, Generic[R], array_like=True):
+    results: list[R | None]  # None where the item failed
+    failed: dict[int, Failed]  # by position in the block
+
+
+def can_fork() -> bool:
+    """Whether this process may fork workers: a POSIX system, its main thread (which
+    alone sets the workers' signals), and not a daemonic process of `multiprocessing`
+    (which ends without waiting for children of its own)."""
+    import multiprocessing
+    import threading
+
+    return (
+        hasattr(os, "fork")
+        and threading.current_thread() is threading.main_thread()
+        and not multiprocessing.current_process().daemon
+    )
+
+
+class Results(Iterator[T], Protocol):
+    """Items as they come, and `close` to stop them early (a generator is one)."""
+
+    def close(self) -> None: ...
+
+
+def forked_map(
+    work: Callable[[int], R],
+    count: int,
+    result_type: Any,
+    *,
+    workers: int,
+    block: int,
+) -> Results[R | Failed]:
+    """`work(i)` for i in range(count), in that order, done by this process and
+    `workers - 1` processes forked at this call (everything `work` reads must exist by
+    then), at least `block` items at a time; `result_type` is what `work` returns, for the
+    decoder. An exception of `work` other than MemoryError comes as a `Failed`.
+
+    The forked workers begin at once; this one joins them when it asks for the first item,
+    and works until no block is left, the blocks in order where it can (they are yielded
+    as they are done, not encoded). Closing the results ends the workers.
+    """
+    # Blocks of neighbouring items, a few per worker: the sites of one file, or of files
+    # side by side, read the same parts of the state, which a worker reads once (its caches
+    # are its own); yet enough blocks that a worker left behind holds up little at the end.
+    block = max(block, -(-count // (_BLOCKS_PER_WORKER * workers)), -(-count // _MOST_BLOCKS))
+    return _Forked(_Workers(work, count, block, -(-count // block), workers - 1), result_type)
+
+
+class _Forked(Generic[R]):
+    """The results of the blocks, in their order, as they are done."""
+
+    def __init__(self, pool: _Workers[R], result_type: Any) -> None:
+        decoder: msgspec.msgpack.Decoder[_Block[Any]] = msgspec.msgpack.Decoder(_Block[result_type])
+        self._items: Generator[R | Failed, None, None] = _results(pool, decoder)
+        # the workers are reaped even if the results are dropped unread, or at exit
+        self._reap = weakref.finalize(self, pool.close)
+
+    def __iter__(self) -> _Forked[R]:
+        return self
+
+    def __next__(self) -> R | Failed:
+        return next(self._items)
+
+    def close(self) -> None:
+        self._items.close()
+        self._reap()
+
+
+def _results(
+    pool: _Workers[Any], decoder: msgspec.msgpack.Decoder[_Block[Any]]
+) -> Generator[Any, None, None]:
+    """Each block's results in order: spooled by a worker, or made here meanwhile."""
+    spooled: dict[int, tuple[int, int, int]] = {}  # by a worker: where its results are
+    mine: dict[int, list[Any]] = {}  # by this process
+    try:
+        for number in range(pool.blocks):
+            while number not in spooled and number not in mine:
+                pool.receive(spooled, wait=False)
+                if number in spooled:
+                    break
+                taken = pool.take()
+                if taken is not None:  # this process is a worker too
+                    mine[taken] = list(pool.work_block(taken))
+                elif pool.live:
+                    pool.receive(spooled, wait=True)
+                else:  # its worker died: this process does the block
+                    mine[number] = list(pool.work_block(number))
+            if number in mine:
+                yield from mine.pop(number)
+                continue
+            done = decoder.decode(_read_at(*spooled.pop(number)))
+            for position, result in enumerate(done.results):
+                yield done.failed[position] if result is None else result
+        pool.ended = True
+    finally:
+        pool.close()
+
+
+class _Worker:
+    """One forked worker: its process, the pipe it gives notice on, its spool."""
+
+    def __init__(self, pid: int, notices: int, spool: int) -> None:
+        self.pid, self.notices, self.spool = pid, notices, spool
+        self.unread = b""  # the start of a notice not all read yet
+
+    def close(self) -> None:
+        os.close(self.notices)
+        os.close(self.spool)
+
+
+class _Workers(Generic[R]):
+    """The forked workers, what this process reads of them, and the blocks left to do."""
+
+    def __init__(
+        self, work: Callable[[int], R], count: int, block: int, blocks: int, forks: int
+    ) -> None:
+        self._work, self._count, self._block, self.blocks = work, count, block, blocks
+        self.ended = False  # every block's results were read: the workers end by themselves
+        # every block number is written before any worker starts: the pipe then only empties
+        self._tasks: int | None
+        self._tasks, feed = os.pipe()
+        try:
+            os.write(feed, b"".join(_NUMBER.pack(n) for n in range(blocks)))
+        finally:
+            os.close(feed)
+        self.live: list[_Worker] = []
+        self._done: list[_Worker] = []  # ended: their spools are still read
+        try:
+            for _ in range(min(forks, blocks - 1)):
+                reading, writing = os.pipe()
+                spool = _spool()
+                pid = _fork()
+                if pid == 0:  # the child: never returns
+                    os.close(reading)
+                    others = [fd for w in self.live for fd in (w.notices, w.spool)]
+                    _serve(work, count, block, self._tasks, (writing, spool), others)
+                os.close(writing)
+                self.live.append(_Worker(pid, reading, spool))
+        except BaseException:
+            self.close()
+            raise
+
+    def take(self) -> int | None:
+        """The number of the next block no one has taken, if any is left."""
+        if self._tasks is None:
+            return None
+        taken = os.read(self._tasks, _NUMBER.size)
+        if len(taken) < _NUMBER.size:
+            os.close(self._tasks)
+            self._tasks = None
+            return None
+        number: int = _NUMBER.unpack(taken)[0]
+        return number
+
+    def work_block(self, number: int) -> Iterator[R | Failed]:
+        """The block's results, worked out in this process."""
+        start = number * self._block
+        return _work_block(self._work, start, min(self._count, start + self._block))
+
+    def receive(self, spooled: dict[int, tuple[int, int, int]], *, wait: bool) -> None:
+        """The notices the workers gave (with `wait`, at least one, unless every worker has
+        ended): where each block's results are (spool, offset, length), by its number. A
+        worker whose pipe ends is done (or dead: its blocks are never received)."""
+        if not self.live:
+            return
+        notices = [w.notices for w in self.live]
+        ready, _, _ = select.select(notices, [], [], None if wait else 0)
+        for worker in [w for w in self.live if w.notices in ready]:
+            data = worker.unread + os.read(worker.notices, 64 * _NOTICE.size)
+            if len(data) == len(worker.unread):  # the end of the pipe
+                self.live.remove(worker)
+                self._done.append(worker)
+                continue
+            whole = len(data) - len(data) % _NOTICE.size
+            worker.unread = data[whole:]
+            for number, offset, length in _NOTICE.iter_unpack(data[:whole]):
+                if number == _MEMORY:
+                    raise MemoryError("a linking worker ran out of memory")
+                spooled[number] = (worker.spool, offset, length)
+
+    def close(self) -> None:
+        """Reap the workers, which end once no block is left; killed first when the
+        results were not all read (the iteration ended early)."""
+        if self._tasks is not None:
+            os.close(self._tasks)
+            self._tasks = None
+        workers, self.live, self._done = self.live + self._done, [], []
+        for worker in workers if not self.ended else ():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(worker.pid, signal.SIGKILL)  # one already done is a zombie: a no-op
+        for worker in workers:
+            worker.close()
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(worker.pid, 0)
+
+
+def _spool() -> int:
+    """A file in memory (on disk where there is no such thing), unnamed."""
+    if hasattr(os, "memfd_create"):
+        return os.memfd_create("errdex-link", os.MFD_CLOEXEC)
+    with tempfile.TemporaryFile() as file:
+        return os.dup(file.fileno())
+
+
+def _read_at(fd: int, offset: int, length: int) -> bytes:
+    parts = []
+    while length:
+        part = os.pread(fd, length, offset)
+        if not part:
+            raise EOFError("a linking worker's results end early")
+        parts.append(part)
+        offset += len(part)
+        length -= len(part)
+    return b"".join(parts)
+
+
+def _fork() -> int:
+    """Fork, the child ignoring Ctrl-C from its first instruction: SIGINT is held back
+    across the fork, so that none raises KeyboardInterrupt in the child before it is
+    ignored (the child would then run its parent's handlers)."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        # Python 3.12 warns of forking a process with threads; this module's child is safe
+        # with them (see the module's docstring).
+        with warnings.catch_warnings():
+            warnings.filterwarnings(
+                "ignore", "This process .* is multi-threaded", DeprecationWarning
+            )
+            pid = os.fork()
+        if pid == 0:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    return pid
+
+
+def _serve(
+    work: Callable[[int], Any],
+    count: int,
+    block: int,
+    tasks: int,
+    out: tuple[int, int],
+    others: list[int],
+) -> None:
+    """A worker's life: take block numbers until none is left, spool each block's results
+    and give notice of them."""
+    notices, spool = out
+    code = 1
+    try:
+        for fd in others:  # the parent's ends of other workers' pipes: theirs to see end
+            os.close(fd)
+        encoder = msgspec.msgpack.Encoder()
+        offset = 0
+        while len(taken := os.read(tasks, _NUMBER.size)) == _NUMBER.size:
+            (number,) = _NUMBER.unpack(taken)
+            start = number * block
+            results: list[Any] = []
+            failed: dict[int, Failed] = {}
+            for item in _work_block(work, start, min(count, start + block)):
+                if isinstance(item, Failed):
+                    failed[len(results)] = item
+                    results.append(None)
+                else:
+                    results.append(item)
+            data = memoryview(encoder.encode(_Block(results, failed)))
+            written = 0
+            while written < len(data):
+                written += os.write(spool, data[written:])
+            os.write(notices, _NOTICE.pack(number, offset, len(data)))
+            offset += len(data)
+        code = 0
+    except MemoryError:
+        with contextlib.suppress(OSError):
+            os.write(notices, _NOTICE.pack(_MEMORY, 0, 0))
+    finally:
+        os._exit(code)
+
+
+def _work_block(work: Callable[[int], R], start: int, end: int) -> Iterator[R | Failed]:
+    for index in range(start, end):
+        try:
+            yield work(index)
+        except MemoryError:
+            raise
+        except Exception as error:
+            yield Failed(error_line(error), _traceback(error) if debugging() else "")
+
+
+def _traceback(error: BaseException) -> str:
+    import traceback
+
+    return "".join(traceback.format_exception(error))

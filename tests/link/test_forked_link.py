@@ -1,0 +1,198 @@
+"""Linking in forked workers (`link.forked`), on a real package (the click installed here,
+read as files, never imported): the sites one process makes, in its order, with its ids;
+a site that fails in a worker, a worker that dies, one out of memory, Ctrl-C half-way and
+an iteration ended early leave no process behind."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import errdex.link as link
+from errdex.errors import NotFoundError
+from errdex.extract import extract_file
+from errdex.facts import FileFacts
+from errdex.indexing import index_source, pipeline
+from errdex.indexing.cache import FactsCache
+from errdex.linked_facts import IndexedSite
+from errdex.sources import open_source
+from errdex.sources.base import Skipped
+from errdex.store import open_store
+
+Version = tuple[str, list[FileFacts], dict[str, bytes]]
+_add = link._Context.add
+
+
+@pytest.fixture(scope="module")
+def click() -> Version:
+    source = open_source("installed:click")
+    files = {file.path: file.data for file in source.files()}
+    return source.info.project, [extract_file(p, d) for p, d in files.items()], files
+
+
+@pytest.fixture
+def forking(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every version forks, in blocks of a few sites (so that each process gets some)."""
+    monkeypatch.setattr(link, "MIN_FORKED_SITES", 0)
+    monkeypatch.setattr(link, "_SITES_BLOCK", 4)
+
+
+def _linked(
+    version: Version, workers: int, failed: list[Skipped] | None = None
+) -> list[IndexedSite]:
+    project, files, texts = version
+    return list(link.link_sites(project, files, failed=failed, texts=texts, workers=workers))
+
+
+def _adding(monkeypatch: pytest.MonkeyPatch, before: Callable[[IndexedSite], None]) -> None:
+    """`_Context.add` calls `before(site)` first (in whichever process adds the site)."""
+
+    def add(self: link._Context, indexed: IndexedSite) -> IndexedSite:
+        before(indexed)
+        return _add(self, indexed)
+
+    monkeypatch.setattr(link._Context, "add", add)
+
+
+def _children() -> set[int]:
+    """This process's child processes (zombies too: they are not reaped yet)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        found.update(int(pid) for pid in (task / "children").read_text().split())
+    return found
+
+
+def _records(tmp_path: Path) -> Callable[[IndexedSite], None]:
+    log = tmp_path / "pids"
+
+    def record(indexed: IndexedSite) -> None:
+        with log.open("a") as out:
+            out.write(f"{os.getpid()}\n")
+
+    return record
+
+
+def test_workers_make_the_sites_of_one_process_in_its_order(
+    click: Version, forking: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    alone = _linked(click, workers=1)
+    _adding(monkeypatch, _records(tmp_path))
+    before = _children()
+    forked = _linked(click, workers=3)
+    assert forked == alone and len(alone) > 100
+    assert [s.id for s in forked] == [s.id for s in alone]
+    assert any(s.caller_links for s in forked)  # the context was made, in the workers too
+    pids = set((tmp_path / "pids").read_text().split())
+    assert len(pids) == 3 and str(os.getpid()) in pids
+    assert _children() == before  # each worker ended and was reaped
+
+
+def test_a_site_failing_in_a_worker_comes_without_its_context(
+    click: Version, forking: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fail(indexed: IndexedSite) -> None:
+        if indexed.id.endswith(("0", "5", "a")):  # some sites of every block, or near
+            raise RuntimeError(f"no context for {indexed.site.line}")
+
+    _adding(monkeypatch, fail)
+    failed_alone: list[Skipped] = []
+    alone = _linked(click, 1, failed_alone)
+    failed_forked: list[Skipped] = []
+    forked = _linked(click, 3, failed_forked)
+    assert forked == alone
+    assert failed_forked == failed_alone and failed_alone
+    assert "linked in part" in failed_alone[0].reason
+    assert "RuntimeError: no context for" in failed_alone[0].reason
+    without = [s for s in forked if s.id.endswith(("0", "5", "a"))]
+    assert without and not any(s.caller_links or s.knobs for s in without)
+
+
+def test_the_blocks_of_a_worker_that_dies_are_made_here(
+    click: Version, forking: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alone = _linked(click, workers=1)
+    main = os.getpid()
+
+    def die(indexed: IndexedSite) -> None:
+        if os.getpid() != main:
+            os._exit(9)  # killed, as by the kernel out of memory: no word sent
+
+    _adding(monkeypatch, die)
+    before = _children()
+    failed: list[Skipped] = []
+    assert _linked(click, 3, failed) == alone
+    assert failed == []
+    assert _children() == before
+
+
+def test_a_worker_out_of_memory_raises_here(
+    click: Version, forking: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    main = os.getpid()
+
+    def exhaust(indexed: IndexedSite) -> None:
+        if os.getpid() != main:
+            raise MemoryError
+
+    _adding(monkeypatch, exhaust)
+    before = _children()
+    with pytest.raises(MemoryError):
+        _linked(click, 3)
+    assert _children() == before
+
+
+def test_workers_end_with_an_iteration_ended_early(
+    click: Version, forking: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    project, files, texts = click
+    before = _children()
+    sites = link.link_sites(project, files, texts=texts, workers=3)
+    assert len(_children() - before) == 2  # forked at the call
+    first = next(sites)
+    sites.close()
+    assert first.id == _linked(click, workers=1)[0].id
+    assert _children() == before
+
+
+def test_ctrl_c_while_linking_leaves_no_version_and_no_worker(
+    click: Version, forking: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # written by another process as it is linked (as a large version is)
+    monkeypatch.setattr(pipeline, "WRITE_ASIDE_FILES", 0)
+    main = os.getpid()
+
+    def interrupt(indexed: IndexedSite) -> None:
+        if os.getpid() == main:
+            raise KeyboardInterrupt
+        time.sleep(0.05)  # the workers are slow: this process takes blocks of its own
+
+    _adding(monkeypatch, interrupt)
+    before = _children()
+    store = open_store(str(tmp_path / "errdex.db"))
+    cache = FactsCache(tmp_path / "cache" / "facts.sqlite3")
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            index_source(open_source("installed:click"), store, cache=cache, workers=3)
+        with pytest.raises(NotFoundError):  # nothing of it was written
+            store.versions("click")
+    finally:
+        store.close()
+    # the extraction pool's fork server may stay (it outlives the run): no worker does
+    assert not {pid for pid in _children() - before if _is_linking_worker(pid)}
+
+
+def _is_linking_worker(pid: int) -> bool:
+    """A forked linking worker runs this very command (a fork server runs another), or
+    is a zombie not reaped (no command)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes() in (_own_cmdline(), b"")
+    except OSError:
+        return False
+
+
+def _own_cmdline() -> bytes:
+    return Path(f"/proc/{os.getpid()}/cmdline").read_bytes()
