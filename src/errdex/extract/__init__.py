@@ -204,9 +204,11 @@ def _readings(
     linked (a call of a raising helper)."""
     wanted: dict[int, Wanted] = {}
     for site in walker.sites.sites:
-        wanted.setdefault(site.line, Wanted()).add(site.line, site.conditions, site.bindings)
+        want = wanted.get(site.line) or wanted.setdefault(site.line, Wanted())
+        want.add(site.line, site.conditions, site.bindings)
     for call in walker.calls.calls:
-        wanted.setdefault(call.line, Wanted()).add(call.line, call.conditions, every_word=True)
+        want = wanted.get(call.line) or wanted.setdefault(call.line, Wanted())
+        want.add(call.line, call.conditions, every_word=True)
     try:
         blanked = reduced.blanked if reduced is not None else ()
         return read_lines(tree, text, wanted, blanked, walker.holders)

@@ -297,7 +297,7 @@ class _FileReader:
             every += [a for a in (args.vararg, args.kwarg) if a is not None]
             params = tuple(a.arg for a in every if a.arg not in OWN_OBJECT)
             positional, required = _call_shape(func)
-            doc = ast.get_docstring(func)
+            doc = _docstring(func)
         scope = _Scope(
             func=func,
             places=places,
@@ -307,7 +307,7 @@ class _FileReader:
             params=params,
             positional=positional,
             required=required,
-            docstring=" ".join(doc.split())[:_MAX_DOC] if doc else None,
+            docstring=" ".join(doc.split())[:_MAX_DOC] or None if doc else None,
         )
         self._scopes[key] = scope
         return scope
@@ -562,6 +562,17 @@ class _FileReader:
         if words and not words.startswith(_DIRECTIVES):
             return words
         return None
+
+
+def _docstring(func: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """The function's docstring as written: `ast.get_docstring` without its `cleandoc`,
+    which takes out only blanks (indentation, blank lines), and the reading's blanks are
+    all made one space."""
+    first = func.body[0] if func.body else None
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+        value = first.value.value
+        return value if isinstance(value, str) else None
+    return None
 
 
 def _call_shape(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[str, ...], ...]:

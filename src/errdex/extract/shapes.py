@@ -207,6 +207,8 @@ def annotated_classes(annotation: ast.expr | None) -> list[str]:
 def annotated_class(annotation: ast.expr | None) -> str | None:
     """The one class an annotation names (`annotated_classes`), None when it admits
     anything else than that class and `None` (`A | B`, `Foo | int`, `list[Foo]`)."""
+    if annotation is None:
+        return None  # most parameters: no annotation to read
     sides = _alternatives(annotation)
     return _class_name(sides[0]) if len(sides) == 1 else None
 
