@@ -243,7 +243,8 @@ class _FileReader:
             found = self._init_params(cls)
             init_params = {a: p for a, p in found.items() if words is None or a in words}
         defaults = self._defaults(func, cls, words, init_params)
-        own = want.own_attributes() if cls is not None else set()
+        # `self.X` needs the word `self` (its pattern reads nothing else)
+        own = want.own_attributes() if cls is not None and words and "self" in words else set()
         values = self._init_values(cls, own - set(init_params)) if cls is not None and own else {}
         setters = self._setters(cls, own) if cls is not None and own else ()
         lo = func.lineno if func is not None else 1

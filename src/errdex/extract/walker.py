@@ -176,7 +176,7 @@ class Walker:
             qualname = f"{scope.qualname}.{stmt.name}"
         args = stmt.args
         arguments = (*args.posonlyargs, *args.args, *args.kwonlyargs)
-        params = tuple(a.arg for a in arguments)
+        params = tuple([a.arg for a in arguments])
         if scope.class_name is not None and not scope.is_function and params:
             params = params[1:] if params[0] in OWN_OBJECT else params
         inner = Scope(
