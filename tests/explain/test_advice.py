@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from errdex.explain import build_page
 from errdex.explain.advice import Advice, fill_values, message_advice
 from errdex.indexing import index_source
@@ -160,3 +162,91 @@ def test_an_instruction_after_the_case_it_is_for_is_advice() -> None:
     assert advice.text.endswith("you MUST specify `skip_on_failure=True`.")
     # a case with nothing the user is told to do is no advice
     assert message_advice("If you use a pool, you will see this once.") == []
+
+
+def test_a_quoted_requirement_is_a_word_of_the_install_command() -> None:
+    # a requirement in quotes ends neither the command nor the quote that holds it
+    (run,) = message_advice("Found {current}. Run `pip install -U 'ray>={required}'`.")
+    assert run.command == "pip install -U 'ray>={required}'"
+    (given,) = message_advice("It requires the `gguf` package (pip install 'gguf>=0.19.0').")
+    assert given.command == "pip install 'gguf>=0.19.0'"
+    assert given.change is not None
+    assert given.change.target == "pip install 'gguf>=0.19.0'"
+
+
+def test_the_words_that_introduce_a_command_are_left_to_it() -> None:
+    (run,) = message_advice(
+        "The parser requires the `melody` package. Install it with:\n    pip install 'melody>=0.14'"
+    )
+    assert run.command == "pip install 'melody>=0.14'"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Can't reconnect until the transaction is rolled back.  Please rollback() fully first",
+        "Inspection is not supported. Please obtain a connection then use run_sync.",
+        "The plugin does not work with stubs installed.  Please uninstall all stubs packages.",
+        "Passing raw prompts is deprecated. You should instead pass the rendered outputs.",
+        # a sentence glued to the one before it
+        "x is enabled, but y is None.Please either set y to [] or set z to True.",
+    ],
+)
+def test_a_sentence_that_asks_the_user_please_is_advice(message: str) -> None:
+    (advice,) = message_advice(message)
+    assert advice.text.lower().startswith(("please", "you should"))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Kernel was not initialized. Please open an issue on GitHub.",
+        "this is a bug! please report it",
+        "No config file specified! Please check your command-line arguments.",
+        "Please refer to the documentation for additional information.",
+        "Unknown format. Please consider contributing support for it.",
+        "Please implement this function in sub classes",
+        "Clues follow (please search for the usage of the function `update`): src",
+    ],
+)
+def test_please_report_look_or_implement_is_no_way_out(message: str) -> None:
+    assert message_advice(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        (
+            "Named tool choice requires strict tool calling. Otherwise use `tool_choice` 'auto'.",
+            "Otherwise use `tool_choice` 'auto'.",
+        ),
+        (
+            "Capture is skipped. To turn on graph capture, ensure `mode` was not set to `NONE`",
+            "To turn on graph capture, ensure `mode` was not set to `NONE`",
+        ),
+        (
+            "Headers are missing. optionally set NCCL_INCLUDE_PATH to the headers' directory.",
+            "optionally set NCCL_INCLUDE_PATH to the headers' directory.",
+        ),
+        (
+            "json_object must be True if set; omit outputs to disable them",
+            "omit outputs to disable them",
+        ),
+    ],
+)
+def test_an_instruction_after_its_goal_or_otherwise_is_advice(message: str, said: str) -> None:
+    assert [a.text for a in message_advice(message)] == [said]
+
+
+def test_a_goal_with_no_words_before_a_colon_is_not_read() -> None:
+    # the clause after "add:" is cut at the JSON's own ": " (the splitter's): not an instruction
+    assert message_advice("FP8 prefill is off. To enable, add: --cfg '{\"q\": true}'") == []
+
+
+def test_a_value_only_applicable_in_one_case_is_set_only_then() -> None:
+    (advice,) = message_advice("torch_dir is only applicable when profiler is set to 'torch'")
+    assert advice.solution.startswith(
+        "Set torch_dir only when profiler is set to 'torch' (or leave it out), as the message says"
+    )
+    # an expression of the code is no name to set
+    assert message_advice("{', '.join(opts)} only applicable when profiler is set to 'x'") == []

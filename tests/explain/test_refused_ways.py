@@ -17,6 +17,8 @@ from errdex.explain.fix_forms import command_fix
 from errdex.explain.kept_fields import with_kept_fields
 from errdex.explain.named_settings import typed_fields
 from errdex.explain.page import Page
+from errdex.explain.refused_ways import branch_refuses
+from errdex.facts import ConditionKind
 from errdex.store import Store
 
 WAYS = {
@@ -172,6 +174,70 @@ WAYS = {
                 assert isinstance(x, list), "plain dispatch gives a list"
             return x
         """,
+    "ways/limits.py": """
+        class Unset:
+            pass
+
+
+        UNSET = Unset()
+
+
+        class Limits:
+            def __init__(self, total=UNSET, *, soft=UNSET, hard=UNSET):
+                if isinstance(total, Limits):
+                    assert soft is UNSET
+                    self.soft = total.soft
+                    self.hard = total.hard
+                elif isinstance(total, tuple):
+                    self.soft = total[0]
+                    self.hard = total[1]
+                elif not (isinstance(soft, Unset) or isinstance(hard, Unset)):
+                    self.soft = soft
+                    self.hard = hard
+                else:
+                    if isinstance(total, Unset):
+                        raise ValueError("give a total, or both limits")
+                    self.soft = total if isinstance(soft, Unset) else soft
+                    self.hard = total if isinstance(hard, Unset) else hard
+
+
+        def pack(data, mode, level=None):
+            if isinstance(data, bytes):
+                out = data
+            elif isinstance(data, str):
+                out = data.encode()
+            else:
+                if level is None:
+                    raise TypeError("a level is needed to pack other data")
+                out = bytes(level)
+            return out, mode
+
+
+        def window(size, stride, pad=0):
+            if isinstance(size, tuple):
+                width = size[0]
+            elif stride is None:
+                width = size
+            else:
+                if pad < 0:
+                    raise ValueError("no negative padding with a stride")
+                width = size + pad
+            return width
+        """,
+    "ways/blocks.py": """
+        def _pair(name, cnt, idx):
+            if (cnt is None) != (idx is None):
+                raise ValueError(f"{name} cnt and idx must both be given or both be None")
+            if cnt is None or idx is None:
+                return None
+            if not cnt.is_contiguous() or not idx.is_contiguous():
+                raise ValueError(f"{name} block tensors must be contiguous")
+            return cnt
+
+
+        def normalize_blocks(tensors):
+            return _pair("full", tensors.full_cnt, tensors.full_idx)
+        """,
     "ways/deploy.py": """
         def _validate(config, precision):
             if config.dp_size != 1:
@@ -307,3 +373,54 @@ def test_a_setting_whose_other_branch_asserts_the_same_value_stays(ways: Store) 
     # asserts of the same value
     page = page_of(ways, "fp4 dispatch gives a tuple")
     assert any("WAYS_ALWAYS" in t for t in texts(page)), texts(page)
+
+
+def test_a_branch_that_asserts_another_argument_of_the_users_is_no_way_out(ways: Store) -> None:
+    # passing `total` as a `Limits` takes a branch that asserts `soft` unset, and as a
+    # tuple one that sets the limits from the tuple while the others set them from `soft`
+    # and `hard`: the user's own limits fail an assert, or are dropped without a word
+    page = page_of(ways, "give a total, or both limits")
+    assert not any("`tuple`" in t or "`Limits`" in t.partition(" as ")[2] for t in texts(page)), (
+        texts(page)
+    )
+
+
+def _refused(store: Store, message: str) -> dict[str, bool]:
+    """Each branch condition of the site's path: whether taking its other branch is no
+    sure way out (`branch_refuses`, as the page's ways out read it)."""
+    (site,) = [
+        s
+        for s in store.list_sites("ways")
+        if s.site.message is not None and s.site.message.text.startswith(message)
+    ]
+    facts = gather_facts(site)
+    facts.source_text = store.file_text(site.version_id, site.file)
+    return {
+        c.test: branch_refuses(c, facts, surely=False)
+        for c in facts.conditions[:-1]
+        if c.kind != ConditionKind.EXCEPT
+    }
+
+
+def test_the_users_other_argument_asserted_or_dropped_in_a_branch(ways: Store) -> None:
+    refused = _refused(ways, "give a total, or both limits")
+    assert refused["isinstance(total, Limits)"] is True  # asserts `soft` unset
+    assert refused["isinstance(total, tuple)"] is True  # sets the limits without them
+
+
+def test_a_branch_that_drops_no_argument_passed_through_stays_a_way_out(ways: Store) -> None:
+    # `pack`'s other branches store no argument as it is: `level` only feeds the failing
+    # branch's own check, so passing bytes or str drops nothing of the user's
+    assert _refused(ways, "a level is needed") == {
+        "isinstance(data, bytes)": False,
+        "isinstance(data, str)": False,
+    }
+    # `window`'s `pad` is read by the failing branch's check and sum, never stored as is
+    assert not any(_refused(ways, "no negative padding").values())
+
+
+def test_one_part_of_a_pair_an_earlier_check_holds_equal_is_no_way_out(ways: Store) -> None:
+    # `full_cnt` None alone, with `full_idx` still set as the path has it, trips the
+    # helper's "both or neither" check before the exit the way out aims at
+    page = page_of(ways, "full block tensors must be contiguous")
+    assert not any("`full_cnt` is None" in t for t in texts(page)), texts(page)

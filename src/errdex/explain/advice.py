@@ -14,7 +14,7 @@ import ast
 import re
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import msgspec
 
@@ -22,6 +22,7 @@ from errdex.explain.advice_names import names_keyword
 from errdex.explain.advice_phrasings import implied_instruction
 from errdex.explain.page import Change, ExampleFix, Page
 from errdex.explain.stated_limits import lists_valid, plain, states_requirement
+from errdex.explain.stated_version import stated_version
 from errdex.facts import MessageTemplate, Placeholder
 
 # A sentence that says what not to do: "Do not nest ARRAY types", "please do not pass
@@ -34,12 +35,16 @@ _FORBIDS = re.compile(
 # A sentence that instructs: an imperative verb first (after "please"/"you can"/"try to"),
 # or an install command anywhere.
 _INSTRUCTS = re.compile(
-    r"^(?:please\s+|you\s+(?:can|should|must|may\s+need\s+to|need\s+to)\s+|try\s+(?:to\s+)?|"
-    r"instead,?\s+|alternatively,?\s+|or\s+|to\s+fix\s+this,?\s+)?"
+    r"^(?:please\s+|you\s+(?:can|should|must|may\s+need\s+to|need\s+to)\s+(?:instead\s+)?|"
+    r"try\s+(?:to\s+)?|"
+    r"instead,?\s+|alternatively,?\s+|otherwise,?\s+|optionally,?\s+|or\s+|"
+    # "To turn on CUDA graph capture, ensure ...": the goal, then the instruction
+    r"to\s+(?:fix|turn\s+(?:on|off)|enable|disable|use|avoid|silence|suppress)\s+"
+    r"[^,.;:]{1,80},\s*)?"
     r"(?:use|set|pass|install|upgrade|update|downgrade|enable|disable|remove|specify|provide|"
     r"add|increase|decrease|reduce|lower|switch|run|call|choose|select|make\s+sure|ensure|"
     r"export|unset|turn\s+(?:on|off)|rerun|re-run|restart|define|declare|replace|rename|"
-    r"change)\b"
+    r"change|leave|omit)\b"
     # verbs that are as often a name of the code (`configure()`, `query`): a word after them
     r"|^(?:please\s+)?(?:apply|configure|convert|query\s+for)\s+"
     r"(?!(?:failed|fails|error|errors|is|was|has|returned|called|step|of)\b)(?=[\w`'\"])"
@@ -52,6 +57,15 @@ _INSTRUCTS = re.compile(
     r"|^(?:the|your)\s+(?:router|client|caller|trainer|sender|user|application|proxy|"
     r"frontend|request)\s+(?:must|should|needs\s+to|has\s+to)\s+(?:be\s+[a-z]+ed\b|"
     r"set|send|pass|include|provide|specify|call|use|add|attach|retry)\b"
+    # "Please rollback() fully before proceeding", "please preprocess with X()": a sentence
+    # that opens with "please" speaks to the user, whatever its verb; not one that asks to
+    # report, look or read (it says nothing of the way out), nor to implement a method
+    # (the package's own authors; `overrides.py` says a subclass's), nor "consider" (its
+    # gerunds below: "please consider contributing" is no way out)
+    r"|^please,?\s+(?:either\s+)?(?!(?:report|file|open|notify|contact|check|verify|refer|"
+    r"see|note|read|look|search|visit|consult|double-check|be\s+aware|let|ask|help|share|"
+    r"submit|raise|post|create\s+an?\s+issue|implement|consider|do\s+not|don't|never)\b)"
+    r"[a-z]+\b(?=\s+\S|\(\))"
     # "Do not nest ARRAY types", "please do not pass --quantization": what not to do
     r"|" + _FORBIDS.pattern +
     # a gerund instructs only after "consider"/"try" ("Using real routing: ..." says what
@@ -64,7 +78,9 @@ _INSTRUCTS = re.compile(
 )
 _INSTALL = re.compile(
     r"(?:\b(?:uv\s+)?pip3?\s+install|\bconda\s+install|\bapt(?:-get)?\s+install|"
-    r"\bpoetry\s+add|\buv\s+add)\s+[^\s`'\"]+(?:\s+[^\s`'\".,;]+)*",
+    r"\bpoetry\s+add|\buv\s+add)\s+(?:'[^'\s]+'|[^\s`'\"]+)"
+    # a quoted requirement is a word of the command: `pip install -U 'ray>={required}'`
+    r"(?:\s+(?:'[^'\s]+'|\"[^\"\s]+\"|[^\s`'\".,;]+))*",
     re.I,
 )
 _ENVIRONMENT = re.compile(
@@ -89,6 +105,9 @@ _REQUIREMENT = re.compile(
     re.I,
 )
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+# "Leave the version attribute unset when merging": a value the user leaves out, whatever
+# else the sentence speaks of
+_LEAVE = re.compile(r"^(?:please\s+)?leave\b", re.I)
 # "`Tag` not provided for choice {choice}", "page_size must be provided when paged_kv=True":
 # what the input lacks, and the verb that gives it.
 _MISSING = re.compile(
@@ -128,7 +147,11 @@ _RETIRED_SUBJECT = re.compile(
 # A parenthesised aside that instructs: "... fields: x.y (use check_fields=False if ...)".
 _ASIDE = re.compile(r"\s*\((?P<inner>[^()]{4,})\)")
 # (not after "e.g." or "i.e.": the example that follows is the sentence's own)
-_SENTENCE_END = re.compile(r"(?<=[.!?;])(?<!\be\.g\.)(?<!\bi\.e\.)\s+(?=[A-Za-z`'\"(])|\n+")
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?;])(?<!\be\.g\.)(?<!\bi\.e\.)\s+(?=[A-Za-z`'\"(])|\n+"
+    # a sentence glued to the one before it: "is not enabled.Please either set ..."
+    r"|(?<=[a-z][.!?])(?=Please\s)"
+)
 _CLAUSE_END = re.compile(r"(;\s+|,\s+(?=(?:please|try|use|set|or)\b)|\s+-\s+|:\s+(?=\w))")
 _MAX_ADVICE = 3
 _MAX_CHARS = 300
@@ -153,6 +176,9 @@ class Advice:
     # the instruction a stated precondition or requirement implies: "First make sure the
     # response has been read or closed, then access '.elapsed'"
     implied: str | None = None
+    # the least version of a package or library it requires, as (name, version):
+    # ("NCCL", "2.29.7") (`stated_version.py`)
+    version: tuple[str, str] | None = None
 
     @property
     def solution(self) -> str:
@@ -170,6 +196,9 @@ class Advice:
         if self.missing is not None:
             verb, what = self.missing
             return f"{verb} {what}, as the message says: “{self.text}”"
+        if self.version is not None:
+            name, least = self.version
+            return f"Upgrade {name} to {least} or newer, as the message says: “{self.text}”"
         if self.requires is not None:
             what, least = self.requires
             return (
@@ -214,16 +243,17 @@ def message_advice(message: str | None) -> list[Advice]:
         required_before = required_before or states_requirement(sentence)
         previous = sentence
         install = _INSTALL.search(sentence)
-        command = install.group(0).strip().rstrip("`'\".,;") if install else None
+        command = _command(install.group(0)) if install else None
         proposed = _proposed(sentence) if command is None else None
         suggested = _suggested(sentence) if command is None and proposed is None else None
         required = _REQUIREMENT.match(sentence.strip()) if command is None else None
         requires = (required.group("what").strip(), required.group("value")) if required else None
         missing = _missing(sentence) if command is None and suggested is None else None
+        version = stated_version(sentence) if command is None and requires is None else None
         retired = _retired(sentence) if command is None else None
         offers = command is not None or suggested is not None or requires is not None
         offers = offers or proposed is not None
-        offers = offers or missing is not None or retired is not None
+        offers = offers or missing is not None or retired is not None or version is not None
         offers = offers or (_ONLY.search(sentence) is not None and names_keyword(sentence))
         implied = None if offers or _instructs(sentence) else implied_instruction(sentence)
         if listed_after:
@@ -235,10 +265,13 @@ def message_advice(message: str | None) -> list[Advice]:
         if len(text.split()) < 2 or _only_placeholder(text):
             continue
         kind = "input" if suggested is not None else _kind(text, command)
+        if kind == "environment" and _LEAVE.match(text):
+            kind = "setting" if _SETTING.search(text) else "input"  # a value left unset
         if names_keyword(text) or retired is not None:
             kind = "input"  # a keyword of a call, a name of the code: the user's own code
-        if requires is not None:
+        if requires is not None or version is not None:
             kind = "environment"
+            missing = None if version is not None else missing
         elif missing is not None:
             kind = "input"
         elif implied is not None:
@@ -254,11 +287,24 @@ def message_advice(message: str | None) -> list[Advice]:
                 retired=retired,
                 proposed=proposed,
                 implied=implied[0] if implied is not None else None,
+                version=version,
             )
         )
         if len(found) >= _MAX_ADVICE:
             break
-    return found
+    # a version the message also gives a command for ("needs modelscope>=1.18.1, please
+    # install by `pip install modelscope -U`"): the command is the way it says
+    commands = " ".join(a.command for a in found if a.command is not None).lower()
+    out = []
+    for advice in found:
+        if commands and advice.command is None and advice.text.endswith(":"):
+            continue  # "Install it with:" before the command it introduces
+        if advice.version is not None and advice.version[0].lower() in commands:
+            if not _instructs(advice.text):
+                continue
+            advice = replace(advice, version=None, kind=_kind(advice.text, None))
+        out.append(advice)
+    return out
 
 
 def spoken_text(message: MessageTemplate | None) -> str | None:
@@ -437,6 +483,14 @@ def python_literal(text: str) -> bool:
 
 def _instructs(sentence: str) -> bool:
     return _INSTRUCTS.match(sentence.strip().lstrip("(`'\"")) is not None
+
+
+def _command(found: str) -> str:
+    """The command without the punctuation after it; a quote it opened stays closed."""
+    command = found.strip().rstrip(".,;")
+    while command and command[-1] in "`'\"" and command.count(command[-1]) % 2:
+        command = command[:-1]  # a quote around the whole command, not one of its words
+    return command
 
 
 def _only_placeholder(text: str) -> bool:

@@ -23,6 +23,7 @@ from errdex.explain.page import Solution
 from errdex.explain.shared_suffix import factory_list
 from errdex.explain.stated_exclusive import exclusive_instruction
 from errdex.explain.stated_limits import lists_valid
+from errdex.explain.stated_version import version_solution
 from errdex.explain.user_call import suggested_call
 from errdex.facts import KnobKind, SiteKind
 
@@ -36,6 +37,9 @@ VAGUE_SETTING = (3, 4)
 BEFORE_NAMED_ONLY = 2
 # The message's advice that gives a known setting its value comes before every other way out.
 MESSAGE_FIRST = -2
+# `Facts.memo`'s key for the upgrades to a version the message requires: (the solution's
+# text, the sentence that requires it)
+STATED_VERSIONS = "stated_versions"
 # Advice that helps find the cause rather than avoid the error: "Set `VLLM_LOGGING_LEVEL=DEBUG`
 # to see per-backend unsupported reasons".
 _DIAGNOSTIC = re.compile(
@@ -63,6 +67,14 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
     site = facts.stored.site
     own_assertion = site.kind == SiteKind.ASSERT and not public_name(site.function)
     for advice in [a for advices in said for a in advices]:
+        if advice.version is not None:
+            # a setting it names is the case ("... is required when VLLM_X=1"), not the
+            # way out: the upgrade is
+            upgrade = version_solution(*advice.version, advice.text, facts.source_text)
+            if not any(upgrade.text in text for text in found):
+                out.solutions.append((upgrade, advised_rank(upgrade)))
+                facts.memo.setdefault(STATED_VERSIONS, []).append((upgrade.text, advice.text))
+            continue
         if any(re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", advice.text) for k in named):
             continue  # a solution turns the setting it names (as a word: not `VLLM_X` for `X`)
         if any(advice.text in text for text in [*found, *(s.text for s, _ in out.solutions)]):

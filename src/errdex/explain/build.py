@@ -29,6 +29,7 @@ from errdex.explain.linked import (
     truth_views,
 )
 from errdex.explain.literal_members import member_values
+from errdex.explain.loop_locals import without_loop_rebound
 from errdex.explain.model.answer import apply_analysis
 from errdex.explain.model.prompt import PROMPT_VERSION
 from errdex.explain.named_settings import typed_fields
@@ -37,6 +38,7 @@ from errdex.explain.override_warning import override_warnings
 from errdex.explain.page import Analysis, ConditionView, Page, VersionEntry
 from errdex.explain.page_reads import page_reads
 from errdex.explain.pins import pin_label, revision_date
+from errdex.explain.platform_shell import windows_fixes
 from errdex.explain.related import related_errors
 from errdex.explain.report import report_url
 from errdex.explain.returned_fields import returned_fields
@@ -116,6 +118,7 @@ def _build_page(
     if any(k.kind in (KnobKind.ENV, KnobKind.FLAG) for k in facts.knobs):
         facts.warned = override_warnings(store, chosen, list(facts.held))
     facts.source_text = text
+    facts.bindings = without_loop_rebound(facts)
     facts.outline_of = lambda: store.file_outline(chosen.version_id, chosen.file)
     facts.class_hook = class_hook(facts, lambda file: store.file_text(chosen.version_id, file))
     facts.constant_lines = constant_lines(store, chosen, facts.bindings, text)
@@ -231,11 +234,12 @@ def gather_facts(stored: StoredSite) -> Facts:
 def explain(facts: Facts) -> Explanation:
     """The deterministic explanation: from the facts alone, offline."""
     meaning = what_it_means(facts)
+    ways, fix = windows_fixes(facts, solutions(facts), example_fix(facts))
     return Explanation(
         what_it_means=meaning,
         when_it_happens=when_it_happens(facts),
-        solutions=solutions(facts),
-        example_fix=example_fix(facts),
+        solutions=ways,
+        example_fix=fix,
         why=why_quotes(facts, meaning),
     )
 

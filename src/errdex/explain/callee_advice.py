@@ -121,6 +121,8 @@ def callee_advice_solutions(facts: Facts) -> list[Solution]:
     out: list[Solution] = []
     for called, message in facts.callee_messages:
         for advice in message_advice(message):
+            if advice.version is not None:
+                continue  # a library the callee warns of, not what made its call fail
             text = (
                 f"Do what {code(called)} logs when it fails, right before this error: "
                 f"“{advice.text}”"

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable
 
 from errdex.ast_walk import walk
-from errdex.explain.class_made import BODY, ClassHook, ClassHooks
+from errdex.explain.class_made import ATTRIBUTES, BODY, ClassHook, ClassHooks
 from errdex.explain.context import Facts, function_at
 from errdex.explain.page import Caller, ConditionView, Solution
 from errdex.explain.plain import code
@@ -34,6 +34,7 @@ from errdex.facts import ConditionKind, SiteKind
 
 __all__ = [
     "annotation_solution",
+    "checks_users_class",
     "class_hook",
     "class_hook_sentence",
     "names_hook_argument",
@@ -54,7 +55,6 @@ _BODY_AT = 3
 _ANNOTATIONS = "__annotations__"
 
 
-_ATTRIBUTES = "its attributes, its own and those it inherits"
 _KEYWORDS = "the keywords of its `class` line"
 
 
@@ -140,9 +140,9 @@ def _hook_roles(hook: ClassHook, node: ast.FunctionDef) -> dict[str, str]:
     and `**kwargs`."""
     args = node.args
     params = [a.arg for a in (*args.posonlyargs, *args.args)]
-    own = {0: _ATTRIBUTES} if hook.kind == "subclass" else {2: "its bases", _BODY_AT: BODY}
+    own = {0: ATTRIBUTES} if hook.kind == "subclass" else {2: "its bases", _BODY_AT: BODY}
     if hook.kind == "metaclass" and hook.function.endswith(".__init__"):
-        own[0] = _ATTRIBUTES
+        own[0] = ATTRIBUTES
     roles = {params[i]: what for i, what in own.items() if i < len(params)}
     if args.kwarg is not None:
         roles[args.kwarg.arg] = _KEYWORDS
@@ -155,7 +155,7 @@ def _hook_roles(hook: ClassHook, node: ast.FunctionDef) -> dict[str, str]:
             else:
                 continue
             if isinstance(target, ast.Name) and _makes_class(value):
-                roles[target.id] = _ATTRIBUTES
+                roles[target.id] = ATTRIBUTES
     return roles
 
 
@@ -289,7 +289,7 @@ def class_hook_sentence(facts: Facts) -> str | None:
     """ "So no solution is offered here, but the check is of a class you define ...", or
     None."""
     hooks = facts.class_hook
-    if hooks is None or _invariant(facts) or _caught_here(facts):
+    if hooks is None or not checks_users_class(facts):
         return None
     parts = _parts_read(facts, hooks)
     if not parts:
@@ -311,6 +311,12 @@ def class_hook_sentence(facts: Facts) -> str | None:
         f"program's own state: {how}. What it tests is that class's definition ({what}){said}, "
         "and the way out is a change there."
     )
+
+
+def checks_users_class(facts: Facts) -> bool:
+    """Whether the site is a check of the class being made (under a hook): no invariant of
+    the authors, no raise its own `try` catches."""
+    return facts.class_hook is not None and not _invariant(facts) and not _caught_here(facts)
 
 
 def _invariant(facts: Facts) -> bool:

@@ -7,9 +7,11 @@ from dataclasses import dataclass
 
 from errdex.explain.plain import code
 
-__all__ = ["BODY", "ClassHook", "ClassHooks"]
+__all__ = ["ATTRIBUTES", "BODY", "ClassHook", "ClassHooks"]
 
+# What of the class a hook's name holds (`ClassHooks.roles`).
 BODY = "the names its body assigns"
+ATTRIBUTES = "its attributes, its own and those it inherits"
 
 
 @dataclass(frozen=True)

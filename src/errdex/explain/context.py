@@ -339,6 +339,11 @@ def function_at(text: str | None, name: str, line: int) -> ast.FunctionDef | Non
     return _block_at(text, function_span(text, name, line), line, ast.FunctionDef)
 
 
+def async_function_at(text: str | None, name: str, line: int) -> ast.AsyncFunctionDef | None:
+    """`function_at` for an `async def`."""
+    return _block_at(text, function_span(text, name, line), line, ast.AsyncFunctionDef)
+
+
 def class_around(text: str | None, name: str, line: int) -> ast.ClassDef | None:
     """The class `name` whose body holds `line`, parsed alone as `function_at` parses a
     function: at any depth (a class defined under `if TYPE_CHECKING: ... else:`)."""

@@ -172,3 +172,17 @@ def assignment_targets(node: ast.AST) -> list[ast.expr]:
     if isinstance(node, ast.AugAssign | ast.AnnAssign | ast.NamedExpr):
         return [node.target]
     return []
+
+
+def stored_roots(target: ast.expr) -> list[str]:
+    """The names an assignment target binds or changes an item or attribute of: `x` of
+    `x[i] = v`, not `i`."""
+    out = []
+    for node in walk(target):
+        if not isinstance(getattr(node, "ctx", None), ast.Store):
+            continue
+        while isinstance(node, ast.Subscript | ast.Attribute):
+            node = node.value
+        if isinstance(node, ast.Name):
+            out.append(node.id)
+    return out

@@ -27,7 +27,7 @@ from errdex.explain.input_words import Instead, what_to_pass
 from errdex.explain.none_assigned import none_from_keyword
 from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
-from errdex.explain.refused_ways import passed_refused
+from errdex.explain.refused_ways import part_trips_guard, passed_refused
 from errdex.explain.user_call import required_arguments, user_call
 from errdex.extract.conditions import dotted_name
 from errdex.facts import ConditionKind
@@ -89,7 +89,12 @@ def input_action(condition: ConditionView, facts: Facts) -> Given | None:
         # making one conjunct false avoids the check: the first on the input will do, but
         # a value from the closed set the check accepts keeps what the user asked for
         # (`vertical is not None and vertical not in ("top", ...)`: one of them, not None)
-        found_all = [_input_instead(part, facts, function, mode, exit_) for part in node.values]
+        found_all = [
+            None
+            if part_trips_guard(part, condition, facts) is not None
+            else _input_instead(part, facts, function, mode, exit_)
+            for part in node.values
+        ]  # (a part whose other value an earlier check of the path refuses: none)
         given = [g for g in found_all if g is not None]
         closed = next((g for g in given if _CLOSED_SET in g.text), None)
         if closed is not None and closed is not given[0]:

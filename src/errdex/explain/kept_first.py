@@ -5,10 +5,12 @@ up the feature the user turned on; giving the same flag the value the check take
 and comes first. At a raise in place of a failed import of another distribution's module,
 installing it keeps the path the user took; an argument or a setting that steers away from
 the import (another proxy scheme than the SOCKS one that needs the package) gives that path
-up, and comes after the install. A module of the project's own is no package to install:
-there the order stays. Emptying a function's `*args` or `**kwargs` gives up everything passed
-through it ("pass no keyword to `URL`" where the message names the type each keyword takes):
-it comes after every other way out.
+up, and comes after the install. So does one that gives up the feature whose package or
+library the message says must be newer ("fastokens >= 0.2.0 is required when
+VLLM_USE_FASTOKENS=1"): the upgrade it asks for keeps it. A module of the project's own is
+no package to install: there the order stays. Emptying a function's `*args` or `**kwargs`
+gives up everything passed through it ("pass no keyword to `URL`" where the message names the
+type each keyword takes): it comes after every other way out.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-from errdex.explain.advised import MESSAGE_FIRST
+from errdex.explain.advised import MESSAGE_FIRST, STATED_VERSIONS
 from errdex.explain.context import Facts
 from errdex.explain.page import Solution
 from errdex.facts import ConditionKind
@@ -84,6 +86,17 @@ def keep_first(items: Sequence[Ranked], facts: Facts) -> None:
             others = [i.rank for i in items if i is not item]
             if others and item.rank <= max(others):
                 item.rank = max(others) + 1
+    upgrades: list[tuple[str, str]] = facts.memo.get(STATED_VERSIONS, [])
+    stated = [i.rank for i in items if any(i.solution.text == u for u, _ in upgrades)]
+    for item in items:
+        # the upgrade the message asks for keeps the feature that a setting turned off, or
+        # an argument left out, gives up; and so a setting the sentence names as its case
+        # ("is required when VLLM_X=1", "To enable VLLM_X please update ...")
+        given_up = drops_setting(item.solution) or drops_argument(item.solution)
+        knob = item.solution.knob if item.solution.kind == "setting" else None
+        given_up = given_up or any(_names(said, knob) for _, said in upgrades)
+        if stated and given_up and item.rank <= max(stated):
+            item.rank = max(stated) + 1
     installs = [i.rank for i in items if i.solution.kind == "environment"]
     if not installs or not _failed_foreign_import(facts):
         return
@@ -93,6 +106,13 @@ def keep_first(items: Sequence[Ranked], facts: Facts) -> None:
         steers = item.solution.kind in ("input", "setting") and item.solution.condition
         if steers and item.rank != MESSAGE_FIRST and item.rank <= last:
             item.rank = last + 1
+
+
+def _names(sentence: str, knob: str | None) -> bool:
+    """Whether the sentence names the setting as a word (not `VLLM_X` for `X`)."""
+    if not knob:
+        return False
+    return re.search(rf"(?<![\w-]){re.escape(knob)}(?![\w-])", sentence) is not None
 
 
 def _variadic(facts: Facts) -> set[str]:

@@ -169,7 +169,33 @@ def _knob_action(
     if not knob.same_value:
         return _generic(knob, condition)
     action = _env_action(knob, shape) if knob.kind == KnobKind.ENV else _flag_action(knob, shape)
+    written = action is not None and (action.drops or action.keyword is not None)
+    if written and action is not None and action.keyword != "None" and _holds_one_field(knob):
+        # leaving the flag out leaves the field at its default, which a truth test may
+        # fail; a value given as the flag's whole JSON is no value of the field: only the
+        # flag is named. (Left out "in any form" for a field that must be None stays: a
+        # configuration class leaves its optional fields None.)
+        return _generic(knob, condition)
     return action or _generic(knob, condition)
+
+
+# How the linker names a local bound to what it reads: "the local `x` = `a.b.c` (line 9)".
+_LOCAL_VIA = re.compile(r"the local `[^`]+` = `([\w.]+)`")
+
+
+def _holds_one_field(knob: Knob) -> bool:
+    """A JSON-valued flag behind a local that holds one field of its object, read on past
+    the flag's own attribute (`enable = worker.vllm_config.kernel_config.enable_jit`, for
+    `--kernel-config`): leaving the flag out, or passing it empty, leaves that field at its
+    default, which may be the value that fails, and a value written as the flag's whole
+    argument (`--profiler-config torch`) is no JSON of its object, so no such action on the
+    flag is drawn (only its name). The field's type is not known here to write its JSON."""
+    found = _LOCAL_VIA.match(knob.via or "") if knob.kind == KnobKind.FLAG else None
+    if found is None or not json_valued(knob):
+        return False
+    parts = found.group(1).split(".")
+    own = knob.name.lstrip("-").replace("-", "_")
+    return own in parts[:-1]
 
 
 def _better(kept: KnobAction | None, new: KnobAction) -> KnobAction:

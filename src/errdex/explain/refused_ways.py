@@ -29,7 +29,13 @@ from errdex.extract.conditions import dotted_name, dotted_names, negate
 from errdex.facts import KnobKind
 from errdex.link.expression_texts import parse_expression
 
-__all__ = ["branch_refuses", "passed_refused", "setting_trips_guard", "value_refused"]
+__all__ = [
+    "branch_refuses",
+    "part_trips_guard",
+    "passed_refused",
+    "setting_trips_guard",
+    "value_refused",
+]
 
 
 class _Truth:
@@ -101,6 +107,12 @@ class _Known:
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            if not set(dotted_names(node)) & set(self.changed):
+                # a comparison the path's tests decided (`x is not None` of an `and`)
+                known = self.truth.get(_key(node))
+                opposite = self.truth.get(_key(negate(node)))
+                if known is not None or opposite is not None:
+                    return known if known is not None else not opposite
             return self._compare(node.left, node.ops[0], node.comparators[0])
         return _UNKNOWN
 
@@ -338,7 +350,119 @@ def _branch_refuses(condition: ConditionView, facts: Facts) -> str | None:
     if check is not None and not _set_by_setting(test, facts):
         values = _own_values(_values_read(check) - moved, facts)
     skip = {c.line for c in facts.conditions}
-    return _fails(known, block, skip, within, values)
+    found = _fails(known, block, skip, within, values)
+    if found is None and not _set_by_setting(test, facts):
+        found = _others_refused(guard, block, moved, facts, function)
+    return found
+
+
+def _others_refused(
+    guard: ast.If,
+    block: list[ast.stmt],
+    moved: set[str],
+    facts: Facts,
+    function: ast.FunctionDef | None,
+) -> str | None:
+    """ "checks" when the branch a way out takes asserts on, or drops, an argument of the
+    user's other than the one the way out changes and those the site's check reads (the
+    same value is `_fails`'s): one the path's tests read, so the user's value of it shapes
+    this failure. Passing `timeout` as a `Timeout` where that branch asserts `connect`
+    unset, or as a tuple where that branch sets `self.connect` from the tuple while the
+    others set it to `connect` (and nothing after the chain reads `connect`): no sure way
+    out (the user's `connect` fails an assert, or is dropped without a word)."""
+    check = parse_expression(facts.conditions[-1].test)
+    if function is None or check is None:
+        return None
+    # what the way out changes: the names its test reads, and what a local of it is made of
+    # (`trtllm = isinstance(meta.prefill, Kind)`: the way out changes `meta`)
+    changed = {n.split(".", 1)[0] for n in moved}
+    for binding in facts.bindings:
+        value = parse_expression(binding.value) if binding.name in changed else None
+        if value is not None:
+            changed |= _roots(value)
+    params = set(facts.read.params) - {"self", "cls"} - changed - _roots(check)
+    tested: set[str] = set()
+    for condition in facts.conditions[:-1]:
+        node = parse_expression(condition.test)
+        if node is not None:
+            tested |= _roots(node)
+    others = params & tested
+    if not others:
+        return None
+    for test, fails_when, _, assigned in _checks(block):
+        read = _roots(test) & others
+        if not fails_when and read and not _reassigned(read, assigned):
+            return "checks"  # an `assert` of its own on the user's other argument
+    if _in_loop(function, guard) or any(_may_leave(s) for s in block):
+        return None  # a branch that leaves early skips the work: nothing is dropped
+    end = guard.end_lineno or guard.lineno
+    after = {
+        n.id
+        for n in walk(function)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.lineno > end
+    }
+    made = {n for statement in block for n in _stored(statement)}
+    kept = others - _names_read(block) - after
+    for other in _chain(guard):
+        if other is block:
+            continue
+        for target, param in _passed_through(other):
+            if param in kept and target in made:
+                return "checks"  # the branch sets `target` without the user's `param`
+    return None
+
+
+def _roots(node: ast.AST) -> set[str]:
+    """The plain names an expression reads values of (`x` of `x.shape`)."""
+    return {n.split(".", 1)[0] for n in _values_read(node)}
+
+
+def _passed_through(block: list[ast.stmt]) -> Iterator[tuple[str, str]]:
+    """(target, name) of the block's assignments that store a plain name as it is
+    (`self.connect = connect`, `self.read = timeout if unset else read`)."""
+    for statement in block:
+        for node in walk(statement):
+            if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+                continue
+            target = dotted_name(node.targets[0])
+            values = [node.value]
+            if isinstance(node.value, ast.IfExp):
+                values = [node.value.body, node.value.orelse]
+            for value in values:
+                if target is not None and isinstance(value, ast.Name):
+                    yield target, value.id
+
+
+def _names_read(block: list[ast.stmt]) -> set[str]:
+    """The plain names a block loads (`connect`, the `x` of `x.shape`)."""
+    return {
+        node.id
+        for statement in block
+        for node in walk(statement)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+    }
+
+
+def _chain(guard: ast.If) -> Iterator[list[ast.stmt]]:
+    """The blocks of an `if`/`elif`/`else` chain, from `guard` on."""
+    current: ast.If | None = guard
+    while current is not None:
+        yield current.body
+        orelse = current.orelse
+        if len(orelse) == 1 and isinstance(orelse[0], ast.If):
+            current = orelse[0]
+        else:
+            if orelse:
+                yield orelse
+            current = None
+
+
+def _in_loop(function: ast.FunctionDef, guard: ast.If) -> bool:
+    return any(
+        isinstance(n, ast.For | ast.AsyncFor | ast.While)
+        and n.lineno < guard.lineno <= (n.end_lineno or n.lineno)
+        for n in walk(function)
+    )
 
 
 def value_refused(function: ast.FunctionDef | None, param: str, value: object) -> bool:
@@ -388,6 +512,69 @@ def _passed_value(instead: Instead) -> object:
     if "empty (false)" in instead.text:
         return FALSY
     return _UNKNOWN
+
+
+def part_trips_guard(part: ast.expr, condition: ConditionView, facts: Facts) -> int | None:
+    """Whether making one part of `condition`'s `and` false (the part as the path holds
+    it: `x is not None`, `x`, `not x`) makes an earlier check of the path fail, the other
+    parts and the path's other tests held as they are: `tensors.full_block_cnt` None, where
+    the path has both `full_block_cnt` and `full_block_idx` set, trips `if (cnt is None) !=
+    (idx is None): raise` before the exit the way out aims at. Read on the conditions as the
+    path holds them (a helper's names put in the caller's words). The check's line, or
+    None."""
+    changed = _flipped_value(part)
+    if changed is None:
+        return None
+    name, value = changed
+    known = _Known({name: value})
+    for other in facts.conditions:
+        node = parse_expression(other.text) if other is not condition else None
+        if node is not None:
+            known.learn(node, True)
+    held = parse_expression(condition.text)
+    if isinstance(held, ast.BoolOp) and isinstance(held.op, ast.And):
+        for other_part in held.values:
+            known.learn(other_part, True)  # those the way out leaves as the path holds them
+    for guard in facts.conditions:
+        node = parse_expression(guard.text)
+        if guard is condition or node is None or name not in dotted_names(node):
+            continue
+        if not _raises_other_way(guard, facts):
+            continue
+        known.truth.pop(_key(node), None)
+        if known.truth_of(node) is False:
+            return guard.line
+    return None
+
+
+def _flipped_value(part: ast.expr) -> tuple[str, object] | None:
+    """The name a part of a test reads and the value making it false: `x is not None` →
+    None, `x` → falsy, `not x` → truthy."""
+    if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Not):
+        name = dotted_name(part.operand)
+        return (name, TRUTHY) if name is not None else None
+    if isinstance(part, ast.Compare) and len(part.ops) == 1 and _is_none(part.comparators[0]):
+        name = dotted_name(part.left)
+        if name is not None and isinstance(part.ops[0], ast.IsNot):
+            return name, None
+        return None
+    name = dotted_name(part)
+    return (name, FALSY) if name is not None else None
+
+
+def _raises_other_way(guard: ConditionView, facts: Facts) -> bool:
+    """Whether the branch of `guard`'s `if` the path does not take starts with a `raise`
+    (in the site's function as read at extraction, or in a helper's `if` of its file)."""
+    if facts.read.other_branch_fails(guard.line, guard.holds):
+        return True
+    if not _outside(facts.site_function(), guard.line):
+        return False
+    found = _if_at(facts, guard.line, whole_file=True)
+    test = parse_expression(guard.test)
+    if found is None or test is None or ast.dump(found.test) != ast.dump(test):
+        return False
+    block = found.orelse if guard.holds else found.body
+    return bool(block) and isinstance(block[0], ast.Raise)
 
 
 def setting_trips_guard(solution: Solution, facts: Facts) -> int | None:

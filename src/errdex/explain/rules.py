@@ -13,7 +13,7 @@ from errdex.explain.context import Facts
 from errdex.explain.failed_call import made_sentence, wrapped_sentence
 from errdex.explain.hiding_flags import hidden_sentence
 from errdex.explain.inner_raises import inner_sentence
-from errdex.explain.input_nodes import assignment_targets
+from errdex.explain.input_nodes import assignment_targets, stored_roots
 from errdex.explain.narrowing import narrows_call_result
 from errdex.explain.network_try import sent_request
 from errdex.explain.no_action import no_action_sentence
@@ -420,25 +420,11 @@ def _rebound(facts: Facts) -> list[BindingView]:
         if not isinstance(node, _ASSIGNING):  # most nodes: the test alone
             continue
         for target in assignment_targets(node):
-            for name in _stored_roots(target):
+            for name in stored_roots(target):
                 assigned.setdefault(name, []).append(target.lineno)
     return [
         b for b in local if any((b.line or 0) < line < site for line in assigned.get(b.name, []))
     ]
-
-
-def _stored_roots(target: ast.expr) -> list[str]:
-    """The names an assignment target binds or changes an item or attribute of: `x` of
-    `x[i] = v`, not `i`."""
-    out = []
-    for node in walk(target):
-        if not isinstance(getattr(node, "ctx", None), ast.Store):
-            continue
-        while isinstance(node, ast.Subscript | ast.Attribute):
-            node = node.value
-        if isinstance(node, ast.Name):
-            out.append(node.id)
-    return out
 
 
 def _context(facts: Facts) -> str:

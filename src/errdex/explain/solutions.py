@@ -38,6 +38,7 @@ from errdex.explain.audience import callback_parameter, command_line_solution, f
 from errdex.explain.callback_result import callback_result_solution
 from errdex.explain.callee_advice import callee_advice_solutions
 from errdex.explain.caller_guards import gated_path_entries, guarded_entries
+from errdex.explain.class_attributes import attribute_solution
 from errdex.explain.class_body import class_body_solution
 from errdex.explain.class_hooks import annotation_solution, names_hook_argument
 from errdex.explain.context import CONTEXT_KINDS, Facts
@@ -298,9 +299,9 @@ def _solutions(facts: Facts) -> list[Solution]:
     given = given or narrowing_solution(facts, open_conditions) or missing_data_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(given, 1)
-    annotated = annotation_solution(facts)
-    if annotated is not None:
-        found.add(annotated, 0)  # a name of the user's class body with no annotation
+    for defined in (annotation_solution(facts), attribute_solution(facts)):
+        if defined is not None:  # the user's class being made: a name of its body, an attribute
+            found.add(defined, 0)
     clash = name_clash_solution(facts) or returned_error_solution(facts)
     if clash is not None:
         found.add(clash, 0)  # the message names the user's own name: before a helper's input

@@ -34,12 +34,6 @@ INFINITIVE = {
     "combined": "combine",
 }
 
-# "NIXL >= {min_version} is required", "fastokens >= 0.2.0 is required when ...": a
-# distribution (or library) and the least version, said as a requirement.
-_VERSION_REQUIRED = re.compile(
-    r"^(?P<name>[A-Za-z][\w.\-]*)\s*>=\s*(?P<version>[\w{}.\-!+]*\w[}]?)\s+is\s+required\b",
-    re.I,
-)
 # "Valid strategies for session synchronization are 'auto', 'evaluate', 'fetch', False",
 # "Supported methods are eagle, eagle3, and dflash": what the value may be, listed.
 _VALID_ARE = re.compile(
@@ -102,9 +96,6 @@ def lists_valid(sentence: str) -> bool:
 def stated_limit(sentence: str) -> tuple[str, str] | None:
     """(the instruction, its kind) a stated limit implies, or None."""
     text = sentence.strip()
-    match = _VERSION_REQUIRED.match(text)
-    if match is not None:
-        return f"Upgrade {match['name']} to {match['version']} or newer", "environment"
     match = _VALID_ARE.match(text)
     if match is not None and not _OWN_STATE.match(match["values"]):
         what = match["what"].strip()
