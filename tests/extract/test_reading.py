@@ -250,3 +250,69 @@ def test_a_form_feed_ends_no_line_of_the_comments() -> None:
     read = facts.readings[6]
     assert read.comments == {4: "sizes above the limit overflow the buffer"}
     assert read.comments_near([5]) == ["sizes above the limit overflow the buffer"]
+
+
+_NESTED = """
+import os
+
+if os.environ.get("FAST"):
+
+    class Config:
+        def __init__(self, size):
+            self.size = size
+            if self.size > 4:
+                raise ValueError("too big")  # under `if`: the class is left out
+
+else:
+
+    class Config:
+        def __init__(self, size):
+            self.size = size
+
+
+class Plain:
+    def __init__(self, size):
+        self.size = size
+
+    def check(self):
+        if self.size > 4:
+            raise ValueError("plain too big")  # a method of a top-level class
+
+    def outer(self):
+        def inner(x):
+            try:
+                class Local:
+                    def go(self):
+                        raise KeyError(x)
+            except KeyError:
+                raise
+            raise TypeError(x)
+
+        return inner
+"""
+
+
+def test_the_walker_hands_each_line_the_holders_the_chain_finds() -> None:
+    """`Walker.holders` (what the readings take) says what `Enclosing.chain` of the line
+    says, for every statement: a class under an `if` whose method holds the line is left
+    out, as the chain leaves it out."""
+    import ast
+
+    from errdex.extract.block_flow import Enclosing
+    from errdex.extract.module import collect_constants
+    from errdex.extract.walker import Walker
+
+    text = textwrap.dedent(_NESTED)
+    tree = ast.parse(text)
+    walker = Walker(text, collect_constants(tree, text))
+    walker.run(tree)
+    enclosing = Enclosing(tree, text)
+    lines = {n.lineno for n in ast.walk(tree) if isinstance(n, ast.stmt)}
+    assert lines == set(walker.holders)
+    for line in lines:
+        chain = enclosing.chain(line)
+        func = next((n for n in reversed(chain) if isinstance(n, ast.FunctionDef)), None)
+        cls = next((n for n in reversed(chain) if isinstance(n, ast.ClassDef)), None)
+        assert walker.holders[line] == (func, cls), line
+    assert reading(_NESTED, '"too big"').init_params == {}
+    assert reading(_NESTED, '"plain too big"').init_params == {"size": "size"}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from errdex.extract.textscan import (
     LineNumbers,
     after_word_boundary,
@@ -11,9 +13,13 @@ from errdex.extract.textscan import (
     inside_bounds,
     line_heads,
     line_matches,
+    matches_from,
     occurrences,
+    offsets_of,
+    starting,
     string_bounds,
     triple_quoted_bounds,
+    words_after,
 )
 
 
@@ -29,6 +35,29 @@ def test_line_heads_are_the_occurrences_only_indentation_precedes() -> None:
         "return b",
         "return d  # return e",
     ]
+
+
+def test_words_after_a_lead_are_each_words_occurrences_in_one_pass() -> None:
+    text = "log.error(x); log.errors; e.exception(); a.log(1).error(2); .err"
+    words = (".error", ".errors", ".exception", ".log(", ".err")
+    found = words_after(text, ".", words)
+    assert found == {word: list(occurrences(text, word)) for word in words}
+    assert found[".errors"] == [text.index(".errors")]
+
+
+def test_words_after_refuses_words_holding_their_lead_again() -> None:
+    with pytest.raises(ValueError):
+        words_after("a.b.c", ".", (".b.c",))
+
+
+def test_matches_from_a_words_offsets_are_what_finditer_finds() -> None:
+    text = "return x\nreturn  y # c\nreturnz\n  return a and b\nreturn return q\n"
+    pattern = re.compile(r"return [ \t]*(\w+(?:[ \t]+and[ \t]+\w+)*)[ \t]*(?:#[^\n]*)?$", re.M)
+    returns = starting(text, "return ", offsets_of(text, "return"))
+    assert returns == list(occurrences(text, "return "))
+    found = [(m.span(), m[1]) for m in matches_from(pattern, text, returns)]
+    assert found == [(m.span(), m[1]) for m in pattern.finditer(text)]
+    assert [name for _, name in found] == ["x", "y", "a and b", "q"]
 
 
 def test_find_all_sorts_the_offsets_of_all_words() -> None:

@@ -55,9 +55,11 @@ def decode_source(data: bytes) -> str:
         raise ValueError("binary file (NUL bytes)")
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        return data.decode(encoding).replace("\r\n", "\n").replace("\r", "\n")
+        text = data.decode(encoding)
     except (SyntaxError, LookupError, UnicodeDecodeError) as error:
         raise ValueError(f"undecodable source ({error})") from error
+    # one pass to find no `\r` in most files, not two to replace none
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def _parse(text: str, path: str) -> ast.Module:
@@ -206,7 +208,8 @@ def _readings(
     for call in walker.calls.calls:
         wanted.setdefault(call.line, Wanted()).add(call.line, call.conditions, every_word=True)
     try:
-        return read_lines(tree, text, wanted, reduced.blanked if reduced is not None else ())
+        blanked = reduced.blanked if reduced is not None else ()
+        return read_lines(tree, text, wanted, blanked, walker.holders)
     except RecursionError:
         return {}  # too deeply nested to unparse: the pages go without it
 

@@ -18,6 +18,9 @@ _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _DEFS = (*_FUNCTIONS, ast.ClassDef)  # made once, not at each test
 _MAX_CALLEES = 16  # names a `try` calls, kept to tell what its `except` can catch
 _WARN_NAME = lazy_compile(r"(?:warn|warning|error|critical|exception)(?:_once)?")
+# The function and the class a line's statement is in: the innermost of each, None outside
+# any (`Enclosing.chain` finds them by the line; the walker as it walks, `Walker.holders`).
+Holders = tuple[ast.FunctionDef | ast.AsyncFunctionDef | None, ast.ClassDef | None]
 # What may stand before `def` or `class` on a line that defines one.
 _LINE_HEAD = lazy_compile(r"[ \t\f]*(?:async[ \t\f]+)?")
 

@@ -15,7 +15,14 @@ from __future__ import annotations
 import ast
 import re
 
-from errdex.extract.textscan import after_word_boundary, line_heads, occurrences
+from errdex.extract.textscan import (
+    after_word_boundary,
+    line_heads,
+    matches_from,
+    occurrences,
+    offsets_of,
+    starting,
+)
 from errdex.lazy_re import lazy_compile
 
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
@@ -54,10 +61,12 @@ def platform_tests(text: str) -> dict[str, str]:
     Read from the lines around each platform word: the word's line must be the `return`
     and the line before it (blank and comment lines aside) the one-line `def`."""
     out: dict[str, str] = {}
-    # Each line that starts with `return ` (one `str.find` pass), then the platform words
+    # Each line that starts with `return ` (from the file's one `str.find` pass for
+    # `return`, which the skeleton and `value_accessors` share), then the platform words
     # in it: a regex search of every file is far slower, and so are a pass for each of
     # their fixed parts.
-    for at in line_heads(text, "return "):
+    returns = starting(text, "return ", offsets_of(text, "return"))
+    for at in line_heads(text, "return ", returns):
         start = text.rfind("\n", 0, at) + 1
         end = text.find("\n", at)
         line = text[start : end if end != -1 else len(text)]
@@ -136,8 +145,8 @@ def _bound_to_nothing(body: list[ast.stmt]) -> list[str]:
 
 _NAME = r"[A-Za-z_]\w*(?:\.\w+)*"
 # `return name.chain` (or `return a and b`, names joined by `and`) as a whole line (a
-# trailing comment aside): searched over the whole text, the engine skipping from one
-# `return ` to the next, so that only the returns of names are read in Python
+# trailing comment aside): tried at each `return ` (`matches_from`), so that only the
+# returns of names are read in Python
 _RETURNED_NAME = lazy_compile(
     rf"return [ \t]*({_NAME}(?:[ \t]+and[ \t]+{_NAME})*)[ \t]*(?:#[^\n]*)?$", re.MULTILINE
 )
@@ -157,7 +166,9 @@ def value_accessors(text: str) -> dict[str, str]:
     so the linker can follow a call of the function to the setting it hands back. A body
     returning names joined by `and` gives them joined so (`envs.A and envs.B`)."""
     out: dict[str, str] = {}
-    for found in _RETURNED_NAME.finditer(text):
+    # the pattern starts with `return `: tried at its occurrences, found for the file once
+    returns = starting(text, "return ", offsets_of(text, "return"))
+    for found in matches_from(_RETURNED_NAME, text, returns):
         at = found.start()
         start = text.rfind("\n", 0, at) + 1
         if text[start:at].strip():

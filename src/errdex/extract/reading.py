@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import ast
 import bisect
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from errdex.extract.block_flow import (
     Enclosing,
+    Holders,
     block_fails,
     block_leaves,
     block_warns,
@@ -97,15 +98,18 @@ def read_lines(
     text: str,
     wanted: dict[int, Wanted],
     blanked: Sequence[tuple[int, int, int]] = (),
+    holders: Mapping[int, Holders] | None = None,
 ) -> dict[int, SourceRead]:
     """The reading of each wanted line (a site's or a call's), keyed by that line.
 
     `blanked` holds the (`def` offset, body start, body end) of each body the skeleton
-    blanked in `text`, to read a blanked `__init__` from the original.
+    blanked in `text`, to read a blanked `__init__` from the original. `holders`: the
+    function and class each line's statement is in, as the walker of `tree` found them
+    (`Walker.holders`); a line it lacks is looked up in the tree.
     """
     if not wanted:
         return {}  # a file without sites or calls: its lines are not even split
-    reader = _FileReader(tree, text, blanked)
+    reader = _FileReader(tree, text, blanked, holders or {})
     try:
         return {line: reader.read(line, want) for line, want in sorted(wanted.items())}
     finally:
@@ -187,8 +191,15 @@ class _Scope:
 
 
 class _FileReader:
-    def __init__(self, tree: ast.Module, text: str, blanked: Sequence[tuple[int, int, int]]):
+    def __init__(
+        self,
+        tree: ast.Module,
+        text: str,
+        blanked: Sequence[tuple[int, int, int]],
+        holders: Mapping[int, Holders],
+    ):
         self.tree = tree
+        self.holders = holders
         self.text = text
         # The parser's lines (a form feed or `\x1c` ends none), split once per file: line
         # numbers here are the parser's, which the comments and branches are keyed by.
@@ -214,9 +225,13 @@ class _FileReader:
         self.set_by: dict[int, ClassSetters] = {}
 
     def read(self, line: int, want: Wanted) -> SourceRead:
-        chain = self.enclosing.chain(line)
-        func = next((n for n in reversed(chain) if isinstance(n, _FUNCTIONS)), None)
-        cls = next((n for n in reversed(chain) if isinstance(n, ast.ClassDef)), None)
+        held = self.holders.get(line)
+        if held is not None:
+            func, cls = held
+        else:
+            chain = self.enclosing.chain(line)
+            func = next((n for n in reversed(chain) if isinstance(n, _FUNCTIONS)), None)
+            cls = next((n for n in reversed(chain) if isinstance(n, ast.ClassDef)), None)
         scope = self._scope(func)
         lines = sorted(want.lines)
         init_params: dict[str, str] = {}

@@ -32,9 +32,13 @@ from errdex.extract.textscan import (
     after_word_boundary,
     find_all,
     inside_bounds,
+    matches_from,
     occurrences,
+    offsets_of,
     shallow_line,
+    starting,
     triple_quoted_bounds,
+    words_after,
 )
 from errdex.lazy_re import lazy_compile
 
@@ -74,6 +78,8 @@ _DECORATORS_READ = 4  # decorator and comment lines looked at above a `def`
 _OTHER_SITE_WORDS = tuple(
     word for word in SITE_WORDS if word != "raise" and word not in _RETURN_READ_WORDS
 )
+# The site words that start with a dot, found in one pass (`words_after`).
+_DOTTED_SITE_WORDS = tuple(w for w in SITE_WORDS if w[0] == ".")
 # Patterns that start with a literal, so the regex engine jumps from one `def`/`class` to
 # the next instead of trying every line; whether it starts a line is checked after.
 _DEF = lazy_compile(r"def[ \t]+(\w+)")
@@ -183,17 +189,18 @@ class _SiteWords:
 
     @classmethod
     def find(cls, text: str) -> _SiteWords:
+        # found in one pass each, the words that start with a dot and those with `return`
+        found = words_after(text, ".", _DOTTED_SITE_WORDS)
+        returns = offsets_of(text, "return")
+        found["return ["] = starting(text, "return [", returns)
         raises = _find_all(text, ("raise",))
-        returns_read = _find_all(text, _RETURN_READ_WORDS)
-        hits = sorted(raises + returns_read + _find_all(text, _OTHER_SITE_WORDS))
-        made = [
-            m.start()
-            for pattern in (_RETURNS_EXCEPTION, KEYED_LOOKUP)
-            for m in pattern.finditer(text)
-        ]
+        returns_read = _find_all(text, _RETURN_READ_WORDS, found)
+        hits = sorted(raises + returns_read + _find_all(text, _OTHER_SITE_WORDS, found))
+        made = [m.start() for m in matches_from(_RETURNS_EXCEPTION, text, returns)]
+        made += [m.start() for m in KEYED_LOOKUP.finditer(text)]
         # A function returning a message: a site's local may take it from its call; one
         # returning an exception it makes: `raise make_error(...)` raises it.
-        texts = [m.start() for m in _RETURNS_TEXT.finditer(text)]
+        texts = [m.start() for m in matches_from(_RETURNS_TEXT, text, returns)]
         return cls(text, raises, sorted(hits + made + texts), sorted(returns_read + made + texts))
 
     def tests(self) -> list[int]:
@@ -521,14 +528,18 @@ _HIT_CHECKS: dict[str, re.Pattern[str]] = {
 _STATEMENT_WORDS = frozenset({"raise", "assert"})  # keywords: only at a statement's start
 
 
-def _find_all(text: str, words: tuple[str, ...]) -> list[int]:
-    """Sorted offsets of every occurrence of each word that can start what it stands for."""
+def _find_all(
+    text: str, words: tuple[str, ...], offsets: dict[str, list[int]] | None = None
+) -> list[int]:
+    """Sorted offsets of every occurrence of each word that can start what it stands for;
+    `offsets`: those of some of the words, found already (`_dotted_words`)."""
+    offsets = offsets or {}
     found: list[int] = []
     for word in words:
         check = _HIT_CHECKS.get(word)
         found.extend(
             at
-            for at in occurrences(text, word)
+            for at in (offsets[word] if word in offsets else occurrences(text, word))
             if (check is None or check.match(text, at))
             and (word not in _STATEMENT_WORDS or _starts_statement(text, at))
         )

@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from errdex.extract.assignments import AssignmentRecorder
+from errdex.extract.block_flow import Holders
 from errdex.extract.calls_made import CallRecorder
 from errdex.extract.conditions import NAME_OR_ATTRIBUTE, dotted_name
 from errdex.extract.definitions import DefinitionRecorder
@@ -67,6 +68,16 @@ class Walker:
         self.calls = CallRecorder(self.state)
         self.definitions = DefinitionRecorder(self.state)
         self.factories = FactoryRecorder(self.state)
+        # A statement's line → the function and class it is in, as `Enclosing.chain` of
+        # the line tells them (the innermost statement starting on the line deciding): what
+        # a site's or call's reading needs, which it found again by the line alone.
+        self.holders: dict[int, Holders] = {}
+        # The current statement's holders; and those before the first `if`, loop, `try`,
+        # `with` or `match` block entered since, or None when there was none: of the defs
+        # past one, the chain holds only the innermost (a class under `if` whose method
+        # holds the line is left out of it, and so out of the reading).
+        self._held: Holders = (None, None)
+        self._before_block: Holders | None = None
 
     def run(self, tree: ast.Module) -> None:
         self._body(tree.body, Scope("<module>", None, is_function=False), ())
@@ -78,7 +89,9 @@ class Walker:
     ) -> tuple[Step, ...]:
         """Walk a block; return the path that holds after it (its early exits added)."""
         current = path
+        holders, held = self.holders, self._held
         for stmt in stmts:
+            holders[stmt.lineno] = held
             handler = _HANDLERS.get(type(stmt)) or _handler_for(type(stmt))
             after = handler(self, stmt, scope, current)
             if after is not None:  # a `with`/`try` body's early exits hold after it
@@ -94,10 +107,14 @@ class Walker:
     ) -> tuple[Step, ...]:
         state = self.state
         outer = state.open_block()
+        before = self._before_block
+        if before is None:
+            self._before_block = self._held
         try:
             return self._body(stmts, scope, path)
         finally:
             state.blocks = outer
+            self._before_block = before
 
     def _fallthrough(self, stmt: ast.If) -> list[Step]:
         """What must hold to get past an `if` whose branches may exit (return, raise, ...)."""
@@ -138,10 +155,13 @@ class Walker:
             inner.assigns.setdefault(name, []).append(Assignment(stmt.lineno, None, (), ()))
         state = self.state
         outer, state.blocks = state.blocks, ()  # a function's blocks start afresh
+        held = self._held
+        self._held = self.holders[stmt.lineno] = (stmt, (self._before_block or held)[1])
         try:
             after = self._body(stmt.body, inner, ())
         finally:
             state.blocks = outer
+            self._held = held
         self.definitions.function_walked(stmt, scope, inner, after)
 
     _AsyncFunctionDef = _FunctionDef
@@ -190,7 +210,12 @@ class Walker:
             qualname = f"{scope.qualname}.<locals>.{stmt.name}"
         else:
             qualname = f"{scope.qualname}.{stmt.name}"
-        self._body(stmt.body, Scope(qualname, qualname, is_function=False), ())
+        held = self._held
+        self._held = self.holders[stmt.lineno] = ((self._before_block or held)[0], stmt)
+        try:
+            self._body(stmt.body, Scope(qualname, qualname, is_function=False), ())
+        finally:
+            self._held = held
         self.definitions.class_walked(stmt, qualname)
 
     # -- statements that open blocks -------------------------------------------------------
