@@ -120,8 +120,6 @@ def _build_page(
     facts.source_text = text
     facts.bindings = without_loop_rebound(facts)
     facts.outline_of = lambda: store.file_outline(chosen.version_id, chosen.file)
-    facts.mentions_of = lambda: store.name_mentions(chosen.version_id)
-    facts.entry_targets = tuple(e.target for e in record.entry_points) if record else ()
     facts.class_hook = class_hook(facts, lambda file: store.file_text(chosen.version_id, file))
     facts.constant_lines = constant_lines(store, chosen, facts.bindings, text)
     facts.returned = returned_fields(store, chosen, facts)

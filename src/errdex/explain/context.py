@@ -31,7 +31,6 @@ from errdex.extract.source_text import block_span, parsed_block
 from errdex.facts import ConditionKind
 from errdex.reading_facts import SourceRead
 from errdex.store.base import StoredSite
-from errdex.store.mentions import NameMentions
 
 if TYPE_CHECKING:
     from errdex.explain.class_made import ClassHooks
@@ -172,11 +171,6 @@ class Facts:
     # reads the lines that start the file's top-level statements from the store (None:
     # not kept), asked once a rule wants a few of them (`top_module`)
     outline_of: Callable[[], Sequence[int] | None] | None = field(default=None, repr=False)
-    # reads the words of the version's files counted, and the modules:functions its
-    # commands run, asked only by a page about to call the check the program's own state
-    # (`explain/uncalled.py`)
-    mentions_of: Callable[[], NameMentions | None] | None = field(default=None, repr=False)
-    entry_targets: tuple[str, ...] = ()
     _outline: Sequence[int] | bool | None = field(default=False, repr=False)  # False: unread
     _tree: ast.Module | None = field(default=None, repr=False)
     _function: ast.FunctionDef | bool | None = field(default=False, repr=False)  # False: unread

@@ -29,13 +29,12 @@ _KEPT = frozenset(
         "projects",
         "public_path_of",
         "defined_names",
-        "name_mentions",
     }
 )
 
 
 # the reads whose answers only a write changes: kept across pages
-_CATALOG = frozenset({"versions", "projects", "defined_names", "name_mentions"})
+_CATALOG = frozenset({"versions", "projects", "defined_names"})
 _MOST_KEPT = 256
 
 

@@ -34,7 +34,6 @@ from errdex.explain.solutions import no_way_out, solutions
 from errdex.explain.tried_input import failing_calls, setting_input
 from errdex.explain.try_failure import no_way_out_of_try, try_failure_sentences
 from errdex.explain.twins import twin_sentences
-from errdex.explain.uncalled import uncalled_sentence
 from errdex.explain.user_data import arguments_read
 from errdex.explain.user_values import user_value_sentence
 from errdex.facts import ConditionKind, KnobKind, SiteKind
@@ -384,9 +383,6 @@ def _no_solution(facts: Facts) -> str:
     given = None if passed else user_value_sentence(facts)
     if given is not None:
         return given  # an item of an argument, an operator's operand: the user's value
-    uncalled = None if passed else uncalled_sentence(facts)
-    if uncalled is not None:
-        return "So no solution is offered. " + uncalled  # no code of the package reaches it
     if not passed:
         # errdex cannot tell the program's state from what the user hands it (a class,
         # model or mapping declared with the library, a callback that sets it, a plugin

@@ -11,7 +11,6 @@ import msgspec
 from errdex.facts import SiteKind
 from errdex.linked_facts import IndexedSite
 from errdex.sources.base import EntryPoint, Pin, VersionInfo
-from errdex.store.mentions import NameMentions
 
 # A version is named by its row id, or by (project, label).
 VersionRef = int | tuple[str, str]
@@ -245,11 +244,6 @@ class Store(abc.ABC):
     @abc.abstractmethod
     def defined_names(self, version_id: int) -> frozenset[str]:
         """The names a version defines (empty when it was indexed before they were kept)."""
-
-    def name_mentions(self, version_id: int) -> NameMentions | None:
-        """The words of all the version's files, counted (`store/mentions.py`); None when
-        the store keeps no files."""
-        return None
 
     @abc.abstractmethod
     def stats(self, project: str, version: str | None = None) -> VersionStats:

@@ -26,7 +26,6 @@ from errdex.store.base import (
     VersionStats,
 )
 from errdex.store.contents import stored_text, unpack_names, unpack_outline
-from errdex.store.mentions import NameMentions, count_mentions
 from errdex.store.migrations import READ_GENERATION
 from errdex.store.ordering import newest_first, utc_date
 from errdex.store.rows import (
@@ -200,16 +199,6 @@ class SqlStore(Store):
                 "SELECT defined_names FROM versions WHERE id = ?", (version_id,)
             ).fetchone()
         return unpack_names(row[0]) if row is not None else frozenset()
-
-    def name_mentions(self, version_id: int) -> NameMentions | None:
-        with self._guard() as conn:
-            rows = conn.execute(
-                "SELECT b.text FROM files f JOIN blobs b ON b.hash = f.hash WHERE f.version_id = ?",
-                (version_id,),
-            ).fetchall()
-        if not rows:
-            return None
-        return count_mentions(stored_text(bytes(row[0])) for row in rows)
 
     def versions(self, project: str) -> list[VersionRecord]:
         with self._guard() as conn:
