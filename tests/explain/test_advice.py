@@ -211,3 +211,42 @@ def test_a_sentence_that_asks_the_user_please_is_advice(message: str) -> None:
 )
 def test_please_report_look_or_implement_is_no_way_out(message: str) -> None:
     assert message_advice(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        (
+            "Named tool choice requires strict tool calling. Otherwise use `tool_choice` 'auto'.",
+            "Otherwise use `tool_choice` 'auto'.",
+        ),
+        (
+            "Capture is skipped. To turn on graph capture, ensure `mode` was not set to `NONE`",
+            "To turn on graph capture, ensure `mode` was not set to `NONE`",
+        ),
+        (
+            "Headers are missing. optionally set NCCL_INCLUDE_PATH to the headers' directory.",
+            "optionally set NCCL_INCLUDE_PATH to the headers' directory.",
+        ),
+        (
+            "json_object must be True if set; omit outputs to disable them",
+            "omit outputs to disable them",
+        ),
+    ],
+)
+def test_an_instruction_after_its_goal_or_otherwise_is_advice(message: str, said: str) -> None:
+    assert [a.text for a in message_advice(message)] == [said]
+
+
+def test_a_goal_with_no_words_before_a_colon_is_not_read() -> None:
+    # the clause after "add:" is cut at the JSON's own ": " (the splitter's): not an instruction
+    assert message_advice("FP8 prefill is off. To enable, add: --cfg '{\"q\": true}'") == []
+
+
+def test_a_value_only_applicable_in_one_case_is_set_only_then() -> None:
+    (advice,) = message_advice("torch_dir is only applicable when profiler is set to 'torch'")
+    assert advice.solution.startswith(
+        "Set torch_dir only when profiler is set to 'torch' (or leave it out), as the message says"
+    )
+    # an expression of the code is no name to set
+    assert message_advice("{', '.join(opts)} only applicable when profiler is set to 'x'") == []

@@ -1,7 +1,8 @@
 """A check every caller makes first: when each caller asserts the opposite of the site's
 condition on the object's own state (or leaves when it holds) before the call, the site is
-never reached failing. No way out is offered and "What it means" says why; a caller that
-does not check first keeps the page as it was."""
+never reached failing (only a call from outside the package reaches it). No way out is
+offered and "What it means" says why; a caller that does not check first keeps the page as
+it was."""
 
 from __future__ import annotations
 
@@ -67,7 +68,8 @@ def test_a_caller_asserting_the_opposite_first_leaves_nothing_to_do(kern: Store)
         "Every caller in kern checks the opposite before calling it: `Impl.forward` checks "
         "`assert self.version is not None` first (kern/attn.py:7)" in page.what_it_means
     )
-    assert "never reached failing" in page.what_it_means
+    assert "the program never reaches this check failing" in page.what_it_means
+    assert "fails only when `_split` is called from elsewhere" in page.what_it_means
 
 
 def test_a_caller_leaving_on_the_condition_first_leaves_nothing_to_do(kern: Store) -> None:

@@ -44,6 +44,18 @@ FILES = {
                 raise KeyError(key)
 
 
+        class WeakValues:
+            def __init__(self):
+                self._refs = {}
+
+            def __getitem__(self, key):
+                ref = self._refs[key]
+                value = ref()
+                if value is None:
+                    raise KeyError(key)
+                return value
+
+
         class Model:
             def __init__(self):
                 self._private = {}
@@ -197,3 +209,10 @@ def test_an_assertion_states_what_holds_and_lists_nothing_to_choose_from(kv: Sto
     for site in kv.list_sites("kv"):
         if site.site.function == "in_":
             assert build_page(kv, site.id).solutions == []
+
+
+def test_no_key_sentence_when_the_key_was_found_and_what_it_holds_is_gone(kv: Store) -> None:
+    # `self._refs[key]` raised no KeyError: the key is there, its object was collected, and
+    # the key's spelling is not the fault
+    page = page_of(kv, "WeakValues.__getitem__")
+    assert not any(s.text.startswith("The key") for s in page.solutions), page.solutions

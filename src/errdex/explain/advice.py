@@ -37,11 +37,14 @@ _FORBIDS = re.compile(
 _INSTRUCTS = re.compile(
     r"^(?:please\s+|you\s+(?:can|should|must|may\s+need\s+to|need\s+to)\s+(?:instead\s+)?|"
     r"try\s+(?:to\s+)?|"
-    r"instead,?\s+|alternatively,?\s+|or\s+|to\s+fix\s+this,?\s+)?"
+    r"instead,?\s+|alternatively,?\s+|otherwise,?\s+|optionally,?\s+|or\s+|"
+    # "To turn on CUDA graph capture, ensure ...": the goal, then the instruction
+    r"to\s+(?:fix|turn\s+(?:on|off)|enable|disable|use|avoid|silence|suppress)\s+"
+    r"[^,.;:]{1,80},\s*)?"
     r"(?:use|set|pass|install|upgrade|update|downgrade|enable|disable|remove|specify|provide|"
     r"add|increase|decrease|reduce|lower|switch|run|call|choose|select|make\s+sure|ensure|"
     r"export|unset|turn\s+(?:on|off)|rerun|re-run|restart|define|declare|replace|rename|"
-    r"change|leave)\b"
+    r"change|leave|omit)\b"
     # verbs that are as often a name of the code (`configure()`, `query`): a word after them
     r"|^(?:please\s+)?(?:apply|configure|convert|query\s+for)\s+"
     r"(?!(?:failed|fails|error|errors|is|was|has|returned|called|step|of)\b)(?=[\w`'\"])"

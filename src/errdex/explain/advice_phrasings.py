@@ -63,6 +63,14 @@ _REQUIRES_BUILD = re.compile(
     re.I,
 )
 
+# "torch_profiler_dir is only applicable when profiler is set to 'torch'", "qo_offset is only
+# valid when causal=True": a value that has effect only in one case, refused in the others
+_ONLY_APPLIES = re.compile(
+    r"^(?P<subject>(?!(?:this|it|that|which)\b)[^_\s].{0,80}?)\s+(?:is\s+|are\s+)?only\s+"
+    r"(?:applicable|valid|meaningful|honou?red|effective)\s+(?P<when>when|if)\s+"
+    r"(?P<condition>\S.*?)\s*\.?$",
+    re.I,
+)
 # "dimensions must be unset (received dimensions=5)": a value the user gave that this case
 # takes none of (an aside on what was received is no part of the subject's name)
 _MUST_BE_UNSET = re.compile(
@@ -120,6 +128,11 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
         where = f"{match['where'].lower()} {match['what'].strip()}"
         example = match["example"]
         return f"Use {subject} only {where}, e.g. `{example}`", "input"
+    match = _ONLY_APPLIES.match(text)
+    named = match is not None and re.search(r"\{(?![\w.]+\})", match["subject"]) is None
+    if match is not None and named and not _OWN_SUBJECT.search(match["subject"]):
+        subject, condition = match["subject"].strip(), match["condition"]
+        return f"Set {subject} only {match['when'].lower()} {condition} (or leave it out)", "input"
     match = _MUST_BE_UNSET.match(text)
     if match is not None and not _OWN_SUBJECT.search(match["subject"].strip("`'\"")):
         rest = (match["rest"] or "").rstrip()

@@ -64,10 +64,12 @@ def checked_sentence(found: list[tuple[Caller, str, int]], project: str) -> str:
         for c, check, line in found[:3]
     )
     more = f", and {len(found) - 3} more" if len(found) > 3 else ""
+    callee = code(found[0][0].calls.rpartition(".")[2]) if found[0][0].calls else "it"
     return (
         f"Every caller in {project} checks the opposite before calling it: {places}{more}. "
-        "So this check is never reached failing: there is nothing to fix here, and no way "
-        "out is offered (the caller's own check is what would fail first)."
+        "So the program never reaches this check failing, and no way out is offered: it "
+        f"fails only when {callee} is called from elsewhere (your own code calling it "
+        "directly, or a plugin), or the caller's own check fails first."
     )
 
 

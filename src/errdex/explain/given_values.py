@@ -60,11 +60,35 @@ def _missing_key(facts: Facts) -> tuple[str, str | None] | None:
     if printed.expr != key:
         return None
     held = facts.held
+    if held and _found_by_key(held[-1].text, key, facts):
+        return None  # the key was found: the check is of what it holds
     return (
         f"The key {printed.render()} is not in the {code(owner)}: {verb} only a key it "
         f"holds (check the key's spelling against those it has).",
         held[-1].text if held else None,
     )
+
+
+def _found_by_key(test: str, key: str, facts: Facts) -> bool:
+    """Whether the check reads, through the locals it names, a subscription by `key`
+    (`o = state.obj()`, `state = self._dict[key]`): that lookup raised no `KeyError`, so
+    the key is there and the check is of what it holds (a weak reference's object gone),
+    not of the key's spelling."""
+    node = parse_expression(test)
+    todo = [node] if node is not None else []
+    bound = {b.name: b.value for b in facts.bindings if b.origin == "local"}
+    seen: set[str] = set()
+    while todo:
+        current = todo.pop()
+        for sub in ast.walk(current):
+            if isinstance(sub, ast.Subscript) and ast.unparse(sub.slice) == key:
+                return True
+            if isinstance(sub, ast.Name) and sub.id in bound and sub.id not in seen:
+                seen.add(sub.id)
+                value = parse_expression(bound[sub.id])
+                if value is not None:
+                    todo.append(value)
+    return False
 
 
 def _missing_attribute(facts: Facts) -> tuple[str, str | None] | None:

@@ -33,6 +33,7 @@ import os
 import select
 import signal
 import struct
+import sys
 import tempfile
 import warnings
 import weakref
@@ -67,14 +68,16 @@ class _Block(msgspec.Struct, Generic[R], array_like=True):
 
 
 def can_fork() -> bool:
-    """Whether this process may fork workers: a POSIX system, its main thread (which
-    alone sets the workers' signals), and not a daemonic process of `multiprocessing`
-    (which ends without waiting for children of its own)."""
+    """Whether this process may fork workers: a POSIX system but macOS (whose system
+    libraries may crash in a child forked without exec), its main thread (which alone
+    sets the workers' signals), and not a daemonic process of `multiprocessing` (which
+    ends without waiting for children of its own)."""
     import multiprocessing
     import threading
 
     return (
         hasattr(os, "fork")
+        and sys.platform != "darwin"
         and threading.current_thread() is threading.main_thread()
         and not multiprocessing.current_process().daemon
     )
