@@ -207,8 +207,6 @@ class KnobIndex:
         # Only a bare name's own local binding can change the answer: it is in the key.
         binding = local.get(dotted) if local and "." not in dotted else None
         key = (dotted, facts.path, class_name, depth, binding)
-        if binding is None and _read_anywhere(dotted, facts):
-            key = (dotted, "", None, depth, None)
         found = self._resolved.get(key)
         if found is None:
             found = tuple(self._resolve_once(dotted, facts, class_name, local, depth))
@@ -405,22 +403,6 @@ class KnobIndex:
         """The flag that sets the field `name` of an arguments class (`EngineArgs`), or that
         argparse declares with that destination."""
         return self.flags.field_flag(name)
-
-
-def _read_anywhere(dotted: str, facts: FileFacts) -> bool:
-    """Whether the knobs behind `dotted` are the same whichever file and class read it: an
-    attribute of an object neither imported nor `self`/`cls` (`args.x`, `config.a.b`) is
-    no environment read of the file, and only a `self.x`-like receiver makes a flag or an
-    assignment's owner depend on the class (`_resolve_once`, `FlagIndex.flag`,
-    `receiver_name`). Most of the names of conditions are such attributes, read again in
-    many files."""
-    parts = dotted.split(".")
-    return (
-        len(parts) >= 2
-        and parts[0] not in OWN_OBJECT
-        and parts[-2] not in OWN_OBJECT
-        and parts[0] not in facts.imports
-    )
 
 
 def _last_two(dotted: str) -> tuple[str, str]:
