@@ -30,6 +30,7 @@ from errdex.explain.page import Caller, ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.explain.refused_use import INVARIANTS
 from errdex.explain.user_values import loop_header
+from errdex.extract.shapes import single_binding
 from errdex.facts import ConditionKind, SiteKind
 
 __all__ = [
@@ -148,12 +149,9 @@ def _hook_roles(hook: ClassHook, node: ast.FunctionDef) -> dict[str, str]:
         roles[args.kwarg.arg] = _KEYWORDS
     if hook.kind == "metaclass":
         for statement in walk(node):
-            if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-                target, value = statement.targets[0], statement.value
-            elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
-                target, value = statement.target, statement.value
-            else:
+            if (bound := single_binding(statement)) is None:
                 continue
+            target, value = bound
             if isinstance(target, ast.Name) and _makes_class(value):
                 roles[target.id] = ATTRIBUTES
     return roles

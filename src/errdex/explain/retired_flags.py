@@ -23,6 +23,7 @@ import tokenize
 from errdex.explain.context import Facts
 from errdex.explain.deprecation import deprecation
 from errdex.explain.page import Solution
+from errdex.extract.shapes import single_binding
 from errdex.facts import KnobKind
 from errdex.store.base import Store, StoredSite
 
@@ -240,12 +241,9 @@ def _retired_in(text: str) -> dict[str, str]:
 def _string_constants(tree: ast.Module) -> dict[str, str]:
     out: dict[str, str] = {}
     for stmt in tree.body:
-        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-            target, value = stmt.targets[0], stmt.value
-        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
-            target, value = stmt.target, stmt.value
-        else:
+        if (bound := single_binding(stmt)) is None:
             continue
+        target, value = bound
         if isinstance(target, ast.Name):
             text = _string(value, {})
             if text is not None:

@@ -18,7 +18,12 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 import msgspec
 
 from errdex.extract.conditions import dotted_name, walk
-from errdex.extract.shapes import MESSAGE_MEMBER, own_attributes_set, statements_under
+from errdex.extract.shapes import (
+    MESSAGE_MEMBER,
+    own_attributes_set,
+    single_binding,
+    statements_under,
+)
 from errdex.extract.source_text import source_of
 from errdex.extract.templates import TemplateBuilder
 from errdex.facts import Append, ClassText, ErrorSite, MessageTemplate, Placeholder, TextMethod
@@ -193,12 +198,9 @@ def _text_attrs(stmt: ast.ClassDef) -> dict[str, str]:
 def _literal_attributes(stmt: ast.ClassDef) -> Iterator[tuple[str, str]]:
     """(name, repr of the value) of each class attribute bound to a literal."""
     for item in stmt.body:
-        if isinstance(item, ast.Assign) and len(item.targets) == 1:
-            target, node = item.targets[0], item.value
-        elif isinstance(item, ast.AnnAssign) and item.value is not None:
-            target, node = item.target, item.value
-        else:
+        if (bound := single_binding(item)) is None:
             continue
+        target, node = bound
         value = _literal(node)
         if value is not None and isinstance(target, ast.Name):
             yield target.id, value

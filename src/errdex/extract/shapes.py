@@ -388,6 +388,16 @@ def is_exit_call(call: ast.Call) -> bool:
     return name in ("sys.exit", "exit", "quit", "os._exit", "os.abort")
 
 
+def single_binding(stmt: ast.AST) -> tuple[ast.expr, ast.expr] | None:
+    """(target, value) of a statement binding one target to a value (`x = v`,
+    `x: T = v`); None for any other (`a = b = v`, a bare `x: T`)."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        return stmt.targets[0], stmt.value
+    if isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        return stmt.target, stmt.value
+    return None
+
+
 def own_attributes_set(stmt: ast.stmt) -> list[tuple[str, ast.expr]]:
     """`self.X = value` (or annotated): each attribute of the instance the statement
     assigns, with the value; nothing for any other statement."""
