@@ -261,7 +261,7 @@ if os.environ.get("FAST"):
         def __init__(self, size):
             self.size = size
             if self.size > 4:
-                raise ValueError("too big")  # under `if`: the class is left out
+                raise ValueError("too big")  # under `if`: the class holds it all the same
 
 else:
 
@@ -294,8 +294,8 @@ class Plain:
 
 def test_the_walker_hands_each_line_the_holders_the_chain_finds() -> None:
     """`Walker.holders` (what the readings take) says what `Enclosing.chain` of the line
-    says, for every statement: a class under an `if` whose method holds the line is left
-    out, as the chain leaves it out."""
+    says, for every statement: a class under an `if` or `try` whose method holds the line
+    holds it in both."""
     import ast
 
     from errdex.extract.block_flow import Enclosing
@@ -314,5 +314,58 @@ def test_the_walker_hands_each_line_the_holders_the_chain_finds() -> None:
         func = next((n for n in reversed(chain) if isinstance(n, ast.FunctionDef)), None)
         cls = next((n for n in reversed(chain) if isinstance(n, ast.ClassDef)), None)
         assert walker.holders[line] == (func, cls), line
-    assert reading(_NESTED, '"too big"').init_params == {}
+    assert reading(_NESTED, '"too big"').init_params == {"size": "size"}
     assert reading(_NESTED, '"plain too big"').init_params == {"size": "size"}
+    # the class of `KeyError(x)`'s line is `Local` (in a `try`), not `Plain` around it
+    line = next(n for n, s in enumerate(text.splitlines(), 1) if "KeyError(x)" in s)
+    assert walker.holders[line][1].name == "Local"  # type: ignore[union-attr]
+
+
+_UNDER_BLOCKS = """
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    LIMIT = 1
+else:
+
+    class Checked:
+        def __init__(self, mode):
+            self.mode = mode
+            if self.mode not in ("a", "b"):
+                raise ValueError("bad mode")  # a class under `else:`
+
+try:
+    import fast
+except ImportError:
+    fast = None
+else:
+
+    class Fast:
+        def __init__(self, width, *, strict=False):
+            self.width = width
+            self.strict = strict
+
+        def check(self):
+            if self.strict and self.width > 8:
+                raise ValueError("too wide")  # a method of a class under `try`'s `else:`
+
+with open(__file__) as handle:
+
+    class Held:
+        def __init__(self, size):
+            self.size = size
+
+        def check(self):
+            if self.size < 0:
+                raise ValueError("negative")  # a class under `with`
+"""
+
+
+def test_a_class_under_a_module_level_block_holds_its_methods_sites() -> None:
+    """A class under `if TYPE_CHECKING:`/`else:`, `try`/`else:` or `with` at the top of a
+    module is the class of its methods' sites: their `self.attr` reads the constructor."""
+    assert reading(_UNDER_BLOCKS, '"bad mode"').init_params == {"mode": "mode"}
+    read = reading(_UNDER_BLOCKS, '"too wide"')
+    assert read.init_params == {"width": "width", "strict": "strict"}
+    assert read.init_required == ("width",)
+    assert reading(_UNDER_BLOCKS, '"negative"').init_params == {"size": "size"}

@@ -120,7 +120,8 @@ class Enclosing:
                 chain.append(inner)
                 body = inner.body
                 continue
-            # a def nested in an `if`/`try` of the body: the innermost one holding the line
+            # defs nested in an `if`/`try`/`with` of the body: each one holding the line (a
+            # class under `if TYPE_CHECKING:` holds its methods' lines as a top-level one does)
             end = inner.end_lineno or inner.lineno
             after = bisect.bisect_right(self.def_lines, inner.lineno)
             if after == len(self.def_lines) or self.def_lines[after] > end:
@@ -128,9 +129,8 @@ class Enclosing:
             holding = _defs_holding(inner, line)
             if not holding:
                 return chain
-            nested = min(holding, key=lambda s: (s.end_lineno or s.lineno) - s.lineno)
-            chain.append(nested)
-            body = nested.body  # type: ignore[attr-defined]
+            chain.extend(holding)
+            body = holding[-1].body  # type: ignore[attr-defined]
 
     def _holding(self, body: list[ast.stmt], line: int) -> ast.stmt | None:
         """The first statement of `body` that holds `line` (statements of one line may
@@ -147,8 +147,10 @@ class Enclosing:
 
 
 def _defs_holding(stmt: ast.stmt, line: int) -> list[ast.stmt]:
-    """The defs and classes inside `stmt` that hold `line`, outermost first: only blocks
-    of statements that hold the line are looked into (a def is a statement)."""
+    """The defs and classes inside `stmt` that hold `line`, outermost first (each holds the
+    next: a block's statements that hold one line are one compound statement at most, as
+    a `def` or `class` cannot follow a `;`): only blocks of statements that hold the line
+    are looked into (a def is a statement)."""
     out: list[ast.stmt] = []
     stack = [stmt]
     while stack:

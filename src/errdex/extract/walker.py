@@ -72,12 +72,9 @@ class Walker:
         # the line tells them (the innermost statement starting on the line deciding): what
         # a site's or call's reading needs, which it found again by the line alone.
         self.holders: dict[int, Holders] = {}
-        # The current statement's holders; and those before the first `if`, loop, `try`,
-        # `with` or `match` block entered since, or None when there was none: of the defs
-        # past one, the chain holds only the innermost (a class under `if` whose method
-        # holds the line is left out of it, and so out of the reading).
+        # The current statement's holders (a def or class under an `if`, loop, `try`,
+        # `with` or `match` block holds its lines as one outside any does).
         self._held: Holders = (None, None)
-        self._before_block: Holders | None = None
 
     def run(self, tree: ast.Module) -> None:
         self._body(tree.body, Scope("<module>", None, is_function=False), ())
@@ -107,14 +104,10 @@ class Walker:
     ) -> tuple[Step, ...]:
         state = self.state
         outer = state.open_block()
-        before = self._before_block
-        if before is None:
-            self._before_block = self._held
         try:
             return self._body(stmts, scope, path)
         finally:
             state.blocks = outer
-            self._before_block = before
 
     def _fallthrough(self, stmt: ast.If) -> list[Step]:
         """What must hold to get past an `if` whose branches may exit (return, raise, ...)."""
@@ -156,7 +149,7 @@ class Walker:
         state = self.state
         outer, state.blocks = state.blocks, ()  # a function's blocks start afresh
         held = self._held
-        self._held = self.holders[stmt.lineno] = (stmt, (self._before_block or held)[1])
+        self._held = self.holders[stmt.lineno] = (stmt, held[1])
         try:
             after = self._body(stmt.body, inner, ())
         finally:
@@ -211,7 +204,7 @@ class Walker:
         else:
             qualname = f"{scope.qualname}.{stmt.name}"
         held = self._held
-        self._held = self.holders[stmt.lineno] = ((self._before_block or held)[0], stmt)
+        self._held = self.holders[stmt.lineno] = (held[0], stmt)
         try:
             self._body(stmt.body, Scope(qualname, qualname, is_function=False), ())
         finally:
