@@ -32,6 +32,7 @@ from errdex.explain.refused_use import INVARIANTS
 from errdex.explain.user_values import loop_header
 from errdex.extract.shapes import single_binding
 from errdex.facts import ConditionKind, SiteKind
+from errdex.link.expression_texts import parse_expression
 
 __all__ = [
     "annotation_solution",
@@ -368,9 +369,8 @@ def _parts_read(facts: Facts, hooks: ClassHooks) -> list[str]:
     seen: set[str] = set()
     while texts:
         text = texts.pop()
-        try:
-            node = ast.parse(text, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
+        node = parse_expression(text)
+        if node is None:
             return []
         for name in {n.id for n in walk(node) if isinstance(n, ast.Name)} - seen:
             seen.add(name)
@@ -474,10 +474,7 @@ def _body_loop(text: str, body: str) -> str | None:
 
 def _reads_annotations(value: str, body: str) -> bool:
     """`body.get("__annotations__", {})` or `body["__annotations__"]`."""
-    try:
-        node = ast.parse(value, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return False
+    node = parse_expression(value)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         receiver, key = node.func.value, node.args[0] if node.args else None
         if node.func.attr != "get":
@@ -496,10 +493,7 @@ def _reads_annotations(value: str, body: str) -> bool:
 
 def _not_annotated(text: str, key: str, annotations: set[str], body: str) -> bool:
     """`key not in annotations` (a local read from the body's annotations, or that read)."""
-    try:
-        node = ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return False
+    node = parse_expression(text)
     if not (
         isinstance(node, ast.Compare)
         and len(node.ops) == 1

@@ -19,6 +19,7 @@ from errdex.explain.context import Facts
 from errdex.explain.input_nodes import free_names
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
+from errdex.link.expression_texts import parse_expression
 
 # `NoSuchTableError` → `Table`; `LoRAAdapterNotFoundError`, `FileNotFoundError` → the
 # words before `NotFound`.
@@ -44,10 +45,9 @@ def missing_data_solution(facts: Facts) -> Solution | None:
     printed = []
     given: list[str] = []
     for placeholder in site.message.placeholders:
-        try:
-            names = free_names(ast.parse(placeholder.expr, mode="eval").body)
-        except (SyntaxError, ValueError, RecursionError):
+        if (tree := parse_expression(placeholder.expr)) is None:
             continue
+        names = free_names(tree)
         read = [n for n in names if n in params] or _through_locals(names, params, facts)
         if read:
             printed.append(placeholder)
@@ -78,10 +78,7 @@ def _tests_a_kind(text: str) -> bool:
     startswith("CREATE TABLE")`: the name is a table, where a view was asked for): the
     thing exists and is of another kind, so "name one that exists" leads nowhere. A
     predicate named for absence (`is_missing(x)`) is still the lookup failing."""
-    try:
-        node = ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return False
+    node = parse_expression(text)
     if not isinstance(node, ast.Call):
         return False
     func = node.func
@@ -95,10 +92,9 @@ def _through_locals(names: list[str], params: list[str], facts: Facts) -> list[s
     for binding in facts.bindings:
         if binding.origin != "local" or binding.name not in names:
             continue
-        try:
-            read = free_names(ast.parse(binding.value, mode="eval").body)
-        except (SyntaxError, ValueError, RecursionError):
+        if (tree := parse_expression(binding.value)) is None:
             continue
+        read = free_names(tree)
         roots = {n.split(".")[0] for n in read}
         found += [p for p in params if p in roots and p not in found]
     return found

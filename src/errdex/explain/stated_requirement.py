@@ -39,6 +39,7 @@ from errdex.explain.stated_form import MAX_MODULE_DEPTH, named_parameter
 from errdex.explain.user_call import user_call
 from errdex.explain.user_data import arguments_read, callable_by_user, local_sources
 from errdex.facts import SiteKind
+from errdex.link.expression_texts import parse_expression
 
 # "<subject> must be <what>", "... should have ...", "... needs to contain ...": the
 # subject (a few words), the verb and what it asks.
@@ -240,10 +241,8 @@ def _tested(param: str, facts: Facts, function: ast.FunctionDef) -> bool:
     function assigns from it (`value = int(port)`)."""
     read: set[str] = set()
     for condition in facts.held:
-        try:
-            read |= names_read(ast.parse(condition.text, mode="eval").body)
-        except (SyntaxError, ValueError, RecursionError):
-            continue
+        if (tree := parse_expression(condition.text)) is not None:
+            read |= names_read(tree)
     if param in read:
         return True
     sources = local_sources(function)
@@ -289,9 +288,8 @@ def _iterated_read(facts: Facts, function: ast.FunctionDef) -> tuple[str, bool] 
     that is a loop's item (`for renderable in renderables: ... is_renderable(renderable)`)."""
     if not facts.held:
         return None
-    try:
-        test = ast.parse(facts.held[-1].text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
+    test = parse_expression(facts.held[-1].text)
+    if test is None:
         return None
     names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
     names -= {n for n in names if n in _BUILTINS or not n.islower()}

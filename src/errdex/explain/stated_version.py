@@ -24,6 +24,7 @@ import shlex
 
 from errdex.explain.fix_forms import change_fix
 from errdex.explain.page import Change, Solution
+from errdex.link.expression_texts import parse_expression
 
 _NAME = r"[`'\"]?(?P<name>[A-Za-z][\w.+-]*(?-i:\s+[A-Z][\w.+-]*)?)[`'\"]?"
 _VERSION = r"(?P<version>v?\d+(?:\.\d+)+|\{[^{}]+\}(?:\.\{[^{}]+\})*)"
@@ -85,10 +86,7 @@ def _evaluated(version: str) -> str:
     `{(12, 9)[0]}.{(12, 9)[1]}` is `12.9` (others stay: the user's message holds them)."""
 
     def value(match: re.Match[str]) -> str:
-        try:
-            node = ast.parse(match.group(1), mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
-            return match.group(0)
+        node = parse_expression(match.group(1))
         if isinstance(node, ast.Subscript):
             try:
                 return str(ast.literal_eval(node.value)[ast.literal_eval(node.slice)])
