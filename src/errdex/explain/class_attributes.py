@@ -24,6 +24,7 @@ from errdex.explain.class_made import ATTRIBUTES
 from errdex.explain.context import Facts
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
+from errdex.extract.shapes import is_none
 from errdex.link.expression_texts import parse_expression
 
 __all__ = ["attribute_solution"]
@@ -173,7 +174,7 @@ def _attribute(
             isinstance(func, ast.Attribute)
             and func.attr == "get"
             and _is_namespace(func.value, classes)
-            and (len(node.args) == 1 or _none(node.args[1]))
+            and (len(node.args) == 1 or is_none(node.args[1]))
         ):
             name, own = _text(node.args[0]), True
     elif isinstance(node, ast.Subscript) and _is_namespace(node.value, classes):
@@ -198,10 +199,6 @@ def _is_namespace(node: ast.expr, classes: set[str]) -> bool:
         and len(node.args) == 1
         and _is_class(node.args[0], classes)
     )
-
-
-def _none(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _text(node: ast.expr | None) -> str | None:

@@ -30,6 +30,7 @@ from errdex.explain.page import Caller, ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.explain.refused_use import INVARIANTS
 from errdex.explain.user_values import loop_header
+from errdex.extract.module import module_name
 from errdex.extract.shapes import single_binding
 from errdex.facts import ConditionKind, SiteKind
 from errdex.link.expression_texts import parse_expression
@@ -120,7 +121,7 @@ def _chain(callers: list[Caller], hook: Caller, target: str) -> list[Caller] | N
         below = [
             c
             for c in callers
-            if c.depth == chain[-1].depth - 1 and f"{_module_of(c.file)}.{c.function}" == calls
+            if c.depth == chain[-1].depth - 1 and f"{module_name(c.file)[0]}.{c.function}" == calls
         ]
         if len(below) != 1:
             return None
@@ -265,11 +266,6 @@ def _qualified(facts: Facts) -> str:
     return f"{facts.stored.module}.{facts.stored.site.function}"
 
 
-def _module_of(file: str) -> str:
-    module = file.removesuffix(".py").replace("/", ".")
-    return module.removesuffix(".__init__")
-
-
 def _only_from(callers: list[Caller], target: str, hooks: list[Caller], depth: int) -> bool:
     """Whether every chain of callers up from `target` (at `depth`) reaches one of `hooks`."""
     above = [c for c in callers if c.depth == depth + 1 and c.calls == target]
@@ -278,7 +274,7 @@ def _only_from(callers: list[Caller], target: str, hooks: list[Caller], depth: i
     for caller in above:
         if any(caller is h for h in hooks):
             continue
-        qualified = f"{_module_of(caller.file)}.{caller.function}"
+        qualified = f"{module_name(caller.file)[0]}.{caller.function}"
         if not _only_from(callers, qualified, hooks, caller.depth):
             return False
     return True
