@@ -155,6 +155,54 @@ def test_a_backend_whose_class_inherits_the_method_from_another_file_does_not_st
     assert _others_with_triton(overrides) == ("TRITON", "FLASH")
 
 
+def test_a_backend_whose_class_derives_from_the_chosen_one_does_not_stand_in() -> None:
+    # TritonBackend(CutlassBackend) inherits what CutlassBackend hands out (its impl, its
+    # builder): the assert in CutlassImpl runs for TRITON too
+    derived = """
+        from serve.backends.cutlass import CutlassBackend
+
+        class TritonBackend(CutlassBackend):
+            def get_name(self):
+                return "TRITON"
+        """
+    assert _others_with_triton(derived) == ("FLASH",)
+    # one that derives from another class runs its own code
+    other = derived.replace("(CutlassBackend)", "").replace(
+        "from serve.backends.cutlass import CutlassBackend", ""
+    )
+    assert _others_with_triton(other) == ("TRITON", "FLASH")
+
+
+def _others_of_backend_method(triton: str) -> tuple[str, ...]:
+    # a check in a method of the chosen class itself
+    cutlass = SERVE["serve/backends/cutlass.py"].replace(
+        "class CutlassBackend:\n            pass",
+        "class CutlassBackend:\n"
+        "            def _check(self, blocks):\n"
+        '                assert blocks > 1, f"backend blocks {blocks}"',
+    )
+    files = {**SERVE, "serve/backends/cutlass.py": cutlass, "serve/backends/triton.py": triton}
+    (site,) = [
+        s
+        for s in link(files)
+        if s.site.message is not None and s.site.message.text.startswith("backend blocks")
+    ]
+    (chosen,) = site.selections
+    return chosen.others
+
+
+def test_a_derived_backend_that_defines_the_sites_method_again_stands_in() -> None:
+    derived = """
+        from serve.backends.cutlass import CutlassBackend
+
+        class TritonBackend(CutlassBackend):
+            pass
+        """
+    assert _others_of_backend_method(derived) == ("FLASH",)
+    overrides = derived.replace("pass", "def _check(self, blocks):\n                pass")
+    assert _others_of_backend_method(overrides) == ("TRITON", "FLASH")
+
+
 def test_a_backend_whose_base_is_unknown_but_named_as_the_sites_class_does_not_stand_in() -> None:
     unknown = """
         from elsewhere import CutlassImpl
