@@ -203,7 +203,9 @@ def _link_and_write(
         sites: list[IndexedSite] = []
         info = source.info
         # Linking forks its workers here, before the writer's process and the thread that
-        # feeds it are started: they are not theirs to inherit.
+        # feeds it are started: they are not theirs to inherit. The writer's process runs
+        # beside them, on a core of its own.
+        aside = len(extracted.items) >= WRITE_ASIDE_FILES
         made = link_sites(
             info.project,
             extracted.facts,
@@ -212,6 +214,7 @@ def _link_and_write(
             skipped,
             texts=dict(extracted.items),
             workers=workers,
+            beside=1 if aside else 0,
         )
 
         def linked() -> Iterator[IndexedSite]:
@@ -234,7 +237,7 @@ def _link_and_write(
             if f.outline and f.path not in as_written
         }
         try:
-            if len(extracted.items) >= WRITE_ASIDE_FILES:
+            if aside:
                 stored = store.write_version_aside(source.info, linked(), written)
             else:
                 stored = store.write_version(source.info, list(linked()), written)
