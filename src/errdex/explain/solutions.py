@@ -29,6 +29,7 @@ from errdex.explain.advised import (
     BEFORE_NAMED_ONLY,
     MESSAGE_FIRST,
     RANK,
+    STATED_REQUIREMENTS,
     VAGUE_SETTING,
     advised_rank,
     advised_settings,
@@ -52,6 +53,7 @@ from errdex.explain.environment import (
 )
 from errdex.explain.expanded import expanded
 from errdex.explain.failed_call import failed_call_solutions
+from errdex.explain.file_mode import file_mode_solution
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.flag_values import flag_value_solutions
 from errdex.explain.given_values import given_value_solution
@@ -348,6 +350,12 @@ def _solutions(facts: Facts) -> list[Solution]:
     if required is not None:
         found.add(required, rank=advised_rank(required))
         spoken.append(required)
+        facts.memo.setdefault(STATED_REQUIREMENTS, []).append(required.text)
+    opened = file_mode_solution(facts)  # the mode of the file the user opened, as it says
+    if opened is not None:
+        found.add(opened, rank=advised_rank(opened))
+        spoken.append(opened)
+        advised = True  # the mode to open the file in: before the argument it is handed as
     if not any(i.solution.kind == "input" for i in found.items):
         # the value itself, when nothing says more of what to pass
         data = user_data_solution(facts, open_conditions)
