@@ -62,6 +62,9 @@ def test_a_text_file_refused_is_opened_in_binary_mode(uploads: Store) -> None:
         'Open the file in binary mode (`open(path, "rb")`, or `"wb"` to write), as the '
         "message says: “File uploads must be opened in binary mode, not text mode.”"
     )
+    fix = page.solutions[0].fix
+    assert fix is not None
+    assert (fix.before, fix.after) == ("file = open(PATH)", 'file = open(PATH, "rb")')
 
 
 def test_a_file_that_must_be_text_is_opened_in_text_mode(uploads: Store) -> None:

@@ -16,7 +16,7 @@ import ast
 import re
 
 from errdex.explain.context import Facts
-from errdex.explain.page import Solution
+from errdex.explain.page import ExampleFix, Solution
 from errdex.facts import ConditionKind
 from errdex.link.expression_texts import parse_expression
 
@@ -28,6 +28,7 @@ _BINARY = frozenset(
 _MODULES = frozenset({"io", "typing"})
 # The mode the message names: "in binary mode", "opened in text mode".
 _MODE = re.compile(r"\b(?P<mode>binary|text)\s+mode\b", re.I)
+_FILE = "file"  # the name the fix gives the file object
 _OPEN = {
     "binary": 'Open the file in binary mode (`open(path, "rb")`, or `"wb"` to write)',
     "text": 'Open the file in text mode (`open(path, "r")`, or `"w"` to write)',
@@ -56,6 +57,15 @@ def file_mode_solution(facts: Facts) -> Solution | None:
             text=f"{_OPEN[wanted]}, as the message says: “{message.text.strip()}”",
             condition=condition.text,
             kind="input",
+            fix=ExampleFix(
+                before=f"{_FILE} = open(PATH)"
+                if wanted == "binary"
+                else f'{_FILE} = open(PATH, "rb")',
+                after=f'{_FILE} = open(PATH, "rb")'
+                if wanted == "binary"
+                else f"{_FILE} = open(PATH)",
+                note=f"`PATH` is your file's path; pass `{_FILE}` on as before.",
+            ),
         )
     return None
 
