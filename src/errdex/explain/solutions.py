@@ -57,6 +57,7 @@ from errdex.explain.file_mode import file_mode_solution
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.flag_values import flag_value_solutions
 from errdex.explain.given_values import given_value_solution
+from errdex.explain.handed_callback import handed_solution
 from errdex.explain.hiding_flags import hides_only, input_solution
 from errdex.explain.inner_raises import inner_solution
 from errdex.explain.inputs import input_action
@@ -85,6 +86,7 @@ from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.reasons_list import REASON_NAMED, tests_reasons_list
 from errdex.explain.refused_ways import branch_refuses, setting_trips_guard
+from errdex.explain.registered_name import registration_solution
 from errdex.explain.request_fields import request_solutions
 from errdex.explain.reraise import reraise_gate
 from errdex.explain.returned_error import returned_error_solution
@@ -304,6 +306,9 @@ def _solutions(facts: Facts) -> list[Solution]:
     for defined in (annotation_solution(facts), attribute_solution(facts)):
         if defined is not None:  # the user's class being made: a name of its body, an attribute
             found.add(defined, 0)
+    for declared in (registration_solution(facts), handed_solution(facts)):
+        if declared is not None:  # a name the user registers; what their callable did
+            found.add(declared, 0)
     clash = name_clash_solution(facts) or returned_error_solution(facts)
     if clash is not None:
         found.add(clash, 0)  # the message names the user's own name: before a helper's input
