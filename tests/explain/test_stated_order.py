@@ -15,7 +15,7 @@ from errdex.store import Store
 
 ORDER = {
     "order/__init__.py": """
-        from order.engine import Engine, Pool
+        from order.engine import Engine, Pool, Request
         """,
     "order/engine.py": """
         class Engine:
@@ -66,6 +66,31 @@ ORDER = {
             def flush(self):
                 if self.planned is None:
                     raise RuntimeError("The data must be loaded before sending")
+
+
+        class Request:
+            def __init__(self, stream):
+                self.stream = stream
+
+            @property
+            def content(self):
+                if not hasattr(self, "_content"):
+                    raise RuntimeError(
+                        "Attempted to access streaming content, without having called `read()`."
+                    )
+                return self._content
+
+            def read(self):
+                self._content = b"".join(self.stream)
+                return self._content
+
+            async def aread(self):
+                self._content = b"".join([part async for part in self.stream])
+                return self._content
+
+            def peek(self):
+                if not hasattr(self, "_content"):
+                    raise RuntimeError("Cannot peek without calling `load()` on the source.")
 
 
         class Pool:
@@ -128,3 +153,14 @@ def test_the_message_advice_ranks_before_an_input_on_a_private_name(order: Store
     advice = next(i for i, t in enumerate(texts) if "Use a larger pool" in t)
     private = next(i for i, t in enumerate(texts) if "`self._total`" in t)
     assert advice < private, texts
+
+
+def test_without_having_called_names_the_method_to_call_first(order: Store) -> None:
+    page = page_in_function(order, "order", "Request.content")
+    assert page.solutions[0].text.startswith(
+        "Call `read` (or its async twin `aread`) on your `Request` object before `content`, "
+        "as the message says"
+    )
+    # a name the class does not define says nothing
+    page = page_in_function(order, "order", "Request.peek")
+    assert not any(s.text.startswith("Call `") for s in page.solutions)

@@ -21,7 +21,7 @@ import msgspec
 from errdex.explain.advice_names import names_keyword
 from errdex.explain.advice_phrasings import implied_instruction
 from errdex.explain.page import Change, ExampleFix, Page
-from errdex.explain.stated_limits import lists_valid, plain, states_requirement
+from errdex.explain.stated_limits import labelled_list, lists_valid, plain, states_requirement
 from errdex.explain.stated_version import stated_version
 from errdex.facts import MessageTemplate, Placeholder
 
@@ -233,13 +233,13 @@ def message_advice(message: str | None) -> list[Advice]:
         return []
     found: list[Advice] = []
     # An earlier sentence stated a requirement of its own; a list of valid values in a
-    # sentence of its own after it is not its way out (one after `;` still is).
+    # sentence of its own after it is not its way out (one after `;` still is, unless it
+    # is a label and its list: "requires a block-outer layout; supported sets: {sets}").
     required_before = False
     previous = ""
     for sentence in sentences(message):
-        listed_after = (
-            required_before and not previous.rstrip().endswith(";") and lists_valid(sentence)
-        )
+        own = not previous.rstrip().endswith(";") or labelled_list(sentence)
+        listed_after = required_before and own and lists_valid(sentence)
         required_before = required_before or states_requirement(sentence)
         previous = sentence
         install = _INSTALL.search(sentence)

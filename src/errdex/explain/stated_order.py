@@ -2,16 +2,17 @@
 
 "set_transfer_context() must be called before add_recv()", "start_weight_update must be
 called before update_weights.", "Call init_transfer_engine() first.", "prepare() has not
-been called": the message names the method that must run first. When that name is a
-public method of the class the raising method belongs to (defined in its body, in the
-site's file), and a public path reaches the class, the way out is that call on the user's
-object before the one that raised: `engine.init_transfer_engine(INIT_INFO)`. A name the
-class does not define (another object's method, a word such as "sending") says nothing.
+been called", "... without having called `read()`": the message names the method that must
+run first. When that name is a public method of the class the raising method belongs to
+(defined in its body, in the site's file), and a public path reaches the class, the way out
+is that call on the user's object before the one that raised:
+`engine.init_transfer_engine(INIT_INFO)`. A name the class does not define (another object's
+method, a word such as "sending") says nothing.
 
 What a message says to do ranks before an input solution on a private name: a private
-parameter (`CaseKey(_allow_empty=True)`) or attribute (a `statement` whose
-`_where_criteria` is empty, an `nbytes` at most `self._total_bytes`) is the library's own
-state, while "add synchronize_session=None execution option" is the user's way out.
+parameter (`CaseKey(_allow_empty=True)`) or attribute (a `statement` whose `_where_criteria`
+is empty, an `nbytes` at most `self._total_bytes`) is the library's own state, while "add
+synchronize_session=None execution option" is the user's way out.
 """
 
 from __future__ import annotations
@@ -43,6 +44,10 @@ _ORDERS = (
     # "X() has not been called", "X() was not called after ..."
     re.compile(
         rf"(?P<first>{_NAME})\(\)`?\s+(?:has|was)\s+not\s+(?:yet\s+)?(?:been\s+)?called", re.I
+    ),
+    # "Attempted to access streaming request content, without having called `read()`"
+    re.compile(
+        rf"\bwithout\s+(?:first\s+)?(?:having\s+called|calling)\s+`?(?P<first>{_NAME})\(\)", re.I
     ),
 )
 # a value to pass that a private name decides: `_allow_empty`, `self._total_bytes` (not a
@@ -81,7 +86,10 @@ def stated_order_solution(facts: Facts) -> Solution | None:
             before = then if then in methods and then != first else None
             if before is None and not member.startswith("_"):
                 before = member
-            return _solution(call[0], owner, first, methods[first], before, message.text)
+            twin = "a" + first  # `aread` beside `read`: what an async stream needs instead
+            is_twin = isinstance(methods.get(twin), ast.AsyncFunctionDef)
+            named = twin if is_twin and not _is_async(methods[first]) else None
+            return _solution(call[0], owner, first, methods[first], before, message.text, named)
     return None
 
 
@@ -92,10 +100,12 @@ def _solution(
     method: ast.FunctionDef | ast.AsyncFunctionDef,
     before: str | None,
     message: str,
+    twin: str | None = None,
 ) -> Solution:
     when = f"before {code(before)}" if before else "first"
+    also = f" (or its async twin {code(twin)})" if twin else ""
     text = (
-        f"Call {code(first)} on your {code(owner)} object {when}, as the message says: "
+        f"Call {code(first)}{also} on your {code(owner)} object {when}, as the message says: "
         f"“{short_message(message)}”"
     )
     change = None
@@ -108,6 +118,10 @@ def _solution(
             keyword=before,
         )
     return Solution(text=text, kind="input", change=change)
+
+
+def _is_async(method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return isinstance(method, ast.AsyncFunctionDef)
 
 
 def _own_name(name: str, owner: str) -> str | None:
