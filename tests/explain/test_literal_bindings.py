@@ -44,14 +44,19 @@ def bench(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     yield from indexed_package(tmp_path_factory.mktemp("bench"), "bench", FILES)
 
 
-def test_a_local_set_compared_with_gives_the_setting_its_values(bench: Store) -> None:
-    page = page_with_message(bench, "bench", "unsupported backend")
-    assert page.solutions[0].text.startswith("Pass `--backend` with one of {'vllm', 'hf'}")
-
-
-def test_a_module_constant_compared_with_gives_the_setting_its_values(bench: Store) -> None:
-    page = page_with_message(bench, "bench", "unsupported mode")
-    assert page.solutions[0].text.startswith("Pass `--mode` with one of ['fast', 'slow']")
+@pytest.mark.parametrize(
+    ("message", "first"),
+    [
+        # a local set
+        ("unsupported backend", "Pass `--backend` with one of {'vllm', 'hf'}"),
+        # a module constant
+        ("unsupported mode", "Pass `--mode` with one of ['fast', 'slow']"),
+    ],
+)
+def test_a_literal_compared_with_gives_the_setting_its_values(
+    bench: Store, message: str, first: str
+) -> None:
+    assert page_with_message(bench, "bench", message).solutions[0].text.startswith(first)
 
 
 def test_the_value_an_early_exit_takes_is_no_way_out(bench: Store) -> None:
