@@ -18,6 +18,7 @@ from errdex.explain.context import Facts
 from errdex.explain.expanded import expanded
 from errdex.explain.input_nodes import same_expression
 from errdex.explain.knob_actions import KnobAction, knob_action
+from errdex.explain.literal_bindings import with_literals
 from errdex.explain.literal_members import with_members
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
@@ -34,6 +35,10 @@ def first_action(condition: ConditionView, facts: Facts) -> KnobAction | None:
     action = knob_action(with_members(condition, facts), facts.knobs) or knob_action(
         condition, facts.knobs
     )
+    if action is not None and action.vague:
+        # the name compared with holds a literal: the setting gets the value, not "change it"
+        valued = knob_action(with_literals(condition, facts), facts.knobs)
+        action = valued if valued is not None and not valued.vague else action
     if action is None or action.vague:
         action = member_action(condition, facts) or action
     return action or knob_action(expanded(condition, facts), facts.knobs)
