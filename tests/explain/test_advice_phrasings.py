@@ -147,3 +147,10 @@ def test_a_requirement_set_using_a_form_is_that_form_to_write() -> None:
     # no form in code to write, or no verb of giving: a configuration check, nothing implied
     assert message_advice("Sliding windows require a kernel set using the flash backend") == []
     assert message_advice("This model requires a cache made using `CacheConfig`") == []
+
+
+def test_a_change_refused_after_a_step_is_made_before_it() -> None:
+    # httpx Response.encoding's setter (_models.py)
+    (advice,) = message_advice("Setting encoding after `text` has been accessed is not allowed.")
+    assert advice.solution.startswith("Set encoding before `text` is accessed, as the message says")
+    assert message_advice("Setting encoding after text is read is slow.") == []

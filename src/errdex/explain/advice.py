@@ -48,7 +48,8 @@ _INSTRUCTS = re.compile(
     # verbs that are as often a name of the code (`configure()`, `query`): a word after them
     r"|^(?:please\s+)?(?:apply|configure|convert|query\s+for)\s+"
     r"(?!(?:failed|fails|error|errors|is|was|has|returned|called|step|of)\b)(?=[\w`'\"])"
-    r"|^(?:please\s+)?create\s+(?:a|an|the)\s"
+    # "You must create a new instance of X to ...": a new object in place of a used one
+    r"|^(?:please\s+|you\s+(?:must|should|need\s+to|have\s+to)\s+)?create\s+(?:a|an|the)\s"
     # "If you use `@x` with pre=False you MUST specify `y=True`": the case, then the order
     r"|^(?:if|when|unless)\b[^.;:!?]*?\byou\s+(?:must|should|need\s+to|have\s+to)\s+"
     r"(?:use|set|pass|specify|provide|add|call|install|enable|disable|give)\b"

@@ -104,6 +104,23 @@ _REQUIRES_SET_USING = re.compile(
     re.I,
 )
 
+# "Setting encoding after `text` has been accessed is not allowed": the order it refuses,
+# turned round ("Set encoding before `text` is accessed").
+_AFTER_REFUSED = re.compile(
+    r"^(?P<doing>setting|changing|modifying|adding|passing|calling)\s+(?P<what>\S.{0,40}?)\s+"
+    r"after\s+(?P<then>\S.{0,60}?)\s+(?:has|have)\s+been\s+(?P<done>[a-z]+)\s+"
+    r"is\s+not\s+allowed\s*\.?$",
+    re.I,
+)
+_DOING = {
+    "setting": "Set",
+    "changing": "Change",
+    "modifying": "Modify",
+    "adding": "Add",
+    "passing": "Pass",
+    "calling": "Call",
+}
+
 
 def implied_instruction(sentence: str) -> tuple[str, str] | None:
     """(the instruction, its kind) a sentence implies, or None when it states no
@@ -156,6 +173,10 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
         if _NOTHING_MORE.match(rest):
             given = f"{match['flag']} {value.rstrip('.')}" if value else match["flag"]
             return f"Pass `{given}`", "setting"
+    match = _AFTER_REFUSED.match(text)
+    if match is not None:
+        verb = _DOING[match["doing"].lower()]
+        return f"{verb} {match['what']} before {match['then']} is {match['done']}", "input"
     match = _REQUIRES_SET_USING.search(text)
     if match is not None:
         verb = INFINITIVE[match["verb"].lower()].capitalize()

@@ -49,6 +49,22 @@ _ORDERS = (
     re.compile(
         rf"\bwithout\s+(?:first\s+)?(?:having\s+called|calling)\s+`?(?P<first>{_NAME})\(\)", re.I
     ),
+    # "can't call begin() here unless rollback() or commit() is called first"
+    re.compile(
+        rf"\b(?:unless|until)\s+`?(?P<first>{_NAME})\(\)`?(?:\s+or\s+`?(?P<other>{_NAME})\(\)`?)?"
+        r"\s+(?:is|are|has\s+been|have\s+been)\s+called\b",
+        re.I,
+    ),
+    # "flush() all changes on mapped instances before merging": a sentence that opens with
+    # the call to make, then what it is made on and what it comes before (not a sentence
+    # about the call: "merge() with load=False does not support ...", "x() is deprecated")
+    re.compile(
+        rf"(?:^|(?<=[.;!?])\s+)`?(?P<first>{_NAME})\(\)`?\s+(?!(?:with|is|was|has|have|does|"
+        r"did|can|cannot|must|should|will|would|may|might|returned|returns|raised|raises|"
+        r"failed|fails|called|on|of|for|in|at|got|received|requires?|needs?|and|or|to|"
+        r"not)\b)[a-z][^.;!?]{0,80}?\bbefore\b",
+        re.I,
+    ),
 )
 # a value to pass that a private name decides: `_allow_empty`, `self._total_bytes` (not a
 # dunder); a call to make that sets one ("Call `stop_profile()` ...: it sets `self._x`") is
@@ -73,7 +89,7 @@ def stated_order_solution(facts: Facts) -> Solution | None:
         # "can't call X() before Y()" forbids the order it names
         if not _NEGATED.search(message.text[max(0, found.start() - 16) : found.start()])
         and (first := _own_name(found["first"] or found.groupdict().get("run") or "", owner))
-        and first != member
+        and first not in (member, member.lstrip("_"))
     ]
     # the message first: the class's methods need the whole file parsed
     call = user_call(facts, constructor=True) if stated else None
@@ -86,10 +102,19 @@ def stated_order_solution(facts: Facts) -> Solution | None:
             before = then if then in methods and then != first else None
             if before is None and not member.startswith("_"):
                 before = member
+            elif before is None and member.lstrip("_") in methods:
+                before = member.lstrip("_")  # `_merge` does the work of the public `merge`
             twin = "a" + first  # `aread` beside `read`: what an async stream needs instead
             is_twin = isinstance(methods.get(twin), ast.AsyncFunctionDef)
-            named = twin if is_twin and not _is_async(methods[first]) else None
-            return _solution(call[0], owner, first, methods[first], before, message.text, named)
+            also = (
+                f" (or its async twin {code(twin)})"
+                if is_twin and not _is_async(methods[first])
+                else ""
+            )
+            other = _own_name(found.groupdict().get("other") or "", owner)
+            if other in methods and other != first:
+                also = f" (or {code(other)})"  # "unless rollback() or commit() is called"
+            return _solution(call[0], owner, first, methods[first], before, message.text, also)
     return None
 
 
@@ -100,10 +125,9 @@ def _solution(
     method: ast.FunctionDef | ast.AsyncFunctionDef,
     before: str | None,
     message: str,
-    twin: str | None = None,
+    also: str = "",
 ) -> Solution:
     when = f"before {code(before)}" if before else "first"
-    also = f" (or its async twin {code(twin)})" if twin else ""
     text = (
         f"Call {code(first)}{also} on your {code(owner)} object {when}, as the message says: "
         f"“{short_message(message)}”"
