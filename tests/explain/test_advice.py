@@ -250,3 +250,14 @@ def test_a_value_only_applicable_in_one_case_is_set_only_then() -> None:
     )
     # an expression of the code is no name to set
     assert message_advice("{', '.join(opts)} only applicable when profiler is set to 'x'") == []
+
+
+def test_you_must_create_a_new_object_is_advice() -> None:
+    # pydantic's GenerateJsonSchema, used once (json_schema.py)
+    (advice,) = message_advice(
+        "This generator has already been used. You must create a new instance of {name} to "
+        "generate a new schema."
+    )
+    assert advice.text.startswith("You must create a new instance of {name}")
+    # a sentence about what the program creates is none
+    assert message_advice("The engine will create a new pool for each worker.") == []

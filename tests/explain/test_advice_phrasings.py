@@ -131,3 +131,26 @@ def test_an_example_in_parentheses_stays_in_its_sentence() -> None:
     assert advice.text == (
         "please provide an explicit 'cls' parameter (e.g. list, set, etc.) to the build() function"
     )
+
+
+def test_a_requirement_set_using_a_form_is_that_form_to_write() -> None:
+    # pydantic's defaultdict schema (_std_types_schema.py): the form the user declares
+    (advice,) = message_advice(
+        "Only int, str are supported, other types require an explicit default factory set "
+        "using `DefaultDict[..., Annotated[..., Field(default_factory=...)]]`"
+    )
+    assert advice.kind == "input"
+    assert advice.solution.startswith(
+        "Set an explicit default factory using `DefaultDict[..., Annotated[..., "
+        "Field(default_factory=...)]]`, as the message says"
+    )
+    # no form in code to write, or no verb of giving: a configuration check, nothing implied
+    assert message_advice("Sliding windows require a kernel set using the flash backend") == []
+    assert message_advice("This model requires a cache made using `CacheConfig`") == []
+
+
+def test_a_change_refused_after_a_step_is_made_before_it() -> None:
+    # httpx Response.encoding's setter (_models.py)
+    (advice,) = message_advice("Setting encoding after `text` has been accessed is not allowed.")
+    assert advice.solution.startswith("Set encoding before `text` is accessed, as the message says")
+    assert message_advice("Setting encoding after text is read is slow.") == []

@@ -114,7 +114,7 @@ def test_a_pattern_the_module_compiles_is_named_with_its_text(blocks: Store) -> 
 
 HIDING = {
     "quiet/__init__.py": """
-        from quiet.lookup import current, find_all, pick
+        from quiet.lookup import current, find_all, pick, load, size_of
         """,
     "quiet/lookup.py": """
         _stack = []
@@ -146,6 +146,25 @@ HIDING = {
                     raise ValueError(f"unknown mode: {mode}")
                 return None
             return mode
+
+
+        def load(only=None):
+            if only is None:
+                names = list(_stack)
+            elif callable(only):
+                names = [n for n in _stack if only(n)]
+            else:
+                missing = [n for n in only if n not in _stack]
+                if missing:
+                    raise KeyError(f"not available: {missing}")
+                names = list(only)
+            return names
+
+
+        def size_of(value):
+            if not isinstance(value, str):
+                raise TypeError(f"a name is expected, got {value!r}")
+            return len(value)
         """,
 }
 
@@ -177,6 +196,24 @@ def test_a_flag_that_skips_the_item_is_no_way_out_either(quiet: Store) -> None:
     )
     assert not any("strict" in s.text for s in page.solutions)
     assert "skips the item instead of raising" in page.what_it_means
+
+
+def test_another_form_of_the_argument_that_skips_what_is_checked_is_no_way_out(
+    quiet: Store,
+) -> None:
+    # a callable `only` filters what exists and never looks for the names asked for: they
+    # stay missing; leaving `only` out asks for none of them
+    page = page_in_function(quiet, "quiet", "load")
+    assert not any("callable" in s.text or "`only`" in s.text for s in page.solutions)
+    assert "A switch would only hide the error" in page.what_it_means
+    assert "never looks at what this check found wrong" in page.what_it_means
+
+
+def test_a_form_the_check_itself_asks_for_is_still_the_way_out(quiet: Store) -> None:
+    # nothing else on the path reads what `value` holds: its form is what is checked
+    page = page_in_function(quiet, "quiet", "size_of")
+    assert page.solutions and "`value`" in page.solutions[0].text
+    assert "hide" not in page.what_it_means
 
 
 def test_a_hiding_flag_is_said_beside_the_way_out_never_offered(quiet: Store) -> None:

@@ -600,8 +600,13 @@ def test_a_use_that_an_earlier_check_refuses_again_is_no_single_use(calls: Store
     assert "aclose" not in first.text
     assert first.fix is not None
     assert first.fix.after == "for item in reader.iter_raw():\n    ...\nreader.close()"
+    # consumed: only `iter_raw` itself marks it so: each reader is iterated once
     page = page_with_message(calls, "calls", "The stream has been consumed.")
-    assert not any(s.text.startswith("Call `iter_raw`") for s in page.solutions)
+    assert not any("before `close()`" in s.text for s in page.solutions)
+    assert page.solutions[0].text.startswith(
+        "Call `iter_raw` at most once on each `Reader` object: the first sets "
+        "`self.is_consumed` to `True` (line "
+    )
 
 
 def test_a_state_a_public_method_sets_is_made_first(calls: Store) -> None:

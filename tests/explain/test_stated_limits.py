@@ -189,3 +189,26 @@ def test_a_list_in_a_clause_of_the_same_sentence_stays_the_way_out() -> None:
     ):
         assert [a.implied for a in message_advice(message)][-1:] != [None]
         assert any(a.implied and a.implied.endswith("it lists") for a in message_advice(message))
+
+
+def test_the_supported_values_listed_after_a_colon_are_to_be_used() -> None:
+    # vllm's chat content part parser: "Supported types: {', '.join(supported)}."
+    (advice,) = message_advice(
+        "Unsupported chat content part type: {part_type!r}. "
+        "Supported types: {', '.join(supported)}."
+    )
+    assert advice.solution.startswith("Use one of the types it lists, as the message says")
+    assert stated_limit("Supported formats: json, yaml") == (
+        "Use one of the formats it lists",
+        "input",
+    )
+    # the program's own state listed
+    assert stated_limit("Supported backends: {self.backends}") is None
+    # a label and its list after a requirement the message states, even after `;`: the
+    # sets the requirement was checked against, not values to choose
+    assert (
+        message_advice(
+            "Mixed page sizes require a block-outer layout; supported sets: {supported}."
+        )
+        == []
+    )

@@ -15,7 +15,7 @@ from errdex.store import Store
 
 ORDER = {
     "order/__init__.py": """
-        from order.engine import Engine, Pool
+        from order.engine import Connection, Engine, Pool, Request
         """,
     "order/engine.py": """
         class Engine:
@@ -66,6 +66,64 @@ ORDER = {
             def flush(self):
                 if self.planned is None:
                     raise RuntimeError("The data must be loaded before sending")
+
+
+        class Request:
+            def __init__(self, stream):
+                self.stream = stream
+
+            @property
+            def content(self):
+                if not hasattr(self, "_content"):
+                    raise RuntimeError(
+                        "Attempted to access streaming content, without having called `read()`."
+                    )
+                return self._content
+
+            def read(self):
+                self._content = b"".join(self.stream)
+                return self._content
+
+            async def aread(self):
+                self._content = b"".join([part async for part in self.stream])
+                return self._content
+
+            def peek(self):
+                if not hasattr(self, "_content"):
+                    raise RuntimeError("Cannot peek without calling `load()` on the source.")
+
+
+        class Connection:
+            def __init__(self):
+                self._transaction = None
+
+            def begin(self):
+                if self._transaction is not None:
+                    raise RuntimeError(
+                        "A transaction is already open; can't call begin() here unless "
+                        "rollback() or commit() is called first."
+                    )
+                self._transaction = object()
+
+            def rollback(self):
+                self._transaction = None
+
+            def commit(self):
+                self._transaction = None
+
+            def merge(self, item, load=True):
+                return self._merge(item, load)
+
+            def _merge(self, item, load):
+                if not load and item is None:
+                    raise RuntimeError(
+                        "merge() with load=False does not support new items.  flush() all "
+                        "changes before merging with load=False."
+                    )
+                return item
+
+            def flush(self):
+                return None
 
 
         class Pool:
@@ -128,3 +186,32 @@ def test_the_message_advice_ranks_before_an_input_on_a_private_name(order: Store
     advice = next(i for i, t in enumerate(texts) if "Use a larger pool" in t)
     private = next(i for i, t in enumerate(texts) if "`self._total`" in t)
     assert advice < private, texts
+
+
+def test_without_having_called_names_the_method_to_call_first(order: Store) -> None:
+    page = page_in_function(order, "order", "Request.content")
+    assert page.solutions[0].text.startswith(
+        "Call `read` (or its async twin `aread`) on your `Request` object before `content`, "
+        "as the message says"
+    )
+    # a name the class does not define says nothing
+    page = page_in_function(order, "order", "Request.peek")
+    assert not any(s.text.startswith("Call `") for s in page.solutions)
+
+
+def test_unless_called_first_names_the_method_and_its_alternative(order: Store) -> None:
+    page = page_in_function(order, "order", "Connection.begin")
+    assert page.solutions[0].text.startswith(
+        "Call `rollback` (or `commit`) on your `Connection` object before `begin`, as the "
+        "message says"
+    )
+
+
+def test_a_sentence_that_opens_with_the_call_to_make(order: Store) -> None:
+    # "merge() with load=False does not support ..." is about the call that raised, not
+    # one to make; "flush() all changes before merging" is; the private `_merge` stands for
+    # the public `merge`
+    page = page_in_function(order, "order", "Connection._merge")
+    assert page.solutions[0].text.startswith(
+        "Call `flush` on your `Connection` object before `merge`, as the message says"
+    )

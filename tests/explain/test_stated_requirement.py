@@ -16,7 +16,7 @@ from errdex.store import Store
 
 FILES = {
     "shapes/__init__.py": """
-        from shapes.board import Board, Chunking, Parser, Trace, PluginProtocol, connect
+        from shapes.board import Board, Chunking, Param, Parser, Trace, PluginProtocol, connect
         """,
     "shapes/board.py": """
         from dataclasses import dataclass
@@ -102,6 +102,20 @@ FILES = {
         def _draw(item):
             if not is_drawable(item):
                 raise TypeError(f"Unable to draw {item!r}; a str is required")
+
+
+        class Param:
+            def __init__(self, default=None, multiple=False):
+                check = default if not callable(default) else None
+                if check is not None:
+                    if multiple:
+                        try:
+                            check = next(iter(check), None)
+                        except TypeError:
+                            raise ValueError(
+                                "'default' must be a list when 'multiple' is true."
+                            ) from None
+                self.default = default
         """,
     "shapes/ops/__init__.py": "",
     "shapes/ops/kernels/__init__.py": "",
@@ -156,6 +170,18 @@ def test_each_item_of_an_argument_the_function_walks(shapes: Store) -> None:
         "Make each item of the argument `suppress` of `Trace` a module with '__file__', "
         "as the message says"
     )
+
+
+def test_the_case_a_requirement_holds_in_names_no_more_arguments(shapes: Store) -> None:
+    # "when 'multiple' is true" is the case, not an argument asked for; what the message
+    # asks keeps `multiple`, and comes before dropping it
+    page = page_in_function(shapes, "shapes", "Param.__init__")
+    texts = [s.text for s in page.solutions]
+    assert texts[0] == (
+        "Make the argument `default` of `Param` a list when 'multiple' is true, as the "
+        "message says: “'default' must be a list when 'multiple' is true.”"
+    )
+    assert any("`multiple`" in t for t in texts[1:]), texts
 
 
 def test_a_method_the_message_says_to_implement_is_defined_in_the_users_class(

@@ -76,6 +76,52 @@ def test_a_pool_started_early_serves_a_handful_of_files(tmp_path: Path) -> None:
     assert set(results) == {"a.py", "b.py"}
 
 
+def test_files_fed_while_the_source_is_read_are_extracted_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    items = [(f"m{i}.py", f"raise ValueError('m{i}')\n".encode()) for i in range(40)]
+    submitted: list[int] = []
+    with ExtractionPool(2) as pool:
+        pool.feed(items[:10])  # no workers yet: the files wait for `run`
+        pool.start()
+        assert list(pool.run([])) == []  # returns once the workers are up
+        assert pool._pool is not None
+        submit = pool._pool.submit
+        monkeypatch.setattr(
+            pool._pool, "submit", lambda *a: submitted.append(len(a[1])) or submit(*a)
+        )
+        pool.feed(items[:10])
+        pool.feed(items[:30])  # the first ten are not handed out twice
+        ahead = len(submitted)
+        results = list(pool.run(items))
+    assert sorted(path for path, _ in results) == sorted(path for path, _ in items)
+    assert sum(submitted) == len(items)
+    # no more than two batches per worker handed out ahead of `run`
+    assert 0 < ahead <= 4
+
+
+def test_a_source_read_in_chunks_is_fed_to_the_workers_as_it_comes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # chunks of 8 files: the workers, once up, get the files missing so far as they come
+    monkeypatch.setattr(pipeline, "_LOOKUP_CHUNK", 8)
+    offered: list[int] = []
+    feed = ExtractionPool.feed
+
+    def counted(pool: ExtractionPool, items: list[tuple[str, bytes]]) -> None:
+        list(pool.run([]))  # the workers up before the next chunk is read
+        offered.append(len(items))
+        feed(pool, items)
+
+    monkeypatch.setattr(ExtractionPool, "feed", counted)
+    root = write_package(tmp_path / "src", {"pkg/__init__.py": "", **MODULES})
+    pooled, pooled_messages = _index(root, tmp_path, "pooled", workers=2)
+    assert offered == [8, 16, 24]  # each chunk's missing files join those of the last
+    alone, alone_messages = _index(root, tmp_path, "alone", workers=1)
+    assert pooled_messages == alone_messages and len(pooled_messages) == len(MODULES)
+    assert pooled.parsed == alone.parsed == len(MODULES) + 1
+
+
 @pytest.mark.parametrize("enabled", [True, False])
 def test_the_gc_pause_restores_the_collector(enabled: bool) -> None:
     (gc.enable if enabled else gc.disable)()

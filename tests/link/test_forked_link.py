@@ -36,9 +36,11 @@ def click() -> Version:
 
 @pytest.fixture
 def forking(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every version forks, in blocks of a few sites (so that each process gets some)."""
+    """Every version forks, in blocks of a few sites (so that each process gets some), on
+    a machine with cores to spare."""
     monkeypatch.setattr(link, "MIN_FORKED_SITES", 0)
     monkeypatch.setattr(link, "_SITES_BLOCK", 4)
+    monkeypatch.setattr(link.forked, "cores", lambda: 8)
 
 
 def _linked(
@@ -156,6 +158,40 @@ def test_workers_end_with_an_iteration_ended_early(
     sites.close()
     assert first.id == _linked(click, workers=1)[0].id
     assert _children() == before
+
+
+def test_workers_are_forked_onto_the_cores_left_free(
+    click: Version, forking: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project, files, texts = click
+    monkeypatch.setattr(link.forked, "cores", lambda: 3)
+    before = _children()
+    # three cores, one of them the writer's: this process and one worker
+    sites = link.link_sites(project, files, texts=texts, workers=4, beside=1)
+    assert len(_children() - before) == 1
+    sites.close()
+    monkeypatch.setattr(link.forked, "cores", lambda: 2)
+    sites = link.link_sites(project, files, texts=texts, workers=4, beside=1)
+    assert _children() == before
+    assert next(sites).id == _linked(click, workers=1)[0].id
+    sites.close()
+
+
+def test_no_linking_worker_shares_a_core_with_the_writer(
+    click: Version, forking: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # two cores, a version written by another process as it is linked (as a large one is)
+    monkeypatch.setattr(link.forked, "cores", lambda: 2)
+    monkeypatch.setattr(pipeline, "WRITE_ASIDE_FILES", 0)
+    _adding(monkeypatch, _records(tmp_path))
+    store = open_store(str(tmp_path / "errdex.db"))
+    cache = FactsCache(tmp_path / "cache" / "facts.sqlite3")
+    try:
+        report = index_source(open_source("installed:click"), store, cache=cache, workers=2)
+    finally:
+        store.close()
+    assert report.sites > 100
+    assert set((tmp_path / "pids").read_text().split()) == {str(os.getpid())}
 
 
 def test_ctrl_c_while_linking_leaves_no_version_and_no_worker(

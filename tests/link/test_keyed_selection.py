@@ -13,18 +13,20 @@ from errdex.linked_facts import IndexedSite
 from selection_samples import KERNELS
 
 
-def link() -> list[IndexedSite]:
+def link(files: dict[str, str] = KERNELS) -> list[IndexedSite]:
     facts = [
         extract_file(path, textwrap.dedent(text).encode())
-        for path, text in KERNELS.items()
+        for path, text in files.items()
         if path.endswith(".py")
     ]
     return link_version("serve", facts)
 
 
-def site_of(message: str) -> IndexedSite:
+def site_of(message: str, files: dict[str, str] = KERNELS) -> IndexedSite:
     (site,) = [
-        s for s in link() if s.site.message is not None and s.site.message.text.startswith(message)
+        s
+        for s in link(files)
+        if s.site.message is not None and s.site.message.text.startswith(message)
     ]
     return site
 
@@ -65,6 +67,17 @@ def test_the_key_naming_the_sites_class_links_the_flag_and_the_keys_of_its_kind(
         ("late", "slow"),
     )
     assert chosen.registry == "_LINEAR_BACKEND_KERNEL_MAP['fast']"
+
+
+def test_a_key_whose_class_derives_from_the_sites_through_another_class_is_no_stand_in() -> None:
+    # LateMxKernel(_Mid), _Mid(FastMxKernel): `late` runs FastMxKernel.apply and its assert
+    mx = KERNELS["serve/kernels/mx.py"].replace(
+        "class LateMxKernel(MxKernel):",
+        "class _Mid(FastMxKernel):\n            pass\n\n        class LateMxKernel(_Mid):",
+    )
+    site = site_of("FastMx requires bfloat16", {**KERNELS, "serve/kernels/mx.py": mx})
+    (chosen,) = site.selections
+    assert chosen.others == ("slow",)
 
 
 def test_no_key_of_the_same_kind_and_a_flag_that_may_be_none_link_nothing() -> None:

@@ -67,3 +67,50 @@ def test_a_site_s_tests_are_those_of_its_conditions_that_parse() -> None:
     first = [type(t).__name__ for t in tests]
     assert first == ["Compare", "Name"]
     assert [type(t).__name__ for t in tests] == first  # read again: the same parse
+
+
+def test_a_plain_name_is_a_setting_only_through_what_a_module_binds_by_it() -> None:
+    sites = link(
+        {
+            "shop/envs.py": """
+            import os
+
+            SHOP_DEBUG = os.getenv("SHOP_DEBUG")
+            """,
+            "shop/cart.py": """
+            import os
+            from shop.envs import SHOP_DEBUG
+
+            try:
+                import ujson
+            except ImportError:
+                ujson = None
+
+            SHOP_FAST = os.getenv("SHOP_FAST")
+
+            def dump(items):
+                if ujson is None:
+                    raise RuntimeError("install ujson")
+
+            def add(count, items):
+                if SHOP_FAST and len(items) > count:
+                    raise ValueError("too many items")
+
+            def check():
+                if SHOP_DEBUG:
+                    raise ValueError("debug only")
+
+            def count_of(count, items):
+                if isinstance(count, str) and len(items):
+                    raise TypeError("count is text")
+            """,
+        }
+    )
+
+    def knobs(message: str) -> set[tuple[str, str]]:
+        return {(k.name, k.behind) for k in sites[message].knobs}
+
+    assert knobs("install ujson") == {("ujson", "ujson")}
+    assert knobs("too many items") == {("SHOP_FAST", "SHOP_FAST")}
+    assert knobs("debug only") == {("SHOP_DEBUG", "SHOP_DEBUG")}
+    assert knobs("count is text") == set()  # `isinstance`, `len`, `count`: none

@@ -125,12 +125,16 @@ def test_code_no_setting_picks_has_no_selection() -> None:
     assert fast and all(s.selections == () for s in fast)
 
 
-def _others_with_triton(triton: str) -> tuple[str, ...]:
+def _others_with_triton(
+    triton: str, message: str = "block num", cutlass: str | None = None
+) -> tuple[str, ...]:
     files = {**SERVE, "serve/backends/triton.py": triton}
+    if cutlass is not None:
+        files["serve/backends/cutlass.py"] = cutlass
     (site,) = [
         s
         for s in link(files)
-        if s.site.message is not None and s.site.message.text.startswith("block num")
+        if s.site.message is not None and s.site.message.text.startswith(message)
     ]
     (chosen,) = site.selections
     return chosen.others
@@ -153,6 +157,48 @@ def test_a_backend_whose_class_inherits_the_method_from_another_file_does_not_st
     # one that overrides the method runs its own code
     overrides = inherits + "\n            def _decode(self, blocks):\n                pass\n"
     assert _others_with_triton(overrides) == ("TRITON", "FLASH")
+
+
+def test_a_backend_whose_class_derives_from_the_chosen_one_does_not_stand_in() -> None:
+    # TritonBackend(CutlassBackend) inherits what CutlassBackend hands out (its impl, its
+    # builder): the assert in CutlassImpl runs for TRITON too
+    derived = """
+        from serve.backends.cutlass import CutlassBackend
+
+        class TritonBackend(CutlassBackend):
+            def get_name(self):
+                return "TRITON"
+        """
+    assert _others_with_triton(derived) == ("FLASH",)
+    # one that derives from another class runs its own code
+    other = derived.replace("(CutlassBackend)", "").replace(
+        "from serve.backends.cutlass import CutlassBackend", ""
+    )
+    assert _others_with_triton(other) == ("TRITON", "FLASH")
+
+
+# a check in a method of the chosen class itself
+_CHECKED_BACKEND = SERVE["serve/backends/cutlass.py"].replace(
+    "class CutlassBackend:\n            pass",
+    "class CutlassBackend:\n"
+    "            def _check(self, blocks):\n"
+    '                assert blocks > 1, f"backend blocks {blocks}"',
+)
+
+
+def test_a_derived_backend_that_defines_the_sites_method_again_stands_in() -> None:
+    derived = """
+        from serve.backends.cutlass import CutlassBackend
+
+        class TritonBackend(CutlassBackend):
+            pass
+        """
+    assert _others_with_triton(derived, "backend blocks", _CHECKED_BACKEND) == ("FLASH",)
+    overrides = derived.replace("pass", "def _check(self, blocks):\n                pass")
+    assert _others_with_triton(overrides, "backend blocks", _CHECKED_BACKEND) == (
+        "TRITON",
+        "FLASH",
+    )
 
 
 def test_a_backend_whose_base_is_unknown_but_named_as_the_sites_class_does_not_stand_in() -> None:

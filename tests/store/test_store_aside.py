@@ -3,7 +3,9 @@ version `write_version` writes; a failure half-way leaves the earlier contents."
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import msgspec
@@ -55,6 +57,13 @@ def test_a_version_written_aside_is_the_one_written_here(tmp_path: Path) -> None
         found = aside.search_candidates(["failure", "configuration"])
         assert found and found[0].id in {s.id for s in here_sites}
         assert_sound(aside)
+    # the child keeps each site's bytes as the parent encoded them: the same bytes
+    rows = "SELECT file, line, data FROM sites ORDER BY id"
+    with (
+        closing(sqlite3.connect(tmp_path / "here.db")) as here_db,
+        closing(sqlite3.connect(tmp_path / "aside.db")) as aside_db,
+    ):
+        assert here_db.execute(rows).fetchall() == aside_db.execute(rows).fetchall()
 
 
 def _failing_then_counted(

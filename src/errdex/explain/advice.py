@@ -21,7 +21,7 @@ import msgspec
 from errdex.explain.advice_names import names_keyword
 from errdex.explain.advice_phrasings import implied_instruction
 from errdex.explain.page import Change, ExampleFix, Page
-from errdex.explain.stated_limits import lists_valid, plain, states_requirement
+from errdex.explain.stated_limits import labelled_list, lists_valid, plain, states_requirement
 from errdex.explain.stated_version import stated_version
 from errdex.facts import MessageTemplate, Placeholder
 
@@ -48,7 +48,8 @@ _INSTRUCTS = re.compile(
     # verbs that are as often a name of the code (`configure()`, `query`): a word after them
     r"|^(?:please\s+)?(?:apply|configure|convert|query\s+for)\s+"
     r"(?!(?:failed|fails|error|errors|is|was|has|returned|called|step|of)\b)(?=[\w`'\"])"
-    r"|^(?:please\s+)?create\s+(?:a|an|the)\s"
+    # "You must create a new instance of X to ...": a new object in place of a used one
+    r"|^(?:please\s+|you\s+(?:must|should|need\s+to|have\s+to)\s+)?create\s+(?:a|an|the)\s"
     # "If you use `@x` with pre=False you MUST specify `y=True`": the case, then the order
     r"|^(?:if|when|unless)\b[^.;:!?]*?\byou\s+(?:must|should|need\s+to|have\s+to)\s+"
     r"(?:use|set|pass|specify|provide|add|call|install|enable|disable|give)\b"
@@ -233,13 +234,13 @@ def message_advice(message: str | None) -> list[Advice]:
         return []
     found: list[Advice] = []
     # An earlier sentence stated a requirement of its own; a list of valid values in a
-    # sentence of its own after it is not its way out (one after `;` still is).
+    # sentence of its own after it is not its way out (one after `;` still is, unless it
+    # is a label and its list: "requires a block-outer layout; supported sets: {sets}").
     required_before = False
     previous = ""
     for sentence in sentences(message):
-        listed_after = (
-            required_before and not previous.rstrip().endswith(";") and lists_valid(sentence)
-        )
+        own = not previous.rstrip().endswith(";") or labelled_list(sentence)
+        listed_after = required_before and own and lists_valid(sentence)
         required_before = required_before or states_requirement(sentence)
         previous = sentence
         install = _INSTALL.search(sentence)

@@ -96,6 +96,31 @@ _NOTHING_MORE = re.compile(
 # words after a flag that are no value of it
 _NO_FLAG_VALUE = frozenset({"or", "and", "to", "for", "if", "when", "with", "the", "a", "an"})
 
+# "other types require an explicit default factory set using `DefaultDict[..., Annotated[...,
+# Field(default_factory=...)]]`": what to give, and the form the user writes it in (code).
+_REQUIRES_SET_USING = re.compile(
+    r"\brequires?\s+(?P<what>(?:an?|the)\s+[^.;,`]{1,60}?)\s+(?P<verb>set|given|specified|"
+    r"provided|defined|passed)\s+(?:using|via)\s+`(?P<form>[^`]+)`\s*\.?$",
+    re.I,
+)
+
+# "Setting encoding after `text` has been accessed is not allowed": the order it refuses,
+# turned round ("Set encoding before `text` is accessed").
+_AFTER_REFUSED = re.compile(
+    r"^(?P<doing>setting|changing|modifying|adding|passing|calling)\s+(?P<what>\S.{0,40}?)\s+"
+    r"after\s+(?P<then>\S.{0,60}?)\s+(?:has|have)\s+been\s+(?P<done>[a-z]+)\s+"
+    r"is\s+not\s+allowed\s*\.?$",
+    re.I,
+)
+_DOING = {
+    "setting": "Set",
+    "changing": "Change",
+    "modifying": "Modify",
+    "adding": "Add",
+    "passing": "Pass",
+    "calling": "Call",
+}
+
 
 def implied_instruction(sentence: str) -> tuple[str, str] | None:
     """(the instruction, its kind) a sentence implies, or None when it states no
@@ -148,6 +173,14 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
         if _NOTHING_MORE.match(rest):
             given = f"{match['flag']} {value.rstrip('.')}" if value else match["flag"]
             return f"Pass `{given}`", "setting"
+    match = _AFTER_REFUSED.match(text)
+    if match is not None:
+        verb = _DOING[match["doing"].lower()]
+        return f"{verb} {match['what']} before {match['then']} is {match['done']}", "input"
+    match = _REQUIRES_SET_USING.search(text)
+    if match is not None:
+        verb = INFINITIVE[match["verb"].lower()].capitalize()
+        return f"{verb} {match['what']} using `{match['form']}`", "input"
     match = _REQUIRES_BUILD.search(text)
     if match is not None:
         return f"Install what it requires ({match['what'].strip()})", "environment"

@@ -40,6 +40,8 @@ MESSAGE_FIRST = -2
 # `Facts.memo`'s key for the upgrades to a version the message requires: (the solution's
 # text, the sentence that requires it)
 STATED_VERSIONS = "stated_versions"
+# ... and for what the message says the user's argument or subclass must be (the texts)
+STATED_REQUIREMENTS = "stated_requirements"
 # Advice that helps find the cause rather than avoid the error: "Set `VLLM_LOGGING_LEVEL=DEBUG`
 # to see per-backend unsupported reasons".
 _DIAGNOSTIC = re.compile(

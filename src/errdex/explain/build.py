@@ -19,6 +19,7 @@ from errdex.explain.env_reads import with_walrus_locals
 from errdex.explain.example_fix import example_fix
 from errdex.explain.fallbacks import setting_fallbacks
 from errdex.explain.flag_reach import own_flags
+from errdex.explain.handed_callback import handed_callback
 from errdex.explain.inner_raises import inner_raises
 from errdex.explain.linked import (
     binding_views,
@@ -135,6 +136,7 @@ def _build_page(
     facts.members = member_values(store, chosen, facts)
     facts.entry_input = entry_input_solution(store, chosen, facts)
     facts.entry_args = entry_arguments(store, chosen, facts)
+    facts.handed = handed_callback(store, chosen, facts)
     facts.public_names = {
         name: path
         for name in replacement_names(chosen)

@@ -32,7 +32,7 @@ Methods = dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
 def state_order_solution(conditions: list[ConditionView], facts: Facts) -> Solution | None:
     """ "Call `send` before `close()`": the public methods that assign the attribute the
     compared value, for a public method of a public class; else None."""
-    checks = state_checks(conditions, facts, _state_test, lambda state: state[0])
+    checks = state_checks(conditions, facts, state_test, lambda state: state[0])
     for target, member, condition, state, methods in checks:
         earlier = _refused_earlier(facts.held, condition)
         setting = _setting_methods(methods, *state, member, earlier, facts.lines_may_name)
@@ -182,7 +182,7 @@ def same_kind(methods: Methods, own: str, setters: list[str]) -> list[str]:
     return kept or setters
 
 
-def _state_test(text: str) -> tuple[str, str] | None:
+def state_test(text: str) -> tuple[str, str] | None:
     """(`_state`, `ClientState.CLOSED`) of `self._state == ClientState.CLOSED` or `is`: an
     attribute compared with a named value (an enum member, a module constant); (`_closed`,
     `True`) of a bare `self._closed`."""

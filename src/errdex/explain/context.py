@@ -35,6 +35,7 @@ from errdex.store.base import StoredSite
 if TYPE_CHECKING:
     from errdex.explain.class_made import ClassHooks
     from errdex.explain.failed_try import TriedInput
+    from errdex.explain.handed_facts import HandedCallback
 
 # Conditions that say where the code is rather than what went wrong.
 CONTEXT_KINDS = frozenset({ConditionKind.LOOP, ConditionKind.EXCEPT, ConditionKind.WITH})
@@ -144,6 +145,9 @@ class Facts:
     # an argument of a function no public path reaches → (the public call, its argument)
     # that hands it on as it is (`explain/entry_args.py`; needs the store)
     entry_args: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # a check on what the user's callable did with a function a method hands it
+    # (`explain/handed_callback.py`; needs the store)
+    handed: HandedCallback | None = None
     # the paths (line, tests) of the function's other sites of the same kind and exception
     # (`explain/twins.py`; needs the store), and the conditions whose way out leads to one
     twin_paths: list[tuple[int, frozenset[tuple[str, bool]]]] = field(default_factory=list)

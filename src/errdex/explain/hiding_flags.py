@@ -5,6 +5,12 @@
 validate_data:` over nothing but asserts: the argument does not avoid what went wrong, it
 turns the error into a None (a skipped item, an unchecked value) that the caller meets
 later. Such a value is no way out: the page says it in "What it means", not as a solution.
+
+The other form of a polymorphic argument is the same kind of switch when the check is on
+what the argument holds: `elif callable(only): ... else: missing = [n for n in only if n
+not in available]; if missing: raise` looks for the names asked for only when `only` is a
+list of names; a callable takes the branch that filters what exists, and the names asked
+for stay missing, silently (`hidden_by_form`).
 """
 
 from __future__ import annotations
@@ -16,11 +22,16 @@ from errdex.explain.context import Facts
 from errdex.explain.input_nodes import free_names
 from errdex.explain.inputs import Given
 from errdex.explain.page import ConditionView, Solution
+from errdex.link.expression_texts import parse_expression
 
 # What the function does where the flag lets the failure through without raising.
 _NOTHING = "returns None instead of raising"
 _SKIPPED = "skips the item instead of raising"
 _UNCHECKED = "skips the checks under the switch and goes on with what they would refuse"
+_OTHER_FORM = "takes the branch for that form, which never looks at what this check found wrong"
+# builtin tests of an argument's form: `callable(x)`, `isinstance(x, T)`
+_FORM_TESTS = frozenset({"callable", "isinstance"})
+_MAX_HOPS = 4  # locals followed back to the argument they are computed from
 _LAST_RESORT = "Last resort, which hides the error rather than avoiding it: "
 
 
@@ -53,6 +64,72 @@ def hidden_by_flag(condition: ConditionView, facts: Facts) -> str | None:
     instead = _what_follows(chain)
     # a function that gives nothing back in any case (a validator) loses nothing to None
     return instead if instead == _SKIPPED or _returns_something(function) else None
+
+
+def hidden_by_form(condition: ConditionView, facts: Facts) -> str | None:
+    """What the function does instead of raising, when `condition` tests the form of an
+    argument of the site's own function (`callable(x)`, `isinstance(x, T)`, `x is None`,
+    either way) and another condition on the path tests what that argument holds: a local
+    computed by going over its items (the names it asks for).
+    The other form takes a branch that does not look at the values the check refuses, so
+    they stay as wrong; leaving the argument out asks for nothing. None otherwise."""
+    test = parse_expression(condition.text)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    name = _form_tested(test) if test is not None else None
+    if name is None:
+        return None
+    function = facts.site_function()
+    if function is None:
+        return None
+    params = {a.arg for a in [*function.args.posonlyargs, *function.args.args]}
+    params.update(a.arg for a in function.args.kwonlyargs)
+    local = {b.name: b.value for b in facts.bindings if b.origin == "local"}
+    if name not in params or name in local:
+        return None  # a local, or an argument given a new value: not what the caller passed
+    for other in facts.held:
+        if other.line == condition.line:
+            continue
+        node = parse_expression(other.text)
+        if node is not None and _computed_from(node, name, local):
+            return _OTHER_FORM
+    return None
+
+
+def _form_tested(test: ast.expr) -> str | None:
+    """The argument whose form `test` tests: `callable(x)`, `isinstance(x, T)`,
+    `x is None`."""
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.args:
+        first = test.args[0]
+        if test.func.id in _FORM_TESTS and isinstance(first, ast.Name):
+            return first.id
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name):
+        right = test.comparators[0]
+        none = isinstance(right, ast.Constant) and right.value is None
+        if none and isinstance(test.ops[0], ast.Is | ast.IsNot):
+            return test.left.id
+    return None
+
+
+def _computed_from(node: ast.expr, argument: str, local: dict[str, str]) -> bool:
+    """Whether `node` reads a local computed (a few assignments back) by going over the
+    items of `argument` (`[n for n in only if n not in available]`): the check is on the
+    names it asks for, not on its form. What reads it otherwise (`getattr(obj, ...)`, a
+    lookup by it) may be what its form decides."""
+    names = {n.id for n in walk(node) if isinstance(n, ast.Name)} - {argument}
+    for _ in range(_MAX_HOPS):
+        values = [v for n in names if n in local and (v := parse_expression(local[n]))]
+        if any(_goes_over(v, argument) for v in values):
+            return True
+        names = {n.id for v in values for n in walk(v) if isinstance(n, ast.Name)} - {argument}
+    return False
+
+
+def _goes_over(value: ast.expr, argument: str) -> bool:
+    return any(
+        isinstance(n, ast.comprehension) and isinstance(n.iter, ast.Name) and n.iter.id == argument
+        for n in walk(value)
+    )
 
 
 def _checks_only(function: ast.FunctionDef, test_line: int, line: int) -> bool:
@@ -202,7 +279,7 @@ def hidden_sentence(solution: Solution) -> str:
 def input_solution(given: Given, condition: ConditionView, facts: Facts) -> tuple[Solution, bool]:
     """The input way out as a solution, and whether it is one: False for a flag that only
     hides the error (then labelled so, with no change to draw a fix from)."""
-    hidden = hidden_by_flag(condition, facts)
+    hidden = hidden_by_flag(condition, facts) or hidden_by_form(condition, facts)
     if hidden is not None:
         return last_resort(given.text, condition, hidden, facts), False
     solution = Solution(

@@ -7,10 +7,12 @@ installing it keeps the path the user took; an argument or a setting that steers
 the import (another proxy scheme than the SOCKS one that needs the package) gives that path
 up, and comes after the install. So does one that gives up the feature whose package or
 library the message says must be newer ("fastokens >= 0.2.0 is required when
-VLLM_USE_FASTOKENS=1"): the upgrade it asks for keeps it. A module of the project's own is
-no package to install: there the order stays. Emptying a function's `*args` or `**kwargs`
-gives up everything passed through it ("pass no keyword to `URL`" where the message names the
-type each keyword takes): it comes after every other way out.
+VLLM_USE_FASTOKENS=1"): the upgrade it asks for keeps it; and one that drops an argument
+where the message says what another argument must be ("'default' must be a list when
+'multiple' is true": dropping `multiple` gives up what the user asked). A module of the
+project's own is no package to install: there the order stays. Emptying a function's `*args`
+or `**kwargs` gives up everything passed through it ("pass no keyword to `URL`" where the
+message names the type each keyword takes): it comes after every other way out.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-from errdex.explain.advised import MESSAGE_FIRST, STATED_VERSIONS
+from errdex.explain.advised import MESSAGE_FIRST, STATED_REQUIREMENTS, STATED_VERSIONS
 from errdex.explain.context import Facts
 from errdex.explain.page import Solution
 from errdex.facts import ConditionKind
@@ -88,6 +90,9 @@ def keep_first(items: Sequence[Ranked], facts: Facts) -> None:
                 item.rank = max(others) + 1
     upgrades: list[tuple[str, str]] = facts.memo.get(STATED_VERSIONS, [])
     stated = [i.rank for i in items if any(i.solution.text == u for u, _ in upgrades)]
+    # what the message says the user's own argument must be keeps the other arguments
+    required: list[str] = facts.memo.get(STATED_REQUIREMENTS, [])
+    stated += [i.rank for i in items if i.solution.text in required]
     for item in items:
         # the upgrade the message asks for keeps the feature that a setting turned off, or
         # an argument left out, gives up; and so a setting the sentence names as its case

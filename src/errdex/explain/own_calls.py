@@ -1,14 +1,14 @@
 """Ways out through the user's own code around the call that raised: two arguments given
-together (`given_together`), a call made after a public method put the object in the
-state the check refuses (`call_order`) or before one put it in the state it needs
-(`call_first`), a class made through its constructor where its
-class methods make it (`private_init`), a switch of the public function that made the
-function that raises (`closure_switch`) or an argument of it the raising one reads
-(`closure_param`), a constructor's argument it hands to a private method that checks it
-(`init_passed`) or whose contents it checks (`init_contents`), or an attribute the
-constructor made of it through such a method (`init_results`), a call the message says
-does not fit the signature, in Python's own words (`call_shape`), a read of a module's
-stack made where nothing pushed an item (`pushed_state`)."""
+together (`given_together`), a call made after a public method put the object in the state
+the check refuses (`call_order`) or before one put it in the state it needs (`call_first`),
+a second call of a method that uses its object up (`single_use`), a class made through its
+constructor where its class methods make it (`private_init`), a switch of the public
+function that made the function that raises (`closure_switch`) or an argument of it the
+raising one reads (`closure_param`), a constructor's argument it hands to a private method
+that checks it (`init_passed`) or whose contents it checks (`init_contents`), or an
+attribute the constructor made of it through such a method (`init_results`), a call the
+message says does not fit the signature, in Python's own words (`call_shape`), a read of a
+module's stack made where nothing pushed an item (`pushed_state`)."""
 
 from __future__ import annotations
 
@@ -25,13 +25,14 @@ from errdex.explain.init_results import init_result_solution
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.private_init import private_init_solution
 from errdex.explain.pushed_state import pushed_state_solution
+from errdex.explain.single_use import single_use_solution
 
 
 def own_call_solutions(conditions: list[ConditionView], facts: Facts) -> list[Solution]:
     """The ways out the user's own calls take, best first."""
     found = [
         given_together_solution(conditions, facts),
-        state_order_solution(conditions, facts),
+        state_order_solution(conditions, facts) or single_use_solution(conditions, facts),
         made_with_solution(conditions, facts),
         first_call_solution(conditions, facts),
         private_init_solution(facts),

@@ -11,6 +11,7 @@ from errdex.explain.abstract import enforced_abstract
 from errdex.explain.class_hooks import class_hook_sentence
 from errdex.explain.context import Facts
 from errdex.explain.failed_call import made_sentence, wrapped_sentence
+from errdex.explain.handed_callback import handed_sentence
 from errdex.explain.hiding_flags import hidden_sentence
 from errdex.explain.inner_raises import inner_sentence
 from errdex.explain.input_nodes import assignment_targets, stored_roots
@@ -28,6 +29,7 @@ from errdex.explain.passthru import pass_through
 from errdex.explain.plain import caught_text, code
 from errdex.explain.reasons_list import reasons_solved
 from errdex.explain.refused_use import refused_use
+from errdex.explain.registered_name import registration_sentence
 from errdex.explain.reraise import PASSED_ON, is_reraise
 from errdex.explain.selection import selection_context
 from errdex.explain.solutions import no_way_out, solutions
@@ -110,6 +112,9 @@ def what_it_means(facts: Facts) -> str:
         sentences.append(inner)
     solutions(facts)  # fills `facts.twinned`
     sentences.extend(twin_sentences(facts, facts.twinned))
+    declared = registration_sentence(facts) or handed_sentence(facts)
+    if declared is not None:  # the user's registration or callable, not the program's state
+        sentences.append(declared)
     if nothing_to_do is not None:
         sentences.append(nothing_to_do)
     context = _context(facts) if nothing_to_do is None else ""
@@ -429,6 +434,8 @@ def _rebound(facts: Facts) -> list[BindingView]:
 
 def _context(facts: Facts) -> str:
     """The site's conditions that no solution changes: when the check applies."""
+    if facts.handed is not None and facts.handed.inside:
+        return ""  # each is what the user's callable passed: its way out says them all
     covered = {s.condition for s in solutions(facts) if s.condition}
     covered |= {s.condition for s, _ in facts.refused if s.condition}
     covered |= {s.condition for s in facts.hidden if s.condition}

@@ -29,6 +29,7 @@ from errdex.explain.advised import (
     BEFORE_NAMED_ONLY,
     MESSAGE_FIRST,
     RANK,
+    STATED_REQUIREMENTS,
     VAGUE_SETTING,
     advised_rank,
     advised_settings,
@@ -52,9 +53,11 @@ from errdex.explain.environment import (
 )
 from errdex.explain.expanded import expanded
 from errdex.explain.failed_call import failed_call_solutions
+from errdex.explain.file_mode import file_mode_solution
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.flag_values import flag_value_solutions
 from errdex.explain.given_values import given_value_solution
+from errdex.explain.handed_callback import handed_solution
 from errdex.explain.hiding_flags import hides_only, input_solution
 from errdex.explain.inner_raises import inner_solution
 from errdex.explain.inputs import input_action
@@ -83,6 +86,7 @@ from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.reasons_list import REASON_NAMED, tests_reasons_list
 from errdex.explain.refused_ways import branch_refuses, setting_trips_guard
+from errdex.explain.registered_name import registration_solution
 from errdex.explain.request_fields import request_solutions
 from errdex.explain.reraise import reraise_gate
 from errdex.explain.returned_error import returned_error_solution
@@ -302,6 +306,9 @@ def _solutions(facts: Facts) -> list[Solution]:
     for defined in (annotation_solution(facts), attribute_solution(facts)):
         if defined is not None:  # the user's class being made: a name of its body, an attribute
             found.add(defined, 0)
+    for declared in (registration_solution(facts), handed_solution(facts)):
+        if declared is not None:  # a name the user registers; what their callable did
+            found.add(declared, 0)
     clash = name_clash_solution(facts) or returned_error_solution(facts)
     if clash is not None:
         found.add(clash, 0)  # the message names the user's own name: before a helper's input
@@ -348,6 +355,12 @@ def _solutions(facts: Facts) -> list[Solution]:
     if required is not None:
         found.add(required, rank=advised_rank(required))
         spoken.append(required)
+        facts.memo.setdefault(STATED_REQUIREMENTS, []).append(required.text)
+    opened = file_mode_solution(facts)  # the mode of the file the user opened, as it says
+    if opened is not None:
+        found.add(opened, rank=advised_rank(opened))
+        spoken.append(opened)
+        advised = True  # the mode to open the file in: before the argument it is handed as
     if not any(i.solution.kind == "input" for i in found.items):
         # the value itself, when nothing says more of what to pass
         data = user_data_solution(facts, open_conditions)

@@ -35,10 +35,11 @@ INFINITIVE = {
 }
 
 # "Valid strategies for session synchronization are 'auto', 'evaluate', 'fetch', False",
-# "Supported methods are eagle, eagle3, and dflash": what the value may be, listed.
+# "Supported methods are eagle, eagle3, and dflash", "Supported types: {', '.join(s)}": what
+# the value may be, listed.
 _VALID_ARE = re.compile(
-    r"^(?:the\s+)?(?:valid|supported|allowed|accepted)\s+(?P<what>[\w`'\" {}.\-]{2,80}?)\s+"
-    r"are\s*:?\s+(?P<values>\S.*?)\s*\.?$",
+    r"^(?:the\s+)?(?:valid|supported|allowed|accepted)\s+(?P<what>[\w`'\" {}.\-]{2,80}?)"
+    r"(?:\s+are\s*:?|\s*:)\s+(?P<values>\S.*?)\s*\.?$",
     re.I,
 )
 # "'default' is not supported for nargs=-1", "mistral_format=True is not supported with
@@ -91,6 +92,13 @@ def states_requirement(sentence: str) -> bool:
 def lists_valid(sentence: str) -> bool:
     """Whether the sentence lists the valid values ("Supported methods are a, b")."""
     return _VALID_ARE.match(sentence.strip()) is not None
+
+
+def labelled_list(sentence: str) -> bool:
+    """Whether the sentence lists the valid values after a label and a colon ("Supported
+    types: a, b"), not in a sentence of its own ("Supported types are a, b")."""
+    match = _VALID_ARE.match(sentence.strip())
+    return match is not None and not re.match(r"\s+are\b", sentence.strip()[match.end("what") :])
 
 
 def stated_limit(sentence: str) -> tuple[str, str] | None:

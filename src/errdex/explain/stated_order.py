@@ -2,16 +2,17 @@
 
 "set_transfer_context() must be called before add_recv()", "start_weight_update must be
 called before update_weights.", "Call init_transfer_engine() first.", "prepare() has not
-been called": the message names the method that must run first. When that name is a
-public method of the class the raising method belongs to (defined in its body, in the
-site's file), and a public path reaches the class, the way out is that call on the user's
-object before the one that raised: `engine.init_transfer_engine(INIT_INFO)`. A name the
-class does not define (another object's method, a word such as "sending") says nothing.
+been called", "... without having called `read()`": the message names the method that must
+run first. When that name is a public method of the class the raising method belongs to
+(defined in its body, in the site's file), and a public path reaches the class, the way out
+is that call on the user's object before the one that raised:
+`engine.init_transfer_engine(INIT_INFO)`. A name the class does not define (another object's
+method, a word such as "sending") says nothing.
 
 What a message says to do ranks before an input solution on a private name: a private
-parameter (`CaseKey(_allow_empty=True)`) or attribute (a `statement` whose
-`_where_criteria` is empty, an `nbytes` at most `self._total_bytes`) is the library's own
-state, while "add synchronize_session=None execution option" is the user's way out.
+parameter (`CaseKey(_allow_empty=True)`) or attribute (a `statement` whose `_where_criteria`
+is empty, an `nbytes` at most `self._total_bytes`) is the library's own state, while "add
+synchronize_session=None execution option" is the user's way out.
 """
 
 from __future__ import annotations
@@ -44,6 +45,26 @@ _ORDERS = (
     re.compile(
         rf"(?P<first>{_NAME})\(\)`?\s+(?:has|was)\s+not\s+(?:yet\s+)?(?:been\s+)?called", re.I
     ),
+    # "Attempted to access streaming request content, without having called `read()`"
+    re.compile(
+        rf"\bwithout\s+(?:first\s+)?(?:having\s+called|calling)\s+`?(?P<first>{_NAME})\(\)", re.I
+    ),
+    # "can't call begin() here unless rollback() or commit() is called first"
+    re.compile(
+        rf"\b(?:unless|until)\s+`?(?P<first>{_NAME})\(\)`?(?:\s+or\s+`?(?P<other>{_NAME})\(\)`?)?"
+        r"\s+(?:is|are|has\s+been|have\s+been)\s+called\b",
+        re.I,
+    ),
+    # "flush() all changes on mapped instances before merging": a sentence that opens with
+    # the call to make, then what it is made on and what it comes before (not a sentence
+    # about the call: "merge() with load=False does not support ...", "x() is deprecated")
+    re.compile(
+        rf"(?:^|(?<=[.;!?])\s+)`?(?P<first>{_NAME})\(\)`?\s+(?!(?:with|is|was|has|have|does|"
+        r"did|can|cannot|must|should|will|would|may|might|returned|returns|raised|raises|"
+        r"failed|fails|called|on|of|for|in|at|got|received|requires?|needs?|and|or|to|"
+        r"not)\b)[a-z][^.;!?]{0,80}?\bbefore\b",
+        re.I,
+    ),
 )
 # a value to pass that a private name decides: `_allow_empty`, `self._total_bytes` (not a
 # dunder); a call to make that sets one ("Call `stop_profile()` ...: it sets `self._x`") is
@@ -68,7 +89,7 @@ def stated_order_solution(facts: Facts) -> Solution | None:
         # "can't call X() before Y()" forbids the order it names
         if not _NEGATED.search(message.text[max(0, found.start() - 16) : found.start()])
         and (first := _own_name(found["first"] or found.groupdict().get("run") or "", owner))
-        and first != member
+        and first not in (member, member.lstrip("_"))
     ]
     # the message first: the class's methods need the whole file parsed
     call = user_call(facts, constructor=True) if stated else None
@@ -81,7 +102,19 @@ def stated_order_solution(facts: Facts) -> Solution | None:
             before = then if then in methods and then != first else None
             if before is None and not member.startswith("_"):
                 before = member
-            return _solution(call[0], owner, first, methods[first], before, message.text)
+            elif before is None and member.lstrip("_") in methods:
+                before = member.lstrip("_")  # `_merge` does the work of the public `merge`
+            twin = "a" + first  # `aread` beside `read`: what an async stream needs instead
+            is_twin = isinstance(methods.get(twin), ast.AsyncFunctionDef)
+            also = (
+                f" (or its async twin {code(twin)})"
+                if is_twin and not _is_async(methods[first])
+                else ""
+            )
+            other = _own_name(found.groupdict().get("other") or "", owner)
+            if other in methods and other != first:
+                also = f" (or {code(other)})"  # "unless rollback() or commit() is called"
+            return _solution(call[0], owner, first, methods[first], before, message.text, also)
     return None
 
 
@@ -92,10 +125,11 @@ def _solution(
     method: ast.FunctionDef | ast.AsyncFunctionDef,
     before: str | None,
     message: str,
+    also: str = "",
 ) -> Solution:
     when = f"before {code(before)}" if before else "first"
     text = (
-        f"Call {code(first)} on your {code(owner)} object {when}, as the message says: "
+        f"Call {code(first)}{also} on your {code(owner)} object {when}, as the message says: "
         f"“{short_message(message)}”"
     )
     change = None
@@ -108,6 +142,10 @@ def _solution(
             keyword=before,
         )
     return Solution(text=text, kind="input", change=change)
+
+
+def _is_async(method: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return isinstance(method, ast.AsyncFunctionDef)
 
 
 def _own_name(name: str, owner: str) -> str | None:

@@ -28,6 +28,7 @@ import builtins
 import re
 from dataclasses import dataclass
 
+from errdex.explain.abstract import subclasses_note
 from errdex.explain.context import Facts
 from errdex.explain.declared_fields import declared_keyword
 from errdex.explain.entry_input import names_read
@@ -78,6 +79,9 @@ _GOT_TAIL = re.compile(r"(?:,?\s+(?:but\s+)?(?:got|not|found|received)\b|\s*\(go
 # Copies of a sequence that keep its items.
 _COPIES = ("list", "tuple", "sorted", "reversed")
 _BUILTINS = frozenset(dir(builtins))
+# The case a requirement holds in ("a list when 'multiple' is true"): another argument it
+# names there is the case, not one more argument to give.
+_CASE_TAIL = re.compile(r"\s+(?:when|if|unless|while)\b.*$", re.I)
 # A clause ends at a semicolon or at the end of a sentence.
 _CLAUSES = re.compile(r"\s*;\s*|(?<=[.!?])\s+(?=[A-Z`'\"])")
 _MAX_CLAUSE = 200
@@ -177,7 +181,7 @@ def _argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solution 
             item = _iterated_read(facts, function)
     if item is not None:
         param, packed = item
-    if param is None or _names_parameter(stated.wants, params):
+    if param is None or _names_parameter(_CASE_TAIL.sub("", stated.wants), params):
         return None  # which argument is not said; or it asks for arguments ("a or b")
     if any(code(param) in text for text in quoted):
         return None  # a way out of that argument is offered already, with its values
@@ -199,8 +203,9 @@ def _argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solution 
         text = f"Make {what} {stated.verb} {wants}"
     # the raise's own test is what the argument decides: not said again as the context
     condition = facts.held[-1].text if facts.held else None
+    base = subclasses_note(call[0], facts) if method == "__init__" else None
     return Solution(
-        text=f"{text}, as the message says: “{message_text(facts)}”",
+        text=f"{text}, as the message says: “{message_text(facts)}”" + (f" {base}" if base else ""),
         condition=condition,
         kind="input",
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -25,6 +26,8 @@ _BATCH_BYTES = 1_500_000
 # A version of a few megabytes is cut finer, so that no worker is left with most of it (in
 # batches of 1.5 MB, pydantic's 1.5 MB went 1.45 MB to one worker, 0.05 MB to the other).
 _BATCHES_PER_WORKER = 4
+# Batches per worker handed out while the source is still read (`ExtractionPool.feed`).
+_FED_AHEAD = 2
 
 _encoder = msgspec.msgpack.Encoder()
 
@@ -146,6 +149,8 @@ class ExtractionPool:
         self._pool: ProcessPoolExecutor | None = None
         self._starting: threading.Thread | None = None
         self._failed: BaseException | None = None  # what starting the pool raised
+        self._fed: list[Future[list[tuple[str, bytes]]]] = []  # `feed`'s batches
+        self._fed_paths: set[str] = set()
 
     def start(self) -> None:
         """Begin starting the workers, without waiting for them."""
@@ -184,13 +189,34 @@ class ExtractionPool:
             raise failed
         return self._pool
 
+    def feed(self, items: Sequence[File]) -> None:
+        """Keep the workers busy with `items` (the files known to be missing so far) while
+        this process still reads the source, once they are up: the biggest of them first,
+        and no more than `_FED_AHEAD` batches per worker waiting. `run` yields their results
+        with the rest's, and hands out the rest biggest first: a big file read last and
+        handed out at once would leave one worker on it alone at the end."""
+        if self._pool is None or (self._starting is not None and self._starting.is_alive()):
+            return
+        pool = self._started()
+        assert pool is not None, "a pool that was made"
+        room = _FED_AHEAD * self.workers - sum(not future.done() for future in self._fed)
+        if room <= 0:
+            return
+        left = [item for item in items if item[0] not in self._fed_paths]
+        for batch in itertools.islice(_batches(left, self.workers), room):
+            self._fed.append(pool.submit(extract_batch, batch))
+            self._fed_paths.update(path for path, _ in batch)
+
     def run(
         self,
         items: Sequence[File],
         progress: Callable[[int], None] | None = None,
     ) -> Iterator[tuple[str, bytes]]:
-        """Yield (path, encoded facts) for every item, in parallel when it pays."""
-        return self._map(extract_batch, items, progress)
+        """Yield (path, encoded facts) for every item, in parallel when it pays (those
+        handed out by `feed` already are not extracted again)."""
+        fed, self._fed = self._fed, []
+        rest = [i for i in items if i[0] not in self._fed_paths] if self._fed_paths else items
+        return self._map(extract_batch, rest, progress, fed)
 
     def run_again(self, items: Sequence[Again]) -> Iterator[tuple[str, bytes]]:
         """Yield (path, encoded facts, or empty bytes when they do not change) for every item
@@ -202,11 +228,13 @@ class ExtractionPool:
         task: Callable[[Sequence[_Item]], list[tuple[str, bytes]]],
         items: Sequence[_Item],
         progress: Callable[[int], None] | None,
+        fed: Sequence[Future[list[tuple[str, bytes]]]] = (),
     ) -> Iterator[tuple[str, bytes]]:
         if self._pool is None and len(items) >= MIN_PARALLEL_FILES:
             self.start()
         pool = self._started()
         if pool is None:
+            assert not fed, "files are fed only to a pool"
             for batch in _batches(items):
                 yield from task(batch)
                 if progress:
@@ -214,9 +242,8 @@ class ExtractionPool:
             return
         from concurrent.futures import as_completed  # the pool imported it already
 
-        futures: list[Future[list[tuple[str, bytes]]]] = [
-            pool.submit(task, batch) for batch in _batches(items, self.workers)
-        ]
+        futures = list(fed)
+        futures.extend(pool.submit(task, batch) for batch in _batches(items, self.workers))
         for future in as_completed(futures):
             results = future.result()
             yield from results

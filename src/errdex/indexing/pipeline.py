@@ -203,7 +203,9 @@ def _link_and_write(
         sites: list[IndexedSite] = []
         info = source.info
         # Linking forks its workers here, before the writer's process and the thread that
-        # feeds it are started: they are not theirs to inherit.
+        # feeds it are started: they are not theirs to inherit. The writer's process runs
+        # beside them, on a core of its own.
+        aside = len(extracted.items) >= WRITE_ASIDE_FILES
         made = link_sites(
             info.project,
             extracted.facts,
@@ -212,6 +214,7 @@ def _link_and_write(
             skipped,
             texts=dict(extracted.items),
             workers=workers,
+            beside=1 if aside else 0,
         )
 
         def linked() -> Iterator[IndexedSite]:
@@ -234,7 +237,7 @@ def _link_and_write(
             if f.outline and f.path not in as_written
         }
         try:
-            if len(extracted.items) >= WRITE_ASIDE_FILES:
+            if aside:
                 stored = store.write_version_aside(source.info, linked(), written)
             else:
                 stored = store.write_version(source.info, list(linked()), written)
@@ -267,32 +270,33 @@ def _read(
     """Every file of the source, its cache key, and the facts the cache already holds.
 
     The cache is asked a chunk of files at a time, so that once enough files are missing
-    the worker pool starts while the rest of the source is still being read.
+    the worker pool starts while the rest of the source is still being read, and once it
+    is up, the files missing so far are handed to it (`ExtractionPool.feed`): reading
+    vllm's wheel is half a second of this process, which the workers need not wait for.
     """
     items: list[tuple[str, bytes]] = []
     keys: dict[str, str] = {}
     cached: dict[str, bytes] = {}
     chunk: list[str] = []
-    missing = 0
+    missing: list[tuple[str, bytes]] = []
     for file in source.files():
         items.append((file.path, file.data))
         keys[file.path] = content_key(file.path, file.data)
         chunk.append(keys[file.path])
         if len(chunk) >= _LOOKUP_CHUNK:
-            missing += _look_up(cache, chunk, cached)
-            if missing >= MIN_PARALLEL_FILES:
+            _look_up(cache, chunk, cached)
+            missing.extend(item for item in items[-_LOOKUP_CHUNK:] if keys[item[0]] not in cached)
+            if len(missing) >= MIN_PARALLEL_FILES:
                 pool.start()
-    missing += _look_up(cache, chunk, cached)
+            pool.feed(missing)
+    _look_up(cache, chunk, cached)
     return items, keys, cached
 
 
-def _look_up(cache: FactsCache, chunk: list[str], cached: dict[str, bytes]) -> int:
-    """Add what the cache holds for the chunk's keys to `cached`; empty the chunk; misses."""
-    found = cache.get_many(chunk)
-    cached.update(found)
-    missing = len(chunk) - len(found)
+def _look_up(cache: FactsCache, chunk: list[str], cached: dict[str, bytes]) -> None:
+    """Add what the cache holds for the chunk's keys to `cached`; empty the chunk."""
+    cached.update(cache.get_many(chunk))
     chunk.clear()
-    return missing
 
 
 def _extract(

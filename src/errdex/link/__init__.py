@@ -57,7 +57,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "62-path-gates-json-state-fields"
+LINKER_VERSION = "64-keyed-selection-derived-classes"
 
 
 def link_version(
@@ -89,6 +89,7 @@ def link_sites(
     texts: Mapping[str, bytes] | None = None,
     *,
     workers: int = 1,
+    beside: int = 0,
 ) -> Generator[IndexedSite, None, None]:
     """`link_version`'s sites, each yielded once complete (the last half of the work is
     done site by site), so that a store can write them as they come.
@@ -100,7 +101,10 @@ def link_sites(
     the work) in that many processes: this one and workers forked from it (`link.forked`),
     the same sites in the same order. All the rest is done at the call, and the workers
     forked then: a caller forks them before it starts threads of its own (a store's
-    writer's), and closes the generator to end them early.
+    writer's), and closes the generator to end them early. `beside` counts the busy
+    processes that run meanwhile (a store's writer): the workers are forked only onto the
+    cores those leave free, since a worker sharing a core with them gains no time and
+    adds its own (its caches, the copies of the pages it touches, its results encoded).
     """
     names = Namespace(files)
     parts = _Parts(files, names)
@@ -133,6 +137,7 @@ def link_sites(
     linked = [translations.add(indexed) for indexed in linked]
     # Callers with their guards, knobs behind the conditions, tests expecting the error.
     context = _Context(files, names, entry_points, texts)
+    workers = min(workers, forked.cores() - beside)
     if workers > 1 and len(linked) >= MIN_FORKED_SITES and forked.can_fork():
         completed: forked.Results[IndexedSite | forked.Failed] = forked.forked_map(
             lambda n: context.add(linked[n]),

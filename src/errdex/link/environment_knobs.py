@@ -56,6 +56,15 @@ class EnvironmentIndex:
             for returned in self._accessors.values()
             for part in returned[0].split(" and ")
         )
+        # every (module, name) a module's own name may stand for a setting by
+        self._bound = {*self._env_binds, *self._optional, *self._platform, *self._accessors}
+
+    def binds(self, facts: FileFacts, name: str) -> bool:
+        """Whether a plain name the file defines or reads (not one it imports) may be a
+        setting: a variable it binds, an optional package, a platform test, a function
+        returning a variable. Most names a condition reads are none (`len`, `x`): their
+        knobs are none, known without looking each up."""
+        return (facts.module, name) in self._bound
 
     def env_doc(self, name: str) -> str | None:
         """The comment above the read of the variable `name`, when there is one."""

@@ -44,7 +44,7 @@ import msgspec
 
 from errdex.bugs import debugging, error_line
 
-__all__ = ["Failed", "Results", "can_fork", "forked_map"]
+__all__ = ["Failed", "Results", "can_fork", "cores", "forked_map"]
 
 R = TypeVar("R")
 T = TypeVar("T", covariant=True)
@@ -81,6 +81,13 @@ def can_fork() -> bool:
         and threading.current_thread() is threading.main_thread()
         and not multiprocessing.current_process().daemon
     )
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 class Results(Iterator[T], Protocol):

@@ -171,12 +171,20 @@ class KeyedSelections:
         return names.pop() if len(names) == 1 else None
 
     def _same(self, other: _Target, target: _Target, same: Callable[[str], bool]) -> bool:
-        """Whether the class `other` makes the site's check: it derives from the site's class,
-        or (in another module) that module makes the check (`same`). Another class of the
-        site's own module runs its own methods."""
-        if target[1].split(".")[-1] in self._bases(other):
+        """Whether the class `other` makes the site's check: it derives from the site's class
+        (through any of its bases the version defines, or one written with its name), or (in
+        another module) that module makes the check (`same`). Another class of the site's
+        own module runs its own methods."""
+        if target[1].split(".")[-1] in self._bases(other) or self._derives(other, target):
             return True
         return other[0] != target[0] and same(other[0])
+
+    def _derives(self, other: _Target, target: _Target) -> bool:
+        facts = self._names.modules.get(other[0])
+        if facts is None:
+            return False
+        line = self._names.class_and_bases(facts, other[1])
+        return any((c.file.module, c.fact.qualname) == target for c in line)
 
     def _target(self, facts: FileFacts, name: str) -> _Target | None:
         return class_target(self._names, facts, name)

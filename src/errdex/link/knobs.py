@@ -227,8 +227,11 @@ class KnobIndex:
             found = self._through_property(parts[1], dotted, facts, class_name, depth)
             if found:
                 return found
-        if root in local and len(parts) == 1:
-            return self._through_local(local[root], dotted, facts, class_name, depth)
+        if len(parts) == 1:
+            if root in local:
+                return self._through_local(local[root], dotted, facts, class_name, depth)
+            if root not in facts.imports and not self.environment.binds(facts, root):
+                return []  # no flag is a plain name, and the file binds no setting by it
         env = self.environment.module_env(dotted, facts)
         if env is not None:
             return [env]

@@ -95,7 +95,8 @@ class Namespace:
                 return None
             facts = self.modules[module]
             head = name.split(".")[0]
-            if head in facts.constants or any(c.qualname == name for c in facts.classes):
+            # a class of the module by that name: `classes` holds every class of each module
+            if head in facts.constants or f"{module}.{name}" in self.classes:
                 return facts, name
             target = facts.imports.get(head)
             if target is None and facts.star_imports and not _defines(facts, head):

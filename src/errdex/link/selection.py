@@ -80,6 +80,7 @@ class SelectionIndex:
         # module → (enum name, member, the enum's file) for each member naming a class there
         self._members: dict[str, list[tuple[str, str, FileFacts]]] = defaultdict(list)
         self._member_module: dict[tuple[str, str], str] = {}  # (enum, member) → its module
+        self._member_class: dict[tuple[str, str], _Target] = {}  # (enum, member) → its class
         self._lists: dict[str, list[tuple[ChoiceList, FileFacts]]] = defaultdict(list)
         # (module, class) → the filters that take it out, with the lists naming it there
         self._excluded: dict[_Target, list[tuple[NameFilter, FileFacts, list[str], int | None]]]
@@ -93,10 +94,12 @@ class SelectionIndex:
             for enum, members in facts.enums.items():
                 enums.add(enum)
                 for member, named in members.items():
-                    module = self._module_of(facts, named)
-                    if module is not None:
+                    target = self._class_of(facts, named)
+                    if target is not None:
+                        module = target[0]
                         self._members[module].append((enum, member, facts))
                         self._member_module[(enum, member)] = module
+                        self._member_class[(enum, member)] = target
             for choice in facts.choices:
                 for item in choice.items:
                     self._lists[item].append((choice, facts))
@@ -193,8 +196,8 @@ class SelectionIndex:
 
     # -- enum members ----------------------------------------------------------------------
 
-    def _module_of(self, facts: FileFacts, named: str) -> str | None:
-        """The module of the version defining the class an enum member names."""
+    def _class_of(self, facts: FileFacts, named: str) -> _Target | None:
+        """(module, qualname) of the version's class an enum member names."""
         qualname = named if "." in named and named.split(".")[0] not in facts.imports else None
         if qualname is None:
             qualname = self._names.qualify(facts, named)
@@ -202,7 +205,30 @@ class SelectionIndex:
         if found is None:
             return None
         where, name = found
-        return where.module if any(c.qualname == name for c in where.classes) else None
+        return (where.module, name) if any(c.qualname == name for c in where.classes) else None
+
+    def _derives(self, other: _Target | None, own: _Target | None, same: _Check) -> bool:
+        """Whether the class `other` (another member's) derives from `own`, the class the
+        site's member names, and so runs its code: `AiterTritonMLABackend(AiterMLABackend)`
+        inherits the builder class `get_builder_cls` returns, and the builder's check with
+        it. Only a method of the line it overrides is other code: when the site is in a
+        method of one of the classes it derives from, it avoids the check by defining that
+        method again (`_inherits` then finds its own); elsewhere in the site's module (a
+        builder, a helper the base calls), nothing says the subclass leaves that path."""
+        if other is None or own is None or other == own:
+            return False
+        facts = self._names.modules.get(other[0])
+        if facts is None:
+            return False
+        line = [
+            (c.file.module, c.fact.qualname) for c in self._names.class_and_bases(facts, other[1])
+        ]
+        if own not in line[1:]:
+            return False
+        if same.method is not None and (own[0], same.method[0]) in line[1:]:
+            owner = self._names.method_owner(facts, other[1], same.method[1])
+            return owner == (own[0], f"{same.method[0]}.{same.method[1]}")
+        return True
 
     def _add_typed_fields(self, files: list[FileFacts], enums: set[str]) -> None:
         words = re.compile(r"\b(" + "|".join(sorted(map(re.escape, enums))) + r")\b")
@@ -255,6 +281,7 @@ class SelectionIndex:
         class (`TORCH_SDPA = ""`, kept for an encoder) is of another use, and a member
         naming a class of the same module would run the same code."""
         own = self._member_module.get((enum, member))
+        own_class = self._member_class.get((enum, member))
         counts: Counter[str] = Counter()
         first: dict[str, int] = {}
         listed: str | None = None
@@ -270,7 +297,12 @@ class SelectionIndex:
             lists += 1
             for other in others:
                 module = self._member_module[(enum, other)]
-                if other != member and module != own and not self._checks(module, same, home):
+                if (
+                    other != member
+                    and module != own
+                    and not self._checks(module, same, home)
+                    and not self._derives(self._member_class.get((enum, other)), own_class, same)
+                ):
                     counts[other] += 1
                     first.setdefault(other, len(first))
         # Only those listed wherever it is (each list is a platform's or a device's): one

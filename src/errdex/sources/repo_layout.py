@@ -25,6 +25,7 @@ from errdex.sources._common import github_link_template
 from errdex.sources.archive import ArchiveSource
 from errdex.sources.archive_names import is_archive, name_version_from_filename, same_version
 from errdex.sources.base import VersionInfo
+from errdex.sources.sdist_checked import known_too_large, remember_too_large
 
 # An sdist is downloaded for its listing only, which `tarfile` reads member by member in
 # Python (about 0.1-0.5 ms each): vllm's 47 MB sdist cost 3-5 s of CPU, a tenth of its whole
@@ -83,6 +84,8 @@ def fetch_sdist(name: str, version: str, directory: Path) -> Path | None:
     cached = cached_sdist(directory, name, version)
     if cached is not None:
         return cached
+    if known_too_large(directory, name, version, MAX_SDIST_BYTES):
+        return None
     from errdex.sources.pip_config import index_settings
     from errdex.sources.simple_index import IndexClient, release_files
 
@@ -98,7 +101,9 @@ def fetch_sdist(name: str, version: str, directory: Path) -> Path | None:
                 return None
             chosen = min(sdists, key=lambda f: (f.yanked, not f.filename.endswith(".tar.gz")))
             if chosen.size is not None and chosen.size > MAX_SDIST_BYTES:
-                return None  # said before downloading it (an index page without sizes: during)
+                # said before downloading it (an index page without sizes: during)
+                remember_too_large(directory, name, version, chosen.size)
+                return None
             return client.download(chosen, directory, limit=MAX_SDIST_BYTES)
     except SourceError:
         return None

@@ -23,24 +23,41 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from multiprocessing.connection import Connection
 from multiprocessing.reduction import ForkingPickler
+from typing import Protocol
 
 import msgspec
 
 from errdex.errors import StoreError
 from errdex.linked_facts import IndexedSite
 from errdex.sources.base import VersionInfo
-from errdex.store.base import Store, VersionStats
+from errdex.store.base import VersionStats
 from errdex.store.writing import CHUNK
 
 _ENCODER = msgspec.msgpack.Encoder()
-_CHUNK_DECODER = msgspec.msgpack.Decoder(list[IndexedSite])
+# A chunk is a msgpack array of sites, each encoded as the store's `data` column keeps it:
+# the child reads each site and keeps its own bytes, rather than encode it again.
+_CHUNK_DECODER = msgspec.msgpack.Decoder(list[msgspec.Raw])
+_SITE_DECODER = msgspec.msgpack.Decoder(IndexedSite)
 _END = b""  # after the last chunk: commit
 _ABORT = b"\x00"  # the caller failed: roll back (not a msgpack list)
 
 
+class EncodedWriter(Protocol):
+    """A store that writes sites given with their encoding (`SqliteStore`)."""
+
+    def write_encoded_version(
+        self,
+        info: VersionInfo,
+        sites: Iterable[tuple[IndexedSite, bytes]],
+        files: Mapping[str, bytes],
+    ) -> VersionStats: ...
+
+    def close(self) -> None: ...
+
+
 # What opens the store in the child: a class such as `SqliteStore`, sent by reference
 # (the child imports its module), so that this module imports no store of its own.
-Opener = Callable[[str], Store]
+Opener = Callable[[str], EncodedWriter]
 
 
 def write_version_aside(
@@ -50,7 +67,7 @@ def write_version_aside(
     sites: Iterable[IndexedSite],
     files: Mapping[str, bytes],
 ) -> VersionStats:
-    """`opener(path).write_version(info, sites, files)`, done by a child process fed the
+    """`opener(path).write_encoded_version(info, sites, files)`, done by a child process fed the
     sites as they come."""
     context = multiprocessing.get_context("forkserver")
     from_parent, to_child = context.Pipe(duplex=False)  # (reading end, writing end)
@@ -142,7 +159,7 @@ class _Aborted(Exception):
     """The parent's sites failed: the transaction rolls back."""
 
 
-def _chunks(from_parent: Connection) -> Iterator[IndexedSite]:
+def _chunks(from_parent: Connection) -> Iterator[tuple[IndexedSite, bytes]]:
     while True:
         try:
             data = from_parent.recv_bytes()
@@ -152,7 +169,8 @@ def _chunks(from_parent: Connection) -> Iterator[IndexedSite]:
             return
         if data == _ABORT:
             raise _Aborted
-        yield from _CHUNK_DECODER.decode(data)
+        for raw in _CHUNK_DECODER.decode(data):
+            yield _SITE_DECODER.decode(raw), bytes(raw)
 
 
 def _write_in_child(
@@ -163,7 +181,7 @@ def _write_in_child(
         info, files = from_parent.recv()
         store = opener(path)
         try:
-            outcome = store.write_version(info, _chunks(from_parent), files)
+            outcome = store.write_encoded_version(info, _chunks(from_parent), files)
         finally:
             store.close()
     except _Aborted:

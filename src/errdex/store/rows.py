@@ -109,10 +109,10 @@ def error_columns(site: IndexedSite) -> tuple[str, str | None, str | None, str, 
 
 
 def site_columns(
-    site: IndexedSite,
+    site: IndexedSite, data: bytes | None = None
 ) -> tuple[str, int, int, str, str, str | None, str | None, bytes]:
     """A site's own columns: file, line, end_line, function, kind, exception, message, data
-    (the msgpack-encoded site)."""
+    (the msgpack-encoded site: `data` when the caller has it already)."""
     error = site.site
     message = error.message.text if error.message is not None else None
     return (
@@ -123,7 +123,7 @@ def site_columns(
         error.kind.value,
         exception_name(site),
         message,
-        ENCODER.encode(site),
+        ENCODER.encode(site) if data is None else data,
     )
 
 

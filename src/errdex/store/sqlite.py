@@ -17,7 +17,12 @@ from errdex.store.base import VersionStats
 from errdex.store.migrations import migrate
 from errdex.store.rows import match_expression
 from errdex.store.sqlbase import Connection, SqlStore
-from errdex.store.writing import changing, delete_version_rows, write_version
+from errdex.store.writing import (
+    changing,
+    delete_version_rows,
+    write_encoded_version,
+    write_version,
+)
 
 BUSY_SECONDS = 30.0
 CACHE_KIB = 64 * 1024  # a version's write fits in the page cache; taken only as needed
@@ -112,6 +117,16 @@ class SqliteStore(SqlStore):
     ) -> VersionStats:
         with self._guard() as conn:
             return write_version(conn, info, sites, files)
+
+    def write_encoded_version(
+        self,
+        info: VersionInfo,
+        sites: Iterable[tuple[IndexedSite, bytes]],
+        files: Mapping[str, bytes],
+    ) -> VersionStats:
+        """`write_version` of sites given with their msgpack encoding (`aside`'s child)."""
+        with self._guard() as conn:
+            return write_encoded_version(conn, info, sites, files)
 
     def write_version_aside(
         self,

@@ -79,6 +79,18 @@ def write_version(
     KeyboardInterrupt or a killed process leave the previous contents as they were.
     """
     with changing(conn):
+        return _write(conn, info, ((site, None) for site in sites), files)
+
+
+def write_encoded_version(
+    conn: sqlite3.Connection,
+    info: VersionInfo,
+    sites: Iterable[tuple[IndexedSite, bytes]],
+    files: Mapping[str, bytes],
+) -> VersionStats:
+    """`write_version` of sites that come with their msgpack encoding (the `data` column),
+    as a version's writer process receives them (`aside`): not encoded a second time."""
+    with changing(conn):
         return _write(conn, info, sites, files)
 
 
@@ -132,7 +144,7 @@ def _present(conn: sqlite3.Connection, table: str, column: str, keys: Iterable[s
 def _write(
     conn: sqlite3.Connection,
     info: VersionInfo,
-    sites: Iterable[IndexedSite],
+    sites: Iterable[tuple[IndexedSite, bytes | None]],
     files: Mapping[str, bytes],
 ) -> VersionStats:
     (project_id,) = conn.execute(
@@ -176,15 +188,20 @@ class _SiteWriter:
             "SELECT coalesce(max(id), 0) + 1 FROM search_docs"
         ).fetchone()
 
-    def write(self, chunk: list[IndexedSite]) -> None:
-        texts = [search_fields(site) for site in chunk]
+    def write(self, chunk: list[tuple[IndexedSite, bytes | None]]) -> None:
+        """Write the chunk's sites, each with its encoding when it came with one."""
+        sites = [site for site, _ in chunk]
+        texts = [search_fields(site) for site in sites]
         keys = [text_key(text) for text in texts]
         self._add_docs(keys, texts)
-        self._add_errors(chunk)
+        self._add_errors(sites)
         rows = []
-        for site_id, site, key in zip(itertools.count(self.next_site), chunk, keys, strict=False):
+        for site_id, (site, data), key in zip(
+            itertools.count(self.next_site), chunk, keys, strict=False
+        ):
             self.tally.add(site)
-            rows.append((site_id, self.version_id, site.id, self.docs[key], *site_columns(site)))
+            columns = site_columns(site, data)
+            rows.append((site_id, self.version_id, site.id, self.docs[key], *columns))
         self.next_site += len(chunk)
         self.conn.executemany(_INSERT_SITE, rows)
 
