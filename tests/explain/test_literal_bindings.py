@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 from explain_samples import indexed_package, page_with_message
+from test_config_key_solutions import ENG
 
 from errdex.store import Store
 
@@ -36,6 +37,26 @@ FILES = {
             if args.route.startswith("x"):
                 raise ValueError("no x routes")
         """,
+    "bench/config.py": """
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class SpecConfig:
+            method: str | None = None
+            \"\"\"The speculative method.\"\"\"
+        """,
+    # `--spec-config`, a flag whose value is a JSON object
+    "bench/args.py": ENG["eng/args.py"],
+    "bench/spec.py": """
+        ALLOWED = ("eagle", "mtp")
+
+
+        def check(vllm_config):
+            method = vllm_config.spec_config.method
+            if method not in ALLOWED:
+                raise ValueError(f"unsupported method {method}")
+        """,
 }
 
 
@@ -62,3 +83,9 @@ def test_a_literal_compared_with_gives_the_setting_its_values(
 def test_the_value_an_early_exit_takes_is_no_way_out(bench: Store) -> None:
     page = page_with_message(bench, "bench", "no x routes")
     assert not any("internal" in s.text for s in page.solutions)
+
+
+def test_a_json_flag_holding_the_field_gets_no_bare_value(bench: Store) -> None:
+    # `--spec-config` takes a JSON object: "with one of ['eagle', 'mtp']" is no value of it
+    page = page_with_message(bench, "bench", "unsupported method")
+    assert not any(s.text.startswith("Pass `--spec-config` with") for s in page.solutions)

@@ -18,6 +18,7 @@ from errdex.explain.context import Facts
 from errdex.explain.expanded import expanded
 from errdex.explain.input_nodes import same_expression
 from errdex.explain.knob_actions import KnobAction, knob_action
+from errdex.explain.knob_types import json_valued
 from errdex.explain.literal_bindings import with_literals
 from errdex.explain.literal_members import with_members
 from errdex.explain.page import ConditionView, Knob
@@ -38,7 +39,8 @@ def first_action(condition: ConditionView, facts: Facts) -> KnobAction | None:
     if action is not None and action.vague:
         # the name compared with holds a literal: the setting gets the value, not "change it"
         valued = knob_action(with_literals(condition, facts), facts.knobs)
-        action = valued if valued is not None and not valued.vague else action
+        if valued is not None and not valued.vague and not _whole_json(valued, facts):
+            action = valued
     if action is None or action.vague:
         action = member_action(condition, facts) or action
     return action or knob_action(expanded(condition, facts), facts.knobs)
@@ -122,3 +124,11 @@ def _action(knob: Knob, member: str) -> KnobAction:
     else:
         text = f"Set `{name}` to a value that includes {code(member)}"
     return KnobAction(text=text, knob=name, before=f"unset {name}", after=f"export {name}={member}")
+
+
+def _whole_json(action: KnobAction, facts: Facts) -> bool:
+    """Whether the action gives a value to a flag that takes a JSON object (`--spec-config`
+    behind `method = config.spec_config.method`): the value is its field's, no value of the
+    flag itself."""
+    knob = next((k for k in facts.knobs if k.name == action.knob), None)
+    return knob is not None and knob.kind == KnobKind.FLAG and json_valued(knob)

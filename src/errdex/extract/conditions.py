@@ -135,10 +135,10 @@ class ConditionMaker:
 
 
 def _unparse_normalized(node: ast.expr) -> str:
-    quick = quick_unparse(node)  # most tests: the same text without `ast.unparse`'s visitor
-    if quick is not None:
-        return quick
     try:
-        return ast.unparse(node)
+        # most tests: the same text without `ast.unparse`'s visitor (as deep a test
+        # overflows either)
+        quick = quick_unparse(node)
+        return quick if quick is not None else ast.unparse(node)
     except (ValueError, AttributeError, RecursionError):  # malformed synthetic nodes
         return "not (...)"

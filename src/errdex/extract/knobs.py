@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 
 from errdex.extract.docs import comment_above
 from errdex.extract.source_text import source_of
-from errdex.extract.textscan import LineNumbers, find_all, line_matches
+from errdex.extract.textscan import LineNumbers, find_all
 from errdex.facts import AttrSet, EnvRead, FlagFact
 from errdex.lazy_re import lazy_compile
 
@@ -167,8 +167,11 @@ _SET_LINE = lazy_compile(
     r"((?:[A-Za-z_]\w*\.)+([A-Za-z_]\w*))[ \t]*=[ \t]*"
     r"(-?\d[\w.]*|[A-Za-z_][\w.]*|'[^'\\]{0,80}'|\"[^\"\\]{0,80}\")[ \t]*(?:#.*)?"
 )
-# After a newline (searched by `line_matches`).
-_CLASS_LINE = lazy_compile(r"\n([ \t]*)class[ \t]+([A-Za-z_]\w*)")
+# A class statement's keyword and name; only those with nothing but blanks before them on
+# their line count (`_class_lines`). Starting with the literal lets the engine jump from one
+# `class` to the next, where a pattern anchored at each line's start tries every line.
+_CLASS_WORD = lazy_compile(r"class[ \t]+([A-Za-z_]\w*)")
+_BLANKS = frozenset(" \t")
 _LOG_CALL = lazy_compile(r"\b(?:logger|logging|log|warnings)\.\w+\(")
 _LITERAL = lazy_compile(r"""(?:[rbfu]{0,2})(["'])((?:\\.|(?!\1).){0,400})\1""")
 _BLOCK_LINES = 40
@@ -192,7 +195,9 @@ def attribute_settings(text: str) -> list[AttrSet]:
         depth = len(head.group(3))
         if depth <= indent:
             continue
-        lines = text[head.end() - depth : head.end() + 2500].split("\n")[:_BLOCK_LINES]
+        # (split no further than the lines read)
+        lines = text[head.end() - depth : head.end() + 2500].split("\n", _BLOCK_LINES)
+        del lines[_BLOCK_LINES:]
         block: list[tuple[int, str]] = []
         for offset, line in enumerate(lines):
             stripped = line.lstrip()
@@ -211,9 +216,7 @@ def attribute_settings(text: str) -> list[AttrSet]:
         if not sets:
             continue
         if classes is None:
-            classes = [
-                (at, len(m.group(1)), m.group(2)) for at, _, m in line_matches(_CLASS_LINE, text)
-            ]
+            classes = _class_lines(text)
         body_line = line_of(head.end() - 1)
         owner = next(
             (name for pos, level, name in reversed(classes) if pos < line_start and level < indent),
@@ -235,6 +238,18 @@ def attribute_settings(text: str) -> list[AttrSet]:
         if len(found) >= _MAX_SETS:
             break
     return found[:_MAX_SETS]
+
+
+def _class_lines(text: str) -> list[tuple[int, int, str]]:
+    """(line start, indentation, name) of each line that starts a class statement: blanks,
+    `class`, blanks, its name."""
+    found: list[tuple[int, int, str]] = []
+    for match in _CLASS_WORD.finditer(text):
+        at = match.start()
+        start = text.rfind("\n", 0, at) + 1
+        if _BLANKS.issuperset(text[start:at]):
+            found.append((start, at - start, match.group(1)))
+    return found
 
 
 def _logged_text(lines: list[str]) -> str | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -45,6 +46,7 @@ _TRIES = (ast.Try, ast.TryStar)
 _DIRECTIVES = ("noqa", "type:", "fmt:", "pragma", "pylint:", "mypy:", "ruff:")
 _WORD = lazy_compile(r"\w+")
 _NEITHER = (False, False)
+_UNREAD = object()  # a line whose comment is not read yet
 _MAX_BASES = 4  # bases followed for the constructor that sets an attribute
 _SELF_ATTR = lazy_compile(r"\bself\.(\w+)")
 # Each assignment of an attribute in a text: `self.X = `, `self.X: T = `, `self.X += `
@@ -85,12 +87,30 @@ class Wanted:
             self.texts.extend(t for c in conditions for t in (c.test, c.text))
             self.texts.extend(b.value for b in bindings)
 
-    def words(self) -> set[str] | None:
-        return set(_WORD.findall("\n".join(self.texts))) if self.texts is not None else None
+    def words(self, known: dict[str, list[str]] | None = None) -> set[str] | None:
+        """The words of its texts; `known`: each text's words, found already (the sites of a
+        function share their conditions, and each text is read once)."""
+        return _found_in(_WORD, self.texts, known) if self.texts is not None else None
 
-    def own_attributes(self) -> set[str]:
-        """The `self.X` its conditions read (none for a call's line, which names every word)."""
-        return set(_SELF_ATTR.findall("\n".join(self.texts))) if self.texts is not None else set()
+    def own_attributes(self, known: dict[str, list[str]] | None = None) -> set[str]:
+        """The `self.X` its conditions read (none for a call's line, which names every word);
+        `known` as for `words`."""
+        return _found_in(_SELF_ATTR, self.texts, known) if self.texts is not None else set()
+
+
+def _found_in(
+    pattern: re.Pattern[str], texts: list[str], known: dict[str, list[str]] | None
+) -> set[str]:
+    """What `pattern` finds in each of `texts` (none of its matches spans a line)."""
+    found: set[str] = set()
+    for text in texts:
+        matches = known.get(text) if known is not None else None
+        if matches is None:
+            matches = pattern.findall(text)
+            if known is not None:
+                known[text] = matches
+        found.update(matches)
+    return found
 
 
 def read_lines(
@@ -223,6 +243,12 @@ class _FileReader:
         self._own_inits: dict[int, ast.FunctionDef | ast.AsyncFunctionDef | None] = {}
         self._top_classes: dict[str, ast.ClassDef] | None = None
         self.set_by: dict[int, ClassSetters] = {}
+        # a condition's text → its words, and the `self.X` it reads (`Wanted.words`)
+        self._words_of: dict[str, list[str]] = {}
+        self._own_of: dict[str, list[str]] = {}
+        self._comment_at: dict[int, str | None] = {}  # line → its comment (`_comment`)
+        # (function, class) → `_defaults` of every name (a call's line reads every name)
+        self._every_default: dict[tuple[int, int], dict[str, str]] = {}
 
     def read(self, line: int, want: Wanted) -> SourceRead:
         held = self.holders.get(line)
@@ -237,14 +263,18 @@ class _FileReader:
         init_params: dict[str, str] = {}
         # the names the conditions read, which only a class's attributes or a function's
         # defaults are looked up by (None, every name, is as good where neither is read)
-        words = want.words() if cls is not None or self._default_nodes(func) else None
+        words = want.words(self._words_of) if cls is not None or self._default_nodes(func) else None
         # only a condition on `self.attr` asks where the attribute came from
         if cls is not None and (words is None or "self" in words):
             found = self._init_params(cls)
             init_params = {a: p for a, p in found.items() if words is None or a in words}
         defaults = self._defaults(func, cls, words, init_params)
         # `self.X` needs the word `self` (its pattern reads nothing else)
-        own = want.own_attributes() if cls is not None and words and "self" in words else set()
+        own = (
+            want.own_attributes(self._own_of)
+            if cls is not None and words and "self" in words
+            else set()
+        )
         values = self._init_values(cls, own - set(init_params)) if cls is not None and own else {}
         setters = self._setters(cls, own) if cls is not None and own else ()
         lo = func.lineno if func is not None else 1
@@ -342,6 +372,22 @@ class _FileReader:
     ) -> dict[str, str]:
         """The defaults of the inputs the conditions read: the function's parameters, and
         `self.attr` assigned a constructor parameter as it is (`self.x = x`, not `x or y`)."""
+        if words is None:
+            # every name: the same for each line of the function (a call's line)
+            key = (id(func), id(cls))
+            every = self._every_default.get(key)
+            if every is None:
+                every = self._every_default[key] = self._defaults_of(func, cls, None, init_params)
+            return dict(every)
+        return self._defaults_of(func, cls, words, init_params)
+
+    def _defaults_of(
+        self,
+        func: ast.FunctionDef | ast.AsyncFunctionDef | None,
+        cls: ast.ClassDef | None,
+        words: set[str] | None,
+        init_params: dict[str, str],
+    ) -> dict[str, str]:
         out: dict[str, str] = {}
         if func is not None:
             declared = self._default_nodes(func)
@@ -545,6 +591,14 @@ class _FileReader:
         return out
 
     def _comment(self, number: int) -> str | None:
+        """The comment of a line, without `#`: read once per line (the sites of a function
+        share the lines of their conditions)."""
+        found = self._comment_at.get(number, _UNREAD)
+        if found is _UNREAD:
+            found = self._comment_at[number] = self._read_comment(number)
+        return found  # type: ignore[return-value]
+
+    def _read_comment(self, number: int) -> str | None:
         """The comment of a line, without `#`.
 
         A line scan, not the tokenizer (which costs more than parsing the file): a `#` counts
