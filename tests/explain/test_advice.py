@@ -261,3 +261,19 @@ def test_you_must_create_a_new_object_is_advice() -> None:
     assert advice.text.startswith("You must create a new instance of {name}")
     # a sentence about what the program creates is none
     assert message_advice("The engine will create a new pool for each worker.") == []
+
+
+def test_you_might_need_to_after_a_comma_and_migrate_to_are_advice() -> None:
+    # pydantic.v1 ModelField.validate, and its deprecated `@validator`
+    (advice,) = message_advice(
+        "field not yet prepared so type is still a ForwardRef, you might need to call "
+        "{cls.__name__}.update_forward_refs()."
+    )
+    assert advice.text == "you might need to call {cls.__name__}.update_forward_refs()."
+    (advice,) = message_advice(
+        "V1 style `@validator` validators are deprecated. You should migrate to V2 style "
+        "`@field_validator` validators."
+    )
+    assert advice.text.startswith("You should migrate to V2 style `@field_validator`")
+    # what the program might need is no instruction to the user
+    assert message_advice("The cache is cold, it might need to be warmed.") == []

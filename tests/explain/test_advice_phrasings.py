@@ -154,3 +154,11 @@ def test_a_change_refused_after_a_step_is_made_before_it() -> None:
     (advice,) = message_advice("Setting encoding after `text` has been accessed is not allowed.")
     assert advice.solution.startswith("Set encoding before `text` is accessed, as the message says")
     assert message_advice("Setting encoding after text is read is slow.") == []
+
+
+def test_a_class_required_in_place_of_another_is_the_one_to_use() -> None:
+    # httpx FileField (_multipart.py)
+    (advice,) = message_advice("Multipart file uploads require 'io.BytesIO', not 'io.StringIO'.")
+    assert advice.solution.startswith("Use 'io.BytesIO', not 'io.StringIO', as the message says")
+    # values, not classes: a kernel's own dtype
+    assert message_advice("The kernel requires 'float16', not 'bfloat16'.") == []

@@ -17,7 +17,7 @@ CALLS = {
     "calls/__init__.py": """
         from calls.config import Timeout, Clear, clamp
         from calls.client import Client, Clauses
-        from calls.params import Argument, Option
+        from calls.params import Argument, Counted, Option
         """,
     "calls/stack.py": """
         from threading import local
@@ -115,6 +115,16 @@ CALLS = {
                     raise TypeError("Could not name the argument")
                 if len(decls) > 1:
                     raise TypeError("Arguments take one name")
+                return decls[0]
+
+
+        class Counted(Parameter):
+            def __init__(self, param_decls, **attrs):
+                super().__init__(param_decls, **attrs)
+
+            def _parse_decls(self, decls, expose_value):
+                if len(decls) == 0:
+                    raise TypeError("Counted needs a name")
                 return decls[0]
 
 
@@ -731,8 +741,15 @@ def test_a_constructor_argument_handed_to_a_private_check(calls: Store) -> None:
     assert first.fix is not None
     assert first.fix.before.endswith("Argument(param_decls=())")
     assert first.fix.after.endswith("Argument(param_decls=PARAM_DECLS)")
-    # `param_decls or ()` keeps only whether it is empty: no length carried over
+    # past `if not decls: raise`, `param_decls or ()` handed `param_decls` itself: its
+    # length is carried over
     page = page_with_message(calls, "calls", "Arguments take one name")
+    assert page.solutions[0].text.startswith(
+        "Pass `param_decls` to `calls.Argument` so that the length of `param_decls` is at "
+        "most `1`: its constructor hands it to `_parse_decls` as `decls`"
+    )
+    # with no such guard, `param_decls or ()` keeps only whether it is empty
+    page = page_with_message(calls, "calls", "Counted needs a name")
     assert not any("hands it to" in s.text for s in page.solutions)
     # rebound before it is handed on; a value that leaving out avoids (`is not None`)
     page = page_with_message(calls, "calls", "Could not name the renamed one")

@@ -202,6 +202,11 @@ def test_the_supported_values_listed_after_a_colon_are_to_be_used() -> None:
         "Use one of the formats it lists",
         "input",
     )
+    # a placeholder with its conversion in what is listed (SQLAlchemy's isolation levels)
+    assert stated_limit("Valid isolation levels for {self.name!r} are {levels}") == (
+        "Use one of the isolation levels for {self.name!r} it lists",
+        "input",
+    )
     # the program's own state listed
     assert stated_limit("Supported backends: {self.backends}") is None
     # a label and its list after a requirement the message states, even after `;`: the

@@ -35,7 +35,8 @@ _FORBIDS = re.compile(
 # A sentence that instructs: an imperative verb first (after "please"/"you can"/"try to"),
 # or an install command anywhere.
 _INSTRUCTS = re.compile(
-    r"^(?:please\s+|you\s+(?:can|should|must|may\s+need\s+to|need\s+to)\s+(?:instead\s+)?|"
+    r"^(?:please\s+|you\s+(?:can|should|must|(?:may|might)\s+need\s+to|need\s+to)\s+"
+    r"(?:instead\s+)?|"
     r"try\s+(?:to\s+)?|"
     r"instead,?\s+|alternatively,?\s+|otherwise,?\s+|optionally,?\s+|or\s+|"
     # "To turn on CUDA graph capture, ensure ...": the goal, then the instruction
@@ -44,7 +45,7 @@ _INSTRUCTS = re.compile(
     r"(?:use|set|pass|install|upgrade|update|downgrade|enable|disable|remove|specify|provide|"
     r"add|increase|decrease|reduce|lower|switch|run|call|choose|select|make\s+sure|ensure|"
     r"export|unset|turn\s+(?:on|off)|rerun|re-run|restart|define|declare|replace|rename|"
-    r"change|leave|omit)\b"
+    r"change|leave|omit|migrate\s+to)\b"
     # verbs that are as often a name of the code (`configure()`, `query`): a word after them
     r"|^(?:please\s+)?(?:apply|configure|convert|query\s+for)\s+"
     r"(?!(?:failed|fails|error|errors|is|was|has|returned|called|step|of)\b)(?=[\w`'\"])"
@@ -153,7 +154,11 @@ _SENTENCE_END = re.compile(
     # a sentence glued to the one before it: "is not enabled.Please either set ..."
     r"|(?<=[a-z][.!?])(?=Please\s)"
 )
-_CLAUSE_END = re.compile(r"(;\s+|,\s+(?=(?:please|try|use|set|or)\b)|\s+-\s+|:\s+(?=\w))")
+# (", you might need to call X()": an instruction after a statement, as "please" is)
+_CLAUSE_END = re.compile(
+    r"(;\s+|,\s+(?=(?:please|try|use|set|or|you\s+(?:might|may|should|must|need))\b)|"
+    r"\s+-\s+|:\s+(?=\w))"
+)
 _MAX_ADVICE = 3
 _MAX_CHARS = 300
 

@@ -104,6 +104,13 @@ _REQUIRES_SET_USING = re.compile(
     re.I,
 )
 
+# "Multipart file uploads require 'io.BytesIO', not 'io.StringIO'": the class to use in
+# place of the one given (class names: a dotted or capitalised name, not a value's word)
+_CLASS = r"[`'\"](?:[a-z_][\w]*\.)*[A-Z]\w*[`'\"]"
+_REQUIRES_NOT = re.compile(
+    rf"\b(?i:requires?)\s+(?P<want>{_CLASS})\s*,\s*(?i:not)\s+(?P<given>{_CLASS})\s*\.?$"
+)
+
 # "Setting encoding after `text` has been accessed is not allowed": the order it refuses,
 # turned round ("Set encoding before `text` is accessed").
 _AFTER_REFUSED = re.compile(
@@ -173,6 +180,9 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
         if _NOTHING_MORE.match(rest):
             given = f"{match['flag']} {value.rstrip('.')}" if value else match["flag"]
             return f"Pass `{given}`", "setting"
+    match = _REQUIRES_NOT.search(text)
+    if match is not None:
+        return f"Use {match['want']}, not {match['given']}", "input"
     match = _AFTER_REFUSED.match(text)
     if match is not None:
         verb = _DOING[match["doing"].lower()]

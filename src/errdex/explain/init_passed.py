@@ -13,6 +13,7 @@ fallback (`param_decls or ()`) keeps only whether it is empty, so only a test of
 from __future__ import annotations
 
 import ast
+import builtins
 
 from errdex.ast_walk import walk
 from errdex.explain.closure_switch import param_doc
@@ -29,6 +30,7 @@ from errdex.facts import Condition, ConditionKind
 from errdex.link.expression_texts import parse_expression
 
 _MAX_BASES = 4
+_BUILTINS = frozenset(dir(builtins))
 _EMPTY_FALLBACKS = ("None", "False", "''", "()", "[]", "{}", "0")
 
 
@@ -45,12 +47,13 @@ def init_passed_solution(conditions: list[ConditionView], facts: Facts) -> Solut
         return None
     params = method_params(function)
     for condition in reversed(conditions):
-        if condition.kind not in (ConditionKind.IF, ConditionKind.ELIF) or not condition.holds:
-            continue
+        branch = condition.kind in (ConditionKind.IF, ConditionKind.ELIF) and condition.holds
+        if not branch and condition.kind is not ConditionKind.ELSE:
+            continue  # an `else:`'s text is the test it holds, negated already
         test = parse_expression(condition.text)
         if test is None:
             continue
-        read = names_read(test)
+        read = names_read(test) - _BUILTINS  # `len(decls) != 1` reads `decls` alone
         if len(read) != 1 or not read <= set(params):
             continue
         param = read.pop()
@@ -60,8 +63,8 @@ def init_passed_solution(conditions: list[ConditionView], facts: Facts) -> Solut
         if found is None:
             continue
         init, argument, fallback = found
-        if fallback is not None and not _unset(test, param):
-            continue  # `x or ()` keeps only whether `x` is empty
+        if fallback is not None and not _unset(test, param) and not _held_set(facts, param):
+            continue  # `x or ()` keeps only whether `x` is empty, unless the path holds it set
         before = fallback or "None"  # the value that meets the check, in the fix
         return _solution(made, init, (argument, before), param, test, condition, facts)
     return None
@@ -103,11 +106,23 @@ def _unset(test: ast.expr, param: str) -> bool | None:
     return compared[1] if compared is not None and compared[0] == param else None
 
 
+def _held_set(facts: Facts, param: str) -> bool:
+    """Whether the path holds `param` set (`if not decls: raise` passed): then `x or ()`
+    handed it `x` itself, and a test of its length or items is one of `x`'s."""
+    for condition in facts.conditions:
+        test = parse_expression(condition.text)
+        if isinstance(test, ast.Name) and test.id == param:
+            return True
+    return False
+
+
 def _checks_on(conditions: list[ConditionView], param: str) -> int:
     """How many of the path's conditions read `param`."""
     count = 0
     for condition in conditions:
         test = parse_expression(condition.text)
+        if isinstance(test, ast.Name):
+            continue  # that it is set: what `_held_set` reads, no check of its value
         count += test is not None and param in names_read(test)
     return count
 

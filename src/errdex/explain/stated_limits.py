@@ -38,7 +38,7 @@ INFINITIVE = {
 # "Supported methods are eagle, eagle3, and dflash", "Supported types: {', '.join(s)}": what
 # the value may be, listed.
 _VALID_ARE = re.compile(
-    r"^(?:the\s+)?(?:valid|supported|allowed|accepted)\s+(?P<what>[\w`'\" {}.\-]{2,80}?)"
+    r"^(?:the\s+)?(?:valid|supported|allowed|accepted)\s+(?P<what>[\w`'\" {}.!\-]{2,80}?)"
     r"(?:\s+are\s*:?|\s*:)\s+(?P<values>\S.*?)\s*\.?$",
     re.I,
 )
