@@ -11,6 +11,7 @@ import ast
 from functools import lru_cache
 
 from errdex.facts import ErrorSite
+from errdex.lazy_re import lazy_compile
 
 __all__ = ["SETTABLE_MARK", "settable_key", "settable_text"]
 
@@ -34,8 +35,15 @@ def settable_key(exception: str) -> str:
     return SETTABLE_MARK + exception.rsplit(".", 1)[-1]
 
 
+# The `or` keyword as the tokenizer reads it: not the end of a name before it, not the
+# start of one after it. A text without one cannot be `x or "..."`: it is not parsed.
+_OR = lazy_compile(r"(?<![^\W\d])or(?!\w)")
+
+
 @lru_cache(maxsize=4096)
 def _settable(source: str) -> str | None:
+    if _OR.search(source) is None:
+        return None
     try:
         node = ast.parse(source.strip(), mode="eval").body
     except SyntaxError:

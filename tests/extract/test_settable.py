@@ -34,5 +34,21 @@ def test_the_text_a_user_may_set_in_place_of_the_default() -> None:
     ]
 
 
+def test_or_is_read_as_the_tokenizer_reads_it() -> None:
+    # `or` written without spaces is the keyword; inside a name, or as one, it is not
+    source = """
+def check(self, value):
+    if value is None:
+        raise ValueError((self.msg)or("Not set."))
+    if value == 1:
+        raise ValueError(self.error_message_for("One."))
+    if value == 2:
+        raise ValueError(self.orders or "Two.")
+    raise ValueError(f"{value!r} is wrong")
+"""
+    sites = extract_file("check.py", source.encode()).sites
+    assert [settable_text(site) for site in sites] == ["self.msg", None, "self.orders", None]
+
+
 def test_the_key_is_the_class_s_last_name() -> None:
     assert settable_key("builtins.ValueError") == settable_key("ValueError")

@@ -70,6 +70,9 @@ def blanked_calls(
     """
     out: list[CallSite] = []
     lines = _Lines(text)
+    # each name called → (receiver, callee) when `keep` accepts it, else None: judged once
+    # per file, as the same names are called again and again
+    judged: dict[str, tuple[str, str] | None] = {}
     # In text order of what is read: a tail's `def` may come before a blanked body's.
     regions = sorted(
         [(*span, False) for span in spans] + [(*tail, True) for tail in tails],
@@ -85,11 +88,13 @@ def blanked_calls(
         nested: list[_Scope] | None = None  # worked out at the first call kept
         straight = end
         for start, called in _calls_in(text, body, end):
-            receiver, _, callee = called.rpartition(".")
-            if "." in receiver or receiver in NOT_RECEIVERS:
+            if called in judged:
+                target = judged[called]
+            else:
+                target = judged[called] = _kept_target(called, keep)
+            if target is None or inside_bounds(strings, start):
                 continue
-            if not keep.accepts(callee, receiver or None) or inside_bounds(strings, start):
-                continue
+            receiver, callee = target
             line_start = text.rfind("\n", 0, start) + 1
             before = text[line_start:start]
             if "#" in before or before.lstrip().startswith(_DEFINES):
@@ -117,6 +122,15 @@ def blanked_calls(
                 )
             )
     return out
+
+
+def _kept_target(called: str, keep: CallFilter) -> tuple[str, str] | None:
+    """(receiver, callee) of a name called (`mod.f`, `f`: no receiver, ""), None for a
+    shape not recorded (`a.b.f`) or a call `keep` does not accept."""
+    receiver, _, callee = called.rpartition(".")
+    if "." in receiver or receiver in NOT_RECEIVERS:
+        return None
+    return (receiver, callee) if keep.accepts(callee, receiver or None) else None
 
 
 def _calls_in(text: str, start: int, end: int) -> list[tuple[int, str]]:

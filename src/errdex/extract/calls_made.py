@@ -43,6 +43,7 @@ class CallRecorder:
         # names a function imports itself (`CallRecorder.imported_here`) → (the relative
         # level, the module as written, the name imported); None where two imports differ
         self.local_imports: dict[str, tuple[int, str | None, str] | None] = {}
+        self._params_of: dict[int, tuple[Scope, list[str]]] = {}  # see `_own_params`
 
     def expecting(self, stmt: ast.With | ast.AsyncWith, scope: Scope) -> None:
         """A `with` in a function: `pytest.raises(X, match=...)` and the like."""
@@ -92,7 +93,7 @@ class CallRecorder:
             if kind is ast.Name and key != "**":
                 name = arg.id  # type: ignore[attr-defined]
                 if own is None:
-                    own = [p for p in scope.params if p not in OWN_OBJECT]
+                    own = self._own_params(scope)
                 if name in own:
                     out.append((key, name, own.index(name)))
                     continue
@@ -110,6 +111,17 @@ class CallRecorder:
         if len(args) + len(keywords) > _MAX_PASSED:
             out.append(("*", "", -1))  # the rest is not read: any parameter may be in it
         return tuple(out)
+
+    def _own_params(self, scope: Scope) -> list[str]:
+        """The scope's parameters without `self`/`cls`, worked out once per function (not
+        at each of its calls); kept with the scope, whose id cannot be reused meanwhile."""
+        found = self._params_of.get(id(scope))
+        if found is None or found[0] is not scope:
+            found = self._params_of[id(scope)] = (
+                scope,
+                [p for p in scope.params if p not in OWN_OBJECT],
+            )
+        return found[1]
 
     def call_sites(self, keep: Callable[[CallSite], bool]) -> tuple[CallSite, ...]:
         """The recorded calls that `keep` accepts, each with its guard (worked out now)."""

@@ -147,16 +147,29 @@ def _global_names(text: str) -> set[str]:
 
 def _bound_names(stmt: ast.stmt) -> list[str]:
     """Every name a module-level statement binds."""
-    if isinstance(stmt, ast.Import | ast.ImportFrom):
-        return [(a.asname or a.name).split(".")[0] for a in stmt.names]
-    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-        return [stmt.name]
-    targets: list[ast.expr] = []
-    if isinstance(stmt, ast.Assign):
-        targets = list(stmt.targets)
-    elif isinstance(stmt, ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor):
-        targets = [stmt.target]
-    return [n.id for t in targets for n in walk(t) if isinstance(n, ast.Name)]
+    kind = type(stmt)  # (the parser makes no subclass of a node's class)
+    if kind in _DEFINITIONS:
+        return [stmt.name]  # type: ignore[attr-defined]
+    if kind is ast.Import or kind is ast.ImportFrom:
+        return [(a.asname or a.name).split(".")[0] for a in stmt.names]  # type: ignore[attr-defined]
+    targets: list[ast.expr]
+    if kind is ast.Assign:
+        targets = stmt.targets  # type: ignore[attr-defined]
+    elif kind in _ONE_TARGET:
+        targets = [stmt.target]  # type: ignore[attr-defined]
+    else:
+        return []
+    return [
+        n.id
+        for t in targets
+        # a plain name, the usual target, has nothing under it to walk
+        for n in ((t,) if type(t) is ast.Name else walk(t))
+        if isinstance(n, ast.Name)
+    ]
+
+
+_DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
+_ONE_TARGET = frozenset({ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor})
 
 
 _NOT_LITERAL: Any = object()
@@ -170,6 +183,8 @@ def literal_value(node: ast.expr) -> Any:
             node = node.args[0]
         else:
             return _NOT_LITERAL
+    if type(node) in _NEVER_LITERAL:
+        return _NOT_LITERAL  # what `literal_eval` refuses, without its exception
     if _too_many_items(node):
         return _NOT_LITERAL  # never built, only to be dropped by `_jsonable`
     try:
@@ -177,6 +192,15 @@ def literal_value(node: ast.expr) -> Any:
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return _NOT_LITERAL
     return _jsonable(value)
+
+
+# Kinds of expression `ast.literal_eval` refuses whatever they hold (it takes constants,
+# containers, `set()`, signed numbers and complex sums): most module-level values that are
+# no literal (`logger = init_logger(...)` is a call, refused before).
+_NEVER_LITERAL = frozenset(
+    {ast.Name, ast.Attribute, ast.Subscript, ast.Lambda, ast.JoinedStr, ast.Compare}
+    | {ast.BoolOp, ast.IfExp, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp}
+)
 
 
 def _too_many_items(node: ast.expr) -> bool:
