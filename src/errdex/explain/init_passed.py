@@ -24,7 +24,7 @@ from errdex.explain.input_nodes import none_compared
 from errdex.explain.item_fields import own_init
 from errdex.explain.page import Change, ConditionView, Solution
 from errdex.explain.plain import code, plain_condition
-from errdex.explain.user_call import required_arguments, user_call
+from errdex.explain.user_call import exported_constructor, required_arguments
 from errdex.extract.conditions import negate
 from errdex.facts import Condition, ConditionKind
 from errdex.link.expression_texts import parse_expression
@@ -68,19 +68,6 @@ def init_passed_solution(conditions: list[ConditionView], facts: Facts) -> Solut
         before = fallback or "None"  # the value that meets the check, in the fix
         return _solution(made, init, (argument, before), param, test, condition, facts)
     return None
-
-
-def exported_constructor(facts: Facts) -> str | None:
-    """The public path of the site's class (`click.Option` for `click.core.Option`) when
-    the package exports it at a path of its own: a class its users make. Every class of a
-    package whose modules are all public has a path, but only the ones it re-exports are
-    its API."""
-    stored = facts.stored
-    if not stored.public or stored.public == f"{stored.module}.{stored.site.function}":
-        return None
-    call = user_call(facts, constructor=True)
-    # a method called on an instance (`call[1]`) is no constructor call
-    return call[0] if call is not None and call[1] is None else None
 
 
 def method_params(function: ast.FunctionDef) -> list[str]:

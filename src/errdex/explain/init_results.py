@@ -18,11 +18,12 @@ import ast
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.init_contents import derived_from
-from errdex.explain.init_passed import constructor_argument, exported_constructor, method_params
+from errdex.explain.init_passed import constructor_argument, method_params
 from errdex.explain.item_fields import own_init
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.explain.table_lookup import module_names
+from errdex.explain.user_call import exported_constructor
 from errdex.extract.shapes import BUILTIN_NAMES
 from errdex.facts import ConditionKind
 from errdex.link.expression_texts import parse_expression

@@ -24,6 +24,7 @@ from errdex.explain.init_values import allows, decided
 from errdex.explain.input_nodes import conjuncts, free_names, is_call, key_test
 from errdex.explain.input_shapes import module_patterns, more_shapes
 from errdex.explain.input_words import Instead, what_to_pass
+from errdex.explain.kept_argument import kept_arguments
 from errdex.explain.none_assigned import none_from_keyword
 from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
@@ -228,11 +229,16 @@ def _input_instead(
         return None
     if others:
         instead = _bound_by_other(node, inputs, constants, others)
-    elif mode == "method" and not (declared and declared == set(inputs)):
+    elif (
+        mode == "method"
+        and not (declared and declared == set(inputs))
+        and not _kept_as_given(inputs, through, facts)
+    ):
         # a private method's check of what the constructor took is the class's own
-        # bookkeeping, unless it bounds what the user made happen (above), or checks the
+        # bookkeeping, unless it bounds what the user made happen (above), checks the
         # fields as the call gave them while the object is made (`_verify_args()` of
-        # `__post_init__`)
+        # `__post_init__`), or reads arguments the constructor kept as they are and
+        # nothing else sets (`kept_argument`)
         return None
     else:
         instead = what_to_pass(node, inputs, constants, read.defaults) or more_shapes(
@@ -262,6 +268,15 @@ def _input_instead(
     if passed_refused(instead, through, owner, facts):
         return None  # the function taking the value refuses it first: another error
     return Given(instead.text, _change(instead, passed, facts))
+
+
+def _kept_as_given(inputs: dict[str, str], through: dict[str, str], facts: Facts) -> bool:
+    """Whether every input is an attribute the constructor stored its argument in as it
+    is, nothing else sets, and only the raise's own test reads (`kept_argument`)."""
+    if set(inputs) != {f"self.{a}" for a in through}:
+        return False
+    kept = kept_arguments(facts, set(inputs))
+    return kept is not None and all(through.get(k.attribute) == k.param for k in kept)
 
 
 def _none_elsewhere(instead: Instead, through: dict[str, str], owner: str, facts: Facts) -> bool:

@@ -15,6 +15,7 @@ from errdex.explain.handed_callback import handed_sentence
 from errdex.explain.hiding_flags import hidden_sentence
 from errdex.explain.inner_raises import inner_sentence
 from errdex.explain.input_nodes import assignment_targets, stored_roots
+from errdex.explain.kept_argument import kept_sentence
 from errdex.explain.narrowing import narrows_call_result
 from errdex.explain.network_try import sent_request
 from errdex.explain.no_action import no_action_sentence
@@ -112,7 +113,11 @@ def what_it_means(facts: Facts) -> str:
         sentences.append(inner)
     solutions(facts)  # fills `facts.twinned`
     sentences.extend(twin_sentences(facts, facts.twinned))
-    declared = registration_sentence(facts) or handed_sentence(facts)
+    declared = (
+        registration_sentence(facts)
+        or handed_sentence(facts)
+        or kept_sentence(facts, {s.condition or "" for s in solutions(facts)})
+    )
     if declared is not None:  # the user's registration or callable, not the program's state
         sentences.append(declared)
     if nothing_to_do is not None:

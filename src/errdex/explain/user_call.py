@@ -118,3 +118,16 @@ def suggested_call(suggested: str, facts: Facts) -> Change | None:
     if param in read.positional:
         return None
     return call_change(facts, param, param.upper(), param.upper(), keyword=given.arg)
+
+
+def exported_constructor(facts: Facts) -> str | None:
+    """The public path of the site's class (`click.Option` for `click.core.Option`) when
+    the package exports it at a path of its own: a class its users make. Every class of a
+    package whose modules are all public has a path, but only the ones it re-exports are
+    its API."""
+    stored = facts.stored
+    if not stored.public or stored.public == f"{stored.module}.{stored.site.function}":
+        return None
+    call = user_call(facts, constructor=True)
+    # a method called on an instance (`call[1]`) is no constructor call
+    return call[0] if call is not None and call[1] is None else None
