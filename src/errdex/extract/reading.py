@@ -372,22 +372,10 @@ class _FileReader:
     ) -> dict[str, str]:
         """The defaults of the inputs the conditions read: the function's parameters, and
         `self.attr` assigned a constructor parameter as it is (`self.x = x`, not `x or y`)."""
-        if words is None:
-            # every name: the same for each line of the function (a call's line)
-            key = (id(func), id(cls))
-            every = self._every_default.get(key)
-            if every is None:
-                every = self._every_default[key] = self._defaults_of(func, cls, None, init_params)
-            return dict(every)
-        return self._defaults_of(func, cls, words, init_params)
-
-    def _defaults_of(
-        self,
-        func: ast.FunctionDef | ast.AsyncFunctionDef | None,
-        cls: ast.ClassDef | None,
-        words: set[str] | None,
-        init_params: dict[str, str],
-    ) -> dict[str, str]:
+        # every name (a call's line): the same for each line of the function, read once
+        key = (id(func), id(cls))
+        if words is None and key in self._every_default:
+            return dict(self._every_default[key])
         out: dict[str, str] = {}
         if func is not None:
             declared = self._default_nodes(func)
@@ -399,6 +387,8 @@ class _FileReader:
         if plain and cls is not None:
             init = self._init_defaults(cls)
             out.update({f"self.{a}": init[p] for a, p in plain.items() if p in init})
+        if words is None:
+            self._every_default[key] = dict(out)
         return out
 
     def _default_nodes(
