@@ -124,6 +124,20 @@ def read_property_via(via: str | None) -> tuple[str, str, int] | None:
     return None if match is None else (match["prop"], match["file"], int(match["line"]))
 
 
+# How `KnobLink.via` names an attribute the site's function set to a comparison of the
+# setting (`link.own_tests`): the page offers such a setting only with a value.
+_OWN_TEST_VIA = "the attribute "
+
+
+def own_test_via(attribute: str, test: str, line: int) -> str:
+    """`via` for a knob behind `attribute`, which the function set to `test` at `line`."""
+    return f"{_OWN_TEST_VIA}`{attribute}` = `{test}` (line {line})"
+
+
+def is_own_test_via(via: str | None) -> bool:
+    return (via or "").startswith(_OWN_TEST_VIA)
+
+
 class SelectionLink(msgspec.Struct, frozen=True, gc=False):
     """A setting whose value picks the code a site sits in: a backend named by an enum
     member (`--attention-backend CUTLASS_MLA` names the class of the site's module), or a

@@ -15,7 +15,7 @@ import re
 from dataclasses import replace
 
 from errdex.explain.context import Facts
-from errdex.explain.expanded import expanded
+from errdex.explain.expanded import expanded, own_expanded
 from errdex.explain.input_nodes import same_expression
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.knob_types import json_valued
@@ -25,7 +25,7 @@ from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
 from errdex.extract.conditions import negate
 from errdex.facts import KnobKind
-from errdex.linked_facts import NAMED_IN_MESSAGE
+from errdex.linked_facts import NAMED_IN_MESSAGE, is_own_test_via
 
 _COMMAS = re.compile(r"\bcomma", re.I)
 
@@ -43,7 +43,27 @@ def first_action(condition: ConditionView, facts: Facts) -> KnobAction | None:
             action = valued
     if action is None or action.vague:
         action = member_action(condition, facts) or action
-    return action or knob_action(expanded(condition, facts), facts.knobs)
+    return action or _expanded_action(condition, facts)
+
+
+def _expanded_action(condition: ConditionView, facts: Facts) -> KnobAction | None:
+    """The action of the setting behind what the condition's names stand for. Through an
+    attribute set to a comparison (`self.native = backend in NATIVE`), only with the value
+    that makes it pass: "change the flag" there names no way out (`link.own_tests`)."""
+    action = knob_action(expanded(condition, facts), facts.knobs)
+    if action is not None and (not action.vague or not _through_test(action, facts)):
+        return action
+    own = own_expanded(condition, facts)
+    if own is condition:
+        return None
+    valued = knob_action(with_literals(own, facts), facts.knobs)
+    if valued is not None and not valued.vague and not _whole_json(valued, facts):
+        return valued
+    return None
+
+
+def _through_test(action: KnobAction, facts: Facts) -> bool:
+    return any(k.name == action.knob and is_own_test_via(k.via) for k in facts.knobs)
 
 
 def member_action(condition: ConditionView, facts: Facts) -> KnobAction | None:

@@ -4,11 +4,14 @@ look behind a name to the settings its value comes from."""
 from __future__ import annotations
 
 import ast
+import copy
 
 import msgspec
+from msgspec.structs import replace
 
 from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView
+from errdex.link.expression_texts import parse_expression
 
 
 class _Inline(ast.NodeTransformer):
@@ -57,3 +60,31 @@ def _local_values(facts: Facts) -> dict[str, ast.expr]:
         facts.memo["expanded.values"] = values
     found: dict[str, ast.expr] = facts.memo["expanded.values"]
     return found
+
+
+class _InlineOwn(ast.NodeTransformer):
+    def __init__(self, values: dict[str, ast.expr]) -> None:
+        self.values = values
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
+        if isinstance(node.value, ast.Name):
+            return self.values.get(f"{node.value.id}.{node.attr}", node)
+        return node
+
+
+def own_expanded(condition: ConditionView, facts: Facts) -> ConditionView:
+    """The condition with each `self.X` the function set to a comparison a setting decides
+    (`link.own_tests`) replaced by that comparison: `self.native` becomes `backend in
+    NATIVE`. Only for the setting's action: the attribute is no argument of the function."""
+    values = {
+        b.name: node
+        for b in facts.bindings
+        if b.origin == "local" and "." in b.name and (node := parse_expression(b.value)) is not None
+    }
+    if not values:
+        return condition
+    tree = parse_expression(condition.text)
+    if tree is None:
+        return condition
+    text = ast.unparse(_InlineOwn(values).visit(copy.deepcopy(tree)))
+    return condition if text == condition.text else replace(condition, text=text, plain=None)

@@ -58,6 +58,28 @@ class AssignmentRecorder:
             Assignment(stmt.lineno, value, self.state.blocks, path, template)
         )
 
+    def own_assigned(
+        self,
+        targets: list[ast.expr],
+        value: ast.expr | None,
+        stmt: ast.stmt,
+        scope: Scope,
+        path: tuple[Step, ...],
+    ) -> None:
+        """Note each `self.X` among `targets` (unpacked ones too), with `value` when it is the
+        one target and one comparison: `self.native = backend in NATIVE`."""
+        for target in targets:
+            for node in ast.walk(target) if isinstance(target, ast.Tuple | ast.List) else [target]:
+                if not (
+                    isinstance(node, ast.Attribute)
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id == "self"
+                ):
+                    continue
+                test = value if node is target and _one_comparison(value) else None
+                found = Assignment(stmt.lineno, test, self.state.blocks, path) if test else None
+                scope.own_tests.setdefault(f"self.{node.attr}", []).append(found)
+
     def augmented(self, stmt: ast.AugAssign, scope: Scope, path: tuple[Step, ...]) -> None:
         target = stmt.target
         if not isinstance(target, ast.Name) or not isinstance(stmt.op, ast.Add):
@@ -192,3 +214,12 @@ class AssignmentRecorder:
             )
         assert isinstance(func, ast.Name)
         return ReasonsCall(func.id, None, call.lineno, self.state.conditions_of(path))
+
+
+def _one_comparison(value: ast.expr | None) -> bool:
+    """`a == b`, `a != b`, `a in b`, `a not in b`: a test whose outcome one value decides."""
+    return (
+        isinstance(value, ast.Compare)
+        and len(value.ops) == 1
+        and isinstance(value.ops[0], ast.Eq | ast.NotEq | ast.In | ast.NotIn)
+    )

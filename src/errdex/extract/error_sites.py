@@ -323,7 +323,7 @@ class SiteRecorder:
             function=scope.qualname,
             class_name=scope.class_name,
             conditions=self.state.conditions_of(path),
-            bindings=self.state.bindings_of((*names, *held), scope, stmt.lineno)
+            bindings=self.state.bindings_of((*names, *held), scope, stmt.lineno, own=True)
             + _enclosing_defaults(message, args, scope),
             cause=cause,
             level=level,

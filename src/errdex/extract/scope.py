@@ -57,6 +57,9 @@ class Scope:
     lists: dict[str, Reasons] = field(default_factory=dict)
     # Every assignment of each name, in order. Source is taken lazily.
     assigns: dict[str, list[Assignment]] = field(default_factory=dict)
+    # Every assignment of each `self.X`, in order: the value only when it is one comparison
+    # (`self.native = backend in NATIVE`), None otherwise (another value, an unpacking, `+=`).
+    own_tests: dict[str, list[Assignment | None]] = field(default_factory=dict)
     # Each `if` with an `else`, and the blocks it is in: a name every branch of one assigns
     # loses the values it had before (`branches_assign`, asked only for a chosen message).
     branchings: list[tuple[ast.If, tuple[int, ...]]] = field(default_factory=list)

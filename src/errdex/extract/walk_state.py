@@ -107,8 +107,11 @@ class WalkState:
         """The names and attribute chains the tests of a path read, in order."""
         return tuple(dict.fromkeys(n for step in path for n in self.names(step)))
 
-    def bindings_of(self, names: tuple[str, ...], scope: Scope, line: int) -> tuple[Binding, ...]:
-        """What the locals among `names` were last assigned before `line`."""
+    def bindings_of(
+        self, names: tuple[str, ...], scope: Scope, line: int, *, own: bool = False
+    ) -> tuple[Binding, ...]:
+        """What the locals among `names` were last assigned before `line`; with `own`, also
+        a `self.X` the function set once, before, to a comparison (`own_test`)."""
         out: list[Binding] = []
         seen: set[str] = set()
         # the locals the conditions read, then those their values read (one level more:
@@ -118,6 +121,13 @@ class WalkState:
             values: list[ast.expr] = []  # the value of each found
             for dotted in names:
                 root = dotted.split(".")[0]
+                if own and depth == 0 and dotted not in seen and dotted in scope.own_tests:
+                    seen.add(dotted)
+                    test = self.own_test(dotted, scope, line)
+                    if test is not None:
+                        found.append(Binding(name=dotted, value=self.source(test[1]), line=test[0]))
+                        values.append(test[1])
+                    continue
                 if root in seen or root in OWN_OBJECT:
                     continue
                 seen.add(root)
@@ -141,6 +151,19 @@ class WalkState:
         names = tuple(dotted_names(value))
         self._names_of_values[id(value)] = (value, names)
         return names
+
+    def own_test(self, dotted: str, scope: Scope, line: int) -> tuple[int, ast.expr] | None:
+        """(line, value) of `self.X` when the function assigns it once, a comparison, in a
+        block enclosing `line` and before it: then the site reads that value (the linker
+        keeps it only where a setting decides it)."""
+        assigned = scope.own_tests.get(dotted, ())
+        if len(assigned) != 1 or assigned[0] is None:
+            return None
+        only = assigned[0]
+        if only.line >= line or self.blocks[: len(only.blocks)] != only.blocks:
+            return None
+        assert only.value is not None
+        return only.line, only.value
 
     def last_assignment(self, name: str, scope: Scope, line: int) -> tuple[int, ast.expr] | None:
         """(line, value) of the last assignment of `name` that surely ran before `line`: in a

@@ -293,6 +293,9 @@ class Walker:
     def _Assign(self, stmt: ast.Assign, scope: Scope, path: tuple[Step, ...]) -> None:
         if len(stmt.targets) == 1:
             self.assignments.assigned(stmt.targets[0], stmt.value, stmt, scope, path)
+        # (a plain name, most assignments, is no attribute of the object)
+        if scope.is_function and (len(stmt.targets) > 1 or type(stmt.targets[0]) is not ast.Name):
+            self.assignments.own_assigned(stmt.targets, stmt.value, stmt, scope, path)
         if isinstance(stmt.value, ast.Call):
             self._call(stmt, stmt.value, scope, path)
         elif isinstance(stmt.value, ast.Await) and isinstance(stmt.value.value, ast.Call):
@@ -304,11 +307,15 @@ class Walker:
             scope.types[stmt.target.id] = annotated
         if stmt.value is not None:
             self.assignments.assigned(stmt.target, stmt.value, stmt, scope, path)
+            if scope.is_function and type(stmt.target) is ast.Attribute:
+                self.assignments.own_assigned([stmt.target], stmt.value, stmt, scope, path)
             if isinstance(stmt.value, ast.Call):
                 self.calls.noted(stmt, stmt.value, scope, path)
 
     def _AugAssign(self, stmt: ast.AugAssign, scope: Scope, path: tuple[Step, ...]) -> None:
         self.assignments.augmented(stmt, scope, path)
+        if scope.is_function and type(stmt.target) is ast.Attribute:
+            self.assignments.own_assigned([stmt.target], None, stmt, scope, path)
 
     def _Return(self, stmt: ast.Return, scope: Scope, path: tuple[Step, ...]) -> None:
         value = stmt.value

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import defaultdict
 from collections.abc import Generator, Iterator, Mapping, Sequence
@@ -22,7 +21,7 @@ from errdex.facts import (
     SiteKind,
 )
 from errdex.ids import error_id
-from errdex.link import forked
+from errdex.link import forked, own_tests
 from errdex.link.callers import CallerIndex
 from errdex.link.caught import CaughtTexts
 from errdex.link.commands import CommandIndex
@@ -44,7 +43,7 @@ from errdex.link.public import PublicPaths
 from errdex.link.reasons import ReasonsIndex
 from errdex.link.receivers import ReceiverClasses
 from errdex.link.requests import RequestIndex
-from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace, ResolvedClass
+from errdex.link.resolve import BUILTIN_EXCEPTIONS, Namespace, ResolvedClass, constant_binding
 from errdex.link.selection import SelectionIndex
 from errdex.link.shown import ShownTexts, with_callers
 from errdex.link.tables import MessageTables
@@ -57,7 +56,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "64-keyed-selection-derived-classes"
+LINKER_VERSION = "65-own-comparisons-decided"
 
 
 def link_version(
@@ -304,8 +303,12 @@ class _Context:
         # a helper's site has no names of its own: they are read from its conditions
         names = site.names or None
         values = indexed.reading.init_values if indexed.reading is not None else None
-        found = knobs.knobs(
-            facts, site.class_name, site.conditions, site.bindings, names, init_values=values
+        # `self.X` set to a comparison of a setting: kept only where a setting decides it
+        site, found = own_tests.decided(site, facts, knobs, self.names)
+        found.extend(
+            knobs.knobs(
+                facts, site.class_name, site.conditions, site.bindings, names, init_values=values
+            )
         )
         for variant in site.variants:
             where = self.by_path.get(variant.file or indexed.file, facts)
@@ -549,15 +552,4 @@ class _ConstantBindings:
         if dotted.split(".")[0] in OWN_OBJECT:
             return None
         found = self._names.resolve_constant(facts, dotted)
-        if found is None:
-            return None
-        value, where = found
-        name = dotted.rsplit(".", 1)[-1] if where is not facts else dotted
-        return Binding(
-            name=dotted,
-            value=json.dumps(value, ensure_ascii=False)[:2000],
-            line=0,
-            origin="constant",
-            file=where.path if where is not facts else None,
-            doc=where.constant_docs.get(name),
-        )
+        return None if found is None else constant_binding(facts, dotted, *found)

@@ -140,6 +140,15 @@ class KnobIndex:
             for k in self._resolve(dotted, facts, class_name, {}, depth=1)
         ]
 
+    def resolve_with(
+        self, dotted: str, facts: FileFacts, class_name: str | None, local: dict[str, Binding]
+    ) -> list[KnobLink]:
+        """`resolve`, where a bare name may be one of the function's locals (`local`)."""
+        return [
+            self._json_overrides(self._documented(k, class_name))
+            for k in self._resolve(dotted, facts, class_name, local, depth=0)
+        ]
+
     def _json_overrides(self, knob: KnobLink) -> KnobLink:
         """A JSON-valued flag with the plain flags that write a field of its object when
         given (`if self.enable_return_routed_experts: self.aux_output_config.

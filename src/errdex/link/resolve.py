@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from errdex.facts import BUILTIN_EXCEPTIONS as BUILTIN_EXCEPTIONS  # re-exported for the linker
-from errdex.facts import ClassFact, FileFacts
+from errdex.facts import Binding, ClassFact, FileFacts
 
 _MAX_HOPS = 6  # re-export chains longer than this are not followed
 
@@ -225,4 +226,18 @@ def _defines(facts: FileFacts, name: str) -> bool:
         name in facts.constants
         or name in facts.defs
         or any(c.qualname == name for c in facts.classes)
+    )
+
+
+def constant_binding(facts: FileFacts, dotted: str, value: Any, where: FileFacts) -> Binding:
+    """The binding a page shows for a constant `resolve_constant` found (`value` bound in
+    `where`), as `facts` names it (`dotted`)."""
+    name = dotted.rsplit(".", 1)[-1] if where is not facts else dotted
+    return Binding(
+        name=dotted,
+        value=json.dumps(value, ensure_ascii=False)[:2000],
+        line=0,
+        origin="constant",
+        file=where.path if where is not facts else None,
+        doc=where.constant_docs.get(name),
     )
