@@ -15,7 +15,9 @@ from errdex.explain.page import Page
 from errdex.store import Store
 
 KEPT = {
-    "kept/__init__.py": "from kept.links import Bare, Link, Mirror, Slot\n",
+    "kept/__init__.py": (
+        "from kept.links import Bare, Link, Mirror, Slot\nfrom kept.loose import Loose\n"
+    ),
     "kept/links.py": """
         class Link:
             def __init__(self, target=None, join=None, mode="plain"):
@@ -74,6 +76,19 @@ KEPT = {
                 if self.width is None:
                     raise ValueError("a hidden object without a width")
         """,
+    "kept/loose.py": """
+        class Loose:
+            def __init__(self, limit=None):
+                self.limit = limit
+
+            def _update(self, **changes):
+                for key, value in changes.items():
+                    setattr(self, key, value)
+
+            def _check(self):
+                if self.limit is None:
+                    raise ValueError("a loose object without a limit")
+        """,
 }
 
 
@@ -107,6 +122,7 @@ def test_a_kept_argument_from_a_closed_set(kept: Store) -> None:
         "a slot without a size",  # another method sets it too
         "a negative mirror depth",  # another guard of the path reads it
         "a hidden object without a width",  # a class the package does not export
+        "a loose object without a limit",  # attributes set by a computed name too
     ],
 )
 def test_nothing_said(kept: Store, message: str) -> None:

@@ -15,6 +15,7 @@ from rich.console import Console
 
 from errdex.explain.model.prompt import facts_text
 from errdex.extract import extract_file
+from errdex.extract.docs import MAX_DOC
 from errdex.render.page_terminal import page_view
 from errdex.store import Store
 from errdex.web.links import Links
@@ -268,6 +269,91 @@ ENG = {
                 This must be implemented by subclasses.
                 \"\"\"
                 raise NotImplementedError
+
+
+        def rope_gate(rotary_dim, head_dim, section):
+            \"\"\"Apply the gate.
+
+            Args:
+                rotary_dim: rotary dimension; must be even and at most head_dim.
+                section: frequency counts per axis.
+            \"\"\"
+            if rotary_dim % 2 or rotary_dim > head_dim:
+                raise ValueError("rotary_dim must be even and at most head_dim")
+            if sum(section) != rotary_dim // 2:
+                raise ValueError("section must sum to half of rotary_dim")
+
+
+        def parse_part(part, supported_kinds):
+            part_kind, content = part
+            # if part_kind is text or image but content is None, log and skip
+            if content is None:
+                return None
+            if part_kind not in supported_kinds:
+                raise ValueError("unsupported part kind")
+
+
+        class Relay:
+            def send(self, tensors):
+                if not self.is_last_rank:
+                    # Non-last rank: return the tensors for sending.
+                    assert tensors is not None
+                    return self.handler.relay(tensors)
+                return None
+
+            def load_direct(self, params, name, weight):
+                # Copy the weight directly, as the loaders do not know the fused name.
+                assert name is not None
+                param = params[name]
+                param.data.copy_(weight)
+
+            def fuse(self, flag, out, mix):
+                if flag:
+                    # Restated for the type checker, which cannot narrow the optional
+                    # arguments through the flag.
+                    assert out is not None
+                    total = out + mix
+                    return total
+
+
+        class Encoder:
+            def _run_graph(self, batch):
+                \"\"\"Run the captured graph.
+
+                Returns:
+                    The outputs, or None if no graph was captured for the batch. They
+                    are the model's.
+                \"\"\"
+                return self.graphs.get(batch)
+
+            def run(self, batch):
+                output = self._run_graph(batch)
+                assert output is not None
+                return output
+
+
+        LIMIT_BYTES = 512
+        \"\"\"The transfer buffer holds at most this many bytes of one payload. The kernel
+        copies the whole buffer in one pass, and a longer payload would write past its end
+        into the next request's buffer, which corrupts that request without any error. The
+        limit is therefore checked before each copy, and a payload over it is refused with
+        an error that names its size, so the caller can split it.\"\"\"
+
+
+        def check_bytes(size):
+            if size > LIMIT_BYTES:
+                raise ValueError("payload over the byte limit")
+
+
+        def load_packed(names, method, fused_name):
+            for name in names:
+                # Unified handler for packed weights and scales
+                if method == "packed" and name.endswith(".weight_scale"):
+                    first = name.split(".")[0]
+                    second = first.upper()
+                    third = second.lower()
+                    fourth = third.strip()
+                    assert fused_name is not None
         """,
 }
 
@@ -369,7 +455,8 @@ def test_the_raises_entry_the_args_entry_and_the_message_logged_beside(eng: Stor
 
 def test_docs_are_read_at_extraction_without_rules_or_later_paragraphs() -> None:
     facts = extract_file("eng/config.py", ENG["eng/config.py"].replace("\n        ", "\n").encode())
-    assert facts.constant_docs == {"V2_ONLY": "Architectures whose kernels only the V2 runner has."}
+    assert facts.constant_docs["V2_ONLY"] == "Architectures whose kernels only the V2 runner has."
+    assert len(facts.constant_docs["LIMIT_BYTES"]) == MAX_DOC  # cut
     (model,) = [c for c in facts.classes if c.name == "ModelConfig"]
     assert model.field_docs == {
         "enforce_eager": "Whether to always run eagerly. If True, no graphs are captured "
@@ -471,3 +558,47 @@ def test_the_docstring_that_leaves_a_method_to_subclasses(eng: Store) -> None:
     assert [(q.of, q.line, q.text) for q in page.why] == [
         ("docstring of `Completer.format_item`", 213, "This must be implemented by subclasses.")
     ], page.why
+
+
+def test_no_argument_entry_that_speaks_of_another_check_of_the_argument(eng: Store) -> None:
+    # "must be even and at most head_dim" is the first check's; the sum's check shares
+    # nothing with it but the argument's name
+    assert page_with_message(eng, "eng", "section must sum").why == []
+    said = why(eng, "rotary_dim must be even")
+    assert said.startswith("docstring of `rope_gate`, Args `rotary_dim`"), said
+
+
+def test_no_comment_above_an_early_exit_of_its_own(eng: Store) -> None:
+    # the comment says why the early exit skips, not why the kind is refused
+    assert page_with_message(eng, "eng", "unsupported part kind").why == []
+
+
+def test_no_label_of_the_branch_an_assert_starts(eng: Store) -> None:
+    # a branch's label, right under its `if`
+    assert page_in_function(eng, "eng", "Relay.send").why == []
+    # one that says why the assert is there stays, and one not under a branch's header
+    assert len(page_in_function(eng, "eng", "Relay.load_direct").why) == 1
+    page = page_in_function(eng, "eng", "Relay.fuse")
+    assert [q.text[:26] for q in page.why] == ["Restated for the type chec"], page.why
+
+
+def test_the_returns_sentence_of_the_function_whose_none_the_check_tests(eng: Store) -> None:
+    page = page_in_function(eng, "eng", "Encoder.run")
+    assert [(q.of, q.line, q.text) for q in page.why] == [
+        (
+            "docstring of `_run_graph`, Returns",
+            268,
+            "The outputs, or None if no graph was captured for the batch.",
+        )
+    ], page.why
+
+
+def test_a_doc_cut_at_extraction_is_quoted_by_its_whole_sentences(eng: Store) -> None:
+    # the doc read at extraction ends inside its third sentence: that one is left out
+    said = why(eng, "payload over the byte limit")
+    assert said.endswith("without any error.”"), said
+
+
+def test_no_label_of_the_branch_far_above_the_check(eng: Store) -> None:
+    # the comment over the `if` labels its branch; the assert sits five lines down it
+    assert page_in_function(eng, "eng", "load_packed").why == []

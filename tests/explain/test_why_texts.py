@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import textwrap
 
-from errdex.explain.why_texts import DocUnit, docstring_units, logged_beside
+from errdex.explain.why_texts import (
+    DocUnit,
+    docstring_units,
+    logged_beside,
+    statements_after,
+    statements_between,
+)
 
 SOURCE = textwrap.dedent(
     '''
@@ -123,3 +129,41 @@ def test_a_named_sections_list_items_and_sentences_over_lines() -> None:
         DocUnit("- width must be even, as the kernel reads lanes in pairs.", 7, "expectations"),
         DocUnit("- pairs must not exceed the buffer.", 9, "expectations"),
     ]
+
+
+def test_the_run_of_statements_a_comment_heads() -> None:
+    lines = [
+        "def f(x, y):",
+        "    # a note",
+        "    assert x is not None",
+        "    z = g(",
+        "        x,  # the input",
+        "    )",
+        "    if z:",
+        "        return z",
+        "",
+        "    return y",
+    ]
+    assert statements_after(lines, 3) == [
+        "assert x is not None",
+        "z = g( x, )",
+        "if z: return z",
+    ]
+
+
+def test_how_far_down_a_block_a_statement_sits() -> None:
+    lines = [
+        "if (a and",
+        "        b):",
+        "    x = 1",
+        "    y = 2",
+        "    z = 3",
+        "    w = 4",
+        "    raise ValueError",
+    ]
+    assert statements_between(lines, 1, 7)
+    assert not statements_between(lines, 1, 6)
+
+    # the lines of the branch before an `else:` are not on the way to its body
+    branches = ["if a:", "    x = 1", "    y = 2", "    z = 3", "    w = 4", "else:", "    raise E"]
+    assert not statements_between(branches, 1, 7)

@@ -12,8 +12,9 @@ checks it:
 - the site is a private method of the class itself, a class the package exports at a path of
   its own (one its users make: `exported_constructor`);
 - each `self.x` the test reads is assigned once in the whole file (no `.x =` anywhere else,
-  no `setattr`), by a statement `self.x = param` at the top level of the class's own
-  `__init__`, `param` one of its parameters it never rebinds;
+  no `setattr` naming it, none with a computed name on `self`), by a statement
+  `self.x = param` at the top level of the class's own `__init__`, `param` one of its
+  parameters it never rebinds;
 - the raise's own test is the only condition of the path that reads those attributes (no
   other guard that a changed value then meets);
 - the site is a `raise`, or an `assert` with a message: a bare `assert` states what the
@@ -96,8 +97,10 @@ def _kept(facts: Facts, names: set[str]) -> list[Kept] | None:
     text = facts.source_text
     if text is None or not _only_own_test(facts, attributes):
         return None
-    if any(len(_stores(text, a)) != 1 for a in attributes):
-        return None  # set elsewhere too (another method, another object's `.x =`): not sure
+    if any(len(_stores(text, a)) != 1 for a in attributes) or _DYNAMIC.search(text):
+        # set elsewhere too (another method, another object's `.x =`), or by a name the
+        # code computes (`setattr(self, attr, ...)` in a loop): not sure
+        return None
     init = own_init(facts, owner)
     if init is None or exported_constructor(facts) is None:
         return None
@@ -109,6 +112,13 @@ def _kept(facts: Facts, names: set[str]) -> list[Kept] | None:
             return None
         found.append(Kept(attribute, *stored))
     return found
+
+
+# stores whose attribute name is computed: `setattr(self, attr, v)`, `self.__dict__.update(d)`,
+# `self.__dict__[key] = v`
+_DYNAMIC = re.compile(
+    r"setattr\(\s*self\s*,\s*[^'\"\s]|__dict__\.update\(|__dict__\[[^'\"\]]+\]\s*=(?!=)"
+)
 
 
 def _only_own_test(facts: Facts, attributes: list[str]) -> bool:

@@ -29,9 +29,12 @@ from errdex.explain.why_texts import (
     docstring_units,
     has_placeholder,
     logged_beside,
+    statements_after,
+    statements_between,
     trailing_comments,
 )
-from errdex.facts import ConditionKind, KnobKind
+from errdex.extract.docs import MAX_DOC
+from errdex.facts import ConditionKind, KnobKind, SiteKind
 from errdex.linked_facts import NAMED_IN_MESSAGE, own_key
 from errdex.store.base import Store, StoredSite
 
@@ -92,6 +95,12 @@ _FIRST_ITEM = re.compile(r"(?:^|\s)1\.\s")
 _SECOND_ITEM = re.compile(r"\s2\.\s")
 _LEADING_NUMBER = re.compile(r"^\d+\.\s+")
 _TRAILING_NUMBER = re.compile(r"\s+\d+\.$")
+# a test of a name for None (`out is None`, `out is not None`), and a call's callee
+_NONE_TEST = re.compile(r"^([A-Za-z_]\w*) is (?:not )?None$")
+_ASSERTS = re.compile(r"\bassert(?:s|ed|ions?)?\b", re.I)
+_BRANCH = re.compile(r"(?:if|elif|else|for|while|with|try|except|finally|case)\b")
+_WHEN_NONE = re.compile(r"\bNone\b`*,?\s+(?:if|when|unless)\b")  # "or None if not captured"
+_CALLED = re.compile(r"^(?:self\.)?([A-Za-z_]\w*)\(")
 _SECTIONS = {"raises": "Raises", "raise": "Raises", "note": "Note", "notes": "Notes"}
 
 
@@ -133,6 +142,8 @@ def why_quotes(facts: Facts, meaning: str) -> list[WhyQuote]:
         found += _docstring(facts, lines, start, names)
         found += _logged(facts, lines, start, names)
     found += _constants(facts, names)
+    if lines:
+        found += _returned_none(facts, lines)
     found += _settings(facts, names)
     said = _plain(meaning)
     kept: list[WhyQuote] = []
@@ -250,6 +261,12 @@ def _comments(
     }
     own = {c.line for c in own_conditions(facts)}
     nearest = max((n for n in own | around if n < site.line), default=None)
+    # the guards that are checks of their own: an early exit, one whose other branch fails
+    own_checks = {
+        c.line
+        for c in facts.conditions
+        if c.kind == ConditionKind.EARLY_EXIT or facts.read.other_branch_fails(c.line, c.holds)
+    } - own
     lines = sorted({*guards, site.line})
     out: list[_Candidate] = []
     for line in lines:
@@ -260,6 +277,22 @@ def _comments(
         text = _words(" ".join(block), names_here)
         if not text:
             continue
+        far = line not in (site.line, nearest) and line not in around
+        # above a check of its own, a comment is that check's ("skip a part with no
+        # content") unless it says this error is raised; above a further guard of this
+        # check, a label of the branch ("Unified handler for the weights") unless it
+        # gives a reason
+        # (each holds its rank, not shown: a weaker text does not take its place)
+        # (one that speaks of failing, or of the assertions, is kept)
+        of_check = _FAILS.search(text) is not None or _ASSERTS.search(text) is not None
+        other = far and line in own_checks and not of_check
+        label = far and line not in own_checks and not states_reason(text) and not of_check
+        if line == site.line and top < line and not _names_whole(text, names):
+            label = label or _labels_a_branch(facts, text_lines, top, text)
+        # above the guard nearest the check, when the check sits further down its body, a
+        # comment that gives no reason labels the branch
+        if line == nearest and line != site.line and not states_reason(text):
+            label = label or statements_between(text_lines, line, site.line)
         at = "the check" if line == site.line else f"the guard at line {line}"
         where = f"comment {'on' if top == line else 'above'} {at}"
         # above the check, or the guard nearest it, a comment speaks of it by its place;
@@ -267,6 +300,7 @@ def _comments(
         place = 2.0 if line == site.line else 1.0 if line == nearest else 0.5 * (line in around)
         score = _comment_score(text, names_here) + place
         out += _candidate(text, where, facts.stored.file, top, score, 0)
+        out[-1].shown = out[-1].shown and not (label or other)
     # a comment a few statements above the check or a guard, over what leads to it
     low = start + 1 if start is not None else 0
     # (over the check or the guard nearest it: over another guard, it is that guard's)
@@ -282,6 +316,41 @@ def _comments(
         out += _candidate(text, f"comment before {at}", facts.stored.file, top, score, 0)
     out += _trailing(facts, text_lines, site.line, nearest, names)
     return out
+
+
+def _stems(words: set[str]) -> set[str]:
+    """Words cut to their first five letters: "supported" and "support" meet."""
+    return {w[:5] for w in words}
+
+
+def _names_other(text: str, names: _Names, own: str) -> bool:
+    """Whether the text writes a name of several words (`head_dim`) that the check's
+    conditions do not test and that is not the exception's."""
+    known = {w.lower() for w in (*names.whole, *names.raised, own)}
+    return any("_" in w.strip("_") and w.lower() not in known for w in _idents(text))
+
+
+def _names_whole(text: str, names: _Names) -> bool:
+    """Whether the text writes a whole name the check's conditions test, as a name
+    (`spec_indices`, `maxBatch`): it speaks of the check, wherever it sits."""
+    return any(
+        w in names.whole and ("_" in w or not (w.islower() or w.isupper())) for w in _idents(text)
+    )
+
+
+def _labels_a_branch(facts: Facts, lines: Sequence[str], top: int, comment: str) -> bool:
+    """Whether the comment block right above an `assert`, right under a branch's header
+    (`if ...:`, `elif ...:`, `else:`), labels that branch rather than the assert: it gives
+    no reason, and the asserts are followed by more of the branch ("Non-last rank: return
+    the tensors for sending" over `assert tensors is not None` and the `return`)."""
+    site = facts.stored.site
+    if site.kind != SiteKind.ASSERT or site.line in facts.read.comments or top < 2:
+        return False
+    above = lines[top - 2].split("#", 1)[0].strip() if top - 2 < len(lines) else ""
+    if not (above.endswith(":") and _BRANCH.match(above)) or states_reason(comment):
+        return False
+    run = statements_after(lines, site.line)
+    return any(not s.startswith("assert ") for s in run[1:])
 
 
 def _trailing(
@@ -339,6 +408,7 @@ def _docstring(facts: Facts, lines: Sequence[str], start: int, names: _Names) ->
     label = f"docstring of {code(site.function)}"
     out: list[_Candidate] = []
     for unit in units:
+        elsewhere = False
         # a paragraph is quoted by the sentence or two of it that speak of the check
         text = _focus(unit.text, names) if unit.name is None else unit.text
         score = _score(text, names)
@@ -353,6 +423,14 @@ def _docstring(facts: Facts, lines: Sequence[str], start: int, names: _Names) ->
             if unit.name not in names.whole:
                 continue  # an argument this check does not test
             score += 1.0
+            # an entry that shares nothing with the check but its argument's name, and
+            # whose every reason ties the argument to a name the check does not test,
+            # speaks of another check of it ("must be even and <= head_dim" over a sum's)
+            others = _stems(_parts(text) - _parts(unit.name))
+            reasons = [x for x in _sentences(text) if states_reason(x)]
+            elsewhere = not others & _stems(names.tested | names.said) and all(
+                _names_other(x, names, unit.name) for x in reasons
+            )
         elif any(re.search(rf"\b{re.escape(n)}\b", text) for n in names.raised):
             score += 1.0  # a paragraph that says when the function raises this exception
         elif _RAISES.match(text):
@@ -363,6 +441,43 @@ def _docstring(facts: Facts, lines: Sequence[str], start: int, names: _Names) ->
         of = _unit_label(label, unit)
         # what a thing is or does ("The input tensor to quantize") is no reason
         out += _candidate(text, of, facts.stored.file, unit.line, score, 1, not raises)
+        out[-1].shown = out[-1].shown and not elsewhere  # it holds its rank
+    return out
+
+
+def _returned_none(facts: Facts, lines: Sequence[str]) -> list[_Candidate]:
+    """When a condition of the check tests a local for `None` and the local holds what a
+    function of the same file returns (`out = self._run_graph(...)` over `assert out is
+    not None`), the sentence of that function's `Returns` section that says when it returns
+    None ("Encoder outputs, or None if graph not captured.")."""
+    out: list[_Candidate] = []
+    locals_ = {b.name: b for b in facts.bindings if b.origin == "local"}
+    seen: set[str] = set()
+    site = facts.stored.site
+    for condition in own_conditions(facts):
+        # the check's own test: on its line, or the `if` right above it
+        if condition.line != site.line and statements_between(lines, condition.line, site.line, 0):
+            continue
+        tested = _NONE_TEST.match(condition.text)
+        binding = locals_.get(tested.group(1)) if tested else None
+        called = _CALLED.match(binding.value) if binding is not None else None
+        if called is None or called.group(1) in seen:
+            continue
+        name = called.group(1)
+        seen.add(name)
+        header = rf"[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(name)}\("
+        defs = list(at_margin(header, facts.source_text or ""))
+        if len(defs) != 1:
+            continue  # none in the file, or one of several: not surely the one called
+        for unit in docstring_units(lines, defs[0][0], returns=True):
+            if unit.section not in ("returns", "return"):
+                continue
+            said = [x for x in _sentences(unit.text) if _WHEN_NONE.search(x)]
+            if len(said) == 1:
+                # the least score a quote needs: it shows when nothing speaks of the check
+                # more directly, never after another quote
+                of = f"docstring of {code(name)}, Returns"
+                out += _candidate(said[0], of, facts.stored.file, unit.line, _KEEP, 1)
     return out
 
 
@@ -439,7 +554,7 @@ def _constants(facts: Facts, names: _Names) -> list[_Candidate]:
         if binding.origin != "constant":
             continue
         line = facts.constant_lines.get(binding.name, binding.line or 0)
-        doc = binding.doc or _comment_of(facts, binding, line, names)
+        doc = _whole(binding.doc) or _comment_of(facts, binding, line, names)
         if not doc:
             continue
         # a constant this check tests says what the value it is held to is for
@@ -516,19 +631,20 @@ def _settings(facts: Facts, names: _Names) -> list[_Candidate]:
         if knob.name in seen or not (knob.doc or knob.note):
             continue
         seen.add(knob.name)
+        doc = _whole(knob.doc)
         # a setting a solution turns says what the user will change; one that only
         # decides a condition shares that condition's names by its own: those do not count
         bonus = 1.25 if knob.name in turned else 0.5
         here = names if knob.name in turned else _less(names, knob)
-        if knob.doc and knob.file:
+        if doc and knob.file:
             # a variable's doc is the comment above its read; a flag's is its config
             # field's, written elsewhere: the page points at where the flag is declared
             at = "" if knob.kind == KnobKind.ENV else ", as the flag declared here takes it"
             of = f"doc of {_setting_label(knob)}{at}"
-            score = _score(knob.doc, here) + bonus
+            score = _score(doc, here) + bonus
             # a help that only says what the setting is ("The format of the weights to
             # load") gives no reason for this check
-            out += _candidate(knob.doc, of, knob.file, knob.line or 0, score, 4, True)
+            out += _candidate(doc, of, knob.file, knob.line or 0, score, 4, True)
         where = _assignment(knob)
         if (
             knob.note
@@ -540,6 +656,14 @@ def _settings(facts: Facts, names: _Names) -> list[_Candidate]:
             score = _score(knob.note, names) + 2.0
             out += _candidate(knob.note, of, where[0], where[1], score, 4)
     return out
+
+
+def _whole(doc: str | None) -> str | None:
+    """A doc read at extraction, less the sentence its cut at `MAX_DOC` characters ends
+    inside ("... requires FlashInfer. With pref"); None when its first sentence is cut."""
+    if doc is None or len(doc) < MAX_DOC:
+        return doc
+    return whole_sentences(doc, len(doc) - 1)
 
 
 def _less(names: _Names, knob: Knob) -> _Names:

@@ -75,9 +75,10 @@ class DocUnit:
     name: str | None = None  # the entry's name: the exception of a Raises entry, a parameter
 
 
-def docstring_units(lines: Sequence[str], start: int) -> list[DocUnit]:
+def docstring_units(lines: Sequence[str], start: int, returns: bool = False) -> list[DocUnit]:
     """The units of the docstring of the `def` on line `start` (0-based) of a file's
-    `lines`, in order, with the file line of each; found in the text, nothing parsed."""
+    `lines`, in order, with the file line of each; found in the text, nothing parsed. The
+    `Returns` section's entries too when `returns`."""
     body = _body_start(lines, start)
     if body is None:
         return []
@@ -103,7 +104,7 @@ def docstring_units(lines: Sequence[str], start: int) -> list[DocUnit]:
     margins = [len(x) - len(x.lstrip()) for x in raw[1:] if x.strip()]
     margin = min(margins) if margins else 0
     cleaned = [raw[0].strip(), *(x[margin:].rstrip() for x in raw[1:])]
-    return _units(cleaned, body + 1)
+    return _units(cleaned, body + 1, _SKIPPED - {"returns", "return"} if returns else _SKIPPED)
 
 
 def _body_start(lines: Sequence[str], start: int) -> int | None:
@@ -121,7 +122,7 @@ def _body_start(lines: Sequence[str], start: int) -> int | None:
     return None
 
 
-def _units(lines: list[str], start: int) -> list[DocUnit]:
+def _units(lines: list[str], start: int, skipped: set[str]) -> list[DocUnit]:
     """Paragraphs and section entries: an entry starts at its section's indentation, its
     further lines are deeper; a line shallower than the entries ends the section."""
     out: list[DocUnit] = []
@@ -134,7 +135,7 @@ def _units(lines: list[str], start: int) -> list[DocUnit]:
     def close() -> None:
         nonlocal entry, name
         text = " ".join(" ".join(entry).split())
-        if text and section not in _SKIPPED and ">>>" not in text:
+        if text and section not in skipped and ">>>" not in text:
             out.append(DocUnit(text, start + entry_at, section, name))
         entry, name = [], None
 
@@ -334,3 +335,59 @@ def trailing_comments(
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return out
     return out
+
+
+_MAX_RUN = 6  # the statements read after a check for the run a comment above it heads
+
+
+def statements_after(lines: Sequence[str], line: int) -> list[str]:
+    """The statement that starts on `line` (1-based) and those after it at its margin, each
+    on one line, up to a blank line, a comment line, a shallower line or `_MAX_RUN` of them:
+    the run of code a comment block right above `line` heads. Read from the text: a
+    statement goes on while its brackets are open or its lines are deeper."""
+    if not 1 <= line <= len(lines):
+        return []
+    margin = _indent(lines[line - 1])
+    out: list[str] = []
+    depth = 0
+    at = line - 1
+    while at < len(lines) and len(out) <= _MAX_RUN:
+        text = lines[at]
+        stripped = text.strip()
+        code = stripped.split("#", 1)[0] if "#" in stripped else stripped
+        if depth > 0 or (stripped and _indent(text) > margin and out):
+            out[-1] += " " + code  # the statement goes on
+        elif not stripped or stripped.startswith("#") or _indent(text) < margin:
+            break
+        else:
+            out.append(code)
+        depth = max(
+            0, depth + sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
+        )
+        at += 1
+    return [" ".join(x.split()) for x in out[:_MAX_RUN]]
+
+
+def statements_between(
+    lines: Sequence[str], header: int, line: int, most: int = _MAX_SKIPPED
+) -> bool:
+    """Whether more than `most` lines of code of the block the compound statement
+    on `header` (1-based) opens come before `line`: the statement on `line` sits further
+    down the block than a comment over the header speaks of. Read from the text."""
+    depth, at = 0, header - 1
+    while at < min(line - 1, len(lines)):  # the header, over as many lines as it takes
+        code = lines[at].split("#", 1)[0]
+        depth = max(0, depth + sum(map(code.count, "([{")) - sum(map(code.count, ")]}")))
+        at += 1
+        if depth == 0 and code.rstrip().endswith(":"):
+            break
+    count, margin = 0, _indent(lines[header - 1]) if header <= len(lines) else 0
+    while at < min(line - 1, len(lines)):
+        code = lines[at].split("#", 1)[0]
+        if depth == 0 and code.strip():
+            # at the header's margin (`else:`, `elif ...:`) another branch starts: the
+            # lines of the one before it are not on the way to `line`
+            count = 0 if _indent(lines[at]) <= margin else count + 1
+        depth = max(0, depth + sum(map(code.count, "([{")) - sum(map(code.count, ")]}")))
+        at += 1
+    return count > most
