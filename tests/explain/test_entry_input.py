@@ -88,3 +88,30 @@ def test_no_entry_solution_for_an_objects_state_or_an_error_the_caller_catches(
     for message in ("Sharded sessions", "empty value"):
         page = page_with_message(web, "web", message)
         assert not any(s.text.startswith("Change the argument") for s in page.solutions)
+
+
+def test_a_src_layout_names_the_public_call_by_its_module(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # a repository's `src/` folder is no part of the module's name: the user calls
+    # `web.api.load`, never `src.web.api.load`
+    files = {
+        "src/web/__init__.py": "",
+        "src/web/_parse.py": FILES["web/_parse.py"],
+        "src/web/api.py": """
+            from web._parse import parse
+
+
+            def load(url):
+                return parse(url)
+
+
+            def save(url):
+                raise NotImplementedError("saving is not supported")
+            """,
+    }
+    for store in indexed_package(tmp_path_factory.mktemp("src_web"), "web", files):
+        page = page_with_message(store, "web", "Invalid non-printable character")
+        assert page.solutions[0].text.startswith(
+            "Change the argument `url` you pass to `web.api.load`: it reaches `parse`"
+        )

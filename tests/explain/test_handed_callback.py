@@ -52,6 +52,22 @@ CB = {
                 assert seen_headers is not None, "headers never sent"
                 return result
 
+            def handle_pair(self, request):
+                code = None
+                pairs = None
+                done = False
+
+                def begin(status, headers):
+                    nonlocal code, pairs, done
+                    code = status
+                    pairs = headers.get("pairs")
+                    done = True
+
+                self.app(request, begin)
+                assert code is not None, "pair never begun"
+                assert pairs is not None, "pair headers missing"
+                assert done, "pair never done"
+
             def handle_elsewhere(self, request):
                 seen = None
 
@@ -163,3 +179,20 @@ def test_no_callback_said(cb: Store, message: str) -> None:
     page = page_with_message(cb, "cb", message)
     assert not any(s.text.startswith(("Make your", "Change what your")) for s in page.solutions)
     assert "did with" not in page.what_it_means
+
+
+def test_a_local_set_beside_one_an_earlier_check_reads(cb: Store) -> None:
+    # `pairs` is set with `code`, which the check before it reads: past that check `begin`
+    # ran, so the check fails on what the callable passed it, not for want of the call
+    page = page_with_message(cb, "cb", "pair never begun")
+    assert page.solutions[0].text.startswith("Make your `app`")
+    page = page_with_message(cb, "cb", "pair headers missing")
+    assert page.solutions[0].text.startswith(
+        "Change what your `app` (the `app` you give `cb.Transport`) passes to `begin`, the "
+        "function this method hands it at line"
+    )
+    assert "`begin` sets `pairs` from its arguments at line" in page.solutions[0].text
+    assert "did with `begin`" in page.what_it_means
+    # `done = True` is its own value: past the check on `code` it always holds
+    page = page_with_message(cb, "cb", "pair never done")
+    assert not any(s.text.startswith(("Make your", "Change what your")) for s in page.solutions)

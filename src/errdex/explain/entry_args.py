@@ -20,12 +20,12 @@ from errdex.explain.entry_input import (
     MAX_DEPTH,
     call_values,
     catching,
-    module_of,
     passed_on,
     roots,
 )
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Caller
+from errdex.extract.module import module_name
 from errdex.facts import ConditionKind, SiteKind
 from errdex.store.base import Store, StoredSite
 
@@ -91,7 +91,7 @@ def sole_entry(
                 if entry is not None:
                     ends.add((entry, argument))
                     continue
-                target = f"{module_of(caller.file)}.{caller.function}"
+                target = f"{module_name(caller.file)[0]}.{caller.function}"
                 following.append((target, argument, caller_params.index(argument)))
         if len(ends) > 1:
             return None
@@ -123,6 +123,6 @@ def short_export(stored: StoredSite, function: str) -> str | None:
         return None
     path = path[: len(path) - len(stored.site.function)] + top
     dots = path.count(".")
-    if dots >= f"{module_of(stored.file)}.{top}".count(".") or dots > _MAX_DOTS:
+    if dots >= f"{module_name(stored.file)[0]}.{top}".count(".") or dots > _MAX_DOTS:
         return None
     return f"{path}.{rest}".removesuffix(".").removesuffix(".__init__")

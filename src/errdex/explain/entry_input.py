@@ -17,6 +17,7 @@ from errdex.explain.context import Facts, function_at
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Caller, Solution
 from errdex.explain.plain import code
+from errdex.extract.module import module_name
 from errdex.facts import ConditionKind, SiteKind
 from errdex.store.base import Store, StoredSite
 
@@ -92,7 +93,7 @@ def _public_caller(
         public = _public_path(store, chosen, caller)
         if public is not None:
             return public, argument
-        module = module_of(caller.file)
+        module = module_name(caller.file)[0]
         target, name = f"{module}.{caller.function}", argument
         position = caller_params.index(argument)
     return None
@@ -175,7 +176,7 @@ def _public_path(store: Store, chosen: StoredSite, caller: Caller) -> str | None
         if other.site.function == caller.function and other.public_path() is not None:
             path = other.public_path()
             return path.removesuffix(".__init__") if path else None
-    module = module_of(caller.file)
+    module = module_name(caller.file)[0]
     if any(p.startswith("_") for p in module.split(".")):
         return None
     return f"{module}.{caller.function}".removesuffix(".__init__")
@@ -247,8 +248,3 @@ def _state_of(text: str, param: str) -> bool:
         and id(n) not in called
         for n in walk(node)
     )
-
-
-def module_of(file: str) -> str:
-    """The dotted module a file of the index holds (a package's `__init__` as the package)."""
-    return file.removesuffix(".py").replace("/", ".").removesuffix(".__init__")

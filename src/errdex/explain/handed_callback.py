@@ -76,11 +76,8 @@ def handed_callback(store: Store, chosen: StoredSite, facts: Facts) -> HandedCal
             continue
         if not nested and not line < site.line:
             continue
-        found = (
-            _inside(handed, facts)
-            if nested
-            else _after(outer, handed, facts.held[-1], line, site.line)
-        )
+        after = None if nested else _after(outer, handed, facts.held[-1], line, site.line)
+        found = _inside(handed, facts) if nested else after[0] if after else None
         if found is None:
             continue
         path = store.public_path_of(chosen.version_id, owner)
@@ -94,6 +91,7 @@ def handed_callback(store: Store, chosen: StoredSite, facts: Facts) -> HandedCal
             inside=bool(nested),
             sets=found,
             condition=condition,
+            passed=bool(after and after[1]),
         )
     return None
 
@@ -116,6 +114,14 @@ def handed_solution(facts: Facts) -> Solution | None:
                 for local, line, _ in found.sets
             )
             + "."
+        )
+    elif found.passed:
+        local, line, _ = found.sets[0]
+        text = (
+            f"Change what {yours} passes to {code(found.handed)}, the function this method "
+            f"hands it at line {found.call_line}: {code(found.handed)} sets {code(local)} "
+            f"from its arguments at line {line}, and the check at line "
+            f"{found.condition.line} fails when {when}."
         )
     else:
         local, line, tests = found.sets[0]
@@ -286,11 +292,12 @@ def _after(
     condition: ConditionView,
     call_line: int,
     line: int,
-) -> tuple[tuple[str, int, tuple[str, ...]], ...] | None:
+) -> tuple[tuple[tuple[str, int, tuple[str, ...]], ...], bool] | None:
     """For a site after the call: each local the raise's own test reads with the line of
-    the handed function that sets it and the tests that line sits under; None unless the
-    handed function sets every one of them and the method changes none after its first
-    binding, but in an `except` clause around the call (the callable raised)."""
+    the handed function that sets it and the tests that line sits under, and whether that
+    line surely ran (see `HandedCallback.passed`); None unless the handed function sets
+    every one of them and the method changes none after its first binding, but in an
+    `except` clause around the call (the callable raised)."""
     node = parse_expression(condition.text)
     if node is None:
         return None
@@ -298,6 +305,9 @@ def _after(
     if not read:
         return None
     nonlocal_names = _nonlocals(handed)
+    earlier = _checked_earlier(method, call_line, line)
+    params = {a.arg for a in [*handed.args.posonlyargs, *handed.args.args, *handed.args.kwonlyargs]}
+    passed = False
     found = []
     for name in sorted(read):
         setting = _changes(handed, name)
@@ -306,11 +316,47 @@ def _after(
         if not _unchanged_but_handled(method, handed, name, call_line, line):
             return None
         first = setting[0]
+        if _set_beside(handed, first, earlier - {name}):
+            # an earlier check fails when that line never ran: this one fails only when it
+            # ran and kept a failing value the callable passed (`headers =
+            # message.get("headers", [])` given None), or never (a value of its own)
+            value = getattr(first, "value", None)
+            if value is None or not names_read(value) & params:
+                return None
+            passed = True
         tests = _tests_over(handed, first)
         if tests is None:
             return None
         found.append((name, first.lineno, tests))
-    return tuple(found)
+    return tuple(found), passed
+
+
+def _checked_earlier(method: _Def, call_line: int, line: int) -> set[str]:
+    """The names read by the method's own checks (an `assert`, an `if` that raises) between
+    the call at `call_line` and the site at `line`."""
+    nested = {id(n) for s in method.body if isinstance(s, _FUNCTIONS) for n in walk(s)}
+    read: set[str] = set()
+    for node in walk(method):
+        if id(node) in nested or not call_line < getattr(node, "lineno", 0) < line:
+            continue
+        if isinstance(node, ast.Assert) or (
+            isinstance(node, ast.If) and any(isinstance(n, ast.Raise) for n in node.body)
+        ):
+            read |= names_read(node.test)
+    return read
+
+
+def _set_beside(handed: _Def, statement: ast.stmt, names: set[str]) -> bool:
+    """Whether `handed` sets one of `names` in the same block as `statement` (so the two
+    are set together or not at all)."""
+    for node in walk(handed):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and any(s is statement for s in block):
+                return any(
+                    s is not statement and s in _changes(handed, n) for s in block for n in names
+                )
+    return False
 
 
 def _called_only(statements: list[ast.stmt]) -> bool:

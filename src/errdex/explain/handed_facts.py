@@ -19,3 +19,6 @@ class HandedCallback:
     inside: bool  # the site is in the handed function (else after the call)
     sets: tuple[tuple[str, int, tuple[str, ...]], ...]  # (local, line setting it, its tests)
     condition: ConditionView  # the check
+    # after the call, the line setting the local surely ran (an earlier check fails when it
+    # did not): the check fails on what the callable passed, which that line keeps
+    passed: bool = False
