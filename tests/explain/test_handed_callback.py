@@ -68,6 +68,19 @@ CB = {
                 assert pairs is not None, "pair headers missing"
                 assert done, "pair never done"
 
+            def handle_loose(self, request):
+                mark = 0
+                items = None
+
+                def fill(status, headers):
+                    nonlocal mark, items
+                    mark = status
+                    items = headers.get("items")
+
+                self.app(request, fill)
+                assert mark != 5, "mark is five"
+                assert items is not None, "items never filled"
+
             def handle_elsewhere(self, request):
                 seen = None
 
@@ -196,3 +209,11 @@ def test_a_local_set_beside_one_an_earlier_check_reads(cb: Store) -> None:
     # `done = True` is its own value: past the check on `code` it always holds
     page = page_with_message(cb, "cb", "pair never done")
     assert not any(s.text.startswith(("Make your", "Change what your")) for s in page.solutions)
+
+
+def test_an_earlier_check_that_passes_while_unset_proves_nothing(cb: Store) -> None:
+    # `mark != 5` holds while `fill` never ran (`mark` stays 0): past it, `items` may still
+    # be unset for want of the call
+    page = page_with_message(cb, "cb", "items never filled")
+    assert page.solutions[0].text.startswith("Make your `app`")
+    assert "call `fill`" in page.solutions[0].text

@@ -332,18 +332,53 @@ def _after(
 
 
 def _checked_earlier(method: _Def, call_line: int, line: int) -> set[str]:
-    """The names read by the method's own checks (an `assert`, an `if` that raises) between
-    the call at `call_line` and the site at `line`."""
+    """The locals the method's own checks between the call at `call_line` and the site at
+    `line` require to be set: `assert x is not None` / `assert x`, or `if x is None:` /
+    `if not x:` over a `raise` (each fails while `x` keeps its unset `None`)."""
     nested = {id(n) for s in method.body if isinstance(s, _FUNCTIONS) for n in walk(s)}
-    read: set[str] = set()
+    found: set[str] = set()
     for node in walk(method):
         if id(node) in nested or not call_line < getattr(node, "lineno", 0) < line:
             continue
-        if isinstance(node, ast.Assert) or (
-            isinstance(node, ast.If) and any(isinstance(n, ast.Raise) for n in node.body)
-        ):
-            read |= names_read(node.test)
-    return read
+        if isinstance(node, ast.Assert):
+            name = _required(node.test, negated=False)
+        elif isinstance(node, ast.If) and any(isinstance(n, ast.Raise) for n in node.body):
+            name = _required(node.test, negated=True)
+        else:
+            continue
+        if name is not None and _unset_before(method, name, call_line):
+            found.add(name)
+    return found
+
+
+def _unset_before(method: _Def, name: str, call_line: int) -> bool:
+    """Whether the method binds `name = None` in its own body before the call."""
+    return any(
+        isinstance(s, ast.Assign)
+        and s.lineno < call_line
+        and any(isinstance(t, ast.Name) and t.id == name for t in s.targets)
+        and isinstance(s.value, ast.Constant)
+        and s.value.value is None
+        for s in method.body
+    )
+
+
+def _required(test: ast.expr, negated: bool) -> str | None:
+    """`x` of `x is not None` or `x` (of `x is None` or `not x` when `negated`), else None."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, negated = test.operand, not negated
+    if isinstance(test, ast.Name):
+        return None if negated else test.id
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.left, ast.Name)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        wanted = ast.IsNot if not negated else ast.Is
+        return test.left.id if isinstance(test.ops[0], wanted) else None
+    return None
 
 
 def _set_beside(handed: _Def, statement: ast.stmt, names: set[str]) -> bool:
