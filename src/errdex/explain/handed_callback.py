@@ -28,9 +28,11 @@ from errdex.ast_walk import walk
 from errdex.explain.context import Facts, async_function_at, function_at, function_span, lines_of
 from errdex.explain.entry_input import names_read
 from errdex.explain.handed_facts import HandedCallback
+from errdex.explain.item_fields import own_init
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.extract.conditions import negate
+from errdex.extract.setters import param_names
 from errdex.facts import ConditionKind, SiteKind
 from errdex.link.expression_texts import parse_expression
 from errdex.store.base import Store, StoredSite
@@ -194,17 +196,10 @@ def _handing_calls(method: _Def) -> list[tuple[str, _Def, int]]:
 def _kept_arguments(facts: Facts, owner: str) -> dict[str, str]:
     """`self.A = a` of the class's constructor, `a` one of its parameters: A → a."""
     found = facts.top_class(owner)
-    init = (
-        next(
-            (s for s in found.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"),
-            None,
-        )
-        if found is not None
-        else None
-    )
+    init = own_init(found) if found is not None else None
     if init is None:
         return {}
-    params = {a.arg for a in [*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs]}
+    params = param_names(init)
     kept: dict[str, str] = {}
     for statement in init.body:
         if not (isinstance(statement, ast.Assign | ast.AnnAssign) and statement.value):
@@ -217,7 +212,7 @@ def _kept_arguments(facts: Facts, owner: str) -> dict[str, str]:
                 and isinstance(target.value, ast.Name)
                 and target.value.id == "self"
                 and isinstance(value, ast.Name)
-                and value.id in params - {"self"}
+                and value.id in params
             ):
                 kept[target.attr] = value.id
     return kept
@@ -250,7 +245,7 @@ def _changes(function: _Def, name: str) -> list[ast.stmt]:
 def _inside(handed: _Def, facts: Facts) -> tuple[tuple[str, int, tuple[str, ...]], ...] | None:
     """For a site in the handed function: () when every name its tests read is an argument
     of it, or a local of the method it changes (what an earlier call of it set)."""
-    params = {a.arg for a in [*handed.args.posonlyargs, *handed.args.args, *handed.args.kwonlyargs]}
+    params = param_names(handed)
     changed = _nonlocals(handed)
     read: set[str] = set()
     for condition in facts.held:
@@ -306,7 +301,7 @@ def _after(
         return None
     nonlocal_names = _nonlocals(handed)
     earlier = _checked_earlier(method, call_line, line)
-    params = {a.arg for a in [*handed.args.posonlyargs, *handed.args.args, *handed.args.kwonlyargs]}
+    params = param_names(handed)
     passed = False
     found = []
     for name in sorted(read):

@@ -15,6 +15,7 @@ import re
 from typing import Literal
 
 from errdex.explain.context import Facts, class_in_file
+from errdex.explain.item_fields import own_init as class_init
 from errdex.extract.shapes import own_attributes_set
 
 Decides = Literal["both", "true", "false", "none"]
@@ -50,11 +51,7 @@ def decided(facts: Facts, owner: str, attribute: str, param: str) -> Decides:
 def own_init(facts: Facts, owner: str) -> ast.FunctionDef | None:
     """The `__init__` of the class `owner` in the site's file, when it has its own."""
     cls = class_in_file(facts, owner.rpartition(".")[2])
-    if cls is None:
-        return None
-    return next(
-        (n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None
-    )
+    return None if cls is None else class_init(cls)
 
 
 def _unconditional(block: list[ast.stmt]) -> list[ast.stmt]:

@@ -33,6 +33,7 @@ from errdex.explain.init_values import own_init
 from errdex.explain.input_nodes import free_names
 from errdex.explain.plain import code
 from errdex.explain.user_call import exported_constructor
+from errdex.extract.setters import param_names
 from errdex.extract.shapes import own_attributes_set
 from errdex.facts import SiteKind
 from errdex.link.expression_texts import parse_expression
@@ -104,10 +105,10 @@ def _kept(facts: Facts, names: set[str]) -> list[Kept] | None:
     init = own_init(facts, owner)
     if init is None or exported_constructor(facts) is None:
         return None
-    params = [a.arg for a in [*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs]]
+    params = param_names(init)
     found: list[Kept] = []
     for attribute in attributes:
-        stored = _plain_store(init, attribute, set(params[1:]))
+        stored = _plain_store(init, attribute, params)
         if stored is None:
             return None
         found.append(Kept(attribute, *stored))
