@@ -28,6 +28,7 @@ from errdex.ast_walk import walk
 from errdex.explain.context import Facts, async_function_at, function_at, function_span, lines_of
 from errdex.explain.entry_input import names_read
 from errdex.explain.handed_facts import HandedCallback
+from errdex.explain.input_nodes import none_compared
 from errdex.explain.item_fields import own_init
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
@@ -364,16 +365,11 @@ def _required(test: ast.expr, negated: bool) -> str | None:
         test, negated = test.operand, not negated
     if isinstance(test, ast.Name):
         return None if negated else test.id
-    if (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.left, ast.Name)
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value is None
-    ):
-        wanted = ast.IsNot if not negated else ast.Is
-        return test.left.id if isinstance(test.ops[0], wanted) else None
-    return None
+    compared = none_compared(test)
+    if compared is None:
+        return None
+    name, is_none = compared
+    return name if is_none == negated else None
 
 
 def _set_beside(handed: _Def, statement: ast.stmt, names: set[str]) -> bool:
@@ -383,9 +379,8 @@ def _set_beside(handed: _Def, statement: ast.stmt, names: set[str]) -> bool:
         for field in ("body", "orelse", "finalbody"):
             block = getattr(node, field, None)
             if isinstance(block, list) and any(s is statement for s in block):
-                return any(
-                    s is not statement and s in _changes(handed, n) for s in block for n in names
-                )
+                setting = {id(s) for n in names for s in _changes(handed, n)}
+                return any(s is not statement and id(s) in setting for s in block)
     return False
 
 
