@@ -331,6 +331,9 @@ class HelperFact(msgspec.Struct, frozen=True, gc=False):
     # binds (`raise PoFileError(msg, self.catalog, line, lineno)`), not the call's own.
     args: tuple[Arg, ...] = ()
     varargs: str | None = None  # its `*args` parameter: empty unless a call passes more
+    # Parameters (other than `param`) its body binds again: a call's argument for one is
+    # not what the raise reads, so neither its message nor its guard takes the argument.
+    rebound: tuple[str, ...] = ()
 
 
 class CallFact(msgspec.Struct, frozen=True, gc=False):

@@ -747,3 +747,93 @@ def test_a_comprehension_that_is_no_table_of_reasons_is_none() -> None:
         """
     )
     assert site.reasons is None or not site.reasons.variants
+
+
+def test_an_error_code_before_the_text_gives_the_text_filled_from_its_mapping() -> None:
+    # A class taking an error code first and the message after it, filled from the mapping
+    # that follows (`PydanticCustomError(error_type, message_template, context)`); a builtin
+    # exception prints the tuple of its arguments, and a code alone stays the message.
+    found = messages(
+        """
+        MAX = 2048
+        def check(value, name):
+            if len(value) > MAX:
+                raise CustomError(
+                    "value_error",
+                    "value is not a valid address: {reason}",
+                    {"reason": f"Length must not exceed {MAX} characters"},
+                )
+            if value.startswith("x"):
+                raise CustomError("pattern_type", "Input should be a valid pattern")
+            if value.startswith("y"):
+                raise CustomError("import_error", "Invalid path: {error}", {"error": str(value)})
+            if value.startswith("z"):
+                raise ValueError("bad_key", "some text here")
+            if value.startswith("w"):
+                raise OtherError("bad_key", name)
+            raise CustomError("value_error", f"got {value}")
+        """
+    )
+    assert found == [
+        "value is not a valid address: Length must not exceed 2048 characters",
+        "Input should be a valid pattern",
+        "Invalid path: {value}",
+        "bad_key",
+        "bad_key",
+        "got {value}",
+    ]
+
+
+def test_a_test_made_again_after_an_assignment_in_between_is_dropped() -> None:
+    # `frame` is walked back in a loop between the outer test and the assert, which makes
+    # the same test again: side by side the two would contradict each other. An assignment
+    # in the other branch of an `if` comes between neither; a test no later one makes
+    # again stays, as does one a different later test follows.
+    sites = sites_of(
+        """
+        def caller_frame(offset):
+            frame = currentframe()
+            if frame is not None:
+                while offset and frame is not None:
+                    frame = frame.f_back
+                    offset -= 1
+                assert frame is not None
+                return frame
+
+        def other(x, cond):
+            if x is None:
+                if cond:
+                    x = 5
+                else:
+                    raise ValueError("x missing")
+            if x is None:
+                x = load()
+                if x is None:
+                    raise ValueError("still missing")
+            return x
+
+        def loaded(parts, likely):
+            found = load(parts)
+            if found is not None:
+                return found
+            if likely is not None:
+                found = load(likely)
+                if found is not None:
+                    return found
+            raise LookupError("no locale")
+
+        def pixels(values):
+            if values is None:
+                return None
+            if isinstance(values, list):
+                values = cat(values)
+            assert isinstance(values, Tensor)
+        """
+    )
+    assert [[c.text for c in s.conditions] for s in sites] == [
+        ["frame is None"],
+        ["x is None", "not cond"],
+        ["x is None"],
+        ["found is None"],
+        ["values is not None", "not isinstance(values, Tensor)"],
+    ]

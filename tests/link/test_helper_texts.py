@@ -260,3 +260,82 @@ def test_a_raise_of_joined_messages_shows_each_message_alone() -> None:
     assert {form.text.text for form in site.shown} == {
         "Reduce/Reduce collision in {la} between rules: {rules}"
     }
+
+
+def test_a_parameter_the_helper_binds_again_keeps_its_name() -> None:
+    # The helper makes a set of a single name before the raise: the call's "embeddings"
+    # is not what the message prints (`{'embeddings'}`) nor what `tuple(...)` reads.
+    sites = link(
+        {
+            "bench/requests.py": """
+                def _validate_url(url, api_name, suffixes):
+                    if isinstance(suffixes, str):
+                        suffixes = {suffixes}
+                    if not url.endswith(tuple(suffixes)):
+                        raise ValueError(f"{api_name} URL must end with one of: {suffixes}.")
+
+                def embed(request):
+                    _validate_url(request.url, "Embeddings API", "embeddings")
+                """
+        }
+    )
+    helper = next(s.site for s in sites if s.site.kind is SiteKind.HELPER)
+    assert helper.message is not None
+    assert helper.message.text == "Embeddings API URL must end with one of: {suffixes}."
+    assert [c.text for c in helper.conditions] == ["not request.url.endswith(tuple(suffixes))"]
+
+
+def test_a_parameter_kept_unless_empty_still_takes_the_calls_argument() -> None:
+    # `category = category or default` keeps what the call gave: the warning's category;
+    # so do `dtype = fallback if dtype is None else dtype` and `if enabled is None:
+    # enabled = ...`: the value the call names. An assignment after the raise is no matter.
+    sites = link(
+        {
+            "util.py": """
+                import warnings
+
+                def warn_once(message, category=None):
+                    for tag in TAGS:
+                        category = category or tag.category
+                    warnings.warn(message, category)
+
+                def connect(keys):
+                    if not keys:
+                        warn_once("No driver name specified", DriverWarning)
+
+                def normalize(dtype, fallback, name):
+                    dtype = fallback if dtype is None else dtype
+                    if dtype not in SUPPORTED:
+                        raise TypeError(f"{name} must be bf16 or fp8, got {dtype}")
+
+                def resolve(q, qk_dtype):
+                    return normalize(qk_dtype, q.dtype, "qk_dtype")
+
+                def global_scale(scale, name):
+                    if scale is None:
+                        raise ValueError(f"MoE requires {name}")
+                    scale = normalize(scale)
+                    return scale
+
+                def prepare(self):
+                    return global_scale(self.alphas, "global scales")
+
+                def fuse(weights, prefix, enabled=None):
+                    if enabled is None:
+                        enabled = default_enabled()
+                    if enabled and len(weights) % 2:
+                        raise ValueError(f"{prefix} weights come in pairs")
+
+                def load(self, weights):
+                    fuse(weights, "mlp.shared", enabled=self.fused)
+                """
+        }
+    )
+    call = next(s.site for s in sites if s.site.kind is SiteKind.WARN and s.site.line == 11)
+    assert call.exception == "DriverWarning"
+    assert calls(sites)[0] == (19, "qk_dtype must be bf16 or fp8, got {qk_dtype}")
+    fused = next(s.site for s in sites if s.site.kind is SiteKind.HELPER and s.site.line == 37)
+    assert [c.text for c in fused.conditions] == ["self.fused and len(weights) % 2"]
+    # assigned again only after the raise: the call's argument is what the raise reads
+    scaled = next(s.site for s in sites if s.site.kind is SiteKind.HELPER and s.site.line == 28)
+    assert [c.text for c in scaled.conditions] == ["self.alphas is None"]

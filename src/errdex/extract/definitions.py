@@ -12,11 +12,13 @@ import ast
 from errdex.extract.calls import is_property, property_fact
 from errdex.extract.conditions import dotted_name, walk
 from errdex.extract.docs import DOC_OF, attribute_docs
+from errdex.extract.param_defaults import rebound_names
 from errdex.extract.scope import Scope, Step, literal_defaults
 from errdex.extract.shapes import (
     KEYED_LOOKUP,
     annotated_class,
     formatted_name,
+    is_none,
     looks_like_exception_class,
 )
 from errdex.extract.skeleton import looks_like_exception
@@ -146,6 +148,8 @@ class DefinitionRecorder:
             assert site.message is not None
             guards.setdefault(site.message.text, []).append(site.conditions)
         seen: set[str] = set()
+        # the parameters its body binds again: always, and by the lines assigning them
+        rebound: tuple[set[str], dict[str, list[int]]] | None = None
         for site in signals:
             assert site.message is not None
             for placeholder in site.message.placeholders:
@@ -159,6 +163,14 @@ class DefinitionRecorder:
                 # One message under several guards (`warn(message, category)` if a category
                 # was given, else `warn(message)`): it is made whichever holds.
                 alternatives = guards[site.message.text]
+                if rebound is None:
+                    rebound = _rebound_params(stmt, scope.params)
+                bound_before = rebound[0] | {
+                    name for name, lines in rebound[1].items() if min(lines) < site.line
+                }
+                # A parameter the body binds again (`if isinstance(x, str): x = {x}`) no
+                # longer holds what a call passed: its name stays in the message and guard.
+                kept = bound_before - {param}
                 self.helpers.append(
                     HelperFact(
                         name=stmt.name,
@@ -170,9 +182,12 @@ class DefinitionRecorder:
                         message=site.message,
                         kind=site.kind,
                         conditions=_any_of(alternatives),
-                        defaults=literal_defaults(scope),
+                        defaults={
+                            k: v for k, v in literal_defaults(scope).items() if k not in kept
+                        },
                         args=site.args,
                         varargs=_varargs(scope),
+                        rebound=tuple(sorted(kept)),
                     )
                 )
                 break
@@ -439,6 +454,77 @@ def _without_split(
             return None
         split = at
     return None if split is None else first[:split] + first[split + 1 :]
+
+
+def _rebound_params(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, params: tuple[str, ...]
+) -> tuple[set[str], dict[str, list[int]]]:
+    """The parameters the body binds again: those bound other than by an assignment (a
+    loop's target, `with ... as`), and the lines of the assignments of the others. Not
+    `x = x or default`, `x = default if x is None else x` nor an assignment under `if x is
+    None:`, which keep what a call gave whenever it gave something (`category = category
+    or _category`)."""
+    found = rebound_names(func) & set(params)
+    if not found:
+        return found, {}
+    assigned: set[str] = set()
+    lines: dict[str, list[int]] = {}
+    defaults: set[int] = set()  # the assignments under `if x is None:` (or `if not x:`)
+    for node in walk(func):
+        if isinstance(node, ast.If):
+            unset = _unset_name(node.test)
+            defaults.update(
+                id(stmt) for stmt in node.body if unset is not None and _assigns(stmt, unset)
+            )
+        elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name) and target.id in found:
+                    assigned.add(target.id)
+                    if id(node) not in defaults and not _keeps(target.id, node):
+                        lines.setdefault(target.id, []).append(node.lineno)
+    return found - assigned, lines
+
+
+def _unset_name(test: ast.expr) -> str | None:
+    """The name `x` of a test `x is None` or `not x`."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand.id if isinstance(test.operand, ast.Name) else None
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is)
+        and is_none(test.comparators[0])
+    ):
+        return test.left.id
+    return None
+
+
+def _assigns(stmt: ast.stmt, name: str) -> bool:
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else []
+    if isinstance(stmt, ast.AnnAssign):
+        targets = [stmt.target]
+    return any(isinstance(t, ast.Name) and t.id == name for t in targets)
+
+
+def _keeps(name: str, node: ast.Assign | ast.AnnAssign | ast.AugAssign) -> bool:
+    """`name = name or ...`, `name = ... if name is None else name`: the value given stays
+    unless it is empty (None)."""
+    value = node.value
+    if isinstance(node, ast.AugAssign):
+        return False
+    if isinstance(value, ast.IfExp):
+        return _is_name(value.body, name) != _is_name(value.orelse, name)
+    return (
+        isinstance(value, ast.BoolOp)
+        and isinstance(value.op, ast.Or)
+        and _is_name(value.values[0], name)
+    )
+
+
+def _is_name(node: ast.expr, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
 
 
 def _varargs(scope: Scope) -> str | None:

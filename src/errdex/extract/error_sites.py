@@ -70,8 +70,18 @@ class SiteRecorder:
                 if chosen:  # a site per message that branches chose
                     cause = self.state.source(stmt.cause) if stmt.cause is not None else None
                     for template, steps in chosen:
+                        # (each path holds the tests that chose the local's value, made
+                        # before the assignment on purpose: they all stand)
                         site = self.site(
-                            stmt, scope, steps, kind, exception, template, args=args, cause=cause
+                            stmt,
+                            scope,
+                            steps,
+                            kind,
+                            exception,
+                            template,
+                            args=args,
+                            cause=cause,
+                            standing=False,
                         )
                         scope.signals.append(site)
                     return
@@ -310,7 +320,10 @@ class SiteRecorder:
         cause: str | None = None,
         level: str | None = None,
         printer: str | None = None,
+        standing: bool = True,
     ) -> ErrorSite:
+        """The site of `stmt` on `path`; with `standing`, without the tests that an
+        assignment after them may have made stale (`WalkState.standing_conditions`)."""
         names = self.state.names_of(path)
         held = self._member_locals(message, scope, stmt.lineno)
         reasons, reasons_expr = self._reasons_for(message, scope)
@@ -322,7 +335,9 @@ class SiteRecorder:
             end_line=stmt.end_lineno or stmt.lineno,
             function=scope.qualname,
             class_name=scope.class_name,
-            conditions=self.state.conditions_of(path),
+            conditions=self.state.standing_conditions(path, scope, stmt.lineno)
+            if standing
+            else self.state.conditions_of(path),
             bindings=self.state.bindings_of((*names, *held), scope, stmt.lineno, own=True)
             + _enclosing_defaults(message, args, scope),
             cause=cause,

@@ -32,6 +32,9 @@ NOT_HELPERS = frozenset(
     "index count lower upper getattr setattr hasattr isinstance open compile match search sub "
     "fullmatch __init__ super dict list set tuple str repr len".split()
 )
+# An error code given before a message (`"value_error"`, `"sequence_str"`): lower-case words
+# joined by underscores, at least two of them.
+_ERROR_CODE = lazy_compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 # A member of the object that holds a message (`self.message`, `self.default_msg`).
 MESSAGE_MEMBER = lazy_compile(r"\bself\.\w*(?:message|msg)\w*")
 # `self.error_messages[key]`: a message table looked up by a key (see `KeyedHelper`). The
@@ -141,12 +144,51 @@ def message_arg(call: ast.Call) -> ast.expr | None:
     # the context a class's other arguments leave out.
     first = next((a for a in call.args if not is_none(a)), None)
     if first is not None and not isinstance(first, ast.Starred):
-        return first
+        return _template_after_code(call, first) or first
     for name in MESSAGE_KEYWORDS:
         found = keyword(call, name)
         if found is not None:
             return found
     return None
+
+
+def _template_after_code(call: ast.Call, first: ast.expr) -> ast.expr | None:
+    """The message of a class that takes an error code first and the text after it
+    (`CustomError("value_error", "value is not valid: {reason}", {"reason": why})`): the
+    text, filled from the mapping that follows it as the class fills it (`{reason}` is
+    the mapping's entry); None for any other call. A builtin exception prints the tuple of
+    its arguments, so the shape is not read there."""
+    args = call.args
+    at = args.index(first)
+    if (
+        len(args) < at + 2
+        or not isinstance(first, ast.Constant)
+        or not isinstance(first.value, str)
+        or not _ERROR_CODE.fullmatch(first.value)
+        or _builtin_exception(call.func)
+    ):
+        return None
+    text = args[at + 1]
+    if not (
+        isinstance(text, ast.JoinedStr)
+        or (isinstance(text, ast.Constant) and isinstance(text.value, str) and " " in text.value)
+    ):
+        return None
+    context = args[at + 2] if len(args) > at + 2 else None
+    if (
+        not isinstance(text, ast.Constant)
+        or "{" not in str(text.value)
+        or not isinstance(context, ast.Dict | ast.Name)
+    ):
+        return text
+    # The mapping fills the text's fields: read as `text.format(**context)`.
+    filled = ast.Call(ast.Attribute(text, "format", ast.Load()), [], [ast.keyword(None, context)])
+    return ast.copy_location(filled, text)
+
+
+def _builtin_exception(func: ast.expr) -> bool:
+    found = getattr(builtins, func.id, None) if isinstance(func, ast.Name) else None
+    return isinstance(found, type) and issubclass(found, BaseException)
 
 
 def keyword(call: ast.Call, name: str) -> ast.expr | None:

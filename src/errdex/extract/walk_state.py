@@ -103,6 +103,55 @@ class WalkState:
     def conditions_of(self, path: tuple[Step, ...]) -> tuple[Condition, ...]:
         return tuple(self.condition(step) for step in path)
 
+    def standing_conditions(
+        self, path: tuple[Step, ...], scope: Scope, line: int
+    ) -> tuple[Condition, ...]:
+        """The conditions of `path`, less each test that a later test on the path makes
+        again (or its opposite) after an assignment in between changed a local it reads
+        (`if frame is not None:`, then `frame = frame.f_back` in a loop, then `assert frame
+        is not None`): side by side the two read as a contradiction, and only the later one
+        is about the value at `line`. An assignment in the other branch of an `if` on the
+        path comes between neither."""
+        if not scope.assigns or len(path) < 2:
+            return self.conditions_of(path)
+        return tuple(
+            self.condition(step)
+            for at, step in enumerate(path)
+            if not self._superseded(at, path, scope, line)
+        )
+
+    def _superseded(self, at: int, path: tuple[Step, ...], scope: Scope, line: int) -> bool:
+        node = path[at].node
+        # (a loop's iteration, a handler, a pattern test no value; a test made up of others,
+        # `a or b` of an `elif` chain, has no line)
+        end = getattr(node, "end_lineno", None) if isinstance(node, ast.expr) else None
+        if end is None:
+            return False
+        # The first assignment after the test, before `line`, to a local it reads: most
+        # tests have none, and their text is never asked for.
+        first = min(
+            (
+                assigned.line
+                for root in {n.split(".")[0] for n in self.names(path[at])}
+                for assigned in scope.assigns.get(root, ())
+                if end < assigned.line < line and not _exclusive(assigned.path, path)
+            ),
+            default=None,
+        )
+        if first is None:
+            return False
+        test = _bare_test(self.source(node))
+        for later in path[at + 1 :]:
+            start = getattr(later.node, "lineno", None)
+            if (
+                start is not None
+                and start > first
+                and isinstance(later.node, ast.expr)
+                and _bare_test(self.source(later.node)) == test
+            ):
+                return True
+        return False
+
     def names_of(self, path: tuple[Step, ...]) -> tuple[str, ...]:
         """The names and attribute chains the tests of a path read, in order."""
         return tuple(dict.fromkeys(n for step in path for n in self.names(step)))
@@ -200,3 +249,24 @@ class WalkState:
             if k.arg is not None
         )
         return tuple(out)
+
+
+def _exclusive(one: tuple[Step, ...], other: tuple[Step, ...]) -> bool:
+    """Whether two paths part at one test, one taking it and the other not (the two
+    branches of an `if`, or an `if` and its `elif`): neither runs after the other."""
+    for first, second in zip(one, other, strict=False):
+        if first is second:
+            continue
+        return first.node is second.node and first.holds != second.holds
+    return False
+
+
+def _bare_test(source: str) -> str:
+    """A test's text without its negation, `is not` read as `is` and `!=` as `==`: a test
+    and its opposite read alike."""
+    text = " ".join(source.split())
+    while text.startswith("not "):
+        text = text[4:].strip()
+    while text.startswith("(") and text.endswith(")"):
+        text = text[1:-1].strip()
+    return text.replace(" is not ", " is ").replace(" != ", " == ").replace(" not in ", " in ")

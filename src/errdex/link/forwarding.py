@@ -109,6 +109,19 @@ def args_at_call(
     )
 
 
+def bound_at_call(
+    helper: HelperFact, args: tuple[Arg, ...]
+) -> tuple[dict[str, MessageTemplate], dict[str, str]]:
+    """A call's arguments on the helper's parameters, as templates and as their sources;
+    a parameter the helper binds again (`helper.rebound`) takes none."""
+    bound = bind_arguments(helper.params, args)
+    sources = argument_sources(helper.params, args)
+    for name in helper.rebound:
+        bound.pop(name, None)
+        sources.pop(name, None)
+    return bound, sources
+
+
 def bound_guard(helper: HelperFact, sources: dict[str, str]) -> tuple[Condition, ...] | None:
     """The helper's guard in the caller's terms (a parameter left out has its default);
     None when it is surely false."""
@@ -145,12 +158,11 @@ def _passed_on(
 ) -> HelperFact | None:
     """The helper the calling function is when `call` passes its parameter on as the
     helper's message; None when it passes something else."""
-    bound = bind_arguments(helper.params, call.args)
+    bound, sources = bound_at_call(helper, call.args)
     given = bound.get(helper.param)
     only = given.parts[0] if given is not None and len(given.parts) == 1 else None
     if not isinstance(only, Placeholder) or only.conversion:
         return None
-    sources = argument_sources(helper.params, call.args)
     exception = helper_exception(helper, where, facts, sources, names)
     param = only.expr
     # `_warnings_warn(exc.SAWarning(msg, code=code))`: the warning made from the message.

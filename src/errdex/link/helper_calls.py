@@ -11,13 +11,12 @@ from errdex.link.forwarding import (
     Helpers,
     add_forwarding_helpers,
     args_at_call,
+    bound_at_call,
     bound_guard,
     helper_exception,
     site_at_call,
 )
 from errdex.link.messages import (
-    argument_sources,
-    bind_arguments,
     format_given,
     inline_constants,
     substitute,
@@ -87,14 +86,13 @@ def _helper_site(
     names: Namespace,
 ) -> ErrorSite | None:
     """The site one raise of a helper makes at a call, or None when it cannot happen there."""
-    bound = bind_arguments(helper.params, call.args)
+    bound, sources = bound_at_call(helper, call.args)
     given = bound.get(helper.param)
     if given is not None and not given.literal_length:
         # `fail(NOT_FOUND)`: the text of a module constant, of this file or imported.
         given = bound[helper.param] = inline_constants(given, facts, names)
     if given is None or not given.literal_length:
         return None
-    sources = argument_sources(helper.params, call.args)
     if helper.varargs is not None:
         # What the helper's `*args` holds at this call: empty, or not (a test of it is
         # decided; `(...,)` stands for arguments of any value).
