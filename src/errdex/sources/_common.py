@@ -7,14 +7,15 @@ import hashlib
 import re
 import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from email.message import Message
-from email.parser import BytesHeaderParser
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import quote
 
 from errdex.lazy_re import lazy_compile
 from errdex.sources.base import MAX_FILE_BYTES, Skipped, SourceFile
+
+if TYPE_CHECKING:
+    from email.message import Message
 
 # Directories no source descends into: VCS data, caches, environments, build output.
 SKIP_DIRS = frozenset(
@@ -200,6 +201,9 @@ def classify_urls(labelled: Iterable[tuple[str, str]], home_page: str | None) ->
 
 def parse_metadata(data: bytes) -> Message:
     """The headers of a core-metadata file (`METADATA` or `PKG-INFO`)."""
+    # Imported here: an installed distribution's metadata is read without it (`dist_info`).
+    from email.parser import BytesHeaderParser
+
     return BytesHeaderParser().parsebytes(data)
 
 
