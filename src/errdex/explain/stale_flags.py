@@ -50,11 +50,11 @@ def stale_flag(
     field = attribute or flag[2:].replace("-", "_")
     if not field.isidentifier():
         return None
-    assigned = re.compile(
+    setting = re.compile(
         rf"^[ \t]*((?:self|cls)\.{re.escape(field)})[ \t]*(?::[^=\n]*)?=(?!=)", re.M
     )
     found: dict[str, tuple[str, int]] = {}
-    for match in assigned.finditer(text):
+    for match in setting.finditer(text):
         value = _value(text, match.end())
         if value is None:
             return None  # a value not read: unsure what sets the attribute
