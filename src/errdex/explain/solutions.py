@@ -20,7 +20,7 @@ import msgspec
 
 from errdex.explain.abstract import enforced_abstract
 from errdex.explain.accepted_keywords import accepted_keywords_solution
-from errdex.explain.advice_first import advice_first
+from errdex.explain.advice_first import advice_before_drops, advice_first
 from errdex.explain.advice_names import (
     failed_load_solution,
     warned_against,
@@ -388,6 +388,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     keep_first(found.items, facts)  # what keeps the user's choice before what drops it
     kept = []
     ranked = advice_first(found.ranked(), spoken, facts)
+    # the authors' way to keep what the user asked for before giving it up
+    ranked = advice_before_drops(ranked, spoken)
     for solution in replacement_first(ranked, facts):
         # a comment warns against what the setting does when on (disabling, skipping,
         # enabling): a way out that leaves it off does not do that

@@ -26,10 +26,12 @@ from errdex.lazy_re import lazy_compile
 _ENUM_CLASS = lazy_compile(r"class[ \t]+(\w+)[ \t]*\(([^)]*\b\w*Enum\b[^)]*)\)[ \t]*:")
 _MEMBER = lazy_compile(r"[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*")
 _CLASS_NAME = lazy_compile(r"_?[A-Z][a-z0-9]+[A-Za-z0-9]*")
-# a one-line list of members: `[Backend.FLASH, Backend.TRITON]`
+# a one-line list of members: `[Backend.FLASH, Backend.TRITON]` (each run possessive: the
+# character after it is never one it takes; the items' repeat is not, as the last item is
+# read again without its comma when a comma ends the list)
 _INLINE = lazy_compile(
-    r"\[((?:[ \t]*[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*[ \t]*,)+[ \t]*"
-    r"[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*[ \t]*,?[ \t]*)\]"
+    r"\[((?:[ \t]*+[A-Za-z_]\w*+\.[A-Z][A-Z0-9_]*+[ \t]*+,)+[ \t]*+"
+    r"[A-Za-z_]\w*+\.[A-Z][A-Z0-9_]*+[ \t]*+,?[ \t]*+)\]"
 )
 _BY_NAME = lazy_compile(r"[\w.\]\[()]+\.__name__[ \t]+(not[ \t]+)?in[ \t]+([A-Za-z_][\w.]*)")
 _ONE_NAME = lazy_compile(r"""["']([A-Za-z_]\w*)["'][ \t]+not[ \t]+in[ \t]+([A-Za-z_][\w.]*)""")
