@@ -30,6 +30,7 @@ from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.explain.registered_name import holder, names_read_of
+from errdex.extract.shapes import isinstance_of
 from errdex.facts import ConditionKind, SiteKind
 from errdex.link.expression_texts import parse_expression
 
@@ -195,17 +196,10 @@ def _refused_kind(
     returns an instance it builds by calling `C`, or a name the factory sets to `C` or
     defaults to it (`if cls is None: cls = Command`)."""
     test = parse_expression(condition.text)
-    if not (
-        isinstance(test, ast.Call)
-        and isinstance(test.func, ast.Name)
-        and test.func.id == "isinstance"
-        and len(test.args) == 2
-        and isinstance(test.args[0], ast.Name)
-        and test.args[0].id == param
-        and isinstance(test.args[1], ast.Name | ast.Attribute)
-    ):
+    refused = isinstance_of(test, param) if test is not None else None
+    if not isinstance(refused, ast.Name | ast.Attribute):
         return None
-    kind = ast.unparse(test.args[1])
+    kind = ast.unparse(refused)
     for value in made.values():
         if isinstance(value, ast.Call) and kind in _callee_names(value.func, outer):
             return kind
