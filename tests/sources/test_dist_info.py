@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import email
 import importlib.metadata
-import subprocess
 import sys
 from importlib.machinery import PathFinder
 from pathlib import Path
@@ -88,19 +87,3 @@ def test_the_first_folder_on_the_path_wins_and_an_egg_info_is_left_to_importlib(
     assert found is not None and found.metadata["Version"] == "3.0"
     assert distribution("zz-other") is None
     assert distribution("") is None
-
-
-def test_reading_an_installed_distribution_imports_no_metadata_parser() -> None:
-    script = (
-        "import sys\n"
-        "from errdex.indexing.installed import distributions_behind\n"
-        "from errdex.sources.installed import installed_source\n"
-        "assert distributions_behind([], ['click']) == ['click']\n"
-        "source = installed_source('click')\n"
-        "assert source.info.version and sum(1 for _ in source.files()) > 10\n"
-        "print(sorted(m for m in ('importlib.metadata', 'email') if m in sys.modules))\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
-    )
-    assert done.stdout.strip() == "[]"

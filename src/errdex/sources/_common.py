@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import os
 import re
 import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -117,7 +118,12 @@ def read_capped(rel: str, full: str | Path, skipped: list[Skipped]) -> bytes | N
     or over `MAX_FILE_BYTES` (read no further than that, whatever its size claims)."""
     try:
         with open(full, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
+            # As much as its size claims and a byte more: a read of the whole cap makes a
+            # buffer of 4 MB a file (then shrunk), which cost more than reading the package.
+            wanted = min(os.fstat(handle.fileno()).st_size, MAX_FILE_BYTES) + 1
+            data = handle.read(wanted)
+            if len(data) == wanted <= MAX_FILE_BYTES:  # it holds more than it claimed
+                data += handle.read(MAX_FILE_BYTES + 1 - wanted)
     except OSError as exc:
         skipped.append(Skipped(rel, f"unreadable ({exc.strerror})"))
         return None
