@@ -143,22 +143,39 @@ class Checker:
     assert _encode(made) == _encode(whole)
 
 
-def test_a_call_below_an_import_of_its_function_is_extracted_whole() -> None:
-    """A function's own import, walked now, would move in `local_imports`."""
-    source = QUIET_FUNCTIONS + HEAD.replace(
-        "def connect(url: str) -> str:\n",
-        "def connect(url: str) -> str:\n    from pkg.checks import require\n",
+def test_the_imports_of_a_body_walked_now_come_with_those_walked_before() -> None:
+    """`local_imports`: a function's own imports walked, then those read from the text of
+    the blanked bodies; one that moves from the second part to the first moves there."""
+    source = (
+        QUIET_FUNCTIONS.replace(
+            "def quiet_3(x):\n", "def quiet_3(x):\n    from pkg.late import later\n"
+        )
+        + """
+def ready(x):
+    from pkg.early import sooner
+    if not x:
+        raise ValueError("not ready")
+    return sooner(x)
+"""
+        + HEAD.replace(
+            "def connect(url: str) -> str:\n",
+            "def connect(url: str) -> str:\n    from pkg.net import opened\n",
+        ).replace("    return url\n", "    return opened(url)\n")
     )
-    assert _spliced(source) is None
+    assert _spliced(source) is not None
     made, whole = _both(source)
     assert _encode(made) == _encode(whole)
+    first, _ = extract_first("pkg/client.py", textwrap.dedent(source).encode())
+    assert list(first.local_imports) == ["sooner", "later", "opened"]
+    assert list(made.local_imports) == ["sooner", "opened", "later"]
 
 
-def test_a_class_whose_base_the_file_defines_apart_is_extracted_whole() -> None:
-    """A reading follows a base the file defines: both must be walked, or neither."""
+def test_a_class_whose_base_the_file_defines_apart_is_walked_with_it() -> None:
+    """A reading follows a base the file defines: a class walked again has its bases
+    walked too (their unchanged methods keep their facts)."""
     source = (
         QUIET_FUNCTIONS
-        + HEAD
+        + HEAD.replace('require(key != value, "the key and the value must differ")', "...")
         + """
 class Cached(Store):
     def keep(self, key: str) -> None:
@@ -166,11 +183,8 @@ class Cached(Store):
         self.kept = key
 """
     )
-    # Store changes too (its `put`): both are walked, so it fits
     assert _spliced(source) is not None
-    alone = source.replace('require(key != value, "the key and the value must differ")', "...")
-    assert _spliced(alone) is None
-    made, whole = _both(alone)
+    made, whole = _both(source)
     assert _encode(made) == _encode(whole)
 
 
@@ -188,3 +202,26 @@ an example at column 0
     facts, may_start = extract_first("pkg/client.py", data)
     assert facts.error is None and not may_start
     assert extract_first("pkg/client.py", QUIET_FUNCTIONS.encode())[1]
+
+
+def test_a_method_not_walked_is_read_again_when_another_sets_what_it_tests() -> None:
+    """A reading tells which methods set an attribute its line tests: the tail of `reset`,
+    blanked at first, sets `path` once its call is kept, so `get`'s reading changes too."""
+    source = QUIET_FUNCTIONS + HEAD.replace(
+        "    def get(self, key: str) -> str:\n        if not key:\n",
+        "    def get(self, key: str) -> str:\n        if self.path is None:\n"
+        '            raise ValueError("the store is closed")\n        if not key:\n',
+    ).replace(
+        "    def put(self",
+        "    def reset(self) -> None:\n"
+        "        if self.path is None:\n"
+        '            raise ValueError("the store is reset already")\n'
+        "        self.path = None\n"
+        '        require(self.path is None, "the store must be reset")\n\n'
+        "    def put(self",
+    )
+    made, whole = _both(source)
+    assert _encode(made) == _encode(whole)
+    first, _ = extract_first("pkg/client.py", textwrap.dedent(source).encode())
+    line = next(s.line for s in made.sites if s.message and "closed" in s.message.text)
+    assert made.readings[line] != first.readings[line]  # `reset` now among the setters
