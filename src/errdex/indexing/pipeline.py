@@ -26,7 +26,6 @@ from errdex.indexing.parallel import (
     Extracted,
     ExtractionPool,
     default_workers,
-    encode_facts,
 )
 from errdex.indexing.report import PARTIAL_MARK, IndexReport, ProgressHook
 from errdex.link import LINKER_VERSION, link_sites
@@ -179,7 +178,7 @@ def _extract_version(
             if progress:
                 progress("extract", n, len(items))
 
-        first: set[str] = set()
+        first: dict[str, bytes] = {}
         decoded = _extract(pool.run(todo, advance), keys, cache, first)
         facts = [decoded.get(path) or _decoder.decode(cached[keys[path]]) for path, _ in items]
         laps.lap("extract")
@@ -310,10 +309,12 @@ def _extract(
     results: Iterator[Extracted],
     keys: Mapping[str, str],
     cache: FactsCache,
-    first: set[str] | None = None,
+    first: dict[str, bytes] | None = None,
 ) -> dict[str, FileFacts | None]:
     """Store and decode each worker result as it arrives (empty bytes decode to None); add
-    to `first` the paths whose facts a second extraction may start from (`extract_first`).
+    to `first` the facts a second extraction may start from (`extract_first`), as sent: the
+    second round hands them on as they are, rather than encoding them again (vllm: 36 MB
+    of its 658 files, 0.07 s), and lets them go once it ends.
 
     The main process has nothing else to do while the workers parse, so the cache writes
     and the decoding happen then rather than after.
@@ -322,7 +323,7 @@ def _extract(
     unsaved: dict[str, bytes] = {}
     for path, blob, may_start in results:
         if may_start and first is not None:
-            first.add(path)
+            first[path] = blob
         facts = decoded[path] = _decoder.decode(blob) if blob else None
         if facts is not None and facts.error is not None and facts.error.startswith(INTERNAL):
             continue  # errdex's own bug: not kept, so that a fixed errdex reads it again
@@ -341,7 +342,7 @@ def _extract_again(
     keys: dict[str, str],
     facts: list[FileFacts],
     cache: FactsCache,
-    first: set[str],
+    first: dict[str, bytes],
 ) -> tuple[list[FileFacts], int, int]:
     """The second round (`helpercalls`): the facts with those of the files extracted again
     in place of their first ones; how many files were looked at again in this run, and how
@@ -358,9 +359,8 @@ def _extract_again(
     again_keys = {path: again_key(keys[path], names) for path, names in wanted.items()}
     blobs = cache.get_many(again_keys.values())
     found = {path: blobs[key] for path, key in again_keys.items() if key in blobs}
-    first_facts = {f.path: f for f in facts if f.path in wanted and f.path in first}
     todo = [
-        (path, data, wanted[path], encode_facts(first_facts[path]) if path in first_facts else None)
+        (path, data, wanted[path], first.get(path))
         for path, data in items
         if path in wanted and path not in found
     ]
