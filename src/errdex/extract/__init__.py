@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import codecs
 import io
 import sys
 import tokenize
@@ -53,13 +54,31 @@ def decode_source(data: bytes) -> str:
     """Decode Python source honouring its coding cookie; raise ValueError when it is not text."""
     if b"\x00" in data[:8192]:
         raise ValueError("binary file (NUL bytes)")
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        text = data.decode(encoding)
-    except (SyntaxError, LookupError, UnicodeDecodeError) as error:
-        raise ValueError(f"undecodable source ({error})") from error
+    text = _plain_utf8(data)
+    if text is None:
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+            text = data.decode(encoding)
+        except (SyntaxError, LookupError, UnicodeDecodeError) as error:
+            raise ValueError(f"undecodable source ({error})") from error
     # one pass to find no `\r` in most files, not two to replace none
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def _plain_utf8(data: bytes) -> str | None:
+    """The text of source that `tokenize.detect_encoding` would read as UTF-8 (no BOM, no
+    `coding` in its first two lines, where a cookie must be) and that decodes as such; None
+    for any other, which the tokenizer's rules decide (and whose errors they word)."""
+    if data.startswith(codecs.BOM_UTF8):
+        return None
+    first = data.find(b"\n")
+    second = data.find(b"\n", first + 1) if first != -1 else -1
+    if b"coding" in (data if second == -1 else data[:second]):
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def _parse(text: str, path: str) -> ast.Module:
