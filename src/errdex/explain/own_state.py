@@ -80,8 +80,12 @@ def _own(facts: Facts) -> bool:
             return False
         todo.append(tested)
     seen: set[str] = set()
+    read: set[int] = set()  # the nodes read already: an assignment's tests recur in each
     while todo:
         node = todo.pop()
+        if id(node) in read:
+            continue
+        read.add(id(node))
         if (
             not _fixed_attributes(node, sources, params)
             or _filled_slot(node, sources, params)
