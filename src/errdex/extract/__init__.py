@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import codecs
 import io
 import sys
 import tokenize
@@ -53,13 +54,30 @@ def decode_source(data: bytes) -> str:
     """Decode Python source honouring its coding cookie; raise ValueError when it is not text."""
     if b"\x00" in data[:8192]:
         raise ValueError("binary file (NUL bytes)")
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        text = data.decode(encoding)
-    except (SyntaxError, LookupError, UnicodeDecodeError) as error:
-        raise ValueError(f"undecodable source ({error})") from error
+    text = _plain_utf8(data)
+    if text is None:
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+            text = data.decode(encoding)
+        except (SyntaxError, LookupError, UnicodeDecodeError) as error:
+            raise ValueError(f"undecodable source ({error})") from error
     # one pass to find no `\r` in most files, not two to replace none
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def _plain_utf8(data: bytes) -> str | None:
+    """The text of source with no BOM and no coding cookie, which `tokenize.detect_encoding`
+    reads as UTF-8, without its line reader (most files); None for any other, or where
+    the bytes are not UTF-8 (left to `detect_encoding`, for its error)."""
+    first = data.find(b"\n")
+    end = data.find(b"\n", first + 1) if first != -1 else -1
+    # a cookie is only looked for in the first two lines, and always spells `coding`
+    if data.startswith(codecs.BOM_UTF8) or b"coding" in (data if end == -1 else data[:end]):
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def _parse(text: str, path: str) -> ast.Module:

@@ -37,6 +37,7 @@ class CallerIndex:
         self._unresolved: dict[str, list[tuple[CallSite, FileFacts]]] = defaultdict(list)
         self._families: dict[str, set[str] | None] = {}
         self._definers: defaultdict[str, list[ResolvedClass]] | None = None  # by method name
+        by_target, unresolved = self._by_target, self._unresolved
         for facts in files:
             if facts.error is not None:
                 continue
@@ -47,10 +48,11 @@ class CallerIndex:
                 targets = reached.get(key)
                 if targets is None:
                     targets = reached[key] = self._resolve(call, facts)
-                for target in targets:
-                    self._by_target[target].append((call, facts))
-                if not targets and call.passes and call.receiver not in (None, *OWN_OBJECT):
-                    self._unresolved[call.callee].append((call, facts))
+                if targets:
+                    for target in targets:
+                        by_target[target].append((call, facts))
+                elif call.passes and call.receiver is not None and call.receiver not in OWN_OBJECT:
+                    unresolved[call.callee].append((call, facts))
 
     def callers(self, module: str, function: str) -> tuple[CallerLink, ...]:
         """Callers of `module.function`, nearest first, each level's guards kept."""

@@ -369,6 +369,8 @@ def _decorated(text: str, name: str) -> bool:
     (Each `def name` is found from the hits of `str.find`: reading every `def` of the file
     once costs more than the few names of it the walk asks about.)"""
     for at in occurrences(text, name):
+        if not at or text[at - 1] not in " \t":
+            continue  # the name of a `def` follows a blank: most hits are no `def`
         begin = text.rfind("\n", 0, at) + 1
         found = _DEF.match(text, begin)
         is_def = found is not None and found.start(2) == at and found.group(2) == name

@@ -68,6 +68,9 @@ class RequestIndex:
         # body class → the attributes a body of it sets on what it builds: its fields, and
         # the keywords it carries them in as
         self.sent: dict[str, set[str]] = defaultdict(set)
+        # a condition's test → the (object, attribute) it reads that may be such a field:
+        # most read none, and the sites of a function share their tests
+        self._fields_read: dict[str, tuple[tuple[str, str], ...]] = {}
         for qualname, served in routes.items():
             found = names.lookup(qualname)
             if found is None:
@@ -120,17 +123,22 @@ class RequestIndex:
         from Python only): no request reaches the site. Fewest hops first."""
         if not self.by_attribute:
             return ()
-        annotated = facts.params.get(site.function, {})
         found: list[RequestLink] = []
         for condition in site.conditions:
-            for owner, attr in _attributes(condition.test):
-                for candidate in self.by_attribute.get(attr, ()):
+            test = condition.test
+            read = self._fields_read.get(test)
+            if read is None:
+                read = self._fields_read[test] = tuple(
+                    (owner, attr) for owner, attr in _attributes(test) if attr in self.by_attribute
+                )
+            for owner, attr in read:
+                for candidate in self.by_attribute[attr]:
                     if candidate in found:
                         continue
                     if owner == "self" and not candidate.target.endswith(f".{site.class_name}"):
                         continue  # a method of another class than the one it is carried into
                     if candidate.via is None:
-                        written = annotated.get(owner)
+                        written = facts.params.get(site.function, {}).get(owner)
                         resolved = self._names.resolve_class(facts, written) if written else None
                         # a parameter annotated with no one class (`A | B`, or a function's
                         # own): the page reads its annotation

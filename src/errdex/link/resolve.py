@@ -116,11 +116,14 @@ class Namespace:
         return found
 
     def _split_once(self, qualname: str) -> tuple[str | None, str]:
-        parts = qualname.split(".")
-        for i in range(len(parts) - 1, 0, -1):
-            module = ".".join(parts[:i])
+        # the longest module first: each dot from the right (slices, not a split and a
+        # join of the parts per try)
+        dot = qualname.rfind(".")
+        while dot >= 0:
+            module = qualname[:dot]
             if module in self.modules:
-                return module, ".".join(parts[i:])
+                return module, qualname[dot + 1 :]
+            dot = qualname.rfind(".", 0, dot)
         return None, qualname
 
     def resolve_class(self, facts: FileFacts, written: str) -> ResolvedClass | None:
