@@ -17,6 +17,7 @@ from typing import NamedTuple
 from errdex.ast_walk import walk
 from errdex.extract.conditions import dotted_names
 from errdex.extract.knobs import env_read_of
+from errdex.extract.quick_unparse import quick_unparse
 from errdex.facts import Condition
 from errdex.lazy_re import lazy_compile
 from errdex.link.scanned_names import scan, scanned_names
@@ -48,7 +49,7 @@ def local_value(text: str) -> LocalValue | None:
     if read is not None:
         return LocalValue(read, None, ())
     if isinstance(value, ast.Name | ast.Attribute):
-        return LocalValue(None, ast.unparse(value), ())
+        return LocalValue(None, quick_unparse(value) or ast.unparse(value), ())
     return LocalValue(None, None, tuple(dotted_names(value)))
 
 
