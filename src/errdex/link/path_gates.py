@@ -368,16 +368,14 @@ def _decorated(text: str, name: str) -> bool:
     it is defined (`@torch.inference_mode()`): its callers stay those that call it by name.
     (Each `def name` is found from the hits of `str.find`: reading every `def` of the file
     once costs more than the few names of it the walk asks about.)"""
-    # the name of a `def` follows a blank: only those hits are read (most hits of a
-    # method's name are no `def`, but `self.name(`)
-    for blank in (" ", "\t"):
-        for hit in occurrences(text, blank + name):
-            at = hit + 1
-            begin = text.rfind("\n", 0, at) + 1
-            found = _DEF.match(text, begin)
-            is_def = found is not None and found.start(2) == at and found.group(2) == name
-            if is_def and _hands_on(text, begin):
-                return True
+    for at in occurrences(text, name):
+        if not at or text[at - 1] not in " \t":
+            continue  # the name of a `def` follows a blank: most hits are no `def`
+        begin = text.rfind("\n", 0, at) + 1
+        found = _DEF.match(text, begin)
+        is_def = found is not None and found.start(2) == at and found.group(2) == name
+        if is_def and _hands_on(text, begin):
+            return True
     return False
 
 

@@ -22,7 +22,8 @@ from errdex.lazy_re import lazy_compile
 from errdex.link.resolve import Namespace
 from errdex.linked_facts import RequestLink
 
-_ATTRIBUTE = lazy_compile(r"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b")
+# (possessive: a word not followed by a dot is not tried again one letter shorter)
+_ATTRIBUTE = lazy_compile(r"\b([A-Za-z_]\w*+)\.([A-Za-z_]\w*+)\b")
 _MAX_ROUTES = 3
 _MAX_LINKS = 12  # per site
 
@@ -174,7 +175,7 @@ class RequestIndex:
 def _attributes(test: str) -> tuple[tuple[str, str], ...]:
     """(object, attribute) of each `a.b` a condition's test reads: once per text, as the
     sites of a function share their conditions (asked twice per site)."""
-    return tuple(_ATTRIBUTE.findall(test))
+    return tuple(_ATTRIBUTE.findall(test)) if "." in test else ()
 
 
 def _target(names: Namespace, facts: FileFacts, callee: str) -> str | None:
