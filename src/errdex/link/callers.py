@@ -159,6 +159,15 @@ class CallerIndex:
             dotted = call.callee
         else:
             dotted = f"{receiver}.{call.callee}"
+        root, _, rest = dotted.partition(".")
+        if (
+            root not in facts.imports
+            and root not in facts.local_imports
+            and f"{facts.module}.{root}" not in self._names.classes
+        ):
+            # most calls: a method of a local's object (`items.append`), a builtin; only
+            # a class of the module (or one nested in it) is reached without an import
+            return []
         local_class = self._names.classes.get(f"{facts.module}.{dotted}")
         if local_class is not None:
             return self._constructors(local_class)
@@ -167,7 +176,6 @@ class CallerIndex:
             # `Base.method(...)` on a class of the same module (a subclass calling its base)
             found = self._names.method_owner(facts, owner, method)
             return [found] if found else []
-        root, _, rest = dotted.partition(".")
         if root in facts.imports:
             qualified = self._names.qualify(facts, dotted)
         elif root in facts.local_imports:  # imported by a function itself

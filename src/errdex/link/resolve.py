@@ -139,6 +139,16 @@ class Namespace:
             return facts.constants[dotted], facts
         if "." not in dotted and dotted not in facts.imports and not facts.star_imports:
             return None
+        root = dotted.partition(".")[0]
+        if (
+            root not in facts.imports
+            and root not in self._own_names
+            and not facts.star_imports
+            and self.modules.get(facts.module) is facts
+        ):
+            # an attribute of a local or of an object of the module (`x.shape`), no
+            # module's: its lookup ends in this module, whose constants hold no such name
+            return None
         found = self.lookup(self.qualify(facts, dotted))
         if found is None:
             return None
