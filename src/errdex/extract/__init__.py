@@ -66,13 +66,14 @@ def decode_source(data: bytes) -> str:
 
 
 def _plain_utf8(data: bytes) -> str | None:
-    """The text of source with no BOM and no coding cookie, which `tokenize.detect_encoding`
-    reads as UTF-8, without its line reader (most files); None for any other, or where
-    the bytes are not UTF-8 (left to `detect_encoding`, for its error)."""
+    """The text of source that `tokenize.detect_encoding` would read as UTF-8 (no BOM, no
+    `coding` in its first two lines, where a cookie must be) and that decodes as such; None
+    for any other, which the tokenizer's rules decide (and whose errors they word)."""
+    if data.startswith(codecs.BOM_UTF8):
+        return None
     first = data.find(b"\n")
-    end = data.find(b"\n", first + 1) if first != -1 else -1
-    # a cookie is only looked for in the first two lines, and always spells `coding`
-    if data.startswith(codecs.BOM_UTF8) or b"coding" in (data if end == -1 else data[:end]):
+    second = data.find(b"\n", first + 1) if first != -1 else -1
+    if b"coding" in (data if second == -1 else data[:second]):
         return None
     try:
         return data.decode("utf-8")

@@ -27,7 +27,7 @@ import re
 from collections.abc import Collection, Iterator
 from typing import NamedTuple
 
-from errdex.extract.shapes import KEYED_LOOKUP
+from errdex.extract.shapes import keyed_lookups
 from errdex.extract.textscan import (
     after_word_boundary,
     find_all,
@@ -198,7 +198,7 @@ class _SiteWords:
         returns_read = _find_all(text, _RETURN_READ_WORDS, found)
         hits = sorted(raises + returns_read + _find_all(text, _OTHER_SITE_WORDS, found))
         made = [m.start() for m in matches_from(_RETURNS_EXCEPTION, text, returns)]
-        made += [m.start() for m in KEYED_LOOKUP.finditer(text)]
+        made += keyed_lookups(text)
         # A function returning a message: a site's local may take it from its call; one
         # returning an exception it makes: `raise make_error(...)` raises it.
         texts = [m.start() for m in matches_from(_RETURNS_TEXT, text, returns)]
@@ -473,10 +473,11 @@ def _line_start(text: str, at: int, prefix: re.Pattern[str] | None = None) -> in
 
 
 def _indent(text: str, start: int) -> int:
-    end = start
-    while end < len(text) and text[end] in " \t":
-        end += 1
-    return end - start
+    """How many spaces and tabs begin the line at `start` (read up to the line's end at
+    most: a `def` line holds its keyword after them)."""
+    end = text.find("\n", start)
+    line = text[start:] if end == -1 else text[start:end]
+    return len(line) - len(line.lstrip(" \t"))
 
 
 def _is_property(text: str, start: int) -> bool:

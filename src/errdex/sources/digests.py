@@ -18,6 +18,8 @@ from pathlib import Path
 
 from platformdirs import user_cache_dir
 
+from errdex.sources.json_record import write_record
+
 _CHUNK = 1 << 20
 _RECORDS_BESIDE = ".digests"  # hidden: the downloads folder lists archives
 
@@ -94,10 +96,4 @@ def _keep(
     record: dict[str, object] = {"stamp": stamp, "sha256": value}
     if uploaded is not None:
         record["uploaded"] = uploaded
-    try:
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        scratch = kept.with_suffix(f".{os.getpid()}.tmp")
-        scratch.write_text(json.dumps(record))
-        scratch.replace(kept)
-    except OSError:
-        pass  # a cache that cannot be written only costs time next run
+    write_record(kept, record)

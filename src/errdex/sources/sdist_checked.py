@@ -14,10 +14,11 @@ gain an sdist later.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 from packaging.utils import canonicalize_name
+
+from errdex.sources.json_record import write_record
 
 _RECORDS = ".sdists"  # hidden: the downloads folder lists archives
 
@@ -38,11 +39,4 @@ def known_too_large(directory: Path, name: str, version: str, cap: int) -> bool:
 def remember_too_large(directory: Path, name: str, version: str, size: int) -> None:
     """Record that the index lists the sdist of `name==version` at `size` bytes, past the
     cap; a record that cannot be written is no error (the index is asked again)."""
-    path = _record(directory, name, version)
-    partial = path.with_name(f".{path.name}.{os.getpid()}.part")
-    try:
-        path.parent.mkdir(exist_ok=True)
-        partial.write_text(json.dumps({"size": size}))
-        partial.replace(path)  # whole or not at all, for another process reading it
-    except OSError:
-        pass
+    write_record(_record(directory, name, version), {"size": size})
