@@ -10,6 +10,7 @@ from errdex.ast_walk import walk
 from errdex.explain.abstract import enforced_abstract
 from errdex.explain.class_hooks import class_hook_sentence
 from errdex.explain.context import Facts
+from errdex.explain.decorated import decorated_sentence
 from errdex.explain.failed_call import made_sentence, wrapped_sentence
 from errdex.explain.handed_callback import handed_sentence
 from errdex.explain.hiding_flags import hidden_sentence
@@ -116,9 +117,10 @@ def what_it_means(facts: Facts) -> str:
     declared = (
         registration_sentence(facts)
         or handed_sentence(facts)
+        or decorated_sentence(facts)
         or kept_sentence(facts, {s.condition or "" for s in solutions(facts)})
     )
-    if declared is not None:  # the user's registration or callable, not the program's state
+    if declared is not None:  # the user's registration, callable or decorated object
         sentences.append(declared)
     if nothing_to_do is not None:
         sentences.append(nothing_to_do)

@@ -43,6 +43,7 @@ from errdex.explain.class_attributes import attribute_solution
 from errdex.explain.class_body import class_body_solution
 from errdex.explain.class_hooks import annotation_solution, names_hook_argument
 from errdex.explain.context import CONTEXT_KINDS, Facts
+from errdex.explain.decorated import decorated_solution
 from errdex.explain.deprecation import replacement_first
 from errdex.explain.env_assigned import env_assigned_solution
 from errdex.explain.env_members import first_action, member_action
@@ -312,8 +313,13 @@ def _solutions(facts: Facts) -> list[Solution]:
     for defined in (annotation_solution(facts), attribute_solution(facts)):
         if defined is not None:  # the user's class being made: a name of its body, an attribute
             found.add(defined, 0)
-    for declared in (registration_solution(facts), handed_solution(facts)):
-        if declared is not None:  # a name the user registers; what their callable did
+    for declared in (
+        registration_solution(facts),
+        handed_solution(facts),
+        decorated_solution(facts),
+    ):
+        # a name the user registers; what their callable did; what they decorate
+        if declared is not None:
             found.add(declared, 0)
     clash = name_clash_solution(facts) or returned_error_solution(facts)
     if clash is not None:

@@ -19,7 +19,7 @@ import re
 import textwrap
 import warnings
 
-from errdex.extract.textscan import occurrences
+from errdex.extract.textscan import occurrences, reversed_text
 from errdex.facts import ChoiceList, NameFilter
 from errdex.lazy_re import lazy_compile
 
@@ -157,7 +157,7 @@ def _item_lines(text: str) -> list[tuple[int, int]]:
     """(where the line starts, where its comma is) of each line `_ITEM_LINE_REVERSED`
     matches, first to last."""
     size = len(text)  # the reversed text's offset `at` is the text's `size - 1 - at`
-    found = _ITEM_LINE_REVERSED.finditer(text[::-1] + "\n")
+    found = _ITEM_LINE_REVERSED.finditer(reversed_text(text))
     return [(size - match.end(), size - 2 - match.start()) for match in found][::-1]
 
 

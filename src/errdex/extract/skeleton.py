@@ -473,10 +473,11 @@ def _line_start(text: str, at: int, prefix: re.Pattern[str] | None = None) -> in
 
 
 def _indent(text: str, start: int) -> int:
-    end = start
-    while end < len(text) and text[end] in " \t":
-        end += 1
-    return end - start
+    """How many spaces and tabs begin the line at `start` (read up to the line's end at
+    most: a `def` line holds its keyword after them)."""
+    end = text.find("\n", start)
+    line = text[start:] if end == -1 else text[start:end]
+    return len(line) - len(line.lstrip(" \t"))
 
 
 def _is_property(text: str, start: int) -> bool:
