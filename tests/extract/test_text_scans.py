@@ -47,3 +47,33 @@ def test_a_config_file_flag_needs_a_loader_the_key_made_a_flag_and_the_test() ->
     )
     assert config_file_flags(text) == {"--config": "yaml"}
     assert config_file_flags(text.replace("yaml.safe_load(", "yaml.safe_read(")) == {}
+
+
+def test_item_lines_skip_arguments_that_can_be_no_item() -> None:
+    """A line `x,` (a small letter or a digit first, no `.`) is never an item: the scan
+    leaves it out, and it still parts the items around it (it is code between them)."""
+    from errdex.extract.registries import _item_lines, choice_lists
+
+    text = (
+        "KERNELS = [\n"
+        "    FastKernel,\n"
+        "    fallback,\n"
+        "    2,\n"
+        "    _SafeKernel,\n"
+        "]\n"
+        "MODES = (\n"
+        "    mode.FAST,\n"
+        "    *extra,\n"
+        "    None,\n"
+        ")\n"
+        "ORDER = [\n"
+        "    FastKernel,\n"
+        "    SafeKernel,\n"
+        "]\n"
+    )
+    lines = [text[begin:comma].strip() for begin, comma in _item_lines(text)]
+    assert lines == [
+        *("FastKernel", "_SafeKernel", "mode.FAST", "*extra", "None"),
+        *("FastKernel", "SafeKernel"),
+    ]
+    assert [(c.items, c.line) for c in choice_lists(text)] == [(("FastKernel", "SafeKernel"), 13)]

@@ -8,12 +8,22 @@ the program's own call: the advice comes before it. Settings with their value, a
 call that hands the user's value on (`(it reaches ...)`) and arguments of a function the
 package hands to users keep their place. What the advice names is checked against the
 version afterwards (`verified.py`): advice naming what the version lacks is dropped there.
+
+The advice also comes before a setting left out (“Do not pass `--speculative-config`”,
+“Unset `VLLM_X`”): that gives up the feature the user turned on, while the message's
+authors say how to keep it (“Please increase max_num_batched_tokens.”, “Ensure the binding
+lists cover every visible GPU.”). A setting the advice itself names, as a flag or as its
+field, keeps its place: leaving it out is what the advice asks (“Give only one of
+attention_backend and attention_config.backend”), said the way the user runs it.
 """
 
 from __future__ import annotations
 
+import re
+
 from errdex.explain.context import Facts
 from errdex.explain.inputs import public_name
+from errdex.explain.kept_first import drops_setting
 from errdex.explain.page import Solution
 from errdex.explain.state_gated import own_argument, users_call
 
@@ -36,6 +46,34 @@ def advice_first(ranked: list[Solution], advice: list[Solution], facts: Facts) -
             out.insert(place, out.pop(index))
             moved = place + 1
     return out
+
+
+def advice_before_drops(ranked: list[Solution], advice: list[Solution]) -> list[Solution]:
+    """`ranked` with each of `advice` moved to the place of the first way out ahead of it
+    that leaves out a setting the advice does not name: it ranks where giving up began."""
+    out = list(ranked)
+    for solution in advice:
+        if solution not in out:
+            continue
+        index = out.index(solution)
+        place = next(
+            (i for i, s in enumerate(out[:index]) if _dropped_unnamed(s, solution.text)), None
+        )
+        if place is not None:
+            out.insert(place, out.pop(index))
+    return out
+
+
+def _dropped_unnamed(solution: Solution, advice: str) -> bool:
+    """Whether the way out leaves out a setting that the advice's text does not name, as
+    the user gives it (`--attention-backend`, `VLLM_X`) or as its field (“attention_backend
+    and attention_config.backend are mutually exclusive”: leaving either out is what it
+    asks)."""
+    knob = solution.knob
+    if not drops_setting(solution) or knob is None:
+        return False
+    names = {knob, knob[2:].replace("-", "_")} if knob.startswith("--") else {knob}
+    return not any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", advice) for n in names)
 
 
 def _internal_argument(solution: Solution, facts: Facts) -> bool:

@@ -21,6 +21,7 @@ from keyword import iskeyword
 
 from errdex.explain.json_overrides import overriding_flag
 from errdex.explain.knob_actions import KnobAction
+from errdex.explain.knob_types import negative_flag
 from errdex.explain.page import Change, ConditionView, ExampleFix, Knob
 from errdex.explain.plain import code
 from errdex.facts import KnobKind
@@ -189,12 +190,19 @@ def setting_fix(
     if knob.kind != KnobKind.FLAG or action.keyword is None:
         return None
     if knob.command:
-        fix = command_fix(knob, action.keyword, note, action.kept)
+        fix = command_fix(
+            knob,
+            action.keyword,
+            note,
+            action.kept,
+            unset=action.was_unset,
+            negative=action.negative,
+        )
         if fix is not None:
             return fix
     if knob.call and knob.behind:
         keyword_name = (knob.when_behind or knob.behind).rsplit(".", 1)[-1]
-        return call_fix(knob.call, keyword_name, action.keyword, note)
+        return call_fix(knob.call, keyword_name, action.keyword, note, unset=action.was_unset)
     return None
 
 
@@ -224,10 +232,18 @@ def envcommand_fix(command: str, before: str, after: str, note: str) -> ExampleF
 
 
 def command_fix(
-    knob: Knob, keyword: str, note: str, kept: Iterable[tuple[str, object]] = ()
+    knob: Knob,
+    keyword: str,
+    note: str,
+    kept: Iterable[tuple[str, object]] = (),
+    *,
+    unset: bool = False,
+    negative: bool = False,
 ) -> ExampleFix | None:
     """The command line with the flag as the action wants it, and as it was before
-    (`kept`: a JSON flag's other fields the path holds, (field, value), in both)."""
+    (`kept`: a JSON flag's other fields the path holds, (field, value), in both; `unset`:
+    a yes/no flag the user gave in neither form before; `negative`: False given as the
+    flag's negative form, `--no-x`)."""
     command = knob.command or ""
     flag = knob.name
     try:
@@ -239,6 +255,11 @@ def command_fix(
     after_args: str | None
     if value is True:
         before_args, after_args = "", flag
+    elif value is False and negative:
+        off = negative_flag(flag)
+        if off is None:
+            return None
+        before_args, after_args = ("" if unset else flag), off
     elif value is False:
         if "None" in (knob.value_type or ""):
             return None  # leaving it out lets the code choose: no line turns it off for sure
@@ -292,9 +313,10 @@ def config_form(knob: Knob, value: object) -> str | None:
     return f"# {name}\n{line}\n\n{knob.command} {flag} {name}"
 
 
-def call_fix(call: str, keyword: str, value: str, note: str) -> ExampleFix:
+def call_fix(call: str, keyword: str, value: str, note: str, *, unset: bool = False) -> ExampleFix:
     """`LLM(model=MODEL)` → `LLM(model=MODEL, enforce_eager=True)`: the constructor that
-    takes the flag's field as a keyword, with its first argument left as the user's own."""
+    takes the flag's field as a keyword, with its first argument left as the user's own
+    (`unset`: the keyword was not given before)."""
     target, _, first = call.partition("(")
     first = first.rstrip(")")
     module, _, name = target.rpartition(".")
@@ -302,7 +324,7 @@ def call_fix(call: str, keyword: str, value: str, note: str) -> ExampleFix:
     mine = f"{first}={first.upper()}" if first and first != keyword else ""
     # a switch turned off was on before; any other value replaces what the user had
     was = {"True": "False", "False": "True", "None": "VALUE"}.get(value, "VALUE")
-    before_args = ", ".join(a for a in (mine, f"{keyword}={was}") if a)
+    before_args = ", ".join(a for a in (mine, "" if unset else f"{keyword}={was}") if a)
     after_args = ", ".join(a for a in (mine, f"{keyword}={value}") if a)
     return ExampleFix(
         before=f"{head}{name}({before_args})",

@@ -18,7 +18,7 @@ from errdex.explain.env_reads import env_read_action, without_walrus
 from errdex.explain.flag_reach import only_fed
 from errdex.explain.input_nodes import computed_with, literal_value, same_expression
 from errdex.explain.json_overrides import plain_flag_overrides
-from errdex.explain.knob_types import boolish, json_valued, numeric, optional
+from errdex.explain.knob_types import boolish, json_valued, negative_flag, numeric, optional
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, KnobKind
@@ -43,6 +43,19 @@ class KnobAction:
     # it gives the setting up (leaves it out, turns it off, leaves it unset): what the user
     # asked for is lost, so a way that keeps it ranks first (`kept_first`)
     drops: bool = False
+    # a yes/no flag offered for a name the path holds None (`--x` or `--no-x`), or to turn
+    # on or off: (the name, the flag, its negative form or '' for a flag with none); which
+    # of `values` takes no failing branch is settled with the page's source (`unset_choice`)
+    unset: tuple[str, str, str] | None = None
+    # the values of the pair it may settle on: both for a name held None, False (the
+    # negative form) for a flag to turn off
+    values: tuple[bool, ...] = (True, False)
+    # the value settled from such a pair: the user gave the flag in neither form before
+    was_unset: bool = False
+    # False is given as the flag's negative form (`--no-x`), not by leaving the flag out
+    negative: bool = False
+    # a sentence said after the action's reason (why not the other value of a pair)
+    aside: str | None = None
 
     @property
     def vague(self) -> bool:
@@ -379,11 +392,32 @@ def _flag_action(knob: Knob, shape: _Shape) -> KnobAction | None:
     flag = knob.name
     match shape.op:
         case "true" if boolish(knob) and not optional(knob):
-            return KnobAction(f"Do not pass `{flag}`", flag, keyword="False", drops=True)
+            plain = (knob.behind or flag, flag, "")  # no negative form: only checked
+            return KnobAction(
+                f"Do not pass `{flag}`",
+                flag,
+                keyword="False",
+                drops=True,
+                unset=plain,
+                values=(False,),
+            )
         case "true" if boolish(knob):
-            return KnobAction(f"Turn `{flag}` off", flag, keyword="False", drops=True)
+            # left out, a `bool | None` flag lets the code choose: `--no-x` turns it off
+            negative = negative_flag(flag)
+            pair = (knob.behind or flag, flag, negative) if negative else None
+            return KnobAction(
+                f"Turn `{flag}` off", flag, keyword="False", drops=True, unset=pair, values=(False,)
+            )
         case "false" if boolish(knob):
-            return KnobAction(f"Pass `{flag}`", flag, keyword="True")
+            plain = (knob.behind or flag, flag, "")
+            return KnobAction(f"Pass `{flag}`", flag, keyword="True", unset=plain, values=(True,))
+        case "is" | "==" if shape.value is None and optional(knob) and boolish(knob):
+            # a flag pair: no `VALUE` to write, and one of the two values may fail elsewhere
+            negative = negative_flag(flag)
+            if negative is None:
+                return None
+            pair = (knob.behind or flag, flag, negative)
+            return KnobAction(f"Pass `{flag}` or `{negative}`", flag, unset=pair)
         case "is" | "==" if shape.value is None and optional(knob):
             return KnobAction(f"Pass `{flag} VALUE`", flag)
         case "is not" | "!=" if shape.value is None:

@@ -38,3 +38,12 @@ def json_valued(knob: Knob) -> bool:
     code declares it as a configuration class or a dict."""
     declared = knob.value_type or ""
     return "Config" in declared or declared.startswith(("dict", "Dict"))
+
+
+def negative_flag(flag: str) -> str | None:
+    """`--no-x` of `--x`: the form that gives a `bool | None` field False, where the flag
+    pair is made from the field (argparse's `BooleanOptionalAction`); None for a flag that
+    is a negative form already, or no long option."""
+    if not flag.startswith("--") or flag.startswith("--no-"):
+        return None
+    return "--no-" + flag[2:]

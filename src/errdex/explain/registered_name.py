@@ -124,10 +124,10 @@ def _registration(facts: Facts) -> Registration | None:
     function = facts.site_function()
     if function is None or not _stored_after(function, registry, test.left, condition.line):
         return None
-    holder = _holder(facts, function)
-    if holder is None:
+    held = holder(facts, function)
+    if held is None:
         return None
-    call, user_function, inner = holder
+    call, user_function, inner = held
     key = test.left.id
     param, fallback = _given_name(user_function, inner, key, condition.line)
     if param is None or not _shared(registry, user_function, inner):
@@ -163,7 +163,7 @@ def _later_checks(function: ast.FunctionDef, key: str, line: int) -> tuple[int, 
     )
 
 
-def _holder(
+def holder(
     facts: Facts, inner: ast.FunctionDef
 ) -> tuple[str, ast.FunctionDef, ast.FunctionDef] | None:
     """(the public path the user calls, its function, the site's function as read there):

@@ -20,7 +20,7 @@ import msgspec
 
 from errdex.explain.abstract import enforced_abstract
 from errdex.explain.accepted_keywords import accepted_keywords_solution
-from errdex.explain.advice_first import advice_first
+from errdex.explain.advice_first import advice_before_drops, advice_first
 from errdex.explain.advice_names import (
     failed_load_solution,
     warned_against,
@@ -43,6 +43,7 @@ from errdex.explain.class_attributes import attribute_solution
 from errdex.explain.class_body import class_body_solution
 from errdex.explain.class_hooks import annotation_solution, names_hook_argument
 from errdex.explain.context import CONTEXT_KINDS, Facts
+from errdex.explain.decorated import decorated_solution
 from errdex.explain.deprecation import replacement_first
 from errdex.explain.env_assigned import env_assigned_solution
 from errdex.explain.env_members import first_action, member_action
@@ -104,6 +105,7 @@ from errdex.explain.tried_input import failed_input_solutions, presence_of_tried
 from errdex.explain.try_failure import no_way_out_of_try
 from errdex.explain.twins import without_twins
 from errdex.explain.type_checks import merged_type_checks
+from errdex.explain.unset_choice import settled_unset
 from errdex.explain.user_data import user_data_solution
 from errdex.explain.validators import validator_solution
 from errdex.extract.conditions import negate
@@ -241,6 +243,11 @@ def _solutions(facts: Facts) -> list[Solution]:
     for condition, action in actions:
         if internal and condition.kind == ConditionKind.EARLY_EXIT:
             continue  # a mode that skips the work, not a way out of the invariant
+        if action is not None and action.unset is not None:
+            # a yes/no flag left unset: the value of the two that takes no failing branch
+            action = settled_unset(action, condition, facts)
+            if action is None:
+                continue
         if action is not None and leads_to_same_error(
             condition, action.part or condition.test, facts
         ):
@@ -306,8 +313,13 @@ def _solutions(facts: Facts) -> list[Solution]:
     for defined in (annotation_solution(facts), attribute_solution(facts)):
         if defined is not None:  # the user's class being made: a name of its body, an attribute
             found.add(defined, 0)
-    for declared in (registration_solution(facts), handed_solution(facts)):
-        if declared is not None:  # a name the user registers; what their callable did
+    for declared in (
+        registration_solution(facts),
+        handed_solution(facts),
+        decorated_solution(facts),
+    ):
+        # a name the user registers; what their callable did; what they decorate
+        if declared is not None:
             found.add(declared, 0)
     clash = name_clash_solution(facts) or returned_error_solution(facts)
     if clash is not None:
@@ -382,6 +394,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     keep_first(found.items, facts)  # what keeps the user's choice before what drops it
     kept = []
     ranked = advice_first(found.ranked(), spoken, facts)
+    # the authors' way to keep what the user asked for before giving it up
+    ranked = advice_before_drops(ranked, spoken)
     for solution in replacement_first(ranked, facts):
         # a comment warns against what the setting does when on (disabling, skipping,
         # enabling): a way out that leaves it off does not do that
@@ -620,8 +634,9 @@ def _knob_solution(
         )
         reason = f"so that {opposite_words(part)}"
     text = action.text if not prefix else prefix + action.text[0].lower() + action.text[1:]
+    aside = f" {action.aside}" if action.aside else ""
     return Solution(
-        text=f"{text} ({reason}).",
+        text=f"{text} ({reason}).{aside}",
         knob=action.knob,
         condition=condition.text,
         kind="setting",

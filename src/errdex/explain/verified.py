@@ -16,8 +16,11 @@ raising function's parameters):
 A way out whose branch calls the raising function again is none (`loops_back`).
 
 A solution naming something not found is dropped; the message's own advice is kept as
-context in "What it means", said with what the version lacks. Lookups are one set test a
-name, the version's names read once per store generation.
+context in "What it means", said with what the version lacks. A flag the message names
+that the version does not declare, where one flag it declares sets the attribute of that
+name (`stale_flags`), is the message's old name for it: the advice is offered with the
+declared flag in its place, and "What it means" says which the message names. Lookups are
+one set test a name, the version's names read once per store generation.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from errdex.explain.handler_notes import INTERPRETER_VARIABLES
 from errdex.explain.loops_back import leads_back
 from errdex.explain.page import Knob, Solution
 from errdex.explain.retired_flags import retired_flag
+from errdex.explain.stale_flags import StaleFlag, stale_flag
 from errdex.extract.class_source import class_at
 from errdex.facts import KnobKind
 from errdex.store.base import Store, StoredSite
@@ -101,6 +105,12 @@ def verified_explanation(
             if instead is not None and not any(f"`{retired.instead}`" in s.text for s in kept):
                 kept.append(instead)
             continue
+        stale = check.stale(solution)
+        if stale:
+            note, instead = _stale_advice(solution, stale, stored)
+            said.append(note)
+            kept.append(instead)
+            continue
         missing = check.missing(solution)
         if not missing:
             kept.append(solution)
@@ -126,6 +136,28 @@ def verified_explanation(
         fix = next((s.fix for s in kept if s.fix is not None), None)
     meaning = " ".join([out.what_it_means, *said]) if said else out.what_it_means
     return replace(out, solutions=kept, example_fix=fix, what_it_means=meaning)
+
+
+def _stale_advice(
+    solution: Solution, stale: list[StaleFlag], stored: StoredSite
+) -> tuple[str, Solution]:
+    """What "What it means" says of advice naming undeclared flags, and the advice with the
+    declared flags in their place."""
+    quoted = solution.text[len(MESSAGE_SAYS) :]
+    swapped = quoted
+    for flag in stale:
+        swapped = flag.swapped(swapped)
+    named = ", ".join(f"`{f.named}`" for f in stale)
+    sets = "; ".join(f"`{f.declared}` sets `{f.attribute}` at line {f.line}" for f in stale)
+    note = (
+        f"The message says {quoted.rstrip('.')}; this version of {stored.project} declares "
+        f"no {named}: {sets}."
+    )
+    text = (
+        f"Do what the message says, with the flag this version declares in place of {named}: "
+        f"{swapped} ({sets}.)"
+    )
+    return note, Solution(text=text, knob=stale[0].declared, kind="setting")
 
 
 def unknown_names(store: Store, stored: StoredSite, facts: Facts, solution: Solution) -> list[str]:
@@ -174,6 +206,47 @@ class _Check:
                 if name not in out and not self._param_known(name):
                     out.append(name)
         return out
+
+    def stale(self, solution: Solution) -> list[StaleFlag]:
+        """The flags the message's advice names that the version does not declare, each
+        with the declared flag that sets the attribute of its name; empty unless every
+        undeclared flag it names has one."""
+        if not solution.text.startswith(MESSAGE_SAYS) or not self._declares_flags():
+            return []
+        text = self._facts.source_text or ""
+        out: list[StaleFlag] = []
+        for flag in _flags(solution.text):
+            if self._declared(flag, text):
+                continue
+            found = stale_flag(flag, text, self.defined) or next(
+                (
+                    f
+                    for a in self._shown_attributes()
+                    if (f := stale_flag(flag, text, self.defined, a)) is not None
+                ),
+                None,
+            )
+            if found is None:
+                return []
+            out.append(found)
+        return out
+
+    def _shown_attributes(self) -> list[str]:
+        """The attributes of `self` the message's placeholders show (`{self.label_ts}`)."""
+        message = self._stored.site.message
+        if message is None:
+            return []
+        return list(dict.fromkeys(re.findall(r"\{self\.([A-Za-z_]\w*)[^}]*\}", message.text)))
+
+    def _declared(self, flag: str, text: str) -> bool:
+        """Whether the version declares the flag (by name, through a generator, or as a
+        literal of the site's own file), or its `--no-` form's flag."""
+        bare = flag[5:] if flag.startswith("--no-") else None
+        if flag in _ALWAYS or flag in self.defined:
+            return True
+        if bare is not None and f"--{bare}" in self.defined:
+            return True
+        return f'"{flag}"' in text or f"'{flag}'" in text
 
     def fix_missing(self, text: str) -> bool:
         text = "\n".join(line for line in text.splitlines() if not _INSTALL.search(line))

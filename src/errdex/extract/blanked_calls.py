@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from errdex.extract.calls import NOT_RECEIVERS, CallFilter
 from errdex.extract.skeleton import compound_line
-from errdex.extract.textscan import inside_bounds, shallow_line
+from errdex.extract.textscan import inside_bounds, reversed_text, shallow_line
 from errdex.facts import CallSite, Condition
 from errdex.lazy_re import lazy_compile
 
@@ -139,8 +139,11 @@ def _calls_in(text: str, start: int, end: int) -> list[tuple[int, str]]:
     running on from before `start` is no call of its own."""
     before = start - 1 if start > 0 else 0
     found: list[tuple[int, str]] = []
-    for match in _CALLED_REVERSED.finditer(text[before:end][::-1]):
-        first, last = end - match.end(1), end - match.start(1)
+    # `text[before:end]` reversed is this part of the file's reversed text (read up to its
+    # end as if the text ended there), shared with the other backward scans
+    size = len(text)
+    for match in _CALLED_REVERSED.finditer(reversed_text(text), size - end, size - before):
+        first, last = size - match.end(1), size - match.start(1)
         if first >= start:
             found.append((first, text[first:last]))
     found.reverse()

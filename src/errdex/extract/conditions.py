@@ -84,7 +84,8 @@ def child_nodes(node: ast.AST) -> list[ast.AST]:
         if isinstance(value, ast.AST):
             out.append(value)
         elif isinstance(value, list):
-            out.extend(item for item in value if isinstance(item, ast.AST))
+            # (a list, not a generator: no frame resumed per item)
+            out += [item for item in value if isinstance(item, ast.AST)]
     return out
 
 
@@ -105,6 +106,11 @@ def dotted_name(node: ast.expr) -> str | None:
     """`a.b.c` for a chain of attributes on a name, else None."""
     if node.__class__ is ast.Name:
         return node.id  # the most common case, made cheap
+    if not isinstance(node, ast.Attribute):
+        return node.id if isinstance(node, ast.Name) else None  # a call, a subscript...
+    value = node.value
+    if value.__class__ is ast.Name:
+        return f"{value.id}.{node.attr}"  # `a.b`, the most common chain
     parts: list[str] = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)

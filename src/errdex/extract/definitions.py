@@ -19,6 +19,7 @@ from errdex.extract.shapes import (
     annotated_class,
     formatted_name,
     is_none,
+    keyed_lookups,
     looks_like_exception_class,
 )
 from errdex.extract.skeleton import looks_like_exception
@@ -195,7 +196,7 @@ class DefinitionRecorder:
     def _find_keyed(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> None:
         """A method that makes its exception from `self.<table>[key]`, `key` a parameter."""
         if self._keyed_lookups is None:  # once per file: most files have none at all
-            self._keyed_lookups = KEYED_LOOKUP.search(self.state.text) is not None
+            self._keyed_lookups = bool(keyed_lookups(self.state.text))
         if not self._keyed_lookups:
             return
         text = line_span(self.state.text, stmt.lineno, stmt.end_lineno or stmt.lineno)

@@ -158,9 +158,13 @@ def env_read_of(node: ast.expr) -> str | None:
 
 # A one-line `if TEST:` (or `elif`) whose block opens with an attribute assignment or a
 # logged message, and the block's indentation; then `X.attr = VALUE` with a plain value (a
-# literal, a name, an enum member) among the block's own lines.
+# literal, a name, an enum member) among the block's own lines. The test runs to the first
+# `:` that ends the line (blanks and a comment may follow it): what comes after that line
+# is the same for any later one, so no later one could match where it failed. Taken with
+# possessive runs, not a lazy `[^\n]*?` that tries the rest at each character of each `if`.
 _IF_BLOCK = lazy_compile(
-    r"if[ \t]+([^\n]*?):[ \t]*(?:#[^\n]*)?\n((?:[ \t]*\n)*)([ \t]+)"
+    r"if[ \t]++((?:[^\n:]++|:(?![ \t]*+(?:#[^\n]*+)?\n))*+):[ \t]*+(?:#[^\n]*+)?\n"
+    r"((?:[ \t]*+\n)*+)([ \t]++)"
     r"(?=(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*[ \t]*=[^=]|(?:logger|logging|log|warnings)\.)"
 )
 _SET_LINE = lazy_compile(

@@ -19,17 +19,19 @@ import re
 import textwrap
 import warnings
 
-from errdex.extract.textscan import occurrences
+from errdex.extract.textscan import occurrences, reversed_text
 from errdex.facts import ChoiceList, NameFilter
 from errdex.lazy_re import lazy_compile
 
 _ENUM_CLASS = lazy_compile(r"class[ \t]+(\w+)[ \t]*\(([^)]*\b\w*Enum\b[^)]*)\)[ \t]*:")
 _MEMBER = lazy_compile(r"[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*")
 _CLASS_NAME = lazy_compile(r"_?[A-Z][a-z0-9]+[A-Za-z0-9]*")
-# a one-line list of members: `[Backend.FLASH, Backend.TRITON]`
+# a one-line list of members: `[Backend.FLASH, Backend.TRITON]` (each run possessive: the
+# character after it is never one it takes; the items' repeat is not, as the last item is
+# read again without its comma when a comma ends the list)
 _INLINE = lazy_compile(
-    r"\[((?:[ \t]*[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*[ \t]*,)+[ \t]*"
-    r"[A-Za-z_]\w*\.[A-Z][A-Z0-9_]*[ \t]*,?[ \t]*)\]"
+    r"\[((?:[ \t]*+[A-Za-z_]\w*+\.[A-Z][A-Z0-9_]*+[ \t]*+,)+[ \t]*+"
+    r"[A-Za-z_]\w*+\.[A-Z][A-Z0-9_]*+[ \t]*+,?[ \t]*+)\]"
 )
 _BY_NAME = lazy_compile(r"[\w.\]\[()]+\.__name__[ \t]+(not[ \t]+)?in[ \t]+([A-Za-z_][\w.]*)")
 _ONE_NAME = lazy_compile(r"""["']([A-Za-z_]\w*)["'][ \t]+not[ \t]+in[ \t]+([A-Za-z_][\w.]*)""")
@@ -39,8 +41,15 @@ _SKIP = lazy_compile(r"(?:continue|return)\b(?![ \t]*[\w(\[{\"'])|return[ \t]+(?
 # engine skips to, instead of trying every line; then blanks, the item (no character an
 # identifier, a member or `*name` cannot hold), blanks, up to the line's start. Most lines
 # ending in a comma (`f(a,`, `"a",`, `x=1,`) fail at once; each that matches is read
-# exactly by `_is_item`.
-_ITEM_LINE_REVERSED = lazy_compile(r"\n,[^\S\n]*+[^\s!-)+-\-/:-@\[-^`{-~]++[^\S\n]*+(?=\n)")
+# exactly by `_is_item`. An item that starts with a small letter or a digit and holds no `.`
+# (an argument spread over lines, `x,`: nearly nine lines in ten) is no item: the look-ahead
+# leaves it out (its first character is the last of the reversed run), and `choice_lists`
+# skips a line that is no item, so nothing it finds changes.
+_ITEM = r"[^\s!-)+-\-/:-@\[-^`{-~]"
+_ITEM_NO_DOT = r"[^\s!-)+-\-./:-@\[-^`{-~]"
+_ITEM_LINE_REVERSED = lazy_compile(
+    rf"\n,[^\S\n]*+(?={_ITEM_NO_DOT}*+\.|{_ITEM}*+(?<![a-z0-9])){_ITEM}++[^\S\n]*+(?=\n)"
+)
 _MAX_MEMBERS = 300
 _MAX_LISTS = 400
 _MAX_ITEMS = 40
@@ -148,7 +157,7 @@ def _item_lines(text: str) -> list[tuple[int, int]]:
     """(where the line starts, where its comma is) of each line `_ITEM_LINE_REVERSED`
     matches, first to last."""
     size = len(text)  # the reversed text's offset `at` is the text's `size - 1 - at`
-    found = _ITEM_LINE_REVERSED.finditer(text[::-1] + "\n")
+    found = _ITEM_LINE_REVERSED.finditer(reversed_text(text))
     return [(size - match.end(), size - 2 - match.start()) for match in found][::-1]
 
 

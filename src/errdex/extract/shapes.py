@@ -41,6 +41,22 @@ MESSAGE_MEMBER = lazy_compile(r"\bself\.\w*(?:message|msg)\w*")
 # name is the whole run of word characters before `[`: a look-ahead for the `[` (the name
 # taken possessively) fails at once at most `self.`, before the words are looked for in it.
 KEYED_LOOKUP = lazy_compile(r"self\.(?=\w*+\[)(?=\w*(?i:message|error|msg))\w*+\[\s*(\w+)\s*\]")
+# The text last scanned for `KEYED_LOOKUP` and where its matches start (`keyed_lookups`).
+_KEYED_IN: tuple[str, tuple[int, ...]] = ("", ())
+
+
+def keyed_lookups(text: str) -> tuple[int, ...]:
+    """Where each `KEYED_LOOKUP` of `text` starts: one scan of a file's text for both the
+    skeleton and the definitions that ask (each scan tries the pattern at every `self.`).
+    The last text is known by identity, which costs nothing, where hashing it would cost
+    a pass over it."""
+    global _KEYED_IN
+    last = _KEYED_IN
+    if last[0] is text:
+        return last[1]
+    found = tuple(m.start() for m in KEYED_LOOKUP.finditer(text))
+    _KEYED_IN = (text, found)
+    return found
 
 
 def receiver(func: ast.Name | ast.Attribute) -> str | None:

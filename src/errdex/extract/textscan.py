@@ -24,6 +24,24 @@ _TOKENS = lazy_compile(
 )
 
 
+# The text last reversed and its reversal (`reversed_text`).
+_REVERSED: tuple[str, str] = ("", "\n")
+
+
+def reversed_text(text: str) -> str:
+    """`text[::-1] + "\n"`, for the scans that read a file backwards (a pattern that starts
+    with a literal there, where read forwards it would be tried at every character): made
+    once per file for all of them. The newline ends the reversed text's last line (the
+    text's first). The last text is known by identity, which costs nothing."""
+    global _REVERSED
+    last = _REVERSED
+    if last[0] is text:
+        return last[1]
+    made = text[::-1] + "\n"
+    _REVERSED = (text, made)
+    return made
+
+
 def occurrences(text: str, word: str) -> Iterator[int]:
     """The offset of every occurrence of `word` in `text`, in order (overlaps included)."""
     at = text.find(word)

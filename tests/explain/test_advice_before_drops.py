@@ -1,0 +1,70 @@
+"""The message's own advice ranks before a way out that leaves out a setting the user gave:
+its authors say how to keep the feature ("Please use KEY=VALUE format."), while "Do not pass
+`--header`" gives it up. A setting the advice itself names keeps its place."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_with_message
+
+from errdex.explain.advice_first import advice_before_drops
+from errdex.explain.page import Solution
+from errdex.store import Store
+
+BENCH = {
+    "bench/__init__.py": "",
+    "bench/serve.py": """
+        import argparse
+
+
+        def main():
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--header", nargs="+")
+            args = parser.parse_args()
+            if args.header:
+                for item in args.header:
+                    if "=" not in item:
+                        raise ValueError("Invalid header format. Please use KEY=VALUE format.")
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def bench(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("bench"), "bench", BENCH)
+
+
+def test_the_advice_comes_before_leaving_the_flag_out(bench: Store) -> None:
+    page = page_with_message(bench, "bench", "Invalid header format")
+    texts = [s.text for s in page.solutions]
+    assert texts[0] == "Do what the message says: “Please use KEY=VALUE format.”"
+    assert texts[1].startswith("Do not pass `--header`")
+
+
+def _setting(text: str, knob: str, *, drops: bool) -> Solution:
+    return Solution(text=text, knob=knob, kind="setting", drops=drops)
+
+
+def test_the_advice_takes_the_place_of_the_first_drop_ahead_of_it() -> None:
+    drop = _setting("Do not pass `--spec`", "--spec", drops=True)
+    kept = _setting("Pass `--watermark '{\"allow\": true}'`", "--watermark", drops=False)
+    other = _setting("Do not pass `--watermark`", "--watermark", drops=True)
+    advice = Solution(text="Do what the message says: “Set allow=true.”", kind="input")
+    ranked = advice_before_drops([drop, kept, other, advice], [advice])
+    assert ranked == [advice, drop, kept, other]
+
+
+def test_nothing_moves_without_a_drop_ahead() -> None:
+    kept = _setting("Pass `--size 8`", "--size", drops=False)
+    advice = Solution(text="Do what the message says: “Increase the size.”", kind="input")
+    drop = _setting("Do not pass `--spec`", "--spec", drops=True)
+    assert advice_before_drops([kept, advice, drop], [advice]) == [kept, advice, drop]
+
+
+def test_a_setting_the_advice_names_keeps_its_place() -> None:
+    # "Please disable --fast" is the message's own word on `--fast`
+    drop = _setting("Do not pass `--fast`", "--fast", drops=True)
+    advice = Solution(text="Do what the message says: “Please disable --fast.”", kind="setting")
+    assert advice_before_drops([drop, advice], [advice]) == [drop, advice]
