@@ -29,6 +29,7 @@ from errdex.explain.page import (
 )
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import caught_text, code
+from errdex.explain.ran_out import ran_out_sentences
 from errdex.explain.reasons_list import reasons_solved
 from errdex.explain.refused_use import refused_use
 from errdex.explain.registered_name import registration_sentence
@@ -100,10 +101,11 @@ def what_it_means(facts: Facts) -> str:
     elif facts.read.placement:
         first += f"; it sits {facts.read.placement}."
     elif facts.conditions:
-        first += f" {_placement(facts)}."
+        placed = _placement(facts)
+        first += f"{placed}." if placed.startswith(";") else f" {placed}."
     else:
         first += "; nothing in its function guards it."
-    sentences = [first]
+    sentences = [first, *ran_out_sentences(facts.conditions)]
     nothing_to_do = no_action_sentence(facts)
     sentences.extend(_except_sentences(facts, check=nothing_to_do is None))
     wrapped = wrapped_sentence(facts)
@@ -333,6 +335,8 @@ def _placement(facts: Facts) -> str:
             parts.append(f"in the clause {code(condition.text)} (line {condition.line})")
         elif condition.kind == ConditionKind.WITH:
             parts.append(f"inside {code('with ' + condition.text)} (line {condition.line})")
+        elif condition.kind == ConditionKind.NO_MATCH:
+            parts.append(f"after the loop {code(condition.test)}")  # said in `ran_out.py`
     return "; it sits " + ", ".join(parts) if parts else "under the conditions listed below"
 
 
