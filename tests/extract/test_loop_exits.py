@@ -144,3 +144,21 @@ def test_a_branch_that_does_not_return_gives_no_test() -> None:
             raise KeyError(value)
         """
     ) == [("no_match", "for item in items")]
+
+
+def test_a_return_in_a_handler_or_case_of_the_body_counts() -> None:
+    assert path_of(
+        """
+        def f(items, value):
+            for item in items:
+                try:
+                    use(item)
+                except KeyError:
+                    return None
+            for item in items:
+                match item:
+                    case 1:
+                        return item
+            raise KeyError(value)
+        """
+    ) == [("no_match", "for item in items"), ("no_match", "for item in items")]

@@ -13,10 +13,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from errdex.extract.conditions import walk
 from errdex.facts import Condition, ConditionKind
 
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 # Tests that need parentheses to be one operand of `or` (an `and` is kept whole to read).
 _LOOSER_THAN_OR = (ast.BoolOp, ast.IfExp, ast.Lambda, ast.NamedExpr)
 
@@ -25,19 +24,26 @@ def returns_from(loop: ast.For | ast.AsyncFor) -> bool:
     """Whether the loop's body holds a `return` of the function it is in (not of a function
     or class defined inside it). A loop with an `else` is left out: what follows it may run
     only after a `break`."""
-    if loop.orelse:
-        return False
-    for stmt in loop.body:
-        if not _not_scope(stmt):
+    return not loop.orelse and _holds_return(loop.body)
+
+
+def _holds_return(block: list[ast.stmt]) -> bool:
+    """Whether a statement of the block, or of the blocks it opens, is a `return`. Only
+    statements are visited (a `return` is one): expressions are most of a body's nodes."""
+    for stmt in block:
+        if stmt.__class__ is ast.Return:
+            return True
+        if isinstance(stmt, _SCOPES):
             continue
-        for node in walk(stmt, keep=_not_scope):
-            if node.__class__ is ast.Return:
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, field, None)
+            if inner and _holds_return(inner):
+                return True
+        # an except clause's block, a case's
+        for part in (*getattr(stmt, "handlers", ()), *getattr(stmt, "cases", ())):
+            if _holds_return(part.body):
                 return True
     return False
-
-
-def _not_scope(node: ast.AST) -> bool:
-    return not isinstance(node, _SCOPES)
 
 
 def no_match_condition(
