@@ -24,9 +24,11 @@ CHOOSE = {
             raise ValueError(f"unknown mode {mode!r}")
 
 
-        def parse_enum(arg, choices, name):
+        def parse_enum(arg, choices, name, by_name=False):
             for value, aliases in choices.items():
                 if arg is value:
+                    return value
+                elif by_name and arg == value.name:
                     return value
                 elif arg in aliases:
                     return value
@@ -102,6 +104,6 @@ def test_a_helpers_loop_that_returns_otherwise_is_bound_to_the_call(choose: Stor
 def test_the_placement_follows_the_verb_without_a_space(choose: Store) -> None:
     page = page_with_message(choose, "choose", "gave up on")
     assert page.what_it_means.startswith(
-        "`fetch` (choose/pick.py:46) raises `RuntimeError`; it sits after the loop "
+        "`fetch` (choose/pick.py:48) raises `RuntimeError`; it sits after the loop "
         "`for attempt in range(retries)`. It happens only when"
     )

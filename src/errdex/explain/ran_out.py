@@ -61,4 +61,23 @@ def _no_item(text: str) -> tuple[str, str, str] | None:
         if isinstance(target, ast.Tuple)
         else ast.unparse(target)
     )
-    return shown, ast.unparse(loop.iter), ast.unparse(made.elt)
+    return shown, ast.unparse(loop.iter), ast.unparse(_without_false(made.elt))
+
+
+def _without_false(test: ast.expr) -> ast.expr:
+    """`a or b` of `a or (False and c) or b`: a helper's flag bound to a caller's `False`
+    leaves a part no item can pass."""
+    if not (isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or)):
+        return test
+    kept = [v for v in test.values if not _surely_false(v)]
+    if not kept or len(kept) == len(test.values):
+        return test
+    return kept[0] if len(kept) == 1 else ast.BoolOp(op=ast.Or(), values=kept)
+
+
+def _surely_false(part: ast.expr) -> bool:
+    return (
+        isinstance(part, ast.BoolOp)
+        and isinstance(part.op, ast.And)
+        and any(isinstance(v, ast.Constant) and v.value is False for v in part.values)
+    )
