@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, ConditionRecord
-from errdex.link.expression_texts import parse_expression
+from errdex.link.expression_texts import negated_call
 
 
 def ran_out_sentences(conditions: Iterable[ConditionRecord]) -> list[str]:
@@ -39,14 +39,9 @@ def _sentence(condition: ConditionRecord) -> str:
 
 def _no_item(text: str) -> tuple[str, str, str] | None:
     """(target, iterable, test) of `not any(TEST for TARGET in ITERABLE)`; None otherwise."""
-    node = parse_expression(text)
-    if not (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
-        return None
-    call = node.operand
+    call = negated_call(text, "any")
     if not (
-        isinstance(call, ast.Call)
-        and isinstance(call.func, ast.Name)
-        and call.func.id == "any"
+        call is not None
         and len(call.args) == 1
         and isinstance(call.args[0], ast.GeneratorExp)
         and len(call.args[0].generators) == 1
