@@ -144,7 +144,12 @@ def what_it_means(facts: Facts) -> str:
         picked = selection_context(facts.stored, solutions(facts))
         if picked:
             sentences.append(picked)
-        elif not solutions(facts) and not facts.refused and nothing_to_do is None:
+        elif (
+            not solutions(facts)
+            and not facts.refused
+            and nothing_to_do is None
+            and not facts.memo.get(REFUSED)  # a yes/no setting decides it: said below
+        ):
             # said rather than a condition negated: a way out no user can take is none
             sentences.append(_no_solution(facts))
     sentences.extend(hidden_sentence(s) for s in facts.hidden[:1])
