@@ -39,6 +39,7 @@ from errdex.explain.solutions import no_way_out, solutions
 from errdex.explain.tried_input import failing_calls, setting_input
 from errdex.explain.try_failure import no_way_out_of_try, try_failure_sentences
 from errdex.explain.twins import twin_sentences
+from errdex.explain.unset_choice import REFUSED
 from errdex.explain.user_data import arguments_read
 from errdex.explain.user_values import user_value_sentence
 from errdex.facts import ConditionKind, KnobKind, SiteKind
@@ -157,6 +158,8 @@ def what_it_means(facts: Facts) -> str:
         "with what the path holds, and that guard fails as well."
         for s, line in facts.tripped[:2]
     )
+    # yes/no settings whose value leads into a failing branch
+    sentences.extend(list(dict.fromkeys(said for _, said in facts.memo.get(REFUSED, [])))[:2])
     blocked = [c for c in held if no_way_out(c, facts)]
     if blocked:
         lines = ", ".join(str(c.line) for c in blocked)
@@ -457,6 +460,7 @@ def _context(facts: Facts) -> str:
     covered |= {s.condition for s, _ in facts.refused if s.condition}
     covered |= {s.condition for s in facts.hidden if s.condition}
     covered |= {s.condition for s, _ in facts.tripped if s.condition}
+    covered |= {text for text, _ in facts.memo.get(REFUSED, [])}  # said on their own
     rest = [
         c
         for c in facts.held
