@@ -37,6 +37,13 @@ FILES = {
             chunked: bool | None = None
 
 
+        @dataclass
+        class ParallelConfig:
+            balance: bool = False
+            pin: bool = False
+            redundant: int = 0
+
+
         class EngineConfig:
             def __post_init__(self):
                 if self.scheduler_config.async_mode:
@@ -93,6 +100,41 @@ FILES = {
                 ):
                     logger.warning("Turning chunks on may crash this model.")
 
+            def check_chunks_again(self, supported):
+                if self.scheduler_config.chunked is None:
+                    self.scheduler_config.chunked = supported
+                elif (
+                    self.generating
+                    and not self.scheduler_config.chunked
+                    and supported
+                ):
+                    logger.warning("Chunks off again may crash this model.")
+                elif (
+                    not self.generating
+                    and self.scheduler_config.chunked
+                    and not supported
+                ):
+                    logger.warning("Chunks on again may crash this model.")
+
+            def check_balance(self):
+                if self.parallel_config.balance:
+                    if not self.on_gpu:
+                        raise ValueError("Balancing runs on GPUs only.")
+                else:
+                    if self.parallel_config.redundant != 0:
+                        raise ValueError("Redundant copies need balancing.")
+
+            def check_pin(self):
+                pinned = self.parallel_config.pin
+                if pinned:
+                    if not self.on_gpu:
+                        raise ValueError("Pinning runs on GPUs only.")
+                else:
+                    if self.parallel_config.redundant > 2:
+                        raise ValueError("Many copies need pinning.")
+                if self.parallel_config.pin and self.slow:
+                    raise ValueError("Pinning is slow here.")
+
             def check_eager(self):
                 if self.scheduler_config.eager_steps is None:
                     raise ValueError("Eager steps must be given.")
@@ -117,6 +159,9 @@ FILES = {
             overlap: bool | None = None
             prefetch: bool | None = None
             chunked: bool | None = None
+            balance: bool = False
+            pin: bool = False
+            redundant: int = 0
 
             def add_cli_args(parser):
                 parser.add_argument("--async-mode", action=argparse.BooleanOptionalAction)
@@ -126,6 +171,9 @@ FILES = {
                 parser.add_argument("--overlap", action=argparse.BooleanOptionalAction)
                 parser.add_argument("--prefetch", action=argparse.BooleanOptionalAction)
                 parser.add_argument("--chunked", action=argparse.BooleanOptionalAction)
+                parser.add_argument("--balance", action="store_true")
+                parser.add_argument("--pin", action="store_true")
+                parser.add_argument("--redundant", type=int)
         """,
 }
 
@@ -208,7 +256,28 @@ def test_no_turning_off_into_a_branch_that_may_raise(eng: Store) -> None:
 
 
 def test_a_test_written_below_its_elif_is_read_for_its_siblings(eng: Store) -> None:
-    # the test is on the line after `elif (`; off, the flag may take the branch above,
-    # which warns too
-    texts = _texts(eng, "Turning chunks on may crash")
+    # the test is on the line after `elif (`; off, the flag may take the branch above
+    # (`self.generating` decides it), which warns too
+    texts = _texts(eng, "Chunks on again may crash")
     assert not any("--no-chunked" in t or "Turn `--chunked` off" in t for t in texts)
+
+
+def test_a_sibling_the_paths_equality_rules_out_is_not_entered(eng: Store) -> None:
+    # the path holds `self.kind == "pooling"`: the sibling testing "generate" is not taken
+    texts = _texts(eng, "Turning chunks on may crash")
+    assert any(t.startswith("Pass `--no-chunked` (so that") for t in texts)
+
+
+def test_a_plain_flag_whose_other_branch_may_raise_is_no_way_out(eng: Store) -> None:
+    # left out, `--balance` takes the `else` that raises on redundant copies
+    texts = _texts(eng, "Balancing runs on GPUs only")
+    assert not any("--balance" in t for t in texts)
+    # given, it takes the branch that raises off a GPU
+    texts = _texts(eng, "Redundant copies need balancing")
+    assert not any("Pass `--balance`" in t for t in texts)
+
+
+def test_a_plain_flag_the_chain_does_not_test_by_name_is_kept(eng: Store) -> None:
+    # the `if` tests a local standing for the flag: the chain says nothing of its value
+    texts = _texts(eng, "Pinning is slow here")
+    assert any(t.startswith("Do not pass `--pin`") for t in texts)

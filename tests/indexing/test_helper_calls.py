@@ -116,12 +116,12 @@ def test_only_files_that_call_a_helper_are_looked_at_again(package: Path, tmp_pa
 
 def test_workers_extract_again(package: Path) -> None:
     items = [
-        (name, (package / name).read_bytes(), ("require",))
+        (name, (package / name).read_bytes(), ("require",), None)
         for name in ("pkg/client.py", "pkg/mention.py")
     ]
     with ExtractionPool(2) as pool:
         pool.start()
-        results = dict(pool.run_again(items))
+        results = {path: blob for path, blob, _ in pool.run_again(items)}
     assert results["pkg/mention.py"] == b""
     facts = msgspec.msgpack.decode(results["pkg/client.py"], type=FileFacts)
     assert [(c.callee, c.function) for c in facts.calls] == [("require", "connect")]
@@ -206,7 +206,7 @@ def test_a_second_round_errdex_fails_on_leaves_the_first_and_is_tried_again(
 
     real = parallel.extract_again
 
-    def fail(path: str, data: bytes, names: object) -> None:
+    def fail(path: str, data: bytes, names: object, first: object) -> None:
         raise ValueError("injected fault")
 
     monkeypatch.setattr(parallel, "extract_again", fail)

@@ -7,7 +7,7 @@ import textwrap
 
 from errdex.extract import extract_file
 from errdex.link import link_version
-from errdex.link.path_gates import _decorated
+from errdex.link.path_gates import _decorated, _named_uncalled
 from errdex.linked_facts import IndexedSite
 from samples import QUIET_FUNCTIONS, TUNED_BELOW
 
@@ -115,3 +115,39 @@ def test_a_decorator_that_may_hand_the_function_on_is_read_for_its_name_alone() 
     )
     decorated = {n for n in re.findall(r"def (\w+)", text) if _decorated(text, n)}
     assert decorated == {"bare", "routed", "spread", "bare_too"}
+
+
+def test_a_def_is_found_after_any_blanks_and_among_other_hits_of_its_name() -> None:
+    text = (
+        "class A:\n"
+        "    def use(self): return self.hook(1) + hook_count\n"
+        "    @register\n"
+        "    def\thook(self, x): pass\n"
+        "@register\n"
+        "def  spaced(): pass\n"
+        "x = spaced\n"
+    )
+    assert _decorated(text, "hook")
+    assert _decorated(text, "spaced")
+    assert not _decorated(text, "use")
+    assert not _decorated(text, "hook_count")
+
+
+def test_a_function_named_other_than_to_call_it_is_handed_on() -> None:
+    text = (
+        "class A:\n"
+        "    def run(self):\n"
+        "        # self.step is called below\n"
+        "        self.step (1)\n"
+        "        self.stepper = 2\n"
+        "        return self.done\n"
+        "    def done(self): pass\n"
+        "    def step(self, n): pass\n"
+        "def helper(): pass\n"
+        "handlers = {'x': helper_table, 'y': a.helper}\n"
+        "callbacks = [helper]\n"
+    )
+    assert _named_uncalled(text, "done", method=True)  # `return self.done`
+    assert not _named_uncalled(text, "step", method=True)  # called, or a longer name
+    assert _named_uncalled(text, "helper", method=False)  # `[helper]`
+    assert not _named_uncalled(text, "run", method=True)

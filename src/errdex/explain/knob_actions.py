@@ -43,9 +43,9 @@ class KnobAction:
     # it gives the setting up (leaves it out, turns it off, leaves it unset): what the user
     # asked for is lost, so a way that keeps it ranks first (`kept_first`)
     drops: bool = False
-    # a yes/no flag offered for a name the path holds None (`--x` or `--no-x`): (the name,
-    # the flag, its negative form); which value takes no failing branch is settled with the
-    # page's source (`unset_choice`)
+    # a yes/no flag offered for a name the path holds None (`--x` or `--no-x`), or to turn
+    # on or off: (the name, the flag, its negative form or '' for a flag with none); which
+    # of `values` takes no failing branch is settled with the page's source (`unset_choice`)
     unset: tuple[str, str, str] | None = None
     # the values of the pair it may settle on: both for a name held None, False (the
     # negative form) for a flag to turn off
@@ -392,7 +392,15 @@ def _flag_action(knob: Knob, shape: _Shape) -> KnobAction | None:
     flag = knob.name
     match shape.op:
         case "true" if boolish(knob) and not optional(knob):
-            return KnobAction(f"Do not pass `{flag}`", flag, keyword="False", drops=True)
+            plain = (knob.behind or flag, flag, "")  # no negative form: only checked
+            return KnobAction(
+                f"Do not pass `{flag}`",
+                flag,
+                keyword="False",
+                drops=True,
+                unset=plain,
+                values=(False,),
+            )
         case "true" if boolish(knob):
             # left out, a `bool | None` flag lets the code choose: `--no-x` turns it off
             negative = negative_flag(flag)
@@ -401,7 +409,8 @@ def _flag_action(knob: Knob, shape: _Shape) -> KnobAction | None:
                 f"Turn `{flag}` off", flag, keyword="False", drops=True, unset=pair, values=(False,)
             )
         case "false" if boolish(knob):
-            return KnobAction(f"Pass `{flag}`", flag, keyword="True")
+            plain = (knob.behind or flag, flag, "")
+            return KnobAction(f"Pass `{flag}`", flag, keyword="True", unset=plain, values=(True,))
         case "is" | "==" if shape.value is None and optional(knob) and boolish(knob):
             # a flag pair: no `VALUE` to write, and one of the two values may fail elsewhere
             negative = negative_flag(flag)

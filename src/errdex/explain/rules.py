@@ -20,6 +20,7 @@ from errdex.explain.kept_argument import kept_sentence
 from errdex.explain.narrowing import narrows_call_result
 from errdex.explain.network_try import sent_request
 from errdex.explain.no_action import no_action_sentence
+from errdex.explain.own_state import own_computation
 from errdex.explain.page import (
     GUARD_NOT_READ,
     BindingView,
@@ -395,16 +396,25 @@ def _no_solution(facts: Facts) -> str:
     given = None if passed else user_value_sentence(facts)
     if given is not None:
         return given  # an item of an argument, an operator's operand: the user's value
+    if not passed and own_computation(facts):
+        # evidence: the conditions read only what the function computes from literals,
+        # constants and classes; no caller, setting or input decides them
+        function = facts.stored.site.function
+        computes = "the module" if function == "<module>" else code(function)
+        return (
+            f"So no solution is offered: these conditions read only what {computes} "
+            "computes itself from literals and "
+            "constants, no argument, attribute or other outside value, so nothing you "
+            "pass decides them, and hitting the check is worth reporting to the project."
+        )
     if not passed:
-        # errdex cannot tell the program's state from what the user hands it (a class,
-        # model or mapping declared with the library, a callback that sets it, a plugin
-        # registered, a server's reply): said so
+        # no such evidence: a flag, the request's data, an argument of a method users
+        # call, a declaration or a model's metadata may decide them; errdex cannot tell
+        # which, and says no more than what it did not find
         return (
             "So no solution is offered: errdex followed none of these conditions to a "
-            "setting or to an argument you pass. Unless something you give the program "
-            "decides them (a class, model or mapping you declared with it, a callback, a "
-            "plugin, a server's reply), they are its own state, and hitting the check is "
-            "worth reporting to the project."
+            "setting or to an argument you pass; the traceback's frames above this one "
+            "show which call led here."
         )
     names = ", ".join(code(p) for p in passed)
     callee = code(facts.stored.site.function.removesuffix(".__init__"))

@@ -26,6 +26,7 @@ from errdex.explain.knob_actions import KnobAction
 from errdex.explain.page import ConditionView
 from errdex.extract.conditions import dotted_name
 from errdex.facts import SiteKind
+from errdex.link.expression_texts import parse_expression
 
 __all__ = ["settled_unset"]
 
@@ -34,24 +35,28 @@ _WARNING_CALLS = frozenset({"warning", "warning_once", "warn", "warn_once"})
 
 
 def settled_unset(action: KnobAction, condition: ConditionView, facts: Facts) -> KnobAction | None:
-    """`action` (a flag pair offered for a name the path holds None, or a flag to turn off)
-    with the value to pass: the one of its values that takes no failing branch of the chain
-    the test is in. A pair stays as it is when the test is no branch of the site's function
-    (an `assert`: either value passes); None when every value fails."""
+    """`action` (a flag pair offered for a name the path holds None, a flag to turn off, or
+    a plain yes/no flag given or left out) with the value to pass: the one of its values
+    that takes no failing branch of the chain the test is in. A pair stays as it is when
+    the chain says nothing of the name (no `if` of the site's function tests it there: an
+    `assert`, a local standing for it); None when every value fails."""
     if action.unset is None:
         return action
     name, positive, negative = action.unset
     head = _chain_head(facts.site_function(), condition.line)
-    if head is None:
-        if action.values == (False,):
+    if head is None or not any(_mentions(t, name) for t, _, _ in _branches(head)):
+        if action.values == (False,) and negative:
             return _given(action, False, None)  # no chain read: `--no-x` fails the test itself
-        return action
+        return replace(action, unset=None)
     line = facts.stored.site.line
     warning = facts.stored.site.kind in (SiteKind.LOG, SiteKind.WARN)
-    failing = {v: _entered_failing(head, name, v, line, warning) for v in (True, False)}
+    known = _path_equalities(facts)
+    failing = {v: _entered_failing(head, name, v, known, line, warning) for v in (True, False)}
     safe = [v for v in action.values if failing[v] is None]
     if not safe:
         return None
+    if not negative:
+        return replace(action, unset=None)  # a plain flag: given or left out, as it said
     if len(safe) == 2:
         assigned = _assigned_in_site_branch(head, name, line)
         if assigned is None:
@@ -66,6 +71,33 @@ def settled_unset(action: KnobAction, condition: ConditionView, facts: Facts) ->
         other = negative if value else positive
         aside = f"Not `{other}`: it {takes} the branch at line {branch}, which {what}."
     return _given(action, value, aside)
+
+
+def _mentions(test: ast.expr | None, name: str) -> bool:
+    return test is not None and any(
+        dotted_name(n) == name for n in walk(test) if isinstance(n, ast.Name | ast.Attribute)
+    )
+
+
+def _path_equalities(facts: Facts) -> dict[str, object]:
+    """`x == "pooling"` parts of the conditions the path holds: the name's value there, so a
+    sibling's `x == "generate"` is known false."""
+    known: dict[str, object] = {}
+    for condition in facts.conditions:
+        node = parse_expression(condition.text)
+        parts = (
+            node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
+        )
+        for part in parts:
+            if (
+                isinstance(part, ast.Compare)
+                and len(part.ops) == 1
+                and isinstance(part.ops[0], ast.Eq)
+                and isinstance(part.comparators[0], ast.Constant)
+                and (held := dotted_name(part.left)) is not None
+            ):
+                known[held] = part.comparators[0].value
+    return known
 
 
 def _given(action: KnobAction, value: bool, aside: str | None) -> KnobAction:
@@ -119,12 +151,18 @@ def _branches(head: ast.If) -> list[tuple[ast.expr | None, list[ast.stmt], int]]
 
 
 def _entered_failing(
-    head: ast.If, name: str, value: bool, site_line: int, warning: bool
+    head: ast.If,
+    name: str,
+    value: bool,
+    known: dict[str, object],
+    site_line: int,
+    warning: bool,
 ) -> tuple[int, bool, str] | None:
     """The first branch `value` enters, or may enter, that fails or holds the site: (its
     line, whether it surely enters, what it does); None when it enters none."""
+    values = {**known, name: value}
     for test, body, line in _branches(head):
-        truth = True if test is None else _truth(test, name, value)
+        truth = True if test is None else _truth(test, values)
         if truth is False:
             continue
         if _holds_line(body, site_line):
@@ -137,15 +175,17 @@ def _entered_failing(
     return None
 
 
-def _truth(node: ast.expr, name: str, value: bool) -> bool | None:
-    """The test's truth with `name` given `value`; None when other names decide it."""
-    if dotted_name(node) == name:
-        return value
+def _truth(node: ast.expr, values: dict[str, object]) -> bool | None:
+    """The test's truth with the names of `values` given theirs; None when other names
+    decide it."""
+    held = dotted_name(node)
+    if held is not None:
+        return bool(values[held]) if held in values else None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        inner = _truth(node.operand, name, value)
+        inner = _truth(node.operand, values)
         return None if inner is None else not inner
     if isinstance(node, ast.BoolOp):
-        parts = [_truth(v, name, value) for v in node.values]
+        parts = [_truth(v, values) for v in node.values]
         decisive = isinstance(node.op, ast.Or)  # the value that decides alone
         if decisive in parts:
             return decisive
@@ -153,9 +193,10 @@ def _truth(node: ast.expr, name: str, value: bool) -> bool | None:
     if (
         isinstance(node, ast.Compare)
         and len(node.ops) == 1
-        and dotted_name(node.left) == name
+        and (left := dotted_name(node.left)) in values
         and isinstance(node.comparators[0], ast.Constant)
     ):
+        value = values[left or ""]
         other = node.comparators[0].value
         op = node.ops[0]
         if isinstance(op, ast.Is | ast.Eq):

@@ -8,9 +8,10 @@ import io
 import sys
 import tokenize
 import warnings
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from errdex.extract import parsed_ahead
+from errdex.extract.again import spliced
 from errdex.extract.blanked_calls import blanked_calls
 from errdex.extract.blanked_imports import blanked_imports
 from errdex.extract.budget import over_budget
@@ -37,7 +38,13 @@ from errdex.extract.module import (
 from errdex.extract.reading import Wanted, read_lines
 from errdex.extract.registries import choice_lists, enum_registries, name_filters
 from errdex.extract.request_models import request_carries, request_fields, route_bodies
-from errdex.extract.skeleton import Skeleton, build_skeleton, has_message_call
+from errdex.extract.skeleton import (
+    MIN_SKELETON_BYTES,
+    Skeleton,
+    Skeletons,
+    build_skeleton,
+    has_message_call,
+)
 from errdex.extract.source_text import source_lines
 from errdex.extract.walker import Walker
 from errdex.facts import CallSite, FileFacts
@@ -47,7 +54,13 @@ from errdex.reading_facts import SourceRead
 # changes.
 EXTRACTOR_VERSION = "79-own-comparisons-bound"
 
-__all__ = ["EXTRACTOR_VERSION", "decode_source", "extract_again", "extract_file"]
+__all__ = [
+    "EXTRACTOR_VERSION",
+    "decode_source",
+    "extract_again",
+    "extract_file",
+    "extract_first",
+]
 
 
 def decode_source(data: bytes) -> str:
@@ -93,22 +106,45 @@ def extract_file(path: str, data: bytes, keep_calls: Collection[str] = ()) -> Fi
     `keep_calls` names raising helpers of other files: the bodies that call them are parsed
     even when they hold no site word, so those calls are recorded (see `extract_again`).
     """
+    return _extract_file(path, data, keep_calls)[0]
+
+
+def extract_first(path: str, data: bytes) -> tuple[FileFacts, bool]:
+    """`extract_file(path, data)`, and whether its facts were made from the text that
+    `build_skeleton` gives (the skeleton parsed, or there is none): then `extract_again`
+    may take them as its `first`."""
+    return _extract_file(path, data, ())
+
+
+def _extract_file(path: str, data: bytes, keep_calls: Collection[str]) -> tuple[FileFacts, bool]:
     try:
         text = decode_source(data)
     except ValueError as error:
-        return FileFacts(path=path, module=module_name(path)[0], error=str(error))
+        return FileFacts(path=path, module=module_name(path)[0], error=str(error)), False
     refusal = over_budget(text)
     if refusal is not None:
-        return FileFacts(path=path, module=module_name(path)[0], error=refusal)
+        return FileFacts(path=path, module=module_name(path)[0], error=refusal), False
     ahead = None if keep_calls else parsed_ahead.take(text)
     if ahead is not None:
-        return _extract_text(path, text, ahead[1], ahead[0])
-    return _extract_text(path, text, build_skeleton(text, keep_calls))
+        return _extract_text(path, text, ahead[1], ahead[0]), False
+    fell_back: list[bool] = []
+    facts = _extract_text(path, text, build_skeleton(text, keep_calls), fell_back=fell_back)
+    return facts, not fell_back
 
 
-def extract_again(path: str, data: bytes, keep_calls: Collection[str]) -> FileFacts | None:
+def extract_again(
+    path: str,
+    data: bytes,
+    keep_calls: Collection[str],
+    first: Callable[[], FileFacts] | None = None,
+) -> FileFacts | None:
     """`extract_file(path, data, keep_calls)`, or None when that finds what `extract_file`
     without them found: no body the skeleton blanks calls one of `keep_calls`.
+
+    `first` gives what `extract_file(path, data)` gave, when `extract_first` said it was
+    made from the skeleton's text (asked only for a file that changes): the statements the
+    kept calls leave alone keep their facts, and only the others are parsed and walked again
+    (`again.spliced`).
     """
     try:
         text = decode_source(data)
@@ -118,23 +154,38 @@ def extract_again(path: str, data: bytes, keep_calls: Collection[str]) -> FileFa
         return None  # its first extraction said why it is skipped
     if not has_message_call(text, keep_calls):
         return None  # the cheap answer for most files, which name a helper only elsewhere
-    reduced = build_skeleton(text, keep_calls)
+    if len(text) < MIN_SKELETON_BYTES:
+        return None  # parsed whole either way
+    skeletons = Skeletons(text)  # the scans both skeletons are planned from, made once
+    reduced = skeletons.build(keep_calls)
     if reduced is not None and not reduced.kept_for_calls:
         return None  # every call of theirs is in a body parsed anyway
-    if reduced is None and build_skeleton(text) is None:
+    first_skeleton = skeletons.build()
+    if first_skeleton is None:
         return None  # parsed whole either way (a small file, or little to blank)
+    if first is not None:
+        facts = spliced(path, text, first_skeleton, reduced, first())
+        if facts is not None:
+            return facts
     return _extract_text(path, text, reduced)
 
 
 def _extract_text(
-    path: str, text: str, reduced: Skeleton | None, tree: ast.Module | None = None
+    path: str,
+    text: str,
+    reduced: Skeleton | None,
+    tree: ast.Module | None = None,
+    fell_back: list[bool] | None = None,
 ) -> FileFacts:
     """The facts of one file's text, parsing `reduced` (its skeleton) when it parses; `tree`:
-    that parse, made already."""
+    that parse, made already. `fell_back` gets True when the skeleton did not parse."""
     module, is_package = module_name(path)
     try:
         if tree is None:
-            tree, reduced = _parse_fast(text, reduced, path)
+            tree, parsed = _parse_fast(text, reduced, path)
+            if parsed is not reduced and fell_back is not None:
+                fell_back.append(True)
+            reduced = parsed
     except SyntaxError as error:
         where = f"line {error.lineno}: " if error.lineno else ""
         newer = (

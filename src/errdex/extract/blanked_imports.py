@@ -29,8 +29,17 @@ def blanked_imports(
 ) -> list[ast.ImportFrom]:
     """The `from ... import ...` statements inside each blanked body or tail
     `(def offset, start, end)` of `text`, outside triple-quoted `strings`, in text order."""
-    found: list[ast.ImportFrom] = []
-    for _, start, end in sorted([*spans, *tails], key=lambda region: region[1]):
+    return [statement for _, statement in from_imports(text, [*spans, *tails], strings)]
+
+
+def from_imports(
+    text: str, regions: list[tuple[int, int, int]], strings: list[int]
+) -> list[tuple[int, ast.ImportFrom]]:
+    """(offset, statement) of each `from ... import ...` statement starting a line inside
+    each region `(any, start, end)` of `text`, outside triple-quoted `strings`, in text
+    order."""
+    found: list[tuple[int, ast.ImportFrom]] = []
+    for _, start, end in sorted(regions, key=lambda region: region[1]):
         for match in _FROM.finditer(text, start, end):
             at = match.start()
             line_start = text.rfind("\n", 0, at) + 1
@@ -38,7 +47,7 @@ def blanked_imports(
                 continue  # not the line's first word (`yield from x`), or inside a string
             statement = _statement(text, at, end)
             if statement is not None:
-                found.append(statement)
+                found.append((at, statement))
     return found
 
 

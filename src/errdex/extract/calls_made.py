@@ -62,6 +62,10 @@ class CallRecorder:
             site = msgspec.structs.replace(site, passes=passes)
         self._pending.append((site, path, scope))
 
+    def pending(self) -> int:
+        """How many calls are recorded so far (see `call_sites`)."""
+        return len(self._pending)
+
     def imported_here(self, stmt: ast.ImportFrom, scope: Scope) -> None:
         """A `from module import name` inside a function: a call of a method of that name
         may reach the codebase (`from pkg.platforms import current_platform`)."""
@@ -123,10 +127,13 @@ class CallRecorder:
             )
         return found[1]
 
-    def call_sites(self, keep: Callable[[CallSite], bool]) -> tuple[CallSite, ...]:
-        """The recorded calls that `keep` accepts, each with its guard (worked out now)."""
+    def call_sites(
+        self, keep: Callable[[CallSite], bool], among: slice = slice(None)
+    ) -> tuple[CallSite, ...]:
+        """The recorded calls that `keep` accepts, each with its guard (worked out now);
+        `among`: of those recorded, which (`pending` tells how many are so far)."""
         out: list[CallSite] = []
-        for call, path, scope in self._pending:
+        for call, path, scope in self._pending[among]:
             if not keep(call):
                 continue
             conditions = self.state.conditions_of(path)

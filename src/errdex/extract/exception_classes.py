@@ -32,7 +32,7 @@ from errdex.lazy_re import lazy_compile
 # A class header naming an exception: its own name or a base's. A class of the same file
 # deriving from one so read is read too (`class NotFound(HTTPException)`, then
 # `class ClientDisconnected(BadRequest)`).
-_EXCEPTION_HEADER = lazy_compile(r"Error|Exception|Warning|Exc\b|Abort|Exit|Failure|Fault")
+EXCEPTION_HEADER = lazy_compile(r"Error|Exception|Warning|Exc\b|Abort|Exit|Failure|Fault")
 # Methods whose return (or, for `show`, whose printed text) is the text a user sees, or a
 # part of it; properties are read too.
 _TEXT_METHODS = frozenset({"__str__", "format_message", "show", "get_message"})
@@ -71,7 +71,7 @@ def class_texts(
     """The `ClassText` of every exception class of a file that has anything to say, and of
     each class whose method or property builds the message of one of `sites`
     (`raise UndefinedError(self._undefined_message)`)."""
-    raised = _members_raised(sites)
+    raised = members_raised(sites)
     given: set[str] | None = None  # `_given_values(tree)`, walked once a class is read
     found: list[ClassText] = []
     read: set[str] = set()  # names of the classes read, for their subclasses in the file
@@ -86,7 +86,7 @@ def class_texts(
         qualname = prefix + stmt.name
         bases = [dotted_name(base) or "" for base in stmt.bases]
         members: Collection[str] | None = None
-        if _EXCEPTION_HEADER.search(" ".join((stmt.name, *bases))) or any(
+        if EXCEPTION_HEADER.search(" ".join((stmt.name, *bases))) or any(
             base.rsplit(".", 1)[-1] in read for base in bases
         ):
             read.add(stmt.name)
@@ -111,7 +111,7 @@ def class_texts(
     return tuple(found)
 
 
-def _members_raised(sites: Iterable[ErrorSite]) -> dict[str, set[str]]:
+def members_raised(sites: Iterable[ErrorSite]) -> dict[str, set[str]]:
     """Class → the members whose value a raise in it takes as its message, or in it:
     `self._undefined_message`, `self.describe()`; and the classes whose raise reads a member
     otherwise (`self.message % dict(max=self.max)`, or a local that holds one)."""
@@ -166,11 +166,11 @@ def _class_text(
                 defaults = _defaults(item, text)
                 sets = _stored(item, text)
                 fallbacks = _fallbacks(item, text)
-            elif len(methods) < _MAX_METHODS and _reads_as_text(item):
+            elif len(methods) < _MAX_METHODS and reads_as_text(item):
                 method = _text_method(item, text, builder)
                 if method.returns:
                     methods[item.name] = method
-            elif len(methods) < _MAX_METHODS and item.name in given and _takes_values(item):
+            elif len(methods) < _MAX_METHODS and item.name in given and takes_values(item):
                 method = _text_method(item, text, builder)
                 if method.returns and all(map(_worded, method.returns)):
                     params = tuple(a.arg for a in item.args.args[1:])
@@ -219,7 +219,7 @@ def _literal(node: ast.expr) -> str | None:
     return value if len(value) <= _MAX_VALUE else None
 
 
-def _reads_as_text(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+def reads_as_text(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """A method that makes text: one of `_TEXT_METHODS`, or a property (not its setter)."""
     if func.name in _TEXT_METHODS:
         return True
@@ -240,7 +240,7 @@ def _given_values(tree: ast.Module) -> set[str]:
         for node in cls.body:
             if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
-            if not _reads_as_text(node):
+            if not reads_as_text(node):
                 continue
             for inner in walk(node):
                 if (
@@ -254,7 +254,7 @@ def _given_values(tree: ast.Module) -> set[str]:
     return called
 
 
-def _takes_values(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+def takes_values(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """A plain method given values by position or name (`self._format_expected(allowed)`),
     which `__str__` may call to format part of its text."""
     args = func.args

@@ -49,6 +49,10 @@ class FactoryRecorder:
         if made not in found and len(found) < _MAX_MADE:
             found.append(made)
 
+    def made(self) -> int:
+        """How many functions are recorded so far (the keys of `factories`, in order)."""
+        return len(self._made)
+
     def factories(self) -> dict[str, Factory]:
         return {q: Factory(self._params[q], tuple(made)) for q, made in self._made.items()}
 

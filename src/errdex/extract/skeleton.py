@@ -138,15 +138,38 @@ def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> Skeleton | No
     """
     if len(text) < MIN_SKELETON_BYTES:
         return None
-    words = _SiteWords.find(text)
-    classes = _classes(text)
+    return Skeletons(text).build(keep_calls)
+
+
+class Skeletons:
+    """The scans a text's skeletons are planned from, made once: the skeletons of one text
+    keeping the calls of different names (a second extraction asks for two)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.words = _SiteWords.find(text)
+        self.classes = _classes(text)
+        self.functions = list(_functions(text))
+        # A `def` in a docstring's example is text: blanking it would change the docstring.
+        self.strings = triple_quoted_bounds(text)
+        self.own_calls = _own_calls(text, self.functions, self.words.raises)
+
+    def build(self, keep_calls: Collection[str] = ()) -> Skeleton | None:
+        """`build_skeleton(text, keep_calls)`."""
+        if len(self.text) < MIN_SKELETON_BYTES:
+            return None
+        return _build(self, keep_calls)
+
+
+def _build(scans: Skeletons, keep_calls: Collection[str]) -> Skeleton | None:
+    """The skeleton of `scans.text` keeping the calls of `keep_calls`: what is blanked is
+    decided function by function, in text order."""
+    text, words, classes, strings = scans.text, scans.words, scans.classes, scans.strings
     class_starts = [c[0] for c in classes]
-    functions = list(_functions(text))
-    # A `def` in a docstring's example is text: blanking it would change the docstring.
-    strings = triple_quoted_bounds(text)
-    own_calls, named_calls = _helper_calls(text, functions, words.raises, keep_calls)
+    own_calls, own_names = scans.own_calls
+    named_calls = _named_calls(text, own_names, keep_calls)
     plan = _Plan(text)
-    for function in functions:
+    for function in scans.functions:
         start, indent, name, _, body, end = function
         if start < plan.done or plan.tails.holds(start):
             continue  # nested in a body or a tail already blanked
@@ -400,24 +423,26 @@ def _functions(text: str) -> Iterator[_Function]:
         yield _Function(start, indent, match.group(1), match.start(), body, end)
 
 
-def _helper_calls(
-    text: str, functions: list[_Function], raises: list[int], keep_calls: Collection[str]
-) -> tuple[list[int], list[int]]:
-    """Sorted offsets of calls of this file's functions that raise, and of `keep_calls`.
-
-    A helper's calls are sites only when their bodies are parsed. A function of this file that
-    raises may be a raising helper; `keep_calls` are raising helpers of other files, whose
-    calls are kept only with message text among the arguments: a string literal, or the
-    name of a module constant (in capitals) that may hold it.
-    """
+def _own_calls(
+    text: str, functions: list[_Function], raises: list[int]
+) -> tuple[list[int], set[str]]:
+    """Sorted offsets of calls of this file's functions that raise, and those functions'
+    names. A helper's calls are sites only when their bodies are parsed: a function of this
+    file that raises may be a raising helper."""
     names = set()
     for function in functions:
         first = bisect.bisect_left(raises, function.body)
         if first < len(raises) and raises[first] < function.end:
             names.add(function.name)
-    others = set(keep_calls) - names
-    named = [at for at in _calls(text, others) if _message_argument(text, at)] if others else []
-    return _calls(text, names), named
+    return _calls(text, names), names
+
+
+def _named_calls(text: str, own: set[str], keep_calls: Collection[str]) -> list[int]:
+    """Sorted offsets of the calls of `keep_calls`, raising helpers of other files, kept
+    only with message text among the arguments: a string literal, or the name of a module
+    constant (in capitals) that may hold it; those of this file's own are counted already."""
+    others = set(keep_calls) - own
+    return [at for at in _calls(text, others) if _message_argument(text, at)] if others else []
 
 
 def _any_within(offsets: list[int], start: int, end: int) -> bool:

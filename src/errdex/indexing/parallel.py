@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, TypeVar
 import msgspec
 
 from errdex.bugs import INTERNAL, error_line, show_traceback
-from errdex.extract import extract_again, extract_file
+from errdex.extract import extract_again, extract_first
 from errdex.extract.budget import FileTimeout, time_limit
 from errdex.extract.module import module_name
 from errdex.facts import FileFacts
@@ -30,10 +30,15 @@ _BATCHES_PER_WORKER = 4
 _FED_AHEAD = 2
 
 _encoder = msgspec.msgpack.Encoder()
+_decoder = msgspec.msgpack.Decoder(FileFacts)
 
 File = tuple[str, bytes]  # (path, data)
-Again = tuple[str, bytes, tuple[str, ...]]  # (path, data, names of raising helpers to keep)
+# (path, data, names of raising helpers to keep, the encoded first facts when `extract_again`
+# may take them)
+Again = tuple[str, bytes, tuple[str, ...], bytes | None]
 _Item = TypeVar("_Item", File, Again)
+# (path, encoded facts, whether they may be a second extraction's first: `extract_first`)
+Extracted = tuple[str, bytes, bool]
 
 
 def encode_facts(facts: FileFacts) -> bytes:
@@ -70,20 +75,24 @@ def _storable(value: object) -> object:
     return value
 
 
-def extract_batch(batch: Sequence[File]) -> list[tuple[str, bytes]]:
+def extract_batch(batch: Sequence[File]) -> list[Extracted]:
     """Extract each (path, data) and encode its facts; runs in a worker process."""
     # The walker leaves no cycle of its own (the stdlib's `literal_eval` leaves a few):
     # one young collection per batch frees them.
     with cyclic_gc_paused(collect_after=True):
-        return [(path, encode_facts(_extract_in_time(path, data))) for path, data in batch]
+        out = []
+        for path, data in batch:
+            facts, first = _extract_in_time(path, data)
+            out.append((path, encode_facts(facts), first))
+        return out
 
 
-def _extract_in_time(path: str, data: bytes) -> FileFacts:
-    """`extract_file` within the per-file time limit; past it, an error for that file, and
+def _extract_in_time(path: str, data: bytes) -> tuple[FileFacts, bool]:
+    """`extract_first` within the per-file time limit; past it, an error for that file, and
     so for an exception of errdex's own (a bug: the rest of the version goes on)."""
     try:
         with time_limit():
-            return extract_file(path, data)
+            return extract_first(path, data)
     except FileTimeout as timeout:
         reason = timeout.reason
     except MemoryError:
@@ -91,19 +100,19 @@ def _extract_in_time(path: str, data: bytes) -> FileFacts:
     except Exception as error:
         show_traceback(error)
         reason = f"{INTERNAL} while extracting: {error_line(error)}"
-    return FileFacts(path=path, module=module_name(path)[0], error=reason)
+    return FileFacts(path=path, module=module_name(path)[0], error=reason), False
 
 
-def extract_again_batch(batch: Sequence[Again]) -> list[tuple[str, bytes]]:
+def extract_again_batch(batch: Sequence[Again]) -> list[Extracted]:
     """Extract each file again keeping its names' calls; empty bytes where nothing changes,
     nothing at all where errdex failed (a bug: the first extraction stands, and is not
     cached as final, so that a fixed errdex tries again)."""
     with cyclic_gc_paused(collect_after=True):
-        out = []
-        for path, data, names in batch:
+        out: list[Extracted] = []
+        for path, data, names, first in batch:
             try:
                 with time_limit():
-                    facts = extract_again(path, data, names)
+                    facts = extract_again(path, data, names, _first(first))
             except FileTimeout:
                 facts = None  # the first extraction stands
             except MemoryError:
@@ -111,8 +120,15 @@ def extract_again_batch(batch: Sequence[Again]) -> list[tuple[str, bytes]]:
             except Exception as error:
                 show_traceback(error)
                 continue
-            out.append((path, b"" if facts is None else encode_facts(facts)))
+            out.append((path, b"" if facts is None else encode_facts(facts), False))
         return out
+
+
+def _first(blob: bytes | None) -> Callable[[], FileFacts] | None:
+    """The first facts of a file, decoded only when `extract_again` asks for them."""
+    if blob is None:
+        return None
+    return lambda: _decoder.decode(blob)
 
 
 def _batches(items: Sequence[_Item], workers: int = 1) -> Iterator[list[_Item]]:
@@ -149,7 +165,7 @@ class ExtractionPool:
         self._pool: ProcessPoolExecutor | None = None
         self._starting: threading.Thread | None = None
         self._failed: BaseException | None = None  # what starting the pool raised
-        self._fed: list[Future[list[tuple[str, bytes]]]] = []  # `feed`'s batches
+        self._fed: list[Future[list[Extracted]]] = []  # `feed`'s batches
         self._fed_paths: set[str] = set()
 
     def start(self) -> None:
@@ -211,25 +227,26 @@ class ExtractionPool:
         self,
         items: Sequence[File],
         progress: Callable[[int], None] | None = None,
-    ) -> Iterator[tuple[str, bytes]]:
-        """Yield (path, encoded facts) for every item, in parallel when it pays (those
-        handed out by `feed` already are not extracted again)."""
+    ) -> Iterator[Extracted]:
+        """Yield (path, encoded facts, whether they may be a second extraction's first) for
+        every item, in parallel when it pays (those handed out by `feed` already are not
+        extracted again)."""
         fed, self._fed = self._fed, []
         rest = [i for i in items if i[0] not in self._fed_paths] if self._fed_paths else items
         return self._map(extract_batch, rest, progress, fed)
 
-    def run_again(self, items: Sequence[Again]) -> Iterator[tuple[str, bytes]]:
-        """Yield (path, encoded facts, or empty bytes when they do not change) for every item
-        but those errdex failed on (`extract_again_batch`)."""
+    def run_again(self, items: Sequence[Again]) -> Iterator[Extracted]:
+        """Yield (path, encoded facts, or empty bytes when they do not change, False) for
+        every item but those errdex failed on (`extract_again_batch`)."""
         return self._map(extract_again_batch, items, None)
 
     def _map(
         self,
-        task: Callable[[Sequence[_Item]], list[tuple[str, bytes]]],
+        task: Callable[[Sequence[_Item]], list[Extracted]],
         items: Sequence[_Item],
         progress: Callable[[int], None] | None,
-        fed: Sequence[Future[list[tuple[str, bytes]]]] = (),
-    ) -> Iterator[tuple[str, bytes]]:
+        fed: Sequence[Future[list[Extracted]]] = (),
+    ) -> Iterator[Extracted]:
         if self._pool is None and len(items) >= MIN_PARALLEL_FILES:
             self.start()
         pool = self._started()

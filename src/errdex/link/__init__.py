@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections import defaultdict
 from collections.abc import Generator, Iterator, Mapping, Sequence
+from typing import Any
 
 import msgspec
 
@@ -525,6 +526,9 @@ def _has_method(cls: ResolvedClass, name: str, names: Namespace) -> bool:
     return any(base is not None and name in base.fact.methods for base in found)
 
 
+_UNKNOWN: Any = object()  # a name not resolved yet (None: resolved to no constant)
+
+
 class _ConstantBindings:
     """The constants behind the names of sites, as bindings.
 
@@ -537,13 +541,14 @@ class _ConstantBindings:
         self._found: dict[tuple[str, str], Binding | None] = {}
 
     def of(self, site: ErrorSite, facts: FileFacts) -> tuple[Binding, ...]:
+        if not site.names:
+            return ()
         out: list[Binding] = []
+        found, path = self._found, facts.path
         for dotted in site.names:
-            key = (facts.path, dotted)
-            if key in self._found:
-                binding = self._found[key]
-            else:
-                binding = self._found[key] = self._binding(facts, dotted)
+            binding = found.get((path, dotted), _UNKNOWN)
+            if binding is _UNKNOWN:
+                binding = found[(path, dotted)] = self._binding(facts, dotted)
             if binding is not None:
                 out.append(binding)
         return tuple(out)

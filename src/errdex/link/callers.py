@@ -37,6 +37,7 @@ class CallerIndex:
         self._unresolved: dict[str, list[tuple[CallSite, FileFacts]]] = defaultdict(list)
         self._families: dict[str, set[str] | None] = {}
         self._definers: defaultdict[str, list[ResolvedClass]] | None = None  # by method name
+        by_target, unresolved = self._by_target, self._unresolved
         for facts in files:
             if facts.error is not None:
                 continue
@@ -47,10 +48,11 @@ class CallerIndex:
                 targets = reached.get(key)
                 if targets is None:
                     targets = reached[key] = self._resolve(call, facts)
-                for target in targets:
-                    self._by_target[target].append((call, facts))
-                if not targets and call.passes and call.receiver not in (None, *OWN_OBJECT):
-                    self._unresolved[call.callee].append((call, facts))
+                if targets:
+                    for target in targets:
+                        by_target[target].append((call, facts))
+                elif call.passes and call.receiver is not None and call.receiver not in OWN_OBJECT:
+                    unresolved[call.callee].append((call, facts))
 
     def callers(self, module: str, function: str) -> tuple[CallerLink, ...]:
         """Callers of `module.function`, nearest first, each level's guards kept."""
@@ -157,6 +159,15 @@ class CallerIndex:
             dotted = call.callee
         else:
             dotted = f"{receiver}.{call.callee}"
+        root, _, rest = dotted.partition(".")
+        if (
+            root not in facts.imports
+            and root not in facts.local_imports
+            and f"{facts.module}.{root}" not in self._names.classes
+        ):
+            # most calls: a method of a local's object (`items.append`), a builtin; only
+            # a class of the module (or one nested in it) is reached without an import
+            return []
         local_class = self._names.classes.get(f"{facts.module}.{dotted}")
         if local_class is not None:
             return self._constructors(local_class)
@@ -165,7 +176,6 @@ class CallerIndex:
             # `Base.method(...)` on a class of the same module (a subclass calling its base)
             found = self._names.method_owner(facts, owner, method)
             return [found] if found else []
-        root, _, rest = dotted.partition(".")
         if root in facts.imports:
             qualified = self._names.qualify(facts, dotted)
         elif root in facts.local_imports:  # imported by a function itself

@@ -2,7 +2,8 @@
 
 Conditions and bindings repeat across the sites of a function and the functions of a
 module: the parse of each text, the names it is made of and the environment reads written
-in it are cached by the text, not recomputed per site.
+in it are cached by the text, not recomputed per site. The names of most texts are read
+from their tokens (`scanned_names`), without a parse.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from typing import NamedTuple
 from errdex.ast_walk import walk
 from errdex.extract.conditions import dotted_names
 from errdex.extract.knobs import env_read_of
+from errdex.extract.quick_unparse import quick_unparse
 from errdex.facts import Condition
 from errdex.lazy_re import lazy_compile
+from errdex.link.scanned_names import scan, scanned_names
 
 # A plain name or attribute chain, as `ast.unparse` writes one.
 _DOTTED = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
@@ -35,6 +38,10 @@ class LocalValue(NamedTuple):
 def local_value(text: str) -> LocalValue | None:
     if _DOTTED.fullmatch(text) and not any(map(keyword.iskeyword, text.split("."))):
         return LocalValue(None, text, ())  # what parsing it would give, without the parse
+    if not _may_read_env(text):
+        scanned = scan(text)
+        if scanned is not None and not scanned[1]:  # surely no name or attribute
+            return LocalValue(None, None, scanned[0])
     value = parse_expression(text)
     if value is None:
         return None
@@ -42,7 +49,7 @@ def local_value(text: str) -> LocalValue | None:
     if read is not None:
         return LocalValue(read, None, ())
     if isinstance(value, ast.Name | ast.Attribute):
-        return LocalValue(None, ast.unparse(value), ())
+        return LocalValue(None, quick_unparse(value) or ast.unparse(value), ())
     return LocalValue(None, None, tuple(dotted_names(value)))
 
 
@@ -93,6 +100,9 @@ def names_of(conditions: Iterable[Condition]) -> list[str]:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _condition_names(text: str) -> tuple[str, ...]:
+    scanned = scanned_names(text)  # most texts: their names without a parse
+    if scanned is not None:
+        return scanned
     tree = parse_expression(text)
     return tuple(dotted_names(tree)) if tree is not None else ()
 

@@ -62,6 +62,7 @@ class FlagIndex:
         self._declared: dict[str, set[str]] = {}
         # `Class.attr` → the arguments fields defaulting to it (built when first asked)
         self._defaulting: dict[str, list[str]] | None = None
+        self._matched: dict[tuple[str, str, str, str | None], KnobLink | None] = {}
         for facts in files:
             if facts.error is not None:
                 continue
@@ -226,8 +227,19 @@ class FlagIndex:
         return field if plain and set(prop.reads) <= {returned} else ""
 
     def flag(self, parts: list[str], dotted: str, class_name: str | None) -> KnobLink | None:
+        """The flag that sets `dotted` (read as `parts`, its last two the object and the
+        attribute) in a method of `class_name`, or None."""
         if len(parts) < 2:
             return None
+        # The same attribute is read in many files: each is matched once. The class only
+        # counts for an attribute of `self` (whether it is a configuration class's own).
+        receiver = parts[-2]
+        key = (receiver, parts[-1], dotted, class_name if receiver in OWN_OBJECT else None)
+        if key not in self._matched:
+            self._matched[key] = self._flag(parts, dotted, class_name)
+        return self._matched[key]
+
+    def _flag(self, parts: list[str], dotted: str, class_name: str | None) -> KnobLink | None:
         name = parts[-1]
         receiver = parts[-2]
         if receiver not in OWN_OBJECT and self._json_flag_field(receiver):

@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 
 from errdex.ast_walk import walk
+from errdex.extract.quick_unparse import quick_unparse
 from errdex.facts import Condition
 from errdex.link.expression_texts import parse_expression
 
@@ -91,12 +92,13 @@ def _bound_expression(expression: str, arguments: tuple[tuple[str, str], ...]) -
     return expression if text is None else text
 
 
-def _unparse(node: ast.AST) -> str | None:
+def _unparse(node: ast.expr) -> str | None:
     """The node written as source; None where this Python cannot write it: before 3.12 an
     f-string's expression part may hold no backslash, which an argument's source can bring
     in (`f"{sep}"` given `'\\n'`)."""
     try:
-        return ast.unparse(node)
+        quick = quick_unparse(node)  # most guards: without `ast.unparse`'s visitor
+        return quick if quick is not None else ast.unparse(node)
     except ValueError:
         return None
 

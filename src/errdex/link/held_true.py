@@ -8,9 +8,10 @@ import ast
 import functools
 from collections.abc import Iterator
 
+from errdex.extract.quick_unparse import quick_unparse
 from errdex.link.expression_texts import parse_expression
 
-__all__ = ["held_true", "positive_parts"]
+__all__ = ["held_true", "positive_parts", "written"]
 
 
 def positive_parts(text: str) -> list[str]:
@@ -24,7 +25,7 @@ def _positive_parts(text: str) -> tuple[str, ...]:
     """`positive_parts` once per text: the conditions of a function are read for each of its
     sites and each path through it."""
     node = parse_expression(text)
-    return () if node is None else tuple(ast.unparse(n) for n in held_true(node, True))
+    return () if node is None else tuple(map(written, held_true(node, True)))
 
 
 def held_true(node: ast.expr, polarity: bool) -> Iterator[ast.expr]:
@@ -37,3 +38,9 @@ def held_true(node: ast.expr, polarity: bool) -> Iterator[ast.expr]:
                 yield from held_true(value, polarity)
     elif polarity and isinstance(node, ast.Name | ast.Attribute):
         yield node
+
+
+def written(node: ast.expr) -> str:
+    """A part `held_true` gives, written as `ast.unparse` writes it (a name or an attribute
+    chain: without its visitor)."""
+    return quick_unparse(node) or ast.unparse(node)

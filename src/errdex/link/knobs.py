@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import msgspec
 
@@ -91,11 +91,19 @@ class KnobIndex:
             if reads:
                 out.extend(direct_reads(reads, condition, facts))
         # What a name resolves to does not depend on the order names are asked in.
-        behind = [
-            (n, found)
-            for n in wanted
-            if (found := self._behind(n, facts, class_name, local, init_values))
-        ]
+        behind: list[tuple[str, Sequence[KnobLink]]] = []
+        resolved, path = self._resolved, facts.path
+        for name in wanted:
+            # `_resolve`'s lookup written out: the sites ask about four names each, and
+            # all but a few were asked about before
+            binding = local.get(name) if local and "." not in name else None
+            found: Sequence[KnobLink] | None = resolved.get((name, path, class_name, 0, binding))
+            if found is None:
+                found = self._resolve(name, facts, class_name, local, depth=0)
+            if init_values:  # through the constructor's value of it, then its own
+                found = [*self._through_init(name, facts, class_name, init_values), *found]
+            if found:
+                behind.append((name, found))
         if len(behind) > 1:
             # the names of the check's own branches first, those of earlier exits after:
             # past the cap, an exit far up a long function says less of this check. Only
@@ -178,19 +186,6 @@ class KnobIndex:
         if not found:
             return knob
         return msgspec.structs.replace(knob, json_set_by=tuple(dict.fromkeys(found)))
-
-    def _behind(
-        self,
-        dotted: str,
-        facts: FileFacts,
-        class_name: str | None,
-        local: dict[str, Binding],
-        init_values: dict[str, str] | None,
-    ) -> list[KnobLink]:
-        """The knobs behind one name: through the constructor's value of it, then its own."""
-        found = self._through_init(dotted, facts, class_name, init_values) if init_values else []
-        found.extend(self._resolve(dotted, facts, class_name, local, depth=0))
-        return found
 
     def _documented(self, knob: KnobLink, class_name: str | None) -> KnobLink:
         """The knob with what its authors wrote where it is declared, when they did."""

@@ -28,6 +28,8 @@ class OverrideIndex:
     def __init__(self, names: Namespace) -> None:
         self._names = names
         self._children: dict[str, list[ResolvedClass]] | None = None
+        # the sites of one method share its overrides: each (class, method) is walked once
+        self._found: dict[tuple[str, str], Overrides | None] = {}
 
     def of(self, site: ErrorSite, facts: FileFacts) -> Overrides | None:
         """The subclasses that define the site's method again, when the site is such a
@@ -40,7 +42,10 @@ class OverrideIndex:
         base = f"{facts.module}.{owner}"
         if base not in self._names.classes:
             return None
-        return self._overrides(base, method)
+        key = (base, method)
+        if key not in self._found:
+            self._found[key] = self._overrides(base, method)
+        return self._found[key]
 
     def _overrides(self, base: str, method: str) -> Overrides | None:
         children = self._subclasses()

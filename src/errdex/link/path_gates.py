@@ -29,7 +29,7 @@ from errdex.extract.source_text import block_span, parsed_block
 from errdex.extract.textscan import occurrences
 from errdex.facts import CallSite, Condition, ConditionKind, FileFacts, KnobKind
 from errdex.link.callers import CallerIndex
-from errdex.link.held_true import held_true, positive_parts
+from errdex.link.held_true import held_true, positive_parts, written
 from errdex.link.knobs import KnobIndex
 from errdex.link.resolve import Namespace
 from errdex.linked_facts import NAMED_IN_MESSAGE, CallerLink, KnobLink
@@ -323,14 +323,14 @@ def guard_parts(
             end = stmt.end_lineno or stmt.lineno
             if end < line:
                 if isinstance(stmt, ast.If) and not stmt.orelse and _exits(stmt.body):
-                    out.extend((ast.unparse(n), stmt.lineno) for n in held_true(stmt.test, False))
+                    out.extend((written(n), stmt.lineno) for n in held_true(stmt.test, False))
                 continue
             if stmt.lineno > line:
                 break
             if isinstance(stmt, ast.If):
                 in_body = bool(stmt.body) and stmt.body[0].lineno <= line <= _end(stmt.body)
                 held = held_true(stmt.test, in_body)
-                out.extend((ast.unparse(n), stmt.lineno) for n in held)
+                out.extend((written(n), stmt.lineno) for n in held)
                 inner = stmt.body if in_body else stmt.orelse
             elif isinstance(stmt, _INTO_BODY):
                 # a loop's, a `with`'s or a `try`'s body; a call in a handler keeps the
@@ -369,6 +369,8 @@ def _decorated(text: str, name: str) -> bool:
     (Each `def name` is found from the hits of `str.find`: reading every `def` of the file
     once costs more than the few names of it the walk asks about.)"""
     for at in occurrences(text, name):
+        if not at or text[at - 1] not in " \t":
+            continue  # the name of a `def` follows a blank: most hits are no `def`
         begin = text.rfind("\n", 0, at) + 1
         found = _DEF.match(text, begin)
         is_def = found is not None and found.start(2) == at and found.group(2) == name
@@ -406,7 +408,10 @@ def _named_uncalled(text: str, name: str, method: bool) -> bool:
     pattern with a look-behind made for each name costs ten times more.)"""
     end = len(text)
     start = 0
-    while (at := text.find(name, start)) >= 0:
+    # a method is named after a dot (`self.name`): only those hits are looked at
+    word, lead = ("." + name, 1) if method else (name, 0)
+    while (hit := text.find(word, start)) >= 0:
+        at = hit + lead
         start = at + len(name)
         before = text[at - 1] if at else "\n"
         if start < end and (text[start].isalnum() or text[start] == "_"):

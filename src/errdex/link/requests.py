@@ -22,7 +22,8 @@ from errdex.lazy_re import lazy_compile
 from errdex.link.resolve import Namespace
 from errdex.linked_facts import RequestLink
 
-_ATTRIBUTE = lazy_compile(r"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)\b")
+# (possessive: a word not followed by a dot is not tried again one letter shorter)
+_ATTRIBUTE = lazy_compile(r"\b([A-Za-z_]\w*+)\.([A-Za-z_]\w*+)\b")
 _MAX_ROUTES = 3
 _MAX_LINKS = 12  # per site
 
@@ -68,6 +69,9 @@ class RequestIndex:
         # body class → the attributes a body of it sets on what it builds: its fields, and
         # the keywords it carries them in as
         self.sent: dict[str, set[str]] = defaultdict(set)
+        # a condition's test → the (object, attribute) it reads that may be such a field:
+        # most read none, and the sites of a function share their tests
+        self._fields_read: dict[str, tuple[tuple[str, str], ...]] = {}
         for qualname, served in routes.items():
             found = names.lookup(qualname)
             if found is None:
@@ -120,17 +124,22 @@ class RequestIndex:
         from Python only): no request reaches the site. Fewest hops first."""
         if not self.by_attribute:
             return ()
-        annotated = facts.params.get(site.function, {})
         found: list[RequestLink] = []
         for condition in site.conditions:
-            for owner, attr in _attributes(condition.test):
-                for candidate in self.by_attribute.get(attr, ()):
+            test = condition.test
+            read = self._fields_read.get(test)
+            if read is None:
+                read = self._fields_read[test] = tuple(
+                    (owner, attr) for owner, attr in _attributes(test) if attr in self.by_attribute
+                )
+            for owner, attr in read:
+                for candidate in self.by_attribute[attr]:
                     if candidate in found:
                         continue
                     if owner == "self" and not candidate.target.endswith(f".{site.class_name}"):
                         continue  # a method of another class than the one it is carried into
                     if candidate.via is None:
-                        written = annotated.get(owner)
+                        written = facts.params.get(site.function, {}).get(owner)
                         resolved = self._names.resolve_class(facts, written) if written else None
                         # a parameter annotated with no one class (`A | B`, or a function's
                         # own): the page reads its annotation
@@ -166,7 +175,7 @@ class RequestIndex:
 def _attributes(test: str) -> tuple[tuple[str, str], ...]:
     """(object, attribute) of each `a.b` a condition's test reads: once per text, as the
     sites of a function share their conditions (asked twice per site)."""
-    return tuple(_ATTRIBUTE.findall(test))
+    return tuple(_ATTRIBUTE.findall(test)) if "." in test else ()
 
 
 def _target(names: Namespace, facts: FileFacts, callee: str) -> str | None:

@@ -116,11 +116,14 @@ class Namespace:
         return found
 
     def _split_once(self, qualname: str) -> tuple[str | None, str]:
-        parts = qualname.split(".")
-        for i in range(len(parts) - 1, 0, -1):
-            module = ".".join(parts[:i])
+        # the longest module first: each dot from the right (slices, not a split and a
+        # join of the parts per try)
+        dot = qualname.rfind(".")
+        while dot >= 0:
+            module = qualname[:dot]
             if module in self.modules:
-                return module, ".".join(parts[i:])
+                return module, qualname[dot + 1 :]
+            dot = qualname.rfind(".", 0, dot)
         return None, qualname
 
     def resolve_class(self, facts: FileFacts, written: str) -> ResolvedClass | None:
@@ -135,6 +138,16 @@ class Namespace:
         if dotted in facts.constants:
             return facts.constants[dotted], facts
         if "." not in dotted and dotted not in facts.imports and not facts.star_imports:
+            return None
+        root = dotted.partition(".")[0]
+        if (
+            root not in facts.imports
+            and root not in self._own_names
+            and not facts.star_imports
+            and self.modules.get(facts.module) is facts
+        ):
+            # an attribute of a local or of an object of the module (`x.shape`), no
+            # module's: its lookup ends in this module, whose constants hold no such name
             return None
         found = self.lookup(self.qualify(facts, dotted))
         if found is None:
