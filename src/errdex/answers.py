@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from errdex.indexing import IndexReport
+from errdex.indexing.gcpause import cyclic_gc_paused
 from errdex.match import lookup_text
 from errdex.match.answer import answer_paste, complete_answer
 from errdex.match.evidence import Evidence
@@ -64,20 +65,24 @@ def answer_for_reader(
     `answered` is given it as soon as it stands, before the versions first indexed from
     part of their files (with `partial_first`) are indexed whole (Ctrl-C during that leaves
     them for the next lookup)."""
-    first = answer_paste(
-        store,
-        evidence,
-        project=project,
-        version=version,
-        release=release,
-        limit=limit,
-        auto_index=auto_index,
-        first=partial_first,
-        announce=announce,
-        text=text,
-    )
-    answer = PasteAnswer(result=first.result, indexed=first.indexed)
-    _add_best_page(store, answer, pages=pages, file_text=pages)
+    # The collector paused until the answer stands: what answering makes (the modules it
+    # imports, the files it reads and parses, the sites it links) lives until the answer,
+    # so each collection it would trigger walks it all for nothing.
+    with cyclic_gc_paused():
+        first = answer_paste(
+            store,
+            evidence,
+            project=project,
+            version=version,
+            release=release,
+            limit=limit,
+            auto_index=auto_index,
+            first=partial_first,
+            announce=announce,
+            text=text,
+        )
+        answer = PasteAnswer(result=first.result, indexed=first.indexed)
+        _add_best_page(store, answer, pages=pages, file_text=pages)
     if answered is not None:
         answered(answer)
     complete_answer(store, first)

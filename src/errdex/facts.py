@@ -44,6 +44,8 @@ class ConditionKind(enum.StrEnum):
     ELSE = "else"
     EARLY_EXIT = "early_exit"  # an earlier `if X: return/raise/continue` in the same function
     LOOP = "loop"  # a `for`/`while` header or comprehension
+    # an earlier `for` loop that returns from the function ran out (`extract/loop_exits.py`)
+    NO_MATCH = "no_match"
     EXCEPT = "except"  # an except clause: what was caught
     ASSERT = "assert"  # the assert's own condition (the site fires when it is false)
     MATCH = "match"  # a `case` pattern

@@ -272,6 +272,13 @@ def test_a_plain_flag_whose_other_branch_may_raise_is_no_way_out(eng: Store) -> 
     # left out, `--balance` takes the `else` that raises on redundant copies
     texts = _texts(eng, "Balancing runs on GPUs only")
     assert not any("--balance" in t for t in texts)
+    # "What it means" says why, and no longer that no setting is behind the flag's test
+    means = page_with_message(eng, "eng", "Balancing runs on GPUs only").what_it_means
+    assert "Leaving `--balance` out is no sure way out: the branch at line" in means
+    assert "`self.parallel_config.balance` is set (not empty, zero or None): errdex" not in means
+    # none of the "no solution" texts ("followed none of these conditions to a setting",
+    # "worth reporting"): the user's flag decides the check, and the sentence above says how
+    assert "So no solution is offered" not in means
     # given, it takes the branch that raises off a GPU
     texts = _texts(eng, "Redundant copies need balancing")
     assert not any("Pass `--balance`" in t for t in texts)

@@ -68,12 +68,23 @@ def _children() -> set[int]:
     return found
 
 
-def _records(tmp_path: Path) -> Callable[[IndexedSite], None]:
+def _records(tmp_path: Path, processes: int = 0) -> Callable[[IndexedSite], None]:
+    """Each site's process id, written to `pids`. With `processes`, this process waits on its
+    first site (10 s at most) until that many processes wrote one: on a loaded machine it
+    could otherwise take every block before a forked worker is scheduled at all."""
     log = tmp_path / "pids"
+    parent = os.getpid()
 
     def record(indexed: IndexedSite) -> None:
         with log.open("a") as out:
             out.write(f"{os.getpid()}\n")
+        deadline = time.monotonic() + 10
+        while (
+            os.getpid() == parent
+            and len(set(log.read_text().split())) < processes
+            and time.monotonic() < deadline
+        ):
+            time.sleep(0.01)
 
     return record
 
@@ -82,7 +93,7 @@ def test_workers_make_the_sites_of_one_process_in_its_order(
     click: Version, forking: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     alone = _linked(click, workers=1)
-    _adding(monkeypatch, _records(tmp_path))
+    _adding(monkeypatch, _records(tmp_path, processes=3))
     before = _children()
     forked = _linked(click, workers=3)
     assert forked == alone and len(alone) > 100

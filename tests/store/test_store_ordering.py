@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from errdex.store.ordering import newest_first, utc_date
 
 
@@ -32,3 +35,16 @@ def test_dates_compare_in_utc() -> None:
     assert utc_date("2024-05-01T12:00:00+02:00", "x") == "2024-05-01T10:00:00+00:00"
     assert utc_date(None, "2024-01-01T00:00:00+00:00") == "2024-01-01T00:00:00+00:00"
     assert utc_date("yesterday", "fallback") == "fallback"
+
+
+def test_one_version_is_ordered_without_reading_its_label() -> None:
+    """A first answer's store holds one version: packaging is not imported to order it."""
+    script = (
+        "import sys\n"
+        "from errdex.store.ordering import newest_first\n"
+        "assert newest_first([('main', '')], lambda v: v[0], lambda v: v[1]) == [('main', '')]\n"
+        "assert newest_first([], str, str) == []\n"
+        "print('packaging.version' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.stdout.strip() == "False", done.stderr

@@ -37,8 +37,11 @@ if TYPE_CHECKING:
     from errdex.explain.failed_try import TriedInput
     from errdex.explain.handed_facts import HandedCallback
 
-# Conditions that say where the code is rather than what went wrong.
-CONTEXT_KINDS = frozenset({ConditionKind.LOOP, ConditionKind.EXCEPT, ConditionKind.WITH})
+# Conditions that say where the code is rather than what went wrong. A loop that ran out
+# (`NO_MATCH`) is said in its own sentence (`ran_out.py`), not negated into a way out.
+CONTEXT_KINDS = frozenset(
+    {ConditionKind.LOOP, ConditionKind.NO_MATCH, ConditionKind.EXCEPT, ConditionKind.WITH}
+)
 
 
 class InnerRaise(NamedTuple):

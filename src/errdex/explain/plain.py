@@ -59,6 +59,8 @@ def plain_condition(condition: Condition) -> str | None:
     if kind is ConditionKind.LOOP and text.startswith("for "):
         target, _, iterable = text[4:].partition(" in ")
         return f"for an item {code(target)} of {code(iterable)}" if iterable else None
+    if kind is ConditionKind.NO_MATCH:  # (what no item passed: `ran_out.py`)
+        return f"the loop {code(condition.test)} ran out without returning"
     if kind is ConditionKind.EXCEPT:
         caught = text.removeprefix("except").strip()
         caught = caught.split(" as ")[0].strip()

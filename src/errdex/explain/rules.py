@@ -30,6 +30,7 @@ from errdex.explain.page import (
 )
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import caught_text, code
+from errdex.explain.ran_out import ran_out_sentences
 from errdex.explain.reasons_list import reasons_solved
 from errdex.explain.refused_use import refused_use
 from errdex.explain.registered_name import registration_sentence
@@ -39,6 +40,7 @@ from errdex.explain.solutions import no_way_out, solutions
 from errdex.explain.tried_input import failing_calls, setting_input
 from errdex.explain.try_failure import no_way_out_of_try, try_failure_sentences
 from errdex.explain.twins import twin_sentences
+from errdex.explain.unset_choice import REFUSED
 from errdex.explain.user_data import arguments_read
 from errdex.explain.user_values import user_value_sentence
 from errdex.facts import ConditionKind, KnobKind, SiteKind
@@ -101,10 +103,11 @@ def what_it_means(facts: Facts) -> str:
     elif facts.read.placement:
         first += f"; it sits {facts.read.placement}."
     elif facts.conditions:
-        first += f" {_placement(facts)}."
+        placed = _placement(facts)
+        first += f"{placed}." if placed.startswith(";") else f" {placed}."
     else:
         first += "; nothing in its function guards it."
-    sentences = [first]
+    sentences = [first, *ran_out_sentences(facts.conditions)]
     nothing_to_do = no_action_sentence(facts)
     sentences.extend(_except_sentences(facts, check=nothing_to_do is None))
     wrapped = wrapped_sentence(facts)
@@ -141,7 +144,12 @@ def what_it_means(facts: Facts) -> str:
         picked = selection_context(facts.stored, solutions(facts))
         if picked:
             sentences.append(picked)
-        elif not solutions(facts) and not facts.refused and nothing_to_do is None:
+        elif (
+            not solutions(facts)
+            and not facts.refused
+            and nothing_to_do is None
+            and not facts.memo.get(REFUSED)  # a yes/no setting decides it: said below
+        ):
             # said rather than a condition negated: a way out no user can take is none
             sentences.append(_no_solution(facts))
     sentences.extend(hidden_sentence(s) for s in facts.hidden[:1])
@@ -157,6 +165,8 @@ def what_it_means(facts: Facts) -> str:
         "with what the path holds, and that guard fails as well."
         for s, line in facts.tripped[:2]
     )
+    # yes/no settings whose value leads into a failing branch
+    sentences.extend(list(dict.fromkeys(said for _, said in facts.memo.get(REFUSED, [])))[:2])
     blocked = [c for c in held if no_way_out(c, facts)]
     if blocked:
         lines = ", ".join(str(c.line) for c in blocked)
@@ -334,6 +344,8 @@ def _placement(facts: Facts) -> str:
             parts.append(f"in the clause {code(condition.text)} (line {condition.line})")
         elif condition.kind == ConditionKind.WITH:
             parts.append(f"inside {code('with ' + condition.text)} (line {condition.line})")
+        elif condition.kind == ConditionKind.NO_MATCH:
+            parts.append(f"after the loop {code(condition.test)}")  # said in `ran_out.py`
     return "; it sits " + ", ".join(parts) if parts else "under the conditions listed below"
 
 
@@ -457,6 +469,7 @@ def _context(facts: Facts) -> str:
     covered |= {s.condition for s, _ in facts.refused if s.condition}
     covered |= {s.condition for s in facts.hidden if s.condition}
     covered |= {s.condition for s, _ in facts.tripped if s.condition}
+    covered |= {text for text, _ in facts.memo.get(REFUSED, [])}  # said on their own
     rest = [
         c
         for c in facts.held

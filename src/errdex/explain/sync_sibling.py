@@ -19,6 +19,7 @@ from errdex.explain.fix_forms import swapped_method_fix
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code
 from errdex.explain.user_call import user_call
+from errdex.link.expression_texts import negated_call
 
 
 def sync_sibling_solution(facts: Facts) -> Solution | None:
@@ -122,19 +123,8 @@ def _refused_kind(text: str) -> tuple[str, str, bool] | None:
     """(`self.stream`, `typing.AsyncIterable`, True) of `not isinstance(self.stream, ...)`
     whose type is an asynchronous one (`Async...`); (..., False) for a synchronous one
     (`SyncByteStream`)."""
-    try:
-        node = ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    if not (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
-        return None
-    call = node.operand
-    if not (
-        isinstance(call, ast.Call)
-        and isinstance(call.func, ast.Name)
-        and call.func.id == "isinstance"
-        and len(call.args) == 2
-    ):
+    call = negated_call(text, "isinstance")
+    if call is None or len(call.args) != 2:
         return None
     kind = ast.unparse(call.args[1])
     bare = kind.rpartition(".")[2]

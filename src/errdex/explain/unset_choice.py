@@ -28,7 +28,11 @@ from errdex.extract.conditions import dotted_name
 from errdex.facts import SiteKind
 from errdex.link.expression_texts import parse_expression
 
-__all__ = ["settled_unset"]
+__all__ = ["REFUSED", "settled_unset"]
+
+# `Facts.memo` key: (the condition, the sentence saying why) for each yes/no setting that
+# is no way out of a condition: "What it means" says so, not that no setting is behind it
+REFUSED = "unset_choice.refused"
 
 # What a branch calls to warn: a logger's warning, `warnings.warn`.
 _WARNING_CALLS = frozenset({"warning", "warning_once", "warn", "warn_once"})
@@ -54,6 +58,7 @@ def settled_unset(action: KnobAction, condition: ConditionView, facts: Facts) ->
     failing = {v: _entered_failing(head, name, v, known, line, warning) for v in (True, False)}
     safe = [v for v in action.values if failing[v] is None]
     if not safe:
+        facts.memo.setdefault(REFUSED, []).append((condition.text, _refused(action, failing)))
         return None
     if not negative:
         return replace(action, unset=None)  # a plain flag: given or left out, as it said
@@ -71,6 +76,25 @@ def settled_unset(action: KnobAction, condition: ConditionView, facts: Facts) ->
         other = negative if value else positive
         aside = f"Not `{other}`: it {takes} the branch at line {branch}, which {what}."
     return _given(action, value, aside)
+
+
+def _refused(action: KnobAction, failing: dict[bool, tuple[int, bool, str] | None]) -> str:
+    """What "What it means" says of a setting no value of which is a way out."""
+    assert action.unset is not None
+    _, positive, negative = action.unset
+    if len(action.values) == 2:
+        what = f"Neither `{positive}` nor `{negative}` is a sure way out"
+    elif action.values == (True,):
+        what = f"Passing `{positive}` is no sure way out"
+    elif negative:
+        what = f"Passing `{negative}` is no sure way out"
+    else:
+        what = f"Leaving `{positive}` out is no sure way out"
+    found = failing[action.values[0]]
+    assert found is not None
+    line, surely, does = found
+    runs = "then runs" if surely else "may then run"
+    return f"{what}: the branch at line {line} {runs}, which {does}."
 
 
 def _mentions(test: ast.expr | None, name: str) -> bool:

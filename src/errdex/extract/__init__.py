@@ -52,7 +52,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "79-own-comparisons-bound"
+EXTRACTOR_VERSION = "80-loop-ran-out-returned"
 
 __all__ = [
     "EXTRACTOR_VERSION",

@@ -47,11 +47,17 @@ def surely_truthy(node: ast.expr) -> bool:
     return False
 
 
+# Steps whose node is no test of the path (a loop, an except clause, a `with`).
+_NOT_TESTS = frozenset(
+    {ConditionKind.LOOP, ConditionKind.NO_MATCH, ConditionKind.EXCEPT, ConditionKind.WITH}
+)
+
+
 def _tested(name: str, path: tuple[Step, ...]) -> bool:
     """The path holds `name` true: `if name:` (or `name and ...`) taken, or `if not name:`
     not taken (an early exit, an `else`)."""
     for step in path:
-        if step.kind in (ConditionKind.LOOP, ConditionKind.EXCEPT, ConditionKind.WITH):
+        if step.kind in _NOT_TESTS:
             continue
         test = step.node
         if step.holds and _names(test, name):

@@ -15,11 +15,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from errdex.extract.conditions import ConditionMaker, dotted_names
+from errdex.extract.loop_exits import no_match_condition
 from errdex.extract.scope import Scope, Step, message_locals
 from errdex.extract.shapes import OWN_OBJECT, is_stringy
 from errdex.extract.source_text import source_of
 from errdex.extract.templates import TemplateBuilder
-from errdex.facts import Arg, Binding, Condition, MessageTemplate
+from errdex.facts import Arg, Binding, Condition, ConditionKind, MessageTemplate
 
 _LOOPS = (ast.For, ast.AsyncFor)  # made once, not a union at each test
 
@@ -71,7 +72,10 @@ class WalkState:
         if step._condition is None:
             node = step.node
             make_text = self.conditions.make_text
-            if isinstance(node, _LOOPS):
+            if step.kind is ConditionKind.NO_MATCH:
+                assert isinstance(node, _LOOPS)
+                step._condition = no_match_condition(node, self.source)
+            elif isinstance(node, _LOOPS):
                 header = f"for {self.source(node.target)} in {self.source(node.iter)}"
                 step._condition = make_text(header, step.kind, node.lineno)
             elif isinstance(node, ast.ExceptHandler):

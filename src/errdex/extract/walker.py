@@ -32,6 +32,7 @@ from errdex.extract.conditions import NAME_OR_ATTRIBUTE, dotted_name
 from errdex.extract.definitions import DefinitionRecorder
 from errdex.extract.error_sites import SiteRecorder
 from errdex.extract.factories import FactoryRecorder
+from errdex.extract.loop_exits import returns_from
 from errdex.extract.scope import Assignment, Scope, Step, message_locals
 from errdex.extract.shapes import (
     EXIT_FUNCS,
@@ -97,6 +98,9 @@ class Walker:
                 current = (*current, *self._fallthrough(stmt))
                 if stmt.orelse and scope.is_function:
                     scope.branchings.append((stmt, self.state.blocks))
+            elif isinstance(stmt, _LOOPS) and scope.is_function and returns_from(stmt):
+                # past a loop that returns on a match, none matched (`loop_exits.py`)
+                current = (*current, Step(stmt, ConditionKind.NO_MATCH, holds=False))
         return current
 
     def _nested(
@@ -386,6 +390,7 @@ class Walker:
             )
 
 
+_LOOPS = (ast.For, ast.AsyncFor)  # made once, not a union at each test
 # Tests that need parentheses to be one operand of `or`.
 _LOOSER_THAN_OR = (ast.IfExp, ast.Lambda, ast.NamedExpr)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.metadata
 from collections.abc import Callable, Iterable, Mapping
 
 from errdex.errors import SourceError
@@ -11,6 +10,7 @@ from errdex.indexing.on_demand import Narrow, held_pipeline, index_wanted
 from errdex.lazy_re import lazy_compile
 from errdex.sources import installed_source
 from errdex.sources.base import canonical_name
+from errdex.sources.dist_info import distribution
 from errdex.store.base import Store
 
 _SITE_PACKAGES = lazy_compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_][\w]*)")
@@ -29,6 +29,8 @@ def distributions_behind(paths: Iterable[str], modules: Iterable[str] = ()) -> l
         else:
             # Reading every distribution's file list takes a good part of a second: only
             # for a module not shipped by a distribution of its own name.
+            import importlib.metadata
+
             owners = owners if owners is not None else importlib.metadata.packages_distributions()
             owned = owners.get(top, [])
         for dist in owned:
@@ -40,9 +42,8 @@ def distributions_behind(paths: Iterable[str], modules: Iterable[str] = ()) -> l
 def _named_after(top: str) -> str | None:
     """The installed distribution named as the top-level module `top` is (most are), when it
     ships that module; found by name, without reading every distribution's files."""
-    try:
-        dist = importlib.metadata.distribution(top)
-    except (importlib.metadata.PackageNotFoundError, ValueError):
+    dist = distribution(top)
+    if dist is None:
         return None
     listed = dist.read_text("top_level.txt")
     if listed is not None:

@@ -115,3 +115,15 @@ def parse_expression(text: str) -> ast.expr | None:
         return ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+
+
+def negated_call(text: str, func: str) -> ast.Call | None:
+    """The call of `not func(...)` (`isinstance(...)` of `not isinstance(x, T)`), a plain
+    name called; None for any other text."""
+    node = parse_expression(text)
+    if not (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
+        return None
+    call = node.operand
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == func:
+        return call
+    return None

@@ -34,7 +34,6 @@ import select
 import signal
 import struct
 import sys
-import tempfile
 import warnings
 import weakref
 from collections.abc import Callable, Generator, Iterator
@@ -272,6 +271,8 @@ def _spool() -> int:
     """A file in memory (on disk where there is no such thing), unnamed."""
     if hasattr(os, "memfd_create"):
         return os.memfd_create("errdex-link", os.MFD_CLOEXEC)
+    import tempfile  # here: a first answer, linked in this process, needs none of what it brings
+
     with tempfile.TemporaryFile() as file:
         return os.dup(file.fileno())
 

@@ -17,7 +17,7 @@ import msgspec
 
 from errdex.ast_walk import walk
 from errdex.extract.quick_unparse import quick_unparse
-from errdex.facts import Condition
+from errdex.facts import Condition, ConditionKind
 from errdex.link.expression_texts import parse_expression
 
 _COMPARE: dict[type[ast.cmpop], Callable[[Any, Any], bool]] = {
@@ -52,6 +52,11 @@ _MEMO_SIZE = 1 << 14
 
 def bind_guard(condition: Condition, arguments: Mapping[str, str]) -> tuple[Condition, bool | None]:
     """The condition with parameters replaced by argument sources, and its truth if decided."""
+    if condition.kind is ConditionKind.NO_MATCH and condition.statement.startswith("for "):
+        # a loop that ran out, whatever it tested (`loop_exits.py`): its iterable bound
+        target, _, iterable = condition.statement[4:].partition(" in ")
+        bound = f"for {target} in {bind_expression(iterable, arguments)}"
+        return msgspec.structs.replace(condition, text=bound), None
     text, decided = _bound_guard(condition.statement, tuple(arguments.items()))
     if text is None:
         return condition, None

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import http
 from dataclasses import dataclass, field
 
 from errdex.extract.templates import TemplateBuilder
@@ -381,9 +380,16 @@ class _Evaluation:
         return UNKNOWN
 
 
-# The standard library's HTTP reason phrases by status code (`http.client.responses`,
-# `HTTPStatus(code).phrase`): HTTP exceptions fall back to them when given no detail.
-_STATUS_PHRASES = {status.value: status.phrase for status in http.HTTPStatus}
+@functools.cache
+def _status_phrases() -> dict[int, str]:
+    """The standard library's HTTP reason phrases by status code (`http.client.responses`,
+    `HTTPStatus(code).phrase`): HTTP exceptions fall back to them when given no detail.
+    Read when first asked: making `HTTPStatus` is most of what importing `http` costs."""
+    import http
+
+    return {status.value: status.phrase for status in http.HTTPStatus}
+
+
 _STATUS_TABLES = frozenset(
     {"http.client.responses", "http.server.BaseHTTPRequestHandler.responses"}
 )
@@ -393,7 +399,7 @@ def _phrase(code: Value) -> Value:
     """The reason phrase of a status code known as text."""
     if not isinstance(code, MessageTemplate) or code.placeholders or not code.text.isdigit():
         return UNKNOWN
-    phrase = _STATUS_PHRASES.get(int(code.text))
+    phrase = _status_phrases().get(int(code.text))
     return MessageTemplate.of(phrase) if phrase else UNKNOWN
 
 

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import os
 import re
 import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from email.message import Message
-from email.parser import BytesHeaderParser
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import quote
 
 from errdex.lazy_re import lazy_compile
 from errdex.sources.base import MAX_FILE_BYTES, Skipped, SourceFile
+
+if TYPE_CHECKING:
+    from email.message import Message
 
 # Directories no source descends into: VCS data, caches, environments, build output.
 SKIP_DIRS = frozenset(
@@ -116,7 +118,12 @@ def read_capped(rel: str, full: str | Path, skipped: list[Skipped]) -> bytes | N
     or over `MAX_FILE_BYTES` (read no further than that, whatever its size claims)."""
     try:
         with open(full, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
+            # As much as its size claims and a byte more: a read of the whole cap makes a
+            # buffer of 4 MB a file (then shrunk), which cost more than reading the package.
+            wanted = min(os.fstat(handle.fileno()).st_size, MAX_FILE_BYTES) + 1
+            data = handle.read(wanted)
+            if len(data) == wanted <= MAX_FILE_BYTES:  # it holds more than it claimed
+                data += handle.read(MAX_FILE_BYTES + 1 - wanted)
     except OSError as exc:
         skipped.append(Skipped(rel, f"unreadable ({exc.strerror})"))
         return None
@@ -200,6 +207,9 @@ def classify_urls(labelled: Iterable[tuple[str, str]], home_page: str | None) ->
 
 def parse_metadata(data: bytes) -> Message:
     """The headers of a core-metadata file (`METADATA` or `PKG-INFO`)."""
+    # Imported here: an installed distribution's metadata is read without it (`dist_info`).
+    from email.parser import BytesHeaderParser
+
     return BytesHeaderParser().parsebytes(data)
 
 

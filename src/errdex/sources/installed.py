@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import importlib.metadata as metadata
 import os
 from collections.abc import Iterator
-from importlib.metadata import PackageMetadata
 from pathlib import PurePosixPath
 
 from errdex.errors import SourceError
@@ -34,6 +32,7 @@ from errdex.sources.base import (
     VersionInfo,
     canonical_name,
 )
+from errdex.sources.dist_info import Distribution, Fields, distribution
 from errdex.sources.entry_points import entry_points_txt
 from errdex.sources.release_pins import direct_url_commit
 
@@ -45,7 +44,7 @@ class InstalledSource:
     when it is there and reading the file when it is not.
     """
 
-    def __init__(self, dist: metadata.Distribution, *, spec: str | None = None) -> None:
+    def __init__(self, dist: Distribution, *, spec: str | None = None) -> None:
         self.dist = dist
         self.skipped: list[Skipped] = []
         meta = dist.metadata  # parsed anew on each access: once is enough
@@ -129,7 +128,7 @@ class InstalledSource:
                 yield SourceFile(rel, data)
 
 
-def _entry_points(dist: metadata.Distribution) -> tuple[EntryPoint, ...]:
+def _entry_points(dist: Distribution) -> tuple[EntryPoint, ...]:
     """The scripts its `entry_points.txt` names, read as text (nothing is imported)."""
     try:
         text = dist.read_text("entry_points.txt")
@@ -138,7 +137,7 @@ def _entry_points(dist: metadata.Distribution) -> tuple[EntryPoint, ...]:
     return entry_points_txt(text.encode()) if text else ()
 
 
-def _listed(dist: metadata.Distribution) -> dict[str, tuple[str, str | None]]:
+def _listed(dist: Distribution) -> dict[str, tuple[str, str | None]]:
     """Each file RECORD lists: its posix path relative to site-packages → (its full path,
     its RECORD hash as `mode=value`, or None).
 
@@ -176,7 +175,7 @@ def _posix(written: str) -> str:
     return written
 
 
-def _first(meta: PackageMetadata, field: str) -> str | None:
+def _first(meta: Fields, field: str) -> str | None:
     """One metadata field, or None when it is missing (no warning, no KeyError)."""
     values = meta.get_all(field)
     if not values:
@@ -188,18 +187,19 @@ def installed_source(name: str, *, spec: str | None = None) -> InstalledSource:
     """The installed distribution called `name` in the running environment."""
     if not name.strip():
         raise SourceError("installed: needs a distribution name")
-    try:
-        dist = metadata.distribution(name.strip())
-    except (metadata.PackageNotFoundError, ValueError) as exc:
-        raise SourceError(f"not installed: {name}") from exc
+    dist = distribution(name.strip())
+    if dist is None:
+        raise SourceError(f"not installed: {name}")
     return InstalledSource(dist, spec=spec)
 
 
 def installed_all() -> list[InstalledSource]:
     """Every distribution of the running environment, once each (the first on sys.path)."""
+    import importlib.metadata
+
     seen: set[str] = set()
     sources: list[InstalledSource] = []
-    for dist in metadata.distributions():
+    for dist in importlib.metadata.distributions():
         name = _first(dist.metadata, "Name")
         if not name:
             continue  # a broken or empty metadata directory

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from packaging.version import InvalidVersion, Version
+if TYPE_CHECKING:
+    from packaging.version import Version
 
 T = TypeVar("T")
 
 
 def parse_label(label: str) -> Version | None:
     """The label as a PEP 440 version (`v1.2` too), or None for a branch, sha or odd tag."""
+    # Imported here: a store holding one version of a project (a first answer's) orders
+    # nothing, and packaging's versions cost a first answer more than that order.
+    from packaging.version import InvalidVersion, Version
+
     try:
         return Version(label)
     except InvalidVersion:
@@ -29,6 +34,8 @@ def newest_first(
     its own, so a branch indexed today sorts above every release. `date` gives an ISO
     8601 string (the commit date, else when it was indexed).
     """
+    if len(items) < 2:
+        return list(items)
     parsed = sorted(
         ((v, item) for item in items if (v := parse_label(label(item))) is not None),
         key=lambda pair: (pair[0], date(pair[1])),
