@@ -36,7 +36,9 @@ NOT_HELPERS = frozenset(
 # joined by underscores, at least two of them.
 _ERROR_CODE = lazy_compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 # A member of the object that holds a message (`self.message`, `self.default_msg`).
-MESSAGE_MEMBER = lazy_compile(r"\bself\.\w*(?:message|msg)\w*")
+# (`self` first and a look-behind for the start of its word, not a leading `\b`, which the
+# engine tries at every character)
+MESSAGE_MEMBER = lazy_compile(r"self(?<!\wself)\.\w*(?:message|msg)\w*")
 # `self.error_messages[key]`: a message table looked up by a key (see `KeyedHelper`). The
 # name is the whole run of word characters before `[`: a look-ahead for the `[` (the name
 # taken possessively) fails at once at most `self.`, before the words are looked for in it.
