@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 CONTEXT_KINDS = frozenset(
     {ConditionKind.LOOP, ConditionKind.NO_MATCH, ConditionKind.EXCEPT, ConditionKind.WITH}
 )
+Made = TypeVar("Made")  # what a rule works out once a page (`Facts.once`)
 
 
 class InnerRaise(NamedTuple):
@@ -206,6 +207,13 @@ class Facts:
         """The `except` clause nearest the site: the one whose `try` made the failing call."""
         return next((c for c in reversed(self.conditions) if c.kind is ConditionKind.EXCEPT), None)
 
+    def once(self, key: str, make: Callable[[], Made]) -> Made:
+        """`make()`, worked out once a page: kept in the page's memo under `key`."""
+        if key not in self.memo:
+            self.memo[key] = make()
+        found: Made = self.memo[key]
+        return found
+
     def site_function(self) -> ast.FunctionDef | None:
         """The site's own function parsed alone, once per page (None when it is not a
         `def` of the kept file: module level, a lambda, an unparsable text)."""
@@ -242,11 +250,7 @@ class Facts:
         see there that the class cannot hold what it looks for (`may_name`). The class's own
         lines when the stored outline says they are one top-level statement, else the whole
         file; None when the file has no class `name` at its margin (`top_class` finds none)."""
-        key = f"class_text:{name}"
-        if key not in self.memo:
-            self.memo[key] = self._class_text(name)
-        found: str | None = self.memo[key]
-        return found
+        return self.once(f"class_text:{name}", lambda: self._class_text(name))
 
     def _class_text(self, name: str) -> str | None:
         text = self.source_text

@@ -51,10 +51,7 @@ class Decorated:
 
 def decorated(facts: Facts) -> Decorated | None:
     """The decorated object the raise's own test checks, or None (worked out once a page)."""
-    if "decorated" not in facts.memo:
-        facts.memo["decorated"] = _decorated(facts)
-    found: Decorated | None = facts.memo["decorated"]
-    return found
+    return facts.once("decorated", lambda: _decorated(facts))
 
 
 def decorated_solution(facts: Facts) -> Solution | None:

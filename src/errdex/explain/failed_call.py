@@ -264,9 +264,7 @@ def _failed(facts: Facts) -> _Failed | None:
     """What the `try` around the site did, and whether the site passes its failure on (a
     bare `raise`, or `raise ... from` it); None for a site under no `try` of calls."""
     key = "failed_call.failed"
-    if key not in facts.memo:
-        facts.memo[key] = _find(facts)
-    found = facts.memo[key]
+    found = facts.once(key, lambda: _find(facts))
     return found if isinstance(found, _Failed) else None
 
 

@@ -53,10 +53,7 @@ def kept_arguments(facts: Facts, names: set[str]) -> list[Kept] | None:
     when all of them are (and the test is the raise's own, the only one of the path to read
     them); else None. Read once per page and test."""
     key = f"kept_argument:{sorted(names)}"
-    if key not in facts.memo:
-        facts.memo[key] = _kept(facts, names)
-    found: list[Kept] | None = facts.memo[key]
-    return found
+    return facts.once(key, lambda: _kept(facts, names))
 
 
 def kept_sentence(facts: Facts, offered: set[str]) -> str | None:

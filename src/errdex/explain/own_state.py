@@ -37,10 +37,7 @@ _STATEFUL_BUILTINS = frozenset(
 def own_computation(facts: Facts) -> bool:
     """Whether every condition of the site's own (held) reads only what its function
     computes from literals, builtins, constants and classes (once per page)."""
-    if _MEMO not in facts.memo:
-        facts.memo[_MEMO] = _own(facts)
-    found: bool = facts.memo[_MEMO]
-    return found
+    return facts.once(_MEMO, lambda: _own(facts))
 
 
 def _own(facts: Facts) -> bool:

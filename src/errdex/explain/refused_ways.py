@@ -320,9 +320,7 @@ def branch_refuses(condition: ConditionView, facts: Facts, *, surely: bool = Tru
     `surely`, also one of no other names than the site's own check reads, the values that
     failed it, which the way out leaves as they were: no sure way out)."""
     key = f"branch_refuses:{condition.line}:{condition.holds}"
-    if key not in facts.memo:
-        facts.memo[key] = _branch_refuses(condition, facts)
-    found = facts.memo[key]
+    found = facts.once(key, lambda: _branch_refuses(condition, facts))
     return found == "fails" or (not surely and found == "checks")
 
 

@@ -54,10 +54,7 @@ class Registration:
 
 def registration(facts: Facts) -> Registration | None:
     """The registration the raise's own test refuses, or None (worked out once a page)."""
-    if "registration" not in facts.memo:
-        facts.memo["registration"] = _registration(facts)
-    found: Registration | None = facts.memo["registration"]
-    return found
+    return facts.once("registration", lambda: _registration(facts))
 
 
 def registration_solution(facts: Facts) -> Solution | None:

@@ -96,9 +96,7 @@ def swallowed(condition: ConditionView, facts: Facts) -> str | None:
     if hidden_by_flag(condition, facts) is not None:
         return None  # a flag argument before a bare return: `explain/hiding_flags.py` says it
     key = f"try_failure.swallowed:{condition.line}:{condition.holds}"
-    if key not in facts.memo:
-        facts.memo[key] = _swallowed(condition, facts)
-    found = facts.memo[key]
+    found = facts.once(key, lambda: _swallowed(condition, facts))
     return found if isinstance(found, str) else None
 
 

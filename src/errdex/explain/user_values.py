@@ -72,10 +72,7 @@ _OPERATORS = {
 
 def user_value_sentence(facts: Facts) -> str | None:
     """ "So no solution is offered, but ...: it tests each item of ...", or None."""
-    if _MEMO not in facts.memo:
-        facts.memo[_MEMO] = _sentence(facts)
-    found: str | None = facts.memo[_MEMO]
-    return found
+    return facts.once(_MEMO, lambda: _sentence(facts))
 
 
 def _sentence(facts: Facts) -> str | None:
