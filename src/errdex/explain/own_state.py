@@ -49,6 +49,12 @@ def _own(facts: Facts) -> bool:
     held = facts.held
     if not held:
         return False
+    tests: list[ast.expr] = []
+    for condition in held:
+        try:
+            tests.append(ast.parse(condition.text, mode="eval").body)
+        except (SyntaxError, ValueError, RecursionError):
+            return False
     function = facts.site_function()
     params: set[str] = set()
     sources: dict[str, list[ast.AST]] = {}
@@ -58,6 +64,8 @@ def _own(facts: Facts) -> bool:
         params = {
             a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, *packed)
         }
+        if any(names_read(tested) & params for tested in tests):
+            return False  # a parameter read as it is (`self.x` too): no need to walk the body
         sources = _sources(function)
     elif site.function != "<module>":
         return False
@@ -68,11 +76,7 @@ def _own(facts: Facts) -> bool:
     empty = {b.name for b in facts.bindings if b.origin == "constant" and b.value == "null"}
     constants = module_constants(facts) - empty
     todo: list[ast.AST] = []
-    for condition in held:
-        try:
-            tested = ast.parse(condition.text, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
-            return False
+    for tested in tests:
         if _outer_test(tested, sources, params):
             return False
         todo.append(tested)
