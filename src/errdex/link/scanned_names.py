@@ -4,10 +4,10 @@ Linking asks for the names and attribute chains (`envs.VLLM_X`, `self.a.b`) that
 of conditions and of locals' values read: thousands of distinct texts per version, each a
 call of the compiler when parsed. Most are a few names, calls, comparisons and literals,
 whose names `extract.conditions.dotted_names` of the parse gives in the order they are
-written. Such a text is read here from its tokens (subscripts, lists and keyword
-arguments too); any other (a slice, a lambda, a comprehension, a dict, an f-string, a
-conditional expression, a starred item, non-ASCII text), or one whose tokens do not
-follow one another as an expression's do, gets None: its caller parses it, as before.
+written. Such a text is read here from its tokens; any other (a subscript, a keyword
+argument, a lambda, a comprehension, an f-string, a conditional expression, a starred
+item, non-ASCII text), or one whose tokens do not follow one another as an expression's
+do, gets None: its caller parses it, as before.
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from errdex.lazy_re import lazy_compile
 # One token a step, whitespace before it skipped: a string (a plain or r/b/u prefix, one
 # line; a prefix is read with the string), a number as Python writes one (`0x1f`, `1.5e-3`,
 # `2j`; one run into a name or a dot, `1.real`, is none), a name, or an operator. Anything
-# else (`=` alone, `:`, `{`, `@`, a backslash, a newline) ends the scan.
+# else (`[`, `=`, `:`, `{`, `@`, a backslash, a newline) ends the scan.
 _TOKEN = lazy_compile(
     r"[ \t]*+(?:"
     r"(?P<string>(?:[rRbBuU]|[rR][bB]|[bB][rR])?(?:'(?:[^'\\\n]|\\.)*+'|\"(?:[^\"\\\n]|\\.)*+\"))"
     r"|(?P<number>(?:0[xXoObB][0-9a-fA-F_]++|[1-9][\d_]*+|0++)"
     r"(?:\.(?:\d[\d_]*+)?)?(?:[eE][+-]?\d[\d_]*+)?[jJ]?(?![\w.]))"
     r"|(?P<name>[A-Za-z_]\w*+)"
-    r"|(?P<op>\*\*|//|<<|>>|==|!=|<=|>=|[-+*/%&|^~<>()\[\],.])"
+    r"|(?P<op>\*\*|//|<<|>>|==|!=|<=|>=|[-+*/%&|^~<>(),.])"
     r")"
 )
 # Words that are no names: operators and constants an expression may hold.
@@ -82,12 +82,9 @@ def scan(text: str) -> tuple[tuple[str, ...], bool] | None:
     if not text.isascii() or "#" in text:
         return None
     found: list[str] = []
-    # for each bracket open, what it holds: a call's arguments, a group (or a tuple), a
-    # subscript's index, a list's items
-    calls: list[str] = []
+    calls: list[bool] = []  # for each `(` open: whether it holds a call's arguments
     operand = True  # an operand comes next (else an operator, `(` of a call, `.`, `)`)
-    opened = False  # the last token was `(`, `[` or `,`: a bracket may close right after
-    comma = False  # the last token was `,`
+    opened = False  # the last token was `(` or `,`: `)` may close an empty call or a tuple
     operated = False  # an operator between the outermost operands: an operation, no name
     chain = False  # the last outermost operand may be a name or an attribute chain
     at, end = 0, len(text)
@@ -103,8 +100,8 @@ def scan(text: str) -> tuple[tuple[str, ...], bool] | None:
         at = token.end()
         kind = token.lastgroup
         word = token.group(kind or 0)
-        closing, after_comma = opened, comma
-        opened = comma = False
+        closing = opened
+        opened = False
         outermost = not calls
         if kind == "name" and word not in _OPERATOR_WORDS and word != "not":
             if word in _KEYWORDS or not operand:
@@ -117,16 +114,6 @@ def scan(text: str) -> tuple[tuple[str, ...], bool] | None:
                         return None
                     word = f"{word}.{attr.group('name')}"
                     at = attr.end()
-                after = at
-                while after < end and text[after] in " \t":
-                    after += 1
-                if text.startswith("=", after) and not text.startswith("==", after):
-                    # a keyword argument's name (no name the expression reads), right
-                    # after a call's `(` or a `,` in it: its value comes next
-                    if "." in word or not (calls and calls[-1] == "call" and closing):
-                        return None
-                    at = after + 1
-                    continue
                 found.append(word)
             operand = False
             if outermost:
@@ -150,27 +137,21 @@ def scan(text: str) -> tuple[tuple[str, ...], bool] | None:
                 return None
             operand = True
             operated = operated or outermost
-        elif word in ("(", "["):
-            if word == "(":
-                calls.append("group" if operand else "call")
-            else:
-                calls.append("list" if operand else "index")
-            operand = opened = True
-        elif word in (")", "]"):
-            held = calls.pop() if calls else ""
-            if held not in (("call", "group") if word == ")" else ("index", "list")):
+        elif word == "(":
+            calls.append(not operand)
+            operand = opened = True  # a group, a tuple or a call's arguments
+        elif word == ")":
+            if not calls or (operand and not closing):
                 return None
-            if operand and not (after_comma if held == "index" else closing):
-                return None  # `(a +)`, `x[]`
+            call = calls.pop()
             operand = False
             if not calls:
-                # a call's result, an item or a list is no name; a group's content may
-                # be one (`(a.b)`)
-                chain = held == "group"
+                # a call's result is no name; a group's content may be one (`(a.b)`)
+                chain = not call
         elif word == ",":
             if operand:
                 return None
-            operand = opened = comma = True
+            operand = opened = True
             operated = operated or outermost
         elif word == ".":
             # an attribute of a call's result or a literal (`f(x).y`, `"".join`): no name,
