@@ -1,15 +1,14 @@
 """Whether a check is decided by the function's own computation alone, with evidence.
 
-With no way out found, a page used to say of any check left that, unless something the
-user gives decides its conditions, "they are its own state, and hitting the check is worth
-reporting to the project". The hedge did not save it where the value came from a flag
-(`self.dcp_world_size > 1`, set from the parallel config), the request's data, an argument
-of a method users call (`Console.log(_stack_offset=...)` walking `frame` off the stack),
-the user's declaration or a model's metadata: the text then sends the user to the project
-for what they chose. It is said only with positive evidence: every name the site's own
-conditions read comes, through the function's assignments, from literals, builtins,
-constants and classes, never from a parameter (`self` included: an attribute may hold
-what a constructor or an earlier call was given, or the call order), a name of an enclosing
+A page with no way out may tell the user that the check's conditions are the program's own
+state, and that hitting it is worth reporting to the project. That is false where the value
+comes from a flag (`self.dcp_world_size > 1`, set from the parallel config), the request's
+data, an argument of a method users call (`Console.log(_stack_offset=...)` walking `frame`
+off the stack), the user's declaration or a model's metadata: the text would send the user
+to the project for what they chose. So it needs positive evidence: every name the site's
+own conditions read comes, through the function's assignments, from literals, builtins,
+constants and classes, never from a parameter (`self` included: an attribute may hold what
+a constructor or an earlier call was given, or the call order), a name of an enclosing
 function, a module's other names (a registry, a function that reads the config or the
 machine) or what a `try` caught. Then nothing a caller passes decides the check, and
 hitting it is the program's own doing. Without that evidence the page says less.
