@@ -5,6 +5,7 @@ the path holds: none is offered as a way out (or the fix keeps the fields)."""
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 import msgspec
@@ -17,7 +18,7 @@ from errdex.explain.fix_forms import command_fix
 from errdex.explain.kept_fields import with_kept_fields
 from errdex.explain.named_settings import typed_fields
 from errdex.explain.page import Page
-from errdex.explain.refused_ways import branch_refuses
+from errdex.explain.refused_ways import KnownValues, branch_refuses
 from errdex.facts import ConditionKind
 from errdex.store import Store
 
@@ -424,3 +425,20 @@ def test_one_part_of_a_pair_an_earlier_check_holds_equal_is_no_way_out(ways: Sto
     # helper's "both or neither" check before the exit the way out aims at
     page = page_of(ways, "full block tensors must be contiguous")
     assert not any("`full_cnt` is None" in t for t in texts(page)), texts(page)
+
+
+@pytest.mark.parametrize(
+    ("given", "test", "truth"),
+    [
+        ({"x": False}, "x is True", False),
+        ({"x": False}, "x is not True", True),
+        ({"x": True}, "x is True and mode == 'a'", None),  # `mode` decides it
+        ({"x": True, "mode": "a"}, "x is True and mode == 'a'", True),
+        ({}, "x is False", None),
+        ({"x": None}, "x is None or x", True),
+    ],
+)
+def test_known_values_decide_a_test_by_what_is_given(
+    given: dict[str, object], test: str, truth: bool | None
+) -> None:
+    assert KnownValues(given).truth_of(ast.parse(test, mode="eval").body) is truth

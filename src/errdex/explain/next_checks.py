@@ -26,8 +26,8 @@ from errdex.explain.plain import code
 from errdex.explain.refused_ways import (
     FALSY,
     TRUTHY,
+    KnownValues,
     _is_none,
-    _Known,
     _may_leave,
     _reassigned,
     _stored,
@@ -228,7 +228,7 @@ def _path(facts: Facts, skip: set[str]) -> list[tuple[ast.expr, bool]]:
 
 def _old_value(param: str, facts: Facts) -> object:
     """What the path says of the argument: given (not None), None, or unknown."""
-    known = _Known({})
+    known = KnownValues({})
     for condition in facts.conditions:
         node = parse_expression(condition.test)
         if node is not None:
@@ -266,7 +266,7 @@ def _surely_fails(
 
 
 def _truth(values: dict[str, object], node: ast.expr, facts: Facts) -> bool | None:
-    known = _Known(values)
+    known = KnownValues(values)
     for path_node, holds in _path(facts, set(values)):
         known.learn(path_node, holds)
     return known.truth_of(node)

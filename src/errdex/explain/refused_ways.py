@@ -54,7 +54,7 @@ def _key(node: ast.AST) -> str:
     return ast.unparse(node)
 
 
-class _Known:
+class KnownValues:
     """What the path's tests say: each test's (or part's) truth, the names read through an
     attribute (so not None), and the values a way out gives."""
 
@@ -117,6 +117,15 @@ class _Known:
         return _UNKNOWN
 
     def _compare(self, left: ast.expr, op: ast.cmpop, right: ast.expr) -> object:
+        if (
+            isinstance(op, ast.Is | ast.IsNot)
+            and isinstance(right, ast.Constant)
+            and isinstance(right.value, bool)
+        ):
+            value = self._value(left)  # `x is True`: only a known value decides it
+            if value is _UNKNOWN or isinstance(value, _Truth):
+                return _UNKNOWN
+            return (value is right.value) == isinstance(op, ast.Is)
         if isinstance(op, ast.Is | ast.IsNot) and _is_none(right):
             name = dotted_name(left)
             value = self._value(left)
@@ -207,7 +216,7 @@ def _reassigned(names: set[str], assigned: set[str]) -> bool:
 
 
 def _fails(
-    known: _Known, block: list[ast.stmt], skip: set[int], within: set[str], values: set[str]
+    known: KnownValues, block: list[ast.stmt], skip: set[int], within: set[str], values: set[str]
 ) -> str | None:
     """ "fails" when a check of the block fails for what is known; "checks" when one of
     unknown outcome reads only names of `within` (values that failed the site's check,
@@ -305,8 +314,10 @@ def _outside(function: ast.FunctionDef | None, line: int) -> bool:
     return function is not None and not function.lineno <= line <= (function.end_lineno or 0)
 
 
-def _path_known(facts: Facts, changed: dict[str, object], skip: ConditionView | None) -> _Known:
-    known = _Known(changed)
+def _path_known(
+    facts: Facts, changed: dict[str, object], skip: ConditionView | None
+) -> KnownValues:
+    known = KnownValues(changed)
     for condition in facts.conditions:
         node = parse_expression(condition.test)
         if node is not None and condition is not skip:
@@ -468,7 +479,7 @@ def value_refused(function: ast.FunctionDef | None, param: str, value: object) -
     `FALSY`), refuses it in a check every call meets that tests nothing else."""
     if function is None:
         return False
-    known = _Known({param: value})
+    known = KnownValues({param: value})
     return any(
         set(dotted_names(test)) == {param}
         and not _reassigned({param}, assigned)
@@ -524,7 +535,7 @@ def part_trips_guard(part: ast.expr, condition: ConditionView, facts: Facts) -> 
     if changed is None:
         return None
     name, value = changed
-    known = _Known({name: value})
+    known = KnownValues({name: value})
     for other in facts.conditions:
         node = parse_expression(other.text) if other is not condition else None
         if node is not None:

@@ -24,6 +24,7 @@ from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.page import ConditionView
+from errdex.explain.refused_ways import KnownValues
 from errdex.extract.conditions import dotted_name
 from errdex.facts import SiteKind
 from errdex.link.expression_texts import parse_expression
@@ -186,7 +187,7 @@ def _entered_failing(
     line, whether it surely enters, what it does); None when it enters none."""
     values = {**known, name: value}
     for test, body, line in _branches(head):
-        truth = True if test is None else _truth(test, values)
+        truth = True if test is None else KnownValues(values).truth_of(test)
         if truth is False:
             continue
         if _holds_line(body, site_line):
@@ -196,37 +197,6 @@ def _entered_failing(
             return line, truth is True, failure
         if truth is True:
             return None
-    return None
-
-
-def _truth(node: ast.expr, values: dict[str, object]) -> bool | None:
-    """The test's truth with the names of `values` given theirs; None when other names
-    decide it."""
-    held = dotted_name(node)
-    if held is not None:
-        return bool(values[held]) if held in values else None
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        inner = _truth(node.operand, values)
-        return None if inner is None else not inner
-    if isinstance(node, ast.BoolOp):
-        parts = [_truth(v, values) for v in node.values]
-        decisive = isinstance(node.op, ast.Or)  # the value that decides alone
-        if decisive in parts:
-            return decisive
-        return None if None in parts else not decisive
-    if (
-        isinstance(node, ast.Compare)
-        and len(node.ops) == 1
-        and (left := dotted_name(node.left)) in values
-        and isinstance(node.comparators[0], ast.Constant)
-    ):
-        value = values[left or ""]
-        other = node.comparators[0].value
-        op = node.ops[0]
-        if isinstance(op, ast.Is | ast.Eq):
-            return value is other if isinstance(op, ast.Is) else value == other
-        if isinstance(op, ast.IsNot | ast.NotEq):
-            return value is not other if isinstance(op, ast.IsNot) else value != other
     return None
 
 
