@@ -21,6 +21,8 @@ import ast
 import re
 from dataclasses import dataclass
 
+from errdex.link.parsed_classes import field_flag
+
 __all__ = ["StaleFlag", "stale_flag"]
 
 # The lines a value may span after `self.x =` (a call broken over lines).
@@ -60,18 +62,14 @@ def stale_flag(
             return None  # a value not read: unsure what sets the attribute
         line = text.count("\n", 0, match.start()) + 1
         for name in _names_read(value):
-            if name != field and _flag_of(name) in defined:
+            if name != field and field_flag(name) in defined:
                 found.setdefault(name, (match.group(1), line))
     if attribute is not None:
-        found = {n: at for n, at in found.items() if _flag_of(n).endswith(f"-{flag[2:]}")}
+        found = {n: at for n, at in found.items() if field_flag(n).endswith(f"-{flag[2:]}")}
     if len(found) != 1:
         return None
     ((name, (assigned, line)),) = found.items()
-    return StaleFlag(flag, _flag_of(name), assigned, line)
-
-
-def _flag_of(name: str) -> str:
-    return "--" + name.replace("_", "-")
+    return StaleFlag(flag, field_flag(name), assigned, line)
 
 
 def _value(text: str, start: int) -> ast.expr | None:

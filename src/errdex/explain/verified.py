@@ -37,6 +37,7 @@ from errdex.explain.retired_flags import retired_flag
 from errdex.explain.stale_flags import StaleFlag, stale_flag
 from errdex.extract.class_source import class_at
 from errdex.facts import KnobKind
+from errdex.link.parsed_classes import field_flag
 from errdex.store.base import Store, StoredSite
 
 __all__ = ["unknown_names", "verified_explanation"]
@@ -360,7 +361,7 @@ def _generator_made(text: str, line: int, field: str, defined: frozenset[str]) -
     ]
     if field not in fields or _PARSER.search(text) is None:
         return True  # a parser elsewhere may make its fields flags: unsure
-    by_hand = sum("--" + f.replace("_", "-") in defined for f in fields)
+    by_hand = sum(field_flag(f) in defined for f in fields)
     return by_hand * 2 < len(fields)
 
 

@@ -17,7 +17,7 @@ from errdex.extract.docs import DOC_OF
 from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import FileFacts, KnobKind, PropertyFact
 from errdex.lazy_re import lazy_compile
-from errdex.link.parsed_classes import generator_read
+from errdex.link.parsed_classes import field_flag, generator_read
 from errdex.linked_facts import OWN_KEY, KnobLink
 
 # The receiver of an attribute that a flag may set: `self.model_config`, `args`, `opts`.
@@ -263,7 +263,7 @@ class FlagIndex:
         )
         if not (in_config_class or _CONFIG_RECEIVER.search(receiver)):
             return None
-        flag = "--" + name.replace("_", "-")
+        flag = field_flag(name)
         declared = self._flags.get(name)
         field = self._fields.get(name)
         if declared is not None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from errdex.facts import FileFacts
-from errdex.link.parsed_classes import generator_read
+from errdex.link.parsed_classes import field_flag, generator_read
 
 _MAX_NAMES = 400_000
 
@@ -48,7 +48,7 @@ def generated_flags(files: list[FileFacts]) -> set[str]:
     if read is None:
         return set()
     return {
-        "--" + field.replace("_", "-")
+        field_flag(field)
         for facts in files
         if facts.error is None
         for cls in facts.classes

@@ -14,6 +14,11 @@ from __future__ import annotations
 from errdex.facts import FileFacts
 
 
+def field_flag(field: str) -> str:
+    """The flag a generator makes of an arguments class's field: `max_len` → `--max-len`."""
+    return "--" + field.replace("_", "-")
+
+
 def generator_read(files: list[FileFacts]) -> frozenset[str] | None:
     """The short names of the arguments classes whose fields a generator makes flags, with
     their subclasses; None when the version shows no generator reading any class."""
