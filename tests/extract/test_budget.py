@@ -50,7 +50,7 @@ def test_a_file_whose_analysis_runs_past_its_time_limit_is_skipped_alone(
     quick = ("quick.py", b"x = 1\n")
     # Its extraction takes about 50 ms: a limit of a fifth of that is past whatever the load.
     monkeypatch.setattr(budget, "FILE_SECONDS", 0.01)
-    results = {path: blob for path, blob, _ in extract_batch([slow, quick])}
+    results = {path: blob for path, blob, *_ in extract_batch([slow, quick])}
     decoded = msgspec.msgpack.decode(results["slow.py"], type=FileFacts)
     assert decoded.error == "took more than 0.01 s to analyse"
     assert msgspec.msgpack.decode(results["quick.py"], type=FileFacts).error is None

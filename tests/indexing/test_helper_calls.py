@@ -101,6 +101,30 @@ def test_the_second_round_is_cached(package: Path, tmp_path: Path) -> None:
     assert (again.parsed, again.rechecked, again.reparsed, again.cached) == (0, 0, 0, 5)
 
 
+def test_the_names_a_file_calls_are_read_as_it_is_extracted(
+    package: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between the rounds, every worker waits: a file extracted in this run has the names it
+    calls read by its extraction, and only a file whose facts were cached is read then."""
+    import errdex.indexing.helpercalls as helpercalls
+
+    real = helpercalls.called_reversed
+    read_between: list[bytes] = []
+
+    def reading(data: bytes) -> list[bytes]:
+        read_between.append(data)
+        return real(data)
+
+    monkeypatch.setattr(helpercalls, "called_reversed", reading)
+    cold, cold_sites = _index(package, tmp_path)
+    assert read_between == []
+    assert (cold.rechecked, cold.reparsed) == (2, 1)
+    warm, warm_sites = _index(package, tmp_path, force=True)
+    assert warm_sites == cold_sites and (warm.parsed, warm.rechecked) == (0, 0)
+    # the three files large enough for a skeleton (a small one has every call already)
+    assert len(read_between) == 3
+
+
 def test_only_files_that_call_a_helper_are_looked_at_again(package: Path, tmp_path: Path) -> None:
     _index(package, tmp_path)
     cache = FactsCache(tmp_path / "cache" / "facts.sqlite3")
@@ -121,7 +145,7 @@ def test_workers_extract_again(package: Path) -> None:
     ]
     with ExtractionPool(2) as pool:
         pool.start()
-        results = {path: blob for path, blob, _ in pool.run_again(items)}
+        results = {path: blob for path, blob, *_ in pool.run_again(items)}
     assert results["pkg/mention.py"] == b""
     facts = msgspec.msgpack.decode(results["pkg/client.py"], type=FileFacts)
     assert [(c.callee, c.function) for c in facts.calls] == [("require", "connect")]

@@ -72,7 +72,7 @@ def test_a_pool_started_early_serves_a_handful_of_files(tmp_path: Path) -> None:
     items = [("a.py", b"raise ValueError('a')\n"), ("b.py", b"x = 1\n")]
     with ExtractionPool(2) as pool:
         pool.start()
-        results = {path: blob for path, blob, _ in pool.run(items)}
+        results = {path: blob for path, blob, *_ in pool.run(items)}
     assert set(results) == {"a.py", "b.py"}
 
 
@@ -94,7 +94,7 @@ def test_files_fed_while_the_source_is_read_are_extracted_once(
         pool.feed(items[:30])  # the first ten are not handed out twice
         ahead = len(submitted)
         results = list(pool.run(items))
-    assert sorted(path for path, _, _ in results) == sorted(path for path, _ in items)
+    assert sorted(path for path, *_ in results) == sorted(path for path, _ in items)
     assert sum(submitted) == len(items)
     # no more than two batches per worker handed out ahead of `run`
     assert 0 < ahead <= 4

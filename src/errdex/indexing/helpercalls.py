@@ -13,22 +13,19 @@ across versions whose helpers the file calls are the same.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from errdex.extract.shapes import NOT_HELPERS
 from errdex.extract.skeleton import MIN_SKELETON_BYTES
 from errdex.facts import FileFacts
-from errdex.lazy_re import lazy_compile
+from errdex.indexing.called_names import called_reversed, unpacked
 from errdex.link import cross_file_helper_names
-
-# Run on the reversed bytes, so the pattern starts with a literal and the regex engine jumps
-# from one `(` to the next: each match is the name before a `(`, reversed. Scanning forward
-# for `\w+\(` tries every position and is twenty times slower.
-_CALLED_REVERSED = lazy_compile(rb"\((\w+)")
 
 
 def names_to_keep(
-    items: Sequence[tuple[str, bytes]], facts: Sequence[FileFacts]
+    items: Sequence[tuple[str, bytes]],
+    facts: Sequence[FileFacts],
+    called: Mapping[str, bytes] | None = None,
 ) -> dict[str, tuple[str, ...]]:
     """For each file that calls a raising helper of another file, those helpers' names.
 
@@ -36,7 +33,9 @@ def names_to_keep(
     (too small for a skeleton, see `MIN_SKELETON_BYTES`) has all its calls already; a name
     the linker cannot tie to one helper, or one whose calls are never recorded (`NOT_HELPERS`),
     is not worth a second extraction. The names are found anywhere in the text, a superset of
-    those in blanked bodies: the worker tells which files really change.
+    those in blanked bodies: the worker tells which files really change. `called` holds, by
+    path, the names the extraction worker found already (`called_names.packed`); the others
+    are found here.
     """
     names = cross_file_helper_names(list(facts)) - NOT_HELPERS
     if not names:
@@ -46,11 +45,13 @@ def names_to_keep(
     for (path, data), file_facts in zip(items, facts, strict=True):
         if file_facts.error is not None or len(data) < MIN_SKELETON_BYTES:
             continue
-        called = reversed_names.intersection(_CALLED_REVERSED.findall(data[::-1]))
-        if not called:
+        found_before = called.get(path) if called is not None else None
+        calls = called_reversed(data) if found_before is None else unpacked(found_before)
+        hits = reversed_names.intersection(calls)
+        if not hits:
             continue
         own = {helper.name for helper in file_facts.helpers}  # the skeleton keeps their calls
-        wanted = {name[::-1].decode() for name in called} - own
+        wanted = {name[::-1].decode() for name in hits} - own
         if wanted:
             found[path] = tuple(sorted(wanted))
     return found

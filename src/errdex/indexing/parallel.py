@@ -14,7 +14,9 @@ from errdex.bugs import INTERNAL, error_line, show_traceback
 from errdex.extract import extract_again, extract_first
 from errdex.extract.budget import FileTimeout, time_limit
 from errdex.extract.module import module_name
+from errdex.extract.skeleton import MIN_SKELETON_BYTES
 from errdex.facts import FileFacts
+from errdex.indexing.called_names import packed
 from errdex.indexing.gcpause import cyclic_gc_paused
 
 if TYPE_CHECKING:
@@ -37,8 +39,10 @@ File = tuple[str, bytes]  # (path, data)
 # may take them)
 Again = tuple[str, bytes, tuple[str, ...], bytes | None]
 _Item = TypeVar("_Item", File, Again)
-# (path, encoded facts, whether they may be a second extraction's first: `extract_first`)
-Extracted = tuple[str, bytes, bool]
+# (path, encoded facts, whether they may be a second extraction's first: `extract_first`,
+# the names the file calls when it is large enough for a second extraction:
+# `called_names.packed`)
+Extracted = tuple[str, bytes, bool, bytes | None]
 
 
 def encode_facts(facts: FileFacts) -> bytes:
@@ -83,7 +87,8 @@ def extract_batch(batch: Sequence[File]) -> list[Extracted]:
         out = []
         for path, data in batch:
             facts, first = _extract_in_time(path, data)
-            out.append((path, encode_facts(facts), first))
+            called = packed(data) if len(data) >= MIN_SKELETON_BYTES else None
+            out.append((path, encode_facts(facts), first, called))
         return out
 
 
@@ -120,7 +125,7 @@ def extract_again_batch(batch: Sequence[Again]) -> list[Extracted]:
             except Exception as error:
                 show_traceback(error)
                 continue
-            out.append((path, b"" if facts is None else encode_facts(facts), False))
+            out.append((path, b"" if facts is None else encode_facts(facts), False, None))
         return out
 
 

@@ -179,10 +179,11 @@ def _extract_version(
                 progress("extract", n, len(items))
 
         first: dict[str, bytes] = {}
-        decoded = _extract(pool.run(todo, advance), keys, cache, first)
+        called: dict[str, bytes] = {}
+        decoded = _extract(pool.run(todo, advance), keys, cache, first, called)
         facts = [decoded.get(path) or _decoder.decode(cached[keys[path]]) for path, _ in items]
         laps.lap("extract")
-        facts, rechecked, reparsed = _extract_again(pool, items, keys, facts, cache, first)
+        facts, rechecked, reparsed = _extract_again(pool, items, keys, facts, cache, first, called)
         laps.lap("again")
     return _Extracted(
         items=items, facts=facts, parsed=len(todo), rechecked=rechecked, reparsed=reparsed
@@ -310,20 +311,25 @@ def _extract(
     keys: Mapping[str, str],
     cache: FactsCache,
     first: dict[str, bytes] | None = None,
+    called: dict[str, bytes] | None = None,
 ) -> dict[str, FileFacts | None]:
     """Store and decode each worker result as it arrives (empty bytes decode to None); add
     to `first` the facts a second extraction may start from (`extract_first`), as sent: the
     second round hands them on as they are, rather than encoding them again (vllm: 36 MB
-    of its 658 files, 0.07 s), and lets them go once it ends.
+    of its 658 files, 0.07 s), and lets them go once it ends; add to `called` the names
+    each file calls, as the worker found them (`called_names`), for the second round to
+    choose its files by.
 
     The main process has nothing else to do while the workers parse, so the cache writes
     and the decoding happen then rather than after.
     """
     decoded: dict[str, FileFacts | None] = {}
     unsaved: dict[str, bytes] = {}
-    for path, blob, may_start in results:
+    for path, blob, may_start, names in results:
         if may_start and first is not None:
             first[path] = blob
+        if names is not None and called is not None:
+            called[path] = names
         facts = decoded[path] = _decoder.decode(blob) if blob else None
         if facts is not None and facts.error is not None and facts.error.startswith(INTERNAL):
             continue  # errdex's own bug: not kept, so that a fixed errdex reads it again
@@ -343,6 +349,7 @@ def _extract_again(
     facts: list[FileFacts],
     cache: FactsCache,
     first: dict[str, bytes],
+    called: dict[str, bytes],
 ) -> tuple[list[FileFacts], int, int]:
     """The second round (`helpercalls`): the facts with those of the files extracted again
     in place of their first ones; how many files were looked at again in this run, and how
@@ -351,9 +358,10 @@ def _extract_again(
     A second extraction replaces the first, never adds to it, so the linker sees each call
     once. Empty bytes, cached like any facts, say that the first extraction stands. The
     files of `first` (extracted in this run from their skeletons) are sent with their first
-    facts, which the second extraction keeps for the statements it leaves alone.
+    facts, which the second extraction keeps for the statements it leaves alone. `called`
+    holds the names the files extracted in this run call (`_extract`).
     """
-    wanted = names_to_keep(items, facts)
+    wanted = names_to_keep(items, facts, called)
     if not wanted:
         return facts, 0, 0
     again_keys = {path: again_key(keys[path], names) for path, names in wanted.items()}
