@@ -7,7 +7,7 @@ import textwrap
 
 from errdex.extract import extract_file
 from errdex.link import link_version
-from errdex.link.path_gates import _decorated, _named_uncalled
+from errdex.link.path_gates import _handed_on
 from errdex.linked_facts import IndexedSite
 from samples import QUIET_FUNCTIONS, TUNED_BELOW
 
@@ -113,7 +113,7 @@ def test_a_decorator_that_may_hand_the_function_on_is_read_for_its_name_alone() 
         "def bare_too(): pass\n"
         "def bare_not(): bare()\n"
     )
-    decorated = {n for n in re.findall(r"def (\w+)", text) if _decorated(text, n)}
+    decorated = {n for n in re.findall(r"def (\w+)", text) if _handed_on(text, n, method=False)}
     assert decorated == {"bare", "routed", "spread", "bare_too"}
 
 
@@ -125,12 +125,11 @@ def test_a_def_is_found_after_any_blanks_and_among_other_hits_of_its_name() -> N
         "    def\thook(self, x): pass\n"
         "@register\n"
         "def  spaced(): pass\n"
-        "x = spaced\n"
+        "x = spaced()\n"
     )
-    assert _decorated(text, "hook")
-    assert _decorated(text, "spaced")
-    assert not _decorated(text, "use")
-    assert not _decorated(text, "hook_count")
+    assert _handed_on(text, "hook", method=True)  # called as `self.hook(1)`: the decorator
+    assert _handed_on(text, "spaced", method=False)
+    assert not _handed_on(text, "use", method=True)
 
 
 def test_a_function_named_other_than_to_call_it_is_handed_on() -> None:
@@ -147,7 +146,7 @@ def test_a_function_named_other_than_to_call_it_is_handed_on() -> None:
         "handlers = {'x': helper_table, 'y': a.helper}\n"
         "callbacks = [helper]\n"
     )
-    assert _named_uncalled(text, "done", method=True)  # `return self.done`
-    assert not _named_uncalled(text, "step", method=True)  # called, or a longer name
-    assert _named_uncalled(text, "helper", method=False)  # `[helper]`
-    assert not _named_uncalled(text, "run", method=True)
+    assert _handed_on(text, "done", method=True)  # `return self.done`
+    assert not _handed_on(text, "step", method=True)  # called, or a longer name
+    assert _handed_on(text, "helper", method=False)  # `[helper]`
+    assert not _handed_on(text, "run", method=True)

@@ -84,7 +84,7 @@ class PathGates:
         self._defs: dict[tuple[str, int], Function | None] = {}  # parsed, by `def` line
         self._memo: dict[tuple[Target, int], Gates] = {}
         self._open: dict[Target, bool] = {}  # whether a function's callers can all be known
-        self._decorated: dict[tuple[str, str], bool] = {}
+        self._handed: dict[tuple[str, str, bool], bool] = {}
         self._knobs_of: dict[tuple[str, int, str], list[KnobLink]] = {}
         self._found: dict[Target, tuple[tuple[CallerLink, ...], list[KnobLink]]] = {}
 
@@ -242,16 +242,14 @@ class PathGates:
         text = self._text(facts.path)
         if text is None:
             return False
-        if self._decorated_in(facts.path, text, name):
-            return False
-        return not _named_uncalled(text, name, owner is not None)
+        return not self._handed_on_in(facts.path, text, name, owner is not None)
 
-    def _decorated_in(self, path: str, text: str, name: str) -> bool:
-        """`_decorated`, once per name of a file (methods of several classes share one)."""
-        key = (path, name)
-        found = self._decorated.get(key)
+    def _handed_on_in(self, path: str, text: str, name: str, method: bool) -> bool:
+        """`_handed_on`, once per name of a file (methods of several classes share one)."""
+        key = (path, name, method)
+        found = self._handed.get(key)
         if found is None:
-            found = self._decorated[key] = _decorated(text, name)
+            found = self._handed[key] = _handed_on(text, name, method)
         return found
 
     def _text(self, path: str) -> str | None:
@@ -360,23 +358,38 @@ def _written_bases(bases: tuple[str, ...]) -> list[str]:
     return [b for b in bases if b.split("[")[0] not in skip and "metaclass" not in b]
 
 
-def _decorated(text: str, name: str) -> bool:
-    """Whether a `def name` of the file has a decorator that may hand the function to code
-    that calls it: one given arguments (`@router.post("/x")`, `@register("name")`, written
-    on one line or several) or a bare name (`@register_model`) other than the standard
-    library's method and cache wrappers. A call with no arguments wraps the function where
-    it is defined (`@torch.inference_mode()`): its callers stay those that call it by name.
-    (Each `def name` is found from the hits of `str.find`: reading every `def` of the file
-    once costs more than the few names of it the walk asks about.)"""
+def _handed_on(text: str, name: str, method: bool) -> bool:
+    """Whether the file may hand the function `name` (a method: `method`) to code that
+    calls it where the index does not look: a `def name` with such a decorator
+    (`_decorated_def`), or the name written other than to call or define it
+    (`_named_uncalled`). One pass over the hits of `str.find`: the file is long and the hits
+    few, so the scan of the text is most of the cost. (Reading every `def` of the file
+    once costs more than the few names of it the walk asks about; a pattern with a
+    look-behind made for each name costs ten times more.)"""
+    named_from = 0  # the hits read for naming do not overlap: each starts past the last
     for at in occurrences(text, name):
-        if not at or text[at - 1] not in " \t":
-            continue  # the name of a `def` follows a blank: most hits are no `def`
-        begin = text.rfind("\n", 0, at) + 1
-        found = _DEF.match(text, begin)
-        is_def = found is not None and found.start(2) == at and found.group(2) == name
-        if is_def and _hands_on(text, begin):
+        before = text[at - 1] if at else "\n"
+        if before in " \t" and _decorated_def(text, at, name):
+            return True
+        if at < named_from or (method and before != "."):
+            continue  # a method is named after a dot (`self.name`): only those hits
+        named_from = at + len(name)
+        if _named_uncalled(text, at, named_from, before, method):
             return True
     return False
+
+
+def _decorated_def(text: str, at: int, name: str) -> bool:
+    """Whether the hit at `at` (after a blank) names a `def` with a decorator that may hand
+    the function on: one given arguments (`@router.post("/x")`, `@register("name")`,
+    written on one line or several) or a bare name (`@register_model`) other than the
+    standard library's method and cache wrappers. A call with no arguments wraps the
+    function where it is defined (`@torch.inference_mode()`): its callers stay those that
+    call it by name."""
+    begin = text.rfind("\n", 0, at) + 1
+    found = _DEF.match(text, begin)
+    is_def = found is not None and found.start(2) == at and found.group(2) == name
+    return is_def and _hands_on(text, begin)
 
 
 def _hands_on(text: str, start: int) -> bool:
@@ -401,30 +414,19 @@ def _hands_on(text: str, start: int) -> bool:
     return False
 
 
-def _named_uncalled(text: str, name: str, method: bool) -> bool:
-    """Whether the file names the function other than to call or define it (`self.name` or
-    `name` not followed by `(`): handed on (a callback, a table of handlers), so called
-    where the index does not look. (`str.find`, then the characters around each hit: a
-    pattern with a look-behind made for each name costs ten times more.)"""
+def _named_uncalled(text: str, at: int, start: int, before: str, method: bool) -> bool:
+    """Whether the hit from `at` to `start`, after the character `before`, names the
+    function other than to call or define it (`self.name` or `name` not followed by `(`):
+    handed on (a callback, a table of handlers)."""
     end = len(text)
-    start = 0
-    # a method is named after a dot (`self.name`): only those hits are looked at
-    word, lead = ("." + name, 1) if method else (name, 0)
-    while (hit := text.find(word, start)) >= 0:
-        at = hit + lead
-        start = at + len(name)
-        before = text[at - 1] if at else "\n"
-        if start < end and (text[start].isalnum() or text[start] == "_"):
-            continue  # a longer name
-        if (before != ".") if method else (before.isalnum() or before in "_."):
-            continue
-        following = start
-        while following < end and text[following] in " \t":
-            following += 1
-        if following < end and text[following] == "(":
-            continue  # called
-        line = text[text.rfind("\n", 0, at) + 1 : at].lstrip()
-        if line.startswith(("def ", "async def ", "#")):
-            continue
-        return True
-    return False
+    if start < end and (text[start].isalnum() or text[start] == "_"):
+        return False  # a longer name
+    if (before != ".") if method else (before.isalnum() or before in "_."):
+        return False
+    following = start
+    while following < end and text[following] in " \t":
+        following += 1
+    if following < end and text[following] == "(":
+        return False  # called
+    line = text[text.rfind("\n", 0, at) + 1 : at].lstrip()
+    return not line.startswith(("def ", "async def ", "#"))

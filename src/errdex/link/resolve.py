@@ -41,6 +41,7 @@ class Namespace:
         # of a method and each name read of an object, and the same for every site of a class
         self._lines: dict[tuple[str, str], tuple[ResolvedClass, ...]] = {}
         self._owners: dict[tuple[str, str, str, bool], tuple[str, str] | None] = {}
+        self._bases: dict[tuple[str, int], tuple[str, ...]] = {}
 
     def qualify(self, facts: FileFacts, dotted: str) -> str:
         """The dotted name as a fully qualified one, following the file's imports."""
@@ -158,7 +159,15 @@ class Namespace:
         return None
 
     def bases(self, cls: ResolvedClass, limit: int = 8) -> tuple[str, ...]:
-        """Qualified names of the class's bases, nearest first, through the codebase's classes."""
+        """Qualified names of the class's bases, nearest first, through the codebase's
+        classes; worked out once per class (each `self.x` a method reads asks again)."""
+        key = (cls.qualname, limit)
+        found = self._bases.get(key)
+        if found is None:
+            found = self._bases[key] = self._bases_of(cls, limit)
+        return found
+
+    def _bases_of(self, cls: ResolvedClass, limit: int) -> tuple[str, ...]:
         out: list[str] = []
         queue = [(cls.file, base) for base in cls.fact.bases]
         while queue and len(out) < limit:
