@@ -107,7 +107,7 @@ def test_a_usage_error_speaks_to_whoever_ran_the_command_then_to_its_author(cli:
     texts = [s.text for s in page_of(cli, "Parameter.process_value").solutions]
     assert texts[0] == (
         "If you ran a command and it printed this: change your command line as the message "
-        "says (“Missing parameter: {self.name}”); the command's `--help` lists the options "
+        "says (“Missing parameter: NAME”); the command's `--help` lists the options "
         "and arguments it takes and how many values each wants."
     )
     assert texts[1].startswith("If you wrote the command: pass ")

@@ -85,21 +85,21 @@ def first_solution(store: Store, function: str) -> str:
 def test_the_one_literal_every_caller_passes_is_put_in(kit: Store) -> None:
     text = first_solution(kit, "check_lib")
     assert text.startswith("Upgrade lib to 1.5.0 or newer")
-    assert "{installed}" in text  # a value only the user's message holds stays a placeholder
+    assert "INSTALLED" in text  # a value only the user's message holds: named as theirs
 
 
 def test_callers_that_disagree_leave_it(kit: Store) -> None:
-    assert first_solution(kit, "check_tool").startswith("Upgrade tool to {min_version} or newer")
+    assert first_solution(kit, "check_tool").startswith("Upgrade tool to `MIN_VERSION` or newer")
 
 
 def test_a_parameter_with_a_default_leaves_it(kit: Store) -> None:
-    assert first_solution(kit, "check_other").startswith("Upgrade other to {min_version} or newer")
+    assert first_solution(kit, "check_other").startswith("Upgrade other to `MIN_VERSION` or newer")
 
 
 def test_a_computed_value_leaves_it(kit: Store) -> None:
-    assert first_solution(kit, "check_more").startswith("Upgrade more to {min_version} or newer")
+    assert first_solution(kit, "check_more").startswith("Upgrade more to `MIN_VERSION` or newer")
 
 
 def test_a_function_the_user_calls_leaves_it(kit: Store) -> None:
     # `kit.start` is exported by a shorter path: the user calls it with their own value
-    assert first_solution(kit, "start").startswith("Upgrade base to {min_version} or newer")
+    assert first_solution(kit, "start").startswith("Upgrade base to `MIN_VERSION` or newer")

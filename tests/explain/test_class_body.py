@@ -51,7 +51,7 @@ def models(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 def test_a_name_defined_twice_in_the_users_class_body(models: Store) -> None:
     page = page_with_message(models, "models", "`{k}` overrides")
     assert [s.text for s in page.solutions] == [
-        "Rename one of the two definitions of `{k}` in the body of your class (a class "
+        "Rename one of the two definitions of `VALUE` in the body of your class (a class "
         "whose metaclass is `ModelMetaclass`): the body assigns that name twice, and this "
         "check runs on the second."
     ]

@@ -99,8 +99,8 @@ def test_the_setting_says_when_it_is_the_way_out(run: Store) -> None:
         "This is the way out where your environment sets `RUN_V2` to a false value: unset, "
         "`RunConfig.use_v2` gives a true value unless it falls back and logs why: "
         "“Runner V2 requires Triton; using V1 instead.”; “Runner V2 does not support "
-        "{unsupported}; using V1.” (then setting it makes `RunConfig._validate_v2` raise "
-        "“Runner V2 does not yet support: {unsupported}”: turn off what the warning names "
+        "UNSUPPORTED; using V1.” (then setting it makes `RunConfig._validate_v2` raise "
+        "“Runner V2 does not yet support: UNSUPPORTED”: turn off what the warning names "
         "instead)."
     )
 

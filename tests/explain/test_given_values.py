@@ -136,12 +136,12 @@ def test_a_missing_key_names_the_users_key(kv: Store) -> None:
     assert [(s.kind, s.text) for s in page.solutions] == [
         (
             "input",
-            "The key {key} is not in the `Headers`: delete only a key it holds (check the "
+            "The key `KEY` is not in the `Headers`: delete only a key it holds (check the "
             "key's spelling against those it has).",
         )
     ]
     filled = fill_values(page, {"key": "x-token"})
-    assert filled.solutions[0].text.startswith("The key x-token is not in the `Headers`")
+    assert filled.solutions[0].text.startswith("The key `x-token` is not in the `Headers`")
 
 
 def test_no_key_sentence_when_the_message_is_more_than_the_key_or_the_class_is_private(
@@ -154,7 +154,7 @@ def test_no_key_sentence_when_the_message_is_more_than_the_key_or_the_class_is_p
 def test_a_missing_attribute_names_the_users_attribute(kv: Store) -> None:
     page = page_of(kv, "Model.__getattr__", "object has no attribute")
     assert [s.text for s in page.solutions] == [
-        "The attribute {item!r} is not on the `Model`: use only an attribute it has (check "
+        "The attribute `ITEM` is not on the `Model`: use only an attribute it has (check "
         "the name's spelling; `dir()` of the object lists those it has)."
     ]
     # a name the object declares, only unset: its spelling is not what is wrong
@@ -177,12 +177,12 @@ def test_a_name_a_module_lacks_is_the_users_lookup_not_an_argument(kv: Store) ->
     # the module defines, never "pass `name` equal to" the one alias it still answers
     page = module_page(kv, "kv.legacy")
     assert [s.text for s in page.solutions] == [
-        "The name {name!r} is not in the module `kv.legacy`: use only a name it defines "
+        "The name `NAME` is not in the module `kv.legacy`: use only a name it defines "
         "(check the spelling; a name it no longer has was moved or removed in this version, "
         "and `dir(kv.legacy)` lists those it has)."
     ]
     filled = fill_values(page, {"name": "'NewCompiler'"})
-    assert filled.solutions[0].text.startswith("The name 'NewCompiler' is not in the module")
+    assert filled.solutions[0].text.startswith("The name `'NewCompiler'` is not in the module")
     # a private module: nobody imports names from it
     assert module_page(kv, "kv._hidden").solutions == []
 
@@ -192,11 +192,11 @@ def test_a_value_not_among_those_the_message_lists(kv: Store) -> None:
     (solution,) = page.solutions
     assert solution.kind == "input"
     assert solution.text == (
-        "Give for `var_y` one of the values the message lists as available ({columns}) "
-        "instead of {var_y!r}: the check at line 4 tests `var_y not in columns`."
+        "Give for `var_y` one of the values the message lists as available (`COLUMNS`) "
+        "instead of `VAR_Y`: the check at line 4 tests `var_y not in columns`."
     )
     filled = fill_values(page, {"var_y": "'tps'", "columns": "['ttft', 'itl']"})
-    assert "available (['ttft', 'itl']) instead of 'tps':" in filled.solutions[0].text
+    assert "available (`['ttft', 'itl']`) instead of `'tps'`:" in filled.solutions[0].text
     # a message that lists nothing gives nothing to choose from
     assert page_of(kv, "_plot_fig", "var_x").solutions == []
 

@@ -347,7 +347,7 @@ def test_a_name_not_found_in_the_data_is_a_name_that_exists(missing: Store) -> N
     page = page_in_function(missing, "store", "Dialect.get_view_definition")
     assert page.solutions[0].text == (
         "Name a table that exists where the program looks for it: the message prints the one "
-        "it was given (“{schema}.{view_name}”, from `schema`, `view_name` of "
+        "it was given (“SCHEMA.VIEW_NAME”, from `schema`, `view_name` of "
         "`Dialect.get_view_definition`); check its spelling, each part of it, and that the "
         "table is there for the program to reach."
     )
@@ -364,7 +364,7 @@ def test_a_name_computed_from_an_argument_is_followed_to_it(missing: Store) -> N
     page = page_in_function(missing, "store", "reflect")
     assert page.solutions[0].text.startswith(
         "Name a table that exists where the program looks for it: the message prints the one "
-        "it was given (“{table_name}”, from `table` of `reflect`)"
+        "it was given (“TABLE_NAME”, from `table` of `reflect`)"
     )
 
 

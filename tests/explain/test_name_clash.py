@@ -58,15 +58,15 @@ def models(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 def test_a_field_that_shadows_a_parent_attribute_is_renamed(models: Store) -> None:
     page = page_with_message(models, "models", "Field name")
     assert page.solutions[0].text == (
-        "Rename the field “{name}” in your code to one that nothing else uses: as the "
-        'message says, it shadows an attribute in parent "{base.__qualname__}".'
+        "Rename the field “NAME” in your code to one that nothing else uses: as the "
+        'message says, it shadows an attribute in parent "BASE".'
     )
 
 
 def test_a_name_that_leads_its_message_is_renamed_as_written(models: Store) -> None:
     page = page_with_message(models, "models", "{key!r}: requested attribute name")
     assert page.solutions[0].text.startswith(
-        "Rename the attribute “{key}” in your code to one that nothing else uses: as the "
+        "Rename the attribute “KEY” in your code to one that nothing else uses: as the "
         "message says, it conflicts with instrumentation attribute of the same name"
     )
 

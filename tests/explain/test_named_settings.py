@@ -174,7 +174,7 @@ def test_a_bool_flag_the_message_opens_with_is_left_out_when_it_says_what_is_lac
     first = page.solutions[0]
     assert first.text == (
         "Do not pass `--mono-mode`; the message opens with it, so the check belongs to the "
-        "code `--mono-mode` turns on: “--mono-mode {message}.”"
+        "code `--mono-mode` turns on: “--mono-mode MESSAGE.”"
     )
     assert first.kind == "setting" and first.drops
     # a sentence that says nothing is lacking or refused, or that names a second flag the

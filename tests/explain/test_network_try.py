@@ -72,7 +72,7 @@ def test_a_failed_request_says_so_and_offers_the_reach_to_its_host(net: Store) -
 def test_a_url_written_out_is_named(net: Store) -> None:
     page = page_with_message(net, "net", "could not download the logo")
     assert page.solutions[0].text.startswith(
-        "Make sure this machine can reach the host of the URL `https://{host}/logo.png`"
+        "Make sure this machine can reach the host of the URL `https://HOST/logo.png`"
     )
 
 

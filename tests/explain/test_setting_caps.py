@@ -99,8 +99,8 @@ def test_the_next_guard_and_its_setting_are_named(capped: Store) -> None:
     assert first.text.startswith("Pass `--max-model-len` with a value at least `len(prompt_ids)`")
     assert first.text.endswith(
         "A value above `derived_max_model_len` raises another error (“User-specified "
-        "max_model_len ({max_model_len}) is greater than the derived max_model_len "
-        "({derived_max_model_len}).”) in `get_and_verify_max_len` (serve/verify.py:19), "
+        "max_model_len (MAX_MODEL_LEN) is greater than the derived max_model_len "
+        "(DERIVED_MAX_MODEL_LEN).”) in `get_and_verify_max_len` (serve/verify.py:19), "
         "unless you also set `ALLOW_LONG_MAX_MODEL_LEN=1`. With that set, "
         "`get_and_verify_max_len` (serve/verify.py:17) logs a warning instead: “Positions "
         "past the derived length give NaNs.”"

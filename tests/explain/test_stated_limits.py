@@ -101,7 +101,7 @@ def test_a_least_version_required_is_an_upgrade(lib: Store) -> None:
     page = page_with_message(lib, "lib", "FastIO >= ")
     upgrade = [s for s in page.solutions if s.text.startswith("Upgrade FastIO to")]
     assert upgrade and upgrade[0].kind == "environment"
-    assert upgrade[0].text.startswith("Upgrade FastIO to {min_version} or newer, as the message")
+    assert upgrade[0].text.startswith("Upgrade FastIO to `MIN_VERSION` or newer, as the message")
 
 
 def test_a_value_not_supported_with_another_is_not_given_with_it(lib: Store) -> None:
@@ -130,7 +130,7 @@ def test_the_valid_values_it_lists_are_the_way_out(lib: Store) -> None:
 def test_what_a_thing_must_be_used_with_is_the_way_out(lib: Store) -> None:
     page = page_with_message(lib, "lib", "{type(self).__name__} must be used with")
     assert any(
-        s.text.startswith("Use {type(self).__name__} with a Union type, as the message says")
+        s.text.startswith("Use `CLASS_NAME` with a Union type, as the message says")
         for s in page.solutions
     )
 
@@ -139,7 +139,7 @@ def test_what_a_named_argument_must_be_is_the_value_to_give(lib: Store) -> None:
     page = page_with_message(lib, "lib", "Argument {key!r} must be")
     texts = [s.text for s in page.solutions]
     # the message's value first; passing no keyword at all gives up what was asked, last
-    assert texts[0].startswith("Give argument {key!r} a value that is {expected}, as the message")
+    assert texts[0].startswith("Give argument `KEY` a value that is `EXPECTED`, as the message")
     assert texts[-1].startswith("Pass an empty (false) value for the argument `kwargs` of `URL`")
     made = stated_limit("Field {k!r} of model {m!r} needs to be a `Literal`")
     assert made == ("Make field {k!r} of model {m!r} a `Literal`", "input")

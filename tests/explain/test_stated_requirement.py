@@ -157,7 +157,7 @@ def test_a_field_the_class_takes_as_a_keyword_is_the_argument_of_its_call(shapes
     # value it got
     assert _first(shapes, "Chunking.verify") == (
         "Make the argument `chunk_size` of `Chunking` a positive int, as the message "
-        "says: “chunk_size must be a positive int, got {self.chunk_size}”"
+        "says: “chunk_size must be a positive int, got CHUNK_SIZE”"
     )
 
 

@@ -145,7 +145,7 @@ def test_the_raise_says_which_input_failed_and_the_way_out_names_the_fields(lab:
     first = page.solutions[0].text
     assert first.startswith(
         "Give `Engine` another `transfer`: the value given makes `TransferConfig(**raw)` fail, "
-        "and this error is raised in its place (“Invalid transfer config: {e}”)."
+        "and this error is raised in its place (“Invalid transfer config: ERROR”)."
     ), first
     assert "`endpoint`, `port`" in first
     assert "registry" not in first and "_secret" not in first  # no class variable, no private

@@ -45,7 +45,7 @@ def test_a_parsed_word_must_be_a_key_of_the_class_table(tmp_path: Path) -> None:
         assert solution.text == (
             "Give `Style.parse` another `definition`: the check at line 21 (`attribute` is "
             "None) reads only `definition` and what the function computes from it "
-            "(`attribute`) (“expected an attribute after 'not', found {word!r}”); `word` must "
+            "(`attribute`) (“expected an attribute after 'not', found WORD”); `word` must "
             "be one of the keys of `ATTRIBUTES` (`'bold'`, `'b'`, `'dim'`). The check is of "
             "the value given, not of the program's state."
         )

@@ -21,6 +21,7 @@ import msgspec
 from errdex.explain.advice_names import names_keyword
 from errdex.explain.advice_phrasings import implied_instruction
 from errdex.explain.page import Change, ExampleFix, Page
+from errdex.explain.placeholder_words import fill_words
 from errdex.explain.stated_limits import labelled_list, lists_valid, plain, states_requirement
 from errdex.explain.stated_version import stated_version
 from errdex.facts import MessageTemplate, Placeholder
@@ -102,8 +103,11 @@ _SUGGESTS = re.compile(
 # "Minimum capability: {min}.", "Required version: 3.10": a requirement of the machine or
 # the environment, stated with its value.
 _REQUIREMENT = re.compile(
-    r"^(?:the\s+)?(?:minimum|min\.?|required|least)\s+(?P<what>[A-Za-z][\w -]{0,40}?)\s*"
-    r"(?:is|:|=)\s*(?P<value>[^\s].{0,80}?)\.?$",
+    r"^(?:the\s+)?(?:minimum|min\.?|required|least)\s+(?P<what>[A-Za-z](?:(?!\bis\b)[\w -]){0,40}?)"
+    # "is" a word of its own ("fields missing", "least distance" hold none), and a value
+    # after it, not a comparison ("Min num items is greater than max ...")
+    r"(?:\s+is\s+|\s*[:=]\s*)(?!(?:greater|less|smaller|larger|bigger|more|higher|lower|"
+    r"not|too|above|below|exceeded|missing|invalid)\b)(?P<value>[^\s].{0,80}?)\.?$",
     re.I,
 )
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
@@ -466,8 +470,12 @@ def fill_values(page: Page, values: Mapping[str, str]) -> Page:
             after = pattern.sub(given.replace("\\", "\\\\"), after)
         return msgspec.structs.replace(fix, before=before, after=after)
 
+    def fill_named(text: str, fills: Mapping[str, str]) -> str:
+        return fill_words(fill(text), fills, lambda p: _PLACEHOLDER.sub(value, p))
+
     solutions = [
-        msgspec.structs.replace(s, text=fill(s.text), fix=fill_fix(s.fix)) for s in page.solutions
+        msgspec.structs.replace(s, text=fill_named(s.text, s.fills), fix=fill_fix(s.fix))
+        for s in page.solutions
     ]
     return msgspec.structs.replace(
         page, solutions=solutions, example_fix=fill_fix(page.example_fix)

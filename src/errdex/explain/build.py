@@ -39,6 +39,7 @@ from errdex.explain.override_warning import override_warnings
 from errdex.explain.page import Analysis, ConditionView, Page, VersionEntry
 from errdex.explain.page_reads import page_reads
 from errdex.explain.pins import pin_label, revision_date
+from errdex.explain.placeholder_words import worded
 from errdex.explain.platform_shell import windows_fixes
 from errdex.explain.related import related_errors
 from errdex.explain.report import report_url
@@ -200,6 +201,9 @@ def _build_page(
     filled = caller_literals(store, chosen, facts, page.solutions)
     if filled:
         page = fill_values(page, filled)
+    page.solutions = worded(
+        facts, page.solutions, lambda path: store.file_text(chosen.version_id, path)
+    )
     if use_model:
         cached = store.get_analysis(chosen.id, chosen.revision, model, PROMPT_VERSION)
         if cached is not None:

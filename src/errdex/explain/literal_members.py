@@ -52,7 +52,7 @@ def member_values(store: Store, chosen: StoredSite, facts: Facts) -> dict[str, l
     for text, (name, kind) in wanted.items():
         values = _declared(facts.source_text, name, kind)
         if values is None:
-            path = _import_path(facts.source_text, name, chosen.file)
+            path = import_path(facts.source_text, name, chosen.file)
             other = store.file_text(chosen.version_id, path) if path is not None else None
             if other is None and path is not None:  # a package: its `__init__.py`
                 package = path.removesuffix(".py") + "/__init__.py"
@@ -106,7 +106,7 @@ def _declared(text: str, name: str, kind: str) -> list[str] | None:
     for index, line in enumerate(lines):
         if not header.match(line):
             continue
-        statement = _statement(lines, index)
+        statement = statement_at(lines, index)
         if statement is None:
             return None
         if kind == "__members__":
@@ -116,7 +116,7 @@ def _declared(text: str, name: str, kind: str) -> list[str] | None:
     return None
 
 
-def _statement(lines: list[str], start: int) -> ast.stmt | None:
+def statement_at(lines: list[str], start: int) -> ast.stmt | None:
     """The top-level statement that starts at line `start` (0-based), parsed alone: its
     lines up to the next one at the left margin (a closing bracket aside)."""
     end = start + 1
@@ -160,13 +160,13 @@ def _enum_names(statement: ast.stmt) -> list[str] | None:
     return [repr(n) for n in names] or None
 
 
-def _import_path(text: str, name: str, file: str) -> str | None:
+def import_path(text: str, name: str, file: str) -> str | None:
     """The module file a `from ... import name` at the top of the file reads it from."""
     lines = text.splitlines()
     for index, line in enumerate(lines):
         if not line.startswith("from ") or " import" not in line:
             continue
-        statement = _statement(lines, index)
+        statement = statement_at(lines, index)
         if isinstance(statement, ast.ImportFrom) and any(
             (a.asname or a.name) == name for a in statement.names
         ):

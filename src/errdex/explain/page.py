@@ -224,6 +224,9 @@ class Solution(msgspec.Struct, kw_only=True):
     # it gives up what the user asked for: leaves the setting out (turns it off, leaves it
     # unset); a way out that keeps it ranks first
     drops: bool = False
+    # An upper-case word of the text → the message placeholder it names the user's value
+    # of (`KEY` → `{key!r}`): a lookup puts in the value of the user's paste.
+    fills: dict[str, str] = {}
 
 
 class WhenItHappens(msgspec.Struct, kw_only=True):
