@@ -62,6 +62,7 @@ from errdex.explain.views import (
     variant_views,
 )
 from errdex.explain.why import constant_lines, why_quotes
+from errdex.explain.why_outer import helper_text
 from errdex.facts import KnobKind
 from errdex.history.timeline import lineage
 from errdex.reading_facts import SourceRead
@@ -124,6 +125,7 @@ def _build_page(
     facts.outline_of = lambda: store.file_outline(chosen.version_id, chosen.file)
     facts.class_hook = class_hook(facts, lambda file: store.file_text(chosen.version_id, file))
     facts.constant_lines = constant_lines(store, chosen, facts.bindings, text)
+    facts.helper_text = helper_text(store, chosen)
     facts.returned = returned_fields(store, chosen, facts)
     facts.callee_messages = callee_messages(store, facts)
     facts.inner_raises = inner_raises(store, facts)

@@ -170,6 +170,9 @@ class Facts:
     # a documented constant the conditions test → the line that assigns it in its file
     # (the page reads that file; `why.py` quotes the doc with where it is written)
     constant_lines: dict[str, int] = field(default_factory=dict)
+    # the text of the file a helper site's raise is in, when not the site's own (read from
+    # the store by the page; `why.py` quotes the helper's `Raises` entry of the error)
+    helper_text: str | None = None
     # the advice of the function's other checks on a member test this one holds too
     # (`explain/sibling_advice.py`; needs the store)
     sibling_advice: list[SiblingAdvice] = field(default_factory=list)

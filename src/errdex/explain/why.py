@@ -15,13 +15,14 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from errdex.explain.context import CONTEXT_KINDS, Facts, at_margin, function_span, lines_of
 from errdex.explain.page import BindingView, ConditionView, Knob, WhyQuote
 from errdex.explain.plain import code
 from errdex.explain.solutions import solutions
+from errdex.explain.why_outer import helper_def, outer_defs
 from errdex.explain.why_reasons import states_reason, whole_sentences
 from errdex.explain.why_texts import (
     DocUnit,
@@ -29,12 +30,12 @@ from errdex.explain.why_texts import (
     docstring_units,
     has_placeholder,
     logged_beside,
-    statements_after,
+    run_spans,
     statements_between,
     trailing_comments,
 )
 from errdex.extract.docs import MAX_DOC
-from errdex.facts import ConditionKind, KnobKind, SiteKind
+from errdex.facts import ConditionKind, KnobKind
 from errdex.linked_facts import NAMED_IN_MESSAGE, own_key
 from errdex.store.base import Store, StoredSite
 
@@ -100,8 +101,12 @@ _NONE_TEST = re.compile(r"^([A-Za-z_]\w*) is (?:not )?None$")
 _ASSERTS = re.compile(r"\bassert(?:s|ed|ions?)?\b", re.I)
 _BRANCH = re.compile(r"(?:if|elif|else|for|while|with|try|except|finally|case)\b")
 _WHEN_NONE = re.compile(r"\bNone\b`*,?\s+(?:if|when|unless)\b")  # "or None if not captured"
+_ORDER = re.compile(r"\s(?:<|>|<=|>=)\s")
+_AND = re.compile(r"\s+and\s+")
+_RAISE_WORD = re.compile(r"\braise\b")
 _CALLED = re.compile(r"^(?:self\.)?([A-Za-z_]\w*)\(")
 _SECTIONS = {"raises": "Raises", "raise": "Raises", "note": "Note", "notes": "Notes"}
+_RAISES_SECTIONS = ("raises", "raise", "exception", "exceptions")
 
 
 @dataclass
@@ -141,6 +146,13 @@ def why_quotes(facts: Facts, meaning: str) -> list[WhyQuote]:
     if start is not None:
         found += _docstring(facts, lines, start, names)
         found += _logged(facts, lines, start, names)
+    # the helper the raise is in, and the functions a closure is defined in
+    helper = helper_def(facts)
+    if helper is not None:
+        file, helper_lines, at, name = helper
+        found += _docstring(facts, helper_lines, at, names, (name, file))
+    for at, name in outer_defs(facts):
+        found += _docstring(facts, lines, at, names, (name, facts.stored.file))
     found += _constants(facts, names)
     if lines:
         found += _returned_none(facts, lines)
@@ -178,13 +190,17 @@ def why_quotes(facts: Facts, meaning: str) -> list[WhyQuote]:
 
 def own_conditions(facts: Facts) -> list[ConditionView]:
     """The conditions of this check, not of another one before it: an early exit, an earlier
-    `assert`, a guard whose other branch fails as well."""
+    `assert`, a guard whose other branch fails as well. An `assert (` whose test starts on
+    a further line of its statement tests it there: that test is its own."""
     site = facts.stored.site
     return [
         c
         for c in facts.conditions
         if c.kind not in _OTHER_KINDS
-        and not (c.kind == ConditionKind.ASSERT and c.line != site.line)
+        and not (
+            c.kind == ConditionKind.ASSERT
+            and not site.line <= c.line <= max(site.end_line, site.line)
+        )
         and not facts.read.other_branch_fails(c.line, c.holds)
     ]
 
@@ -287,8 +303,10 @@ def _comments(
         of_check = _FAILS.search(text) is not None or _ASSERTS.search(text) is not None
         other = far and line in own_checks and not of_check
         label = far and line not in own_checks and not states_reason(text) and not of_check
-        if line == site.line and top < line and not _names_whole(text, names):
-            label = label or _labels_a_branch(facts, text_lines, top, text)
+        # right above the check, a comment over a run of statements that goes on past
+        # the check may label that run
+        if line == site.line and top < line:
+            label = label or _labels_a_run(facts, text_lines, top, line, text, names)
         # above the guard nearest the check, when the check sits further down its body, a
         # comment that gives no reason labels the branch
         if line == nearest and line != site.line and not states_reason(text):
@@ -311,9 +329,17 @@ def _comments(
             continue
         top = found[1]
         place = 0.5
+        label = False
+        first = _first_code(text_lines, top)
+        # over a run of checks the check is in (`assert a`, `assert b`, the check): the
+        # comment heads each of them, as if right above it; unless it labels more
+        if line == site.line and _in_checks(text_lines, first, site.line, text, names):
+            place = 2.0
+            label = _labels_a_run(facts, text_lines, top, first, text, names)
         at = "the check" if line == site.line else f"the guard at line {line}"
         score = _comment_score(text, names) + place
         out += _candidate(text, f"comment before {at}", facts.stored.file, top, score, 0)
+        out[-1].shown = out[-1].shown and not label
     out += _trailing(facts, text_lines, site.line, nearest, names)
     return out
 
@@ -338,19 +364,67 @@ def _names_whole(text: str, names: _Names) -> bool:
     )
 
 
-def _labels_a_branch(facts: Facts, lines: Sequence[str], top: int, comment: str) -> bool:
-    """Whether the comment block right above an `assert`, right under a branch's header
-    (`if ...:`, `elif ...:`, `else:`), labels that branch rather than the assert: it gives
-    no reason, and the asserts are followed by more of the branch ("Non-last rank: return
-    the tensors for sending" over `assert tensors is not None` and the `return`)."""
+def _labels_a_run(
+    facts: Facts, lines: Sequence[str], top: int, first: int, comment: str, names: _Names
+) -> bool:
+    """Whether the comment block from line `top`, over the run of statements from line
+    `first` that starts with `assert`s, the check among them, labels that run rather than
+    speaks of the check: the run goes on past the asserts, and the comment gives no reason
+    and writes no whole name the check tests. Right under a branch's header (`if ...:`,
+    `else:`), that is a label of the branch ("Non-last rank: return the tensors for
+    sending" over `assert tensors is not None` and the `return`); elsewhere only one that
+    shares no word with the check's conditions is ("Setup static attributes before
+    smem/grid/tma computation" over three asserts and the assignments after them). (Over
+    an `if` that raises, a comment most often says why it raises, whatever follows.)"""
     site = facts.stored.site
-    if site.kind != SiteKind.ASSERT or site.line in facts.read.comments or top < 2:
+    if site.line in facts.read.comments or top < 2:
+        return False  # a comment on the check's own line speaks of it
+    marked = set(_MARKED.findall(comment)) & names.whole  # "`fused` already implies"
+    if states_reason(comment) or _names_whole(comment, names) or marked:
+        return False
+    spans = run_spans(lines, first)
+    checks = 0
+    while checks < len(spans) and spans[checks][2].startswith("assert "):
+        checks += 1
+    if checks == len(spans) or not any(a <= site.line <= b for a, b, _ in spans[:checks]):
         return False
     above = lines[top - 2].split("#", 1)[0].strip() if top - 2 < len(lines) else ""
-    if not (above.endswith(":") and _BRANCH.match(above)) or states_reason(comment):
-        return False
-    run = statements_after(lines, site.line)
-    return any(not s.startswith("assert ") for s in run[1:])
+    if above.endswith(":") and _BRANCH.match(above):
+        return True
+    # ("strided" meets `stride`, "reduction" `reduce_results`)
+    return not _stems(_parts(comment)) & _stems(names.tested)
+
+
+def _is_check(statement: str) -> bool:
+    """Whether a statement (on one line, as `run_spans` gives it) is a check: an `assert`,
+    a `raise`, or an `if` whose body raises."""
+    if statement.startswith(("assert ", "raise ")) or statement == "raise":
+        return True
+    return statement.startswith("if ") and _RAISE_WORD.search(statement) is not None
+
+
+def _in_checks(lines: Sequence[str], first: int, line: int, comment: str, names: _Names) -> bool:
+    """Whether the statements from line `first` up to the one on `line` are all checks,
+    and the comment writes no name that one of the others tests and this one does not
+    (it is that one's: "hash_block_size validation is skipped" over its own assert and
+    one of the groups' count)."""
+    others: set[str] = set()
+    for a, _, text in run_spans(lines, first):
+        if not _is_check(text):
+            return False
+        if a == line:
+            written = {w for w in _idents(comment) if "_" in w} | set(_MARKED.findall(comment))
+            return not written & (others - names.whole)
+        others |= _idents(text)
+    return False
+
+
+def _first_code(lines: Sequence[str], top: int) -> int:
+    """The first line (1-based) after the comment block that starts on line `top`."""
+    at = top
+    while at <= len(lines) and lines[at - 1].strip().startswith("#"):
+        at += 1
+    return at
 
 
 def _trailing(
@@ -399,20 +473,31 @@ def _without(names: _Names, facts: Facts, line: int) -> _Names:
     return _Names(tested=tested, said=names.said, whole=whole, raised=names.raised)
 
 
-def _docstring(facts: Facts, lines: Sequence[str], start: int, names: _Names) -> list[_Candidate]:
+def _docstring(
+    facts: Facts,
+    lines: Sequence[str],
+    start: int,
+    names: _Names,
+    of: tuple[str, str] | None = None,
+) -> list[_Candidate]:
     """The docstring's units that speak of the check: a `Raises` entry naming its
     exception first, an `Args` entry of a name its conditions test, any paragraph by the
-    names it shares."""
+    names it shares. The docstring of another function than the site's (`of`: its name
+    and file, a helper the raise is in or the function a closure is defined in) is read
+    for its `Raises` entries only: its other units speak of that function."""
     site = facts.stored.site
     units = docstring_units(lines, start)
-    label = f"docstring of {code(site.function)}"
+    label = f"docstring of {code(of[0] if of else site.function)}"
+    file = of[1] if of else facts.stored.file
     out: list[_Candidate] = []
     for unit in units:
+        if of is not None and unit.section not in _RAISES_SECTIONS:
+            continue
         elsewhere = False
         # a paragraph is quoted by the sentence or two of it that speak of the check
         text = _focus(unit.text, names) if unit.name is None else unit.text
         score = _score(text, names)
-        raises = unit.section in ("raises", "raise", "exception", "exceptions")
+        raises = unit.section in _RAISES_SECTIONS
         if raises:
             if unit.name is None or unit.name.rpartition(".")[2] not in names.raised:
                 continue
@@ -438,9 +523,9 @@ def _docstring(facts: Facts, lines: Sequence[str], start: int, names: _Names) ->
         elif "NotImplementedError" in names.raised and _TO_OVERRIDE.search(text):
             # a method left for subclasses to write: "This must be implemented by subclasses"
             score += 1.0
-        of = _unit_label(label, unit)
+        where = _unit_label(label, unit)
         # what a thing is or does ("The input tensor to quantize") is no reason
-        out += _candidate(text, of, facts.stored.file, unit.line, score, 1, not raises)
+        out += _candidate(text, where, file, unit.line, score, 1, not raises)
         out[-1].shown = out[-1].shown and not elsewhere  # it holds its rank
     return out
 
@@ -632,19 +717,26 @@ def _settings(facts: Facts, names: _Names) -> list[_Candidate]:
             continue
         seen.add(knob.name)
         doc = _whole(knob.doc)
-        # a setting a solution turns says what the user will change; one that only
-        # decides a condition shares that condition's names by its own: those do not count
+        # a setting a solution turns says what the user will change
         bonus = 1.25 if knob.name in turned else 0.5
-        here = names if knob.name in turned else _less(names, knob)
         if doc and knob.file:
             # a variable's doc is the comment above its read; a flag's is its config
             # field's, written elsewhere: the page points at where the flag is declared
             at = "" if knob.kind == KnobKind.ENV else ", as the flag declared here takes it"
             of = f"doc of {_setting_label(knob)}{at}"
-            score = _score(doc, here) + bonus
+            # it shares the setting's own names with the check by being that setting:
+            # those do not count
+            less = _less(names, knob)
+            # a check of the setting together with a test of something else (a backend
+            # it does not work with) is explained by a doc that speaks of that, not by one
+            # of the setting alone ("Async scheduling helps to avoid gaps" over the
+            # backend it corrupts): that one holds its rank
+            alone = _with_other(knob, facts) and not _score(doc, replace(less, said=set()))
             # a help that only says what the setting is ("The format of the weights to
             # load") gives no reason for this check
+            score = _score(doc, names if knob.name in turned else less) + bonus
             out += _candidate(doc, of, knob.file, knob.line or 0, score, 4, True)
+            out[-1].shown = out[-1].shown and not alone
         where = _assignment(knob)
         if (
             knob.note
@@ -691,6 +783,33 @@ def _assignment(knob: Knob) -> tuple[str, int] | None:
     return (match.group(1), int(match.group(2))) if match else None
 
 
+def _with_other(knob: Knob, facts: Facts) -> bool:
+    """Whether the check's own conditions test something besides the setting: a condition,
+    or a part of one joined by `and`, that reads neither the setting nor a local that holds
+    it (`uses_deepep_dbo` beside `async_scheduling`). Not when a value is held to the
+    setting as a bound (`num > max_logprobs`): the setting is the limit the check is of.
+    Nor for a setting the message names ("x requires the fast top-k extension"): the check
+    is of what it asks for, which its doc may say."""
+    if knob.behind is None or knob.via == NAMED_IN_MESSAGE:
+        return False
+    carriers = [knob.behind]
+    carriers += [
+        b.name for b in facts.bindings if b.origin == "local" and _reads(b.value, knob.behind)
+    ]
+    parts = [p for c in own_conditions(facts) for p in _AND.split(c.text)]
+    reading = [any(_reads(p, name) for name in carriers) for p in parts]
+    # a value held to the setting as a bound (`num > max_logprobs`): its doc is the limit's
+    if any(r and _ORDER.search(p) for p, r in zip(parts, reading, strict=True)):
+        return False
+    return not all(reading)
+
+
+def _reads(text: str, name: str) -> bool:
+    """Whether `text` reads `name` as a whole: `self.x` is not in `self.x_size`, nor `x`
+    in `self.x`."""
+    return re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", text) is not None
+
+
 def _decides_site(knob: Knob, facts: Facts) -> bool:
     """Whether the setting decides a condition of the site itself (or of a variant of it,
     the same error raised elsewhere, or a local the conditions test), or the site's
@@ -710,9 +829,7 @@ def _decides_site(knob: Knob, facts: Facts) -> bool:
     # a local the conditions test holds what it reads (`kv_dtype = config.attention_config
     # .resolve(...)`)
     texts.extend(b.value for b in facts.bindings if b.origin == "local")
-    # the name as a whole: `self.x` is not in `self.x_size`, nor `x` in `self.x`
-    name = re.compile(rf"(?<![\w.]){re.escape(knob.behind)}(?!\w)")
-    return any(name.search(t) for t in texts)
+    return any(_reads(t, knob.behind) for t in texts)
 
 
 def _is_code(text: str) -> bool:

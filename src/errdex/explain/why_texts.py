@@ -343,12 +343,18 @@ _MAX_RUN = 6  # the statements read after a check for the run a comment above it
 def statements_after(lines: Sequence[str], line: int) -> list[str]:
     """The statement that starts on `line` (1-based) and those after it at its margin, each
     on one line, up to a blank line, a comment line, a shallower line or `_MAX_RUN` of them:
-    the run of code a comment block right above `line` heads. Read from the text: a
-    statement goes on while its brackets are open or its lines are deeper."""
+    the run of code a comment block right above `line` heads."""
+    return [text for _, _, text in run_spans(lines, line)]
+
+
+def run_spans(lines: Sequence[str], line: int) -> list[tuple[int, int, str]]:
+    """`statements_after` with the lines (1-based, first and last) of each statement. Read
+    from the text: a statement goes on while its brackets are open or its lines are
+    deeper."""
     if not 1 <= line <= len(lines):
         return []
     margin = _indent(lines[line - 1])
-    out: list[str] = []
+    out: list[tuple[int, int, str]] = []
     depth = 0
     at = line - 1
     while at < len(lines) and len(out) <= _MAX_RUN:
@@ -356,16 +362,17 @@ def statements_after(lines: Sequence[str], line: int) -> list[str]:
         stripped = text.strip()
         code = stripped.split("#", 1)[0] if "#" in stripped else stripped
         if depth > 0 or (stripped and _indent(text) > margin and out):
-            out[-1] += " " + code  # the statement goes on
+            first, _, before = out[-1]
+            out[-1] = (first, at + 1, f"{before} {code}")  # the statement goes on
         elif not stripped or stripped.startswith("#") or _indent(text) < margin:
             break
         else:
-            out.append(code)
+            out.append((at + 1, at + 1, code))
         depth = max(
             0, depth + sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
         )
         at += 1
-    return [" ".join(x.split()) for x in out[:_MAX_RUN]]
+    return [(first, last, " ".join(text.split())) for first, last, text in out[:_MAX_RUN]]
 
 
 def statements_between(
