@@ -4,7 +4,15 @@ level, then down the bases of the classes reached."""
 
 from __future__ import annotations
 
-from errdex.match.import_graph import definitions_at, imports_reached, module_files, with_imports
+import pytest
+
+from errdex.match.import_graph import (
+    definitions_at,
+    imports_reached,
+    module_files,
+    outline,
+    with_imports,
+)
 
 PACKAGE = {
     "orm/__init__.py": b"",
@@ -155,3 +163,54 @@ def test_a_page_break_is_a_blank_line_and_starts_the_indentation_again() -> None
     text = "def f(x):\n    y = x\n\f\n  \f\n\f    return y\n\fdef g(x):\n    pass\n"
     first = dedent_at(text, 0, len(text), 0, [])
     assert text[first:].startswith("\fdef g(x):")
+
+
+def test_what_a_file_reads_off_a_module_is_searched_only_for_the_statements_followed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # An `__init__` re-exporting many modules is followed for a few names: the attributes
+    # read off each module it binds whole are looked for only in the statements that bind
+    # a name wanted (the others are never followed), not in all of them.
+    import errdex.match.import_graph as graph
+
+    package = {
+        **PACKAGE,
+        "util/__init__.py": PACKAGE["util/__init__.py"] + b"from . import queues, compat\n",
+        "orm/pool.py": b"from ..util import queues\ndef make():\n    return queues.Queue()\n",
+    }
+    searched: list[str] = []
+    read_off = graph._read_off
+
+    def counted(text: str, alias: str) -> frozenset[str]:
+        searched.append(alias)
+        return read_off(text, alias)
+
+    monkeypatch.setattr(graph, "_read_off", counted)
+    reached = imports_reached(package, {"orm/pool.py": None}, module_files(package), levels=1)
+    assert reached["util/queues.py"] == frozenset({"Queue"})
+    assert "compat" not in searched
+
+
+def test_the_outline_lists_each_top_level_def_and_class_to_the_next_statement() -> None:
+    # The cutter of a module imported for a few names reads its definitions off the outline
+    # (one scan of the module, not one more of its own): a docstring's line at column 0
+    # ends none, an assignment is no definition, `async def` is a def.
+    data = (
+        b"import os\n"
+        b"def first():\n"
+        b'    """Text\n'
+        b"class NotOne: at column 0 in a docstring\n"
+        b'    """\n'
+        b"LIMIT = 3\n"
+        b"async def second():\n"
+        b"    pass\n"
+        b"class Third(Exception):\n"
+        b"    pass\n"
+    )
+    text = data.decode()
+    found = [(d.kind, d.name, text[d.start : d.end]) for d in outline(data).definitions]
+    assert found == [
+        ("def", "first", text[text.index("def first") : text.index("LIMIT")]),
+        ("def", "second", text[text.index("async def") : text.index("class Third")]),
+        ("class", "Third", text[text.index("class Third") :]),
+    ]

@@ -39,6 +39,7 @@ _NAME_PATH = lazy_compile(r"[A-Za-z_][\w.]*")
 # After a newline (searched by `line_matches`): a pattern anchored at a line's start with
 # `^` is tried at every character, one that starts with "\n" at each line.
 _CLASS_HEADER = lazy_compile(r"\n[ \t]*class[ \t]+(\w+)[ \t]*\(([^)]*)\)")
+_COMMENT = lazy_compile(r"#[^\n]*")
 _EXCEPTIONISH = lazy_compile(r"Error|Exception|Warning|Exit|Abort|Fail|Interrupt")
 _MAX_HOPS = 6  # re-export chains through `__init__` files longer than this are not followed
 
@@ -48,9 +49,19 @@ class Import(NamedTuple):
 
     file: str
     # The names taken from it, or read off it (`mod.name`); None: the module as a whole.
+    # For a module bound whole, see `read_off`.
     names: frozenset[str] | None
     binds: frozenset[str] | None  # the names the statement binds where it is; None: `*`
     aliases: tuple[tuple[str, str], ...] = ()  # (name taken, name bound) where they differ
+    # A module bound whole by this name: the names are what the file reads off it, found
+    # only for a statement that is followed (`taken`).
+    read_off: str | None = None
+
+    def taken(self, data: bytes) -> frozenset[str] | None:
+        """The names taken from the module, `data` being the importing file's bytes."""
+        if self.read_off is None:
+            return self.names
+        return _attributes(decoded(data), self.read_off)
 
 
 class ModuleFiles(dict[str, str]):
@@ -88,7 +99,8 @@ def imports_of(path: str, data: bytes, modules: Mapping[str, str]) -> Iterator[I
     """The package's files that one file imports (absolute, relative, `from pkg import
     submodule`), with the names taken from each and bound by each statement."""
     package = _package_of(path)
-    text = data.decode("utf-8", "replace")
+    text = decoded(data)
+    bases: dict[str, str] = {}  # a relative module as written → its name (`..util`)
     for match in _import_statements(text):
         if match["modules"]:
             for written in match["modules"].split(","):
@@ -96,19 +108,17 @@ def imports_of(path: str, data: bytes, modules: Mapping[str, str]) -> Iterator[I
                 if name in modules:
                     aliased = alias != name or "." not in name
                     bound = alias if aliased else name.split(".")[0]
-                    used = _attributes(text, alias) if aliased else None
-                    yield Import(modules[name], used, frozenset({bound}))
+                    read_off = alias if aliased else None
+                    yield Import(modules[name], None, frozenset({bound}), read_off=read_off)
             continue
         written = match["from"]
-        dots = len(written) - len(written.lstrip("."))
-        if dots:
-            parts = package.split(".") if package else []
-            parts = parts[: len(parts) - (dots - 1)] if dots > 1 else parts
-            rest = written.lstrip(".")
-            base = ".".join([*parts, rest] if rest else parts)
-        else:
-            base = written
-        names = re.sub(r"#[^\n]*", "", match["names"]).strip("() \\\n")
+        base = bases.get(written)
+        if base is None:
+            base = bases[written] = _absolute(written, package)
+        names = match["names"]
+        if "#" in names:
+            names = _COMMENT.sub("", names)
+        names = names.strip("() \\\n")
         listed = [_aliased(n.strip()) for n in names.split(",")]
         listed = [(name, alias) for name, alias in listed if name]
         if any(name == "*" for name, _ in listed):
@@ -122,8 +132,18 @@ def imports_of(path: str, data: bytes, modules: Mapping[str, str]) -> Iterator[I
         for name, alias in listed:
             submodule = f"{base}.{name}" if base else name
             if submodule in modules:
-                used = _attributes(text, alias)
-                yield Import(modules[submodule], used, frozenset({alias}))
+                yield Import(modules[submodule], None, frozenset({alias}), read_off=alias)
+
+
+def _absolute(written: str, package: str) -> str:
+    """The module a `from` statement of `package` names (`..util` → `pkg.util`)."""
+    dots = len(written) - len(written.lstrip("."))
+    if not dots:
+        return written
+    parts = package.split(".") if package else []
+    parts = parts[: len(parts) - (dots - 1)] if dots > 1 else parts
+    rest = written.lstrip(".")
+    return ".".join([*parts, rest] if rest else parts)
 
 
 def _import_statements(text: str) -> Iterator[re.Match[str]]:
@@ -147,6 +167,13 @@ def _imports_once(path: str, data: bytes, modules: ModuleFiles) -> tuple[Import,
     """`imports_of`, read once per file of a package however often re-exports through its
     `__init__` files lead to it."""
     return tuple(imports_of(path, data, modules))
+
+
+@functools.lru_cache(maxsize=256)
+def decoded(data: bytes) -> str:
+    """The file's text as its imports and outline are read, decoded once: the same str
+    each time, so that what is kept by text (`_read_off`) hashes it once."""
+    return data.decode("utf-8", "replace")
 
 
 def _attributes(text: str, alias: str) -> frozenset[str] | None:
@@ -197,7 +224,7 @@ def _followed(
     for found in _imports_once(path, data, known):
         if relevant is not None and not _may_bind(read, found, relevant):
             continue
-        names = found.names
+        names = found.taken(data)
         if relevant is not None and names is not None and names == found.binds:
             # A statement importing many names (an `__init__` re-exporting a module's API)
             # is needed for those wanted here, not for all it lists.
@@ -218,10 +245,19 @@ def _followed(
             if passed is None:
                 # What this file reads off each name, by the name it binds it to
                 # (`from ...sql import selectable as sa_selectable`: `sa_selectable.X`).
-                text = data.decode("utf-8", "replace")
+                text = decoded(data)
                 alias = dict(found.aliases)
                 passed = {name: _attributes(text, alias.get(name, name)) for name in names}
             yield from _followed(read, found.file, names, modules, hops + 1, reads=passed)
+
+
+class Definition(NamedTuple):
+    """A top-level `def` or `class` statement of a module's text."""
+
+    start: int  # where its `def` or `class` keyword is
+    end: int  # where the next top-level statement begins
+    kind: str  # "def" or "class"
+    name: str
 
 
 class _Outline(NamedTuple):
@@ -235,15 +271,17 @@ class _Outline(NamedTuple):
     line_starts: tuple[int, ...]  # where each line begins in `text` (line 1 at index 0)
     classes: frozenset[str]  # the names of its top-level classes
     strings: list[int]  # `textscan.string_bounds(text)`, for the file's cutter too
+    definitions: tuple[Definition, ...]  # its `def`s and `class`es, in order, for the cutter
 
 
 @functools.lru_cache(maxsize=256)
 def outline(data: bytes) -> _Outline:
     """The module's outline, made once per file (the same bytes are asked for many names,
     and again when the subset's files are cut: a subset holds up to a few hundred)."""
-    text = data.decode("utf-8", "replace")
+    text = decoded(data)
     spans: dict[str, tuple[int, int]] = {}
     lines: list[tuple[int, int, str]] = []
+    definitions: list[Definition] = []
     classes: set[str] = set()
     line, counted = 1, 0
     # A docstring's line at column 0 (`Returns:`, text) is no statement of the module.
@@ -261,6 +299,9 @@ def outline(data: bytes) -> _Outline:
         lines.append((line, last, found[1] or found[2]))
         if text.startswith("class", start):
             classes.add(found[1])
+        if found[1]:
+            kind = "class" if text.startswith("class", start) else "def"
+            definitions.append(Definition(start, stop, kind, found[1]))
         counted = start
     bases: dict[str, frozenset[str]] = {}
     for _, _, header in line_matches(_CLASS_HEADER, text):
@@ -268,7 +309,9 @@ def outline(data: bytes) -> _Outline:
         bases.setdefault(header[1], frozenset(named - {"metaclass", "object"}))
     # Where each line begins, added up from the lengths of the lines before it.
     starts = tuple(accumulate(map(add, map(len, text.split("\n")[:-1]), repeat(1)), initial=0))
-    return _Outline(text, spans, bases, tuple(lines), starts, frozenset(classes), strings)
+    return _Outline(
+        text, spans, bases, tuple(lines), starts, frozenset(classes), strings, tuple(definitions)
+    )
 
 
 def top_level_starts(text: str, pos: int = 0) -> Iterator[int]:

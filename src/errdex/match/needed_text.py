@@ -23,39 +23,19 @@ from typing import NamedTuple
 
 from errdex.extract.parsed_ahead import keep
 from errdex.extract.skeleton import build_skeleton
-from errdex.extract.textscan import inside_bounds, line_matches
+from errdex.extract.textscan import inside_bounds
 from errdex.lazy_re import lazy_compile
 from errdex.match.import_graph import (
+    Definition,
     code_names,
     code_text,
     dedent_at,
     exception_like,
     outline,
-    top_level_starts,
 )
 
-_DEFINITION = lazy_compile(r"\n(async[ \t]+def|def|class)[ \t]+(\w+)")  # see `line_matches`
 # Possessive (`++`, `*+`) as in `import_graph`: the same matches, found in a sixth of the time.
 _METHOD = lazy_compile(r"^([ \t]++)(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
-
-
-class _Definition(NamedTuple):
-    start: int  # where its `def` or `class` keyword is
-    end: int  # where the next top-level statement begins
-    kind: str  # "def" or "class"
-    name: str
-
-
-def _definitions(text: str, strings: list[int]) -> list[_Definition]:
-    """The top-level `def` and `class` statements of the text, outside strings spanning lines
-    (a docstring's line at column 0 ends no definition, a `def` in its example is none)."""
-    found: list[_Definition] = []
-    for start, end, match in line_matches(_DEFINITION, text):
-        if (found and start < found[-1].end) or inside_bounds(strings, start):
-            continue
-        kind = "class" if match[1] == "class" else "def"
-        found.append(_Definition(start, _statement_end(text, end, strings), kind, match[2]))
-    return found
 
 
 def needed_definitions(
@@ -93,10 +73,11 @@ def only_needed(data: bytes, need: Need) -> bytes:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return data  # another encoding: the extractor reads it as its coding line says
-    # Constants and other assignments as the outline has them; definitions as read here.
+    # The outline's top-level statements (outside strings spanning lines: a docstring's
+    # line at column 0 ends no definition, a `def` in its example is none).
     shape = outline(data)
     strings = shape.strings  # of the same text: the bytes decoded without a replacement
-    definitions = _definitions(text, strings)
+    definitions = shape.definitions
     spans = {**shape.spans, **{d.name: (d.start, d.end) for d in definitions}}
     # A class that is no exception is read for its methods, which linking the sites of
     # other files does not need (a model's base class, a config); an exception class is
@@ -131,7 +112,7 @@ def only_needed(data: bytes, need: Need) -> bytes:
 
 
 def _method_cuts(
-    text: str, owner: _Definition, lines: frozenset[int], strings: list[int]
+    text: str, owner: Definition, lines: frozenset[int], strings: list[int]
 ) -> list[tuple[int, int, str]]:
     """Stubs for the methods of a class (no exception) that hold none of `lines` and that
     those holding them do not call on the object, in turn; its special methods and
@@ -187,8 +168,8 @@ def _methods_called(
 
 
 def _holding(
-    text: str, definitions: list[_Definition], lines: frozenset[int]
-) -> Iterator[_Definition]:
+    text: str, definitions: tuple[Definition, ...], lines: frozenset[int]
+) -> Iterator[Definition]:
     """The definitions whose lines (their statement through the next top-level one) hold
     one of `lines`."""
     if not lines:
@@ -200,15 +181,6 @@ def _holding(
         counted = definition.start
         if any(line <= wanted < last for wanted in lines):
             yield definition
-
-
-def _statement_end(text: str, start: int, strings: list[int]) -> int:
-    """Where the next top-level statement after `start` begins (a line at column 0 outside
-    any string spanning lines), or the end of the text."""
-    for at in top_level_starts(text, start + 1):
-        if not inside_bounds(strings, at):
-            return at
-    return len(text)
 
 
 def _parses(text: str) -> bool:
