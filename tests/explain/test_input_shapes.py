@@ -495,3 +495,27 @@ def test_a_callable_the_value_must_be(tmp_path: Path) -> None:
         # an attribute the object must have is as often one of an object the package
         # builds: not said
         assert not page_in_function(store, "hooks", "mapping_items").solutions
+
+
+def test_the_patterns_a_check_calls_are_read_without_parsing_the_whole_file(
+    blocks: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The module's compiled patterns are top-level assignments: the statements that may
+    # compile one are parsed alone (a large file's 4,000 lines are not), with the same page.
+    import errdex.explain.context as context
+    from errdex.explain.parse_cache import clear
+
+    parsed: list[int] = []
+    whole = context.parse_module
+
+    def counted(text: str | None) -> object:
+        parsed.append(len(text or ""))
+        return whole(text)
+
+    clear()
+    monkeypatch.setattr(context, "parse_module", counted)
+    assert first(blocks, "parse_tag") == (
+        "Pass the argument `tag` of `parse_tag` in a form the pattern `_TAG` "
+        "(`r'^[a-z]+-\\d+$'`) matches as a whole."
+    )
+    assert parsed == []

@@ -19,6 +19,7 @@ from errdex.explain.advice import sentences
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.input_nodes import free_names
 from errdex.explain.input_shapes import module_patterns, more_shapes
+from errdex.explain.outline import compiling
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.explain.validators import validated_fields
@@ -66,7 +67,8 @@ def flag_value_solutions(facts: Facts) -> list[Solution]:
             node = ast.parse(condition.text, mode="eval").body
         except (SyntaxError, ValueError, RecursionError):
             continue
-        patterns = module_patterns(facts.source_tree()) if "match(" in condition.text else {}
+        calls = "match(" in condition.text
+        patterns = module_patterns(facts.top_module(compiling)) if calls else {}
         names = free_names(node)
         known = set(described) | set(constants) | set(patterns) | {"re", "os.path"}
         if not names or not all(n in known or n[:1].isupper() for n in names):

@@ -26,6 +26,7 @@ from errdex.explain.input_shapes import module_patterns, more_shapes
 from errdex.explain.input_words import Instead, what_to_pass
 from errdex.explain.kept_argument import kept_arguments
 from errdex.explain.none_assigned import none_from_keyword
+from errdex.explain.outline import compiling
 from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
 from errdex.explain.refused_ways import part_trips_guard, passed_refused
@@ -194,7 +195,8 @@ def _input_instead(
     others: set[str] = set()
     through: dict[str, str] = {}  # an attribute the constructor set → its keyword
     declared: set[str] = set()  # a field as the user's call gave it (`declared_fields`)
-    patterns = module_patterns(facts.source_tree()) if _calls_pattern(node) else {}
+    # the module's patterns are a few of its top-level statements, not the whole file parsed
+    patterns = module_patterns(facts.top_module(compiling)) if _calls_pattern(node) else {}
     for name in free_names(node):
         if name in params:
             inputs[name] = argument(name)

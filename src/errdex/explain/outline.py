@@ -51,6 +51,11 @@ def any_import(chunk: str, start: int, end: int) -> bool:
     return "import" in chunk
 
 
+def compiling(chunk: str, start: int, end: int) -> bool:
+    """The statements that may compile a pattern (`NAME = re.compile(...)`)."""
+    return "compile" in chunk
+
+
 def holding(line: int) -> Keep:
     """The top-level statement whose lines hold `line`."""
     return lambda chunk, start, end: start <= line < end
