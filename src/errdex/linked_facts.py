@@ -253,6 +253,9 @@ class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     helper_raise: tuple[str, int] | None = None
     # fields of a request body a client sends behind the conditions (`link.requests`)
     requests: tuple[RequestLink, ...] = ()
+    # How many calls of the site's function the caller index resolved in the version, at
+    # any place (`caller_links` keeps a few callers a level); None when not counted.
+    calls: int | None = None
 
     def public_path(self) -> str | None:
         """The public import path of the site's function, or None when there is none."""

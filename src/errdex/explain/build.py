@@ -34,10 +34,12 @@ from errdex.explain.loop_locals import without_loop_rebound
 from errdex.explain.model.answer import apply_analysis
 from errdex.explain.model.prompt import PROMPT_VERSION
 from errdex.explain.named_settings import typed_fields
+from errdex.explain.never_none import filled_default
 from errdex.explain.no_action import caught_by_callers
 from errdex.explain.override_warning import override_warnings
 from errdex.explain.page import Analysis, ConditionView, Page, VersionEntry
 from errdex.explain.page_reads import page_reads
+from errdex.explain.passed_before import passed_by_callers
 from errdex.explain.pins import pin_label, revision_date
 from errdex.explain.placeholder_words import worded
 from errdex.explain.platform_shell import windows_fixes
@@ -135,6 +137,8 @@ def _build_page(
     facts.twin_paths = twin_paths(store, chosen)
     facts.caught_by = caught_by_callers(store, chosen, facts.callers)
     facts.checked_by = checked_by_callers(store, chosen, facts.callers)
+    facts.passed_by = passed_by_callers(store, chosen, facts)
+    facts.filled = filled_default(store, chosen, facts)
     facts.table_keys = table_keys(store, chosen, facts)
     facts.members = member_values(store, chosen, facts)
     facts.entry_input = entry_input_solution(store, chosen, facts)

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from errdex.explain.class_made import ClassHooks
     from errdex.explain.failed_try import TriedInput
     from errdex.explain.handed_facts import HandedCallback
+    from errdex.explain.unreached import FilledDefault, PassedCall
 
 # Conditions that say where the code is rather than what went wrong. A loop that ran out
 # (`NO_MATCH`) is said in its own sentence (`ran_out.py`), not negated into a way out.
@@ -161,6 +162,12 @@ class Facts:
     # each direct caller with the check it makes first that rules the site's condition out
     # (`explain/checked_before.py`): the site is never reached failing
     checked_by: list[tuple[Caller, str, int]] = field(default_factory=list)
+    # each call of the site's function, when every one passes a value that rules a
+    # condition of the site out (`explain/passed_before.py`): never reached failing
+    passed_by: list[PassedCall] = field(default_factory=list)
+    # a tested `x is None` whose local was filled in with a value never None before it
+    # (`explain/never_none.py`): the check cannot fail
+    filled: FilledDefault | None = None
     # the public paths of the names a deprecation's message calls in the replacement it
     # names (`WSGITransport` → `httpx.WSGITransport`), read from the store by the page
     public_names: dict[str, str] = field(default_factory=dict)

@@ -41,7 +41,7 @@ def filled_when_none(found: ast.FunctionDef | None, line: int) -> list[Filled]:
     for node in walk(found):
         if not (isinstance(node, ast.If) and node.lineno < line):
             continue
-        param = _none_test(node.test)
+        param = none_test(node.test)
         if param is None or param not in params:
             continue
         out.extend(_assignments(node.body, param, (), line))
@@ -92,7 +92,7 @@ def left_out_solution(facts: Facts) -> Solution | None:
     return None
 
 
-def _none_test(test: ast.expr) -> str | None:
+def none_test(test: ast.expr) -> str | None:
     """`x is None`: `x`."""
     if (
         isinstance(test, ast.Compare)

@@ -23,6 +23,7 @@ from errdex.explain.checked_before import checked_sentence
 from errdex.explain.context import Facts, function_at, function_span, lines_of
 from errdex.explain.page import Caller, ConditionView
 from errdex.explain.plain import code
+from errdex.explain.unreached import passed_sentence
 from errdex.facts import ConditionKind, SiteKind
 from errdex.store import Store
 from errdex.store.base import StoredSite
@@ -77,6 +78,10 @@ def no_action_sentence(facts: Facts) -> str | None:
         return caught_sentence(facts.caught_by, facts.stored.project)
     if facts.checked_by:
         return checked_sentence(facts.checked_by, facts.stored.project)
+    if facts.passed_by:
+        return passed_sentence(facts.passed_by, facts.stored.project, facts.stored.site.function)
+    if facts.filled is not None:
+        return facts.filled.sentence()
     caught = [c for c in facts.conditions if c.kind == ConditionKind.EXCEPT]
     raised = facts.stored.exception.name if facts.stored.exception else facts.stored.site.exception
     if any(_INTERRUPT.search(c.text) for c in caught):

@@ -11,9 +11,13 @@ picks by name (`dialects/postgresql/`), that name is the way out, not the class.
 
 from __future__ import annotations
 
+import ast
 import re
 
+from errdex.explain.context import Facts
+from errdex.explain.entry_args import short_export
 from errdex.explain.plain import code
+from errdex.linked_facts import Overrides
 from errdex.store.base import StoredSite
 
 _SHOWN = 4  # subclasses named in the sentence
@@ -27,10 +31,32 @@ _ABSTRACT = re.compile(
 # the database in the engine's URL; `django.db.backends.mysql`): a class defined there comes
 # with that choice, no user names it.
 _CHOICE_FOLDERS = {"dialects": "dialect", "backends": "backend"}
+# A reST directive with its argument that starts a docstring's sentence.
+_DIRECTIVE = re.compile(r"^(?:\.\.\s*)?[a-z]+::\s*\S+\s+")
+# A docstring that says the class, or what implements it, is internal ("internal
+# implementation for instrumented attributes"; "the public-facing interface for the
+# internal :class:`._ConnectionFairy` implementation object"; "for internal use").
+_INTERNAL = re.compile(
+    r"\binternal\s+(?:\S+\s+){0,2}?(?:class|implementation|object|use)\b"
+    r"|\bfor\s+internal\s+use\b",
+    re.I,
+)
 
 
-def override_solution(stored: StoredSite) -> str | None:
-    """The sentence for a site whose method is a default subclasses replace, or None."""
+def base_doc(facts: Facts) -> str | None:
+    """The docstring of the class whose method subclasses replace, when the site's file
+    defines it (None otherwise, or with no such method)."""
+    found = facts.stored.overrides
+    if found is None:
+        return None
+    module, _, base = found.base.rpartition(".")
+    cls = facts.top_class(base) if module == facts.stored.module else None
+    return ast.get_docstring(cls) if cls is not None else None
+
+
+def override_solution(stored: StoredSite, base_doc: str | None = None) -> str | None:
+    """The sentence for a site whose method is a default subclasses replace, or None.
+    `base_doc` is the base class's docstring when the site's file defines it."""
     found = stored.overrides
     if found is None:
         return None
@@ -38,15 +64,11 @@ def override_solution(stored: StoredSite) -> str | None:
     module = _public_home(stored, defined_in, base)
     if module is None:
         return None
-    home = stored.module
-    named = [_named(q, home) for q in found.by[:_SHOWN]]
-    more = found.count - len(named)
-    if more > 0:
-        named.append(f"{more} more")
-    listed = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
+    listed = _subclasses_named(found, stored.module)
     method = code(found.method)
-    message = stored.site.message.text if stored.site.message is not None else ""
-    if found.every or _ABSTRACT.search(message):
+    if _users_to_define(stored):
+        if _package_made(stored, found.by, base_doc) is not None:
+            return None  # said in "What it means" (`package_made_sentence`)
         each = "each define" if found.count > 1 else "defines"
         return (
             f"Define {method} in your subclass of {code(base)} ({code(module)}): the base "
@@ -72,6 +94,69 @@ def override_solution(stored: StoredSite) -> str | None:
         f"Use a subclass of {code(base)} that defines {method}: {listed} (the base class "
         f"raises this for every subclass without it), or define it in your own subclass."
     )
+
+
+def package_made_sentence(stored: StoredSite, base_doc: str | None) -> str | None:
+    """Why no subclass of the user's lacks the method, for a base whose instances only
+    the package makes (None for any other site)."""
+    found = stored.overrides
+    if found is None:
+        return None
+    defined_in, _, base = found.base.rpartition(".")
+    if _public_home(stored, defined_in, base) is None:
+        return None
+    reason = _package_made(stored, found.by, base_doc) if _users_to_define(stored) else None
+    if reason is None:
+        return None
+    listed = _subclasses_named(found, stored.module)
+    each = "each define" if found.count > 1 else "defines"
+    return (
+        f"{code(base)} is an interface whose objects only {stored.project} makes: {reason}. "
+        f"The package's own {listed} {each} {code(found.method)}; no subclass of yours is "
+        "what lacks it, so no way out is offered."
+    )
+
+
+def _subclasses_named(found: Overrides, home: str) -> str:
+    """The package's subclasses that define the method, a few by name: "`A`, `B` and 2
+    more"."""
+    named = [_named(q, home) for q in found.by[:_SHOWN]]
+    more = found.count - len(named)
+    if more > 0:
+        named.append(f"{more} more")
+    return ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
+
+
+def _users_to_define(stored: StoredSite) -> bool:
+    """Whether the page would say to define the method in the user's subclass: every
+    subclass of the package has it, or the message says subclasses must."""
+    found = stored.overrides
+    message = stored.site.message.text if stored.site.message is not None else ""
+    return found is not None and (found.every or bool(_ABSTRACT.search(message)))
+
+
+def _package_made(stored: StoredSite, subclasses: tuple[str, ...], doc: str | None) -> str | None:
+    """Why the base is an interface whose instances only the package makes, so that no
+    user's subclass is what lacks the method, or None: its docstring calls it (or what
+    implements it) internal, or every subclass of the package has a private name and the
+    package does not export the base by a shorter path."""
+    said = _INTERNAL.search(" ".join(doc.split())) if doc is not None else None
+    if said is not None and doc is not None:
+        quoted = _sentence_at(" ".join(doc.split()), said.start()).rstrip(".")
+        quoted = _DIRECTIVE.sub("", quoted)  # `.. versionadded:: 2.0` before the words
+        return f"its docstring says “{quoted}”"
+    if not subclasses or not all(q.rpartition(".")[2].startswith("_") for q in subclasses):
+        return None
+    if short_export(stored, stored.site.function) is not None:
+        return None
+    return "every subclass of it in the package has a private name, and none is exported"
+
+
+def _sentence_at(text: str, at: int) -> str:
+    """The sentence of `text` holding offset `at`."""
+    start = max(text.rfind(". ", 0, at) + 2, 0) if text.rfind(". ", 0, at) >= 0 else 0
+    end = text.find(". ", at)
+    return text[start : end + 1 if end >= 0 else len(text)]
 
 
 def _choices(qualnames: tuple[str, ...]) -> tuple[str, list[str]] | None:

@@ -78,7 +78,7 @@ from errdex.explain.next_checks import next_checked
 from errdex.explain.no_action import never_runs
 from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
-from errdex.explain.overrides import override_solution
+from errdex.explain.overrides import base_doc, override_solution
 from errdex.explain.own_calls import own_call_solutions
 from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.part_switch import decides_one_part
@@ -231,8 +231,10 @@ def _solutions(facts: Facts) -> list[Solution]:
         return [through.solution()]
     if never_runs(facts) is not None:
         return []  # a type checker's branch: no run of the program meets it
-    if facts.checked_by:
-        return []  # every caller rules the condition out first: never reached failing
+    if facts.checked_by or facts.passed_by or facts.filled is not None:
+        # every caller rules the condition out first, or passes what rules it out, or
+        # the value was filled in: never reached failing
+        return []
     found = _Collector()
     for failed in failed_input_solutions(facts):
         found.add(failed, rank=-1)  # the input, or the setting, the `try`'s call failed on
@@ -324,7 +326,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     clash = name_clash_solution(facts) or returned_error_solution(facts)
     if clash is not None:
         found.add(clash, 0)  # the message names the user's own name: before a helper's input
-    replaced = override_solution(facts.stored)
+    replaced = override_solution(facts.stored, base_doc(facts))
     if replaced is not None and enforced_abstract(facts) is None:  # else no subclass lacks it
         found.add(Solution(text=replaced, kind="input"), 0)
     counterpart = sync_sibling_solution(facts) or counterpart_class_solution(facts)

@@ -57,7 +57,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "68-rebound-params-unbound"
+LINKER_VERSION = "69-calls-counted"
 
 
 def link_version(
@@ -346,6 +346,7 @@ class _Context:
             site=kept,
             callers=tuple(f"{c.module}.{c.function}" for c in links if c.depth == 1),
             caller_links=links,
+            calls=len(self.callers.passing_calls(indexed.module, site.function)),
             gates=gates,
             knobs=tuple(self._with_command(k) for k in reversed(unique.values())),
             selections=tuple(
