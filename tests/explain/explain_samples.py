@@ -118,6 +118,38 @@ ENGINE = {
         """,
 }
 
+# A program `eng serve MODEL_TAG` whose flags come from `eng.args.EngineArgs` (the
+# package's console script): the command line a setting's example fix is written on.
+SERVE_CLI = {
+    "pyproject.toml": """
+        [project]
+        name = "eng"
+        version = "1.0"
+        [project.scripts]
+        eng = "eng.cli:main"
+        """,
+    "eng/__init__.py": "",
+    "eng/cli.py": """
+        import argparse
+
+        from eng.args import EngineArgs
+
+
+        class ServeSubcommand:
+            name = "serve"
+
+            def subparser_init(self, subparsers):
+                parser = subparsers.add_parser(self.name)
+                parser.add_argument("model_tag", nargs="?")
+                return EngineArgs.add_cli_args(parser)
+
+
+        def main():
+            parser = argparse.ArgumentParser(prog="eng")
+            ServeSubcommand().subparser_init(parser.add_subparsers())
+        """,
+}
+
 HISPARSE = "Sparse requires runner V2; remove ENGINE_USE_V2=0."
 V1 = "Runner V1 does not support: {', '.join(unsupported)}"
 V2 = "Runner V2 needs a maximum length"

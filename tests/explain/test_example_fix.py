@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from explain_samples import SERVE_CLI
 
 from errdex.explain import build_page
 from errdex.explain.fix_forms import command_fix
@@ -21,14 +22,7 @@ from errdex.store import Store, open_store
 from samples import write_package
 
 ENG = {
-    "pyproject.toml": """
-        [project]
-        name = "eng"
-        version = "1.0"
-        [project.scripts]
-        eng = "eng.cli:main"
-        """,
-    "eng/__init__.py": "",
+    **SERVE_CLI,
     "eng/envs.py": """
         import os
         from typing import TYPE_CHECKING
@@ -61,25 +55,6 @@ ENG = {
                 parser.add_argument("--pipeline-parallel-size", type=int, default=1)
                 parser.add_argument("--speculative-config", type=json.loads)
                 return parser
-        """,
-    "eng/cli.py": """
-        import argparse
-
-        from eng.args import EngineArgs
-
-
-        class ServeSubcommand:
-            name = "serve"
-
-            def subparser_init(self, subparsers):
-                parser = subparsers.add_parser(self.name)
-                parser.add_argument("model_tag", nargs="?")
-                return EngineArgs.add_cli_args(parser)
-
-
-        def main():
-            parser = argparse.ArgumentParser(prog="eng")
-            ServeSubcommand().subparser_init(parser.add_subparsers())
         """,
     "eng/parser.py": """
         import json

@@ -222,11 +222,13 @@ def test_a_method_to_call_first_on_the_users_object(net: Store) -> None:
 def test_an_environment_variable_the_message_names() -> None:
     change = Change(form="env", target="ENG_USE_AITER", after="1")
     alone = change_fix(change)
-    assert alone is not None and (alone.before, alone.after) == ("", "export ENG_USE_AITER=1")
+    # a yes/no variable's "before" gives the other value: unset, its default may be 1
+    assert alone is not None
+    assert (alone.before, alone.after) == ("export ENG_USE_AITER=0", "export ENG_USE_AITER=1")
     command = change_fix(change, "eng serve MODEL_TAG")
     assert command is not None
     assert (command.before, command.after) == (
-        "eng serve MODEL_TAG",
+        "ENG_USE_AITER=0 eng serve MODEL_TAG",
         "ENG_USE_AITER=1 eng serve MODEL_TAG",
     )
 

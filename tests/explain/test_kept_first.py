@@ -8,40 +8,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_with_message
+from explain_samples import SERVE_CLI, indexed_package, page_with_message
 
 from errdex.explain.kept_first import drops_argument, drops_setting
 from errdex.explain.page import Change, Solution
 from errdex.store import Store
 
 ENG = {
-    "pyproject.toml": """
-        [project]
-        name = "eng"
-        version = "1.0"
-        [project.scripts]
-        eng = "eng.cli:main"
-        """,
-    "eng/__init__.py": "",
-    "eng/cli.py": """
-        import argparse
-
-        from eng.args import EngineArgs
-
-
-        class ServeSubcommand:
-            name = "serve"
-
-            def subparser_init(self, subparsers):
-                parser = subparsers.add_parser(self.name)
-                parser.add_argument("model_tag", nargs="?")
-                return EngineArgs.add_cli_args(parser)
-
-
-        def main():
-            parser = argparse.ArgumentParser(prog="eng")
-            ServeSubcommand().subparser_init(parser.add_subparsers())
-        """,
+    **SERVE_CLI,
     "eng/config.py": """
         from dataclasses import dataclass
 

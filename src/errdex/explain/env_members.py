@@ -32,7 +32,14 @@ _COMMAS = re.compile(r"\bcomma", re.I)
 
 def first_action(condition: ConditionView, facts: Facts) -> KnobAction | None:
     """The action of the first setting behind the condition (or behind what its names stand
-    for); a variable that must list a name says the name, not only "change it"."""
+    for); a variable that must list a name says the name, not only "change it". Worked out
+    once a page for each condition (the solutions, the mode switches and the fixes' held
+    settings all ask)."""
+    key = f"first_action:{condition.kind}:{condition.holds}:{condition.line}:{condition.text}"
+    return facts.once(key, lambda: _first_action(condition, facts))
+
+
+def _first_action(condition: ConditionView, facts: Facts) -> KnobAction | None:
     action = knob_action(with_members(condition, facts), facts.knobs) or knob_action(
         condition, facts.knobs
     )

@@ -16,6 +16,7 @@ from errdex.explain.knob_actions import knob_action
 from errdex.explain.no_action import never_runs
 from errdex.explain.page import ExampleFix
 from errdex.explain.passthru import pass_through
+from errdex.explain.reached_fix import reached_fix
 from errdex.explain.solutions import (
     internal_invariant,
     refused,
@@ -48,13 +49,17 @@ def example_fix(facts: Facts) -> ExampleFix | None:
         candidates.extend(entry.condition for entry in gated_path_entries(facts))
     for variant in facts.variants:
         candidates.extend(variant.conditions)
+    hidden = {s.condition for s in facts.hidden}  # switches that only hide the error
     for condition in candidates:
+        if condition.text in hidden:
+            continue
         if twin_line(condition, facts) is not None:
             continue  # another value of it meets the same check
         action = knob_action(condition, facts.knobs)
         if action is None or (not action.drops and refused(action.knob, facts)):
             continue
         fix = setting_fix(action, condition, facts.knobs)
+        fix = reached_fix(fix, action.knob, facts) if fix is not None else None
         if fix is not None:
             return fix
     return None

@@ -26,6 +26,8 @@ from errdex.explain.page import Change, ConditionView, ExampleFix, Knob
 from errdex.explain.plain import code
 from errdex.facts import KnobKind
 
+# A yes/no value of an environment variable, and the other one.
+_YES_NO = {"0": "1", "1": "0", "true": "false", "false": "true", "True": "False", "False": "True"}
 _SNAKE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
@@ -75,8 +77,13 @@ def _env_fix(change: Change, command: str | None) -> ExampleFix | None:
         setting = f"{name}={shlex.quote(value)}"
         return f"{setting} {command}" if command else f"export {setting}"
 
-    before = line(change.before) if change.before is not None or command else ""
-    if change.before is None and command:
+    was = change.before
+    if was is None and change.after in _YES_NO:
+        # a yes/no variable the message says to set: left unset, its default may already
+        # be the value asked for, so the line that meets the check gives the other one
+        was = _YES_NO[change.after]
+    before = line(was) if was is not None or command else ""
+    if was is None and command:
         before = command
     note = f"{code(name)} is read by the program as it runs."
     return ExampleFix(

@@ -288,6 +288,14 @@ def _names(node: ast.expr) -> set[str]:
     return found
 
 
+Shape = _Shape  # how a condition uses one name, for rules that read it without an action
+
+
+def compared_shape(node: ast.expr, name: str) -> _Shape | None:
+    """How `node` tests `name`: as it is, negated, or compared with a literal."""
+    return _shape(node, name)
+
+
 def _shape(node: ast.expr, name: str) -> _Shape | None:
     if same_expression(node, name):
         return _Shape("true")

@@ -22,12 +22,12 @@ import tokenize
 
 from errdex.explain.context import Facts
 from errdex.explain.deprecation import deprecation
-from errdex.explain.page import Solution
+from errdex.explain.page import ExampleFix, Solution
 from errdex.extract.shapes import single_binding
 from errdex.facts import KnobKind
 from errdex.store.base import Store, StoredSite
 
-__all__ = ["Retired", "retired_flag"]
+__all__ = ["Retired", "carries_retired", "kept_flags", "retired_flag"]
 
 _FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![\w-])")
 # “Deprecated: ...”, “This parameter is deprecated” (not “allow deprecated quantization
@@ -104,7 +104,8 @@ def retired_flag(
         return None
     named = set(_FLAG.findall(solution.text))
     if solution.fix is not None:
-        named.update(_FLAG.findall(solution.fix.after))
+        # the flags the fix sets: not those it keeps in both lines for the check to be met
+        named.update(set(_FLAG.findall(solution.fix.after)) - kept_flags(solution.fix))
     for knob in flags:
         if knob.name != solution.knob and knob.name not in named:
             continue
@@ -121,6 +122,31 @@ def retired_flag(
         ]
         return Retired(knob.name, " ".join(text.split()), others[0] if others else None)
     return None
+
+
+def kept_flags(fix: ExampleFix) -> set[str]:
+    """The flags a fix gives alike before and after (the settings the check needs)."""
+    before, after = fix.before.split(), fix.after.split()
+    return {
+        word
+        for i, word in enumerate(after)
+        if _FLAG.fullmatch(word)
+        and word in before
+        and _next(after, i) == _next(before, before.index(word))
+    }
+
+
+def _next(words: list[str], at: int) -> str:
+    return words[at + 1] if at + 1 < len(words) else ""
+
+
+def carries_retired(store: Store, stored: StoredSite, facts: Facts, fix: ExampleFix) -> bool:
+    """Whether the fix keeps a retired flag in both lines: it would show a switch wired to
+    nothing as what the check needs."""
+    return any(
+        retired_flag(store, stored, facts, Solution(text="", knob=flag)) is not None
+        for flag in kept_flags(fix)
+    )
 
 
 def _declared(store: Store, version_id: int, file: str, flag: str) -> str | None:

@@ -69,6 +69,7 @@ from errdex.explain.key_checks import key_checked
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.literal_members import with_members
 from errdex.explain.missing_data import missing_data_solution
+from errdex.explain.mode_switch import hiding_switch
 from errdex.explain.name_clash import name_clash_solution
 from errdex.explain.named_settings import named_setting_solutions
 from errdex.explain.narrow_keywords import narrowing_solution
@@ -85,6 +86,7 @@ from errdex.explain.part_switch import decides_one_part
 from errdex.explain.passed_args import passed_solutions
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
+from errdex.explain.reached_fix import with_reached_fix
 from errdex.explain.reasons_list import REASON_NAMED, tests_reasons_list
 from errdex.explain.refused_ways import branch_refuses, setting_trips_guard
 from errdex.explain.registered_name import registration_solution
@@ -260,6 +262,10 @@ def _solutions(facts: Facts) -> list[Solution]:
             continue  # a switch of one of the parts that must all change
         if action is not None:
             action = with_kept_fields(action, condition, facts)
+            switch = hiding_switch(condition, action, open_conditions, facts)
+            if switch is not None:
+                found.add(switch, rank=50)  # a mode that skips a failing sum: hides it
+                continue
             reason = f"so that {opposite_words(condition)}"
             # an earlier exit turns the feature off: the check's own settings come first
             exit_tier = 1 if condition.kind == ConditionKind.EARLY_EXIT else 0
@@ -431,7 +437,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     # without avoiding it: no way out, said in "What it means"
     facts.hidden = [s for s in kept if hides_only(s)]
     kept = [s for s in kept if not hides_only(s)]
-    return [with_fix(s, facts) for s in kept[:MAX_SOLUTIONS]]
+    # a setting's fix carries the other settings the check needs, or is not drawn
+    return [with_reached_fix(with_fix(s, facts), facts) for s in kept[:MAX_SOLUTIONS]]
 
 
 def _with_gated_paths(kept: list[Solution], facts: Facts) -> list[Solution]:

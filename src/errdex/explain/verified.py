@@ -29,11 +29,13 @@ import ast
 import re
 from dataclasses import dataclass, field, replace
 
+import msgspec
+
 from errdex.explain.context import Explanation, Facts
 from errdex.explain.handler_notes import INTERPRETER_VARIABLES
 from errdex.explain.loops_back import leads_back
 from errdex.explain.page import Knob, Solution
-from errdex.explain.retired_flags import retired_flag
+from errdex.explain.retired_flags import carries_retired, retired_flag
 from errdex.explain.stale_flags import StaleFlag, stale_flag
 from errdex.extract.class_source import class_at
 from errdex.facts import KnobKind
@@ -92,6 +94,7 @@ def verified_explanation(
     dropped with it when it is that solution's or names such a thing itself."""
     if not out.solutions and out.example_fix is None:
         return out
+    out = _without_retired_kept(store, stored, facts, out)
     check = _Check(store, stored, facts)
     kept: list[Solution] = []
     said: list[str] = []
@@ -137,6 +140,27 @@ def verified_explanation(
         fix = next((s.fix for s in kept if s.fix is not None), None)
     meaning = " ".join([out.what_it_means, *said]) if said else out.what_it_means
     return replace(out, solutions=kept, example_fix=fix, what_it_means=meaning)
+
+
+def _without_retired_kept(
+    store: Store, stored: StoredSite, facts: Facts, out: Explanation
+) -> Explanation:
+    """The explanation with no fix that keeps a retired flag in both lines (a switch wired
+    to nothing shown as what the check needs): the solution stays, its fix goes."""
+    fixes = [s.fix for s in out.solutions if s.fix is not None and "--" in s.fix.before]
+    if out.example_fix is not None and "--" in out.example_fix.before:
+        fixes.append(out.example_fix)
+    gone = [f for f in fixes if carries_retired(store, stored, facts, f)]
+    if not gone:
+        return out
+    solutions = [
+        msgspec.structs.replace(s, fix=None) if any(s.fix is f for f in gone) else s
+        for s in out.solutions
+    ]
+    fix = out.example_fix
+    if fix is not None and any(fix is f for f in gone):
+        fix = next((s.fix for s in solutions if s.fix is not None), None)
+    return replace(out, solutions=solutions, example_fix=fix)
 
 
 def _stale_advice(
