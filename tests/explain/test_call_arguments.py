@@ -14,7 +14,7 @@ from errdex.store import Store
 
 FILES = {
     "args/__init__.py": """
-        from args.layout import Align, Block, Budget, Limit, Option, Stream
+        from args.layout import Align, Block, Budget, Limit, Option, Stream, Switch
         from args.layout import Body, Quiet, Toggle, render
         """,
     "args/layout.py": """
@@ -46,6 +46,15 @@ FILES = {
                     raise TypeError("Secondary flag is not valid for non-boolean flag.")
                 if self.is_bool_flag and self.prompt:
                     raise TypeError("A boolean flag takes no prompt.")
+
+
+        class Switch:
+            def __init__(self, is_flag=False, type=None, prompt=None):
+                self.type = type
+                self.is_bool_flag = is_flag and isinstance(self.type, bool)
+                self.prompt = prompt
+                if self.is_bool_flag and self.prompt:
+                    raise TypeError("A boolean switch takes no prompt.")
 
 
         DEFAULT_SIZE = 16
@@ -168,12 +177,17 @@ def test_a_keyword_that_decides_a_conjunction_only_one_way(args: Store) -> None:
     page = page_with_message(args, "args", "Secondary flag is not valid")
     assert not any("`is_flag`" in s.text for s in page.solutions)
     # a false `is_flag` does make it false
-    page = page_with_message(args, "args", "A boolean flag takes no prompt")
+    page = page_with_message(args, "args", "A boolean switch takes no prompt")
     assert any(
         "an empty (false) value for the argument `is_flag`" in s.text
         or "Pass `False` for the argument `is_flag`" in s.text
         for s in page.solutions
     )
+    # ... but where the guard before reads it too (`not self.is_bool_flag and
+    # self.secondary`, a `--x/--no-x` option), the prompt is the way out
+    page = page_with_message(args, "args", "A boolean flag takes no prompt")
+    assert not any("`is_flag`" in s.text for s in page.solutions)
+    assert any("`prompt`" in s.text for s in page.solutions)
 
 
 def test_a_keyword_with_a_fallback_decides_only_when_given(args: Store) -> None:

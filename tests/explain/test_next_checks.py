@@ -68,9 +68,14 @@ def test_leaving_a_member_out_keeps_what_the_next_check_asks_for(streams: Store)
 
 def test_leaving_out_one_of_two_arguments_a_guard_ties_is_no_way_out(streams: Store) -> None:
     page = page_with_message(streams, "streams", "temperature_partial must have")
-    assert not any("temperature_partial" in s.text for s in page.solutions)
+    texts = [s.text for s in page.solutions]
+    assert not any("temperature_partial` of `combine` out" in t or "None for" in t for t in texts)
     assert page.example_fix is None
-    assert "the test at line 3 then holds" in page.what_it_means
+    assert "Passing None for `temperature_partial` is no way out: the guard at line 3" in (
+        page.what_it_means
+    )
+    # the part no other guard reads is the way out: the shape the check asks for
+    assert texts and "`.shape` equal to `partial.shape`" in texts[0]
 
 
 def test_an_argument_no_other_check_reads_may_be_left_out(streams: Store) -> None:

@@ -29,7 +29,7 @@ from errdex.explain.none_assigned import none_from_keyword
 from errdex.explain.outline import compiling
 from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
-from errdex.explain.refused_ways import part_trips_guard, passed_refused
+from errdex.explain.refused_ways import FALSY, flipped_value, part_may_trip, passed_refused
 from errdex.explain.user_call import required_arguments, user_call
 from errdex.extract.conditions import dotted_name
 from errdex.facts import ConditionKind
@@ -91,13 +91,20 @@ def input_action(condition: ConditionView, facts: Facts) -> Given | None:
         # making one conjunct false avoids the check: the first on the input will do, but
         # a value from the closed set the check accepts keeps what the user asked for
         # (`vertical is not None and vertical not in ("top", ...)`: one of them, not None)
-        found_all = [
-            None
-            if part_trips_guard(part, condition, facts) is not None
-            else _input_instead(part, facts, function, mode, exit_)
-            for part in node.values
-        ]  # (a part whose other value an earlier check of the path refuses: none)
-        given = [g for g in found_all if g is not None]
+        # a part whose other value an earlier check of the path refuses, or may refuse,
+        # has none: `self.is_bool_flag and self.hide_input and ...` (click's `Option`),
+        # where a false `is_flag` fails `if not self.is_bool_flag and self.secondary_opts:
+        # raise` for a `--x/--no-x` option, and `hide_input` no other guard reads
+        given = []
+        for part in node.values:
+            found = _input_instead(part, facts, function, mode, exit_)
+            if found is None:
+                continue
+            tripped = part_may_trip(part, condition, facts)
+            if tripped:
+                _said_tripping(part, found, tripped, facts)
+            else:
+                given.append(found)
         closed = next((g for g in given if _CLOSED_SET in g.text), None)
         if closed is not None and closed is not given[0]:
             return _with_left_out(closed, given[0])
@@ -108,6 +115,36 @@ def input_action(condition: ConditionView, facts: Facts) -> Given | None:
             return given[1]
         return given[0] if given else None
     return _input_instead(node, facts, function, mode, exit_)
+
+
+# The ways out that guards before the check read too: (the argument, how it would be
+# passed) → the guards' lines.
+TRIPPING = "inputs.tripping"
+_ARGUMENT = re.compile(r"\bthe argument `(?P<name>[^`]+)`")
+
+
+def _said_tripping(part: ast.expr, given: Given, lines: list[int], facts: Facts) -> None:
+    """Kept for "What it means": a false `is_flag` of click's `Option`, which the guards at
+    lines 2612 and 2615 read again. Only a part on the argument itself, or on the attribute
+    the constructor set from it (`self.is_bool_flag`), is told: `tensors.cnt` None is not
+    what "changing `tensors`" means."""
+    found = _ARGUMENT.search(given.text)
+    flipped = flipped_value(part)
+    if found is None or flipped is None:
+        return
+    name, value = flipped
+    argument = found.group("name")
+    if name != argument and not (name.startswith("self.") and name.count(".") == 1):
+        return
+    how = (
+        "None"
+        if value is None
+        else "an empty (false) value"
+        if value is FALSY
+        else "a non-empty (true) value"
+    )
+    tripping: dict[tuple[str, str], list[int]] = facts.memo.setdefault(TRIPPING, {})
+    tripping.setdefault((argument, how), lines)
 
 
 _CLOSED_SET = " as one of "

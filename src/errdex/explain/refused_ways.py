@@ -30,7 +30,10 @@ from errdex.facts import KnobKind
 from errdex.link.expression_texts import parse_expression
 
 __all__ = [
+    "FALSY",
     "branch_refuses",
+    "flipped_value",
+    "part_may_trip",
     "part_trips_guard",
     "passed_refused",
     "setting_trips_guard",
@@ -531,9 +534,38 @@ def part_trips_guard(part: ast.expr, condition: ConditionView, facts: Facts) -> 
     (idx is None): raise` before the exit the way out aims at. Read on the conditions as the
     path holds them (a helper's names put in the caller's words). The check's line, or
     None."""
-    changed = _flipped_value(part)
+    return next((line for line, surely in _tripped_guards(part, condition, facts) if surely), None)
+
+
+def part_may_trip(part: ast.expr, condition: ConditionView, facts: Facts) -> list[int]:
+    """The lines of the checks that making the part false fails, or may fail: a check
+    before `condition` that the change leaves undecided counts too. Click's `Option` with
+    `is_bool_flag` false then fails `if not self.is_bool_flag and self.secondary_opts:
+    raise` for a `--x/--no-x` declaration. A check after `condition` is not reached when
+    the change takes its other branch (`if x is None or x in K: return`); a bound on a
+    number is checked where the value is chosen (`0` for an empty count, `_empty_number`).
+    Lines compare only within the site's function: a helper's test on the path is told
+    in the caller's words, its line in the helper's place."""
+    function = facts.site_function()
+
+    def before(line: int) -> bool:
+        inside = not _outside(function, line) and not _outside(function, condition.line)
+        return function is not None and inside and line < condition.line
+
+    return [
+        line for line, surely in _tripped_guards(part, condition, facts) if surely or before(line)
+    ]
+
+
+def _tripped_guards(
+    part: ast.expr, condition: ConditionView, facts: Facts
+) -> Iterator[tuple[int, bool]]:
+    """Each check of the path (a guard whose other branch raises) that reads the name the
+    part reads, with whether making the part false surely fails it (else the change leaves
+    it undecided; bounds that only order the name are left out of those)."""
+    changed = flipped_value(part)
     if changed is None:
-        return None
+        return
     name, value = changed
     known = KnownValues({name: value})
     for other in facts.conditions:
@@ -551,12 +583,27 @@ def part_trips_guard(part: ast.expr, condition: ConditionView, facts: Facts) -> 
         if not _raises_other_way(guard, facts):
             continue
         known.truth.pop(_key(node), None)
-        if known.truth_of(node) is False:
-            return guard.line
-    return None
+        truth = known.truth_of(node)
+        if truth is False:
+            yield guard.line, True
+        elif truth is None and not _only_ordered(node, name):
+            yield guard.line, False
 
 
-def _flipped_value(part: ast.expr) -> tuple[str, object] | None:
+def _only_ordered(node: ast.expr, name: str) -> bool:
+    """Whether every reading of `name` in `node` is a side of `<`, `<=`, `>` or `>=`."""
+    sides = {
+        id(side)
+        for compare in walk(node)
+        if isinstance(compare, ast.Compare)
+        and all(isinstance(op, ast.Lt | ast.LtE | ast.Gt | ast.GtE) for op in compare.ops)
+        for side in (compare.left, *compare.comparators)
+    }
+    readings = [n for n in walk(node) if isinstance(n, ast.Name | ast.Attribute)]
+    return all(id(n) in sides for n in readings if dotted_name(n) == name)
+
+
+def flipped_value(part: ast.expr) -> tuple[str, object] | None:
     """The name a part of a test reads and the value making it false: `x is not None` →
     None, `x` → falsy, `not x` → truthy."""
     if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Not):

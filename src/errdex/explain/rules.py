@@ -16,6 +16,7 @@ from errdex.explain.handed_callback import handed_sentence
 from errdex.explain.hiding_flags import hidden_sentence
 from errdex.explain.inner_raises import inner_sentence
 from errdex.explain.input_nodes import assignment_targets, stored_roots
+from errdex.explain.inputs import TRIPPING
 from errdex.explain.kept_argument import kept_sentence
 from errdex.explain.narrowing import narrows_call_result
 from errdex.explain.network_try import sent_request
@@ -169,6 +170,7 @@ def what_it_means(facts: Facts) -> str:
         "with what the path holds, and that guard fails as well."
         for s, line in facts.tripped[:2]
     )
+    sentences.extend(_tripping_sentences(facts))
     # yes/no settings whose value leads into a failing branch
     sentences.extend(list(dict.fromkeys(said for _, said in facts.memo.get(REFUSED, [])))[:2])
     blocked = [c for c in held if no_way_out(c, facts)]
@@ -484,3 +486,21 @@ def _context(facts: Facts) -> str:
         and not reasons_solved(c, facts, solutions(facts))  # said with each reason
     ]
     return all_of(rest) if rest else ""
+
+
+def _tripping_sentences(facts: Facts) -> list[str]:
+    """The values of arguments a way out would pass that a guard before the check reads
+    too, so that passing them may fail it (but those the sentence on settings that trip a
+    guard already names). Said beside a solution on the same argument too: `None` for
+    `temperature_partial` is no way out where its shape is."""
+    tripping: dict[tuple[str, str], list[int]] = facts.memo.get(TRIPPING, {})
+    said = {s.knob for s, _ in facts.tripped}
+    return [
+        f"Passing {how} for {code(name)} is no way out: the guard at line {lines[0]} reads "
+        "it too, and may then fail."
+        if len(lines) == 1
+        else f"Passing {how} for {code(name)} is no way out: the guards at lines "
+        f"{', '.join(map(str, lines))} read it too, and one of them may then fail."
+        for (name, how), lines in list(tripping.items())[:2]
+        if name not in said
+    ]
