@@ -70,15 +70,16 @@ def _children() -> set[int]:
 
 def _records(tmp_path: Path, processes: int = 0) -> Callable[[IndexedSite], None]:
     """Each site's process id, written to `pids`. With `processes`, this process waits on its
-    first site (10 s at most) until that many processes wrote one: on a loaded machine it
-    could otherwise take every block before a forked worker is scheduled at all."""
+    first site (60 s at most) until that many processes wrote one: on a loaded machine it
+    could otherwise take every block before a forked worker is scheduled at all (10 s was
+    not enough at a load of 17-20 on 2 cores: a worker had written nothing by then)."""
     log = tmp_path / "pids"
     parent = os.getpid()
 
     def record(indexed: IndexedSite) -> None:
         with log.open("a") as out:
             out.write(f"{os.getpid()}\n")
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60
         while (
             os.getpid() == parent
             and len(set(log.read_text().split())) < processes
