@@ -27,10 +27,10 @@ from errdex.explain.refused_ways import (
     FALSY,
     TRUTHY,
     KnownValues,
-    _is_none,
-    _may_leave,
-    _reassigned,
-    _stored,
+    is_none,
+    may_leave,
+    reassigned,
+    stored,
 )
 from errdex.extract.conditions import dotted_name, dotted_names
 from errdex.link.expression_texts import parse_expression
@@ -190,12 +190,12 @@ def _after_site(
             else:
                 test = None
             if test is not None and param in _roots(test):
-                if _reassigned({param}, assigned):
+                if reassigned({param}, assigned):
                     return
                 yield test, fails_when, statement.lineno
-            if isinstance(statement, ast.Return | ast.Raise) or _may_leave(statement):
+            if isinstance(statement, ast.Return | ast.Raise) or may_leave(statement):
                 return
-            assigned |= _stored(statement)
+            assigned |= stored(statement)
         if len(block) > index + 1 + _MAX_NEXT:
             return  # read no further than the next few statements
         if owner is not None and not isinstance(owner, ast.If | ast.With | ast.Try):
@@ -233,10 +233,10 @@ def _old_value(param: str, facts: Facts) -> object:
         node = parse_expression(condition.test)
         if node is not None:
             known.learn(node, condition.holds)
-    is_none = ast.Compare(
+    none_test = ast.Compare(
         left=ast.Name(id=param, ctx=ast.Load()), ops=[ast.Is()], comparators=[ast.Constant(None)]
     )
-    truth = known.truth_of(is_none)
+    truth = known.truth_of(none_test)
     if truth is None:
         return TRUTHY if param in known.not_none else _UNKNOWN
     return None if truth else TRUTHY
@@ -277,7 +277,7 @@ def _none_tested(node: ast.AST) -> list[str]:
     out = []
     for sub in ast.walk(node):
         if isinstance(sub, ast.Compare) and isinstance(sub.ops[0], ast.Is | ast.IsNot):
-            name = dotted_name(sub.left) if _is_none(sub.comparators[-1]) else None
+            name = dotted_name(sub.left) if is_none(sub.comparators[-1]) else None
             if name is not None and len(sub.ops) == 1:
                 out.append(name)
     return out

@@ -129,16 +129,16 @@ class KnownValues:
             if value is _UNKNOWN or isinstance(value, _Truth):
                 return _UNKNOWN
             return (value is right.value) == isinstance(op, ast.Is)
-        if isinstance(op, ast.Is | ast.IsNot) and _is_none(right):
+        if isinstance(op, ast.Is | ast.IsNot) and is_none(right):
             name = dotted_name(left)
             value = self._value(left)
             if value is TRUTHY or (value is _UNKNOWN and name in self.not_none):
-                is_none: object = False
+                none: object = False
             elif value is _UNKNOWN or isinstance(value, _Truth):
                 return _UNKNOWN
             else:
-                is_none = value is None
-            return is_none if isinstance(op, ast.Is) else not is_none
+                none = value is None
+            return none if isinstance(op, ast.Is) else not none
         if isinstance(op, ast.Eq | ast.NotEq):
             a, b = self._value(left), self._value(right)
             if _UNKNOWN in (a, b) or isinstance(a, _Truth) or isinstance(b, _Truth):
@@ -147,7 +147,7 @@ class KnownValues:
         return _UNKNOWN
 
 
-def _is_none(node: ast.expr) -> bool:
+def is_none(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
@@ -182,12 +182,12 @@ def _checks(
             yield statement.test, False, statement.lineno, set(assigned)
         elif isinstance(statement, ast.If) and isinstance(statement.body[0], ast.Raise):
             yield statement.test, True, statement.lineno, set(assigned)
-        if isinstance(statement, ast.Return | ast.Raise) or _may_leave(statement):
+        if isinstance(statement, ast.Return | ast.Raise) or may_leave(statement):
             return  # the checks after it are not sure to run
-        assigned.update(_stored(statement))
+        assigned.update(stored(statement))
 
 
-def _may_leave(statement: ast.stmt) -> bool:
+def may_leave(statement: ast.stmt) -> bool:
     """Whether a statement that is no check may leave the block early (`if x: return`)."""
     if isinstance(statement, ast.Assert) or (
         isinstance(statement, ast.If) and isinstance(statement.body[0], ast.Raise)
@@ -203,7 +203,7 @@ def _may_leave(statement: ast.stmt) -> bool:
     return False
 
 
-def _stored(statement: ast.stmt) -> set[str]:
+def stored(statement: ast.stmt) -> set[str]:
     """The names and attribute chains a statement assigns (`x`, `self.scale`)."""
     out: set[str] = set()
     for node in walk(statement):
@@ -214,7 +214,7 @@ def _stored(statement: ast.stmt) -> set[str]:
     return out
 
 
-def _reassigned(names: set[str], assigned: set[str]) -> bool:
+def reassigned(names: set[str], assigned: set[str]) -> bool:
     return any(n == a or n.startswith(a + ".") for n in names for a in assigned)
 
 
@@ -230,7 +230,7 @@ def _fails(
     found = None
     for test, fails_when, line, assigned in _checks(block):
         names = set(dotted_names(test))
-        if line in skip or _reassigned(names, assigned):
+        if line in skip or reassigned(names, assigned):
             continue
         truth = known.truth_of(test)
         if truth is fails_when:
@@ -403,9 +403,9 @@ def _others_refused(
         return None
     for test, fails_when, _, assigned in _checks(block):
         read = _roots(test) & others
-        if not fails_when and read and not _reassigned(read, assigned):
+        if not fails_when and read and not reassigned(read, assigned):
             return "checks"  # an `assert` of its own on the user's other argument
-    if _in_loop(function, guard) or any(_may_leave(s) for s in block):
+    if _in_loop(function, guard) or any(may_leave(s) for s in block):
         return None  # a branch that leaves early skips the work: nothing is dropped
     end = guard.end_lineno or guard.lineno
     after = {
@@ -413,7 +413,7 @@ def _others_refused(
         for n in walk(function)
         if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.lineno > end
     }
-    made = {n for statement in block for n in _stored(statement)}
+    made = {n for statement in block for n in stored(statement)}
     kept = others - _names_read(block) - after
     for other in _chain(guard):
         if other is block:
@@ -485,7 +485,7 @@ def value_refused(function: ast.FunctionDef | None, param: str, value: object) -
     known = KnownValues({param: value})
     return any(
         set(dotted_names(test)) == {param}
-        and not _reassigned({param}, assigned)
+        and not reassigned({param}, assigned)
         and known.truth_of(test) is fails
         for test, fails, _, assigned in _checks(function.body)
     )
@@ -609,7 +609,7 @@ def flipped_value(part: ast.expr) -> tuple[str, object] | None:
     if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Not):
         name = dotted_name(part.operand)
         return (name, TRUTHY) if name is not None else None
-    if isinstance(part, ast.Compare) and len(part.ops) == 1 and _is_none(part.comparators[0]):
+    if isinstance(part, ast.Compare) and len(part.ops) == 1 and is_none(part.comparators[0]):
         name = dotted_name(part.left)
         if name is not None and isinstance(part.ops[0], ast.IsNot):
             return name, None
