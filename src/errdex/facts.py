@@ -417,6 +417,9 @@ class SubcommandFact(msgspec.Struct, frozen=True, gc=False):
     name: str
     line: int
     function: str
+    # the function builds the parser it adds to (`argparse.ArgumentParser(...)` in its own
+    # body): a program of its own, a console script's only when the script reaches it
+    own_parser: bool = False
 
 
 class RouteBody(msgspec.Struct, frozen=True, gc=False):

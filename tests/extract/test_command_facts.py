@@ -31,6 +31,24 @@ def test_a_subcommand_named_by_a_literal_or_by_its_class_name_attribute() -> Non
     )
 
 
+def test_a_subcommand_added_to_a_parser_its_function_builds_is_marked() -> None:
+    facts = facts_of("""
+        import argparse
+
+        def main():
+            parser = argparse.ArgumentParser(description=__doc__)
+            subparsers = parser.add_subparsers(dest="command")
+            bench = subparsers.add_parser("benchmark")
+
+        def add_tools(subparsers):
+            tools = subparsers.add_parser("tools")
+        """)
+    assert facts.subcommands == (
+        SubcommandFact(name="benchmark", line=7, function="main", own_parser=True),
+        SubcommandFact(name="tools", line=10, function="add_tools"),
+    )
+
+
 def test_positionals_flags_and_the_functions_declaring_them() -> None:
     facts = facts_of("""
         def make_arg_parser(parser):

@@ -177,3 +177,58 @@ def test_a_subcommand_with_subcommands_of_its_own_is_not_the_command_line() -> N
         "--enforce-eager": "eng serve MODEL_TAG"
     }
     assert knobs_by_name(sites, "needs the V2 runner")["ENG_USE_V2"] == "eng serve MODEL_TAG"
+
+
+# a vendored tool run by itself (`python tool.py benchmark ...`): its `main()` builds its
+# own parser, and no console script calls it. Its subcommand is no command of `eng`, even
+# when it parses more of the same flags than `serve` does.
+VENDORED_TOOL = """
+    import argparse
+
+    def main():
+        parser = argparse.ArgumentParser(description=__doc__)
+        subparsers = parser.add_subparsers(dest="command", required=True)
+        bench = subparsers.add_parser("benchmark")
+        bench.add_argument("--enforce-eager", action="store_true")
+        for flag in ("--paged", "--warmup", "--iters", "--seqlen", "--heads", "--dim"):
+            bench.add_argument(flag)
+        bench.add_argument("--paged-kv", action="store_true")
+        bench.add_argument("--repeats", type=int)
+        bench.add_argument("--out")
+        bench.add_argument("--dtype")
+        bench.add_argument("--seed", type=int)
+        return parser.parse_args()
+
+    if __name__ == "__main__":
+        main()
+    """
+
+
+def test_a_subcommand_of_a_tool_that_builds_its_own_parser_is_not_the_scripts() -> None:
+    sites = link({**CLI, "eng/third_party/tool.py": VENDORED_TOOL})
+    assert knobs_by_name(sites, "eager mode is not supported here") == {
+        "--enforce-eager": "eng serve MODEL_TAG"
+    }
+
+
+def test_a_script_function_that_builds_its_parser_and_adds_subcommands_keeps_them() -> None:
+    files = {
+        "tool/config.py": CLI["eng/config.py"].replace("from eng import envs", "envs = None"),
+        "tool/main.py": """
+            import argparse
+
+            def main():
+                parser = argparse.ArgumentParser()
+                subparsers = parser.add_subparsers()
+                run = subparsers.add_parser("run")
+                run.add_argument("--enforce-eager", action="store_true")
+                return parser.parse_args()
+
+            def cli():
+                return main()
+            """,
+    }
+    for target in ("tool.main:main", "tool.main:cli"):  # the script's function, or called by it
+        scripts = (EntryPoint("console_scripts", "tool", target),)
+        knobs = knobs_by_name(link(files, scripts), "eager mode is not supported here")
+        assert knobs == {"--enforce-eager": "tool run"}

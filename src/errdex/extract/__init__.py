@@ -52,7 +52,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "81-printed-texts-tests-made-again"
+EXTRACTOR_VERSION = "82-own-program-subcommands"
 
 __all__ = [
     "EXTRACTOR_VERSION",

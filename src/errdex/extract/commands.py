@@ -48,14 +48,23 @@ class FunctionSpans:
     def function_at(self, line: int) -> tuple[str, str | None] | None:
         """The innermost function whose body holds `line`: the nearest `def` above it that
         is indented less than the line."""
+        start = self.start_of(line)
+        return None if start is None else self._defs[start]
+
+    def start_of(self, line: int) -> int | None:
+        """The `def` line of the innermost function whose body holds `line`."""
         indent = self._indent_of(line)
         at = bisect.bisect_left(self._starts, line) - 1
         while at >= 0:
             start = self._starts[at]
             if self._indent[start] < indent:
-                return self._defs[start]
+                return start
             at -= 1
         return None
+
+    def text_before(self, start: int, line: int) -> str:
+        """The lines from `start` up to, not including, `line`."""
+        return "\n".join(self._lines[start - 1 : line - 1])
 
 
 def scan_commands(
@@ -77,12 +86,16 @@ def scan_commands(
     if has_parser:
         for match in _ADD_PARSER.finditer(text):
             line = line_of(match.start())
-            where = spans.function_at(line)
-            if where is None:
+            start = spans.start_of(line)
+            if start is None:
                 continue
-            name = match.group(1) or _class_attribute(text, classes, where[1], match.group(2))
+            function, owner = defs[start]
+            name = match.group(1) or _class_attribute(text, classes, owner, match.group(2))
             if name:
-                subcommands.append(SubcommandFact(name=name, line=line, function=where[0]))
+                own = "ArgumentParser(" in spans.text_before(start, line)
+                subcommands.append(
+                    SubcommandFact(name=name, line=line, function=function, own_parser=own)
+                )
             if len(subcommands) >= _MAX_FOUND:
                 break
     positionals: list[FlagFact] = []

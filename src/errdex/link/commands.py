@@ -49,6 +49,9 @@ class CommandIndex:
         self._computed: dict[Function, int] = {}
         self._subcommands: dict[Function, str] = {}
         self._nested: set[Function] = set()  # functions adding more than one subcommand
+        # functions adding a subcommand to a parser they build: programs of their own
+        self._own_programs: set[Function] = set()
+        self._scripted: dict[Function, bool] = {}
         self._positionals: dict[Function, list[FlagFact]] = {}
         self._targets: dict[Function, EntryPoint] = {}
         for script in self._scripts:
@@ -68,6 +71,8 @@ class CommandIndex:
                 where = (facts.module, sub.function)
                 if where in self._subcommands:
                     self._nested.add(where)
+                if sub.own_parser:
+                    self._own_programs.add(where)
                 self._subcommands.setdefault(where, sub.name)
             for positional in facts.positionals:
                 if positional.function is not None:
@@ -170,6 +175,8 @@ class CommandIndex:
             following: list[tuple[Function, tuple[Function, ...]]] = []
             for function, path in level:
                 name = self._subcommands.get(function)
+                if name is not None and not self._script_program(function):
+                    continue  # another program's subcommand (a script run by itself)
                 if name is not None or function in self._targets:
                     positionals = self._path_positionals(path)
                     complete = function not in self._nested
@@ -183,6 +190,31 @@ class CommandIndex:
             if not level:
                 break
         return out
+
+    def _script_program(self, function: Function) -> bool:
+        """Whether a function adding a subcommand belongs to a console script: it adds it
+        to a parser handed to it (`subparser_init(self, subparsers)`), or it builds its own
+        parser and is a script's function or called from one (a vendored tool's `main()`
+        that builds its parser is a program of its own: `vllm benchmark` is no command)."""
+        if function not in self._own_programs:
+            return True
+        known = self._scripted.get(function)
+        if known is None:
+            known = False
+            level, seen = [function], {function}
+            for _ in range(_MAX_DEPTH + 1):
+                if any(f in self._targets for f in level):
+                    known = True
+                    break
+                following = []
+                for f in level:
+                    for caller in self._callers.direct_callers(*f):
+                        if caller not in seen and len(seen) < _MAX_SEEN:
+                            seen.add(caller)
+                            following.append(caller)
+                level = following
+            self._scripted[function] = known
+        return known
 
     def _path_positionals(self, path: tuple[Function, ...]) -> tuple[str, ...]:
         """The positional arguments declared along the path, outermost first."""
