@@ -116,14 +116,6 @@ def test_a_constant_the_module_appends_to_is_not_shown_as_its_literal(pkg: Store
     assert said.endswith("“Use one of the kinds: KINDS.”")
 
 
-def test_a_local_assigned_again_is_the_users_value(pkg: Store) -> None:
-    # `name = None`, then `name = decl` in the loop: None is not what the message prints
-    page = page_with_message(pkg, "pkg", "No option for")
-    texts = " ".join(s.text for s in page.solutions)
-    assert "None" not in texts
-    assert "'--NAME'" in texts
-
-
 def test_a_literal_brace_of_the_message_reads_as_it_prints(pkg: Store) -> None:
     page = page_with_message(pkg, "pkg", "Bad template")
     texts = [s.text for s in page.solutions]

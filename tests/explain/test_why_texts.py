@@ -9,7 +9,7 @@ from errdex.explain.why_texts import (
     DocUnit,
     docstring_units,
     logged_beside,
-    statements_after,
+    run_spans,
     statements_between,
 )
 
@@ -144,7 +144,7 @@ def test_the_run_of_statements_a_comment_heads() -> None:
         "",
         "    return y",
     ]
-    assert statements_after(lines, 3) == [
+    assert [text for _, _, text in run_spans(lines, 3)] == [
         "assert x is not None",
         "z = g( x, )",
         "if z: return z",

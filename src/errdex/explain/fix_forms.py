@@ -82,9 +82,7 @@ def _env_fix(change: Change, command: str | None) -> ExampleFix | None:
         # a yes/no variable the message says to set: left unset, its default may already
         # be the value asked for, so the line that meets the check gives the other one
         was = _YES_NO[change.after]
-    before = line(was) if was is not None or command else ""
-    if was is None and command:
-        before = command
+    before = line(was) if was is not None else (command or "")
     note = f"{code(name)} is read by the program as it runs."
     return ExampleFix(
         before=before, after=line(change.after), note=note + _placeholders(command or "")

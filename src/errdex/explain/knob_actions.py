@@ -64,7 +64,7 @@ class KnobAction:
 
 
 @dataclass(frozen=True)
-class _Shape:
+class Shape:
     """How a condition uses one name: truthy, falsy, or compared with a literal."""
 
     op: str  # "true", "false", "is", "is not", "==", "!=", "in", "not in", "<", ...
@@ -156,7 +156,7 @@ def _knob_action(
     node = without_walrus(node) if knob.kind == KnobKind.ENV else node  # flags: see env_reads
     if (read := env_read_action(node, knob)) is not None:
         return KnobAction(*read)
-    shape = _shape(node, knob.behind)
+    shape = compared_shape(node, knob.behind)
     if shape is not None and _positive_count(shape):
         return None  # `n > 0`: none of a thing is no setting to ask for
     if shape is None:
@@ -288,23 +288,16 @@ def _names(node: ast.expr) -> set[str]:
     return found
 
 
-Shape = _Shape  # how a condition uses one name, for rules that read it without an action
-
-
-def compared_shape(node: ast.expr, name: str) -> _Shape | None:
+def compared_shape(node: ast.expr, name: str) -> Shape | None:
     """How `node` tests `name`: as it is, negated, or compared with a literal."""
-    return _shape(node, name)
-
-
-def _shape(node: ast.expr, name: str) -> _Shape | None:
     if same_expression(node, name):
-        return _Shape("true")
+        return Shape("true")
     if (
         isinstance(node, ast.UnaryOp)
         and isinstance(node.op, ast.Not)
         and same_expression(node.operand, name)
     ):
-        return _Shape("false")
+        return Shape("false")
     if (
         isinstance(node, ast.Compare)
         and len(node.ops) == 1
@@ -327,7 +320,7 @@ def _shape(node: ast.expr, name: str) -> _Shape | None:
             ast.Gt: ">",
             ast.GtE: ">=",
         }.get(type(node.ops[0]))
-        return _Shape(op, value, has_value=True) if op else None
+        return Shape(op, value, has_value=True) if op else None
     return None
 
 
@@ -337,7 +330,7 @@ def _env_value(value: object) -> str:
     return str(value)
 
 
-def _env_action(knob: Knob, shape: _Shape) -> KnobAction | None:
+def _env_action(knob: Knob, shape: Shape) -> KnobAction | None:
     name = knob.name
     off = f"unset {name}"
 
@@ -396,7 +389,7 @@ def _env_action(knob: Knob, shape: _Shape) -> KnobAction | None:
     return None
 
 
-def _flag_action(knob: Knob, shape: _Shape) -> KnobAction | None:
+def _flag_action(knob: Knob, shape: Shape) -> KnobAction | None:
     flag = knob.name
     match shape.op:
         case "true" if boolish(knob) and not optional(knob):
@@ -547,7 +540,7 @@ def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
     )
     instead = dict(knob.json_fields)
     for attr, name in fields:
-        shape = _shape(node, name)
+        shape = compared_shape(node, name)
         if knob.json_key is not None and shape is not None and shape.op in ("true", "false"):
             continue  # what type the field is is not known here: no `false` for a name
         # a property or method is no key of the object: the field it returns, or nothing
@@ -597,13 +590,13 @@ def _own_key_change(node: ast.expr, knob: Knob) -> KnobAction | None:
     the key's type is is not known here."""
     if knob.behind is None or not own_key(knob.json_key, knob.via):
         return None
-    if _shape(node, knob.behind) is not None or not computed_with(node, knob.behind):
+    if compared_shape(node, knob.behind) is not None or not computed_with(node, knob.behind):
         return None
     text = f"Change `{knob.json_key}` in the JSON of `{knob.name}` to a value this check accepts"
     return KnobAction(text=text, knob=knob.name)
 
 
-def _positive_count(shape: _Shape) -> bool:
+def _positive_count(shape: Shape) -> bool:
     """`n > 0`, `n >= 1`, `n != 0`: the way out would be none of the thing counted."""
     if not shape.has_value or isinstance(shape.value, bool):
         return False

@@ -34,7 +34,8 @@ def hiding_switch(
 ) -> Solution | None:
     """The switch as a solution that hides the error, when `action` turns on an early
     return (`condition`) before a failing check of `conditions` that is arithmetic over a
-    setting; None otherwise."""
+    setting; None otherwise. `conditions` are the page's open conditions (`ways_out`), one
+    list a page: whether they hold such a check is worked out once a page."""
     if condition.kind is not ConditionKind.EARLY_EXIT or action.drops:
         return None
     if not facts.once("mode_switch.sum", lambda: _setting_sum(conditions, facts)):

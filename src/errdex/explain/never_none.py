@@ -19,6 +19,8 @@ from errdex.explain.context import Facts
 from errdex.explain.left_out import none_test
 from errdex.explain.plain import code
 from errdex.explain.unreached import FilledDefault
+from errdex.extract.module import resolve_relative
+from errdex.link.expression_texts import parse_expression
 from errdex.store import Store
 from errdex.store.base import StoredSite
 
@@ -112,10 +114,8 @@ def filled_default(store: Store, stored: StoredSite, facts: Facts) -> FilledDefa
 def _none_tested(text: str) -> str | None:
     if not text.endswith(" is None"):
         return None  # most conditions: not parsed
-    try:
-        return none_test(ast.parse(text, mode="eval").body)
-    except (SyntaxError, ValueError, RecursionError):
-        return None
+    node = parse_expression(text)
+    return none_test(node) if node is not None else None
 
 
 def _one_binding(function: ast.FunctionDef, name: str, before: int) -> ast.Assign | None:
@@ -173,11 +173,17 @@ def _resolver(
     store: Store, stored: StoredSite, function: ast.FunctionDef, facts: Facts
 ) -> Resolver:
     def resolve(name: str) -> str | None:
-        where = _imported(function.body, name, stored.module)
+        # the package relative imports start from: the module itself for an `__init__`
+        package = (
+            stored.module
+            if stored.file.rpartition("/")[2] == "__init__.py"
+            else stored.module.rpartition(".")[0]
+        )
+        where = _imported(function.body, name, package)
         if where is None:
             tree = facts.source_tree()
             top = tree.body if tree is not None else []
-            where = _imported(top, name, stored.module)
+            where = _imported(top, name, package)
             if where is None and any(_defines(s, name) for s in top):
                 where = (stored.module, name)
         if where is None:
@@ -194,19 +200,16 @@ def _resolver(
     return resolve
 
 
-def _imported(body: list[ast.stmt], name: str, own: str) -> tuple[str, str] | None:
-    """(module, name) a `from m import name` among `body`'s statements binds `name` to."""
+def _imported(body: list[ast.stmt], name: str, package: str) -> tuple[str, str] | None:
+    """(module, name) a `from m import name` among `body`'s statements binds `name` to,
+    relative imports read from `package`."""
     for statement in body:
         if not isinstance(statement, ast.ImportFrom):
             continue
         for alias in statement.names:
             if (alias.asname or alias.name) != name:
                 continue
-            if statement.level:
-                package = own.split(".")[: -statement.level]
-                parts = [*package, *([statement.module] if statement.module else [])]
-                return ".".join(parts), alias.name
-            return statement.module or "", alias.name
+            return resolve_relative(package, statement.module, statement.level), alias.name
     return None
 
 

@@ -27,12 +27,12 @@ from errdex.explain.refused_ways import (
     FALSY,
     TRUTHY,
     KnownValues,
-    is_none,
     may_leave,
     reassigned,
     stored,
 )
 from errdex.extract.conditions import dotted_name, dotted_names
+from errdex.extract.shapes import is_none
 from errdex.link.expression_texts import parse_expression
 
 __all__ = ["next_checked"]

@@ -25,18 +25,17 @@ from errdex.explain.refused_ways import KnownValues
 from errdex.explain.state_gated import users_call
 from errdex.explain.unreached import PassedCall
 from errdex.facts import ConditionKind, SiteKind
+from errdex.link.expression_texts import parse_expression
 from errdex.store import Store
 from errdex.store.base import StoredSite
 
 __all__ = ["passed_by_callers"]
 
 _TESTED = (ConditionKind.ASSERT, ConditionKind.IF, ConditionKind.ELIF)
-_UNSET = object()
+_UNSET = object()  # a parameter the call leaves out with no literal default
 _BUILTINS = frozenset(dir(builtins))
 # Folders of code copied in from another project, which the package alone calls.
-_VENDORED = frozenset(
-    {"third_party", "vendor", "_vendor", "vendored", "extern", "externals"}
-)  # a parameter the call leaves out with no literal default
+_VENDORED = frozenset({"third_party", "vendor", "_vendor", "vendored", "extern", "externals"})
 
 
 def passed_by_callers(store: Store, stored: StoredSite, facts: Facts) -> list[PassedCall]:
@@ -124,9 +123,8 @@ def _argument_tests(
     for condition in facts.held:
         if condition.kind not in _TESTED:
             continue
-        try:
-            node = ast.parse(condition.text, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
+        node = parse_expression(condition.text)
+        if node is None:
             continue
         read = names_read(node) - _BUILTINS
         if read and read <= params and not read & assigned:

@@ -20,10 +20,12 @@ from dataclasses import dataclass
 
 import msgspec
 
+from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.literal_members import import_path, statement_at
 from errdex.explain.page import Solution
 from errdex.facts import SiteKind
+from errdex.link.expression_texts import parse_expression
 
 # a standard format spec (`.2f`, `>10`, `,d`): what may follow `:` in a placeholder
 _SPEC = re.compile(r"(?:.?[<>=^])?[+\- ]?z?#?0?\d*[,_]?(?:\.\d+)?[bcdeEfFgGnosxX%]?")
@@ -180,11 +182,10 @@ def _parsed(content: str) -> tuple[ast.expr, str | None, str] | None:
         conversion = _CONVERSION.search(expr_text)
         if conversion is not None:
             expr_text = expr_text[: conversion.start()]
-        try:
-            node = ast.parse(expr_text, mode="eval").body
-        except (SyntaxError, ValueError, RecursionError):
+        node = parse_expression(expr_text)
+        if node is None:
             continue
-        if not any(isinstance(n, ast.Name) for n in ast.walk(node)):
+        if not any(isinstance(n, ast.Name) for n in walk(node)):
             return None  # a literal in braces, not a placeholder
         return node, conversion.group(1) if conversion else None, spec
     return None
@@ -217,7 +218,7 @@ def _own_name(node: ast.expr) -> str | None:
     if isinstance(node, ast.Attribute):
         return node.attr.strip("_").upper()
     word = word_for(node)
-    for inner in ast.walk(node):
+    for inner in walk(node):
         name = inner.id if isinstance(inner, ast.Name) else getattr(inner, "attr", None)
         if name and _CONSTANT_NAME.fullmatch(name) and name.strip("_") == word:
             return word
@@ -249,9 +250,7 @@ def _word(node: ast.expr) -> str:
             return "error"
         return "value" if len(node.id) == 1 else node.id
     if isinstance(node, ast.Attribute):
-        if node.attr in ("__name__", "__qualname__"):
-            return _class_word(node.value)
-        if node.attr == "__class__":
+        if node.attr in ("__name__", "__qualname__", "__class__"):
             return _class_word(node.value)
         return node.attr
     if isinstance(node, ast.Call):
@@ -516,10 +515,10 @@ class _Known:
 def assigned_once(function: ast.FunctionDef, name: str) -> bool:
     """Whether `name` is bound once in the function, by a plain assignment, and nothing
     changes it in place after (no item or attribute set, no method called on it)."""
-    if name in {a.arg for a in ast.walk(function.args) if isinstance(a, ast.arg)}:
+    if name in {a.arg for a in walk(function.args) if isinstance(a, ast.arg)}:
         return False
     stores = 0
-    for node in ast.walk(function):
+    for node in walk(function):
         if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
             stores += 1
         elif isinstance(node, ast.Attribute | ast.Subscript):
@@ -600,10 +599,10 @@ def _holds_opaque(value: object) -> bool:
 
 
 def _expression(text: str) -> ast.expr:
-    try:
-        return ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        raise _Unknown from None
+    node = parse_expression(text)
+    if node is None:
+        raise _Unknown
+    return node
 
 
 def _changed(text: str, name: str) -> bool:

@@ -35,6 +35,7 @@ from errdex.explain.knob_types import boolish, json_valued, negative_flag
 from errdex.explain.literal_bindings import with_literals
 from errdex.explain.literal_members import with_members
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
+from errdex.extract.conditions import dotted_names
 from errdex.facts import ConditionKind, KnobKind
 from errdex.link.expression_texts import parse_expression
 from errdex.linked_facts import NAMED_IN_MESSAGE
@@ -264,12 +265,7 @@ def _flags_read(part: ConditionView, facts: Facts) -> list[Knob]:
         return []
     # whole names only: `self.kernel_config.autotune` reads a field of `--kernel-config`'s
     # object, which the program may set itself, not the flag's own value
-    inner = {id(n.value) for n in ast.walk(node) if isinstance(n, ast.Attribute)}
-    names = {
-        ast.unparse(n)
-        for n in ast.walk(node)
-        if isinstance(n, ast.Name | ast.Attribute) and id(n) not in inner
-    }
+    names = set(dotted_names(node))
     return [
         k
         for k in facts.knobs

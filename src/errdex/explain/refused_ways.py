@@ -26,6 +26,7 @@ from errdex.explain.input_words import Instead
 from errdex.explain.outline import holding
 from errdex.explain.page import ConditionView, Solution
 from errdex.extract.conditions import dotted_name, dotted_names, negate
+from errdex.extract.shapes import is_none
 from errdex.facts import KnobKind
 from errdex.link.expression_texts import parse_expression
 
@@ -34,7 +35,6 @@ __all__ = [
     "branch_refuses",
     "flipped_value",
     "part_may_trip",
-    "part_trips_guard",
     "passed_refused",
     "setting_trips_guard",
     "value_refused",
@@ -145,10 +145,6 @@ class KnownValues:
                 return _UNKNOWN
             return (a == b) == isinstance(op, ast.Eq)
         return _UNKNOWN
-
-
-def is_none(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None
 
 
 def _read_through(node: ast.AST) -> set[str]:
@@ -526,34 +522,24 @@ def _passed_value(instead: Instead) -> object:
     return _UNKNOWN
 
 
-def part_trips_guard(part: ast.expr, condition: ConditionView, facts: Facts) -> int | None:
-    """Whether making one part of `condition`'s `and` false (the part as the path holds
-    it: `x is not None`, `x`, `not x`) makes an earlier check of the path fail, the other
-    parts and the path's other tests held as they are: `tensors.full_block_cnt` None, where
-    the path has both `full_block_cnt` and `full_block_idx` set, trips `if (cnt is None) !=
-    (idx is None): raise` before the exit the way out aims at. Read on the conditions as the
-    path holds them (a helper's names put in the caller's words). The check's line, or
-    None."""
-    return next((line for line, surely in _tripped_guards(part, condition, facts) if surely), None)
-
-
 def part_may_trip(part: ast.expr, condition: ConditionView, facts: Facts) -> list[int]:
-    """The lines of the checks that making the part false fails, or may fail: a check
-    before `condition` that the change leaves undecided counts too. Click's `Option` with
-    `is_bool_flag` false then fails `if not self.is_bool_flag and self.secondary_opts:
-    raise` for a `--x/--no-x` declaration. A check after `condition` is not reached when
-    the change takes its other branch (`if x is None or x in K: return`); a bound on a
-    number is checked where the value is chosen (`0` for an empty count, `_empty_number`).
-    Lines compare only within the site's function: a helper's test on the path is told
-    in the caller's words, its line in the helper's place."""
+    """The lines of the checks that making one part of `condition`'s `and` false (the part
+    as the path holds it: `x is not None`, `x`, `not x`) fails, or may fail, the other parts
+    and the path's other tests held as they are: a check before `condition` that the change
+    leaves undecided counts too (a flag made false may meet a guard that reads it with other
+    arguments of the same call). A check after `condition` is not reached when the change
+    takes its other branch (`if x is None or x in K: return`); a bound on a number is
+    checked where the value is chosen (`0` for an empty count, `_empty_number`). Lines
+    compare only within the site's function: a helper's test on the path is told in the
+    caller's words, its line in the helper's place."""
     function = facts.site_function()
-
-    def before(line: int) -> bool:
-        inside = not _outside(function, line) and not _outside(function, condition.line)
-        return function is not None and inside and line < condition.line
-
+    if function is None or _outside(function, condition.line):
+        return [line for line, surely in _tripped_guards(part, condition, facts) if surely]
+    first = function.lineno
     return [
-        line for line, surely in _tripped_guards(part, condition, facts) if surely or before(line)
+        line
+        for line, surely in _tripped_guards(part, condition, facts)
+        if surely or first <= line < condition.line
     ]
 
 

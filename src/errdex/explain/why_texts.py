@@ -340,17 +340,12 @@ def trailing_comments(
 _MAX_RUN = 6  # the statements read after a check for the run a comment above it heads
 
 
-def statements_after(lines: Sequence[str], line: int) -> list[str]:
-    """The statement that starts on `line` (1-based) and those after it at its margin, each
-    on one line, up to a blank line, a comment line, a shallower line or `_MAX_RUN` of them:
-    the run of code a comment block right above `line` heads."""
-    return [text for _, _, text in run_spans(lines, line)]
-
-
 def run_spans(lines: Sequence[str], line: int) -> list[tuple[int, int, str]]:
-    """`statements_after` with the lines (1-based, first and last) of each statement. Read
-    from the text: a statement goes on while its brackets are open or its lines are
-    deeper."""
+    """The statement that starts on `line` (1-based) and those after it at its margin, each
+    on one line with its first and last line, up to a blank line, a comment line, a
+    shallower line or `_MAX_RUN` of them: the run of code a comment block right above `line`
+    heads. Read from the text: a statement goes on while its brackets are open or its lines
+    are deeper."""
     if not 1 <= line <= len(lines):
         return []
     margin = _indent(lines[line - 1])

@@ -58,7 +58,7 @@ def collect_imports(
                     root = alias.name.split(".")[0]
                     imports[root] = root
         elif isinstance(stmt, ast.ImportFrom):
-            base = _resolve_relative(package, stmt.module, stmt.level)
+            base = resolve_relative(package, stmt.module, stmt.level)
             for alias in stmt.names:
                 if alias.name == "*":
                     stars.append(base)
@@ -81,12 +81,13 @@ def resolve_local_imports(
         if source is None or name in imports:
             continue
         level, written, attr = source
-        base = _resolve_relative(package, written, level)
+        base = resolve_relative(package, written, level)
         out[name] = f"{base}.{attr}" if base else attr
     return out
 
 
-def _resolve_relative(package: str, module: str | None, level: int) -> str:
+def resolve_relative(package: str, module: str | None, level: int) -> str:
+    """The module `from .module import` names (`level` dots) in `package`."""
     if level == 0:
         return module or ""
     parts = package.split(".") if package else []
