@@ -454,20 +454,19 @@ def fill_values(page: Page, values: Mapping[str, str]) -> Page:
     def fill(text: str) -> str:
         return _PLACEHOLDER.sub(value, text)
 
+    def as_code(placeholder: str) -> str:
+        given = _PLACEHOLDER.sub(value, placeholder)
+        if given == placeholder:
+            return placeholder  # not in the paste
+        # the match keeps a repr's text without its quotes: a string unless the text is a
+        # Python literal as it stands (`5`, `{'a': 1}`)
+        return given if python_literal(given) else repr(given)
+
     def fill_fix(fix: ExampleFix | None) -> ExampleFix | None:
         if fix is None:
             return None
-        before, after = fill(fix.before), fill(fix.after)
-        for word, placeholder in fix.fills.items():
-            given = _PLACEHOLDER.sub(value, placeholder)
-            if given == placeholder:
-                continue  # not in the paste
-            # the match keeps a repr's text without its quotes: a string unless the text
-            # is a Python literal as it stands (`5`, `{'a': 1}`)
-            given = given if python_literal(given) else repr(given)
-            pattern = re.compile(rf"\b{word}\b")
-            before = pattern.sub(given.replace("\\", "\\\\"), before)
-            after = pattern.sub(given.replace("\\", "\\\\"), after)
+        before = fill_words(fill(fix.before), fix.fills, as_code)
+        after = fill_words(fill(fix.after), fix.fills, as_code)
         return msgspec.structs.replace(fix, before=before, after=after)
 
     def fill_named(text: str, fills: Mapping[str, str]) -> str:
