@@ -41,6 +41,45 @@ KERNELS = {
             if dim is None:
                 raise ValueError("dim must be given")
             return x
+
+
+        def scale(x, factor=None):
+            if factor is None:
+                raise ValueError("factor must be given")
+            return x
+
+
+        def shift(x, by=1):
+            if by is None:
+                raise ValueError("by must not be None")
+            return x
+        """,
+    # more callers than a page keeps (`caller_links`), the one passing something else last
+    "kernels/ops/many.py": """
+        from kernels.third_party.helpers import scale, shift
+        """
+    + "".join(
+        f"""
+
+        def fixed_{n}(x):
+            return scale(x, factor={n + 1})
+        """
+        for n in range(8)
+    )
+    + """
+
+        def given(x, factor):
+            return scale(x, factor=factor)
+
+
+        def spread(x, opts):
+            shift(x, by=1)
+            return shift(x, **opts)
+
+
+        def checked_many(x):
+            assert x, "x is empty here"  # a site: the store keeps this file
+            return x
         """,
     "kernels/ops/types.py": """
         class Stamp:
@@ -121,3 +160,17 @@ def test_a_public_class_of_a_public_module_keeps_the_page(kernels: Store) -> Non
     page = page_in_function(kernels, "kernels", "Stamp.__init__")
     assert "rules this out" not in page.what_it_means
     assert page.solutions
+
+
+def test_a_call_beyond_those_the_page_keeps_is_counted(kernels: Store) -> None:
+    # eight calls pass a number; the ninth passes on its own argument: the page reads the
+    # calls it keeps, and only says "every call" when they are all the linker counted
+    page = page_in_function(kernels, "kernels", "scale")
+    assert "rules this out" not in page.what_it_means
+    assert page.solutions
+
+
+def test_keyword_arguments_passed_on_keep_the_page(kernels: Store) -> None:
+    # `shift(x, **opts)` may pass `by=None`: its default (1) is not what that call gives
+    page = page_in_function(kernels, "kernels", "shift")
+    assert "rules this out" not in page.what_it_means
