@@ -101,13 +101,18 @@ _SUGGESTS = re.compile(
     re.I,
 )
 # "Minimum capability: {min}.", "Required version: 3.10": a requirement of the machine or
-# the environment, stated with its value.
+# the environment, stated with its value. Not a comparison or a lack ("Min num items is
+# greater than max ...", "Required fields missing: {x}"): such a word, in the name of what
+# is required or first in its value, says the value is wrong, not what it must be.
+_NOT_STATED = (
+    r"(?:greater|less|smaller|larger|bigger|more|higher|lower|not|too|above|below|exceeded|"
+    r"missing|invalid)\b"
+)
 _REQUIREMENT = re.compile(
-    r"^(?:the\s+)?(?:minimum|min\.?|required|least)\s+(?P<what>[A-Za-z](?:(?!\bis\b)[\w -]){0,40}?)"
-    # "is" a word of its own ("fields missing", "least distance" hold none), and a value
-    # after it, not a comparison ("Min num items is greater than max ...")
-    r"(?:\s+is\s+|\s*[:=]\s*)(?!(?:greater|less|smaller|larger|bigger|more|higher|lower|"
-    r"not|too|above|below|exceeded|missing|invalid)\b)(?P<value>[^\s].{0,80}?)\.?$",
+    r"^(?:the\s+)?(?:minimum|min\.?|required|least)\s+"
+    # "is" a word of its own ("fields missing", "least distance" hold none)
+    rf"(?P<what>[A-Za-z](?:(?!\b(?:is\b|{_NOT_STATED}))[\w -]){{0,40}}?)"
+    rf"(?:\s+is\s+|\s*[:=]\s*)(?!{_NOT_STATED})(?P<value>[^\s].{{0,80}}?)\.?$",
     re.I,
 )
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
