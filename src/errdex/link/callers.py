@@ -32,6 +32,8 @@ class CallerIndex:
         self._names = names
         self._by_target: dict[Target, list[tuple[CallSite, FileFacts]]] = defaultdict(list)
         self._memo: dict[Target, tuple[CallerLink, ...]] = {}
+        # a function's calls, asked for once a site and a parameter of it
+        self._passing: dict[Target, tuple[tuple[CallSite, FileFacts], ...]] = {}
         # calls passing names on whose receiver no import resolves (a module-level object
         # chosen at run time: `current_platform.get_attn_backend_cls(backend)`), by method
         self._unresolved: dict[str, list[tuple[CallSite, FileFacts]]] = defaultdict(list)
@@ -73,16 +75,20 @@ class CallerIndex:
         )
         return list(found)
 
-    def passing_calls(self, module: str, function: str) -> list[tuple[CallSite, FileFacts]]:
+    def passing_calls(self, module: str, function: str) -> tuple[tuple[CallSite, FileFacts], ...]:
         """The calls of `module.function`: those resolved to it, and
         for a method, those of an object no import resolves when every class of the
         version defining a method of that name is the one class defining it first or a
         subclass of it (the platforms of one base): the call reaches one of them."""
-        found = list(self._by_target.get((module, function), []))
-        owner, _, method = function.rpartition(".")
-        unresolved = self._unresolved.get(method) if owner else None
-        if unresolved and f"{module}.{owner}" in (self._family(method) or ()):
-            found.extend(unresolved)
+        key = (module, function)
+        found = self._passing.get(key)
+        if found is None:
+            calls = self._by_target.get(key, [])
+            owner, _, method = function.rpartition(".")
+            unresolved = self._unresolved.get(method) if owner else None
+            if unresolved and f"{module}.{owner}" in (self._family(method) or ()):
+                calls = [*calls, *unresolved]
+            found = self._passing[key] = tuple(calls)
         return found
 
     def _family(self, method: str) -> set[str] | None:
