@@ -62,6 +62,25 @@ SHOW = {
             assert console is not None
             return console
         """,
+    # a relative import at the top of the file, the package read from the file's own
+    "show/themes.py": """
+        from .styles import Style
+
+
+        def pick(style=None):
+            style = style or Style()
+            assert style is not None
+            return style
+        """,
+    "show/styles.py": """
+        class Style:
+            pass
+
+
+        def check(style):
+            if style is None:
+                raise ValueError("no style")
+        """,
 }
 
 
@@ -91,3 +110,9 @@ def test_an_optional_fallback_keeps_the_page(show: Store) -> None:
     page = page_in_function(show, "show", "maybe")
     assert "never None" not in page.what_it_means
     assert page.solutions  # the way out stays
+
+
+def test_a_class_imported_relatively_fills_it_in(show: Store) -> None:
+    page = page_in_function(show, "show", "pick")
+    assert page.solutions == []
+    assert "calling the class `Style` makes an instance" in page.what_it_means

@@ -21,6 +21,7 @@ from errdex.explain.context import Facts
 from errdex.explain.outline import importing_or_defining
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
+from errdex.extract.module import resolve_relative
 from errdex.facts import ConditionKind, SiteKind
 from errdex.store import Store
 from errdex.store.base import StoredSite
@@ -55,17 +56,23 @@ def callee_messages(store: Store, facts: Facts) -> list[tuple[str, str]]:
     return []
 
 
-def resolve_called(called: str, tree: ast.Module, own_module: str) -> tuple[str, str] | None:
+def resolve_called(
+    called: str, tree: ast.Module, own_module: str, package: str | None = None
+) -> tuple[str, str] | None:
     """(module, name) of a called name: imported by name (`from m import Name as N`), a
-    module's attribute (`mod.func` after `import pkg.mod as mod`), or defined in the file."""
+    module's attribute (`mod.func` after `import pkg.mod as mod`), or defined in the file.
+    With `package` (the one relative imports start from), a relative import is read too."""
     root, _, attr = called.partition(".")
     if "." in attr:
         return None
     for stmt in tree.body:
-        if isinstance(stmt, ast.ImportFrom) and stmt.module and not stmt.level and not attr:
+        if isinstance(stmt, ast.ImportFrom) and not attr:
+            relative = stmt.level and package is not None
+            if not relative and (stmt.level or not stmt.module):
+                continue
             for alias in stmt.names:
                 if (alias.asname or alias.name) == root:
-                    return stmt.module, alias.name
+                    return resolve_relative(package or "", stmt.module, stmt.level), alias.name
         elif isinstance(stmt, ast.Import) and attr:
             for alias in stmt.names:
                 if (alias.asname or alias.name) == root:

@@ -15,11 +15,12 @@ import ast
 from collections.abc import Callable
 
 from errdex.ast_walk import walk
+from errdex.explain.callee_advice import resolve_called
 from errdex.explain.context import Facts
 from errdex.explain.left_out import none_test
+from errdex.explain.outline import defining, importing_or_defining, top_module
 from errdex.explain.plain import code
 from errdex.explain.unreached import FilledDefault
-from errdex.extract.module import resolve_relative
 from errdex.link.expression_texts import parse_expression
 from errdex.store import Store
 from errdex.store.base import StoredSite
@@ -179,50 +180,39 @@ def _resolver(
             if stored.file.rpartition("/")[2] == "__init__.py"
             else stored.module.rpartition(".")[0]
         )
-        where = _imported(function.body, name, package)
+        imports: list[ast.stmt] = [s for s in function.body if isinstance(s, ast.ImportFrom)]
+        where = resolve_called(
+            name, ast.Module(body=imports, type_ignores=[]), stored.module, package
+        )
         if where is None:
-            tree = facts.source_tree()
-            top = tree.body if tree is not None else []
-            where = _imported(top, name, package)
-            if where is None and any(_defines(s, name) for s in top):
-                where = (stored.module, name)
+            top = facts.top_module(importing_or_defining(name))
+            where = resolve_called(name, top, stored.module, package) if top else None
         if where is None:
             return None
         module, defined = where
         base = module.replace(".", "/")
         for path in (base + ".py", base + "/__init__.py"):
-            own = path == stored.file
-            text = facts.source_text if own else store.file_text(stored.version_id, path)
+            if path == stored.file:
+                return _returns_value(facts.top_module(defining(defined)), defined)
+            text = store.file_text(stored.version_id, path)
             if text is not None:
-                return _returns_value(text, defined)
+                tree = top_module(
+                    text, store.file_outline(stored.version_id, path), defining(defined)
+                )
+                return _returns_value(tree, defined)
         return None
 
     return resolve
-
-
-def _imported(body: list[ast.stmt], name: str, package: str) -> tuple[str, str] | None:
-    """(module, name) a `from m import name` among `body`'s statements binds `name` to,
-    relative imports read from `package`."""
-    for statement in body:
-        if not isinstance(statement, ast.ImportFrom):
-            continue
-        for alias in statement.names:
-            if (alias.asname or alias.name) != name:
-                continue
-            return resolve_relative(package, statement.module, statement.level), alias.name
-    return None
 
 
 def _defines(statement: ast.stmt, name: str) -> bool:
     return isinstance(statement, ast.FunctionDef | ast.ClassDef) and statement.name == name
 
 
-def _returns_value(text: str, name: str) -> str | None:
+def _returns_value(tree: ast.Module | None, name: str) -> str | None:
     """Why a call of the module's top-level `name` is never None: a class makes an
     instance; a function declared to return a type that is not optional returns one."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    if tree is None:
         return None
     found = [s for s in tree.body if _defines(s, name)]
     if len(found) != 1:
