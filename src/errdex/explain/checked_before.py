@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import ast
 
+from errdex.ast_walk import walk
 from errdex.explain.context import function_at
 from errdex.explain.page import Caller
 from errdex.explain.plain import code
+from errdex.explain.unreached import never_failing
 from errdex.extract.conditions import negate
 from errdex.facts import ConditionKind, SiteKind
+from errdex.link.expression_texts import parse_expression
 from errdex.store import Store
 from errdex.store.base import StoredSite
 
@@ -67,9 +70,7 @@ def checked_sentence(found: list[tuple[Caller, str, int]], project: str) -> str:
     callee = code(found[0][0].calls.rpartition(".")[2]) if found[0][0].calls else "it"
     return (
         f"Every caller in {project} checks the opposite before calling it: {places}{more}. "
-        "So the program never reaches this check failing, and no way out is offered: it "
-        f"fails only when {callee} is called from elsewhere (your own code calling it "
-        "directly, or a plugin), or the caller's own check fails first."
+        + never_failing(callee, ", or the caller's own check fails first")
     )
 
 
@@ -79,11 +80,10 @@ def _private(name: str) -> bool:
 
 def _own_state(text: str) -> str | None:
     """The condition as Python writes it, when it reads only the object's own state."""
-    try:
-        node = ast.parse(text, mode="eval").body
-    except SyntaxError:
+    node = parse_expression(text)
+    if node is None:
         return None
-    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    names = {n.id for n in walk(node) if isinstance(n, ast.Name)}
     return ast.unparse(node) if names == {"self"} else None
 
 

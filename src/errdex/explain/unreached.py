@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from errdex.explain.plain import code
 
-__all__ = ["FilledDefault", "PassedCall", "passed_sentence"]
+__all__ = ["FilledDefault", "PassedCall", "never_failing", "passed_sentence"]
 
 _SHOWN = 3  # calls named in the sentence
 
@@ -32,10 +32,16 @@ def passed_sentence(calls: list[PassedCall], project: str, function: str) -> str
     more = f"; and {len(calls) - _SHOWN} more calls" if len(calls) > _SHOWN else ""
     name = code(function.removesuffix(".__init__"))
     each = "Every call" if len(calls) > 1 else "The one call"
+    return f"{each} of {name} in {project} rules this out: {places}{more}. {never_failing(name)}"
+
+
+def never_failing(function: str, unless: str = "") -> str:
+    """Why no way out is offered for a check the package's own calls never fail: they are
+    not the calls a user's error comes from (`unless`: another way it still fails)."""
     return (
-        f"{each} of {name} in {project} rules this out: {places}{more}. So the program "
-        "never reaches this check failing, and no way out is offered: it fails only when "
-        f"{name} is called from elsewhere (your own code calling it directly, or a plugin)."
+        "So the program never reaches this check failing, and no way out is offered: it "
+        f"fails only when {function} is called from elsewhere (your own code calling it "
+        f"directly, or a plugin){unless}."
     )
 
 
