@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
 
 from errdex.explain.context import Facts
 from errdex.explain.entry_args import short_export
@@ -43,20 +44,24 @@ _INTERNAL = re.compile(
 )
 
 
-def base_doc(facts: Facts) -> str | None:
-    """The docstring of the class whose method subclasses replace, when the site's file
-    defines it (None otherwise, or with no such method)."""
-    found = facts.stored.overrides
-    if found is None:
-        return None
-    module, _, base = found.base.rpartition(".")
-    cls = facts.top_class(base) if module == facts.stored.module else None
-    return ast.get_docstring(cls) if cls is not None else None
+@dataclass(frozen=True)
+class _Replaced:
+    """A site's method that subclasses replace, as a user reaches its base class."""
+
+    found: Overrides
+    base: str  # the base class's name
+    module: str  # the module a user imports it from
+    users: bool  # the page would say to define the method in the user's subclass
+    package_made: str | None  # with `users`: why only the package makes its objects
 
 
-def override_solution(stored: StoredSite, base_doc: str | None = None) -> str | None:
-    """The sentence for a site whose method is a default subclasses replace, or None.
-    `base_doc` is the base class's docstring when the site's file defines it."""
+def _replaced(facts: Facts) -> _Replaced | None:
+    """What both the solution and "What it means" read of the site, once a page."""
+    return facts.once("overrides.replaced", lambda: _read(facts))
+
+
+def _read(facts: Facts) -> _Replaced | None:
+    stored = facts.stored
     found = stored.overrides
     if found is None:
         return None
@@ -64,15 +69,33 @@ def override_solution(stored: StoredSite, base_doc: str | None = None) -> str | 
     module = _public_home(stored, defined_in, base)
     if module is None:
         return None
+    users = _users_to_define(stored)
+    made = _package_made(stored, found.by, _base_doc(facts, defined_in, base)) if users else None
+    return _Replaced(found, base, module, users, made)
+
+
+def _base_doc(facts: Facts, module: str, base: str) -> str | None:
+    """The docstring of the class whose method subclasses replace, when the site's file
+    defines it (None otherwise)."""
+    cls = facts.top_class(base) if module == facts.stored.module else None
+    return ast.get_docstring(cls) if cls is not None else None
+
+
+def override_solution(facts: Facts) -> str | None:
+    """The sentence for a site whose method is a default subclasses replace, or None."""
+    replaced = _replaced(facts)
+    if replaced is None:
+        return None
+    stored, found, base = facts.stored, replaced.found, replaced.base
     listed = _subclasses_named(found, stored.module)
     method = code(found.method)
-    if _users_to_define(stored):
-        if _package_made(stored, found.by, base_doc) is not None:
+    if replaced.users:
+        if replaced.package_made is not None:
             return None  # said in "What it means" (`package_made_sentence`)
         each = "each define" if found.count > 1 else "defines"
         return (
-            f"Define {method} in your subclass of {code(base)} ({code(module)}): the base "
-            f"class leaves it to its subclasses and raises here; the package's own "
+            f"Define {method} in your subclass of {code(base)} ({code(replaced.module)}): the "
+            f"base class leaves it to its subclasses and raises here; the package's own "
             f"{listed} {each} it."
         )
     if stored.site.message is None or found.method.startswith("_"):
@@ -96,24 +119,19 @@ def override_solution(stored: StoredSite, base_doc: str | None = None) -> str | 
     )
 
 
-def package_made_sentence(stored: StoredSite, base_doc: str | None) -> str | None:
+def package_made_sentence(facts: Facts) -> str | None:
     """Why no subclass of the user's lacks the method, for a base whose instances only
     the package makes (None for any other site)."""
-    found = stored.overrides
-    if found is None:
+    replaced = _replaced(facts)
+    if replaced is None or replaced.package_made is None:
         return None
-    defined_in, _, base = found.base.rpartition(".")
-    if _public_home(stored, defined_in, base) is None:
-        return None
-    reason = _package_made(stored, found.by, base_doc) if _users_to_define(stored) else None
-    if reason is None:
-        return None
-    listed = _subclasses_named(found, stored.module)
+    found = replaced.found
+    listed = _subclasses_named(found, facts.stored.module)
     each = "each define" if found.count > 1 else "defines"
     return (
-        f"{code(base)} is an interface whose objects only {stored.project} makes: {reason}. "
-        f"The package's own {listed} {each} {code(found.method)}; no subclass of yours is "
-        "what lacks it, so no way out is offered."
+        f"{code(replaced.base)} is an interface whose objects only {facts.stored.project} "
+        f"makes: {replaced.package_made}. The package's own {listed} {each} "
+        f"{code(found.method)}; no subclass of yours is what lacks it, so no way out is offered."
     )
 
 

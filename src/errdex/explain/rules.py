@@ -21,7 +21,7 @@ from errdex.explain.kept_argument import kept_sentence
 from errdex.explain.narrowing import narrows_call_result
 from errdex.explain.network_try import sent_request
 from errdex.explain.no_action import no_action_sentence
-from errdex.explain.overrides import base_doc, package_made_sentence
+from errdex.explain.overrides import package_made_sentence
 from errdex.explain.own_state import own_computation
 from errdex.explain.page import (
     GUARD_NOT_READ,
@@ -158,7 +158,7 @@ def what_it_means(facts: Facts) -> str:
     abstract = enforced_abstract(facts)
     if abstract is not None:
         sentences.append(abstract)
-    made = package_made_sentence(facts.stored, base_doc(facts))
+    made = package_made_sentence(facts)
     if made is not None:  # an interface only the package implements: no user's subclass
         sentences.append(made)
     offered = {s.condition for s in solutions(facts)}

@@ -79,7 +79,7 @@ from errdex.explain.next_checks import next_checked
 from errdex.explain.no_action import never_runs
 from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
-from errdex.explain.overrides import base_doc, override_solution
+from errdex.explain.overrides import override_solution
 from errdex.explain.own_calls import own_call_solutions
 from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.part_switch import decides_one_part
@@ -332,7 +332,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     clash = name_clash_solution(facts) or returned_error_solution(facts)
     if clash is not None:
         found.add(clash, 0)  # the message names the user's own name: before a helper's input
-    replaced = override_solution(facts.stored, base_doc(facts))
+    replaced = override_solution(facts)
     if replaced is not None and enforced_abstract(facts) is None:  # else no subclass lacks it
         found.add(Solution(text=replaced, kind="input"), 0)
     counterpart = sync_sibling_solution(facts) or counterpart_class_solution(facts)
