@@ -99,15 +99,24 @@ def retired_flag(
 ) -> Retired | None:
     """The retired flag `solution` sets, or None (also at the deprecation's own warning,
     where leaving the flag out is the way out)."""
-    flags = [k for k in facts.knobs if k.kind == KnobKind.FLAG and k.file]
-    if not flags or deprecation(stored):
-        return None
     named = set(_FLAG.findall(solution.text))
     if solution.fix is not None:
         # the flags the fix sets: not those it keeps in both lines for the check to be met
         named.update(set(_FLAG.findall(solution.fix.after)) - kept_flags(solution.fix))
+    wanted = named | {solution.knob} if solution.knob is not None else named
+    return _retired_among(store, stored, facts, wanted, named)
+
+
+def _retired_among(
+    store: Store, stored: StoredSite, facts: Facts, wanted: set[str], named: set[str]
+) -> Retired | None:
+    """The first flag of the page among `wanted` that its declaration retires; the flag
+    it names instead is one of the version's, not among `named` (those the page sets)."""
+    flags = [k for k in facts.knobs if k.kind == KnobKind.FLAG and k.file]
+    if not flags or deprecation(stored):
+        return None
     for knob in flags:
-        if knob.name != solution.knob and knob.name not in named:
+        if knob.name not in wanted:
             continue
         text = _declared(store, stored.version_id, knob.file or "", knob.name)
         if text is None and knob.doc and _retired(knob.doc, knob.name):
@@ -143,10 +152,7 @@ def _next(words: list[str], at: int) -> str:
 def carries_retired(store: Store, stored: StoredSite, facts: Facts, fix: ExampleFix) -> bool:
     """Whether the fix keeps a retired flag in both lines: it would show a switch wired to
     nothing as what the check needs."""
-    return any(
-        retired_flag(store, stored, facts, Solution(text="", knob=flag)) is not None
-        for flag in kept_flags(fix)
-    )
+    return _retired_among(store, stored, facts, kept_flags(fix), set()) is not None
 
 
 def _declared(store: Store, version_id: int, file: str, flag: str) -> str | None:
