@@ -120,7 +120,7 @@ def _call_fix(change: Change) -> ExampleFix | None:
         return None
     named = [a.rpartition("=")[2] for a in change.required]
     values = (*named, change.before, change.after)
-    mine = [v for v in dict.fromkeys(values) if v and _placeholder(v)]
+    mine = [v for v in dict.fromkeys(values) if v and placeholder(v)]
     if mine:
         listed = ", ".join(f"`{v}`" for v in mine)
         notes.append(
@@ -170,7 +170,8 @@ def swapped_method_fix(
     return ExampleFix(before=before, after=f"{instance}.{new}{given}", note=" ".join(notes))
 
 
-def _placeholder(value: str) -> bool:
+def placeholder(value: str) -> bool:
+    """Whether a word of a fix names the user's own value (`MODEL_TAG`, `KV_CONFIG`)."""
     return value.isidentifier() and value.isupper() and value not in ("True", "False", "None")
 
 

@@ -15,10 +15,8 @@ from __future__ import annotations
 import ast
 import builtins
 
-import msgspec
-
 from errdex.explain.context import Facts
-from errdex.explain.input_nodes import free_names
+from errdex.explain.input_nodes import free_names, part_views
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Change, ConditionView, Solution
 from errdex.explain.plain import code, plain_condition
@@ -42,7 +40,10 @@ def given_together_solution(conditions: list[ConditionView], facts: Facts) -> So
         return None
     read = facts.read
     checks = [
-        part for c in conditions if c.kind is not ConditionKind.EARLY_EXIT for part in _parts(c)
+        part
+        for c in conditions
+        if c.kind is not ConditionKind.EARLY_EXIT
+        for part in part_views(c) or [c]
     ]
     given: list[tuple[ConditionView, str]] = []
     other: list[tuple[ConditionView, str]] = []
@@ -103,20 +104,6 @@ def _solution(
             required=required,
         )
     return Solution(text=text, condition=partner.text, kind="input", change=change)
-
-
-def _parts(condition: ConditionView) -> list[ConditionView]:
-    """`proxy and proxies` as its two parts; any other condition as itself."""
-    try:
-        node = ast.parse(condition.text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return [condition]
-    if not (isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And)):
-        return [condition]
-    return [
-        msgspec.structs.replace(condition, text=ast.unparse(v), test=ast.unparse(v), plain=None)
-        for v in node.values
-    ]
 
 
 def _opposite(condition: ConditionView) -> str:

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import ast
 
+import msgspec
+
 from errdex.ast_walk import walk
+from errdex.explain.page import ConditionView
 from errdex.extract.conditions import dotted_name
 from errdex.link.expression_texts import parse_expression
 
@@ -117,6 +120,19 @@ def conjuncts(text: str) -> tuple[ast.expr, list[ast.expr]] | None:
         return None
     joined = isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And)
     return node, (node.values if isinstance(node, ast.BoolOp) and joined else [node])
+
+
+def part_views(condition: ConditionView) -> list[ConditionView] | None:
+    """Each part of an `and` as a condition of its own (`proxy and proxies`: two), the
+    condition itself when it is no `and`; None when it does not parse."""
+    found = conjuncts(condition.text)
+    if found is None:
+        return None
+    node, parts = found
+    if parts[0] is node:
+        return [condition]
+    texts = [ast.unparse(part) for part in parts]
+    return [msgspec.structs.replace(condition, text=t, test=t, plain=None) for t in texts]
 
 
 def computed_with(node: ast.expr, name: str) -> bool:

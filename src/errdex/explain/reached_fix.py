@@ -21,6 +21,7 @@ import ast
 import json
 import re
 import shlex
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import msgspec
@@ -29,7 +30,8 @@ from errdex.explain.caller_guards import guarded_entries
 from errdex.explain.context import Facts
 from errdex.explain.env_members import first_action
 from errdex.explain.expanded import expanded, own_expanded
-from errdex.explain.fix_forms import setting_fix
+from errdex.explain.fix_forms import placeholder
+from errdex.explain.input_nodes import part_views
 from errdex.explain.knob_actions import KnobAction, Shape, compared_shape
 from errdex.explain.knob_types import boolish, json_valued, negative_flag
 from errdex.explain.literal_bindings import with_literals
@@ -98,7 +100,7 @@ def reached_fix(fix: ExampleFix, knob_name: str, facts: Facts) -> ExampleFix | N
         return "\n".join(lines)
 
     given = " ".join(x for x in (env, flags) if x)
-    placeholders = [w for w in dict.fromkeys(given.split()) if _placeholder(w)]
+    placeholders = [w for w in dict.fromkeys(given.split()) if placeholder(w)]
     note = f"The check is met only with `{given}` as well: kept in both lines."
     if placeholders:
         listed = ", ".join(f"`{w}`" for w in placeholders)
@@ -135,20 +137,15 @@ def _worked_out(facts: Facts) -> list[_Held]:
 
 
 def _conjuncts(condition: ConditionView) -> list[ConditionView]:
-    """Each part of an `and` on its own (all must hold); an `or` is left out: which of its
-    parts holds is the user's, not the page's, to say."""
-    node = parse_expression(condition.text)
-    if node is None:
+    """Each part of an `and` on its own (all must hold), nested ones too; an `or` is left
+    out: which of its parts holds is the user's, not the page's, to say."""
+    parts = part_views(condition)
+    if parts is None:
         return []
-    if isinstance(node, ast.BoolOp):
-        if isinstance(node.op, ast.Or):
-            return []
-        parts = []
-        for value in node.values:
-            text = ast.unparse(value)
-            parts.append(msgspec.structs.replace(condition, text=text, test=text, plain=None))
-        return [p for part in parts for p in _conjuncts(part)]
-    return [condition]
+    if parts[0] is condition:  # no `and`
+        node = parse_expression(condition.text)
+        return [] if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) else parts
+    return [p for part in parts for p in _conjuncts(part)]
 
 
 def _holding(part: ConditionView, facts: Facts) -> list[_Held]:
@@ -279,12 +276,11 @@ def _env_holding(action: KnobAction, part: ConditionView, knob: Knob, facts: Fac
     shape = _literal_shape(part, knob, facts)
     if shape is not None and (shape.op == "false" or (shape.op == "is" and shape.value is None)):
         return _Held(knob.name)
-    fix = setting_fix(action, part, facts.knobs)
-    if fix is None:
+    before = action.before  # the shell line of its way out (`export VLLM_X=0`, `unset X`)
+    if not before or not action.after:
         return _Held(knob.name, unwritable=True)
-    before = fix.before
     word = before.split("\n")[0].removeprefix("export ").split(" ")[0]
-    if before.startswith(("unset ", "env -u ")) or "=" not in word:
+    if before.startswith("unset ") or "=" not in word:
         return _Held(knob.name)  # the variable left unset: its default holds the condition
     return _Held(knob.name, env=word, command=knob.command)
 
@@ -370,9 +366,9 @@ def _bounds_met(held: list[_Held]) -> list[_Held] | None:
 def _valued_first(held: list[_Held]) -> list[_Held]:
     """`held` without the user's own value named for a flag that another condition gives
     a value (`--data-parallel-size-local 1` over `... DATA_PARALLEL_SIZE_LOCAL`)."""
-    valued = {h.knob for h in held if h.flags and not _placeholder(h.flags.split()[-1])}
+    valued = {h.knob for h in held if h.flags and not placeholder(h.flags.split()[-1])}
     return [
-        h for h in held if not (h.knob in valued and h.flags and _placeholder(h.flags.split()[-1]))
+        h for h in held if not (h.knob in valued and h.flags and placeholder(h.flags.split()[-1]))
     ]
 
 
@@ -395,14 +391,26 @@ def _literal_shape(part: ConditionView, knob: Knob, facts: Facts) -> Shape | Non
     """How the part compares the flag's value with a literal, through the names it stands
     for (`self.use_mega_moe` = `moe_backend in MEGA_MOE_BACKENDS`) and the constants they
     hold, as the flag's own way out reads it (`env_members.first_action`)."""
-    wide, own = expanded(part, facts), own_expanded(part, facts)
-    views = (part, with_literals(part, facts), wide, with_members(wide, facts), own)
-    for view in (*views, with_literals(own, facts), with_members(own, facts)):
+    for view in _views(part, facts):
         node = parse_expression(view.text)
         shape = compared_shape(node, knob.behind or "") if node is not None else None
         if shape is not None:
             return shape
     return None
+
+
+def _views(part: ConditionView, facts: Facts) -> Iterator[ConditionView]:
+    """The part as written, then through the constants and names it reads, each made only
+    when the ones before it did not compare the flag's value."""
+    yield part
+    yield with_literals(part, facts)
+    wide = expanded(part, facts)
+    yield wide
+    yield with_members(wide, facts)
+    own = own_expanded(part, facts)
+    yield own
+    yield with_literals(own, facts)
+    yield with_members(own, facts)
 
 
 def _given(knob: Knob, value: object) -> str | None:
@@ -429,7 +437,3 @@ def _given_in(name: str, line: str) -> bool:
 
 def _knob(name: str, facts: Facts) -> Knob | None:
     return next((k for k in facts.knobs if k.name == name), None)
-
-
-def _placeholder(word: str) -> bool:
-    return word.isidentifier() and word.isupper()
