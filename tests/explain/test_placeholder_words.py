@@ -64,6 +64,23 @@ PKG = {
             if "{" not in text:
                 raise ValueError(f"Bad template {text!r}. Use {{content}} in it, or {wanted}.")
         """,
+    # a constant of a package's `__init__.py`, imported by the package's name
+    "pkg/modes/__init__.py": """
+        MODES = ("fast", "slow")
+
+
+        def check(mode):
+            if mode is None:
+                raise ValueError("no mode")
+        """,
+    "pkg/runner.py": """
+        from .modes import MODES
+
+
+        def run(mode):
+            if mode not in MODES:
+                raise ValueError(f"Unknown mode {mode!r}. Use one of: {list(MODES)}.")
+        """,
     "pkg/names.py": """
         def parse(decls):
             name = None
@@ -104,6 +121,13 @@ def test_a_class_constant_read_through_self(pkg: Store) -> None:
     page = page_with_message(pkg, "pkg", "Unknown method")
     texts = " ".join(s.text for s in page.solutions)
     assert "['scipy', 'soxr']" in texts
+    assert "{" not in texts
+
+
+def test_a_constant_imported_from_a_package_init(pkg: Store) -> None:
+    page = page_with_message(pkg, "pkg", "Unknown mode")
+    texts = " ".join(s.text for s in page.solutions)
+    assert "['fast', 'slow']" in texts
     assert "{" not in texts
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
+from collections.abc import Callable
 
 import msgspec
 
@@ -52,11 +53,12 @@ def member_values(store: Store, chosen: StoredSite, facts: Facts) -> dict[str, l
     for text, (name, kind) in wanted.items():
         values = _declared(facts.source_text, name, kind)
         if values is None:
-            path = import_path(facts.source_text, name, chosen.file)
-            other = store.file_text(chosen.version_id, path) if path is not None else None
-            if other is None and path is not None:  # a package: its `__init__.py`
-                package = path.removesuffix(".py") + "/__init__.py"
-                other = store.file_text(chosen.version_id, package)
+            other = imported_text(
+                facts.source_text,
+                name,
+                chosen.file,
+                lambda p: store.file_text(chosen.version_id, p),
+            )
             values = _declared(other, name, kind) if other is not None else None
         if values:
             out[text] = values
@@ -160,7 +162,20 @@ def _enum_names(statement: ast.stmt) -> list[str] | None:
     return [repr(n) for n in names] or None
 
 
-def import_path(text: str, name: str, file: str) -> str | None:
+def imported_text(
+    text: str, name: str, file: str, text_of: Callable[[str], str | None]
+) -> str | None:
+    """The text of the module a `from ... import name` at the top of `text` (the file
+    `file`) reads the name from, a package's `__init__.py` for a package; `text_of(path)`
+    reads a file of the version."""
+    path = _import_path(text, name, file)
+    if path is None:
+        return None
+    found = text_of(path)
+    return found if found is not None else text_of(path.removesuffix(".py") + "/__init__.py")
+
+
+def _import_path(text: str, name: str, file: str) -> str | None:
     """The module file a `from ... import name` at the top of the file reads it from."""
     lines = text.splitlines()
     for index, line in enumerate(lines):

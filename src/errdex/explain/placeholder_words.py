@@ -22,7 +22,7 @@ import msgspec
 
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
-from errdex.explain.literal_members import import_path, statement_at
+from errdex.explain.literal_members import imported_text, statement_at
 from errdex.explain.page import Solution
 from errdex.facts import SiteKind
 from errdex.link.expression_texts import parse_expression
@@ -475,13 +475,12 @@ class _Known:
 
     def _module_value(self, name: str) -> ast.expr | None:
         """The literal a top-level `NAME = ...` of the site's file (or the module it
-        imports the name from) assigns."""
+        imports the name from, a package's `__init__.py` too) assigns."""
         if name not in self.module:
             text = self.facts.source_text
             node = _assigned(text, name) if text is not None else None
             if node is None and text is not None:
-                path = import_path(text, name, self.facts.stored.file)
-                other = self.text_of(path) if path is not None else None
+                other = imported_text(text, name, self.facts.stored.file, self.text_of)
                 node = _assigned(other, name) if other is not None else None
             self.module[name] = node
         return self.module[name]
