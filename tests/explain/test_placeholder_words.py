@@ -81,6 +81,16 @@ PKG = {
             if mode not in MODES:
                 raise ValueError(f"Unknown mode {mode!r}. Use one of: {list(MODES)}.")
         """,
+    # `self` of a nested class's method is not the outer class: its constant is not read
+    "pkg/nested.py": """
+        class Outer:
+            _SHAPES = ("round", "flat")
+
+            class Inner:
+                def check(self, shape):
+                    if shape not in self._SHAPES:
+                        raise ValueError(f"Bad shape {shape!r}. Use one of: {list(self._SHAPES)}.")
+        """,
     "pkg/names.py": """
         def parse(decls):
             name = None
@@ -122,6 +132,12 @@ def test_a_class_constant_read_through_self(pkg: Store) -> None:
     texts = " ".join(s.text for s in page.solutions)
     assert "['scipy', 'soxr']" in texts
     assert "{" not in texts
+
+
+def test_a_nested_classs_self_is_not_the_outer_class(pkg: Store) -> None:
+    page = page_with_message(pkg, "pkg", "Bad shape")
+    texts = " ".join(s.text for s in page.solutions)
+    assert "round" not in texts
 
 
 def test_a_constant_imported_from_a_package_init(pkg: Store) -> None:

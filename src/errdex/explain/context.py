@@ -233,6 +233,14 @@ class Facts:
             self._function = function_at(self.source_text, name, site.line)
         return self._function if isinstance(self._function, ast.FunctionDef) else None
 
+    def own_class(self) -> ast.ClassDef | None:
+        """The top-level class the site's function is a method of (`Class.method`, or a
+        closure in it: `Class.method.<locals>.inner` sees its `self`), parsed alone; None
+        for a plain function, or a method of a nested class (whose `self` is not the outer
+        class's)."""
+        owner = self.stored.site.function.partition(".<locals>.")[0].rpartition(".")[0]
+        return self.top_class(owner) if owner and "." not in owner else None
+
     def top_class(self, name: str) -> ast.ClassDef | None:
         """The class `name` defined at the top level of the site's file, parsed alone (the
         whole file only when the class's lines cannot be told apart from the rest)."""

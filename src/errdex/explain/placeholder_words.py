@@ -453,16 +453,17 @@ class _Known:
         """The literal the body of the site's class assigns a constant it reads as
         `self.NAME`, `cls.NAME` or `Class.NAME`, when the file assigns that name nowhere
         else and changes it nowhere."""
-        site_class = self.facts.stored.site.function.partition(".")[0]
-        if owner not in ("self", "cls", site_class) or _CONSTANT_NAME.fullmatch(name) is None:
+        if _CONSTANT_NAME.fullmatch(name) is None:
+            return None
+        own = self.facts.own_class()
+        if own is None or owner not in ("self", "cls", own.name):
             return None
         text = self.facts.source_text or ""
         header = re.compile(rf"^[ \t]*{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)", re.M)
         assigned = re.search(rf"\.{re.escape(name)}\s*=(?!=)", text)
         if assigned or _changed(text, rf"\.{re.escape(name)}") or len(header.findall(text)) != 1:
             return None
-        body = self.facts.top_class(site_class)
-        for statement in body.body if body is not None else []:
+        for statement in own.body:
             if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
                 target = statement.targets[0]
             elif isinstance(statement, ast.AnnAssign) and statement.value is not None:

@@ -226,8 +226,7 @@ def _class_table(facts: Facts, node: ast.expr) -> ast.Dict | None:
         and node.value.id == "self"
     ):
         return None
-    owner = facts.stored.site.function.rpartition(".")[0]
-    cls = facts.top_class(owner) if owner and "." not in owner else None
+    cls = facts.own_class()
     if cls is None or any(
         isinstance(n, ast.Attribute)
         and isinstance(n.ctx, ast.Store)
