@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from errdex.explain.fix_forms import envcommand_fix
 from errdex.explain.knob_actions import knob_action
 from errdex.explain.page import ConditionView, Knob
-from errdex.explain.plain import plain_condition
+from errdex.explain.plain import plain_condition, your_values
 from errdex.facts import Condition, ConditionKind, KnobKind
 
 
@@ -95,3 +96,14 @@ def test_a_set_s_members_are_named_in_the_order_the_code_writes_them() -> None:
     written = "{" + ", ".join(map(repr, names)) + "}"
     mode = Knob(name="--mode", kind=KnobKind.FLAG, behind="cfg.mode", same_value=True)
     assert action(f"cfg.mode in {written}", mode) == f"Pass `--mode` with a value outside {written}"
+
+
+def test_your_values_names_each_word_once_and_agrees_with_their_count() -> None:
+    assert your_values([]) == ""
+    assert your_values(["REQUEST", "REQUEST"]) == "`REQUEST` stands for your own value."
+    assert your_values(["URL", "DATA", "URL"]) == "`URL`, `DATA` stand for your own values."
+    # a command naming one value of the user's twice: a setting's fix says it once
+    command = "eng serve MODEL_TAG --served-model-name MODEL_TAG"
+    fix = envcommand_fix(command, "export ENG_X=1", "unset ENG_X", "")
+    assert fix is not None
+    assert fix.note.endswith(" `MODEL_TAG` stands for your own value.")

@@ -21,7 +21,7 @@ from errdex.explain.call_order import Methods, is_own, own_calls, same_kind, sta
 from errdex.explain.context import Facts
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.page import ConditionView, ExampleFix, Solution
-from errdex.explain.plain import code
+from errdex.explain.plain import code, your_values
 from errdex.explain.user_call import method_arguments, required_arguments
 from errdex.extract.shapes import own_attributes_set
 from errdex.facts import SiteKind
@@ -228,7 +228,5 @@ def _fix(
         fix_after = f"{head}{opened}" + textwrap.indent(made, "    ")
         note += f" Keep {code(owner + '(...)')}'s own arguments as they are."
     if values:
-        listed = ", ".join(f"`{v}`" for v in dict.fromkeys(values))
-        own = "stands for your own value" if len(values) == 1 else "stand for your own values"
-        note += f" {listed} {own}."
+        note += f" {your_values(values)}"
     return ExampleFix(before=fix_before, after=fix_after, note=note)

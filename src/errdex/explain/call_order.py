@@ -20,7 +20,7 @@ from errdex.explain.context import Facts, class_in_file, may_name
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.inputs import public_name
 from errdex.explain.page import ConditionView, ExampleFix, Solution
-from errdex.explain.plain import code
+from errdex.explain.plain import code, your_values
 from errdex.explain.user_call import required_arguments, user_call
 from errdex.facts import ConditionKind
 
@@ -137,9 +137,7 @@ def _fix(target: str, member: str, setters: list[str], facts: Facts) -> ExampleF
     note = f"`{instance}` is your {code(owner)} object ({code(target)})."
     values = [r.rpartition("=")[2] for r in required]
     if values:
-        listed = ", ".join(f"`{v}`" for v in values)
-        own = "stands for your own value" if len(values) == 1 else "stand for your own values"
-        note += f" {listed} {own}."
+        note += f" {your_values(values)}"
     if named:
         closed = f"{awaited(named[0])}{instance}.{named[0]}()"
         return ExampleFix(before=f"{closed}\n{made}", after=f"{made}\n{closed}", note=note)

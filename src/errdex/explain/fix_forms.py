@@ -23,7 +23,7 @@ from errdex.explain.json_overrides import overriding_flag
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.knob_types import negative_flag
 from errdex.explain.page import Change, ConditionView, ExampleFix, Knob
-from errdex.explain.plain import code
+from errdex.explain.plain import code, your_values
 from errdex.facts import KnobKind
 
 # A yes/no value of an environment variable, and the other one.
@@ -122,12 +122,7 @@ def _call_fix(change: Change) -> ExampleFix | None:
     values = (*named, change.before, change.after)
     mine = [v for v in dict.fromkeys(values) if v and placeholder(v)]
     if mine:
-        listed = ", ".join(f"`{v}`" for v in mine)
-        notes.append(
-            f"{listed} stands for your own value."
-            if len(mine) == 1
-            else f"{listed} stand for your own values."
-        )
+        notes.append(your_values(mine))
     notes.append("Keep the call's other arguments as they are.")
     return ExampleFix(before=before, after=after, note=" ".join(notes))
 
@@ -214,14 +209,7 @@ def setting_fix(
 
 def _placeholders(command: str) -> str:
     words = [w for w in command.split()[1:] if w.isupper()]
-    if not words:
-        return ""
-    named = ", ".join(f"`{w}`" for w in words)
-    return (
-        f" {named} stands for your own value."
-        if len(words) == 1
-        else f" {named} stand for your own values."
-    )
+    return f" {your_values(words)}" if words else ""
 
 
 def envcommand_fix(command: str, before: str, after: str, note: str) -> ExampleFix | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterable
 
 from errdex.facts import Condition, ConditionKind
 from errdex.link.expression_texts import parse_expression
@@ -37,6 +38,16 @@ def code(text: str) -> str:
     if len(text) > _MAX_CODE:
         text = text[: _MAX_CODE - 1] + "…"
     return f"`{text}`"
+
+
+def your_values(words: Iterable[str]) -> str:
+    """ "`A`, `B` stand for your own values.": the words a fix writes where the user puts
+    their own values, each once ("" for none)."""
+    named = list(dict.fromkeys(words))
+    if not named:
+        return ""
+    own = "stands for your own value" if len(named) == 1 else "stand for your own values"
+    return f"{', '.join(code(w) for w in named)} {own}."
 
 
 def caught_text(clause: str) -> str:

@@ -15,7 +15,7 @@ import ast
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.page import ExampleFix, Solution
-from errdex.explain.plain import code
+from errdex.explain.plain import code, your_values
 from errdex.explain.user_call import user_call
 
 _MAX_NAMED = 4
@@ -60,9 +60,7 @@ def _fix(target: str, owner: str, maker: ast.FunctionDef) -> ExampleFix:
     values = [p.lstrip("*") for p in positional]
     note = f"Keep the arguments you gave {code(owner)}; {code(maker.name)} takes them."
     if values:
-        listed = ", ".join(f"`{v}`" for v in values)
-        own = "stands for your own value" if len(values) == 1 else "stand for your own values"
-        note += f" {listed} {own}."
+        note += f" {your_values(values)}"
     return ExampleFix(
         before=f"{head}{owner}({given})",
         after=f"{head}{owner}.{maker.name}({given})",

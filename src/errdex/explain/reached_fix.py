@@ -37,6 +37,7 @@ from errdex.explain.knob_types import boolish, json_valued, negative_flag
 from errdex.explain.literal_bindings import with_literals
 from errdex.explain.literal_members import with_members
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
+from errdex.explain.plain import your_values
 from errdex.extract.conditions import dotted_names
 from errdex.facts import ConditionKind, KnobKind
 from errdex.link.expression_texts import parse_expression
@@ -103,12 +104,7 @@ def reached_fix(fix: ExampleFix, knob_name: str, facts: Facts) -> ExampleFix | N
     placeholders = [w for w in dict.fromkeys(given.split()) if placeholder(w)]
     note = f"The check is met only with `{given}` as well: kept in both lines."
     if placeholders:
-        listed = ", ".join(f"`{w}`" for w in placeholders)
-        note += (
-            f" {listed} stands for your own value."
-            if len(placeholders) == 1
-            else f" {listed} stand for your own values."
-        )
+        note += f" {your_values(placeholders)}"
     config = fix.config
     if config is not None:
         head, _, last = config.rpartition("\n")

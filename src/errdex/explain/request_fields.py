@@ -17,6 +17,7 @@ import json
 
 from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView, ExampleFix, Solution
+from errdex.explain.plain import your_values
 from errdex.extract.conditions import negate
 from errdex.extract.shapes import annotated_classes, isinstance_of
 from errdex.facts import ConditionKind, SiteKind
@@ -293,13 +294,7 @@ def _note(link: RequestLink, route: str | None, accepted: object) -> str | None:
     words = [key.upper() for key in link.required if key != link.key]
     if client is not None and "MODEL" not in words:
         words.insert(0, "MODEL")
-    said = ", ".join(f"`{w}`" for w in words)
-    own = (
-        f"{said} stand for your own values."
-        if len(words) > 1
-        else f"{said} stands for your own value."
-    )
-    parts = [f"{client}." if client else "", own if words else ""]
+    parts = [f"{client}." if client else "", your_values(words)]
     return " ".join(p for p in parts if p) or None
 
 

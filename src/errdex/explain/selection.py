@@ -15,7 +15,7 @@ import shlex
 
 from errdex.ast_walk import walk
 from errdex.explain.page import ExampleFix, Solution
-from errdex.explain.plain import code
+from errdex.explain.plain import code, your_values
 from errdex.facts import ConditionKind, KnobKind, SiteKind
 from errdex.linked_facts import SelectionLink
 from errdex.store.base import StoredSite
@@ -155,4 +155,4 @@ def _fix(link: SelectionLink) -> ExampleFix | None:
 
 def _placeholders(link: SelectionLink) -> str:
     words = [w for w in (link.command or "").split()[1:] if w.isupper()]
-    return f" {', '.join(code(w) for w in words)} stands for your own value." if words else ""
+    return f" {your_values(words)}" if words else ""
