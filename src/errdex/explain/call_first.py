@@ -17,7 +17,14 @@ import re
 import textwrap
 
 from errdex.ast_walk import walk
-from errdex.explain.call_order import Methods, is_own, own_calls, same_kind, state_checks
+from errdex.explain.call_order import (
+    Methods,
+    awaited,
+    is_own,
+    own_calls,
+    same_kind,
+    state_checks,
+)
 from errdex.explain.context import Facts
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.page import ConditionView, ExampleFix, Solution
@@ -203,22 +210,19 @@ def _fix(
     """`worker.run()` → `worker.start()` then `worker.run()`; or the call moved into the
     `with` block."""
 
-    def awaited(name: str) -> str:
-        return "await " if isinstance(methods.get(name), ast.AsyncFunctionDef) else ""
-
     required = required_arguments(facts, "")
     if required is None:
         return None
     owner = target.rpartition(".")[2]
     instance = instance_name(owner)
-    made = f"{awaited(member)}{instance}.{member}({', '.join(required)})"
+    made = f"{awaited(methods, member)}{instance}.{member}({', '.join(required)})"
     note = f"`{instance}` is your {code(owner)} object ({code(target)})."
     values = [r.rpartition("=")[2] for r in required]
     first = setters[0]
     if first not in _STARTS:
         wanted = method_arguments(methods[first])
         values += [w.rpartition("=")[2] for w in wanted]
-        called = f"{awaited(first)}{instance}.{first}({', '.join(wanted)})"
+        called = f"{awaited(methods, first)}{instance}.{first}({', '.join(wanted)})"
         fix_before, fix_after = made, f"{called}\n{made}"
     else:
         module = target.rpartition(".")[0]

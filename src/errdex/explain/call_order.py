@@ -117,10 +117,6 @@ def _fix(target: str, member: str, setters: list[str], facts: Facts) -> ExampleF
     block, the call moved into it. A coroutine's call is awaited."""
 
     methods = class_methods(facts, target.rpartition(".")[2])
-
-    def awaited(name: str) -> str:
-        return "await " if isinstance(methods.get(name), ast.AsyncFunctionDef) else ""
-
     required = required_arguments(facts, "")
     if required is None:
         return None
@@ -132,14 +128,14 @@ def _fix(target: str, member: str, setters: list[str], facts: Facts) -> ExampleF
         loop = "async for" if isinstance(methods.get(member), ast.AsyncFunctionDef) else "for"
         made = f"{loop} item in {made}:\n    ..."
     else:
-        made = f"{awaited(member)}{made}"
+        made = f"{awaited(methods, member)}{made}"
     named = [m for m in setters if m not in _ENDS]
     note = f"`{instance}` is your {code(owner)} object ({code(target)})."
     values = [r.rpartition("=")[2] for r in required]
     if values:
         note += f" {your_values(values)}"
     if named:
-        closed = f"{awaited(named[0])}{instance}.{named[0]}()"
+        closed = f"{awaited(methods, named[0])}{instance}.{named[0]}()"
         return ExampleFix(before=f"{closed}\n{made}", after=f"{made}\n{closed}", note=note)
     block = _ENDS[setters[0]]
     module = target.rpartition(".")[0]
@@ -150,6 +146,11 @@ def _fix(target: str, member: str, setters: list[str], facts: Facts) -> ExampleF
         after=f"{head}{opened}" + textwrap.indent(made, "    "),
         note=note + f" Keep {code(owner + '(...)')}'s own arguments as they are.",
     )
+
+
+def awaited(methods: Methods, name: str) -> str:
+    """`await ` before a call of the class's coroutine method `name`."""
+    return "await " if isinstance(methods.get(name), ast.AsyncFunctionDef) else ""
 
 
 def _generator(method: ast.AST | None) -> bool:
