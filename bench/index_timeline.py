@@ -49,9 +49,9 @@ def marked(results, begins, first, last):
 par = importlib.import_module("errdex.indexing.parallel")
 P = par.ExtractionPool
 _map = P._map
-def mapped(self, task, items, progress):
+def mapped(self, task, items, *rest):
     round_ = f"round {task.__name__} {len(items)} files"
-    return marked(_map(self, task, items, progress), round_, "first result", "last result")
+    return marked(_map(self, task, items, *rest), round_, "first result", "last result")
 P._map = mapped
 try:
     pipe = importlib.import_module("errdex.indexing.pipeline")
