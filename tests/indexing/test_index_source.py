@@ -12,7 +12,7 @@ from errdex.indexing.cache import FactsCache
 from errdex.indexing.gcpause import cyclic_gc_paused
 from errdex.indexing.parallel import MIN_PARALLEL_FILES, ExtractionPool
 from errdex.sources import open_source
-from errdex.store import open_store
+from errdex.store import aside, open_store
 from samples import write_package
 
 # Enough modules that the pool is used, each with a site of its own.
@@ -120,6 +120,29 @@ def test_a_source_read_in_chunks_is_fed_to_the_workers_as_it_comes(
     alone, alone_messages = _index(root, tmp_path, "alone", workers=1)
     assert pooled_messages == alone_messages and len(pooled_messages) == len(MODULES)
     assert pooled.parsed == alone.parsed == len(MODULES) + 1
+
+
+def test_a_large_version_s_writer_has_its_files_before_the_version_is_linked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The writer's process packs the files while the linker works on the whole version,
+    # before any site is complete: it is started, with the files, before linking begins.
+    monkeypatch.setattr(pipeline, "WRITE_ASIDE_FILES", 1)
+    events: list[str] = []
+    link_sites = pipeline.link_sites
+    monkeypatch.setattr(
+        pipeline, "link_sites", lambda *a, **k: events.append("link") or link_sites(*a, **k)
+    )
+    put = aside._Feed.put
+    monkeypatch.setattr(aside._Feed, "put", lambda feed, m: events.append("sent") or put(feed, m))
+    root = write_package(tmp_path / "src", {"pkg/__init__.py": "", **MODULES})
+    written, messages = _index(root, tmp_path, "aside", workers=1)
+    assert events[:2] == ["sent", "link"]  # the files, then the link; then the sites
+    assert len(events) == 4 and events[2:] == ["sent", "sent"]
+    monkeypatch.setattr(pipeline, "WRITE_ASIDE_FILES", 10_000)
+    here, here_messages = _index(root, tmp_path, "here", workers=1)
+    assert messages == here_messages and len(messages) == len(MODULES)
+    assert written.stored.files == here.stored.files == len(MODULES)
 
 
 @pytest.mark.parametrize("enabled", [True, False])

@@ -87,6 +87,20 @@ def test_a_failure_of_the_sites_half_way_rolls_back(filled: Store, error: BaseEx
     assert_sound(filled)
 
 
+def test_a_failure_before_the_first_site_leaves_the_store_as_it_was(filled: Store) -> None:
+    # the child has the files by then (it packs them while the caller links): it is told
+    # to roll back before any site comes
+    with pytest.raises(RuntimeError, match="linker broke"):
+        filled.write_version_aside(
+            version_info("1.0", "e" * 40),
+            failing_after(0, RuntimeError("linker broke")),
+            synthetic_files(60, size=2_000),
+        )
+    assert_untouched(filled)
+    filled.write_version_aside(version_info("1.1"), iter(SITES), FILES)  # it still writes
+    assert_sound(filled)
+
+
 def test_a_site_the_database_refuses_is_a_store_error_and_rolls_back(filled: Store) -> None:
     bad = msgspec.structs.replace(SITES[0], id="not sixteen hex")  # errors.id's check
     with pytest.raises(StoreError, match="writing the version failed: StoreError"):

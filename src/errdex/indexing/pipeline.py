@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Iterator, Mapping
 from dataclasses import dataclass
 
 import msgspec
@@ -209,23 +209,27 @@ def _link_and_write(
         source.info.names = version_names(extracted.facts)
         sites: list[IndexedSite] = []
         info = source.info
-        # Linking forks its workers here, before the writer's process and the thread that
-        # feeds it are started: they are not theirs to inherit. The writer's process runs
-        # beside them, on a core of its own.
         aside = len(extracted.items) >= WRITE_ASIDE_FILES
-        made = link_sites(
-            info.project,
-            extracted.facts,
-            info.entry_points,
-            _catalogs(source),
-            skipped,
-            texts=dict(extracted.items),
-            workers=workers,
-            beside=1 if aside else 0,
-        )
+        made: list[Generator[IndexedSite, None, None]] = []
 
         def linked() -> Iterator[IndexedSite]:
-            for site in made:
+            # Linked when the store asks for the first site: a writer's process, started
+            # by then, packs the files meanwhile (`store.aside`). Linking may fork its
+            # workers here; they take none of the locks the writer's feeding thread holds
+            # (`link.forked`). The writer's process runs beside them, on a core of its own.
+            made.append(
+                link_sites(
+                    info.project,
+                    extracted.facts,
+                    info.entry_points,
+                    _catalogs(source),
+                    skipped,
+                    texts=dict(extracted.items),
+                    workers=workers,
+                    beside=1 if aside else 0,
+                )
+            )
+            for site in made[0]:
                 sites.append(site)
                 yield site
             laps.lap("link")
@@ -249,7 +253,8 @@ def _link_and_write(
             else:
                 stored = store.write_version(source.info, list(linked()), written)
         finally:
-            made.close()  # the linking workers, when the write ended early
+            for generator in made:
+                generator.close()  # the linking workers, when the write ended early
         laps.lap("write")
     return sites, stored
 

@@ -100,11 +100,12 @@ def link_sites(
     With `workers` above 1, the sites of a large version get their context (two thirds of
     the work) in that many processes: this one and workers forked from it (`link.forked`),
     the same sites in the same order. All the rest is done at the call, and the workers
-    forked then: a caller forks them before it starts threads of its own (a store's
-    writer's), and closes the generator to end them early. `beside` counts the busy
-    processes that run meanwhile (a store's writer): the workers are forked only onto the
-    cores those leave free, since a worker sharing a core with them gains no time and
-    adds its own (its caches, the copies of the pages it touches, its results encoded).
+    forked then (a store's writer may run by then, with a thread feeding it: the workers
+    take no lock of its, see `link.forked`); a caller closes the generator to end them
+    early. `beside` counts the busy processes that run meanwhile (a store's writer): the
+    workers are forked only onto the cores those leave free, since a worker sharing a core
+    with them gains no time and adds its own (its caches, the copies of the pages it
+    touches, its results encoded).
     """
     names = Namespace(files)
     parts = _Parts(files, names)

@@ -31,6 +31,7 @@ from errdex.errors import StoreError
 from errdex.linked_facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import VersionStats
+from errdex.store.contents import PackedFiles
 from errdex.store.writing import CHUNK
 
 _ENCODER = msgspec.msgpack.Encoder()
@@ -49,7 +50,7 @@ class EncodedWriter(Protocol):
         self,
         info: VersionInfo,
         sites: Iterable[tuple[IndexedSite, bytes]],
-        files: Mapping[str, bytes],
+        files: PackedFiles,
     ) -> VersionStats: ...
 
     def close(self) -> None: ...
@@ -68,7 +69,12 @@ def write_version_aside(
     files: Mapping[str, bytes],
 ) -> VersionStats:
     """`opener(path).write_encoded_version(info, sites, files)`, done by a child process fed the
-    sites as they come."""
+    sites as they come.
+
+    The child is started, and sent the files, before the first site is asked for: while
+    the caller makes it (a linker's work on the whole version, before any site is
+    complete), the child compresses the files (`PackedFiles.pack_ahead`), work it would
+    otherwise do beside the caller once sites come."""
     context = multiprocessing.get_context("forkserver")
     from_parent, to_child = context.Pipe(duplex=False)  # (reading end, writing end)
     from_child, to_parent = context.Pipe(duplex=False)
@@ -81,11 +87,9 @@ def write_version_aside(
     finished = False
     feed = _Feed(to_child)
     try:
-        iterator = iter(sites)
-        # The child's transaction begins with the version: once sites come, so that
-        # the database is not held while the caller's first site is still a while off.
-        chunk = list(itertools.islice(iterator, CHUNK))
         feed.put(ForkingPickler.dumps((info, dict(files))))  # as `Connection.send` does
+        iterator = iter(sites)
+        chunk = list(itertools.islice(iterator, CHUNK))
         while chunk:
             feed.put(_ENCODER.encode(chunk))
             chunk = list(itertools.islice(iterator, CHUNK))
@@ -181,7 +185,12 @@ def _write_in_child(
         info, files = from_parent.recv()
         store = opener(path)
         try:
-            outcome = store.write_encoded_version(info, _chunks(from_parent), files)
+            packed = PackedFiles(files)
+            # The transaction begins with the version once sites come (or the word that
+            # none will), so that the database is not held while the caller's first site
+            # is still a while off: until then, the files are packed.
+            packed.pack_ahead(stop=from_parent.poll)
+            outcome = store.write_encoded_version(info, _chunks(from_parent), packed)
         finally:
             store.close()
     except _Aborted:

@@ -9,7 +9,7 @@ import itertools
 import os
 import tokenize
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import msgspec
 
@@ -38,6 +38,38 @@ def compress(contents: list[bytes]) -> list[bytes]:
 
 def _compress_all(contents: list[bytes]) -> list[bytes]:
     return [zlib.compress(data, ZLIB_LEVEL) for data in contents]
+
+
+class PackedFiles:
+    """A version's files, each one's hash and compressed content worked out once: when a
+    write first asks for them, or before (`pack_ahead`), by a writer with time to spare."""
+
+    def __init__(self, files: Mapping[str, bytes]) -> None:
+        self.files = files
+        self._hashes: dict[str, str] = {}
+        self._packed: dict[str, bytes] = {}
+
+    def hashes(self, paths: Sequence[str]) -> dict[str, str]:
+        """Each path's content hash (`content_hashes`)."""
+        todo = {path: self.files[path] for path in paths if path not in self._hashes}
+        self._hashes.update(content_hashes(todo))
+        return {path: self._hashes[path] for path in paths}
+
+    def packed(self, paths: Sequence[str]) -> list[bytes]:
+        """Each path's compressed content (`compress`: those not packed yet)."""
+        todo = [path for path in dict.fromkeys(paths) if path not in self._packed]
+        if todo:
+            self._packed.update(zip(todo, compress([self.files[p] for p in todo]), strict=True))
+        return [self._packed[path] for path in paths]
+
+    def pack_ahead(self, stop: Callable[[], bool]) -> None:
+        """Hash and compress the files one at a time, in this thread, until `stop()`: the
+        write then finds packed each file a site refers to that it got to."""
+        for path in self.files:
+            if stop():
+                return
+            self.hashes([path])
+            self.packed([path])
 
 
 def readable_source(data: bytes) -> str:

@@ -14,6 +14,7 @@ from errdex.errors import StoreError
 from errdex.linked_facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import VersionStats
+from errdex.store.contents import PackedFiles
 from errdex.store.migrations import migrate
 from errdex.store.rows import match_expression
 from errdex.store.sqlbase import Connection, SqlStore
@@ -122,7 +123,7 @@ class SqliteStore(SqlStore):
         self,
         info: VersionInfo,
         sites: Iterable[tuple[IndexedSite, bytes]],
-        files: Mapping[str, bytes],
+        files: PackedFiles,
     ) -> VersionStats:
         """`write_version` of sites given with their msgpack encoding (`aside`'s child)."""
         with self._guard() as conn:

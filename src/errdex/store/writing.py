@@ -13,7 +13,7 @@ import msgspec
 from errdex.linked_facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import VersionStats
-from errdex.store.contents import compress, content_hashes
+from errdex.store.contents import PackedFiles
 from errdex.store.migrations import BUMP_GENERATION
 from errdex.store.rows import (
     error_columns,
@@ -79,17 +79,18 @@ def write_version(
     KeyboardInterrupt or a killed process leave the previous contents as they were.
     """
     with changing(conn):
-        return _write(conn, info, ((site, None) for site in sites), files)
+        return _write(conn, info, ((site, None) for site in sites), PackedFiles(files))
 
 
 def write_encoded_version(
     conn: sqlite3.Connection,
     info: VersionInfo,
     sites: Iterable[tuple[IndexedSite, bytes]],
-    files: Mapping[str, bytes],
+    files: PackedFiles,
 ) -> VersionStats:
     """`write_version` of sites that come with their msgpack encoding (the `data` column),
-    as a version's writer process receives them (`aside`): not encoded a second time."""
+    as a version's writer process receives them (`aside`): not encoded a second time; and
+    of files it may have packed already."""
     with changing(conn):
         return _write(conn, info, sites, files)
 
@@ -145,7 +146,7 @@ def _write(
     conn: sqlite3.Connection,
     info: VersionInfo,
     sites: Iterable[tuple[IndexedSite, bytes | None]],
-    files: Mapping[str, bytes],
+    files: PackedFiles,
 ) -> VersionStats:
     (project_id,) = conn.execute(
         _UPSERT_PROJECT, (info.project, info.tracker_url, info.homepage)
@@ -242,7 +243,7 @@ class _FileWriter:
         self,
         conn: sqlite3.Connection,
         version_id: int,
-        files: Mapping[str, bytes],
+        files: PackedFiles,
         outlines: Mapping[str, bytes],
     ) -> None:
         self.conn = conn
@@ -254,10 +255,12 @@ class _FileWriter:
         self.new_blobs = 0  # contents among them not stored before
 
     def write(self, wanted: set[str]) -> None:
-        new = {p: self.files[p] for p in sorted(wanted - self.done) if p in self.files}
+        new = [p for p in sorted(wanted - self.done) if p in self.files.files]
         self.done.update(wanted)
         if new:
-            stored, new_blobs = _write_files(self.conn, self.version_id, new, self.outlines)
+            stored, new_blobs = _write_files(
+                self.conn, self.version_id, self.files, new, self.outlines
+            )
             self.stored += stored
             self.new_blobs += new_blobs
 
@@ -265,19 +268,20 @@ class _FileWriter:
 def _write_files(
     conn: sqlite3.Connection,
     version_id: int,
-    files: Mapping[str, bytes],
+    files: PackedFiles,
+    paths: list[str],
     outlines: Mapping[str, bytes],
 ) -> tuple[int, int]:
-    """Store the files of a version, compressing only contents not stored yet (each with
-    its outline, when `outlines` has its path's)."""
-    hashed = content_hashes(files)
+    """Store the files of a version at `paths`, each content not stored yet compressed
+    (with its outline, when `outlines` has its path's)."""
+    hashed = files.hashes(paths)
     present = _present(conn, "blobs", "hash", set(hashed.values()))
     missing = {h: path for path, h in hashed.items() if h not in present}
-    packed = compress([files[path] for path in missing.values()])
+    packed = files.packed(list(missing.values()))
     conn.executemany(
         "INSERT INTO blobs (hash, size, text, outline) VALUES (?, ?, ?, ?)",
         [
-            (h, len(files[path]), blob, outlines.get(path))
+            (h, len(files.files[path]), blob, outlines.get(path))
             for (h, path), blob in zip(missing.items(), packed, strict=True)
         ],
     )
