@@ -54,6 +54,8 @@ class Given:
 
     text: str
     change: Change | None = None
+    # the argument of the user's call the sentence is about, when it is about one
+    argument: str | None = None
 
 
 def input_action(condition: ConditionView, facts: Facts) -> Given | None:
@@ -120,7 +122,6 @@ def input_action(condition: ConditionView, facts: Facts) -> Given | None:
 # The ways out that guards before the check read too: (the argument, how it would be
 # passed) → the guards' lines.
 TRIPPING = "inputs.tripping"
-_ARGUMENT = re.compile(r"\bthe argument `(?P<name>[^`]+)`")
 
 
 def _said_tripping(part: ast.expr, given: Given, lines: list[int], facts: Facts) -> None:
@@ -128,12 +129,11 @@ def _said_tripping(part: ast.expr, given: Given, lines: list[int], facts: Facts)
     lines 2612 and 2615 read again. Only a part on the argument itself, or on the attribute
     the constructor set from it (`self.is_bool_flag`), is told: `tensors.cnt` None is not
     what "changing `tensors`" means."""
-    found = _ARGUMENT.search(given.text)
     flipped = flipped_value(part)
-    if found is None or flipped is None:
+    argument = given.argument
+    if argument is None or flipped is None:
         return
     name, value = flipped
-    argument = found.group("name")
     if name != argument and not (name.startswith("self.") and name.count(".") == 1):
         return
     how = (
@@ -220,13 +220,17 @@ def _input_instead(
     callee = function.removesuffix(".__init__")
     params = read.params if mode != "method" else ()
 
+    arguments: dict[str, str] = {}  # the input's name → the argument of the user's call
+
     def argument(name: str) -> str:
         if mode == "keyed":
             return f"the value passed as {code(name)} (it reaches {code(callee)})"
         if name in facts.entry_args:
             # a function no user calls: the public call that hands the value on as it is
             public, given = facts.entry_args[name]
+            arguments[name] = given
             return f"the argument {code(given)} of {code(public)} (it reaches {code(callee)})"
+        arguments[name] = name
         return f"the argument {code(name)} of {code(callee)}"
 
     others: set[str] = set()
@@ -240,7 +244,7 @@ def _input_instead(
             if name not in read.positional:
                 passed[name] = (False, name)
         elif name.startswith("self.") and name[5:] in read.init_params and owner:
-            param = read.init_params[name[5:]]
+            param = arguments[name] = read.init_params[name[5:]]
             inputs[name] = f"the argument {code(param)} of {code(owner)}"
             passed[name] = (True, param)
             through[name[5:]] = param
@@ -250,6 +254,7 @@ def _input_instead(
             and (kept := declared_keyword(facts, owner, name[5:]))
         ):
             # a dataclass's field, a base's keyword handed on through `**kwargs`
+            arguments[name] = kept
             inputs[name] = f"the argument {code(kept)} of {code(owner)}"
             passed[name] = (True, kept)
             declared.add(name)
@@ -306,7 +311,10 @@ def _input_instead(
         return None  # None for an object the code wants: another error, no way out
     if passed_refused(instead, through, owner, facts):
         return None  # the function taking the value refuses it first: another error
-    return Given(instead.text, _change(instead, passed, facts))
+    named = set(arguments.values())
+    return Given(
+        instead.text, _change(instead, passed, facts), named.pop() if len(named) == 1 else None
+    )
 
 
 def _kept_as_given(inputs: dict[str, str], through: dict[str, str], facts: Facts) -> bool:
