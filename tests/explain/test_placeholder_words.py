@@ -91,6 +91,10 @@ PKG = {
                     if shape not in self._SHAPES:
                         raise ValueError(f"Bad shape {shape!r}. Use one of: {list(self._SHAPES)}.")
         """,
+    # a form feed splits a line as `str.splitlines` reads the file (old modules have them)
+    "pkg/feeds.py": "\f\nFEEDS = ('rss', 'atom')\n\n\ndef pick(feed):\n"
+    "    if feed not in FEEDS:\n"
+    '        raise ValueError(f"Unknown feed {feed!r}. Use one of: {list(FEEDS)}.")\n',
     "pkg/names.py": """
         def parse(decls):
             name = None
@@ -138,6 +142,12 @@ def test_a_nested_classs_self_is_not_the_outer_class(pkg: Store) -> None:
     page = page_with_message(pkg, "pkg", "Bad shape")
     texts = " ".join(s.text for s in page.solutions)
     assert "round" not in texts
+
+
+def test_a_constant_after_a_form_feed(pkg: Store) -> None:
+    page = page_with_message(pkg, "pkg", "Unknown feed")
+    texts = " ".join(s.text for s in page.solutions)
+    assert "['rss', 'atom']" in texts
 
 
 def test_a_constant_imported_from_a_package_init(pkg: Store) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import msgspec
 
@@ -102,23 +102,28 @@ def _declared(text: str, name: str, kind: str) -> list[str] | None:
     (`__members__`) that the module `text` declares at its top level as `name`."""
     lines = text.splitlines()
     if kind == "__members__":
-        header = re.compile(rf"^class\s+{re.escape(name)}\s*\(")
+        header = re.compile(rf"class\s+{re.escape(name)}\s*\(")
+        index = next((i for i, line in enumerate(lines) if header.match(line)), None)
     else:
-        header = re.compile(rf"^(?:type\s+)?{re.escape(name)}\s*(?::[^=]*)?=")
-    for index, line in enumerate(lines):
-        if not header.match(line):
-            continue
-        statement = statement_at(lines, index)
-        if statement is None:
-            return None
-        if kind == "__members__":
-            return _enum_names(statement)
-        value = getattr(statement, "value", None)
-        return _literal_values(value) if isinstance(value, ast.expr) else None
-    return None
+        index = next(iter(assigned_at(lines, name)), None)
+    statement = statement_at(lines, index) if index is not None else None
+    if statement is None:
+        return None
+    if kind == "__members__":
+        return _enum_names(statement)
+    value = getattr(statement, "value", None)
+    return _literal_values(value) if isinstance(value, ast.expr) else None
 
 
-def statement_at(lines: list[str], start: int) -> ast.stmt | None:
+def assigned_at(lines: Sequence[str], name: str) -> list[int]:
+    """The lines (0-based) that start a top-level assignment of `name` in a module: `name =
+    ...`, `name: T = ...`, a `type name = ...` alias (not a comparison `name == ...`)."""
+    header = re.compile(rf"(?:type\s+)?{re.escape(name)}\s*(?::[^=]*)?=(?!=)")
+    heads = (name, "type")
+    return [i for i, line in enumerate(lines) if line.startswith(heads) and header.match(line)]
+
+
+def statement_at(lines: Sequence[str], start: int) -> ast.stmt | None:
     """The top-level statement that starts at line `start` (0-based), parsed alone: its
     lines up to the next one at the left margin (a closing bracket aside)."""
     end = start + 1

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 import msgspec
 
 from errdex.ast_walk import walk
-from errdex.explain.context import Facts
-from errdex.explain.literal_members import imported_text, statement_at
+from errdex.explain.context import Facts, lines_of
+from errdex.explain.literal_members import assigned_at, imported_text, statement_at
 from errdex.explain.page import Solution
 from errdex.facts import SiteKind
 from errdex.link.expression_texts import parse_expression
@@ -616,12 +616,11 @@ def _assigned(text: str, name: str) -> ast.expr | None:
     """The value of the one top-level assignment `name = ...` in a module's text (None
     when it is assigned more than once, or not at all, or the module changes it in place:
     `KV_CACHE_DTYPES.append(name)` of a registry)."""
-    header = re.compile(rf"^{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)", re.M)
-    starts = [m.start() for m in header.finditer(text)]
+    lines = lines_of(text)
+    starts = assigned_at(lines, name)
     if len(starts) != 1 or _changed(text, rf"\b{re.escape(name)}"):
         return None
-    index = text.count("\n", 0, starts[0])
-    statement = statement_at(text.splitlines(), index)
+    statement = statement_at(lines, starts[0])
     if isinstance(statement, ast.Assign | ast.AnnAssign) and statement.value is not None:
         return statement.value
     return None
