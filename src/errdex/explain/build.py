@@ -17,6 +17,7 @@ from errdex.explain.entry_args import entry_arguments
 from errdex.explain.entry_input import entry_input_solution
 from errdex.explain.env_reads import with_walrus_locals
 from errdex.explain.example_fix import example_fix
+from errdex.explain.failing_branch import failing_calls
 from errdex.explain.fallbacks import setting_fallbacks
 from errdex.explain.flag_reach import own_flags
 from errdex.explain.handed_callback import handed_callback
@@ -131,6 +132,7 @@ def _build_page(
     facts.returned = returned_fields(store, chosen, facts)
     facts.callee_messages = callee_messages(store, facts)
     facts.inner_raises = inner_raises(store, facts)
+    facts.failing = failing_calls(store, chosen, facts)
     facts.tried = tried_input(store, chosen, facts)
     facts.same_error_paths = same_error_paths(store, chosen)
     facts.sibling_advice = sibling_advice(store, chosen, facts)

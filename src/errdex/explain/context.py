@@ -58,6 +58,21 @@ class InnerRaise(NamedTuple):
 
 
 @dataclass(frozen=True)
+class FailingCall:
+    """The call the other branch of a guard makes, and the raise it meets
+    (`explain/failing_branch.py`)."""
+
+    line: int  # the guard's
+    holds: bool  # the guard's truth on the path
+    called: str  # as the branch writes it: `eval_expression`
+    passed: str | None  # the site's input it hands on: `name` (None: none)
+    file: str  # of the callee's raise
+    raise_line: int
+    exception: str
+    always: bool  # the raise is at the top of the callee's body: it always fails
+
+
+@dataclass(frozen=True)
 class SiblingAdvice:
     """Another check's advice on a test this one holds too (`explain/sibling_advice.py`)."""
 
@@ -136,6 +151,9 @@ class Facts:
     # the code Python runs at the user's `class` statement that the site is in or only
     # reached from (`explain/class_hooks.py`; needs the store for a caller's file)
     class_hook: ClassHooks | None = None
+    # the guards whose other branch hands the input to a call raising the same error
+    # (`explain/failing_branch.py`; needs the store)
+    failing: list[FailingCall] = field(default_factory=list)
     # the tests on the paths of the function's other raises of the same error: `same_error`
     same_error_paths: list[frozenset[tuple[int, str, bool]]] = field(default_factory=list)
     # a module table a lookup under `except KeyError` reads → its literal keys, in order

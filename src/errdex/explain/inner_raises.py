@@ -22,7 +22,7 @@ from errdex.explain.plain import caught_names, code
 from errdex.facts import SiteKind
 from errdex.store import Store
 
-__all__ = ["InnerRaise", "inner_raises", "inner_sentence", "inner_solution"]
+__all__ = ["InnerRaise", "call_target", "inner_raises", "inner_sentence", "inner_solution"]
 
 _MAX_CALLS = 3  # calls of the `try` looked up
 _MAX_SHOWN = 3
@@ -55,7 +55,7 @@ def inner_raises(store: Store, facts: Facts) -> list[InnerRaise]:
     found = _linked(store, facts, wanted, tried.line, clause.line)
     seen = {(i.file, i.line) for i in found}
     for call in list(dict.fromkeys(c.partition("(")[0] for c in tried.calls))[:_MAX_CALLS]:
-        target = _target(call, facts)
+        target = call_target(call, facts)
         if target is None:
             continue
         path, functions = target
@@ -114,7 +114,7 @@ def _short_name(qualname: str) -> str:
     return parts[-1]
 
 
-def _target(call: str, facts: Facts) -> tuple[str, tuple[str, ...]] | None:
+def call_target(call: str, facts: Facts) -> tuple[str, tuple[str, ...]] | None:
     """The file and the qualnames of a called name: `self.method` of the site's class, or
     a function or class of the version's code (a class's `__init__`)."""
     stored = facts.stored

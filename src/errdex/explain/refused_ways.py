@@ -34,6 +34,7 @@ __all__ = [
     "FALSY",
     "branch_refuses",
     "flipped_value",
+    "if_at",
     "part_may_trip",
     "passed_refused",
     "setting_trips_guard",
@@ -277,7 +278,7 @@ def _own_values(names: set[str], facts: Facts) -> set[str]:
     return {n for n in names if n.split(".", 1)[0] in own and n not in ("self", "cls")}
 
 
-def _if_at(facts: Facts, line: int, whole_file: bool = False) -> ast.If | None:
+def if_at(facts: Facts, line: int, whole_file: bool = False) -> ast.If | None:
     """The `if` on `line` of the site's function (or, for a helper's test, of its file: of
     the top-level block holding the line parsed alone, else of the whole file)."""
     if not whole_file:
@@ -339,7 +340,7 @@ def _branch_refuses(condition: ConditionView, facts: Facts) -> str | None:
     outside = _outside(function, condition.line)
     # a test of a helper the site's function calls (`_check_cuda(tensor)`) is in its file;
     # the `if` on the line must test the same (a helper of another file has its own lines)
-    guard = _if_at(facts, condition.line, whole_file=outside)
+    guard = if_at(facts, condition.line, whole_file=outside)
     test = parse_expression(condition.test)
     if guard is None or test is None or ast.dump(guard.test) != ast.dump(test):
         return None
@@ -611,7 +612,7 @@ def _raises_other_way(guard: ConditionView, facts: Facts) -> bool:
         return True
     if not _outside(facts.site_function(), guard.line):
         return False
-    found = _if_at(facts, guard.line, whole_file=True)
+    found = if_at(facts, guard.line, whole_file=True)
     test = parse_expression(guard.test)
     if found is None or test is None or ast.dump(found.test) != ast.dump(test):
         return False

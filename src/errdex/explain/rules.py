@@ -12,6 +12,7 @@ from errdex.explain.class_hooks import class_hook_sentence
 from errdex.explain.context import Facts
 from errdex.explain.decorated import decorated_sentence
 from errdex.explain.failed_call import made_sentence, wrapped_sentence
+from errdex.explain.failing_branch import failing_sentence
 from errdex.explain.handed_callback import handed_sentence
 from errdex.explain.hiding_flags import hidden_sentence
 from errdex.explain.inner_raises import inner_sentence
@@ -173,7 +174,11 @@ def what_it_means(facts: Facts) -> str:
     sentences.extend(_tripping_sentences(facts))
     # yes/no settings whose value leads into a failing branch
     sentences.extend(list(dict.fromkeys(said for _, said in facts.memo.get(REFUSED, [])))[:2])
-    blocked = [c for c in held if no_way_out(c, facts)]
+    failing = failing_sentence(facts.failing, facts)
+    if failing is not None:
+        sentences.append(failing)  # each guard, with the call its other branch makes
+    said_failing = {(f.line, f.holds) for f in facts.failing}
+    blocked = [c for c in held if no_way_out(c, facts) and (c.line, c.holds) not in said_failing]
     if blocked:
         lines = ", ".join(str(c.line) for c in blocked)
         sentences.append(

@@ -97,6 +97,7 @@ from errdex.explain.returned_fields import returned_conjuncts
 from errdex.explain.same_error import leads_to_same_error
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
+from errdex.explain.setting_argument import without_set_arguments
 from errdex.explain.solution_notes import with_cap, with_fallback, with_fix, with_warned
 from errdex.explain.state_gated import own_argument, state_gated, users_call
 from errdex.explain.stated_form import stated_form_solution
@@ -201,6 +202,8 @@ def no_way_out(condition: ConditionView, facts: Facts) -> bool:
         return True
     if branch_refuses(condition, facts):
         return True  # the other branch checks the same input again, and fails
+    if any(f.line == condition.line and f.holds == condition.holds for f in facts.failing):
+        return True  # the other branch hands the input to a call that fails the same way
     # a re-raise's `if` whose other path shows the same error and exits
     return reraise_gate(condition, facts)
 
@@ -417,6 +420,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     kept = [s for s in kept if not names_hook_argument(s, facts)]
     kept = without_twins(kept, facts)
     kept = state_gated(kept, facts)  # an internal function's own arguments
+    kept = without_set_arguments(kept, facts)  # a setting decides the same: its way out
     # a setting that makes true a guard the page calls no way out: "What it means" says so
     facts.tripped = [(s, line) for s in kept if (line := setting_trips_guard(s, facts))]
     kept = [s for s in kept if all(s is not t for t, _ in facts.tripped)]
