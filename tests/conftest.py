@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 
 import pytest
@@ -18,6 +21,16 @@ pytest_plugins = ["pytester"]
 # quietly in use), so new syntax is noticed. Set here, before any test runs, and inherited
 # by the indexer's worker processes.
 os.environ[ERROR_UNKNOWN_ENV] = "1"
+
+# The tests never read or write the database of whoever runs them: a command run without
+# --db opens the default store in the user data folder, which another errdex (a newer
+# schema, a branch) may have written. The session gets an empty data folder of its own;
+# the download cache stays shared (it holds only hashed downloads and facts keyed by
+# extractor version).
+os.environ.pop("ERRDEX_DB", None)
+_DATA_HOME = tempfile.mkdtemp(prefix="errdex-tests-data-")
+os.environ["XDG_DATA_HOME"] = _DATA_HOME
+atexit.register(shutil.rmtree, _DATA_HOME, True)
 
 
 def skip_or_fail(reason: str) -> None:
