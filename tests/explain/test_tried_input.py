@@ -122,6 +122,40 @@ LAB = {
             except OSError as e:
                 raise RuntimeError(f"could not load the file {path}") from e
         """,
+    "lab/style.py": """
+        class ColorError(Exception):
+            pass
+
+
+        class Color:
+            @classmethod
+            def parse(cls, text):
+                if not text.isalpha():
+                    raise ColorError(f"{text!r} is no color")
+                return cls()
+
+
+        class Style:
+            @classmethod
+            def parse(cls, definition):
+                words = iter(definition.split())
+                for original in words:
+                    word = original.lower()
+                    if word == "on":
+                        word = next(words, "")
+                    try:
+                        Color.parse(word)
+                    except ColorError as error:
+                        raise SyntaxError(f"unable to parse {word!r} as color; {error}") from None
+
+            @classmethod
+            def tone(cls, palette):
+                for name in palette.names():
+                    try:
+                        Color.parse(name)
+                    except ColorError:
+                        raise SyntaxError(f"no tone {name!r}") from None
+        """,
     "lab/entry/worker.py": """
         class Worker:
             def load(self, key):
@@ -212,3 +246,19 @@ def test_a_setting_the_try_converts_is_the_way_out_with_a_value_it_takes(lab: St
     assert page.solutions[0].text.startswith(
         "Set `LAB_PARTITION` to a value that `int(part)` or `raw.split(',')` accepts"
     ), page.solutions
+
+
+def test_a_piece_of_a_text_given_is_the_value_given(lab: Store) -> None:
+    # `word` is cut from `definition` (split, lower, next): the text the user gave failed
+    page = page_with_message(lab, "lab", "unable to parse")
+    assert "failed on the value given to `Style.parse` as `definition`" in page.what_it_means
+    assert "(`word` is a piece of `definition`)" in page.what_it_means
+    assert page.solutions[0].text.startswith(
+        "Give `Style.parse` another `definition`: the value given makes `Color.parse(word)` fail"
+    )
+
+
+def test_what_a_method_of_the_value_returns_is_no_piece_of_it(lab: Store) -> None:
+    # `palette.names()`: what the object holds, not a piece of a text given
+    page = page_with_message(lab, "lab", "no tone")
+    assert "failed on the value given" not in page.what_it_means

@@ -13,7 +13,7 @@ from errdex.explain.checked_before import checked_by_callers
 from errdex.explain.class_hooks import class_hook
 from errdex.explain.context import Explanation, Facts
 from errdex.explain.deprecation import replacement_names
-from errdex.explain.entry_args import entry_arguments
+from errdex.explain.entry_args import entry_arguments, stated_entries
 from errdex.explain.entry_input import entry_input_solution
 from errdex.explain.env_reads import with_walrus_locals
 from errdex.explain.example_fix import example_fix
@@ -145,6 +145,7 @@ def _build_page(
     facts.members = member_values(store, chosen, facts)
     facts.entry_input = entry_input_solution(store, chosen, facts)
     facts.entry_args = entry_arguments(store, chosen, facts)
+    facts.stated_entries = stated_entries(store, chosen, facts)
     facts.handed = handed_callback(store, chosen, facts)
     facts.public_names = {
         name: path

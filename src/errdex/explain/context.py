@@ -168,6 +168,10 @@ class Facts:
     # an argument of a function no public path reaches → (the public call, its argument)
     # that hands it on as it is (`explain/entry_args.py`; needs the store)
     entry_args: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # an argument the raise's own test reads → (the public call, its argument) that hands it
+    # on as it is, for a message stating what a value must be (`explain/entry_args.py`;
+    # needs the store)
+    stated_entries: dict[str, tuple[str, str]] = field(default_factory=dict)
     # a check on what the user's callable did with a function a method hands it
     # (`explain/handed_callback.py`; needs the store)
     handed: HandedCallback | None = None

@@ -22,9 +22,11 @@ from errdex.explain.entry_input import (
     catching,
     passed_on,
     roots,
+    state_of,
 )
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Caller
+from errdex.explain.stated_requirement import asked_parameter, requirements
 from errdex.extract.module import module_name
 from errdex.facts import ConditionKind, SiteKind
 from errdex.store.base import Store, StoredSite
@@ -50,6 +52,40 @@ def entry_arguments(store: Store, chosen: StoredSite, facts: Facts) -> dict[str,
     found = {}
     parsed: dict[tuple[str, str, int], ast.FunctionDef | None] = {}
     for param in wanted:
+        entry = sole_entry(store, chosen, facts.callers, params, param, parsed)
+        if entry is not None:
+            found[param] = entry
+    return found
+
+
+def stated_entries(store: Store, chosen: StoredSite, facts: Facts) -> dict[str, tuple[str, str]]:
+    """Each argument the raise's own test reads as it is (not an attribute of it: the
+    object's state) → (the public call, its argument) that hands it on as it is
+    (`sole_entry`), for a raise whose message states what a value must be
+    (`stated_requirement`): the requirement is then of the user's argument. Private
+    functions too (`_register_module(module)` of `register_module(module=...)`); only such
+    raises are followed, so no other page reads its callers' files for it."""
+    site = chosen.site
+    if site.kind != SiteKind.RAISE or site.message is None or not facts.callers:
+        return {}
+    if any(c.kind == ConditionKind.EXCEPT for c in facts.conditions):
+        return {}  # what failed is the `try`'s call, which no condition here says
+    checks = [c for c in facts.held if c.kind in CHECKS]
+    stated = requirements(site.message.text)
+    if not checks or not stated:
+        return {}
+    if public_name(site.function) and short_export(chosen, site.function) is not None:
+        return {}  # a function the package exports is the user's own call
+    test = checks[-1].text
+    params = [p for p in facts.read.params if p not in ("self", "cls")]
+    read = roots(test)
+    given = tuple(p for p in params if p in read and not state_of(test, p))
+    own = read & {*params, "self", "cls"}
+    # only the arguments a requirement is of: the callers' files are read for those alone
+    asked = {asked_parameter(s, given, own) for s in stated} - {None}
+    found = {}
+    parsed: dict[tuple[str, str, int], ast.FunctionDef | None] = {}
+    for param in [p for p in given if p in asked]:
         entry = sole_entry(store, chosen, facts.callers, params, param, parsed)
         if entry is not None:
             found[param] = entry

@@ -39,7 +39,7 @@ def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solu
         return None
     check = checks[-1]  # the raise's own test
     read = [p for p in params if p in roots(check.text)]
-    if len(read) != 1 or _state_of(check.text, read[0]):
+    if len(read) != 1 or state_of(check.text, read[0]):
         return None  # several values, or an attribute of an object passed in (its state)
     reached = _public_caller(
         store, chosen, facts.callers, site.function, params, read[0], catching(chosen)
@@ -233,7 +233,7 @@ def _caught_around(function: ast.FunctionDef, call: ast.Call, caught: frozenset[
     return False
 
 
-def _state_of(text: str, param: str) -> bool:
+def state_of(text: str, param: str) -> bool:
     """Whether a condition reads an attribute of the parameter other than to call a method
     of it (`session.connection_callable`, not `path.startswith(":")`)."""
     try:

@@ -103,6 +103,7 @@ from errdex.explain.state_gated import own_argument, state_gated, users_call
 from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.stated_requirement import requirement_solution
+from errdex.explain.stated_setting import stated_setting_solution
 from errdex.explain.sync_sibling import counterpart_class_solution, sync_sibling_solution
 from errdex.explain.tried_input import failed_input_solutions, presence_of_tried
 from errdex.explain.try_failure import no_way_out_of_try
@@ -379,6 +380,11 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(required, rank=advised_rank(required))
         spoken.append(required)
         facts.memo.setdefault(STATED_REQUIREMENTS, []).append(required.text)
+    # what the message says the flag's keys must be
+    keyed = stated_setting_solution(facts, [i.solution.text for i in found.items])
+    if keyed is not None and not any(i.solution.knob == keyed.knob for i in found.items):
+        found.add(keyed, rank=advised_rank(keyed))
+        spoken.append(keyed)
     opened = file_mode_solution(facts)  # the mode of the file the user opened, as it says
     if opened is not None:
         found.add(opened, rank=advised_rank(opened))

@@ -12,6 +12,11 @@ the user's terms:
   names the parameter ("port must be an integer") or, with no subject of its own ("X is
   required", "X expected, got {arg}"), the value it got is the parameter (its placeholder
   names it, or the raise's own test reads that one parameter and no other);
+- **an argument a public call hands on as it is** to a function no user calls (a private
+  one, or one deep in the package): every chain of callers the linker found ends at one
+  entry point the package exports (`entry_args.stated_entries`), so the requirement is
+  said of that call's argument (`register_module(module=...)` →
+  `_register_module(module)`: "module must be subclass of ReasoningParser");
 - **a method the user's subclass defines**: the site is the only statement of a public
   class's method, the sentence says it "should implement" (or "define") that method by
   name, and no class of the package defines it (`overrides.py` names those otherwise).
@@ -134,12 +139,16 @@ def requirement_solution(facts: Facts, quoted: list[str]) -> Solution | None:
     argument or the user's own subclass; None otherwise, or when a solution (`quoted`:
     their texts) already quotes the sentence."""
     message = facts.stored.site.message
-    if message is None or not public_name(facts.stored.site.function):
+    if message is None:
         return None
+    public = public_name(facts.stored.site.function)
     for stated in requirements(message.text):
         if any(stated.clause in text for text in quoted):
             return None  # said already, in the message's own words
-        solution = _implemented(stated, facts) or _argument(stated, facts, quoted)
+        solution = (
+            (_implemented(stated, facts) or _argument(stated, facts, quoted)) if public else None
+        )
+        solution = solution or _entry_argument(stated, facts, quoted)
         if solution is not None:
             return solution
     return None
@@ -192,6 +201,12 @@ def _argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solution 
             if packed
             else f"each item of the argument {code(param)} of {code(callable_)}"
         )
+    base = subclasses_note(call[0], facts) if method == "__init__" else None
+    return _asked(stated, what, facts, base)
+
+
+def _asked(stated: Requirement, what: str, facts: Facts, base: str | None = None) -> Solution:
+    """The requirement said of `what` (the user's argument, in words), with the message."""
     # what it got ("..., got {x}", "not {type(x)}") is the user's own value: not asked for
     wants = _GOT_TAIL.sub("", stated.wants)
     if stated.verb in ("required", "expected"):
@@ -203,12 +218,49 @@ def _argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solution 
         text = f"Make {what} {stated.verb} {wants}"
     # the raise's own test is what the argument decides: not said again as the context
     condition = facts.held[-1].text if facts.held else None
-    base = subclasses_note(call[0], facts) if method == "__init__" else None
     return Solution(
         text=f"{text}, as the message says: “{message_text(facts)}”" + (f" {base}" if base else ""),
         condition=condition,
         kind="input",
     )
+
+
+def _entry_argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solution | None:
+    """ "Make the argument `module` of `pkg.Manager.register_module` (it reaches
+    `Manager._register_module`) ...": the requirement is of an argument of a function no
+    user calls, which a public call hands on as it is (`Facts.stated_entries`)."""
+    entries = facts.stated_entries
+    if not entries:
+        return None
+    test = facts.held[-1].text if facts.held else ""
+    reads = names_read(parse_expression(test) or ast.Constant(None))
+    param = asked_parameter(stated, tuple(entries), reads & {*facts.read.params, "self", "cls"})
+    params = tuple(p for p in facts.read.params if p not in ("self", "cls"))
+    asked = _CASE_TAIL.sub("", _GOT_TAIL.sub("", stated.wants))  # not the value it got
+    if param is None or _names_parameter(asked, params):
+        return None  # which argument is not said; or it asks for arguments ("a or b")
+    public, argument = entries[param]
+    if any(code(argument) in text and code(public) in text for text in quoted):
+        return None  # a way out of that argument is offered already
+    callee = code(facts.stored.site.function.removesuffix(".__init__"))
+    reaches = f"{callee} as {code(param)}" if param != argument else callee
+    what = f"the argument {code(argument)} of {code(public)} (it reaches {reaches})"
+    return _asked(stated, what, facts)
+
+
+def asked_parameter(stated: Requirement, candidates: tuple[str, ...], read: set[str]) -> str | None:
+    """Which of `candidates` the requirement is of: the one its subject or its placeholder
+    names, or, with no subject, the one argument the raise's own test reads when it reads
+    nothing else the function holds (`read`: the parameters, `self` and `cls` it reads)."""
+    if stated.verb in ("implement", "define"):
+        return None
+    named = _placeholder(stated.subject) or stated.got
+    if named is not None:
+        return named if named in candidates else None
+    if stated.subject is not None:
+        return named_parameter(stated.subject, candidates)
+    only = [p for p in candidates if p in read]
+    return only[0] if len(only) == 1 and read == {only[0]} else None
 
 
 def _implemented(stated: Requirement, facts: Facts) -> Solution | None:

@@ -7,9 +7,10 @@ value given: the way out is one the call accepts, given where the user gives it 
 keyword of the public call), and a dict unpacked into a class of the version takes that
 class's fields. A `try` is read as failing on that one input only when every call it makes
 reads nothing else the program holds: the input (a parameter of a public function, a key
-of its `**kwargs`, or a local assigned once from either), literals, builtins, constants,
-classes and functions of pure modules. `self.method(url)` may fail on the object's own
-state (a connection, a cache), so it is no such `try`.
+of its `**kwargs`, a local assigned once from either, or a piece of one argument cut by
+string methods alone: `word` of `iter(style.split())` in rich's `Style.parse`), literals,
+builtins, constants, classes and functions of pure modules. `self.method(url)` may fail
+on the object's own state (a connection, a cache), so it is no such `try`.
 """
 
 from __future__ import annotations
@@ -63,6 +64,14 @@ _STATE = frozenset({"self", "cls", "os", "sys", "envs", "environ"})
 # Builtins that test a value rather than convert it: no call that fails on it.
 _TESTS = frozenset({"isinstance", "issubclass", "hasattr", "callable", "len", "type", "super"})
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
+# String methods that cut or fold a text given into pieces of it (`_pieces_of`).
+_PIECES = frozenset(
+    {"split", "rsplit", "splitlines", "strip", "lstrip", "rstrip", "lower", "upper"}
+    | {"casefold", "removeprefix", "removesuffix"}
+)
+# Builtins that walk or copy a sequence given, adding nothing of the program's.
+_TAKERS = frozenset({"iter", "next", "list", "tuple", "reversed", "sorted", "str"})
+_MAX_STEPS = 4  # locals between a piece and the argument it is cut from
 
 
 def tried_input(store: Store, chosen: StoredSite, facts: Facts) -> TriedInput | None:
@@ -259,7 +268,10 @@ def _origin(
         return (name, "") if name not in sources else None
     values = sources.get(name)
     if not values or len(values) != 1 or id(values[0]) not in assigned:
-        return None  # bound more than once, or by a loop, a `with`, a walrus
+        # bound more than once, or by a loop, a `with`, a walrus: a value given only when
+        # every binding takes a piece of one argument (`word` of `style.split()`)
+        taken = _pieces_of(name, params, sources, ())
+        return (taken, f"{code(name)} is a piece of {code(taken)}") if taken else None
     value = values[0]
     assert isinstance(value, ast.expr)
     via = f"{code(name)} is {code(ast.unparse(value))}, line {value.lineno}"
@@ -267,6 +279,44 @@ def _origin(
         return value.id, via
     key = _key_of(value, keywords)
     return (key, via) if key is not None else None
+
+
+def _pieces_of(
+    name: str, params: set[str], sources: dict[str, list[ast.AST]], seen: tuple[str, ...]
+) -> str | None:
+    """The one parameter every binding of the local `name` takes a piece of by simple steps
+    only (`words = iter(style.split())`, `for w in words`, `word = next(words, "")`,
+    `w.lower()`): string methods that cut or fold a text (`_PIECES`), `iter`, `next` and
+    copies of a sequence, subscripts and literals; None when a binding reads anything else
+    (the object's state, another argument, a call of the package's code)."""
+    if name in params:
+        return name if name not in sources else None
+    values = sources.get(name)
+    if not values or name in seen or len(seen) >= _MAX_STEPS:
+        return None
+    found: set[str] = set()
+    for value in values:
+        if not isinstance(value, ast.expr) or not all(_piece_step(n) for n in walk(value)):
+            return None
+        for read in names_read(value) - _TAKERS:
+            taken = _pieces_of(read, params, sources, (*seen, name))
+            if taken is None:
+                return None
+            found.add(taken)
+    return found.pop() if len(found) == 1 else None
+
+
+def _piece_step(node: ast.AST) -> bool:
+    """Whether a node of a binding's value is a simple step of `_pieces_of`."""
+    if isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Name):
+            return func.id in _TAKERS
+        return isinstance(func, ast.Attribute) and func.attr in _PIECES
+    if isinstance(node, ast.Attribute):
+        return node.attr in _PIECES  # only as a call's function (checked with the call)
+    simple = ast.Name | ast.Constant | ast.Subscript | ast.Slice | ast.UnaryOp | ast.unaryop
+    return isinstance(node, simple | ast.expr_context)
 
 
 def _key_of(value: ast.expr, keywords: str | None) -> str | None:
