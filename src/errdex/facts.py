@@ -263,6 +263,9 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     # A configuration class's fields a constructor keyword sets (not `ClassVar`, not
     # `field(init=False)`): the keys of the JSON object a flag of it takes.
     keys: tuple[str, ...] = ()
+    # An arguments or configuration class's fields whose default is a literal yes/no or
+    # None (`"True"`), or another class's field (`"CacheConfig.swa_bounded_replay"`)
+    defaults: dict[str, str] = {}
 
 
 class Append(msgspec.Struct, frozen=True, gc=False):
@@ -408,6 +411,13 @@ class FlagFact(msgspec.Struct, frozen=True, gc=False):
     line: int
     function: str | None = None  # the qualname of the function that declares it
     required: bool = False  # a flag with `required=True`, a positional without a default
+    # a yes/no flag (`action="store_true"`, `"store_false"`, `BooleanOptionalAction`): it
+    # takes no value; `negated` when it has a `--no-x` form too
+    bare: bool = False
+    negated: bool = False
+    # its literal default as written (`True`, `False`, `None`), or the one its action
+    # implies (`store_true`: `False`); None when neither is known
+    default: str | None = None
 
 
 class SubcommandFact(msgspec.Struct, frozen=True, gc=False):

@@ -105,6 +105,14 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # for a parameter of the site's function: the functions that pass the setting's value
     # in, nearest first (`_cached_get_attn_backend`, `get_attn_backend`)
     passed_by: tuple[str, ...] = ()
+    # a flag's default as the code writes it (`True`, `False`, `None`), where it is a literal
+    # of its declaration or of the field it sets (followed to the class a field defaults
+    # to): leaving out a flag that defaults to `True` leaves it on
+    default: str | None = None
+    # a yes/no flag argparse declares with an action (`store_true`, `BooleanOptionalAction`):
+    # it takes no value; `negated` when it has a `--no-x` form
+    bare: bool = False
+    negated: bool = False
 
 
 # How `KnobLink.via` names a property the knob is read through: written by the linker,

@@ -64,7 +64,14 @@ def test_positionals_flags_and_the_functions_declaring_them() -> None:
     )
     assert facts.flags == (
         FlagFact(flag="--config", line=5, function="make_arg_parser", required=True),
-        FlagFact(flag="--quiet", line=6, function="make_arg_parser", required=False),
+        FlagFact(
+            flag="--quiet",
+            line=6,
+            function="make_arg_parser",
+            required=False,
+            bare=True,
+            default="False",
+        ),
     )
 
 

@@ -232,3 +232,47 @@ def test_a_script_function_that_builds_its_parser_and_adds_subcommands_keeps_the
         scripts = (EntryPoint("console_scripts", "tool", target),)
         knobs = knobs_by_name(link(files, scripts), "eager mode is not supported here")
         assert knobs == {"--enforce-eager": "tool run"}
+
+
+# `--dry-run` of two programs: a subcommand of the console script (`eng tools`), and a
+# sweep whose arguments class declares it in its own file and reads it there; the sweep is
+# started by no console script this index follows.
+SWEEP = """
+    from dataclasses import dataclass
+
+    @dataclass
+    class SweepArgs:
+        dry_run: bool = False
+
+        @classmethod
+        def add_cli_args(cls, parser):
+            parser.add_argument("--dry-run", action="store_true")
+            return parser
+
+        def run(self):
+            if not self.dry_run:
+                raise ValueError("the sweep would overwrite its results")
+    """
+
+TOOLS = """
+    class ToolsSubcommand:
+        name = "tools"
+
+        def subparser_init(self, subparsers):
+            parser = subparsers.add_parser(self.name)
+            parser.add_argument("--dry-run", action="store_true")
+            return parser
+    """
+
+
+def test_a_flag_the_reading_file_declares_is_that_program_s_not_another_s() -> None:
+    # the tools subcommand comes first: its declaration was the one linked before
+    files = {**CLI, "eng/cli/tools.py": TOOLS, "eng/sweep.py": SWEEP}
+    (site,) = [
+        s
+        for s in link(files)
+        if s.site.message and s.site.message.text.startswith("the sweep would")
+    ]
+    (knob,) = [k for k in site.knobs if k.name == "--dry-run"]
+    assert (knob.file, knob.command) == ("eng/sweep.py", None)
+    assert (knob.bare, knob.negated, knob.default) == (True, False, "False")

@@ -21,7 +21,7 @@ from keyword import iskeyword
 
 from errdex.explain.json_overrides import overriding_flag
 from errdex.explain.knob_actions import KnobAction
-from errdex.explain.knob_types import negative_flag
+from errdex.explain.knob_types import boolish, negative_flag
 from errdex.explain.page import Change, ConditionView, ExampleFix, Knob
 from errdex.explain.plain import code, your_values
 from errdex.facts import KnobKind
@@ -255,11 +255,13 @@ def command_fix(
             return None
         before_args, after_args = ("" if unset else flag), off
     elif value is False:
-        if "None" in (knob.value_type or ""):
-            return None  # leaving it out lets the code choose: no line turns it off for sure
+        if "None" in (knob.value_type or "") or knob.default == "True":
+            return None  # leaving it out lets the code choose, or leaves it on
         before_args, after_args = flag, ""
     elif value is None:
-        before_args, after_args = f"{flag} VALUE", ""
+        # a yes/no flag takes no value: given in either form, it is not None
+        bare = boolish(knob) or knob.bare
+        before_args, after_args = (flag if bare else f"{flag} VALUE"), ""
     elif isinstance(value, dict):
         was = {**held, **dict.fromkeys(value, "VALUE")}
         before_args = f"{flag} {shlex.quote(json.dumps(was))}"

@@ -391,8 +391,13 @@ def _env_action(knob: Knob, shape: Shape) -> KnobAction | None:
 
 def _flag_action(knob: Knob, shape: Shape) -> KnobAction | None:
     flag = knob.name
+    # left out, a flag that defaults to `True` stays on: only its `--no-x` form turns it off
+    # (argparse's `BooleanOptionalAction`, or a generated field's flag pair)
+    on_by_default = knob.default == "True"
     match shape.op:
-        case "true" if boolish(knob) and not optional(knob):
+        case "true" if on_by_default and knob.bare and not knob.negated:
+            return None  # no form of the command line turns it off
+        case "true" if boolish(knob) and not optional(knob) and not on_by_default:
             plain = (knob.behind or flag, flag, "")  # no negative form: only checked
             return KnobAction(
                 f"Do not pass `{flag}`",
@@ -402,8 +407,9 @@ def _flag_action(knob: Knob, shape: Shape) -> KnobAction | None:
                 unset=plain,
                 values=(False,),
             )
-        case "true" if boolish(knob):
-            # left out, a `bool | None` flag lets the code choose: `--no-x` turns it off
+        case "true" if boolish(knob) or on_by_default:
+            # left out, a `bool | None` flag lets the code choose, and one that defaults to
+            # `True` stays on: `--no-x` turns it off
             negative = negative_flag(flag)
             pair = (knob.behind or flag, flag, negative) if negative else None
             return KnobAction(

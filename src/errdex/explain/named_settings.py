@@ -32,6 +32,7 @@ from errdex.explain.advice import sentences
 from errdex.explain.context import Facts, parse_module
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.knob_actions import KnobAction
+from errdex.explain.knob_types import negative_flag
 from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, KnobKind, SiteKind
@@ -134,7 +135,13 @@ def _requires(knob: Knob, rest: str, sentence: str, facts: Facts, settled: bool)
         )
     else:
         return None
-    if behind == knob.name:
+    negative = negative_flag(knob.name) if knob.negated or not knob.bare else None
+    if behind == knob.name and knob.default == "True" and negative is not None:
+        # on by default: left out, it stays on
+        action = KnobAction(
+            f"Pass {code(negative)}", knob.name, keyword="False", drops=True, negative=True
+        )
+    elif behind == knob.name:
         action = KnobAction(
             f"Do not pass {code(knob.name)}", knob.name, keyword="False", drops=True
         )

@@ -110,6 +110,9 @@ class Knob(msgspec.Struct, kw_only=True):
     # for a parameter of the site's function: the functions that pass the setting's value
     # in, nearest first (`_cached_get_attn_backend`, `get_attn_backend`)
     passed_by: tuple[str, ...] = ()
+    default: str | None = None  # its default, a literal: `True` (see `KnobLink.default`)
+    bare: bool = False  # a yes/no flag taking no value (`KnobLink.bare`)
+    negated: bool = False  # ... with a `--no-x` form
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).

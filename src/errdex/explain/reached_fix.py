@@ -77,6 +77,7 @@ def reached_fix(fix: ExampleFix, knob_name: str, facts: Facts) -> ExampleFix | N
     command = knob.command if knob is not None else None
     if knob is None or not command or command not in fix.before or command not in fix.after:
         return fix  # a Python call, or a variable exported alone: no command line to add to
+    fix = _own_form(fix, knob, facts)
     held = [h for h in _held(facts) if h.knob != knob_name]
     if not held:
         return fix
@@ -163,7 +164,7 @@ def _holding(part: ConditionView, facts: Facts) -> list[_Held]:
         # a yes/no flag: turned off by leaving it out, it holds the check when given; one
         # the code turns on when left out (`bool | None`) holds it off in its negative form
         flags = knob.name if action.keyword == "False" else ""
-        if action.keyword == "True" and "None" in (knob.value_type or ""):
+        if action.keyword == "True" and _off_by_negative(knob):
             off = negative_flag(knob.name)
             if off is None:
                 return [_Held(knob.name, unwritable=True)]
@@ -295,13 +296,17 @@ def _flag_witness(
     yes/no flag whose needed form is not known. With it, the range a numeric bound allows."""
     mine = f"{knob.name} {knob.name.lstrip('-').replace('-', '_').upper()}"
     shape = _literal_shape(part, knob, facts) if _takes_value(knob) else None
+    yes_no = boolish(knob) or knob.bare  # no value to name
     if shape is None:
-        return (None if boolish(knob) else mine), None
+        return (None if yes_no else mine), None
     value = shape.value
+    if shape.op == "false" and knob.default == "True":
+        # left out, it stays on: its negative form, where it has one
+        return (None if knob.bare and not knob.negated else negative_flag(knob.name)), None
     if shape.op == "false" or (shape.op in ("is", "==") and value is None):
         return "", None  # left out
     if shape.op == "true":
-        return (knob.name if boolish(knob) else mine), None
+        return (knob.name if yes_no else mine), None
     if json_valued(knob):
         # a field of the flag's JSON: written as such where the name holds one field
         key = knob.json_key
@@ -316,7 +321,7 @@ def _flag_witness(
         within = _within(shape.op, value)
         if within is not None:
             return f"{knob.name} {_least(within)}", within
-    return (None if boolish(knob) else mine), None  # `!=`, `not in`: the user's own value
+    return (None if yes_no else mine), None  # `!=`, `not in`: the user's own value
 
 
 def _within(op: str, value: int) -> Within | None:
@@ -411,10 +416,35 @@ def _views(part: ConditionView, facts: Facts) -> Iterator[ConditionView]:
 
 def _given(knob: Knob, value: object) -> str | None:
     if isinstance(value, bool):
-        return knob.name if value else ""
+        if value or not _off_by_negative(knob):
+            return knob.name if value else ""
+        return negative_flag(knob.name)  # left out, it is None or on: `--no-x` gives False
     if isinstance(value, str | int | float):
         return f"{knob.name} {shlex.quote(str(value))}"
     return None
+
+
+def _off_by_negative(knob: Knob) -> bool:
+    """Whether only the flag's `--no-x` form gives it False: a `bool | None` flag is None
+    when left out, one that defaults to `True` stays on (a `store_true` flag has no
+    `--no-x`)."""
+    if knob.bare and not knob.negated:
+        return False
+    return "None" in (knob.value_type or "") or knob.default == "True"
+
+
+def _own_form(fix: ExampleFix, knob: Knob, facts: Facts) -> ExampleFix:
+    """`fix` whose "before" gives the yes/no flag it drops in the form the path holds
+    (`--no-x` where the path tests it False): given as `--x`, it would not fail."""
+    if not (boolish(knob) or knob.bare):
+        return fix
+    forms = {h.flags for h in _held(facts) if h.knob == knob.name and not h.unwritable}
+    negative = negative_flag(knob.name)
+    before, after = fix.before.split(), fix.after.split()
+    if negative is None or forms != {negative} or knob.name not in before or knob.name in after:
+        return fix
+    words = [negative if w == knob.name else w for w in fix.before.split(" ")]
+    return msgspec.structs.replace(fix, before=" ".join(words))
 
 
 def _merged(given: list[str]) -> str | None:

@@ -52,7 +52,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "82-own-program-subcommands"
+EXTRACTOR_VERSION = "83-yes-no-flag-defaults"
 
 __all__ = [
     "EXTRACTOR_VERSION",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import re
 
+from errdex.extract.field_defaults import flag_form
 from errdex.extract.textscan import LineNumbers
 from errdex.facts import ClassFact, FlagFact, SubcommandFact
 from errdex.lazy_re import lazy_compile
@@ -100,6 +101,7 @@ def scan_commands(
                 break
     positionals: list[FlagFact] = []
     declared: dict[int, tuple[str | None, bool]] = {}
+    forms: dict[int, tuple[bool, bool, str | None]] = {}
     if has_argument:
         for match in _POSITIONAL.finditer(text):
             line = line_of(match.start())
@@ -120,21 +122,28 @@ def scan_commands(
             where = spans.function_at(line)
             window = _call_text(text, match.end())
             declared[line] = (where[0] if where else None, _REQUIRED.search(window) is not None)
+            forms[line] = flag_form(text, match.end() + 1)  # past the closing quote
     computed: list[str] = []
     if has_argument:
         for match in _COMPUTED.finditer(text):
             where = spans.function_at(line_of(match.start()))
             if where is not None and where[0] not in computed:
                 computed.append(where[0])
-    placed = [
-        FlagFact(
-            flag=f.flag,
-            line=f.line,
-            function=declared.get(f.line, (None, False))[0],
-            required=declared.get(f.line, (None, False))[1],
+    placed = []
+    for f in flags:
+        declarer, required = declared.get(f.line, (None, False))
+        bare, negated, default = forms.get(f.line, (False, False, None))
+        placed.append(
+            FlagFact(
+                flag=f.flag,
+                line=f.line,
+                function=declarer,
+                required=required,
+                bare=bare,
+                negated=negated,
+                default=default,
+            )
         )
-        for f in flags
-    ]
     return subcommands, positionals, placed, computed
 
 

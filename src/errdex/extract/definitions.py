@@ -12,6 +12,7 @@ import ast
 from errdex.extract.calls import is_property, property_fact
 from errdex.extract.conditions import dotted_name, walk
 from errdex.extract.docs import DOC_OF, attribute_docs
+from errdex.extract.field_defaults import field_defaults
 from errdex.extract.param_defaults import rebound_names
 from errdex.extract.scope import Scope, Step, literal_defaults
 from errdex.extract.shapes import (
@@ -294,8 +295,10 @@ class DefinitionRecorder:
                         and isinstance(default.value, ast.Name)
                     ):
                         field_docs[item.target.id] = f"{DOC_OF}{default.value.id}.{default.attr}"
+        configured = _ARGS_CLASS.search(stmt.name) or _CONFIG_CLASS.search(stmt.name)
         return ClassFact(
             keys=_config_keys(stmt) if _CONFIG_CLASS.search(stmt.name) else (),
+            defaults=field_defaults(stmt.body) if configured else {},
             name=stmt.name,
             qualname=qualname,
             line=stmt.lineno,

@@ -57,7 +57,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "70-own-program-subcommands"
+LINKER_VERSION = "71-flag-forms-own-declaration"
 
 
 def link_version(
@@ -349,7 +349,7 @@ class _Context:
             caller_links=links,
             calls=len(self.callers.passing_calls(indexed.module, site.function)),
             gates=gates,
-            knobs=tuple(self._with_command(k) for k in reversed(unique.values())),
+            knobs=tuple(self._with_command(k, facts.path) for k in reversed(unique.values())),
             selections=tuple(
                 self._selection_command(s)
                 for s in self.selection.selections(
@@ -374,10 +374,14 @@ class _Context:
             self._publics[key] = "" if found == f"{module}.{function}" else found
         return self._publics[key]
 
-    def _with_command(self, knob: KnobLink) -> KnobLink:
-        """The knob with the command line a user types to set it, and the public path of
-        the class that takes it as a keyword (`vllm.LLM`, not the module defining it)."""
-        command = self._command(knob.kind, knob.name)
+    def _with_command(self, knob: KnobLink, path: str) -> KnobLink:
+        """The knob with the command line a user types to set it (for a flag the site's file
+        `path` declares, the command of that declaration), and the public path of the class
+        that takes it as a keyword (`vllm.LLM`, not the module defining it)."""
+        if knob.kind == KnobKind.FLAG and knob.file == path:
+            command = self.commands.command(knob.name, within=path)
+        else:
+            command = self._command(knob.kind, knob.name)
         call = knob.call
         if call is not None:
             path, paren, first = call.partition("(")

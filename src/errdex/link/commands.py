@@ -45,6 +45,8 @@ class CommandIndex:
         self._callers = callers
         self._scripts = [e for e in entry_points if e.group == "console_scripts"]
         self._origins: dict[str, list[Function]] = {}  # flag → functions declaring it
+        # (flag, file) → the functions of that file declaring it
+        self._origins_in: dict[tuple[str, str], list[Function]] = {}
         # functions that add the fields of their class as flags → how many fields
         self._computed: dict[Function, int] = {}
         self._subcommands: dict[Function, str] = {}
@@ -61,7 +63,9 @@ class CommandIndex:
         for facts in files if self._scripts else ():
             for flag in facts.flags:
                 if flag.function is not None:
-                    self._origins.setdefault(flag.flag, []).append((facts.module, flag.function))
+                    where = (facts.module, flag.function)
+                    self._origins.setdefault(flag.flag, []).append(where)
+                    self._origins_in.setdefault((flag.flag, facts.path), []).append(where)
             fields = {c.qualname: len(c.fields) for c in facts.classes if c.fields}
             for function in facts.computed_flags:
                 owner = function.rpartition(".")[0]
@@ -82,9 +86,14 @@ class CommandIndex:
         self._popular: Counter[tuple[str | None, str]] | None = None
         self._main: tuple[str | None] | None = None
 
-    def command(self, flag: str) -> str | None:
-        """`vllm serve MODEL_TAG` for `--enforce-eager`, or None when no script reaches it."""
-        reaches = self._reach(flag)
+    def command(self, flag: str, within: str | None = None) -> str | None:
+        """`vllm serve MODEL_TAG` for `--enforce-eager`, or None when no script reaches it;
+        with `within`, only from the declarations of that file (the program whose file
+        reads the flag: another program's flag of the same name is not it)."""
+        if within is not None and (flag, within) in self._origins_in:
+            reaches = [r for o in self._origins_in[(flag, within)] for r in self._walk(o)]
+        else:
+            reaches = self._reach(flag)
         if not reaches:
             return None
         popular = self._popularity()

@@ -15,7 +15,7 @@ import msgspec
 
 from errdex.extract.docs import DOC_OF
 from errdex.extract.shapes import OWN_OBJECT
-from errdex.facts import FileFacts, KnobKind, PropertyFact
+from errdex.facts import FileFacts, FlagFact, KnobKind, PropertyFact
 from errdex.lazy_re import lazy_compile
 from errdex.link.parsed_classes import field_flag, generator_read
 from errdex.linked_facts import OWN_KEY, KnobLink
@@ -29,6 +29,7 @@ _ARGS_CLASS = lazy_compile(r"(?:Args|Arguments)$")
 # A class is the Python entry point of an arguments dataclass when its constructor takes at
 # least this many of the dataclass's fields as keywords.
 _MIN_SHARED_KEYWORDS = 5
+_MAX_DEFAULT_HOPS = 3  # class fields followed to a field's literal default
 
 
 class FlagIndex:
@@ -41,6 +42,12 @@ class FlagIndex:
     ) -> None:
         self._properties = properties  # (module, Class.name) → the property, its file
         self._flags: dict[str, tuple[str, str, int]] = {}  # dest → (flag, file, line)
+        self._forms: dict[str, FlagFact] = {}  # dest → the declaration of that flag
+        # dest → each file declaring a flag of it → that declaration
+        self._declared_in: dict[str, dict[str, FlagFact]] = {}
+        # a class's short name → its fields' literal defaults, or another class's field
+        # (None where two classes of that name disagree)
+        self._defaults: dict[str, dict[str, str | None]] = {}
         self._fields: dict[str, tuple[str, str, str, int]] = {}  # name → (class, type, file, line)
         self._args_fields: dict[str, set[str]] = {}  # arguments class → its fields
         # a field name → every arguments class declaring it (class, type, file, line)
@@ -62,14 +69,19 @@ class FlagIndex:
         self._declared: dict[str, set[str]] = {}
         # `Class.attr` → the arguments fields defaulting to it (built when first asked)
         self._defaulting: dict[str, list[str]] | None = None
-        self._matched: dict[tuple[str, str, str, str | None], KnobLink | None] = {}
+        self._matched: dict[tuple[str, str, str, str | None, str | None], KnobLink | None] = {}
         for facts in files:
             if facts.error is not None:
                 continue
             for flag in facts.flags:
                 dest = flag.flag[2:].replace("-", "_")
                 self._flags.setdefault(dest, (flag.flag, facts.path, flag.line))
+                self._forms.setdefault(dest, flag)
+                self._declared_in.setdefault(dest, {}).setdefault(facts.path, flag)
             for cls in facts.classes:
+                known = self._defaults.setdefault(cls.name, {})
+                for field, default in cls.defaults.items():
+                    known[field] = default if known.get(field, default) == default else None
                 if cls.keys:
                     self._keys.setdefault(cls.name, set()).update(cls.keys)
                     self._declared.setdefault(cls.name, set()).update(cls.field_docs)
@@ -226,20 +238,26 @@ class FlagIndex:
         plain = plain and not field.startswith("_")
         return field if plain and set(prop.reads) <= {returned} else ""
 
-    def flag(self, parts: list[str], dotted: str, class_name: str | None) -> KnobLink | None:
+    def flag(
+        self, parts: list[str], dotted: str, class_name: str | None, path: str | None = None
+    ) -> KnobLink | None:
         """The flag that sets `dotted` (read as `parts`, its last two the object and the
-        attribute) in a method of `class_name`, or None."""
+        attribute) in a method of `class_name` in the file `path`, or None."""
         if len(parts) < 2:
             return None
         # The same attribute is read in many files: each is matched once. The class only
-        # counts for an attribute of `self` (whether it is a configuration class's own).
+        # counts for an attribute of `self` (whether it is a configuration class's own), the
+        # file only where it declares a flag of that name among others.
         receiver = parts[-2]
-        key = (receiver, parts[-1], dotted, class_name if receiver in OWN_OBJECT else None)
+        own = path if path in self._declared_in.get(parts[-1], {}) else None
+        key = (receiver, parts[-1], dotted, class_name if receiver in OWN_OBJECT else None, own)
         if key not in self._matched:
-            self._matched[key] = self._flag(parts, dotted, class_name)
+            self._matched[key] = self._flag(parts, dotted, class_name, own)
         return self._matched[key]
 
-    def _flag(self, parts: list[str], dotted: str, class_name: str | None) -> KnobLink | None:
+    def _flag(
+        self, parts: list[str], dotted: str, class_name: str | None, own: str | None = None
+    ) -> KnobLink | None:
         name = parts[-1]
         receiver = parts[-2]
         if receiver not in OWN_OBJECT and self._json_flag_field(receiver):
@@ -265,6 +283,12 @@ class FlagIndex:
             return None
         flag = field_flag(name)
         declared = self._flags.get(name)
+        form = self._forms.get(name)
+        if own is not None:
+            # a flag of that name declared in the file that reads it: that program's own
+            # (`--dry-run` of the sweep a class parses, not of another command)
+            form = self._declared_in[name][own]
+            declared = (form.flag, own, form.line)
         field = self._fields.get(name)
         if declared is not None:
             via = f"argparse declares `{declared[0]}` ({declared[1]}:{declared[2]})"
@@ -280,6 +304,11 @@ class FlagIndex:
         else:
             return None
         value_type = field[1] if field is not None else None
+        # a yes/no flag of its own takes no value (`store_true`, `BooleanOptionalAction`)
+        bare = declared is not None and form is not None and form.bare
+        default = form.default if bare and form is not None else None
+        if default is None and field is not None:
+            default = self._field_default(field[0].rsplit(".", 1)[-1], name)
         entry = self._entry(field[0]) if field is not None else None
         call = None
         if entry is not None and name in entry[1]:
@@ -294,7 +323,20 @@ class FlagIndex:
             same_value=True,
             value_type=value_type,
             call=call,
+            default=default,
+            bare=bare,
+            negated=bare and form is not None and form.negated,
         )
+
+    def _field_default(self, owner: str, name: str) -> str | None:
+        """The literal default of the field `name` of the class `owner`, followed through
+        the class field it defaults to (`= CacheConfig.swa_bounded_replay`): `"True"`."""
+        for _ in range(_MAX_DEFAULT_HOPS):
+            default = self._defaults.get(owner, {}).get(name)
+            if default is None or default in ("True", "False", "None"):
+                return default
+            owner, _, name = default.rpartition(".")
+        return None
 
     def own_json_key(self, dotted: str, class_name: str | None) -> KnobLink | None:
         """`self.method` read in `SpeculativeConfig`, the class of the object that

@@ -242,7 +242,7 @@ class KnobIndex:
         found = self.environment.environment(dotted, facts)
         if found:
             return found
-        flag = self.flags.flag(parts, dotted, class_name)
+        flag = self.flags.flag(parts, dotted, class_name, facts.path)
         # `self.key` of a configuration class: also the key of the JSON its flag takes
         own = self.flags.own_json_key(dotted, class_name)
         if flag is not None and own is None:

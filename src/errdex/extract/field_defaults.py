@@ -1,0 +1,114 @@
+"""The defaults a command line starts from: of an arguments or configuration class's fields,
+and of an argparse flag's declaration.
+
+A fix that turns a yes/no flag off must know where it starts: leaving out a flag whose
+field defaults to `True` (`swa_bounded_replay: bool = True`, given to the command line as
+`--swa-bounded-replay`/`--no-swa-bounded-replay`) leaves it on.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from errdex.lazy_re import lazy_compile
+
+# the value a default is kept as: a yes/no or None literal
+_LITERALS = {True: "True", False: "False", None: "None"}
+# `action="store_true"`, `action=argparse.BooleanOptionalAction` in an `add_argument` call
+_ACTION = lazy_compile(
+    r"""\baction\s*=\s*(?:["'](store_true|store_false)["']|(?:argparse\.)?(BooleanOptionalAction)\b)"""
+)
+_DEFAULT = lazy_compile(r"\bdefault\s*=\s*(True|False|None)\s*[,)]")
+_MAX_CALL = 800  # characters of an `add_argument(` call read for its keywords
+
+
+def field_defaults(body: list[ast.stmt]) -> dict[str, str]:
+    """`name: T = <default>` of a class body, each default a yes/no or None literal
+    (`"True"`), also inside `Field(default=...)`/`field(default=...)`, or another class's
+    field as the generators of flags write it (`CacheConfig.x`, `get_field(CacheConfig,
+    "x")`: `"CacheConfig.x"`)."""
+    found: dict[str, str] = {}
+    for item in body:
+        if not (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)):
+            continue
+        value = _default_of(item.value)
+        if value is not None:
+            found[item.target.id] = value
+    return found
+
+
+def _default_of(node: ast.expr | None) -> str | None:
+    if isinstance(node, ast.Constant):
+        return _literal(node.value)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    if not isinstance(node, ast.Call):
+        return None
+    name = node.func.id if isinstance(node.func, ast.Name) else None
+    if name == "get_field" and len(node.args) == 2:
+        owner, attr = node.args
+        if (
+            isinstance(owner, ast.Name)
+            and isinstance(attr, ast.Constant)
+            and isinstance(attr.value, str)
+        ):
+            return f"{owner.id}.{attr.value}"
+    if name in ("Field", "field"):
+        for keyword in node.keywords:
+            if keyword.arg == "default" and isinstance(keyword.value, ast.Constant):
+                return _literal(keyword.value.value)
+    return None
+
+
+def _literal(value: object) -> str | None:
+    if value is None or isinstance(value, bool):
+        return _LITERALS[value]
+    return None
+
+
+def flag_form(text: str, start: int) -> tuple[bool, bool, str | None]:
+    """(takes no value, has a `--no-x` form, its default) of the `add_argument(` call whose
+    arguments start at `start` of `text`: read up to the parenthesis that closes it."""
+    call = _call_arguments(text, start)
+    if "action" not in call and "default" not in call:
+        return False, False, None  # most calls: a type, a help text, `**kwargs`
+    action = _ACTION.search(call)
+    written = _DEFAULT.search(call)
+    default = written.group(1) if written else None
+    if action is None:
+        return False, False, default
+    if action.group(1) == "store_true":
+        return True, False, default or "False"
+    if action.group(1) == "store_false":
+        return True, False, default or "True"
+    return True, True, default or "None"
+
+
+def _call_arguments(text: str, start: int) -> str:
+    """The text of a call's arguments from `start` to its closing parenthesis (brackets
+    counted, strings and comments skipped), or as much as was read."""
+    depth = 0
+    quote = ""
+    end = min(len(text), start + _MAX_CALL)
+    at = start
+    while at < end:
+        char = text[at]
+        if quote:
+            if char == "\\":
+                at += 1
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            if depth == 0:
+                return text[start:at] + ")"
+            depth -= 1
+        elif char == "#":
+            newline = text.find("\n", at)
+            at = end if newline < 0 else newline
+            continue
+        at += 1
+    return text[start:end]
