@@ -39,6 +39,7 @@ from errdex.explain.audience import callback_parameter, command_line_solution, f
 from errdex.explain.callback_result import callback_result_solution
 from errdex.explain.callee_advice import callee_advice_solutions
 from errdex.explain.caller_guards import gated_path_entries, guarded_entries
+from errdex.explain.chain_branches import earlier_branch
 from errdex.explain.class_attributes import attribute_solution
 from errdex.explain.class_body import class_body_solution
 from errdex.explain.class_hooks import annotation_solution, names_hook_argument
@@ -219,6 +220,7 @@ def ways_out(facts: Facts) -> list[ConditionView]:
         and not presence_of_tried(c, facts)
         and not no_way_out_of_try(c, facts)
         and not (c.kind in _BRANCH_KINDS and branch_refuses(c, facts, surely=False))
+        and not earlier_branch(c, facts.held, facts.knobs, facts.bindings)
     ]
     return kept_conditions(held, facts)
 

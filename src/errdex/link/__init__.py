@@ -57,7 +57,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "71-flag-forms-own-declaration"
+LINKER_VERSION = "72-held-config-objects"
 
 
 def link_version(
@@ -309,7 +309,13 @@ class _Context:
         site, found = own_tests.decided(site, facts, knobs, self.names)
         found.extend(
             knobs.knobs(
-                facts, site.class_name, site.conditions, site.bindings, names, init_values=values
+                facts,
+                site.class_name,
+                site.conditions,
+                site.bindings,
+                names,
+                init_values=values,
+                typed=facts.params.get(site.function),
             )
         )
         for variant in site.variants:

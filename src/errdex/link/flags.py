@@ -18,6 +18,7 @@ from errdex.extract.shapes import OWN_OBJECT
 from errdex.facts import FileFacts, FlagFact, KnobKind, PropertyFact
 from errdex.lazy_re import lazy_compile
 from errdex.link.parsed_classes import field_flag, generator_read
+from errdex.link.settings_classes import object_name, settings_classes
 from errdex.linked_facts import OWN_KEY, KnobLink
 
 # The receiver of an attribute that a flag may set: `self.model_config`, `args`, `opts`.
@@ -70,6 +71,7 @@ class FlagIndex:
         # `Class.attr` → the arguments fields defaulting to it (built when first asked)
         self._defaulting: dict[str, list[str]] | None = None
         self._matched: dict[tuple[str, str, str, str | None, str | None], KnobLink | None] = {}
+        self._settings: dict[str, str | None] | None = None  # built when first asked
         for facts in files:
             if facts.error is not None:
                 continue
@@ -151,6 +153,35 @@ class FlagIndex:
             qualname.rsplit(".", 1)[-1] == owner or doc == f"{DOC_OF}{owner}.{attr}"
             for qualname, doc in self._field_docs.get(attr, ())
         )
+
+    def settings_class(self, name: str) -> bool:
+        """Whether the configuration class of that short name holds settings the user's flags
+        write (`settings_classes`)."""
+        return name in self._settings_classes()
+
+    def keys_of(self, name: str) -> set[str]:
+        """The keys the constructor of the configuration class of that short name takes."""
+        return self._keys.get(name, set())
+
+    def held_as(self, name: str) -> str | None:
+        """The arguments field that holds the settings class's object (`speculative_config`
+        for `SpeculativeConfig`), or None."""
+        return self._settings_classes().get(name)
+
+    def _settings_classes(self) -> dict[str, str | None]:
+        if self._settings is None:
+            fields = [
+                (field, where[1])
+                for field, found in self._all_fields.items()
+                for where in found
+                if _ARGS_CLASS.search(where[0])
+            ]
+            docs = [
+                d for docs in self._field_docs.values() for c, d in docs if _ARGS_CLASS.search(c)
+            ]
+            classes = {*self._keys, *(c.rsplit(".", 1)[-1] for c in self._args_fields)}
+            self._settings = settings_classes(classes, fields, docs)
+        return self._settings
 
     def flags_defaulting_to(self, owner: str, attr: str) -> list[KnobLink]:
         """The flags of an arguments class's fields that default to another class's field
@@ -356,7 +387,7 @@ class FlagIndex:
             # writes over the JSON's key (`reasoning_config.reasoning_parser =
             # self.reasoning_parser`)
             return None
-        receiver = re.sub(r"(?<!^)(?=[A-Z][a-z])", "_", owner).lower()
+        receiver = object_name(owner)
         if not self._json_flag_field(receiver) or self.flags_defaulting_to(owner, name):
             return None
         knob = self.flag(["args", receiver], receiver, None)

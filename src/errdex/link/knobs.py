@@ -3,8 +3,13 @@
 Each name is resolved to the environment variables (`environment_knobs`) and flags
 (`flags`) behind it, through what connects it to them:
 
-- `self.name` is what the property `name` of the class (or a base) reads;
-- a local is what its value reads or is computed from;
+- `self.name` is what the property `name` of the class (or a base) reads, and
+  `cache_config.name` what the property of the settings class the object is named for
+  returns as it is (one key, or one environment variable);
+- a local is what its value reads or is computed from; `pc.x`, where the local `pc` holds
+  `vllm_config.parallel_config`, is `vllm_config.parallel_config.x`, and `spec.x`, where the
+  parameter `spec` is annotated as a settings class (`settings_classes`), is that class's
+  object's `x` (a parameter of another `...Config` class holds no setting);
 - `x.attr` that no setting takes as it is follows the assignments of `attr` under an `if`
   elsewhere (`AttrSet`) to the settings of their guards.
 """
@@ -12,8 +17,7 @@ Each name is resolved to the environment variables (`environment_knobs`) and fla
 from __future__ import annotations
 
 import ast
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
 
@@ -32,6 +36,7 @@ from errdex.link.environment_knobs import EnvironmentIndex, direct_reads
 from errdex.link.expression_texts import env_reads_in, local_value, names_of, parse_expression
 from errdex.link.flags import FlagIndex
 from errdex.link.resolve import Namespace
+from errdex.link.settings_classes import object_name
 from errdex.linked_facts import KnobLink, own_key, property_via
 
 _MAX_KNOBS = 12
@@ -39,6 +44,7 @@ _MAX_SETS_PER_ATTR = 4  # assignments of one attribute followed to their setting
 # What a knob lookup depends on: the name, the file and class asking, the depth of the
 # lookup, and the local binding of a bare name.
 _ResolveKey = tuple[str, str, str | None, int, Binding | None]
+_HeldKey = tuple[str, str, str | None, Binding | None, str | None]
 
 
 class KnobIndex:
@@ -47,6 +53,9 @@ class KnobIndex:
     def __init__(self, files: list[FileFacts], names: Namespace) -> None:
         self._names = names
         self._properties: dict[tuple[str, str], tuple[PropertyFact, FileFacts]] = {}
+        # (the object a class is named for, the property) → the properties of that name:
+        # `parallel_config.use_ubatching` is `ParallelConfig.use_ubatching` when only one
+        self._named_properties: dict[tuple[str, str], list[tuple[PropertyFact, FileFacts]]] = {}
         self._sets: dict[str, list[tuple[AttrSet, FileFacts]]] = {}  # attribute → its sets
         # what the sets assign attributes of, by name → its sets (`aux_output_config`)
         self._sets_of: dict[str, list[tuple[AttrSet, FileFacts]]] = {}
@@ -59,11 +68,18 @@ class KnobIndex:
                 self._sets_of.setdefault(receiver, []).append((attr_set, facts))
             for prop in facts.properties:
                 self._properties[(facts.module, prop.qualname)] = (prop, facts)
+                owner, _, attr = prop.qualname.rpartition(".")
+                if owner and "." not in owner:
+                    key = (object_name(owner), attr)
+                    self._named_properties.setdefault(key, []).append((prop, facts))
         self.environment = EnvironmentIndex(files, names)
         self.flags = FlagIndex(files, self._properties)
         # The index never changes once built, and sites of one function (and functions of
         # one class) ask about the same names again and again: each is resolved once.
         self._resolved: dict[_ResolveKey, tuple[KnobLink, ...]] = {}
+        # `_held`'s answers, by the name, the file and class asking, the root's binding and
+        # the class its parameter is annotated with
+        self._held_found: dict[_HeldKey, tuple[KnobLink, ...] | None] = {}
 
     def knobs(
         self,
@@ -73,10 +89,12 @@ class KnobIndex:
         bindings: Iterable[Binding] = (),
         names: Iterable[str] | None = None,
         init_values: dict[str, str] | None = None,
+        typed: Mapping[str, str] | None = None,
     ) -> list[KnobLink]:
         """Knobs behind the names of `conditions`, as seen from a function of `facts`;
         `init_values` holds what the class's constructor assigns `self.X` (see
-        `SourceRead.init_values`)."""
+        `SourceRead.init_values`), `typed` the classes the function's parameters are
+        annotated with."""
         out: list[KnobLink] = []
         conditions = list(conditions)
         local = {b.name: b for b in bindings if b.origin == "local"}
@@ -97,7 +115,11 @@ class KnobIndex:
             # `_resolve`'s lookup written out: the sites ask about four names each, and
             # all but a few were asked about before
             binding = local.get(name) if local and "." not in name else None
-            found: Sequence[KnobLink] | None = resolved.get((name, path, class_name, 0, binding))
+            found: Sequence[KnobLink] | None = None
+            if (local or typed) and "." in name:
+                found = self._held(name, facts, class_name, local, typed)
+            if found is None:
+                found = resolved.get((name, path, class_name, 0, binding))
             if found is None:
                 found = self._resolve(name, facts, class_name, local, depth=0)
             if init_values:  # through the constructor's value of it, then its own
@@ -156,6 +178,70 @@ class KnobIndex:
             self._json_overrides(self._documented(k, class_name))
             for k in self._resolve(dotted, facts, class_name, local, depth=0)
         ]
+
+    def _held(
+        self,
+        dotted: str,
+        facts: FileFacts,
+        class_name: str | None,
+        local: dict[str, Binding],
+        typed: Mapping[str, str] | None,
+    ) -> Sequence[KnobLink] | None:
+        """The knobs behind `x.attr` where `x` is a name the function holds an object under:
+        a local bound to another name's object (`pc = vllm_config.parallel_config`), or a
+        parameter annotated as a settings class; None when `x` is neither. A parameter of
+        another `...Config` class has none, even when a local rebinds it."""
+        root, _, rest = dotted.partition(".")
+        if root in OWN_OBJECT:
+            return None
+        cls = typed.get(root) if typed else None
+        binding = local.get(root)
+        if cls is None and binding is None:
+            return None  # most names: neither a local nor an annotated parameter
+        # the sites of one function ask about the same names: each is worked out once
+        key = (dotted, facts.path, class_name, binding, cls)
+        if key not in self._held_found:
+            self._held_found[key] = self._held_once(root, rest, facts, class_name, binding, cls)
+        return self._held_found[key]
+
+    def _held_once(
+        self,
+        root: str,
+        rest: str,
+        facts: FileFacts,
+        class_name: str | None,
+        binding: Binding | None,
+        annotated: str | None,
+    ) -> tuple[KnobLink, ...] | None:
+        cls = annotated.rsplit(".", 1)[-1] if annotated is not None else None
+        if cls is not None:
+            if not cls.endswith("Config"):
+                cls = None
+            elif not self.flags.settings_class(cls):
+                return ()
+        if binding is not None:
+            value = local_value(binding.value)
+            if value is None or value.alias is None or value.alias.partition(".")[0] == root:
+                return None
+            held, via = value.alias, f"the local `{root}` = `{value.alias}` (line {binding.line})"
+        elif cls is not None and self.flags.held_as(cls) not in (None, root):
+            held = self.flags.held_as(cls) or ""
+            via = f"`{root}` is a `{cls}` (as annotated)"
+        else:
+            return None
+        out: list[KnobLink] = []
+        for knob in self._resolve(f"{held}.{rest}", facts, class_name, {}, depth=0):
+            # written as the object's own name would be, then as the condition names it
+            knob = self._json_overrides(self._documented(knob, class_name))
+            behind = knob.behind
+            if behind == held or behind.startswith(held + "."):
+                behind = root + behind[len(held) :]
+            else:
+                behind = f"{root}.{rest}"
+            # the link's own words first: the page reads how the flag was matched from them
+            said = f"{knob.via}; {via}" if knob.via else via
+            out.append(msgspec.structs.replace(knob, behind=behind, via=said))
+        return tuple(out)
 
     def _json_overrides(self, knob: KnobLink) -> KnobLink:
         """A JSON-valued flag with the plain flags that write a field of its object when
@@ -250,6 +336,8 @@ class KnobIndex:
         found = [k for k in (flag, own) if k is not None]
         if len(parts) < 2 or depth >= 2:
             return found
+        if not found and parts[-2] not in OWN_OBJECT:
+            found = self._through_named_property(parts[-2], parts[-1], dotted, depth)
         return found + self._through_sets(dotted, class_name, depth)
 
     def _through_init(
@@ -322,7 +410,28 @@ class KnobIndex:
         found = self._property(facts, class_name, attr)
         if found is None:
             return []
-        prop, where = found
+        return self._property_knobs(*found, dotted, depth)
+
+    def _through_named_property(
+        self, receiver: str, attr: str, dotted: str, depth: int
+    ) -> list[KnobLink]:
+        """`cache_config.device_memory_utilization`: the setting behind what the property of the
+        one settings class named for the object returns as it is (one of the class's keys,
+        or an environment variable). Two classes of that name, or none: nothing is guessed;
+        a property computed from several values (`self.enable_dbo or self.ubatch_size > 1`)
+        is left alone: the knobs of its parts would each be named with no value to give."""
+        found = self._named_properties.get((receiver, attr))
+        if found is None or len(found) != 1:
+            return []
+        prop, where = found[0]
+        owner = prop.qualname.rpartition(".")[0]
+        if not self.flags.settings_class(owner) or not _one_value(prop, self.flags.keys_of(owner)):
+            return []
+        return self._property_knobs(prop, where, dotted, depth)
+
+    def _property_knobs(
+        self, prop: PropertyFact, where: FileFacts, dotted: str, depth: int
+    ) -> list[KnobLink]:
         owner = prop.qualname.rpartition(".")[0]
         via = property_via(prop.qualname, where.path, prop.line)
         out: list[KnobLink] = [
@@ -412,6 +521,17 @@ class KnobIndex:
         return self.flags.field_flag(name)
 
 
+def _one_value(prop: PropertyFact, keys: set[str]) -> bool:
+    """Whether the property returns one of the class's keys (`return self.x`) or one
+    environment variable as it is, and reads nothing else."""
+    if prop.env_reads:
+        return not prop.reads and len(prop.env_reads) == 1 and prop.returns_env == prop.env_reads
+    if len(prop.returns) != 1 or set(prop.reads) - set(prop.returns):
+        return False
+    first, _, field = prop.returns[0].partition(".")
+    return first in OWN_OBJECT and field in keys
+
+
 def _last_two(dotted: str) -> tuple[str, str]:
     """The object and the attribute read of it: `model_config`, `max_model_len`."""
     parts = dotted.split(".")
@@ -430,6 +550,5 @@ def receiver_name(dotted: str, class_name: str | None) -> str:
     parts = dotted.split(".")
     owner = parts[-2] if len(parts) >= 2 else ""
     if owner in OWN_OBJECT and class_name:
-        last = class_name.rsplit(".", 1)[-1]
-        owner = re.sub(r"(?<!^)(?=[A-Z][a-z])", "_", last).lower()
+        owner = object_name(class_name)
     return owner
