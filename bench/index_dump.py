@@ -44,6 +44,25 @@ def _line(table: str, row: Any) -> str:
     return f"{table}\t{json.dumps(_plain(row), ensure_ascii=False, sort_keys=False)}"
 
 
+def _site_data(data: bytes, parts: bytes | None) -> Any:
+    """A site's record with its function's part put back (`store.function_parts`): the
+    same whether an errdex stored it apart or inside the site."""
+    site = msgspec.msgpack.decode(data)
+    if parts is not None:
+        site.update(msgspec.msgpack.decode(parts))
+    return site
+
+
+def _parts_column(conn: sqlite3.Connection) -> str:
+    """The column of a site's part, NULL in a database written before there were parts."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'function_parts'").fetchone():
+        return (
+            "(SELECT f.data FROM function_parts f"
+            " WHERE f.version_id = s.version_id AND f.id = s.parts)"
+        )
+    return "NULL"
+
+
 def dump(path: Path) -> Iterator[str]:
     """The database's facts, one line a row, in a fixed order."""
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
@@ -62,10 +81,10 @@ def dump(path: Path) -> Iterator[str]:
             yield _line("error", row)
         for row in conn.execute(
             "SELECT s.id, s.version_id, s.error_id, d.key, s.file, s.line, s.end_line,"
-            " s.function, s.kind, s.exception, s.message, s.data"
+            f" s.function, s.kind, s.exception, s.message, s.data, {_parts_column(conn)}"
             " FROM sites s JOIN search_docs d ON d.id = s.search_id ORDER BY s.id"
         ):
-            yield _line("site", [*row[:11], msgspec.msgpack.decode(row[11])])
+            yield _line("site", [*row[:11], _site_data(row[11], row[12])])
         for row in conn.execute(
             "SELECT d.key, t.message, t.reasons, t.exception"
             " FROM search_docs d JOIN search_text t ON t.rowid = d.id ORDER BY d.key"

@@ -16,7 +16,6 @@ failure of the child's is raised here as a `StoreError`.
 from __future__ import annotations
 
 import contextlib
-import itertools
 import multiprocessing
 import queue
 import threading
@@ -32,12 +31,17 @@ from errdex.linked_facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import VersionStats
 from errdex.store.contents import PackedFiles
-from errdex.store.writing import CHUNK
+from errdex.store.function_parts import SplitChunk
+from errdex.store.writing import split_chunks
 
 _ENCODER = msgspec.msgpack.Encoder()
-# A chunk is a msgpack array of sites, each encoded as the store's `data` column keeps it:
-# the child reads each site and keeps its own bytes, rather than encode it again.
-_CHUNK_DECODER = msgspec.msgpack.Decoder(list[msgspec.Raw])
+# A chunk is a msgpack array of the parts of functions not sent before (`function_parts`:
+# number, encoding), one of the sites without them and one of the numbers of their parts,
+# each encoded as the store keeps it: the child reads each site and keeps its own bytes, rather
+# than encode it again.
+_CHUNK_DECODER = msgspec.msgpack.Decoder(
+    tuple[list[tuple[int, msgspec.Raw]], list[msgspec.Raw], list[int | None]]
+)
 _SITE_DECODER = msgspec.msgpack.Decoder(IndexedSite)
 _END = b""  # after the last chunk: commit
 _ABORT = b"\x00"  # the caller failed: roll back (not a msgpack list)
@@ -49,7 +53,7 @@ class EncodedWriter(Protocol):
     def write_encoded_version(
         self,
         info: VersionInfo,
-        sites: Iterable[tuple[IndexedSite, bytes]],
+        chunks: Iterable[SplitChunk],
         files: PackedFiles,
     ) -> VersionStats: ...
 
@@ -88,11 +92,9 @@ def write_version_aside(
     feed = _Feed(to_child)
     try:
         feed.put(ForkingPickler.dumps((info, dict(files))))  # as `Connection.send` does
-        iterator = iter(sites)
-        chunk = list(itertools.islice(iterator, CHUNK))
-        while chunk:
-            feed.put(_ENCODER.encode(chunk))
-            chunk = list(itertools.islice(iterator, CHUNK))
+        for chunk in split_chunks(sites):
+            parts = [(number, msgspec.Raw(data)) for number, data in chunk.parts]
+            feed.put(_ENCODER.encode((parts, chunk.sites, chunk.numbers)))
         feed.put(_END)
         feed.finish()
         outcome = _result(from_child)
@@ -163,7 +165,7 @@ class _Aborted(Exception):
     """The parent's sites failed: the transaction rolls back."""
 
 
-def _chunks(from_parent: Connection) -> Iterator[tuple[IndexedSite, bytes]]:
+def _chunks(from_parent: Connection) -> Iterator[SplitChunk]:
     while True:
         try:
             data = from_parent.recv_bytes()
@@ -173,8 +175,14 @@ def _chunks(from_parent: Connection) -> Iterator[tuple[IndexedSite, bytes]]:
             return
         if data == _ABORT:
             raise _Aborted
-        for raw in _CHUNK_DECODER.decode(data):
-            yield _SITE_DECODER.decode(raw), bytes(raw)
+        parts, sites, numbers = _CHUNK_DECODER.decode(data)
+        encoded = [bytes(raw) for raw in sites]
+        yield SplitChunk(
+            [(number, bytes(raw)) for number, raw in parts],
+            [_SITE_DECODER.decode(raw) for raw in encoded],
+            numbers,
+            encoded,
+        )
 
 
 def _write_in_child(

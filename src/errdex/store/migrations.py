@@ -120,6 +120,25 @@ def blob_outline(blob_type: str) -> Migration:
     )
 
 
+def function_parts(int_type: str, blob_type: str, table_options: str) -> Migration:
+    """What the sites of one function share (its callers), once per version
+    (`function_parts.py`), and each site's number of it: NULL for a site an older errdex
+    stored, which keeps its callers in `data`. `int_type`, `blob_type` and `table_options`
+    are SQLite's or PostgreSQL's."""
+    return Migration(
+        "0009_function_parts",
+        f"""
+        CREATE TABLE function_parts (
+            version_id {int_type} NOT NULL REFERENCES versions(id) ON DELETE CASCADE,
+            id {int_type} NOT NULL,
+            data {blob_type} NOT NULL,
+            PRIMARY KEY (version_id, id)
+        ){table_options};
+        ALTER TABLE sites ADD COLUMN parts {int_type};
+        """,
+    )
+
+
 # Run last in a write's transaction: in PostgreSQL the row stays locked until the commit,
 # and concurrent writers of other versions wait for each other only that long.
 BUMP_GENERATION = "UPDATE catalog_generation SET generation = generation + 1 WHERE id = 1"
@@ -212,6 +231,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     version_names("BLOB"),
     VERSION_PIN,
     blob_outline("BLOB"),
+    function_parts("INTEGER", "BLOB", " WITHOUT ROWID"),
 )
 
 

@@ -20,6 +20,7 @@ from errdex.settable import settable_key, settable_text
 from errdex.sources.base import EntryPoint, Pin, VersionInfo
 from errdex.store.base import Neighbour, StoredSite, VersionStats
 from errdex.store.contents import pack_names
+from errdex.store.function_parts import joined
 
 ENCODER = msgspec.msgpack.Encoder()
 DECODER = msgspec.msgpack.Decoder(IndexedSite)
@@ -275,30 +276,38 @@ def link_url(
 
 
 def stored_site(row: tuple[Any, ...]) -> StoredSite:
-    """A site read back: (data, project, label, revision, version id, link template, ...).
+    """A site read back: (data, project, label, revision, version id, link template, date,
+    indexed at, its function's part or None) (`sqlbase.SITE_COLUMNS`).
 
     One lookup reads the same rows several times (full-text hits, the class's raises, the
     frames' files, each error's releases), and the next lookups read many of them again:
     rows already decoded are taken from a cache keyed by their content, so they are the
     same record, decoded once."""
-    key = tuple(row[:6])
+    key = (*row[:6], row[8])
     if not isinstance(key[0], bytes):  # (a PostgreSQL driver's memoryview: not hashable)
         return _decoded(*key)
     return _cached(*key)
 
 
 def _decoded(
-    data: bytes, project: str, label: str, revision: str, version_id: int, link: str | None
+    data: bytes,
+    project: str,
+    label: str,
+    revision: str,
+    version_id: int,
+    link: str | None,
+    parts: bytes | None,
 ) -> StoredSite:
     try:
         site = DECODER.decode(data)
+        fields = joined(msgspec.structs.asdict(site), parts)
     except msgspec.MsgspecError as error:
         raise StoreError(
             f"a stored site of {project} {label} does not fit this errdex ({error});"
             " index that version again"
         ) from error
     return StoredSite(
-        **msgspec.structs.asdict(site),
+        **fields,
         project=project,
         version=label,
         revision=revision,

@@ -39,8 +39,11 @@ from errdex.store.rows import (
     term_tokens,
 )
 
+# The last column is the site's part (`function_parts`): a subquery, not a join, so that
+# it leaves the order of the joins that come after it to the planner.
 SITE_COLUMNS = """
-    s.data, p.name, v.label, v.revision, v.id, v.link_template, v.date, v.indexed_at
+    s.data, p.name, v.label, v.revision, v.id, v.link_template, v.date, v.indexed_at,
+    (SELECT f.data FROM function_parts f WHERE f.version_id = s.version_id AND f.id = s.parts)
     FROM sites s
     JOIN versions v ON v.id = s.version_id
     JOIN projects p ON p.id = v.project_id

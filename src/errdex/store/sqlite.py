@@ -15,6 +15,7 @@ from errdex.linked_facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import VersionStats
 from errdex.store.contents import PackedFiles
+from errdex.store.function_parts import SplitChunk
 from errdex.store.migrations import migrate
 from errdex.store.rows import match_expression
 from errdex.store.sqlbase import Connection, SqlStore
@@ -122,12 +123,13 @@ class SqliteStore(SqlStore):
     def write_encoded_version(
         self,
         info: VersionInfo,
-        sites: Iterable[tuple[IndexedSite, bytes]],
+        chunks: Iterable[SplitChunk],
         files: PackedFiles,
     ) -> VersionStats:
-        """`write_version` of sites given with their msgpack encoding (`aside`'s child)."""
+        """`write_version` of sites split and given with their msgpack encoding (`aside`'s
+        child)."""
         with self._guard() as conn:
-            return write_encoded_version(conn, info, sites, files)
+            return write_encoded_version(conn, info, chunks, files)
 
     def write_version_aside(
         self,

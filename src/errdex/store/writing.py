@@ -14,6 +14,7 @@ from errdex.linked_facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import VersionStats
 from errdex.store.contents import PackedFiles
+from errdex.store.function_parts import PartsSplitter, SplitChunk
 from errdex.store.migrations import BUMP_GENERATION
 from errdex.store.rows import (
     error_columns,
@@ -46,8 +47,8 @@ _INSERT_ERROR = """
 """
 _INSERT_SITE = """
     INSERT INTO sites (id, version_id, error_id, search_id, file, line, end_line, function,
-                       kind, exception, message, data)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                       kind, exception, message, data, parts)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 """
 _INSERT_TEXT = "INSERT INTO search_text (rowid, message, reasons, exception) VALUES (?, ?, ?, ?)"
 
@@ -79,20 +80,29 @@ def write_version(
     KeyboardInterrupt or a killed process leave the previous contents as they were.
     """
     with changing(conn):
-        return _write(conn, info, ((site, None) for site in sites), PackedFiles(files))
+        return _write(conn, info, split_chunks(sites), PackedFiles(files))
+
+
+def split_chunks(sites: Iterable[IndexedSite]) -> Iterator[SplitChunk]:
+    """A version's sites, `CHUNK` at a time, with the parts of their functions taken out
+    (`function_parts`)."""
+    splitter = PartsSplitter()
+    iterator = iter(sites)
+    while chunk := list(itertools.islice(iterator, CHUNK)):
+        yield splitter.chunk(chunk)
 
 
 def write_encoded_version(
     conn: sqlite3.Connection,
     info: VersionInfo,
-    sites: Iterable[tuple[IndexedSite, bytes]],
+    chunks: Iterable[SplitChunk],
     files: PackedFiles,
 ) -> VersionStats:
-    """`write_version` of sites that come with their msgpack encoding (the `data` column),
-    as a version's writer process receives them (`aside`): not encoded a second time; and
-    of files it may have packed already."""
+    """`write_version` of sites split already, that come with their msgpack encoding (the
+    `data` column), as a version's writer process receives them (`aside`): not encoded a
+    second time; and of files it may have packed already."""
     with changing(conn):
-        return _write(conn, info, sites, files)
+        return _write(conn, info, chunks, files)
 
 
 def delete_version_rows(conn: sqlite3.Connection, version_id: int) -> None:
@@ -145,7 +155,7 @@ def _present(conn: sqlite3.Connection, table: str, column: str, keys: Iterable[s
 def _write(
     conn: sqlite3.Connection,
     info: VersionInfo,
-    sites: Iterable[tuple[IndexedSite, bytes | None]],
+    chunks: Iterable[SplitChunk],
     files: PackedFiles,
 ) -> VersionStats:
     (project_id,) = conn.execute(
@@ -159,8 +169,7 @@ def _write(
 
     writer = _SiteWriter(conn, project_id, version_id)
     kept = _FileWriter(conn, version_id, files, info.outlines)
-    iterator = iter(sites)
-    while chunk := list(itertools.islice(iterator, CHUNK)):
+    for chunk in chunks:
         writer.write(chunk)
         # The files the chunk's sites refer to, stored now rather than after the last
         # chunk: a version written while it is linked (`aside`) has no more than a chunk's
@@ -189,21 +198,27 @@ class _SiteWriter:
             "SELECT coalesce(max(id), 0) + 1 FROM search_docs"
         ).fetchone()
 
-    def write(self, chunk: list[tuple[IndexedSite, bytes | None]]) -> None:
-        """Write the chunk's sites, each with its encoding when it came with one."""
-        sites = [site for site, _ in chunk]
+    def write(self, chunk: SplitChunk) -> None:
+        """Write the chunk's new parts and its sites, each with its encoding when it came
+        with one."""
+        self.conn.executemany(
+            "INSERT INTO function_parts (version_id, id, data) VALUES (?, ?, ?)",
+            [(self.version_id, number, data) for number, data in chunk.parts],
+        )
+        sites = chunk.sites
         texts = [search_fields(site) for site in sites]
         keys = [text_key(text) for text in texts]
         self._add_docs(keys, texts)
         self._add_errors(sites)
         rows = []
-        for site_id, (site, data), key in zip(
-            itertools.count(self.next_site), chunk, keys, strict=False
+        encoded = chunk.encoded or itertools.repeat(None)
+        for site_id, site, data, number, key in zip(
+            itertools.count(self.next_site), sites, encoded, chunk.numbers, keys, strict=False
         ):
             self.tally.add(site)
             columns = site_columns(site, data)
-            rows.append((site_id, self.version_id, site.id, self.docs[key], *columns))
-        self.next_site += len(chunk)
+            rows.append((site_id, self.version_id, site.id, self.docs[key], *columns, number))
+        self.next_site += len(sites)
         self.conn.executemany(_INSERT_SITE, rows)
 
     def _add_docs(self, keys: list[str], texts: list[tuple[str, str, str]]) -> None:

@@ -14,6 +14,7 @@ from errdex.store.migrations import (
     Migration,
     analyses,
     blob_outline,
+    function_parts,
     generation,
     refuse_unknown,
     version_names,
@@ -122,6 +123,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     version_names("bytea"),
     VERSION_PIN,
     blob_outline("bytea"),
+    function_parts("bigint", "bytea", ""),
 )
 
 

@@ -20,6 +20,7 @@ from errdex.linked_facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import VersionStats
 from errdex.store.contents import content_hashes
+from errdex.store.function_parts import PartsSplitter
 from errdex.store.migrations import BUMP_GENERATION
 from errdex.store.postgres import shared
 from errdex.store.postgres.connect import RawConnection, pg_text
@@ -50,9 +51,10 @@ _INSERT_VERSION = """
 """
 _COPY_SITES = """
     COPY sites (version_id, error_id, search_key, file, line, end_line, function, kind,
-                exception, message, data) FROM STDIN (FORMAT BINARY)
+                exception, message, data, parts) FROM STDIN (FORMAT BINARY)
 """
-_SITE_TYPES = ["int8", *["text"] * 3, "int4", "int4", *["text"] * 4, "bytea"]
+_SITE_TYPES = ["int8", *["text"] * 3, "int4", "int4", *["text"] * 4, "bytea", "int8"]
+_COPY_PARTS = "COPY function_parts (version_id, id, data) FROM STDIN (FORMAT BINARY)"
 
 
 def write_version(
@@ -189,17 +191,24 @@ class _SiteWriter:
         self.tally = WriteTally()
         self.errors: dict[str, IndexedSite] = {}  # error id → its first site
         self.texts: dict[str, tuple[str, str, str]] = {}  # search text key → the text
+        self.splitter = PartsSplitter()
 
     def write(self, chunk: list[IndexedSite]) -> None:
+        split = self.splitter.chunk(chunk)
+        if split.parts:
+            with self.conn.cursor() as cursor, cursor.copy(_COPY_PARTS) as copy:
+                copy.set_types(["int8", "int8", "bytea"])
+                for number, data in split.parts:
+                    copy.write_row((self.version_id, number, data))
         rows = []
-        for site in chunk:
+        for site, parts in zip(split.sites, split.numbers, strict=True):
             self.tally.add(site)
             self.errors.setdefault(site.id, site)
             text = search_fields(site)
             key = text_key(text)
             self.texts.setdefault(key, text)
             columns = [pg_text(value) for value in site_columns(site)]
-            rows.append((self.version_id, site.id, key, *columns))
+            rows.append((self.version_id, site.id, key, *columns, parts))
         with self.conn.cursor() as cursor, cursor.copy(_COPY_SITES) as copy:
             copy.set_types(_SITE_TYPES)
             for row in rows:
