@@ -225,3 +225,17 @@ def test_a_method_not_walked_is_read_again_when_another_sets_what_it_tests() -> 
     first, _ = extract_first("pkg/client.py", textwrap.dedent(source).encode())
     line = next(s.line for s in made.sites if s.message and "closed" in s.message.text)
     assert made.readings[line] != first.readings[line]  # `reset` now among the setters
+
+
+def test_the_hidden_text_is_what_the_skeleton_blanked() -> None:
+    """Only a helper called in the blanked bodies and tails can change a second extraction:
+    the text a first extraction hands on for the second round to choose its files by."""
+    source = textwrap.dedent(QUIET_FUNCTIONS + HEAD)
+    facts, may_start, hidden = extract.extract_first_hidden("pkg/client.py", source.encode())
+    assert may_start and facts.sites
+    assert "return x + 599" in hidden  # a quiet body
+    assert "return self.path + key" in hidden  # the tail after `Store.get`'s raise
+    assert 'raise KeyError("no key given")' not in hidden  # parsed: its calls are walked
+    assert 'require(key != value, "the key and the value must differ")' in hidden  # no site
+    # a file parsed whole hides nothing
+    assert extract.extract_first_hidden("pkg/small.py", HEAD.encode())[2] == ""

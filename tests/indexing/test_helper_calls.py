@@ -138,6 +138,35 @@ def test_only_files_that_call_a_helper_are_looked_at_again(package: Path, tmp_pa
     assert keys["pkg/other.py"] not in held
 
 
+# Calls the helper only where the skeleton keeps the text: before the body's last site, and
+# in a function that raises.
+PARSED_CALLS = {
+    "pkg/__init__.py": "",
+    "pkg/checks.py": PACKAGE["pkg/checks.py"],
+    "pkg/kept.py": QUIET
+    + """
+from pkg.checks import require
+
+def connect(url):
+    require(url.startswith("http"), "the url must start with http")
+    if url.endswith("/"):
+        raise ValueError("the url must not end with a slash")
+    return url
+""",
+}
+
+
+def test_a_file_whose_helper_calls_were_all_parsed_is_not_looked_at_again(
+    tmp_path: Path,
+) -> None:
+    """The first round found the call already: a second look would find nothing more."""
+    root = write_package(tmp_path / "src", PARSED_CALLS)
+    assert (root / "pkg" / "kept.py").stat().st_size > MIN_SKELETON_BYTES
+    report, sites = _index(root, tmp_path)
+    assert "pkg/kept.py:connect:helper:invalid: the url must start with http" in sites
+    assert (report.rechecked, report.reparsed) == (0, 0)
+
+
 def test_workers_extract_again(package: Path) -> None:
     items = [
         (name, (package / name).read_bytes(), ("require",), None)

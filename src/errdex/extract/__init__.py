@@ -44,6 +44,7 @@ from errdex.extract.skeleton import (
     Skeletons,
     build_skeleton,
     has_message_call,
+    hidden_text,
 )
 from errdex.extract.source_text import source_lines
 from errdex.extract.walker import Walker
@@ -60,6 +61,7 @@ __all__ = [
     "extract_again",
     "extract_file",
     "extract_first",
+    "extract_first_hidden",
 ]
 
 
@@ -113,23 +115,33 @@ def extract_first(path: str, data: bytes) -> tuple[FileFacts, bool]:
     """`extract_file(path, data)`, and whether its facts were made from the text that
     `build_skeleton` gives (the skeleton parsed, or there is none): then `extract_again`
     may take them as its `first`."""
+    facts, may_start, _ = _extract_file(path, data, ())
+    return facts, may_start
+
+
+def extract_first_hidden(path: str, data: bytes) -> tuple[FileFacts, bool, str]:
+    """`extract_first(path, data)`, and the text its skeleton blanked (`hidden_text`):
+    `extract_again` finds more than this extraction only for a helper called there."""
     return _extract_file(path, data, ())
 
 
-def _extract_file(path: str, data: bytes, keep_calls: Collection[str]) -> tuple[FileFacts, bool]:
+def _extract_file(
+    path: str, data: bytes, keep_calls: Collection[str]
+) -> tuple[FileFacts, bool, str]:
     try:
         text = decode_source(data)
     except ValueError as error:
-        return FileFacts(path=path, module=module_name(path)[0], error=str(error)), False
+        return FileFacts(path=path, module=module_name(path)[0], error=str(error)), False, ""
     refusal = over_budget(text)
     if refusal is not None:
-        return FileFacts(path=path, module=module_name(path)[0], error=refusal), False
+        return FileFacts(path=path, module=module_name(path)[0], error=refusal), False, ""
     ahead = None if keep_calls else parsed_ahead.take(text)
     if ahead is not None:
-        return _extract_text(path, text, ahead[1], ahead[0]), False
+        return _extract_text(path, text, ahead[1], ahead[0]), False, text
     fell_back: list[bool] = []
-    facts = _extract_text(path, text, build_skeleton(text, keep_calls), fell_back=fell_back)
-    return facts, not fell_back
+    skeleton = build_skeleton(text, keep_calls)
+    facts = _extract_text(path, text, skeleton, fell_back=fell_back)
+    return facts, not fell_back, hidden_text(text, skeleton)
 
 
 def extract_again(

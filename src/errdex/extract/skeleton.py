@@ -141,6 +141,20 @@ def build_skeleton(text: str, keep_calls: Collection[str] = ()) -> Skeleton | No
     return Skeletons(text).build(keep_calls)
 
 
+def hidden_text(text: str, skeleton: Skeleton | None) -> str:
+    """What `skeleton` blanked in `text`: its bodies and tails, one after the other (a
+    newline between them), empty when there is no skeleton.
+
+    A skeleton built with calls to keep differs from the one without only where a call of
+    theirs lies in this text: a body is kept for them only when it would be blanked, and a
+    tail only from such a call on, and what is nested in either lies inside it. A name not
+    called here changes nothing `extract_again` makes.
+    """
+    if skeleton is None:
+        return ""
+    return "\n".join(text[start:end] for _, start, end in (*skeleton.blanked, *skeleton.trimmed))
+
+
 class Skeletons:
     """The scans a text's skeletons are planned from, made once: the skeletons of one text
     keeping the calls of different names (a second extraction asks for two)."""

@@ -3,8 +3,10 @@ extraction looks at again (`helpercalls.names_to_keep`).
 
 Found by the extraction worker beside a file's facts, while the other workers extract theirs,
 rather than by the main process between the two rounds, when every worker waits on it (a
-cold index of vllm 0.33.0: 0.89 G of the 1.07 G instructions that choose the files). A file
-whose facts come from the cache has its names found then, as before.
+cold index of vllm 0.33.0: 0.89 G of the 1.07 G instructions that choose the files), and
+only in the text its skeleton blanked (`skeleton.hidden_text`): a helper called elsewhere
+changes nothing a second extraction makes. A file whose facts come from the cache has the
+names of its whole text found then, as before (more files looked at, the same facts).
 """
 
 from __future__ import annotations

@@ -32,10 +32,11 @@ def names_to_keep(
     `facts` are the files' first extractions, in the order of `items`. A file parsed whole
     (too small for a skeleton, see `MIN_SKELETON_BYTES`) has all its calls already; a name
     the linker cannot tie to one helper, or one whose calls are never recorded (`NOT_HELPERS`),
-    is not worth a second extraction. The names are found anywhere in the text, a superset of
-    those in blanked bodies: the worker tells which files really change. `called` holds, by
-    path, the names the extraction worker found already (`called_names.packed`); the others
-    are found here.
+    is not worth a second extraction. `called` holds, by path, the names the extraction
+    worker found in the text the file's skeleton blanked (`called_names.packed` of
+    `skeleton.hidden_text`), where alone a call changes what a second extraction makes; for
+    the others (facts from the cache) they are found here anywhere in the text, a superset.
+    Either way the worker tells which files really change.
     """
     names = cross_file_helper_names(list(facts)) - NOT_HELPERS
     if not names:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, TypeVar
 import msgspec
 
 from errdex.bugs import INTERNAL, error_line, show_traceback
-from errdex.extract import extract_again, extract_first
+from errdex.extract import extract_again, extract_first_hidden
 from errdex.extract.budget import FileTimeout, time_limit
 from errdex.extract.module import module_name
 from errdex.extract.skeleton import MIN_SKELETON_BYTES
@@ -40,8 +40,8 @@ File = tuple[str, bytes]  # (path, data)
 Again = tuple[str, bytes, tuple[str, ...], bytes | None]
 _Item = TypeVar("_Item", File, Again)
 # (path, encoded facts, whether they may be a second extraction's first: `extract_first`,
-# the names the file calls when it is large enough for a second extraction:
-# `called_names.packed`)
+# the names the file calls where its skeleton blanked, when it is large enough for a second
+# extraction: `called_names.packed`)
 Extracted = tuple[str, bytes, bool, bytes | None]
 
 
@@ -86,18 +86,21 @@ def extract_batch(batch: Sequence[File]) -> list[Extracted]:
     with cyclic_gc_paused(collect_after=True):
         out = []
         for path, data in batch:
-            facts, first = _extract_in_time(path, data)
-            called = packed(data) if len(data) >= MIN_SKELETON_BYTES else None
+            facts, first, hidden = _extract_in_time(path, data)
+            # only a call where the skeleton blanked may change a second extraction
+            called = (
+                packed(hidden.encode(errors="replace")) if len(data) >= MIN_SKELETON_BYTES else None
+            )
             out.append((path, encode_facts(facts), first, called))
         return out
 
 
-def _extract_in_time(path: str, data: bytes) -> tuple[FileFacts, bool]:
-    """`extract_first` within the per-file time limit; past it, an error for that file, and
-    so for an exception of errdex's own (a bug: the rest of the version goes on)."""
+def _extract_in_time(path: str, data: bytes) -> tuple[FileFacts, bool, str]:
+    """`extract_first_hidden` within the per-file time limit; past it, an error for that
+    file, and so for an exception of errdex's own (a bug: the rest of the version goes on)."""
     try:
         with time_limit():
-            return extract_first(path, data)
+            return extract_first_hidden(path, data)
     except FileTimeout as timeout:
         reason = timeout.reason
     except MemoryError:
@@ -105,7 +108,7 @@ def _extract_in_time(path: str, data: bytes) -> tuple[FileFacts, bool]:
     except Exception as error:
         show_traceback(error)
         reason = f"{INTERNAL} while extracting: {error_line(error)}"
-    return FileFacts(path=path, module=module_name(path)[0], error=reason), False
+    return FileFacts(path=path, module=module_name(path)[0], error=reason), False, ""
 
 
 def extract_again_batch(batch: Sequence[Again]) -> list[Extracted]:
