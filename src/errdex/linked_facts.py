@@ -264,6 +264,10 @@ class IndexedSite(msgspec.Struct, frozen=True, gc=False):
     # How many calls of the site's function the caller index resolved in the version, at
     # any place (`caller_links` keeps a few callers a level); None when not counted.
     calls: int | None = None
+    # How many classes of the version in other files derive from the class of the site's
+    # method or are its bases (`link.overrides`): their code may set what its methods
+    # read. None when not counted (no method of a class the version resolves).
+    kin: int | None = None
 
     def public_path(self) -> str | None:
         """The public import path of the site's function, or None when there is none."""

@@ -111,7 +111,10 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
 def test_a_check_on_a_constant_alone_is_worth_reporting(work: Store) -> None:
     page = page_in_function(work, "kern", "Worker.check_sizes")
     assert not page.solutions
-    assert "read only what `Worker.check_sizes` computes itself" in page.what_it_means
+    assert "(what `Worker.check_sizes` computes itself from literals and constants)" in (
+        page.what_it_means
+    )
+    assert page.own_check is not None and page.own_check.attributes == []
     assert "worth reporting to the project" in page.what_it_means
 
 
@@ -145,7 +148,7 @@ def _module_page(store: Store, module: str) -> Page:
 
 def test_a_module_level_check_of_its_constants_is_worth_reporting(work: Store) -> None:
     page = _module_page(work, ".sizes")
-    assert "read only what the module computes itself" in page.what_it_means
+    assert "(what the module computes itself from literals and constants)" in page.what_it_means
     assert "worth reporting to the project" in page.what_it_means
 
 

@@ -6,6 +6,7 @@ import msgspec
 
 from errdex.errors import NotFoundError
 from errdex.explain.advice import fill_values
+from errdex.explain.bookkeeping import own_check
 from errdex.explain.callee_advice import callee_messages
 from errdex.explain.caller_literals import caller_literals
 from errdex.explain.caps import setting_caps
@@ -45,7 +46,7 @@ from errdex.explain.pins import pin_label, revision_date
 from errdex.explain.placeholder_words import worded
 from errdex.explain.platform_shell import windows_fixes
 from errdex.explain.related import related_errors
-from errdex.explain.report import report_url
+from errdex.explain.report import prefilled, tracker_of
 from errdex.explain.returned_fields import returned_fields
 from errdex.explain.rules import what_it_means, when_it_happens
 from errdex.explain.same_error import same_error_paths
@@ -124,6 +125,7 @@ def _build_page(
     if any(k.kind in (KnobKind.ENV, KnobKind.FLAG) for k in facts.knobs):
         facts.warned = override_warnings(store, chosen, list(facts.held))
     facts.source_text = text
+    facts.tracker = tracker_of(store, chosen.project)
     facts.bindings = without_loop_rebound(facts)
     facts.outline_of = lambda: store.file_outline(chosen.version_id, chosen.file)
     facts.class_hook = class_hook(facts, lambda file: store.file_text(chosen.version_id, file))
@@ -205,7 +207,8 @@ def _build_page(
             pin_basis=pinned.basis,
             pin_guessed=pinned.guessed,
         ),
-        report_url=report_url(store, chosen.project, message, chosen.id),
+        report_url=prefilled(facts.tracker, message, chosen.id) if facts.tracker else None,
+        own_check=own_check(facts),
     )
     filled = caller_literals(store, chosen, facts, page.solutions)
     if filled:

@@ -205,6 +205,8 @@ class Facts:
     # the advice of the function's other checks on a member test this one holds too
     # (`explain/sibling_advice.py`; needs the store)
     sibling_advice: list[SiblingAdvice] = field(default_factory=list)
+    # the project's issue tracker from its metadata (None when the index holds none)
+    tracker: str | None = None
     # what a rule worked out from these facts, by its own key, for the rules asking again
     # (the facts do not change while the page is built)
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

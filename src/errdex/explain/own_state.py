@@ -17,14 +17,16 @@ hitting it is the program's own doing. Without that evidence the page says less.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Sequence
 
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.entry_input import names_read
+from errdex.explain.own_attributes import binding_tests
 from errdex.explain.user_data import fixed_name, module_constants
 from errdex.facts import ConditionKind, SiteKind
 
-__all__ = ["own_computation"]
+__all__ = ["computed_alone", "held_tests", "own_computation", "own_constants"]
 
 _MEMO = "own_state"
 # Builtins that read the interpreter's or the machine's state rather than their argument.
@@ -45,16 +47,48 @@ def _own(facts: Facts) -> bool:
         return False  # a helper's conditions read the helper's names, not these
     if any(c.kind == ConditionKind.EXCEPT for c in facts.conditions):
         return False  # what the `try` met decides it
-    held = facts.held
-    if not held:
+    tests = held_tests(facts)
+    if not tests:
         return False
+    function = facts.site_function()
+    if function is None and site.function != "<module>":
+        return False
+    return computed_alone(function, tests, own_constants(facts))
+
+
+def held_tests(facts: Facts) -> list[ast.expr]:
+    """The site's own conditions parsed (empty when there are none, or one does not parse)."""
     tests: list[ast.expr] = []
-    for condition in held:
+    for condition in facts.held:
         try:
             tests.append(ast.parse(condition.text, mode="eval").body)
         except (SyntaxError, ValueError, RecursionError):
-            return False
-    function = facts.site_function()
+            return []
+    return tests
+
+
+def own_constants(facts: Facts) -> frozenset[str]:
+    """The module constants the index read for the site, less a slot bound to None (`_OP =
+    None`, then `_OP = op` under an `if` the index did not see as a second binding)."""
+    empty = {b.name for b in facts.bindings if b.origin == "constant" and b.value == "null"}
+    return module_constants(facts) - empty
+
+
+# Decides whether `self.<attr>` holds only the class's own values (for which value is
+# bound alone when the flag is true): `own_attributes.AttributeReader.own`.
+Attributes = Callable[[str, bool], bool]
+
+
+def computed_alone(
+    function: ast.FunctionDef | ast.AsyncFunctionDef | None,
+    tests: Sequence[ast.AST],
+    constants: frozenset[str],
+    attributes: Attributes | None = None,
+) -> bool:
+    """Whether every name `tests` read comes, through `function`'s assignments, from
+    literals, builtins, `constants` and classes (and, with `attributes`, from attributes
+    of `self` it holds its class's own): no parameter, outer name or caught value. (At
+    module level, `function` None: a constant the index read, or nothing followed.)"""
     params: set[str] = set()
     sources: dict[str, list[ast.AST]] = {}
     if function is not None:
@@ -63,20 +97,15 @@ def _own(facts: Facts) -> bool:
         params = {
             a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, *packed)
         }
-        if any(names_read(tested) & params for tested in tests):
+        reads = [_names(tested, attributes) for tested in tests]
+        if any(names & params for names in reads):
             return False  # a parameter read as it is (`self.x` too): no need to walk the body
-        sources = _sources(function)
-    elif site.function != "<module>":
-        return False
-    # at module level a name is a constant the index read (bound once, to a literal) or
-    # nothing followed
-    # a constant bound to None is a slot an import or a setup call fills (`_OP = None`,
-    # then `_OP = op` under an `if` the index did not see as a second binding)
-    empty = {b.name for b in facts.bindings if b.origin == "constant" and b.value == "null"}
-    constants = module_constants(facts) - empty
+        if not any(reads) and not any(isinstance(n, ast.Attribute) for t in tests for n in walk(t)):
+            return True  # literals alone (a value set, `self._x = []`): nothing to follow
+        sources = _function_sources(function)
     todo: list[ast.AST] = []
     for tested in tests:
-        if _outer_test(tested, sources, params):
+        if isinstance(tested, ast.expr) and _outer_test(tested, sources, params):
             return False
         todo.append(tested)
     seen: set[str] = set()
@@ -87,12 +116,13 @@ def _own(facts: Facts) -> bool:
             continue
         read.add(id(node))
         if (
-            not _fixed_attributes(node, sources, params)
+            node is _UNFOLLOWED
+            or not _fixed_attributes(node, sources, params)
             or _filled_slot(node, sources, params)
             or _class_tested(node, {*sources, *params, *constants})
         ):
             return False
-        for name in names_read(node) - seen:
+        for name in _names(node, attributes) - seen:
             seen.add(name)
             if name in params or name in _STATEFUL_BUILTINS:
                 return False
@@ -105,11 +135,47 @@ def _own(facts: Facts) -> bool:
     return True
 
 
+def _names(node: ast.AST, attributes: Attributes | None) -> set[str]:
+    """The names `node` reads; `self` left out when each use of it is an attribute
+    `attributes` holds the class's own."""
+    names = names_read(node)
+    if attributes is None or "self" not in names:
+        return names
+    selves = [n for n in walk(node) if isinstance(n, ast.Name) and n.id == "self"]
+    bound_only = binding_tests([node]) if isinstance(node, ast.expr) else set()
+    owned = {
+        id(n.value)
+        for n in walk(node)
+        if isinstance(n, ast.Attribute)
+        and isinstance(n.value, ast.Name)
+        and n.value.id == "self"
+        and attributes(n.attr, id(n) in bound_only)
+    }
+    if all(id(s) in owned for s in selves):
+        names.discard("self")
+    return names
+
+
+def _function_sources(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+) -> dict[str, list[ast.AST]]:
+    """`_sources` of a function, kept on its node: a class's methods are asked again for
+    each attribute they set."""
+    kept: dict[str, list[ast.AST]] | None = getattr(function, _KEPT, None)
+    if kept is None:
+        kept = _sources(function)
+        setattr(function, _KEPT, kept)
+    return kept
+
+
+_KEPT = "_errdex_own_sources"
+
+
 # what an `except ... as e` binds, a nested function sets (`nonlocal`): not followed
 _UNFOLLOWED = ast.Constant(value=None)
 
 
-def _sources(function: ast.FunctionDef) -> dict[str, list[ast.AST]]:
+def _sources(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, list[ast.AST]]:
     """Each local → every expression that may decide its value: what is assigned to it
     (a key of `table[key] = v` too), the tests of the `if`/`while`/`for`/`match` around
     each assignment (`name = "a"` under `if type == ...` is decided by `type`), and every

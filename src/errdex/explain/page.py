@@ -279,6 +279,16 @@ class Analysis(msgspec.Struct, kw_only=True):
         self.footer = f"{what} of {self.project} at {pin}{when}"
 
 
+class OwnCheck(msgspec.Struct, kw_only=True):
+    """A check only the package's own state decides (`explain/bookkeeping.py`): what the
+    page says of it, the private attributes its conditions read (none when they read only
+    what the function computes from literals and constants), and the project's tracker."""
+
+    text: str
+    attributes: list[str] = []
+    report_to: str | None = None
+
+
 class Page(msgspec.Struct, kw_only=True):
     id: str
     project: str
@@ -307,3 +317,6 @@ class Page(msgspec.Struct, kw_only=True):
     tests: list[TestView] = []
     analysis: Analysis
     report_url: str | None = None  # the project's tracker, prefilled with the message
+    # a check only the package's own state decides: what the page says of it, set apart
+    # for tools (`explain/bookkeeping.py`)
+    own_check: OwnCheck | None = None

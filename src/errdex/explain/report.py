@@ -13,14 +13,19 @@ _MAX_TITLE = 120
 def report_url(store: Store, project: str, message: str | None, error_id: str) -> str | None:
     """A "new issue" link on the project's tracker (or its GitHub repository's issues),
     with the message as the title."""
+    tracker = tracker_of(store, project)
+    return prefilled(tracker, message, error_id) if tracker else None
+
+
+def tracker_of(store: Store, project: str) -> str | None:
+    """The project's issue tracker: its metadata's, else its GitHub repository's issues."""
     record = next((p for p in store.projects() if p.name == project), None)
     if record is None:
         return None
-    tracker = record.tracker_url
-    if tracker is None and record.homepage:
-        repository = github_repo(record.homepage)
-        tracker = f"{repository}/issues" if repository else None
-    return prefilled(tracker, message, error_id) if tracker else None
+    if record.tracker_url is not None or not record.homepage:
+        return record.tracker_url
+    repository = github_repo(record.homepage)
+    return f"{repository}/issues" if repository else None
 
 
 def prefilled(tracker: str, message: str | None, error_id: str) -> str:

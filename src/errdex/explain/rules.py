@@ -8,6 +8,7 @@ import ast
 
 from errdex.ast_walk import walk
 from errdex.explain.abstract import enforced_abstract
+from errdex.explain.bookkeeping import bookkeeping_sentence, own_bookkeeping
 from errdex.explain.class_hooks import class_hook_sentence
 from errdex.explain.context import Facts
 from errdex.explain.decorated import decorated_sentence
@@ -23,7 +24,6 @@ from errdex.explain.narrowing import narrows_call_result
 from errdex.explain.network_try import sent_request
 from errdex.explain.no_action import no_action_sentence
 from errdex.explain.overrides import package_made_sentence
-from errdex.explain.own_state import own_computation
 from errdex.explain.page import (
     GUARD_NOT_READ,
     BindingView,
@@ -419,17 +419,11 @@ def _no_solution(facts: Facts) -> str:
     given = None if passed else user_value_sentence(facts)
     if given is not None:
         return given  # an item of an argument, an operator's operand: the user's value
-    if not passed and own_computation(facts):
-        # evidence: the conditions read only what the function computes from literals,
-        # constants and classes; no caller, setting or input decides them
-        function = facts.stored.site.function
-        computes = "the module" if function == "<module>" else code(function)
-        return (
-            f"So no solution is offered: these conditions read only what {computes} "
-            "computes itself from literals and "
-            "constants, no argument, attribute or other outside value, so nothing you "
-            "pass decides them, and hitting the check is worth reporting to the project."
-        )
+    kept = None if passed else own_bookkeeping(facts)
+    if kept is not None:
+        # evidence: the conditions read only what the package computes and keeps itself;
+        # no caller, setting or input decides them
+        return bookkeeping_sentence(facts, kept)
     if not passed:
         # no such evidence: a flag, the request's data, an argument of a method users
         # call, a declaration or a model's metadata may decide them; errdex cannot tell

@@ -57,7 +57,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "72-held-config-objects"
+LINKER_VERSION = "73-class-kin"
 
 
 def link_version(
@@ -368,6 +368,7 @@ class _Context:
             tests=self.tests.tests_for(indexed) if self.tests else (),
             public=self._public(indexed.module, site.function),
             overrides=self.overrides.of(site, facts),
+            kin=self.overrides.kin_elsewhere(site, facts),
             requests=self.requests.links(site, facts, _parameters(indexed)),
         )
 

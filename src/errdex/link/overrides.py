@@ -30,6 +30,7 @@ class OverrideIndex:
         self._children: dict[str, list[ResolvedClass]] | None = None
         # the sites of one method share its overrides: each (class, method) is walked once
         self._found: dict[tuple[str, str], Overrides | None] = {}
+        self._kin: dict[str, int | None] = {}
 
     def of(self, site: ErrorSite, facts: FileFacts) -> Overrides | None:
         """The subclasses that define the site's method again, when the site is such a
@@ -46,6 +47,46 @@ class OverrideIndex:
         if key not in self._found:
             self._found[key] = self._overrides(base, method)
         return self._found[key]
+
+    def kin_elsewhere(self, site: ErrorSite, facts: FileFacts) -> int | None:
+        """How many classes of the version in files other than the site's derive from the
+        class of the site's method, or are bases of it (through the package's own classes
+        alone): code there may set what the class's methods read. None when the site is no
+        method of a class the version resolves."""
+        owner = site.function.rpartition(".")[0]
+        if site.class_name is None or owner != site.class_name or "<locals>" in owner:
+            return None
+        qualname = f"{facts.module}.{owner}"
+        if qualname not in self._names.classes:
+            return None
+        if qualname not in self._kin:
+            self._kin[qualname] = self._count_kin(qualname, facts.path)
+        return self._kin[qualname]
+
+    def _count_kin(self, qualname: str, path: str) -> int | None:
+        children = self._subclasses()
+        related: set[str] = set()
+        queue = list(children.get(qualname, ()))
+        while queue:
+            cls = queue.pop()
+            if cls.qualname in related or len(related) >= _MAX_WALKED:
+                return None if len(related) >= _MAX_WALKED else len(related)
+            related.add(cls.qualname)
+            queue.extend(children.get(cls.qualname, ()))
+        elsewhere = {q for q in related if self._names.classes[q].file.path != path}
+        above = [self._names.classes[qualname]]
+        seen = {qualname}
+        while above:
+            cls = above.pop()
+            for written in cls.fact.bases:
+                base = self._names.resolve_class(cls.file, written.split("[")[0])
+                if base is None or base.qualname in seen:
+                    continue
+                seen.add(base.qualname)
+                if base.file.path != path:
+                    elsewhere.add(base.qualname)
+                above.append(base)
+        return len(elsewhere)
 
     def _overrides(self, base: str, method: str) -> Overrides | None:
         children = self._subclasses()
