@@ -103,7 +103,7 @@ def _bookkeeping(facts: Facts) -> tuple[str, ...] | None:
         return None
     if any(not may_be_own(facts.source_text, a) for a in asked):
         return None
-    cls = facts.top_class(owner)
+    cls = facts.own_class()
     if cls is None:
         return None
     package = stored.module.split(".")[0]
