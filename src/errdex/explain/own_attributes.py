@@ -10,7 +10,9 @@ never from a parameter of the method that sets it. A check that tests only wheth
 attribute is None (or which class it holds) needs that of its bindings alone (a value that
 is never None counts whatever its arguments); a check that reads what the attribute holds
 needs it of every change of the contents too (`self._pending.append(x)` with `x` own), and
-the attribute must not leave the class (handed to a call, assigned to a local).
+the attribute must not leave the class (handed to a call, assigned to a local). The file's
+text is read first: an attribute bound from a bare name (`self._pool = pool`: a parameter,
+a local, a function's call) is taken as no evidence before the class is parsed.
 """
 
 from __future__ import annotations
