@@ -67,3 +67,30 @@ def test_classes_elsewhere_above_and_below_are_counted() -> None:
     assert found["Alone.run"].kin == 0
     assert found["Local.run"].kin == 0  # a subclass in its own file is read with it
     assert found["helper"].kin is None  # no method of a class
+
+
+DIAMOND = """
+    class Top:
+        def run(self):
+            assert self._state is not None
+
+
+    class Left(Top):
+        pass
+
+
+    class Right(Top):
+        pass
+
+
+    class Both(Left, Right):
+        pass
+    """
+
+
+def test_a_diamond_of_subclasses_in_one_file_counts_none_elsewhere() -> None:
+    files = {"pkg/__init__.py": "", "pkg/shapes.py": DIAMOND}
+    facts = [extract_file(path, textwrap.dedent(text).encode()) for path, text in files.items()]
+    found = {s.site.function: s for s in link_version("pkg", facts)}
+    # `Both` is reached through `Left` and through `Right`: the walk goes on past it
+    assert found["Top.run"].kin == 0

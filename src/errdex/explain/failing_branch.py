@@ -89,10 +89,8 @@ def _site_reads(facts: Facts, function: ast.FunctionDef, exception: str) -> _Sit
         node = _try_of(function, last.line)
         body: list[ast.stmt] = node.body if node is not None else []
         return _Site(exception, _names(body) & params, _self_attrs(body), True)
-    try:
-        read = _names([ast.parse(last.test, mode="eval")])
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        read = set()
+    test = parse_expression(last.test)
+    read = _names([test]) if test is not None else set()
     return _Site(exception, read & params, set(), False)
 
 
@@ -108,7 +106,7 @@ def _try_of(function: ast.FunctionDef, line: int) -> ast.Try | None:
     )
 
 
-def _names(nodes: list[ast.stmt] | list[ast.Expression]) -> set[str]:
+def _names(nodes: list[ast.stmt] | list[ast.expr]) -> set[str]:
     return {
         n.id
         for node in nodes
@@ -263,7 +261,7 @@ def _opens_handler(statement: ast.Try, line: int) -> bool:
     return False
 
 
-def failing_sentence(found: list[FailingCall], facts: Facts) -> str | None:
+def failing_sentence(found: list[FailingCall]) -> str | None:
     """What "What it means" says of the guards whose other branch fails the same way."""
     said = []
     for failing in found[:2]:

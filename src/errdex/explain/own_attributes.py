@@ -307,7 +307,7 @@ def _statement(node: ast.AST, parents: dict[int, ast.AST]) -> tuple[ast.AST, lis
     while not isinstance(statement, ast.stmt) and id(statement) in parents:
         statement = parents[id(statement)]
     around: list[ast.AST] = []
-    child, at = statement, parents.get(id(statement))
+    at = parents.get(id(statement))
     while at is not None:
         if isinstance(at, ast.If | ast.While):
             around.append(at.test)
@@ -323,8 +323,7 @@ def _statement(node: ast.AST, parents: dict[int, ast.AST]) -> tuple[ast.AST, lis
             around.append(_CAUGHT)
         elif isinstance(at, ast.IfExp | ast.BoolOp | ast.comprehension):
             around.append(at)
-        child, at = at, parents.get(id(at))
-    del child
+        at = parents.get(id(at))
     return statement, around
 
 

@@ -174,7 +174,7 @@ def what_it_means(facts: Facts) -> str:
     sentences.extend(_tripping_sentences(facts))
     # yes/no settings whose value leads into a failing branch
     sentences.extend(list(dict.fromkeys(said for _, said in facts.memo.get(REFUSED, [])))[:2])
-    failing = failing_sentence(facts.failing, facts)
+    failing = failing_sentence(facts.failing)
     if failing is not None:
         sentences.append(failing)  # each guard, with the call its other branch makes
     said_failing = {(f.line, f.holds) for f in facts.failing}

@@ -12,8 +12,6 @@ import ast
 
 from errdex.lazy_re import lazy_compile
 
-# the value a default is kept as: a yes/no or None literal
-_LITERALS = {True: "True", False: "False", None: "None"}
 # `action="store_true"`, `action=argparse.BooleanOptionalAction` in an `add_argument` call
 _ACTION = lazy_compile(
     r"""\baction\s*=\s*(?:["'](store_true|store_false)["']|(?:argparse\.)?(BooleanOptionalAction)\b)"""
@@ -61,9 +59,8 @@ def _default_of(node: ast.expr | None) -> str | None:
 
 
 def _literal(value: object) -> str | None:
-    if value is None or isinstance(value, bool):
-        return _LITERALS[value]
-    return None
+    """`True`, `False` or `None` as written; no other value is kept."""
+    return repr(value) if value is None or isinstance(value, bool) else None
 
 
 def flag_form(text: str, start: int) -> tuple[bool, bool, str | None]:

@@ -1,12 +1,13 @@
-"""The names a file calls, read from its bytes: what decides which files the second round of
-extraction looks at again (`helpercalls.names_to_keep`).
+"""The names a file calls, read from the bytes it is given: what decides which files the
+second round of extraction looks at again (`helpercalls.names_to_keep`).
 
 Found by the extraction worker beside a file's facts, while the other workers extract theirs,
 rather than by the main process between the two rounds, when every worker waits on it (a
 cold index of vllm 0.33.0: 0.89 G of the 1.07 G instructions that choose the files), and
 only in the text its skeleton blanked (`skeleton.hidden_text`): a helper called elsewhere
 changes nothing a second extraction makes. A file whose facts come from the cache has the
-names of its whole text found then, as before (more files looked at, the same facts).
+names of its whole text found then: a superset, which looks at more files and makes the same
+facts.
 """
 
 from __future__ import annotations

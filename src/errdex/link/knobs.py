@@ -224,8 +224,8 @@ class KnobIndex:
             if value is None or value.alias is None or value.alias.partition(".")[0] == root:
                 return None
             held, via = value.alias, f"the local `{root}` = `{value.alias}` (line {binding.line})"
-        elif cls is not None and self.flags.held_as(cls) not in (None, root):
-            held = self.flags.held_as(cls) or ""
+        elif cls is not None and (held_as := self.flags.held_as(cls)) not in (None, root):
+            held = held_as
             via = f"`{root}` is a `{cls}` (as annotated)"
         else:
             return None

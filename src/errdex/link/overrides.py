@@ -69,8 +69,10 @@ class OverrideIndex:
         queue = list(children.get(qualname, ()))
         while queue:
             cls = queue.pop()
-            if cls.qualname in related or len(related) >= _MAX_WALKED:
-                return None if len(related) >= _MAX_WALKED else len(related)
+            if len(related) >= _MAX_WALKED:
+                return None
+            if cls.qualname in related:
+                continue  # a diamond: reached by two of its bases
             related.add(cls.qualname)
             queue.extend(children.get(cls.qualname, ()))
         elsewhere = {q for q in related if self._names.classes[q].file.path != path}
