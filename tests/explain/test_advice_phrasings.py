@@ -162,3 +162,36 @@ def test_a_class_required_in_place_of_another_is_the_one_to_use() -> None:
     assert advice.solution.startswith("Use 'io.BytesIO', not 'io.StringIO', as the message says")
     # values, not classes: a kernel's own dtype
     assert message_advice("The kernel requires 'float16', not 'bfloat16'.") == []
+
+
+def test_an_environment_value_a_case_requires_is_to_be_set() -> None:
+    # vllm config/vllm.py, v1/engine/input_processor.py, models/qwen3_dflash.py
+    (advice,) = message_advice("RecoverSSM with prefix caching requires VLLM_USE_V2_MODEL_RUNNER=1")
+    assert advice.kind == "setting"
+    assert advice.solution.startswith("Set `VLLM_USE_V2_MODEL_RUNNER=1`, as the message says")
+    assert advice.change is not None
+    assert (advice.change.form, advice.change.target) == ("env", "VLLM_USE_V2_MODEL_RUNNER")
+    assert advice.change.after == "1"
+    (advice,) = message_advice(
+        "prompt_logprob_token_ids requires the V2 model runner (VLLM_USE_V2_MODEL_RUNNER=1)."
+    )
+    assert advice.solution.startswith("Set `VLLM_USE_V2_MODEL_RUNNER=1`, as")
+    (advice,) = message_advice(
+        "DFlash drafters require the V2 model runner; relaunch with VLLM_USE_V2_MODEL_RUNNER=1."
+    )
+    assert advice.solution.startswith("Set `VLLM_USE_V2_MODEL_RUNNER=1`, as")
+    (advice,) = message_advice("Mori does not support it. Turn it off by setting X_SHARED=0")
+    assert advice.solution.startswith("Set `X_SHARED=0`, as")
+
+
+def test_the_value_required_is_set_not_the_one_that_names_the_case() -> None:
+    (advice,) = message_advice("X_MEGA_AOT=1 requires X_STANDALONE=1")
+    assert advice.solution.startswith("Set `X_STANDALONE=1`, as")
+    assert advice.change is not None and advice.change.target == "X_STANDALONE"
+    # two to set: said, but no one change to draw a fix from
+    (advice,) = message_advice("--moe-backend mega requires X_AITER=1  and X_AITER_MOE=1.")
+    assert advice.solution.startswith("Set `X_AITER=1` and `X_AITER_MOE=1`, as")
+    assert advice.change is None
+    # the variable as the case, or a default the program picks: no value to set
+    assert message_advice("X_BACKEND=w4a8 requires the int4_gemm_w4a8 op") == []
+    assert message_advice("It is selected automatically unless X_RUNNER=0 is set.") == []

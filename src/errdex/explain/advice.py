@@ -236,7 +236,15 @@ class Advice:
         named = _INSTALL_NAMED.search(self.text) if self.kind == "environment" else None
         if named is not None:
             return Change(form="install", target=shlex.join(["pip", "install", named["name"]]))
-        assignment = _ENV_ASSIGNMENT.search(self.text) if self.kind == "setting" else None
+        if self.kind != "setting":
+            return None
+        # the one the instruction sets, of a sentence that names another as the case
+        # ("X=1 requires Y=1"); two to set are no one change
+        implied = self.implied or ""
+        said = len(_ENV_ASSIGNMENT.findall(implied))
+        if said > 1:
+            return None
+        assignment = _ENV_ASSIGNMENT.search(implied if said else self.text)
         if assignment is not None:
             return Change(form="env", target=assignment.group(1), after=assignment.group(2))
         return None

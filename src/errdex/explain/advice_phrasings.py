@@ -88,6 +88,15 @@ _ONLY_FLAG = re.compile(
     r"(?:[ =](?P<value>[\w.:/-]+))?`?(?P<rest>.*)$",
     re.I,
 )
+# "requires VLLM_USE_V2_MODEL_RUNNER=1", "relaunch with VLLM_USE_V2_MODEL_RUNNER=1",
+# "requires the V2 model runner (VLLM_USE_V2_MODEL_RUNNER=1)", "Turn it off by setting X=0":
+# the environment variables, with their values, that the case the sentence names needs (not
+# one it names as the cause: "X=1 requires a build of ...").
+_ENV_VALUE = r"`?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=[\w.:/-]*\w`?"
+_NEEDS_ENV = re.compile(
+    r"\b(?:requires?|needs?|(?:re)?launch\s+with|by\s+setting)\s+(?:[^.;:()`]{1,60}?\(\s*)?"
+    rf"(?P<values>{_ENV_VALUE}(?:\s+and\s+{_ENV_VALUE})*)\s*\)?\s*[.;!]?\s*$"
+)
 # what may follow the flag: nothing more than "to be set" (not "to be a multiple of it", nor
 # another flag or a choice)
 _NOTHING_MORE = re.compile(
@@ -180,6 +189,10 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
         if _NOTHING_MORE.match(rest):
             given = f"{match['flag']} {value.rstrip('.')}" if value else match["flag"]
             return f"Pass `{given}`", "setting"
+    match = _NEEDS_ENV.search(text)
+    if match is not None:
+        values = [v.strip("`") for v in re.split(r"\s+and\s+", match["values"])]
+        return "Set " + " and ".join(f"`{v}`" for v in values), "setting"
     match = _REQUIRES_NOT.search(text)
     if match is not None:
         return f"Use {match['want']}, not {match['given']}", "input"

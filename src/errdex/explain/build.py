@@ -35,6 +35,7 @@ from errdex.explain.literal_members import member_values
 from errdex.explain.loop_locals import without_loop_rebound
 from errdex.explain.model.answer import apply_analysis
 from errdex.explain.model.prompt import PROMPT_VERSION
+from errdex.explain.named_mode import mode_knobs
 from errdex.explain.named_settings import typed_fields
 from errdex.explain.never_none import filled_default
 from errdex.explain.no_action import caught_by_callers
@@ -119,7 +120,7 @@ def _build_page(
     text = store.file_text(chosen.version_id, chosen.file)
     record = _version_record(store, chosen)
     facts = gather_facts(chosen)
-    facts.knobs = typed_fields(store, chosen, facts.knobs)
+    facts.knobs = mode_knobs(store, chosen, typed_fields(store, chosen, facts.knobs))
     facts.fallbacks = setting_fallbacks(store, chosen, facts.knobs)
     facts.caps = setting_caps(store, chosen, facts.knobs)
     if any(k.kind in (KnobKind.ENV, KnobKind.FLAG) for k in facts.knobs):

@@ -34,6 +34,9 @@ from errdex.extract.shapes import own_attributes_set
 from errdex.facts import SiteKind
 
 _STARTS = {"__enter__": "with", "__aenter__": "async with"}
+# the end of the block sets what a method reads after it (rich's `Capture.get`, whose
+# result `__exit__` stores)
+_ENDS = {"__exit__": "with", "__aexit__": "async with"}
 # A message that says what has not happened yet ("has not been started", "No input generator
 # registered", "must be called before", "only available after").
 _NOT_YET = re.compile(
@@ -101,7 +104,7 @@ def _setters(methods: Methods, attr: str, true: bool, own: str) -> list[str]:
         for name in methods
         if (name in sets or reach[name] & sets)
         and name != own
-        and (not name.startswith("_") or name in _STARTS)
+        and (not name.startswith("_") or name in _STARTS or name in _ENDS)
         and not methods[name].decorator_list
     ]
 
@@ -175,9 +178,15 @@ def _solution(
 ) -> Solution:
     owner = target.rpartition(".")[2]
     attr, true = missing
-    named = [m for m in setters if m not in _STARTS]
+    named = [m for m in setters if m not in _STARTS and m not in _ENDS]
     value = " to a true value" if true else ""
-    if named:
+    if not named and setters[0] in _ENDS:
+        text = (
+            f"Call {code(member)} on your {code(owner)} object after its "
+            f"{code(_ENDS[setters[0]])} block ends: leaving the block sets "
+            f"{code('self.' + attr)}{value}, and {code(member)} refuses an object before that."
+        )
+    elif named:
         by = " or ".join(code(f"{m}()") for m in named)
         each = "each" if len(named) > 1 else "it"
         text = (
@@ -219,7 +228,11 @@ def _fix(
     note = f"`{instance}` is your {code(owner)} object ({code(target)})."
     values = [r.rpartition("=")[2] for r in required]
     first = setters[0]
-    if first not in _STARTS:
+    if first in _ENDS:  # the call moved out of the block, on the object the user holds
+        block = f"{_ENDS[first]} {instance}:\n    ...\n"
+        fix_before = block + textwrap.indent(made, "    ")
+        fix_after = block + made
+    elif first not in _STARTS:
         wanted = method_arguments(methods[first])
         values += [w.rpartition("=")[2] for w in wanted]
         called = f"{awaited(methods, first)}{instance}.{first}({', '.join(wanted)})"

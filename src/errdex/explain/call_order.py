@@ -47,13 +47,15 @@ def state_checks(
     facts: Facts,
     test: Callable[[str], T | None],
     needs: Callable[[T], str] | None = None,
+    operators: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[str, str, ConditionView, T, Methods]]:
     """(the class's public path, the method, the condition, what `test` reads of it, the
     class's methods) of each condition (no early exit) `test` reads a state of, for a site
-    in a public method of the user's object (`user_method`). With `needs` (the name a
-    method of the class must hold for the caller to find anything in it), a state whose
-    name the class's text lacks is passed over, the class not parsed for it."""
-    found = user_method(facts)
+    in a public method of the user's object (`user_method`, with the `operators` it
+    allows). With `needs` (the name a method of the class must hold for the caller to find
+    anything in it), a state whose name the class's text lacks is passed over, the class
+    not parsed for it."""
+    found = user_method(facts, operators)
     if found is None:
         return
     target, owner, member = found
@@ -70,14 +72,17 @@ def state_checks(
         yield target, member, condition, state, class_methods(facts, owner)
 
 
-def user_method(facts: Facts) -> tuple[str, str, str] | None:
+def user_method(
+    facts: Facts, operators: frozenset[str] = frozenset()
+) -> tuple[str, str, str] | None:
     """(the class's public path, the class, the method) of a site in a public method (no
-    operator, no constructor) of a public class the user reaches; else None."""
+    operator but the `operators` asked for, no constructor) of a public class the user
+    reaches; else None."""
     site = facts.stored.site
     owner, _, member = site.function.rpartition(".")
     if not owner or "." in owner or owner != site.class_name or not public_name(site.function):
         return None
-    if member.startswith("__"):
+    if member.startswith("__") and member not in operators:
         return None  # an operator or the constructor: no call made after another
     call = user_call(facts)
     if call is None or call[1] is None:

@@ -1,7 +1,8 @@
 """Ways out through the user's own code around the call that raised: two arguments given
 together (`given_together`), a call made after a public method put the object in the state
 the check refuses (`call_order`) or before one put it in the state it needs (`call_first`),
-a second call of a method that uses its object up (`single_use`), a class made through its
+a second call of a method that uses its object up (`single_use`), a second `with` block
+on an object entered, used or closed before (`reentry`), a class made through its
 constructor where its class methods make it (`private_init`), a switch of the public
 function that made the function that raises (`closure_switch`) or an argument of it the
 raising one reads (`closure_param`), a constructor's argument it hands to a private method
@@ -25,6 +26,7 @@ from errdex.explain.init_results import init_result_solution
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.private_init import private_init_solution
 from errdex.explain.pushed_state import pushed_state_solution
+from errdex.explain.reentry import reentry_solution
 from errdex.explain.single_use import single_use_solution
 
 
@@ -33,6 +35,7 @@ def own_call_solutions(conditions: list[ConditionView], facts: Facts) -> list[So
     found = [
         given_together_solution(conditions, facts),
         state_order_solution(conditions, facts) or single_use_solution(conditions, facts),
+        reentry_solution(conditions, facts),
         made_with_solution(conditions, facts),
         first_call_solution(conditions, facts),
         private_init_solution(facts),

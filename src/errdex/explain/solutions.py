@@ -72,6 +72,7 @@ from errdex.explain.literal_members import with_members
 from errdex.explain.missing_data import missing_data_solution
 from errdex.explain.mode_switch import hiding_switch
 from errdex.explain.name_clash import name_clash_solution
+from errdex.explain.named_mode import mode_parts
 from errdex.explain.named_settings import named_setting_solutions
 from errdex.explain.narrow_keywords import narrowing_solution
 from errdex.explain.narrowing import kept_conditions
@@ -285,6 +286,13 @@ def _solutions(facts: Facts) -> list[Solution]:
             action = knob_action(part, facts.knobs)
             if action is not None and not action.vague:
                 action = with_kept_fields(action, part, facts)
+                reason = f"so that {opposite_words(part)}"
+                found.add(_knob_solution(action, reason, part, facts.knobs), rank=-1)
+    for condition in open_conditions:
+        for part in mode_parts(condition, facts.knobs):
+            # the mode the message says is needed, turned on: keeps the other part's choice
+            action = knob_action(part, facts.knobs)
+            if action is not None and not action.vague:
                 reason = f"so that {opposite_words(part)}"
                 found.add(_knob_solution(action, reason, part, facts.knobs), rank=-1)
     for condition in open_conditions:
