@@ -145,6 +145,35 @@ def test_a_large_version_s_writer_has_its_files_before_the_version_is_linked(
     assert written.stored.files == here.stored.files == len(MODULES)
 
 
+def test_a_large_version_s_facts_are_let_go_while_its_writer_finishes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Once the last site is sent, this process only waits for the writer's outcome: the
+    # facts and sites are freed then, not after it.
+    monkeypatch.setattr(pipeline, "WRITE_ASIDE_FILES", 1)
+    linked: list[list[object]] = []
+    link_sites = pipeline.link_sites
+    monkeypatch.setattr(
+        pipeline,
+        "link_sites",
+        lambda p, files, *a, **k: linked.append(files) or link_sites(p, files, *a, **k),
+    )
+    held: list[int] = []
+    result = aside._result
+    monkeypatch.setattr(aside, "_result", lambda c: held.append(len(linked[0])) or result(c))
+    root = write_package(tmp_path / "src", {"pkg/__init__.py": "", **MODULES})
+    written, messages = _index(root, tmp_path, "aside", workers=1)
+    assert held == [0]  # no facts held while the writer finished
+    monkeypatch.setattr(pipeline, "WRITE_ASIDE_FILES", 10_000)
+    here, here_messages = _index(root, tmp_path, "here", workers=1)
+    assert messages == here_messages
+    assert (
+        (written.sites, written.kinds)
+        == (here.sites, here.kinds)
+        == (len(MODULES), {"raise": len(MODULES)})
+    )
+
+
 @pytest.mark.parametrize("enabled", [True, False])
 def test_the_gc_pause_restores_the_collector(enabled: bool) -> None:
     (gc.enable if enabled else gc.disable)()

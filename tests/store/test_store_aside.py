@@ -106,3 +106,23 @@ def test_a_site_the_database_refuses_is_a_store_error_and_rolls_back(filled: Sto
     with pytest.raises(StoreError, match="writing the version failed: StoreError"):
         filled.write_version_aside(version_info("1.0", "e" * 40), iter([*SITES[1:], bad]), {})
     assert_untouched(filled)
+
+
+@pytest.mark.parametrize("place", ["aside.db", ":memory:"])
+def test_meanwhile_is_called_once_the_last_site_is_made(tmp_path: Path, place: str) -> None:
+    # (":memory:": no other process can reach it, the sites are written here)
+    made: list[int] = []
+    called: list[int] = []
+
+    def sites() -> Iterator[IndexedSite]:
+        for site in SITES:
+            made.append(1)
+            yield site
+
+    location = place if place == ":memory:" else str(tmp_path / place)
+    with open_store(location) as store:
+        store.write_version_aside(
+            version_info("1.0"), sites(), FILES, meanwhile=lambda: called.append(len(made))
+        )
+        assert called == [len(SITES)]
+        assert len(store.list_sites(PROJECT, version="1.0")) == len(SITES)

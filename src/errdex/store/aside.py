@@ -71,6 +71,7 @@ def write_version_aside(
     info: VersionInfo,
     sites: Iterable[IndexedSite],
     files: Mapping[str, bytes],
+    meanwhile: Callable[[], None] | None = None,
 ) -> VersionStats:
     """`opener(path).write_encoded_version(info, sites, files)`, done by a child process fed the
     sites as they come.
@@ -78,7 +79,9 @@ def write_version_aside(
     The child is started, and sent the files, before the first site is asked for: while
     the caller makes it (a linker's work on the whole version, before any site is
     complete), the child compresses the files (`PackedFiles.pack_ahead`), work it would
-    otherwise do beside the caller once sites come."""
+    otherwise do beside the caller once sites come. Once the last site is sent, the child
+    has its last chunks to write and the transaction to commit (vllm: a third of a second)
+    while this process has nothing to do but wait: `meanwhile` is called then."""
     context = multiprocessing.get_context("forkserver")
     from_parent, to_child = context.Pipe(duplex=False)  # (reading end, writing end)
     from_child, to_parent = context.Pipe(duplex=False)
@@ -96,6 +99,8 @@ def write_version_aside(
             parts = [(number, msgspec.Raw(data)) for number, data in chunk.parts]
             feed.put(_ENCODER.encode((parts, chunk.sites, chunk.numbers)))
         feed.put(_END)
+        if meanwhile is not None:
+            meanwhile()
         feed.finish()
         outcome = _result(from_child)
         finished = True

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 
 import msgspec
@@ -126,11 +126,16 @@ class Store(abc.ABC):
         info: VersionInfo,
         sites: Iterable[IndexedSite],
         files: Mapping[str, bytes],
+        meanwhile: Callable[[], None] | None = None,
     ) -> VersionStats:
         """`write_version`, by another process where the store can, so that the sites are
         written while `sites` still makes them (see `store.aside`); else the sites are all
-        made first, and written as `write_version` does."""
-        return self.write_version(info, list(sites), files)
+        made first, and written as `write_version` does. `meanwhile` is called once the
+        last site is made, while what is left of the write goes on (here: before it)."""
+        made = list(sites)
+        if meanwhile is not None:
+            meanwhile()
+        return self.write_version(info, made, files)
 
     @abc.abstractmethod
     def has_version(self, project: str, label: str, revision: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
 from typing import Any
@@ -136,15 +136,16 @@ class SqliteStore(SqlStore):
         info: VersionInfo,
         sites: Iterable[IndexedSite],
         files: Mapping[str, bytes],
+        meanwhile: Callable[[], None] | None = None,
     ) -> VersionStats:
         if self._location == ":memory:":  # no other process can reach it
-            return super().write_version_aside(info, sites, files)
+            return super().write_version_aside(info, sites, files, meanwhile)
         # Imported here: only a large version's index needs the child (and multiprocessing).
         from errdex.store.aside import write_version_aside
 
         with self._lock:  # the child may start elsewhere than this process's folder
             path = str(Path(self._location).resolve())
-            return write_version_aside(SqliteStore, path, info, sites, files)
+            return write_version_aside(SqliteStore, path, info, sites, files, meanwhile)
 
     def delete_version(self, project: str, label: str) -> None:
         with self._guard() as conn:
