@@ -19,6 +19,23 @@ MODES = {
         import os
 
         MODES_USE_V2_RUNNER = os.getenv("MODES_USE_V2_RUNNER", "0") == "1"
+        MODES_REPLAY = os.getenv("MODES_REPLAY", "0") == "1"
+        """,
+    "modes/config.py": """
+        from modes import envs
+
+
+        class Config:
+            def __init__(self):
+                self.validate()
+
+            @property
+            def use_v2_runner(self):
+                return envs.MODES_USE_V2_RUNNER
+
+            def validate(self):
+                if envs.MODES_REPLAY and not self.use_v2_runner:
+                    raise ValueError("Config replay requires the V2 runner.")
         """,
     "modes/layers.py": """
         class Layer:
@@ -58,6 +75,14 @@ def test_the_mode_comes_before_dropping_the_other_part(modes: Store) -> None:
     # `replay and not config.use_v2_runner`: the mode on keeps the replay the user asked for
     page = page_with_message(modes, "modes", "Bounded replay needs runner V2")
     assert page.solutions[0].text.startswith("Set `MODES_USE_V2_RUNNER=1` (so that")
+
+
+def test_a_linked_variable_of_the_named_mode_comes_before_the_other_part(modes: Store) -> None:
+    # the linker follows `self.use_v2_runner` to the variable; the page takes the first
+    # part's setting of an `and`: the mode the message names is offered too, first
+    page = page_with_message(modes, "modes", "Config replay requires the V2 runner.")
+    assert page.solutions[0].text.startswith("Set `MODES_USE_V2_RUNNER` to a non-empty value")
+    assert any("`MODES_REPLAY`" in s.text for s in page.solutions[1:])
 
 
 def test_no_variable_without_the_message_naming_the_mode_or_a_variable_of_it(

@@ -76,11 +76,25 @@ def _decides(knob: Knob, name: str) -> bool:
     return knob.name == name and knob.via != NAMED_IN_MESSAGE
 
 
-def mode_parts(condition: ConditionView, knobs: list[Knob]) -> list[ConditionView]:
-    """The parts of an `a and not x.mode` condition such a knob is behind: the mode turned
-    on is a way out beside the setting of another part, and it keeps that one as it is
-    (the page takes only the first part's setting of a condition otherwise)."""
+def mode_parts(
+    condition: ConditionView, knobs: list[Knob], message: str | None = None
+) -> list[ConditionView]:
+    """The parts of an `a and not x.mode` condition such a knob is behind, or a variable
+    the linker found behind a mode the `message` says is needed: the mode turned on is a
+    way out beside the setting of another part, and it keeps that one as it is (the page
+    takes only the first part's setting of a condition otherwise)."""
     behind = {k.behind for k in knobs if (k.via or "").startswith(MODE_VIA)}
+    if message is not None and _NEEDS.search(message):
+        said = set(_WORD.findall(message.lower()))
+        # a variable the message writes itself is its own advice's ("requires X=1")
+        behind |= {
+            k.behind
+            for k in knobs
+            if k.kind == KnobKind.ENV
+            and k.behind
+            and k.name not in message
+            and _named(k.behind.rpartition(".")[2], said)
+        }
     node = parse_expression(condition.text) if behind else None
     if not (isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And)):
         return []

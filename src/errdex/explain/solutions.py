@@ -288,8 +288,9 @@ def _solutions(facts: Facts) -> list[Solution]:
                 action = with_kept_fields(action, part, facts)
                 reason = f"so that {opposite_words(part)}"
                 found.add(_knob_solution(action, reason, part, facts.knobs), rank=-1)
+    message = facts.stored.site.message
     for condition in open_conditions:
-        for part in mode_parts(condition, facts.knobs):
+        for part in mode_parts(condition, facts.knobs, message.text if message else None):
             # the mode the message says is needed, turned on: keeps the other part's choice
             action = knob_action(part, facts.knobs)
             if action is not None and not action.vague:
