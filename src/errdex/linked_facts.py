@@ -113,6 +113,10 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # it takes no value; `negated` when it has a `--no-x` form
     bare: bool = False
     negated: bool = False
+    # for a configuration class's own key (`json_key`, `OWN_KEY`): the key's own default
+    # when a yes/no literal (`use_local_argmax_reduction: bool = False`): a truth test of
+    # it is turned with `false` or `true` in the JSON, where a key of unknown type has none
+    key_default: str | None = None
 
 
 # How `KnobLink.via` names a property the knob is read through: written by the linker,

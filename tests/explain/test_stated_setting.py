@@ -23,8 +23,8 @@ ENG = {
         class SpecConfig:
             depth: int = 4
             \"\"\"How deep the tree grows.\"\"\"
-            cache: bool = False
-            \"\"\"Keep the tree in memory.\"\"\"
+            cache: bool | None = None
+            \"\"\"Keep the tree in memory; None: decided from the depth.\"\"\"
             shared: bool | None = None
             \"\"\"Share the cached tree.\"\"\"
             auto: bool = False
@@ -93,3 +93,10 @@ def test_of_a_test_that_needs_all_its_parts_the_key_the_message_names(eng: Store
 )
 def test_no_requirement_of_a_key_the_user_does_not_decide(eng: Store, message: str) -> None:
     assert not any("as the message says" in t for t in _texts(eng, message))
+
+
+def test_a_yes_no_key_turned_off_comes_after_the_requirement_that_keeps_it(eng: Store) -> None:
+    texts = _texts(eng, "depth must be at most 8")
+    assert texts[0].startswith("Change `depth` in the JSON of `--spec-config` as the message says")
+    # turning `auto` off also avoids the check, but gives up what the user turned on
+    assert any(t.startswith("Pass `--spec-config '{\"auto\": false}'`") for t in texts[1:])

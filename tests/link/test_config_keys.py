@@ -30,6 +30,10 @@ CONFIG = """
         \"\"\"Acceptance rates, non-increasing.\"\"\"
         tensor_parallel_size: int | None = None
         \"\"\"The draft's tensor parallel size.\"\"\"
+        greedy: bool = False
+        \"\"\"Draft greedily.\"\"\"
+        tree: bool | None = None
+        \"\"\"Draft a tree; None: decided from the method.\"\"\"
         target_model_config: object = None
         \"\"\"The target model's configuration, passed in by the engine.\"\"\"
         resolved: list[float] = field(default_factory=list, init=False)
@@ -45,6 +49,8 @@ CONFIG = """
                 raise ValueError("resolved to one")
             if self.tensor_parallel_size == 3:
                 raise ValueError("three is not allowed")
+            if self.greedy and self.tree:
+                raise ValueError("a greedy tree")
             self.resolved = self._check_rates(self.rates)
 
         @staticmethod
@@ -104,3 +110,10 @@ def test_a_field_passed_on_as_self_field_is_that_key() -> None:
     assert knob.name == "--speculative-config"
     assert knob.json_key == "rates"
     assert knob.passed_by == ("SpeculativeConfig.__post_init__",)
+
+
+def test_a_yes_no_key_carries_its_own_default_and_a_key_of_unknown_type_none() -> None:
+    site = link()["a greedy tree"]
+    defaults = {k.json_key: k.key_default for k in site.knobs if k.json_key in ("greedy", "tree")}
+    # `bool | None = None` says nothing of the type: the class may decide it itself
+    assert defaults == {"greedy": "False", "tree": None}

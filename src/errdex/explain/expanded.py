@@ -45,6 +45,35 @@ def _expanded_text(text: str, facts: Facts) -> str:
         return text
 
 
+class _InlineDeep(ast.NodeTransformer):
+    def __init__(self, values: dict[str, ast.expr], inside: frozenset[str] = frozenset()) -> None:
+        self.values = values
+        self.inside = inside  # the locals being replaced: `x = f(x)` is read once
+
+    def visit_Name(self, node: ast.Name) -> ast.expr:
+        value = self.values.get(node.id)
+        if value is None or node.id in self.inside:
+            return node
+        inner = _InlineDeep(self.values, self.inside | {node.id})
+        replaced: ast.expr = inner.visit(copy.deepcopy(value))
+        return replaced
+
+
+def deep_expanded(text: str, facts: Facts) -> str:
+    """The condition's text with its locals replaced by what they were assigned, and the
+    locals those read in turn (`extra = params.extra_args`, then `read_only =
+    extra.get("k")`: `params.extra_args.get("k")`), to what the function was given. Not
+    for the setting rules, which look behind the nearest local (`expanded`)."""
+    values = _local_values(facts)
+    node = parse_expression(text)
+    if not values or node is None:
+        return text
+    try:
+        return ast.unparse(_InlineDeep(values).visit(copy.deepcopy(node)))
+    except (ValueError, RecursionError):
+        return text
+
+
 def _local_values(facts: Facts) -> dict[str, ast.expr]:
     """Each local the function assigns → the expression assigned, parsed once a page
     (read only: an expansion puts the same nodes in the trees it unparses)."""

@@ -180,7 +180,12 @@ def setting_fix(
     action: KnobAction, condition: ConditionView, knobs: list[Knob]
 ) -> ExampleFix | None:
     """Before and after for a setting a solution turns, when a runnable form is known."""
-    knob = next((k for k in knobs if k.name == action.knob), None)
+    named = [k for k in knobs if k.name == action.knob]
+    # of a JSON flag's keys, the one the action sets (its own default says its type)
+    knob = next(
+        (k for k in named if k.json_key and f"'{k.json_key}':" in (action.keyword or "")), None
+    )
+    knob = knob or next(iter(named), None)
     note = action.note or f"{code(action.knob)} decides {code(condition.text)}."
     if knob is None:
         return None
@@ -263,7 +268,13 @@ def command_fix(
         bare = boolish(knob) or knob.bare
         before_args, after_args = (flag if bare else f"{flag} VALUE"), ""
     elif isinstance(value, dict):
-        was = {**held, **dict.fromkeys(value, "VALUE")}
+        # a yes/no key of the configuration fails with the other value; a field of no
+        # known type with the user's own
+        yes_no = knob.key_default is not None and knob.json_key in value
+        was = {
+            **held,
+            **{k: not v if yes_no and isinstance(v, bool) else "VALUE" for k, v in value.items()},
+        }
         before_args = f"{flag} {shlex.quote(json.dumps(was))}"
         after_args = f"{flag} {shlex.quote(json.dumps({**held, **value}))}"
         # a plain flag that writes a field back is left out too: the "before" gives it

@@ -93,15 +93,21 @@ def knob_action(
         return None
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
         fallback: KnobAction | None = None
+        turned_off: KnobAction | None = None
         for value in node.values:
             action = _action(value, condition, knobs)
             if action is None:
                 continue
             action = replace(action, part=ast.unparse(value))
+            if action.drops and (action.keyword or "").startswith("{"):
+                # a yes/no key of the JSON turned off: a part the user's other keys decide
+                # keeps the feature (`use_async and policy != "default"`: the policy)
+                turned_off = turned_off or action
+                continue
             if action.before is not None or not action.vague:
                 return action
             fallback = _better(fallback, action)
-        return fallback
+        return turned_off or fallback
     if either and isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
         # every part must be false: the other parts are said in the reason, not claimed
         for value in node.values:
@@ -547,7 +553,12 @@ def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
     instead = dict(knob.json_fields)
     for attr, name in fields:
         shape = compared_shape(node, name)
-        if knob.json_key is not None and shape is not None and shape.op in ("true", "false"):
+        if (
+            knob.json_key is not None
+            and shape is not None
+            and shape.op in ("true", "false")
+            and knob.key_default not in ("True", "False")
+        ):
             continue  # what type the field is is not known here: no `false` for a name
         # a property or method is no key of the object: the field it returns, or nothing
         field = instead.get(attr, attr)
@@ -585,7 +596,9 @@ def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
         if shape.op == "not in":
             text += f"; `{field}` may be any of {shape.value!r}"
         text += plain_flag_overrides(knob, field, value)
-        return KnobAction(text=text, knob=knob.name, keyword=repr({field: value}))
+        # a yes/no key of the configuration's own turned off gives its feature up
+        off = knob.json_key is not None and shape.op == "true" and knob.key_default is not None
+        return KnobAction(text=text, knob=knob.name, keyword=repr({field: value}), drops=off)
     return None
 
 

@@ -113,6 +113,7 @@ class Knob(msgspec.Struct, kw_only=True):
     default: str | None = None  # its default, a literal: `True` (see `KnobLink.default`)
     bare: bool = False  # a yes/no flag taking no value (`KnobLink.bare`)
     negated: bool = False  # ... with a `--no-x` form
+    key_default: str | None = None  # a yes/no key's own default (`KnobLink.key_default`)
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).

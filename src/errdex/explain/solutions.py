@@ -53,6 +53,7 @@ from errdex.explain.environment import (
     package_solution,
     platform_solution,
 )
+from errdex.explain.exclusive_keys import exclusive_keys_solution
 from errdex.explain.expanded import expanded
 from errdex.explain.failed_call import failed_call_solutions
 from errdex.explain.file_mode import file_mode_solution
@@ -67,6 +68,7 @@ from errdex.explain.instances import instance_action
 from errdex.explain.kept_fields import with_kept_fields
 from errdex.explain.kept_first import drops_setting, keep_first
 from errdex.explain.key_checks import key_checked
+from errdex.explain.key_requirement import empties_mapping, key_requirement
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.literal_members import with_members
 from errdex.explain.missing_data import missing_data_solution
@@ -105,7 +107,7 @@ from errdex.explain.state_gated import own_argument, state_gated, users_call
 from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.stated_requirement import requirement_solution
-from errdex.explain.stated_setting import stated_setting_solution
+from errdex.explain.stated_setting import other_keys_set, stated_setting_solution
 from errdex.explain.sync_sibling import counterpart_class_solution, sync_sibling_solution
 from errdex.explain.tried_input import failed_input_solutions, presence_of_tried
 from errdex.explain.try_failure import no_way_out_of_try
@@ -254,6 +256,10 @@ def _solutions(facts: Facts) -> list[Solution]:
     for condition, action in actions:
         if internal and condition.kind == ConditionKind.EARLY_EXIT:
             continue  # a mode that skips the work, not a way out of the invariant
+        either = exclusive_keys_solution(condition, facts.knobs)
+        if either is not None:
+            found.add(either, 0)  # keys refused together: each is a way out, not the first
+            continue
         if action is not None and action.unset is not None:
             # a yes/no flag left unset: the value of the two that takes no failing branch
             action = settled_unset(action, condition, facts)
@@ -315,6 +321,14 @@ def _solutions(facts: Facts) -> list[Solution]:
         found.add(checked, 0)  # the value the data gives a field, not the validator's argument
     else:
         _add_input(found, open_conditions, facts)
+    keyed_input = key_requirement(facts)
+    if keyed_input is not None and not any(
+        i.solution.condition == keyed_input.solution.condition for i in found.items
+    ):  # a check some way out puts in words already keeps it
+        # one key of the user's mapping, instead of emptying the mapping
+        holder = keyed_input.holder
+        found.items = [i for i in found.items if not empties_mapping(i.solution, holder, facts)]
+        found.add(keyed_input.solution, 0)
     accepted = accepted_keywords_solution(facts, open_conditions)
     if accepted is not None:  # a keyword among those it accepts: before none at all
         found.add(accepted, 0)
@@ -393,7 +407,12 @@ def _solutions(facts: Facts) -> list[Solution]:
         facts.memo.setdefault(STATED_REQUIREMENTS, []).append(required.text)
     # what the message says the flag's keys must be
     keyed = stated_setting_solution(facts, [i.solution.text for i in found.items])
-    if keyed is not None and not any(i.solution.knob == keyed.knob for i in found.items):
+    if keyed is not None and not any(
+        i.solution.knob == keyed.knob
+        and not i.solution.drops  # a key turned off: what the message asks may keep it on
+        and not other_keys_set(i.solution, keyed)
+        for i in found.items
+    ):
         found.add(keyed, rank=advised_rank(keyed))
         spoken.append(keyed)
     opened = file_mode_solution(facts)  # the mode of the file the user opened, as it says
@@ -647,7 +666,11 @@ def _add_platform(found: _Collector, conditions: list[ConditionView]) -> None:
 
 
 def _tier(action: KnobAction) -> int:
-    """An action with the value to set comes before one that only names the setting."""
+    """An action with the value to set comes before one that only names the setting; a
+    yes/no key of a flag's JSON turned off gives its feature up: after what the message
+    says of the keys (`advised_rank`), which keeps it."""
+    if action.drops and (action.keyword or "").startswith("{"):
+        return 2
     return 3 if action.vague else 0
 
 

@@ -98,6 +98,16 @@ def stated_setting_solution(facts: Facts, quoted: list[str]) -> Solution | None:
     )
 
 
+def other_keys_set(solution: Solution, stated: Solution) -> bool:
+    """Whether `solution` sets keys of the flag's JSON (`'{"auto": false}'`) and none of
+    those `stated` names: turning a yes/no key off beside the message's requirement of
+    another key, which keeps that feature on (`self.auto and self.depth > 8`)."""
+    named = re.findall(r"`(\w+)`", stated.text.split(" in the JSON of ", 1)[0])
+    if f"{solution.knob} '{{" not in solution.text:
+        return False  # the flag named without its keys: it says as much as the message
+    return not any(f'"{key}":' in solution.text for key in named)
+
+
 def _json_key(knob: Knob) -> bool:
     """A key of a JSON-valued flag's object that a name of the check holds."""
     return (

@@ -394,8 +394,13 @@ class FlagIndex:
         if knob is None:
             return None
         via = f"`{name}` {OWN_KEY} `{knob.name}` (`{owner}.{name}`)"
+        own = self._field_default(owner, name)
         return msgspec.structs.replace(
-            knob, behind=dotted, json_key=name, via=f"{via}; {knob.via}" if knob.via else via
+            knob,
+            behind=dotted,
+            json_key=name,
+            via=f"{via}; {knob.via}" if knob.via else via,
+            key_default=own if own in ("True", "False") else None,
         )
 
     def _generated_field(
