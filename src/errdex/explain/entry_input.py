@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 
 from errdex.ast_walk import walk
+from errdex.explain.call_binding import given_argument
 from errdex.explain.context import Facts, function_at
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Caller, Solution
@@ -152,9 +153,7 @@ def call_values(
         )
         if name != short:
             continue
-        value = next((k.value for k in node.keywords if k.arg == param), None)
-        if value is None and position < len(node.args):
-            value = node.args[position]
+        value = given_argument(node, param, position)
         if value is not None and not _caught_around(found, node, caught):
             values.append(value)
     return found, own, values

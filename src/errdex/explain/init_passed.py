@@ -16,6 +16,7 @@ import ast
 import builtins
 
 from errdex.ast_walk import walk
+from errdex.explain.call_binding import given_argument
 from errdex.explain.closure_switch import param_doc
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.declared_fields import super_init_call
@@ -159,10 +160,7 @@ def _passed(
             and node.func.value.id == "self"
         ):
             continue
-        value = next((k.value for k in node.keywords if k.arg == param), None)
-        starred = any(isinstance(a, ast.Starred) for a in node.args[: position + 1])
-        if value is None and position < len(node.args) and not starred:
-            value = node.args[position]
+        value = given_argument(node, param, position)
         fallback = None
         if (
             isinstance(value, ast.BoolOp)

@@ -15,6 +15,7 @@ import ast
 import re
 
 from errdex.ast_walk import walk
+from errdex.explain.call_binding import given_argument
 from errdex.explain.context import Facts
 
 __all__ = ["made_here"]
@@ -155,7 +156,7 @@ def _callers_make(
             return False
         scope = max(outer, key=lambda d: d.lineno)  # the innermost def around the call
         given = [
-            _given(n, index - int(method), param)
+            given_argument(n, param, index - int(method))
             for n in walk(scope)
             if isinstance(n, ast.Call)
             and n.lineno == caller.line
@@ -168,14 +169,3 @@ def _callers_make(
             if root is None or not _temp_rooted(root, scope, caller.line):
                 return False
     return True
-
-
-def _given(call: ast.Call, index: int, param: str) -> ast.expr | None:
-    for keyword in call.keywords:
-        if keyword.arg == param:
-            return keyword.value
-    if 0 <= index < len(call.args) and not any(
-        isinstance(a, ast.Starred) for a in call.args[: index + 1]
-    ):
-        return call.args[index]
-    return None

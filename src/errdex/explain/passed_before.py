@@ -17,6 +17,7 @@ import ast
 import builtins
 
 from errdex.ast_walk import walk
+from errdex.explain.call_binding import bound_arguments
 from errdex.explain.context import Facts, function_at
 from errdex.explain.entry_input import names_read
 from errdex.explain.never_none import never_none
@@ -143,15 +144,9 @@ def _ruled_out(
     call: ast.Call, params: list[tuple[str, object]], tests: list[tuple[str, ast.expr]]
 ) -> tuple[str, str] | None:
     """(what the call gives, the condition it makes false) or None when none is."""
-    if any(isinstance(a, ast.Starred) for a in call.args) or any(
-        k.arg is None for k in call.keywords
-    ):
+    given = bound_arguments(call, [name for name, _ in params])
+    if given is None:
         return None  # `*args`, `**kwargs`: what they hold is not read
-    if len(call.args) > len(params):
-        return None
-    bound = zip(params[: len(call.args)], call.args, strict=True)
-    given: dict[str, ast.expr] = {name: arg for (name, _), arg in bound}
-    given.update({k.arg: k.value for k in call.keywords if k.arg is not None})
     for text, test in tests:
         known = KnownValues({})
         said = []
