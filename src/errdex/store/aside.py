@@ -31,8 +31,8 @@ from errdex.linked_facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import VersionStats
 from errdex.store.contents import PackedFiles
-from errdex.store.function_parts import SplitChunk
-from errdex.store.writing import split_chunks
+from errdex.store.function_parts import SplitChunk, split_chunks
+from errdex.store.writing import CHUNK
 
 _ENCODER = msgspec.msgpack.Encoder()
 # A chunk is a msgpack array of the parts of functions not sent before (`function_parts`:
@@ -95,7 +95,7 @@ def write_version_aside(
     feed = _Feed(to_child)
     try:
         feed.put(ForkingPickler.dumps((info, dict(files))))  # as `Connection.send` does
-        for chunk in split_chunks(sites):
+        for chunk in split_chunks(sites, CHUNK):
             parts = [(number, msgspec.Raw(data)) for number, data in chunk.parts]
             feed.put(_ENCODER.encode((parts, chunk.sites, chunk.numbers)))
         feed.put(_END)

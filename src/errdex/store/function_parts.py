@@ -11,6 +11,8 @@ keeps its callers in `data` and has no part.
 from __future__ import annotations
 
 import functools
+import itertools
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 import msgspec
@@ -89,3 +91,11 @@ def joined(fields: dict[str, Any], data: bytes | None) -> dict[str, Any]:
         fields["caller_links"] = parts.caller_links
         fields["callers"] = parts.callers
     return fields
+
+
+def split_chunks(sites: Iterable[IndexedSite], size: int) -> Iterator[SplitChunk]:
+    """A version's sites, `size` at a time, with the parts of their functions taken out."""
+    splitter = PartsSplitter()
+    iterator = iter(sites)
+    while chunk := list(itertools.islice(iterator, size)):
+        yield splitter.chunk(chunk)

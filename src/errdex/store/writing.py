@@ -14,7 +14,7 @@ from errdex.linked_facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import VersionStats
 from errdex.store.contents import PackedFiles
-from errdex.store.function_parts import PartsSplitter, SplitChunk
+from errdex.store.function_parts import SplitChunk, split_chunks
 from errdex.store.migrations import BUMP_GENERATION
 from errdex.store.rows import (
     error_columns,
@@ -80,16 +80,7 @@ def write_version(
     KeyboardInterrupt or a killed process leave the previous contents as they were.
     """
     with changing(conn):
-        return _write(conn, info, split_chunks(sites), PackedFiles(files))
-
-
-def split_chunks(sites: Iterable[IndexedSite]) -> Iterator[SplitChunk]:
-    """A version's sites, `CHUNK` at a time, with the parts of their functions taken out
-    (`function_parts`)."""
-    splitter = PartsSplitter()
-    iterator = iter(sites)
-    while chunk := list(itertools.islice(iterator, CHUNK)):
-        yield splitter.chunk(chunk)
+        return _write(conn, info, split_chunks(sites, CHUNK), PackedFiles(files))
 
 
 def write_encoded_version(

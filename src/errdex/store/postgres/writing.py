@@ -9,7 +9,6 @@ share (`shared.py`). Only a project's first version makes its other writers wait
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -20,7 +19,7 @@ from errdex.linked_facts import IndexedSite
 from errdex.sources.base import VersionInfo
 from errdex.store.base import VersionStats
 from errdex.store.contents import content_hashes
-from errdex.store.function_parts import PartsSplitter
+from errdex.store.function_parts import SplitChunk, split_chunks
 from errdex.store.migrations import BUMP_GENERATION
 from errdex.store.postgres import shared
 from errdex.store.postgres.connect import RawConnection, pg_text
@@ -75,9 +74,8 @@ def write_version(
         (version_id,) = conn.execute(_INSERT_VERSION, version_row).fetchone() or (None,)
 
         writer = _SiteWriter(conn, version_id)
-        iterator = iter(sites)
-        while chunk := list(itertools.islice(iterator, CHUNK)):
-            writer.write(chunk)
+        for split in split_chunks(sites, CHUNK):
+            writer.write(split)
         tally = writer.tally
         kept = {path: files[path] for path in sorted(tally.wanted) if path in files}
         hashes = content_hashes(kept)
@@ -191,10 +189,8 @@ class _SiteWriter:
         self.tally = WriteTally()
         self.errors: dict[str, IndexedSite] = {}  # error id → its first site
         self.texts: dict[str, tuple[str, str, str]] = {}  # search text key → the text
-        self.splitter = PartsSplitter()
 
-    def write(self, chunk: list[IndexedSite]) -> None:
-        split = self.splitter.chunk(chunk)
+    def write(self, split: SplitChunk) -> None:
         if split.parts:
             with self.conn.cursor() as cursor, cursor.copy(_COPY_PARTS) as copy:
                 copy.set_types(["int8", "int8", "bytea"])
