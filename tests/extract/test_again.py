@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 import errdex.extract as extract
-from errdex.extract import extract_again, extract_first
+from errdex.extract import extract_again, extract_first_hidden
 from errdex.extract.again import spliced
 from errdex.extract.skeleton import MIN_SKELETON_BYTES
 from errdex.facts import FileFacts
@@ -63,7 +63,7 @@ def _both(source: str, names: tuple[str, ...] = ("require",)) -> tuple[FileFacts
     be started from."""
     data = textwrap.dedent(source).encode()
     assert len(data) > MIN_SKELETON_BYTES
-    first, may_start = extract_first("pkg/client.py", data)
+    first, may_start, _ = extract_first_hidden("pkg/client.py", data)
     assert may_start
     whole = extract_again("pkg/client.py", data, names)
     made = extract_again("pkg/client.py", data, names, lambda: first)
@@ -74,7 +74,7 @@ def _both(source: str, names: tuple[str, ...] = ("require",)) -> tuple[FileFacts
 def _spliced(source: str) -> FileFacts | None:
     """`again.spliced` of the file keeping the calls of `require`."""
     data = textwrap.dedent(source).encode()
-    first, _ = extract_first("pkg/client.py", data)
+    first, _, _ = extract_first_hidden("pkg/client.py", data)
     text = extract.decode_source(data)
     skeleton = extract.build_skeleton(text)
     assert skeleton is not None
@@ -105,7 +105,7 @@ def test_only_the_statements_that_change_are_parsed_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     source = textwrap.dedent(QUIET_FUNCTIONS + HEAD).encode()
-    first, _ = extract_first("pkg/client.py", source)
+    first, _, _ = extract_first_hidden("pkg/client.py", source)
     parsed: list[str] = []
     real = extract.again._parse
 
@@ -165,7 +165,7 @@ def ready(x):
     assert _spliced(source) is not None
     made, whole = _both(source)
     assert _encode(made) == _encode(whole)
-    first, _ = extract_first("pkg/client.py", textwrap.dedent(source).encode())
+    first, _, _ = extract_first_hidden("pkg/client.py", textwrap.dedent(source).encode())
     assert list(first.local_imports) == ["sooner", "later", "opened"]
     assert list(made.local_imports) == ["sooner", "opened", "later"]
 
@@ -199,9 +199,9 @@ an example at column 0
     return text + x
 '''
     data = (QUIET_FUNCTIONS + broken).encode()
-    facts, may_start = extract_first("pkg/client.py", data)
+    facts, may_start, _ = extract_first_hidden("pkg/client.py", data)
     assert facts.error is None and not may_start
-    assert extract_first("pkg/client.py", QUIET_FUNCTIONS.encode())[1]
+    assert extract_first_hidden("pkg/client.py", QUIET_FUNCTIONS.encode())[1]
 
 
 def test_a_method_not_walked_is_read_again_when_another_sets_what_it_tests() -> None:
@@ -222,7 +222,7 @@ def test_a_method_not_walked_is_read_again_when_another_sets_what_it_tests() -> 
     )
     made, whole = _both(source)
     assert _encode(made) == _encode(whole)
-    first, _ = extract_first("pkg/client.py", textwrap.dedent(source).encode())
+    first, _, _ = extract_first_hidden("pkg/client.py", textwrap.dedent(source).encode())
     line = next(s.line for s in made.sites if s.message and "closed" in s.message.text)
     assert made.readings[line] != first.readings[line]  # `reset` now among the setters
 

@@ -60,7 +60,6 @@ __all__ = [
     "decode_source",
     "extract_again",
     "extract_file",
-    "extract_first",
     "extract_first_hidden",
 ]
 
@@ -111,16 +110,10 @@ def extract_file(path: str, data: bytes, keep_calls: Collection[str] = ()) -> Fi
     return _extract_file(path, data, keep_calls)[0]
 
 
-def extract_first(path: str, data: bytes) -> tuple[FileFacts, bool]:
-    """`extract_file(path, data)`, and whether its facts were made from the text that
-    `build_skeleton` gives (the skeleton parsed, or there is none): then `extract_again`
-    may take them as its `first`."""
-    facts, may_start, _ = _extract_file(path, data, ())
-    return facts, may_start
-
-
 def extract_first_hidden(path: str, data: bytes) -> tuple[FileFacts, bool, str]:
-    """`extract_first(path, data)`, and the text its skeleton blanked (`hidden_text`):
+    """`extract_file(path, data)`; whether its facts were made from the text that
+    `build_skeleton` gives (the skeleton parsed, or there is none), so that `extract_again`
+    may take them as its `first`; and the text its skeleton blanked (`hidden_text`):
     `extract_again` finds more than this extraction only for a helper called there."""
     return _extract_file(path, data, ())
 
@@ -153,7 +146,7 @@ def extract_again(
     """`extract_file(path, data, keep_calls)`, or None when that finds what `extract_file`
     without them found: no body the skeleton blanks calls one of `keep_calls`.
 
-    `first` gives what `extract_file(path, data)` gave, when `extract_first` said it was
+    `first` gives what `extract_file(path, data)` gave, when `extract_first_hidden` said it was
     made from the skeleton's text (asked only for a file that changes): the statements the
     kept calls leave alone keep their facts, and only the others are parsed and walked again
     (`again.spliced`).

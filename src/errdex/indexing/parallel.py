@@ -39,7 +39,7 @@ File = tuple[str, bytes]  # (path, data)
 # may take them)
 Again = tuple[str, bytes, tuple[str, ...], bytes | None]
 _Item = TypeVar("_Item", File, Again)
-# (path, encoded facts, whether they may be a second extraction's first: `extract_first`,
+# (path, encoded facts, whether they may be a second extraction's first: `extract_first_hidden`,
 # the names the file calls where its skeleton blanked, when it is large enough for a second
 # extraction: `called_names.packed`)
 Extracted = tuple[str, bytes, bool, bytes | None]

@@ -6,6 +6,7 @@ another file, again with those calls kept (`helpercalls`).
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import Counter
 from collections.abc import Generator, Iterator, Mapping
@@ -211,29 +212,27 @@ def _link_and_write(
         kinds: Counter[str] = Counter()
         info = source.info
         aside = len(extracted.items) >= WRITE_ASIDE_FILES
-        made: list[Generator[IndexedSite, None, None]] = []
 
-        def linked() -> Iterator[IndexedSite]:
+        def linked() -> Generator[IndexedSite, None, None]:
             # Linked when the store asks for the first site: a writer's process, started
             # by then, packs the files meanwhile (`store.aside`). Linking may fork its
             # workers here; they take none of the locks the writer's feeding thread holds
             # (`link.forked`). The writer's process runs beside them, on a core of its own.
-            made.append(
-                link_sites(
-                    info.project,
-                    extracted.facts,
-                    info.entry_points,
-                    _catalogs(source),
-                    skipped,
-                    texts=dict(extracted.items),
-                    workers=workers,
-                    beside=1 if aside else 0,
-                )
+            made = link_sites(
+                info.project,
+                extracted.facts,
+                info.entry_points,
+                _catalogs(source),
+                skipped,
+                texts=dict(extracted.items),
+                workers=workers,
+                beside=1 if aside else 0,
             )
-            for site in made[0]:
-                sites.append(site)
-                kinds[site.site.kind.value] += 1
-                yield site
+            with contextlib.closing(made):  # the linking workers, when the write ends early
+                for site in made:
+                    sites.append(site)
+                    kinds[site.site.kind.value] += 1
+                    yield site
             laps.lap("link")
 
         def let_go() -> None:
@@ -256,14 +255,11 @@ def _link_and_write(
             for f in extracted.facts
             if f.outline and f.path not in as_written
         }
-        try:
+        with contextlib.closing(linked()) as linking:
             if aside:
-                stored = store.write_version_aside(source.info, linked(), written, let_go)
+                stored = store.write_version_aside(source.info, linking, written, let_go)
             else:
-                stored = store.write_version(source.info, list(linked()), written)
-        finally:
-            for generator in made:
-                generator.close()  # the linking workers, when the write ended early
+                stored = store.write_version(source.info, list(linking), written)
         laps.lap("write")
     return kinds, stored
 
@@ -328,7 +324,7 @@ def _extract(
     called: dict[str, bytes] | None = None,
 ) -> dict[str, FileFacts | None]:
     """Store and decode each worker result as it arrives (empty bytes decode to None); add
-    to `first` the facts a second extraction may start from (`extract_first`), as sent: the
+    to `first` the facts a second extraction may start from (`extract_first_hidden`), as sent: the
     second round hands them on as they are, rather than encoding them again (vllm: 36 MB
     of its 658 files, 0.07 s), and lets them go once it ends; add to `called` the names
     each file calls where its skeleton blanked, as the worker found them (`called_names`),
