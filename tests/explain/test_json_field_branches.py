@@ -69,6 +69,9 @@ def test_an_earlier_branch_of_an_elif_chain_is_no_way_out(eng: Store) -> None:
     texts = " ".join(s.text for s in page.solutions)
     assert '"ngram"' not in texts
     assert '"custom"' not in texts
+    # the branch's own test stays the way out (the page is not left empty)
+    assert "`--spec-config`" in texts
+    assert "does not equal `'suffix'`" in texts
     # a flag's truth in an earlier branch may be the way the code asks for: it stays
     page = page_with_message(eng, "eng", "ngram runs slow here")
     texts = " ".join(s.text for s in page.solutions)
