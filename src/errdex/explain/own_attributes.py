@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import re
 from collections.abc import Callable
 
@@ -109,7 +110,7 @@ class AttributeReader:
         return found
 
     def _decide(self, attr: str, binding_only: bool) -> bool:
-        mentions = self._mentions(attr) if self._plain_bases() else None
+        mentions = self._mentions(attr) if self._plain_bases else None
         if mentions is None:
             return False
         sets = 0
@@ -131,6 +132,7 @@ class AttributeReader:
                 return False  # in a nested class or a class-level expression
         return sets > 0  # set nowhere in the class: a base or another module sets it
 
+    @functools.cached_property
     def _plain_bases(self) -> bool:
         """Whether no base of the class is one of the package's own defined in another file
         (it may set the attribute): a base defined in this file is read with it (every

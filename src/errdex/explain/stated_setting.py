@@ -59,7 +59,8 @@ def stated_setting_solution(facts: Facts, quoted: list[str]) -> Solution | None:
     text = message.text
     if not _NEEDS.search(text) or _PROGRAM_DOES.search(text):
         return None
-    if any(f"“{message_text(facts)}”" in said for said in quoted):
+    own_words = f"“{message_text(facts)}”"
+    if any(own_words in said for said in quoted):
         return None  # said already, in the message's own words
     checks = [c for c in facts.held if c.kind in CHECKS]
     if not checks or not any(_json_key(k) for k in facts.knobs):
@@ -69,7 +70,7 @@ def stated_setting_solution(facts: Facts, quoted: list[str]) -> Solution | None:
         return None
     keys: dict[str, Knob] = {}
     for name in dict.fromkeys(free_names(node)):
-        if name in _BUILTINS or name in ("None", "True", "False"):
+        if name in _BUILTINS:
             continue
         knob = next((k for k in facts.knobs if _json_key(k) and k.behind == name), None)
         if knob is None:
@@ -88,10 +89,7 @@ def stated_setting_solution(facts: Facts, quoted: list[str]) -> Solution | None:
     flag = flags.pop()
     named = " or ".join(code(key) for key in said)
     return Solution(
-        text=(
-            f"Change {named} in the JSON of {code(flag)} as the message says: "
-            f"“{message_text(facts)}”"
-        ),
+        text=(f"Change {named} in the JSON of {code(flag)} as the message says: {own_words}"),
         condition=checks[-1].text,
         knob=flag,
         kind="setting",

@@ -314,7 +314,9 @@ def _piece_step(node: ast.AST) -> bool:
             return func.id in _TAKERS
         return isinstance(func, ast.Attribute) and func.attr in _PIECES
     if isinstance(node, ast.Attribute):
-        return node.attr in _PIECES  # only as a call's function (checked with the call)
+        # `text.split` of `text.split()`, whose call is checked on its own; a method of
+        # those names left uncalled passes too
+        return node.attr in _PIECES
     simple = ast.Name | ast.Constant | ast.Subscript | ast.Slice | ast.UnaryOp | ast.unaryop
     return isinstance(node, simple | ast.expr_context)
 
