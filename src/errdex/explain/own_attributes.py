@@ -85,11 +85,19 @@ class AttributeReader:
     """Decides, once per attribute, whether the class `cls` of the site's file alone sets
     it to its own values (`own_test` judges each value in the method that sets it)."""
 
-    def __init__(self, cls: ast.ClassDef, text: str, package: str, own_test: OwnTest) -> None:
+    def __init__(
+        self,
+        cls: ast.ClassDef,
+        text: str,
+        package: str,
+        own_test: OwnTest,
+        may_be: frozenset[str] = frozenset(),
+    ) -> None:
         self._cls = cls
         self._text = text
         self._package = package
         self._own_test = own_test
+        self._may_be = may_be  # the attributes `may_be_own` passed already
         self._memo: dict[tuple[str, bool], bool | None] = {}
         self.used: set[str] = set()  # the attributes found own, for the page to name
 
@@ -163,7 +171,7 @@ class AttributeReader:
         """The lines that mention `.attr`, when every one is inside the class, no string
         names it (`setattr(obj, "_x", ...)`) and no attribute of `self` is set by a
         computed name (`setattr(self, name, value)`, `self.__dict__`); else None."""
-        if not may_be_own(self._text, attr):
+        if attr not in self._may_be and not may_be_own(self._text, attr):
             return None
         first, last = _span(self._cls)
         lines = []

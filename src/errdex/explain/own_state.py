@@ -29,6 +29,7 @@ from errdex.facts import ConditionKind, SiteKind
 __all__ = ["computed_alone", "held_tests", "own_computation", "own_constants"]
 
 _MEMO = "own_state"
+_TESTS = "own_state_tests"
 # Builtins that read the interpreter's or the machine's state rather than their argument.
 _STATEFUL_BUILTINS = frozenset(
     {"open", "input", "globals", "locals", "vars", "id", "hash", "__import__", "eval", "exec"}
@@ -56,15 +57,20 @@ def _own(facts: Facts) -> bool:
     return computed_alone(function, tests, own_constants(facts))
 
 
-def held_tests(facts: Facts) -> list[ast.expr]:
-    """The site's own conditions parsed (empty when there are none, or one does not parse)."""
+def held_tests(facts: Facts) -> tuple[ast.expr, ...]:
+    """The site's own conditions parsed (empty when there are none, or one does not parse),
+    once per page: the bookkeeping hint reads them after `own_computation`."""
+    return facts.once(_TESTS, lambda: _parsed(facts))
+
+
+def _parsed(facts: Facts) -> tuple[ast.expr, ...]:
     tests: list[ast.expr] = []
     for condition in facts.held:
         try:
             tests.append(ast.parse(condition.text, mode="eval").body)
         except (SyntaxError, ValueError, RecursionError):
-            return []
-    return tests
+            return ()
+    return tuple(tests)
 
 
 def own_constants(facts: Facts) -> frozenset[str]:
