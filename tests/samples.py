@@ -24,6 +24,27 @@ from errdex.store.base import Store
 
 COMMIT_DATE = "2024-03-01T12:00:00+00:00"
 
+# vllm's parser: a `--config` YAML file whose keys become flags (put after the line's first word)
+FLAG_CONFIG_READER = """
+    import yaml
+
+
+    class FlexibleArgumentParser:
+        def parse_args(self, args):
+            if "--config" in args:
+                args = self._pull_args_from_config(args)
+            return args
+
+        def load_config_file(self, file_path):
+            with open(file_path) as config_file:
+                config = yaml.safe_load(config_file)
+            processed_args = []
+            for key, value in config.items():
+                processed_args.append("--" + key)
+                processed_args.append(str(value))
+            return processed_args
+    """
+
 
 def write_package(root: Path, files: Mapping[str, str | bytes]) -> Path:
     """Write {relative path: source} under `root`; text is dedented, bytes written as is."""

@@ -266,6 +266,10 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     # An arguments or configuration class's fields whose default is a literal yes/no or
     # None (`"True"`), or another class's field (`"CacheConfig.swa_bounded_replay"`)
     defaults: dict[str, str] = {}
+    # Class-level names of a command (`name = "throughput"`, `parser_name: ClassVar[str] =
+    # "serve"`) → their literal value: the word a loop over command classes adds as a
+    # subcommand (`subparsers.add_parser(cmd_cls.name)`)
+    names: dict[str, str] = {}
 
 
 class Append(msgspec.Struct, frozen=True, gc=False):
@@ -430,6 +434,15 @@ class SubcommandFact(msgspec.Struct, frozen=True, gc=False):
     # the function builds the parser it adds to (`argparse.ArgumentParser(...)` in its own
     # body): a program of its own, a console script's only when the script reaches it
     own_parser: bool = False
+    # Added in a loop over command classes (`for cmd_cls in Base.__subclasses__():
+    # sub = subparsers.add_parser(cmd_cls.name); cmd_cls.add_cli_args(sub)`): `name` is ""
+    # and each class of the loop gives one, its attribute `attr`; `method` is the class's
+    # method handed the subcommand's parser. The classes are `classes` (a literal tuple's,
+    # as written) or the subclasses of `base`.
+    attr: str = ""
+    method: str = ""
+    classes: tuple[str, ...] = ()
+    base: str = ""
 
 
 class RouteBody(msgspec.Struct, frozen=True, gc=False):

@@ -127,8 +127,9 @@ def test_a_switch_is_turned_off_on_the_command_line(eng: Store) -> None:
 
 
 def test_a_bound_is_passed_with_its_value(eng: Store) -> None:
+    # the "before" gives a value the path's bound holds (`> 1`), so that it fails
     assert fix_of(eng, "replay is incompatible") == (
-        "eng serve MODEL_TAG --pipeline-parallel-size VALUE",
+        "eng serve MODEL_TAG --pipeline-parallel-size 2",
         "eng serve MODEL_TAG --pipeline-parallel-size 1",
     )
 

@@ -41,6 +41,9 @@ ENG = {
                 parser.add_argument("--data-parallel-external-lb", action="store_true")
                 parser.add_argument("--api-server-count", type=int, default=1)
                 parser.add_argument("--data-parallel-hybrid-lb", action="store_true")
+                parser.add_argument("--backend", choices=["vllm", "hf"], default="vllm")
+                parser.add_argument("--kernel", choices=["fused", "triton"], default=None)
+                parser.add_argument("--profile", action="store_true")
                 return parser
         """,
     "eng/serve.py": """
@@ -54,6 +57,24 @@ ENG = {
                 raise ValueError("api_server_count can't be set in headless mode")
             if args.data_parallel_hybrid_lb:
                 raise ValueError("hybrid LB is not applicable in headless mode")
+
+
+        def profile(args):
+            if args.backend != "vllm":
+                if args.backend == "hf" and args.profile:
+                    raise NotImplementedError("profiling is only implemented for vllm")
+
+
+        def run(args):
+            if args.backend != "vllm":
+                if args.backend != "hf":
+                    raise ValueError("unknown backend")
+
+
+        def kernel(args):
+            if args.kernel is not None:
+                if args.kernel == "fused" and not on_rocm():
+                    raise ValueError("the fused kernel needs ROCm")
         """,
     "eng/config.py": """
         class ParallelConfig:
@@ -111,8 +132,10 @@ def test_the_other_switch_the_check_needs_is_given_in_both_lines(eng: Store) -> 
 
 def test_a_guard_around_the_check_is_held_in_both_lines(eng: Store) -> None:
     page = page_of(eng, "elastic EP does not take")
+    # the flag the fix changes is given, before, a value the path's bound holds (any value
+    # would not fail)
     assert fixes_of(page)["--pipeline-parallel-size"] == (
-        "eng serve MODEL_TAG --enable-elastic-ep --pipeline-parallel-size VALUE",
+        "eng serve MODEL_TAG --enable-elastic-ep --pipeline-parallel-size 2",
         "eng serve MODEL_TAG --enable-elastic-ep --pipeline-parallel-size 1",
     )
     # a bound the path holds is given a value that holds it
@@ -123,6 +146,29 @@ def test_a_guard_around_the_check_is_held_in_both_lines(eng: Store) -> None:
     fix = next(s.fix for s in page.solutions if s.knob == "--pipeline-parallel-size")
     assert fix is not None and fix.note is not None
     assert "The check is met only with `--enable-elastic-ep` as well" in fix.note
+
+
+def test_the_flag_the_fix_changes_is_given_the_value_the_path_holds_before(eng: Store) -> None:
+    """`args.kernel == "fused"` on the path: "before" gives `--kernel fused`, which fails,
+    not any value."""
+    fixes = fixes_of(page_of(eng, "the fused kernel needs ROCm"))
+    assert fixes["--kernel"] == ("eng serve MODEL_TAG --kernel fused", "eng serve MODEL_TAG")
+
+
+def test_no_fix_takes_another_branch_of_the_choice_the_user_made(eng: Store) -> None:
+    """`args.backend == "hf"` on the path, under `args.backend != "vllm"`: `--backend vllm`
+    is another program, not a way out of the hf backend's check; the solution stays."""
+    page = page_of(eng, "profiling is only implemented")
+    assert any(s.knob == "--backend" for s in page.solutions)
+    assert "--backend" not in fixes_of(page)
+    assert page.example_fix is None or "--backend vllm" not in page.example_fix.after
+    # a value none of a chain of tests knows: one of theirs is the way out, with its fix
+    page = page_of(eng, "unknown backend")
+    assert page.example_fix is not None
+    assert (page.example_fix.before, page.example_fix.after) == (
+        "eng serve MODEL_TAG --backend VALUE",
+        "eng serve MODEL_TAG --backend vllm",
+    )
 
 
 def test_the_settings_of_a_failing_sum_are_the_users_own_values(eng: Store) -> None:

@@ -101,3 +101,64 @@ def test_a_file_without_argparse_has_none() -> None:
                 raise ValueError("bad")
         """)
     assert (facts.subcommands, facts.positionals, facts.computed_flags) == ((), (), ())
+
+
+def test_subcommands_a_loop_adds_over_command_classes() -> None:
+    facts = facts_of("""
+        from typing import ClassVar
+
+        class ServeArgs:
+            parser_name: ClassVar[str] = "serve"
+            label = "not a command"
+
+            @classmethod
+            def add_cli_args(cls, parser):
+                parser.add_argument("--port")
+
+        SUBCOMMANDS = (
+            (ServeArgs, serve_main),
+            (plot.PlotArgs, plot_main),
+        )
+
+        def add_sweeps(parser):
+            subparsers = parser.add_subparsers()
+            for cmd, entrypoint in SUBCOMMANDS:
+                cmd_subparser = subparsers.add_parser(cmd.parser_name, help=cmd.help)
+                cmd.add_cli_args(cmd_subparser)
+
+        class Bench:
+            def subparser_init(self, subparsers):
+                for cmd_cls in BenchBase.__subclasses__():
+                    sub = subparsers.add_parser(cmd_cls.name)
+                    cmd_cls.add_cli_args(sub)
+        """)
+    assert facts.subcommands == (
+        SubcommandFact(
+            name="",
+            line=20,
+            function="add_sweeps",
+            attr="parser_name",
+            method="add_cli_args",
+            classes=("ServeArgs", "PlotArgs"),
+        ),
+        SubcommandFact(
+            name="",
+            line=26,
+            function="Bench.subparser_init",
+            attr="name",
+            method="add_cli_args",
+            base="BenchBase",
+        ),
+    )
+    (serve,) = [c for c in facts.classes if c.name == "ServeArgs"]
+    assert serve.names == {"parser_name": "serve"}
+
+
+def test_a_flag_is_required_by_its_own_call_not_a_later_one() -> None:
+    facts = facts_of("""
+        def add_cli_args(parser):
+            parser.add_argument("--serve-cmd", type=str, required=True)
+            parser.add_argument("--num-runs", type=int, default=1)
+            subparsers = parser.add_subparsers(required=True)
+        """)
+    assert {f.flag: f.required for f in facts.flags} == {"--serve-cmd": True, "--num-runs": False}

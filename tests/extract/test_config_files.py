@@ -5,26 +5,9 @@ from __future__ import annotations
 import textwrap
 
 from errdex.extract.config_files import config_file_flags
+from samples import FLAG_CONFIG_READER
 
-VLLM_LIKE = """
-    import yaml
-
-
-    class FlexibleArgumentParser:
-        def parse_args(self, args):
-            if "--config" in args:
-                args = self._pull_args_from_config(args)
-            return args
-
-        def load_config_file(self, file_path):
-            with open(file_path) as config_file:
-                config = yaml.safe_load(config_file)
-            processed_args = []
-            for key, value in config.items():
-                processed_args.append("--" + key)
-                processed_args.append(str(value))
-            return processed_args
-    """
+VLLM_LIKE = FLAG_CONFIG_READER
 
 
 def test_a_yaml_file_whose_keys_become_flags() -> None:

@@ -7,8 +7,9 @@ import textwrap
 
 from errdex.extract import extract_file
 from errdex.link import link_version
-from errdex.linked_facts import IndexedSite
+from errdex.linked_facts import IndexedSite, KnobLink
 from errdex.sources.base import EntryPoint
+from samples import FLAG_CONFIG_READER
 
 SCRIPTS = (EntryPoint("console_scripts", "eng", "eng.cli.main:main"),)
 
@@ -276,3 +277,143 @@ def test_a_flag_the_reading_file_declares_is_that_program_s_not_another_s() -> N
     (knob,) = [k for k in site.knobs if k.name == "--dry-run"]
     assert (knob.file, knob.command) == ("eng/sweep.py", None)
     assert (knob.bare, knob.negated, knob.default) == (True, False, "False")
+
+
+def _bench_command(word: str, name: str) -> str:
+    """A `bench` subcommand's class: its word, and the module function adding its flags."""
+    return f"""
+        from eng.bench.{word} import add_cli_args
+        from eng.cli.bench.base import BenchBase
+
+        class {name}(BenchBase):
+            name = "{word}"
+
+            @classmethod
+            def add_cli_args(cls, parser):
+                add_cli_args(parser)
+        """
+
+
+# vllm's `bench`: the subcommand adds one subcommand per subclass of a base in a loop, each
+# named by its class's `name` and handed its parser through `add_cli_args`; one of them
+# (`sweep`) adds its own in a loop over a tuple of classes named by `parser_name`.
+BENCH = {
+    "eng/cli/bench/base.py": """
+        class BenchBase:
+            name: str
+
+            @classmethod
+            def add_cli_args(cls, parser):
+                raise NotImplementedError
+        """,
+    "eng/cli/bench/main.py": """
+        from eng.cli.bench.base import BenchBase
+
+        class BenchSubcommand:
+            name = "bench"
+
+            def subparser_init(self, subparsers):
+                bench_parser = subparsers.add_parser(self.name)
+                bench_subparsers = bench_parser.add_subparsers(required=True)
+                for cmd_cls in BenchBase.__subclasses__():
+                    cmd_subparser = bench_subparsers.add_parser(
+                        cmd_cls.name, help=cmd_cls.help
+                    )
+                    cmd_subparser.set_defaults(dispatch_function=cmd_cls.cmd)
+                    cmd_cls.add_cli_args(cmd_subparser)
+                return bench_parser
+        """,
+    "eng/cli/bench/latency.py": _bench_command("latency", "BenchLatency"),
+    "eng/bench/latency.py": """
+        def add_cli_args(parser):
+            parser.add_argument("--num-iters", type=int, default=30)
+
+        def main(args):
+            if args.num_iters < 1:
+                raise ValueError("needs one iteration or more")
+        """,
+    "eng/cli/bench/sweep.py": _bench_command("sweep", "BenchSweep"),
+    "eng/bench/sweep.py": """
+        from typing import ClassVar
+
+        class SweepServeArgs:
+            parser_name: ClassVar[str] = "serve"
+
+            @classmethod
+            def add_cli_args(cls, parser):
+                parser.add_argument("--serve-cmd", type=str, required=True)
+                parser.add_argument("--num-runs", type=int, default=1)
+
+        def serve_main(args):
+            if args.num_runs < 1:
+                raise ValueError("needs one run or more")
+
+        SUBCOMMANDS = (
+            (SweepServeArgs, serve_main),
+        )
+
+        def add_cli_args(parser):
+            subparsers = parser.add_subparsers(required=True)
+            for cmd, entrypoint in SUBCOMMANDS:
+                cmd_subparser = subparsers.add_parser(cmd.parser_name)
+                cmd.add_cli_args(cmd_subparser)
+        """,
+}
+
+
+def test_subcommands_a_loop_adds_over_command_classes_compose_their_words() -> None:
+    sites = link({**CLI, **BENCH})
+    assert knobs_by_name(sites, "needs one iteration or more") == {
+        "--num-iters": "eng bench latency"
+    }
+    # a flag argparse requires of that subcommand is in its line, with the user's value
+    assert knobs_by_name(sites, "needs one run or more") == {
+        "--num-runs": "eng bench sweep serve --serve-cmd SERVE_CMD"
+    }
+    # the program's main command is still the one reaching the most flags
+    assert knobs_by_name(sites, "needs the V2 runner")["ENG_USE_V2"] == "eng serve MODEL_TAG"
+
+
+def test_a_nested_subcommand_s_flag_is_not_offered_through_the_config_file() -> None:
+    sites = link({**CLI, **BENCH, "eng/utils/argparse_utils.py": FLAG_CONFIG_READER})
+
+    def knob(message: str, name: str) -> KnobLink:
+        (site,) = [s for s in sites if s.site.message and s.site.message.text == message]
+        return next(k for k in site.knobs if k.name == name)
+
+    assert knob("eager mode is not supported here", "--enforce-eager").config == (
+        "--config",
+        "yaml",
+    )
+    nested = knob("needs one iteration or more", "--num-iters")
+    assert (nested.command, nested.config) == ("eng bench latency", None)
+
+
+def test_a_flag_the_message_names_is_the_program_s_whose_file_raises() -> None:
+    # both sweeps declare `--resume`; the message of the startup sweep names its own
+    startup = """
+        from typing import ClassVar
+
+        class SweepStartupArgs:
+            parser_name: ClassVar[str] = "startup"
+
+            @classmethod
+            def add_cli_args(cls, parser):
+                parser.add_argument("--resume", action="store_true")
+
+            def run(self):
+                raise RuntimeError("The sweep stopped early. Use `--resume` to continue it.")
+        """
+    sweep = BENCH["eng/bench/sweep.py"].replace(
+        'parser.add_argument("--num-runs", type=int, default=1)',
+        'parser.add_argument("--num-runs", type=int, default=1)\n'
+        '                parser.add_argument("--resume", action="store_true")',
+    )
+    sweep = sweep.replace(
+        "(SweepServeArgs, serve_main),",
+        "(SweepServeArgs, serve_main),\n            (SweepStartupArgs, serve_main),",
+    )
+    sweep = "from eng.bench.startup import SweepStartupArgs\n" + textwrap.dedent(sweep)
+    files = {**CLI, **BENCH, "eng/bench/sweep.py": sweep, "eng/bench/startup.py": startup}
+    knobs = knobs_by_name(link(files), "The sweep stopped early. Use `--resume` to continue it.")
+    assert knobs["--resume"] == "eng bench sweep startup"

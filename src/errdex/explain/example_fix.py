@@ -59,7 +59,7 @@ def example_fix(facts: Facts) -> ExampleFix | None:
         if action is None or (not action.drops and refused(action.knob, facts)):
             continue
         fix = setting_fix(action, condition, facts.knobs)
-        fix = reached_fix(fix, action.knob, facts) if fix is not None else None
+        fix = reached_fix(fix, action.knob, facts, condition.text) if fix is not None else None
         if fix is not None:
             return fix
     return None

@@ -65,19 +65,24 @@ def with_reached_fix(solution: Solution, facts: Facts) -> Solution:
     """The solution with its setting fix made to reach the check (or dropped)."""
     if solution.fix is None or solution.kind != "setting" or solution.knob is None:
         return solution
-    fix = reached_fix(solution.fix, solution.knob, facts)
+    fix = reached_fix(solution.fix, solution.knob, facts, solution.condition)
     return solution if fix is solution.fix else msgspec.structs.replace(solution, fix=fix)
 
 
-def reached_fix(fix: ExampleFix, knob_name: str, facts: Facts) -> ExampleFix | None:
-    """`fix` (of the setting `knob_name`) with the other settings the path holds given in
-    both lines; None when one of them cannot be written; `fix` itself when none is needed
-    or its form is no command line."""
+def reached_fix(
+    fix: ExampleFix, knob_name: str, facts: Facts, condition: str | None = None
+) -> ExampleFix | None:
+    """`fix` (of the setting `knob_name`, making `condition` false) with the other settings
+    the path holds given in both lines; None when one of them cannot be written; `fix`
+    itself when none is needed or its form is no command line."""
     knob = _knob(knob_name, facts)
     command = knob.command if knob is not None else None
     if knob is None or not command or command not in fix.before or command not in fix.after:
         return fix  # a Python call, or a variable exported alone: no command line to add to
-    fix = _own_form(fix, knob, facts)
+    own = _own_form(fix, knob, facts, condition)
+    if own is None:
+        return None
+    fix = own
     held = [h for h in _held(facts) if h.knob != knob_name]
     if not held:
         return fix
@@ -294,7 +299,7 @@ def _flag_witness(
     value named (`--kv-transfer-config KV_TRANSFER_CONFIG`) where the part does not compare
     the flag's value with a literal: the user who met the error gave that value. None for a
     yes/no flag whose needed form is not known. With it, the range a numeric bound allows."""
-    mine = f"{knob.name} {knob.name.lstrip('-').replace('-', '_').upper()}"
+    mine = f"{knob.name} {_own_name(knob)}"
     shape = _literal_shape(part, knob, facts) if _takes_value(knob) else None
     yes_no = boolish(knob) or knob.bare  # no value to name
     if shape is None:
@@ -433,11 +438,18 @@ def _off_by_negative(knob: Knob) -> bool:
     return "None" in (knob.value_type or "") or knob.default == "True"
 
 
-def _own_form(fix: ExampleFix, knob: Knob, facts: Facts) -> ExampleFix:
+def _own_form(
+    fix: ExampleFix, knob: Knob, facts: Facts, condition: str | None
+) -> ExampleFix | None:
     """`fix` whose "before" gives the yes/no flag it drops in the form the path holds
-    (`--no-x` where the path tests it False): given as `--x`, it would not fail."""
+    (`--no-x` where the path tests it False): given as `--x`, it would not fail; and a
+    value flag it changes with the one value the path holds (`--dataset-name hf` where the
+    check is on `args.dataset_name == "hf"`), not any value. None for a fix that takes
+    another branch of a choice the user made (see `_other_branch`)."""
     if not (boolish(knob) or knob.bare):
-        return fix
+        if _other_branch(condition, facts):
+            return None
+        return _own_value(fix, knob, facts)
     forms = {h.flags for h in _held(facts) if h.knob == knob.name and not h.unwritable}
     negative = negative_flag(knob.name)
     before, after = fix.before.split(), fix.after.split()
@@ -445,6 +457,60 @@ def _own_form(fix: ExampleFix, knob: Knob, facts: Facts) -> ExampleFix:
         return fix
     words = [negative if w == knob.name else w for w in fix.before.split(" ")]
     return msgspec.structs.replace(fix, before=" ".join(words))
+
+
+def _own_value(fix: ExampleFix, knob: Knob, facts: Facts) -> ExampleFix:
+    """`fix` whose "before" gives, for `--x VALUE`, the one value of `--x` the path holds."""
+    anyone = f"{knob.name} VALUE"
+    if f" {anyone} " not in f" {fix.before} ":
+        return fix
+    forms = {h.flags for h in _held(facts) if h.knob == knob.name and not h.unwritable}
+    valued = {f for f in forms if f.startswith(f"{knob.name} ") and not placeholder(f.split()[-1])}
+    if len(valued) != 1 or forms - valued - {f"{knob.name} {_own_name(knob)}"}:
+        return fix  # the path holds no one value of it (or it also leaves it out)
+    (held,) = valued
+    if f" {held} " in f" {fix.after} ":
+        return fix  # the fix sets that value: the check was on another
+    before = f" {fix.before} ".replace(f" {anyone} ", f" {held} ", 1)[1:-1]
+    return msgspec.structs.replace(fix, before=before)
+
+
+def _other_branch(condition: str | None, facts: Facts) -> bool:
+    """Whether the fix makes `x != "custom"` false where the path holds `x == "hf"`: an
+    earlier branch of the choice the user made (`if name == "custom": ... elif name ==
+    "hf": ...`). The other branch is another program (another dataset, backend or loader)
+    with needs of its own the line does not know, not a way out of this one's check. (A
+    value the path only tests with `!=`, "Unknown load format", is none of the known ones:
+    picking one of them is the way out, and stays.)"""
+    node = parse_expression(condition) if condition else None
+    if not (
+        isinstance(node, ast.Compare)
+        and len(node.ops) == 1
+        and isinstance(node.ops[0], ast.NotEq)
+        and isinstance(node.comparators[0], ast.Constant)
+        and isinstance(node.comparators[0].value, str)
+    ):
+        return False
+    tested, value = ast.dump(node.left), node.comparators[0].value
+    for held in facts.held:
+        for part in _conjuncts(held):
+            other = parse_expression(part.text)
+            if (
+                isinstance(other, ast.Compare)
+                and len(other.ops) == 1
+                and isinstance(other.ops[0], ast.Eq)
+                and isinstance(other.comparators[0], ast.Constant)
+                and isinstance(other.comparators[0].value, str)
+                and other.comparators[0].value != value
+                and ast.dump(other.left) == tested
+            ):
+                return True
+    return False
+
+
+def _own_name(knob: Knob) -> str:
+    """`KV_TRANSFER_CONFIG` for `--kv-transfer-config`: the user's own value named."""
+    return knob.name.lstrip("-").replace("-", "_").upper()
 
 
 def _merged(given: list[str]) -> str | None:

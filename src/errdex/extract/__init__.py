@@ -53,7 +53,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "83-yes-no-flag-defaults"
+EXTRACTOR_VERSION = "84-looped-commands"
 
 __all__ = [
     "EXTRACTOR_VERSION",

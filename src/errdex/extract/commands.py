@@ -8,10 +8,11 @@ A text scan, gated on the words it needs: argparse calls hide in bodies the skel
 
 from __future__ import annotations
 
+import ast
 import bisect
 import re
 
-from errdex.extract.field_defaults import flag_form
+from errdex.extract.field_defaults import call_arguments, flag_form
 from errdex.extract.textscan import LineNumbers
 from errdex.facts import ClassFact, FlagFact, SubcommandFact
 from errdex.lazy_re import lazy_compile
@@ -19,6 +20,14 @@ from errdex.lazy_re import lazy_compile
 _ADD_PARSER = lazy_compile(
     r"""\.add_parser\(\s*(?:["']([A-Za-z0-9][\w.-]{0,60})["']|(?:self|cls)\.(name|command)\b)"""
 )
+# `sub = subparsers.add_parser(cmd_cls.name, ...)`: a subcommand named by a loop variable's
+# class attribute
+_LOOP_PARSER = lazy_compile(
+    r"""(\w+)\s*=\s*[\w.]+\.add_parser\(\s*(?!self\b|cls\b)([A-Za-z_]\w*)\.(\w+)\s*[,)]"""
+)
+# `for cmd, entrypoint in SUBCOMMANDS:` / `for cmd_cls in Base.__subclasses__():`
+_FOR = lazy_compile(r"""^[ \t]*for\s+\(?([\w\s,]+?)\)?\s+in\s+(.+?):[ \t]*(?:#.*)?$""", re.M)
+_SUBCLASSES = lazy_compile(r"""^([A-Za-z_][\w.]*)\.__subclasses__\(\)$""")
 _POSITIONAL = lazy_compile(r"""\badd_argument\(\s*["']([A-Za-z_]\w{0,60})["']""")
 # `group.add_argument(f"--{name}", **kwargs)`: flags made from names the code computes,
 # such as an arguments dataclass's fields.
@@ -99,6 +108,7 @@ def scan_commands(
                 )
             if len(subcommands) >= _MAX_FOUND:
                 break
+        subcommands.extend(_loop_subcommands(text, spans, line_of, defs))
     positionals: list[FlagFact] = []
     declared: dict[int, tuple[str | None, bool]] = {}
     forms: dict[int, tuple[bool, bool, str | None]] = {}
@@ -120,8 +130,9 @@ def scan_commands(
         for match in _FLAG_CALL.finditer(text):
             line = line_of(match.start())
             where = spans.function_at(line)
-            window = _call_text(text, match.end())
-            declared[line] = (where[0] if where else None, _REQUIRED.search(window) is not None)
+            # the call's own arguments: a later `add_subparsers(required=True)` is not its
+            call = call_arguments(text, match.end() + 1)
+            declared[line] = (where[0] if where else None, _REQUIRED.search(call) is not None)
             forms[line] = flag_form(text, match.end() + 1)  # past the closing quote
     computed: list[str] = []
     if has_argument:
@@ -175,3 +186,87 @@ def _class_attribute(
         if found and len(raw) - len(raw.lstrip()) > indent:
             return found.group(1)
     return None
+
+
+def _loop_subcommands(
+    text: str, spans: FunctionSpans, line_of: LineNumbers, defs: dict[int, tuple[str, str | None]]
+) -> list[SubcommandFact]:
+    """The subcommands a loop over command classes adds: `for cmd_cls in ...:` above
+    `sub = subparsers.add_parser(cmd_cls.name)` and `cmd_cls.add_cli_args(sub)` after it."""
+    found: list[SubcommandFact] = []
+    for match in _LOOP_PARSER.finditer(text):
+        line = line_of(match.start())
+        start = spans.start_of(line)
+        if start is None:
+            continue
+        parser, variable, attr = match.groups()
+        loop = _loop_over(spans.text_before(start, line), variable)
+        if loop is None:
+            continue
+        index, iterable = loop
+        handed = re.search(
+            rf"\b{re.escape(variable)}\.(\w+)\(\s*{re.escape(parser)}\s*[,)]",
+            text[match.end() : match.end() + _WINDOW * 2],
+        )
+        if handed is None:
+            continue
+        base = _SUBCLASSES.match(iterable)
+        classes = () if base else _tuple_names(text, iterable, index)
+        if base is None and not classes:
+            continue
+        found.append(
+            SubcommandFact(
+                name="",
+                line=line,
+                function=defs[start][0],
+                attr=attr,
+                method=handed.group(1),
+                classes=classes,
+                base=base.group(1) if base else "",
+            )
+        )
+    return found
+
+
+def _loop_over(before: str, variable: str) -> tuple[int | None, str] | None:
+    """The innermost `for` above that binds `variable`: its place among the loop's targets
+    (None when it is the only one) and the iterable, as written."""
+    for match in reversed(list(_FOR.finditer(before))):
+        targets = [t.strip() for t in match.group(1).split(",") if t.strip()]
+        if variable in targets:
+            return (None if len(targets) == 1 else targets.index(variable)), match.group(2)
+    return None
+
+
+def _tuple_names(text: str, name: str, index: int | None) -> tuple[str, ...]:
+    """The class names a module-level tuple or list `name` holds (at `index` of each inner
+    tuple when the loop unpacks them): `SUBCOMMANDS = ((ServeArgs, serve_main), ...)`."""
+    if not name.isidentifier():
+        return ()
+    head = re.search(rf"^{name}\s*(?::[^=\n]+)?=\s*(?=[(\[])", text, re.M)
+    if head is None:
+        return ()
+    depth, end = 0, head.end()
+    for end in range(head.end(), min(len(text), head.end() + _WINDOW * 8)):
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(text[end], 0)
+        if depth == 0:
+            break
+    try:
+        node = ast.parse(text[head.end() : end + 1], mode="eval").body
+    except SyntaxError:
+        return ()
+    if not isinstance(node, ast.Tuple | ast.List):
+        return ()
+    names: list[str] = []
+    for item in node.elts:
+        if index is not None:
+            if not isinstance(item, ast.Tuple | ast.List) or len(item.elts) <= index:
+                return ()
+            item = item.elts[index]
+        if isinstance(item, ast.Name):
+            names.append(item.id)
+        elif isinstance(item, ast.Attribute):
+            names.append(item.attr)
+        else:
+            return ()
+    return tuple(names)

@@ -46,6 +46,9 @@ _ARGS_CLASS = lazy_compile(r"(?:Args|Arguments|CLIOptions)$")
 _CONFIG_CLASS = lazy_compile(r"Config$")
 # Class attributes holding messages by key (`default_error_messages`, `ERRORS`).
 _TABLE_NAME = lazy_compile(r"(?i)message|error|msg")
+# a class-level name that names a command (`name`, `parser_name`, `command`) and its word
+_COMMAND_ATTR = lazy_compile(r"^(?:[a-z]\w*_)?(?:name|command)$")
+_COMMAND_WORD = lazy_compile(r"^[A-Za-z0-9][\w.-]{0,60}$")
 # `self.error_messages[key]`: a lookup in such a table by a name.
 # Calls that mark a string for translation and give it back: `_("Enter a number.")`.
 _GETTEXT = frozenset(
@@ -297,6 +300,7 @@ class DefinitionRecorder:
                         field_docs[item.target.id] = f"{DOC_OF}{default.value.id}.{default.attr}"
         configured = _ARGS_CLASS.search(stmt.name) or _CONFIG_CLASS.search(stmt.name)
         return ClassFact(
+            names=_command_names(stmt.body) if methods else {},
             keys=_config_keys(stmt) if _CONFIG_CLASS.search(stmt.name) else (),
             defaults=field_defaults(stmt.body) if configured else {},
             name=stmt.name,
@@ -576,3 +580,24 @@ def _config_keys(stmt: ast.ClassDef) -> tuple[str, ...]:
             continue
         keys.append(item.target.id)
     return tuple(keys)
+
+
+def _command_names(body: list[ast.stmt]) -> dict[str, str]:
+    """The class-level names of a command and their literal words (`name = "serve"`)."""
+    found: dict[str, str] = {}
+    for item in body:
+        if isinstance(item, ast.Assign) and len(item.targets) == 1:
+            target, value = item.targets[0], item.value
+        elif isinstance(item, ast.AnnAssign) and item.value is not None:
+            target, value = item.target, item.value
+        else:
+            continue
+        if (
+            isinstance(target, ast.Name)
+            and _COMMAND_ATTR.search(target.id)
+            and isinstance(value, ast.Constant)
+            and isinstance(value.value, str)
+            and _COMMAND_WORD.search(value.value)
+        ):
+            found[target.id] = value.value
+    return found

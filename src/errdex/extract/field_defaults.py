@@ -66,7 +66,7 @@ def _literal(value: object) -> str | None:
 def flag_form(text: str, start: int) -> tuple[bool, bool, str | None]:
     """(takes no value, has a `--no-x` form, its default) of the `add_argument(` call whose
     arguments start at `start` of `text`: read up to the parenthesis that closes it."""
-    call = _call_arguments(text, start)
+    call = call_arguments(text, start)
     if "action" not in call and "default" not in call:
         return False, False, None  # most calls: a type, a help text, `**kwargs`
     action = _ACTION.search(call)
@@ -81,7 +81,7 @@ def flag_form(text: str, start: int) -> tuple[bool, bool, str | None]:
     return True, True, default or "None"
 
 
-def _call_arguments(text: str, start: int) -> str:
+def call_arguments(text: str, start: int) -> str:
     """The text of a call's arguments from `start` to its closing parenthesis (brackets
     counted, strings and comments skipped), or as much as was read."""
     depth = 0

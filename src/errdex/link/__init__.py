@@ -57,7 +57,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "75-yes-no-keys"
+LINKER_VERSION = "76-looped-subcommands"
 
 
 def link_version(
@@ -385,7 +385,9 @@ class _Context:
         """The knob with the command line a user types to set it (for a flag the site's file
         `path` declares, the command of that declaration), and the public path of the class
         that takes it as a keyword (`vllm.LLM`, not the module defining it)."""
-        if knob.kind == KnobKind.FLAG and knob.file == path:
+        if knob.kind == KnobKind.FLAG:
+            # the site's file declaring a flag of that name: its own program's, whichever
+            # declaration the knob was linked to (`--resume` of each sweep)
             command = self.commands.command(knob.name, within=path)
         else:
             command = self._command(knob.kind, knob.name)
@@ -397,7 +399,10 @@ class _Context:
         if command is None and call == knob.call:
             return knob
         # a command line of the version's own parser takes its config file too
-        config = self.config_file if command and knob.kind == KnobKind.FLAG else None
+        # (its keys are put after the line's first word: a nested subcommand's parser,
+        # one word further, never sees them)
+        nested = command is not None and self.commands.nested(command)
+        config = self.config_file if command and knob.kind == KnobKind.FLAG and not nested else None
         return msgspec.structs.replace(
             knob, command=command or knob.command, call=call, config=config
         )

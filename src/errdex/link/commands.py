@@ -7,6 +7,12 @@ arguments declared on the way (`model_tag`) become placeholders for the user's v
 `vllm serve MODEL_TAG`. When several subcommands reach a flag, the one that reaches the
 most flags of the version is the program's main command, and is chosen; a subcommand that
 adds subcommands of its own (`vllm snapshot create`) only when no other reaches it.
+
+Subcommands a loop adds over command classes (`for cmd_cls in Base.__subclasses__():`,
+`add_parser(cmd_cls.name)`, `cmd_cls.add_cli_args(sub)`) are reached through the method the
+loop hands the parser: from `BenchmarkThroughputSubcommand.add_cli_args` the walk takes the
+word "throughput" and goes on from the loop's function, which adds "bench": nested levels
+compose (`vllm bench sweep serve`).
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import NamedTuple
 
-from errdex.facts import FileFacts, FlagFact
+from errdex.facts import ClassFact, FileFacts, FlagFact
 from errdex.link.callers import CallerIndex
 from errdex.sources.base import EntryPoint
 
@@ -34,6 +40,8 @@ class _Reach(NamedTuple):
     # False when the function adding the subcommand adds subcommands of its own under it
     # (`vllm snapshot create|inspect|restore`): the line lacks the word that picks one
     complete: bool = True
+    # the flags argparse requires, declared on the way (`--serve-cmd SERVE_CMD`)
+    required: tuple[str, ...] = ()
 
 
 class CommandIndex:
@@ -50,11 +58,15 @@ class CommandIndex:
         # functions that add the fields of their class as flags → how many fields
         self._computed: dict[Function, int] = {}
         self._subcommands: dict[Function, str] = {}
+        # a command class's method a loop hands a subcommand's parser → the subcommand's
+        # word and the loop's function
+        self._looped: dict[Function, tuple[str, Function]] = {}
         self._nested: set[Function] = set()  # functions adding more than one subcommand
         # functions adding a subcommand to a parser they build: programs of their own
         self._own_programs: set[Function] = set()
         self._scripted: dict[Function, bool] = {}
         self._positionals: dict[Function, list[FlagFact]] = {}
+        self._required: dict[Function, list[FlagFact]] = {}  # required=True flags
         self._targets: dict[Function, EntryPoint] = {}
         for script in self._scripts:
             module, _, function = script.target.partition(":")
@@ -73,6 +85,11 @@ class CommandIndex:
                     self._computed[(facts.module, function)] = fields[owner]
             for sub in facts.subcommands:
                 where = (facts.module, sub.function)
+                if sub.method:
+                    # a loop's: resolved below, once every class is known; a line ending
+                    # at this function lacks the word that picks one
+                    self._nested.add(where)
+                    continue
                 if where in self._subcommands:
                     self._nested.add(where)
                 if sub.own_parser:
@@ -82,7 +99,14 @@ class CommandIndex:
                 if positional.function is not None:
                     where = (facts.module, positional.function)
                     self._positionals.setdefault(where, []).append(positional)
+            for flag in facts.flags:
+                if flag.required and flag.function is not None:
+                    self._required.setdefault((facts.module, flag.function), []).append(flag)
+        if self._scripts:
+            self._looped = _looped_subcommands(files)
         self._reached: dict[str, list[_Reach]] = {}
+        self._nested_lines: set[str] = set()
+        self._walked: dict[Function, list[_Reach]] = {}
         self._popular: Counter[tuple[str | None, str]] | None = None
         self._main: tuple[str | None] | None = None
 
@@ -102,6 +126,11 @@ class CommandIndex:
             key=lambda r: (r.complete, popular[(r.subcommand, r.module)], -len(r.positionals)),
         )
         return self._line(best)
+
+    def nested(self, line: str) -> bool:
+        """Whether the command line names a subcommand of a subcommand (`vllm bench
+        serve`)."""
+        return line in self._nested_lines
 
     def main_command(self) -> str | None:
         """The command that reaches the most flags (what an environment variable is set
@@ -146,7 +175,11 @@ class CommandIndex:
         if reach.subcommand:
             words.append(reach.subcommand)
         words.extend(p.upper() for p in reach.positionals)
-        return " ".join(words)
+        words.extend(reach.required)
+        line = " ".join(words)
+        if reach.subcommand and " " in reach.subcommand:
+            self._nested_lines.add(line)
+        return line
 
     def _script_for(self, module: str) -> EntryPoint | None:
         """The console script of the same package as `module`: the longest shared prefix."""
@@ -177,24 +210,43 @@ class CommandIndex:
     def _walk(self, origin: Function) -> list[_Reach]:
         """Up the callers from `origin`, breadth first; a path ends at a subcommand or at a
         console script's function."""
+        found = self._walked.get(origin)
+        if found is None:
+            found = self._walked[origin] = self._walk_up(origin)
+        return found
+
+    def _walk_up(self, origin: Function) -> list[_Reach]:
         out: list[_Reach] = []
-        level: list[tuple[Function, tuple[Function, ...]]] = [(origin, (origin,))]
+        # a function, the path to it, and the words of the looped subcommands passed, inner
+        # last
+        level: list[tuple[Function, tuple[Function, ...], tuple[str, ...]]] = [
+            (origin, (origin,), ())
+        ]
         seen = {origin}
         for _ in range(_MAX_DEPTH + 1):
-            following: list[tuple[Function, tuple[Function, ...]]] = []
-            for function, path in level:
+            following: list[tuple[Function, tuple[Function, ...], tuple[str, ...]]] = []
+            for function, path, words in level:
                 name = self._subcommands.get(function)
                 if name is not None and not self._script_program(function):
                     continue  # another program's subcommand (a script run by itself)
                 if name is not None or function in self._targets:
                     positionals = self._path_positionals(path)
-                    complete = function not in self._nested
-                    out.append(_Reach(name, function[0], positionals, complete))
+                    complete = function not in self._nested or bool(words)
+                    line = " ".join(w for w in (name, *words) if w) or None
+                    required = self._path_required(path)
+                    out.append(_Reach(line, function[0], positionals, complete, required))
+                    continue
+                looped = self._looped.get(function)
+                if looped is not None:
+                    word, loop = looped
+                    if loop not in seen:
+                        seen.add(loop)
+                        following.append((loop, (*path, loop), (word, *words)))
                     continue
                 for caller in self._callers.direct_callers(*function):
                     if caller not in seen and len(seen) < _MAX_SEEN:
                         seen.add(caller)
-                        following.append((caller, (*path, caller)))
+                        following.append((caller, (*path, caller), words))
             level = following
             if not level:
                 break
@@ -233,3 +285,46 @@ class CommandIndex:
                 if positional.flag not in names:
                     names.append(positional.flag)
         return tuple(names)
+
+    def _path_required(self, path: tuple[Function, ...]) -> tuple[str, ...]:
+        """The flags argparse requires declared along the path, each with the user's value
+        named (`--serve-cmd SERVE_CMD`): without them the line does not parse."""
+        given: list[str] = []
+        for function in reversed(path):
+            for flag in self._required.get(function, []):
+                value = flag.flag.lstrip("-").replace("-", "_").upper()
+                form = flag.flag if flag.bare else f"{flag.flag} {value}"
+                if form not in given:
+                    given.append(form)
+        return tuple(given)
+
+
+def _looped_subcommands(files: list[FileFacts]) -> dict[Function, tuple[str, Function]]:
+    """For each loop adding subcommands over command classes, each class's method the loop
+    hands the parser → the class's word and the loop's function. A class is found by its
+    name among the version's classes (the subclasses of a base: by the base's last name)."""
+    loops = [(f.module, s) for f in files for s in f.subcommands if s.method]
+    if not loops:
+        return {}
+    by_name: dict[str, list[tuple[str, ClassFact]]] = {}
+    by_base: dict[str, list[tuple[str, ClassFact]]] = {}
+    for facts in files:
+        for cls in facts.classes:
+            if not cls.names:
+                continue
+            by_name.setdefault(cls.name, []).append((facts.module, cls))
+            for base in cls.bases:
+                by_base.setdefault(base.rpartition(".")[2], []).append((facts.module, cls))
+    found: dict[Function, tuple[str, Function]] = {}
+    for module, loop in loops:
+        if loop.base:
+            members = by_base.get(loop.base.rpartition(".")[2], [])
+        else:
+            members = [m for name in loop.classes for m in by_name.get(name, [])]
+        for owner, cls in members:
+            word = cls.names.get(loop.attr)
+            if word and loop.method in cls.methods:
+                found.setdefault(
+                    (owner, f"{cls.qualname}.{loop.method}"), (word, (module, loop.function))
+                )
+    return found
