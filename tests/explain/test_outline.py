@@ -16,6 +16,7 @@ from errdex.explain.outline import (
     any_import,
     defining,
     holding,
+    importing_any,
     importing_or_defining,
     top_module,
     top_statements,
@@ -69,11 +70,19 @@ def test_the_outline_starts_each_piece_at_a_whole_statement() -> None:
     ("keep", "lines"),
     [
         (importing_or_defining("defaulted"), [3, 4, 26]),
+        (importing_or_defining("Config"), [3, 4, 15]),
+        (importing_or_defining("fetch"), [3, 4, 25]),
+        # a class holding a method of the name: its readers look at the module's top only
+        (importing_or_defining("check"), [3, 4]),
         (defining("Config"), [15]),
         (defining("check"), [15]),  # a class holding a method of the name
         (defining("fetch"), [25]),
         (defining("default"), []),  # assigned, not defined
         (any_import, [3, 4, 15]),
+        # the class imports `json` inside a method: kept only for that name
+        (importing_any({"Any", "sep"}), [4]),
+        (importing_any({"os"}), [3]),
+        (importing_any({"json"}), [15]),
         (holding(22), [15]),
         (holding(10), [9, 10]),
         (holding(2), [1]),  # a comment after the docstring: its piece
@@ -85,6 +94,48 @@ def test_the_kept_statements_are_the_whole_parse_s(keep: context.Keep, lines: li
 
     assert got is not None
     assert _dumps(got) == _dumps([n for n in whole if n.lineno in lines])
+
+
+HEADERS = textwrap.dedent(
+    """\
+    class\\
+      Continued: pass
+    def\tTabbed(): pass
+    class ConfigX:
+        name = "def Config"
+        def Configured(self): pass
+    \fdef fed(): pass
+    async \\
+      def later(): pass
+    """
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "defined", "top"),
+    [
+        ("Continued", [1], [1]),
+        ("Tabbed", [3], [3]),
+        ("Config", [4], []),  # the name in a string's text; `ConfigX` and `Configured` not
+        ("Configured", [4], []),  # a method's header: a class holding it is kept
+        ("fed", [7], [7]),  # a form feed at the margin
+        ("later", [8], [8]),
+        ("name", [], []),
+    ],
+)
+def test_a_header_is_found_where_the_name_is_written(
+    name: str, defined: list[int], top: list[int]
+) -> None:
+    starts = top_starts(ast.parse(HEADERS))
+    kept = top_statements(HEADERS, starts, defining(name))
+    assert kept is not None and [_first(n) for n in kept] == defined
+    kept = top_statements(HEADERS, starts, importing_or_defining(name))
+    assert kept is not None and [_first(n) for n in kept] == top
+
+
+def _first(node: ast.stmt) -> int:
+    decorators = getattr(node, "decorator_list", None)
+    return decorators[0].lineno if decorators else node.lineno
 
 
 def test_without_a_fitting_outline_the_whole_file_is_read() -> None:

@@ -3,12 +3,21 @@ field of the flag's JSON decides the check, before leaving the whole flag out.""
 
 from __future__ import annotations
 
+import ast
+import textwrap
 from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 from explain_samples import indexed_package, page_with_message
 
+from errdex.explain import parse_cache, returned_fields
+from errdex.explain.context import Facts
+from errdex.extract.module import top_starts
+from errdex.reading_facts import SourceRead
 from errdex.store import Store
+from errdex.store.base import StoredSite
 
 SPEC = {
     "spec/__init__.py": "",
@@ -118,3 +127,110 @@ def test_a_property_built_on_another_is_no_key_of_the_json(spec: Store) -> None:
 def test_a_method_that_calls_out_is_not_followed(spec: Store) -> None:
     page = page_with_message(spec, "spec", "the helper says no")
     assert not any("tokens_per_batch" in s.text for s in page.solutions)
+
+
+RUNNER = textwrap.dedent(
+    """\
+    from .speculative import SpecConfig
+
+
+    class Runner:
+        def __init__(self, engine):
+            self.spec_config = engine.spec_config
+            self.table = {"spec_config": 1}
+
+        def check(self):
+            if self.spec_config: pass
+            if self.spec_config.uses_dynamic(): pass
+    """
+)
+
+
+def _facts(text: str) -> Facts:
+    facts = Facts(stored=None, conditions=[], variants=[], callers=[], caller_guards=[],
+                  knobs=[], bindings=[], tests=[], read=SourceRead())  # fmt: skip
+    facts.source_text = text
+    starts = top_starts(ast.parse(text))
+    facts.outline_of = lambda: starts
+    return facts
+
+
+def _receiver_class(
+    text: str, member: str = "uses_dynamic", imported: str | None = None
+) -> tuple[ast.ClassDef | None, list[str]]:
+    """The class `Runner.check`'s `self.spec_config` is declared as (the imported file's
+    text `imported`), and the sources parsed to find it."""
+    parse_cache.clear()
+    parsed: list[str] = []
+    site = SimpleNamespace(function="Runner.check")
+    stored = cast(StoredSite, SimpleNamespace(site=site, file="pkg/run.py", version_id=1))
+    # `spec/speculative.py`, which `from .speculative import SpecConfig` reads
+    outline = top_starts(ast.parse(imported)) if imported is not None else None
+    store = cast(
+        Store, SimpleNamespace(file_text=lambda *_: imported, file_outline=lambda *_: outline)
+    )
+    facts = _facts(text)
+    facts.stored = stored
+    real = ast.parse
+
+    def counted(source: str, *args: Any, **kwargs: Any) -> ast.Module:
+        parsed.append(source)
+        return real(source, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ast, "parse", counted)
+        found = returned_fields._receiver_class(
+            store, stored, facts, "self.spec_config", member, {}
+        )
+    return found, parsed
+
+
+def test_a_class_that_never_declares_the_attribute_is_not_parsed() -> None:
+    # `self.spec_config` is assigned and tested, and a key of that name is written: no
+    # `spec_config: X` in the class's lines
+    found, parsed = _receiver_class(RUNNER)
+    assert found is None
+    assert not any("class Runner" in source for source in parsed)
+
+
+@pytest.mark.parametrize(
+    "declared",
+    [
+        "spec_config: SpecConfig | None = None",
+        "spec_config : SpecConfig",
+        "(spec_config): SpecConfig",
+        "spec_config \\\n        : SpecConfig",
+    ],
+)
+def test_a_class_that_may_declare_the_attribute_is_parsed(declared: str) -> None:
+    text = RUNNER.replace("class Runner:\n", f"class Runner:\n    {declared}\n\n")
+    _, parsed = _receiver_class(text)
+    assert any("class Runner" in source for source in parsed)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the parser reads `ｓpec_config` as `spec_config`
+        RUNNER.replace("class Runner:\n", "class Runner:\n    ｓpec_config: SpecConfig\n\n"),
+        # defined twice: the second one may declare it
+        RUNNER + "\n\nclass Runner:\n    spec_config: SpecConfig\n",
+    ],
+)
+def test_a_declaration_the_first_class_s_ascii_text_may_hide_is_looked_for(text: str) -> None:
+    _, parsed = _receiver_class(text)
+    assert any("class Runner" in source for source in parsed)
+
+
+SPEC_FILE = textwrap.dedent(SPEC["spec/config/speculative.py"])
+
+
+def test_the_object_s_class_is_parsed_only_when_its_file_defines_the_member() -> None:
+    text = RUNNER.replace("class Runner:\n", "class Runner:\n    spec_config: SpecConfig\n\n")
+    found, parsed = _receiver_class(text, "uses_dynamic", SPEC_FILE)
+    assert found is not None and found.name == "SpecConfig"
+    assert any("class SpecConfig" in source for source in parsed)
+    # a field of the class, no method or property: nothing to read in the class
+    found, parsed = _receiver_class(text, "tokens_per_batch", SPEC_FILE)
+    assert found is None
+    assert not any("class SpecConfig" in source for source in parsed)

@@ -21,11 +21,12 @@ helper's parameter is the package's own to pass.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
-from errdex.explain.outline import any_import, defining, holding
+from errdex.explain.outline import defining, holding, importing_any
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, SiteKind
@@ -35,6 +36,7 @@ __all__ = ["PassThrough", "pass_through"]
 _BROAD = frozenset({"Exception", "BaseException"})
 _MAX_DEPTH = 4  # methods of the class followed from the `try`'s call
 _SELF = frozenset({"self", "cls"})
+_WORDS = re.compile(r"\w+")
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
 # builtin classes, whose methods are the interpreter's
 _BUILTIN_TYPES = frozenset(
@@ -249,17 +251,23 @@ def _foreign_params(function: _Def, facts: Facts) -> set[str]:
     """The parameters annotated with a class of another distribution or a builtin one
     (`save_path: Path`, `hf_processor: ... | ProcessorMixin`): that library's object, whose
     methods are its code, not the user's."""
-    tree = facts.top_module(any_import)
+    args = function.args
+    annotations = {
+        a.arg: a.annotation
+        for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]
+        if a.annotation is not None
+    }
+    if not annotations:
+        return set()
+    # only the statements that may import a name the annotations write: a class that
+    # imports something inside one of its methods is not parsed for it
+    names = {w for a in annotations.values() for w in _WORDS.findall(ast.unparse(a))}
+    tree = facts.top_module(importing_any(names))
     if tree is None:
         return set()
     imported = _imports(tree)
     root = facts.stored.module.split(".")[0]
-    args = function.args
-    return {
-        a.arg
-        for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]
-        if a.annotation is not None and _foreign(a.annotation, imported, root)
-    }
+    return {arg for arg, a in annotations.items() if _foreign(a, imported, root)}
 
 
 def _imports(tree: ast.Module) -> dict[str, str]:

@@ -15,10 +15,13 @@ expression, with the object in the place of `self`.
 from __future__ import annotations
 
 import ast
+import itertools
+import re
 
 from errdex.ast_walk import walk
-from errdex.explain.context import Facts
-from errdex.explain.outline import defining, importing_or_defining, top_module
+from errdex.explain.context import Facts, at_margin
+from errdex.explain.name_forms import normal_form
+from errdex.explain.outline import defining, importing_or_defining, may_define, top_module
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.table_lookup import imported_from
 from errdex.facts import KnobKind
@@ -57,7 +60,7 @@ def returned_fields(store: Store, stored: StoredSite, facts: Facts) -> dict[str,
             receiver = ast.unparse(attribute.value)
             if receiver not in receivers or ast.unparse(found) in out:
                 continue
-            cls = _receiver_class(store, stored, facts, receiver, classes)
+            cls = _receiver_class(store, stored, facts, receiver, attribute.attr, classes)
             returned = _member_return(cls, receiver, attribute.attr, called) if cls else None
             if returned is not None:
                 out[ast.unparse(found)] = returned
@@ -112,13 +115,17 @@ def _receiver_class(
     stored: StoredSite,
     facts: Facts,
     receiver: str,
+    member: str,
     classes: dict[tuple[str, str], ast.ClassDef | None],
 ) -> ast.ClassDef | None:
-    """The class the site's own class declares the receiver's attribute as, parsed."""
+    """The class the site's own class declares the receiver's attribute as, parsed; None
+    when its file defines no function `member` (the class is then not parsed)."""
     attribute = _own_attribute(receiver, facts)
     owner = stored.site.function.split(".")[0]
-    tree = facts.top_module(defining(owner)) if attribute is not None else None
-    if attribute is None or tree is None:
+    if attribute is None or not _may_declare(facts, owner, attribute):
+        return None
+    tree = _owner_tree(facts, owner)
+    if tree is None:
         return None
     class_name = _declared_class(tree, owner, attribute)
     if class_name is None:
@@ -131,14 +138,15 @@ def _receiver_class(
     if path is None:
         return None
     if (path, class_name) not in classes:
+        text = (
+            facts.source_text if path == stored.file else store.file_text(stored.version_id, path)
+        )
+        if text is not None and not may_define(text, member):
+            return None  # no method or property of that name: the class is not needed
         module = (
             facts.top_module(defining(class_name))
             if path == stored.file
-            else top_module(
-                store.file_text(stored.version_id, path),
-                store.file_outline(stored.version_id, path),
-                defining(class_name),
-            )
+            else top_module(text, store.file_outline(stored.version_id, path), defining(class_name))
         )
         found = [c for c in (module.body if module else []) if isinstance(c, ast.ClassDef)]
         classes[(path, class_name)] = next((c for c in found if c.name == class_name), None)
@@ -186,6 +194,46 @@ def _own_attribute(receiver: str, facts: Facts) -> str | None:
             if value.startswith("self.") and value[5:].isidentifier():
                 return value[5:]
     return None
+
+
+def _may_declare(facts: Facts, owner: str, attribute: str) -> bool:
+    """Whether the class `owner` may declare `attribute` in its body (`attribute: X`), read
+    in its text before it is parsed: a class of 6,000 lines that never writes the name and
+    a colon after it is not parsed to find no declaration."""
+    return facts.once(
+        f"may_declare:{owner}.{attribute}", lambda: _declaring(facts, owner, attribute)
+    )
+
+
+def _declaring(facts: Facts, owner: str, attribute: str) -> bool:
+    text = facts.class_text(owner)
+    if text is None or not _defined_once(facts, owner):
+        return True  # (defined twice: the text is the first one's)
+    declared = rf"(?<![.\w]){re.escape(attribute)}(?!\w)[\s\\)]*:(?!=)"
+    return re.search(declared, normal_form(text)) is not None
+
+
+def _owner_tree(facts: Facts, owner: str) -> ast.Module | None:
+    """The site's class `owner`, as a module: the page's parse of the class (other rules
+    read it too) when the file defines it once."""
+    if _defined_once(facts, owner):
+        found = facts.top_class(owner)
+        if found is not None:
+            return ast.Module(body=[found], type_ignores=[])
+    return facts.top_module(defining(owner))
+
+
+def _defined_once(facts: Facts, owner: str) -> bool:
+    """Whether one line of the site's file starts a class `owner`."""
+    return facts.once(f"defined_once:{owner}", lambda: _headers(facts.source_text, owner) == 1)
+
+
+def _headers(text: str | None, owner: str) -> int:
+    """The lines of `text` that start a class `owner` (2 for two or more)."""
+    if text is None:
+        return 0
+    found = at_margin(rf"class\s+{re.escape(owner)}\b", normal_form(text))
+    return len(list(itertools.islice(found, 2)))
 
 
 def _declared_class(tree: ast.Module, owner: str, attribute: str) -> str | None:
