@@ -11,6 +11,7 @@ the call that raised before those, or on a new object of the class.
 from __future__ import annotations
 
 import ast
+import re
 import textwrap
 from collections.abc import Callable, Iterator
 from typing import TypeGuard, TypeVar
@@ -19,6 +20,7 @@ from errdex.ast_walk import walk
 from errdex.explain.context import Facts, class_in_file, may_name
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.inputs import public_name
+from errdex.explain.name_forms import normal_form
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code, your_values
 from errdex.explain.user_call import required_arguments, user_call
@@ -32,7 +34,7 @@ Methods = dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
 def state_order_solution(conditions: list[ConditionView], facts: Facts) -> Solution | None:
     """ "Call `send` before `close()`": the public methods that assign the attribute the
     compared value, for a public method of a public class; else None."""
-    checks = state_checks(conditions, facts, state_test, lambda state: state[0])
+    checks = state_checks(conditions, facts, state_test, may_assign)
     for target, member, condition, state, methods in checks:
         earlier = _refused_earlier(facts.held, condition)
         setting = _setting_methods(methods, *state, member, earlier, facts.lines_may_name)
@@ -46,15 +48,15 @@ def state_checks(
     conditions: list[ConditionView],
     facts: Facts,
     test: Callable[[str], T | None],
-    needs: Callable[[T], str] | None = None,
+    needs: Callable[[str, T], bool] | None = None,
     operators: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[str, str, ConditionView, T, Methods]]:
     """(the class's public path, the method, the condition, what `test` reads of it, the
     class's methods) of each condition (no early exit) `test` reads a state of, for a site
     in a public method of the user's object (`user_method`, with the `operators` it
-    allows). With `needs` (the name a method of the class must hold for the caller to find
-    anything in it), a state whose name the class's text lacks is passed over, the class
-    not parsed for it."""
+    allows). With `needs` (whether the class's text may hold what the caller looks for in
+    its methods), a state the text cannot hold is passed over, the class not parsed for
+    it."""
     found = user_method(facts, operators)
     if found is None:
         return
@@ -67,7 +69,7 @@ def state_checks(
             continue
         if needs is not None:
             text = facts.class_text(owner)
-            if text is None or not may_name(text, needs(state)):
+            if text is None or not needs(text, state):
                 continue  # (no class: no method sets it either)
         yield target, member, condition, state, class_methods(facts, owner)
 
@@ -206,6 +208,58 @@ def state_test(text: str) -> tuple[str, str] | None:
     if not (isinstance(right, ast.Attribute) and isinstance(right.value, ast.Name)):
         return None  # a member of a named class or module: a state, not data
     return left.attr, ast.unparse(right)
+
+
+def may_assign(text: str, state: tuple[str, str]) -> bool:
+    """Whether source `text` may hold `self.attr = value` of a `state_test` state
+    (`_assigns`): `self.attr` assigned on a line that goes on with the value's last name, or
+    that the statement goes on past (an open bracket, a `\\`). A class of 6,000 lines that
+    tests `self.x` but only ever sets it from a call is not parsed for it."""
+    attr, value = state
+    text = normal_form(text)  # (the parser reads `ｓelf` as `self`)
+    last = re.compile(rf"(?<!\w){re.escape(value.rpartition('.')[2])}(?!\w)")
+    at = text.find(attr)
+    while at != -1:
+        end = at + len(attr)
+        assigned = _ASSIGNED.match(text, end)
+        if assigned is not None and _after_self(text, at):
+            line_end = text.find("\n", assigned.end())
+            rest = text[assigned.end() : line_end if line_end != -1 else len(text)]
+            if last.search(rest) or _goes_on(rest):
+                return True
+        at = text.find(attr, at + 1)
+    return False
+
+
+# what comes after `self.attr` assigned (not compared: `==`), its target maybe in brackets
+_ASSIGNED = re.compile(r"(?!\w)[\s\\)]*=(?!=)")
+_WORD = re.compile(r"\w")
+
+
+def _after_self(text: str, at: int) -> bool:
+    """Whether `self.` (with blanks, line breaks or brackets about the dot) comes right
+    before `at`."""
+    at = _back_over(text, at, " \t\f\n\r\\")
+    if at < 1 or text[at - 1] != ".":
+        return False
+    at = _back_over(text, at - 1, " \t\f\n\r\\)")
+    return (
+        at >= 4
+        and text.startswith("self", at - 4)
+        and (at == 4 or _WORD.match(text, at - 5) is None)
+    )
+
+
+def _back_over(text: str, at: int, characters: str) -> int:
+    while at >= 1 and text[at - 1] in characters:
+        at -= 1
+    return at
+
+
+def _goes_on(rest: str) -> bool:
+    """Whether a statement goes on past the end of the line `rest` ends."""
+    opened = sum(rest.count(c) for c in "([{") > sum(rest.count(c) for c in ")]}")
+    return opened or rest.rstrip().endswith("\\") or '"""' in rest or "'''" in rest
 
 
 def is_own(node: ast.AST) -> TypeGuard[ast.Attribute]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from errdex.ast_walk import walk
 from errdex.explain.call_order import Methods, is_own, own_calls, same_kind, state_checks
-from errdex.explain.context import Facts, class_in_file
+from errdex.explain.context import Facts, class_in_file, may_name
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code
@@ -34,7 +34,11 @@ def reentry_solution(conditions: list[ConditionView], facts: Facts) -> Solution 
     if facts.stored.site.function.rpartition(".")[2] not in _BLOCKS or not users_call(facts):
         return None
     checks = state_checks(
-        conditions, facts, _entry_test, lambda state: state[0], frozenset(_BLOCKS)
+        conditions,
+        facts,
+        _entry_test,
+        lambda text, state: may_name(text, state[0]),
+        frozenset(_BLOCKS),
     )
     for target, member, condition, (attr, value, only), methods in checks:
         initial = _initial(facts, target.rpartition(".")[2], attr)

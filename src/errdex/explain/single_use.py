@@ -19,7 +19,14 @@ from __future__ import annotations
 import ast
 
 from errdex.ast_walk import walk
-from errdex.explain.call_order import Methods, is_own, own_calls, state_checks, state_test
+from errdex.explain.call_order import (
+    Methods,
+    is_own,
+    may_assign,
+    own_calls,
+    state_checks,
+    state_test,
+)
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.page import ConditionView, Solution
@@ -37,7 +44,7 @@ def single_use_solution(conditions: list[ConditionView], facts: Facts) -> Soluti
     if not users_call(facts):
         return None  # a class deep in the package: its own calls, no user's
     tested = [c for c in conditions if c.kind not in CONTEXT_KINDS]
-    checks = state_checks(conditions, facts, state_test, lambda state: state[0])
+    checks = state_checks(conditions, facts, state_test, may_assign)
     for target, member, condition, (attr, value), methods in checks:
         if any(c is not condition for c in tested):
             continue  # refused also for what it is given (`top_k != self.top_k`): not the use
