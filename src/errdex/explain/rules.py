@@ -46,6 +46,7 @@ from errdex.explain.twins import twin_sentences
 from errdex.explain.unset_choice import REFUSED
 from errdex.explain.user_data import arguments_read
 from errdex.explain.user_values import user_value_sentence
+from errdex.explain.waiting_branch import waiting_branches, waiting_sentence
 from errdex.facts import ConditionKind, KnobKind, SiteKind
 from errdex.linked_facts import NAMED_IN_MESSAGE
 from errdex.store.base import StoredSite
@@ -177,7 +178,11 @@ def what_it_means(facts: Facts) -> str:
     failing = failing_sentence(facts.failing)
     if failing is not None:
         sentences.append(failing)  # each guard, with the call its other branch makes
-    said_failing = {(f.line, f.holds) for f in facts.failing}
+    waiting = waiting_branches(facts)
+    waited = waiting_sentence(waiting)
+    if waited is not None:
+        sentences.append(waited)  # each guard, with the loop its other branch waits in
+    said_failing = {(f.line, f.holds) for f in facts.failing} | {(w.line, w.holds) for w in waiting}
     blocked = [c for c in held if no_way_out(c, facts) and (c.line, c.holds) not in said_failing]
     if blocked:
         lines = ", ".join(str(c.line) for c in blocked)

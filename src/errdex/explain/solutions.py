@@ -116,6 +116,7 @@ from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.unset_choice import settled_unset
 from errdex.explain.user_data import user_data_solution
 from errdex.explain.validators import validator_solution
+from errdex.explain.waiting_branch import waits_instead
 from errdex.extract.conditions import negate
 from errdex.facts import Condition, ConditionKind, SiteKind
 from errdex.link.expression_texts import parse_expression
@@ -209,6 +210,8 @@ def no_way_out(condition: ConditionView, facts: Facts) -> bool:
         return True  # the other branch checks the same input again, and fails
     if any(f.line == condition.line and f.holds == condition.holds for f in facts.failing):
         return True  # the other branch hands the input to a call that fails the same way
+    if waits_instead(condition, facts):
+        return True  # the other branch waits for the condition the raise reports
     # a re-raise's `if` whose other path shows the same error and exits
     return reraise_gate(condition, facts)
 
