@@ -243,6 +243,21 @@ LAB = {
                 return False
             fail(f"{value!r} is not a valid switch")
         """,
+    "lab/settings_file.py": """
+        import sys
+
+
+        def read_settings(path):
+            if sys.version_info >= (3, 11):
+                import tomllib as toml_
+            else:
+                try:
+                    import tomli as toml_
+                except ImportError:
+                    raise RuntimeError("no TOML parser is installed to read the settings")
+            with open(path, "rb") as f:
+                return toml_.load(f)
+        """,
 }
 
 
@@ -380,3 +395,9 @@ def test_an_assert_of_the_name_under_a_guard_on_state_asks_for_no_package(lab: S
     # `self.ok` is false without the package (a helper returns False): the assert narrows
     page = page_of(lab, "the reducer gate is missing")
     assert not any(s.text.startswith("Install") for s in page.solutions)
+
+
+def test_another_interpreter_comes_after_the_package_to_install(lab: Store) -> None:
+    texts = [s.text for s in page_of(lab, "no TOML parser is installed").solutions]
+    assert texts[0].startswith("Install the package that provides `tomli`"), texts
+    assert any(t.startswith("Run it where `sys.version_info`") for t in texts[1:]), texts

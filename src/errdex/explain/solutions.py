@@ -125,6 +125,11 @@ MAX_SOLUTIONS = 8
 _MAX_VARIANTS = 6
 # Picking other code (another backend) comes after the settings that decide the check.
 _SELECTION_TIER = 5
+# Another machine or interpreter gives up where the user runs the program: after every
+# other way out of its kind (the package to install, the message's own advice, which may
+# name the setting that picked this code: "Use the default --load-format for this
+# platform"), and so after every setting and input.
+_MACHINE_TIER = 9
 # What names the interpreter or the machine: `sys.platform`, `os.name`, `platform.system()`,
 # `sys.version_info`, `sys.implementation`.
 _PLATFORM = re.compile(
@@ -625,7 +630,10 @@ def _add_environment(found: _Collector, conditions: list[ConditionView], facts: 
         local = {b.name: b.value for b in facts.bindings if b.origin == "local"}
         machine = platform_solution(condition, facts.knobs, local)
         if machine is not None:
-            found.add(Solution(text=f"{machine}.", condition=condition.text, kind="environment"), 0)
+            found.add(
+                Solution(text=f"{machine}.", condition=condition.text, kind="environment"),
+                _MACHINE_TIER,
+            )
 
 
 def _package_among_either(
@@ -664,7 +672,7 @@ def _add_platform(found: _Collector, conditions: list[ConditionView]) -> None:
                 condition=condition.text,
                 kind="environment",
             ),
-            1,
+            _MACHINE_TIER,
         )
 
 
