@@ -42,6 +42,9 @@ class CallerLink(msgspec.Struct, frozen=True, gc=False):
     guard_known: bool = True  # False: the call's guard was not read (see `CallSite`)
     # the locals the guard tests true, bound to what they are true through (`CallSite`)
     bindings: tuple[Binding, ...] = ()
+    # the path a user imports the caller by (`httpx.Client.__init__`), when a public module
+    # reaches it (`link.public`); None when none does or the index predates it
+    public: str | None = None
 
 
 # The `via` of a knob the site's message names (`link.named`): it decides no condition.

@@ -52,6 +52,42 @@ KERN = {
                 if not self.ready:
                     raise RuntimeError("go before ready")
                 return x
+
+
+        class Store:
+            def __init__(self, ready=False):
+                self.ready = ready
+
+            def load(self, x):
+                if not self.ready:
+                    raise RuntimeError("load before ready")
+                return self._load(x)
+
+            def _load(self, x):
+                if not self.ready:
+                    raise RuntimeError("_load before ready")
+                return x
+
+            def save(self, x):
+                if not self.ready:
+                    raise RuntimeError("save before ready")
+                return self._save(x)
+
+            def _save(self, x):
+                if not self.ready:
+                    raise RuntimeError("_save before ready")
+                return x
+
+
+        class Cached(Store):
+            def _load(self, x):
+                return super()._load(x)
+
+            def _save(self, x):
+                return super()._save(x)
+
+            def quick(self, x):
+                return self._save(x)
         """,
 }
 
@@ -80,4 +116,16 @@ def test_a_caller_leaving_on_the_condition_first_leaves_nothing_to_do(kern: Stor
 
 def test_a_caller_checking_nothing_first_keeps_the_page(kern: Store) -> None:
     page = page_in_function(kern, "kern", "Other._go")
+    assert "checks the opposite" not in page.what_it_means
+
+
+def test_an_override_handing_on_through_super_is_reached_as_the_method_is(kern: Store) -> None:
+    # `Cached._load` runs when `Store.load` calls `self._load`: its check covers it
+    page = page_in_function(kern, "kern", "Store._load")
+    assert "`Store.load` checks `if not self.ready` first" in page.what_it_means
+
+
+def test_an_override_with_a_caller_of_its_own_is_a_way_in(kern: Store) -> None:
+    # `Cached.quick` calls the override, which hands on to `Store._save`, checking nothing
+    page = page_in_function(kern, "kern", "Store._save")
     assert "checks the opposite" not in page.what_it_means

@@ -61,6 +61,25 @@ CONSTRUCTION = """
                 raise RuntimeError("the registry is not set up")
 
 
+    def _setup_base(cls):
+        reg = cls.__dict__.get("registry", None)
+        if reg is not None and not isinstance(reg, dict):
+            raise TypeError("a 'registry' attribute must be a dict")
+
+
+    class Declarative:
+        def __init_subclass__(cls, **kw):
+            if Declarative in cls.__bases__:
+                _setup_base(cls)
+            super().__init_subclass__(**kw)
+
+
+    class Tracked(Declarative):
+        def __init_subclass__(cls, **kw):
+            cls.tracked = True
+            super().__init_subclass__(**kw)
+
+
     class Plain:
         def __new__(cls, value):
             if value is None:
@@ -121,3 +140,13 @@ def test_a_hook_testing_other_state_is_not_the_users_class(models: Store) -> Non
 def test_a_plain_classs_new_is_no_class_statement(models: Store) -> None:
     page = page_with_message(models, "models", "a value is required")
     assert _OF_YOURS not in page.what_it_means
+
+
+def test_a_subclass_hook_handing_on_through_super_leaves_the_bases_hook(models: Store) -> None:
+    # `Tracked.__init_subclass__` calls the base's through `super()`: the chain of callers
+    # has ended at `Declarative.__init_subclass__`, a hook, already
+    page = page_with_message(models, "models", "a 'registry' attribute must be a dict")
+    assert page.solutions[0].text.startswith(
+        "Make `registry` in the body of your class (a subclass of `Declarative`) an instance "
+        "of `dict`, or leave it out"
+    )

@@ -190,3 +190,40 @@ def test_only_a_name_or_one_receiver_called_is_read_not_a_chains_tail() -> None:
     # `self.rules.validate`, `make().validate` and `config[0].validate` are attributes of
     # something else than a name: what they call is unknown, and no part of them is a call.
     assert calls == [("validate", "checks"), ("validate", None)]
+
+
+SUPER_CALLS = QUIET_FUNCTIONS + textwrap.dedent(
+    """
+    from pkg.base import BaseClient
+
+
+    class Client(BaseClient):
+        def __init__(self, auth=None, timeout=5):
+            super().__init__(
+                auth=auth,
+                timeout=timeout,
+            )
+            super().setup()
+            super(Client, self).reset(auth)
+
+        def close(self):
+            if self.closed:
+                raise RuntimeError("closed")
+            super().close(True)
+    """
+)
+
+
+def test_a_call_of_a_bases_method_through_super_is_read_when_it_passes_something(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `super().__init__(auth=auth)` is how the public `Client(auth=...)` hands its argument
+    # to the base's constructor; `super().setup()` passes nothing a check could read
+    line = SUPER_CALLS[: SUPER_CALLS.index("        super().__init__(")].count("\n") + 1
+    close = SUPER_CALLS[: SUPER_CALLS.index("        super().close(")].count("\n") + 1
+    blanked, whole = _whole_and_blanked(SUPER_CALLS, monkeypatch)
+    for calls in (blanked, whole):
+        found = [(c.callee, c.receiver, c.line, c.function) for c in calls]
+        assert ("__init__", "super()", line, "Client.__init__") in found
+        assert ("close", "super()", close, "Client.close") in found
+        assert not any(c.callee in ("setup", "reset") for c in calls)

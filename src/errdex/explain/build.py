@@ -15,7 +15,7 @@ from errdex.explain.class_hooks import class_hook
 from errdex.explain.context import Explanation, Facts
 from errdex.explain.deprecation import replacement_names
 from errdex.explain.entry_args import entry_arguments, stated_entries
-from errdex.explain.entry_input import entry_input_solution
+from errdex.explain.entry_solution import entry_input_solution
 from errdex.explain.env_reads import with_walrus_locals
 from errdex.explain.example_fix import example_fix
 from errdex.explain.failing_branch import failing_calls

@@ -20,6 +20,7 @@ from errdex.explain.page import Caller
 from errdex.explain.plain import code
 from errdex.explain.unreached import never_failing
 from errdex.extract.conditions import negate
+from errdex.extract.module import module_name
 from errdex.facts import ConditionKind, SiteKind
 from errdex.link.expression_texts import parse_expression
 from errdex.store import Store
@@ -50,8 +51,12 @@ def checked_by_callers(
     for caller in direct:
         text = store.file_text(stored.version_id, caller.file)
         lines = text.splitlines() if text is not None else []
+        if not 0 < caller.line <= len(lines):
+            return []
+        if _handing_on(caller, name, lines[caller.line - 1], callers):
+            continue  # reached as the method is: by the calls the other callers make
         # the same object only: a call through `self`
-        if not 0 < caller.line <= len(lines) or f"self.{name}(" not in lines[caller.line - 1]:
+        if f"self.{name}(" not in lines[caller.line - 1]:
             return []
         function = function_at(text, caller.function.rpartition(".")[2], caller.line)
         check = _first_check(function, caller.line, held) if function is not None else None
@@ -72,6 +77,16 @@ def checked_sentence(found: list[tuple[Caller, str, int]], project: str) -> str:
         f"Every caller in {project} checks the opposite before calling it: {places}{more}. "
         + never_failing(callee, ", or the caller's own check fails first")
     )
+
+
+def _handing_on(caller: Caller, name: str, line: str, callers: list[Caller]) -> bool:
+    """Whether the caller is a subclass's override of the method handing on to it
+    (`super()._validate(...)` in its `_validate`) that no call of its own reaches: `self`
+    calls of the method dispatch to it, the calls the method's other callers make."""
+    if caller.function.rpartition(".")[2] != name or f"super().{name}(" not in line:
+        return False
+    own = f"{module_name(caller.file)[0]}.{caller.function}"
+    return not any(c.calls == own for c in callers)
 
 
 def _private(name: str) -> bool:

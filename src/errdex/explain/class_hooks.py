@@ -70,7 +70,11 @@ def class_hook(facts: Facts, text_of: Callable[[str], str | None]) -> ClassHooks
     if own is not None:
         hook, node = own
         return ClassHooks((hook,), tuple(_hook_roles(hook, node).items()))
-    callers = [c for c in facts.callers if _hook_name(c.function)]
+    hooks_calling = [c for c in facts.callers if _hook_name(c.function)]
+    # a subclass's hook handing on to its base's (`super().__init_subclass__(**kw)`) runs
+    # the base's: the chain has ended at that one already
+    named = {f"{module_name(c.file)[0]}.{c.function}" for c in hooks_calling}
+    callers = [c for c in hooks_calling if c.calls not in named]
     if not callers or len(callers) > _MAX_HOOKS:
         return None
     if not _only_from(facts.callers, _qualified(facts), callers, 0):

@@ -26,6 +26,7 @@ from errdex.explain.page import (
     WhyQuote,
 )
 from errdex.explain.parse_cache import kept_parse
+from errdex.explain.plain import code
 from errdex.extract.class_source import class_at, class_span
 from errdex.extract.source_text import block_span, parsed_block
 from errdex.facts import ConditionKind
@@ -44,6 +45,20 @@ CONTEXT_KINDS = frozenset(
     {ConditionKind.LOOP, ConditionKind.NO_MATCH, ConditionKind.EXCEPT, ConditionKind.WITH}
 )
 Made = TypeVar("Made")  # what a rule works out once a page (`Facts.once`)
+
+
+class Entry(NamedTuple):
+    """The public call a user hands an internal function's argument through: its path (or
+    the paths of a few calls taking the argument alike: `httpx.Client`, `httpx.AsyncClient`)
+    and the argument's name there (`explain/entry_args.py`)."""
+
+    calls: tuple[str, ...]
+    argument: str
+
+    def named(self) -> str:
+        """The calls as a page writes them: "`httpx.AsyncClient` or `httpx.Client`"."""
+        written = [code(c) for c in self.calls]
+        return written[0] if len(written) == 1 else f"{', '.join(written[:-1])} or {written[-1]}"
 
 
 class InnerRaise(NamedTuple):
@@ -167,11 +182,11 @@ class Facts:
     entry_input: Solution | None = None
     # an argument of a function no public path reaches → (the public call, its argument)
     # that hands it on as it is (`explain/entry_args.py`; needs the store)
-    entry_args: dict[str, tuple[str, str]] = field(default_factory=dict)
+    entry_args: dict[str, Entry] = field(default_factory=dict)
     # an argument the raise's own test reads → (the public call, its argument) that hands it
     # on as it is, for a message stating what a value must be (`explain/entry_args.py`;
     # needs the store)
-    stated_entries: dict[str, tuple[str, str]] = field(default_factory=dict)
+    stated_entries: dict[str, Entry] = field(default_factory=dict)
     # a check on what the user's callable did with a function a method hands it
     # (`explain/handed_callback.py`; needs the store)
     handed: HandedCallback | None = None

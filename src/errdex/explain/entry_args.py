@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from errdex.explain.context import Facts
+from errdex.explain.context import Entry, Facts
 from errdex.explain.entry_input import (
     CHECKS,
     MAX_DEPTH,
@@ -33,9 +33,10 @@ from errdex.store.base import Store, StoredSite
 
 _MAX_CALLERS = 6  # callers of one function read, past which no entry point is sure
 _MAX_DOTS = 2  # dots in an entry point's path: `pydantic.v1.BaseModel`, `httpx.URL`
+_MAX_ENDS = 3  # public calls named for one argument: past these it is no one call's
 
 
-def entry_arguments(store: Store, chosen: StoredSite, facts: Facts) -> dict[str, tuple[str, str]]:
+def entry_arguments(store: Store, chosen: StoredSite, facts: Facts) -> dict[str, Entry]:
     """Each argument of the site's function that the path's checks read → (the public call,
     its argument) that hands it on as it is (`sole_entry`); only for a function the package
     does not export itself (its page would otherwise name the function's own argument)."""
@@ -58,7 +59,7 @@ def entry_arguments(store: Store, chosen: StoredSite, facts: Facts) -> dict[str,
     return found
 
 
-def stated_entries(store: Store, chosen: StoredSite, facts: Facts) -> dict[str, tuple[str, str]]:
+def stated_entries(store: Store, chosen: StoredSite, facts: Facts) -> dict[str, Entry]:
     """Each argument the raise's own test reads as it is (not an attribute of it: the
     object's state) → (the public call, its argument) that hands it on as it is
     (`sole_entry`), for a raise whose message states what a value must be
@@ -99,14 +100,18 @@ def sole_entry(
     params: list[str],
     param: str,
     parsed: dict[tuple[str, str, int], ast.FunctionDef | None],
-) -> tuple[str, str] | None:
-    """(the entry point, its argument) that every chain of callers handing `param` on as it
-    is ends at, at most `MAX_DEPTH` calls up; None when none does, when two end at different
-    calls or arguments, when one is still internal at the top, or when a caller on the way
-    passes a value it computed (a user may reach the check that way too); a literal the
-    package passes is no user's value and is passed over."""
+) -> Entry | None:
+    """The entry point (and its argument) that every chain of callers handing `param` on as
+    it is ends at, at most `MAX_DEPTH` calls up; None when none does, when one is still
+    internal at the top, or when a caller on the way passes a value it computed (a user may
+    reach the check that way too); a literal the package passes is no user's value and is
+    passed over. Chains that end at different calls are one entry only when each is a
+    class or a function a user calls by its path (not a method: a framework's hook is as
+    likely) and all take the value as the same argument (`auth` of `httpx.Client` and of
+    `httpx.AsyncClient`): the argument is then the user's whichever they called."""
     caught = catching(chosen)
-    ends: set[tuple[str, str]] = set()
+    ends: dict[str, str] = {}  # the entry point → its argument
+    methods = False  # whether an end is a method's (a call on an object, not by its path)
     # (the function called as the callers name it, its parameter, the parameter's position)
     level = [(f"{chosen.module}.{chosen.site.function}", param, params.index(param))]
     for depth in range(1, MAX_DEPTH + 1):
@@ -122,19 +127,25 @@ def sole_entry(
                     if read is None or not all(isinstance(v, ast.Constant) for v in read[2]):
                         return None  # a value changed on the way, which a user may give
                     continue  # a literal of the package's own: not the user's value
-                entry = _entry(store, chosen, caller.file, caller.function)
+                entry = _entry(store, chosen, caller.file, caller.function) or _linked_export(
+                    chosen, caller
+                )
                 caller_params = read[1]
                 if entry is not None:
-                    ends.add((entry, argument))
+                    if ends.setdefault(entry, argument) != argument:
+                        return None  # two arguments of one call: which is not said
+                    methods |= "." in caller.function.removesuffix(".__init__")
                     continue
                 target = f"{module_name(caller.file)[0]}.{caller.function}"
                 following.append((target, argument, caller_params.index(argument)))
-        if len(ends) > 1:
+        if len(ends) > 1 and (methods or len(set(ends.values())) > 1 or len(ends) > _MAX_ENDS):
             return None
         level = following
         if not level:
             break
-    return next(iter(ends)) if len(ends) == 1 and not level else None
+    if not ends or level:
+        return None
+    return Entry(tuple(sorted(ends)), next(iter(ends.values())))
 
 
 def _entry(store: Store, chosen: StoredSite, file: str, function: str) -> str | None:
@@ -150,15 +161,36 @@ def _entry(store: Store, chosen: StoredSite, file: str, function: str) -> str | 
     return None
 
 
+def _linked_export(chosen: StoredSite, caller: Caller) -> str | None:
+    """`_entry`'s path for a caller whose file holds no site of its class or function to
+    read it from (`sqlalchemy.dialects.mysql.DOUBLE`): the linker's public path of it
+    (`CallerLink.public`), on the same terms."""
+    if not public_name(caller.function):
+        return None
+    for link in chosen.caller_links:
+        if (link.file, link.function, link.line) == (caller.file, caller.function, caller.line):
+            return _shorter(link.public, link.module, caller.function) if link.public else None
+    return None
+
+
 def short_export(stored: StoredSite, function: str) -> str | None:
     """`_entry`'s path for `function`, of the class or function holding the site `stored`:
     the shorter path the package exports it by, or None."""
-    top, _, rest = function.partition(".")
     path = stored.public_path()
     if path is None or not path.endswith(stored.site.function):
         return None
-    path = path[: len(path) - len(stored.site.function)] + top
+    return _shorter(path, module_name(stored.file)[0], stored.site.function, function)
+
+
+def _shorter(path: str, module: str, qualname: str, function: str | None = None) -> str | None:
+    """The exported path of `function` (`qualname`'s by default), from `path`, the public
+    path of `qualname` defined in `module`, when the class or function holding it is
+    exported shorter than where it is defined and names the top package or one right
+    under it; else None."""
+    top = qualname.partition(".")[0]
+    rest = (function or qualname).partition(".")[2]
+    path = path[: len(path) - len(qualname)] + top
     dots = path.count(".")
-    if dots >= f"{module_name(stored.file)[0]}.{top}".count(".") or dots > _MAX_DOTS:
+    if dots >= f"{module}.{top}".count(".") or dots > _MAX_DOTS:
         return None
     return f"{path}.{rest}".removesuffix(".").removesuffix(".__init__")

@@ -1,11 +1,11 @@
-"""Ways out through the value a user passed to a public call that hands it on to the check.
+"""Following a value a user passed to a public call down to the check that reads it.
 
 A check in an internal function (httpx's `urlparse(url)` in the private `_urlparse` module)
 often tests a value the user gave a public call (`httpx.URL(url)`, which passes its `url`
 on). The callers the linker found say who calls the function; their source, read from the
-index, says which of their own arguments they pass, as it is, as the one the check reads. When that
-chain reaches a public function, the page says to change that argument of the public call,
-with the check's condition and message in the user's terms.
+index, says which of their own arguments they pass, as it is, as the one the check reads
+(`call_values`, `passed_on`); `public_caller` follows the first such chain to a public
+function (the way out itself is `entry_solution.py`'s).
 """
 
 from __future__ import annotations
@@ -14,12 +14,11 @@ import ast
 
 from errdex.ast_walk import walk
 from errdex.explain.call_binding import given_argument
-from errdex.explain.context import Facts, function_at
+from errdex.explain.context import function_at
 from errdex.explain.inputs import public_name
-from errdex.explain.page import Caller, Solution
-from errdex.explain.plain import code
+from errdex.explain.page import Caller
 from errdex.extract.module import module_name
-from errdex.facts import ConditionKind, SiteKind
+from errdex.facts import ConditionKind
 from errdex.store.base import Store, StoredSite
 
 MAX_DEPTH = 3
@@ -27,45 +26,7 @@ MAX_DEPTH = 3
 CHECKS = frozenset({ConditionKind.IF, ConditionKind.ELSE, ConditionKind.EARLY_EXIT})
 
 
-def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solution | None:
-    """ "Change the argument `url` of `httpx.URL` ...", or None."""
-    site = chosen.site
-    if site.kind != SiteKind.RAISE or chosen.public_path() is not None:
-        return None  # a public function's own input is `inputs.py`'s
-    if any(c.kind == ConditionKind.EXCEPT for c in facts.conditions):
-        return None  # what failed is the `try`'s call, which no condition here says
-    checks = [c for c in facts.held if c.kind in CHECKS]
-    params = [p for p in facts.read.params if p not in ("self", "cls")]
-    if not checks or not params:
-        return None
-    check = checks[-1]  # the raise's own test
-    read = [p for p in params if p in roots(check.text)]
-    if len(read) != 1 or state_of(check.text, read[0]):
-        return None  # several values, or an attribute of an object passed in (its state)
-    reached = _public_caller(
-        store, chosen, facts.callers, site.function, params, read[0], catching(chosen)
-    )
-    if reached is None:
-        return None
-    public, argument = reached
-    callee = site.function.removesuffix(".__init__")
-    # every check of the path on that value: the raise's own test alone may read as less
-    # than it is (`!= 'auto'` after the `bfloat16` and fp8 returns)
-    on_it = [c for c in checks if read[0] in roots(c.text)]
-    when = "; ".join(c.plain or code(c.text) for c in on_it)
-    said = f" (“{site.message.text}”)" if site.message is not None else ""
-    return Solution(
-        text=(
-            f"Change the argument {code(argument)} you pass to {code(public)}: it reaches "
-            f"{code(callee)} as {code(read[0])}, and the check at line {check.line} fails "
-            f"when {when}{said}."
-        ),
-        condition=check.text,
-        kind="input",
-    )
-
-
-def _public_caller(
+def public_caller(
     store: Store,
     chosen: StoredSite,
     callers: list[Caller],
@@ -137,8 +98,8 @@ def call_values(
         return None
     own = [a.arg for a in [*found.args.posonlyargs, *found.args.args, *found.args.kwonlyargs]]
     own = [p for p in own if p not in ("self", "cls")]
-    short = callee.rpartition(".")[2]
-    short = callee.rpartition(".")[0].rpartition(".")[2] if short == "__init__" else short
+    method = callee.rpartition(".")[2]
+    short = callee.rpartition(".")[0].rpartition(".")[2] if method == "__init__" else method
     values = []
     for node in walk(found):
         if not (
@@ -151,12 +112,23 @@ def call_values(
             if isinstance(node.func, ast.Attribute)
             else getattr(node.func, "id", None)
         )
-        if name != short:
+        # a subclass's `super().__init__(...)` calls the base's constructor by its method
+        if name != short and not (name == method and _on_super(node.func)):
             continue
         value = given_argument(node, param, position)
         if value is not None and not _caught_around(found, node, caught):
             values.append(value)
     return found, own, values
+
+
+def _on_super(func: ast.expr) -> bool:
+    """Whether a call's function is a method of `super()` (`super().__init__`)."""
+    return (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Call)
+        and isinstance(func.value.func, ast.Name)
+        and func.value.func.id == "super"
+    )
 
 
 def _reassigned(function: ast.FunctionDef, name: str) -> bool:

@@ -227,9 +227,12 @@ def _input_instead(
             return f"the value passed as {code(name)} (it reaches {code(callee)})"
         if name in facts.entry_args:
             # a function no user calls: the public call that hands the value on as it is
-            public, given = facts.entry_args[name]
-            arguments[name] = given
-            return f"the argument {code(given)} of {code(public)} (it reaches {code(callee)})"
+            entry = facts.entry_args[name]
+            arguments[name] = entry.argument
+            return (
+                f"the argument {code(entry.argument)} of {entry.named()} "
+                f"(it reaches {code(callee)})"
+            )
         arguments[name] = name
         return f"the argument {code(name)} of {code(callee)}"
 

@@ -562,8 +562,8 @@ def _entry_said(found: _Collector, facts: Facts) -> bool:
     """Whether an input solution already names the public call `entry_input` would (with
     the value to pass, `entry_args`)."""
     return any(
-        f"of {code(public)} (it reaches " in item.solution.text
-        for public, _ in facts.entry_args.values()
+        f"of {entry.named()} (it reaches " in item.solution.text
+        for entry in facts.entry_args.values()
         for item in found.items
     )
 

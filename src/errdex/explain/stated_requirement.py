@@ -239,12 +239,13 @@ def _entry_argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Sol
     asked = _CASE_TAIL.sub("", _GOT_TAIL.sub("", stated.wants))  # not the value it got
     if param is None or _names_parameter(asked, params):
         return None  # which argument is not said; or it asks for arguments ("a or b")
-    public, argument = entries[param]
-    if any(code(argument) in text and code(public) in text for text in quoted):
+    entry = entries[param]
+    argument, public = entry.argument, entry.named()
+    if any(code(argument) in text and public in text for text in quoted):
         return None  # a way out of that argument is offered already
     callee = code(facts.stored.site.function.removesuffix(".__init__"))
     reaches = f"{callee} as {code(param)}" if param != argument else callee
-    what = f"the argument {code(argument)} of {code(public)} (it reaches {reaches})"
+    what = f"the argument {code(argument)} of {public} (it reaches {reaches})"
     return _asked(stated, what, facts)
 
 

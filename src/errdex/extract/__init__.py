@@ -53,7 +53,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "84-looped-commands"
+EXTRACTOR_VERSION = "85-super-call-sites"
 
 __all__ = [
     "EXTRACTOR_VERSION",

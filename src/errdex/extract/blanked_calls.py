@@ -3,8 +3,9 @@
 A blanked body is never parsed, yet its calls are how the callers of a site's function are
 found ("`LLM.__init__` calls `_validate`"). They are read here with one regular expression
 over each blanked body, in the shapes `calls.call_target` records (`f(...)`, `self.f(...)`,
-`mod.f(...)`), skipping strings, comments and `def`/`class` lines. A call inside a `def` or
-`class` nested in the body belongs to it (`outer.<locals>.inner`), as the walker has it.
+`mod.f(...)`, `super().f(...)`), skipping strings, comments and `def`/`class` lines. A call
+inside a `def` or `class` nested in the body belongs to it (`outer.<locals>.inner`), as the
+walker has it.
 
 The guard of a call is what text alone cannot give cheaply: the walker's path holds the
 branches around the call and the earlier `if ...: return` of its block. A call that comes
@@ -24,6 +25,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from errdex.extract.calls import NOT_RECEIVERS, CallFilter
+from errdex.extract.shapes import SUPER
 from errdex.extract.skeleton import compound_line
 from errdex.extract.textscan import inside_bounds, reversed_text, shallow_line
 from errdex.facts import CallSite, Condition
@@ -35,6 +37,9 @@ from errdex.lazy_re import lazy_compile
 # literal and the engine jumps from one `(` to the next: each match is the name before a
 # `(`, reversed (forward, `[A-Za-z_][\w.]*\(` tries every letter of every name).
 _CALLED_REVERSED = lazy_compile(r"\(([\w.]*[A-Za-z_])(?![\w.])")
+# `super().name(` with something passed (`super().__init__(auth=auth)`): the name before
+# its `(` follows a `)`, which `_CALLED_REVERSED` reads as no call of its own.
+_SUPER_CALL = lazy_compile(r"super\(\)\.(\w+)\((?!\s*\))")
 _DEFINES = ("def ", "async def ", "class ")
 # `def`/`class` names, each pattern starting with its literal so the scan skips ahead.
 _DEF_NAME = lazy_compile(r"def[ \t]+(\w+)")
@@ -128,6 +133,8 @@ def _kept_target(called: str, keep: CallFilter) -> tuple[str, str] | None:
     """(receiver, callee) of a name called (`mod.f`, `f`: no receiver, ""), None for a
     shape not recorded (`a.b.f`) or a call `keep` does not accept."""
     receiver, _, callee = called.rpartition(".")
+    if receiver == SUPER:
+        return (receiver, callee) if keep.accepts(callee, receiver) else None
     if "." in receiver or receiver in NOT_RECEIVERS:
         return None
     return (receiver, callee) if keep.accepts(callee, receiver or None) else None
@@ -147,7 +154,10 @@ def _calls_in(text: str, start: int, end: int) -> list[tuple[int, str]]:
         if first >= start:
             found.append((first, text[first:last]))
     found.reverse()
-    return found
+    if text.find("super().", start, end) < 0:
+        return found
+    supers = [(m.start(), f"{SUPER}.{m.group(1)}") for m in _SUPER_CALL.finditer(text, start, end)]
+    return sorted([*found, *supers])
 
 
 class _Lines:

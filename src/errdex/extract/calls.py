@@ -9,7 +9,8 @@ from collections.abc import Mapping
 
 from errdex.extract.conditions import NAME_OR_ATTRIBUTE, dotted_name, dotted_names, walk
 from errdex.extract.knobs import env_read_of
-from errdex.extract.shapes import OWN_OBJECT
+from errdex.extract.shapes import OWN_OBJECT, SUPER
+from errdex.extract.shapes import receiver as receiver_of
 from errdex.facts import CallSite, PropertyFact, TestRef
 
 _PROPERTY_DECORATORS = frozenset(
@@ -32,6 +33,14 @@ def call_target(call: ast.Call) -> tuple[str, str | None] | None:
         if receiver in NOT_RECEIVERS:
             return None
         return func.attr, receiver
+    if (
+        isinstance(func, ast.Attribute)
+        and (call.args or call.keywords)
+        and receiver_of(func) == SUPER
+    ):
+        # `super().__init__(auth=auth)`: a subclass's constructor hands its arguments to
+        # the base's (a call passing nothing hands on no value: not kept)
+        return func.attr, SUPER
     return None
 
 
@@ -68,6 +77,8 @@ class CallFilter:
             )
         if receiver in OWN_OBJECT:
             return callee in self.methods or not callee.startswith("__")
+        if receiver == SUPER:
+            return True  # a base's method: the linker finds it, or nothing
         return (
             receiver in self.imports or receiver in self.classes or receiver in self.local_imports
         )

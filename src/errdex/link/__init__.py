@@ -57,7 +57,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "76-looped-subcommands"
+LINKER_VERSION = "77-super-callers"
 
 
 def link_version(
@@ -274,7 +274,8 @@ class _Context:
         texts: Mapping[str, bytes] | None = None,
     ) -> None:
         self.names = names
-        self.callers = CallerIndex(files, names)
+        self.public = PublicPaths(names.modules)
+        self.callers = CallerIndex(files, names, self.public)
         self.commands = CommandIndex(files, self.callers, entry_points)
         self.knobs = KnobIndex(files, names)
         self.gates = PathGates(self.callers, self.knobs, names, texts)
@@ -282,7 +283,6 @@ class _Context:
         self.passed = PassedArguments(self.callers, self.knobs)
         self.selection = SelectionIndex(files, names, self.knobs)
         self.tests = TestIndex(files)
-        self.public = PublicPaths(names.modules)
         # a config file of flags the version's parser reads (`--config` YAML), if any
         self.config_file = next(
             (item for f in files if f.error is None for item in sorted(f.config_flags.items())),

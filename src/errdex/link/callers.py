@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from errdex.extract.shapes import OWN_OBJECT
+from errdex.extract.shapes import OWN_OBJECT, SUPER
 from errdex.facts import CallSite, FileFacts
+from errdex.link.public import PublicPaths
 from errdex.link.resolve import Namespace, ResolvedClass
 from errdex.linked_facts import CallerLink
 
@@ -28,8 +29,11 @@ _MAX_FAMILY = 16  # classes defining one method name, for a call whose receiver 
 class CallerIndex:
     """Every resolved call of a version, by the function it reaches."""
 
-    def __init__(self, files: list[FileFacts], names: Namespace) -> None:
+    def __init__(
+        self, files: list[FileFacts], names: Namespace, public: PublicPaths | None = None
+    ) -> None:
         self._names = names
+        self._public = public
         self._by_target: dict[Target, list[tuple[CallSite, FileFacts]]] = defaultdict(list)
         self._memo: dict[Target, tuple[CallerLink, ...]] = {}
         # a function's calls, asked for once a site and a parameter of it
@@ -53,7 +57,11 @@ class CallerIndex:
                 if targets:
                     for target in targets:
                         by_target[target].append((call, facts))
-                elif call.passes and call.receiver is not None and call.receiver not in OWN_OBJECT:
+                elif (
+                    call.passes
+                    and call.receiver is not None
+                    and call.receiver not in (*OWN_OBJECT, SUPER)
+                ):
                     unresolved[call.callee].append((call, facts))
 
     def callers(self, module: str, function: str) -> tuple[CallerLink, ...]:
@@ -141,6 +149,7 @@ class CallerIndex:
                             depth=depth,
                             guard_known=call.guard_known,
                             bindings=call.bindings,
+                            public=self._public_path(caller),
                         )
                     )
                     if len(out) >= MAX_CALLERS:
@@ -150,14 +159,26 @@ class CallerIndex:
                 break
         return tuple(out)
 
+    def _public_path(self, caller: Target) -> str | None:
+        """The caller's public path when it is not where it is defined (a class a package
+        re-exports: `httpx.Client.__init__`), for the page to name the call a user writes."""
+        if self._public is None:
+            return None
+        found = self._public.of(*caller)
+        return found if found != f"{caller[0]}.{caller[1]}" else None
+
     # -- resolution ------------------------------------------------------------------------
 
     def _resolve(self, call: CallSite, facts: FileFacts) -> list[Target]:
         receiver = call.receiver
-        if receiver in OWN_OBJECT:
+        if receiver in OWN_OBJECT or receiver == SUPER:
             if call.class_name is None:
                 return []
-            found = self._names.method_owner(facts, call.class_name, call.callee)
+            # `super().__init__(auth=auth)`: the nearest base's method, so a subclass's
+            # constructor is a caller of the base's (the public class a user calls)
+            found = self._names.method_owner(
+                facts, call.class_name, call.callee, bases_only=receiver == SUPER
+            )
             return [found] if found else []
         if receiver is None:
             if call.callee in facts.defs:

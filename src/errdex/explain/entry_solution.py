@@ -1,0 +1,117 @@
+"""Ways out through the value a user passed to a public call that hands it on to the check.
+
+A check in an internal function (httpx's `urlparse(url)` in the private `_urlparse` module)
+often tests a value the user gave a public call (`httpx.URL(url)`, which passes its `url`
+on). When the chain of callers reaches a public function (`entry_input.public_caller`; or
+every chain reaches the same argument of one or a few entry points, `entry_args.sole_entry`,
+which names them all: `httpx.AsyncClient` or `httpx.Client`), the page says to change that
+argument of the public call, with the check's condition and message in the user's terms.
+A chain of type tests says what to pass instead: the kinds of value it accepts
+(`accepted_types`), not its last test negated.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from errdex.explain.accepted_types import accepted_kinds, kinds_text
+from errdex.explain.context import Entry, Facts
+from errdex.explain.entry_args import sole_entry
+from errdex.explain.entry_input import CHECKS, catching, public_caller, roots, state_of
+from errdex.explain.page import Solution
+from errdex.explain.plain import code
+from errdex.extract.module import module_name
+from errdex.facts import ConditionKind, SiteKind
+from errdex.store.base import Store, StoredSite
+
+
+def entry_input_solution(store: Store, chosen: StoredSite, facts: Facts) -> Solution | None:
+    """ "Change the argument `url` of `httpx.URL` ...", or None."""
+    site = chosen.site
+    if site.kind != SiteKind.RAISE or chosen.public_path() is not None:
+        return None  # a public function's own input is `inputs.py`'s
+    if any(c.kind == ConditionKind.EXCEPT for c in facts.conditions):
+        return None  # what failed is the `try`'s call, which no condition here says
+    checks = [c for c in facts.held if c.kind in CHECKS]
+    params = [p for p in facts.read.params if p not in ("self", "cls")]
+    if not checks or not params:
+        return None
+    check = checks[-1]  # the raise's own test
+    read = [p for p in params if p in roots(check.text)]
+    if len(read) != 1 or state_of(check.text, read[0]):
+        return None  # several values, or an attribute of an object passed in (its state)
+    entry = _entry_of(store, chosen, facts, params, read[0])
+    if entry is None:
+        return None
+    callee = site.function.removesuffix(".__init__")
+    said = f" (“{site.message.text}”)" if site.message is not None else ""
+    kinds = accepted_kinds(facts, read[0])
+    if kinds is not None:
+        text = kinds_text(kinds, lambda name: _exported(store, chosen, entry, name))
+        return Solution(
+            text=(
+                f"Pass {code(entry.argument)} to {entry.named()} as {text}: it reaches "
+                f"{code(callee)} as {code(read[0])}, which raises at line {site.line} for "
+                f"any other value{said}."
+            ),
+            condition=check.text,
+            kind="input",
+        )
+    # every check of the path on that value: the raise's own test alone may read as less
+    # than it is (`!= 'auto'` after the `bfloat16` and fp8 returns)
+    on_it = [c for c in checks if read[0] in roots(c.text)]
+    when = "; ".join(c.plain or code(c.text) for c in on_it)
+    return Solution(
+        text=(
+            f"Change the argument {code(entry.argument)} you pass to {entry.named()}: it "
+            f"reaches {code(callee)} as {code(read[0])}, and the check at line {check.line} "
+            f"fails when {when}{said}."
+        ),
+        condition=check.text,
+        kind="input",
+    )
+
+
+def _entry_of(
+    store: Store, chosen: StoredSite, facts: Facts, params: list[str], param: str
+) -> Entry | None:
+    """The public calls every chain of callers hands `param` through, when they agree
+    (`sole_entry`: all of them named); else the first chain's (`public_caller`)."""
+    found = facts.once(
+        f"sole_entry:{param}",
+        lambda: sole_entry(store, chosen, facts.callers, params, param, {}),
+    )
+    if found is not None:
+        return found
+    reached = public_caller(
+        store, chosen, facts.callers, chosen.site.function, params, param, catching(chosen)
+    )
+    return Entry((reached[0],), reached[1]) if reached is not None else None
+
+
+def _exported(store: Store, chosen: StoredSite, entry: Entry, name: str) -> str:
+    """`Auth` as `httpx.Auth`, the path a user imports it by: that of a site of its own, or
+    the top package of the entry point when its `__init__` (when the index keeps it)
+    imports the name; else as the code writes it."""
+    if "." in name:
+        return name
+    path = store.public_path_of(chosen.version_id, name)
+    if path is not None:
+        return path
+    package = entry.calls[0].partition(".")[0]
+    module = module_name(chosen.file)[0]
+    prefix = chosen.file[: chosen.file.find(module.replace(".", "/"))]
+    text = store.file_text(chosen.version_id, f"{prefix}{package}/__init__.py")
+    if text is None or name not in text:
+        return name
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return name
+    imported = {
+        alias.asname or alias.name
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+    return f"{package}.{name}" if name in imported else name
