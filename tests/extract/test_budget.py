@@ -46,11 +46,17 @@ def test_a_3_mb_list_literal_is_skipped_with_the_reason_before_parsing() -> None
 def test_a_file_whose_analysis_runs_past_its_time_limit_is_skipped_alone(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    slow = ("slow.py", fstring_raise(4000))
+    checks = "".join(
+        f"def f{i}(x):\n    if x > {i}:\n        raise ValueError(f'bad {{x}} {i}')\n"
+        for i in range(4000)
+    )
+    slow = ("slow.py", checks.encode())
     quick = ("quick.py", b"x = 1\n")
-    # Its extraction takes about 50 ms: a limit of a fifth of that is past whatever the load.
-    monkeypatch.setattr(budget, "FILE_SECONDS", 0.01)
+    # The slow file takes about a second on a quiet machine, the quick one well under a
+    # millisecond: a limit of a quarter second holds them apart even when a loaded machine
+    # stalls the quick one (a limit of 10 ms failed it there).
+    monkeypatch.setattr(budget, "FILE_SECONDS", 0.25)
     results = {path: blob for path, blob, *_ in extract_batch([slow, quick])}
     decoded = msgspec.msgpack.decode(results["slow.py"], type=FileFacts)
-    assert decoded.error == "took more than 0.01 s to analyse"
+    assert decoded.error == "took more than 0.25 s to analyse"
     assert msgspec.msgpack.decode(results["quick.py"], type=FileFacts).error is None
