@@ -18,6 +18,8 @@ import textwrap
 
 from errdex.ast_walk import walk
 from errdex.explain.call_order import (
+    BLOCK_ENDS,
+    BLOCK_STARTS,
     Methods,
     awaited,
     is_own,
@@ -33,10 +35,6 @@ from errdex.explain.user_call import method_arguments, required_arguments
 from errdex.extract.shapes import own_attributes_set
 from errdex.facts import SiteKind
 
-_STARTS = {"__enter__": "with", "__aenter__": "async with"}
-# the end of the block sets what a method reads after it (rich's `Capture.get`, whose
-# result `__exit__` stores)
-_ENDS = {"__exit__": "with", "__aexit__": "async with"}
 # A message that says what has not happened yet ("has not been started", "No input generator
 # registered", "must be called before", "only available after").
 _NOT_YET = re.compile(
@@ -104,7 +102,7 @@ def _setters(methods: Methods, attr: str, true: bool, own: str) -> list[str]:
         for name in methods
         if (name in sets or reach[name] & sets)
         and name != own
-        and (not name.startswith("_") or name in _STARTS or name in _ENDS)
+        and (not name.startswith("_") or name in BLOCK_STARTS or name in BLOCK_ENDS)
         and not methods[name].decorator_list
     ]
 
@@ -178,12 +176,12 @@ def _solution(
 ) -> Solution:
     owner = target.rpartition(".")[2]
     attr, true = missing
-    named = [m for m in setters if m not in _STARTS and m not in _ENDS]
+    named = [m for m in setters if m not in BLOCK_STARTS and m not in BLOCK_ENDS]
     value = " to a true value" if true else ""
-    if not named and setters[0] in _ENDS:
+    if not named and setters[0] in BLOCK_ENDS:
         text = (
             f"Call {code(member)} on your {code(owner)} object after its "
-            f"{code(_ENDS[setters[0]])} block ends: leaving the block sets "
+            f"{code(BLOCK_ENDS[setters[0]])} block ends: leaving the block sets "
             f"{code('self.' + attr)}{value}, and {code(member)} refuses an object before that."
         )
     elif named:
@@ -195,7 +193,7 @@ def _solution(
             "before that."
         )
     else:
-        block = _STARTS[setters[0]]
+        block = BLOCK_STARTS[setters[0]]
         text = (
             f"Call {code(member)} on your {code(owner)} object inside its {code(block)} "
             f"block: entering it sets {code('self.' + attr)}{value}, and {code(member)} "
@@ -228,11 +226,11 @@ def _fix(
     note = f"`{instance}` is your {code(owner)} object ({code(target)})."
     values = [r.rpartition("=")[2] for r in required]
     first = setters[0]
-    if first in _ENDS:  # the call moved out of the block, on the object the user holds
-        block = f"{_ENDS[first]} {instance}:\n    ...\n"
+    if first in BLOCK_ENDS:  # the call moved out of the block, on the object the user holds
+        block = f"{BLOCK_ENDS[first]} {instance}:\n    ...\n"
         fix_before = block + textwrap.indent(made, "    ")
         fix_after = block + made
-    elif first not in _STARTS:
+    elif first not in BLOCK_STARTS:
         wanted = method_arguments(methods[first])
         values += [w.rpartition("=")[2] for w in wanted]
         called = f"{awaited(methods, first)}{instance}.{first}({', '.join(wanted)})"
@@ -241,7 +239,7 @@ def _fix(
         module = target.rpartition(".")[0]
         head = f"from {module} import {owner}\n\n" if module else ""
         fix_before = f"{head}{instance} = {owner}()\n{made}"
-        opened = f"{_STARTS[first]} {owner}() as {instance}:\n"
+        opened = f"{BLOCK_STARTS[first]} {owner}() as {instance}:\n"
         fix_after = f"{head}{opened}" + textwrap.indent(made, "    ")
         note += f" Keep {code(owner + '(...)')}'s own arguments as they are."
     if values:

@@ -26,7 +26,9 @@ from errdex.explain.plain import code, your_values
 from errdex.explain.user_call import required_arguments, user_call
 from errdex.facts import ConditionKind
 
-_ENDS = {"__exit__": "with", "__aexit__": "async with"}
+# the methods that open and close a `with` block, and the statement each is called by
+BLOCK_STARTS = {"__enter__": "with", "__aenter__": "async with"}
+BLOCK_ENDS = {"__exit__": "with", "__aexit__": "async with"}
 T = TypeVar("T")
 Methods = dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
 
@@ -101,8 +103,8 @@ def _solution(
     facts: Facts,
 ) -> Solution:
     owner = target.rpartition(".")[2]
-    named = [code(f"{m}()") for m in setters if m not in _ENDS]
-    ends = [f"the end of its {code(_ENDS[m])} block" for m in setters if m in _ENDS]
+    named = [code(f"{m}()") for m in setters if m not in BLOCK_ENDS]
+    ends = [f"the end of its {code(BLOCK_ENDS[m])} block" for m in setters if m in BLOCK_ENDS]
     by = " or ".join([*named, *ends])
     attr, value = state
     each = "each" if len(setters) > 1 else "it"
@@ -136,7 +138,7 @@ def _fix(target: str, member: str, setters: list[str], facts: Facts) -> ExampleF
         made = f"{loop} item in {made}:\n    ..."
     else:
         made = f"{awaited(methods, member)}{made}"
-    named = [m for m in setters if m not in _ENDS]
+    named = [m for m in setters if m not in BLOCK_ENDS]
     note = f"`{instance}` is your {code(owner)} object ({code(target)})."
     values = [r.rpartition("=")[2] for r in required]
     if values:
@@ -144,7 +146,7 @@ def _fix(target: str, member: str, setters: list[str], facts: Facts) -> ExampleF
     if named:
         closed = f"{awaited(methods, named[0])}{instance}.{named[0]}()"
         return ExampleFix(before=f"{closed}\n{made}", after=f"{made}\n{closed}", note=note)
-    block = _ENDS[setters[0]]
+    block = BLOCK_ENDS[setters[0]]
     module = target.rpartition(".")[0]
     head = f"from {module} import {owner}\n\n" if module else ""
     opened = f"{block} {owner}() as {instance}:\n    ...\n"
@@ -181,7 +183,7 @@ def same_kind(methods: Methods, own: str, setters: list[str]) -> list[str]:
     kept = [
         m
         for m in setters
-        if m in _ENDS
+        if m in BLOCK_ENDS
         or m not in methods
         or isinstance(methods[m], ast.AsyncFunctionDef) == is_async
     ]
@@ -330,7 +332,9 @@ def _setting_methods(
     found = [
         name
         for name in methods
-        if name in direct | through and name != own and (not name.startswith("_") or name in _ENDS)
+        if name in direct | through
+        and name != own
+        and (not name.startswith("_") or name in BLOCK_ENDS)
     ]
     if own in direct | through or (own in methods and own_calls(methods[own]) & direct):
         return []  # a use that sets it itself: once used, any later use refuses it

@@ -18,6 +18,7 @@ from errdex.explain.context import function_at
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Caller
 from errdex.extract.module import module_name
+from errdex.extract.shapes import SUPER, receiver
 from errdex.facts import ConditionKind
 from errdex.store.base import Store, StoredSite
 
@@ -113,22 +114,14 @@ def call_values(
             else getattr(node.func, "id", None)
         )
         # a subclass's `super().__init__(...)` calls the base's constructor by its method
-        if name != short and not (name == method and _on_super(node.func)):
+        if name != short and not (
+            name == method and isinstance(node.func, ast.Attribute) and receiver(node.func) == SUPER
+        ):
             continue
         value = given_argument(node, param, position)
         if value is not None and not _caught_around(found, node, caught):
             values.append(value)
     return found, own, values
-
-
-def _on_super(func: ast.expr) -> bool:
-    """Whether a call's function is a method of `super()` (`super().__init__`)."""
-    return (
-        isinstance(func, ast.Attribute)
-        and isinstance(func.value, ast.Call)
-        and isinstance(func.value.func, ast.Name)
-        and func.value.func.id == "super"
-    )
 
 
 def _reassigned(function: ast.FunctionDef, name: str) -> bool:

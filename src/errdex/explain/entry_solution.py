@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 
 from errdex.explain.accepted_types import accepted_kinds, kinds_text
-from errdex.explain.context import Entry, Facts
+from errdex.explain.context import Entry, Facts, parse_module
 from errdex.explain.entry_args import sole_entry
 from errdex.explain.entry_input import CHECKS, catching, public_caller, roots, state_of
 from errdex.explain.page import Solution
@@ -102,11 +102,8 @@ def _exported(store: Store, chosen: StoredSite, entry: Entry, name: str) -> str:
     module = module_name(chosen.file)[0]
     prefix = chosen.file[: chosen.file.find(module.replace(".", "/"))]
     text = store.file_text(chosen.version_id, f"{prefix}{package}/__init__.py")
-    if text is None or name not in text:
-        return name
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError):
+    tree = parse_module(text) if text is not None and name in text else None
+    if tree is None:
         return name
     imported = {
         alias.asname or alias.name

@@ -34,7 +34,7 @@ from errdex.extract.conditions import dotted_name
 from errdex.facts import ConditionKind, SiteKind
 from errdex.link.expression_texts import parse_expression
 
-_BUILTINS = frozenset(dir(builtins)) | {"None", "True", "False"}
+_BUILTINS = frozenset(dir(builtins))  # None, True and False among them
 _KEY = "__key__"  # what the key's value is read as, once the mapping's read is set aside
 
 

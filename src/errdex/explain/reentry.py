@@ -16,29 +16,34 @@ import ast
 from dataclasses import dataclass
 
 from errdex.ast_walk import walk
-from errdex.explain.call_order import Methods, is_own, own_calls, same_kind, state_checks
+from errdex.explain.call_order import (
+    BLOCK_ENDS,
+    BLOCK_STARTS,
+    Methods,
+    is_own,
+    own_calls,
+    same_kind,
+    state_checks,
+)
 from errdex.explain.context import Facts, class_in_file, may_name
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code
 from errdex.explain.state_gated import users_call
 
-_BLOCKS = {"__enter__": "with", "__aenter__": "async with"}
-_ENDS = frozenset({"__exit__", "__aexit__"})
-
 
 def reentry_solution(conditions: list[ConditionView], facts: Facts) -> Solution | None:
     """ "Use each `Client` object in one `with` block ..." for a check in the `__enter__` of
     a public class that refuses the states its own entry and other methods move the object
     into; else None."""
-    if facts.stored.site.function.rpartition(".")[2] not in _BLOCKS or not users_call(facts):
+    if facts.stored.site.function.rpartition(".")[2] not in BLOCK_STARTS or not users_call(facts):
         return None
     checks = state_checks(
         conditions,
         facts,
         _entry_test,
         lambda text, state: may_name(text, state[0]),
-        frozenset(_BLOCKS),
+        frozenset(BLOCK_STARTS),
     )
     for target, member, condition, (attr, value, only), methods in checks:
         initial = _initial(facts, target.rpartition(".")[2], attr)
@@ -139,7 +144,7 @@ def _setters(methods: Methods, attr: str, refused: _Refused, member: str) -> lis
         for name, m in methods.items()
         if name != member
         and name != "__init__"
-        and (not name.startswith("_") or name in _ENDS)
+        and (not name.startswith("_") or name in BLOCK_ENDS)
         and any(refused(value) for value in _assigned(m, attr))
     ]
 
@@ -162,7 +167,7 @@ def _solution(
     condition: ConditionView,
 ) -> Solution:
     owner = target.rpartition(".")[2]
-    block = _BLOCKS[member]
+    block = BLOCK_STARTS[member]
     attr, initial, line = state
     refuses = (
         f"refuses an object whose {code('self.' + attr)} is no longer {code(initial)} (the "
@@ -170,8 +175,8 @@ def _solution(
         if initial is not None
         else f"refuses an object whose {code('self.' + attr)} was set"
     )
-    named = [code(f"{m}()") for m in others if m not in _ENDS]
-    if any(m in _ENDS for m in others):
+    named = [code(f"{m}()") for m in others if m not in BLOCK_ENDS]
+    if any(m in BLOCK_ENDS for m in others):
         named.append(f"the end of {'an' if block[0] == 'a' else 'a'} {code(block)} block")
     also = ""
     if named:

@@ -138,8 +138,11 @@ def _receiver_class(
     if path is None:
         return None
     if (path, class_name) not in classes:
+        # kept for the page: a class not parsed for one member is read again for the next
         text = (
-            facts.source_text if path == stored.file else store.file_text(stored.version_id, path)
+            facts.source_text
+            if path == stored.file
+            else facts.once(f"file_text:{path}", lambda: store.file_text(stored.version_id, path))
         )
         if text is not None and not may_define(text, member):
             return None  # no method or property of that name: the class is not needed

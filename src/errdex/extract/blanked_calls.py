@@ -133,8 +133,6 @@ def _kept_target(called: str, keep: CallFilter) -> tuple[str, str] | None:
     """(receiver, callee) of a name called (`mod.f`, `f`: no receiver, ""), None for a
     shape not recorded (`a.b.f`) or a call `keep` does not accept."""
     receiver, _, callee = called.rpartition(".")
-    if receiver == SUPER:
-        return (receiver, callee) if keep.accepts(callee, receiver) else None
     if "." in receiver or receiver in NOT_RECEIVERS:
         return None
     return (receiver, callee) if keep.accepts(callee, receiver or None) else None
