@@ -8,14 +8,12 @@ import ast
 import textwrap
 
 import pytest
+from text_facts import text_facts
 
 from errdex.explain import call_order, context, parse_cache
 from errdex.explain.call_order import may_assign, state_checks, state_test
-from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView
-from errdex.extract.module import top_starts
 from errdex.facts import ConditionKind
-from errdex.reading_facts import SourceRead
 
 CLIENT = textwrap.dedent(
     """\
@@ -57,15 +55,6 @@ def test_a_text_may_assign_a_state_only_where_it_sets_the_attribute_to_the_value
     assert may_assign(text, state) is may
 
 
-def _facts(text: str) -> Facts:
-    facts = Facts(stored=None, conditions=[], variants=[], callers=[], caller_guards=[],
-                  knobs=[], bindings=[], tests=[], read=SourceRead())  # fmt: skip
-    facts.source_text = text
-    starts = top_starts(ast.parse(text))
-    facts.outline_of = lambda: starts
-    return facts
-
-
 def _checked(text: str, tested: str, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
     """(the states `state_order_solution`'s checks yield, the class parses they cost)."""
     parse_cache.clear()
@@ -79,7 +68,7 @@ def _checked(text: str, tested: str, monkeypatch: pytest.MonkeyPatch) -> tuple[i
     monkeypatch.setattr(context, "class_at", counted)
     monkeypatch.setattr(call_order, "user_method", lambda *_: ("pkg.Client", "Client", "send"))
     condition = ConditionView(text=tested, test=tested, kind=ConditionKind.IF, holds=True, line=8)
-    found = list(state_checks([condition], _facts(text), state_test, may_assign))
+    found = list(state_checks([condition], text_facts(text), state_test, may_assign))
     return len(found), len(parsed)
 
 

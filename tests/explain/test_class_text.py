@@ -7,12 +7,11 @@ import ast
 import textwrap
 
 import pytest
+from text_facts import text_facts
 
 from errdex.explain import context, parse_cache
 from errdex.explain.abstract import enforced_abstract, subclasses_note
-from errdex.explain.context import Facts, may_name
-from errdex.extract.module import top_starts
-from errdex.reading_facts import SourceRead
+from errdex.explain.context import may_name
 
 SOURCE = textwrap.dedent(
     '''
@@ -50,15 +49,6 @@ def _no_kept_parses() -> None:
     parse_cache.clear()  # the tests count parses
 
 
-def _facts(text: str, outline: bool = True) -> Facts:
-    facts = Facts(stored=None, conditions=[], variants=[], callers=[], caller_guards=[],
-                  knobs=[], bindings=[], tests=[], read=SourceRead())  # fmt: skip
-    facts.source_text = text
-    starts = top_starts(ast.parse(text))
-    facts.outline_of = (lambda: starts) if outline else None
-    return facts
-
-
 def test_may_name_is_false_only_for_an_ascii_text_without_the_word() -> None:
     assert may_name("raise NotImplementedError", "NotImplementedError")
     assert not may_name("return 1", "NotImplementedError")
@@ -68,7 +58,7 @@ def test_may_name_is_false_only_for_an_ascii_text_without_the_word() -> None:
 
 
 def test_a_class_whose_lines_are_one_statement_of_the_outline_is_read_alone() -> None:
-    facts = _facts(SOURCE)
+    facts = text_facts(SOURCE)
     base = facts.class_text("Base")
     assert base is not None and base.startswith("@decorated\nclass Base:")
     assert "class Child" not in base and "NotImplementedError" in base
@@ -79,17 +69,17 @@ def test_a_class_whose_lines_are_one_statement_of_the_outline_is_read_alone() ->
 
 def test_a_class_cut_short_by_a_line_at_the_margin_gives_the_whole_file() -> None:
     # its cut ends at the string's line, where no statement of the outline starts
-    assert _facts(SOURCE).class_text("Child") == SOURCE
+    assert text_facts(SOURCE).class_text("Child") == SOURCE
     # without an outline nothing tells the cut is whole
-    assert _facts(SOURCE, outline=False).class_text("Base") == SOURCE
+    assert text_facts(SOURCE, outline=False).class_text("Base") == SOURCE
     # a lone carriage return ends a line for the parser, not for the outline's reading
     text = SOURCE.replace("x = 1", "x = 1\ry = 2")
-    assert _facts(text).class_text("Base") == text
+    assert text_facts(text).class_text("Base") == text
 
 
 def test_a_nodes_lines_with_its_decorators_may_name_a_word() -> None:
     text = "@cached(limit)\ndef run(self):\n    return self.size\n\n\ndef other():\n    pass\n"
-    facts = _facts(text)
+    facts = text_facts(text)
     run, other = ast.parse(text).body
     assert facts.lines_may_name(run, "size") and facts.lines_may_name(run, "limit")
     assert not facts.lines_may_name(other, "size")
@@ -108,9 +98,9 @@ def test_a_class_that_cannot_hold_the_word_is_not_parsed(
         return real(text, start)
 
     monkeypatch.setattr(context, "class_at", counted)
-    assert subclasses_note("pkg.Plain", _facts(SOURCE)) is None
+    assert subclasses_note("pkg.Plain", text_facts(SOURCE)) is None
     assert parsed == []  # no `NotImplementedError` in its lines
-    assert subclasses_note("pkg.Base", _facts(SOURCE)) is not None
+    assert subclasses_note("pkg.Base", text_facts(SOURCE)) is not None
     assert len(parsed) >= 1
 
 
@@ -128,7 +118,7 @@ def test_a_class_with_no_abc_is_not_parsed_for_its_abstract_methods(
     class Stored:
         site = Site()
 
-    facts = _facts(SOURCE)
+    facts = text_facts(SOURCE)
     facts.stored = Stored()  # type: ignore[assignment]
     assert enforced_abstract(facts) is None
     assert parsed == []
@@ -136,7 +126,7 @@ def test_a_class_with_no_abc_is_not_parsed_for_its_abstract_methods(
         "    def run(self):\n        raise",
         "    @abc.abstractmethod\n    def run(self):\n        raise",
     )
-    facts = _facts(abstract)
+    facts = text_facts(abstract)
     facts.stored = Stored()  # type: ignore[assignment]
     assert enforced_abstract(facts) is not None
     assert len(parsed) == 1

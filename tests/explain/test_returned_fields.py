@@ -11,11 +11,10 @@ from typing import Any, cast
 
 import pytest
 from explain_samples import indexed_package, page_with_message
+from text_facts import text_facts
 
 from errdex.explain import parse_cache, returned_fields
-from errdex.explain.context import Facts
 from errdex.extract.module import top_starts
-from errdex.reading_facts import SourceRead
 from errdex.store import Store
 from errdex.store.base import StoredSite
 
@@ -146,15 +145,6 @@ RUNNER = textwrap.dedent(
 )
 
 
-def _facts(text: str) -> Facts:
-    facts = Facts(stored=None, conditions=[], variants=[], callers=[], caller_guards=[],
-                  knobs=[], bindings=[], tests=[], read=SourceRead())  # fmt: skip
-    facts.source_text = text
-    starts = top_starts(ast.parse(text))
-    facts.outline_of = lambda: starts
-    return facts
-
-
 def _receiver_class(
     text: str, member: str = "uses_dynamic", imported: str | None = None
 ) -> tuple[ast.ClassDef | None, list[str]]:
@@ -169,7 +159,7 @@ def _receiver_class(
     store = cast(
         Store, SimpleNamespace(file_text=lambda *_: imported, file_outline=lambda *_: outline)
     )
-    facts = _facts(text)
+    facts = text_facts(text)
     facts.stored = stored
     real = ast.parse
 
