@@ -13,7 +13,7 @@ from errdex.store import Store
 
 BLOCKS = {
     "blocks/__init__.py": """
-        from blocks.client import Capture, Client, Guarded, Session
+        from blocks.client import Capture, Client, Guarded, Session, Stream
         """,
     "blocks/client.py": """
         import enum
@@ -80,6 +80,17 @@ BLOCKS = {
                 return self
 
 
+        class Stream:
+            def __init__(self):
+                self._state: State = State.UNOPENED
+
+            def __enter__(self):
+                if self._state is not State.UNOPENED:
+                    raise RuntimeError("Cannot reopen a stream.")
+                self._state: State = State.OPENED
+                return self
+
+
         class Capture:
             def __init__(self, console):
                 self._console = console
@@ -124,6 +135,11 @@ def test_a_block_entered_twice_takes_a_new_object(blocks: Store) -> None:
     assert first.fix.after.endswith(
         "with Client() as client:\n    ...\nwith Client() as client:\n    ..."
     )
+
+
+def test_a_state_assigned_with_an_annotation_is_read_as_well(blocks: Store) -> None:
+    page = page_in_function(blocks, "blocks", "Stream.__enter__")
+    assert page.solutions[0].text.startswith("Use each `Stream` object in one `with` block")
 
 
 def test_no_block_of_its_own_when_entering_does_not_use_the_object(blocks: Store) -> None:

@@ -72,6 +72,6 @@ def _yes_no_key(knob: Knob) -> bool:
     return (
         knob.kind == KnobKind.FLAG
         and knob.json_key is not None
-        and knob.key_default in ("True", "False")
+        and knob.key_default is not None
         and json_valued(knob)
     )

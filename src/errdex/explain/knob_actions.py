@@ -62,6 +62,11 @@ class KnobAction:
         """No value to set: only the setting's name, or the way to move it."""
         return self.direction_only or self.text.startswith("Change")
 
+    @property
+    def key_turned_off(self) -> bool:
+        """A yes/no key of a flag's JSON turned off: the feature it keeps is given up."""
+        return self.drops and (self.keyword or "").startswith("{")
+
 
 @dataclass(frozen=True)
 class Shape:
@@ -99,7 +104,7 @@ def knob_action(
             if action is None:
                 continue
             action = replace(action, part=ast.unparse(value))
-            if action.drops and (action.keyword or "").startswith("{"):
+            if action.key_turned_off:
                 # a yes/no key of the JSON turned off: a part the user's other keys decide
                 # keeps the feature (`use_async and policy != "default"`: the policy)
                 turned_off = turned_off or action
@@ -557,7 +562,7 @@ def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
             knob.json_key is not None
             and shape is not None
             and shape.op in ("true", "false")
-            and knob.key_default not in ("True", "False")
+            and knob.key_default is None
         ):
             continue  # what type the field is is not known here: no `false` for a name
         # a property or method is no key of the object: the field it returns, or nothing

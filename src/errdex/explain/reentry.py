@@ -30,6 +30,7 @@ from errdex.explain.fix_forms import instance_name
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code
 from errdex.explain.state_gated import users_call
+from errdex.extract.shapes import own_attributes_set
 
 
 def reentry_solution(conditions: list[ConditionView], facts: Facts) -> Solution | None:
@@ -97,11 +98,13 @@ def _entry_test(text: str) -> tuple[str, str, bool] | None:
 
 
 def _assignments(method: ast.AST, attr: str) -> list[tuple[int, str]]:
-    """(line, value) of each `self.attr = value` in a method."""
+    """(line, value) of each `self.attr = value` (or annotated) in a method."""
     return [
-        (node.lineno, ast.unparse(node.value))
+        (node.lineno, ast.unparse(value))
         for node in walk(method)
-        if isinstance(node, ast.Assign) and any(is_own(t) and t.attr == attr for t in node.targets)
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        for name, value in own_attributes_set(node)
+        if name == attr
     ]
 
 

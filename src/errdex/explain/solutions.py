@@ -680,7 +680,7 @@ def _tier(action: KnobAction) -> int:
     """An action with the value to set comes before one that only names the setting; a
     yes/no key of a flag's JSON turned off gives its feature up: after what the message
     says of the keys (`advised_rank`), which keeps it."""
-    if action.drops and (action.keyword or "").startswith("{"):
+    if action.key_turned_off:
         return 2
     return 3 if action.vague else 0
 
