@@ -7,7 +7,7 @@ import pytest
 from errdex.explain.fix_forms import envcommand_fix
 from errdex.explain.knob_actions import knob_action
 from errdex.explain.page import ConditionView, Knob
-from errdex.explain.plain import plain_condition, your_values
+from errdex.explain.plain import listed, plain_condition, your_values
 from errdex.facts import Condition, ConditionKind, KnobKind
 
 
@@ -107,3 +107,18 @@ def test_your_values_names_each_word_once_and_agrees_with_their_count() -> None:
     fix = envcommand_fix(command, "export ENG_X=1", "unset ENG_X", "")
     assert fix is not None
     assert fix.note.endswith(" `MODEL_TAG` stands for your own value.")
+
+
+@pytest.mark.parametrize(
+    ("words", "last", "expected"),
+    [
+        ([], "and", ""),
+        (["`a`"], "or", "`a`"),
+        (["`a`", "`b`"], "or", "`a` or `b`"),
+        (["`a`", "`b`", "`c`"], "and", "`a`, `b` and `c`"),
+    ],
+)
+def test_a_list_in_a_sentence_has_its_last_word_before_the_last(
+    words: list[str], last: str, expected: str
+) -> None:
+    assert listed(words, last) == expected

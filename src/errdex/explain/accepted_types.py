@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from errdex.explain.context import Facts
 from errdex.explain.input_nodes import is_call
-from errdex.explain.plain import code
+from errdex.explain.plain import code, listed
 from errdex.explain.refused_ways import if_at
 from errdex.facts import ConditionKind
 from errdex.link.expression_texts import parse_expression
@@ -77,7 +77,7 @@ def kinds_text(kinds: list[str], qualified: Callable[[str], str]) -> str:
         words.append(f"an instance of one of {', '.join(classes)}")
     if CALLABLE in kinds:
         words.append("a callable")
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+    return listed(words, "or")
 
 
 def _kinds(test: str, name: str) -> list[str] | None:

@@ -22,7 +22,7 @@ from errdex.explain.fix_forms import instance_name
 from errdex.explain.inputs import public_name
 from errdex.explain.name_forms import normal_form
 from errdex.explain.page import ConditionView, ExampleFix, Solution
-from errdex.explain.plain import code, your_values
+from errdex.explain.plain import code, listed, your_values
 from errdex.explain.user_call import required_arguments, user_call
 from errdex.facts import ConditionKind
 
@@ -396,7 +396,7 @@ def made_with_solution(conditions: list[ConditionView], facts: Facts) -> Solutio
         if len(callers) > _SHOWN:
             used = ", ".join(shown) + " or the like"
         else:
-            used = " or ".join([", ".join(shown[:-1]), shown[-1]] if len(shown) > 1 else shown)
+            used = listed(shown, "or")
         text = (
             f"Don't call {used} on a {code(owner)} made with {made}: {made} sets "
             f"{code('self.' + attr)}, and {code(site.function)}, which those call, refuses "

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from errdex.explain.context import Facts
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.page import Caller, ConditionView
-from errdex.explain.plain import code
+from errdex.explain.plain import code, listed
 from errdex.link.callers import MAX_PER_LEVEL
 
 
@@ -153,7 +153,7 @@ def _callers_words(facts: Facts, calls: list[tuple[Caller, list[ConditionView]]]
     names = list(dict.fromkeys(code(caller.function) for caller, _ in calls))
     if len(names) == 1:
         return f"{names[0]} calls {callee}"
-    return f"{', '.join(names[:-1])} and {names[-1]} call {callee}"
+    return f"{listed(names)} call {callee}"
 
 
 def _gate_words(facts: Facts) -> str:
@@ -168,14 +168,8 @@ def _gate_words(facts: Facts) -> str:
         dict.fromkeys(code((caller.calls or "").rpartition(".")[2]) for caller, _ in calls)
     )
     if len(names) == 1:
-        return f"every way into {callee} passes {names[0]}, which calls {_listed(called)}"
-    return f"every way into {callee} passes {_listed(names, 'or')}, which call {_listed(called)}"
-
-
-def _listed(words: list[str], last: str = "and") -> str:
-    if len(words) == 1:
-        return words[0]
-    return f"{', '.join(words[:-1])} {last} {words[-1]}"
+        return f"every way into {callee} passes {names[0]}, which calls {listed(called)}"
+    return f"every way into {callee} passes {listed(names, 'or')}, which call {listed(called)}"
 
 
 def _truth_test(text: str) -> bool:

@@ -27,7 +27,7 @@ from errdex.ast_walk import walk
 from errdex.explain.class_made import ATTRIBUTES, BODY, ClassHook, ClassHooks
 from errdex.explain.context import Facts, function_at
 from errdex.explain.page import Caller, ConditionView, Solution
-from errdex.explain.plain import code
+from errdex.explain.plain import code, listed
 from errdex.explain.refused_use import INVARIANTS
 from errdex.explain.user_values import loop_header
 from errdex.extract.module import module_name
@@ -300,7 +300,7 @@ def class_hook_sentence(facts: Facts) -> str | None:
         how = f"{code(own.function)} runs {when}"
     else:
         named = [f"{code(h.function)} ({h.file}:{h.line})" for h in hooks.hooks]
-        which = " and ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
+        which = listed(named)
         runs = "runs" if len(hooks.hooks) == 1 else "run"
         how = f"{code(facts.stored.site.function)} is reached from {which}, which {runs} {when}"
     what = "; ".join(parts)

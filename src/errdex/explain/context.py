@@ -26,7 +26,7 @@ from errdex.explain.page import (
     WhyQuote,
 )
 from errdex.explain.parse_cache import kept_parse
-from errdex.explain.plain import code
+from errdex.explain.plain import code, listed
 from errdex.extract.class_source import class_at, class_span
 from errdex.extract.source_text import block_span, parsed_block
 from errdex.facts import ConditionKind
@@ -57,8 +57,7 @@ class Entry(NamedTuple):
 
     def named(self) -> str:
         """The calls as a page writes them: "`httpx.AsyncClient` or `httpx.Client`"."""
-        written = [code(c) for c in self.calls]
-        return written[0] if len(written) == 1 else f"{', '.join(written[:-1])} or {written[-1]}"
+        return listed([code(c) for c in self.calls], "or")
 
 
 class InnerRaise(NamedTuple):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from errdex.explain.context import Facts
 from errdex.explain.entry_args import short_export
-from errdex.explain.plain import code
+from errdex.explain.plain import code, listed
 from errdex.linked_facts import Overrides
 from errdex.store.base import StoredSite
 
@@ -87,7 +87,7 @@ def override_solution(facts: Facts) -> str | None:
     if replaced is None:
         return None
     stored, found, base = facts.stored, replaced.found, replaced.base
-    listed = _subclasses_named(found, stored.module)
+    subclasses = _subclasses_named(found, stored.module)
     method = code(found.method)
     if replaced.users:
         if replaced.package_made is not None:
@@ -96,7 +96,7 @@ def override_solution(facts: Facts) -> str | None:
         return (
             f"Define {method} in your subclass of {code(base)} ({code(replaced.module)}): the "
             f"base class leaves it to its subclasses and raises here; the package's own "
-            f"{listed} {each} it."
+            f"{subclasses} {each} it."
         )
     if stored.site.message is None or found.method.startswith("_"):
         # a bare `raise NotImplementedError` some of the package's own classes reach is an
@@ -106,7 +106,7 @@ def override_solution(facts: Facts) -> str | None:
     chosen = _choices(found.by)
     if chosen is not None:
         kind, names = chosen
-        choices = _listed([code(n) for n in names])
+        choices = listed([code(n) for n in names], "or")
         among = " (among others)" if found.count > len(found.by) else ""
         return (
             f"Use the {choices} {kind}{among}: its {code(base)} subclass defines {method}, "
@@ -114,7 +114,7 @@ def override_solution(facts: Facts) -> str | None:
             f"your own, define {method} in its subclass of {code(base)}."
         )
     return (
-        f"Use a subclass of {code(base)} that defines {method}: {listed} (the base class "
+        f"Use a subclass of {code(base)} that defines {method}: {subclasses} (the base class "
         f"raises this for every subclass without it), or define it in your own subclass."
     )
 
@@ -126,11 +126,11 @@ def package_made_sentence(facts: Facts) -> str | None:
     if replaced is None or replaced.package_made is None:
         return None
     found = replaced.found
-    listed = _subclasses_named(found, facts.stored.module)
+    subclasses = _subclasses_named(found, facts.stored.module)
     each = "each define" if found.count > 1 else "defines"
     return (
         f"{code(replaced.base)} is an interface whose objects only {facts.stored.project} "
-        f"makes: {replaced.package_made}. The package's own {listed} {each} "
+        f"makes: {replaced.package_made}. The package's own {subclasses} {each} "
         f"{code(found.method)}; no subclass of yours is what lacks it, so no way out is offered."
     )
 
@@ -142,7 +142,7 @@ def _subclasses_named(found: Overrides, home: str) -> str:
     more = found.count - len(named)
     if more > 0:
         named.append(f"{more} more")
-    return ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
+    return listed(named)
 
 
 def _users_to_define(stored: StoredSite) -> bool:
@@ -192,10 +192,6 @@ def _choices(qualnames: tuple[str, ...]) -> tuple[str, list[str]] | None:
         return None
     kind, names = next(iter(found.items()))
     return kind, sorted(set(names))
-
-
-def _listed(names: list[str]) -> str:
-    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
 
 
 def _named(qualname: str, home: str) -> str:

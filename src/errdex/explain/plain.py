@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from errdex.facts import Condition, ConditionKind
 from errdex.link.expression_texts import parse_expression
@@ -38,6 +38,13 @@ def code(text: str) -> str:
     if len(text) > _MAX_CODE:
         text = text[: _MAX_CODE - 1] + "…"
     return f"`{text}`"
+
+
+def listed(words: Sequence[str], last: str = "and") -> str:
+    """ "`a`, `b` and `c`": the words in a sentence's list, `last` before the last."""
+    if len(words) < 2:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
 def your_values(words: Iterable[str]) -> str:

@@ -38,6 +38,7 @@ from errdex.explain.literal_bindings import with_literals
 from errdex.explain.literal_members import with_members
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
 from errdex.explain.plain import your_values
+from errdex.extract.commands import metavar
 from errdex.extract.conditions import dotted_names
 from errdex.facts import ConditionKind, KnobKind
 from errdex.link.expression_texts import parse_expression
@@ -299,7 +300,7 @@ def _flag_witness(
     value named (`--kv-transfer-config KV_TRANSFER_CONFIG`) where the part does not compare
     the flag's value with a literal: the user who met the error gave that value. None for a
     yes/no flag whose needed form is not known. With it, the range a numeric bound allows."""
-    mine = f"{knob.name} {_own_name(knob)}"
+    mine = f"{knob.name} {metavar(knob.name)}"
     shape = _literal_shape(part, knob, facts) if _takes_value(knob) else None
     yes_no = boolish(knob) or knob.bare  # no value to name
     if shape is None:
@@ -466,7 +467,7 @@ def _own_value(fix: ExampleFix, knob: Knob, facts: Facts) -> ExampleFix:
         return fix
     forms = {h.flags for h in _held(facts) if h.knob == knob.name and not h.unwritable}
     valued = {f for f in forms if f.startswith(f"{knob.name} ") and not placeholder(f.split()[-1])}
-    if len(valued) != 1 or forms - valued - {f"{knob.name} {_own_name(knob)}"}:
+    if len(valued) != 1 or forms - valued - {f"{knob.name} {metavar(knob.name)}"}:
         return fix  # the path holds no one value of it (or it also leaves it out)
     (held,) = valued
     if f" {held} " in f" {fix.after} ":
@@ -506,11 +507,6 @@ def _other_branch(condition: str | None, facts: Facts) -> bool:
             ):
                 return True
     return False
-
-
-def _own_name(knob: Knob) -> str:
-    """`KV_TRANSFER_CONFIG` for `--kv-transfer-config`: the user's own value named."""
-    return knob.name.lstrip("-").replace("-", "_").upper()
 
 
 def _merged(given: list[str]) -> str | None:

@@ -28,7 +28,7 @@ from errdex.explain.call_order import (
 from errdex.explain.context import Facts, class_in_file, may_name
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.page import ConditionView, ExampleFix, Solution
-from errdex.explain.plain import code
+from errdex.explain.plain import code, listed
 from errdex.explain.state_gated import users_call
 from errdex.extract.shapes import own_attributes_set
 
@@ -183,8 +183,7 @@ def _solution(
         named.append(f"the end of {'an' if block[0] == 'a' else 'a'} {code(block)} block")
     also = ""
     if named:
-        listed = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
-        also = f", as {listed} {'do' if len(named) > 1 else 'does'}"
+        also = f", as {listed(named)} {'do' if len(named) > 1 else 'does'}"
         if through:
             also += " (and the methods that call them)"
     text = (

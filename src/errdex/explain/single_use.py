@@ -30,7 +30,7 @@ from errdex.explain.call_order import (
 from errdex.explain.context import CONTEXT_KINDS, Facts
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.page import ConditionView, Solution
-from errdex.explain.plain import code
+from errdex.explain.plain import code, listed
 from errdex.explain.state_gated import users_call
 
 _SHOWN = 4
@@ -149,8 +149,7 @@ def _solution(
     if users:
         shown = [code(f"{u}()") for u in users[:_SHOWN]]
         more = " or the like" if len(users) > _SHOWN else ""
-        listed = ", ".join(shown[:-1]) + (" or " if len(shown) > 1 else "") + shown[-1]
-        text += f", counting the calls of {listed}{more}, which go through it"
+        text += f", counting the calls of {listed(shown, 'or')}{more}, which go through it"
     text += (
         f": the first sets {code('self.' + attr)} to {code(value)} (line {line}), and "
         f"{code(member)} refuses an object in that state."

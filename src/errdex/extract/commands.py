@@ -77,6 +77,12 @@ class FunctionSpans:
         return "\n".join(self._lines[start - 1 : line - 1])
 
 
+def metavar(flag: str) -> str:
+    """The word argparse shows for a flag's value by default, its destination in capitals
+    (`KV_TRANSFER_CONFIG` for `--kv-transfer-config`): the user's own value named."""
+    return flag.lstrip("-").replace("-", "_").upper()
+
+
 def scan_commands(
     text: str,
     defs: dict[int, tuple[str, str | None]],

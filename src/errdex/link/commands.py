@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import NamedTuple
 
+from errdex.extract.commands import metavar
 from errdex.facts import ClassFact, FileFacts, FlagFact
 from errdex.link.callers import CallerIndex
 from errdex.sources.base import EntryPoint
@@ -292,8 +293,7 @@ class CommandIndex:
         given: list[str] = []
         for function in reversed(path):
             for flag in self._required.get(function, []):
-                value = flag.flag.lstrip("-").replace("-", "_").upper()
-                form = flag.flag if flag.bare else f"{flag.flag} {value}"
+                form = flag.flag if flag.bare else f"{flag.flag} {metavar(flag.flag)}"
                 if form not in given:
                     given.append(form)
         return tuple(given)
