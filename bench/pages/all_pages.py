@@ -4,6 +4,7 @@
     python bench/pages/all_pages.py --db PATH --out FILE --only reraise,knob,request
     python bench/pages/all_pages.py --db PATH --out FILE --every 10
     python bench/pages/all_pages.py --db PATH --out FILE --ids FILE
+    python bench/pages/all_pages.py --compare OLD NEW [--draw N --seed S] > IDS
 
 `--only` keeps the pages a change of the rules can reach (a kind of site, of knob, of
 handler: the others stay as they are by construction); `--every N` one error id in N;
@@ -11,7 +12,9 @@ handler: the others stay as they are by construction); `--every N` one error id 
 
 For counting the pages a change of the page rules changes: run it with the code before and
 after, then compare the two files section by section (`--compare OLD NEW` prints the ids of
-the pages that differ and how many).
+the pages that differ and how many). With `--draw N` it prints N of them, drawn by the hash of
+`--seed` and each page's key as `sample.py` draws: pages a change reached, for judging before
+and after (`--ids` on each index) beside the random draw, which misses most of them.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from errdex.store import open_store
 from errdex.store.base import StoredSite
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sample import write_pages
+from sample import draw, write_pages
 
 _SETTINGS = (KnobKind.FLAG, KnobKind.ENV)
 
@@ -75,13 +78,15 @@ def main() -> None:
     parser.add_argument("--only", default="", help="reraise,assert,knob,typeerror,request")
     parser.add_argument("--every", type=int, default=0, help="one error id in N")
     parser.add_argument("--ids", type=Path, help="a file of error ids, one a line: only those")
+    parser.add_argument("--draw", type=int, default=0, help="with --compare: N of the changed")
+    parser.add_argument("--seed", type=int, default=0, help="the seed of --draw")
     args = parser.parse_args()
     if args.compare:
         old, new = (sections(p.read_text(encoding="utf-8")) for p in args.compare)
         changed = [k for k in new if old.get(k) != new[k]]
-        for key in changed:
-            print(key)
         print(f"{len(changed)} of {len(new)} pages differ", file=sys.stderr)
+        for key in draw(changed, args.draw, args.seed) if args.draw else changed:
+            print(key.rsplit(" ", 1)[-1] if args.draw else key)
         return
     if not args.db or not args.out:
         parser.error("--db and --out, or --compare")
