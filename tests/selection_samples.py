@@ -292,3 +292,75 @@ KERNELS = {
                 raise ValueError("IntKernel requires int8 weights")
         """,
 }
+
+# Members no list holds: one only the flag picks (HPC_ATTN), one a platform returns itself
+# (CPU_ATTN), one whose class a model imports and hands out (MODEL_ATTN); FLASH_ATTN and
+# TRITON_ATTN are of HPC_ATTN's kind and listed, TRITON_ATTN in more lists.
+GIVEN = {
+    **_CLI,
+    "serve/args.py": SERVE["serve/args.py"],
+    "serve/backends/registry.py": """
+        from enum import Enum
+
+        class AttentionBackendEnum(Enum):
+            FLASH_ATTN = "serve.backends.flash.FlashBackend"
+            TRITON_ATTN = "serve.backends.triton.TritonBackend"
+            FLASH_MLA = "serve.backends.mla.FlashMlaBackend"
+            HPC_ATTN = "serve.backends.hpc.HpcBackend"
+            CPU_ATTN = "serve.backends.cpu.CpuBackend"
+            MODEL_ATTN = "serve.models.own.OwnBackend"
+        """,
+    "serve/backends/flash.py": "class FlashBackend:\n    pass\n",
+    "serve/backends/triton.py": "class TritonBackend:\n    pass\n",
+    "serve/backends/mla.py": "class FlashMlaBackend:\n    pass\n",
+    "serve/backends/hpc.py": """
+        class HpcBackend:
+            pass
+
+        class HpcImpl:
+            def __init__(self, alibi_slopes):
+                if alibi_slopes is not None:
+                    raise NotImplementedError("HPC attention does not support ALiBi")
+        """,
+    "serve/backends/cpu.py": """
+        class CpuBackend:
+            def __init__(self, head_size):
+                if head_size > 256:
+                    raise ValueError("CPU attention supports head sizes up to 256")
+        """,
+    "serve/models/own.py": """
+        class OwnBackend:
+            def __init__(self, topk):
+                if topk > 64:
+                    raise ValueError("own attention supports a top-k up to 64")
+        """,
+    "serve/models/model.py": """
+        def get_attn_backend():
+            from serve.models.own import OwnBackend
+
+            return OwnBackend
+        """,
+    "serve/layers/rope.py": """
+        from serve.backends.registry import AttentionBackendEnum
+
+        def fused(config):
+            return config.backend == AttentionBackendEnum.HPC_ATTN
+        """,
+    "serve/platforms.py": """
+        from serve.backends.registry import AttentionBackendEnum
+
+        def priorities(capability):
+            if capability >= 100:
+                return [
+                    AttentionBackendEnum.FLASH_MLA,
+                    AttentionBackendEnum.TRITON_ATTN,
+                ]
+            return [
+                AttentionBackendEnum.FLASH_ATTN,
+                AttentionBackendEnum.TRITON_ATTN,
+            ]
+
+        def cpu_backend():
+            return AttentionBackendEnum.CPU_ATTN
+        """,
+}

@@ -596,6 +596,8 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     literals: dict[str, tuple[str, ...]] = {}
     class_tables: dict[str, dict[str, tuple[str, ...]]] = {}
     choices: tuple[ChoiceList, ...] = ()
+    # the enum members it writes as a value, not in a test (`extract.registries.member_picks`)
+    member_picks: tuple[str, ...] = ()
     name_filters: tuple[NameFilter, ...] = ()
     # the classes its routes take as a body, and the fields of its `*Request` classes
     # (`extract.request_models`)

@@ -171,6 +171,9 @@ class SelectionLink(msgspec.Struct, frozen=True, gc=False):
     separator: str | None = None  # how the variable's getter splits a list of names
     command: str | None = None  # the command line that takes the flag
     call: str | None = None  # the public constructor that takes the flag's field
+    # no list nor other code picks `value`: it runs only when the setting names it, and
+    # leaving the setting out avoids it too
+    given: bool = False
 
 
 class RequestLink(msgspec.Struct, frozen=True, gc=False):

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from explain_samples import indexed_package, page_with_message
 
 from errdex.explain.page import Page
 from errdex.store import Store
-from selection_samples import KERNELS, SERVE
+from selection_samples import GIVEN, KERNELS, SERVE
 
 
 @pytest.fixture(scope="module")
@@ -101,3 +102,45 @@ def test_a_dict_keyed_by_the_flags_values_offers_its_other_keys_of_the_kind(
     )
     # a kernel of another kind only under another key, or a flag that may be None: none
     assert page_with_message(kernels, "serve", "IntKernel requires int8 weights").solutions == []
+
+
+@pytest.fixture(scope="module")
+def given(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("given"), "serve", GIVEN)
+
+
+def test_a_backend_only_the_flag_picks_offers_to_leave_the_flag_out_first(given: Store) -> None:
+    page = page_with_message(given, "serve", "HPC attention does not support ALiBi")
+    solution = page.solutions[0]  # before the internal constructor's `alibi_slopes`
+    assert solution.kind == "setting"
+    assert solution.text == (
+        "Leave `--attention-backend HPC_ATTN` out, or choose another attention backend: "
+        "`--attention-backend TRITON_ATTN` (or `FLASH_ATTN`). This code runs for `HPC_ATTN` "
+        "(`AttentionBackendEnum.HPC_ATTN` names a class of this file), which no list or "
+        "other code picks: it runs only when `--attention-backend HPC_ATTN` is given, and "
+        "without it the platform's own list picks the attention backend."
+    )
+    assert "no solution is offered" not in page.what_it_means
+    assert page.example_fix is not None
+    assert (page.example_fix.before, page.example_fix.after) == (
+        "serve run MODEL_TAG --attention-backend HPC_ATTN",
+        "serve run MODEL_TAG --attention-backend TRITON_ATTN",
+    )
+
+
+def test_a_backend_only_the_flag_picks_with_no_listed_kind_offers_to_leave_the_flag_out(
+    tmp_path: Path,
+) -> None:
+    # `B12X` says no kind (one word): no other member is known to take its place
+    registry = GIVEN["serve/backends/registry.py"].replace("HPC_ATTN =", "B12X =")
+    files = {**GIVEN, "serve/backends/registry.py": registry}
+    for store in indexed_package(tmp_path, "serve", files):
+        page = page_with_message(store, "serve", "HPC attention does not support")
+        assert page.solutions[0].text.startswith(
+            "Leave `--attention-backend B12X` out. This code runs for `B12X`"
+        )
+        assert page.example_fix is not None
+        assert (page.example_fix.before, page.example_fix.after) == (
+            "serve run MODEL_TAG --attention-backend B12X",
+            "serve run MODEL_TAG",
+        )

@@ -10,7 +10,7 @@ from errdex.extract import extract_file
 from errdex.extract.registries import choice_lists, enum_registries, name_filters
 from errdex.link import link_version
 from errdex.linked_facts import IndexedSite
-from selection_samples import SERVE
+from selection_samples import GIVEN, SERVE
 
 
 def link(files: dict[str, str]) -> list[IndexedSite]:
@@ -22,10 +22,10 @@ def link(files: dict[str, str]) -> list[IndexedSite]:
     return link_version("serve", facts)
 
 
-def site_of(message: str) -> IndexedSite:
+def site_of(message: str, files: dict[str, str] = SERVE) -> IndexedSite:
     (site,) = [
         s
-        for s in link(SERVE)
+        for s in link(files)
         if s.site.message is not None and s.site.message.text.startswith(message)
     ]
     return site
@@ -240,3 +240,23 @@ def test_a_list_is_read_across_comments_and_blanks_and_keeps_its_first_line() ->
     ]
     # a run on the file's first line has no opening bracket above it
     assert choice_lists("FastKernel,\nSafeKernel,\n") == []
+
+
+def test_a_member_only_the_flag_picks_is_linked_with_the_listed_members_of_its_kind() -> None:
+    # no list holds HPC_ATTN, and the layer only tests it (`==`): it runs when given; the
+    # members of its kind (`_ATTN`) that lists hold stand in, never FLASH_MLA
+    (chosen,) = site_of("HPC attention does not support ALiBi", GIVEN).selections
+    assert (chosen.setting, chosen.how, chosen.value, chosen.given) == (
+        "--attention-backend",
+        "choose",
+        "HPC_ATTN",
+        True,
+    )
+    assert chosen.others == ("TRITON_ATTN", "FLASH_ATTN")
+    assert chosen.listed is None
+
+
+def test_a_member_code_picks_itself_is_not_linked_when_no_list_holds_it() -> None:
+    # a platform returns CPU_ATTN; a model imports and hands out MODEL_ATTN's class
+    assert site_of("CPU attention supports head sizes", GIVEN).selections == ()
+    assert site_of("own attention supports a top-k", GIVEN).selections == ()

@@ -45,6 +45,12 @@ def selection_context(stored: StoredSite, offered: list[Solution]) -> str | None
     for link in stored.selections:
         if not any(s.knob == link.setting and s.kind == "setting" for s in offered):
             continue
+        if link.how == "choose" and link.given:
+            return (
+                f"But a setting picks the code it is in: it runs only when "
+                f"{code(link.setting)} is {code(link.value)}, which no code picks by itself, "
+                f"so leaving the setting out or another value avoids it."
+            )
         if link.how == "choose":
             return (
                 f"But a setting picks the code it is in: it runs when {code(link.setting)} is "
@@ -103,17 +109,42 @@ def _noun(setting: str) -> str:
 
 
 def _choose(link: SelectionLink, stored: StoredSite) -> str | None:
+    if link.given:
+        return _given(link, stored)
     if not link.others:
         return None
     first, *rest = link.others
     also = f" (or {', '.join(code(o) for o in rest)})" if rest else ""
     named = code(link.registry) if link.registry else code(link.value)
-    where = "this file" if link.file != stored.file else code(stored.file)
+    where = _where(link, stored)
     default = f" or picked by default from the list at {link.listed}" if link.listed else ""
     return (
         f"Choose another {_noun(link.setting)}: {code(f'{link.setting} {first}')}{also}. This "
         f"code runs for {code(link.value)} ({named} names a class of {where}), set with "
         f"{code(link.setting)}{default}."
+    )
+
+
+def _where(link: SelectionLink, stored: StoredSite) -> str:
+    return "this file" if link.file != stored.file else code(stored.file)
+
+
+def _given(link: SelectionLink, stored: StoredSite) -> str:
+    """A member only the setting picks: leave it out, or pick one of its kind."""
+    given = code(f"{link.setting} {link.value}")
+    other = ""
+    if link.others:
+        first, *rest = link.others
+        also = f" (or {', '.join(code(o) for o in rest)})" if rest else ""
+        other = (
+            f", or choose another {_noun(link.setting)}: {code(f'{link.setting} {first}')}{also}"
+        )
+    named = code(link.registry) if link.registry else code(link.value)
+    return (
+        f"Leave {given} out{other}. This code runs for {code(link.value)} ({named} names a "
+        f"class of {_where(link, stored)}), which no list or other code picks: it runs only "
+        f"when {given} is given, and without it the platform's own list picks the "
+        f"{_noun(link.setting)}."
     )
 
 
@@ -140,8 +171,18 @@ def _exclude(link: SelectionLink) -> str:
 
 def _fix(link: SelectionLink) -> ExampleFix | None:
     """Before and after: the command line with the other value."""
-    if not link.command or (link.how == "choose" and not link.others):
+    if not link.command or (link.how == "choose" and not link.others and not link.given):
         return None
+    if link.given:  # the command as the user typed it, with the value that runs the code
+        after = link.command
+        if link.others:
+            after += f" {link.setting} {shlex.quote(link.others[0])}"
+        return ExampleFix(
+            before=f"{link.command} {link.setting} {shlex.quote(link.value)}",
+            after=after,
+            note=f"{code(link.setting)} picks the code this check is in; only "
+            f"{code(link.value)} runs it." + _placeholders(link),
+        )
     value = link.others[0] if link.how == "choose" else link.value
     note = f"{code(link.setting)} picks the code this check is in" + (
         f"; {code(link.value)} runs it." if link.how == "choose" else "."

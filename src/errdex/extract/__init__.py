@@ -36,7 +36,12 @@ from errdex.extract.module import (
     top_starts,
 )
 from errdex.extract.reading import Wanted, read_lines
-from errdex.extract.registries import choice_lists, enum_registries, name_filters
+from errdex.extract.registries import (
+    choice_lists,
+    enum_registries,
+    member_picks,
+    name_filters,
+)
 from errdex.extract.request_models import request_carries, request_fields, route_bodies
 from errdex.extract.skeleton import (
     MIN_SKELETON_BYTES,
@@ -53,7 +58,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "85-super-call-sites"
+EXTRACTOR_VERSION = "86-member-picks"
 
 __all__ = [
     "EXTRACTOR_VERSION",
@@ -264,6 +269,7 @@ def _extract_text(
         literals=literal_aliases(text),
         class_tables=keyed_tables(text),
         choices=tuple(choice_lists(text)),
+        member_picks=member_picks(text),
         name_filters=tuple(name_filters(text)),
         routes=tuple(route_bodies(text)),
         request_fields=tuple(request_fields(text)),

@@ -5,7 +5,9 @@
 - a list of candidates written one per line (`Backend.FLASH,` / `FastKernel,`): what the
   code tries in turn (a platform's priority list), so what stands in for each other;
 - a filter by class name (`if kernel.__name__ in envs.DISABLED: continue`): a setting that
-  takes a class out of the candidates.
+  takes a class out of the candidates;
+- a member written as a value (`return Backend.CPU.get_path()`, `append(Backend.ROCM)`):
+  code that picks it, where a member no code picks runs only when the user names it.
 
 Scans of the text, as the attribute settings are: the skeleton the extractor parses has
 blanked the bodies that hold the lists. Only an enum's own body is parsed, and only when
@@ -54,6 +56,12 @@ _MAX_MEMBERS = 300
 _MAX_LISTS = 400
 _MAX_ITEMS = 40
 _MAX_FILTERS = 50
+_MAX_PICKS = 300
+# `.CPU_ATTN`: a member, searched from its literal dot (which the engine skips to); the name
+# before it is read back by hand (a pattern anchored at the end is tried at every character)
+_MEMBER_TAIL = lazy_compile(r"\.([A-Z][A-Z0-9_]*+)\b")
+# the words that end a test of what follows: `x is A.B`, `x in A.B`, `x is not A.B`
+_TEST_WORDS = ("in", "is", "not")
 
 
 def enum_registries(text: str) -> dict[str, dict[str, str]]:
@@ -242,6 +250,50 @@ def _add_list(found: list[ChoiceList], items: list[str], line: int) -> None:
     elif not all(_CLASS_NAME.fullmatch(i) for i in items):
         return
     found.append(ChoiceList(items=tuple(items[:_MAX_ITEMS]), line=line))
+
+
+def member_picks(text: str) -> tuple[str, ...]:
+    """The members (`Backend.CPU`) the file writes as a value, not as the right side of a
+    comparison or a membership test on its line: what picks the member's code there. A
+    test written over several lines counts as a pick: taken for code that picks the
+    member, it only keeps a way out from being offered."""
+    found: dict[str, None] = {}
+    for match in _MEMBER_TAIL.finditer(text):
+        dot = match.start()
+        begin = _name_start(text, dot, 0)
+        if begin == dot or not "A" <= text[begin] <= "Z":
+            continue  # `x.T`, `self.X`: no class's member
+        line = text.rfind("\n", 0, begin) + 1
+        looped = text[line:begin].lstrip().startswith(("for ", "async for "))  # tried in turn
+        if not looped and _tested(text, line, begin):
+            continue
+        found[f"{text[begin:dot]}.{match.group(1)}"] = None
+        if len(found) >= _MAX_PICKS:
+            break
+    return tuple(found)
+
+
+def _name_start(text: str, end: int, start: int) -> int:
+    """Where the identifier characters that end at `end` begin (not before `start`)."""
+    at = end
+    while at > start and (text[at - 1].isalnum() or text[at - 1] == "_"):
+        at -= 1
+    return at
+
+
+def _tested(text: str, start: int, end: int) -> bool:
+    """Whether `text[start:end]`, a line up to a member, ends in what tests it: `==`, `!=`,
+    `in`, `is`, `not`, or `in (` with items and no closing bracket after."""
+    end = len(text[start:end].rstrip()) + start
+    if text.endswith(("==", "!="), start, end) or text[_name_start(text, end, start) : end] in (
+        _TEST_WORDS
+    ):
+        return True
+    opened = max(text.rfind(b, start, end) for b in "([{")
+    if opened < 0 or any(text.find(b, opened, end) >= 0 for b in ")]}"):
+        return False
+    before = len(text[start:opened].rstrip()) + start
+    return text[_name_start(text, before, start) : before] == "in"
 
 
 def name_filters(text: str) -> list[NameFilter]:

@@ -8,6 +8,10 @@ state no user sets (a tensor's shape, an internal op's argument), yet a user esc
 picking other code: another member, the one that stands in for it in the same lists, or
 the class taken out of the selection.
 
+A member no candidate list holds, that no code writes as a value nor imports the class of
+(`--attention-backend HPC_ATTN`), runs only when the user names it: leaving the setting out
+avoids it as well, and the members of its kind that lists hold stand in for it.
+
 Only what the code states is linked: the member's class must be defined in the site's
 module (or the filter must sit beside a list naming the site's class), and the setting must
 be one a user passes (a field of an arguments class typed with the enum, or the variable or
@@ -86,6 +90,9 @@ class SelectionIndex:
         self._excluded: dict[_Target, list[tuple[NameFilter, FileFacts, list[str], int | None]]]
         self._excluded = {}
         self._typed: dict[str, list[str]] = {}  # enum → the fields typed with it
+        # members some code picks (writes as a value), and the classes another module imports
+        self._picked: set[str] = set()
+        self._imported: set[str] = set()
         self._module_checks: dict[str, frozenset[str]] = {}  # module → its messages' words
         enums: set[str] = set()
         for facts in files:
@@ -107,6 +114,7 @@ class SelectionIndex:
                 self._add_filters(facts)
         if enums:
             self._add_typed_fields(files, enums)
+            self._add_picks(files)
         self._keyed = KeyedSelections(files, names, knobs)
 
     def selections(
@@ -240,11 +248,37 @@ class SelectionIndex:
                         if field not in self._typed[enum]:
                             self._typed[enum].append(field)
 
+    def _add_picks(self, files: list[FileFacts]) -> None:
+        """The members some code writes as a value, and the member classes a module other
+        than their own imports (a model that hands out its own backend class)."""
+        classes = {f"{m}.{c}": m for m, c in self._member_class.values()}
+        for facts in files:
+            if facts.error is not None:
+                continue
+            self._picked.update(facts.member_picks)
+            for target in (*facts.imports.values(), *facts.local_imports.values()):
+                if classes.get(target, facts.module) != facts.module:
+                    self._imported.add(target)
+
+    def _given_only(self, enum: str, member: str) -> bool:
+        """Whether only the setting picks `member`: no list holds it, no code writes it as a
+        value, and no other module imports its class."""
+        target = self._member_class.get((enum, member))
+        return (
+            target is not None
+            and not self._lists.get(f"{enum}.{member}")
+            and f"{enum}.{member}" not in self._picked
+            and f"{target[0]}.{target[1]}" not in self._imported
+        )
+
     def _choices(
         self, enum: str, member: str, where: FileFacts, same: _Check, home: str
     ) -> list[SelectionLink]:
         others, listed = self._alternatives(enum, member, same, home)
-        if not others:
+        given = not others and self._given_only(enum, member)
+        if given:
+            others = self._listed_of_kind(enum, member, same, home)
+        elif not others:
             return []
         out: list[SelectionLink] = []
         flags = [
@@ -269,9 +303,33 @@ class SelectionIndex:
                     file=where.path,
                     listed=listed,
                     call=flag.call,
+                    given=given,
                 )
             )
         return out
+
+    def _listed_of_kind(self, enum: str, member: str, same: _Check, home: str) -> tuple[str, ...]:
+        """What stands in for `member`, which no list holds: the members of its kind (the
+        words after the first alike: `HPC_ATTN` and `FLASH_ATTN`; a one-word name says no
+        kind) that a list holds and that do not make the same check, those in most lists
+        first."""
+        kind = member.split("_")[1:]
+        if not kind:
+            return ()
+        own = self._member_module.get((enum, member))
+        own_class = self._member_class.get((enum, member))
+        found = [
+            other
+            for (named, other), module in self._member_module.items()
+            if named == enum
+            and other.split("_")[1:] == kind
+            and self._lists.get(f"{enum}.{other}")
+            and module != own
+            and not self._checks(module, same, home)
+            and not self._derives(self._member_class.get((enum, other)), own_class, same)
+        ]
+        found.sort(key=lambda m: -len(self._lists[f"{enum}.{m}"]))
+        return tuple(found[:_MAX_OTHERS])
 
     def _alternatives(
         self, enum: str, member: str, same: _Check, home: str
