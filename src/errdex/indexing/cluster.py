@@ -10,7 +10,6 @@ into its own cache), paths on a folder every worker sees at the same place.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import os
 import socket
@@ -226,6 +225,9 @@ def _shake_hands(address: str, timeout: float) -> None:
     all, before a `Client` is made: Dask bounds the connection but not the handshake, so a
     server that takes the connection and never answers would hold a `Client` until it hangs
     up; and a `Client` that fails to start (a worker's address) times out again at exit."""
+    # imported here: every `errdex index` loads this module, and only a cluster needs asyncio
+    import asyncio
+
     from distributed.comm.core import connect
     from distributed.security import Security
 

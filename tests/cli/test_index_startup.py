@@ -1,0 +1,19 @@
+"""`errdex index`'s start-up: while this process imports, the second core has nothing to
+do yet (the extraction pool starts once the source is being read), so a module only
+another path uses costs the whole run its import time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_lookup_startup import loaded
+
+
+def test_the_index_command_loads_no_event_loop(tmp_path: Path) -> None:
+    # The command names the cluster's options and results (`indexing.cluster`), but only
+    # a run on a Dask cluster shakes hands with its scheduler by asyncio (with ssl,
+    # subprocess and the rest: 60M instructions of the command's 710M import).
+    modules = loaded("import json, sys, errdex.cli.index; print(json.dumps(list(sys.modules)))",
+                     tmp_path)  # fmt: skip
+    assert "errdex.indexing.cluster" in modules
+    assert "asyncio" not in modules
