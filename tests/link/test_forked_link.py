@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from errdex.linked_facts import IndexedSite
 from errdex.sources import open_source
 from errdex.sources.base import Skipped
 from errdex.store import open_store
+from errdex.store.function_parts import split_chunks
 
 Version = tuple[str, list[FileFacts], dict[str, bytes]]
 _add = link._Context.add
@@ -103,6 +105,22 @@ def test_workers_make_the_sites_of_one_process_in_its_order(
     pids = set((tmp_path / "pids").read_text().split())
     assert len(pids) == 3 and str(os.getpid()) in pids
     assert _children() == before  # each worker ended and was reaped
+
+
+def test_the_sites_of_one_function_share_its_callers_whichever_process_made_them(
+    click: Version, forking: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    alone = _linked(click, workers=1)
+    _adding(monkeypatch, _records(tmp_path, processes=3))
+    forked = _linked(click, workers=3)
+    tuples: dict[tuple[str, str], set[int]] = defaultdict(set)
+    for site in forked:
+        if site.caller_links:
+            tuples[(site.module, site.site.function)].add(id(site.caller_links))
+    assert all(len(ids) == 1 for ids in tuples.values())
+    # so the store keeps each function's callers once, as for the sites of one process
+    parts = [sum(len(c.parts) for c in split_chunks(s, 50)) for s in (alone, forked)]
+    assert parts[0] == parts[1] > 10
 
 
 def test_a_site_failing_in_a_worker_comes_without_its_context(

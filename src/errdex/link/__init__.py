@@ -166,13 +166,23 @@ def _completed(
     completed: forked.Results[IndexedSite | forked.Failed],
     failed: list[Skipped] | None,
 ) -> Generator[IndexedSite, None, None]:
-    """Each site with its context, or, where that failed, as it was."""
+    """Each site with its context, or, where that failed, as it was.
+
+    The sites of one function share one tuple of its callers, which a store keeps once
+    (`store.function_parts`, by identity); a site decoded from a worker's results has a
+    tuple of its own, and is given the function's first one."""
+    shared: dict[tuple[str, str], tuple[CallerLink, ...]] = {}
     try:
         for indexed, complete in zip(linked, completed, strict=True):
             if isinstance(complete, forked.Failed):
                 what = f"line {indexed.site.line} linked in part"
                 _failed(failed, indexed.file, complete, what)
                 complete = indexed
+            links = complete.caller_links
+            if links:
+                first = shared.setdefault((complete.module, complete.site.function), links)
+                if first is not links and first == links:
+                    complete = msgspec.structs.replace(complete, caller_links=first)
             yield complete
     finally:
         completed.close()  # its workers end with it
