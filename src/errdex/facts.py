@@ -100,6 +100,9 @@ class MessageTemplate(msgspec.Struct, frozen=True, gc=False):
     @property
     def text(self) -> str:
         """The template as one string: placeholders in braces, literal braces doubled."""
+        only = self.parts[0] if len(self.parts) == 1 else None
+        if isinstance(only, str) and "{" not in only and "}" not in only:
+            return only  # half the messages: one literal, as it is
         return "".join(
             p.replace("{", "{{").replace("}", "}}") if isinstance(p, str) else p.render()
             for p in self.parts

@@ -114,3 +114,30 @@ def test_a_plain_name_is_a_setting_only_through_what_a_module_binds_by_it() -> N
     assert knobs("too many items") == {("SHOP_FAST", "SHOP_FAST")}
     assert knobs("debug only") == {("SHOP_DEBUG", "SHOP_DEBUG")}
     assert knobs("count is text") == set()  # `isinstance`, `len`, `count`: none
+
+
+def test_the_sites_of_one_function_share_its_nearest_callers() -> None:
+    sites = link(
+        {
+            "shop/cart.py": """
+            def check(count):
+                if count <= 0:
+                    raise ValueError("count must be positive")
+                if count > 9:
+                    raise ValueError("too many items")
+
+            def add(count):
+                check(count)
+
+            def refill(count):
+                check(count)
+
+            def order():
+                refill(3)
+            """,
+        }
+    )
+    low, high = sites["count must be positive"], sites["too many items"]
+    assert low.callers == ("shop.cart.add", "shop.cart.refill")  # one level up only
+    assert high.callers is low.callers  # made once for the function
+    assert {c.function for c in low.caller_links} == {"add", "refill", "order"}

@@ -361,7 +361,7 @@ class _Context:
         return msgspec.structs.replace(
             indexed,
             site=kept,
-            callers=tuple(f"{c.module}.{c.function}" for c in links if c.depth == 1),
+            callers=self.callers.nearest(indexed.module, site.function),
             caller_links=links,
             calls=len(self.callers.passing_calls(indexed.module, site.function)),
             gates=gates,

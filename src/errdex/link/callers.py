@@ -36,6 +36,7 @@ class CallerIndex:
         self._public = public
         self._by_target: dict[Target, list[tuple[CallSite, FileFacts]]] = defaultdict(list)
         self._memo: dict[Target, tuple[CallerLink, ...]] = {}
+        self._nearest: dict[Target, tuple[str, ...]] = {}
         # a function's calls, asked for once a site and a parameter of it
         self._passing: dict[Target, tuple[tuple[CallSite, FileFacts], ...]] = {}
         # calls passing names on whose receiver no import resolves (a module-level object
@@ -71,6 +72,18 @@ class CallerIndex:
         if found is None:
             found = self._walk(key)
             self._memo[key] = found
+        return found
+
+    def nearest(self, module: str, function: str) -> tuple[str, ...]:
+        """The dotted names of the callers `callers` keeps one level up, made once for the
+        sites of a function."""
+        key = (module, function)
+        found = self._nearest.get(key)
+        if found is None:
+            links = self.callers(module, function)
+            found = self._nearest[key] = tuple(
+                f"{c.module}.{c.function}" for c in links if c.depth == 1
+            )
         return found
 
     def direct_callers(self, module: str, function: str) -> list[tuple[str, str]]:

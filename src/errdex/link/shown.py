@@ -119,6 +119,8 @@ def _raises_self(message: MessageTemplate) -> bool:
 
 def _distinct(forms: list[ShownText], message: MessageTemplate | None) -> tuple[ShownText, ...]:
     """Forms with literal text of their own, each once, none the message itself."""
+    if not forms:  # most sites: the message's text need not be written out
+        return ()
     seen = {message.text} if message is not None else set()
     kept: list[ShownText] = []
     per_class = 0
