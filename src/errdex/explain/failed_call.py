@@ -21,6 +21,7 @@ from errdex.explain.made_paths import made_here
 from errdex.explain.page import Solution
 from errdex.explain.plain import caught_names, code
 from errdex.explain.tried_input import failing_calls
+from errdex.explain.undefined_name import undefined_name_text
 from errdex.explain.user_data import callable_by_user
 from errdex.facts import Placeholder, SiteKind
 
@@ -164,6 +165,14 @@ def failed_call_solutions(facts: Facts, advised: bool) -> list[tuple[Solution, i
         return []
     calls, texts, caught, line, raise_from = found
     out: list[tuple[Solution, int, bool, str]] = []
+    if "NameError" in caught:
+        # an annotation of the user's that names what its module does not define
+        site = facts.stored.site
+        for text in texts:  # as written: a call cut short is parsed by no `ast`
+            said = undefined_name_text(text, code(_short(text)), line, site.function, site.kind)
+            if said is not None:
+                rank = _AFTER_ADVICE if advised else _AFTER_SETTINGS
+                return [(Solution(text=said, kind="input"), rank, False, text)]
     for call in calls:
         known = _known(call, caught, facts)
         if known is not None:

@@ -39,6 +39,7 @@ _BUILTINS = frozenset(dir(builtins))
 # Modules whose functions a condition calls on the input alone (`re.match(p, x)`), or on
 # the file it names (`os.path.isfile(x)`).
 _PURE_MODULES = frozenset({"re", "os.path"})
+_ATTRIBUTE_METHODS = frozenset({"__setattr__", "__delattr__", "__getattr__", "__getattribute__"})
 _ORDERINGS: dict[type[ast.cmpop], Callable[[float, float], bool]] = {
     ast.Lt: operator.lt,
     ast.LtE: operator.le,
@@ -219,6 +220,8 @@ def _input_instead(
     owner = function.rsplit(".", 1)[0] if "." in function else None
     callee = function.removesuffix(".__init__")
     params = read.params if mode != "method" else ()
+    attribute = _attribute_named(function, params)
+    params = tuple(p for p in params if p != attribute)
 
     arguments: dict[str, str] = {}  # the input's name → the argument of the user's call
 
@@ -475,6 +478,16 @@ _FLIPPED: dict[type[ast.cmpop], type[ast.cmpop]] = {
     ast.Lt: ast.Gt,
     ast.LtE: ast.GtE,
 }
+
+
+def _attribute_named(function: str, params: tuple[str, ...]) -> str | None:
+    """The parameter of Python's attribute protocol that is the attribute's name:
+    `model.x = 1` calls `__setattr__(self, "x", 1)`. Another name is another attribute, no
+    way out of a check on the one the statement writes."""
+    if function.rpartition(".")[2] not in _ATTRIBUTE_METHODS:
+        return None
+    own = [p for p in params if p not in ("self", "cls")]
+    return own[0] if own else None
 
 
 def _public_method_owner(function: str, class_name: str | None) -> bool:

@@ -44,6 +44,7 @@ from errdex.explain.class_attributes import attribute_solution
 from errdex.explain.class_body import class_body_solution
 from errdex.explain.class_hooks import annotation_solution, names_hook_argument
 from errdex.explain.context import CONTEXT_KINDS, Facts
+from errdex.explain.declared_config import config_solution
 from errdex.explain.decorated import decorated_solution
 from errdex.explain.deprecation import replacement_first
 from errdex.explain.env_assigned import env_assigned_solution
@@ -108,6 +109,7 @@ from errdex.explain.stated_form import stated_form_solution
 from errdex.explain.stated_order import stated_order_solution
 from errdex.explain.stated_requirement import requirement_solution
 from errdex.explain.stated_setting import other_keys_set, stated_setting_solution
+from errdex.explain.std_streams import stream_solution
 from errdex.explain.sync_sibling import counterpart_class_solution, sync_sibling_solution
 from errdex.explain.tried_input import failed_input_solutions, presence_of_tried
 from errdex.explain.try_failure import no_way_out_of_try
@@ -355,8 +357,11 @@ def _solutions(facts: Facts) -> list[Solution]:
     given = given or narrowing_solution(facts, open_conditions) or missing_data_solution(facts)
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(given, 1)
-    for defined in (annotation_solution(facts), attribute_solution(facts)):
-        if defined is not None:  # the user's class being made: a name of its body, an attribute
+    made = (annotation_solution(facts), attribute_solution(facts), config_solution(facts))
+    for defined in (*made, stream_solution(facts)):
+        # the user's class being made: a name of its body, an attribute; the configuration
+        # the user's subclass declares; the standard stream the user's process holds
+        if defined is not None:
             found.add(defined, 0)
     for declared in (
         registration_solution(facts),
