@@ -277,3 +277,24 @@ def test_you_might_need_to_after_a_comma_and_migrate_to_are_advice() -> None:
     assert advice.text.startswith("You should migrate to V2 style `@field_validator`")
     # what the program might need is no instruction to the user
     assert message_advice("The cache is cold, it might need to be warmed.") == []
+
+
+def test_an_instruction_after_a_comma_and_its_case_is_advice() -> None:
+    # SQLAlchemy 2.0.30 orm/writeonly.py, vllm 0.33.0's fmha_sm100 build helper
+    (advice,) = message_advice(
+        "Attribute {attr} can't load the existing state from the database for this operation; "
+        "full iteration is not permitted.  If this is a delete operation, configure "
+        "passive_deletes=True on the {attr} relationship in order to resolve this error."
+    )
+    assert advice.text.startswith("If this is a delete operation, configure passive_deletes")
+    (advice,) = message_advice(
+        "CUTLASS headers were not found. Initialize the cutlass submodule or set CUTLASS_ROOT."
+    )
+    assert advice.kind == "setting"
+    assert advice.text == "Initialize the cutlass submodule or set CUTLASS_ROOT."
+    # a case with no instruction after it, or one word that introduces the command after it
+    assert message_advice("If the file is missing, the loader returns None.") == []
+    (run,) = message_advice("If not installed, run: pip install kit[grpc]. If installed, see x.")
+    assert run.command == "pip install kit[grpc]"
+    # a step the program took and failed
+    assert message_advice("Initialize MooncakeDistributedStore failed.") == []

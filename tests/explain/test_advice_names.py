@@ -53,6 +53,14 @@ def can_return(dialect, *, is_update_from=False):
     raise ValueError("please add the additional execution option 'is_update_from=True'")
 
 
+def render(template, prefix=None):
+    if prefix is None:
+        raise ValueError(
+            'render requires `prefix`. If the output is whole, pass `prefix=""` to opt out.'
+        )
+    return template
+
+
 def check_strict(options):
     if options.mode is not True:
         raise ValueError("strict mode only supports validate=True")
@@ -109,6 +117,36 @@ class Model:
     @property
     def model_fields_set(self):
         return set()
+
+
+def complete_dataclass(cls):
+    if hasattr(cls, "__post_init_post_parse__"):
+        warnings.warn(
+            "Support for `__post_init_post_parse__` has been dropped, the method will not be "
+            "called",
+            DeprecationWarning,
+        )
+    return cls
+""",
+    "kit/_internal/__init__.py": "",
+    "kit/_internal/decorators.py": """
+def inspect_serializer(serializer):
+    if isinstance(serializer, (staticmethod, classmethod)):
+        raise TypeError("`@model_serializer` must be applied to instance methods")
+""",
+    "kit/json_schema.py": """
+def model_json_schema(cls):
+    if cls.__name__ == "Model":
+        raise AttributeError("model_json_schema() must be called on a subclass of Model.")
+""",
+    "kit/third_party/__init__.py": "",
+    "kit/third_party/fmha/__init__.py": "",
+    "kit/third_party/fmha/cute/__init__.py": "",
+    "kit/third_party/fmha/cute/interface.py": """
+class Wrapper:
+    def plan(self, capturing):
+        if capturing:
+            raise RuntimeError("plan() must be called outside graph capture")
 """,
     "kit/envs.py": """
 import os
@@ -193,6 +231,15 @@ def test_a_keyword_the_check_tests_is_offered_with_that_test(store: Store) -> No
     )
 
 
+def test_a_keyword_the_call_left_out_is_added_by_the_fix(store: Store) -> None:
+    # vllm 0.33.0 ResponseParser: the check is of the argument left out (`prefix is None`)
+    page = page_with_message(store, "kit", "render requires `prefix`")
+    (said,) = [s for s in page.solutions if s.text.startswith('Pass `prefix=""` to `kit.')]
+    assert said.fix is not None
+    assert said.fix.before.endswith("render(template=TEMPLATE)"), said.fix
+    assert said.fix.after.endswith('render(template=TEMPLATE, prefix="")'), said.fix
+
+
 def test_a_keyword_that_resolves_to_nothing_is_no_setting(store: Store) -> None:
     # `validate` is neither a parameter of `check_strict` nor a name its check tests
     page = page_with_message(store, "kit", "strict mode only supports validate=True")
@@ -230,6 +277,28 @@ def test_a_retired_method_is_one_to_stop_calling(store: Store) -> None:
         "Stop using `Model.dict` in your code, as the message says: “The `dict` method is "
         "deprecated; use `model_dump` instead.”"
     )
+
+
+def test_a_retired_name_the_check_looks_up_on_the_users_class_is_one_to_stop_using(
+    store: Store,
+) -> None:
+    # pydantic 2.7.1 _internal/_dataclasses.py: the user's dataclass defines the method
+    page = page_with_message(store, "kit", "Support for `__post_init_post_parse__`")
+    assert page.solutions[0].text.startswith(
+        "Stop using `__post_init_post_parse__` in your code, as the message says: “Support for"
+    )
+
+
+def test_how_a_thing_must_be_applied_is_said_to_its_user(store: Store) -> None:
+    # a decorator the user wrote, though the check is in a private module
+    page = page_with_message(store, "kit", "`@model_serializer` must be applied")
+    assert page.solutions[0].text.startswith("Apply `@model_serializer` to instance methods,")
+    # a function a user calls
+    page = page_with_message(store, "kit", "model_json_schema() must be called")
+    assert page.solutions[0].text.startswith("Call model_json_schema() on a subclass of Model,")
+    # a vendored kernel's method, which the package's own code calls
+    page = page_with_message(store, "kit", "plan() must be called outside")
+    assert not any("as the message says" in s.text for s in page.solutions), page.solutions
 
 
 def test_a_retired_method_swapped_for_the_one_the_message_names_is_the_fix(

@@ -195,3 +195,43 @@ def test_the_value_required_is_set_not_the_one_that_names_the_case() -> None:
     # the variable as the case, or a default the program picks: no value to set
     assert message_advice("X_BACKEND=w4a8 requires the int4_gemm_w4a8 op") == []
     assert message_advice("It is selected automatically unless X_RUNNER=0 is set.") == []
+
+
+def test_how_a_thing_must_be_applied_or_passed_is_the_instruction() -> None:
+    # pydantic 2.7.1 _decorators.py, deprecated/class_validators.py, main.py
+    (advice,) = message_advice("`@model_serializer` must be applied to instance methods")
+    assert advice.kind == "input"
+    assert advice.solution.startswith("Apply `@model_serializer` to instance methods, as the")
+    (advice,) = message_advice(
+        "`@validator` fields should be passed as separate string args. E.g. usage should be "
+        "`@validator('<field_name_1>', '<field_name_2>', ...)`"
+    )
+    assert advice.solution.startswith("Pass `@validator` fields as separate string args, as")
+    (advice,) = message_advice("Type parameters should be placed on typing.Generic, not BaseModel")
+    assert advice.solution.startswith("Place type parameters on typing.Generic, not BaseModel,")
+    # what the program's own code must do: "this", a placeholder, a private name, an order
+    assert message_advice("This function must be used inside another function") == []
+    assert message_advice("{{i}} should be specified outside of the NeMo dictionary") == []
+    assert message_advice("_fc2_input_scale must be set by process_weights_after_loading") == []
+    assert message_advice("LMHead's weights should be used in the sampler.") == []
+
+
+def test_a_name_that_cannot_be_imported_is_checked_against_the_module() -> None:
+    # pydantic 2.7.1 _validators.py (ImportString)
+    (advice,) = message_advice("cannot import name {attribute!r} from {module_path!r}")
+    assert advice.kind == "environment"
+    assert advice.solution.startswith(
+        "Check that {module_path!r} has {attribute!r}: correct the name, or install a version "
+        "of {module_path!r} that defines it, as the message says"
+    )
+
+
+def test_the_gpu_architectures_a_message_requires_are_where_to_run() -> None:
+    # vllm 0.33.0 models/step5/nvidia/model.py
+    (advice,) = message_advice("Step5 DSA requires SM90, SM100 or SM103; got {capability}.")
+    assert advice.kind == "environment"
+    assert advice.solution.startswith(
+        "Run it on a GPU of the architecture it requires (SM90, SM100 or SM103), as the"
+    )
+    # tensors on a device, or a build: no GPU to run on
+    assert message_advice("DCP sparse-indexer merge requires CUDA tensors.") == []

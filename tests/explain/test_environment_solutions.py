@@ -113,6 +113,18 @@ LAB = {
             return n
 
 
+        def fp4_moe(n):
+            if not current_platform.has_device_capability(100):
+                raise ValueError("fp4 MoE requires SM100 GPUs")
+            return n
+
+
+        def mega_moe(n, supported):
+            if not supported:
+                raise ValueError("mega MoE requires SM100 GPUs")
+            return n
+
+
         def quantize(n, quant_min):
             capability_tuple = current_platform.get_device_capability()
             capability = capability_tuple.to_int()
@@ -300,6 +312,19 @@ def test_a_function_that_tests_the_machine_names_the_machine(lab: Store) -> None
 def test_a_device_capability_is_put_in_words(lab: Store) -> None:
     _, text = first(page_of(lab, "fp4 needs a newer GPU"))
     assert text.startswith("Run it on a GPU of compute capability 10.0 or newer")
+
+
+def test_the_architecture_a_message_requires_is_where_to_run_said_once(lab: Store) -> None:
+    # the check's own test, put in words, says the machine exactly: the message's
+    # "requires SM100" is not another way out
+    texts = [s.text for s in page_of(lab, "fp4 MoE requires SM100").solutions]
+    assert texts[0].startswith("Run it on a GPU of compute capability 10.0 or newer"), texts
+    assert not any("the architecture it requires" in t for t in texts), texts
+    # a check errdex does not read as the machine's: the message's words are the way out
+    texts = [s.text for s in page_of(lab, "mega MoE requires SM100").solutions]
+    assert any(
+        t.startswith("Run it on a GPU of the architecture it requires (SM100), as") for t in texts
+    )
 
 
 def test_being_on_a_platform_is_no_way_out_to_offer(lab: Store) -> None:

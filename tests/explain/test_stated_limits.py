@@ -114,7 +114,7 @@ def test_a_value_not_supported_with_another_is_not_given_with_it(lib: Store) -> 
 
 def test_what_the_message_says_not_to_do_is_a_way_out(lib: Store) -> None:
     assert first(lib, "Do not nest ARRAY types") == (
-        "Do what the message says: “Do not nest ARRAY types;”"
+        "Do what the message says: “Do not nest ARRAY types”"
     )
 
 

@@ -16,7 +16,9 @@ from errdex.store import Store
 
 FILES = {
     "shapes/__init__.py": """
-        from shapes.board import Board, Chunking, Param, Parser, Trace, PluginProtocol, connect
+        from shapes.board import (
+            Arg, Board, Chunking, Param, Parser, Trace, PluginProtocol, connect
+        )
         """,
     "shapes/board.py": """
         from dataclasses import dataclass
@@ -116,6 +118,14 @@ FILES = {
                                 "'default' must be a list when 'multiple' is true."
                             ) from None
                 self.default = default
+
+
+        class Arg:
+            def __init__(self, default=None, nargs=1):
+                if nargs > 1 and len(default) != nargs:
+                    subject = "length"
+                    raise ValueError(f"'default' {subject} must match nargs={nargs}.")
+                self.default = default
         """,
     "shapes/ops/__init__.py": "",
     "shapes/ops/kernels/__init__.py": "",
@@ -184,6 +194,14 @@ def test_the_case_a_requirement_holds_in_names_no_more_arguments(shapes: Store) 
     assert any("`multiple`" in t for t in texts[1:]), texts
 
 
+def test_what_an_argument_must_match_is_said_of_it(shapes: Store) -> None:
+    # click 8.1.7 core.py (Parameter.__init__): the subject quotes the argument by name
+    assert _first(shapes, "Arg.__init__").startswith(
+        "Make the argument `default` of `Arg` match nargs=NARGS, as the message says: "
+        "“'default' length must match nargs=NARGS.”"
+    )
+
+
 def test_a_method_the_message_says_to_implement_is_defined_in_the_users_class(
     shapes: Store,
 ) -> None:
@@ -220,6 +238,12 @@ def test_no_requirement_solution_for_what_the_user_does_not_pass(
         ("x; a str or Segment is required", None, "required", "a str or Segment"),
         ("Expected mapped class, got {arg!r}", None, "expected", "mapped class"),
         ("validators should be used with fields", None, None, None),  # a use, not a value
+        (
+            "'default' {subject} must match nargs={nargs}.",
+            "'default' {subject}",
+            "match",
+            "nargs={nargs}",
+        ),
     ],
 )
 def test_requirement_clauses(

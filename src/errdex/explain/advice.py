@@ -50,6 +50,9 @@ _INSTRUCTS = re.compile(
     # verbs that are as often a name of the code (`configure()`, `query`): a word after them
     r"|^(?:please\s+)?(?:apply|configure|convert|query\s+for)\s+"
     r"(?!(?:failed|fails|error|errors|is|was|has|returned|called|step|of)\b)(?=[\w`'\"])"
+    # "Initialize the cutlass submodule or set CUTLASS_ROOT" (not "Initialize X failed.",
+    # a step the program took)
+    r"|^(?:please\s+)?initiali[sz]e\s+(?![^.;:]*\bfail)"
     # "You must create a new instance of X to ...": a new object in place of a used one
     r"|^(?:please\s+|you\s+(?:must|should|need\s+to|have\s+to)\s+)?create\s+(?:a|an|the)\s"
     # "If you use `@x` with pre=False you MUST specify `y=True`": the case, then the order
@@ -116,6 +119,10 @@ _REQUIREMENT = re.compile(
     re.I,
 )
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+# "If this is a delete operation, configure passive_deletes=True on ...": the case the
+# instruction after it is for (no sentence of its own: one clause, then the comma; an
+# instruction of one word, "If not installed, run", introduces the command after it)
+_CASE_FIRST = re.compile(r"^(?:if|when)\s+[^,.;:!?]{1,80},\s+(?=[a-z]+\s+\S)", re.I)
 # "Leave the version attribute unset when merging": a value the user leaves out, whatever
 # else the sentence speaks of
 _LEAVE = re.compile(r"^(?:please\s+)?leave\b", re.I)
@@ -141,18 +148,19 @@ _ONLY = re.compile(
     r"\bonly\s+(?:supports?|accepts?|allows?|works\s+with)\b|\bis\s+only\s+supported\s+with\b",
     re.I,
 )
-# "The private method `_iter` will be removed and should no longer be used": the name it
-# retires, the first quoted one of the sentence.
+# "The private method `_iter` will be removed and should no longer be used", "Support for
+# `__post_init_post_parse__` has been dropped": the name it retires, the first quoted one of
+# the sentence.
 _RETIRES = re.compile(
     r"\b(?:should|must|can)\s+no\s+longer\s+be\s+used|\bshould\s+not\s+be\s+used\b|"
-    r"\bis\s+deprecated\b|\bwill\s+be\s+removed\b",
+    r"\bis\s+deprecated\b|\bwill\s+be\s+removed\b|\b(?:has|have)\s+been\s+(?:dropped|removed)\b",
     re.I,
 )
 # The subject of such a sentence: "The private method `_iter`", "`parse_obj_as`", "The
-# `dict` method" (not "Using extra keyword arguments on `Field`").
+# `dict` method", "Support for `x`" (not "Using extra keyword arguments on `Field`").
 _RETIRED_SUBJECT = re.compile(
-    r"^(?:the\s+)?(?:(?:private|public|deprecated)\s+)?(?:(?:method|function|attribute|class|"
-    r"property|decorator)\s+)?`(?P<name>[A-Za-z_][\w.]*)(?:\(\))?`",
+    r"^(?:support\s+for\s+)?(?:the\s+)?(?:(?:private|public|deprecated)\s+)?"
+    r"(?:(?:method|function|attribute|class|property|decorator)\s+)?`(?P<name>[A-Za-z_][\w.]*)(?:\(\))?`",
     re.I,
 )
 # A parenthesised aside that instructs: "... fields: x.y (use check_fields=False if ...)".
@@ -284,7 +292,8 @@ def message_advice(message: str | None) -> list[Advice]:
         offers = offers or implied is not None
         if not offers and not _instructs(sentence):
             continue
-        text = _unquoted(sentence.strip())[:_MAX_CHARS]
+        # (the ";" that ends a clause is no part of what it says)
+        text = _unquoted(sentence.strip().removesuffix(";"))[:_MAX_CHARS]
         if len(text.split()) < 2 or _only_placeholder(text):
             continue
         kind = "input" if suggested is not None else _kind(text, command)
@@ -508,7 +517,8 @@ def python_literal(text: str) -> bool:
 
 
 def _instructs(sentence: str) -> bool:
-    return _INSTRUCTS.match(sentence.strip().lstrip("(`'\"")) is not None
+    text = _CASE_FIRST.sub("", sentence.strip().lstrip("(`'\""), count=1)
+    return _INSTRUCTS.match(text) is not None
 
 
 def _command(found: str) -> str:

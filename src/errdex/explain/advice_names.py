@@ -7,7 +7,8 @@ used``). Each is offered as a way out only when it resolves to something the use
 - a keyword is a parameter of the public function that raises (the call is then written
   with it), or the attribute a condition of the check tests, whose value as advised makes
   that condition false (`dec.info.check_fields is not False` with `check_fields=False`);
-- a retired name is the raising function itself (or its class).
+- a retired name is the raising function itself (or its class), or a name the check looks
+  up on the user's object (`hasattr(cls, '__post_init_post_parse__')`).
 
 A name that resolves to nothing is quoted as the message says it, never made a setting.
 Comments beside the check are read too: one that warns against a way out (`silently
@@ -86,7 +87,9 @@ def keyword_solution(text: str, facts: Facts) -> Solution | None:
         if tested is None:
             continue
         said = f"as the message says: “{text}”"
-        call = _call_keyword(name, value, facts)
+        # a check of the argument left out (`prefix is None`): the call that raised gave none
+        left_out = tested.text.strip() == f"{name} is None"
+        call = _call_keyword(name, value, facts, None if left_out else name.upper())
         if call is not None:
             target = call.target if call.method is None else f"{call.target}.{call.method}"
             return Solution(
@@ -109,9 +112,10 @@ def names_keyword(text: str) -> bool:
     return _KEYWORD.search(text) is not None
 
 
-def _call_keyword(name: str, value: str, facts: Facts) -> Change | None:
-    """The call of the public function that raises, with the keyword as advised: when the
-    keyword is one of its parameters a call may pass by name."""
+def _call_keyword(name: str, value: str, facts: Facts, before: str | None) -> Change | None:
+    """The call of the public function that raises, with the keyword as advised (`before`:
+    what the call gave it, None when it gave none): when the keyword is one of its
+    parameters a call may pass by name."""
     read = facts.read
     if name not in read.params or name in read.positional:
         return None
@@ -122,7 +126,7 @@ def _call_keyword(name: str, value: str, facts: Facts) -> Change | None:
     said = message.text if message is not None else ""
     if not any(re.search(rf"\b{re.escape(p)}\b", said) for p in parts if p != "__init__"):
         return None
-    return call_change(facts, name, name.upper(), value)
+    return call_change(facts, name, before, value)
 
 
 def _tested_attribute(name: str, value: str, facts: Facts) -> ConditionView | None:
@@ -185,11 +189,11 @@ def _constant_truth(node: ast.AST) -> bool | None:
 
 def retired_solution(name: str, message: str, facts: Facts) -> Solution | None:
     """`The `dict` method is deprecated; use `model_dump` instead`: stop using it, when
-    the name is the raising function (or its class); the whole message is quoted, with the
-    replacement it names."""
+    the name is the raising function (or its class), or one the check looks up on the
+    user's object; the whole message is quoted, with the replacement it names."""
     function = facts.stored.site.function
     parts = function.split(".")
-    if name not in (function, parts[-1], *parts[:-1]):
+    if name not in (function, parts[-1], *parts[:-1]) and not _tested_name(name, facts):
         return None
     what = function if name in (function, parts[-1]) else name
     return Solution(
@@ -197,6 +201,13 @@ def retired_solution(name: str, message: str, facts: Facts) -> Solution | None:
         kind="input",
         fix=_replacement_fix(message, facts) if what == function else None,
     )
+
+
+def _tested_name(name: str, facts: Facts) -> bool:
+    """Whether the check looks the name up on the user's object as a literal
+    (`hasattr(cls, '__post_init_post_parse__')`): the user's own code defines it."""
+    quoted = (repr(name), f'"{name}"')
+    return any(q in c.text for c in facts.held for q in quoted)
 
 
 def _replacement_fix(message: str, facts: Facts) -> ExampleFix | None:

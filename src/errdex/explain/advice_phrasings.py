@@ -8,7 +8,12 @@ supports only --backend cute" (one flag with its one value: pass it). Each gives
 out in its own words; this module turns it into an instruction ("First make sure the
 response has been read or closed, then access '.elapsed'"). A sentence about calling code
 ("should only be called when ...") speaks to the program's own authors and is left out, as
-is a bare "X requires Y" (a configuration check, whose settings the page already reads).
+is a bare "X requires Y" (a configuration check, whose settings the page already reads),
+unless what it requires is GPU architectures alone ("requires SM90, SM100 or SM103": the
+machine to run on). How a thing must be applied or called ("`@model_serializer` must be
+applied to instance methods") is an instruction too; `advised` offers it only where it
+speaks to a user (a decorator they wrote, a function they call). "cannot import name X from
+Y" asks for the name, or a version of Y that has it.
 """
 
 from __future__ import annotations
@@ -120,6 +125,36 @@ _REQUIRES_NOT = re.compile(
     rf"\b(?i:requires?)\s+(?P<want>{_CLASS})\s*,\s*(?i:not)\s+(?P<given>{_CLASS})\s*\.?$"
 )
 
+# "`@model_serializer` must be applied to instance methods", "Type parameters should be
+# placed on typing.Generic, not BaseModel", "`@validator` fields should be passed as separate
+# string args": how the user's own declaration or call must be written. The subject names
+# what the user wrote (a decorator, a call, a few words), no placeholder and no part the
+# program composes itself; the verb and where it goes say the rule, not an order of calls
+# ("before ...", `stated_order`) nor what the program fills in ("set by ...").
+_MUST_BE_DONE = re.compile(
+    r"^(?P<subject>(?!(?:this|it|that|which|exactly|either|one|at)\b)[^_\s{}][^{}]{0,60}?)\s+"
+    r"(?:must|should)\s+be\s+(?P<verb>applied|used|passed|placed|called|declared|defined)\s+"
+    r"(?P<where>to|on|as|with|inside|outside\s+of|outside|within)\s+"
+    r"(?P<place>(?![^{}]*\{)\S.*?)\s*\.?$",
+    re.I,
+)
+# How the way out a required GPU architecture gives begins.
+ARCH_REQUIRED = "Run it on a GPU of the architecture it requires"
+_PLACED = {"placed": "place", "declared": "declare", "called": "call"}
+
+# "cannot import name 'x' from 'y'": the module the user named has no such name
+_CANNOT_IMPORT = re.compile(
+    r"^cannot\s+import\s+name\s+(?P<name>\S+)\s+from\s+(?P<module>\S+?)\s*\.?$", re.I
+)
+
+# "Step5 DSA requires SM90, SM100 or SM103; got {capability}", "K3 fusion requires SM100":
+# GPU architectures alone, what the machine must have (not "CUDA tensors", nor a build).
+_ARCH = r"(?:SM\s?\d{2,3}[a-z]?\+?|SM\d{1,2}x|Hopper|Blackwell|Ampere|Ada(?:\s+Lovelace)?)"
+_REQUIRES_ARCH = re.compile(
+    rf"\brequires?\s+(?:an?\s+)?(?P<archs>{_ARCH}(?:(?:\s*,\s*|\s*/\s*|\s+or\s+|,\s+or\s+)"
+    rf"{_ARCH})*)(?:\s*(?:-class\s+)?(?:GPUs?|devices?))?\s*(?:[;,.]\s*got\s+\S+?)?\s*[.;]?$"
+)
+
 # "Setting encoding after `text` has been accessed is not allowed": the order it refuses,
 # turned round ("Set encoding before `text` is accessed").
 _AFTER_REFUSED = re.compile(
@@ -178,6 +213,20 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
     if match is not None and not _OWN_SUBJECT.search(match["subject"].strip("`'\"")):
         rest = (match["rest"] or "").rstrip()
         return f"Leave {match['subject']} unset{rest}", "input"
+    done = stated_use(text)
+    if done is not None:
+        return done, "input"
+    match = _CANNOT_IMPORT.match(text)
+    if match is not None:
+        name, module = match["name"], match["module"]
+        return (
+            f"Check that {module} has {name}: correct the name, or install a version of "
+            f"{module} that defines it",
+            "environment",
+        )
+    match = _REQUIRES_ARCH.search(text)
+    if match is not None:
+        return f"{ARCH_REQUIRED} ({match['archs']})", "environment"
     match = _EXPECTED_AFTER.match(text)
     if match is not None and not re.search(r"\bthan$", match["what"], re.I):
         return f"Put {match['what']} {match['where']} {match['anchor']}", "input"
@@ -208,3 +257,17 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
     if match is not None:
         return f"Install what it requires ({match['what'].strip()})", "environment"
     return stated_limit(text) or exclusive_instruction(text)
+
+
+def stated_use(sentence: str) -> str | None:
+    """The instruction a sentence stating how a thing must be applied, passed or used gives
+    ("Apply `@model_serializer` to instance methods"), or None."""
+    match = _MUST_BE_DONE.match(sentence.strip())
+    if match is None or _OWN_SUBJECT.search(match["subject"]):
+        return None
+    subject = match["subject"].strip()
+    if plain(subject):
+        subject = subject[0].lower() + subject[1:]
+    participle = match["verb"].lower()
+    verb = _PLACED.get(participle) or INFINITIVE[participle]
+    return f"{verb.capitalize()} {subject} {match['where'].lower()} {match['place']}"

@@ -14,17 +14,22 @@ from dataclasses import dataclass, field
 
 from errdex.explain.advice import forbids, message_advice, short_message, spoken_text
 from errdex.explain.advice_names import keyword_solution, retired_solution
+from errdex.explain.advice_phrasings import ARCH_REQUIRED, stated_use
 from errdex.explain.advised_flags import advised_flag_fix
 from errdex.explain.code_advice import code_advice_fix
 from errdex.explain.context import Facts
+from errdex.explain.environment import MACHINE_TESTED
 from errdex.explain.handler_notes import INTERPRETER_VARIABLES, handler_notes
 from errdex.explain.inputs import public_name
 from errdex.explain.page import Solution
 from errdex.explain.shared_suffix import factory_list
+from errdex.explain.state_gated import users_call
 from errdex.explain.stated_exclusive import exclusive_instruction
+from errdex.explain.stated_form import MAX_MODULE_DEPTH
 from errdex.explain.stated_limits import lists_valid
 from errdex.explain.stated_version import version_solution
 from errdex.explain.user_call import suggested_call
+from errdex.explain.user_data import callable_by_user
 from errdex.facts import KnobKind, SiteKind
 
 # How directly each kind of way out acts: a setting first, then the input, then the
@@ -88,6 +93,13 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
             continue  # a name that is not this code's: the message speaks of another
         if own_assertion and exclusive_instruction(advice.text) is not None:
             continue  # two of the code's own values, asserted apart: no choice of the user's
+        used = advice.implied is not None and advice.implied == stated_use(advice.text)
+        if used and not _addressed(advice.text, facts):
+            continue  # how the package's own code must call its internals: no user's rule
+        if (advice.implied or "").startswith(ARCH_REQUIRED) and any(
+            MACHINE_TESTED in text for text in found
+        ):
+            continue  # the machine the check tests, said exactly already
         listed = advice.implied is not None and lists_valid(advice.text)
         if listed and factory_list(advice.text, facts):
             continue  # the grammar a factory adds to every reason, not this one's way out
@@ -109,6 +121,17 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
         # a setting the index knows, given its value by the message: the first way out
         out.solutions.append((advised, MESSAGE_FIRST if exact else advised_rank(advised)))
     return out
+
+
+def _addressed(text: str, facts: Facts) -> bool:
+    """Whether a sentence saying how a thing must be applied or called speaks to the user:
+    it names a decorator the user wrote (`@model_serializer`), or the function that raises
+    is one a user calls, in a module at most `MAX_MODULE_DEPTH` deep (vllm's vendored
+    kernels' `plan()` is called by vllm)."""
+    if text.lstrip("`'\"").startswith("@"):
+        return True
+    depth = facts.stored.module.count(".")
+    return (callable_by_user(facts) and depth <= MAX_MODULE_DEPTH) or users_call(facts)
 
 
 def advised_settings(facts: Facts) -> tuple[set[str], set[str]]:

@@ -37,6 +37,8 @@ _IS_PLATFORM = {
 _DEVICE_CAPABILITY = re.compile(r"\bget_device_capability\(\)(?:\.to_int\(\)|\[0\])?$")
 # calls whose value is their one argument's truth
 _PASS_THROUGH = frozenset({"bool", "const_expr", "constexpr"})
+# How a way out through the platform test says so (`platform_solution`).
+MACHINE_TESTED = "tests the machine, not your input"
 _SYS_PLATFORMS = {"win32": "Windows", "linux": "Linux", "darwin": "macOS", "cygwin": "Cygwin"}
 
 
@@ -122,9 +124,7 @@ def platform_solution(
     )
     if words is None:
         return None
-    return (
-        f"Run it on {words}: the check at line {condition.line} tests the machine, not your input"
-    )
+    return f"Run it on {words}: the check at line {condition.line} {MACHINE_TESTED}"
 
 
 def machine_words(node: ast.expr) -> str | None:

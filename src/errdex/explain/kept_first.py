@@ -9,10 +9,12 @@ up, and comes after the install. So does one that gives up the feature whose pac
 library the message says must be newer ("fastokens >= 0.2.0 is required when
 VLLM_USE_FASTOKENS=1"): the upgrade it asks for keeps it; and one that drops an argument
 where the message says what another argument must be ("'default' must be a list when
-'multiple' is true": dropping `multiple` gives up what the user asked). A module of the
-project's own is no package to install: there the order stays. Emptying a function's `*args`
-or `**kwargs` gives up everything passed through it ("pass no keyword to `URL`" where the
-message names the type each keyword takes): it comes after every other way out.
+'multiple' is true": dropping `multiple` gives up what the user asked), or one that changes
+the argument the message says it must match ("'default' length must match nargs": `nargs`).
+A module of the project's own is no package to install: there the order stays. Emptying a
+function's `*args` or `**kwargs` gives up everything passed through it ("pass no keyword to
+`URL`" where the message names the type each keyword takes): it comes after every other
+way out.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ _DROPS_ARGUMENT = re.compile(
     r"\bleave\b.*\bout\b|\ban empty \(false\) value\b|\bDo not pass\b", re.IGNORECASE
 )
 _IMPORT_ERRORS = ("ImportError", "ModuleNotFoundError")
+# The argument an input way out changes, as the input rules name it.
+_ARGUMENT = re.compile(r"\bthe argument `([A-Za-z_]\w*)`")
 # How the input rules word emptying an argument.
 _EMPTIED = "Pass an empty (false) value for the argument "
 
@@ -100,6 +104,7 @@ def keep_first(items: Sequence[Ranked], facts: Facts) -> None:
         given_up = drops_setting(item.solution) or drops_argument(item.solution)
         knob = item.solution.knob if item.solution.kind == "setting" else None
         given_up = given_up or any(_names(said, knob) for _, said in upgrades)
+        given_up = given_up or _case_argument(item.solution, required)
         if stated and given_up and item.rank <= max(stated):
             item.rank = max(stated) + 1
     installs = [i.rank for i in items if i.solution.kind == "environment"]
@@ -111,6 +116,21 @@ def keep_first(items: Sequence[Ranked], facts: Facts) -> None:
         steers = item.solution.kind in ("input", "setting") and item.solution.condition
         if steers and item.rank != MESSAGE_FIRST and item.rank <= last:
             item.rank = last + 1
+
+
+def _case_argument(solution: Solution, required: list[str]) -> bool:
+    """Whether the input way out changes another argument than the one the message says
+    must be so, one the message names as what it must agree with ("'default' length must
+    match nargs={nargs}": giving `nargs` up is what the user did not ask)."""
+    changed = _ARGUMENT.search(solution.text) if solution.kind == "input" else None
+    if changed is None:
+        return False
+    name = changed.group(1)
+    return any(
+        f"the argument `{name}`" not in said
+        and re.search(rf"(?<![\w`]){re.escape(name)}(?!\w)", said.partition("“")[2]) is not None
+        for said in required
+    )
 
 
 def _names(sentence: str, knob: str | None) -> bool:

@@ -47,11 +47,13 @@ from errdex.explain.user_data import arguments_read, callable_by_user, local_sou
 from errdex.facts import SiteKind
 from errdex.link.expression_texts import parse_expression
 
-# "<subject> must be <what>", "... should have ...", "... needs to contain ...": the
-# subject (a few words), the verb and what it asks.
+# "<subject> must be <what>", "... should have ...", "... needs to contain ...", "'default'
+# {subject} must match nargs={nargs}": the subject (a few words or placeholders), the verb
+# and what it asks.
+_WORD = r"(?:[\w'\"`.()]+|\{[A-Za-z_]\w*(?:![rsa])?\})"
 _MUST = re.compile(
-    r"^(?P<subject>\{[A-Za-z_]\w*(?:![rsa])?\}|[\w'\"`.()]+(?:\s+[\w'\"`.()]+){0,4}?)\s+"
-    r"(?:must|should|needs\s+to|has\s+to)\s+(?P<verb>be|have|contain|implement|define)\s+"
+    rf"^(?P<subject>{_WORD}(?:\s+{_WORD}){{0,4}}?)\s+"
+    r"(?:must|should|needs\s+to|has\s+to)\s+(?P<verb>be|have|contain|implement|define|match)\s+"
     r"(?P<wants>\S.*?)\s*[.!]?$",
     re.I,
 )
@@ -190,7 +192,7 @@ def _argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solution 
             item = _iterated_read(facts, function)
     if item is not None:
         param, packed = item
-    if param is None or _names_parameter(_CASE_TAIL.sub("", stated.wants), params):
+    if param is None or _asks_arguments(stated, _CASE_TAIL.sub("", stated.wants), params):
         return None  # which argument is not said; or it asks for arguments ("a or b")
     if any(code(param) in text for text in quoted):
         return None  # a way out of that argument is offered already, with its values
@@ -237,7 +239,7 @@ def _entry_argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Sol
     param = asked_parameter(stated, tuple(entries), reads & {*facts.read.params, "self", "cls"})
     params = tuple(p for p in facts.read.params if p not in ("self", "cls"))
     asked = _CASE_TAIL.sub("", _GOT_TAIL.sub("", stated.wants))  # not the value it got
-    if param is None or _names_parameter(asked, params):
+    if param is None or _asks_arguments(stated, asked, params):
         return None  # which argument is not said; or it asks for arguments ("a or b")
     entry = entries[param]
     argument, public = entry.argument, entry.named()
@@ -431,6 +433,12 @@ def _call_of(node: ast.expr, function: str) -> ast.expr | None:
 
 def _assigned(name: str, function: ast.FunctionDef) -> bool:
     return name in local_sources(function)
+
+
+def _asks_arguments(stated: Requirement, wants: str, params: tuple[str, ...]) -> bool:
+    """Whether what is asked is arguments to give rather than what one value must be; what
+    a value must match names the other argument as the measure ("match nargs={nargs}")."""
+    return stated.verb != "match" and _names_parameter(wants, params)
 
 
 def _names_parameter(wants: str, params: tuple[str, ...]) -> bool:
