@@ -5,11 +5,15 @@ an iteration ended early leave no process behind."""
 
 from __future__ import annotations
 
+import fcntl
 import os
+import struct
+import termios
 import time
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -71,31 +75,54 @@ def _children() -> set[int]:
 
 
 def _records(tmp_path: Path, processes: int = 0) -> Callable[[IndexedSite], None]:
-    """Each site's process id, written to `pids`. With `processes`, this process waits on its
-    first site (60 s at most) until that many processes wrote one: on a loaded machine it
-    could otherwise take every block before a forked worker is scheduled at all (10 s was
-    not enough at a load of 17-20 on 2 cores: a worker had written nothing by then)."""
+    """Each site's process id, written to `pids`. With `processes`, each process holds its
+    first site until that many processes wrote one (60 s at most, counted once for all): a
+    process left free could take every block before another is scheduled at all. Held in
+    this process only, a loaded machine let one worker take every block left before the
+    other ran (3 processes wanted, 2 seen), and this process waited the whole limit again
+    on each of its sites, its workers long ended (defunct, not reaped: a test of minutes)."""
     log = tmp_path / "pids"
-    parent = os.getpid()
+    deadline = time.monotonic() + 60  # the monotonic clock is the system's: forks share it
+    held: set[int] = set()  # a forked worker's copy is its own
 
     def record(indexed: IndexedSite) -> None:
         with log.open("a") as out:
             out.write(f"{os.getpid()}\n")
-        deadline = time.monotonic() + 60
-        while (
-            os.getpid() == parent
-            and len(set(log.read_text().split())) < processes
-            and time.monotonic() < deadline
-        ):
+        if os.getpid() in held:
+            return
+        held.add(os.getpid())
+        while len(set(log.read_text().split())) < processes and time.monotonic() < deadline:
             time.sleep(0.01)
 
     return record
+
+
+def _second_worker_late(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second worker forked starts once the others have taken every block, or have
+    taken none for 0.3 s (30 s at most), as a loaded machine may schedule it."""
+    serve = link.forked._serve
+
+    def late(*args: Any) -> None:
+        tasks, others = args[3], args[5]  # _serve's: the pipe of block numbers, fds to close
+        if len(others) == 2:  # the parent's two ends of the first worker's pipe and spool
+            left, since, deadline = -1, time.monotonic(), time.monotonic() + 30
+            while time.monotonic() < deadline:
+                now = struct.unpack("i", fcntl.ioctl(tasks, termios.FIONREAD, bytes(4)))[0]
+                if now == 0 or (now == left and time.monotonic() - since > 0.3):
+                    break
+                if now != left:
+                    left, since = now, time.monotonic()
+                time.sleep(0.01)
+        serve(*args)
+
+    monkeypatch.setattr(link.forked, "_serve", late)
 
 
 def test_workers_make_the_sites_of_one_process_in_its_order(
     click: Version, forking: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     alone = _linked(click, workers=1)
+    _second_worker_late(monkeypatch)
     _adding(monkeypatch, _records(tmp_path, processes=3))
     before = _children()
     forked = _linked(click, workers=3)
