@@ -100,3 +100,19 @@ def test_a_yes_no_key_turned_off_comes_after_the_requirement_that_keeps_it(eng: 
     assert texts[0].startswith("Change `depth` in the JSON of `--spec-config` as the message says")
     # turning `auto` off also avoids the check, but gives up what the user turned on
     assert any(t.startswith("Pass `--spec-config '{\"auto\": false}'`") for t in texts[1:])
+
+
+@pytest.fixture(scope="module")
+def yes_no(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    """The configuration with `cache` a plain yes/no key (False unless the user turns it on)."""
+    config = ENG["eng/config.py"].replace("cache: bool | None = None", "cache: bool = False")
+    files = {**ENG, "eng/config.py": config}
+    yield from indexed_package(tmp_path_factory.mktemp("yes_no"), "eng", files)
+
+
+def test_a_yes_no_key_the_message_names_is_given_its_value(yes_no: Store) -> None:
+    # `{"cache": true}` is what the message asks, with the value: not said again in its words
+    assert _texts(yes_no, "shared requires") == [
+        "Pass `--spec-config '{\"cache\": true}'` (with the rest of your --spec-config fields) "
+        "(so that `self.cache` is set (not empty, zero or None))."
+    ]

@@ -419,15 +419,15 @@ def _solutions(facts: Facts) -> list[Solution]:
         spoken.append(required)
         facts.memo.setdefault(STATED_REQUIREMENTS, []).append(required.text)
     # what the message says the flag's keys must be
-    keyed = stated_setting_solution(facts, [i.solution.text for i in found.items])
-    if keyed is not None and not any(
-        i.solution.knob == keyed.knob
+    stated = stated_setting_solution(facts, [i.solution.text for i in found.items])
+    if stated is not None and not any(
+        i.solution.knob == stated.solution.knob
         and not i.solution.drops  # a key turned off: what the message asks may keep it on
-        and not other_keys_set(i.solution, keyed)
+        and not other_keys_set(i.solution, stated.keys)
         for i in found.items
     ):
-        found.add(keyed, rank=advised_rank(keyed))
-        spoken.append(keyed)
+        found.add(stated.solution, rank=advised_rank(stated.solution))
+        spoken.append(stated.solution)
     opened = file_mode_solution(facts)  # the mode of the file the user opened, as it says
     if opened is not None:
         found.add(opened, rank=advised_rank(opened))

@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+from typing import NamedTuple
 
 from errdex.explain.context import Facts
 from errdex.explain.entry_input import CHECKS
@@ -49,7 +50,12 @@ _PROGRAM_DOES = re.compile(
 _BUILTINS = frozenset(dir(builtins))
 
 
-def stated_setting_solution(facts: Facts, quoted: list[str]) -> Solution | None:
+class StatedSetting(NamedTuple):
+    solution: Solution
+    keys: list[str]  # the flag's keys it names
+
+
+def stated_setting_solution(facts: Facts, quoted: list[str]) -> StatedSetting | None:
     """ "Change `k` in the JSON of `--flag` as the message says: ...", or None; None too
     when a solution (`quoted`: their texts) quotes the message already."""
     site = facts.stored.site
@@ -88,22 +94,23 @@ def stated_setting_solution(facts: Facts, quoted: list[str]) -> Solution | None:
         return None
     flag = flags.pop()
     named = " or ".join(code(key) for key in said)
-    return Solution(
+    solution = Solution(
         text=(f"Change {named} in the JSON of {code(flag)} as the message says: {own_words}"),
         condition=checks[-1].text,
         knob=flag,
         kind="setting",
     )
+    return StatedSetting(solution, said)
 
 
-def other_keys_set(solution: Solution, stated: Solution) -> bool:
+def other_keys_set(solution: Solution, keys: list[str]) -> bool:
     """Whether `solution` sets keys of the flag's JSON (`'{"auto": false}'`) and none of
-    those `stated` names: turning a yes/no key off beside the message's requirement of
-    another key, which keeps that feature on (`self.auto and self.depth > 8`)."""
-    named = re.findall(r"`(\w+)`", stated.text.split(" in the JSON of ", 1)[0])
+    `keys`, those the message names: turning a yes/no key off beside the message's
+    requirement of another key, which keeps that feature on (`self.auto and self.depth >
+    8`). A solution holds what it sets only as its text, the JSON `json.dumps` wrote."""
     if f"{solution.knob} '{{" not in solution.text:
         return False  # the flag named without its keys: it says as much as the message
-    return not any(f'"{key}":' in solution.text for key in named)
+    return not any(f'"{key}":' in solution.text for key in keys)
 
 
 def _json_key(knob: Knob) -> bool:
