@@ -13,7 +13,7 @@ from errdex.store import Store
 
 BLOCKS = {
     "blocks/__init__.py": """
-        from blocks.client import Capture, Client, Guarded, Session, Stream
+        from blocks.client import Capture, Client, Guarded, Pool, Session, Stream
         """,
     "blocks/client.py": """
         import enum
@@ -54,6 +54,23 @@ BLOCKS = {
 
             def __exit__(self, *args):
                 self._state = State.CLOSED
+
+
+        class Pool(BaseClient):
+            def send(self, request):
+                self._state = State.OPENED
+
+            def get(self, url):
+                return self._fetch(url)
+
+            def _fetch(self, url):
+                return self.send(url)
+
+            def __enter__(self):
+                if self._state != State.UNOPENED:
+                    raise RuntimeError("Cannot open a pool more than once.")
+                self._state = State.OPENED
+                return self
 
 
         class Session:
@@ -135,6 +152,12 @@ def test_a_block_entered_twice_takes_a_new_object(blocks: Store) -> None:
     assert first.fix.after.endswith(
         "with Client() as client:\n    ...\nwith Client() as client:\n    ..."
     )
+
+
+def test_a_method_reaching_a_setter_through_a_private_one_is_said(blocks: Store) -> None:
+    # `get()` -> `self._fetch()` -> `self.send()`, which moves the state on
+    page = page_in_function(blocks, "blocks", "Pool.__enter__")
+    assert "as `send()` does (and the methods that call them)." in page.solutions[0].text
 
 
 def test_a_state_assigned_with_an_annotation_is_read_as_well(blocks: Store) -> None:

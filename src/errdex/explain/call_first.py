@@ -23,16 +23,17 @@ from errdex.explain.call_order import (
     Methods,
     awaited,
     is_own,
-    own_calls,
+    own_assignments,
+    reached_calls,
     same_kind,
     state_checks,
+    user_called,
 )
 from errdex.explain.context import Facts
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code, your_values
 from errdex.explain.user_call import method_arguments, required_arguments
-from errdex.extract.shapes import own_attributes_set
 from errdex.facts import SiteKind
 
 # A message that says what has not happened yet ("has not been started", "No input generator
@@ -94,7 +95,7 @@ def _setters(methods: Methods, attr: str, true: bool, own: str) -> list[str]:
         return []  # taken away again: a call made after that one is as likely
     if true and any(_from_data(m, attr) for m in methods.values()):
         return []  # a truth the data decides (`self.supports_comments = uds`)
-    reach = _reached(methods)
+    reach = reached_calls(methods)
     if reach["__init__"] & sets or "__init__" in sets:
         return []  # the constructor sets it itself (`self.prepare()`)
     return [
@@ -102,36 +103,14 @@ def _setters(methods: Methods, attr: str, true: bool, own: str) -> list[str]:
         for name in methods
         if (name in sets or reach[name] & sets)
         and name != own
-        and (not name.startswith("_") or name in BLOCK_STARTS or name in BLOCK_ENDS)
+        and (user_called(name) or name in BLOCK_STARTS)
         and not methods[name].decorator_list
     ]
 
 
-def _reached(methods: Methods) -> dict[str, set[str]]:
-    """Each method → the methods of the class it calls on `self`, at any depth."""
-    direct = {n: own_calls(m) & set(methods) for n, m in methods.items()}
-    reach: dict[str, set[str]] = {}
-    for name in methods:
-        seen: set[str] = set()
-        stack = list(direct[name])
-        while stack:
-            called = stack.pop()
-            if called not in seen:
-                seen.add(called)
-                stack.extend(direct.get(called, ()))
-        reach[name] = seen
-    return reach
-
-
 def _values(method: ast.AST, attr: str) -> list[ast.expr]:
     """The values `self.attr = value` (or annotated) assigns in the method."""
-    return [
-        value
-        for node in walk(method)
-        if isinstance(node, ast.Assign | ast.AnnAssign)
-        for name, value in own_attributes_set(node)
-        if name == attr
-    ]
+    return [value for _, value in own_assignments(method, attr)]
 
 
 def _assigns(method: ast.AST, attr: str, true: bool) -> bool:

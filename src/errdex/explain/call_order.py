@@ -24,6 +24,7 @@ from errdex.explain.name_forms import normal_form
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code, listed, your_values
 from errdex.explain.user_call import required_arguments, user_call
+from errdex.extract.shapes import own_attributes_set
 from errdex.facts import ConditionKind
 
 # the methods that open and close a `with` block, and the statement each is called by
@@ -194,22 +195,30 @@ def state_test(text: str) -> tuple[str, str] | None:
     """(`_state`, `ClientState.CLOSED`) of `self._state == ClientState.CLOSED` or `is`: an
     attribute compared with a named value (an enum member, a module constant); (`_closed`,
     `True`) of a bare `self._closed`."""
+    found = compared_state(text)
+    return found[:2] if found is not None and not found[2] else None
+
+
+def compared_state(text: str) -> tuple[str, str, bool] | None:
+    """`state_test`'s state and whether the value is the only one let through: (`_state`,
+    `ClientState.UNOPENED`, True) of `self._state != ClientState.UNOPENED` (or `is not`),
+    False of `==`, `is` and a bare `self._closed` (`True`)."""
     try:
         node = ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
     if is_own(node):  # `if self._closed:`, which `close()` sets True
-        return node.attr, "True"
-    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+        return node.attr, "True", False
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and is_own(node.left)):
         return None
-    if not isinstance(node.ops[0], ast.Eq | ast.Is):
-        return None
-    left, right = node.left, node.comparators[0]
-    if not is_own(left):
-        return None
+    right = node.comparators[0]
     if not (isinstance(right, ast.Attribute) and isinstance(right.value, ast.Name)):
         return None  # a member of a named class or module: a state, not data
-    return left.attr, ast.unparse(right)
+    if isinstance(node.ops[0], ast.NotEq | ast.IsNot):
+        return node.left.attr, ast.unparse(right), True
+    if isinstance(node.ops[0], ast.Eq | ast.Is):
+        return node.left.attr, ast.unparse(right), False
+    return None
 
 
 def may_assign(text: str, state: tuple[str, str]) -> bool:
@@ -330,11 +339,7 @@ def _setting_methods(
         if name not in direct and any(may_name(m, d) for d in direct) and own_calls(m) & direct
     }
     found = [
-        name
-        for name in methods
-        if name in direct | through
-        and name != own
-        and (not name.startswith("_") or name in BLOCK_ENDS)
+        name for name in methods if name in direct | through and name != own and user_called(name)
     ]
     if own in direct | through or (own in methods and own_calls(methods[own]) & direct):
         return []  # a use that sets it itself: once used, any later use refuses it
@@ -349,6 +354,37 @@ def _assigns(method: ast.AST, attr: str, value: str) -> bool:
         and ast.unparse(node.value) == value
         for node in walk(method)
     )
+
+
+def user_called(name: str) -> bool:
+    """Whether the user calls the method: a public one, or a `with` block's end (the end
+    of the block calls it)."""
+    return not name.startswith("_") or name in BLOCK_ENDS
+
+
+def reached_calls(methods: Methods) -> dict[str, set[str]]:
+    """Each method → the methods of the class it calls on `self`, at any depth."""
+    direct = {n: own_calls(m) & set(methods) for n, m in methods.items()}
+    reach: dict[str, set[str]] = {}
+    for name in methods:
+        seen: set[str] = set()
+        stack = list(direct[name])
+        while stack:
+            called = stack.pop()
+            if called not in seen:
+                seen.add(called)
+                stack.extend(direct.get(called, ()))
+        reach[name] = seen
+    return reach
+
+
+def own_assignments(method: ast.AST, attr: str) -> Iterator[tuple[ast.stmt, ast.expr]]:
+    """(statement, value) of each `self.attr = value` (or annotated) in a method."""
+    for node in walk(method):
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            for name, value in own_attributes_set(node):
+                if name == attr:
+                    yield node, value
 
 
 def own_calls(method: ast.AST) -> set[str]:

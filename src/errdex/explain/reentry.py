@@ -15,22 +15,22 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from errdex.ast_walk import walk
 from errdex.explain.call_order import (
     BLOCK_ENDS,
     BLOCK_STARTS,
     Methods,
-    is_own,
-    own_calls,
+    compared_state,
+    own_assignments,
+    reached_calls,
     same_kind,
     state_checks,
+    user_called,
 )
 from errdex.explain.context import Facts, class_in_file, may_name
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code, listed
 from errdex.explain.state_gated import users_call
-from errdex.extract.shapes import own_attributes_set
 
 
 def reentry_solution(conditions: list[ConditionView], facts: Facts) -> Solution | None:
@@ -42,7 +42,7 @@ def reentry_solution(conditions: list[ConditionView], facts: Facts) -> Solution 
     checks = state_checks(
         conditions,
         facts,
-        _entry_test,
+        compared_state,
         lambda text, state: may_name(text, state[0]),
         frozenset(BLOCK_STARTS),
     )
@@ -75,37 +75,9 @@ class _Refused:
         return assigned not in self.initial if self.only else assigned == self.value
 
 
-def _entry_test(text: str) -> tuple[str, str, bool] | None:
-    """(`_state`, `ClientState.UNOPENED`, True) of `self._state != ClientState.UNOPENED`:
-    the attribute, the value, and whether it is the only one let through; (`_entered`,
-    `True`, False) of a bare `self._entered`, (`_state`, `State.OPEN`, False) of `==`/`is`."""
-    try:
-        node = ast.parse(text, mode="eval").body
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    if is_own(node):
-        return node.attr, "True", False
-    if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and is_own(node.left)):
-        return None
-    right = node.comparators[0]
-    if not (isinstance(right, ast.Attribute) and isinstance(right.value, ast.Name)):
-        return None  # a member of a named class or module: a state, not data
-    if isinstance(node.ops[0], ast.NotEq | ast.IsNot):
-        return node.left.attr, ast.unparse(right), True
-    if isinstance(node.ops[0], ast.Eq | ast.Is):
-        return node.left.attr, ast.unparse(right), False
-    return None
-
-
 def _assignments(method: ast.AST, attr: str) -> list[tuple[int, str]]:
     """(line, value) of each `self.attr = value` (or annotated) in a method."""
-    return [
-        (node.lineno, ast.unparse(value))
-        for node in walk(method)
-        if isinstance(node, ast.Assign | ast.AnnAssign)
-        for name, value in own_attributes_set(node)
-        if name == attr
-    ]
+    return [(node.lineno, ast.unparse(value)) for node, value in own_assignments(method, attr)]
 
 
 def _assigned(method: ast.AST | None, attr: str) -> list[str]:
@@ -140,24 +112,22 @@ def _sets_after(method: ast.AST, attr: str, refused: _Refused, line: int) -> int
 
 
 def _setters(methods: Methods, attr: str, refused: _Refused, member: str) -> list[str]:
-    """The public methods and the block's end that assign a refused value, the entry
-    itself left out."""
+    """The methods the user calls that assign a refused value, the entry itself left out."""
     return [
         name
         for name, m in methods.items()
-        if name != member
-        and name != "__init__"
-        and (not name.startswith("_") or name in BLOCK_ENDS)
+        if name not in (member, "__init__")
+        and user_called(name)
         and any(refused(value) for value in _assigned(m, attr))
     ]
 
 
 def _through(methods: Methods, setters: list[str]) -> bool:
     """Whether a public method reaches a setter through its own calls on `self`."""
-    direct = set(setters)
+    reach = reached_calls(methods)
     return any(
-        not name.startswith("_") and name not in direct and own_calls(m) & direct
-        for name, m in methods.items()
+        not name.startswith("_") and name not in setters and reach[name] & set(setters)
+        for name in methods
     )
 
 
