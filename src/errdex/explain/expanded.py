@@ -15,11 +15,24 @@ from errdex.link.expression_texts import parse_expression
 
 
 class _Inline(ast.NodeTransformer):
-    def __init__(self, values: dict[str, ast.expr]) -> None:
-        self.values = values
+    """Each local replaced by the expression assigned; `deep`, that expression's locals in
+    turn (on a copy: the values are shared by the page's rules)."""
+
+    def __init__(
+        self, values: dict[str, ast.expr], deep: bool = False, inside: frozenset[str] = frozenset()
+    ) -> None:
+        self.values, self.deep = values, deep
+        self.inside = inside  # the locals being replaced: `x = f(x)` is read once
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
-        return self.values.get(node.id, node)
+        value = self.values.get(node.id)
+        if value is None or node.id in self.inside:
+            return node
+        if not self.deep:
+            return value
+        inner = _Inline(self.values, True, self.inside | {node.id})
+        replaced: ast.expr = inner.visit(copy.deepcopy(value))
+        return replaced
 
 
 def expanded(condition: ConditionView, facts: Facts) -> ConditionView:
@@ -45,31 +58,24 @@ def _expanded_text(text: str, facts: Facts) -> str:
         return text
 
 
-class _InlineDeep(ast.NodeTransformer):
-    def __init__(self, values: dict[str, ast.expr], inside: frozenset[str] = frozenset()) -> None:
-        self.values = values
-        self.inside = inside  # the locals being replaced: `x = f(x)` is read once
-
-    def visit_Name(self, node: ast.Name) -> ast.expr:
-        value = self.values.get(node.id)
-        if value is None or node.id in self.inside:
-            return node
-        inner = _InlineDeep(self.values, self.inside | {node.id})
-        replaced: ast.expr = inner.visit(copy.deepcopy(value))
-        return replaced
-
-
 def deep_expanded(text: str, facts: Facts) -> str:
     """The condition's text with its locals replaced by what they were assigned, and the
     locals those read in turn (`extra = params.extra_args`, then `read_only =
     extra.get("k")`: `params.extra_args.get("k")`), to what the function was given. Not
     for the setting rules, which look behind the nearest local (`expanded`)."""
+    texts: dict[str, str] = facts.memo.setdefault("deep_expanded", {})
+    if text not in texts:
+        texts[text] = _deep_expanded_text(text, facts)
+    return texts[text]
+
+
+def _deep_expanded_text(text: str, facts: Facts) -> str:
     values = _local_values(facts)
     node = parse_expression(text)
     if not values or node is None:
         return text
     try:
-        return ast.unparse(_InlineDeep(values).visit(copy.deepcopy(node)))
+        return ast.unparse(_Inline(values, deep=True).visit(copy.deepcopy(node)))
     except (ValueError, RecursionError):
         return text
 

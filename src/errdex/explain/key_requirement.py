@@ -134,7 +134,9 @@ def _without_key(node: ast.expr, holder: str, key: str) -> str:
             return ast.Name(id=_KEY, ctx=ast.Load())
         return None
 
-    # a copy: parsed conditions are shared by the page's rules
+    # a copy: parsed conditions are shared by the page's rules. Given as text, parsed again
+    # by the caller: the copy carries the node lists `ast_walk.walk` kept on the walked
+    # parse, which the replaced nodes make stale (a walk of the copy still finds the key)
     return ast.unparse(_Key().visit(copy.deepcopy(node)))
 
 
