@@ -27,36 +27,26 @@ _WORD_CHARACTER = re.compile(r"\w")
 def defining(name: str) -> Keep:
     """The top-level functions and classes that may be `name` (a header of that name in
     their text: a class holding a method of that name is kept too)."""
-    if not _WORD.fullmatch(name):
-        # a character `\w` does not take (a combining mark): every definition
-        return lambda chunk, start, end: _DEFINITION.match(chunk) is not None
-
-    def keep(chunk: str, start: int, end: int) -> bool:
-        return name in chunk and _DEFINITION.match(chunk) is not None and _names_header(chunk, name)
-
-    return keep
+    return _defining(name, at_margin=False)
 
 
 def importing_or_defining(name: str) -> Keep:
     """The top-level imports, and the top-level functions and classes named `name` (their
     header at the margin: a class holding a method of that name is not kept, since the
     readers of these look names up at the top of the module alone)."""
+    defines = _defining(name, at_margin=True)
+    return lambda chunk, start, end: _IMPORT.match(chunk) is not None or defines(chunk, start, end)
+
+
+def _defining(name: str, *, at_margin: bool) -> Keep:
     if not _WORD.fullmatch(name):
-        defines = defining(name)
-        return lambda chunk, start, end: (
-            _IMPORT.match(chunk) is not None or defines(chunk, start, end)
-        )
-
-    def keep(chunk: str, start: int, end: int) -> bool:
-        if _IMPORT.match(chunk) is not None:
-            return True
-        return (
-            name in chunk
-            and _DEFINITION.match(chunk) is not None
-            and _names_header(chunk, name, at_margin=True)
-        )
-
-    return keep
+        # a character `\w` does not take (a combining mark): every definition
+        return lambda chunk, start, end: _DEFINITION.match(chunk) is not None
+    return lambda chunk, start, end: (
+        name in chunk
+        and _DEFINITION.match(chunk) is not None
+        and _names_header(chunk, name, at_margin=at_margin)
+    )
 
 
 def may_define(text: str, name: str) -> bool:
