@@ -111,7 +111,7 @@ def _bookkeeping(facts: Facts) -> tuple[str, ...] | None:
     def own_test(method: ast.FunctionDef | ast.AsyncFunctionDef, values: list[ast.AST]) -> bool:
         return computed_alone(method, values, constants, reader.own)
 
-    reader = AttributeReader(cls, facts.source_text, package, own_test, frozenset(asked))
+    reader = AttributeReader(cls, facts.source_text, package, own_test)
     if not computed_alone(function, tests, constants, reader.own):
         return None
     read = {

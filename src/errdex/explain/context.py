@@ -310,7 +310,7 @@ class Facts:
 
     def _class_text(self, name: str) -> str | None:
         text = self.source_text
-        found = next(at_margin(_class_header(name), text), None) if text is not None else None
+        found = next(at_margin(class_header(name), text), None) if text is not None else None
         if text is None or found is None:
             return None
         line, match = found
@@ -509,18 +509,19 @@ def at_margin(pattern: str, text: str) -> Iterator[tuple[int, re.Match[str]]]:
         yield counted, found
 
 
-def _class_header(name: str) -> str:
+def class_header(name: str) -> str:
+    """The pattern of a class `name`'s header (for `at_margin`)."""
     return rf"class\s+{re.escape(name)}\b"
 
 
 def _has_class_header(text: str, name: str) -> bool:
-    return next(at_margin(_class_header(name), text), None) is not None
+    return next(at_margin(class_header(name), text), None) is not None
 
 
 def top_class_in(text: str | None, name: str) -> ast.ClassDef | None:
     """The top-level class `name` of a file's text, with its decorators, parsed alone
     (`extract.class_source.class_at`); None when absent or when its lines cannot be cut."""
-    found = next(at_margin(_class_header(name), text), None) if text is not None else None
+    found = next(at_margin(class_header(name), text), None) if text is not None else None
     if text is None or found is None:
         return None
     line, match = found

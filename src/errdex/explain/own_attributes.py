@@ -91,13 +91,11 @@ class AttributeReader:
         text: str,
         package: str,
         own_test: OwnTest,
-        may_be: frozenset[str] = frozenset(),
     ) -> None:
         self._cls = cls
         self._text = text
         self._package = package
         self._own_test = own_test
-        self._may_be = may_be  # the attributes `may_be_own` passed already
         self._memo: dict[tuple[str, bool], bool | None] = {}
         self.used: set[str] = set()  # the attributes found own, for the page to name
 
@@ -171,7 +169,7 @@ class AttributeReader:
         """The lines that mention `.attr`, when every one is inside the class, no string
         names it (`setattr(obj, "_x", ...)`) and no attribute of `self` is set by a
         computed name (`setattr(self, name, value)`, `self.__dict__`); else None."""
-        if attr not in self._may_be and not may_be_own(self._text, attr):
+        if not may_be_own(self._text, attr):
             return None
         first, last = _span(self._cls)
         lines = []
@@ -253,6 +251,7 @@ class AttributeReader:
         return isinstance(parent, _READ_IN)
 
 
+@functools.lru_cache(maxsize=256)  # asked before the class is parsed, and again as it is read
 def may_be_own(text: str, attr: str) -> bool:
     """Whether the file's text leaves `attr` a private attribute only a class's own code
     sets by name: no string names it (`setattr(obj, "_x", ...)`), and no attribute of

@@ -19,7 +19,7 @@ import itertools
 import re
 
 from errdex.ast_walk import walk
-from errdex.explain.context import Facts, at_margin
+from errdex.explain.context import Facts, at_margin, class_header
 from errdex.explain.name_forms import normal_form
 from errdex.explain.outline import defining, importing_or_defining, may_define, top_module
 from errdex.explain.page import ConditionView, Knob
@@ -235,7 +235,7 @@ def _headers(text: str | None, owner: str) -> int:
     """The lines of `text` that start a class `owner` (2 for two or more)."""
     if text is None:
         return 0
-    found = at_margin(rf"class\s+{re.escape(owner)}\b", normal_form(text))
+    found = at_margin(class_header(owner), normal_form(text))
     return len(list(itertools.islice(found, 2)))
 
 
