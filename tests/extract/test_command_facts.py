@@ -162,3 +162,16 @@ def test_a_flag_is_required_by_its_own_call_not_a_later_one() -> None:
             subparsers = parser.add_subparsers(required=True)
         """)
     assert {f.flag: f.required for f in facts.flags} == {"--serve-cmd": True, "--num-runs": False}
+
+
+def test_a_positional_is_optional_by_its_own_call_not_a_later_one() -> None:
+    facts = facts_of("""
+        def add_cli_args(parser):
+            parser.add_argument("model_tag", type=str)
+            add_dataset_args(parser, nargs="?")
+            parser.add_argument("revision", nargs="?")
+        """)
+    assert {f.flag: f.required for f in facts.positionals} == {
+        "model_tag": True,
+        "revision": False,
+    }

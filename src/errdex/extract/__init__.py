@@ -58,7 +58,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "86-member-picks"
+EXTRACTOR_VERSION = "87-positional-call-arguments"
 
 __all__ = [
     "EXTRACTOR_VERSION",

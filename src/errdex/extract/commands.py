@@ -36,7 +36,7 @@ _FLAG_CALL = lazy_compile(r"""\badd_argument\(\s*(?:["']-[A-Za-z0-9]["']\s*,\s*)
 _OPTIONAL_NARGS = lazy_compile(r"""\bnargs\s*=\s*["'][?*]["']|\bdefault\s*=""")
 _REQUIRED = lazy_compile(r"\brequired\s*=\s*True\b")
 _CLASS_NAME = r"""^[ \t]+{attr}\s*(?::[^=\n]+)?=\s*["']([A-Za-z0-9][\w.-]{{0,60}})["']"""
-_WINDOW = 600  # characters of an `add_argument(` call read for its keywords
+_WINDOW = 600  # a stretch of text read past a match: 2 for a loop's next call, 8 for a tuple
 _MAX_FOUND = 200
 
 
@@ -122,13 +122,14 @@ def scan_commands(
         for match in _POSITIONAL.finditer(text):
             line = line_of(match.start())
             where = spans.function_at(line)
-            window = _call_text(text, match.end())
+            # the call's own arguments: a later call's `nargs="?"` or `default=` is not its
+            call = call_arguments(text, match.end())
             positionals.append(
                 FlagFact(
                     flag=match.group(1),
                     line=line,
                     function=where[0] if where else None,
-                    required=_OPTIONAL_NARGS.search(window) is None,
+                    required=_OPTIONAL_NARGS.search(call) is None,
                 )
             )
             if len(positionals) >= _MAX_FOUND:
@@ -162,13 +163,6 @@ def scan_commands(
             )
         )
     return subcommands, positionals, placed, computed
-
-
-def _call_text(text: str, start: int) -> str:
-    """The rest of one `add_argument(...)` call, near enough: up to the next call of it."""
-    window = text[start : start + _WINDOW]
-    nxt = window.find("add_argument(")
-    return window if nxt < 0 else window[:nxt]
 
 
 def _class_attribute(
