@@ -270,6 +270,24 @@ LAB = {
             with open(path, "rb") as f:
                 return toml_.load(f)
         """,
+    "lab/kinds.py": """
+        import sys
+        from typing import Literal, get_origin
+
+
+        def substituted(tp, mapping):
+            origin = get_origin(tp)
+            if origin is not None and (sys.version_info < (3, 8) or origin is not Literal):
+                raise TypeError("cannot substitute into this generic")
+            return mapping
+
+
+        def on_old_python(path):
+            resolved = path.resolve()
+            if sys.version_info < (3, 11) and resolved.is_symlink():
+                raise OSError("strict paths are refused on this interpreter")
+            return path
+        """,
 }
 
 
@@ -426,3 +444,19 @@ def test_another_interpreter_comes_after_the_package_to_install(lab: Store) -> N
     texts = [s.text for s in page_of(lab, "no TOML parser is installed").solutions]
     assert texts[0].startswith("Install the package that provides `tomli`"), texts
     assert any(t.startswith("Run it where `sys.version_info`") for t in texts[1:]), texts
+
+
+def test_a_type_test_beside_a_version_test_is_no_machine_to_run_on(lab: Store) -> None:
+    # `origin is not Literal` tests the type handed in: no interpreter makes it false
+    texts = [s.text for s in page_of(lab, "cannot substitute into this generic").solutions]
+    assert not any(t.startswith("Run it where") for t in texts), texts
+
+
+def test_the_platform_conjunct_alone_is_the_machine_to_run_on(lab: Store) -> None:
+    # either conjunct false avoids the raise: the version's is said alone
+    texts = [s.text for s in page_of(lab, "strict paths are refused").solutions]
+    machine = [t for t in texts if t.startswith("Run it where")]
+    assert machine == [
+        "Run it where `sys.version_info` is at least `(3, 11)`: this checks the platform or "
+        "the Python version, not your input."
+    ], texts

@@ -365,6 +365,54 @@ CALLS = {
                 self._closed = True
 
 
+        class Kernel:
+            def __init__(self):
+                self._warming = False
+
+            def compile(self, key):
+                self._warming = True
+                try:
+                    self.launch(key)
+                finally:
+                    self._warming = False
+
+            def launch(self, spec):
+                if self._warming:
+                    raise RuntimeError("Cannot launch a kernel while it is warming.")
+                return spec
+
+
+        class Batcher:
+            def __init__(self):
+                self._pausing = False
+
+            def pause(self):
+                self._pausing = True
+                self.flush()
+                self._pausing = False
+
+            def flush(self):
+                return None
+
+            def put(self, item):
+                if self._pausing:
+                    raise RuntimeError("Cannot put while pausing.")
+                return item
+
+
+        class Journal:
+            def __init__(self):
+                self._sealed = False
+
+            def write(self, line):
+                if self._sealed:
+                    raise RuntimeError("Cannot write to a sealed journal.")
+                return line
+
+            def seal(self, reason, *, by):
+                self._sealed = True
+
+
         class Generator:
             def __init__(self):
                 self._used = False
@@ -591,6 +639,23 @@ def test_a_flag_a_public_method_sets(calls: Store) -> None:
     assert first.text.startswith("Call `add` on your `Registry` object before `close()`")
     assert first.fix is not None
     assert first.fix.after == "registry.add(name=NAME)\nregistry.close()"
+
+
+def test_a_state_the_method_sets_back_before_it_returns_is_no_call_order(calls: Store) -> None:
+    # `compile` sets `_warming` only around its own call (reset in its `finally`), and
+    # `pause` sets it back two statements on: after either returns the flag is off again
+    for function in ("Kernel.launch", "Batcher.put"):
+        page = page_in_function(calls, "calls", function)
+        assert not any(" before `" in s.text for s in page.solutions), page.solutions
+
+
+def test_the_closing_call_in_the_fix_gives_its_required_arguments(calls: Store) -> None:
+    page = page_in_function(calls, "calls", "Journal.write")
+    first = page.solutions[0]
+    assert first.text.startswith("Call `write` on your `Journal` object before `seal()`")
+    assert first.fix is not None
+    assert first.fix.before == ("journal.seal(reason=REASON, by=BY)\njournal.write(line=LINE)")
+    assert "`LINE`, `REASON`, `BY` stand for your own values." in first.fix.note
 
 
 def test_a_coroutine_is_awaited_in_the_fix(calls: Store) -> None:

@@ -52,8 +52,8 @@ PARAMS = """
             return False
         if params.greedy:
             logger.warning("Marking is on, but greedy requests cannot be marked.")
-            return False
-        return True
+            params.marking = False  # a `return False` would be the exit's fallback too
+        return params.marking is not False
 
 
     def check_asked(params: "Params | None", engine: object) -> None:

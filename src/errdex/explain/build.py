@@ -46,6 +46,7 @@ from errdex.explain.passed_before import passed_by_callers
 from errdex.explain.pins import pin_label, revision_date
 from errdex.explain.placeholder_words import worded
 from errdex.explain.platform_shell import windows_fixes
+from errdex.explain.refused_modes import refused_modes
 from errdex.explain.related import related_errors
 from errdex.explain.report import prefilled, tracker_of
 from errdex.explain.returned_fields import returned_fields
@@ -136,6 +137,7 @@ def _build_page(
     facts.callee_messages = callee_messages(store, facts)
     facts.inner_raises = inner_raises(store, facts)
     facts.failing = failing_calls(store, chosen, facts)
+    facts.refused_modes = refused_modes(store, chosen, facts)
     facts.tried = tried_input(store, chosen, facts)
     facts.same_error_paths = same_error_paths(store, chosen)
     facts.sibling_advice = sibling_advice(store, chosen, facts)

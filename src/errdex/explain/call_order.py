@@ -23,7 +23,7 @@ from errdex.explain.inputs import public_name
 from errdex.explain.name_forms import normal_form
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code, listed, your_values
-from errdex.explain.user_call import required_arguments, user_call
+from errdex.explain.user_call import method_arguments, required_arguments, user_call
 from errdex.extract.shapes import own_attributes_set
 from errdex.facts import ConditionKind
 
@@ -141,11 +141,13 @@ def _fix(target: str, member: str, setters: list[str], facts: Facts) -> ExampleF
         made = f"{awaited(methods, member)}{made}"
     named = [m for m in setters if m not in BLOCK_ENDS]
     note = f"`{instance}` is your {code(owner)} object ({code(target)})."
-    values = [r.rpartition("=")[2] for r in required]
+    # the setter is called with its own required arguments, named as the user's values
+    wanted = method_arguments(methods[named[0]]) if named and named[0] in methods else []
+    values = [r.rpartition("=")[2] for r in [*required, *wanted]]
     if values:
         note += f" {your_values(values)}"
     if named:
-        closed = f"{awaited(methods, named[0])}{instance}.{named[0]}()"
+        closed = f"{awaited(methods, named[0])}{instance}.{named[0]}({', '.join(wanted)})"
         return ExampleFix(before=f"{closed}\n{made}", after=f"{made}\n{closed}", note=note)
     block = BLOCK_ENDS[setters[0]]
     module = target.rpartition(".")[0]
@@ -347,13 +349,56 @@ def _setting_methods(
 
 
 def _assigns(method: ast.AST, attr: str, value: str) -> bool:
+    """Whether the method leaves `self.attr` at `value` when it returns: assigns it so,
+    and sets it back neither in a `finally` around nor in a statement after (`compile`
+    sets `self._warming = True` only around its own call of the kernel: no order of the
+    user's calls leaves it set)."""
+    body = getattr(method, "body", None)
+    return isinstance(body, list) and _kept(body, attr, value, restored=False)
+
+
+def _kept(block: list[ast.stmt], attr: str, value: str, restored: bool) -> bool:
+    """Whether a statement of `block` (or of the blocks in it) assigns `self.attr = value`
+    that nothing after it sets back (`restored`: something after the block does)."""
+    for index, statement in enumerate(block):
+        later = restored or any(_sets_back(s, attr, value) for s in block[index + 1 :])
+        if isinstance(statement, ast.Assign) and _assigned(statement, attr, value):
+            if not later:
+                return True
+            continue
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue  # runs when called, not as the method runs
+        finally_resets = isinstance(statement, ast.Try | ast.TryStar) and any(
+            _sets_back(s, attr, value) for s in statement.finalbody
+        )
+        for name in ("body", "orelse", "handlers", "finalbody", "cases"):
+            for inner in getattr(statement, name, None) or []:
+                guarded = later or (finally_resets and name != "finalbody")
+                nested = (
+                    inner.body if isinstance(inner, ast.ExceptHandler | ast.match_case) else [inner]
+                )
+                if _kept(nested, attr, value, guarded):
+                    return True
+    return False
+
+
+def _assigned(node: ast.Assign, attr: str, value: str) -> bool:
     # the targets first: unparsing every assigned value cost more than the rest
-    return any(
-        isinstance(node, ast.Assign)
-        and any(is_own(target) and target.attr == attr for target in node.targets)
-        and ast.unparse(node.value) == value
-        for node in walk(method)
+    return any(is_own(t) and t.attr == attr for t in node.targets) and (
+        ast.unparse(node.value) == value
     )
+
+
+def _sets_back(statement: ast.stmt, attr: str, value: str) -> bool:
+    """Whether a statement assigns `self.attr` another value than `value`, as a statement
+    of its own or in the `finally` of a `try`: it runs whatever the path."""
+    if isinstance(statement, ast.Assign):
+        return any(is_own(t) and t.attr == attr for t in statement.targets) and (
+            ast.unparse(statement.value) != value
+        )
+    if isinstance(statement, ast.Try | ast.TryStar):
+        return any(_sets_back(s, attr, value) for s in statement.finalbody)
+    return False
 
 
 def user_called(name: str) -> bool:

@@ -87,6 +87,19 @@ class FailingCall:
 
 
 @dataclass(frozen=True)
+class RefusedMode:
+    """A held test on a config's field whose other side the config itself refuses
+    (`explain/refused_modes.py`)."""
+
+    condition: str  # the held condition's text, as the solutions name it
+    owner: str  # the config class
+    field: str  # the field the test reads
+    given: str  # the other field, read on the path, that the config ties to it
+    file: str  # the config's refusing raise
+    line: int
+
+
+@dataclass(frozen=True)
 class SiblingAdvice:
     """Another check's advice on a test this one holds too (`explain/sibling_advice.py`)."""
 
@@ -144,6 +157,9 @@ class Facts:
     # settings that would make true a guard whose other branch fails, each with the guard's
     # line (set with `solved`, `explain/refused_ways.py`): "What it means" says them
     tripped: list[tuple[Solution, int]] = field(default_factory=list)
+    # the ways out of a warning that take the fallback it announces by another branch (set
+    # with `solved`, `explain/same_fallback.py`): "What it means" says them
+    fallen: list[Solution] = field(default_factory=list)
     # a variable's name → when setting it is the way out, for a variable the code falls
     # back from on its own when unset (`explain/fallbacks.py`; needs the store)
     fallbacks: dict[str, str] = field(default_factory=dict)
@@ -168,6 +184,9 @@ class Facts:
     # the guards whose other branch hands the input to a call raising the same error
     # (`explain/failing_branch.py`; needs the store)
     failing: list[FailingCall] = field(default_factory=list)
+    # the held tests on a config's field whose other side the config's own check refuses
+    # beside a field the path reads (`explain/refused_modes.py`; needs the store)
+    refused_modes: list[RefusedMode] = field(default_factory=list)
     # the tests on the paths of the function's other raises of the same error: `same_error`
     same_error_paths: list[frozenset[tuple[int, str, bool]]] = field(default_factory=list)
     # a module table a lookup under `except KeyError` reads → its literal keys, in order

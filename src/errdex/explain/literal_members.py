@@ -173,14 +173,14 @@ def imported_text(
     """The text of the module a `from ... import name` at the top of `text` (the file
     `file`) reads the name from, a package's `__init__.py` for a package; `text_of(path)`
     reads a file of the version."""
-    path = _import_path(text, name, file)
+    path = import_path(text, name, file)
     if path is None:
         return None
     found = text_of(path)
     return found if found is not None else text_of(path.removesuffix(".py") + "/__init__.py")
 
 
-def _import_path(text: str, name: str, file: str) -> str | None:
+def import_path(text: str, name: str, file: str) -> str | None:
     """The module file a `from ... import name` at the top of the file reads it from."""
     lines = text.splitlines()
     for index, line in enumerate(lines):

@@ -35,9 +35,11 @@ from errdex.explain.passthru import pass_through
 from errdex.explain.plain import caught_text, code
 from errdex.explain.ran_out import ran_out_sentences
 from errdex.explain.reasons_list import reasons_solved
+from errdex.explain.refused_modes import refused_mode_sentence
 from errdex.explain.refused_use import refused_use
 from errdex.explain.registered_name import registration_sentence
 from errdex.explain.reraise import PASSED_ON, is_reraise
+from errdex.explain.same_fallback import fallback_sentence
 from errdex.explain.selection import selection_context
 from errdex.explain.solutions import no_way_out, solutions
 from errdex.explain.tried_input import failing_calls, setting_input
@@ -173,6 +175,9 @@ def what_it_means(facts: Facts) -> str:
         for s, line in facts.tripped[:2]
     )
     sentences.extend(_tripping_sentences(facts))
+    refusing = refused_mode_sentence(facts.refused_modes)
+    if refusing is not None:
+        sentences.append(refusing)  # another mode the config refuses with the user's value
     # yes/no settings whose value leads into a failing branch
     sentences.extend(list(dict.fromkeys(said for _, said in facts.memo.get(REFUSED, [])))[:2])
     failing = failing_sentence(facts.failing)
@@ -182,6 +187,9 @@ def what_it_means(facts: Facts) -> str:
     waited = waiting_sentence(waiting)
     if waited is not None:
         sentences.append(waited)  # each guard, with the loop its other branch waits in
+    taken = fallback_sentence(facts)
+    if taken is not None:
+        sentences.append(taken)  # each guard, with the fallback its other branch returns
     said_failing = {(f.line, f.holds) for f in facts.failing} | {(w.line, w.holds) for w in waiting}
     blocked = [c for c in held if no_way_out(c, facts) and (c.line, c.holds) not in said_failing]
     if blocked:

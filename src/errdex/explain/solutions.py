@@ -100,6 +100,7 @@ from errdex.explain.reraise import reraise_gate
 from errdex.explain.returned_error import returned_error_solution
 from errdex.explain.returned_fields import returned_conjuncts
 from errdex.explain.same_error import leads_to_same_error
+from errdex.explain.same_fallback import takes_fallback
 from errdex.explain.selection import selection_solutions
 from errdex.explain.setters import setter_action
 from errdex.explain.setting_argument import without_set_arguments
@@ -473,6 +474,15 @@ def _solutions(facts: Facts) -> list[Solution]:
     # a setting that makes true a guard the page calls no way out: "What it means" says so
     facts.tripped = [(s, line) for s in kept if (line := setting_trips_guard(s, facts))]
     kept = [s for s in kept if all(s is not t for t, _ in facts.tripped)]
+    # a way out of a warning that only takes the fallback it announces: said there
+    # (a setting the message itself names stays: its own word on how to quiet it)
+    fallen = [s for s in kept if takes_fallback(s.condition, facts)]
+    named = set().union(*advised_settings(facts)) if fallen else set()
+    facts.fallen = [s for s in fallen if s.knob not in named]
+    kept = [s for s in kept if all(s is not f for f in facts.fallen)]
+    # another mode the config's own check refuses beside what the user gave: said there
+    refusing = {r.condition for r in facts.refused_modes}
+    kept = [s for s in kept if s.condition not in refusing]
     # an argument's new value must meet the function's other checks of it
     kept = [n for s in kept if (n := next_checked(s, facts)) is not None]
     if not internal:
@@ -666,19 +676,53 @@ def _package_among_either(
 def _add_platform(found: _Collector, conditions: list[ConditionView]) -> None:
     """A condition on the interpreter or the platform: run it where the condition is false."""
     for condition in conditions:
-        if not _PLATFORM.search(condition.text):
+        machine = _platform_part(condition)
+        if machine is None:
             continue
         if any(i.solution.condition == condition.text for i in found.items):
             continue  # put in words already
         found.add(
             Solution(
-                text=f"Run it where {opposite_words(condition)}: this checks the platform "
+                text=f"Run it where {opposite_words(machine)}: this checks the platform "
                 "or the Python version, not your input.",
                 condition=condition.text,
                 kind="environment",
             ),
             _MACHINE_TIER,
         )
+
+
+def _platform_part(condition: ConditionView) -> ConditionView | None:
+    """The part of `condition` that reads only the interpreter or the platform and whose
+    opposite avoids the check: all of it, or the conjuncts of an `and` that do. A test of
+    a value (`origin_type is Literal`, `isinstance(x, T)`) beside a version test is the
+    input's: "run it where" a type is `Literal` is nothing a user can do. None when no
+    such part is there."""
+    if not _PLATFORM.search(condition.text):
+        return None  # most conditions: no parse
+    node = parse_expression(condition.text)
+    if node is None:
+        return None
+    if _machine_only(node):
+        return condition
+    if not (isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And)):
+        return None
+    # any conjunct false avoids the check: the ones on the machine alone are a way out
+    parts = [v for v in node.values if _machine_only(v)]
+    if not parts:
+        return None
+    kept = parts[0] if len(parts) == 1 else ast.BoolOp(op=ast.And(), values=parts)
+    return msgspec.structs.replace(condition, text=ast.unparse(kept), plain=None)
+
+
+def _machine_only(node: ast.expr) -> bool:
+    """Whether each test of `node` (the operands of its `and`, `or` and `not`) reads the
+    interpreter or the platform."""
+    if isinstance(node, ast.BoolOp):
+        return all(_machine_only(v) for v in node.values)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return _machine_only(node.operand)
+    return _PLATFORM.search(ast.unparse(node)) is not None
 
 
 def _tier(action: KnobAction) -> int:

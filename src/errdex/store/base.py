@@ -246,6 +246,11 @@ class Store(abc.ABC):
         (`WSGITransport` → `httpx.WSGITransport`), read from the sites inside it; None when
         it holds none or no public module reaches it."""
 
+    def class_sites(self, version_id: int, name: str) -> list[StoredSite]:
+        """The sites of a version in the methods of top-level classes called `name` (any
+        file); none from a store that cannot say."""
+        return []
+
     @abc.abstractmethod
     def defined_names(self, version_id: int) -> frozenset[str]:
         """The names a version defines (empty when it was indexed before they were kept)."""

@@ -196,6 +196,18 @@ class SqlStore(Store):
                 return path[: -len(function)] + name
         return None
 
+    def class_sites(self, version_id: int, name: str) -> list[StoredSite]:
+        if not name.isidentifier():
+            return []
+        with self._guard() as conn:
+            # `LIKE` reads `_` as any character: the prefix is checked again below
+            rows = conn.execute(
+                f"SELECT {SITE_COLUMNS} WHERE s.version_id = ? AND s.function LIKE ?",
+                (version_id, f"{name}.%"),
+            ).fetchall()
+        sites = [stored_site(row) for row in rows]
+        return [s for s in sites if s.site.function.startswith(f"{name}.")]
+
     def defined_names(self, version_id: int) -> frozenset[str]:
         with self._guard() as conn:
             row = conn.execute(

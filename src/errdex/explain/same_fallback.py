@@ -1,0 +1,172 @@
+"""A guard whose other branch returns the fallback the warning announces: no way out.
+
+vllm's `get_mrope_input_positions` logs "... missing inputs ...; using sequential
+positions." and then `return _sequential_positions(seq_len), 0`; its early exit `if ... or
+not mm_features: return _sequential_positions(seq_len), 0` returns the very same thing.
+"Pass an empty `mm_features`" quiets the warning and changes nothing else: the positions
+are sequential either way. A warning reports a fallback the code takes; a way out of it
+must avoid that fallback, not take it by another branch.
+
+Read statically in the site's function (already parsed for the page): the statement
+right after the warning's call is `return VALUE`, and the branch a way out takes returns
+the same `VALUE` (as written) before it does anything but calls.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from errdex.ast_walk import walk
+from errdex.explain.context import Facts
+from errdex.explain.plain import code
+from errdex.extract.conditions import dotted_names
+from errdex.facts import ConditionKind, SiteKind
+
+__all__ = ["SameFallback", "fallback_sentence", "same_fallbacks", "takes_fallback"]
+
+_BRANCHES = frozenset(
+    {ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE, ConditionKind.EARLY_EXIT}
+)
+_WARNINGS = frozenset({SiteKind.LOG, SiteKind.WARN})
+# the statement fields that hold blocks the warning's call may sit in
+_BLOCKS = ("body", "orelse", "finalbody")
+
+
+@dataclass(frozen=True)
+class SameFallback:
+    """A guard whose other branch returns what the warning's own path returns."""
+
+    line: int  # the guard's
+    condition: str  # what holds on the path, as the solutions name it
+    value: str  # the value both return, as written
+
+
+def same_fallbacks(facts: Facts) -> list[SameFallback]:
+    """The held guards of the site's function whose other branch returns the fallback the
+    warning's path returns (worked out once a page)."""
+    return facts.once("same_fallback", lambda: _same(facts))
+
+
+def takes_fallback(condition: str | None, facts: Facts) -> bool:
+    """Whether the way out of the held condition `condition` (its text, as a solution
+    names it) only takes the warning's own fallback."""
+    return condition is not None and any(f.condition == condition for f in same_fallbacks(facts))
+
+
+def _same(facts: Facts) -> list[SameFallback]:
+    site = facts.stored.site
+    if site.kind not in _WARNINGS:
+        return []
+    if not any(c.kind in _BRANCHES for c in facts.conditions):
+        return []
+    function = facts.site_function()
+    if function is None:
+        return []
+    fallback = _returned_after(function, site.line)
+    if fallback is None:
+        return []
+    found = []
+    for condition in facts.conditions:
+        if condition.kind not in _BRANCHES:
+            continue
+        guard = _if_testing(function, condition.line)
+        if guard is None:
+            continue
+        other = _returned(guard.orelse if condition.holds else guard.body)
+        if other is None or ast.dump(other) != ast.dump(fallback):
+            continue
+        if _tested(fallback, guard.test) or _roots(fallback) & _assigned(
+            function, guard.lineno, site.line
+        ):
+            # `return language` under `if language is None ...`: the same words, another
+            # value (what the guard tested, or what was assigned since)
+            continue
+        found.append(SameFallback(condition.line, condition.text, ast.unparse(fallback)))
+    return found
+
+
+def _tested(value: ast.expr, test: ast.expr) -> bool:
+    """Whether `value` reads what `test` reads: a name or attribute chain of one that is
+    the other's, or begins it (`self.x` and `self.x.y`; not `self.x` and `self.z`)."""
+    read = dotted_names(test)
+    return any(
+        a == b or a.startswith(b + ".") or b.startswith(a + ".")
+        for a in dotted_names(value)
+        for b in read
+    )
+
+
+def _roots(node: ast.AST) -> set[str]:
+    return {c.partition(".")[0] for c in dotted_names(node)}
+
+
+def _assigned(function: ast.AST, start: int, end: int) -> set[str]:
+    """The names the function assigns on the lines from `start` to `end`."""
+    return {
+        n.id
+        for n in walk(function)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and start <= n.lineno <= end
+    }
+
+
+def _if_testing(function: ast.AST, line: int) -> ast.If | None:
+    """The `if` whose test starts on `line` (a condition's line: `if (` may open it on
+    the line above)."""
+    return next(
+        (
+            node
+            for node in walk(function)
+            if isinstance(node, ast.If) and line in (node.lineno, node.test.lineno)
+        ),
+        None,
+    )
+
+
+def _returned_after(function: ast.AST, line: int) -> ast.expr | None:
+    """The value of the `return` right after the call statement that spans `line` (the
+    warning's), in the same block; None when another statement follows it, or none."""
+    todo: list[ast.AST] = [function]
+    for node in todo:  # the list grows as it is read
+        for name in _BLOCKS:
+            block = getattr(node, name, None)
+            if not isinstance(block, list):
+                continue
+            for index, statement in enumerate(block):
+                if not isinstance(statement, ast.stmt):
+                    continue
+                if not statement.lineno <= line <= (statement.end_lineno or statement.lineno):
+                    continue
+                if isinstance(statement, ast.Expr):
+                    after = block[index + 1] if index + 1 < len(block) else None
+                    if isinstance(after, ast.Return) and after.value is not None:
+                        return after.value
+                    return None
+                todo.append(statement)
+        for handler in getattr(node, "handlers", ()):
+            todo.append(handler)
+    return None
+
+
+def _returned(block: list[ast.stmt]) -> ast.expr | None:
+    """The value a block returns before doing anything but calls (a log line of its own);
+    None when it does anything else first, or runs on."""
+    for statement in block:
+        if isinstance(statement, ast.Return):
+            return statement.value
+        if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
+            return None
+    return None
+
+
+def fallback_sentence(facts: Facts) -> str | None:
+    """What "What it means" says of the guards a way out taken away took (`facts.fallen`)."""
+    taken = {s.condition for s in facts.fallen}
+    said = [
+        f"The guard at line {f.line} is no way out: its other branch returns "
+        f"{code(f.value)} too, the fallback this warning announces, so taking it only hides "
+        "the warning."
+        for f in same_fallbacks(facts)
+        if f.condition in taken
+    ]
+    return " ".join(said[:2]) or None
