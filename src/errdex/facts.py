@@ -601,6 +601,12 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     choices: tuple[ChoiceList, ...] = ()
     # the enum members it writes as a value, not in a test (`extract.registries.member_picks`)
     member_picks: tuple[str, ...] = ()
+    # `extract.group_sizes`: accessor of no argument → the global or `call().attr` it
+    # returns; global → (function setting it, the parameter it is built from, position);
+    # (name called, line, arguments) of calls passing names only
+    group_accessors: dict[str, str] = {}
+    global_sets: dict[str, tuple[str, str, int]] = {}
+    name_calls: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
     name_filters: tuple[NameFilter, ...] = ()
     # the classes its routes take as a body, and the fields of its `*Request` classes
     # (`extract.request_models`)

@@ -120,6 +120,9 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # when a yes/no literal (`use_local_argmax_reduction: bool = False`): a truth test of
     # it is turned with `false` or `true` in the JSON, where a key of unknown type has none
     key_default: str | None = None
+    # the size of a parallel group read through its accessor, the size the user gave the
+    # flag to the function that built the group (`link.group_sizes`): not its value as is
+    group_size: bool = False
 
 
 # How `KnobLink.via` names a property the knob is read through: written by the linker,

@@ -16,6 +16,7 @@ from msgspec.structs import replace as replace_knob
 from errdex.ast_walk import walk
 from errdex.explain.env_reads import env_read_action, without_walrus
 from errdex.explain.flag_reach import only_fed
+from errdex.explain.group_size_actions import group_size_action
 from errdex.explain.input_nodes import computed_with, literal_value, same_expression
 from errdex.explain.json_overrides import plain_flag_overrides
 from errdex.explain.knob_types import boolish, json_valued, negative_flag, numeric, optional
@@ -164,6 +165,9 @@ def _knob_action(
             # value picks other code, with checks of its own (`... must be present for mtp`)
             return None
         return _json_field_action(node, knob) or _own_key_change(node, knob)
+    if knob.group_size:
+        text = group_size_action(node, knob)
+        return KnobAction(text, knob.name) if text is not None else None
     node = without_walrus(node) if knob.kind == KnobKind.ENV else node  # flags: see env_reads
     if (read := env_read_action(node, knob)) is not None:
         return KnobAction(*read)

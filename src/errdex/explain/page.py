@@ -114,6 +114,7 @@ class Knob(msgspec.Struct, kw_only=True):
     bare: bool = False  # a yes/no flag taking no value (`KnobLink.bare`)
     negated: bool = False  # ... with a `--no-x` form
     key_default: str | None = None  # a yes/no key's own default (`KnobLink.key_default`)
+    group_size: bool = False  # a parallel group's size (`KnobLink.group_size`)
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).

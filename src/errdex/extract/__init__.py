@@ -21,6 +21,7 @@ from errdex.extract.config_files import config_file_flags
 from errdex.extract.docs import attribute_docs
 from errdex.extract.environment import optional_imports, platform_tests, value_accessors
 from errdex.extract.exception_classes import class_texts
+from errdex.extract.group_sizes import global_sets, group_accessors, name_calls
 from errdex.extract.keyed_tables import keyed_tables, literal_aliases
 from errdex.extract.knobs import (
     attribute_settings,
@@ -58,7 +59,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "87-positional-call-arguments"
+EXTRACTOR_VERSION = "88-group-sizes"
 
 __all__ = [
     "EXTRACTOR_VERSION",
@@ -270,6 +271,9 @@ def _extract_text(
         class_tables=keyed_tables(text),
         choices=tuple(choice_lists(text)),
         member_picks=member_picks(text),
+        group_accessors=group_accessors(text),
+        global_sets=global_sets(text),
+        name_calls=name_calls(text),
         name_filters=tuple(name_filters(text)),
         routes=tuple(route_bodies(text)),
         request_fields=tuple(request_fields(text)),

@@ -35,6 +35,7 @@ from errdex.facts import (
 from errdex.link.environment_knobs import EnvironmentIndex, direct_reads
 from errdex.link.expression_texts import env_reads_in, local_value, names_of, parse_expression
 from errdex.link.flags import FlagIndex
+from errdex.link.group_sizes import GroupSizes
 from errdex.link.resolve import Namespace
 from errdex.link.settings_classes import object_name
 from errdex.linked_facts import KnobLink, own_key, property_via
@@ -74,6 +75,7 @@ class KnobIndex:
                     self._named_properties.setdefault(key, []).append((prop, facts))
         self.environment = EnvironmentIndex(files, names)
         self.flags = FlagIndex(files, self._properties)
+        self.group_sizes = GroupSizes(files, names)
         # The index never changes once built, and sites of one function (and functions of
         # one class) ask about the same names again and again: each is resolved once.
         self._resolved: dict[_ResolveKey, tuple[KnobLink, ...]] = {}
@@ -328,6 +330,12 @@ class KnobIndex:
         found = self.environment.environment(dotted, facts)
         if found:
             return found
+        if len(parts) == 1 and depth < 2:
+            sized = self.group_sizes.knobs(
+                dotted, facts, lambda name, where: self._resolve(name, where, None, {}, 1)
+            )
+            if sized:
+                return sized
         flag = self.flags.flag(parts, dotted, class_name, facts.path)
         # `self.key` of a configuration class: also the key of the JSON its flag takes
         own = self.flags.own_json_key(dotted, class_name)
@@ -513,7 +521,19 @@ class KnobIndex:
         out: list[KnobLink] = []
         for inner in value.names:
             out.extend(self._resolve(inner, facts, class_name, {}, depth + 1))
-        return out
+        # a local holding a group accessor's size (`tp = get_tp_world_size()`): the flag is
+        # behind the local, as the condition writes it
+        return [
+            msgspec.structs.replace(
+                k,
+                behind=dotted,
+                via=f"the local `{binding.name}` = `{binding.value}` "
+                f"(line {binding.line}); {k.via}",
+            )
+            if k.kind == KnobKind.FLAG and k.behind == binding.value
+            else k
+            for k in out
+        ]
 
     def field_flag(self, name: str) -> KnobLink | None:
         """The flag that sets the field `name` of an arguments class (`EngineArgs`), or that

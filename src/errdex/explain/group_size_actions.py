@@ -1,0 +1,49 @@
+"""The size flag behind a parallel group's size, on a check of a model's KV heads.
+
+A local bound to a group accessor (`tp_size = get_tensor_model_parallel_world_size()`) is
+the size the user gave a flag (`KnobLink.group_size`). The check `heads % tp_size != 0`
+passes with a size that divides the heads, `tp_size % heads != 0` with a multiple of them.
+Only the KV heads are named: a model's attention heads are checked against the same flag
+by the configuration before any model is built (vllm's `verify_with_parallel_config`), so
+a model's own check of them fails only with numbers that check let pass, and offering the
+flag there names a way the user never meets. Any other test of the size names nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from errdex.explain.page import Knob
+from errdex.explain.plain import code
+
+
+def group_size_action(node: ast.expr, knob: Knob) -> str | None:
+    """What to pass the flag for the remainder test `node` on a model's KV heads to be 0,
+    or None when `node` is no such test."""
+    if not (
+        isinstance(node, ast.Compare)
+        and len(node.ops) == 1
+        and isinstance(node.ops[0], ast.NotEq)
+        and isinstance(node.comparators[0], ast.Constant)
+        and node.comparators[0].value == 0
+        and isinstance(node.left, ast.BinOp)
+        and isinstance(node.left.op, ast.Mod)
+    ):
+        return None
+    left, right = node.left.left, node.left.right
+    if _is_size(right, knob) and _kv_heads(left):
+        return f"Pass `{knob.name}` with a size that divides {code(ast.unparse(left))}"
+    if _is_size(left, knob) and _kv_heads(right):
+        return f"Pass `{knob.name}` with a multiple of {code(ast.unparse(right))}"
+    return None
+
+
+def _is_size(node: ast.expr, knob: Knob) -> bool:
+    return isinstance(node, ast.Name) and node.id == knob.behind
+
+
+def _kv_heads(node: ast.expr) -> bool:
+    """A count of the model's key/value heads: `self.total_num_kv_heads`,
+    `config.num_key_value_heads`."""
+    name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+    return isinstance(name, str) and ("kv_heads" in name or "key_value_heads" in name)

@@ -1,0 +1,88 @@
+"""Group sizes: accessors of a module global, globals set from a parameter, and calls
+passing names (`extract.group_sizes`)."""
+
+from __future__ import annotations
+
+from errdex.extract.group_sizes import global_sets, group_accessors, name_calls
+
+STATE = """\
+_TP = None
+_PP = None
+
+
+def get_tp_group():
+    assert _TP is not None, "not initialized"
+    return _TP
+
+
+def get_pp_group():
+    \"\"\"The pipeline group.\"\"\"
+    return _PP
+
+
+def get_tp_world_size() -> int:
+    \"\"\"Return the size.\"\"\"
+    return get_tp_group().world_size
+
+
+def get_rank(group) -> int:
+    return group.rank
+
+
+def initialize(tp_size: int = 1, pp_size: int = 1, backend: str | None = None) -> None:
+    backend = backend or "nccl"
+    ranks = torch.arange(8).reshape(-1, pp_size, tp_size)
+    global _TP
+    group_ranks = ranks.view(-1, tp_size).unbind(0)
+    group_ranks = [x.tolist() for x in group_ranks]
+    _TP = make_group(group_ranks, backend)
+    global _PP
+    group_ranks = ranks.transpose(1, 2).reshape(-1, pp_size).unbind(0)
+    _PP = make_group(group_ranks, backend)
+
+
+def destroy() -> None:
+    global _TP
+    _TP = None
+"""
+
+
+def test_an_accessor_asserting_before_it_returns_a_global_and_one_returning_its_attribute() -> None:
+    assert group_accessors(STATE) == {
+        "get_tp_group": "_TP",
+        "get_pp_group": "_PP",
+        "get_tp_world_size": "get_tp_group().world_size",
+    }
+
+
+def test_a_global_is_set_from_the_one_parameter_its_value_is_built_from() -> None:
+    # `ranks` reads both sizes, but the value reads the local `group_ranks` last assigned
+    # from `tp_size` (then from itself); `backend` is bound again, no longer the caller's
+    assert global_sets(STATE) == {
+        "_TP": ("initialize", "tp_size", 0),
+        "_PP": ("initialize", "pp_size", 1),
+    }
+
+
+def test_a_global_built_from_two_parameters_is_left_out() -> None:
+    text = "def init(a, b):\n    global _G\n    _G = make(a, b)\n"
+    assert global_sets(text) == {}
+
+
+def test_calls_passing_names_are_read_from_the_text() -> None:
+    text = (
+        "def init_worker(vllm_config):\n"
+        "    parallel_config = vllm_config.parallel_config\n"
+        "    ensure_initialized(\n"
+        "        parallel_config.tensor_parallel_size,\n"
+        "        parallel_config.pipeline_parallel_size,\n"
+        "    )\n"
+        "    other(parallel_config, 2)\n"
+    )
+    assert name_calls(text) == (
+        (
+            "ensure_initialized",
+            3,
+            ("parallel_config.tensor_parallel_size", "parallel_config.pipeline_parallel_size"),
+        ),
+    )

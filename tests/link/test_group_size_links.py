@@ -1,0 +1,111 @@
+"""A size read through a group accessor, followed to the flag its callers pass it from
+(`link.group_sizes`)."""
+
+from __future__ import annotations
+
+import textwrap
+
+from errdex.extract import extract_file
+from errdex.facts import KnobKind
+from errdex.link import link_version
+from errdex.linked_facts import IndexedSite
+
+CONFIG = """
+    from dataclasses import dataclass
+
+
+    @dataclass
+    class ParallelConfig:
+        tensor_parallel_size: int = 1
+        \"\"\"Number of tensor parallel groups.\"\"\"
+        pipeline_parallel_size: int = 1
+        \"\"\"Number of pipeline stages.\"\"\"
+
+
+    @dataclass
+    class EngineArgs:
+        tensor_parallel_size: int = ParallelConfig.tensor_parallel_size
+        pipeline_parallel_size: int = ParallelConfig.pipeline_parallel_size
+
+        def add_cli_args(parser):
+            parser.add_argument("--tensor-parallel-size", type=int)
+            parser.add_argument("--pipeline-parallel-size", type=int)
+"""
+
+STATE = """
+    _TP = None
+
+
+    def get_tp_group():
+        assert _TP is not None, "not initialized"
+        return _TP
+
+
+    def get_tensor_model_parallel_world_size() -> int:
+        return get_tp_group().world_size
+
+
+    def initialize_model_parallel(tp_size: int = 1, pp_size: int = 1, backend=None) -> None:
+        backend = backend or "nccl"
+        ranks = torch.arange(8).reshape(-1, pp_size, tp_size)
+        global _TP
+        group_ranks = ranks.view(-1, tp_size).unbind(0)
+        _TP = make_group(group_ranks, backend)
+
+
+    def ensure_model_parallel_initialized(tp_size: int, pp_size: int) -> None:
+        initialize_model_parallel(tp_size, pp_size)
+"""
+
+WORKER = """
+    from eng.state import ensure_model_parallel_initialized
+
+
+    def init_worker(vllm_config):
+        parallel_config = vllm_config.parallel_config
+        ensure_model_parallel_initialized(
+            parallel_config.tensor_parallel_size,
+            parallel_config.pipeline_parallel_size,
+        )
+"""
+
+MODEL = """
+    from eng.state import get_tensor_model_parallel_world_size
+
+
+    class Attention:
+        def __init__(self, num_kv_heads: int):
+            tp_size = get_tensor_model_parallel_world_size()
+            if num_kv_heads % tp_size != 0:
+                raise ValueError("KV heads must divide evenly")
+"""
+
+
+def link() -> dict[str, IndexedSite]:
+    facts = [
+        extract_file(path, textwrap.dedent(text).encode())
+        for path, text in (
+            ("eng/config.py", CONFIG),
+            ("eng/state.py", STATE),
+            ("eng/worker.py", WORKER),
+            ("eng/model.py", MODEL),
+        )
+    ]
+    sites = link_version("demo", facts)
+    return {s.site.message.text: s for s in sites if s.site.message is not None}
+
+
+def test_a_size_read_through_a_group_accessor_reaches_the_flag_its_callers_pass() -> None:
+    site = link()["KV heads must divide evenly"]
+    flags = [k for k in site.knobs if k.kind == KnobKind.FLAG]
+    assert [k.name for k in flags] == ["--tensor-parallel-size"]
+    (knob,) = flags
+    # named as the check writes it: the local bound to the accessor's call
+    assert knob.behind == "tp_size"
+    assert knob.via is not None
+    assert "the local `tp_size` = `get_tensor_model_parallel_world_size()`" in knob.via
+    assert "`initialize_model_parallel` builds from its parameter `tp_size`" in knob.via
+    assert "passes `parallel_config.tensor_parallel_size`" in knob.via
+    # the group's size, not the value the flag holds: the link claims no same value
+    assert not knob.same_value
+    assert knob.group_size
