@@ -123,6 +123,11 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # the size of a parallel group read through its accessor, the size the user gave the
     # flag to the function that built the group (`link.group_sizes`): not its value as is
     group_size: bool = False
+    # for a flag taking a JSON object of fields: the keys of its object among the attributes
+    # of `behind` the condition reads, each with its yes/no default (`("monokernel",
+    # "False")`) or '' (a path, a list, a mode string): a truth test of such a key has no
+    # `false` to give (a key not listed is of a class not known here)
+    key_defaults: tuple[tuple[str, str], ...] = ()
 
 
 # How `KnobLink.via` names a property the knob is read through: written by the linker,

@@ -19,7 +19,15 @@ from errdex.explain.flag_reach import only_fed
 from errdex.explain.group_size_actions import group_size_action
 from errdex.explain.input_nodes import computed_with, literal_value, same_expression
 from errdex.explain.json_overrides import plain_flag_overrides
-from errdex.explain.knob_types import boolish, json_valued, negative_flag, numeric, optional
+from errdex.explain.knob_types import (
+    boolish,
+    held_key,
+    json_valued,
+    negative_flag,
+    numeric,
+    optional,
+    valueless_key,
+)
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, KnobKind
@@ -157,14 +165,29 @@ def _knob_action(
         if knob.kind != KnobKind.FLAG:
             return None
         if (
-            own_key(knob.json_key, knob.via)
+            (own_key(knob.json_key, knob.via) or held_key(knob))
             and not condition.holds
             and condition.kind in (ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE)
         ):
-            # an earlier branch of a chain on the key (`elif self.method == "mtp"`): its
-            # value picks other code, with checks of its own (`... must be present for mtp`)
+            # an earlier branch of a chain on the key (`elif self.method == "mtp"`, `elif
+            # backend == "outlines"`): its value picks other code, with checks of its own
             return None
-        return _json_field_action(node, knob) or _own_key_change(node, knob)
+        shape = compared_shape(node, knob.behind)
+        if held_key(knob) and shape is not None and _not_none(shape):
+            # `null` in the JSON with the user's other keys: the class's validator may tie
+            # them to this one (`torch_profiler_activities` only with `profiler` "torch");
+            # left out whole, the flag gives none of them
+            return _flag_action(replace_knob(knob, json_key=None), shape)
+        action = (
+            _json_field_action(node, knob)
+            or _own_key_change(node, knob)
+            or _held_key_change(node, knob)
+        )
+        if action is not None and condition.kind is ConditionKind.EARLY_EXIT and held_key(knob):
+            # an earlier exit taken on the value of a key a name holds (`if self.kv_role ==
+            # "kv_consumer": return`): another mode, which skips what the function does
+            action = replace(action, drops=True)
+        return action
     if knob.group_size:
         text = group_size_action(node, knob)
         return KnobAction(text, knob.name) if text is not None else None
@@ -562,17 +585,18 @@ def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
     instead = dict(knob.json_fields)
     for attr, name in fields:
         shape = compared_shape(node, name)
-        if (
-            knob.json_key is not None
-            and shape is not None
-            and shape.op in ("true", "false")
-            and knob.key_default is None
-        ):
-            continue  # what type the field is is not known here: no `false` for a name
         # a property or method is no key of the object: the field it returns, or nothing
         field = instead.get(attr, attr)
         if shape is None or not field:
             continue
+        if shape.op in ("true", "false") and (
+            knob.key_default is None
+            if knob.json_key is not None
+            else dict(knob.key_defaults).get(field) == ""
+        ):
+            continue  # a key not known to be yes/no (a path, a list): no `false` for it
+        if valueless_key(knob):
+            continue  # named with no value (`_held_key_change`)
         value: object
         match shape.op:
             case "true":
@@ -621,6 +645,24 @@ def _own_key_change(node: ast.expr, knob: Knob) -> KnobAction | None:
     if compared_shape(node, knob.behind) is not None or not computed_with(node, knob.behind):
         return None
     text = f"Change `{knob.json_key}` in the JSON of `{knob.name}` to a value this check accepts"
+    return KnobAction(text=text, knob=knob.name)
+
+
+def _not_none(shape: Shape) -> bool:
+    """`x is not None`, `x != None`."""
+    return shape.op in ("is not", "!=") and shape.has_value and shape.value is None
+
+
+def _held_key_change(node: ast.expr, knob: Knob) -> KnobAction | None:
+    """A name holding one key of the flag's JSON as it is (`mode` given
+    `compilation_config.mode`), tested in a way no exact value follows from (an enum
+    member, a truth test of a key of unknown type): the key to change, named in the flag's
+    JSON. Not a configuration class's own key: its branches pick what the user asked for."""
+    if knob.behind is None or not held_key(knob) or knob.behind not in _names(node):
+        return None  # a parameter the callers give: said of the call, or as the message says
+    text = (
+        f"Change `{knob.json_key}` in the JSON of `{knob.name}`, which {code(knob.behind)} follows"
+    )
     return KnobAction(text=text, knob=knob.name)
 
 

@@ -7,6 +7,7 @@ the value it reads (`int(os.environ[...])`): the action on a knob follows its ty
 from __future__ import annotations
 
 from errdex.explain.page import Knob
+from errdex.linked_facts import own_key
 
 
 def numeric(knob: Knob) -> bool:
@@ -47,3 +48,17 @@ def negative_flag(flag: str) -> str | None:
     if not flag.startswith("--") or flag.startswith("--no-"):
         return None
     return "--no-" + flag[2:]
+
+
+def held_key(knob: Knob) -> bool:
+    """A key of a JSON-valued flag's object that a name of the function holds (`mode =
+    compilation_config.mode`, `self.kv_role` set in `__init__`): not a configuration
+    class's own key, nor a parameter its callers give."""
+    return knob.json_key is not None and not own_key(knob.json_key, knob.via) and not knob.passed_by
+
+
+def valueless_key(knob: Knob) -> bool:
+    """A held key that is no yes/no: no value of it is written, only its name. A mode value
+    alone may be refused by its class's validator (`profiler` "torch" needs
+    `torch_profiler_dir`), and the user's other keys are not known."""
+    return held_key(knob) and knob.key_default is None

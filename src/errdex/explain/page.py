@@ -115,6 +115,8 @@ class Knob(msgspec.Struct, kw_only=True):
     negated: bool = False  # ... with a `--no-x` form
     key_default: str | None = None  # a yes/no key's own default (`KnobLink.key_default`)
     group_size: bool = False  # a parallel group's size (`KnobLink.group_size`)
+    # the keys read of a JSON-valued flag's object, yes/no or not (`KnobLink.key_defaults`)
+    key_defaults: tuple[tuple[str, str], ...] = ()
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).

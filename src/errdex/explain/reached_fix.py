@@ -33,7 +33,7 @@ from errdex.explain.expanded import expanded, own_expanded
 from errdex.explain.fix_forms import placeholder
 from errdex.explain.input_nodes import part_views
 from errdex.explain.knob_actions import KnobAction, Shape, compared_shape
-from errdex.explain.knob_types import boolish, json_valued, negative_flag
+from errdex.explain.knob_types import boolish, json_valued, negative_flag, valueless_key
 from errdex.explain.literal_bindings import with_literals
 from errdex.explain.literal_members import with_members
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
@@ -60,6 +60,7 @@ class _Held:
     # the whole numbers a bound the condition holds allows (lowest, highest; None: open)
     within: tuple[int | None, int | None] | None = None
     unwritable: bool = False  # a setting decides it, in a form no line writes
+    behind: str | None = None  # the name of the part the setting gives
 
 
 def with_reached_fix(solution: Solution, facts: Facts) -> Solution:
@@ -84,7 +85,10 @@ def reached_fix(
     if own is None:
         return None
     fix = own
-    held = [h for h in _held(facts) if h.knob != knob_name]
+    # a name the fix's own setting gives is not held by another that gives it too (a plain
+    # flag and the key of a JSON-valued flag both write `backend`)
+    gives = {k.behind for k in facts.knobs if k.name == knob_name and k.behind}
+    held = [h for h in _held(facts) if h.knob != knob_name and h.behind not in gives]
     if not held:
         return fix
     if any(h.unwritable or (h.command and h.command != command) for h in held):
@@ -254,8 +258,8 @@ def _flag_held(knob: Knob, flags: str | None, within: Within | None = None) -> _
     """What holds a part through `knob`: unwritable when its form is not known, or when it
     must be given and no command line is known to give it to (left out, it needs none)."""
     if flags is None or (flags and not knob.command):
-        return _Held(knob.name, unwritable=True)
-    return _Held(knob.name, flags=flags, command=knob.command, within=within)
+        return _Held(knob.name, unwritable=True, behind=knob.behind)
+    return _Held(knob.name, flags=flags, command=knob.command, within=within, behind=knob.behind)
 
 
 def _flags_read(part: ConditionView, facts: Facts) -> list[Knob]:
@@ -266,11 +270,14 @@ def _flags_read(part: ConditionView, facts: Facts) -> list[Knob]:
     # whole names only: `self.kernel_config.autotune` reads a field of `--kernel-config`'s
     # object, which the program may set itself, not the flag's own value
     names = set(dotted_names(node))
-    return [
+    found = [
         k
         for k in facts.knobs
         if k.kind == KnobKind.FLAG and k.behind in names and k.command and k.via != NAMED_IN_MESSAGE
     ]
+    # one flag a name: a plain flag and the key of a JSON-valued flag that both write it
+    # are one value the user gave, with either
+    return [k for i, k in enumerate(found) if all(o.behind != k.behind for o in found[:i])]
 
 
 def _env_holding(action: KnobAction, part: ConditionView, knob: Knob, facts: Facts) -> _Held:
@@ -317,8 +324,8 @@ def _flag_witness(
         # a field of the flag's JSON: written as such where the name holds one field
         key = knob.json_key
         chosen = _chosen(shape)
-        if key is None or not isinstance(chosen, str | int | float | bool):
-            return mine, None
+        if key is None or not isinstance(chosen, str | int | float | bool) or valueless_key(knob):
+            return mine, None  # the user's own value, named
         return f"{knob.name} {shlex.quote(json.dumps({key: chosen}))}", None
     if shape.op in ("==", "is", "in"):
         chosen = _chosen(shape)

@@ -228,13 +228,53 @@ class FlagIndex:
         a `ClassVar`: state the program fills in, `static_forward_context`): no key of the
         flag's JSON sets it. Only a name the class itself declares counts (one it inherits,
         or sets in a method, is not known here)."""
+        owner = self._annotated_class(receiver)
+        return owner is not None and (
+            attr in self._declared.get(owner, ()) and attr not in self._keys[owner]
+        )
+
+    def _annotated_class(self, receiver: str) -> str | None:
+        """The configuration class the JSON-valued field `receiver` is declared as
+        (`kernel_config: KernelConfig`), when its declaration names exactly one."""
         declared = self._fields.get(receiver)
         if declared is None:
-            return False
+            return None
         words = [w for w in re.findall(r"[A-Za-z_]\w*", declared[1]) if w in self._keys]
-        return len(words) == 1 and (
-            attr in self._declared.get(words[0], ()) and attr not in self._keys[words[0]]
-        )
+        return words[0] if len(words) == 1 else None
+
+    def _object_class(self, receiver: str) -> str | None:
+        """The configuration class whose object the JSON-valued field `receiver` takes: the
+        one it is declared as, else the one class named for it (`speculative_config:
+        dict | None` holds a `SpeculativeConfig`)."""
+        found = self._annotated_class(receiver)
+        if found is not None or receiver not in self._fields:
+            return found
+        named = [c for c in self._keys if object_name(c) == receiver]
+        return named[0] if len(named) == 1 else None
+
+    def takes_key(self, receiver: str, attr: str) -> bool:
+        """Whether the object the JSON-valued field `receiver` takes has `attr` among its
+        constructor's keys: a key the flag's JSON sets."""
+        owner = self._object_class(receiver)
+        return owner is not None and attr in self._keys[owner]
+
+    @staticmethod
+    def user_key(name: str) -> bool:
+        """Whether a key of a configuration object may be one a user writes in its flag's
+        JSON: not one named for a whole object (`draft_model_config`), which the program
+        builds from the user's other keys and passes in."""
+        return _CONFIG_RECEIVER.search(name) is None
+
+    def key_default(self, receiver: str, attr: str) -> str | None:
+        """The yes/no default (`True`, `False`) of the key `attr` of the object the
+        JSON-valued field `receiver` takes (`kernel_config` → `KernelConfig.monokernel`);
+        '' for a key of that object whose default is no yes/no literal (a path, a list, a
+        mode, `bool | None`); None when the object's class, or the key, is not known."""
+        owner = self._object_class(receiver)
+        if owner is None or attr not in self._keys[owner]:
+            return None
+        default = self._field_default(owner, attr)
+        return default if default in ("True", "False") else ""
 
     def _json_key(self, receiver: str, attr: str) -> str | None:
         """None when `attr` of the JSON-valued field `receiver` is a key of its object as far
@@ -297,8 +337,15 @@ class FlagIndex:
             if self._state_field(receiver, name):
                 return None  # no key of the JSON sets it: the flag does not decide it
             knob = self.flag(["args", receiver], ".".join(parts[:-1]), None)
+            if knob is None:
+                return None
             instead = self._json_key(receiver, name)
-            if knob is None or instead is None:
+            # the key the JSON sets for it: itself, or the field its property returns
+            key = name if instead is None else instead
+            default = self.key_default(receiver, key) if key else None
+            if default is not None:
+                knob = msgspec.structs.replace(knob, key_defaults=((key, default),))
+            if instead is None:
                 return knob
             return msgspec.structs.replace(knob, json_fields=((name, instead),))
         # A one-word attribute (`model`, `seed`) is a flag only on an object named for
@@ -380,7 +427,7 @@ class FlagIndex:
         if receiver not in OWN_OBJECT or not name.isidentifier() or class_name is None:
             return None
         owner = class_name.rsplit(".", 1)[-1]
-        if name not in self._keys.get(owner, ()) or _CONFIG_RECEIVER.search(name):
+        if name not in self._keys.get(owner, ()) or not self.user_key(name):
             return None
         if name in self._flags or self._fields.get(name, ("",))[0] in self._args_fields:
             # a flag of the same name: the one the code matched so far, and what EngineArgs

@@ -139,10 +139,13 @@ class KnobIndex:
         unique: dict[tuple[str, str], KnobLink] = {}
         for knob in out:
             kept = unique.setdefault((knob.name, knob.behind), knob)
-            if kept is not knob and knob.json_fields:
+            if kept is not knob and (knob.json_fields or knob.key_defaults):
                 # one JSON flag behind several attributes: what each of them is, together
-                merged = tuple(dict.fromkeys(kept.json_fields + knob.json_fields))
-                unique[(knob.name, knob.behind)] = msgspec.structs.replace(kept, json_fields=merged)
+                unique[(knob.name, knob.behind)] = msgspec.structs.replace(
+                    kept,
+                    json_fields=tuple(dict.fromkeys(kept.json_fields + knob.json_fields)),
+                    key_defaults=tuple(dict.fromkeys(kept.key_defaults + knob.key_defaults)),
+                )
         return [
             self._json_overrides(self._documented(k, class_name))
             for k in list(unique.values())[:_MAX_KNOBS]
@@ -359,18 +362,52 @@ class KnobIndex:
         if value is None or value == dotted:
             return []
         via = f"`{dotted}` is `{value}` (set in `{class_name}.__init__`)"
-        # only a setting that gives the value itself: not one behind a part of it (a JSON
-        # flag's key), nor a flag whose value is a whole configuration object
-        return [
-            msgspec.structs.replace(knob, behind=dotted, via=via)
-            for knob in self._resolve(value, facts, class_name, {}, depth=1)
-            if knob.same_value
-            and knob.sets is None
-            and knob.behind == value
-            and not knob.json_fields
-            and not whole_object(knob.value_type)
-            and (knob.kind != KnobKind.FLAG or self.flags.declares(*_last_two(value)))
-        ]
+        out: list[KnobLink] = []
+        for knob in self._resolve(value, facts, class_name, {}, depth=1):
+            keyed = self._held_key(knob, value)
+            # only a setting that gives the value itself: one key of a JSON-valued flag's
+            # object (`self._backend = attention_config.trtllm_ragged_backend`), not a
+            # flag behind a part of it, nor one whose value is a whole configuration object
+            if not keyed and not (
+                knob.same_value
+                and knob.sets is None
+                and knob.behind == value
+                and not knob.json_fields
+                and not whole_object(knob.value_type)
+                and (knob.kind != KnobKind.FLAG or self.flags.declares(*_last_two(value)))
+            ):
+                continue
+            out.extend(msgspec.structs.replace(k, behind=dotted, via=via) for k in keyed or [knob])
+        return out
+
+    def _held_key(self, knob: KnobLink, value: str) -> list[KnobLink]:
+        """For a name holding one key of a JSON-valued flag's object as it is (`value` is
+        `vllm_config.compilation_config.mode`, `knob` that object's `--compilation-config`):
+        the flag with that key, after the plain flags that write the key when given; none
+        when `knob` is no such flag, or the object's constructor does not take the key."""
+        if knob.kind != KnobKind.FLAG or knob.json_key is not None:
+            return []
+        if not self.flags.user_key(value.rpartition(".")[2]):
+            return []
+        keyed = giving(knob, value)
+        receiver, key = _last_two(value)
+        if keyed is None or keyed.json_key is None or not self.flags.takes_key(receiver, key):
+            return []
+        # a yes/no key is turned with `false` or `true` in the JSON; one of another type
+        # gets no value for a truth test
+        keyed = msgspec.structs.replace(
+            keyed, key_default=self.flags.key_default(receiver, key) or None, key_defaults=()
+        )
+        return [*self.plain_flags(keyed), keyed]
+
+    def plain_flags(self, knob: KnobLink) -> list[KnobLink]:
+        """For a field of a JSON-valued flag's object, the plain flags that write that
+        field too (`--attention-backend` for `backend` of `--attention-config`): a user
+        gives the value with either."""
+        if knob.json_key is None:
+            return []
+        owner = "".join(word.capitalize() for word in knob.name.lstrip("-").split("-"))
+        return self.flags.flags_defaulting_to(owner, knob.json_key)
 
     def _through_sets(self, dotted: str, class_name: str | None, depth: int) -> list[KnobLink]:
         """The settings behind the guard of an assignment of the attribute elsewhere in the
@@ -515,7 +552,9 @@ class KnobIndex:
                 msgspec.structs.replace(
                     k, behind=dotted, via=f"{via}; {k.via}" if own_key(k.json_key, k.via) else via
                 )
-                for k in self._resolve(value.alias, facts, class_name, {}, depth + 1)
+                for found in self._resolve(value.alias, facts, class_name, {}, depth + 1)
+                # one key of a JSON-valued flag's object: that key, not the whole object
+                for k in self._held_key(found, value.alias) or [found]
             ]
         # A local computed from settings: the knobs behind the names it is made of.
         out: list[KnobLink] = []
@@ -572,3 +611,19 @@ def receiver_name(dotted: str, class_name: str | None) -> str:
     if owner in OWN_OBJECT and class_name:
         owner = object_name(class_name)
     return owner
+
+
+def giving(knob: KnobLink, value: str) -> KnobLink | None:
+    """The knob when it gives `value` as it is: an environment variable or a flag behind
+    the name itself, or a flag taking a JSON object whose field the name is
+    (`attention_config.backend` under `--attention-config`), with that field."""
+    if not knob.same_value or knob.sets is not None or knob.json_fields:
+        return None
+    if knob.kind not in (KnobKind.ENV, KnobKind.FLAG):
+        return None
+    if knob.behind == value:
+        return knob
+    owner, _, field = value.rpartition(".")
+    if knob.kind == KnobKind.FLAG and owner == knob.behind and whole_object(knob.value_type):
+        return msgspec.structs.replace(knob, json_key=field)
+    return None

@@ -25,7 +25,7 @@ from errdex.ast_walk import walk
 from errdex.facts import CallSite, Condition, FileFacts, KnobKind
 from errdex.link.callers import CallerIndex
 from errdex.link.expression_texts import parse_expression
-from errdex.link.knobs import KnobIndex, receiver_name, whole_object
+from errdex.link.knobs import KnobIndex, giving, receiver_name
 from errdex.linked_facts import IndexedSite, KnobLink, own_key
 
 _MAX_DEPTH = 3  # functions a value passes through, the site's own included
@@ -120,14 +120,14 @@ class PassedArguments:
         self, module: str, function: str, param: str, position: int, depth: int
     ) -> list[KnobLink]:
         out: list[KnobLink] = []
-        giving = [
+        passing = [
             (passed, call, facts)
             for call, facts in self._callers.passing_calls(module, function)
             if (passed := _passed(call, param, position)) is not None
         ]
-        if not giving or len(giving) > _MAX_CALLS:
+        if not passing or len(passing) > _MAX_CALLS:
             return []
-        for (value, passed_on), call, facts in giving:
+        for (value, passed_on), call, facts in passing:
             if not value:
                 return []  # a call gives it something else, or may: no setting decides it
             at = f"`{call.function}` ({facts.path}:{call.line})"
@@ -140,25 +140,16 @@ class PassedArguments:
             else:
                 links = []
                 for found in self._knobs.resolve(value, facts, call.class_name):
-                    knob = _giving(found, value)
+                    knob = giving(found, value)
                     if knob is not None and self._declared(knob, value, call.class_name):
                         links.extend(
                             _through(k, f"`{param}` is `{value}`, given by {at}", call.function)
-                            for k in (*self._plain_flags(knob), knob)
+                            for k in (*self._knobs.plain_flags(knob), knob)
                         )
             if not links:
                 return []  # a call gives it something no setting decides
             out.extend(links)
         return out
-
-    def _plain_flags(self, knob: KnobLink) -> list[KnobLink]:
-        """For a field of a JSON-valued flag's object, the plain flags that write that
-        field too (`--attention-backend` for `backend` of `--attention-config`): a user
-        gives the value with either."""
-        if knob.json_key is None:
-            return []
-        owner = "".join(word.capitalize() for word in knob.name.lstrip("-").split("-"))
-        return self._knobs.flags.flags_defaulting_to(owner, knob.json_key)
 
     def _declared(self, knob: KnobLink, value: str, class_name: str | None) -> bool:
         """A flag matched on an object the class named for it declares the field of
@@ -196,22 +187,6 @@ def _through(knob: KnobLink, via: str, caller: str) -> KnobLink:
         via=via if knob.via is None else f"{via}; {knob.via}",
         passed_by=(caller, *knob.passed_by),
     )
-
-
-def _giving(knob: KnobLink, value: str) -> KnobLink | None:
-    """The knob when it gives `value` as it is: an environment variable or a flag behind
-    the name itself, or a flag taking a JSON object whose field the name is
-    (`attention_config.backend` under `--attention-config`), with that field."""
-    if not knob.same_value or knob.sets is not None or knob.json_fields:
-        return None
-    if knob.kind not in (KnobKind.ENV, KnobKind.FLAG):
-        return None
-    if knob.behind == value:
-        return knob
-    owner, _, field = value.rpartition(".")
-    if knob.kind == KnobKind.FLAG and owner == knob.behind and whole_object(knob.value_type):
-        return msgspec.structs.replace(knob, json_key=field)
-    return None
 
 
 class ParsedTests:
