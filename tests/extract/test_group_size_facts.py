@@ -86,3 +86,23 @@ def test_calls_passing_names_are_read_from_the_text() -> None:
             ("parallel_config.tensor_parallel_size", "parallel_config.pipeline_parallel_size"),
         ),
     )
+
+
+def test_the_scans_skip_what_they_cannot_take_and_keep_what_they_can() -> None:
+    # a call without a dot among names, a trailing comma, a call among the arguments;
+    # `global` twice on one line, in a comment, and in a function of no parameter
+    text = (
+        "def reset():\n"
+        "    global _A\n"
+        "    _A = other_config.size\n"
+        "\n"
+        "def init(a_config, size):  # global setup\n"
+        "    global _A; global _B\n"
+        "    _A = make(size)\n"
+        "    _B = make(a_config)\n"
+        "    f(a, b)\n"
+        "    g(a_config.x, size,)\n"
+        "    h(a_config(1).x, y.z)\n"
+    )
+    assert global_sets(text) == {"_A": ("init", "size", 1), "_B": ("init", "a_config", 0)}
+    assert name_calls(text) == (("g", 10, ("a_config.x", "size")),)

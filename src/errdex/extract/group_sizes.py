@@ -14,25 +14,54 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
+from collections.abc import Callable, Iterator
 
 from errdex.lazy_re import lazy_compile
 
 # a module-level function that takes no argument: `def get_tp_group() -> X:`, after its
-# line's start (patterns starting with a literal are tried at its occurrences only, where
-# `^` with MULTILINE is tried at every character)
+# line's start; tried only where `str.find` sees "\ndef" (`_matches`)
 _NO_ARG_DEF = lazy_compile(r"\ndef[ \t]+(\w+)[ \t]*\([ \t]*\)[^\n]*:[ \t]*\n")
 _MAX_ACCESSOR_LINES = 8
 # the one return such a body may have, checked before the body is parsed
 _RETURNED = lazy_compile(r"^[ \t]+return[ \t]+\w+(?:\(\)\.\w+)?[ \t]*(?:#.*)?$", re.MULTILINE)
-# `global _TP` (or `global _TP, _ETP`) in a function body
+# `global _TP` (or `global _TP, _ETP`) in a function body, from its line's start: tried
+# only at the start of a line holding "global" (`_matches`), not at every line
 _GLOBAL = lazy_compile(r"\n[ \t]+global[ \t]+\w")
 _MAX_GLOBAL_FUNCTION_LINES = 600
+# a function of no parameter builds nothing from one: not parsed
+_NO_PARAMETER = lazy_compile(r"def[ \t]+\w+[ \t]*\([ \t]*\)")
 # a call whose arguments are all names or dotted names, one at least an attribute read:
 # `ensure_model_parallel_initialized(parallel_config.tensor_parallel_size, ...)`
 # (the arguments; the name called is read back from the `(`: a pattern starting with the
-# literal is tried at each `(` only)
-_NAME_ARGS = lazy_compile(r"\(\s*((?:[A-Za-z_][\w.]*\s*,\s*)*[A-Za-z_][\w.]*)\s*,?\s*\)")
+# literal is tried at each `(` only). A dot must come before anything else than a name, a
+# comma or a space (the lookahead fails at most calls at once), and no part gives back
+# what it took (possessive: what follows each part cannot start with what it takes).
+_NAME_ARGS = lazy_compile(
+    r"\((?=[\w\s,]*+\.)\s*+((?:[A-Za-z_][\w.]*+\s*+,\s*+)*[A-Za-z_][\w.]*+)\s*+,?\s*+\)"
+)
 _MAX_NAME_CALLS = 400
+
+
+def _matches(
+    pattern: re.Pattern[str], text: str, literal: str, anchor: Callable[[str, int], int]
+) -> Iterator[re.Match[str]]:
+    """What `pattern.finditer(text)` finds, for a pattern that can match only at
+    `anchor(text, i)` of an occurrence `i` of `literal`: `str.find` skips the text between
+    at memory speed, where the pattern's own scan steps through it character by character."""
+    end = at = -1
+    while (at := text.find(literal, at + 1)) != -1:
+        start = anchor(text, at)
+        if start < end:
+            continue
+        if (found := pattern.match(text, start)) is not None:
+            end = found.end()
+            yield found
+        else:
+            end = start + 1
+
+
+def _line_start(text: str, at: int) -> int:
+    return text.rfind("\n", 0, at)
 
 
 def _function_text(text: str, start: int) -> str:
@@ -65,7 +94,7 @@ def group_accessors(text: str) -> dict[str, str]:
     out: dict[str, str] = {}
     if "return" not in text:
         return out
-    for found in _NO_ARG_DEF.finditer(text):
+    for found in _matches(_NO_ARG_DEF, text, "\ndef", lambda _, at: at):
         source = _function_text(text, found.start() + 1)
         if source.count("\n") > _MAX_ACCESSOR_LINES or _RETURNED.search(source) is None:
             continue
@@ -104,13 +133,15 @@ def global_sets(text: str) -> dict[str, tuple[str, str, int]]:
     if "global" not in text:
         return out
     seen: set[int] = set()
-    for found in _GLOBAL.finditer(text):
+    for found in _matches(_GLOBAL, text, "global", _line_start):
         start = text.rfind("\ndef ", 0, found.start()) + 1
         if start == 0 and not text.startswith("def "):
             continue
         if start in seen:
             continue
         seen.add(start)
+        if _NO_PARAMETER.match(text, start) is not None:
+            continue
         source = _function_text(text, start)
         if source.count("\n") > _MAX_GLOBAL_FUNCTION_LINES:
             continue
@@ -183,8 +214,6 @@ def name_calls(text: str) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
         return ()
     line, counted = 1, 0
     for found in _NAME_ARGS.finditer(text):
-        if "." not in found[1]:
-            continue
         at = start = found.start()
         while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_."):
             start -= 1
