@@ -298,3 +298,13 @@ def test_an_instruction_after_a_comma_and_its_case_is_advice() -> None:
     assert run.command == "pip install kit[grpc]"
     # a step the program took and failed
     assert message_advice("Initialize MooncakeDistributedStore failed.") == []
+
+
+def test_a_keyword_in_capitals_before_a_noun_is_named_not_an_instruction() -> None:
+    # SQLAlchemy's StaleDataError reports what an UPDATE statement did: no advice in it
+    report = "UPDATE statement on table '{t}' expected to update {n} row(s); Only {m} were matched."
+    assert message_advice(report) == []
+    # a verb in capitals that is followed by what to give still instructs
+    assert [a.text for a in message_advice("SET VLLM_X=1 to enable it.")] == [
+        "SET VLLM_X=1 to enable it."
+    ]

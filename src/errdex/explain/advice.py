@@ -119,6 +119,9 @@ _REQUIREMENT = re.compile(
     re.I,
 )
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+# "UPDATE statement on table ... expected to update 3 row(s)": a verb in capitals before a
+# word in lower case names a keyword (of SQL, of a protocol), it does not tell the user to do it
+_KEYWORD_NAMED = re.compile(r"^[A-Z]{2,}\s+[a-z]")
 # "If this is a delete operation, configure passive_deletes=True on ...": the case the
 # instruction after it is for (no sentence of its own: one clause, then the comma; an
 # instruction of one word, "If not installed, run", introduces the command after it)
@@ -518,7 +521,7 @@ def python_literal(text: str) -> bool:
 
 def _instructs(sentence: str) -> bool:
     text = _CASE_FIRST.sub("", sentence.strip().lstrip("(`'\""), count=1)
-    return _INSTRUCTS.match(text) is not None
+    return _INSTRUCTS.match(text) is not None and not _KEYWORD_NAMED.match(text)
 
 
 def _command(found: str) -> str:
