@@ -122,10 +122,17 @@ def _case_argument(solution: Solution, required: list[str]) -> bool:
     """Whether the input way out changes another argument than the one the message says
     must be so, one the message names as what it must agree with ("'default' length must
     match nargs={nargs}": giving `nargs` up is what the user did not ask)."""
-    changed = _ARGUMENT.search(solution.text) if solution.kind == "input" else None
-    if changed is None:
+    if solution.kind != "input":
         return False
-    name = changed.group(1)
+    change = solution.change
+    if change is not None and change.form == "call" and change.argument:
+        name = change.argument
+    else:
+        # a solution with no change as data: the argument as the input rules name it
+        changed = _ARGUMENT.search(solution.text)
+        if changed is None:
+            return False
+        name = changed.group(1)
     return any(
         f"the argument `{name}`" not in said
         and re.search(rf"(?<![\w`]){re.escape(name)}(?!\w)", said.partition("“")[2]) is not None
