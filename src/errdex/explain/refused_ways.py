@@ -282,17 +282,20 @@ def if_at(facts: Facts, line: int, whole_file: bool = False) -> ast.If | None:
     """The `if` on `line` of the site's function (or, for a helper's test, of its file: of
     the top-level block holding the line parsed alone, else of the whole file)."""
     if not whole_file:
-        return _if_in(facts.site_function(), line)
-    found = _if_in(top_block_at(facts.source_text, line), line)
-    return found if found is not None else _if_in(facts.top_module(holding(line)), line)
+        return if_in(facts.site_function(), line)
+    found = if_in(top_block_at(facts.source_text, line), line)
+    return found if found is not None else if_in(facts.top_module(holding(line)), line)
 
 
-def _if_in(tree: ast.AST | None, line: int) -> ast.If | None:
+def if_in(tree: ast.AST | None, line: int, test_line: bool = False) -> ast.If | None:
     """The `if` on `line` of `tree`: found down the statements whose lines hold it, not in
-    a walk of every node."""
+    a walk of every node; with `test_line`, also one whose test starts on `line` (a
+    condition's line: `if (` may open it on the line above)."""
     todo: list[ast.AST] = [tree] if tree is not None else []
     for node in todo:  # the list grows as it is read
-        if isinstance(node, ast.If) and node.lineno == line:
+        if isinstance(node, ast.If) and (
+            node.lineno == line or (test_line and node.test.lineno == line)
+        ):
             return node
         for name in _BLOCKS:
             block = getattr(node, name, None)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.plain import code
+from errdex.explain.refused_ways import if_in
 from errdex.extract.conditions import dotted_names
 from errdex.facts import ConditionKind, SiteKind
 
@@ -66,19 +67,19 @@ def _same(facts: Facts) -> list[SameFallback]:
     fallback = _returned_after(function, site.line)
     if fallback is None:
         return []
+    stored = _stored(function)
     found = []
     for condition in facts.conditions:
         if condition.kind not in _BRANCHES:
             continue
-        guard = _if_testing(function, condition.line)
+        guard = if_in(function, condition.line, test_line=True)
         if guard is None:
             continue
         other = _returned(guard.orelse if condition.holds else guard.body)
         if other is None or ast.dump(other) != ast.dump(fallback):
             continue
-        if _tested(fallback, guard.test) or _roots(fallback) & _assigned(
-            function, guard.lineno, site.line
-        ):
+        assigned = {name for line, name in stored if guard.lineno <= line <= site.line}
+        if _tested(fallback, guard.test) or _roots(fallback) & assigned:
             # `return language` under `if language is None ...`: the same words, another
             # value (what the guard tested, or what was assigned since)
             continue
@@ -101,26 +102,13 @@ def _roots(node: ast.AST) -> set[str]:
     return {c.partition(".")[0] for c in dotted_names(node)}
 
 
-def _assigned(function: ast.AST, start: int, end: int) -> set[str]:
-    """The names the function assigns on the lines from `start` to `end`."""
-    return {
-        n.id
+def _stored(function: ast.AST) -> list[tuple[int, str]]:
+    """The names the function assigns, with their lines."""
+    return [
+        (n.lineno, n.id)
         for n in walk(function)
-        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and start <= n.lineno <= end
-    }
-
-
-def _if_testing(function: ast.AST, line: int) -> ast.If | None:
-    """The `if` whose test starts on `line` (a condition's line: `if (` may open it on
-    the line above)."""
-    return next(
-        (
-            node
-            for node in walk(function)
-            if isinstance(node, ast.If) and line in (node.lineno, node.test.lineno)
-        ),
-        None,
-    )
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    ]
 
 
 def _returned_after(function: ast.AST, line: int) -> ast.expr | None:
