@@ -45,7 +45,7 @@ def earlier_branch(
         isinstance(tree, ast.Compare)
         and len(tree.ops) == 1
         and isinstance(tree.ops[0], ast.Eq | ast.In)
-        and _literal(tree.comparators[0])
+        and literal(tree.comparators[0])
     ):
         return False
     local = {b.name: b.value for b in bindings if b.origin == "local"}
@@ -56,7 +56,7 @@ def earlier_branch(
     return False
 
 
-def _literal(node: ast.expr) -> bool:
+def literal(node: ast.expr) -> bool:
     """A literal, or a tuple, list or set of literals."""
     if isinstance(node, ast.Tuple | ast.List | ast.Set):
         return all(isinstance(e, ast.Constant) for e in node.elts)

@@ -65,7 +65,7 @@ def attribute_solution(facts: Facts) -> Solution | None:
         found[0]
         for c in facts.held[:-1]
         if (tested := parse_expression(c.text)) is not None
-        and (value := _is_not_none(tested)) is not None
+        and (value := is_not_none(tested)) is not None
         and (found := _attribute(value, classes, local)) is not None
     }
     wants = _wanted(node, classes, local, guarded)
@@ -90,7 +90,7 @@ def _wanted(
     optional = False
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) and len(node.values) == 2:
         first, node = node.values
-        read = _is_not_none(first)
+        read = is_not_none(first)
         if read is None or _attribute(read, classes, local) is None:
             return None
         optional = True
@@ -126,7 +126,7 @@ def _wanted(
     return None
 
 
-def _is_not_none(node: ast.expr) -> ast.expr | None:
+def is_not_none(node: ast.expr) -> ast.expr | None:
     """`X` of `X is not None`, else None."""
     if (
         isinstance(node, ast.Compare)

@@ -18,9 +18,12 @@ says why.
 from __future__ import annotations
 
 import ast
+import copy
 
 from errdex.ast_walk import walk
 from errdex.explain.call_order import is_own
+from errdex.explain.chain_branches import literal
+from errdex.explain.class_attributes import is_not_none
 from errdex.explain.context import CONTEXT_KINDS, Facts, RefusedMode
 from errdex.explain.literal_members import import_path
 from errdex.explain.plain import code
@@ -49,9 +52,11 @@ def refused_modes(store: Store, stored: StoredSite, facts: Facts) -> list[Refuse
     if not tests:
         return []  # most pages: the function is not read for its parameters
     function = facts.site_function()
-    typed = _typed_params(function) if function is not None else {}
+    if function is None:
+        return []
+    typed = _typed_params(function)
     tests = [t for t in tests if t[1] in typed]
-    if function is None or not tests:
+    if not tests:
         return []
     out: list[RefusedMode] = []
     raises: dict[str, list[StoredSite]] = {}
@@ -99,7 +104,7 @@ def _field_test(text: str, local: dict[str, str]) -> tuple[str, str, ast.expr] |
     node = parse_expression(text)
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
         return None
-    if not isinstance(node.ops[0], _COMPARED) or not _literal(node.comparators[0]):
+    if not isinstance(node.ops[0], _COMPARED) or not literal(node.comparators[0]):
         return None
     left = node.left
     if isinstance(left, ast.Name) and left.id in local:
@@ -113,14 +118,6 @@ def _field_test(text: str, local: dict[str, str]) -> tuple[str, str, ast.expr] |
     own = ast.Attribute(value=ast.Name(id="self", ctx=ast.Load()), attr=left.attr, ctx=ast.Load())
     test = ast.Compare(left=own, ops=node.ops, comparators=node.comparators)
     return left.value.id, left.attr, test
-
-
-def _literal(node: ast.expr) -> bool:
-    if isinstance(node, ast.Constant):
-        return True
-    return isinstance(node, ast.Tuple | ast.List | ast.Set) and all(
-        isinstance(e, ast.Constant) for e in node.elts
-    )
 
 
 def _read_fields(function: ast.FunctionDef, param: str, line: int) -> set[str]:
@@ -156,9 +153,13 @@ def _class_raises(store: Store, stored: StoredSite, facts: Facts, owner: str) ->
 def _refuses(site: StoredSite, other: str, given: set[str]) -> str | None:
     """The field of `given` that `site`'s path holds set beside `other` (the tested field
     the other way), or None."""
-    local = {b.name: b.value for b in site.site.bindings if b.origin == "local"}
+    own = {}  # the locals assigned `self.<x>`, parsed once
+    for binding in site.site.bindings:
+        value = parse_expression(binding.value) if binding.origin == "local" else None
+        if value is not None and is_own(value):
+            own[binding.name] = value
     held = [parse_expression(c.text) for c in site.site.conditions if c.kind not in CONTEXT_KINDS]
-    tests = [_inlined(n, local) for n in held if n is not None]
+    tests = [_inlined(n, own) for n in held if n is not None]
     if len(tests) != len(held) or not any(ast.dump(t) == other for t in tests):
         return None
     # the raise holds nothing else: those two alone decide it
@@ -168,19 +169,15 @@ def _refuses(site: StoredSite, other: str, given: set[str]) -> str | None:
     return fields[0]
 
 
-def _inlined(node: ast.expr, local: dict[str, str]) -> ast.expr:
+def _inlined(node: ast.expr, own: dict[str, ast.Attribute]) -> ast.expr:
     """`node` with a bare local name assigned `self.<x>` put back as `self.<x>`."""
 
     class _Inline(ast.NodeTransformer):
         def visit_Name(self, name: ast.Name) -> ast.expr:
-            value = local.get(name.id)
-            parsed = parse_expression(value) if value else None
-            if parsed is not None and is_own(parsed):
-                return parsed
-            return name
+            return own.get(name.id, name)
 
-    copy = ast.parse(ast.unparse(node), mode="eval").body  # the parsed trees are shared
-    inlined = _Inline().visit(copy)
+    # the parsed trees are shared: the copy is changed, and only dumped and matched after
+    inlined = _Inline().visit(copy.deepcopy(node))
     return inlined if isinstance(inlined, ast.expr) else node
 
 
@@ -188,16 +185,8 @@ def _set_field(test: ast.expr) -> str | None:
     """`x` of `self.x is not None` or a bare `self.x`."""
     if is_own(test):
         return test.attr
-    if (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.IsNot)
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value is None
-        and is_own(test.left)
-    ):
-        return test.left.attr
-    return None
+    tested = is_not_none(test)
+    return tested.attr if tested is not None and is_own(tested) else None
 
 
 def refused_mode_sentence(found: list[RefusedMode]) -> str | None:
