@@ -125,8 +125,9 @@ def _setters(methods: Methods, attr: str, refused: _Refused, member: str) -> lis
 def _through(methods: Methods, setters: list[str]) -> bool:
     """Whether a public method reaches a setter through its own calls on `self`."""
     reach = reached_calls(methods)
+    setting = set(setters)
     return any(
-        not name.startswith("_") and name not in setters and reach[name] & set(setters)
+        not name.startswith("_") and name not in setting and reach[name] & setting
         for name in methods
     )
 
