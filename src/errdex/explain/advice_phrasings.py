@@ -140,7 +140,6 @@ _MUST_BE_DONE = re.compile(
 )
 # How the way out a required GPU architecture gives begins.
 ARCH_REQUIRED = "Run it on a GPU of the architecture it requires"
-_PLACED = {"placed": "place", "declared": "declare", "called": "call"}
 
 # "cannot import name 'x' from 'y'": the module the user named has no such name
 _CANNOT_IMPORT = re.compile(
@@ -269,5 +268,5 @@ def stated_use(sentence: str) -> str | None:
     if plain(subject):
         subject = subject[0].lower() + subject[1:]
     participle = match["verb"].lower()
-    verb = _PLACED.get(participle) or INFINITIVE[participle]
+    verb = INFINITIVE[participle]
     return f"{verb.capitalize()} {subject} {match['where'].lower()} {match['place']}"

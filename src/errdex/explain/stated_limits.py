@@ -32,6 +32,9 @@ INFINITIVE = {
     "applied": "apply",
     "added": "add",
     "combined": "combine",
+    "placed": "place",
+    "declared": "declare",
+    "called": "call",
 }
 
 # "Valid strategies for session synchronization are 'auto', 'evaluate', 'fetch', False",
