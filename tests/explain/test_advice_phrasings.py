@@ -209,11 +209,14 @@ def test_how_a_thing_must_be_applied_or_passed_is_the_instruction() -> None:
     assert advice.solution.startswith("Pass `@validator` fields as separate string args, as")
     (advice,) = message_advice("Type parameters should be placed on typing.Generic, not BaseModel")
     assert advice.solution.startswith("Place type parameters on typing.Generic, not BaseModel,")
-    # what the program's own code must do: "this", a placeholder, a private name, an order
+    # what the program's own code must do: "this", a placeholder, a private name, a class's
+    # own part (verbs and places the sentence is read with, so the guard is what leaves it out)
     assert message_advice("This function must be used inside another function") == []
-    assert message_advice("{{i}} should be specified outside of the NeMo dictionary") == []
-    assert message_advice("_fc2_input_scale must be set by process_weights_after_loading") == []
-    assert message_advice("LMHead's weights should be used in the sampler.") == []
+    assert message_advice("{{i}} should be passed outside of the NeMo dictionary") == []
+    assert message_advice("Values should be passed to {{i}} as a dict") == []
+    assert message_advice("_fc2_input_scale must be passed to process_weights_after_loading") == []
+    assert message_advice("The _fc2_input_scale must be passed to process_weights") == []
+    assert message_advice("LMHead's weights should be used with the sampler.") == []
 
 
 def test_a_name_that_cannot_be_imported_is_checked_against_the_module() -> None:

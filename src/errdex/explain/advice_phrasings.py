@@ -41,9 +41,12 @@ _ONLY_WHERE = re.compile(
     re.I,
 )
 # a private name in the subject (`The _InsertSentinelColumnDefault`), a bare class name
-# alone (`ChunkedLocalAttentionManager`, `DPEngineCoreProc`) or a component's title ("Aiter
-# Flash Attention Metadata Builder"): a part the program composes itself
-_OWN_SUBJECT = re.compile(r"(?:^|\s)_\w|^[A-Z]\w*[A-Z]\w*$|^(?:[A-Z]\w*\s+){2,}[A-Z]\w*$")
+# alone (`ChunkedLocalAttentionManager`, `DPEngineCoreProc`) or with what it holds
+# ("LMHead's weights"), or a component's title ("Aiter Flash Attention Metadata Builder"): a
+# part the program composes itself
+_OWN_SUBJECT = re.compile(
+    r"(?:^|\s)_\w|^[A-Z]\w*[A-Z]\w*(?:'s\s.*)?$|^(?:[A-Z]\w*\s+){2,}[A-Z]\w*$"
+)
 # verbs of giving a value: leaving it out is a way out too
 _GIVEN = frozenset({"set", "specified", "given", "passed", "provided", "enabled", "defined"})
 # "The JSON cast operator JSON.as_float() only works with a JSON index expression e.g.
