@@ -25,7 +25,7 @@ from errdex.explain.page import Solution
 from errdex.explain.shared_suffix import factory_list
 from errdex.explain.state_gated import users_call
 from errdex.explain.stated_exclusive import exclusive_instruction
-from errdex.explain.stated_form import MAX_MODULE_DEPTH
+from errdex.explain.stated_form import shallow_call
 from errdex.explain.stated_limits import lists_valid
 from errdex.explain.stated_version import version_solution
 from errdex.explain.user_call import suggested_call
@@ -126,12 +126,12 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
 def _addressed(text: str, facts: Facts) -> bool:
     """Whether a sentence saying how a thing must be applied or called speaks to the user:
     it names a decorator the user wrote (`@model_serializer`), or the function that raises
-    is one a user calls, in a module at most `MAX_MODULE_DEPTH` deep (vllm's vendored
+    is one a user calls, by a path at most `MAX_MODULE_DEPTH` deep (vllm's vendored
     kernels' `plan()` is called by vllm)."""
     if text.lstrip("`'\"").startswith("@"):
         return True
-    depth = facts.stored.module.count(".")
-    return (callable_by_user(facts) and depth <= MAX_MODULE_DEPTH) or users_call(facts)
+    shallow = callable_by_user(facts) and shallow_call(facts) is not None
+    return shallow or users_call(facts)
 
 
 def advised_settings(facts: Facts) -> tuple[set[str], set[str]]:

@@ -35,16 +35,23 @@ MAX_MODULE_DEPTH = 2
 _FILLER = frozenset({"the", "a", "an", "all", "each", "every", "argument", "parameter", "given"})
 
 
+def shallow_call(facts: Facts) -> tuple[str, str | None] | None:
+    """The user's call of the site's class or function (`user_call`, the class's call for a
+    method), None when no public path reaches it or the path is more than `MAX_MODULE_DEPTH`
+    deep in the package (its internals, not what a user calls)."""
+    call = user_call(facts, constructor=True)
+    if call is None or call[0].count(".") - 1 > MAX_MODULE_DEPTH:
+        return None
+    return call
+
+
 def stated_form_solution(facts: Facts) -> Solution | None:
     """ "Change what you pass for `p` of `f` as the message says" for a message that
     states what the parameter `p` of the public function `f` must be; else None."""
     message = facts.stored.site.message
     site = facts.stored.site
-    call = user_call(facts, constructor=True)
-    if message is None or not public_name(site.function) or call is None:
+    if message is None or not public_name(site.function) or shallow_call(facts) is None:
         return None
-    if call[0].count(".") - 1 > MAX_MODULE_DEPTH:
-        return None  # a module deep in the package: its internals, not what a user calls
     text = message.text.strip()
     first = re.split(r"(?<=[.;])\s+", text, maxsplit=1)[0]
     stated = _STATES.match(first)

@@ -41,8 +41,7 @@ from errdex.explain.inputs import public_name
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.explain.state_gated import users_call
-from errdex.explain.stated_form import MAX_MODULE_DEPTH, named_parameter
-from errdex.explain.user_call import user_call
+from errdex.explain.stated_form import named_parameter, shallow_call
 from errdex.explain.user_data import arguments_read, callable_by_user, local_sources
 from errdex.facts import SiteKind
 from errdex.link.expression_texts import parse_expression
@@ -166,9 +165,9 @@ def _argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solution 
     # package hands to users (`state_gated`): then it tests their argument as a raise does
     if site.kind != SiteKind.RAISE and not (site.kind == SiteKind.ASSERT and users_call(facts)):
         return None
-    call = user_call(facts, constructor=True)
+    call = shallow_call(facts)
     function = facts.site_function()
-    if call is None or function is None or call[0].count(".") - 1 > MAX_MODULE_DEPTH:
+    if call is None or function is None:
         return None
     params = _given(function, facts.read.params)
     named = _placeholder(stated.subject) or stated.got
