@@ -53,6 +53,13 @@ class ConditionKind(enum.StrEnum):
     CALL = "call"  # the guard under which a helper was called (reasons from helpers)
 
 
+# The conditions that are a test of the function's own: a Python expression, with another
+# branch the code could take instead.
+BRANCH_KINDS = frozenset(
+    {ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE, ConditionKind.EARLY_EXIT}
+)
+
+
 class KnobKind(enum.StrEnum):
     """How a user sets a knob."""
 

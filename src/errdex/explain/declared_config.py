@@ -26,15 +26,11 @@ from errdex.explain.entry_args import short_export
 from errdex.explain.input_nodes import field_key
 from errdex.explain.page import Solution
 from errdex.explain.plain import code, listed
-from errdex.facts import ConditionKind, SiteKind
+from errdex.facts import BRANCH_KINDS, ConditionKind, SiteKind
 
 __all__ = ["config_solution"]
 
 _OWNERS = frozenset({"self", "cls"})
-# The conditions of the path that are tests of the function's own (the raise's is the last)
-_TESTS = frozenset(
-    {ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE, ConditionKind.EARLY_EXIT}
-)
 # `self.A.k`, `cls.A.get(`, `self.A[`: a key of something the object holds
 _KEY_READ = re.compile(r"\b(?:self|cls)\.\w+(?:\.\w|\[)")
 
@@ -59,7 +55,7 @@ def config_solution(facts: Facts) -> Solution | None:
         return None
     if any(c.kind == ConditionKind.EXCEPT for c in facts.conditions):
         return None  # what failed is the `try`'s call
-    checks = [c for c in facts.held if c.kind in _TESTS]
+    checks = [c for c in facts.held if c.kind in BRANCH_KINDS]
     locals_ = {b.name: b.value for b in facts.bindings if b.origin == "local"}
     if not checks or not any(_KEY_READ.search(t) for t in (checks[-1].text, *locals_.values())):
         return None  # cheap: no page without such a read parses anything here
@@ -78,10 +74,10 @@ def config_solution(facts: Facts) -> Solution | None:
     owner = facts.own_class()
     if owner is None:
         return None
-    where = _declared_where(owner, attribute, [n for _, n in needed])
+    keys = [n for _, n in needed]
+    where = _declared_where(owner, attribute, keys)
     if where is None:
         return None
-    keys = [n for _, n in needed]
     said = listed([f"{code(n.key)} to {n.words}" for n in keys], "and")
     them = "them" if len(keys) > 1 else "it"
     base = _class_path(facts, owner.name)

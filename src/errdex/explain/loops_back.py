@@ -15,13 +15,9 @@ import re
 
 from errdex.explain.context import Facts, function_at, function_span, lines_of
 from errdex.explain.page import Solution
-from errdex.facts import ConditionKind
+from errdex.facts import BRANCH_KINDS
 
 __all__ = ["leads_back"]
-
-_BRANCHES = frozenset(
-    {ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE, ConditionKind.EARLY_EXIT}
-)
 
 
 def leads_back(solution: Solution, facts: Facts) -> bool:
@@ -30,7 +26,7 @@ def leads_back(solution: Solution, facts: Facts) -> bool:
         return False
     site = facts.stored.site
     conditions = [
-        c for c in facts.conditions if c.text == solution.condition and c.kind in _BRANCHES
+        c for c in facts.conditions if c.text == solution.condition and c.kind in BRANCH_KINDS
     ]
     if not conditions:
         return False

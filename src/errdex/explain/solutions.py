@@ -121,7 +121,7 @@ from errdex.explain.user_data import user_data_solution
 from errdex.explain.validators import validator_solution
 from errdex.explain.waiting_branch import waits_instead
 from errdex.extract.conditions import negate
-from errdex.facts import Condition, ConditionKind, SiteKind
+from errdex.facts import BRANCH_KINDS, Condition, ConditionKind, SiteKind
 from errdex.link.expression_texts import parse_expression
 
 MAX_SOLUTIONS = 8
@@ -138,10 +138,6 @@ _MACHINE_TIER = 9
 _PLATFORM = re.compile(
     r"\b(?:sys\.(?:platform|version_info|implementation|maxsize)|os\.name|"
     r"platform\.(?:system|machine|python_implementation)\(\))"
-)
-# Conditions with another branch the code could take instead.
-_BRANCH_KINDS = frozenset(
-    {ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE, ConditionKind.EARLY_EXIT}
 )
 
 
@@ -209,7 +205,7 @@ class _Collector:
 def no_way_out(condition: ConditionView, facts: Facts) -> bool:
     """A guard whose other branch fails too (raises; warns, for a warning): taking it is
     another error."""
-    if condition.kind not in _BRANCH_KINDS:
+    if condition.kind not in BRANCH_KINDS:
         return False
     warning = facts.stored.site.kind in (SiteKind.LOG, SiteKind.WARN)
     if facts.read.other_branch_fails(condition.line, condition.holds, warning):
@@ -233,7 +229,7 @@ def ways_out(facts: Facts) -> list[ConditionView]:
         if not no_way_out(c, facts)
         and not presence_of_tried(c, facts)
         and not no_way_out_of_try(c, facts)
-        and not (c.kind in _BRANCH_KINDS and branch_refuses(c, facts, surely=False))
+        and not (c.kind in BRANCH_KINDS and branch_refuses(c, facts, surely=False))
         and not earlier_branch(c, facts.held, facts.knobs, facts.bindings)
     ]
     return kept_conditions(held, facts)

@@ -19,14 +19,11 @@ from errdex.explain.context import Facts
 from errdex.explain.entry_input import names_read
 from errdex.explain.page import Solution
 from errdex.explain.plain import code, listed
-from errdex.facts import ConditionKind, SiteKind
+from errdex.facts import BRANCH_KINDS, ConditionKind, SiteKind
 
 __all__ = ["stream_solution"]
 
 _STREAMS = frozenset({"sys.stdin", "sys.stdout", "sys.stderr"})
-_TESTS = frozenset(
-    {ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE, ConditionKind.EARLY_EXIT}
-)
 
 
 def stream_solution(facts: Facts) -> Solution | None:
@@ -36,7 +33,7 @@ def stream_solution(facts: Facts) -> Solution | None:
         return None
     if any(c.kind == ConditionKind.EXCEPT for c in facts.conditions):
         return None
-    checks = [c for c in facts.held if c.kind in _TESTS]
+    checks = [c for c in facts.held if c.kind in BRANCH_KINDS]
     if not checks or not any("sys.std" in b.value for b in facts.bindings):
         return None  # cheap: no page without such a local parses anything here
     try:
@@ -45,13 +42,13 @@ def stream_solution(facts: Facts) -> Solution | None:
         return None
     locals_ = {b.name: b for b in facts.bindings if b.origin == "local"}
     found = [_handed(locals_[n].value) if n in locals_ else None for n in sorted(read)]
-    if not found or any(f is None for f in found):
+    handed = [f for f in found if f is not None]
+    if not handed or len(handed) < len(found):
         return None
-    streams = {f[0] for f in found if f is not None}
-    if len(streams) != 1:
+    if len({s for s, _ in handed}) != 1:
         return None
-    stream, helper = next(f for f in found if f is not None)
-    name = next(n for n in sorted(read))
+    stream, helper = handed[0]
+    name = min(read)
     binding = locals_[name]
     at = f" (line {binding.line})" if binding.line is not None else ""
     own = stream.replace("sys.", "sys.__") + "__"

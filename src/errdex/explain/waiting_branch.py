@@ -25,14 +25,11 @@ from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView
 from errdex.explain.plain import code
 from errdex.explain.refused_ways import if_at, may_leave
-from errdex.facts import ConditionKind, SiteKind
+from errdex.facts import BRANCH_KINDS, ConditionKind, SiteKind
 from errdex.link.expression_texts import parse_expression
 
 __all__ = ["WaitingBranch", "waiting_branches", "waiting_sentence", "waits_instead"]
 
-_BRANCHES = frozenset(
-    {ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE, ConditionKind.EARLY_EXIT}
-)
 # calls that wait for another thread or process, besides `*wait*` and `*sleep*`
 _WAITS = frozenset({"join", "poll", "select", "acquire", "sched_yield"})
 # the conditions whose truth on the path a loop may wait on
@@ -66,13 +63,13 @@ def _waiting(facts: Facts) -> list[WaitingBranch]:
     conditions = facts.conditions
     if facts.stored.site.kind is not SiteKind.RAISE or len(conditions) < 2:
         return []
-    if not any(c.kind in _BRANCHES for c in conditions[:-1]):
+    if not any(c.kind in BRANCH_KINDS for c in conditions[:-1]):
         return []
     if facts.source_text is None or "while" not in facts.source_text:
         return []
     found = []
     for index, condition in enumerate(conditions[:-1]):
-        if condition.kind not in _BRANCHES:
+        if condition.kind not in BRANCH_KINDS:
             continue
         tests = {
             ast.dump(test): later.test

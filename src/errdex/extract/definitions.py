@@ -27,6 +27,7 @@ from errdex.extract.skeleton import looks_like_exception
 from errdex.extract.source_text import line_span, source_lines
 from errdex.extract.walk_state import WalkState
 from errdex.facts import (
+    BRANCH_KINDS,
     Arg,
     ClassFact,
     Condition,
@@ -403,12 +404,6 @@ def _message_table(node: ast.Dict) -> dict[str, str]:
     return table
 
 
-# Conditions whose statement is a Python expression, which `or` can join.
-_EXPRESSION_KINDS = frozenset(
-    {ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE, ConditionKind.EARLY_EXIT}
-)
-
-
 def _any_of(alternatives: list[tuple[Condition, ...]]) -> tuple[Condition, ...]:
     """The guard of a message raised under any of several guards: the one guard, or all of
     them joined with `or` (`(a and b) or c`), which a call's arguments may decide. No guard
@@ -418,7 +413,7 @@ def _any_of(alternatives: list[tuple[Condition, ...]]) -> tuple[Condition, ...]:
         return alternatives[0]
     joined: list[ast.expr] = []
     for conditions in alternatives:
-        if not conditions or any(c.kind not in _EXPRESSION_KINDS for c in conditions):
+        if not conditions or any(c.kind not in BRANCH_KINDS for c in conditions):
             return ()
         try:
             tests = [ast.parse(c.statement, mode="eval").body for c in conditions]
