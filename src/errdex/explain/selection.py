@@ -45,16 +45,15 @@ def selection_context(stored: StoredSite, offered: list[Solution]) -> str | None
     for link in stored.selections:
         if not any(s.knob == link.setting and s.kind == "setting" for s in offered):
             continue
-        if link.how == "choose" and link.given:
-            return (
-                f"But a setting picks the code it is in: it runs only when "
-                f"{code(link.setting)} is {code(link.value)}, which no code picks by itself, "
-                f"so leaving the setting out or another value avoids it."
-            )
         if link.how == "choose":
+            only, why, avoids = (
+                ("only ", ", which no code picks by itself,", "leaving the setting out or another")
+                if link.given
+                else ("", " (given or picked by default),", "another")
+            )
             return (
-                f"But a setting picks the code it is in: it runs when {code(link.setting)} is "
-                f"{code(link.value)} (given or picked by default), so another value avoids it."
+                f"But a setting picks the code it is in: it runs {only}when "
+                f"{code(link.setting)} is {code(link.value)}{why} so {avoids} value avoids it."
             )
         return (
             f"But a setting picks the code it is in: {code(link.value)} is one of the "
@@ -111,34 +110,38 @@ def _noun(setting: str) -> str:
 def _choose(link: SelectionLink, stored: StoredSite) -> str | None:
     if link.given:
         return _given(link, stored)
-    if not link.others:
+    other = _other_choice(link)
+    if other is None:
         return None
-    first, *rest = link.others
-    also = f" (or {', '.join(code(o) for o in rest)})" if rest else ""
     named = code(link.registry) if link.registry else code(link.value)
     where = _where(link, stored)
     default = f" or picked by default from the list at {link.listed}" if link.listed else ""
     return (
-        f"Choose another {_noun(link.setting)}: {code(f'{link.setting} {first}')}{also}. This "
-        f"code runs for {code(link.value)} ({named} names a class of {where}), set with "
-        f"{code(link.setting)}{default}."
+        f"Choose {other}. This code runs for {code(link.value)} ({named} names a class of "
+        f"{where}), set with {code(link.setting)}{default}."
     )
 
 
+def _other_choice(link: SelectionLink) -> str | None:
+    """ "another attention backend: `--attention-backend FLASH_ATTN` (or ...)", or None."""
+    if not link.others:
+        return None
+    first, *rest = link.others
+    also = f" (or {', '.join(code(o) for o in rest)})" if rest else ""
+    return f"another {_noun(link.setting)}: {code(f'{link.setting} {first}')}{also}"
+
+
 def _where(link: SelectionLink, stored: StoredSite) -> str:
+    """The site's file, whose class the registry names: "this file" when the registry is
+    in another file; when both are one file, its name (no page of the sample has one)."""
     return "this file" if link.file != stored.file else code(stored.file)
 
 
 def _given(link: SelectionLink, stored: StoredSite) -> str:
     """A member only the setting picks: leave it out, or pick one of its kind."""
     given = code(f"{link.setting} {link.value}")
-    other = ""
-    if link.others:
-        first, *rest = link.others
-        also = f" (or {', '.join(code(o) for o in rest)})" if rest else ""
-        other = (
-            f", or choose another {_noun(link.setting)}: {code(f'{link.setting} {first}')}{also}"
-        )
+    choice = _other_choice(link)
+    other = f", or choose {choice}" if choice is not None else ""
     named = code(link.registry) if link.registry else code(link.value)
     return (
         f"Leave {given} out{other}. This code runs for {code(link.value)} ({named} names a "
