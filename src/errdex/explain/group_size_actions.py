@@ -46,4 +46,4 @@ def _kv_heads(node: ast.expr) -> bool:
     """A count of the model's key/value heads: `self.total_num_kv_heads`,
     `config.num_key_value_heads`."""
     name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
-    return isinstance(name, str) and ("kv_heads" in name or "key_value_heads" in name)
+    return "kv_heads" in name or "key_value_heads" in name

@@ -572,6 +572,8 @@ def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
     the value that avoids the site."""
     if knob.behind is None or not json_valued(knob):
         return None
+    if valueless_key(knob):
+        return None  # named with no value (`_held_key_change`)
     prefix = knob.behind + "."
     fields = (
         [(knob.json_key, knob.behind)]
@@ -595,8 +597,6 @@ def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
             else dict(knob.key_defaults).get(field) == ""
         ):
             continue  # a key not known to be yes/no (a path, a list): no `false` for it
-        if valueless_key(knob):
-            continue  # named with no value (`_held_key_change`)
         value: object
         match shape.op:
             case "true":

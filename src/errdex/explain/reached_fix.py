@@ -270,14 +270,14 @@ def _flags_read(part: ConditionView, facts: Facts) -> list[Knob]:
     # whole names only: `self.kernel_config.autotune` reads a field of `--kernel-config`'s
     # object, which the program may set itself, not the flag's own value
     names = set(dotted_names(node))
-    found = [
-        k
-        for k in facts.knobs
-        if k.kind == KnobKind.FLAG and k.behind in names and k.command and k.via != NAMED_IN_MESSAGE
-    ]
     # one flag a name: a plain flag and the key of a JSON-valued flag that both write it
     # are one value the user gave, with either
-    return [k for i, k in enumerate(found) if all(o.behind != k.behind for o in found[:i])]
+    found: dict[str | None, Knob] = {}
+    for k in facts.knobs:
+        flag = k.kind == KnobKind.FLAG and k.command and k.via != NAMED_IN_MESSAGE
+        if flag and k.behind in names:
+            found.setdefault(k.behind, k)
+    return list(found.values())
 
 
 def _env_holding(action: KnobAction, part: ConditionView, knob: Knob, facts: Facts) -> _Held:

@@ -31,8 +31,6 @@ class GroupSizes:
 
     def __init__(self, files: list[FileFacts], names: Namespace) -> None:
         self._names = names
-        # the called name → (caller's facts, its function when known, the name as called,
-        # line, position → (name passed, the caller's own parameter passed on, else -1))
         self._calls: dict[str, list[_Call]] = {}
         self._has_sets = False
         for facts in files:
