@@ -144,7 +144,7 @@ class FlagIndex:
         """Whether the class an object is named for declares the field: `model_config` →
         `ModelConfig.max_model_len`. A flag matched by name alone on an object of another
         kind (a checkpoint's `config.hidden_size`) says nothing of it."""
-        owner = "".join(word.capitalize() for word in receiver.split("_"))
+        owner = _named_class(receiver)
         if attr in self._args_fields.get(owner, ()):
             return True
         # a documented field of that class, or one an arguments class's field defaults to
@@ -182,6 +182,17 @@ class FlagIndex:
             classes = {*self._keys, *(c.rsplit(".", 1)[-1] for c in self._args_fields)}
             self._settings = settings_classes(classes, fields, docs)
         return self._settings
+
+    def plain_flags(self, knob: KnobLink) -> list[KnobLink]:
+        """For a field of a JSON-valued flag's object, the plain flags that write that
+        field too (`--attention-backend` for `backend` of `--attention-config`): a user
+        gives the value with either."""
+        if knob.json_key is None:
+            return []
+        receiver = knob.name.lstrip("-").replace("-", "_")
+        # the class named for the flag when its field's declaration names none
+        owner = self._object_class(receiver) or _named_class(receiver)
+        return self.flags_defaulting_to(owner, knob.json_key)
 
     def flags_defaulting_to(self, owner: str, attr: str) -> list[KnobLink]:
         """The flags of an arguments class's fields that default to another class's field
@@ -476,6 +487,11 @@ class FlagIndex:
                     best, best_shared = (entry, params), shared
             self._entries[args_class] = best
         return self._entries[args_class]
+
+
+def _named_class(receiver: str) -> str:
+    """The class an object is named for: `model_config` → `ModelConfig`."""
+    return "".join(word.capitalize() for word in receiver.split("_"))
 
 
 def _entry_class(qualname: str, params: tuple[str, ...]) -> bool:

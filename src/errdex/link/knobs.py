@@ -387,10 +387,10 @@ class KnobIndex:
         when `knob` is no such flag, or the object's constructor does not take the key."""
         if knob.kind != KnobKind.FLAG or knob.json_key is not None:
             return []
-        if not self.flags.user_key(value.rpartition(".")[2]):
+        receiver, key = _last_two(value)
+        if not self.flags.user_key(key):
             return []
         keyed = giving(knob, value)
-        receiver, key = _last_two(value)
         if keyed is None or keyed.json_key is None or not self.flags.takes_key(receiver, key):
             return []
         # a yes/no key is turned with `false` or `true` in the JSON; one of another type
@@ -398,16 +398,7 @@ class KnobIndex:
         keyed = msgspec.structs.replace(
             keyed, key_default=self.flags.key_default(receiver, key) or None, key_defaults=()
         )
-        return [*self.plain_flags(keyed), keyed]
-
-    def plain_flags(self, knob: KnobLink) -> list[KnobLink]:
-        """For a field of a JSON-valued flag's object, the plain flags that write that
-        field too (`--attention-backend` for `backend` of `--attention-config`): a user
-        gives the value with either."""
-        if knob.json_key is None:
-            return []
-        owner = "".join(word.capitalize() for word in knob.name.lstrip("-").split("-"))
-        return self.flags.flags_defaulting_to(owner, knob.json_key)
+        return [*self.flags.plain_flags(keyed), keyed]
 
     def _through_sets(self, dotted: str, class_name: str | None, depth: int) -> list[KnobLink]:
         """The settings behind the guard of an assignment of the attribute elsewhere in the

@@ -144,7 +144,7 @@ class PassedArguments:
                     if knob is not None and self._declared(knob, value, call.class_name):
                         links.extend(
                             _through(k, f"`{param}` is `{value}`, given by {at}", call.function)
-                            for k in (*self._knobs.plain_flags(knob), knob)
+                            for k in (*self._knobs.flags.plain_flags(knob), knob)
                         )
             if not links:
                 return []  # a call gives it something no setting decides
