@@ -36,7 +36,8 @@ _FLAG_CALL = lazy_compile(r"""\badd_argument\(\s*(?:["']-[A-Za-z0-9]["']\s*,\s*)
 _OPTIONAL_NARGS = lazy_compile(r"""\bnargs\s*=\s*["'][?*]["']|\bdefault\s*=""")
 _REQUIRED = lazy_compile(r"\brequired\s*=\s*True\b")
 _CLASS_NAME = r"""^[ \t]+{attr}\s*(?::[^=\n]+)?=\s*["']([A-Za-z0-9][\w.-]{{0,60}})["']"""
-_WINDOW = 600  # a stretch of text read past a match: 2 for a loop's next call, 8 for a tuple
+_NEXT_CALL_SPAN = 1200  # characters read past a loop's `add_parser(` for the call handed it
+_TUPLE_SPAN = 4800  # characters a module-level tuple of subcommands may span
 _MAX_FOUND = 200
 
 
@@ -206,7 +207,7 @@ def _loop_subcommands(
         index, iterable = loop
         handed = re.search(
             rf"\b{re.escape(variable)}\.(\w+)\(\s*{re.escape(parser)}\s*[,)]",
-            text[match.end() : match.end() + _WINDOW * 2],
+            text[match.end() : match.end() + _NEXT_CALL_SPAN],
         )
         if handed is None:
             continue
@@ -247,7 +248,7 @@ def _tuple_names(text: str, name: str, index: int | None) -> tuple[str, ...]:
     if head is None:
         return ()
     depth, end = 0, head.end()
-    for end in range(head.end(), min(len(text), head.end() + _WINDOW * 8)):
+    for end in range(head.end(), min(len(text), head.end() + _TUPLE_SPAN)):
         depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(text[end], 0)
         if depth == 0:
             break
