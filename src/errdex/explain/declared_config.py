@@ -26,6 +26,7 @@ from errdex.explain.entry_args import short_export
 from errdex.explain.input_nodes import field_key
 from errdex.explain.page import Solution
 from errdex.explain.plain import code, listed
+from errdex.extract.shapes import single_binding
 from errdex.facts import BRANCH_KINDS, ConditionKind, SiteKind
 
 __all__ = ["config_solution"]
@@ -193,12 +194,9 @@ def _declared_where(owner: ast.ClassDef, attribute: str, keys: list[_Needed]) ->
     ):
         return None
     for statement in body:
-        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-            target, value = statement.targets[0], statement.value
-        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
-            target, value = statement.target, statement.value
-        else:
+        if (bound := single_binding(statement)) is None:
             continue
+        target, value = bound
         if isinstance(target, ast.Name):
             values[target.id] = value
     declared = values.get(attribute)
