@@ -14,6 +14,7 @@ from errdex.extract.textscan import (
     line_heads,
     line_matches,
     matches_from,
+    name_start,
     occurrences,
     offsets_of,
     starting,
@@ -68,6 +69,15 @@ def test_find_all_sorts_the_offsets_of_all_words() -> None:
 def test_a_word_boundary_is_no_identifier_character_before() -> None:
     text = "check(x); self.check(y); precheck(z)"
     assert [at for at in occurrences(text, "check(") if after_word_boundary(text, at)] == [0, 15]
+
+
+def test_a_name_starts_after_the_last_character_no_identifier_holds() -> None:
+    text = "f(parallel_config.tp_size)"
+    end = text.index(")")
+    assert text[name_start(text, end) : end] == "tp_size"
+    assert text[name_start(text, end, dotted=True) : end] == "parallel_config.tp_size"
+    # never before `start`
+    assert name_start(text, end, start=10, dotted=True) == 10
 
 
 def test_triple_quoted_strings_pair_each_opening_with_its_own_kind() -> None:

@@ -204,8 +204,10 @@ def retired_solution(name: str, message: str, facts: Facts) -> Solution | None:
 
 
 def _tested_name(name: str, facts: Facts) -> bool:
-    """Whether the check looks the name up on the user's object as a literal
-    (`hasattr(cls, '__post_init_post_parse__')`): the user's own code defines it."""
+    """Whether the check tests the name as a literal: it looks it up on the user's object
+    (`hasattr(cls, '__post_init_post_parse__')`: the user's own code defines it) or compares
+    the user's value with it (`mode == "legacy"`: the user passes it); either way it is the
+    user's to stop using."""
     quoted = (repr(name), f'"{name}"')
     return any(q in c.text for c in facts.held for q in quoted)
 

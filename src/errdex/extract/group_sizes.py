@@ -16,6 +16,7 @@ import re
 import textwrap
 from collections.abc import Callable, Iterator
 
+from errdex.extract.textscan import name_start
 from errdex.lazy_re import lazy_compile
 
 # a module-level function that takes no argument: `def get_tp_group() -> X:`, after its
@@ -214,10 +215,8 @@ def name_calls(text: str) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
         return ()
     line, counted = 1, 0
     for found in _NAME_ARGS.finditer(text):
-        at = start = found.start()
-        while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_."):
-            start -= 1
-        name = text[start:at]
+        at = found.start()
+        name = text[name_start(text, at, dotted=True) : at]
         if not name or not (name[0].isalpha() or name[0] == "_"):
             continue
         line += text.count("\n", counted, at)

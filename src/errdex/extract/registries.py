@@ -21,7 +21,7 @@ import re
 import textwrap
 import warnings
 
-from errdex.extract.textscan import occurrences, reversed_text
+from errdex.extract.textscan import name_start, occurrences, reversed_text
 from errdex.facts import ChoiceList, NameFilter
 from errdex.lazy_re import lazy_compile
 
@@ -260,7 +260,7 @@ def member_picks(text: str) -> tuple[str, ...]:
     found: dict[str, None] = {}
     for match in _MEMBER_TAIL.finditer(text):
         dot = match.start()
-        begin = _name_start(text, dot, 0)
+        begin = name_start(text, dot, 0)
         if begin == dot or not "A" <= text[begin] <= "Z":
             continue  # `x.T`, `self.X`: no class's member
         line = text.rfind("\n", 0, begin) + 1
@@ -273,19 +273,11 @@ def member_picks(text: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _name_start(text: str, end: int, start: int) -> int:
-    """Where the identifier characters that end at `end` begin (not before `start`)."""
-    at = end
-    while at > start and (text[at - 1].isalnum() or text[at - 1] == "_"):
-        at -= 1
-    return at
-
-
 def _tested(text: str, start: int, end: int) -> bool:
     """Whether `text[start:end]`, a line up to a member, ends in what tests it: `==`, `!=`,
     `in`, `is`, `not`, or `in (` with items and no closing bracket after."""
     end = len(text[start:end].rstrip()) + start
-    if text.endswith(("==", "!="), start, end) or text[_name_start(text, end, start) : end] in (
+    if text.endswith(("==", "!="), start, end) or text[name_start(text, end, start) : end] in (
         _TEST_WORDS
     ):
         return True
@@ -293,7 +285,7 @@ def _tested(text: str, start: int, end: int) -> bool:
     if opened < 0 or any(text.find(b, opened, end) >= 0 for b in ")]}"):
         return False
     before = len(text[start:opened].rstrip()) + start
-    return text[_name_start(text, before, start) : before] == "in"
+    return text[name_start(text, before, start) : before] == "in"
 
 
 def name_filters(text: str) -> list[NameFilter]:

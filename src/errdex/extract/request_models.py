@@ -15,6 +15,7 @@ import re
 from errdex.extract.class_source import class_at
 from errdex.extract.conditions import dotted_name
 from errdex.extract.shapes import annotated_classes
+from errdex.extract.textscan import name_start
 from errdex.facts import RequestCarry, RequestField, RouteBody
 from errdex.lazy_re import lazy_compile
 
@@ -193,10 +194,7 @@ def _name_before(text: str, end: int) -> str | None:
     """The dotted name that ends right before `end` (blanks between allowed)."""
     while end > 0 and text[end - 1] in " \t":
         end -= 1
-    start = end
-    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_."):
-        start -= 1
-    name = text[start:end].strip(".")
+    name = text[name_start(text, end, dotted=True) : end].strip(".")
     return name if name and not name[0].isdigit() else None
 
 

@@ -126,6 +126,16 @@ def after_word_boundary(text: str, at: int) -> bool:
     return at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_")
 
 
+def name_start(text: str, end: int, start: int = 0, dotted: bool = False) -> int:
+    """Where the identifier characters (and dots, with `dotted`) that end at `end` begin,
+    not before `start`."""
+    extra = "_." if dotted else "_"
+    at = end
+    while at > start and (text[at - 1].isalnum() or text[at - 1] in extra):
+        at -= 1
+    return at
+
+
 def triple_quoted_bounds(text: str) -> list[int]:
     """Start and end offsets of the triple-quoted strings, flattened: `[s0, e0, s1, e1, ...]`.
 
