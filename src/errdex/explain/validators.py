@@ -29,8 +29,10 @@ from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_data import failed_call
+from errdex.explain.validator_parts import config_limit, fallback_bounds, grouped, value_part
 from errdex.explain.validator_tables import handed_on
 from errdex.extract.conditions import dotted_name, negate
+from errdex.extract.shapes import isinstance_of
 from errdex.facts import ConditionKind, KnobKind, SiteKind
 
 # Decorators that register a method as a validator of named fields (pydantic's).
@@ -167,7 +169,7 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
                 text=(
                     f"{where}, give {found.field} a value{said}. "
                     f"{callee} is a validator the framework runs on that value: the check "
-                    "is of your data, not of a call in your code."
+                    f"is of your data, not of a call in your code.{config_limit(said)}"
                 ),
                 condition=condition.text,
                 kind="input",
@@ -199,16 +201,71 @@ def _said(
         node = ast.parse(condition.text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
+    return _said_node(node, condition.text, found, constants, facts)
+
+
+def _said_node(
+    node: ast.expr, text: str, found: Validated, constants: dict[str, str], facts: Facts
+) -> str | None:
+    """`_said` of a parsed test: its value's part alone when the rest tests the bound."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         inner = node.operand
         if isinstance(inner, ast.Compare) and len(inner.ops) == 1:
             node = negate(inner)  # `not (x > gt)` is `x <= gt`
+    node = grouped(node, found.value)
+    part = value_part(node, found.value)
+    if part is not None:
+        # `max_length is not None and len(v) > max_length`: a value within the bound
+        return (
+            None
+            if _reads_local(part, found, facts)
+            else _said_node(part, text, found, constants, facts)
+        )
+    said = _said_words(node, text, found, constants, facts)
+    if said is None and isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+        said = _every_part_said(node, text, found, constants, facts)
+    return said
+
+
+def _every_part_said(
+    node: ast.BoolOp, text: str, found: Validated, constants: dict[str, str], facts: Facts
+) -> str | None:
+    """`not isinstance(v, int) or v in (True, False)`: the value must pass every part
+    (" that is an instance of `int` and other than `True`, `False`")."""
+    lead = " that is "
+    rests: list[str] = []
+    for part in node.values:
+        kind = isinstance_of(part, found.value)
+        if isinstance(kind, ast.Name | ast.Attribute):
+            said: str | None = f"{lead}not an instance of {code(ast.unparse(kind))}"
+        else:
+            said = _said_words(part, text, found, constants, facts)
+        if said is None or not said.startswith(lead):
+            return None
+        rests.append(said[len(lead) :].removeprefix("a value "))
+    return lead + " and ".join(rests) if len(rests) > 1 else None
+
+
+def _reads_local(node: ast.expr, found: Validated, facts: Facts) -> bool:
+    """Whether the test reads a local of the validator other than the value
+    (`required_version`): no name the data's author knows; the test with its locals
+    expanded is said instead."""
+    roots = {n.split(".")[0] for n in free_names(node)} - {found.value}
+    return any(b.origin == "local" and b.name in roots for b in facts.bindings)
+
+
+def _said_words(
+    node: ast.expr, text: str, found: Validated, constants: dict[str, str], facts: Facts
+) -> str | None:
+    """The input rules' words for one test of the value, after "a value"."""
+    node, bounds = fallback_bounds(node)
     names = free_names(node)
+    names += [n for pair in bounds.values() for n in pair]
     if found.value not in {n.split(".")[0] for n in names}:
         return None
     described = {found.value: _SUBJECT}
     described |= {p: f"the field's {code(p)}" for p in found.others if p not in _CONTEXT}
-    patterns = module_patterns(facts.source_tree()) if "match(" in condition.text else {}
+    patterns = module_patterns(facts.source_tree()) if "match(" in text else {}
     instead = what_to_pass(node, described, constants) or more_shapes(
         node, described, constants, patterns, lambda part: what_to_pass(part, described, constants)
     )
@@ -235,15 +292,34 @@ def _said(
         rest = re.sub(
             rf"(?<!the field's ){re.escape(code(other))}", f"the field's {code(other)}", rest
         )
+    for other in sorted({n for n in names if "." in n}, key=len, reverse=True):
+        words = _declared_words(other, found)
+        if words is not None:
+            rest = rest.replace(code(other), words)
+    for placeholder, (first, fallback) in bounds.items():
+        # `A if A is not None else B`: the field's own bound, else the config's
+        said = [_declared_words(n, found) or code(n) for n in (first, fallback)]
+        rest = rest.replace(code(placeholder), f"{said[0]} (else {said[1]}, when it sets none)")
     if found.owner:
         rest = rest.replace(code("cls"), code(found.owner))  # the type the field is declared as
-    for other in {n for n in names if n.split(".")[0] in found.others and "." in n}:
-        # pydantic's `field: ModelField`: its attributes are the field's own; `config`'s
-        # are the model config's
-        root, _, attr = other.partition(".")
-        owner = "the field's" if root == "field" else f"the {root}'s"
-        rest = rest.replace(code(other), f"{owner} {code(attr)}")
+    if re.search(r"`[^`]*\b(?:field|config)\.[^`]*`", rest):
+        return None  # the framework's own objects, not put in words: nothing the data holds
     return rest if rest.startswith(" ") else f" {rest}"
+
+
+def _declared_words(dotted: str, found: Validated) -> str | None:
+    """A bound the field or the model's config declares, in words: pydantic's `field:
+    ModelField` attributes are the field's own (`field.type_`'s those of the type it is
+    declared as: `constr(max_length=...)`), `config`'s the model config's, and a declared
+    type's `cls.min_items` the field's."""
+    root, _, attr = dotted.partition(".")
+    if root in found.others:
+        if root == "field":
+            return f"the field's {code(attr.removeprefix('type_.'))}"
+        return f"the {root}'s {code(attr)}"
+    if root == "cls" and found.owner and "." not in attr:
+        return f"the field's {code(attr)}"
+    return None
 
 
 def validated_fields(facts: Facts) -> list[str]:
