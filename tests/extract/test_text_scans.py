@@ -3,8 +3,9 @@ each quoted name of a `not in` test, whichever quote it is written with."""
 
 from __future__ import annotations
 
-from errdex.extract.config_files import config_file_flags
-from errdex.extract.keyed_tables import keyed_tables, literal_aliases
+from errdex.extract.config_files import _loader_format, config_file_flags
+from errdex.extract.environment import PLATFORM_WORDS, _may_name_platform, platform_tests
+from errdex.extract.keyed_tables import _statement, keyed_tables, literal_aliases
 from errdex.extract.registries import name_filters
 from errdex.facts import NameFilter
 
@@ -49,6 +50,29 @@ def test_a_config_file_flag_needs_a_loader_the_key_made_a_flag_and_the_test() ->
     assert config_file_flags(text.replace("yaml.safe_load(", "yaml.safe_read(")) == {}
 
 
+def test_a_config_file_is_in_the_format_of_the_first_loader_whose_name_starts_a_word() -> None:
+    assert _loader_format("yaml.load(f)") == "yaml"  # at the text's start
+    assert _loader_format("a = pyyaml.load(f)\nb = json.load(g)\n") == "json"
+    assert _loader_format("tomllib.load(f)\nyaml.safe_load(g)\n") == "toml"
+    assert _loader_format("toml.load(f)") == "toml"
+    assert _loader_format("json.safe_load(f)\nload(f)\nyaml_load(f)\n") is None
+    text = (
+        "def parse(args):\n"
+        '    if "--config" in args:\n'
+        "        data = json.load(open(path)) or yaml.safe_load(open(path))\n"
+        '        return ["--" + key for key in data]\n'
+    )
+    assert config_file_flags(text) == {"--config": "json"}
+
+
+def test_a_module_dict_is_parsed_for_a_table_only_when_a_bracket_opens_after_its_own() -> None:
+    assert _statement('NAMES = {"a": "x", "b": y}\n', 0, 8, "}", opening="[({") is None
+    table = 'KERNELS = {\n    "a": (AKernel,),\n}\n'
+    node = _statement(table, 0, 10, "}", opening="[({")
+    assert node is not None and node.lineno == 1
+    assert keyed_tables('NAMES = {"a": "x", "b": y}\n' + table) == {}  # one key: no table
+
+
 def test_item_lines_skip_arguments_that_can_be_no_item() -> None:
     """A line `x,` (a small letter or a digit first, no `.`) is never an item: the scan
     leaves it out, and it still parts the items around it (it is code between them)."""
@@ -77,3 +101,31 @@ def test_item_lines_skip_arguments_that_can_be_no_item() -> None:
         *("FastKernel", "SafeKernel"),
     ]
     assert [(c.items, c.line) for c in choice_lists(text)] == [(("FastKernel", "SafeKernel"), 13)]
+
+
+def test_every_platform_query_holds_a_word_tested_before_the_pattern() -> None:
+    queries = (
+        "current_platform.is_rocm()",
+        "torch.cuda.is_available()",
+        "torch.backends.mps.is_available()",
+        "has_device_capability_family(100)",
+        "is_device_capability(90)",
+        "get_device_capability()[0] >= 9",
+        "sys.platform == 'darwin'",
+        "os.name == 'nt'",
+        "platform.system() == 'Linux'",
+    )
+    for query in queries:
+        assert PLATFORM_WORDS.search(query) is not None and _may_name_platform(query), query
+    assert not _may_name_platform("return self.enabled")
+    text = (
+        "def on_rocm() -> bool:\n"
+        "    return current_platform.is_rocm()\n"
+        "\n"
+        "def blackwell():\n"
+        "    return has_device_capability_family(100)\n"
+    )
+    assert platform_tests(text) == {
+        "on_rocm": "current_platform.is_rocm()",
+        "blackwell": "has_device_capability_family(100)",
+    }

@@ -71,7 +71,7 @@ def platform_tests(text: str) -> dict[str, str]:
         end = text.find("\n", at)
         line = text[start : end if end != -1 else len(text)]
         body = line[at - start :]
-        if PLATFORM_WORDS.search(body) is None:
+        if not _may_name_platform(body) or PLATFORM_WORDS.search(body) is None:
             continue
         head = _line_before(text, start)
         found = _ONE_LINE_DEF.match(head) if head is not None else None
@@ -86,6 +86,13 @@ def platform_tests(text: str) -> dict[str, str]:
         if len(out) >= _MAX_TESTS:
             break
     return out
+
+
+def _may_name_platform(line: str) -> bool:
+    """Whether `line` may hold a platform query: each holds `is_`, `capability`, `platform`
+    or `os.name`. Tested before `PLATFORM_WORDS`, which starts with `\\b` and so is tried at
+    every character (written out: `any` over the words costs as much as the pattern)."""
+    return "is_" in line or "capability" in line or "platform" in line or "os.name" in line
 
 
 def _line_before(text: str, start: int) -> str | None:

@@ -16,6 +16,7 @@ import re
 import textwrap
 from collections.abc import Callable, Iterator
 
+from errdex.extract.shapes import statements_under
 from errdex.extract.textscan import name_start
 from errdex.lazy_re import lazy_compile
 
@@ -155,12 +156,14 @@ def global_sets(text: str) -> dict[str, tuple[str, str, int]]:
 
 def _sets_of(function: ast.FunctionDef) -> dict[str, tuple[str, str, int]]:
     given = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
-    declared = {n for s in ast.walk(function) if isinstance(s, ast.Global) for n in s.names}
+    # `global` and assignments are statements: one walk of the statements finds both
+    statements = list(statements_under(function))
+    declared = {n for s in statements if isinstance(s, ast.Global) for n in s.names}
     # every assignment of a plain name, in the order of the text
     assigned: list[tuple[int, str, ast.expr]] = sorted(
         (
             (node.lineno, target.id, node.value)
-            for node in ast.walk(function)
+            for node in statements
             if isinstance(node, ast.Assign)
             for target in node.targets
             if isinstance(target, ast.Name)

@@ -59,7 +59,9 @@ def keyed_tables(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
     other input, no stand-in: not kept."""
     found: dict[str, dict[str, tuple[str, ...]]] = {}
     for start, end, head in line_matches(_TABLE, text):
-        node = _statement(text, start, end - 1, "}")
+        # a value that is a set, list or tuple opens a bracket: a dict with none (of strings,
+        # names, numbers) is not parsed
+        node = _statement(text, start, end - 1, "}", opening="[({")
         if node is None or not isinstance(node.value, ast.Dict):
             continue
         table = _table(node.value)
@@ -71,10 +73,11 @@ def keyed_tables(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
 
 
 def _statement(
-    text: str, start: int, bracket: int, closing: str
+    text: str, start: int, bracket: int, closing: str, opening: str = ""
 ) -> ast.Assign | ast.AnnAssign | None:
     """The statement from `start` whose bracket opens at `bracket`: it ends on its own line
-    when that line ends with `closing`, else at the next line that starts with it."""
+    when that line ends with `closing`, else at the next line that starts with it. With
+    `opening`, None unless one of its characters comes after that bracket."""
     line_end = text.find("\n", bracket)
     line_end = len(text) if line_end < 0 else line_end
     if text[bracket:line_end].rstrip().endswith(closing):
@@ -84,6 +87,8 @@ def _statement(
         if at < 0:
             return None
         end = at + 2
+    if opening and not any(text.find(c, bracket + 1, end) >= 0 for c in opening):
+        return None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
