@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from errdex.explain.context import Facts
 from errdex.explain.expanded import expanded, own_expanded
+from errdex.explain.group_size_branches import other_branch
 from errdex.explain.input_nodes import same_expression
 from errdex.explain.knob_actions import KnobAction, knob_action
 from errdex.explain.knob_types import json_valued
@@ -50,7 +51,11 @@ def _first_action(condition: ConditionView, facts: Facts) -> KnobAction | None:
             action = valued
     if action is None or action.vague:
         action = member_action(condition, facts) or action
-    return action or _expanded_action(condition, facts)
+    action = action or _expanded_action(condition, facts)
+    if action is not None and any(k.group_size for k in facts.knobs):
+        # a check under a comparison of the heads with the size: the other branch's way
+        return other_branch(action, condition, facts.knobs, facts.conditions)
+    return action
 
 
 def _expanded_action(condition: ConditionView, facts: Facts) -> KnobAction | None:

@@ -59,7 +59,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "88-group-sizes"
+EXTRACTOR_VERSION = "89-name-calls-followed"
 
 __all__ = [
     "EXTRACTOR_VERSION",
@@ -273,7 +273,7 @@ def _extract_text(
         member_picks=member_picks(text),
         group_accessors=group_accessors(text),
         global_sets=global_sets(text),
-        name_calls=name_calls(text),
+        name_calls=name_calls(text, imports),
         name_filters=tuple(name_filters(text)),
         routes=tuple(route_bodies(text)),
         request_fields=tuple(request_fields(text)),

@@ -333,10 +333,9 @@ class KnobIndex:
         found = self.environment.environment(dotted, facts)
         if found:
             return found
-        if len(parts) == 1 and depth < 2:
-            sized = self.group_sizes.knobs(
-                dotted, facts, lambda name, where: self._resolve(name, where, None, {}, 1)
-            )
+        if depth < 2 and (len(parts) == 1 or (len(parts) == 2 and root.endswith("()"))):
+            # a group accessor's size: `get_tp_world_size()`, `get_pp_group().world_size`
+            sized = self._group_size(parts, facts)
             if sized:
                 return sized
         flag = self.flags.flag(parts, dotted, class_name, facts.path)
@@ -350,6 +349,17 @@ class KnobIndex:
         if not found and parts[-2] not in OWN_OBJECT:
             found = self._through_named_property(parts[-2], parts[-1], dotted, depth)
         return found + self._through_sets(dotted, class_name, depth)
+
+    def _group_size(self, parts: list[str], facts: FileFacts) -> list[KnobLink]:
+        """The size flag behind a group accessor's call (`get_tp_world_size()`), or a size
+        read of the group one returns (`get_pp_group().world_size`)."""
+
+        def flags(name: str, where: FileFacts) -> tuple[KnobLink, ...]:
+            return self._resolve(name, where, None, {}, 1)
+
+        if len(parts) == 1:
+            return self.group_sizes.knobs(parts[0], facts, flags)
+        return self.group_sizes.size_read(parts[0][:-2], parts[1], facts, flags)
 
     def _through_init(
         self, dotted: str, facts: FileFacts, class_name: str | None, values: dict[str, str]
@@ -539,9 +549,12 @@ class KnobIndex:
         if value.alias is not None:
             via = f"the local `{binding.name}` = `{value.alias}` (line {binding.line})"
             return [
-                # a configuration class's own key keeps saying so (`linked_facts.OWN_KEY`)
+                # a configuration class's own key keeps saying so (`linked_facts.OWN_KEY`), a
+                # group's size the chain to its flag
                 msgspec.structs.replace(
-                    k, behind=dotted, via=f"{via}; {k.via}" if own_key(k.json_key, k.via) else via
+                    k,
+                    behind=dotted,
+                    via=f"{via}; {k.via}" if own_key(k.json_key, k.via) or k.group_size else via,
                 )
                 for found in self._resolve(value.alias, facts, class_name, {}, depth + 1)
                 # one key of a JSON-valued flag's object: that key, not the whole object
