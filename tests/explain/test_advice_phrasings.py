@@ -238,3 +238,41 @@ def test_the_gpu_architectures_a_message_requires_are_where_to_run() -> None:
     )
     # tensors on a device, or a build: no GPU to run on
     assert message_advice("DCP sparse-indexer merge requires CUDA tensors.") == []
+
+
+def test_a_module_that_does_not_define_the_name_is_checked_for_it() -> None:
+    # pydantic.v1.utils.import_string
+    (advice,) = message_advice('Module "{module_path}" does not define a "{class_name}" attribute')
+    assert advice.solution.startswith(
+        "Check that `{module_path}` has `{class_name}`: correct the name, or install a version "
+        "of `{module_path}` that defines it, as the message says"
+    )
+
+
+def test_several_refused_is_one_to_give() -> None:
+    # pydantic.v1.fields.ModelField._get_field_info
+    (advice,) = message_advice("cannot specify multiple `Annotated` `Field`s for {field_name!r}")
+    assert advice.kind == "input"
+    assert advice.solution.startswith(
+        "Specify one `Annotated` `Field` only for {field_name!r}, as the message says"
+    )
+
+
+def test_the_form_a_declaration_should_have_is_given_it() -> None:
+    # pydantic.v1.class_validators: the signature of the user's own validator
+    (advice,) = message_advice(
+        'Invalid signature for root validator {name}: {sig}, "self" not permitted as first '
+        "argument, should be: (cls, values)."
+    )
+    assert advice.kind == "input"
+    assert advice.solution.startswith(
+        "Give the root validator {name} the signature `(cls, values)`, as the message says"
+    )
+    (advice,) = message_advice(
+        "Invalid signature for validator {validator}: {sig}, should be: (cls, value, values, "
+        'config, field), "values", "config" and "field" are all optional.'
+    )
+    assert advice.solution.startswith(
+        "Give the validator {validator} the signature `(cls, value, values, config, field)` "
+        '("values", "config" and "field" are all optional), as the message says'
+    )

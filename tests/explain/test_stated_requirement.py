@@ -127,6 +127,14 @@ FILES = {
                     raise ValueError(f"'default' {subject} must match nargs={nargs}.")
                 self.default = default
         """,
+    "shapes/_scan.py": """
+        class _ClassScan:
+            def scan(self, cls):
+                args = cls.__dict__.get("__table_args__")
+                if not isinstance(args, (tuple, dict, type(None))):
+                    raise TypeError("__table_args__ value must be a tuple, dict, or None")
+                return args
+        """,
     "shapes/ops/__init__.py": "",
     "shapes/ops/kernels/__init__.py": "",
     "shapes/ops/kernels/impl.py": """
@@ -255,3 +263,11 @@ def test_requirement_clauses(
         return
     (stated,) = found
     assert (stated.subject, stated.verb, stated.wants) == (subject, verb, wants)
+
+
+def test_a_class_attribute_in_dunder_form_is_said_of_the_users_class(shapes: Store) -> None:
+    # a private scan of the user's declarative class: its attribute, not an argument
+    assert _first(shapes, "_ClassScan.scan") == (
+        "Make __table_args__ value a tuple, dict, or None in the body of your class, as the "
+        "message says: “__table_args__ value must be a tuple, dict, or None”"
+    )

@@ -46,7 +46,13 @@ _INSTRUCTS = re.compile(
     r"(?:use|set|pass|install|upgrade|update|downgrade|enable|disable|remove|specify|provide|"
     r"add|increase|decrease|reduce|lower|switch|run|call|choose|select|make\s+sure|ensure|"
     r"export|unset|turn\s+(?:on|off)|rerun|re-run|restart|define|declare|replace|rename|"
-    r"change|leave|omit|migrate\s+to)\b"
+    r"change|leave|omit|migrate\s+to|"
+    # rebuilding the package and reordering or adjusting what the user feeds it: "Rebuild
+    # vLLM from source so ... is included", "Reorder the source so ...", "Drop --x for this"
+    # (not a SQL keyword in capitals: "DROP TABLE failed")
+    r"(?-i:[Rr]ebuild|[Rr]einstall|[Rr]ecompile|[Rr]eorder|[Aa]djust|[Dd]rop))\b"
+    # "Try --moe-backend emulation.": a flag to try, after "try" alone
+    r"|^try\s+`?--[a-z]"
     # verbs that are as often a name of the code (`configure()`, `query`): a word after them
     r"|^(?:please\s+)?(?:apply|configure|convert|query\s+for)\s+"
     r"(?!(?:failed|fails|error|errors|is|was|has|returned|called|step|of)\b)(?=[\w`'\"])"
@@ -178,6 +184,14 @@ _SENTENCE_END = re.compile(
 _CLAUSE_END = re.compile(
     r"(;\s+|,\s+(?=(?:please|try|use|set|or|you\s+(?:might|may|should|must|need))\b)|"
     r"\s+-\s+|:\s+(?=\w))"
+)
+# A clause that ends by announcing the setting it speaks of: the name after its colon is
+# part of it ("To increase the timeout, set the environment variable: VLLM_X=<seconds>")
+# (one setting, named after "the": not a list of them, "Supported options: a, b")
+_NAMES_NEXT = re.compile(
+    r"\b(?:the|this)\s+(?:environment\s+variable|env(?:ironment)?\s+var(?:iable)?|flag|"
+    r"option|setting)\s*$",
+    re.I,
 )
 _MAX_ADVICE = 3
 _MAX_CHARS = 300
@@ -403,6 +417,8 @@ def _clauses(part: str) -> list[str]:
     for separator, piece in zip(pieces[1::2], pieces[2::2], strict=True):
         if out[-1].count("(") > out[-1].count(")"):
             out[-1] += separator + piece  # within an aside: not a clause of its own
+        elif separator.startswith(":") and _NAMES_NEXT.search(out[-1]):
+            out[-1] += separator + piece  # "set the environment variable: VLLM_X=<s>"
         else:
             out.append(piece)
     return out

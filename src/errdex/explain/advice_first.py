@@ -15,6 +15,10 @@ authors say how to keep it (“Please increase max_num_batched_tokens.”, “En
 lists cover every visible GPU.”). A setting the advice itself names, as a flag or as its
 field, keeps its place: leaving it out is what the advice asks (“Give only one of
 attention_backend and attention_config.backend”), said the way the user runs it.
+
+Advice that names the operation to use ("use contains() to test for membership") also comes
+before a way out that passes a constant for the user's operand ("Pass None for the argument
+`other` of `Comparator.__eq__`"): that makes the comparison another one than the user wrote.
 """
 
 from __future__ import annotations
@@ -27,11 +31,17 @@ from errdex.explain.kept_first import drops_setting
 from errdex.explain.page import Solution
 from errdex.explain.state_gated import own_argument, users_call
 
+# Advice that names the operation to use instead: "use contains() to test for membership",
+# "use ==", "use `is_()`"; before a way out that swaps the user's operand for a constant,
+# which asks another question than the user did.
+_OPERATION = re.compile(r"“(?:please\s+)?use\s+`?(?:[A-Za-z_][\w.]*\(\)|[=!<>]=|is_\b)", re.I)
+_CONSTANT_FOR = re.compile(r"^Pass (?:None|an empty \(false\) value) for the argument `\w+` of ")
+
 
 def advice_first(ranked: list[Solution], advice: list[Solution], facts: Facts) -> list[Solution]:
     """`ranked` with each of `advice` moved before the internal-argument ways out that
     come right before it."""
-    if not advice or not any(_internal_argument(s, facts) for s in ranked):
+    if not advice or not any(_internal_argument(s, facts) or _constant(s) for s in ranked):
         return ranked
     out = list(ranked)
     moved = 0  # advice already moved up: the next keeps its order after them
@@ -40,12 +50,21 @@ def advice_first(ranked: list[Solution], advice: list[Solution], facts: Facts) -
             continue
         index = out.index(solution)
         place = index
-        while place > moved and _internal_argument(out[place - 1], facts):
+        operation = _OPERATION.search(solution.text) is not None
+        while place > moved and (
+            _internal_argument(out[place - 1], facts) or (operation and _constant(out[place - 1]))
+        ):
             place -= 1
         if place < index:
             out.insert(place, out.pop(index))
             moved = place + 1
     return out
+
+
+def _constant(solution: Solution) -> bool:
+    """Whether the way out puts a constant in place of the user's operand ("Pass None for
+    the argument `other` of `Comparator.__eq__`": `!= None` is another comparison)."""
+    return _CONSTANT_FOR.match(solution.text) is not None
 
 
 def advice_before_drops(ranked: list[Solution], advice: list[Solution]) -> list[Solution]:

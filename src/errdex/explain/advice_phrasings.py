@@ -13,7 +13,10 @@ unless what it requires is GPU architectures alone ("requires SM90, SM100 or SM1
 machine to run on). How a thing must be applied or called ("`@model_serializer` must be
 applied to instance methods") is an instruction too; `advised` offers it only where it
 speaks to a user (a decorator they wrote, a function they call). "cannot import name X from
-Y" asks for the name, or a version of Y that has it.
+Y" (or "Module Y does not define a X attribute") asks for the name, or a version of Y that
+has it. "Invalid signature for validator V: ..., should be: (cls, values)" gives the form the
+user's declaration takes, "cannot specify multiple X" one X, and "S does not support USE"
+the use to leave out (offered by `advised` only where nothing else is said).
 """
 
 from __future__ import annotations
@@ -149,6 +152,40 @@ _CANNOT_IMPORT = re.compile(
     r"^cannot\s+import\s+name\s+(?P<name>\S+)\s+from\s+(?P<module>\S+?)\s*\.?$", re.I
 )
 
+# "Module 'y' does not define a 'x' attribute": the same as "cannot import name"
+_QUOTES = "`'\""
+_NOT_DEFINED_IN = re.compile(
+    r"^module\s+(?P<module>\S+)\s+does\s+not\s+define\s+(?:an?\s+)?(?P<name>\S+)\s+"
+    r"(?:attribute|class|name)\s*\.?$",
+    re.I,
+)
+# "cannot specify multiple `Annotated` `Field`s for {field_name!r}": one of them, not several
+_MULTIPLE_REFUSED = re.compile(
+    r"^(?:you\s+)?(?:cannot|can't|can\s+not|may\s+not)\s+(?P<verb>specify|pass|use|give|"
+    r"provide|define|set)\s+multiple\s+(?P<what>\S.{0,60}?)(?P<rest>\s+(?:for|on|in|of)\s+"
+    r"\S.{0,60}?)?\s*\.?$",
+    re.I,
+)
+# "Invalid signature for validator {name}: {sig}, should be: (cls, values)": the form the
+# user's declaration must have, said after what it got
+_SHOULD_BE_FORM = re.compile(
+    r"^invalid\s+(?P<what>[a-z]+(?:\s+[a-z]+)?)\s+(?:for|of)\s+(?P<whose>[^:,]{1,60}?):\s+"
+    r"[^:]*?,\s+should\s+be:?\s+(?P<form>\([^()]*\)|\S+?)(?P<rest>,\s+\S.*?)?\s*\.?$",
+    re.I,
+)
+
+# "`RootModel` does not support setting `model_config['extra']`", "Star option does not
+# support sub-options", "The tuple type does not support being fetched as a column": what
+# the thing refuses (a use of it the user wrote), not what the program lacks ("... yet")
+_NOT_SUPPORTED = re.compile(
+    r"^(?P<subject>(?!(?:this|it|that|which|the\s+current|current|your|and|but|or|so)\b)"
+    # (a subject of its own: not a clause that says something else first, "X is enabled but Y")
+    r"(?![^{};,]*\b(?:is|are|was|were|but)\b)[^{}\s][^{};,]{0,60}?)"
+    r"\s+does\s+not\s+support\s+(?P<what>(?![^.;]*\byet\b)"
+    r"(?!(?:it|this|that|them|these|those)\s*\.?$)[^{};,]{2,80}?)\s*\.?$",
+    re.I,
+)
+
 # "Step5 DSA requires SM90, SM100 or SM103; got {capability}", "K3 fusion requires SM100":
 # GPU architectures alone, what the machine must have (not "CUDA tensors", nor a build).
 _ARCH = r"(?:SM\s?\d{2,3}[a-z]?\+?|SM\d{1,2}x|Hopper|Blackwell|Ampere|Ada(?:\s+Lovelace)?)"
@@ -215,17 +252,24 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
     if match is not None and not _OWN_SUBJECT.search(match["subject"].strip("`'\"")):
         rest = (match["rest"] or "").rstrip()
         return f"Leave {match['subject']} unset{rest}", "input"
-    done = stated_use(text)
+    done = stated_use(text) or unsupported_use(text)
     if done is not None:
         return done, "input"
     match = _CANNOT_IMPORT.match(text)
     if match is not None:
-        name, module = match["name"], match["module"]
-        return (
-            f"Check that {module} has {name}: correct the name, or install a version of "
-            f"{module} that defines it",
-            "environment",
-        )
+        return _name_of_module(match["name"], match["module"])
+    match = _NOT_DEFINED_IN.match(text)
+    if match is not None:
+        name, module = (f"`{match[g].strip(_QUOTES)}`" for g in ("name", "module"))
+        return _name_of_module(name, module)
+    match = _MULTIPLE_REFUSED.match(text)
+    if match is not None:
+        verb = match["verb"].capitalize()
+        return f"{verb} one {_singular(match['what'])} only{match['rest'] or ''}", "input"
+    match = _SHOULD_BE_FORM.match(text)
+    if match is not None:
+        rest = f" ({match['rest'].lstrip(', ')})" if match["rest"] else ""
+        return f"Give the {match['whose']} the {match['what']} `{match['form']}`{rest}", "input"
     match = _REQUIRES_ARCH.search(text)
     if match is not None:
         return f"{ARCH_REQUIRED} ({match['archs']})", "environment"
@@ -261,6 +305,22 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
     return stated_limit(text) or exclusive_instruction(text)
 
 
+def unsupported_use(sentence: str) -> str | None:
+    """The instruction a sentence saying what a thing does not support gives ("Use `RootModel`
+    without setting `model_config['extra']`", "Do not have the tuple type fetched as a
+    column in a result row"), or None."""
+    match = _NOT_SUPPORTED.match(sentence.strip())
+    if match is None or _OWN_SUBJECT.search(match["subject"]):
+        return None
+    subject, what = match["subject"].strip(), match["what"].strip()
+    if plain(subject) and not re.search(r"\s[A-Z]", subject):  # not "Flash Attention"
+        subject = subject[0].lower() + subject[1:]
+    passive = re.match(r"being\s+(?P<rest>\S.*)$", what, re.I)
+    if passive is not None:
+        return f"Do not have {subject} {passive['rest']}"
+    return f"Use {subject} without {what}"
+
+
 def stated_use(sentence: str) -> str | None:
     """The instruction a sentence stating how a thing must be applied, passed or used gives
     ("Apply `@model_serializer` to instance methods"), or None."""
@@ -273,3 +333,17 @@ def stated_use(sentence: str) -> str | None:
     participle = match["verb"].lower()
     verb = INFINITIVE[participle]
     return f"{verb.capitalize()} {subject} {match['where'].lower()} {match['place']}"
+
+
+def _singular(what: str) -> str:
+    """ "`Annotated` `Field`s" → "`Annotated` `Field`", "validators" → "validator"."""
+    return re.sub(r"(\w)(`?)s(`?)$", r"\1\2\3", what) if not what.endswith("ss") else what
+
+
+def _name_of_module(name: str, module: str) -> tuple[str, str]:
+    """The way out of a name the module the user named lacks."""
+    return (
+        f"Check that {module} has {name}: correct the name, or install a version of "
+        f"{module} that defines it",
+        "environment",
+    )

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from errdex.explain.advice import forbids, message_advice, short_message, spoken_text
 from errdex.explain.advice_names import keyword_solution, retired_solution
-from errdex.explain.advice_phrasings import ARCH_REQUIRED, stated_use
+from errdex.explain.advice_phrasings import ARCH_REQUIRED, stated_use, unsupported_use
 from errdex.explain.advised_flags import advised_flag_fix
 from errdex.explain.code_advice import code_advice_fix
 from errdex.explain.context import Facts
@@ -93,7 +93,15 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
             continue  # a name that is not this code's: the message speaks of another
         if own_assertion and exclusive_instruction(advice.text) is not None:
             continue  # two of the code's own values, asserted apart: no choice of the user's
-        used = advice.implied is not None and advice.implied == stated_use(advice.text)
+        refused = advice.implied is not None and advice.implied == unsupported_use(advice.text)
+        if refused and (found or len(said[0]) > 1 or site.kind != SiteKind.RAISE):
+            # what the thing refuses, said again: only where nothing else is said, and of an
+            # error (a warning's fallback is no failure to avoid)
+            continue
+        used = advice.implied is not None and advice.implied in (
+            stated_use(advice.text),
+            unsupported_use(advice.text),
+        )
         if used and not _addressed(advice.text, facts):
             continue  # how the package's own code must call its internals: no user's rule
         if (advice.implied or "").startswith(ARCH_REQUIRED) and any(

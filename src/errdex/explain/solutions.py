@@ -91,6 +91,7 @@ from errdex.explain.part_switch import decides_one_part
 from errdex.explain.passed_args import passed_solutions
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
+from errdex.explain.raw_fields import raw_field_solution
 from errdex.explain.reached_fix import with_reached_fix
 from errdex.explain.reasons_list import REASON_NAMED, tests_reasons_list
 from errdex.explain.refused_ways import branch_refuses, setting_trips_guard
@@ -324,9 +325,12 @@ def _solutions(facts: Facts) -> list[Solution]:
         if usual is not None:
             found.add(usual, 0)
     checked = validator_solution(facts, open_conditions)
+    raw = raw_field_solution(facts) if checked is None else None
     if checked is not None:
         found.add(checked, 0)  # the value the data gives a field, not the validator's argument
     else:
+        if raw is not None:  # the field the message names, in the raw data: before its key
+            found.add(raw, 0)
         _add_input(found, open_conditions, facts)
     keyed_input = key_requirement(facts)
     if keyed_input is not None and not any(

@@ -75,7 +75,7 @@ def validated(facts: Facts) -> Validated | None:
     if span is None or "<locals>" in owner:
         return None  # no `def`, or a model made inside a function: no field a user declares
     # what registers it, read from the text first: most sites are no validator
-    fields = _decorated_fields(_decorators(text, span[0] + 1))
+    fields = _decorated_fields(decorators_above(text, span[0] + 1))
     hooked = bool(owner) and "." not in owner and f"cls.{name}" in text
     hooked = hooked and any(hook in text for hook in _TYPE_HOOKS)
     named = not owner and _named_validator(name)
@@ -328,10 +328,10 @@ def validated_fields(facts: Facts) -> list[str]:
     span = function_span(facts.source_text, site.function.rpartition(".")[2], site.line)
     if span is None:
         return []
-    return _decorated_fields(_decorators(facts.source_text or "", span[0] + 1)) or []
+    return _decorated_fields(decorators_above(facts.source_text or "", span[0] + 1)) or []
 
 
-def _decorators(text: str, line: int) -> list[ast.expr]:
+def decorators_above(text: str, line: int) -> list[ast.expr]:
     """The one-line decorators right above the `def` at `line` (the function is parsed
     alone, without them)."""
     lines = lines_of(text)
