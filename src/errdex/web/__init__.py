@@ -9,6 +9,20 @@ revalidates without building it, and a repeat comes from the response cache.
 
 from __future__ import annotations
 
-from errdex.web.app import create_app, serve
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from errdex.web.app import create_app, serve
 
 __all__ = ["create_app", "serve"]
+
+
+def __getattr__(name: str) -> object:
+    # The app is imported on first use, not with the package: a server's worker imports
+    # `errdex.web.log_format` to set its logging up before it can answer the supervisor's
+    # health check, and the app's import there (0.7 s of CPU) got loaded workers killed.
+    if name in __all__:
+        from errdex.web import app
+
+        return getattr(app, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
