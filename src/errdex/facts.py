@@ -605,6 +605,9 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     # classes named (`extract.keyed_tables`): a setting's value picking code by name
     literals: dict[str, tuple[str, ...]] = {}
     class_tables: dict[str, dict[str, tuple[str, ...]]] = {}
+    # a dict of plugins by name, each a (module file in the dict's package, class) pair it
+    # imports when asked for: the dict → name → the pair (`extract.keyed_tables`)
+    name_tables: dict[str, dict[str, tuple[str, str]]] = {}
     choices: tuple[ChoiceList, ...] = ()
     # the enum members it writes as a value, not in a test (`extract.registries.member_picks`)
     member_picks: tuple[str, ...] = ()

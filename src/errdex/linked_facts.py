@@ -169,7 +169,9 @@ class SelectionLink(msgspec.Struct, frozen=True, gc=False):
 
     setting: str  # --attention-backend, VLLM_DISABLED_KERNELS
     kind: KnobKind
-    how: str  # "choose": set it to one of `others`; "exclude": add `value` to it
+    # "choose": set it to one of `others`; "exclude": add `value` to it; "name": `value`
+    # names the class in a registry of names, and another registered name or none avoids it
+    how: str
     value: str  # the value that picks this code (a member), or the class to take out
     others: tuple[str, ...] = ()  # the values that pick other code, best first
     registry: str | None = None  # the enum member or the list that names the code
@@ -182,6 +184,12 @@ class SelectionLink(msgspec.Struct, frozen=True, gc=False):
     # no list nor other code picks `value`: it runs only when the setting names it, and
     # leaving the setting out avoids it too
     given: bool = False
+    # a registry of names (`how="name"`): the other names that pick this same code, every
+    # name it holds, and the yes/no flags the version refuses without this one (given with
+    # it, left out with it)
+    aliases: tuple[str, ...] = ()
+    registered: tuple[str, ...] = ()
+    along: tuple[str, ...] = ()
 
 
 class RequestLink(msgspec.Struct, frozen=True, gc=False):
