@@ -128,6 +128,14 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # "False")`) or '' (a path, a list, a mode string): a truth test of such a key has no
     # `false` to give (a key not listed is of a class not known here)
     key_defaults: tuple[tuple[str, str], ...] = ()
+    # for a name holding one key of a free dict (`extra.get("backend", "cpu")`): that key,
+    # where the dict is the flag's whole value (`json_key` is the key too) or one key of its
+    # object (`json_key` is that key, `kv_connector_extra_config`: the JSON nests the two);
+    # no configuration class's validator reads the dict's keys
+    dict_key: str | None = None
+    # `.get`'s default as written (`'cpu'`; `None` when it gives none); None for `d["k"]`,
+    # which fails when the key is left out
+    dict_default: str | None = None
 
 
 # How `KnobLink.via` names a property the knob is read through: written by the linker,

@@ -267,6 +267,11 @@ def command_fix(
         # a yes/no flag takes no value: given in either form, it is not None
         bare = boolish(knob) or knob.bare
         before_args, after_args = (flag if bare else f"{flag} VALUE"), ""
+    elif isinstance(value, dict) and any(isinstance(v, dict) for v in value.values()):
+        # a key of a dict nested in the flag's object (`kv_connector_extra_config`): the
+        # object's other keys (the connector) are the user's, and a line without them
+        # would not reach the check: no line is written
+        return None
     elif isinstance(value, dict):
         # a yes/no key of the configuration fails with the other value; a field of no
         # known type with the user's own

@@ -117,6 +117,9 @@ class Knob(msgspec.Struct, kw_only=True):
     group_size: bool = False  # a parallel group's size (`KnobLink.group_size`)
     # the keys read of a JSON-valued flag's object, yes/no or not (`KnobLink.key_defaults`)
     key_defaults: tuple[tuple[str, str], ...] = ()
+    # a key of a free dict the name holds, and `.get`'s default (`KnobLink.dict_key`)
+    dict_key: str | None = None
+    dict_default: str | None = None
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).

@@ -263,6 +263,27 @@ class FlagIndex:
         named = [c for c in self._keys if object_name(c) == receiver]
         return named[0] if len(named) == 1 else None
 
+    def free_dict(self, receiver: str) -> bool:
+        """Whether the JSON-valued field `receiver` takes a dict of its own keys, no
+        configuration class's object (`model_loader_extra_config: dict`): no class's
+        validator reads its keys."""
+        declared = self._fields.get(receiver)
+        return (
+            declared is not None
+            and declared[1].startswith(("dict", "Dict"))
+            and self._json_flag_field(receiver)
+            and self._object_class(receiver) is None
+        )
+
+    def beside(self, field: str, name: str) -> bool:
+        """Whether an arguments class declaring the field `field` declares `name` too
+        (`kda_prefill_backend` beside `additional_config` in `EngineArgs`)."""
+        return any(
+            field in fields and name in fields
+            for cls, fields in self._args_fields.items()
+            if _ARGS_CLASS.search(cls)
+        )
+
     def takes_key(self, receiver: str, attr: str) -> bool:
         """Whether the object the JSON-valued field `receiver` takes has `attr` among its
         constructor's keys: a key the flag's JSON sets."""
