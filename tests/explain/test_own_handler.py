@@ -123,6 +123,173 @@ PARSE = {
         except ImportError:
             winreg = None
         """,
+    "parse/more.py": """
+        import asyncio
+        import logging
+        import socket
+        import sys
+
+        logger = logging.getLogger(__name__)
+
+
+        def strict_exit(value, strict):
+            try:
+                if value is None:
+                    raise ValueError("no value")
+            except ValueError:
+                if strict:
+                    sys.exit(1)
+                return None
+            return value
+
+
+        def lenient(value, lenient):
+            try:
+                if value is None:
+                    raise KeyError("no value")
+            except KeyError:
+                if lenient:
+                    return None
+                raise RuntimeError("no value at all")
+            return value
+
+
+        def ignored(value):
+            try:
+                if value is None:
+                    raise LookupError("no value")
+            except LookupError:
+                pass
+            return value
+
+
+        def text_kept(value):
+            error = None
+            try:
+                if value is None:
+                    raise TypeError("no value")
+            except TypeError as exc:
+                error = f"{type(exc).__name__}: {exc}"
+            if error is not None:
+                raise RuntimeError(error)
+            return value
+
+
+        async def cancelled(task):
+            try:
+                if task.done():
+                    raise asyncio.CancelledError()
+            except Exception:
+                return None
+            return task
+
+
+        def sent(sock, data):
+            try:
+                if not data:
+                    raise OSError("nothing to send")
+                sock.send(data)
+            except socket.error:
+                return False
+            except Exception:
+                raise RuntimeError("send failed")
+            return True
+
+
+        def called_back(loop, fut, value):
+            try:
+                if value is None:
+                    raise ValueError("no value")
+            except ValueError as e:
+                loop.call_soon(lambda: fut.set_exception(e))
+
+
+        def kept_info(self, value):
+            try:
+                if value is None:
+                    raise ValueError("no value")
+            except ValueError:
+                self._exc = sys.exc_info()
+
+
+        def logged_error(value):
+            try:
+                if value is None:
+                    raise ValueError("no value")
+            except ValueError as e:
+                logger.error(e)
+                return None
+            return value
+
+
+        def logged_level(value):
+            try:
+                if value is None:
+                    raise IndexError("no value")
+            except IndexError:
+                logger.log(logging.ERROR, "no value to read", exc_info=False)
+                return None
+            return value
+
+
+        def nested(value):
+            try:
+                try:
+                    if value is None:
+                        raise KeyError("no value")
+                except ValueError:
+                    return 1
+            except KeyError:
+                return 2
+            return value
+
+
+        def raised_again(value):
+            try:
+                if value is None:
+                    raise ValueError("no value")
+            except ValueError as e:
+                logger.warning("bad value")
+                raise e
+
+
+        def safe(session, value):
+            try:
+                if value is None:
+                    raise ValueError("no value")
+            except ValueError:
+                with util.safe_reraise():
+                    session.rollback()
+
+
+        def skipped(values):
+            for value in values:
+                try:
+                    if value is None:
+                        raise ValueError("no value")
+                except ValueError:
+                    continue
+
+
+        def stopped(values):
+            for value in values:
+                try:
+                    if value is None:
+                        raise ValueError("no value")
+                except ValueError:
+                    break
+
+
+        def wrapped(value, verbose):
+            try:
+                if value is None:
+                    raise ValueError("no value")
+            except ValueError as e:
+                if verbose:
+                    text = f"{type(e).__name__}: {e}"
+                    logger.info("failed: %s", text)
+                raise LookupError("no value to look up") from e
+        """,
 }
 
 
@@ -219,3 +386,78 @@ def test_an_async_function_s_handler_and_the_call_it_makes(parse: Store) -> None
     )
     # the way out of the check stays: the user meets the handler's reply
     assert page.solutions
+
+
+def test_a_handler_that_swallows_it_offers_no_solution_and_no_traceback(parse: Store) -> None:
+    page = _page(parse, "defaults", "AttributeError")
+    assert "So no solution is offered." in page.what_it_means + " ".join(page.why or [])
+    assert "traceback's frames above" not in page.what_it_means
+
+
+def test_a_handler_with_a_branch_or_a_loop_is_not_read(parse: Store) -> None:
+    # `if strict: sys.exit(1)`, `if lenient: return None` before a raise: some paths only
+    said = [
+        function
+        for function, exception in (("strict_exit", "ValueError"), ("lenient", "KeyError"))
+        if "of the same `try` catches it" in _page(parse, function, exception).what_it_means
+    ]
+    assert said == []
+
+
+def test_a_handler_of_only_pass_does_nothing(parse: Store) -> None:
+    page = _page(parse, "ignored", "LookupError")
+    assert "its handler (lines 36-37) does nothing." in page.what_it_means
+
+
+def test_a_handler_keeping_the_error_s_text_or_exc_info_is_not_read(parse: Store) -> None:
+    # `error = f"{exc}"` is raised later; `sys.exc_info()` is kept; `e` in a callback
+    said = []
+    for function, exception in (
+        ("text_kept", "TypeError"),
+        ("kept_info", "ValueError"),
+        ("called_back", "ValueError"),
+        ("raised_again", "ValueError"),
+        ("safe", "ValueError"),
+    ):
+        if "of the same `try` catches it" in _page(parse, function, exception).what_it_means:
+            said.append(function)
+    assert said == []
+
+
+def test_which_handler_takes_it_is_unknown_for_unresolved_names(parse: Store) -> None:
+    # `asyncio.CancelledError` is no `Exception`; `socket.error` is `OSError`
+    said = [
+        function
+        for function, exception in (("cancelled", "CancelledError"), ("sent", "OSError"))
+        if "of the same `try` catches it" in _page(parse, function, exception).what_it_means
+    ]
+    assert said == []
+
+
+def test_a_log_call_of_the_error_itself_is_said(parse: Store) -> None:
+    assert "its handler (lines 94-96) logs `e` and returns `None`." in (
+        _page(parse, "logged_error", "ValueError").what_it_means
+    )
+    assert (
+        "its handler (lines 104-106) logs “no value to read” and returns `None`."
+        in _page(parse, "logged_level", "IndexError").what_it_means
+    )
+
+
+def test_the_outer_try_a_loop_s_continue_and_break(parse: Store) -> None:
+    assert (
+        "The `except KeyError` at line 117 of the same `try` catches it: its handler "
+        "(lines 117-118) returns `2`." in _page(parse, "nested", "KeyError").what_it_means
+    )
+    assert (
+        "goes on with the loop's next item" in _page(parse, "skipped", "ValueError").what_it_means
+    )
+    assert "leaves the loop" in _page(parse, "stopped", "ValueError").what_it_means
+
+
+def test_a_branch_that_only_logs_before_the_last_raise_keeps_what_it_raises(
+    parse: Store,
+) -> None:
+    # `if verbose:` leaves on no path of its own, and its local text is read by the log
+    page = _page(parse, "wrapped", "ValueError")
+    assert "catches it and raises `LookupError` in its place" in page.what_it_means

@@ -58,6 +58,69 @@ FILES = {
                     raise RuntimeError("The result has not been set yet.")
                 return self._result
         """,
+    "webby/more.py": """
+        class Conn:
+            def __init__(self):
+                self._sock = None
+                self._open()
+
+            def _open(self):
+                self._sock = object()
+
+            @property
+            def sock(self):
+                if self._sock is None:
+                    raise RuntimeError("The socket has not been set.")
+                return self._sock
+
+            @sock.setter
+            def sock(self, sock):
+                self._sock = sock
+
+
+        class Slot:
+            def __init__(self):
+                self._value = None
+
+            @property
+            def value(self):
+                if self._value is None:
+                    raise RuntimeError("The value has not been set yet.")
+                return self._value
+
+            @value.setter
+            def value(self, value):
+                self._value = value
+
+
+        class Failure(Exception):
+            def __init__(self, message):
+                super().__init__(message)
+                self._reply = None
+
+            @property
+            def reply(self):
+                if self._reply is None:
+                    raise RuntimeError("The .reply property has not been set.")
+                return self._reply
+
+
+        class ReplyFailure(Failure):
+            def __init__(self, message, reply=None):
+                super().__init__(message)
+                self._reply: object = reply
+
+
+        class TimedOut(ReplyFailure):
+            def __init__(self, message):
+                super().__init__(message)
+
+
+        class PositionalFailure(Failure):
+            def __init__(self, message, reply=None, /):
+                super().__init__(message)
+                self._reply = reply
+        """,
 }
 
 
@@ -81,3 +144,29 @@ def test_a_property_is_set_by_its_setter_or_a_subclass_keyword(webby: Store) -> 
 def test_a_property_nothing_sets_has_no_such_way_out(webby: Store) -> None:
     page = page_in_function(webby, "webby", "Job.result")
     assert not any(s.text.startswith("Set `result`") for s in page.solutions)
+
+
+def test_a_property_the_constructor_fills_through_its_calls_is_not_set_later(
+    webby: Store,
+) -> None:
+    # `self._sock = None; self._open()`: `_open` sets it, the object never starts without
+    page = page_in_function(webby, "webby", "Conn.sock")
+    assert not any(s.text.startswith("Set `sock`") for s in page.solutions)
+
+
+def test_a_property_only_its_setter_fills_says_to_assign_it(webby: Store) -> None:
+    page = page_in_function(webby, "webby", "Slot.value")
+    assert page.solutions[0].text.startswith(
+        "Set `value` on your `Slot` object before reading it: assign it (`slot.value = ...`). "
+        "`Slot.__init__` leaves `self._value` None"
+    )
+
+
+def test_only_a_keyword_a_call_can_give_and_its_subclasses_take(webby: Store) -> None:
+    # `TimedOut.__init__(self, message)` takes no `reply`; `PositionalFailure`'s is
+    # positional-only; `ReplyFailure` stores it with an annotation
+    page = page_in_function(webby, "webby", "Failure.reply")
+    assert page.solutions[0].text.startswith(
+        "Set `reply` on your `Failure` object before reading it: make the object with the "
+        "keyword: `ReplyFailure(..., reply=...)`. `Failure.__init__` leaves"
+    )

@@ -58,8 +58,13 @@ def first_call_solution(conditions: list[ConditionView], facts: Facts) -> Soluti
         if setters:
             return _solution(target, member, setters, missing, condition, methods, facts)
         attr, true = missing
-        if not true and _starts_without(methods, attr):
-            later = set_later_solution(target, member, attr, condition, methods, facts)
+        if (
+            not true
+            and _starts_without(methods, attr)
+            and _starts_none(methods, attr)
+            and not _constructor_sets(methods, attr, true)
+        ):
+            later = set_later_solution(target, member, attr, condition, facts)
             if later is not None:
                 return later
     return None
@@ -98,9 +103,9 @@ def _setters(methods: Methods, attr: str, true: bool, own: str) -> list[str]:
     sets = {n for n, m in methods.items() if _assigns(m, attr, true) and not _tests(m, attr)}
     if true and any(_from_data(m, attr) for m in methods.values()):
         return []  # a truth the data decides (`self.supports_comments = uds`)
-    reach = reached_calls(methods)
-    if reach["__init__"] & sets or "__init__" in sets:
+    if _constructor_sets(methods, attr, true):
         return []  # the constructor sets it itself (`self.prepare()`)
+    reach = reached_calls(methods)
     return [
         name
         for name in methods
@@ -119,6 +124,22 @@ def _starts_without(methods: Methods, attr: str) -> bool:
         return False  # not known to start without it (a class attribute, a base class's)
     # taken away again: a call made after one that sets it is as likely
     return not any(_resets(m, attr) for n, m in methods.items() if n != "__init__")
+
+
+def _constructor_sets(methods: Methods, attr: str, true: bool) -> bool:
+    """Whether the constructor sets the attribute to a value that passes the check, itself
+    or through a method of the class it calls (`self._sock = None; self._open()`)."""
+    sets = {n for n, m in methods.items() if _assigns(m, attr, true)}
+    return bool(sets & {"__init__", *reached_calls(methods).get("__init__", ())})
+
+
+def _starts_none(methods: Methods, attr: str) -> bool:
+    """Whether the constructor assigns the attribute the None literal (not another false
+    one): what "leaves it None" says."""
+    init = methods.get("__init__")
+    return init is not None and any(
+        isinstance(v, ast.Constant) and v.value is None for v in _values(init, attr)
+    )
 
 
 def _values(method: ast.AST, attr: str) -> list[ast.expr]:

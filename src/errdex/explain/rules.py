@@ -24,7 +24,7 @@ from errdex.explain.narrowing import narrows_call_result
 from errdex.explain.network_try import sent_request
 from errdex.explain.no_action import no_action_sentence
 from errdex.explain.overrides import package_made_sentence
-from errdex.explain.own_handler import own_handler, swallowed
+from errdex.explain.own_handler import caught_without_replacement, own_handler
 from errdex.explain.page import (
     GUARD_NOT_READ,
     BindingView,
@@ -436,7 +436,7 @@ def _no_solution(facts: Facts) -> str:
     defined = class_hook_sentence(facts)
     if defined is not None:
         return defined  # the user's class, being created: its definition is the way out
-    if not passed and swallowed(facts):
+    if not passed and caught_without_replacement(facts):
         return NOT_FOLLOWED  # no traceback of it: its own handler is said
     refused = None if passed else refused_use(facts)
     if refused is not None:

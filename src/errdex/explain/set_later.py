@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 
 from errdex.ast_walk import walk
-from errdex.explain.call_order import Methods, is_own, own_assignments
+from errdex.explain.call_order import is_own, own_assignments
 from errdex.explain.context import Facts
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.page import ConditionView, Solution
@@ -27,7 +27,6 @@ def set_later_solution(
     member: str,
     attr: str,
     condition: ConditionView,
-    methods: Methods,
     facts: Facts,
 ) -> Solution | None:
     """ "Set `request` on your `HTTPError` object before reading it: ..." for a property
@@ -91,10 +90,11 @@ def _stores_value(owner: ast.ClassDef, member: str, attr: str) -> bool:
 def _keyword_makers(
     facts: Facts, owner: str, member: str, attr: str, setter: bool
 ) -> list[tuple[str, str, bool]]:
-    """(public subclass, keyword, whether a class of the file derives from it) of each
-    subclass in the site's file whose constructor stores a keyword with a default as it is
-    in `self.attr` (or through the property's setter): the call that leaves it out is the
-    one that keeps None."""
+    """(public subclass, keyword, whether its subclasses in the file take the keyword too)
+    of each subclass in the site's file whose constructor stores a keyword with a default
+    as it is in `self.attr` (or through the property's setter): the call that leaves it out
+    is the one that keeps None. A subclass takes it when it has no constructor of its own or
+    one that takes the same keyword (a `__init__(self, message)` of its own does not)."""
     tree = facts.source_tree()
     if tree is None:
         return []
@@ -107,41 +107,59 @@ def _keyword_makers(
             if name not in below and any(ast.unparse(b) in below for b in c.bases):
                 below.add(name)
                 changed = True
+    stored = member if setter else None
     found = []
-    bases = {ast.unparse(b) for c in classes.values() for b in c.bases}
     for name in sorted(below - {owner}, key=lambda n: classes[n].lineno):
-        init = next(
-            (
-                f
-                for f in classes[name].body
-                if isinstance(f, ast.FunctionDef) and f.name == "__init__"
-            ),
-            None,
-        )
+        init = _constructor(classes[name])
         if init is None or name.startswith("_"):
             continue
-        keyword = _stored_keyword(init, attr, member if setter else None)
-        if keyword is not None:
-            found.append((name, keyword, name in bases))
+        keyword = _stored_keyword(init, attr, stored)
+        if keyword is None:
+            continue
+        direct = [c for c in classes.values() if any(ast.unparse(b) == name for b in c.bases)]
+        more = any(
+            (made := _constructor(c)) is None or keyword in _defaulted_keywords(made)
+            for c in direct
+        )
+        found.append((name, keyword, more))
     return found
+
+
+def _constructor(c: ast.ClassDef) -> ast.FunctionDef | None:
+    """The class's own `__init__`."""
+    return next(
+        (f for f in c.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None
+    )
 
 
 def _stored_keyword(init: ast.FunctionDef, attr: str, member: str | None) -> str | None:
     """The keyword with a default the constructor assigns as it is to `self.attr` (or to
     `self.member`, the property whose setter stores it)."""
-    args = init.args
-    defaulted = {a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d}
-    positional = [*args.posonlyargs, *args.args]
-    defaulted |= {a.arg for a in positional[len(positional) - len(args.defaults) :]}
+    defaulted = _defaulted_keywords(init)
     for node in walk(init):
-        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            target, value = node.target, node.value
+        else:
             continue
-        target = node.targets[0]
         if (
             is_own(target)
             and target.attr in (attr, member)
-            and isinstance(node.value, ast.Name)
-            and node.value.id in defaulted
+            and isinstance(value, ast.Name)
+            and value.id in defaulted
         ):
-            return node.value.id
+            return value.id
     return None
+
+
+def _defaulted_keywords(init: ast.FunctionDef) -> set[str]:
+    """The parameters of the constructor a call may give by keyword or leave out."""
+    args = init.args
+    defaulted = {a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d}
+    positional = [*args.posonlyargs, *args.args]
+    # a positional-only parameter is no keyword (`request=...` to it is a TypeError)
+    keywords = positional[len(args.posonlyargs) :]
+    return defaulted | {
+        a.arg for a in positional[len(positional) - len(args.defaults) :] if a in keywords
+    }

@@ -35,7 +35,7 @@ from errdex.explain.why_texts import (
     trailing_comments,
 )
 from errdex.extract.docs import MAX_DOC
-from errdex.facts import ConditionKind, KnobKind
+from errdex.facts import BRANCH_KINDS, ConditionKind, KnobKind
 from errdex.linked_facts import NAMED_IN_MESSAGE, own_key
 from errdex.store.base import Store, StoredSite
 
@@ -83,9 +83,7 @@ _COMMON = frozenset(
 # conditions that are no part of this check: an early exit (another check), and where it
 # sits (a loop, a `with`, an `except`: context, not the test)
 _OTHER_KINDS = CONTEXT_KINDS | {ConditionKind.EARLY_EXIT}
-_NESTING = frozenset(
-    {ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE, ConditionKind.MATCH}
-)
+_NESTING = (BRANCH_KINDS - {ConditionKind.EARLY_EXIT}) | {ConditionKind.MATCH}
 _CODE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Raise, ast.Import)
 # expressions no sentence parses as (words parse as names joined by `and`/`or`/`not`)
 _EXPRESSIONS = (ast.Call, ast.Compare, ast.Attribute, ast.Subscript)
@@ -289,7 +287,7 @@ def _comments(
         if c.kind == ConditionKind.EARLY_EXIT or facts.read.other_branch_fails(c.line, c.holds)
     } - own
     lines = sorted({*guards, site.line})
-    tested_here = _own_test(facts)
+    own_stems, own_names = _own_test(facts)
     # the tests of branches (not a `try` or loop the check sits in) between a guard and it
     branches = [c.line for c in facts.conditions if c.kind in _NESTING]
     out: list[_Candidate] = []
@@ -319,9 +317,7 @@ def _comments(
         # a name of another guard it writes, `audio_embeds`, is no word of the check's)
         outer = far or (line == nearest and any(line < g < site.line for g in branches))
         label = label or (
-            outer
-            and not of_check
-            and not _stems(_prose_parts(text, tested_here[1])) & tested_here[0]
+            outer and not of_check and not _stems(_prose_parts(text, own_names)) & own_stems
         )
         # right above the check, a comment over a run of statements that goes on past
         # the check may label that run
@@ -382,7 +378,7 @@ def _prose_parts(text: str, keep: set[str]) -> set[str]:
     words = [
         w
         for w in _IDENT.findall(text)
-        if w in keep or not ("_" in w.strip("_") or not (w.islower() or w.isupper() or w.istitle()))
+        if w in keep or ("_" not in w.strip("_") and (w.islower() or w.isupper() or w.istitle()))
     ]
     return _parts(" ".join(words))
 

@@ -256,6 +256,12 @@ def is_log_call(call: ast.expr, methods: frozenset[str] = _LOG_METHODS) -> bool:
     return call.func.attr in methods and re.search(r"log|warn", owner, re.I) is not None
 
 
+def text_literal(node: ast.expr) -> str | None:
+    """The text a logged or raised expression writes, on one line (an f-string's fields
+    as `{name}`); None when it is not written out."""
+    return _literal(node)
+
+
 def _literal(node: ast.expr) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return " ".join(node.value.split()) or None
