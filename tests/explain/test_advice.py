@@ -324,7 +324,9 @@ def test_rebuild_reorder_drop_and_try_a_flag_after_a_statement_are_advice(messag
     (advice,) = message_advice(message)
     said = message.split(". ", 1)[1]
     assert advice.solution == f"Do what the message says: “{said}”"
-    # a SQL keyword in capitals is no instruction to drop
+
+
+def test_a_sql_keyword_in_capitals_is_no_instruction_to_drop() -> None:
     assert message_advice("DROP TABLE failed for {name}") == []
 
 

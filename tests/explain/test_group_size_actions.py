@@ -7,6 +7,7 @@ from errdex.explain.group_size_branches import other_branch
 from errdex.explain.knob_actions import knob_action
 from errdex.explain.page import ConditionView, Knob
 from errdex.facts import ConditionKind, KnobKind
+from errdex.reading_facts import SourceRead
 
 SIZE = Knob(
     name="--tensor-parallel-size",
@@ -54,12 +55,15 @@ def _held(text: str, line: int, kind: ConditionKind = ConditionKind.IF) -> Condi
 
 
 def _aside(
-    check: str, held: list[ConditionView], kind: ConditionKind = ConditionKind.ASSERT
+    check: str,
+    held: list[ConditionView],
+    kind: ConditionKind = ConditionKind.ASSERT,
+    read: SourceRead | None = None,
 ) -> str | None:
     view = ConditionView(text=check, test=check, kind=kind, line=5, holds=False)
     action = knob_action(view, [SIZE])
     assert action is not None
-    return other_branch(action, view, [SIZE], [*held, view]).aside
+    return other_branch(action, view, [SIZE], [*held, view], read or SourceRead()).aside
 
 
 def test_a_check_under_the_heads_compared_with_the_size_says_the_other_branch() -> None:
@@ -75,6 +79,18 @@ def test_a_check_under_the_heads_compared_with_the_size_says_the_other_branch() 
     # above the heads, another setting may need the size where it is: not offered lower
     below = _aside("tp_size % num_kv_heads != 0", [_held("not num_kv_heads >= tp_size", 4)])
     assert below is None
+
+
+def test_no_other_branch_where_it_raises() -> None:
+    # `if heads >= tp_size: assert heads % tp_size == 0 else: raise ValueError(...)`: above
+    # the heads, the size leads into the else's error
+    held = [_held("num_kv_heads >= tp_size", 4)]
+    raising = SourceRead(other_side={4: (False, True)})
+    assert _aside("num_kv_heads % tp_size != 0", held, read=raising) is None
+    # its body failing is not the way taken
+    assert _aside(
+        "num_kv_heads % tp_size != 0", held, read=SourceRead(other_side={4: (True, False)})
+    )
 
 
 def test_no_other_branch_without_the_comparison_or_after_an_early_exit() -> None:

@@ -101,13 +101,17 @@ def test_a_request_field_is_given_what_the_message_says(bodies: Store) -> None:
         "`ChatRequest` a positive value or -1, as the message says: “`top_logprobs` must be "
         "a positive value or -1.”"
     )
+    # the validator's argument names nothing a user writes: no way out through it
+    assert not any("of the argument `data`" in s for s in said)
 
 
 def test_a_data_field_is_said_of_the_data(bodies: Store) -> None:
     said = solutions(bodies, "Settings.check_depth", "at most 8")
     assert said[0].startswith(
         "In the data you validate, make the field `depth` of `Settings` at most 8, as the message"
+        " says: “depth must be at most 8.” `Settings.check_depth` is a validator"
     )
+    assert not any("of the argument `values`" in s for s in said)
     # the message names `depth`, the test reads `width`; a key named by a placeholder
     assert not any("make the field" in s for s in solutions(bodies, "Settings.check_depth", "9"))
     said = solutions(bodies, "ChatRequest.check_logprobs", "integer")

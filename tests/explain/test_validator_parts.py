@@ -15,6 +15,7 @@ FILES = {
     "models/__init__.py": """
         from models.checks import length_validator, bounded_validator, size_validator
         from models.checks import strict_number_validator, either_validator, Items
+        from models.checks import doubled_validator, upper_validator, short_validator
         """,
     "models/checks.py": """
         from typing import Any
@@ -57,6 +58,32 @@ FILES = {
             wanted = getattr(field.type_, "_wanted", None)
             if wanted and v.version != wanted:
                 raise ValueError("wrong version")
+            return v
+
+
+        def doubled_validator(v, field, config):
+            v_len = len(v)
+            min_length = (
+                field.type_.min_length
+                if field.type_.min_length is not None
+                else config.min_text_length
+            )
+            if v_len < max(min_length, 1):
+                raise ValueError("too short")
+            return v
+
+
+        def upper_validator(v, config):
+            if config.forbid_x and v.upper() == "X":
+                raise ValueError("no x")
+            return v
+
+
+        def short_validator(v, config):
+            v_len = len(v)
+            min_length = config.min_text_length
+            if min_length is not None and v_len < min_length:
+                raise ValueError("too short")
             return v
 
 
@@ -133,4 +160,26 @@ def test_the_frameworks_own_objects_are_not_said_as_data(models: Store) -> None:
     # `getattr(field.type_, "_wanted", None)`: no words for it, so no value of the data
     assert not any(
         t.startswith("In the data you validate") for t in texts(models, "either_validator")
+    )
+
+
+def test_a_fallback_bound_within_a_longer_expression_is_not_said(models: Store) -> None:
+    # `max(min_length, 1)`: the name made up for the bound would reach the page
+    assert not any("bound_" in t for t in texts(models, "doubled_validator"))
+
+
+def test_a_match_of_the_values_method_is_no_value_to_avoid(models: Store) -> None:
+    # `v.upper() == "X"`: "other than 'X'" would let `'x'` through
+    assert not any("other than" in t for t in texts(models, "upper_validator"))
+
+
+def test_a_config_lower_bound_is_lowered(models: Store) -> None:
+    first = texts(models, "short_validator")[0]
+    assert first.startswith(
+        "In the data you validate, give the field a value with a length at least the "
+        "config's `min_text_length`."
+    )
+    assert first.endswith(
+        "If the limit is yours to change, lower `min_text_length` in your model's config "
+        "(`min_text_length = ...` in the `class Config:` of its body)."
     )

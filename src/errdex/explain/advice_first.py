@@ -34,7 +34,7 @@ from errdex.explain.state_gated import own_argument, users_call
 # Advice that names the operation to use instead: "use contains() to test for membership",
 # "use ==", "use `is_()`"; before a way out that swaps the user's operand for a constant,
 # which asks another question than the user did.
-_OPERATION = re.compile(r"“(?:please\s+)?use\s+`?(?:[A-Za-z_][\w.]*\(\)|[=!<>]=|is_\b)", re.I)
+_OPERATION = re.compile(r"“(?:please\s+)?use\s+`?(?:[A-Za-z_][\w.]*\(\)|[=!<>]=)", re.I)
 _CONSTANT_FOR = re.compile(r"^Pass (?:None|an empty \(false\) value) for the argument `\w+` of ")
 
 

@@ -156,7 +156,7 @@ _CANNOT_IMPORT = re.compile(
 _QUOTES = "`'\""
 _NOT_DEFINED_IN = re.compile(
     r"^module\s+(?P<module>\S+)\s+does\s+not\s+define\s+(?:an?\s+)?(?P<name>\S+)\s+"
-    r"(?:attribute|class|name)\s*\.?$",
+    r"(?:attribute|class|name)(?:/(?:attribute|class|name))?\s*\.?$",
     re.I,
 )
 # "cannot specify multiple `Annotated` `Field`s for {field_name!r}": one of them, not several
@@ -167,10 +167,11 @@ _MULTIPLE_REFUSED = re.compile(
     re.I,
 )
 # "Invalid signature for validator {name}: {sig}, should be: (cls, values)": the form the
-# user's declaration must have, said after what it got
+# user's declaration must have, said after what it got; a parenthesised form only (a
+# signature, a tuple): a single word after "should be" is a type or a quality ("positive")
 _SHOULD_BE_FORM = re.compile(
     r"^invalid\s+(?P<what>[a-z]+(?:\s+[a-z]+)?)\s+(?:for|of)\s+(?P<whose>[^:,]{1,60}?):\s+"
-    r"[^:]*?,\s+should\s+be:?\s+(?P<form>\([^()]*\)|\S+?)(?P<rest>,\s+\S.*?)?\s*\.?$",
+    r"[^:]*?,\s+should\s+be:?\s+(?P<form>\([^()]*\))(?P<rest>,\s+\S.*?)?\s*\.?$",
     re.I,
 )
 
@@ -219,17 +220,14 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
     match = _ONLY_WHEN.match(text)
     if match is not None:
         subject, condition = match["subject"].strip(), match["condition"]
-        if plain(subject):
-            subject = subject[0].lower() + subject[1:]  # "Stream options": after the verb
+        subject = _after_verb(subject)
         verb = INFINITIVE[match["verb"].lower()]
         if match["when"].lower() == "after":
             return f"First make sure {condition}, then {verb} {subject}", "input"
         return f"{verb.capitalize()} {subject} only when {condition} (or leave it out)", "input"
     match = _ONLY_WHERE.match(text)
     if match is not None and not _OWN_SUBJECT.search(match["subject"]):
-        subject = match["subject"].strip()
-        if plain(subject):
-            subject = subject[0].lower() + subject[1:]
+        subject = _after_verb(match["subject"].strip())
         verb = INFINITIVE[match["verb"].lower()]
         left = " (or leave it out)" if match["verb"].lower() in _GIVEN else ""
         place = re.sub(r",?\s+(?:i\.e|e\.g)$", "", match["place"])
@@ -237,9 +235,7 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
         return f"{verb.capitalize()} {subject} only {where}{left}", "input"
     match = _ONLY_WORKS.match(text)
     if match is not None and not _OWN_SUBJECT.search(match["subject"]):
-        subject = match["subject"].strip()
-        if plain(subject):
-            subject = subject[0].lower() + subject[1:]
+        subject = _after_verb(match["subject"].strip())
         where = f"{match['where'].lower()} {match['what'].strip()}"
         example = match["example"]
         return f"Use {subject} only {where}, e.g. `{example}`", "input"
@@ -265,7 +261,8 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
     match = _MULTIPLE_REFUSED.match(text)
     if match is not None:
         verb = match["verb"].capitalize()
-        return f"{verb} one {_singular(match['what'])} only{match['rest'] or ''}", "input"
+        # "only one of the processes", not a singular cut from the plural ("processe")
+        return f"{verb} only one of the {match['what']}{match['rest'] or ''}", "input"
     match = _SHOULD_BE_FORM.match(text)
     if match is not None:
         rest = f" ({match['rest'].lstrip(', ')})" if match["rest"] else ""
@@ -312,9 +309,7 @@ def unsupported_use(sentence: str) -> str | None:
     match = _NOT_SUPPORTED.match(sentence.strip())
     if match is None or _OWN_SUBJECT.search(match["subject"]):
         return None
-    subject, what = match["subject"].strip(), match["what"].strip()
-    if plain(subject) and not re.search(r"\s[A-Z]", subject):  # not "Flash Attention"
-        subject = subject[0].lower() + subject[1:]
+    subject, what = _after_verb(match["subject"].strip()), match["what"].strip()
     passive = re.match(r"being\s+(?P<rest>\S.*)$", what, re.I)
     if passive is not None:
         return f"Do not have {subject} {passive['rest']}"
@@ -327,17 +322,26 @@ def stated_use(sentence: str) -> str | None:
     match = _MUST_BE_DONE.match(sentence.strip())
     if match is None or _OWN_SUBJECT.search(match["subject"]):
         return None
-    subject = match["subject"].strip()
-    if plain(subject):
-        subject = subject[0].lower() + subject[1:]
+    subject = _after_verb(match["subject"].strip())
     participle = match["verb"].lower()
     verb = INFINITIVE[participle]
     return f"{verb.capitalize()} {subject} {match['where'].lower()} {match['place']}"
 
 
-def _singular(what: str) -> str:
-    """ "`Annotated` `Field`s" → "`Annotated` `Field`", "validators" → "validator"."""
-    return re.sub(r"(\w)(`?)s(`?)$", r"\1\2\3", what) if not what.endswith("ss") else what
+# The words that begin a noun phrase, not a name: lowered after a verb ("The MLA backend")
+_DETERMINER = re.compile(r"^(?:The|A|An|This|These|That|Those|Each|Every|Any|Some|All)\b")
+
+
+def _after_verb(subject: str) -> str:
+    """A sentence's subject as it reads after a verb: its first word lowered where it is a
+    determiner ("The MLA backend" → "the MLA backend"), a plain word alone ("Decorator") or
+    before a lowercase one ("Stream options"); not a name with its version or another name
+    after it ("Python 3.8", "Flash Attention"). (A name alone, "Windows", reads as a word.)"""
+    words = subject.split()
+    phrase = plain(subject) and (len(words) == 1 or (words[1].isalpha() and words[1].islower()))
+    if phrase or _DETERMINER.match(subject) is not None:
+        return subject[0].lower() + subject[1:]
+    return subject
 
 
 def _name_of_module(name: str, module: str) -> tuple[str, str]:

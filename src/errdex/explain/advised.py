@@ -93,14 +93,16 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
             continue  # a name that is not this code's: the message speaks of another
         if own_assertion and exclusive_instruction(advice.text) is not None:
             continue  # two of the code's own values, asserted apart: no choice of the user's
-        refused = advice.implied is not None and advice.implied == unsupported_use(advice.text)
+        unsupported = unsupported_use(advice.text)
+        refused = advice.implied is not None and advice.implied == unsupported
         if refused and (found or len(said[0]) > 1 or site.kind != SiteKind.RAISE):
-            # what the thing refuses, said again: only where nothing else is said, and of an
-            # error (a warning's fallback is no failure to avoid)
+            # what the thing refuses, said again: only where nothing else is said, and of a
+            # raise (a warning's fallback is no failure to avoid; an assertion's or a helper's
+            # "X does not support Y" is as often the code's own invariant)
             continue
         used = advice.implied is not None and advice.implied in (
             stated_use(advice.text),
-            unsupported_use(advice.text),
+            unsupported,
         )
         if used and not _addressed(advice.text, facts):
             continue  # how the package's own code must call its internals: no user's rule

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import contextlib
 import functools
 import itertools
 import re
@@ -442,6 +443,19 @@ def function_span(text: str | None, name: str, line: int) -> tuple[int, int] | N
     text alone: a rule may look at them before parsing anything. (Asked by several rules
     of a page: kept.)"""
     return _text_span(text, name, line, "def")
+
+
+def decorators_above(text: str, line: int) -> list[ast.expr]:
+    """The one-line decorators right above the `def` at `line` (the function is parsed
+    alone, without them)."""
+    lines = lines_of(text)
+    found: list[ast.expr] = []
+    index = line - 2
+    while 0 <= index < len(lines) and lines[index].strip().startswith("@"):
+        with contextlib.suppress(SyntaxError, ValueError, RecursionError):
+            found.append(ast.parse(lines[index].strip()[1:], mode="eval").body)
+        index -= 1
+    return found
 
 
 def _text_span(text: str | None, name: str, line: int, keyword: str) -> tuple[int, int] | None:

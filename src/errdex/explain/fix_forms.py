@@ -268,9 +268,11 @@ def command_fix(
         bare = boolish(knob) or knob.bare
         before_args, after_args = (flag if bare else f"{flag} VALUE"), ""
     elif isinstance(value, dict) and any(isinstance(v, dict) for v in value.values()):
-        # a key of a dict nested in the flag's object (`kv_connector_extra_config`): the
-        # object's other keys (the connector) are the user's, and a line without them
-        # would not reach the check: no line is written
+        # a key whose value is an object: a key of a dict nested in the flag's object
+        # (`kv_connector_extra_config`), whose other keys (the connector) are the user's,
+        # or a section of the configuration, whose other fields are: a line without them
+        # would not reach the check, and `"VALUE"` in the object's place is no object. No
+        # line is written (by the value's shape, not `nested_key`: both are caught)
         return None
     elif isinstance(value, dict):
         # a yes/no key of the configuration fails with the other value; a field of no

@@ -9,7 +9,8 @@ Not the other way round (a size that divides the heads, on the check of a size a
 a size above the heads may be what another setting needs (vllm's decode context parallelism
 wants more tensor-parallel ranks than KV heads, checked before any model is built), and the
 page cannot tell. On the check that the heads divide by the size, the size is at most the
-heads already, so no such setting is on.
+heads already, so no such setting is on. Nor where the other branch fails on its own
+(`else: raise ValueError(...)`): a size above the heads leads into that error.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from errdex.explain.knob_actions import KnobAction
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind
+from errdex.reading_facts import SourceRead
 
 # a comparison the check sits under, with code on its other side (not an earlier exit,
 # whose other side leaves the function)
@@ -29,11 +31,16 @@ _BRANCHES = (ConditionKind.IF, ConditionKind.ELIF, ConditionKind.ELSE)
 
 
 def other_branch(
-    action: KnobAction, condition: ConditionView, knobs: list[Knob], held: list[ConditionView]
+    action: KnobAction,
+    condition: ConditionView,
+    knobs: list[Knob],
+    held: list[ConditionView],
+    read: SourceRead,
 ) -> KnobAction:
     """`action` with the other branch's way said, when it is a group size's action on a
     check that the heads divide by the size, which `held` puts under a comparison of the
-    same heads with the size: above the heads, a multiple of them takes the other branch."""
+    same heads with the size: above the heads, a multiple of them takes the other branch
+    (unless that branch always fails, as `read` says)."""
     knob = next((k for k in knobs if k.group_size and k.name == action.knob), None)
     if knob is None or knob.behind is None:
         return action
@@ -45,12 +52,13 @@ def other_branch(
     if found is None or not found[1]:
         return action
     heads = found[0]
-    line = next(
-        (c.line for c in held if c.kind in _BRANCHES and _compares(c.text, heads, knob.behind)),
+    branch = next(
+        (c for c in held if c.kind in _BRANCHES and _compares(c.text, heads, knob.behind)),
         None,
     )
-    if line is None:
+    if branch is None or read.other_branch_fails(branch.line, branch.holds):
         return action
+    line = branch.line
     other = f"a multiple of {code(heads)} {DIVIDING_HEADS}, above {code(heads)}"
     return replace(
         action, aside=f"Or pass {other}: the test at line {line} then takes its other branch."

@@ -26,13 +26,13 @@ import ast
 import re
 from collections.abc import Callable
 
-from errdex.explain.context import Facts, function_span
+from errdex.explain.context import Facts, decorators_above, function_span
 from errdex.explain.entry_input import CHECKS
+from errdex.explain.input_nodes import field_key
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.explain.stated_requirement import GOT_TAIL, message_text, requirements
 from errdex.explain.user_data import local_sources
-from errdex.explain.validators import decorators_above
 from errdex.extract.conditions import dotted_name
 from errdex.facts import KnobKind, SiteKind
 from errdex.link.expression_texts import parse_expression
@@ -91,10 +91,12 @@ def raw_field_solution(facts: Facts) -> Solution | None:
         )
         wants = GOT_TAIL.sub("", stated.wants)  # not the value it got
         wants = wants if stated.verb == "be" else f"{stated.verb} {wants}"
+        said = message_text(facts)
+        said = said if said.endswith((".", "!", "?")) else f"{said}."  # a sentence follows
         return Solution(
             text=(
                 f"{where}, make the field {code(match['key'])} of {code(owner)} {wants}, as "
-                f"the message says: “{message_text(facts)}” {code(site.function)} is a "
+                f"the message says: “{said}” {code(site.function)} is a "
                 "validator the framework runs on that data: the check is of the field's "
                 "value, not of a call in your code."
             ),
@@ -155,23 +157,7 @@ def _path(node: ast.AST, holder: str) -> str | None:
 
 def _key_of(node: ast.AST, data: str) -> str | None:
     """`k` of `data.get("k")` (with or without a default) or `data["k"]`."""
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr == "get"
-        and isinstance(node.func.value, ast.Name)
-        and node.func.value.id == data
-        and node.args
-        and isinstance(node.args[0], ast.Constant)
-        and isinstance(node.args[0].value, str)
-    ):
-        return node.args[0].value
-    if (
-        isinstance(node, ast.Subscript)
-        and isinstance(node.value, ast.Name)
-        and node.value.id == data
-        and isinstance(node.slice, ast.Constant)
-        and isinstance(node.slice.value, str)
-    ):
-        return node.slice.value
-    return None
+    found = field_key(node) if isinstance(node, ast.expr) else None
+    if found is None or not (isinstance(found[0], ast.Name) and found[0].id == data):
+        return None
+    return found[1]

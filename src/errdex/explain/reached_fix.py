@@ -28,8 +28,8 @@ import msgspec
 
 from errdex.explain.caller_guards import guarded_entries
 from errdex.explain.context import Facts
-from errdex.explain.env_members import first_action
 from errdex.explain.expanded import expanded, own_expanded
+from errdex.explain.first_actions import first_action
 from errdex.explain.fix_forms import placeholder
 from errdex.explain.input_nodes import part_views
 from errdex.explain.knob_actions import KnobAction, Shape, compared_shape

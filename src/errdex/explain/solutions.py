@@ -48,7 +48,7 @@ from errdex.explain.declared_config import config_solution
 from errdex.explain.decorated import decorated_solution
 from errdex.explain.deprecation import replacement_first
 from errdex.explain.env_assigned import env_assigned_solution
-from errdex.explain.env_members import first_action, member_action
+from errdex.explain.env_members import member_action
 from errdex.explain.environment import (
     failed_import_solutions,
     package_solution,
@@ -58,6 +58,7 @@ from errdex.explain.exclusive_keys import exclusive_keys_solution
 from errdex.explain.expanded import expanded
 from errdex.explain.failed_call import failed_call_solutions
 from errdex.explain.file_mode import file_mode_solution
+from errdex.explain.first_actions import first_action
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.flag_values import flag_value_solutions
 from errdex.explain.given_values import given_value_solution
@@ -329,9 +330,10 @@ def _solutions(facts: Facts) -> list[Solution]:
     if checked is not None:
         found.add(checked, 0)  # the value the data gives a field, not the validator's argument
     else:
-        if raw is not None:  # the field the message names, in the raw data: before its key
-            found.add(raw, 0)
-        _add_input(found, open_conditions, facts)
+        if raw is not None:  # the field the message names, in the raw data: not the
+            found.add(raw, 0)  # validator's argument that holds it
+        else:
+            _add_input(found, open_conditions, facts)
     keyed_input = key_requirement(facts)
     if keyed_input is not None and not any(
         i.solution.condition == keyed_input.solution.condition for i in found.items

@@ -97,6 +97,13 @@ _MAX_CLAUSE = 200
 # A class attribute in dunder form a class body declares (`__table_args__`,
 # `__pydantic_extra__`): quoted or bare, as the subject's last name
 _DUNDER = re.compile(r"(?:^|[\s`'\"])__[a-z][a-z0-9_]*[a-z0-9]__(?:[`'\"]|\s|$)")
+# ... that a module holds, not a class's body (a module's scan: "__all__ must be a list")
+_MODULE_DUNDERS = frozenset(
+    {"__all__", "__version__", "__file__", "__path__", "__name__", "__doc__", "__spec__"}
+    | {"__loader__", "__package__", "__builtins__", "__cached__", "__author__"}
+)
+# ... as the message writes it (bare, or in any quotes): code-quoted on the page
+_DUNDER_BARE = re.compile(r"[`'\"]?(?<!\w)(__[a-z][a-z0-9_]*[a-z0-9]__)(?!\w)[`'\"]?")
 # ... not a method the class is to define ("The '__iter__' method must be implemented")
 _METHOD_WORDS = re.compile(r"\b(?:method|implemented|function|callable)\b|\(\)", re.I)
 
@@ -304,9 +311,14 @@ def _declared(stated: Requirement, facts: Facts) -> Solution | None:
         return None
     if facts.stored.site.kind != SiteKind.RAISE or _METHOD_WORDS.search(stated.clause):
         return None
-    if _DUNDER.search(stated.subject) is None:
+    dunder = _DUNDER.search(stated.subject)
+    if dunder is None:
         return None
-    subject = stated.subject.strip()
+    name = dunder.group().strip(" `'\"\t\n")
+    function = facts.site_function()
+    if name in _MODULE_DUNDERS or function is None or not _reads_name(function, name):
+        return None  # a module's name (`__all__`), or one the check does not read
+    subject = _DUNDER_BARE.sub(r"`\1`", stated.subject.strip())
     subject = subject[0].lower() + subject[1:] if subject[:4] == "The " else subject
     verb = "" if stated.verb == "be" else f"{stated.verb} "
     wants = GOT_TAIL.sub("", stated.wants)
@@ -314,6 +326,16 @@ def _declared(stated: Requirement, facts: Facts) -> Solution | None:
         text=f"Make {subject} {verb}{wants} in the body of your class, as the message says: "
         f"“{message_text(facts)}”",
         kind="input",
+    )
+
+
+def _reads_name(function: ast.FunctionDef, name: str) -> bool:
+    """Whether the function reads `name` off an object: `X.__n__`, `getattr(X, "__n__")`,
+    `namespace["__n__"]`, `name == "__n__"` (a class's scan compares the names it walks)."""
+    return any(
+        (isinstance(node, ast.Attribute) and node.attr == name)
+        or (isinstance(node, ast.Constant) and node.value == name)
+        for node in ast.walk(function)
     )
 
 

@@ -13,14 +13,20 @@ field's `multiple_of`". The check's shapes are put in words by the input rules
 from __future__ import annotations
 
 import ast
-import contextlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from errdex.ast_walk import walk
 from errdex.explain.advice import python_literal
-from errdex.explain.context import CONTEXT_KINDS, Facts, class_around, function_span, lines_of
+from errdex.explain.context import (
+    CONTEXT_KINDS,
+    Facts,
+    class_around,
+    decorators_above,
+    function_span,
+    lines_of,
+)
 from errdex.explain.expanded import expanded
 from errdex.explain.input_nodes import free_names
 from errdex.explain.input_shapes import module_patterns, more_shapes
@@ -300,6 +306,8 @@ def _said_words(
         # `A if A is not None else B`: the field's own bound, else the config's
         said = [_declared_words(n, found) or code(n) for n in (first, fallback)]
         rest = rest.replace(code(placeholder), f"{said[0]} (else {said[1]}, when it sets none)")
+    if any(re.search(rf"\b{p}\b", rest) for p in bounds):
+        return None  # a bound within a longer expression (`max(bound_0, 1)`): a made-up name
     if found.owner:
         rest = rest.replace(code("cls"), code(found.owner))  # the type the field is declared as
     if re.search(r"`[^`]*\b(?:field|config)\.[^`]*`", rest):
@@ -329,19 +337,6 @@ def validated_fields(facts: Facts) -> list[str]:
     if span is None:
         return []
     return _decorated_fields(decorators_above(facts.source_text or "", span[0] + 1)) or []
-
-
-def decorators_above(text: str, line: int) -> list[ast.expr]:
-    """The one-line decorators right above the `def` at `line` (the function is parsed
-    alone, without them)."""
-    lines = lines_of(text)
-    found: list[ast.expr] = []
-    index = line - 2
-    while 0 <= index < len(lines) and lines[index].strip().startswith("@"):
-        with contextlib.suppress(SyntaxError, ValueError, RecursionError):
-            found.append(ast.parse(lines[index].strip()[1:], mode="eval").body)
-        index -= 1
-    return found
 
 
 def _decorated_fields(decorators: list[ast.expr]) -> list[str] | None:
