@@ -369,8 +369,9 @@ GIVEN = {
 # a reasoning parser (`think`, `shared` for the same class), a tool parser whose flag the
 # version refuses `--enable-auto-tool-choice` without and whose arguments class adds its
 # flags by computed names, a base class another module imports (which names run its
-# constructor is unsaid), a check that the parser was handed a tokenizer at all, and one of
-# the options a call hands the constructor.
+# constructor is unsaid), a check that the parser was handed a tokenizer at all, one of
+# the options a call hands the constructor, one of a token of the tokenizer the constructor
+# keeps, and one of no token at all; a base class keeps the tokenizer of one.
 NAMED = {
     **_CLI,
     "serve/cli.py": _CLI["serve/cli.py"]
@@ -416,6 +417,7 @@ NAMED = {
             "effort": ("effort_parser", "EffortReasoningParser"),
             "derived": ("derived_parser", "DerivedReasoningParser"),
             "plain": ("plain_parser", "PlainReasoningParser"),
+            "kept": ("kept_parser", "KeptReasoningParser"),
         }
         """,
     "serve/reasoning/think_parser.py": """
@@ -431,6 +433,18 @@ NAMED = {
                 self.model_tokenizer = tokenizer
                 if not self.model_tokenizer:
                     raise ValueError("The tokenizer must be given to PlainReasoningParser")
+        """,
+    "serve/reasoning/kept_parser.py": """
+        class KeptBase:
+            def __init__(self, tokenizer):
+                self.model_tokenizer = tokenizer
+
+
+        class KeptReasoningParser(KeptBase):
+            def __init__(self, tokenizer):
+                super().__init__(tokenizer)
+                if not self.model_tokenizer:
+                    raise ValueError("KeptReasoningParser was handed no tokenizer")
         """,
     "serve/reasoning/effort_parser.py": """
         class EffortReasoningParser:
@@ -456,6 +470,7 @@ NAMED = {
         _TOOL_PARSERS_TO_REGISTER = {
             "json": ("json_parser", "JsonToolParser"),
             "xml": ("xml_parser", "XmlToolParser"),
+            "size": ("size_parser", "SizeToolParser"),
         }
         """,
     "serve/tools/json_parser.py": """
@@ -465,5 +480,18 @@ NAMED = {
                 if self.start_token_id is None:
                     raise RuntimeError("JsonToolParser could not locate the tool call token")
         """,
-    "serve/tools/xml_parser.py": "class XmlToolParser:\n    pass\n",
+    "serve/tools/xml_parser.py": """
+        class XmlToolParser:
+            def __init__(self, tokenizer):
+                self.tokenizer = tokenizer
+                if self.tokenizer.eos_token_id is None:
+                    raise RuntimeError("XmlToolParser needs the end-of-text token")
+        """,
+    "serve/tools/size_parser.py": """
+        class SizeToolParser:
+            def __init__(self, tokenizer):
+                self.vocab_size = tokenizer.vocab_size
+                if self.vocab_size < 1000:
+                    raise ValueError("SizeToolParser needs a vocabulary of 1000 tokens")
+        """,
 }

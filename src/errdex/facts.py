@@ -273,6 +273,9 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     # A configuration class's fields a constructor keyword sets (not `ClassVar`, not
     # `field(init=False)`): the keys of the JSON object a flag of it takes.
     keys: tuple[str, ...] = ()
+    # Those of its keys declared as a dict (`extra_config: dict[str, Any]`): a key whose
+    # value is a dict of the user's own keys.
+    dict_valued: tuple[str, ...] = ()
     # An arguments or configuration class's fields whose default is a literal yes/no or
     # None (`"True"`), or another class's field (`"CacheConfig.swa_bounded_replay"`)
     defaults: dict[str, str] = {}

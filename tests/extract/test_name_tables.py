@@ -34,3 +34,12 @@ def test_pairs_that_name_no_module_and_class_are_no_registry() -> None:
     classes, names = module_tables('KERNELS = {"a": {AKernel}, "b": {BKernel}}\n')
     assert classes == {"KERNELS": {"a": ("AKernel",), "b": ("BKernel",)}}
     assert names == {}
+
+
+def test_a_registry_after_many_class_tables_is_kept() -> None:
+    # the class tables' cap is theirs: a registry of names below them is still read
+    tables = "".join(f'T{i} = {{"a": {{A{i}}}, "b": {{B{i}}}}}\n' for i in range(60))
+    registry = '_PARSERS = {"a": ("a_parser", "AParser"), "b": ("b_parser", "BParser")}\n'
+    classes, names = module_tables(tables + registry)
+    assert len(classes) == 50
+    assert list(names) == ["_PARSERS"]

@@ -32,6 +32,12 @@ DICTS = {
                 raise ValueError("num_threads must be positive")
 
 
+        def named(vllm_config):
+            name = vllm_config.transfer_config.connector.get("x")
+            if name is None:
+                raise ValueError("the connector names no x")
+
+
         def other(vllm_config, spec):
             extra = spec.extra_config
             size = extra.get("size")
@@ -51,6 +57,9 @@ def test_a_key_of_a_dict_field_of_a_json_flag_is_that_key_in_the_field() -> None
         assert [(k.name, k.json_key, k.dict_key) for k in knobs] == [
             ("--transfer-config", "extra_config", key)
         ], sites[message].knobs
+    # a key of the object holding a name, not a dict: no key of it is the user's
+    named = sites["the connector names no x"]
+    assert not any(k.dict_key for k in named.knobs), named.knobs
     # a dict no flag gives (a parameter of the function) holds no key of one
     other = sites["a spec without a size"]
     assert not any(k.json_key for k in other.knobs), other.knobs

@@ -23,7 +23,7 @@ from errdex.explain.json_overrides import overriding_flag
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.knob_types import boolish, negative_flag
 from errdex.explain.page import Change, ConditionView, ExampleFix, Knob
-from errdex.explain.plain import code, your_values
+from errdex.explain.plain import code, command_placeholders, your_values
 from errdex.facts import KnobKind
 
 # A yes/no value of an environment variable, and the other one.
@@ -85,7 +85,7 @@ def _env_fix(change: Change, command: str | None) -> ExampleFix | None:
     before = line(was) if was is not None else (command or "")
     note = f"{code(name)} is read by the program as it runs."
     return ExampleFix(
-        before=before, after=line(change.after), note=note + _placeholders(command or "")
+        before=before, after=line(change.after), note=note + command_placeholders(command or "")
     )
 
 
@@ -212,11 +212,6 @@ def setting_fix(
     return None
 
 
-def _placeholders(command: str) -> str:
-    words = [w for w in command.split()[1:] if w.isupper()]
-    return f" {your_values(words)}" if words else ""
-
-
 def envcommand_fix(command: str, before: str, after: str, note: str) -> ExampleFix | None:
     """`export X=1` → `X=1 vllm serve MODEL_TAG`; `unset X` → the command alone."""
 
@@ -227,7 +222,9 @@ def envcommand_fix(command: str, before: str, after: str, note: str) -> ExampleF
             return f"env -u {shell[len('unset ') :]} {command}"
         return f"{shell}\n{command}"
 
-    return ExampleFix(before=line(before), after=line(after), note=note + _placeholders(command))
+    return ExampleFix(
+        before=line(before), after=line(after), note=note + command_placeholders(command)
+    )
 
 
 def command_fix(
@@ -300,7 +297,7 @@ def command_fix(
     return ExampleFix(
         before=before,
         after=after,
-        note=note + _placeholders(command),
+        note=note + command_placeholders(command),
         config=config_form(knob, {**held, **value} if isinstance(value, dict) else value)
         if after_args
         else None,

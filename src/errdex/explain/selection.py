@@ -18,14 +18,9 @@ import ast
 import shlex
 
 from errdex.ast_walk import walk
-from errdex.explain.named_plugin import (
-    command_placeholders,
-    named_context,
-    named_solution,
-    setting_noun,
-)
+from errdex.explain.named_plugin import named_context, named_solution
 from errdex.explain.page import ExampleFix, Solution
-from errdex.explain.plain import code
+from errdex.explain.plain import code, command_placeholders, setting_noun
 from errdex.facts import ConditionKind, KnobKind, SiteKind
 from errdex.linked_facts import SelectionLink
 from errdex.store.base import StoredSite
@@ -197,7 +192,7 @@ def _fix(link: SelectionLink) -> ExampleFix | None:
             before=f"{link.command} {link.setting} {shlex.quote(link.value)}",
             after=after,
             note=f"{code(link.setting)} picks the code this check is in; only "
-            f"{code(link.value)} runs it." + command_placeholders(link),
+            f"{code(link.value)} runs it." + command_placeholders(link.command or ""),
         )
     value = link.others[0] if link.how == "choose" else link.value
     note = f"{code(link.setting)} picks the code this check is in" + (
@@ -207,4 +202,6 @@ def _fix(link: SelectionLink) -> ExampleFix | None:
         after = f"{link.setting}={shlex.quote(value)} {link.command}"
     else:
         after = f"{link.command} {link.setting} {shlex.quote(value)}"
-    return ExampleFix(before=link.command, after=after, note=note + command_placeholders(link))
+    return ExampleFix(
+        before=link.command, after=after, note=note + command_placeholders(link.command or "")
+    )

@@ -59,7 +59,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "90-name-tables"
+EXTRACTOR_VERSION = "91-dict-valued-keys"
 
 __all__ = [
     "EXTRACTOR_VERSION",

@@ -32,6 +32,7 @@ _TABLE = lazy_compile(r"\n([A-Za-z_]\w*+)(?:[ \t]*+:[^=\n]*+)?[ \t]*+=[ \t]*+\{"
 _MAX_TABLES = 50
 _MAX_KEYS = 80
 _MAX_PAIRS = 200  # a registry of plugins by name: vllm's tool parsers are 58
+_MAX_PAIR_TABLES = 20  # registries of plugins by name in one module (capped apart)
 _MAX_VALUES = 200
 
 
@@ -78,11 +79,12 @@ def module_tables(
         node = _statement(text, start, end - 1, "}", opening="[({")
         if node is None or not isinstance(node.value, ast.Dict):
             continue
-        if table := _table(node.value):
+        # each kind capped apart: a module of many class tables keeps its registries
+        if len(classes) < _MAX_TABLES and (table := _table(node.value)):
             classes[head.group(1)] = table
-        elif named := _pairs(node.value):
+        elif len(pairs) < _MAX_PAIR_TABLES and (named := _pairs(node.value)):
             pairs[head.group(1)] = named
-        if len(classes) + len(pairs) >= _MAX_TABLES:
+        if len(classes) >= _MAX_TABLES and len(pairs) >= _MAX_PAIR_TABLES:
             break
     return classes, pairs
 

@@ -65,6 +65,8 @@ class FlagIndex:
         self._members: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         # a configuration class's short name → the keys its constructor takes
         self._keys: dict[str, set[str]] = {}
+        # such a class's short name → those of its keys declared as a dict
+        self._dict_valued: dict[str, set[str]] = {}
         # such a class's short name → the class-level names its body documents (fields,
         # those the constructor does not take among them)
         self._declared: dict[str, set[str]] = {}
@@ -86,6 +88,7 @@ class FlagIndex:
                     known[field] = default if known.get(field, default) == default else None
                 if cls.keys:
                     self._keys.setdefault(cls.name, set()).update(cls.keys)
+                    self._dict_valued.setdefault(cls.name, set()).update(cls.dict_valued)
                     self._declared.setdefault(cls.name, set()).update(cls.field_docs)
                 if cls.methods:
                     self._members.setdefault(cls.name, []).append(
@@ -296,6 +299,13 @@ class FlagIndex:
         JSON: not one named for a whole object (`draft_model_config`), which the program
         builds from the user's other keys and passes in."""
         return _CONFIG_RECEIVER.search(name) is None
+
+    def dict_key_of(self, receiver: str, attr: str) -> bool:
+        """Whether `attr` is a key of the object the JSON-valued field `receiver` takes,
+        declared as a dict: a key whose own keys the user writes in the flag's JSON
+        (`kv_connector_extra_config` of `--kv-transfer-config`), not one holding a name."""
+        owner = self._object_class(receiver)
+        return owner is not None and attr in self._dict_valued.get(owner, ())
 
     def key_default(self, receiver: str, attr: str) -> str | None:
         """The yes/no default (`True`, `False`) of the key `attr` of the object the

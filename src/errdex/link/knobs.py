@@ -555,7 +555,7 @@ class KnobIndex:
             return []
         read = dict_read(binding.value) if value.alias is None else None
         if read is not None:
-            return self._dict_key(read, binding, dotted, facts, class_name, local)
+            return self._dict_key(read, binding, dotted, facts, class_name, local, depth)
         if value.alias is not None:
             via = f"the local `{binding.name}` = `{value.alias}` (line {binding.line})"
             return [
@@ -596,6 +596,7 @@ class KnobIndex:
         facts: FileFacts,
         class_name: str | None,
         local: Mapping[str, Binding] | None,
+        depth: int,
     ) -> list[KnobLink]:
         """A local reading one key of a free dict a JSON-valued flag gives: the flag's whole
         value (`--model-loader-extra-config`), or a dict-valued key of its object
@@ -603,14 +604,14 @@ class KnobIndex:
         The dict is followed through the function's locals that hold it as it is."""
         held = _held_dict(read.receiver, local or {})
         out: list[KnobLink] = []
-        for knob in self._resolve(held, facts, class_name, {}, depth=1):
+        for knob in self._resolve(held, facts, class_name, {}, depth + 1):
             keyed = giving(knob, held) if knob.kind == KnobKind.FLAG else None
             if keyed is None or keyed.dict_key is not None:
                 continue
             field = keyed.name.lstrip("-").replace("-", "_")
             if keyed.json_key is None and self.flags.free_dict(field):
                 outer = read.key  # the flag's value is the dict itself
-            elif keyed.json_key is not None and self.flags.takes_key(*_last_two(held)):
+            elif keyed.json_key is not None and self.flags.dict_key_of(*_last_two(held)):
                 outer = keyed.json_key
             else:
                 continue

@@ -27,15 +27,27 @@ import ast
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from typing import NamedTuple
 
-from errdex.facts import FileFacts, KnobKind
+from errdex.facts import FileFacts, KnobKind, SiteKind
 from errdex.link.knobs import KnobIndex
 from errdex.link.resolve import Namespace
 from errdex.linked_facts import SelectionLink
 
 _Target = tuple[str, str]  # (module, class qualname)
-# (the dict, the flag, the flags given with it, the dict's file)
-_Registry = tuple[str, str, tuple[str, ...], FileFacts]
+
+
+class _Registry(NamedTuple):
+    """A registry of names a flag picks from."""
+
+    module: str  # the dict's module: two packages may hold dicts of the same name
+    table: str  # the dict's name
+    flag: str
+    along: tuple[str, ...]  # the yes/no flags the version refuses without `flag`
+    file: str  # the dict's file
+    names: tuple[str, ...]  # every name it registers
+
+
 _STR_WORDS = frozenset({"str", "None", "Optional"})
 _ANNOTATION_WORD = re.compile(r"[A-Za-z_]\w*")
 # a class name's words: `DeepSeekR1ReasoningParser` ends with `Parser`
@@ -61,7 +73,6 @@ class NameRegistries:
         self._names = names
         # a registered class, or one of its bases → (registry, name, the registered class)
         self._by_line: dict[_Target, list[tuple[_Registry, str, _Target]]] = defaultdict(list)
-        self._keys: dict[str, tuple[str, ...]] = {}  # dict → every name it registers
         # a class of those lines → the classes of the version deriving from it, itself too
         self._derived: dict[_Target, set[_Target]] = {}
         self._imported: set[str] = set()  # those another module imports: "module.Class"
@@ -71,9 +82,7 @@ class NameRegistries:
         fields = _str_fields(files)
         # (the dict's file, the dict, its names, their classes, (flag, field)) of each
         # registry a flag names
-        flagged: list[
-            tuple[FileFacts, str, dict[str, tuple[str, str]], dict[str, _Target], tuple[str, str]]
-        ] = []
+        flagged: list[_Flagged] = []
         for facts, table, keyed in tables:
             package = (
                 facts.module
@@ -83,21 +92,27 @@ class NameRegistries:
             targets = {
                 key: target
                 for key, (file, name) in keyed.items()
-                if (target := self._registered(f"{package}.{file}", name)) is not None
+                if (target := self._registered(file, package, name)) is not None
             }
             flag = _flag(table, targets.values(), fields, knobs)
             if flag is not None:
-                flagged.append((facts, table, keyed, targets, flag))
-        required = _required(files, {f[1] for *_, f in flagged}) if flagged else {}
-        for facts, table, keyed, targets, (flag_name, field) in flagged:
+                flagged.append(_Flagged(facts, table, tuple(keyed), targets, *flag))
+        required = _required(files, {f.field for f in flagged}) if flagged else {}
+        for found in flagged:
             along = (
                 link.name
-                for other in required.get(field, ())
+                for other in required.get(found.field, ())
                 if (link := knobs.field_flag(other)) is not None
             )
-            registry = (table, flag_name, tuple(dict.fromkeys(along)), facts)
-            self._keys[table] = tuple(keyed)
-            for key, target in targets.items():
+            registry = _Registry(
+                module=found.facts.module,
+                table=found.table,
+                flag=found.flag,
+                along=tuple(dict.fromkeys(along)),
+                file=found.facts.path,
+                names=found.names,
+            )
+            for key, target in found.targets.items():
                 for cls in self._names.class_and_bases(names.modules[target[0]], target[1]):
                     self._by_line[(cls.file.module, cls.fact.qualname)].append(
                         (registry, key, target)
@@ -121,11 +136,14 @@ class NameRegistries:
                 return False
         return True
 
-    def _registered(self, module: str, name: str) -> _Target | None:
-        facts = self._names.modules.get(module)
-        if facts is None or not any(c.qualname == name for c in facts.classes):
-            return None
-        return module, name
+    def _registered(self, module: str, package: str, name: str) -> _Target | None:
+        """The class `name` of the module the dict names: as written (a full module
+        path), else in the dict's own package (`think_parser` beside the dict)."""
+        for candidate in (module, f"{package}.{module}"):
+            facts = self._names.modules.get(candidate)
+            if facts is not None and any(c.qualname == name for c in facts.classes):
+                return candidate, name
+        return None
 
     def selections(
         self, facts: FileFacts, class_name: str | None, function: str | None
@@ -143,27 +161,38 @@ class NameRegistries:
         registered = {target for _, _, target in entries}
         if not self._given_only((facts.module, class_name), own, registered):
             return []
-        by_registry: dict[str, list[str]] = defaultdict(list)
-        found: dict[str, _Registry] = {}
+        # each registry's names picking the class, in the dict's order
+        by_registry: dict[_Registry, list[str]] = defaultdict(list)
         for registry, key, _ in entries:
-            by_registry[registry[0]].append(key)
-            found[registry[0]] = registry
-        return [
-            SelectionLink(
-                setting=flag,
-                kind=KnobKind.FLAG,
-                how="name",
-                value=keys[0],
-                aliases=tuple(keys[1:]),
-                registry=f"{table}[{keys[0]!r}]",
-                file=where.path,
-                given=True,
-                registered=self._keys[table],
-                along=along,
+            by_registry[registry].append(key)
+        links = []
+        for registry, keys in by_registry.items():
+            links.append(
+                SelectionLink(
+                    setting=registry.flag,
+                    kind=KnobKind.FLAG,
+                    how="name",
+                    value=keys[0],
+                    aliases=tuple(keys[1:]),
+                    registry=f"{registry.table}[{keys[0]!r}]",
+                    file=registry.file,
+                    given=True,
+                    registered=registry.names,
+                    along=registry.along,
+                )
             )
-            for table, keys in by_registry.items()
-            for _, flag, along, where in (found[table],)
-        ]
+        return links
+
+
+class _Flagged(NamedTuple):
+    """A registry a flag names, before the flags given with it are known."""
+
+    facts: FileFacts  # the dict's file
+    table: str
+    names: tuple[str, ...]
+    targets: dict[str, _Target]  # each name whose class the version holds → that class
+    flag: str
+    field: str
 
 
 def _derived(
@@ -244,30 +273,40 @@ def _flag(
 
 
 def _required(files: list[FileFacts], wanted: set[str]) -> dict[str, list[str]]:
-    """Each field of `wanted` → the `bool` fields the version refuses without it: a raise
-    under `if x.A and not x.<field>` (`--enable-auto-tool-choice` requires
-    `--tool-call-parser`). One pass over the conditions, for every registry's flag."""
-    switches = {
-        name
-        for facts in files
-        if facts.error is None
-        for cls in facts.classes
-        for name, annotation in cls.fields.items()
-        if annotation.strip() == "bool"
-    }
+    """Each field of `wanted` → the `bool` fields, off by default, the version refuses
+    without it: a raise (or exit) under `if x.A and not x.<field>` (`--enable-auto-tool-choice`
+    requires `--tool-call-parser`); a warning there refuses nothing. A switch on by default
+    is not one to leave out: left out, it stays on. One pass over the conditions, for every
+    registry's flag."""
+    switches: set[str] = set()
+    on: set[str] = set()  # a switch some class turns on by default
+    for facts in files:
+        for cls in facts.classes if facts.error is None else ():
+            for name, annotation in cls.fields.items():
+                if annotation.strip() == "bool":
+                    switches.add(name)
+                    if cls.defaults.get(name, "False") != "False":
+                        on.add(name)
+    switches -= on
     found: dict[str, list[str]] = defaultdict(list)
     for facts in files:
         for site in facts.sites if facts.error is None else ():
+            if site.kind not in _REFUSALS:
+                continue
             for condition in site.conditions:
                 test = condition.test
                 if not condition.holds or " and not " not in test:
                     continue
-                if not any(f".{field}" in test for field in wanted):
-                    continue
                 pair = _required_by(test)
-                if pair is not None and pair[0] in switches and pair[0] not in found[pair[1]]:
+                if pair is None or pair[1] not in wanted or pair[0] not in switches:
+                    continue
+                if pair[0] not in found[pair[1]]:
                     found[pair[1]].append(pair[0])
     return found
+
+
+# the sites that refuse a run: a warning or a log line under the test lets it go on
+_REFUSALS = frozenset({SiteKind.RAISE, SiteKind.EXIT, SiteKind.HELPER})
 
 
 def _required_by(test: str) -> tuple[str, str] | None:
