@@ -120,7 +120,7 @@ from errdex.explain.twins import without_twins
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.unset_choice import settled_unset
 from errdex.explain.user_data import user_data_solution
-from errdex.explain.validators import validator_solution
+from errdex.explain.validators import field_value, validated, validator_solution
 from errdex.explain.waiting_branch import waits_instead
 from errdex.extract.conditions import negate
 from errdex.facts import BRANCH_KINDS, Condition, ConditionKind, SiteKind
@@ -332,7 +332,7 @@ def _solutions(facts: Facts) -> list[Solution]:
     else:
         if raw is not None:  # the field the message names, in the raw data: not the
             found.add(raw, 0)  # validator's argument that holds it
-        else:
+        elif validated(facts) is None:  # a validator's argument is no value a user passes
             _add_input(found, open_conditions, facts)
     keyed_input = key_requirement(facts)
     if keyed_input is not None and not any(
@@ -438,7 +438,7 @@ def _solutions(facts: Facts) -> list[Solution]:
         advised = True  # the mode to open the file in: before the argument it is handed as
     if not any(i.solution.kind == "input" for i in found.items):
         # the value itself, when nothing says more of what to pass
-        data = user_data_solution(facts, open_conditions)
+        data = user_data_solution(facts, open_conditions, field_value(facts))
         if data is not None:
             found.add(data, 2)
     if facts.entry_input is not None and not _entry_said(found, facts):

@@ -31,10 +31,11 @@ from errdex.explain.expanded import expanded
 from errdex.explain.input_nodes import free_names
 from errdex.explain.input_shapes import module_patterns, more_shapes
 from errdex.explain.input_words import what_to_pass
+from errdex.explain.literal_members import with_members
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.explain.type_checks import merged_type_checks
-from errdex.explain.user_data import failed_call
+from errdex.explain.user_data import FieldValue, failed_call
 from errdex.explain.validator_parts import config_limit, fallback_bounds, grouped, value_part
 from errdex.explain.validator_tables import handed_on
 from errdex.extract.conditions import dotted_name, negate
@@ -73,7 +74,12 @@ class Validated:
 
 
 def validated(facts: Facts) -> Validated | None:
-    """What the site's function validates, when it is a validator of the user's data."""
+    """What the site's function validates, when it is a validator of the user's data
+    (worked out once a page: the solution rules ask it more than once)."""
+    return facts.once("validated", lambda: _validated(facts))
+
+
+def _validated(facts: Facts) -> Validated | None:
     site = facts.stored.site
     owner, _, name = site.function.rpartition(".")
     text = facts.source_text or ""
@@ -114,6 +120,19 @@ def validated(facts: Facts) -> Validated | None:
     return None
 
 
+def where_given(found: Validated) -> str:
+    """Where the user gives the value a validator checks."""
+    if found.request:
+        return "In the request you send (its JSON body)"
+    return "In the data you validate"
+
+
+def field_value(facts: Facts) -> FieldValue | None:
+    """The site's validator's value as the field of the user's data, or None."""
+    found = validated(facts)
+    return None if found is None else FieldValue(found.value, found.field, where_given(found))
+
+
 def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> Solution | None:
     """ "Give the field a value that is a multiple of the field's `multiple_of` ...", or None."""
     site = facts.stored.site
@@ -137,9 +156,7 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
         if c.kind not in CONTEXT_KINDS and c.kind != ConditionKind.EARLY_EXIT
     ]
     callee = code(site.function)
-    where = (
-        "In the request you send (its JSON body)" if found.request else "In the data you validate"
-    )
+    where = where_given(found)
     function = facts.site_function()
     failed = failed_call(facts, function, [found.value]) if function is not None else None
     if failed is not None and failed[1] == found.value:
@@ -158,16 +175,23 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
     accepting = [c for c in open_conditions if _returns_only(lines, c.line)]
     # a shortcut that gives back a value the data can hold (`if v in BOOL_TRUE: return True`),
     # not an instance of the type, is a way out when no check says one
+    # with no other test on the way, the raise is what every value the shortcuts let by
+    # meets: passing one of them is then the only way out (`if isinstance(v, Hashable):
+    # return v` then `raise HashableError()`), whatever type it names
+    only = not checks and not any(c.kind == ConditionKind.EXCEPT for c in facts.conditions)
     kept = [
         c
         for c in open_conditions
-        if c.kind == ConditionKind.EARLY_EXIT and c in accepting and _plain_types(c.text)
+        if c.kind == ConditionKind.EARLY_EXIT and c in accepting and (only or _plain_types(c.text))
     ]
     for condition in [*reversed(checks), *kept]:
         condition = merged_type_checks([*accepting, condition]).get(condition.line, condition)
         said = _said(condition, found, constants, facts)
         if said is None:  # `mode_name not in ...` where `mode_name = value.upper()`
             said = _said(expanded(condition, facts), found, constants, facts)
+        if said is None:  # `not in CompilationMode.__members__`: the names the enum lists
+            wide = with_members(expanded(condition, facts), facts)
+            said = _said(wide, found, constants, facts)
         if said is not None and condition in kept:
             said = _with_other_shortcuts(said, kept, found, constants, facts)
         if said is not None:
