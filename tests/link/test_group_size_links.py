@@ -122,13 +122,26 @@ MODEL = """
 """
 
 
-def link() -> dict[str, IndexedSite]:
+# the caller imports the function it passes the size to in its own body
+WORKER_IMPORTING_IN_ITS_BODY = """
+    def init_worker(vllm_config):
+        from eng.state import ensure_model_parallel_initialized
+
+        parallel_config = vllm_config.parallel_config
+        ensure_model_parallel_initialized(
+            parallel_config.tensor_parallel_size,
+            parallel_config.pipeline_parallel_size,
+        )
+"""
+
+
+def link(worker: str = WORKER) -> dict[str, IndexedSite]:
     facts = [
         extract_file(path, textwrap.dedent(text).encode())
         for path, text in (
             ("eng/config.py", CONFIG),
             ("eng/state.py", STATE),
-            ("eng/worker.py", WORKER),
+            ("eng/worker.py", worker),
             ("eng/model.py", MODEL),
         )
     ]
@@ -167,3 +180,8 @@ def test_a_size_of_the_group_an_accessor_returns_reaches_its_flag_and_a_rank_doe
     # the rank within a group is no size the flag sets, read directly or by an accessor
     for message in ("a stage past the layers", "a rank past the layers"):
         assert not [k for k in sites[message].knobs if k.kind == KnobKind.FLAG]
+
+
+def test_a_caller_importing_the_function_in_its_body_is_followed_to_its_flag() -> None:
+    site = link(WORKER_IMPORTING_IN_ITS_BODY)["KV heads must divide evenly"]
+    assert [k.name for k in site.knobs if k.group_size] == ["--tensor-parallel-size"]

@@ -59,7 +59,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "91-dict-valued-keys"
+EXTRACTOR_VERSION = "92-name-calls"
 
 __all__ = [
     "EXTRACTOR_VERSION",
@@ -275,7 +275,7 @@ def _extract_text(
         member_picks=member_picks(text),
         group_accessors=group_accessors(text),
         global_sets=global_sets(text),
-        name_calls=name_calls(text, imports),
+        name_calls=name_calls(text, imports.keys() | local_imports.keys(), set(definitions.defs)),
         name_filters=tuple(name_filters(text)),
         routes=tuple(route_bodies(text)),
         request_fields=tuple(request_fields(text)),

@@ -209,47 +209,29 @@ def _names(value: ast.expr) -> set[str]:
     return {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
 
 
-def name_calls(text: str, imports: Collection[str]) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
+def name_calls(
+    text: str, imports: Collection[str], defined: Collection[str]
+) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
     """(the name called, line, the arguments) of each call whose arguments are all names
     given by position, one at least an attribute read; read from the text, so that calls
     in bodies the skeleton blanked are found too. Only a call the linker can follow to its
-    function is kept: of a name the file imports (`imports`, the module-level names, or a
-    dotted name under one), or of a function the module defines itself."""
+    function is kept: of a name the file imports (`imports`: at the module's top or in a
+    function), or a dotted name under one, or of a function the module defines itself
+    (`defined`, as the walker found them: under a module-level `if` too)."""
     out: list[tuple[str, int, tuple[str, ...]]] = []
-    if not imports and "def " not in text:
+    if not imports and not defined:
         return ()
     line, counted = 1, 0
-    defined: set[str] | None = None
     for found in _NAME_ARGS.finditer(text):
         at = found.start()
         name = text[name_start(text, at, dotted=True) : at]
         if not name or not (name[0].isalpha() or name[0] == "_"):
             continue
-        if name.partition(".")[0] not in imports:
-            if "." in name:
-                continue
-            if defined is None:
-                defined = _module_functions(text)
-            if name not in defined:
-                continue
+        if name.partition(".")[0] not in imports and name not in defined:
+            continue
         line += text.count("\n", counted, at)
         counted = at
         out.append((name, line, tuple(a.strip() for a in found[1].split(","))))
         if len(out) >= _MAX_NAME_CALLS:
             break
     return tuple(out)
-
-
-def _module_functions(text: str) -> set[str]:
-    """The names of the functions defined at the module's top level."""
-    out: set[str] = set()
-    for literal in ("\ndef ", "\nasync def "):
-        start = 0 if text.startswith(literal[1:]) else text.find(literal)
-        while start != -1:
-            begin = text.find("def ", start) + 4
-            end = begin
-            while end < len(text) and (text[end].isalnum() or text[end] == "_"):
-                end += 1
-            out.add(text[begin:end])
-            start = text.find(literal, end)
-    return out

@@ -142,10 +142,17 @@ class GroupSizes:
 
     def _reaches(self, facts: FileFacts, called: str, home: FileFacts, function: str) -> bool:
         """Whether `called` as `facts` writes it is `home`'s `function`: a call in its own
-        module, or of the name imported from it."""
+        module, or of the name imported from it, at the module's top or in a function (as
+        `_accessor` follows an accessor)."""
         if facts is home and "." not in called:
             return True
-        if called.partition(".")[0] not in facts.imports:
+        root, _, rest = called.partition(".")
+        if root in facts.imports:
+            qualname = self._names.qualify(facts, called)
+        elif root in facts.local_imports:
+            imported = facts.local_imports[root]
+            qualname = f"{imported}.{rest}" if rest else imported
+        else:
             return False
-        found = self._names.lookup(self._names.qualify(facts, called))
+        found = self._names.lookup(qualname)
         return found is not None and found[0] is home and found[1] == function
