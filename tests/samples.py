@@ -46,6 +46,11 @@ FLAG_CONFIG_READER = """
     """
 
 
+def among(modules: list[str], names: tuple[str, ...]) -> list[str]:
+    """The modules of `modules` that are one of `names` or inside one (a start-up's imports)."""
+    return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
+
+
 def write_package(root: Path, files: Mapping[str, str | bytes]) -> Path:
     """Write {relative path: source} under `root`; text is dedented, bytes written as is."""
     for name, content in files.items():

@@ -9,7 +9,8 @@ encoded, the names packed), with TREE_SRC first on `PYTHONPATH`; nothing of FILE
 
 Callgrind sees C functions only, so each pass of `errdex.extract._extract_text` (every
 function it calls by a name of the package: the parse, the walker, the readings, each text
-scan...) is called through a C function of its own, `tramp_NN` of a small extension built
+scan...), and of `extract_first_hidden` around it (`build_skeleton`, `hidden_text`), is called
+through a C function of its own, `tramp_NN` of a small extension built
 here with the system's C compiler; the inclusive instructions of `tramp_NN` are that pass's,
 everything it calls included. With `--recorders`, the walker's recorders' methods are
 passed through one per recorder class too (each call then costs a few hundred instructions
@@ -133,6 +134,10 @@ def _child(source: Path, every: int, recorders: bool, cold: bool, labels: Path) 
 
     def through(label: str, function: Callable[..., Any]) -> Callable[..., Any]:
         k = ids.setdefault(label, len(ids))
+        if k >= _TRAMPOLINES:
+            raise SystemExit(
+                f"{len(ids)} passes to count, {_TRAMPOLINES} trampolines: raise _TRAMPOLINES"
+            )
         inside = [0]  # a pass that calls itself (a recorder's methods) is counted once
 
         def passed(*args: object, **kwargs: object) -> Any:
@@ -224,9 +229,11 @@ def main() -> None:
         ]  # fmt: skip
         command += ["--recorders"] * args.recorders + ["--cold"] * args.cold
         path = os.pathsep.join([str(args.tree.resolve()), str(folder)])
-        subprocess.run(
-            command, env={**os.environ, "PYTHONPATH": path}, check=True, capture_output=True
+        child = subprocess.run(
+            command, env={**os.environ, "PYTHONPATH": path}, capture_output=True, text=True
         )
+        if child.returncode != 0:  # valgrind's own lines, then the child's traceback
+            sys.exit(f"the extraction under callgrind failed:\n{child.stderr}")
         names = {
             int(k): label for k, label in (s.split(" ", 1) for s in labels.read_text().splitlines())
         }

@@ -5,6 +5,8 @@ that define a method again, and the indexed site that carries them all to the st
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 from errdex.facts import (
@@ -179,7 +181,7 @@ class SelectionLink(msgspec.Struct, frozen=True, gc=False):
     kind: KnobKind
     # "choose": set it to one of `others`; "exclude": add `value` to it; "name": `value`
     # names the class in a registry of names, and another registered name or none avoids it
-    how: str
+    how: Literal["choose", "exclude", "name"]
     value: str  # the value that picks this code (a member), or the class to take out
     others: tuple[str, ...] = ()  # the values that pick other code, best first
     registry: str | None = None  # the enum member or the list that names the code

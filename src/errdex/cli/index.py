@@ -201,8 +201,8 @@ def _report_cluster(
 ) -> None:
     """Print each version's result as it comes (under a progress bar on a terminal), then
     the total, or all of them as JSON; exit 2 when any version failed."""
-    if not as_json:
-        from errdex.render.terminal import cluster_result, cluster_total
+    # the cluster's path imports Dask: the renderer's import costs nothing beside it
+    from errdex.render.terminal import cluster_result, cluster_total
 
     started = time.perf_counter()
     done: list[VersionResult] = []

@@ -11,8 +11,9 @@ from __future__ import annotations
 from errdex.extract.textscan import after_word_boundary, occurrences
 from errdex.lazy_re import lazy_compile
 
-# A loader call, by what comes before its `load(`: `yaml.safe_load(`, `json.load(`. The
-# words end differently, so at most one is before a given `load(`.
+# A loader call, by what comes before its `load(`: `yaml.safe_load(`, `json.load(`. No word
+# ends another (`yaml.` is not the end of `yaml.safe_`), so at most one stands right before
+# a given `load(`: keep it so.
 _LOADERS = (
     ("yaml.safe_", "yaml"),
     ("yaml.", "yaml"),

@@ -34,6 +34,17 @@ PLATFORM_WORDS = lazy_compile(
     r"cuda\.is_available\(\)|mps\.is_available\(\)|sys\.platform\b|os\.name\b|"
     r"platform\.system\(\))"
 )
+
+
+# The gate tried before `PLATFORM_WORDS`, which starts with `\b` and so is tried at every
+# character: each alternative of the pattern holds one of these words (`is_`, `capability`,
+# `platform`, `os.name`); an alternative added there needs its word here. Written out: `any`
+# over a tuple of the words costs as much as the pattern.
+def _may_name_platform(line: str) -> bool:
+    """Whether `line` may hold a platform query."""
+    return "is_" in line or "capability" in line or "platform" in line or "os.name" in line
+
+
 # `def name(params) -> T:` on one line (a method's `self` and defaults included).
 _ONE_LINE_DEF = lazy_compile(r"([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\([^()]*\)[^:]*:[ \t]*$")
 
@@ -86,13 +97,6 @@ def platform_tests(text: str) -> dict[str, str]:
         if len(out) >= _MAX_TESTS:
             break
     return out
-
-
-def _may_name_platform(line: str) -> bool:
-    """Whether `line` may hold a platform query: each holds `is_`, `capability`, `platform`
-    or `os.name`. Tested before `PLATFORM_WORDS`, which starts with `\\b` and so is tried at
-    every character (written out: `any` over the words costs as much as the pattern)."""
-    return "is_" in line or "capability" in line or "platform" in line or "os.name" in line
 
 
 def _line_before(text: str, start: int) -> str | None:

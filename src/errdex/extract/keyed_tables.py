@@ -57,20 +57,15 @@ def literal_aliases(text: str) -> dict[str, tuple[str, ...]]:
     return found
 
 
-def keyed_tables(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
-    """Module-level dicts whose keys are all strings and whose values are each a set, list or
-    tuple of classes (a backend's family of implementations, as written): the dict → key →
-    the classes. A dict of one class a key (a loader per format) picks a mode that reads
-    other input, no stand-in: not kept."""
-    return module_tables(text)[0]
-
-
 def module_tables(
     text: str,
 ) -> tuple[dict[str, dict[str, tuple[str, ...]]], dict[str, dict[str, tuple[str, str]]]]:
-    """The module-level dicts keyed by strings, read in one pass: those of classes
-    (`keyed_tables`), and those of (module file, class name) pairs, a plugin registered by
-    name and imported when it is asked for (the dict → key → the pair)."""
+    """The module-level dicts keyed by strings, read in one pass: those whose values are
+    each a set, list or tuple of classes (a backend's family of implementations, as
+    written: the dict → key → the classes), and those of (module file, class name) pairs, a
+    plugin registered by name and imported when it is asked for (the dict → key → the
+    pair). A dict of one class a key (a loader per format) picks a mode that reads other
+    input, no stand-in: not kept."""
     classes: dict[str, dict[str, tuple[str, ...]]] = {}
     pairs: dict[str, dict[str, tuple[str, str]]] = {}
     for start, end, head in line_matches(_TABLE, text):

@@ -11,18 +11,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from errdex.lazy_names import lazy_names
+
 if TYPE_CHECKING:
     from errdex.web.app import create_app, serve
 
 __all__ = ["create_app", "serve"]
 
-
-def __getattr__(name: str) -> object:
-    # The app is imported on first use, not with the package: a server's worker imports
-    # `errdex.web.log_format` to set its logging up before it can answer the supervisor's
-    # health check, and the app's import there (0.7 s of CPU) got loaded workers killed.
-    if name in __all__:
-        from errdex.web import app
-
-        return getattr(app, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# The app is imported on first use, not with the package: a server's worker imports
+# `errdex.web.log_format` to set its logging up before it can answer the supervisor's
+# health check, and the app's import there (0.7 s of CPU) got loaded workers killed.
+__getattr__ = lazy_names(globals(), {"create_app": "errdex.web.app", "serve": "errdex.web.app"})
