@@ -35,6 +35,14 @@ from errdex.explain.state_gated import own_argument, users_call
 # "use ==", "use `is_()`"; before a way out that swaps the user's operand for a constant,
 # which asks another question than the user did.
 _OPERATION = re.compile(r"“(?:please\s+)?use\s+`?(?:[A-Za-z_][\w.]*\(\)|[=!<>]=)", re.I)
+# A section of a flag's JSON (a nested configuration, `*_config`) set to null, alone
+_NULLED_SECTION = re.compile(r"""^Pass `--[a-z][\w-]* '\{"[a-z]\w*_config": null\}'`""")
+# Advice that gives up something itself: "Do not combine X with Y", "Remove one of them"
+_GIVES_UP = re.compile(
+    r"^(?:Do not|Don't|Leave|Remove|Drop|Disable|Turn off|Unset)\b|"
+    r"^Do what the message says: “(?:please\s+)?(?:remove|drop|disable|turn off|unset)\b",
+    re.I,
+)
 _CONSTANT_FOR = re.compile(r"^Pass (?:None|an empty \(false\) value) for the argument `\w+` of ")
 
 
@@ -89,10 +97,22 @@ def _dropped_unnamed(solution: Solution, advice: str) -> bool:
     and attention_config.backend are mutually exclusive”: leaving either out is what it
     asks)."""
     knob = solution.knob
-    if not drops_setting(solution) or knob is None:
+    if knob is None:
+        return False
+    # a section turned off, before advice that keeps it (not advice that gives up something
+    # itself: "Remove one of them")
+    nulled = _section_nulled(solution) and not _GIVES_UP.search(advice)
+    if not drops_setting(solution) and not nulled:
         return False
     names = {knob, knob[2:].replace("-", "_")} if knob.startswith("--") else {knob}
     return not any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", advice) for n in names)
+
+
+def _section_nulled(solution: Solution) -> bool:
+    """Whether the way out sets a section of a flag's JSON to null (`--attention-config
+    '{"hisparse_config": null}'`): the feature that section configures, which the user
+    turned on by giving it, is turned off."""
+    return solution.kind == "setting" and _NULLED_SECTION.search(solution.text) is not None
 
 
 def _internal_argument(solution: Solution, facts: Facts) -> bool:
