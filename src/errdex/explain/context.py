@@ -241,6 +241,10 @@ class Facts:
     sibling_advice: list[SiblingAdvice] = field(default_factory=list)
     # the project's issue tracker from its metadata (None when the index holds none)
     tracker: str | None = None
+    # the commands the version installs (its console scripts), and the text of its top
+    # package's `__init__.py`, read when a rule asks (`explain/own_code.py`)
+    scripts: tuple[str, ...] = ()
+    top_init: Callable[[], str | None] | None = field(default=None, repr=False)
     # what a rule worked out from these facts, by its own key, for the rules asking again
     # (the facts do not change while the page is built)
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

@@ -52,6 +52,9 @@ class KnobAction:
     # a JSON flag's other fields the path holds, kept as they are in the fix: (field, value)
     # pairs in the order the path tests them (a tuple: the action stays hashable)
     kept: tuple[tuple[str, str | int | float | bool], ...] = ()
+    # another field of the flag's JSON the path tests in a way no value is known to hold
+    # (a truth test of a key of unknown type): no line of the flag reaches the check
+    unreached: bool = False
     # it gives the setting up (leaves it out, turns it off, leaves it unset): what the user
     # asked for is lost, so a way that keeps it ranks first (`kept_first`)
     drops: bool = False

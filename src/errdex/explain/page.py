@@ -217,6 +217,14 @@ class Change(msgspec.Struct, kw_only=True, omit_defaults=True):
     # call: the public paths of the names `after` calls, imported beside `target`
     # (`httpx.WSGITransport` for `transport=WSGITransport(app=APP)`)
     imports: tuple[str, ...] = ()
+    # call: `method` is a class or static method, called on the class itself
+    static: bool = False
+    # call: the method of the object the constructor made that runs the check, with its
+    # arguments as source (`acquire()`), called after the constructor in both lines
+    then: str | None = None
+    # call: the constructor itself calls the method that checks, handing it the argument
+    # (`Parameter.__init__` → `self._parse_decls(param_decls, ...)`)
+    constructed: bool = False
 
 
 class Solution(msgspec.Struct, kw_only=True):

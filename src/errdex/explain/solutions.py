@@ -87,6 +87,7 @@ from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
 from errdex.explain.overrides import override_solution
 from errdex.explain.own_calls import own_call_solutions
+from errdex.explain.own_code import without_own_code_fix
 from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.part_switch import decides_one_part
 from errdex.explain.passed_args import passed_solutions
@@ -503,7 +504,11 @@ def _solutions(facts: Facts) -> list[Solution]:
     facts.hidden = [s for s in kept if hides_only(s)]
     kept = [s for s in kept if not hides_only(s)]
     # a setting's fix carries the other settings the check needs, or is not drawn
-    return [with_reached_fix(with_fix(s, facts), facts) for s in kept[:MAX_SOLUTIONS]]
+    # and a fix that calls the package's own code is not drawn
+    return [
+        without_own_code_fix(with_reached_fix(with_fix(s, facts), facts), facts)
+        for s in kept[:MAX_SOLUTIONS]
+    ]
 
 
 def _with_gated_paths(kept: list[Solution], facts: Facts) -> list[Solution]:

@@ -111,7 +111,7 @@ def _validated(facts: Facts) -> Validated | None:
             names = " or ".join(code(f) for f in fields[:3])
             words = f"the field {names}" + (f" of {model}" if model else "")
         return Validated(value, words, others, request)
-    if hooked and _handed_by_type(facts, owner, function.name):
+    if hooked and handed_by_type(facts, owner, function.name):
         return Validated(value, f"a field declared as {code(owner)}", others, owner=owner)
     if listed is not None:
         return Validated(value, listed, others)
@@ -377,7 +377,7 @@ def _decorated_fields(decorators: list[ast.expr]) -> list[str] | None:
     return None
 
 
-def _handed_by_type(facts: Facts, owner: str, name: str) -> bool:
+def handed_by_type(facts: Facts, owner: str, name: str) -> bool:
     """Whether the class's validator hooks hand on `cls.name` (yield it, pass it)."""
     cls = class_around(facts.source_text, owner, facts.stored.site.line)
     if cls is None:  # its lines could not be cut from the file's: the whole file parsed
