@@ -46,6 +46,11 @@ FLAG_CONFIG_READER = """
     """
 
 
+def among(modules: list[str], names: tuple[str, ...]) -> list[str]:
+    """The modules of `modules` that are one of `names` or inside one (a start-up's imports)."""
+    return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
+
+
 def write_package(root: Path, files: Mapping[str, str | bytes]) -> Path:
     """Write {relative path: source} under `root`; text is dedented, bytes written as is."""
     for name, content in files.items():
@@ -200,6 +205,39 @@ BACKEND_ARGS = """
             parser.add_argument("--attention-backend", type=str)
             parser.add_argument("--max-batch", type=int)
     """
+
+
+# configuration objects holding free dicts: a dict-valued key of a JSON-valued flag's object
+# (`transfer_config.extra_config`) and a flag whose whole value is a dict (tests of dict keys)
+DICT_ARGS = """
+        from dataclasses import dataclass, field
+        from typing import Any
+
+
+        @dataclass
+        class TransferConfig:
+            connector: str | None = None
+            extra_config: dict[str, Any] = field(default_factory=dict)
+
+
+        @dataclass
+        class LoadConfig:
+            loader_extra_config: dict = field(default_factory=dict)
+
+
+        @dataclass
+        class EngineArgs:
+            transfer_config: TransferConfig | None = None
+            loader_extra_config: dict = LoadConfig.loader_extra_config
+            prefill_backend: str | None = None
+
+            @staticmethod
+            def add_cli_args(parser):
+                parser.add_argument("--transfer-config", type=str)
+                parser.add_argument("--loader-extra-config", type=str)
+                parser.add_argument("--prefill-backend", type=str)
+                return parser
+        """
 
 
 # vllm's envs.py in small: the variables of a communicator (tests of caller guards)

@@ -364,3 +364,134 @@ GIVEN = {
             return AttentionBackendEnum.CPU_ATTN
         """,
 }
+
+# Plugins a flag names in a registry of (module file, class) pairs, imported when asked for:
+# a reasoning parser (`think`, `shared` for the same class), a tool parser whose flag the
+# version refuses `--enable-auto-tool-choice` without and whose arguments class adds its
+# flags by computed names, a base class another module imports (which names run its
+# constructor is unsaid), a check that the parser was handed a tokenizer at all, one of
+# the options a call hands the constructor, one of a token of the tokenizer the constructor
+# keeps, and one of no token at all; a base class keeps the tokenizer of one.
+NAMED = {
+    **_CLI,
+    "serve/cli.py": _CLI["serve/cli.py"]
+    .replace("import EngineArgs", "import EngineArgs, FrontendArgs")
+    .replace("(sub)\n", "(sub)\n" + " " * 12 + "FrontendArgs.add_cli_args(sub)\n"),
+    "serve/args.py": """
+        from dataclasses import dataclass, fields
+
+
+        @dataclass
+        class EngineArgs:
+            reasoning_parser: str = ""
+            reasoning_parser_plugin: str = ""
+
+            @staticmethod
+            def add_cli_args(parser):
+                parser.add_argument("--reasoning-parser")
+                parser.add_argument("--reasoning-parser-plugin")
+                return parser
+
+
+        @dataclass
+        class FrontendArgs:
+            enable_auto_tool_choice: bool = False
+            tool_call_parser: str | None = None
+            tool_parser_plugin: str = ""
+
+            @classmethod
+            def add_cli_args(cls, parser):
+                for field in fields(cls):
+                    parser.add_argument(f"--{field.name.replace('_', '-')}")
+                return parser
+
+
+        def validate(args):
+            if args.enable_auto_tool_choice and not args.tool_call_parser:
+                raise TypeError("--enable-auto-tool-choice requires --tool-call-parser")
+        """,
+    "serve/reasoning/__init__.py": """
+        _REASONING_PARSERS_TO_REGISTER = {
+            "think": ("think_parser", "ThinkReasoningParser"),
+            "shared": ("think_parser", "ThinkReasoningParser"),
+            "effort": ("effort_parser", "EffortReasoningParser"),
+            "derived": ("derived_parser", "DerivedReasoningParser"),
+            "plain": ("plain_parser", "PlainReasoningParser"),
+            "kept": ("kept_parser", "KeptReasoningParser"),
+        }
+        """,
+    "serve/reasoning/think_parser.py": """
+        class ThinkReasoningParser:
+            def __init__(self, tokenizer):
+                self.vocab = tokenizer.get_vocab()
+                if self.vocab.get("<think>") is None:
+                    raise RuntimeError("ThinkReasoningParser could not locate the think token")
+        """,
+    "serve/reasoning/plain_parser.py": """
+        class PlainReasoningParser:
+            def __init__(self, tokenizer):
+                self.model_tokenizer = tokenizer
+                if not self.model_tokenizer:
+                    raise ValueError("The tokenizer must be given to PlainReasoningParser")
+        """,
+    "serve/reasoning/kept_parser.py": """
+        class KeptBase:
+            def __init__(self, tokenizer):
+                self.model_tokenizer = tokenizer
+
+
+        class KeptReasoningParser(KeptBase):
+            def __init__(self, tokenizer):
+                super().__init__(tokenizer)
+                if not self.model_tokenizer:
+                    raise ValueError("KeptReasoningParser was handed no tokenizer")
+        """,
+    "serve/reasoning/effort_parser.py": """
+        class EffortReasoningParser:
+            def __init__(self, tokenizer, **kwargs):
+                effort = kwargs.get("effort", "high")
+                if effort not in ("high", "low"):
+                    raise ValueError("Unsupported effort: use high or low")
+        """,
+    "serve/reasoning/base_parser.py": """
+        class BaseReasoningParser:
+            def __init__(self, tokenizer):
+                if not tokenizer:
+                    raise ValueError("The tokenizer must be passed to the parser")
+        """,
+    "serve/reasoning/derived_parser.py": """
+        from serve.reasoning.base_parser import BaseReasoningParser
+
+
+        class DerivedReasoningParser(BaseReasoningParser):
+            pass
+        """,
+    "serve/tools/__init__.py": """
+        _TOOL_PARSERS_TO_REGISTER = {
+            "json": ("json_parser", "JsonToolParser"),
+            "xml": ("xml_parser", "XmlToolParser"),
+            "size": ("size_parser", "SizeToolParser"),
+        }
+        """,
+    "serve/tools/json_parser.py": """
+        class JsonToolParser:
+            def __init__(self, tokenizer):
+                self.start_token_id = tokenizer.get_vocab().get("<tool_call>")
+                if self.start_token_id is None:
+                    raise RuntimeError("JsonToolParser could not locate the tool call token")
+        """,
+    "serve/tools/xml_parser.py": """
+        class XmlToolParser:
+            def __init__(self, tokenizer):
+                self.tokenizer = tokenizer
+                if self.tokenizer.eos_token_id is None:
+                    raise RuntimeError("XmlToolParser needs the end-of-text token")
+        """,
+    "serve/tools/size_parser.py": """
+        class SizeToolParser:
+            def __init__(self, tokenizer):
+                self.vocab_size = tokenizer.vocab_size
+                if self.vocab_size < 1000:
+                    raise ValueError("SizeToolParser needs a vocabulary of 1000 tokens")
+        """,
+}

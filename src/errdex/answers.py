@@ -65,10 +65,12 @@ def answer_for_reader(
     `answered` is given it as soon as it stands, before the versions first indexed from
     part of their files (with `partial_first`) are indexed whole (Ctrl-C during that leaves
     them for the next lookup)."""
-    # The collector paused until the answer stands: what answering makes (the modules it
+    # The collector paused until the answer is given: what answering makes (the modules it
     # imports, the files it reads and parses, the sites it links) lives until the answer,
-    # so each collection it would trigger walks it all for nothing.
-    with cyclic_gc_paused():
+    # so each collection it would trigger, or an extraction batch's own, walks it all for
+    # nothing; and the first collection once it is back on walks everything made since
+    # the pause began, which waits until the answer is out.
+    with cyclic_gc_paused(hold=True):
         first = answer_paste(
             store,
             evidence,
@@ -83,8 +85,8 @@ def answer_for_reader(
         )
         answer = PasteAnswer(result=first.result, indexed=first.indexed)
         _add_best_page(store, answer, pages=pages, file_text=pages)
-    if answered is not None:
-        answered(answer)
+        if answered is not None:
+            answered(answer)
     complete_answer(store, first)
     return answer
 

@@ -19,9 +19,12 @@ from __future__ import annotations
 import ast
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
-__all__ = ["node_fields", "walk"]
+__all__ = ["SCOPES", "node_fields", "walk", "walk_scope"]
+
+# the nodes whose body is a scope of its own: a `return` or `raise` in it is not the outer one's
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 # Grammar types of values that are never a node (`Name(identifier id, expr_context ctx)`).
 _LEAF_TYPES = frozenset({"identifier", "string", "constant", "int"})
@@ -89,3 +92,17 @@ def _walk(node: ast.AST) -> Iterator[ast.AST]:
             elif isinstance(value, ast.AST):
                 queue.append(value)
         yield current
+
+
+def walk_scope(nodes: Iterable[ast.AST]) -> list[ast.AST]:
+    """`nodes` and the nodes under them, in source order, a nested function, lambda or class
+    as one node each (not its body: a nested `return` is not the scope's own)."""
+    out: list[ast.AST] = []
+    stack: list[ast.AST] = list(reversed(list(nodes)))
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if isinstance(node, SCOPES):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    return out

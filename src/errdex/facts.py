@@ -273,6 +273,9 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     # A configuration class's fields a constructor keyword sets (not `ClassVar`, not
     # `field(init=False)`): the keys of the JSON object a flag of it takes.
     keys: tuple[str, ...] = ()
+    # Those of its keys declared as a dict (`extra_config: dict[str, Any]`): a key whose
+    # value is a dict of the user's own keys.
+    dict_valued: tuple[str, ...] = ()
     # An arguments or configuration class's fields whose default is a literal yes/no or
     # None (`"True"`), or another class's field (`"CacheConfig.swa_bounded_replay"`)
     defaults: dict[str, str] = {}
@@ -605,6 +608,9 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     # classes named (`extract.keyed_tables`): a setting's value picking code by name
     literals: dict[str, tuple[str, ...]] = {}
     class_tables: dict[str, dict[str, tuple[str, ...]]] = {}
+    # a dict of plugins by name, each a (module file in the dict's package, class) pair it
+    # imports when asked for: the dict → name → the pair (`extract.keyed_tables`)
+    name_tables: dict[str, dict[str, tuple[str, str]]] = {}
     choices: tuple[ChoiceList, ...] = ()
     # the enum members it writes as a value, not in a test (`extract.registries.member_picks`)
     member_picks: tuple[str, ...] = ()

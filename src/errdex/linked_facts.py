@@ -5,6 +5,8 @@ that define a method again, and the indexed site that carries them all to the st
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 from errdex.facts import (
@@ -128,6 +130,14 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # "False")`) or '' (a path, a list, a mode string): a truth test of such a key has no
     # `false` to give (a key not listed is of a class not known here)
     key_defaults: tuple[tuple[str, str], ...] = ()
+    # for a name holding one key of a free dict (`extra.get("backend", "cpu")`): that key,
+    # where the dict is the flag's whole value (`json_key` is the key too) or one key of its
+    # object (`json_key` is that key, `kv_connector_extra_config`: the JSON nests the two);
+    # no configuration class's validator reads the dict's keys
+    dict_key: str | None = None
+    # `.get`'s default as written (`'cpu'`; `None` when it gives none); None for `d["k"]`,
+    # which fails when the key is left out
+    dict_default: str | None = None
 
 
 # How `KnobLink.via` names a property the knob is read through: written by the linker,
@@ -169,7 +179,9 @@ class SelectionLink(msgspec.Struct, frozen=True, gc=False):
 
     setting: str  # --attention-backend, VLLM_DISABLED_KERNELS
     kind: KnobKind
-    how: str  # "choose": set it to one of `others`; "exclude": add `value` to it
+    # "choose": set it to one of `others`; "exclude": add `value` to it; "name": `value`
+    # names the class in a registry of names, and another registered name or none avoids it
+    how: Literal["choose", "exclude", "name"]
     value: str  # the value that picks this code (a member), or the class to take out
     others: tuple[str, ...] = ()  # the values that pick other code, best first
     registry: str | None = None  # the enum member or the list that names the code
@@ -182,6 +194,12 @@ class SelectionLink(msgspec.Struct, frozen=True, gc=False):
     # no list nor other code picks `value`: it runs only when the setting names it, and
     # leaving the setting out avoids it too
     given: bool = False
+    # a registry of names (`how="name"`): the other names that pick this same code, every
+    # name it holds, and the yes/no flags the version refuses without this one (given with
+    # it, left out with it)
+    aliases: tuple[str, ...] = ()
+    registered: tuple[str, ...] = ()
+    along: tuple[str, ...] = ()
 
 
 class RequestLink(msgspec.Struct, frozen=True, gc=False):

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from samples import among
+
 # Modules of paths a lookup does not take; each is imported where that path begins.
 _NEVER = (
     "concurrent.futures",  # the extraction pool and the store's compression threads
@@ -39,10 +41,6 @@ def loaded(code: str, tmp_path: Path) -> list[str]:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def among(modules: list[str], names: tuple[str, ...]) -> list[str]:
-    return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
 
 
 def test_the_lookup_command_loads_no_indexing_machinery(tmp_path: Path) -> None:

@@ -308,3 +308,37 @@ def test_a_keyword_in_capitals_before_a_noun_is_named_not_an_instruction() -> No
     assert [a.text for a in message_advice("SET VLLM_X=1 to enable it.")] == [
         "SET VLLM_X=1 to enable it."
     ]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "HiSparse requires its compiled kernels. Rebuild vLLM from source so x.cu is included.",
+        "Sharded RDT requires a group-contiguous order. Reorder the source so all names "
+        "sharing a layer index are adjacent.",
+        "This checkpoint has no MoE. Drop --kernel-config moe_backend=x for this checkpoint.",
+        "No kernel for this GPU. Try --moe-backend emulation.",
+    ],
+)
+def test_rebuild_reorder_drop_and_try_a_flag_after_a_statement_are_advice(message: str) -> None:
+    (advice,) = message_advice(message)
+    said = message.split(". ", 1)[1]
+    assert advice.solution == f"Do what the message says: “{said}”"
+
+
+def test_a_sql_keyword_in_capitals_is_no_instruction_to_drop() -> None:
+    assert message_advice("DROP TABLE failed for {name}") == []
+
+
+def test_the_setting_a_clause_announces_after_its_colon_is_part_of_it() -> None:
+    # vllm MPClient.__init__: the variable is no sentence of its own
+    (advice,) = message_advice(
+        "Timed out. To increase the timeout, set the environment variable: "
+        "VLLM_ENGINE_READY_TIMEOUT_S=<seconds>"
+    )
+    assert advice.solution == (
+        "Do what the message says: “set the environment variable: "
+        "VLLM_ENGINE_READY_TIMEOUT_S=<seconds>”"
+    )
+    # a list of them after a label stays as it was
+    assert message_advice("Unknown backend {b}. Supported options: a, b") == []

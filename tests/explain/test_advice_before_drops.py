@@ -68,3 +68,27 @@ def test_a_setting_the_advice_names_keeps_its_place() -> None:
     drop = _setting("Do not pass `--fast`", "--fast", drops=True)
     advice = Solution(text="Do what the message says: “Please disable --fast.”", kind="setting")
     assert advice_before_drops([drop, advice], [advice]) == [drop, advice]
+
+
+def test_a_section_set_to_null_is_a_feature_given_up() -> None:
+    # vllm's HiSparse: "use FULL_AND_PIECEWISE" keeps the section the user gave
+    nulled = _setting(
+        "Pass `--attention-config '{\"hisparse_config\": null}'` (with the rest of your "
+        "--attention-config fields) (so that `self.attention_config.hisparse_config` is None).",
+        "--attention-config",
+        drops=False,
+    )
+    advice = Solution(
+        text="Do what the message says: “use FULL_AND_PIECEWISE (the default).”", kind="setting"
+    )
+    assert advice_before_drops([nulled, advice], [advice]) == [advice, nulled]
+    # advice that gives something up itself keeps its place
+    remove = Solution(text="Do what the message says: “Remove one of them.”", kind="input")
+    assert advice_before_drops([nulled, remove], [remove]) == [nulled, remove]
+    # a value's key set to null (its default) is no section
+    value = _setting(
+        "Pass `--attention-config '{\"device_buffer_size\": null}'`",
+        "--attention-config",
+        drops=False,
+    )
+    assert advice_before_drops([value, advice], [advice]) == [value, advice]

@@ -34,6 +34,23 @@ API = """
     """
 
 
+RELATIONS = """
+    class Comparator:
+        def __init__(self, prop):
+            self.prop = prop
+
+        def __eq__(self, other):
+            if other is None:
+                return "NOT EXISTS"
+            elif self.prop.uselist:
+                raise TypeError(
+                    "Can't compare a collection to an object or collection; "
+                    "use contains() to test for membership."
+                )
+            return "="
+    """
+
+
 @pytest.fixture(scope="module")
 def procs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     files = {
@@ -41,6 +58,7 @@ def procs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
         "procs/models/__init__.py": "",
         "procs/models/images.py": PROCESSOR,
         "procs/api.py": API,
+        "procs/relations.py": RELATIONS,
     }
     yield from indexed_package(tmp_path_factory.mktemp("procs"), "procs", files)
 
@@ -61,3 +79,12 @@ def test_the_argument_of_a_function_users_call_keeps_its_place(procs: Store) -> 
     texts = [s.text for s in page.solutions]
     assert texts[0].startswith("Leave the argument `mode` of `open_it` out")
     assert any("Use open_other instead." in t for t in texts[1:])
+
+
+def test_the_operation_the_message_names_comes_before_a_constant_operand(procs: Store) -> None:
+    page = page_with_message(procs, "procs", "Can't compare a collection")
+    texts = [s.text for s in page.solutions]
+    assert texts[0] == ("Do what the message says: “use contains() to test for membership.”")
+    assert any(
+        t.startswith("Pass None for the argument `other` of `Comparator.__eq__`") for t in texts[1:]
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from errdex.explain.advice import message_advice
+from errdex.explain.advice_phrasings import implied_instruction
 
 
 def test_only_after_is_the_step_to_take_first() -> None:
@@ -238,3 +239,77 @@ def test_the_gpu_architectures_a_message_requires_are_where_to_run() -> None:
     )
     # tensors on a device, or a build: no GPU to run on
     assert message_advice("DCP sparse-indexer merge requires CUDA tensors.") == []
+
+
+def test_a_module_that_does_not_define_the_name_is_checked_for_it() -> None:
+    # pydantic.v1.utils.import_string
+    (advice,) = message_advice('Module "{module_path}" does not define a "{class_name}" attribute')
+    assert advice.solution.startswith(
+        "Check that `{module_path}` has `{class_name}`: correct the name, or install a version "
+        "of `{module_path}` that defines it, as the message says"
+    )
+
+
+def test_several_refused_is_one_to_give() -> None:
+    # pydantic.v1.fields.ModelField._get_field_info
+    (advice,) = message_advice("cannot specify multiple `Annotated` `Field`s for {field_name!r}")
+    assert advice.kind == "input"
+    assert advice.solution.startswith(
+        "Specify only one of the `Annotated` `Field`s for {field_name!r}, as the message says"
+    )
+    # an -es plural keeps its letters: no singular cut from it ("processe")
+    assert implied_instruction("cannot use multiple processes in a notebook") == (
+        "Use only one of the processes in a notebook",
+        "input",
+    )
+
+
+def test_the_form_a_declaration_should_have_is_given_it() -> None:
+    # pydantic.v1.class_validators: the signature of the user's own validator
+    (advice,) = message_advice(
+        'Invalid signature for root validator {name}: {sig}, "self" not permitted as first '
+        "argument, should be: (cls, values)."
+    )
+    assert advice.kind == "input"
+    assert advice.solution.startswith(
+        "Give the root validator {name} the signature `(cls, values)`, as the message says"
+    )
+    (advice,) = message_advice(
+        "Invalid signature for validator {validator}: {sig}, should be: (cls, value, values, "
+        'config, field), "values", "config" and "field" are all optional.'
+    )
+    assert advice.solution.startswith(
+        "Give the validator {validator} the signature `(cls, value, values, config, field)` "
+        '("values", "config" and "field" are all optional), as the message says'
+    )
+
+
+def test_a_single_word_after_should_be_is_no_form_to_give() -> None:
+    # a type or a quality, not a signature: the message says it as it is
+    assert implied_instruction("Invalid type for argument x: {t}, should be `int`") is None
+    assert implied_instruction("Invalid value for argument x: {v}, should be positive") is None
+
+
+def test_a_name_keeps_its_capital_after_the_verb() -> None:
+    # what a thing does not support: a name stays as written, a determiner is lowered
+    assert implied_instruction("Python 3.8 does not support this feature flag") == (
+        "Use Python 3.8 without this feature flag",
+        "input",
+    )
+    # a plain word alone is a word ("Decorator can only be applied to classes")
+    assert implied_instruction("Decorator does not support functions") == (
+        "Use decorator without functions",
+        "input",
+    )
+    assert implied_instruction("The MLA backend does not support FP8 KV cache") == (
+        "Use the MLA backend without FP8 KV cache",
+        "input",
+    )
+    (advice,) = message_advice("Stream options can only be defined when `stream=True`.")
+    assert advice.solution.startswith("Define stream options only when `stream=True`")
+
+
+def test_a_module_lacking_an_attribute_or_class_is_checked_for_it() -> None:
+    # "attribute/class" (Django-style `import_string`)
+    said = implied_instruction('Module "m" does not define a "C" attribute/class')
+    assert said is not None and said[0].startswith("Check that `m` has `C`")

@@ -123,13 +123,19 @@ def test_a_keyword_of_a_constructor_imported_by_its_public_path(net: Store) -> N
     page = page_of(net, "Use either proxy")
     solution = first_input(page)
     # `proxy` is None by default: the keyword is left out
+    # the "before" gives `proxies` too: without it, the check is not reached
     assert solution.change == Change(
-        form="call", target="net.Client", argument="proxy", before="PROXY", after=None
+        form="call",
+        target="net.Client",
+        argument="proxy",
+        before="PROXY",
+        after=None,
+        required=("proxies=PROXIES",),
     )
     assert solution.fix is not None
-    assert solution.fix.before == "from net import Client\nClient(proxy=PROXY)"
-    assert solution.fix.after == "from net import Client\nClient()"
-    assert "`PROXY` stands for your own value" in (solution.fix.note or "")
+    assert solution.fix.before == "from net import Client\nClient(proxies=PROXIES, proxy=PROXY)"
+    assert solution.fix.after == "from net import Client\nClient(proxies=PROXIES)"
+    assert "`PROXIES`, `PROXY` stand for your own values" in (solution.fix.note or "")
     assert page.example_fix == solution.fix
 
 
@@ -154,8 +160,11 @@ def test_a_bound_is_passed_as_the_bound_itself(net: Store) -> None:
 def test_the_constructor_arguments_a_call_must_give_are_named(net: Store) -> None:
     fix = first_input(page_of(net, "pool timeouts")).fix
     assert fix is not None
-    assert fix.before == "from net import Pool\nPool(size=SIZE, name=NAME, timeout=TIMEOUT)"
-    assert fix.after == "from net import Pool\nPool(size=SIZE, name=NAME)"
+    # the check is in `acquire`: called on the pool in both lines, so that "before" fails
+    assert fix.before == (
+        "from net import Pool\npool = Pool(size=SIZE, name=NAME, timeout=TIMEOUT)\npool.acquire()"
+    )
+    assert fix.after == "from net import Pool\npool = Pool(size=SIZE, name=NAME)\npool.acquire()"
 
 
 def test_a_function_re_exported_by_a_star_import(net: Store) -> None:
@@ -239,9 +248,9 @@ def test_the_call_after_the_fix_runs(net: Store, tmp_path: Path) -> None:
     fix = first_input(page_of(net, "Use either proxy")).fix
     assert fix is not None
     write_package(tmp_path, {k: v for k, v in NET.items() if k.startswith("net/")})
-    for code, ok in ((fix.before.replace("PROXY", "'p'"), False), (fix.after, True)):
-        script = "proxies = {'http': 'q'}\n" + code.replace(")", ", proxies=proxies)", 1)
-        script = script.replace("(, ", "(")
+    # the "before" gives both arguments the check needs, the user's values named
+    for code, ok in ((fix.before, False), (fix.after, True)):
+        script = code.replace("PROXIES", "{'http': 'q'}").replace("PROXY", "'p'")
         done = subprocess.run(
             [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True
         )

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+from errdex.explain.group_size_branches import other_branch
 from errdex.explain.knob_actions import knob_action
 from errdex.explain.page import ConditionView, Knob
 from errdex.facts import ConditionKind, KnobKind
+from errdex.reading_facts import SourceRead
 
 SIZE = Knob(
     name="--tensor-parallel-size",
@@ -32,9 +34,71 @@ def test_a_remainder_of_the_kv_heads_takes_a_size_that_divides_them() -> None:
 
 
 def test_the_size_over_the_kv_heads_takes_a_multiple_of_them() -> None:
+    # the configuration checks the attention heads first: the multiple must divide them
     assert _action("tp_size % config.num_key_value_heads != 0") == (
-        "Pass `--tensor-parallel-size` with a multiple of `config.num_key_value_heads`"
+        "Pass `--tensor-parallel-size` with a multiple of `config.num_key_value_heads` "
+        "that divides the attention heads"
     )
+
+
+def test_a_remainder_tested_for_truth_is_the_same_check() -> None:
+    # `if self.total_num_kv_heads % tp_size: raise ...`
+    assert _action("self.total_num_kv_heads % tp_size") == (
+        "Pass `--tensor-parallel-size` with a size that divides `self.total_num_kv_heads`"
+    )
+    assert _action("self.total_num_kv_heads >= tp_size and tp_size % self.total_num_kv_heads")
+    assert _action("self.total_num_heads % tp_size") is None
+
+
+def _held(text: str, line: int, kind: ConditionKind = ConditionKind.IF) -> ConditionView:
+    return ConditionView(text=text, test=text, kind=kind, line=line, holds=True)
+
+
+def _aside(
+    check: str,
+    held: list[ConditionView],
+    kind: ConditionKind = ConditionKind.ASSERT,
+    read: SourceRead | None = None,
+) -> str | None:
+    view = ConditionView(text=check, test=check, kind=kind, line=5, holds=False)
+    action = knob_action(view, [SIZE])
+    assert action is not None
+    return other_branch(action, view, [SIZE], [*held, view], read or SourceRead()).aside
+
+
+def test_a_check_under_the_heads_compared_with_the_size_says_the_other_branch() -> None:
+    # `if heads >= tp_size: assert heads % tp_size == 0 else: assert tp_size % heads == 0`
+    above = _aside("num_kv_heads % tp_size != 0", [_held("num_kv_heads >= tp_size", 4)])
+    assert above == (
+        "Or pass a multiple of `num_kv_heads` that divides the attention heads, above "
+        "`num_kv_heads`: the test at line 4 then takes its other branch."
+    )
+    # the comparison within the check itself (`if kv > tp_size and kv % tp_size != 0`)
+    first_test = "num_kv_heads > tp_size and num_kv_heads % tp_size != 0"
+    assert _aside(first_test, [], ConditionKind.IF)
+    # above the heads, another setting may need the size where it is: not offered lower
+    below = _aside("tp_size % num_kv_heads != 0", [_held("not num_kv_heads >= tp_size", 4)])
+    assert below is None
+
+
+def test_no_other_branch_where_it_raises() -> None:
+    # `if heads >= tp_size: assert heads % tp_size == 0 else: raise ValueError(...)`: above
+    # the heads, the size leads into the else's error
+    held = [_held("num_kv_heads >= tp_size", 4)]
+    raising = SourceRead(other_side={4: (False, True)})
+    assert _aside("num_kv_heads % tp_size != 0", held, read=raising) is None
+    # its body failing is not the way taken
+    assert _aside(
+        "num_kv_heads % tp_size != 0", held, read=SourceRead(other_side={4: (True, False)})
+    )
+
+
+def test_no_other_branch_without_the_comparison_or_after_an_early_exit() -> None:
+    assert _aside("num_kv_heads % tp_size != 0", []) is None
+    assert _aside("num_kv_heads % tp_size != 0", [_held("other_kv_heads >= tp_size", 4)]) is None
+    # `if heads < tp_size: raise ...` before: its other side leaves the function
+    early = _held("not num_kv_heads < tp_size", 4, ConditionKind.EARLY_EXIT)
+    assert _aside("num_kv_heads % tp_size != 0", [early]) is None
 
 
 def test_the_attention_heads_and_other_tests_of_the_size_name_nothing() -> None:

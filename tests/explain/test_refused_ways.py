@@ -13,7 +13,7 @@ import pytest
 from explain_samples import indexed_package, page_with_message
 
 from errdex.explain.build import gather_facts
-from errdex.explain.env_members import first_action
+from errdex.explain.first_actions import first_action
 from errdex.explain.fix_forms import command_fix
 from errdex.explain.kept_fields import with_kept_fields
 from errdex.explain.named_settings import typed_fields

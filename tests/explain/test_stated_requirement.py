@@ -127,6 +127,27 @@ FILES = {
                     raise ValueError(f"'default' {subject} must match nargs={nargs}.")
                 self.default = default
         """,
+    "shapes/_scan.py": """
+        class _ClassScan:
+            def scan(self, cls):
+                args = cls.__dict__.get("__table_args__")
+                if not isinstance(args, (tuple, dict, type(None))):
+                    raise TypeError("__table_args__ value must be a tuple, dict, or None")
+                return args
+
+
+        class _ModuleScan:
+            def scan(self, module):
+                names = getattr(module, "__all__", [])
+                if not isinstance(names, list):
+                    raise TypeError("__all__ must be a list of str")
+                return names
+
+            def sizes(self, size):
+                if not isinstance(size, tuple):
+                    raise TypeError("__sizes__ value must be a tuple")
+                return size
+        """,
     "shapes/ops/__init__.py": "",
     "shapes/ops/kernels/__init__.py": "",
     "shapes/ops/kernels/impl.py": """
@@ -255,3 +276,20 @@ def test_requirement_clauses(
         return
     (stated,) = found
     assert (stated.subject, stated.verb, stated.wants) == (subject, verb, wants)
+
+
+def test_a_class_attribute_in_dunder_form_is_said_of_the_users_class(shapes: Store) -> None:
+    # a private scan of the user's declarative class: its attribute, not an argument
+    assert _first(shapes, "_ClassScan.scan") == (
+        "Make `__table_args__` value a tuple, dict, or None in the body of your class, as the "
+        "message says: “__table_args__ value must be a tuple, dict, or None”"
+    )
+
+
+@pytest.mark.parametrize("function", ["_ModuleScan.scan", "_ModuleScan.sizes"])
+def test_no_class_body_for_a_module_name_or_one_the_check_does_not_read(
+    shapes: Store, function: str
+) -> None:
+    # a module's `__all__` is no class body; a name the check reads nowhere, nor
+    page = page_in_function(shapes, "shapes", function)
+    assert not any("body of your class" in s.text for s in page.solutions), page.solutions

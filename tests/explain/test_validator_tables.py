@@ -111,10 +111,12 @@ def first(store: Store, function: str) -> str:
 
 
 def test_a_tables_function_names_the_type_it_is_paired_with(shapes: Store) -> None:
-    # the shortcuts that return the values listed are the way out, all of them
+    # the shortcuts that return the values listed are the way out, all of them (`v is
+    # True or v is False` as well: the values it lists)
     assert first(shapes, "to_bool").startswith(
         "In the data you validate, give a field declared as `bool` a value that is one of "
-        "`'1'`, `'on'`, `'yes'`, `'0'`, `'off'`, `'no'`. `to_bool` is a validator the "
+        "`True`, `False`, `'1'`, `'on'`, `'yes'`, `'0'`, `'off'`, `'no'`. `to_bool` is a "
+        "validator the "
         "framework runs on that value"
     )
 

@@ -355,6 +355,37 @@ ENG = {
                     fourth = third.strip()
                     assert fused_name is not None
         """,
+    "eng/kinds.py": """
+        class TypeHook:
+            def process(self, value):
+                \"\"\"Receive a bound value to be converted.
+
+                Custom subclasses of :class:`_hooks.TypeHook` should override this method to
+                provide custom behaviors for incoming data values.
+                \"\"\"
+                raise NotImplementedError()
+
+
+        def replacement(lengths, data, index):
+            # Use pre-computed lengths if available, otherwise fall back to audio_embeds
+            if lengths:
+                return lengths[index]
+            else:
+                audio_embeds = data.get("audio_embeds")
+                if audio_embeds is not None:
+                    embed = audio_embeds[index]
+                    assert isinstance(embed, list)
+                    return len(embed)
+            return 0
+
+
+        def sized(lengths, width):
+            # With lengths given, `width` must not be negative: the buffer is sized by it
+            if lengths:
+                if width < 0:
+                    raise ValueError("a negative width")
+            return width
+        """,
 }
 
 
@@ -602,3 +633,22 @@ def test_a_doc_cut_at_extraction_is_quoted_by_its_whole_sentences(eng: Store) ->
 def test_no_label_of_the_branch_far_above_the_check(eng: Store) -> None:
     # the comment over the `if` labels its branch; the assert sits five lines down it
     assert page_in_function(eng, "eng", "load_packed").why == []
+
+
+def test_the_docstring_that_has_subclasses_override_the_method(eng: Store) -> None:
+    # "Custom subclasses of X should override this method": a method left to them
+    page = page_in_function(eng, "eng", "TypeHook.process")
+    assert [(q.of, q.line) for q in page.why] == [("docstring of `TypeHook.process`", 6)]
+    assert page.why[0].text.startswith("Custom subclasses of :class:`_hooks.TypeHook` should")
+
+
+def test_no_comment_over_an_outer_branch_the_check_is_deep_inside(eng: Store) -> None:
+    # the comment heads the `if`/`else` choice; the assert tests `embed`, which it does not
+    # name (nor does the assert's message)
+    page = page_in_function(eng, "eng", "replacement")
+    assert page.why == [], page.why
+    # one that names what the nearest guard tests (`width`) stays
+    page = page_in_function(eng, "eng", "sized")
+    assert [q.text for q in page.why] == [
+        "With lengths given, `width` must not be negative: the buffer is sized by it"
+    ], page.why

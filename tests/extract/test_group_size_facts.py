@@ -3,6 +3,7 @@ passing names (`extract.group_sizes`)."""
 
 from __future__ import annotations
 
+from errdex.extract import extract_file
 from errdex.extract.group_sizes import global_sets, group_accessors, name_calls
 
 STATE = """\
@@ -79,7 +80,7 @@ def test_calls_passing_names_are_read_from_the_text() -> None:
         "    )\n"
         "    other(parallel_config, 2)\n"
     )
-    assert name_calls(text) == (
+    assert name_calls(text, {"ensure_initialized"}, ()) == (
         (
             "ensure_initialized",
             3,
@@ -105,4 +106,63 @@ def test_the_scans_skip_what_they_cannot_take_and_keep_what_they_can() -> None:
         "    h(a_config(1).x, y.z)\n"
     )
     assert global_sets(text) == {"_A": ("init", "size", 1), "_B": ("init", "a_config", 0)}
-    assert name_calls(text) == (("g", 10, ("a_config.x", "size")),)
+    assert name_calls(text, {"g", "h", "f"}, {"reset", "init"}) == (
+        ("g", 10, ("a_config.x", "size")),
+    )
+
+
+def test_only_calls_the_linker_can_follow_are_kept_whatever_the_names_read() -> None:
+    # a name imported, a dotted name under an imported module and a function of the
+    # module's own are followed to a function; a method of a local object, a builtin
+    # and a name neither imported nor defined are not. No setting's name is needed:
+    # `args.size` is an attribute read as `parallel_config.size` is.
+    text = (
+        "import dist\n"
+        "from state import init_groups\n"
+        "\n"
+        "def start(args, worker):\n"
+        "    init_groups(args.size, args.rank)\n"
+        "    dist.init(args.size)\n"
+        "    _own(args.size)\n"
+        "    worker.setup(args.size)\n"
+        "    print(args.size)\n"
+        "    unknown(args.size)\n"
+        "\n"
+        "async def _own(size):\n"
+        "    pass\n"
+    )
+    assert name_calls(text, {"dist", "init_groups"}, {"start", "_own"}) == (
+        ("init_groups", 5, ("args.size", "args.rank")),
+        ("dist.init", 6, ("args.size",)),
+        ("_own", 7, ("args.size",)),
+    )
+
+
+def test_a_function_is_the_modules_own_as_the_walker_finds_it_not_as_a_line_starts() -> None:
+    # a function defined under a module-level `if` is the module's own; a `def` at a
+    # line's start inside a string is none; a name a function imports itself is followed
+    text = (
+        "import sys\n"
+        "\n"
+        "if sys.version_info >= (3, 11):\n"
+        "    def _start(size):\n"
+        "        pass\n"
+        "else:\n"
+        "    def _start(size):\n"
+        "        pass\n"
+        "\n"
+        'USAGE = """\n'
+        "def _quoted(size): ...\n"
+        '"""\n'
+        "\n"
+        "def run(args):\n"
+        "    from state import init_groups\n"
+        "\n"
+        "    _start(args.size)\n"
+        "    _quoted(args.size)\n"
+        "    init_groups(args.size)\n"
+    )
+    assert extract_file("pkg/run.py", text.encode()).name_calls == (
+        ("_start", 17, ("args.size",)),
+        ("init_groups", 19, ("args.size",)),
+    )

@@ -1,10 +1,10 @@
-"""The whole-text scans find what starts a file's first line as any other line, and read
-each quoted name of a `not in` test, whichever quote it is written with."""
+"""The whole-text scans find what starts a file's first line as any other line, read each
+quoted name of a `not in` test, whichever quote it is written with, and leave out the lines
+that can be no item of a list."""
 
 from __future__ import annotations
 
-from errdex.extract.config_files import config_file_flags
-from errdex.extract.keyed_tables import keyed_tables, literal_aliases
+from errdex.extract.keyed_tables import literal_aliases, module_tables
 from errdex.extract.registries import name_filters
 from errdex.facts import NameFilter
 
@@ -19,8 +19,8 @@ def test_a_table_and_an_alias_on_the_first_line_are_read_and_indented_ones_are_n
         'Later = Literal["c", "d"]\n'
     )
     assert literal_aliases(text) == {"Mode": ("a", "b"), "Later": ("c", "d")}
-    assert keyed_tables(text) == {"KERNELS": {"a": ("AKernel",), "b": ("BKernel", "CKernel")}}
-    assert keyed_tables('TABLE = {"x": {XKernel}, "y": {YKernel}}') == {
+    assert module_tables(text)[0] == {"KERNELS": {"a": ("AKernel",), "b": ("BKernel", "CKernel")}}
+    assert module_tables('TABLE = {"x": {XKernel}, "y": {YKernel}}')[0] == {
         "TABLE": {"x": ("XKernel",), "y": ("YKernel",)}
     }
 
@@ -38,15 +38,12 @@ def test_quoted_names_tested_with_not_in_are_read_in_order_with_either_quote() -
     ]
 
 
-def test_a_config_file_flag_needs_a_loader_the_key_made_a_flag_and_the_test() -> None:
+def test_a_module_dict_is_parsed_for_a_table_only_when_a_bracket_opens_after_its_own() -> None:
+    # `NAMES` opens no bracket after its own: not parsed, and the table after it still is
     text = (
-        "def parse(args):\n"
-        '    if "--config" in args:\n'
-        "        data = yaml.safe_load(open(path))\n"
-        '        return ["--" + key for key in data]\n'
+        'NAMES = {"a": "x", "b": y}\nKERNELS = {\n    "a": (AKernel,),\n    "b": (BKernel,),\n}\n'
     )
-    assert config_file_flags(text) == {"--config": "yaml"}
-    assert config_file_flags(text.replace("yaml.safe_load(", "yaml.safe_read(")) == {}
+    assert module_tables(text)[0] == {"KERNELS": {"a": ("AKernel",), "b": ("BKernel",)}}
 
 
 def test_item_lines_skip_arguments_that_can_be_no_item() -> None:

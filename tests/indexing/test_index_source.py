@@ -258,3 +258,20 @@ def test_a_version_written_aside_is_the_one_written_here(
     assert aside.stored is not None and here.stored is not None
     assert (aside.stored.sites, aside.stored.files) == (here.stored.sites, here.stored.files)
     assert set(aside.timings) == {"read", "extract", "again", "link", "write"}
+
+
+def test_a_holding_pause_keeps_the_pauses_inside_it_from_collecting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    collected: list[int] = []
+    monkeypatch.setattr(gc, "collect", lambda generation=2: collected.append(generation) or 0)
+    try:
+        with cyclic_gc_paused(hold=True):
+            with cyclic_gc_paused(collect_after=True):
+                pass
+            assert collected == []  # what the held work made all lives on
+        with cyclic_gc_paused(collect_after=True):
+            pass
+        assert collected == [0]  # the hold over, a batch collects after itself again
+    finally:
+        gc.enable()

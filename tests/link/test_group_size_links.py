@@ -34,6 +34,15 @@ CONFIG = """
 
 STATE = """
     _TP = None
+    _PP = None
+
+
+    def get_pp_group():
+        return _PP
+
+
+    def get_tensor_model_parallel_rank() -> int:
+        return get_tp_group().rank_in_group
 
 
     def get_tp_group():
@@ -51,6 +60,8 @@ STATE = """
         global _TP
         group_ranks = ranks.view(-1, tp_size).unbind(0)
         _TP = make_group(group_ranks, backend)
+        global _PP
+        _PP = make_group(torch.arange(8).view(-1, pp_size).unbind(0), backend)
 
 
     def ensure_model_parallel_initialized(tp_size: int, pp_size: int) -> None:
@@ -70,7 +81,37 @@ WORKER = """
 """
 
 MODEL = """
-    from eng.state import get_tensor_model_parallel_world_size
+    from eng.state import (
+        get_pp_group,
+        get_tensor_model_parallel_rank,
+        get_tensor_model_parallel_world_size,
+    )
+
+
+    def stages(num_layers: int):
+        pp_size = get_pp_group().world_size
+        if num_layers % pp_size != 0:
+            raise ValueError("layers must split into the stages")
+
+
+    def stages_again(num_layers: int):
+        from eng.state import get_pp_group as pp_group
+
+        stages = pp_group().world_size
+        if num_layers < stages:
+            raise ValueError("fewer layers than stages")
+
+
+    def last_stage(num_layers: int):
+        pp_rank = get_pp_group().rank_in_group
+        if pp_rank > num_layers:
+            raise ValueError("a stage past the layers")
+
+
+    def last_rank(num_layers: int):
+        tp_rank = get_tensor_model_parallel_rank()
+        if tp_rank > num_layers:
+            raise ValueError("a rank past the layers")
 
 
     class Attention:
@@ -81,13 +122,26 @@ MODEL = """
 """
 
 
-def link() -> dict[str, IndexedSite]:
+# the caller imports the function it passes the size to in its own body
+WORKER_IMPORTING_IN_ITS_BODY = """
+    def init_worker(vllm_config):
+        from eng.state import ensure_model_parallel_initialized
+
+        parallel_config = vllm_config.parallel_config
+        ensure_model_parallel_initialized(
+            parallel_config.tensor_parallel_size,
+            parallel_config.pipeline_parallel_size,
+        )
+"""
+
+
+def link(worker: str = WORKER) -> dict[str, IndexedSite]:
     facts = [
         extract_file(path, textwrap.dedent(text).encode())
         for path, text in (
             ("eng/config.py", CONFIG),
             ("eng/state.py", STATE),
-            ("eng/worker.py", WORKER),
+            ("eng/worker.py", worker),
             ("eng/model.py", MODEL),
         )
     ]
@@ -109,3 +163,25 @@ def test_a_size_read_through_a_group_accessor_reaches_the_flag_its_callers_pass(
     # the group's size, not the value the flag holds: the link claims no same value
     assert not knob.same_value
     assert knob.group_size
+
+
+def test_a_size_of_the_group_an_accessor_returns_reaches_its_flag_and_a_rank_does_not() -> None:
+    sites = link()
+    # `get_pp_group().world_size` read directly: the pipeline group's size
+    (knob,) = [k for k in sites["layers must split into the stages"].knobs if k.group_size]
+    assert knob.name == "--pipeline-parallel-size"
+    assert knob.behind == "pp_size"
+    assert knob.via is not None
+    assert "`get_pp_group()` (eng/state.py) returns `_PP`, which" in knob.via
+    # the accessor imported (and renamed) in the function that reads it
+    (knob,) = [k for k in sites["fewer layers than stages"].knobs if k.group_size]
+    assert knob.name == "--pipeline-parallel-size"
+    assert knob.behind == "stages"
+    # the rank within a group is no size the flag sets, read directly or by an accessor
+    for message in ("a stage past the layers", "a rank past the layers"):
+        assert not [k for k in sites[message].knobs if k.kind == KnobKind.FLAG]
+
+
+def test_a_caller_importing_the_function_in_its_body_is_followed_to_its_flag() -> None:
+    site = link(WORKER_IMPORTING_IN_ITS_BODY)["KV heads must divide evenly"]
+    assert [k.name for k in site.knobs if k.group_size] == ["--tensor-parallel-size"]

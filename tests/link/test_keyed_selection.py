@@ -7,7 +7,7 @@ from __future__ import annotations
 import textwrap
 
 from errdex.extract import extract_file
-from errdex.extract.keyed_tables import keyed_tables, literal_aliases
+from errdex.extract.keyed_tables import literal_aliases, module_tables
 from errdex.link import link_version
 from errdex.linked_facts import IndexedSite
 from selection_samples import KERNELS
@@ -36,7 +36,7 @@ def test_literal_aliases_and_dicts_of_classes_by_string_are_read_from_the_text()
         "LinearBackend": ("auto", "fast", "slow", "int", "late"),
         "QuantMethods": ("a", "b"),
     }
-    tables = keyed_tables(textwrap.dedent(KERNELS["serve/kernels/__init__.py"]))
+    tables = module_tables(textwrap.dedent(KERNELS["serve/kernels/__init__.py"]))[0]
     assert tables == {
         "_LINEAR_BACKEND_KERNEL_MAP": {
             "fast": ("FastMxKernel",),
@@ -51,8 +51,8 @@ def test_literal_aliases_and_dicts_of_classes_by_string_are_read_from_the_text()
         },
     }
     # one class a key picks a mode, no family of stand-ins: not kept
-    assert keyed_tables('LOADERS = {"dummy": DummyLoader, "hf": HfLoader}\n') == {}
-    assert keyed_tables('X = {"a": 1, "b": 2}\nY = {"a": A}\n') == {}
+    assert module_tables('LOADERS = {"dummy": DummyLoader, "hf": HfLoader}\n')[0] == {}
+    assert module_tables('X = {"a": 1, "b": 2}\nY = {"a": A}\n')[0] == {}
 
 
 def test_the_key_naming_the_sites_class_links_the_flag_and_the_keys_of_its_kind() -> None:

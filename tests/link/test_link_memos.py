@@ -10,6 +10,7 @@ from errdex.facts import Condition, ConditionKind
 from errdex.link import link_version
 from errdex.link.passed import ParsedTests
 from errdex.link.requests import _attributes
+from errdex.link.tests import TestIndex as ExpectedErrors
 from errdex.linked_facts import IndexedSite
 
 
@@ -141,3 +142,38 @@ def test_the_sites_of_one_function_share_its_nearest_callers() -> None:
     assert low.callers == ("shop.cart.add", "shop.cart.refill")  # one level up only
     assert high.callers is low.callers  # made once for the function
     assert {c.function for c in low.caller_links} == {"add", "refill", "order"}
+
+
+def test_a_pattern_of_escaped_punctuation_is_matched_as_its_text() -> None:
+    sites = link(
+        {
+            "shop/plan.py": """
+            def run(planned):
+                if not planned:
+                    raise RuntimeError("plan() must be called before run()")
+                if planned > 9:
+                    raise RuntimeError("plan(x) must be called once")
+            """,
+            "tests/test_plan.py": """
+            import pytest
+            from shop.plan import run
+
+            def test_unplanned():
+                with pytest.raises(RuntimeError, match=r"plan\\(\\) must be called"):
+                    run(0)
+
+            def test_dotted():
+                with pytest.raises(RuntimeError, match=r"plan\\(.\\) must"):
+                    run(10)
+            """,
+        }
+    )
+    assert [t.function for t in sites["plan() must be called before run()"].tests] == [
+        "test_unplanned"
+    ]
+    assert [t.function for t in sites["plan(x) must be called once"].tests] == ["test_dotted"]
+    index = ExpectedErrors([])
+    # searched as text, with no regex search (nor its clock)
+    assert index._compile(r"plan\(\) must be \#1 \- or \\ not") == r"plan() must be #1 - or \ not"
+    assert not isinstance(index._compile(r"plan\(.\) must"), str)  # `.` is any character
+    assert not isinstance(index._compile(r"count \d+"), str)  # `\d` is a class

@@ -53,6 +53,24 @@ def test_reading_a_distribution_does_not_import_it() -> None:
     assert done.stdout.strip() == "[]"
 
 
+def test_a_package_not_installed_here_is_told_without_importlib_metadata() -> None:
+    """A traceback's frames into a package of another environment: the plain search of the
+    path found no distribution of it, which `importlib.metadata` would not either."""
+    script = (
+        "import sys\n"
+        "from errdex.indexing.installed import distributions_behind\n"
+        "from errdex.sources.dist_info import distribution\n"
+        "frame = '/venv/lib/python3.10/site-packages/no_such_module_errdex/client.py'\n"
+        "assert distributions_behind([frame], ['no_such_module_errdex_either']) == []\n"
+        "assert distribution('no-such-dist-errdex') is None\n"
+        "print([m for m in ('importlib.metadata', 'email') if m in sys.modules])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "[]"
+
+
 def test_every_distribution_of_the_environment_once() -> None:
     sources = installed_all()
     names = [s.info.project.lower() for s in sources]

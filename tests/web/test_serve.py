@@ -26,8 +26,9 @@ from web_samples import Catalog, build_catalog
 from errdex.cli import main
 from errdex.store import open_store
 from errdex.web import create_app
+from errdex.web.app import log_config
 from errdex.web.protocol import IMPORT_NAME, nagle_off
-from samples import rejected_analysis
+from samples import among, rejected_analysis
 
 
 def free_port() -> int:
@@ -129,6 +130,25 @@ def test_every_worker_tags_as_this_process_does_and_follows_writes(tmp_path: Pat
         assert status == 200 and tag != here
         assert etag_of(base + path, tag) == (304, tag)
         assert etag_of(base + path, here) == (200, tag)
+
+
+def test_a_worker_sets_its_logging_up_without_importing_the_app() -> None:
+    """A worker answers its supervisor's health check (uvicorn: within 5 s, else it is killed
+    and started again) only once its logging is set up, which imports errdex's formatters.
+    The app's import (0.7 s of CPU) comes after, while the worker answers: before it, a
+    loaded machine's workers were killed one after another and the server never served."""
+    code = (
+        "import json, logging.config, sys\n"
+        "logging.config.dictConfig(json.loads(sys.argv[1]))\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(log_config())],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    modules = json.loads(done.stdout)
+    assert "errdex.web.log_format" in modules
+    assert among(modules, ("errdex.web.app", "starlette")) == []
 
 
 def test_serve_fails_in_one_line_on_a_bad_database(tmp_path: Path) -> None:

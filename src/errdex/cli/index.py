@@ -6,9 +6,9 @@ import logging
 import sys
 import time
 from collections.abc import Callable, Generator
+from typing import TYPE_CHECKING
 
 import click
-from rich.progress import Progress
 
 import errdex
 from errdex.cli.output import (
@@ -22,15 +22,14 @@ from errdex.cli.output import (
 )
 from errdex.indexing import IndexReport
 from errdex.indexing.cluster import CONNECT_SECONDS, VersionResult
-from errdex.render.terminal import (
-    cluster_result,
-    cluster_total,
-    failure_line,
-    index_summary,
-    interrupted_index,
-    progress_label,
-)
 from errdex.sources.base import VersionInfo
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+# The terminal's renderer (and rich under it) is imported where a line is drawn: `--json`
+# draws none unless a version fails, and its import is most of the command's start-up
+# beside the extractor's.
 
 
 @click.command()
@@ -138,6 +137,8 @@ def index(
         under_way = shown.under_way()
         if under_way is None:
             raise  # while the sources were opened, or after the last: the generic line
+        from errdex.render.terminal import interrupted_index
+
         fail(interrupted_index(shown.done, under_way), 2)
     finally:
         shown.stop()
@@ -166,6 +167,8 @@ class _IndexProgress:
     def started(self, info: VersionInfo) -> Callable[[str, int, int], None] | None:
         if self.quiet or not err.is_terminal:
             return None
+        from errdex.render.terminal import progress_label
+
         self._bar = bar = progress_bar("{task.description}")
         bar.start()
         task = bar.add_task(progress_label(f"{info.project} {info.version}"), total=None)
@@ -179,8 +182,12 @@ class _IndexProgress:
         self.stop()
         self.done.append(report)
         if report.error is not None:  # said with --json too: the one line for a person
+            from errdex.render.terminal import failure_line
+
             err.print(failure_line(report.error), soft_wrap=True)
         elif not self.quiet:
+            from errdex.render.terminal import index_summary
+
             index_summary(report, err)
 
     def stop(self) -> None:
@@ -194,6 +201,9 @@ def _report_cluster(
 ) -> None:
     """Print each version's result as it comes (under a progress bar on a terminal), then
     the total, or all of them as JSON; exit 2 when any version failed."""
+    # the cluster's path imports Dask: the renderer's import costs nothing beside it
+    from errdex.render.terminal import cluster_result, cluster_total
+
     started = time.perf_counter()
     done: list[VersionResult] = []
     try:

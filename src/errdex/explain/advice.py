@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 import msgspec
 
 from errdex.explain.advice_names import names_keyword
-from errdex.explain.advice_phrasings import implied_instruction
+from errdex.explain.advice_phrasings import IN_PLACE, implied_instruction, paired_rule
 from errdex.explain.page import Change, ExampleFix, Page
 from errdex.explain.placeholder_words import fill_words
 from errdex.explain.stated_limits import labelled_list, lists_valid, plain, states_requirement
@@ -46,7 +46,13 @@ _INSTRUCTS = re.compile(
     r"(?:use|set|pass|install|upgrade|update|downgrade|enable|disable|remove|specify|provide|"
     r"add|increase|decrease|reduce|lower|switch|run|call|choose|select|make\s+sure|ensure|"
     r"export|unset|turn\s+(?:on|off)|rerun|re-run|restart|define|declare|replace|rename|"
-    r"change|leave|omit|migrate\s+to)\b"
+    r"change|leave|omit|migrate\s+to|"
+    # rebuilding the package and reordering or adjusting what the user feeds it: "Rebuild
+    # vLLM from source so ... is included", "Reorder the source so ...", "Drop --x for this"
+    # (not a SQL keyword in capitals: "DROP TABLE failed")
+    r"(?-i:[Rr]ebuild|[Rr]einstall|[Rr]ecompile|[Rr]eorder|[Aa]djust|[Dd]rop))\b"
+    # "Try --moe-backend emulation.": a flag to try, after "try" alone
+    r"|^try\s+`?--[a-z]"
     # verbs that are as often a name of the code (`configure()`, `query`): a word after them
     r"|^(?:please\s+)?(?:apply|configure|convert|query\s+for)\s+"
     r"(?!(?:failed|fails|error|errors|is|was|has|returned|called|step|of)\b)(?=[\w`'\"])"
@@ -179,6 +185,16 @@ _CLAUSE_END = re.compile(
     r"(;\s+|,\s+(?=(?:please|try|use|set|or|you\s+(?:might|may|should|must|need))\b)|"
     r"\s+-\s+|:\s+(?=\w))"
 )
+# A clause that ends by announcing the setting it speaks of: the name after its colon is
+# part of it ("To increase the timeout, set the environment variable: VLLM_X=<seconds>")
+# (one setting, named after "the": not a list of them, "Supported options: a, b")
+_NAMES_NEXT = re.compile(
+    r"\b(?:the|this)\s+(?:environment\s+variable|env(?:ironment)?\s+var(?:iable)?|flag|"
+    r"option|setting)\s*$",
+    re.I,
+)
+# "Expected one of: a, b": the list after the colon is what the clause names
+_ONE_OF = re.compile(r"\b(?:one|any)\s+of\s*$", re.I)
 _MAX_ADVICE = 3
 _MAX_CHARS = 300
 
@@ -275,7 +291,7 @@ def message_advice(message: str | None) -> list[Advice]:
         own = not previous.rstrip().endswith(";") or labelled_list(sentence)
         listed_after = required_before and own and lists_valid(sentence)
         required_before = required_before or states_requirement(sentence)
-        previous = sentence
+        before, previous = previous, sentence
         install = _INSTALL.search(sentence)
         command = _command(install.group(0)) if install else None
         proposed = _proposed(sentence) if command is None else None
@@ -290,6 +306,10 @@ def message_advice(message: str | None) -> list[Advice]:
         offers = offers or missing is not None or retired is not None or version is not None
         offers = offers or (_ONLY.search(sentence) is not None and names_keyword(sentence))
         implied = None if offers or _instructs(sentence) else implied_instruction(sentence)
+        choice = None if offers or implied is not None else paired_rule(before, sentence)
+        if choice is not None:
+            # of what the clause before names
+            implied = choice, "setting" if IN_PLACE in choice else "input"
         if listed_after:
             implied = None  # the values of another check than the one the message states
         offers = offers or implied is not None
@@ -403,6 +423,10 @@ def _clauses(part: str) -> list[str]:
     for separator, piece in zip(pieces[1::2], pieces[2::2], strict=True):
         if out[-1].count("(") > out[-1].count(")"):
             out[-1] += separator + piece  # within an aside: not a clause of its own
+        elif separator.startswith(":") and _NAMES_NEXT.search(out[-1]):
+            out[-1] += separator + piece  # "set the environment variable: VLLM_X=<s>"
+        elif separator.startswith(":") and _ONE_OF.search(out[-1]):
+            out[-1] += separator + piece  # "Expected one of: system, user": the values
         else:
             out.append(piece)
     return out

@@ -15,6 +15,10 @@ authors say how to keep it (“Please increase max_num_batched_tokens.”, “En
 lists cover every visible GPU.”). A setting the advice itself names, as a flag or as its
 field, keeps its place: leaving it out is what the advice asks (“Give only one of
 attention_backend and attention_config.backend”), said the way the user runs it.
+
+Advice that names the operation to use ("use contains() to test for membership") also comes
+before a way out that passes a constant for the user's operand ("Pass None for the argument
+`other` of `Comparator.__eq__`"): that makes the comparison another one than the user wrote.
 """
 
 from __future__ import annotations
@@ -27,11 +31,25 @@ from errdex.explain.kept_first import drops_setting
 from errdex.explain.page import Solution
 from errdex.explain.state_gated import own_argument, users_call
 
+# Advice that names the operation to use instead: "use contains() to test for membership",
+# "use ==", "use `is_()`"; before a way out that swaps the user's operand for a constant,
+# which asks another question than the user did.
+_OPERATION = re.compile(r"“(?:please\s+)?use\s+`?(?:[A-Za-z_][\w.]*\(\)|[=!<>]=)", re.I)
+# A section of a flag's JSON (a nested configuration, `*_config`) set to null, alone
+_NULLED_SECTION = re.compile(r"""^Pass `--[a-z][\w-]* '\{"[a-z]\w*_config": null\}'`""")
+# Advice that gives up something itself: "Do not combine X with Y", "Remove one of them"
+_GIVES_UP = re.compile(
+    r"^(?:Do not|Don't|Leave|Remove|Drop|Disable|Turn off|Unset)\b|"
+    r"^Do what the message says: “(?:please\s+)?(?:remove|drop|disable|turn off|unset)\b",
+    re.I,
+)
+_CONSTANT_FOR = re.compile(r"^Pass (?:None|an empty \(false\) value) for the argument `\w+` of ")
+
 
 def advice_first(ranked: list[Solution], advice: list[Solution], facts: Facts) -> list[Solution]:
     """`ranked` with each of `advice` moved before the internal-argument ways out that
     come right before it."""
-    if not advice or not any(_internal_argument(s, facts) for s in ranked):
+    if not advice or not any(_internal_argument(s, facts) or _constant(s) for s in ranked):
         return ranked
     out = list(ranked)
     moved = 0  # advice already moved up: the next keeps its order after them
@@ -40,12 +58,21 @@ def advice_first(ranked: list[Solution], advice: list[Solution], facts: Facts) -
             continue
         index = out.index(solution)
         place = index
-        while place > moved and _internal_argument(out[place - 1], facts):
+        operation = _OPERATION.search(solution.text) is not None
+        while place > moved and (
+            _internal_argument(out[place - 1], facts) or (operation and _constant(out[place - 1]))
+        ):
             place -= 1
         if place < index:
             out.insert(place, out.pop(index))
             moved = place + 1
     return out
+
+
+def _constant(solution: Solution) -> bool:
+    """Whether the way out puts a constant in place of the user's operand ("Pass None for
+    the argument `other` of `Comparator.__eq__`": `!= None` is another comparison)."""
+    return _CONSTANT_FOR.match(solution.text) is not None
 
 
 def advice_before_drops(ranked: list[Solution], advice: list[Solution]) -> list[Solution]:
@@ -70,10 +97,22 @@ def _dropped_unnamed(solution: Solution, advice: str) -> bool:
     and attention_config.backend are mutually exclusive”: leaving either out is what it
     asks)."""
     knob = solution.knob
-    if not drops_setting(solution) or knob is None:
+    if knob is None:
+        return False
+    # a section turned off, before advice that keeps it (not advice that gives up something
+    # itself: "Remove one of them")
+    nulled = _section_nulled(solution) and not _GIVES_UP.search(advice)
+    if not drops_setting(solution) and not nulled:
         return False
     names = {knob, knob[2:].replace("-", "_")} if knob.startswith("--") else {knob}
     return not any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", advice) for n in names)
+
+
+def _section_nulled(solution: Solution) -> bool:
+    """Whether the way out sets a section of a flag's JSON to null (`--attention-config
+    '{"hisparse_config": null}'`): the feature that section configures, which the user
+    turned on by giving it, is turned off."""
+    return solution.kind == "setting" and _NULLED_SECTION.search(solution.text) is not None
 
 
 def _internal_argument(solution: Solution, facts: Facts) -> bool:

@@ -13,13 +13,25 @@ unless what it requires is GPU architectures alone ("requires SM90, SM100 or SM1
 machine to run on). How a thing must be applied or called ("`@model_serializer` must be
 applied to instance methods") is an instruction too; `advised` offers it only where it
 speaks to a user (a decorator they wrote, a function they call). "cannot import name X from
-Y" asks for the name, or a version of Y that has it.
+Y" (or "Module Y does not define a X attribute") asks for the name, or a version of Y that
+has it. "Invalid signature for validator V: ..., should be: (cls, values)" gives the form the
+user's declaration takes, "cannot specify multiple X" one X, and "S does not support USE"
+the use to leave out (offered by `advised` only where nothing else is said). How what the
+user gives must be formed ("fields may not start with an underscore", "Type {cls.__name__}
+must inherit from typing.Generic", "List argument must consist only of tuples or
+dictionaries") is offered, as a decorator's rule is, only where it speaks to a user; a file
+the checkpoint lacks ("... is missing preprocessor_config.json") is to be supplied. A clause
+may speak of what the clause before it names: "expected one of ..." after a value refused
+by what it is ("unsupported Inkling message role {role!r}"; without such a name the list
+may be the program's own: a shape, a rank it pairs), "a layer may not be referenced by
+both" after "both a and b".
 """
 
 from __future__ import annotations
 
 import re
 
+from errdex.explain.plain import code
 from errdex.explain.stated_exclusive import exclusive_instruction
 from errdex.explain.stated_limits import INFINITIVE, plain, stated_limit
 
@@ -141,12 +153,125 @@ _MUST_BE_DONE = re.compile(
     r"(?P<place>(?![^{}]*\{)\S.*?)\s*\.?$",
     re.I,
 )
+# "expected one of {sorted(ROLE_MESSAGE_TOKENS)}", "Expected one of: a, b.": the values the
+# thing the clause before names may take
+_EXPECTED_ONE_OF = re.compile(
+    r"^(?:but\s+)?expected\s+(?:one|any)\s+of\s*:?\s*(?P<values>\S.*?)?\s*\.?$", re.I
+)
+# ... and that clause, refusing a value it names by what it is: "unsupported Inkling message
+# role {role!r}", "Unknown kv_offload_backend {x!r}", "Invalid cohere_format={fmt!r}",
+# "Unrecognized cmd4 grounding value: {value!r}" (a value put in, or quoted)
+_GOT = r"(?:\{[^{}]+\}|'[^'{}]*'|\"[^\"{}]*\"|`[^`{}]*`)"
+_UNKNOWN_VALUE = re.compile(
+    r"^(?:unknown|unsupported|invalid|unrecognized|unrecognised)\s+"
+    rf"(?P<what>[A-Za-z][\w .-]{{0,60}}?)\s*(?:=\s*|:\s*)?{_GOT}\s*[.;:]?$",
+    re.I,
+)
+# "moe_backend='{runner_backend}' is not supported for FP8 MoE", "targets[{p}] = {s} is not a
+# valid online shorthand name": a named value (or one of what it names) refused
+_NAMED_NOT_SUPPORTED = re.compile(
+    r"^(?P<what>[a-z_][\w.]*)\s*=\s*'?\{[^{}]+\}'?\s+is\s+not\s+supported\b[^;]*?[.;:]?$"
+    r"|^\S.*?\s+is\s+not\s+an?\s+(?:valid|supported|known|recognized)\s+"
+    r"(?P<kind>[a-z][\w -]{1,40}?)\s*[.;:]?$",
+    re.I,
+)
+# "fields may not start with an underscore, ignoring ...", "structured_outputs.regex must not
+# contain a NUL character": what the thing the user gives must not be like (how a name is
+# written, what a value holds), up to a comma that says what the code does instead
+_MUST_NOT = re.compile(
+    r"^(?P<subject>(?!(?:this|it|that|which|there|you|we|i)\b)[A-Za-z`'\"][\w.`'\" -]{0,40}?)\s+"
+    r"(?:"
+    # ("may not include" says what may be so: only a name's form is a rule after "may")
+    r"(?:(?:must|should|can)\s*not|cannot)\s+(?P<verb>start|begin|end|contain|include)\s+|"
+    r"may\s+not\s+(?P<form>start|begin|end)\s+)"
+    r"(?P<rest>(?:with\s+)?[^,;{}]{1,80}?)\s*(?:[,;].*)?\.?$",
+    re.I,
+)
+# "Type {cls.__name__} must inherit from typing.Generic before being parameterized", "List
+# argument must consist only of tuples or dictionaries": what the user's class derives from,
+# what the user's list holds
+_MUST_DERIVE = re.compile(
+    r"^(?P<subject>(?!(?:this|it|that|which|there|you|we|i)\b)(?:(?:type|class)\s+\{|[A-Za-z`'\"])"
+    r"[\w.`'\"{}() -]{0,50}?)"
+    r"\s+(?:must|should|needs\s+to|has\s+to)\s+(?P<verb>inherit\s+from|subclass|derive\s+from|"
+    r"consist\s+(?:only\s+)?of)\s+(?P<rest>[^,;]{1,80}?)\s*\.?$",
+    re.I,
+)
+# "... matches both quantization_config.ignore and quantization_config.targets ...; a layer
+# may not be referenced by both": the two places named before, and the thing that may be in
+# one of them only
+_BOTH_NAMED = re.compile(
+    r"\bboth\s+(?P<a>[`'\"]?[A-Za-z_][\w.\-\[\]]*[`'\"]?)\s+and\s+"
+    r"(?P<b>[`'\"]?[A-Za-z_][\w.\-\[\]]*[`'\"]?)(?=[\s;,.(]|$)"
+)
+_NOT_IN_BOTH = re.compile(
+    r"^(?:an?|the|each|one)\s+(?P<noun>[a-z]\w*(?:\s+[a-z]\w*)?)\s+(?:may|must|can|should)\s*not\s+"
+    r"be\s+\w+\s+(?:by|in|from|to)\s+both\s*\.?$",
+    re.I,
+)
+# "TORCH_COMPILE_DISABLE is set, disabling torch.compile. This is equivalent to setting
+# -cc.mode=none": what the user set, and the flags that do the same without it
+_CASE_SET = re.compile(r"^(?P<case>[A-Za-z][\w -]{0,40}?)\s+(?:is\s+|was\s+)?set\b", re.I)
+_OPTION = r"-{1,2}[a-z][\w.\-]*=\S+"
+_EQUIVALENT = re.compile(
+    rf"^this\s+is\s+equivalent\s+to\s+(?:setting|passing)\s+(?P<flags>{_OPTION}"
+    rf"(?:\s+(?:and\s+)?{_OPTION})*?)\s*\.?$",
+    re.I,
+)
+# How the way out the message calls equivalent ends: the message's own way to keep what the
+# user asked for without the warning (`advised` ranks it first)
+IN_PLACE = "in place of setting"
+# "NOTE vision checkpoint is missing preprocessor_config.json": a file the thing the user
+# points the program at lacks
+_MISSING_FILE = re.compile(
+    r"^(?P<what>(?!(?:this|it|that|which)\b)\S.{0,60}?)\s+is\s+missing\s+(?:the\s+|a\s+)?"
+    r"`?(?P<file>[\w.\-/]+\.(?:json|ya?ml|txt|model|safetensors|bin|pt|toml|cfg|jinja))`?"
+    r"(?:\s+file)?\s*\.?$",
+    re.I,
+)
+# How the way out the values the message lists give begins.
+LISTED = "Use one of the values the message lists"
 # How the way out a required GPU architecture gives begins.
 ARCH_REQUIRED = "Run it on a GPU of the architecture it requires"
 
 # "cannot import name 'x' from 'y'": the module the user named has no such name
 _CANNOT_IMPORT = re.compile(
     r"^cannot\s+import\s+name\s+(?P<name>\S+)\s+from\s+(?P<module>\S+?)\s*\.?$", re.I
+)
+
+# "Module 'y' does not define a 'x' attribute": the same as "cannot import name"
+_QUOTES = "`'\""
+_NOT_DEFINED_IN = re.compile(
+    r"^module\s+(?P<module>\S+)\s+does\s+not\s+define\s+(?:an?\s+)?(?P<name>\S+)\s+"
+    r"(?:attribute|class|name)(?:/(?:attribute|class|name))?\s*\.?$",
+    re.I,
+)
+# "cannot specify multiple `Annotated` `Field`s for {field_name!r}": one of them, not several
+_MULTIPLE_REFUSED = re.compile(
+    r"^(?:you\s+)?(?:cannot|can't|can\s+not|may\s+not)\s+(?P<verb>specify|pass|use|give|"
+    r"provide|define|set)\s+multiple\s+(?P<what>\S.{0,60}?)(?P<rest>\s+(?:for|on|in|of)\s+"
+    r"\S.{0,60}?)?\s*\.?$",
+    re.I,
+)
+# "Invalid signature for validator {name}: {sig}, should be: (cls, values)": the form the
+# user's declaration must have, said after what it got; a parenthesised form only (a
+# signature, a tuple): a single word after "should be" is a type or a quality ("positive")
+_SHOULD_BE_FORM = re.compile(
+    r"^invalid\s+(?P<what>[a-z]+(?:\s+[a-z]+)?)\s+(?:for|of)\s+(?P<whose>[^:,]{1,60}?):\s+"
+    r"[^:]*?,\s+should\s+be:?\s+(?P<form>\([^()]*\))(?P<rest>,\s+\S.*?)?\s*\.?$",
+    re.I,
+)
+
+# "`RootModel` does not support setting `model_config['extra']`", "Star option does not
+# support sub-options", "The tuple type does not support being fetched as a column": what
+# the thing refuses (a use of it the user wrote), not what the program lacks ("... yet")
+_NOT_SUPPORTED = re.compile(
+    r"^(?P<subject>(?!(?:this|it|that|which|the\s+current|current|your|and|but|or|so)\b)"
+    # (a subject of its own: not a clause that says something else first, "X is enabled but Y")
+    r"(?![^{};,]*\b(?:is|are|was|were|but)\b)[^{}\s][^{};,]{0,60}?)"
+    r"\s+does\s+not\s+support\s+(?P<what>(?![^.;]*\byet\b)"
+    r"(?!(?:it|this|that|them|these|those)\s*\.?$)[^{};,]{2,80}?)\s*\.?$",
+    re.I,
 )
 
 # "Step5 DSA requires SM90, SM100 or SM103; got {capability}", "K3 fusion requires SM100":
@@ -182,17 +307,14 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
     match = _ONLY_WHEN.match(text)
     if match is not None:
         subject, condition = match["subject"].strip(), match["condition"]
-        if plain(subject):
-            subject = subject[0].lower() + subject[1:]  # "Stream options": after the verb
+        subject = _after_verb(subject)
         verb = INFINITIVE[match["verb"].lower()]
         if match["when"].lower() == "after":
             return f"First make sure {condition}, then {verb} {subject}", "input"
         return f"{verb.capitalize()} {subject} only when {condition} (or leave it out)", "input"
     match = _ONLY_WHERE.match(text)
     if match is not None and not _OWN_SUBJECT.search(match["subject"]):
-        subject = match["subject"].strip()
-        if plain(subject):
-            subject = subject[0].lower() + subject[1:]
+        subject = _after_verb(match["subject"].strip())
         verb = INFINITIVE[match["verb"].lower()]
         left = " (or leave it out)" if match["verb"].lower() in _GIVEN else ""
         place = re.sub(r",?\s+(?:i\.e|e\.g)$", "", match["place"])
@@ -200,9 +322,7 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
         return f"{verb.capitalize()} {subject} only {where}{left}", "input"
     match = _ONLY_WORKS.match(text)
     if match is not None and not _OWN_SUBJECT.search(match["subject"]):
-        subject = match["subject"].strip()
-        if plain(subject):
-            subject = subject[0].lower() + subject[1:]
+        subject = _after_verb(match["subject"].strip())
         where = f"{match['where'].lower()} {match['what'].strip()}"
         example = match["example"]
         return f"Use {subject} only {where}, e.g. `{example}`", "input"
@@ -215,17 +335,33 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
     if match is not None and not _OWN_SUBJECT.search(match["subject"].strip("`'\"")):
         rest = (match["rest"] or "").rstrip()
         return f"Leave {match['subject']} unset{rest}", "input"
-    done = stated_use(text)
+    done = stated_use(text) or unsupported_use(text)
     if done is not None:
         return done, "input"
+    done = form_rule(text)
+    if done is not None:
+        return done, "input"
+    match = _MISSING_FILE.match(text)
+    if match is not None and "{" not in match["what"]:
+        what = _lowered(match["what"].strip())
+        what = what if what.startswith(("the ", "your ")) else f"the {what}"
+        return f"Supply `{match['file']}` in {what} you load (a complete copy of it)", "input"
     match = _CANNOT_IMPORT.match(text)
     if match is not None:
-        name, module = match["name"], match["module"]
-        return (
-            f"Check that {module} has {name}: correct the name, or install a version of "
-            f"{module} that defines it",
-            "environment",
-        )
+        return _name_of_module(match["name"], match["module"])
+    match = _NOT_DEFINED_IN.match(text)
+    if match is not None:
+        name, module = (f"`{match[g].strip(_QUOTES)}`" for g in ("name", "module"))
+        return _name_of_module(name, module)
+    match = _MULTIPLE_REFUSED.match(text)
+    if match is not None:
+        verb = match["verb"].capitalize()
+        # "only one of the processes", not a singular cut from the plural ("processe")
+        return f"{verb} only one of the {match['what']}{match['rest'] or ''}", "input"
+    match = _SHOULD_BE_FORM.match(text)
+    if match is not None:
+        rest = f" ({match['rest'].lstrip(', ')})" if match["rest"] else ""
+        return f"Give the {match['whose']} the {match['what']} `{match['form']}`{rest}", "input"
     match = _REQUIRES_ARCH.search(text)
     if match is not None:
         return f"{ARCH_REQUIRED} ({match['archs']})", "environment"
@@ -261,15 +397,117 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
     return stated_limit(text) or exclusive_instruction(text)
 
 
+def paired_rule(before: str, clause: str) -> str | None:
+    """The instruction a clause gives that speaks of what the clause before it names: the
+    values of what it refused (`listed_choice`), the one of two places a thing may be in
+    ("Keep the layer in only one of `a` and `b`"), or the flags equivalent to what the user
+    set ("Pass `-cc.mode=none` in place of setting `TORCH_COMPILE_DISABLE`"), or None."""
+    same = _EQUIVALENT.match(clause.strip())
+    case = _CASE_SET.match(before.strip()) if same is not None else None
+    if same is not None and case is not None:
+        flags = " ".join(f for f in same["flags"].split() if f.lower() != "and")
+        named = case["case"].strip()
+        named = f"`{named}`" if re.fullmatch(r"[A-Z][A-Z0-9_]+", named) else named.lower()
+        return f"Pass `{flags}` {IN_PLACE} {named}"
+    match = _NOT_IN_BOTH.match(clause.strip())
+    named = _BOTH_NAMED.search(before) if match is not None else None
+    if match is not None and named is not None:
+        a, b = (code(named[g].strip("`'\"")) for g in ("a", "b"))
+        return f"Keep the {match['noun']} in only one of {a} and {b}"
+    return listed_choice(before, clause)
+
+
+def listed_choice(before: str, clause: str) -> str | None:
+    """The instruction an "expected one of ..." clause gives after one that refuses a value
+    and names what it is ("Use one of the values the message lists as the Inkling message
+    role"), or None: without such a name the list may be of the program's own values (a
+    shape, a rank it pairs)."""
+    listed = _EXPECTED_ONE_OF.match(clause.strip())
+    if listed is None:
+        return None
+    refused = _UNKNOWN_VALUE.match(before.strip()) or _NAMED_NOT_SUPPORTED.match(before.strip())
+    if refused is None:
+        return None
+    what = (refused["what"] or refused["kind"]).strip()
+    what = code(what) if re.fullmatch(r"[a-z]+(?:_[a-z0-9]+)+", what) else what
+    return f"{LISTED} as the {what}"
+
+
+def form_rule(sentence: str) -> str | None:
+    """The instruction a sentence saying how the thing the user gives must be formed implies
+    ("Make sure fields do not start with an underscore", "Make the list argument consist only
+    of tuples or dictionaries"), or None. `advised` offers it only where it speaks to a user."""
+    text = sentence.strip()
+    match = _MUST_NOT.match(text)
+    if match is not None and not _OWN_SUBJECT.search(match["subject"]):
+        subject = _lowered(match["subject"].strip())
+        # plain words in the plural ("fields"); a name of the code is one value (`bad_words`)
+        plural = re.fullmatch(r"[A-Za-z ]*[a-z]s", subject) and not subject.endswith("ss")
+        verb = (match["verb"] or match["form"]).lower()
+        return f"Make sure {subject} {'do' if plural else 'does'} not {verb} {match['rest']}"
+    match = _MUST_DERIVE.match(text)
+    if match is not None and not _OWN_SUBJECT.search(match["subject"]):
+        subject = _lowered(match["subject"].strip())
+        if re.match(r"(?:type|class)\s+\{", subject, re.I):
+            subject = f"your class {subject.split(None, 1)[1]}"  # the user's class
+        elif not subject.startswith(("the ", "your ", "`", "'", '"', "{")):
+            subject = f"the {subject}"
+        verb = " ".join(match["verb"].lower().split())
+        return f"Make {subject} {verb} {match['rest']}"
+    return None
+
+
+def _lowered(subject: str) -> str:
+    """The subject as it reads after a verb: "Fields" → "fields" (not "LoRA", "`X`")."""
+    return subject[0].lower() + subject[1:] if plain(subject) else subject
+
+
+def unsupported_use(sentence: str) -> str | None:
+    """The instruction a sentence saying what a thing does not support gives ("Use `RootModel`
+    without setting `model_config['extra']`", "Do not have the tuple type fetched as a
+    column in a result row"), or None."""
+    match = _NOT_SUPPORTED.match(sentence.strip())
+    if match is None or _OWN_SUBJECT.search(match["subject"]):
+        return None
+    subject, what = _after_verb(match["subject"].strip()), match["what"].strip()
+    passive = re.match(r"being\s+(?P<rest>\S.*)$", what, re.I)
+    if passive is not None:
+        return f"Do not have {subject} {passive['rest']}"
+    return f"Use {subject} without {what}"
+
+
 def stated_use(sentence: str) -> str | None:
     """The instruction a sentence stating how a thing must be applied, passed or used gives
     ("Apply `@model_serializer` to instance methods"), or None."""
     match = _MUST_BE_DONE.match(sentence.strip())
     if match is None or _OWN_SUBJECT.search(match["subject"]):
         return None
-    subject = match["subject"].strip()
-    if plain(subject):
-        subject = subject[0].lower() + subject[1:]
+    subject = _after_verb(match["subject"].strip())
     participle = match["verb"].lower()
     verb = INFINITIVE[participle]
     return f"{verb.capitalize()} {subject} {match['where'].lower()} {match['place']}"
+
+
+# The words that begin a noun phrase, not a name: lowered after a verb ("The MLA backend")
+_DETERMINER = re.compile(r"^(?:The|A|An|This|These|That|Those|Each|Every|Any|Some|All)\b")
+
+
+def _after_verb(subject: str) -> str:
+    """A sentence's subject as it reads after a verb: its first word lowered where it is a
+    determiner ("The MLA backend" → "the MLA backend"), a plain word alone ("Decorator") or
+    before a lowercase one ("Stream options"); not a name with its version or another name
+    after it ("Python 3.8", "Flash Attention"). (A name alone, "Windows", reads as a word.)"""
+    words = subject.split()
+    phrase = plain(subject) and (len(words) == 1 or (words[1].isalpha() and words[1].islower()))
+    if phrase or _DETERMINER.match(subject) is not None:
+        return subject[0].lower() + subject[1:]
+    return subject
+
+
+def _name_of_module(name: str, module: str) -> tuple[str, str]:
+    """The way out of a name the module the user named lacks."""
+    return (
+        f"Check that {module} has {name}: correct the name, or install a version of "
+        f"{module} that defines it",
+        "environment",
+    )

@@ -10,12 +10,20 @@ num_speculative_tokens").
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from errdex.explain.advice import forbids, message_advice, short_message, spoken_text
+from errdex.explain.advice import Advice, forbids, message_advice, short_message, spoken_text
 from errdex.explain.advice_names import keyword_solution, retired_solution
-from errdex.explain.advice_phrasings import ARCH_REQUIRED, stated_use
+from errdex.explain.advice_phrasings import (
+    ARCH_REQUIRED,
+    IN_PLACE,
+    LISTED,
+    form_rule,
+    stated_use,
+    unsupported_use,
+)
 from errdex.explain.advised_flags import advised_flag_fix
+from errdex.explain.advised_member import member_solution
 from errdex.explain.code_advice import code_advice_fix
 from errdex.explain.context import Facts
 from errdex.explain.environment import MACHINE_TESTED
@@ -31,6 +39,7 @@ from errdex.explain.stated_version import version_solution
 from errdex.explain.user_call import suggested_call
 from errdex.explain.user_data import callable_by_user
 from errdex.facts import KnobKind, SiteKind
+from errdex.linked_facts import NAMED_IN_MESSAGE
 
 # How directly each kind of way out acts: a setting first, then the input, then the
 # environment (a solution's rank is ten times its kind's place, plus its tier).
@@ -93,9 +102,22 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
             continue  # a name that is not this code's: the message speaks of another
         if own_assertion and exclusive_instruction(advice.text) is not None:
             continue  # two of the code's own values, asserted apart: no choice of the user's
-        used = advice.implied is not None and advice.implied == stated_use(advice.text)
+        unsupported = unsupported_use(advice.text)
+        refused = advice.implied is not None and advice.implied == unsupported
+        if refused and (found or len(said[0]) > 1 or site.kind != SiteKind.RAISE):
+            # what the thing refuses, said again: only where nothing else is said, and of a
+            # raise (a warning's fallback is no failure to avoid; an assertion's or a helper's
+            # "X does not support Y" is as often the code's own invariant)
+            continue
+        used = advice.implied is not None and advice.implied in (
+            stated_use(advice.text),
+            unsupported,
+            form_rule(advice.text),
+        )
         if used and not _addressed(advice.text, facts):
             continue  # how the package's own code must call its internals: no user's rule
+        if facts.class_hook is not None and advice.implied == form_rule(advice.text):
+            continue  # of the class being made: "What it means" says it of the user's class
         if (advice.implied or "").startswith(ARCH_REQUIRED) and any(
             MACHINE_TESTED in text for text in found
         ):
@@ -103,6 +125,10 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
         listed = advice.implied is not None and lists_valid(advice.text)
         if listed and factory_list(advice.text, facts):
             continue  # the grammar a factory adds to every reason, not this one's way out
+        member = member_solution(advice.text, facts)
+        if member is not None:
+            out.solutions.append((member, MESSAGE_FIRST))  # the key the message names, kept on
+            continue
         keyword = keyword_solution(advice.text, facts)
         if keyword is not None:
             out.solutions.append((keyword, advised_rank(keyword)))
@@ -115,12 +141,60 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
         fix = code_advice_fix(advice.text, facts) if change is None else None
         if change is None and fix is None:
             fix = advised_flag_fix(advice.text, facts.knobs)
+        if (advice.implied or "").startswith(LISTED):
+            if any("values the message lists" in text for text in found):
+                continue  # the listed values are offered already, with what they are for
+            advice = _listed_flag(advice, facts)
+        advice = _case_as_flag(advice, facts)
+        flag = _flag_of_fields(advice.implied, facts)
+        if flag is not None and advice.kind == "input":
+            # "Keep the layer in only one of `quantization_config.ignore` and ...": keys of
+            # the JSON a flag takes, said where the user writes them
+            implied = f"{advice.implied} (keys of the JSON you pass to `{flag}`)"
+            advice = replace(advice, implied=implied, kind="setting")
         advised = Solution(text=advice.solution, kind=advice.kind, change=change, fix=fix)
         exact = advised.kind == "setting" and (change is not None or fix is not None)
         exact = exact and not _DIAGNOSTIC.search(advice.text)
-        # a setting the index knows, given its value by the message: the first way out
+        # a setting the index knows, given its value by the message: the first way out; so
+        # is what the message calls equivalent to the setting the user gave (it keeps it)
+        exact = exact or IN_PLACE in (advice.implied or "")
         out.solutions.append((advised, MESSAGE_FIRST if exact else advised_rank(advised)))
     return out
+
+
+def _listed_flag(advice: Advice, facts: Facts) -> Advice:
+    """The advice to use a listed value as `x_y`, with the flag of that name when the index
+    links one to the page (`--moe-backend`): where the user gives the value."""
+    implied = advice.implied or ""
+    named = re.search(r"as the `([a-z]\w*)`$", implied)
+    flag = f"--{named.group(1).replace('_', '-')}" if named else ""
+    if not any(k.kind == KnobKind.FLAG and k.name == flag for k in facts.knobs):
+        return advice
+    return replace(advice, implied=f"{implied} (the flag `{flag}`)", kind="setting")
+
+
+def _case_as_flag(advice: Advice, facts: Facts) -> Advice:
+    """The advice with the words that name what the user set ("in place of setting enforce
+    eager") as the flag of those words, when the index links it (`--enforce-eager`)."""
+    implied = advice.implied or ""
+    words = implied.partition(f" {IN_PLACE} ")[2]
+    flag = "--" + "-".join(words.split())
+    if not words or not any(k.kind == KnobKind.FLAG and k.name == flag for k in facts.knobs):
+        return advice
+    return replace(advice, implied=implied.replace(f" {IN_PLACE} {words}", f" {IN_PLACE} `{flag}`"))
+
+
+def _flag_of_fields(implied: str | None, facts: Facts) -> str | None:
+    """The flag whose JSON holds each field the instruction names in code (`a_config.key`),
+    when the index links every one of them to that one flag (a name the message writes)."""
+    fields = re.findall(r"`([a-z]\w*_config\.[a-z_]\w*)`", implied or "")
+    flags = {
+        k.name
+        for k in facts.knobs
+        if k.kind == KnobKind.FLAG and k.via == NAMED_IN_MESSAGE and k.behind in fields
+    }
+    linked = {k.behind for k in facts.knobs if k.name in flags and k.via == NAMED_IN_MESSAGE}
+    return flags.pop() if fields and len(flags) == 1 and set(fields) <= linked else None
 
 
 def _addressed(text: str, facts: Facts) -> bool:

@@ -40,6 +40,7 @@ from errdex.explain.named_settings import typed_fields
 from errdex.explain.never_none import filled_default
 from errdex.explain.no_action import caught_by_callers
 from errdex.explain.override_warning import override_warnings
+from errdex.explain.own_code import top_init_file
 from errdex.explain.page import Analysis, ConditionView, Page, VersionEntry
 from errdex.explain.page_reads import page_reads
 from errdex.explain.passed_before import passed_by_callers
@@ -128,6 +129,8 @@ def _build_page(
         facts.warned = override_warnings(store, chosen, list(facts.held))
     facts.source_text = text
     facts.tracker = tracker_of(store, chosen.project)
+    facts.scripts = tuple(e.name for e in record.entry_points) if record is not None else ()
+    facts.top_init = lambda: store.file_text(chosen.version_id, top_init_file(chosen))
     facts.bindings = without_loop_rebound(facts)
     facts.outline_of = lambda: store.file_outline(chosen.version_id, chosen.file)
     facts.class_hook = class_hook(facts, lambda file: store.file_text(chosen.version_id, file))

@@ -5,9 +5,9 @@ first.
 `self._started = True`; `if self._session is None: raise ...` where `open()` or `__enter__`
 assigns it. No argument of `run` decides that: the order of the user's own calls does. The
 way out is the method that sets it, called first (or the call made inside the `with`
-block). Offered only where no public method takes the state away again (then a call made
-after that one is as likely, and `call_order` reads that case) and the constructor does
-not set it itself.
+block); for a property, its setter or a subclass's keyword (`set_later`). Offered only
+where no public method takes the state away again (then a call made after that one is as
+likely, and `call_order` reads that case) and the constructor does not set it itself.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from errdex.explain.context import Facts
 from errdex.explain.fix_forms import instance_name
 from errdex.explain.page import ConditionView, ExampleFix, Solution
 from errdex.explain.plain import code, your_values
+from errdex.explain.set_later import set_later_solution
 from errdex.explain.user_call import method_arguments, required_arguments
 from errdex.facts import SiteKind
 
@@ -56,6 +57,16 @@ def first_call_solution(conditions: list[ConditionView], facts: Facts) -> Soluti
         setters = same_kind(methods, member, _setters(methods, *missing, member))
         if setters:
             return _solution(target, member, setters, missing, condition, methods, facts)
+        attr, true = missing
+        if (
+            not true
+            and _starts_without(methods, attr)
+            and _starts_none(methods, attr)
+            and not _constructor_sets(methods, attr, true)
+        ):
+            later = set_later_solution(target, member, attr, condition, facts)
+            if later is not None:
+                return later
     return None
 
 
@@ -85,19 +96,16 @@ def _setters(methods: Methods, attr: str, true: bool, own: str) -> list[str]:
     methods of the class they call. None unless the constructor starts the object without
     it (assigns it None, or a false literal) and sets it through none of its calls, and no
     other method takes it away again."""
-    init = methods.get("__init__")
-    if init is None or not _resets(init, attr):
-        return []  # not known to start without it (a class attribute, a base class's)
+    if not _starts_without(methods, attr):
+        return []
     # a method that tests it itself is no first step (it fills it in when missing, or
     # refuses it in turn)
     sets = {n for n, m in methods.items() if _assigns(m, attr, true) and not _tests(m, attr)}
-    if any(_resets(m, attr) for n, m in methods.items() if n != "__init__"):
-        return []  # taken away again: a call made after that one is as likely
     if true and any(_from_data(m, attr) for m in methods.values()):
         return []  # a truth the data decides (`self.supports_comments = uds`)
-    reach = reached_calls(methods)
-    if reach["__init__"] & sets or "__init__" in sets:
+    if _constructor_sets(methods, attr, true):
         return []  # the constructor sets it itself (`self.prepare()`)
+    reach = reached_calls(methods)
     return [
         name
         for name in methods
@@ -106,6 +114,32 @@ def _setters(methods: Methods, attr: str, true: bool, own: str) -> list[str]:
         and (user_called(name) or name in BLOCK_STARTS)
         and not methods[name].decorator_list
     ]
+
+
+def _starts_without(methods: Methods, attr: str) -> bool:
+    """Whether the constructor starts the object without the attribute (assigns it None,
+    or a false literal) and no other method takes it away again."""
+    init = methods.get("__init__")
+    if init is None or not _resets(init, attr):
+        return False  # not known to start without it (a class attribute, a base class's)
+    # taken away again: a call made after one that sets it is as likely
+    return not any(_resets(m, attr) for n, m in methods.items() if n != "__init__")
+
+
+def _constructor_sets(methods: Methods, attr: str, true: bool) -> bool:
+    """Whether the constructor sets the attribute to a value that passes the check, itself
+    or through a method of the class it calls (`self._sock = None; self._open()`)."""
+    sets = {n for n, m in methods.items() if _assigns(m, attr, true)}
+    return bool(sets & {"__init__", *reached_calls(methods).get("__init__", ())})
+
+
+def _starts_none(methods: Methods, attr: str) -> bool:
+    """Whether the constructor assigns the attribute the None literal (not another false
+    one): what "leaves it None" says."""
+    init = methods.get("__init__")
+    return init is not None and any(
+        isinstance(v, ast.Constant) and v.value is None for v in _values(init, attr)
+    )
 
 
 def _values(method: ast.AST, attr: str) -> list[ast.expr]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import contextlib
 import functools
 import itertools
 import re
@@ -240,6 +241,10 @@ class Facts:
     sibling_advice: list[SiblingAdvice] = field(default_factory=list)
     # the project's issue tracker from its metadata (None when the index holds none)
     tracker: str | None = None
+    # the commands the version installs (its console scripts), and the text of its top
+    # package's `__init__.py`, read when a rule asks (`explain/own_code.py`)
+    scripts: tuple[str, ...] = ()
+    top_init: Callable[[], str | None] | None = field(default=None, repr=False)
     # what a rule worked out from these facts, by its own key, for the rules asking again
     # (the facts do not change while the page is built)
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -442,6 +447,19 @@ def function_span(text: str | None, name: str, line: int) -> tuple[int, int] | N
     text alone: a rule may look at them before parsing anything. (Asked by several rules
     of a page: kept.)"""
     return _text_span(text, name, line, "def")
+
+
+def decorators_above(text: str, line: int) -> list[ast.expr]:
+    """The one-line decorators right above the `def` at `line` (the function is parsed
+    alone, without them)."""
+    lines = lines_of(text)
+    found: list[ast.expr] = []
+    index = line - 2
+    while 0 <= index < len(lines) and lines[index].strip().startswith("@"):
+        with contextlib.suppress(SyntaxError, ValueError, RecursionError):
+            found.append(ast.parse(lines[index].strip()[1:], mode="eval").body)
+        index -= 1
+    return found
 
 
 def _text_span(text: str | None, name: str, line: int, keyword: str) -> tuple[int, int] | None:

@@ -22,6 +22,7 @@ from errdex.ast_walk import walk
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.item_fields import own_init
 from errdex.extract.setters import init_params
+from errdex.extract.shapes import tested_absent
 from errdex.facts import KnobKind
 
 __all__ = ["declared_keyword", "declared_required", "super_init_call"]
@@ -132,7 +133,7 @@ def _needed(cls: ast.ClassDef) -> set[str]:
         if isinstance(node, ast.Assert):
             test = node.test
         elif isinstance(node, ast.If) and any(isinstance(b, ast.Raise) for b in node.body):
-            test = _unset_test(node.test)
+            test = tested_absent(node.test)
         if (
             isinstance(test, ast.Attribute)
             and isinstance(test.value, ast.Name)
@@ -140,21 +141,6 @@ def _needed(cls: ast.ClassDef) -> set[str]:
         ):
             out.add(test.attr)
     return out
-
-
-def _unset_test(test: ast.expr) -> ast.expr | None:
-    """`x` of `not x` or `x is None`."""
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return test.operand
-    if (
-        isinstance(test, ast.Compare)
-        and len(test.ops) == 1
-        and isinstance(test.ops[0], ast.Is)
-        and isinstance(test.comparators[0], ast.Constant)
-        and test.comparators[0].value is None
-    ):
-        return test.left
-    return None
 
 
 def _header_may_declare(text: str, owner: str) -> bool:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from errdex.ast_walk import walk
+from errdex.ast_walk import walk, walk_scope
 from errdex.explain.context import Facts
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
@@ -162,7 +162,7 @@ def _made_of(inner: ast.FunctionDef, param: str) -> dict[str, ast.expr] | None:
     grown = True
     while grown:
         grown = False
-        for node in _own_nodes(inner):
+        for node in walk_scope(inner.body):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 if node.name not in held and _reads(node, held):
                     held.add(node.name)
@@ -177,7 +177,7 @@ def _made_of(inner: ast.FunctionDef, param: str) -> dict[str, ast.expr] | None:
                     held.add(target.id)
                     made[target.id] = node.value
                     grown = True
-    returns = [n for n in _own_nodes(inner) if isinstance(n, ast.Return)]
+    returns = [n for n in walk_scope(inner.body) if isinstance(n, ast.Return)]
     if not returns or any(r.value is None or not _reads(r.value, held) for r in returns):
         return None
     for r in returns:
@@ -207,7 +207,7 @@ def _callee_names(func: ast.expr, outer: ast.FunctionDef) -> set[str]:
     """The names a callee reads, with what the factory binds each of them to."""
     names = _names_of(func)
     bound: list[ast.expr] = []
-    for node in _own_nodes(outer):
+    for node in walk_scope(outer.body):
         if isinstance(node, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id in names for t in node.targets
         ):
@@ -235,17 +235,3 @@ def _names_of(node: ast.expr) -> set[str]:
 
 def _reads(node: ast.AST, names: set[str]) -> bool:
     return any(isinstance(n, ast.Name) and n.id in names for n in walk(node))
-
-
-def _own_nodes(function: ast.FunctionDef) -> list[ast.AST]:
-    """The nodes of `function`'s body, nested functions as one node each (not their
-    bodies' statements: a nested `return` is not the function's)."""
-    out: list[ast.AST] = []
-    stack: list[ast.AST] = list(reversed(function.body))
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
-            continue
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
-    return out

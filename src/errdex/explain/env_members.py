@@ -15,62 +15,16 @@ import re
 from dataclasses import replace
 
 from errdex.explain.context import Facts
-from errdex.explain.expanded import expanded, own_expanded
+from errdex.explain.expanded import expanded
 from errdex.explain.input_nodes import same_expression
-from errdex.explain.knob_actions import KnobAction, knob_action
-from errdex.explain.knob_types import json_valued
-from errdex.explain.literal_bindings import with_literals
-from errdex.explain.literal_members import with_members
+from errdex.explain.knob_actions import KnobAction
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
 from errdex.extract.conditions import negate
 from errdex.facts import KnobKind
-from errdex.linked_facts import NAMED_IN_MESSAGE, is_own_test_via
+from errdex.linked_facts import NAMED_IN_MESSAGE
 
 _COMMAS = re.compile(r"\bcomma", re.I)
-
-
-def first_action(condition: ConditionView, facts: Facts) -> KnobAction | None:
-    """The action of the first setting behind the condition (or behind what its names stand
-    for); a variable that must list a name says the name, not only "change it". Worked out
-    once a page for each condition (the solutions, the mode switches and the fixes' held
-    settings all ask)."""
-    key = f"first_action:{condition.kind}:{condition.holds}:{condition.line}:{condition.text}"
-    return facts.once(key, lambda: _first_action(condition, facts))
-
-
-def _first_action(condition: ConditionView, facts: Facts) -> KnobAction | None:
-    action = knob_action(with_members(condition, facts), facts.knobs) or knob_action(
-        condition, facts.knobs
-    )
-    if action is not None and action.vague:
-        # the name compared with holds a literal: the setting gets the value, not "change it"
-        valued = knob_action(with_literals(condition, facts), facts.knobs)
-        if valued is not None and not valued.vague and not _whole_json(valued, facts):
-            action = valued
-    if action is None or action.vague:
-        action = member_action(condition, facts) or action
-    return action or _expanded_action(condition, facts)
-
-
-def _expanded_action(condition: ConditionView, facts: Facts) -> KnobAction | None:
-    """The action of the setting behind what the condition's names stand for. Through an
-    attribute set to a comparison (`self.native = backend in NATIVE`), only with the value
-    that makes it pass: "change the flag" there names no way out (`link.own_tests`)."""
-    action = knob_action(expanded(condition, facts), facts.knobs)
-    if action is not None and (not action.vague or not _through_test(action, facts)):
-        return action
-    own = own_expanded(condition, facts)
-    if own is condition:
-        return None
-    valued = knob_action(with_literals(own, facts), facts.knobs)
-    if valued is not None and not valued.vague and not _whole_json(valued, facts):
-        return valued
-    return None
-
-
-def _through_test(action: KnobAction, facts: Facts) -> bool:
-    return any(k.name == action.knob and is_own_test_via(k.via) for k in facts.knobs)
 
 
 def member_action(condition: ConditionView, facts: Facts) -> KnobAction | None:
@@ -151,11 +105,3 @@ def _action(knob: Knob, member: str) -> KnobAction:
     else:
         text = f"Set `{name}` to a value that includes {code(member)}"
     return KnobAction(text=text, knob=name, before=f"unset {name}", after=f"export {name}={member}")
-
-
-def _whole_json(action: KnobAction, facts: Facts) -> bool:
-    """Whether the action gives a value to a flag that takes a JSON object (`--spec-config`
-    behind `method = config.spec_config.method`): the value is its field's, no value of the
-    flag itself."""
-    knob = next((k for k in facts.knobs if k.name == action.knob), None)
-    return knob is not None and knob.kind == KnobKind.FLAG and json_valued(knob)

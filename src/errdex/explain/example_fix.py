@@ -12,6 +12,7 @@ from errdex.explain.caller_guards import gated_path_entries, guarded_entries
 from errdex.explain.context import Facts
 from errdex.explain.expanded import expanded
 from errdex.explain.fix_forms import setting_fix
+from errdex.explain.kept_fields import with_kept_fields
 from errdex.explain.knob_actions import knob_action
 from errdex.explain.no_action import never_runs
 from errdex.explain.page import ExampleFix
@@ -58,7 +59,8 @@ def example_fix(facts: Facts) -> ExampleFix | None:
         action = knob_action(condition, facts.knobs)
         if action is None or (not action.drops and refused(action.knob, facts)):
             continue
-        fix = setting_fix(action, condition, facts.knobs)
+        # a JSON flag's other fields the path holds, in both lines (or no fix reaches)
+        fix = setting_fix(with_kept_fields(action, condition, facts), condition, facts.knobs)
         fix = reached_fix(fix, action.knob, facts, condition.text) if fix is not None else None
         if fix is not None:
             return fix

@@ -18,7 +18,7 @@ import shlex
 
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.knob_actions import KnobAction
-from errdex.explain.knob_types import json_valued
+from errdex.explain.knob_types import json_valued, nested_key
 from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.plain import code
 from errdex.extract.conditions import dotted_name
@@ -74,4 +74,5 @@ def _yes_no_key(knob: Knob) -> bool:
         and knob.json_key is not None
         and knob.key_default is not None
         and json_valued(knob)
+        and not nested_key(knob)  # the JSON nests a dict's key: not `{key: value}`
     )

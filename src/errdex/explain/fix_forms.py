@@ -23,12 +23,16 @@ from errdex.explain.json_overrides import overriding_flag
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.knob_types import boolish, negative_flag
 from errdex.explain.page import Change, ConditionView, ExampleFix, Knob
-from errdex.explain.plain import code, your_values
+from errdex.explain.plain import code, command_placeholders, your_values
 from errdex.facts import KnobKind
 
 # A yes/no value of an environment variable, and the other one.
 _YES_NO = {"0": "1", "1": "0", "true": "false", "false": "true", "True": "False", "False": "True"}
-_SNAKE = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+# The words of a class's name: an upper-case run with its digits, up to the capital that
+# starts the next word (`M2N` of `M2NTrainer`, `RMS` of `Step5RMSNorm`), one mixing in a
+# single lower-case letter (`LoRA`, `MoE`, `SiLU`), or a word with its digits (`Step5`); a
+# digit never starts a word of its own.
+_WORDS = re.compile(r"(?:[A-Z][a-z])?[A-Z0-9]+(?=[A-Z][a-z]|_|$)|[A-Z]?[a-z][a-z0-9]*|[0-9]+")
 
 
 def change_fix(change: Change, command: str | None = None) -> ExampleFix | None:
@@ -85,7 +89,7 @@ def _env_fix(change: Change, command: str | None) -> ExampleFix | None:
     before = line(was) if was is not None else (command or "")
     note = f"{code(name)} is read by the program as it runs."
     return ExampleFix(
-        before=before, after=line(change.after), note=note + _placeholders(command or "")
+        before=before, after=line(change.after), note=note + command_placeholders(command or "")
     )
 
 
@@ -102,6 +106,10 @@ def _call_fix(change: Change) -> ExampleFix | None:
     after_head = _imports((*callable_, *change.imports)) if change.imports else ""
     if change.method is None:
         head, callee = f"from {module} import {name}\n", name
+    elif change.static and not change.method.startswith("__"):
+        # a class method is called on the class: the user has no object before the call
+        head, callee = f"from {module} import {name}\n", f"{name}.{change.method}"
+        after_head = _imports((change.target, *change.imports)) if change.imports else ""
     elif change.method == "__call__" or not change.method.startswith("__"):
         head = ""
         instance = instance_name(name)
@@ -112,6 +120,10 @@ def _call_fix(change: Change) -> ExampleFix | None:
 
     def call(value: str | None, keyword: str, imported: str) -> str:
         given = [*change.required, *([] if value is None else [f"{keyword}={value}"])]
+        if change.then is not None:
+            # the constructor's keyword is checked by a method of the object it makes
+            made = instance_name(name)
+            return f"{imported}{made} = {callee}({', '.join(given)})\n{made}.{change.then}"
         return f"{imported}{callee}({', '.join(given)})"
 
     before = call(change.before, argument, head)
@@ -119,6 +131,8 @@ def _call_fix(change: Change) -> ExampleFix | None:
     if before == after:
         return None
     named = [a.rpartition("=")[2] for a in change.required]
+    if change.then is not None:
+        named += re.findall(r"\b[A-Z][A-Z0-9_]*\b", change.then)
     values = (*named, change.before, change.after)
     mine = [v for v in dict.fromkeys(values) if v and placeholder(v)]
     if mine:
@@ -171,8 +185,12 @@ def placeholder(value: str) -> bool:
 
 
 def instance_name(cls: str) -> str:
-    """`Console` → `console`, `BaseModel` → `base_model`: what a user's object is called."""
-    name = _SNAKE.sub("_", cls).lower().lstrip("_") or "obj"
+    """`Console` → `console`, `BaseModel` → `base_model`, `M2NTrainer` → `m2n_trainer`:
+    what a user's object is called, the class's words in snake case, none split inside."""
+    words = [w for part in cls.split("_") for w in _WORDS.findall(part)]
+    if "".join(words) != cls.replace("_", ""):
+        words = [cls.strip("_")]  # a name the words do not spell out: kept whole
+    name = "_".join(words).lower() or "obj"
     return f"{name}_" if iskeyword(name) else name
 
 
@@ -193,7 +211,7 @@ def setting_fix(
         if knob.command:
             return envcommand_fix(knob.command, action.before, action.after, note)
         return ExampleFix(before=action.before, after=action.after, note=note)
-    if knob.kind != KnobKind.FLAG or action.keyword is None:
+    if knob.kind != KnobKind.FLAG or action.keyword is None or action.unreached:
         return None
     if knob.command:
         fix = command_fix(
@@ -212,11 +230,6 @@ def setting_fix(
     return None
 
 
-def _placeholders(command: str) -> str:
-    words = [w for w in command.split()[1:] if w.isupper()]
-    return f" {your_values(words)}" if words else ""
-
-
 def envcommand_fix(command: str, before: str, after: str, note: str) -> ExampleFix | None:
     """`export X=1` → `X=1 vllm serve MODEL_TAG`; `unset X` → the command alone."""
 
@@ -227,7 +240,9 @@ def envcommand_fix(command: str, before: str, after: str, note: str) -> ExampleF
             return f"env -u {shell[len('unset ') :]} {command}"
         return f"{shell}\n{command}"
 
-    return ExampleFix(before=line(before), after=line(after), note=note + _placeholders(command))
+    return ExampleFix(
+        before=line(before), after=line(after), note=note + command_placeholders(command)
+    )
 
 
 def command_fix(
@@ -267,6 +282,13 @@ def command_fix(
         # a yes/no flag takes no value: given in either form, it is not None
         bare = boolish(knob) or knob.bare
         before_args, after_args = (flag if bare else f"{flag} VALUE"), ""
+    elif isinstance(value, dict) and any(isinstance(v, dict) for v in value.values()):
+        # a key whose value is an object: a key of a dict nested in the flag's object
+        # (`kv_connector_extra_config`), whose other keys (the connector) are the user's,
+        # or a section of the configuration, whose other fields are: a line without them
+        # would not reach the check, and `"VALUE"` in the object's place is no object. No
+        # line is written (by the value's shape, not `nested_key`: both are caught)
+        return None
     elif isinstance(value, dict):
         # a yes/no key of the configuration fails with the other value; a field of no
         # known type with the user's own
@@ -293,7 +315,7 @@ def command_fix(
     return ExampleFix(
         before=before,
         after=after,
-        note=note + _placeholders(command),
+        note=note + command_placeholders(command),
         config=config_form(knob, {**held, **value} if isinstance(value, dict) else value)
         if after_args
         else None,

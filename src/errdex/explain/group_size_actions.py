@@ -2,11 +2,16 @@
 
 A local bound to a group accessor (`tp_size = get_tensor_model_parallel_world_size()`) is
 the size the user gave a flag (`KnobLink.group_size`). The check `heads % tp_size != 0`
-passes with a size that divides the heads, `tp_size % heads != 0` with a multiple of them.
+(or its truth, `if heads % tp_size:`) passes with a size that divides the heads,
+`tp_size % heads != 0` with a multiple of them that the attention heads still divide.
 Only the KV heads are named: a model's attention heads are checked against the same flag
 by the configuration before any model is built (vllm's `verify_with_parallel_config`), so
 a model's own check of them fails only with numbers that check let pass, and offering the
-flag there names a way the user never meets. Any other test of the size names nothing.
+flag there names a way the user never meets; for the same reason a multiple of the KV
+heads must divide the attention heads. Any other test of the size names nothing.
+
+Where the check that the heads divide by the size sits under a comparison of the heads
+with the size, the page says the other branch's way too (`group_size_branches`).
 """
 
 from __future__ import annotations
@@ -16,25 +21,40 @@ import ast
 from errdex.explain.page import Knob
 from errdex.explain.plain import code
 
+# what the multiple must divide too: the configuration's check of the attention heads
+DIVIDING_HEADS = "that divides the attention heads"
+
 
 def group_size_action(node: ast.expr, knob: Knob) -> str | None:
     """What to pass the flag for the remainder test `node` on a model's KV heads to be 0,
     or None when `node` is no such test."""
-    if not (
+    found = kv_remainder(node, knob)
+    if found is None:
+        return None
+    heads, divides = found
+    if divides:
+        return f"Pass `{knob.name}` with a size that divides {code(heads)}"
+    return f"Pass `{knob.name}` with a multiple of {code(heads)} {DIVIDING_HEADS}"
+
+
+def kv_remainder(node: ast.expr, knob: Knob) -> tuple[str, bool] | None:
+    """The KV heads `node` takes a remainder of (or by), and whether the size must divide
+    them (`heads % size`, else `size % heads`), for `x % y != 0` or `x % y` tested true."""
+    if (
         isinstance(node, ast.Compare)
         and len(node.ops) == 1
         and isinstance(node.ops[0], ast.NotEq)
         and isinstance(node.comparators[0], ast.Constant)
         and node.comparators[0].value == 0
-        and isinstance(node.left, ast.BinOp)
-        and isinstance(node.left.op, ast.Mod)
     ):
+        node = node.left
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod)):
         return None
-    left, right = node.left.left, node.left.right
+    left, right = node.left, node.right
     if _is_size(right, knob) and _kv_heads(left):
-        return f"Pass `{knob.name}` with a size that divides {code(ast.unparse(left))}"
+        return ast.unparse(left), True
     if _is_size(left, knob) and _kv_heads(right):
-        return f"Pass `{knob.name}` with a multiple of {code(ast.unparse(right))}"
+        return ast.unparse(right), False
     return None
 
 

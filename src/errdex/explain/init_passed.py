@@ -243,6 +243,7 @@ def _solution(
             before=empty,
             after=argument.upper(),
             required=required_arguments(facts, argument, constructor=True) or (),
+            constructed=True,
         )
     return Solution(text=text, condition=condition.text, kind="input", change=change)
 

@@ -13,8 +13,9 @@ import ast
 from dataclasses import replace
 
 from errdex.explain.context import Facts
+from errdex.explain.input_nodes import part_views
 from errdex.explain.knob_actions import KnobAction
-from errdex.explain.page import ConditionView
+from errdex.explain.page import ConditionView, Knob
 from errdex.extract.conditions import dotted_name
 from errdex.link.expression_texts import parse_expression
 
@@ -39,7 +40,34 @@ def with_kept_fields(action: KnobAction, condition: ConditionView, facts: Facts)
         found = _held_equal(other, roots)
         if found is not None and found[0] not in value:
             kept.setdefault(found[0], found[1])
+    keys = {
+        k.behind: k
+        for k in facts.knobs
+        if k.name == action.knob and k.behind and k.json_key and k.json_key not in value
+    }
+    for other in facts.held if keys else ():
+        for part in part_views(other) or []:
+            truth = _truth_test(part.text, keys)
+            if truth is None:
+                continue
+            knob, holds = truth
+            if knob.key_default not in ("True", "False"):
+                # a key of a type not known: no `true` or `false` of it is sure to hold
+                return replace(action, unreached=True)
+            kept.setdefault(knob.json_key or "", holds)
     return replace(action, kept=tuple(kept.items())) if kept else action
+
+
+def _truth_test(text: str, keys: dict[str, Knob]) -> tuple[Knob, bool] | None:
+    """(the key's knob, the truth the path holds) for a part that tests another key of the
+    flag's JSON as a truth value (`self.dp_shared_memory`, `not self.use_async`)."""
+    node = parse_expression(text)
+    holds = True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        node, holds = node.operand, False
+    name = dotted_name(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    knob = keys.get(name) if name is not None else None
+    return (knob, holds) if knob is not None else None
 
 
 def _held_equal(

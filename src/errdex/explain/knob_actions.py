@@ -23,7 +23,10 @@ from errdex.explain.knob_types import (
     boolish,
     held_key,
     json_valued,
+    key_json,
+    key_place,
     negative_flag,
+    nested_key,
     numeric,
     optional,
     valueless_key,
@@ -49,6 +52,9 @@ class KnobAction:
     # a JSON flag's other fields the path holds, kept as they are in the fix: (field, value)
     # pairs in the order the path tests them (a tuple: the action stays hashable)
     kept: tuple[tuple[str, str | int | float | bool], ...] = ()
+    # another field of the flag's JSON the path tests in a way no value is known to hold
+    # (a truth test of a key of unknown type): no line of the flag reaches the check
+    unreached: bool = False
     # it gives the setting up (leaves it out, turns it off, leaves it unset): what the user
     # asked for is lost, so a way that keeps it ranks first (`kept_first`)
     drops: bool = False
@@ -173,6 +179,10 @@ def _knob_action(
             # backend == "outlines"`): its value picks other code, with checks of its own
             return None
         shape = compared_shape(node, knob.behind)
+        if knob.dict_key is not None and shape is not None and _not_none(shape):
+            # a key of a free dict: left out of it, where `.get` then gives None (no
+            # class's validator ties the dict's keys to the object's others)
+            return _dict_key_left_out(knob)
         if held_key(knob) and shape is not None and _not_none(shape):
             # `null` in the JSON with the user's other keys: the class's validator may tie
             # them to this one (`torch_profiler_activities` only with `profiler` "torch");
@@ -572,7 +582,7 @@ def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
     the value that avoids the site."""
     if knob.behind is None or not json_valued(knob):
         return None
-    if valueless_key(knob):
+    if valueless_key(knob) and knob.dict_key is None:
         return None  # named with no value (`_held_key_change`)
     prefix = knob.behind + "."
     fields = (
@@ -604,10 +614,12 @@ def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
             case "false":
                 value = True
             case "!=" | "is not" if shape.has_value and not (
-                shape.value is None and own_key(knob.json_key, knob.via)
+                shape.value is None
+                and (own_key(knob.json_key, knob.via) or knob.dict_key is not None)
             ):
                 # not `null` for a configuration class's own key: left None, the class or
-                # the level of optimization often fills in a value of its own
+                # the level of optimization often fills in a value of its own (a dict's
+                # key is left out instead: `_dict_key_left_out`)
                 value = shape.value
             case "not in" if (
                 isinstance(shape.value, tuple | list | set | frozenset) and shape.value
@@ -624,14 +636,15 @@ def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
                 value = members[0]
             case _:
                 continue
-        setting = json.dumps({field: value})
+        setting = json.dumps(key_json(knob, value) if knob.dict_key else {field: value})
         text = f"Pass `{knob.name} '{setting}'` (with the rest of your {knob.name} fields)"
         if shape.op == "not in":
-            text += f"; `{field}` may be any of {shape.value!r}"
+            text += f"; `{knob.dict_key or field}` may be any of {shape.value!r}"
         text += plain_flag_overrides(knob, field, value)
         # a yes/no key of the configuration's own turned off gives its feature up
         off = knob.json_key is not None and shape.op == "true" and knob.key_default is not None
-        return KnobAction(text=text, knob=knob.name, keyword=repr({field: value}), drops=off)
+        keyword = repr(key_json(knob, value) if knob.dict_key else {field: value})
+        return KnobAction(text=text, knob=knob.name, keyword=keyword, drops=off)
     return None
 
 
@@ -660,10 +673,27 @@ def _held_key_change(node: ast.expr, knob: Knob) -> KnobAction | None:
     JSON. Not a configuration class's own key: its branches pick what the user asked for."""
     if knob.behind is None or not held_key(knob) or knob.behind not in _names(node):
         return None  # a parameter the callers give: said of the call, or as the message says
-    text = (
-        f"Change `{knob.json_key}` in the JSON of `{knob.name}`, which {code(knob.behind)} follows"
-    )
+    return _key_change(knob)
+
+
+def _key_change(knob: Knob) -> KnobAction:
+    text = f"Change {key_place(knob)}, which {code(knob.behind or knob.name)} follows"
     return KnobAction(text=text, knob=knob.name)
+
+
+def _dict_key_left_out(knob: Knob) -> KnobAction:
+    """`x is not None` of a free dict's key read with `.get("k")`: the key left out of the
+    dict (what the user asked for with it is given up). Read as `d["k"]`, or with another
+    default, leaving it out gives no None: only the key is named."""
+    if knob.dict_default != "None":
+        return _key_change(knob)
+    return KnobAction(text=f"Leave {_key_out_of(knob)}", knob=knob.name, drops=True)
+
+
+def _key_out_of(knob: Knob) -> str:
+    if nested_key(knob):
+        return f"`{knob.dict_key}` out of `{knob.json_key}` in the JSON of `{knob.name}`"
+    return f"`{knob.json_key}` out of the JSON of `{knob.name}`"
 
 
 def _positive_count(shape: Shape) -> bool:

@@ -62,3 +62,25 @@ def valueless_key(knob: Knob) -> bool:
     alone may be refused by its class's validator (`profiler` "torch" needs
     `torch_profiler_dir`), and the user's other keys are not known."""
     return held_key(knob) and knob.key_default is None
+
+
+def nested_key(knob: Knob) -> bool:
+    """A key of a free dict that is itself one key of the flag's object (`cpu_bytes` of
+    `kv_connector_extra_config`, `--kv-transfer-config`): the JSON nests the two."""
+    return knob.dict_key is not None and knob.dict_key != knob.json_key
+
+
+def key_place(knob: Knob) -> str:
+    """Where a held key sits, as the page names it: "`mode` in the JSON of
+    `--compilation-config`", "`cpu_bytes` in `kv_connector_extra_config` in the JSON of
+    `--kv-transfer-config`"."""
+    if nested_key(knob):
+        return f"`{knob.dict_key}` in `{knob.json_key}` in the JSON of `{knob.name}`"
+    return f"`{knob.json_key}` in the JSON of `{knob.name}`"
+
+
+def key_json(knob: Knob, value: object) -> dict[str, object]:
+    """The JSON object that gives the held key `value`, nested for a dict's key."""
+    if nested_key(knob):
+        return {knob.json_key or "": {knob.dict_key: value}}
+    return {knob.json_key or "": value}

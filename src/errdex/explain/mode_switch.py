@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 
 from errdex.explain.context import Facts
-from errdex.explain.env_members import first_action
+from errdex.explain.first_actions import first_action
 from errdex.explain.hiding_flags import last_resort
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.page import ConditionView, Solution

@@ -117,6 +117,9 @@ class Knob(msgspec.Struct, kw_only=True):
     group_size: bool = False  # a parallel group's size (`KnobLink.group_size`)
     # the keys read of a JSON-valued flag's object, yes/no or not (`KnobLink.key_defaults`)
     key_defaults: tuple[tuple[str, str], ...] = ()
+    # a key of a free dict the name holds, and `.get`'s default (`KnobLink.dict_key`)
+    dict_key: str | None = None
+    dict_default: str | None = None
 
 
 # What a page says of a call whose conditions were not read (`Caller.guard_known`).
@@ -214,6 +217,14 @@ class Change(msgspec.Struct, kw_only=True, omit_defaults=True):
     # call: the public paths of the names `after` calls, imported beside `target`
     # (`httpx.WSGITransport` for `transport=WSGITransport(app=APP)`)
     imports: tuple[str, ...] = ()
+    # call: `method` is a class or static method, called on the class itself
+    static: bool = False
+    # call: the method of the object the constructor made that runs the check, with its
+    # arguments as source (`acquire()`), called after the constructor in both lines
+    then: str | None = None
+    # call: the constructor itself calls the method that checks, handing it the argument
+    # (`Parameter.__init__` → `self._parse_decls(param_decls, ...)`)
+    constructed: bool = False
 
 
 class Solution(msgspec.Struct, kw_only=True):

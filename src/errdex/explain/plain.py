@@ -57,6 +57,18 @@ def your_values(words: Iterable[str]) -> str:
     return f"{', '.join(code(w) for w in named)} {own}."
 
 
+def command_placeholders(command: str) -> str:
+    """ " `MODEL_TAG` stands for your own value.": the words of a command after the
+    program's that the user fills in (written in capitals); "" for none."""
+    words = [w for w in command.split()[1:] if w.isupper()]
+    return f" {your_values(words)}" if words else ""
+
+
+def setting_noun(setting: str) -> str:
+    """`--tool-call-parser` → "tool call parser": a setting's name as words."""
+    return setting.lstrip("-").replace("-", " ").replace("_", " ").lower()
+
+
 def caught_text(clause: str) -> str:
     """What an `except` clause catches, as written (`(KeyError, ValueError)` of
     `except (KeyError, ValueError) as e`); "" for a bare `except`."""

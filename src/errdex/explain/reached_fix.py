@@ -28,12 +28,18 @@ import msgspec
 
 from errdex.explain.caller_guards import guarded_entries
 from errdex.explain.context import Facts
-from errdex.explain.env_members import first_action
 from errdex.explain.expanded import expanded, own_expanded
+from errdex.explain.first_actions import first_action
 from errdex.explain.fix_forms import placeholder
 from errdex.explain.input_nodes import part_views
 from errdex.explain.knob_actions import KnobAction, Shape, compared_shape
-from errdex.explain.knob_types import boolish, json_valued, negative_flag, valueless_key
+from errdex.explain.knob_types import (
+    boolish,
+    json_valued,
+    key_json,
+    negative_flag,
+    valueless_key,
+)
 from errdex.explain.literal_bindings import with_literals
 from errdex.explain.literal_members import with_members
 from errdex.explain.page import ConditionView, ExampleFix, Knob, Solution
@@ -326,7 +332,7 @@ def _flag_witness(
         chosen = _chosen(shape)
         if key is None or not isinstance(chosen, str | int | float | bool) or valueless_key(knob):
             return mine, None  # the user's own value, named
-        return f"{knob.name} {shlex.quote(json.dumps({key: chosen}))}", None
+        return f"{knob.name} {shlex.quote(json.dumps(key_json(knob, chosen)))}", None
     if shape.op in ("==", "is", "in"):
         chosen = _chosen(shape)
         return (_given(knob, chosen) if chosen is not None else None), None

@@ -31,12 +31,12 @@ from errdex.explain.plain import code
 from errdex.explain.user_values import entry_point
 from errdex.facts import SiteKind
 
-__all__ = ["refused_use"]
+__all__ = ["NOT_FOLLOWED", "refused_use"]
 
 # Classes raised for what the program itself got wrong.
 INVARIANTS = frozenset({"AssertionError", "NotImplementedError", "SystemError"})
 # after "errdex found no setting or argument a user passes behind that"
-_NOT_FOLLOWED = "So no solution is offered."
+NOT_FOLLOWED = "So no solution is offered."
 
 
 def refused_use(facts: Facts) -> str | None:
@@ -44,7 +44,7 @@ def refused_use(facts: Facts) -> str | None:
     (or a raise of no known class)."""
     site = facts.stored.site
     if site.kind in (SiteKind.LOG, SiteKind.WARN):
-        return f"{_NOT_FOLLOWED} The message says what the program met; it is no error by itself."
+        return f"{NOT_FOLLOWED} The message says what the program met; it is no error by itself."
     helper = site.kind == SiteKind.HELPER and _users_call(facts)
     if (site.kind != SiteKind.RAISE and not helper) or not site.exception:
         return None
@@ -58,7 +58,7 @@ def refused_use(facts: Facts) -> str | None:
     said = ", as its message says" if site.message is not None else ""
     where = "by the helper called here" if helper else "here"
     return (
-        f"{_NOT_FOLLOWED} {code(name)} is raised {where} for what the code was handed or met "
+        f"{NOT_FOLLOWED} {code(name)} is raised {where} for what the code was handed or met "
         f"(a value, a call out of order, the data or a service it read){said}; the "
         "traceback's frames above this one show which call led here."
     )

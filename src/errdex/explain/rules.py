@@ -24,6 +24,7 @@ from errdex.explain.narrowing import narrows_call_result
 from errdex.explain.network_try import sent_request
 from errdex.explain.no_action import no_action_sentence
 from errdex.explain.overrides import package_made_sentence
+from errdex.explain.own_handler import caught_without_replacement, own_handler
 from errdex.explain.page import (
     GUARD_NOT_READ,
     BindingView,
@@ -36,7 +37,7 @@ from errdex.explain.plain import caught_text, code
 from errdex.explain.ran_out import ran_out_sentences
 from errdex.explain.reasons_list import reasons_solved
 from errdex.explain.refused_modes import refused_mode_sentence
-from errdex.explain.refused_use import refused_use
+from errdex.explain.refused_use import NOT_FOLLOWED, refused_use
 from errdex.explain.registered_name import registration_sentence
 from errdex.explain.reraise import PASSED_ON, is_reraise
 from errdex.explain.same_fallback import fallback_sentence
@@ -116,6 +117,15 @@ def what_it_means(facts: Facts) -> str:
     sentences = [first, *ran_out_sentences(facts.conditions)]
     nothing_to_do = no_action_sentence(facts)
     sentences.extend(_except_sentences(facts, check=nothing_to_do is None))
+    handler = own_handler(facts)
+    if handler is not None:  # caught by its own `try`: what the user meets instead
+        sentences.append(
+            handler.sentence(
+                f"the module {code(stored.module)}"
+                if stored.site.function == "<module>"
+                else code(stored.site.function)
+            )
+        )
     wrapped = wrapped_sentence(facts)
     if wrapped is not None:
         sentences.append(wrapped)
@@ -426,6 +436,8 @@ def _no_solution(facts: Facts) -> str:
     defined = class_hook_sentence(facts)
     if defined is not None:
         return defined  # the user's class, being created: its definition is the way out
+    if not passed and caught_without_replacement(facts):
+        return NOT_FOLLOWED  # no traceback of it: its own handler is said
     refused = None if passed else refused_use(facts)
     if refused is not None:
         return refused  # a value or a use refused, an event logged: no bug to report

@@ -3,7 +3,11 @@
 A check on state no user sets (a kernel's shapes, a backend's invariants) runs only in the
 code a setting picked. Picking other code avoids it, and is said with the real values the
 registry holds: the members that stand in for the one that picked this code (listed with it
-in the same candidate lists), or the class to name in the variable that takes classes out.
+in the same candidate lists), the class to name in the variable that takes classes out, or,
+for a plugin a flag names in a registry of names (`--reasoning-parser deepseek_r1`), the
+flag left out or the name of the plugin made for the user's model, from the names the
+registry holds (which one fits which model no list says, so none is picked for the user:
+`explain.named_plugin`).
 These come after the settings that decide the check itself: they change more than the
 check, and the code picked instead may ask things of its own.
 """
@@ -14,8 +18,9 @@ import ast
 import shlex
 
 from errdex.ast_walk import walk
+from errdex.explain.named_plugin import named_context, named_solution
 from errdex.explain.page import ExampleFix, Solution
-from errdex.explain.plain import code, your_values
+from errdex.explain.plain import code, command_placeholders, setting_noun
 from errdex.facts import ConditionKind, KnobKind, SiteKind
 from errdex.linked_facts import SelectionLink
 from errdex.store.base import StoredSite
@@ -31,9 +36,14 @@ def selection_solutions(stored: StoredSite) -> list[Solution]:
         return out
     invariant = _input_invariant(stored)
     for link in stored.selections:
-        if link.how != "choose" and invariant:
+        if link.how == "exclude" and invariant:
             continue
-        text = _choose(link, stored) if link.how == "choose" else _exclude(link)
+        if link.how == "name":
+            named = named_solution(link, stored)
+            if named is not None and all(s.text != named.text for s in out):
+                out.append(named)
+            continue
+        text = _exclude(link) if link.how == "exclude" else _choose(link, stored)
         if text is not None and all(s.text != text for s in out):
             out.append(Solution(text=text, knob=link.setting, kind="setting", fix=_fix(link)))
     return out
@@ -45,6 +55,8 @@ def selection_context(stored: StoredSite, offered: list[Solution]) -> str | None
     for link in stored.selections:
         if not any(s.knob == link.setting and s.kind == "setting" for s in offered):
             continue
+        if link.how == "name":
+            return named_context(link, stored)
         if link.how == "choose":
             only, why, avoids = (
                 ("only ", ", which no code picks by itself,", "leaving the setting out or another")
@@ -103,10 +115,6 @@ def _is_shape(node: ast.expr) -> bool:
     return isinstance(node, ast.Attribute) and node.attr == "shape"
 
 
-def _noun(setting: str) -> str:
-    return setting.lstrip("-").replace("-", " ").replace("_", " ").lower()
-
-
 def _choose(link: SelectionLink, stored: StoredSite) -> str | None:
     if link.given:
         return _given(link, stored)
@@ -128,7 +136,7 @@ def _other_choice(link: SelectionLink) -> str | None:
         return None
     first, *rest = link.others
     also = f" (or {', '.join(code(o) for o in rest)})" if rest else ""
-    return f"another {_noun(link.setting)}: {code(f'{link.setting} {first}')}{also}"
+    return f"another {setting_noun(link.setting)}: {code(f'{link.setting} {first}')}{also}"
 
 
 def _where(link: SelectionLink, stored: StoredSite) -> str:
@@ -147,7 +155,7 @@ def _given(link: SelectionLink, stored: StoredSite) -> str:
         f"Leave {given} out{other}. This code runs for {code(link.value)} ({named} names a "
         f"class of {_where(link, stored)}), which no list or other code picks: it runs only "
         f"when {given} is given, and without it the platform's own list picks the "
-        f"{_noun(link.setting)}."
+        f"{setting_noun(link.setting)}."
     )
 
 
@@ -184,7 +192,7 @@ def _fix(link: SelectionLink) -> ExampleFix | None:
             before=f"{link.command} {link.setting} {shlex.quote(link.value)}",
             after=after,
             note=f"{code(link.setting)} picks the code this check is in; only "
-            f"{code(link.value)} runs it." + _placeholders(link),
+            f"{code(link.value)} runs it." + command_placeholders(link.command or ""),
         )
     value = link.others[0] if link.how == "choose" else link.value
     note = f"{code(link.setting)} picks the code this check is in" + (
@@ -194,9 +202,6 @@ def _fix(link: SelectionLink) -> ExampleFix | None:
         after = f"{link.setting}={shlex.quote(value)} {link.command}"
     else:
         after = f"{link.command} {link.setting} {shlex.quote(value)}"
-    return ExampleFix(before=link.command, after=after, note=note + _placeholders(link))
-
-
-def _placeholders(link: SelectionLink) -> str:
-    words = [w for w in (link.command or "").split()[1:] if w.isupper()]
-    return f" {your_values(words)}" if words else ""
+    return ExampleFix(
+        before=link.command, after=after, note=note + command_placeholders(link.command or "")
+    )

@@ -14,6 +14,7 @@ from errdex.explain.fix_forms import change_fix
 from errdex.explain.override_warning import warned_sentence
 from errdex.explain.page import ExampleFix, Solution
 from errdex.explain.precondition_fix import precondition_change
+from errdex.explain.reached_call import reached_change
 from errdex.facts import KnobKind
 
 __all__ = ["with_cap", "with_fallback", "with_fix", "with_warned"]
@@ -68,6 +69,11 @@ def with_fix(solution: Solution, facts: Facts) -> Solution:
             # a base class's call does not run: the subclasses named instead of a fix
             text = solution.text if solution.text.endswith(".") else f"{solution.text}."
             return msgspec.structs.replace(solution, text=f"{text} {base}")
+    if change.form == "call":
+        reached = reached_change(change, facts)  # its "before" made to reach the check
+        if reached is None:
+            return solution
+        change = reached
     command = next((k.command for k in facts.knobs if k.kind == KnobKind.ENV and k.command), None)
     fix = change_fix(change, command)
     if fix is None:

@@ -48,7 +48,7 @@ from errdex.explain.declared_config import config_solution
 from errdex.explain.decorated import decorated_solution
 from errdex.explain.deprecation import replacement_first
 from errdex.explain.env_assigned import env_assigned_solution
-from errdex.explain.env_members import first_action, member_action
+from errdex.explain.env_members import member_action
 from errdex.explain.environment import (
     failed_import_solutions,
     package_solution,
@@ -58,6 +58,7 @@ from errdex.explain.exclusive_keys import exclusive_keys_solution
 from errdex.explain.expanded import expanded
 from errdex.explain.failed_call import failed_call_solutions
 from errdex.explain.file_mode import file_mode_solution
+from errdex.explain.first_actions import first_action
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.flag_values import flag_value_solutions
 from errdex.explain.given_values import given_value_solution
@@ -86,11 +87,13 @@ from errdex.explain.optional_stubs import needed_already
 from errdex.explain.other_object import own_object_solutions
 from errdex.explain.overrides import override_solution
 from errdex.explain.own_calls import own_call_solutions
+from errdex.explain.own_code import without_own_code_fix
 from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.part_switch import decides_one_part
 from errdex.explain.passed_args import passed_solutions
 from errdex.explain.passthru import pass_through
 from errdex.explain.plain import code, plain_condition
+from errdex.explain.raw_fields import raw_field_solution
 from errdex.explain.reached_fix import with_reached_fix
 from errdex.explain.reasons_list import REASON_NAMED, tests_reasons_list
 from errdex.explain.refused_ways import branch_refuses, setting_trips_guard
@@ -118,7 +121,7 @@ from errdex.explain.twins import without_twins
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.unset_choice import settled_unset
 from errdex.explain.user_data import user_data_solution
-from errdex.explain.validators import validator_solution
+from errdex.explain.validators import field_value, validated, validator_solution
 from errdex.explain.waiting_branch import waits_instead
 from errdex.extract.conditions import negate
 from errdex.facts import BRANCH_KINDS, Condition, ConditionKind, SiteKind
@@ -324,10 +327,14 @@ def _solutions(facts: Facts) -> list[Solution]:
         if usual is not None:
             found.add(usual, 0)
     checked = validator_solution(facts, open_conditions)
+    raw = raw_field_solution(facts) if checked is None else None
     if checked is not None:
         found.add(checked, 0)  # the value the data gives a field, not the validator's argument
     else:
-        _add_input(found, open_conditions, facts)
+        if raw is not None:  # the field the message names, in the raw data: not the
+            found.add(raw, 0)  # validator's argument that holds it
+        elif validated(facts) is None:  # a validator's argument is no value a user passes
+            _add_input(found, open_conditions, facts)
     keyed_input = key_requirement(facts)
     if keyed_input is not None and not any(
         i.solution.condition == keyed_input.solution.condition for i in found.items
@@ -432,7 +439,7 @@ def _solutions(facts: Facts) -> list[Solution]:
         advised = True  # the mode to open the file in: before the argument it is handed as
     if not any(i.solution.kind == "input" for i in found.items):
         # the value itself, when nothing says more of what to pass
-        data = user_data_solution(facts, open_conditions)
+        data = user_data_solution(facts, open_conditions, field_value(facts))
         if data is not None:
             found.add(data, 2)
     if facts.entry_input is not None and not _entry_said(found, facts):
@@ -497,7 +504,11 @@ def _solutions(facts: Facts) -> list[Solution]:
     facts.hidden = [s for s in kept if hides_only(s)]
     kept = [s for s in kept if not hides_only(s)]
     # a setting's fix carries the other settings the check needs, or is not drawn
-    return [with_reached_fix(with_fix(s, facts), facts) for s in kept[:MAX_SOLUTIONS]]
+    # and a fix that calls the package's own code is not drawn
+    return [
+        without_own_code_fix(with_reached_fix(with_fix(s, facts), facts), facts)
+        for s in kept[:MAX_SOLUTIONS]
+    ]
 
 
 def _with_gated_paths(kept: list[Solution], facts: Facts) -> list[Solution]:

@@ -17,6 +17,9 @@ the user's terms:
   entry point the package exports (`entry_args.stated_entries`), so the requirement is
   said of that call's argument (`register_module(module=...)` →
   `_register_module(module)`: "module must be subclass of ReasoningParser");
+- **a class attribute the user's class declares**: the subject names one in dunder form
+  (`__table_args__`, `__pydantic_extra__`), which the package's scan of the class reads,
+  however deep or private the scan;
 - **a method the user's subclass defines**: the site is the only statement of a public
   class's method, the sentence says it "should implement" (or "define") that method by
   name, and no class of the package defines it (`overrides.py` names those otherwise).
@@ -81,7 +84,7 @@ _USE_VERBS = re.compile(
     re.I,
 )
 # What the value was, said after what it must be: ", got {x}", ", not {type(x)}", "(got 3)".
-_GOT_TAIL = re.compile(r"(?:,?\s+(?:but\s+)?(?:got|not|found|received)\b|\s*\(got\b).*$", re.I)
+GOT_TAIL = re.compile(r"(?:,?\s+(?:but\s+)?(?:got|not|found|received)\b|\s*\(got\b).*$", re.I)
 # Copies of a sequence that keep its items.
 _COPIES = ("list", "tuple", "sorted", "reversed")
 _BUILTINS = frozenset(dir(builtins))
@@ -91,6 +94,18 @@ _CASE_TAIL = re.compile(r"\s+(?:when|if|unless|while)\b.*$", re.I)
 # A clause ends at a semicolon or at the end of a sentence.
 _CLAUSES = re.compile(r"\s*;\s*|(?<=[.!?])\s+(?=[A-Z`'\"])")
 _MAX_CLAUSE = 200
+# A class attribute in dunder form a class body declares (`__table_args__`,
+# `__pydantic_extra__`): quoted or bare, as the subject's last name
+_DUNDER = re.compile(r"(?:^|[\s`'\"])__[a-z][a-z0-9_]*[a-z0-9]__(?:[`'\"]|\s|$)")
+# ... that a module holds, not a class's body (a module's scan: "__all__ must be a list")
+_MODULE_DUNDERS = frozenset(
+    {"__all__", "__version__", "__file__", "__path__", "__name__", "__doc__", "__spec__"}
+    | {"__loader__", "__package__", "__builtins__", "__cached__", "__author__"}
+)
+# ... as the message writes it (bare, or in any quotes): code-quoted on the page
+_DUNDER_BARE = re.compile(r"[`'\"]?(?<!\w)(__[a-z][a-z0-9_]*[a-z0-9]__)(?!\w)[`'\"]?")
+# ... not a method the class is to define ("The '__iter__' method must be implemented")
+_METHOD_WORDS = re.compile(r"\b(?:method|implemented|function|callable)\b|\(\)", re.I)
 
 
 @dataclass(frozen=True)
@@ -149,7 +164,7 @@ def requirement_solution(facts: Facts, quoted: list[str]) -> Solution | None:
         solution = (
             (_implemented(stated, facts) or _argument(stated, facts, quoted)) if public else None
         )
-        solution = solution or _entry_argument(stated, facts, quoted)
+        solution = solution or _entry_argument(stated, facts, quoted) or _declared(stated, facts)
         if solution is not None:
             return solution
     return None
@@ -209,7 +224,7 @@ def _argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solution 
 def _asked(stated: Requirement, what: str, facts: Facts, base: str | None = None) -> Solution:
     """The requirement said of `what` (the user's argument, in words), with the message."""
     # what it got ("..., got {x}", "not {type(x)}") is the user's own value: not asked for
-    wants = _GOT_TAIL.sub("", stated.wants)
+    wants = GOT_TAIL.sub("", stated.wants)
     if stated.verb in ("required", "expected"):
         wants = re.sub(r"^(An?|The)\b", lambda m: m.group(1).lower(), wants)
         text = f"Pass {wants} as {what}"
@@ -237,7 +252,7 @@ def _entry_argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Sol
     reads = names_read(parse_expression(test) or ast.Constant(None))
     param = asked_parameter(stated, tuple(entries), reads & {*facts.read.params, "self", "cls"})
     params = tuple(p for p in facts.read.params if p not in ("self", "cls"))
-    asked = _CASE_TAIL.sub("", _GOT_TAIL.sub("", stated.wants))  # not the value it got
+    asked = _CASE_TAIL.sub("", GOT_TAIL.sub("", stated.wants))  # not the value it got
     if param is None or _asks_arguments(stated, asked, params):
         return None  # which argument is not said; or it asks for arguments ("a or b")
     entry = entries[param]
@@ -284,6 +299,43 @@ def _implemented(stated: Requirement, facts: Facts) -> Solution | None:
         text=f"Define {code(method)} in your own class that subclasses {code(owner)} "
         f"({code(home)}), as the message says: “{message_text(facts)}”",
         kind="input",
+    )
+
+
+def _declared(stated: Requirement, facts: Facts) -> Solution | None:
+    """ "Make `__table_args__` value a tuple, dict, or None in the body of your class": the
+    subject names a class attribute in dunder form (not a method to implement), which the
+    user's class declares and the package's scan of that class reads, however deep in the
+    package's tree the scan sits."""
+    if stated.subject is None or stated.verb not in ("be", "have", "contain"):
+        return None
+    if facts.stored.site.kind != SiteKind.RAISE or _METHOD_WORDS.search(stated.clause):
+        return None
+    dunder = _DUNDER.search(stated.subject)
+    if dunder is None:
+        return None
+    name = dunder.group().strip(" `'\"\t\n")
+    function = facts.site_function()
+    if name in _MODULE_DUNDERS or function is None or not _reads_name(function, name):
+        return None  # a module's name (`__all__`), or one the check does not read
+    subject = _DUNDER_BARE.sub(r"`\1`", stated.subject.strip())
+    subject = subject[0].lower() + subject[1:] if subject[:4] == "The " else subject
+    verb = "" if stated.verb == "be" else f"{stated.verb} "
+    wants = GOT_TAIL.sub("", stated.wants)
+    return Solution(
+        text=f"Make {subject} {verb}{wants} in the body of your class, as the message says: "
+        f"“{message_text(facts)}”",
+        kind="input",
+    )
+
+
+def _reads_name(function: ast.FunctionDef, name: str) -> bool:
+    """Whether the function reads `name` off an object: `X.__n__`, `getattr(X, "__n__")`,
+    `namespace["__n__"]`, `name == "__n__"` (a class's scan compares the names it walks)."""
+    return any(
+        (isinstance(node, ast.Attribute) and node.attr == name)
+        or (isinstance(node, ast.Constant) and node.value == name)
+        for node in ast.walk(function)
     )
 
 

@@ -26,7 +26,7 @@ from typing import NamedTuple
 from errdex.explain.context import Facts
 from errdex.explain.entry_input import CHECKS
 from errdex.explain.input_nodes import free_names
-from errdex.explain.knob_types import json_valued
+from errdex.explain.knob_types import json_valued, nested_key
 from errdex.explain.page import Knob, Solution
 from errdex.explain.plain import code
 from errdex.explain.stated_requirement import message_text
@@ -85,7 +85,8 @@ def stated_setting_solution(facts: Facts, quoted: list[str]) -> StatedSetting | 
     flags = {k.name for k in keys.values()}
     if len(flags) != 1:
         return None  # no key, or keys of several flags: which to change is not one JSON
-    tested = list(dict.fromkeys(k.json_key or "" for k in keys.values()))
+    # a dict's key nested in the object is the key the message speaks of
+    tested = list(dict.fromkeys(k.dict_key or k.json_key or "" for k in keys.values()))
     said = [key for key in tested if re.search(rf"(?<![\w.]){re.escape(key)}\b", text)]
     both = isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And)
     if not said or (len(said) < len(tested) and not both):
@@ -94,6 +95,9 @@ def stated_setting_solution(facts: Facts, quoted: list[str]) -> StatedSetting | 
         return None
     flag = flags.pop()
     named = " or ".join(code(key) for key in said)
+    outer = {k.json_key for k in keys.values() if nested_key(k)}
+    if len(outer) == 1 and all(nested_key(k) for k in keys.values()):
+        named += f" in {code(outer.pop() or '')}"
     solution = Solution(
         text=(f"Change {named} in the JSON of {code(flag)} as the message says: {own_words}"),
         condition=checks[-1].text,

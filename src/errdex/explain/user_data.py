@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+from typing import NamedTuple
 
 from errdex.ast_walk import walk
 from errdex.explain.context import CONTEXT_KINDS, Facts
@@ -37,8 +38,21 @@ _PURE_MODULES = frozenset(
 _STATE = frozenset({"self", "cls", "os", "sys", "envs", "environ", "time", "random"})
 
 
-def user_data_solution(facts: Facts, open_conditions: list[ConditionView]) -> Solution | None:
-    """ "Give `F` another `card_number`: ...", or None."""
+class FieldValue(NamedTuple):
+    """A validator's parameter that holds the value of the user's data, said as the data's
+    field: what the framework runs the validator on, no argument a user passes."""
+
+    value: str  # the parameter (`v`)
+    field: str  # "the field `x` of `Model`", "a field declared as `Decimal`"
+    where: str  # "In the data you validate"
+
+
+def user_data_solution(
+    facts: Facts, open_conditions: list[ConditionView], data: FieldValue | None = None
+) -> Solution | None:
+    """ "Give `F` another `card_number`: ...", or None. For a validator (`data`), the value
+    is the field's in the user's data: "In the data you validate, give the field another
+    value: ..."."""
     site = facts.stored.site
     if site.kind != SiteKind.RAISE or not callable_by_user(facts):
         return None
@@ -57,6 +71,8 @@ def user_data_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
     failed = failed_call(facts, function, params)
     if failed is not None:
         call, param = failed
+        if data is not None:
+            return None  # the validator rules say a call failing on the field's value
         return Solution(
             text=(
                 f"Give {callee} another {code(param)}: the value given makes {code(call)} "
@@ -99,6 +115,21 @@ def user_data_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
         if via
         else ""
     )
+    if data is not None:
+        if used != [data.value]:
+            return None  # another of the validator's parameters: the framework's objects
+        return Solution(
+            text=(
+                f"{data.where}, give {data.field} another value: {callee} holds it as "
+                f"{names}, and the check at line {check.line} "
+                f"({check.plain or code(check.text)}) reads only {names}{computed}"
+                f"{quoted_message(site.message)}{mapping_keys(tested, sources)}. {callee} is "
+                "a validator the framework runs on that value: the check is of your data, not "
+                "of a call in your code."
+            ),
+            condition=check.text,
+            kind="input",
+        )
     return Solution(
         text=(
             f"Give {callee} another {names}: the check at line {check.line} "

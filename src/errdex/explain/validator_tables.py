@@ -40,10 +40,15 @@ def handed_on(facts: Facts, name: str) -> str | None:
         if holder is None or not (own or _VALIDATING.search(holder)):
             continue
         if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
-            found = found or any(
-                isinstance(n, ast.Yield | ast.YieldFrom) and _names(n.value, name)
+            yielded = [
+                n
                 for n in walk(statement)
-            )
+                if isinstance(n, ast.Yield | ast.YieldFrom) and _names(n.value, name)
+            ]
+            found = found or bool(yielded)
+            for declared in _identity_types(statement, yielded, text):
+                if declared not in types:
+                    types.append(declared)
             continue
         value = statement.value if isinstance(statement, ast.Assign | ast.AnnAssign) else None
         if value is None or not isinstance(value, ast.List | ast.Tuple | ast.Set | ast.Dict):
@@ -167,3 +172,48 @@ def _names(node: ast.expr | None, name: str) -> bool:
     if isinstance(node, ast.Call):
         return any(isinstance(a, ast.Name) and a.id == name for a in node.args)
     return False
+
+
+def _identity_types(
+    function: ast.AST, yielded: list[ast.Yield | ast.YieldFrom], text: str
+) -> list[str]:
+    """The types a lookup tests the field's type to be before it yields the function
+    (`if type_ is Hashable or type_ is CollectionsHashable: yield hashable_validator`):
+    a field declared as one of them; none when a yield sits under any other test. A name
+    the module imports as another of them (`Hashable as CollectionsHashable`) is that one."""
+    types: list[str] = []
+    for node in yielded:
+        test = next(
+            (
+                n.test
+                for n in walk(function)
+                if isinstance(n, ast.If)
+                and any(isinstance(s, ast.Expr) and s.value is node for s in n.body)
+            ),
+            None,
+        )
+        either = isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or)
+        parts = test.values if isinstance(test, ast.BoolOp) and either else [test]
+        for part in parts:
+            if not (
+                isinstance(part, ast.Compare)
+                and len(part.ops) == 1
+                and isinstance(part.ops[0], ast.Is)
+                and isinstance(part.comparators[0], ast.Name | ast.Attribute)
+            ):
+                return []
+            kind = dotted_name(part.comparators[0])
+            if kind is None or kind == "None":
+                return []
+            if kind not in types:
+                types.append(kind)
+    return [t for t in types if not _alias_of(t, types, text)]
+
+
+def _alias_of(name: str, others: list[str], text: str) -> bool:
+    """Whether the module imports one of `others` under `name` (`import X as name`)."""
+    return any(
+        re.search(rf"\b{re.escape(o.rpartition('.')[2])} as {re.escape(name)}\b", text)
+        for o in others
+        if o != name
+    )

@@ -13,24 +13,33 @@ field's `multiple_of`". The check's shapes are put in words by the input rules
 from __future__ import annotations
 
 import ast
-import contextlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from errdex.ast_walk import walk
 from errdex.explain.advice import python_literal
-from errdex.explain.context import CONTEXT_KINDS, Facts, class_around, function_span, lines_of
+from errdex.explain.context import (
+    CONTEXT_KINDS,
+    Facts,
+    class_around,
+    decorators_above,
+    function_span,
+    lines_of,
+)
 from errdex.explain.expanded import expanded
 from errdex.explain.input_nodes import free_names
 from errdex.explain.input_shapes import module_patterns, more_shapes
 from errdex.explain.input_words import what_to_pass
+from errdex.explain.literal_members import with_members
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.explain.type_checks import merged_type_checks
-from errdex.explain.user_data import failed_call
+from errdex.explain.user_data import FieldValue, failed_call
+from errdex.explain.validator_parts import config_limit, fallback_bounds, grouped, value_part
 from errdex.explain.validator_tables import handed_on
 from errdex.extract.conditions import dotted_name, negate
+from errdex.extract.shapes import isinstance_of
 from errdex.facts import ConditionKind, KnobKind, SiteKind
 
 # Decorators that register a method as a validator of named fields (pydantic's).
@@ -65,7 +74,12 @@ class Validated:
 
 
 def validated(facts: Facts) -> Validated | None:
-    """What the site's function validates, when it is a validator of the user's data."""
+    """What the site's function validates, when it is a validator of the user's data
+    (worked out once a page: the solution rules ask it more than once)."""
+    return facts.once("validated", lambda: _validated(facts))
+
+
+def _validated(facts: Facts) -> Validated | None:
     site = facts.stored.site
     owner, _, name = site.function.rpartition(".")
     text = facts.source_text or ""
@@ -73,7 +87,7 @@ def validated(facts: Facts) -> Validated | None:
     if span is None or "<locals>" in owner:
         return None  # no `def`, or a model made inside a function: no field a user declares
     # what registers it, read from the text first: most sites are no validator
-    fields = _decorated_fields(_decorators(text, span[0] + 1))
+    fields = _decorated_fields(decorators_above(text, span[0] + 1))
     hooked = bool(owner) and "." not in owner and f"cls.{name}" in text
     hooked = hooked and any(hook in text for hook in _TYPE_HOOKS)
     named = not owner and _named_validator(name)
@@ -97,13 +111,26 @@ def validated(facts: Facts) -> Validated | None:
             names = " or ".join(code(f) for f in fields[:3])
             words = f"the field {names}" + (f" of {model}" if model else "")
         return Validated(value, words, others, request)
-    if hooked and _handed_by_type(facts, owner, function.name):
+    if hooked and handed_by_type(facts, owner, function.name):
         return Validated(value, f"a field declared as {code(owner)}", others, owner=owner)
     if listed is not None:
         return Validated(value, listed, others)
     if named and _returns_value(function, value):
         return Validated(value, "the field", others)
     return None
+
+
+def where_given(found: Validated) -> str:
+    """Where the user gives the value a validator checks."""
+    if found.request:
+        return "In the request you send (its JSON body)"
+    return "In the data you validate"
+
+
+def field_value(facts: Facts) -> FieldValue | None:
+    """The site's validator's value as the field of the user's data, or None."""
+    found = validated(facts)
+    return None if found is None else FieldValue(found.value, found.field, where_given(found))
 
 
 def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> Solution | None:
@@ -129,9 +156,7 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
         if c.kind not in CONTEXT_KINDS and c.kind != ConditionKind.EARLY_EXIT
     ]
     callee = code(site.function)
-    where = (
-        "In the request you send (its JSON body)" if found.request else "In the data you validate"
-    )
+    where = where_given(found)
     function = facts.site_function()
     failed = failed_call(facts, function, [found.value]) if function is not None else None
     if failed is not None and failed[1] == found.value:
@@ -150,16 +175,23 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
     accepting = [c for c in open_conditions if _returns_only(lines, c.line)]
     # a shortcut that gives back a value the data can hold (`if v in BOOL_TRUE: return True`),
     # not an instance of the type, is a way out when no check says one
+    # with no other test on the way, the raise is what every value the shortcuts let by
+    # meets: passing one of them is then the only way out (`if isinstance(v, Hashable):
+    # return v` then `raise HashableError()`), whatever type it names
+    only = not checks and not any(c.kind == ConditionKind.EXCEPT for c in facts.conditions)
     kept = [
         c
         for c in open_conditions
-        if c.kind == ConditionKind.EARLY_EXIT and c in accepting and _plain_types(c.text)
+        if c.kind == ConditionKind.EARLY_EXIT and c in accepting and (only or _plain_types(c.text))
     ]
     for condition in [*reversed(checks), *kept]:
         condition = merged_type_checks([*accepting, condition]).get(condition.line, condition)
         said = _said(condition, found, constants, facts)
         if said is None:  # `mode_name not in ...` where `mode_name = value.upper()`
             said = _said(expanded(condition, facts), found, constants, facts)
+        if said is None:  # `not in CompilationMode.__members__`: the names the enum lists
+            wide = with_members(expanded(condition, facts), facts)
+            said = _said(wide, found, constants, facts)
         if said is not None and condition in kept:
             said = _with_other_shortcuts(said, kept, found, constants, facts)
         if said is not None:
@@ -167,7 +199,7 @@ def validator_solution(facts: Facts, open_conditions: list[ConditionView]) -> So
                 text=(
                     f"{where}, give {found.field} a value{said}. "
                     f"{callee} is a validator the framework runs on that value: the check "
-                    "is of your data, not of a call in your code."
+                    f"is of your data, not of a call in your code.{config_limit(said)}"
                 ),
                 condition=condition.text,
                 kind="input",
@@ -199,16 +231,71 @@ def _said(
         node = ast.parse(condition.text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
+    return _said_node(node, condition.text, found, constants, facts)
+
+
+def _said_node(
+    node: ast.expr, text: str, found: Validated, constants: dict[str, str], facts: Facts
+) -> str | None:
+    """`_said` of a parsed test: its value's part alone when the rest tests the bound."""
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         inner = node.operand
         if isinstance(inner, ast.Compare) and len(inner.ops) == 1:
             node = negate(inner)  # `not (x > gt)` is `x <= gt`
+    node = grouped(node, found.value)
+    part = value_part(node, found.value)
+    if part is not None:
+        # `max_length is not None and len(v) > max_length`: a value within the bound
+        return (
+            None
+            if _reads_local(part, found, facts)
+            else _said_node(part, text, found, constants, facts)
+        )
+    said = _said_words(node, text, found, constants, facts)
+    if said is None and isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+        said = _every_part_said(node, text, found, constants, facts)
+    return said
+
+
+def _every_part_said(
+    node: ast.BoolOp, text: str, found: Validated, constants: dict[str, str], facts: Facts
+) -> str | None:
+    """`not isinstance(v, int) or v in (True, False)`: the value must pass every part
+    (" that is an instance of `int` and other than `True`, `False`")."""
+    lead = " that is "
+    rests: list[str] = []
+    for part in node.values:
+        kind = isinstance_of(part, found.value)
+        if isinstance(kind, ast.Name | ast.Attribute):
+            said: str | None = f"{lead}not an instance of {code(ast.unparse(kind))}"
+        else:
+            said = _said_words(part, text, found, constants, facts)
+        if said is None or not said.startswith(lead):
+            return None
+        rests.append(said[len(lead) :].removeprefix("a value "))
+    return lead + " and ".join(rests) if len(rests) > 1 else None
+
+
+def _reads_local(node: ast.expr, found: Validated, facts: Facts) -> bool:
+    """Whether the test reads a local of the validator other than the value
+    (`required_version`): no name the data's author knows; the test with its locals
+    expanded is said instead."""
+    roots = {n.split(".")[0] for n in free_names(node)} - {found.value}
+    return any(b.origin == "local" and b.name in roots for b in facts.bindings)
+
+
+def _said_words(
+    node: ast.expr, text: str, found: Validated, constants: dict[str, str], facts: Facts
+) -> str | None:
+    """The input rules' words for one test of the value, after "a value"."""
+    node, bounds = fallback_bounds(node)
     names = free_names(node)
+    names += [n for pair in bounds.values() for n in pair]
     if found.value not in {n.split(".")[0] for n in names}:
         return None
     described = {found.value: _SUBJECT}
     described |= {p: f"the field's {code(p)}" for p in found.others if p not in _CONTEXT}
-    patterns = module_patterns(facts.source_tree()) if "match(" in condition.text else {}
+    patterns = module_patterns(facts.source_tree()) if "match(" in text else {}
     instead = what_to_pass(node, described, constants) or more_shapes(
         node, described, constants, patterns, lambda part: what_to_pass(part, described, constants)
     )
@@ -235,15 +322,36 @@ def _said(
         rest = re.sub(
             rf"(?<!the field's ){re.escape(code(other))}", f"the field's {code(other)}", rest
         )
+    for other in sorted({n for n in names if "." in n}, key=len, reverse=True):
+        words = _declared_words(other, found)
+        if words is not None:
+            rest = rest.replace(code(other), words)
+    for placeholder, (first, fallback) in bounds.items():
+        # `A if A is not None else B`: the field's own bound, else the config's
+        said = [_declared_words(n, found) or code(n) for n in (first, fallback)]
+        rest = rest.replace(code(placeholder), f"{said[0]} (else {said[1]}, when it sets none)")
+    if any(re.search(rf"\b{p}\b", rest) for p in bounds):
+        return None  # a bound within a longer expression (`max(bound_0, 1)`): a made-up name
     if found.owner:
         rest = rest.replace(code("cls"), code(found.owner))  # the type the field is declared as
-    for other in {n for n in names if n.split(".")[0] in found.others and "." in n}:
-        # pydantic's `field: ModelField`: its attributes are the field's own; `config`'s
-        # are the model config's
-        root, _, attr = other.partition(".")
-        owner = "the field's" if root == "field" else f"the {root}'s"
-        rest = rest.replace(code(other), f"{owner} {code(attr)}")
+    if re.search(r"`[^`]*\b(?:field|config)\.[^`]*`", rest):
+        return None  # the framework's own objects, not put in words: nothing the data holds
     return rest if rest.startswith(" ") else f" {rest}"
+
+
+def _declared_words(dotted: str, found: Validated) -> str | None:
+    """A bound the field or the model's config declares, in words: pydantic's `field:
+    ModelField` attributes are the field's own (`field.type_`'s those of the type it is
+    declared as: `constr(max_length=...)`), `config`'s the model config's, and a declared
+    type's `cls.min_items` the field's."""
+    root, _, attr = dotted.partition(".")
+    if root in found.others:
+        if root == "field":
+            return f"the field's {code(attr.removeprefix('type_.'))}"
+        return f"the {root}'s {code(attr)}"
+    if root == "cls" and found.owner and "." not in attr:
+        return f"the field's {code(attr)}"
+    return None
 
 
 def validated_fields(facts: Facts) -> list[str]:
@@ -252,20 +360,7 @@ def validated_fields(facts: Facts) -> list[str]:
     span = function_span(facts.source_text, site.function.rpartition(".")[2], site.line)
     if span is None:
         return []
-    return _decorated_fields(_decorators(facts.source_text or "", span[0] + 1)) or []
-
-
-def _decorators(text: str, line: int) -> list[ast.expr]:
-    """The one-line decorators right above the `def` at `line` (the function is parsed
-    alone, without them)."""
-    lines = lines_of(text)
-    found: list[ast.expr] = []
-    index = line - 2
-    while 0 <= index < len(lines) and lines[index].strip().startswith("@"):
-        with contextlib.suppress(SyntaxError, ValueError, RecursionError):
-            found.append(ast.parse(lines[index].strip()[1:], mode="eval").body)
-        index -= 1
-    return found
+    return _decorated_fields(decorators_above(facts.source_text or "", span[0] + 1)) or []
 
 
 def _decorated_fields(decorators: list[ast.expr]) -> list[str] | None:
@@ -282,7 +377,7 @@ def _decorated_fields(decorators: list[ast.expr]) -> list[str] | None:
     return None
 
 
-def _handed_by_type(facts: Facts, owner: str, name: str) -> bool:
+def handed_by_type(facts: Facts, owner: str, name: str) -> bool:
     """Whether the class's validator hooks hand on `cls.name` (yield it, pass it)."""
     cls = class_around(facts.source_text, owner, facts.stored.site.line)
     if cls is None:  # its lines could not be cut from the file's: the whole file parsed

@@ -35,7 +35,7 @@ from errdex.explain.why_texts import (
     trailing_comments,
 )
 from errdex.extract.docs import MAX_DOC
-from errdex.facts import ConditionKind, KnobKind
+from errdex.facts import BRANCH_KINDS, ConditionKind, KnobKind
 from errdex.linked_facts import NAMED_IN_MESSAGE, own_key
 from errdex.store.base import Store, StoredSite
 
@@ -54,7 +54,9 @@ _FAILS = re.compile(r"\b(?:raise[sd]?|raising|errors?|fail(?:s|ed)?|refused?)\b"
 _TO_OVERRIDE = re.compile(
     r"\b(?:(?:must|should|needs?\s+to)\s+(?:be\s+)?(?:implemented|overridden)"
     r"|not\s+(?:yet\s+)?implemented|implemented\s+by\s+(?:a\s+)?subclass(?:es)?"
-    r"|subclass(?:es)?\s+(?:must|should))\b",
+    r"|subclass(?:es)?\s+(?:must|should)"
+    # "Custom subclasses of :class:`TypeDecorator` should override this method"
+    r"|subclass(?:es)?\b(?:[^.]|\.(?=\S)){0,80}?\b(?:must|should)\s+override)\b",
     re.I,
 )
 _RAISES = re.compile(r"(?:Raise|Raises|Raised|Throws?)\b")
@@ -81,6 +83,7 @@ _COMMON = frozenset(
 # conditions that are no part of this check: an early exit (another check), and where it
 # sits (a loop, a `with`, an `except`: context, not the test)
 _OTHER_KINDS = CONTEXT_KINDS | {ConditionKind.EARLY_EXIT}
+_NESTING = (BRANCH_KINDS - {ConditionKind.EARLY_EXIT}) | {ConditionKind.MATCH}
 _CODE = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Raise, ast.Import)
 # expressions no sentence parses as (words parse as names joined by `and`/`or`/`not`)
 _EXPRESSIONS = (ast.Call, ast.Compare, ast.Attribute, ast.Subscript)
@@ -284,6 +287,9 @@ def _comments(
         if c.kind == ConditionKind.EARLY_EXIT or facts.read.other_branch_fails(c.line, c.holds)
     } - own
     lines = sorted({*guards, site.line})
+    own_stems, own_names = _own_test(facts)
+    # the tests of branches (not a `try` or loop the check sits in) between a guard and it
+    branches = [c.line for c in facts.conditions if c.kind in _NESTING]
     out: list[_Candidate] = []
     for line in lines:
         # a comment above another guard shares that guard's names by its place: only the
@@ -303,6 +309,16 @@ def _comments(
         of_check = _FAILS.search(text) is not None or _ASSERTS.search(text) is not None
         other = far and line in own_checks and not of_check
         label = far and line not in own_checks and not states_reason(text) and not of_check
+        # above an outer guard, a comment that shares no word with the check's own test
+        # nor its message heads the block the check is deep inside ("Use pre-computed
+        # lengths if available, otherwise fall back to audio_embeds" over the `if` whose
+        # `else` holds `assert isinstance(embed, torch.Tensor)`): not of the check
+        # (so does one over the guard nearest it, when a further branch sits between them;
+        # a name of another guard it writes, `audio_embeds`, is no word of the check's)
+        outer = far or (line == nearest and any(line < g < site.line for g in branches))
+        label = label or (
+            outer and not of_check and not _stems(_prose_parts(text, own_names)) & own_stems
+        )
         # right above the check, a comment over a run of statements that goes on past
         # the check may label that run
         if line == site.line and top < line:
@@ -342,6 +358,29 @@ def _comments(
         out[-1].shown = out[-1].shown and not label
     out += _trailing(facts, text_lines, site.line, nearest, names)
     return out
+
+
+def _own_test(facts: Facts) -> tuple[set[str], set[str]]:
+    """The stems of the check's own test (the `assert`'s condition, or the guard nearest
+    it) and of its message, and the whole names that test writes."""
+    site = facts.stored.site
+    own = [c for c in own_conditions(facts) if c.line <= max(site.line, site.end_line)]
+    last = max((c.line for c in own), default=None)
+    tested, whole = _tested([c for c in own if c.line == last])
+    parts = site.message.parts if site.message else ()
+    said = {w for p in parts for w in _parts(p if isinstance(p, str) else p.expr)}
+    return _stems(tested | said), whole
+
+
+def _prose_parts(text: str, keep: set[str]) -> set[str]:
+    """The word parts of a text less those of the code names it writes (`audio_embeds`,
+    `maxBatch`) other than `keep`: what its words say, not the names it mentions."""
+    words = [
+        w
+        for w in _IDENT.findall(text)
+        if w in keep or ("_" not in w.strip("_") and (w.islower() or w.isupper() or w.istitle()))
+    ]
+    return _parts(" ".join(words))
 
 
 def _stems(words: set[str]) -> set[str]:
@@ -521,8 +560,10 @@ def _docstring(
         elif _RAISES.match(text):
             score += 0.5  # one that says when it raises (an exception it no longer raises)
         elif "NotImplementedError" in names.raised and _TO_OVERRIDE.search(text):
-            # a method left for subclasses to write: "This must be implemented by subclasses"
-            score += 1.0
+            # a method left for subclasses to write: "This must be implemented by subclasses";
+            # over a raise that nothing guards (the whole body of a method left to them),
+            # that is its why by itself, whatever words it shares with the check
+            score += 1.0 if names.tested else _KEEP
         where = _unit_label(label, unit)
         # what a thing is or does ("The input tensor to quantize") is no reason
         out += _candidate(text, where, file, unit.line, score, 1, not raises)

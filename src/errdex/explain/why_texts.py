@@ -53,16 +53,11 @@ _ENTRY_SECTIONS = {
     "attributes",
     "warns",
 }
-_LOG_METHODS = {
-    "info",
-    "warning",
-    "warn",
-    "error",
-    "exception",
-    "critical",
-    "info_once",
-    "warning_once",
-}
+_LOG_METHODS = frozenset(
+    {"info", "warning", "warn", "error", "exception", "critical", "info_once", "warning_once"}
+)
+# and those a default logger does not show
+ALL_LOG_METHODS = _LOG_METHODS | {"debug", "debug_once", "log"}
 
 
 @dataclass(frozen=True)
@@ -240,19 +235,31 @@ def _call_text(lines: Sequence[str], line: int) -> str | None:
     except (SyntaxError, ValueError, RecursionError):
         return None
     first = tree.body[0] if tree.body else None
-    return _logged_text(first.value) if isinstance(first, ast.Expr) else None
+    return logged_text(first.value) if isinstance(first, ast.Expr) else None
 
 
-def _logged_text(call: ast.expr) -> str | None:
+def logged_text(call: ast.expr) -> str | None:
     """The text a `logger.warning(...)`, `warnings.warn(...)`, `logging.info(...)` call
     logs; None for any other call."""
-    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.args):
-        return None
-    receiver = call.func.value
-    owner = receiver.attr if isinstance(receiver, ast.Attribute) else getattr(receiver, "id", "")
-    if call.func.attr not in _LOG_METHODS or not re.search(r"log|warn", owner, re.I):
+    if not isinstance(call, ast.Call) or not is_log_call(call):
         return None
     return _literal(call.args[0])
+
+
+def is_log_call(call: ast.expr, methods: frozenset[str] = _LOG_METHODS) -> bool:
+    """Whether `call` is a `logger.warning(...)`, `warnings.warn(...)`, `logging.info(...)`
+    (one of `methods`) with something to log."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.args):
+        return False
+    receiver = call.func.value
+    owner = receiver.attr if isinstance(receiver, ast.Attribute) else getattr(receiver, "id", "")
+    return call.func.attr in methods and re.search(r"log|warn", owner, re.I) is not None
+
+
+def text_literal(node: ast.expr) -> str | None:
+    """The text a logged or raised expression writes, on one line (an f-string's fields
+    as `{name}`); None when it is not written out."""
+    return _literal(node)
 
 
 def _literal(node: ast.expr) -> str | None:

@@ -22,7 +22,7 @@ from errdex.extract.docs import attribute_docs
 from errdex.extract.environment import optional_imports, platform_tests, value_accessors
 from errdex.extract.exception_classes import class_texts
 from errdex.extract.group_sizes import global_sets, group_accessors, name_calls
-from errdex.extract.keyed_tables import keyed_tables, literal_aliases
+from errdex.extract.keyed_tables import literal_aliases, module_tables
 from errdex.extract.knobs import (
     attribute_settings,
     env_annotations,
@@ -59,7 +59,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "88-group-sizes"
+EXTRACTOR_VERSION = "92-name-calls"
 
 __all__ = [
     "EXTRACTOR_VERSION",
@@ -228,6 +228,7 @@ def _extract_text(
             calls.imported_in_function(statement)
     local_imports = resolve_local_imports(calls.local_imports, module, is_package, imports)
     call_sites = _call_sites(walker, text, reduced, imports, local_imports)
+    class_tables, name_tables = module_tables(text)
     return FileFacts(
         path=path,
         module=module,
@@ -268,12 +269,13 @@ def _extract_text(
         readings=_readings(walker, tree, text, reduced),
         enums=enum_registries(text),
         literals=literal_aliases(text),
-        class_tables=keyed_tables(text),
+        class_tables=class_tables,
+        name_tables=name_tables,
         choices=tuple(choice_lists(text)),
         member_picks=member_picks(text),
         group_accessors=group_accessors(text),
         global_sets=global_sets(text),
-        name_calls=name_calls(text),
+        name_calls=name_calls(text, imports.keys() | local_imports.keys(), set(definitions.defs)),
         name_filters=tuple(name_filters(text)),
         routes=tuple(route_bodies(text)),
         request_fields=tuple(request_fields(text)),

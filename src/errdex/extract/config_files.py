@@ -8,10 +8,19 @@ Read from the text: a module holding a loader, the key turned into a flag, and t
 
 from __future__ import annotations
 
+from errdex.extract.textscan import after_word_boundary, occurrences
 from errdex.lazy_re import lazy_compile
 
-_LOADER_WORDS = ("yaml.safe_load(", "yaml.load(", "json.load(", "tomllib.load(", "toml.load(")
-_LOADER = lazy_compile(r"\b(?:(yaml)\.(?:safe_)?load|(json)\.load|(tomllib|toml)\.load)\(")
+# A loader call, by what comes before its `load(`: `yaml.safe_load(`, `json.load(`. No word
+# ends another (`yaml.` is not the end of `yaml.safe_`), so at most one stands right before
+# a given `load(`: keep it so.
+_LOADERS = (
+    ("yaml.safe_", "yaml"),
+    ("yaml.", "yaml"),
+    ("json.", "json"),
+    ("tomllib.", "toml"),
+    ("toml.", "toml"),
+)
 # `"--" + key`, `f"--{key}"`: a key of the loaded mapping written as a flag
 _KEY_AS_FLAG = lazy_compile(r"""["']--["']\s*\+\s*[A-Za-z_]\w*|\bf["']--\{[A-Za-z_]\w*\}""")
 # `"--config" in args`, `args.index("--config")`: the flag that names the file
@@ -22,13 +31,22 @@ _FILE_FLAG = lazy_compile(
 
 def config_file_flags(text: str) -> dict[str, str]:
     """The flag that names a config file of flags → its format (`yaml`, `json`, `toml`)."""
-    # the loaders' names, found by `str.find` before any pattern runs over the text; each
-    # holds `load(`, so one pass rules out most files before five more would
-    if "load(" not in text or "--" not in text or not any(w in text for w in _LOADER_WORDS):
+    # the loader first: one pass for `load(` rules out most files (all but 20 of vllm's
+    # 3,231), and `str.find` looks for it faster than for the two characters of `--`
+    form = _loader_format(text)
+    if form is None or "--" not in text or _KEY_AS_FLAG.search(text) is None:
         return {}
-    loader = _LOADER.search(text)
-    if loader is None or _KEY_AS_FLAG.search(text) is None:
-        return {}
-    form = "yaml" if loader.group(1) else "json" if loader.group(2) else "toml"
     flags = {m.group(1) or m.group(2) for m in _FILE_FLAG.finditer(text)}
     return {flag: form for flag in sorted(flags) if "config" in flag}
+
+
+def _loader_format(text: str) -> str | None:
+    """The format of the file's first loader call, found from one `str.find` pass for
+    `load(` (a pattern for the loaders' names, or a pass for each, costs several times
+    more); a loader's name starts a word."""
+    for at in occurrences(text, "load("):
+        for before, form in _LOADERS:
+            start = at - len(before)
+            if start >= 0 and text.startswith(before, start) and after_word_boundary(text, start):
+                return form
+    return None

@@ -300,9 +300,11 @@ class DefinitionRecorder:
                     ):
                         field_docs[item.target.id] = f"{DOC_OF}{default.value.id}.{default.attr}"
         configured = _ARGS_CLASS.search(stmt.name) or _CONFIG_CLASS.search(stmt.name)
+        keys, dict_valued = _config_keys(stmt) if _CONFIG_CLASS.search(stmt.name) else ((), ())
         return ClassFact(
             names=_command_names(stmt.body) if methods else {},
-            keys=_config_keys(stmt) if _CONFIG_CLASS.search(stmt.name) else (),
+            keys=keys,
+            dict_valued=dict_valued,
             defaults=field_defaults(stmt.body) if configured else {},
             name=stmt.name,
             qualname=qualname,
@@ -556,10 +558,12 @@ def validated_fields(stmt: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str,
     return ()
 
 
-def _config_keys(stmt: ast.ClassDef) -> tuple[str, ...]:
+def _config_keys(stmt: ast.ClassDef) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The annotated fields of a configuration class that its constructor takes: not a
-    `ClassVar`, not `field(init=False)` (state the class computes itself)."""
+    `ClassVar`, not `field(init=False)` (state the class computes itself); and those of
+    them declared as a dict (`dict[str, Any]`, `dict | None`)."""
     keys: list[str] = []
+    dict_valued: list[str] = []
     for item in stmt.body:
         if not (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)):
             continue
@@ -574,7 +578,18 @@ def _config_keys(stmt: ast.ClassDef) -> tuple[str, ...]:
         ):
             continue
         keys.append(item.target.id)
-    return tuple(keys)
+        if _declared_dict(annotation):
+            dict_valued.append(item.target.id)
+    return tuple(keys), tuple(dict_valued)
+
+
+def _declared_dict(annotation: ast.expr) -> bool:
+    """Whether an annotation starts with `dict` (`dict[str, Any] | None`, `Dict`)."""
+    if isinstance(annotation, ast.BinOp):
+        annotation = annotation.left
+    if isinstance(annotation, ast.Subscript):
+        annotation = annotation.value
+    return dotted_name(annotation) in ("dict", "Dict", "typing.Dict")
 
 
 def _command_names(body: list[ast.stmt]) -> dict[str, str]:

@@ -34,6 +34,17 @@ PLATFORM_WORDS = lazy_compile(
     r"cuda\.is_available\(\)|mps\.is_available\(\)|sys\.platform\b|os\.name\b|"
     r"platform\.system\(\))"
 )
+
+
+# The gate tried before `PLATFORM_WORDS`, which starts with `\b` and so is tried at every
+# character: each alternative of the pattern holds one of these words (`is_`, `capability`,
+# `platform`, `os.name`); an alternative added there needs its word here. Written out: `any`
+# over a tuple of the words costs as much as the pattern.
+def _may_name_platform(line: str) -> bool:
+    """Whether `line` may hold a platform query."""
+    return "is_" in line or "capability" in line or "platform" in line or "os.name" in line
+
+
 # `def name(params) -> T:` on one line (a method's `self` and defaults included).
 _ONE_LINE_DEF = lazy_compile(r"([ \t]*)(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\([^()]*\)[^:]*:[ \t]*$")
 
@@ -71,7 +82,7 @@ def platform_tests(text: str) -> dict[str, str]:
         end = text.find("\n", at)
         line = text[start : end if end != -1 else len(text)]
         body = line[at - start :]
-        if PLATFORM_WORDS.search(body) is None:
+        if not _may_name_platform(body) or PLATFORM_WORDS.search(body) is None:
             continue
         head = _line_before(text, start)
         found = _ONE_LINE_DEF.match(head) if head is not None else None

@@ -23,6 +23,7 @@ from errdex.extract.shapes import (
     own_attributes_set,
     single_binding,
     statements_under,
+    tested_absent,
 )
 from errdex.extract.source_text import source_of
 from errdex.extract.templates import TemplateBuilder
@@ -310,18 +311,8 @@ def _fallback(stmt: ast.stmt) -> tuple[str | None, ast.expr | None]:
     """(parameter, value) of `if p is None: p = value` / `if not p: p = value` /
     `p = p or value`."""
     if isinstance(stmt, ast.If) and not stmt.orelse and len(stmt.body) == 1:
-        test, body = stmt.test, stmt.body[0]
-        tested = None
-        if (
-            isinstance(test, ast.Compare)
-            and len(test.ops) == 1
-            and isinstance(test.ops[0], ast.Is)
-            and isinstance(test.comparators[0], ast.Constant)
-            and test.comparators[0].value is None
-        ):
-            tested = test.left
-        elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-            tested = test.operand
+        body = stmt.body[0]
+        tested = tested_absent(stmt.test)
         if (
             isinstance(tested, ast.Name)
             and isinstance(body, ast.Assign)

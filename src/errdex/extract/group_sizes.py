@@ -14,8 +14,9 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 
+from errdex.extract.shapes import statements_under
 from errdex.extract.textscan import name_start
 from errdex.lazy_re import lazy_compile
 
@@ -155,12 +156,14 @@ def global_sets(text: str) -> dict[str, tuple[str, str, int]]:
 
 def _sets_of(function: ast.FunctionDef) -> dict[str, tuple[str, str, int]]:
     given = [a.arg for a in (*function.args.posonlyargs, *function.args.args)]
-    declared = {n for s in ast.walk(function) if isinstance(s, ast.Global) for n in s.names}
+    # `global` and assignments are statements: one walk of the statements finds both
+    statements = list(statements_under(function))
+    declared = {n for s in statements if isinstance(s, ast.Global) for n in s.names}
     # every assignment of a plain name, in the order of the text
     assigned: list[tuple[int, str, ast.expr]] = sorted(
         (
             (node.lineno, target.id, node.value)
-            for node in ast.walk(function)
+            for node in statements
             if isinstance(node, ast.Assign)
             for target in node.targets
             if isinstance(target, ast.Name)
@@ -206,18 +209,25 @@ def _names(value: ast.expr) -> set[str]:
     return {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}
 
 
-def name_calls(text: str) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
+def name_calls(
+    text: str, imports: Collection[str], defined: Collection[str]
+) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
     """(the name called, line, the arguments) of each call whose arguments are all names
     given by position, one at least an attribute read; read from the text, so that calls
-    in bodies the skeleton blanked are found too."""
+    in bodies the skeleton blanked are found too. Only a call the linker can follow to its
+    function is kept: of a name the file imports (`imports`: at the module's top or in a
+    function), or a dotted name under one, or of a function the module defines itself
+    (`defined`, as the walker found them: under a module-level `if` too)."""
     out: list[tuple[str, int, tuple[str, ...]]] = []
-    if "_config." not in text:
+    if not imports and not defined:
         return ()
     line, counted = 1, 0
     for found in _NAME_ARGS.finditer(text):
         at = found.start()
         name = text[name_start(text, at, dotted=True) : at]
         if not name or not (name[0].isalpha() or name[0] == "_"):
+            continue
+        if name.partition(".")[0] not in imports and name not in defined:
             continue
         line += text.count("\n", counted, at)
         counted = at

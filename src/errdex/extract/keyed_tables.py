@@ -3,7 +3,10 @@
 A setting typed with a `Literal` alias (`linear_backend: LinearBackend`, where
 `LinearBackend = Literal["auto", "cutlass", ...]`) names the code it picks through a
 module-level dict keyed by those strings (`_LINEAR_BACKEND_KERNEL_MAP = {"cutlass":
-{CutlassFP8Kernel, ...}, ...}`). Both are read here
+{CutlassFP8Kernel, ...}, ...}`). A plain `str` setting names a plugin through a dict of
+lazily imported (module file, class) pairs by name (`_REASONING_PARSERS_TO_REGISTER =
+{"deepseek_r1": ("deepseek_r1_reasoning_parser", "DeepSeekR1ReasoningParser"), ...}`),
+the files in the dict's own package. All are read here
 from the text (the skeleton the extractor parses blanks module-level values): each
 statement that starts at a line's first column is cut at its closing bracket, which stands
 at the first column too (or ends the opening line), and parsed alone.
@@ -28,6 +31,8 @@ _ALIAS = lazy_compile(
 _TABLE = lazy_compile(r"\n([A-Za-z_]\w*+)(?:[ \t]*+:[^=\n]*+)?[ \t]*+=[ \t]*+\{")
 _MAX_TABLES = 50
 _MAX_KEYS = 80
+_MAX_PAIRS = 200  # a registry of plugins by name: vllm's tool parsers are 58
+_MAX_PAIR_TABLES = 20  # registries of plugins by name in one module (capped apart)
 _MAX_VALUES = 200
 
 
@@ -52,29 +57,63 @@ def literal_aliases(text: str) -> dict[str, tuple[str, ...]]:
     return found
 
 
-def keyed_tables(text: str) -> dict[str, dict[str, tuple[str, ...]]]:
-    """Module-level dicts whose keys are all strings and whose values are each a set, list or
-    tuple of classes (a backend's family of implementations, as written): the dict → key →
-    the classes. A dict of one class a key (a loader per format) picks a mode that reads
-    other input, no stand-in: not kept."""
-    found: dict[str, dict[str, tuple[str, ...]]] = {}
+def module_tables(
+    text: str,
+) -> tuple[dict[str, dict[str, tuple[str, ...]]], dict[str, dict[str, tuple[str, str]]]]:
+    """The module-level dicts keyed by strings, read in one pass: those whose values are
+    each a set, list or tuple of classes (a backend's family of implementations, as
+    written: the dict → key → the classes), and those of (module file, class name) pairs, a
+    plugin registered by name and imported when it is asked for (the dict → key → the
+    pair). A dict of one class a key (a loader per format) picks a mode that reads other
+    input, no stand-in: not kept."""
+    classes: dict[str, dict[str, tuple[str, ...]]] = {}
+    pairs: dict[str, dict[str, tuple[str, str]]] = {}
     for start, end, head in line_matches(_TABLE, text):
-        node = _statement(text, start, end - 1, "}")
+        # a value that is a set, list or tuple opens a bracket: a dict with none (of strings,
+        # names, numbers) is not parsed
+        node = _statement(text, start, end - 1, "}", opening="[({")
         if node is None or not isinstance(node.value, ast.Dict):
             continue
-        table = _table(node.value)
-        if table:
-            found[head.group(1)] = table
-        if len(found) >= _MAX_TABLES:
+        # each kind capped apart: a module of many class tables keeps its registries
+        if len(classes) < _MAX_TABLES and (table := _table(node.value)):
+            classes[head.group(1)] = table
+        elif len(pairs) < _MAX_PAIR_TABLES and (named := _pairs(node.value)):
+            pairs[head.group(1)] = named
+        if len(classes) >= _MAX_TABLES and len(pairs) >= _MAX_PAIR_TABLES:
             break
-    return found
+    return classes, pairs
+
+
+def _pairs(node: ast.Dict) -> dict[str, tuple[str, str]]:
+    """`{"name": ("module_file", "ClassName"), ...}`: two entries at least, every key a
+    string and every value a module's name and a class's, both as strings."""
+    if len(node.keys) < 2 or len(node.keys) > _MAX_PAIRS:
+        return {}
+    out: dict[str, tuple[str, str]] = {}
+    for key, value in zip(node.keys, node.values, strict=True):
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            return {}
+        if not (isinstance(value, ast.Tuple) and len(value.elts) == 2):
+            return {}
+        module, name = (e.value if isinstance(e, ast.Constant) else None for e in value.elts)
+        if not (
+            isinstance(module, str)
+            and isinstance(name, str)
+            and all(p.isidentifier() for p in module.split("."))
+            and name.isidentifier()
+            and not name.islower()  # a class's CamelCase name (`xLAMToolParser` too)
+        ):
+            return {}
+        out[key.value] = (module, name)
+    return out
 
 
 def _statement(
-    text: str, start: int, bracket: int, closing: str
+    text: str, start: int, bracket: int, closing: str, opening: str = ""
 ) -> ast.Assign | ast.AnnAssign | None:
     """The statement from `start` whose bracket opens at `bracket`: it ends on its own line
-    when that line ends with `closing`, else at the next line that starts with it."""
+    when that line ends with `closing`, else at the next line that starts with it. With
+    `opening`, None unless one of its characters comes after that bracket."""
     line_end = text.find("\n", bracket)
     line_end = len(text) if line_end < 0 else line_end
     if text[bracket:line_end].rstrip().endswith(closing):
@@ -84,6 +123,8 @@ def _statement(
         if at < 0:
             return None
         end = at + 2
+    if opening and not any(text.find(c, bracket + 1, end) >= 0 for c in opening):
+        return None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -129,6 +129,20 @@ def is_none(node: ast.expr | None) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
+def tested_absent(test: ast.expr) -> ast.expr | None:
+    """What `not X` or `X is None` tests is missing: X; None for any other test."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand
+    if (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is)
+        and is_none(test.comparators[0])
+    ):
+        return test.left
+    return None
+
+
 def isinstance_of(node: ast.expr, name: str) -> ast.expr | None:
     """The class argument `K` of the test `isinstance(name, K)`; None for any other."""
     if (

@@ -26,9 +26,13 @@ def distributions_behind(paths: Iterable[str], modules: Iterable[str] = ()) -> l
         named = _named_after(top)
         if named is not None:
             owned = [named]
+        elif not _importable(top):
+            # Not installed here at all (a frame of the user's own code, or of a package
+            # of their environment that this one lacks): no distribution here ships it.
+            owned = []
         else:
             # Reading every distribution's file list takes a good part of a second: only
-            # for a module not shipped by a distribution of its own name.
+            # for a module installed here that no distribution of its own name ships.
             import importlib.metadata
 
             owners = owners if owners is not None else importlib.metadata.packages_distributions()
@@ -37,6 +41,17 @@ def distributions_behind(paths: Iterable[str], modules: Iterable[str] = ()) -> l
             if dist not in found:
                 found.append(dist)
     return found
+
+
+def _importable(top: str) -> bool:
+    """Whether the top-level module `top` could be imported here, found as `import` finds
+    it (the path's folders, zips, an editable install's finder) without importing it."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(top) is not None
+    except (ImportError, ValueError):
+        return True  # a finder that fails to tell: read the distributions' file lists
 
 
 def _named_after(top: str) -> str | None:

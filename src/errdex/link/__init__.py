@@ -57,7 +57,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "80-held-json-keys"
+LINKER_VERSION = "85-local-callers"
 
 
 def link_version(
@@ -418,8 +418,13 @@ class _Context:
         )
 
     def _selection_command(self, selection: SelectionLink) -> SelectionLink:
-        """The selection with the command line a user types to give the setting."""
-        command = self._command(selection.kind, selection.setting)
+        """The selection with the command line a user types to give the setting (a
+        registry's name: also a flag added by a computed name, as its fix gives the name
+        that reaches the check)."""
+        if selection.how == "name" and selection.kind == KnobKind.FLAG:
+            command = self.commands.computed_command(selection.setting)
+        else:
+            command = self._command(selection.kind, selection.setting)
         return msgspec.structs.replace(selection, command=command) if command else selection
 
     def _command(self, kind: KnobKind, name: str) -> str | None:

@@ -58,6 +58,10 @@ class CommandIndex:
         self._origins_in: dict[tuple[str, str], list[Function]] = {}
         # functions that add the fields of their class as flags → how many fields
         self._computed: dict[Function, int] = {}
+        # a field's flag (`--tool-call-parser`) → the methods of its arguments class that
+        # add a flag of a computed name for each field (`f"--{key.replace('_', '-')}"`):
+        # where a flag no call declares by name comes from
+        self._computed_origins: dict[str, list[Function]] = {}
         self._subcommands: dict[Function, str] = {}
         # a command class's method a loop hands a subcommand's parser → the subcommand's
         # word and the loop's function
@@ -79,11 +83,15 @@ class CommandIndex:
                     where = (facts.module, flag.function)
                     self._origins.setdefault(flag.flag, []).append(where)
                     self._origins_in.setdefault((flag.flag, facts.path), []).append(where)
-            fields = {c.qualname: len(c.fields) for c in facts.classes if c.fields}
+            fields = {c.qualname: c.fields for c in facts.classes if c.fields}
             for function in facts.computed_flags:
                 owner = function.rpartition(".")[0]
                 if fields.get(owner):
-                    self._computed[(facts.module, function)] = fields[owner]
+                    where = (facts.module, function)
+                    self._computed[where] = len(fields[owner])
+                    for field in fields[owner]:
+                        named = "--" + field.replace("_", "-")
+                        self._computed_origins.setdefault(named, []).append(where)
             for sub in facts.subcommands:
                 where = (facts.module, sub.function)
                 if sub.method:
@@ -119,6 +127,10 @@ class CommandIndex:
             reaches = [r for o in self._origins_in[(flag, within)] for r in self._walk(o)]
         else:
             reaches = self._reach(flag)
+        return self._best_line(reaches)
+
+    def _best_line(self, reaches: list[_Reach]) -> str | None:
+        """The line of the complete reach of the most popular command, fewest positionals."""
         if not reaches:
             return None
         popular = self._popularity()
@@ -127,6 +139,19 @@ class CommandIndex:
             key=lambda r: (r.complete, popular[(r.subcommand, r.module)], -len(r.positionals)),
         )
         return self._line(best)
+
+    def computed_command(self, flag: str) -> str | None:
+        """`command(flag)`, or for a flag no call declares by name, the command reaching
+        the method that adds its arguments class's fields by computed names
+        (`--tool-call-parser` of `BaseFrontendArgs.add_cli_args`). Only for a fix that
+        carries what reaches the check itself (a registry's name picking the code): a
+        setting's fix from this command may lack the others its check needs."""
+        found = self.command(flag)
+        if found is not None:
+            return found
+        return self._best_line(
+            [r for o in self._computed_origins.get(flag, []) for r in self._walk(o)]
+        )
 
     def nested(self, line: str) -> bool:
         """Whether the command line names a subcommand of a subcommand (`vllm bench

@@ -65,6 +65,8 @@ class FlagIndex:
         self._members: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         # a configuration class's short name → the keys its constructor takes
         self._keys: dict[str, set[str]] = {}
+        # such a class's short name → those of its keys declared as a dict
+        self._dict_valued: dict[str, set[str]] = {}
         # such a class's short name → the class-level names its body documents (fields,
         # those the constructor does not take among them)
         self._declared: dict[str, set[str]] = {}
@@ -86,6 +88,7 @@ class FlagIndex:
                     known[field] = default if known.get(field, default) == default else None
                 if cls.keys:
                     self._keys.setdefault(cls.name, set()).update(cls.keys)
+                    self._dict_valued.setdefault(cls.name, set()).update(cls.dict_valued)
                     self._declared.setdefault(cls.name, set()).update(cls.field_docs)
                 if cls.methods:
                     self._members.setdefault(cls.name, []).append(
@@ -263,6 +266,27 @@ class FlagIndex:
         named = [c for c in self._keys if object_name(c) == receiver]
         return named[0] if len(named) == 1 else None
 
+    def free_dict(self, receiver: str) -> bool:
+        """Whether the JSON-valued field `receiver` takes a dict of its own keys, no
+        configuration class's object (`model_loader_extra_config: dict`): no class's
+        validator reads its keys."""
+        declared = self._fields.get(receiver)
+        return (
+            declared is not None
+            and declared[1].startswith(("dict", "Dict"))
+            and self._json_flag_field(receiver)
+            and self._object_class(receiver) is None
+        )
+
+    def beside(self, field: str, name: str) -> bool:
+        """Whether an arguments class declaring the field `field` declares `name` too
+        (`kda_prefill_backend` beside `additional_config` in `EngineArgs`)."""
+        return any(
+            field in fields and name in fields
+            for cls, fields in self._args_fields.items()
+            if _ARGS_CLASS.search(cls)
+        )
+
     def takes_key(self, receiver: str, attr: str) -> bool:
         """Whether the object the JSON-valued field `receiver` takes has `attr` among its
         constructor's keys: a key the flag's JSON sets."""
@@ -275,6 +299,13 @@ class FlagIndex:
         JSON: not one named for a whole object (`draft_model_config`), which the program
         builds from the user's other keys and passes in."""
         return _CONFIG_RECEIVER.search(name) is None
+
+    def dict_key_of(self, receiver: str, attr: str) -> bool:
+        """Whether `attr` is a key of the object the JSON-valued field `receiver` takes,
+        declared as a dict: a key whose own keys the user writes in the flag's JSON
+        (`kv_connector_extra_config` of `--kv-transfer-config`), not one holding a name."""
+        owner = self._object_class(receiver)
+        return owner is not None and attr in self._dict_valued.get(owner, ())
 
     def key_default(self, receiver: str, attr: str) -> str | None:
         """The yes/no default (`True`, `False`) of the key `attr` of the object the

@@ -5,6 +5,8 @@
 `tensor_model_parallel_size` (`extract.group_sizes`); its callers pass their own parameter
 on, until one passes a name (`parallel_config.tensor_parallel_size`), whose settings the
 knob index knows. Only a parameter every caller found passes the same way is followed.
+A size read of the group an accessor returns (`get_pp_group().world_size`) is followed the
+same way from the global; only a size: a group's rank is none of the flag's value.
 """
 
 from __future__ import annotations
@@ -50,10 +52,9 @@ class GroupSizes:
                 self._calls.setdefault(callee, []).append((facts, None, called, line, given))
 
     def knobs(self, dotted: str, facts: FileFacts, resolve: Resolve) -> list[KnobLink]:
-        """The settings behind the call `dotted()` of a group accessor, as `facts` reads it."""
-        if not self._has_sets or dotted not in facts.imports:
-            return []
-        found = self._names.lookup(self._names.qualify(facts, dotted))
+        """The settings behind the call `dotted()` of a group accessor, as `facts` reads it:
+        one returning a size of another accessor's group (`get_tp_group().world_size`)."""
+        found = self._accessor(dotted, facts)
         if found is None:
             return []
         home, name = found
@@ -61,18 +62,44 @@ class GroupSizes:
         if returned is None or "()." not in returned:
             return []
         inner, _, attr = returned.partition("().")
-        group = home.group_accessors.get(inner)
-        if group is None or "(" in group:
+        said = f"`{dotted}()` ({home.path}) returns `{returned}`, the `{attr}` of "
+        return self._group(home, inner, attr, said, f"{dotted}()", resolve)
+
+    def size_read(self, call: str, attr: str, facts: FileFacts, resolve: Resolve) -> list[KnobLink]:
+        """The settings behind `call().attr`, a size read of the group that the accessor
+        `call` returns (`get_pp_group().world_size`), as `facts` reads it."""
+        found = self._accessor(call, facts)
+        if found is None:
+            return []
+        home, name = found
+        said = f"`{call}()` ({home.path}) returns "
+        return self._group(home, name, attr, said, f"{call}().{attr}", resolve)
+
+    def _accessor(self, dotted: str, facts: FileFacts) -> tuple[FileFacts, str] | None:
+        """The file defining the function `dotted` names in `facts`, and its name there:
+        imported at the module's top, or in a function (`from vllm.distributed import
+        get_pp_group` in the method that reads it)."""
+        if not self._has_sets:
+            return None
+        if dotted in facts.imports:
+            return self._names.lookup(self._names.qualify(facts, dotted))
+        imported = facts.local_imports.get(dotted)
+        return self._names.lookup(imported) if imported is not None else None
+
+    def _group(
+        self, home: FileFacts, accessor: str, attr: str, said: str, behind: str, resolve: Resolve
+    ) -> list[KnobLink]:
+        """The settings behind the size `attr` of the global `home`'s `accessor` returns:
+        only a size (`world_size`), not the rank or the handles a group holds."""
+        group = home.group_accessors.get(accessor)
+        if group is None or "(" in group or not attr.endswith("size"):
             return []
         set_from = home.global_sets.get(group)
         if set_from is None:
             return []
         function, param, position = set_from
-        said = (
-            f"`{dotted}()` ({home.path}) returns `{returned}`, the `{attr}` of `{group}`, which "
-            f"`{function}` builds from its parameter `{param}`"
-        )
-        return self._passed(home, function, position, said, f"{dotted}()", resolve, 0)
+        said += f"`{group}`, which `{function}` builds from its parameter `{param}`"
+        return self._passed(home, function, position, said, behind, resolve, 0)
 
     def _passed(
         self,
@@ -115,10 +142,17 @@ class GroupSizes:
 
     def _reaches(self, facts: FileFacts, called: str, home: FileFacts, function: str) -> bool:
         """Whether `called` as `facts` writes it is `home`'s `function`: a call in its own
-        module, or of the name imported from it."""
+        module, or of the name imported from it, at the module's top or in a function (as
+        `_accessor` follows an accessor)."""
         if facts is home and "." not in called:
             return True
-        if called.partition(".")[0] not in facts.imports:
+        root, _, rest = called.partition(".")
+        if root in facts.imports:
+            qualname = self._names.qualify(facts, called)
+        elif root in facts.local_imports:
+            imported = facts.local_imports[root]
+            qualname = f"{imported}.{rest}" if rest else imported
+        else:
             return False
-        found = self._names.lookup(self._names.qualify(facts, called))
+        found = self._names.lookup(qualname)
         return found is not None and found[0] is home and found[1] == function

@@ -32,6 +32,7 @@ from errdex.facts import (
     KnobKind,
     PropertyFact,
 )
+from errdex.link.dict_keys import DictRead, dict_alias, dict_read
 from errdex.link.environment_knobs import EnvironmentIndex, direct_reads
 from errdex.link.expression_texts import env_reads_in, local_value, names_of, parse_expression
 from errdex.link.flags import FlagIndex
@@ -324,7 +325,7 @@ class KnobIndex:
                 return found
         if len(parts) == 1:
             if root in local:
-                return self._through_local(local[root], dotted, facts, class_name, depth)
+                return self._through_local(local[root], dotted, facts, class_name, depth, local)
             if root not in facts.imports and not self.environment.binds(facts, root):
                 return []  # no flag is a plain name, and the file binds no setting by it
         env = self.environment.module_env(dotted, facts)
@@ -333,10 +334,9 @@ class KnobIndex:
         found = self.environment.environment(dotted, facts)
         if found:
             return found
-        if len(parts) == 1 and depth < 2:
-            sized = self.group_sizes.knobs(
-                dotted, facts, lambda name, where: self._resolve(name, where, None, {}, 1)
-            )
+        if depth < 2 and (len(parts) == 1 or (len(parts) == 2 and root.endswith("()"))):
+            # a group accessor's size: `get_tp_world_size()`, `get_pp_group().world_size`
+            sized = self._group_size(parts, facts)
             if sized:
                 return sized
         flag = self.flags.flag(parts, dotted, class_name, facts.path)
@@ -350,6 +350,17 @@ class KnobIndex:
         if not found and parts[-2] not in OWN_OBJECT:
             found = self._through_named_property(parts[-2], parts[-1], dotted, depth)
         return found + self._through_sets(dotted, class_name, depth)
+
+    def _group_size(self, parts: list[str], facts: FileFacts) -> list[KnobLink]:
+        """The size flag behind a group accessor's call (`get_tp_world_size()`), or a size
+        read of the group one returns (`get_pp_group().world_size`)."""
+
+        def flags(name: str, where: FileFacts) -> tuple[KnobLink, ...]:
+            return self._resolve(name, where, None, {}, 1)
+
+        if len(parts) == 1:
+            return self.group_sizes.knobs(parts[0], facts, flags)
+        return self.group_sizes.size_read(parts[0][:-2], parts[1], facts, flags)
 
     def _through_init(
         self, dotted: str, facts: FileFacts, class_name: str | None, values: dict[str, str]
@@ -516,7 +527,13 @@ class KnobIndex:
         return None
 
     def _through_local(
-        self, binding: Binding, dotted: str, facts: FileFacts, class_name: str | None, depth: int
+        self,
+        binding: Binding,
+        dotted: str,
+        facts: FileFacts,
+        class_name: str | None,
+        depth: int,
+        local: Mapping[str, Binding] | None = None,
     ) -> list[KnobLink]:
         value = local_value(binding.value)
         if value is None:
@@ -536,12 +553,18 @@ class KnobIndex:
             ]
         if depth >= 2:
             return []
+        read = dict_read(binding.value) if value.alias is None else None
+        if read is not None:
+            return self._dict_key(read, binding, dotted, facts, class_name, local, depth)
         if value.alias is not None:
             via = f"the local `{binding.name}` = `{value.alias}` (line {binding.line})"
             return [
-                # a configuration class's own key keeps saying so (`linked_facts.OWN_KEY`)
+                # a configuration class's own key keeps saying so (`linked_facts.OWN_KEY`), a
+                # group's size the chain to its flag
                 msgspec.structs.replace(
-                    k, behind=dotted, via=f"{via}; {k.via}" if own_key(k.json_key, k.via) else via
+                    k,
+                    behind=dotted,
+                    via=f"{via}; {k.via}" if own_key(k.json_key, k.via) or k.group_size else via,
                 )
                 for found in self._resolve(value.alias, facts, class_name, {}, depth + 1)
                 # one key of a JSON-valued flag's object: that key, not the whole object
@@ -565,10 +588,80 @@ class KnobIndex:
             for k in out
         ]
 
+    def _dict_key(
+        self,
+        read: DictRead,
+        binding: Binding,
+        dotted: str,
+        facts: FileFacts,
+        class_name: str | None,
+        local: Mapping[str, Binding] | None,
+        depth: int,
+    ) -> list[KnobLink]:
+        """A local reading one key of a free dict a JSON-valued flag gives: the flag's whole
+        value (`--model-loader-extra-config`), or a dict-valued key of its object
+        (`kv_connector_extra_config` of `--kv-transfer-config`); the flag with that key.
+        The dict is followed through the function's locals that hold it as it is."""
+        held = _held_dict(read.receiver, local or {})
+        out: list[KnobLink] = []
+        for knob in self._resolve(held, facts, class_name, {}, depth + 1):
+            keyed = giving(knob, held) if knob.kind == KnobKind.FLAG else None
+            if keyed is None or keyed.dict_key is not None:
+                continue
+            field = keyed.name.lstrip("-").replace("-", "_")
+            if keyed.json_key is None and self.flags.free_dict(field):
+                outer = read.key  # the flag's value is the dict itself
+            elif keyed.json_key is not None and self.flags.dict_key_of(*_last_two(held)):
+                outer = keyed.json_key
+            else:
+                continue
+            via = (
+                f"the local `{binding.name}` = `{binding.value}` (line {binding.line}) reads "
+                f"the key `{read.key}` of `{held}`"
+            )
+            # a flag of the key's own name, beside the dict's, may write it over the JSON
+            # (`additional_config["kda_prefill_backend"] = self.kda_prefill_backend`), which
+            # the index does not show: the key is only named, as one of no known type
+            own = not (outer == read.key and self.flags.beside(field, read.key))
+            yes_no = own and read.default in ("True", "False")
+            out.append(
+                msgspec.structs.replace(
+                    keyed,
+                    behind=dotted,
+                    via=f"{via}; {knob.via}" if knob.via else via,
+                    json_key=outer,
+                    dict_key=read.key if own else None,
+                    dict_default=read.default if own else None,
+                    key_default=read.default if yes_no else None,
+                    key_defaults=(),
+                    json_fields=(),
+                )
+            )
+        return out
+
     def field_flag(self, name: str) -> KnobLink | None:
         """The flag that sets the field `name` of an arguments class (`EngineArgs`), or that
         argparse declares with that destination."""
         return self.flags.field_flag(name)
+
+
+_MAX_DICT_HOPS = 2  # locals followed back to the dict a key is read of
+
+
+def _held_dict(receiver: str, local: Mapping[str, Binding]) -> str:
+    """The dict `receiver` names, through the locals holding it as it is (`extra =
+    kv_transfer_config.kv_connector_extra_config or {}`)."""
+    for _ in range(_MAX_DICT_HOPS):
+        root, dot, rest = receiver.partition(".")
+        binding = local.get(root)
+        if binding is None:
+            break
+        value = local_value(binding.value)
+        alias = dict_alias(binding.value) or (value.alias if value is not None else None)
+        if alias is None or alias.partition(".")[0] == root:
+            break
+        receiver = alias + dot + rest
+    return receiver
 
 
 def _one_value(prop: PropertyFact, keys: set[str]) -> bool:

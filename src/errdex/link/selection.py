@@ -28,6 +28,7 @@ from errdex.facts import ChoiceList, FileFacts, KnobKind, NameFilter
 from errdex.lazy_re import lazy_compile
 from errdex.link.keyed_selection import KeyedSelections, class_target
 from errdex.link.knobs import KnobIndex
+from errdex.link.name_registry import NameRegistries
 from errdex.link.resolve import Namespace
 from errdex.linked_facts import KnobLink, SelectionLink
 
@@ -116,6 +117,7 @@ class SelectionIndex:
             self._add_typed_fields(files, enums)
             self._add_picks(files)
         self._keyed = KeyedSelections(files, names, knobs)
+        self._named = NameRegistries(files, names, knobs)
 
     def selections(
         self,
@@ -129,7 +131,7 @@ class SelectionIndex:
         makes the same check (the literal text of `message`, class names aside): every MLA
         backend refuses `alibi_slopes` with its own class name in the message), nor runs the
         site's method itself through a subclass that does not override it."""
-        out: list[SelectionLink] = []
+        out = self._named.selections(facts, class_name, function)
         top = class_name.split(".")[0] if class_name is not None else None
         excluded = self._excluded.get((facts.module, top), []) if top is not None else []
         members = self._members.get(facts.module, [])

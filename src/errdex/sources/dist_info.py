@@ -92,8 +92,10 @@ class DistInfo:
 def distribution(name: str) -> Distribution | None:
     """The installed distribution called `name`, as `importlib.metadata.distribution` finds
     it; None when there is none (or no name)."""
-    found = _dist_info(name) if name else None
-    if found is not None:
+    if not name:
+        return None
+    found, sure = _dist_info(name)
+    if found is not None or sure:
         return found
     import importlib.metadata
 
@@ -103,33 +105,38 @@ def distribution(name: str) -> Distribution | None:
         return None
 
 
-def _dist_info(name: str) -> DistInfo | None:
+def _dist_info(name: str) -> tuple[DistInfo | None, bool]:
     """The `.dist-info` folder `importlib.metadata` would find first for `name`, when the
-    plain search finds it; None when it does not, or when that search is not the only one."""
+    plain search finds it, and whether the plain search's answer is sure: it is the only
+    search (no other finder of distributions) and read every entry of the path, so that
+    finding none means there is none (a traceback's frame into a package of another
+    environment: `importlib.metadata` and the email parser it imports would look again)."""
     from importlib.machinery import PathFinder
 
     if any(
         finder is not PathFinder and getattr(finder, "find_distributions", None) is not None
         for finder in sys.meta_path
     ):
-        return None
+        return None, False
     wanted = _normalized(name)
     for entry in sys.path:
         if not isinstance(entry, str) or entry.lower().endswith(".egg"):
-            return None
+            return None, False
         root = entry or "."
         try:
             children = os.listdir(root)  # noqa: PTH208 - its order, as importlib.metadata lists
         except FileNotFoundError:
             continue
         except OSError:
-            return None  # a zip, or unreadable: importlib.metadata knows how it reads
+            return None, False  # a zip, or unreadable: importlib.metadata knows how it reads
         for child in children:
             low = child.lower()
             folder = low.endswith((".dist-info", ".egg-info"))
             if folder and _normalized(low.rpartition(".")[0].partition("-")[0]) == wanted:
-                return DistInfo(Path(root, child)) if low.endswith(".dist-info") else None
-    return None
+                if low.endswith(".dist-info"):
+                    return DistInfo(Path(root, child)), True
+                return None, False
+    return None, True
 
 
 def _normalized(name: str) -> str:

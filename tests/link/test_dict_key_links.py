@@ -1,0 +1,73 @@
+"""A name holding one key of a dict-valued config field (`extra.get("backend", "cpu")`,
+`extra["path"]`, where `extra` is `transfer_config.extra_config` or a flag's whole dict):
+the flag with that key, nested in the JSON under the dict's own field where the flag takes
+a configuration object (`KnobLink.dict_key`)."""
+
+from __future__ import annotations
+
+from test_passed_arguments import link
+
+from samples import DICT_ARGS
+
+DICTS = {
+    "eng/args.py": DICT_ARGS,
+    "eng/offload.py": """
+        def offload(vllm_config):
+            extra = vllm_config.transfer_config.extra_config or {}
+            backend = str(extra.get("backend", "cpu"))
+            if backend not in ("cpu", "disk"):
+                raise ValueError("unknown offload backend")
+
+
+        def pick(vllm_config):
+            name = vllm_config.transfer_config.extra_config.get("connectors")
+            if name is None:
+                raise ValueError("no connectors listed")
+
+
+        def load(load_config):
+            extra_config = load_config.loader_extra_config
+            threads = extra_config.get("num_threads")
+            if threads is not None and threads <= 0:
+                raise ValueError("num_threads must be positive")
+
+
+        def named(vllm_config):
+            name = vllm_config.transfer_config.connector.get("x")
+            if name is None:
+                raise ValueError("the connector names no x")
+
+
+        def other(vllm_config, spec):
+            extra = spec.extra_config
+            size = extra.get("size")
+            if size is None:
+                raise ValueError("a spec without a size")
+        """,
+}
+
+
+def test_a_key_of_a_dict_field_of_a_json_flag_is_that_key_in_the_field() -> None:
+    sites = link(DICTS)
+    for message, name, key in (
+        ("unknown offload backend", "backend", "backend"),
+        ("no connectors listed", "name", "connectors"),
+    ):
+        knobs = [k for k in sites[message].knobs if k.behind == name]
+        assert [(k.name, k.json_key, k.dict_key) for k in knobs] == [
+            ("--transfer-config", "extra_config", key)
+        ], sites[message].knobs
+    # a key of the object holding a name, not a dict: no key of it is the user's
+    named = sites["the connector names no x"]
+    assert not any(k.dict_key for k in named.knobs), named.knobs
+    # a dict no flag gives (a parameter of the function) holds no key of one
+    other = sites["a spec without a size"]
+    assert not any(k.json_key for k in other.knobs), other.knobs
+
+
+def test_a_key_of_a_flag_whose_value_is_a_dict_is_that_key() -> None:
+    site = link(DICTS)["num_threads must be positive"]
+    knobs = [k for k in site.knobs if k.behind == "threads"]
+    assert [(k.name, k.json_key, k.dict_key) for k in knobs] == [
+        ("--loader-extra-config", "num_threads", "num_threads")
+    ], site.knobs
