@@ -471,6 +471,7 @@ NAMED = {
             "json": ("json_parser", "JsonToolParser"),
             "xml": ("xml_parser", "XmlToolParser"),
             "size": ("size_parser", "SizeToolParser"),
+            "vocab": ("vocab_parser", "VocabToolParser"),
         }
         """,
     "serve/tools/json_parser.py": """
@@ -493,5 +494,11 @@ NAMED = {
                 self.vocab_size = tokenizer.vocab_size
                 if self.vocab_size < 1000:
                     raise ValueError("SizeToolParser needs a vocabulary of 1000 tokens")
+        """,
+    "serve/tools/vocab_parser.py": """
+        class VocabToolParser:
+            def __init__(self, tokenizer):
+                if "<call>" not in tokenizer.get_vocab():
+                    raise RuntimeError("VocabToolParser could not find the call token")
         """,
 }

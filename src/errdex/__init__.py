@@ -229,10 +229,12 @@ def answer(
     """A paste answered where the error happened: the installed packages its traceback or
     `project` names are indexed first (into a new database, even); with `partial_first`,
     from the files the paste needs, and `answered` gets the answer before the rest of those
-    files are indexed. So is `release` (`NAME==VERSION`, read from its archive, downloaded
-    once, never installed), or a release the paste states that is not the one installed
-    here. With `pages`, the best match's page and source file come with it. `announce`
-    hears of each package indexed on the way. Raises `NotFoundError` when there is nothing
+    files are indexed (called with Python's cyclic garbage collector paused, as answering
+    runs: a callback that makes much should be quick or hand the work on). So is
+    `release` (`NAME==VERSION`, read from its archive, downloaded once, never installed),
+    or a release the paste states that is not the one installed here. With `pages`, the
+    best match's page and source file come with it. `announce` hears of each package
+    indexed on the way. Raises `NotFoundError` when there is nothing
     to search."""
     from errdex.answers import answer_for_reader
     from errdex.match.answer import may_index

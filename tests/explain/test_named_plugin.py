@@ -89,3 +89,14 @@ def test_a_check_of_no_token_offers_another_registered_name(named: Store) -> Non
     assert "tokenizer" not in page.what_it_means
     assert page.example_fix is not None
     assert "made for your model" not in page.example_fix.note
+
+
+def test_a_token_looked_up_in_the_vocabulary_call_asks_for_the_model_s_parser(
+    named: Store,
+) -> None:
+    # `"<call>" not in tokenizer.get_vocab()`: the served model's tokenizer lacks the token
+    page = page_with_message(named, "serve", "VocabToolParser could not find")
+    assert "give `--tool-call-parser` the name of the tool call parser made for your model" in (
+        page.solutions[0].text
+    ), page.solutions[0].text
+    assert "that tokenizer does not have them" in page.what_it_means

@@ -14,6 +14,7 @@ from explain_samples import indexed_package, page_with_message
 from errdex.explain import context
 from errdex.explain.outline import (
     any_import,
+    binding,
     defining,
     holding,
     importing_any,
@@ -204,3 +205,15 @@ def test_a_page_reads_the_imports_it_follows_without_parsing_the_whole_file(
     assert any("PKG_PATH" in s.text for s in page.solutions)  # found through `from ... import`
     assert pkg.file_outline(version.id, "pkg/run.py") == (2, 3, 5, 8, 15)
     assert run not in parsed
+
+
+def test_the_statements_that_may_bind_a_handler_s_name() -> None:
+    keep = binding({"ParseError", "Exception"})
+    assert keep("ParseError = ValueError\n", 1, 2)
+    assert keep("from .errors import (\n    ParseError,\n)\n", 1, 4)
+    assert keep("class ParseError(Exception):\n    pass\n", 1, 3)
+    assert keep("from .errors import *\n", 1, 2)
+    # a class of another name whose bases write it, a function whose body does
+    assert not keep("class Failed(Exception):\n    pass\n", 1, 3)
+    assert not keep("def parse(text):\n    raise ParseError(text)\n", 1, 3)
+    assert not keep("ParseErrors = {}\n", 1, 2)

@@ -290,6 +290,107 @@ PARSE = {
                     logger.info("failed: %s", text)
                 raise LookupError("no value to look up") from e
         """,
+    "parse/bound.py": """
+        import asyncio
+        import logging
+        import sys
+        import traceback
+
+        from parse import errors
+
+        logger = logging.getLogger(__name__)
+        ParseError = ValueError
+
+
+        class Cancelled(asyncio.CancelledError):
+            pass
+
+
+        class Stopped(Cancelled):
+            pass
+
+
+        class Failed(KeyError):
+            pass
+
+
+        def cancel(task):
+            try:
+                if task.done():
+                    raise Stopped("already done")
+            except Exception:
+                return None
+            return task
+
+
+        def aliased(text):
+            try:
+                if not text:
+                    raise ValueError("no text")
+            except ParseError:
+                raise
+            except Exception:
+                logger.error("failed")
+                return None
+            return text
+
+
+        def dotted(sock):
+            try:
+                if sock is None:
+                    raise ConnectionError("no socket")
+            except errors.ConnectionError:
+                return None
+            except Exception:
+                raise
+            return sock
+
+
+        def formatted(value):
+            error = None
+            try:
+                if value is None:
+                    raise TypeError("no value")
+            except Exception:
+                error = traceback.format_exc()
+            if error is not None:
+                raise RuntimeError(error)
+            return value
+
+
+        def logged_info(value):
+            try:
+                if value is None:
+                    raise TypeError("no value")
+            except TypeError:
+                logger.error("no value", exc_info=sys.exc_info())
+                return None
+            return value
+
+
+        def failed(table, key):
+            try:
+                if key not in table:
+                    raise Failed(key)
+            except Exception:
+                return None
+            return table[key]
+
+
+        def awaited(future):
+            try:
+                if future is None:
+                    raise ValueError("no future")
+            except asyncio.InvalidStateError:
+                raise
+            except Exception:
+                return None
+            return future
+        """,
+    "parse/errors.py": """
+        class ConnectionError(Exception):
+            pass
+        """,
 }
 
 
@@ -461,3 +562,32 @@ def test_a_branch_that_only_logs_before_the_last_raise_keeps_what_it_raises(
     # `if verbose:` leaves on no path of its own, and its local text is read by the log
     page = _page(parse, "wrapped", "ValueError")
     assert "catches it and raises `LookupError` in its place" in page.what_it_means
+
+
+def _caught(store: Store, function: str, exception: str) -> bool:
+    return "of the same `try` catches it" in _page(store, function, exception).what_it_means
+
+
+def test_a_class_whose_chain_ends_in_an_unresolved_class_is_not_known_to_be_caught(
+    parse: Store,
+) -> None:
+    # `Stopped(Cancelled(asyncio.CancelledError))` is no `Exception`; `Failed(KeyError)` is
+    assert not _caught(parse, "cancel", "Stopped")
+    assert _caught(parse, "failed", "Failed")
+
+
+def test_a_handler_s_name_is_read_by_what_the_file_binds_to_it(parse: Store) -> None:
+    # `ParseError = ValueError` may take the `ValueError` (and raise it again);
+    # `errors.ConnectionError` is the package's own class, not the built-in one
+    assert not _caught(parse, "aliased", "ValueError")
+    assert not _caught(parse, "dotted", "ConnectionError")
+    # a module's class not named as a built-in one takes no built-in error
+    assert _caught(parse, "awaited", "ValueError")
+
+
+def test_a_traceback_s_text_kept_is_not_read_and_a_logged_exc_info_is(parse: Store) -> None:
+    assert not _caught(parse, "formatted", "TypeError")
+    assert (
+        "its handler (lines 73-75) logs “no value” with the traceback and returns `None`."
+        in _page(parse, "logged_info", "TypeError").what_it_means
+    )

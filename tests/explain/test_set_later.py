@@ -120,6 +120,10 @@ FILES = {
             def __init__(self, message, reply=None, /):
                 super().__init__(message)
                 self._reply = reply
+
+
+        class Refused(ReplyFailure):
+            pass
         """,
 }
 
@@ -163,7 +167,8 @@ def test_a_property_only_its_setter_fills_says_to_assign_it(webby: Store) -> Non
 
 
 def test_only_a_keyword_a_call_can_give_and_its_subclasses_take(webby: Store) -> None:
-    # `TimedOut.__init__(self, message)` takes no `reply`; `PositionalFailure`'s is
+    # `TimedOut.__init__(self, message)` takes no `reply` (`Refused` does: not all its
+    # subclasses alike); `PositionalFailure`'s is
     # positional-only; `ReplyFailure` stores it with an annotation
     page = page_in_function(webby, "webby", "Failure.reply")
     assert page.solutions[0].text.startswith(

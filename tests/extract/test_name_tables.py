@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+
+import pytest
+
 from errdex.extract.keyed_tables import module_tables
 
 
@@ -43,3 +47,15 @@ def test_a_registry_after_many_class_tables_is_kept() -> None:
     classes, names = module_tables(tables + registry)
     assert len(classes) == 50
     assert list(names) == ["_PARSERS"]
+
+
+def test_class_tables_past_the_cap_are_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # once 50 class tables are read, only a dict holding a `("module", "Class")` pair is
+    tables = "".join(f'T{i} = {{"a": {{A{i}}}, "b": {{B{i}}}}}\n' for i in range(60))
+    registry = '_PARSERS = {"a": ("a_parser", "AParser"), "b": ("b_parser", "BParser")}\n'
+    parsed = []
+    parse = ast.parse
+    monkeypatch.setattr(ast, "parse", lambda text, *a, **k: parsed.append(text) or parse(text))
+    classes, names = module_tables(tables + registry)
+    assert (len(classes), list(names)) == (50, ["_PARSERS"])
+    assert len(parsed) == 51

@@ -78,6 +78,16 @@ def test_only_a_refusal_of_a_switch_left_off_carries_it(args: str) -> None:
     assert link.along == ()
 
 
+def test_a_switch_off_by_a_none_default_is_carried() -> None:
+    args = _ARGS.replace(
+        "enable_auto_tool_choice: bool = False", "enable_auto_tool_choice: bool = None"
+    )
+    assert args != _ARGS
+    package = {**NAMED, "serve/args.py": args}
+    (link,) = site_of("JsonToolParser could not locate", package).selections
+    assert link.along == ("--enable-auto-tool-choice",)
+
+
 def test_a_dict_of_the_same_name_in_another_package_keeps_its_names() -> None:
     twin = {
         **NAMED,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib.metadata
 import subprocess
 import sys
@@ -39,36 +40,35 @@ def test_tracker_and_homepage_come_from_the_metadata() -> None:
 def test_reading_a_distribution_does_not_import_it() -> None:
     """Nor importlib.metadata and the email parser (`dist_info` finds and reads it)."""
     script = (
-        "import sys\n"
         "from errdex.indexing.installed import distributions_behind\n"
         "from errdex.sources.installed import installed_source\n"
         "assert distributions_behind([], ['click']) == ['click']\n"
         "source = installed_source('click')\n"
         "assert source.info.version and sum(1 for _ in source.files()) > 10\n"
-        "print([m for m in ('click', 'importlib.metadata', 'email') if m in sys.modules])\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
-    )
-    assert done.stdout.strip() == "[]"
+    assert _modules_after(script, ("click", "importlib.metadata", "email")) == []
 
 
 def test_a_package_not_installed_here_is_told_without_importlib_metadata() -> None:
     """A traceback's frames into a package of another environment: the plain search of the
     path found no distribution of it, which `importlib.metadata` would not either."""
     script = (
-        "import sys\n"
         "from errdex.indexing.installed import distributions_behind\n"
         "from errdex.sources.dist_info import distribution\n"
         "frame = '/venv/lib/python3.10/site-packages/no_such_module_errdex/client.py'\n"
         "assert distributions_behind([frame], ['no_such_module_errdex_either']) == []\n"
         "assert distribution('no-such-dist-errdex') is None\n"
-        "print([m for m in ('importlib.metadata', 'email') if m in sys.modules])\n"
     )
+    assert _modules_after(script, ("importlib.metadata", "email")) == []
+
+
+def _modules_after(script: str, modules: tuple[str, ...]) -> list[str]:
+    """Which of `modules` a fresh interpreter has imported once it ran `script`."""
+    shown = f"import sys\nprint([m for m in {modules!r} if m in sys.modules])\n"
     done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        [sys.executable, "-c", script + shown], capture_output=True, text=True, check=True
     )
-    assert done.stdout.strip() == "[]"
+    return ast.literal_eval(done.stdout.strip())
 
 
 def test_every_distribution_of_the_environment_once() -> None:

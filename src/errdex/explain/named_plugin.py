@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import shlex
+from functools import lru_cache
 
 from errdex.explain.input_nodes import free_names
 from errdex.explain.page import ExampleFix, Solution
@@ -31,7 +32,7 @@ from errdex.store.base import StoredSite
 
 # what a check reads when it looks a token up in the model's tokenizer (`self.vocab.get(t)`,
 # `t not in self.vocab`, `self.tool_calls_start_token_id is None`): whole names
-_VOCAB = "vocab"
+_VOCAB = ("vocab", "get_vocab")  # a tokenizer's vocabulary, as an attribute or its call
 _TOKEN_ID = "_token_id"
 
 
@@ -111,24 +112,38 @@ def _codes(names: tuple[str, ...] | list[str], last: str = "and") -> str:
     return listed([code(n) for n in names], last)
 
 
-def _texts(stored: StoredSite) -> list[str]:
-    return [c.test for c in stored.site.conditions] + [b.value for b in stored.site.bindings]
+def _texts(stored: StoredSite) -> tuple[str, ...]:
+    return (
+        *(c.test for c in stored.site.conditions),
+        *(b.value for b in stored.site.bindings),
+    )
 
 
-def _parsed(stored: StoredSite) -> list[ast.expr]:
-    """The site's conditions and bindings' values, parsed."""
+def _parsed(stored: StoredSite) -> tuple[ast.expr, ...]:
+    """The site's conditions and bindings' values, parsed (once for the page's rules)."""
+    return _parsed_texts(_texts(stored))
+
+
+@lru_cache(maxsize=16)
+def _parsed_texts(texts: tuple[str, ...]) -> tuple[ast.expr, ...]:
     out = []
-    for text in _texts(stored):
+    for text in texts:
         try:
             out.append(ast.parse(text, mode="eval").body)
         except SyntaxError:
             continue
-    return out
+    return tuple(out)
 
 
 def _looks_up_tokens(stored: StoredSite) -> bool:
-    """Whether the check reads the tokenizer's vocabulary or a token's id by name."""
-    for node in _parsed(stored):
+    """Whether the check reads the tokenizer's vocabulary or a token's id by name (the
+    page asks three or four times: worked out once for its texts)."""
+    return _reads_tokens(_texts(stored))
+
+
+@lru_cache(maxsize=16)
+def _reads_tokens(texts: tuple[str, ...]) -> bool:
+    for node in _parsed_texts(texts):
         for child in ast.walk(node):
             name = (
                 child.id
@@ -137,7 +152,7 @@ def _looks_up_tokens(stored: StoredSite) -> bool:
                 if isinstance(child, ast.Attribute)
                 else ""
             )
-            if name == _VOCAB or name.endswith(_TOKEN_ID):
+            if name in _VOCAB or name.endswith(_TOKEN_ID):
                 return True
     return False
 

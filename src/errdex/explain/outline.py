@@ -22,6 +22,7 @@ _IMPORT = re.compile(r"[ \t\f]*(?:from|import)\b")
 _DEFINITION = re.compile(r"[ \t\f]*(?:(?:def|class|async)\b|@)")
 _WORD = re.compile(r"\w+")
 _WORD_CHARACTER = re.compile(r"\w")
+_STAR = r"\bimport\s+\*"  # `from .errors import *`: any name may be bound by it
 
 
 def defining(name: str) -> Keep:
@@ -36,6 +37,25 @@ def importing_or_defining(name: str) -> Keep:
     readers of these look names up at the top of the module alone)."""
     defines = _defining(name, at_margin=True)
     return lambda chunk, start, end: _IMPORT.match(chunk) is not None or defines(chunk, start, end)
+
+
+def binding(names: Collection[str]) -> Keep:
+    """The top-level statements that may bind one of `names` at the top of the module: those
+    writing it (or a star import) but a function or class of another name (a class whose
+    bases name it, a function whose body does)."""
+    words = [n for n in names if _WORD.fullmatch(n)]
+    if len(words) < len(names):
+        return lambda chunk, start, end: True  # a character `\w` does not take: every one
+    written = re.compile("|".join([rf"\b{re.escape(w)}\b" for w in words] + [_STAR]))
+
+    def keep(chunk: str, start: int, end: int) -> bool:
+        if chunk.isascii() and written.search(chunk) is None:
+            return False
+        if _DEFINITION.match(chunk) is None:
+            return True
+        return any(_names_header(chunk, w, at_margin=True) for w in words)
+
+    return keep
 
 
 def _defining(name: str, *, at_margin: bool) -> Keep:

@@ -12,9 +12,11 @@ is read here counts: one that raises the error again (`raise`, `raise e`, a `saf
 hands it to a call other than a log's, or raises only on some of its paths leaves the page as
 it was; so does a handler with a statement not read here (an `if`, a loop, a `with`, a
 nested `def`, an `assert`), which may leave on some of its paths only, and one that keeps the
-error's text (`error = f"{exc}"`: a later line may raise it) or `sys.exc_info()`. The handler
-is the first of its `try` that matches the raised class; which one matches is known for a
-built-in class (and for a class of the package, when it is the first handler of its `try`).
+error's text (`error = f"{exc}"`, `error = traceback.format_exc()`: a later line may raise
+it) or `sys.exc_info()`. The handler is the first of its `try` that matches the raised class;
+which one matches is known for a built-in class against the names the file binds (a class it
+defines or imports is no built-in one; `ParseError = ValueError`, `errors.ConnectionError` are
+not known), and for a class of the package whose chain of bases is all read.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 
 from errdex.ast_walk import SCOPES, walk, walk_scope
 from errdex.explain.context import Facts, async_function_at, function_span, lines_of
+from errdex.explain.outline import binding
 from errdex.explain.plain import code, listed
 from errdex.explain.why_texts import ALL_LOG_METHODS, is_log_call, text_literal
 from errdex.extract.conditions import dotted_name
@@ -35,9 +38,8 @@ from errdex.facts import SiteKind
 __all__ = ["OwnHandler", "caught_without_replacement", "own_handler"]
 
 _BROAD = ("Exception", "BaseException")
-# classes `except Exception` does not catch
-_NOT_EXCEPTIONS = frozenset({"BaseException", "SystemExit", "KeyboardInterrupt", "GeneratorExit"})
 # the error handed to these keeps it in a text: no way for it to be raised again
+_BASES_READ = 8  # the linker reads this many of a class's bases (`Namespace.bases`)
 _TEXT_CALLS = frozenset({"str", "repr", "type", "format"})
 _MAX_RETURNED = 80  # a returned expression longer than this is "a value"
 # the statements of a handler whose whole effect is read here (a `raise` only as its last)
@@ -62,6 +64,14 @@ _EXITS = (ast.Return, ast.Continue, ast.Break, ast.Raise, ast.Yield, ast.YieldFr
 _ASSIGNS = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)
 # calls that hand the error being handled to whoever keeps their value
 _EXC_INFO = frozenset({"sys.exc_info", "sys.exception", "exc_info"})
+# calls that give the text of the error being handled, with its traceback
+_TRACEBACK_TEXT = frozenset(
+    {
+        f"{module}{call}"
+        for module in ("traceback.", "")
+        for call in ("format_exc", "format_exception", "format_exception_only")
+    }
+)
 _TRY = re.compile(r"\s*try\s*:")
 
 
@@ -122,9 +132,11 @@ def _own_handler(facts: Facts) -> OwnHandler | None:
     raised = _raised(facts)
     if raised is None:
         return None
-    for node in _tries(scope, site.line):
+    tries = _tries(scope, site.line)
+    bound = _Bound(facts, tries)
+    for node in tries:
         for handler in node.handlers:
-            catches = _catches(handler, raised)
+            catches = _catches(handler, raised, bound)
             if catches is None:
                 return None  # whether it takes the error is not known: nor is which does
             if not catches:
@@ -194,12 +206,27 @@ def _raised(facts: Facts) -> _Raised | None:
     builtin = _builtin(name)
     if builtin is not None and info is not None and info.bases:
         builtin = None  # a class of the package named as a built-in one
-    exception: bool | None = None  # a class not resolved (`asyncio.CancelledError`)
     if builtin is not None:
-        exception = issubclass(builtin, Exception)
-    elif bases:
-        exception = not ({name, *bases} & _NOT_EXCEPTIONS)
+        exception: bool | None = issubclass(builtin, Exception)
+    else:
+        exception = _an_exception(info.bases if info is not None else (), facts.stored.module)
     return _Raised(frozenset({name, *bases}), builtin, exception)
+
+
+def _an_exception(bases: tuple[str, ...], module: str) -> bool | None:
+    """Whether a class of the package with these bases (the linker's, nearest first) is an
+    `Exception`: True when one is a built-in subclass of it; False when the chain is all
+    read (built-in classes and the package's own) and none is; None when a base is not
+    resolved (`asyncio.CancelledError` is no `Exception`) or the chain is cut at the
+    linker's limit."""
+    found = [_builtin(b.removeprefix("builtins.")) for b in bases if b.startswith("builtins.")]
+    if any(c is not None and issubclass(c, Exception) for c in found):
+        return True
+    package = module.partition(".")[0] + "."
+    read = all(b.startswith(("builtins.", package)) or b == "object" for b in bases)
+    if not found or not read or len(bases) >= _BASES_READ:
+        return None
+    return False
 
 
 def _builtin(name: str) -> type[BaseException] | None:
@@ -207,7 +234,7 @@ def _builtin(name: str) -> type[BaseException] | None:
     return found if isinstance(found, type) and issubclass(found, BaseException) else None
 
 
-def _catches(handler: ast.ExceptHandler, raised: _Raised) -> bool | None:
+def _catches(handler: ast.ExceptHandler, raised: _Raised, classes: _Bound) -> bool | None:
     """Whether the handler takes the raised class: None when that is not known."""
     if handler.type is None:
         return True
@@ -218,13 +245,14 @@ def _catches(handler: ast.ExceptHandler, raised: _Raised) -> bool | None:
         if not isinstance(written, str):
             unknown = True
             continue
-        caught = _builtin(written)
         if raised.builtin is not None:
-            if caught is not None:
-                if issubclass(raised.builtin, caught):
+            bound = classes.of(kind)
+            if isinstance(bound, type):
+                if issubclass(raised.builtin, bound):
                     return True
-            elif not _class_name(written):
-                # `socket.error` (OSError), `_ERRORS` (a tuple that may hold the class)
+            elif bound is None:
+                # `socket.error` (OSError), `ParseError = ValueError`, `_ERRORS` (a tuple
+                # that may hold the class), a name the file does not bind
                 unknown = True
             # else a class of a package: a built-in class is no subclass of it
             continue
@@ -239,10 +267,83 @@ def _catches(handler: ast.ExceptHandler, raised: _Raised) -> bool | None:
     return None if unknown else False
 
 
-def _class_name(written: str) -> bool:
-    """`TimeoutError`, `ParserError`: CapWords, not a constant's ALL_CAPS nor an alias's
-    lower case (`socket.error`)."""
-    return written[:1].isupper() and not written.isupper() and "_" not in written
+class _Bound:
+    """What the names of the site's file stand for at its top level, read once a page: a
+    class it defines or imports, or something else it binds (`ParseError = ValueError`)."""
+
+    def __init__(self, facts: Facts, tries: list[ast.Try | ast.TryStar]) -> None:
+        self._facts = facts
+        # the plain names the handlers write: the top-level statements that may bind one of
+        # them are parsed (the first time a built-in error asks), not the whole file
+        self._names = frozenset(
+            n.id
+            for node in tries
+            for handler in node.handlers
+            if handler.type is not None
+            for n in walk(handler.type)
+            if isinstance(n, ast.Name)
+        )
+        self._read = False
+        self.classes: set[str] = set()
+        self.others: set[str] = set()
+        self.starred = False  # `from .errors import *`: any name may be bound
+
+    def _bindings(self) -> None:
+        self._read = True
+        tree = self._facts.top_module(binding(self._names))
+        for statement in tree.body if tree is not None else ():
+            if isinstance(statement, ast.ClassDef):
+                self.classes.add(statement.name)
+            elif isinstance(statement, ast.Import | ast.ImportFrom):
+                self.classes.update(_imported(statement))
+            elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+                self.others.add(statement.name)
+            else:  # bound otherwise, or on some paths only (`try: from x import E`)
+                self.others.update(_bound_in(statement))
+        self.starred = "*" in self.classes
+
+    def of(self, kind: ast.expr) -> type[BaseException] | bool | None:
+        """The built-in class `kind` names, True for a class of a package (one the file
+        defines or imports by that name, or a module's CapWords attribute not named as a
+        built-in), None when not known (another dotted name, a name the file binds otherwise
+        or not at all)."""
+        if isinstance(kind, ast.Attribute):
+            if isinstance(kind.value, ast.Name) and kind.value.id == "builtins":
+                return _builtin(kind.attr)
+            # `json.JSONDecodeError`, `exceptions.MalformedJSON`: a class of its module as
+            # one imported by name is; not one spelt as a built-in (`errors.ConnectionError`
+            # may be the package's own, `asyncio.TimeoutError` is the built-in one) nor an
+            # alias's lower case (`socket.error` is `OSError`)
+            written = kind.attr
+            if hasattr(builtins, written) or not written[:1].isupper() or written.isupper():
+                return None
+            return True
+        if not isinstance(kind, ast.Name):
+            return None
+        if not self._read:
+            self._bindings()
+        if kind.id in self.others:
+            return None
+        if kind.id in self.classes:
+            return True
+        return None if self.starred else _builtin(kind.id)
+
+
+def _imported(statement: ast.Import | ast.ImportFrom) -> list[str]:
+    return [(a.asname or a.name).partition(".")[0] for a in statement.names]
+
+
+def _bound_in(statement: ast.stmt) -> set[str]:
+    """The names a top-level statement binds: assigned, defined or imported anywhere in it."""
+    found: set[str] = set()
+    for node in walk(statement):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            found.add(node.id)
+        elif isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            found.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            found.update(_imported(node))
+    return found
 
 
 def _described(handler: ast.ExceptHandler) -> OwnHandler | None:
@@ -269,8 +370,8 @@ def _described(handler: ast.ExceptHandler) -> OwnHandler | None:
         instead = (written, raised.lineno)
     if any(_raising_call(n) for n in walk_scope(handler.body)):
         return None  # `with util.safe_reraise():`, `util.raise_(e)`: raised again
-    if any(isinstance(n, ast.Call) and dotted_name(n.func) in _EXC_INFO for n in walk(handler)):
-        return None  # `self._exc = sys.exc_info()`: kept, to be raised later
+    if _kept_info(handler, leaves):
+        return None  # `self._exc = sys.exc_info()`, `error = traceback.format_exc()`
     if name is not None and _handed_on(handler, name, leaves):
         return None  # kept or handed to a call that may raise it later
     does = tuple(d for s in handler.body if (d := _done(s)) is not None)
@@ -298,6 +399,39 @@ def _raising_call(node: ast.AST) -> bool:
     return "raise" in called.lower()
 
 
+def _kept_info(handler: ast.ExceptHandler, leaves: bool) -> bool:
+    """Whether the handler keeps the error being handled, or its traceback's text, where a
+    later line may raise it: `sys.exc_info()` anywhere but in a log call (`exc_info=` of a
+    log line only shows it), `traceback.format_exc()` in a kept assignment."""
+    kept = _kept(handler, leaves)
+    logged = {
+        id(n)
+        for c in walk(handler)
+        if isinstance(c, ast.Call) and is_log_call(c, ALL_LOG_METHODS)
+        for n in walk(c)
+    }
+    for node in walk(handler):
+        if not isinstance(node, ast.Call):
+            continue
+        called = dotted_name(node.func)
+        if called in _EXC_INFO and id(node) not in logged:
+            return True
+        if called in _TRACEBACK_TEXT and id(node) in kept:
+            return True
+    return False
+
+
+def _kept(handler: ast.ExceptHandler, leaves: bool) -> set[int]:
+    """The nodes of the handler's assignments that keep a value past it: all but those to
+    locals of a handler that `leaves` by its last `raise` (no later line reads them)."""
+    return {
+        id(n)
+        for s in walk(handler)
+        if isinstance(s, _ASSIGNS) and not (leaves and _local(s))
+        for n in walk(s)
+    }
+
+
 def _handed_on(handler: ast.ExceptHandler, name: str, leaves: bool) -> bool:
     """Whether the caught error is used other than in a log call, turned into text that is
     not kept, or named as the cause of the error raised in its place: kept (`self._error =
@@ -306,12 +440,7 @@ def _handed_on(handler: ast.ExceptHandler, name: str, leaves: bool) -> bool:
     that may raise it later. A handler that `leaves` by its last `raise` may keep the text in
     a local (`s = f"{e}"` for its log line): no later line reads it."""
     nodes = list(walk(handler))  # nested functions too: a callback may raise it later
-    kept = {
-        id(n)
-        for s in nodes
-        if isinstance(s, _ASSIGNS) and not (leaves and _local(s))
-        for n in walk(s)
-    }
+    kept = _kept(handler, leaves)
     allowed: set[int] = set()
     for node in nodes:
         inside: ast.AST | None = None

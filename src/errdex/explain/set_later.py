@@ -90,7 +90,7 @@ def _stores_value(owner: ast.ClassDef, member: str, attr: str) -> bool:
 def _keyword_makers(
     facts: Facts, owner: str, member: str, attr: str, setter: bool
 ) -> list[tuple[str, str, bool]]:
-    """(public subclass, keyword, whether its subclasses in the file take the keyword too)
+    """(public subclass, keyword, whether all its subclasses in the file take the keyword too)
     of each subclass in the site's file whose constructor stores a keyword with a default
     as it is in `self.attr` (or through the property's setter): the call that leaves it out
     is the one that keeps None. A subclass takes it when it has no constructor of its own or
@@ -116,13 +116,27 @@ def _keyword_makers(
         keyword = _stored_keyword(init, attr, stored)
         if keyword is None:
             continue
-        direct = [c for c in classes.values() if any(ast.unparse(b) == name for b in c.bases)]
-        more = any(
-            (made := _constructor(c)) is None or keyword in _defaulted_keywords(made)
-            for c in direct
-        )
-        found.append((name, keyword, more))
+        found.append((name, keyword, _all_take(classes, name, keyword)))
     return found
+
+
+def _all_take(classes: dict[str, ast.ClassDef], name: str, keyword: str) -> bool:
+    """Whether the class has subclasses in the file and every one, at any depth, takes the
+    keyword: by a constructor of its own that takes it, or by none (its base's is called)."""
+    takes = {name: True}
+    changed = True
+    while changed:
+        changed = False
+        for below, c in classes.items():
+            if below in takes:
+                continue
+            base = next((b for b in map(ast.unparse, c.bases) if b in takes), None)
+            if base is None:
+                continue
+            made = _constructor(c)
+            takes[below] = takes[base] if made is None else keyword in _defaulted_keywords(made)
+            changed = True
+    return len(takes) > 1 and all(takes.values())
 
 
 def _constructor(c: ast.ClassDef) -> ast.FunctionDef | None:

@@ -58,6 +58,9 @@ _GETTEXT = frozenset(
 
 
 _MAX_RETURNED = 4  # messages kept per function
+# a field declared as one of these takes a dict (by its last name, alone or from a module)
+_DICT_TYPES = frozenset({"dict", "Dict", "Mapping", "MutableMapping"})
+_DICT_MODULES = ("typing", "collections", "typing_extensions")
 
 
 class DefinitionRecorder:
@@ -584,12 +587,26 @@ def _config_keys(stmt: ast.ClassDef) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def _declared_dict(annotation: ast.expr) -> bool:
-    """Whether an annotation starts with `dict` (`dict[str, Any] | None`, `Dict`)."""
-    if isinstance(annotation, ast.BinOp):
-        annotation = annotation.left
-    if isinstance(annotation, ast.Subscript):
-        annotation = annotation.value
-    return dotted_name(annotation) in ("dict", "Dict", "typing.Dict")
+    """Whether an annotation declares a dict, alone or as a member of a union: `dict[str,
+    Any] | None`, `None | dict`, `Optional[Dict[str, Any]]`, `Union[dict, Config]`,
+    `Mapping[str, int]` (a string annotation read as the expression it holds)."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return False
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return _declared_dict(annotation.left) or _declared_dict(annotation.right)
+    head = annotation.value if isinstance(annotation, ast.Subscript) else annotation
+    named = dotted_name(head)
+    if named is None:
+        return False
+    last = named.rpartition(".")[2]
+    if isinstance(annotation, ast.Subscript) and last in ("Optional", "Union"):
+        inside = annotation.slice
+        members = inside.elts if isinstance(inside, ast.Tuple) else [inside]
+        return any(_declared_dict(m) for m in members)
+    return last in _DICT_TYPES and named.partition(".")[0] in (last, *_DICT_MODULES)
 
 
 def _command_names(body: list[ast.stmt]) -> dict[str, str]:

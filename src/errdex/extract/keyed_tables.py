@@ -15,6 +15,7 @@ at the first column too (or ends the opening line), and parsed alone.
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 
 from errdex.extract.textscan import line_matches
@@ -29,6 +30,9 @@ _ALIAS = lazy_compile(
     r"(?:typing\.)?Literal\["
 )
 _TABLE = lazy_compile(r"\n([A-Za-z_]\w*+)(?:[ \t]*+:[^=\n]*+)?[ \t]*+=[ \t]*+\{")
+# a tuple opening on a string: what a registry's `("module_file", "ClassName")` pair starts
+# with, looked for once the module's class tables are all read
+_PAIR = lazy_compile(r"\(\s*[\"']")
 _MAX_TABLES = 50
 _MAX_KEYS = 80
 _MAX_PAIRS = 200  # a registry of plugins by name: vllm's tool parsers are 58
@@ -71,7 +75,8 @@ def module_tables(
     for start, end, head in line_matches(_TABLE, text):
         # a value that is a set, list or tuple opens a bracket: a dict with none (of strings,
         # names, numbers) is not parsed
-        node = _statement(text, start, end - 1, "}", opening="[({")
+        full = len(classes) >= _MAX_TABLES  # only a registry's pairs are still wanted
+        node = _statement(text, start, end - 1, "}", opening="[({", needs=_PAIR if full else None)
         if node is None or not isinstance(node.value, ast.Dict):
             continue
         # each kind capped apart: a module of many class tables keeps its registries
@@ -109,11 +114,17 @@ def _pairs(node: ast.Dict) -> dict[str, tuple[str, str]]:
 
 
 def _statement(
-    text: str, start: int, bracket: int, closing: str, opening: str = ""
+    text: str,
+    start: int,
+    bracket: int,
+    closing: str,
+    opening: str = "",
+    needs: re.Pattern[str] | None = None,
 ) -> ast.Assign | ast.AnnAssign | None:
     """The statement from `start` whose bracket opens at `bracket`: it ends on its own line
     when that line ends with `closing`, else at the next line that starts with it. With
-    `opening`, None unless one of its characters comes after that bracket."""
+    `opening`, None unless one of its characters comes after that bracket; with `needs`,
+    None unless that pattern is found after it (tried before anything is parsed)."""
     line_end = text.find("\n", bracket)
     line_end = len(text) if line_end < 0 else line_end
     if text[bracket:line_end].rstrip().endswith(closing):
@@ -124,6 +135,8 @@ def _statement(
             return None
         end = at + 2
     if opening and not any(text.find(c, bracket + 1, end) >= 0 for c in opening):
+        return None
+    if needs is not None and needs.search(text, bracket + 1, end) is None:
         return None
     try:
         with warnings.catch_warnings():

@@ -22,7 +22,9 @@ _holds = 0
 def cyclic_gc_paused(*, collect_after: bool = False, hold: bool = False) -> Iterator[None]:
     """Pause the cyclic collector, restoring its state after (and collecting, if asked).
 
-    With `hold`, no pause inside this one collects after itself: work whose objects all
+    With `hold`, no pause collects after itself until this one ends, in any thread (the
+    collector and the count of holds are the process's: a batch another thread extracts
+    meanwhile waits for the next collection too): work whose objects all
     live until its end (a first answer: the modules it imports, the files it reads and
     parses, the sites it links) gains nothing from a young collection, and with the
     collector off since the pause began, the youngest generation is everything made since,

@@ -272,6 +272,10 @@ def _flag(
     return sorted(chosen)[0]
 
 
+# the defaults that leave a switch off (`bool = None` is falsy as well)
+_OFF = frozenset({"False", "None", "0"})
+
+
 def _required(files: list[FileFacts], wanted: set[str]) -> dict[str, list[str]]:
     """Each field of `wanted` → the `bool` fields, off by default, the version refuses
     without it: a raise (or exit) under `if x.A and not x.<field>` (`--enable-auto-tool-choice`
@@ -285,7 +289,7 @@ def _required(files: list[FileFacts], wanted: set[str]) -> dict[str, list[str]]:
             for name, annotation in cls.fields.items():
                 if annotation.strip() == "bool":
                     switches.add(name)
-                    if cls.defaults.get(name, "False") != "False":
+                    if cls.defaults.get(name, "False") not in _OFF:
                         on.add(name)
     switches -= on
     found: dict[str, list[str]] = defaultdict(list)
