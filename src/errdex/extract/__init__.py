@@ -59,7 +59,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "93-dict-unions-pairs"
+EXTRACTOR_VERSION = "94-held-texts"
 
 __all__ = [
     "EXTRACTOR_VERSION",

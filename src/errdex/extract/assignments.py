@@ -9,8 +9,9 @@ import ast
 import functools
 from collections.abc import Sequence
 
+from errdex.extract.held_messages import Held, held_messages
 from errdex.extract.scope import Assignment, Reasons, Scope, Step, message_locals
-from errdex.extract.shapes import is_reasons_call
+from errdex.extract.shapes import is_none, is_reasons_call
 from errdex.extract.walk_state import WalkState
 from errdex.facts import ConditionKind, MessageTemplate, Placeholder, ReasonsCall, Variant
 
@@ -35,7 +36,17 @@ class AssignmentRecorder:
         scope.messages.pop(name, None)
         scope.lists.pop(name, None)
         template = None
-        if isinstance(value, ast.List):
+        held: Held = ()
+        kind_of = type(value)
+        if (
+            kind_of is ast.IfExp
+            or kind_of is ast.Subscript
+            or (kind_of is ast.Call and getattr(value.func, "attr", None) == "get")  # type: ignore[attr-defined]
+        ):
+            held = held_messages(value, scope, self.state.builder, self.state.constants)
+        if held:
+            pass  # texts, not a list (`msgs.get(name, "...")` is no helper's reasons)
+        elif isinstance(value, ast.List):
             items = self.list_items(value.elts, scope, path)
             if items or not value.elts:
                 scope.lists[name] = Reasons(variants=items)
@@ -55,8 +66,37 @@ class AssignmentRecorder:
             if template is not None:
                 scope.messages[name] = [(template, self.state.blocks)]
         scope.assigns.setdefault(name, []).append(
-            Assignment(stmt.lineno, value, self.state.blocks, path, template)
+            Assignment(stmt.lineno, value, self.state.blocks, path, template, held)
         )
+
+    def tested(self, test: ast.expr, scope: Scope, path: tuple[Step, ...]) -> None:
+        """The names an `if` test binds to texts, for its body, where the binding surely ran:
+        `if isinstance(task, str) and (msg := MESSAGES.get(task)):` (the test itself, an
+        operand of its `and`, or one compared `is not None`). Other bindings in a test are
+        left to the conditions that read them."""
+        if not scope.is_function:
+            return
+        operands = (
+            test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+        )
+        for node in operands:
+            if (
+                isinstance(node, ast.Compare)
+                and len(node.ops) == 1
+                and isinstance(node.ops[0], ast.IsNot)
+                and is_none(node.comparators[0])
+            ):
+                node = node.left
+            if not isinstance(node, ast.NamedExpr):
+                continue
+            held = held_messages(node.value, scope, self.state.builder, self.state.constants)
+            if held:
+                name = node.target.id
+                scope.messages.pop(name, None)
+                scope.lists.pop(name, None)
+                scope.assigns.setdefault(name, []).append(
+                    Assignment(node.lineno, node.value, self.state.blocks, path, None, held)
+                )
 
     def own_assigned(
         self,
@@ -85,7 +125,15 @@ class AssignmentRecorder:
         if not isinstance(target, ast.Name) or not isinstance(stmt.op, ast.Add):
             return
         name = target.id
-        scope.augmented.add(name)
+        if self._adds_to_chosen(name, stmt, scope):
+            # `if argname: msg = "..." else: msg = "..."` then `if advice: msg += " " +
+            # advice`: an assignment `msg = msg + ...`, so each text chosen before is raised
+            # with the addition and without (`SiteRecorder._values`).
+            plus = ast.BinOp(ast.Name(name, ast.Load()), ast.Add(), stmt.value)
+            plus = ast.copy_location(plus, stmt)
+            scope.assigns[name].append(Assignment(stmt.lineno, plus, self.state.blocks, path))
+        else:
+            scope.augmented.add(name)
         values = scope.messages.get(name)
         if values is not None:
             here = self.state.blocks
@@ -103,6 +151,17 @@ class AssignmentRecorder:
             scope.messages[name] = [*outer, (enclosing[-1][0] + added, here)]
         elif name in scope.lists and isinstance(stmt.value, ast.List):
             scope.lists[name].variants.extend(self.list_items(stmt.value.elts, scope, path))
+
+    def _adds_to_chosen(self, name: str, stmt: ast.AugAssign, scope: Scope) -> bool:
+        """Whether `name += text` adds to a message that branches chose (two texts or more
+        assigned, one in a branch apart), never added to in another way before. (Where one
+        surely ran, the addition to it is kept as well, for the sites in between.)"""
+        if name in scope.augmented or not self.state.stringy(stmt.value):
+            return False
+        texts = [a for a in scope.assigns.get(name, ()) if a.template is not None]
+        here = self.state.blocks
+        # (texts assigned one after the other, each surely run here, are one text)
+        return len(texts) >= 2 and any(here[: len(a.blocks)] != a.blocks for a in texts)
 
     def returned(self, value: ast.expr, scope: Scope, path: tuple[Step, ...]) -> None:
         """`return reasons` or `return [...]`: the function builds a reasons list."""

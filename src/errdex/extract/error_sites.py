@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 
 from errdex.extract.conditions import dotted_name, walk
+from errdex.extract.held_messages import prose
 from errdex.extract.scope import Assignment, Scope, Step, literal_defaults, message_locals
 from errdex.extract.shapes import (
     BUILTIN_NAMES,
@@ -124,8 +125,9 @@ class SiteRecorder:
         to (`+=`)."""
         assigns = scope.assigns
         names = [n.id for n in walk(node) if isinstance(n, ast.Name) and n.id in assigns]
+        head = _format_head(node)
         for name in dict.fromkeys(names):
-            if not _may_choose(name, scope):
+            if not _may_choose(name, scope, head):
                 continue
             values = self._values(name, scope, line, self.state.blocks, path)
             # A parameter formatted on one path (`if args: msg = msg.format(*args)`) makes a
@@ -133,7 +135,10 @@ class SiteRecorder:
             formatted = name in scope.params and any(
                 _formats_param(template, name) for template, _ in values
             )
-            if len(values) > 1 and (formatted or any(_prose(t) for t, _ in values)):
+            # A lookup's default alone is the one text a user sees unless the code was
+            # given its own (`msgs.get(name, "...")`), as `self.message or "..."` is.
+            looked_up = name == head and any(a.held for a in assigns[name])
+            if (len(values) > 1 or looked_up) and (formatted or any(prose(t) for t, _ in values)):
                 return self._built(node, name, values, message_locals(scope, self.state.blocks))
         return []
 
@@ -194,6 +199,8 @@ class SiteRecorder:
         else the name (`{hint}`), as a parameter's own value is."""
         if choice.template is not None:
             return [(choice.template, ())]
+        if choice.held:
+            return [(text, () if step is None else (step,)) for text, step in choice.held]
         value = choice.value
         own = MessageTemplate.of(Placeholder(name))
         if value is not None and _formats(value, name):
@@ -263,17 +270,39 @@ class SiteRecorder:
         return None
 
     def asserted(self, stmt: ast.Assert, scope: Scope, path: tuple[Step, ...]) -> None:
-        message = self.state.template(stmt.msg, scope) if stmt.msg is not None else None
         step = Step(stmt.test, ConditionKind.ASSERT, holds=False)
-        self.site(stmt, scope, (*path, step), SiteKind.ASSERT, "AssertionError", message)
+        for message, steps, standing in self._messages(stmt.msg, scope, stmt.lineno, path):
+            site_path = (*steps, step)
+            kind = SiteKind.ASSERT
+            self.site(stmt, scope, site_path, kind, "AssertionError", message, standing=standing)
 
     def warned(self, stmt: ast.stmt, call: ast.Call, scope: Scope, path: tuple[Step, ...]) -> None:
         node = call.args[0] if call.args else keyword(call, "message")
         category = call.args[1] if len(call.args) > 1 else keyword(call, "category")
-        message = self.state.template(node, scope) if node is not None else None
         exception = self.state.source(category) if category is not None else "UserWarning"
-        site = self.site(stmt, scope, path, SiteKind.WARN, exception, message)
-        scope.signals.append(site)
+        for message, steps, standing in self._messages(node, scope, stmt.lineno, path):
+            kind = SiteKind.WARN
+            site = self.site(stmt, scope, steps, kind, exception, message, standing=standing)
+            scope.signals.append(site)
+
+    def _messages(
+        self, node: ast.expr | None, scope: Scope, line: int, path: tuple[Step, ...]
+    ) -> list[tuple[MessageTemplate | None, tuple[Step, ...], bool]]:
+        """The messages of a site whose message is `node`: one per text a local it uses
+        holds (`_chosen`), each with its path and not standing (the tests that chose the
+        local's value stand, made before its assignment on purpose); else its one template
+        on `path`, standing."""
+        if node is None:
+            return [(None, path, True)]
+        # (a literal, most messages, uses no local)
+        chosen = (
+            self._chosen(node, scope, line, path)
+            if scope.assigns and not isinstance(node, ast.Constant)
+            else []
+        )
+        if chosen:
+            return [(template, steps, False) for template, steps in chosen]
+        return [(self.state.template(node, scope), path, True)]
 
     def exited(
         self,
@@ -298,14 +327,14 @@ class SiteRecorder:
     ) -> None:
         args = call.args[1:] if level_from_first_arg(call) else call.args
         node = args[0] if args else keyword(call, "msg")
-        message: MessageTemplate | None = None
-        if node is not None:
-            rest = [a for a in args[1:] if not isinstance(a, ast.Starred)]
-            if rest and isinstance(node, ast.Constant) and isinstance(node.value, str):
-                message = self.state.builder(scope).percent(node, rest)
-            else:
-                message = self.state.template(node, scope)
-        self.site(stmt, scope, path, SiteKind.LOG, None, message, level=level)
+        rest = [a for a in args[1:] if not isinstance(a, ast.Starred)]
+        if rest and isinstance(node, ast.Constant) and isinstance(node.value, str):
+            formatted = self.state.builder(scope).percent(node, rest)
+            self.site(stmt, scope, path, SiteKind.LOG, None, formatted, level=level)
+            return
+        for message, steps, standing in self._messages(node, scope, stmt.lineno, path):
+            kind = SiteKind.LOG
+            self.site(stmt, scope, steps, kind, None, message, level=level, standing=standing)
 
     def site(
         self,
@@ -410,24 +439,24 @@ def _negated(step: Step) -> Step | None:
     return None
 
 
-def _may_choose(name: str, scope: Scope) -> bool:
+def _may_choose(name: str, scope: Scope, head: str | None = None) -> bool:
     """Whether the local `name` may hold more than one message at a use (`_chosen`): it is
-    assigned twice or more, never added to, and one assignment is text or formats it.
-    Most names a call passes are not; asking this first spares working out their values."""
+    assigned twice or more, never added to, and one assignment is text or formats it; or,
+    it is assigned a choice of texts (`Assignment.held`), or a lookup's default where it is
+    the message's text itself (`head`, see `_format_head`): the default is no value a
+    message shows (`f"no {mode}"` of `mode = cfg.get("mode", "no mode")`). Most names a
+    call passes are not; asking this first spares working out their values."""
     assigned = scope.assigns.get(name, ())
-    if len(assigned) < 2 or name in scope.augmented:
+    if name in scope.augmented:
+        return False
+    if any(a.held and (name == head or len(a.held) > 1) for a in assigned):
+        return True
+    if len(assigned) < 2:
         return False
     return any(
         a.template is not None or (a.value is not None and _formats(a.value, name))
         for a in assigned
     )
-
-
-def _prose(template: MessageTemplate) -> bool:
-    """Whether a value's text reads as a message (`"%r is undefined"`), not as a value a
-    message shows (`provider = "auto"`): its branches are then other messages, not others
-    of the same message's values."""
-    return any(isinstance(part, str) and " " in part.strip() for part in template.parts)
 
 
 def _enclosing_defaults(
@@ -458,6 +487,19 @@ def _formats_param(template: MessageTemplate, name: str) -> bool:
     `{name % ...}`)."""
     only = template.parts[0] if len(template.parts) == 1 else None
     return isinstance(only, Placeholder) and formatted_name(only.expr) == name
+
+
+def _format_head(node: ast.expr) -> str | None:
+    """The local a message is the text of: `msg`, `msg % (...)`, `msg.format(...)`."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        node = node.left
+    elif (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "format"
+    ):
+        node = node.func.value
+    return node.id if isinstance(node, ast.Name) else None
 
 
 def _formats(value: ast.expr, name: str) -> bool:

@@ -152,6 +152,9 @@ class _Scope:
     # starts later (the first `if` that names it)
     ifs: dict[int, ast.If]
     on_line: dict[int, list[ast.If]]  # line → every `if` or test on it, in order
+    # the line of the test of a choice assigned (`x = a if test else b`) → the statement's
+    # last line: such a test only chose a value (a message's wording, `held_messages`)
+    chooses: dict[int, int]
     handlers: dict[int, list[ast.stmt]]  # except line → the body of its try
     params: tuple[str, ...]
     positional: tuple[str, ...]
@@ -202,6 +205,9 @@ class _Scope:
         for n in lines:
             node = self.ifs.get(n)
             if node is None:
+                chosen_end = self.chooses.get(n)
+                if chosen_end is not None and chosen_end < line:
+                    other_side[n] = (True, True)  # taken the other way: the other text
                 continue
             fails, warned = self.sides(node)
             end = self.passes_end(n)
@@ -308,6 +314,7 @@ class _FileReader:
         nodes = walk_scope(func.body if func is not None else self.tree.body)
         ifs: dict[int, ast.If] = {}
         on_line: dict[int, list[ast.If]] = {}
+        chooses: dict[int, int] = {}
         handlers: dict[int, list[ast.stmt]] = {}
         places: list[ast.stmt] = []
         for node in nodes:  # every statement of each function read: one test of each
@@ -321,6 +328,8 @@ class _FileReader:
                 if isinstance(node, _TRIES):
                     for handler in node.handlers:
                         handlers[handler.lineno] = node.body
+            elif type(node) is ast.Assign and type(node.value) is ast.IfExp:
+                chooses[node.value.test.lineno] = node.end_lineno or node.lineno
         params: tuple[str, ...] = ()
         positional: tuple[str, ...] = ()
         required: tuple[str, ...] = ()
@@ -337,6 +346,7 @@ class _FileReader:
             places=places,
             ifs=ifs,
             on_line=on_line,
+            chooses=chooses,
             handlers=handlers,
             params=params,
             positional=positional,

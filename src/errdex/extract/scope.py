@@ -40,6 +40,9 @@ class Assignment(NamedTuple):
     blocks: tuple[int, ...]  # the blocks it is in
     path: tuple[Step, ...]  # the path that leads to it
     template: MessageTemplate | None = None  # the value's, when it is text
+    # The texts a lookup or a choice may give it, each with the step that picks it
+    # (`held_messages`): `msgs.get(name, "...")`, `"a" if test else "b"`.
+    held: tuple[tuple[MessageTemplate, Step | None], ...] = ()
 
 
 @dataclass

@@ -221,6 +221,16 @@ class Walker:
         self._if(stmt, scope, path, ConditionKind.IF)
 
     def _if(self, stmt: ast.If, scope: Scope, path: tuple[Step, ...], kind: ConditionKind) -> None:
+        test = stmt.test
+        kind_of = type(test)
+        # (only these shapes may bind a name: `(m := ...)`, `a and (m := ...)`,
+        # `(m := ...) is not None`; asked here, most tests are spared the call)
+        if (
+            kind_of is ast.NamedExpr
+            or kind_of is ast.BoolOp
+            or (kind_of is ast.Compare and type(test.left) is ast.NamedExpr)  # type: ignore[attr-defined]
+        ):
+            self.assignments.tested(test, scope, path)
         self._nested(stmt.body, scope, (*path, Step(stmt.test, kind)))
         if not stmt.orelse:
             return
