@@ -276,6 +276,9 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     # Those of its keys declared as a dict (`extra_config: dict[str, Any]`): a key whose
     # value is a dict of the user's own keys.
     dict_valued: tuple[str, ...] = ()
+    # Those of its keys declared a yes/no or None (`dp_shared_memory: bool | None`): a
+    # truth test of one is turned with `true` or `false` whatever its default.
+    optional_bools: tuple[str, ...] = ()
     # An arguments or configuration class's fields whose default is a literal yes/no or
     # None (`"True"`), or another class's field (`"CacheConfig.swa_bounded_replay"`)
     defaults: dict[str, str] = {}

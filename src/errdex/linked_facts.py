@@ -96,6 +96,8 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # for a flag taking a JSON object of fields: the attributes of `behind` the condition
     # reads that are no field of that object (a property, a method), each with the field to
     # set instead ('' when none): the object forbids keys that are not fields
+    # (`SECTION_FIELDS` for a name holding a section of that object: none of its
+    # attributes is a field at the object's top)
     json_fields: tuple[tuple[str, str], ...] = ()
     # for a flag taking a JSON object of fields: the plain flags that write a field of that
     # object when given, as (field, flag, value assigned, `file:line`):
@@ -119,8 +121,9 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     bare: bool = False
     negated: bool = False
     # for a configuration class's own key (`json_key`, `OWN_KEY`): the key's own default
-    # when a yes/no literal (`use_local_argmax_reduction: bool = False`): a truth test of
-    # it is turned with `false` or `true` in the JSON, where a key of unknown type has none
+    # when a yes/no literal (`use_local_argmax_reduction: bool = False`), or `None` for a
+    # key declared `bool | None` left None: a truth test of it is turned with `false` or
+    # `true` in the JSON, where a key of unknown type has none
     key_default: str | None = None
     # the size of a parallel group read through its accessor, the size the user gave the
     # flag to the function that built the group (`link.group_sizes`): not its value as is
@@ -138,6 +141,12 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # `.get`'s default as written (`'cpu'`; `None` when it gives none); None for `d["k"]`,
     # which fails when the key is left out
     dict_default: str | None = None
+
+
+# `KnobLink.json_fields`' entry for a name holding a section of a JSON-valued flag's object
+# (`config` given `attention_config.hisparse_config`): every attribute of it is no field of
+# the object's own, to write at the top of the flag's JSON
+SECTION_FIELDS = ("*", "")
 
 
 # How `KnobLink.via` names a property the knob is read through: written by the linker,

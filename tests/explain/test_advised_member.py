@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from explain_samples import indexed_package, page_with_message
+from explain_samples import SERVE_CLI, indexed_package, page_with_message
 
 from errdex.store import Store
 
 ENG = {
-    "eng/__init__.py": "",
+    **SERVE_CLI,
     "eng/config.py": """
         from dataclasses import dataclass
         from enum import Enum
@@ -39,6 +39,7 @@ ENG = {
                 raise ValueError("Tracing does not support FULL graphs; use FULL_AND_PIECEWISE.")
         """,
     "eng/args.py": """
+        import json
         from dataclasses import dataclass, field
 
         from eng.config import KernelConfig
@@ -47,6 +48,11 @@ ENG = {
         @dataclass
         class EngineArgs:
             kernel_config: KernelConfig = field(default_factory=KernelConfig)
+
+            @staticmethod
+            def add_cli_args(parser):
+                parser.add_argument("--kernel-config", type=json.loads)
+                return parser
         """,
 }
 
@@ -63,6 +69,12 @@ def test_the_member_the_message_says_to_use_is_given_to_the_key(eng: Store) -> N
         'Pass `--kernel-config \'{"mode": "FULL_AND_PIECEWISE"}\'` (with the rest of your '
         "--kernel-config fields), as the message says: “use FULL_AND_PIECEWISE.”"
     ), first.text
+    # its fix: the line before gives the key the member the check refuses, as the user did
+    assert first.fix is not None
+    assert first.fix.before == 'eng serve MODEL_TAG --kernel-config \'{"mode": "FULL"}\''
+    assert first.fix.after == (
+        'eng serve MODEL_TAG --kernel-config \'{"mode": "FULL_AND_PIECEWISE"}\''
+    )
     # a message that does not name the key with the member refused: no key to give it
     page = page_with_message(eng, "eng", "Tracing does not support FULL graphs")
     assert not any('"mode": "FULL_AND_PIECEWISE"' in s.text for s in page.solutions)

@@ -40,6 +40,7 @@ CACHE = {
             offload: bool = True
             pinned: bool = False
             shared: bool | None = None
+            pool: str | None = None
             mode: str = "fast"
 
             def __post_init__(self):
@@ -47,6 +48,8 @@ CACHE = {
                     raise ValueError("pinned pages need the fast mode")
                 if self.shared and not self.offload:
                     raise ValueError("shared pages require offload")
+                if self.pool and not self.offload:
+                    raise ValueError("a page pool requires offload")
         """,
 }
 
@@ -69,7 +72,17 @@ def test_a_yes_no_key_the_check_tests_is_kept_in_both_lines(eng: Store) -> None:
     assert fix.after == """eng serve MODEL_TAG --cache-config '{"pinned": true, "mode": "fast"}'"""
 
 
-def test_no_fix_where_a_key_of_unknown_type_must_hold(eng: Store) -> None:
+def test_a_yes_no_or_none_key_is_kept_as_the_check_needs_it(eng: Store) -> None:
+    # `shared: bool | None = None`: `true` is a value it takes, and what the check needs
     page = page_of(eng, "shared pages")
+    (fix,) = [s.fix for s in page.solutions if s.fix is not None and '"offload"' in s.fix.after]
+    assert (
+        fix.before == """eng serve MODEL_TAG --cache-config '{"shared": true, "offload": false}'"""
+    )
+    assert fix.after == """eng serve MODEL_TAG --cache-config '{"shared": true, "offload": true}'"""
+
+
+def test_no_fix_where_a_key_of_unknown_type_must_hold(eng: Store) -> None:
+    page = page_of(eng, "a page pool requires")
     assert page.solutions  # the way out is still said
     assert page.example_fix is None

@@ -90,6 +90,16 @@ PKG = {
                 return cls
 
 
+        class ModelMeta(type):
+            def __new__(mcs, name, bases, namespace):
+                if "Config" in namespace and "model_config" in namespace:
+                    raise TypeError(
+                        "'Config' and 'model_config' cannot be used together. "
+                        "Please use `model_config` only."
+                    )
+                return super().__new__(mcs, name, bases, namespace)
+
+
         def _fill(block):
             if block.startswith("_"):
                 raise ValueError("block names must not start with an underscore")
@@ -120,6 +130,14 @@ def test_what_the_users_class_must_inherit_from(pkg: Store) -> None:
     )
 
 
+def test_a_class_hooks_message_keeps_its_advice(pkg: Store) -> None:
+    # an advice that is no rule of a form is the way out of a class-creation hook's check too
+    page = page_with_message(pkg, "pkg", "'Config' and 'model_config'")
+    assert "Do what the message says: \u201cPlease use `model_config` only.\u201d" in [
+        s.text for s in page.solutions
+    ]
+
+
 def test_the_flags_the_message_calls_equivalent_take_the_place_of_the_setting() -> None:
     (advice,) = message_advice(
         "TORCH_COMPILE_DISABLE is set, disabling torch.compile. This is equivalent to setting "
@@ -136,4 +154,14 @@ def test_the_flags_the_message_calls_equivalent_take_the_place_of_the_setting() 
     assert advice.solution.startswith(
         "Pass `-cc.mode=none -cc.cudagraph_mode=none --kernel_config.jit=False` in place of "
         "setting enforce eager,"
+    )
+
+
+def test_a_final_full_stop_is_no_part_of_the_flags_value() -> None:
+    (advice,) = message_advice(
+        "TORCH_COMPILE_DISABLE is set, disabling torch.compile. This is equivalent to setting "
+        "-cc.mode=none -cc.gpu_memory=0.9."
+    )
+    assert advice.solution.startswith(
+        "Pass `-cc.mode=none -cc.gpu_memory=0.9` in place of setting `TORCH_COMPILE_DISABLE`"
     )

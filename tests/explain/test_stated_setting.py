@@ -70,10 +70,11 @@ def test_a_bound_on_a_key_is_the_message_s_requirement_of_the_key(eng: Store) ->
 
 
 def test_keys_the_message_names_together(eng: Store) -> None:
-    assert _texts(eng, "shared requires")[0] == (
-        "Change `shared` or `cache` in the JSON of `--spec-config` as the message says: "
-        "“shared requires cache=True”"
-    )
+    # `cache: bool | None`: a yes/no key, given the value the message asks
+    assert _texts(eng, "shared requires") == [
+        "Pass `--spec-config '{\"cache\": true}'` (with the rest of your --spec-config fields) "
+        "(so that `self.cache` is set (not empty, zero or None))."
+    ]
 
 
 def test_of_a_test_that_needs_all_its_parts_the_key_the_message_names(eng: Store) -> None:

@@ -60,6 +60,19 @@ FILES = {
             return v
 
 
+        class ShapeError(TypeError):
+            pass
+
+
+        SHAPE_LIST = 2
+
+
+        def sequence_validator(v):
+            if isinstance(v, list):
+                return v
+            raise ShapeError()
+
+
         def pattern_validator(v):
             if isinstance(v, Pattern):
                 return v
@@ -99,6 +112,11 @@ FILES = {
                 return
             if issubclass(kind, Enum):
                 yield enum_validator
+
+
+        def find_shape_validators(field):
+            if field.shape is SHAPE_LIST:
+                yield sequence_validator
         """,
 }
 
@@ -117,6 +135,13 @@ def test_a_shortcut_alone_lets_the_value_by(forms: Store) -> None:
     assert texts(forms, "hashable_validator")[0].startswith(
         "In the data you validate, give a field declared as `Hashable` a value that is an "
         "instance of `Hashable`. `hashable_validator` is a validator the framework runs"
+    )
+
+
+def test_a_constant_tested_of_another_value_is_no_fields_type(forms: Store) -> None:
+    # `field.shape is SHAPE_LIST` tests no type the field is declared as
+    assert texts(forms, "sequence_validator")[0].startswith(
+        "In the data you validate, give the field a value that is an instance of `list`."
     )
 
 

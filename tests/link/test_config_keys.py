@@ -115,5 +115,5 @@ def test_a_field_passed_on_as_self_field_is_that_key() -> None:
 def test_a_yes_no_key_carries_its_own_default_and_a_key_of_unknown_type_none() -> None:
     site = link()["a greedy tree"]
     defaults = {k.json_key: k.key_default for k in site.knobs if k.json_key in ("greedy", "tree")}
-    # `bool | None = None` says nothing of the type: the class may decide it itself
-    assert defaults == {"greedy": "False", "tree": None}
+    # `bool | None = None`: a yes/no key left None (the class may decide it itself)
+    assert defaults == {"greedy": "False", "tree": "None"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from test_passed_arguments import link
 
+from errdex.linked_facts import SECTION_FIELDS
 from samples import BACKEND_ARGS
 
 # vllm's shapes: `mode = vllm_config.compilation_config.mode` in a function, and
@@ -55,3 +56,47 @@ def test_a_key_the_constructor_keeps_on_self_is_that_key() -> None:
     assert sorted(knobs) == ["--attention-backend", "--attention-config"]
     assert knobs["--attention-config"].json_key == "backend"
     assert "Prefill.__init__" in (knobs["--attention-config"].via or "")
+
+
+# a local holding a section of a JSON-valued flag's object (`hisparse_config` of
+# `AttentionConfig`), whose own keys nest under it in the flag's JSON
+SECTION = {
+    "eng/args.py": """
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class SparseConfig:
+            buffer_size: int | None = None
+
+
+        @dataclass
+        class AttentionConfig:
+            sparse_config: SparseConfig | None = None
+
+
+        @dataclass
+        class EngineArgs:
+            attention_config: AttentionConfig | None = None
+
+            def add_cli_args(parser):
+                parser.add_argument("--attention-config", type=str)
+        """,
+    "eng/sparse.py": """
+        def resolve(vllm_config, block_size):
+            config = vllm_config.attention_config.sparse_config
+            if config is None:
+                return None
+            if config.buffer_size is not None and block_size % config.buffer_size:
+                raise ValueError("the buffer is not aligned to the block")
+        """,
+}
+
+
+def test_a_local_holding_a_section_of_a_json_flag_is_not_the_whole_object() -> None:
+    # `config.buffer_size` is `{"sparse_config": {"buffer_size": ...}}` in the flag's JSON,
+    # not a key at its top (the object forbids keys it does not declare)
+    site = link(SECTION)["the buffer is not aligned to the block"]
+    (knob,) = [k for k in site.knobs if k.name == "--attention-config" and k.behind == "config"]
+    # still the flag (left out, the section is None), but no attribute is a top key
+    assert knob.json_fields == (SECTION_FIELDS,)

@@ -212,7 +212,7 @@ _NOT_IN_BOTH = re.compile(
 # "TORCH_COMPILE_DISABLE is set, disabling torch.compile. This is equivalent to setting
 # -cc.mode=none": what the user set, and the flags that do the same without it
 _CASE_SET = re.compile(r"^(?P<case>[A-Za-z][\w -]{0,40}?)\s+(?:is\s+|was\s+)?set\b", re.I)
-_OPTION = r"-{1,2}[a-z][\w.\-]*=\S+"
+_OPTION = r"-{1,2}[a-z][\w.\-]*=\S*[^\s.,;]"  # a final full stop ends the sentence
 _EQUIVALENT = re.compile(
     rf"^this\s+is\s+equivalent\s+to\s+(?:setting|passing)\s+(?P<flags>{_OPTION}"
     rf"(?:\s+(?:and\s+)?{_OPTION})*?)\s*\.?$",

@@ -109,14 +109,15 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
             # raise (a warning's fallback is no failure to avoid; an assertion's or a helper's
             # "X does not support Y" is as often the code's own invariant)
             continue
+        rule = form_rule(advice.text)
         used = advice.implied is not None and advice.implied in (
             stated_use(advice.text),
             unsupported,
-            form_rule(advice.text),
+            rule,
         )
         if used and not _addressed(advice.text, facts):
             continue  # how the package's own code must call its internals: no user's rule
-        if facts.class_hook is not None and advice.implied == form_rule(advice.text):
+        if facts.class_hook is not None and rule is not None and advice.implied == rule:
             continue  # of the class being made: "What it means" says it of the user's class
         if (advice.implied or "").startswith(ARCH_REQUIRED) and any(
             MACHINE_TESTED in text for text in found

@@ -72,7 +72,9 @@ def _yes_no_key(knob: Knob) -> bool:
     return (
         knob.kind == KnobKind.FLAG
         and knob.json_key is not None
-        and knob.key_default is not None
+        # plain yes/no keys: a `bool | None` left None is the program's to decide, and the
+        # message's requirement (`stated_setting`) or the key it needs on says the way
+        and knob.key_default in ("True", "False")
         and json_valued(knob)
         and not nested_key(knob)  # the JSON nests a dict's key: not `{key: value}`
     )

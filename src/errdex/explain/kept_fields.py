@@ -51,8 +51,10 @@ def with_kept_fields(action: KnobAction, condition: ConditionView, facts: Facts)
             if truth is None:
                 continue
             knob, holds = truth
-            if knob.key_default not in ("True", "False"):
-                # a key of a type not known: no `true` or `false` of it is sure to hold
+            if knob.key_default not in ("True", "False", "None"):
+                # a key of a type not known: no `true` or `false` of it is sure to hold (a
+                # `bool | None` left None takes either; written, neither depends on what
+                # the program fills in for None later)
                 return replace(action, unreached=True)
             kept.setdefault(knob.json_key or "", holds)
     return replace(action, kept=tuple(kept.items())) if kept else action

@@ -34,7 +34,7 @@ from errdex.explain.knob_types import (
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, KnobKind
-from errdex.linked_facts import NAMED_IN_MESSAGE, own_key
+from errdex.linked_facts import NAMED_IN_MESSAGE, SECTION_FIELDS, own_key
 
 
 @dataclass(frozen=True)
@@ -597,8 +597,9 @@ def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
     instead = dict(knob.json_fields)
     for attr, name in fields:
         shape = compared_shape(node, name)
-        # a property or method is no key of the object: the field it returns, or nothing
-        field = instead.get(attr, attr)
+        # a property or method is no key of the object: the field it returns, or nothing;
+        # an attribute of a section the name holds (`SECTION_FIELDS`) nests under it
+        field = instead.get(attr, instead.get(SECTION_FIELDS[0], attr))
         if shape is None or not field:
             continue
         if shape.op in ("true", "false") and (

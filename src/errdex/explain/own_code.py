@@ -61,25 +61,50 @@ def _not_exported(facts: Facts) -> bool:
         return False  # what the package exports is not known: its calls are kept
     top = stored.module.split(".")[0]
     name = stored.site.function.split(".")[0]
-    return f"{stored.module}.{name}" not in _exports(tree, top)
+    exports, starred = _exports(tree, top)
+    if f"{stored.module}.{name}" in exports:
+        return False
+    if name.startswith("_") or not (stored.module in exports or stored.module in starred[0]):
+        return True
+    # a module the top package exports whole (`from . import config`) or all the names of
+    # (`from .api import *`): its public names, those of its own `__all__` when it has one
+    own = parse_module(facts.source_text)
+    listed = _listed(own) if own is not None else None
+    return not (
+        (listed is None or name in listed)
+        and (stored.module in exports or starred[1] is None or name in starred[1])
+    )
 
 
-def _exports(tree: ast.Module, top: str) -> set[str]:
+def _exports(tree: ast.Module, top: str) -> tuple[set[str], tuple[set[str], set[str] | None]]:
     """The defining paths of the names the top package imports (`vllm.entrypoints.llm.LLM`),
-    those it lists in `__all__` when it has one, and of what it defines itself."""
-    listed: set[str] | None = None
+    those it lists in `__all__` when it has one, and of what it defines itself; and the
+    modules it imports every name of (`from .api import *`), with that `__all__`."""
+    listed = _listed(tree)
     imported: dict[str, str] = {}
+    starred: set[str] = set()
     for node in walk(tree):
         if isinstance(node, ast.ImportFrom):
             base = _absolute(node, top)
             for alias in node.names:
-                imported[alias.asname or alias.name] = f"{base}.{alias.name}"
-        elif (names := _all_names(node)) is not None:
-            listed = names
+                if alias.name == "*":
+                    starred.add(base)
+                else:
+                    imported[alias.asname or alias.name] = f"{base}.{alias.name}"
     for node in tree.body:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             imported.setdefault(node.name, f"{top}.{node.name}")
-    return {path for name, path in imported.items() if listed is None or name in listed}
+    paths = {path for name, path in imported.items() if listed is None or name in listed}
+    return paths, (starred, listed)
+
+
+def _listed(tree: ast.Module) -> set[str] | None:
+    """The names of the module's `__all__`, None when it has none."""
+    listed: set[str] | None = None
+    for node in walk(tree):
+        if (names := _all_names(node)) is not None:
+            listed = names
+    return listed
 
 
 def _all_names(node: ast.AST) -> set[str] | None:

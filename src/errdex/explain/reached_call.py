@@ -37,6 +37,7 @@ from errdex.explain.input_nodes import part_views
 from errdex.explain.page import Change, ConditionView
 from errdex.explain.user_call import user_call
 from errdex.explain.validators import handed_by_type
+from errdex.extract.conditions import dotted_name
 from errdex.facts import ConditionKind
 from errdex.link.expression_texts import parse_expression
 
@@ -143,8 +144,14 @@ def _held_arguments(facts: Facts, names: set[str]) -> dict[str, str] | None:
             wanted = _holding(node, names, facts)
             if wanted and part.kind is ConditionKind.EARLY_EXIT:
                 # a guard passed on the way (`if cell_len(characters) < 1: raise`): the
-                # default passes it, so only a value it names is given
-                wanted = {n: v for n, v in wanted.items() if not _placeholder(v)}
+                # default passes it, so only a value it names is given; but not where the
+                # default takes the exit (`if not path: return`, `path=None`)
+                defaults = facts.read.defaults
+                wanted = {
+                    n: v
+                    for n, v in wanted.items()
+                    if not _placeholder(v) or _default_exits(node, n, defaults.get(n))
+                }
             for name, value in (wanted or {}).items():
                 was = found.get(name)
                 if was is None or _placeholder(was):
@@ -210,6 +217,19 @@ def _value_holding(node: ast.expr, name: str, default: str | None) -> str | None
     return None
 
 
+def _default_exits(node: ast.expr, name: str, default: str | None) -> bool:
+    """Whether `node`, what the path past an early exit needs, is a truth test of `name`
+    or a test that it is not None, which `name`'s default fails (`path` for `if not path:
+    return`, default None): left out, the call takes the exit."""
+    if isinstance(node, ast.Name | ast.Attribute):
+        return _is_name(node, name) and default in _FALSE_DEFAULTS
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and _is_name(node.left, name)):
+        return False
+    right = node.comparators[0]
+    none = isinstance(right, ast.Constant) and right.value is None
+    return none and isinstance(node.ops[0], ast.IsNot | ast.NotEq) and default in _NONE_DEFAULTS
+
+
 def _read(node: ast.expr) -> set[str]:
     """The names and `self.x` attributes the test reads (not the functions it calls)."""
     called = {id(n.func) for n in walk(node) if isinstance(n, ast.Call)}
@@ -253,7 +273,17 @@ def _then(facts: Facts, member: str, called: dict[str, str]) -> str:
 def _reached_from_constructor(facts: Facts) -> bool:
     """Whether a constructor calls the method (its class's, or a base class's that calls
     `self._parse_decls(...)` for each subclass), itself or through another method."""
-    return any(c.function.rpartition(".")[2] in _CONSTRUCTORS for c in facts.callers)
+    cls = facts.own_class()
+    if cls is None:
+        return False
+    # of the class itself or a base it names (`Parameter.__init__` for `Option`): a
+    # subclass's constructor runs it only for an object of the subclass
+    names = {cls.name, *((dotted_name(b) or "").rpartition(".")[2] for b in cls.bases)}
+    return any(
+        c.function.rpartition(".")[2] in _CONSTRUCTORS
+        and c.function.rpartition(".")[0].rpartition(".")[2] in names
+        for c in facts.callers
+    )
 
 
 def _called_by_package(facts: Facts) -> bool:

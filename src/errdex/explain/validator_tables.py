@@ -182,6 +182,10 @@ def _identity_types(
     a field declared as one of them; none when a yield sits under any other test. A name
     the module imports as another of them (`Hashable as CollectionsHashable`) is that one."""
     types: list[str] = []
+    params = function.args.args if isinstance(function, ast.FunctionDef) else []
+    # the lookup's type parameter (`find_validators(type_, config)`): a test of another
+    # value (`field.shape is SHAPE_LIST`) says nothing of the type a field is declared as
+    tested = params[0].arg if params else None
     for node in yielded:
         test = next(
             (
@@ -199,11 +203,13 @@ def _identity_types(
                 isinstance(part, ast.Compare)
                 and len(part.ops) == 1
                 and isinstance(part.ops[0], ast.Is)
+                and isinstance(part.left, ast.Name)
+                and part.left.id == tested
                 and isinstance(part.comparators[0], ast.Name | ast.Attribute)
             ):
                 return []
             kind = dotted_name(part.comparators[0])
-            if kind is None or kind == "None":
+            if kind is None or kind == "None" or _constant(kind.rpartition(".")[2]):
                 return []
             if kind not in types:
                 types.append(kind)

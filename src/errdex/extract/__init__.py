@@ -59,7 +59,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "94-held-texts"
+EXTRACTOR_VERSION = "95-optional-bools"
 
 __all__ = [
     "EXTRACTOR_VERSION",

@@ -12,7 +12,7 @@ import ast
 from errdex.extract.calls import is_property, property_fact
 from errdex.extract.conditions import dotted_name, walk
 from errdex.extract.docs import DOC_OF, attribute_docs
-from errdex.extract.field_defaults import field_defaults
+from errdex.extract.field_defaults import field_defaults, optional_bools
 from errdex.extract.param_defaults import rebound_names
 from errdex.extract.scope import Scope, Step, literal_defaults
 from errdex.extract.shapes import (
@@ -308,6 +308,7 @@ class DefinitionRecorder:
             names=_command_names(stmt.body) if methods else {},
             keys=keys,
             dict_valued=dict_valued,
+            optional_bools=optional_bools(stmt.body, keys),
             defaults=field_defaults(stmt.body) if configured else {},
             name=stmt.name,
             qualname=qualname,

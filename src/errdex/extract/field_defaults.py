@@ -35,6 +35,29 @@ def field_defaults(body: list[ast.stmt]) -> dict[str, str]:
     return found
 
 
+def optional_bools(body: list[ast.stmt], keys: tuple[str, ...]) -> tuple[str, ...]:
+    """Those of `keys` the class body declares a yes/no or None (`x: bool | None = None`,
+    `Optional[bool]`): a key whose `true` and `false` its validator takes."""
+    found: list[str] = []
+    for item in body:
+        if not (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)):
+            continue
+        if item.target.id in keys and _optional_bool(item.annotation):
+            found.append(item.target.id)
+    return tuple(found)
+
+
+def _optional_bool(annotation: ast.expr) -> bool:
+    """`bool | None`, `None | bool`, `Optional[bool]` (`typing.` too)."""
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        sides = {ast.unparse(annotation.left), ast.unparse(annotation.right)}
+        return sides == {"bool", "None"}
+    if isinstance(annotation, ast.Subscript):
+        head = ast.unparse(annotation.value)
+        return head in ("Optional", "typing.Optional") and ast.unparse(annotation.slice) == "bool"
+    return False
+
+
 def _default_of(node: ast.expr | None) -> str | None:
     if isinstance(node, ast.Constant):
         return _literal(node.value)

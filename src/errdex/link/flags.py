@@ -67,6 +67,8 @@ class FlagIndex:
         self._keys: dict[str, set[str]] = {}
         # such a class's short name → those of its keys declared as a dict
         self._dict_valued: dict[str, set[str]] = {}
+        # such a class's short name → those of its keys declared `bool | None`
+        self._optional_bools: dict[str, set[str]] = {}
         # such a class's short name → the class-level names its body documents (fields,
         # those the constructor does not take among them)
         self._declared: dict[str, set[str]] = {}
@@ -89,6 +91,8 @@ class FlagIndex:
                 if cls.keys:
                     self._keys.setdefault(cls.name, set()).update(cls.keys)
                     self._dict_valued.setdefault(cls.name, set()).update(cls.dict_valued)
+                    bools = self._optional_bools.setdefault(cls.name, set())
+                    bools.update(cls.optional_bools)
                     self._declared.setdefault(cls.name, set()).update(cls.field_docs)
                 if cls.methods:
                     self._members.setdefault(cls.name, []).append(
@@ -315,8 +319,16 @@ class FlagIndex:
         owner = self._object_class(receiver)
         if owner is None or attr not in self._keys[owner]:
             return None
+        return self._yes_no_default(owner, attr) or ""
+
+    def _yes_no_default(self, owner: str, attr: str) -> str | None:
+        """The default of the key `attr` of the class `owner` when the key is a yes/no:
+        `True`, `False`, or `None` for one declared `bool | None` left None (set, it is
+        turned with `true` or `false` as well); None for any other key."""
         default = self._field_default(owner, attr)
-        return default if default in ("True", "False") else ""
+        if default == "None" and attr in self._optional_bools.get(owner, ()):
+            return default
+        return default if default in ("True", "False") else None
 
     def _json_key(self, receiver: str, attr: str) -> str | None:
         """None when `attr` of the JSON-valued field `receiver` is a key of its object as far
@@ -483,13 +495,12 @@ class FlagIndex:
         if knob is None:
             return None
         via = f"`{name}` {OWN_KEY} `{knob.name}` (`{owner}.{name}`)"
-        own = self._field_default(owner, name)
         return msgspec.structs.replace(
             knob,
             behind=dotted,
             json_key=name,
             via=f"{via}; {knob.via}" if knob.via else via,
-            key_default=own if own in ("True", "False") else None,
+            key_default=self._yes_no_default(owner, name),
         )
 
     def _generated_field(

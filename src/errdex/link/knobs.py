@@ -39,7 +39,7 @@ from errdex.link.flags import FlagIndex
 from errdex.link.group_sizes import GroupSizes
 from errdex.link.resolve import Namespace
 from errdex.link.settings_classes import object_name
-from errdex.linked_facts import KnobLink, own_key, property_via
+from errdex.linked_facts import SECTION_FIELDS, KnobLink, own_key, property_via
 
 _MAX_KNOBS = 12
 _MAX_SETS_PER_ATTR = 4  # assignments of one attribute followed to their settings
@@ -568,7 +568,7 @@ class KnobIndex:
                 )
                 for found in self._resolve(value.alias, facts, class_name, {}, depth + 1)
                 # one key of a JSON-valued flag's object: that key, not the whole object
-                for k in self._held_key(found, value.alias) or [found]
+                for k in self._held_key(found, value.alias) or _whole(found, value.alias)
             ]
         # A local computed from settings: the knobs behind the names it is made of.
         out: list[KnobLink] = []
@@ -673,6 +673,21 @@ def _one_value(prop: PropertyFact, keys: set[str]) -> bool:
         return False
     first, _, field = prop.returns[0].partition(".")
     return first in OWN_OBJECT and field in keys
+
+
+def _whole(knob: KnobLink, value: str) -> list[KnobLink]:
+    """The knob a local holding `value` is behind as it is; for a JSON-valued flag whose
+    object only holds `value` (`attention_config` for `attention_config.hisparse_config`, a
+    section `_held_key` takes for no key of the user's), marked so that no attribute of
+    the local is written at the top of the flag's JSON (`SECTION_FIELDS`): its keys nest
+    under the section, and the object refuses keys it does not declare."""
+    if (
+        knob.kind == KnobKind.FLAG
+        and whole_object(knob.value_type)
+        and value.startswith(knob.behind + ".")
+    ):
+        return [msgspec.structs.replace(knob, json_fields=(*knob.json_fields, SECTION_FIELDS))]
+    return [knob]
 
 
 def _last_two(dotted: str) -> tuple[str, str]:
