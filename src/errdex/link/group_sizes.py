@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import msgspec
 
-from errdex.facts import FileFacts
+from errdex.facts import CallSite, FileFacts
 from errdex.link.resolve import Namespace
 from errdex.linked_facts import KnobLink
 
@@ -25,6 +25,7 @@ _MAX_CALLERS = 6
 # (caller's facts, its function when known, the name as called, line, position → (the
 # name passed, the caller's parameter passed on as is, else -1))
 _Call = tuple[FileFacts, str | None, str, int, dict[int, tuple[str, int]]]
+_NameCall = tuple[str, int, tuple[str, ...]]  # `FileFacts.name_calls`
 Resolve = Callable[[str, FileFacts], tuple[KnobLink, ...]]
 
 
@@ -33,23 +34,13 @@ class GroupSizes:
 
     def __init__(self, files: list[FileFacts], names: Namespace) -> None:
         self._names = names
+        self._files = [facts for facts in files if facts.error is None]
+        self._has_sets = any(facts.global_sets for facts in self._files)
+        # The calls of a callee's name, made when a group's size first needs them: a
+        # version asks for a few names (vllm: 2 of 113,000 calls' names), and one with no
+        # global set from a parameter for none (most: no group accessor at all).
         self._calls: dict[str, list[_Call]] = {}
-        self._has_sets = False
-        for facts in files:
-            if facts.error is not None:
-                continue
-            self._has_sets = self._has_sets or bool(facts.global_sets)
-            for call in facts.call_sites:
-                given = {int(k): (n, p) for k, n, p in call.passes if k.isdigit()}
-                if given:
-                    called = f"{call.receiver}.{call.callee}" if call.receiver else call.callee
-                    self._calls.setdefault(call.callee, []).append(
-                        (facts, call.function, called, call.line, given)
-                    )
-            for called, line, args in facts.name_calls:
-                given = {i: (a, -1) for i, a in enumerate(args)}
-                callee = called.rsplit(".", 1)[-1]
-                self._calls.setdefault(callee, []).append((facts, None, called, line, given))
+        self._by_callee: dict[str, list[tuple[FileFacts, CallSite | _NameCall]]] | None = None
 
     def knobs(self, dotted: str, facts: FileFacts, resolve: Resolve) -> list[KnobLink]:
         """The settings behind the call `dotted()` of a group accessor, as `facts` reads it:
@@ -74,6 +65,33 @@ class GroupSizes:
         home, name = found
         said = f"`{call}()` ({home.path}) returns "
         return self._group(home, name, attr, said, f"{call}().{attr}", resolve)
+
+    def _calls_of(self, callee: str) -> list[_Call]:
+        """The calls of `callee` (a last name) passing arguments by position, in the
+        version's order: each file's calls, then its calls of a name with names."""
+        found = self._calls.get(callee)
+        if found is not None:
+            return found
+        if self._by_callee is None:
+            by_callee: dict[str, list[tuple[FileFacts, CallSite | _NameCall]]] = {}
+            for facts in self._files:
+                for call in facts.call_sites:
+                    if call.passes:
+                        by_callee.setdefault(call.callee, []).append((facts, call))
+                for named in facts.name_calls:
+                    by_callee.setdefault(named[0].rsplit(".", 1)[-1], []).append((facts, named))
+            self._by_callee = by_callee
+        found = self._calls[callee] = []
+        for facts, made in self._by_callee.get(callee, ()):
+            if isinstance(made, tuple):
+                called, line, args = made
+                found.append((facts, None, called, line, {i: (a, -1) for i, a in enumerate(args)}))
+                continue
+            given = {int(k): (n, p) for k, n, p in made.passes if k.isdigit()}
+            if given:
+                called = f"{made.receiver}.{made.callee}" if made.receiver else made.callee
+                found.append((facts, made.function, called, made.line, given))
+        return found
 
     def _accessor(self, dotted: str, facts: FileFacts) -> tuple[FileFacts, str] | None:
         """The file defining the function `dotted` names in `facts`, and its name there:
@@ -113,7 +131,7 @@ class GroupSizes:
     ) -> list[KnobLink]:
         callers = [
             c
-            for c in self._calls.get(function.rsplit(".", 1)[-1], ())
+            for c in self._calls_of(function.rsplit(".", 1)[-1])
             if self._reaches(c[0], c[2], home, function)
         ]
         if not callers or len(callers) > _MAX_CALLERS or hops >= _MAX_HOPS:
