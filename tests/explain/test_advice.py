@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from errdex.explain import build_page
-from errdex.explain.advice import Advice, fill_values, message_advice
+from errdex.explain.advice import Advice, fill_values, message_advice, sentences
 from errdex.indexing import index_source
 from errdex.sources import open_source
 from errdex.store import open_store
@@ -342,3 +342,22 @@ def test_the_setting_a_clause_announces_after_its_colon_is_part_of_it() -> None:
     )
     # a list of them after a label stays as it was
     assert message_advice("Unknown backend {b}. Supported options: a, b") == []
+
+
+def test_a_sentence_goes_on_after_an_abbreviation() -> None:
+    (advice,) = message_advice(
+        'Attributes "{name}" must not be field names; Use sunder or dunder names, '
+        'e. g. "_{name}" or "__{name}__"'
+    )
+    assert advice.text.endswith('e. g. "_{name}" or "__{name}__"')
+    assert sentences("Pass a list, i.e. one value each. Use x, cf. y. Use a vs. b now.") == [
+        "Pass a list, i.e. one value each.",
+        "Use x, cf. y.",
+        "Use a vs. b now.",
+    ]
+    # "etc." ends a sentence only before a capital
+    assert sentences("Give a, b, etc. and c. Use z, etc. Then go.") == [
+        "Give a, b, etc. and c.",
+        "Use z, etc.",
+        "Then go.",
+    ]

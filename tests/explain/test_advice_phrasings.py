@@ -296,6 +296,11 @@ def test_a_name_keeps_its_capital_after_the_verb() -> None:
         "Use Python 3.8 without this feature flag",
         "input",
     )
+    # a word with a digit in it is a name, whatever follows it
+    assert implied_instruction("Gemma3 does not support image_embeds") == (
+        "Use Gemma3 without image_embeds",
+        "input",
+    )
     # a plain word alone is a word ("Decorator can only be applied to classes")
     assert implied_instruction("Decorator does not support functions") == (
         "Use decorator without functions",

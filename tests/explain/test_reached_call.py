@@ -246,6 +246,10 @@ def test_an_objects_name_keeps_the_words_of_its_class() -> None:
     assert instance_name("LRUCacheWorkerLoRAManager") == "lru_cache_worker_lora_manager"
     assert instance_name("Step5RMSNorm") == "step5_rms_norm"
     assert instance_name("BaseModel") == "base_model"
+    # a two-letter word before an acronym is a word of its own
+    assert instance_name("MyAPI") == "my_api"
+    assert instance_name("NoGPUError") == "no_gpu_error"
+    assert instance_name("FusedMoEConfig") == "fused_moe_config"
 
 
 def test_a_constructor_keyword_checked_by_a_method_calls_that_method(kit: Store) -> None:

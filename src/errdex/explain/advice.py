@@ -174,9 +174,12 @@ _RETIRED_SUBJECT = re.compile(
 )
 # A parenthesised aside that instructs: "... fields: x.y (use check_fields=False if ...)".
 _ASIDE = re.compile(r"\s*\((?P<inner>[^()]{4,})\)")
-# (not after "e.g." or "i.e.": the example that follows is the sentence's own)
+# (not after an abbreviation, "e.g.", "e. g.", "i.e.", "cf.", "vs.", nor its first letter
+# "e." of "e. g.": the example that follows is the sentence's own; "etc." ends a sentence
+# only before a capital)
 _SENTENCE_END = re.compile(
-    r"(?<=[.!?;])(?<!\be\.g\.)(?<!\bi\.e\.)\s+(?=[A-Za-z`'\"(])|\n+"
+    r"(?<=[.!?;])(?<!\b[eEiI]\.[gGeE]\.)(?<!\b[eEiI]\. [gGeE]\.)(?<!\b[eEiI]\.)"
+    r"(?<!\b[cC]f\.)(?<!\b[vV]s\.)(?!(?<=\betc\.)\s+[a-z])\s+(?=[A-Za-z`'\"(])|\n+"
     # a sentence glued to the one before it: "is not enabled.Please either set ..."
     r"|(?<=[a-z][.!?])(?=Please\s)"
 )

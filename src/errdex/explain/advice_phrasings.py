@@ -496,9 +496,12 @@ def _after_verb(subject: str) -> str:
     """A sentence's subject as it reads after a verb: its first word lowered where it is a
     determiner ("The MLA backend" → "the MLA backend"), a plain word alone ("Decorator") or
     before a lowercase one ("Stream options"); not a name with its version or another name
-    after it ("Python 3.8", "Flash Attention"). (A name alone, "Windows", reads as a word.)"""
+    after it ("Python 3.8", "Flash Attention"), nor one with a digit in it, a model's or a
+    product's ("Gemma3 does not support ...", "Step5"): no English word has one. (A name
+    alone, "Windows", reads as a word.)"""
     words = subject.split()
     phrase = plain(subject) and (len(words) == 1 or (words[1].isalpha() and words[1].islower()))
+    phrase = phrase and not any(char.isdigit() for char in words[0])
     if phrase or _DETERMINER.match(subject) is not None:
         return subject[0].lower() + subject[1:]
     return subject

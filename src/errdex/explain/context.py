@@ -462,6 +462,21 @@ def decorators_above(text: str, line: int) -> list[ast.expr]:
     return found
 
 
+def decorator_names(text: str | None, name: str, line: int) -> set[str]:
+    """The last names of the decorators of the `def name` that holds `line` (`classmethod`,
+    `property`, the `setter` of `@x.setter`; a called one, `@validator("x")`, is none)."""
+    span = function_span(text, name, line)
+    if text is None or span is None:
+        return set()
+    found: set[str] = set()
+    for decorator in decorators_above(text, span[0] + 1):
+        if isinstance(decorator, ast.Name):
+            found.add(decorator.id)
+        elif isinstance(decorator, ast.Attribute):
+            found.add(decorator.attr)
+    return found
+
+
 def _text_span(text: str | None, name: str, line: int, keyword: str) -> tuple[int, int] | None:
     return None if text is None else block_span(lines_of(text), name, line, keyword)
 

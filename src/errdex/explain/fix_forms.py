@@ -30,9 +30,13 @@ from errdex.facts import KnobKind
 _YES_NO = {"0": "1", "1": "0", "true": "false", "false": "true", "True": "False", "False": "True"}
 # The words of a class's name: an upper-case run with its digits, up to the capital that
 # starts the next word (`M2N` of `M2NTrainer`, `RMS` of `Step5RMSNorm`), one mixing in a
-# single lower-case letter (`LoRA`, `MoE`, `SiLU`), or a word with its digits (`Step5`); a
-# digit never starts a word of its own.
-_WORDS = re.compile(r"(?:[A-Z][a-z])?[A-Z0-9]+(?=[A-Z][a-z]|_|$)|[A-Z]?[a-z][a-z0-9]*|[0-9]+")
+# single lower-case letter with one or two capitals after it (`LoRA`, `MoE`, `SiLU`; not
+# `MyAPI` nor `NoGPUError`: a two-letter word and an acronym), or a word with its digits
+# (`Step5`); a digit never starts a word of its own.
+_WORDS = re.compile(
+    r"[A-Z][a-z][A-Z]{1,2}(?=[A-Z][a-z]|_|$)|[A-Z0-9]+(?=[A-Z][a-z]|_|$)"
+    r"|[A-Z]?[a-z][a-z0-9]*|[0-9]+"
+)
 
 
 def change_fix(change: Change, command: str | None = None) -> ExampleFix | None:

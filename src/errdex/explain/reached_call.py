@@ -32,7 +32,7 @@ import re
 import msgspec
 
 from errdex.ast_walk import walk
-from errdex.explain.context import Facts
+from errdex.explain.context import Facts, decorator_names
 from errdex.explain.input_nodes import part_views
 from errdex.explain.page import Change, ConditionView
 from errdex.explain.user_call import user_call
@@ -71,7 +71,9 @@ def _reached(change: Change, facts: Facts) -> Change | None:
     owner, _, member = site.function.rpartition(".")
     params = set(facts.read.params) - set(facts.read.positional)
     given = {change.argument, change.keyword} | {_name(a) for a in change.required}
-    decorators = _decorators(facts)
+    # (`classmethod`, `property`, the `setter` of `@x.setter`: the function alone is parsed
+    # without them)
+    decorators = decorator_names(facts.source_text, member, site.line)
     if change.method is None and owner and member not in _CONSTRUCTORS:
         # the keyword is the constructor's; the check runs in another method
         inits = dict(facts.read.init_params)
@@ -288,26 +290,3 @@ def _reached_from_constructor(facts: Facts) -> bool:
 
 def _called_by_package(facts: Facts) -> bool:
     return any(c.depth == 1 for c in facts.callers)
-
-
-def _decorators(facts: Facts) -> set[str]:
-    """The last names of the site's method's decorators (`classmethod`, `property`, the
-    `setter` of `@x.setter`), read from its class: the function alone is parsed without
-    them."""
-    cls = facts.own_class()
-    site = facts.stored.site
-    member = site.function.rpartition(".")[2]
-    found: set[str] = set()
-    for node in cls.body if cls is not None else []:
-        if (
-            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-            and node.name == member
-            # a property's getter and setter share a name: the one the site is in
-            and node.lineno <= site.line <= (node.end_lineno or node.lineno)
-        ):
-            for decorator in node.decorator_list:
-                if isinstance(decorator, ast.Name):
-                    found.add(decorator.id)
-                elif isinstance(decorator, ast.Attribute):
-                    found.add(decorator.attr)
-    return found
