@@ -20,6 +20,7 @@ from errdex.explain.fix_forms import instance_name
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code, listed
 from errdex.extract.calls import is_property
+from errdex.extract.shapes import single_binding
 
 
 def set_later_solution(
@@ -151,12 +152,10 @@ def _stored_keyword(init: ast.FunctionDef, attr: str, member: str | None) -> str
     `self.member`, the property whose setter stores it)."""
     defaulted = _defaulted_keywords(init)
     for node in walk(init):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target, value = node.targets[0], node.value
-        elif isinstance(node, ast.AnnAssign) and node.value is not None:
-            target, value = node.target, node.value
-        else:
+        bound = single_binding(node)
+        if bound is None:
             continue
+        target, value = bound
         if (
             is_own(target)
             and target.attr in (attr, member)

@@ -22,6 +22,7 @@ from errdex.extract.shapes import (
     is_none,
     keyed_lookups,
     looks_like_exception_class,
+    single_binding,
 )
 from errdex.extract.skeleton import looks_like_exception
 from errdex.extract.source_text import line_span, source_lines
@@ -614,12 +615,10 @@ def _command_names(body: list[ast.stmt]) -> dict[str, str]:
     """The class-level names of a command and their literal words (`name = "serve"`)."""
     found: dict[str, str] = {}
     for item in body:
-        if isinstance(item, ast.Assign) and len(item.targets) == 1:
-            target, value = item.targets[0], item.value
-        elif isinstance(item, ast.AnnAssign) and item.value is not None:
-            target, value = item.target, item.value
-        else:
+        bound = single_binding(item)
+        if bound is None:
             continue
+        target, value = bound
         if (
             isinstance(target, ast.Name)
             and _COMMAND_ATTR.search(target.id)
