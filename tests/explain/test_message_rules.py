@@ -165,3 +165,18 @@ def test_a_final_full_stop_is_no_part_of_the_flags_value() -> None:
     assert advice.solution.startswith(
         "Pass `-cc.mode=none -cc.gpu_memory=0.9` in place of setting `TORCH_COMPILE_DISABLE`"
     )
+
+
+def test_a_check_the_message_asks_for_is_what_to_make_hold() -> None:
+    (said,) = _solutions(
+        "While loading {lora_dir}, expected target modules in {expected} but received "
+        "{unexpected}. Please verify that the loaded LoRA module is correct"
+    )
+    assert said.startswith(
+        "Make sure that the loaded LoRA module is correct, as the message says: “Please verify"
+    )
+    (said,) = _solutions("{uri} is not a valid URI. Please check that the URI is correct.")
+    assert said.startswith("Make sure that the URI is correct,")
+    # where to look, or a question, is no rule
+    assert _solutions("Please check the logs for details.") == []
+    assert _solutions("Please check whether your parser has implemented `start`.") == []

@@ -24,7 +24,8 @@ the checkpoint lacks ("... is missing preprocessor_config.json") is to be suppli
 may speak of what the clause before it names: "expected one of ..." after a value refused
 by what it is ("unsupported Inkling message role {role!r}"; without such a name the list
 may be the program's own: a shape, a rank it pairs), "a layer may not be referenced by
-both" after "both a and b".
+both" after "both a and b". "Please verify that the loaded LoRA module is correct" asks the
+user to make it hold: "Make sure that the loaded LoRA module is correct".
 """
 
 from __future__ import annotations
@@ -229,6 +230,13 @@ _MISSING_FILE = re.compile(
     r"(?:\s+file)?\s*\.?$",
     re.I,
 )
+# "Please verify that the loaded LoRA module is correct", "Please check that the URI is
+# correct": what the user must make hold, asked as a check (not "check whether ...", "check
+# the logs": a question, or where to look)
+_CHECK_THAT = re.compile(
+    r"^(?:please,?\s+)?(?:verify|check|confirm|double-check)\s+that\s+(?P<clause>\S.{3,}?)\s*[.!]?$",
+    re.I,
+)
 # How the way out the values the message lists give begins.
 LISTED = "Use one of the values the message lists"
 # How the way out a required GPU architecture gives begins.
@@ -346,6 +354,9 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
         what = _lowered(match["what"].strip())
         what = what if what.startswith(("the ", "your ")) else f"the {what}"
         return f"Supply `{match['file']}` in {what} you load (a complete copy of it)", "input"
+    match = _CHECK_THAT.match(text)
+    if match is not None and "{" not in match["clause"]:
+        return f"Make sure that {match['clause']}", "input"
     match = _CANNOT_IMPORT.match(text)
     if match is not None:
         return _name_of_module(match["name"], match["module"])

@@ -36,6 +36,7 @@ from errdex.explain.stated_exclusive import exclusive_instruction
 from errdex.explain.stated_form import shallow_call
 from errdex.explain.stated_limits import lists_valid
 from errdex.explain.stated_version import version_solution
+from errdex.explain.supported_values import supported_value_solution
 from errdex.explain.user_call import suggested_call
 from errdex.explain.user_data import callable_by_user
 from errdex.facts import KnobKind, SiteKind
@@ -160,7 +161,20 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
         # is what the message calls equivalent to the setting the user gave (it keeps it)
         exact = exact or IN_PLACE in (advice.implied or "")
         out.solutions.append((advised, MESSAGE_FIRST if exact else advised_rank(advised)))
+    supported = supported_value_solution(facts)
+    if supported is not None and not _turned(supported.knob or "", named, found, out):
+        # the setting the message names, given a value it says is supported: the message's
+        # own way out, first where the index knows the command line that takes it
+        out.any = True
+        rank = MESSAGE_FIRST if supported.fix is not None else advised_rank(supported)
+        out.solutions.append((supported, rank))
     return out
+
+
+def _turned(flag: str, named: set[str], found: list[str], out: Advised) -> bool:
+    """Whether a way out found already turns the flag (or names it)."""
+    texts = [*found, *(s.text for s, _ in out.solutions)]
+    return flag in named or any(re.search(rf"{re.escape(flag)}(?![\w-])", t) for t in texts)
 
 
 def _listed_flag(advice: Advice, facts: Facts) -> Advice:

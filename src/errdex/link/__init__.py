@@ -57,7 +57,7 @@ __all__ = ["LINKER_VERSION", "cross_file_helper_names", "link_sites", "link_vers
 
 # Stored versions linked by another version are indexed again: bump it when what linking
 # produces changes.
-LINKER_VERSION = "87-json-sections"
+LINKER_VERSION = "88-named-fields"
 
 
 def link_version(
@@ -350,6 +350,15 @@ class _Context:
             # the message's setting asks for more whichever caller reached the check.
             if named.name not in own or named.behind != named.name:
                 found.append(named)
+        text = site.message.text if site.message is not None else None
+        known = {k.name for k in found}
+        # a field the message names by its own name: the flag that sets it, where no
+        # condition links that flag already (a linked knob says more than the name), and a
+        # command line takes it (an arguments class no program parses is no setting)
+        for field in self.named.fields(text):
+            field = self._with_command(field, facts.path)
+            if field.name not in known and field.command:
+                found.append(field)
         unique = {(k.name, k.behind): k for k in reversed(found)}
         env_names = {k.behind for k in found if k.kind == KnobKind.ENV}
         kept = site

@@ -230,6 +230,15 @@ class FlagIndex:
             return None
         return self.flag(["args", name], f"args.{name}", None)
 
+    def args_field_flag(self, name: str) -> KnobLink | None:
+        """The flag of the field `name` of an arguments class (`EngineArgs.kv_cache_dtype`):
+        a setting of the program's own command line, not a script's flag of that name."""
+        if not any(
+            _ARGS_CLASS.search(cls) and name in fields for cls, fields in self._args_fields.items()
+        ):
+            return None
+        return self.field_flag(name)
+
     def _json_flag_field(self, name: str) -> bool:
         """Whether `name` is a field of an arguments class whose flag takes a JSON object
         (declared as a configuration class or a dict)."""

@@ -3,7 +3,10 @@ writes, each resolved against the version before a page may offer it.
 
 `--reasoning-effort-map must be a JSON object ...` names a flag; `attention_config.
 indexer_sparse_logits requires ...` names a field of the object `--attention-config` takes
-as JSON; `set VLLM_USE_V2_MODEL_RUNNER=1` names a variable. A name is linked only when the
+as JSON; `set VLLM_USE_V2_MODEL_RUNNER=1` names a variable; "supports only fp8 KV cache (got
+kv_cache_dtype=...)" names the field `kv_cache_dtype`, which the flag `--kv-cache-dtype` sets
+(`NamedSettings.fields`: a field's name in the message's own words, not in a placeholder,
+shown with a value). A name is linked only when the
 version declares it: a flag argparse declares (or a field of an arguments class), a field
 of the class a JSON-valued flag is validated against (a page reads its declared type
 there, to give it a value of that type), a variable the code reads. Such a knob's `via` is
@@ -25,6 +28,15 @@ from errdex.linked_facts import NAMED_IN_MESSAGE, KnobLink
 _FLAG = lazy_compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![\w-])")
 # `attention_config.indexer_sparse_logits`: a configuration object's field.
 _FIELD = lazy_compile(r"(?<![\w.])(?P<owner>[a-z][a-z0-9]*_config)\.(?P<field>[a-z_][a-z0-9_]*)\b")
+# `kv_cache_dtype=...`, `got kv_cache_dtype`, "for max_model_len": a field's own name, two
+# words or more (one word is as often plain English), not a part of a dotted name or of a
+# flag, shown with a value (what the check got, or what it takes): a name alone is as often
+# another object's ("a positive block_size in the draft config")
+_FIELD_NAME = lazy_compile(
+    r"(?<![\w.\-])(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?\s*[=:](?!=)"
+    r"|\b(?:got|for)\s+`?(?P<after>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w\-]|\.\w|\()"
+)
+_PLACEHOLDER = lazy_compile(r"\{[^{}]*\}")
 _VARIABLE = lazy_compile(r"(?<![\w-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])")
 _MAX_NAMED = 4
 
@@ -67,6 +79,23 @@ class NamedSettings:
                 found.append(
                     KnobLink(name=name, kind=KnobKind.ENV, behind=name, via=NAMED_IN_MESSAGE)
                 )
+        return found[:_MAX_NAMED]
+
+    def fields(self, text: str | None) -> list[KnobLink]:
+        """The flags whose field the message's words name by its own name (`kv_cache_dtype`
+        for `--kv-cache-dtype`), a field of an arguments class a command line takes
+        (`EngineArgs`): a name a placeholder's expression holds is the program's variable,
+        not a word of the message, and a call (`max_model_len()`) is no field."""
+        if not text or "_" not in text:
+            return []
+        words = _PLACEHOLDER.sub(" ", text)
+        found: list[KnobLink] = []
+        names = (m.group("name") or m.group("after") for m in _FIELD_NAME.finditer(words))
+        for name in dict.fromkeys(names):
+            flag = "--" + name.replace("_", "-")
+            knob = self._flags.args_field_flag(name)
+            if knob is not None and knob.name == flag:
+                found.append(msgspec.structs.replace(knob, behind=flag, via=NAMED_IN_MESSAGE))
         return found[:_MAX_NAMED]
 
     def _field(self, owner: str, field: str) -> KnobLink | None:

@@ -1,0 +1,149 @@
+"""The value a message says the setting it names must take, given on the command line.
+
+A message often says which values a case supports and which value it got, naming the
+setting by its field: "TritonAttentionDiffKVBackend supports only fp8/fp8_e4m3 quantized KV
+cache (got kv_cache_dtype={...})", "hpc rope_norm not support kv_cache_dtype:{...}, only
+support fp8_e4m3, auto, bfloat16", "Elastic EP is only supported with enable_eplb=True". The
+model or the program may pick the code that checks it (no condition of the page leads to a
+setting), but the linker links the field the message names to the flag that sets it
+(`link.named.NamedSettings.fields`: `--kv-cache-dtype`), so the way out is that flag with a
+value the message supports: `--kv-cache-dtype fp8`.
+
+Not where the check tests a variable of that name itself (`block_size != 128` of a
+vendored kernel's parameter: its caller's value, not the flag's). Only where the message
+shows the setting with the value it refused (`field=...`,
+`field: ...`, "for field") or writes the value it takes (`field=True`): a list of supported
+things in a message that merely mentions a setting is of something else ("only supports
+running with at most one API server. Capping api_server_count from ...").
+"""
+
+from __future__ import annotations
+
+import re
+
+from errdex.explain.advice import sentences, spoken_text
+from errdex.explain.advised_flags import advised_flag_fix
+from errdex.explain.context import Facts
+from errdex.explain.page import Knob, Solution
+from errdex.facts import KnobKind
+from errdex.linked_facts import NAMED_IN_MESSAGE
+
+# a value as the message writes it: `fp8`, `fp8_e4m3`, 'auto', bfloat16 (no placeholder)
+_VALUE = r"[`'\"]?[A-Za-z0-9][\w.\-]*[`'\"]?"
+# values listed: "fp8/fp8_e4m3", "fp8_e4m3, auto, bfloat16", "int4 or int8"
+_VALUES = rf"(?P<values>{_VALUE}(?:\s*(?:/|,\s*(?:and\s+|or\s+)?|\s+(?:or|and)\s+)\s*{_VALUE})*)"
+# "supports only V", "only support V", "currently only supports V"
+_SUPPORTS_ONLY = re.compile(
+    rf"\b(?:supports?\s+only|only\s+supports?|only\s+accepts?)\s+{_VALUES}", re.I
+)
+# "only V is supported", "Only fp8 and auto are supported"
+_ONLY_SUPPORTED = re.compile(rf"\bonly\s+{_VALUES}\s+(?:is|are)\s+supported\b", re.I)
+# "only supports enable_eplb=True", "is only supported with enable_eplb=True": the value
+# written beside the field
+_ONLY_WITH = re.compile(
+    r"\b(?:only\s+supports?|supports?\s+only|is\s+only\s+supported\s+(?:with|when)|"
+    r"requires?)\s+`?(?P<field>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*=\s*(?P<value>[\w.\-]+)`?",
+    re.I,
+)
+# words that begin a phrase rather than name a value
+_NOT_VALUES = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "one",
+        "two",
+        "its",
+        "their",
+        "this",
+        "these",
+        "those",
+        "some",
+        "when",
+        "with",
+        "for",
+        "if",
+        "on",
+        "in",
+        "by",
+        "from",
+        "to",
+        "running",
+        "using",
+        "being",
+    }
+)
+_TRUE = frozenset({"true", "1", "yes", "on"})
+
+
+def supported_value_solution(facts: Facts) -> Solution | None:
+    """The flag the message names by its field, with a value the message says is supported
+    (`Pass `--kv-cache-dtype fp8``), or None."""
+    message = spoken_text(facts.stored.site.message)
+    flags = {
+        k.name[2:].replace("-", "_"): k
+        for k in facts.knobs
+        if k.kind == KnobKind.FLAG and k.via == NAMED_IN_MESSAGE and k.behind == k.name
+    }
+    if not message or not flags:
+        return None
+    for sentence in sentences(message):
+        given = _given(sentence, message, flags)
+        if given is None or _own_variable(given[0], facts):
+            continue
+        knob, value = given
+        said = f"`{knob.name} {value}`" if value else f"`{knob.name}`"
+        fix = advised_flag_fix(f"Pass {said}", [knob])
+        return Solution(
+            text=f"Pass {said}, a value the message says is supported: “{sentence.strip()}”",
+            knob=knob.name,
+            kind="setting",
+            fix=fix,
+        )
+    return None
+
+
+def _given(sentence: str, message: str, flags: dict[str, Knob]) -> tuple[Knob, str] | None:
+    """The flag and the value (`""` for a switch turned on) the sentence says is supported."""
+    written = _ONLY_WITH.search(sentence)
+    if written is not None:
+        knob = flags.get(written["field"])
+        if knob is None:
+            return None
+        value = written["value"].strip("`'\"")
+        if "bool" in (knob.value_type or "").split(" | "):
+            return (knob, "") if value.lower() in _TRUE else None  # the switch given
+        return knob, value
+    listed = _SUPPORTS_ONLY.search(sentence) or _ONLY_SUPPORTED.search(sentence)
+    if listed is None:
+        return None
+    first = re.split(r"\s*(?:/|,|\s+or\s+|\s+and\s+)\s*", listed["values"])[0].strip("`'\"")
+    if first.lower() in _NOT_VALUES or not re.search(r"[a-z]", first):
+        return None  # a phrase, not a value; or a name in capitals, not a setting's value
+    refused = [f for f in flags if _refused(f, message)]
+    if len(refused) != 1:
+        return None  # none shown with its refused value, or two: not known which
+    knob = flags[refused[0]]
+    if "bool" in (knob.value_type or "").split(" | "):
+        return None  # a switch takes no listed value
+    return knob, first
+
+
+def _own_variable(knob: Knob, facts: Facts) -> bool:
+    """Whether the check tests a variable of the field's name itself (a parameter or a local,
+    `block_size != 128`): the message shows that variable, which a kernel's caller may give
+    a value of its own (a vendored kernel's 128-token tile, not `--block-size`); only an
+    attribute (`self.kv_cache_dtype`) is read as the setting the message names."""
+    field = re.escape(knob.name[2:].replace("-", "_"))
+    bare = re.compile(rf"(?<![\w.]){field}(?!\w)")
+    return any(bare.search(c.text) for c in facts.conditions)
+
+
+def _refused(field: str, message: str) -> bool:
+    """Whether the message shows the field with the value it refused: `field=...`,
+    `field: ...`, "for field", "got field"."""
+    name = re.escape(field)
+    return (
+        re.search(rf"(?<![\w.]){name}\s*[=:]|\b(?:for|got|of)\s+`?{name}(?![\w.])", message, re.I)
+        is not None
+    )
