@@ -98,6 +98,45 @@ REQ = {
                 if self.required and count:
                     raise TypeError("a required counter")
         """,
+    "req/base.py": """
+        class Query:
+            def __init__(self, entities, session=None):
+                self.session = session
+
+            def first(self):
+                if not self.session:
+                    raise LookupError("no session to query")
+
+
+        class Made:
+            def __init__(self, name=None):
+                self.registry = default_registry()
+        """,
+    "req/sharded.py": """
+        from typing import TypeVar
+
+        from .base import Made, Query
+
+        T = TypeVar("T")
+
+
+        class ShardedSession:
+            pass
+
+
+        class ShardedQuery(Query[T]):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+                if not isinstance(self.session, ShardedSession):
+                    raise TypeError("a sharded query runs on a sharded session")
+
+
+        class Named(Made):
+            def __init__(self, **kwargs):
+                super().__init__(**kwargs)
+                if not isinstance(self.registry, ShardedSession):
+                    raise TypeError("a named thing needs a sharded registry")
+        """,
 }
 
 
@@ -165,3 +204,17 @@ def test_a_bound_on_an_optional_field_keeps_the_limit_rather_than_none(req: Stor
     page = page_with_message(req, "req", "max_tokens must be at least 1")
     # before the bound was preferred: "Pass None for the argument `max_tokens` ..."
     assert page.solutions[0].text == ("Pass the argument `max_tokens` of `Sampling` at least `1`.")
+
+
+def test_a_keyword_handed_to_a_base_of_another_module_is_the_keyword_of_the_call(
+    req: Store,
+) -> None:
+    # the base's constructor (`Query.__init__` of `req/base.py`, a generic written
+    # `Query[T]`) keeps the `session` handed on through `**kwargs`; before: no solution
+    page = page_with_message(req, "req", "a sharded query runs on a sharded session")
+    assert page.solutions[0].text == (
+        "Pass the argument `session` of `ShardedQuery` as an instance of `ShardedSession`."
+    )
+    # an attribute the base's constructor computes is no keyword of the call
+    page = page_with_message(req, "req", "a named thing needs a sharded registry")
+    assert not any("`registry` of `Named`" in s.text for s in page.solutions)

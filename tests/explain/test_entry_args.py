@@ -11,7 +11,7 @@ from explain_samples import indexed_package, page_with_message
 from errdex.store import Store
 
 FILES = {
-    "shop/__init__.py": "from shop._orders import Order, Basket, Refund\n",
+    "shop/__init__.py": "from shop._orders import Order, Basket, Refund, Cart, Tray\n",
     "shop/_checks.py": """
         MAX_ITEMS = 100
 
@@ -26,12 +26,22 @@ FILES = {
                 raise ValueError("note too long")
 
 
+        def check_limit(limit):
+            if limit > MAX_ITEMS:
+                raise ValueError("limit above the shop's")
+
+
+        def check_size(size):
+            if size > MAX_ITEMS:
+                raise ValueError("size above the shop's")
+
+
         def check_code(code):
             if code not in ("EUR", "USD"):
                 raise ValueError("unknown currency")
         """,
     "shop/_orders.py": """
-        from shop._checks import check_code, check_count, check_note
+        from shop._checks import check_code, check_count, check_limit, check_note, check_size
 
 
         def _count_of(count):
@@ -63,6 +73,25 @@ FILES = {
 
             def convert(self, code):
                 check_code(code)
+
+
+        class Cart:
+            def __init__(self, limit):
+                self.limit = limit
+
+            def fill(self):
+                check_limit(self.limit)
+
+
+        class Tray:
+            def __init__(self, size):
+                self.size = size
+
+            def resize(self, size):
+                self.size = size
+
+            def fill(self):
+                check_size(self.size)
         """,
 }
 
@@ -108,3 +137,16 @@ def test_two_entry_points_that_hand_it_on_name_none(shop: Store) -> None:
     texts = [s.text for s in page.solutions]
     assert "Pass the argument `code` of `check_code` as one of `'EUR'`, `'USD'`." in texts
     assert not any("(it reaches `check_code`)" in t for t in texts)
+
+
+def test_an_attribute_the_constructor_kept_is_the_keyword_of_the_class(shop: Store) -> None:
+    # `Cart(limit)` keeps `self.limit = limit`, which `Cart.fill` hands on; before: the
+    # internal `check_limit`'s own argument
+    page = page_with_message(shop, "shop", "limit above the shop's")
+    assert page.solutions[0].text == (
+        "Pass the argument `limit` of `shop.Cart` (it reaches `check_limit`) at most "
+        "`MAX_ITEMS` (`100`)."
+    )
+    # a method that sets the attribute again (`Tray.resize`): no longer the keyword
+    page = page_with_message(shop, "shop", "size above the shop's")
+    assert not any("of `shop.Tray`" in s.text for s in page.solutions)

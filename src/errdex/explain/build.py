@@ -22,6 +22,7 @@ from errdex.explain.failing_branch import failing_calls
 from errdex.explain.fallbacks import setting_fallbacks
 from errdex.explain.flag_reach import own_flags
 from errdex.explain.handed_callback import handed_callback
+from errdex.explain.imported_class import imported_class
 from errdex.explain.inner_raises import inner_raises
 from errdex.explain.linked import (
     binding_views,
@@ -131,6 +132,7 @@ def _build_page(
     facts.tracker = tracker_of(store, chosen.project)
     facts.scripts = tuple(e.name for e in record.entry_points) if record is not None else ()
     facts.top_init = lambda: store.file_text(chosen.version_id, top_init_file(chosen))
+    facts.imported_class = lambda name: imported_class(store, facts, name)
     facts.bindings = without_loop_rebound(facts)
     facts.outline_of = lambda: store.file_outline(chosen.version_id, chosen.file)
     facts.class_hook = class_hook(facts, lambda file: store.file_text(chosen.version_id, file))

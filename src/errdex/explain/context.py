@@ -245,6 +245,9 @@ class Facts:
     # package's `__init__.py`, read when a rule asks (`explain/own_code.py`)
     scripts: tuple[str, ...] = ()
     top_init: Callable[[], str | None] | None = field(default=None, repr=False)
+    # a class the file imports from another module of the package by name → that class
+    # parsed from its kept file (`explain/imported_class.py`; needs the store)
+    imported_class: Callable[[str], ast.ClassDef | None] | None = field(default=None, repr=False)
     # what a rule worked out from these facts, by its own key, for the rules asking again
     # (the facts do not change while the page is built)
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

@@ -25,7 +25,7 @@ from errdex.extract.setters import init_params
 from errdex.extract.shapes import tested_absent
 from errdex.facts import KnobKind
 
-__all__ = ["declared_keyword", "declared_required", "super_init_call"]
+__all__ = ["declared_keyword", "declared_required", "self_assignments", "super_init_call"]
 
 _STRUCT_BASES = frozenset({"Struct", "NamedTuple"})
 _MAX_DOTS = 2  # `vllm.sampling_params.SamplingParams`: a class its users make
@@ -204,24 +204,32 @@ def _assigned_before(facts: Facts, attribute: str) -> bool:
 
 def _assigns(function: ast.FunctionDef, attribute: str, before: int | None = None) -> bool:
     """Whether `function` assigns `self.<attribute>` (before the line `before`)."""
-    for node in walk(function):
+    return self_assignments(function, attribute, before) > 0
+
+
+def self_assignments(root: ast.AST, attribute: str, before: int | None = None) -> int:
+    """How many places under `root` (a function, a class) assign or delete
+    `self.<attribute>` (before the line `before`), `setattr` calls too."""
+    count = 0
+    for node in walk(root):
+        if before is not None and getattr(node, "lineno", before) >= before:
+            continue
         if (
             isinstance(node, ast.Attribute)
             and isinstance(node.ctx, ast.Store | ast.Del)
             and node.attr == attribute
             and isinstance(node.value, ast.Name)
             and node.value.id == "self"
-            and (before is None or node.lineno < before)
         ):
-            return True
-        if isinstance(node, ast.Call) and (before is None or node.lineno < before):
+            count += 1
+        elif isinstance(node, ast.Call):
             # `object.__setattr__(self, "x", ...)` of a frozen class, `setattr(self, "x", ...)`
             named = _last_name(node.func) in ("setattr", "__setattr__")
             if named and any(
                 isinstance(a, ast.Constant) and a.value == attribute for a in node.args
             ):
-                return True
-    return False
+                count += 1
+    return count
 
 
 def _handed_to_base(facts: Facts, cls: ast.ClassDef, attribute: str) -> str | None:
@@ -230,12 +238,15 @@ def _handed_to_base(facts: Facts, cls: ast.ClassDef, attribute: str) -> str | No
     itself, and the base's `__init__` assigns it its keyword."""
     init = own_init(cls)
     kwarg = init.args.kwarg if init is not None else None
-    if init is None or kwarg is None or not cls.bases or not isinstance(cls.bases[0], ast.Name):
+    named = _base_name(cls.bases[0]) if cls.bases else None
+    if init is None or kwarg is None or named is None:
         return None
     own = {a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs)}
     if not _passes_kwargs(init, kwarg.arg) or _assigns(init, attribute):
         return None
-    base = class_in_file(facts, cls.bases[0].id)
+    base = class_in_file(facts, named)
+    if base is None and facts.imported_class is not None:
+        base = facts.imported_class(named)  # a base of another module of the package
     base_init = own_init(base) if base is not None else None
     if base_init is None:
         return None
@@ -243,6 +254,14 @@ def _handed_to_base(facts: Facts, cls: ast.ClassDef, attribute: str) -> str | No
     if param is None or param in own:
         return None  # a keyword the class takes itself: the extraction's to follow
     return param
+
+
+def _base_name(base: ast.expr) -> str | None:
+    """The name a base is written by: `Query` of `Query` and of `Query[_T]` (a generic
+    class's parameters say nothing of its constructor)."""
+    if isinstance(base, ast.Subscript):
+        base = base.value
+    return base.id if isinstance(base, ast.Name) else None
 
 
 def _passes_kwargs(init: ast.FunctionDef, kwarg: str) -> bool:

@@ -25,6 +25,7 @@ from errdex.explain.entry_input import (
     state_of,
 )
 from errdex.explain.inputs import public_name
+from errdex.explain.kept_keyword import kept_keyword
 from errdex.explain.page import Caller
 from errdex.explain.stated_requirement import asked_parameter, requirements
 from errdex.extract.module import module_name
@@ -123,6 +124,14 @@ def sole_entry(
             for caller in calling:
                 read = call_values(store, chosen, caller, dotted, (name, position), caught, parsed)
                 argument = passed_on(*read) if read is not None else None
+                if read is not None and argument is None:
+                    # what the caller's object kept of its constructor's keyword
+                    kept = kept_keyword(store, chosen, caller.file, caller.function, read[2])
+                    entry = _class_export(store, chosen, caller) if kept else None
+                    if kept is not None and entry is not None:
+                        if ends.setdefault(entry, kept) != kept:
+                            return None
+                        continue
                 if read is None or argument is None:
                     if read is None or not all(isinstance(v, ast.Constant) for v in read[2]):
                         return None  # a value changed on the way, which a user may give
@@ -158,6 +167,20 @@ def _entry(store: Store, chosen: StoredSite, file: str, function: str) -> str | 
     for other in store.list_sites(chosen.project, chosen.version, file=file):
         if other.site.function == top or other.site.function.startswith(f"{top}."):
             return short_export(other, function)
+    return None
+
+
+def _class_export(store: Store, chosen: StoredSite, caller: Caller) -> str | None:
+    """`_entry`'s path for the class of a method `caller`, read from a site of the class
+    or from the linker's public path of the method."""
+    owner = caller.function.rpartition(".")[0]
+    found = _entry(store, chosen, caller.file, owner)
+    if found is not None or not public_name(owner):
+        return found
+    for link in chosen.caller_links:
+        if (link.file, link.function, link.line) == (caller.file, caller.function, caller.line):
+            public = link.public
+            return _shorter(public, link.module, caller.function, owner) if public else None
     return None
 
 

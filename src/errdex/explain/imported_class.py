@@ -1,0 +1,41 @@
+"""A class the site's file imports from another module of the package, read from the store.
+
+A constructor that hands its arguments on to its base's (`ShardedQuery(*args, **kwargs)`
+calls `Query.__init__(entities, session=None)`, which sets `self.session = session`) keeps
+the user's keyword in an attribute only the base's file says. The base is read from the
+module the site's file imports it from by name (`from ..orm.query import Query`), when the
+index keeps that module's file; a name the file binds otherwise, or that the module only
+re-exports (its class is not in that file), is not followed.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from errdex.explain.callee_advice import resolve_called
+from errdex.explain.context import Facts, top_class_in
+from errdex.explain.outline import importing_or_defining
+from errdex.extract.module import module_name
+from errdex.store.base import Store
+
+
+def imported_class(store: Store, facts: Facts, name: str) -> ast.ClassDef | None:
+    """The top-level class `name` of the site's file imports from another module of the
+    package, parsed alone from that module's kept file; None when it is not imported by
+    name from a module of the package, or the index keeps no such class there."""
+    stored = facts.stored
+    tree = facts.top_module(importing_or_defining(name))
+    if tree is None:
+        return None
+    module, is_package = module_name(stored.file)
+    package = module if is_package else module.rpartition(".")[0]
+    target = resolve_called(name, tree, module, package)
+    if target is None or target[0] == module:
+        return None  # not imported, or defined in the site's own file
+    source, defined = target
+    top = module.partition(".")[0]
+    if source.partition(".")[0] != top:
+        return None  # another distribution's class: the index holds none of its files
+    prefix = stored.file[: stored.file.find(module.replace(".", "/"))]
+    text = store.file_text(stored.version_id, f"{prefix}{source.replace('.', '/')}.py")
+    return top_class_in(text, defined) if text is not None else None
