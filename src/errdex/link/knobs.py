@@ -83,6 +83,9 @@ class KnobIndex:
         # `_held`'s answers, by the name, the file and class asking, the root's binding and
         # the class its parameter is annotated with
         self._held_found: dict[_HeldKey, tuple[KnobLink, ...] | None] = {}
+        # `_finished`'s answers, by the knob's identity (the knob is kept with its answer,
+        # so that identity is not another's) and the class asking
+        self._finished_found: dict[tuple[int, str | None], tuple[KnobLink, KnobLink]] = {}
 
     def knobs(
         self,
@@ -147,10 +150,17 @@ class KnobIndex:
                     json_fields=tuple(dict.fromkeys(kept.json_fields + knob.json_fields)),
                     key_defaults=tuple(dict.fromkeys(kept.key_defaults + knob.key_defaults)),
                 )
-        return [
-            self._json_overrides(self._documented(k, class_name))
-            for k in list(unique.values())[:_MAX_KNOBS]
-        ]
+        return [self._finished(k, class_name) for k in list(unique.values())[:_MAX_KNOBS]]
+
+    def _finished(self, knob: KnobLink, class_name: str | None) -> KnobLink:
+        """The knob with its doc and the flags that write its JSON's fields, once per knob
+        and class: the sites of a function are given the same resolved knobs again."""
+        key = (id(knob), class_name)
+        known = self._finished_found.get(key)
+        if known is None:
+            done = self._json_overrides(self._documented(knob, class_name))
+            known = self._finished_found[key] = (knob, done)
+        return known[1]
 
     def caller_knobs(
         self,
