@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
+from errdex.explain.dead_ends import returns_refused
 from errdex.explain.declared_fields import declared_keyword, declared_required
 from errdex.explain.empty_objects import empty_is_nonsense
 from errdex.explain.init_values import allows, decided
@@ -103,6 +104,8 @@ def input_action(condition: ConditionView, facts: Facts) -> Given | None:
             found = _input_instead(part, facts, function, mode, exit_)
             if found is None:
                 continue
+            if returns_refused(part, condition, facts):
+                continue  # the function returns a value its callers refuse
             tripped = part_may_trip(part, condition, facts)
             if tripped:
                 _said_tripping(part, found, tripped, facts)

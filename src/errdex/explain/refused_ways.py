@@ -354,7 +354,11 @@ def _branch_refuses(condition: ConditionView, facts: Facts) -> str | None:
         return None
     # what the way out changes: the names its test reads, no longer as the path held them
     moved = set(dotted_names(test))
-    known = _path_known(facts, dict.fromkeys(moved, _UNKNOWN), condition)
+    changed: dict[str, object] = dict.fromkeys(moved, _UNKNOWN)
+    # the other arguments as a call leaving them out holds them: `allow_pickle=False` fails
+    # `if not allow_pickle: raise` in the branch `proto=Protocol.pickle` takes
+    changed |= _left_out(function, facts, moved) if function is not None else {}
+    known = _path_known(facts, changed, condition)
     known.truth[_key(test)] = not condition.holds
     check = parse_expression(facts.conditions[-1].test)
     within = set(dotted_names(check)) - moved if check is not None else set()
@@ -366,6 +370,44 @@ def _branch_refuses(condition: ConditionView, facts: Facts) -> str | None:
     if found is None and not _set_by_setting(test, facts):
         found = _others_refused(guard, block, moved, facts, function)
     return found
+
+
+def _left_out(function: ast.FunctionDef, facts: Facts, moved: set[str]) -> dict[str, object]:
+    """The function's parameters whose default is a literal, as a call that leaves them out
+    holds them: those no test of the path reads (the path says what it holds of those), no
+    local the way out turns is made of, and the function never assigns."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(
+        zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)
+    )
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
+    if not pairs:
+        return {}
+    tested: set[str] = set()
+    for condition in facts.conditions:
+        node = parse_expression(condition.test)
+        if node is not None:
+            tested |= _roots(node)
+    # what a local the way out turns is made of moves with it (`fused = cu_seqlens is not
+    # None and ...`: a true `fused` means `cu_seqlens` was passed)
+    roots = {n.split(".", 1)[0] for n in moved}
+    for binding in facts.bindings:
+        value = parse_expression(binding.value) if binding.name in roots else None
+        if value is not None:
+            tested |= _roots(value)
+    left = {
+        arg.arg: default.value
+        for arg, default in pairs
+        if isinstance(default, ast.Constant) and arg.arg not in tested | moved
+    }
+    if not left:
+        return {}
+    assigned = facts.once(
+        "left_out:assigned",
+        lambda: {n.split(".", 1)[0] for s in function.body for n in stored(s)},
+    )
+    return {name: value for name, value in left.items() if name not in assigned}
 
 
 def _others_refused(

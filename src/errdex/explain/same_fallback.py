@@ -8,8 +8,10 @@ are sequential either way. A warning reports a fallback the code takes; a way ou
 must avoid that fallback, not take it by another branch.
 
 Read statically in the site's function (already parsed for the page): the statement
-right after the warning's call is `return VALUE`, and the branch a way out takes returns
-the same `VALUE` (as written) before it does anything but calls.
+right after the warning's call (or after the `if` whose branch it ends) is `return VALUE`,
+and the branch a way out takes returns the same `VALUE` (as written), or a constant as true
+or false as the path's tests make `VALUE` (`return False` beside `return fits` under `if not
+fits:`), before it does anything but calls.
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from dataclasses import dataclass
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts
 from errdex.explain.plain import code
-from errdex.explain.refused_ways import if_in
+from errdex.explain.refused_ways import KnownValues, if_in
 from errdex.extract.conditions import dotted_names
 from errdex.facts import ConditionKind, SiteKind
+from errdex.link.expression_texts import parse_expression
 
 __all__ = ["SameFallback", "fallback_sentence", "same_fallbacks", "takes_fallback"]
 
@@ -76,7 +79,11 @@ def _same(facts: Facts) -> list[SameFallback]:
         if guard is None:
             continue
         other = _returned(guard.orelse if condition.holds else guard.body)
-        if other is None or ast.dump(other) != ast.dump(fallback):
+        if other is None:
+            continue
+        if ast.dump(other) != ast.dump(fallback):
+            if _as_true(other, fallback, facts):
+                found.append(SameFallback(condition.line, condition.text, ast.unparse(other)))
             continue
         assigned = {name for line, name in stored if guard.lineno <= line <= site.line}
         if _tested(fallback, guard.test) or _roots(fallback) & assigned:
@@ -111,29 +118,63 @@ def _stored(function: ast.AST) -> list[tuple[int, str]]:
     ]
 
 
-def _returned_after(function: ast.AST, line: int) -> ast.expr | None:
+def _returned_after(function: ast.FunctionDef, line: int) -> ast.expr | None:
     """The value of the `return` right after the call statement that spans `line` (the
-    warning's), in the same block; None when another statement follows it, or none."""
-    todo: list[ast.AST] = [function]
-    for node in todo:  # the list grows as it is read
-        for name in _BLOCKS:
-            block = getattr(node, name, None)
-            if not isinstance(block, list):
-                continue
-            for index, statement in enumerate(block):
-                if not isinstance(statement, ast.stmt):
-                    continue
-                if not statement.lineno <= line <= (statement.end_lineno or statement.lineno):
-                    continue
-                if isinstance(statement, ast.Expr):
-                    after = block[index + 1] if index + 1 < len(block) else None
-                    if isinstance(after, ast.Return) and after.value is not None:
-                        return after.value
-                    return None
-                todo.append(statement)
-        for handler in getattr(node, "handlers", ()):
-            todo.append(handler)
+    warning's), in the same block, or, when the call ends a branch of an `if`, right after
+    that `if` (`if not fits: logger.warning(...)` then `return fits`); None when another
+    statement follows it, or none."""
+    found = _after_in(function.body, line)
+    return found if isinstance(found, ast.expr) else None
+
+
+_END = object()  # the warning's call ends its block: what follows the enclosing `if` runs
+
+
+def _after_in(block: list[ast.stmt], line: int) -> object:
+    for index, statement in enumerate(block):
+        if not statement.lineno <= line <= (statement.end_lineno or statement.lineno):
+            continue
+        inner: object = _END if isinstance(statement, ast.Expr) else None
+        if isinstance(statement, ast.If):
+            inner = _after_in(statement.body, line) or _after_in(statement.orelse, line)
+        elif inner is None:
+            inner = _inside(statement, line)
+        if inner is not _END:
+            return inner
+        after = block[index + 1] if index + 1 < len(block) else None
+        if isinstance(after, ast.Return) and after.value is not None:
+            return after.value
+        return _END if after is None and isinstance(statement, ast.Expr) else None
     return None
+
+
+def _inside(statement: ast.stmt, line: int) -> ast.expr | None:
+    """In a block of another compound statement (a loop, a `try`, a `with`): only a
+    `return` right after the call in the same block (running on past its end is not
+    followed)."""
+    blocks = [getattr(statement, name, None) for name in _BLOCKS]
+    blocks += [h.body for h in getattr(statement, "handlers", ())]
+    for block in blocks:
+        if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+            found = _after_in(block, line)
+            if isinstance(found, ast.expr):
+                return found
+    return None
+
+
+def _as_true(other: ast.expr, fallback: ast.expr, facts: Facts) -> bool:
+    """Whether the branch returns a constant as true or false as the path makes the value
+    returned after the warning (`return False` beside `return fits` under `if not fits:`):
+    the caller takes the fallback all the same."""
+    if not isinstance(other, ast.Constant):
+        return False
+    known = KnownValues({})
+    for condition in facts.conditions:
+        node = parse_expression(condition.test)
+        if node is not None:
+            known.learn(node, condition.holds)
+    later = known.truth_of(fallback)
+    return later is not None and later == bool(other.value)
 
 
 def _returned(block: list[ast.stmt]) -> ast.expr | None:

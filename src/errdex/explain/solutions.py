@@ -44,6 +44,7 @@ from errdex.explain.class_attributes import attribute_solution
 from errdex.explain.class_body import class_body_solution
 from errdex.explain.class_hooks import annotation_solution, names_hook_argument
 from errdex.explain.context import CONTEXT_KINDS, Facts
+from errdex.explain.dead_ends import dead_end
 from errdex.explain.declared_config import config_solution
 from errdex.explain.decorated import decorated_solution
 from errdex.explain.deprecation import replacement_first
@@ -232,6 +233,7 @@ def ways_out(facts: Facts) -> list[ConditionView]:
         if not no_way_out(c, facts)
         and not presence_of_tried(c, facts)
         and not no_way_out_of_try(c, facts)
+        and not dead_end(c, facts)  # the other branch ends in the same failure another way
         and not (c.kind in BRANCH_KINDS and branch_refuses(c, facts, surely=False))
         and not earlier_branch(c, facts.held, facts.knobs, facts.bindings)
     ]
@@ -394,6 +396,8 @@ def _solutions(facts: Facts) -> list[Solution]:
         held = [c for c in variant.conditions if c.kind not in CONTEXT_KINDS]
         prefix = f"{REASON_NAMED} “{variant.reason}”: "
         for condition in reversed(held):
+            if dead_end(condition, facts):
+                continue  # an item skipped by another `continue`: the loop still runs out
             action = knob_action(condition, facts.knobs, either=True)
             if action is not None:
                 reason = f"so that {opposite_words(condition)}"

@@ -1,0 +1,334 @@
+"""Ways out that end where the path already ends: the same failure by another road.
+
+Each shape turns a test of the path the other way, and each leaves the user no better off:
+- an item skipped in a loop whose running out is the failure: in vllm's kernel selection
+  (`for kernel_cls in possible: if name in DISABLED: continue ... return kernel_cls(config)`,
+  then a raise), listing a kernel that failed a later test as disabled only skips it by
+  another `continue`; the loop still runs out;
+- a block skipped (an argument emptied, an exit taken) that assigns an attribute the class
+  raises without elsewhere (`if model_path: ... self.audio_tokenizer = ...` beside
+  `if self.audio_tokenizer is None: raise RuntimeError("audio_tokenizer is not loaded")`);
+- a part of the guard turned so that the function returns a value its callers refuse
+  (click's `resolve_command` with `ctx.resilient_parsing` true returns no command, and both
+  callers `assert cmd is not None`).
+Only what the function's own code (and, for a returned value, its callers in the same file)
+says decides: an unknown value is no evidence.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from errdex.ast_walk import walk
+from errdex.explain.context import Facts, function_at
+from errdex.explain.page import ConditionView
+from errdex.explain.refused_ways import KnownValues, if_in, stored
+from errdex.extract.conditions import dotted_name
+from errdex.extract.shapes import is_none
+from errdex.facts import BRANCH_KINDS, ConditionKind
+from errdex.link.expression_texts import parse_expression
+
+__all__ = ["dead_end", "returns_refused"]
+
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+# a test of `self.X` unset, as the text mostly writes it (`_unset`'s shapes)
+_UNSET_FORMS = ("self.{} is None", "not self.{}", "self.{} == None")
+
+
+def dead_end(condition: ConditionView, facts: Facts) -> bool:
+    """Whether the way out of `condition` (its test turned the other way) ends in the same
+    failure: a skipped item of a loop that runs out, a skipped block whose attribute the
+    class requires."""
+    if condition.kind not in BRANCH_KINDS:
+        return False
+    key = f"dead_end:{condition.line}:{condition.holds}"
+    return facts.once(key, lambda: _dead_end(condition, facts))
+
+
+def _dead_end(condition: ConditionView, facts: Facts) -> bool:
+    function = facts.site_function()
+    guard = if_in(function, condition.line) if function is not None else None
+    test = parse_expression(condition.test)
+    if function is None or guard is None or test is None:
+        return False
+    if ast.dump(guard.test) != ast.dump(test):
+        return False
+    taken = guard.orelse if condition.holds else guard.body  # the branch the way out takes
+    return _skips_item(function, guard, taken, facts) or _skips_setup(
+        function, guard, condition, taken, facts
+    )
+
+
+def _skips_item(
+    function: ast.FunctionDef, guard: ast.If, taken: list[ast.stmt], facts: Facts
+) -> bool:
+    """The branch ends in `continue` of a loop the function returns from inside (the site
+    is past it and reached only when it runs out, `ConditionKind.NO_MATCH`): skipping the
+    item is one more item that failed."""
+    if not taken or not isinstance(taken[-1], ast.Continue):
+        return False
+    if any(isinstance(n, ast.Return | ast.Break) for s in taken for n in walk(s)):
+        return False  # a way through the branch that leaves the loop: no sure skip
+    loops = [
+        n
+        for n in walk(function)
+        if isinstance(n, _LOOPS) and n.lineno < guard.lineno <= (n.end_lineno or n.lineno)
+    ]
+    if not loops:
+        return False
+    loop = max(loops, key=lambda n: n.lineno)  # the one the `continue` goes on with
+    ran_out = any(
+        c.kind is ConditionKind.NO_MATCH and c.line == loop.lineno for c in facts.conditions
+    )
+    return ran_out and facts.stored.site.line > (loop.end_lineno or loop.lineno)
+
+
+def _skips_setup(
+    function: ast.FunctionDef,
+    guard: ast.If,
+    condition: ConditionView,
+    taken: list[ast.stmt],
+    facts: Facts,
+) -> bool:
+    """The way out skips code that assigns `self.X` (the block the path runs, or for an
+    exit taken the rest of the function), and another method of the class raises when
+    `self.X` is unset: the failure comes back at the first use."""
+    if condition.kind is ConditionKind.EARLY_EXIT:
+        if not taken or not isinstance(taken[-1], ast.Return | ast.Raise):
+            return False
+        end = guard.end_lineno or guard.lineno
+        skipped: list[ast.stmt] = [s for s in function.body if getattr(s, "lineno", 0) > end]
+    else:
+        skipped = guard.body if condition.holds else guard.orelse
+    if not any(_holds_line(s, facts.stored.site.line) for s in skipped):
+        return False
+    made = _self_attributes(skipped) - _self_attributes(taken)
+    # the file's text first: an attribute no test finds unset needs no class parsed
+    text = facts.source_text or ""
+    made = {a for a in made if any(form.format(a) in text for form in _UNSET_FORMS)}
+    if not made:
+        return False
+    owner = facts.own_class()
+    if owner is None:
+        return False
+    return any(
+        _unset_before(owner, function, guard, attr) and _required(owner, function, attr)
+        for attr in made
+    )
+
+
+def _holds_line(statement: ast.stmt, line: int) -> bool:
+    return statement.lineno <= line <= (statement.end_lineno or statement.lineno)
+
+
+def _self_attributes(block: list[ast.stmt]) -> set[str]:
+    """The `self.X` a block assigns (anywhere in it)."""
+    return {
+        name.removeprefix("self.")
+        for statement in block
+        for name in stored(statement)
+        if name.startswith("self.") and name.count(".") == 1
+    }
+
+
+def _required(owner: ast.ClassDef, function: ast.FunctionDef, attr: str) -> bool:
+    """Whether a public method of the class raises when `self.attr` is None or empty (`if
+    self.attr is None: raise RuntimeError("... is not loaded")`): a use of what the
+    skipped code sets. An `assert` (often only for a type checker) or a private helper's
+    check (called only in the mode that set it) is no such use."""
+    target = f"self.{attr}"
+    for method in owner.body:
+        if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        if method.lineno == function.lineno or method.name.startswith("_"):
+            continue
+        for node in walk(method):
+            if (
+                isinstance(node, ast.If)
+                and _raising_if(node)
+                and any(_unset(part, target) for part in _either(node.test))
+            ):
+                return True
+    return False
+
+
+def _unset_before(owner: ast.ClassDef, function: ast.FunctionDef, guard: ast.If, attr: str) -> bool:
+    """Whether `self.attr` is None when the skipped code does not run: the function sets it
+    None before the guard (`self.audio_tokenizer = None`), or the class's `__init__` does."""
+    target = f"self.{attr}"
+    places = [s for s in function.body if s.lineno < guard.lineno]
+    init = next(
+        (m for m in owner.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None
+    )
+    if init is not None and init is not function and init.lineno != function.lineno:
+        places += init.body
+    for statement in places:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target_node: ast.expr = statement.targets[0]
+            value = statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            target_node, value = statement.target, statement.value
+        else:
+            continue
+        if dotted_name(target_node) == target and is_none(value):
+            return True
+    return False
+
+
+def _either(test: ast.expr) -> list[ast.expr]:
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return list(test.values)
+    return [test]
+
+
+def _both(test: ast.expr) -> list[ast.expr]:
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return list(test.values)
+    return [test]
+
+
+def _unset(part: ast.expr, target: str, negated: bool = False) -> bool:
+    """`target is None` or `not target` (with `negated`: `target is not None`, `target`)."""
+    if negated:
+        if dotted_name(part) == target:
+            return True
+        return (
+            isinstance(part, ast.Compare)
+            and len(part.ops) == 1
+            and isinstance(part.ops[0], ast.IsNot)
+            and dotted_name(part.left) == target
+            and is_none(part.comparators[0])
+        )
+    if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Not):
+        return dotted_name(part.operand) == target
+    return (
+        isinstance(part, ast.Compare)
+        and len(part.ops) == 1
+        and isinstance(part.ops[0], ast.Is | ast.Eq)
+        and dotted_name(part.left) == target
+        and is_none(part.comparators[0])
+    )
+
+
+def returns_refused(part: ast.expr, condition: ConditionView, facts: Facts) -> bool:
+    """Whether making `part` of the guard's `and` false (its other parts held as the path
+    holds them) lets the function go on to return a value surely None where each of its
+    callers in the same file rejects it (`assert cmd is not None`, `if cmd is None:
+    raise`): the way out fails one call up."""
+    test = parse_expression(condition.test)
+    function = facts.site_function()
+    if not (
+        condition.kind is ConditionKind.IF
+        and condition.holds
+        and function is not None
+        and isinstance(test, ast.BoolOp)
+        and isinstance(test.op, ast.And)
+    ):
+        return False
+    guard = next((s for s in function.body if s.lineno == condition.line), None)
+    if not isinstance(guard, ast.If) or guard.orelse:
+        return False
+    at = function.body.index(guard)
+    following = function.body[at + 1] if at + 1 < len(function.body) else None
+    if not isinstance(following, ast.Return) or following.value is None:
+        return False
+    known = KnownValues({})  # the part itself is not learned: the way out turns it
+    for other in test.values:
+        if other is not part and ast.dump(other) != ast.dump(part):
+            known.learn(other, True)  # an `and` that held: each of its parts held
+    for held in facts.conditions:
+        node = parse_expression(held.test)
+        if node is not None and held is not condition:
+            known.learn(node, held.holds)
+    value = following.value
+    elements = value.elts if isinstance(value, ast.Tuple) else [value]
+    empty = {i for i, e in enumerate(elements) if _surely_none(e, known)}
+    if not empty:
+        return False
+    return _callers_refuse(facts, empty, isinstance(value, ast.Tuple))
+
+
+def _surely_none(node: ast.expr, known: KnownValues) -> bool:
+    if is_none(node):
+        return True
+    if isinstance(node, ast.IfExp):
+        truth = known.truth_of(node.test)
+        if truth is None:
+            return False
+        return _surely_none(node.body if truth else node.orelse, known)
+    if dotted_name(node) is None:
+        return False
+    check = ast.Compare(left=node, ops=[ast.Is()], comparators=[ast.Constant(None)])
+    return known.truth_of(check) is True
+
+
+def _callers_refuse(facts: Facts, empty: set[int], unpacked: bool) -> bool:
+    """Whether every direct caller (each in the site's file) checks a surely-None result
+    right after its call and raises on it; at least one call is read."""
+    callers = [c for c in facts.callers if c.depth == 1]
+    if not callers or facts.source_text is None:
+        return False
+    name = facts.stored.site.function.rpartition(".")[2]
+    seen = 0
+    for caller in callers:
+        if caller.file != facts.stored.file:
+            return False  # another file: not read here
+        outer = function_at(facts.source_text, caller.function.rpartition(".")[2], caller.line)
+        if outer is None:
+            return False
+        for block in _blocks(outer):
+            for at, statement in enumerate(block):
+                names = _result_names(statement, name, empty, unpacked)
+                if names is None:
+                    continue
+                seen += 1
+                following = block[at + 1] if at + 1 < len(block) else None
+                if following is None or not any(_rejects(following, n) for n in names):
+                    return False
+    return seen > 0
+
+
+def _blocks(function: ast.FunctionDef) -> Iterator[list[ast.stmt]]:
+    for node in walk(function):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                yield block
+
+
+def _result_names(
+    statement: ast.stmt, name: str, empty: set[int], unpacked: bool
+) -> list[str] | None:
+    """The names an assignment of a call of `name` binds the surely-None results to; None
+    when the statement is no such assignment."""
+    if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
+        return None
+    call = statement.value
+    if not isinstance(call, ast.Call):
+        return None
+    called = call.func.attr if isinstance(call.func, ast.Attribute) else dotted_name(call.func)
+    if called != name:
+        return None
+    target = statement.targets[0]
+    if unpacked:
+        if not isinstance(target, ast.Tuple):
+            return []
+        return [dotted_name(t) or "" for i, t in enumerate(target.elts) if i in empty]
+    return [dotted_name(target) or ""]
+
+
+def _rejects(statement: ast.stmt, name: str) -> bool:
+    """`assert name is not None` / `assert name`, or `if name is None: raise`."""
+    if not name:
+        return False
+    if isinstance(statement, ast.Assert):
+        return any(_unset(p, name, negated=True) for p in _both(statement.test))
+    if isinstance(statement, ast.If) and _raising_if(statement):
+        return any(_unset(p, name) for p in _either(statement.test))
+    return False
+
+
+def _raising_if(node: ast.If) -> bool:
+    """Whether the `if`'s body starts with a raise."""
+    return bool(node.body) and isinstance(node.body[0], ast.Raise)

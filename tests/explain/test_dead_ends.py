@@ -1,0 +1,162 @@
+"""Ways out that end in the same failure by another road: an item skipped in a loop that
+still runs out, a block skipped whose attribute the class raises without, a warning's exit
+returning what the warned path returns, a result the callers refuse, a branch that raises
+for the other arguments' defaults. None is offered."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from explain_samples import indexed_package, page_with_message
+
+from errdex.explain.page import Page
+from errdex.store import Store
+
+DEAD = {
+    "dead/__init__.py": "",
+    "dead/envs.py": """
+        import os
+
+        DEAD_DISABLED_KERNELS = os.getenv("DEAD_DISABLED_KERNELS", "").split(",")
+        """,
+    "dead/kernels.py": """
+        from dead import envs
+
+
+        def pick_kernel(possible, config):
+            reasons = []
+            for kernel in possible:
+                if kernel.__name__ in envs.DEAD_DISABLED_KERNELS:
+                    reasons.append(f"{kernel.__name__} disabled by environment variable")
+                    continue
+                supported, reason = kernel.is_supported()
+                if not supported:
+                    reasons.append(f"{kernel.__name__}: {reason}")
+                    continue
+                return kernel(config)
+            raise ValueError("No kernel can implement the layer. Reasons: " + "\\n".join(reasons))
+        """,
+    "dead/audio.py": """
+        import logging
+        import os
+
+        logger = logging.getLogger(__name__)
+
+
+        class AudioEncoder:
+            def __init__(self, size, model_path=""):
+                self.size = size
+                self.tokenizer = None
+                if model_path:
+                    path = os.path.join(model_path, "tokenizer")
+                    if os.path.exists(path):
+                        self.tokenizer = path
+                    else:
+                        logger.warning("Audio tokenizer not found at %s, audio disabled", path)
+
+            def encode(self, audio):
+                if self.tokenizer is None:
+                    raise RuntimeError("the audio tokenizer is not loaded")
+                return audio
+        """,
+    "dead/workspace.py": """
+        import logging
+
+        logger = logging.getLogger(__name__)
+
+
+        class Attention:
+            @staticmethod
+            def workspace_fits(prefill):
+                workspace = prefill.workspace
+                if workspace is None or prefill.lens is None:
+                    return False
+                fits = workspace.numel() >= len(prefill.lens)
+                if not fits:
+                    logger.warning("The workspace is too small; those batches take the slow path.")
+                return fits
+        """,
+    "dead/commands.py": """
+        class UsageError(Exception):
+            pass
+
+
+        class Group:
+            def __init__(self, commands):
+                self.commands = commands
+
+            def invoke(self, ctx, args):
+                name, cmd, rest = self.resolve_command(ctx, args)
+                assert cmd is not None
+                return cmd(rest)
+
+            def resolve_command(self, ctx, args):
+                name = args[0]
+                cmd = self.commands.get(name)
+                if cmd is None and not ctx.resilient_parsing:
+                    raise UsageError(f"No such command {name!r}.")
+                return name if cmd else None, cmd, args[1:]
+        """,
+    "dead/parse.py": """
+        import json
+        import pickle
+        from enum import Enum
+
+
+        class Protocol(str, Enum):
+            json = "json"
+            pickle = "pickle"
+
+
+        def load_str_bytes(b, proto=None, allow_pickle=False):
+            proto = proto or Protocol.json
+            if proto == Protocol.json:
+                return json.loads(b)
+            elif proto == Protocol.pickle:
+                if not allow_pickle:
+                    raise RuntimeError("Trying to decode with pickle with allow_pickle=False")
+                return pickle.loads(b)
+            else:
+                raise TypeError(f"Unknown protocol: {proto}")
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def dead(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    yield from indexed_package(tmp_path_factory.mktemp("dead"), "dead", DEAD)
+
+
+def texts(store: Store, message: str) -> list[str]:
+    page: Page = page_with_message(store, "dead", message)
+    return [s.text for s in page.solutions]
+
+
+def test_skipping_an_item_of_a_loop_that_runs_out_is_no_way_out(dead: Store) -> None:
+    found = texts(dead, "No kernel can implement the layer")
+    # the kernel that failed `is_supported()` listed as disabled only skips it another way
+    assert not any("“KERNEL: REASON”" in t and "DEAD_DISABLED_KERNELS" in t for t in found), found
+
+
+def test_skipping_a_block_whose_attribute_the_class_requires_is_no_way_out(dead: Store) -> None:
+    found = texts(dead, "Audio tokenizer not found")
+    assert not any("`model_path`" in t for t in found), found
+
+
+def test_a_warnings_exit_returning_what_the_warned_path_returns_is_no_way_out(
+    dead: Store,
+) -> None:
+    found = texts(dead, "The workspace is too small")
+    assert not any("`lens` is None" in t for t in found), found
+
+
+def test_a_result_the_callers_refuse_is_no_way_out(dead: Store) -> None:
+    found = texts(dead, "No such command")
+    assert not any("resilient_parsing" in t for t in found), found
+
+
+def test_a_branch_raising_for_the_other_arguments_defaults_is_no_way_out(dead: Store) -> None:
+    found = texts(dead, "Unknown protocol")
+    assert not any("Protocol.pickle" in t for t in found), found
+    assert any("Protocol.json" in t for t in found), found
