@@ -403,7 +403,10 @@ class CallSite(msgspec.Struct, frozen=True, gc=False):
 
 
 class PropertyFact(msgspec.Struct, frozen=True, gc=False):
-    """A `@property` (or cached property): the names it reads and those it returns as is."""
+    """A `@property` (or cached property): the names it reads and those it returns as is;
+    or, with `method`, a plain method of a configuration class that returns one of the
+    object's attributes as it is (`resolve_indexer_kv_dtype`: `return self.indexer_kv_dtype`,
+    or its argument `default` for "auto"), whose `returns` hold the parameters it returns."""
 
     qualname: str  # Class.name
     line: int
@@ -412,6 +415,7 @@ class PropertyFact(msgspec.Struct, frozen=True, gc=False):
     returns: tuple[str, ...] = ()  # dotted names whose value it returns unchanged
     env_reads: tuple[str, ...] = ()  # environment variables it reads itself
     returns_env: tuple[str, ...] = ()  # those whose value it returns unchanged
+    method: bool = False  # a method called for the value (a getter), not a property
 
 
 class EnvRead(msgspec.Struct, frozen=True, gc=False):

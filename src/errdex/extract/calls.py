@@ -21,6 +21,7 @@ _ASSERT_RAISES = frozenset({"assertRaisesRegex", "assertRaisesRegexp", "assertWa
 # Receivers whose calls are never of the codebase's own functions.
 NOT_RECEIVERS = frozenset({"os", "sys", "re", "json", "math", "time", "logging", "logger"})
 _MAX_READS = 40
+_HOLDS_STATEMENTS = (ast.stmt, ast.excepthandler, ast.match_case)
 
 
 def call_target(call: ast.Call) -> tuple[str, str | None] | None:
@@ -130,6 +131,47 @@ def property_fact(stmt: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -
         returns=tuple(dict.fromkeys(r for r in returned if not r.startswith("$"))),
         env_reads=tuple(dict.fromkeys(env)),
         returns_env=tuple(dict.fromkeys(r[1:] for r in returned if r.startswith("$"))),
+    )
+
+
+def getter_fact(stmt: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -> PropertyFact | None:
+    """A method that returns one of its object's attributes as it is, or else one of its
+    own parameters (`if self.x == "auto": return default` then `return self.x`): what a
+    call of it gives is that attribute's value whenever the method does not substitute
+    its argument. None for any other method: one returning anything computed (a call, a
+    literal, an expression) says nothing of the value an attribute holds."""
+    args = stmt.args
+    params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    if not params or params[0] not in OWN_OBJECT:
+        return None
+    returns: list[str] = []
+    todo: list[ast.AST] = list(stmt.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue  # a nested function's returns are not the method's
+        if isinstance(node, ast.Return):
+            value = node.value
+            dotted = dotted_name(value) if isinstance(value, NAME_OR_ATTRIBUTE) else None
+            if dotted is None:
+                return None
+            root, _, rest = dotted.partition(".")
+            if rest and (root not in OWN_OBJECT or "." in rest):
+                return None  # an attribute of another object, or of one of its attributes
+            if not rest and root not in params[1:]:
+                return None  # a local, computed from something
+            returns.append(dotted)
+            continue
+        # the statements nested in this one (a handler and a case hold statements too)
+        todo.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, _HOLDS_STATEMENTS))
+    if not any("." in r for r in returns):
+        return None
+    return PropertyFact(
+        qualname=qualname,
+        line=stmt.lineno,
+        end_line=stmt.end_lineno or stmt.lineno,
+        returns=tuple(dict.fromkeys(returns)),
+        method=True,
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 
-from errdex.extract.calls import is_property, property_fact
+from errdex.extract.calls import getter_fact, is_property, property_fact
 from errdex.extract.conditions import dotted_name, walk
 from errdex.extract.docs import DOC_OF, attribute_docs
 from errdex.extract.field_defaults import field_defaults, optional_bools
@@ -118,8 +118,11 @@ class DefinitionRecorder:
         self.functions_at[stmt.lineno] = (qualname, scope.class_name)
         if scope.qualname == "<module>":
             self.defs.append(stmt.name)
-        elif scope.class_name is not None and not scope.is_function and is_property(stmt):
-            self.properties.append(property_fact(stmt, qualname))
+        elif scope.class_name is not None and not scope.is_function:
+            if is_property(stmt):
+                self.properties.append(property_fact(stmt, qualname))
+            elif scope.class_name.endswith("Config") and (getter := getter_fact(stmt, qualname)):
+                self.properties.append(getter)
 
     def function_walked(
         self,

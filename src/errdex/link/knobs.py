@@ -61,6 +61,9 @@ class KnobIndex:
         self._sets: dict[str, list[tuple[AttrSet, FileFacts]]] = {}  # attribute → its sets
         # what the sets assign attributes of, by name → its sets (`aux_output_config`)
         self._sets_of: dict[str, list[tuple[AttrSet, FileFacts]]] = {}
+        # (the object a configuration class is named for, a method) → the methods of that
+        # name returning one of the object's keys: `attention_config.resolve_indexer_kv_dtype`
+        self._getters: dict[tuple[str, str], list[PropertyFact]] = {}
         for facts in files:
             if facts.error is not None:
                 continue
@@ -69,6 +72,11 @@ class KnobIndex:
                 receiver = receiver_name(attr_set.target, attr_set.class_name)
                 self._sets_of.setdefault(receiver, []).append((attr_set, facts))
             for prop in facts.properties:
+                if prop.method:
+                    owner, _, attr = prop.qualname.rpartition(".")
+                    key = (object_name(owner), attr)
+                    self._getters.setdefault(key, []).append(prop)
+                    continue
                 self._properties[(facts.module, prop.qualname)] = (prop, facts)
                 owner, _, attr = prop.qualname.rpartition(".")
                 if owner and "." not in owner:
@@ -580,6 +588,9 @@ class KnobIndex:
                 # one key of a JSON-valued flag's object: that key, not the whole object
                 for k in self._held_key(found, value.alias) or _whole(found, value.alias)
             ]
+        got = self._through_getter(binding, dotted, facts, class_name, depth)
+        if got:
+            return got
         # A local computed from settings: the knobs behind the names it is made of.
         out: list[KnobLink] = []
         for inner in value.names:
@@ -597,6 +608,59 @@ class KnobIndex:
             else k
             for k in out
         ]
+
+    def _through_getter(
+        self,
+        binding: Binding,
+        dotted: str,
+        facts: FileFacts,
+        class_name: str | None,
+        depth: int,
+    ) -> list[KnobLink]:
+        """A local a configuration object's getter gives (`kv_dtype = vllm_config.
+        attention_config.resolve_indexer_kv_dtype("fp8")`, which returns the object's key
+        `indexer_kv_dtype`, or its argument when the key is "auto"): the key of the flag's
+        JSON behind that object, as for a local bound to the key itself. The value is the
+        key's own except where the method substitutes its argument, so the key's default
+        is not what the check reads: none is said."""
+        call = _method_call(binding.value)
+        if call is None:
+            return []
+        receiver, method = call
+        getters = self._getters.get((receiver.rsplit(".", 1)[-1], method))
+        if not getters or len(getters) != 1:
+            return []  # no such method, or two classes of that name: nothing is guessed
+        getter = getters[0]
+        owner = getter.qualname.rpartition(".")[0]
+        keys = [r.partition(".")[2] for r in getter.returns if "." in r]
+        if len(keys) != 1 or not self.flags.settings_class(owner):
+            return []
+        if keys[0] not in self.flags.keys_of(owner):
+            return []  # an attribute the object works out, not a key the user writes
+        held = f"{receiver}.{keys[0]}"
+        substitutes = len(getter.returns) > 1
+        via = (
+            f"the local `{binding.name}` = `{binding.value}` (line {binding.line}); "
+            f"`{getter.qualname}` returns `self.{keys[0]}`"
+            + (" unless it gives its argument in its place" if substitutes else "")
+        )
+        out: list[KnobLink] = []
+        for found in self._resolve(held, facts, class_name, {}, depth + 1):
+            # the key of a JSON-valued flag's object (and the plain flags writing it), or
+            # a setting that gives the attribute itself
+            given = self._held_key(found, held)
+            if not given and found.behind == held and found.same_value and found.sets is None:
+                given = [found]
+            for k in given:
+                out.append(
+                    msgspec.structs.replace(
+                        k,
+                        behind=dotted,
+                        via=via,
+                        key_default=None if substitutes else k.key_default,
+                    )
+                )
+        return out
 
     def _dict_key(
         self,
@@ -672,6 +736,21 @@ def _held_dict(receiver: str, local: Mapping[str, Binding]) -> str:
             break
         receiver = alias + dot + rest
     return receiver
+
+
+def _method_call(text: str) -> tuple[str, str] | None:
+    """The object and the method of a value that is one call of a method on a dotted name
+    (`vllm_config.attention_config.resolve_indexer_kv_dtype("fp8")`), or None."""
+    if not text.endswith(")") or "_config." not in text:
+        return None  # most locals: no call on a configuration object
+    value = parse_expression(text)
+    if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Attribute):
+        return None
+    receiver = value.func.value
+    name = dotted_name(receiver) if isinstance(receiver, ast.Name | ast.Attribute) else None
+    if name is None:
+        return None
+    return name, value.func.attr
 
 
 def _one_value(prop: PropertyFact, keys: set[str]) -> bool:
