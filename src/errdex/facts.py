@@ -14,6 +14,7 @@ from typing import Any, Self
 import msgspec
 
 from errdex.reading_facts import SourceRead
+from errdex.struct_hints import evaluate_field_types
 
 # The exception classes Python itself defines: a site raising one names no class of the
 # codebase, and a paste naming one tells nothing of which codebase raised it.
@@ -636,3 +637,6 @@ class FileFacts(msgspec.Struct, frozen=True, gc=False):
     # the lines that start its top-level statements (`extract.module.top_starts`): a page
     # reading a few of them parses those alone
     outline: tuple[int, ...] = ()
+
+
+evaluate_field_types(__name__)  # each field type's text compiled once (struct_hints)

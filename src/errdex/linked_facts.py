@@ -18,6 +18,7 @@ from errdex.facts import (
 )
 from errdex.lazy_re import lazy_compile
 from errdex.reading_facts import SourceRead
+from errdex.struct_hints import evaluate_field_types
 
 
 class ExceptionInfo(msgspec.Struct, frozen=True, gc=False):
@@ -319,3 +320,6 @@ class IndexedSite(msgspec.Struct, frozen=True, gc=False):
         if self.public == "":
             return f"{self.module}.{self.site.function}"
         return self.public
+
+
+evaluate_field_types(__name__)  # each field type's text compiled once (struct_hints)

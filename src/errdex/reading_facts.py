@@ -7,6 +7,8 @@ from collections.abc import Collection
 
 import msgspec
 
+from errdex.struct_hints import evaluate_field_types
+
 MAX_COMMENT = 400  # characters of one comment block a page quotes
 
 
@@ -110,3 +112,6 @@ class SourceRead(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
         if line in self.comments:
             block.append(self.comments[line])
         return block, top
+
+
+evaluate_field_types(__name__)  # each field type's text compiled once (struct_hints)

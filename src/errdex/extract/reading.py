@@ -14,7 +14,8 @@ import ast
 import bisect
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+
+import msgspec
 
 from errdex.extract.block_flow import (
     Enclosing,
@@ -65,15 +66,14 @@ _SELF_ASSIGNED = lazy_compile(
 _SELF_LOOPED = lazy_compile(r"for[ \t]+\(?self\.(\w+)")  # `for self.x in ...`
 
 
-@dataclass
-class Wanted:
+class Wanted(msgspec.Struct):
     """A line whose reading a page will ask for, with what its pages look up in it."""
 
-    lines: set[int] = field(default_factory=set)  # the conditions' lines and the site's own
+    lines: set[int] = msgspec.field(default_factory=set)  # the conditions' lines and the site's own
     # the text of its conditions and bindings, whose words are the names its pages look up;
     # None for every name (a call that becomes a site adds the guard of the helper it
     # calls, in its own terms, when linked)
-    texts: list[str] | None = field(default_factory=list)
+    texts: list[str] | None = msgspec.field(default_factory=list)
 
     def add(
         self,
@@ -142,8 +142,7 @@ def read_lines(
         reader.set_by.clear()
 
 
-@dataclass
-class _Scope:
+class _Scope(msgspec.Struct):
     """What one function (or the module, for a site outside any) says, read once."""
 
     func: ast.FunctionDef | ast.AsyncFunctionDef | None
@@ -160,10 +159,12 @@ class _Scope:
     positional: tuple[str, ...]
     required: tuple[str, ...]
     docstring: str | None
-    _tries: dict[int, TryRead] = field(default_factory=dict)
+    _tries: dict[int, TryRead] = msgspec.field(default_factory=dict)
     # Worked out for the `if`s a site's conditions name, not for every `if` of a function
-    _sides: dict[int, tuple[tuple[bool, bool], tuple[bool, bool]]] = field(default_factory=dict)
-    _passes: dict[int, int | None] = field(default_factory=dict)
+    _sides: dict[int, tuple[tuple[bool, bool], tuple[bool, bool]]] = msgspec.field(
+        default_factory=dict
+    )
+    _passes: dict[int, int | None] = msgspec.field(default_factory=dict)
 
     def tried(self, line: int) -> TryRead:
         """What the `try` of the except clause at `line` did, read once."""

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import NamedTuple
+
+import msgspec
 
 from errdex.facts import (
     Condition,
@@ -21,12 +22,11 @@ from errdex.facts import (
 Blocks = tuple[int, ...]
 
 
-@dataclass
-class Reasons:
-    variants: list[Variant] = field(default_factory=list)
+class Reasons(msgspec.Struct):
+    variants: list[Variant] = msgspec.field(default_factory=list)
     # Each helper call is made into a `ReasonsCall` only when the list is used: most lists
     # assigned a call's result (`x = f(...)`) never are, and a call's guard is costly.
-    calls: list[Callable[[], ReasonsCall]] = field(default_factory=list)
+    calls: list[Callable[[], ReasonsCall]] = msgspec.field(default_factory=list)
 
     def freeze(self) -> ReasonsList:
         return ReasonsList(tuple(self.variants), tuple(make() for make in self.calls))
@@ -45,36 +45,35 @@ class Assignment(NamedTuple):
     held: tuple[tuple[MessageTemplate, Step | None], ...] = ()
 
 
-@dataclass
-class Scope:
+class Scope(msgspec.Struct):
     qualname: str  # "<module>", "Class", "Class.method", "f.<locals>.g"
     class_name: str | None
     is_function: bool
     params: tuple[str, ...] = ()
     arguments: ast.arguments | None = None  # a function's, for `literal_defaults`
-    body: list[ast.stmt] = field(default_factory=list)  # a function's statements
+    body: list[ast.stmt] = msgspec.field(default_factory=list)  # a function's statements
     # Message variables: name → what it holds, as (template, the blocks where it holds),
     # outermost first. A statement reads the deepest whose blocks enclose its own: text added
     # inside an `if` is there for a raise in that `if`, and may be absent after it.
-    messages: dict[str, list[tuple[MessageTemplate, Blocks]]] = field(default_factory=dict)
-    lists: dict[str, Reasons] = field(default_factory=dict)
+    messages: dict[str, list[tuple[MessageTemplate, Blocks]]] = msgspec.field(default_factory=dict)
+    lists: dict[str, Reasons] = msgspec.field(default_factory=dict)
     # Every assignment of each name, in order. Source is taken lazily.
-    assigns: dict[str, list[Assignment]] = field(default_factory=dict)
+    assigns: dict[str, list[Assignment]] = msgspec.field(default_factory=dict)
     # Every assignment of each `self.X`, in order: the value only when it is one comparison
     # (`self.native = backend in NATIVE`), None otherwise (another value, an unpacking, `+=`).
-    own_tests: dict[str, list[Assignment | None]] = field(default_factory=dict)
+    own_tests: dict[str, list[Assignment | None]] = msgspec.field(default_factory=dict)
     # Each `if` with an `else`, and the blocks it is in: a name every branch of one assigns
     # loses the values it had before (`branches_assign`, asked only for a chosen message).
-    branchings: list[tuple[ast.If, tuple[int, ...]]] = field(default_factory=list)
+    branchings: list[tuple[ast.If, tuple[int, ...]]] = msgspec.field(default_factory=list)
     # Names added to with `+=`: their values are no longer whole messages.
-    augmented: set[str] = field(default_factory=set)
+    augmented: set[str] = msgspec.field(default_factory=set)
     returned: Reasons | None = None
     # name → the class annotated for it, as written (parameters, `x: Foo = ...`)
-    types: dict[str, str] = field(default_factory=dict)
+    types: dict[str, str] = msgspec.field(default_factory=dict)
     outer: Scope | None = None  # the function this one is nested in: its names are seen
-    handlers: list[tuple[str | None, str | None]] = field(default_factory=list)
+    handlers: list[tuple[str | None, str | None]] = msgspec.field(default_factory=list)
     # Its raises and warnings: what makes it a raising (or warning) helper.
-    signals: list[ErrorSite] = field(default_factory=list)
+    signals: list[ErrorSite] = msgspec.field(default_factory=list)
 
 
 class Step:

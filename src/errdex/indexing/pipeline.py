@@ -10,7 +10,6 @@ import contextlib
 import time
 from collections import Counter
 from collections.abc import Generator, Iterator, Mapping
-from dataclasses import dataclass
 
 import msgspec
 
@@ -148,8 +147,7 @@ class _Laps:
         self._clock = now
 
 
-@dataclass(slots=True)
-class _Extracted:
+class _Extracted(msgspec.Struct):
     """Every file of a version and its facts, after both rounds of extraction."""
 
     items: list[tuple[str, bytes]]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from errdex.facts import BUILTIN_EXCEPTIONS as BUILTIN_EXCEPTIONS  # re-exported for the linker
 from errdex.facts import Binding, ClassFact, FileFacts
@@ -13,8 +14,7 @@ from errdex.facts import Binding, ClassFact, FileFacts
 _MAX_HOPS = 6  # re-export chains longer than this are not followed
 
 
-@dataclass(frozen=True, slots=True)
-class ResolvedClass:
+class ResolvedClass(msgspec.Struct, frozen=True):
     qualname: str  # module.Class
     fact: ClassFact
     file: FileFacts

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+
+import msgspec
 
 from errdex.facts import ChoiceList, FileFacts, KnobKind, NameFilter
 from errdex.lazy_re import lazy_compile
@@ -59,8 +60,7 @@ def _shared_words(enum: str, field: str) -> int:
     return len(_words(enum) & _words(field))
 
 
-@dataclass(frozen=True, slots=True)
-class _Check:
+class _Check(msgspec.Struct, frozen=True):
     """What makes other code run the same check: its message's words (class names aside),
     and the class and method holding it."""
 

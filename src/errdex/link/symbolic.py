@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import ast
 import functools
-from dataclasses import dataclass, field
+
+import msgspec
 
 from errdex.extract.templates import TemplateBuilder
 from errdex.facts import Arg, ClassText, FileFacts, MessageTemplate, Part, Placeholder, TextMethod
@@ -43,25 +44,23 @@ UNKNOWN = _Unknown()
 Value = MessageTemplate | None | _Unknown
 
 
-@dataclass
-class Instance:
+class Instance(msgspec.Struct):
     """An exception object as the raise built it."""
 
     chain: list[ResolvedClass]  # the class raised, then its bases the version defines
     texts: list[ClassText | None]  # each one's `ClassText`
-    attrs: dict[str, MessageTemplate | None] = field(default_factory=dict)  # set on `self`
+    attrs: dict[str, MessageTemplate | None] = msgspec.field(default_factory=dict)  # set on `self`
     # What reached `BaseException.__init__`, when the facts tell.
     args: tuple[Arg, ...] | None = None
 
 
-@dataclass
-class Frame:
+class Frame(msgspec.Struct):
     """Where an expression is evaluated: an instance, and a function's locals and params."""
 
     instance: Instance
     facts: FileFacts  # the file of the function, for its constants
-    locals: dict[str, str] = field(default_factory=dict)
-    params: dict[str, MessageTemplate | None] = field(default_factory=dict)
+    locals: dict[str, str] = msgspec.field(default_factory=dict)
+    params: dict[str, MessageTemplate | None] = msgspec.field(default_factory=dict)
     at: int = 0  # the class of the chain whose method this is (for `super()`)
 
 

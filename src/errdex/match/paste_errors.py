@@ -6,7 +6,8 @@ wraps (`Failed: ValueError: x`, `KeyError('k')`).
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
+
+import msgspec
 
 from errdex.lazy_re import lazy_compile
 from errdex.match.evidence import ErrorEvidence, Frame
@@ -24,13 +25,12 @@ _TRUNC = ("...", "…", "[...]", "(truncated)", "[truncated]", "<truncated>")
 _QUOTED = lazy_compile(r"""(?<!\w)["`“‘'](?P<span>[^\n"`“”‘’]{8,500}?)["`”’'](?!\w)""")
 
 
-@dataclass(slots=True)
-class Err:
+class Err(msgspec.Struct):
     """An error as the parser read it, before its message is tidied."""
 
     exception: str | None
     message: str
-    frames: list[Frame] = field(default_factory=list)
+    frames: list[Frame] = msgspec.field(default_factory=list)
     start: Line | None = None  # a log line's prefix facts
     truncated: bool = False
     code: str | None = None  # the source line printed under a warning's place

@@ -5,7 +5,8 @@ read off into facts; exception-group margins and rich's boxes are removed.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+import msgspec
 
 from errdex.lazy_re import lazy_compile
 from errdex.match.paste_cleanup import BRK
@@ -74,8 +75,7 @@ _GLOG = {"I": "INFO", "W": "WARNING", "E": "ERROR", "F": "CRITICAL"}
 _ALIAS = {"WARN": "WARNING", "FATAL": "CRITICAL", "EXCEPTION": "ERROR"}
 
 
-@dataclass(slots=True)
-class Line:
+class Line(msgspec.Struct):
     """One line of a paste, its log prefix read off into facts."""
 
     text: str

@@ -5,7 +5,6 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from dataclasses import dataclass
 from itertools import accumulate
 
 import msgspec
@@ -98,8 +97,7 @@ def _reduce(text: str, compact: bool) -> _Text:
     return _Text(text, compact)
 
 
-@dataclass(frozen=True, slots=True)
-class _Lit:
+class _Lit(msgspec.Struct, frozen=True):
     """One literal part: its reduced text and whether blanks surrounded it in the template."""
 
     core: str
@@ -108,8 +106,7 @@ class _Lit:
     trail: bool
 
 
-@dataclass(frozen=True, slots=True)
-class _Slot:
+class _Slot(msgspec.Struct, frozen=True):
     placeholder: Placeholder
     spaced: bool  # only blanks separate it from the placeholder before it
 
