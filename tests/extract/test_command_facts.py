@@ -175,3 +175,14 @@ def test_a_positional_is_optional_by_its_own_call_not_a_later_one() -> None:
         "model_tag": True,
         "revision": False,
     }
+
+
+def test_an_add_argument_call_is_one_whose_name_starts_a_word() -> None:
+    facts = facts_of("""
+        def add_cli_args(parser):
+            parser.readd_argument("other")
+            parser.add_argument("model_tag")
+            parser.extra_add_argument(f"--{name}")
+        """)
+    assert [f.flag for f in facts.positionals] == ["model_tag"]
+    assert facts.computed_flags == ()

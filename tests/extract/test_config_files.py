@@ -64,3 +64,10 @@ def test_a_config_file_is_in_the_format_of_the_first_loader_whose_name_starts_a_
         '        return ["--" + key for key in data]\n'
     )
     assert config_file_flags(text) == {"--config": "json"}
+
+
+def test_a_key_made_a_flag_in_an_f_string_or_at_the_text_start() -> None:
+    loader = '\ndata = yaml.safe_load(f)\nif "--config" in args:\n    pass\n'
+    assert config_file_flags('[f"--{key}" for key in data]' + loader) == {"--config": "yaml"}
+    assert config_file_flags('"--" + key' + loader) == {"--config": "yaml"}
+    assert config_file_flags('[elf"--{key}"]' + loader) == {}

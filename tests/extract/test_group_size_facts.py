@@ -166,3 +166,19 @@ def test_a_function_is_the_modules_own_as_the_walker_finds_it_not_as_a_line_star
         ("_start", 17, ("args.size",)),
         ("init_groups", 19, ("args.size",)),
     )
+
+
+def test_arguments_with_non_ascii_characters_are_read_as_ascii_ones_are() -> None:
+    # a name with a non-ASCII letter before its dot, a non-ASCII blank among the
+    # arguments (both taken as `\w` and `\s` take them), and no dot at all
+    text = (
+        "def start(konfig, größe):\n"
+        "    init(größe.tp, konfig.pp)\n"
+        "    init(größe, konfig)\n"
+        "    init(a\u00a0, b.c)\n"
+        "    init(é)\n"
+    )
+    assert name_calls(text, {"init"}, ()) == (
+        ("init", 2, ("größe.tp", "konfig.pp")),
+        ("init", 4, ("a", "b.c")),
+    )

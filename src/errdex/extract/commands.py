@@ -13,7 +13,7 @@ import bisect
 import re
 
 from errdex.extract.field_defaults import call_arguments, flag_form
-from errdex.extract.textscan import LineNumbers
+from errdex.extract.textscan import LineNumbers, matches_from, occurrences
 from errdex.facts import ClassFact, FlagFact, SubcommandFact
 from errdex.lazy_re import lazy_compile
 
@@ -21,13 +21,18 @@ _ADD_PARSER = lazy_compile(
     r"""\.add_parser\(\s*(?:["']([A-Za-z0-9][\w.-]{0,60})["']|(?:self|cls)\.(name|command)\b)"""
 )
 # `sub = subparsers.add_parser(cmd_cls.name, ...)`: a subcommand named by a loop variable's
-# class attribute
+# class attribute. Tried at every character, so a name is taken whole from its first
+# character only: a later start or a shorter run fails where the whole name does (what
+# follows it is the same), and trying them made the scan quadratic in a name's length.
 _LOOP_PARSER = lazy_compile(
-    r"""(\w+)\s*=\s*[\w.]+\.add_parser\(\s*(?!self\b|cls\b)([A-Za-z_]\w*)\.(\w+)\s*[,)]"""
+    r"""(?<!\w)(\w++)\s*=\s*[\w.]+\.add_parser\(\s*(?!self\b|cls\b)([A-Za-z_]\w*)\.(\w+)\s*[,)]"""
 )
 # `for cmd, entrypoint in SUBCOMMANDS:` / `for cmd_cls in Base.__subclasses__():`
 _FOR = lazy_compile(r"""^[ \t]*for\s+\(?([\w\s,]+?)\)?\s+in\s+(.+?):[ \t]*(?:#.*)?$""", re.M)
 _SUBCLASSES = lazy_compile(r"""^([A-Za-z_][\w.]*)\.__subclasses__\(\)$""")
+# The three `add_argument(` patterns start with `\b`, which keeps the engine from skipping
+# to the literal: they are tried only at the call's occurrences (`matches_from`).
+_ADD_ARGUMENT = "add_argument("
 _POSITIONAL = lazy_compile(r"""\badd_argument\(\s*["']([A-Za-z_]\w{0,60})["']""")
 # `group.add_argument(f"--{name}", **kwargs)`: flags made from names the code computes,
 # such as an arguments dataclass's fields.
@@ -94,8 +99,8 @@ def scan_commands(
     that declares each (and whether argparse requires it), and the functions that declare
     flags of computed names."""
     has_parser = ".add_parser(" in text
-    has_argument = "add_argument(" in text
-    if not has_parser and not has_argument:
+    calls = tuple(occurrences(text, _ADD_ARGUMENT))
+    if not has_parser and not calls:
         return [], [], flags, []
     spans = FunctionSpans(text, defs)
     line_of = LineNumbers(text)
@@ -119,8 +124,8 @@ def scan_commands(
     positionals: list[FlagFact] = []
     declared: dict[int, tuple[str | None, bool]] = {}
     forms: dict[int, tuple[bool, bool, str | None]] = {}
-    if has_argument:
-        for match in _POSITIONAL.finditer(text):
+    if calls:
+        for match in matches_from(_POSITIONAL, text, calls):
             line = line_of(match.start())
             where = spans.function_at(line)
             # the call's own arguments: a later call's `nargs="?"` or `default=` is not its
@@ -135,7 +140,7 @@ def scan_commands(
             )
             if len(positionals) >= _MAX_FOUND:
                 break
-        for match in _FLAG_CALL.finditer(text):
+        for match in matches_from(_FLAG_CALL, text, calls):
             line = line_of(match.start())
             where = spans.function_at(line)
             # the call's own arguments: a later `add_subparsers(required=True)` is not its
@@ -143,8 +148,8 @@ def scan_commands(
             declared[line] = (where[0] if where else None, _REQUIRED.search(call) is not None)
             forms[line] = flag_form(text, match.end() + 1)  # past the closing quote
     computed: list[str] = []
-    if has_argument:
-        for match in _COMPUTED.finditer(text):
+    if calls:
+        for match in matches_from(_COMPUTED, text, calls):
             where = spans.function_at(line_of(match.start()))
             if where is not None and where[0] not in computed:
                 computed.append(where[0])

@@ -34,10 +34,22 @@ def config_file_flags(text: str) -> dict[str, str]:
     # the loader first: one pass for `load(` rules out most files (all but 20 of vllm's
     # 3,231), and `str.find` looks for it faster than for the two characters of `--`
     form = _loader_format(text)
-    if form is None or "--" not in text or _KEY_AS_FLAG.search(text) is None:
+    if form is None or not _key_as_flag(text):
         return {}
     flags = {m.group(1) or m.group(2) for m in _FILE_FLAG.finditer(text)}
     return {flag: form for flag in sorted(flags) if "config" in flag}
+
+
+def _key_as_flag(text: str) -> bool:
+    """Whether `_KEY_AS_FLAG` is found in `text`: tried only where its `--` can stand (right
+    after its quote, or after `f` and the quote), since its leading word boundary and quote keep
+    the engine from skipping to a literal: searched, it is tried at every character."""
+    return any(
+        _KEY_AS_FLAG.match(text, start) is not None
+        for at in occurrences(text, "--")
+        for start in (at - 2, at - 1)
+        if start >= 0
+    )
 
 
 def _loader_format(text: str) -> str | None:
