@@ -280,6 +280,11 @@ class ClassFact(msgspec.Struct, frozen=True, gc=False):
     # Those of its keys declared a yes/no or None (`dp_shared_memory: bool | None`): a
     # truth test of one is turned with `true` or `false` whatever its default.
     optional_bools: tuple[str, ...] = ()
+    # Those of its keys declared as one configuration class (`hisparse_config:
+    # HiSparseConfig | None`): the key → that class's name; the key's JSON is an object.
+    sections: dict[str, str] = {}
+    # Those of its keys without a default: a JSON object of the class must give them.
+    required: tuple[str, ...] = ()
     # An arguments or configuration class's fields whose default is a literal yes/no or
     # None (`"True"`), or another class's field (`"CacheConfig.swa_bounded_replay"`)
     defaults: dict[str, str] = {}

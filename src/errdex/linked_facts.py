@@ -132,7 +132,8 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
     # for a flag taking a JSON object of fields: the keys of its object among the attributes
     # of `behind` the condition reads, each with its yes/no default (`("monokernel",
     # "False")`) or '' (a path, a list, a mode string): a truth test of such a key has no
-    # `false` to give (a key not listed is of a class not known here)
+    # `false` to give (a key not listed is of a class not known here); `EMPTY_SECTION` for
+    # a section of the object whose class requires no key (`{}` is one)
     key_defaults: tuple[tuple[str, str], ...] = ()
     # for a name holding one key of a free dict (`extra.get("backend", "cpu")`): that key,
     # where the dict is the flag's whole value (`json_key` is the key too) or one key of its
@@ -148,6 +149,11 @@ class KnobLink(msgspec.Struct, frozen=True, gc=False):
 # (`config` given `attention_config.hisparse_config`): every attribute of it is no field of
 # the object's own, to write at the top of the flag's JSON
 SECTION_FIELDS = ("*", "")
+
+
+# `KnobLink.key_defaults`' entry for a key whose value is a section of the object that
+# requires no key of its own (`hisparse_config: HiSparseConfig | None`): `{}` gives it.
+EMPTY_SECTION = "{}"
 
 
 # How `KnobLink.via` names a property the knob is read through: written by the linker,

@@ -169,11 +169,12 @@ def test_the_command_line_before_gives_the_plain_flag_that_writes_the_field_back
         kind=KnobKind.FLAG,
         command="eng serve MODEL",
         json_set_by=(("enable_experts", "--enable-experts", "True", "eng/args.py:12"),),
+        key_defaults=(("enable_experts", "False"),),
     )
     fix = command_fix(knob, "{'enable_experts': False}", "note.")
     assert fix is not None
     assert fix.before == (
-        'eng serve MODEL --aux-config \'{"enable_experts": "VALUE"}\' --enable-experts'
+        "eng serve MODEL --aux-config '{\"enable_experts\": true}' --enable-experts"
     )
     assert fix.after == "eng serve MODEL --aux-config '{\"enable_experts\": false}'"
     # a flag that writes the value the JSON gives anyway is no matter

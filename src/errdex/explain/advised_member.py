@@ -16,8 +16,6 @@ import ast
 import json
 import re
 
-import msgspec
-
 from errdex.explain.context import Facts
 from errdex.explain.fix_forms import setting_fix
 from errdex.explain.knob_actions import KnobAction
@@ -62,13 +60,10 @@ def member_solution(advice: str, facts: Facts) -> Solution | None:
                 text=f"Pass `{knob.name} '{setting}'`",
                 knob=knob.name,
                 keyword=repr({given["key"]: member}),
+                # the line before gives the key the member the check refuses, as the user did
+                had=((given["key"], given["given"]),),
             )
             fix = setting_fix(action, condition, facts.knobs)
-            if fix is not None:
-                # the line before gives the key the member the check refuses, as the user did
-                was = json.dumps({given["key"]: given["given"]})
-                before = fix.before.replace(json.dumps({given["key"]: "VALUE"}), was)
-                fix = msgspec.structs.replace(fix, before=before)
             return Solution(
                 text=f"Pass `{knob.name} '{setting}'` (with the rest of your {knob.name} "
                 f"fields), as the message says: “{advice}”",

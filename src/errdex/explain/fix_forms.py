@@ -19,6 +19,9 @@ import shlex
 from collections.abc import Iterable
 from keyword import iskeyword
 
+import msgspec
+
+from errdex.explain.json_before import PLACEHOLDER, before_keys
 from errdex.explain.json_overrides import overriding_flag
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.knob_types import boolish, negative_flag
@@ -211,6 +214,11 @@ def setting_fix(
     note = action.note or f"{code(action.knob)} decides {code(condition.text)}."
     if knob is None:
         return None
+    # the keys of the flag's object each of its knobs read, with their defaults: whether a
+    # key the action sets is a yes/no may be known through another condition's knob
+    read = tuple(dict.fromkeys(pair for k in named for pair in k.key_defaults))
+    if read != knob.key_defaults:
+        knob = msgspec.structs.replace(knob, key_defaults=read)
     if knob.kind == KnobKind.ENV and action.before and action.after:
         if knob.command:
             return envcommand_fix(knob.command, action.before, action.after, note)
@@ -225,13 +233,35 @@ def setting_fix(
             action.kept,
             unset=action.was_unset,
             negative=action.negative,
+            had=action.had,
+            others=action.accepted,
         )
         if fix is not None:
             return fix
     if knob.call and knob.behind:
         keyword_name = (knob.when_behind or knob.behind).rsplit(".", 1)[-1]
-        return call_fix(knob.call, keyword_name, action.keyword, note, unset=action.was_unset)
+        keyword, was = action.keyword, None
+        value = _literal(keyword)
+        if isinstance(value, dict):
+            # a JSON-valued flag's object, as the constructor's dict: its keys as the
+            # command line's "before" gives them
+            held = dict(action.kept)
+            keys = before_keys(knob, value, held, action.had, action.accepted)
+            if keys is None or any(isinstance(v, dict) for v in value.values()):
+                return None
+            keyword, was = repr({**held, **value}), repr(keys)
+            if PLACEHOLDER in keys.values():
+                note = f"{note} {your_values([PLACEHOLDER])}"
+        return call_fix(knob.call, keyword_name, keyword, note, unset=action.was_unset, was=was)
     return None
+
+
+def _literal(text: str) -> object:
+    """The Python literal `text` writes, or None."""
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, RecursionError):
+        return None
 
 
 def envcommand_fix(command: str, before: str, after: str, note: str) -> ExampleFix | None:
@@ -257,11 +287,15 @@ def command_fix(
     *,
     unset: bool = False,
     negative: bool = False,
+    had: Iterable[tuple[str, object]] = (),
+    others: Iterable[object] = (),
 ) -> ExampleFix | None:
     """The command line with the flag as the action wants it, and as it was before
     (`kept`: a JSON flag's other fields the path holds, (field, value), in both; `unset`:
     a yes/no flag the user gave in neither form before; `negative`: False given as the
-    flag's negative form, `--no-x`)."""
+    flag's negative form, `--no-x`; `had`: a JSON key's value the "before" gives, where
+    the caller knows it; `others`: the key's other values the check accepts, which the
+    "before" avoids too)."""
     command = knob.command or ""
     flag = knob.name
     try:
@@ -269,6 +303,7 @@ def command_fix(
     except (ValueError, SyntaxError, RecursionError):
         return None
     held = dict(kept)
+    command_note = command_placeholders(command)
     before_args: str | None
     after_args: str | None
     if value is True:
@@ -294,14 +329,14 @@ def command_fix(
         # line is written (by the value's shape, not `nested_key`: both are caught)
         return None
     elif isinstance(value, dict):
-        # a yes/no key of the configuration fails with the other value; a field of no
-        # known type with the user's own
-        yes_no = knob.key_default is not None and knob.json_key in value
-        was = {
-            **held,
-            **{k: not v if yes_no and isinstance(v, bool) else "VALUE" for k, v in value.items()},
-        }
+        was = before_keys(knob, value, held, had, others)
+        if was is None:
+            return None  # no value of a key known to reach the check: no runnable line
         before_args = f"{flag} {shlex.quote(json.dumps(was))}"
+        if PLACEHOLDER in was.values():
+            own = [w for w in command.split()[1:] if w.isupper()] + [PLACEHOLDER]
+            note = f"{note} {your_values(own)}"
+            command_note = ""
         after_args = f"{flag} {shlex.quote(json.dumps({**held, **value}))}"
         # a plain flag that writes a field back is left out too: the "before" gives it
         for field, given in value.items():
@@ -319,7 +354,7 @@ def command_fix(
     return ExampleFix(
         before=before,
         after=after,
-        note=note + command_placeholders(command),
+        note=note + command_note,
         config=config_form(knob, {**held, **value} if isinstance(value, dict) else value)
         if after_args
         else None,
@@ -346,17 +381,20 @@ def config_form(knob: Knob, value: object) -> str | None:
     return f"# {name}\n{line}\n\n{knob.command} {flag} {name}"
 
 
-def call_fix(call: str, keyword: str, value: str, note: str, *, unset: bool = False) -> ExampleFix:
+def call_fix(
+    call: str, keyword: str, value: str, note: str, *, unset: bool = False, was: str | None = None
+) -> ExampleFix:
     """`LLM(model=MODEL)` → `LLM(model=MODEL, enforce_eager=True)`: the constructor that
     takes the flag's field as a keyword, with its first argument left as the user's own
-    (`unset`: the keyword was not given before)."""
+    (`unset`: the keyword was not given before; `was`: the value it had, where known)."""
     target, _, first = call.partition("(")
     first = first.rstrip(")")
     module, _, name = target.rpartition(".")
     head = f"from {module} import {name}\n" if module else ""
     mine = f"{first}={first.upper()}" if first and first != keyword else ""
     # a switch turned off was on before; any other value replaces what the user had
-    was = {"True": "False", "False": "True", "None": "VALUE"}.get(value, "VALUE")
+    if was is None:
+        was = {"True": "False", "False": "True", "None": "VALUE"}.get(value, "VALUE")
     before_args = ", ".join(a for a in (mine, "" if unset else f"{keyword}={was}") if a)
     after_args = ", ".join(a for a in (mine, f"{keyword}={value}") if a)
     return ExampleFix(

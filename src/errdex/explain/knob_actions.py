@@ -34,7 +34,7 @@ from errdex.explain.knob_types import (
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, KnobKind
-from errdex.linked_facts import NAMED_IN_MESSAGE, SECTION_FIELDS, own_key
+from errdex.linked_facts import EMPTY_SECTION, NAMED_IN_MESSAGE, SECTION_FIELDS, own_key
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,12 @@ class KnobAction:
     # a JSON flag's other fields the path holds, kept as they are in the fix: (field, value)
     # pairs in the order the path tests them (a tuple: the action stays hashable)
     kept: tuple[tuple[str, str | int | float | bool], ...] = ()
+    # a JSON key's other values the check accepts (`not in` a tuple): the fix's "before"
+    # gives none of them
+    accepted: tuple[object, ...] = ()
+    # a JSON key's value the fix's "before" gives, as the user had it (the member a
+    # message says the check refuses): (field, value)
+    had: tuple[tuple[str, str | int | float | bool], ...] = ()
     # another field of the flag's JSON the path tests in a way no value is known to hold
     # (a truth test of a key of unknown type): no line of the flag reaches the check
     unreached: bool = False
@@ -179,11 +185,11 @@ def _knob_action(
             # backend == "outlines"`): its value picks other code, with checks of its own
             return None
         shape = compared_shape(node, knob.behind)
-        if knob.dict_key is not None and shape is not None and _not_none(shape):
+        if knob.dict_key is not None and shape is not None and not_none(shape):
             # a key of a free dict: left out of it, where `.get` then gives None (no
             # class's validator ties the dict's keys to the object's others)
             return _dict_key_left_out(knob)
-        if held_key(knob) and shape is not None and _not_none(shape):
+        if held_key(knob) and shape is not None and not_none(shape):
             # `null` in the JSON with the user's other keys: the class's validator may tie
             # them to this one (`torch_profiler_activities` only with `profiler` "torch");
             # left out whole, the flag gives none of them
@@ -605,10 +611,11 @@ def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
         if shape.op in ("true", "false") and (
             knob.key_default is None
             if knob.json_key is not None
-            else dict(knob.key_defaults).get(field) == ""
+            else dict(knob.key_defaults).get(field) in ("", EMPTY_SECTION)
         ):
-            continue  # a key not known to be yes/no (a path, a list): no `false` for it
+            continue  # a key known to be no yes/no (a path, a list, a section): no `false`
         value: object
+        accepted: tuple[object, ...] = ()  # the others `not in` takes
         match shape.op:
             case "true":
                 value = False
@@ -634,7 +641,7 @@ def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
                     members = [m for m in members if m is not None]  # not `null`: see above
                 if not members:
                     continue
-                value = members[0]
+                value, accepted = members[0], tuple(members)
             case _:
                 continue
         setting = json.dumps(key_json(knob, value) if knob.dict_key else {field: value})
@@ -645,7 +652,7 @@ def _json_field_action(node: ast.expr, knob: Knob) -> KnobAction | None:
         # a yes/no key of the configuration's own turned off gives its feature up
         off = knob.json_key is not None and shape.op == "true" and knob.key_default is not None
         keyword = repr(key_json(knob, value) if knob.dict_key else {field: value})
-        return KnobAction(text=text, knob=knob.name, keyword=keyword, drops=off)
+        return KnobAction(text=text, knob=knob.name, keyword=keyword, drops=off, accepted=accepted)
     return None
 
 
@@ -662,7 +669,7 @@ def _own_key_change(node: ast.expr, knob: Knob) -> KnobAction | None:
     return KnobAction(text=text, knob=knob.name)
 
 
-def _not_none(shape: Shape) -> bool:
+def not_none(shape: Shape) -> bool:
     """`x is not None`, `x != None`."""
     return shape.op in ("is not", "!=") and shape.has_value and shape.value is None
 

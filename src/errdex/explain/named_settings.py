@@ -22,7 +22,6 @@ from __future__ import annotations
 import ast
 import json
 import re
-import shlex
 from dataclasses import replace
 
 import msgspec
@@ -153,6 +152,8 @@ def _requires(knob: Knob, rest: str, sentence: str, facts: Facts, settled: bool)
             f"your {code(knob.name)} fields)",
             knob.name,
             keyword=repr({field: False}),
+            # the field was on: that is what the message says asks for more
+            had=((field, True),),
         )
     else:
         return None
@@ -168,10 +169,6 @@ def _requires(knob: Knob, rest: str, sentence: str, facts: Facts, settled: bool)
     # drawn on the command line only: the Python keyword of a field is its object's
     command_knob = msgspec.structs.replace(knob, value_type="bool", call=None)
     fix = setting_fix(action, condition, [command_knob])
-    if fix is not None and "." in behind and knob.command:
-        # the field was on: that is what the message says asks for more
-        was = json.dumps({behind.rsplit(".", 1)[1]: True})
-        fix = msgspec.structs.replace(fix, before=f"{knob.command} {knob.name} {shlex.quote(was)}")
     return Solution(
         text=f"{action.text}; {said}: “{sentence}”",
         knob=knob.name,

@@ -32,7 +32,7 @@ from errdex.explain.expanded import expanded, own_expanded
 from errdex.explain.first_actions import first_action
 from errdex.explain.fix_forms import placeholder
 from errdex.explain.input_nodes import part_views
-from errdex.explain.knob_actions import KnobAction, Shape, compared_shape
+from errdex.explain.knob_actions import KnobAction, Shape, compared_shape, not_none
 from errdex.explain.knob_types import (
     boolish,
     json_valued,
@@ -48,7 +48,7 @@ from errdex.extract.commands import metavar
 from errdex.extract.conditions import dotted_names
 from errdex.facts import ConditionKind, KnobKind
 from errdex.link.expression_texts import parse_expression
-from errdex.linked_facts import NAMED_IN_MESSAGE
+from errdex.linked_facts import EMPTY_SECTION, NAMED_IN_MESSAGE
 
 __all__ = ["reached_fix", "with_reached_fix"]
 
@@ -242,10 +242,27 @@ def _json_field_held(part: ConditionView, knob: Knob, field: str, facts: Facts) 
     defaults are applied), so the user's line need not give it."""
     named = f"{knob.behind}.{field}"
     shape = _literal_shape(part, msgspec.structs.replace(knob, behind=named), facts)
+    if (
+        shape is not None
+        and (shape.op == "true" or not_none(shape))
+        and _empty_section(knob, field, facts)
+    ):
+        # a section the check needs given (`hisparse_config is not None`): the user gave it,
+        # and `{}` gives it with its defaults
+        return [_flag_held(knob, f"{knob.name} {shlex.quote(json.dumps({field: {}}))}")]
     chosen = _chosen(shape) if shape is not None else None
     if not isinstance(chosen, str | int | float | bool):
         return []
     return [_flag_held(knob, f"{knob.name} {shlex.quote(json.dumps({field: chosen}))}")]
+
+
+def _empty_section(knob: Knob, field: str, facts: Facts) -> bool:
+    """Whether `field` of the flag's JSON is a section whose class requires no key (the
+    linker says so on a knob of that flag reading the key)."""
+    return any(
+        k.name == knob.name and dict(k.key_defaults).get(field) == EMPTY_SECTION
+        for k in facts.knobs
+    )
 
 
 def _type_check(part: ConditionView) -> bool:

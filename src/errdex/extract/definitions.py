@@ -11,6 +11,7 @@ import ast
 
 from errdex.extract.calls import getter_fact, is_property, property_fact
 from errdex.extract.conditions import dotted_name, walk
+from errdex.extract.config_sections import required_keys, section_keys, unquoted
 from errdex.extract.docs import DOC_OF, attribute_docs
 from errdex.extract.field_defaults import field_defaults, optional_bools
 from errdex.extract.param_defaults import rebound_names
@@ -313,6 +314,8 @@ class DefinitionRecorder:
             keys=keys,
             dict_valued=dict_valued,
             optional_bools=optional_bools(stmt.body, keys),
+            sections=section_keys(stmt.body, keys) if keys else {},
+            required=required_keys(stmt.body, keys) if keys else (),
             defaults=field_defaults(stmt.body) if configured else {},
             name=stmt.name,
             qualname=qualname,
@@ -595,11 +598,10 @@ def _declared_dict(annotation: ast.expr) -> bool:
     """Whether an annotation declares a dict, alone or as a member of a union: `dict[str,
     Any] | None`, `None | dict`, `Optional[Dict[str, Any]]`, `Union[dict, Config]`,
     `Mapping[str, int]` (a string annotation read as the expression it holds)."""
-    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        try:
-            annotation = ast.parse(annotation.value, mode="eval").body
-        except SyntaxError:
-            return False
+    read = unquoted(annotation)
+    if read is None:
+        return False
+    annotation = read
     if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
         return _declared_dict(annotation.left) or _declared_dict(annotation.right)
     head = annotation.value if isinstance(annotation, ast.Subscript) else annotation

@@ -19,7 +19,7 @@ from errdex.facts import FileFacts, FlagFact, KnobKind, PropertyFact
 from errdex.lazy_re import lazy_compile
 from errdex.link.parsed_classes import field_flag, generator_read
 from errdex.link.settings_classes import object_name, settings_classes
-from errdex.linked_facts import OWN_KEY, KnobLink
+from errdex.linked_facts import EMPTY_SECTION, OWN_KEY, KnobLink
 
 # The receiver of an attribute that a flag may set: `self.model_config`, `args`, `opts`.
 _CONFIG_RECEIVER = lazy_compile(r"(?:config|args|arguments|options|opts|settings|cfg)$", re.I)
@@ -69,6 +69,11 @@ class FlagIndex:
         self._dict_valued: dict[str, set[str]] = {}
         # such a class's short name → those of its keys declared `bool | None`
         self._optional_bools: dict[str, set[str]] = {}
+        # such a class's short name → its keys that are sections (→ their class's name)
+        self._sections: dict[str, dict[str, str]] = {}
+        # the configuration classes some declaration of which requires a key, or has a
+        # base: a JSON object `{}` of them is not known to be taken
+        self._requiring: set[str] = set()
         # such a class's short name → the class-level names its body documents (fields,
         # those the constructor does not take among them)
         self._declared: dict[str, set[str]] = {}
@@ -93,6 +98,9 @@ class FlagIndex:
                     self._dict_valued.setdefault(cls.name, set()).update(cls.dict_valued)
                     bools = self._optional_bools.setdefault(cls.name, set())
                     bools.update(cls.optional_bools)
+                    self._sections.setdefault(cls.name, {}).update(cls.sections)
+                    if cls.required or cls.bases:
+                        self._requiring.add(cls.name)
                     self._declared.setdefault(cls.name, set()).update(cls.field_docs)
                 if cls.methods:
                     self._members.setdefault(cls.name, []).append(
@@ -330,6 +338,13 @@ class FlagIndex:
             return None
         return self._yes_no_default(owner, attr) or ""
 
+    def _empty_section(self, receiver: str, attr: str) -> bool:
+        """Whether the key `attr` of the object the JSON-valued field `receiver` takes is a
+        section whose class is known and requires no key: `{}` is a value of it."""
+        owner = self._object_class(receiver)
+        section = self._sections.get(owner, {}).get(attr) if owner is not None else None
+        return section is not None and section in self._keys and section not in self._requiring
+
     def _yes_no_default(self, owner: str, attr: str) -> str | None:
         """The default of the key `attr` of the class `owner` when the key is a yes/no:
         `True`, `False`, or `None` for one declared `bool | None` left None (set, it is
@@ -406,6 +421,8 @@ class FlagIndex:
             # the key the JSON sets for it: itself, or the field its property returns
             key = name if instead is None else instead
             default = self.key_default(receiver, key) if key else None
+            if default == "" and self._empty_section(receiver, key):
+                default = EMPTY_SECTION
             if default is not None:
                 knob = msgspec.structs.replace(knob, key_defaults=((key, default),))
             if instead is None:

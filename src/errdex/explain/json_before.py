@@ -1,0 +1,78 @@
+"""A JSON-valued flag's key as the "before" line of an example fix gives it.
+
+The "before" is the command the user ran, the one that reaches the check: each key the
+fix changes holds there a value the check refuses. A yes/no key (its class declares it
+`bool`, or `bool | None`) is turned (`true` where the fix writes `false`); a number takes
+another number than those the check accepts (`1` where it wants `0`); a text takes the
+user's own, written `"VALUE"` and named in the note (`"VALUE"` is a text, as the key's is).
+A section of the configuration (`hisparse_config`) where the fix writes `null` is given
+as `{}` when its class requires no key of its own. Where no value of the key is known to
+reach the check, none is written: `null` asked for a key that may be another section, a
+list or a number, or `false` for a key of no known type (`"VALUE"` in their place is
+refused by the key's own type before the check runs, and leaving the key out gives the
+default, often the fix's own value).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from errdex.explain.page import Knob
+from errdex.linked_facts import EMPTY_SECTION
+
+# The word a text key's "before" gives, the user's own value (the note names it).
+PLACEHOLDER = "VALUE"
+_YES_NO_DEFAULTS = ("True", "False", "None")
+
+
+def before_keys(
+    knob: Knob,
+    value: dict[object, object],
+    held: Mapping[str, object],
+    had: Iterable[tuple[str, object]] = (),
+    others: Iterable[object] = (),
+) -> dict[object, object] | None:
+    """The flag's JSON object in the "before", where the fix gives it `value` and keeps
+    `held` (the other keys the path holds) in both lines: each key of `value` as the user
+    `had` it where the caller knows, else a value the check refuses; None when a key has
+    no such value known."""
+    was: dict[object, object] = dict(held.items())
+    given_before = dict(had)
+    accepted = tuple(others)
+    for field, given in value.items():
+        key = str(field)
+        refused = (
+            (given_before[key],)
+            if key in given_before
+            else refused_value(knob, key, given, accepted)
+        )
+        if refused is None:
+            return None
+        was[field] = refused[0]
+    return was
+
+
+def refused_value(
+    knob: Knob, field: str, given: object, others: Iterable[object] = ()
+) -> tuple[object] | None:
+    """The value of the JSON key `field` in the "before", where the fix gives it `given`
+    (and the check accepts `others` too), as a 1-tuple; None when none is known."""
+    if given is None and dict(knob.key_defaults).get(field) == EMPTY_SECTION:
+        return ({},)  # a section whose class requires no key: given with its defaults
+    if isinstance(given, bool):
+        return (not given,) if yes_no_key(knob, field) else None
+    if isinstance(given, int | float):
+        numbers = [given, *(o for o in others if isinstance(o, int | float))]
+        # a number the check refuses: past every one it accepts
+        return (max(numbers) + 1,)
+    if isinstance(given, str):
+        return (PLACEHOLDER,)
+    return None
+
+
+def yes_no_key(knob: Knob, field: str) -> bool:
+    """Whether the flag's key `field` is a yes/no as its class declares it: the knob's own
+    key with a yes/no default (`key_default`), or one of the keys read with one."""
+    if field == knob.json_key and knob.key_default is not None:
+        return True
+    return dict(knob.key_defaults).get(field) in _YES_NO_DEFAULTS
