@@ -137,6 +137,30 @@ REQ = {
                 if not isinstance(self.registry, ShardedSession):
                     raise TypeError("a named thing needs a sharded registry")
         """,
+    "req/ext/__init__.py": "",
+    "req/ext/horizontal.py": """
+        from ..base import Query
+
+        __all__ = ["DeepQuery"]
+
+
+        class DeepSession:
+            pass
+
+
+        class DeepQuery(Query):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+                if not isinstance(self.session, DeepSession):
+                    raise TypeError("a deep query runs on a deep session")
+
+
+        class InnerQuery(Query):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+                if not isinstance(self.session, DeepSession):
+                    raise TypeError("an inner query runs on a deep session")
+        """,
 }
 
 
@@ -218,3 +242,21 @@ def test_a_keyword_handed_to_a_base_of_another_module_is_the_keyword_of_the_call
     # an attribute the base's constructor computes is no keyword of the call
     page = page_with_message(req, "req", "a named thing needs a sharded registry")
     assert not any("`registry` of `Named`" in s.text for s in page.solutions)
+
+
+def test_a_keyword_of_a_class_a_librarys_deep_module_exports_is_the_keyword_of_the_call(
+    req: Store,
+) -> None:
+    # `req.ext.horizontal` lists `DeepQuery` in its `__all__`: a class users make, three
+    # dots deep (before: no solution); its other class is its own: no call a user writes
+    solutions = {
+        owner: [s.text for s in page_with_message(req, "req", message).solutions]
+        for owner, message in (
+            ("DeepQuery", "a deep query runs on a deep session"),
+            ("InnerQuery", "an inner query runs on a deep session"),
+        )
+    }
+    assert solutions["DeepQuery"][:1] == [
+        "Pass the argument `session` of `DeepQuery` as an instance of `DeepSession`."
+    ]
+    assert not any("`session` of `InnerQuery`" in text for text in solutions["InnerQuery"])

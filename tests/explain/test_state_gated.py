@@ -36,6 +36,25 @@ KERN = {
                     assert factor > 0
                 return factor
         """,
+    "kern/ops/sharded.py": """
+        __all__ = ["Sharded"]
+
+
+        class Sharded:
+            def __init__(self, count=1):
+                assert count >= 0
+                self.count = count
+
+            def take(self, limit=None):
+                assert limit is None or limit > 0
+                return limit
+
+
+        class Shard:
+            def __init__(self, count=1):
+                assert count >= 0
+                self.count = count
+        """,
     "kern/_config.py": """
         from kern.state import MODES
 
@@ -64,6 +83,26 @@ KERN = {
 
         MODES = _Modes()
         """,
+}
+
+
+# The same deep module in a package driven by the command it installs: its Python API is
+# what its top package exports, not what a deep module lists.
+CMD = {
+    "pyproject.toml": """
+        [project]
+        name = "cmd"
+        version = "1.0"
+        [project.scripts]
+        cmd = "cmd.cli:main"
+        """,
+    "cmd/__init__.py": "",
+    "cmd/cli.py": """
+        def main():
+            pass
+        """,
+    "cmd/ops/__init__.py": "",
+    "cmd/ops/sharded.py": KERN["kern/ops/sharded.py"],
 }
 
 
@@ -114,3 +153,18 @@ def test_a_path_on_an_internal_functions_argument_offers_none(kern: Store) -> No
     # `if factor is not None:` leads to the check on the value its callers give
     page = page_in_function(kern, "kern", "Layer.scale")
     assert not any("`factor`" in s.text for s in page.solutions)
+
+
+def test_an_assert_of_a_class_a_librarys_deep_module_exports_keeps_its_way_out(
+    kern: Store, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    # `kern.ops.sharded` lists `Sharded` in its `__all__`: a library hands it to its users
+    # at any depth, and they make it. Before: no solution (3 dots to the class)
+    page = page_in_function(kern, "kern", "Sharded.__init__")
+    assert any("`count` of `Sharded`" in s.text for s in page.solutions)
+    # a method of it may be the package's own to call; the module's other class is its own
+    assert page_in_function(kern, "kern", "Sharded.take").solutions == []
+    assert page_in_function(kern, "kern", "Shard.__init__").solutions == []
+    # a package driven by its command keeps the depth gate
+    for store in indexed_package(tmp_path_factory.mktemp("cmd"), "cmd", CMD):
+        assert page_in_function(store, "cmd", "Sharded.__init__").solutions == []

@@ -21,6 +21,7 @@ import ast
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts, class_in_file
 from errdex.explain.item_fields import own_init
+from errdex.explain.library_export import library_export
 from errdex.extract.setters import init_params
 from errdex.extract.shapes import tested_absent
 from errdex.facts import KnobKind
@@ -102,7 +103,8 @@ def _post_init(cls: ast.ClassDef) -> ast.FunctionDef | None:
 def _users_class(facts: Facts) -> bool:
     """Whether users make the site's class: the package exports it at most `_MAX_DOTS`
     dots deep (`vllm.sampling_params.SamplingParams`, `click.Option`), or one more when it
-    re-exports it from its module (`vllm.v1.engine.LoRARequest` of `vllm.lora.request`)."""
+    re-exports it from its module (`vllm.v1.engine.LoRARequest` of `vllm.lora.request`), or
+    a library exports it at any depth (`library_export`)."""
     stored = facts.stored
     path = stored.public_path()
     method = stored.site.function.rpartition(".")[2]
@@ -110,7 +112,8 @@ def _users_class(facts: Facts) -> bool:
         return False
     dots = path.count(".") - 1
     exported = bool(stored.public) and not path.startswith(f"{stored.module}.")
-    return dots <= _MAX_DOTS or (exported and dots <= _MAX_DOTS + 1)
+    shallow = dots <= _MAX_DOTS or (exported and dots <= _MAX_DOTS + 1)
+    return shallow or library_export(facts)
 
 
 def declared_required(facts: Facts, owner: str) -> tuple[str, ...] | None:

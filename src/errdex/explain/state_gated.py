@@ -9,14 +9,17 @@ names an internal call no user makes, and is no way out. Such solutions are left
 "What it means" says the conditions are the program's own state. Settings, the message's
 advice and a public call that hands the user's own value on (`(it reaches ...)`) stay. An
 `assert` in a function the package hands to users (re-exported from a private module,
-`httpx.Timeout`; or near its top, `rich.console.Console`) tests the user's own arguments
-as a `raise` does: it is not gated here.
+`httpx.Timeout`; near its top, `rich.console.Console`; or, in a library, the constructor
+of a class, or a function, its module lists in `__all__` or another re-exports, at any
+depth: `library_export`) tests the user's own arguments as a `raise` does: it is not
+gated here.
 """
 
 from __future__ import annotations
 
 from errdex.explain.context import Facts
 from errdex.explain.hiding_flags import hides_only
+from errdex.explain.library_export import library_export
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.facts import SiteKind
@@ -26,8 +29,9 @@ _MAX_DOTS = 2  # `rich.console.Console`, `click.core.Option`: a user's own call
 
 def users_call(facts: Facts) -> bool:
     """Whether the package hands the asserting function to users: exported from a private
-    module (`httpx.Timeout` from `httpx._config`), or by a path at most `_MAX_DOTS` dots
-    deep to its class (or itself)."""
+    module (`httpx.Timeout` from `httpx._config`), by a path at most `_MAX_DOTS` dots
+    deep to its class (or itself), or, at any depth, as a library's export the user calls
+    or makes (`library_export`: `sqlalchemy.ext.horizontal_shard.ShardedQuery(...)`)."""
     stored = facts.stored
     private = any(p.startswith("_") for p in stored.module.split("."))
     if private and stored.public:
@@ -36,7 +40,13 @@ def users_call(facts: Facts) -> bool:
     if path is None or not path.endswith(function):
         return False
     holder = path[: len(path) - len(function)] + function.partition(".")[0]
-    return holder.count(".") <= _MAX_DOTS
+    if holder.count(".") <= _MAX_DOTS:
+        return True
+    # deeper, a library's export is the user's own call where the user makes it: its
+    # constructor, or a function of its own. A method may be the package's to call (a
+    # session's `get_bind`, a test suite's `test_*` its runner calls), and a deep class
+    # shows no sign of which
+    return function.partition(".")[2] in ("", "__init__") and library_export(facts)
 
 
 def own_argument(solution: Solution, facts: Facts) -> bool:
