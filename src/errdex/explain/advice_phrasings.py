@@ -35,6 +35,7 @@ import re
 from errdex.explain.plain import code
 from errdex.explain.stated_exclusive import exclusive_instruction
 from errdex.explain.stated_limits import INFINITIVE, plain, stated_limit
+from errdex.explain.stated_values import value_rule
 
 # "X can only be set when Y", "X may only be accessed after Y": the subject, the verb, the
 # kind of precondition and the precondition.
@@ -465,7 +466,7 @@ def form_rule(sentence: str) -> str | None:
             subject = f"the {subject}"
         verb = " ".join(match["verb"].lower().split())
         return f"Make {subject} {verb} {match['rest']}"
-    return None
+    return value_rule(text)
 
 
 def _lowered(subject: str) -> str:

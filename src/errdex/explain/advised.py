@@ -29,12 +29,14 @@ from errdex.explain.context import Facts
 from errdex.explain.environment import MACHINE_TESTED
 from errdex.explain.handler_notes import INTERPRETER_VARIABLES, handler_notes
 from errdex.explain.inputs import public_name
-from errdex.explain.page import Solution
+from errdex.explain.page import Knob, Solution
+from errdex.explain.plain import code
 from errdex.explain.shared_suffix import factory_list
 from errdex.explain.state_gated import users_call
 from errdex.explain.stated_exclusive import exclusive_instruction
 from errdex.explain.stated_form import shallow_call
 from errdex.explain.stated_limits import lists_valid
+from errdex.explain.stated_values import restates_check
 from errdex.explain.stated_version import version_solution
 from errdex.explain.supported_values import supported_value_solution
 from errdex.explain.user_call import suggested_call
@@ -70,6 +72,9 @@ _DIAGNOSTIC = re.compile(
 class Advised:
     solutions: list[tuple[Solution, int]] = field(default_factory=list)  # with each one's rank
     any: bool = False  # whether the message (or a note) says anything to do
+    # the texts of those that restate what a value must be (its type, its range: `value_rule`),
+    # offered only where no other way out is (one names the argument or the key exactly)
+    restated: list[str] = field(default_factory=list)
 
 
 def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advised:
@@ -116,8 +121,13 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
             unsupported,
             rule,
         )
+        restated = advice.implied is not None and advice.implied == form_rule(advice.text)
+        restated = restated and restates_check(advice.text)
         if used and not _addressed(advice.text, facts):
-            continue  # how the package's own code must call its internals: no user's rule
+            knob = _named_setting(facts) if rule is not None and advice.implied == rule else None
+            if knob is None:
+                continue  # how the package's own code must call its internals: no user's rule
+            advice = _in_setting(advice, knob)  # a rule of the setting the message names
         if facts.class_hook is not None and rule is not None and advice.implied == rule:
             continue  # of the class being made: "What it means" says it of the user's class
         if (advice.implied or "").startswith(ARCH_REQUIRED) and any(
@@ -161,6 +171,8 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
         # is what the message calls equivalent to the setting the user gave (it keeps it)
         exact = exact or IN_PLACE in (advice.implied or "")
         out.solutions.append((advised, MESSAGE_FIRST if exact else advised_rank(advised)))
+        if restated:
+            out.restated.append(advised.text)
     supported = supported_value_solution(facts)
     if supported is not None and not _turned(supported.knob or "", named, found, out):
         # the setting the message names, given a value it says is supported: the message's
@@ -216,11 +228,49 @@ def _addressed(text: str, facts: Facts) -> bool:
     """Whether a sentence saying how a thing must be applied or called speaks to the user:
     it names a decorator the user wrote (`@model_serializer`), or the function that raises
     is one a user calls, by a path at most `MAX_MODULE_DEPTH` deep (vllm's vendored
-    kernels' `plan()` is called by vllm)."""
+    kernels' `plan()` is called by vllm), or one a public call hands the user's value to
+    (a private function is no bar then)."""
     if text.lstrip("`'\"").startswith("@"):
         return True
     shallow = callable_by_user(facts) and shallow_call(facts) is not None
-    return shallow or users_call(facts)
+    return shallow or users_call(facts) or _users_value(facts)
+
+
+def _users_value(facts: Facts) -> bool:
+    """Whether the check tests a value a user passed to a public call that hands it on as
+    it is, through the callers the linker recorded (`entry_input`, `entry_args`,
+    `stated_entries`): a rule of a private function is then of the user's argument."""
+    return facts.entry_input is not None or bool(facts.entry_args or facts.stated_entries)
+
+
+def _named_setting(facts: Facts) -> Knob | None:
+    """The one setting the message names (`quantization_config.targets`, linked to the
+    flag whose JSON holds it): a rule the message states beside it is of the user's
+    setting, however private the function that checks it."""
+    named = {
+        (k.name, k.behind)
+        for k in facts.knobs
+        if k.kind in (KnobKind.FLAG, KnobKind.ENV) and k.via == NAMED_IN_MESSAGE
+    }
+    if len(named) != 1:
+        return None
+    name, behind = named.pop()
+    return next(k for k in facts.knobs if (k.name, k.behind) == (name, behind))
+
+
+def _in_setting(advice: Advice, knob: Knob) -> Advice:
+    """The form rule with where the user writes it: in the setting the message names (a
+    key of a JSON flag's object, or the flag or variable itself)."""
+    field = knob.name.lstrip("-").replace("-", "_")
+    behind = knob.behind or ""
+    key = behind.removeprefix(f"{field}.")
+    if knob.kind == KnobKind.FLAG and key != behind:
+        where = f"the key {code(key)} of the JSON you pass to {code(knob.name)}"
+    elif knob.kind == KnobKind.ENV:
+        where = f"the value you set {code(knob.name)} to"
+    else:
+        where = f"what you pass to {code(knob.name)}"
+    return replace(advice, implied=f"{advice.implied} (in {where})", kind="setting")
 
 
 def advised_settings(facts: Facts) -> tuple[set[str], set[str]]:

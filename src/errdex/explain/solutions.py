@@ -421,13 +421,16 @@ def _solutions(facts: Facts) -> list[Solution]:
     advised = said.any
     spoken = [s for s, _ in said.solutions]
     # what the message says the user's argument or subclass must be: its advice as well
-    required = requirement_solution(facts, [i.solution.text for i in found.items])
+    # (a type or a range the advice restates gives way to it: `said.restated`)
+    quoted = [i.solution.text for i in found.items if i.solution.text not in said.restated]
+    required = requirement_solution(facts, quoted)
     if required is not None:
         found.add(required, rank=advised_rank(required))
         spoken.append(required)
         facts.memo.setdefault(STATED_REQUIREMENTS, []).append(required.text)
     # what the message says the flag's keys must be
-    stated = stated_setting_solution(facts, [i.solution.text for i in found.items])
+    quoted = [i.solution.text for i in found.items if i.solution.text not in said.restated]
+    stated = stated_setting_solution(facts, quoted)
     if stated is not None and not any(
         i.solution.knob == stated.solution.knob
         and not i.solution.drops  # a key turned off: what the message asks may keep it on
@@ -494,6 +497,10 @@ def _solutions(facts: Facts) -> list[Solution]:
     kept = [n for s in kept if (n := next_checked(s, facts)) is not None]
     if not internal:
         kept = _with_gated_paths(kept, facts)
+    if any(s.text not in said.restated for s in kept):
+        # what the message states a value must be, said again: another way out names the
+        # argument or the key it is of
+        kept = [s for s in kept if s.text not in said.restated]
     command_line = command_line_solution(facts)
     if command_line is not None:
         # most who see a usage error typed the command: their way out first, the author's
