@@ -66,6 +66,11 @@ class EnvironmentIndex:
         knobs are none, known without looking each up."""
         return (facts.module, name) in self._bound
 
+    def function_names(self) -> set[str]:
+        """The last names of the platform tests and of the functions returning a variable:
+        what `self.name` must end in for `environment` to find one of them."""
+        return {name.rsplit(".", 1)[-1] for _, name in (*self._platform, *self._accessors)}
+
     def env_doc(self, name: str) -> str | None:
         """The comment above the read of the variable `name`, when there is one."""
         return self._env_docs.get(name)

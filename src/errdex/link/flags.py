@@ -118,6 +118,16 @@ class FlagIndex:
                     entry = f"{facts.module}.{cls.qualname}"
                     self._constructors.append((entry, cls.init_params))
 
+    def matchable(self) -> tuple[set[str], set[str]]:
+        """The attributes `flag` can match a name by (a flag's destination, an arguments
+        field), and the objects (`attention_config` of `attention_config.backend`: a field
+        whose flag takes JSON)."""
+        return {*self._flags, *self._fields}, set(self._fields)
+
+    def keys(self) -> set[str]:
+        """Every configuration class's keys: what `own_json_key` can match `self.x` by."""
+        return {key for keys in self._keys.values() for key in keys}
+
     def field_doc(self, field: str, behind: str, class_name: str | None) -> str | None:
         """The docstring of the configuration field a flag sets: of the class the condition
         is in (`self.field`), or of the class named like the object it is read from
