@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -81,3 +82,43 @@ def test_a_text_reading_the_class_own_names_or_unknown_ones_stays(
     assert (shadowed["kind"], shadowed["other"]) == ("str", "str | None")  # `str` is its own
     assert shadowed["str"] is int
     assert evaluated.Later.__annotations__["seen"] == "Sequence[str]"
+
+
+# Prints msgspec's type information of every Struct of the records' modules; given "off",
+# with their field types left to msgspec to read.
+_RECORD_TYPES = """
+import sys
+
+import msgspec
+
+if sys.argv[1:] == ["off"]:
+    import errdex.struct_hints
+
+    errdex.struct_hints.evaluate_field_types = lambda module: None
+import errdex.facts, errdex.linked_facts, errdex.reading_facts
+
+structs = [
+    value
+    for module in ("errdex.facts", "errdex.reading_facts", "errdex.linked_facts")
+    for value in vars(sys.modules[module]).values()
+    if isinstance(value, type) and issubclass(value, msgspec.Struct)
+    and value.__module__ == module
+]
+assert len(structs) > 20, structs
+print(repr(msgspec.inspect.multi_type_info(structs)))
+"""
+
+
+def test_the_records_types_are_the_ones_msgspec_reads_itself() -> None:
+    # the real records: a name of a module that a class also holds, a name imported only
+    # for type checking that evaluates all the same, each read as msgspec reads it
+    read, evaluated = (
+        subprocess.run(
+            [sys.executable, "-c", _RECORD_TYPES, *given],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for given in (["off"], [])
+    )
+    assert evaluated == read

@@ -2,11 +2,10 @@
 
 A module of records says `from __future__ import annotations`, so each field's type is
 kept as its text; msgspec evaluates the texts when a decoder is first made for a type
-that holds them, compiling each field's text on its own (a `typing.ForwardRef` apiece). The
-facts' and the sites' records (`facts`, `reading_facts`, `linked_facts`) hold 372 fields of
-74 distinct texts (`str | None` 68 times), so their decoders, which every command makes,
-compiled the same few texts over and over: 1.4% of a first answer's instructions. Each
-of those modules calls `evaluate_field_types` once its classes are made.
+that holds them. msgspec compiles each field's text on its own (a `typing.ForwardRef`
+apiece); the facts' and the sites' records (`facts`, `reading_facts`, `linked_facts`)
+repeat a few texts many times, so each distinct text is compiled once. Each of those
+modules calls `evaluate_field_types` once its classes are made.
 """
 
 from __future__ import annotations
@@ -23,7 +22,8 @@ def evaluate_field_types(module: str) -> None:
     """Put in place of each text among the field types of `module`'s Structs the type it
     names, as msgspec would evaluate it (names of the module, then builtins), each distinct
     text compiled once. A text naming something of its class's own namespace (which msgspec
-    reads before builtins), or one that does not evaluate here, stays for msgspec to read."""
+    reads before builtins), or one that does not evaluate here, stays for msgspec to read.
+    Call it last in the module: a Struct defined after the call is left to msgspec."""
     namespace = vars(sys.modules[module])
     made: dict[str, tuple[Any, frozenset[str]] | None] = {}
     for value in list(namespace.values()):

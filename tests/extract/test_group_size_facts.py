@@ -3,8 +3,10 @@ passing names (`extract.group_sizes`)."""
 
 from __future__ import annotations
 
+import re
+
 from errdex.extract import extract_file
-from errdex.extract.group_sizes import global_sets, group_accessors, name_calls
+from errdex.extract.group_sizes import _ASCII_RUN, global_sets, group_accessors, name_calls
 
 STATE = """\
 _TP = None
@@ -182,3 +184,10 @@ def test_arguments_with_non_ascii_characters_are_read_as_ascii_ones_are() -> Non
         ("init", 2, ("größe.tp", "konfig.pp")),
         ("init", 4, ("a", "b.c")),
     )
+
+
+def test_the_first_lookahead_takes_exactly_the_ascii_characters_the_exact_one_takes() -> None:
+    # a character it took and the exact one did not would let it pass a call the exact one
+    # fails; one it left out, fail a call the exact one passes
+    for c in map(chr, range(128)):
+        assert (re.fullmatch(_ASCII_RUN, c) is None) == (re.fullmatch(r"[\w\s,]", c) is None)

@@ -99,8 +99,8 @@ def scan_commands(
     that declares each (and whether argparse requires it), and the functions that declare
     flags of computed names."""
     has_parser = ".add_parser(" in text
-    calls = tuple(occurrences(text, _ADD_ARGUMENT))
-    if not has_parser and not calls:
+    add_argument_at = tuple(occurrences(text, _ADD_ARGUMENT))
+    if not has_parser and not add_argument_at:
         return [], [], flags, []
     spans = FunctionSpans(text, defs)
     line_of = LineNumbers(text)
@@ -124,8 +124,8 @@ def scan_commands(
     positionals: list[FlagFact] = []
     declared: dict[int, tuple[str | None, bool]] = {}
     forms: dict[int, tuple[bool, bool, str | None]] = {}
-    if calls:
-        for match in matches_from(_POSITIONAL, text, calls):
+    if add_argument_at:
+        for match in matches_from(_POSITIONAL, text, add_argument_at):
             line = line_of(match.start())
             where = spans.function_at(line)
             # the call's own arguments: a later call's `nargs="?"` or `default=` is not its
@@ -140,7 +140,7 @@ def scan_commands(
             )
             if len(positionals) >= _MAX_FOUND:
                 break
-        for match in matches_from(_FLAG_CALL, text, calls):
+        for match in matches_from(_FLAG_CALL, text, add_argument_at):
             line = line_of(match.start())
             where = spans.function_at(line)
             # the call's own arguments: a later `add_subparsers(required=True)` is not its
@@ -148,8 +148,8 @@ def scan_commands(
             declared[line] = (where[0] if where else None, _REQUIRED.search(call) is not None)
             forms[line] = flag_form(text, match.end() + 1)  # past the closing quote
     computed: list[str] = []
-    if calls:
-        for match in matches_from(_COMPUTED, text, calls):
+    if add_argument_at:
+        for match in matches_from(_COMPUTED, text, add_argument_at):
             where = spans.function_at(line_of(match.start()))
             if where is not None and where[0] not in computed:
                 computed.append(where[0])

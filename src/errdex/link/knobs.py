@@ -94,9 +94,9 @@ class KnobIndex:
         # `_held`'s answers, by the name, the file and class asking, the root's binding and
         # the class its parameter is annotated with
         self._held_found: dict[_HeldKey, tuple[KnobLink, ...] | None] = {}
-        # `_finished`'s answers, by the knob's identity (the knob is kept with its answer,
-        # so that identity is not another's) and the class asking
-        self._finished_found: dict[tuple[int, str | None], tuple[KnobLink, KnobLink]] = {}
+        # `_finished`'s answers, by the knob (a value: `knobs` builds equal knobs afresh) and
+        # the class asking
+        self._finished_found: dict[tuple[KnobLink, str | None], KnobLink] = {}
 
     def _matchable(self) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
         """The last names some source can match a dotted name by, whose root the file does
@@ -195,12 +195,13 @@ class KnobIndex:
     def _finished(self, knob: KnobLink, class_name: str | None) -> KnobLink:
         """The knob with its doc and the flags that write its JSON's fields, once per knob
         and class: the sites of a function are given the same resolved knobs again."""
-        key = (id(knob), class_name)
-        known = self._finished_found.get(key)
-        if known is None:
-            done = self._json_overrides(self._documented(knob, class_name))
-            known = self._finished_found[key] = (knob, done)
-        return known[1]
+        key = (knob, class_name)
+        done = self._finished_found.get(key)
+        if done is None:
+            done = self._finished_found[key] = self._json_overrides(
+                self._documented(knob, class_name)
+            )
+        return done
 
     def caller_knobs(
         self,

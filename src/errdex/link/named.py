@@ -46,9 +46,6 @@ class NamedSettings:
 
     def __init__(self, files: list[FileFacts], flags: FlagIndex) -> None:
         self._flags = flags
-        # a message's settings, by its text: sites of one message, and messages of one text
-        # (every `assert` of a shape check, every `"not supported"`), ask about it again
-        self._named: dict[str, tuple[KnobLink, ...]] = {}
         self._variables: set[str] = set()
         # a class's short name → where each class of that name is, with its documented
         # fields (a configuration class documents each field it declares)
@@ -66,12 +63,6 @@ class NamedSettings:
         """The settings `text` names that the version declares, in the order written."""
         if not text:
             return ()
-        found = self._named.get(text)
-        if found is None:
-            found = self._named[text] = self._named_now(text)
-        return found
-
-    def _named_now(self, text: str) -> tuple[KnobLink, ...]:
         found: list[KnobLink] = []
         # each pattern only where its fixed part is in the text: most messages name none
         flags = _FLAG.findall(text) if "--" in text else ()
