@@ -150,3 +150,44 @@ def test_a_function_named_other_than_to_call_it_is_handed_on() -> None:
     assert not _handed_on(text, "step", method=True)  # called, or a longer name
     assert _handed_on(text, "helper", method=False)  # `[helper]`
     assert not _handed_on(text, "run", method=True)
+
+
+# A cycle of calls: `hub` calls both checks, and `x_check` calls `hub` past a test of the
+# setting. Walking up from `x_check` meets it again at `hub` (no gate holds for sure);
+# walking up from `y_check` reaches `x_check` only from `hub`.
+CYCLE = {
+    "x": """
+    def x_check(worker, n):
+        if n > 4:
+            raise RuntimeError("x failed")
+        if not worker.config.enable_tune:
+            return
+        hub(worker, n)
+    """,
+    "y": """
+    def y_check(n):
+        if n > 5:
+            raise RuntimeError("y failed")
+    """,
+    "hub": """
+    def hub(worker, n):
+        y_check(n)
+        x_check(worker, n - 1)
+    """,
+}
+
+
+def test_the_gates_of_a_function_in_a_cycle_do_not_depend_on_which_site_asks_first() -> None:
+    found = []
+    for order in (("x", "y", "hub"), ("y", "x", "hub")):
+        text = "".join(textwrap.dedent(CYCLE[part]) for part in order)
+        sites = link({"eng/args.py": ARGS, "eng/tune.py": text})
+        gates = {
+            s.site.message.text: [(g.function, g.calls, g.depth) for g in s.gates]
+            for s in sites
+            if s.site.message is not None
+        }
+        assert gates["x failed"] == []  # the path into it comes through itself
+        found.append(gates)
+    assert found[0] == found[1]
+    assert found[0]["y failed"] == [("x_check", "eng.tune.hub", 2)]

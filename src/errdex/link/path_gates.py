@@ -82,7 +82,9 @@ class PathGates:
         self._tests: dict[int, tuple[CallSite, Tested]] = {}
         self._functions: dict[tuple[str, str, int], Function | None] = {}
         self._defs: dict[tuple[str, int], Function | None] = {}  # parsed, by `def` line
-        self._memo: dict[tuple[Target, int], Gates] = {}
+        # by the functions the walk came up through too: a caller among them ends the walk
+        # (a cycle), so the same function at the same depth may have other gates
+        self._memo: dict[tuple[Target, int, frozenset[Target]], Gates] = {}
         self._open: dict[Target, bool] = {}  # whether a function's callers can all be known
         self._handed: dict[tuple[str, str, bool], bool] = {}
         self._knobs_of: dict[tuple[str, int, str], list[KnobLink]] = {}
@@ -112,7 +114,7 @@ class PathGates:
         return tuple(links.values()), knobs
 
     def _gates(self, target: Target, depth: int, stack: frozenset[Target]) -> Gates:
-        key = (target, depth)
+        key = (target, depth, stack)
         found = self._memo.get(key)
         if found is None:
             found = self._walk(target, depth, stack | {target})
