@@ -97,6 +97,7 @@ from errdex.explain.plain import code, plain_condition
 from errdex.explain.raw_fields import raw_field_solution
 from errdex.explain.reached_fix import with_reached_fix
 from errdex.explain.reasons_list import REASON_NAMED, tests_reasons_list
+from errdex.explain.refused_operation import refused_operation_solution
 from errdex.explain.refused_ways import branch_refuses, setting_trips_guard
 from errdex.explain.registered_name import registration_solution
 from errdex.explain.request_fields import request_solutions
@@ -364,7 +365,8 @@ def _solutions(facts: Facts) -> list[Solution]:
     if given is not None and not any(i.solution.kind == "input" for i in found.items):
         found.add(given, 1)
     made = (annotation_solution(facts), attribute_solution(facts), config_solution(facts))
-    for defined in (*made, stream_solution(facts)):
+    refused = refused_operation_solution(facts)  # an operation the class always refuses
+    for defined in (*made, stream_solution(facts), refused):
         # the user's class being made: a name of its body, an attribute; the configuration
         # the user's subclass declares; the standard stream the user's process holds
         if defined is not None:

@@ -24,14 +24,28 @@ from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.facts import SiteKind
 
-_MAX_DOTS = 2  # `rich.console.Console`, `click.core.Option`: a user's own call
+MAX_DOTS = 2  # `rich.console.Console`, `click.core.Option`: a user's own call
 
 
 def users_call(facts: Facts) -> bool:
     """Whether the package hands the asserting function to users: exported from a private
-    module (`httpx.Timeout` from `httpx._config`), by a path at most `_MAX_DOTS` dots
+    module (`httpx.Timeout` from `httpx._config`), by a path at most `MAX_DOTS` dots
     deep to its class (or itself), or, at any depth, as a library's export the user calls
     or makes (`library_export`: `sqlalchemy.ext.horizontal_shard.ShardedQuery(...)`)."""
+    if users_class(facts):
+        return True
+    function = facts.stored.site.function
+    # deeper, a library's export is the user's own call where the user makes it: its
+    # constructor, or a function of its own. A method may be the package's to call (a
+    # session's `get_bind`, a test suite's `test_*` its runner calls), and a deep class
+    # shows no sign of which
+    return function.partition(".")[2] in ("", "__init__") and library_export(facts)
+
+
+def users_class(facts: Facts) -> bool:
+    """Whether the package hands users the site's class (or function) itself, by the
+    depth gates: exported from a private module, or a path at most `MAX_DOTS` dots deep to
+    it (a library's deeper export is `library_export`'s)."""
     stored = facts.stored
     private = any(p.startswith("_") for p in stored.module.split("."))
     if private and stored.public:
@@ -40,13 +54,7 @@ def users_call(facts: Facts) -> bool:
     if path is None or not path.endswith(function):
         return False
     holder = path[: len(path) - len(function)] + function.partition(".")[0]
-    if holder.count(".") <= _MAX_DOTS:
-        return True
-    # deeper, a library's export is the user's own call where the user makes it: its
-    # constructor, or a function of its own. A method may be the package's to call (a
-    # session's `get_bind`, a test suite's `test_*` its runner calls), and a deep class
-    # shows no sign of which
-    return function.partition(".")[2] in ("", "__init__") and library_export(facts)
+    return holder.count(".") <= MAX_DOTS
 
 
 def own_argument(solution: Solution, facts: Facts) -> bool:
