@@ -98,6 +98,56 @@ DEAD = {
                     raise UsageError(f"No such command {name!r}.")
                 return name if cmd else None, cmd, args[1:]
         """,
+    "dead/menus.py": """
+        class UsageError(Exception):
+            pass
+
+
+        class Menu:
+            def __init__(self, items):
+                self.items = items
+
+            def invoke(self, ctx, args):
+                name, item, rest = self.resolve_item(ctx, args)
+                assert item is not None
+                return item(rest)
+
+            def complete(self, ctx, args):
+                return self.resolve_item(ctx, args)
+
+            def resolve_item(self, ctx, args):
+                name = args[0]
+                item = self.items.get(name)
+                if item is None and not ctx.resilient_parsing:
+                    raise UsageError(f"No such item {name!r}.")
+                return name if item else None, item, args[1:]
+        """,
+    "dead/ld.py": """
+        import json
+        import pickle
+        from enum import Enum
+
+
+        class Format(str, Enum):
+            json = "json"
+            pickle = "pickle"
+
+
+        def load_text(b, fmt=None, allow_pickle=False):
+            fmt = fmt or Format.json
+            if fmt == Format.json:
+                return json.loads(b)
+            elif fmt == Format.pickle:
+                if not allow_pickle:
+                    raise RuntimeError("Trying to unpickle with allow_pickle=False")
+                return pickle.loads(b)
+            else:
+                raise TypeError(f"Unknown format: {fmt}")
+
+
+        def load(b, fmt=None, allow_pickle=True):
+            return load_text(b, fmt=fmt, allow_pickle=allow_pickle)
+        """,
     "dead/parse.py": """
         import json
         import pickle
@@ -119,6 +169,11 @@ DEAD = {
                 return pickle.loads(b)
             else:
                 raise TypeError(f"Unknown protocol: {proto}")
+
+
+        def load_file(path, *, proto=None, allow_pickle=False):
+            with open(path, "rb") as f:
+                return load_str_bytes(f.read(), proto=proto, allow_pickle=allow_pickle)
         """,
 }
 
@@ -137,6 +192,11 @@ def test_skipping_an_item_of_a_loop_that_runs_out_is_no_way_out(dead: Store) -> 
     found = texts(dead, "No kernel can implement the layer")
     # the kernel that failed `is_supported()` listed as disabled only skips it another way
     assert not any("“KERNEL: REASON”" in t and "DEAD_DISABLED_KERNELS" in t for t in found), found
+    # the disabled reason's own way out stays
+    assert any(
+        "“KERNEL disabled by environment variable”" in t and "`DEAD_DISABLED_KERNELS`" in t
+        for t in found
+    ), found
 
 
 def test_skipping_a_block_whose_attribute_the_class_requires_is_no_way_out(dead: Store) -> None:
@@ -157,6 +217,20 @@ def test_a_result_the_callers_refuse_is_no_way_out(dead: Store) -> None:
 
 
 def test_a_branch_raising_for_the_other_arguments_defaults_is_no_way_out(dead: Store) -> None:
+    # (`load_file` hands on its own `allow_pickle`, false by default as well)
     found = texts(dead, "Unknown protocol")
     assert not any("Protocol.pickle" in t for t in found), found
     assert any("Protocol.json" in t for t in found), found
+
+
+def test_a_result_a_caller_hands_on_keeps_the_way_out(dead: Store) -> None:
+    # `complete` returns the result as it is: not every caller refuses it
+    found = texts(dead, "No such item")
+    assert any("`resilient_parsing` is true" in t for t in found), found
+
+
+def test_the_defaults_of_arguments_a_caller_passes_are_not_assumed(dead: Store) -> None:
+    # `load(b, fmt=fmt, allow_pickle=allow_pickle)` passes `allow_pickle` (true by its own
+    # default): the pickle branch is not sure to fail for its users
+    page: Page = page_with_message(dead, "dead", "Unknown format")
+    assert "no way out" not in page.what_it_means, page.what_it_means

@@ -11,7 +11,7 @@ from explain_samples import indexed_package, page_with_message
 from errdex.store import Store
 
 FILES = {
-    "shop/__init__.py": "from shop._orders import Order, Basket, Refund, Cart, Tray\n",
+    "shop/__init__.py": "from shop._orders import Order, Basket, Refund, Cart, Tray, Crate\n",
     "shop/_checks.py": """
         MAX_ITEMS = 100
 
@@ -36,12 +36,19 @@ FILES = {
                 raise ValueError("size above the shop's")
 
 
+        def check_weight(weight):
+            if weight > MAX_ITEMS:
+                raise ValueError("weight above the shop's")
+
+
         def check_code(code):
             if code not in ("EUR", "USD"):
                 raise ValueError("unknown currency")
         """,
     "shop/_orders.py": """
-        from shop._checks import check_code, check_count, check_limit, check_note, check_size
+        from shop._checks import (
+            check_code, check_count, check_limit, check_note, check_size, check_weight
+        )
 
 
         def _count_of(count):
@@ -92,6 +99,15 @@ FILES = {
 
             def fill(self):
                 check_size(self.size)
+
+
+        class Crate:
+            def __init__(self, weight):
+                weight = weight * 12
+                self.weight = weight
+
+            def fill(self):
+                check_weight(self.weight)
         """,
 }
 
@@ -150,3 +166,7 @@ def test_an_attribute_the_constructor_kept_is_the_keyword_of_the_class(shop: Sto
     # a method that sets the attribute again (`Tray.resize`): no longer the keyword
     page = page_with_message(shop, "shop", "size above the shop's")
     assert not any("of `shop.Tray`" in s.text for s in page.solutions)
+    # a keyword the constructor rebinds before it keeps it (`weight = weight * 12`): not
+    # the value the user gave
+    page = page_with_message(shop, "shop", "weight above the shop's")
+    assert not any("of `shop.Crate`" in s.text for s in page.solutions)

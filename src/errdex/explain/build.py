@@ -133,6 +133,7 @@ def _build_page(
     facts.scripts = tuple(e.name for e in record.entry_points) if record is not None else ()
     facts.top_init = lambda: store.file_text(chosen.version_id, top_init_file(chosen))
     facts.imported_class = lambda name: imported_class(store, facts, name)
+    facts.file_text = lambda file: store.file_text(chosen.version_id, file)
     facts.bindings = without_loop_rebound(facts)
     facts.outline_of = lambda: store.file_outline(chosen.version_id, chosen.file)
     facts.class_hook = class_hook(facts, lambda file: store.file_text(chosen.version_id, file))

@@ -248,6 +248,8 @@ class Facts:
     # a class the file imports from another module of the package by name → that class
     # parsed from its kept file (`explain/imported_class.py`; needs the store)
     imported_class: Callable[[str], ast.ClassDef | None] | None = field(default=None, repr=False)
+    # a file of the version → its kept text (a caller's of another file; needs the store)
+    file_text: Callable[[str], str | None] | None = field(default=None, repr=False)
     # what a rule worked out from these facts, by its own key, for the rules asking again
     # (the facts do not change while the page is built)
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 
 from errdex.ast_walk import walk
 from errdex.explain.context import Facts, function_at
+from errdex.explain.item_fields import own_init
 from errdex.explain.page import ConditionView
 from errdex.explain.refused_ways import KnownValues, if_in, stored
 from errdex.extract.conditions import dotted_name
@@ -158,10 +159,8 @@ def _unset_before(owner: ast.ClassDef, function: ast.FunctionDef, guard: ast.If,
     None before the guard (`self.audio_tokenizer = None`), or the class's `__init__` does."""
     target = f"self.{attr}"
     places = [s for s in function.body if s.lineno < guard.lineno]
-    init = next(
-        (m for m in owner.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None
-    )
-    if init is not None and init is not function and init.lineno != function.lineno:
+    init = own_init(owner)
+    if init is not None and init.lineno != function.lineno:
         places += init.body
     for statement in places:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
@@ -277,16 +276,30 @@ def _callers_refuse(facts: Facts, empty: set[int], unpacked: bool) -> bool:
         outer = function_at(facts.source_text, caller.function.rpartition(".")[2], caller.line)
         if outer is None:
             return False
+        refused: set[int] = set()  # the calls whose result is refused right after
         for block in _blocks(outer):
             for at, statement in enumerate(block):
                 names = _result_names(statement, name, empty, unpacked)
                 if names is None:
                     continue
-                seen += 1
                 following = block[at + 1] if at + 1 < len(block) else None
                 if following is None or not any(_rejects(following, n) for n in names):
                     return False
+                if isinstance(statement, ast.Assign):  # (as `_result_names` read it)
+                    refused.add(id(statement.value))
+        # a call of it used any other way (returned, passed on) hands the result on as it is
+        if any(_calls(node, name) and id(node) not in refused for node in walk(outer)):
+            return False
+        seen += len(refused)
     return seen > 0
+
+
+def _calls(node: ast.AST, name: str) -> bool:
+    """Whether `node` is a call of the function `name` (`name(...)`, `x.name(...)`)."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    return (func.attr if isinstance(func, ast.Attribute) else dotted_name(func)) == name
 
 
 def _blocks(function: ast.FunctionDef) -> Iterator[list[ast.stmt]]:
@@ -304,11 +317,7 @@ def _result_names(
     when the statement is no such assignment."""
     if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
         return None
-    call = statement.value
-    if not isinstance(call, ast.Call):
-        return None
-    called = call.func.attr if isinstance(call.func, ast.Attribute) else dotted_name(call.func)
-    if called != name:
+    if not _calls(statement.value, name):
         return None
     target = statement.targets[0]
     if unpacked:

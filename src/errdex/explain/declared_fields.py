@@ -70,9 +70,9 @@ def declared_keyword(facts: Facts, owner: str, attribute: str) -> str | None:
         return attribute
     # a check `__post_init__` runs itself (`self._verify_args()`), before it sets the field
     called = _called_from_post_init(cls, method)
-    return (
-        attribute if called is not None and not _assigns(called[0], attribute, called[1]) else None
-    )
+    if called is None or self_assignments(called[0], attribute, called[1]):
+        return None
+    return attribute
 
 
 def _called_from_post_init(cls: ast.ClassDef, method: str) -> tuple[ast.FunctionDef, int] | None:
@@ -202,12 +202,7 @@ def _assigned_before(facts: Facts, attribute: str) -> bool:
     """Whether the site's function assigns `self.<attribute>` before the site's line (or
     cannot be read)."""
     function = facts.site_function()
-    return function is None or _assigns(function, attribute, facts.stored.site.line)
-
-
-def _assigns(function: ast.FunctionDef, attribute: str, before: int | None = None) -> bool:
-    """Whether `function` assigns `self.<attribute>` (before the line `before`)."""
-    return self_assignments(function, attribute, before) > 0
+    return function is None or self_assignments(function, attribute, facts.stored.site.line) > 0
 
 
 def self_assignments(root: ast.AST, attribute: str, before: int | None = None) -> int:
@@ -237,7 +232,8 @@ def self_assignments(root: ast.AST, attribute: str, before: int | None = None) -
 
 def _handed_to_base(facts: Facts, cls: ast.ClassDef, attribute: str) -> str | None:
     """The base's keyword `self.<attribute>` is, when the class's `__init__` passes its
-    `**kwargs` on to the base's (defined in the file) and assigns no `self.<attribute>`
+    `**kwargs` on to the base's (defined in the file or imported from another module of
+    the package) and assigns no `self.<attribute>`
     itself, and the base's `__init__` assigns it its keyword."""
     init = own_init(cls)
     kwarg = init.args.kwarg if init is not None else None
@@ -245,7 +241,7 @@ def _handed_to_base(facts: Facts, cls: ast.ClassDef, attribute: str) -> str | No
     if init is None or kwarg is None or named is None:
         return None
     own = {a.arg for a in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs)}
-    if not _passes_kwargs(init, kwarg.arg) or _assigns(init, attribute):
+    if not _passes_kwargs(init, kwarg.arg) or self_assignments(init, attribute):
         return None
     base = class_in_file(facts, named)
     if base is None and facts.imported_class is not None:

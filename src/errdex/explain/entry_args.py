@@ -177,22 +177,21 @@ def _class_export(store: Store, chosen: StoredSite, caller: Caller) -> str | Non
     found = _entry(store, chosen, caller.file, owner)
     if found is not None or not public_name(owner):
         return found
-    for link in chosen.caller_links:
-        if (link.file, link.function, link.line) == (caller.file, caller.function, caller.line):
-            public = link.public
-            return _shorter(public, link.module, caller.function, owner) if public else None
-    return None
+    return _linked_export(chosen, caller, owner)
 
 
-def _linked_export(chosen: StoredSite, caller: Caller) -> str | None:
+def _linked_export(chosen: StoredSite, caller: Caller, function: str | None = None) -> str | None:
     """`_entry`'s path for a caller whose file holds no site of its class or function to
     read it from (`sqlalchemy.dialects.mysql.DOUBLE`): the linker's public path of it
-    (`CallerLink.public`), on the same terms."""
-    if not public_name(caller.function):
+    (`CallerLink.public`), on the same terms; `function`: the path of that class or
+    function of the caller's (its class, for a method's object) instead."""
+    if not public_name(function or caller.function):
         return None
     for link in chosen.caller_links:
         if (link.file, link.function, link.line) == (caller.file, caller.function, caller.line):
-            return _shorter(link.public, link.module, caller.function) if link.public else None
+            if not link.public:
+                return None
+            return _shorter(link.public, link.module, caller.function, function)
     return None
 
 

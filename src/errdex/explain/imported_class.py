@@ -16,13 +16,32 @@ from errdex.explain.callee_advice import resolve_called
 from errdex.explain.context import Facts, top_class_in
 from errdex.explain.outline import importing_or_defining
 from errdex.extract.module import module_name
-from errdex.store.base import Store
+from errdex.store.base import Store, StoredSite
 
 
 def imported_class(store: Store, facts: Facts, name: str) -> ast.ClassDef | None:
     """The top-level class `name` of the site's file imports from another module of the
     package, parsed alone from that module's kept file; None when it is not imported by
-    name from a module of the package, or the index keeps no such class there."""
+    name from a module of the package, or the index keeps no such class there. Once a
+    page for each name."""
+    return facts.once(f"imported_class:{name}", lambda: _imported_class(store, facts, name))
+
+
+def module_file_text(store: Store, stored: StoredSite, module: str) -> str | None:
+    """The kept text of the version's module `module` (`a.b`: `a/b.py`, else
+    `a/b/__init__.py`, under the folder the site's file is under), or None."""
+    own = module_name(stored.file)[0].replace(".", "/")
+    at = stored.file.find(own)
+    prefix = stored.file[:at] if at > 0 else ""
+    base = prefix + module.replace(".", "/")
+    for path in (f"{base}.py", f"{base}/__init__.py"):
+        text = store.file_text(stored.version_id, path)
+        if text is not None:
+            return text
+    return None
+
+
+def _imported_class(store: Store, facts: Facts, name: str) -> ast.ClassDef | None:
     stored = facts.stored
     tree = facts.top_module(importing_or_defining(name))
     if tree is None:
@@ -36,6 +55,5 @@ def imported_class(store: Store, facts: Facts, name: str) -> ast.ClassDef | None
     top = module.partition(".")[0]
     if source.partition(".")[0] != top:
         return None  # another distribution's class: the index holds none of its files
-    prefix = stored.file[: stored.file.find(module.replace(".", "/"))]
-    text = store.file_text(stored.version_id, f"{prefix}{source.replace('.', '/')}.py")
+    text = module_file_text(store, stored, source)
     return top_class_in(text, defined) if text is not None else None

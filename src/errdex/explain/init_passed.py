@@ -27,6 +27,7 @@ from errdex.explain.page import Change, ConditionView, Solution
 from errdex.explain.plain import code, plain_condition
 from errdex.explain.user_call import exported_constructor, required_arguments
 from errdex.extract.conditions import negate
+from errdex.extract.setters import rebound
 from errdex.facts import Condition, ConditionKind
 from errdex.link.expression_texts import parse_expression
 
@@ -170,7 +171,7 @@ def _passed(
         ):
             fallback = ast.unparse(value.values[1])
             value = value.values[0]
-        if isinstance(value, ast.Name) and value.id in own and not _rebound(init, value.id):
+        if isinstance(value, ast.Name) and value.id in own and not rebound(init, value.id):
             return value.id, fallback
         return None
     return None
@@ -192,15 +193,8 @@ def _handed_on(init: ast.FunctionDef, own: list[str], handed: set[str] | None) -
         for k in node.keywords
         if k.arg is not None and isinstance(k.value, ast.Name) and k.value.id == k.arg
     }
-    given = {g for g in given if not _rebound(init, g)}
+    given = {g for g in given if not rebound(init, g)}
     return given if handed is None else given & handed
-
-
-def _rebound(function: ast.FunctionDef, name: str) -> bool:
-    return any(
-        isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-        for n in walk(function)
-    )
 
 
 def _first_base(cls: ast.ClassDef) -> str | None:

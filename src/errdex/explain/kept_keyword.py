@@ -16,7 +16,7 @@ import ast
 from errdex.explain.context import top_class_in
 from errdex.explain.declared_fields import self_assignments
 from errdex.explain.item_fields import own_init
-from errdex.extract.setters import init_params
+from errdex.extract.setters import init_params, rebound
 from errdex.store.base import Store, StoredSite
 
 
@@ -40,8 +40,8 @@ def kept_keyword(
     if cls is None or init is None:
         return None
     kept, plain = init_params(init)
-    if value.attr not in plain:
-        return None  # not set from a keyword as it is: a conversion, a fallback
+    if value.attr not in plain or rebound(init, kept[value.attr]):
+        return None  # not set from a keyword as it is: a conversion, a fallback, rebound
     if self_assignments(cls, value.attr) != 1:
         return None  # set again (a setter, a later fill-in): no longer the keyword
     return kept[value.attr]

@@ -21,7 +21,8 @@ import ast
 from collections.abc import Iterator
 
 from errdex.ast_walk import walk
-from errdex.explain.context import Facts, class_in_file, top_block_at
+from errdex.explain.call_binding import given_argument
+from errdex.explain.context import Facts, class_in_file, function_at, top_block_at
 from errdex.explain.input_words import Instead
 from errdex.explain.outline import holding
 from errdex.explain.page import ConditionView, Solution
@@ -375,14 +376,10 @@ def _branch_refuses(condition: ConditionView, facts: Facts) -> str | None:
 def _left_out(function: ast.FunctionDef, facts: Facts, moved: set[str]) -> dict[str, object]:
     """The function's parameters whose default is a literal, as a call that leaves them out
     holds them: those no test of the path reads (the path says what it holds of those), no
-    local the way out turns is made of, and the function never assigns."""
-    args = function.args
-    positional = [*args.posonlyargs, *args.args]
-    pairs = list(
-        zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)
-    )
-    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
-    if not pairs:
+    local the way out turns is made of, and the function never assigns; and no direct
+    caller gives another value (its users hold it otherwise)."""
+    defaults = facts.once("left_out:defaults", lambda: _literal_defaults(function))
+    if not defaults:
         return {}
     tested: set[str] = set()
     for condition in facts.conditions:
@@ -396,18 +393,75 @@ def _left_out(function: ast.FunctionDef, facts: Facts, moved: set[str]) -> dict[
         value = parse_expression(binding.value) if binding.name in roots else None
         if value is not None:
             tested |= _roots(value)
-    left = {
-        arg.arg: default.value
-        for arg, default in pairs
-        if isinstance(default, ast.Constant) and arg.arg not in tested | moved
-    }
+    left = {n: value for n, value in defaults.items() if n not in tested | moved}
     if not left:
         return {}
-    assigned = facts.once(
-        "left_out:assigned",
-        lambda: {n.split(".", 1)[0] for s in function.body for n in stored(s)},
+    passed = facts.once("left_out:passed", lambda: _passed_by_callers(function, facts))
+    # every call giving another value (or one not known): no user holds the default
+    return {
+        n: value
+        for n, value in left.items()
+        if not passed.get(n) or any(v is not _UNKNOWN and v == value for v in passed[n])
+    }
+
+
+def _passed_by_callers(function: ast.FunctionDef, facts: Facts) -> dict[str, list[object]]:
+    """Each parameter every direct call gives (by keyword or position) → the literal values
+    the calls give it: a constant, or the caller's own parameter handed on as it is with its
+    literal default (`load_file(..., allow_pickle=False)` passing `allow_pickle`), else
+    `_UNKNOWN`. A parameter one call leaves out holds its default for that call's users;
+    so does every parameter when a caller's body is not kept (a skeleton's blanked body) or
+    a call hands on `*args` / `**kwargs` (not known which)."""
+    args = function.args
+    positional = [a.arg for a in (*args.posonlyargs, *args.args) if a.arg not in ("self", "cls")]
+    names = [*positional, *(a.arg for a in args.kwonlyargs)]
+    given: dict[str, list[object]] = {n: [] for n in names}
+    for caller in (c for c in facts.callers if c.depth == 1):
+        text = facts.source_text
+        if caller.file != facts.stored.file:
+            text = facts.file_text(caller.file) if facts.file_text is not None else None
+        outer = function_at(text, caller.function.rpartition(".")[2], caller.line)
+        if outer is None:
+            return {}
+        defaults = _literal_defaults(outer)
+        for node in walk(outer):
+            if not (isinstance(node, ast.Call) and _named(node.func) == function.name):
+                continue
+            if any(k.arg is None for k in node.keywords) or any(
+                isinstance(a, ast.Starred) for a in node.args
+            ):
+                return {}
+            for param, values in list(given.items()):
+                position = positional.index(param) if param in positional else -1
+                value = given_argument(node, param, position)
+                if value is None:
+                    del given[param]  # left out by this call: its default holds
+                elif isinstance(value, ast.Constant):
+                    values.append(value.value)
+                elif isinstance(value, ast.Name) and value.id in defaults:
+                    values.append(defaults[value.id])
+                else:
+                    values.append(_UNKNOWN)
+    return {n: values for n, values in given.items() if values}
+
+
+def _literal_defaults(function: ast.FunctionDef) -> dict[str, object]:
+    """The function's parameters whose default is a literal, never assigned in its body
+    (what its users get when they leave them out), each with that default."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(
+        zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)
     )
-    return {name: value for name, value in left.items() if name not in assigned}
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
+    assigned = {n.split(".", 1)[0] for s in function.body for n in stored(s)}
+    return {
+        a.arg: d.value for a, d in pairs if isinstance(d, ast.Constant) and a.arg not in assigned
+    }
+
+
+def _named(func: ast.expr) -> str | None:
+    return func.attr if isinstance(func, ast.Attribute) else dotted_name(func)
 
 
 def _others_refused(

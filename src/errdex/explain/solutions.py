@@ -399,7 +399,7 @@ def _solutions(facts: Facts) -> list[Solution]:
         prefix = f"{REASON_NAMED} “{variant.reason}”: "
         for condition in reversed(held):
             if dead_end(condition, facts):
-                continue  # an item skipped by another `continue`: the loop still runs out
+                continue  # a way out that ends in the same failure another way
             action = knob_action(condition, facts.knobs, either=True)
             if action is not None:
                 reason = f"so that {opposite_words(condition)}"

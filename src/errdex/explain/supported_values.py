@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 
 from errdex.explain.advice import sentences, spoken_text
-from errdex.explain.advised_flags import advised_flag_fix
 from errdex.explain.context import Facts
+from errdex.explain.fix_forms import command_fix
 from errdex.explain.page import Knob, Solution
 from errdex.facts import KnobKind
 from errdex.linked_facts import NAMED_IN_MESSAGE
@@ -42,7 +42,9 @@ _ONLY_SUPPORTED = re.compile(rf"\bonly\s+{_VALUES}\s+(?:is|are)\s+supported\b", 
 # written beside the field
 _ONLY_WITH = re.compile(
     r"\b(?:only\s+supports?|supports?\s+only|is\s+only\s+supported\s+(?:with|when)|"
-    r"requires?)\s+`?(?P<field>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*=\s*(?P<value>[\w.\-]+)`?",
+    r"requires?)\s+`?(?P<field>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s*=\s*"
+    # the value quoted or not (`'triton'`), without a sentence's stop (`=1.`)
+    r"[`'\"]?(?P<value>[\w\-]+(?:\.[\w\-]+)*)[`'\"]?",
     re.I,
 )
 # words that begin a phrase rather than name a value
@@ -74,6 +76,13 @@ _NOT_VALUES = frozenset(
     }
 )
 _TRUE = frozenset({"true", "1", "yes", "on"})
+# what follows the name of what is given a value: `x=...`, `x: ...`; a field's name and
+# its number: `head_dim 128`
+_GIVEN_NAME = re.compile(r"\s*[=:]")
+_FIELD = re.compile(r"[a-z]\w*_\w+")
+_COUNT = re.compile(r"\s+\d")
+# the end of the clause a list of values is in: `(got ...)`, `;`, `,`, the sentence's end
+_CLAUSE_END = re.compile(r"\s*(?:[(;,]|[.!?]?\s*$)")
 
 
 def supported_value_solution(facts: Facts) -> Solution | None:
@@ -93,7 +102,9 @@ def supported_value_solution(facts: Facts) -> Solution | None:
             continue
         knob, value = given
         said = f"`{knob.name} {value}`" if value else f"`{knob.name}`"
-        fix = advised_flag_fix(f"Pass {said}", [knob])
+        keyword = repr(value) if value else "True"  # (`""`: the switch given)
+        note = "The message's own advice, on the command line."
+        fix = command_fix(knob, keyword, note) if knob.command else None
         return Solution(
             text=f"Pass {said}, a value the message says is supported: “{sentence.strip()}”",
             knob=knob.name,
@@ -117,16 +128,34 @@ def _given(sentence: str, message: str, flags: dict[str, Knob]) -> tuple[Knob, s
     listed = _SUPPORTS_ONLY.search(sentence) or _ONLY_SUPPORTED.search(sentence)
     if listed is None:
         return None
-    first = re.split(r"\s*(?:/|,|\s+or\s+|\s+and\s+)\s*", listed["values"])[0].strip("`'\"")
+    raw = re.match(_VALUE, listed["values"])
+    first = raw[0].strip("`'\"") if raw is not None else ""
     if first.lower() in _NOT_VALUES or not re.search(r"[a-z]", first):
         return None  # a phrase, not a value; or a name in capitals, not a setting's value
+    after = sentence[listed.start("values") + (raw.end() if raw is not None else 0) :]
+    named = _FIELD.fullmatch(first) is not None and _COUNT.match(after) is not None
+    if first in flags or _GIVEN_NAME.match(after) or named:
+        return None  # a field's name (`moe_backend='triton'`, `head_dim 128`), not a value
     refused = [f for f in flags if _refused(f, message)]
     if len(refused) != 1:
         return None  # none shown with its refused value, or two: not known which
     knob = flags[refused[0]]
     if "bool" in (knob.value_type or "").split(" | "):
         return None  # a switch takes no listed value
+    if listed.re is _SUPPORTS_ONLY and not _of_field(sentence[listed.end() :], refused[0]):
+        return None  # values of what the words after them name ("bfloat16 activations")
     return knob, first
+
+
+def _of_field(after: str, field: str) -> bool:
+    """Whether the listed values are the field's: the list ends the clause (`(got ...)`,
+    `;`, `,`, the sentence's end), or the noun after it shares a word with the field's name
+    ("fp8 quantized KV cache" of kv_cache_dtype; not "bfloat16 activations")."""
+    if _CLAUSE_END.match(after):
+        return True
+    noun = re.match(r"(?:\s*[\w\-]+){1,3}", after)  # the next words, up to three
+    words = set(re.findall(r"[a-z0-9]+", noun[0].lower())) if noun is not None else set()
+    return bool(words & set(field.lower().split("_")))
 
 
 def _own_variable(knob: Knob, facts: Facts) -> bool:

@@ -23,6 +23,7 @@ from errdex.ast_walk import walk
 from errdex.explain.context import CONTEXT_KINDS, Facts, top_class_in
 from errdex.explain.entry_input import names_read
 from errdex.explain.failed_try import TriedInput
+from errdex.explain.imported_class import module_file_text
 from errdex.explain.page import ConditionView, Knob, Solution
 from errdex.explain.plain import caught_names, caught_text, code
 from errdex.explain.user_data import (
@@ -353,12 +354,7 @@ def _unpacked_into(
     module = _imported_from(function, name) or _imported_from_text(facts.source_text, name)
     if module is None:
         return None, ()
-    text = None
-    for path in (module.replace(".", "/") + ".py", module.replace(".", "/") + "/__init__.py"):
-        text = store.file_text(chosen.version_id, path)
-        if text is not None:
-            break
-    node = top_class_in(text, name)
+    node = top_class_in(module_file_text(store, chosen, module), name)
     if node is None:
         return None, ()
     fields = tuple(

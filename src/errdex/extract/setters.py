@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from errdex.ast_walk import walk
 from errdex.extract.shapes import own_attributes_set, statements_under
 from errdex.lazy_re import lazy_compile
 from errdex.reading_facts import Setter
@@ -192,6 +193,14 @@ def init_params(init: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[dict[str,
                 if isinstance(value, ast.Name):  # the parameter as it is
                     plain.add(attr)
     return out, plain
+
+
+def rebound(function: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """Whether the function stores to the local `name` anywhere (a parameter rebound)."""
+    return any(
+        isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+        for n in walk(function)
+    )
 
 
 def param_names(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
