@@ -29,6 +29,15 @@ SOURCE = textwrap.dedent(
         def of_another(self):
             return self.helper.block
 
+        @classmethod
+        def default_mode(self):
+            return self.mode
+
+        def resolved_mode(self):
+            if self.mode is None:
+                self.mode = compute_mode()
+            return self.mode
+
 
     class Helper:
         def block_size(self):

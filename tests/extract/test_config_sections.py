@@ -29,3 +29,25 @@ def test_sections_and_required_keys_are_listed() -> None:
     (cls,) = facts.classes
     assert cls.sections == {"sparse_config": "SparseConfig", "old_config": "OldConfig"}
     assert cls.required == ("needed", "bounded", "given")
+
+
+def test_a_section_written_through_union_or_its_module() -> None:
+    facts = facts_of(
+        """
+        from typing import Union
+
+        from eng import sparse
+
+
+        class AttentionConfig:
+            a_config: Union[SparseConfig, None] = None
+            b_config: sparse.SparseConfig | None = None
+            c_config: "sparse.SparseConfig | None" = None
+        """
+    )
+    (cls,) = facts.classes
+    assert cls.sections == {
+        "a_config": "SparseConfig",
+        "b_config": "SparseConfig",
+        "c_config": "SparseConfig",
+    }

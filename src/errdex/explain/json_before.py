@@ -2,15 +2,16 @@
 
 The "before" is the command the user ran, the one that reaches the check: each key the
 fix changes holds there a value the check refuses. A yes/no key (its class declares it
-`bool`, or `bool | None`) is turned (`true` where the fix writes `false`); a number takes
-another number than those the check accepts (`1` where it wants `0`); a text takes the
-user's own, written `"VALUE"` and named in the note (`"VALUE"` is a text, as the key's is).
-A section of the configuration (`hisparse_config`) where the fix writes `null` is given
-as `{}` when its class requires no key of its own. Where no value of the key is known to
-reach the check, none is written: `null` asked for a key that may be another section, a
-list or a number, or `false` for a key of no known type (`"VALUE"` in their place is
-refused by the key's own type before the check runs, and leaving the key out gives the
-default, often the fix's own value).
+`bool`, or `bool | None`) is turned (`true` where the fix writes `false`; `true` where
+it writes `null` for a `bool | None`); a number takes another number than those the
+check accepts (`1` where it wants `0`; `2` where it fixes `not in (None, 1)` with
+`null`); a text takes the user's own, written `"VALUE"` and named in the note (`"VALUE"`
+is a text, as the key's is). A section of the configuration (`hisparse_config`) where
+the fix writes `null` is given as `{}` when its class requires no key of its own. Where
+no value of the key is known to reach the check, none is written: `null` asked for a key
+that may be another section, a list or a number, or `false` for a key of no known type
+(`"VALUE"` in their place is refused by the key's own type before the check runs, and
+leaving the key out gives the default, often the fix's own value).
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from errdex.linked_facts import EMPTY_SECTION
 
 # The word a text key's "before" gives, the user's own value (the note names it).
 PLACEHOLDER = "VALUE"
-_YES_NO_DEFAULTS = ("True", "False", "None")
+# the defaults the link gives a yes/no key (`None`: one declared `bool | None` left None)
+YES_NO_DEFAULTS = ("True", "False", "None")
 
 
 def before_keys(
@@ -59,6 +61,15 @@ def refused_value(
     (and the check accepts `others` too), as a 1-tuple; None when none is known."""
     if given is None and dict(knob.key_defaults).get(field) == EMPTY_SECTION:
         return ({},)  # a section whose class requires no key: given with its defaults
+    if given is None and dict(knob.key_defaults).get(field) == "None":
+        return (True,)  # a `bool | None` left None: any yes/no given is not None
+    if given is None:
+        numbers = [o for o in others if isinstance(o, int | float) and not isinstance(o, bool)]
+        accepted = [o for o in others if o is not None]
+        if numbers and len(numbers) == len(accepted):
+            # `not in (None, 1)` fixed with `null`: a number past every one it accepts
+            return (max(numbers) + 1,)
+        return None
     if isinstance(given, bool):
         return (not given,) if yes_no_key(knob, field) else None
     if isinstance(given, int | float):
@@ -75,4 +86,4 @@ def yes_no_key(knob: Knob, field: str) -> bool:
     key with a yes/no default (`key_default`), or one of the keys read with one."""
     if field == knob.json_key and knob.key_default is not None:
         return True
-    return dict(knob.key_defaults).get(field) in _YES_NO_DEFAULTS
+    return dict(knob.key_defaults).get(field) in YES_NO_DEFAULTS

@@ -4,7 +4,10 @@ vllm's watermarking check raises when `speculative_config.draft_sample_method ==
 "probabilistic"` and `rejection_sample_method != "standard"`. The fix
 `--speculative-config '{"rejection_sample_method": "standard"}'` alone drops the user's
 `draft_sample_method`, whose default (`"greedy"`) meets another check: the fix keeps each
-field the path tests equal to a literal, with that value.
+field the path tests equal to a literal, with that value, and each section of the flag's
+object the path needs given (`if ac.sparse_config is not None:`) as `{}`, where its class
+requires no key (the fix of another key of the same flag would otherwise leave the section
+None, its default, and its "before" would not reach the check).
 """
 
 from __future__ import annotations
@@ -12,12 +15,15 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
+from errdex.explain.class_attributes import is_not_none
 from errdex.explain.context import Facts
 from errdex.explain.input_nodes import part_views
+from errdex.explain.json_before import YES_NO_DEFAULTS
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.page import ConditionView, Knob
 from errdex.extract.conditions import dotted_name
 from errdex.link.expression_texts import parse_expression
+from errdex.linked_facts import EMPTY_SECTION
 
 __all__ = ["with_kept_fields"]
 
@@ -33,7 +39,7 @@ def with_kept_fields(action: KnobAction, condition: ConditionView, facts: Facts)
         return action
     roots = {k.behind for k in facts.knobs if k.name == action.knob and k.behind}
     roots |= {b.name for b in facts.bindings if b.value in roots}  # `spec = self.spec`
-    kept: dict[str, str | int | float | bool] = {}
+    kept: dict[str, object] = {}
     for other in facts.conditions:
         if other is condition:
             continue
@@ -45,19 +51,42 @@ def with_kept_fields(action: KnobAction, condition: ConditionView, facts: Facts)
         for k in facts.knobs
         if k.name == action.knob and k.behind and k.json_key and k.json_key not in value
     }
-    for other in facts.held if keys else ():
+    sections = {
+        field
+        for k in facts.knobs
+        if k.name == action.knob
+        for field, default in k.key_defaults
+        if default == EMPTY_SECTION and field not in value
+    }
+    for other in facts.held if keys or sections else ():
         for part in part_views(other) or []:
+            section = _section_given(part.text, roots, sections)
+            if section is not None:
+                kept.setdefault(section, {})  # given with its defaults: the path reaches on
+                continue
             truth = _truth_test(part.text, keys)
             if truth is None:
                 continue
             knob, holds = truth
-            if knob.key_default not in ("True", "False", "None"):
+            if knob.key_default not in YES_NO_DEFAULTS:
                 # a key of a type not known: no `true` or `false` of it is sure to hold (a
                 # `bool | None` left None takes either; written, neither depends on what
                 # the program fills in for None later)
                 return replace(action, unreached=True)
             kept.setdefault(knob.json_key or "", holds)
     return replace(action, kept=tuple(kept.items())) if kept else action
+
+
+def _section_given(text: str, roots: set[str], sections: set[str]) -> str | None:
+    """The section of the flag's object a part needs given (`root.section is not None`, or
+    `root.section` as a truth value), one whose class requires no key; else None."""
+    node = parse_expression(text)
+    node = (is_not_none(node) or node) if node is not None else None
+    name = dotted_name(node) if isinstance(node, ast.Name | ast.Attribute) else None
+    if name is None or "." not in name:
+        return None
+    root, _, field = name.rpartition(".")
+    return field if root in roots and field in sections else None
 
 
 def _truth_test(text: str, keys: dict[str, Knob]) -> tuple[Knob, bool] | None:

@@ -50,8 +50,8 @@ class KnobAction:
     # the way to move the setting (raise it, lower it) without a value to set it to
     direction_only: bool = False
     # a JSON flag's other fields the path holds, kept as they are in the fix: (field, value)
-    # pairs in the order the path tests them (a tuple: the action stays hashable)
-    kept: tuple[tuple[str, str | int | float | bool], ...] = ()
+    # pairs in the order the path tests them; a section given is `{}`
+    kept: tuple[tuple[str, object], ...] = ()
     # a JSON key's other values the check accepts (`not in` a tuple): the fix's "before"
     # gives none of them
     accepted: tuple[object, ...] = ()

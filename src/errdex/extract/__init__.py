@@ -59,7 +59,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "97-config-sections"
+EXTRACTOR_VERSION = "98-getters-sections"
 
 __all__ = [
     "EXTRACTOR_VERSION",

@@ -139,16 +139,19 @@ def getter_fact(stmt: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -> 
     own parameters (`if self.x == "auto": return default` then `return self.x`): what a
     call of it gives is that attribute's value whenever the method does not substitute
     its argument. None for any other method: one returning anything computed (a call, a
-    literal, an expression) says nothing of the value an attribute holds."""
+    literal, an expression) says nothing of the value an attribute holds, for a class or
+    static method (`cls.mode` is the class's default, not the user's key), and for one that
+    assigns the attribute it returns (`if self.mode is None: self.mode = compute()`: its
+    value is computed when the key is unset)."""
     args = stmt.args
     params = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
-    if not params or params[0] not in OWN_OBJECT:
+    if not params or params[0] != "self" or _bound_elsewhere(stmt):
         return None
     returns: list[str] = []
     todo: list[ast.AST] = list(stmt.body)
     while todo:
         node = todo.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             continue  # a nested function's returns are not the method's
         if isinstance(node, ast.Return):
             value = node.value
@@ -156,7 +159,7 @@ def getter_fact(stmt: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -> 
             if dotted is None:
                 return None
             root, _, rest = dotted.partition(".")
-            if rest and (root not in OWN_OBJECT or "." in rest):
+            if rest and (root != "self" or "." in rest):
                 return None  # an attribute of another object, or of one of its attributes
             if not rest and root not in params[1:]:
                 return None  # a local, computed from something
@@ -166,12 +169,31 @@ def getter_fact(stmt: ast.FunctionDef | ast.AsyncFunctionDef, qualname: str) -> 
         todo.extend(c for c in ast.iter_child_nodes(node) if isinstance(c, _HOLDS_STATEMENTS))
     if not any("." in r for r in returns):
         return None
+    stored = {
+        f"self.{n.attr}"
+        for n in ast.walk(stmt)
+        if isinstance(n, ast.Attribute)
+        and isinstance(n.ctx, ast.Store)
+        and isinstance(n.value, ast.Name)
+        and n.value.id == "self"
+    }
+    if stored.intersection(returns):
+        return None  # the attribute it returns is computed here when unset
     return PropertyFact(
         qualname=qualname,
         line=stmt.lineno,
         end_line=stmt.end_lineno or stmt.lineno,
         returns=tuple(dict.fromkeys(returns)),
         method=True,
+    )
+
+
+def _bound_elsewhere(stmt: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether the method is a class or static method (its first parameter no instance)."""
+    return any(
+        isinstance(d, NAME_OR_ATTRIBUTE)
+        and (dotted_name(d) or "").rpartition(".")[2] in ("classmethod", "staticmethod")
+        for d in stmt.decorator_list
     )
 
 

@@ -13,54 +13,27 @@ from __future__ import annotations
 import ast
 
 from errdex.extract.conditions import dotted_name
+from errdex.extract.shapes import annotated_class
 from errdex.lazy_re import lazy_compile
 
 _CONFIG_NAME = lazy_compile(r"^[A-Z]\w*Config$")
-_OPTIONAL = ("Optional", "typing.Optional")
 
 
 def section_keys(body: list[ast.stmt], keys: tuple[str, ...]) -> dict[str, str]:
     """Those of `keys` declared as one configuration class, alone or or'ed with None
-    (`HiSparseConfig | None`, `Optional[HiSparseConfig]`, a string annotation too): the
-    key → that class's name."""
+    (`HiSparseConfig | None`, `Optional[HiSparseConfig]`, `Union[mod.HiSparseConfig, None]`,
+    a string annotation too): the key → that class's short name."""
     found: dict[str, str] = {}
     for item in body:
         if not (isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)):
             continue
         if item.target.id not in keys:
             continue
-        named = _one_class(item.annotation)
-        if named is not None and _CONFIG_NAME.search(named):
-            found[item.target.id] = named
+        named = annotated_class(item.annotation)
+        short = named.rpartition(".")[2] if named is not None else ""
+        if _CONFIG_NAME.search(short):
+            found[item.target.id] = short
     return found
-
-
-def _one_class(annotation: ast.expr) -> str | None:
-    """The one class an annotation names, with None beside it or not; else None."""
-    read = unquoted(annotation)
-    if read is None:
-        return None
-    annotation = read
-    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        sides = [annotation.left, annotation.right]
-        rest = [s for s in sides if not (isinstance(s, ast.Constant) and s.value is None)]
-        return _one_class(rest[0]) if len(rest) == 1 else None
-    if isinstance(annotation, ast.Subscript) and dotted_name(annotation.value) in _OPTIONAL:
-        return _one_class(annotation.slice)
-    if isinstance(annotation, ast.Name):
-        return annotation.id
-    return None
-
-
-def unquoted(annotation: ast.expr) -> ast.expr | None:
-    """A string annotation as the expression it holds (None when it is none); any other
-    annotation as it is."""
-    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
-        try:
-            return ast.parse(annotation.value, mode="eval").body
-        except SyntaxError:
-            return None
-    return annotation
 
 
 def required_keys(body: list[ast.stmt], keys: tuple[str, ...]) -> tuple[str, ...]:

@@ -11,7 +11,7 @@ import ast
 
 from errdex.extract.calls import getter_fact, is_property, property_fact
 from errdex.extract.conditions import dotted_name, walk
-from errdex.extract.config_sections import required_keys, section_keys, unquoted
+from errdex.extract.config_sections import required_keys, section_keys
 from errdex.extract.docs import DOC_OF, attribute_docs
 from errdex.extract.field_defaults import field_defaults, optional_bools
 from errdex.extract.param_defaults import rebound_names
@@ -19,6 +19,7 @@ from errdex.extract.scope import Scope, Step, literal_defaults
 from errdex.extract.shapes import (
     KEYED_LOOKUP,
     annotated_class,
+    annotation_in,
     formatted_name,
     is_none,
     keyed_lookups,
@@ -598,10 +599,11 @@ def _declared_dict(annotation: ast.expr) -> bool:
     """Whether an annotation declares a dict, alone or as a member of a union: `dict[str,
     Any] | None`, `None | dict`, `Optional[Dict[str, Any]]`, `Union[dict, Config]`,
     `Mapping[str, int]` (a string annotation read as the expression it holds)."""
-    read = unquoted(annotation)
-    if read is None:
-        return False
-    annotation = read
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        read = annotation_in(annotation.value)
+        if read is None:
+            return False
+        annotation = read
     if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
         return _declared_dict(annotation.left) or _declared_dict(annotation.right)
     head = annotation.value if isinstance(annotation, ast.Subscript) else annotation

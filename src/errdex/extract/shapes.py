@@ -292,7 +292,7 @@ def _alternatives(annotation: ast.expr | None) -> list[ast.expr]:
     the inside of `Optional`, through forward references."""
     node = annotation
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        node = _annotation_in(node.value)
+        node = annotation_in(node.value)
     if node is None or is_none(node):
         return []
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
@@ -321,7 +321,7 @@ _OPTIONAL = lazy_compile(r"(?:\w+\.)?Optional$")
 _UNION = lazy_compile(r"(?:\w+\.)?Union$")
 
 
-def _annotation_in(text: str) -> ast.expr | None:
+def annotation_in(text: str) -> ast.expr | None:
     """The annotation a string holds (a forward reference: `"Foo"`)."""
     try:
         return ast.parse(text, mode="eval").body

@@ -71,9 +71,11 @@ class FlagIndex:
         self._optional_bools: dict[str, set[str]] = {}
         # such a class's short name → its keys that are sections (→ their class's name)
         self._sections: dict[str, dict[str, str]] = {}
-        # the configuration classes some declaration of which requires a key, or has a
-        # base: a JSON object `{}` of them is not known to be taken
+        # the configuration classes some declaration of which requires a key, itself or
+        # through a base of the version: a JSON object `{}` of them is not known to be taken
         self._requiring: set[str] = set()
+        based: dict[str, set[str]] = {}  # such a class's short name → its bases' short names
+        defined: set[str] = set()  # the short names of every class of the version
         # such a class's short name → the class-level names its body documents (fields,
         # those the constructor does not take among them)
         self._declared: dict[str, set[str]] = {}
@@ -90,6 +92,7 @@ class FlagIndex:
                 self._forms.setdefault(dest, flag)
                 self._declared_in.setdefault(dest, {}).setdefault(facts.path, flag)
             for cls in facts.classes:
+                defined.add(cls.name)
                 known = self._defaults.setdefault(cls.name, {})
                 for field, default in cls.defaults.items():
                     known[field] = default if known.get(field, default) == default else None
@@ -99,8 +102,9 @@ class FlagIndex:
                     bools = self._optional_bools.setdefault(cls.name, set())
                     bools.update(cls.optional_bools)
                     self._sections.setdefault(cls.name, {}).update(cls.sections)
-                    if cls.required or cls.bases:
+                    if cls.required:
                         self._requiring.add(cls.name)
+                    based.setdefault(cls.name, set()).update(_base_names(cls.bases))
                     self._declared.setdefault(cls.name, set()).update(cls.field_docs)
                 if cls.methods:
                     self._members.setdefault(cls.name, []).append(
@@ -117,6 +121,9 @@ class FlagIndex:
                 elif _entry_class(cls.qualname, cls.init_params):
                     entry = f"{facts.module}.{cls.qualname}"
                     self._constructors.append((entry, cls.init_params))
+        self._requiring = {
+            name for name in based if _requires(name, self._requiring, based, defined, set())
+        }
 
     def matchable(self) -> tuple[set[str], set[str]]:
         """The attributes `flag` can match a name by (a flag's destination, an arguments
@@ -580,3 +587,26 @@ def _entry_class(qualname: str, params: tuple[str, ...]) -> bool:
         and not qualname.startswith("_")
         and _CONFIG_CLASS.search(qualname) is None
     )
+
+
+def _base_names(bases: tuple[str, ...]) -> set[str]:
+    """The short names of a class's bases as written (`pkg.Base[T]` → `Base`)."""
+    return {b.partition("[")[0].rpartition(".")[2] for b in bases}
+
+
+def _requires(
+    name: str, own: set[str], based: dict[str, set[str]], defined: set[str], seen: set[str]
+) -> bool:
+    """Whether the configuration class `name` requires a key: itself (`own`), or through a
+    base that does; a base the version defines but whose keys are not known may (it counts),
+    one from outside the version (pydantic's `BaseModel`, `ABC`) adds none."""
+    if name in own:
+        return True
+    seen.add(name)
+    for base in based.get(name, set()) - seen:
+        if base in based:
+            if _requires(base, own, based, defined, seen):
+                return True
+        elif base in defined:
+            return True
+    return False
