@@ -26,7 +26,7 @@ from errdex.explain.json_overrides import overriding_flag
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.knob_types import boolish, negative_flag
 from errdex.explain.page import Change, ConditionView, ExampleFix, Knob
-from errdex.explain.plain import code, command_placeholders, your_values
+from errdex.explain.plain import code, command_placeholders, placeholder_words, your_values
 from errdex.facts import KnobKind
 
 # A yes/no value of an environment variable, and the other one.
@@ -334,7 +334,7 @@ def command_fix(
             return None  # no value of a key known to reach the check: no runnable line
         before_args = f"{flag} {shlex.quote(json.dumps(was))}"
         if PLACEHOLDER in was.values():
-            own = [w for w in command.split()[1:] if w.isupper()] + [PLACEHOLDER]
+            own = [*placeholder_words(command), PLACEHOLDER]
             note = f"{note} {your_values(own)}"
             command_note = ""
         after_args = f"{flag} {shlex.quote(json.dumps({**held, **value}))}"

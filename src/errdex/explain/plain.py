@@ -57,10 +57,16 @@ def your_values(words: Iterable[str]) -> str:
     return f"{', '.join(code(w) for w in named)} {own}."
 
 
+def placeholder_words(command: str) -> list[str]:
+    """The words of a command after the program's that the user fills in (written in
+    capitals: `MODEL_TAG`)."""
+    return [w for w in command.split()[1:] if w.isupper()]
+
+
 def command_placeholders(command: str) -> str:
-    """ " `MODEL_TAG` stands for your own value.": the words of a command after the
-    program's that the user fills in (written in capitals); "" for none."""
-    words = [w for w in command.split()[1:] if w.isupper()]
+    """ " `MODEL_TAG` stands for your own value.": the command's placeholder words said
+    for the user; "" for none."""
+    words = placeholder_words(command)
     return f" {your_values(words)}" if words else ""
 
 

@@ -26,6 +26,7 @@ from errdex.explain.context import Facts
 from errdex.explain.fix_forms import command_fix
 from errdex.explain.page import Knob, Solution
 from errdex.facts import KnobKind
+from errdex.link.named import shown_fields
 from errdex.linked_facts import NAMED_IN_MESSAGE
 
 # a value as the message writes it: `fp8`, `fp8_e4m3`, 'auto', bfloat16 (no placeholder)
@@ -136,7 +137,8 @@ def _given(sentence: str, message: str, flags: dict[str, Knob]) -> tuple[Knob, s
     named = _FIELD.fullmatch(first) is not None and _COUNT.match(after) is not None
     if first in flags or _GIVEN_NAME.match(after) or named:
         return None  # a field's name (`moe_backend='triton'`, `head_dim 128`), not a value
-    refused = [f for f in flags if _refused(f, message)]
+    shown = {name.lower() for name in shown_fields(message, of=True)}
+    refused = [f for f in flags if f.lower() in shown]
     if len(refused) != 1:
         return None  # none shown with its refused value, or two: not known which
     knob = flags[refused[0]]
@@ -166,13 +168,3 @@ def _own_variable(knob: Knob, facts: Facts) -> bool:
     field = re.escape(knob.name[2:].replace("-", "_"))
     bare = re.compile(rf"(?<![\w.]){field}(?!\w)")
     return any(bare.search(c.text) for c in facts.conditions)
-
-
-def _refused(field: str, message: str) -> bool:
-    """Whether the message shows the field with the value it refused: `field=...`,
-    `field: ...`, "for field", "got field"."""
-    name = re.escape(field)
-    return (
-        re.search(rf"(?<![\w.]){name}\s*[=:]|\b(?:for|got|of)\s+`?{name}(?![\w.])", message, re.I)
-        is not None
-    )

@@ -124,6 +124,14 @@ class FlagIndex:
         self._requiring = {
             name for name in based if _requires(name, self._requiring, based, defined, set())
         }
+        # every field name of an arguments class (`EngineArgs`): built once, asked per
+        # named field of every message
+        self._args_named: set[str] = {
+            name
+            for cls, fields in self._args_fields.items()
+            if _ARGS_CLASS.search(cls)
+            for name in fields
+        }
 
     def matchable(self) -> tuple[set[str], set[str]]:
         """The attributes `flag` can match a name by (a flag's destination, an arguments
@@ -249,20 +257,16 @@ class FlagIndex:
         """The flag that sets the field `name` of an arguments class (`EngineArgs`), or that
         argparse declares with that destination: how a user gives a value a field of that
         name holds elsewhere (a registry's member)."""
-        if name not in self._flags and not any(
-            _ARGS_CLASS.search(cls) and name in fields for cls, fields in self._args_fields.items()
-        ):
+        if name not in self._flags and name not in self._args_named:
             return None
         return self.flag(["args", name], f"args.{name}", None)
 
     def args_field_flag(self, name: str) -> KnobLink | None:
         """The flag of the field `name` of an arguments class (`EngineArgs.kv_cache_dtype`):
         a setting of the program's own command line, not a script's flag of that name."""
-        if not any(
-            _ARGS_CLASS.search(cls) and name in fields for cls, fields in self._args_fields.items()
-        ):
+        if name not in self._args_named:
             return None
-        return self.field_flag(name)
+        return self.flag(["args", name], f"args.{name}", None)
 
     def _json_flag_field(self, name: str) -> bool:
         """Whether `name` is a field of an arguments class whose flag takes a JSON object
@@ -270,9 +274,7 @@ class FlagIndex:
         field = self._fields.get(name)
         if field is None or not ("Config" in field[1] or field[1].startswith(("dict", "Dict"))):
             return False
-        return any(
-            _ARGS_CLASS.search(cls) and name in fields for cls, fields in self._args_fields.items()
-        )
+        return name in self._args_named
 
     def _state_field(self, receiver: str, attr: str) -> bool:
         """Whether `attr` of the JSON-valued field `receiver` is a name its configuration

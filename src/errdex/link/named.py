@@ -28,14 +28,23 @@ from errdex.linked_facts import NAMED_IN_MESSAGE, KnobLink
 _FLAG = lazy_compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![\w-])")
 # `attention_config.indexer_sparse_logits`: a configuration object's field.
 _FIELD = lazy_compile(r"(?<![\w.])(?P<owner>[a-z][a-z0-9]*_config)\.(?P<field>[a-z_][a-z0-9_]*)\b")
-# `kv_cache_dtype=...`, `got kv_cache_dtype`, "for max_model_len": a field's own name, two
-# words or more (one word is as often plain English), not a part of a dotted name or of a
-# flag, shown with a value (what the check got, or what it takes): a name alone is as often
-# another object's ("a positive block_size in the draft config")
-_FIELD_NAME = lazy_compile(
-    r"(?<![\w.\-])(?P<name>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?\s*[=:](?!=)"
-    r"|\b(?:got|for)\s+`?(?P<after>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![\w\-]|\.\w|\()"
+# `kv_cache_dtype=...`, `got kv_cache_dtype`, "for max_model_len": a name shown with a
+# value (what the check got, or what it takes), not a part of a dotted name or of a flag,
+# nor a call (`max_model_len()`); "of block_size" too where asked (`of=True`: "a multiple of
+# block_size tokens" names no value, so naming a flag by it is not done)
+_NAME = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*"
+_SHOWN_PARTS = (
+    rf"(?<![\w.\-])(?P<name>{_NAME})`?\s*[=:](?!=)",
+    rf"\b(?:got|for)\s+`?(?P<after>{_NAME})(?![\w\-]|\.\w|\()",
 )
+_SHOWN = lazy_compile("|".join(_SHOWN_PARTS), re.I)
+_SHOWN_OF = lazy_compile(
+    "|".join((*_SHOWN_PARTS, rf"\bof\s+`?(?P<of>{_NAME})(?![\w\-]|\.\w|\()")), re.I
+)
+# a field's own name: two words or more (one word is as often plain English), in lower case
+# (`VLLM_USE_V1` is a variable's); a name alone is as often another object's ("a positive
+# block_size in the draft config")
+_FIELD_NAME = lazy_compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 _PLACEHOLDER = lazy_compile(r"\{[^{}]*\}")
 _VARIABLE = lazy_compile(r"(?<![\w-])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![\w-])")
 _MAX_NAMED = 4
@@ -88,10 +97,10 @@ class NamedSettings:
         not a word of the message, and a call (`max_model_len()`) is no field."""
         if not text or "_" not in text:
             return []
-        words = _PLACEHOLDER.sub(" ", text)
         found: list[KnobLink] = []
-        names = (m.group("name") or m.group("after") for m in _FIELD_NAME.finditer(words))
-        for name in dict.fromkeys(names):
+        for name in shown_fields(text):
+            if _FIELD_NAME.fullmatch(name) is None:
+                continue
             flag = "--" + name.replace("_", "-")
             knob = self._flags.args_field_flag(name)
             if knob is not None and knob.name == flag:
@@ -122,3 +131,14 @@ class NamedSettings:
             json_fields=(),
             doc=None if doc.startswith(DOC_OF) else doc,
         )
+
+
+def shown_fields(text: str, *, of: bool = False) -> list[str]:
+    """The names the message shows with a value (`kv_cache_dtype=...`, "got block_size",
+    "for max_model_len"; "of dtype" too with `of`), as written, in the order written, each
+    once: a name a placeholder's expression holds is the program's variable, not a word of
+    the message."""
+    words = _PLACEHOLDER.sub(" ", text)
+    shown = _SHOWN_OF if of else _SHOWN
+    names = (m[m.lastindex or 0] for m in shown.finditer(words))  # each way one group
+    return list(dict.fromkeys(names))
