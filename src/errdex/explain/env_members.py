@@ -21,6 +21,7 @@ from errdex.explain.knob_actions import KnobAction
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
 from errdex.extract.conditions import negate
+from errdex.extract.shapes import and_parts
 from errdex.facts import KnobKind
 from errdex.linked_facts import NAMED_IN_MESSAGE
 
@@ -53,7 +54,7 @@ def member_action(condition: ConditionView, facts: Facts) -> KnobAction | None:
         else [needed]
     )
     for way in ways:
-        parts = way.values if isinstance(way, ast.BoolOp) and isinstance(way.op, ast.And) else [way]
+        parts = and_parts(way)
         for knob, behind in knobs:
             members = [m for p in parts if (m := _member(p, behind)) is not None]
             if len(members) != 1 or not all(

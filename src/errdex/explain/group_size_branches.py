@@ -22,6 +22,7 @@ from errdex.explain.group_size_actions import DIVIDING_HEADS, kv_remainder
 from errdex.explain.knob_actions import KnobAction
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.plain import code
+from errdex.extract.shapes import and_parts
 from errdex.facts import ConditionKind
 from errdex.reading_facts import SourceRead
 
@@ -74,7 +75,7 @@ def _compares(text: str, heads: str, size: str) -> bool:
         node = ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return False
-    parts = node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
+    parts = and_parts(node)
     return any(_compared(part, heads, size) for part in parts)
 
 

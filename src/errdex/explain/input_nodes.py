@@ -11,6 +11,7 @@ import msgspec
 from errdex.ast_walk import walk
 from errdex.explain.page import ConditionView
 from errdex.extract.conditions import dotted_name
+from errdex.extract.shapes import and_parts
 from errdex.link.expression_texts import parse_expression
 
 
@@ -118,8 +119,7 @@ def conjuncts(text: str) -> tuple[ast.expr, list[ast.expr]] | None:
     node = parse_expression(text)
     if node is None:
         return None
-    joined = isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And)
-    return node, (node.values if isinstance(node, ast.BoolOp) and joined else [node])
+    return node, and_parts(node)
 
 
 def part_views(condition: ConditionView) -> list[ConditionView] | None:

@@ -33,6 +33,7 @@ from errdex.explain.plain import code
 from errdex.explain.refused_ways import FALSY, flipped_value, part_may_trip, passed_refused
 from errdex.explain.user_call import required_arguments, user_call
 from errdex.extract.conditions import dotted_name
+from errdex.extract.shapes import and_parts
 from errdex.facts import ConditionKind
 from errdex.link.expression_texts import parse_expression
 
@@ -196,7 +197,7 @@ def _has_key_test(node: ast.expr) -> bool:
 
 def _keys_only(node: ast.expr) -> bool:
     """`"k" not in x`, or several of them joined by `and`."""
-    parts = node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
+    parts = and_parts(node)
     # a key present (`"video" in items`) chooses what the code does with it: only a key
     # missing is the mapping lacking what the check asks for
     return all(

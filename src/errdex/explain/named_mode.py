@@ -20,6 +20,7 @@ import ast
 import re
 
 from errdex.explain.page import ConditionView, Knob
+from errdex.extract.shapes import and_parts
 from errdex.facts import KnobKind
 from errdex.link.expression_texts import parse_expression
 from errdex.linked_facts import NAMED_IN_MESSAGE
@@ -129,10 +130,9 @@ def _needed_true(stored: StoredSite) -> list[tuple[str, str]]:
         if not _ATTRIBUTE.search(condition.text):
             continue  # most conditions read no such attribute: not parsed
         node = parse_expression(condition.text)
-        parts = (
-            node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
-        )
-        for part in parts:
+        if node is None:
+            continue
+        for part in and_parts(node):
             if not (isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Not)):
                 continue
             target = part.operand

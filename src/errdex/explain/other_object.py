@@ -20,6 +20,7 @@ from errdex.explain.context import Facts
 from errdex.explain.hooks import hook_solution
 from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
+from errdex.extract.shapes import and_parts
 from errdex.facts import ConditionKind
 
 __all__ = ["other_object_solution", "own_object_solutions"]
@@ -98,7 +99,7 @@ def _attribute_parts(text: str) -> list[tuple[str, bool]]:
         node = ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return []
-    parts = node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
+    parts = and_parts(node)
     out: list[tuple[str, bool]] = []
     for part in parts:
         truthy = not (isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Not))

@@ -24,6 +24,7 @@ from errdex.explain.name_forms import normal_form
 from errdex.explain.outline import defining, importing_or_defining, may_define, top_module
 from errdex.explain.page import ConditionView, Knob
 from errdex.explain.table_lookup import imported_from
+from errdex.extract.shapes import and_parts
 from errdex.facts import KnobKind
 from errdex.store.base import Store, StoredSite
 
@@ -73,7 +74,7 @@ def returned_conjuncts(condition: ConditionView, returned: dict[str, str]) -> li
     node = _parsed(condition.text)
     if node is None or not returned:
         return []
-    parts = node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
+    parts = and_parts(node)
 
     class _Swap(ast.NodeTransformer):
         def visit_Call(self, call: ast.Call) -> ast.AST:

@@ -34,6 +34,7 @@ from errdex.explain.user_data import (
     quoted_message,
 )
 from errdex.explain.validators import validated
+from errdex.extract.shapes import and_parts
 from errdex.facts import KnobKind, Placeholder, SiteKind
 from errdex.store.base import Store, StoredSite
 
@@ -425,7 +426,7 @@ def presence_of_tried(condition: ConditionView, facts: Facts) -> bool:
         node = ast.parse(condition.text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return False
-    parts = node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
+    parts = and_parts(node)
     if not all(_whether_given(p) for p in parts):
         return False  # a test of what the value is (`host.isascii()`): another value may pass
     read = names_read(node)

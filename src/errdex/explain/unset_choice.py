@@ -26,6 +26,7 @@ from errdex.explain.knob_actions import KnobAction
 from errdex.explain.page import ConditionView
 from errdex.explain.refused_ways import KnownValues
 from errdex.extract.conditions import dotted_name
+from errdex.extract.shapes import and_parts
 from errdex.facts import SiteKind
 from errdex.link.expression_texts import parse_expression
 
@@ -110,10 +111,9 @@ def _path_equalities(facts: Facts) -> dict[str, object]:
     known: dict[str, object] = {}
     for condition in facts.conditions:
         node = parse_expression(condition.text)
-        parts = (
-            node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
-        )
-        for part in parts:
+        if node is None:
+            continue
+        for part in and_parts(node):
             if (
                 isinstance(part, ast.Compare)
                 and len(part.ops) == 1

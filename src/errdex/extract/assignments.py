@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from errdex.extract.held_messages import Held, held_messages
 from errdex.extract.scope import Assignment, Reasons, Scope, Step, message_locals
-from errdex.extract.shapes import is_none, is_reasons_call
+from errdex.extract.shapes import and_parts, is_none, is_reasons_call
 from errdex.extract.walk_state import WalkState
 from errdex.facts import ConditionKind, MessageTemplate, Placeholder, ReasonsCall, Variant
 
@@ -76,9 +76,7 @@ class AssignmentRecorder:
         left to the conditions that read them."""
         if not scope.is_function:
             return
-        operands = (
-            test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
-        )
+        operands = and_parts(test)
         for node in operands:
             if (
                 isinstance(node, ast.Compare)

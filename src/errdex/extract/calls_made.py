@@ -17,6 +17,7 @@ from errdex.extract.shapes import (
     MESSAGE_PARAMS,
     NOT_HELPERS,
     OWN_OBJECT,
+    and_parts,
     call_shape,
     is_stringy,
     names_imported_constant,
@@ -306,5 +307,5 @@ def _receiver_type(func: ast.Name | ast.Attribute, scope: Scope) -> str | None:
 
 def _true_names(test: ast.expr) -> list[str]:
     """The plain names a test requires true: itself, or the conjuncts of an `and`."""
-    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+    parts = and_parts(test)
     return [p.id for p in parts if isinstance(p, ast.Name)]

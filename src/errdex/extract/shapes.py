@@ -124,6 +124,11 @@ def is_factory(call: ast.Call) -> bool:
     return written is not None and looks_like_exception_class(written)
 
 
+def and_parts(node: ast.expr) -> list[ast.expr]:
+    """The parts of a test that all hold: the operands of an `a and b`, else the test whole."""
+    return node.values if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And) else [node]
+
+
 def is_none(node: ast.expr | None) -> bool:
     """Whether `node` is the literal `None`."""
     return isinstance(node, ast.Constant) and node.value is None
