@@ -68,6 +68,18 @@ FILES = {
                     except KeyError as exc:
                         raise AttributeError(f"{type(self).__name__!r} has no {item!r}") from exc
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute {item!r}")
+
+            def __delattr__(self, item):
+                if item in self._declared:
+                    try:
+                        del self._private[item]
+                        return
+                    except KeyError as exc:
+                        raise AttributeError(f"{type(self).__name__!r} lacks {item!r}") from exc
+                try:
+                    object.__delattr__(self, item)
+                except AttributeError:
+                    raise AttributeError(f"{type(self).__name__!r} has no attribute {item!r}")
         """,
     "kv/legacy.py": """
         import warnings
@@ -151,14 +163,34 @@ def test_no_key_sentence_when_the_message_is_more_than_the_key_or_the_class_is_p
     assert page_of(kv, "_Private.__getitem__").solutions == []
 
 
-def test_a_missing_attribute_names_the_users_attribute(kv: Store) -> None:
-    page = page_of(kv, "Model.__getattr__", "object has no attribute")
+@pytest.mark.parametrize(
+    ("method", "missing", "unset", "way"),
+    [
+        (
+            "__getattr__",
+            "object has no attribute",
+            "has no {item!r}",
+            "use only an attribute it has (check the name's spelling; `dir()` of the object "
+            "lists those it has)",
+        ),
+        (
+            "__delattr__",
+            "has no attribute",
+            "lacks",
+            "delete only an attribute set on it (check the name's spelling, and that it was "
+            "not deleted already)",
+        ),
+    ],
+)
+def test_a_missing_attribute_names_the_users_attribute(
+    kv: Store, method: str, missing: str, unset: str, way: str
+) -> None:
+    page = page_of(kv, f"Model.{method}", missing)
     assert [s.text for s in page.solutions] == [
-        "The attribute `ITEM` is not on the `Model`: use only an attribute it has (check "
-        "the name's spelling; `dir()` of the object lists those it has)."
+        f"The attribute `ITEM` is not on the `Model`: {way}."
     ]
     # a name the object declares, only unset: its spelling is not what is wrong
-    assert page_of(kv, "Model.__getattr__", "has no {item!r}").solutions == []
+    assert page_of(kv, f"Model.{method}", unset).solutions == []
 
 
 def module_page(store: Store, module: str) -> Page:

@@ -22,6 +22,15 @@ from errdex.link.expression_texts import parse_expression
 # first parameter is the key the user wrote.
 _SUBSCRIPTS = {"__getitem__": "look up", "__delitem__": "delete"}
 _KEY_ERRORS = frozenset({"KeyError", "LookupError"})
+# Dunder methods a user reaches by an attribute's name (`obj.item`, `del obj.item`): their
+# first parameter is the name the user wrote; the way out of each
+_ATTRIBUTE_WAYS = {
+    "__getattr__": "use only an attribute it has (check the name's spelling; `dir()` of the "
+    "object lists those it has)",
+    # `dir()` lists methods too, which no `del` on the object removes
+    "__delattr__": "delete only an attribute set on it (check the name's spelling, and that "
+    "it was not deleted already)",
+}
 # Calls that print a collection's members as they are.
 _LISTING = frozenset({"list", "sorted", "set", "tuple", "str", "repr"})
 
@@ -93,10 +102,13 @@ def _found_by_key(test: str, key: str, facts: Facts) -> bool:
 
 def _missing_attribute(facts: Facts) -> tuple[str, str | None] | None:
     """`raise AttributeError(f"... has no attribute {item!r}")` in a public class's
-    `__getattr__`: the attribute the user wrote (`obj.item`) is not on the object."""
+    `__getattr__` or `__delattr__`: the attribute the user wrote (`obj.item`, `del
+    obj.item`) is not on the object. Python's own meaning of that error from these two
+    methods, so it holds for any class that raises it so."""
     site = facts.stored.site
     owner, _, method = site.function.rpartition(".")
-    if method != "__getattr__" or not owner or owner != site.class_name or owner[:1] == "_":
+    way = _ATTRIBUTE_WAYS.get(method)
+    if way is None or not owner or owner != site.class_name or owner[:1] == "_":
         return None
     if site.exception != "AttributeError" or not facts.read.params:
         return None
@@ -110,8 +122,7 @@ def _missing_attribute(facts: Facts) -> tuple[str, str | None] | None:
     if any(_known(c.text, name) for c in held):
         return None  # a name the object declares (unset, say): its spelling is not the fault
     return (
-        f"The attribute {printed.render()} is not on the {code(owner)}: use only an attribute "
-        f"it has (check the name's spelling; `dir()` of the object lists those it has).",
+        f"The attribute {printed.render()} is not on the {code(owner)}: {way}.",
         held[-1].text if held else None,
     )
 

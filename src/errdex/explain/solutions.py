@@ -48,6 +48,7 @@ from errdex.explain.dead_ends import dead_end
 from errdex.explain.declared_config import config_solution
 from errdex.explain.decorated import decorated_solution
 from errdex.explain.deprecation import replacement_first
+from errdex.explain.documented_raises import documented_raise_solution
 from errdex.explain.env_assigned import env_assigned_solution
 from errdex.explain.env_members import member_action
 from errdex.explain.environment import (
@@ -516,6 +517,9 @@ def _solutions(facts: Facts) -> list[Solution]:
     # without avoiding it: no way out, said in "What it means"
     facts.hidden = [s for s in kept if hides_only(s)]
     kept = [s for s in kept if not hides_only(s)]
+    documented = None if kept else documented_raise_solution(facts)
+    if documented is not None:
+        kept = [documented]  # the docstring's rule, where no rule on the code says more
     # a setting's fix carries the other settings the check needs, or is not drawn
     # and a fix that calls the package's own code is not drawn
     return [
