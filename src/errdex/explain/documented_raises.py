@@ -11,8 +11,11 @@ wrote it: "Call `CursorResult.prefetch_cols` only where the reason its docstring
 
 Only where all of these hold, as a wrong way out is worse than none:
 - the site is a `raise` in the function itself (no nested function), a public function or
-  method (or a constructor) of a class the package hands its users (`users_call`), and the
-  package calls it nowhere (`IndexedSite.callers`): the user's own call;
+  method (or a constructor) of a class the package hands its users (`users_call`), the
+  package calls it nowhere (`IndexedSite.callers`, and `calls`, which counts the calls
+  resolved anywhere: vllm calls `Platform.get_mla_prefill_backend_cls` through
+  `current_platform`) and it is no default subclasses replace (`IndexedSite.overrides`):
+  the user's own call;
 - its own docstring names the exception raised (or a base of it) in a `Raises` entry, a
   `:raises X:` field, or a sentence "Raises X if/when ...", and the condition is an
   `if`/`when` clause;
@@ -42,6 +45,7 @@ _RAISES_SECTIONS = frozenset({"raises", "raise", "exception", "exceptions"})
 _INLINE = re.compile(
     r"\bRaises?\s+(?:an?\s+)?(?::[\w:]+:)?`*~?([\w.]+)`*\s+((?:if|when(?:ever)?)\s.+)$"
 )
+_RST_CODE = re.compile(r"``([^`]+)``")  # reST's inline code, written as the page writes code
 _CONDITION = re.compile(r"^(?:if|when(?:ever)?)\s", re.I)
 # what no call avoids: the world failing under it
 _WORLD = re.compile(
@@ -66,8 +70,9 @@ def documented_raise_solution(facts: Facts) -> Solution | None:
     owner, _, name = site.function.rpartition(".")
     if (name.startswith("_") and name != "__init__") or owner.startswith("_"):
         return None
-    if facts.stored.callers or not users_call(facts):
-        return None
+    stored = facts.stored
+    if stored.callers or stored.calls or stored.overrides is not None or not users_call(facts):
+        return None  # the package calls it, or it is a default its subclasses replace
     condition = _documented_condition(facts, name)
     if condition is None or _WORLD.search(condition) or not _of_this_check(condition, facts):
         return None
@@ -103,7 +108,7 @@ def _documented_condition(facts: Facts, name: str) -> str | None:
             text = inline.group(2)
         else:
             continue
-        text = text.strip().rstrip(".").strip()
+        text = _RST_CODE.sub(r"`\1`", text.strip().rstrip(".").strip())
         if _CONDITION.match(text) and len(text) <= _MAX_CONDITION:
             return text[0].lower() + text[1:]
     return None
