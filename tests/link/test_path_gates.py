@@ -6,7 +6,7 @@ import re
 import textwrap
 
 from errdex.extract import extract_file
-from errdex.link import link_version
+from errdex.link import link_version, path_gates
 from errdex.link.path_gates import _handed_on
 from errdex.linked_facts import IndexedSite
 from samples import QUIET_FUNCTIONS, TUNED_BELOW
@@ -191,3 +191,32 @@ def test_the_gates_of_a_function_in_a_cycle_do_not_depend_on_which_site_asks_fir
         found.append(gates)
     assert found[0] == found[1]
     assert found[0]["y failed"] == [("x_check", "eng.tune.hub", 2)]
+
+
+def test_a_path_no_guard_can_test_is_told_without_reading_the_text(monkeypatch) -> None:
+    # `tune_all` (a body kept for its assert) calls `_tune_layer` under no branch and
+    # nothing calls it; `_tune_layer` calls `tune` under none either: no walk can find a
+    # gate, so the file is not searched for a function handed on, nor a body parsed
+    read: list[str] = []
+    handed_on, parsed_block = path_gates._handed_on, path_gates.parsed_block
+
+    def searched(text: str, name: str, method: bool) -> bool:
+        read.append(name)
+        return handed_on(text, name, method)
+
+    def parsed(lines: list[str], start: int, end: int) -> object:
+        read.append(lines[start].strip())
+        return parsed_block(lines, start, end)
+
+    monkeypatch.setattr(path_gates, "_handed_on", searched)
+    monkeypatch.setattr(path_gates, "parsed_block", parsed)
+    unguarded = TUNE.replace(
+        "    if not worker.config.enable_tune:\n        return\n",
+        '    assert worker.layers, "no layers"\n',
+    )
+    site = tuned({"eng/args.py": ARGS, "eng/tune.py": unguarded + QUIET_FUNCTIONS})
+    assert site.gates == ()
+    assert read == []
+    # under the `if`, the walk searches the file and reads the blanked body's guard
+    site = tuned({"eng/args.py": ARGS, "eng/tune.py": TUNE + QUIET_FUNCTIONS})
+    assert site.gates and "def tune_all(worker):" in read and "_tune_layer" in read

@@ -337,7 +337,8 @@ class _Context:
         found.extend(self._knobs_of_callers(indexed.module, site.function, links))
         gates, gate_knobs = self.gates.gates(indexed.module, site.function)
         found.extend(gate_knobs)
-        in_message = self.named.named(site.message.text if site.message is not None else None)
+        text = site.message.text if site.message is not None else None  # built per ask
+        in_message = self.named.named(text)
         if indexed.reading is not None and indexed.reading.params:
             # a parameter no knob is behind yet, unless the message names the setting
             linked, said = {k.behind for k in found}, {k.name for k in in_message}
@@ -350,7 +351,6 @@ class _Context:
             # the message's setting asks for more whichever caller reached the check.
             if named.name not in own or named.behind != named.name:
                 found.append(named)
-        text = site.message.text if site.message is not None else None
         known = {k.name for k in found}
         # a field the message names by its own name: the flag that sets it, where no
         # condition links that flag already (a linked knob says more than the name), and a

@@ -32,14 +32,17 @@ _FIELD = lazy_compile(r"(?<![\w.])(?P<owner>[a-z][a-z0-9]*_config)\.(?P<field>[a
 # value (what the check got, or what it takes), not a part of a dotted name or of a flag,
 # nor a call (`max_model_len()`); "of block_size" too where asked (`of=True`: "a multiple of
 # block_size tokens" names no value, so naming a flag by it is not done)
-_NAME = r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*"
+# each part matches the whole word or nothing: a shorter name is followed by a character of
+# the word, which neither part takes there, so the word's letters are never given back
+# (possessive: vllm's link reads 7,500 messages' words, a third faster)
+_WHOLE_NAME = r"[a-z][a-z0-9]*+(?:_[a-z0-9]+)*+"
 _SHOWN_PARTS = (
-    rf"(?<![\w.\-])(?P<name>{_NAME})`?\s*[=:](?!=)",
-    rf"\b(?:got|for)\s+`?(?P<after>{_NAME})(?![\w\-]|\.\w|\()",
+    rf"(?<![\w.\-])(?P<name>{_WHOLE_NAME})`?\s*[=:](?!=)",
+    rf"\b(?:got|for)\s+`?(?P<after>{_WHOLE_NAME})(?![\w\-]|\.\w|\()",
 )
 _SHOWN = lazy_compile("|".join(_SHOWN_PARTS), re.I)
 _SHOWN_OF = lazy_compile(
-    "|".join((*_SHOWN_PARTS, rf"\bof\s+`?(?P<of>{_NAME})(?![\w\-]|\.\w|\()")), re.I
+    "|".join((*_SHOWN_PARTS, rf"\bof\s+`?(?P<of>{_WHOLE_NAME})(?![\w\-]|\.\w|\()")), re.I
 )
 # a field's own name: two words or more (one word is as often plain English), in lower case
 # (`VLLM_USE_V1` is a variable's); a name alone is as often another object's ("a positive
