@@ -68,7 +68,7 @@ def test_a_file_the_checkpoint_lacks_is_to_be_supplied() -> None:
 
 
 PKG = {
-    "pkg/__init__.py": "from pkg.models import create_model, GenericModel\n",
+    "pkg/__init__.py": "from pkg.models import create_model, GenericModel, Proxy\n",
     "pkg/models.py": """
         import warnings
 
@@ -100,6 +100,22 @@ PKG = {
                 return super().__new__(mcs, name, bases, namespace)
 
 
+        class Proxy:
+            def __clause_element__(self):
+                raise NotImplementedError(
+                    "The association proxy can't be used as a plain column expression; "
+                    "it only works inside of a comparison expression"
+                )
+
+
+        class _Slot:
+            def __clause_element__(self):
+                raise NotImplementedError(
+                    "The slot can't be used as a plain column expression; "
+                    "it only works inside of a comparison expression"
+                )
+
+
         def _fill(block):
             if block.startswith("_"):
                 raise ValueError("block names must not start with an underscore")
@@ -121,6 +137,16 @@ def test_how_a_users_name_must_be_formed(pkg: Store) -> None:
     # the same rule of the package's own private helper is none of the user's
     page = page_with_message(pkg, "pkg", "block names must")
     assert not any("Make sure block names" in s.text for s in page.solutions)
+
+
+def test_the_one_use_a_thing_works_in_after_the_use_refused(pkg: Store) -> None:
+    page = page_with_message(pkg, "pkg", "The association proxy can't")
+    assert page.solutions[0].text.startswith(
+        "Use the association proxy inside of a comparison expression, not as a plain column "
+        "expression, as the message says"
+    )
+    # the same of a private class no user is handed: none
+    assert not page_with_message(pkg, "pkg", "The slot can't").solutions
 
 
 def test_what_the_users_class_must_inherit_from(pkg: Store) -> None:

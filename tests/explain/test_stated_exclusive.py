@@ -148,3 +148,17 @@ def test_a_feature_refused_on_its_own_is_no_choice_between_two() -> None:
         exclusive_instruction("init=False and init_var=True, but these are mutually exclusive")
         is None
     )
+
+
+def test_a_thing_set_while_also_setting_another_that_voids_it() -> None:
+    # a warning's wording: the first is pointless beside the second (either alone is meant)
+    assert exclusive_instruction(
+        "Setting {k} on relationship() while also setting viewonly=True does not make sense, "
+        "as a viewonly=True relationship does not perform persistence operations."
+    ) == ("Do not set {k} on relationship() together with viewonly=True", "input")
+    assert exclusive_instruction("Passing limit while also passing offset is not supported") == (
+        "Do not pass limit together with offset",
+        "input",
+    )
+    # a cause, not a refusal
+    assert exclusive_instruction("Setting x while also setting y is done in place") is None

@@ -409,6 +409,23 @@ def implied_instruction(sentence: str) -> tuple[str, str] | None:
     return stated_limit(text) or exclusive_instruction(text)
 
 
+# "The association proxy can't be used as a plain column expression; it only works inside
+# of a comparison expression": the use refused, then the one the thing works in
+_REFUSED_USE = re.compile(
+    r"^(?P<subject>(?!(?:this|it|that|which)\b)[^_\s{}][^{};]{0,60}?)\s+(?:can't|cannot|"
+    r"can\s+not|may\s+not)\s+be\s+used\s+(?P<as>as|in|for)\s+(?P<what>[^{};]{1,60}?)\s*;?$",
+    re.I,
+)
+_IT_ONLY_WORKS = re.compile(
+    r"^(?:but\s+)?it\s+only\s+works\s+(?P<where>(?:inside|within|in|with|on|as|for)"
+    r"(?:\s+of)?)\s+(?P<place>[^{};]{1,80}?)\s*\.?$",
+    re.I,
+)
+# The way out of that pair: a use of the thing in the user's code (`advised` offers it only
+# where the sentence speaks to a user, as a thing's stated use)
+WORKS_INSTEAD = re.compile(r"^Use \S.*, not (?:as|in|for) \S.*[^.]$")
+
+
 def paired_rule(before: str, clause: str) -> str | None:
     """The instruction a clause gives that speaks of what the clause before it names: the
     values of what it refused (`listed_choice`), the one of two places a thing may be in
@@ -426,6 +443,12 @@ def paired_rule(before: str, clause: str) -> str | None:
     if match is not None and named is not None:
         a, b = (code(named[g].strip("`'\"")) for g in ("a", "b"))
         return f"Keep the {match['noun']} in only one of {a} and {b}"
+    works = _IT_ONLY_WORKS.match(clause.strip())
+    refused = _REFUSED_USE.match(before.strip()) if works is not None else None
+    if works is not None and refused is not None and not _OWN_SUBJECT.search(refused["subject"]):
+        subject = _after_verb(refused["subject"].strip())
+        where = f"{works['where'].lower()} {works['place']}"
+        return f"Use {subject} {where}, not {refused['as'].lower()} {refused['what']}"
     return listed_choice(before, clause)
 
 

@@ -18,6 +18,7 @@ from errdex.explain.advice_phrasings import (
     ARCH_REQUIRED,
     IN_PLACE,
     LISTED,
+    WORKS_INSTEAD,
     form_rule,
     stated_use,
     unsupported_use,
@@ -121,6 +122,8 @@ def advised_solutions(facts: Facts, named: set[str], found: list[str]) -> Advise
             unsupported,
             rule,
         )
+        # a use the message pairs with the one it refuses: as a stated use is
+        used = used or WORKS_INSTEAD.match(advice.implied or "") is not None
         restated = advice.implied is not None and advice.implied == form_rule(advice.text)
         restated = restated and restates_check(advice.text)
         if used and not _addressed(advice.text, facts):

@@ -70,7 +70,10 @@ def declared_keyword(facts: Facts, owner: str, attribute: str) -> str | None:
         return attribute
     # a check `__post_init__` runs itself (`self._verify_args()`), before it sets the field
     called = _called_from_post_init(cls, method)
-    if called is None or self_assignments(called[0], attribute, called[1]):
+    if called is None:
+        return None
+    post, line = called
+    if self_assignments(post, attribute, line) > len(_normalized(post, attribute, line)):
         return None
     return attribute
 
@@ -212,14 +215,8 @@ def self_assignments(root: ast.AST, attribute: str, before: int | None = None) -
     for node in walk(root):
         if before is not None and getattr(node, "lineno", before) >= before:
             continue
-        if (
-            isinstance(node, ast.Attribute)
-            and isinstance(node.ctx, ast.Store | ast.Del)
-            and node.attr == attribute
-            and isinstance(node.value, ast.Name)
-            and node.value.id == "self"
-        ):
-            count += 1
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
+            count += _is_self_attribute(node, attribute)
         elif isinstance(node, ast.Call):
             # `object.__setattr__(self, "x", ...)` of a frozen class, `setattr(self, "x", ...)`
             named = _last_name(node.func) in ("setattr", "__setattr__")
@@ -228,6 +225,43 @@ def self_assignments(root: ast.AST, attribute: str, before: int | None = None) -
             ):
                 count += 1
     return count
+
+
+def _normalized(root: ast.AST, attribute: str, before: int) -> list[ast.If]:
+    """The `if self.<attribute> is True: self.<attribute> = 1` statements before `before`:
+    one constant the user may give swapped for another (`True` for `1`, `-1` for `None`),
+    whose check still sees the value the user gave, or that constant in its place."""
+    out = []
+    for node in walk(root):
+        if not isinstance(node, ast.If) or node.orelse or node.lineno >= before:
+            continue
+        test, body = node.test, node.body
+        if not (
+            isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.Is | ast.Eq)
+            and _is_self_attribute(test.left, attribute)
+            and isinstance(test.comparators[0], ast.Constant | ast.UnaryOp)
+        ):
+            continue
+        if (
+            len(body) == 1
+            and isinstance(body[0], ast.Assign)
+            and len(body[0].targets) == 1
+            and _is_self_attribute(body[0].targets[0], attribute)
+            and isinstance(body[0].value, ast.Constant)
+        ):
+            out.append(node)
+    return out
+
+
+def _is_self_attribute(node: ast.expr, attribute: str) -> bool:
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == attribute
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    )
 
 
 def _handed_to_base(facts: Facts, cls: ast.ClassDef, attribute: str) -> str | None:

@@ -37,6 +37,8 @@ _IMPORT_ERRORS = ("ImportError", "ModuleNotFoundError")
 _ARGUMENT = re.compile(r"\bthe argument `([A-Za-z_]\w*)`")
 # How the input rules word emptying an argument.
 _EMPTIED = "Pass an empty (false) value for the argument "
+# ... and passing None for it.
+_NONE_FOR = "Pass None for the argument "
 
 
 class Ranked(Protocol):
@@ -59,6 +61,13 @@ def drops_argument(solution: Solution) -> bool:
     if change is not None and change.form == "call":
         return change.after in (None, "None")
     return _DROPS_ARGUMENT.search(solution.text) is not None
+
+
+def gives_up_argument(text: str) -> bool:
+    """Whether a way out's text, as the input rules word it, only gives its argument up
+    (passes None or an empty value for it): no value of the argument that keeps it (not
+    "as one of `'a'`, `'b'`, or leave it out", which gives the values)."""
+    return text.startswith((_NONE_FOR, _EMPTIED))
 
 
 def _gives_value(solution: Solution) -> bool:

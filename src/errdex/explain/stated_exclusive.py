@@ -98,9 +98,30 @@ _NOT_MIX = re.compile(
 )
 
 
+# "Setting {k} on relationship() while also setting viewonly=True does not make sense, as
+# ...": a thing given beside another that makes it pointless (a warning, at times)
+_GERUNDS = {
+    "setting": "set",
+    "passing": "pass",
+    "using": "use",
+    "specifying": "specify",
+    "enabling": "enable",
+    "giving": "give",
+}
+_ALSO = rf"(?:{'|'.join(_GERUNDS)})"
+_WHILE_ALSO = re.compile(
+    rf"^(?P<verb>{_ALSO})\s+(?P<a>{_THING})\s+(?:while|when)\s+also\s+{_ALSO}\s+"
+    rf"(?P<b>{_THING})\s+(?:does\s+not\s+make\s+sense|makes\s+no\s+sense|has\s+no\s+effect|"
+    r"is\s+(?:not\s+(?:allowed|supported|permitted)|redundant|ignored|meaningless))"
+    r"(?:\s*,\s+(?:as|since|because)\b.*)?$",
+    re.I,
+)
+
 # Every phrasing above holds one of these words: a sentence without any is read no further.
 _KEYWORDS = re.compile(
-    r"exclusive|\bboth\b|together|simultaneous|same\s+time|conjunction|combin|\bmix", re.I
+    r"exclusive|\bboth\b|together|simultaneous|same\s+time|conjunction|combin|\bmix|"
+    r"\bwhile\s+also\b|\bwhen\s+also\b",
+    re.I,
 )
 
 
@@ -137,6 +158,10 @@ def exclusive_instruction(sentence: str) -> tuple[str, str] | None:
     match = _NOT_MIX.match(text)
     if match is not None:
         return f"Do not mix {match['mixed']}", "input"
+    match = _WHILE_ALSO.match(text)
+    if match is not None:
+        verb = _GERUNDS[match["verb"].lower()]
+        return f"Do not {verb} {match['a']} together with {match['b']}", "input"
     match = _MIXING.match(text)
     if match is not None:
         mixed = match["a"] or match["b"]

@@ -41,6 +41,7 @@ from errdex.explain.context import Facts
 from errdex.explain.declared_fields import declared_keyword
 from errdex.explain.entry_input import names_read
 from errdex.explain.inputs import public_name
+from errdex.explain.kept_first import gives_up_argument
 from errdex.explain.page import Solution
 from errdex.explain.plain import code
 from errdex.explain.state_gated import users_call
@@ -91,6 +92,15 @@ _BUILTINS = frozenset(dir(builtins))
 # The case a requirement holds in ("a list when 'multiple' is true"): another argument it
 # names there is the case, not one more argument to give.
 _CASE_TAIL = re.compile(r"\s+(?:when|if|unless|while)\b.*$", re.I)
+# A value a message shows in brackets beside what it names: "rank ({self.rank})"
+_SHOWN = re.compile(r"\s*\(\{[^{}]+\}\)")
+# What a value must be that is a bound ("less than 255 characters", "below `n`"): kept so
+_BOUND = re.compile(
+    r"^(?:less|fewer|more|greater|smaller|larger|lower|higher|below|above|under|over|"
+    r"at\s+(?:least|most)|no\s+(?:more|less|greater|larger|fewer)|within|between|"
+    r"in\s+the\s+range)\b",
+    re.I,
+)
 # A clause ends at a semicolon or at the end of a sentence.
 _CLAUSES = re.compile(r"\s*;\s*|(?<=[.!?])\s+(?=[A-Z`'\"])")
 _MAX_CLAUSE = 200
@@ -128,22 +138,25 @@ def requirements(message: str) -> list[Requirement]:
         clause = clause.strip()
         if not clause or len(clause) > _MAX_CLAUSE:
             continue
-        match = _MUST.match(clause)
+        # "trainer `rank` ({self.rank}) must be below ...": the value shown beside a name
+        # is no part of it, nor of what it must be
+        text = _SHOWN.sub("", clause)
+        match = _MUST.match(text)
         if match is not None:
             verb = match["verb"].lower()
             if verb == "be" and _USE_VERBS.match(match["wants"]):
                 continue
             found.append(Requirement(clause, match["subject"], verb, match["wants"]))
             continue
-        match = _MUST_ALONE.match(clause)
+        match = _MUST_ALONE.match(text)
         if match is not None and not _USE_VERBS.match(match["wants"]):
             found.append(Requirement(clause, None, match["verb"].lower(), match["wants"]))
             continue
-        match = _REQUIRED.match(clause)
+        match = _REQUIRED.match(text)
         if match is not None:
             found.append(Requirement(clause, None, "required", match["wants"]))
             continue
-        match = _EXPECTED.match(clause)
+        match = _EXPECTED.match(text)
         if match is not None:
             wants = match["wants"] or match["before"]
             found.append(Requirement(clause, None, "expected", wants, match["got"]))
@@ -162,7 +175,9 @@ def requirement_solution(facts: Facts, quoted: list[str]) -> Solution | None:
         if any(stated.clause in text for text in quoted):
             return None  # said already, in the message's own words
         solution = (
-            (_implemented(stated, facts) or _argument(stated, facts, quoted)) if public else None
+            (_implemented(stated, facts) or _argument(stated, facts, quoted))
+            if public
+            else _kept_argument(stated, facts, quoted)
         )
         solution = solution or _entry_argument(stated, facts, quoted) or _declared(stated, facts)
         if solution is not None:
@@ -208,7 +223,7 @@ def _argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solution 
         param, packed = item
     if param is None or _asks_arguments(stated, _CASE_TAIL.sub("", stated.wants), params):
         return None  # which argument is not said; or it asks for arguments ("a or b")
-    if any(code(param) in text for text in quoted):
+    if any(code(param) in text and not gives_up_argument(text) for text in quoted):
         return None  # a way out of that argument is offered already, with its values
     what = f"the argument {code(param)} of {code(callable_)}"
     if item is not None:
@@ -221,6 +236,25 @@ def _argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solution 
     return _asked(stated, what, facts, base)
 
 
+def _kept_argument(stated: Requirement, facts: Facts, quoted: list[str]) -> Solution | None:
+    """ "Make the argument `logprobs` of `SamplingParams` ...": the requirement a private
+    method of a class the user makes states of an attribute its constructor keeps as the
+    user gave it (`SamplingParams.__post_init__` runs `self._verify_args()`): the user's
+    keyword of the class's call, however private the method that checks it."""
+    site = facts.stored.site
+    if site.kind != SiteKind.RAISE or stated.subject is None or shallow_call(facts) is None:
+        return None
+    if stated.verb in ("implement", "define") or site.function.count(".") != 1:
+        return None
+    param, owner = _constructor_keyword(stated.subject, facts)
+    asked = _CASE_TAIL.sub("", GOT_TAIL.sub("", stated.wants))  # not the value it got
+    if param is None or _asks_arguments(stated, asked, (param,)):
+        return None
+    if any(code(param) in text and not gives_up_argument(text) for text in quoted):
+        return None  # a way out of that keyword is offered already, with its values
+    return _asked(stated, f"the argument {code(param)} of {code(owner)}", facts)
+
+
 def _asked(stated: Requirement, what: str, facts: Facts, base: str | None = None) -> Solution:
     """The requirement said of `what` (the user's argument, in words), with the message."""
     # what it got ("..., got {x}", "not {type(x)}") is the user's own value: not asked for
@@ -229,7 +263,7 @@ def _asked(stated: Requirement, what: str, facts: Facts, base: str | None = None
         wants = re.sub(r"^(An?|The)\b", lambda m: m.group(1).lower(), wants)
         text = f"Pass {wants} as {what}"
     elif stated.verb == "be":
-        text = f"Make {what} {wants}"
+        text = f"{'Keep' if _BOUND.match(wants) else 'Make'} {what} {wants}"
     else:
         text = f"Make {what} {stated.verb} {wants}"
     # the raise's own test is what the argument decides: not said again as the context
@@ -488,8 +522,9 @@ def _assigned(name: str, function: ast.FunctionDef) -> bool:
 
 def _asks_arguments(stated: Requirement, wants: str, params: tuple[str, ...]) -> bool:
     """Whether what is asked is arguments to give rather than what one value must be; what
-    a value must match names the other argument as the measure ("match nargs={nargs}")."""
-    return stated.verb != "match" and _names_parameter(wants, params)
+    a value must match names the other argument as the measure ("match nargs={nargs}"), as
+    a bound does ("below `num_trainer_ranks`")."""
+    return stated.verb != "match" and not _BOUND.match(wants) and _names_parameter(wants, params)
 
 
 def _names_parameter(wants: str, params: tuple[str, ...]) -> bool:
