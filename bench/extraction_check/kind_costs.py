@@ -24,7 +24,10 @@ round, as `before_after.py --instructions` does.
 
 Prints each pass's instructions (M), nested ones indented under what calls them as the
 tree of the current code has them (`read_lines` in `_readings`, `blanked_calls` in
-`_call_sites`, the recorders in `Walker.run`), and their sum.
+`_call_sites`, the recorders in `Walker.run`), and their sum; then what the round spends
+between the passes (`extract_first_hidden` whole, less its passes: freeing each file's
+tree, decoding its bytes, ...), the young collections a worker makes after each batch, and
+the whole round.
 """
 
 from __future__ import annotations
@@ -56,6 +59,8 @@ _NOT_PASSES = {
     "over_budget",
     "module_name",
 }
+_WHOLE = "extract_first_hidden"
+_COLLECT = "gc.collect(0)"
 _RECORDERS = (
     "SiteRecorder",
     "AssignmentRecorder",
@@ -165,17 +170,21 @@ def _child(source: Path, every: int, recorders: bool, cold: bool, labels: Path) 
                 setattr(cls, name, through(recorder, value))
     encode = through("encode_facts", encode_facts)
     pack = through("packed", packed)
+    # the whole of each file's extraction, passes and what lies between them (freeing its
+    # tree, decoding its bytes), and the young collections: counted apart, not as passes
+    whole = through(_WHOLE, extract.extract_first_hidden)
+    collect = through(_COLLECT, gc.collect)
     labels.write_text("".join(f"{k} {label}\n" for label, k in ids.items()))
     files = _files(source, every)
 
     def first_round() -> None:
         for done, (path, data) in enumerate(files, 1):
-            facts, _, hidden = extract.extract_first_hidden(path, data)
+            facts, _, hidden = whole(path, data)
             encode(facts)
             if len(data) >= MIN_SKELETON_BYTES:
                 pack(hidden.encode(errors="replace"))
             if done % 64 == 0:
-                gc.collect(0)  # as a worker does after each batch
+                collect(0)  # as a worker does after each batch
 
     gc.disable()  # as in a worker (`gcpause`)
     if not cold:
@@ -239,6 +248,7 @@ def main() -> None:
         }
         counts = {names[k]: n for k, n in _inclusive(out).items()}
     nested = {**_NESTED, **dict.fromkeys(_RECORDERS, "Walker.run")}
+    apart = {label: counts.pop(label, 0) for label in (_WHOLE, _COLLECT)}
     top = {label: n for label, n in counts.items() if label not in nested}
     total = sum(top.values())
     round_ = "one round, cold" if args.cold else "the second of two rounds"
@@ -249,6 +259,12 @@ def main() -> None:
             if outer == label and inner in counts:
                 print(f"  {counts[inner] / 1e6:9.1f}  {counts[inner] / total:6.1%}    {inner}")
     print(f"  {total / 1e6:9.1f}  the passes together")
+    # `extract_first_hidden` holds every pass but these two, which a worker runs after it
+    outside = apart[_WHOLE] - total + top.get("encode_facts", 0) + top.get("packed", 0)
+    print(f"  {outside / 1e6:9.1f}  between the passes (freeing each tree, decoding, ...)")
+    print(f"  {apart[_COLLECT] / 1e6:9.1f}  the young collections after each 64 files")
+    whole_round = total + outside + apart[_COLLECT]
+    print(f"  {whole_round / 1e6:9.1f}  the round")
 
 
 if __name__ == "__main__":

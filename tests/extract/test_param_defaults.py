@@ -86,3 +86,24 @@ def test_a_rebinding_deep_in_any_block_drops_its_default() -> None:
         """
     )
     assert found == {"kept": "None"}
+
+
+def test_a_file_without_walrus_reads_the_same_names_without_walking_tests() -> None:
+    # `walrus=False` is asked only for a text with no `:=`: no test there binds a name, and
+    # the names bound are those the full walk finds
+    from errdex.extract.param_defaults import rebound_names
+
+    source = textwrap.dedent(
+        """
+        def f(a=1, b=2, c=3):
+            if a is None and compute(b):
+                c = 4
+            while b:
+                for b in items:
+                    pass
+        """
+    )
+    func = ast.parse(source).body[0]
+    assert isinstance(func, ast.FunctionDef)
+    assert ":=" not in source
+    assert rebound_names(func, walrus=False) == rebound_names(func) == {"b", "c"}

@@ -25,6 +25,7 @@ from errdex.extract.shapes import (
     keyed_lookups,
     looks_like_exception_class,
     single_binding,
+    statements_under,
 )
 from errdex.extract.skeleton import looks_like_exception
 from errdex.extract.source_text import line_span, source_lines
@@ -75,6 +76,7 @@ class DefinitionRecorder:
         self.helpers: list[HelperFact] = []
         self.keyed: list[KeyedHelper] = []
         self._keyed_lookups: bool | None = None  # whether the text has `self.messages[k]`
+        self._walrus: bool | None = None  # whether the text has a `:=` (`rebound_names`)
         self.reason_builders: dict[str, ReasonsList] = {}
         self.properties: list[PropertyFact] = []
         self.defs: list[str] = []  # the module's own functions
@@ -179,7 +181,9 @@ class DefinitionRecorder:
                 # was given, else `warn(message)`): it is made whichever holds.
                 alternatives = guards[site.message.text]
                 if rebound is None:
-                    rebound = _rebound_params(stmt, scope.params)
+                    if self._walrus is None:  # once per file, for the few helpers that ask
+                        self._walrus = ":=" in self.state.text
+                    rebound = _rebound_params(stmt, scope.params, self._walrus)
                 bound_before = rebound[0] | {
                     name for name, lines in rebound[1].items() if min(lines) < site.line
                 }
@@ -474,20 +478,20 @@ def _without_split(
 
 
 def _rebound_params(
-    func: ast.FunctionDef | ast.AsyncFunctionDef, params: tuple[str, ...]
+    func: ast.FunctionDef | ast.AsyncFunctionDef, params: tuple[str, ...], walrus: bool
 ) -> tuple[set[str], dict[str, list[int]]]:
     """The parameters the body binds again: those bound other than by an assignment (a
     loop's target, `with ... as`), and the lines of the assignments of the others. Not
     `x = x or default`, `x = default if x is None else x` nor an assignment under `if x is
     None:`, which keep what a call gave whenever it gave something (`category = category
-    or _category`)."""
-    found = rebound_names(func) & set(params)
+    or _category`). `walrus`: whether the file's text holds a `:=` (`rebound_names`)."""
+    found = rebound_names(func, walrus) & set(params)
     if not found:
         return found, {}
     assigned: set[str] = set()
     lines: dict[str, list[int]] = {}
     defaults: set[int] = set()  # the assignments under `if x is None:` (or `if not x:`)
-    for node in walk(func):
+    for node in statements_under(func):
         if isinstance(node, ast.If):
             unset = _unset_name(node.test)
             defaults.update(

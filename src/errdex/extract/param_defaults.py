@@ -59,12 +59,14 @@ def default_nodes(func: Function) -> list[tuple[str, ast.expr]]:
     ]
 
 
-def rebound_names(func: Function) -> set[str]:
+def rebound_names(func: Function, walrus: bool = True) -> set[str]:
     """The plain names the function's statements bind (in its own scope and the functions
     nested in it, whose `nonlocal` may rebind a parameter): assignment and loop targets,
     `with ... as`, `except ... as`, `del`, imports, nested definitions, and `:=` in the
     tests of `if` and `while`. Only statements are visited, not every expression: a
-    function read for its defaults may be thousands of lines long."""
+    function read for its defaults may be thousands of lines long. `walrus`: whether the
+    file's text holds a `:=` at all; without one no test binds a name, and the tests are
+    not walked (most files, where they were half of this walk)."""
     out: set[str] = set()
     stack: list[ast.AST] = list(func.body)
     while stack:
@@ -96,9 +98,10 @@ def rebound_names(func: Function) -> set[str]:
                 for n in walk(node.pattern)  # type: ignore[attr-defined]
                 if isinstance(n, ast.MatchAs | ast.MatchStar) and n.name
             )
-        elif (kind is ast.If or kind is ast.While) and type(node.test) not in _BARE_TESTS:  # type: ignore[attr-defined]
+        elif walrus and (kind is ast.If or kind is ast.While):
             test: ast.expr = node.test  # type: ignore[attr-defined]
-            targets = [n.target for n in walk(test) if isinstance(n, ast.NamedExpr)]
+            if type(test) not in _BARE_TESTS:
+                targets = [n.target for n in walk(test) if isinstance(n, ast.NamedExpr)]
         for target in targets:
             if type(target) is ast.Name:  # the usual target: nothing under it to walk
                 out.add(target.id)

@@ -247,6 +247,7 @@ class _FileReader:
         self._copied: dict[int, dict[str, str]] = {}  # class → see `_copied_values`
         self._ctor_defaults: dict[int, dict[str, str]] = {}  # class → its constructor's
         self._bound: dict[int, set[str]] = {}  # function → the names its body binds
+        self._walrus = ":=" in text  # whether any test may bind a name (`rebound_names`)
         # function → its parameters' defaults; a default → its source
         self._declared: dict[int, list[tuple[str, ast.expr]]] = {}
         self._sources: dict[int, str] = {}
@@ -425,7 +426,7 @@ class _FileReader:
         """The names a function's body binds, walked once per function (not per site)."""
         found = self._bound.get(id(func))
         if found is None:
-            found = self._bound[id(func)] = rebound_names(func)
+            found = self._bound[id(func)] = rebound_names(func, self._walrus)
         return found
 
     def _init_defaults(self, cls: ast.ClassDef, depth: int = 0) -> dict[str, str]:
