@@ -27,6 +27,7 @@ from errdex.explain.input_shapes import module_patterns, more_shapes
 from errdex.explain.input_words import Instead, what_to_pass
 from errdex.explain.kept_argument import kept_arguments
 from errdex.explain.none_assigned import none_from_keyword
+from errdex.explain.none_passthrough import passes_none_back
 from errdex.explain.outline import compiling
 from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
@@ -87,6 +88,8 @@ def input_action(condition: ConditionView, facts: Facts) -> Given | None:
     earlier_exit = condition.kind is ConditionKind.EARLY_EXIT and condition.line < nearest
     if earlier_exit and _has_key_test(node):
         return None
+    if passes_none_back(condition, facts):
+        return None  # None gets past the check only by giving up the value handed over
     mode = "public" if public else "keyed" if keyed else "method"
     exit_ = condition.kind is ConditionKind.EARLY_EXIT
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):

@@ -59,7 +59,7 @@ from errdex.reading_facts import SourceRead
 
 # Cached facts made by another version are dropped: bump it when what extraction produces
 # changes.
-EXTRACTOR_VERSION = "98-getters-sections"
+EXTRACTOR_VERSION = "99-yielded-calls"
 
 __all__ = [
     "EXTRACTOR_VERSION",

@@ -50,6 +50,10 @@ from errdex.facts import ConditionKind
 # Set to "1" to make a statement kind without a handler raise instead of being skipped.
 ERROR_UNKNOWN_ENV = "ERRDEX_ERROR_UNKNOWN"
 
+# Builtins that collect what one call returns (`list(gen())`, `sorted(items())`): the inner
+# call is the statement's call of the codebase.
+_COLLECTING = frozenset({"list", "tuple", "set", "frozenset", "dict", "sorted", "iter", "next"})
+
 _Handler = Callable[["Walker", Any, Scope, tuple[Step, ...]], "tuple[Step, ...] | None"]
 
 
@@ -297,7 +301,15 @@ class Walker:
 
     def _Expr(self, stmt: ast.Expr, scope: Scope, path: tuple[Step, ...]) -> None:
         value = stmt.value
-        if isinstance(value, ast.Await):
+        if isinstance(value, ast.Yield | ast.YieldFrom):
+            # `yield Field(name=name, value=item)`: a generator's call is a call all the same
+            given = value.value
+            if isinstance(given, ast.Await):
+                given = given.value
+            if isinstance(given, ast.Call):
+                self.calls.noted(stmt, given, scope, path)
+                self._wrapped(stmt, given, scope, path)
+        elif isinstance(value, ast.Await):
             value = value.value
             if isinstance(value, ast.Call):
                 self.calls.noted(stmt, value, scope, path)
@@ -343,10 +355,22 @@ class Walker:
         else:
             self.assignments.returned(value, scope, path)
 
+    def _wrapped(
+        self, stmt: ast.stmt, call: ast.Call, scope: Scope, path: tuple[Step, ...]
+    ) -> None:
+        """The call a builtin collects the result of, `list(self._iter_fields(data))`: noted
+        too, as the call the statement makes of the codebase."""
+        func = call.func
+        if type(func) is ast.Name and func.id in _COLLECTING and len(call.args) == 1:
+            inner = call.args[0]
+            if type(inner) is ast.Call:
+                self.calls.noted(stmt, inner, scope, path)
+
     def _call(self, stmt: ast.stmt, call: ast.Call, scope: Scope, path: tuple[Step, ...]) -> None:
         """A call standing as a statement or assigned: noted for its callers, then a warning,
         exit or log site, a reasons list growing, or a raising helper's candidate call."""
         self.calls.noted(stmt, call, scope, path)
+        self._wrapped(stmt, call, scope, path)
         func = call.func
         if not isinstance(func, NAME_OR_ATTRIBUTE):
             return
