@@ -89,6 +89,30 @@ KERN = {
             def quick(self, x):
                 return self._save(x)
         """,
+    "kern/slots.py": """
+        def _slots(table, block_size):
+            if block_size <= 0:
+                raise ValueError("block size must be positive")
+            return table
+
+
+        def slot_mapping(table, storage_block_size, ratio):
+            if storage_block_size <= 0 or ratio <= 0:
+                raise ValueError("sizes must be positive")
+            return _slots(table, storage_block_size)
+
+
+        def _rows(table, row_size):
+            if row_size <= 0:
+                raise ValueError("row size must be positive")
+            return table
+
+
+        def row_mapping(table, size):
+            if table is None:
+                raise ValueError("no table")
+            return _rows(table, size)
+        """,
 }
 
 
@@ -128,4 +152,19 @@ def test_an_override_handing_on_through_super_is_reached_as_the_method_is(kern: 
 def test_an_override_with_a_caller_of_its_own_is_a_way_in(kern: Store) -> None:
     # `Cached.quick` calls the override, which hands on to `Store._save`, checking nothing
     page = page_in_function(kern, "kern", "Store._save")
+    assert "checks the opposite" not in page.what_it_means
+
+
+def test_a_caller_raising_first_on_the_argument_it_hands_on(kern: Store) -> None:
+    # `block_size <= 0` is the caller's `storage_block_size <= 0`, a part of its `or`
+    page = page_in_function(kern, "kern", "_slots")
+    assert page.solutions == []
+    assert (
+        "`slot_mapping` checks `if storage_block_size <= 0 or ratio <= 0` first"
+        in page.what_it_means
+    )
+
+
+def test_a_caller_checking_another_value_first_keeps_the_page(kern: Store) -> None:
+    page = page_in_function(kern, "kern", "_rows")
     assert "checks the opposite" not in page.what_it_means

@@ -1,7 +1,8 @@
-"""Ways out that a neighbouring check refuses on the same input, switches that hide the
-error, a setting of one part of what must all change, a list's last member read as an
-instruction, a local read at its first value, and a JSON flag's fix that drops the fields
-the path holds: none is offered as a way out (or the fix keeps the fields)."""
+"""Ways out that a neighbouring check refuses on the same input (any value but one, where
+the other branch takes only a few), switches that hide the error, a setting of one part of
+what must all change, a list's last member read as an instruction, a local read at its
+first value, and a JSON flag's fix that drops the fields the path holds: none is offered as
+a way out (or the fix keeps the fields)."""
 
 from __future__ import annotations
 
@@ -252,6 +253,34 @@ WAYS = {
         def validate_fp8(config):
             _validate(config, "FP8")
         """,
+    "ways/dtypes.py": """
+        import torch
+
+        TABLE = dict(half=16, float=32)
+
+
+        def cache_bits(cache_dtype, model_dtype=None):
+            if cache_dtype == "auto":
+                if isinstance(model_dtype, str) and model_dtype in TABLE:
+                    bits = TABLE[model_dtype]
+                elif isinstance(model_dtype, torch.dtype):
+                    bits = model_dtype.bits
+                else:
+                    raise ValueError(f"Invalid model dtype: {model_dtype}")
+            elif cache_dtype in TABLE:
+                bits = TABLE[cache_dtype]
+            else:
+                raise ValueError(f"Invalid cache dtype: {cache_dtype}")
+            return bits
+
+
+        def scale_bits(scale, model_dtype=None):
+            if scale == "auto":
+                if not isinstance(model_dtype, torch.dtype):
+                    raise ValueError(f"Invalid scale dtype: {model_dtype}")
+                return model_dtype.bits
+            return scale
+        """,
 }
 
 
@@ -442,3 +471,14 @@ def test_known_values_decide_a_test_by_what_is_given(
     given: dict[str, object], test: str, truth: bool | None
 ) -> None:
     assert KnownValues(given).truth_of(ast.parse(test, mode="eval").body) is truth
+
+
+def test_any_value_but_one_where_the_other_branch_accepts_a_few_is_no_way_out(
+    ways: Store,
+) -> None:
+    # `cache_dtype` other than "auto" takes the branch that raises unless it is in TABLE
+    page = page_of(ways, "Invalid model dtype")
+    assert not any("other than `'auto'`" in t for t in texts(page)), texts(page)
+    # an `else` that takes any value keeps the way out
+    page = page_of(ways, "Invalid scale dtype")
+    assert any("`scale`" in t and "other than `'auto'`" in t for t in texts(page)), texts(page)

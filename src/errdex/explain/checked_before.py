@@ -5,17 +5,21 @@ one of the site's conditions before the call, or leaves when it holds (`if x is 
 raise ...`), the site is never reached with it true: `FlashAttentionImpl.forward` asserts
 `self.vllm_flash_attn_version is not None` at line 1217 and only then calls
 `_forward_with_dcp`, whose own assert tests the same. Nothing is to be done there, and no
-way out is offered; the caller's own check is the error a user would meet. Only
-conditions on the object's own state (`self.x`) compare across two methods; a test of the
-callee's parameters names other things in the caller.
+way out is offered; the caller's own check is the error a user would meet. Conditions on
+the object's own state (`self.x`) compare across two methods of one object; a test of one
+of the callee's parameters compares once renamed to the caller's own argument that the
+call hands it as it is (`_logical_to_physical_qsa_slots`'s `block_size <= 0` is the
+`storage_block_size <= 0` its only caller raises on first, in an `if ... or ...: raise`).
 """
 
 from __future__ import annotations
 
 import ast
+import copy
 
 from errdex.ast_walk import walk
 from errdex.explain.context import function_at
+from errdex.explain.entry_input import call_values, passed_on
 from errdex.explain.page import Caller
 from errdex.explain.plain import code
 from errdex.explain.unreached import never_failing
@@ -44,8 +48,12 @@ def checked_by_callers(
     direct = [c for c in callers if c.depth == 1]
     if not direct or not all(c.guard_known for c in direct):
         return []
-    held = {text for c in site.conditions if c.kind in _TESTED and (text := _own_state(c.text))}
-    if not held:
+    tested = [c.text for c in site.conditions if c.kind in _TESTED]
+    held = {text for c in tested if (text := _own_state(c))}
+    read = stored.reading.params if stored.reading is not None else ()
+    params = [p for p in read if p not in ("self", "cls")]
+    on_param = [one for c in tested if (one := _on_param(c, params))]
+    if not held and not on_param:
         return []
     found: list[tuple[Caller, str, int]] = []
     for caller in direct:
@@ -55,15 +63,67 @@ def checked_by_callers(
             return []
         if _handing_on(caller, name, lines[caller.line - 1], callers):
             continue  # reached as the method is: by the calls the other callers make
-        # the same object only: a call through `self`
-        if f"self.{name}(" not in lines[caller.line - 1]:
-            return []
+        # the object's state compares on the same object only: a call through `self`
+        mine = held if f"self.{name}(" in lines[caller.line - 1] else set()
         function = function_at(text, caller.function.rpartition(".")[2], caller.line)
-        check = _first_check(function, caller.line, held) if function is not None else None
+        if function is not None and on_param:
+            # a test of a parameter, as the caller names the value it hands on as it is
+            # (`block_size <= 0` is the caller's `storage_block_size <= 0`)
+            mine = mine | _passed_tests(store, stored, caller, function, params, on_param)
+        check = _first_check(function, caller.line, mine) if function and mine else None
         if check is None:
             return []
         found.append((caller, *check))
     return found
+
+
+def _on_param(text: str, params: list[str]) -> tuple[str, ast.expr] | None:
+    """(the parameter, the condition parsed) when the condition reads one parameter of the
+    function and nothing else but constants (`block_size <= 0`)."""
+    node = parse_expression(text)
+    if node is None:
+        return None
+    names = {n.id for n in walk(node) if isinstance(n, ast.Name)}
+    if len(names) != 1 or not names <= set(params):
+        return None
+    return names.pop(), node
+
+
+def _passed_tests(
+    store: Store,
+    stored: StoredSite,
+    caller: Caller,
+    function: ast.FunctionDef,
+    params: list[str],
+    on_param: list[tuple[str, ast.expr]],
+) -> set[str]:
+    """The conditions on a parameter, as written in the caller (`function`, already read):
+    its own argument, which it hands the function as it is, in the parameter's place."""
+    callee = f"{stored.module}.{stored.site.function}"
+    parsed: dict[tuple[str, str, int], ast.FunctionDef | None] = {
+        (caller.file, caller.function, caller.line): function
+    }
+    tests: set[str] = set()
+    for param, node in on_param:
+        at = (param, params.index(param))
+        read = call_values(store, stored, caller, callee, at, _NONE, parsed)
+        argument = passed_on(*read) if read is not None else None
+        if argument is None:
+            continue
+        renamed = _Renamed(param, argument).visit(copy.deepcopy(node))
+        tests.add(ast.unparse(renamed))
+    return tests
+
+
+_NONE: frozenset[str] = frozenset()
+
+
+class _Renamed(ast.NodeTransformer):
+    def __init__(self, old: str, new: str) -> None:
+        self.old, self.new = old, new
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        return ast.Name(id=self.new, ctx=node.ctx) if node.id == self.old else node
 
 
 def checked_sentence(found: list[tuple[Caller, str, int]], project: str) -> str:
@@ -121,4 +181,7 @@ def _leaves_on(stmt: ast.If, held: set[str]) -> bool:
     """Whether the `if` leaves (raises or returns) when one of `held` is true."""
     body = stmt.body
     leaves = bool(body) and isinstance(body[-1], ast.Raise | ast.Return) and not stmt.orelse
-    return leaves and ast.unparse(stmt.test) in held
+    test = stmt.test
+    # `if a or b: raise` leaves whenever `a` holds
+    parts = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else []
+    return leaves and any(ast.unparse(t) in held for t in [test, *parts])

@@ -11,6 +11,7 @@ re-exports (its class is not in that file), is not followed.
 from __future__ import annotations
 
 import ast
+import re
 
 from errdex.explain.callee_advice import resolve_called
 from errdex.explain.context import Facts, top_class_in
@@ -48,7 +49,7 @@ def _imported_class(store: Store, facts: Facts, name: str) -> ast.ClassDef | Non
         return None
     module, is_package = module_name(stored.file)
     package = module if is_package else module.rpartition(".")[0]
-    target = resolve_called(name, tree, module, package)
+    target = resolve_called(name, tree, module, package) or _typing_import(facts, name, package)
     if target is None or target[0] == module:
         return None  # not imported, or defined in the site's own file
     source, defined = target
@@ -57,3 +58,24 @@ def _imported_class(store: Store, facts: Facts, name: str) -> ast.ClassDef | Non
         return None  # another distribution's class: the index holds none of its files
     text = module_file_text(store, stored, source)
     return top_class_in(text, defined) if text is not None else None
+
+
+# `if TYPE_CHECKING:` or `if typing.TYPE_CHECKING:` at the margin
+_TYPING_ONLY = re.compile(r"if\s+(?:typing\.)?TYPE_CHECKING\s*:")
+
+
+def _typing_import(facts: Facts, name: str, package: str) -> tuple[str, str] | None:
+    """(module, name) of a class the file imports for its annotations alone, under `if
+    TYPE_CHECKING:` (rich's console.py: `from .live import Live`): the same class."""
+    tree = facts.top_module(lambda chunk, start, end: _TYPING_ONLY.match(chunk) is not None)
+    if tree is None:
+        return None
+    imports: list[ast.stmt] = [
+        statement
+        for block in tree.body
+        if isinstance(block, ast.If) and _TYPING_ONLY.match(f"if {ast.unparse(block.test)}:")
+        for statement in block.body
+        if isinstance(statement, ast.ImportFrom | ast.Import)
+    ]
+    module = module_name(facts.stored.file)[0]
+    return resolve_called(name, ast.Module(body=imports, type_ignores=[]), module, package)

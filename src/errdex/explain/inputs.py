@@ -252,7 +252,12 @@ def _input_instead(
     # the module's patterns are a few of its top-level statements, not the whole file parsed
     patterns = module_patterns(facts.top_module(compiling)) if _calls_pattern(node) else {}
     for name in free_names(node):
-        if name in params:
+        if _private_argument(name, params, read.init_params, facts):
+            # `_adapt`, `_check`: a keyword named private is the package's own to pass (its
+            # descriptor, its merge); a user never writes it, and turning it over skips the
+            # check with the value that fails it still there
+            others.add(name)
+        elif name in params:
             inputs[name] = argument(name)
             if name not in read.positional:
                 passed[name] = (False, name)
@@ -328,6 +333,44 @@ def _input_instead(
     return Given(
         instead.text, _change(instead, passed, facts), named.pop() if len(named) == 1 else None
     )
+
+
+def _private_argument(
+    name: str, params: tuple[str, ...], init_params: dict[str, str], facts: Facts
+) -> bool:
+    """Whether the name is, or is read from, an argument whose name is private: the site's
+    own parameter (`_adapt`), the public call's argument that hands it on, or the
+    constructor's keyword an attribute was set from (`self._x = _x`). The first parameter is
+    the user's whatever its name: the class a bare decorator is applied to
+    (`register_oot(cls, _decorated_cls=None, name=None)`)."""
+    root = name.split(".")[0]
+    if root in params:
+        entry = facts.entry_args.get(root)
+        if not private_name(entry.argument if entry is not None else root):
+            return False
+        return entry is not None or root != _first_positional(facts)
+    if name.startswith("self.") and name[5:] in init_params:
+        return private_name(init_params[name[5:]])
+    return False
+
+
+def _first_positional(facts: Facts) -> str | None:
+    """The first parameter a call fills by position (a method's `self`/`cls` left out);
+    None when the function is not parsed or takes none."""
+    function = facts.site_function()
+    if function is None:
+        return None
+    names = [a.arg for a in [*function.args.posonlyargs, *function.args.args]]
+    if facts.stored.site.class_name and names and names[0] in ("self", "cls"):
+        names = names[1:]
+    return names[0] if names else None
+
+
+def private_name(name: str) -> bool:
+    """A name with one leading underscore (`_adapt`): not `__callback`, the old spelling of
+    a positional-only parameter (click's `Context.invoke(__self, __callback, ...)`), nor a
+    dunder."""
+    return name.startswith("_") and not name.startswith("__")
 
 
 def _kept_as_given(inputs: dict[str, str], through: dict[str, str], facts: Facts) -> bool:

@@ -3,7 +3,9 @@
 Three shapes, each leading the user into another error:
 - the branch a way out takes checks the input again and fails: vllm's
   `flashinfer_cutedsl_moe_masked` checks `input_global_scale.shape` for a tensor
-  `hidden_states`, and its branch for a tuple asserts `input_global_scale is None`;
+  `hidden_states`, and its branch for a tuple asserts `input_global_scale is None`; or,
+  for "any value but `'auto'`", that branch accepts only a few values and raises on the
+  rest (`elif cache_dtype in TABLE: ... else: raise`);
 - the value a way out passes is refused by the function that takes it: a constructor's
   `if not use_fused_vision_backbone: raise ValueError(...)` refuses the false value that
   would turn the checked mode off;
@@ -353,6 +355,8 @@ def _branch_refuses(condition: ConditionView, facts: Facts) -> str | None:
         return "fails" if block and isinstance(block[0], ast.Raise) else None
     if not facts.conditions or not block:
         return None
+    if condition.holds and _closed_after(test, block):
+        return "checks"  # "other than 'auto'": the branch it takes refuses most values
     # what the way out changes: the names its test reads, no longer as the path held them
     moved = set(dotted_names(test))
     changed: dict[str, object] = dict.fromkeys(moved, _UNKNOWN)
@@ -371,6 +375,28 @@ def _branch_refuses(condition: ConditionView, facts: Facts) -> str | None:
     if found is None and not _set_by_setting(test, facts):
         found = _others_refused(guard, block, moved, facts, function)
     return found
+
+
+def _closed_after(test: ast.expr, block: list[ast.stmt]) -> bool:
+    """Whether the guard tests a value equal to one value (`cache_dtype == "auto"`) and the
+    branch a value other than that takes (`block`) opens with a chain of tests on the same
+    value that ends in a raise (`elif cache_dtype in TABLE: ... else: raise`): "any value
+    but that one" leads most values into that raise."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    name = dotted_name(test.left)
+    if name is None or not isinstance(test.ops[0], ast.Eq):
+        return False
+    chain = block[0] if isinstance(block[0], ast.If) else None
+    reads = False
+    while chain is not None:
+        reads = reads or name in dotted_names(chain.test)
+        orelse = chain.orelse
+        if len(orelse) == 1 and isinstance(orelse[0], ast.If):
+            chain = orelse[0]
+            continue
+        return reads and bool(orelse) and isinstance(orelse[0], ast.Raise)
+    return False
 
 
 def _left_out(function: ast.FunctionDef, facts: Facts, moved: set[str]) -> dict[str, object]:

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import ast
 
+import msgspec
+
 from errdex.explain.context import Facts
+from errdex.explain.ending_methods import ending_method
 from errdex.explain.inputs import Given, public_name
 from errdex.explain.page import Change, ConditionView
 from errdex.explain.plain import code
@@ -45,12 +48,42 @@ def setter_action(condition: ConditionView, facts: Facts) -> Given | None:
         else:
             value = f"to {code(setter.value)}"
         only = f", when {code(setter.guard)}" if setter.guard else ""
+        ended = _ended(setter, wanted, value, only, facts)
+        if ended is not None:
+            return ended
         text = (
             f"Call {code(call)} on your {code(class_name.rpartition('.')[2])} first: it "
             f"sets {code('self.' + setter.target)} {value}{only}."
         )
         return Given(text, _first_call(call, setter, facts))
     return None
+
+
+def _ended(setter: Setter, wanted: str, value: str, only: str, facts: Facts) -> Given | None:
+    """A reset (`clear_live()` setting `self._live` to None) that a public method ending an
+    object calls (`Live.stop`): that method, since the bare reset empties the slot while
+    what filled it still runs (`ending_methods`)."""
+    if wanted not in ("none", "false") or setter.default is not None:
+        return None  # a method that fills the attribute, or one given the value
+    found = ending_method(setter.method, setter.target, facts)
+    if found is None:
+        return None
+    owner, method = found
+    sets = f"sets {code('self.' + setter.target)} {value}{only}"
+    reset = f"{code(setter.method + '()')}, which {sets}"
+    if method in ("__exit__", "__aexit__"):
+        return Given(f"End the `with` block of the {code(owner)} first: leaving it calls {reset}.")
+    mine = owner == facts.stored.site.class_name
+    whose = "your" if mine else "the"
+    still = "" if mine else " that is still running"
+    text = (
+        f"Call {code(method + '()')} on {whose} {code(owner)}{still} first: ending it calls "
+        f"{reset}."
+    )
+    change = None
+    if mine:
+        change = _first_call(f"{method}()", msgspec.structs.replace(setter, method=method), facts)
+    return Given(text, change)
 
 
 def _first_call(call: str, setter: Setter, facts: Facts) -> Change | None:
