@@ -122,6 +122,47 @@ LAB = {
             except OSError as e:
                 raise RuntimeError(f"could not load the file {path}") from e
         """,
+    "lab/loading.py": """
+        import json
+
+
+        def load_bytes(b, *, content_type=None, encoding="utf8"):
+            if content_type and not content_type.endswith("json"):
+                raise TypeError(f"Unknown content-type: {content_type}")
+            return json.loads(b.decode(encoding) if isinstance(b, bytes) else b)
+        """,
+    "lab/models.py": """
+        from ast import literal_eval
+
+
+        class Model:
+            @classmethod
+            def parse_raw(cls, b, *, content_type=None, encoding="utf8"):
+                from lab import loading
+
+                try:
+                    obj = loading.load_bytes(b, content_type=content_type, encoding=encoding)
+                except (ValueError, TypeError) as exc:
+                    raise ValueError(f"the model's data does not load: {exc}") from exc
+                return cls(obj)
+
+            @classmethod
+            def merged(cls, b, extra):
+                from lab import loading
+
+                try:
+                    obj = loading.merge_bytes(b, extra)
+                except (ValueError, TypeError) as exc:
+                    raise ValueError(f"the data do not merge: {exc}") from exc
+                return cls(obj)
+
+
+        def handler_arguments(parameters):
+            try:
+                return literal_eval(parameters)
+            except SyntaxError as error:
+                raise ValueError(f"error parsing {parameters!r}: {error.msg}") from None
+        """,
     "lab/style.py": """
         class ColorError(Exception):
             pass
@@ -262,3 +303,24 @@ def test_what_a_method_of_the_value_returns_is_no_piece_of_it(lab: Store) -> Non
     # `palette.names()`: what the object holds, not a piece of a text given
     page = page_with_message(lab, "lab", "no tone")
     assert "failed on the value given" not in page.what_it_means
+
+
+def test_of_several_values_the_one_a_parse_reads_as_its_data_failed(lab: Store) -> None:
+    # `load_bytes` parses `b`; `content_type` and `encoding` only say how to read it
+    page = page_with_message(lab, "lab", "the model's data does not load")
+    assert "failed on the value given to `Model.parse_raw` as `b`" in page.what_it_means
+    first = page.solutions[0].text
+    assert first.startswith("Give `Model.parse_raw` another `b`: the value given makes"), first
+    assert "reads it as `content_type` and `encoding` say" in first
+    # a call whose name says nothing of parsing: which value failed is unknown
+    page = page_with_message(lab, "lab", "the data do not merge")
+    assert "failed on the value given" not in page.what_it_means
+
+
+def test_the_format_a_parse_takes_is_named(lab: Store) -> None:
+    page = page_with_message(lab, "lab", "error parsing")
+    assert page.solutions[0].text.startswith(
+        "Give `handler_arguments` another `parameters` that is a valid Python literal"
+    ), page.solutions
+    page = page_with_message(lab, "lab", "the text is no JSON")
+    assert page.solutions[0].text.startswith("Give `read_json` another `text` that is valid JSON")

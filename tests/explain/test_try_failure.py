@@ -128,6 +128,35 @@ FILES = {
             except PermissionError:
                 raise ConfigError(f"no write access to {path}")
         """,
+    "files/lazy.py": """
+        import os
+
+        from files.streams import open_stream
+
+
+        class FileError(Exception):
+            pass
+
+
+        class LazyFile:
+            def __init__(self, filename, mode="r"):
+                self.name = os.fspath(filename)
+                self.mode = mode
+                self._f = None
+
+            def open(self):
+                if self._f is not None:
+                    return self._f
+                try:
+                    self._f = open_stream(self.name, self.mode)
+                except OSError as e:
+                    raise FileError(f"cannot open {self.name}") from e
+                return self._f
+        """,
+    "files/streams.py": """
+        def open_stream(filename, mode="r"):
+            return open(filename, mode)
+        """,
     "files/_private.py": """
         def complete(source, name, raise_errors=True):
             try:
@@ -207,6 +236,7 @@ def test_a_number_read_names_what_must_be_a_number(files: Store) -> None:
         "Make sure `self.port` is a whole number written out (`int('12')`): `int(self.port)` "
         "failed on it"
     )
+    assert page.solutions[0].text.endswith(" `self.port` is the argument `port` given to `Server`.")
 
 
 def test_another_way_to_the_result_is_no_swallowing(files: Store) -> None:
@@ -259,3 +289,15 @@ def test_a_caught_permission_error_says_only_the_access_needed(files: Store) -> 
         "(the argument `path` of `save`) is in"
     ) in first
     assert "must exist" not in first
+
+
+def test_a_function_named_to_open_a_file_says_what_its_path_needs(files: Store) -> None:
+    # `open_stream(path, mode)` opens as `open` does; `self.name` is the constructor's
+    # `filename`, the path the user gave
+    page = page_with_message(files, "files", "cannot open")
+    first = page.solutions[0].text
+    assert first.startswith(
+        "Check the path given to `open_stream(self.name, self.mode)`, which failed: "
+        "`self.name` must exist and allow the access asked for"
+    ), first
+    assert first.endswith(" `self.name` is the argument `filename` given to `LazyFile`."), first

@@ -16,7 +16,8 @@ import re
 from typing import NamedTuple
 
 from errdex.ast_walk import walk
-from errdex.explain.context import Facts
+from errdex.explain.context import Facts, top_class_in
+from errdex.explain.item_fields import own_init
 from errdex.explain.made_paths import made_here
 from errdex.explain.page import Solution
 from errdex.explain.plain import caught_names, code
@@ -58,6 +59,12 @@ _PATH_METHODS = {
     **dict.fromkeys(("unlink", "rmdir"), "remove"),
 }
 _OPENS = frozenset({"open", "io.open", "builtins.open", "codecs.open"})
+# Other functions that open the file at a path, as `open` does (its mode second): the
+# standard library's compressed files, and a function whose name says so (click's
+# `open_stream(filename, mode, ...)`), called bare or from a module, not on an object.
+_OPENER = re.compile(
+    r"^(?:(?:gzip|bz2|lzma)\.open|(?:[a-z_]+\.)?open_(?:file|stream|text|binary|path))$"
+)
 # Calls that parse a text, with what the text must be and the errors a bad one raises.
 _PARSES = {
     "json.loads": ("valid JSON", frozenset({"ValueError", "JSONDecodeError"})),
@@ -245,7 +252,7 @@ def _made_path_call(call: ast.Call, facts: Facts) -> bool:
     """Whether `call` is a well-known file call whose every path the program made."""
     func = call.func
     name = ast.unparse(func)
-    if name in _PATH_CALLS or name in _OPENS or name == "os.open":
+    if name in _PATH_CALLS or name in _OPENS or _OPENER.match(name) or name == "os.open":
         paths: list[ast.expr] = list(
             call.args[:2] if _PATH_CALLS.get(name) == "move" else call.args[:1]
         )
@@ -372,7 +379,7 @@ def _known(call: ast.Call, caught: set[str], facts: Facts) -> str | None:
         value = _input(call.args[0], facts)
         return (
             f"Make sure {value} is {what}: {shown} failed on it, and the error's message "
-            "says where it went wrong."
+            f"says where it went wrong.{_set_from(call.args[0], facts)}"
         )
     if not caught & (_OS_ERRORS | _BROAD):
         return None
@@ -380,7 +387,7 @@ def _known(call: ast.Call, caught: set[str], facts: Facts) -> str | None:
     paths: list[ast.expr] = list(call.args[:2])
     if name in _PATH_CALLS:
         need = _PATH_CALLS[name]
-    elif name in _OPENS:
+    elif name in _OPENS or (_OPENER.match(name) and not name.startswith("self.")):
         need = _open_need(call)
     elif name == "os.open":
         need = _flags_need(call, facts)
@@ -406,7 +413,7 @@ def _known(call: ast.Call, caught: set[str], facts: Facts) -> str | None:
     paths_word = "paths" if second is not None else "path"
     return (
         f"Check the {paths_word} given to {shown}, which failed: {needs}. The error's "
-        "message names the path and what the system refused."
+        f"message names the path and what the system refused.{_set_from(paths[0], facts)}"
     )
 
 
@@ -465,6 +472,57 @@ def _input(value: ast.expr, facts: Facts) -> str:
         function = facts.stored.site.function.removesuffix(".__init__")
         return f"{text} (the argument {code(value.id)} of {code(function)})"
     return text
+
+
+def _set_from(value: ast.expr, facts: Facts) -> str:
+    """ " `self.name` is the argument `filename` given to `LazyFile`." for an attribute the
+    class's constructor sets from its parameter, else ""."""
+    given = _init_argument(value, facts)
+    if given is None:
+        return ""
+    return (
+        f" {code(ast.unparse(value))} is the argument {code(given[1])} given to {code(given[0])}."
+    )
+
+
+def _init_argument(value: ast.expr, facts: Facts) -> tuple[str, str] | None:
+    """(the class, its constructor's parameter) of `self.name` that the class's own
+    `__init__` sets once from that parameter alone (`self.name = os.fspath(filename)`)."""
+    if not (isinstance(value, ast.Attribute) and ast.unparse(value.value) == "self"):
+        return None
+    owner, dot, _ = facts.stored.site.function.partition(".")
+    cls = top_class_in(facts.source_text, owner) if dot else None
+    init = own_init(cls) if cls is not None else None
+    if init is None:
+        return None
+    params = {a.arg for a in (*init.args.args, *init.args.kwonlyargs)} - {"self"}
+    assert cls is not None
+    # set once in the whole class, by its `__init__`: no other method changes it
+    values = [
+        n.value
+        for n in walk(cls)
+        if isinstance(n, ast.Assign | ast.AnnAssign)
+        and n.value is not None
+        and any(ast.unparse(t) == ast.unparse(value) for t in _targets(n))
+    ]
+    if len(values) != 1 or not _inside_node(values[0], init):
+        return None
+    # the parameter as it is, or converted alone (`os.fspath(filename)`, `Path(path)`); not
+    # a path the class builds from it (`f"/dev/shm/{engine_id}.mmap"`)
+    value = values[0]
+    if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords:
+        value = value.args[0]
+    if isinstance(value, ast.Name) and value.id in params:
+        return owner, value.id
+    return None
+
+
+def _inside_node(node: ast.AST, outer: ast.AST) -> bool:
+    return any(n is node for n in walk(outer))
+
+
+def _targets(node: ast.Assign | ast.AnnAssign) -> list[ast.expr]:
+    return node.targets if isinstance(node, ast.Assign) else [node.target]
 
 
 def _shown(name: str, facts: Facts) -> bool:

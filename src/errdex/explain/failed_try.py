@@ -29,6 +29,9 @@ class TriedInput:
     quoted: bool = False  # the site's message quotes the caught error
     logged: bool = False  # the site logs (and the clause may raise after it)
     message: str = ""  # the site's message, quoted after the sentence
+    parses: str | None = None  # what the call parses the value as: "valid JSON"
+    # the other values given that the call reads, which say how to read it: `content_type`
+    options: tuple[str, ...] = ()
 
     def called(self, joined: str = " or ") -> str:
         return joined.join(code(c) for c in self.calls)
@@ -39,8 +42,15 @@ class TriedInput:
         return (
             f"It runs when {self.called()} (the `try` at line {self.try_line}) raised "
             f"{code(self.caught)}: that call failed on the value given to {code(self.entry)} "
-            f"as {code(self.argument)}{via}."
+            f"as {code(self.argument)}{via}{self._read_as()}."
         )
+
+    def _read_as(self) -> str:
+        """How the other values given tell the call to read the value, when any do."""
+        if not self.options:
+            return ""
+        names = _joined([code(o) for o in self.options])
+        return f", read as {names} ask"
 
     def solution(self) -> Solution:
         takes = ""
@@ -58,11 +68,22 @@ class TriedInput:
             else ""
         )
         told = "this is logged" if self.logged else "this error is raised in its place"
+        form = f" that is {self.parses}" if self.parses else ""
+        options = (
+            f" That call reads it as {_joined([code(o) for o in self.options])} say: check "
+            "those too."
+            if self.options
+            else ""
+        )
         return Solution(
             text=(
-                f"Give {code(self.entry)} another {code(self.argument)}: the value given makes "
-                f"{self.called()} fail, and {told}{self.message}. The check is of the value "
-                f"given, not of the program's state.{takes}{said}"
+                f"Give {code(self.entry)} another {code(self.argument)}{form}: the value given "
+                f"makes {self.called()} fail, and {told}{self.message}. The check is of the "
+                f"value given, not of the program's state.{takes}{said}{options}"
             ),
             kind="input",
         )
+
+
+def _joined(items: list[str], last: str = "and") -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} {last} {items[-1]}"

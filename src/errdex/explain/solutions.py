@@ -56,6 +56,7 @@ from errdex.explain.environment import (
     package_solution,
     platform_solution,
 )
+from errdex.explain.error_status import error_status_solution
 from errdex.explain.exclusive_keys import exclusive_keys_solution
 from errdex.explain.expanded import expanded
 from errdex.explain.failed_call import failed_call_solutions
@@ -407,8 +408,11 @@ def _solutions(facts: Facts) -> list[Solution]:
                 solution = _knob_solution(action, reason, condition, facts.knobs, prefix)
                 found.add(solution, _tier(action))
                 break
+    status = error_status_solution(facts)
     for failed in (*failed_import_solutions(facts), *network_solutions(facts)):
         found.add(failed, 2)  # what the `try` did: an import, a request to a URL's host
+    if status is not None:
+        found.add(status, 2)  # the server's answer to the request: the request to check
     loaded = failed_load_solution(facts)
     if loaded is not None:
         found.add(loaded, 1)

@@ -60,6 +60,7 @@ _DEFAULTED = re.compile(r"^[\w.\[\]'\"]+\.get\([^,()]+,[^,()]+\)$")
 _VALUE_ERRORS = frozenset(
     {"KeyError", "ValueError", "TypeError", "IndexError", "LookupError", "UnicodeError"}
     | {"UnicodeDecodeError", "UnicodeEncodeError", "JSONDecodeError", "ValidationError"}
+    | {"SyntaxError"}  # what `literal_eval` raises on a text that is no literal
 )
 # Names that read the program's state, never a value given.
 _STATE = frozenset({"self", "cls", "os", "sys", "envs", "environ"})
@@ -73,6 +74,28 @@ _PIECES = frozenset(
 )
 # Builtins that walk or copy a sequence given, adding nothing of the program's.
 _TAKERS = frozenset({"iter", "next", "list", "tuple", "reversed", "sorted", "str"})
+# A call that parses its first argument: its name says so.
+_PARSE_NAME = re.compile(
+    r"(?:^|_)(?:loads?|parse|decode|literal_eval|fromisoformat|strptime|unpack)(?:_|$)"
+    r"|(?:b64|b32|b16|hex)decode$|_json$|^from_json"
+)
+# What a parse call takes, by its name (or its module's, for `load`/`loads`).
+_FORMATS = (
+    (re.compile(r"json", re.I), "valid JSON"),
+    (
+        re.compile(r"^literal_eval$"),
+        "a valid Python literal (a number, a string, a tuple, list, dict or set of them, "
+        "`True`, `False` or `None`)",
+    ),
+    (
+        re.compile(r"^fromisoformat$"),
+        "a valid ISO 8601 date or time (`2024-01-31`, `2024-01-31T12:00:00`)",
+    ),
+    (re.compile(r"yaml", re.I), "valid YAML"),
+    (re.compile(r"toml", re.I), "valid TOML"),
+    (re.compile(r"^urlsafe_b64decode$"), "valid URL-safe Base64"),
+    (re.compile(r"b64decode$"), "valid Base64"),
+)
 _MAX_STEPS = 4  # locals between a piece and the argument it is cut from
 
 
@@ -107,7 +130,8 @@ def tried_input(store: Store, chosen: StoredSite, facts: Facts) -> TriedInput | 
     if _value_errors(clause.text):
         # the clause catches what a bad value raises: a function of the module called on
         # it (`_interpret_color(fg)`) fails on the value, not on the machine's state
-        helpers = _helpers(statement.body) - params - set(sources)
+        helpers = _helpers(statement.body) | _imported_callees(function, statement.body)
+        helpers -= params | set(sources)
         read -= helpers
     assigned = {
         id(n.value)
@@ -121,11 +145,22 @@ def tried_input(store: Store, chosen: StoredSite, facts: Facts) -> TriedInput | 
             return None  # state, a computed value, or what `*args` hands on
         origins[name] = origin
     arguments = {argument for argument, _ in origins.values()}
-    if len(arguments) != 1:
-        return None  # nothing the user gave, or several values: which one failed is unknown
     taking = _taking(statement.body, set(origins), constants | helpers)
-    if not taking:
-        return None  # only methods of the value itself: an object's state, not a value
+    if not arguments or not taking:
+        return None  # nothing given; or only methods of the value itself: its state
+    options: tuple[str, ...] = ()
+    if len(arguments) > 1:
+        # several values: the one a parse reads as its data failed, the others only say
+        # how to read it (`load_str_bytes(b, proto=proto, content_type=...)`)
+        parsed = _parsed(taking, origins)
+        if parsed is None:
+            return None  # which one failed is unknown
+        reading_at, data = parsed
+        taking = [reading_at]
+        order = [a.arg for a in (*function.args.args, *function.args.kwonlyargs)]
+        options = tuple(a for a in order if a in arguments - {data})
+        origins = {n: o for n, o in origins.items() if o[0] == data}
+        arguments = {data}
     if validated(facts) is not None:
         return None  # a validator the framework runs on the data: `validators.py` says it
     argument = arguments.pop()
@@ -152,6 +187,8 @@ def tried_input(store: Store, chosen: StoredSite, facts: Facts) -> TriedInput | 
         fields=fields,
         builds=builds,
         quoted=quoted,
+        parses=_format_of(reading),
+        options=options,
         logged=site.kind == SiteKind.LOG,
         message=quoted_message(site.message),
     )
@@ -224,6 +261,59 @@ def _taking(body: list[ast.stmt], inputs: set[str], constants: frozenset[str]) -
             ):
                 out.append(node)
     return out
+
+
+def _imported_callees(function: _Def, body: list[ast.stmt]) -> set[str]:
+    """The modules the function imports itself (`from .deprecated import parse`) that the
+    statements read only to call a function of (`parse.load_str_bytes(b)`): code of the
+    package, called on the value, as `_helpers`' functions are."""
+    imported = {
+        (a.asname or a.name).split(".")[0]
+        for n in walk(function)
+        if isinstance(n, ast.Import | ast.ImportFrom)
+        for a in n.names
+    }
+    nodes = [n for s in body for n in walk(s)]
+    roots = {
+        id(n.func.value)
+        for n in nodes
+        if isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and isinstance(n.func.value, ast.Name)
+    }
+    names = [n for n in nodes if isinstance(n, ast.Name) and n.id in imported]
+    return {n.id for n in names} - {n.id for n in names if id(n) not in roots}
+
+
+def _parsed(
+    taking: list[ast.Call], origins: dict[str, tuple[str, str]]
+) -> tuple[ast.Call, str] | None:
+    """(the parse call, the argument it parses) among the calls that take several values
+    given: a call whose name says it parses (`loads`, `literal_eval`, `load_str_bytes`,
+    `fromisoformat`) and whose first argument comes from one value given alone."""
+    for call in taking:
+        if not _PARSE_NAME.search(_called_name(call)) or not call.args:
+            continue
+        read = names_read(call.args[0]) & set(origins)
+        given = {origins[n][0] for n in read}
+        if len(given) == 1:
+            return call, given.pop()
+    return None
+
+
+def _called_name(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def _format_of(call: ast.Call) -> str | None:
+    """The format the parse call takes, by its name (`json.loads`: JSON)."""
+    name = _called_name(call)
+    written = ast.unparse(call.func).lower()
+    for pattern, form in _FORMATS:
+        if pattern.search(name) or (name in ("load", "loads") and pattern.search(written)):
+            return form
+    return None
 
 
 def _fresh(values: list[ast.AST] | None) -> bool:
