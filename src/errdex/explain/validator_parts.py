@@ -24,6 +24,43 @@ from errdex.extract.shapes import is_none, isinstance_of
 _CONFIG_BOUND = re.compile(r"\b(at most|at least|above|below) the config's `(\w+)`(?! \(else)")
 
 
+def attributes_read(node: ast.expr) -> ast.expr:
+    """`getattr(field.type_, "_required_version", None)` as `field.type_._required_version`:
+    a `getattr` of a literal name reads that attribute (its default stands where the
+    attribute is missing, as the test beside it says), so the field's declared bound is put
+    in words as a read of it is. Other nodes unchanged; the node given is not changed."""
+    if not any(_literal_getattr(n) is not None for n in walk(node)):
+        return node
+    read: ast.expr = _AttributeReads().visit(copy.deepcopy(node))
+    return read
+
+
+def _literal_getattr(node: ast.AST) -> ast.Attribute | None:
+    """`getattr(obj, "name"[, default])` of a dotted `obj` as `obj.name`, or None."""
+    if not (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "getattr"
+        and len(node.args) in (2, 3)
+        and not node.keywords
+    ):
+        return None
+    obj, name = node.args[0], node.args[1]
+    if dotted_name(obj) is None:
+        return None
+    if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+        return None
+    if not name.value.isidentifier():
+        return None
+    return ast.Attribute(value=obj, attr=name.value, ctx=ast.Load())
+
+
+class _AttributeReads(ast.NodeTransformer):
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        read = _literal_getattr(node)
+        return read if read is not None else self.generic_visit(node)
+
+
 def grouped(node: ast.expr, value: str) -> ast.expr:
     """`v is True or v is False` as `v in (True, False)`; `v is not True and v is not
     False` as `v not in (True, False)`; inside an `or` as well. Other nodes unchanged."""

@@ -36,7 +36,13 @@ from errdex.explain.page import ConditionView, Solution
 from errdex.explain.plain import code
 from errdex.explain.type_checks import merged_type_checks
 from errdex.explain.user_data import FieldValue, failed_call
-from errdex.explain.validator_parts import config_limit, fallback_bounds, grouped, value_part
+from errdex.explain.validator_parts import (
+    attributes_read,
+    config_limit,
+    fallback_bounds,
+    grouped,
+    value_part,
+)
 from errdex.explain.validator_tables import handed_on
 from errdex.extract.conditions import dotted_name, negate
 from errdex.extract.shapes import isinstance_of
@@ -231,7 +237,7 @@ def _said(
         node = ast.parse(condition.text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
-    return _said_node(node, condition.text, found, constants, facts)
+    return _said_node(attributes_read(node), condition.text, found, constants, facts)
 
 
 def _said_node(
