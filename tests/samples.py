@@ -270,3 +270,57 @@ def tune(dim):
     if dim > 4:
         raise RuntimeError(f"tuning failed for {dim}")
 """
+
+
+# A model folder the command line names (`--model`), handed by a constructor that raises
+# nothing to a part that looks for a subfolder in it: vllm's `MimoAudioEncoder`.
+MODEL_FOLDER = {
+    "eng/__init__.py": "",
+    "eng/args.py": """
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class ModelConfig:
+            model: str = "org/small-model"
+            \"\"\"Name or path of the model to use.\"\"\"
+
+
+        @dataclass
+        class EngineArgs:
+            model: str = ModelConfig.model
+
+            @staticmethod
+            def add_cli_args(parser):
+                parser.add_argument("--model", type=str)
+                return parser
+        """,
+    "eng/encoder.py": """
+        import logging
+        import os
+
+        logger = logging.getLogger(__name__)
+
+
+        class AudioEncoder:
+            def __init__(self, config, model_path: str = "") -> None:
+                self.tokenizer = None
+                if model_path:
+                    tokenizer_path = os.path.join(model_path, "audio_tokenizer")
+                    if os.path.exists(tokenizer_path):
+                        self.tokenizer = tokenizer_path
+                    else:
+                        logger.warning("Audio tokenizer not found at %s", tokenizer_path)
+        """,
+    "eng/model.py": """
+        from eng.encoder import AudioEncoder
+
+
+        class OmniModel:
+            def __init__(self, *, vllm_config, prefix: str = ""):
+                audio_config = vllm_config.model_config.hf_config.audio_config
+                model_path = vllm_config.model_config.model
+                if audio_config is not None:
+                    self.audio_encoder = AudioEncoder(audio_config, model_path=model_path)
+        """,
+}

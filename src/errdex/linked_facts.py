@@ -63,6 +63,15 @@ def own_key(json_key: str | None, via: str | None) -> bool:
     return json_key is not None and OWN_KEY in (via or "")
 
 
+def may_be_false(kind: KnobKind, value_type: str | None) -> bool:
+    """Whether a setting can leave the name it gives false: a variable (unset), a switch,
+    or a value that may be None. A `str` flag with a default (`--model`) is never empty."""
+    if kind == KnobKind.ENV:
+        return True
+    declared = (value_type or "").replace(" ", "")
+    return "bool" in declared or "None" in declared or "Optional" in declared
+
+
 class KnobLink(msgspec.Struct, frozen=True, gc=False):
     """A setting a user controls behind a name in a condition of the site (or of a caller)."""
 

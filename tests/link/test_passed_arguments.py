@@ -7,7 +7,7 @@ import textwrap
 from errdex.extract import extract_file
 from errdex.link import link_version
 from errdex.linked_facts import IndexedSite, KnobLink
-from samples import BACKEND_ARGS
+from samples import BACKEND_ARGS, MODEL_FOLDER
 
 # vllm's shape: a platform object chosen at run time (`current_platform`, imported inside
 # the function) whose method raises on the backend a setting chose, passed through a
@@ -232,3 +232,23 @@ def test_a_validator_testing_its_values_type_links_no_flag() -> None:
     # what the command line hands the validator is a string: its type is no choice
     check = 'isinstance(backend, str) and backend.upper() == "OLD"'
     assert not validated("before", check, "The OLD backend was removed")
+
+
+TOKENIZER_MISSING = "Audio tokenizer not found at {tokenizer_path}"
+
+
+def test_the_folder_a_path_is_looked_for_in_is_the_flag_naming_it() -> None:
+    # `model_path` is only tested for truth and as the folder of a path tested for being
+    # there: `--model` (never empty) decides where the path is looked for
+    (knob,) = link(MODEL_FOLDER)[TOKENIZER_MISSING].knobs
+    assert (knob.name, knob.behind) == ("--model", "model_path")
+    assert knob.passed_by == ("OmniModel.__init__",)
+
+
+def test_a_path_computed_otherwise_from_the_folder_links_nothing() -> None:
+    files = dict(MODEL_FOLDER)
+    files["eng/encoder.py"] = files["eng/encoder.py"].replace(
+        'os.path.join(model_path, "audio_tokenizer")', "os.path.join(model_path, self.name)"
+    )
+    computed = link(files)[TOKENIZER_MISSING].knobs
+    assert computed == () != link(MODEL_FOLDER)[TOKENIZER_MISSING].knobs

@@ -32,9 +32,16 @@ from errdex.explain.knob_types import (
     valueless_key,
 )
 from errdex.explain.page import ConditionView, Knob
+from errdex.explain.path_tests import missing_path
 from errdex.explain.plain import code
 from errdex.facts import ConditionKind, KnobKind
-from errdex.linked_facts import EMPTY_SECTION, NAMED_IN_MESSAGE, SECTION_FIELDS, own_key
+from errdex.linked_facts import (
+    EMPTY_SECTION,
+    NAMED_IN_MESSAGE,
+    SECTION_FIELDS,
+    may_be_false,
+    own_key,
+)
 
 
 @dataclass(frozen=True)
@@ -222,6 +229,8 @@ def _knob_action(
             return limit
         if _kept_within(node, knob, condition):
             return None  # no setting to change: the code holds the count to it itself
+        if knob.same_value and (path := missing_path(node, knob.behind)) is not None:
+            return _supplied_path(knob, path)
         if knob.behind in _names(node):
             return (
                 _direction(node, knob)
@@ -235,6 +244,10 @@ def _knob_action(
         return _env_action(knob, shape) if shape.op == "true" and boolish(knob) else None
     if not knob.same_value:
         return _generic(knob, condition)
+    if shape.op == "true" and knob.passed_by and not may_be_false(knob.kind, knob.value_type):
+        # a value a caller passes is linked under a truth test only when the flag never
+        # leaves it false (`--model`, the folder a path is looked for in): the test holds
+        return None
     action = _env_action(knob, shape) if knob.kind == KnobKind.ENV else _flag_action(knob, shape)
     written = action is not None and (action.drops or action.keyword is not None)
     if written and action is not None and action.keyword != "None" and _holds_one_field(knob):
@@ -574,6 +587,17 @@ def _limit_action(node: ast.expr, knob: Knob, condition: ConditionView) -> KnobA
     if knob.kind == KnobKind.ENV:
         return KnobAction(f"Set `{knob.name}` to {words}{fewer}", knob.name)
     return KnobAction(f"Pass `{knob.name}` with {words}{fewer}", knob.name)
+
+
+def _supplied_path(knob: Knob, path: tuple[str, str]) -> KnobAction:
+    """A path the code looks for in the folder a setting names, supplied there."""
+    place, test = path
+    what = {"isdir": "the folder ", "isfile": "the file "}.get(test, "")
+    if knob.kind == KnobKind.ENV:
+        text = f"Set `{knob.name}` to a folder that holds {what}{code(place)}"
+    else:
+        text = f"Pass `{knob.name}` a local folder that holds {what}{code(place)}"
+    return KnobAction(text, knob.name)
 
 
 def _generic(knob: Knob, condition: ConditionView) -> KnobAction:

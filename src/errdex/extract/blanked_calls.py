@@ -15,7 +15,8 @@ guard is marked unknown (`CallSite.guard_known`), never shown as "no condition".
 
 A kept body's blanked tail is the simple statements that end it, after every statement
 that was parsed: each of its calls has the guard that holds after them (the early exits the
-walker found).
+walker found). What a call gives by keyword is read from its argument list where that is a
+chain of attributes (`blanked_passes`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
+from errdex.extract.blanked_passes import blanked_passes
 from errdex.extract.calls import NOT_RECEIVERS, CallFilter
 from errdex.extract.shapes import SUPER
 from errdex.extract.skeleton import compound_line
@@ -115,6 +117,8 @@ def blanked_calls(
             scope = outer
             if nested:  # the innermost scope that holds the call: the last one opened before it
                 scope = next((s for s in reversed(nested) if s.start <= start < s.end), outer)
+            paren = start + len(called)
+            passes = blanked_passes(text, paren, body) if text[paren : paren + 1] == "(" else ()
             out.append(
                 CallSite(
                     callee,
@@ -124,6 +128,7 @@ def blanked_calls(
                     scope.class_name,
                     conditions=guard if guard and start < straight and scope is outer else (),
                     guard_known=start < straight,
+                    passes=passes,
                 )
             )
     return out

@@ -10,8 +10,10 @@ base of every class defining it (`CallerIndex.passing_calls`). A setting is link
 when every call that gives the parameter gives one (a caller passing anything else would
 make it one way among others), when the class the object is named for declares the
 field (`attention_config` → `AttentionConfig`), and when the site's conditions compare
-the parameter with what a user can give (`_decided`). A field of a JSON-valued flag's
-object comes with the plain flags whose field defaults to it (`--attention-backend`).
+the parameter with what a user can give (`_decided`), or test a path joined onto it for
+being there (`os.path.exists(os.path.join(model_path, "audio_tokenizer"))`: the folder
+`--model` names; `link.joined_paths`). A field of a JSON-valued flag's object comes with
+the plain flags whose field defaults to it (`--attention-backend`).
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ from collections.abc import Iterable, Iterator
 import msgspec
 
 from errdex.ast_walk import walk
-from errdex.facts import CallSite, Condition, FileFacts, KnobKind
+from errdex.facts import Binding, CallSite, Condition, FileFacts, KnobKind
 from errdex.link.callers import CallerIndex
 from errdex.link.expression_texts import parse_expression
+from errdex.link.joined_paths import joined_onto, path_test
 from errdex.link.knobs import KnobIndex, giving, receiver_name
-from errdex.linked_facts import IndexedSite, KnobLink, own_key
+from errdex.linked_facts import IndexedSite, KnobLink, may_be_false, own_key
 
 _MAX_DEPTH = 3  # functions a value passes through, the site's own included
 _MAX_CALLS = 6  # calls giving one parameter that are followed
@@ -50,7 +53,7 @@ class PassedArguments:
         wanted = [n for n in indexed.site.names if n not in linked]
         if not any(n in params for n in wanted):
             return []  # no parameter to follow: neither callers nor a validator give one
-        tests = ParsedTests(indexed.site.conditions)
+        tests = ParsedTests(indexed.site.conditions, indexed.site.bindings)
         found = self._from_callers(indexed.module, indexed.site.function, params, wanted, tests)
         found += self._validated(facts, indexed.site.function, params, wanted, tests)
         return [k for k in found if k.name not in said]
@@ -191,13 +194,17 @@ def _through(knob: KnobLink, via: str, caller: str) -> KnobLink:
 
 class ParsedTests:
     """The site's conditions, parsed when first read: they are read only for a parameter
-    a caller or a validator gives a setting, which most sites' parameters are not."""
+    a caller or a validator gives a setting, which most sites' parameters are not; and
+    the locals holding a path joined onto another name (`tok_path = os.path.join(
+    model_path, "audio_tokenizer")`: `joins["tok_path"] == "model_path"`)."""
 
-    __slots__ = ("_conditions", "_parsed")
+    __slots__ = ("_bindings", "_conditions", "_joins", "_parsed")
 
-    def __init__(self, conditions: Iterable[Condition]) -> None:
+    def __init__(self, conditions: Iterable[Condition], bindings: Iterable[Binding] = ()) -> None:
         self._conditions = conditions
+        self._bindings = bindings
         self._parsed: list[ast.expr] | None = None
+        self._joins: dict[str, str] | None = None
 
     def __iter__(self) -> Iterator[ast.expr]:
         if self._parsed is None:
@@ -206,25 +213,52 @@ class ParsedTests:
             ]
         return iter(self._parsed)
 
+    @property
+    def joins(self) -> dict[str, str]:
+        if self._joins is None:
+            self._joins = {}
+            for b in self._bindings:
+                if b.origin != "local" or "join" not in b.value:
+                    continue
+                joined = joined_onto(parse_expression(b.value))
+                if joined is not None and isinstance(joined[0], ast.Name):
+                    self._joins[b.name] = joined[0].id
+        return self._joins
+
 
 def _decided(tests: ParsedTests, name: str, may_be_false: bool, strict: bool = True) -> bool:
     """Whether the tests use the parameter only in ways its setting decides: compared with
     a literal or a constant (`is not None`, `== "round_robin"`, `in (A.X, A.Y)`), its type
-    tested, or tested for truth when the setting can be false or None. Compared with the
+    tested, tested for truth when the setting can be false or None, or the folder of a
+    path tested for being there (then a truth test of a setting never false, `if
+    model_path:`, holds and decides nothing against it). Compared with the
     program's own state (`self.indices.numel() != max_num_reqs`), computed with (`heads %
     tp_size`) or read further (`name.startswith(...)`), the setting alone does not say
     which way the test goes: it is not linked. Not `strict` (a validator's value): any use
     but a truth test or a type test."""
-    found = False
+    found = pathed = truth_tested = False
+    folders = {local for local, onto in tests.joins.items() if onto == name}
     for test in tests:
         parents = {id(child): node for node in walk(test) for child in ast.iter_child_nodes(node)}
         for node in walk(test):
-            if not (isinstance(node, ast.Name) and node.id == name):
+            if not (isinstance(node, ast.Name) and (node.id == name or node.id in folders)):
                 continue
             parent = parents.get(id(node))
-            if parent is None or isinstance(parent, ast.BoolOp | ast.UnaryOp):
-                if not may_be_false:
+            joined = joined_onto(parent) if node.id == name else None
+            if node.id != name or (joined is not None and joined[0] is node):
+                # a path in the folder the name gives: tested for being there, it is what
+                # the user supplies in the folder they name; read any other way, it is not
+                path = node if node.id != name else parent
+                tested = path_test(parents.get(id(path)))
+                if tested is None or tested[0] is not path:
                     return False
+                pathed = True
+            elif parent is None or isinstance(parent, ast.BoolOp | ast.UnaryOp):
+                if not may_be_false:
+                    # a never-empty flag (`--model`) holds this test: the setting decides
+                    # the check only where it names the folder of a path tested
+                    truth_tested = True
+                    continue
             elif isinstance(parent, ast.Call) and _called(parent) == "isinstance":
                 # a validator's input is what the command line hands over (a string):
                 # its type is no choice a user makes there
@@ -239,7 +273,7 @@ def _decided(tests: ParsedTests, name: str, may_be_false: bool, strict: bool = T
             else:
                 return False
             found = True
-    return found
+    return found and (pathed or not truth_tested)
 
 
 def _called(call: ast.Call) -> str:
@@ -269,9 +303,4 @@ def _constant(node: ast.expr) -> bool:
 
 
 def _may_be_false(knob: KnobLink) -> bool:
-    """Whether the setting can leave the name false: a variable (unset), a switch, or a
-    value that may be None. A `str` flag with a default (`--model`) is never empty."""
-    if knob.kind == KnobKind.ENV:
-        return True
-    declared = (knob.value_type or "").replace(" ", "")
-    return "bool" in declared or "None" in declared or "Optional" in declared
+    return may_be_false(knob.kind, knob.value_type)
